@@ -1,0 +1,71 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+/// Every first-party target builds in Swift 6 mode with warnings treated as errors.
+let strict: [SwiftSetting] = [
+    .treatAllWarnings(as: .error),
+]
+
+let package = Package(
+    name: "Storefront",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "storefront", targets: ["storefront"]),
+        .library(name: "StorefrontTesting", targets: ["StorefrontTesting"]),
+        .library(name: "StorefrontCore", targets: ["StorefrontCore"]),
+        .library(name: "StorefrontUI", targets: ["StorefrontUI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
+        .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.7"),
+        .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    ],
+    targets: [
+        .target(name: "StoreModels", swiftSettings: strict),
+        .target(name: "StoreClients", dependencies: ["StoreModels"], swiftSettings: strict),
+        .target(name: "StorefrontCore", dependencies: ["StoreModels", "StoreClients"], swiftSettings: strict),
+        .target(name: "StorefrontUI", dependencies: ["StorefrontCore"], swiftSettings: strict),
+        .target(
+            name: "StoreSandbox",
+            dependencies: ["StoreClients"],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "StorefrontTesting",
+            dependencies: [
+                "StorefrontUI", "StoreClients", "StoreSandbox",
+                .product(name: "Clocks", package: "swift-clocks"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "storefront",
+            dependencies: [
+                "StorefrontUI", "StoreSandbox", "StorefrontTesting",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "storefront-bench",
+            dependencies: ["StorefrontUI", "StoreSandbox", "StorefrontTesting"],
+            path: "Benchmarks/storefront-bench",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "StorefrontTests",
+            dependencies: [
+                "StorefrontTesting", "StoreSandbox",
+                .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "CustomDump", package: "swift-custom-dump"),
+                .product(name: "InlineSnapshotTesting", package: "swift-snapshot-testing"),
+                .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            exclude: ["__Snapshots__"],
+            swiftSettings: strict
+        ),
+    ]
+)

@@ -1,0 +1,79 @@
+import Foundation
+import StoreModels
+
+/// A single-use token for an authorized payment, made by the payment provider.
+public struct PaymentToken: Hashable, Sendable {
+    public var id: String
+    public var paymentMethod: PaymentMethod
+    public init(id: String, paymentMethod: PaymentMethod) {
+        self.id = id
+        self.paymentMethod = paymentMethod
+    }
+}
+
+/// Why a card was declined, with the words the shopper sees.
+public enum DeclineReason: String, Hashable, Sendable, CaseIterable {
+    case generic, insufficientFunds, expiredCard, incorrectCVC, processingError, incorrectNumber
+
+    public var message: String {
+        switch self {
+        case .generic: "Your card was declined."
+        case .insufficientFunds: "Your card has insufficient funds."
+        case .expiredCard: "Your card has expired."
+        case .incorrectCVC: "Your card's security code is incorrect."
+        case .processingError: "An error occurred while processing your card. Try again in a little bit."
+        case .incorrectNumber: "Your card number is incorrect."
+        }
+    }
+}
+
+/// Failures of the payment provider.
+public enum PaymentProviderError: Error, Hashable, Sendable {
+    case cardRejected(DeclineReason)
+    case unavailable(String)
+}
+
+/// Turns an authorized payment into a token the merchant backend can charge.
+public protocol PaymentProvider: Sendable {
+    func createToken(for payment: Payment) async throws(PaymentProviderError) -> PaymentToken
+}
+
+/// What the merchant backend needs to place an order.
+public struct OrderDraft: Hashable, Sendable {
+    public var lines: [CartLine]
+    public var totals: CartTotals
+    public var shippingMethod: ShippingMethod
+    public var shippingContact: Contact
+
+    public init(lines: [CartLine], totals: CartTotals, shippingMethod: ShippingMethod, shippingContact: Contact) {
+        self.lines = lines
+        self.totals = totals
+        self.shippingMethod = shippingMethod
+        self.shippingContact = shippingContact
+    }
+}
+
+/// The backend's receipt for a paid order.
+public struct OrderConfirmation: Hashable, Sendable {
+    public var orderNumber: String
+    public var total: Money
+    public init(orderNumber: String, total: Money) {
+        self.orderNumber = orderNumber
+        self.total = total
+    }
+}
+
+/// Failures of the merchant backend.
+public enum MerchantBackendError: Error, Hashable, Sendable {
+    case declined(DeclineReason)
+    /// The same idempotency key came with different parameters.
+    case idempotencyMismatch
+    /// No answer in time; retrying with the same key is safe.
+    case timedOut
+    case unavailable(String)
+}
+
+/// Charges a token for an order. The same idempotency key never charges twice.
+public protocol MerchantBackend: Sendable {
+    func processPayment(token: PaymentToken, order: OrderDraft, idempotencyKey: String) async throws(MerchantBackendError) -> OrderConfirmation
+}

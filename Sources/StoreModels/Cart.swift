@@ -1,0 +1,95 @@
+/// One product in the cart, priced at the moment it was added.
+public struct CartLine: Hashable, Sendable, Identifiable {
+    public static let quantityRange = 1...99
+
+    public var productID: ProductID
+    public var name: String
+    public var unitPrice: Money
+    public var quantity: Int
+
+    public var id: ProductID { productID }
+
+    public init(productID: ProductID, name: String, unitPrice: Money, quantity: Int) {
+        precondition(Self.quantityRange.contains(quantity), "quantity \(quantity) out of \(Self.quantityRange)")
+        self.productID = productID
+        self.name = name
+        self.unitPrice = unitPrice
+        self.quantity = quantity
+    }
+
+    public var total: Money { unitPrice * quantity }
+}
+
+/// The amounts that make up what a cart costs. `total` is always the sum of the other three.
+public struct CartTotals: Hashable, Sendable {
+    public var subtotal: Money
+    public var shipping: Money
+    public var tax: Money
+    public var total: Money { subtotal + shipping + tax }
+
+    public init(subtotal: Money, shipping: Money, tax: Money) {
+        self.subtotal = subtotal
+        self.shipping = shipping
+        self.tax = tax
+    }
+}
+
+/// The shopper's cart: lines in the order they were added, quantities kept within 1...99.
+public struct Cart: Hashable, Sendable {
+    public private(set) var lines: [CartLine] = []
+    public let currency: Currency
+
+    public init(currency: Currency, lines: [CartLine] = []) {
+        self.currency = currency
+        self.lines = lines
+    }
+
+    public var isEmpty: Bool { lines.isEmpty }
+    public var itemCount: Int { lines.reduce(0) { $0 + $1.quantity } }
+    public var subtotal: Money { lines.map(\.total).sum(in: currency) }
+
+    /// What happened to a change of quantity, so the shopper can be told when a limit held.
+    public enum Change: Equatable, Sendable { case changed, atMaximum, atMinimum, noSuchLine }
+
+    /// Adds one unit of a product, or one more of a product already in the cart.
+    @discardableResult
+    public mutating func add(_ product: Product, quantity: Int = 1) -> Change {
+        if let index = lines.firstIndex(where: { $0.productID == product.id }) {
+            return setQuantity(at: index, to: lines[index].quantity + quantity)
+        }
+        lines.append(CartLine(productID: product.id, name: product.name, unitPrice: product.price, quantity: min(max(quantity, 1), 99)))
+        return .changed
+    }
+
+    /// Sets a line's quantity, clamped to 1...99; removing a line is a separate, explicit step.
+    @discardableResult
+    public mutating func setQuantity(at index: Int, to quantity: Int) -> Change {
+        guard lines.indices.contains(index) else { return .noSuchLine }
+        let range = CartLine.quantityRange
+        if quantity > range.upperBound {
+            let changed = lines[index].quantity != range.upperBound
+            lines[index].quantity = range.upperBound
+            return changed ? .changed : .atMaximum
+        }
+        if quantity < range.lowerBound { return .atMinimum }
+        lines[index].quantity = quantity
+        return .changed
+    }
+
+    public mutating func removeLine(at index: Int) {
+        guard lines.indices.contains(index) else { return }
+        lines.remove(at: index)
+    }
+
+    public mutating func removeAll() { lines.removeAll() }
+
+    /// The totals for this cart shipped with `shipping` under `tax`.
+    public func totals(shipping: ShippingMethod?, tax: TaxPolicy) -> CartTotals {
+        let subtotal = self.subtotal
+        return CartTotals(
+            subtotal: subtotal,
+            shipping: shipping?.cost(forSubtotal: subtotal) ?? .zero(currency),
+            tax: tax.tax(on: subtotal)
+        )
+    }
+}

@@ -1,0 +1,338 @@
+import Foundation
+
+/// The merchant's settings that come with a catalog: who sells, in what currency, with what tax and shipping.
+public struct StoreProfile: Hashable, Sendable {
+    public var name: String
+    public var merchantIdentifier: String
+    public var countryCode: String
+    public var currency: Currency
+    public var tax: TaxPolicy
+    public var supportedNetworks: [PaymentNetwork]
+    public var shippingMethods: [ShippingMethod]
+
+    public init(
+        name: String, merchantIdentifier: String, countryCode: String, currency: Currency,
+        tax: TaxPolicy, supportedNetworks: [PaymentNetwork], shippingMethods: [ShippingMethod]
+    ) {
+        self.name = name
+        self.merchantIdentifier = merchantIdentifier
+        self.countryCode = countryCode
+        self.currency = currency
+        self.tax = tax
+        self.supportedNetworks = supportedNetworks
+        self.shippingMethods = shippingMethods
+    }
+
+    /// The profile used when a catalog file has none (a bare array of products).
+    public static func standard(currency: Currency = .usd) -> StoreProfile {
+        StoreProfile(
+            name: "Storefront",
+            merchantIdentifier: "merchant.dev.storefront",
+            countryCode: "US",
+            currency: currency,
+            tax: TaxPolicy(label: "Sales tax", basisPoints: 825),
+            supportedNetworks: [.visa, .mastercard, .amex, .discover],
+            shippingMethods: [
+                ShippingMethod(
+                    id: "standard", label: "Standard", detail: "3–5 business days",
+                    amount: Money(minorUnits: 499, currency: currency),
+                    freeFrom: Money(minorUnits: 5_000, currency: currency)
+                ),
+                ShippingMethod(
+                    id: "express", label: "Express", detail: "Next business day",
+                    amount: Money(minorUnits: 1_499, currency: currency)
+                ),
+            ]
+        )
+    }
+}
+
+/// A validated catalog: the store profile and its products in catalog order.
+public struct Catalog: Sendable {
+    public var store: StoreProfile
+    public var products: [Product]
+
+    public init(store: StoreProfile, products: [Product]) {
+        self.store = store
+        self.products = products
+    }
+}
+
+/// One thing wrong with a catalog file, located by JSON path and, where known, product id.
+public struct CatalogIssue: Hashable, Sendable, CustomStringConvertible {
+    public var path: String
+    public var productID: String?
+    public var message: String
+
+    public init(path: String, productID: String? = nil, message: String) {
+        self.path = path
+        self.productID = productID
+        self.message = message
+    }
+
+    public var description: String {
+        if let productID { return "\(path) (product \"\(productID)\"): \(message)" }
+        return "\(path): \(message)"
+    }
+}
+
+/// Every issue found in a catalog file; thrown by `CatalogLoader` so nothing half-valid is used.
+public struct CatalogError: Error, Sendable, CustomStringConvertible {
+    public var source: String
+    public var issues: [CatalogIssue]
+
+    public var description: String {
+        "\(source): \(issues.count) problem\(issues.count == 1 ? "" : "s")\n"
+            + issues.map { "  - \($0)" }.joined(separator: "\n")
+    }
+}
+
+/// Reads and validates catalog JSON: either `{"store": {...}, "products": [...]}` or a bare array of products.
+///
+/// Validation collects every problem instead of stopping at the first, so one run of
+/// `storefront catalog validate` shows the whole list.
+public enum CatalogLoader {
+    public static let maximumNameLength = 80
+    public static let maximumPrice: Int64 = 100_000_000_00
+
+    public static func load(contentsOf url: URL) throws -> Catalog {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw CatalogError(source: url.path, issues: [CatalogIssue(path: "$", message: "cannot read file: \(error.localizedDescription)")])
+        }
+        return try load(data: data, source: url.path)
+    }
+
+    public static func load(data: Data, source: String) throws -> Catalog {
+        let root: Any
+        do {
+            root = try JSONSerialization.jsonObject(with: data, options: [])
+        } catch {
+            throw CatalogError(source: source, issues: [CatalogIssue(path: "$", message: "malformed JSON: \(describe(error))")])
+        }
+        var issues: [CatalogIssue] = []
+        var store = StoreProfile.standard()
+        let productValues: [Any]
+        if let array = root as? [Any] {
+            productValues = array
+        } else if let object = root as? [String: Any] {
+            if let storeValue = object["store"] {
+                if let parsed = parseStore(storeValue, issues: &issues) { store = parsed }
+            }
+            guard let products = object["products"] as? [Any] else {
+                issues.append(CatalogIssue(path: "$.products", message: object["products"] == nil ? "missing field" : "must be an array of products"))
+                throw CatalogError(source: source, issues: issues)
+            }
+            productValues = products
+        } else {
+            throw CatalogError(source: source, issues: [CatalogIssue(path: "$", message: "must be an object with \"products\" or an array of products")])
+        }
+
+        var products: [Product] = []
+        products.reserveCapacity(productValues.count)
+        var seen: [String: Int] = [:]
+        for (index, value) in productValues.enumerated() {
+            let path = "$.products[\(index)]"
+            guard let fields = value as? [String: Any] else {
+                issues.append(CatalogIssue(path: path, message: "must be an object"))
+                continue
+            }
+            let idString = productID(fields["id"])
+            if let idString {
+                if let first = seen[idString] {
+                    issues.append(CatalogIssue(path: "\(path).id", productID: idString, message: "duplicate id (first used at $.products[\(first)])"))
+                } else {
+                    seen[idString] = index
+                }
+            }
+            if let product = parseProduct(fields, path: path, id: idString, currency: store.currency, issues: &issues) {
+                products.append(product)
+            }
+        }
+        if productValues.isEmpty {
+            issues.append(CatalogIssue(path: "$.products", message: "has no products"))
+        }
+        guard issues.isEmpty else { throw CatalogError(source: source, issues: issues) }
+        return Catalog(store: store, products: products)
+    }
+
+    private static func productID(_ value: Any?) -> String? {
+        switch value {
+        case let string as String: return string
+        case let number as NSNumber where !isBoolean(number) && !isFloatingPoint(number): return number.stringValue
+        default: return nil
+        }
+    }
+
+    private static func parseProduct(_ fields: [String: Any], path: String, id: String?, currency: Currency, issues: inout [CatalogIssue]) -> Product? {
+        let before = issues.count
+        func fail(_ field: String, _ message: String) {
+            issues.append(CatalogIssue(path: "\(path).\(field)", productID: id, message: message))
+        }
+        if fields["id"] == nil { fail("id", "missing field") } else if id == nil || id!.isEmpty { fail("id", "must be a non-empty string or a whole number") }
+        if let id, containsControlCharacter(id) { fail("id", "contains a control character") }
+        let name = text(fields, "name", path: path, id: id, required: true, maximumLength: maximumNameLength, issues: &issues)
+        let description = text(fields, "description", path: path, id: id, required: true, maximumLength: 4_000, issues: &issues)
+        let summary = text(fields, "summary", path: path, id: id, required: false, maximumLength: 120, issues: &issues)
+        var price: Int64?
+        switch fields["price"] {
+        case nil: fail("price", "missing field")
+        case let number as NSNumber where !isBoolean(number):
+            if isFloatingPoint(number) {
+                fail("price", "must be a whole number of minor units (\(currency.code) has \(currency.exponent) decimals), got \(number)")
+            } else if number.int64Value < 0 {
+                fail("price", "must not be negative, got \(number)")
+            } else if number.int64Value > maximumPrice {
+                fail("price", "is too large (at most \(maximumPrice) minor units)")
+            } else {
+                price = number.int64Value
+            }
+        default: fail("price", "must be a whole number of minor units")
+        }
+        if let currencyCode = fields["currency"] {
+            if let code = currencyCode as? String, let own = Currency(code: code) {
+                if own != currency { fail("currency", "is \(code) but the store sells in \(currency.code)") }
+            } else {
+                fail("currency", "unknown currency \(currencyCode)")
+            }
+        }
+        let art = stringList(fields, "art", path: path, id: id, allowEmpty: true, issues: &issues)
+        let tags = stringList(fields, "tags", path: path, id: id, allowEmpty: false, issues: &issues)
+        guard issues.count == before, let id, let name, let description, let price else { return nil }
+        return Product(
+            id: ProductID(id), name: name,
+            summary: summary ?? firstSentence(of: description),
+            description: description,
+            price: Money(minorUnits: price, currency: currency), art: art, tags: tags
+        )
+    }
+
+    private static func text(_ fields: [String: Any], _ field: String, path: String, id: String?, required: Bool, maximumLength: Int, issues: inout [CatalogIssue]) -> String? {
+        func fail(_ message: String) { issues.append(CatalogIssue(path: "\(path).\(field)", productID: id, message: message)) }
+        guard let value = fields[field] else {
+            if required { fail("missing field") }
+            return nil
+        }
+        guard let string = value as? String else { fail("must be a string"); return nil }
+        if required, string.trimmingCharacters(in: .whitespaces).isEmpty { fail("must not be empty"); return nil }
+        if string.count > maximumLength { fail("is too long (\(string.count) characters, at most \(maximumLength))") }
+        if containsControlCharacter(string, allowNewlines: field == "description") { fail("contains a control character") }
+        return string
+    }
+
+    private static func stringList(_ fields: [String: Any], _ field: String, path: String, id: String?, allowEmpty: Bool, issues: inout [CatalogIssue]) -> [String] {
+        guard let value = fields[field] else { return [] }
+        guard let list = value as? [Any] else {
+            issues.append(CatalogIssue(path: "\(path).\(field)", productID: id, message: "must be an array of strings"))
+            return []
+        }
+        var out: [String] = []
+        for (index, item) in list.enumerated() {
+            guard let string = item as? String, allowEmpty || !string.isEmpty else {
+                issues.append(CatalogIssue(path: "\(path).\(field)[\(index)]", productID: id, message: "must be a non-empty string"))
+                continue
+            }
+            if containsControlCharacter(string) {
+                issues.append(CatalogIssue(path: "\(path).\(field)[\(index)]", productID: id, message: "contains a control character"))
+            }
+            out.append(string)
+        }
+        return out
+    }
+
+    private static func parseStore(_ value: Any, issues: inout [CatalogIssue]) -> StoreProfile? {
+        guard let fields = value as? [String: Any] else {
+            issues.append(CatalogIssue(path: "$.store", message: "must be an object"))
+            return nil
+        }
+        let before = issues.count
+        func fail(_ field: String, _ message: String) { issues.append(CatalogIssue(path: "$.store.\(field)", message: message)) }
+        var currency = Currency.usd
+        if let code = fields["currency"] {
+            if let code = code as? String, let known = Currency(code: code) { currency = known } else { fail("currency", "unknown currency \(code)") }
+        }
+        var store = StoreProfile.standard(currency: currency)
+        if let name = fields["name"] {
+            if let name = name as? String, !name.isEmpty, name.count <= 40, !containsControlCharacter(name) { store.name = name } else { fail("name", "must be a string of 1 to 40 characters without control characters") }
+        }
+        if let merchant = fields["merchantIdentifier"] {
+            if let merchant = merchant as? String, !merchant.isEmpty { store.merchantIdentifier = merchant } else { fail("merchantIdentifier", "must be a non-empty string") }
+        }
+        if let country = fields["country"] {
+            if let country = country as? String, country.count == 2, country.allSatisfy({ $0.isASCII && $0.isLetter }) { store.countryCode = country.uppercased() } else { fail("country", "must be a two-letter ISO 3166 code") }
+        }
+        if let tax = fields["taxBasisPoints"] {
+            if let number = tax as? NSNumber, !isBoolean(number), !isFloatingPoint(number), (0...10_000).contains(number.intValue) {
+                store.tax = TaxPolicy(label: (fields["taxLabel"] as? String) ?? "Sales tax", basisPoints: number.intValue)
+            } else { fail("taxBasisPoints", "must be a whole number from 0 to 10000 (hundredths of a percent)") }
+        }
+        if let networks = fields["supportedNetworks"] {
+            if let names = networks as? [String], !names.isEmpty {
+                var parsed: [PaymentNetwork] = []
+                for (index, name) in names.enumerated() {
+                    if let network = PaymentNetwork(rawValue: name) { parsed.append(network) } else { fail("supportedNetworks[\(index)]", "unknown network \"\(name)\"") }
+                }
+                store.supportedNetworks = parsed
+            } else { fail("supportedNetworks", "must be a non-empty array of network names") }
+        }
+        if let shipping = fields["shipping"] {
+            if let list = shipping as? [[String: Any]], !list.isEmpty {
+                var methods: [ShippingMethod] = []
+                for (index, method) in list.enumerated() {
+                    let path = "shipping[\(index)]"
+                    guard let id = method["id"] as? String, let label = method["label"] as? String,
+                          let amount = method["amount"] as? NSNumber, !isFloatingPoint(amount), amount.int64Value >= 0
+                    else { fail(path, "needs id, label and a non-negative whole amount"); continue }
+                    let freeFrom = (method["freeFrom"] as? NSNumber).map { Money(minorUnits: $0.int64Value, currency: currency) }
+                    methods.append(ShippingMethod(
+                        id: id, label: label, detail: (method["detail"] as? String) ?? "",
+                        amount: Money(minorUnits: amount.int64Value, currency: currency), freeFrom: freeFrom
+                    ))
+                }
+                store.shippingMethods = methods
+            } else { fail("shipping", "must be a non-empty array of shipping methods") }
+        }
+        return issues.count == before ? store : nil
+    }
+
+    /// True when the text holds a C0 or C1 control, DEL, or a bidi override that could reorder what is shown.
+    public static func containsControlCharacter(_ text: String, allowNewlines: Bool = false) -> Bool {
+        text.unicodeScalars.contains { scalar in
+            if allowNewlines, scalar == "\n" { return false }
+            return isUnsafeForTerminal(scalar)
+        }
+    }
+
+    /// Scalars that must never reach a terminal from data.
+    public static func isUnsafeForTerminal(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F: return true
+        case 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C: return true
+        default: return false
+        }
+    }
+
+    private static func firstSentence(of text: String) -> String {
+        let line = text.split(separator: "\n").first.map(String.init) ?? text
+        if let end = line.firstIndex(of: ".") { return String(line[...end]) }
+        return line
+    }
+
+    private static func isBoolean(_ number: NSNumber) -> Bool {
+        // JSONSerialization hands booleans back as NSNumber with the type encoding "c" (char).
+        String(cString: number.objCType) == "c"
+    }
+
+    private static func isFloatingPoint(_ number: NSNumber) -> Bool {
+        let type = String(cString: number.objCType)
+        return type == "d" || type == "f"
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        let nsError = error as NSError
+        if let debug = nsError.userInfo[NSDebugDescriptionErrorKey] as? String { return debug }
+        return nsError.localizedDescription
+    }
+}

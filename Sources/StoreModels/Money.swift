@@ -1,0 +1,122 @@
+/// An ISO 4217 currency with the exponent that says how many minor units make one major unit.
+public struct Currency: Hashable, Sendable, Codable, CustomStringConvertible {
+    public let code: String
+    public let exponent: Int
+    /// The prefix used when formatting, e.g. "$"; nil formats as the code and a space ("CHF 5.00").
+    public let symbol: String?
+
+    public init(code: String, exponent: Int, symbol: String? = nil) {
+        self.code = code
+        self.exponent = exponent
+        self.symbol = symbol
+    }
+
+    public static let usd = Currency(code: "USD", exponent: 2, symbol: "$")
+    public static let eur = Currency(code: "EUR", exponent: 2, symbol: "€")
+    public static let gbp = Currency(code: "GBP", exponent: 2, symbol: "£")
+    public static let jpy = Currency(code: "JPY", exponent: 0, symbol: "¥")
+    public static let kwd = Currency(code: "KWD", exponent: 3)
+    public static let chf = Currency(code: "CHF", exponent: 2)
+    public static let cad = Currency(code: "CAD", exponent: 2, symbol: "CA$")
+    public static let aud = Currency(code: "AUD", exponent: 2, symbol: "A$")
+    public static let bhd = Currency(code: "BHD", exponent: 3)
+    public static let krw = Currency(code: "KRW", exponent: 0, symbol: "₩")
+
+    /// The currencies this shop knows; a catalog naming any other is rejected.
+    public static let known: [String: Currency] = Dictionary(
+        uniqueKeysWithValues: [usd, eur, gbp, jpy, kwd, chf, cad, aud, bhd, krw].map { ($0.code, $0) }
+    )
+
+    /// Looks a currency up by its ISO 4217 code.
+    public init?(code: String) {
+        guard let found = Currency.known[code.uppercased()] else { return nil }
+        self = found
+    }
+
+    public var description: String { code }
+
+    /// How many minor units make one major unit (10^exponent).
+    public var minorUnitsPerMajor: Int64 {
+        var scale: Int64 = 1
+        for _ in 0..<exponent { scale *= 10 }
+        return scale
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let code = try decoder.singleValueContainer().decode(String.self)
+        guard let currency = Currency(code: code) else {
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: decoder.codingPath,
+                debugDescription: "unknown currency \"\(code)\"; known: \(Currency.known.keys.sorted().joined(separator: ", "))"
+            ))
+        }
+        self = currency
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(code)
+    }
+}
+
+/// An amount of money: an integer count of minor units in one currency. Never floating point.
+public struct Money: Hashable, Sendable, Codable, CustomStringConvertible {
+    public var minorUnits: Int64
+    public var currency: Currency
+
+    public init(minorUnits: Int64, currency: Currency) {
+        self.minorUnits = minorUnits
+        self.currency = currency
+    }
+
+    public static func zero(_ currency: Currency) -> Money { Money(minorUnits: 0, currency: currency) }
+
+    public var isZero: Bool { minorUnits == 0 }
+
+    public static func + (lhs: Money, rhs: Money) -> Money {
+        precondition(lhs.currency == rhs.currency, "adding \(lhs.currency) to \(rhs.currency)")
+        return Money(minorUnits: lhs.minorUnits + rhs.minorUnits, currency: lhs.currency)
+    }
+
+    public static func - (lhs: Money, rhs: Money) -> Money {
+        precondition(lhs.currency == rhs.currency, "subtracting \(rhs.currency) from \(lhs.currency)")
+        return Money(minorUnits: lhs.minorUnits - rhs.minorUnits, currency: lhs.currency)
+    }
+
+    public static func * (lhs: Money, quantity: Int) -> Money {
+        Money(minorUnits: lhs.minorUnits * Int64(quantity), currency: lhs.currency)
+    }
+
+    /// Formats for display: "$12.50", "¥500", "KWD 1.250", "-$3.00".
+    public var formatted: String {
+        let sign = minorUnits < 0 ? "-" : ""
+        let magnitude = minorUnits.magnitude
+        let scale = UInt64(currency.minorUnitsPerMajor)
+        var digits = groupThousands(String(magnitude / scale))
+        if currency.exponent > 0 {
+            let fraction = String(magnitude % scale)
+            digits += "." + String(repeating: "0", count: currency.exponent - fraction.count) + fraction
+        }
+        if let symbol = currency.symbol { return sign + symbol + digits }
+        return sign + currency.code + " " + digits
+    }
+
+    public var description: String { formatted }
+
+    private func groupThousands(_ digits: String) -> String {
+        guard digits.count > 3 else { return digits }
+        var out: [Character] = []
+        for (index, character) in digits.reversed().enumerated() {
+            if index > 0, index % 3 == 0 { out.append(",") }
+            out.append(character)
+        }
+        return String(out.reversed())
+    }
+}
+
+extension Sequence where Element == Money {
+    /// The sum of the amounts, or zero in `currency` when empty.
+    public func sum(in currency: Currency) -> Money {
+        reduce(.zero(currency), +)
+    }
+}

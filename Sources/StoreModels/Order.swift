@@ -1,0 +1,45 @@
+import Foundation
+
+/// Where an order stands.
+public enum OrderStatus: String, Hashable, Sendable, Codable {
+    case pending, authorizing, charging, paid, declined, canceled, unknown
+
+    public var displayName: String {
+        switch self {
+        case .pending: "Pending"
+        case .authorizing: "Authorizing"
+        case .charging: "Charging"
+        case .paid: "Paid"
+        case .declined: "Declined"
+        case .canceled: "Canceled"
+        case .unknown: "Unknown"
+        }
+    }
+}
+
+/// A placed order with its lines and totals frozen at purchase time.
+public struct Order: Hashable, Sendable, Identifiable {
+    public var number: String
+    public var placedAt: Date
+    public var lines: [CartLine]
+    public var totals: CartTotals
+    public var status: OrderStatus
+    public var paymentDescription: String
+    public var shippingMethodLabel: String
+    public var shipTo: String
+
+    public var id: String { number }
+
+    public init(number: String, placedAt: Date, lines: [CartLine], totals: CartTotals, status: OrderStatus, paymentDescription: String, shippingMethodLabel: String, shipTo: String) {
+        self.number = number
+        self.placedAt = placedAt
+        self.lines = lines
+        self.totals = totals
+        self.status = status
+        self.paymentDescription = paymentDescription
+        self.shippingMethodLabel = shippingMethodLabel
+        self.shipTo = shipTo
+    }
+
+    public var itemCount: Int { lines.reduce(0) { $0 + $1.quantity } }
+}

@@ -1,0 +1,27 @@
+import StoreClients
+import StoreModels
+
+/// Every outside dependency of the view model, injected at construction.
+public struct StorefrontDependencies: Sendable {
+    public var catalog: any CatalogRepository
+    public var orderHistory: any OrderHistory
+    public var paymentAuthorization: PaymentAuthorization
+    public var paymentProvider: any PaymentProvider
+    public var merchantBackend: any MerchantBackend
+    public var featureFlags: any FeatureFlags
+    public var ids: IDGenerator
+
+    public init(
+        catalog: any CatalogRepository, orderHistory: any OrderHistory,
+        paymentAuthorization: PaymentAuthorization, paymentProvider: any PaymentProvider,
+        merchantBackend: any MerchantBackend, featureFlags: any FeatureFlags, ids: IDGenerator
+    ) {
+        self.catalog = catalog
+        self.orderHistory = orderHistory
+        self.paymentAuthorization = paymentAuthorization
+        self.paymentProvider = paymentProvider
+        self.merchantBackend = merchantBackend
+        self.featureFlags = featureFlags
+        self.ids = ids
+    }
+}

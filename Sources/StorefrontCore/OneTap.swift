@@ -1,0 +1,48 @@
+import StoreClients
+import StoreModels
+
+/// Where a screen can send the shopper. Injected, so a feature never reaches an app-wide navigator.
+public enum Destination: Hashable, Sendable {
+    case oneTapCheckout(OneTapCheckout.EntryPoint)
+}
+
+/// Moves the shopper to a destination; the view model is the live one, tests pass a spy.
+@MainActor
+public protocol Navigator: AnyObject {
+    func navigate(to destination: Destination)
+}
+
+/// One-Tap "Buy now": the default card, address and cheapest shipping, straight to authorization.
+///
+/// Knows no globals: its flags and navigator come in through the initializer.
+@MainActor
+public final class OneTapCheckout {
+    public enum EntryPoint: Hashable, Sendable {
+        case cart
+        case product(id: ProductID)
+    }
+
+    public let entryPoint: EntryPoint
+    private let flags: any FeatureFlags
+    private weak var navigator: (any Navigator)?
+
+    public init(entryPoint: EntryPoint, flags: any FeatureFlags, navigator: any Navigator) {
+        self.entryPoint = entryPoint
+        self.flags = flags
+        self.navigator = navigator
+    }
+
+    /// Whether the entry point's flag is on.
+    public var isEnabled: Bool {
+        switch entryPoint {
+        case .cart: flags.isEnabled(.oneTapCart)
+        case .product: flags.isEnabled(.oneTapProduct)
+        }
+    }
+
+    /// Starts the checkout through the navigator; does nothing when the flag is off.
+    public func present() {
+        guard isEnabled else { return }
+        navigator?.navigate(to: .oneTapCheckout(entryPoint))
+    }
+}
