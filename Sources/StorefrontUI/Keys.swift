@@ -1,0 +1,133 @@
+import StorefrontCore
+
+/// A key as the shopper pressed it, decoded from terminal input or a script.
+public enum Key: Hashable, Sendable, CustomStringConvertible {
+    case up, down, left, right, enter, escape, tab, backspace, pageUp, pageDown, home, end
+    case character(Character)
+
+    /// The names `storefront headless --keys` accepts, besides any single character.
+    public static let names: [String: Key] = [
+        "up": .up, "down": .down, "left": .left, "right": .right, "enter": .enter, "esc": .escape,
+        "tab": .tab, "backspace": .backspace, "pgup": .pageUp, "pgdn": .pageDown, "home": .home,
+        "end": .end, "space": .character(" "),
+    ]
+
+    /// Parses a key name ("enter", "pgdn") or a single character ("a", "/").
+    public init?(name: String) {
+        if let key = Key.names[name.lowercased()] {
+            self = key
+        } else if name.count == 1, let character = name.first, !character.isNewline {
+            self = .character(character)
+        } else {
+            return nil
+        }
+    }
+
+    public var description: String {
+        if case .character(let c) = self { return c == " " ? "space" : String(c) }
+        return Key.names.first { $0.value == self }?.key ?? "?"
+    }
+}
+
+/// Which bindings apply: a screen, or a mode on top of one (search typing, a chooser, the prompt, help).
+public enum KeyContext: Hashable, Sendable, CaseIterable {
+    case productList, search, productDetail, cart, paymentSheet, chooser, authorizationPrompt
+    case confirmation, orders, orderDetail, help
+
+    public init(_ state: StorefrontState) {
+        if state.isHelpShown { self = .help; return }
+        switch state.screen {
+        case .productList: self = state.productList.isEditingQuery ? .search : .productList
+        case .productDetail: self = .productDetail
+        case .cart: self = .cart
+        case .paymentSheet:
+            if state.paymentSheet?.authorizationPrompt != nil { self = .authorizationPrompt }
+            else if state.paymentSheet?.chooser != nil { self = .chooser }
+            else { self = .paymentSheet }
+        case .confirmation: self = .confirmation
+        case .orders: self = .orders
+        case .orderDetail: self = .orderDetail
+        }
+    }
+}
+
+/// One row of the key table: the keys, what they do, and where.
+public struct KeyBinding: Sendable {
+    public var keys: [Key]
+    /// How the keys are written in footers and help ("↑/k").
+    public var label: String
+    public var action: Action
+    public var summary: String
+    public var contexts: Set<KeyContext>
+    /// Shown in the footer of its contexts (help always lists every binding).
+    public var inFooter: Bool
+}
+
+/// The one key table: decoding, footers and the help overlay all read it.
+public enum KeyBindings {
+    private static let browsing: Set<KeyContext> = [.productList, .productDetail, .cart, .confirmation, .orders, .orderDetail]
+    private static let lists: Set<KeyContext> = [.productList, .cart, .orders]
+
+    public static let table: [KeyBinding] = [
+        KeyBinding(keys: [.up, .character("k")], label: "↑/k", action: .moveUp, summary: "up", contexts: lists.union([.paymentSheet, .chooser]), inFooter: false),
+        KeyBinding(keys: [.down, .character("j")], label: "↓/j", action: .moveDown, summary: "down", contexts: lists.union([.paymentSheet, .chooser]), inFooter: false),
+        KeyBinding(keys: [.up], label: "↑", action: .moveUp, summary: "up", contexts: [.search], inFooter: false),
+        KeyBinding(keys: [.down], label: "↓", action: .moveDown, summary: "down", contexts: [.search], inFooter: false),
+        KeyBinding(keys: [.pageUp], label: "PgUp", action: .pageUp, summary: "page up", contexts: lists, inFooter: false),
+        KeyBinding(keys: [.pageDown], label: "PgDn", action: .pageDown, summary: "page down", contexts: lists, inFooter: false),
+        KeyBinding(keys: [.home], label: "Home", action: .moveToTop, summary: "first", contexts: lists, inFooter: false),
+        KeyBinding(keys: [.end], label: "End", action: .moveToBottom, summary: "last", contexts: lists, inFooter: false),
+        KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "open", contexts: [.productList, .orders], inFooter: true),
+        KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "checkout", contexts: [.cart], inFooter: true),
+        KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "change", contexts: [.paymentSheet], inFooter: true),
+        KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "select", contexts: [.chooser], inFooter: true),
+        KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "confirm", contexts: [.authorizationPrompt], inFooter: true),
+        KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "done", contexts: [.search], inFooter: true),
+        KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "keep shopping", contexts: [.confirmation], inFooter: true),
+        KeyBinding(keys: [.character("p")], label: "p", action: .pay, summary: "pay", contexts: [.paymentSheet], inFooter: true),
+        KeyBinding(keys: [.character("a")], label: "a", action: .addToCart, summary: "add", contexts: [.productList, .productDetail], inFooter: true),
+        KeyBinding(keys: [.character("b")], label: "b", action: .buyNow, summary: "buy now", contexts: [.productDetail, .cart], inFooter: true),
+        KeyBinding(keys: [.character("+"), .character("=")], label: "+/-", action: .increaseQuantity, summary: "quantity", contexts: [.cart], inFooter: true),
+        KeyBinding(keys: [.character("-")], label: "-", action: .decreaseQuantity, summary: "less", contexts: [.cart], inFooter: false),
+        KeyBinding(keys: [.character("x")], label: "x", action: .removeLine, summary: "remove", contexts: [.cart], inFooter: true),
+        KeyBinding(keys: [.character("/")], label: "/", action: .beginSearch, summary: "search", contexts: [.productList], inFooter: true),
+        KeyBinding(keys: [.backspace], label: "⌫", action: .searchDeleteBackward, summary: "delete", contexts: [.search], inFooter: false),
+        KeyBinding(keys: [.character("c")], label: "c", action: .showCart, summary: "cart", contexts: browsing.subtracting([.cart]), inFooter: true),
+        KeyBinding(keys: [.character("s")], label: "s", action: .showShop, summary: "shop", contexts: browsing.subtracting([.productList]), inFooter: true),
+        KeyBinding(keys: [.character("o")], label: "o", action: .showOrders, summary: "orders", contexts: browsing.subtracting([.orders]), inFooter: true),
+        KeyBinding(keys: [.escape], label: "Esc", action: .back, summary: "back", contexts: [.productDetail, .cart, .orders, .orderDetail, .chooser], inFooter: true),
+        KeyBinding(keys: [.escape], label: "Esc", action: .back, summary: "cancel", contexts: [.paymentSheet, .authorizationPrompt], inFooter: true),
+        KeyBinding(keys: [.escape], label: "Esc", action: .back, summary: "clear", contexts: [.search, .productList], inFooter: false),
+        KeyBinding(keys: [.escape, .character("?")], label: "Esc", action: .back, summary: "close help", contexts: [.help], inFooter: true),
+        KeyBinding(keys: [.character("?")], label: "?", action: .toggleHelp, summary: "help", contexts: Set(KeyContext.allCases).subtracting([.search, .help, .authorizationPrompt]), inFooter: true),
+        KeyBinding(keys: [.character("q")], label: "q", action: .quit, summary: "quit", contexts: Set(KeyContext.allCases).subtracting([.search]), inFooter: true),
+    ]
+
+    /// The action a key means in the current state, or nil when it means nothing there.
+    public static func action(for key: Key, in state: StorefrontState) -> Action? {
+        let context = KeyContext(state)
+        if let binding = table.first(where: { $0.contexts.contains(context) && $0.keys.contains(key) && isAvailable($0, in: state) }) {
+            return binding.action
+        }
+        if context == .search, case .character(let character) = key, !character.isNewline {
+            return .searchInput(String(character))
+        }
+        return nil
+    }
+
+    /// The bindings for the footer of the current state, in table order.
+    public static func footer(for state: StorefrontState) -> [KeyBinding] {
+        let context = KeyContext(state)
+        return table.filter { $0.inFooter && $0.contexts.contains(context) && isAvailable($0, in: state) }
+    }
+
+    /// Buy now is only offered where One-Tap is on: when it is off, the key and its hint are absent.
+    private static func isAvailable(_ binding: KeyBinding, in state: StorefrontState) -> Bool {
+        guard binding.action == .buyNow else { return true }
+        switch state.screen {
+        case .productDetail: return state.productDetail?.canBuyNow ?? false
+        case .cart: return state.cart.canBuyNow
+        default: return false
+        }
+    }
+}

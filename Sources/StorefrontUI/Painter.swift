@@ -1,0 +1,129 @@
+/// Draws text into a frame with the charset's glyphs, measuring widths as they will be shown.
+struct Painter {
+    var frame: Frame
+    let glyphs: Glyphs
+
+    init(size: Size, charset: Charset) {
+        frame = Frame(size: size, charset: charset)
+        glyphs = Glyphs(charset)
+    }
+
+    var size: Size { frame.size }
+
+    /// Columns `text` takes once sanitized and, in ASCII mode, transliterated.
+    func width(_ text: String) -> Int {
+        TerminalText.displayable(text, charset: frame.charset).reduce(0) { $0 + TerminalText.width(of: $1) }
+    }
+
+    /// `text` cut to `width` columns, ending in an ellipsis when cut.
+    func truncated(_ text: String, to width: Int) -> String {
+        guard width > 0 else { return "" }
+        let characters = TerminalText.displayable(text, charset: frame.charset)
+        var total = 0
+        for character in characters { total += TerminalText.width(of: character) }
+        if total <= width { return String(characters) }
+        var out = ""
+        var used = 0
+        let room = width - glyphs.ellipsisWidth
+        for character in characters {
+            let w = TerminalText.width(of: character)
+            if used + w > room { break }
+            out.append(character)
+            used += w
+        }
+        return out + glyphs.ellipsis
+    }
+
+    /// Splits `text` into lines of at most `width` columns at spaces; paragraphs stay apart.
+    func wrapped(_ text: String, width: Int) -> [String] {
+        guard width > 0 else { return [] }
+        var lines: [String] = []
+        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var line = ""
+            var lineWidth = 0
+            for word in paragraph.split(separator: " ") {
+                let w = self.width(String(word))
+                if lineWidth > 0, lineWidth + 1 + w > width {
+                    lines.append(line)
+                    line = ""
+                    lineWidth = 0
+                }
+                if w > width {
+                    // A word longer than the line is cut rather than overflowing.
+                    if lineWidth > 0 { lines.append(line) }
+                    lines.append(truncated(String(word), to: width))
+                    line = ""
+                    lineWidth = 0
+                    continue
+                }
+                if lineWidth > 0 { line += " "; lineWidth += 1 }
+                line += word
+                lineWidth += w
+            }
+            lines.append(line)
+        }
+        return lines
+    }
+
+    @discardableResult
+    mutating func put(_ text: String, column: Int, row: Int, style: Style = .normal, width: Int? = nil) -> Int {
+        let limit = width ?? (size.columns - column)
+        return frame.put(truncated(text, to: limit), column: column, row: row, style: style, limit: limit)
+    }
+
+    /// Writes `text` so that it ends at column `end` (exclusive).
+    mutating func putRight(_ text: String, end: Int, row: Int, style: Style = .normal) {
+        let w = width(text)
+        frame.put(text, column: end - w, row: row, style: style)
+    }
+
+    /// A row with `left` text and `right` text aligned to the right edge of the span.
+    mutating func putSpread(_ left: String, _ right: String, column: Int, row: Int, width: Int, leftStyle: Style = .normal, rightStyle: Style = .normal) {
+        let rightWidth = self.width(right)
+        put(left, column: column, row: row, style: leftStyle, width: max(0, width - rightWidth - 1))
+        putRight(right, end: column + width, row: row, style: rightStyle)
+    }
+
+    mutating func fill(row: Int, column: Int = 0, width: Int? = nil, height: Int = 1, style: Style = .normal) {
+        frame.fill(row: row, column: column, width: width, height: height, style: style)
+    }
+
+    /// A box outline with an optional title in the top edge.
+    mutating func box(column: Int, row: Int, width: Int, height: Int, title: String? = nil, style: Style = Style(.border)) {
+        guard width >= 2, height >= 2 else { return }
+        let g = glyphs
+        let horizontal = String(repeating: g.horizontal, count: width - 2)
+        frame.put(g.topLeft + horizontal + g.topRight, column: column, row: row, style: style)
+        for y in (row + 1)..<(row + height - 1) {
+            frame.put(g.vertical, column: column, row: y, style: style)
+            frame.put(g.vertical, column: column + width - 1, row: y, style: style)
+        }
+        frame.put(g.bottomLeft + horizontal + g.bottomRight, column: column, row: row + height - 1, style: style)
+        if let title {
+            put(" \(title) ", column: column + 2, row: row, style: Style(.title, bold: true), width: width - 4)
+        }
+    }
+}
+
+/// The drawing characters for a charset.
+struct Glyphs {
+    let horizontal, vertical, topLeft, topRight, bottomLeft, bottomRight: String
+    let marker, chevron, ellipsis, bullet, check, separator: String
+    let ellipsisWidth: Int
+    let spinner: [String]
+
+    init(_ charset: Charset) {
+        switch charset {
+        case .unicode:
+            (horizontal, vertical, topLeft, topRight, bottomLeft, bottomRight) = ("─", "│", "╭", "╮", "╰", "╯")
+            (marker, chevron, ellipsis, bullet, check, separator) = ("›", "›", "…", "•", "✓", "·")
+            ellipsisWidth = 1
+            spinner = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+        case .ascii:
+            (horizontal, vertical, topLeft, topRight, bottomLeft, bottomRight) = ("-", "|", "+", "+", "+", "+")
+            (marker, chevron, ellipsis, bullet, check, separator) = (">", ">", "~", "*", "v", "-")
+            ellipsisWidth = 1
+            spinner = ["|", "/", "-", "\\"]
+        }
+    }
+}

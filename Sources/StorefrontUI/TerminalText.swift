@@ -1,0 +1,151 @@
+import StoreModels
+
+/// Width, safety and ASCII transliteration of text bound for a terminal.
+public enum TerminalText {
+    /// Columns a grapheme takes: 2 for East Asian wide and emoji, 0 for zero-width, else 1.
+    public static func width(of character: Character) -> Int {
+        guard let first = character.unicodeScalars.first else { return 0 }
+        let value = first.value
+        if value < 0x7F { return value < 0x20 ? 0 : 1 }
+        if character.unicodeScalars.contains(where: { $0.value == 0xFE0F }) { return 2 }
+        if first.properties.generalCategory == .format || first.properties.generalCategory == .nonspacingMark { return 0 }
+        if isWide(value) { return 2 }
+        return 1
+    }
+
+    /// Total columns of a string as drawn.
+    public static func width(of text: String) -> Int {
+        text.reduce(0) { $0 + width(of: $1) }
+    }
+
+    private static func isWide(_ v: UInt32) -> Bool {
+        switch v {
+        case 0x1100...0x115F, 0x231A...0x231B, 0x2329...0x232A, 0x23E9...0x23EC, 0x23F0, 0x23F3,
+             0x25FD...0x25FE, 0x2614...0x2615, 0x2648...0x2653, 0x267F, 0x2693, 0x26A1, 0x26AA...0x26AB,
+             0x26BD...0x26BE, 0x26C4...0x26C5, 0x26CE, 0x26D4, 0x26EA, 0x26F2...0x26F3, 0x26F5, 0x26FA,
+             0x26FD, 0x2705, 0x270A...0x270B, 0x2728, 0x274C, 0x274E, 0x2753...0x2755, 0x2757,
+             0x2795...0x2797, 0x27B0, 0x27BF, 0x2B1B...0x2B1C, 0x2B50, 0x2B55,
+             0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
+             0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE10...0xFE19, 0xFE30...0xFE6F,
+             0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x1F680...0x1F6FF,
+             0x20000...0x2FFFD, 0x30000...0x3FFFD:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The characters of `text` that may be drawn: escape sequences dropped, other controls shown as a placeholder.
+    public static func displayable(_ text: String, charset: Charset) -> [Character] {
+        var out: [Character] = []
+        out.reserveCapacity(text.utf8.count)
+        let placeholder: Character = charset == .ascii ? "?" : "\u{FFFD}"
+        var scalars = text.unicodeScalars.makeIterator()
+        var pending: Unicode.Scalar? = nil
+        func next() -> Unicode.Scalar? {
+            if let p = pending { pending = nil; return p }
+            return scalars.next()
+        }
+        var cluster = String.UnicodeScalarView()
+        func flush() {
+            guard !cluster.isEmpty else { return }
+            for character in String(cluster) {
+                if charset == .ascii && !character.isASCII {
+                    out.append(contentsOf: transliterate(character))
+                } else {
+                    out.append(character)
+                }
+            }
+            cluster = String.UnicodeScalarView()
+        }
+        while let scalar = next() {
+            if scalar == "\u{1B}" || scalar == "\u{9B}" {
+                flush()
+                skipEscapeSequence(startingWith: scalar, next: next, pushBack: { pending = $0 })
+                out.append(placeholder)
+                continue
+            }
+            if scalar == "\t" || scalar == "\n" || scalar == "\r" {
+                flush()
+                out.append(" ")
+                continue
+            }
+            if CatalogLoader.isUnsafeForTerminal(scalar) {
+                flush()
+                out.append(placeholder)
+                continue
+            }
+            cluster.append(scalar)
+        }
+        flush()
+        return out
+    }
+
+    /// Consumes the rest of a CSI, OSC, or two-character escape so none of it is shown.
+    private static func skipEscapeSequence(startingWith first: Unicode.Scalar, next: () -> Unicode.Scalar?, pushBack: (Unicode.Scalar) -> Void) {
+        var isCSI = first == "\u{9B}"
+        var isString = false
+        if !isCSI {
+            guard let second = next() else { return }
+            switch second {
+            case "[": isCSI = true
+            case "]", "P", "X", "^", "_": isString = true
+            default: return
+            }
+        }
+        if isCSI {
+            // Parameters and intermediates, up to a final byte in 0x40...0x7E.
+            while let s = next() {
+                if (0x40...0x7E).contains(s.value) { return }
+                if !(0x20...0x3F).contains(s.value) { pushBack(s); return }
+            }
+        } else if isString {
+            // Until BEL or ST (ESC \).
+            while let s = next() {
+                if s == "\u{07}" || s == "\u{9C}" { return }
+                if s == "\u{1B}" {
+                    if let t = next(), t != "\\" { pushBack(t) }
+                    return
+                }
+            }
+        }
+    }
+
+    /// An ASCII stand-in for a character the terminal cannot show.
+    public static func transliterate(_ character: Character) -> String {
+        if let mapped = asciiMap[character] { return mapped }
+        // Accented Latin letters lose their accents: "é" → "e"; combining marks are dropped.
+        var folded = ""
+        for scalar in character.unicodeScalars {
+            if scalar.isASCII { folded.unicodeScalars.append(scalar) } else if let base = latinBase[scalar] { folded += base }
+        }
+        if !folded.isEmpty { return folded }
+        return "?"
+    }
+
+    private static let asciiMap: [Character: String] = [
+        "─": "-", "━": "-", "│": "|", "┃": "|", "┌": "+", "┐": "+", "└": "+", "┘": "+", "├": "+", "┤": "+",
+        "┬": "+", "┴": "+", "┼": "+", "╭": "+", "╮": "+", "╰": "+", "╯": "+", "═": "=", "║": "|",
+        "—": "-", "–": "-", "‘": "'", "’": "'", "“": "\"", "”": "\"", "…": "...", "•": "*", "·": "-",
+        "›": ">", "‹": "<", "→": "->", "←": "<-", "↑": "^", "↓": "v", "⏎": "Enter", "⌫": "Bksp",
+        "€": "EUR ", "£": "GBP ", "¥": "JPY ", "₩": "KRW ", "×": "x", "✓": "v", "✗": "x", "█": "#",
+        "░": ".", "▒": ":", "▓": "#", "▲": "^", "▼": "v", "◆": "*", "★": "*", "☆": "*", "\u{FFFD}": "?",
+        "⠋": "|", "⠙": "/", "⠹": "-", "⠸": "\\", "⠼": "|", "⠴": "/", "⠦": "-", "⠧": "\\", "⠇": "|", "⠏": "/",
+    ]
+}
+
+private let latinBase: [Unicode.Scalar: String] = {
+    let groups: [(String, String)] = [
+        ("ÀÁÂÃÄÅĀĂĄ", "A"), ("àáâãäåāăą", "a"), ("ÇĆĈĊČ", "C"), ("çćĉċč", "c"), ("ĎĐ", "D"), ("ďđ", "d"),
+        ("ÈÉÊËĒĔĖĘĚ", "E"), ("èéêëēĕėęě", "e"), ("ĜĞĠĢ", "G"), ("ĝğġģ", "g"), ("ÌÍÎÏĨĪĬĮİ", "I"),
+        ("ìíîïĩīĭįı", "i"), ("ÑŃŅŇ", "N"), ("ñńņň", "n"), ("ÒÓÔÕÖØŌŎŐ", "O"), ("òóôõöøōŏő", "o"),
+        ("ŔŖŘ", "R"), ("ŕŗř", "r"), ("ŚŜŞŠ", "S"), ("śŝşš", "s"), ("ŢŤ", "T"), ("ţť", "t"),
+        ("ÙÚÛÜŨŪŬŮŰŲ", "U"), ("ùúûüũūŭůűų", "u"), ("ÝŸ", "Y"), ("ýÿ", "y"), ("ŹŻŽ", "Z"), ("źżž", "z"),
+        ("Æ", "AE"), ("æ", "ae"), ("ß", "ss"), ("Œ", "OE"), ("œ", "oe"),
+    ]
+    var map: [Unicode.Scalar: String] = [:]
+    for (letters, base) in groups {
+        for scalar in letters.unicodeScalars { map[scalar] = base }
+    }
+    return map
+}()
