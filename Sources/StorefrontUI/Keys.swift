@@ -131,3 +131,26 @@ public enum KeyBindings {
         }
     }
 }
+
+extension Key {
+    /// Parses a comma-separated key script ("enter,a,c,enter,p,enter"); a literal comma is written "comma".
+    public static func script(_ script: String) throws -> [Key] {
+        guard !script.isEmpty else { return [] }
+        return try script.split(separator: ",", omittingEmptySubsequences: false).enumerated().map { position, raw in
+            let name = raw.trimmingCharacters(in: .whitespaces)
+            if name == "comma" { return .character(",") }
+            guard let key = Key(name: name) else { throw KeyScriptError(position: position + 1, name: String(raw)) }
+            return key
+        }
+    }
+}
+
+/// A key name in a script that is not a key.
+public struct KeyScriptError: Error, Equatable, CustomStringConvertible {
+    public var position: Int
+    public var name: String
+    public var description: String {
+        let known = Key.names.keys.sorted().joined(separator: ", ")
+        return "unknown key \"\(name)\" at position \(position); use \(known), comma, or a single character"
+    }
+}

@@ -14,7 +14,7 @@ public enum Layout {
 
     /// How many list rows fit at `size`; the host sends this to the view model on every resize.
     public static func listRows(for size: Size) -> Int {
-        max(1, size.rows - chromeRows - 1)
+        max(1, size.rows - chromeRows)
     }
 
     /// Terminals wider than this show a preview pane beside the product list.
@@ -266,7 +266,7 @@ public enum Layout {
         let left = (body.width - width) / 2
         // Full sheet: box, four rows, a gap, the summary items, a gap, the status or button.
         let errorRows = sheet.rowErrors.count
-        let fullHeight = 2 + 4 + errorRows + 1 + sheet.summaryItems.count + 1 + 2
+        let fullHeight = 2 + 4 + errorRows + 1 + sheet.summaryItems.count + 1 + 1
         let compact = body.height < fullHeight
         let inner = compact ? width : width - 4
         let column = compact ? left : left + 2

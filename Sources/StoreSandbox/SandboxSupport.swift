@@ -1,0 +1,49 @@
+import Foundation
+import Synchronization
+import StoreClients
+
+/// A credential store in memory: the embedded default until the file-backed keychain arrives.
+public final class InMemoryCredentialStore: CredentialStore {
+    private let values = Mutex<[String: String]>([:])
+    public init() {}
+    public func string(forKey key: String) throws -> String? { values.withLock { $0[key] } }
+    public func set(_ value: String, forKey key: String) throws { values.withLock { $0[key] = value } }
+    public func removeValue(forKey key: String) throws { _ = values.withLock { $0.removeValue(forKey: key) } }
+}
+
+/// Feature flags fixed at start-up, read from the environment over defaults.
+public struct StaticFeatureFlags: FeatureFlags {
+    public var enabled: Set<FeatureFlag>
+    public init(enabled: Set<FeatureFlag>) { self.enabled = enabled }
+    public func isEnabled(_ flag: FeatureFlag) -> Bool { enabled.contains(flag) }
+
+    /// Both One-Tap entry points are on unless switched off.
+    public static let defaults = StaticFeatureFlags(enabled: [.oneTapCart, .oneTapProduct])
+
+    /// Applies `STOREFRONT_ONE_TAP` ("on", "off", or a list of "cart,product") over `base`.
+    public static func fromEnvironment(_ environment: [String: String], base: StaticFeatureFlags = .defaults) throws -> StaticFeatureFlags {
+        guard let value = environment["STOREFRONT_ONE_TAP"] else { return base }
+        return StaticFeatureFlags(enabled: try parseOneTap(value))
+    }
+
+    /// Parses a One-Tap setting: "on"/"all", "off"/"none", or entry points "cart", "product" separated by commas.
+    public static func parseOneTap(_ value: String) throws -> Set<FeatureFlag> {
+        var flags: Set<FeatureFlag> = []
+        for part in value.lowercased().split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            switch part {
+            case "on", "all", "true", "1": flags.formUnion([.oneTapCart, .oneTapProduct])
+            case "off", "none", "false", "0", "": break
+            case "cart": flags.insert(.oneTapCart)
+            case "product": flags.insert(.oneTapProduct)
+            default: throw FeatureFlagError(value: String(part))
+            }
+        }
+        return flags
+    }
+}
+
+/// A One-Tap setting that names no known entry point.
+public struct FeatureFlagError: Error, CustomStringConvertible {
+    public var value: String
+    public var description: String { "unknown One-Tap setting \"\(value)\": use on, off, cart, product, or cart,product" }
+}

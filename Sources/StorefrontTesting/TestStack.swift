@@ -1,0 +1,89 @@
+import Foundation
+import Synchronization
+import StoreClients
+import StoreModels
+import StoreSandbox
+import StorefrontCore
+
+/// The sandbox wired for tests: deterministic ids and dates, every part reachable for assertions.
+public struct TestStack: Sendable {
+    public var catalog: any CatalogRepository
+    public var orders: InMemoryOrderStore
+    public var processor: SandboxProcessor
+    public var wallet: any Wallet
+    public var flags: StaticFeatureFlags
+    public var ids: IDGenerator
+    public var paymentAuthorization: PaymentAuthorization
+    public var paymentProvider: any PaymentProvider
+    public var merchantBackend: any MerchantBackend
+
+    public init(
+        catalog: (any CatalogRepository)? = nil,
+        wallet: any Wallet = SandboxWallet(),
+        flags: StaticFeatureFlags = .defaults,
+        clock: any Clock<Duration> = ContinuousClock(),
+        latency: Duration = .zero
+    ) {
+        let ids = IDGenerator.sequential(prefix: "id")
+        let orders = InMemoryOrderStore()
+        let processor = SandboxProcessor(clock: clock, latency: latency)
+        self.catalog = catalog ?? Fixtures.bundledCatalog
+        self.orders = orders
+        self.processor = processor
+        self.wallet = wallet
+        self.flags = flags
+        self.ids = ids
+        self.paymentAuthorization = .sandbox(wallet: wallet, ids: ids)
+        self.paymentProvider = SandboxPaymentProvider(processor: processor)
+        self.merchantBackend = SandboxMerchantBackend(processor: processor, orders: orders, dates: Fixtures.fixedDates)
+    }
+
+    public var dependencies: StorefrontDependencies {
+        StorefrontDependencies(
+            catalog: catalog, orderHistory: orders, paymentAuthorization: paymentAuthorization,
+            paymentProvider: paymentProvider, merchantBackend: merchantBackend, featureFlags: flags, ids: ids
+        )
+    }
+}
+
+/// Shared test data.
+public enum Fixtures {
+    /// The catalog shipped in the binary.
+    public static let bundledCatalog: InMemoryCatalogRepository = {
+        do { return try InMemoryCatalogRepository.bundled() } catch { preconditionFailure("bundled catalog is invalid: \(error)") }
+    }()
+
+    /// 2026-11-22 09:30 UTC, always.
+    public static let fixedDates = DateSource { Date(timeIntervalSince1970: 1_795_253_400) }
+
+    /// A catalog of `count` generated products, for scale tests and benchmarks.
+    public static func generatedCatalog(count: Int, store: StoreProfile = .standard()) -> Catalog {
+        let adjectives = ["Red", "Blue", "Green", "Small", "Large", "Vintage", "Modern", "Classic"]
+        let materials = ["Cotton", "Steel", "Oak", "Ceramic", "Leather", "Bamboo", "Glass", "Wool"]
+        let nouns = ["Mug", "Lamp", "Chair", "Backpack", "Kettle", "Notebook", "Scarf", "Clock"]
+        var products: [Product] = []
+        products.reserveCapacity(count)
+        for i in 0..<count {
+            let name = "\(adjectives[i % 8]) \(materials[(i / 8) % 8]) \(nouns[(i / 64) % 8]) #\(i + 1)"
+            products.append(Product(
+                id: ProductID("p\(i + 1)"), name: name, summary: "Generated product \(i + 1).",
+                description: "A generated product for scale tests.",
+                price: Money(minorUnits: Int64(199 + (i * 7_919) % 99_800), currency: store.currency)
+            ))
+        }
+        return Catalog(store: store, products: products)
+    }
+}
+
+extension IDGenerator {
+    /// "prefix-1", "prefix-2", … in order.
+    public static func sequential(prefix: String) -> IDGenerator {
+        let counter = Counter()
+        return IDGenerator { "\(prefix)-\(counter.next())" }
+    }
+}
+
+private final class Counter: Sendable {
+    private let value = Mutex(0)
+    func next() -> Int { value.withLock { $0 += 1; return $0 } }
+}

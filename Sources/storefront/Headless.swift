@@ -1,0 +1,70 @@
+import ArgumentParser
+import Foundation
+import StorefrontUI
+
+/// `storefront headless`: runs a key script without a terminal and prints frames as text.
+struct Headless: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run a key script without a terminal and print the final frame as text.",
+        discussion: """
+        Key names: up, down, left, right, enter, esc, tab, backspace, pgup, pgdn, home, end, space,
+        comma, or any single character. Frames are printed once every effect has settled.
+        """
+    )
+
+    @Option(help: ArgumentHelp("Terminal size as COLUMNSxROWS.", valueName: "size"))
+    var size: String = "80x24"
+
+    @Option(help: ArgumentHelp("Comma-separated keys, e.g. \"enter,a,c,enter,p,enter\".", valueName: "keys"))
+    var keys: String = ""
+
+    @Flag(help: "Print every frame, not only the last.")
+    var frames = false
+
+    @Flag(help: "Draw with ASCII only, as on a terminal whose locale is not UTF-8.")
+    var ascii = false
+
+    @OptionGroup var shop: ShopOptions
+
+    func validate() throws {
+        guard let parsed = Size(parsing: size) else {
+            throw ValidationError("bad size \"\(size)\": use COLUMNSxROWS, e.g. 80x24")
+        }
+        guard parsed.columns <= 1_000, parsed.rows <= 1_000 else {
+            throw ValidationError("bad size \"\(size)\": at most 1000x1000")
+        }
+        do { _ = try Key.script(keys) } catch { throw ValidationError("\(error)") }
+    }
+
+    @MainActor
+    func run() async throws {
+        let size = Size(parsing: size)!
+        let script = try Key.script(keys)
+        let dependencies = SandboxComposition.dependencies(
+            catalog: try shop.catalogRepository(), flags: try shop.featureFlags(),
+            clock: ContinuousClock(), latency: .zero
+        )
+        var printed = 0
+        let printsEveryFrame = frames
+        let driver = HeadlessDriver(dependencies: dependencies, size: size, charset: ascii ? .ascii : .unicode) { _, frame in
+            guard printsEveryFrame else { return }
+            printed += 1
+            print("--- frame \(printed) ---")
+            print(Headless.plain(frame))
+        }
+        for key in script {
+            await driver.press(key)
+            if driver.state.isQuitting { break }
+        }
+        if !frames { print(Headless.plain(driver.frame)) }
+    }
+
+    /// The frame's lines without trailing blanks.
+    static func plain(_ frame: Frame) -> String {
+        frame.lines.map { line in
+            var line = line
+            while line.last == " " { line.removeLast() }
+            return line
+        }.joined(separator: "\n")
+    }
+}
