@@ -54,7 +54,7 @@ public enum Fixtures {
     }()
 
     /// 2026-11-22 09:30 UTC, always.
-    public static let fixedDates = DateSource { Date(timeIntervalSince1970: 1_795_253_400) }
+    public static let fixedDates = DateSource { Date(timeIntervalSince1970: 1_795_339_800) }
 
     /// A catalog of `count` generated products, for scale tests and benchmarks.
     public static func generatedCatalog(count: Int, store: StoreProfile = .standard()) -> Catalog {

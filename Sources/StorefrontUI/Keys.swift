@@ -149,6 +149,10 @@ extension Key {
 public struct KeyScriptError: Error, Equatable, CustomStringConvertible {
     public var position: Int
     public var name: String
+    public init(position: Int, name: String) {
+        self.position = position
+        self.name = name
+    }
     public var description: String {
         let known = Key.names.keys.sorted().joined(separator: ", ")
         return "unknown key \"\(name)\" at position \(position); use \(known), comma, or a single character"

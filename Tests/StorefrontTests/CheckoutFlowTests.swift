@@ -1,0 +1,164 @@
+import CustomDump
+import Testing
+import StoreClients
+import StoreModels
+import StoreSandbox
+import StorefrontCore
+import StorefrontTesting
+
+/// The Swift Talk view-model episode: record states through the callback and compare sequences.
+@MainActor
+@Suite("Checkout flow")
+struct CheckoutFlowTests {
+    /// Statuses while the sheet was open, collapsed.
+    private func statusesOnSheet(_ driver: ScriptedDriver) -> [String?] {
+        var out: [String?] = []
+        for state in driver.renderer.states where state.paymentSheet != nil {
+            let status = state.paymentSheet?.status
+            if out.last != status { out.append(status) }
+        }
+        return out
+    }
+
+    @Test func buyThenCancelRestoresTheStatus() async throws {
+        let driver = ScriptedDriver()
+        try await driver.press("a,c,enter,p,esc")
+        expectNoDifference(statusesOnSheet(driver), [nil, "Authorizing…", nil])
+        #expect(driver.state.paymentSheet?.isPayEnabled == true)
+        #expect(driver.state.cartBadge.itemCount == 1)
+    }
+
+    @Test func buyAuthorizeTokenSuccessEndsInThankYou() async throws {
+        let spy = PaymentAuthorizationSpy()
+        let provider = PaymentProviderStub()
+        let backend = MerchantBackendSpy(results: [.success(Fixtures.confirmation("SF-777777"))])
+        var stack = TestStack()
+        stack.paymentAuthorization = spy.authorization
+        stack.paymentProvider = provider
+        stack.merchantBackend = backend
+        let driver = ScriptedDriver(stack: stack)
+        try await driver.press("a,c,enter,p,enter")
+
+        expectNoDifference(statusesOnSheet(driver), [nil, "Authorizing…", "Processing…"])
+        #expect(driver.state.screen == .confirmation)
+        #expect(driver.state.confirmation?.orderNumber == "SF-777777")
+        #expect(driver.frameText.contains("Thank you"))
+        #expect(driver.frameText.contains("SF-777777"))
+        #expect(provider.payments.count == 1)
+        #expect(backend.calls.map(\.tokenID) == ["tok_stub"])
+        #expect(spy.controllers[0].calls == ["present", "authorize", "dismiss"])
+        #expect(spy.controllers[0].authorizationResults == [.success])
+        #expect(driver.state.cartBadge.itemCount == 0)
+    }
+
+    @Test func providerErrorIsShownAndNothingIsCharged() async throws {
+        var stack = TestStack()
+        let backend = MerchantBackendSpy(results: [])
+        stack.paymentProvider = PaymentProviderStub(result: .failure(.unavailable("connection refused")))
+        stack.merchantBackend = backend
+        let driver = ScriptedDriver(stack: stack)
+        try await driver.press("a,c,enter,p,enter")
+        #expect(driver.state.screen == .paymentSheet)
+        #expect(driver.state.paymentSheet?.status == "The payment provider is unavailable (connection refused). You were not charged.")
+        #expect(driver.state.paymentSheet?.isStatusError == true)
+        #expect(driver.state.paymentSheet?.isPayEnabled == true)
+        #expect(backend.calls.isEmpty)
+        #expect(driver.state.cartBadge.itemCount == 1)
+    }
+
+    @Test func backendFailureIsShownAndTheCartKept() async throws {
+        var stack = TestStack()
+        stack.paymentProvider = PaymentProviderStub()
+        stack.merchantBackend = MerchantBackendSpy(results: [.failure(.unavailable("out of stock"))])
+        let driver = ScriptedDriver(stack: stack)
+        try await driver.press("a,c,enter,p,enter")
+        expectNoDifference(statusesOnSheet(driver), [nil, "Authorizing…", "Processing…", "The shop could not take the order (out of stock)."])
+        #expect(driver.state.cartBadge.itemCount == 1)
+        #expect(driver.frameText.contains("The shop could not take the order"))
+    }
+
+    @Test func timeoutIsRetriedWithTheSameKey() async throws {
+        var stack = TestStack()
+        let backend = MerchantBackendSpy(results: [.failure(.timedOut), .success(Fixtures.confirmation("SF-000009"))])
+        stack.paymentProvider = PaymentProviderStub()
+        stack.merchantBackend = backend
+        let driver = ScriptedDriver(stack: stack)
+        try await driver.press("a,c,enter,p,enter")
+        #expect(backend.calls.count == 2)
+        #expect(backend.calls[0].idempotencyKey == backend.calls[1].idempotencyKey)
+        #expect(driver.state.confirmation?.orderNumber == "SF-000009")
+    }
+
+    @Test func sandboxTimeoutAfterChargingChargesExactlyOnce() async throws {
+        let stack = TestStack()
+        await stack.processor.inject(.timeoutAfterCharging)
+        let driver = ScriptedDriver(stack: stack)
+        try await driver.press("a,c,enter,p,enter")
+        #expect(driver.state.screen == .confirmation)
+        #expect(await stack.processor.successfulCharges.count == 1)
+        #expect(try stack.orders.count() == 1)
+    }
+
+    @Test func aNewAttemptAfterADeclineGetsANewKey() async throws {
+        var stack = TestStack()
+        let backend = MerchantBackendSpy(results: [.failure(.declined(.generic)), .success(Fixtures.confirmation())])
+        stack.paymentProvider = PaymentProviderStub()
+        stack.merchantBackend = backend
+        let driver = ScriptedDriver(stack: stack)
+        try await driver.press("a,c,enter,p,enter")
+        #expect(driver.state.paymentSheet?.status == "Your card was declined.")
+        try await driver.press("p,enter")
+        #expect(backend.calls.count == 2)
+        #expect(backend.calls[0].idempotencyKey != backend.calls[1].idempotencyKey)
+    }
+
+    @Test func escOnTheSheetFinishesAndReturnsToTheCart() async throws {
+        let driver = ScriptedDriver()
+        try await driver.press("a,c,enter,esc")
+        #expect(driver.state.screen == .cart)
+        #expect(driver.state.paymentSheet == nil)
+    }
+
+    @Test func keysAreIgnoredWhileBusy() async throws {
+        let driver = ScriptedDriver()
+        try await driver.press("a,c,enter,p")
+        await driver.press(.enter, settle: false)
+        #expect(driver.state.paymentSheet?.isBusy == true)
+        #expect(driver.state.isBusy)
+        await driver.press(.escape, settle: false)
+        await driver.settle()
+        #expect(driver.state.screen == .confirmation)
+    }
+
+    @Test func choosingACardUpdatesTheSheetThroughTheDelegate() async throws {
+        let driver = ScriptedDriver()
+        try await driver.press("a,c,enter,enter")
+        #expect(driver.state.paymentSheet?.chooser?.row == .card)
+        try await driver.press("down,down,enter")
+        #expect(driver.state.paymentSheet?.rowValues[.card]?.hasPrefix("Visa ••0002") == true)
+        try await driver.press("p,enter")
+        #expect(driver.state.paymentSheet?.status == "Your card was declined.")
+    }
+
+    @Test func contactErrorsAppearNextToTheField() async throws {
+        let driver = ScriptedDriver()
+        // Ship to Ines in Iceland: the shop ships to US addresses only.
+        try await driver.press("a,c,enter,down,enter,down,down,enter")
+        #expect(driver.state.paymentSheet?.rowErrors[.shippingAddress] == "Storefront ships to US addresses only.")
+        #expect(driver.state.paymentSheet?.isPayEnabled == false)
+        #expect(driver.frameText.contains("! Storefront ships to US addresses only."))
+        // Her contact has no email.
+        try await driver.press("down,down,enter,down,down,enter")
+        #expect(driver.state.paymentSheet?.rowErrors[.contact] == "Enter a valid email address.")
+    }
+
+    @Test func shippingChoiceChangesTheTotal() async throws {
+        let driver = ScriptedDriver()
+        // The second product is $18: standard shipping is $4.99, express $14.99.
+        try await driver.press("down,a,c,enter")
+        #expect(driver.state.paymentSheet?.summaryItems.last?.amount.minorUnits == Int64(1800 + 499 + 149))
+        try await driver.press("down,down,enter,down,enter")
+        #expect(driver.state.paymentSheet?.summaryItems.last?.amount.minorUnits == Int64(1800 + 1499 + 149))
+        #expect(driver.state.paymentSheet?.summaryItems.last?.label == "Storefront")
+    }
+}

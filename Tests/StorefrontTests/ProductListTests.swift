@@ -1,0 +1,119 @@
+import Testing
+import StoreModels
+import StoreSandbox
+import StorefrontCore
+import StorefrontTesting
+import StorefrontUI
+
+@MainActor
+@Suite("Product list")
+struct ProductListTests {
+    @Test func stateHoldsOnlyTheVisibleWindowOfAHugeCatalog() async throws {
+        let spy = CatalogRepositorySpy(wrapping: InMemoryCatalogRepository(catalog: Fixtures.generatedCatalog(count: 100_000)))
+        let driver = ScriptedDriver(stack: TestStack(catalog: spy), size: Size(columns: 80, rows: 24))
+        #expect(driver.state.productList.totalCount == 100_000)
+        #expect(driver.state.productList.rows.count == Layout.listRows(for: Size(columns: 80, rows: 24)))
+        await driver.press(.end)
+        #expect(driver.state.productList.selectedIndex == 99_999)
+        #expect(driver.state.productList.rows.last?.id == "p100000")
+        #expect(driver.frameText.contains("100000 of 100000"))
+        #expect(spy.largestLimit == 20)
+    }
+
+    @Test func movingWithinTheWindowReadsNothing() async throws {
+        let spy = CatalogRepositorySpy(wrapping: Fixtures.bundledCatalog)
+        let driver = ScriptedDriver(stack: TestStack(catalog: spy), size: Size(columns: 80, rows: 24))
+        let reads = spy.pageReads
+        try await driver.press("down,down,j,k")
+        #expect(spy.pageReads == reads)
+        #expect(driver.state.productList.selectedIndex == 2)
+    }
+
+    @Test func scrollingKeepsTheSelectionVisible() async throws {
+        let driver = ScriptedDriver(size: Size(columns: 40, rows: 12))
+        let capacity = Layout.listRows(for: Size(columns: 40, rows: 12))
+        for _ in 0..<capacity { await driver.press(.down) }
+        #expect(driver.state.productList.selectedIndex == capacity)
+        #expect(driver.state.productList.windowStart == 1)
+        await driver.press(.pageDown)
+        #expect(driver.state.productList.selectedIndex == 2 * capacity)
+        await driver.press(.home)
+        #expect(driver.state.productList.windowStart == 0)
+        await driver.press(.up)
+        #expect(driver.state.productList.selectedIndex == 0)
+    }
+
+    @Test func searchFiltersAsYouType() async throws {
+        let driver = ScriptedDriver()
+        try await driver.press("/,m,u,g")
+        #expect(driver.state.productList.isEditingQuery)
+        #expect(driver.state.productList.rows.map(\.name) == ["stdout Mug"])
+        try await driver.press("backspace,backspace,backspace,c,o,f,f,e,e")
+        // Name, summary and tags are searched: two more products mention coffee in their tags.
+        #expect(driver.state.productList.rows.map(\.name) == ["stdout Mug", "Compile-Time Coffee", "Pour-Over Kettle"])
+        try await driver.press("enter")
+        #expect(!driver.state.productList.isEditingQuery)
+        #expect(driver.state.productList.query == "coffee")
+        try await driver.press("esc")
+        #expect(driver.state.productList.totalCount == 24)
+    }
+
+    @Test func typingQInSearchIsTextNotQuit() async throws {
+        let driver = ScriptedDriver()
+        try await driver.press("/,q,q,q")
+        #expect(!driver.state.isQuitting)
+        #expect(driver.state.productList.query == "qqq")
+        #expect(driver.frameText.contains("No products match"))
+    }
+
+    @Test func searchOnAHugeCatalogNarrowsTheCachedResult() throws {
+        let repository = InMemoryCatalogRepository(catalog: Fixtures.generatedCatalog(count: 10_000))
+        let all = try repository.count(matching: "oak")
+        let narrowed = try repository.count(matching: "oak mug")
+        let direct = InMemoryCatalogRepository(catalog: Fixtures.generatedCatalog(count: 10_000))
+        #expect(all > narrowed)
+        #expect(narrowed == (try direct.count(matching: "oak mug")))
+        #expect(try repository.count(matching: "oak mu") == (try direct.count(matching: "oak mu")))
+    }
+
+    @Test func cartQuantityKeys() async throws {
+        let driver = ScriptedDriver()
+        try await driver.press("a,c,+,+,-")
+        #expect(driver.state.cart.lines.first?.quantity == 2)
+        try await driver.press("-,-")
+        #expect(driver.state.cart.lines.first?.quantity == 1)
+        #expect(driver.state.notice?.text == "Press x to remove the line.")
+        try await driver.press("x")
+        #expect(driver.state.cart.lines.isEmpty)
+        #expect(driver.frameText.contains("Your cart is empty."))
+    }
+
+    @Test func ordersListNewestFirstAndOpens() async throws {
+        let driver = ScriptedDriver()
+        try await driver.press("a,c,enter,p,enter,enter,down,a,c,enter,p,enter,o")
+        #expect(driver.state.screen == .orders)
+        #expect(driver.state.orders.rows.map(\.number) == ["SF-000002", "SF-000001"])
+        try await driver.press("enter")
+        #expect(driver.state.orderDetail?.number == "SF-000002")
+        #expect(driver.frameText.contains("stdout Mug"))
+    }
+
+    @Test func helpOverlayListsTheKeysOfTheScreenUnderIt() async throws {
+        let driver = ScriptedDriver()
+        try await driver.press("?")
+        #expect(driver.state.isHelpShown)
+        #expect(driver.frameText.contains("Keys"))
+        #expect(driver.frameText.contains("search"))
+        try await driver.press("a")
+        #expect(driver.state.cartBadge.itemCount == 0, "keys other than Esc and ? do nothing under help")
+        try await driver.press("esc")
+        #expect(!driver.state.isHelpShown)
+    }
+
+    @Test func theLaunchScriptBuysTheFirstProduct() async throws {
+        let driver = ScriptedDriver()
+        try await driver.press("enter,a,c,enter,p,enter")
+        #expect(driver.state.screen == .confirmation)
+        #expect(driver.state.confirmation?.orderNumber == "SF-000001")
+    }
+}

@@ -1,0 +1,57 @@
+import PropertyBased
+import Testing
+import StoreModels
+import StorefrontCore
+import StorefrontTesting
+import StorefrontUI
+
+@MainActor
+@Suite("Random key sequences")
+struct PropertyTests {
+    nonisolated static let keys: [Key] = [
+        .up, .down, .pageUp, .pageDown, .home, .end, .enter, .escape, .backspace, .tab, .left, .right,
+        .character("a"), .character("b"), .character("c"), .character("s"), .character("o"), .character("/"),
+        .character("+"), .character("-"), .character("x"), .character("p"), .character("?"), .character("k"),
+        .character("j"), .character("m"), .character("e"), .character("q"),
+    ]
+    nonisolated static let sizes = [Size(columns: 40, rows: 12), Size(columns: 80, rows: 24), Size(columns: 200, rows: 60), Size(columns: 30, rows: 10)]
+
+    @Test func neverCrashAndKeepTheInvariants() async {
+        let keyIndexes = Gen.int(in: 0...(Self.keys.count - 1)).array(of: 0...200)
+        let sizeIndex = Gen.int(in: 0...(Self.sizes.count - 1))
+        await propertyCheck(count: 60, input: keyIndexes, sizeIndex) { indexes, sizeIndex in
+            let size = Self.sizes[sizeIndex]
+            let driver = ScriptedDriver(size: size)
+            for index in indexes {
+                await driver.press(Self.keys[index])
+                Self.checkInvariants(driver.state, frame: driver.headless.frame, size: size)
+            }
+        }
+    }
+
+    static func checkInvariants(_ state: StorefrontState, frame: Frame, size: Size) {
+        let cart = state.cart
+        #expect(cart.totals.total == cart.totals.subtotal + cart.totals.shipping + cart.totals.tax)
+        #expect(cart.totals.subtotal == cart.lines.map(\.total).sum(in: .usd))
+        #expect(cart.lines.allSatisfy { CartLine.quantityRange.contains($0.quantity) })
+        #expect(state.cartBadge.itemCount == cart.lines.reduce(0) { $0 + $1.quantity })
+        #expect(cart.lines.isEmpty || cart.lines.indices.contains(cart.selectedIndex))
+
+        let list = state.productList
+        #expect(list.totalCount == 0 || (0..<list.totalCount).contains(list.selectedIndex))
+        #expect(list.totalCount == 0 || list.selectedProduct != nil, "the selection is inside the visible window")
+
+        if let sheet = state.paymentSheet {
+            if let total = sheet.summaryItems.last {
+                #expect(total.amount == sheet.summaryItems.dropLast().map(\.amount).sum(in: .usd))
+            }
+            if let chooser = sheet.chooser { #expect(chooser.options.indices.contains(chooser.selectedIndex)) }
+        }
+        let orders = state.orders
+        #expect(orders.totalCount == 0 || (0..<orders.totalCount).contains(orders.selectedIndex))
+
+        #expect(frame.size == size)
+        #expect(frame.lines.count == size.rows)
+        #expect(frame.lines.allSatisfy { TerminalText.width(of: $0) == size.columns })
+    }
+}

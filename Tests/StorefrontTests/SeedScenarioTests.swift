@@ -1,0 +1,147 @@
+import Testing
+import StoreClients
+import StoreModels
+import StoreSandbox
+import StorefrontCore
+import StorefrontTesting
+
+@MainActor
+@Suite("Sign in")
+struct SignInTests {
+    @Test func eachRequestGetsANewControllerAndTheSpySeesTheRequest() async {
+        let factory = SignInControllerFactorySpy(outcome: .success(TestCredential(user: "user-1")))
+        let flow = SignInFlow(makeController: factory.factory)
+        _ = await flow.signIn(SignInRequest(requestedScopes: [.email], nonce: "n-1"))
+        _ = await flow.signIn(SignInRequest(requestedScopes: [.fullName], nonce: "n-2"))
+        #expect(factory.made.count == 2)
+        #expect(factory.made[0] !== factory.made[1])
+        #expect(factory.made.map(\.requests) == [[SignInRequest(requestedScopes: [.email], nonce: "n-1")], [SignInRequest(requestedScopes: [.fullName], nonce: "n-2")]])
+        #expect(factory.made.map(\.performCount) == [1, 1])
+    }
+
+    @Test func credentialSuccess() async throws {
+        let credential = TestCredential(user: "user-1", email: "jane@example.com", fullName: "Jane Appleseed", identityToken: "token")
+        let factory = SignInControllerFactorySpy(outcome: .success(credential))
+        let result = await SignInFlow(makeController: factory.factory).signIn()
+        let signedIn = try result.get()
+        #expect(signedIn.user == "user-1")
+        #expect(signedIn.email == "jane@example.com")
+        #expect(signedIn.fullName == "Jane Appleseed")
+    }
+
+    @Test func credentialError() async {
+        let factory = SignInControllerFactorySpy(outcome: .failure(.failed("invalid code")))
+        let result = await SignInFlow(makeController: factory.factory).signIn()
+        guard case .failure(let error) = result else {
+            Issue.record("expected a failure, got \(result)")
+            return
+        }
+        #expect(error == .failed("invalid code"))
+    }
+}
+
+@Suite("AuthManager")
+struct AuthManagerTests {
+    @Test func writesAccessAndRefreshTokensUnderTheirOwnKeys() throws {
+        let store = CredentialStoreSpy()
+        let manager = AuthManager(store: store)
+        try manager.save(accessToken: "access-abc", refreshToken: "refresh-xyz")
+        #expect(store.operations == [
+            .set(key: "storefront.auth.access-token", value: "access-abc"),
+            .set(key: "storefront.auth.refresh-token", value: "refresh-xyz"),
+        ])
+        #expect(try manager.accessToken() == "access-abc")
+        #expect(try manager.refreshToken() == "refresh-xyz")
+    }
+
+    @Test func clearRemovesBoth() throws {
+        let store = CredentialStoreSpy()
+        let manager = AuthManager(store: store)
+        try manager.save(accessToken: "a", refreshToken: "r")
+        try manager.clear()
+        #expect(try manager.accessToken() == nil)
+        #expect(try manager.refreshToken() == nil)
+    }
+}
+
+@MainActor
+@Suite("One-Tap")
+struct OneTapTests {
+    @Test func toggleOffIsDisabledAndPresentDoesNotNavigate() {
+        let navigator = NavigatorSpy()
+        let oneTap = OneTapCheckout(entryPoint: .cart, flags: StaticFeatureFlags(enabled: []), navigator: navigator)
+        #expect(!oneTap.isEnabled)
+        oneTap.present()
+        #expect(navigator.destinations.isEmpty)
+    }
+
+    @Test func toggleOnNavigates() {
+        let navigator = NavigatorSpy()
+        let oneTap = OneTapCheckout(entryPoint: .product(id: "lamp-aurora"), flags: StaticFeatureFlags(enabled: [.oneTapProduct]), navigator: navigator)
+        #expect(oneTap.isEnabled)
+        oneTap.present()
+        #expect(navigator.destinations == [.oneTapCheckout(.product(id: "lamp-aurora"))])
+    }
+
+    @Test func eachEntryPointHasItsOwnFlag() {
+        let flags = StaticFeatureFlags(enabled: [.oneTapCart])
+        #expect(OneTapCheckout(entryPoint: .cart, flags: flags, navigator: NavigatorSpy()).isEnabled)
+        #expect(!OneTapCheckout(entryPoint: .product(id: "x"), flags: flags, navigator: NavigatorSpy()).isEnabled)
+    }
+
+    @Test func buyNowFromAProductBuysOnlyThatProductAndKeepsTheCart() async throws {
+        let driver = ScriptedDriver()
+        try await driver.press("down,a,up,enter,b")
+        #expect(driver.state.paymentSheet?.authorizationPrompt == "Pay Storefront $69.28? Enter to confirm, Esc to cancel")
+        try await driver.press("enter")
+        #expect(driver.state.confirmation?.itemCount == 1)
+        #expect(driver.state.confirmation?.total.minorUnits == 6928)
+        #expect(driver.state.cartBadge.itemCount == 1, "the mug stays in the cart")
+    }
+
+    @Test func buyNowFromTheCartUsesTheCheapestShipping() async throws {
+        let driver = ScriptedDriver()
+        // $18 mug: standard ($4.99) is cheaper than express.
+        try await driver.press("down,a,c,b,enter")
+        #expect(driver.state.confirmation?.shippingMethodLabel == "Standard")
+        #expect(driver.state.cartBadge.itemCount == 0)
+    }
+
+    @Test func whenOffTheKeyAndHintAreAbsent() async throws {
+        let driver = ScriptedDriver(stack: TestStack(flags: StaticFeatureFlags(enabled: [])))
+        try await driver.press("enter")
+        #expect(!driver.frameText.contains("buy now"))
+        try await driver.press("b")
+        #expect(driver.state.paymentSheet == nil)
+        try await driver.press("a,c")
+        #expect(!driver.frameText.contains("buy now"))
+    }
+}
+
+@MainActor
+@Suite("Sandbox test cards")
+struct SandboxCardTests {
+    @Test("each test card through the whole flow", arguments: SandboxCard.all)
+    func card(_ card: SandboxCard) async throws {
+        let stack = TestStack()
+        let driver = ScriptedDriver(stack: stack)
+        let position = SandboxCard.all.firstIndex(of: card)!
+        try await driver.press("a,c,enter,enter")
+        for _ in 0..<position { await driver.press(.down) }
+        try await driver.press("enter,p,enter")
+        switch card.outcome {
+        case .succeeds:
+            #expect(driver.state.screen == .confirmation)
+            #expect(driver.frameText.contains("Thank you"))
+            #expect(driver.state.confirmation?.paymentDescription == card.paymentMethod.shortName)
+            #expect(await stack.processor.successfulCharges.count == 1)
+        case .declines(let reason):
+            #expect(driver.state.screen == .paymentSheet)
+            #expect(driver.state.paymentSheet?.status == reason.message)
+            #expect(driver.frameText.contains(String(reason.message.prefix(30))))
+            #expect(driver.state.cartBadge.itemCount == 1, "a decline keeps the cart")
+            #expect(await stack.processor.successfulCharges.isEmpty)
+            #expect(try stack.orders.count() == 0)
+        }
+    }
+}

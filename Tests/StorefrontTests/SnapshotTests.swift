@@ -1,0 +1,49 @@
+import SnapshotTesting
+import Testing
+import StorefrontTesting
+import StorefrontUI
+
+/// Text snapshots of every screen. Re-record with SNAPSHOT_TESTING_RECORD=all after a deliberate change.
+@MainActor
+@Suite("Screens", .snapshots(record: .missing))
+struct SnapshotTests {
+    nonisolated static let screens: [(name: String, keys: String)] = [
+        ("product-list", ""),
+        ("search", "/,l,a,m"),
+        ("product-detail", "down,down,enter"),
+        ("cart", "enter,a,a,s,down,a,c"),
+        ("cart-empty", "c"),
+        ("payment-sheet", "enter,a,c,enter"),
+        ("card-chooser", "enter,a,c,enter,enter,down"),
+        ("authorization-prompt", "enter,a,c,enter,p"),
+        ("declined", "enter,a,c,enter,enter,down,down,enter,p,enter"),
+        ("contact-error", "enter,a,c,enter,down,enter,down,down,enter"),
+        ("confirmation", "enter,a,c,enter,p,enter"),
+        ("orders", "enter,a,c,enter,p,enter,o"),
+        ("order-detail", "enter,a,c,enter,p,enter,o,enter"),
+        ("help", "?"),
+    ]
+
+    nonisolated static let sizes = [Size(columns: 80, rows: 24), Size(columns: 40, rows: 12), Size(columns: 200, rows: 60)]
+
+    @Test("every screen at 80x24, 40x12 and 200x60", arguments: screens.map(\.name), sizes)
+    func screen(name: String, size: Size) async throws {
+        let keys = Self.screens.first { $0.name == name }!.keys
+        let driver = ScriptedDriver(size: size)
+        try await driver.press(keys)
+        assertSnapshot(of: driver.frameText, as: .lines, named: "\(name)-\(size)")
+    }
+
+    @Test func asciiFallback() async throws {
+        let driver = ScriptedDriver(size: Size(columns: 80, rows: 24), charset: .ascii)
+        try await driver.press("enter,a,c,enter")
+        assertSnapshot(of: driver.frameText, as: .lines, named: "payment-sheet-ascii")
+        let list = ScriptedDriver(size: Size(columns: 80, rows: 24), charset: .ascii)
+        assertSnapshot(of: list.frameText, as: .lines, named: "product-list-ascii")
+    }
+
+    @Test func tooSmall() {
+        let driver = ScriptedDriver(size: Size(columns: 30, rows: 8))
+        assertSnapshot(of: driver.frameText, as: .lines)
+    }
+}
