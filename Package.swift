@@ -36,7 +36,6 @@ let package = Package(
             name: "StorefrontTesting",
             dependencies: [
                 "StorefrontUI", "StoreClients", "StoreSandbox",
-                .product(name: "Clocks", package: "swift-clocks"),
             ],
             swiftSettings: strict
         ),

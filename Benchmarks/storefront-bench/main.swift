@@ -1,0 +1,67 @@
+// Measures what one keystroke costs inside the process (view model + layout), by catalog size.
+//
+//     swift run -c release storefront-bench [--keys N]
+//
+// Each case drives the real view model through `HeadlessDriver` with the sandbox, and times
+// every key from `press` until its frame is laid out. Results go to stdout as a markdown table.
+import Foundation
+import StoreModels
+import StoreSandbox
+import StorefrontCore
+import StorefrontTesting
+import StorefrontUI
+
+let arguments = CommandLine.arguments
+let keyCount = arguments.firstIndex(of: "--keys").flatMap { Int(arguments[$0 + 1]) } ?? 2_000
+
+struct Workload {
+    var name: String
+    var keys: [Key]
+}
+
+let typeQuery: [Key] = [Key.character("/")] + "oak mug".map { Key.character($0) }
+let clearQuery: [Key] = Array(repeating: Key.backspace, count: 7) + [.escape]
+// Every workload presses the same keys on every catalog, so only the catalog size differs.
+// Down 23 then up 23 moves through the first 24 products and scrolls the 20-row window both ways.
+let workloads = [
+    Workload(name: "move+scroll (↓×23, ↑×23)", keys: (0..<keyCount).map { $0 % 46 < 23 ? .down : .up }),
+    Workload(name: "jump (End, Home)", keys: (0..<keyCount).map { $0 % 2 == 0 ? .end : .home }),
+    Workload(name: "search (type \"oak mug\", clear)", keys: Array(repeating: typeQuery + clearQuery, count: max(1, keyCount / 16)).flatMap { $0 }),
+]
+
+func percentile(_ sorted: [Double], _ p: Double) -> Double {
+    sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.up)) - 1)]
+}
+
+@MainActor
+func run(catalogSize: Int, size: Size, workload: Workload) async -> (median: Double, p95: Double, max: Double, largestPage: Int, frames: Int) {
+    let catalog = catalogSize == 24
+        ? Fixtures.bundledCatalog
+        : InMemoryCatalogRepository(catalog: Fixtures.generatedCatalog(count: catalogSize))
+    let spy = CatalogRepositorySpy(wrapping: catalog)
+    var frames = 0
+    let driver = HeadlessDriver(dependencies: TestStack(catalog: spy).dependencies, size: size) { _, _ in frames += 1 }
+    let clock = ContinuousClock()
+    var samples: [Double] = []
+    samples.reserveCapacity(workload.keys.count)
+    for key in workload.keys {
+        let start = clock.now
+        await driver.press(key)
+        let elapsed = start.duration(to: clock.now)
+        samples.append(Double(elapsed.components.attoseconds) / 1e12 + Double(elapsed.components.seconds) * 1e6)
+    }
+    samples.sort()
+    return (percentile(samples, 0.5), percentile(samples, 0.95), samples.last ?? 0, spy.largestLimit, frames)
+}
+
+print("| catalog | size | workload | keys | median µs/key | p95 µs/key | max µs | largest page read |")
+print("|---:|---|---|---:|---:|---:|---:|---:|")
+for catalogSize in [24, 100_000] {
+    for size in [Size(columns: 80, rows: 24), Size(columns: 200, rows: 60)] {
+        for workload in workloads {
+            let r = await run(catalogSize: catalogSize, size: size, workload: workload)
+            print(String(format: "| %d | %@ | %@ | %d | %.1f | %.1f | %.0f | %d |",
+                         catalogSize, size.description, workload.name, workload.keys.count, r.median, r.p95, r.max, r.largestPage))
+        }
+    }
+}

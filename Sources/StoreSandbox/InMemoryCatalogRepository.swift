@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Synchronization
 import StoreClients
 import StoreModels
@@ -11,10 +16,14 @@ import StoreModels
 public final class InMemoryCatalogRepository: CatalogRepository {
     public let store: StoreProfile
     private let products: [Product]
-    private let index: [ProductID: Int]
-    /// Lower-cased searchable text of every product, as UTF-8.
-    private let haystacks: [[UInt8]]
+    private let positions: [ProductID: Int]
+    /// Lower-cased searchable text of every product as UTF-8, back to back, each ended by a newline.
+    private let haystack: [UInt8]
+    /// Where each product's text starts in `haystack`, plus one final entry for the end.
+    private let starts: [Int]
     private let lastSearch = Mutex<(query: [[UInt8]], matches: [Int32])?>(nil)
+    /// Built on the first search, so start-up does not pay for it.
+    private let index = Mutex<GramIndex?>(nil)
 
     public init(catalog: Catalog) {
         store = catalog.store
@@ -22,10 +31,19 @@ public final class InMemoryCatalogRepository: CatalogRepository {
         var index: [ProductID: Int] = [:]
         index.reserveCapacity(catalog.products.count)
         for (position, product) in catalog.products.enumerated() { index[product.id] = position }
-        self.index = index
-        haystacks = catalog.products.map { product in
-            Array(([product.name, product.summary] + product.tags).joined(separator: " ").lowercased().utf8)
+        self.positions = index
+        var haystack: [UInt8] = []
+        var starts: [Int] = []
+        starts.reserveCapacity(catalog.products.count + 1)
+        for product in catalog.products {
+            starts.append(haystack.count)
+            // Newlines cannot occur in names, summaries or tags, so no match spans two products.
+            haystack.append(contentsOf: ([product.name, product.summary] + product.tags).joined(separator: " ").lowercased().utf8)
+            haystack.append(0x0A)
         }
+        starts.append(haystack.count)
+        self.haystack = haystack
+        self.starts = starts
     }
 
     public func count(matching query: String) throws -> Int {
@@ -46,7 +64,7 @@ public final class InMemoryCatalogRepository: CatalogRepository {
     }
 
     public func product(id: ProductID) throws -> Product? {
-        index[id].map { products[$0] }
+        positions[id].map { products[$0] }
     }
 
     private static func terms(_ query: String) -> [[UInt8]] {
@@ -54,53 +72,49 @@ public final class InMemoryCatalogRepository: CatalogRepository {
     }
 
     private func matches(for terms: [[UInt8]]) -> [Int32] {
-        if let cached = lastSearch.withLock({ $0 }) {
-            if cached.query == terms { return cached.matches }
-            if Self.refines(terms, cached.query) {
-                let narrowed = cached.matches.filter { contains(haystacks[Int($0)], all: terms) }
-                lastSearch.withLock { $0 = (terms, narrowed) }
-                return narrowed
-            }
+        if let cached = lastSearch.withLock({ $0 }), cached.query == terms { return cached.matches }
+        let gramIndex = index.withLock { index in
+            if index == nil { index = GramIndex(haystack: haystack, starts: starts) }
+            return index!
         }
-        var found: [Int32] = []
-        for position in haystacks.indices where contains(haystacks[position], all: terms) {
-            found.append(Int32(position))
-        }
+        // Start from the term with the fewest candidates; check every term only where needed.
+        let candidates = terms.map { gramIndex.candidates(for: $0) }
+        let smallest = candidates.indices.min { candidates[$0].products.count < candidates[$1].products.count }!
+        let needsCheck = terms.count > 1 || !candidates[smallest].isExact
+        let found = needsCheck
+            ? candidates[smallest].products.filter { contains(product: Int($0), all: terms) }
+            : candidates[smallest].products
         lastSearch.withLock { $0 = (terms, found) }
         return found
     }
 
-    /// True when every match of `new` is also a match of `old`: each old term is inside the new term in its place.
-    private static func refines(_ new: [[UInt8]], _ old: [[UInt8]]) -> Bool {
-        guard new.count >= old.count else { return false }
-        return zip(new, old).allSatisfy { newTerm, oldTerm in
-            oldTerm.isEmpty || find(oldTerm, in: newTerm)
-        }
-    }
-
-    private func contains(_ haystack: [UInt8], all terms: [[UInt8]]) -> Bool {
-        terms.allSatisfy { Self.find($0, in: haystack) }
-    }
-
-    private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Bool {
-        let n = needle.count, h = haystack.count
-        guard n <= h else { return false }
-        if n == 0 { return true }
+    /// True when every term occurs in one product's text.
+    private func contains(product: Int, all terms: some Collection<[UInt8]>) -> Bool {
+        let start = starts[product], end = starts[product + 1]
         return haystack.withUnsafeBufferPointer { hay in
-            needle.withUnsafeBufferPointer { pin in
-                let first = pin[0]
-                var i = 0
-                while i <= h - n {
-                    if hay[i] == first {
-                        var j = 1
-                        while j < n && hay[i + j] == pin[j] { j += 1 }
-                        if j == n { return true }
-                    }
-                    i += 1
+            terms.allSatisfy { term in
+                term.withUnsafeBufferPointer { needle in
+                    Self.memmem(hay.baseAddress! + start, end - start, needle.baseAddress!, needle.count) != nil
                 }
-                return false
             }
         }
+    }
+
+    /// The first occurrence of `needle` in `haystack` (glibc hides its own `memmem` from Swift).
+    /// `memchr` finds candidate first bytes at vector speed; `memcmp` confirms the rest.
+    private static func memmem(_ haystack: UnsafePointer<UInt8>, _ count: Int, _ needle: UnsafePointer<UInt8>, _ length: Int) -> UnsafeRawPointer? {
+        guard length > 0 else { return UnsafeRawPointer(haystack) }
+        guard count >= length else { return nil }
+        let first = Int32(needle[0])
+        var cursor = haystack
+        let last = haystack + (count - length)
+        while cursor <= last {
+            guard let found = memchr(cursor, first, last - cursor + 1) else { return nil }
+            let candidate = UnsafePointer(found.assumingMemoryBound(to: UInt8.self))
+            if memcmp(candidate, needle, length) == 0 { return UnsafeRawPointer(candidate) }
+            cursor = candidate + 1
+        }
+        return nil
     }
 }
 
@@ -108,5 +122,51 @@ extension InMemoryCatalogRepository {
     /// The catalog the binary carries.
     public static func bundled() throws -> InMemoryCatalogRepository {
         InMemoryCatalogRepository(catalog: try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled catalog"))
+    }
+}
+
+/// Which products contain each byte and each pair of adjacent bytes, as sorted product positions.
+///
+/// A term of one or two bytes is answered exactly from its list; a longer term starts from the
+/// rarest of its pairs, so the work follows the size of the answer rather than of the catalog.
+struct GramIndex: Sendable {
+    struct Candidates {
+        var products: [Int32]
+        /// True when every candidate is a match, so no check against the text is needed.
+        var isExact: Bool
+    }
+
+    private var singles: [[Int32]] = Array(repeating: [], count: 256)
+    private var pairs: [[Int32]] = Array(repeating: [], count: 65_536)
+
+    init(haystack: [UInt8], starts: [Int]) {
+        for product in 0..<(starts.count - 1) {
+            let id = Int32(product)
+            var previous: UInt8? = nil
+            for offset in starts[product]..<(starts[product + 1] - 1) {
+                let byte = haystack[offset]
+                // Products are visited in order, so a list's last entry tells whether this one is in it.
+                if singles[Int(byte)].last != id { singles[Int(byte)].append(id) }
+                if let previous {
+                    let pair = Int(previous) << 8 | Int(byte)
+                    if pairs[pair].last != id { pairs[pair].append(id) }
+                }
+                previous = byte
+            }
+        }
+    }
+
+    func candidates(for term: [UInt8]) -> Candidates {
+        switch term.count {
+        case 0: return Candidates(products: [], isExact: true)
+        case 1: return Candidates(products: singles[Int(term[0])], isExact: true)
+        default:
+            var rarest = pairs[Int(term[0]) << 8 | Int(term[1])]
+            for i in 1..<(term.count - 1) {
+                let list = pairs[Int(term[i]) << 8 | Int(term[i + 1])]
+                if list.count < rarest.count { rarest = list }
+            }
+            return Candidates(products: rarest, isExact: term.count == 2)
+        }
     }
 }

@@ -88,6 +88,18 @@ public struct Frame: Hashable, Sendable {
         guard row >= 0, row < size.rows, column < size.columns else { return 0 }
         let end = min(size.columns, column + (limit ?? size.columns))
         var x = column
+        if TerminalText.isPrintableASCII(text) {
+            // The common case: one byte, one column, nothing to sanitize or transliterate.
+            for byte in text.utf8 {
+                guard x < end else { break }
+                if x >= 0 {
+                    clearWide(at: x, row: row)
+                    cells[row * size.columns + x] = Cell(text: String(Unicode.Scalar(byte)), style: style)
+                }
+                x += 1
+            }
+            return x - column
+        }
         for character in TerminalText.displayable(text, charset: charset) {
             let width = TerminalText.width(of: character)
             if width == 0 { continue }
@@ -125,6 +137,8 @@ public struct Frame: Hashable, Sendable {
 
     private mutating func clearWide(at x: Int, row: Int) {
         let index = row * size.columns + x
+        // A single byte is ASCII: neither wide nor the right half of a wide character.
+        if cells[index].text.utf8.count == 1 { return }
         if cells[index].isContinuation, x > 0 {
             cells[index - 1] = Cell(text: " ", style: cells[index - 1].style)
         } else if TerminalText.width(of: Character(cells[index].text.isEmpty ? " " : cells[index].text)) == 2, x + 1 < size.columns {

@@ -12,12 +12,18 @@ struct Painter {
 
     /// Columns `text` takes once sanitized and, in ASCII mode, transliterated.
     func width(_ text: String) -> Int {
-        TerminalText.displayable(text, charset: frame.charset).reduce(0) { $0 + TerminalText.width(of: $1) }
+        if TerminalText.isPrintableASCII(text) { return text.utf8.count }
+        return TerminalText.displayable(text, charset: frame.charset).reduce(0) { $0 + TerminalText.width(of: $1) }
     }
 
     /// `text` cut to `width` columns, ending in an ellipsis when cut.
     func truncated(_ text: String, to width: Int) -> String {
         guard width > 0 else { return "" }
+        if TerminalText.isPrintableASCII(text) {
+            let count = text.utf8.count
+            if count <= width { return text }
+            return String(decoding: text.utf8.prefix(width - glyphs.ellipsisWidth), as: UTF8.self) + glyphs.ellipsis
+        }
         let characters = TerminalText.displayable(text, charset: frame.charset)
         var total = 0
         for character in characters { total += TerminalText.width(of: character) }

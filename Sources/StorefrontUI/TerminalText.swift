@@ -35,8 +35,15 @@ public enum TerminalText {
         }
     }
 
+    /// True when every byte is printable ASCII: such text is drawn as is, one column per byte.
+    @inline(__always)
+    public static func isPrintableASCII(_ text: String) -> Bool {
+        text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+    }
+
     /// The characters of `text` that may be drawn: escape sequences dropped, other controls shown as a placeholder.
     public static func displayable(_ text: String, charset: Charset) -> [Character] {
+        if isPrintableASCII(text) { return Array(text) }
         var out: [Character] = []
         out.reserveCapacity(text.utf8.count)
         let placeholder: Character = charset == .ascii ? "?" : "\u{FFFD}"
