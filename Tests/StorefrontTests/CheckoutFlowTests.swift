@@ -1,3 +1,4 @@
+import Clocks
 import CustomDump
 import Testing
 import StoreClients
@@ -160,5 +161,29 @@ struct CheckoutFlowTests {
         try await driver.press("down,down,enter,down,enter")
         #expect(driver.state.paymentSheet?.summaryItems.last?.amount.minorUnits == Int64(1800 + 1499 + 149))
         #expect(driver.state.paymentSheet?.summaryItems.last?.label == "Storefront")
+    }
+}
+
+/// A slow provider, timed by an injected clock: the test moves time instead of sleeping.
+@MainActor
+@Suite("Checkout with a slow provider")
+struct SlowProviderTests {
+    @Test func busyWhileTheProviderWorksThenThankYou() async throws {
+        let clock = TestClock()
+        let stack = TestStack(clock: clock, latency: .seconds(2))
+        let driver = ScriptedDriver(stack: stack)
+        try await driver.press("a,c,enter,p")
+        await driver.press(.enter, settle: false)
+        await clock.advance(by: .seconds(1))
+        #expect(driver.state.isBusy)
+        #expect(driver.state.paymentSheet?.status == "Processing…")
+        #expect(driver.frameText.contains("⠋ Processing…"))
+        await driver.send(.tick, settle: false)
+        #expect(driver.frameText.contains("⠙ Processing…"))
+        #expect(driver.state.screen == .paymentSheet)
+        await clock.run()
+        await driver.settle()
+        #expect(driver.state.screen == .confirmation)
+        #expect(!driver.state.isBusy)
     }
 }
