@@ -17,6 +17,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
         .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.7"),
         .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
@@ -27,6 +28,8 @@ let package = Package(
         .target(name: "StoreClients", dependencies: ["StoreModels"], swiftSettings: strict),
         .target(name: "StorefrontCore", dependencies: ["StoreModels", "StoreClients"], swiftSettings: strict),
         .target(name: "StorefrontUI", dependencies: ["StorefrontCore"], swiftSettings: strict),
+        .systemLibrary(name: "CNCurses", providers: [.apt(["libncurses-dev"])]),
+        .target(name: "TerminalNCurses", dependencies: ["CNCurses", "StorefrontUI"], swiftSettings: strict),
         .target(
             name: "StoreSandbox",
             dependencies: ["StoreClients"],
@@ -42,8 +45,9 @@ let package = Package(
         .executableTarget(
             name: "storefront",
             dependencies: [
-                "StorefrontUI", "StoreSandbox", "StorefrontTesting",
+                "StorefrontUI", "StoreSandbox", "TerminalNCurses",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),

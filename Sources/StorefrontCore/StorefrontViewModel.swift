@@ -17,6 +17,8 @@ public final class StorefrontViewModel {
     private var cart: Cart
     private var listRowCapacity = 10
     private var checkout: CheckoutSession?
+    /// Set while the payment sheet is being presented.
+    private var isPresentingSheet = false
     private var tasks: [Int: Task<Void, Never>] = [:]
     private var nextTaskID = 0
     private lazy var productOneTap: (ProductID) -> OneTapCheckout = { [unowned self] id in
@@ -45,6 +47,14 @@ public final class StorefrontViewModel {
     public func send(_ action: Action) {
         handle(action)
         publish()
+    }
+
+    /// False while a screen is on its way (the payment sheet being presented): keys typed now
+    /// belong to that screen, so hosts hold them until this is true again.
+    public var isAcceptingInput: Bool { !isPresentingSheet }
+
+    private func finishPresenting() {
+        isPresentingSheet = false
     }
 
     /// Waits until every effect started so far, and any effect they started, has finished.
@@ -423,9 +433,11 @@ public final class StorefrontViewModel {
             return
         }
         controller.delegate = self
+        isPresentingSheet = true
         run { [weak self] in
             guard let options = await controller.present() else {
                 self?.state.notice = Notice(.error, Self.message(for: .unableToInitialize))
+                self?.finishPresenting()
                 self?.publish()
                 return
             }
@@ -480,6 +492,7 @@ public final class StorefrontViewModel {
         ))
         refreshSheetRows()
         if oneTap { requestAuthorization() }
+        finishPresenting()
         publish()
     }
 

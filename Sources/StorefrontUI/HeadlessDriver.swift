@@ -10,6 +10,7 @@ public final class HeadlessDriver {
     public private(set) var size: Size
     public let charset: Charset
     public private(set) var viewModel: StorefrontViewModel!
+    private let keys = KeyQueue()
     private let onFrame: (StorefrontState, Frame) -> Void
 
     public init(dependencies: StorefrontDependencies, size: Size, charset: Charset = .unicode, onFrame: @escaping (StorefrontState, Frame) -> Void = { _, _ in }) {
@@ -28,20 +29,25 @@ public final class HeadlessDriver {
     /// The frame for the current state at the current size.
     public var frame: Frame { layout(viewModel.state, size, charset: charset) }
 
-    /// Decodes `key` against the current state and sends its action; keys that mean nothing here are ignored.
+    /// Decodes `key` against the state it will act on and sends its action; keys that mean nothing there are ignored.
     public func press(_ key: Key, settle: Bool = true) async {
-        if let action = KeyBindings.action(for: key, in: viewModel.state) {
-            await send(action, settle: settle)
-        }
+        keys.enqueue(key, into: viewModel)
+        if settle { await self.settle() }
     }
 
     public func send(_ action: Action, settle: Bool = true) async {
         viewModel.send(action)
-        if settle { await viewModel.settled() }
+        if settle { await self.settle() }
     }
 
-    /// Waits for every effect in flight.
-    public func settle() async { await viewModel.settled() }
+    /// Waits for every effect in flight, handling keys that were waiting on them.
+    public func settle() async {
+        repeat {
+            await viewModel.settled()
+            keys.drain(into: viewModel)
+        } while !keys.isEmpty && viewModel.isAcceptingInput
+        await viewModel.settled()
+    }
 
     /// A new terminal size: the list window follows and a frame is drawn at the new size.
     public func resize(to newSize: Size) async {

@@ -158,3 +158,28 @@ public struct KeyScriptError: Error, Equatable, CustomStringConvertible {
         return "unknown key \"\(name)\" at position \(position); use \(known), comma, or a single character"
     }
 }
+
+/// Holds keys typed while the view model is not accepting input, and decodes each one against
+/// the state it will actually act on. Hosts enqueue every key and drain on every state change.
+@MainActor
+public final class KeyQueue {
+    private var pending: [Key] = []
+
+    public init() {}
+
+    public var isEmpty: Bool { pending.isEmpty }
+
+    /// Queues `key`, then handles as many queued keys as the view model accepts now.
+    public func enqueue(_ key: Key, into viewModel: StorefrontViewModel) {
+        pending.append(key)
+        drain(into: viewModel)
+    }
+
+    /// Handles queued keys in order until the queue is empty or the view model stops accepting input.
+    public func drain(into viewModel: StorefrontViewModel) {
+        while viewModel.isAcceptingInput, !pending.isEmpty {
+            let key = pending.removeFirst()
+            if let action = KeyBindings.action(for: key, in: viewModel.state) { viewModel.send(action) }
+        }
+    }
+}

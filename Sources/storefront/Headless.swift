@@ -40,8 +40,10 @@ struct Headless: AsyncParsableCommand {
     func run() async throws {
         let size = Size(parsing: size)!
         let script = try Key.script(keys)
+        let configuration = try shop.configuration(environment: ProcessInfo.processInfo.environment)
         let dependencies = SandboxComposition.dependencies(
-            catalog: try shop.catalogRepository(), flags: try shop.featureFlags(),
+            catalog: try ShopOptions.catalogRepository(path: configuration.catalog),
+            flags: try ShopOptions.featureFlags(configuration.oneTap),
             clock: ContinuousClock(), latency: .zero
         )
         var printed = 0

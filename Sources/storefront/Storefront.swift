@@ -13,7 +13,8 @@ struct Storefront: AsyncParsableCommand {
         commandName: "storefront",
         abstract: "A terminal storefront: browse, fill a cart and pay on an Apple Pay-style sheet.",
         version: "0.1.0",
-        subcommands: [Headless.self, CatalogCommand.self]
+        subcommands: [Run.self, Headless.self, CatalogCommand.self],
+        defaultSubcommand: Run.self
     )
 }
 
@@ -22,35 +23,66 @@ enum ExitCodes {
     static let usage = ExitCode(64)
     static let dataError = ExitCode(65)
     static let noInput = ExitCode(66)
+    static let noTerminal = ExitCode(69)
+    static let cannotCreate = ExitCode(73)
+    static let configError = ExitCode(78)
 }
 
-/// Options shared by every command that opens a shop.
+/// Prints `message` to stderr prefixed with the command name.
+func complain(_ message: String) {
+    FileHandle.standardError.write(Data("storefront: \(message)\n".utf8))
+}
+
+/// Options shared by every command that opens a shop. Flags win over the environment and the config file.
 struct ShopOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("A catalog JSON file to sell from instead of the bundled one.", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("A catalog JSON file to sell from instead of the bundled one. Env: STOREFRONT_CATALOG.", valueName: "path"))
     var catalog: String?
 
-    @Option(name: .customLong("one-tap"), help: ArgumentHelp("One-Tap Buy now: on, off, cart, product or cart,product. Overrides STOREFRONT_ONE_TAP.", valueName: "setting"))
+    @Option(name: .customLong("data-dir"), help: ArgumentHelp("Where the shop keeps its files. Default: $XDG_DATA_HOME/storefront. Env: STOREFRONT_DATA_DIR.", valueName: "path"))
+    var dataDirectory: String?
+
+    @Option(name: .customLong("one-tap"), help: ArgumentHelp("One-Tap Buy now: on, off, cart, product or cart,product. Env: STOREFRONT_ONE_TAP.", valueName: "setting"))
     var oneTap: String?
 
-    /// Loads the catalog, or prints every problem and exits with a data error.
-    func catalogRepository() throws -> InMemoryCatalogRepository {
+    /// The file, environment and these flags, merged.
+    func configuration(environment: [String: String]) throws -> Configuration {
+        var configuration: Configuration
         do {
-            if let catalog {
-                return InMemoryCatalogRepository(catalog: try CatalogLoader.load(contentsOf: URL(fileURLWithPath: catalog)))
+            configuration = try Configuration.load(environment: environment)
+        } catch let error as ConfigurationError {
+            complain("bad configuration: \(error)")
+            throw ExitCodes.configError
+        }
+        if let catalog { configuration.catalog = catalog }
+        if let dataDirectory { configuration.dataDirectory = dataDirectory }
+        if let oneTap { configuration.oneTap = oneTap }
+        return configuration
+    }
+
+    /// Loads the catalog, or prints every problem and exits with a data error.
+    static func catalogRepository(path: String?) throws -> InMemoryCatalogRepository {
+        do {
+            if let path {
+                guard FileManager.default.fileExists(atPath: path) else {
+                    complain("no such catalog file: \(path)")
+                    throw ExitCodes.noInput
+                }
+                return InMemoryCatalogRepository(catalog: try CatalogLoader.load(contentsOf: URL(fileURLWithPath: path)))
             }
             return try InMemoryCatalogRepository.bundled()
         } catch let error as CatalogError {
-            FileHandle.standardError.write(Data("storefront: invalid catalog \(error)\n".utf8))
+            complain("invalid catalog \(error)")
             throw ExitCodes.dataError
         }
     }
 
-    func featureFlags(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> StaticFeatureFlags {
+    static func featureFlags(_ setting: String?) throws -> StaticFeatureFlags {
+        guard let setting else { return .defaults }
         do {
-            if let oneTap { return StaticFeatureFlags(enabled: try StaticFeatureFlags.parseOneTap(oneTap)) }
-            return try StaticFeatureFlags.fromEnvironment(environment)
+            return StaticFeatureFlags(enabled: try StaticFeatureFlags.parseOneTap(setting))
         } catch {
-            throw ValidationError("\(error)")
+            complain("\(error)")
+            throw ExitCodes.usage
         }
     }
 }

@@ -1,0 +1,144 @@
+// The one door to C: ncursesw, terminfo and the few POSIX calls the terminal front needs.
+// term.h defines macros named like capabilities (lines, columns), so parameter names avoid them.
+// Macros and C globals do not import into Swift 6 cleanly, so they are wrapped here.
+#ifndef STOREFRONT_CNCURSES_SHIM_H
+#define STOREFRONT_CNCURSES_SHIM_H
+
+#define NCURSES_WIDECHAR 1
+#ifndef _XOPEN_SOURCE_EXTENDED
+#define _XOPEN_SOURCE_EXTENDED 1
+#endif
+
+#include <errno.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <termios.h>
+#include <unistd.h>
+#include <wchar.h>
+#include <ncursesw/ncurses.h>
+#include <ncursesw/term.h>
+
+static inline WINDOW *sf_stdscr(void) { return stdscr; }
+static inline int sf_colors(void) { return COLORS; }
+static inline int sf_color_pairs(void) { return COLOR_PAIRS; }
+static inline attr_t sf_a_bold(void) { return A_BOLD; }
+static inline attr_t sf_a_dim(void) { return A_DIM; }
+static inline attr_t sf_a_reverse(void) { return A_REVERSE; }
+static inline attr_t sf_a_underline(void) { return A_UNDERLINE; }
+static inline attr_t sf_a_normal(void) { return A_NORMAL; }
+static inline int sf_key_code_yes(void) { return KEY_CODE_YES; }
+static inline int sf_err(void) { return ERR; }
+
+/// Starts curses on the process's own stdin and stdout; NULL when the terminal cannot be used.
+static inline SCREEN *sf_newterm(void) { return newterm(NULL, stdout, stdin); }
+
+/// True when the locale's character set is UTF-8.
+static inline int sf_locale_is_utf8(void) {
+    const char *codeset = nl_langinfo(CODESET);
+    return codeset != NULL && (strcmp(codeset, "UTF-8") == 0 || strcmp(codeset, "utf8") == 0);
+}
+
+/// 1 when the terminfo string capability exists, 0 when absent or not a string capability.
+static inline int sf_has_string_capability(const char *name) {
+    char *value = tigetstr(name);
+    return value != NULL && value != (char *)-1;
+}
+
+/// Loads terminfo for `term`: 1 when usable with cursor addressing, 0 when it cannot move the cursor,
+/// -1 when the terminal type is unknown. Leaves no terminal loaded.
+static inline int sf_check_terminal(const char *term) {
+    int status = 0;
+    if (setupterm(term, 1, &status) != OK) return -1;
+    int can_address = sf_has_string_capability("cup");
+    del_curterm(cur_term);
+    return can_address ? 1 : 0;
+}
+
+/// Reads the window size of a terminal file descriptor; returns 0 on success.
+static inline int sf_window_size(int fd, int *out_rows, int *out_columns) {
+    struct winsize size;
+    if (ioctl(fd, TIOCGWINSZ, &size) != 0) return -1;
+    *out_rows = size.ws_row;
+    *out_columns = size.ws_col;
+    return 0;
+}
+
+/// Writes one cell: `text` is a NUL-terminated wide string of one grapheme.
+static inline int sf_put_cell(WINDOW *window, int at_row, int at_column, const wchar_t *text, attr_t attributes, short pair) {
+    cchar_t cell;
+    if (setcchar(&cell, text, attributes, pair, NULL) == ERR) return ERR;
+    return mvwadd_wch(window, at_row, at_column, &cell);
+}
+
+// State shared by the signal handlers lives in function-local statics: Swift's importer emits
+// inline functions with their statics, but not file-scope static variables.
+
+// ---- Signals: handlers only write the signal number to a pipe the main loop watches. ----
+
+static inline int *sf_signal_pipe(void) { static int write_end = -1; return &write_end; }
+
+static inline void sf_forward_signal(int signal_number) {
+    int saved = errno;
+    unsigned char byte = (unsigned char)signal_number;
+    int write_end = *sf_signal_pipe();
+    if (write_end >= 0) { ssize_t ignored = write(write_end, &byte, 1); (void)ignored; }
+    errno = saved;
+}
+
+/// Routes the given signal to `write_end` as one byte per delivery.
+static inline int sf_forward_signal_to_pipe(int signal_number, int write_end) {
+    *sf_signal_pipe() = write_end;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = sf_forward_signal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    return sigaction(signal_number, &action, NULL);
+}
+
+// ---- Crash restore: on a trap or fault, put the terminal back before dying. ----
+
+struct sf_crash_state {
+    char sequence[128];
+    size_t length;
+    struct termios modes;
+    int modes_valid;
+    int fd;
+};
+
+static inline struct sf_crash_state *sf_crash(void) { static struct sf_crash_state state; return &state; }
+
+static inline void sf_crash_restore(int signal_number) {
+    struct sf_crash_state *state = sf_crash();
+    if (state->length > 0) { ssize_t ignored = write(state->fd, state->sequence, state->length); (void)ignored; }
+    if (state->modes_valid) tcsetattr(state->fd, TCSANOW, &state->modes);
+    signal(signal_number, SIG_DFL);
+    raise(signal_number);
+}
+
+/// Saves the terminal's modes now and, on SIGILL/SIGTRAP/SIGSEGV/SIGBUS/SIGABRT/SIGFPE,
+/// writes `sequence` (leave alternate screen, show cursor, reset attributes) and restores them.
+static inline void sf_install_crash_restore(int fd, const char *sequence) {
+    struct sf_crash_state *state = sf_crash();
+    state->fd = fd;
+    size_t length = strlen(sequence);
+    if (length >= sizeof state->sequence) length = sizeof state->sequence - 1;
+    memcpy(state->sequence, sequence, length);
+    state->length = length;
+    state->modes_valid = tcgetattr(fd, &state->modes) == 0;
+    int signals[] = { SIGILL, SIGTRAP, SIGSEGV, SIGBUS, SIGABRT, SIGFPE };
+    for (unsigned i = 0; i < sizeof signals / sizeof signals[0]; i++) {
+        struct sigaction action;
+        memset(&action, 0, sizeof action);
+        action.sa_handler = sf_crash_restore;
+        sigemptyset(&action.sa_mask);
+        action.sa_flags = SA_RESETHAND;
+        sigaction(signals[i], &action, NULL);
+    }
+}
+
+#endif

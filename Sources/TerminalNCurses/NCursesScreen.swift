@@ -1,0 +1,209 @@
+import CNCurses
+import Foundation
+import StorefrontUI
+
+/// Why the terminal could not be used, with the words the user sees.
+public enum TerminalError: Error, Equatable, CustomStringConvertible {
+    case notATerminal
+    case termUnset
+    case unknownTerminal(String)
+    case cannotAddressCursor(String)
+    case startFailed(String)
+
+    public var description: String {
+        switch self {
+        case .notATerminal:
+            "storefront needs an interactive terminal; for scripts use `storefront headless`"
+        case .termUnset:
+            "TERM is not set, so the terminal's abilities are unknown; try TERM=xterm-256color storefront"
+        case .unknownTerminal(let term):
+            "terminal type \"\(term)\" is not in the terminfo database; try TERM=xterm-256color storefront"
+        case .cannotAddressCursor(let term):
+            "terminal type \"\(term)\" cannot move the cursor, so a full-screen shop cannot be drawn; try TERM=xterm-256color, or use `storefront headless`"
+        case .startFailed(let why):
+            "could not start the terminal screen: \(why)"
+        }
+    }
+}
+
+/// The ncurses screen: the only type that calls curses. Every call happens on the main thread.
+///
+/// Order of calls: `init` (checks the terminal, enters curses) → `draw` per batch of input →
+/// `readKeys` when stdin is readable → `adoptTerminalSize` on SIGWINCH → `restore` once (safe twice).
+@MainActor
+final class NCursesScreen {
+    private(set) var size: Size
+    let charset: Charset
+    let colorMode: ColorMode
+    private var screen: OpaquePointer?
+    private var previous: Frame?
+    private var attributes: [StyleRole: (attr_t, Int16)] = [:]
+    private var isActive = false
+
+    /// Checks stdin/stdout and TERM before touching the screen, so failures draw nothing.
+    static func checkTerminal(environment: [String: String]) throws {
+        guard isatty(0) == 1, isatty(1) == 1 else { throw TerminalError.notATerminal }
+        guard let term = environment["TERM"], !term.isEmpty else { throw TerminalError.termUnset }
+        switch sf_check_terminal(term) {
+        case 1: break
+        case 0: throw TerminalError.cannotAddressCursor(term)
+        default: throw TerminalError.unknownTerminal(term)
+        }
+    }
+
+    init(theme: ThemePreference, environment: [String: String]) throws {
+        try Self.checkTerminal(environment: environment)
+        setlocale(LC_ALL, "")
+        charset = sf_locale_is_utf8() == 1 ? .unicode : .ascii
+        guard let screen = sf_newterm() else { throw TerminalError.startFailed("newterm failed for TERM=\(environment["TERM"] ?? "")") }
+        self.screen = screen
+        isActive = true
+        // Raw: Ctrl-C, Ctrl-Z and Ctrl-\ arrive as keys, so nothing suspends or kills the shop mid-payment.
+        raw()
+        noecho()
+        nonl()
+        keypad(sf_stdscr(), true)
+        nodelay(sf_stdscr(), true)
+        set_escdelay(25)
+        leaveok(sf_stdscr(), true)
+        curs_set(0)
+        let hasColors = has_colors()
+        if hasColors, theme != .mono, (environment["NO_COLOR"] ?? "").isEmpty {
+            start_color()
+            use_default_colors()
+        }
+        colorMode = Theme.mode(preference: theme, environment: environment, hasColors: hasColors, colors: Int(sf_colors()))
+        size = Size(columns: Int(getmaxx(sf_stdscr())), rows: Int(getmaxy(sf_stdscr())))
+        prepareAttributes()
+        // Leave the alternate screen, show the cursor, reset attributes: what a crash must still do.
+        sf_install_crash_restore(1, "\u{1B}[?1049l\u{1B}[?25h\u{1B}[0m\r\n")
+    }
+
+    private func prepareAttributes() {
+        for (index, role) in StyleRole.allCases.enumerated() {
+            let look = Theme.look(for: role, in: colorMode)
+            var attr: attr_t = sf_a_normal()
+            if look.bold { attr |= sf_a_bold() }
+            if look.reverse { attr |= sf_a_reverse() }
+            if look.underline { attr |= sf_a_underline() }
+            if look.dim { attr |= sf_a_dim() }
+            var pair: Int16 = 0
+            if colorMode != .monochrome, look.foreground >= 0 || look.background >= 0 {
+                pair = Int16(index + 1)
+                init_pair(pair, look.foreground, look.background)
+            }
+            attributes[role] = (attr, pair)
+        }
+    }
+
+    /// Writes the cells that changed since the last frame into curses' virtual screen, then one `doupdate`.
+    func draw(_ frame: Frame) {
+        guard isActive else { return }
+        let window = sf_stdscr()
+        let old = previous?.size == frame.size ? previous : nil
+        if old == nil { werase(window) }
+        var buffer: [wchar_t] = []
+        for row in 0..<frame.size.rows {
+            for column in 0..<frame.size.columns {
+                let cell = frame[column, row]
+                if cell.isContinuation { continue }
+                if let old, old[column, row] == cell { continue }
+                buffer.removeAll(keepingCapacity: true)
+                for scalar in cell.text.unicodeScalars { buffer.append(wchar_t(bitPattern: scalar.value)) }
+                buffer.append(0)
+                var (attr, pair) = attributes[cell.style.role] ?? (sf_a_normal(), 0)
+                if cell.style.bold { attr |= sf_a_bold() }
+                if cell.style.underline { attr |= sf_a_underline() }
+                _ = sf_put_cell(window, Int32(row), Int32(column), buffer, attr, pair)
+            }
+        }
+        previous = frame
+        wnoutrefresh(window)
+        doupdate()
+    }
+
+    /// A key as curses decoded it.
+    enum Input: Equatable {
+        case key(Key)
+        case interrupt
+        case redraw
+        case resize
+    }
+
+    /// Every key waiting on stdin, decoded; empty when none is.
+    func readKeys() -> [Input] {
+        guard isActive else { return [] }
+        var inputs: [Input] = []
+        var character: wint_t = 0
+        while true {
+            let status = wget_wch(sf_stdscr(), &character)
+            if status == sf_err() { break }
+            if status == sf_key_code_yes() {
+                if let input = Self.functionKey(Int32(character)) { inputs.append(input) }
+            } else if let input = Self.character(UInt32(character)) {
+                inputs.append(input)
+            }
+        }
+        return inputs
+    }
+
+    private static func functionKey(_ code: Int32) -> Input? {
+        switch code {
+        case KEY_UP: .key(.up)
+        case KEY_DOWN: .key(.down)
+        case KEY_LEFT: .key(.left)
+        case KEY_RIGHT: .key(.right)
+        case KEY_HOME: .key(.home)
+        case KEY_END: .key(.end)
+        case KEY_PPAGE: .key(.pageUp)
+        case KEY_NPAGE: .key(.pageDown)
+        case KEY_BACKSPACE: .key(.backspace)
+        case KEY_ENTER: .key(.enter)
+        case KEY_RESIZE: .resize
+        default: nil
+        }
+    }
+
+    private static func character(_ value: UInt32) -> Input? {
+        switch value {
+        case 3: return .interrupt                     // Ctrl-C
+        case 9: return .key(.tab)
+        case 10, 13: return .key(.enter)
+        case 12: return .redraw                       // Ctrl-L
+        case 27: return .key(.escape)
+        case 8, 127: return .key(.backspace)
+        case 0..<32: return nil                       // Ctrl-Z, Ctrl-\ and the rest mean nothing here
+        default:
+            guard let scalar = Unicode.Scalar(value) else { return nil }
+            return .key(.character(Character(scalar)))
+        }
+    }
+
+    /// Reads the terminal's size after SIGWINCH and tells curses; returns the new size.
+    func adoptTerminalSize() -> Size {
+        var rows: Int32 = 0, columns: Int32 = 0
+        if sf_window_size(1, &rows, &columns) == 0, rows > 0, columns > 0 {
+            resize_term(rows, columns)
+            size = Size(columns: Int(columns), rows: Int(rows))
+        }
+        // The terminal may have cleared or reflowed on resize: repaint everything next time.
+        invalidate()
+        return size
+    }
+
+    /// Forgets what is on screen so the next draw repaints everything (Ctrl-L).
+    func invalidate() {
+        previous = nil
+        clearok(sf_stdscr(), true)
+    }
+
+    /// Leaves curses: cursor visible, alternate screen left, modes restored. Harmless when repeated.
+    func restore() {
+        guard isActive else { return }
+        isActive = false
+        curs_set(1)
+        endwin()
+        if let screen { delscreen(screen) }
+        screen = nil
+    }
+}

@@ -1,0 +1,87 @@
+import ArgumentParser
+import Foundation
+import Logging
+import StorefrontCore
+import TerminalNCurses
+
+/// `storefront` / `storefront run`: opens the shop in this terminal.
+struct Run: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Open the shop in this terminal (the default command).",
+        discussion: "Keys: arrows or j/k move, Enter opens, Esc goes back, a adds, c cart, p pays, ? help, q quits."
+    )
+
+    @OptionGroup var shop: ShopOptions
+
+    @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, notice, warning, error or critical. Env: STOREFRONT_LOG_LEVEL.", valueName: "level"))
+    var logLevel: String?
+
+    @Option(help: ArgumentHelp("auto, color or mono (NO_COLOR also selects mono). Env: STOREFRONT_THEME.", valueName: "theme"))
+    var theme: String?
+
+    @Option(name: .customLong("sandbox-latency-ms"), help: ArgumentHelp("How long each sandbox payment call takes, to show progress. Default 300.", valueName: "ms"))
+    var sandboxLatencyMilliseconds: Int?
+
+    @MainActor
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        var configuration = try shop.configuration(environment: environment)
+        if let logLevel { configuration.logLevel = logLevel }
+        if let theme { configuration.theme = theme }
+        if let sandboxLatencyMilliseconds { configuration.sandboxLatencyMilliseconds = sandboxLatencyMilliseconds }
+
+        guard let theme = ThemePreference(rawValue: configuration.theme ?? "auto") else {
+            complain("unknown theme \"\(configuration.theme ?? "")\"; use auto, color or mono")
+            throw ExitCodes.usage
+        }
+        guard let level = Logger.Level(rawValue: configuration.logLevel ?? "info") else {
+            complain("unknown log level \"\(configuration.logLevel ?? "")\"; use trace, debug, info, notice, warning, error or critical")
+            throw ExitCodes.usage
+        }
+        let latency = configuration.sandboxLatencyMilliseconds ?? 300
+        guard latency <= 60_000 else {
+            complain("sandbox latency \(latency) ms is over a minute")
+            throw ExitCodes.usage
+        }
+        let flags = try ShopOptions.featureFlags(configuration.oneTap)
+
+        // Everything that can fail is checked before the screen is touched.
+        do {
+            try TerminalSession.checkTerminal(environment: environment)
+        } catch let error as TerminalError {
+            complain("\(error)")
+            throw ExitCodes.noTerminal
+        }
+        let catalog = try ShopOptions.catalogRepository(path: configuration.catalog)
+        let dataDirectory = configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment)
+        let logger = try openLog(in: dataDirectory, level: level)
+        let productCount = try catalog.count(matching: "")
+        logger.info("starting: catalog \(configuration.catalog ?? "bundled") with \(productCount) products")
+
+        let dependencies = SandboxComposition.dependencies(
+            catalog: catalog, flags: flags, clock: ContinuousClock(), latency: .milliseconds(latency)
+        )
+        let session = TerminalSession(dependencies: dependencies, theme: theme, environment: environment) { logger.info("\($0)") }
+        let ending: TerminalSession.Ending
+        do {
+            ending = try await session.run()
+        } catch {
+            logger.error("terminal failed: \(error)")
+            complain("\(error)")
+            throw ExitCodes.noTerminal
+        }
+        if ending != .quit { throw ExitCode(ending.rawValue) }
+    }
+
+    private func openLog(in directory: String, level: Logger.Level) throws -> Logger {
+        let url = URL(fileURLWithPath: directory)
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let factory = try FileLogHandler.open(url.appendingPathComponent("storefront.log"), level: level)
+            return Logger(label: "storefront", factory: factory)
+        } catch {
+            complain("cannot write to the data directory \(directory): \(error.localizedDescription)")
+            throw ExitCodes.cannotCreate
+        }
+    }
+}
