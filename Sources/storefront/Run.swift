@@ -45,14 +45,14 @@ struct Run: AsyncParsableCommand {
         }
         let flags = try ShopOptions.featureFlags(configuration.oneTap)
 
-        // Everything that can fail is checked before the screen is touched.
+        // Everything that can fail is checked before the screen is touched: input files first, then the terminal.
+        let catalog = try ShopOptions.catalogRepository(path: configuration.catalog)
         do {
             try TerminalSession.checkTerminal(environment: environment)
         } catch let error as TerminalError {
             complain("\(error)")
             throw ExitCodes.noTerminal
         }
-        let catalog = try ShopOptions.catalogRepository(path: configuration.catalog)
         let dataDirectory = configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment)
         let logger = try openLog(in: dataDirectory, level: level)
         let productCount = try catalog.count(matching: "")

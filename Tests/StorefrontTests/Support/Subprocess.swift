@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+
+/// The built `storefront` binary, next to the test bundle in the build folder.
+enum BuiltProduct {
+    static var storefront: String {
+        let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        return directory.appendingPathComponent("storefront").path
+    }
+
+    /// Fails the test with a clear message when the binary is missing.
+    static func requireStorefront(sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        let path = storefront
+        try #require(FileManager.default.isExecutableFile(atPath: path), "build the binary first: swift build (looked at \(path))", sourceLocation: sourceLocation)
+        return path
+    }
+}
+
+/// Runs a program to completion with piped stdin, stdout and stderr.
+struct Subprocess {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, input: String = "") throws -> Subprocess {
+        // posix_spawn and waitpid: Foundation's Process did not reap tmux's client here.
+        // Output goes to files, not pipes: a daemon the program starts (tmux's server) would
+        // inherit a pipe's write end and reading to the end would never finish.
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("subprocess-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let inPath = scratch.appendingPathComponent("in").path
+        let outPath = scratch.appendingPathComponent("out").path
+        let errPath = scratch.appendingPathComponent("err").path
+        try input.write(toFile: inPath, atomically: false, encoding: .utf8)
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, inPath, O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let env = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + env).forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, env)
+        guard spawned == 0 else { throw TmuxError(message: "cannot run \(executable): \(String(cString: strerror(spawned)))") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        // Exit status, or 128 + signal like a shell when the program was killed.
+        let code = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return Subprocess(
+            status: code,
+            stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+        )
+    }
+}
+
+/// A private tmux server for one test: a real terminal the test types into and reads.
+///
+/// Waiting is a bounded poll of `capture-pane` (each poll is a process, which paces it), never a fixed sleep.
+final class TmuxTerminal {
+    let socket = "storefront-test-\(UUID().uuidString.prefix(8))"
+    let directory: URL
+
+    init(columns: Int = 100, rows: Int = 30, environment: [String: String] = [:]) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(socket)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var settings = ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "PS1": "$ ", "HOME": directory.path, "XDG_CONFIG_HOME": directory.appendingPathComponent("config").path]
+        settings.merge(environment) { $1 }
+        let exports = settings.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
+        try tmux(["-f", "/dev/null", "new-session", "-d", "-s", "main", "-x", "\(columns)", "-y", "\(rows)", "env \(exports) TERM=xterm-256color sh"])
+        try tmux(["set-option", "-t", "main", "window-size", "manual"])
+    }
+
+    deinit {
+        _ = try? Subprocess.run("/usr/bin/env", ["tmux", "-L", socket, "kill-server"])
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    @discardableResult
+    func tmux(_ arguments: [String]) throws -> String {
+        let result = try Subprocess.run("/usr/bin/env", ["tmux", "-L", socket] + arguments)
+        guard result.status == 0 else { throw TmuxError(message: "tmux \(arguments.joined(separator: " ")): \(result.stderr)") }
+        return result.stdout
+    }
+
+    /// Types a shell command line and presses Enter.
+    func type(_ line: String) throws { try tmux(["send-keys", "-t", "main", "-l", line]); try tmux(["send-keys", "-t", "main", "Enter"]) }
+
+    /// Presses keys by tmux name ("Enter", "Down", "C-c", "a").
+    func press(_ keys: String...) throws { try tmux(["send-keys", "-t", "main"] + keys) }
+
+    func screen() throws -> String { try tmux(["capture-pane", "-p", "-t", "main"]) }
+
+    /// A tmux format value for the pane, e.g. "alternate_on" or "cursor_flag".
+    func paneFlag(_ name: String) throws -> String {
+        try tmux(["display-message", "-p", "-t", "main", "#{\(name)}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    func resize(columns: Int, rows: Int) throws {
+        try tmux(["resize-window", "-t", "main", "-x", "\(columns)", "-y", "\(rows)"])
+    }
+
+    /// Polls the screen until `predicate` holds or `timeout` passes; returns the last screen.
+    @discardableResult
+    func waitUntil(timeout: Duration = .seconds(15), sourceLocation: SourceLocation = #_sourceLocation, _ what: String, _ predicate: (String) -> Bool) throws -> String {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        var last = ""
+        while clock.now < deadline {
+            last = try screen()
+            if predicate(last) { return last }
+        }
+        Issue.record("timed out waiting for \(what); the screen was:\n\(last)", sourceLocation: sourceLocation)
+        throw TmuxError(message: "timed out waiting for \(what)")
+    }
+
+    @discardableResult
+    func waitFor(_ text: String, timeout: Duration = .seconds(15), sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        try waitUntil(timeout: timeout, sourceLocation: sourceLocation, "\"\(text)\"") { $0.contains(text) }
+    }
+}
+
+struct TmuxError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+
+/// The built binary in a real terminal (tmux at 100x30), driven with keys and read from the screen.
+@Suite("In a real terminal", .serialized)
+struct TerminalEndToEndTests {
+    /// Starts the shop from a shell, so what is left after it exits can be checked too.
+    private func startShop(_ terminal: TmuxTerminal, latencyMilliseconds: Int = 20) throws {
+        let binary = try BuiltProduct.requireStorefront()
+        try terminal.type("'\(binary)' --data-dir '\(terminal.directory.path)/data' --sandbox-latency-ms \(latencyMilliseconds); echo EXIT=$?")
+        try terminal.waitFor("q quit")
+    }
+
+    @Test func buyTheFirstProductWithTheDefaultCard() throws {
+        let terminal = try TmuxTerminal()
+        try startShop(terminal)
+        try terminal.press("Enter", "a", "c", "Enter", "p", "Enter")
+        let screen = try terminal.waitFor("Thank you")
+        #expect(screen.range(of: #"Order SF-\d{6} is paid\."#, options: .regularExpression) != nil)
+        #expect(screen.contains("cart: empty"))
+    }
+
+    @Test func declineCardShowsTheReasonAndKeepsTheCart() throws {
+        let terminal = try TmuxTerminal()
+        try startShop(terminal)
+        // The third card in the sandbox wallet is the generic decline card (…0002).
+        try terminal.press("Enter", "a", "c", "Enter", "Enter", "Down", "Down", "Enter", "p", "Enter")
+        let screen = try terminal.waitFor("Your card was declined.")
+        #expect(screen.contains("cart: 1 item"))
+        #expect(screen.contains("Visa ••0002"))
+    }
+
+    @Test func resizeToFiftyByFifteenAndBack() throws {
+        let terminal = try TmuxTerminal()
+        try startShop(terminal)
+        #expect(try terminal.screen().contains("│"), "a preview pane at 100 columns")
+        try terminal.resize(columns: 50, rows: 15)
+        let small = try terminal.waitUntil("the 50x15 layout") { screen in
+            let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+            return lines.first.map { $0.hasSuffix("cart: empty") && $0.count <= 50 } == true && !screen.contains("│")
+        }
+        #expect(small.contains("1 of 24"))
+        try terminal.resize(columns: 100, rows: 30)
+        try terminal.waitUntil("the 100x30 layout") { screen in
+            screen.split(separator: "\n").first.map { $0.count > 90 } == true && screen.contains("│")
+        }
+    }
+
+    @Test func qQuitsAndLeavesTheTerminalSane() throws {
+        let terminal = try TmuxTerminal()
+        try startShop(terminal)
+        #expect(try terminal.paneFlag("alternate_on") == "1")
+        try terminal.press("q")
+        try terminal.waitFor("EXIT=0")
+        #expect(try terminal.paneFlag("alternate_on") == "0")
+        #expect(try terminal.paneFlag("cursor_flag") == "1")
+        // The marker is computed by the shell, so the echoed command line cannot match it.
+        try terminal.type("stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e echo -e -icanon -e -echo | sort | tr '\\n' ' '; echo MODES$((6*7))")
+        let screen = try terminal.waitFor("MODES42")
+        #expect(screen.contains("echo icanon MODES42"), "the shell gets its line editing back")
+        #expect(screen.contains("$ "), "the shell prompt is visible")
+    }
+
+    @Test func ctrlCInTheMiddleOfAPaymentQuitsCleanly() throws {
+        let terminal = try TmuxTerminal()
+        try startShop(terminal, latencyMilliseconds: 5_000)
+        try terminal.press("Enter", "a", "c", "Enter", "p", "Enter")
+        try terminal.waitFor("Processing…")
+        try terminal.press("C-c")
+        try terminal.waitFor("EXIT=130")
+        #expect(try terminal.paneFlag("alternate_on") == "0")
+        #expect(try terminal.paneFlag("cursor_flag") == "1")
+    }
+
+    @Test func sigtermRestoresTheTerminal() throws {
+        let terminal = try TmuxTerminal()
+        try startShop(terminal)
+        _ = try Subprocess.run("/usr/bin/env", ["pkill", "-TERM", "-f", "--", "--data-dir \(terminal.directory.path)/data"])
+        try terminal.waitFor("EXIT=143")
+        #expect(try terminal.paneFlag("alternate_on") == "0")
+    }
+}
+
+/// What the command line says and returns, with no terminal attached.
+@Suite("Command line")
+struct CommandLineTests {
+    @Test func pipingIntoTheShopSaysToUseHeadless() throws {
+        let result = try Subprocess.run(try BuiltProduct.requireStorefront(), [], input: "q\n")
+        #expect(result.status == 69)
+        #expect(result.stderr.contains("storefront needs an interactive terminal; for scripts use `storefront headless`"))
+        #expect(result.stdout.isEmpty, "nothing is drawn")
+    }
+
+    @Test func dumbTerminalIsRefusedWithAReason() throws {
+        // stdin/stdout are pipes here, so the TTY check fires first; TERM handling is checked by the screen tests.
+        let result = try Subprocess.run(try BuiltProduct.requireStorefront(), [], environment: ["TERM": "dumb", "PATH": "/usr/bin:/bin"])
+        #expect(result.status == 69)
+    }
+
+    @Test func badCatalogIsRejectedBeforeTheScreen() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID()).json")
+        try #"{"products": [{"id": "x", "name": "X", "description": "d", "price": -1}]}"#.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try Subprocess.run(try BuiltProduct.requireStorefront(), ["--catalog", file.path])
+        #expect(result.status == 65)
+        #expect(result.stderr.contains(#"$.products[0].price (product "x"): must not be negative, got -1"#))
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func catalogValidate() throws {
+        let binary = try BuiltProduct.requireStorefront()
+        let assets = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../assets/catalog.json").standardizedFileURL.path
+        let valid = try Subprocess.run(binary, ["catalog", "validate", assets])
+        #expect(valid.status == 0)
+        #expect(valid.stdout.contains("valid, 24 products in USD for Storefront"))
+
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("dup-\(UUID()).json")
+        try #"[{"id":1,"name":"A","price":1,"description":"d"},{"id":1,"name":"B","price":2.5,"description":"d"}]"#.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let invalid = try Subprocess.run(binary, ["catalog", "validate", file.path])
+        #expect(invalid.status == 65)
+        #expect(invalid.stderr.contains("duplicate id"))
+        #expect(invalid.stderr.contains("must be a whole number"))
+
+        let missing = try Subprocess.run(binary, ["catalog", "validate", "/nonexistent/catalog.json"])
+        #expect(missing.status == 66)
+    }
+
+    @Test func headlessPrintsTheFinalFrame() throws {
+        let result = try Subprocess.run(try BuiltProduct.requireStorefront(), ["headless", "--size", "80x24", "--keys", "enter,a,c,enter,p,enter"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("Thank you!"))
+        #expect(result.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().count == 24, "one line per row")
+    }
+
+    @Test func headlessRejectsUnknownKeysAndBadSizes() throws {
+        let binary = try BuiltProduct.requireStorefront()
+        let key = try Subprocess.run(binary, ["headless", "--keys", "enter,warp"])
+        #expect(key.status == 64)
+        #expect(key.stderr.contains("unknown key \"warp\" at position 2"))
+        let size = try Subprocess.run(binary, ["headless", "--size", "80by24"])
+        #expect(size.status == 64)
+        #expect(size.stderr.contains("bad size \"80by24\""))
+    }
+
+    @Test func badConfigFileNamesTheLine() throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("cfg-\(UUID())")
+        try FileManager.default.createDirectory(at: home.appendingPathComponent("storefront"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: home) }
+        try "theme = mono\ncolour = blue\n".write(to: home.appendingPathComponent("storefront/config"), atomically: true, encoding: .utf8)
+        let result = try Subprocess.run(try BuiltProduct.requireStorefront(), ["headless"], environment: ["XDG_CONFIG_HOME": home.path, "PATH": "/usr/bin:/bin"])
+        #expect(result.status == 78)
+        #expect(result.stderr.contains("config:2: unknown key \"colour\""))
+    }
+}
