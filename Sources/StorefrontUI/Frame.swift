@@ -149,6 +149,15 @@ public struct Frame: Hashable, Sendable {
     /// The frame as plain text, one line per row, trailing blanks kept so every line is `columns` wide.
     public var text: String { lines.joined(separator: "\n") }
 
+    /// The frame as text with trailing blanks removed from each line, as `storefront headless` prints it.
+    public var plainText: String {
+        lines.map { line in
+            var line = line
+            while line.last == " " { line.removeLast() }
+            return line
+        }.joined(separator: "\n")
+    }
+
     public var lines: [String] {
         (0..<size.rows).map { row in
             var line = ""

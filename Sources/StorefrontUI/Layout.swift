@@ -321,6 +321,9 @@ public enum Layout {
         if !compact { row += 1 }
         guard row < bottomLimit || (compact && row < body.bottom) else { return }
         if let prompt = sheet.authorizationPrompt {
+            if let status = sheet.status, !compact {
+                p.put(status, column: column, row: row - 1, style: Style(.accent), width: inner)
+            }
             let lines = p.wrapped(prompt, width: inner)
             for line in lines where row < body.bottom {
                 p.put(line, column: column, row: row, style: Style(.accent, bold: true), width: inner)

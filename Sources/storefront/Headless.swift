@@ -52,21 +52,12 @@ struct Headless: AsyncParsableCommand {
             guard printsEveryFrame else { return }
             printed += 1
             print("--- frame \(printed) ---")
-            print(Headless.plain(frame))
+            print(frame.plainText)
         }
         for key in script {
             await driver.press(key)
             if driver.state.isQuitting { break }
         }
-        if !frames { print(Headless.plain(driver.frame)) }
-    }
-
-    /// The frame's lines without trailing blanks.
-    static func plain(_ frame: Frame) -> String {
-        frame.lines.map { line in
-            var line = line
-            while line.last == " " { line.removeLast() }
-            return line
-        }.joined(separator: "\n")
+        if !frames { print(driver.frame.plainText) }
     }
 }

@@ -5,7 +5,7 @@ import StorefrontUI
 
 /// Text snapshots of every screen. Re-record with SNAPSHOT_TESTING_RECORD=all after a deliberate change.
 @MainActor
-@Suite("Screens", .snapshots(record: .missing))
+@Suite("Screens")
 struct SnapshotTests {
     nonisolated static let screens: [(name: String, keys: String)] = [
         ("product-list", ""),
