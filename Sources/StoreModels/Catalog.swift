@@ -106,36 +106,36 @@ public enum CatalogLoader {
     }
 
     public static func load(data: Data, source: String) throws -> Catalog {
-        let root: Any
+        let root: JSONValue
         do {
-            root = try JSONSerialization.jsonObject(with: data, options: [])
+            root = try JSONParser.parse([UInt8](data))
         } catch {
-            throw CatalogError(source: source, issues: [CatalogIssue(path: "$", message: "malformed JSON: \(describe(error))")])
+            throw CatalogError(source: source, issues: [CatalogIssue(path: "$", message: "malformed JSON at \(error)")])
         }
         var issues: [CatalogIssue] = []
         var store = StoreProfile.standard()
-        let productValues: [Any]
-        if let array = root as? [Any] {
+        let productValues: [JSONValue]
+        switch root {
+        case .array(let array):
             productValues = array
-        } else if let object = root as? [String: Any] {
-            if let storeValue = object["store"] {
-                if let parsed = parseStore(storeValue, issues: &issues) { store = parsed }
-            }
-            guard let products = object["products"] as? [Any] else {
+        case .object(let object):
+            if let storeValue = object["store"], let parsed = parseStore(storeValue, issues: &issues) { store = parsed }
+            guard let products = object["products"]?.arrayValue else {
                 issues.append(CatalogIssue(path: "$.products", message: object["products"] == nil ? "missing field" : "must be an array of products"))
                 throw CatalogError(source: source, issues: issues)
             }
             productValues = products
-        } else {
+        default:
             throw CatalogError(source: source, issues: [CatalogIssue(path: "$", message: "must be an object with \"products\" or an array of products")])
         }
 
         var products: [Product] = []
         products.reserveCapacity(productValues.count)
         var seen: [String: Int] = [:]
+        seen.reserveCapacity(productValues.count)
         for (index, value) in productValues.enumerated() {
             let path = "$.products[\(index)]"
-            guard let fields = value as? [String: Any] else {
+            guard case .object(let fields) = value else {
                 issues.append(CatalogIssue(path: path, message: "must be an object"))
                 continue
             }
@@ -158,15 +158,15 @@ public enum CatalogLoader {
         return Catalog(store: store, products: products)
     }
 
-    private static func productID(_ value: Any?) -> String? {
+    private static func productID(_ value: JSONValue?) -> String? {
         switch value {
-        case let string as String: return string
-        case let number as NSNumber where !isBoolean(number) && !isFloatingPoint(number): return number.stringValue
-        default: return nil
+        case .string(let string): string
+        case .integer(let number): String(number)
+        default: nil
         }
     }
 
-    private static func parseProduct(_ fields: [String: Any], path: String, id: String?, currency: Currency, issues: inout [CatalogIssue]) -> Product? {
+    private static func parseProduct(_ fields: [String: JSONValue], path: String, id: String?, currency: Currency, issues: inout [CatalogIssue]) -> Product? {
         let before = issues.count
         func fail(_ field: String, _ message: String) {
             issues.append(CatalogIssue(path: "\(path).\(field)", productID: id, message: message))
@@ -179,23 +179,23 @@ public enum CatalogLoader {
         var price: Int64?
         switch fields["price"] {
         case nil: fail("price", "missing field")
-        case let number as NSNumber where !isBoolean(number):
-            if isFloatingPoint(number) {
-                fail("price", "must be a whole number of minor units (\(currency.code) has \(currency.exponent) decimals), got \(number)")
-            } else if number.int64Value < 0 {
-                fail("price", "must not be negative, got \(number)")
-            } else if number.int64Value > maximumPrice {
+        case .integer(let value):
+            if value < 0 {
+                fail("price", "must not be negative, got \(value)")
+            } else if value > maximumPrice {
                 fail("price", "is too large (at most \(maximumPrice) minor units)")
             } else {
-                price = number.int64Value
+                price = value
             }
+        case .decimal(let written):
+            fail("price", "must be a whole number of minor units (\(currency.code) has \(currency.exponent) decimals), got \(written)")
         default: fail("price", "must be a whole number of minor units")
         }
-        if let currencyCode = fields["currency"] {
-            if let code = currencyCode as? String, let own = Currency(code: code) {
+        if let currencyValue = fields["currency"] {
+            if let code = currencyValue.stringValue, let own = Currency(code: code) {
                 if own != currency { fail("currency", "is \(code) but the store sells in \(currency.code)") }
             } else {
-                fail("currency", "unknown currency \(currencyCode)")
+                fail("currency", "unknown currency \(currencyValue.written)")
             }
         }
         let art = stringList(fields, "art", path: path, id: id, allowEmpty: true, issues: &issues)
@@ -209,28 +209,29 @@ public enum CatalogLoader {
         )
     }
 
-    private static func text(_ fields: [String: Any], _ field: String, path: String, id: String?, required: Bool, maximumLength: Int, issues: inout [CatalogIssue]) -> String? {
+    private static func text(_ fields: [String: JSONValue], _ field: String, path: String, id: String?, required: Bool, maximumLength: Int, issues: inout [CatalogIssue]) -> String? {
         func fail(_ message: String) { issues.append(CatalogIssue(path: "\(path).\(field)", productID: id, message: message)) }
         guard let value = fields[field] else {
             if required { fail("missing field") }
             return nil
         }
-        guard let string = value as? String else { fail("must be a string"); return nil }
-        if required, string.trimmingCharacters(in: .whitespaces).isEmpty { fail("must not be empty"); return nil }
-        if string.count > maximumLength { fail("is too long (\(string.count) characters, at most \(maximumLength))") }
+        guard let string = value.stringValue else { fail("must be a string"); return nil }
+        if required, string.utf8.allSatisfy({ $0 == UInt8(ascii: " ") }) { fail("must not be empty"); return nil }
+        let length = string.utf8.count <= maximumLength ? string.utf8.count : string.count
+        if length > maximumLength { fail("is too long (\(length) characters, at most \(maximumLength))") }
         if containsControlCharacter(string, allowNewlines: field == "description") { fail("contains a control character") }
         return string
     }
 
-    private static func stringList(_ fields: [String: Any], _ field: String, path: String, id: String?, allowEmpty: Bool, issues: inout [CatalogIssue]) -> [String] {
+    private static func stringList(_ fields: [String: JSONValue], _ field: String, path: String, id: String?, allowEmpty: Bool, issues: inout [CatalogIssue]) -> [String] {
         guard let value = fields[field] else { return [] }
-        guard let list = value as? [Any] else {
+        guard let list = value.arrayValue else {
             issues.append(CatalogIssue(path: "\(path).\(field)", productID: id, message: "must be an array of strings"))
             return []
         }
         var out: [String] = []
         for (index, item) in list.enumerated() {
-            guard let string = item as? String, allowEmpty || !string.isEmpty else {
+            guard let string = item.stringValue, allowEmpty || !string.isEmpty else {
                 issues.append(CatalogIssue(path: "\(path).\(field)[\(index)]", productID: id, message: "must be a non-empty string"))
                 continue
             }
@@ -242,8 +243,8 @@ public enum CatalogLoader {
         return out
     }
 
-    private static func parseStore(_ value: Any, issues: inout [CatalogIssue]) -> StoreProfile? {
-        guard let fields = value as? [String: Any] else {
+    private static func parseStore(_ value: JSONValue, issues: inout [CatalogIssue]) -> StoreProfile? {
+        guard case .object(let fields) = value else {
             issues.append(CatalogIssue(path: "$.store", message: "must be an object"))
             return nil
         }
@@ -251,44 +252,44 @@ public enum CatalogLoader {
         func fail(_ field: String, _ message: String) { issues.append(CatalogIssue(path: "$.store.\(field)", message: message)) }
         var currency = Currency.usd
         if let code = fields["currency"] {
-            if let code = code as? String, let known = Currency(code: code) { currency = known } else { fail("currency", "unknown currency \(code)") }
+            if let known = code.stringValue.flatMap(Currency.init(code:)) { currency = known } else { fail("currency", "unknown currency \(code.stringValue ?? code.written)") }
         }
         var store = StoreProfile.standard(currency: currency)
         if let name = fields["name"] {
-            if let name = name as? String, !name.isEmpty, name.count <= 40, !containsControlCharacter(name) { store.name = name } else { fail("name", "must be a string of 1 to 40 characters without control characters") }
+            if let name = name.stringValue, !name.isEmpty, name.count <= 40, !containsControlCharacter(name) { store.name = name } else { fail("name", "must be a string of 1 to 40 characters without control characters") }
         }
         if let merchant = fields["merchantIdentifier"] {
-            if let merchant = merchant as? String, !merchant.isEmpty { store.merchantIdentifier = merchant } else { fail("merchantIdentifier", "must be a non-empty string") }
+            if let merchant = merchant.stringValue, !merchant.isEmpty { store.merchantIdentifier = merchant } else { fail("merchantIdentifier", "must be a non-empty string") }
         }
         if let country = fields["country"] {
-            if let country = country as? String, country.count == 2, country.allSatisfy({ $0.isASCII && $0.isLetter }) { store.countryCode = country.uppercased() } else { fail("country", "must be a two-letter ISO 3166 code") }
+            if let country = country.stringValue, country.count == 2, country.allSatisfy({ $0.isASCII && $0.isLetter }) { store.countryCode = country.uppercased() } else { fail("country", "must be a two-letter ISO 3166 code") }
         }
         if let tax = fields["taxBasisPoints"] {
-            if let number = tax as? NSNumber, !isBoolean(number), !isFloatingPoint(number), (0...10_000).contains(number.intValue) {
-                store.tax = TaxPolicy(label: (fields["taxLabel"] as? String) ?? "Sales tax", basisPoints: number.intValue)
+            if let points = tax.integerValue, (0...10_000).contains(points) {
+                store.tax = TaxPolicy(label: fields["taxLabel"]?.stringValue ?? "Sales tax", basisPoints: Int(points))
             } else { fail("taxBasisPoints", "must be a whole number from 0 to 10000 (hundredths of a percent)") }
         }
         if let networks = fields["supportedNetworks"] {
-            if let names = networks as? [String], !names.isEmpty {
+            if let names = networks.arrayValue, !names.isEmpty {
                 var parsed: [PaymentNetwork] = []
                 for (index, name) in names.enumerated() {
-                    if let network = PaymentNetwork(rawValue: name) { parsed.append(network) } else { fail("supportedNetworks[\(index)]", "unknown network \"\(name)\"") }
+                    if let network = name.stringValue.flatMap(PaymentNetwork.init(rawValue:)) { parsed.append(network) } else { fail("supportedNetworks[\(index)]", "unknown network \(name.written)") }
                 }
                 store.supportedNetworks = parsed
             } else { fail("supportedNetworks", "must be a non-empty array of network names") }
         }
         if let shipping = fields["shipping"] {
-            if let list = shipping as? [[String: Any]], !list.isEmpty {
+            if let list = shipping.arrayValue, !list.isEmpty {
                 var methods: [ShippingMethod] = []
                 for (index, method) in list.enumerated() {
                     let path = "shipping[\(index)]"
-                    guard let id = method["id"] as? String, let label = method["label"] as? String,
-                          let amount = method["amount"] as? NSNumber, !isFloatingPoint(amount), amount.int64Value >= 0
+                    guard let object = method.objectValue, let id = object["id"]?.stringValue, let label = object["label"]?.stringValue,
+                          let amount = object["amount"]?.integerValue, amount >= 0
                     else { fail(path, "needs id, label and a non-negative whole amount"); continue }
-                    let freeFrom = (method["freeFrom"] as? NSNumber).map { Money(minorUnits: $0.int64Value, currency: currency) }
+                    let freeFrom = object["freeFrom"]?.integerValue.map { Money(minorUnits: $0, currency: currency) }
                     methods.append(ShippingMethod(
-                        id: id, label: label, detail: (method["detail"] as? String) ?? "",
-                        amount: Money(minorUnits: amount.int64Value, currency: currency), freeFrom: freeFrom
+                        id: id, label: label, detail: object["detail"]?.stringValue ?? "",
+                        amount: Money(minorUnits: amount, currency: currency), freeFrom: freeFrom
                     ))
                 }
                 store.shippingMethods = methods
@@ -299,7 +300,9 @@ public enum CatalogLoader {
 
     /// True when the text holds a C0 or C1 control, DEL, or a bidi override that could reorder what is shown.
     public static func containsControlCharacter(_ text: String, allowNewlines: Bool = false) -> Bool {
-        text.unicodeScalars.contains { scalar in
+        // Printable ASCII is the common case and needs no scalar walk.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return false }
+        return text.unicodeScalars.contains { scalar in
             if allowNewlines, scalar == "\n" { return false }
             return isUnsafeForTerminal(scalar)
         }
@@ -314,25 +317,13 @@ public enum CatalogLoader {
         }
     }
 
+    /// Up to and including the first full stop of the first line; UTF-8 search, as '.' and newline are ASCII.
     private static func firstSentence(of text: String) -> String {
-        let line = text.split(separator: "\n").first.map(String.init) ?? text
-        if let end = line.firstIndex(of: ".") { return String(line[...end]) }
-        return line
-    }
-
-    private static func isBoolean(_ number: NSNumber) -> Bool {
-        // JSONSerialization hands booleans back as NSNumber with the type encoding "c" (char).
-        String(cString: number.objCType) == "c"
-    }
-
-    private static func isFloatingPoint(_ number: NSNumber) -> Bool {
-        let type = String(cString: number.objCType)
-        return type == "d" || type == "f"
-    }
-
-    private static func describe(_ error: any Error) -> String {
-        let nsError = error as NSError
-        if let debug = nsError.userInfo[NSDebugDescriptionErrorKey] as? String { return debug }
-        return nsError.localizedDescription
+        let utf8 = text.utf8
+        let lineEnd = utf8.firstIndex(of: UInt8(ascii: "\n")) ?? utf8.endIndex
+        if let stop = utf8[..<lineEnd].firstIndex(of: UInt8(ascii: ".")) {
+            return String(text[...stop])
+        }
+        return String(text[..<lineEnd])
     }
 }
