@@ -81,6 +81,42 @@ struct TerminalEndToEndTests {
     }
 }
 
+/// Terminals the shop cannot or should not draw on in full.
+@Suite("Unusual terminals", .serialized)
+struct UnusualTerminalTests {
+    @Test("a terminal type that cannot be used gets a reason and exit 69", arguments: [
+        ("dumb", "cannot move the cursor"),
+        ("no-such-terminal-xyz", "is not in the terminfo database"),
+    ])
+    func refusedTerminal(term: String, reason: String) throws {
+        let terminal = try TmuxTerminal()
+        let binary = try BuiltProduct.requireStorefront()
+        try terminal.type("TERM=\(term) '\(binary)' --data-dir '\(terminal.directory.path)/data'; echo EXIT=$?")
+        let screen = try terminal.waitFor("EXIT=69")
+        #expect(screen.contains(reason))
+        #expect(try terminal.paneFlag("alternate_on") == "0", "nothing was drawn")
+    }
+
+    @Test func unsetTermGetsAReason() throws {
+        let terminal = try TmuxTerminal()
+        let binary = try BuiltProduct.requireStorefront()
+        try terminal.type("env -u TERM '\(binary)' --data-dir '\(terminal.directory.path)/data'; echo EXIT=$?")
+        let screen = try terminal.waitFor("EXIT=69")
+        #expect(screen.contains("TERM is not set"))
+    }
+
+    @Test func nonUTF8LocaleDrawsASCII() throws {
+        let terminal = try TmuxTerminal()
+        let binary = try BuiltProduct.requireStorefront()
+        try terminal.type("LANG=C LC_ALL=C '\(binary)' --data-dir '\(terminal.directory.path)/data'; echo EXIT=$?")
+        let screen = try terminal.waitFor("q quit")
+        #expect(screen.contains("> Dusk Keycap Set"))
+        #expect(screen.unicodeScalars.allSatisfy(\.isASCII), "ASCII only:\n\(screen)")
+        try terminal.press("q")
+        try terminal.waitFor("EXIT=0")
+    }
+}
+
 /// What the command line says and returns, with no terminal attached.
 @Suite("Command line")
 struct CommandLineTests {
