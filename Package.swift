@@ -18,6 +18,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
         .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.7"),
         .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
@@ -36,6 +37,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
+            name: "StoreSQLite",
+            dependencies: ["StoreClients", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strict
+        ),
+        .target(
             name: "StorefrontTesting",
             dependencies: [
                 "StorefrontUI", "StoreClients", "StoreSandbox",
@@ -45,7 +51,7 @@ let package = Package(
         .executableTarget(
             name: "storefront",
             dependencies: [
-                "StorefrontUI", "StoreSandbox", "TerminalNCurses",
+                "StorefrontUI", "StoreSandbox", "StoreSQLite", "TerminalNCurses",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -60,7 +66,7 @@ let package = Package(
         .testTarget(
             name: "StorefrontTests",
             dependencies: [
-                "StorefrontTesting", "StoreSandbox",
+                "StorefrontTesting", "StoreSandbox", "StoreSQLite",
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "CustomDump", package: "swift-custom-dump"),
                 .product(name: "InlineSnapshotTesting", package: "swift-snapshot-testing"),

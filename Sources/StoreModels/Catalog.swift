@@ -1,7 +1,7 @@
 import Foundation
 
 /// The merchant's settings that come with a catalog: who sells, in what currency, with what tax and shipping.
-public struct StoreProfile: Hashable, Sendable {
+public struct StoreProfile: Hashable, Sendable, Codable {
     public var name: String
     public var merchantIdentifier: String
     public var countryCode: String

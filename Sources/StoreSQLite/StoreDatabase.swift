@@ -1,0 +1,117 @@
+import Foundation
+import GRDB
+
+/// Why the database could not be used, in words that name the file.
+public enum StoreDatabaseError: Error, Equatable, CustomStringConvertible {
+    case cannotCreateDirectory(path: String, reason: String)
+    case notADatabase(path: String, reason: String)
+    case newerSchema(path: String, unknownMigrations: [String])
+    case readOnly(path: String)
+    case diskFull(path: String)
+    case failed(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .cannotCreateDirectory(let path, let reason):
+            "cannot create the data directory \(path): \(reason)"
+        case .notADatabase(let path, let reason):
+            "\(path) is not a storefront database or is damaged (\(reason)); it was left untouched. Move it away to start afresh."
+        case .newerSchema(let path, let unknown):
+            "\(path) was written by a newer storefront (schema steps \(unknown.joined(separator: ", ")) are unknown to this version); upgrade storefront to open it."
+        case .readOnly(let path):
+            "\(path) is read-only; the shop cannot save orders there."
+        case .diskFull(let path):
+            "the disk holding \(path) is full; the shop cannot save orders there."
+        case .failed(let path, let reason):
+            "\(path): \(reason)"
+        }
+    }
+
+    /// Maps SQLite's result codes to the errors a shopper or operator can act on.
+    static func from(_ error: any Error, path: String) -> StoreDatabaseError {
+        if let known = error as? StoreDatabaseError { return known }
+        guard let database = error as? DatabaseError else { return .failed(path: path, reason: "\(error)") }
+        switch database.resultCode {
+        case .SQLITE_NOTADB, .SQLITE_CORRUPT: return .notADatabase(path: path, reason: database.message ?? "\(database.resultCode)")
+        case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM: return .readOnly(path: path)
+        case .SQLITE_FULL: return .diskFull(path: path)
+        default: return .failed(path: path, reason: database.message ?? "\(database.resultCode)")
+        }
+    }
+}
+
+/// The shop's SQLite database: `<data dir>/storefront.sqlite`, WAL, `synchronous=FULL`,
+/// write transactions IMMEDIATE (GRDB's default for writes), versioned migrations.
+///
+/// Order of calls: `open(directory:)` (creates the directory, refuses damaged or newer files,
+/// migrates) → repositories read and write through `pool`.
+public final class StoreDatabase: Sendable {
+    public static let fileName = "storefront.sqlite"
+
+    public let pool: DatabasePool
+    public let path: String
+
+    private init(pool: DatabasePool, path: String) {
+        self.pool = pool
+        self.path = path
+    }
+
+    public static func open(directory: URL) throws(StoreDatabaseError) -> StoreDatabase {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw .cannotCreateDirectory(path: directory.path, reason: (error as NSError).localizedDescription)
+        }
+        return try open(path: directory.appendingPathComponent(fileName).path)
+    }
+
+    public static func open(path: String) throws(StoreDatabaseError) -> StoreDatabase {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            // Orders and payments must survive power loss, not just a crash.
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            try db.execute(sql: "PRAGMA foreign_keys = ON")
+        }
+        do {
+            let pool = try DatabasePool(path: path, configuration: configuration)
+            let migrator = Self.migrator
+            let unknown = try pool.read { db in try migrator.appliedIdentifiers(db).subtracting(migrator.migrations) }
+            guard unknown.isEmpty else { throw StoreDatabaseError.newerSchema(path: path, unknownMigrations: unknown.sorted()) }
+            try migrator.migrate(pool)
+            return StoreDatabase(pool: pool, path: path)
+        } catch {
+            throw StoreDatabaseError.from(error, path: path)
+        }
+    }
+
+    /// Every schema step, in order. A step, once shipped, is never edited: changes are new steps.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-catalog") { db in
+            try db.execute(sql: """
+                CREATE TABLE catalog_meta (
+                    key TEXT PRIMARY KEY NOT NULL,
+                    value TEXT NOT NULL
+                );
+                CREATE TABLE product (
+                    rowid INTEGER PRIMARY KEY,
+                    id TEXT NOT NULL UNIQUE,
+                    position INTEGER UNIQUE,          -- catalog order; NULL once gone from the catalog
+                    name TEXT NOT NULL,
+                    summary TEXT NOT NULL,
+                    description TEXT NOT NULL,
+                    price INTEGER NOT NULL CHECK (price >= 0),
+                    art TEXT NOT NULL,                -- lines joined by newlines
+                    tags TEXT NOT NULL                -- joined by newlines
+                );
+                CREATE VIRTUAL TABLE product_search USING fts5(
+                    name, summary, tags,
+                    content='product', content_rowid='rowid',
+                    tokenize='unicode61 remove_diacritics 2', prefix='1 2 3'
+                );
+                """)
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+import StoreClients
+import StoreModels
+import StoreSandbox
+import StoreSQLite
+import StorefrontTesting
+
+/// Makes a fresh repository of one kind over a catalog, for the contract tests.
+enum CatalogRepositoryKind: String, CaseIterable, CustomTestStringConvertible {
+    case inMemory, sqlite
+
+    var testDescription: String { rawValue }
+
+    func make(_ catalog: Catalog) throws -> any CatalogRepository {
+        switch self {
+        case .inMemory:
+            return InMemoryCatalogRepository(catalog: catalog)
+        case .sqlite:
+            let database = try StoreDatabase.open(directory: TemporaryDirectory.make())
+            return try SQLiteCatalogRepository.open(database: database, catalogData: try CatalogJSON.encode(catalog), source: "test")
+        }
+    }
+}
+
+enum TemporaryDirectory {
+    static func make() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("storefront-\(UUID().uuidString)")
+    }
+}
+
+/// Writes a catalog back as catalog JSON (the format `CatalogLoader` reads).
+enum CatalogJSON {
+    static func encode(_ catalog: Catalog) throws -> Data {
+        let products: [[String: Any]] = catalog.products.map { product in
+            ["id": product.id.rawValue, "name": product.name, "summary": product.summary, "description": product.description,
+             "price": product.price.minorUnits, "art": product.art, "tags": product.tags]
+        }
+        return try JSONSerialization.data(withJSONObject: ["store": ["name": catalog.store.name, "currency": catalog.store.currency.code], "products": products])
+    }
+}
+
+/// One behaviour, two implementations: the in-memory catalog and SQLite answer alike.
+@Suite("CatalogRepository contract")
+struct CatalogRepositoryContractTests {
+    static let catalog = Fixtures.generatedCatalog(count: 500)
+
+    @Test(arguments: CatalogRepositoryKind.allCases)
+    func countsAndPagesInCatalogOrder(kind: CatalogRepositoryKind) throws {
+        let repository = try kind.make(Self.catalog)
+        #expect(try repository.count(matching: "") == 500)
+        #expect(try repository.page(matching: "", offset: 0, limit: 3).map(\.id) == ["p1", "p2", "p3"])
+        #expect(try repository.page(matching: "", offset: 498, limit: 5).map(\.id) == ["p499", "p500"])
+        #expect(try repository.page(matching: "", offset: 500, limit: 5).isEmpty)
+        #expect(try repository.page(matching: "", offset: 10, limit: 0).isEmpty)
+    }
+
+    @Test(arguments: CatalogRepositoryKind.allCases)
+    func looksUpById(kind: CatalogRepositoryKind) throws {
+        let repository = try kind.make(Self.catalog)
+        let product = try #require(try repository.product(id: "p42"))
+        #expect(product == Self.catalog.products[41])
+        #expect(try repository.product(id: "nope") == nil)
+    }
+
+    @Test(arguments: CatalogRepositoryKind.allCases)
+    func searchesWordPrefixesCaseInsensitively(kind: CatalogRepositoryKind) throws {
+        let repository = try kind.make(Self.catalog)
+        let expected = Self.catalog.products.filter { $0.name.contains("Oak") && $0.name.contains("Mug") }.map(\.id)
+        #expect(!expected.isEmpty)
+        #expect(try repository.count(matching: "oak mug") == expected.count)
+        #expect(try repository.page(matching: "OAK Mu", offset: 0, limit: 1_000).map(\.id) == expected)
+        #expect(try repository.page(matching: "oak mug", offset: 1, limit: 2).map(\.id) == Array(expected.dropFirst().prefix(2)))
+        #expect(try repository.count(matching: "zzzz") == 0)
+    }
+
+    @Test(arguments: CatalogRepositoryKind.allCases)
+    func storeProfileComesWithTheCatalog(kind: CatalogRepositoryKind) throws {
+        #expect(try kind.make(Self.catalog).store.currency == .usd)
+    }
+}
+
+@Suite("SQLite store")
+struct SQLiteStoreTests {
+    @Test func importsOnlyWhenTheContentChanges() throws {
+        let directory = TemporaryDirectory.make()
+        let first = try SQLiteCatalogRepository.open(database: try StoreDatabase.open(directory: directory), catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
+        #expect(first.didImport)
+        let again = try SQLiteCatalogRepository.open(database: try StoreDatabase.open(directory: directory), catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
+        #expect(!again.didImport)
+        #expect(try again.count(matching: "") == 24)
+
+        var changed = try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled")
+        changed.products[0].price = Money(minorUnits: 1, currency: .usd)
+        changed.products.removeLast()
+        let reimported = try SQLiteCatalogRepository.open(database: try StoreDatabase.open(directory: directory), catalogData: try CatalogJSON.encode(changed), source: "changed")
+        #expect(reimported.didImport)
+        #expect(try reimported.count(matching: "") == 23)
+        #expect(try reimported.page(matching: "", offset: 0, limit: 1).first?.price.minorUnits == 1)
+        #expect(try reimported.product(id: "tote-canvas") == nil, "a product gone from the catalog is not sold")
+    }
+
+    @Test func anInvalidCatalogIsRejectedAndTheOldOneKept() throws {
+        let directory = TemporaryDirectory.make()
+        let database = try StoreDatabase.open(directory: directory)
+        _ = try SQLiteCatalogRepository.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
+        #expect(throws: CatalogError.self) {
+            try SQLiteCatalogRepository.open(database: database, catalogData: Data(#"[{"id": 1}]"#.utf8), source: "bad.json")
+        }
+        let count = try database.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM product WHERE position IS NOT NULL") }
+        #expect(count == 24)
+    }
+
+    @Test func aDamagedFileIsNamedAndNeverOverwritten() throws {
+        let directory = TemporaryDirectory.make()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let file = directory.appendingPathComponent(StoreDatabase.fileName)
+        let garbage = Data(repeating: 0x42, count: 8_192)
+        try garbage.write(to: file)
+        #expect {
+            try StoreDatabase.open(directory: directory)
+        } throws: { error in
+            guard case .notADatabase(let path, _) = error as? StoreDatabaseError else { return false }
+            return path == file.path
+        }
+        #expect(try Data(contentsOf: file) == garbage)
+    }
+
+    @Test func aNewerSchemaIsRefused() throws {
+        let directory = TemporaryDirectory.make()
+        let database = try StoreDatabase.open(directory: directory)
+        try database.pool.write { db in
+            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-from-the-future')")
+        }
+        #expect(throws: StoreDatabaseError.newerSchema(path: database.path, unknownMigrations: ["v99-from-the-future"])) {
+            try StoreDatabase.open(directory: directory)
+        }
+    }
+
+    @Test func runsInWALWithFullSynchronous() throws {
+        let database = try StoreDatabase.open(directory: TemporaryDirectory.make())
+        let (mode, synchronous) = try database.pool.read { db in
+            (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"))
+        }
+        #expect(mode == "wal")
+        #expect(synchronous == 2, "FULL")
+    }
+}
