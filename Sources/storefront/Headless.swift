@@ -42,7 +42,10 @@ struct Headless: AsyncParsableCommand {
         let script = try Key.script(keys)
         let configuration = try shop.configuration(environment: ProcessInfo.processInfo.environment)
         let dependencies = SandboxComposition.dependencies(
-            catalog: try ShopOptions.catalogRepository(path: configuration.catalog),
+            catalog: try ShopOptions.openCatalog(
+                path: configuration.catalog,
+                dataDirectory: configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: ProcessInfo.processInfo.environment)
+            ),
             flags: try ShopOptions.featureFlags(configuration.oneTap),
             clock: ContinuousClock(), latency: .zero
         )

@@ -45,18 +45,18 @@ struct Run: AsyncParsableCommand {
         }
         let flags = try ShopOptions.featureFlags(configuration.oneTap)
 
-        // Everything that can fail is checked before the screen is touched: input files first, then the terminal.
-        let catalog = try ShopOptions.catalogRepository(path: configuration.catalog)
+        // Everything that can fail is checked before the screen is touched: files first, then the terminal.
+        let dataDirectory = configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment)
+        let catalog = try ShopOptions.openCatalog(path: configuration.catalog, dataDirectory: dataDirectory)
         do {
             try TerminalSession.checkTerminal(environment: environment)
         } catch let error as TerminalError {
             complain("\(error)")
             throw ExitCodes.noTerminal
         }
-        let dataDirectory = configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment)
         let logger = try openLog(in: dataDirectory, level: level)
         let productCount = try catalog.count(matching: "")
-        logger.info("starting: catalog \(configuration.catalog ?? "bundled") with \(productCount) products")
+        logger.info("starting: catalog \(configuration.catalog ?? "bundled") with \(productCount) products\(catalog.didImport ? ", imported into SQLite" : "")")
 
         let dependencies = SandboxComposition.dependencies(
             catalog: catalog, flags: flags, clock: ContinuousClock(), latency: .milliseconds(latency)

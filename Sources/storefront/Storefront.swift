@@ -3,6 +3,7 @@ import Foundation
 import StoreClients
 import StoreModels
 import StoreSandbox
+import StoreSQLite
 import StorefrontCore
 import StorefrontUI
 
@@ -25,6 +26,7 @@ enum ExitCodes {
     static let noInput = ExitCode(66)
     static let noTerminal = ExitCode(69)
     static let cannotCreate = ExitCode(73)
+    static let ioError = ExitCode(74)
     static let configError = ExitCode(78)
 }
 
@@ -59,20 +61,37 @@ struct ShopOptions: ParsableArguments {
         return configuration
     }
 
-    /// Loads the catalog, or prints every problem and exits with a data error.
-    static func catalogRepository(path: String?) throws -> InMemoryCatalogRepository {
-        do {
-            if let path {
-                guard FileManager.default.fileExists(atPath: path) else {
-                    complain("no such catalog file: \(path)")
-                    throw ExitCodes.noInput
-                }
-                return InMemoryCatalogRepository(catalog: try CatalogLoader.load(contentsOf: URL(fileURLWithPath: path)))
+    /// Opens the database in the data directory and the catalog in it, importing the catalog
+    /// file (or the bundled one) when its content changed. Prints the problem and exits on failure.
+    static func openCatalog(path: String?, dataDirectory: String) throws -> SQLiteCatalogRepository {
+        let data: Data
+        let source: String
+        if let path {
+            guard FileManager.default.fileExists(atPath: path) else {
+                complain("no such catalog file: \(path)")
+                throw ExitCodes.noInput
             }
-            return try InMemoryCatalogRepository.bundled()
+            do {
+                data = try Data(contentsOf: URL(fileURLWithPath: path))
+            } catch {
+                complain("cannot read the catalog \(path): \(error.localizedDescription)")
+                throw ExitCodes.noInput
+            }
+            source = path
+        } else {
+            data = Data(BundledCatalog.json.utf8)
+            source = "bundled catalog"
+        }
+        do {
+            let database = try StoreDatabase.open(directory: URL(fileURLWithPath: dataDirectory))
+            return try SQLiteCatalogRepository.open(database: database, catalogData: data, source: source)
         } catch let error as CatalogError {
             complain("invalid catalog \(error)")
             throw ExitCodes.dataError
+        } catch let error as StoreDatabaseError {
+            complain("\(error)")
+            if case .cannotCreateDirectory = error { throw ExitCodes.cannotCreate }
+            throw ExitCodes.ioError
         }
     }
 

@@ -121,8 +121,11 @@ struct UnusualTerminalTests {
 /// What the command line says and returns, with no terminal attached.
 @Suite("Command line")
 struct CommandLineTests {
+    /// Where the binary may write: never the real home directory.
+    let scratch = TemporaryDirectory.make().path
+
     @Test func pipingIntoTheShopSaysToUseHeadless() throws {
-        let result = try Subprocess.run(try BuiltProduct.requireStorefront(), [], input: "q\n")
+        let result = try Subprocess.run(try BuiltProduct.requireStorefront(), ["--data-dir", scratch], input: "q\n")
         #expect(result.status == 69)
         #expect(result.stderr.contains("storefront needs an interactive terminal; for scripts use `storefront headless`"))
         #expect(result.stdout.isEmpty, "nothing is drawn")
@@ -130,7 +133,7 @@ struct CommandLineTests {
 
     @Test func dumbTerminalIsRefusedWithAReason() throws {
         // stdin/stdout are pipes here, so the TTY check fires first; TERM handling is checked by the screen tests.
-        let result = try Subprocess.run(try BuiltProduct.requireStorefront(), [], environment: ["TERM": "dumb", "PATH": "/usr/bin:/bin"])
+        let result = try Subprocess.run(try BuiltProduct.requireStorefront(), ["--data-dir", scratch], environment: ["TERM": "dumb", "PATH": "/usr/bin:/bin"])
         #expect(result.status == 69)
     }
 
@@ -138,7 +141,7 @@ struct CommandLineTests {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID()).json")
         try #"{"products": [{"id": "x", "name": "X", "description": "d", "price": -1}]}"#.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
-        let result = try Subprocess.run(try BuiltProduct.requireStorefront(), ["--catalog", file.path])
+        let result = try Subprocess.run(try BuiltProduct.requireStorefront(), ["--catalog", file.path, "--data-dir", scratch])
         #expect(result.status == 65)
         #expect(result.stderr.contains(#"$.products[0].price (product "x"): must not be negative, got -1"#))
         #expect(result.stdout.isEmpty)
@@ -164,7 +167,7 @@ struct CommandLineTests {
     }
 
     @Test func headlessPrintsTheFinalFrame() throws {
-        let result = try Subprocess.run(try BuiltProduct.requireStorefront(), ["headless", "--size", "80x24", "--keys", "enter,a,c,enter,p,enter"])
+        let result = try Subprocess.run(try BuiltProduct.requireStorefront(), ["headless", "--data-dir", scratch, "--size", "80x24", "--keys", "enter,a,c,enter,p,enter"])
         #expect(result.status == 0)
         #expect(result.stdout.contains("Thank you!"))
         #expect(result.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().count == 24, "one line per row")
@@ -172,10 +175,10 @@ struct CommandLineTests {
 
     @Test func headlessRejectsUnknownKeysAndBadSizes() throws {
         let binary = try BuiltProduct.requireStorefront()
-        let key = try Subprocess.run(binary, ["headless", "--keys", "enter,warp"])
+        let key = try Subprocess.run(binary, ["headless", "--data-dir", scratch, "--keys", "enter,warp"])
         #expect(key.status == 64)
         #expect(key.stderr.contains("unknown key \"warp\" at position 2"))
-        let size = try Subprocess.run(binary, ["headless", "--size", "80by24"])
+        let size = try Subprocess.run(binary, ["headless", "--data-dir", scratch, "--size", "80by24"])
         #expect(size.status == 64)
         #expect(size.stderr.contains("bad size \"80by24\""))
     }
@@ -188,5 +191,18 @@ struct CommandLineTests {
         let result = try Subprocess.run(try BuiltProduct.requireStorefront(), ["headless"], environment: ["XDG_CONFIG_HOME": home.path, "PATH": "/usr/bin:/bin"])
         #expect(result.status == 78)
         #expect(result.stderr.contains("config:2: unknown key \"colour\""))
+    }
+}
+
+extension CommandLineTests {
+    @Test func aDamagedDatabaseIsNamedAndLeftAlone() throws {
+        let directory = TemporaryDirectory.make()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let file = directory.appendingPathComponent("storefront.sqlite")
+        try Data("not a database, but someone's file".utf8).write(to: file)
+        let result = try Subprocess.run(try BuiltProduct.requireStorefront(), ["headless", "--data-dir", directory.path])
+        #expect(result.status == 74)
+        #expect(result.stderr.contains("\(file.path) is not a storefront database or is damaged"))
+        #expect(try String(contentsOf: file, encoding: .utf8) == "not a database, but someone's file")
     }
 }
