@@ -94,6 +94,7 @@ public struct CatalogError: Error, Sendable, CustomStringConvertible {
 public enum CatalogLoader {
     public static let maximumNameLength = 80
     public static let maximumPrice: Int64 = 100_000_000_00
+    public static let maximumStock: Int64 = 1_000_000
 
     public static func load(contentsOf url: URL) throws -> Catalog {
         let data: Data
@@ -198,6 +199,12 @@ public enum CatalogLoader {
                 fail("currency", "unknown currency \(currencyValue.written)")
             }
         }
+        var stock: Int?
+        switch fields["stock"] {
+        case nil: break
+        case .integer(let value) where (0...maximumStock).contains(value): stock = Int(value)
+        default: fail("stock", "must be a whole number from 0 to \(maximumStock)")
+        }
         let art = stringList(fields, "art", path: path, id: id, allowEmpty: true, issues: &issues)
         let tags = stringList(fields, "tags", path: path, id: id, allowEmpty: false, issues: &issues)
         guard issues.count == before, let id, let name, let description, let price else { return nil }
@@ -205,7 +212,7 @@ public enum CatalogLoader {
             id: ProductID(id), name: name,
             summary: summary ?? firstSentence(of: description),
             description: description,
-            price: Money(minorUnits: price, currency: currency), art: art, tags: tags
+            price: Money(minorUnits: price, currency: currency), art: art, tags: tags, stock: stock
         )
     }
 

@@ -32,10 +32,13 @@ public struct Product: Hashable, Sendable, Identifiable {
     /// Small ASCII art, one string per line; empty when the product has none.
     public var art: [String]
     public var tags: [String]
+    /// Units that can still be bought, where the shop tracks them; nil when it does not.
+    /// In a catalog file this is the starting stock.
+    public var stock: Int?
 
     public init(
         id: ProductID, name: String, summary: String, description: String,
-        price: Money, art: [String] = [], tags: [String] = []
+        price: Money, art: [String] = [], tags: [String] = [], stock: Int? = nil
     ) {
         self.id = id
         self.name = name
@@ -44,5 +47,8 @@ public struct Product: Hashable, Sendable, Identifiable {
         self.price = price
         self.art = art
         self.tags = tags
+        self.stock = stock
     }
+
+    public var isSoldOut: Bool { stock == 0 }
 }

@@ -11,6 +11,10 @@ public final class SQLiteCatalogRepository: CatalogRepository {
     private let activeCount: Int
     /// True when this start imported the catalog (its content changed since the last import).
     public let didImport: Bool
+    /// Units of a product whose catalog entry names no stock.
+    public static let defaultStock = 25
+    private static let columns = "product.*, stock.on_hand AS on_hand"
+    private static let stockJoin = "LEFT JOIN stock ON stock.product_id = product.id"
 
     /// Opens the catalog, importing `data` first if its content differs from what was imported last.
     ///
@@ -49,6 +53,7 @@ public final class SQLiteCatalogRepository: CatalogRepository {
     /// Replaces the catalog's names, texts and prices in one transaction; rows of products that left
     /// the catalog stay (with no position) so nothing that refers to them breaks.
     private static func importCatalog(_ catalog: Catalog, hash: String, into database: StoreDatabase) throws {
+        let defaultStock = Self.defaultStock
         let storeJSON = String(decoding: try JSONEncoder().encode(catalog.store), as: UTF8.self)
         try database.pool.write { db in
             try db.execute(sql: "UPDATE product SET position = NULL")
@@ -64,6 +69,11 @@ public final class SQLiteCatalogRepository: CatalogRepository {
                     product.id.rawValue, position, product.name, product.summary, product.description,
                     product.price.minorUnits, product.art.joined(separator: "\n"), product.tags.joined(separator: "\n"),
                 ])
+            }
+            // Stock is set once, when a product first appears: a changed catalog keeps what was sold.
+            let stock = try db.makeStatement(sql: "INSERT INTO stock (product_id, on_hand) VALUES (?, ?) ON CONFLICT(product_id) DO NOTHING")
+            for product in catalog.products {
+                try stock.execute(arguments: [product.id.rawValue, product.stock ?? defaultStock])
             }
             try db.execute(sql: "INSERT INTO product_search(product_search) VALUES('rebuild')")
             let meta = try db.makeStatement(sql: "INSERT OR REPLACE INTO catalog_meta (key, value) VALUES (?, ?)")
@@ -89,13 +99,13 @@ public final class SQLiteCatalogRepository: CatalogRepository {
             guard query.allSatisfy(\.isWhitespace) else { return [] }
             // Positions are dense from 0, so a page is a range: its cost does not depend on the offset.
             return try read { db in
-                try Row.fetchAll(db, sql: "SELECT * FROM product WHERE position >= ? AND position < ? ORDER BY position", arguments: [offset, offset + limit])
+                try Row.fetchAll(db, sql: "SELECT \(Self.columns) FROM product \(Self.stockJoin) WHERE position >= ? AND position < ? ORDER BY position", arguments: [offset, offset + limit])
                     .map(product(from:))
             }
         }
         return try read { db in
             try Row.fetchAll(db, sql: """
-                SELECT product.* FROM product_search JOIN product ON product.rowid = product_search.rowid
+                SELECT \(Self.columns) FROM product_search JOIN product ON product.rowid = product_search.rowid \(Self.stockJoin)
                 WHERE product_search MATCH ? AND product.position IS NOT NULL
                 ORDER BY product.position LIMIT ? OFFSET ?
                 """, arguments: [pattern, limit, offset]).map(product(from:))
@@ -104,7 +114,7 @@ public final class SQLiteCatalogRepository: CatalogRepository {
 
     public func product(id: ProductID) throws -> Product? {
         try read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM product WHERE id = ? AND position IS NOT NULL", arguments: [id.rawValue]).map(product(from:))
+            try Row.fetchOne(db, sql: "SELECT \(Self.columns) FROM product \(Self.stockJoin) WHERE id = ? AND position IS NOT NULL", arguments: [id.rawValue]).map(product(from:))
         }
     }
 
@@ -123,7 +133,8 @@ public final class SQLiteCatalogRepository: CatalogRepository {
             id: ProductID(row["id"] as String), name: row["name"], summary: row["summary"], description: row["description"],
             price: Money(minorUnits: row["price"], currency: store.currency),
             art: art.isEmpty ? [] : art.components(separatedBy: "\n"),
-            tags: tags.isEmpty ? [] : tags.components(separatedBy: "\n")
+            tags: tags.isEmpty ? [] : tags.components(separatedBy: "\n"),
+            stock: row["on_hand"]
         )
     }
 

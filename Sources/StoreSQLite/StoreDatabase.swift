@@ -112,6 +112,51 @@ public final class StoreDatabase: Sendable {
                 );
                 """)
         }
+        migrator.registerMigration("v2-stock-orders-payments") { db in
+            try db.execute(sql: """
+                -- on_hand + reserved + sold is the stock the shop started with (plus restocks).
+                CREATE TABLE stock (
+                    product_id TEXT PRIMARY KEY NOT NULL,
+                    on_hand INTEGER NOT NULL CHECK (on_hand >= 0),
+                    reserved INTEGER NOT NULL DEFAULT 0 CHECK (reserved >= 0),
+                    sold INTEGER NOT NULL DEFAULT 0 CHECK (sold >= 0)
+                );
+                CREATE TABLE orders (
+                    number TEXT PRIMARY KEY NOT NULL,
+                    sequence INTEGER NOT NULL UNIQUE,
+                    idempotency_key TEXT NOT NULL UNIQUE,
+                    status TEXT NOT NULL,
+                    placed_at REAL NOT NULL,
+                    currency TEXT NOT NULL,
+                    subtotal INTEGER NOT NULL,
+                    shipping INTEGER NOT NULL,
+                    tax INTEGER NOT NULL,
+                    token_id TEXT NOT NULL,
+                    payment_description TEXT NOT NULL,
+                    shipping_method TEXT NOT NULL,
+                    ship_to TEXT NOT NULL,
+                    failure TEXT
+                );
+                CREATE INDEX orders_by_sequence ON orders(sequence DESC);
+                CREATE TABLE order_line (
+                    order_number TEXT NOT NULL REFERENCES orders(number),
+                    position INTEGER NOT NULL,
+                    product_id TEXT NOT NULL,
+                    name TEXT NOT NULL,
+                    unit_price INTEGER NOT NULL,
+                    quantity INTEGER NOT NULL CHECK (quantity BETWEEN 1 AND 99),
+                    PRIMARY KEY (order_number, position)
+                );
+                -- The sandbox provider's own records, standing in for a real provider's.
+                CREATE TABLE sandbox_charge (
+                    idempotency_key TEXT PRIMARY KEY NOT NULL,
+                    token_id TEXT NOT NULL,
+                    amount INTEGER NOT NULL,
+                    currency TEXT NOT NULL,
+                    outcome TEXT NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 }

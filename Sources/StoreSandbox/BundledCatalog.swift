@@ -48,7 +48,8 @@ public enum BundledCatalog {
         " ___ ___ ___ ___",
         " |Esc|F1 |F2 |F3|",
         " |___|___|___|___|"
-      ]
+      ],
+      "stock": 12
     },
     {
       "id": "mug-stdout",
@@ -66,7 +67,8 @@ public enum BundledCatalog {
         " ._____.",
         "|  $_  |]",
         "|______|"
-      ]
+      ],
+      "stock": 19
     },
     {
       "id": "lamp-aurora",
@@ -84,7 +86,8 @@ public enum BundledCatalog {
         "  \\__/ ",
         "   ||  ",
         "  _||_ "
-      ]
+      ],
+      "stock": 26
     },
     {
       "id": "notebook-grid",
@@ -102,7 +105,8 @@ public enum BundledCatalog {
         " |. . .|",
         " |. . .|",
         " |_____|"
-      ]
+      ],
+      "stock": 13
     },
     {
       "id": "cable-coil",
@@ -118,7 +122,8 @@ public enum BundledCatalog {
         "  @@@@@ ",
         "  @   @==",
         " @@@@@  "
-      ]
+      ],
+      "stock": 20
     },
     {
       "id": "plant-cactus",
@@ -136,7 +141,8 @@ public enum BundledCatalog {
         " _| |/ |",
         "|_   _/ ",
         "  |_|  "
-      ]
+      ],
+      "stock": 27
     },
     {
       "id": "hoodie-root",
@@ -152,7 +158,8 @@ public enum BundledCatalog {
         " /  #  \\",
         "|_|   |_|",
         "  |___|  "
-      ]
+      ],
+      "stock": 3
     },
     {
       "id": "beanie-tilde",
@@ -168,7 +175,8 @@ public enum BundledCatalog {
         "  /    \\",
         " /  ~   \\",
         "|________|"
-      ]
+      ],
+      "stock": 21
     },
     {
       "id": "socks-pipes",
@@ -183,7 +191,8 @@ public enum BundledCatalog {
         " |\\ |\\ |\\",
         " | || || |",
         " |_||_||_|"
-      ]
+      ],
+      "stock": 28
     },
     {
       "id": "coffee-beans",
@@ -199,7 +208,8 @@ public enum BundledCatalog {
         " ( o o )",
         " |:::::|",
         " '-----'"
-      ]
+      ],
+      "stock": 15
     },
     {
       "id": "pour-over",
@@ -217,7 +227,8 @@ public enum BundledCatalog {
         " /      \\/",
         "|        |",
         "'--------'"
-      ]
+      ],
+      "stock": 22
     },
     {
       "id": "stand-laptop",
@@ -233,7 +244,8 @@ public enum BundledCatalog {
         " /_______/",
         "    /\\    ",
         "   /  \\   "
-      ]
+      ],
+      "stock": 29
     },
     {
       "id": "mat-desk",
@@ -249,7 +261,8 @@ public enum BundledCatalog {
         " ___________",
         "|           |",
         "|___________|"
-      ]
+      ],
+      "stock": 16
     },
     {
       "id": "switch-tester",
@@ -264,7 +277,8 @@ public enum BundledCatalog {
         " [ ][ ][ ]",
         " [ ][ ][ ]",
         " [ ][ ][ ]"
-      ]
+      ],
+      "stock": 23
     },
     {
       "id": "headphones-quiet",
@@ -280,7 +294,8 @@ public enum BundledCatalog {
         " /      \\",
         "|]      [|",
         "'-'    '-'"
-      ]
+      ],
+      "stock": 2
     },
     {
       "id": "poster-vt100",
@@ -297,7 +312,8 @@ public enum BundledCatalog {
         "|        |",
         "|________|",
         "  /____\\  "
-      ]
+      ],
+      "stock": 0
     },
     {
       "id": "stickers-ansi",
@@ -312,7 +328,8 @@ public enum BundledCatalog {
         "  _____ ",
         " |ESC[ |",
         " |_____|"
-      ]
+      ],
+      "stock": 60
     },
     {
       "id": "timer-sand",
@@ -329,7 +346,8 @@ public enum BundledCatalog {
         "   \\/  ",
         "   /\\  ",
         "  /__\\ "
-      ]
+      ],
+      "stock": 31
     },
     {
       "id": "pen-fine",
@@ -344,7 +362,8 @@ public enum BundledCatalog {
         "  ==========>",
         "  ==========>",
         "  ==========>"
-      ]
+      ],
+      "stock": 18
     },
     {
       "id": "rubber-duck",
@@ -360,7 +379,8 @@ public enum BundledCatalog {
         "  <(o )___",
         "   ( ._> /",
         "    `---' "
-      ]
+      ],
+      "stock": 40
     },
     {
       "id": "blanket-wool",
@@ -376,7 +396,8 @@ public enum BundledCatalog {
         " /\\/\\/\\/\\",
         "|/\\/\\/\\/\\|",
         " \\/\\/\\/\\/"
-      ]
+      ],
+      "stock": 12
     },
     {
       "id": "usb-hub",
@@ -392,7 +413,8 @@ public enum BundledCatalog {
         " _______________",
         "|o o o o o o o  |",
         "'---------------'"
-      ]
+      ],
+      "stock": 19
     },
     {
       "id": "book-shell",
@@ -409,7 +431,8 @@ public enum BundledCatalog {
         " |  $_  |",
         " | sh   |",
         " |______|"
-      ]
+      ],
+      "stock": 26
     },
     {
       "id": "tote-canvas",
@@ -426,7 +449,8 @@ public enum BundledCatalog {
         " _|____|_",
         "|   >    |",
         "|________|"
-      ]
+      ],
+      "stock": 13
     }
   ]
 }

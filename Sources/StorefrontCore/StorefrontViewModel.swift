@@ -27,7 +27,7 @@ public final class StorefrontViewModel {
     private lazy var cartOneTap = OneTapCheckout(entryPoint: .cart, flags: dependencies.featureFlags, navigator: self)
 
     /// Number of times a timed-out charge is retried with the same idempotency key.
-    public static let timeoutRetries = 2
+    nonisolated public static let timeoutRetries = 2
 
     public init(dependencies: StorefrontDependencies, onState: @escaping (StorefrontState) -> Void) {
         self.dependencies = dependencies
@@ -236,7 +236,23 @@ public final class StorefrontViewModel {
 
     // MARK: - Cart
 
+    /// Stock at or below this is shown as "Only N left".
+    nonisolated public static let lowStockThreshold = 5
+
+    /// Why one more unit of `productID` cannot go in the cart, or nil when it can. Reads fresh stock.
+    private func stockRefusal(for productID: ProductID, name: String, adding: Int = 1) -> String? {
+        guard let current = (try? dependencies.catalog.product(id: productID)) ?? nil, let stock = current.stock else { return nil }
+        let inCart = cart.lines.first { $0.productID == productID }?.quantity ?? 0
+        guard inCart + adding > stock else { return nil }
+        if stock == 0 { return "\(name) is sold out." }
+        return "Only \(stock) of \(name) left, and your cart has \(inCart)."
+    }
+
     private func add(_ product: Product) {
+        if let refusal = stockRefusal(for: product.id, name: product.name) {
+            state.notice = Notice(.error, refusal)
+            return
+        }
         switch cart.add(product) {
         case .atMaximum: state.notice = Notice(.error, "You can buy at most \(CartLine.quantityRange.upperBound) of \(product.name).")
         default: state.notice = Notice(.info, "Added \(product.name) to your cart.")
@@ -264,7 +280,9 @@ public final class StorefrontViewModel {
         case .moveToTop, .pageUp: state.cart.selectedIndex = 0
         case .moveToBottom, .pageDown: state.cart.selectedIndex = max(0, cart.lines.count - 1)
         case .increaseQuantity:
-            if cart.setQuantity(at: index, to: (cart.lines[safe: index]?.quantity ?? 0) + 1) == .atMaximum {
+            if let line = cart.lines[safe: index], let refusal = stockRefusal(for: line.productID, name: line.name) {
+                state.notice = Notice(.error, refusal)
+            } else if cart.setQuantity(at: index, to: (cart.lines[safe: index]?.quantity ?? 0) + 1) == .atMaximum {
                 state.notice = Notice(.error, "At most \(CartLine.quantityRange.upperBound) per product.")
             }
         case .decreaseQuantity:

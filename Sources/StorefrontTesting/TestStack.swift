@@ -68,7 +68,8 @@ public enum Fixtures {
             products.append(Product(
                 id: ProductID("p\(i + 1)"), name: name, summary: "Generated product \(i + 1).",
                 description: "A generated product for scale tests.",
-                price: Money(minorUnits: Int64(199 + (i * 7_919) % 99_800), currency: store.currency)
+                price: Money(minorUnits: Int64(199 + (i * 7_919) % 99_800), currency: store.currency),
+                stock: 10 + i % 40
             ))
         }
         return Catalog(store: store, products: products)

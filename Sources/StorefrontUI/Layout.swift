@@ -153,7 +153,11 @@ public enum Layout {
             if showsSummary {
                 p.put(product.summary, column: 3 + nameWidth + 2, row: row, style: isSelected ? style : Style(.dim), width: nameSpace - nameWidth - 2)
             }
-            p.putRight(product.price.formatted, end: listWidth - 1, row: row, style: isSelected ? style : Style(.price))
+            if product.isSoldOut {
+                p.putRight("Sold out", end: listWidth - 1, row: row, style: isSelected ? style : Style(.error))
+            } else {
+                p.putRight(product.price.formatted, end: listWidth - 1, row: row, style: isSelected ? style : Style(.price))
+            }
         }
         if hasPreview, let product = list.selectedProduct {
             let column = listWidth + 1
@@ -166,7 +170,7 @@ public enum Layout {
     private static func drawProductSummary(_ product: Product, quantityInCart: Int?, column: Int, top: Int, width: Int, height: Int, _ p: inout Painter) {
         var lines: [(String, Style)] = [
             (product.name, Style(.title, bold: true)),
-            (product.price.formatted + (quantityInCart.map { $0 > 0 ? "  \(p.glyphs.separator) \($0) in your cart" : "" } ?? ""), Style(.price, bold: true)),
+            (product.price.formatted + stockNote(product, p) + (quantityInCart.map { $0 > 0 ? "  \(p.glyphs.separator) \($0) in your cart" : "" } ?? ""), Style(.price, bold: true)),
             ("", .normal),
         ]
         if !product.art.isEmpty, height >= 14 {
@@ -181,6 +185,14 @@ public enum Layout {
         for (offset, line) in lines.prefix(height).enumerated() {
             p.put(line.0, column: column, row: top + offset, style: line.1, width: width)
         }
+    }
+
+    /// "  · Sold out" or "  · Only 3 left"; empty when stock is plentiful or not tracked.
+    private static func stockNote(_ product: Product, _ p: Painter) -> String {
+        guard let stock = product.stock else { return "" }
+        if stock == 0 { return "  \(p.glyphs.separator) Sold out" }
+        if stock <= StorefrontViewModel.lowStockThreshold { return "  \(p.glyphs.separator) Only \(stock) left" }
+        return ""
     }
 
     // MARK: - Product detail

@@ -35,6 +35,7 @@ enum CatalogJSON {
         let products: [[String: Any]] = catalog.products.map { product in
             ["id": product.id.rawValue, "name": product.name, "summary": product.summary, "description": product.description,
              "price": product.price.minorUnits, "art": product.art, "tags": product.tags]
+                .merging(product.stock.map { ["stock": $0] } ?? [:]) { $1 }
         }
         return try JSONSerialization.data(withJSONObject: ["store": ["name": catalog.store.name, "currency": catalog.store.currency.code], "products": products])
     }

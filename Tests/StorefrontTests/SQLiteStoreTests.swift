@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+import StoreModels
+import StoreSandbox
+import StoreSQLite
+import StorefrontTesting
+import StorefrontUI
+
+@Suite("Stock")
+struct StockTests {
+    @Test func stockComesFromTheCatalogAndSurvivesAChangedCatalog() throws {
+        let directory = TemporaryDirectory.make()
+        let database = try StoreDatabase.open(directory: directory)
+        let first = try SQLiteCatalogRepository.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
+        #expect(try first.product(id: "hoodie-root")?.stock == 3)
+        // Two hoodies are sold; then the catalog changes.
+        try database.pool.write { db in
+            try db.execute(sql: "UPDATE stock SET on_hand = on_hand - 2, sold = sold + 2 WHERE product_id = 'hoodie-root'")
+        }
+        var changed = try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled")
+        changed.products[0].name = "Dusk Keycap Set, second edition"
+        var json = try JSONSerialization.jsonObject(with: CatalogJSON.encode(changed)) as! [String: Any]
+        var products = json["products"] as! [[String: Any]]
+        for index in products.indices { products[index]["stock"] = 99 }
+        json["products"] = products
+        let reopened = try SQLiteCatalogRepository.open(database: database, catalogData: try JSONSerialization.data(withJSONObject: json), source: "changed")
+        #expect(reopened.didImport)
+        #expect(try reopened.product(id: "hoodie-root")?.stock == 1, "re-reading the catalog keeps the stock")
+        #expect(try reopened.page(matching: "", offset: 0, limit: 1).first?.name == "Dusk Keycap Set, second edition")
+    }
+
+    @Test func catalogsWithoutStockGetTheDefault() throws {
+        let database = try StoreDatabase.open(directory: TemporaryDirectory.make())
+        let repository = try SQLiteCatalogRepository.open(database: database, catalogData: Data(#"[{"id":1,"name":"A","price":100,"description":"d"}]"#.utf8), source: "bench")
+        #expect(try repository.product(id: "1")?.stock == SQLiteCatalogRepository.defaultStock)
+    }
+
+    @Test func stockMustBeAWholeNumber() {
+        #expect(throws: CatalogError.self) {
+            try CatalogLoader.load(data: Data(#"[{"id":1,"name":"A","price":100,"description":"d","stock":-1}]"#.utf8), source: "t")
+        }
+    }
+
+    @MainActor
+    @Test func addingMoreThanTheStockIsRefused() async throws {
+        let driver = ScriptedDriver()
+        // Quiet Hours Headphones: 2 in stock.
+        let position = try #require(try Fixtures.bundledCatalog.page(matching: "", offset: 0, limit: 100).firstIndex { $0.id == "headphones-quiet" })
+        for _ in 0..<position { await driver.press(.down) }
+        try await driver.press("enter")
+        #expect(driver.frameText.contains("Only 2 left"))
+        try await driver.press("a,a,a")
+        #expect(driver.state.cartBadge.itemCount == 2)
+        #expect(driver.state.notice?.text == "Only 2 of Quiet Hours Headphones left, and your cart has 2.")
+        try await driver.press("c,+")
+        #expect(driver.state.cart.lines.first?.quantity == 2)
+        #expect(driver.state.notice?.kind == .error)
+    }
+
+    @MainActor
+    @Test func soldOutIsShownAndCannotBeAdded() async throws {
+        let driver = ScriptedDriver()
+        try await driver.press("/,p,o,s,t,e,r,enter")
+        #expect(driver.frameText.contains("Sold out"))
+        try await driver.press("a")
+        #expect(driver.state.cartBadge.itemCount == 0)
+        #expect(driver.state.notice?.text == "Terminal Poster is sold out.")
+    }
+}
