@@ -59,7 +59,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "storefront-bench",
-            dependencies: ["StorefrontUI", "StoreSandbox", "StorefrontTesting"],
+            dependencies: ["StorefrontUI", "StoreClients", "StoreSandbox", "StoreSQLite", "StorefrontTesting"],
             path: "Benchmarks/storefront-bench",
             swiftSettings: strict
         ),

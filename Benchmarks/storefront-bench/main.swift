@@ -5,8 +5,10 @@
 // Each case drives the real view model through `HeadlessDriver` with the sandbox, and times
 // every key from `press` until its frame is laid out. Results go to stdout as a markdown table.
 import Foundation
+import StoreClients
 import StoreModels
 import StoreSandbox
+import StoreSQLite
 import StorefrontCore
 import StorefrontTesting
 import StorefrontUI
@@ -33,11 +35,25 @@ func percentile(_ sorted: [Double], _ p: Double) -> Double {
     sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.up)) - 1)]
 }
 
+/// Where the catalog is served from.
+enum Backing: String { case memory, sqlite }
+
+/// The catalog of `count` products (24 is the bundled one) behind `backing`; SQLite imports into a temporary directory.
+func catalog(count: Int, backing: Backing) throws -> any CatalogRepository {
+    let data = count == 24 ? Data(BundledCatalog.json.utf8) : try JSONSerialization.data(withJSONObject: Fixtures.generatedCatalog(count: count).products.map {
+        ["id": $0.id.rawValue, "name": $0.name, "summary": $0.summary, "description": $0.description, "price": $0.price.minorUnits, "stock": $0.stock ?? 0] as [String: Any]
+    })
+    switch backing {
+    case .memory:
+        return InMemoryCatalogRepository(catalog: try CatalogLoader.load(data: data, source: "bench"))
+    case .sqlite:
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-bench-\(UUID().uuidString)")
+        return try SQLiteCatalogRepository.open(database: try StoreDatabase.open(directory: directory), catalogData: data, source: "bench")
+    }
+}
+
 @MainActor
-func run(catalogSize: Int, size: Size, workload: Workload) async -> (median: Double, p95: Double, max: Double, largestPage: Int, frames: Int) {
-    let catalog = catalogSize == 24
-        ? Fixtures.bundledCatalog
-        : InMemoryCatalogRepository(catalog: Fixtures.generatedCatalog(count: catalogSize))
+func run(catalog: any CatalogRepository, size: Size, workload: Workload) async -> (median: Double, p95: Double, max: Double, largestPage: Int, frames: Int) {
     let spy = CatalogRepositorySpy(wrapping: catalog)
     var frames = 0
     let driver = HeadlessDriver(dependencies: TestStack(catalog: spy).dependencies, size: size) { _, _ in frames += 1 }
@@ -54,14 +70,17 @@ func run(catalogSize: Int, size: Size, workload: Workload) async -> (median: Dou
     return (percentile(samples, 0.5), percentile(samples, 0.95), samples.last ?? 0, spy.largestLimit, frames)
 }
 
-print("| catalog | size | workload | keys | median µs/key | p95 µs/key | max µs | largest page read |")
-print("|---:|---|---|---:|---:|---:|---:|---:|")
-for catalogSize in [24, 100_000] {
-    for size in [Size(columns: 80, rows: 24), Size(columns: 200, rows: 60)] {
-        for workload in workloads {
-            let r = await run(catalogSize: catalogSize, size: size, workload: workload)
-            print(String(format: "| %d | %@ | %@ | %d | %.1f | %.1f | %.0f | %d |",
-                         catalogSize, size.description, workload.name, workload.keys.count, r.median, r.p95, r.max, r.largestPage))
+print("| catalog | backing | size | workload | keys | median µs/key | p95 µs/key | max µs | largest page read |")
+print("|---:|---|---|---|---:|---:|---:|---:|---:|")
+for backing in [Backing.memory, .sqlite] {
+    for catalogSize in [24, 100_000] {
+        let repository = try catalog(count: catalogSize, backing: backing)
+        for size in [Size(columns: 80, rows: 24), Size(columns: 200, rows: 60)] {
+            for workload in workloads {
+                let r = await run(catalog: repository, size: size, workload: workload)
+                print(String(format: "| %d | %@ | %@ | %@ | %d | %.1f | %.1f | %.0f | %d |",
+                             catalogSize, backing.rawValue, size.description, workload.name, workload.keys.count, r.median, r.p95, r.max, r.largestPage))
+            }
         }
     }
 }

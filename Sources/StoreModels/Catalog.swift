@@ -81,6 +81,11 @@ public struct CatalogError: Error, Sendable, CustomStringConvertible {
     public var source: String
     public var issues: [CatalogIssue]
 
+    public init(source: String, issues: [CatalogIssue]) {
+        self.source = source
+        self.issues = issues
+    }
+
     public var description: String {
         "\(source): \(issues.count) problem\(issues.count == 1 ? "" : "s")\n"
             + issues.map { "  - \($0)" }.joined(separator: "\n")

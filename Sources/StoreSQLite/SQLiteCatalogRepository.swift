@@ -11,36 +11,85 @@ public final class SQLiteCatalogRepository: CatalogRepository {
     private let activeCount: Int
     /// True when this start imported the catalog (its content changed since the last import).
     public let didImport: Bool
+    /// Rowids at and above this belong to products that left the catalog.
+    static let retiredRowidBase = 1_000_000_000
     /// Units of a product whose catalog entry names no stock.
     public static let defaultStock = 25
     private static let columns = "product.*, stock.on_hand AS on_hand"
     private static let stockJoin = "LEFT JOIN stock ON stock.product_id = product.id"
 
+    /// Opens the catalog from a file, reading and hashing it only when its size, modification
+    /// time or inode differ from the last import (the same shortcut git's index takes).
+    public static func open(database: StoreDatabase, catalogFile url: URL) throws -> SQLiteCatalogRepository {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+        let stamp = attributes.map { attributes in
+            let size = (attributes[.size] as? NSNumber)?.int64Value ?? -1
+            let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+            let inode = (attributes[.systemFileNumber] as? NSNumber)?.int64Value ?? -1
+            return "\(url.standardizedFileURL.path)|\(size)|\(modified)|\(inode)"
+        }
+        if let stamp, let repository = try unchanged(database: database, where: "file-stamp", equals: stamp) {
+            return repository
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw CatalogError(source: url.path, issues: [CatalogIssue(path: "$", message: "cannot read file: \(error.localizedDescription)")])
+        }
+        return try open(database: database, catalogData: data, source: url.path, stamp: stamp)
+    }
+
     /// Opens the catalog, importing `data` first if its content differs from what was imported last.
     ///
     /// Throws `CatalogError` for an invalid catalog and `StoreDatabaseError` for storage problems.
     public static func open(database: StoreDatabase, catalogData data: Data, source: String) throws -> SQLiteCatalogRepository {
+        try open(database: database, catalogData: data, source: source, stamp: nil)
+    }
+
+    private static func open(database: StoreDatabase, catalogData data: Data, source: String, stamp: String?) throws -> SQLiteCatalogRepository {
         let hash = ContentHash.fnv1a64(data)
-        let stored: (hash: String?, store: String?, count: String?)
-        do {
-            stored = try database.pool.read { db in
-                (try String.fetchOne(db, sql: "SELECT value FROM catalog_meta WHERE key = 'content-hash'"),
-                 try String.fetchOne(db, sql: "SELECT value FROM catalog_meta WHERE key = 'store'"),
-                 try String.fetchOne(db, sql: "SELECT value FROM catalog_meta WHERE key = 'product-count'"))
-            }
-        } catch {
-            throw StoreDatabaseError.from(error, path: database.path)
-        }
-        if stored.hash == hash, let storeJSON = stored.store, let store = try? JSONDecoder().decode(StoreProfile.self, from: Data(storeJSON.utf8)), let count = stored.count.flatMap(Int.init) {
-            return SQLiteCatalogRepository(store: store, database: database, activeCount: count, didImport: false)
+        if let repository = try unchanged(database: database, where: "content-hash", equals: hash) {
+            if let stamp { try write(["file-stamp": stamp], to: database) }
+            return repository
         }
         let catalog = try CatalogLoader.load(data: data, source: source)
         do {
             try importCatalog(catalog, hash: hash, into: database)
+            try write(["file-stamp": stamp ?? ""], to: database)
         } catch {
             throw StoreDatabaseError.from(error, path: database.path)
         }
         return SQLiteCatalogRepository(store: catalog.store, database: database, activeCount: catalog.products.count, didImport: true)
+    }
+
+    /// The repository as last imported, when the meta value `key` equals `value`; nil otherwise.
+    private static func unchanged(database: StoreDatabase, where key: String, equals value: String) throws -> SQLiteCatalogRepository? {
+        let meta: [String: String]
+        do {
+            meta = try database.pool.read { db in
+                Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT key, value FROM catalog_meta").map { ($0["key"] as String, $0["value"] as String) })
+            }
+        } catch {
+            throw StoreDatabaseError.from(error, path: database.path)
+        }
+        guard meta[key] == value, let storeJSON = meta["store"],
+              let store = try? JSONDecoder().decode(StoreProfile.self, from: Data(storeJSON.utf8)),
+              let count = meta["product-count"].flatMap(Int.init)
+        else { return nil }
+        return SQLiteCatalogRepository(store: store, database: database, activeCount: count, didImport: false)
+    }
+
+    private static func write(_ values: [String: String], to database: StoreDatabase) throws {
+        do {
+            try database.pool.write { db in
+                for (key, value) in values {
+                    try db.execute(sql: "INSERT OR REPLACE INTO catalog_meta (key, value) VALUES (?, ?)", arguments: [key, value])
+                }
+            }
+        } catch {
+            throw StoreDatabaseError.from(error, path: database.path)
+        }
     }
 
     private init(store: StoreProfile, database: StoreDatabase, activeCount: Int, didImport: Bool) {
@@ -56,17 +105,20 @@ public final class SQLiteCatalogRepository: CatalogRepository {
         let defaultStock = Self.defaultStock
         let storeJSON = String(decoding: try JSONEncoder().encode(catalog.store), as: UTF8.self)
         try database.pool.write { db in
-            try db.execute(sql: "UPDATE product SET position = NULL")
+            // Rowids follow catalog order (rowid = position + 1), so FTS5, which yields matches in
+            // rowid order, hands back a search page without sorting every match. Rows first move
+            // out of the way; products gone from the catalog keep a rowid above that range.
+            try db.execute(sql: "UPDATE product SET position = NULL, rowid = rowid + \(Self.retiredRowidBase) WHERE rowid < \(Self.retiredRowidBase)")
             let upsert = try db.makeStatement(sql: """
-                INSERT INTO product (id, position, name, summary, description, price, art, tags)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT(id) DO UPDATE SET position = excluded.position, name = excluded.name,
+                INSERT INTO product (rowid, id, position, name, summary, description, price, art, tags)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(id) DO UPDATE SET rowid = excluded.rowid, position = excluded.position, name = excluded.name,
                     summary = excluded.summary, description = excluded.description, price = excluded.price,
                     art = excluded.art, tags = excluded.tags
                 """)
             for (position, product) in catalog.products.enumerated() {
                 try upsert.execute(arguments: [
-                    product.id.rawValue, position, product.name, product.summary, product.description,
+                    position + 1, product.id.rawValue, position, product.name, product.summary, product.description,
                     product.price.minorUnits, product.art.joined(separator: "\n"), product.tags.joined(separator: "\n"),
                 ])
             }
@@ -86,9 +138,9 @@ public final class SQLiteCatalogRepository: CatalogRepository {
     public func count(matching query: String) throws -> Int {
         guard let pattern = Self.matchExpression(query) else { return query.allSatisfy(\.isWhitespace) ? activeCount : 0 }
         return try read { db in
+            // Products in the catalog are exactly the rowids below the retired range: no join needed.
             try Int.fetchOne(db, sql: """
-                SELECT COUNT(*) FROM product_search JOIN product ON product.rowid = product_search.rowid
-                WHERE product_search MATCH ? AND product.position IS NOT NULL
+                SELECT COUNT(*) FROM product_search WHERE product_search MATCH ? AND rowid < \(Self.retiredRowidBase)
                 """, arguments: [pattern]) ?? 0
         }
     }
@@ -105,9 +157,12 @@ public final class SQLiteCatalogRepository: CatalogRepository {
         }
         return try read { db in
             try Row.fetchAll(db, sql: """
-                SELECT \(Self.columns) FROM product_search JOIN product ON product.rowid = product_search.rowid \(Self.stockJoin)
-                WHERE product_search MATCH ? AND product.position IS NOT NULL
-                ORDER BY product.position LIMIT ? OFFSET ?
+                SELECT \(Self.columns) FROM product \(Self.stockJoin)
+                WHERE product.rowid IN (
+                    SELECT rowid FROM product_search WHERE product_search MATCH ? AND rowid < \(Self.retiredRowidBase)
+                    ORDER BY rowid LIMIT ? OFFSET ?
+                )
+                ORDER BY product.rowid
                 """, arguments: [pattern, limit, offset]).map(product(from:))
         }
     }

@@ -64,27 +64,16 @@ struct ShopOptions: ParsableArguments {
     /// Opens the database in the data directory and the catalog in it, importing the catalog
     /// file (or the bundled one) when its content changed. Prints the problem and exits on failure.
     static func openCatalog(path: String?, dataDirectory: String) throws -> SQLiteCatalogRepository {
-        let data: Data
-        let source: String
-        if let path {
-            guard FileManager.default.fileExists(atPath: path) else {
-                complain("no such catalog file: \(path)")
-                throw ExitCodes.noInput
-            }
-            do {
-                data = try Data(contentsOf: URL(fileURLWithPath: path))
-            } catch {
-                complain("cannot read the catalog \(path): \(error.localizedDescription)")
-                throw ExitCodes.noInput
-            }
-            source = path
-        } else {
-            data = Data(BundledCatalog.json.utf8)
-            source = "bundled catalog"
+        if let path, !FileManager.default.fileExists(atPath: path) {
+            complain("no such catalog file: \(path)")
+            throw ExitCodes.noInput
         }
         do {
             let database = try StoreDatabase.open(directory: URL(fileURLWithPath: dataDirectory))
-            return try SQLiteCatalogRepository.open(database: database, catalogData: data, source: source)
+            if let path {
+                return try SQLiteCatalogRepository.open(database: database, catalogFile: URL(fileURLWithPath: path))
+            }
+            return try SQLiteCatalogRepository.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled catalog")
         } catch let error as CatalogError {
             complain("invalid catalog \(error)")
             throw ExitCodes.dataError

@@ -67,3 +67,33 @@ struct StockTests {
         #expect(driver.state.notice?.text == "Terminal Poster is sold out.")
     }
 }
+
+@Suite("Catalog file stamp")
+struct CatalogFileStampTests {
+    @Test func anUnchangedFileIsNotReadAgainAndAChangedOneIs() throws {
+        let directory = TemporaryDirectory.make()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let file = directory.appendingPathComponent("catalog.json")
+        try #"[{"id":1,"name":"A","price":100,"description":"d"}]"#.write(to: file, atomically: true, encoding: .utf8)
+        let database = try StoreDatabase.open(directory: directory.appendingPathComponent("data"))
+        #expect(try SQLiteCatalogRepository.open(database: database, catalogFile: file).didImport)
+        #expect(try !SQLiteCatalogRepository.open(database: database, catalogFile: file).didImport)
+        // Rewritten (a new inode and size): read, hashed, and imported.
+        try #"[{"id":1,"name":"A","price":100,"description":"d"},{"id":2,"name":"B","price":5,"description":"e"}]"#.write(to: file, atomically: true, encoding: .utf8)
+        let changed = try SQLiteCatalogRepository.open(database: database, catalogFile: file)
+        #expect(changed.didImport)
+        #expect(try changed.count(matching: "") == 2)
+        // Same content written again: the stamp differs, the hash does not, so nothing is imported.
+        try #"[{"id":1,"name":"A","price":100,"description":"d"},{"id":2,"name":"B","price":5,"description":"e"}]"#.write(to: file, atomically: true, encoding: .utf8)
+        #expect(try !SQLiteCatalogRepository.open(database: database, catalogFile: file).didImport)
+    }
+
+    @Test func searchKeepsCatalogOrderAfterAReorder() throws {
+        let database = try StoreDatabase.open(directory: TemporaryDirectory.make())
+        _ = try SQLiteCatalogRepository.open(database: database, catalogData: Data(#"[{"id":"a","name":"Oak Mug","price":1,"description":"d"},{"id":"b","name":"Oak Lamp","price":1,"description":"d"},{"id":"c","name":"Oak Desk","price":1,"description":"d"}]"#.utf8), source: "first")
+        let reordered = try SQLiteCatalogRepository.open(database: database, catalogData: Data(#"[{"id":"c","name":"Oak Desk","price":1,"description":"d"},{"id":"a","name":"Oak Mug","price":1,"description":"d"}]"#.utf8), source: "second")
+        #expect(try reordered.page(matching: "oak", offset: 0, limit: 10).map(\.id) == ["c", "a"])
+        #expect(try reordered.count(matching: "oak") == 2, "the retired product is not counted")
+        #expect(try reordered.page(matching: "", offset: 0, limit: 10).map(\.id) == ["c", "a"])
+    }
+}
