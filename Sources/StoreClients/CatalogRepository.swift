@@ -1,3 +1,4 @@
+import Foundation
 import StoreModels
 
 /// Pages products out of wherever the catalog lives, so no screen ever holds the whole catalog.
@@ -27,4 +28,25 @@ public struct StorageError: Error, Equatable, Sendable, CustomStringConvertible 
     public var message: String
     public init(_ message: String) { self.message = message }
     public var description: String { message }
+}
+
+/// Where placed orders are kept, with the stock they take.
+///
+/// Order of calls for one charge: `begin` (creates the order with its lines and totals frozen,
+/// reserves stock in the same transaction, stores the idempotency key before any charge) →
+/// the charge → `finish` (paid: reserved becomes sold; declined or canceled: stock is released).
+public protocol OrderStore: OrderHistory {
+    /// Starts an order for `draft`, or returns the order already started with this key.
+    func begin(_ draft: OrderDraft, idempotencyKey: String, tokenID: String, paymentDescription: String, placedAt: Date) throws(OrderStoreError) -> Order
+    /// Records how the charge ended and settles the reserved stock.
+    func finish(orderNumber: String, status: OrderStatus, failure: String?) throws(OrderStoreError)
+}
+
+/// Why an order could not be started or finished.
+public enum OrderStoreError: Error, Equatable, Sendable {
+    /// Not enough of a product is left; nothing was reserved.
+    case soldOut(productName: String, available: Int)
+    /// The key was used before for a different order.
+    case idempotencyMismatch
+    case storage(String)
 }

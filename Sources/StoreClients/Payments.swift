@@ -66,6 +66,8 @@ public struct OrderConfirmation: Hashable, Sendable {
 /// Failures of the merchant backend.
 public enum MerchantBackendError: Error, Hashable, Sendable {
     case declined(DeclineReason)
+    /// Not enough of a product is left; nothing was charged or reserved.
+    case soldOut(productName: String, available: Int)
     /// The same idempotency key came with different parameters.
     case idempotencyMismatch
     /// No answer in time; retrying with the same key is safe.

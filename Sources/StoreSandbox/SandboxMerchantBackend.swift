@@ -3,25 +3,48 @@ import Synchronization
 import StoreClients
 import StoreModels
 
-/// Orders kept in memory, newest first; the durable store comes with SQLite.
-public final class InMemoryOrderStore: OrderHistory {
+/// Orders kept in memory, newest first, with no stock limits: for tests and the in-memory sandbox.
+public final class InMemoryOrderStore: OrderStore {
     private let orders = Mutex<[Order]>([])
+    private let keys = Mutex<[String: String]>([:])
 
     public init(orders: [Order] = []) {
         self.orders.withLock { $0 = orders }
     }
 
-    public func record(_ order: Order) {
-        orders.withLock { $0.insert(order, at: 0) }
+    public func begin(_ draft: OrderDraft, idempotencyKey: String, tokenID: String, paymentDescription: String, placedAt: Date) throws(OrderStoreError) -> Order {
+        if let number = keys.withLock({ $0[idempotencyKey] }), let existing = orders.withLock({ $0.first { $0.number == number } }) {
+            return existing
+        }
+        let contact = draft.shippingContact
+        let order = orders.withLock { all in
+            let order = Order(
+                number: "SF-" + String(1_000_000 + all.count + 1).dropFirst(), placedAt: placedAt, lines: draft.lines,
+                totals: draft.totals, status: .charging, paymentDescription: paymentDescription,
+                shippingMethodLabel: draft.shippingMethod.label, shipTo: "\(contact.name), \(contact.address.singleLine)"
+            )
+            all.insert(order, at: 0)
+            return order
+        }
+        keys.withLock { $0[idempotencyKey] = order.number }
+        return order
     }
 
-    public func count() throws -> Int { orders.withLock { $0.count } }
+    public func finish(orderNumber: String, status: OrderStatus, failure: String?) throws(OrderStoreError) {
+        orders.withLock { all in
+            if let index = all.firstIndex(where: { $0.number == orderNumber }) { all[index].status = status }
+        }
+    }
+
+    /// Placed orders only: attempts that were declined or canceled are not the shopper's orders.
+    private var placed: [Order] { orders.withLock { $0.filter { $0.status == .paid } } }
+
+    public func count() throws -> Int { placed.count }
 
     public func orders(offset: Int, limit: Int) throws -> [Order] {
-        orders.withLock { all in
-            guard offset >= 0, offset < all.count, limit > 0 else { return [] }
-            return Array(all[offset..<min(all.count, offset + limit)])
-        }
+        let all = placed
+        guard offset >= 0, offset < all.count, limit > 0 else { return [] }
+        return Array(all[offset..<min(all.count, offset + limit)])
     }
 
     public func order(number: String) throws -> Order? {
@@ -29,38 +52,63 @@ public final class InMemoryOrderStore: OrderHistory {
     }
 }
 
-/// The sandbox merchant backend: charges through the sandbox processor and records paid orders.
+/// The sandbox merchant backend: starts the order (reserving stock), charges through the sandbox
+/// processor, and settles the order. The same idempotency key never charges twice.
 public actor SandboxMerchantBackend: MerchantBackend {
     private let processor: SandboxProcessor
-    private let orders: InMemoryOrderStore
+    private let orders: any OrderStore
     private let dates: DateSource
-    private var confirmations: [String: OrderConfirmation] = [:]
-    private var nextOrderNumber = 1
 
-    public init(processor: SandboxProcessor, orders: InMemoryOrderStore, dates: DateSource) {
+    public init(processor: SandboxProcessor, orders: any OrderStore, dates: DateSource) {
         self.processor = processor
         self.orders = orders
         self.dates = dates
     }
 
-    public func processPayment(token: PaymentToken, order: OrderDraft, idempotencyKey: String) async throws(MerchantBackendError) -> OrderConfirmation {
-        if let done = confirmations[idempotencyKey] {
-            guard done.total == order.totals.total else { throw .idempotencyMismatch }
-            return done
+    public func processPayment(token: PaymentToken, order draft: OrderDraft, idempotencyKey: String) async throws(MerchantBackendError) -> OrderConfirmation {
+        let order: Order
+        do {
+            order = try orders.begin(draft, idempotencyKey: idempotencyKey, tokenID: token.id, paymentDescription: token.paymentMethod.shortName, placedAt: dates.now())
+        } catch {
+            throw Self.backendError(error)
         }
-        let charge = try await processor.charge(tokenID: token.id, amount: order.totals.total, idempotencyKey: idempotencyKey)
-        if let done = confirmations[idempotencyKey] { return done }
-        if case .declines(let reason) = charge.outcome { throw .declined(reason) }
-        let number = "SF-" + String(1_000_000 + nextOrderNumber).dropFirst()
-        nextOrderNumber += 1
-        let confirmation = OrderConfirmation(orderNumber: number, total: order.totals.total)
-        confirmations[idempotencyKey] = confirmation
-        let contact = order.shippingContact
-        orders.record(Order(
-            number: number, placedAt: dates.now(), lines: order.lines, totals: order.totals, status: .paid,
-            paymentDescription: token.paymentMethod.shortName, shippingMethodLabel: order.shippingMethod.label,
-            shipTo: "\(contact.name), \(contact.address.singleLine)"
-        ))
-        return confirmation
+        if order.totals.total != draft.totals.total { throw .idempotencyMismatch }
+        switch order.status {
+        case .paid: return OrderConfirmation(orderNumber: order.number, total: order.totals.total)
+        case .declined, .canceled: throw .declined(.generic)
+        default: break
+        }
+        let charge: SandboxProcessor.Charge
+        do {
+            charge = try await processor.charge(tokenID: token.id, amount: draft.totals.total, idempotencyKey: idempotencyKey)
+        } catch .timedOut {
+            // The charge may or may not have happened: the order stays open and a retry with the same key settles it.
+            try? orders.finish(orderNumber: order.number, status: .unknown, failure: nil)
+            throw .timedOut
+        } catch {
+            try? orders.finish(orderNumber: order.number, status: .canceled, failure: "\(error)")
+            throw error
+        }
+        do {
+            if case .declines(let reason) = charge.outcome {
+                try orders.finish(orderNumber: order.number, status: .declined, failure: reason.message)
+                throw MerchantBackendError.declined(reason)
+            }
+            try orders.finish(orderNumber: order.number, status: .paid, failure: nil)
+        } catch let error as MerchantBackendError {
+            throw error
+        } catch {
+            throw Self.backendError(error)
+        }
+        return OrderConfirmation(orderNumber: order.number, total: order.totals.total)
+    }
+
+    private static func backendError(_ error: any Error) -> MerchantBackendError {
+        switch error as? OrderStoreError {
+        case .soldOut(let name, let available): .soldOut(productName: name, available: available)
+        case .idempotencyMismatch: .idempotencyMismatch
+        case .storage(let why): .unavailable(why)
+        case nil: .unavailable("\(error)")
+        }
     }
 }

@@ -803,6 +803,10 @@ public final class StorefrontViewModel {
     static func message(for error: MerchantBackendError) -> String {
         switch error {
         case .declined(let reason): reason.message
+        case .soldOut(let name, let available):
+            available == 0
+                ? "Sorry, \(name) just sold out. You were not charged; the rest of your cart is kept."
+                : "Only \(available) of \(name) left. You were not charged; lower the quantity and pay again."
         case .idempotencyMismatch: "This payment conflicts with an earlier attempt. You were not charged twice; please try again."
         case .timedOut: "The shop did not answer in time. No second charge will be made; please try again."
         case .unavailable(let why): "The shop could not take the order (\(why))."

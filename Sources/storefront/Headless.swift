@@ -42,7 +42,7 @@ struct Headless: AsyncParsableCommand {
         let script = try Key.script(keys)
         let configuration = try shop.configuration(environment: ProcessInfo.processInfo.environment)
         let dependencies = SandboxComposition.dependencies(
-            catalog: try ShopOptions.openCatalog(
+            store: try ShopOptions.openStore(
                 path: configuration.catalog,
                 dataDirectory: configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: ProcessInfo.processInfo.environment)
             ),

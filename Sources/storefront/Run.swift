@@ -47,7 +47,8 @@ struct Run: AsyncParsableCommand {
 
         // Everything that can fail is checked before the screen is touched: files first, then the terminal.
         let dataDirectory = configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment)
-        let catalog = try ShopOptions.openCatalog(path: configuration.catalog, dataDirectory: dataDirectory)
+        let store = try ShopOptions.openStore(path: configuration.catalog, dataDirectory: dataDirectory)
+        let catalog = store.catalog
         do {
             try TerminalSession.checkTerminal(environment: environment)
         } catch let error as TerminalError {
@@ -59,7 +60,7 @@ struct Run: AsyncParsableCommand {
         logger.info("starting: catalog \(configuration.catalog ?? "bundled") with \(productCount) products\(catalog.didImport ? ", imported into SQLite" : "")")
 
         let dependencies = SandboxComposition.dependencies(
-            catalog: catalog, flags: flags, clock: ContinuousClock(), latency: .milliseconds(latency)
+            store: store, flags: flags, clock: ContinuousClock(), latency: .milliseconds(latency)
         )
         let session = TerminalSession(dependencies: dependencies, theme: theme, environment: environment) { logger.info("\($0)") }
         let ending: TerminalSession.Ending

@@ -63,7 +63,7 @@ struct ShopOptions: ParsableArguments {
 
     /// Opens the database in the data directory and the catalog in it, importing the catalog
     /// file (or the bundled one) when its content changed. Prints the problem and exits on failure.
-    static func openCatalog(path: String?, dataDirectory: String) throws -> SQLiteCatalogRepository {
+    static func openStore(path: String?, dataDirectory: String) throws -> (database: StoreDatabase, catalog: SQLiteCatalogRepository) {
         if let path, !FileManager.default.fileExists(atPath: path) {
             complain("no such catalog file: \(path)")
             throw ExitCodes.noInput
@@ -71,9 +71,9 @@ struct ShopOptions: ParsableArguments {
         do {
             let database = try StoreDatabase.open(directory: URL(fileURLWithPath: dataDirectory))
             if let path {
-                return try SQLiteCatalogRepository.open(database: database, catalogFile: URL(fileURLWithPath: path))
+                return (database, try SQLiteCatalogRepository.open(database: database, catalogFile: URL(fileURLWithPath: path)))
             }
-            return try SQLiteCatalogRepository.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled catalog")
+            return (database, try SQLiteCatalogRepository.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled catalog"))
         } catch let error as CatalogError {
             complain("invalid catalog \(error)")
             throw ExitCodes.dataError
@@ -95,12 +95,13 @@ struct ShopOptions: ParsableArguments {
     }
 }
 
-/// The embedded defaults: bundled or given catalog, sandbox wallet, provider and backend, in memory.
+/// The embedded defaults: the catalog and orders in SQLite, the sandbox wallet, provider and backend.
 enum SandboxComposition {
-    static func dependencies(catalog: any CatalogRepository, flags: any FeatureFlags, clock: any Clock<Duration>, latency: Duration) -> StorefrontDependencies {
+    static func dependencies(store: (database: StoreDatabase, catalog: SQLiteCatalogRepository), flags: any FeatureFlags, clock: any Clock<Duration>, latency: Duration) -> StorefrontDependencies {
         let ids = IDGenerator.random
         let processor = SandboxProcessor(clock: clock, latency: latency)
-        let orders = InMemoryOrderStore()
+        let catalog = store.catalog
+        let orders = SQLiteOrderStore(database: store.database, currency: catalog.store.currency)
         return StorefrontDependencies(
             catalog: catalog, orderHistory: orders,
             paymentAuthorization: .sandbox(wallet: SandboxWallet(), ids: ids),

@@ -1,0 +1,189 @@
+import Foundation
+import GRDB
+import Testing
+import StoreClients
+import StoreModels
+import StoreSandbox
+import StoreSQLite
+import StorefrontTesting
+
+/// A fresh order store of one kind; the SQLite one over the bundled catalog's stock.
+enum OrderStoreKind: String, CaseIterable, CustomTestStringConvertible {
+    case inMemory, sqlite
+    var testDescription: String { rawValue }
+
+    func make() throws -> any OrderStore {
+        switch self {
+        case .inMemory: return InMemoryOrderStore()
+        case .sqlite: return try SQLiteFixture().orders
+        }
+    }
+}
+
+/// A database in a temporary directory with the bundled catalog imported.
+struct SQLiteFixture {
+    let directory = TemporaryDirectory.make()
+    let database: StoreDatabase
+    let catalog: SQLiteCatalogRepository
+    let orders: SQLiteOrderStore
+
+    init() throws {
+        database = try StoreDatabase.open(directory: directory)
+        catalog = try SQLiteCatalogRepository.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
+        orders = SQLiteOrderStore(database: database, currency: .usd)
+    }
+
+    /// on_hand, reserved, sold for a product.
+    func stock(_ id: String) throws -> (onHand: Int, reserved: Int, sold: Int) {
+        try database.pool.read { db in
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT * FROM stock WHERE product_id = ?", arguments: [id]))
+            return (row["on_hand"], row["reserved"], row["sold"])
+        }
+    }
+}
+
+enum Drafts {
+    static func draft(_ id: String, name: String, quantity: Int, unitPrice: Int64 = 8_900) -> OrderDraft {
+        let line = CartLine(productID: ProductID(id), name: name, unitPrice: Money(minorUnits: unitPrice, currency: .usd), quantity: quantity)
+        let totals = Cart(currency: .usd, lines: [line]).totals(shipping: Fixtures.standardShipping, tax: TaxPolicy(basisPoints: 825))
+        return OrderDraft(lines: [line], totals: totals, shippingMethod: Fixtures.standardShipping, shippingContact: Fixtures.jane)
+    }
+}
+
+@Suite("OrderStore contract")
+struct OrderStoreContractTests {
+    let placedAt = Date(timeIntervalSince1970: 1_795_339_800)
+
+    @Test(arguments: OrderStoreKind.allCases)
+    func theSameKeyReturnsTheSameOrder(kind: OrderStoreKind) throws {
+        let store = try kind.make()
+        let draft = Drafts.draft("mug-stdout", name: "stdout Mug", quantity: 1, unitPrice: 1_800)
+        let first = try store.begin(draft, idempotencyKey: "key-1", tokenID: "tok", paymentDescription: "Visa ••4242", placedAt: placedAt)
+        let again = try store.begin(draft, idempotencyKey: "key-1", tokenID: "tok", paymentDescription: "Visa ••4242", placedAt: placedAt)
+        #expect(first.number == again.number)
+        #expect(first.status == .charging)
+        #expect(first.lines == draft.lines, "lines are frozen at purchase time")
+        #expect(first.totals == draft.totals)
+    }
+
+    @Test(arguments: OrderStoreKind.allCases)
+    func paidOrdersAreListedNewestFirstAndDeclinedOnesAreNot(kind: OrderStoreKind) throws {
+        let store = try kind.make()
+        let a = try store.begin(Drafts.draft("mug-stdout", name: "stdout Mug", quantity: 1), idempotencyKey: "a", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
+        let b = try store.begin(Drafts.draft("rubber-duck", name: "Debugging Duck", quantity: 2), idempotencyKey: "b", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
+        let c = try store.begin(Drafts.draft("pen-fine", name: "Fine Liner Trio", quantity: 1), idempotencyKey: "c", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
+        try store.finish(orderNumber: a.number, status: .paid, failure: nil)
+        try store.finish(orderNumber: b.number, status: .declined, failure: "Your card was declined.")
+        try store.finish(orderNumber: c.number, status: .paid, failure: nil)
+        #expect(try store.count() == 2)
+        #expect(try store.orders(offset: 0, limit: 10).map(\.number) == [c.number, a.number])
+        #expect(try store.order(number: b.number)?.status == .declined)
+    }
+}
+
+@Suite("SQLite orders and stock")
+struct SQLiteOrderTests {
+    let placedAt = Date(timeIntervalSince1970: 1_795_339_800)
+
+    @Test func reservingThenPayingMovesStockToSold() throws {
+        let fixture = try SQLiteFixture()
+        let order = try fixture.orders.begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 2), idempotencyKey: "k", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
+        #expect(try fixture.stock("hoodie-root") == (1, 2, 0))
+        try fixture.orders.finish(orderNumber: order.number, status: .paid, failure: nil)
+        #expect(try fixture.stock("hoodie-root") == (1, 0, 2))
+        // Finishing twice changes nothing.
+        try fixture.orders.finish(orderNumber: order.number, status: .paid, failure: nil)
+        #expect(try fixture.stock("hoodie-root") == (1, 0, 2))
+        #expect(try fixture.catalog.product(id: "hoodie-root")?.stock == 1)
+    }
+
+    @Test func aDeclineReleasesTheStock() throws {
+        let fixture = try SQLiteFixture()
+        let order = try fixture.orders.begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 3), idempotencyKey: "k", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
+        #expect(try fixture.stock("hoodie-root") == (0, 3, 0))
+        try fixture.orders.finish(orderNumber: order.number, status: .declined, failure: "Your card was declined.")
+        #expect(try fixture.stock("hoodie-root") == (3, 0, 0))
+    }
+
+    @Test func moreThanTheStockIsSoldOutAndReservesNothing() throws {
+        let fixture = try SQLiteFixture()
+        #expect(throws: OrderStoreError.soldOut(productName: "root Hoodie", available: 3)) {
+            try fixture.orders.begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 4), idempotencyKey: "k", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
+        }
+        #expect(try fixture.stock("hoodie-root") == (3, 0, 0))
+        #expect(try fixture.orders.order(number: "SF-000001") == nil)
+    }
+
+    @Test func twoThreadsRaceForTheLastUnitAndExactlyOneWins() throws {
+        let fixture = try SQLiteFixture()
+        // Leave one hoodie.
+        _ = try fixture.orders.begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 2), idempotencyKey: "earlier", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
+        // Two buyers with their own connections to the same file.
+        let buyers = try (0..<2).map { _ in SQLiteOrderStore(database: try StoreDatabase.open(directory: fixture.directory), currency: .usd) }
+        let outcomes = Outcomes()
+        DispatchQueue.concurrentPerform(iterations: 2) { index in
+            do {
+                _ = try buyers[index].begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 1), idempotencyKey: "buyer-\(index)", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
+                outcomes.add("won")
+            } catch {
+                outcomes.add("\(error)")
+            }
+        }
+        #expect(outcomes.sorted == ["soldOut(productName: \"root Hoodie\", available: 0)", "won"])
+        #expect(try fixture.stock("hoodie-root") == (0, 3, 0))
+    }
+}
+
+/// Collects results from concurrent work.
+final class Outcomes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var values: [String] = []
+    func add(_ value: String) { lock.lock(); values.append(value); lock.unlock() }
+    var sorted: [String] { lock.lock(); defer { lock.unlock() }; return values.sorted() }
+}
+
+@MainActor
+@Suite("Stock at checkout")
+struct StockAtCheckoutTests {
+    @Test func someoneElseBuysFirstAndTheCartIsKept() async throws {
+        let fixture = try SQLiteFixture()
+        var stack = TestStack(catalog: fixture.catalog)
+        stack.merchantBackend = SandboxMerchantBackend(processor: stack.processor, orders: fixture.orders, dates: Fixtures.fixedDates)
+        let driver = ScriptedDriver(stack: stack)
+        // Quiet Hours Headphones (2 in stock) into the cart, twice.
+        try await driver.press("/,h,e,a,d,p,h,o,n,e,s,enter,a,a,c")
+        #expect(driver.state.cart.lines.first?.quantity == 2)
+        // Another buyer takes one before this shopper pays.
+        _ = try fixture.orders.begin(Drafts.draft("headphones-quiet", name: "Quiet Hours Headphones", quantity: 1), idempotencyKey: "other", tokenID: "t", paymentDescription: "Visa", placedAt: Date())
+        try await driver.press("enter,p,enter")
+        #expect(driver.state.paymentSheet?.status == "Only 1 of Quiet Hours Headphones left. You were not charged; lower the quantity and pay again.")
+        #expect(driver.state.cart.lines.first?.quantity == 2, "the cart is kept")
+        #expect(await stack.processor.allCharges.isEmpty, "nothing was charged")
+        #expect(try fixture.stock("headphones-quiet") == (1, 1, 0), "only the other buyer's unit is reserved")
+    }
+
+    @Test func aPaidOrderIsInTheDatabaseWithItsStock() async throws {
+        let fixture = try SQLiteFixture()
+        var stack = TestStack(catalog: fixture.catalog)
+        stack.merchantBackend = SandboxMerchantBackend(processor: stack.processor, orders: fixture.orders, dates: Fixtures.fixedDates)
+        let driver = ScriptedDriver(stack: stack)
+        try await driver.press("/,h,e,a,d,p,h,o,n,e,s,enter,a,c,enter,p,enter")
+        #expect(driver.state.screen == .confirmation)
+        let order = try #require(try fixture.orders.orders(offset: 0, limit: 1).first)
+        #expect(order.number == driver.state.confirmation?.orderNumber)
+        #expect(order.status == .paid)
+        #expect(try fixture.stock("headphones-quiet") == (1, 0, 1))
+    }
+
+    @Test func aDeclinedCardReleasesTheStock() async throws {
+        let fixture = try SQLiteFixture()
+        var stack = TestStack(catalog: fixture.catalog)
+        stack.merchantBackend = SandboxMerchantBackend(processor: stack.processor, orders: fixture.orders, dates: Fixtures.fixedDates)
+        let driver = ScriptedDriver(stack: stack)
+        // The third card declines.
+        try await driver.press("/,h,e,a,d,p,h,o,n,e,s,enter,a,c,enter,enter,down,down,enter,p,enter")
+        #expect(driver.state.paymentSheet?.status == "Your card was declined.")
+        #expect(try fixture.stock("headphones-quiet") == (2, 0, 0))
+        #expect(try fixture.orders.count() == 0)
+    }
+}
