@@ -442,7 +442,7 @@ public enum Layout {
     }
 
     /// "2026-11-22 14:05", always UTC so frames do not depend on the machine's zone.
-    static func timestamp(_ date: Date) -> String {
+    public static func timestamp(_ date: Date) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)

@@ -14,7 +14,7 @@ struct Storefront: AsyncParsableCommand {
         commandName: "storefront",
         abstract: "A terminal storefront: browse, fill a cart and pay on an Apple Pay-style sheet.",
         version: "0.1.0",
-        subcommands: [Run.self, Headless.self, CatalogCommand.self],
+        subcommands: [Run.self, Headless.self, OrdersCommand.self, CatalogCommand.self],
         defaultSubcommand: Run.self
     )
 }

@@ -206,3 +206,23 @@ extension CommandLineTests {
         #expect(try String(contentsOf: file, encoding: .utf8) == "not a database, but someone's file")
     }
 }
+
+extension CommandLineTests {
+    @Test func ordersAreKeptAcrossRunsAndListedNewestFirst() throws {
+        let binary = try BuiltProduct.requireStorefront()
+        #expect(try Subprocess.run(binary, ["orders", "--data-dir", scratch]).stdout == "No orders yet.\n")
+        #expect(try Subprocess.run(binary, ["headless", "--data-dir", scratch, "--keys", "enter,a,a,c,enter,p,enter"]).status == 0)
+        #expect(try Subprocess.run(binary, ["headless", "--data-dir", scratch, "--keys", "down,enter,a,c,enter,p,enter"]).status == 0)
+        let table = try Subprocess.run(binary, ["orders", "--data-dir", scratch])
+        let lines = table.stdout.split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(lines[1].hasPrefix("SF-000002") && lines[1].hasSuffix("$24.48"))
+        #expect(lines[2].hasPrefix("SF-000001") && lines[2].hasSuffix("$138.56"))
+        let json = try Subprocess.run(binary, ["orders", "--data-dir", scratch, "--json"])
+        let orders = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        #expect(orders.map { $0["total"] as? Int } == [2448, 13856])
+        #expect(orders.map { $0["status"] as? String } == ["paid", "paid"])
+        let screen = try Subprocess.run(binary, ["headless", "--data-dir", scratch, "--keys", "o"])
+        #expect(screen.stdout.contains("2 total"), "the orders screen reads the same database")
+    }
+}

@@ -1,0 +1,79 @@
+import ArgumentParser
+import Foundation
+import StoreModels
+import StoreSQLite
+import StorefrontUI
+
+/// `storefront orders`: the order history as a table, or JSON for scripts.
+struct OrdersCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "orders",
+        abstract: "List placed orders, newest first."
+    )
+
+    @Option(name: .customLong("data-dir"), help: ArgumentHelp("Where the shop keeps its files. Default: $XDG_DATA_HOME/storefront. Env: STOREFRONT_DATA_DIR.", valueName: "path"))
+    var dataDirectory: String?
+
+    @Flag(help: "Print JSON instead of a table.")
+    var json = false
+
+    @Option(help: ArgumentHelp("Show at most this many orders.", valueName: "n"))
+    var limit: Int = 1_000
+
+    func validate() throws {
+        guard limit > 0 else { throw ValidationError("--limit must be at least 1") }
+    }
+
+    func run() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let directory = dataDirectory
+            ?? environment["STOREFRONT_DATA_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? Configuration.defaultDataDirectory(environment: environment)
+        let orders: [Order]
+        do {
+            let database = try StoreDatabase.open(directory: URL(fileURLWithPath: directory))
+            orders = try SQLiteOrderStore(database: database, currency: .usd).orders(offset: 0, limit: limit)
+        } catch let error as StoreDatabaseError {
+            complain("\(error)")
+            throw ExitCodes.ioError
+        }
+        print(json ? Self.json(orders) : Self.table(orders))
+    }
+
+    static func table(_ orders: [Order]) -> String {
+        guard !orders.isEmpty else { return "No orders yet." }
+        let header = ["Order", "Placed (UTC)", "Items", "Status", "Total"]
+        let rows = orders.map { order in
+            [order.number, Layout.timestamp(order.placedAt), String(order.itemCount), order.status.displayName, order.totals.total.formatted]
+        }
+        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { column, cell in
+                // Numbers and money align right.
+                column >= 2 && column != 3 ? String(repeating: " ", count: widths[column] - cell.count) + cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+        }
+        return ([line(header)] + rows.map(line)).joined(separator: "\n")
+    }
+
+    static func json(_ orders: [Order]) -> String {
+        let objects: [[String: Any]] = orders.map { order in
+            [
+                "number": order.number,
+                "placedAt": ISO8601DateFormatter().string(from: order.placedAt),
+                "status": order.status.rawValue,
+                "currency": order.totals.total.currency.code,
+                "subtotal": order.totals.subtotal.minorUnits,
+                "shipping": order.totals.shipping.minorUnits,
+                "tax": order.totals.tax.minorUnits,
+                "total": order.totals.total.minorUnits,
+                "payment": order.paymentDescription,
+                "shippingMethod": order.shippingMethodLabel,
+                "shipTo": order.shipTo,
+                "lines": order.lines.map { ["productId": $0.productID.rawValue, "name": $0.name, "unitPrice": $0.unitPrice.minorUnits, "quantity": $0.quantity] as [String: Any] },
+            ]
+        }
+        let data = (try? JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys])) ?? Data("[]".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+}
