@@ -40,6 +40,20 @@ public protocol OrderStore: OrderHistory {
     func begin(_ draft: OrderDraft, idempotencyKey: String, tokenID: String, paymentDescription: String, placedAt: Date) throws(OrderStoreError) -> Order
     /// Records how the charge ended and settles the reserved stock.
     func finish(orderNumber: String, status: OrderStatus, failure: String?) throws(OrderStoreError)
+    /// Orders whose charge has not been settled (the process stopped, or the provider did not answer).
+    func unsettledOrders() throws -> [UnsettledOrder]
+}
+
+/// An order still waiting to learn how its charge ended.
+public struct UnsettledOrder: Hashable, Sendable {
+    public var number: String
+    public var idempotencyKey: String
+    public var placedAt: Date
+    public init(number: String, idempotencyKey: String, placedAt: Date) {
+        self.number = number
+        self.idempotencyKey = idempotencyKey
+        self.placedAt = placedAt
+    }
 }
 
 /// Why an order could not be started or finished.

@@ -79,3 +79,32 @@ public enum MerchantBackendError: Error, Hashable, Sendable {
 public protocol MerchantBackend: Sendable {
     func processPayment(token: PaymentToken, order: OrderDraft, idempotencyKey: String) async throws(MerchantBackendError) -> OrderConfirmation
 }
+
+/// How a recorded charge ended.
+public enum ChargeOutcome: Hashable, Sendable {
+    case succeeded
+    case declined(DeclineReason)
+}
+
+/// One charge in a provider's records, filed under its idempotency key.
+public struct LedgerCharge: Hashable, Sendable {
+    public var key: String
+    public var tokenID: String
+    public var amount: Money
+    public var outcome: ChargeOutcome
+
+    public init(key: String, tokenID: String, amount: Money, outcome: ChargeOutcome) {
+        self.key = key
+        self.tokenID = tokenID
+        self.amount = amount
+        self.outcome = outcome
+    }
+}
+
+/// A payment provider's own records of charges: what makes a retry with the same key safe.
+public protocol ChargeLedger: Sendable {
+    /// The charge filed under `key`, or nil when there is none.
+    func charge(forKey key: String) throws -> LedgerCharge?
+    /// Files `charge` unless its key is taken; returns what is filed under the key either way.
+    func record(_ charge: LedgerCharge) throws -> LedgerCharge
+}

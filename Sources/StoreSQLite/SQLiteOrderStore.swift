@@ -74,6 +74,13 @@ public final class SQLiteOrderStore: OrderStore {
         }
     }
 
+    public func unsettledOrders() throws -> [UnsettledOrder] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT number, idempotency_key, placed_at FROM orders WHERE status IN ('pending', 'authorizing', 'charging', 'unknown') ORDER BY sequence")
+                .map { UnsettledOrder(number: $0["number"], idempotencyKey: $0["idempotency_key"], placedAt: Date(timeIntervalSince1970: $0["placed_at"])) }
+        }
+    }
+
     public func count() throws -> Int {
         try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM orders WHERE status = 'paid'") ?? 0 }
     }

@@ -36,6 +36,13 @@ public final class InMemoryOrderStore: OrderStore {
         }
     }
 
+    public func unsettledOrders() throws -> [UnsettledOrder] {
+        let open: Set<OrderStatus> = [.pending, .authorizing, .charging, .unknown]
+        let placed = Dictionary(uniqueKeysWithValues: orders.withLock { $0.filter { open.contains($0.status) }.map { ($0.number, $0.placedAt) } })
+        return keys.withLock { $0.compactMap { key, number in placed[number].map { UnsettledOrder(number: number, idempotencyKey: key, placedAt: $0) } } }
+            .sorted { $0.number < $1.number }
+    }
+
     /// Placed orders only: attempts that were declined or canceled are not the shopper's orders.
     private var placed: [Order] { orders.withLock { $0.filter { $0.status == .paid } } }
 
@@ -101,6 +108,30 @@ public actor SandboxMerchantBackend: MerchantBackend {
             throw Self.backendError(error)
         }
         return OrderConfirmation(orderNumber: order.number, total: order.totals.total)
+    }
+
+    /// Settles orders left open by a stop or an unanswered charge, from the provider's records:
+    /// charged means paid, declined means declined, no record means it was never charged (canceled,
+    /// stock released). Returns the orders settled. Run at start, before any shopper pays.
+    ///
+    /// Only orders open for longer than `minimumAge` are touched: another process sharing the
+    /// database may be in the middle of charging a younger one.
+    @discardableResult
+    public func reconcile(minimumAge: Duration = .seconds(120)) throws -> [(number: String, status: OrderStatus)] {
+        var settled: [(String, OrderStatus)] = []
+        let cutoff = dates.now().addingTimeInterval(-Double(minimumAge.components.seconds))
+        for order in try orders.unsettledOrders() where order.placedAt <= cutoff {
+            let status: OrderStatus
+            var failure: String?
+            switch try processor.ledger.charge(forKey: order.idempotencyKey)?.outcome {
+            case .succeeded: status = .paid
+            case .declined(let reason): status = .declined; failure = reason.message
+            case nil: status = .canceled; failure = "never charged"
+            }
+            try orders.finish(orderNumber: order.number, status: status, failure: failure)
+            settled.append((order.number, status))
+        }
+        return settled
     }
 
     private static func backendError(_ error: any Error) -> MerchantBackendError {

@@ -59,9 +59,10 @@ struct Run: AsyncParsableCommand {
         let productCount = try catalog.count(matching: "")
         logger.info("starting: catalog \(configuration.catalog ?? "bundled") with \(productCount) products\(catalog.didImport ? ", imported into SQLite" : "")")
 
-        let dependencies = SandboxComposition.dependencies(
+        let (dependencies, settled) = try await SandboxComposition.dependencies(
             store: store, flags: flags, clock: ContinuousClock(), latency: .milliseconds(latency)
         )
+        for order in settled { logger.notice("settled order \(order.number) left open by an earlier stop: \(order.status.rawValue)") }
         let session = TerminalSession(dependencies: dependencies, theme: theme, environment: environment) { logger.info("\($0)") }
         let ending: TerminalSession.Ending
         do {

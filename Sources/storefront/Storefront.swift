@@ -95,19 +95,28 @@ struct ShopOptions: ParsableArguments {
     }
 }
 
-/// The embedded defaults: the catalog and orders in SQLite, the sandbox wallet, provider and backend.
+/// The embedded defaults: the catalog, orders and the provider's records in SQLite, and the sandbox
+/// wallet, provider and backend. Orders left open by an earlier stop are settled first.
 enum SandboxComposition {
-    static func dependencies(store: (database: StoreDatabase, catalog: SQLiteCatalogRepository), flags: any FeatureFlags, clock: any Clock<Duration>, latency: Duration) -> StorefrontDependencies {
+    static func dependencies(store: (database: StoreDatabase, catalog: SQLiteCatalogRepository), flags: any FeatureFlags, clock: any Clock<Duration>, latency: Duration) async throws -> (dependencies: StorefrontDependencies, settled: [(number: String, status: OrderStatus)]) {
         let ids = IDGenerator.random
-        let processor = SandboxProcessor(clock: clock, latency: latency)
-        let catalog = store.catalog
-        let orders = SQLiteOrderStore(database: store.database, currency: catalog.store.currency)
-        return StorefrontDependencies(
-            catalog: catalog, orderHistory: orders,
+        let processor = SandboxProcessor(clock: clock, latency: latency, ledger: SQLiteChargeLedger(database: store.database))
+        let orders = SQLiteOrderStore(database: store.database, currency: store.catalog.store.currency)
+        let backend = SandboxMerchantBackend(processor: processor, orders: orders, dates: .system)
+        let settled: [(number: String, status: OrderStatus)]
+        do {
+            settled = try await backend.reconcile()
+        } catch {
+            complain("cannot settle earlier orders: \(error)")
+            throw ExitCodes.ioError
+        }
+        let dependencies = StorefrontDependencies(
+            catalog: store.catalog, orderHistory: orders,
             paymentAuthorization: .sandbox(wallet: SandboxWallet(), ids: ids),
             paymentProvider: SandboxPaymentProvider(processor: processor),
-            merchantBackend: SandboxMerchantBackend(processor: processor, orders: orders, dates: .system),
+            merchantBackend: backend,
             featureFlags: flags, ids: ids
         )
+        return (dependencies, settled)
     }
 }

@@ -187,3 +187,77 @@ struct StockAtCheckoutTests {
         #expect(try fixture.orders.count() == 0)
     }
 }
+
+enum ChargeLedgerKind: String, CaseIterable, CustomTestStringConvertible {
+    case inMemory, sqlite
+    var testDescription: String { rawValue }
+    func make() throws -> any ChargeLedger {
+        switch self {
+        case .inMemory: InMemoryChargeLedger()
+        case .sqlite: SQLiteChargeLedger(database: try StoreDatabase.open(directory: TemporaryDirectory.make()))
+        }
+    }
+}
+
+@Suite("ChargeLedger contract")
+struct ChargeLedgerContractTests {
+    @Test(arguments: ChargeLedgerKind.allCases)
+    func aKeyKeepsItsFirstCharge(kind: ChargeLedgerKind) throws {
+        let ledger = try kind.make()
+        let first = LedgerCharge(key: "k", tokenID: "tok_1", amount: Money(minorUnits: 6928, currency: .usd), outcome: .succeeded)
+        #expect(try ledger.charge(forKey: "k") == nil)
+        #expect(try ledger.record(first) == first)
+        let second = LedgerCharge(key: "k", tokenID: "tok_2", amount: Money(minorUnits: 1, currency: .usd), outcome: .declined(.generic))
+        #expect(try ledger.record(second) == first)
+        #expect(try ledger.charge(forKey: "k") == first)
+        let declined = LedgerCharge(key: "d", tokenID: "tok_3", amount: Money(minorUnits: 5, currency: .usd), outcome: .declined(.insufficientFunds))
+        #expect(try ledger.record(declined) == declined)
+        #expect(try ledger.charge(forKey: "d")?.outcome == .declined(.insufficientFunds))
+    }
+}
+
+@Suite("Reconciliation at start")
+struct ReconciliationTests {
+    @Test func openOrdersAreSettledFromTheProvidersRecords() async throws {
+        let fixture = try SQLiteFixture()
+        let ledger = SQLiteChargeLedger(database: fixture.database)
+        let longAgo = Date(timeIntervalSince1970: 1_700_000_000)
+        let charged = try fixture.orders.begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 1), idempotencyKey: "charged", tokenID: "t1", paymentDescription: "Visa", placedAt: longAgo)
+        let never = try fixture.orders.begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 1), idempotencyKey: "never", tokenID: "t2", paymentDescription: "Visa", placedAt: longAgo)
+        let declined = try fixture.orders.begin(Drafts.draft("headphones-quiet", name: "Quiet Hours Headphones", quantity: 2), idempotencyKey: "declined", tokenID: "t3", paymentDescription: "Visa", placedAt: longAgo)
+        let young = try fixture.orders.begin(Drafts.draft("rubber-duck", name: "Debugging Duck", quantity: 1), idempotencyKey: "young", tokenID: "t4", paymentDescription: "Visa", placedAt: Fixtures.fixedDates.now())
+        _ = try ledger.record(LedgerCharge(key: "charged", tokenID: "t1", amount: charged.totals.total, outcome: .succeeded))
+        _ = try ledger.record(LedgerCharge(key: "declined", tokenID: "t3", amount: declined.totals.total, outcome: .declined(.generic)))
+
+        let backend = SandboxMerchantBackend(processor: SandboxProcessor(ledger: ledger), orders: fixture.orders, dates: Fixtures.fixedDates)
+        let settled = try await backend.reconcile()
+        #expect(settled.map(\.number) == [charged.number, never.number, declined.number])
+        #expect(try fixture.orders.order(number: charged.number)?.status == .paid)
+        #expect(try fixture.orders.order(number: never.number)?.status == .canceled)
+        #expect(try fixture.orders.order(number: declined.number)?.status == .declined)
+        #expect(try fixture.orders.order(number: young.number)?.status == .charging, "a younger order may be another process's, mid-charge")
+        #expect(try fixture.stock("hoodie-root") == (2, 0, 1))
+        #expect(try fixture.stock("headphones-quiet") == (2, 0, 0))
+        #expect(try await backend.reconcile().isEmpty, "settling twice does nothing")
+    }
+
+    @Test func aRetryAfterARestartChargesOnce() async throws {
+        let fixture = try SQLiteFixture()
+        let ledger = SQLiteChargeLedger(database: fixture.database)
+        let processor = SandboxProcessor(ledger: ledger)
+        await processor.inject(.timeoutAfterCharging)
+        let first = SandboxMerchantBackend(processor: processor, orders: fixture.orders, dates: Fixtures.fixedDates)
+        let draft = Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 1)
+        let token = PaymentToken(id: "tok_sandbox_1_card_visa_4242", paymentMethod: Fixtures.visa)
+        await #expect(throws: MerchantBackendError.timedOut) {
+            try await first.processPayment(token: token, order: draft, idempotencyKey: "same")
+        }
+        // A new process: new processor and backend over the same database, the same key.
+        let second = SandboxMerchantBackend(processor: SandboxProcessor(ledger: SQLiteChargeLedger(database: fixture.database)), orders: fixture.orders, dates: Fixtures.fixedDates)
+        let confirmation = try await second.processPayment(token: token, order: draft, idempotencyKey: "same")
+        #expect(try fixture.orders.order(number: confirmation.orderNumber)?.status == .paid)
+        let charges = try await fixture.database.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sandbox_charge") }
+        #expect(charges == 1)
+        #expect(try fixture.stock("hoodie-root") == (2, 0, 1))
+    }
+}

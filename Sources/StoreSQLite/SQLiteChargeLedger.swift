@@ -1,0 +1,39 @@
+import Foundation
+import GRDB
+import StoreClients
+import StoreModels
+
+/// The sandbox provider's records in SQLite (table `sandbox_charge`), standing in for a real
+/// provider's: they survive a crash, so a retry or a reconciliation never charges twice.
+public final class SQLiteChargeLedger: ChargeLedger {
+    private let database: StoreDatabase
+
+    public init(database: StoreDatabase) { self.database = database }
+
+    public func charge(forKey key: String) throws -> LedgerCharge? {
+        try database.pool.read { db in try Self.charge(forKey: key, in: db) }
+    }
+
+    public func record(_ charge: LedgerCharge) throws -> LedgerCharge {
+        try database.pool.write { db in
+            if let existing = try Self.charge(forKey: charge.key, in: db) { return existing }
+            let outcome: String = switch charge.outcome {
+            case .succeeded: "succeeded"
+            case .declined(let reason): "declined:\(reason.rawValue)"
+            }
+            try db.execute(sql: "INSERT INTO sandbox_charge (idempotency_key, token_id, amount, currency, outcome) VALUES (?, ?, ?, ?, ?)",
+                           arguments: [charge.key, charge.tokenID, charge.amount.minorUnits, charge.amount.currency.code, outcome])
+            return charge
+        }
+    }
+
+    private static func charge(forKey key: String, in db: Database) throws -> LedgerCharge? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM sandbox_charge WHERE idempotency_key = ?", arguments: [key]) else { return nil }
+        let written: String = row["outcome"]
+        let outcome: ChargeOutcome = written == "succeeded"
+            ? .succeeded
+            : .declined(DeclineReason(rawValue: String(written.dropFirst("declined:".count))) ?? .generic)
+        let currency = Currency(code: row["currency"]) ?? .usd
+        return LedgerCharge(key: key, tokenID: row["token_id"], amount: Money(minorUnits: row["amount"], currency: currency), outcome: outcome)
+    }
+}
