@@ -62,14 +62,24 @@ public final class InMemoryOrderStore: OrderStore {
 /// The sandbox merchant backend: starts the order (reserving stock), charges through the sandbox
 /// processor, and settles the order. The same idempotency key never charges twice.
 public actor SandboxMerchantBackend: MerchantBackend {
+    /// The steps between which a process can die; fault tests stop the process at each.
+    public enum Step: String, Sendable, CaseIterable {
+        case afterReserving = "after-reserving"
+        case afterCharging = "after-charging"
+        case afterRecording = "after-recording"
+    }
+
     private let processor: SandboxProcessor
     private let orders: any OrderStore
     private let dates: DateSource
+    private let reached: @Sendable (Step) -> Void
 
-    public init(processor: SandboxProcessor, orders: any OrderStore, dates: DateSource) {
+    /// `reached` is called as each step completes; the shop passes a no-op, fault tests a kill.
+    public init(processor: SandboxProcessor, orders: any OrderStore, dates: DateSource, reached: @escaping @Sendable (Step) -> Void = { _ in }) {
         self.processor = processor
         self.orders = orders
         self.dates = dates
+        self.reached = reached
     }
 
     public func processPayment(token: PaymentToken, order draft: OrderDraft, idempotencyKey: String) async throws(MerchantBackendError) -> OrderConfirmation {
@@ -79,6 +89,7 @@ public actor SandboxMerchantBackend: MerchantBackend {
         } catch {
             throw Self.backendError(error)
         }
+        reached(.afterReserving)
         if order.totals.total != draft.totals.total { throw .idempotencyMismatch }
         switch order.status {
         case .paid: return OrderConfirmation(orderNumber: order.number, total: order.totals.total)
@@ -96,12 +107,14 @@ public actor SandboxMerchantBackend: MerchantBackend {
             try? orders.finish(orderNumber: order.number, status: .canceled, failure: "\(error)")
             throw error
         }
+        reached(.afterCharging)
         do {
             if case .declines(let reason) = charge.outcome {
                 try orders.finish(orderNumber: order.number, status: .declined, failure: reason.message)
                 throw MerchantBackendError.declined(reason)
             }
             try orders.finish(orderNumber: order.number, status: .paid, failure: nil)
+            reached(.afterRecording)
         } catch let error as MerchantBackendError {
             throw error
         } catch {

@@ -102,10 +102,19 @@ enum SandboxComposition {
         let ids = IDGenerator.random
         let processor = SandboxProcessor(clock: clock, latency: latency, ledger: SQLiteChargeLedger(database: store.database))
         let orders = SQLiteOrderStore(database: store.database, currency: store.catalog.store.currency)
-        let backend = SandboxMerchantBackend(processor: processor, orders: orders, dates: .system)
+        let environment = ProcessInfo.processInfo.environment
+        // Test hook: STOREFRONT_FAULT=kill-after-reserving (or -charging, -recording) makes the
+        // process kill itself there, as a power cut would, so fault tests can restart it.
+        let killAt = environment["STOREFRONT_FAULT"].flatMap { value in
+            SandboxMerchantBackend.Step(rawValue: String(value.dropFirst("kill-".count)))
+        }
+        let backend = SandboxMerchantBackend(processor: processor, orders: orders, dates: .system) { step in
+            if step == killAt { kill(getpid(), SIGKILL) }
+        }
+        let settleAfter = environment["STOREFRONT_SETTLE_AFTER_SECONDS"].flatMap(Int.init) ?? 120
         let settled: [(number: String, status: OrderStatus)]
         do {
-            settled = try await backend.reconcile()
+            settled = try await backend.reconcile(minimumAge: .seconds(settleAfter))
         } catch {
             complain("cannot settle earlier orders: \(error)")
             throw ExitCodes.ioError

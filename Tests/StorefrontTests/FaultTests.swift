@@ -1,0 +1,90 @@
+import Foundation
+import GRDB
+import Testing
+import StoreModels
+import StoreSandbox
+
+/// The real binary killed with SIGKILL at each step of a purchase, then started again.
+@Suite("Killed mid-purchase")
+struct FaultTests {
+    /// Starting stock per product, from the bundled catalog.
+    static let initialStock: [String: Int] = {
+        let catalog = try! CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled")
+        return Dictionary(uniqueKeysWithValues: catalog.products.map { ($0.id.rawValue, $0.stock ?? 0) })
+    }()
+
+    @Test("no second charge, no lost paid order, stock adds up", arguments: SandboxMerchantBackend.Step.allCases)
+    func killedAt(step: SandboxMerchantBackend.Step) throws {
+        let binary = try BuiltProduct.requireStorefront()
+        let directory = TemporaryDirectory.make().path
+        var environment = ProcessInfo.processInfo.environment
+        environment["STOREFRONT_FAULT"] = "kill-\(step.rawValue)"
+        let killed = try Subprocess.run(binary, ["headless", "--data-dir", directory, "--keys", "enter,a,a,c,enter,p,enter"], environment: environment)
+        #expect(killed.status == 128 + 9, "killed by SIGKILL at \(step.rawValue)")
+
+        // Start again; open orders are settled at once (the fault test does not wait two minutes).
+        environment["STOREFRONT_FAULT"] = nil
+        environment["STOREFRONT_SETTLE_AFTER_SECONDS"] = "0"
+        let restarted = try Subprocess.run(binary, ["headless", "--data-dir", directory, "--keys", "o"], environment: environment)
+        #expect(restarted.status == 0)
+
+        let database = try DatabaseQueue(path: directory + "/storefront.sqlite")
+        let (charges, orders, stock) = try database.read { db in
+            (try Row.fetchAll(db, sql: "SELECT * FROM sandbox_charge"),
+             try Row.fetchAll(db, sql: "SELECT number, status FROM orders"),
+             try Row.fetchAll(db, sql: "SELECT * FROM stock"))
+        }
+        #expect(charges.count <= 1, "never charged twice")
+        #expect(orders.count == 1)
+        let status: String = orders.first?["status"] ?? ""
+        switch step {
+        case .afterReserving:
+            #expect(charges.isEmpty)
+            #expect(status == "canceled", "never charged: the reservation is released")
+        case .afterCharging, .afterRecording:
+            #expect(charges.count == 1)
+            #expect(status == "paid", "a charged order is never lost")
+            #expect(restarted.stdout.contains("SF-000001"), "and it is in the shopper's order history")
+        }
+        for row in stock {
+            let id: String = row["product_id"]
+            let total = (row["on_hand"] as Int) + (row["reserved"] as Int) + (row["sold"] as Int)
+            #expect(total == Self.initialStock[id], "on hand + reserved + sold = initial stock for \(id)")
+            #expect(row["reserved"] as Int == 0, "nothing stays reserved for \(id)")
+        }
+    }
+}
+
+@Suite("Two processes, one last unit")
+struct TwoProcessTests {
+    @Test func exactlyOneBuyerWins() throws {
+        let binary = try BuiltProduct.requireStorefront()
+        let directory = TemporaryDirectory.make().path
+        let buyHeadphones = "/,h,e,a,d,p,h,o,n,e,s,enter,a,c,enter,p,enter"
+        // Two headphones in stock: the first purchase leaves one.
+        #expect(try Subprocess.run(binary, ["headless", "--data-dir", directory, "--keys", buyHeadphones]).stdout.contains("Thank you"))
+        let results = Results()
+        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+            // Every frame, so a notice that a later key replaced is still seen.
+            let result = try? Subprocess.run(binary, ["headless", "--frames", "--data-dir", directory, "--keys", buyHeadphones])
+            results.add(result?.stdout ?? "failed to run")
+        }
+        let outputs = results.all
+        #expect(outputs.filter { $0.contains("Thank you") }.count == 1, "exactly one wins:\n\(outputs.joined(separator: "\n---\n"))")
+        // The loser is told, either at payment (the other reserved first) or, if the other
+        // finished before it even added the item, when adding.
+        #expect(outputs.filter { $0.contains("Sorry, Quiet Hours Headphones just sold out.") || $0.contains("Quiet Hours Headphones is sold out.") }.count == 1,
+                "the other is told it sold out")
+        let database = try DatabaseQueue(path: directory + "/storefront.sqlite")
+        let stock = try database.read { db in try Row.fetchOne(db, sql: "SELECT * FROM stock WHERE product_id = 'headphones-quiet'") }
+        #expect(stock?["on_hand"] == 0)
+        #expect(stock?["sold"] == 2)
+    }
+}
+
+final class Results: @unchecked Sendable {
+    private let lock = NSLock()
+    private var values: [String] = []
+    func add(_ value: String) { lock.lock(); values.append(value); lock.unlock() }
+    var all: [String] { lock.lock(); defer { lock.unlock() }; return values }
+}
