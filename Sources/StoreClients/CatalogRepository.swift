@@ -64,3 +64,10 @@ public enum OrderStoreError: Error, Equatable, Sendable {
     case idempotencyMismatch
     case storage(String)
 }
+
+/// Where each customer's cart is kept, so it survives quitting, a crash and reconnecting.
+public protocol CartStore: Sendable {
+    func lines(forCustomer customer: String) throws -> [CartLine]
+    /// Replaces the customer's cart with `lines`.
+    func save(_ lines: [CartLine], forCustomer customer: String) throws
+}

@@ -157,6 +157,45 @@ public final class StoreDatabase: Sendable {
                 );
                 """)
         }
+        migrator.registerMigration("v3-carts-wallets-addresses") { db in
+            try db.execute(sql: """
+                CREATE TABLE cart_line (
+                    customer TEXT NOT NULL,
+                    position INTEGER NOT NULL,
+                    product_id TEXT NOT NULL,
+                    name TEXT NOT NULL,
+                    unit_price INTEGER NOT NULL,
+                    currency TEXT NOT NULL,
+                    quantity INTEGER NOT NULL CHECK (quantity BETWEEN 1 AND 99),
+                    PRIMARY KEY (customer, position)
+                );
+                -- Cards keep only what is needed to show and charge them: never a full number or a CVC.
+                CREATE TABLE wallet_card (
+                    customer TEXT NOT NULL,
+                    id TEXT NOT NULL,
+                    token TEXT NOT NULL,
+                    network TEXT NOT NULL,
+                    last_four TEXT NOT NULL CHECK (length(last_four) = 4),
+                    expiry_month INTEGER NOT NULL CHECK (expiry_month BETWEEN 1 AND 12),
+                    expiry_year INTEGER NOT NULL,
+                    is_default INTEGER NOT NULL DEFAULT 0,
+                    PRIMARY KEY (customer, id)
+                );
+                CREATE TABLE address (
+                    customer TEXT NOT NULL,
+                    id TEXT NOT NULL,
+                    name TEXT NOT NULL,
+                    street TEXT NOT NULL,
+                    city TEXT NOT NULL,
+                    postal_code TEXT NOT NULL,
+                    country TEXT NOT NULL,
+                    email TEXT NOT NULL,
+                    phone TEXT NOT NULL,
+                    is_default INTEGER NOT NULL DEFAULT 0,
+                    PRIMARY KEY (customer, id)
+                );
+                """)
+        }
         return migrator
     }
 }

@@ -130,7 +130,7 @@ public actor SandboxMerchantBackend: MerchantBackend {
     /// Only orders open for longer than `minimumAge` are touched: another process sharing the
     /// database may be in the middle of charging a younger one.
     @discardableResult
-    public func reconcile(minimumAge: Duration = .seconds(120)) throws -> [(number: String, status: OrderStatus)] {
+    nonisolated public func reconcile(minimumAge: Duration = .seconds(120)) throws -> [(number: String, status: OrderStatus)] {
         var settled: [(String, OrderStatus)] = []
         let cutoff = dates.now().addingTimeInterval(-Double(minimumAge.components.seconds))
         for order in try orders.unsettledOrders() where order.placedAt <= cutoff {

@@ -10,11 +10,16 @@ public struct StorefrontDependencies: Sendable {
     public var merchantBackend: any MerchantBackend
     public var featureFlags: any FeatureFlags
     public var ids: IDGenerator
+    /// Where the cart is kept between runs; nil keeps it only for this run.
+    public var carts: (any CartStore)?
+    /// Whose cart it is: the signed-in account, or the local user as a guest.
+    public var customerID: String
 
     public init(
         catalog: any CatalogRepository, orderHistory: any OrderHistory,
         paymentAuthorization: PaymentAuthorization, paymentProvider: any PaymentProvider,
-        merchantBackend: any MerchantBackend, featureFlags: any FeatureFlags, ids: IDGenerator
+        merchantBackend: any MerchantBackend, featureFlags: any FeatureFlags, ids: IDGenerator,
+        carts: (any CartStore)? = nil, customerID: String = "guest"
     ) {
         self.catalog = catalog
         self.orderHistory = orderHistory
@@ -23,5 +28,7 @@ public struct StorefrontDependencies: Sendable {
         self.merchantBackend = merchantBackend
         self.featureFlags = featureFlags
         self.ids = ids
+        self.carts = carts
+        self.customerID = customerID
     }
 }

@@ -33,8 +33,19 @@ public final class StorefrontViewModel {
         self.dependencies = dependencies
         self.store = dependencies.catalog.store
         self.onState = onState
-        self.cart = Cart(currency: store.currency)
-        let initial = StorefrontState(shopName: store.name, currency: store.currency)
+        var restored = Cart(currency: store.currency)
+        var restoreFailure: String?
+        if let carts = dependencies.carts {
+            do {
+                let currency = dependencies.catalog.store.currency
+                restored = Cart(currency: currency, lines: try carts.lines(forCustomer: dependencies.customerID).filter { $0.unitPrice.currency == currency })
+            } catch {
+                restoreFailure = "Your saved cart could not be read: \(error)"
+            }
+        }
+        self.cart = restored
+        var initial = StorefrontState(shopName: store.name, currency: store.currency)
+        initial.notice = restoreFailure.map { Notice(.error, $0) }
         self.state = initial
         self.published = initial
         reloadProducts(keepSelection: false)
@@ -261,7 +272,22 @@ public final class StorefrontViewModel {
         refreshDetail()
     }
 
+    /// The cart as last saved, so only real changes are written.
+    private var savedCart: [CartLine]?
+
+    /// Writes the cart to the cart store when it changed; a failure is shown, the cart kept in memory.
+    private func saveCartIfChanged() {
+        guard let carts = dependencies.carts, savedCart != cart.lines else { return }
+        do {
+            try carts.save(cart.lines, forCustomer: dependencies.customerID)
+            savedCart = cart.lines
+        } catch {
+            state.notice = Notice(.error, "Your cart could not be saved: \(error)")
+        }
+    }
+
     private func refreshCartScreen() {
+        if savedCart == nil { savedCart = cart.lines } else { saveCartIfChanged() }
         let shipping = store.shippingMethods.first
         state.cart.lines = cart.lines
         state.cart.totals = cart.totals(shipping: shipping, tax: store.tax)

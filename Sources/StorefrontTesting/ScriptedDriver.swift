@@ -11,10 +11,19 @@ public final class ScriptedDriver {
     public let headless: HeadlessDriver
     public let stack: TestStack
 
-    public init(stack: TestStack = TestStack(), size: Size = Size(columns: 80, rows: 24), charset: Charset = .unicode) {
+    public convenience init(stack: TestStack = TestStack(), size: Size = Size(columns: 80, rows: 24), charset: Charset = .unicode) {
+        self.init(stack: stack, dependencies: stack.dependencies, size: size, charset: charset)
+    }
+
+    /// Drives the shop with `dependencies` as given, e.g. a stack's with a cart store added.
+    public convenience init(dependencies: StorefrontDependencies, size: Size = Size(columns: 80, rows: 24), charset: Charset = .unicode) {
+        self.init(stack: TestStack(), dependencies: dependencies, size: size, charset: charset)
+    }
+
+    private init(stack: TestStack, dependencies: StorefrontDependencies, size: Size, charset: Charset) {
         self.stack = stack
         let renderer = self.renderer
-        headless = HeadlessDriver(dependencies: stack.dependencies, size: size, charset: charset) { state, frame in
+        headless = HeadlessDriver(dependencies: dependencies, size: size, charset: charset) { state, frame in
             renderer.render(state, frame)
         }
     }

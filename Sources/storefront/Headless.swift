@@ -41,7 +41,7 @@ struct Headless: AsyncParsableCommand {
         let size = Size(parsing: size)!
         let script = try Key.script(keys)
         let configuration = try shop.configuration(environment: ProcessInfo.processInfo.environment)
-        let (dependencies, _) = try await SandboxComposition.dependencies(
+        let (dependencies, _) = try SandboxComposition.dependencies(
             store: try ShopOptions.openStore(
                 path: configuration.catalog,
                 dataDirectory: configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: ProcessInfo.processInfo.environment)

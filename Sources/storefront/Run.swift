@@ -59,7 +59,7 @@ struct Run: AsyncParsableCommand {
         let productCount = try catalog.count(matching: "")
         logger.info("starting: catalog \(configuration.catalog ?? "bundled") with \(productCount) products\(catalog.didImport ? ", imported into SQLite" : "")")
 
-        let (dependencies, settled) = try await SandboxComposition.dependencies(
+        let (dependencies, settled) = try SandboxComposition.dependencies(
             store: store, flags: flags, clock: ContinuousClock(), latency: .milliseconds(latency)
         )
         for order in settled { logger.notice("settled order \(order.number) left open by an earlier stop: \(order.status.rawValue)") }

@@ -98,7 +98,8 @@ struct ShopOptions: ParsableArguments {
 /// The embedded defaults: the catalog, orders and the provider's records in SQLite, and the sandbox
 /// wallet, provider and backend. Orders left open by an earlier stop are settled first.
 enum SandboxComposition {
-    static func dependencies(store: (database: StoreDatabase, catalog: SQLiteCatalogRepository), flags: any FeatureFlags, clock: any Clock<Duration>, latency: Duration) async throws -> (dependencies: StorefrontDependencies, settled: [(number: String, status: OrderStatus)]) {
+    /// Synchronous: settling earlier orders reads and writes the database and touches no actor state.
+    static func dependencies(store: (database: StoreDatabase, catalog: SQLiteCatalogRepository), flags: any FeatureFlags, clock: any Clock<Duration>, latency: Duration) throws -> (dependencies: StorefrontDependencies, settled: [(number: String, status: OrderStatus)]) {
         let ids = IDGenerator.random
         let processor = SandboxProcessor(clock: clock, latency: latency, ledger: SQLiteChargeLedger(database: store.database))
         let orders = SQLiteOrderStore(database: store.database, currency: store.catalog.store.currency)
@@ -114,7 +115,7 @@ enum SandboxComposition {
         let settleAfter = environment["STOREFRONT_SETTLE_AFTER_SECONDS"].flatMap(Int.init) ?? 120
         let settled: [(number: String, status: OrderStatus)]
         do {
-            settled = try await backend.reconcile(minimumAge: .seconds(settleAfter))
+            settled = try backend.reconcile(minimumAge: .seconds(settleAfter))
         } catch {
             complain("cannot settle earlier orders: \(error)")
             throw ExitCodes.ioError
@@ -124,7 +125,10 @@ enum SandboxComposition {
             paymentAuthorization: .sandbox(wallet: SandboxWallet(), ids: ids),
             paymentProvider: SandboxPaymentProvider(processor: processor),
             merchantBackend: backend,
-            featureFlags: flags, ids: ids
+            featureFlags: flags, ids: ids,
+            carts: SQLiteCartStore(database: store.database),
+            // A guest is the local user; accounts (and SSH keys) bring their own identity.
+            customerID: "local:\(NSUserName())"
         )
         return (dependencies, settled)
     }

@@ -230,7 +230,7 @@ struct ReconciliationTests {
         _ = try ledger.record(LedgerCharge(key: "declined", tokenID: "t3", amount: declined.totals.total, outcome: .declined(.generic)))
 
         let backend = SandboxMerchantBackend(processor: SandboxProcessor(ledger: ledger), orders: fixture.orders, dates: Fixtures.fixedDates)
-        let settled = try await backend.reconcile()
+        let settled = try backend.reconcile()
         #expect(settled.map(\.number) == [charged.number, never.number, declined.number])
         #expect(try fixture.orders.order(number: charged.number)?.status == .paid)
         #expect(try fixture.orders.order(number: never.number)?.status == .canceled)
@@ -238,7 +238,7 @@ struct ReconciliationTests {
         #expect(try fixture.orders.order(number: young.number)?.status == .charging, "a younger order may be another process's, mid-charge")
         #expect(try fixture.stock("hoodie-root") == (2, 0, 1))
         #expect(try fixture.stock("headphones-quiet") == (2, 0, 0))
-        #expect(try await backend.reconcile().isEmpty, "settling twice does nothing")
+        #expect(try backend.reconcile().isEmpty, "settling twice does nothing")
     }
 
     @Test func aRetryAfterARestartChargesOnce() async throws {
@@ -259,5 +259,38 @@ struct ReconciliationTests {
         let charges = try await fixture.database.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sandbox_charge") }
         #expect(charges == 1)
         #expect(try fixture.stock("hoodie-root") == (2, 0, 1))
+    }
+}
+
+@MainActor
+@Suite("Carts that survive")
+struct CartPersistenceTests {
+    @Test func theCartComesBackAfterARestartAndEmptiesAfterPaying() async throws {
+        let fixture = try SQLiteFixture()
+        func stack() -> TestStack {
+            var stack = TestStack(catalog: fixture.catalog)
+            stack.merchantBackend = SandboxMerchantBackend(processor: stack.processor, orders: fixture.orders, dates: Fixtures.fixedDates)
+            return stack
+        }
+        let carts = SQLiteCartStore(database: fixture.database)
+        var dependencies = stack().dependencies
+        dependencies.carts = carts
+        dependencies.customerID = "local:jane"
+        let first = ScriptedDriver(dependencies: dependencies)
+        try await first.press("a,down,a,a")
+        #expect(first.state.cartBadge.itemCount == 3)
+
+        // Quit and start again: the same cart.
+        let second = ScriptedDriver(dependencies: dependencies)
+        #expect(second.state.cartBadge.itemCount == 3)
+        #expect(second.state.cart.lines.map(\.quantity) == [1, 2])
+        // Another customer has their own cart.
+        var other = dependencies
+        other.customerID = "local:sam"
+        #expect(ScriptedDriver(dependencies: other).state.cartBadge.itemCount == 0)
+
+        try await second.press("c,enter,p,enter")
+        #expect(second.state.screen == .confirmation)
+        #expect(ScriptedDriver(dependencies: dependencies).state.cartBadge.itemCount == 0, "a paid cart is emptied for good")
     }
 }
