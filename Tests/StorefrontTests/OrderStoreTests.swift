@@ -33,6 +33,13 @@ struct SQLiteFixture {
         orders = SQLiteOrderStore(database: database, currency: .usd)
     }
 
+    /// A sandbox stack over this database's catalog whose backend keeps orders here.
+    func stack() -> TestStack {
+        var stack = TestStack(catalog: catalog)
+        stack.merchantBackend = SandboxMerchantBackend(processor: stack.processor, orders: orders, dates: Fixtures.fixedDates)
+        return stack
+    }
+
     /// on_hand, reserved, sold for a product.
     func stock(_ id: String) throws -> (onHand: Int, reserved: Int, sold: Int) {
         try database.pool.read { db in
@@ -147,8 +154,7 @@ final class Outcomes: @unchecked Sendable {
 struct StockAtCheckoutTests {
     @Test func someoneElseBuysFirstAndTheCartIsKept() async throws {
         let fixture = try SQLiteFixture()
-        var stack = TestStack(catalog: fixture.catalog)
-        stack.merchantBackend = SandboxMerchantBackend(processor: stack.processor, orders: fixture.orders, dates: Fixtures.fixedDates)
+        let stack = fixture.stack()
         let driver = ScriptedDriver(stack: stack)
         // Quiet Hours Headphones (2 in stock) into the cart, twice.
         try await driver.press("/,h,e,a,d,p,h,o,n,e,s,enter,a,a,c")
@@ -164,8 +170,7 @@ struct StockAtCheckoutTests {
 
     @Test func aPaidOrderIsInTheDatabaseWithItsStock() async throws {
         let fixture = try SQLiteFixture()
-        var stack = TestStack(catalog: fixture.catalog)
-        stack.merchantBackend = SandboxMerchantBackend(processor: stack.processor, orders: fixture.orders, dates: Fixtures.fixedDates)
+        let stack = fixture.stack()
         let driver = ScriptedDriver(stack: stack)
         try await driver.press("/,h,e,a,d,p,h,o,n,e,s,enter,a,c,enter,p,enter")
         #expect(driver.state.screen == .confirmation)
@@ -177,8 +182,7 @@ struct StockAtCheckoutTests {
 
     @Test func aDeclinedCardReleasesTheStock() async throws {
         let fixture = try SQLiteFixture()
-        var stack = TestStack(catalog: fixture.catalog)
-        stack.merchantBackend = SandboxMerchantBackend(processor: stack.processor, orders: fixture.orders, dates: Fixtures.fixedDates)
+        let stack = fixture.stack()
         let driver = ScriptedDriver(stack: stack)
         // The third card declines.
         try await driver.press("/,h,e,a,d,p,h,o,n,e,s,enter,a,c,enter,enter,down,down,enter,p,enter")
@@ -267,13 +271,8 @@ struct ReconciliationTests {
 struct CartPersistenceTests {
     @Test func theCartComesBackAfterARestartAndEmptiesAfterPaying() async throws {
         let fixture = try SQLiteFixture()
-        func stack() -> TestStack {
-            var stack = TestStack(catalog: fixture.catalog)
-            stack.merchantBackend = SandboxMerchantBackend(processor: stack.processor, orders: fixture.orders, dates: Fixtures.fixedDates)
-            return stack
-        }
         let carts = SQLiteCartStore(database: fixture.database)
-        var dependencies = stack().dependencies
+        var dependencies = fixture.stack().dependencies
         dependencies.carts = carts
         dependencies.customerID = "local:jane"
         let first = ScriptedDriver(dependencies: dependencies)
