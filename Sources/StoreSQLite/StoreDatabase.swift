@@ -28,7 +28,7 @@ public enum StoreDatabaseError: Error, Equatable, CustomStringConvertible {
     }
 
     /// Maps SQLite's result codes to the errors a shopper or operator can act on.
-    static func from(_ error: any Error, path: String) -> StoreDatabaseError {
+    public static func from(_ error: any Error, path: String) -> StoreDatabaseError {
         if let known = error as? StoreDatabaseError { return known }
         guard let database = error as? DatabaseError else { return .failed(path: path, reason: "\(error)") }
         switch database.resultCode {

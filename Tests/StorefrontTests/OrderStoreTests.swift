@@ -293,3 +293,37 @@ struct CartPersistenceTests {
         #expect(ScriptedDriver(dependencies: dependencies).state.cartBadge.itemCount == 0, "a paid cart is emptied for good")
     }
 }
+
+@MainActor
+@Suite("A disk that will not take writes")
+struct UnwritableDiskTests {
+    @Test func aReadOnlyDatabaseIsToldToTheShopperAndNothingIsReportedDone() async throws {
+        let fixture = try SQLiteFixture()
+        let stack = fixture.stack()
+        let driver = ScriptedDriver(stack: stack)
+        try await driver.press("enter,a,c,enter")
+        // From now on every write fails with SQLITE_READONLY.
+        try await fixture.database.pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA query_only = ON") }
+        try await driver.press("p,enter")
+        #expect(driver.state.screen == .paymentSheet, "no Thank you")
+        let status = try #require(driver.state.paymentSheet?.status)
+        #expect(status.hasPrefix("The shop could not take the order ("))
+        #expect(status.contains("is read-only; the shop cannot save orders there."))
+        #expect(driver.state.cartBadge.itemCount == 1, "the cart is kept")
+        #expect(await stack.processor.allCharges.isEmpty, "nothing was charged")
+    }
+}
+
+@Suite("Storage errors in words")
+struct StorageErrorWordingTests {
+    @Test func sqliteResultCodesBecomeErrorsThatNameTheFile() {
+        let path = "/data/storefront.sqlite"
+        #expect(StoreDatabaseError.from(DatabaseError(resultCode: .SQLITE_FULL), path: path) == .diskFull(path: path))
+        #expect(StoreDatabaseError.from(DatabaseError(resultCode: .SQLITE_READONLY), path: path) == .readOnly(path: path))
+        guard case .notADatabase(path, _) = StoreDatabaseError.from(DatabaseError(resultCode: .SQLITE_NOTADB), path: path) else {
+            Issue.record("NOTADB is a damaged file")
+            return
+        }
+        #expect(StoreDatabaseError.diskFull(path: path).description == "the disk holding /data/storefront.sqlite is full; the shop cannot save orders there.")
+    }
+}
