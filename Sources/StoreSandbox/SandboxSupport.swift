@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import StoreClients
+import StoreModels
 
 /// A credential store in memory: the embedded default until the file-backed keychain arrives.
 public final class InMemoryCredentialStore: CredentialStore {
@@ -46,4 +47,12 @@ public struct StaticFeatureFlags: FeatureFlags {
 public struct FeatureFlagError: Error, CustomStringConvertible {
     public var value: String
     public var description: String { "unknown One-Tap setting \"\(value)\": use on, off, cart, product, or cart,product" }
+}
+
+/// Carts kept in memory, per customer: the double for the SQLite cart store.
+public final class InMemoryCartStore: CartStore {
+    private let carts = Mutex<[String: [CartLine]]>([:])
+    public init() {}
+    public func lines(forCustomer customer: String) throws -> [CartLine] { carts.withLock { $0[customer] ?? [] } }
+    public func save(_ lines: [CartLine], forCustomer customer: String) throws { carts.withLock { $0[customer] = lines } }
 }

@@ -327,3 +327,33 @@ struct StorageErrorWordingTests {
         #expect(StoreDatabaseError.diskFull(path: path).description == "the disk holding /data/storefront.sqlite is full; the shop cannot save orders there.")
     }
 }
+
+enum CartStoreKind: String, CaseIterable, CustomTestStringConvertible {
+    case inMemory, sqlite
+    var testDescription: String { rawValue }
+    func make() throws -> any CartStore {
+        switch self {
+        case .inMemory: InMemoryCartStore()
+        case .sqlite: SQLiteCartStore(database: try StoreDatabase.open(directory: TemporaryDirectory.make()))
+        }
+    }
+}
+
+@Suite("CartStore contract")
+struct CartStoreContractTests {
+    @Test(arguments: CartStoreKind.allCases)
+    func eachCustomerHasTheirOwnCartAndASaveReplacesIt(kind: CartStoreKind) throws {
+        let store = try kind.make()
+        let mug = CartLine(productID: "mug-stdout", name: "stdout Mug", unitPrice: Money(minorUnits: 1_800, currency: .usd), quantity: 2)
+        let duck = CartLine(productID: "rubber-duck", name: "Debugging Duck", unitPrice: Money(minorUnits: 700, currency: .usd), quantity: 1)
+        #expect(try store.lines(forCustomer: "local:jane").isEmpty)
+        try store.save([mug, duck], forCustomer: "local:jane")
+        try store.save([duck], forCustomer: "SHA256:abc")
+        #expect(try store.lines(forCustomer: "local:jane") == [mug, duck])
+        #expect(try store.lines(forCustomer: "SHA256:abc") == [duck])
+        try store.save([duck], forCustomer: "local:jane")
+        #expect(try store.lines(forCustomer: "local:jane") == [duck])
+        try store.save([], forCustomer: "local:jane")
+        #expect(try store.lines(forCustomer: "local:jane").isEmpty)
+    }
+}
