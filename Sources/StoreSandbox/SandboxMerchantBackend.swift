@@ -93,7 +93,10 @@ public actor SandboxMerchantBackend: MerchantBackend {
         if order.totals.total != draft.totals.total { throw .idempotencyMismatch }
         switch order.status {
         case .paid: return OrderConfirmation(orderNumber: order.number, total: order.totals.total)
-        case .declined, .canceled: throw .declined(.generic)
+        case .declined, .canceled:
+            // The same key gives the first result: the reason the provider filed, when it filed one.
+            if case .declined(let reason)? = try? processor.ledger.charge(forKey: idempotencyKey)?.outcome { throw .declined(reason) }
+            throw .declined(.generic)
         default: break
         }
         let charge: SandboxProcessor.Charge

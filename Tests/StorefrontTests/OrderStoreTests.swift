@@ -357,3 +357,19 @@ struct CartStoreContractTests {
         #expect(try store.lines(forCustomer: "local:jane").isEmpty)
     }
 }
+
+@Suite("Idempotent declines")
+struct IdempotentDeclineTests {
+    @Test func aRetryOfADeclinedChargeGivesTheFirstReason() async throws {
+        let fixture = try SQLiteFixture()
+        let backend = SandboxMerchantBackend(processor: SandboxProcessor(ledger: SQLiteChargeLedger(database: fixture.database)), orders: fixture.orders, dates: Fixtures.fixedDates)
+        let token = PaymentToken(id: "tok_sandbox_1_card_visa_9995", paymentMethod: Fixtures.visa)
+        let draft = Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 1)
+        for _ in 0..<2 {
+            await #expect(throws: MerchantBackendError.declined(.insufficientFunds)) {
+                try await backend.processPayment(token: token, order: draft, idempotencyKey: "same")
+            }
+        }
+        #expect(try fixture.stock("hoodie-root") == (3, 0, 0))
+    }
+}
