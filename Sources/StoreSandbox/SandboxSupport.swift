@@ -21,12 +21,6 @@ public struct StaticFeatureFlags: FeatureFlags {
     /// Both One-Tap entry points are on unless switched off.
     public static let defaults = StaticFeatureFlags(enabled: [.oneTapCart, .oneTapProduct])
 
-    /// Applies `STOREFRONT_ONE_TAP` ("on", "off", or a list of "cart,product") over `base`.
-    public static func fromEnvironment(_ environment: [String: String], base: StaticFeatureFlags = .defaults) throws -> StaticFeatureFlags {
-        guard let value = environment["STOREFRONT_ONE_TAP"] else { return base }
-        return StaticFeatureFlags(enabled: try parseOneTap(value))
-    }
-
     /// Parses a One-Tap setting: "on"/"all", "off"/"none", or entry points "cart", "product" separated by commas.
     public static func parseOneTap(_ value: String) throws -> Set<FeatureFlag> {
         var flags: Set<FeatureFlag> = []

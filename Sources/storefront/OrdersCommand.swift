@@ -25,10 +25,16 @@ struct OrdersCommand: ParsableCommand {
     }
 
     func run() throws {
+        // The same precedence as the shop itself: flag, environment, config file, default.
         let environment = ProcessInfo.processInfo.environment
-        let directory = dataDirectory
-            ?? environment["STOREFRONT_DATA_DIR"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? Configuration.defaultDataDirectory(environment: environment)
+        let configuration: Configuration
+        do {
+            configuration = try Configuration.load(environment: environment)
+        } catch let error as ConfigurationError {
+            complain("bad configuration: \(error)")
+            throw ExitCodes.configError
+        }
+        let directory = dataDirectory ?? configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment)
         let orders: [Order]
         do {
             let database = try StoreDatabase.open(directory: URL(fileURLWithPath: directory))

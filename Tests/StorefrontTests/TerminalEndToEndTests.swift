@@ -226,3 +226,15 @@ extension CommandLineTests {
         #expect(screen.stdout.contains("2 total"), "the orders screen reads the same database")
     }
 }
+
+extension CommandLineTests {
+    @Test func ordersReadsTheDataDirectoryFromTheConfigFile() throws {
+        let binary = try BuiltProduct.requireStorefront()
+        let config = TemporaryDirectory.make()
+        try FileManager.default.createDirectory(at: config.appendingPathComponent("storefront"), withIntermediateDirectories: true)
+        try "data-dir = \(scratch)\n".write(to: config.appendingPathComponent("storefront/config"), atomically: true, encoding: .utf8)
+        #expect(try Subprocess.run(binary, ["headless", "--data-dir", scratch, "--keys", "enter,a,c,enter,p,enter"]).status == 0)
+        let listed = try Subprocess.run(binary, ["orders"], environment: ["XDG_CONFIG_HOME": config.path, "HOME": config.path, "PATH": "/usr/bin:/bin"])
+        #expect(listed.stdout.hasPrefix("Order"), "the order made in the configured data directory is listed:\n\(listed.stdout)\(listed.stderr)")
+    }
+}
