@@ -40,9 +40,7 @@ enum Backing: String { case memory, sqlite }
 
 /// The catalog of `count` products (24 is the bundled one) behind `backing`; SQLite imports into a temporary directory.
 func catalog(count: Int, backing: Backing) throws -> any CatalogRepository {
-    let data = count == 24 ? Data(BundledCatalog.json.utf8) : try JSONSerialization.data(withJSONObject: Fixtures.generatedCatalog(count: count).products.map {
-        ["id": $0.id.rawValue, "name": $0.name, "summary": $0.summary, "description": $0.description, "price": $0.price.minorUnits, "stock": $0.stock ?? 0] as [String: Any]
-    })
+    let data = count == 24 ? Data(BundledCatalog.json.utf8) : try Fixtures.catalogJSON(Fixtures.generatedCatalog(count: count))
     switch backing {
     case .memory:
         return InMemoryCatalogRepository(catalog: try CatalogLoader.load(data: data, source: "bench"))

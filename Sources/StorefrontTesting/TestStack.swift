@@ -76,6 +76,23 @@ public enum Fixtures {
     }
 }
 
+extension Fixtures {
+    /// `catalog` written back as catalog JSON, the format `CatalogLoader` reads (store name and currency, products).
+    public static func catalogJSON(_ catalog: Catalog) throws -> Data {
+        let products: [[String: Any]] = catalog.products.map { product in
+            var fields: [String: Any] = [
+                "id": product.id.rawValue, "name": product.name, "summary": product.summary, "description": product.description,
+                "price": product.price.minorUnits, "art": product.art, "tags": product.tags,
+            ]
+            if let stock = product.stock { fields["stock"] = stock }
+            return fields
+        }
+        return try JSONSerialization.data(withJSONObject: [
+            "store": ["name": catalog.store.name, "currency": catalog.store.currency.code], "products": products,
+        ])
+    }
+}
+
 extension IDGenerator {
     /// "prefix-1", "prefix-2", … in order.
     public static func sequential(prefix: String) -> IDGenerator {

@@ -18,7 +18,7 @@ enum CatalogRepositoryKind: String, CaseIterable, CustomTestStringConvertible {
             return InMemoryCatalogRepository(catalog: catalog)
         case .sqlite:
             let database = try StoreDatabase.open(directory: TemporaryDirectory.make())
-            return try SQLiteCatalogRepository.open(database: database, catalogData: try CatalogJSON.encode(catalog), source: "test")
+            return try SQLiteCatalogRepository.open(database: database, catalogData: try Fixtures.catalogJSON(catalog), source: "test")
         }
     }
 }
@@ -26,18 +26,6 @@ enum CatalogRepositoryKind: String, CaseIterable, CustomTestStringConvertible {
 enum TemporaryDirectory {
     static func make() -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("storefront-\(UUID().uuidString)")
-    }
-}
-
-/// Writes a catalog back as catalog JSON (the format `CatalogLoader` reads).
-enum CatalogJSON {
-    static func encode(_ catalog: Catalog) throws -> Data {
-        let products: [[String: Any]] = catalog.products.map { product in
-            ["id": product.id.rawValue, "name": product.name, "summary": product.summary, "description": product.description,
-             "price": product.price.minorUnits, "art": product.art, "tags": product.tags]
-                .merging(product.stock.map { ["stock": $0] } ?? [:]) { $1 }
-        }
-        return try JSONSerialization.data(withJSONObject: ["store": ["name": catalog.store.name, "currency": catalog.store.currency.code], "products": products])
     }
 }
 
@@ -94,7 +82,7 @@ struct SQLiteStoreTests {
         var changed = try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled")
         changed.products[0].price = Money(minorUnits: 1, currency: .usd)
         changed.products.removeLast()
-        let reimported = try SQLiteCatalogRepository.open(database: try StoreDatabase.open(directory: directory), catalogData: try CatalogJSON.encode(changed), source: "changed")
+        let reimported = try SQLiteCatalogRepository.open(database: try StoreDatabase.open(directory: directory), catalogData: try Fixtures.catalogJSON(changed), source: "changed")
         #expect(reimported.didImport)
         #expect(try reimported.count(matching: "") == 23)
         #expect(try reimported.page(matching: "", offset: 0, limit: 1).first?.price.minorUnits == 1)

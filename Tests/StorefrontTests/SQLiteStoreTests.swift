@@ -19,7 +19,7 @@ struct StockTests {
         }
         var changed = try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled")
         changed.products[0].name = "Dusk Keycap Set, second edition"
-        var json = try JSONSerialization.jsonObject(with: CatalogJSON.encode(changed)) as! [String: Any]
+        var json = try JSONSerialization.jsonObject(with: Fixtures.catalogJSON(changed)) as! [String: Any]
         var products = json["products"] as! [[String: Any]]
         for index in products.indices { products[index]["stock"] = 99 }
         json["products"] = products
