@@ -23,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.7"),
         .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         .target(name: "StoreModels", swiftSettings: strict),
@@ -36,6 +37,12 @@ let package = Package(
             dependencies: ["StoreClients"],
             swiftSettings: strict
         ),
+        .target(
+            name: "StoreIdentity",
+            dependencies: ["StoreClients", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
+        .target(name: "StoreCredentialFile", dependencies: ["StoreClients"], swiftSettings: strict),
         .target(
             name: "StoreSQLite",
             dependencies: ["StoreClients", .product(name: "GRDB", package: "GRDB.swift")],
@@ -51,7 +58,7 @@ let package = Package(
         .executableTarget(
             name: "storefront",
             dependencies: [
-                "StorefrontUI", "StoreSandbox", "StoreSQLite", "TerminalNCurses",
+                "StorefrontUI", "StoreSandbox", "StoreSQLite", "StoreIdentity", "StoreCredentialFile", "TerminalNCurses",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -66,7 +73,7 @@ let package = Package(
         .testTarget(
             name: "StorefrontTests",
             dependencies: [
-                "StorefrontTesting", "StoreSandbox", "StoreSQLite",
+                "StorefrontTesting", "StoreSandbox", "StoreSQLite", "StoreIdentity", "StoreCredentialFile",
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "CustomDump", package: "swift-custom-dump"),
                 .product(name: "InlineSnapshotTesting", package: "swift-snapshot-testing"),

@@ -16,10 +16,10 @@ public protocol CatalogRepository: Sendable {
     func product(id: ProductID) throws -> Product?
 }
 
-/// Past orders, newest first.
+/// Past paid orders, newest first: one customer's, or everyone's when `customer` is nil.
 public protocol OrderHistory: Sendable {
-    func count() throws -> Int
-    func orders(offset: Int, limit: Int) throws -> [Order]
+    func count(customer: String?) throws -> Int
+    func orders(customer: String?, offset: Int, limit: Int) throws -> [Order]
     func order(number: String) throws -> Order?
 }
 

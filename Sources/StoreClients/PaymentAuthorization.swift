@@ -120,8 +120,6 @@ public struct PaymentAuthorizationResult: Hashable, Sendable {
 
 /// The wallet a sandbox or real sheet draws its cards and contacts from.
 public protocol Wallet: Sendable {
-    func paymentMethods() -> [PaymentMethod]
-    func contacts() -> [Contact]
-    var defaultPaymentMethodID: String? { get }
-    var defaultContactID: String? { get }
+    /// The cards and contacts, with the defaults, read at once.
+    func contents() throws -> WalletContents
 }

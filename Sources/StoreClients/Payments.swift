@@ -33,8 +33,11 @@ public enum PaymentProviderError: Error, Hashable, Sendable {
     case unavailable(String)
 }
 
-/// Turns an authorized payment into a token the merchant backend can charge.
+/// The payment provider: keeps cards in its vault and turns authorized payments into chargeable tokens.
 public protocol PaymentProvider: Sendable {
+    /// Sends a card to the provider's vault once; the answer names the card by a token, so the
+    /// shop never keeps the number or the security code.
+    func vault(_ card: CardDetails) async throws(PaymentProviderError) -> PaymentMethod
     func createToken(for payment: Payment) async throws(PaymentProviderError) -> PaymentToken
 }
 
@@ -44,12 +47,15 @@ public struct OrderDraft: Hashable, Sendable {
     public var totals: CartTotals
     public var shippingMethod: ShippingMethod
     public var shippingContact: Contact
+    /// Who is buying: the signed-in account or the guest.
+    public var customerID: String
 
-    public init(lines: [CartLine], totals: CartTotals, shippingMethod: ShippingMethod, shippingContact: Contact) {
+    public init(lines: [CartLine], totals: CartTotals, shippingMethod: ShippingMethod, shippingContact: Contact, customerID: String) {
         self.lines = lines
         self.totals = totals
         self.shippingMethod = shippingMethod
         self.shippingContact = shippingContact
+        self.customerID = customerID
     }
 }
 

@@ -27,10 +27,12 @@ public struct Order: Hashable, Sendable, Identifiable {
     public var paymentDescription: String
     public var shippingMethodLabel: String
     public var shipTo: String
+    /// Whose order it is: the account or guest that placed it.
+    public var customerID: String
 
     public var id: String { number }
 
-    public init(number: String, placedAt: Date, lines: [CartLine], totals: CartTotals, status: OrderStatus, paymentDescription: String, shippingMethodLabel: String, shipTo: String) {
+    public init(number: String, placedAt: Date, lines: [CartLine], totals: CartTotals, status: OrderStatus, paymentDescription: String, shippingMethodLabel: String, shipTo: String, customerID: String = "") {
         self.number = number
         self.placedAt = placedAt
         self.lines = lines
@@ -39,6 +41,7 @@ public struct Order: Hashable, Sendable, Identifiable {
         self.paymentDescription = paymentDescription
         self.shippingMethodLabel = shippingMethodLabel
         self.shipTo = shipTo
+        self.customerID = customerID
     }
 
     public var itemCount: Int { lines.reduce(0) { $0 + $1.quantity } }

@@ -37,12 +37,13 @@ public final class SQLiteOrderStore: OrderStore {
             let contact = draft.shippingContact
             try db.execute(sql: """
                 INSERT INTO orders (number, sequence, idempotency_key, status, placed_at, currency, subtotal, shipping, tax,
-                                    token_id, payment_description, shipping_method, ship_to)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                    token_id, payment_description, shipping_method, ship_to, customer)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [
                     number, sequence, idempotencyKey, OrderStatus.charging.rawValue, placedAt.timeIntervalSince1970,
                     currency.code, draft.totals.subtotal.minorUnits, draft.totals.shipping.minorUnits, draft.totals.tax.minorUnits,
                     tokenID, paymentDescription, draft.shippingMethod.label, "\(contact.name), \(contact.address.singleLine)",
+                    draft.customerID,
                 ])
             for (position, line) in draft.lines.enumerated() {
                 try db.execute(sql: "INSERT INTO order_line (order_number, position, product_id, name, unit_price, quantity) VALUES (?, ?, ?, ?, ?, ?)",
@@ -81,14 +82,19 @@ public final class SQLiteOrderStore: OrderStore {
         }
     }
 
-    public func count() throws -> Int {
-        try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM orders WHERE status = 'paid'") ?? 0 }
+    public func count(customer: String?) throws -> Int {
+        try read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM orders WHERE status = 'paid' AND (? IS NULL OR customer = ?)", arguments: [customer, customer]) ?? 0
+        }
     }
 
-    public func orders(offset: Int, limit: Int) throws -> [Order] {
+    public func orders(customer: String?, offset: Int, limit: Int) throws -> [Order] {
         guard offset >= 0, limit > 0 else { return [] }
         return try read { db in
-            try String.fetchAll(db, sql: "SELECT number FROM orders WHERE status = 'paid' ORDER BY sequence DESC LIMIT ? OFFSET ?", arguments: [limit, offset])
+            try String.fetchAll(db, sql: """
+                SELECT number FROM orders WHERE status = 'paid' AND (? IS NULL OR customer = ?)
+                ORDER BY sequence DESC LIMIT ? OFFSET ?
+                """, arguments: [customer, customer, limit, offset])
                 .compactMap { try self.order(number: $0, in: db) }
         }
     }
@@ -107,7 +113,7 @@ public final class SQLiteOrderStore: OrderStore {
             number: number, placedAt: Date(timeIntervalSince1970: row["placed_at"]), lines: lines,
             totals: CartTotals(subtotal: Money(minorUnits: row["subtotal"], currency: currency), shipping: Money(minorUnits: row["shipping"], currency: currency), tax: Money(minorUnits: row["tax"], currency: currency)),
             status: OrderStatus(rawValue: row["status"]) ?? .unknown, paymentDescription: row["payment_description"],
-            shippingMethodLabel: row["shipping_method"], shipTo: row["ship_to"]
+            shippingMethodLabel: row["shipping_method"], shipTo: row["ship_to"], customerID: row["customer"]
         )
     }
 

@@ -196,6 +196,32 @@ public final class StoreDatabase: Sendable {
                 );
                 """)
         }
+        migrator.registerMigration("v4-accounts") { db in
+            try db.execute(sql: """
+                -- Orders placed before accounts existed belong to no one ('') and are listed only by `storefront orders`.
+                ALTER TABLE orders ADD COLUMN customer TEXT NOT NULL DEFAULT '';
+                CREATE INDEX orders_by_customer ON orders(customer, sequence DESC);
+                ALTER TABLE wallet_card ADD COLUMN added INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE address ADD COLUMN added INTEGER NOT NULL DEFAULT 0;
+                -- The name and email an identity provider gave on the first sign-in.
+                CREATE TABLE account (
+                    customer TEXT PRIMARY KEY NOT NULL,
+                    name TEXT,
+                    email TEXT
+                );
+                -- The sandbox identity provider's own records, standing in for a real provider's.
+                CREATE TABLE sandbox_id_user (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    email TEXT NOT NULL UNIQUE,
+                    revoked INTEGER NOT NULL DEFAULT 0
+                );
+                CREATE TABLE sandbox_id_refresh (
+                    token_hash TEXT PRIMARY KEY NOT NULL,
+                    user_id TEXT NOT NULL REFERENCES sandbox_id_user(id),
+                    expires_at REAL NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 }

@@ -21,7 +21,8 @@ public final class InMemoryOrderStore: OrderStore {
             let order = Order(
                 number: "SF-" + String(1_000_000 + all.count + 1).dropFirst(), placedAt: placedAt, lines: draft.lines,
                 totals: draft.totals, status: .charging, paymentDescription: paymentDescription,
-                shippingMethodLabel: draft.shippingMethod.label, shipTo: "\(contact.name), \(contact.address.singleLine)"
+                shippingMethodLabel: draft.shippingMethod.label, shipTo: "\(contact.name), \(contact.address.singleLine)",
+                customerID: draft.customerID
             )
             all.insert(order, at: 0)
             return order
@@ -44,12 +45,14 @@ public final class InMemoryOrderStore: OrderStore {
     }
 
     /// Placed orders only: attempts that were declined or canceled are not the shopper's orders.
-    private var placed: [Order] { orders.withLock { $0.filter { $0.status == .paid } } }
+    private func placed(by customer: String?) -> [Order] {
+        orders.withLock { $0.filter { $0.status == .paid && (customer == nil || $0.customerID == customer) } }
+    }
 
-    public func count() throws -> Int { placed.count }
+    public func count(customer: String?) throws -> Int { placed(by: customer).count }
 
-    public func orders(offset: Int, limit: Int) throws -> [Order] {
-        let all = placed
+    public func orders(customer: String?, offset: Int, limit: Int) throws -> [Order] {
+        let all = placed(by: customer)
         guard offset >= 0, offset < all.count, limit > 0 else { return [] }
         return Array(all[offset..<min(all.count, offset + limit)])
     }

@@ -7,7 +7,7 @@ extension PaymentAuthorization {
         PaymentAuthorization(
             canMakePayments: { true },
             canMakePaymentsUsingNetworks: { networks in
-                wallet.paymentMethods().contains { networks.contains($0.network) }
+                ((try? wallet.contents())?.cards ?? []).contains { networks.contains($0.network) }
             },
             makeController: { request in
                 guard request.validationFailure == nil else { return nil }
@@ -35,11 +35,12 @@ public final class SandboxPaymentAuthorizationController: PaymentAuthorizationCo
     }
 
     public func present() async -> PaymentSheetOptions? {
-        let methods = wallet.paymentMethods().filter { request.supportedNetworks.contains($0.network) }
+        guard let contents = try? wallet.contents() else { return nil }
+        let methods = contents.cards.filter { request.supportedNetworks.contains($0.network) }
         guard !methods.isEmpty else { return nil }
-        let contacts = wallet.contacts()
-        method = methods.first { $0.id == wallet.defaultPaymentMethodID } ?? methods.first
-        contact = contacts.first { $0.id == wallet.defaultContactID } ?? contacts.first
+        let contacts = contents.addresses
+        method = methods.first { $0.id == contents.defaultCardID } ?? methods.first
+        contact = contacts.first { $0.id == contents.defaultAddressID } ?? contacts.first
         shippingMethod = request.shippingMethods.first
         return PaymentSheetOptions(paymentMethods: methods, contacts: contacts, selectedPaymentMethod: method, selectedContact: contact)
     }

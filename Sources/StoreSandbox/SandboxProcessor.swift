@@ -39,7 +39,10 @@ public actor SandboxProcessor {
     /// The provider's records; durable in the shop (SQLite), in memory in tests.
     public nonisolated let ledger: any ChargeLedger
 
-    public init(clock: any Clock<Duration> = ContinuousClock(), latency: Duration = .zero, ledger: any ChargeLedger = InMemoryChargeLedger()) {
+    private let ids: IDGenerator
+
+    public init(clock: any Clock<Duration> = ContinuousClock(), latency: Duration = .zero, ledger: any ChargeLedger = InMemoryChargeLedger(), ids: IDGenerator = .random) {
+        self.ids = ids
         self.clock = clock
         self.latency = latency
         self.ledger = ledger
@@ -52,14 +55,28 @@ public actor SandboxProcessor {
 
     public func inject(_ fault: Fault) { faults.append(fault) }
 
+    /// Takes a card into the vault: what it will do when charged is decided now, from its number,
+    /// and written into the card's id, so the number itself is forgotten at once.
+    func vault(_ card: CardDetails) async throws(PaymentProviderError) -> PaymentMethod {
+        await simulateLatency()
+        guard CardEntry.passesLuhn(card.number), card.network.cardLengths.contains(card.number.count) else {
+            throw .cardRejected(.incorrectNumber)
+        }
+        let outcome = SandboxCard.all.first { $0.number == card.number }?.outcome ?? .succeeds
+        return PaymentMethod(
+            id: SandboxCard.cardID(outcome: outcome, suffix: ids.next()), network: card.network, lastFour: card.lastFour,
+            expiry: card.expiry, displayName: "Expires \(card.expiry)"
+        )
+    }
+
     func issueToken(for payment: Payment) async throws(PaymentProviderError) -> PaymentToken {
         await simulateLatency()
-        let walletID = payment.methodData.hasPrefix("sandbox:") ? String(payment.methodData.dropFirst("sandbox:".count)) : ""
-        guard let card = SandboxCard.card(walletID: walletID) else { throw .cardRejected(.incorrectNumber) }
-        if card.outcome == .declines(.incorrectNumber) { throw .cardRejected(.incorrectNumber) }
+        let cardID = payment.methodData.hasPrefix("sandbox:") ? String(payment.methodData.dropFirst("sandbox:".count)) : ""
+        guard let outcome = SandboxCard.outcome(cardID: cardID) else { throw .cardRejected(.incorrectNumber) }
+        if outcome == .declines(.incorrectNumber) { throw .cardRejected(.incorrectNumber) }
         issued += 1
         // The token names its card, so a token issued before a restart can still be charged.
-        return PaymentToken(id: "tok_sandbox_\(issued)_\(card.walletID)", paymentMethod: payment.method)
+        return PaymentToken(id: "tok_sandbox_\(issued)_\(cardID)", paymentMethod: payment.method)
     }
 
     func charge(tokenID: String, amount: Money, idempotencyKey key: String) async throws(MerchantBackendError) -> Charge {
@@ -71,8 +88,8 @@ public actor SandboxProcessor {
             }
             let fault = faults.isEmpty ? nil : faults.removeFirst()
             if fault == .timeoutBeforeCharging { throw MerchantBackendError.timedOut }
-            guard let card = Self.card(forToken: tokenID) else { throw MerchantBackendError.unavailable("unknown token") }
-            let outcome: ChargeOutcome = switch card.outcome {
+            guard let cardOutcome = Self.outcome(forToken: tokenID) else { throw MerchantBackendError.unavailable("unknown token") }
+            let outcome: ChargeOutcome = switch cardOutcome {
             case .succeeds: .succeeded
             case .declines(let reason): .declined(reason)
             }
@@ -86,11 +103,11 @@ public actor SandboxProcessor {
         }
     }
 
-    /// The card a sandbox token was issued for ("tok_sandbox_<n>_<wallet id>").
-    static func card(forToken tokenID: String) -> SandboxCard? {
+    /// What charging a sandbox token does ("tok_sandbox_<n>_<card id>").
+    static func outcome(forToken tokenID: String) -> SandboxCard.Outcome? {
         let parts = tokenID.split(separator: "_", maxSplits: 3)
         guard parts.count == 4, parts[0] == "tok", parts[1] == "sandbox" else { return nil }
-        return SandboxCard.card(walletID: String(parts[3]))
+        return SandboxCard.outcome(cardID: String(parts[3]))
     }
 
     private func simulateLatency() async {
@@ -103,6 +120,10 @@ public actor SandboxProcessor {
 public struct SandboxPaymentProvider: PaymentProvider {
     private let processor: SandboxProcessor
     public init(processor: SandboxProcessor) { self.processor = processor }
+
+    public func vault(_ card: CardDetails) async throws(PaymentProviderError) -> PaymentMethod {
+        try await processor.vault(card)
+    }
 
     public func createToken(for payment: Payment) async throws(PaymentProviderError) -> PaymentToken {
         try await processor.issueToken(for: payment)

@@ -14,7 +14,8 @@ public struct SandboxCard: Hashable, Sendable {
     public var outcome: Outcome
 
     public var lastFour: String { String(number.suffix(4)) }
-    public var walletID: String { "card_\(network.rawValue)_\(number.suffix(4))" }
+    /// The id the sandbox vault gives this card: it carries the outcome, never the number.
+    public var walletID: String { Self.cardID(outcome: outcome, suffix: "\(network.rawValue)_\(lastFour)") }
 
     public var paymentMethod: PaymentMethod {
         PaymentMethod(id: walletID, network: network, lastFour: lastFour, expiry: CardExpiry(month: 12, year: 2034), displayName: label)
@@ -32,7 +33,21 @@ public struct SandboxCard: Hashable, Sendable {
         SandboxCard(number: "4242424242424241", network: .visa, label: "Test: incorrect number", outcome: .declines(.incorrectNumber)),
     ]
 
-    public static func card(walletID: String) -> SandboxCard? { all.first { $0.walletID == walletID } }
+    /// "card_<outcome>_<suffix>", where the outcome is "ok" or a decline reason.
+    static func cardID(outcome: Outcome, suffix: String) -> String {
+        switch outcome {
+        case .succeeds: "card_ok_\(suffix)"
+        case .declines(let reason): "card_\(reason.rawValue)_\(suffix)"
+        }
+    }
+
+    /// What charging the vaulted card `cardID` does, or nil when the sandbox never issued it.
+    static func outcome(cardID: String) -> Outcome? {
+        let parts = cardID.split(separator: "_", maxSplits: 2)
+        guard parts.count == 3, parts[0] == "card" else { return nil }
+        if parts[1] == "ok" { return .succeeds }
+        return DeclineReason(rawValue: String(parts[1])).map { .declines($0) }
+    }
 }
 
 /// A wallet preloaded with the sandbox test cards and a few contacts, one of which the shop cannot ship to.
@@ -49,8 +64,9 @@ public struct SandboxWallet: Wallet {
         self.defaultContactID = contacts.first?.id
     }
 
-    public func paymentMethods() -> [PaymentMethod] { cards.map(\.paymentMethod) }
-    public func contacts() -> [Contact] { storedContacts }
+    public func contents() throws -> WalletContents {
+        WalletContents(cards: cards.map(\.paymentMethod), defaultCardID: defaultPaymentMethodID, addresses: storedContacts, defaultAddressID: defaultContactID)
+    }
 
     public static let sampleContacts: [Contact] = [
         Contact(id: "contact-jane", name: "Jane Appleseed", email: "jane@example.com", phone: "+1 555 0100",

@@ -252,7 +252,7 @@ struct ReconciliationTests {
         await processor.inject(.timeoutAfterCharging)
         let first = SandboxMerchantBackend(processor: processor, orders: fixture.orders, dates: Fixtures.fixedDates)
         let draft = Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 1)
-        let token = PaymentToken(id: "tok_sandbox_1_card_visa_4242", paymentMethod: Fixtures.visa)
+        let token = PaymentToken(id: "tok_sandbox_1_card_ok_visa_4242", paymentMethod: Fixtures.visa)
         await #expect(throws: MerchantBackendError.timedOut) {
             try await first.processPayment(token: token, order: draft, idempotencyKey: "same")
         }
@@ -363,7 +363,7 @@ struct IdempotentDeclineTests {
     @Test func aRetryOfADeclinedChargeGivesTheFirstReason() async throws {
         let fixture = try SQLiteFixture()
         let backend = SandboxMerchantBackend(processor: SandboxProcessor(ledger: SQLiteChargeLedger(database: fixture.database)), orders: fixture.orders, dates: Fixtures.fixedDates)
-        let token = PaymentToken(id: "tok_sandbox_1_card_visa_9995", paymentMethod: Fixtures.visa)
+        let token = PaymentToken(id: "tok_sandbox_1_card_insufficientFunds_visa_9995", paymentMethod: Fixtures.visa)
         let draft = Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 1)
         for _ in 0..<2 {
             await #expect(throws: MerchantBackendError.declined(.insufficientFunds)) {

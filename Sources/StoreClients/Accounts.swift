@@ -1,0 +1,67 @@
+import Foundation
+import Synchronization
+import StoreModels
+
+/// What the shop remembers about an account: the name and email the identity provider gave on the first sign-in.
+public struct AccountProfile: Hashable, Sendable {
+    public var customerID: String
+    public var name: String?
+    public var email: String?
+    public init(customerID: String, name: String?, email: String?) {
+        self.customerID = customerID
+        self.name = name
+        self.email = email
+    }
+}
+
+/// Keeps account profiles.
+public protocol AccountProfileStore: Sendable {
+    func profile(forCustomer customer: String) throws -> AccountProfile?
+    /// Stores `profile`, keeping stored values where the new one has nil.
+    func save(_ profile: AccountProfile) throws
+}
+
+/// One customer's saved cards and addresses, and which of each is the default.
+public struct WalletContents: Hashable, Sendable {
+    public var cards: [PaymentMethod]
+    public var defaultCardID: String?
+    public var addresses: [Contact]
+    public var defaultAddressID: String?
+
+    public init(cards: [PaymentMethod] = [], defaultCardID: String? = nil, addresses: [Contact] = [], defaultAddressID: String? = nil) {
+        self.cards = cards
+        self.defaultCardID = defaultCardID
+        self.addresses = addresses
+        self.defaultAddressID = defaultAddressID
+    }
+
+    public var defaultCard: PaymentMethod? { cards.first { $0.id == defaultCardID } }
+    public var defaultAddress: Contact? { addresses.first { $0.id == defaultAddressID } }
+}
+
+/// Saved cards (only the provider's token, network, last 4 and expiry) and addresses, per customer.
+///
+/// The first card or address a customer saves becomes the default; removing the default makes
+/// the oldest remaining one the default.
+public protocol WalletStore: Sendable {
+    func wallet(forCustomer customer: String) throws -> WalletContents
+    func addCard(_ card: PaymentMethod, forCustomer customer: String, makeDefault: Bool) throws
+    func addAddress(_ address: Contact, forCustomer customer: String, makeDefault: Bool) throws
+    func setDefaultCard(id: String, forCustomer customer: String) throws
+    func setDefaultAddress(id: String, forCustomer customer: String) throws
+    func removeCard(id: String, forCustomer customer: String) throws
+    func removeAddress(id: String, forCustomer customer: String) throws
+}
+
+/// Whose wallet the device's payment sheet shows: the guest's, or the signed-in account's.
+///
+/// Shared by the composition root between the sheet's wallet and the view model, which
+/// changes it on sign-in and sign-out.
+public final class WalletOwner: Sendable {
+    private let current: Mutex<String>
+    public init(_ customerID: String) { current = Mutex(customerID) }
+    public var customerID: String {
+        get { current.withLock { $0 } }
+        set { current.withLock { $0 = newValue } }
+    }
+}

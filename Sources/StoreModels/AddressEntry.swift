@@ -1,0 +1,109 @@
+/// The fields of the address form, which are also the shipping contact's fields on the sheet.
+public enum AddressField: String, Hashable, Sendable, CaseIterable {
+    case name, street, city, postalCode, country, email, phone
+
+    /// The payment sheet's contact field this form field belongs to.
+    public var contactField: ContactField {
+        switch self {
+        case .name: .name
+        case .street, .city, .postalCode, .country: .postalAddress
+        case .email: .email
+        case .phone: .phone
+        }
+    }
+}
+
+/// What the shopper typed into the address form, before validation.
+public struct AddressEntry: Hashable, Sendable {
+    public var name: String
+    public var street: String
+    public var city: String
+    public var postalCode: String
+    public var country: String
+    public var email: String
+    public var phone: String
+
+    public init(name: String = "", street: String = "", city: String = "", postalCode: String = "", country: String = "", email: String = "", phone: String = "") {
+        self.name = name
+        self.street = street
+        self.city = city
+        self.postalCode = postalCode
+        self.country = country
+        self.email = email
+        self.phone = phone
+    }
+
+    public init(_ contact: Contact) {
+        self.init(name: contact.name, street: contact.address.street, city: contact.address.city, postalCode: contact.address.postalCode,
+                  country: contact.address.countryCode, email: contact.email, phone: contact.phone)
+    }
+
+    /// Every field's problem, by field; empty when the address can be used.
+    public func problems() -> [AddressField: String] {
+        var errors: [AddressField: String] = [:]
+        let name = name.trimming(" "), street = street.trimming(" "), city = city.trimming(" ")
+        if name.isEmpty { errors[.name] = "Enter the recipient's name." }
+        else if name.count > 80 { errors[.name] = "The name is too long (at most 80 characters)." }
+        if street.isEmpty { errors[.street] = "Enter the street and number." }
+        else if street.count > 120 { errors[.street] = "The street is too long (at most 120 characters)." }
+        if city.isEmpty { errors[.city] = "Enter the city." }
+        let country = country.trimming(" ").uppercased()
+        if country.count != 2 || !country.allSatisfy({ $0.isASCII && $0.isLetter }) {
+            errors[.country] = "Enter a two-letter country code, e.g. US."
+        }
+        if let problem = PostalAddress.postalCodeProblem(postalCode, countryCode: errors[.country] == nil ? country : nil) {
+            errors[.postalCode] = problem
+        }
+        if let problem = Contact.emailProblem(email) { errors[.email] = problem }
+        if let problem = Contact.phoneProblem(phone) { errors[.phone] = problem }
+        return errors
+    }
+
+    /// The contact this entry describes, trimmed; nil while any field has a problem.
+    public func contact(id: String) -> Contact? {
+        guard problems().isEmpty else { return nil }
+        return Contact(
+            id: id, name: name.trimming(" "), email: email.trimming(" "), phone: phone.trimming(" "),
+            address: PostalAddress(street: street.trimming(" "), city: city.trimming(" "), postalCode: postalCode.trimming(" ").uppercased(), countryCode: country.trimming(" ").uppercased())
+        )
+    }
+}
+
+extension PostalAddress {
+    /// Why `code` is not a postal code (of `countryCode`, when known), or nil when it is one.
+    public static func postalCodeProblem(_ code: String, countryCode: String?) -> String? {
+        let code = code.trimming(" ")
+        if code.isEmpty { return "Enter the postal code." }
+        if countryCode == "US" {
+            let parts = code.split(separator: "-", omittingEmptySubsequences: false)
+            let valid = parts[0].count == 5 && parts[0].allSatisfy(\.isASCIIDigit)
+                && (parts.count == 1 || (parts.count == 2 && parts[1].count == 4 && parts[1].allSatisfy(\.isASCIIDigit)))
+            return valid ? nil : "A US ZIP code is 5 digits, or 5+4 like 95014-2083."
+        }
+        let allowed = code.allSatisfy { ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == " " || $0 == "-" }
+        let significant = code.filter { $0 != " " && $0 != "-" }.count
+        return allowed && (3...10).contains(significant) ? nil : "A postal code has 3 to 10 letters or digits."
+    }
+}
+
+extension Contact {
+    /// Why `email` is not an address mail can reach, or nil.
+    public static func emailProblem(_ email: String) -> String? {
+        let email = email.trimming(" ")
+        if email.isEmpty { return "Enter an email address for the receipt." }
+        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
+              !email.contains(" ")
+        else { return "Enter a valid email address, like name@example.com." }
+        return nil
+    }
+
+    /// Why `phone` is not a phone number, or nil; the phone is optional.
+    public static func phoneProblem(_ phone: String) -> String? {
+        let phone = phone.trimming(" ")
+        guard !phone.isEmpty else { return nil }
+        let allowed = phone.allSatisfy { $0.isASCIIDigit || " +-().".contains($0) }
+        let digits = phone.filter(\.isASCIIDigit).count
+        return allowed && (7...15).contains(digits) ? nil : "A phone number has 7 to 15 digits, optionally with + ( ) - and spaces."
+    }
+}
