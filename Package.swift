@@ -51,7 +51,8 @@ let package = Package(
         .target(
             name: "StorefrontTesting",
             dependencies: [
-                "StorefrontUI", "StoreClients", "StoreSandbox",
+                "StorefrontUI", "StoreClients", "StoreSandbox", "StoreIdentity",
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
         ),
@@ -61,6 +62,7 @@ let package = Package(
                 "StorefrontUI", "StoreSandbox", "StoreSQLite", "StoreIdentity", "StoreCredentialFile", "TerminalNCurses",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
         ),

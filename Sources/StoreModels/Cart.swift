@@ -93,3 +93,16 @@ public struct Cart: Hashable, Sendable {
         )
     }
 }
+
+extension Cart {
+    /// Adds `other` lines (a guest's cart at sign-in) to this cart: quantities of the same product add up, to the limit.
+    public mutating func merge(_ other: [CartLine]) {
+        for line in other {
+            if let index = lines.firstIndex(where: { $0.productID == line.productID }) {
+                lines[index].quantity = min(CartLine.quantityRange.upperBound, lines[index].quantity + line.quantity)
+            } else if line.unitPrice.currency == currency {
+                lines.append(line)
+            }
+        }
+    }
+}

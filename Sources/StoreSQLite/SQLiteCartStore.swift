@@ -10,7 +10,7 @@ public final class SQLiteCartStore: CartStore {
     public init(database: StoreDatabase) { self.database = database }
 
     public func lines(forCustomer customer: String) throws -> [CartLine] {
-        try database.pool.read { db in
+        try database.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM cart_line WHERE customer = ? ORDER BY position", arguments: [customer]).compactMap { row in
                 guard let currency = Currency(code: row["currency"]) else { return nil }
                 return CartLine(productID: ProductID(row["product_id"] as String), name: row["name"], unitPrice: Money(minorUnits: row["unit_price"], currency: currency), quantity: row["quantity"])
@@ -19,16 +19,12 @@ public final class SQLiteCartStore: CartStore {
     }
 
     public func save(_ lines: [CartLine], forCustomer customer: String) throws {
-        do {
-            try database.pool.write { db in
-                try db.execute(sql: "DELETE FROM cart_line WHERE customer = ?", arguments: [customer])
-                for (position, line) in lines.enumerated() {
-                    try db.execute(sql: "INSERT INTO cart_line (customer, position, product_id, name, unit_price, currency, quantity) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                                   arguments: [customer, position, line.productID.rawValue, line.name, line.unitPrice.minorUnits, line.unitPrice.currency.code, line.quantity])
-                }
+        try database.write { db in
+            try db.execute(sql: "DELETE FROM cart_line WHERE customer = ?", arguments: [customer])
+            for (position, line) in lines.enumerated() {
+                try db.execute(sql: "INSERT INTO cart_line (customer, position, product_id, name, unit_price, currency, quantity) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                               arguments: [customer, position, line.productID.rawValue, line.name, line.unitPrice.minorUnits, line.unitPrice.currency.code, line.quantity])
             }
-        } catch {
-            throw StorageError(StoreDatabaseError.from(error, path: database.path).description)
         }
     }
 }

@@ -173,13 +173,7 @@ public final class SQLiteCatalogRepository: CatalogRepository {
         }
     }
 
-    private func read<T>(_ body: (Database) throws -> T) throws -> T {
-        do {
-            return try database.pool.read(body)
-        } catch {
-            throw StorageError(StoreDatabaseError.from(error, path: database.path).description)
-        }
-    }
+    private func read<T>(_ body: (Database) throws -> T) throws -> T { try database.read(body) }
 
     private func product(from row: Row) -> Product {
         let art: String = row["art"]

@@ -127,11 +127,5 @@ public final class SQLiteOrderStore: OrderStore {
         }
     }
 
-    private func read<T>(_ body: (Database) throws -> T) throws -> T {
-        do {
-            return try database.pool.read(body)
-        } catch {
-            throw StorageError(StoreDatabaseError.from(error, path: database.path).description)
-        }
-    }
+    private func read<T>(_ body: (Database) throws -> T) throws -> T { try database.read(body) }
 }

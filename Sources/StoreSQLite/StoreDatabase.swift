@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StoreClients
 
 /// Why the database could not be used, in words that name the file.
 public enum StoreDatabaseError: Error, Equatable, CustomStringConvertible {
@@ -223,5 +224,25 @@ public final class StoreDatabase: Sendable {
                 """)
         }
         return migrator
+    }
+}
+
+extension StoreDatabase {
+    /// Reads in a snapshot; a failure becomes a `StorageError` in words for the shopper.
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try pool.read(body)
+        } catch {
+            throw StorageError(StoreDatabaseError.from(error, path: path).description)
+        }
+    }
+
+    /// Writes in one IMMEDIATE transaction; a failure becomes a `StorageError` in words for the shopper.
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try pool.write(body)
+        } catch {
+            throw StorageError(StoreDatabaseError.from(error, path: path).description)
+        }
     }
 }

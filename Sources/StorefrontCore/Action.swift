@@ -5,10 +5,16 @@ public enum Action: Equatable, Sendable {
     case confirm
     /// Esc: goes back or cancels.
     case back
-    case addToCart, showCart, showShop, showOrders
+    case addToCart, showCart, showShop, showOrders, showAccount
     case beginSearch
-    case searchInput(String)
-    case searchDeleteBackward
+    /// Typed text, for the search field or a form field.
+    case textInput(String)
+    case deleteBackward
+    /// Tab in a form.
+    case nextField
+    case addCard, addAddress, makeDefault
+    /// Signs in a guest, or signs out an account.
+    case signInOrOut
     case increaseQuantity, decreaseQuantity, removeLine
     case pay, buyNow
     case toggleHelp, quit

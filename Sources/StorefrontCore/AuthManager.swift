@@ -1,9 +1,19 @@
+import Foundation
 import StoreClients
 
-/// Keeps the access and refresh tokens in the injected credential store.
+/// Keeps the signed-in user and their access and refresh tokens in the injected credential store.
 public struct AuthManager: Sendable {
+    public static let userKey = "storefront.auth.user"
     public static let accessTokenKey = "storefront.auth.access-token"
     public static let refreshTokenKey = "storefront.auth.refresh-token"
+    public static let accessExpiryKey = "storefront.auth.access-token-expires"
+    public static let refreshExpiryKey = "storefront.auth.refresh-token-expires"
+
+    /// A stored sign-in: whose it is and the tokens that prove it.
+    public struct StoredSession: Equatable, Sendable {
+        public var userID: String
+        public var tokens: SessionTokens
+    }
 
     private let store: any CredentialStore
 
@@ -17,9 +27,31 @@ public struct AuthManager: Sendable {
     public func accessToken() throws -> String? { try store.string(forKey: Self.accessTokenKey) }
     public func refreshToken() throws -> String? { try store.string(forKey: Self.refreshTokenKey) }
 
-    /// Forgets both tokens (sign-out, or a revoked credential).
+    /// Stores a sign-in. The user id goes last, so a session is never found half-written.
+    public func save(_ tokens: SessionTokens, userID: String) throws {
+        try save(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken)
+        try store.set(String(tokens.accessTokenExpiresAt.timeIntervalSince1970), forKey: Self.accessExpiryKey)
+        try store.set(String(tokens.refreshTokenExpiresAt.timeIntervalSince1970), forKey: Self.refreshExpiryKey)
+        try store.set(userID, forKey: Self.userKey)
+    }
+
+    /// The stored sign-in, or nil when nobody is signed in (or what is stored is incomplete).
+    public func storedSession() throws -> StoredSession? {
+        guard let user = try store.string(forKey: Self.userKey),
+              let access = try accessToken(), let refresh = try refreshToken(),
+              let accessExpiry = try store.string(forKey: Self.accessExpiryKey).flatMap(Double.init),
+              let refreshExpiry = try store.string(forKey: Self.refreshExpiryKey).flatMap(Double.init)
+        else { return nil }
+        return StoredSession(userID: user, tokens: SessionTokens(
+            accessToken: access, accessTokenExpiresAt: Date(timeIntervalSince1970: accessExpiry),
+            refreshToken: refresh, refreshTokenExpiresAt: Date(timeIntervalSince1970: refreshExpiry)
+        ))
+    }
+
+    /// Forgets the user and both tokens (sign-out, or a revoked credential).
     public func clear() throws {
-        try store.removeValue(forKey: Self.accessTokenKey)
-        try store.removeValue(forKey: Self.refreshTokenKey)
+        for key in [Self.userKey, Self.accessTokenKey, Self.refreshTokenKey, Self.accessExpiryKey, Self.refreshExpiryKey] {
+            try store.removeValue(forKey: key)
+        }
     }
 }

@@ -12,14 +12,14 @@ public struct StorefrontDependencies: Sendable {
     public var ids: IDGenerator
     /// Where the cart is kept between runs; nil keeps it only for this run.
     public var carts: (any CartStore)?
-    /// Whose cart it is: the signed-in account, or the local user as a guest.
-    public var customerID: String
+    /// Wallets, profiles, sign-in, and who is signed in.
+    public var accounts: AccountDependencies
 
     public init(
         catalog: any CatalogRepository, orderHistory: any OrderHistory,
         paymentAuthorization: PaymentAuthorization, paymentProvider: any PaymentProvider,
         merchantBackend: any MerchantBackend, featureFlags: any FeatureFlags, ids: IDGenerator,
-        carts: (any CartStore)? = nil, customerID: String = "guest"
+        carts: (any CartStore)? = nil, accounts: AccountDependencies
     ) {
         self.catalog = catalog
         self.orderHistory = orderHistory
@@ -29,6 +29,6 @@ public struct StorefrontDependencies: Sendable {
         self.featureFlags = featureFlags
         self.ids = ids
         self.carts = carts
-        self.customerID = customerID
+        self.accounts = accounts
     }
 }

@@ -8,15 +8,28 @@ import StoreModels
 /// all of them, which is how headless drivers know a key's effects are done.
 @MainActor
 public final class StorefrontViewModel {
-    public private(set) var state: StorefrontState
+    public internal(set) var state: StorefrontState
     private var published: StorefrontState
     private let onState: (StorefrontState) -> Void
-    private let dependencies: StorefrontDependencies
-    private let store: StoreProfile
+    let dependencies: StorefrontDependencies
+    let store: StoreProfile
 
-    private var cart: Cart
+    var cart: Cart
     private var listRowCapacity = 10
     private var checkout: CheckoutSession?
+    /// Whose cart, wallet and orders these are: the signed-in account's, or the guest's.
+    var customerID: String
+    var account: SignedInAccount?
+    /// The customer's saved cards and addresses, re-read after every change to them.
+    var wallet = WalletContents()
+    /// The sign-in in progress, kept alive until its delegate hears the outcome.
+    var signInController: (any SignInAuthorizationControlling)?
+    /// The nonce of the sign-in in progress; its identity token must carry it.
+    var signInNonce: String?
+    /// Where the shopper's answer to the shown sign-in prompt goes.
+    var signInReply: (@MainActor ([String: String]?) async -> Void)?
+    /// The checkout to start again once "Set up card" has saved a card.
+    var checkoutAwaitingCard: (lines: [CartLine], clearsCartOnSuccess: Bool, oneTap: Bool)?
     /// Set while the payment sheet is being presented.
     private var isPresentingSheet = false
     private var tasks: [Int: Task<Void, Never>] = [:]
@@ -33,21 +46,16 @@ public final class StorefrontViewModel {
         self.dependencies = dependencies
         self.store = dependencies.catalog.store
         self.onState = onState
-        var restored = Cart(currency: store.currency)
-        var restoreFailure: String?
-        if let carts = dependencies.carts {
-            do {
-                let currency = dependencies.catalog.store.currency
-                restored = Cart(currency: currency, lines: try carts.lines(forCustomer: dependencies.customerID).filter { $0.unitPrice.currency == currency })
-            } catch {
-                restoreFailure = "Your saved cart could not be read: \(error)"
-            }
-        }
-        self.cart = restored
+        self.account = dependencies.accounts.signedIn
+        self.customerID = dependencies.accounts.signedIn?.customerID ?? dependencies.accounts.guestID
+        self.cart = Cart(currency: store.currency)
         var initial = StorefrontState(shopName: store.name, currency: store.currency)
-        initial.notice = restoreFailure.map { Notice(.error, $0) }
+        initial.notice = dependencies.accounts.launchNotice.map { Notice(.error, $0) }
         self.state = initial
         self.published = initial
+        if let failure = restoreCart() { state.notice = Notice(.error, failure) }
+        dependencies.accounts.walletOwner.customerID = customerID
+        reloadWallet()
         reloadProducts(keepSelection: false)
         refreshCartScreen()
         published = state
@@ -111,15 +119,18 @@ public final class StorefrontViewModel {
         case .confirmation: handleConfirmation(action)
         case .orders: handleOrders(action)
         case .orderDetail: handleOrderDetail(action)
+        case .account: handleAccount(action)
+        case .form: handleForm(action)
         }
     }
 
     /// Keys every browsing screen shares: go to the shop, cart or orders.
-    private func handleGlobalNavigation(_ action: Action) -> Bool {
+    func handleGlobalNavigation(_ action: Action) -> Bool {
         switch action {
         case .showShop: goToShop()
         case .showCart: show(.cart)
         case .showOrders: showOrders()
+        case .showAccount: showAccount()
         default: return false
         }
         return true
@@ -130,11 +141,11 @@ public final class StorefrontViewModel {
     private func handleProductList(_ action: Action) {
         if state.productList.isEditingQuery {
             switch action {
-            case .searchInput(let text):
+            case .textInput(let text):
                 state.productList.query += text
                 reloadProducts(keepSelection: false)
                 return
-            case .searchDeleteBackward:
+            case .deleteBackward:
                 if !state.productList.query.isEmpty {
                     state.productList.query.removeLast()
                     reloadProducts(keepSelection: false)
@@ -228,10 +239,12 @@ public final class StorefrontViewModel {
         state.route.append(.productDetail)
     }
 
-    private func refreshDetail() {
+    func refreshDetail() {
         guard let product = state.productDetail?.product else { return }
         state.productDetail?.quantityInCart = cart.lines.first { $0.productID == product.id }?.quantity ?? 0
-        state.productDetail?.canBuyNow = productOneTap(product.id).isEnabled
+        // Computed first: an optional-chained assignment holds `state` while its right side runs.
+        let canBuyNow = productOneTap(product.id).isEnabled && state.account.isOneTapReady
+        state.productDetail?.canBuyNow = canBuyNow
     }
 
     private func handleProductDetail(_ action: Action) {
@@ -273,27 +286,27 @@ public final class StorefrontViewModel {
     }
 
     /// The cart as last saved, so only real changes are written.
-    private var savedCart: [CartLine]?
+    var savedCart: [CartLine]?
 
     /// Writes the cart to the cart store when it changed; a failure is shown, the cart kept in memory.
     private func saveCartIfChanged() {
         guard let carts = dependencies.carts, savedCart != cart.lines else { return }
         do {
-            try carts.save(cart.lines, forCustomer: dependencies.customerID)
+            try carts.save(cart.lines, forCustomer: customerID)
             savedCart = cart.lines
         } catch {
             state.notice = Notice(.error, "Your cart could not be saved: \(error)")
         }
     }
 
-    private func refreshCartScreen() {
+    func refreshCartScreen() {
         if savedCart == nil { savedCart = cart.lines } else { saveCartIfChanged() }
         let shipping = store.shippingMethods.first
         state.cart.lines = cart.lines
         state.cart.totals = cart.totals(shipping: shipping, tax: store.tax)
         state.cart.shippingLabel = shipping?.label ?? ""
         state.cart.selectedIndex = min(state.cart.selectedIndex, max(0, cart.lines.count - 1))
-        state.cart.canBuyNow = cartOneTap.isEnabled && !cart.isEmpty
+        state.cart.canBuyNow = cartOneTap.isEnabled && state.account.isOneTapReady && !cart.isEmpty
         state.cartBadge = CartBadge(itemCount: cart.itemCount, subtotal: cart.subtotal)
     }
 
@@ -338,13 +351,13 @@ public final class StorefrontViewModel {
         show(.orders)
     }
 
-    private func reloadOrders() {
+    func reloadOrders() {
         do {
-            let total = try dependencies.orderHistory.count()
+            let total = try dependencies.orderHistory.count(customer: customerID)
             state.orders.totalCount = total
             state.orders.selectedIndex = min(state.orders.selectedIndex, max(0, total - 1))
             let start = Self.windowStart(selected: state.orders.selectedIndex, currentStart: state.orders.windowStart, capacity: listRowCapacity, total: total)
-            state.orders.rows = try dependencies.orderHistory.orders(offset: start, limit: listRowCapacity)
+            state.orders.rows = try dependencies.orderHistory.orders(customer: customerID, offset: start, limit: listRowCapacity)
             state.orders.windowStart = start
         } catch {
             state.notice = Notice(.error, "Could not read your orders: \(error)")
@@ -388,7 +401,7 @@ public final class StorefrontViewModel {
 
     // MARK: - Navigation
 
-    private func show(_ screen: Screen) {
+    func show(_ screen: Screen) {
         if let existing = state.route.firstIndex(of: screen) {
             state.route.removeSubrange((existing + 1)...)
         } else {
@@ -396,7 +409,7 @@ public final class StorefrontViewModel {
         }
     }
 
-    private func popScreen() {
+    func popScreen() {
         guard state.route.count > 1 else { return }
         state.route.removeLast()
     }
@@ -407,14 +420,14 @@ public final class StorefrontViewModel {
         state.orderDetail = nil
     }
 
-    private func publish() {
+    func publish() {
         guard state != published else { return }
         published = state
         onState(state)
     }
 
     /// Runs async work as a tracked task, so `settled()` can wait for it.
-    private func run(_ operation: @escaping @MainActor () async -> Void) {
+    func run(_ operation: @escaping @MainActor () async -> Void) {
         let id = nextTaskID
         nextTaskID += 1
         tasks[id] = Task { @MainActor in
@@ -445,7 +458,7 @@ public final class StorefrontViewModel {
     ///
     /// Order of calls: canMakePayments → canMakePaymentsUsingNetworks (false: offer card setup) →
     /// makeController (nil: unable to initialize) → present → the shopper picks and pays.
-    private func beginCheckout(lines: [CartLine], clearsCartOnSuccess: Bool, oneTap: Bool) {
+    func beginCheckout(lines: [CartLine], clearsCartOnSuccess: Bool, oneTap: Bool) {
         guard !lines.isEmpty else {
             state.notice = Notice(.info, "Your cart is empty. Press s to shop.")
             return
@@ -465,6 +478,7 @@ public final class StorefrontViewModel {
         }
         let request = paymentRequest(lines: lines, shipping: shipping)
         guard auth.canMakePaymentsUsingNetworks(request.supportedNetworks) else {
+            checkoutAwaitingCard = (lines, clearsCartOnSuccess, oneTap)
             openSheet(PaymentSheetState(
                 merchantName: store.name, rowValues: [.card: "No card on \(networkList)"],
                 summaryItems: request.summaryItems, isPayEnabled: false, offersCardSetup: true
@@ -534,6 +548,10 @@ public final class StorefrontViewModel {
             merchantName: store.name, rowValues: [:], summaryItems: summaryItems(lines: lines, shipping: shipping),
             isPayEnabled: false
         ))
+        if let contact = options.selectedContact {
+            // As Apple's sheet does, the preselected contact is checked before anything can be paid.
+            setRowErrors(contactErrors(for: contact))
+        }
         refreshSheetRows()
         if oneTap { requestAuthorization() }
         finishPresenting()
@@ -590,7 +608,9 @@ public final class StorefrontViewModel {
         case .moveDown: sheet.selectedRow = rows[min(rows.count - 1, sheet.selectedRow.rawValue + 1)]
         case .confirm:
             if sheet.offersCardSetup {
-                state.notice = Notice(.info, "Card setup arrives with accounts; pick a sandbox card for now.")
+                state.paymentSheet = sheet
+                openCardForm()
+                return
             } else {
                 sheet.chooser = chooser(for: sheet.selectedRow)
             }
@@ -675,15 +695,20 @@ public final class StorefrontViewModel {
     }
 
     private func applyContactUpdate(_ update: ShippingContactUpdate) {
+        setRowErrors(update.errors)
+        state.paymentSheet?.summaryItems = update.summaryItems
+        refreshSheetRows()
+        publish()
+    }
+
+    /// Shows each contact error next to its row: name and address by "Ship to", email and phone by "Contact".
+    private func setRowErrors(_ contactErrors: [ContactFieldError]) {
         var errors: [PaymentSheetRow: String] = [:]
-        for error in update.errors {
+        for error in contactErrors {
             let row: PaymentSheetRow = error.field == .postalAddress || error.field == .name ? .shippingAddress : .contact
             errors[row] = errors[row].map { $0 + " " + error.message } ?? error.message
         }
         state.paymentSheet?.rowErrors = errors
-        state.paymentSheet?.summaryItems = update.summaryItems
-        refreshSheetRows()
-        publish()
     }
 
     /// Pay: shows "Authorizing…" and the confirmation prompt; Enter confirms, Esc cancels.
@@ -782,7 +807,7 @@ public final class StorefrontViewModel {
         }
         let draft = OrderDraft(
             lines: session.lines, totals: totals(lines: session.lines, shipping: payment.shippingMethod),
-            shippingMethod: payment.shippingMethod, shippingContact: payment.shippingContact
+            shippingMethod: payment.shippingMethod, shippingContact: payment.shippingContact, customerID: customerID
         )
         let key = idempotencyKey(for: draft, method: payment.method)
         var lastError: MerchantBackendError = .timedOut
@@ -867,14 +892,19 @@ extension StorefrontViewModel: PaymentAuthorizationControllerDelegate {
     }
 
     public func paymentAuthorizationController(_ controller: any PaymentAuthorizationControlling, didSelectShippingContact contact: Contact) async -> ShippingContactUpdate {
-        var errors: [ContactFieldError] = []
-        if contact.email.isEmpty || !contact.email.contains("@") {
-            errors.append(ContactFieldError(field: .email, message: "Enter a valid email address."))
+        ShippingContactUpdate(summaryItems: currentSummary(), errors: contactErrors(for: contact))
+    }
+
+    /// What the shop cannot accept about a shipping contact: the address form's checks, then where it ships.
+    func contactErrors(for contact: Contact) -> [ContactFieldError] {
+        let problems = AddressEntry(contact).problems()
+        var errors = AddressField.allCases.compactMap { field in
+            problems[field].map { ContactFieldError(field: field.contactField, message: $0) }
         }
-        if contact.address.countryCode != store.countryCode {
+        if problems[.country] == nil, contact.address.countryCode.uppercased() != store.countryCode {
             errors.append(ContactFieldError(field: .postalAddress, message: "\(store.name) ships to \(store.countryCode) addresses only."))
         }
-        return ShippingContactUpdate(summaryItems: currentSummary(), errors: errors)
+        return errors
     }
 
     public func paymentAuthorizationController(_ controller: any PaymentAuthorizationControlling, didSelectShippingMethod method: ShippingMethod) async -> PaymentRequestUpdate {

@@ -89,13 +89,26 @@ public final class PaymentAuthorizationSpy {
 /// A payment provider that answers with a fixed result and counts calls.
 public final class PaymentProviderStub: PaymentProvider {
     private let result: Result<PaymentToken, PaymentProviderError>
+    private let vaultResult: Result<PaymentMethod, PaymentProviderError>
     private let calls = Mutex<[Payment]>([])
+    private let vaulted = Mutex<[CardDetails]>([])
 
-    public init(result: Result<PaymentToken, PaymentProviderError> = .success(PaymentToken(id: "tok_stub", paymentMethod: Fixtures.visa))) {
+    public init(
+        result: Result<PaymentToken, PaymentProviderError> = .success(PaymentToken(id: "tok_stub", paymentMethod: Fixtures.visa)),
+        vaultResult: Result<PaymentMethod, PaymentProviderError> = .success(Fixtures.visa)
+    ) {
         self.result = result
+        self.vaultResult = vaultResult
     }
 
     public var payments: [Payment] { calls.withLock { $0 } }
+    /// The cards sent to the vault, in order.
+    public var vaultedCards: [CardDetails] { vaulted.withLock { $0 } }
+
+    public func vault(_ card: CardDetails) async throws(PaymentProviderError) -> PaymentMethod {
+        vaulted.withLock { $0.append(card) }
+        return try vaultResult.get()
+    }
 
     public func createToken(for payment: Payment) async throws(PaymentProviderError) -> PaymentToken {
         calls.withLock { $0.append(payment) }
@@ -165,11 +178,51 @@ public struct TestCredential: SignInCredential, Equatable {
     public var email: String?
     public var fullName: String?
     public var identityToken: String?
-    public init(user: String, email: String? = nil, fullName: String? = nil, identityToken: String? = nil) {
+    public var tokens: SessionTokens?
+    public init(user: String, email: String? = nil, fullName: String? = nil, identityToken: String? = nil, tokens: SessionTokens? = Fixtures.tokens) {
         self.user = user
         self.email = email
         self.fullName = fullName
         self.identityToken = identityToken
+        self.tokens = tokens
+    }
+}
+
+/// An identity provider's account side that answers as the test says and records what it was asked.
+public final class SignInProviderStub: SignInProviding {
+    public struct Answers: Sendable {
+        public var credentialState: CredentialState = .authorized
+        public var accessToken: AccessTokenCheck = .valid(user: "user-1")
+        public var identityToken: AccessTokenCheck = .valid(user: "user-1")
+        public var refresh: Result<SessionTokens, SignInError> = .success(Fixtures.refreshedTokens)
+        public init() {}
+    }
+    private let answers: Mutex<Answers>
+    private let log = Mutex<[String]>([])
+
+    public init(_ answers: Answers = Answers()) { self.answers = Mutex(answers) }
+
+    /// "credentialState(user-1)", "verifyAccessToken", "refresh(rt-1)", "revoke(rt-1)", in order.
+    public var calls: [String] { log.withLock { $0 } }
+
+    public func credentialState(forUserID user: String) async -> CredentialState {
+        log.withLock { $0.append("credentialState(\(user))") }
+        return answers.withLock { $0.credentialState }
+    }
+    public func verifyAccessToken(_ token: String) async -> AccessTokenCheck {
+        log.withLock { $0.append("verifyAccessToken") }
+        return answers.withLock { $0.accessToken }
+    }
+    public func verifyIdentityToken(_ token: String, nonce: String?) async -> AccessTokenCheck {
+        log.withLock { $0.append("verifyIdentityToken(\(nonce ?? "nil"))") }
+        return answers.withLock { $0.identityToken }
+    }
+    public func refresh(refreshToken: String) async throws(SignInError) -> SessionTokens {
+        log.withLock { $0.append("refresh(\(refreshToken))") }
+        return try answers.withLock { $0.refresh }.get()
+    }
+    public func revoke(refreshToken: String) async {
+        log.withLock { $0.append("revoke(\(refreshToken))") }
     }
 }
 
@@ -177,6 +230,7 @@ public struct TestCredential: SignInCredential, Equatable {
 @MainActor
 public final class SignInControllerSpy: SignInAuthorizationControlling {
     public weak var delegate: (any SignInAuthorizationControllerDelegate)?
+    public weak var presentationContextProvider: (any SignInPresentationContextProviding)?
     public let requests: [SignInRequest]
     public let outcome: Result<TestCredential, SignInError>
     public private(set) var performCount = 0
@@ -238,6 +292,15 @@ public final class CatalogRepositorySpy: CatalogRepository {
 }
 
 extension Fixtures {
+    /// Tokens as a provider issues them at the fixed date: access for an hour, refresh for 30 days.
+    public static let tokens = SessionTokens(
+        accessToken: "at-1", accessTokenExpiresAt: fixedDates.now().addingTimeInterval(3_600),
+        refreshToken: "rt-1", refreshTokenExpiresAt: fixedDates.now().addingTimeInterval(30 * 86_400)
+    )
+    public static let refreshedTokens = SessionTokens(
+        accessToken: "at-2", accessTokenExpiresAt: fixedDates.now().addingTimeInterval(3_600),
+        refreshToken: "rt-2", refreshTokenExpiresAt: fixedDates.now().addingTimeInterval(30 * 86_400)
+    )
     public static let visa = PaymentMethod(id: "card_ok_visa_4242", network: .visa, lastFour: "4242", expiry: CardExpiry(month: 12, year: 2034), displayName: "Test: succeeds")
     public static let jane = Contact(
         id: "contact-jane", name: "Jane Appleseed", email: "jane@example.com", phone: "+1 555 0100",

@@ -1,7 +1,9 @@
+import Crypto
 import Foundation
 import Synchronization
 import StoreClients
 import StoreModels
+import StoreIdentity
 import StoreSandbox
 import StorefrontCore
 
@@ -10,7 +12,21 @@ public struct TestStack: Sendable {
     public var catalog: any CatalogRepository
     public var orders: InMemoryOrderStore
     public var processor: SandboxProcessor
-    public var wallet: any Wallet
+    /// Every customer's cards and addresses; the guest starts with the sandbox test cards and contacts.
+    public var wallets: InMemoryWalletStore
+    public var walletOwner: WalletOwner
+    public var profiles: InMemoryAccountProfileStore
+    public var carts: InMemoryCartStore?
+    /// Sandbox ID over in-memory records, its code always "123456", at the fixed date.
+    public var identity: SandboxIdentityProvider
+    public var credentials: InMemoryCredentialStore
+    /// The sign-in the view model offers; tests swap in a factory spy and a provider stub.
+    public var signIn: SignInServices?
+    /// Who the launch check kept signed in.
+    public var signedIn: SignedInAccount?
+    public var launchNotice: String?
+    /// The guest's customer id.
+    public var guestID: String
     public var flags: StaticFeatureFlags
     public var ids: IDGenerator
     public var paymentAuthorization: PaymentAuthorization
@@ -19,21 +35,32 @@ public struct TestStack: Sendable {
 
     public init(
         catalog: (any CatalogRepository)? = nil,
-        wallet: any Wallet = SandboxWallet(),
+        guestID: String = "guest",
+        guestWallet: WalletContents = (try? SandboxWallet().contents()) ?? WalletContents(),
         flags: StaticFeatureFlags = .defaults,
         clock: any Clock<Duration> = ContinuousClock(),
         latency: Duration = .zero
     ) {
         let ids = IDGenerator.sequential(prefix: "id")
         let orders = InMemoryOrderStore()
-        let processor = SandboxProcessor(clock: clock, latency: latency)
+        let processor = SandboxProcessor(clock: clock, latency: latency, ids: IDGenerator.sequential(prefix: "vault"))
         self.catalog = catalog ?? Fixtures.bundledCatalog
         self.orders = orders
         self.processor = processor
-        self.wallet = wallet
+        self.guestID = guestID
+        self.wallets = InMemoryWalletStore([guestID: guestWallet])
+        self.walletOwner = WalletOwner(guestID)
+        self.profiles = InMemoryAccountProfileStore()
+        self.carts = nil
+        self.credentials = InMemoryCredentialStore()
+        self.identity = SandboxIdentityProvider(
+            signingKey: Fixtures.signingKey, directory: InMemoryIdentityDirectory(), dates: Fixtures.fixedDates,
+            ids: IDGenerator.sequential(prefix: "sbx"), makeCode: { "123456" }
+        )
+        self.signIn = SignInServices(makeController: identity.controllerFactory, provider: identity, auth: AuthManager(store: credentials))
         self.flags = flags
         self.ids = ids
-        self.paymentAuthorization = .sandbox(wallet: wallet, ids: ids)
+        self.paymentAuthorization = .sandbox(wallet: StoredWallet(store: wallets, owner: walletOwner), ids: ids)
         self.paymentProvider = SandboxPaymentProvider(processor: processor)
         self.merchantBackend = SandboxMerchantBackend(processor: processor, orders: orders, dates: Fixtures.fixedDates)
     }
@@ -41,7 +68,15 @@ public struct TestStack: Sendable {
     public var dependencies: StorefrontDependencies {
         StorefrontDependencies(
             catalog: catalog, orderHistory: orders, paymentAuthorization: paymentAuthorization,
-            paymentProvider: paymentProvider, merchantBackend: merchantBackend, featureFlags: flags, ids: ids
+            paymentProvider: paymentProvider, merchantBackend: merchantBackend, featureFlags: flags, ids: ids,
+            carts: carts, accounts: accounts
+        )
+    }
+
+    public var accounts: AccountDependencies {
+        AccountDependencies(
+            wallets: wallets, walletOwner: walletOwner, profiles: profiles, signIn: signIn,
+            signedIn: signedIn, launchNotice: launchNotice, guestID: guestID, dates: Fixtures.fixedDates
         )
     }
 }
@@ -51,6 +86,11 @@ public enum Fixtures {
     /// The catalog shipped in the binary.
     public static let bundledCatalog: InMemoryCatalogRepository = {
         do { return try InMemoryCatalogRepository.bundled() } catch { preconditionFailure("bundled catalog is invalid: \(error)") }
+    }()
+
+    /// The same Ed25519 key in every test run, so token bytes are deterministic.
+    public static let signingKey: Curve25519.Signing.PrivateKey = {
+        do { return try Curve25519.Signing.PrivateKey(rawRepresentation: Data(repeating: 7, count: 32)) } catch { preconditionFailure("\(error)") }
     }()
 
     /// 2026-11-22 09:30 UTC, always.

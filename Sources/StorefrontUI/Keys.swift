@@ -32,7 +32,7 @@ public enum Key: Hashable, Sendable, CustomStringConvertible {
 /// Which bindings apply: a screen, or a mode on top of one (search typing, a chooser, the prompt, help).
 public enum KeyContext: Hashable, Sendable, CaseIterable {
     case productList, search, productDetail, cart, paymentSheet, chooser, authorizationPrompt
-    case confirmation, orders, orderDetail, help
+    case confirmation, orders, orderDetail, account, form, help
 
     public init(_ state: StorefrontState) {
         if state.isHelpShown { self = .help; return }
@@ -47,6 +47,8 @@ public enum KeyContext: Hashable, Sendable, CaseIterable {
         case .confirmation: self = .confirmation
         case .orders: self = .orders
         case .orderDetail: self = .orderDetail
+        case .account: self = .account
+        case .form: self = .form
         }
     }
 }
@@ -65,14 +67,25 @@ public struct KeyBinding: Sendable {
 
 /// The one key table: decoding, footers and the help overlay all read it.
 public enum KeyBindings {
-    private static let browsing: Set<KeyContext> = [.productList, .productDetail, .cart, .confirmation, .orders, .orderDetail]
-    private static let lists: Set<KeyContext> = [.productList, .cart, .orders]
+    private static let browsing: Set<KeyContext> = [.productList, .productDetail, .cart, .confirmation, .orders, .orderDetail, .account]
+    private static let lists: Set<KeyContext> = [.productList, .cart, .orders, .account]
+    /// Where typed characters are text, so letters bind nothing.
+    private static let typing: Set<KeyContext> = [.search, .form]
 
     public static let table: [KeyBinding] = [
         KeyBinding(keys: [.up, .character("k")], label: "↑/k", action: .moveUp, summary: "up", contexts: lists.union([.paymentSheet, .chooser]), inFooter: false),
         KeyBinding(keys: [.down, .character("j")], label: "↓/j", action: .moveDown, summary: "down", contexts: lists.union([.paymentSheet, .chooser]), inFooter: false),
-        KeyBinding(keys: [.up], label: "↑", action: .moveUp, summary: "up", contexts: [.search], inFooter: false),
-        KeyBinding(keys: [.down], label: "↓", action: .moveDown, summary: "down", contexts: [.search], inFooter: false),
+        KeyBinding(keys: [.up], label: "↑", action: .moveUp, summary: "up", contexts: typing, inFooter: false),
+        KeyBinding(keys: [.down], label: "↓", action: .moveDown, summary: "down", contexts: typing, inFooter: false),
+        KeyBinding(keys: [.tab], label: "Tab", action: .nextField, summary: "next field", contexts: [.form], inFooter: true),
+        KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "next", contexts: [.form], inFooter: true),
+        KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "submit", contexts: [.form], inFooter: true),
+        KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "make default", contexts: [.account], inFooter: true),
+        KeyBinding(keys: [.character("n")], label: "n", action: .addCard, summary: "add card", contexts: [.account], inFooter: true),
+        KeyBinding(keys: [.character("d")], label: "d", action: .addAddress, summary: "add address", contexts: [.account], inFooter: true),
+        KeyBinding(keys: [.character("x")], label: "x", action: .removeLine, summary: "remove", contexts: [.account], inFooter: true),
+        KeyBinding(keys: [.character("i")], label: "i", action: .signInOrOut, summary: "sign in", contexts: [.account], inFooter: true),
+        KeyBinding(keys: [.character("i")], label: "i", action: .signInOrOut, summary: "sign out", contexts: [.account], inFooter: true),
         KeyBinding(keys: [.pageUp], label: "PgUp", action: .pageUp, summary: "page up", contexts: lists, inFooter: false),
         KeyBinding(keys: [.pageDown], label: "PgDn", action: .pageDown, summary: "page down", contexts: lists, inFooter: false),
         KeyBinding(keys: [.home], label: "Home", action: .moveToTop, summary: "first", contexts: lists, inFooter: false),
@@ -80,6 +93,7 @@ public enum KeyBindings {
         KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "open", contexts: [.productList, .orders], inFooter: true),
         KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "checkout", contexts: [.cart], inFooter: true),
         KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "change", contexts: [.paymentSheet], inFooter: true),
+        KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "set up card", contexts: [.paymentSheet], inFooter: true),
         KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "select", contexts: [.chooser], inFooter: true),
         KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "confirm", contexts: [.authorizationPrompt], inFooter: true),
         KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "done", contexts: [.search], inFooter: true),
@@ -91,16 +105,17 @@ public enum KeyBindings {
         KeyBinding(keys: [.character("-")], label: "-", action: .decreaseQuantity, summary: "less", contexts: [.cart], inFooter: false),
         KeyBinding(keys: [.character("x")], label: "x", action: .removeLine, summary: "remove", contexts: [.cart], inFooter: true),
         KeyBinding(keys: [.character("/")], label: "/", action: .beginSearch, summary: "search", contexts: [.productList], inFooter: true),
-        KeyBinding(keys: [.backspace], label: "⌫", action: .searchDeleteBackward, summary: "delete", contexts: [.search], inFooter: false),
+        KeyBinding(keys: [.backspace], label: "⌫", action: .deleteBackward, summary: "delete", contexts: typing, inFooter: false),
         KeyBinding(keys: [.character("c")], label: "c", action: .showCart, summary: "cart", contexts: browsing.subtracting([.cart]), inFooter: true),
         KeyBinding(keys: [.character("s")], label: "s", action: .showShop, summary: "shop", contexts: browsing.subtracting([.productList]), inFooter: true),
         KeyBinding(keys: [.character("o")], label: "o", action: .showOrders, summary: "orders", contexts: browsing.subtracting([.orders]), inFooter: true),
-        KeyBinding(keys: [.escape], label: "Esc", action: .back, summary: "back", contexts: [.productDetail, .cart, .orders, .orderDetail, .chooser], inFooter: true),
-        KeyBinding(keys: [.escape], label: "Esc", action: .back, summary: "cancel", contexts: [.paymentSheet, .authorizationPrompt], inFooter: true),
+        KeyBinding(keys: [.character("u")], label: "u", action: .showAccount, summary: "account", contexts: browsing.subtracting([.account]), inFooter: true),
+        KeyBinding(keys: [.escape], label: "Esc", action: .back, summary: "back", contexts: [.productDetail, .cart, .orders, .orderDetail, .chooser, .account], inFooter: true),
+        KeyBinding(keys: [.escape], label: "Esc", action: .back, summary: "cancel", contexts: [.paymentSheet, .authorizationPrompt, .form], inFooter: true),
         KeyBinding(keys: [.escape], label: "Esc", action: .back, summary: "clear", contexts: [.search, .productList], inFooter: false),
         KeyBinding(keys: [.escape, .character("?")], label: "Esc", action: .back, summary: "close help", contexts: [.help], inFooter: true),
-        KeyBinding(keys: [.character("?")], label: "?", action: .toggleHelp, summary: "help", contexts: Set(KeyContext.allCases).subtracting([.search, .help, .authorizationPrompt]), inFooter: true),
-        KeyBinding(keys: [.character("q")], label: "q", action: .quit, summary: "quit", contexts: Set(KeyContext.allCases).subtracting([.search]), inFooter: true),
+        KeyBinding(keys: [.character("?")], label: "?", action: .toggleHelp, summary: "help", contexts: Set(KeyContext.allCases).subtracting(typing).subtracting([.help, .authorizationPrompt]), inFooter: true),
+        KeyBinding(keys: [.character("q")], label: "q", action: .quit, summary: "quit", contexts: Set(KeyContext.allCases).subtracting(typing), inFooter: true),
     ]
 
     /// The action a key means in the current state, or nil when it means nothing there.
@@ -109,8 +124,8 @@ public enum KeyBindings {
         if let binding = table.first(where: { $0.contexts.contains(context) && $0.keys.contains(key) && isAvailable($0, in: state) }) {
             return binding.action
         }
-        if context == .search, case .character(let character) = key, !character.isNewline {
-            return .searchInput(String(character))
+        if typing.contains(context), case .character(let character) = key, !character.isNewline {
+            return .textInput(String(character))
         }
         return nil
     }
@@ -121,13 +136,25 @@ public enum KeyBindings {
         return table.filter { $0.inFooter && $0.contexts.contains(context) && isAvailable($0, in: state) }
     }
 
-    /// Buy now is only offered where One-Tap is on: when it is off, the key and its hint are absent.
+    /// Whether a binding applies in this state. Buy now is offered only where One-Tap is on and
+    /// ready: otherwise the key and its hint are absent. Some keys read differently by state.
     private static func isAvailable(_ binding: KeyBinding, in state: StorefrontState) -> Bool {
-        guard binding.action == .buyNow else { return true }
-        switch state.screen {
-        case .productDetail: return state.productDetail?.canBuyNow ?? false
-        case .cart: return state.cart.canBuyNow
-        default: return false
+        switch (binding.action, binding.summary) {
+        case (.buyNow, _):
+            switch state.screen {
+            case .productDetail: return state.productDetail?.canBuyNow ?? false
+            case .cart: return state.cart.canBuyNow
+            default: return false
+            }
+        case (.signInOrOut, "sign in"): return state.account.canSignIn
+        case (.signInOrOut, _): return state.account.canSignOut
+        case (.confirm, "next"): return !(state.form?.isOnLastField ?? true)
+        case (.confirm, "submit"): return state.form?.isOnLastField ?? false
+        case (.confirm, "change"): return !(state.paymentSheet?.offersCardSetup ?? false)
+        case (.confirm, "set up card"): return state.paymentSheet?.offersCardSetup ?? false
+        case (.confirm, "make default"), (.removeLine, "remove"):
+            return state.screen != .account || state.account.selectedRow != nil
+        default: return true
         }
     }
 }

@@ -36,6 +36,8 @@ public enum Layout {
         case .confirmation: drawConfirmation(state, body, &painter)
         case .orders: drawOrders(state, body, &painter)
         case .orderDetail: drawOrderDetail(state, body, &painter)
+        case .account: drawAccount(state, body, &painter)
+        case .form: drawForm(state, body, &painter)
         }
         if state.isHelpShown { drawHelp(state, body, &painter) }
         drawNotice(state, &painter)
@@ -74,7 +76,10 @@ public enum Layout {
         let cart = badge.itemCount == 0
             ? "cart: empty"
             : "cart: \(badge.itemCount) item\(badge.itemCount == 1 ? "" : "s") \(p.glyphs.separator) \(badge.subtotal.formatted)"
-        p.putSpread(" \(state.shopName)", cart + " ", column: 0, row: 0, width: p.size.columns, leftStyle: style, rightStyle: style)
+        let right = "\(state.shopperLabel) \(p.glyphs.separator) \(cart) "
+        // On a narrow terminal the cart wins over the shopper's name.
+        let fits = p.width(" \(state.shopName)") + 2 + p.width(right) <= p.size.columns
+        p.putSpread(" \(state.shopName)", fits ? right : cart + " ", column: 0, row: 0, width: p.size.columns, leftStyle: style, rightStyle: style)
         let title = title(for: state, p)
         p.putSpread(" " + title.left, title.right + " ", column: 0, row: 1, width: p.size.columns, leftStyle: Style(.title, bold: true), rightStyle: Style(.dim))
     }
@@ -95,6 +100,10 @@ public enum Layout {
         case .confirmation: return ("Order placed", "")
         case .orders: return ("Your orders", "\(state.orders.totalCount) total")
         case .orderDetail: return ("Order \(state.orderDetail?.number ?? "")", "")
+        case .account: return ("Your account", state.account.isSignedIn ? "signed in" : "guest")
+        case .form:
+            guard let form = state.form else { return ("", "") }
+            return (form.title, "field \(form.focusedIndex + 1) of \(form.fields.count)")
         }
     }
 
@@ -453,6 +462,123 @@ public enum Layout {
         let c = utcCalendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
         func two(_ v: Int?) -> String { let v = v ?? 0; return v < 10 ? "0\(v)" : "\(v)" }
         return "\(c.year ?? 0)-\(two(c.month))-\(two(c.day)) \(two(c.hour)):\(two(c.minute))"
+    }
+
+    // MARK: - Account and forms
+
+    private static func drawAccount(_ state: StorefrontState, _ body: BodyRect, _ p: inout Painter) {
+        let account = state.account
+        let column = 2
+        let width = min(body.width - 4, 90)
+        var row = body.top
+        p.put(account.title, column: column, row: row, style: Style(.title, bold: true), width: width)
+        row += 1
+        p.put(account.detail, column: column, row: row, style: Style(.dim), width: width)
+        row += 1
+        let oneTap = account.isOneTapReady
+            ? "\(p.glyphs.check) One-Tap ready: b buys at once with your default card and address."
+            : "One-Tap needs a default card (on \(state.shopName)'s networks) and a default address."
+        // Rows: a heading and its entries per section, then the One-Tap line at the bottom.
+        var lines: [(text: String, detail: String, isDefault: Bool, index: Int?)] = []
+        let cards = account.rows.enumerated().filter { $0.element.kind == .card }
+        let addresses = account.rows.enumerated().filter { $0.element.kind == .address }
+        lines.append(("Cards", "", false, nil))
+        if cards.isEmpty { lines.append(("  No cards yet: press n to add one.", "", false, -1)) }
+        for (index, card) in cards { lines.append((card.title, card.detail, card.isDefault, index)) }
+        lines.append(("Addresses", "", false, nil))
+        if addresses.isEmpty { lines.append(("  No addresses yet: press d to add one.", "", false, -1)) }
+        for (index, address) in addresses { lines.append((address.title, address.detail, address.isDefault, index)) }
+        let room = max(0, body.bottom - row - 2)
+        // Scroll so the selected entry stays in view.
+        let selectedLine = lines.firstIndex { $0.index == account.selectedIndex } ?? 0
+        let start = min(max(0, selectedLine - room + 1), max(0, lines.count - room))
+        if room > 0 { row += 1 }
+        for line in lines.dropFirst(start).prefix(room) {
+            guard let index = line.index else {
+                p.put(line.text, column: column, row: row, style: Style(.title, bold: true))
+                row += 1
+                continue
+            }
+            if index < 0 {
+                p.put(line.text, column: column, row: row, style: Style(.dim), width: width)
+                row += 1
+                continue
+            }
+            let isSelected = index == account.selectedIndex
+            let style = isSelected ? Style(.selection, bold: true) : .normal
+            if isSelected { p.fill(row: row, column: column, width: width, style: style) }
+            p.put(isSelected ? p.glyphs.marker : " ", column: column, row: row, style: style)
+            let titleWidth = min(24, width / 3)
+            p.put(line.text, column: column + 2, row: row, style: style, width: titleWidth)
+            let tag = line.isDefault ? "default" : ""
+            p.put(line.detail, column: column + 3 + titleWidth, row: row, style: isSelected ? style : Style(.dim), width: width - titleWidth - 3 - 9)
+            if line.isDefault { p.putRight(tag, end: column + width, row: row, style: isSelected ? style : Style(.success)) }
+            row += 1
+        }
+        if body.bottom - 1 > row { p.put(oneTap, column: column, row: body.bottom - 1, style: oneTap.hasPrefix(p.glyphs.check) ? Style(.success) : Style(.dim), width: width) }
+    }
+
+    private static func drawForm(_ state: StorefrontState, _ body: BodyRect, _ p: inout Painter) {
+        guard let form = state.form else { return }
+        let column = 2
+        let width = min(body.width - 4, 90)
+        let labelWidth = min(16, (form.fields.map { p.width($0.label) }.max() ?? 0) + 2)
+        let valueWidth = max(8, width - labelWidth - 2)
+        // Each field is one row, plus one for its error; the message and the status fill the rest.
+        var fieldLines: [(field: Int, isError: Bool)] = []
+        for (index, field) in form.fields.enumerated() {
+            fieldLines.append((index, false))
+            if field.error != nil { fieldLines.append((index, true)) }
+        }
+        let messageLines = p.wrapped(form.message, width: width)
+        let spare = body.height - fieldLines.count - 2
+        let shownMessage = spare > 0 ? Array(messageLines.prefix(spare)) : []
+        var row = body.top
+        for line in shownMessage {
+            p.put(line, column: column, row: row, style: Style(.dim), width: width)
+            row += 1
+        }
+        if !shownMessage.isEmpty { row += 1 }
+        let room = max(1, body.bottom - row - 1)
+        let focusedLine = fieldLines.firstIndex { $0.field == form.focusedIndex && !$0.isError } ?? 0
+        let start = min(max(0, focusedLine - room + 2), max(0, fieldLines.count - room))
+        for line in fieldLines.dropFirst(start).prefix(room) {
+            let field = form.fields[line.field]
+            if line.isError {
+                p.put("! " + (field.error ?? ""), column: column + labelWidth + 2, row: row, style: Style(.error, bold: true), width: valueWidth)
+                row += 1
+                continue
+            }
+            let isFocused = line.field == form.focusedIndex
+            let style = isFocused ? Style(.selection, bold: true) : .normal
+            p.put(isFocused ? p.glyphs.marker : " ", column: column, row: row, style: isFocused ? Style(.accent, bold: true) : .normal)
+            p.put(field.label, column: column + 2, row: row, style: field.error != nil ? Style(.error) : Style(.dim), width: labelWidth)
+            let shown = field.isMasked ? String(repeating: p.glyphs.bullet, count: field.value.count) : field.value
+            let cursor = isFocused && !form.isBusy ? "_" : ""
+            // The end of a long value stays in view while typing.
+            var text = shown + cursor
+            while p.width(text) > valueWidth, !text.isEmpty { text.removeFirst() }
+            if isFocused { p.fill(row: row, column: column + labelWidth + 2, width: valueWidth, style: style) }
+            let used = p.put(text, column: column + labelWidth + 2, row: row, style: style, width: valueWidth)
+            if field.value.isEmpty, !field.hint.isEmpty, used + 2 < valueWidth {
+                p.put(field.hint, column: column + labelWidth + 2 + used + 1, row: row, style: isFocused ? style : Style(.dim), width: valueWidth - used - 1)
+            }
+            row += 1
+        }
+        let statusRow = body.bottom - 1
+        guard statusRow >= row else { return }
+        var statusColumn = column
+        if form.isBusy {
+            let spinner = p.glyphs.spinner[state.spinnerPhase % p.glyphs.spinner.count]
+            statusColumn += p.put(spinner + " ", column: column, row: statusRow, style: Style(.accent))
+        }
+        let button = "[ \(form.submitLabel) ]"
+        if let status = form.status {
+            p.put(status, column: statusColumn, row: statusRow, style: form.isStatusError ? Style(.error, bold: true) : Style(.accent), width: width - p.width(button) - 1 - (statusColumn - column))
+        }
+        if !form.isBusy {
+            p.putRight(button, end: column + width, row: statusRow, style: form.isOnLastField ? Style(.accent, bold: true) : Style(.dim))
+        }
     }
 
     // MARK: - Help

@@ -1,4 +1,6 @@
 import Foundation
+import StoreClients
+import StoreSandbox
 
 /// Settings from the config file and the environment, before command-line flags are applied.
 ///
@@ -9,11 +11,39 @@ struct Configuration: Equatable {
     var catalog: String?
     var dataDirectory: String?
     var logLevel: String?
-    var oneTap: String?
+    /// One-Tap per entry point; nil keeps the default (on).
+    var oneTapCart: Bool?
+    var oneTapProduct: Bool?
     var theme: String?
     var sandboxLatencyMilliseconds: Int?
+    /// Whether the guest's empty wallet is filled with the sandbox test cards and sample addresses.
+    var sandboxTestCards: Bool?
 
-    static let keys = ["catalog", "data-dir", "log-level", "one-tap", "theme", "sandbox-latency-ms"]
+    static let keys = ["catalog", "data-dir", "log-level", "one-tap", "one-tap-cart", "one-tap-product", "theme", "sandbox-latency-ms", "sandbox-test-cards"]
+
+    /// The One-Tap flags: both entry points on unless switched off.
+    var featureFlags: StaticFeatureFlags {
+        var enabled: Set<FeatureFlag> = []
+        if oneTapCart ?? true { enabled.insert(.oneTapCart) }
+        if oneTapProduct ?? true { enabled.insert(.oneTapProduct) }
+        return StaticFeatureFlags(enabled: enabled)
+    }
+
+    /// Applies a One-Tap setting for both entry points ("on", "off", "cart", "product", "cart,product").
+    mutating func applyOneTap(_ value: String) throws {
+        let flags = try StaticFeatureFlags.parseOneTap(value)
+        oneTapCart = flags.contains(.oneTapCart)
+        oneTapProduct = flags.contains(.oneTapProduct)
+    }
+
+    /// "on"/"off" and their usual spellings.
+    static func parseSwitch(_ value: String) -> Bool? {
+        switch value.lowercased() {
+        case "on", "true", "yes", "1": true
+        case "off", "false", "no", "0": false
+        default: nil
+        }
+    }
 
     /// Where the config file is looked for.
     static func fileURL(environment: [String: String]) -> URL {
@@ -38,10 +68,27 @@ struct Configuration: Equatable {
         }
         let overrides: [(String, WritableKeyPath<Configuration, String?>)] = [
             ("STOREFRONT_CATALOG", \.catalog), ("STOREFRONT_DATA_DIR", \.dataDirectory),
-            ("STOREFRONT_LOG_LEVEL", \.logLevel), ("STOREFRONT_ONE_TAP", \.oneTap), ("STOREFRONT_THEME", \.theme),
+            ("STOREFRONT_LOG_LEVEL", \.logLevel), ("STOREFRONT_THEME", \.theme),
         ]
         for (name, path) in overrides {
             if let value = environment[name], !value.isEmpty { configuration[keyPath: path] = value }
+        }
+        // The shared One-Tap setting first, then each entry point's own, so the narrower one wins.
+        if let value = environment["STOREFRONT_ONE_TAP"], !value.isEmpty {
+            do { try configuration.applyOneTap(value) } catch {
+                throw ConfigurationError(source: "STOREFRONT_ONE_TAP", line: nil, message: "\(error)")
+            }
+        }
+        let switches: [(String, WritableKeyPath<Configuration, Bool?>)] = [
+            ("STOREFRONT_ONE_TAP_CART", \.oneTapCart), ("STOREFRONT_ONE_TAP_PRODUCT", \.oneTapProduct),
+            ("STOREFRONT_SANDBOX_TEST_CARDS", \.sandboxTestCards),
+        ]
+        for (name, path) in switches {
+            guard let value = environment[name], !value.isEmpty else { continue }
+            guard let on = parseSwitch(value) else {
+                throw ConfigurationError(source: name, line: nil, message: "must be on or off, got \"\(value)\"")
+            }
+            configuration[keyPath: path] = on
         }
         if let latency = environment["STOREFRONT_SANDBOX_LATENCY_MS"], !latency.isEmpty {
             guard let value = Int(latency), value >= 0 else {
@@ -67,7 +114,19 @@ struct Configuration: Equatable {
             case "catalog": configuration.catalog = value
             case "data-dir": configuration.dataDirectory = value
             case "log-level": configuration.logLevel = value
-            case "one-tap": configuration.oneTap = value
+            case "one-tap":
+                do { try configuration.applyOneTap(value) } catch {
+                    throw ConfigurationError(source: source, line: index + 1, message: "\(error)")
+                }
+            case "one-tap-cart", "one-tap-product", "sandbox-test-cards":
+                guard let on = parseSwitch(value) else {
+                    throw ConfigurationError(source: source, line: index + 1, message: "\(key) must be on or off, got \"\(value)\"")
+                }
+                switch key {
+                case "one-tap-cart": configuration.oneTapCart = on
+                case "one-tap-product": configuration.oneTapProduct = on
+                default: configuration.sandboxTestCards = on
+                }
             case "theme": configuration.theme = value
             case "sandbox-latency-ms":
                 guard let number = Int(value), number >= 0 else {

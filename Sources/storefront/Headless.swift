@@ -41,13 +41,13 @@ struct Headless: AsyncParsableCommand {
         let size = Size(parsing: size)!
         let script = try Key.script(keys)
         let configuration = try shop.configuration(environment: ProcessInfo.processInfo.environment)
-        let (dependencies, _) = try SandboxComposition.dependencies(
+        let environment = ProcessInfo.processInfo.environment
+        let (dependencies, _) = try await SandboxComposition.dependencies(
             store: try ShopOptions.openStore(
                 path: configuration.catalog,
-                dataDirectory: configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: ProcessInfo.processInfo.environment)
+                dataDirectory: configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment)
             ),
-            flags: try ShopOptions.featureFlags(configuration.oneTap),
-            clock: ContinuousClock(), latency: .zero
+            configuration: configuration, environment: environment, clock: ContinuousClock(), latency: .zero
         )
         var printed = 0
         let printsEveryFrame = frames

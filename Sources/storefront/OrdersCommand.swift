@@ -8,8 +8,11 @@ import StorefrontUI
 struct OrdersCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "orders",
-        abstract: "List placed orders, newest first."
+        abstract: "List placed orders of every customer, newest first."
     )
+
+    @Option(help: ArgumentHelp("Only this customer's orders: local:<user>, sandbox-id:<id> or ssh:SHA256:<fingerprint>.", valueName: "id"))
+    var customer: String?
 
     @Option(name: .customLong("data-dir"), help: ArgumentHelp("Where the shop keeps its files. Default: $XDG_DATA_HOME/storefront. Env: STOREFRONT_DATA_DIR.", valueName: "path"))
     var dataDirectory: String?
@@ -38,8 +41,8 @@ struct OrdersCommand: ParsableCommand {
         let orders: [Order]
         do {
             let database = try StoreDatabase.open(directory: URL(fileURLWithPath: directory))
-            orders = try SQLiteOrderStore(database: database, currency: .usd).orders(offset: 0, limit: limit)
-        } catch let error as StoreDatabaseError {
+            orders = try SQLiteOrderStore(database: database, currency: .usd).orders(customer: customer, offset: 0, limit: limit)
+        } catch {
             complain("\(error)")
             throw ExitCodes.ioError
         }
@@ -48,15 +51,16 @@ struct OrdersCommand: ParsableCommand {
 
     static func table(_ orders: [Order]) -> String {
         guard !orders.isEmpty else { return "No orders yet." }
-        let header = ["Order", "Placed (UTC)", "Items", "Status", "Total"]
+        let header = ["Order", "Placed (UTC)", "Items", "Status", "Total", "Customer"]
         let rows = orders.map { order in
-            [order.number, Layout.timestamp(order.placedAt), String(order.itemCount), order.status.displayName, order.totals.total.formatted]
+            [order.number, Layout.timestamp(order.placedAt), String(order.itemCount), order.status.displayName, order.totals.total.formatted,
+             order.customerID.isEmpty ? "-" : order.customerID]
         }
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
         func line(_ cells: [String]) -> String {
             cells.enumerated().map { column, cell in
                 // Numbers and money align right.
-                column >= 2 && column != 3 ? String(repeating: " ", count: widths[column] - cell.count) + cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+                column == 2 || column == 4 ? String(repeating: " ", count: widths[column] - cell.count) + cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
             }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
         }
         return ([line(header)] + rows.map(line)).joined(separator: "\n")
@@ -76,6 +80,7 @@ struct OrdersCommand: ParsableCommand {
                 "payment": order.paymentDescription,
                 "shippingMethod": order.shippingMethodLabel,
                 "shipTo": order.shipTo,
+                "customer": order.customerID,
                 "lines": order.lines.map { ["productId": $0.productID.rawValue, "name": $0.name, "unitPrice": $0.unitPrice.minorUnits, "quantity": $0.quantity] as [String: Any] },
             ]
         }

@@ -43,7 +43,6 @@ struct Run: AsyncParsableCommand {
             complain("sandbox latency \(latency) ms is over a minute")
             throw ExitCodes.usage
         }
-        let flags = try ShopOptions.featureFlags(configuration.oneTap)
 
         // Everything that can fail is checked before the screen is touched: files first, then the terminal.
         let dataDirectory = configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment)
@@ -59,8 +58,8 @@ struct Run: AsyncParsableCommand {
         let productCount = try catalog.count(matching: "")
         logger.info("starting: catalog \(configuration.catalog ?? "bundled") with \(productCount) products\(catalog.didImport ? ", imported into SQLite" : "")")
 
-        let (dependencies, settled) = try SandboxComposition.dependencies(
-            store: store, flags: flags, clock: ContinuousClock(), latency: .milliseconds(latency)
+        let (dependencies, settled) = try await SandboxComposition.dependencies(
+            store: store, configuration: configuration, environment: environment, clock: ContinuousClock(), latency: .milliseconds(latency)
         )
         for order in settled { logger.notice("settled order \(order.number) left open by an earlier stop: \(order.status.rawValue)") }
         let session = TerminalSession(dependencies: dependencies, theme: theme, environment: environment) { logger.info("\($0)") }

@@ -1,6 +1,9 @@
 import ArgumentParser
+import Crypto
 import Foundation
 import StoreClients
+import StoreCredentialFile
+import StoreIdentity
 import StoreModels
 import StoreSandbox
 import StoreSQLite
@@ -57,7 +60,12 @@ struct ShopOptions: ParsableArguments {
         }
         if let catalog { configuration.catalog = catalog }
         if let dataDirectory { configuration.dataDirectory = dataDirectory }
-        if let oneTap { configuration.oneTap = oneTap }
+        if let oneTap {
+            do { try configuration.applyOneTap(oneTap) } catch {
+                complain("\(error)")
+                throw ExitCodes.usage
+            }
+        }
         return configuration
     }
 
@@ -84,26 +92,24 @@ struct ShopOptions: ParsableArguments {
         }
     }
 
-    static func featureFlags(_ setting: String?) throws -> StaticFeatureFlags {
-        guard let setting else { return .defaults }
-        do {
-            return StaticFeatureFlags(enabled: try StaticFeatureFlags.parseOneTap(setting))
-        } catch {
-            complain("\(error)")
-            throw ExitCodes.usage
-        }
-    }
 }
 
-/// The embedded defaults: the catalog, orders and the provider's records in SQLite, and the sandbox
-/// wallet, provider and backend. Orders left open by an earlier stop are settled first.
+/// The embedded defaults: the catalog, orders, wallets and the providers' records in SQLite, the
+/// sandbox payment provider and backend, Sandbox ID sign-in with tokens in the credential file.
+///
+/// Order of calls: settle orders an earlier stop left open → pick the identity (an SSH key handed
+/// over by `storefront serve`, or Sandbox ID) → the launch check of a stored sign-in → dependencies.
 enum SandboxComposition {
-    /// Synchronous: settling earlier orders reads and writes the database and touches no actor state.
-    static func dependencies(store: (database: StoreDatabase, catalog: SQLiteCatalogRepository), flags: any FeatureFlags, clock: any Clock<Duration>, latency: Duration) throws -> (dependencies: StorefrontDependencies, settled: [(number: String, status: OrderStatus)]) {
+    /// The variable `storefront serve` hands a session process the verified key's fingerprint in.
+    static let sshFingerprintVariable = "STOREFRONT_SSH_KEY_FINGERPRINT"
+
+    static func dependencies(
+        store: (database: StoreDatabase, catalog: SQLiteCatalogRepository), configuration: Configuration,
+        environment: [String: String], clock: any Clock<Duration>, latency: Duration
+    ) async throws -> (dependencies: StorefrontDependencies, settled: [(number: String, status: OrderStatus)]) {
         let ids = IDGenerator.random
         let processor = SandboxProcessor(clock: clock, latency: latency, ledger: SQLiteChargeLedger(database: store.database))
         let orders = SQLiteOrderStore(database: store.database, currency: store.catalog.store.currency)
-        let environment = ProcessInfo.processInfo.environment
         // Test hook: STOREFRONT_FAULT=kill-after-reserving (or -charging, -recording) makes the
         // process kill itself there, as a power cut would, so fault tests can restart it.
         let killAt = environment["STOREFRONT_FAULT"].flatMap { value in
@@ -120,16 +126,75 @@ enum SandboxComposition {
             complain("cannot settle earlier orders: \(error)")
             throw ExitCodes.ioError
         }
+        let guestID = "local:\(NSUserName())"
+        let wallets = SQLiteWalletStore(database: store.database)
+        let owner = WalletOwner(guestID)
+        let accounts = try await accounts(
+            database: store.database, wallets: wallets, owner: owner, guestID: guestID,
+            configuration: configuration, environment: environment
+        )
         let dependencies = StorefrontDependencies(
             catalog: store.catalog, orderHistory: orders,
-            paymentAuthorization: .sandbox(wallet: SandboxWallet(), ids: ids),
+            paymentAuthorization: .sandbox(wallet: StoredWallet(store: wallets, owner: owner), ids: ids),
             paymentProvider: SandboxPaymentProvider(processor: processor),
             merchantBackend: backend,
-            featureFlags: flags, ids: ids,
+            featureFlags: configuration.featureFlags, ids: ids,
             carts: SQLiteCartStore(database: store.database),
-            // A guest is the local user; accounts (and SSH keys) bring their own identity.
-            customerID: "local:\(NSUserName())"
+            accounts: accounts
         )
         return (dependencies, settled)
+    }
+
+    /// Who is shopping: the SSH key `serve` verified, or a stored Sandbox ID sign-in that still holds, or a guest.
+    private static func accounts(
+        database: StoreDatabase, wallets: SQLiteWalletStore, owner: WalletOwner, guestID: String,
+        configuration: Configuration, environment: [String: String]
+    ) async throws -> AccountDependencies {
+        let profiles = SQLiteAccountProfileStore(database: database)
+        if let fingerprint = environment[sshFingerprintVariable], !fingerprint.isEmpty {
+            guard SSHKeyIdentityProvider.isFingerprint(fingerprint) else {
+                complain("\(sshFingerprintVariable) is not an OpenSSH SHA256 fingerprint: \"\(fingerprint)\"")
+                throw ExitCodes.usage
+            }
+            // The key is the account: no sign-in to offer, no tokens in the local credential file.
+            return AccountDependencies(
+                wallets: wallets, walletOwner: owner, profiles: profiles, signIn: nil,
+                signedIn: SignedInAccount(provider: .sshKey, userID: fingerprint), guestID: guestID, dates: .system
+            )
+        }
+        if configuration.sandboxTestCards ?? true { try seedGuestWallet(wallets, guestID: guestID) }
+        let credentials = FileCredentialStore(path: FileCredentialStore.defaultPath(environment: environment))
+        let key: Curve25519.Signing.PrivateKey
+        do {
+            key = try SandboxIdentityProvider.signingKey(in: credentials)
+        } catch {
+            // The shop still opens, for a guest; the message says what to fix.
+            return AccountDependencies(
+                wallets: wallets, walletOwner: owner, profiles: profiles, signIn: nil,
+                launchNotice: "Sign-in is off: \(error)", guestID: guestID, dates: .system
+            )
+        }
+        let provider = SandboxIdentityProvider(signingKey: key, directory: SQLiteIdentityDirectory(database: database), dates: .system)
+        let services = SignInServices(makeController: provider.controllerFactory, provider: provider, auth: AuthManager(store: credentials))
+        let launch = await LaunchCheck.run(services: services)
+        return AccountDependencies(
+            wallets: wallets, walletOwner: owner, profiles: profiles, signIn: services,
+            signedIn: launch.account, launchNotice: launch.notice, guestID: guestID, dates: .system
+        )
+    }
+
+    /// Fills an empty guest wallet with the sandbox test cards and sample addresses, so a demo can
+    /// show every outcome by picking a card. Accounts start with an empty wallet.
+    private static func seedGuestWallet(_ wallets: SQLiteWalletStore, guestID: String) throws {
+        do {
+            let current = try wallets.wallet(forCustomer: guestID)
+            guard current.cards.isEmpty, current.addresses.isEmpty else { return }
+            let sample = try SandboxWallet().contents()
+            for card in sample.cards { try wallets.addCard(card, forCustomer: guestID, makeDefault: card.id == sample.defaultCardID) }
+            for address in sample.addresses { try wallets.addAddress(address, forCustomer: guestID, makeDefault: address.id == sample.defaultAddressID) }
+        } catch {
+            complain("cannot prepare the sandbox wallet: \(error)")
+            throw ExitCodes.ioError
+        }
     }
 }

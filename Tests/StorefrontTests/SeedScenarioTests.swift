@@ -5,41 +5,6 @@ import StoreSandbox
 import StorefrontCore
 import StorefrontTesting
 
-@MainActor
-@Suite("Sign in")
-struct SignInTests {
-    @Test func eachRequestGetsANewControllerAndTheSpySeesTheRequest() async {
-        let factory = SignInControllerFactorySpy(outcome: .success(TestCredential(user: "user-1")))
-        let flow = SignInFlow(makeController: factory.factory)
-        _ = await flow.signIn(SignInRequest(requestedScopes: [.email], nonce: "n-1"))
-        _ = await flow.signIn(SignInRequest(requestedScopes: [.fullName], nonce: "n-2"))
-        #expect(factory.made.count == 2)
-        #expect(factory.made[0] !== factory.made[1])
-        #expect(factory.made.map(\.requests) == [[SignInRequest(requestedScopes: [.email], nonce: "n-1")], [SignInRequest(requestedScopes: [.fullName], nonce: "n-2")]])
-        #expect(factory.made.map(\.performCount) == [1, 1])
-    }
-
-    @Test func credentialSuccess() async throws {
-        let credential = TestCredential(user: "user-1", email: "jane@example.com", fullName: "Jane Appleseed", identityToken: "token")
-        let factory = SignInControllerFactorySpy(outcome: .success(credential))
-        let result = await SignInFlow(makeController: factory.factory).signIn()
-        let signedIn = try result.get()
-        #expect(signedIn.user == "user-1")
-        #expect(signedIn.email == "jane@example.com")
-        #expect(signedIn.fullName == "Jane Appleseed")
-    }
-
-    @Test func credentialError() async {
-        let factory = SignInControllerFactorySpy(outcome: .failure(.failed("invalid code")))
-        let result = await SignInFlow(makeController: factory.factory).signIn()
-        guard case .failure(let error) = result else {
-            Issue.record("expected a failure, got \(result)")
-            return
-        }
-        #expect(error == .failed("invalid code"))
-    }
-}
-
 @Suite("AuthManager")
 struct AuthManagerTests {
     @Test func writesAccessAndRefreshTokensUnderTheirOwnKeys() throws {
@@ -141,7 +106,7 @@ struct SandboxCardTests {
             #expect(driver.frameText.contains(String(reason.message.prefix(30))))
             #expect(driver.state.cartBadge.itemCount == 1, "a decline keeps the cart")
             #expect(await stack.processor.successfulCharges.isEmpty)
-            #expect(try stack.orders.count() == 0)
+            #expect(try stack.orders.count(customer: nil) == 0)
         }
     }
 }

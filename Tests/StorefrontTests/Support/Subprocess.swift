@@ -42,7 +42,12 @@ struct Subprocess {
         posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let env = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
+        var settings = environment ?? ProcessInfo.processInfo.environment
+        // The shop writes its credential file under XDG_CONFIG_HOME: never the developer's own.
+        if environment?["XDG_CONFIG_HOME"] == nil || settings["XDG_CONFIG_HOME"] == ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"] {
+            settings["XDG_CONFIG_HOME"] = TemporaryDirectory.make().path
+        }
+        let env = settings.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + env).forEach { free($0) } }
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, executable, &actions, nil, argv, env)

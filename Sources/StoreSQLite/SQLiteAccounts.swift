@@ -1,0 +1,166 @@
+import Foundation
+import GRDB
+import StoreClients
+import StoreModels
+
+/// Saved cards and addresses in SQLite. A card row holds the provider's token, the network,
+/// the last 4 digits and the expiry: never a full number or a security code.
+public final class SQLiteWalletStore: WalletStore {
+    private let database: StoreDatabase
+    public init(database: StoreDatabase) { self.database = database }
+
+    public func wallet(forCustomer customer: String) throws -> WalletContents {
+        try database.read { db in
+            var wallet = WalletContents()
+            for row in try Row.fetchAll(db, sql: "SELECT * FROM wallet_card WHERE customer = ? ORDER BY added, id", arguments: [customer]) {
+                guard let network = PaymentNetwork(rawValue: row["network"]) else { continue }
+                let expiry = CardExpiry(month: row["expiry_month"], year: row["expiry_year"])
+                wallet.cards.append(PaymentMethod(id: row["token"], network: network, lastFour: row["last_four"], expiry: expiry, displayName: "Expires \(expiry)"))
+                if row["is_default"] as Bool { wallet.defaultCardID = row["token"] }
+            }
+            for row in try Row.fetchAll(db, sql: "SELECT * FROM address WHERE customer = ? ORDER BY added, id", arguments: [customer]) {
+                wallet.addresses.append(Contact(
+                    id: row["id"], name: row["name"], email: row["email"], phone: row["phone"],
+                    address: PostalAddress(street: row["street"], city: row["city"], postalCode: row["postal_code"], countryCode: row["country"])
+                ))
+                if row["is_default"] as Bool { wallet.defaultAddressID = row["id"] }
+            }
+            return wallet
+        }
+    }
+
+    public func addCard(_ card: PaymentMethod, forCustomer customer: String, makeDefault: Bool) throws {
+        try database.write { db in
+            let hasDefault = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM wallet_card WHERE customer = ? AND is_default)", arguments: [customer]) ?? false
+            let isDefault = makeDefault || !hasDefault
+            if isDefault { try db.execute(sql: "UPDATE wallet_card SET is_default = 0 WHERE customer = ?", arguments: [customer]) }
+            let added = (try Int.fetchOne(db, sql: "SELECT MAX(added) FROM wallet_card WHERE customer = ?", arguments: [customer]) ?? 0) + 1
+            try db.execute(sql: """
+                INSERT OR REPLACE INTO wallet_card (customer, id, token, network, last_four, expiry_month, expiry_year, is_default, added)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [customer, card.id, card.id, card.network.rawValue, card.lastFour, card.expiry.month, card.expiry.year, isDefault, added])
+        }
+    }
+
+    public func addAddress(_ address: Contact, forCustomer customer: String, makeDefault: Bool) throws {
+        try database.write { db in
+            let hasDefault = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM address WHERE customer = ? AND is_default)", arguments: [customer]) ?? false
+            let isDefault = makeDefault || !hasDefault
+            if isDefault { try db.execute(sql: "UPDATE address SET is_default = 0 WHERE customer = ?", arguments: [customer]) }
+            let added = (try Int.fetchOne(db, sql: "SELECT MAX(added) FROM address WHERE customer = ?", arguments: [customer]) ?? 0) + 1
+            try db.execute(sql: """
+                INSERT OR REPLACE INTO address (customer, id, name, street, city, postal_code, country, email, phone, is_default, added)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [customer, address.id, address.name, address.address.street, address.address.city, address.address.postalCode,
+                                 address.address.countryCode, address.email, address.phone, isDefault, added])
+        }
+    }
+
+    public func setDefaultCard(id: String, forCustomer customer: String) throws {
+        try setDefault(table: "wallet_card", id: id, customer: customer)
+    }
+
+    public func setDefaultAddress(id: String, forCustomer customer: String) throws {
+        try setDefault(table: "address", id: id, customer: customer)
+    }
+
+    public func removeCard(id: String, forCustomer customer: String) throws {
+        try remove(table: "wallet_card", id: id, customer: customer)
+    }
+
+    public func removeAddress(id: String, forCustomer customer: String) throws {
+        try remove(table: "address", id: id, customer: customer)
+    }
+
+    private func setDefault(table: String, id: String, customer: String) throws {
+        try database.write { db in
+            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE customer = ? AND id = ?)", arguments: [customer, id]) == true else { return }
+            try db.execute(sql: "UPDATE \(table) SET is_default = (id = ?) WHERE customer = ?", arguments: [id, customer])
+        }
+    }
+
+    /// Removes a row; when it was the default, the oldest remaining row becomes the default.
+    private func remove(table: String, id: String, customer: String) throws {
+        try database.write { db in
+            try db.execute(sql: "DELETE FROM \(table) WHERE customer = ? AND id = ?", arguments: [customer, id])
+            if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE customer = ? AND is_default)", arguments: [customer]) != true {
+                try db.execute(sql: """
+                    UPDATE \(table) SET is_default = 1
+                    WHERE customer = ? AND id = (SELECT id FROM \(table) WHERE customer = ? ORDER BY added, id LIMIT 1)
+                    """, arguments: [customer, customer])
+            }
+        }
+    }
+}
+
+/// Account profiles in SQLite.
+public final class SQLiteAccountProfileStore: AccountProfileStore {
+    private let database: StoreDatabase
+    public init(database: StoreDatabase) { self.database = database }
+
+    public func profile(forCustomer customer: String) throws -> AccountProfile? {
+        try database.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM account WHERE customer = ?", arguments: [customer]).map {
+                AccountProfile(customerID: customer, name: $0["name"], email: $0["email"])
+            }
+        }
+    }
+
+    public func save(_ profile: AccountProfile) throws {
+        try database.write { db in
+            try db.execute(sql: """
+                INSERT INTO account (customer, name, email) VALUES (?, ?, ?)
+                ON CONFLICT(customer) DO UPDATE SET name = COALESCE(excluded.name, name), email = COALESCE(excluded.email, email)
+                """, arguments: [profile.customerID, profile.name, profile.email])
+        }
+    }
+}
+
+/// The sandbox identity provider's records in SQLite.
+public final class SQLiteIdentityDirectory: IdentityDirectory {
+    private let database: StoreDatabase
+    public init(database: StoreDatabase) { self.database = database }
+
+    public func userID(email: String) throws -> String? {
+        try database.read { db in try String.fetchOne(db, sql: "SELECT id FROM sandbox_id_user WHERE email = ?", arguments: [email]) }
+    }
+
+    public func authorize(email: String, newID: String) throws -> String {
+        try database.write { db in
+            if let id = try String.fetchOne(db, sql: "SELECT id FROM sandbox_id_user WHERE email = ?", arguments: [email]) {
+                try db.execute(sql: "UPDATE sandbox_id_user SET revoked = 0 WHERE id = ?", arguments: [id])
+                return id
+            }
+            try db.execute(sql: "INSERT INTO sandbox_id_user (id, email) VALUES (?, ?)", arguments: [newID, email])
+            return newID
+        }
+    }
+
+    public func status(userID: String) throws -> CredentialState {
+        try database.read { db in
+            guard let revoked = try Bool.fetchOne(db, sql: "SELECT revoked FROM sandbox_id_user WHERE id = ?", arguments: [userID]) else { return .notFound }
+            return revoked ? .revoked : .authorized
+        }
+    }
+
+    public func revoke(userID: String) throws {
+        try database.write { db in
+            try db.execute(sql: "UPDATE sandbox_id_user SET revoked = 1 WHERE id = ?", arguments: [userID])
+            try db.execute(sql: "DELETE FROM sandbox_id_refresh WHERE user_id = ?", arguments: [userID])
+        }
+    }
+
+    public func storeRefreshToken(hash: String, userID: String, expiresAt: Date) throws {
+        try database.write { db in
+            try db.execute(sql: "INSERT INTO sandbox_id_refresh (token_hash, user_id, expires_at) VALUES (?, ?, ?)", arguments: [hash, userID, expiresAt.timeIntervalSince1970])
+        }
+    }
+
+    public func takeRefreshToken(hash: String) throws -> (userID: String, expiresAt: Date)? {
+        try database.write { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT user_id, expires_at FROM sandbox_id_refresh WHERE token_hash = ?", arguments: [hash]) else { return nil }
+            try db.execute(sql: "DELETE FROM sandbox_id_refresh WHERE token_hash = ?", arguments: [hash])
+            return (row["user_id"], Date(timeIntervalSince1970: row["expires_at"]))
+        }
+    }
+}

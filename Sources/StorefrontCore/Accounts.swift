@@ -1,0 +1,111 @@
+import Foundation
+import StoreClients
+import StoreModels
+
+/// Who is signed in, and with which identity provider.
+public struct SignedInAccount: Hashable, Sendable {
+    public enum Provider: String, Hashable, Sendable {
+        case sandboxID = "sandbox-id"
+        case sshKey = "ssh"
+    }
+    public var provider: Provider
+    public var userID: String
+    public init(provider: Provider, userID: String) {
+        self.provider = provider
+        self.userID = userID
+    }
+    /// The key carts, wallets and orders are kept under.
+    public var customerID: String { "\(provider.rawValue):\(userID)" }
+}
+
+/// Sign-in with an interactive identity provider (Sandbox ID): its controller factory, its
+/// account side, and where its tokens are kept.
+public struct SignInServices: Sendable {
+    public var makeController: SignInControllerFactory
+    public var provider: any SignInProviding
+    public var auth: AuthManager
+    public init(makeController: @escaping SignInControllerFactory, provider: any SignInProviding, auth: AuthManager) {
+        self.makeController = makeController
+        self.provider = provider
+        self.auth = auth
+    }
+}
+
+/// Everything about accounts the view model needs: wallets, profiles, sign-in, and who was signed in at launch.
+public struct AccountDependencies: Sendable {
+    public var wallets: any WalletStore
+    /// Shared with the device wallet the payment sheet reads; the view model points it at the current customer.
+    public var walletOwner: WalletOwner
+    public var profiles: any AccountProfileStore
+    /// Nil where the identity is fixed and there is nothing to sign in to (an SSH key).
+    public var signIn: SignInServices?
+    /// The account the launch check kept signed in, or nil for a guest.
+    public var signedIn: SignedInAccount?
+    /// What the launch check has to tell the shopper, such as a revoked sign-in.
+    public var launchNotice: String?
+    /// The guest's customer id: the local user.
+    public var guestID: String
+    public var dates: DateSource
+
+    public init(
+        wallets: any WalletStore, walletOwner: WalletOwner, profiles: any AccountProfileStore, signIn: SignInServices?,
+        signedIn: SignedInAccount? = nil, launchNotice: String? = nil, guestID: String, dates: DateSource
+    ) {
+        self.wallets = wallets
+        self.walletOwner = walletOwner
+        self.profiles = profiles
+        self.signIn = signIn
+        self.signedIn = signedIn
+        self.launchNotice = launchNotice
+        self.guestID = guestID
+        self.dates = dates
+    }
+}
+
+/// The launch check: is the stored sign-in still good?
+///
+/// Order of calls: stored session → `credentialState` (revoked or not found: delete the tokens,
+/// sign out) → `verifyAccessToken` (valid: signed in) → otherwise `refresh` (new tokens stored,
+/// or signed out when the refresh fails).
+public enum LaunchCheck {
+    public struct Outcome: Equatable, Sendable {
+        public var account: SignedInAccount?
+        public var notice: String?
+    }
+
+    public static func run(services: SignInServices) async -> Outcome {
+        let session: AuthManager.StoredSession?
+        do {
+            session = try services.auth.storedSession()
+        } catch {
+            // The tokens stay where they are: the shopper can fix the file and start again.
+            return Outcome(account: nil, notice: "You are shopping as a guest: \(error)")
+        }
+        guard let session else { return Outcome(account: nil, notice: nil) }
+        let account = SignedInAccount(provider: .sandboxID, userID: session.userID)
+        switch await services.provider.credentialState(forUserID: session.userID) {
+        case .revoked:
+            try? services.auth.clear()
+            return Outcome(account: nil, notice: "Your Sandbox ID sign-in was revoked, so you were signed out.")
+        case .notFound:
+            try? services.auth.clear()
+            return Outcome(account: nil, notice: "Sandbox ID no longer knows your account, so you were signed out.")
+        case .authorized:
+            break
+        }
+        if case .valid(let user) = await services.provider.verifyAccessToken(session.tokens.accessToken), user == session.userID {
+            return Outcome(account: account, notice: nil)
+        }
+        do {
+            let tokens = try await services.provider.refresh(refreshToken: session.tokens.refreshToken)
+            try services.auth.save(tokens, userID: session.userID)
+            return Outcome(account: account, notice: nil)
+        } catch let error as SignInError {
+            try? services.auth.clear()
+            if case .failed(let why) = error { return Outcome(account: nil, notice: why) }
+            return Outcome(account: nil, notice: "Your sign-in expired. Sign in again.")
+        } catch {
+            return Outcome(account: nil, notice: "Your sign-in could not be saved: \(error)")
+        }
+    }
+}
