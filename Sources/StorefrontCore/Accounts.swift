@@ -71,6 +71,10 @@ public enum LaunchCheck {
     public struct Outcome: Equatable, Sendable {
         public var account: SignedInAccount?
         public var notice: String?
+        public init(account: SignedInAccount?, notice: String?) {
+            self.account = account
+            self.notice = notice
+        }
     }
 
     public static func run(services: SignInServices) async -> Outcome {

@@ -13,6 +13,10 @@ public struct AuthManager: Sendable {
     public struct StoredSession: Equatable, Sendable {
         public var userID: String
         public var tokens: SessionTokens
+        public init(userID: String, tokens: SessionTokens) {
+            self.userID = userID
+            self.tokens = tokens
+        }
     }
 
     private let store: any CredentialStore
