@@ -74,7 +74,14 @@ public struct StoredWallet: Wallet {
         self.store = store
         self.owner = owner
     }
-    public func contents() throws -> WalletContents { try store.wallet(forCustomer: owner.customerID) }
+    /// The stored wallet, each sandbox card labelled with what charging it does, as the test cards are.
+    public func contents() throws -> WalletContents {
+        var contents = try store.wallet(forCustomer: owner.customerID)
+        for index in contents.cards.indices {
+            if let label = SandboxCard.label(cardID: contents.cards[index].id) { contents.cards[index].displayName = label }
+        }
+        return contents
+    }
 }
 
 /// Account profiles kept in memory.

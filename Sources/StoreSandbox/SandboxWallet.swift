@@ -41,6 +41,12 @@ public struct SandboxCard: Hashable, Sendable {
         }
     }
 
+    /// "Test: declined" and the like: the label of the test card with the same outcome as `cardID`.
+    static func label(cardID: String) -> String? {
+        guard let outcome = outcome(cardID: cardID) else { return nil }
+        return all.first { $0.outcome == outcome }?.label
+    }
+
     /// What charging the vaulted card `cardID` does, or nil when the sandbox never issued it.
     static func outcome(cardID: String) -> Outcome? {
         let parts = cardID.split(separator: "_", maxSplits: 2)

@@ -68,9 +68,9 @@ public final class StorefrontViewModel {
         publish()
     }
 
-    /// False while a screen is on its way (the payment sheet being presented): keys typed now
-    /// belong to that screen, so hosts hold them until this is true again.
-    public var isAcceptingInput: Bool { !isPresentingSheet }
+    /// False while a screen is on its way (the payment sheet being presented, a form being
+    /// checked): keys typed now belong to what comes next, so hosts hold them until this is true again.
+    public var isAcceptingInput: Bool { !isPresentingSheet && !(state.form?.isBusy ?? false) }
 
     private func finishPresenting() {
         isPresentingSheet = false

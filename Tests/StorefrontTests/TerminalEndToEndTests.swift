@@ -238,3 +238,62 @@ extension CommandLineTests {
         #expect(listed.stdout.hasPrefix("Order"), "the order made in the configured data directory is listed:\n\(listed.stdout)\(listed.stderr)")
     }
 }
+
+extension TerminalEndToEndTests {
+    /// Issue 5's whole story in the real binary: sign in, add a card (a bad number first), an
+    /// address, buy with One-Tap, quit, and come back still signed in with the order listed.
+    @Test func signInAddACardBuyWithOneTapAndComeBackSignedIn() throws {
+        let terminal = try TmuxTerminal()
+        try startShop(terminal)
+        try terminal.press("u")
+        try terminal.waitFor("Sign in to keep your cart")
+        try terminal.press("i")
+        try terminal.waitFor("Sign in with Sandbox ID")
+        try terminal.write("jane@example.com")
+        try terminal.press("Enter")
+        let prompt = try terminal.waitFor("here it is:")
+        let code = try #require(prompt.firstMatch(of: /here it is: (\d{6})/)?.1)
+        try terminal.write(String(code))
+        try terminal.press("Tab")
+        try terminal.write("Jane Appleseed")
+        try terminal.press("Enter")
+        try terminal.waitFor("Signed in as Jane Appleseed")
+
+        try terminal.press("n")
+        try terminal.waitFor("Add a card")
+        for field in ["4242424242424241", "12/30", "123", "Jane Appleseed", "95014"] {
+            try terminal.write(field)
+            try terminal.press("Enter")
+        }
+        try terminal.waitFor("! This card number is not valid: check the digits.")
+        try terminal.press("BSpace")
+        try terminal.write("2")
+        try terminal.press("Enter", "Enter", "Enter", "Enter", "Enter")
+        try terminal.waitFor("Saved Visa ••4242")
+
+        try terminal.press("d")
+        try terminal.waitFor("Add an address")
+        // Name, country and email come filled in from the account.
+        for field in ["", "1 Loop Road", "Cupertino", "95014", "", "", ""] {
+            if !field.isEmpty { try terminal.write(field) }
+            try terminal.press("Enter")
+        }
+        try terminal.waitFor("One-Tap ready")
+
+        try terminal.press("s", "Enter")
+        try terminal.waitFor("b buy now")
+        try terminal.press("b")
+        try terminal.waitFor("Enter to confirm")
+        try terminal.press("Enter")
+        let thanks = try terminal.waitFor("Thank you")
+        #expect(thanks.contains("Visa ••4242"))
+
+        try terminal.press("q")
+        try terminal.waitFor("EXIT=0")
+        try startShop(terminal)
+        #expect(try terminal.screen().contains("Jane Appleseed ·"), "the header names the signed-in shopper")
+        try terminal.press("o")
+        let orders = try terminal.waitFor("SF-000001")
+        #expect(orders.contains("1 total"))
+    }
+}

@@ -98,6 +98,8 @@ final class TmuxTerminal {
 
     /// Presses keys by tmux name ("Enter", "Down", "C-c", "a").
     func press(_ keys: String...) throws { try tmux(["send-keys", "-t", "main"] + keys) }
+    /// Types `text` literally, without Enter.
+    func write(_ text: String) throws { try tmux(["send-keys", "-t", "main", "-l", text]) }
 
     func screen() throws -> String { try tmux(["capture-pane", "-p", "-t", "main"]) }
 
