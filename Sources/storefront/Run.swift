@@ -8,7 +8,7 @@ import TerminalNCurses
 struct Run: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Open the shop in this terminal (the default command).",
-        discussion: "Keys: arrows or j/k move, Enter opens, Esc goes back, a adds, c cart, p pays, ? help, q quits."
+        discussion: "Keys: arrows or j/k move, Enter opens, Esc goes back, a adds, c cart, u account, p pays, ? help, q quits."
     )
 
     @OptionGroup var shop: ShopOptions
