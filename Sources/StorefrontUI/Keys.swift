@@ -63,6 +63,8 @@ public struct KeyBinding: Sendable {
     public var contexts: Set<KeyContext>
     /// Shown in the footer of its contexts (help always lists every binding).
     public var inFooter: Bool
+    /// Whether the binding applies in a state of its contexts: absent bindings neither decode nor show.
+    public var appliesWhen: @Sendable (StorefrontState) -> Bool = { _ in true }
 }
 
 /// The one key table: decoding, footers and the help overlay all read it.
@@ -78,29 +80,29 @@ public enum KeyBindings {
         KeyBinding(keys: [.up], label: "↑", action: .moveUp, summary: "up", contexts: typing, inFooter: false),
         KeyBinding(keys: [.down], label: "↓", action: .moveDown, summary: "down", contexts: typing, inFooter: false),
         KeyBinding(keys: [.tab], label: "Tab", action: .nextField, summary: "next field", contexts: [.form], inFooter: true),
-        KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "next", contexts: [.form], inFooter: true),
-        KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "submit", contexts: [.form], inFooter: true),
-        KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "make default", contexts: [.account], inFooter: true),
+        KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "next", contexts: [.form], inFooter: true, appliesWhen: { !($0.form?.isOnLastField ?? true) }),
+        KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "submit", contexts: [.form], inFooter: true, appliesWhen: { $0.form?.isOnLastField ?? false }),
+        KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "make default", contexts: [.account], inFooter: true, appliesWhen: { $0.account.selectedRow != nil }),
         KeyBinding(keys: [.character("n")], label: "n", action: .addCard, summary: "add card", contexts: [.account], inFooter: true),
         KeyBinding(keys: [.character("d")], label: "d", action: .addAddress, summary: "add address", contexts: [.account], inFooter: true),
-        KeyBinding(keys: [.character("x")], label: "x", action: .removeLine, summary: "remove", contexts: [.account], inFooter: true),
-        KeyBinding(keys: [.character("i")], label: "i", action: .signInOrOut, summary: "sign in", contexts: [.account], inFooter: true),
-        KeyBinding(keys: [.character("i")], label: "i", action: .signInOrOut, summary: "sign out", contexts: [.account], inFooter: true),
+        KeyBinding(keys: [.character("x")], label: "x", action: .removeLine, summary: "remove", contexts: [.account], inFooter: true, appliesWhen: { $0.account.selectedRow != nil }),
+        KeyBinding(keys: [.character("i")], label: "i", action: .signInOrOut, summary: "sign in", contexts: [.account], inFooter: true, appliesWhen: { $0.account.canSignIn }),
+        KeyBinding(keys: [.character("i")], label: "i", action: .signInOrOut, summary: "sign out", contexts: [.account], inFooter: true, appliesWhen: { $0.account.canSignOut }),
         KeyBinding(keys: [.pageUp], label: "PgUp", action: .pageUp, summary: "page up", contexts: lists, inFooter: false),
         KeyBinding(keys: [.pageDown], label: "PgDn", action: .pageDown, summary: "page down", contexts: lists, inFooter: false),
         KeyBinding(keys: [.home], label: "Home", action: .moveToTop, summary: "first", contexts: lists, inFooter: false),
         KeyBinding(keys: [.end], label: "End", action: .moveToBottom, summary: "last", contexts: lists, inFooter: false),
         KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "open", contexts: [.productList, .orders], inFooter: true),
         KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "checkout", contexts: [.cart], inFooter: true),
-        KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "change", contexts: [.paymentSheet], inFooter: true),
-        KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "set up card", contexts: [.paymentSheet], inFooter: true),
+        KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "change", contexts: [.paymentSheet], inFooter: true, appliesWhen: { !($0.paymentSheet?.offersCardSetup ?? false) }),
+        KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "set up card", contexts: [.paymentSheet], inFooter: true, appliesWhen: { $0.paymentSheet?.offersCardSetup ?? false }),
         KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "select", contexts: [.chooser], inFooter: true),
         KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "confirm", contexts: [.authorizationPrompt], inFooter: true),
         KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "done", contexts: [.search], inFooter: true),
         KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "keep shopping", contexts: [.confirmation], inFooter: true),
         KeyBinding(keys: [.character("p")], label: "p", action: .pay, summary: "pay", contexts: [.paymentSheet], inFooter: true),
         KeyBinding(keys: [.character("a")], label: "a", action: .addToCart, summary: "add", contexts: [.productList, .productDetail], inFooter: true),
-        KeyBinding(keys: [.character("b")], label: "b", action: .buyNow, summary: "buy now", contexts: [.productDetail, .cart], inFooter: true),
+        KeyBinding(keys: [.character("b")], label: "b", action: .buyNow, summary: "buy now", contexts: [.productDetail, .cart], inFooter: true, appliesWhen: canBuyNow),
         KeyBinding(keys: [.character("+"), .character("=")], label: "+/-", action: .increaseQuantity, summary: "quantity", contexts: [.cart], inFooter: true),
         KeyBinding(keys: [.character("-")], label: "-", action: .decreaseQuantity, summary: "less", contexts: [.cart], inFooter: false),
         KeyBinding(keys: [.character("x")], label: "x", action: .removeLine, summary: "remove", contexts: [.cart], inFooter: true),
@@ -121,7 +123,7 @@ public enum KeyBindings {
     /// The action a key means in the current state, or nil when it means nothing there.
     public static func action(for key: Key, in state: StorefrontState) -> Action? {
         let context = KeyContext(state)
-        if let binding = table.first(where: { $0.contexts.contains(context) && $0.keys.contains(key) && isAvailable($0, in: state) }) {
+        if let binding = table.first(where: { $0.contexts.contains(context) && $0.keys.contains(key) && $0.appliesWhen(state) }) {
             return binding.action
         }
         if typing.contains(context), case .character(let character) = key, !character.isNewline {
@@ -133,28 +135,15 @@ public enum KeyBindings {
     /// The bindings for the footer of the current state, in table order.
     public static func footer(for state: StorefrontState) -> [KeyBinding] {
         let context = KeyContext(state)
-        return table.filter { $0.inFooter && $0.contexts.contains(context) && isAvailable($0, in: state) }
+        return table.filter { $0.inFooter && $0.contexts.contains(context) && $0.appliesWhen(state) }
     }
 
-    /// Whether a binding applies in this state. Buy now is offered only where One-Tap is on and
-    /// ready: otherwise the key and its hint are absent. Some keys read differently by state.
-    private static func isAvailable(_ binding: KeyBinding, in state: StorefrontState) -> Bool {
-        switch (binding.action, binding.summary) {
-        case (.buyNow, _):
-            switch state.screen {
-            case .productDetail: return state.productDetail?.canBuyNow ?? false
-            case .cart: return state.cart.canBuyNow
-            default: return false
-            }
-        case (.signInOrOut, "sign in"): return state.account.canSignIn
-        case (.signInOrOut, _): return state.account.canSignOut
-        case (.confirm, "next"): return !(state.form?.isOnLastField ?? true)
-        case (.confirm, "submit"): return state.form?.isOnLastField ?? false
-        case (.confirm, "change"): return !(state.paymentSheet?.offersCardSetup ?? false)
-        case (.confirm, "set up card"): return state.paymentSheet?.offersCardSetup ?? false
-        case (.confirm, "make default"), (.removeLine, "remove"):
-            return state.screen != .account || state.account.selectedRow != nil
-        default: return true
+    /// Buy now is offered only where One-Tap is on and ready: otherwise the key and its hint are absent.
+    private static let canBuyNow: @Sendable (StorefrontState) -> Bool = { state in
+        switch state.screen {
+        case .productDetail: state.productDetail?.canBuyNow ?? false
+        case .cart: state.cart.canBuyNow
+        default: false
         }
     }
 }
