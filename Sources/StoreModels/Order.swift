@@ -1,5 +1,14 @@
 import Foundation
 
+extension Calendar {
+    /// The Gregorian calendar in UTC: order times and card expiry never depend on the machine's zone.
+    public static let utcGregorian: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        return calendar
+    }()
+}
+
 /// Where an order stands.
 public enum OrderStatus: String, Hashable, Sendable, Codable {
     case pending, authorizing, charging, paid, declined, canceled, unknown

@@ -3,7 +3,7 @@ import Synchronization
 import StoreClients
 import StoreModels
 
-/// A credential store in memory: the embedded default until the file-backed keychain arrives.
+/// A credential store in memory: the double for the credential file.
 public final class InMemoryCredentialStore: CredentialStore {
     private let values = Mutex<[String: String]>([:])
     public init() {}
@@ -12,7 +12,7 @@ public final class InMemoryCredentialStore: CredentialStore {
     public func removeValue(forKey key: String) throws { _ = values.withLock { $0.removeValue(forKey: key) } }
 }
 
-/// Feature flags fixed at start-up, read from the environment over defaults.
+/// Feature flags fixed at start-up (the shop reads them from its configuration).
 public struct StaticFeatureFlags: FeatureFlags {
     public var enabled: Set<FeatureFlag>
     public init(enabled: Set<FeatureFlag>) { self.enabled = enabled }

@@ -324,15 +324,9 @@ extension StorefrontViewModel {
 
     /// This month in UTC, for card expiry.
     private func currentMonth() -> CardExpiry {
-        let parts = Self.utc.dateComponents([.year, .month], from: dependencies.accounts.dates.now())
+        let parts = Calendar.utcGregorian.dateComponents([.year, .month], from: dependencies.accounts.dates.now())
         return CardExpiry(month: parts.month ?? 1, year: parts.year ?? 1970)
     }
-
-    private static let utc: Calendar = {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        return calendar
-    }()
 
     // MARK: Sign-in
 

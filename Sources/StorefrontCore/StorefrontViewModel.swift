@@ -776,6 +776,8 @@ public final class StorefrontViewModel {
     /// Esc on the sheet: the controller dismisses and the delegate hears `didFinish`.
     private func dismissSheet() {
         guard let controller = checkout?.controller else {
+            // The "Set up card" sheet: leaving it drops the checkout it was waiting to resume.
+            checkoutAwaitingCard = nil
             state.paymentSheet = nil
             popScreen()
             return

@@ -17,6 +17,14 @@ extension ScriptedDriver {
         for character in text { await press(.character(character), settle: false) }
         await settle()
     }
+
+    /// Fills a form from its focused field on: types each value, then Enter (the last Enter submits).
+    func fill(_ values: String...) async throws {
+        for value in values {
+            await type(value)
+            try await press("enter")
+        }
+    }
 }
 
 @Suite("Card entry")
@@ -366,10 +374,7 @@ struct AccountFlowTests {
         #expect(KeyBindings.footer(for: driver.state).map(\.summary).contains("set up card"))
         try await driver.press("enter")
         #expect(driver.state.screen == .form)
-        for (text, key) in [("5555555555554444", "enter"), ("1230", "enter"), ("321", "enter"), ("Jane", "enter"), ("95014", "enter")] {
-            await driver.type(text)
-            try await driver.press(key)
-        }
+        try await driver.fill("5555555555554444", "1230", "321", "Jane", "95014")
         #expect(driver.state.screen == .paymentSheet)
         #expect(driver.state.paymentSheet?.offersCardSetup == false)
         #expect(driver.state.paymentSheet?.rowValues[.card]?.hasPrefix("Mastercard ••4444") == true)
@@ -466,10 +471,7 @@ struct NoCardNumberTests {
         #expect(driver.state.account.isSignedIn)
         try wallets.addAddress(Fixtures.jane, forCustomer: "sandbox-id:sbx_sbx2", makeDefault: true)
         try await driver.press("n")
-        for (text, key) in [("4000000000009995", "enter"), ("0931", "enter"), ("987", "enter"), ("Jane", "enter"), ("95014", "enter")] {
-            await driver.type(text)
-            try await driver.press(key)
-        }
+        try await driver.fill("4000000000009995", "0931", "987", "Jane", "95014")
         #expect(try wallets.wallet(forCustomer: "sandbox-id:sbx_sbx2").cards.count == 1)
         try await driver.press("s,a,c,enter,p,enter")
         #expect(driver.state.paymentSheet?.status == DeclineReason.insufficientFunds.message, "the vaulted test card keeps its outcome")
