@@ -24,6 +24,8 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssh", from: "0.15.1"),
     ],
     targets: [
         .target(name: "StoreModels", swiftSettings: strict),
@@ -40,6 +42,19 @@ let package = Package(
         .target(
             name: "StoreIdentity",
             dependencies: ["StoreClients", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
+        .target(name: "CPseudoTerminal"),
+        .target(name: "PseudoTerminal", dependencies: ["CPseudoTerminal"], swiftSettings: strict),
+        .target(
+            name: "StoreSSH",
+            dependencies: [
+                "PseudoTerminal", "StoreIdentity",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSH", package: "swift-nio-ssh"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strict
         ),
         .target(name: "StoreCredentialFile", dependencies: ["StoreClients"], swiftSettings: strict),
@@ -59,7 +74,8 @@ let package = Package(
         .executableTarget(
             name: "storefront",
             dependencies: [
-                "StorefrontUI", "StoreSandbox", "StoreSQLite", "StoreIdentity", "StoreCredentialFile", "TerminalNCurses",
+                "StorefrontUI", "StoreSandbox", "StoreSQLite", "StoreIdentity", "StoreCredentialFile", "TerminalNCurses", "StoreSSH", "PseudoTerminal",
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -75,7 +91,7 @@ let package = Package(
         .testTarget(
             name: "StorefrontTests",
             dependencies: [
-                "StorefrontTesting", "StoreSandbox", "StoreSQLite", "StoreIdentity", "StoreCredentialFile",
+                "StorefrontTesting", "StoreSandbox", "StoreSQLite", "StoreIdentity", "StoreCredentialFile", "StoreSSH", "PseudoTerminal",
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "CustomDump", package: "swift-custom-dump"),
                 .product(name: "InlineSnapshotTesting", package: "swift-snapshot-testing"),

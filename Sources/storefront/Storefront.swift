@@ -6,6 +6,7 @@ import StoreCredentialFile
 import StoreIdentity
 import StoreModels
 import StoreSandbox
+import StoreSSH
 import StoreSQLite
 import StorefrontCore
 import StorefrontUI
@@ -17,7 +18,7 @@ struct Storefront: AsyncParsableCommand {
         commandName: "storefront",
         abstract: "A terminal storefront: browse, fill a cart and pay on an Apple Pay-style sheet.",
         version: "0.1.0",
-        subcommands: [Run.self, Headless.self, OrdersCommand.self, CatalogCommand.self],
+        subcommands: [Run.self, Headless.self, OrdersCommand.self, CatalogCommand.self, Serve.self],
         defaultSubcommand: Run.self
     )
 }
@@ -101,7 +102,7 @@ struct ShopOptions: ParsableArguments {
 /// over by `storefront serve`, or Sandbox ID) → the launch check of a stored sign-in → dependencies.
 enum SandboxComposition {
     /// The variable `storefront serve` hands a session process the verified key's fingerprint in.
-    static let sshFingerprintVariable = "STOREFRONT_SSH_KEY_FINGERPRINT"
+    static let sshFingerprintVariable = SessionCommand.fingerprintVariable
 
     static func dependencies(
         store: (database: StoreDatabase, catalog: SQLiteCatalogRepository), configuration: Configuration,

@@ -1,0 +1,96 @@
+import Synchronization
+
+/// The server's limits, as configured.
+public struct ServeLimits: Sendable, Equatable {
+    /// Session processes allowed at once.
+    public var maxSessions: Int
+    /// New connections one source address may open in any 60 seconds.
+    public var connectionsPerSourcePerMinute: Int
+    /// A session with no input from its client for this long is closed.
+    public var idleTimeout: Duration
+    /// How long SIGTERM waits for open sessions to end before killing them.
+    public var drainTimeout: Duration
+
+    public init(maxSessions: Int = 64, connectionsPerSourcePerMinute: Int = 30, idleTimeout: Duration = .seconds(15 * 60), drainTimeout: Duration = .seconds(10)) {
+        self.maxSessions = maxSessions
+        self.connectionsPerSourcePerMinute = connectionsPerSourcePerMinute
+        self.idleTimeout = idleTimeout
+        self.drainTimeout = drainTimeout
+    }
+}
+
+/// Decides whether a connection or a session may start. Times are passed in, so tests choose them.
+public final class AdmissionControl: Sendable {
+    /// Why something was turned away, worded for the person at the client.
+    public enum Refusal: Equatable, Sendable, CustomStringConvertible {
+        case tooManyConnections(source: String, limit: Int)
+        case full(limit: Int)
+        case draining
+
+        public var description: String {
+            switch self {
+            case .tooManyConnections(_, let limit):
+                return "too many connections from your address (\(limit) a minute); try again in a minute"
+            case .full(let limit):
+                return "the shop is full (\(limit) sessions); try again in a few minutes"
+            case .draining:
+                return "the shop is closing for maintenance; try again in a few minutes"
+            }
+        }
+    }
+
+    private struct State {
+        var recentConnections: [String: [ContinuousClock.Instant]] = [:]
+        var sessions = 0
+        var draining = false
+    }
+
+    public let limits: ServeLimits
+    private let state = Mutex(State())
+    private static let window = Duration.seconds(60)
+
+    public init(limits: ServeLimits) {
+        self.limits = limits
+    }
+
+    /// Counts a new connection from `source` at `now`; refuses it past the per-minute limit.
+    public func admitConnection(from source: String, at now: ContinuousClock.Instant) -> Refusal? {
+        state.withLock { state in
+            if state.draining { return .draining }
+            // Forget sources that have been quiet for a minute, so the table cannot grow without bound.
+            state.recentConnections = state.recentConnections.compactMapValues { times in
+                let kept = times.filter { now - $0 < Self.window }
+                return kept.isEmpty ? nil : kept
+            }
+            let recent = state.recentConnections[source, default: []]
+            guard recent.count < limits.connectionsPerSourcePerMinute else {
+                return .tooManyConnections(source: source, limit: limits.connectionsPerSourcePerMinute)
+            }
+            state.recentConnections[source] = recent + [now]
+            return nil
+        }
+    }
+
+    /// Takes a session slot; the caller must `endSession()` once for every nil returned.
+    public func beginSession() -> Refusal? {
+        state.withLock { state in
+            if state.draining { return .draining }
+            guard state.sessions < limits.maxSessions else { return .full(limit: limits.maxSessions) }
+            state.sessions += 1
+            return nil
+        }
+    }
+
+    /// Gives back a slot taken by `beginSession()`.
+    public func endSession() {
+        state.withLock { $0.sessions = max(0, $0.sessions - 1) }
+    }
+
+    /// Refuses everything new from now on.
+    public func startDraining() {
+        state.withLock { $0.draining = true }
+    }
+
+    /// Sessions open now.
+    public var openSessions: Int { state.withLock { $0.sessions } }
+}

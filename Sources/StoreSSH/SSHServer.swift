@@ -1,0 +1,260 @@
+import Foundation
+import NIOCore
+import NIOPosix
+import NIOSSH
+import Synchronization
+
+/// The key a connection authenticated with (set once by the auth delegate, read by its sessions),
+/// and whether it has started a session yet.
+final class ConnectionIdentity: Sendable {
+    private struct State {
+        var fingerprint: String?
+        var hasStartedSession = false
+    }
+
+    private let state = Mutex(State())
+
+    var fingerprint: String { state.withLock { $0.fingerprint ?? "" } }
+    var hasStartedSession: Bool { state.withLock { $0.hasStartedSession } }
+
+    func authenticate(as fingerprint: String) {
+        state.withLock { $0.fingerprint = fingerprint }
+    }
+
+    func sessionStarted() {
+        state.withLock { $0.hasStartedSession = true }
+    }
+}
+
+/// Accepts any public key whose signature swift-nio-ssh has verified; nothing else is offered.
+final class PublicKeyIdentityDelegate: NIOSSHServerUserAuthenticationDelegate {
+    private let identity: ConnectionIdentity
+    private let peer: String
+    private let log: @Sendable (String) -> Void
+
+    init(identity: ConnectionIdentity, peer: String, log: @escaping @Sendable (String) -> Void) {
+        self.identity = identity
+        self.peer = peer
+        self.log = log
+    }
+
+    var supportedAuthenticationMethods: NIOSSHAvailableUserAuthenticationMethods { .publicKey }
+
+    func requestReceived(request: NIOSSHUserAuthenticationRequest, responsePromise: EventLoopPromise<NIOSSHUserAuthenticationOutcome>) {
+        // swift-nio-ssh calls this only after checking the signature over the session identifier,
+        // so the key is proven, not just named.
+        guard case .publicKey(let offer) = request.request else {
+            responsePromise.succeed(.failure)
+            return
+        }
+        let fingerprint = SSHPublicKeyIdentity.fingerprint(of: offer.publicKey)
+        identity.authenticate(as: fingerprint)
+        log("authenticated \(fingerprint) from \(peer)")
+        responsePromise.succeed(.success)
+    }
+}
+
+/// What every session handler on the server shares.
+struct SessionContext: Sendable {
+    var command: SessionCommand
+    var admission: AdmissionControl
+    var registry: SessionRegistry
+    var identity: ConnectionIdentity
+    var peer: String
+    var log: @Sendable (String) -> Void
+}
+
+/// A running session, reachable from any thread through its event loop.
+struct SessionHandle: Sendable {
+    let handler: NIOLoopBound<SessionChannelHandler>
+    let pid: pid_t
+
+    func end(_ reason: SessionEnding) {
+        handler.eventLoop.execute { handler.value.end(reason) }
+    }
+
+    func kill() {
+        handler.eventLoop.execute { handler.value.kill() }
+    }
+}
+
+/// The open sessions, numbered from 1, and who is waiting for them all to end.
+final class SessionRegistry: Sendable {
+    private struct State {
+        var next = 1
+        var open: [Int: SessionHandle] = [:]
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state = Mutex(State())
+
+    func add(_ handle: SessionHandle) -> Int {
+        state.withLock { state in
+            defer { state.next += 1 }
+            state.open[state.next] = handle
+            return state.next
+        }
+    }
+
+    func remove(_ number: Int) {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.open[number] = nil
+            guard state.open.isEmpty else { return [] }
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    var handles: [SessionHandle] { state.withLock { Array($0.open.values) } }
+
+    /// Returns once no session is open.
+    func waitUntilEmpty() async {
+        await withCheckedContinuation { continuation in
+            let done = state.withLock { state in
+                if state.open.isEmpty { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if done { continuation.resume() }
+        }
+    }
+}
+
+/// `storefront serve`: an SSH server whose every session is the shop, on a pty of its own.
+///
+/// Order of calls: `start` → (serving) → `drain` when asked to stop → `shutdown`.
+public final class StorefrontSSHServer: Sendable {
+    private let hostKey: HostKey
+    private let command: SessionCommand
+    private let admission: AdmissionControl
+    private let registry = SessionRegistry()
+    private let group: MultiThreadedEventLoopGroup
+    private let listener = Mutex<Channel?>(nil)
+    private let log: @Sendable (String) -> Void
+
+    public init(hostKey: HostKey, limits: ServeLimits, command: SessionCommand, threads: Int = System.coreCount, log: @escaping @Sendable (String) -> Void) {
+        self.hostKey = hostKey
+        self.command = command
+        self.admission = AdmissionControl(limits: limits)
+        self.group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, threads))
+        self.log = log
+    }
+
+    /// Binds and starts accepting; returns the address actually bound (port 0 picks a free one).
+    public func start(host: String, port: Int) async throws -> SocketAddress {
+        let hostKey = hostKey.sshKey
+        let admission = admission
+        let registry = registry
+        let command = command
+        let log = log
+        let channel = try await ServerBootstrap(group: group)
+            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { connection in
+                let peer = connection.remoteAddress?.ipAddress ?? "unknown"
+                if let refusal = admission.admitConnection(from: peer, at: .now) {
+                    log("refused a connection from \(peer): \(refusal)")
+                    // Said before the SSH version line, which RFC 4253 §4.2 allows; then the door closes.
+                    var line = connection.allocator.buffer(capacity: 128)
+                    line.writeString("storefront: \(refusal)\r\n")
+                    return connection.writeAndFlush(line).flatMap { connection.close() }
+                }
+                let identity = ConnectionIdentity()
+                // A connection that has not started the shop within a minute (no key proven, or only
+                // tunnels asked for) is let go, as sshd's LoginGraceTime: it would hold a socket for nothing.
+                connection.eventLoop.scheduleTask(in: .seconds(60)) {
+                    guard !identity.hasStartedSession, connection.isActive else { return }
+                    log("closed a connection from \(peer) that started no session within 60s")
+                    connection.close(promise: nil)
+                }
+                let context = SessionContext(command: command, admission: admission, registry: registry, identity: identity, peer: peer, log: log)
+                return connection.eventLoop.makeCompletedFuture {
+                    let ssh = NIOSSHHandler(
+                        role: .server(.init(hostKeys: [hostKey], userAuthDelegate: PublicKeyIdentityDelegate(identity: identity, peer: peer, log: log))),
+                        allocator: connection.allocator,
+                        inboundChildChannelInitializer: { child, type in
+                            guard case .session = type else {
+                                log("refused port forwarding from \(peer)")
+                                return child.eventLoop.makeFailedFuture(ServeError.channelTypeRefused)
+                            }
+                            return child.eventLoop.makeCompletedFuture {
+                                try child.pipeline.syncOperations.addHandler(SessionChannelHandler(context: context))
+                            }
+                        }
+                    )
+                    try connection.pipeline.syncOperations.addHandlers([ssh, ConnectionErrorHandler(peer: peer, log: log)])
+                }
+            }
+            .bind(host: host, port: port)
+            .get()
+        listener.withLock { $0 = channel }
+        guard let address = channel.localAddress else { throw ServeError.notBound }
+        return address
+    }
+
+    /// Sessions open now.
+    public var openSessions: Int { admission.openSessions }
+
+    /// Stops accepting, asks every session to end (each client reads why), waits up to the drain
+    /// timeout, then kills what is left. Returns how many sessions had to be killed.
+    @discardableResult
+    public func drain() async -> Int {
+        admission.startDraining()
+        let channel = listener.withLock { $0 }
+        try? await channel?.close()
+        let open = registry.handles
+        log("draining: \(open.count) open session\(open.count == 1 ? "" : "s")")
+        for handle in open { handle.end(.shutdown) }
+        let timeout = admission.limits.drainTimeout
+        let registry = registry
+        let ended = await withTaskGroup(of: Bool.self) { group in
+            group.addTask { await registry.waitUntilEmpty(); return true }
+            group.addTask { try? await Task.sleep(for: timeout); return false }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+        guard !ended else { return 0 }
+        let left = registry.handles
+        for handle in left { handle.kill() }
+        await registry.waitUntilEmpty()
+        return left.count
+    }
+
+    /// Closes every connection and stops the event loops.
+    public func shutdown() async throws {
+        try await group.shutdownGracefully()
+    }
+}
+
+/// Why the server could not do what was asked.
+public enum ServeError: Error, CustomStringConvertible {
+    case notBound
+    case channelTypeRefused
+
+    public var description: String {
+        switch self {
+        case .notBound: return "the listening socket has no address"
+        case .channelTypeRefused: return "storefront offers sessions only: no port forwarding"
+        }
+    }
+}
+
+/// Logs a broken connection (a client that is not SSH, a failed key exchange) and closes it.
+final class ConnectionErrorHandler: ChannelInboundHandler {
+    typealias InboundIn = Any
+
+    private let peer: String
+    private let log: @Sendable (String) -> Void
+
+    init(peer: String, log: @escaping @Sendable (String) -> Void) {
+        self.peer = peer
+        self.log = log
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        log("connection from \(peer) closed: \(error)")
+        context.close(promise: nil)
+    }
+}

@@ -1,0 +1,150 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import NIOCore
+import PseudoTerminal
+import StoreSSH
+
+/// `storefront serve`: the shop over SSH, one shop process per session, the database shared.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve the shop over SSH: ssh -p PORT HOST opens it, the key is the customer.",
+        discussion: """
+            Any public key is accepted once its signature checks out; its SHA256 fingerprint is the \
+            customer, so carts and orders follow the key. Sessions need a pty (ssh -t). SIGTERM or \
+            Ctrl-C drains: no new connections, open sessions are told and closed, then the server exits.
+            """
+    )
+
+    @OptionGroup var shop: ShopOptions
+
+    @Option(help: ArgumentHelp("The address to listen on.", valueName: "address"))
+    var host = "0.0.0.0"
+
+    @Option(help: ArgumentHelp("The TCP port to listen on; 0 picks a free one (printed at start).", valueName: "port"))
+    var port = 2222
+
+    @Option(name: .customLong("host-key"), help: ArgumentHelp("The Ed25519 host key (OpenSSH format), created on first start. Default: DATA-DIR/ssh_host_ed25519_key.", valueName: "path"))
+    var hostKey: String?
+
+    @Option(name: .customLong("max-sessions"), help: ArgumentHelp("Sessions open at once; more are told the shop is full.", valueName: "n"))
+    var maxSessions = 64
+
+    @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Close a session after this long without a key: 90s, 15m, 2h.", valueName: "duration"))
+    var idleTimeout = "15m"
+
+    @Option(name: .customLong("connections-per-minute"), help: ArgumentHelp("New connections one address may open in any minute.", valueName: "n"))
+    var connectionsPerMinute = 30
+
+    @Option(name: .customLong("drain-timeout"), help: ArgumentHelp("How long SIGTERM waits for sessions to end before killing them.", valueName: "duration"))
+    var drainTimeout = "10s"
+
+    @Option(name: .customLong("sandbox-latency-ms"), help: ArgumentHelp("Passed to each session: how long each sandbox payment call takes.", valueName: "ms"))
+    var sandboxLatencyMilliseconds: Int?
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, not \(port)") }
+        guard (1...10_000).contains(maxSessions) else { throw ValidationError("--max-sessions must be between 1 and 10000, not \(maxSessions)") }
+        guard connectionsPerMinute >= 1 else { throw ValidationError("--connections-per-minute must be at least 1") }
+        guard ServeDuration.parse(idleTimeout) != nil else { throw ValidationError("--idle-timeout \"\(idleTimeout)\" is not a duration like 90s, 15m or 2h") }
+        guard ServeDuration.parse(drainTimeout) != nil else { throw ValidationError("--drain-timeout \"\(drainTimeout)\" is not a duration like 10s or 1m") }
+        if let sandboxLatencyMilliseconds, !(0...60_000).contains(sandboxLatencyMilliseconds) {
+            throw ValidationError("--sandbox-latency-ms must be between 0 and 60000")
+        }
+    }
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let configuration = try shop.configuration(environment: environment)
+        let dataDirectory = absolute(configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment))
+        // Opening the store here migrates the database and imports the catalog once, before any
+        // session process races to do it.
+        _ = try ShopOptions.openStore(path: configuration.catalog, dataDirectory: dataDirectory)
+
+        let keyPath = absolute(hostKey ?? dataDirectory + "/ssh_host_ed25519_key")
+        let key: HostKey
+        do {
+            let (loaded, created) = try HostKey.loadOrCreate(at: keyPath)
+            key = loaded
+            announce(created ? "created host key \(keyPath) (mode 0600)" : "host key \(keyPath)")
+        } catch let error as HostKeyError {
+            complain("\(error)")
+            if case .cannotWrite = error { throw ExitCodes.cannotCreate }
+            throw ExitCodes.configError
+        }
+
+        var arguments = ["run", "--data-dir", dataDirectory]
+        if let catalog = configuration.catalog { arguments += ["--catalog", absolute(catalog)] }
+        if let oneTap = shop.oneTap { arguments += ["--one-tap", oneTap] }
+        if let sandboxLatencyMilliseconds { arguments += ["--sandbox-latency-ms", String(sandboxLatencyMilliseconds)] }
+        var sessionEnvironment = environment
+        // A session's terminal is the client's, described by its pty request, never the server's.
+        for name in ["TERM", "COLUMNS", "LINES", "TMUX", "TMUX_PANE", "STY", SessionCommand.fingerprintVariable] { sessionEnvironment[name] = nil }
+        // C.UTF-8 exists on every glibc host; a client's own locale may not.
+        sessionEnvironment["LANG"] = "C.UTF-8"
+        sessionEnvironment["LC_ALL"] = "C.UTF-8"
+        let command = SessionCommand(executable: Self.executablePath(), arguments: arguments, environment: sessionEnvironment)
+
+        let limits = ServeLimits(
+            maxSessions: maxSessions, connectionsPerSourcePerMinute: connectionsPerMinute,
+            idleTimeout: ServeDuration.parse(idleTimeout)!, drainTimeout: ServeDuration.parse(drainTimeout)!
+        )
+        let server = StorefrontSSHServer(hostKey: key, limits: limits, command: command) { announce($0) }
+        let stop = StopSignals()
+        let address: SocketAddress
+        do {
+            address = try await server.start(host: host, port: port)
+        } catch {
+            complain("cannot listen on \(host):\(port): \(error)")
+            try? await server.shutdown()
+            throw ExitCodes.noTerminal
+        }
+        announce("host key fingerprint \(key.fingerprint)")
+        announce("listening on \(address.ipAddress ?? host):\(address.port ?? port); connect with: ssh -p \(address.port ?? port) HOST")
+        let signal = await stop.next()
+        announce("\(signalName(signal)): draining \(server.openSessions) session\(server.openSessions == 1 ? "" : "s") for up to \(drainTimeout)")
+        let killed = await server.drain()
+        if killed > 0 { announce("killed \(killed) session\(killed == 1 ? "" : "s") still open after \(drainTimeout)") }
+        try await server.shutdown()
+        announce("stopped")
+    }
+
+    private func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    }
+
+    /// This very binary, so a session runs the same build as the server.
+    private static func executablePath() -> String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+}
+
+/// Prints one timestamped line of the server's log to stdout.
+private func announce(_ message: String) {
+    let stamp = Date().formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
+    FileHandle.standardOutput.write(Data("\(stamp) \(message)\n".utf8))
+}
+
+/// Turns SIGTERM and SIGINT into an awaited value instead of ending the process.
+private final class StopSignals {
+    private let signals: AsyncStream<Int32>
+    private let sources: [any DispatchSourceSignal]
+
+    init() {
+        let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
+        signals = stream
+        sources = [SIGTERM, SIGINT].map { number in
+            // Dispatch needs the default action off; session processes get it back (POSIX_SPAWN_SETSIGDEF).
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { continuation.yield(number) }
+            source.resume()
+            return source
+        }
+    }
+
+    func next() async -> Int32 {
+        for await number in signals { return number }
+        return SIGTERM
+    }
+}
