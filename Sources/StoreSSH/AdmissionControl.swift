@@ -32,7 +32,7 @@ public final class AdmissionControl: Sendable {
             case .tooManyConnections(_, let limit):
                 return "too many connections from your address (\(limit) a minute); try again in a minute"
             case .full(let limit):
-                return "the shop is full (\(limit) sessions); try again in a few minutes"
+                return "the shop is full (\(limit) session\(limit == 1 ? "" : "s")); try again in a few minutes"
             case .draining:
                 return "the shop is closing for maintenance; try again in a few minutes"
             }

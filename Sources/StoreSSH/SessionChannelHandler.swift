@@ -117,7 +117,10 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
-        self.context.log("session \(sessionNumber): \(error)")
+        // The connection closing under an open channel is how a vanished client looks; not worth a line.
+        if (error as? NIOSSHError)?.type != .tcpShutdown {
+            self.context.log("session \(sessionNumber): \(error)")
+        }
         context.close(promise: nil)
     }
 
@@ -137,7 +140,11 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
         }
         holdsSlot = true
         self.context.identity.sessionStarted()
-        let size = TerminalSize(columns: max(1, terminal.terminalCharacterWidth), rows: max(1, terminal.terminalRowHeight))
+        // A client without a terminal of its own (ssh -tt from a pipe) sends 0x0: give it the classic 80x24.
+        let size = TerminalSize(
+            columns: terminal.terminalCharacterWidth > 0 ? terminal.terminalCharacterWidth : 80,
+            rows: terminal.terminalRowHeight > 0 ? terminal.terminalRowHeight : 24
+        )
         var environment = self.context.command.environment
         environment["TERM"] = terminal.term.isEmpty ? "vt100" : terminal.term
         environment[SessionCommand.fingerprintVariable] = self.context.identity.fingerprint

@@ -41,6 +41,9 @@ struct Subprocess {
         posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
 
+        var attributes = CleanSignals()
+        defer { attributes.destroy() }
+
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         var settings = environment ?? ProcessInfo.processInfo.environment
         // The shop writes its credential file under XDG_CONFIG_HOME: never the developer's own.
@@ -50,7 +53,7 @@ struct Subprocess {
         let env = settings.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + env).forEach { free($0) } }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, env)
+        let spawned = posix_spawn(&pid, executable, &actions, &attributes.value, argv, env)
         guard spawned == 0 else { throw TmuxError(message: "cannot run \(executable): \(String(cString: strerror(spawned)))") }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
@@ -62,6 +65,27 @@ struct Subprocess {
             stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
         )
     }
+}
+
+/// Spawn attributes that give the child an empty signal mask and default dispositions.
+///
+/// Tests run on threads that block signals, and a spawned child inherits that mask: a tmux
+/// server started from one could then never be hung up or terminated, nor could its panes.
+struct CleanSignals {
+    var value = posix_spawnattr_t()
+
+    init() {
+        posix_spawnattr_init(&value)
+        var none = sigset_t()
+        sigemptyset(&none)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&value, &none)
+        posix_spawnattr_setsigdefault(&value, &all)
+        posix_spawnattr_setflags(&value, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    }
+
+    mutating func destroy() { posix_spawnattr_destroy(&value) }
 }
 
 /// A private tmux server for one test: a real terminal the test types into and reads.

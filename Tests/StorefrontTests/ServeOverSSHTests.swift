@@ -1,0 +1,212 @@
+import Foundation
+import Testing
+
+/// `storefront serve` driven by the real OpenSSH client, in tmux, as a shopper would.
+@Suite("Serving over SSH with the OpenSSH client", .serialized)
+struct ServeOverSSHTests {
+    /// Waits for the shell's `EXIT=<status>` line after ssh returns.
+    @discardableResult
+    private func waitForExit(_ terminal: TmuxTerminal, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        try terminal.waitUntil(timeout: .seconds(30), sourceLocation: sourceLocation, "ssh to exit") { $0.contains(/EXIT=\d/) }
+    }
+
+    /// Connects `key` from a shell in `terminal` and waits for the shop's first frame.
+    private func connect(_ terminal: TmuxTerminal, to server: ServeProcess, key: String) throws {
+        try terminal.type(server.sshCommand(key: key) + "; echo EXIT=$?")
+        try terminal.waitFor("q quit", timeout: .seconds(30))
+    }
+
+    @Test func buyEndToEndAndTheOrderBelongsToTheKey() throws {
+        let server = try ServeProcess()
+        let key = try server.makeClientKey("shopper")
+        let terminal = try TmuxTerminal()
+        try connect(terminal, to: server, key: key)
+        let fingerprint = try ServeProcess.fingerprint(ofKey: key)
+        // The header names the customer by the key's fingerprint, shortened.
+        #expect(try terminal.screen().contains(String(fingerprint.prefix(12))))
+
+        // A key's account starts with an empty wallet: add a card and an address first.
+        try terminal.press("u")
+        try terminal.waitFor("No cards yet")
+        try terminal.press("n")
+        try terminal.waitFor("Add a card")
+        for field in ["4242424242424242", "12/30", "123", "Sam Shopper", "95014"] {
+            try terminal.write(field)
+            try terminal.press("Enter")
+        }
+        try terminal.waitFor("Saved Visa ••4242")
+        try terminal.press("d")
+        try terminal.waitFor("Add an address")
+        for field in ["Sam Shopper", "1 Loop Road", "Cupertino", "95014", "", "sam@example.com", ""] {
+            if !field.isEmpty { try terminal.write(field) }
+            try terminal.press("Enter")
+        }
+        try terminal.waitFor("One-Tap ready")
+
+        try terminal.press("Escape", "Enter", "a", "c", "Enter", "p", "Enter")
+        let thanks = try terminal.waitFor("Thank you")
+        let number = try #require(thanks.firstMatch(of: /Order (SF-\d{6}) is paid/)?.1)
+        try terminal.press("q")
+        try terminal.waitFor("EXIT=0")
+        try server.waitForLog(#/session 1 closed: finished, pid \d+ exit 0/#)
+
+        let orders = try Subprocess.run(BuiltProduct.storefront, ["orders", "--data-dir", server.dataDirectory, "--customer", "ssh:\(fingerprint)"])
+        #expect(orders.status == 0)
+        #expect(orders.stdout.contains(String(number)), "the order is the key's: \(orders.stdout)")
+    }
+
+    @Test func twoKeysGetTwoCartsAndAKeyGetsItsCartBack() throws {
+        let server = try ServeProcess()
+        let alice = try server.makeClientKey("alice")
+        let bob = try server.makeClientKey("bob")
+        let terminal = try TmuxTerminal()
+
+        try connect(terminal, to: server, key: alice)
+        try terminal.press("a")
+        try terminal.waitFor("cart: 1 item")
+        try terminal.press("q")
+        try terminal.waitFor("EXIT=0")
+
+        try connect(terminal, to: server, key: bob)
+        #expect(try terminal.screen().contains("cart: empty"), "bob's cart is his own")
+        try terminal.press("Down", "a")
+        try terminal.waitFor("cart: 1 item · $18.00")
+        try terminal.press("q")
+        try terminal.waitFor("EXIT=0")
+
+        try connect(terminal, to: server, key: alice)
+        let back = try terminal.waitFor("cart: 1 item")
+        #expect(back.contains("$64.00"), "alice's cart came back: \(back)")
+    }
+
+    @Test func aResizeReachesTheRemoteShop() throws {
+        let server = try ServeProcess()
+        let key = try server.makeClientKey("resizer")
+        let terminal = try TmuxTerminal()
+        try connect(terminal, to: server, key: key)
+        #expect(try terminal.screen().contains("│"), "a preview pane at 100 columns")
+        try terminal.resize(columns: 50, rows: 15)
+        let small = try terminal.waitUntil("the 50x15 layout over SSH") { screen in
+            let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+            return lines.first.map { $0.hasSuffix("cart: empty") && $0.count <= 50 } == true && !screen.contains("│") && screen.contains("1 of 24")
+        }
+        #expect(small.split(separator: "\n").allSatisfy { $0.count <= 50 })
+    }
+
+    @Test func disconnectingHangsUpTheSessionProcess() throws {
+        let server = try ServeProcess()
+        let key = try server.makeClientKey("leaver")
+        let terminal = try TmuxTerminal()
+        try connect(terminal, to: server, key: key)
+        try terminal.press("a")
+        try terminal.waitFor("cart: 1 item")
+        let opened = try server.waitForLog(#/session 1 open: .* pid (\d+)/#)
+        let pid = try #require(pid_t(opened.output.1))
+        #expect(kill(pid, 0) == 0, "the session process runs while the client is there")
+
+        // The ssh client dies with its terminal, as when a laptop lid closes.
+        _ = try terminal.tmux(["kill-server"])
+        try server.waitForLog(#/session 1 closed: client went away, pid \d+ exit 129/#)
+        #expect(kill(pid, 0) == -1 && errno == ESRCH, "the session process is gone and reaped")
+
+        // The cart outlived the session.
+        let again = try TmuxTerminal()
+        try connect(again, to: server, key: key)
+        #expect(try again.screen().contains("cart: 1 item"))
+    }
+
+    @Test func aCrashedSessionEndsWithAMessageAndOthersGoOn() throws {
+        let server = try ServeProcess()
+        let key = try server.makeClientKey("crasher")
+        let crashing = try TmuxTerminal()
+        let bystander = try TmuxTerminal()
+        try connect(crashing, to: server, key: key)
+        let first = try server.waitForLog(#/session 1 open: .* pid (\d+)/#)
+        try connect(bystander, to: server, key: key)
+        try server.waitForLog(#/session 2 open/#)
+
+        kill(try #require(pid_t(first.output.1)), SIGSEGV)
+        let screen = try waitForExit(crashing)
+        #expect(screen.contains("storefront: this session stopped unexpectedly (SIGSEGV); your cart is saved."))
+        #expect(screen.contains("EXIT=139"))
+        try server.waitForLog(#/session 1 closed: crashed/#)
+
+        try bystander.press("a")
+        try bystander.waitFor("cart: 1 item")
+    }
+
+    @Test func withoutAPtyTheClientIsToldToUseSshT() throws {
+        let server = try ServeProcess()
+        let key = try server.makeClientKey("scripted")
+        let shell = try Subprocess.run("/usr/bin/ssh", server.sshArguments(key: key, allocateTerminal: false))
+        #expect(shell.status == 1)
+        #expect(shell.stderr.contains("storefront needs an interactive terminal: use ssh -t"), "stderr: \(shell.stderr)")
+
+        let command = try Subprocess.run("/usr/bin/ssh", server.sshArguments(key: key, allocateTerminal: false) + ["cat", "/etc/passwd"])
+        #expect(command.status == 1)
+        #expect(command.stderr.contains("storefront runs no commands"))
+        #expect(!command.stdout.contains("root:"))
+
+        let subsystem = try Subprocess.run("/usr/bin/ssh", server.sshArguments(key: key, allocateTerminal: false) + ["-s", "sftp"])
+        #expect(subsystem.status == 1)
+        #expect(subsystem.stderr.contains("storefront offers no subsystems"))
+
+        let tunnel = try Subprocess.run("/usr/bin/ssh", server.sshArguments(key: key, allocateTerminal: false) + ["-N", "-o", "ExitOnForwardFailure=yes", "-R", "0:localhost:9"])
+        #expect(tunnel.status == 255, "remote forwarding is refused: \(tunnel.stderr)")
+
+        let noKey = try Subprocess.run("/usr/bin/ssh", server.sshArguments(key: "/dev/null", allocateTerminal: false) + ["-o", "PubkeyAuthentication=no"])
+        #expect(noKey.status == 255)
+        #expect(noKey.stderr.contains("Permission denied (publickey)"), "only keys are offered: \(noKey.stderr)")
+        #expect(!server.log.contains("session 1 open"))
+    }
+
+    @Test func theHostKeyIsMadeOnceKeptPrivateAndNamedAtStart() throws {
+        let server = try ServeProcess()
+        let announced = try server.waitForLog(#/host key fingerprint (SHA256:\S+)/#)
+        #expect(String(announced.output.1) == (try ServeProcess.fingerprint(ofKey: server.hostKeyPath)), "the printed fingerprint is the one ssh-keygen computes")
+        let mode = try #require(FileManager.default.attributesOfItem(atPath: server.hostKeyPath)[.posixPermissions] as? Int)
+        #expect(mode == 0o600)
+        // The client saw the same key.
+        let key = try server.makeClientKey("checker")
+        _ = try Subprocess.run("/usr/bin/ssh", server.sshArguments(key: key, allocateTerminal: false))
+        let known = try String(contentsOf: server.directory.appendingPathComponent("known_hosts"), encoding: .utf8)
+        let published = try String(contentsOfFile: server.hostKeyPath + ".pub", encoding: .utf8).split(separator: " ").prefix(2).joined(separator: " ")
+        #expect(known.contains(published))
+    }
+
+    @Test func idleSessionsAreClosedWithAReason() throws {
+        let server = try ServeProcess(arguments: ["--idle-timeout", "2s"])
+        let key = try server.makeClientKey("sleepy")
+        let terminal = try TmuxTerminal()
+        try connect(terminal, to: server, key: key)
+        let screen = try waitForExit(terminal)
+        #expect(screen.contains("storefront: closed after 2s without a key; your cart is saved."))
+        try server.waitForLog(#/session 1 closed: idle/#)
+    }
+
+    @Test func sigtermDrainsOpenSessionsAndExits() throws {
+        let server = try ServeProcess()
+        let key = try server.makeClientKey("late")
+        let terminal = try TmuxTerminal()
+        try connect(terminal, to: server, key: key)
+        #expect(try server.terminate() == 0)
+        let screen = try waitForExit(terminal)
+        #expect(screen.contains("the shop is closing for maintenance; your cart is saved."))
+        #expect(server.log.contains("session 1 closed: server shutting down"))
+        // Nothing new is accepted afterwards.
+        let late = try Subprocess.run("/usr/bin/ssh", server.sshArguments(key: key, allocateTerminal: false))
+        #expect(late.status == 255)
+    }
+
+    @Test func theSessionLimitTurnsTheNextShopperAway() throws {
+        let server = try ServeProcess(arguments: ["--max-sessions", "1"])
+        let key = try server.makeClientKey("crowd")
+        let terminal = try TmuxTerminal()
+        try connect(terminal, to: server, key: key)
+        let second = try TmuxTerminal()
+        try second.type(server.sshCommand(key: key) + "; echo EXIT=$?")
+        let screen = try waitForExit(second)
+        #expect(screen.contains("the shop is full (1 session)"))
+        #expect(screen.contains("EXIT=1"))
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+
+/// A real `storefront serve` on a free loopback port with its own data directory, for one test,
+/// and the OpenSSH client pointed at it.
+///
+/// The server's log arrives on a pipe; waiting for a line is `poll(2)` on that pipe with a
+/// deadline, never a fixed sleep.
+final class ServeProcess {
+    let directory: URL
+    let pid: pid_t
+    private(set) var port = 0
+    private let logReader: Int32
+    private(set) var log = ""
+    private var exited: Int32?
+
+    var dataDirectory: String { directory.appendingPathComponent("data").path }
+    var hostKeyPath: String { dataDirectory + "/ssh_host_ed25519_key" }
+
+    init(arguments: [String] = []) throws {
+        let binary = try BuiltProduct.requireStorefront()
+        directory = TemporaryDirectory.make()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw TmuxError(message: "pipe failed") }
+        logReader = fds[0]
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, fds[1], 2)
+        posix_spawn_file_actions_addclose(&actions, fds[0])
+        let argv = [binary, "serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", directory.appendingPathComponent("data").path, "--sandbox-latency-ms", "20"] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CONFIG_HOME"] = directory.appendingPathComponent("config").path
+        environment["HOME"] = directory.path
+        let cArguments = argv.map { strdup($0) } + [nil]
+        let cEnvironment = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (cArguments + cEnvironment).forEach { free($0) } }
+        var attributes = CleanSignals()
+        defer { attributes.destroy() }
+        var child: pid_t = 0
+        let spawned = posix_spawn(&child, binary, &actions, &attributes.value, cArguments, cEnvironment)
+        close(fds[1])
+        guard spawned == 0 else { throw TmuxError(message: "cannot start the server: \(spawned)") }
+        pid = child
+        let line = try waitForLog(#/listening on 127\.0\.0\.1:(\d+)/#)
+        port = Int(line.output.1)!
+    }
+
+    deinit {
+        if exited == nil {
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+        }
+        close(logReader)
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Reads the log until `pattern` matches a line after `after` characters, or the deadline passes.
+    @discardableResult
+    func waitForLog<Output>(_ pattern: Regex<Output>, after offset: Int = 0, timeout: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation) throws -> Regex<Output>.Match {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while true {
+            let unread = log.dropFirst(offset)
+            if let match = unread.split(separator: "\n").lazy.compactMap({ try? pattern.firstMatch(in: String($0)) }).first {
+                return match
+            }
+            let remaining = deadline - clock.now
+            guard remaining > .zero else { break }
+            var descriptor = pollfd(fd: logReader, events: Int16(POLLIN), revents: 0)
+            let milliseconds = Int32(remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000)
+            guard poll(&descriptor, 1, max(1, milliseconds)) > 0 else { continue }
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            let count = read(logReader, &buffer, buffer.count)
+            if count <= 0 { break }
+            log += String(decoding: buffer.prefix(count), as: UTF8.self)
+        }
+        Issue.record("the server never logged \(pattern); its log was:\n\(log)", sourceLocation: sourceLocation)
+        throw TmuxError(message: "timed out waiting for the server")
+    }
+
+    /// Sends SIGTERM and waits (bounded by the server's drain) for it to exit; returns the status.
+    func terminate() throws -> Int32 {
+        kill(pid, SIGTERM)
+        _ = try? waitForLog(#/stopped/#, timeout: .seconds(60))
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        let code = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        exited = code
+        return code
+    }
+
+    /// A new Ed25519 client key in the test's directory; returns its path.
+    func makeClientKey(_ name: String) throws -> String {
+        let path = directory.appendingPathComponent(name).path
+        let made = try Subprocess.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", name, "-f", path])
+        try #require(made.status == 0, "ssh-keygen failed: \(made.stderr)")
+        return path
+    }
+
+    /// The fingerprint OpenSSH itself prints for the key at `path` (or its .pub).
+    static func fingerprint(ofKey path: String) throws -> String {
+        let listed = try Subprocess.run("/usr/bin/ssh-keygen", ["-l", "-f", path])
+        return try #require(listed.stdout.firstMatch(of: /SHA256:[A-Za-z0-9+\/]{43}/).map { String($0.output) })
+    }
+
+    /// The OpenSSH client's arguments for this server, as the issue gives them, with a private known_hosts.
+    func sshArguments(key: String, allocateTerminal: Bool = true) -> [String] {
+        (allocateTerminal ? ["-tt"] : ["-T"]) + [
+            "-p", "\(port)", "-i", key, "-o", "StrictHostKeyChecking=accept-new",
+            "-F", "/dev/null", "-o", "IdentitiesOnly=yes", "-o", "BatchMode=yes", "-o", "LogLevel=ERROR",
+            "-o", "UserKnownHostsFile=\(directory.appendingPathComponent("known_hosts").path)", "localhost",
+        ]
+    }
+
+    /// The ssh command line for a shell in tmux.
+    func sshCommand(key: String) -> String {
+        "ssh " + sshArguments(key: key).map { "'\($0)'" }.joined(separator: " ")
+    }
+}
