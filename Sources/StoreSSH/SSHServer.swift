@@ -155,10 +155,9 @@ public final class StorefrontSSHServer: Sendable {
                 let peer = connection.remoteAddress?.ipAddress ?? "unknown"
                 if let refusal = admission.admitConnection(from: peer, at: .now) {
                     log("refused a connection from \(peer): \(refusal)")
-                    // Said before the SSH version line, which RFC 4253 §4.2 allows; then the door closes.
-                    var line = connection.allocator.buffer(capacity: 128)
-                    line.writeString("storefront: \(refusal)\r\n")
-                    return connection.writeAndFlush(line).flatMap { connection.close() }
+                    return connection.eventLoop.makeCompletedFuture {
+                        try connection.pipeline.syncOperations.addHandler(RefuseConnectionHandler(reason: "storefront: \(refusal)"))
+                    }
                 }
                 let identity = ConnectionIdentity()
                 // A connection that has not started the shop within a minute (no key proven, or only
@@ -238,6 +237,28 @@ public enum ServeError: Error, CustomStringConvertible {
         case .notBound: return "the listening socket has no address"
         case .channelTypeRefused: return "storefront offers sessions only: no port forwarding"
         }
+    }
+}
+
+/// Says why, before the SSH version line (RFC 4253 §4.2 allows other lines first), and hangs up.
+final class RefuseConnectionHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+
+    private let reason: String
+
+    init(reason: String) {
+        self.reason = reason
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        var line = context.channel.allocator.buffer(capacity: reason.utf8.count + 2)
+        line.writeString(reason + "\r\n")
+        let channel = context.channel
+        context.writeAndFlush(NIOAny(line)).whenComplete { _ in channel.close(promise: nil) }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        // Whatever the client says is ignored: the answer is already no.
     }
 }
 

@@ -13,7 +13,13 @@ struct ServeOverSSHTests {
     /// Connects `key` from a shell in `terminal` and waits for the shop's first frame.
     private func connect(_ terminal: TmuxTerminal, to server: ServeProcess, key: String) throws {
         try terminal.type(server.sshCommand(key: key) + "; echo EXIT=$?")
-        try terminal.waitFor("q quit", timeout: .seconds(30))
+        do {
+            try terminal.waitFor("q quit", timeout: .seconds(30))
+        } catch {
+            _ = try? server.waitForLog(#/never/#, timeout: .milliseconds(100))
+            Issue.record("the server's log:\n\(server.log)")
+            throw error
+        }
     }
 
     @Test func buyEndToEndAndTheOrderBelongsToTheKey() throws {
@@ -208,5 +214,31 @@ struct ServeOverSSHTests {
         let screen = try waitForExit(second)
         #expect(screen.contains("the shop is full (1 session)"))
         #expect(screen.contains("EXIT=1"))
+    }
+
+    @Test func fiftyConcurrentSessionsEachReachTheFirstFrame() throws {
+        let server = try ServeProcess(arguments: ["--connections-per-minute", "100"])
+        let key = try server.makeClientKey("crowd")
+        let clients = try (0..<50).map { _ in try SSHClientProcess(arguments: server.sshArguments(key: key)) }
+        // The footer is the last row drawn: once it is there, the first frame is whole.
+        let missing = waitForAll(clients, timeout: .seconds(120)) { $0.received.contains("Products") && $0.received.contains("quit") }
+        #expect(missing.isEmpty, "\(missing.count) of 50 sessions drew no first frame; one said: \(missing.first?.received.suffix(300) ?? "")")
+        try server.waitForLog(#/session 50 open/#)
+
+        for client in clients { client.hangUp() }
+        for number in 1...50 { try server.waitForLog(Regex("session \(number) closed: client went away")) }
+        #expect(try server.terminate() == 0)
+    }
+
+    @Test func tooManyConnectionsFromOneAddressAreTurnedAway() throws {
+        let server = try ServeProcess(arguments: ["--connections-per-minute", "2"])
+        let key = try server.makeClientKey("eager")
+        for _ in 0..<2 {
+            let refused = try Subprocess.run("/usr/bin/ssh", server.sshArguments(key: key, allocateTerminal: false))
+            #expect(refused.stderr.contains("needs an interactive terminal"), "the first two get in: \(refused.stderr)")
+        }
+        let third = try Subprocess.run("/usr/bin/ssh", server.sshArguments(key: key, allocateTerminal: false))
+        #expect(third.status == 255)
+        try server.waitForLog(#/refused a connection from 127\.0\.0\.1: too many connections from your address \(2 a minute\)/#)
     }
 }

@@ -122,3 +122,87 @@ final class ServeProcess {
         "ssh " + sshArguments(key: key).map { "'\($0)'" }.joined(separator: " ")
     }
 }
+
+/// An OpenSSH client with its stdin and output on pipes, for running many at once.
+final class SSHClientProcess {
+    let pid: pid_t
+    let output: Int32
+    private let input: Int32
+    private(set) var received = ""
+    private var reaped = false
+
+    init(arguments: [String]) throws {
+        var inPipe: [Int32] = [0, 0]
+        var outPipe: [Int32] = [0, 0]
+        guard pipe(&inPipe) == 0, pipe(&outPipe) == 0 else { throw TmuxError(message: "pipe failed") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 2)
+        for descriptor in inPipe + outPipe { posix_spawn_file_actions_addclose(&actions, descriptor) }
+        var attributes = CleanSignals()
+        defer { attributes.destroy() }
+        let argv = (["/usr/bin/ssh"] + arguments).map { strdup($0) } + [nil]
+        let env = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + env).forEach { free($0) } }
+        var child: pid_t = 0
+        let spawned = posix_spawn(&child, "/usr/bin/ssh", &actions, &attributes.value, argv, env)
+        close(inPipe[0])
+        close(outPipe[1])
+        guard spawned == 0 else { throw TmuxError(message: "cannot run ssh: \(spawned)") }
+        pid = child
+        input = inPipe[1]
+        output = outPipe[0]
+        _ = fcntl(output, F_SETFL, O_NONBLOCK)
+    }
+
+    deinit {
+        close(input)
+        close(output)
+        if !reaped { kill(pid, SIGKILL); var status: Int32 = 0; waitpid(pid, &status, 0) }
+    }
+
+    /// Reads whatever is waiting; returns false at end of output.
+    func drain() -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 16_384)
+        while true {
+            let count = read(output, &buffer, buffer.count)
+            if count > 0 { received += String(decoding: buffer.prefix(count), as: UTF8.self); continue }
+            return count < 0 && errno == EAGAIN
+        }
+    }
+
+    func send(_ text: String) {
+        _ = text.withCString { write(input, $0, strlen($0)) }
+    }
+
+    /// Hangs up the client as a closed laptop would, and reaps it.
+    func hangUp() {
+        kill(pid, SIGHUP)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        reaped = true
+    }
+}
+
+/// Waits on every client's output at once (poll(2)) until `done` holds for each, or the deadline.
+/// Returns the clients that never got there.
+func waitForAll(_ clients: [SSHClientProcess], timeout: Duration, until done: (SSHClientProcess) -> Bool) -> [SSHClientProcess] {
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: timeout)
+    var waiting = clients.filter { !done($0) }
+    var ended = Set<ObjectIdentifier>()
+    while !waiting.isEmpty, clock.now < deadline {
+        var descriptors = waiting.map { pollfd(fd: $0.output, events: Int16(POLLIN), revents: 0) }
+        let remaining = deadline - clock.now
+        let milliseconds = Int32(min(remaining.components.seconds * 1000 + 1, 60_000))
+        guard poll(&descriptors, nfds_t(descriptors.count), milliseconds) > 0 else { continue }
+        for (client, descriptor) in zip(waiting, descriptors) where descriptor.revents != 0 {
+            if !client.drain() { ended.insert(ObjectIdentifier(client)) }
+        }
+        waiting = waiting.filter { !done($0) && !ended.contains(ObjectIdentifier($0)) }
+    }
+    return clients.filter { !done($0) }
+}
