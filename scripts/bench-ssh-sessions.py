@@ -1,0 +1,217 @@
+#!/usr/bin/env python3
+"""Concurrent SSH sessions against `storefront serve`, measured from outside (loopback only).
+
+For each count in --counts (cumulative), opens sessions up to that count, each an `ssh -tt` client in
+its own pty at 80x24, and waits for every first frame. Then it reads:
+  - memory: the server's VmRSS, and the session processes' RSS and PSS (PSS splits shared pages
+    between the processes that share them, so it is the honest per-session cost);
+  - keys one at a time: j (then k next round) to each session in turn, the time from the key to
+    the first byte of the answer and to the end of the redraw (first 20 ms of quiet);
+  - keys all at once: the same key to every session in one burst, the same two times for each.
+It stops after the first count at which any session fails to draw its first frame within 60 s or
+any key in either round takes longer than --limit-ms to start answering, and reports the largest
+count that held. Every wait is bounded; every ssh client is killed at exit.
+
+    scripts/bench-ssh-sessions.py --server-pid PID --counts 10,25,50 --jsonl out.jsonl -- ssh -tt -p PORT ... localhost
+"""
+import argparse, fcntl, json, os, pty, select, signal, struct, sys, termios, time
+
+
+class Session:
+    def __init__(self, cmd):
+        self.master, slave = pty.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+        env = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8")
+        self.started = time.monotonic()
+        self.pid = os.fork()
+        if self.pid == 0:
+            os.setsid()
+            fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
+            for fd in (0, 1, 2):
+                os.dup2(slave, fd)
+            os.closerange(3, 4096)
+            os.execvpe(cmd[0], cmd, env)
+        os.close(slave)
+        os.set_blocking(self.master, False)
+        self.output = bytearray()
+        self.first_frame_ms = None
+        self.up = False
+
+    def read(self):
+        try:
+            data = os.read(self.master, 65536)
+        except (BlockingIOError, OSError):
+            return 0
+        self.output += data
+        return len(data)
+
+    def close(self):
+        try:
+            os.killpg(self.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        try:
+            os.waitpid(self.pid, 0)
+        except ChildProcessError:
+            pass
+        os.close(self.master)
+
+
+def wait_first_frames(sessions, markers, timeout):
+    deadline = time.monotonic() + timeout
+    waiting = [s for s in sessions if s.first_frame_ms is None]
+    while waiting and time.monotonic() < deadline:
+        ready, _, _ = select.select([s.master for s in waiting], [], [], max(0.0, deadline - time.monotonic()))
+        by_fd = {s.master: s for s in waiting}
+        for fd in ready:
+            s = by_fd[fd]
+            s.read()
+            if all(m.encode() in s.output for m in markers):
+                s.first_frame_ms = (time.monotonic() - s.started) * 1000
+        waiting = [s for s in waiting if s.first_frame_ms is None]
+    return waiting
+
+
+def drain(sessions, quiet=0.02, limit=2.0):
+    """Reads until every session has been quiet for `quiet` seconds (bounded by `limit`)."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([s.master for s in sessions], [], [], quiet)
+        if not ready:
+            return
+        by_fd = {s.master: s for s in sessions}
+        for fd in ready:
+            by_fd[fd].read()
+
+
+def press(sessions, timeout=5.0):
+    """Sends one key to each session at once; returns (first byte ms, redraw done ms) per session."""
+    drain(sessions)
+    sent = {}
+    for s in sessions:
+        os.write(s.master, b"k" if s.up else b"j")
+        s.up = not s.up
+        sent[s.master] = time.monotonic()
+    first, last = {}, {}
+    deadline = time.monotonic() + timeout
+    by_fd = {s.master: s for s in sessions}
+    while time.monotonic() < deadline:
+        pending = [fd for fd in by_fd if fd not in last or time.monotonic() - last[fd] < 0.02]
+        if not pending or all(fd in last and time.monotonic() - last[fd] >= 0.02 for fd in by_fd):
+            break
+        ready, _, _ = select.select(list(by_fd), [], [], 0.005)
+        now = time.monotonic()
+        for fd in ready:
+            if by_fd[fd].read() > 0:
+                first.setdefault(fd, now)
+                last[fd] = now
+    result = []
+    for fd, t0 in sent.items():
+        if fd in first:
+            result.append(((first[fd] - t0) * 1000, (last[fd] - t0) * 1000))
+        else:
+            result.append((None, None))
+    return result
+
+
+def status_kib(pid, field):
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1])
+    except FileNotFoundError:
+        return 0
+    return 0
+
+
+def pss_kib(pid):
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as f:
+            for line in f:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1])
+    except (FileNotFoundError, PermissionError):
+        return 0
+    return 0
+
+
+def children(pid):
+    kids = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            if int(fields[1]) == pid:
+                kids.append(int(entry))
+        except (FileNotFoundError, ProcessLookupError, IndexError):
+            pass
+    return kids
+
+
+def pct(values, p):
+    values = sorted(values)
+    if not values:
+        return None
+    return round(values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))], 2)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--server-pid", type=int, required=True)
+    ap.add_argument("--counts", default="10,25,50")
+    ap.add_argument("--marker", action="append", default=None)
+    ap.add_argument("--limit-ms", type=float, default=100.0)
+    ap.add_argument("--label", default="storefront serve")
+    ap.add_argument("--jsonl")
+    ap.add_argument("cmd", nargs=argparse.REMAINDER)
+    args = ap.parse_args()
+    cmd = args.cmd[1:] if args.cmd and args.cmd[0] == "--" else args.cmd
+    markers = args.marker or ["Storefront", "quit"]
+    sessions, held, rows = [], 0, []
+    try:
+        for count in [int(c) for c in args.counts.split(",")]:
+            while len(sessions) < count:
+                sessions.append(Session(cmd))
+            missing = wait_first_frames(sessions, markers, 60)
+            drain(sessions, quiet=0.2, limit=5)
+            kids = children(args.server_pid)
+            one = [press([s]) [0] for s in sessions]
+            burst = press(sessions)
+            firsts = [f for f, _ in one if f is not None]
+            dones = [d for _, d in one if d is not None]
+            bfirsts = [f for f, _ in burst if f is not None]
+            bdones = [d for _, d in burst if d is not None]
+            row = {
+                "label": args.label, "sessions": count, "first_frame_missing": len(missing),
+                "first_frame_ms_p50": pct([s.first_frame_ms for s in sessions if s.first_frame_ms], 50),
+                "first_frame_ms_p95": pct([s.first_frame_ms for s in sessions if s.first_frame_ms], 95),
+                "server_rss_kib": status_kib(args.server_pid, "VmRSS"),
+                "session_processes": len(kids),
+                "session_rss_kib_avg": round(sum(status_kib(k, "VmRSS") for k in kids) / max(1, len(kids))),
+                "session_pss_kib_avg": round(sum(pss_kib(k) for k in kids) / max(1, len(kids))),
+                "key_one_at_a_time_first_byte_ms_p50": pct(firsts, 50), "key_one_at_a_time_first_byte_ms_max": pct(firsts, 100),
+                "key_one_at_a_time_redrawn_ms_p95": pct(dones, 95),
+                "key_all_at_once_first_byte_ms_p50": pct(bfirsts, 50), "key_all_at_once_first_byte_ms_max": pct(bfirsts, 100),
+                "key_all_at_once_redrawn_ms_max": pct(bdones, 100),
+                "unanswered_keys": sum(1 for f, _ in one + burst if f is None),
+            }
+            rows.append(row)
+            print(json.dumps(row), flush=True)
+            if args.jsonl:
+                with open(args.jsonl, "a") as f:
+                    f.write(json.dumps(row) + "\n")
+            worst = max([f for f in firsts + bfirsts] or [float("inf")])
+            if missing or row["unanswered_keys"] or worst > args.limit_ms:
+                break
+            held = count
+    finally:
+        for s in sessions:
+            s.close()
+    print(f"held {held} sessions with every key answered within {args.limit_ms:.0f} ms", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
