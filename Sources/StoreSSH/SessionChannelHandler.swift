@@ -22,7 +22,8 @@ public struct SessionCommand: Sendable {
 
 /// Why a session ended, as the server logs it.
 enum SessionEnding: String, Sendable {
-    case finished = "finished"
+    /// The shop exited by itself: the shopper quit, or it crashed.
+    case shopExited = "finished"
     case clientGone = "client went away"
     case idle = "idle"
     case shutdown = "server shutting down"
@@ -44,7 +45,7 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
     private var pendingInput: [ByteBuffer] = []
     private var holdsSlot = false
     private var sessionNumber = 0
-    private var ending: SessionEnding = .finished
+    private var ending: SessionEnding = .shopExited
     private var termination: ProcessTermination?
     private var relayClosed = false
     private var finished = false
@@ -72,6 +73,10 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
             reply(false, wanted: request.wantReply, context: context)
         case let request as SSHChannelRequestEvent.ShellRequest:
             startShop(wantReply: request.wantReply, context: context)
+        case let request as SSHChannelRequestEvent.ExecRequest where process != nil:
+            reply(false, wanted: request.wantReply, context: context)
+        case let request as SSHChannelRequestEvent.SubsystemRequest where process != nil:
+            reply(false, wanted: request.wantReply, context: context)
         case let request as SSHChannelRequestEvent.ExecRequest:
             refuse("storefront runs no commands: connect with ssh -t and no command", wantReply: request.wantReply, context: context)
             self.context.log("refused exec \(request.command.debugDescription) from \(self.context.peer)")
@@ -228,7 +233,7 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
     /// Asks the process to end: a hangup when the client is gone, SIGTERM (the shop restores the
     /// screen first) when the client is still there to read why. SIGKILL follows if it lingers.
     func end(_ reason: SessionEnding) {
-        guard let process, termination == nil, ending == .finished else { return }
+        guard let process, termination == nil, ending == .shopExited else { return }
         ending = reason
         if reason == .clientGone {
             process.signal(SIGHUP)
@@ -251,7 +256,7 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
         idleCheck?.cancel()
         releaseSlot()
         context.registry.remove(sessionNumber)
-        let crashed = ending == .finished && Self.isCrash(termination)
+        let crashed = ending == .shopExited && Self.isCrash(termination)
         context.log("session \(sessionNumber) closed: \(crashed ? "crashed" : ending.rawValue), pid \(process.pid) \(termination)")
         guard let channel, channel.isActive else { return }
         let limits = context.admission.limits
@@ -259,7 +264,7 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
         case .idle: "storefront: closed after \(ServeDuration.describe(limits.idleTimeout)) without a key; your cart is saved."
         case .shutdown: "storefront: the shop is closing for maintenance; your cart is saved. Try again in a few minutes."
         case .clientGone: nil
-        case .finished: crashed ? "storefront: this session stopped unexpectedly (\(termination)); your cart is saved. Reconnect to go on." : nil
+        case .shopExited: crashed ? "storefront: this session stopped unexpectedly (\(termination)); your cart is saved. Reconnect to go on." : nil
         }
         // After the shop's last frame, so the reason starts on a fresh line.
         if let message { writeError("\r\n" + message, to: channel) }

@@ -36,17 +36,11 @@ struct ServeOverSSHTests {
         try terminal.waitFor("No cards yet")
         try terminal.press("n")
         try terminal.waitFor("Add a card")
-        for field in ["4242424242424242", "12/30", "123", "Sam Shopper", "95014"] {
-            try terminal.write(field)
-            try terminal.press("Enter")
-        }
+        try terminal.fill(["4242424242424242", "12/30", "123", "Sam Shopper", "95014"])
         try terminal.waitFor("Saved Visa ••4242")
         try terminal.press("d")
         try terminal.waitFor("Add an address")
-        for field in ["Sam Shopper", "1 Loop Road", "Cupertino", "95014", "", "sam@example.com", ""] {
-            if !field.isEmpty { try terminal.write(field) }
-            try terminal.press("Enter")
-        }
+        try terminal.fill(["Sam Shopper", "1 Loop Road", "Cupertino", "95014", "", "sam@example.com", ""])
         try terminal.waitFor("One-Tap ready")
 
         try terminal.press("Escape", "Enter", "a", "c", "Enter", "p", "Enter")
@@ -65,36 +59,48 @@ struct ServeOverSSHTests {
         let server = try ServeProcess()
         let alice = try server.makeClientKey("alice")
         let bob = try server.makeClientKey("bob")
-        let terminal = try TmuxTerminal()
 
-        try connect(terminal, to: server, key: alice)
-        try terminal.press("a")
-        try terminal.waitFor("cart: 1 item")
-        try terminal.press("q")
-        try terminal.waitFor("EXIT=0")
+        // Each connection gets a terminal of its own, so nothing typed for one can reach the next.
+        let first = try TmuxTerminal()
+        try connect(first, to: server, key: alice)
+        try first.press("a")
+        try first.waitFor("cart: 1 item")
+        try first.press("q")
+        try first.waitFor("EXIT=0")
 
-        try connect(terminal, to: server, key: bob)
-        #expect(try terminal.screen().contains("cart: empty"), "bob's cart is his own")
-        try terminal.press("Down", "a")
-        try terminal.waitFor("cart: 1 item · $18.00")
-        try terminal.press("q")
-        try terminal.waitFor("EXIT=0")
+        let other = try TmuxTerminal()
+        try connect(other, to: server, key: bob)
+        #expect(try other.screen().contains("cart: empty"), "bob's cart is his own")
+        try other.press("Down", "a")
+        try other.waitFor("cart: 1 item · $18.00")
+        try other.press("q")
+        try other.waitFor("EXIT=0")
 
-        try connect(terminal, to: server, key: alice)
-        let back = try terminal.waitFor("cart: 1 item")
+        let again = try TmuxTerminal()
+        try connect(again, to: server, key: alice)
+        let back = try again.waitFor("cart: 1 item")
         #expect(back.contains("$64.00"), "alice's cart came back: \(back)")
     }
 
-    @Test func aResizeReachesTheRemoteShop() throws {
+    @Test func theTerminalTypeSizeAndResizesReachTheRemoteShopAndCtrlZStopsNothing() throws {
         let server = try ServeProcess()
         let key = try server.makeClientKey("resizer")
         let terminal = try TmuxTerminal()
         try connect(terminal, to: server, key: key)
+        // The pty request carried the client's TERM and size.
+        try server.waitForLog(#/session 1 open: .* xterm-256color 100x30/#)
         #expect(try terminal.screen().contains("│"), "a preview pane at 100 columns")
+
+        // Ctrl-Z reaches the shop as a key: nothing is suspended, the next key still works.
+        try terminal.press("C-z", "a")
+        try terminal.waitFor("cart: 1 item")
+        try terminal.press("Up", "a")
+        try terminal.waitFor("cart: 2 items")
+
         try terminal.resize(columns: 50, rows: 15)
         let small = try terminal.waitUntil("the 50x15 layout over SSH") { screen in
             let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
-            return lines.first.map { $0.hasSuffix("cart: empty") && $0.count <= 50 } == true && !screen.contains("│") && screen.contains("1 of 24")
+            return lines.first.map { $0.contains("2 items") && $0.count <= 50 } == true && !screen.contains("│") && screen.contains("1 of 24")
         }
         #expect(small.split(separator: "\n").allSatisfy { $0.count <= 50 })
     }

@@ -262,10 +262,7 @@ extension TerminalEndToEndTests {
 
         try terminal.press("n")
         try terminal.waitFor("Add a card")
-        for field in ["4242424242424241", "12/30", "123", "Jane Appleseed", "95014"] {
-            try terminal.write(field)
-            try terminal.press("Enter")
-        }
+        try terminal.fill(["4242424242424241", "12/30", "123", "Jane Appleseed", "95014"])
         try terminal.waitFor("! This card number is not valid: check the digits.")
         try terminal.press("BSpace")
         try terminal.write("2")
@@ -275,10 +272,7 @@ extension TerminalEndToEndTests {
         try terminal.press("d")
         try terminal.waitFor("Add an address")
         // Name, country and email come filled in from the account.
-        for field in ["", "1 Loop Road", "Cupertino", "95014", "", "", ""] {
-            if !field.isEmpty { try terminal.write(field) }
-            try terminal.press("Enter")
-        }
+        try terminal.fill(["", "1 Loop Road", "Cupertino", "95014", "", "", ""])
         try terminal.waitFor("One-Tap ready")
 
         try terminal.press("s", "Enter")

@@ -125,6 +125,14 @@ final class TmuxTerminal {
     /// Types `text` literally, without Enter.
     func write(_ text: String) throws { try tmux(["send-keys", "-t", "main", "-l", text]) }
 
+    /// Fills a form: types each value (an empty one keeps what is there) and presses Enter after it.
+    func fill(_ values: [String]) throws {
+        for value in values {
+            if !value.isEmpty { try write(value) }
+            try press("Enter")
+        }
+    }
+
     func screen() throws -> String { try tmux(["capture-pane", "-p", "-t", "main"]) }
 
     /// A tmux format value for the pane, e.g. "alternate_on" or "cursor_flag".
