@@ -85,6 +85,7 @@ struct Serve: AsyncParsableCommand {
         sessionEnvironment["LC_ALL"] = "C.UTF-8"
         let command = SessionCommand(executable: Self.executablePath(), arguments: arguments, environment: sessionEnvironment)
 
+        raiseOpenFileLimit()
         let limits = ServeLimits(
             maxSessions: maxSessions, connectionsPerSourcePerMinute: connectionsPerMinute,
             idleTimeout: ServeDuration.parse(idleTimeout)!, drainTimeout: ServeDuration.parse(drainTimeout)!
@@ -97,7 +98,7 @@ struct Serve: AsyncParsableCommand {
         } catch {
             complain("cannot listen on \(host):\(port): \(error)")
             try? await server.shutdown()
-            throw ExitCodes.noTerminal
+            throw ExitCodes.cannotListen
         }
         announce("host key fingerprint \(key.fingerprint)")
         announce("listening on \(address.ipAddress ?? host):\(address.port ?? port); connect with: ssh -p \(address.port ?? port) HOST")
@@ -107,6 +108,15 @@ struct Serve: AsyncParsableCommand {
         if killed > 0 { announce("killed \(killed) session\(killed == 1 ? "" : "s") still open after \(drainTimeout)") }
         try await server.shutdown()
         announce("stopped")
+    }
+
+    /// Each session holds a socket and two pty descriptors: lift the soft limit to the hard one so
+    /// `--max-sessions` is not silently capped by a default of 1024.
+    private func raiseOpenFileLimit() {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        _ = setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
     }
 
     private func absolute(_ path: String) -> String {

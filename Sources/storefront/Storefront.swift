@@ -29,6 +29,8 @@ enum ExitCodes {
     static let dataError = ExitCode(65)
     static let noInput = ExitCode(66)
     static let noTerminal = ExitCode(69)
+    /// EX_UNAVAILABLE as `serve` uses it: the address cannot be listened on.
+    static let cannotListen = ExitCode(69)
     static let cannotCreate = ExitCode(73)
     static let ioError = ExitCode(74)
     static let configError = ExitCode(78)

@@ -247,4 +247,22 @@ struct ServeOverSSHTests {
         #expect(third.status == 255)
         try server.waitForLog(#/refused a connection from 127\.0\.0\.1: too many connections from your address \(2 a minute\)/#)
     }
+
+    @Test func aBusyPortAndAnOpenHostKeyAreRefusedWithWhatToDo() throws {
+        let server = try ServeProcess()
+        let scratch = TemporaryDirectory.make().path
+        let busy = try Subprocess.run(BuiltProduct.storefront, ["serve", "--host", "127.0.0.1", "--port", "\(server.port)", "--data-dir", scratch])
+        #expect(busy.status == 69)
+        #expect(busy.stderr.contains("cannot listen on 127.0.0.1:\(server.port)"), "stderr: \(busy.stderr)")
+
+        chmod(server.hostKeyPath, 0o644)
+        let open = try Subprocess.run(BuiltProduct.storefront, ["serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", scratch, "--host-key", server.hostKeyPath])
+        #expect(open.status == 78)
+        #expect(open.stderr.contains("permissions 644 for host key '\(server.hostKeyPath)' are too open"), "stderr: \(open.stderr)")
+        #expect(open.stderr.contains("chmod 600"))
+
+        let badFlag = try Subprocess.run(BuiltProduct.storefront, ["serve", "--idle-timeout", "soon", "--data-dir", scratch])
+        #expect(badFlag.status == 64)
+        #expect(badFlag.stderr.contains("--idle-timeout \"soon\" is not a duration like 90s, 15m or 2h"))
+    }
 }
