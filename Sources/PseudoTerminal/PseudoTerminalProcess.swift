@@ -61,7 +61,7 @@ public struct PseudoTerminalError: Error, CustomStringConvertible, Sendable {
 /// A program running as the session leader of a fresh pseudo-terminal.
 ///
 /// Order of calls: `spawn` → hand `takeTerminal()` to whatever relays bytes → `resize` as the
-/// client's window changes → `hangUp`/`signal` to end it → `waitForExit` (blocking) reaps it.
+/// client's window changes → `signal` to end it → `waitForExit` (blocking) reaps it.
 public final class PseudoTerminalProcess: @unchecked Sendable {
     // @unchecked: every stored property is immutable after init except `terminal`, which only
     // `takeTerminal` reads, once, before the descriptor changes hands.

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import PseudoTerminal
 import StoreSSH
 import Testing
 
@@ -118,5 +119,60 @@ struct ServeDurationTests {
         #expect(ServeDuration.describe(.seconds(900)) == "15m")
         #expect(ServeDuration.describe(.seconds(90)) == "90s")
         #expect(ServeDuration.describe(.seconds(7200)) == "2h")
+    }
+}
+
+@Suite("A program on a fresh pty")
+struct PseudoTerminalProcessTests {
+    /// Reads the pty until the program has gone (EIO) and returns what it wrote.
+    private func output(of process: PseudoTerminalProcess) -> String {
+        let terminal = process.takeTerminal()
+        defer { close(terminal) }
+        var text = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(terminal, &buffer, buffer.count)
+            if count > 0 { text += buffer.prefix(count) } else if count < 0 && errno == EINTR { continue } else { break }
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    @Test func runsAsASessionLeaderWithTheSizeAndNoSuspendCharacter() throws {
+        let script = #"stty size; stty -a | tr ';' '\n' | grep -o 'susp = .*'; [ "$(cut -d' ' -f6 /proc/$$/stat)" = "$$" ] && echo leader; tty; echo "TERM=$TERM""#
+        let process = try PseudoTerminalProcess.spawn(
+            executable: "/bin/sh", arguments: ["-c", script], environment: ["TERM": "xterm-256color", "PATH": "/usr/bin:/bin"],
+            size: TerminalSize(columns: 33, rows: 7)
+        )
+        let text = output(of: process)
+        #expect(process.waitForExit() == .exited(0))
+        #expect(text.contains("7 33"), "the size from the request: \(text)")
+        #expect(text.contains("susp = <undef>"), "Ctrl-Z suspends nothing: \(text)")
+        #expect(text.contains("leader"), "a session of its own: \(text)")
+        #expect(text.contains("/dev/pts/"), "the pty is its controlling terminal: \(text)")
+        #expect(text.contains("TERM=xterm-256color"))
+    }
+
+    @Test func resizeReachesTheProgramAndSignalsEndIt() throws {
+        let process = try PseudoTerminalProcess.spawn(
+            executable: "/bin/sh", arguments: ["-c", "read line; stty size; exec sleep 30"], environment: ["PATH": "/usr/bin:/bin"],
+            size: TerminalSize(columns: 80, rows: 24)
+        )
+        try process.resize(to: TerminalSize(columns: 120, rows: 40))
+        let terminal = process.takeTerminal()
+        defer { close(terminal) }
+        _ = "go\n".withCString { write(terminal, $0, 3) }
+        var seen = ""
+        var buffer = [UInt8](repeating: 0, count: 256)
+        while !seen.contains("40 120") {
+            let count = read(terminal, &buffer, buffer.count)
+            guard count > 0 else { break }
+            seen += String(decoding: buffer.prefix(count), as: UTF8.self)
+        }
+        #expect(seen.contains("40 120"), "after the resize: \(seen)")
+        #expect(process.signal(SIGHUP))
+        #expect(process.waitForExit() == .signalled(SIGHUP))
+        #expect(!process.signal(0), "reaped: no such process any more")
+        #expect(ProcessTermination.signalled(SIGSEGV).description == "SIGSEGV")
+        #expect(ProcessTermination.signalled(SIGSEGV).shellStatus == 139)
     }
 }
