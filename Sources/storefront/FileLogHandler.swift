@@ -17,15 +17,16 @@ struct FileLogHandler: LogHandler {
     var logLevel: Logger.Level
     var metadata: Logger.Metadata = [:]
 
-    /// Opens (creating if needed) `url` for appending.
+    /// Opens (creating if needed, mode 0600) `url` for appending.
+    ///
+    /// O_APPEND, not a seek to the end: every SSH session is a process writing this same file, and
+    /// only O_APPEND makes each line land after the others' instead of over them.
     static func open(_ url: URL, level: Logger.Level) throws -> @Sendable (String) -> any LogHandler {
-        if !FileManager.default.fileExists(atPath: url.path) {
-            guard FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-                throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: url.path])
-            }
+        let descriptor = Foundation.open(url.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: url.path, NSUnderlyingErrorKey: POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)])
         }
-        let handle = try FileHandle(forWritingTo: url)
-        handle.seekToEndOfFile()
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         let sink = Sink(handle: handle)
         return { label in FileLogHandler(sink: sink, label: label, logLevel: level) }
     }

@@ -234,6 +234,12 @@ struct ServeOverSSHTests {
         for client in clients { client.hangUp() }
         for number in 1...50 { try server.waitForLog(Regex("session \(number) closed: client went away")) }
         #expect(try server.terminate() == 0)
+
+        // Fifty processes appended to one log file, and no line overwrote another.
+        let log = try String(contentsOfFile: server.dataDirectory + "/storefront.log", encoding: .utf8)
+        let lines = log.split(separator: "\n")
+        #expect(lines.filter { $0.contains("starting: catalog") }.count == 50)
+        #expect(lines.allSatisfy { $0.wholeMatch(of: /\d{4}-\d\d-\d\dT\S+ \w+ storefront: .*/) != nil }, "every line whole: \(lines.prefix(5))")
     }
 
     @Test func tooManyConnectionsFromOneAddressAreTurnedAway() throws {
