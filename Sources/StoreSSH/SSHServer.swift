@@ -83,7 +83,8 @@ final class SessionRegistry: Sendable {
     private struct State {
         var next = 1
         var open: [Int: SessionHandle] = [:]
-        var waiters: [CheckedContinuation<Void, Never>] = []
+        var nextWaiter = 0
+        var waiters: [Int: CheckedContinuation<Bool, Never>] = [:]
     }
 
     private let state = Mutex(State())
@@ -97,26 +98,32 @@ final class SessionRegistry: Sendable {
     }
 
     func remove(_ number: Int) {
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+        let waiters = state.withLock { state -> [CheckedContinuation<Bool, Never>] in
             state.open[number] = nil
             guard state.open.isEmpty else { return [] }
-            defer { state.waiters = [] }
-            return state.waiters
+            defer { state.waiters = [:] }
+            return Array(state.waiters.values)
         }
-        for waiter in waiters { waiter.resume() }
+        for waiter in waiters { waiter.resume(returning: true) }
     }
 
     var handles: [SessionHandle] { state.withLock { Array($0.open.values) } }
 
-    /// Returns once no session is open.
-    func waitUntilEmpty() async {
+    /// Returns true once no session is open, or false when `timeout` passes first.
+    func waitUntilEmpty(timeout: Duration, on loop: EventLoop) async -> Bool {
         await withCheckedContinuation { continuation in
-            let done = state.withLock { state in
-                if state.open.isEmpty { return true }
-                state.waiters.append(continuation)
-                return false
+            let waiter = state.withLock { state -> Int? in
+                if state.open.isEmpty { return nil }
+                defer { state.nextWaiter += 1 }
+                state.waiters[state.nextWaiter] = continuation
+                return state.nextWaiter
             }
-            if done { continuation.resume() }
+            guard let waiter else { return continuation.resume(returning: true) }
+            // Whichever comes first, the last session ending or this, takes the waiter out and resumes it.
+            loop.scheduleTask(in: TimeAmount(timeout)) {
+                let timedOut = self.state.withLock { $0.waiters.removeValue(forKey: waiter) }
+                timedOut?.resume(returning: false)
+            }
         }
     }
 }
@@ -205,19 +212,12 @@ public final class StorefrontSSHServer: Sendable {
         let open = registry.handles
         log("draining: \(open.count) open session\(open.count == 1 ? "" : "s")")
         for handle in open { handle.end(.shutdown) }
-        let timeout = admission.limits.drainTimeout
-        let registry = registry
-        let ended = await withTaskGroup(of: Bool.self) { group in
-            group.addTask { await registry.waitUntilEmpty(); return true }
-            group.addTask { try? await Task.sleep(for: timeout); return false }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
-        }
-        guard !ended else { return 0 }
+        let loop = group.next()
+        guard await !registry.waitUntilEmpty(timeout: admission.limits.drainTimeout, on: loop) else { return 0 }
         let left = registry.handles
         for handle in left { handle.kill() }
-        await registry.waitUntilEmpty()
+        // SIGKILL cannot be ignored; the bound only guards against a process stuck in the kernel.
+        _ = await registry.waitUntilEmpty(timeout: .seconds(5), on: loop)
         return left.count
     }
 

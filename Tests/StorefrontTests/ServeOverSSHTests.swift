@@ -210,6 +210,19 @@ struct ServeOverSSHTests {
         #expect(late.status == 255)
     }
 
+    @Test func aSessionThatWillNotEndIsKilledAfterTheDrainTimeout() throws {
+        let server = try ServeProcess(arguments: ["--drain-timeout", "1s"])
+        let key = try server.makeClientKey("stuck")
+        let terminal = try TmuxTerminal()
+        try connect(terminal, to: server, key: key)
+        let opened = try server.waitForLog(#/session 1 open: .* pid (\d+)/#)
+        // A stopped process cannot act on SIGTERM; only SIGKILL ends it.
+        kill(try #require(pid_t(opened.output.1)), SIGSTOP)
+        #expect(try server.terminate() == 0)
+        #expect(server.log.contains("killed 1 session still open after 1s"), "log: \(server.log)")
+        #expect(server.log.contains("session 1 closed: server shutting down, pid \(opened.output.1) SIGKILL"))
+    }
+
     @Test func theSessionLimitTurnsTheNextShopperAway() throws {
         let server = try ServeProcess(arguments: ["--max-sessions", "1"])
         let key = try server.makeClientKey("crowd")
