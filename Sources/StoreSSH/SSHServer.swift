@@ -57,6 +57,7 @@ final class PublicKeyIdentityDelegate: NIOSSHServerUserAuthenticationDelegate {
 /// What every session handler on the server shares.
 struct SessionContext: Sendable {
     var command: SessionCommand
+    var terminalTypes: TerminalTypes
     var admission: AdmissionControl
     var registry: SessionRegistry
     var identity: ConnectionIdentity
@@ -154,6 +155,7 @@ public final class StorefrontSSHServer: Sendable {
         let admission = admission
         let registry = registry
         let command = command
+        let terminalTypes = TerminalTypes.host(environment: command.environment)
         let log = log
         let channel = try await ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
@@ -174,7 +176,7 @@ public final class StorefrontSSHServer: Sendable {
                     log("closed a connection from \(peer) that started no session within 60s")
                     connection.close(promise: nil)
                 }
-                let context = SessionContext(command: command, admission: admission, registry: registry, identity: identity, peer: peer, log: log)
+                let context = SessionContext(command: command, terminalTypes: terminalTypes, admission: admission, registry: registry, identity: identity, peer: peer, log: log)
                 return connection.eventLoop.makeCompletedFuture {
                     let ssh = NIOSSHHandler(
                         role: .server(.init(hostKeys: [hostKey], userAuthDelegate: PublicKeyIdentityDelegate(identity: identity, peer: peer, log: log))),

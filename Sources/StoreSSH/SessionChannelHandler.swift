@@ -151,7 +151,8 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
             rows: terminal.terminalRowHeight > 0 ? terminal.terminalRowHeight : 24
         )
         var environment = self.context.command.environment
-        environment["TERM"] = terminal.term.isEmpty ? "vt100" : terminal.term
+        let term = self.context.terminalTypes.resolve(terminal.term)
+        environment["TERM"] = term.term
         environment[SessionCommand.fingerprintVariable] = self.context.identity.fingerprint
         let process: PseudoTerminalProcess
         do {
@@ -168,6 +169,9 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
         self.process = process
         sessionNumber = self.context.registry.add(SessionHandle(handler: NIOLoopBound(self, eventLoop: context.eventLoop), pid: process.pid))
         self.context.log("session \(sessionNumber) open: customer ssh:\(self.context.identity.fingerprint) from \(self.context.peer), pid \(process.pid), \(environment["TERM"] ?? "") \(size)")
+        if term.substituted {
+            self.context.log("session \(sessionNumber): TERM \(terminal.term.debugDescription) is not in this host's terminfo; using \(term.term)")
+        }
         reply(true, wanted: wantReply, context: context)
         relayOutput(of: process, to: context.channel)
         reapInBackground(process, loop: context.eventLoop)

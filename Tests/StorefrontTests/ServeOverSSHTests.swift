@@ -105,6 +105,16 @@ struct ServeOverSSHTests {
         #expect(small.split(separator: "\n").allSatisfy { $0.count <= 50 })
     }
 
+    @Test func aClientTerminalTheHostDoesNotKnowStillGetsTheShop() throws {
+        let server = try ServeProcess()
+        let key = try server.makeClientKey("kitty")
+        let terminal = try TmuxTerminal()
+        // A name no terminfo has, as xterm-kitty or alacritty are on a host without ncurses-term.
+        try terminal.type("TERM=xterm-from-the-future " + server.sshCommand(key: key) + "; echo EXIT=$?")
+        try terminal.waitFor("q quit", timeout: .seconds(30))
+        try server.waitForLog(#/session 1: TERM "xterm-from-the-future" is not in this host's terminfo; using xterm-256color/#)
+    }
+
     @Test func disconnectingHangsUpTheSessionProcess() throws {
         let server = try ServeProcess()
         let key = try server.makeClientKey("leaver")

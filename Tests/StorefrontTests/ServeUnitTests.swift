@@ -176,3 +176,28 @@ struct PseudoTerminalProcessTests {
         #expect(ProcessTermination.signalled(SIGSEGV).shellStatus == 139)
     }
 }
+
+@Suite("Terminal types over SSH")
+struct TerminalTypesTests {
+    let types = TerminalTypes(directories: ["/home/s/.terminfo", "/usr/share/terminfo"]) { path in
+        ["/usr/share/terminfo/x/xterm-256color", "/usr/share/terminfo/x/xterm", "/usr/share/terminfo/v/vt100",
+         "/home/s/.terminfo/78/xterm-ghostty"].contains(path)
+    }
+
+    @Test func keepsATypeTheHostKnowsInEitherLayout() {
+        #expect(types.resolve("xterm-256color") == ("xterm-256color", false))
+        #expect(types.resolve("xterm-ghostty") == ("xterm-ghostty", false), "the hex layout (78 = 'x') counts too")
+    }
+
+    @Test func substitutesXterm256ForOnesItDoesNot() {
+        #expect(types.resolve("xterm-kitty") == ("xterm-256color", true))
+        #expect(types.resolve("alacritty") == ("xterm-256color", true))
+        #expect(types.resolve("") == ("xterm-256color", true))
+        #expect(types.resolve("../../etc/passwd") == ("xterm-256color", true), "a TERM is a name, never a path")
+    }
+
+    @Test func fallsBackToThePlainestTypeTheHostHas() {
+        let bare = TerminalTypes(directories: ["/lib/terminfo"]) { $0 == "/lib/terminfo/v/vt100" }
+        #expect(bare.resolve("xterm-kitty") == ("vt100", true))
+    }
+}
