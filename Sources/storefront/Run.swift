@@ -56,7 +56,9 @@ struct Run: AsyncParsableCommand {
         }
         let logger = try openLog(in: dataDirectory, level: level)
         let productCount = try catalog.count(matching: "")
-        logger.info("starting: catalog \(configuration.catalog ?? "bundled") with \(productCount) products\(catalog.didImport ? ", imported into SQLite" : "")")
+        // Every SSH session appends to this one file: the customer and pid tell their lines apart.
+        let sshCustomer = environment[SandboxComposition.sshFingerprintVariable].map { ", over SSH for ssh:\($0), pid \(getpid())" } ?? ""
+        logger.info("starting: catalog \(configuration.catalog ?? "bundled") with \(productCount) products\(catalog.didImport ? ", imported into SQLite" : "")\(sshCustomer)")
 
         let (dependencies, settled) = try await SandboxComposition.dependencies(
             store: store, configuration: configuration, environment: environment, clock: ContinuousClock(), latency: .milliseconds(latency)

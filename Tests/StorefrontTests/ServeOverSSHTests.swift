@@ -261,7 +261,7 @@ struct ServeOverSSHTests {
         // Fifty processes appended to one log file, and no line overwrote another.
         let log = try String(contentsOfFile: server.dataDirectory + "/storefront.log", encoding: .utf8)
         let lines = log.split(separator: "\n")
-        #expect(lines.filter { $0.contains("starting: catalog") }.count == 50)
+        #expect(lines.filter { $0.contains("starting: catalog") && $0.contains("over SSH for ssh:SHA256:") }.count == 50)
         #expect(lines.allSatisfy { $0.wholeMatch(of: /\d{4}-\d\d-\d\dT\S+ \w+ storefront: .*/) != nil }, "every line whole: \(lines.prefix(5))")
     }
 
