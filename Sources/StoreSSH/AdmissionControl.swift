@@ -41,6 +41,7 @@ public final class AdmissionControl: Sendable {
 
     private struct State {
         var recentConnections: [String: [ContinuousClock.Instant]] = [:]
+        var lastSweep: ContinuousClock.Instant?
         var sessions = 0
         var draining = false
     }
@@ -57,12 +58,16 @@ public final class AdmissionControl: Sendable {
     public func admitConnection(from source: String, at now: ContinuousClock.Instant) -> Refusal? {
         state.withLock { state in
             if state.draining { return .draining }
-            // Forget sources that have been quiet for a minute, so the table cannot grow without bound.
-            state.recentConnections = state.recentConnections.compactMapValues { times in
-                let kept = times.filter { now - $0 < Self.window }
-                return kept.isEmpty ? nil : kept
+            // Forget sources that have been quiet for a minute, so the table cannot grow without
+            // bound; once a minute, so a crowd of addresses does not make each connection cost O(n).
+            if state.lastSweep.map({ now - $0 >= Self.window }) ?? true {
+                state.recentConnections = state.recentConnections.compactMapValues { times in
+                    let kept = times.filter { now - $0 < Self.window }
+                    return kept.isEmpty ? nil : kept
+                }
+                state.lastSweep = now
             }
-            let recent = state.recentConnections[source, default: []]
+            let recent = state.recentConnections[source, default: []].filter { now - $0 < Self.window }
             guard recent.count < limits.connectionsPerSourcePerMinute else {
                 return .tooManyConnections(source: source, limit: limits.connectionsPerSourcePerMinute)
             }
@@ -93,4 +98,7 @@ public final class AdmissionControl: Sendable {
 
     /// Sessions open now.
     public var openSessions: Int { state.withLock { $0.sessions } }
+
+    /// Source addresses with a connection in the last minute or, between sweeps, a little longer.
+    public var trackedSources: Int { state.withLock { $0.recentConnections.count } }
 }

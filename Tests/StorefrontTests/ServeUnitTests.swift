@@ -85,6 +85,16 @@ struct AdmissionControlTests {
         #expect(admission.admitConnection(from: "10.0.0.1", at: start + .seconds(60)) == nil)
     }
 
+    @Test func forgetsQuietSourcesOnceAMinute() {
+        let admission = AdmissionControl(limits: ServeLimits(connectionsPerSourcePerMinute: 3))
+        for index in 0..<100 {
+            #expect(admission.admitConnection(from: "10.0.1.\(index)", at: start + .milliseconds(index)) == nil)
+        }
+        #expect(admission.trackedSources == 100)
+        #expect(admission.admitConnection(from: "10.0.2.1", at: start + .seconds(61)) == nil)
+        #expect(admission.trackedSources == 1, "the sweep a minute later kept only the newcomer")
+    }
+
     @Test func limitsOpenSessionsAndGivesSlotsBack() {
         let admission = AdmissionControl(limits: ServeLimits(maxSessions: 2))
         #expect(admission.beginSession() == nil)
