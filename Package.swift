@@ -49,7 +49,7 @@ let package = Package(
         .target(
             name: "StoreSSH",
             dependencies: [
-                "PseudoTerminal", "StoreIdentity",
+                "PseudoTerminal", "StoreIdentity", "StoreCredentialFile",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSH", package: "swift-nio-ssh"),

@@ -46,28 +46,17 @@ public final class FileCredentialStore: CredentialStore {
     // MARK: - File
 
     private func readAll() throws -> [String: String] {
-        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        if descriptor < 0 {
-            if errno == ENOENT { return [:] }
-            throw CredentialFileError.unreadable(path: path, reason: String(cString: strerror(errno)))
-        }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw CredentialFileError.unreadable(path: path, reason: String(cString: strerror(errno))) }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw CredentialFileError.unreadable(path: path, reason: "not a regular file") }
-        guard info.st_uid == geteuid() else { throw CredentialFileError.wrongOwner(path: path, owner: info.st_uid) }
-        let mode = info.st_mode & 0o777
-        guard mode & 0o077 == 0 else { throw CredentialFileError.permissionsTooOpen(path: path, mode: mode) }
-        var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 16_384)
-        while true {
-            let count = read(descriptor, &buffer, buffer.count)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw CredentialFileError.unreadable(path: path, reason: String(cString: strerror(errno)))
+        let data: Data
+        do {
+            data = try ProtectedFile.read(path)
+        } catch {
+            switch error {
+            case .missing: return [:]
+            case .tooOpen(let mode): throw CredentialFileError.permissionsTooOpen(path: path, mode: mode)
+            case .wrongOwner(let owner): throw CredentialFileError.wrongOwner(path: path, owner: owner)
+            case .notRegularFile: throw CredentialFileError.unreadable(path: path, reason: "not a regular file")
+            case .io(let reason): throw CredentialFileError.unreadable(path: path, reason: reason)
             }
-            if count == 0 { break }
-            data.append(contentsOf: buffer[0..<count])
         }
         if data.isEmpty { return [:] }
         guard let object = try? JSONSerialization.jsonObject(with: data), let values = object as? [String: String] else {
@@ -77,50 +66,12 @@ public final class FileCredentialStore: CredentialStore {
     }
 
     private func writeAll(_ values: [String: String]) throws {
-        let directory = (path as NSString).deletingLastPathComponent
-        if mkdir(directory, 0o700) != 0, errno != EEXIST {
-            // The parent may be missing too: let Foundation create the chain, still private.
-            do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            } catch {
-                throw CredentialFileError.unwritable(path: path, reason: "cannot create \(directory)")
-            }
-        }
         let data = try JSONSerialization.data(withJSONObject: values, options: [.sortedKeys])
-        let temporary = "\(path).tmp-\(getpid())"
-        unlink(temporary)
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw CredentialFileError.unwritable(path: path, reason: String(cString: strerror(errno))) }
-        var failure: String?
-        data.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = String(cString: strerror(errno))
-                    return
-                }
-                offset += written
-            }
-        }
-        // The umask may have narrowed the mode; it must be exactly 0600.
-        if failure == nil, fchmod(descriptor, 0o600) != 0 { failure = String(cString: strerror(errno)) }
-        if failure == nil, fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
-        close(descriptor)
-        if let failure {
-            unlink(temporary)
-            throw CredentialFileError.unwritable(path: path, reason: failure)
-        }
-        guard rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
+        do {
+            try ProtectedFile.replace(path, with: data)
+        } catch {
+            guard case .io(let reason) = error else { throw CredentialFileError.unwritable(path: path, reason: "\(error)") }
             throw CredentialFileError.unwritable(path: path, reason: reason)
-        }
-        let directoryDescriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directoryDescriptor >= 0 {
-            fsync(directoryDescriptor)
-            close(directoryDescriptor)
         }
     }
 }

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import NIOSSH
+import StoreCredentialFile
 import StoreIdentity
 
 /// Why the host key could not be loaded or created. The file is never changed on an error.
@@ -63,41 +64,28 @@ public struct HostKey: Sendable {
 
     /// Reads an unencrypted OpenSSH Ed25519 private key, refusing one that others can read.
     public static func load(from path: String) throws -> HostKey {
-        var status = stat()
-        guard stat(path, &status) == 0 else {
-            throw HostKeyError.unreadable(path: path, reason: String(cString: strerror(errno)))
-        }
-        let mode = Int(status.st_mode) & 0o777
-        guard mode & 0o077 == 0 else { throw HostKeyError.tooOpen(path: path, mode: mode) }
-        let text: String
-        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-            throw HostKeyError.unreadable(path: path, reason: error.localizedDescription)
-        }
-        return try HostKey(openSSHPrivateKey: text, path: path)
-    }
-
-    /// Writes the key (0600, via a temporary file and a rename) and `path.pub` (0644).
-    public func write(to path: String) throws {
-        let url = URL(fileURLWithPath: path)
+        let data: Data
         do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            data = try ProtectedFile.read(path)
         } catch {
-            throw HostKeyError.cannotWrite(path: path, reason: error.localizedDescription)
+            switch error {
+            case .tooOpen(let mode): throw HostKeyError.tooOpen(path: path, mode: Int(mode))
+            case .missing: throw HostKeyError.unreadable(path: path, reason: "no such file")
+            case .notRegularFile: throw HostKeyError.unreadable(path: path, reason: "not a regular file")
+            case .wrongOwner(let owner): throw HostKeyError.unreadable(path: path, reason: "it belongs to uid \(owner), not to this server's user (uid \(geteuid()))")
+            case .io(let reason): throw HostKeyError.unreadable(path: path, reason: reason)
+            }
         }
-        try Self.writeAtomically(Data(openSSHPrivateKey.utf8), to: path, mode: 0o600)
-        try Self.writeAtomically(Data((openSSHPublicKey + " storefront-host-key\n").utf8), to: path + ".pub", mode: 0o644)
+        return try HostKey(openSSHPrivateKey: String(decoding: data, as: UTF8.self), path: path)
     }
 
-    private static func writeAtomically(_ data: Data, to path: String, mode: mode_t) throws {
-        let temporary = path + ".tmp-\(getpid())"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
-        guard descriptor >= 0 else { throw HostKeyError.cannotWrite(path: path, reason: String(cString: strerror(errno))) }
-        let written = data.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
-        let synced = fsync(descriptor)
-        close(descriptor)
-        guard written == data.count, synced == 0, rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
+    /// Writes the key (0600) and `path.pub` (0644), each replaced atomically.
+    public func write(to path: String) throws {
+        do {
+            try ProtectedFile.replace(path, with: Data(openSSHPrivateKey.utf8), mode: 0o600)
+            try ProtectedFile.replace(path + ".pub", with: Data((openSSHPublicKey + " storefront-host-key\n").utf8), mode: 0o644)
+        } catch {
+            guard case .io(let reason) = error else { throw HostKeyError.cannotWrite(path: path, reason: "\(error)") }
             throw HostKeyError.cannotWrite(path: path, reason: reason)
         }
     }
