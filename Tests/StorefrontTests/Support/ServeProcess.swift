@@ -24,26 +24,23 @@ final class ServeProcess {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw TmuxError(message: "pipe failed") }
         logReader = fds[0]
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, fds[1], 2)
-        posix_spawn_file_actions_addclose(&actions, fds[0])
-        let argv = [binary, "serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", directory.appendingPathComponent("data").path, "--sandbox-latency-ms", "20"] + arguments
+        let arguments = ["serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", directory.appendingPathComponent("data").path, "--sandbox-latency-ms", "20"] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CONFIG_HOME"] = directory.appendingPathComponent("config").path
         environment["HOME"] = directory.path
-        let cArguments = argv.map { strdup($0) } + [nil]
-        let cEnvironment = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (cArguments + cEnvironment).forEach { free($0) } }
-        var attributes = CleanSignals()
-        defer { attributes.destroy() }
-        var child: pid_t = 0
-        let spawned = posix_spawn(&child, binary, &actions, &attributes.value, cArguments, cEnvironment)
+        let child: pid_t
+        do {
+            child = try spawnProcess(binary, arguments, environment: environment) { actions in
+                posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+                posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
+                posix_spawn_file_actions_adddup2(&actions, fds[1], 2)
+                posix_spawn_file_actions_addclose(&actions, fds[0])
+            }
+        } catch {
+            close(fds[1])
+            throw error
+        }
         close(fds[1])
-        guard spawned == 0 else { throw TmuxError(message: "cannot start the server: \(spawned)") }
         pid = child
         let line = try waitForLog(#/listening on 127\.0\.0\.1:(\d+)/#)
         port = Int(line.output.1)!
@@ -89,7 +86,7 @@ final class ServeProcess {
         _ = try? waitForLog(#/stopped/#, timeout: .seconds(60))
         var status: Int32 = 0
         waitpid(pid, &status, 0)
-        let code = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        let code = shellStatus(status)
         exited = code
         return code
     }
@@ -135,23 +132,14 @@ final class SSHClientProcess {
         var inPipe: [Int32] = [0, 0]
         var outPipe: [Int32] = [0, 0]
         guard pipe(&inPipe) == 0, pipe(&outPipe) == 0 else { throw TmuxError(message: "pipe failed") }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 2)
-        for descriptor in inPipe + outPipe { posix_spawn_file_actions_addclose(&actions, descriptor) }
-        var attributes = CleanSignals()
-        defer { attributes.destroy() }
-        let argv = (["/usr/bin/ssh"] + arguments).map { strdup($0) } + [nil]
-        let env = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + env).forEach { free($0) } }
-        var child: pid_t = 0
-        let spawned = posix_spawn(&child, "/usr/bin/ssh", &actions, &attributes.value, argv, env)
+        let child = try spawnProcess("/usr/bin/ssh", arguments, environment: ProcessInfo.processInfo.environment) { actions in
+            posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
+            posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+            posix_spawn_file_actions_adddup2(&actions, outPipe[1], 2)
+            for descriptor in inPipe + outPipe { posix_spawn_file_actions_addclose(&actions, descriptor) }
+        }
         close(inPipe[0])
         close(outPipe[1])
-        guard spawned == 0 else { throw TmuxError(message: "cannot run ssh: \(spawned)") }
         pid = child
         input = inPipe[1]
         output = outPipe[0]

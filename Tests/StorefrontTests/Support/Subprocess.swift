@@ -34,31 +34,19 @@ struct Subprocess {
         let errPath = scratch.appendingPathComponent("err").path
         try input.write(toFile: inPath, atomically: false, encoding: .utf8)
 
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, inPath, O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-
-        var attributes = CleanSignals()
-        defer { attributes.destroy() }
-
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         var settings = environment ?? ProcessInfo.processInfo.environment
         // The shop writes its credential file under XDG_CONFIG_HOME: never the developer's own.
         if environment?["XDG_CONFIG_HOME"] == nil || settings["XDG_CONFIG_HOME"] == ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"] {
             settings["XDG_CONFIG_HOME"] = TemporaryDirectory.make().path
         }
-        let env = settings.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + env).forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, &attributes.value, argv, env)
-        guard spawned == 0 else { throw TmuxError(message: "cannot run \(executable): \(String(cString: strerror(spawned)))") }
+        let pid = try spawnProcess(executable, arguments, environment: settings) { actions in
+            posix_spawn_file_actions_addopen(&actions, 0, inPath, O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        // Exit status, or 128 + signal like a shell when the program was killed.
-        let code = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        let code = shellStatus(status)
         return Subprocess(
             status: code,
             stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
@@ -67,25 +55,41 @@ struct Subprocess {
     }
 }
 
-/// Spawn attributes that give the child an empty signal mask and default dispositions.
+/// Starts `executable` with `arguments`; `redirect` adds the file actions that set its descriptors.
 ///
-/// Tests run on threads that block signals, and a spawned child inherits that mask: a tmux
-/// server started from one could then never be hung up or terminated, nor could its panes.
-struct CleanSignals {
-    var value = posix_spawnattr_t()
+/// The child gets an empty signal mask and default dispositions. Tests run on threads that block
+/// signals, and a spawned child inherits that mask: a tmux server started from one could then
+/// never be hung up or terminated, nor could its panes.
+func spawnProcess(
+    _ executable: String, _ arguments: [String], environment: [String: String],
+    redirect: (inout posix_spawn_file_actions_t) -> Void
+) throws -> pid_t {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    redirect(&actions)
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var none = sigset_t()
+    sigemptyset(&none)
+    var all = sigset_t()
+    sigfillset(&all)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    posix_spawnattr_setsigdefault(&attributes, &all)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    let env = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { (argv + env).forEach { free($0) } }
+    var pid: pid_t = 0
+    let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, env)
+    guard spawned == 0 else { throw TmuxError(message: "cannot run \(executable): \(String(cString: strerror(spawned)))") }
+    return pid
+}
 
-    init() {
-        posix_spawnattr_init(&value)
-        var none = sigset_t()
-        sigemptyset(&none)
-        var all = sigset_t()
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&value, &none)
-        posix_spawnattr_setsigdefault(&value, &all)
-        posix_spawnattr_setflags(&value, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-    }
-
-    mutating func destroy() { posix_spawnattr_destroy(&value) }
+/// A wait status as a shell reports it: the exit code, or 128 + the signal that killed it.
+func shellStatus(_ status: Int32) -> Int32 {
+    (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
 }
 
 /// A private tmux server for one test: a real terminal the test types into and reads.
