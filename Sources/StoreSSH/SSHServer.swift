@@ -191,7 +191,8 @@ public final class StorefrontSSHServer: Sendable {
                             }
                         }
                     )
-                    try connection.pipeline.syncOperations.addHandlers([QuickAckHandler(), ssh, ConnectionErrorHandler(peer: peer, log: log)])
+                    try connection.pipeline.syncOperations.addHandler(QuickAckHandler(), name: QuickAckHandler.name)
+                    try connection.pipeline.syncOperations.addHandlers([ssh, ConnectionErrorHandler(peer: peer, log: log)])
                 }
             }
             .bind(host: host, port: port)
@@ -242,14 +243,18 @@ public enum ServeError: Error, CustomStringConvertible {
     }
 }
 
-/// Acknowledges every segment the client sends at once instead of holding the ACK back.
+/// Acknowledges every segment the client sends at once, until its session starts.
 ///
 /// During the SSH handshake both ends send small messages and wait for an answer; with Linux's
 /// delayed ACK, the client's Nagle waits on our ACK, which cost about 40 ms per round trip and
 /// put the first frame near 130 ms. TCP_QUICKACK is not sticky, so it is set again after each read.
+/// Once the shop runs, every key gets an answer that carries the ACK, so the session removes this
+/// handler rather than pay a system call per keystroke.
 final class QuickAckHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
+
+    static let name = "storefront.quickack"
 
     private static let option = ChannelOptions.Types.SocketOption(level: .tcp, name: .init(rawValue: 12 /* TCP_QUICKACK */))
 

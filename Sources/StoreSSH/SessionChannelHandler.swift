@@ -144,6 +144,9 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
             return
         }
         holdsSlot = true
+        if !self.context.identity.hasStartedSession {
+            context.channel.parent?.pipeline.removeHandler(name: QuickAckHandler.name, promise: nil)
+        }
         self.context.identity.sessionStarted()
         // A client without a terminal of its own (ssh -tt from a pipe) sends 0x0: give it the classic 80x24.
         let size = TerminalSize(
@@ -175,7 +178,7 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
         reply(true, wanted: wantReply, context: context)
         relayOutput(of: process, to: context.channel)
         reapInBackground(process, loop: context.eventLoop)
-        scheduleIdleCheck(after: self.context.admission.limits.idleTimeout, loop: context.eventLoop)
+        scheduleIdleCheck(after: TimeAmount(self.context.admission.limits.idleTimeout), loop: context.eventLoop)
     }
 
     /// Connects the pty to the SSH channel, both on this channel's event loop.
@@ -292,10 +295,6 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
     private func scheduleIdleCheck(after delay: TimeAmount, loop: EventLoop) {
         let me = NIOLoopBound(self, eventLoop: loop)
         idleCheck = loop.scheduleTask(in: delay) { me.value.checkIdle(loop: loop) }
-    }
-
-    private func scheduleIdleCheck(after delay: Duration, loop: EventLoop) {
-        scheduleIdleCheck(after: TimeAmount(delay), loop: loop)
     }
 
     private func checkIdle(loop: EventLoop) {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import StoreSSH
 import StorefrontCore
 import TerminalNCurses
 
@@ -57,7 +58,7 @@ struct Run: AsyncParsableCommand {
         let logger = try openLog(in: dataDirectory, level: level)
         let productCount = try catalog.count(matching: "")
         // Every SSH session appends to this one file: the customer and pid tell their lines apart.
-        let sshCustomer = environment[SandboxComposition.sshFingerprintVariable].map { ", over SSH for ssh:\($0), pid \(getpid())" } ?? ""
+        let sshCustomer = environment[SessionCommand.fingerprintVariable].map { ", over SSH for ssh:\($0), pid \(getpid())" } ?? ""
         logger.info("starting: catalog \(configuration.catalog ?? "bundled") with \(productCount) products\(catalog.didImport ? ", imported into SQLite" : "")\(sshCustomer)")
 
         let (dependencies, settled) = try await SandboxComposition.dependencies(

@@ -103,9 +103,6 @@ struct ShopOptions: ParsableArguments {
 /// Order of calls: settle orders an earlier stop left open → pick the identity (an SSH key handed
 /// over by `storefront serve`, or Sandbox ID) → the launch check of a stored sign-in → dependencies.
 enum SandboxComposition {
-    /// The variable `storefront serve` hands a session process the verified key's fingerprint in.
-    static let sshFingerprintVariable = SessionCommand.fingerprintVariable
-
     static func dependencies(
         store: (database: StoreDatabase, catalog: SQLiteCatalogRepository), configuration: Configuration,
         environment: [String: String], clock: any Clock<Duration>, latency: Duration
@@ -154,9 +151,9 @@ enum SandboxComposition {
         configuration: Configuration, environment: [String: String]
     ) async throws -> AccountDependencies {
         let profiles = SQLiteAccountProfileStore(database: database)
-        if let fingerprint = environment[sshFingerprintVariable], !fingerprint.isEmpty {
+        if let fingerprint = environment[SessionCommand.fingerprintVariable], !fingerprint.isEmpty {
             guard SSHKeyIdentityProvider.isFingerprint(fingerprint) else {
-                complain("\(sshFingerprintVariable) is not an OpenSSH SHA256 fingerprint: \"\(fingerprint)\"")
+                complain("\(SessionCommand.fingerprintVariable) is not an OpenSSH SHA256 fingerprint: \"\(fingerprint)\"")
                 throw ExitCodes.usage
             }
             // The key is the account: no sign-in to offer, no tokens in the local credential file.
