@@ -148,3 +148,15 @@ struct ConfigurationError: Error, CustomStringConvertible {
     var message: String
     var description: String { line.map { "\(source):\($0): \(message)" } ?? "\(source): \(message)" }
 }
+
+extension Configuration {
+    /// Loads the file and environment for a command; a bad one is told on stderr and exits 78.
+    static func loadForCommand(environment: [String: String]) throws -> Configuration {
+        do {
+            return try load(environment: environment)
+        } catch let error as ConfigurationError {
+            complain("bad configuration: \(error)")
+            throw ExitCodes.configError
+        }
+    }
+}

@@ -30,13 +30,7 @@ struct OrdersCommand: ParsableCommand {
     func run() throws {
         // The same precedence as the shop itself: flag, environment, config file, default.
         let environment = ProcessInfo.processInfo.environment
-        let configuration: Configuration
-        do {
-            configuration = try Configuration.load(environment: environment)
-        } catch let error as ConfigurationError {
-            complain("bad configuration: \(error)")
-            throw ExitCodes.configError
-        }
+        let configuration = try Configuration.loadForCommand(environment: environment)
         let directory = dataDirectory ?? configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment)
         let orders: [Order]
         do {

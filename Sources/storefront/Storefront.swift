@@ -54,13 +54,7 @@ struct ShopOptions: ParsableArguments {
 
     /// The file, environment and these flags, merged.
     func configuration(environment: [String: String]) throws -> Configuration {
-        var configuration: Configuration
-        do {
-            configuration = try Configuration.load(environment: environment)
-        } catch let error as ConfigurationError {
-            complain("bad configuration: \(error)")
-            throw ExitCodes.configError
-        }
+        var configuration = try Configuration.loadForCommand(environment: environment)
         if let catalog { configuration.catalog = catalog }
         if let dataDirectory { configuration.dataDirectory = dataDirectory }
         if let oneTap {
