@@ -95,6 +95,36 @@ public struct Cart: Hashable, Sendable {
 }
 
 extension Cart {
+    /// The most this cart can cost: its subtotal and tax with the dearest of `shippingMethods`.
+    public func highestTotal(shippingMethods: [ShippingMethod], tax: TaxPolicy) -> Money {
+        let subtotal = self.subtotal
+        let shipping = shippingMethods.map { $0.cost(forSubtotal: subtotal) }.max { $0.minorUnits < $1.minorUnits } ?? .zero(currency)
+        return subtotal + shipping + tax.tax(on: subtotal)
+    }
+
+    /// True when every line's price and quantity are valid and the cart costs at most `Money.maximumMinorUnits`
+    /// whichever shipping method is chosen.
+    public func isWithinMaximum(shippingMethods: [ShippingMethod], tax: TaxPolicy) -> Bool {
+        lines.allSatisfy { $0.unitPrice.isWithinMaximum && CartLine.quantityRange.contains($0.quantity) }
+            && highestTotal(shippingMethods: shippingMethods, tax: tax).isWithinMaximum
+    }
+
+    /// Leaves out, from the last line back, the lines that take the cart over the maximum; returns them.
+    /// For carts that were not built through `add` (a saved cart, a guest cart merged at sign-in).
+    public mutating func removeLinesOverMaximum(shippingMethods: [ShippingMethod], tax: TaxPolicy) -> [CartLine] {
+        var kept = Cart(currency: currency)
+        var left: [CartLine] = []
+        for line in lines {
+            var trial = kept
+            trial.lines.append(line)
+            if trial.isWithinMaximum(shippingMethods: shippingMethods, tax: tax) { kept = trial } else { left.append(line) }
+        }
+        lines = kept.lines
+        return left
+    }
+}
+
+extension Cart {
     /// Adds `other` lines (a guest's cart at sign-in) to this cart: quantities of the same product add up, to the limit.
     public mutating func merge(_ other: [CartLine]) {
         for line in other {

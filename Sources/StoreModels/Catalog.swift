@@ -271,14 +271,16 @@ public enum CatalogLoader {
             if let name = name.stringValue, !name.isEmpty, name.count <= 40, !containsControlCharacter(name) { store.name = name } else { fail("name", "must be a string of 1 to 40 characters without control characters") }
         }
         if let merchant = fields["merchantIdentifier"] {
-            if let merchant = merchant.stringValue, !merchant.isEmpty { store.merchantIdentifier = merchant } else { fail("merchantIdentifier", "must be a non-empty string") }
+            if let merchant = merchant.stringValue, !merchant.isEmpty, !containsControlCharacter(merchant) { store.merchantIdentifier = merchant } else { fail("merchantIdentifier", "must be a non-empty string without control characters") }
         }
         if let country = fields["country"] {
             if let country = country.stringValue, country.count == 2, country.allSatisfy({ $0.isASCII && $0.isLetter }) { store.countryCode = country.uppercased() } else { fail("country", "must be a two-letter ISO 3166 code") }
         }
         if let tax = fields["taxBasisPoints"] {
             if let points = tax.integerValue, (0...10_000).contains(points) {
-                store.tax = TaxPolicy(label: fields["taxLabel"]?.stringValue ?? "Sales tax", basisPoints: Int(points))
+                let label = fields["taxLabel"]?.stringValue ?? "Sales tax"
+                if containsControlCharacter(label) { fail("taxLabel", "contains a control character") }
+                store.tax = TaxPolicy(label: label, basisPoints: Int(points))
             } else { fail("taxBasisPoints", "must be a whole number from 0 to 10000 (hundredths of a percent)") }
         }
         if let networks = fields["supportedNetworks"] {
@@ -298,9 +300,21 @@ public enum CatalogLoader {
                     guard let object = method.objectValue, let id = object["id"]?.stringValue, let label = object["label"]?.stringValue,
                           let amount = object["amount"]?.integerValue, amount >= 0
                     else { fail(path, "needs id, label and a non-negative whole amount"); continue }
-                    let freeFrom = object["freeFrom"]?.integerValue.map { Money(minorUnits: $0, currency: currency) }
+                    let detail = object["detail"]?.stringValue ?? ""
+                    guard !containsControlCharacter(id), !containsControlCharacter(label), !containsControlCharacter(detail) else {
+                        fail(path, "id, label and detail must not contain control characters"); continue
+                    }
+                    guard amount <= maximumPrice else { fail("\(path).amount", "is too large (at most \(maximumPrice) minor units)"); continue }
+                    var freeFrom: Money?
+                    if let value = object["freeFrom"] {
+                        guard let minor = value.integerValue, (0...Money.maximumMinorUnits).contains(minor) else {
+                            fail("\(path).freeFrom", "must be a whole number of minor units from 0 to \(Money.maximumMinorUnits)")
+                            continue
+                        }
+                        freeFrom = Money(minorUnits: minor, currency: currency)
+                    }
                     methods.append(ShippingMethod(
-                        id: id, label: label, detail: object["detail"]?.stringValue ?? "",
+                        id: id, label: label, detail: detail,
                         amount: Money(minorUnits: amount, currency: currency), freeFrom: freeFrom
                     ))
                 }

@@ -73,18 +73,39 @@ public struct Money: Hashable, Sendable, Codable, CustomStringConvertible {
 
     public var isZero: Bool { minorUnits == 0 }
 
+    /// The largest amount, in minor units, the shop handles anywhere: a price, a shipping cost, a
+    /// cart's total with tax and any shipping method. 10^12 - 1 ($9,999,999,999.99, ¥999,999,999,999):
+    /// far above any real order, and small enough that a total times a tax rate of 100 % in basis
+    /// points (10^4) stays inside Int64, so no sum or product of bounded amounts can overflow.
+    public static let maximumMinorUnits: Int64 = 999_999_999_999
+
+    /// The bound in `currency`, for messages such as "This would take the cart over $9,999,999,999.99."
+    public static func maximum(_ currency: Currency) -> Money { Money(minorUnits: maximumMinorUnits, currency: currency) }
+
+    /// True when this amount is within 0...maximumMinorUnits.
+    public var isWithinMaximum: Bool { (0...Self.maximumMinorUnits).contains(minorUnits) }
+
+    // The operators saturate instead of trapping: amounts are bounded where they enter (catalog,
+    // cart, restored carts), so saturation is never reached by checked data, and an unchecked
+    // amount that reaches it lands far over the bound, where `isWithinMaximum` refuses it.
     public static func + (lhs: Money, rhs: Money) -> Money {
         precondition(lhs.currency == rhs.currency, "adding \(lhs.currency) to \(rhs.currency)")
-        return Money(minorUnits: lhs.minorUnits + rhs.minorUnits, currency: lhs.currency)
+        return Money(minorUnits: saturating(lhs.minorUnits.addingReportingOverflow(rhs.minorUnits), positive: rhs.minorUnits > 0), currency: lhs.currency)
     }
 
     public static func - (lhs: Money, rhs: Money) -> Money {
         precondition(lhs.currency == rhs.currency, "subtracting \(rhs.currency) from \(lhs.currency)")
-        return Money(minorUnits: lhs.minorUnits - rhs.minorUnits, currency: lhs.currency)
+        return Money(minorUnits: saturating(lhs.minorUnits.subtractingReportingOverflow(rhs.minorUnits), positive: rhs.minorUnits < 0), currency: lhs.currency)
     }
 
     public static func * (lhs: Money, quantity: Int) -> Money {
-        Money(minorUnits: lhs.minorUnits * Int64(quantity), currency: lhs.currency)
+        let positive = (lhs.minorUnits < 0) == (quantity < 0)
+        return Money(minorUnits: saturating(lhs.minorUnits.multipliedReportingOverflow(by: Int64(quantity)), positive: positive), currency: lhs.currency)
+    }
+
+    private static func saturating(_ result: (partialValue: Int64, overflow: Bool), positive: Bool) -> Int64 {
+        guard result.overflow else { return result.partialValue }
+        return positive ? .max : .min
     }
 
     /// Formats for display: "$12.50", "¥500", "KWD 1.250", "-$3.00".

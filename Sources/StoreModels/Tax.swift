@@ -15,10 +15,16 @@ public struct TaxPolicy: Hashable, Sendable, Codable {
     public static let none = TaxPolicy(basisPoints: 0)
 
     public func tax(on subtotal: Money) -> Money {
-        let (product, overflow) = subtotal.minorUnits.multipliedReportingOverflow(by: Int64(basisPoints))
-        precondition(!overflow, "tax on \(subtotal) overflows")
+        // subtotal = whole * 10^4 + rest, so subtotal * rate / 10^4 = whole * rate + rest * rate / 10^4,
+        // exact for every Int64 subtotal: only the first product can overflow, and it saturates.
+        let magnitude = subtotal.minorUnits.magnitude
+        // The catalog allows 0...10_000 (100 %); the clamp only keeps hand-built policies from overflowing.
+        let rate = UInt64(min(max(0, basisPoints), 1_000_000))
+        let (whole, rest) = magnitude.quotientAndRemainder(dividingBy: 10_000)
+        let (wholeTax, overflow) = whole.multipliedReportingOverflow(by: rate)
         // Half up for non-negative amounts; a negative subtotal (refund) mirrors it.
-        let rounded = product >= 0 ? (product + 5_000) / 10_000 : -((-product + 5_000) / 10_000)
-        return Money(minorUnits: rounded, currency: subtotal.currency)
+        let (sum, sumOverflow) = wholeTax.addingReportingOverflow((rest * rate + 5_000) / 10_000)
+        let rounded = overflow || sumOverflow || sum > UInt64(Int64.max) ? Int64.max : Int64(sum)
+        return Money(minorUnits: subtotal.minorUnits < 0 ? -rounded : rounded, currency: subtotal.currency)
     }
 }

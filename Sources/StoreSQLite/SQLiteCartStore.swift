@@ -12,8 +12,11 @@ public final class SQLiteCartStore: CartStore {
     public func lines(forCustomer customer: String) throws -> [CartLine] {
         try database.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM cart_line WHERE customer = ? ORDER BY position", arguments: [customer]).compactMap { row in
-                guard let currency = Currency(code: row["currency"]) else { return nil }
-                return CartLine(productID: ProductID(row["product_id"] as String), name: row["name"], unitPrice: Money(minorUnits: row["unit_price"], currency: currency), quantity: row["quantity"])
+                // A row no shop could have written (edited by hand, damaged) is left out rather than trapping in CartLine.
+                guard let currency = Currency(code: row["currency"]), let quantity = row["quantity"] as Int?,
+                      CartLine.quantityRange.contains(quantity), let price = row["unit_price"] as Int64?, price >= 0
+                else { return nil }
+                return CartLine(productID: ProductID(row["product_id"] as String), name: row["name"], unitPrice: Money(minorUnits: price, currency: currency), quantity: quantity)
             }
         }
     }

@@ -10,11 +10,21 @@ extension StorefrontViewModel {
         guard let carts = dependencies.carts else { return nil }
         do {
             cart = Cart(currency: store.currency, lines: try carts.lines(forCustomer: customerID).filter { $0.unitPrice.currency == store.currency })
+            let left = leaveOutLinesOverMaximum(from: "Your saved cart")
+            // The saved cart stays as it was until the shopper changes this one.
             savedCart = cart.lines
-            return nil
+            return left
         } catch {
             return "Your saved cart could not be read: \(error)"
         }
+    }
+
+    /// Keeps the cart within `Money.maximumMinorUnits`; says which lines were left out, or nil.
+    func leaveOutLinesOverMaximum(from source: String) -> String? {
+        let left = cart.removeLinesOverMaximum(shippingMethods: store.shippingMethods, tax: store.tax)
+        guard !left.isEmpty else { return nil }
+        let names = left.map(\.name).joined(separator: ", ")
+        return "\(source) would cost over \(Money.maximum(store.currency).formatted); left out: \(names)."
     }
 
     /// Re-reads the customer's wallet and everything that shows it: the account screen and One-Tap.
@@ -368,6 +378,7 @@ extension StorefrontViewModel {
         if let failure = restoreCart() { state.notice = Notice(.error, failure) }
         if mergingGuestCart, !guestLines.isEmpty {
             cart.merge(guestLines)
+            if let left = leaveOutLinesOverMaximum(from: "Your cart with the guest cart added") { state.notice = Notice(.error, left) }
             do {
                 try dependencies.carts?.save([], forCustomer: dependencies.accounts.guestID)
             } catch {

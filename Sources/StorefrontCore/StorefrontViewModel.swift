@@ -277,12 +277,24 @@ public final class StorefrontViewModel {
             state.notice = Notice(.error, refusal)
             return
         }
+        if let refusal = amountRefusal(after: { $0.add(product) }) {
+            state.notice = Notice(.error, refusal)
+            return
+        }
         switch cart.add(product) {
         case .atMaximum: state.notice = Notice(.error, "You can buy at most \(CartLine.quantityRange.upperBound) of \(product.name).")
         default: state.notice = Notice(.info, "Added \(product.name) to your cart.")
         }
         refreshCartScreen()
         refreshDetail()
+    }
+
+    /// Why `change` would take the cart over the largest amount the shop handles, or nil.
+    private func amountRefusal(after change: (inout Cart) -> Void) -> String? {
+        var trial = cart
+        change(&trial)
+        guard !trial.isWithinMaximum(shippingMethods: store.shippingMethods, tax: store.tax) else { return nil }
+        return "This would take the cart over \(Money.maximum(store.currency).formatted)."
     }
 
     /// The cart as last saved, so only real changes are written.
@@ -319,7 +331,8 @@ public final class StorefrontViewModel {
         case .moveToTop, .pageUp: state.cart.selectedIndex = 0
         case .moveToBottom, .pageDown: state.cart.selectedIndex = max(0, cart.lines.count - 1)
         case .increaseQuantity:
-            if let line = cart.lines[safe: index], let refusal = stockRefusal(for: line.productID, name: line.name) {
+            if let line = cart.lines[safe: index], let refusal = stockRefusal(for: line.productID, name: line.name)
+                ?? amountRefusal(after: { $0.setQuantity(at: index, to: line.quantity + 1) }) {
                 state.notice = Notice(.error, refusal)
             } else if cart.setQuantity(at: index, to: (cart.lines[safe: index]?.quantity ?? 0) + 1) == .atMaximum {
                 state.notice = Notice(.error, "At most \(CartLine.quantityRange.upperBound) per product.")
@@ -447,7 +460,10 @@ public final class StorefrontViewModel {
         var shipTo: Contact?
         var contact: Contact?
         var shippingMethod: ShippingMethod
+        /// Set once the shopper authorizes a payment on this sheet; decides what closing the sheet leaves behind.
         var didAuthorize = false
+        /// What the screen under the sheet said when checkout began; closing the sheet without authorizing restores it.
+        var noticeBeforeCheckout: Notice?
         var statusBeforePay: String?
         /// The idempotency key of the charge in flight and what it charged, reused only for the same charge.
         var attempt: (fingerprint: String, key: String)?
@@ -492,6 +508,8 @@ public final class StorefrontViewModel {
         }
         controller.delegate = self
         isPresentingSheet = true
+        // `published` is still what the shopper saw before this key: the status a canceled checkout gives back.
+        let noticeBeforeCheckout = published.notice
         run { [weak self] in
             guard let options = await controller.present() else {
                 self?.state.notice = Notice(.error, Self.message(for: .unableToInitialize))
@@ -499,7 +517,7 @@ public final class StorefrontViewModel {
                 self?.publish()
                 return
             }
-            self?.sheetPresented(controller: controller, options: options, lines: lines, shipping: shipping, clearsCartOnSuccess: clearsCartOnSuccess, oneTap: oneTap)
+            self?.sheetPresented(controller: controller, options: options, lines: lines, shipping: shipping, clearsCartOnSuccess: clearsCartOnSuccess, oneTap: oneTap, noticeBeforeCheckout: noticeBeforeCheckout)
         }
     }
 
@@ -537,11 +555,11 @@ public final class StorefrontViewModel {
         ]
     }
 
-    private func sheetPresented(controller: any PaymentAuthorizationControlling, options: PaymentSheetOptions, lines: [CartLine], shipping: ShippingMethod, clearsCartOnSuccess: Bool, oneTap: Bool) {
+    private func sheetPresented(controller: any PaymentAuthorizationControlling, options: PaymentSheetOptions, lines: [CartLine], shipping: ShippingMethod, clearsCartOnSuccess: Bool, oneTap: Bool, noticeBeforeCheckout: Notice?) {
         let session = CheckoutSession(
             controller: controller, lines: lines, clearsCartOnSuccess: clearsCartOnSuccess, options: options,
             card: options.selectedPaymentMethod, shipTo: options.selectedContact, contact: options.selectedContact,
-            shippingMethod: shipping
+            shippingMethod: shipping, noticeBeforeCheckout: noticeBeforeCheckout
         )
         checkout = session
         openSheet(PaymentSheetState(
@@ -767,7 +785,6 @@ public final class StorefrontViewModel {
         } else {
             state.paymentSheet?.status = result.errors.first ?? "The payment did not go through."
             state.paymentSheet?.isStatusError = true
-            checkout?.didAuthorize = false
             refreshSheetRows()
         }
         publish()
@@ -785,12 +802,21 @@ public final class StorefrontViewModel {
         run { await controller.dismiss() }
     }
 
+    /// The sheet closed without a successful payment (success ends in `authorizationFinished`).
+    ///
+    /// Never authorized: the screen below gets back the status it had before checkout. Authorized and
+    /// failed: that screen says the order was not paid and why, so the outcome outlives the sheet.
     private func sheetFinished() {
         guard let session = checkout else { return }
-        if !session.didAuthorize { restoreStatusAfterCancel() }
+        let lastStatus = state.paymentSheet?.status
         checkout = nil
         state.paymentSheet = nil
         if state.screen == .paymentSheet { popScreen() }
+        if session.didAuthorize {
+            state.notice = Notice(.error, "Not paid: \(lastStatus ?? "the payment did not go through.") Your cart is kept.")
+        } else {
+            state.notice = session.noticeBeforeCheckout
+        }
         publish()
     }
 

@@ -120,6 +120,40 @@ struct CheckoutFlowTests {
         #expect(driver.state.paymentSheet == nil)
     }
 
+    /// Notices on the cart screen after the sheet closed, in the order they were published.
+    private func cartNoticesAfterSheet(_ driver: ScriptedDriver) -> [String?] {
+        let states = driver.renderer.states
+        guard let lastSheet = states.lastIndex(where: { $0.paymentSheet != nil }) else { return [] }
+        return states[(lastSheet + 1)...].filter { $0.screen == .cart }.map { $0.notice?.text }
+    }
+
+    @Test func closingTheSheetWithoutAuthorizingGivesTheCartItsEarlierStatusBack() async throws {
+        let driver = ScriptedDriver()
+        // "-" at quantity 1 leaves a notice on the cart: the status checkout began from.
+        try await driver.press("a,c,-")
+        #expect(driver.state.notice?.text == "Press x to remove the line.")
+        try await driver.press("enter,esc")
+        expectNoDifference(cartNoticesAfterSheet(driver), ["Press x to remove the line."])
+        #expect(driver.state.screen == .cart)
+    }
+
+    @Test func closingTheSheetAfterAFailedAuthorizationSaysTheOrderWasNotPaid() async throws {
+        var stack = TestStack()
+        stack.paymentProvider = PaymentProviderStub()
+        stack.merchantBackend = MerchantBackendSpy(results: [.failure(.declined(.generic))])
+        let driver = ScriptedDriver(stack: stack)
+        try await driver.press("a,c,-,enter,p,enter,esc")
+        expectNoDifference(cartNoticesAfterSheet(driver), ["Not paid: Your card was declined. Your cart is kept."])
+        #expect(driver.state.notice?.kind == .error)
+        #expect(driver.state.cartBadge.itemCount == 1)
+    }
+
+    @Test func cancellingThePromptAndThenTheSheetStillCountsAsNeverAuthorized() async throws {
+        let driver = ScriptedDriver()
+        try await driver.press("a,c,-,enter,p,esc,esc")
+        expectNoDifference(cartNoticesAfterSheet(driver), ["Press x to remove the line."])
+    }
+
     @Test func keysAreIgnoredWhileBusy() async throws {
         let driver = ScriptedDriver()
         try await driver.press("a,c,enter,p")
