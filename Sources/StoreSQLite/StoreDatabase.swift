@@ -51,10 +51,13 @@ public final class StoreDatabase: Sendable {
 
     public let pool: DatabasePool
     public let path: String
+    /// What the operator should hear about the files (a data directory others can enter); for the log.
+    public let warnings: [String]
 
-    private init(pool: DatabasePool, path: String) {
+    private init(pool: DatabasePool, path: String, warnings: [String]) {
         self.pool = pool
         self.path = path
+        self.warnings = warnings
     }
 
     public static func open(directory: URL) throws(StoreDatabaseError) -> StoreDatabase {
@@ -63,27 +66,90 @@ public final class StoreDatabase: Sendable {
         } catch {
             throw .cannotCreateDirectory(path: directory.path, reason: (error as NSError).localizedDescription)
         }
-        return try open(path: directory.appendingPathComponent(fileName).path)
+        var warnings: [String] = []
+        var info = stat()
+        if stat(directory.path, &info) == 0, info.st_mode & 0o007 != 0 {
+            warnings.append("the data directory \(directory.path) is open to other users (mode \(String(info.st_mode & 0o777, radix: 8))); the database in it is kept 0600, but chmod 700 the directory")
+        }
+        return try open(path: directory.appendingPathComponent(fileName).path, warnings: warnings)
     }
 
-    public static func open(path: String) throws(StoreDatabaseError) -> StoreDatabase {
+    /// Opens for reading and writing: creates the file owner-only, refuses damaged or newer files untouched, migrates.
+    ///
+    /// The schema's version is GRDB's `grdb_migrations` table (the names of the applied steps), not
+    /// `PRAGMA user_version`, which stays 0.
+    public static func open(path: String, warnings: [String] = []) throws(StoreDatabaseError) -> StoreDatabase {
+        try createOwnerOnly(path: path)
+        // Checked on a read-only connection first: a refused file must not be touched, and the
+        // read-write pool below would switch it to WAL and write its header.
+        if FileManager.default.fileExists(atPath: path), (try? fileSize(path)) ?? 0 > 0 {
+            let probe = try openReadOnly(path: path, requireCurrentSchema: false)
+            do { try probe.pool.close() } catch { throw StoreDatabaseError.from(error, path: path) }
+        }
+        do {
+            let pool = try DatabasePool(path: path, configuration: configuration(readOnly: false))
+            try migrator.migrate(pool)
+            return StoreDatabase(pool: pool, path: path, warnings: warnings)
+        } catch {
+            throw StoreDatabaseError.from(error, path: path)
+        }
+    }
+
+    /// Opens for commands that only read (`storefront orders`): nothing in the file is written, and a
+    /// schema this version does not know, or one not yet migrated, is refused.
+    public static func openReadOnly(path: String, requireCurrentSchema: Bool = true) throws(StoreDatabaseError) -> StoreDatabase {
+        do {
+            let pool = try DatabasePool(path: path, configuration: configuration(readOnly: true))
+            let (unknown, missing) = try pool.read { db in
+                let applied = try db.tableExists("grdb_migrations")
+                    ? Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")) : []
+                let known = migrator.migrations
+                return (applied.subtracting(known), known.filter { !applied.contains($0) })
+            }
+            guard unknown.isEmpty else { throw StoreDatabaseError.newerSchema(path: path, unknownMigrations: unknown.sorted()) }
+            if requireCurrentSchema, !missing.isEmpty {
+                throw StoreDatabaseError.failed(path: path, reason: "written by an older storefront; open the shop once to bring it up to date")
+            }
+            return StoreDatabase(pool: pool, path: path, warnings: [])
+        } catch {
+            throw StoreDatabaseError.from(error, path: path)
+        }
+    }
+
+    private static func configuration(readOnly: Bool) -> Configuration {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
+        configuration.readonly = readOnly
         configuration.prepareDatabase { db in
+            guard !readOnly else { return }
             // Orders and payments must survive power loss, not just a crash.
             try db.execute(sql: "PRAGMA synchronous = FULL")
             try db.execute(sql: "PRAGMA foreign_keys = ON")
         }
-        do {
-            let pool = try DatabasePool(path: path, configuration: configuration)
-            let migrator = Self.migrator
-            let unknown = try pool.read { db in try migrator.appliedIdentifiers(db).subtracting(migrator.migrations) }
-            guard unknown.isEmpty else { throw StoreDatabaseError.newerSchema(path: path, unknownMigrations: unknown.sorted()) }
-            try migrator.migrate(pool)
-            return StoreDatabase(pool: pool, path: path)
-        } catch {
-            throw StoreDatabaseError.from(error, path: path)
+        return configuration
+    }
+
+    /// Makes the database file 0600 before SQLite opens it, so SQLite gives its -wal and -shm the same
+    /// mode (it copies the database's); an older file that others could read is closed to them.
+    private static func createOwnerOnly(path: String) throws(StoreDatabaseError) {
+        let descriptor = Foundation.open(path, O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
+        guard descriptor >= 0 else {
+            if errno == EACCES || errno == EROFS { throw .readOnly(path: path) }
+            throw .failed(path: path, reason: String(cString: strerror(errno)))
         }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            throw .notADatabase(path: path, reason: "not a regular file")
+        }
+        if info.st_uid == geteuid(), info.st_mode & 0o077 != 0 { _ = fchmod(descriptor, 0o600) }
+        for suffix in ["-wal", "-shm"] where stat(path + suffix, &info) == 0 && info.st_uid == geteuid() && info.st_mode & 0o077 != 0 {
+            _ = chmod(path + suffix, 0o600)
+        }
+    }
+
+    private static func fileSize(_ path: String) throws -> Int {
+        (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
     }
 
     /// Every schema step, in order. A step, once shipped, is never edited: changes are new steps.

@@ -81,8 +81,8 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
             refuse("storefront runs no commands: connect with ssh -t and no command", wantReply: request.wantReply, context: context)
             self.context.log("refused exec \(request.command.debugDescription) from \(self.context.peer)")
         case let request as SSHChannelRequestEvent.SubsystemRequest:
-            refuse("storefront offers no subsystems (asked for \(request.subsystem))", wantReply: request.wantReply, context: context)
-            self.context.log("refused subsystem \(request.subsystem) from \(self.context.peer)")
+            refuse("storefront offers no subsystems (asked for \(request.subsystem.debugDescription))", wantReply: request.wantReply, context: context)
+            self.context.log("refused subsystem \(request.subsystem.debugDescription) from \(self.context.peer)")
         case let request as SSHChannelRequestEvent.WindowChangeRequest:
             let size = TerminalSize(columns: request.terminalCharacterWidth, rows: request.terminalRowHeight)
             do { try process?.resize(to: size) } catch { self.context.log("session \(sessionNumber): resize failed: \(error)") }

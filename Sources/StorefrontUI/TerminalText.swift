@@ -88,6 +88,15 @@ public enum TerminalText {
         return out
     }
 
+    /// `text` made safe to print to a terminal or a log, line by line: the screen's `displayable`, keeping newlines.
+    /// Every message that carries a value from outside (a catalog, a config file, a client) goes through it.
+    public static func safeLines(_ text: String) -> String {
+        if isPrintableASCII(text.replacingOccurrences(of: "\n", with: " ")) { return text }
+        return text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { String(displayable(String($0), charset: .unicode)) }
+            .joined(separator: "\n")
+    }
+
     /// Consumes the rest of a CSI, OSC, or two-character escape so none of it is shown.
     private static func skipEscapeSequence(startingWith first: Unicode.Scalar, next: () -> Unicode.Scalar?, pushBack: (Unicode.Scalar) -> Void) {
         var isCSI = first == "\u{9B}"

@@ -19,14 +19,18 @@ struct CatalogCommand: ParsableCommand {
 
         func run() throws {
             guard FileManager.default.fileExists(atPath: path) else {
-                FileHandle.standardError.write(Data("storefront: no such file: \(path)\n".utf8))
+                complain("no such file: \(path)")
+                throw ExitCodes.noInput
+            }
+            guard isRegularFile(path) else {
+                complain("\(path) is not a regular file")
                 throw ExitCodes.noInput
             }
             do {
                 let catalog = try CatalogLoader.load(contentsOf: URL(fileURLWithPath: path))
-                print("\(path): valid, \(catalog.products.count) products in \(catalog.store.currency.code) for \(catalog.store.name)")
+                emit("\(path): valid, \(catalog.products.count) products in \(catalog.store.currency.code) for \(catalog.store.name)\n", to: STDOUT_FILENO)
             } catch let error as CatalogError {
-                FileHandle.standardError.write(Data("\(error)\n".utf8))
+                emit("\(error)\n", to: STDERR_FILENO)
                 throw ExitCodes.dataError
             }
         }

@@ -63,7 +63,7 @@ struct Configuration: Equatable {
     static func load(environment: [String: String]) throws -> Configuration {
         let url = fileURL(environment: environment)
         var configuration = Configuration()
-        if let text = try? String(contentsOf: url, encoding: .utf8) {
+        if let text = try readFile(url) {
             configuration = try parse(text, source: url.path)
         }
         let overrides: [(String, WritableKeyPath<Configuration, String?>)] = [
@@ -97,6 +97,35 @@ struct Configuration: Equatable {
             configuration.sandboxLatencyMilliseconds = value
         }
         return configuration
+    }
+
+    /// The config file's text, nil when there is none; anything else that keeps it from being read is an error,
+    /// because a file silently skipped would drop its `data-dir` and send orders elsewhere.
+    static func readFile(_ url: URL) throws -> String? {
+        var info = stat()
+        guard lstat(url.path, &info) == 0 else {
+            if errno == ENOENT { return nil }
+            throw ConfigurationError(source: url.path, line: nil, message: "cannot be read: \(String(cString: strerror(errno)))")
+        }
+        // stat follows a link to its target: a link to a file is fine, a link to a FIFO or a directory is not.
+        if info.st_mode & S_IFMT == S_IFLNK, stat(url.path, &info) != 0 {
+            throw ConfigurationError(source: url.path, line: nil, message: "is a link to \(String(cString: strerror(errno)).lowercased())")
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw ConfigurationError(source: url.path, line: nil, message: "is a directory, not a config file")
+        default: throw ConfigurationError(source: url.path, line: nil, message: "is not a regular file")
+        }
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw ConfigurationError(source: url.path, line: nil, message: "cannot be read: \((error as NSError).localizedFailureReason ?? error.localizedDescription)")
+        }
+        guard let text = String(validating: data, as: UTF8.self) else {
+            let line = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+                .firstIndex { String(validating: $0, as: UTF8.self) == nil }.map { $0 + 1 }
+            throw ConfigurationError(source: url.path, line: line, message: "is not valid UTF-8")
+        }
+        return text
     }
 
     static func parse(_ text: String, source: String) throws -> Configuration {

@@ -1,15 +1,37 @@
 import Foundation
 import Logging
+import StorefrontUI
 import Synchronization
 
 /// Appends log lines to one file; never writes to the terminal, which belongs to the shop.
+///
+/// A line that cannot be written (a full disk, a log on /dev/full) is dropped: the log never stops
+/// the shop. The first such failure is kept so the program can say so once, after the terminal
+/// is given back (`firstFailure`).
 struct FileLogHandler: LogHandler {
-    private final class Sink: Sendable {
-        let handle: Mutex<FileHandle>
-        init(handle: FileHandle) { self.handle = Mutex(handle) }
+    final class Sink: Sendable {
+        private let descriptor: Int32
+        private let failure = Mutex<String?>(nil)
+        private let lock = Mutex(())
+
+        init(descriptor: Int32) { self.descriptor = descriptor }
+        deinit { close(descriptor) }
+
         func write(_ line: String) {
-            handle.withLock { $0.write(Data(line.utf8)) }
+            var bytes = Array(line.utf8)
+            lock.withLock { _ in
+                // One write(2) per line under O_APPEND keeps each line whole among the sessions' processes.
+                let written = bytes.withUnsafeMutableBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+                if written != bytes.count { record(written < 0 ? String(cString: strerror(errno)) : "short write") }
+            }
         }
+
+        private func record(_ reason: String) {
+            failure.withLock { if $0 == nil { $0 = reason } }
+        }
+
+        /// Why the first line was lost, or nil while every line has been written.
+        var firstFailure: String? { failure.withLock { $0 } }
     }
 
     private let sink: Sink
@@ -21,14 +43,13 @@ struct FileLogHandler: LogHandler {
     ///
     /// O_APPEND, not a seek to the end: every SSH session is a process writing this same file, and
     /// only O_APPEND makes each line land after the others' instead of over them.
-    static func open(_ url: URL, level: Logger.Level) throws -> @Sendable (String) -> any LogHandler {
-        let descriptor = Foundation.open(url.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+    static func open(_ url: URL, level: Logger.Level) throws -> (sink: Sink, factory: @Sendable (String) -> any LogHandler) {
+        let descriptor = Foundation.open(url.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NONBLOCK, 0o600)
         guard descriptor >= 0 else {
             throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: url.path, NSUnderlyingErrorKey: POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)])
         }
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        let sink = Sink(handle: handle)
-        return { label in FileLogHandler(sink: sink, label: label, logLevel: level) }
+        let sink = Sink(descriptor: descriptor)
+        return (sink, { label in FileLogHandler(sink: sink, label: label, logLevel: level) })
     }
 
     private init(sink: Sink, label: String, logLevel: Logger.Level) {
@@ -44,6 +65,6 @@ struct FileLogHandler: LogHandler {
 
     func log(event: LogEvent) {
         let stamp = ISO8601DateFormatter().string(from: Date())
-        sink.write("\(stamp) \(event.level) \(label): \(event.message)\n")
+        sink.write(TerminalText.safeLines("\(stamp) \(event.level) \(label): \(event.message)") + "\n")
     }
 }

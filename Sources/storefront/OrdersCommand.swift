@@ -34,13 +34,19 @@ struct OrdersCommand: ParsableCommand {
         let directory = dataDirectory ?? configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment)
         let orders: [Order]
         do {
-            let database = try StoreDatabase.open(directory: URL(fileURLWithPath: directory))
+            let path = URL(fileURLWithPath: directory).appendingPathComponent(StoreDatabase.fileName).path
+            // Listing writes nothing: no database yet means no orders yet, and an existing one is opened read-only.
+            guard FileManager.default.fileExists(atPath: path) else {
+                emit((json ? Self.json([]) : Self.table([])) + "\n", to: STDOUT_FILENO)
+                return
+            }
+            let database = try StoreDatabase.openReadOnly(path: path)
             orders = try SQLiteOrderStore(database: database, currency: .usd).orders(customer: customer, offset: 0, limit: limit)
         } catch {
             complain("\(error)")
             throw ExitCodes.ioError
         }
-        print(json ? Self.json(orders) : Self.table(orders))
+        emit((json ? Self.json(orders) : Self.table(orders)) + "\n", to: STDOUT_FILENO)
     }
 
     static func table(_ orders: [Order]) -> String {

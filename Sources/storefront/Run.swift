@@ -55,7 +55,8 @@ struct Run: AsyncParsableCommand {
             complain("\(error)")
             throw ExitCodes.noTerminal
         }
-        let logger = try openLog(in: dataDirectory, level: level)
+        let (logger, logSink) = try openLog(in: dataDirectory, level: level)
+        for warning in store.database.warnings { logger.warning("\(warning)") }
         let productCount = try catalog.count(matching: "")
         // Every SSH session appends to this one file: the customer and pid tell their lines apart.
         let sshCustomer = environment[SessionCommand.fingerprintVariable].map { ", over SSH for ssh:\($0), pid \(getpid())" } ?? ""
@@ -65,6 +66,16 @@ struct Run: AsyncParsableCommand {
             store: store, configuration: configuration, environment: environment, clock: ContinuousClock(), latency: .milliseconds(latency)
         )
         for order in settled { logger.notice("settled order \(order.number) left open by an earlier stop: \(order.status.rawValue)") }
+        // Said once, before the terminal is taken, or once after it is given back; the shop runs either way.
+        let logPath = URL(fileURLWithPath: dataDirectory).appendingPathComponent("storefront.log").path
+        var toldLogFailure = false
+        func tellLogFailure() {
+            guard !toldLogFailure, let reason = logSink.firstFailure else { return }
+            toldLogFailure = true
+            complain("cannot write the log \(logPath) (\(reason)); log lines are dropped")
+        }
+        tellLogFailure()
+        defer { tellLogFailure() }
         let session = TerminalSession(dependencies: dependencies, theme: theme, environment: environment) { logger.info("\($0)") }
         let ending: TerminalSession.Ending
         do {
@@ -77,12 +88,12 @@ struct Run: AsyncParsableCommand {
         if ending != .quit { throw ExitCode(ending.rawValue) }
     }
 
-    private func openLog(in directory: String, level: Logger.Level) throws -> Logger {
+    private func openLog(in directory: String, level: Logger.Level) throws -> (Logger, FileLogHandler.Sink) {
         let url = URL(fileURLWithPath: directory)
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            let factory = try FileLogHandler.open(url.appendingPathComponent("storefront.log"), level: level)
-            return Logger(label: "storefront", factory: factory)
+            let (sink, factory) = try FileLogHandler.open(url.appendingPathComponent("storefront.log"), level: level)
+            return (Logger(label: "storefront", factory: factory), sink)
         } catch {
             complain("cannot write to the data directory \(directory): \(error.localizedDescription)")
             throw ExitCodes.cannotCreate

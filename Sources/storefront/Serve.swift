@@ -132,7 +132,7 @@ struct Serve: AsyncParsableCommand {
 /// Prints one timestamped line of the server's log to stdout.
 private func announce(_ message: String) {
     let stamp = Date().formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
-    FileHandle.standardOutput.write(Data("\(stamp) \(message)\n".utf8))
+    emit("\(stamp) \(message)\n", to: STDOUT_FILENO)
 }
 
 /// Turns SIGTERM and SIGINT into an awaited value instead of ending the process.

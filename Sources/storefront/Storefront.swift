@@ -37,8 +37,28 @@ enum ExitCodes {
 }
 
 /// Prints `message` to stderr prefixed with the command name.
+/// True when `path` (after links) is a regular file.
+func isRegularFile(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+}
+
 func complain(_ message: String) {
-    FileHandle.standardError.write(Data("storefront: \(message)\n".utf8))
+    emit("storefront: \(message)\n", to: STDERR_FILENO)
+}
+
+/// Writes `text` to `descriptor` with write(2), made safe for a terminal first (`TerminalText.safeLines`).
+///
+/// A write that fails (a full disk, a closed pipe) is dropped: unlike FileHandle.write, it never traps.
+func emit(_ text: String, to descriptor: Int32) {
+    var bytes = Array(TerminalText.safeLines(text).utf8)
+    var offset = 0
+    while offset < bytes.count {
+        let written = bytes.withUnsafeMutableBytes { Foundation.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+        if written < 0, errno == EINTR { continue }
+        guard written > 0 else { return }
+        offset += written
+    }
 }
 
 /// Options shared by every command that opens a shop. Flags win over the environment and the config file.
@@ -71,6 +91,11 @@ struct ShopOptions: ParsableArguments {
     static func openStore(path: String?, dataDirectory: String) throws -> (database: StoreDatabase, catalog: SQLiteCatalogRepository) {
         if let path, !FileManager.default.fileExists(atPath: path) {
             complain("no such catalog file: \(path)")
+            throw ExitCodes.noInput
+        }
+        // A FIFO or a device would be read until its writer stops, which may be never.
+        if let path, !isRegularFile(path) {
+            complain("the catalog \(path) is not a regular file")
             throw ExitCodes.noInput
         }
         do {

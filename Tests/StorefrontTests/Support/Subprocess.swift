@@ -22,7 +22,9 @@ struct Subprocess {
     var stdout: String
     var stderr: String
 
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, input: String = "") throws -> Subprocess {
+    /// `timeout` is a watchdog, not a wait: a program that hangs (reading a FIFO, say) is killed with
+    /// SIGKILL then, and the test sees status 137 instead of hanging the suite.
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, input: String = "", timeout: Duration = .seconds(120)) throws -> Subprocess {
         // posix_spawn and waitpid: Foundation's Process did not reap tmux's client here.
         // Output goes to files, not pipes: a daemon the program starts (tmux's server) would
         // inherit a pipe's write end and reading to the end would never finish.
@@ -44,8 +46,11 @@ struct Subprocess {
             posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
             posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         }
+        let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(timeout.components.seconds * 1000)), execute: watchdog)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        watchdog.cancel()
         let code = shellStatus(status)
         return Subprocess(
             status: code,
