@@ -238,7 +238,8 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
     // MARK: - Ending
 
     /// Asks the process to end: a hangup when the client is gone, SIGTERM (the shop restores the
-    /// screen first) when the client is still there to read why. SIGKILL follows if it lingers.
+    /// screen first) when the client is still there to read why. SIGKILL follows if it lingers: after
+    /// 5 s, or for a drain at the drain's own deadline.
     func end(_ reason: SessionEnding) {
         guard let process, termination == nil, ending == .shopExited else { return }
         ending = reason
@@ -248,6 +249,9 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
         } else {
             process.signal(SIGTERM)
         }
+        // A drain has its own deadline (`--drain-timeout`) and kills what is left then; a timer of
+        // this session's own would cut that deadline short.
+        guard reason != .shutdown else { return }
         killTimer = channel?.eventLoop.scheduleTask(in: .seconds(5)) { process.signal(SIGKILL) }
     }
 

@@ -233,6 +233,51 @@ struct ServeOverSSHTests {
         #expect(server.log.contains("session 1 closed: server shutting down, pid \(opened.output.1) SIGKILL"))
     }
 
+    /// The instant a log line was written, from its timestamp.
+    private func stamp(of line: Substring) throws -> Date {
+        let text = String(try #require(line.split(separator: " ").first))
+        return try #require(try? Date(text, strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted)))
+    }
+
+    @Test func theDrainTimeoutIsHonouredBeyondFiveSeconds() throws {
+        let server = try ServeProcess(arguments: ["--drain-timeout", "7s"])
+        let key = try server.makeClientKey("stuck")
+        let terminal = try TmuxTerminal()
+        try connect(terminal, to: server, key: key)
+        let opened = try server.waitForLog(#/session 1 open: .* pid (\d+)/#)
+        kill(try #require(pid_t(opened.output.1)), SIGSTOP)
+        #expect(try server.terminate() == 0)
+        let lines = server.log.split(separator: "\n")
+        let draining = try #require(lines.first { $0.contains("SIGTERM: draining") })
+        let killed = try #require(lines.first { $0.contains("killed 1 session still open after 7s") }, "log: \(server.log)")
+        let waited = try stamp(of: killed).timeIntervalSince(try stamp(of: draining))
+        #expect(waited >= 6.9, "the stopped session was killed after \(waited) s, not the drain timeout's 7 s")
+        #expect(waited < 12)
+    }
+
+    @Test func aSessionThatEndsGivesItsSlotBack() throws {
+        let server = try ServeProcess(arguments: ["--max-sessions", "1"])
+        let key = try server.makeClientKey("returning")
+        let terminal = try TmuxTerminal()
+        try connect(terminal, to: server, key: key)
+        try terminal.press("q")
+        #expect(try waitForExit(terminal).contains("EXIT=0"))
+        try server.waitForLog(#/session 1 closed/#)
+        try terminal.type("clear")
+        try connect(terminal, to: server, key: key)
+        try server.waitForLog(#/session 2 open/#)
+    }
+
+    @Test func aSubsystemNameWithEscapesIsLoggedEscaped() throws {
+        let server = try ServeProcess()
+        let key = try server.makeClientKey("sneaky")
+        let result = try Subprocess.run("/usr/bin/ssh", server.sshArguments(key: key, allocateTerminal: false) + ["-s", "sftp\u{1B}]0;PWNED\u{07}"])
+        #expect(result.status == 1)
+        try server.waitForLog(#/refused subsystem/#)
+        #expect(!server.log.contains("\u{1B}") && !server.log.contains("\u{07}"), "raw escapes in the log: \(server.log.debugDescription)")
+        #expect(!result.stderr.contains("\u{1B}"))
+    }
+
     @Test func theSessionLimitTurnsTheNextShopperAway() throws {
         let server = try ServeProcess(arguments: ["--max-sessions", "1"])
         let key = try server.makeClientKey("crowd")
