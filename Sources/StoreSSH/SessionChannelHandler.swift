@@ -9,11 +9,23 @@ public struct SessionCommand: Sendable {
     public var executable: String
     public var arguments: [String]
     public var environment: [String: String]
+    /// The largest pty a session gets: a client asking for more (on the first request or in a window
+    /// change) gets this, so no client chooses how much memory its session lays out and allocates.
+    public var largestTerminal: TerminalSize
 
-    public init(executable: String, arguments: [String], environment: [String: String]) {
+    public init(executable: String, arguments: [String], environment: [String: String], largestTerminal: TerminalSize) {
         self.executable = executable
         self.arguments = arguments
         self.environment = environment
+        self.largestTerminal = largestTerminal
+    }
+
+    /// `requested` within `largestTerminal`; a side of 0 (a client without a terminal) becomes 80x24's.
+    public func bounded(_ requested: TerminalSize) -> TerminalSize {
+        TerminalSize(
+            columns: min(requested.columns > 0 ? requested.columns : 80, largestTerminal.columns),
+            rows: min(requested.rows > 0 ? requested.rows : 24, largestTerminal.rows)
+        )
     }
 
     /// The environment variable that carries the customer's key fingerprint to the session process.
@@ -84,7 +96,7 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
             refuse("storefront offers no subsystems (asked for \(request.subsystem.debugDescription))", wantReply: request.wantReply, context: context)
             self.context.log("refused subsystem \(request.subsystem.debugDescription) from \(self.context.peer)")
         case let request as SSHChannelRequestEvent.WindowChangeRequest:
-            let size = TerminalSize(columns: request.terminalCharacterWidth, rows: request.terminalRowHeight)
+            let size = self.context.command.bounded(TerminalSize(columns: request.terminalCharacterWidth, rows: request.terminalRowHeight))
             do { try process?.resize(to: size) } catch { self.context.log("session \(sessionNumber): resize failed: \(error)") }
         case is SSHChannelRequestEvent.SignalRequest, is SSHChannelRequestEvent.LocalFlowControlRequest:
             break
@@ -149,10 +161,8 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
         }
         self.context.identity.sessionStarted()
         // A client without a terminal of its own (ssh -tt from a pipe) sends 0x0: give it the classic 80x24.
-        let size = TerminalSize(
-            columns: terminal.terminalCharacterWidth > 0 ? terminal.terminalCharacterWidth : 80,
-            rows: terminal.terminalRowHeight > 0 ? terminal.terminalRowHeight : 24
-        )
+        let requested = TerminalSize(columns: terminal.terminalCharacterWidth, rows: terminal.terminalRowHeight)
+        let size = self.context.command.bounded(requested)
         var environment = self.context.command.environment
         let term = self.context.terminalTypes.resolve(terminal.term)
         environment["TERM"] = term.term
@@ -171,7 +181,7 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
         }
         self.process = process
         sessionNumber = self.context.registry.add(SessionHandle(handler: NIOLoopBound(self, eventLoop: context.eventLoop), pid: process.pid))
-        self.context.log("session \(sessionNumber) open: customer ssh:\(self.context.identity.fingerprint) from \(self.context.peer), pid \(process.pid), \(environment["TERM"] ?? "") \(size)")
+        self.context.log("session \(sessionNumber) open: customer ssh:\(self.context.identity.fingerprint) from \(self.context.peer), pid \(process.pid), \(environment["TERM"] ?? "") \(size)\(size == requested ? "" : " (asked for \(requested))")")
         if term.substituted {
             self.context.log("session \(sessionNumber): TERM \(terminal.term.debugDescription) is not in this host's terminfo; using \(term.term)")
         }

@@ -9,7 +9,14 @@ public struct Size: Hashable, Sendable, CustomStringConvertible {
 
     /// The smallest size the shop draws its screens at; below it, a "too small" view.
     public static let minimum = Size(columns: 40, rows: 12)
-    public static let maximum = Size(columns: 300, rows: 100)
+    /// The largest size the shop lays out and allocates for; a larger terminal is drawn at this size,
+    /// the rest left blank. 640x240 is a 4K screen at a 6x9-pixel font, more than any readable
+    /// terminal; every cell costs about 100 bytes across curses' screens and the frame, so a
+    /// terminal at this cap adds ~15 MB, where 10000x10000 asked 2.6 GB.
+    public static let maximum = Size(columns: 640, rows: 240)
+
+    /// This size within `maximum`.
+    public var bounded: Size { Size(columns: min(columns, Self.maximum.columns), rows: min(rows, Self.maximum.rows)) }
 
     public var description: String { "\(columns)x\(rows)" }
 

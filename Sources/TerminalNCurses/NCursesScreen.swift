@@ -55,6 +55,16 @@ final class NCursesScreen {
         try Self.checkTerminal(environment: environment)
         setlocale(LC_ALL, "")
         charset = sf_locale_is_utf8() == 1 ? .unicode : .ascii
+        // curses sizes its screens from LINES and COLUMNS when they are set: a terminal larger than
+        // the shop's maximum is entered at the maximum, so curses never allocates for more.
+        var rows: Int32 = 0, columns: Int32 = 0
+        if sf_window_size(1, &rows, &columns) == 0, rows > 0, columns > 0 {
+            let bounded = Size(columns: Int(columns), rows: Int(rows)).bounded
+            if bounded.columns < columns || bounded.rows < rows {
+                setenv("LINES", String(bounded.rows), 1)
+                setenv("COLUMNS", String(bounded.columns), 1)
+            }
+        }
         guard let screen = sf_newterm() else { throw TerminalError.startFailed("newterm failed for TERM=\(environment["TERM"] ?? "")") }
         self.screen = screen
         isActive = true
@@ -183,8 +193,9 @@ final class NCursesScreen {
     func adoptTerminalSize() -> Size {
         var rows: Int32 = 0, columns: Int32 = 0
         if sf_window_size(1, &rows, &columns) == 0, rows > 0, columns > 0 {
-            resize_term(rows, columns)
-            size = Size(columns: Int(columns), rows: Int(rows))
+            let bounded = Size(columns: Int(columns), rows: Int(rows)).bounded
+            resize_term(Int32(bounded.rows), Int32(bounded.columns))
+            size = bounded
         }
         // The terminal may have cleared or reflowed on resize: repaint everything next time.
         invalidate()

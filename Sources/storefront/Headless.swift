@@ -30,8 +30,8 @@ struct Headless: AsyncParsableCommand {
         guard let parsed = Size(parsing: size) else {
             throw ValidationError("bad size \"\(size)\": use COLUMNSxROWS, e.g. 80x24")
         }
-        guard parsed.columns <= 1_000, parsed.rows <= 1_000 else {
-            throw ValidationError("bad size \"\(size)\": at most 1000x1000")
+        guard parsed.bounded == parsed else {
+            throw ValidationError("bad size \"\(size)\": at most \(Size.maximum), the largest size the shop draws")
         }
         do { _ = try Key.script(keys) } catch { throw ValidationError("\(error)") }
     }

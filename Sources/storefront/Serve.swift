@@ -4,6 +4,7 @@ import Foundation
 import NIOCore
 import PseudoTerminal
 import StoreSSH
+import StorefrontUI
 
 /// `storefront serve`: the shop over SSH, one shop process per session, the database shared.
 struct Serve: AsyncParsableCommand {
@@ -83,7 +84,10 @@ struct Serve: AsyncParsableCommand {
         // C.UTF-8 exists on every glibc host; a client's own locale may not.
         sessionEnvironment["LANG"] = "C.UTF-8"
         sessionEnvironment["LC_ALL"] = "C.UTF-8"
-        let command = SessionCommand(executable: Self.executablePath(), arguments: arguments, environment: sessionEnvironment)
+        let command = SessionCommand(
+            executable: Self.executablePath(), arguments: arguments, environment: sessionEnvironment,
+            largestTerminal: TerminalSize(columns: Size.maximum.columns, rows: Size.maximum.rows)
+        )
 
         raiseOpenFileLimit()
         let limits = ServeLimits(
