@@ -14,6 +14,9 @@ public struct PaymentToken: Hashable, Sendable {
 /// Why a card was declined, with the words the shopper sees.
 public enum DeclineReason: String, Hashable, Sendable, CaseIterable {
     case generic, insufficientFunds, expiredCard, incorrectCVC, processingError, incorrectNumber
+    /// Not the card's doing: the shop settled the order as never charged while its charge waited
+    /// (the buyer's process was stopped past the settle age), and voided the charge's key first.
+    case voided
 
     public var message: String {
         switch self {
@@ -23,6 +26,7 @@ public enum DeclineReason: String, Hashable, Sendable, CaseIterable {
         case .incorrectCVC: "Your card's security code is incorrect."
         case .processingError: "An error occurred while processing your card. Try again in a little bit."
         case .incorrectNumber: "Your card number is incorrect."
+        case .voided: "This order waited too long and was canceled before any charge; you were not charged. Pay again to place a new order."
         }
     }
 }

@@ -134,7 +134,11 @@ public actor SandboxMerchantBackend: MerchantBackend {
     /// stock released). Returns the orders settled. Run at start, before any shopper pays.
     ///
     /// Only orders open for longer than `minimumAge` are touched: another process sharing the
-    /// database may be in the middle of charging a younger one.
+    /// database may be in the middle of charging a younger one. An older one may still be charged
+    /// too (its process was stopped, not killed), so "never charged" is a claim, not a guess: a void
+    /// is filed under the order's idempotency key first, and the ledger keeps the first record for
+    /// a key. Either the void wins, and the late charge gets the void instead of money, or the
+    /// charge won, and the order is settled as paid. Never both.
     @discardableResult
     nonisolated public func reconcile(minimumAge: Duration = .seconds(120)) throws -> [(number: String, status: OrderStatus)] {
         var settled: [(String, OrderStatus)] = []
@@ -142,10 +146,16 @@ public actor SandboxMerchantBackend: MerchantBackend {
         for order in try orders.unsettledOrders() where order.placedAt <= cutoff {
             let status: OrderStatus
             var failure: String?
-            switch try processor.ledger.charge(forKey: order.idempotencyKey)?.outcome {
-            case .succeeded: status = .paid
-            case .declined(let reason): status = .declined; failure = reason.message
-            case nil: status = .canceled; failure = "never charged"
+            var outcome = try processor.ledger.charge(forKey: order.idempotencyKey)?.outcome
+            if outcome == nil {
+                let total = (try orders.order(number: order.number))?.totals.total ?? .zero(.usd)
+                let void = LedgerCharge(key: order.idempotencyKey, tokenID: "void", amount: total, outcome: .declined(.voided))
+                outcome = try processor.ledger.record(void).outcome
+            }
+            switch outcome {
+            case .succeeded?: status = .paid
+            case .declined(.voided)?, nil: status = .canceled; failure = "never charged"
+            case .declined(let reason)?: status = .declined; failure = reason.message
             }
             try orders.finish(orderNumber: order.number, status: status, failure: failure)
             settled.append((order.number, status))

@@ -83,6 +83,8 @@ public actor SandboxProcessor {
         await simulateLatency()
         do {
             if let existing = try ledger.charge(forKey: key) {
+                // A voided key answers every charge with the void, whatever it carries.
+                if existing.outcome == .declined(.voided) { return Charge(existing) }
                 guard existing.tokenID == tokenID, existing.amount == amount else { throw MerchantBackendError.idempotencyMismatch }
                 return Charge(existing)
             }
@@ -93,6 +95,7 @@ public actor SandboxProcessor {
             case .succeeds: .succeeded
             case .declines(let reason): .declined(reason)
             }
+            // `record` keeps the first record for a key: a void filed by a settlement in between wins here.
             let filed = try ledger.record(LedgerCharge(key: key, tokenID: tokenID, amount: amount, outcome: outcome))
             if fault == .timeoutAfterCharging { throw MerchantBackendError.timedOut }
             return Charge(filed)

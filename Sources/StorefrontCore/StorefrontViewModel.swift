@@ -465,8 +465,10 @@ public final class StorefrontViewModel {
         /// What the screen under the sheet said when checkout began; closing the sheet without authorizing restores it.
         var noticeBeforeCheckout: Notice?
         var statusBeforePay: String?
-        /// The idempotency key of the charge in flight and what it charged, reused only for the same charge.
-        var attempt: (fingerprint: String, key: String)?
+        /// The charge in flight: what it charges, its idempotency key and the token it was made with.
+        /// Paying again for the same charge reuses both, so a charge that went through unanswered
+        /// is found under its key instead of looking like a different charge.
+        var attempt: (fingerprint: String, key: String, token: PaymentToken?)?
         var confirmation: ConfirmationState?
     }
 
@@ -827,17 +829,22 @@ public final class StorefrontViewModel {
         state.paymentSheet?.status = "Processing…"
         publish()
 
-        let token: PaymentToken
-        do {
-            token = try await dependencies.paymentProvider.createToken(for: payment)
-        } catch {
-            return .failure(Self.message(for: error))
-        }
         let draft = OrderDraft(
             lines: session.lines, totals: totals(lines: session.lines, shipping: payment.shippingMethod),
             shippingMethod: payment.shippingMethod, shippingContact: payment.shippingContact, customerID: customerID
         )
         let key = idempotencyKey(for: draft, method: payment.method)
+        let token: PaymentToken
+        if let kept = checkout?.attempt?.token {
+            token = kept
+        } else {
+            do {
+                token = try await dependencies.paymentProvider.createToken(for: payment)
+            } catch {
+                return .failure(Self.message(for: error))
+            }
+            checkout?.attempt?.token = token
+        }
         var lastError: MerchantBackendError = .timedOut
         for _ in 0...Self.timeoutRetries {
             do {
@@ -868,7 +875,7 @@ public final class StorefrontViewModel {
         let fingerprint = "\(method.id)|\(draft.totals.total.minorUnits)|\(draft.lines.map { "\($0.productID)x\($0.quantity)" })|\(draft.shippingMethod.id)"
         if let attempt = checkout?.attempt, attempt.fingerprint == fingerprint { return attempt.key }
         let key = dependencies.ids.next()
-        checkout?.attempt = (fingerprint, key)
+        checkout?.attempt = (fingerprint, key, nil)
         return key
     }
 

@@ -130,12 +130,13 @@ enum SandboxComposition {
         let processor = SandboxProcessor(clock: clock, latency: latency, ledger: SQLiteChargeLedger(database: store.database))
         let orders = SQLiteOrderStore(database: store.database, currency: store.catalog.store.currency)
         // Test hook: STOREFRONT_FAULT=kill-after-reserving (or -charging, -recording) makes the
-        // process kill itself there, as a power cut would, so fault tests can restart it.
-        let killAt = environment["STOREFRONT_FAULT"].flatMap { value in
-            SandboxMerchantBackend.Step(rawValue: String(value.dropFirst("kill-".count)))
-        }
+        // process kill itself there, as a power cut would, so fault tests can restart it;
+        // stop-after-… makes it stop itself (SIGSTOP), as a paused laptop would, until SIGCONT.
+        let fault = environment["STOREFRONT_FAULT"] ?? ""
+        let faultSignal = fault.hasPrefix("stop-") ? SIGSTOP : SIGKILL
+        let faultAt = SandboxMerchantBackend.Step(rawValue: String(fault.drop { $0 != "-" }.dropFirst()))
         let backend = SandboxMerchantBackend(processor: processor, orders: orders, dates: .system) { step in
-            if step == killAt { kill(getpid(), SIGKILL) }
+            if step == faultAt { kill(getpid(), faultSignal) }
         }
         let settleAfter = environment["STOREFRONT_SETTLE_AFTER_SECONDS"].flatMap(Int.init) ?? 120
         let settled: [(number: String, status: OrderStatus)]

@@ -100,6 +100,22 @@ struct CheckoutFlowTests {
         #expect(try stack.orders.count(customer: nil) == 1)
     }
 
+    @Test func payingAgainAfterTheRetriesRanOutFindsTheChargeThatWentThrough() async throws {
+        let stack = TestStack()
+        // Two attempts get no answer; the third charges, but its answer is lost too.
+        await stack.processor.inject(.timeoutBeforeCharging)
+        await stack.processor.inject(.timeoutBeforeCharging)
+        await stack.processor.inject(.timeoutAfterCharging)
+        let driver = ScriptedDriver(stack: stack)
+        try await driver.press("a,c,enter,p,enter")
+        #expect(driver.state.paymentSheet?.status == "The shop did not answer in time. No second charge will be made; please try again.")
+        try await driver.press("p,enter")
+        #expect(driver.state.screen == .confirmation, "status: \(driver.state.paymentSheet?.status ?? "none")")
+        #expect(await stack.processor.successfulCharges.count == 1)
+        #expect(await stack.processor.allCharges.count == 1, "one idempotency key for every attempt")
+        #expect(try stack.orders.count(customer: nil) == 1)
+    }
+
     @Test func aNewAttemptAfterADeclineGetsANewKey() async throws {
         var stack = TestStack()
         let backend = MerchantBackendSpy(results: [.failure(.declined(.generic)), .success(Fixtures.confirmation())])

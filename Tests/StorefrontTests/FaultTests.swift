@@ -34,12 +34,12 @@ struct FaultTests {
              try Row.fetchAll(db, sql: "SELECT number, status FROM orders"),
              try Row.fetchAll(db, sql: "SELECT * FROM stock"))
         }
-        #expect(charges.count <= 1, "never charged twice")
+        #expect(charges.count <= 1, "one record per key: never charged twice")
         #expect(orders.count == 1)
         let status: String = orders.first?["status"] ?? ""
         switch step {
         case .afterReserving:
-            #expect(charges.isEmpty)
+            #expect(charges.allSatisfy { $0["outcome"] as String == "declined:voided" }, "never charged: only the settlement's void is filed")
             #expect(status == "canceled", "never charged: the reservation is released")
         case .afterCharging, .afterRecording:
             #expect(charges.count == 1)
@@ -52,6 +52,80 @@ struct FaultTests {
             #expect(total == Self.initialStock[id], "on hand + reserved + sold = initial stock for \(id)")
             #expect(row["reserved"] as Int == 0, "nothing stays reserved for \(id)")
         }
+    }
+}
+
+/// A buyer whose process is stopped (not killed) while its order is charging, and another start.
+@Suite("A stopped buyer and a settling start")
+struct StoppedBuyerTests {
+    /// Starts a headless purchase that stops itself (SIGSTOP) right after reserving; returns once it has stopped.
+    private func stoppedBuyer(directory: String, output: String) throws -> pid_t {
+        var environment = ProcessInfo.processInfo.environment
+        environment["STOREFRONT_FAULT"] = "stop-after-reserving"
+        environment["XDG_CONFIG_HOME"] = directory + "/config"
+        let pid = try spawnProcess(try BuiltProduct.requireStorefront(), ["headless", "--data-dir", directory, "--keys", "enter,a,c,enter,p,enter"], environment: environment) { actions in
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        }
+        var status: Int32 = 0
+        // WUNTRACED: waitpid returns when the child stops, so no timing is involved.
+        waitpid(pid, &status, WUNTRACED)
+        try #require(status & 0xff == 0x7f, "the buyer stopped itself after reserving")
+        return pid
+    }
+
+    private func resume(_ pid: pid_t) -> Int32 {
+        kill(pid, SIGCONT)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        return shellStatus(status)
+    }
+
+    private func rows(_ directory: String) throws -> (charges: [Row], orders: [Row], stock: [Row]) {
+        let database = try DatabaseQueue(path: directory + "/storefront.sqlite")
+        return try database.read { db in
+            (try Row.fetchAll(db, sql: "SELECT * FROM sandbox_charge"), try Row.fetchAll(db, sql: "SELECT number, status FROM orders"), try Row.fetchAll(db, sql: "SELECT * FROM stock"))
+        }
+    }
+
+    @Test func aSettlementAndALateChargeCannotBothWin() throws {
+        let directory = TemporaryDirectory.make().path
+        let output = TemporaryDirectory.make().path + "-frame"
+        let buyer = try stoppedBuyer(directory: directory, output: output)
+        // Another start settles at once: the order is open and its process says nothing.
+        var environment = ProcessInfo.processInfo.environment
+        environment["STOREFRONT_SETTLE_AFTER_SECONDS"] = "0"
+        #expect(try Subprocess.run(try BuiltProduct.requireStorefront(), ["headless", "--data-dir", directory, "--keys", "o"], environment: environment).status == 0)
+        #expect(try rows(directory).orders.map { $0["status"] as String } == ["canceled"])
+
+        #expect(resume(buyer) == 0)
+        let frame = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(frame.contains("waited too long and was canceled"), "the buyer is told, not shown a paid order: \(frame)")
+        #expect(!frame.contains("Thank you"))
+        let (charges, orders, stock) = try rows(directory)
+        #expect(charges.map { $0["outcome"] as String } == ["declined:voided"], "no money moved")
+        #expect(orders.map { $0["status"] as String } == ["canceled"])
+        for row in stock {
+            let id: String = row["product_id"]
+            #expect((row["on_hand"] as Int) + (row["reserved"] as Int) + (row["sold"] as Int) == FaultTests.initialStock[id])
+            #expect(row["reserved"] as Int == 0)
+        }
+    }
+
+    @Test func aStartWithTheDefaultSettleAgeLeavesAYoungOrderToItsBuyer() throws {
+        let directory = TemporaryDirectory.make().path
+        let output = TemporaryDirectory.make().path + "-frame"
+        let buyer = try stoppedBuyer(directory: directory, output: output)
+        var environment = ProcessInfo.processInfo.environment
+        environment["STOREFRONT_SETTLE_AFTER_SECONDS"] = nil
+        #expect(try Subprocess.run(try BuiltProduct.requireStorefront(), ["headless", "--data-dir", directory, "--keys", "o"], environment: environment).status == 0)
+        #expect(try rows(directory).orders.map { $0["status"] as String } == ["charging"], "a moment-old order is not settled")
+
+        #expect(resume(buyer) == 0)
+        #expect(try String(contentsOfFile: output, encoding: .utf8).contains("Thank you"))
+        let (charges, orders, _) = try rows(directory)
+        #expect(charges.map { $0["outcome"] as String } == ["succeeded"])
+        #expect(orders.map { $0["status"] as String } == ["paid"])
     }
 }
 
