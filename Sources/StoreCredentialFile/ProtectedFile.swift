@@ -25,6 +25,8 @@ public enum ProtectedFile {
         let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         if descriptor < 0 {
             if errno == ENOENT { throw .missing }
+            // O_NOFOLLOW's answer for a link: another user could point it at anything.
+            if errno == ELOOP { throw .io("it is a symbolic link; name the file itself") }
             throw .io(String(cString: strerror(errno)))
         }
         defer { close(descriptor) }

@@ -104,8 +104,9 @@ struct FileCredentialStoreTests {
         #expect(leftovers == ["credentials"], "no temporary file is left behind")
     }
 
-    @Test(arguments: [0o644, 0o640, 0o604])
-    func refusesAFileOthersCanRead(mode: Int) throws {
+    /// Read or write access for group or others: 0620, 0602 and 0610 are refused as 0644 is.
+    @Test(arguments: [0o644, 0o640, 0o604, 0o620, 0o602, 0o610])
+    func refusesAFileOthersCanReadOrWrite(mode: Int) throws {
         let store = FileCredentialStore(path: path)
         try store.set("secret", forKey: "a")
         try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
@@ -116,6 +117,18 @@ struct FileCredentialStoreTests {
         #expect(throws: CredentialFileError.self) { try store.set("other", forKey: "b") }
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
         #expect(try String(contentsOfFile: path, encoding: .utf8).contains("secret"), "a refused file is never overwritten")
+    }
+
+    @Test func refusesASymbolicLinkAndLeavesItsTargetAlone() throws {
+        let target = path + "-real"
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: target, contents: Data(#"{"a":"secret"}"#.utf8), attributes: [.posixPermissions: 0o600])
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: target)
+        let store = FileCredentialStore(path: path)
+        #expect(throws: CredentialFileError.self) { try store.string(forKey: "a") }
+        #expect(throws: CredentialFileError.self) { try store.set("other", forKey: "b") }
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == #"{"a":"secret"}"#)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: path) == target, "the link is not replaced")
     }
 
     @Test func aDamagedFileIsNamedAndKept() throws {

@@ -41,6 +41,25 @@ struct HostKeyFileTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 
+    @Test(arguments: [0o620, 0o602, 0o610, 0o640])
+    func refusesAKeyOthersCanWriteOrRead(mode: Int) throws {
+        let path = try scratch()
+        _ = try HostKey.loadOrCreate(at: path)
+        chmod(path, mode_t(mode))
+        #expect(throws: HostKeyError.tooOpen(path: path, mode: mode)) { try HostKey.loadOrCreate(at: path) }
+    }
+
+    @Test func refusesAKeyThatIsASymbolicLink() throws {
+        let target = try scratch()
+        _ = try HostKey.loadOrCreate(at: target)
+        let before = try Data(contentsOf: URL(fileURLWithPath: target))
+        let link = try scratch()
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        #expect(throws: HostKeyError.self) { try HostKey.loadOrCreate(at: link) }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == before)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target)
+    }
+
     @Test func namesWhatIsWrongWithOtherKeys() throws {
         let encrypted = try scratch()
         _ = try Subprocess.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "secret phrase", "-f", encrypted])
