@@ -24,7 +24,14 @@ final class ConnectionIdentity: Sendable {
     func sessionStarted() {
         state.withLock { $0.hasStartedSession = true }
     }
+
+    /// True until the client proves a key. An RSA-only OpenSSH client never even asks: the server's
+    /// signature algorithms name none it can use.
+    var failedToAuthenticate: Bool { state.withLock { $0.fingerprint == nil } }
 }
+
+/// The key types swift-nio-ssh 0.15.1 verifies; it has no RSA and no way to add an algorithm.
+let acceptedKeyTypes = "Ed25519 or ECDSA (nistp256, nistp384, nistp521)"
 
 /// Accepts any public key whose signature swift-nio-ssh has verified; nothing else is offered.
 final class PublicKeyIdentityDelegate: NIOSSHServerUserAuthenticationDelegate {
@@ -191,6 +198,7 @@ public final class StorefrontSSHServer: Sendable {
                             }
                         }
                     )
+                    try connection.pipeline.syncOperations.addHandler(UnprovenKeyLogger(peer: peer, identity: identity, log: log))
                     try connection.pipeline.syncOperations.addHandler(QuickAckHandler(), name: QuickAckHandler.name)
                     try connection.pipeline.syncOperations.addHandlers([ssh, ConnectionErrorHandler(peer: peer, log: log)])
                 }
@@ -301,5 +309,30 @@ final class ConnectionErrorHandler: ChannelInboundHandler {
     func errorCaught(context: ChannelHandlerContext, error: Error) {
         log("connection from \(peer) closed: \(error)")
         context.close(promise: nil)
+    }
+}
+
+/// Logs a connection that ends without proving a key. At the head of the pipeline, because the
+/// SSH handler does not pass the close on.
+final class UnprovenKeyLogger: ChannelInboundHandler {
+    typealias InboundIn = Any
+
+    private let peer: String
+    private let identity: ConnectionIdentity
+    private let log: @Sendable (String) -> Void
+
+    init(peer: String, identity: ConnectionIdentity, log: @escaping @Sendable (String) -> Void) {
+        self.peer = peer
+        self.identity = identity
+        self.log = log
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        // A client whose only key is RSA offers nothing swift-nio-ssh can verify and leaves: say
+        // so, or the operator sees a silent disconnect.
+        if identity.failedToAuthenticate {
+            log("connection from \(peer) closed without proving a key: this server accepts \(acceptedKeyTypes) keys, not RSA")
+        }
+        context.fireChannelInactive()
     }
 }

@@ -278,6 +278,19 @@ struct ServeOverSSHTests {
         #expect(!result.stderr.contains("\u{1B}"))
     }
 
+    /// swift-nio-ssh 0.15.1 verifies no RSA signatures, so an RSA-only client cannot sign in; the
+    /// operator is told why instead of seeing a silent disconnect.
+    @Test func anRSAOnlyClientIsRefusedAndTheLogSaysWhy() throws {
+        let server = try ServeProcess()
+        let key = server.directory.appendingPathComponent("rsa").path
+        let made = try Subprocess.run("/usr/bin/ssh-keygen", ["-q", "-t", "rsa", "-b", "3072", "-N", "", "-f", key])
+        try #require(made.status == 0, "ssh-keygen failed: \(made.stderr)")
+        let result = try Subprocess.run("/usr/bin/ssh", server.sshArguments(key: key, allocateTerminal: false))
+        #expect(result.status == 255)
+        #expect(result.stderr.contains("Permission denied (publickey)"))
+        try server.waitForLog(#/closed without proving a key: this server accepts Ed25519 or ECDSA \(nistp256, nistp384, nistp521\) keys, not RSA/#)
+    }
+
     @Test func theSessionLimitTurnsTheNextShopperAway() throws {
         let server = try ServeProcess(arguments: ["--max-sessions", "1"])
         let key = try server.makeClientKey("crowd")
