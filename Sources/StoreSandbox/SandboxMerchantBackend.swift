@@ -142,7 +142,9 @@ public actor SandboxMerchantBackend: MerchantBackend {
     @discardableResult
     nonisolated public func reconcile(minimumAge: Duration = .seconds(120)) throws -> [(number: String, status: OrderStatus)] {
         var settled: [(String, OrderStatus)] = []
-        let cutoff = dates.now().addingTimeInterval(-Double(minimumAge.components.seconds))
+        // An age of zero settles every open order, whatever the wall clock says about when it was
+        // placed (a clock stepped back would otherwise make a just-placed order look younger than zero).
+        let cutoff = minimumAge <= .zero ? Date.distantFuture : dates.now().addingTimeInterval(-Double(minimumAge.components.seconds))
         for order in try orders.unsettledOrders() where order.placedAt <= cutoff {
             let status: OrderStatus
             var failure: String?

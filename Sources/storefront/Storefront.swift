@@ -136,7 +136,9 @@ enum SandboxComposition {
         let faultSignal = fault.hasPrefix("stop-") ? SIGSTOP : SIGKILL
         let faultAt = SandboxMerchantBackend.Step(rawValue: String(fault.drop { $0 != "-" }.dropFirst()))
         let backend = SandboxMerchantBackend(processor: processor, orders: orders, dates: .system) { step in
-            if step == faultAt { kill(getpid(), faultSignal) }
+            // raise, not kill(getpid()): it signals this very thread, so the step goes no further
+            // before the process stops or dies; kill may let this thread run on for a while.
+            if step == faultAt { raise(faultSignal) }
         }
         let settleAfter = environment["STOREFRONT_SETTLE_AFTER_SECONDS"].flatMap(Int.init) ?? 120
         let settled: [(number: String, status: OrderStatus)]
