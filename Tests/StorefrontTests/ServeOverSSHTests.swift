@@ -220,8 +220,10 @@ struct ServeOverSSHTests {
         #expect(late.status == 255)
     }
 
-    @Test func aSessionThatWillNotEndIsKilledAfterTheDrainTimeout() throws {
-        let server = try ServeProcess(arguments: ["--drain-timeout", "1s"])
+    /// A server with `drainTimeout` whose one session is stopped (SIGSTOP), then sent SIGTERM;
+    /// returns the server, once it has exited, and the session's pid.
+    private func drainWithAStoppedSession(drainTimeout: String) throws -> (server: ServeProcess, pid: Substring) {
+        let server = try ServeProcess(arguments: ["--drain-timeout", drainTimeout])
         let key = try server.makeClientKey("stuck")
         let terminal = try TmuxTerminal()
         try connect(terminal, to: server, key: key)
@@ -229,8 +231,13 @@ struct ServeOverSSHTests {
         // A stopped process cannot act on SIGTERM; only SIGKILL ends it.
         kill(try #require(pid_t(opened.output.1)), SIGSTOP)
         #expect(try server.terminate() == 0)
+        return (server, opened.output.1)
+    }
+
+    @Test func aSessionThatWillNotEndIsKilledAfterTheDrainTimeout() throws {
+        let (server, pid) = try drainWithAStoppedSession(drainTimeout: "1s")
         #expect(server.log.contains("killed 1 session still open after 1s"), "log: \(server.log)")
-        #expect(server.log.contains("session 1 closed: server shutting down, pid \(opened.output.1) SIGKILL"))
+        #expect(server.log.contains("session 1 closed: server shutting down, pid \(pid) SIGKILL"))
     }
 
     /// The instant a log line was written, from its timestamp.
@@ -240,13 +247,7 @@ struct ServeOverSSHTests {
     }
 
     @Test func theDrainTimeoutIsHonouredBeyondFiveSeconds() throws {
-        let server = try ServeProcess(arguments: ["--drain-timeout", "7s"])
-        let key = try server.makeClientKey("stuck")
-        let terminal = try TmuxTerminal()
-        try connect(terminal, to: server, key: key)
-        let opened = try server.waitForLog(#/session 1 open: .* pid (\d+)/#)
-        kill(try #require(pid_t(opened.output.1)), SIGSTOP)
-        #expect(try server.terminate() == 0)
+        let (server, _) = try drainWithAStoppedSession(drainTimeout: "7s")
         let lines = server.log.split(separator: "\n")
         let draining = try #require(lines.first { $0.contains("SIGTERM: draining") })
         let killed = try #require(lines.first { $0.contains("killed 1 session still open after 7s") }, "log: \(server.log)")
