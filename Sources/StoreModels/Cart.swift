@@ -109,7 +109,7 @@ extension Cart {
             && highestTotal(shippingMethods: shippingMethods, tax: tax).isWithinMaximum
     }
 
-    /// Leaves out, from the last line back, the lines that take the cart over the maximum; returns them.
+    /// Keeps the lines, in order, that fit within the maximum and leaves out each one that would not; returns those.
     /// For carts that were not built through `add` (a saved cart, a guest cart merged at sign-in).
     public mutating func removeLinesOverMaximum(shippingMethods: [ShippingMethod], tax: TaxPolicy) -> [CartLine] {
         var kept = Cart(currency: currency)
