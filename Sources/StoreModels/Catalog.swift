@@ -1,52 +1,5 @@
 import Foundation
 
-/// The merchant's settings that come with a catalog: who sells, in what currency, with what tax and shipping.
-public struct StoreProfile: Hashable, Sendable, Codable {
-    public var name: String
-    public var merchantIdentifier: String
-    public var countryCode: String
-    public var currency: Currency
-    public var tax: TaxPolicy
-    public var supportedNetworks: [PaymentNetwork]
-    public var shippingMethods: [ShippingMethod]
-
-    public init(
-        name: String, merchantIdentifier: String, countryCode: String, currency: Currency,
-        tax: TaxPolicy, supportedNetworks: [PaymentNetwork], shippingMethods: [ShippingMethod]
-    ) {
-        self.name = name
-        self.merchantIdentifier = merchantIdentifier
-        self.countryCode = countryCode
-        self.currency = currency
-        self.tax = tax
-        self.supportedNetworks = supportedNetworks
-        self.shippingMethods = shippingMethods
-    }
-
-    /// The profile used when a catalog file has none (a bare array of products).
-    public static func standard(currency: Currency = .usd) -> StoreProfile {
-        StoreProfile(
-            name: "Storefront",
-            merchantIdentifier: "merchant.dev.storefront",
-            countryCode: "US",
-            currency: currency,
-            tax: TaxPolicy(label: "Sales tax", basisPoints: 825),
-            supportedNetworks: [.visa, .mastercard, .amex, .discover],
-            shippingMethods: [
-                ShippingMethod(
-                    id: "standard", label: "Standard", detail: "3–5 business days",
-                    amount: Money(minorUnits: 499, currency: currency),
-                    freeFrom: Money(minorUnits: 5_000, currency: currency)
-                ),
-                ShippingMethod(
-                    id: "express", label: "Express", detail: "Next business day",
-                    amount: Money(minorUnits: 1_499, currency: currency)
-                ),
-            ]
-        )
-    }
-}
-
 /// A validated catalog: the store profile and its products in catalog order.
 public struct Catalog: Sendable {
     public var store: StoreProfile
@@ -55,40 +8,6 @@ public struct Catalog: Sendable {
     public init(store: StoreProfile, products: [Product]) {
         self.store = store
         self.products = products
-    }
-}
-
-/// One thing wrong with a catalog file, located by JSON path and, where known, product id.
-public struct CatalogIssue: Hashable, Sendable, CustomStringConvertible {
-    public var path: String
-    public var productID: String?
-    public var message: String
-
-    public init(path: String, productID: String? = nil, message: String) {
-        self.path = path
-        self.productID = productID
-        self.message = message
-    }
-
-    public var description: String {
-        if let productID { return "\(path) (product \"\(productID)\"): \(message)" }
-        return "\(path): \(message)"
-    }
-}
-
-/// Every issue found in a catalog file; thrown by `CatalogLoader` so nothing half-valid is used.
-public struct CatalogError: Error, Sendable, CustomStringConvertible {
-    public var source: String
-    public var issues: [CatalogIssue]
-
-    public init(source: String, issues: [CatalogIssue]) {
-        self.source = source
-        self.issues = issues
-    }
-
-    public var description: String {
-        "\(source): \(issues.count) problem\(issues.count == 1 ? "" : "s")\n"
-            + issues.map { "  - \($0)" }.joined(separator: "\n")
     }
 }
 

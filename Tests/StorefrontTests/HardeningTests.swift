@@ -174,10 +174,11 @@ struct HardeningTests {
         #expect(try mode(path + "-shm") == 0o600)
         try pool.close()
     }
+}
 
-    private func mode(_ path: String) throws -> Int {
-        ((try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? -1) & 0o777
-    }
+/// The permission bits of `path`.
+private func mode(_ path: String) throws -> Int {
+    ((try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? -1) & 0o777
 }
 
 /// The full-disk log (4) and the open data directory (7), with `run` in a real terminal.
@@ -215,8 +216,8 @@ struct HardeningTerminalTests {
         try terminal.waitFor("Added")
         for suffix in ["", "-wal", "-shm"] {
             let path = data.appendingPathComponent("storefront.sqlite").path + suffix
-            let mode = ((try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? -1) & 0o777
-            #expect(mode == 0o600, "\(path) is \(String(mode, radix: 8))")
+            let bits = try mode(path)
+            #expect(bits == 0o600, "\(path) is \(String(bits, radix: 8))")
         }
         try terminal.press("q")
         try terminal.waitFor("EXIT=0")
