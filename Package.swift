@@ -93,7 +93,7 @@ let package = Package(
         .testTarget(
             name: "StorefrontTests",
             dependencies: [
-                "StorefrontTesting", "StoreSandbox", "StoreSQLite", "StoreIdentity", "StoreCredentialFile", "StoreSSH", "PseudoTerminal",
+                "StorefrontTesting", "StoreSandbox", "StoreSQLite", "StoreIdentity", "StoreCredentialFile", "StoreSSH", "PseudoTerminal", "TerminalNCurses",
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "CustomDump", package: "swift-custom-dump"),
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),

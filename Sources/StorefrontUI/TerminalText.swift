@@ -2,15 +2,18 @@ import StoreModels
 
 /// Width, safety and ASCII transliteration of text bound for a terminal.
 public enum TerminalText {
-    /// Columns a grapheme takes: 2 for East Asian wide and emoji, 0 for zero-width, else 1.
+    /// Columns a grapheme takes: 2 for wide (see `WideCharacters`) and emoji presentation, 0 for zero-width
+    /// (marks, format characters, conjoining jamo), else 1.
     public static func width(of character: Character) -> Int {
         guard let first = character.unicodeScalars.first else { return 0 }
         let value = first.value
         if value < 0x7F { return value < 0x20 ? 0 : 1 }
         if character.unicodeScalars.contains(where: { $0.value == 0xFE0F }) { return 2 }
+        // A flag is a pair of regional indicators; terminals draw each half one column wide.
+        if regionalIndicators.contains(value) { return min(2, character.unicodeScalars.count(where: { regionalIndicators.contains($0.value) })) }
         if first.properties.generalCategory == .format || first.properties.generalCategory == .nonspacingMark { return 0 }
-        if isWide(value) { return 2 }
-        return 1
+        if contains(value, in: WideCharacters.conjoiningJamo) { return 0 }
+        return contains(value, in: WideCharacters.ranges) ? 2 : 1
     }
 
     /// Total columns of a string as drawn.
@@ -18,21 +21,31 @@ public enum TerminalText {
         text.reduce(0) { $0 + width(of: $1) }
     }
 
-    private static func isWide(_ v: UInt32) -> Bool {
-        switch v {
-        case 0x1100...0x115F, 0x231A...0x231B, 0x2329...0x232A, 0x23E9...0x23EC, 0x23F0, 0x23F3,
-             0x25FD...0x25FE, 0x2614...0x2615, 0x2648...0x2653, 0x267F, 0x2693, 0x26A1, 0x26AA...0x26AB,
-             0x26BD...0x26BE, 0x26C4...0x26C5, 0x26CE, 0x26D4, 0x26EA, 0x26F2...0x26F3, 0x26F5, 0x26FA,
-             0x26FD, 0x2705, 0x270A...0x270B, 0x2728, 0x274C, 0x274E, 0x2753...0x2755, 0x2757,
-             0x2795...0x2797, 0x27B0, 0x27BF, 0x2B1B...0x2B1C, 0x2B50, 0x2B55,
-             0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
-             0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE10...0xFE19, 0xFE30...0xFE6F,
-             0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x1F680...0x1F6FF,
-             0x20000...0x2FFFD, 0x30000...0x3FFFD:
-            return true
-        default:
-            return false
+    /// The Unicode version the width table comes from.
+    public static var unicodeVersion: String { WideCharacters.unicodeVersion }
+
+    /// The code points drawn two columns wide, from the generated table.
+    public static var wideRanges: [ClosedRange<UInt32>] { WideCharacters.ranges }
+
+    private static let regionalIndicators: ClosedRange<UInt32> = 0x1F1E6...0x1F1FF
+
+    /// Binary search of a sorted table of disjoint ranges.
+    private static func contains(_ value: UInt32, in ranges: [ClosedRange<UInt32>]) -> Bool {
+        guard let first = ranges.first, value >= first.lowerBound else { return false }
+        var low = 0
+        var high = ranges.count - 1
+        while low <= high {
+            let middle = (low + high) / 2
+            let range = ranges[middle]
+            if value < range.lowerBound {
+                high = middle - 1
+            } else if value > range.upperBound {
+                low = middle + 1
+            } else {
+                return true
+            }
         }
+        return false
     }
 
     /// True when every byte is printable ASCII: such text is drawn as is, one column per byte.

@@ -118,13 +118,23 @@ final class NCursesScreen {
                 let cell = frame[column, row]
                 if cell.isContinuation { continue }
                 if let old, old[column, row] == cell { continue }
-                buffer.removeAll(keepingCapacity: true)
-                for scalar in cell.text.unicodeScalars { buffer.append(wchar_t(bitPattern: scalar.value)) }
-                buffer.append(0)
                 var (attr, pair) = attributes[cell.style.role] ?? (sf_a_normal(), 0)
                 if cell.style.bold { attr |= sf_a_bold() }
                 if cell.style.underline { attr |= sf_a_underline() }
-                _ = sf_put_cell(window, Int32(row), Int32(column), buffer, attr, pair)
+                func put(_ text: String, at column: Int) {
+                    buffer.removeAll(keepingCapacity: true)
+                    for scalar in text.unicodeScalars { buffer.append(wchar_t(bitPattern: scalar.value)) }
+                    buffer.append(0)
+                    _ = sf_put_cell(window, Int32(row), Int32(column), buffer, attr, pair)
+                }
+                if cell.text.utf8.count == 1 {
+                    put(cell.text, at: column)
+                    continue
+                }
+                let columns = column + 1 < frame.size.columns && frame[column + 1, row].isContinuation ? 2 : 1
+                for piece in CellPieces.pieces(of: cell.text, columns: columns, width: { Int(sf_wcwidth(wchar_t(bitPattern: $0.value))) }) {
+                    put(piece.text, at: column + piece.offset)
+                }
             }
         }
         previous = frame

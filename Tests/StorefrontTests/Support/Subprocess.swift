@@ -110,7 +110,10 @@ final class TmuxTerminal {
         var settings = ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "PS1": "$ ", "HOME": directory.path, "XDG_CONFIG_HOME": directory.appendingPathComponent("config").path]
         settings.merge(environment) { $1 }
         let exports = settings.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
-        try tmux(["-f", "/dev/null", "new-session", "-d", "-s", "main", "-x", "\(columns)", "-y", "\(rows)", "env \(exports) TERM=xterm-256color sh"])
+        // A long history, so a test can read back output taller than the pane.
+        let configuration = directory.appendingPathComponent("tmux.conf")
+        try "set -g history-limit 50000\n".write(to: configuration, atomically: true, encoding: .utf8)
+        try tmux(["-f", configuration.path, "new-session", "-d", "-s", "main", "-x", "\(columns)", "-y", "\(rows)", "env \(exports) TERM=xterm-256color sh"])
         try tmux(["set-option", "-t", "main", "window-size", "manual"])
     }
 
@@ -143,6 +146,9 @@ final class TmuxTerminal {
     }
 
     func screen() throws -> String { try tmux(["capture-pane", "-p", "-t", "main"]) }
+
+    /// Everything the pane has shown: its history, then the screen; wrapped rows stay separate.
+    func history() throws -> String { try tmux(["capture-pane", "-p", "-t", "main", "-S", "-", "-E", "-"]) }
 
     /// A tmux format value for the pane, e.g. "alternate_on" or "cursor_flag".
     func paneFlag(_ name: String) throws -> String {
