@@ -33,17 +33,17 @@ let package = Package(
         .target(name: "StoreModels", swiftSettings: strict),
         .target(name: "StoreClients", dependencies: ["StoreModels"], swiftSettings: strict),
         .target(name: "StorefrontCore", dependencies: ["StoreModels", "StoreClients"], swiftSettings: strict),
-        .target(name: "StorefrontUI", dependencies: ["StorefrontCore"], swiftSettings: strict),
+        .target(name: "StorefrontUI", dependencies: ["StoreModels", "StorefrontCore"], swiftSettings: strict),
         .systemLibrary(name: "CNCurses", providers: [.apt(["libncurses-dev"])]),
-        .target(name: "TerminalNCurses", dependencies: ["CNCurses", "StorefrontUI"], swiftSettings: strict),
+        .target(name: "TerminalNCurses", dependencies: ["CNCurses", "StorefrontCore", "StorefrontUI"], swiftSettings: strict),
         .target(
             name: "StoreSandbox",
-            dependencies: ["StoreClients"],
+            dependencies: ["StoreModels", "StoreClients"],
             swiftSettings: strict
         ),
         .target(
             name: "StoreIdentity",
-            dependencies: ["StoreClients", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["StoreModels", "StoreClients", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
         .target(name: "CPseudoTerminal"),
@@ -51,7 +51,7 @@ let package = Package(
         .target(
             name: "StoreSSH",
             dependencies: [
-                "PseudoTerminal", "StoreIdentity", "StoreCredentialFile",
+                "PseudoTerminal", "StoreCredentialFile",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSH", package: "swift-nio-ssh"),
@@ -62,13 +62,13 @@ let package = Package(
         .target(name: "StoreCredentialFile", dependencies: ["StoreClients"], swiftSettings: strict),
         .target(
             name: "StoreSQLite",
-            dependencies: ["StoreClients", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["StoreModels", "StoreClients", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict
         ),
         .target(
             name: "StorefrontTesting",
             dependencies: [
-                "StorefrontUI", "StoreClients", "StoreSandbox", "StoreIdentity",
+                "StoreModels", "StoreClients", "StorefrontCore", "StorefrontUI", "StoreSandbox", "StoreIdentity",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
@@ -76,7 +76,8 @@ let package = Package(
         .executableTarget(
             name: "storefront",
             dependencies: [
-                "StorefrontUI", "StoreSandbox", "StoreSQLite", "StoreIdentity", "StoreCredentialFile", "TerminalNCurses", "StoreSSH", "PseudoTerminal",
+                "StoreModels", "StoreClients", "StorefrontCore", "StorefrontUI", "StoreSandbox", "StoreSQLite", "StoreIdentity",
+                "StoreCredentialFile", "TerminalNCurses", "StoreSSH", "PseudoTerminal",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -86,14 +87,16 @@ let package = Package(
         ),
         .executableTarget(
             name: "storefront-bench",
-            dependencies: ["StorefrontUI", "StoreClients", "StoreSandbox", "StoreSQLite", "StorefrontTesting"],
+            dependencies: ["StoreModels", "StoreClients", "StorefrontCore", "StorefrontUI", "StoreSandbox", "StoreSQLite", "StorefrontTesting"],
             path: "Benchmarks/storefront-bench",
             swiftSettings: strict
         ),
         .testTarget(
             name: "StorefrontTests",
             dependencies: [
-                "StorefrontTesting", "StoreSandbox", "StoreSQLite", "StoreIdentity", "StoreCredentialFile", "StoreSSH", "PseudoTerminal", "TerminalNCurses",
+                "StoreModels", "StoreClients", "StorefrontCore", "StorefrontUI", "StorefrontTesting", "StoreSandbox", "StoreSQLite",
+                "StoreIdentity", "StoreCredentialFile", "StoreSSH", "PseudoTerminal", "TerminalNCurses",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "CustomDump", package: "swift-custom-dump"),
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),

@@ -67,9 +67,10 @@ public enum ProtectedFile {
         guard descriptor >= 0 else { throw .io(String(cString: strerror(errno))) }
         var failure: String?
         data.withUnsafeBytes { bytes in
+            guard let base = bytes.baseAddress else { return }
             var offset = 0
             while offset < bytes.count {
-                let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                let written = write(descriptor, base + offset, bytes.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
                     failure = String(cString: strerror(errno))

@@ -33,8 +33,9 @@ public struct CardEntry: Hashable, Sendable {
         } else if let detected = PaymentNetwork.detect(cardNumber: digits) {
             network = detected
             if !detected.cardLengths.contains(digits.count) {
-                let lengths = detected.cardLengths.map(String.init)
-                let allowed = lengths.count == 1 ? lengths[0] : lengths.dropLast().joined(separator: ", ") + " or " + lengths.last!
+                var lengths = detected.cardLengths.map(String.init)
+                let last = lengths.removeLast()
+                let allowed = lengths.isEmpty ? last : lengths.joined(separator: ", ") + " or " + last
                 errors[.number] = "A \(detected.displayName) number has \(allowed) digits; this has \(digits.count)."
             } else if !CardEntry.passesLuhn(digits) {
                 errors[.number] = "This card number is not valid: check the digits."

@@ -96,7 +96,7 @@ public enum CatalogLoader {
         func fail(_ field: String, _ message: String) {
             issues.append(CatalogIssue(path: "\(path).\(field)", productID: id, message: message))
         }
-        if fields["id"] == nil { fail("id", "missing field") } else if id == nil || id!.isEmpty { fail("id", "must be a non-empty string or a whole number") }
+        if fields["id"] == nil { fail("id", "missing field") } else if id?.isEmpty != false { fail("id", "must be a non-empty string or a whole number") }
         if let id, containsControlCharacter(id) { fail("id", "contains a control character") }
         let name = text(fields, "name", path: path, id: id, required: true, maximumLength: maximumNameLength, issues: &issues)
         let description = text(fields, "description", path: path, id: id, required: true, maximumLength: 4_000, issues: &issues)
@@ -249,16 +249,7 @@ public enum CatalogLoader {
         if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return false }
         return text.unicodeScalars.contains { scalar in
             if allowNewlines, scalar == "\n" { return false }
-            return isUnsafeForTerminal(scalar)
-        }
-    }
-
-    /// Scalars that must never reach a terminal from data.
-    public static func isUnsafeForTerminal(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x00...0x1F, 0x7F...0x9F: return true
-        case 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C: return true
-        default: return false
+            return scalar.isUnsafeForTerminal
         }
     }
 

@@ -198,7 +198,8 @@ public struct JSONParser {
                 index += 4
                 if let high = pendingHigh {
                     guard (0xDC00...0xDFFF).contains(code) else { throw error("unpaired surrogate in \\u escape") }
-                    scalars.append(Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (code - 0xDC00))!)
+                    guard let scalar = Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (code - 0xDC00)) else { throw error("bad surrogate pair in \\u escape") }
+                    scalars.append(scalar)
                     pendingHigh = nil
                 } else if (0xD800...0xDBFF).contains(code) {
                     pendingHigh = code

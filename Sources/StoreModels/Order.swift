@@ -4,19 +4,20 @@ extension Calendar {
     /// The Gregorian calendar in UTC: order times and card expiry never depend on the machine's zone.
     public static let utcGregorian: Calendar = {
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
+        calendar.timeZone = .gmt
         return calendar
     }()
 }
 
 /// Where an order stands.
-public enum OrderStatus: String, Hashable, Sendable, Codable {
-    case pending, authorizing, charging, paid, declined, canceled, unknown
+public enum OrderStatus: String, Hashable, Sendable, Codable, CaseIterable {
+    case charging, paid, declined, canceled, unknown
+
+    /// Statuses an order can still move on from: a charge under way, or one whose outcome is not known.
+    public var isOpen: Bool { self == .charging || self == .unknown }
 
     public var displayName: String {
         switch self {
-        case .pending: "Pending"
-        case .authorizing: "Authorizing"
         case .charging: "Charging"
         case .paid: "Paid"
         case .declined: "Declined"

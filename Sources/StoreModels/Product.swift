@@ -51,4 +51,13 @@ public struct Product: Hashable, Sendable, Identifiable {
     }
 
     public var isSoldOut: Bool { stock == 0 }
+
+    /// Stock at or below this is shown as "Only N left".
+    public static let lowStockThreshold = 5
+
+    /// Units left when they are few enough to say so (1 to `lowStockThreshold`); nil otherwise.
+    public var fewLeft: Int? {
+        guard let stock, stock > 0, stock <= Self.lowStockThreshold else { return nil }
+        return stock
+    }
 }

@@ -13,13 +13,10 @@ public final class SQLiteOrderStore: OrderStore {
         self.currency = currency
     }
 
-    /// Statuses an order can still move on from.
-    private static let open: Set<OrderStatus> = [.pending, .authorizing, .charging, .unknown]
-
     public func begin(_ draft: OrderDraft, idempotencyKey: String, tokenID: String, paymentDescription: String, placedAt: Date) throws(OrderStoreError) -> Order {
         try write { db in
             if let number = try String.fetchOne(db, sql: "SELECT number FROM orders WHERE idempotency_key = ?", arguments: [idempotencyKey]) {
-                return try self.order(number: number, in: db)!
+                return try self.written(number, in: db)
             }
             // Reserve each line with a conditional update: it takes the stock only if it is there.
             for line in draft.lines {
@@ -49,26 +46,26 @@ public final class SQLiteOrderStore: OrderStore {
                 try db.execute(sql: "INSERT INTO order_line (order_number, position, product_id, name, unit_price, quantity) VALUES (?, ?, ?, ?, ?, ?)",
                                arguments: [number, position, line.productID.rawValue, line.name, line.unitPrice.minorUnits, line.quantity])
             }
-            return try self.order(number: number, in: db)!
+            return try self.written(number, in: db)
         }
     }
 
     public func finish(orderNumber: String, status: OrderStatus, failure: String?) throws(OrderStoreError) {
         try write { db in
             guard let current = try String.fetchOne(db, sql: "SELECT status FROM orders WHERE number = ?", arguments: [orderNumber]).flatMap(OrderStatus.init(rawValue:)),
-                  Self.open.contains(current)
+                  current.isOpen
             else { return }
-            let lines = try Row.fetchAll(db, sql: "SELECT product_id, quantity FROM order_line WHERE order_number = ?", arguments: [orderNumber])
+            let lines = try OrderLineRecord.fetchAll(db, sql: "SELECT * FROM order_line WHERE order_number = ?", arguments: [orderNumber])
             switch status {
             case .paid:
                 for line in lines {
-                    try db.execute(sql: "UPDATE stock SET reserved = reserved - ?, sold = sold + ? WHERE product_id = ?", arguments: [line["quantity"] as Int, line["quantity"] as Int, line["product_id"] as String])
+                    try db.execute(sql: "UPDATE stock SET reserved = reserved - ?, sold = sold + ? WHERE product_id = ?", arguments: [line.quantity, line.quantity, line.productID])
                 }
             case .declined, .canceled:
                 for line in lines {
-                    try db.execute(sql: "UPDATE stock SET reserved = reserved - ?, on_hand = on_hand + ? WHERE product_id = ?", arguments: [line["quantity"] as Int, line["quantity"] as Int, line["product_id"] as String])
+                    try db.execute(sql: "UPDATE stock SET reserved = reserved - ?, on_hand = on_hand + ? WHERE product_id = ?", arguments: [line.quantity, line.quantity, line.productID])
                 }
-            default:
+            case .charging, .unknown:
                 break
             }
             try db.execute(sql: "UPDATE orders SET status = ?, failure = ? WHERE number = ?", arguments: [status.rawValue, failure, orderNumber])
@@ -76,9 +73,10 @@ public final class SQLiteOrderStore: OrderStore {
     }
 
     public func unsettledOrders() throws -> [UnsettledOrder] {
-        try read { db in
-            try Row.fetchAll(db, sql: "SELECT number, idempotency_key, placed_at FROM orders WHERE status IN ('pending', 'authorizing', 'charging', 'unknown') ORDER BY sequence")
-                .map { UnsettledOrder(number: $0["number"], idempotencyKey: $0["idempotency_key"], placedAt: Date(timeIntervalSince1970: $0["placed_at"])) }
+        let open = OrderStatus.allCases.filter(\.isOpen).map(\.rawValue)
+        return try read { db in
+            try OrderRecord.fetchAll(db, sql: "SELECT * FROM orders WHERE status IN (\(databaseQuestionMarks(count: open.count))) ORDER BY sequence", arguments: StatementArguments(open))
+                .map { UnsettledOrder(number: $0.number, idempotencyKey: $0.idempotencyKey, placedAt: Date(timeIntervalSince1970: $0.placedAt)) }
         }
     }
 
@@ -88,14 +86,15 @@ public final class SQLiteOrderStore: OrderStore {
         }
     }
 
+    /// One query for the orders and one for all their lines.
     public func orders(customer: String?, offset: Int, limit: Int) throws -> [Order] {
         guard offset >= 0, limit > 0 else { return [] }
         return try read { db in
-            try String.fetchAll(db, sql: """
-                SELECT number FROM orders WHERE status = 'paid' AND (? IS NULL OR customer = ?)
+            let records = try OrderRecord.fetchAll(db, sql: """
+                SELECT * FROM orders WHERE status = 'paid' AND (? IS NULL OR customer = ?)
                 ORDER BY sequence DESC LIMIT ? OFFSET ?
                 """, arguments: [customer, customer, limit, offset])
-                .compactMap { try self.order(number: $0, in: db) }
+            return try self.orders(from: records, in: db)
         }
     }
 
@@ -104,17 +103,37 @@ public final class SQLiteOrderStore: OrderStore {
     }
 
     private func order(number: String, in db: Database) throws -> Order? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM orders WHERE number = ?", arguments: [number]) else { return nil }
-        let currency = Currency(code: row["currency"]) ?? self.currency
-        let lines = try Row.fetchAll(db, sql: "SELECT * FROM order_line WHERE order_number = ? ORDER BY position", arguments: [number]).map { line in
-            CartLine(productID: ProductID(line["product_id"] as String), name: line["name"], unitPrice: Money(minorUnits: line["unit_price"], currency: currency), quantity: line["quantity"])
-        }
-        return Order(
-            number: number, placedAt: Date(timeIntervalSince1970: row["placed_at"]), lines: lines,
-            totals: CartTotals(subtotal: Money(minorUnits: row["subtotal"], currency: currency), shipping: Money(minorUnits: row["shipping"], currency: currency), tax: Money(minorUnits: row["tax"], currency: currency)),
-            status: OrderStatus(rawValue: row["status"]) ?? .unknown, paymentDescription: row["payment_description"],
-            shippingMethodLabel: row["shipping_method"], shipTo: row["ship_to"], customerID: row["customer"]
+        let records = try OrderRecord.fetchAll(db, sql: "SELECT * FROM orders WHERE number = ?", arguments: [number])
+        return try orders(from: records, in: db).first
+    }
+
+    /// The order just written under `number`; its absence means the transaction did not hold.
+    private func written(_ number: String, in db: Database) throws -> Order {
+        guard let order = try order(number: number, in: db) else { throw OrderStoreError.storage("order \(number) was not found right after it was written") }
+        return order
+    }
+
+    private func orders(from records: [OrderRecord], in db: Database) throws -> [Order] {
+        guard !records.isEmpty else { return [] }
+        let numbers = records.map(\.number)
+        let lines = try OrderLineRecord.fetchAll(
+            db, sql: "SELECT * FROM order_line WHERE order_number IN (\(databaseQuestionMarks(count: numbers.count))) ORDER BY order_number, position",
+            arguments: StatementArguments(numbers)
         )
+        let linesByOrder = Dictionary(grouping: lines, by: \.orderNumber)
+        return records.map { record in
+            let currency = Currency(code: record.currency) ?? self.currency
+            return Order(
+                number: record.number, placedAt: Date(timeIntervalSince1970: record.placedAt),
+                lines: (linesByOrder[record.number] ?? []).map { $0.cartLine(currency: currency) },
+                totals: CartTotals(
+                    subtotal: Money(minorUnits: record.subtotal, currency: currency), shipping: Money(minorUnits: record.shipping, currency: currency),
+                    tax: Money(minorUnits: record.tax, currency: currency)
+                ),
+                status: OrderStatus(rawValue: record.status) ?? .unknown, paymentDescription: record.paymentDescription,
+                shippingMethodLabel: record.shippingMethod, shipTo: record.shipTo, customerID: record.customer
+            )
+        }
     }
 
     private func write<T>(_ body: (Database) throws -> T) throws(OrderStoreError) -> T {
@@ -128,4 +147,44 @@ public final class SQLiteOrderStore: OrderStore {
     }
 
     private func read<T>(_ body: (Database) throws -> T) throws -> T { try database.read(body) }
+}
+
+/// A row of `orders`, decoded by name so a column of the wrong type is an error, not a trap.
+private struct OrderRecord: Decodable, FetchableRecord {
+    var number: String
+    var idempotencyKey: String
+    var status: String
+    var placedAt: Double
+    var currency: String
+    var subtotal: Int64
+    var shipping: Int64
+    var tax: Int64
+    var paymentDescription: String
+    var shippingMethod: String
+    var shipTo: String
+    var customer: String
+
+    enum CodingKeys: String, CodingKey {
+        case number, status, currency, subtotal, shipping, tax, customer
+        case idempotencyKey = "idempotency_key", placedAt = "placed_at", paymentDescription = "payment_description"
+        case shippingMethod = "shipping_method", shipTo = "ship_to"
+    }
+}
+
+/// A row of `order_line`.
+private struct OrderLineRecord: Decodable, FetchableRecord {
+    var orderNumber: String
+    var productID: String
+    var name: String
+    var unitPrice: Int64
+    var quantity: Int
+
+    enum CodingKeys: String, CodingKey {
+        case name, quantity
+        case orderNumber = "order_number", productID = "product_id", unitPrice = "unit_price"
+    }
+
+    func cartLine(currency: Currency) -> CartLine {
+        CartLine(productID: ProductID(productID), name: name, unitPrice: Money(minorUnits: unitPrice, currency: currency), quantity: quantity)
+    }
 }

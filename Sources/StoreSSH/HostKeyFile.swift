@@ -2,7 +2,6 @@ import Crypto
 import Foundation
 import NIOSSH
 import StoreCredentialFile
-import StoreIdentity
 
 /// Why the host key could not be loaded or created. The file is never changed on an error.
 public enum HostKeyError: Error, CustomStringConvertible, Equatable, Sendable {

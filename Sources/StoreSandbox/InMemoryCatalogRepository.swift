@@ -74,12 +74,14 @@ public final class InMemoryCatalogRepository: CatalogRepository {
     private func matches(for terms: [[UInt8]]) -> [Int32] {
         if let cached = lastSearch.withLock({ $0 }), cached.query == terms { return cached.matches }
         let gramIndex = index.withLock { index in
-            if index == nil { index = GramIndex(haystack: haystack, starts: starts) }
-            return index!
+            if let index { return index }
+            let built = GramIndex(haystack: haystack, starts: starts)
+            index = built
+            return built
         }
         // Start from the term with the fewest candidates; check every term only where needed.
         let candidates = terms.map { gramIndex.candidates(for: $0) }
-        let smallest = candidates.indices.min { candidates[$0].products.count < candidates[$1].products.count }!
+        guard let smallest = candidates.indices.min(by: { candidates[$0].products.count < candidates[$1].products.count }) else { return [] }
         let needsCheck = terms.count > 1 || !candidates[smallest].isExact
         let found = needsCheck
             ? candidates[smallest].products.filter { contains(product: Int($0), all: terms) }
@@ -94,7 +96,8 @@ public final class InMemoryCatalogRepository: CatalogRepository {
         return haystack.withUnsafeBufferPointer { hay in
             terms.allSatisfy { term in
                 term.withUnsafeBufferPointer { needle in
-                    Self.memmem(hay.baseAddress! + start, end - start, needle.baseAddress!, needle.count) != nil
+                    guard let hayBase = hay.baseAddress, let needleBase = needle.baseAddress else { return term.isEmpty }
+                    return Self.memmem(hayBase + start, end - start, needleBase, needle.count) != nil
                 }
             }
         }

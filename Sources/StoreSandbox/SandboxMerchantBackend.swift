@@ -38,8 +38,7 @@ public final class InMemoryOrderStore: OrderStore {
     }
 
     public func unsettledOrders() throws -> [UnsettledOrder] {
-        let open: Set<OrderStatus> = [.pending, .authorizing, .charging, .unknown]
-        let placed = Dictionary(uniqueKeysWithValues: orders.withLock { $0.filter { open.contains($0.status) }.map { ($0.number, $0.placedAt) } })
+        let placed = Dictionary(uniqueKeysWithValues: orders.withLock { $0.filter { $0.status.isOpen }.map { ($0.number, $0.placedAt) } })
         return keys.withLock { $0.compactMap { key, number in placed[number].map { UnsettledOrder(number: number, idempotencyKey: key, placedAt: $0) } } }
             .sorted { $0.number < $1.number }
     }

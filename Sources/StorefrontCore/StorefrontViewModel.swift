@@ -260,9 +260,6 @@ public final class StorefrontViewModel {
 
     // MARK: - Cart
 
-    /// Stock at or below this is shown as "Only N left".
-    nonisolated public static let lowStockThreshold = 5
-
     /// Why one more unit of `productID` cannot go in the cart, or nil when it can. Reads fresh stock.
     private func stockRefusal(for productID: ProductID, name: String, adding: Int = 1) -> String? {
         guard let current = (try? dependencies.catalog.product(id: productID)) ?? nil, let stock = current.stock else { return nil }

@@ -198,9 +198,8 @@ public enum Layout {
 
     /// "  · Sold out" or "  · Only 3 left"; empty when stock is plentiful or not tracked.
     private static func stockNote(_ product: Product, _ p: Painter) -> String {
-        guard let stock = product.stock else { return "" }
-        if stock == 0 { return "  \(p.glyphs.separator) Sold out" }
-        if stock <= StorefrontViewModel.lowStockThreshold { return "  \(p.glyphs.separator) Only \(stock) left" }
+        if product.isSoldOut { return "  \(p.glyphs.separator) Sold out" }
+        if let few = product.fewLeft { return "  \(p.glyphs.separator) Only \(few) left" }
         return ""
     }
 

@@ -90,7 +90,7 @@ public enum TerminalText {
                 out.append(" ")
                 continue
             }
-            if CatalogLoader.isUnsafeForTerminal(scalar) {
+            if scalar.isUnsafeForTerminal {
                 flush()
                 out.append(placeholder)
                 continue

@@ -12,8 +12,8 @@ struct Headless: AsyncParsableCommand {
         """
     )
 
-    @Option(help: ArgumentHelp("Terminal size as COLUMNSxROWS.", valueName: "size"))
-    var size: String = "80x24"
+    @Option(help: ArgumentHelp("Terminal size as COLUMNSxROWS (default: 80x24).", valueName: "size"), transform: Arguments.size)
+    var size = Size(columns: 80, rows: 24)
 
     @Option(help: ArgumentHelp("Comma-separated keys, e.g. \"enter,a,c,enter,p,enter\".", valueName: "keys"))
     var keys: String = ""
@@ -27,18 +27,11 @@ struct Headless: AsyncParsableCommand {
     @OptionGroup var shop: ShopOptions
 
     func validate() throws {
-        guard let parsed = Size(parsing: size) else {
-            throw ValidationError("bad size \"\(size)\": use COLUMNSxROWS, e.g. 80x24")
-        }
-        guard parsed.bounded == parsed else {
-            throw ValidationError("bad size \"\(size)\": at most \(Size.maximum), the largest size the shop draws")
-        }
         do { _ = try Key.script(keys) } catch { throw ValidationError("\(error)") }
     }
 
     @MainActor
     func run() async throws {
-        let size = Size(parsing: size)!
         let script = try Key.script(keys)
         let configuration = try shop.configuration(environment: ProcessInfo.processInfo.environment)
         let environment = ProcessInfo.processInfo.environment

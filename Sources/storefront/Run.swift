@@ -18,7 +18,7 @@ struct Run: AsyncParsableCommand {
     var logLevel: String?
 
     @Option(help: ArgumentHelp("auto, color or mono (NO_COLOR also selects mono). Env: STOREFRONT_THEME.", valueName: "theme"))
-    var theme: String?
+    var theme: ThemePreference?
 
     @Option(name: .customLong("sandbox-latency-ms"), help: ArgumentHelp("How long each sandbox payment call takes, to show progress. Default 300.", valueName: "ms"))
     var sandboxLatencyMilliseconds: Int?
@@ -28,7 +28,7 @@ struct Run: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         var configuration = try shop.configuration(environment: environment)
         if let logLevel { configuration.logLevel = logLevel }
-        if let theme { configuration.theme = theme }
+        if let theme { configuration.theme = theme.rawValue }
         if let sandboxLatencyMilliseconds { configuration.sandboxLatencyMilliseconds = sandboxLatencyMilliseconds }
 
         guard let theme = ThemePreference(rawValue: configuration.theme ?? "auto") else {

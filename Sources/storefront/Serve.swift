@@ -31,14 +31,14 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("max-sessions"), help: ArgumentHelp("Sessions open at once; more are told the shop is full.", valueName: "n"))
     var maxSessions = 64
 
-    @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Close a session after this long without a key: 90s, 15m, 2h.", valueName: "duration"))
-    var idleTimeout = "15m"
+    @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Close a session after this long without a key: 90s, 15m, 2h (default: 15m).", valueName: "duration"), transform: Arguments.idleTimeout)
+    var idleTimeout = Duration.seconds(15 * 60)
 
     @Option(name: .customLong("connections-per-minute"), help: ArgumentHelp("New connections one address may open in any minute.", valueName: "n"))
     var connectionsPerMinute = 30
 
-    @Option(name: .customLong("drain-timeout"), help: ArgumentHelp("How long SIGTERM waits for sessions to end before killing them.", valueName: "duration"))
-    var drainTimeout = "10s"
+    @Option(name: .customLong("drain-timeout"), help: ArgumentHelp("How long SIGTERM waits for sessions to end before killing them (default: 10s).", valueName: "duration"), transform: Arguments.drainTimeout)
+    var drainTimeout = Duration.seconds(10)
 
     @Option(name: .customLong("sandbox-latency-ms"), help: ArgumentHelp("Passed to each session: how long each sandbox payment call takes.", valueName: "ms"))
     var sandboxLatencyMilliseconds: Int?
@@ -47,8 +47,6 @@ struct Serve: AsyncParsableCommand {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, not \(port)") }
         guard (1...10_000).contains(maxSessions) else { throw ValidationError("--max-sessions must be between 1 and 10000, not \(maxSessions)") }
         guard connectionsPerMinute >= 1 else { throw ValidationError("--connections-per-minute must be at least 1") }
-        guard ServeDuration.parse(idleTimeout) != nil else { throw ValidationError("--idle-timeout \"\(idleTimeout)\" is not a duration like 90s, 15m or 2h") }
-        guard ServeDuration.parse(drainTimeout) != nil else { throw ValidationError("--drain-timeout \"\(drainTimeout)\" is not a duration like 10s or 1m") }
         if let sandboxLatencyMilliseconds, !(0...60_000).contains(sandboxLatencyMilliseconds) {
             throw ValidationError("--sandbox-latency-ms must be between 0 and 60000")
         }
@@ -92,7 +90,7 @@ struct Serve: AsyncParsableCommand {
         raiseOpenFileLimit()
         let limits = ServeLimits(
             maxSessions: maxSessions, connectionsPerSourcePerMinute: connectionsPerMinute,
-            idleTimeout: ServeDuration.parse(idleTimeout)!, drainTimeout: ServeDuration.parse(drainTimeout)!
+            idleTimeout: idleTimeout, drainTimeout: drainTimeout
         )
         let server = StorefrontSSHServer(hostKey: key, limits: limits, command: command) { announce($0) }
         let stop = StopSignals()
@@ -107,9 +105,9 @@ struct Serve: AsyncParsableCommand {
         announce("host key fingerprint \(key.fingerprint)")
         announce("listening on \(address.ipAddress ?? host):\(address.port ?? port); connect with: ssh -p \(address.port ?? port) HOST")
         let signal = await stop.next()
-        announce("\(signalName(signal)): draining \(server.openSessions) session\(server.openSessions == 1 ? "" : "s") for up to \(drainTimeout)")
+        announce("\(signalName(signal)): draining \(server.openSessions) session\(server.openSessions == 1 ? "" : "s") for up to \(ServeDuration.describe(drainTimeout))")
         let killed = await server.drain()
-        if killed > 0 { announce("killed \(killed) session\(killed == 1 ? "" : "s") still open after \(drainTimeout)") }
+        if killed > 0 { announce("killed \(killed) session\(killed == 1 ? "" : "s") still open after \(ServeDuration.describe(drainTimeout))") }
         try await server.shutdown()
         announce("stopped")
     }

@@ -51,10 +51,10 @@ func complain(_ message: String) {
 ///
 /// A write that fails (a full disk, a closed pipe) is dropped: unlike FileHandle.write, it never traps.
 func emit(_ text: String, to descriptor: Int32) {
-    var bytes = Array(TerminalText.safeLines(text).utf8)
+    let bytes = Array(TerminalText.safeLines(text).utf8)
     var offset = 0
     while offset < bytes.count {
-        let written = bytes.withUnsafeMutableBytes { Foundation.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+        let written = bytes.withUnsafeBytes { buffer in buffer.baseAddress.map { Foundation.write(descriptor, $0 + offset, buffer.count - offset) } ?? 0 }
         if written < 0, errno == EINTR { continue }
         guard written > 0 else { return }
         offset += written
@@ -174,7 +174,7 @@ enum SandboxComposition {
     ) async throws -> AccountDependencies {
         let profiles = SQLiteAccountProfileStore(database: database)
         if let fingerprint = environment[SessionCommand.fingerprintVariable], !fingerprint.isEmpty {
-            guard SSHKeyIdentityProvider.isFingerprint(fingerprint) else {
+            guard SSHPublicKeyIdentity.isFingerprint(fingerprint) else {
                 complain("\(SessionCommand.fingerprintVariable) is not an OpenSSH SHA256 fingerprint: \"\(fingerprint)\"")
                 throw ExitCodes.usage
             }

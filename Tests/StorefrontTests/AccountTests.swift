@@ -3,6 +3,7 @@ import Testing
 import StoreClients
 import StoreCredentialFile
 import StoreIdentity
+import StoreSSH
 import StoreModels
 import StoreSandbox
 import StoreSQLite
@@ -216,10 +217,10 @@ struct SandboxIdentityTests {
     }
 
     @Test func sshKeyFingerprintsHaveOpenSSHsForm() {
-        let fingerprint = SSHKeyIdentityProvider.fingerprint(ofKeyBlob: Data("key".utf8))
+        let fingerprint = SSHPublicKeyIdentity.fingerprint(ofKeyBlob: Data("key".utf8))
         #expect(fingerprint.hasPrefix("SHA256:") && !fingerprint.contains("="))
-        #expect(SSHKeyIdentityProvider.isFingerprint(fingerprint))
-        #expect(!SSHKeyIdentityProvider.isFingerprint("SHA256:short"))
+        #expect(SSHPublicKeyIdentity.isFingerprint(fingerprint))
+        #expect(!SSHPublicKeyIdentity.isFingerprint("SHA256:short"))
     }
 }
 

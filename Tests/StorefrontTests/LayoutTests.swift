@@ -19,7 +19,7 @@ struct LayoutTests {
         try await driver.press("enter")
         for frame in driver.renderer.frames + [driver.headless.frame] {
             for cell in frame.cells {
-                #expect(!cell.text.unicodeScalars.contains { CatalogLoader.isUnsafeForTerminal($0) })
+                #expect(!cell.text.unicodeScalars.contains { $0.isUnsafeForTerminal })
             }
         }
         #expect(driver.frameText.contains("Lamp\u{FFFD}\u{FFFD}RED"))

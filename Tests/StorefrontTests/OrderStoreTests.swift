@@ -104,6 +104,18 @@ struct SQLiteOrderTests {
         #expect(try fixture.catalog.product(id: "hoodie-root")?.stock == 1)
     }
 
+    @Test func ordersAreListedWithTheirOwnLinesNewestFirst() throws {
+        let fixture = try SQLiteFixture()
+        for (index, (id, quantity)) in [("hoodie-root", 1), ("keycap-dusk", 2), ("hoodie-root", 1)].enumerated() {
+            let order = try fixture.orders.begin(Drafts.draft(id, name: id, quantity: quantity), idempotencyKey: "k\(index)", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
+            try fixture.orders.finish(orderNumber: order.number, status: .paid, failure: nil)
+        }
+        let listed = try fixture.orders.orders(customer: "local:jane", offset: 0, limit: 10)
+        #expect(listed.map(\.number) == ["SF-000003", "SF-000002", "SF-000001"])
+        #expect(listed.map { $0.lines.map(\.quantity) } == [[1], [2], [1]])
+        #expect(listed.map { $0.lines.map(\.productID.rawValue) } == [["hoodie-root"], ["keycap-dusk"], ["hoodie-root"]])
+    }
+
     @Test func aDeclineReleasesTheStock() throws {
         let fixture = try SQLiteFixture()
         let order = try fixture.orders.begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 3), idempotencyKey: "k", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)

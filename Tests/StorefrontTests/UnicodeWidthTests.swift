@@ -93,7 +93,7 @@ struct TerminalWidthTests {
     private static func samples() -> [(character: Character, range: ClosedRange<UInt32>)] {
         var samples: [(Character, ClosedRange<UInt32>)] = []
         func drawable(_ value: UInt32) -> Character? {
-            guard let scalar = Unicode.Scalar(value), !CatalogLoader.isUnsafeForTerminal(scalar) else { return nil }
+            guard let scalar = Unicode.Scalar(value), !scalar.isUnsafeForTerminal else { return nil }
             switch scalar.properties.generalCategory {
             case .unassigned, .nonspacingMark, .enclosingMark, .format, .control, .surrogate, .privateUse, .lineSeparator, .paragraphSeparator:
                 return nil
