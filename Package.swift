@@ -39,6 +39,7 @@ let package = Package(
         .target(
             name: "StoreSandbox",
             dependencies: ["StoreModels", "StoreClients"],
+            resources: [.embedInCode("Resources/catalog.json")],
             swiftSettings: strict
         ),
         .target(

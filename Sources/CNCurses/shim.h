@@ -26,7 +26,6 @@ static inline WINDOW *sf_stdscr(void) { return stdscr; }
 /// Columns the C library (and so curses) gives a character: -1 for one its Unicode data does not know.
 static inline int sf_wcwidth(wchar_t character) { return wcwidth(character); }
 static inline int sf_colors(void) { return COLORS; }
-static inline int sf_color_pairs(void) { return COLOR_PAIRS; }
 static inline attr_t sf_a_bold(void) { return A_BOLD; }
 static inline attr_t sf_a_dim(void) { return A_DIM; }
 static inline attr_t sf_a_reverse(void) { return A_REVERSE; }

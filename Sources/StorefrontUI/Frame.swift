@@ -123,14 +123,6 @@ public struct Frame: Hashable, Sendable {
         return x - column
     }
 
-    /// Paints a run of cells with `style`, keeping their text (for highlights).
-    public mutating func restyle(row: Int, from column: Int, width: Int, style: Style) {
-        guard row >= 0, row < size.rows else { return }
-        for x in max(0, column)..<min(size.columns, column + width) {
-            cells[row * size.columns + x].style = style
-        }
-    }
-
     /// Fills a rectangle with blanks in `style`.
     public mutating func fill(row: Int, column: Int = 0, width: Int? = nil, height: Int = 1, style: Style = .normal) {
         let w = width ?? size.columns - column

@@ -23,12 +23,6 @@ struct CatalogLoaderTests {
         #expect(catalog.store.currency == .usd)
     }
 
-    @Test func bundledCopyMatchesAssetsFile() throws {
-        let assets = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../assets/catalog.json")
-        let onDisk = try String(contentsOf: assets, encoding: .utf8)
-        #expect(onDisk == BundledCatalog.json + "\n", "run scripts/embed-catalog after editing assets/catalog.json")
-    }
-
     @Test func acceptsTheBenchHarnessFormat() throws {
         let json = #"[{"id":1,"name":"Red Oak Mug #1","price":1999,"description":"Durable handmade mug. Gift ready."}]"#
         let catalog = try CatalogLoader.load(data: Data(json.utf8), source: "bench")
