@@ -60,6 +60,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .target(name: "StoreMerchant", dependencies: ["StoreModels", "StoreClients"], swiftSettings: strict),
         .target(name: "StoreCredentialFile", dependencies: ["StoreClients"], swiftSettings: strict),
         .target(
             name: "StoreSQLite",
@@ -69,7 +70,7 @@ let package = Package(
         .target(
             name: "StorefrontTesting",
             dependencies: [
-                "StoreModels", "StoreClients", "StorefrontCore", "StorefrontUI", "StoreSandbox", "StoreIdentity",
+                "StoreModels", "StoreClients", "StorefrontCore", "StorefrontUI", "StoreSandbox", "StoreMerchant", "StoreIdentity",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
@@ -77,7 +78,7 @@ let package = Package(
         .executableTarget(
             name: "storefront",
             dependencies: [
-                "StoreModels", "StoreClients", "StorefrontCore", "StorefrontUI", "StoreSandbox", "StoreSQLite", "StoreIdentity",
+                "StoreModels", "StoreClients", "StorefrontCore", "StorefrontUI", "StoreSandbox", "StoreMerchant", "StoreSQLite", "StoreIdentity",
                 "StoreCredentialFile", "TerminalNCurses", "StoreSSH", "PseudoTerminal",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -95,7 +96,7 @@ let package = Package(
         .testTarget(
             name: "StorefrontTests",
             dependencies: [
-                "StoreModels", "StoreClients", "StorefrontCore", "StorefrontUI", "StorefrontTesting", "StoreSandbox", "StoreSQLite",
+                "StoreModels", "StoreClients", "StorefrontCore", "StorefrontUI", "StorefrontTesting", "StoreSandbox", "StoreMerchant", "StoreSQLite",
                 "StoreIdentity", "StoreCredentialFile", "StoreSSH", "PseudoTerminal", "TerminalNCurses",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Clocks", package: "swift-clocks"),

@@ -111,6 +111,16 @@ public struct LedgerCharge: Hashable, Sendable {
     }
 }
 
+/// Charges payment tokens at a provider. A key charges at most once: the same key gives the first answer.
+public protocol ChargeProcessor: Sendable {
+    /// Charges `amount` on the token under `idempotencyKey`, or answers with what the key already holds.
+    func charge(tokenID: String, amount: Money, idempotencyKey: String) async throws(MerchantBackendError) -> LedgerCharge
+    /// What the provider has filed under `key`: nil when nothing.
+    func recordedCharge(forKey key: String) async throws -> LedgerCharge?
+    /// Files a void under `key` unless something is filed there already; returns what is filed.
+    func void(key: String, amount: Money) async throws -> LedgerCharge
+}
+
 /// A payment provider's own records of charges: what makes a retry with the same key safe.
 public protocol ChargeLedger: Sendable {
     /// The charge filed under `key`, or nil when there is none.

@@ -6,7 +6,7 @@ import StoreModels
 ///
 /// Idempotent the way real providers are: the same key with the same parameters returns the
 /// first result; the same key with different parameters is an error.
-public actor SandboxProcessor {
+public actor SandboxProcessor: ChargeProcessor {
     public struct Charge: Hashable, Sendable {
         public var key: String
         public var tokenID: String
@@ -79,14 +79,20 @@ public actor SandboxProcessor {
         return PaymentToken(id: "tok_sandbox_\(issued)_\(cardID)", paymentMethod: payment.method)
     }
 
-    func charge(tokenID: String, amount: Money, idempotencyKey key: String) async throws(MerchantBackendError) -> Charge {
+    public func recordedCharge(forKey key: String) async throws -> LedgerCharge? { try ledger.charge(forKey: key) }
+
+    public func void(key: String, amount: Money) async throws -> LedgerCharge {
+        try ledger.record(LedgerCharge(key: key, tokenID: "void", amount: amount, outcome: .declined(.voided)))
+    }
+
+    public func charge(tokenID: String, amount: Money, idempotencyKey key: String) async throws(MerchantBackendError) -> LedgerCharge {
         await simulateLatency()
         do {
             if let existing = try ledger.charge(forKey: key) {
                 // A voided key answers every charge with the void, whatever it carries.
-                if existing.outcome == .declined(.voided) { return Charge(existing) }
+                if existing.outcome == .declined(.voided) { return existing }
                 guard existing.tokenID == tokenID, existing.amount == amount else { throw MerchantBackendError.idempotencyMismatch }
-                return Charge(existing)
+                return existing
             }
             let fault = faults.isEmpty ? nil : faults.removeFirst()
             if fault == .timeoutBeforeCharging { throw MerchantBackendError.timedOut }
@@ -98,7 +104,7 @@ public actor SandboxProcessor {
             // `record` keeps the first record for a key: a void filed by a settlement in between wins here.
             let filed = try ledger.record(LedgerCharge(key: key, tokenID: tokenID, amount: amount, outcome: outcome))
             if fault == .timeoutAfterCharging { throw MerchantBackendError.timedOut }
-            return Charge(filed)
+            return filed
         } catch let error as MerchantBackendError {
             throw error
         } catch {

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Synchronization
 import StoreClients
+import StoreMerchant
 import StoreModels
 import StoreIdentity
 import StoreSandbox
@@ -62,7 +63,7 @@ public struct TestStack: Sendable {
         self.ids = ids
         self.paymentAuthorization = .sandbox(wallet: StoredWallet(store: wallets, owner: walletOwner), ids: ids)
         self.paymentProvider = SandboxPaymentProvider(processor: processor)
-        self.merchantBackend = SandboxMerchantBackend(processor: processor, orders: orders, dates: Fixtures.fixedDates)
+        self.merchantBackend = LiveMerchantBackend(processor: processor, orders: orders, dates: Fixtures.fixedDates)
     }
 
     public var dependencies: StorefrontDependencies {

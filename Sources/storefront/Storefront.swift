@@ -4,6 +4,7 @@ import Foundation
 import StoreClients
 import StoreCredentialFile
 import StoreIdentity
+import StoreMerchant
 import StoreModels
 import StoreSandbox
 import StoreSSH
@@ -134,8 +135,8 @@ enum SandboxComposition {
         // stop-after-… makes it stop itself (SIGSTOP), as a paused laptop would, until SIGCONT.
         let fault = environment["STOREFRONT_FAULT"] ?? ""
         let faultSignal = fault.hasPrefix("stop-") ? SIGSTOP : SIGKILL
-        let faultAt = SandboxMerchantBackend.Step(rawValue: String(fault.drop { $0 != "-" }.dropFirst()))
-        let backend = SandboxMerchantBackend(processor: processor, orders: orders, dates: .system) { step in
+        let faultAt = LiveMerchantBackend.Step(rawValue: String(fault.drop { $0 != "-" }.dropFirst()))
+        let backend = LiveMerchantBackend(processor: processor, orders: orders, dates: .system) { step in
             // raise, not kill(getpid()): it signals this very thread, so the step goes no further
             // before the process stops or dies; kill may let this thread run on for a while.
             if step == faultAt { raise(faultSignal) }
@@ -143,7 +144,7 @@ enum SandboxComposition {
         let settleAfter = environment["STOREFRONT_SETTLE_AFTER_SECONDS"].flatMap(Int.init) ?? 120
         let settled: [(number: String, status: OrderStatus)]
         do {
-            settled = try backend.reconcile(minimumAge: .seconds(settleAfter))
+            settled = try await backend.reconcile(minimumAge: .seconds(settleAfter))
         } catch {
             complain("cannot settle earlier orders: \(error)")
             throw ExitCodes.ioError

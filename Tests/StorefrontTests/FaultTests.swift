@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import StoreMerchant
 import StoreModels
 import StoreSandbox
 
@@ -13,8 +14,8 @@ struct FaultTests {
         return Dictionary(uniqueKeysWithValues: catalog.products.map { ($0.id.rawValue, $0.stock ?? 0) })
     }()
 
-    @Test("no second charge, no lost paid order, stock adds up", arguments: SandboxMerchantBackend.Step.allCases)
-    func killedAt(step: SandboxMerchantBackend.Step) throws {
+    @Test("no second charge, no lost paid order, stock adds up", arguments: LiveMerchantBackend.Step.allCases)
+    func killedAt(step: LiveMerchantBackend.Step) throws {
         let binary = try BuiltProduct.requireStorefront()
         let directory = TemporaryDirectory.make().path
         var environment = ProcessInfo.processInfo.environment

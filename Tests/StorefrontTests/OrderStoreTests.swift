@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 import StoreClients
+import StoreMerchant
 import StoreModels
 import StoreSandbox
 import StoreSQLite
@@ -36,7 +37,7 @@ struct SQLiteFixture {
     /// A sandbox stack over this database's catalog whose backend keeps orders here.
     func stack(guestID: String = "guest") -> TestStack {
         var stack = TestStack(catalog: catalog, guestID: guestID)
-        stack.merchantBackend = SandboxMerchantBackend(processor: stack.processor, orders: orders, dates: Fixtures.fixedDates)
+        stack.merchantBackend = LiveMerchantBackend(processor: stack.processor, orders: orders, dates: Fixtures.fixedDates)
         return stack
     }
 
@@ -245,8 +246,8 @@ struct ReconciliationTests {
         _ = try ledger.record(LedgerCharge(key: "charged", tokenID: "t1", amount: charged.totals.total, outcome: .succeeded))
         _ = try ledger.record(LedgerCharge(key: "declined", tokenID: "t3", amount: declined.totals.total, outcome: .declined(.generic)))
 
-        let backend = SandboxMerchantBackend(processor: SandboxProcessor(ledger: ledger), orders: fixture.orders, dates: Fixtures.fixedDates)
-        let settled = try backend.reconcile()
+        let backend = LiveMerchantBackend(processor: SandboxProcessor(ledger: ledger), orders: fixture.orders, dates: Fixtures.fixedDates)
+        let settled = try await backend.reconcile()
         #expect(settled.map(\.number) == [charged.number, never.number, declined.number])
         #expect(try fixture.orders.order(number: charged.number)?.status == .paid)
         #expect(try fixture.orders.order(number: never.number)?.status == .canceled)
@@ -254,7 +255,7 @@ struct ReconciliationTests {
         #expect(try fixture.orders.order(number: young.number)?.status == .charging, "a younger order may be another process's, mid-charge")
         #expect(try fixture.stock("hoodie-root") == (2, 0, 1))
         #expect(try fixture.stock("headphones-quiet") == (2, 0, 0))
-        #expect(try backend.reconcile().isEmpty, "settling twice does nothing")
+        #expect(try await backend.reconcile().isEmpty, "settling twice does nothing")
     }
 
     @Test func aRetryAfterARestartChargesOnce() async throws {
@@ -262,14 +263,14 @@ struct ReconciliationTests {
         let ledger = SQLiteChargeLedger(database: fixture.database)
         let processor = SandboxProcessor(ledger: ledger)
         await processor.inject(.timeoutAfterCharging)
-        let first = SandboxMerchantBackend(processor: processor, orders: fixture.orders, dates: Fixtures.fixedDates)
+        let first = LiveMerchantBackend(processor: processor, orders: fixture.orders, dates: Fixtures.fixedDates)
         let draft = Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 1)
         let token = PaymentToken(id: "tok_sandbox_1_card_ok_visa_4242", paymentMethod: Fixtures.visa)
         await #expect(throws: MerchantBackendError.timedOut) {
             try await first.processPayment(token: token, order: draft, idempotencyKey: "same")
         }
         // A new process: new processor and backend over the same database, the same key.
-        let second = SandboxMerchantBackend(processor: SandboxProcessor(ledger: SQLiteChargeLedger(database: fixture.database)), orders: fixture.orders, dates: Fixtures.fixedDates)
+        let second = LiveMerchantBackend(processor: SandboxProcessor(ledger: SQLiteChargeLedger(database: fixture.database)), orders: fixture.orders, dates: Fixtures.fixedDates)
         let confirmation = try await second.processPayment(token: token, order: draft, idempotencyKey: "same")
         #expect(try fixture.orders.order(number: confirmation.orderNumber)?.status == .paid)
         let charges = try await fixture.database.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sandbox_charge") }
@@ -372,7 +373,7 @@ struct CartStoreContractTests {
 struct IdempotentDeclineTests {
     @Test func aRetryOfADeclinedChargeGivesTheFirstReason() async throws {
         let fixture = try SQLiteFixture()
-        let backend = SandboxMerchantBackend(processor: SandboxProcessor(ledger: SQLiteChargeLedger(database: fixture.database)), orders: fixture.orders, dates: Fixtures.fixedDates)
+        let backend = LiveMerchantBackend(processor: SandboxProcessor(ledger: SQLiteChargeLedger(database: fixture.database)), orders: fixture.orders, dates: Fixtures.fixedDates)
         let token = PaymentToken(id: "tok_sandbox_1_card_insufficientFunds_visa_9995", paymentMethod: Fixtures.visa)
         let draft = Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 1)
         for _ in 0..<2 {

@@ -1,69 +1,12 @@
 import Foundation
-import Synchronization
 import StoreClients
 import StoreModels
 
-/// Orders kept in memory, newest first, with no stock limits: for tests and the in-memory sandbox.
-public final class InMemoryOrderStore: OrderStore {
-    private let orders = Mutex<[Order]>([])
-    private let keys = Mutex<[String: String]>([:])
-
-    public init(orders: [Order] = []) {
-        self.orders.withLock { $0 = orders }
-    }
-
-    public func begin(_ draft: OrderDraft, idempotencyKey: String, tokenID: String, paymentDescription: String, placedAt: Date) throws(OrderStoreError) -> Order {
-        if let number = keys.withLock({ $0[idempotencyKey] }), let existing = orders.withLock({ $0.first { $0.number == number } }) {
-            return existing
-        }
-        let contact = draft.shippingContact
-        let order = orders.withLock { all in
-            let order = Order(
-                number: "SF-" + String(1_000_000 + all.count + 1).dropFirst(), placedAt: placedAt, lines: draft.lines,
-                totals: draft.totals, status: .charging, paymentDescription: paymentDescription,
-                shippingMethodLabel: draft.shippingMethod.label, shipTo: "\(contact.name), \(contact.address.singleLine)",
-                customerID: draft.customerID
-            )
-            all.insert(order, at: 0)
-            return order
-        }
-        keys.withLock { $0[idempotencyKey] = order.number }
-        return order
-    }
-
-    public func finish(orderNumber: String, status: OrderStatus, failure: String?) throws(OrderStoreError) {
-        orders.withLock { all in
-            if let index = all.firstIndex(where: { $0.number == orderNumber }) { all[index].status = status }
-        }
-    }
-
-    public func unsettledOrders() throws -> [UnsettledOrder] {
-        let placed = Dictionary(uniqueKeysWithValues: orders.withLock { $0.filter { $0.status.isOpen }.map { ($0.number, $0.placedAt) } })
-        return keys.withLock { $0.compactMap { key, number in placed[number].map { UnsettledOrder(number: number, idempotencyKey: key, placedAt: $0) } } }
-            .sorted { $0.number < $1.number }
-    }
-
-    /// Placed orders only: attempts that were declined or canceled are not the shopper's orders.
-    private func placed(by customer: String?) -> [Order] {
-        orders.withLock { $0.filter { $0.status == .paid && (customer == nil || $0.customerID == customer) } }
-    }
-
-    public func count(customer: String?) throws -> Int { placed(by: customer).count }
-
-    public func orders(customer: String?, offset: Int, limit: Int) throws -> [Order] {
-        let all = placed(by: customer)
-        guard offset >= 0, offset < all.count, limit > 0 else { return [] }
-        return Array(all[offset..<min(all.count, offset + limit)])
-    }
-
-    public func order(number: String) throws -> Order? {
-        orders.withLock { $0.first { $0.number == number } }
-    }
-}
-
-/// The sandbox merchant backend: starts the order (reserving stock), charges through the sandbox
-/// processor, and settles the order. The same idempotency key never charges twice.
-public actor SandboxMerchantBackend: MerchantBackend {
+/// The merchant backend the shop runs on, whatever the provider: starts the order (reserving stock),
+/// charges through the provider, and settles the order. The same idempotency key never charges twice.
+///
+/// Order of calls per payment: `orders.begin` (reserves) → `processor.charge` → `orders.finish`.
+public actor LiveMerchantBackend: MerchantBackend {
     /// The steps between which a process can die; fault tests stop the process at each.
     public enum Step: String, Sendable, CaseIterable {
         case afterReserving = "after-reserving"
@@ -71,13 +14,13 @@ public actor SandboxMerchantBackend: MerchantBackend {
         case afterRecording = "after-recording"
     }
 
-    private let processor: SandboxProcessor
+    private let processor: any ChargeProcessor
     private let orders: any OrderStore
     private let dates: DateSource
     private let reached: @Sendable (Step) -> Void
 
     /// `reached` is called as each step completes; the shop passes a no-op, fault tests a kill.
-    public init(processor: SandboxProcessor, orders: any OrderStore, dates: DateSource, reached: @escaping @Sendable (Step) -> Void = { _ in }) {
+    public init(processor: any ChargeProcessor, orders: any OrderStore, dates: DateSource, reached: @escaping @Sendable (Step) -> Void = { _ in }) {
         self.processor = processor
         self.orders = orders
         self.dates = dates
@@ -97,11 +40,11 @@ public actor SandboxMerchantBackend: MerchantBackend {
         case .paid: return OrderConfirmation(orderNumber: order.number, total: order.totals.total)
         case .declined, .canceled:
             // The same key gives the first result: the reason the provider filed, when it filed one.
-            if case .declined(let reason)? = try? processor.ledger.charge(forKey: idempotencyKey)?.outcome { throw .declined(reason) }
+            if case .declined(let reason)? = try? await processor.recordedCharge(forKey: idempotencyKey)?.outcome { throw .declined(reason) }
             throw .declined(.generic)
         default: break
         }
-        let charge: SandboxProcessor.Charge
+        let charge: LedgerCharge
         do {
             charge = try await processor.charge(tokenID: token.id, amount: draft.totals.total, idempotencyKey: idempotencyKey)
         } catch .timedOut {
@@ -114,7 +57,7 @@ public actor SandboxMerchantBackend: MerchantBackend {
         }
         reached(.afterCharging)
         do {
-            if case .declines(let reason) = charge.outcome {
+            if case .declined(let reason) = charge.outcome {
                 try orders.finish(orderNumber: order.number, status: .declined, failure: reason.message)
                 throw MerchantBackendError.declined(reason)
             }
@@ -139,7 +82,7 @@ public actor SandboxMerchantBackend: MerchantBackend {
     /// a key. Either the void wins, and the late charge gets the void instead of money, or the
     /// charge won, and the order is settled as paid. Never both.
     @discardableResult
-    nonisolated public func reconcile(minimumAge: Duration = .seconds(120)) throws -> [(number: String, status: OrderStatus)] {
+    public func reconcile(minimumAge: Duration = .seconds(120)) async throws -> [(number: String, status: OrderStatus)] {
         var settled: [(String, OrderStatus)] = []
         // An age of zero settles every open order, whatever the wall clock says about when it was
         // placed (a clock stepped back would otherwise make a just-placed order look younger than zero).
@@ -147,11 +90,10 @@ public actor SandboxMerchantBackend: MerchantBackend {
         for order in try orders.unsettledOrders() where order.placedAt <= cutoff {
             let status: OrderStatus
             var failure: String?
-            var outcome = try processor.ledger.charge(forKey: order.idempotencyKey)?.outcome
+            var outcome = try await processor.recordedCharge(forKey: order.idempotencyKey)?.outcome
             if outcome == nil {
                 let total = (try orders.order(number: order.number))?.totals.total ?? .zero(.usd)
-                let void = LedgerCharge(key: order.idempotencyKey, tokenID: "void", amount: total, outcome: .declined(.voided))
-                outcome = try processor.ledger.record(void).outcome
+                outcome = try await processor.void(key: order.idempotencyKey, amount: total).outcome
             }
             switch outcome {
             case .succeeded?: status = .paid
