@@ -63,7 +63,7 @@ extension StorefrontViewModel {
         } + wallet.addresses.map { address in
             AccountRow(kind: .address, id: address.id, title: address.name, detail: address.address.singleLine, isDefault: address.id == wallet.defaultAddressID)
         }
-        screen.selectedIndex = min(state.account.selectedIndex, max(0, screen.rows.count - 1))
+        screen.selectedIndex = ListSelection.clamped(state.account.selectedIndex, count: screen.rows.count)
         let defaultCardWorksHere = wallet.defaultCard.map { store.supportedNetworks.contains($0.network) } ?? false
         screen.isOneTapReady = defaultCardWorksHere && wallet.defaultAddress != nil
         state.account = screen
@@ -83,11 +83,11 @@ extension StorefrontViewModel {
     func handleAccount(_ action: Action) {
         if handleGlobalNavigation(action) { return }
         let rows = state.account.rows
+        if let moved = ListSelection.moved(state.account.selectedIndex, by: action, count: rows.count) {
+            state.account.selectedIndex = moved
+            return
+        }
         switch action {
-        case .moveUp: state.account.selectedIndex = max(0, state.account.selectedIndex - 1)
-        case .moveDown: state.account.selectedIndex = min(max(0, rows.count - 1), state.account.selectedIndex + 1)
-        case .moveToTop, .pageUp: state.account.selectedIndex = 0
-        case .moveToBottom, .pageDown: state.account.selectedIndex = max(0, rows.count - 1)
         case .addCard: openCardForm()
         case .addAddress: openAddressForm()
         case .confirm, .makeDefault:

@@ -191,20 +191,12 @@ public final class StorefrontViewModel {
     private func moveProductSelection(by delta: Int) {
         var list = state.productList
         guard list.totalCount > 0 else { return }
-        let target = min(max(list.selectedIndex + delta, 0), list.totalCount - 1)
+        let target = ListSelection.clamped(list.selectedIndex + delta, count: list.totalCount)
         guard target != list.selectedIndex else { return }
         list.selectedIndex = target
-        let start = Self.windowStart(selected: target, currentStart: list.windowStart, capacity: listRowCapacity, total: list.totalCount)
+        let start = ListSelection.windowStart(selected: target, currentStart: list.windowStart, capacity: listRowCapacity, total: list.totalCount)
         state.productList = list
         if start != list.windowStart { loadProductWindow(start: start) }
-    }
-
-    /// The first visible row after a move: scroll only as far as needed to keep the selection visible.
-    static func windowStart(selected: Int, currentStart: Int, capacity: Int, total: Int) -> Int {
-        var start = currentStart
-        if selected < start { start = selected }
-        if selected >= start + capacity { start = selected - capacity + 1 }
-        return max(0, min(start, max(0, total - capacity)))
     }
 
     /// Re-reads the count and visible window, e.g. after the query or viewport changed.
@@ -213,9 +205,9 @@ public final class StorefrontViewModel {
         do {
             let total = try dependencies.catalog.count(matching: query)
             state.productList.totalCount = total
-            let selected = keepSelection ? min(state.productList.selectedIndex, max(0, total - 1)) : 0
+            let selected = keepSelection ? ListSelection.clamped(state.productList.selectedIndex, count: total) : 0
             state.productList.selectedIndex = selected
-            let start = Self.windowStart(selected: selected, currentStart: keepSelection ? state.productList.windowStart : 0, capacity: listRowCapacity, total: total)
+            let start = ListSelection.windowStart(selected: selected, currentStart: keepSelection ? state.productList.windowStart : 0, capacity: listRowCapacity, total: total)
             loadProductWindow(start: start)
         } catch {
             state.notice = Notice(.error, "Could not read the catalog: \(error)")
@@ -314,7 +306,7 @@ public final class StorefrontViewModel {
         state.cart.lines = cart.lines
         state.cart.totals = cart.totals(shipping: shipping, tax: store.tax)
         state.cart.shippingLabel = shipping?.label ?? ""
-        state.cart.selectedIndex = min(state.cart.selectedIndex, max(0, cart.lines.count - 1))
+        state.cart.selectedIndex = ListSelection.clamped(state.cart.selectedIndex, count: cart.lines.count)
         state.cart.canBuyNow = cartOneTap.isEnabled && state.account.isOneTapReady && !cart.isEmpty
         state.cartBadge = CartBadge(itemCount: cart.itemCount, subtotal: cart.subtotal)
     }
@@ -322,11 +314,11 @@ public final class StorefrontViewModel {
     private func handleCart(_ action: Action) {
         if handleGlobalNavigation(action) { return }
         let index = state.cart.selectedIndex
+        if let moved = ListSelection.moved(index, by: action, count: cart.lines.count) {
+            state.cart.selectedIndex = moved
+            return
+        }
         switch action {
-        case .moveUp: state.cart.selectedIndex = max(0, index - 1)
-        case .moveDown: state.cart.selectedIndex = min(max(0, cart.lines.count - 1), index + 1)
-        case .moveToTop, .pageUp: state.cart.selectedIndex = 0
-        case .moveToBottom, .pageDown: state.cart.selectedIndex = max(0, cart.lines.count - 1)
         case .increaseQuantity:
             if let line = cart.lines[safe: index], let refusal = stockRefusal(for: line.productID, name: line.name)
                 ?? amountRefusal(after: { $0.setQuantity(at: index, to: line.quantity + 1) }) {
@@ -365,8 +357,8 @@ public final class StorefrontViewModel {
         do {
             let total = try dependencies.orderHistory.count(customer: customerID)
             state.orders.totalCount = total
-            state.orders.selectedIndex = min(state.orders.selectedIndex, max(0, total - 1))
-            let start = Self.windowStart(selected: state.orders.selectedIndex, currentStart: state.orders.windowStart, capacity: listRowCapacity, total: total)
+            state.orders.selectedIndex = ListSelection.clamped(state.orders.selectedIndex, count: total)
+            let start = ListSelection.windowStart(selected: state.orders.selectedIndex, currentStart: state.orders.windowStart, capacity: listRowCapacity, total: total)
             state.orders.rows = try dependencies.orderHistory.orders(customer: customerID, offset: start, limit: listRowCapacity)
             state.orders.windowStart = start
         } catch {
@@ -376,15 +368,12 @@ public final class StorefrontViewModel {
 
     private func handleOrders(_ action: Action) {
         if handleGlobalNavigation(action) { return }
-        let total = state.orders.totalCount
-        var target = state.orders.selectedIndex
+        if let moved = ListSelection.moved(state.orders.selectedIndex, by: action, count: state.orders.totalCount, page: listRowCapacity) {
+            state.orders.selectedIndex = moved
+            reloadOrders()
+            return
+        }
         switch action {
-        case .moveUp: target -= 1
-        case .moveDown: target += 1
-        case .pageUp: target -= listRowCapacity
-        case .pageDown: target += listRowCapacity
-        case .moveToTop: target = 0
-        case .moveToBottom: target = total - 1
         case .confirm:
             let offset = state.orders.selectedIndex - state.orders.windowStart
             if let order = state.orders.rows[safe: offset] {
@@ -392,11 +381,9 @@ public final class StorefrontViewModel {
                 state.route.append(.orderDetail)
             }
             return
-        case .back: popScreen(); return
-        default: return
+        case .back: popScreen()
+        default: break
         }
-        state.orders.selectedIndex = min(max(target, 0), max(0, total - 1))
-        reloadOrders()
     }
 
     private func handleOrderDetail(_ action: Action) {
@@ -606,8 +593,8 @@ public final class StorefrontViewModel {
         }
         if let chooser = sheet.chooser {
             switch action {
-            case .moveUp: sheet.chooser?.selectedIndex = max(0, chooser.selectedIndex - 1)
-            case .moveDown: sheet.chooser?.selectedIndex = min(chooser.options.count - 1, chooser.selectedIndex + 1)
+            case .moveUp: sheet.chooser?.selectedIndex = ListSelection.clamped(chooser.selectedIndex - 1, count: chooser.options.count)
+            case .moveDown: sheet.chooser?.selectedIndex = ListSelection.clamped(chooser.selectedIndex + 1, count: chooser.options.count)
             case .back: sheet.chooser = nil
             case .confirm:
                 sheet.chooser = nil

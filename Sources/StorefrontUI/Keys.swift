@@ -65,6 +65,9 @@ public struct KeyBinding: Sendable {
     public var inFooter: Bool
     /// Whether the binding applies in a state of its contexts: absent bindings neither decode nor show.
     public var appliesWhen: @Sendable (StorefrontState) -> Bool = { _ in true }
+
+    /// Help, quit and the way out of help keep their place in a footer too narrow for every hint.
+    public var isAlwaysInFooter: Bool { action == .toggleHelp || action == .quit || contexts == [.help] }
 }
 
 /// The one key table: decoding, footers and the help overlay all read it.

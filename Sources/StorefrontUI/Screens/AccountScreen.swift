@@ -1,0 +1,55 @@
+import StoreModels
+import StorefrontCore
+
+/// The account screen: cards, addresses and One-Tap readiness.
+extension Layout {
+    static func drawAccount(_ state: StorefrontState, _ body: BodyRect, _ p: inout Painter) {
+        let account = state.account
+        let column = 2
+        let width = min(body.width - 4, 90)
+        var row = body.top
+        p.put(account.title, column: column, row: row, style: Style(.title, bold: true), width: width)
+        row += 1
+        p.put(account.detail, column: column, row: row, style: Style(.dim), width: width)
+        row += 1
+        let oneTap = account.isOneTapReady
+            ? "\(p.glyphs.check) One-Tap ready: b buys at once with your default card and address."
+            : "One-Tap needs a default card (on \(state.shopName)'s networks) and a default address."
+        // Rows: a heading and its entries per section, then the One-Tap line at the bottom.
+        var lines: [(text: String, detail: String, isDefault: Bool, index: Int?)] = []
+        let cards = account.rows.enumerated().filter { $0.element.kind == .card }
+        let addresses = account.rows.enumerated().filter { $0.element.kind == .address }
+        lines.append(("Cards", "", false, nil))
+        if cards.isEmpty { lines.append(("  No cards yet: press n to add one.", "", false, -1)) }
+        for (index, card) in cards { lines.append((card.title, card.detail, card.isDefault, index)) }
+        lines.append(("Addresses", "", false, nil))
+        if addresses.isEmpty { lines.append(("  No addresses yet: press d to add one.", "", false, -1)) }
+        for (index, address) in addresses { lines.append((address.title, address.detail, address.isDefault, index)) }
+        let room = max(0, body.bottom - row - 2)
+        // Scroll so the selected entry stays in view.
+        let selectedLine = lines.firstIndex { $0.index == account.selectedIndex } ?? 0
+        let start = ListSelection.windowStart(selected: selectedLine, capacity: room, total: lines.count)
+        if room > 0 { row += 1 }
+        for line in lines.dropFirst(start).prefix(room) {
+            guard let index = line.index else {
+                p.put(line.text, column: column, row: row, style: Style(.title, bold: true))
+                row += 1
+                continue
+            }
+            if index < 0 {
+                p.put(line.text, column: column, row: row, style: Style(.dim), width: width)
+                row += 1
+                continue
+            }
+            let isSelected = index == account.selectedIndex
+            let style = p.selectableRow(row: row, band: column, width: width, isSelected: isSelected)
+            let titleWidth = min(24, width / 3)
+            p.put(line.text, column: column + 2, row: row, style: style, width: titleWidth)
+            let tag = line.isDefault ? "default" : ""
+            p.put(line.detail, column: column + 3 + titleWidth, row: row, style: isSelected ? style : Style(.dim), width: width - titleWidth - 3 - 9)
+            if line.isDefault { p.putRight(tag, end: column + width, row: row, style: isSelected ? style : Style(.success)) }
+            row += 1
+        }
+        if body.bottom - 1 > row { p.put(oneTap, column: column, row: body.bottom - 1, style: oneTap.hasPrefix(p.glyphs.check) ? Style(.success) : Style(.dim), width: width) }
+    }
+}

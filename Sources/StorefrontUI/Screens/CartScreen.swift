@@ -1,0 +1,51 @@
+import StoreModels
+import StorefrontCore
+
+/// The cart: its lines and totals.
+extension Layout {
+    static func drawCart(_ state: StorefrontState, _ body: BodyRect, _ p: inout Painter) {
+        let cart = state.cart
+        if cart.lines.isEmpty {
+            p.put("Your cart is empty.", column: 2, row: body.top + 1, style: Style(.title, bold: true))
+            p.put("Press s to browse the shop.", column: 2, row: body.top + 2, style: Style(.dim))
+            return
+        }
+        let width = min(body.width - 2, 96)
+        let left = 1
+        let showsUnit = width >= 60
+        let totalColumn = left + width
+        let quantityEnd = totalColumn - 12
+        let unitEnd = quantityEnd - 6
+        let nameWidth = (showsUnit ? unitEnd - 12 : quantityEnd - 6) - left - 2
+        p.put("Item", column: left + 2, row: body.top, style: Style(.dim))
+        if showsUnit { p.putRight("Price", end: unitEnd, row: body.top, style: Style(.dim)) }
+        p.putRight("Qty", end: quantityEnd, row: body.top, style: Style(.dim))
+        p.putRight("Total", end: totalColumn, row: body.top, style: Style(.dim))
+
+        let totalsRows = 4
+        let lineRows = max(1, body.height - 1 - totalsRows - 1)
+        let start = ListSelection.windowStart(selected: cart.selectedIndex, capacity: lineRows, total: cart.lines.count)
+        for (offset, line) in cart.lines.dropFirst(start).prefix(lineRows).enumerated() {
+            let row = body.top + 1 + offset
+            let isSelected = start + offset == cart.selectedIndex
+            let style = p.selectableRow(row: row, band: left, width: width, isSelected: isSelected)
+            p.put(line.name, column: left + 2, row: row, style: style, width: nameWidth)
+            if showsUnit { p.putRight(line.unitPrice.formatted, end: unitEnd, row: row, style: style) }
+            p.putRight("\(line.quantity)", end: quantityEnd, row: row, style: style)
+            p.putRight(line.total.formatted, end: totalColumn, row: row, style: isSelected ? style : Style(.price))
+        }
+        let totals = cart.totals
+        let labelColumn = max(left + 2, totalColumn - 34)
+        let top = body.bottom - totalsRows
+        let shipping = totals.shipping.isZero ? "Free" : totals.shipping.formatted
+        let rows: [(String, String, Style)] = [
+            ("Subtotal", totals.subtotal.formatted, .normal),
+            ("Shipping (\(cart.shippingLabel))", shipping, .normal),
+            ("Tax", totals.tax.formatted, .normal),
+            ("Total", totals.total.formatted, Style(.price, bold: true)),
+        ]
+        for (offset, row) in rows.enumerated() {
+            p.putSpread(row.0, row.1, column: labelColumn, row: top + offset, width: totalColumn - labelColumn, leftStyle: row.2, rightStyle: row.2)
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import StoreModels
+import StorefrontCore
+
+/// The rows around every screen: header, title, notice and footer, and the too-small message.
+extension Layout {
+    static func drawTooSmall(_ p: inout Painter) {
+        let size = p.size
+        let lines = [
+            "Terminal too small",
+            "Need \(Size.minimum.columns)x\(Size.minimum.rows), have \(size.columns)x\(size.rows).",
+            "Enlarge the window, or press q to quit.",
+        ]
+        let top = max(0, (size.rows - lines.count) / 2)
+        for (offset, line) in lines.enumerated() where top + offset < size.rows {
+            let text = p.truncated(line, to: size.columns)
+            let column = max(0, (size.columns - p.width(text)) / 2)
+            p.put(text, column: column, row: top + offset, style: offset == 0 ? Style(.error, bold: true) : .normal)
+        }
+    }
+
+    static func drawHeader(_ state: StorefrontState, _ p: inout Painter) {
+        let style = Style(.header, bold: true)
+        p.fill(row: 0, style: style)
+        let badge = state.cartBadge
+        let cart = badge.itemCount == 0
+            ? "cart: empty"
+            : "cart: \(badge.itemCount) item\(badge.itemCount == 1 ? "" : "s") \(p.glyphs.separator) \(badge.subtotal.formatted)"
+        let right = "\(state.shopperLabel) \(p.glyphs.separator) \(cart) "
+        // On a narrow terminal the cart wins over the shopper's name.
+        let fits = p.width(" \(state.shopName)") + 2 + p.width(right) <= p.size.columns
+        p.putSpread(" \(state.shopName)", fits ? right : cart + " ", column: 0, row: 0, width: p.size.columns, leftStyle: style, rightStyle: style)
+        let title = title(for: state, p)
+        p.putSpread(" " + title.left, title.right + " ", column: 0, row: 1, width: p.size.columns, leftStyle: Style(.title, bold: true), rightStyle: Style(.dim))
+    }
+
+    static func title(for state: StorefrontState, _ p: Painter) -> (left: String, right: String) {
+        switch state.screen {
+        case .productList:
+            let list = state.productList
+            let range = list.totalCount == 0 ? "0 of 0" : "\(list.selectedIndex + 1) of \(list.totalCount)"
+            if list.isEditingQuery || !list.query.isEmpty {
+                let cursor = list.isEditingQuery ? "_" : ""
+                return ("Search: \(list.query)\(cursor)", range)
+            }
+            return ("Products", range)
+        case .productDetail: return ("Product", state.productDetail.map { $0.product.id.rawValue } ?? "")
+        case .cart: return ("Your cart", state.cart.lines.isEmpty ? "" : "\(state.cart.lines.count) line\(state.cart.lines.count == 1 ? "" : "s")")
+        case .paymentSheet: return ("Checkout", "sandbox payments")
+        case .confirmation: return ("Order placed", "")
+        case .orders: return ("Your orders", "\(state.orders.totalCount) total")
+        case .orderDetail: return ("Order \(state.orderDetail?.number ?? "")", "")
+        case .account: return ("Your account", state.account.isSignedIn ? "signed in" : "guest")
+        case .form:
+            guard let form = state.form else { return ("", "") }
+            return (form.title, "field \(form.focusedIndex + 1) of \(form.fields.count)")
+        }
+    }
+
+    static func drawNotice(_ state: StorefrontState, _ p: inout Painter) {
+        let row = p.size.rows - 2
+        if let notice = state.notice {
+            let style = notice.kind == .error ? Style(.error, bold: true) : Style(.success)
+            p.put(" " + notice.text, column: 0, row: row, style: style)
+        }
+    }
+
+    static func drawFooter(_ state: StorefrontState, _ p: inout Painter) {
+        let row = p.size.rows - 1
+        p.fill(row: row, style: Style(.dim))
+        let bindings = KeyBindings.footer(for: state)
+        // Help and quit always fit: the other hints are dropped from the end when space runs out.
+        let fixed = bindings.filter(\.isAlwaysInFooter)
+        let optional = bindings.filter { !$0.isAlwaysInFooter }
+        func hintWidth(_ b: KeyBinding) -> Int { p.width(b.label) + 1 + p.width(b.summary) + 2 }
+        var budget = p.size.columns - 1 - fixed.reduce(0) { $0 + hintWidth($1) }
+        var shown: [KeyBinding] = []
+        for binding in optional where hintWidth(binding) <= budget {
+            shown.append(binding)
+            budget -= hintWidth(binding)
+        }
+        var column = 1
+        for binding in shown + fixed {
+            column += p.put(binding.label, column: column, row: row, style: Style(.key, bold: true))
+            column += p.put(" " + binding.summary + "  ", column: column, row: row, style: Style(.dim))
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import StoreModels
+import StorefrontCore
+
+/// The card and address forms.
+extension Layout {
+    static func drawForm(_ state: StorefrontState, _ body: BodyRect, _ p: inout Painter) {
+        guard let form = state.form else { return }
+        let column = 2
+        let width = min(body.width - 4, 90)
+        let labelWidth = min(16, (form.fields.map { p.width($0.label) }.max() ?? 0) + 2)
+        let valueWidth = max(8, width - labelWidth - 2)
+        // Each field is one row, plus one for its error; the message and the status fill the rest.
+        var fieldLines: [(field: Int, isError: Bool)] = []
+        for (index, field) in form.fields.enumerated() {
+            fieldLines.append((index, false))
+            if field.error != nil { fieldLines.append((index, true)) }
+        }
+        let messageLines = p.wrapped(form.message, width: width)
+        let spare = body.height - fieldLines.count - 2
+        let shownMessage = spare > 0 ? Array(messageLines.prefix(spare)) : []
+        var row = body.top
+        for line in shownMessage {
+            p.put(line, column: column, row: row, style: Style(.dim), width: width)
+            row += 1
+        }
+        if !shownMessage.isEmpty { row += 1 }
+        let room = max(1, body.bottom - row - 1)
+        let focusedLine = fieldLines.firstIndex { $0.field == form.focusedIndex && !$0.isError } ?? 0
+        let start = min(max(0, focusedLine - room + 2), max(0, fieldLines.count - room))
+        for line in fieldLines.dropFirst(start).prefix(room) {
+            let field = form.fields[line.field]
+            if line.isError {
+                p.put("! " + (field.error ?? ""), column: column + labelWidth + 2, row: row, style: Style(.error, bold: true), width: valueWidth)
+                row += 1
+                continue
+            }
+            let isFocused = line.field == form.focusedIndex
+            let style = isFocused ? Style(.selection, bold: true) : .normal
+            p.put(isFocused ? p.glyphs.marker : " ", column: column, row: row, style: isFocused ? Style(.accent, bold: true) : .normal)
+            p.put(field.label, column: column + 2, row: row, style: field.error != nil ? Style(.error) : Style(.dim), width: labelWidth)
+            let shown = field.isMasked ? String(repeating: p.glyphs.bullet, count: field.value.count) : field.value
+            let cursor = isFocused && !form.isBusy ? "_" : ""
+            // The end of a long value stays in view while typing.
+            var text = shown + cursor
+            while p.width(text) > valueWidth, !text.isEmpty { text.removeFirst() }
+            if isFocused { p.fill(row: row, column: column + labelWidth + 2, width: valueWidth, style: style) }
+            let used = p.put(text, column: column + labelWidth + 2, row: row, style: style, width: valueWidth)
+            if field.value.isEmpty, !field.hint.isEmpty, used + 2 < valueWidth {
+                p.put(field.hint, column: column + labelWidth + 2 + used + 1, row: row, style: isFocused ? style : Style(.dim), width: valueWidth - used - 1)
+            }
+            row += 1
+        }
+        let statusRow = body.bottom - 1
+        guard statusRow >= row else { return }
+        var statusColumn = column
+        if form.isBusy {
+            let spinner = p.glyphs.spinner[state.spinnerPhase % p.glyphs.spinner.count]
+            statusColumn += p.put(spinner + " ", column: column, row: statusRow, style: Style(.accent))
+        }
+        let button = "[ \(form.submitLabel) ]"
+        if let status = form.status {
+            p.put(status, column: statusColumn, row: statusRow, style: form.isStatusError ? Style(.error, bold: true) : Style(.accent), width: width - p.width(button) - 1 - (statusColumn - column))
+        }
+        if !form.isBusy {
+            p.putRight(button, end: column + width, row: statusRow, style: form.isOnLastField ? Style(.accent, bold: true) : Style(.dim))
+        }
+    }
+}

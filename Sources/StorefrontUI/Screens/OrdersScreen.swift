@@ -1,0 +1,70 @@
+import Foundation
+import StoreModels
+import StorefrontCore
+
+/// The order list and one order's detail.
+extension Layout {
+    static func drawOrders(_ state: StorefrontState, _ body: BodyRect, _ p: inout Painter) {
+        let orders = state.orders
+        guard orders.totalCount > 0 else {
+            p.put("No orders yet.", column: 2, row: body.top + 1, style: Style(.title, bold: true))
+            p.put("Orders you place appear here, newest first.", column: 2, row: body.top + 2, style: Style(.dim))
+            return
+        }
+        let width = min(body.width - 2, 96)
+        let left = 1
+        let end = left + width
+        let showsDate = width >= 64
+        p.put("Order", column: left + 2, row: body.top, style: Style(.dim))
+        if showsDate { p.put("Placed (UTC)", column: left + 16, row: body.top, style: Style(.dim)) }
+        p.putRight("Status", end: end - 13, row: body.top, style: Style(.dim))
+        p.putRight("Total", end: end, row: body.top, style: Style(.dim))
+        for (offset, order) in orders.rows.prefix(body.height - 1).enumerated() {
+            let row = body.top + 1 + offset
+            let isSelected = orders.windowStart + offset == orders.selectedIndex
+            let style = p.selectableRow(row: row, band: left, width: width, isSelected: isSelected)
+            p.put(order.number, column: left + 2, row: row, style: style, width: 13)
+            if showsDate { p.put(timestamp(order.placedAt), column: left + 16, row: row, style: style) }
+            p.putRight(order.status.displayName, end: end - 13, row: row, style: isSelected ? style : statusStyle(order.status))
+            p.putRight(order.totals.total.formatted, end: end, row: row, style: isSelected ? style : Style(.price))
+        }
+    }
+
+    static func drawOrderDetail(_ state: StorefrontState, _ body: BodyRect, _ p: inout Painter) {
+        guard let order = state.orderDetail else { return }
+        let column = 2
+        let width = min(body.width - 4, 90)
+        var row = body.top
+        p.putSpread("\(order.status.displayName) \(p.glyphs.separator) \(timestamp(order.placedAt)) UTC", order.paymentDescription, column: column, row: row, width: width, leftStyle: statusStyle(order.status))
+        row += 1
+        p.put("\(order.shippingMethodLabel) to \(order.shipTo)", column: column, row: row, style: Style(.dim), width: width)
+        row += 2
+        let totalsRows = 4
+        let room = max(0, body.bottom - row - totalsRows)
+        for line in order.lines.prefix(room) {
+            p.putSpread("\(line.quantity) \(p.glyphs.separator) \(line.name)", line.total.formatted, column: column, row: row, width: width)
+            row += 1
+        }
+        row = max(row, body.bottom - totalsRows)
+        let totals = order.totals
+        for (label, amount, style) in [("Subtotal", totals.subtotal, Style.normal), ("Shipping", totals.shipping, .normal), ("Tax", totals.tax, .normal), ("Total", totals.total, Style(.price, bold: true))] where row < body.bottom {
+            p.putSpread(label, amount.formatted, column: column, row: row, width: width, leftStyle: style, rightStyle: style)
+            row += 1
+        }
+    }
+
+    static func statusStyle(_ status: OrderStatus) -> Style {
+        switch status {
+        case .paid: Style(.success)
+        case .declined, .canceled, .unknown: Style(.error)
+        default: Style(.dim)
+        }
+    }
+
+    /// "2026-11-22 14:05", always UTC so frames do not depend on the machine's zone.
+    public static func timestamp(_ date: Date) -> String {
+        let c = Calendar.utcGregorian.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        func two(_ v: Int?) -> String { let v = v ?? 0; return v < 10 ? "0\(v)" : "\(v)" }
+        return "\(c.year ?? 0)-\(two(c.month))-\(two(c.day)) \(two(c.hour)):\(two(c.minute))"
+    }
+}

@@ -1,0 +1,88 @@
+import StoreModels
+import StorefrontCore
+
+/// The payment sheet: its rows, choosers, summary, prompt and Pay button.
+extension Layout {
+    static func drawPaymentSheet(_ state: StorefrontState, _ body: BodyRect, _ p: inout Painter) {
+        guard let sheet = state.paymentSheet else { return }
+        let width = min(body.width - 2, 72)
+        let left = (body.width - width) / 2
+        // Full sheet: box, four rows, a gap, the summary items, a gap, the status or button.
+        let errorRows = sheet.rowErrors.count
+        let fullHeight = 2 + 4 + errorRows + 1 + sheet.summaryItems.count + 1 + 1
+        let compact = body.height < fullHeight
+        let inner = compact ? width : width - 4
+        let column = compact ? left : left + 2
+        var row = body.top + (compact ? 0 : 1)
+        if !compact {
+            p.box(column: left, row: body.top, width: width, height: min(body.height, fullHeight), title: "Pay with \(sheet.merchantName)")
+        }
+        let bottomLimit = compact ? body.bottom : body.top + min(body.height, fullHeight) - 1
+
+        if let chooser = sheet.chooser {
+            p.put("Choose \(chooser.row.title.lowercased())", column: column, row: row, style: Style(.title, bold: true), width: inner)
+            row += 1
+            let room = bottomLimit - row
+            let start = ListSelection.windowStart(selected: chooser.selectedIndex, capacity: room, total: chooser.options.count)
+            for (offset, option) in chooser.options.dropFirst(start).prefix(room).enumerated() {
+                let isSelected = start + offset == chooser.selectedIndex
+                let style = p.selectableRow(row: row, band: column, width: inner, isSelected: isSelected)
+                let titleWidth = min(inner / 2, max(18, p.width(option.title)))
+                p.put(option.title, column: column + 2, row: row, style: style, width: titleWidth)
+                p.put(option.detail, column: column + 3 + titleWidth, row: row, style: isSelected ? style : Style(.dim), width: inner - titleWidth - 3)
+                row += 1
+            }
+            return
+        }
+
+        let labelWidth = 10
+        for sheetRow in PaymentSheetRow.allCases where row < bottomLimit {
+            let isSelected = sheetRow == sheet.selectedRow && sheet.authorizationPrompt == nil
+            let style = p.selectableRow(row: row, band: column, width: inner, isSelected: isSelected, showsMarker: false)
+            p.put(sheetRow.title, column: column, row: row, style: isSelected ? style : Style(.dim), width: labelWidth)
+            p.put(sheet.rowValues[sheetRow] ?? "", column: column + labelWidth, row: row, style: style, width: inner - labelWidth - 2)
+            p.put(p.glyphs.chevron, column: column + inner - 1, row: row, style: isSelected ? style : Style(.dim))
+            row += 1
+            if let error = sheet.rowErrors[sheetRow], row < bottomLimit {
+                p.put("! " + error, column: column + labelWidth, row: row, style: Style(.error, bold: true), width: inner - labelWidth)
+                row += 1
+            }
+        }
+        if !compact { row += 1 }
+        let items = compact ? Array(sheet.summaryItems.suffix(1)) : sheet.summaryItems
+        for (index, item) in items.enumerated() where row < bottomLimit {
+            let isTotal = index == items.count - 1
+            let label = isTotal ? "Pay \(item.label)" : item.label
+            let amount = item.kind == .pending ? "Amount pending" : item.amount.formatted
+            let style = isTotal ? Style(.price, bold: true) : .normal
+            p.putSpread(label, amount, column: column, row: row, width: inner, leftStyle: style, rightStyle: style)
+            row += 1
+        }
+        if !compact { row += 1 }
+        guard row < bottomLimit || (compact && row < body.bottom) else { return }
+        if let prompt = sheet.authorizationPrompt {
+            if let status = sheet.status, !compact {
+                p.put(status, column: column, row: row - 1, style: Style(.accent), width: inner)
+            }
+            let lines = p.wrapped(prompt, width: inner)
+            for line in lines where row < body.bottom {
+                p.put(line, column: column, row: row, style: Style(.accent, bold: true), width: inner)
+                row += 1
+            }
+            return
+        }
+        var statusColumn = column
+        if sheet.isBusy {
+            let spinner = p.glyphs.spinner[state.spinnerPhase % p.glyphs.spinner.count]
+            statusColumn += p.put(spinner + " ", column: column, row: row, style: Style(.accent))
+        }
+        let button = sheet.offersCardSetup ? "[ Set up card ]" : "[ Pay ]"
+        let buttonStyle = sheet.isPayEnabled || sheet.offersCardSetup ? Style(.accent, bold: true) : Style(.dim)
+        let buttonWidth = p.width(button)
+        if let status = sheet.status {
+            let style = sheet.isStatusError ? Style(.error, bold: true) : Style(.accent)
+            p.put(status, column: statusColumn, row: row, style: style, width: inner - (statusColumn - column) - buttonWidth - 1)
+        }
+        if !sheet.isBusy { p.putRight(button, end: column + inner, row: row, style: buttonStyle) }
+    }
+}

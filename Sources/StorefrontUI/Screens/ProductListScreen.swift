@@ -1,0 +1,68 @@
+import StoreModels
+import StorefrontCore
+
+/// The product list, with a preview pane on wide terminals.
+extension Layout {
+    static func drawProductList(_ state: StorefrontState, _ body: BodyRect, _ p: inout Painter) {
+        let list = state.productList
+        let hasPreview = body.width >= previewThreshold
+        let listWidth = hasPreview ? min(90, body.width * 11 / 20) : body.width
+        if list.totalCount == 0 {
+            let message = list.query.isEmpty ? "The catalog is empty." : "No products match \u{201C}\(list.query)\u{201D}. Esc clears the search."
+            p.put(message, column: 2, row: body.top + 1, style: Style(.dim))
+            return
+        }
+        let visible = min(list.rows.count, body.height)
+        let priceWidth = list.rows.prefix(visible).map { p.width($0.price.formatted) }.max() ?? 0
+        for (offset, product) in list.rows.prefix(visible).enumerated() {
+            let row = body.top + offset
+            let isSelected = list.windowStart + offset == list.selectedIndex
+            let style = p.selectableRow(row: row, band: 0, width: listWidth, marker: 1, isSelected: isSelected)
+            let nameSpace = listWidth - 4 - priceWidth - 2
+            let showsSummary = !hasPreview && nameSpace >= 56
+            let nameWidth = showsSummary ? 30 : nameSpace
+            p.put(product.name, column: 3, row: row, style: style, width: nameWidth)
+            if showsSummary {
+                p.put(product.summary, column: 3 + nameWidth + 2, row: row, style: isSelected ? style : Style(.dim), width: nameSpace - nameWidth - 2)
+            }
+            if product.isSoldOut {
+                p.putRight("Sold out", end: listWidth - 1, row: row, style: isSelected ? style : Style(.error))
+            } else {
+                p.putRight(product.price.formatted, end: listWidth - 1, row: row, style: isSelected ? style : Style(.price))
+            }
+        }
+        if hasPreview, let product = list.selectedProduct {
+            let column = listWidth + 1
+            for y in body.top..<body.bottom { p.put(p.glyphs.vertical, column: listWidth, row: y, style: Style(.border)) }
+            drawProductSummary(product, quantityInCart: nil, column: column + 1, top: body.top, width: body.width - column - 2, height: body.height, &p)
+        }
+    }
+
+    /// Name, price, art, description and tags, stacked in a column.
+    static func drawProductSummary(_ product: Product, quantityInCart: Int?, column: Int, top: Int, width: Int, height: Int, _ p: inout Painter) {
+        var lines: [(String, Style)] = [
+            (product.name, Style(.title, bold: true)),
+            (product.price.formatted + stockNote(product, p) + (quantityInCart.map { $0 > 0 ? "  \(p.glyphs.separator) \($0) in your cart" : "" } ?? ""), Style(.price, bold: true)),
+            ("", .normal),
+        ]
+        if !product.art.isEmpty, height >= 14 {
+            lines += product.art.map { ($0, Style(.art)) }
+            lines.append(("", .normal))
+        }
+        lines += p.wrapped(product.description, width: width).map { ($0, Style.normal) }
+        if !product.tags.isEmpty {
+            lines.append(("", .normal))
+            lines.append((product.tags.map { "#" + $0 }.joined(separator: " "), Style(.dim)))
+        }
+        for (offset, line) in lines.prefix(height).enumerated() {
+            p.put(line.0, column: column, row: top + offset, style: line.1, width: width)
+        }
+    }
+
+    /// "  · Sold out" or "  · Only 3 left"; empty when stock is plentiful or not tracked.
+    static func stockNote(_ product: Product, _ p: Painter) -> String {
+        if product.isSoldOut { return "  \(p.glyphs.separator) Sold out" }
+        if let few = product.fewLeft { return "  \(p.glyphs.separator) Only \(few) left" }
+        return ""
+    }
+}
