@@ -94,6 +94,9 @@ public struct Contact: Hashable, Sendable, Identifiable {
     public var phone: String
     public var address: PostalAddress
 
+    /// "Name, address on one line": what an order says it ships to.
+    public var shipToLine: String { "\(name), \(address.singleLine)" }
+
     public init(id: String, name: String, email: String, phone: String, address: PostalAddress) {
         self.id = id
         self.name = name

@@ -39,7 +39,7 @@ public final class SQLiteOrderStore: OrderStore {
                 """, arguments: [
                     number, sequence, idempotencyKey, OrderStatus.charging.rawValue, placedAt.timeIntervalSince1970,
                     currency.code, draft.totals.subtotal.minorUnits, draft.totals.shipping.minorUnits, draft.totals.tax.minorUnits,
-                    tokenID, paymentDescription, draft.shippingMethod.label, "\(contact.name), \(contact.address.singleLine)",
+                    tokenID, paymentDescription, draft.shippingMethod.label, contact.shipToLine,
                     draft.customerID,
                 ])
             for (position, line) in draft.lines.enumerated() {

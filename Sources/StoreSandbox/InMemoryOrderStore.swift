@@ -21,7 +21,7 @@ public final class InMemoryOrderStore: OrderStore {
             let order = Order(
                 number: "SF-" + String(1_000_000 + all.count + 1).dropFirst(), placedAt: placedAt, lines: draft.lines,
                 totals: draft.totals, status: .charging, paymentDescription: paymentDescription,
-                shippingMethodLabel: draft.shippingMethod.label, shipTo: "\(contact.name), \(contact.address.singleLine)",
+                shippingMethodLabel: draft.shippingMethod.label, shipTo: contact.shipToLine,
                 customerID: draft.customerID
             )
             all.insert(order, at: 0)

@@ -9,7 +9,7 @@ extension StorefrontViewModel {
     func restoreCart() -> String? {
         guard let carts = dependencies.carts else { return nil }
         do {
-            cart = Cart(currency: store.currency, lines: try carts.lines(forCustomer: customerID).filter { $0.unitPrice.currency == store.currency })
+            cart = Cart(currency: storeProfile.currency, lines: try carts.lines(forCustomer: customerID).filter { $0.unitPrice.currency == storeProfile.currency })
             let left = leaveOutLinesOverMaximum(from: "Your saved cart")
             // The saved cart stays as it was until the shopper changes this one.
             savedCart = cart.lines
@@ -21,10 +21,10 @@ extension StorefrontViewModel {
 
     /// Keeps the cart within `Money.maximumMinorUnits`; says which lines were left out, or nil.
     func leaveOutLinesOverMaximum(from source: String) -> String? {
-        let left = cart.removeLinesOverMaximum(shippingMethods: store.shippingMethods, tax: store.tax)
+        let left = cart.removeLinesOverMaximum(shippingMethods: storeProfile.shippingMethods, tax: storeProfile.tax)
         guard !left.isEmpty else { return nil }
         let names = left.map(\.name).joined(separator: ", ")
-        return "\(source) would cost over \(Money.maximum(store.currency).formatted); left out: \(names)."
+        return "\(source) would cost over \(Money.maximum(storeProfile.currency).formatted); left out: \(names)."
     }
 
     /// Re-reads the customer's wallet and everything that shows it: the account screen and One-Tap.
@@ -35,7 +35,7 @@ extension StorefrontViewModel {
             state.notice = Notice(.error, "Your wallet could not be read: \(error)")
         }
         refreshAccountState()
-        refreshCartScreen()
+        saveCartAndShowIt()
         refreshDetail()
     }
 
@@ -64,7 +64,7 @@ extension StorefrontViewModel {
             AccountRow(kind: .address, id: address.id, title: address.name, detail: address.address.singleLine, isDefault: address.id == wallet.defaultAddressID)
         }
         screen.selectedIndex = ListSelection.clamped(state.account.selectedIndex, count: screen.rows.count)
-        let defaultCardWorksHere = wallet.defaultCard.map { store.supportedNetworks.contains($0.network) } ?? false
+        let defaultCardWorksHere = wallet.defaultCard.map { storeProfile.supportedNetworks.contains($0.network) } ?? false
         screen.isOneTapReady = defaultCardWorksHere && wallet.defaultAddress != nil
         state.account = screen
     }
@@ -146,13 +146,13 @@ extension StorefrontViewModel {
         let profile = profile()
         let form = FormState(
             purpose: .addAddress, title: "Add an address",
-            message: "\(store.name) ships to \(store.countryCode) addresses. The email gets the receipt.",
+            message: "\(storeProfile.name) ships to \(storeProfile.countryCode) addresses. The email gets the receipt.",
             fields: [
                 FormState.Field(id: AddressField.name.rawValue, label: "Name", value: profile?.name ?? ""),
                 FormState.Field(id: AddressField.street.rawValue, label: "Street"),
                 FormState.Field(id: AddressField.city.rawValue, label: "City"),
                 FormState.Field(id: AddressField.postalCode.rawValue, label: "Postal code"),
-                FormState.Field(id: AddressField.country.rawValue, label: "Country", value: store.countryCode, hint: "two letters"),
+                FormState.Field(id: AddressField.country.rawValue, label: "Country", value: storeProfile.countryCode, hint: "two letters"),
                 FormState.Field(id: AddressField.email.rawValue, label: "Email", value: profile?.email ?? ""),
                 FormState.Field(id: AddressField.phone.rawValue, label: "Phone", hint: "optional"),
             ],
@@ -218,7 +218,7 @@ extension StorefrontViewModel {
         case .signIn:
             let reply = signInReply
             signInReply = nil
-            if let reply { run { await reply(nil) } }
+            if let reply { startTrackedTask { await reply(nil) } }
         case .addCard:
             if checkoutAwaitingCard != nil, state.screen == .paymentSheet { state.notice = Notice(.info, "No card was added.") }
         case .addAddress:
@@ -261,7 +261,7 @@ extension StorefrontViewModel {
         state.form?.isBusy = true
         state.form?.status = "Saving your card…"
         let provider = dependencies.paymentProvider
-        run { [weak self] in
+        startTrackedTask { [weak self] in
             do throws(PaymentProviderError) {
                 let card = try await provider.vault(details)
                 self?.cardVaulted(card)
@@ -314,8 +314,8 @@ extension StorefrontViewModel {
             phone: form.value(AddressField.phone.rawValue)
         )
         var problems = Dictionary(uniqueKeysWithValues: entry.problems().map { ($0.key.rawValue, $0.value) })
-        if problems[AddressField.country.rawValue] == nil, entry.country.trimmingCharacters(in: .whitespaces).uppercased() != store.countryCode {
-            problems[AddressField.country.rawValue] = "\(store.name) ships to \(store.countryCode) addresses only."
+        if problems[AddressField.country.rawValue] == nil, entry.country.trimmingCharacters(in: .whitespaces).uppercased() != storeProfile.countryCode {
+            problems[AddressField.country.rawValue] = "\(storeProfile.name) ships to \(storeProfile.countryCode) addresses only."
         }
         guard problems.isEmpty, let contact = entry.contact(id: "addr_" + dependencies.ids.next()) else {
             showFieldErrors(problems)
@@ -364,7 +364,7 @@ extension StorefrontViewModel {
             state.notice = Notice(.error, "Could not sign out: \(error)")
             return
         }
-        if let refresh { run { await services.provider.revoke(refreshToken: refresh) } }
+        if let refresh { startTrackedTask { await services.provider.revoke(refreshToken: refresh) } }
         switchCustomer(to: nil, mergingGuestCart: false)
         state.notice = Notice(.info, "Signed out. You are shopping as a guest.")
     }
@@ -436,7 +436,7 @@ extension StorefrontViewModel {
         state.form?.status = "Checking…"
         state.form?.isStatusError = false
         let values = Dictionary(uniqueKeysWithValues: form.fields.map { ($0.id, $0.value) })
-        run { await reply(values) }
+        startTrackedTask { await reply(values) }
     }
 }
 
@@ -458,7 +458,7 @@ extension StorefrontViewModel: SignInPresentationContextProviding {
 extension StorefrontViewModel: SignInAuthorizationControllerDelegate {
     public func signInController(_ controller: any SignInAuthorizationControlling, didCompleteWith credential: any SignInCredential) {
         guard controller === signInController else { return }
-        run { [weak self] in await self?.completeSignIn(credential) }
+        startTrackedTask { [weak self] in await self?.completeSignIn(credential) }
     }
 
     public func signInController(_ controller: any SignInAuthorizationControlling, didCompleteWith error: SignInError) {

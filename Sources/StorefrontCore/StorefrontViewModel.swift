@@ -12,7 +12,7 @@ public final class StorefrontViewModel {
     private var published: StorefrontState
     private let onState: (StorefrontState) -> Void
     let dependencies: StorefrontDependencies
-    let store: StoreProfile
+    let storeProfile: StoreProfile
 
     var cart: Cart
     private var listRowCapacity = 10
@@ -44,12 +44,12 @@ public final class StorefrontViewModel {
 
     public init(dependencies: StorefrontDependencies, onState: @escaping (StorefrontState) -> Void) {
         self.dependencies = dependencies
-        self.store = dependencies.catalog.store
+        self.storeProfile = dependencies.catalog.store
         self.onState = onState
         self.account = dependencies.accounts.signedIn
         self.customerID = dependencies.accounts.signedIn?.customerID ?? dependencies.accounts.guestID
-        self.cart = Cart(currency: store.currency)
-        var initial = StorefrontState(shopName: store.name, currency: store.currency)
+        self.cart = Cart(currency: storeProfile.currency)
+        var initial = StorefrontState(shopName: storeProfile.name, currency: storeProfile.currency)
         initial.notice = dependencies.accounts.launchNotice.map { Notice(.error, $0) }
         self.state = initial
         self.published = initial
@@ -57,7 +57,7 @@ public final class StorefrontViewModel {
         dependencies.accounts.walletOwner.customerID = customerID
         reloadWallet()
         reloadProducts(keepSelection: false)
-        refreshCartScreen()
+        saveCartAndShowIt()
         published = state
         onState(state)
     }
@@ -274,7 +274,7 @@ public final class StorefrontViewModel {
         case .atMaximum: state.notice = Notice(.error, "You can buy at most \(CartLine.quantityRange.upperBound) of \(product.name).")
         default: state.notice = Notice(.info, "Added \(product.name) to your cart.")
         }
-        refreshCartScreen()
+        saveCartAndShowIt()
         refreshDetail()
     }
 
@@ -282,8 +282,8 @@ public final class StorefrontViewModel {
     private func amountRefusal(after change: (inout Cart) -> Void) -> String? {
         var trial = cart
         change(&trial)
-        guard !trial.isWithinMaximum(shippingMethods: store.shippingMethods, tax: store.tax) else { return nil }
-        return "This would take the cart over \(Money.maximum(store.currency).formatted)."
+        guard !trial.isWithinMaximum(shippingMethods: storeProfile.shippingMethods, tax: storeProfile.tax) else { return nil }
+        return "This would take the cart over \(Money.maximum(storeProfile.currency).formatted)."
     }
 
     /// The cart as last saved, so only real changes are written.
@@ -300,11 +300,12 @@ public final class StorefrontViewModel {
         }
     }
 
-    func refreshCartScreen() {
+    /// Saves the cart when it changed, then puts it, its totals and the badge on screen.
+    func saveCartAndShowIt() {
         if savedCart == nil { savedCart = cart.lines } else { saveCartIfChanged() }
-        let shipping = store.shippingMethods.first
+        let shipping = storeProfile.shippingMethods.first
         state.cart.lines = cart.lines
-        state.cart.totals = cart.totals(shipping: shipping, tax: store.tax)
+        state.cart.totals = cart.totals(shipping: shipping, tax: storeProfile.tax)
         state.cart.shippingLabel = shipping?.label ?? ""
         state.cart.selectedIndex = ListSelection.clamped(state.cart.selectedIndex, count: cart.lines.count)
         state.cart.canBuyNow = cartOneTap.isEnabled && state.account.isOneTapReady && !cart.isEmpty
@@ -341,7 +342,7 @@ public final class StorefrontViewModel {
         case .back: popScreen()
         default: break
         }
-        refreshCartScreen()
+        saveCartAndShowIt()
     }
 
     // MARK: - Orders
@@ -424,7 +425,7 @@ public final class StorefrontViewModel {
     }
 
     /// Runs async work as a tracked task, so `settled()` can wait for it.
-    func run(_ operation: @escaping @MainActor () async -> Void) {
+    func startTrackedTask(_ operation: @escaping @MainActor () async -> Void) {
         let id = nextTaskID
         nextTaskID += 1
         tasks[id] = Task { @MainActor in
@@ -470,10 +471,10 @@ public final class StorefrontViewModel {
             state.notice = Notice(.error, "Payments are not available on this device.")
             return
         }
-        let subtotal = lines.map(\.total).sum(in: store.currency)
+        let subtotal = lines.map(\.total).sum(in: storeProfile.currency)
         let shipping = oneTap
-            ? store.shippingMethods.min { $0.cost(forSubtotal: subtotal).minorUnits < $1.cost(forSubtotal: subtotal).minorUnits }
-            : store.shippingMethods.first
+            ? storeProfile.shippingMethods.min { $0.cost(forSubtotal: subtotal).minorUnits < $1.cost(forSubtotal: subtotal).minorUnits }
+            : storeProfile.shippingMethods.first
         guard let shipping else {
             state.notice = Notice(.error, "This shop has no shipping methods.")
             return
@@ -482,7 +483,7 @@ public final class StorefrontViewModel {
         guard auth.canMakePaymentsUsingNetworks(request.supportedNetworks) else {
             checkoutAwaitingCard = (lines, clearsCartOnSuccess, oneTap)
             openSheet(PaymentSheetState(
-                merchantName: store.name, rowValues: [.card: "No card on \(networkList)"],
+                merchantName: storeProfile.name, rowValues: [.card: "No card on \(networkList)"],
                 summaryItems: request.summaryItems, isPayEnabled: false, offersCardSetup: true
             ))
             state.notice = Notice(.error, Self.message(for: .networksNotSupported))
@@ -496,7 +497,7 @@ public final class StorefrontViewModel {
         isPresentingSheet = true
         // `published` is still what the shopper saw before this key: the status a canceled checkout gives back.
         let noticeBeforeCheckout = published.notice
-        run { [weak self] in
+        startTrackedTask { [weak self] in
             guard let options = await controller.present() else {
                 self?.state.notice = Notice(.error, Self.message(for: .unableToInitialize))
                 self?.finishPresenting()
@@ -507,7 +508,7 @@ public final class StorefrontViewModel {
         }
     }
 
-    private var networkList: String { store.supportedNetworks.map(\.displayName).joined(separator: ", ") }
+    private var networkList: String { storeProfile.supportedNetworks.map(\.displayName).joined(separator: ", ") }
 
     static func message(for error: PaymentAuthorizationError) -> String {
         switch error {
@@ -518,16 +519,16 @@ public final class StorefrontViewModel {
 
     private func paymentRequest(lines: [CartLine], shipping: ShippingMethod) -> PaymentRequest {
         PaymentRequest(
-            merchantIdentifier: store.merchantIdentifier, merchantName: store.name, countryCode: store.countryCode,
-            currency: store.currency, supportedNetworks: store.supportedNetworks,
+            merchantIdentifier: storeProfile.merchantIdentifier, merchantName: storeProfile.name, countryCode: storeProfile.countryCode,
+            currency: storeProfile.currency, supportedNetworks: storeProfile.supportedNetworks,
             merchantCapabilities: [.threeDSecure, .credit, .debit],
             summaryItems: summaryItems(lines: lines, shipping: shipping),
-            shippingMethods: store.shippingMethods, requiredShippingContactFields: [.name, .email, .postalAddress]
+            shippingMethods: storeProfile.shippingMethods, requiredShippingContactFields: [.name, .email, .postalAddress]
         )
     }
 
     private func totals(lines: [CartLine], shipping: ShippingMethod) -> CartTotals {
-        Cart(currency: store.currency, lines: lines).totals(shipping: shipping, tax: store.tax)
+        Cart(currency: storeProfile.currency, lines: lines).totals(shipping: shipping, tax: storeProfile.tax)
     }
 
     /// Subtotal, shipping, tax, then the total labelled with the merchant's name.
@@ -536,8 +537,8 @@ public final class StorefrontViewModel {
         return [
             SummaryItem(label: "Subtotal", amount: totals.subtotal),
             SummaryItem(label: "Shipping (\(shipping.label))", amount: totals.shipping),
-            SummaryItem(label: store.tax.label, amount: totals.tax),
-            SummaryItem(label: store.name, amount: totals.total),
+            SummaryItem(label: storeProfile.tax.label, amount: totals.tax),
+            SummaryItem(label: storeProfile.name, amount: totals.total),
         ]
     }
 
@@ -549,7 +550,7 @@ public final class StorefrontViewModel {
         )
         checkout = session
         openSheet(PaymentSheetState(
-            merchantName: store.name, rowValues: [:], summaryItems: summaryItems(lines: lines, shipping: shipping),
+            merchantName: storeProfile.name, rowValues: [:], summaryItems: summaryItems(lines: lines, shipping: shipping),
             isPayEnabled: false
         ))
         if let contact = options.selectedContact {
@@ -571,7 +572,7 @@ public final class StorefrontViewModel {
         guard let session = checkout, var sheet = state.paymentSheet else { return }
         sheet.rowValues = [
             .card: session.card.map { "\($0.shortName)  \($0.displayName)" } ?? "Choose a card",
-            .shippingAddress: session.shipTo.map { "\($0.name), \($0.address.singleLine)" } ?? "Choose an address",
+            .shippingAddress: session.shipTo.map(\.shipToLine) ?? "Choose an address",
             .shippingMethod: "\(session.shippingMethod.label) · \(session.shippingMethod.detail)",
             .contact: session.contact.map { [$0.email, $0.phone].filter { !$0.isEmpty }.joined(separator: " · ") } ?? "Choose a contact",
         ]
@@ -641,9 +642,9 @@ public final class StorefrontViewModel {
             let options = session.options.contacts.map { ChooserState.Option(title: $0.name, detail: $0.address.singleLine) }
             return ChooserState(row: row, options: options, selectedIndex: session.options.contacts.firstIndex { $0.id == session.shipTo?.id } ?? 0)
         case .shippingMethod:
-            let subtotal = session.lines.map(\.total).sum(in: store.currency)
-            let options = store.shippingMethods.map { ChooserState.Option(title: "\($0.label) · \($0.cost(forSubtotal: subtotal).formatted)", detail: $0.detail) }
-            return ChooserState(row: row, options: options, selectedIndex: store.shippingMethods.firstIndex { $0.id == session.shippingMethod.id } ?? 0)
+            let subtotal = session.lines.map(\.total).sum(in: storeProfile.currency)
+            let options = storeProfile.shippingMethods.map { ChooserState.Option(title: "\($0.label) · \($0.cost(forSubtotal: subtotal).formatted)", detail: $0.detail) }
+            return ChooserState(row: row, options: options, selectedIndex: storeProfile.shippingMethods.firstIndex { $0.id == session.shippingMethod.id } ?? 0)
         case .contact:
             let options = session.options.contacts.map { ChooserState.Option(title: $0.email.isEmpty ? "(no email)" : $0.email, detail: $0.phone) }
             return ChooserState(row: row, options: options, selectedIndex: session.options.contacts.firstIndex { $0.id == session.contact?.id } ?? 0)
@@ -659,15 +660,15 @@ public final class StorefrontViewModel {
             guard let method = session.options.paymentMethods[safe: index] else { return }
             checkout?.card = method
             refreshSheetRows()
-            run { [weak self] in
+            startTrackedTask { [weak self] in
                 let update = await controller.selectPaymentMethod(method)
                 self?.applySummary(update.summaryItems)
             }
         case .shippingMethod:
-            guard let method = store.shippingMethods[safe: index] else { return }
+            guard let method = storeProfile.shippingMethods[safe: index] else { return }
             checkout?.shippingMethod = method
             refreshSheetRows()
-            run { [weak self] in
+            startTrackedTask { [weak self] in
                 let update = await controller.selectShippingMethod(method)
                 self?.applySummary(update.summaryItems)
             }
@@ -676,7 +677,7 @@ public final class StorefrontViewModel {
             if row == .shippingAddress { checkout?.shipTo = picked } else { checkout?.contact = picked }
             refreshSheetRows()
             guard let contact = shippingContact() else { return }
-            run { [weak self] in
+            startTrackedTask { [weak self] in
                 let update = await controller.selectShippingContact(contact)
                 self?.applyContactUpdate(update)
             }
@@ -749,7 +750,7 @@ public final class StorefrontViewModel {
         guard let controller = checkout?.controller else { return }
         state.paymentSheet?.authorizationPrompt = nil
         state.paymentSheet?.isBusy = true
-        run { [weak self] in
+        startTrackedTask { [weak self] in
             let result = await controller.authorize()
             self?.authorizationFinished(result)
         }
@@ -761,13 +762,13 @@ public final class StorefrontViewModel {
             let controller = checkout?.controller
             if checkout?.clearsCartOnSuccess == true {
                 cart.removeAll()
-                refreshCartScreen()
+                saveCartAndShowIt()
             }
             checkout = nil
             state.paymentSheet = nil
             state.confirmation = confirmation
             state.route = [.productList, .confirmation]
-            if let controller { run { await controller.dismiss() } }
+            if let controller { startTrackedTask { await controller.dismiss() } }
         } else {
             state.paymentSheet?.status = result.errors.first ?? "The payment did not go through."
             state.paymentSheet?.isStatusError = true
@@ -785,7 +786,7 @@ public final class StorefrontViewModel {
             popScreen()
             return
         }
-        run { await controller.dismiss() }
+        startTrackedTask { await controller.dismiss() }
     }
 
     /// The sheet closed without a successful payment (success ends in `authorizationFinished`).
@@ -838,7 +839,7 @@ public final class StorefrontViewModel {
                     orderNumber: confirmation.orderNumber, total: confirmation.total,
                     itemCount: draft.lines.reduce(0) { $0 + $1.quantity },
                     paymentDescription: payment.method.shortName,
-                    shipTo: "\(payment.shippingContact.name), \(payment.shippingContact.address.singleLine)",
+                    shipTo: payment.shippingContact.shipToLine,
                     shippingMethodLabel: payment.shippingMethod.label
                 )
                 return .success
@@ -920,8 +921,8 @@ extension StorefrontViewModel: PaymentAuthorizationControllerDelegate {
         var errors = AddressField.allCases.compactMap { field in
             problems[field].map { ContactFieldError(field: field.contactField, message: $0) }
         }
-        if problems[.country] == nil, contact.address.countryCode.uppercased() != store.countryCode {
-            errors.append(ContactFieldError(field: .postalAddress, message: "\(store.name) ships to \(store.countryCode) addresses only."))
+        if problems[.country] == nil, contact.address.countryCode.uppercased() != storeProfile.countryCode {
+            errors.append(ContactFieldError(field: .postalAddress, message: "\(storeProfile.name) ships to \(storeProfile.countryCode) addresses only."))
         }
         return errors
     }

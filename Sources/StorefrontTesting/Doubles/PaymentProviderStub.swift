@@ -1,0 +1,35 @@
+import Foundation
+import Synchronization
+import StoreClients
+import StoreModels
+import StorefrontCore
+
+/// A payment provider that answers with a fixed result and counts calls.
+public final class PaymentProviderStub: PaymentProvider {
+    private let result: Result<PaymentToken, PaymentProviderError>
+    private let vaultResult: Result<PaymentMethod, PaymentProviderError>
+    private let calls = Mutex<[Payment]>([])
+    private let vaulted = Mutex<[CardDetails]>([])
+
+    public init(
+        result: Result<PaymentToken, PaymentProviderError> = .success(PaymentToken(id: "tok_stub", paymentMethod: Fixtures.visa)),
+        vaultResult: Result<PaymentMethod, PaymentProviderError> = .success(Fixtures.visa)
+    ) {
+        self.result = result
+        self.vaultResult = vaultResult
+    }
+
+    public var payments: [Payment] { calls.withLock { $0 } }
+    /// The cards sent to the vault, in order.
+    public var vaultedCards: [CardDetails] { vaulted.withLock { $0 } }
+
+    public func vault(_ card: CardDetails) async throws(PaymentProviderError) -> PaymentMethod {
+        vaulted.withLock { $0.append(card) }
+        return try vaultResult.get()
+    }
+
+    public func createToken(for payment: Payment) async throws(PaymentProviderError) -> PaymentToken {
+        calls.withLock { $0.append(payment) }
+        return try result.get()
+    }
+}
