@@ -4,43 +4,6 @@ import NIOPosix
 import NIOSSH
 import PseudoTerminal
 
-/// How to start the shop for one session; the server adds `TERM` and the customer identity.
-public struct SessionCommand: Sendable {
-    public var executable: String
-    public var arguments: [String]
-    public var environment: [String: String]
-    /// The largest pty a session gets: a client asking for more (on the first request or in a window
-    /// change) gets this, so no client chooses how much memory its session lays out and allocates.
-    public var largestTerminal: TerminalSize
-
-    public init(executable: String, arguments: [String], environment: [String: String], largestTerminal: TerminalSize) {
-        self.executable = executable
-        self.arguments = arguments
-        self.environment = environment
-        self.largestTerminal = largestTerminal
-    }
-
-    /// `requested` within `largestTerminal`; a side of 0 (a client without a terminal) becomes 80x24's.
-    public func bounded(_ requested: TerminalSize) -> TerminalSize {
-        TerminalSize(
-            columns: min(requested.columns > 0 ? requested.columns : 80, largestTerminal.columns),
-            rows: min(requested.rows > 0 ? requested.rows : 24, largestTerminal.rows)
-        )
-    }
-
-    /// The environment variable that carries the customer's key fingerprint to the session process.
-    public static let fingerprintVariable = "STOREFRONT_SSH_KEY_FINGERPRINT"
-}
-
-/// Why a session ended, as the server logs it.
-enum SessionEnding: String, Sendable {
-    /// The shop exited by itself: the shopper quit, or it crashed.
-    case shopExited = "finished"
-    case clientGone = "client went away"
-    case idle = "idle"
-    case shutdown = "server shutting down"
-}
-
 /// One SSH `session` channel: collects the pty request, refuses what the shop does not offer, runs
 /// the shop on a fresh pty for a shell request, and relays bytes both ways until either side ends.
 ///
@@ -321,53 +284,5 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
         } else {
             scheduleIdleCheck(after: timeout - quietFor, loop: loop)
         }
-    }
-
-    // MARK: - Replies
-
-    private func reply(_ success: Bool, wanted: Bool, context: ChannelHandlerContext) {
-        guard wanted else { return }
-        context.triggerUserOutboundEvent(success ? ChannelSuccessEvent() as Any : ChannelFailureEvent() as Any, promise: nil)
-    }
-
-    /// Accepts the request so the client stays to read `message` on stderr, then ends with status 1.
-    private func refuse(_ message: String, wantReply: Bool, context: ChannelHandlerContext) {
-        reply(true, wanted: wantReply, context: context)
-        writeError(message, to: context.channel)
-        let channel = context.channel
-        channel.triggerUserOutboundEvent(SSHChannelRequestEvent.ExitStatus(exitStatus: 1)).whenComplete { _ in
-            channel.close(promise: nil)
-        }
-    }
-
-    private func writeError(_ message: String, to channel: Channel) {
-        var buffer = channel.allocator.buffer(capacity: message.utf8.count + 2)
-        buffer.writeString(message + "\r\n")
-        channel.writeAndFlush(SSHChannelData(type: .stdErr, data: .byteBuffer(buffer)), promise: nil)
-    }
-}
-
-/// Forwards what the shop writes on its pty to the SSH channel.
-final class TerminalOutputHandler: ChannelInboundHandler {
-    typealias InboundIn = ByteBuffer
-
-    private let sshChannel: Channel
-
-    init(sshChannel: Channel) {
-        self.sshChannel = sshChannel
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let bytes = unwrapInboundIn(data)
-        sshChannel.write(SSHChannelData(type: .channel, data: .byteBuffer(bytes)), promise: nil)
-    }
-
-    func channelReadComplete(context: ChannelHandlerContext) {
-        sshChannel.flush()
-    }
-
-    func errorCaught(context: ChannelHandlerContext, error: Error) {
-        // EIO on read means the last process holding the pty has gone: the normal end.
-        context.close(promise: nil)
     }
 }

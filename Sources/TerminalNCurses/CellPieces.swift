@@ -18,7 +18,9 @@ public enum CellPieces {
     /// Pieces covering exactly `columns` columns: the characters that fit, in order (the placeholder when none
     /// does), then blanks.
     /// - Parameter width: the C library's width of a scalar (`wcwidth`): -1 for one it does not know.
-    public static func pieces(of text: String, columns: Int, placeholder: String = "\u{FFFD}", width: (Unicode.Scalar) -> Int) -> [Piece] {
+    public static func pieces(of text: String, columns: Int, width: (Unicode.Scalar) -> Int) -> [Piece] {
+        // Only Unicode cells come here (ASCII-only frames are single-byte cells), so the placeholder is U+FFFD.
+        let placeholder = "\u{FFFD}"
         var pieces: [Piece] = []
         var used = 0
         var current: (text: String.UnicodeScalarView, width: Int)? = nil

@@ -1,0 +1,39 @@
+import Foundation
+import PseudoTerminal
+
+/// How to start the shop for one session; the server adds `TERM` and the customer identity.
+public struct SessionCommand: Sendable {
+    public var executable: String
+    public var arguments: [String]
+    public var environment: [String: String]
+    /// The largest pty a session gets: a client asking for more (on the first request or in a window
+    /// change) gets this, so no client chooses how much memory its session lays out and allocates.
+    public var largestTerminal: TerminalSize
+
+    public init(executable: String, arguments: [String], environment: [String: String], largestTerminal: TerminalSize) {
+        self.executable = executable
+        self.arguments = arguments
+        self.environment = environment
+        self.largestTerminal = largestTerminal
+    }
+
+    /// `requested` within `largestTerminal`; a side of 0 (a client without a terminal) becomes 80x24's.
+    public func bounded(_ requested: TerminalSize) -> TerminalSize {
+        TerminalSize(
+            columns: min(requested.columns > 0 ? requested.columns : 80, largestTerminal.columns),
+            rows: min(requested.rows > 0 ? requested.rows : 24, largestTerminal.rows)
+        )
+    }
+
+    /// The environment variable that carries the customer's key fingerprint to the session process.
+    public static let fingerprintVariable = "STOREFRONT_SSH_KEY_FINGERPRINT"
+}
+
+/// Why a session ended, as the server logs it.
+enum SessionEnding: String, Sendable {
+    /// The shop exited by itself: the shopper quit, or it crashed.
+    case shopExited = "finished"
+    case clientGone = "client went away"
+    case idle = "idle"
+    case shutdown = "server shutting down"
+}
