@@ -41,9 +41,11 @@ public enum KeyContext: Hashable, Sendable, CaseIterable {
         case .productDetail: self = .productDetail
         case .cart: self = .cart
         case .paymentSheet:
-            if state.paymentSheet?.authorizationPrompt != nil { self = .authorizationPrompt }
-            else if state.paymentSheet?.chooser != nil { self = .chooser }
-            else { self = .paymentSheet }
+            switch state.paymentSheet?.phase {
+            case .confirming?: self = .authorizationPrompt
+            case .choosing?: self = .chooser
+            default: self = .paymentSheet
+            }
         case .confirmation: self = .confirmation
         case .orders: self = .orders
         case .orderDetail: self = .orderDetail

@@ -1,0 +1,13 @@
+import StoreClients
+import StoreModels
+
+/// Everything a reducer handles: the shopper's actions and the answers of effects and delegates.
+public enum AppAction: Equatable, Sendable {
+    /// A key's action, decoded by the UI's key bindings.
+    case key(Action)
+    /// One-Tap asked its navigator for a destination.
+    case navigate(Destination)
+    case checkout(CheckoutAction)
+    case form(FormAction)
+    case signIn(SignInAction)
+}

@@ -1,0 +1,121 @@
+import StoreModels
+
+/// The root reducer: the keys every screen shares, help, the notice, and dispatch to the features.
+@MainActor
+public enum AppReducer {
+    /// The state a shop opens with: the customer's saved cart, wallet and the first products.
+    public static func initialState(_ env: ShopEnvironment) -> AppState {
+        let dependencies = env.dependencies
+        let profile = env.storeProfile
+        let account = dependencies.accounts.signedIn
+        var screens = StorefrontState(shopName: profile.name, currency: profile.currency)
+        screens.notice = dependencies.accounts.launchNotice.map { Notice(.error, $0) }
+        var state = AppState(
+            screens: screens, cart: Cart(currency: profile.currency),
+            customerID: account?.customerID ?? dependencies.accounts.guestID, signedIn: account
+        )
+        if let failure = CartFeature.restoreCart(&state, env) { state.notice = Notice(.error, failure) }
+        dependencies.accounts.walletOwner.customerID = state.customerID
+        AccountFeature.reloadWallet(&state, env)
+        ProductListFeature.reload(&state, env, keepSelection: false)
+        CartFeature.saveCartAndShowIt(&state, env)
+        return state
+    }
+
+    /// One step of the store: `action`, then every action posted to the mailbox while it ran.
+    public static func step(_ state: inout AppState, _ action: AppAction, _ env: ShopEnvironment) -> Effect {
+        env.mailbox.isReducing = true
+        defer { env.mailbox.isReducing = false }
+        // What the shopper sees now, before this step changes it: a key may open a checkout that gives it back.
+        state.noticeBeforeAction = state.notice
+        var effect = reduce(&state, action, env)
+        while let next = env.mailbox.takeQueued() {
+            effect += reduce(&state, next, env)
+        }
+        return effect
+    }
+
+    static func reduce(_ state: inout AppState, _ action: AppAction, _ env: ShopEnvironment) -> Effect {
+        switch action {
+        case .key(let key): return reduceKey(&state, key, env)
+        case .navigate(let destination): return CheckoutFeature.navigate(&state, to: destination, env)
+        case .checkout(let event): return CheckoutFeature.reduce(&state, event, env)
+        case .form(let event): return FormFeature.reduce(&state, event, env)
+        case .signIn(let event): return SignInFeature.reduce(&state, event, env)
+        }
+    }
+
+    private static func reduceKey(_ state: inout AppState, _ action: Action, _ env: ShopEnvironment) -> Effect {
+        switch action {
+        case .viewportChanged(let rows):
+            state.listRowCapacity = max(1, rows)
+            ProductListFeature.reload(&state, env, keepSelection: true)
+            OrdersFeature.reload(&state, env)
+            return .none
+        case .tick:
+            if state.isBusy { state.spinnerPhase &+= 1 }
+            return .none
+        case .quit:
+            state.isQuitting = true
+            return .none
+        default:
+            break
+        }
+        state.notice = nil
+        if state.isHelpShown {
+            if action == .toggleHelp || action == .back { state.isHelpShown = false }
+            return .none
+        }
+        if action == .toggleHelp, !state.productList.isEditingQuery {
+            state.isHelpShown = true
+            return .none
+        }
+        switch state.screen {
+        case .productList: return ProductListFeature.reduce(&state, action, env)
+        case .productDetail: return ProductDetailFeature.reduce(&state, action, env)
+        case .cart: return CartFeature.reduce(&state, action, env)
+        case .paymentSheet: return CheckoutFeature.reduceKey(&state, action, env)
+        case .confirmation: return ConfirmationFeature.reduce(&state, action, env)
+        case .orders: return OrdersFeature.reduce(&state, action, env)
+        case .orderDetail: return OrdersFeature.reduceDetail(&state, action, env)
+        case .account: return AccountFeature.reduce(&state, action, env)
+        case .form: return FormFeature.reduceKey(&state, action, env)
+        }
+    }
+
+    /// Keys every browsing screen shares: go to the shop, cart, orders or account. Nil when `action` is none of them.
+    static func navigation(_ state: inout AppState, _ action: Action, _ env: ShopEnvironment) -> Effect? {
+        switch action {
+        case .showShop: goToShop(&state)
+        case .showCart: show(.cart, in: &state)
+        case .showOrders: OrdersFeature.open(&state, env)
+        case .showAccount: AccountFeature.open(&state, env)
+        default: return nil
+        }
+        return Effect.none
+    }
+
+    /// Brings `screen` to the top: back to it where it is in the route, else pushed.
+    static func show(_ screen: Screen, in state: inout AppState) {
+        if let existing = state.route.firstIndex(of: screen) {
+            state.route.removeSubrange((existing + 1)...)
+        } else {
+            state.route.append(screen)
+        }
+    }
+
+    static func popScreen(_ state: inout AppState) {
+        guard state.route.count > 1 else { return }
+        state.route.removeLast()
+    }
+
+    static func goToShop(_ state: inout AppState) {
+        state.route = [.productList]
+        state.confirmation = nil
+        state.orderDetail = nil
+    }
+}
+
+extension Array {
+    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}

@@ -1,0 +1,75 @@
+import StoreClients
+import StoreModels
+
+/// Everything the reducers keep: what the screens show, and what stays behind them.
+///
+/// Only `screens` is published. Its properties read and write through this type too
+/// (`state.route`, `state.notice`), so a feature reads as if it had one state; `state.cart` is the
+/// cart itself, and `state.screens.cart` the cart screen.
+@dynamicMemberLookup
+public struct AppState: Equatable {
+    /// What the screens show; the only part a host sees.
+    public var screens: StorefrontState
+    /// The shopper's cart; `screens.cart` (the cart screen) and the badge show it.
+    public var cart: Cart
+    /// The cart as last saved, so only real changes are written.
+    public var savedCart: [CartLine]?
+    /// Whose cart, wallet and orders these are: the signed-in account's, or the guest's.
+    public var customerID: String
+    /// The signed-in account, or nil for a guest.
+    public var signedIn: SignedInAccount?
+    /// The customer's saved cards and addresses, re-read after every change to them.
+    public var wallet = WalletContents()
+    /// Rows the host's list area fits: the size of a list window and of a page.
+    public var listRowCapacity = 10
+    /// The payment sheet's checkout: its session with the controller, and the shopper's choices.
+    public var checkout: Checkout?
+    /// The checkout to start again once "Set up card" has saved a card.
+    public var checkoutAwaitingCard: CheckoutOrder?
+    /// Set while the payment sheet is being presented.
+    public var isPresentingSheet = false
+    /// The sign-in in progress, kept alive until its delegate hears the outcome.
+    public var signIn: SignInSession?
+    /// What the shopper saw before the action being handled; a checkout closed unpaid gives it back.
+    public var noticeBeforeAction: Notice?
+
+    public init(screens: StorefrontState, cart: Cart, customerID: String, signedIn: SignedInAccount?) {
+        self.screens = screens
+        self.cart = cart
+        self.customerID = customerID
+        self.signedIn = signedIn
+    }
+
+    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<StorefrontState, Value>) -> Value {
+        get { screens[keyPath: keyPath] }
+        set { screens[keyPath: keyPath] = newValue }
+    }
+
+    public subscript<Value>(dynamicMember keyPath: KeyPath<StorefrontState, Value>) -> Value {
+        screens[keyPath: keyPath]
+    }
+
+    /// False while a screen is on its way: keys typed now wait for it.
+    public var isAcceptingInput: Bool { !isPresentingSheet && !(screens.form?.isBusy ?? false) }
+}
+
+/// What the reducers work with: the injected dependencies, the shop's profile and the mailbox.
+@MainActor
+public struct ShopEnvironment {
+    public let dependencies: StorefrontDependencies
+    /// The shop: name, currency, shipping, tax and card networks.
+    public let storeProfile: StoreProfile
+    /// Where effects, delegates and One-Tap's navigator post their actions.
+    public let mailbox: ActionMailbox
+
+    public init(dependencies: StorefrontDependencies, mailbox: ActionMailbox = ActionMailbox()) {
+        self.dependencies = dependencies
+        self.storeProfile = dependencies.catalog.store
+        self.mailbox = mailbox
+    }
+
+    /// One-Tap for an entry point, navigating through the mailbox.
+    func oneTap(_ entryPoint: OneTapCheckout.EntryPoint) -> OneTapCheckout {
+        OneTapCheckout(entryPoint: entryPoint, flags: dependencies.featureFlags, navigator: mailbox)
+    }
+}

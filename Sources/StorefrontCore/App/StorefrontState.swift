@@ -1,0 +1,61 @@
+import StoreModels
+
+/// The screens, stacked as the shopper goes deeper; the last one is on top.
+public enum Screen: Hashable, Sendable {
+    case productList, productDetail, cart, paymentSheet, confirmation, orders, orderDetail
+    /// The account: who is signed in, saved cards and addresses.
+    case account
+    /// A form on top of another screen: sign-in, a new card or a new address.
+    case form
+}
+
+/// Everything the screens show, and nothing else. Equatable so tests compare whole sequences.
+public struct StorefrontState: Equatable, Sendable {
+    public var shopName: String
+    public var route: [Screen] = [.productList]
+    public var cartBadge: CartBadge
+    public var productList = ProductListState()
+    public var productDetail: ProductDetailState?
+    public var cart: CartScreenState
+    public var paymentSheet: PaymentSheetState?
+    public var confirmation: ConfirmationState?
+    public var orders = OrderListState()
+    public var orderDetail: Order?
+    public var account = AccountState()
+    public var form: FormState?
+    public var isHelpShown = false
+    public var notice: Notice?
+    /// Advances on timer ticks while something is in progress, to animate a spinner.
+    public var spinnerPhase = 0
+    public var isQuitting = false
+    /// Who is shopping, for the header: a name, an email, a key fingerprint, or "guest".
+    public var shopperLabel = "guest"
+
+    public init(shopName: String, currency: Currency) {
+        self.shopName = shopName
+        self.cartBadge = CartBadge(itemCount: 0, subtotal: .zero(currency))
+        self.cart = CartScreenState(totals: CartTotals(subtotal: .zero(currency), shipping: .zero(currency), tax: .zero(currency)))
+    }
+
+    public var screen: Screen { route.last ?? .productList }
+
+    /// True while a payment is being authorized or processed; the host ticks the spinner then.
+    public var isBusy: Bool { (paymentSheet?.isBusy ?? false) || (form?.isBusy ?? false) }
+}
+
+/// The cart count and subtotal in the header.
+public struct CartBadge: Equatable, Sendable {
+    public var itemCount: Int
+    public var subtotal: Money
+}
+
+/// A one-line message for the shopper: what just happened or what went wrong.
+public struct Notice: Equatable, Sendable {
+    public enum Kind: Equatable, Sendable { case info, error }
+    public var kind: Kind
+    public var text: String
+    public init(_ kind: Kind, _ text: String) {
+        self.kind = kind
+        self.text = text
+    }
+}

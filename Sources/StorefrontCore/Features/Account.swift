@@ -1,0 +1,137 @@
+import StoreClients
+import StoreModels
+
+/// The account screen: who is shopping, and the saved cards and addresses.
+public struct AccountState: Equatable, Sendable {
+    /// The name, the email or the key fingerprint; "Guest" when signed out.
+    public var title = "Guest"
+    public var detail = ""
+    public var isSignedIn = false
+    /// A guest can sign in (where an identity provider is offered).
+    public var canSignIn = false
+    /// Sandbox ID accounts can sign out; an SSH key identity cannot.
+    public var canSignOut = false
+    public var rows: [AccountRow] = []
+    public var selectedIndex = 0
+    /// One-Tap is ready: a default card on the shop's networks and a default address.
+    public var isOneTapReady = false
+
+    public init() {}
+
+    public var selectedRow: AccountRow? { rows.indices.contains(selectedIndex) ? rows[selectedIndex] : nil }
+}
+
+/// A saved card or address on the account screen.
+public struct AccountRow: Equatable, Sendable {
+    public enum Kind: Equatable, Sendable { case card, address }
+    public var kind: Kind
+    public var id: String
+    public var title: String
+    public var detail: String
+    public var isDefault: Bool
+}
+
+/// The account screen: who is shopping, their saved cards and addresses, sign-in and sign-out.
+@MainActor
+enum AccountFeature {
+    static func open(_ state: inout AppState, _ env: ShopEnvironment) {
+        refresh(&state, env)
+        AppReducer.show(.account, in: &state)
+    }
+
+    static func reduce(_ state: inout AppState, _ action: Action, _ env: ShopEnvironment) -> Effect {
+        if let effect = AppReducer.navigation(&state, action, env) { return effect }
+        if let moved = ListSelection.moved(state.account.selectedIndex, by: action, count: state.account.rows.count) {
+            state.account.selectedIndex = moved
+            return .none
+        }
+        switch action {
+        case .addCard: FormFeature.open(CardForm.make(state, env), in: &state)
+        case .addAddress: FormFeature.open(AddressForm.make(state, env), in: &state)
+        case .confirm, .makeDefault:
+            guard let row = state.account.selectedRow, !row.isDefault else { return .none }
+            changeWallet(&state, env, success: "\(row.title) is now your default \(row.kind == .card ? "card" : "address").") { wallets, customer in
+                switch row.kind {
+                case .card: try wallets.setDefaultCard(id: row.id, forCustomer: customer)
+                case .address: try wallets.setDefaultAddress(id: row.id, forCustomer: customer)
+                }
+            }
+        case .removeLine:
+            guard let row = state.account.selectedRow else { return .none }
+            changeWallet(&state, env, success: "Removed \(row.title).") { wallets, customer in
+                switch row.kind {
+                case .card: try wallets.removeCard(id: row.id, forCustomer: customer)
+                case .address: try wallets.removeAddress(id: row.id, forCustomer: customer)
+                }
+            }
+        case .signInOrOut:
+            if state.account.canSignIn { return SignInFeature.begin(&state, env) }
+            if state.account.canSignOut { return SignInFeature.signOut(&state, env) }
+        case .back: AppReducer.popScreen(&state)
+        default: break
+        }
+        return .none
+    }
+
+    /// Applies one change to the wallet store, then shows the result.
+    private static func changeWallet(_ state: inout AppState, _ env: ShopEnvironment, success: String, _ change: (any WalletStore, String) throws -> Void) {
+        do {
+            try change(env.dependencies.accounts.wallets, state.customerID)
+            state.notice = Notice(.info, success)
+        } catch {
+            state.notice = Notice(.error, "Your wallet could not be changed: \(error)")
+        }
+        reloadWallet(&state, env)
+    }
+
+    /// Re-reads the customer's wallet and everything that shows it: the account screen and One-Tap.
+    static func reloadWallet(_ state: inout AppState, _ env: ShopEnvironment) {
+        do {
+            state.wallet = try env.dependencies.accounts.wallets.wallet(forCustomer: state.customerID)
+        } catch {
+            state.notice = Notice(.error, "Your wallet could not be read: \(error)")
+        }
+        refresh(&state, env)
+        CartFeature.saveCartAndShowIt(&state, env)
+        ProductDetailFeature.refresh(&state, env)
+    }
+
+    /// Rebuilds the account screen and the header's shopper label from the account, profile and wallet.
+    static func refresh(_ state: inout AppState, _ env: ShopEnvironment) {
+        let accounts = env.dependencies.accounts
+        let account = state.signedIn
+        let wallet = state.wallet
+        var screen = AccountState()
+        let profile = (try? accounts.profiles.profile(forCustomer: state.customerID)) ?? nil
+        switch account?.provider {
+        case .sandboxID?:
+            screen.title = profile?.name ?? profile?.email ?? "Sandbox ID account"
+            screen.detail = [profile?.name == nil ? nil : profile?.email, "signed in with Sandbox ID"].compactMap { $0 }.joined(separator: " · ")
+            screen.canSignOut = accounts.signIn != nil
+        case .sshKey?:
+            screen.title = "SSH key"
+            screen.detail = "\(account?.userID ?? "") · your key is your account"
+        case nil:
+            screen.title = "Guest"
+            screen.canSignIn = accounts.signIn != nil
+            screen.detail = screen.canSignIn ? "Sign in to keep your cart, wallet and orders in an account." : "Shopping as a guest."
+        }
+        screen.isSignedIn = account != nil
+        state.shopperLabel = account == nil ? "guest" : (account?.provider == .sshKey ? shortFingerprint(account?.userID ?? "") : screen.title)
+        screen.rows = wallet.cards.map { card in
+            AccountRow(kind: .card, id: card.id, title: card.shortName, detail: card.displayName, isDefault: card.id == wallet.defaultCardID)
+        } + wallet.addresses.map { address in
+            AccountRow(kind: .address, id: address.id, title: address.name, detail: address.address.singleLine, isDefault: address.id == wallet.defaultAddressID)
+        }
+        screen.selectedIndex = ListSelection.clamped(state.account.selectedIndex, count: screen.rows.count)
+        let defaultCardWorksHere = wallet.defaultCard.map { env.storeProfile.supportedNetworks.contains($0.network) } ?? false
+        screen.isOneTapReady = defaultCardWorksHere && wallet.defaultAddress != nil
+        state.account = screen
+    }
+
+    /// "SHA256:abcd…wxyz": enough of a key fingerprint to recognise it in the header.
+    static func shortFingerprint(_ fingerprint: String) -> String {
+        guard fingerprint.count > 20 else { return fingerprint }
+        return String(fingerprint.prefix(14)) + "…" + String(fingerprint.suffix(4))
+    }
+}

@@ -1,0 +1,52 @@
+import StoreClients
+import StoreModels
+
+/// What is being bought: the lines, and whether paying empties the cart (Buy now on a product does not).
+public struct CheckoutOrder: Equatable, Sendable {
+    public var lines: [CartLine]
+    public var clearsCartOnSuccess: Bool
+    public init(lines: [CartLine], clearsCartOnSuccess: Bool) {
+        self.lines = lines
+        self.clearsCartOnSuccess = clearsCartOnSuccess
+    }
+}
+
+/// One payment sheet's checkout: its session with the controller, and the shopper's choices.
+public struct Checkout: Equatable {
+    public let session: PaymentSession
+    public var order: CheckoutOrder
+    /// Straight to the authorization prompt once the sheet is up (One-Tap).
+    public var oneTap: Bool
+    /// What the sheet offers; empty until it is presented.
+    public var options = PaymentSheetOptions(paymentMethods: [], contacts: [], selectedPaymentMethod: nil, selectedContact: nil)
+    public var card: PaymentMethod?
+    public var shipTo: Contact?
+    public var contact: Contact?
+    public var shippingMethod: ShippingMethod
+    /// What the screen under the sheet said when checkout began; closing the sheet without authorizing restores it.
+    public var noticeBeforeCheckout: Notice?
+
+    public init(session: PaymentSession, order: CheckoutOrder, oneTap: Bool, shippingMethod: ShippingMethod, noticeBeforeCheckout: Notice?) {
+        self.session = session
+        self.order = order
+        self.oneTap = oneTap
+        self.shippingMethod = shippingMethod
+        self.noticeBeforeCheckout = noticeBeforeCheckout
+    }
+
+    /// The address of the "Ship to" choice with the email and phone of the "Contact" choice.
+    var shippingContact: Contact? {
+        guard let shipTo, let contact else { return nil }
+        var merged = shipTo
+        merged.email = contact.email
+        merged.phone = contact.phone
+        return merged
+    }
+}
+
+/// How a confirmed payment ended.
+public enum CheckoutOutcome: Equatable, Sendable {
+    case paid(ConfirmationState)
+    /// Not paid, and why, in words for the shopper.
+    case notPaid(String)
+}

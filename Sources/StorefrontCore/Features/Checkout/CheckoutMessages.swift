@@ -1,0 +1,31 @@
+import StoreClients
+
+/// The words a checkout shows for what went wrong, one place for every payment error.
+enum CheckoutMessages {
+    static func message(for error: PaymentAuthorizationError) -> String {
+        switch error {
+        case .networksNotSupported: "No card in your wallet works here. Set up a card to pay."
+        case .unableToInitialize: "The payment sheet could not be opened for this order."
+        }
+    }
+
+    static func message(for error: PaymentProviderError) -> String {
+        switch error {
+        case .cardRejected(let reason): reason.message
+        case .unavailable(let why): "The payment provider is unavailable (\(why)). You were not charged."
+        }
+    }
+
+    static func message(for error: MerchantBackendError) -> String {
+        switch error {
+        case .declined(let reason): reason.message
+        case .soldOut(let name, let available):
+            available == 0
+                ? "Sorry, \(name) just sold out. You were not charged; the rest of your cart is kept."
+                : "Only \(available) of \(name) left. You were not charged; lower the quantity and pay again."
+        case .idempotencyMismatch: "This payment conflicts with an earlier attempt. You were not charged twice; please try again."
+        case .timedOut: "The shop did not answer in time. No second charge will be made; please try again."
+        case .unavailable(let why): "The shop could not take the order (\(why))."
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import StoreClients
+import StoreModels
+
+/// What the sheet shows and asks for, worked out from the shop's profile: the request, the summary,
+/// the rows, the choosers and what the shop cannot accept about a contact.
+@MainActor
+enum CheckoutSheet {
+    static func paymentRequest(lines: [CartLine], shipping: ShippingMethod, _ shop: StoreProfile) -> PaymentRequest {
+        PaymentRequest(
+            merchantIdentifier: shop.merchantIdentifier, merchantName: shop.name, countryCode: shop.countryCode,
+            currency: shop.currency, supportedNetworks: shop.supportedNetworks,
+            merchantCapabilities: [.threeDSecure, .credit, .debit],
+            summaryItems: summaryItems(lines: lines, shipping: shipping, shop),
+            shippingMethods: shop.shippingMethods, requiredShippingContactFields: [.name, .email, .postalAddress]
+        )
+    }
+
+    nonisolated static func totals(lines: [CartLine], shipping: ShippingMethod, _ shop: StoreProfile) -> CartTotals {
+        Cart(currency: shop.currency, lines: lines).totals(shipping: shipping, tax: shop.tax)
+    }
+
+    /// Subtotal, shipping, tax, then the total labelled with the merchant's name.
+    nonisolated static func summaryItems(lines: [CartLine], shipping: ShippingMethod, _ shop: StoreProfile) -> [SummaryItem] {
+        let totals = totals(lines: lines, shipping: shipping, shop)
+        return [
+            SummaryItem(label: "Subtotal", amount: totals.subtotal),
+            SummaryItem(label: "Shipping (\(shipping.label))", amount: totals.shipping),
+            SummaryItem(label: shop.tax.label, amount: totals.tax),
+            SummaryItem(label: shop.name, amount: totals.total),
+        ]
+    }
+
+    /// Each row's current choice in words, and whether every row has one.
+    static func refreshRows(_ state: inout AppState) {
+        guard let checkout = state.checkout, var sheet = state.paymentSheet else { return }
+        sheet.rowValues = [
+            .card: checkout.card.map { "\($0.shortName)  \($0.displayName)" } ?? "Choose a card",
+            .shippingAddress: checkout.shipTo.map(\.shipToLine) ?? "Choose an address",
+            .shippingMethod: "\(checkout.shippingMethod.label) · \(checkout.shippingMethod.detail)",
+            .contact: checkout.contact.map { [$0.email, $0.phone].filter { !$0.isEmpty }.joined(separator: " · ") } ?? "Choose a contact",
+        ]
+        sheet.hasEveryChoice = checkout.card != nil && checkout.shipTo != nil && checkout.contact != nil
+        state.paymentSheet = sheet
+    }
+
+    static func chooser(for row: PaymentSheetRow, _ checkout: Checkout, _ shop: StoreProfile) -> ChooserState {
+        let options = checkout.options
+        switch row {
+        case .card:
+            let choices = options.paymentMethods.map { ChooserState.Option(title: $0.shortName, detail: $0.displayName) }
+            return ChooserState(row: row, options: choices, selectedIndex: options.paymentMethods.firstIndex { $0.id == checkout.card?.id } ?? 0)
+        case .shippingAddress:
+            let choices = options.contacts.map { ChooserState.Option(title: $0.name, detail: $0.address.singleLine) }
+            return ChooserState(row: row, options: choices, selectedIndex: options.contacts.firstIndex { $0.id == checkout.shipTo?.id } ?? 0)
+        case .shippingMethod:
+            let subtotal = checkout.order.lines.map(\.total).sum(in: shop.currency)
+            let choices = shop.shippingMethods.map { ChooserState.Option(title: "\($0.label) · \($0.cost(forSubtotal: subtotal).formatted)", detail: $0.detail) }
+            return ChooserState(row: row, options: choices, selectedIndex: shop.shippingMethods.firstIndex { $0.id == checkout.shippingMethod.id } ?? 0)
+        case .contact:
+            let choices = options.contacts.map { ChooserState.Option(title: $0.email.isEmpty ? "(no email)" : $0.email, detail: $0.phone) }
+            return ChooserState(row: row, options: choices, selectedIndex: options.contacts.firstIndex { $0.id == checkout.contact?.id } ?? 0)
+        }
+    }
+
+    /// Shows each contact error next to its row: name and address by "Ship to", email and phone by "Contact".
+    static func setRowErrors(_ state: inout AppState, _ contactErrors: [ContactFieldError]) {
+        var errors: [PaymentSheetRow: String] = [:]
+        for error in contactErrors {
+            let row: PaymentSheetRow = error.field == .postalAddress || error.field == .name ? .shippingAddress : .contact
+            errors[row] = errors[row].map { $0 + " " + error.message } ?? error.message
+        }
+        state.paymentSheet?.rowErrors = errors
+    }
+
+    /// What the shop cannot accept about a shipping contact: the address form's checks, then where it ships.
+    nonisolated static func contactErrors(for contact: Contact, _ shop: StoreProfile) -> [ContactFieldError] {
+        let problems = AddressEntry(contact).problems()
+        var errors = AddressField.allCases.compactMap { field in
+            problems[field].map { ContactFieldError(field: field.contactField, message: $0) }
+        }
+        if problems[.country] == nil, let elsewhere = ShippingRules.refusal(country: contact.address.countryCode, shop) {
+            errors.append(ContactFieldError(field: .postalAddress, message: elsewhere))
+        }
+        return errors
+    }
+}
+
+/// Where the shop ships: the one check the address form and the payment sheet share.
+enum ShippingRules {
+    /// Why the shop will not ship to `country`, or nil when it does.
+    static func refusal(country: String, _ shop: StoreProfile) -> String? {
+        guard country.trimmingCharacters(in: .whitespaces).uppercased() != shop.countryCode else { return nil }
+        return "\(shop.name) ships to \(shop.countryCode) addresses only."
+    }
+}

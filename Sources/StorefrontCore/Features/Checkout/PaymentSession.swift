@@ -1,0 +1,112 @@
+import StoreClients
+import StoreModels
+
+/// One payment sheet's session with its controller: the controller's delegate, so the store is not.
+///
+/// Order of calls: `present()` → the shopper's choices go through `select…` and the delegate's
+/// answers come back as updates → `authorize()` returns the whole outcome (the delegate places the
+/// order while the controller waits) → `closeAfterPayment()`, or `close()` and `.sheetClosed`.
+@MainActor
+public final class PaymentSession: PaymentAuthorizationControllerDelegate {
+    private let controller: any PaymentAuthorizationControlling
+    private let mailbox: ActionMailbox
+    private let placement: OrderPlacement
+    private let shop: StoreProfile
+    /// The shipping method the delegate prices the summary with, as the controller reports it.
+    private var shippingMethod: ShippingMethod
+    /// Set once the shopper authorizes a payment on this sheet; decides what closing the sheet leaves behind.
+    private var didAuthorize = false
+    private var attempt: ChargeAttempt?
+    private var placed: CheckoutOutcome?
+    private var isClosedAfterPayment = false
+
+    init(controller: any PaymentAuthorizationControlling, order: CheckoutOrder, shippingMethod: ShippingMethod, customerID: String, _ env: ShopEnvironment) {
+        let dependencies = env.dependencies
+        self.controller = controller
+        self.mailbox = env.mailbox
+        self.shop = env.storeProfile
+        self.shippingMethod = shippingMethod
+        self.placement = OrderPlacement(
+            provider: dependencies.paymentProvider, backend: dependencies.merchantBackend, ids: dependencies.ids,
+            shop: env.storeProfile, order: order, customerID: customerID
+        )
+        controller.delegate = self
+    }
+
+    /// Shows the sheet; nil when it could not be shown.
+    func present() async -> PaymentSheetOptions? {
+        await controller.present()
+    }
+
+    func select(_ method: PaymentMethod) async -> PaymentRequestUpdate {
+        await controller.selectPaymentMethod(method)
+    }
+
+    func select(_ method: ShippingMethod) async -> PaymentRequestUpdate {
+        await controller.selectShippingMethod(method)
+    }
+
+    func select(_ contact: Contact) async -> ShippingContactUpdate {
+        await controller.selectShippingContact(contact)
+    }
+
+    /// The shopper confirmed: the controller authorizes, and the outcome pairs its result with the order placed.
+    func authorize() async -> CheckoutOutcome {
+        placed = nil
+        let result = await controller.authorize()
+        if result.status == .success, case .paid(let confirmation)? = placed { return .paid(confirmation) }
+        return .notPaid(result.errors.first ?? "The payment did not go through.")
+    }
+
+    /// Esc on the sheet: the controller dismisses it and the delegate hears `didFinish`.
+    func close() async {
+        await controller.dismiss()
+    }
+
+    /// The order is paid and the thank-you screen is up: the sheet goes away without a word.
+    func closeAfterPayment() async {
+        isClosedAfterPayment = true
+        await controller.dismiss()
+    }
+
+    // MARK: Delegate
+
+    public func paymentAuthorizationController(_ controller: any PaymentAuthorizationControlling, didSelectPaymentMethod method: PaymentMethod) async -> PaymentRequestUpdate {
+        PaymentRequestUpdate(summaryItems: summary())
+    }
+
+    public func paymentAuthorizationController(_ controller: any PaymentAuthorizationControlling, didSelectShippingContact contact: Contact) async -> ShippingContactUpdate {
+        ShippingContactUpdate(summaryItems: summary(), errors: CheckoutSheet.contactErrors(for: contact, shop))
+    }
+
+    public func paymentAuthorizationController(_ controller: any PaymentAuthorizationControlling, didSelectShippingMethod method: ShippingMethod) async -> PaymentRequestUpdate {
+        shippingMethod = method
+        return PaymentRequestUpdate(summaryItems: summary())
+    }
+
+    /// The payment was authorized: the sheet says "Processing…" while the order is placed.
+    public func paymentAuthorizationController(_ controller: any PaymentAuthorizationControlling, didAuthorizePayment payment: Payment) async -> PaymentAuthorizationResult {
+        didAuthorize = true
+        mailbox.post(.checkout(.processingStarted))
+        let (outcome, attempt) = await placement.place(payment, after: attempt)
+        self.attempt = attempt
+        placed = outcome
+        switch outcome {
+        case .paid: return .success
+        case .notPaid(let why): return .failure(why)
+        }
+    }
+
+    public func paymentAuthorizationControllerDidFinish(_ controller: any PaymentAuthorizationControlling) async {
+        guard !isClosedAfterPayment else { return }
+        mailbox.post(.checkout(.sheetClosed(didAuthorize: didAuthorize)))
+    }
+
+    private func summary() -> [SummaryItem] {
+        CheckoutSheet.summaryItems(lines: placement.order.lines, shipping: shippingMethod, shop)
+    }
+}
+
+extension PaymentSession: Equatable {
+    nonisolated public static func == (lhs: PaymentSession, rhs: PaymentSession) -> Bool { lhs === rhs }
+}

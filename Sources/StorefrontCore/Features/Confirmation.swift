@@ -1,0 +1,21 @@
+import StoreModels
+
+/// The "Thank you" screen.
+public struct ConfirmationState: Equatable, Sendable {
+    public var orderNumber: String
+    public var total: Money
+    public var itemCount: Int
+    public var paymentDescription: String
+    public var shipTo: String
+    public var shippingMethodLabel: String
+}
+
+/// The "Thank you" screen: Enter or Esc goes back to the shop.
+@MainActor
+enum ConfirmationFeature {
+    static func reduce(_ state: inout AppState, _ action: Action, _ env: ShopEnvironment) -> Effect {
+        if let effect = AppReducer.navigation(&state, action, env) { return effect }
+        if action == .back || action == .confirm { AppReducer.goToShop(&state) }
+        return .none
+    }
+}

@@ -1,0 +1,51 @@
+import StoreClients
+import StoreModels
+
+/// The address form: checked in place, including where the shop ships, then saved to the wallet.
+@MainActor
+enum AddressForm {
+    static func make(_ state: AppState, _ env: ShopEnvironment) -> FormState {
+        let profile = FormFeature.profile(state, env)
+        let shop = env.storeProfile
+        return FormState(
+            purpose: .addAddress, title: "Add an address",
+            message: "\(shop.name) ships to \(shop.countryCode) addresses. The email gets the receipt.",
+            fields: [
+                FormState.Field(id: AddressField.name.rawValue, label: "Name", value: profile?.name ?? ""),
+                FormState.Field(id: AddressField.street.rawValue, label: "Street"),
+                FormState.Field(id: AddressField.city.rawValue, label: "City"),
+                FormState.Field(id: AddressField.postalCode.rawValue, label: "Postal code"),
+                FormState.Field(id: AddressField.country.rawValue, label: "Country", value: shop.countryCode, hint: "two letters"),
+                FormState.Field(id: AddressField.email.rawValue, label: "Email", value: profile?.email ?? ""),
+                FormState.Field(id: AddressField.phone.rawValue, label: "Phone", hint: "optional"),
+            ],
+            submitLabel: "Save address"
+        )
+    }
+
+    static func submit(_ state: inout AppState, _ form: FormState, _ env: ShopEnvironment) {
+        let entry = AddressEntry(
+            name: form.value(AddressField.name.rawValue), street: form.value(AddressField.street.rawValue),
+            city: form.value(AddressField.city.rawValue), postalCode: form.value(AddressField.postalCode.rawValue),
+            country: form.value(AddressField.country.rawValue), email: form.value(AddressField.email.rawValue),
+            phone: form.value(AddressField.phone.rawValue)
+        )
+        var problems = Dictionary(uniqueKeysWithValues: entry.problems().map { ($0.key.rawValue, $0.value) })
+        if problems[AddressField.country.rawValue] == nil, let elsewhere = ShippingRules.refusal(country: entry.country, env.storeProfile) {
+            problems[AddressField.country.rawValue] = elsewhere
+        }
+        guard problems.isEmpty, let contact = entry.contact(id: "addr_" + env.dependencies.ids.next()) else {
+            FormFeature.showFieldErrors(&state, problems)
+            return
+        }
+        do {
+            try env.dependencies.accounts.wallets.addAddress(contact, forCustomer: state.customerID, makeDefault: state.wallet.addresses.isEmpty)
+        } catch {
+            FormFeature.failed(&state, "The address could not be saved: \(error)", field: nil)
+            return
+        }
+        FormFeature.close(&state)
+        AccountFeature.reloadWallet(&state, env)
+        state.notice = Notice(.info, "Saved the address for \(contact.name).")
+    }
+}

@@ -1,0 +1,124 @@
+import StoreClients
+import StoreModels
+
+/// What an effect answers a form with.
+public enum FormAction: Equatable, Sendable {
+    /// The payment provider kept the card from the card form.
+    case cardVaulted(PaymentMethod)
+    /// The form could not be saved: the message goes on `field`, or on the whole form when nil.
+    case failed(message: String, field: String?)
+}
+
+/// A form on top of another screen: typing, moving between fields, submitting and cancelling.
+/// What a form asks for and how it is saved lives with its purpose: CardForm, AddressForm, SignInFeature.
+@MainActor
+enum FormFeature {
+    /// Longest value a form field takes; anything longer is not a card, code, name or address.
+    static let fieldLimit = 120
+
+    /// Shows `form` over the current screen, or in place of the form already shown.
+    static func open(_ form: FormState, in state: inout AppState) {
+        state.form = form
+        if state.screen != .form { state.route.append(.form) }
+    }
+
+    static func close(_ state: inout AppState) {
+        state.form = nil
+        if state.screen == .form { AppReducer.popScreen(&state) }
+    }
+
+    static func reduceKey(_ state: inout AppState, _ action: Action, _ env: ShopEnvironment) -> Effect {
+        guard var form = state.form, !form.isBusy else { return .none }
+        let index = form.focusedIndex
+        switch action {
+        case .textInput(let text):
+            guard form.fields[index].value.count + text.count <= fieldLimit else {
+                form.fields[index].error = "That is too long."
+                break
+            }
+            form.fields[index].value += text
+            form.fields[index].error = nil
+        case .deleteBackward:
+            if !form.fields[index].value.isEmpty { form.fields[index].value.removeLast() }
+            form.fields[index].error = nil
+        case .nextField, .moveDown:
+            form.focusedIndex = (index + 1) % form.fields.count
+        case .moveUp:
+            form.focusedIndex = (index + form.fields.count - 1) % form.fields.count
+        case .confirm:
+            if !form.isOnLastField {
+                form.focusedIndex = index + 1
+            } else {
+                state.form = form
+                return submit(&state, form, env)
+            }
+        case .back:
+            return cancel(&state, form)
+        default: break
+        }
+        state.form = form
+        return .none
+    }
+
+    static func reduce(_ state: inout AppState, _ action: FormAction, _ env: ShopEnvironment) -> Effect {
+        switch action {
+        case .cardVaulted(let card):
+            return CardForm.vaulted(&state, card, env)
+        case .failed(let message, let field):
+            failed(&state, message, field: field)
+            return .none
+        }
+    }
+
+    private static func submit(_ state: inout AppState, _ form: FormState, _ env: ShopEnvironment) -> Effect {
+        switch form.purpose {
+        case .signIn: return SignInFeature.submitPrompt(&state, form)
+        case .addCard: return CardForm.submit(&state, form, env)
+        case .addAddress:
+            AddressForm.submit(&state, form, env)
+            return .none
+        }
+    }
+
+    private static func cancel(_ state: inout AppState, _ form: FormState) -> Effect {
+        close(&state)
+        switch form.purpose {
+        case .signIn:
+            return SignInFeature.cancelPrompt(&state)
+        case .addCard:
+            if state.checkoutAwaitingCard != nil, state.screen == .paymentSheet { state.notice = Notice(.info, "No card was added.") }
+        case .addAddress:
+            break
+        }
+        return .none
+    }
+
+    /// Shows each field's error in place and moves to the first field that has one.
+    static func showFieldErrors(_ state: inout AppState, _ errors: [String: String]) {
+        guard var form = state.form else { return }
+        for index in form.fields.indices { form.fields[index].error = errors[form.fields[index].id] }
+        if let first = form.fields.firstIndex(where: { $0.error != nil }) { form.focusedIndex = first }
+        form.status = nil
+        state.form = form
+    }
+
+    /// Ends a save that failed: the message on its field, or on the whole form.
+    static func failed(_ state: inout AppState, _ message: String, field: String?) {
+        guard var form = state.form else { return }
+        form.isBusy = false
+        if let field, let index = form.fields.firstIndex(where: { $0.id == field }) {
+            form.fields[index].error = message
+            form.focusedIndex = index
+            form.status = nil
+        } else {
+            form.status = message
+            form.isStatusError = true
+        }
+        state.form = form
+    }
+
+    /// The signed-in customer's name and email, to fill in what they gave once.
+    static func profile(_ state: AppState, _ env: ShopEnvironment) -> AccountProfile? {
+        (try? env.dependencies.accounts.profiles.profile(forCustomer: state.customerID)) ?? nil
+    }
+}

@@ -1,0 +1,45 @@
+import StoreModels
+
+/// A form: sign-in, a new card, or a new address. Each field shows its own error in place.
+public struct FormState: Equatable, Sendable {
+    public enum Purpose: Equatable, Sendable { case signIn, addCard, addAddress }
+    public struct Field: Equatable, Sendable {
+        public var id: String
+        public var label: String
+        public var value: String
+        public var hint: String
+        public var error: String?
+        /// Drawn as dots (the security code).
+        public var isMasked: Bool
+        public init(id: String, label: String, value: String = "", hint: String = "", error: String? = nil, isMasked: Bool = false) {
+            self.id = id
+            self.label = label
+            self.value = value
+            self.hint = hint
+            self.error = error
+            self.isMasked = isMasked
+        }
+    }
+    public var purpose: Purpose
+    public var title: String
+    public var message: String
+    public var fields: [Field]
+    public var focusedIndex = 0
+    public var submitLabel: String
+    /// "Saving…", or what went wrong with the whole form.
+    public var status: String?
+    public var isStatusError = false
+    public var isBusy = false
+
+    public init(purpose: Purpose, title: String, message: String, fields: [Field], submitLabel: String) {
+        self.purpose = purpose
+        self.title = title
+        self.message = message
+        self.fields = fields
+        self.submitLabel = submitLabel
+    }
+
+    public var isOnLastField: Bool { focusedIndex >= fields.count - 1 }
+    public func value(_ id: String) -> String { fields.first { $0.id == id }?.value ?? "" }
+}
+

@@ -1,0 +1,40 @@
+import StoreModels
+
+/// One product's page.
+public struct ProductDetailState: Equatable, Sendable {
+    public var product: Product
+    public var quantityInCart: Int
+    public var canBuyNow: Bool
+}
+
+/// One product's page: add it, or buy it now with One-Tap.
+@MainActor
+enum ProductDetailFeature {
+    static func open(_ state: inout AppState, _ product: Product, _ env: ShopEnvironment) {
+        state.productDetail = ProductDetailState(product: product, quantityInCart: 0, canBuyNow: false)
+        refresh(&state, env)
+        state.route.append(.productDetail)
+    }
+
+    /// Puts the quantity in the cart and whether Buy now is offered on the page.
+    static func refresh(_ state: inout AppState, _ env: ShopEnvironment) {
+        guard let product = state.productDetail?.product else { return }
+        // Computed first: an optional-chained assignment holds `state` while its right side runs.
+        let quantity = state.cart.lines.first { $0.productID == product.id }?.quantity ?? 0
+        state.productDetail?.quantityInCart = quantity
+        let canBuyNow = env.oneTap(.product(id: product.id)).isEnabled && state.account.isOneTapReady
+        state.productDetail?.canBuyNow = canBuyNow
+    }
+
+    static func reduce(_ state: inout AppState, _ action: Action, _ env: ShopEnvironment) -> Effect {
+        if let effect = AppReducer.navigation(&state, action, env) { return effect }
+        guard let product = state.productDetail?.product else { return .none }
+        switch action {
+        case .addToCart: CartFeature.add(&state, product, env)
+        case .buyNow: env.oneTap(.product(id: product.id)).present()
+        case .back: AppReducer.popScreen(&state)
+        default: break
+        }
+        return .none
+    }
+}

@@ -1,0 +1,57 @@
+import StoreModels
+
+/// The store: the shop as a pure Swift object, actions in, `StorefrontState` out through `onState`.
+///
+/// Order of calls for one action: `send` → `AppReducer.step` (the action, then whatever the
+/// reducers' navigator and delegates posted meanwhile) → the effects it returned start as tracked
+/// tasks → the state is published once, if it changed. Effects answer with actions that take the
+/// same path. It never draws, never reads a global and never sleeps; `settled()` is how headless
+/// drivers know a key's effects are done.
+@MainActor
+public final class StorefrontViewModel {
+    /// Everything the reducers keep, published and not.
+    public private(set) var app: AppState
+    private var published: StorefrontState
+    private let onState: (StorefrontState) -> Void
+    private let environment: ShopEnvironment
+    private let effects = EffectRunner()
+
+    /// Number of times a timed-out charge is retried with the same idempotency key.
+    nonisolated public static let timeoutRetries = OrderPlacement.timeoutRetries
+
+    public init(dependencies: StorefrontDependencies, onState: @escaping (StorefrontState) -> Void) {
+        let environment = ShopEnvironment(dependencies: dependencies)
+        self.environment = environment
+        self.onState = onState
+        let initial = AppReducer.initialState(environment)
+        self.app = initial
+        self.published = initial.screens
+        environment.mailbox.deliver = { [weak self] in self?.step($0) }
+        onState(initial.screens)
+    }
+
+    /// What the screens show now.
+    public var state: StorefrontState { app.screens }
+
+    /// Handles one action and publishes the resulting state once, if it changed.
+    public func send(_ action: Action) {
+        step(.key(action))
+    }
+
+    /// False while a screen is on its way (the payment sheet being presented, a form being
+    /// checked): keys typed now belong to what comes next, so hosts hold them until this is true again.
+    public var isAcceptingInput: Bool { app.isAcceptingInput }
+
+    /// Waits until every effect started so far, and any effect they started, has finished.
+    public func settled() async {
+        await effects.settled()
+    }
+
+    private func step(_ action: AppAction) {
+        let effect = AppReducer.step(&app, action, environment)
+        effects.start(effect, send: environment.mailbox.send)
+        guard app.screens != published else { return }
+        published = app.screens
+        onState(app.screens)
+    }
+}
