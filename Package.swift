@@ -72,6 +72,8 @@ let package = Package(
             dependencies: [
                 "StoreModels", "StoreClients", "StorefrontCore", "StorefrontUI", "StoreSandbox", "StoreMerchant", "StoreIdentity",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CustomDump", package: "swift-custom-dump"),
+                .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
             ],
             swiftSettings: strict
         ),

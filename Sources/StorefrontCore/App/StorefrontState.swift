@@ -47,6 +47,10 @@ public struct StorefrontState: Equatable, Sendable {
 public struct CartBadge: Equatable, Sendable {
     public var itemCount: Int
     public var subtotal: Money
+    public init(itemCount: Int, subtotal: Money) {
+        self.itemCount = itemCount
+        self.subtotal = subtotal
+    }
 }
 
 /// A one-line message for the shopper: what just happened or what went wrong.

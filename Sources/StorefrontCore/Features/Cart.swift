@@ -7,6 +7,7 @@ public struct CartScreenState: Equatable, Sendable {
     public var totals: CartTotals
     public var shippingLabel = ""
     public var canBuyNow = false
+    public init(totals: CartTotals) { self.totals = totals }
 }
 
 /// The cart: quantities within stock and the shop's largest amount, saved as it changes.

@@ -8,6 +8,15 @@ public struct ConfirmationState: Equatable, Sendable {
     public var paymentDescription: String
     public var shipTo: String
     public var shippingMethodLabel: String
+
+    public init(orderNumber: String, total: Money, itemCount: Int, paymentDescription: String, shipTo: String, shippingMethodLabel: String) {
+        self.orderNumber = orderNumber
+        self.total = total
+        self.itemCount = itemCount
+        self.paymentDescription = paymentDescription
+        self.shipTo = shipTo
+        self.shippingMethodLabel = shippingMethodLabel
+    }
 }
 
 /// The "Thank you" screen: Enter or Esc goes back to the shop.

@@ -9,7 +9,7 @@ public final class ActionMailbox: Navigator {
     /// True while the store reduces an action; posts then wait in the queue.
     var isReducing = false
     /// The store's entry point for actions that arrive between steps.
-    var deliver: (@MainActor (AppAction) -> Void)?
+    public var deliver: (@MainActor (AppAction) -> Void)?
 
     public init() {}
 

@@ -1,10 +1,13 @@
 import Foundation
+import IssueReporting
 import Synchronization
 import StoreClients
 import StoreModels
 import StorefrontCore
 
 /// A payment-sheet controller that records what it was asked and forwards to its delegate like the real one.
+///
+/// Used without a delegate it fails the test: a real sheet always has one.
 @MainActor
 public final class PaymentAuthorizationControllerSpy: PaymentAuthorizationControlling {
     public weak var delegate: (any PaymentAuthorizationControllerDelegate)?
@@ -29,24 +32,24 @@ public final class PaymentAuthorizationControllerSpy: PaymentAuthorizationContro
     public func selectPaymentMethod(_ method: PaymentMethod) async -> PaymentRequestUpdate {
         calls.append("selectPaymentMethod(\(method.id))")
         payment.method = method
-        return await delegate?.paymentAuthorizationController(self, didSelectPaymentMethod: method) ?? PaymentRequestUpdate(summaryItems: request.summaryItems)
+        return await requireDelegate()?.paymentAuthorizationController(self, didSelectPaymentMethod: method) ?? PaymentRequestUpdate(summaryItems: request.summaryItems)
     }
 
     public func selectShippingContact(_ contact: Contact) async -> ShippingContactUpdate {
         calls.append("selectShippingContact(\(contact.id))")
         payment.shippingContact = contact
-        return await delegate?.paymentAuthorizationController(self, didSelectShippingContact: contact) ?? ShippingContactUpdate(summaryItems: request.summaryItems)
+        return await requireDelegate()?.paymentAuthorizationController(self, didSelectShippingContact: contact) ?? ShippingContactUpdate(summaryItems: request.summaryItems)
     }
 
     public func selectShippingMethod(_ method: ShippingMethod) async -> PaymentRequestUpdate {
         calls.append("selectShippingMethod(\(method.id))")
         payment.shippingMethod = method
-        return await delegate?.paymentAuthorizationController(self, didSelectShippingMethod: method) ?? PaymentRequestUpdate(summaryItems: request.summaryItems)
+        return await requireDelegate()?.paymentAuthorizationController(self, didSelectShippingMethod: method) ?? PaymentRequestUpdate(summaryItems: request.summaryItems)
     }
 
     public func authorize() async -> PaymentAuthorizationResult {
         calls.append("authorize")
-        guard let delegate else { return .failure("no delegate") }
+        guard let delegate = requireDelegate() else { return .failure("no delegate") }
         let result = await delegate.paymentAuthorizationController(self, didAuthorizePayment: payment)
         authorizationResults.append(result)
         return result
@@ -54,7 +57,12 @@ public final class PaymentAuthorizationControllerSpy: PaymentAuthorizationContro
 
     public func dismiss() async {
         calls.append("dismiss")
-        await delegate?.paymentAuthorizationControllerDidFinish(self)
+        await requireDelegate()?.paymentAuthorizationControllerDidFinish(self)
+    }
+
+    private func requireDelegate() -> (any PaymentAuthorizationControllerDelegate)? {
+        if delegate == nil { reportIssue("PaymentAuthorizationControllerSpy was used without a delegate.") }
+        return delegate
     }
 }
 

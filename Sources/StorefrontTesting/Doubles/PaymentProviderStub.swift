@@ -1,19 +1,22 @@
 import Foundation
+import IssueReporting
 import Synchronization
 import StoreClients
 import StoreModels
 import StorefrontCore
 
 /// A payment provider that answers with a fixed result and counts calls.
+///
+/// Vaulting is not set up unless the test gives a `vaultResult`; a vault call then fails the test.
 public final class PaymentProviderStub: PaymentProvider {
     private let result: Result<PaymentToken, PaymentProviderError>
-    private let vaultResult: Result<PaymentMethod, PaymentProviderError>
+    private let vaultResult: Result<PaymentMethod, PaymentProviderError>?
     private let calls = Mutex<[Payment]>([])
     private let vaulted = Mutex<[CardDetails]>([])
 
     public init(
         result: Result<PaymentToken, PaymentProviderError> = .success(PaymentToken(id: "tok_stub", paymentMethod: Fixtures.visa)),
-        vaultResult: Result<PaymentMethod, PaymentProviderError> = .success(Fixtures.visa)
+        vaultResult: Result<PaymentMethod, PaymentProviderError>? = nil
     ) {
         self.result = result
         self.vaultResult = vaultResult
@@ -25,6 +28,10 @@ public final class PaymentProviderStub: PaymentProvider {
 
     public func vault(_ card: CardDetails) async throws(PaymentProviderError) -> PaymentMethod {
         vaulted.withLock { $0.append(card) }
+        guard let vaultResult else {
+            reportIssue("PaymentProviderStub.vault was called, but the test gave no vaultResult.")
+            throw .unavailable("vault not set up")
+        }
         return try vaultResult.get()
     }
 

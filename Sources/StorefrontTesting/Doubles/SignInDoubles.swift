@@ -1,4 +1,5 @@
 import Foundation
+import IssueReporting
 import Synchronization
 import StoreClients
 import StoreModels
@@ -74,9 +75,13 @@ public final class SignInControllerSpy: SignInAuthorizationControlling {
 
     public func performRequests() {
         performCount += 1
+        guard let delegate else {
+            reportIssue("SignInControllerSpy.performRequests was called without a delegate.")
+            return
+        }
         switch outcome {
-        case .success(let credential): delegate?.signInController(self, didCompleteWith: credential)
-        case .failure(let error): delegate?.signInController(self, didCompleteWith: error)
+        case .success(let credential): delegate.signInController(self, didCompleteWith: credential)
+        case .failure(let error): delegate.signInController(self, didCompleteWith: error)
         }
     }
 }

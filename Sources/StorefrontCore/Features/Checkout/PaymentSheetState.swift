@@ -19,10 +19,20 @@ public struct ChooserState: Equatable, Sendable {
     public struct Option: Equatable, Sendable {
         public var title: String
         public var detail: String
+        public init(title: String, detail: String) {
+            self.title = title
+            self.detail = detail
+        }
     }
     public var row: PaymentSheetRow
     public var options: [Option]
     public var selectedIndex: Int
+
+    public init(row: PaymentSheetRow, options: [Option], selectedIndex: Int) {
+        self.row = row
+        self.options = options
+        self.selectedIndex = selectedIndex
+    }
 }
 
 /// Where the payment sheet is in a checkout. The sheet's mode is decided here once: its keys, its

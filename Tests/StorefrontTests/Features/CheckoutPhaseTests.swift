@@ -1,0 +1,155 @@
+import CustomDump
+import Testing
+import StoreClients
+import StoreModels
+import StorefrontCore
+import StorefrontTesting
+
+/// Every checkout phase against every action: what each phase accepts changes exactly what the
+/// table says, and everything else leaves the whole state as it was (but for the notice a key clears).
+@MainActor
+@Suite("Checkout phases")
+struct CheckoutPhaseTests {
+    /// One sample of every action; the switch below stops compiling when an action is added.
+    static let actions: [Action] = [
+        .moveUp, .moveDown, .pageUp, .pageDown, .moveToTop, .moveToBottom, .confirm, .back, .addToCart, .showCart, .showShop,
+        .showOrders, .showAccount, .beginSearch, .textInput("x"), .deleteBackward, .nextField, .addCard, .addAddress,
+        .makeDefault, .signInOrOut, .increaseQuantity, .decreaseQuantity, .removeLine, .pay, .buyNow, .toggleHelp, .quit,
+        .viewportChanged(listRows: 10), .tick,
+    ]
+
+    private static func sampled(_ action: Action) -> Bool {
+        switch action {
+        case .moveUp, .moveDown, .pageUp, .pageDown, .moveToTop, .moveToBottom, .confirm, .back, .addToCart, .showCart, .showShop,
+             .showOrders, .showAccount, .beginSearch, .textInput, .deleteBackward, .nextField, .addCard, .addAddress, .makeDefault,
+             .signInOrOut, .increaseQuantity, .decreaseQuantity, .removeLine, .pay, .buyNow, .toggleHelp, .quit, .viewportChanged, .tick:
+            actions.contains { $0.caseName == action.caseName }
+        }
+    }
+
+    /// What an accepted action does: the change to the state before it, and whether it starts an effect.
+    private struct Accepted {
+        var action: Action
+        var startsEffect = false
+        var change: (inout AppState) -> Void
+    }
+
+    private static let john = Contact(
+        id: "contact-john", name: "John Appleseed", email: "john@example.com", phone: "",
+        address: PostalAddress(street: "2 Park Way", city: "Cupertino", postalCode: "95014", countryCode: "US")
+    )
+
+    /// A store over a sheet-controller spy, with the spy (the factory holds it weakly).
+    private func store(supportsNetworks: Bool) -> (TestStore, PaymentAuthorizationSpy) {
+        var stack = TestStack()
+        let spy = PaymentAuthorizationSpy()
+        spy.supportsNetworks = supportsNetworks
+        spy.options = PaymentSheetOptions(paymentMethods: [Fixtures.visa], contacts: [Fixtures.jane, Self.john], selectedPaymentMethod: Fixtures.visa, selectedContact: Fixtures.jane)
+        stack.paymentAuthorization = spy.authorization
+        stack.paymentProvider = PaymentProviderStub()
+        stack.merchantBackend = MerchantBackendSpy(results: [])
+        return (TestStore(dependencies: stack.dependencies), spy)
+    }
+
+    @Test func everyActionIsSampled() {
+        #expect(Self.actions.allSatisfy(Self.sampled))
+    }
+
+    @Test func everyPhaseAgainstEveryAction() async throws {
+        let (sheetStore, sheetSpy) = store(supportsNetworks: true)
+        // The sheet up, the cursor on "Ship to" so moves either way show.
+        await sheetStore.setUp(.addToCart, .showCart, .pay, .moveDown)
+        let reviewing = sheetStore.state
+        try #require(reviewing.paymentSheet?.phase == .reviewing)
+        let choosing = sheetStore.outcome(of: .confirm, from: reviewing).state
+        let confirming = sheetStore.outcome(of: .pay, from: reviewing).state
+        let authorizing = sheetStore.outcome(of: .confirm, from: confirming).state
+        var processing = authorizing
+        processing.paymentSheet?.phase = .processing
+
+        let (cardStore, cardSpy) = store(supportsNetworks: false)
+        await cardStore.setUp(.addToCart, .showCart, .pay, .moveDown)
+        let needsCard = cardStore.state
+        try #require(needsCard.paymentSheet?.phase == .needsCard)
+
+        let addresses = [Fixtures.jane, Self.john].map { ChooserState.Option(title: $0.name, detail: $0.address.singleLine) }
+        let prompt = try #require(confirming.paymentSheet?.authorizationPrompt)
+        let table: [(name: String, store: TestStore, start: AppState, accepts: [Accepted])] = [
+            ("needsCard", cardStore, needsCard, [
+                Accepted(action: .moveUp) { $0.paymentSheet?.selectedRow = .card },
+                Accepted(action: .moveDown) { $0.paymentSheet?.selectedRow = .shippingMethod },
+                Accepted(action: .confirm) { state in
+                    state.route.append(.form)
+                    state.form = cardStore.outcome(of: .confirm, from: needsCard).state.form
+                    #expect(state.form?.purpose == .addCard)
+                },
+                Accepted(action: .pay) { $0.notice = Notice(.error, "No card in your wallet works here. Set up a card to pay.") },
+                Accepted(action: .back) { state in
+                    state.checkoutAwaitingCard = nil
+                    state.paymentSheet = nil
+                    state.route.removeLast()
+                },
+            ]),
+            ("reviewing", sheetStore, reviewing, [
+                Accepted(action: .moveUp) { $0.paymentSheet?.selectedRow = .card },
+                Accepted(action: .moveDown) { $0.paymentSheet?.selectedRow = .shippingMethod },
+                Accepted(action: .confirm) { $0.paymentSheet?.phase = .choosing(ChooserState(row: .shippingAddress, options: addresses, selectedIndex: 0)) },
+                Accepted(action: .pay) { $0.paymentSheet?.phase = .confirming(prompt: prompt) },
+                Accepted(action: .back, startsEffect: true) { _ in },
+            ]),
+            ("choosing", sheetStore, choosing, [
+                Accepted(action: .moveUp) { _ in },
+                Accepted(action: .moveDown) { $0.paymentSheet?.phase = .choosing(ChooserState(row: .shippingAddress, options: addresses, selectedIndex: 1)) },
+                Accepted(action: .back) { $0.paymentSheet?.phase = .reviewing },
+                Accepted(action: .confirm, startsEffect: true) { $0.paymentSheet?.phase = .reviewing },
+            ]),
+            ("confirming", sheetStore, confirming, [
+                Accepted(action: .confirm, startsEffect: true) { $0.paymentSheet?.phase = .authorizing },
+                Accepted(action: .back) { $0.paymentSheet?.phase = .reviewing },
+            ]),
+            ("authorizing", sheetStore, authorizing, []),
+            ("processing", sheetStore, processing, []),
+        ]
+
+        var checked = 0
+        for (name, store, start, accepts) in table {
+            for action in Self.actions {
+                var expected = start
+                expected.noticeBeforeAction = start.notice
+                var startsEffect = false
+                if let accepted = accepts.first(where: { $0.action == action }) {
+                    expected.notice = nil
+                    accepted.change(&expected)
+                    startsEffect = accepted.startsEffect
+                } else {
+                    Self.appLevel(action, &expected)
+                }
+                let outcome = store.outcome(of: action, from: start)
+                expectNoDifference(outcome.state, expected, "\(name) × \(action)")
+                #expect(outcome.startsEffect == startsEffect, "\(name) × \(action): effect")
+                checked += 1
+            }
+        }
+        #expect(checked == 6 * Self.actions.count)
+        #expect(sheetSpy.controllers.count == 1 && cardSpy.controllers.isEmpty)
+    }
+
+    /// What the app does with an action the sheet does not take: help, quit, ticks and sizes are
+    /// the app's; any other key only clears the notice.
+    private static func appLevel(_ action: Action, _ state: inout AppState) {
+        switch action {
+        case .viewportChanged: break
+        case .quit: state.isQuitting = true
+        case .tick: if state.isBusy { state.spinnerPhase += 1 }
+        case .toggleHelp:
+            state.notice = nil
+            state.isHelpShown = true
+        default: state.notice = nil
+        }
+    }
+}
+
+private extension Action {
+    /// The case without its payload, so samples match whatever they carry.
+    var caseName: String { String(describing: self).prefix { $0 != "(" }.description }
+}
