@@ -2,7 +2,7 @@
 //
 //     swift run -c release storefront-bench [--keys N]
 //
-// Each case drives the real view model through `HeadlessDriver` with the sandbox, and times
+// Each case drives the real view model through the `Program` loop with the sandbox, and times
 // every key from `press` until its frame is laid out. Results go to stdout as a markdown table.
 import Foundation
 import StoreClients
@@ -54,7 +54,7 @@ func catalog(count: Int, backing: Backing) throws -> any CatalogRepository {
 func run(catalog: any CatalogRepository, size: Size, workload: Workload) async -> (median: Double, p95: Double, max: Double, largestPage: Int, frames: Int) {
     let spy = CatalogRepositorySpy(wrapping: catalog)
     var frames = 0
-    let driver = HeadlessDriver(dependencies: TestStack(catalog: spy).dependencies, size: size) { _, _ in frames += 1 }
+    let driver = Program(dependencies: TestStack(catalog: spy).dependencies, backend: HeadlessBackend(size: size) { _, _ in frames += 1 })
     let clock = ContinuousClock()
     var samples: [Double] = []
     samples.reserveCapacity(workload.keys.count)

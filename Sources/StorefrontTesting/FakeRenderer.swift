@@ -1,15 +1,22 @@
 import StorefrontCore
 import StorefrontUI
 
-/// Records every state and every frame as text, the way a terminal would have received them.
+/// The test backend: records every state and every frame as text, the way a terminal would have received them.
 @MainActor
-public final class FakeRenderer {
+public final class FakeRenderer: TerminalBackend {
     public private(set) var states: [StorefrontState] = []
     public private(set) var frames: [Frame] = []
+    /// The screen's size; set it, then tell the program `resized()`.
+    public var size: Size
+    public let charset: Charset
+    public var timing: FrameTiming { .everyState }
 
-    public init() {}
+    public init(size: Size = Size(columns: 80, rows: 24), charset: Charset = .unicode) {
+        self.size = size
+        self.charset = charset
+    }
 
-    public func render(_ state: StorefrontState, _ frame: Frame) {
+    public func draw(_ frame: Frame, for state: StorefrontState) {
         states.append(state)
         frames.append(frame)
     }

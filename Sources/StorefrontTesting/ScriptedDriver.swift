@@ -7,8 +7,9 @@ import StorefrontUI
 /// `TestClock` injected into the sandbox, pass `settle: false` and advance the clock instead.
 @MainActor
 public final class ScriptedDriver {
-    public let renderer = FakeRenderer()
-    public let headless: HeadlessDriver
+    public let renderer: FakeRenderer
+    /// The same program loop a terminal runs, drawing into `renderer`.
+    public let program: Program
     public let stack: TestStack
 
     public convenience init(stack: TestStack = TestStack(), size: Size = Size(columns: 80, rows: 24), charset: Charset = .unicode) {
@@ -22,32 +23,35 @@ public final class ScriptedDriver {
 
     private init(stack: TestStack, dependencies: StorefrontDependencies, size: Size, charset: Charset) {
         self.stack = stack
-        let renderer = self.renderer
-        headless = HeadlessDriver(dependencies: dependencies, size: size, charset: charset) { state, frame in
-            renderer.render(state, frame)
-        }
+        renderer = FakeRenderer(size: size, charset: charset)
+        program = Program(dependencies: dependencies, backend: renderer)
     }
 
-    public var state: StorefrontState { headless.state }
-    public var frameText: String { headless.frame.text }
-    public var viewModel: StorefrontViewModel { headless.viewModel }
+    public var state: StorefrontState { program.state }
+    public var frameText: String { program.frame.text }
+    public var viewModel: StorefrontViewModel { program.viewModel }
 
     /// Presses keys given as a script, e.g. "enter,a,c,enter,p,enter".
     public func press(_ script: String, settle: Bool = true) async throws {
         for key in try Key.script(script) {
-            await headless.press(key, settle: settle)
+            await program.press(key, settle: settle)
         }
     }
 
     public func press(_ keys: Key..., settle: Bool = true) async {
-        for key in keys { await headless.press(key, settle: settle) }
+        for key in keys { await program.press(key, settle: settle) }
     }
 
     public func send(_ actions: Action..., settle: Bool = true) async {
-        for action in actions { await headless.send(action, settle: settle) }
+        for action in actions { await program.send(action, settle: settle) }
     }
 
-    public func settle() async { await headless.settle() }
+    public func settle() async { await program.settle() }
 
-    public func resize(to size: Size) async { await headless.resize(to: size) }
+    /// A new terminal size: the list window follows and a frame is drawn at the new size.
+    public func resize(to size: Size) async {
+        renderer.size = size
+        program.resized()
+        await program.settle()
+    }
 }

@@ -24,15 +24,6 @@ public final class TerminalSession {
     private let theme: ThemePreference
     private let environment: [String: String]
     private let log: (String) -> Void
-    private var screen: NCursesScreen!
-    private var viewModel: StorefrontViewModel!
-    private let keys = KeyQueue()
-    private var needsDraw = false
-    private var drawScheduled = false
-    private var finish: CheckedContinuation<Ending, Never>?
-    private var sources: [any DispatchSourceProtocol] = []
-    private var ticker: (any DispatchSourceTimer)?
-    private var isTicking = false
 
     public init(dependencies: StorefrontDependencies, theme: ThemePreference, environment: [String: String], log: @escaping (String) -> Void = { _ in }) {
         self.dependencies = dependencies
@@ -48,17 +39,45 @@ public final class TerminalSession {
 
     /// Opens the screen, runs until the shop ends, and always restores the terminal.
     public func run() async throws -> Ending {
-        screen = try NCursesScreen(theme: theme, environment: environment)
+        let screen = try NCursesScreen(theme: theme, environment: environment)
         defer { screen.restore() }
         log("screen \(screen.size), charset \(screen.charset), colours \(screen.colorMode)")
-        viewModel = StorefrontViewModel(dependencies: dependencies) { [weak self] _ in self?.stateChanged() }
-        viewModel.send(.viewportChanged(listRows: Layout.listRows(for: screen.size)))
-        draw()
+        let backend = NCursesBackend(screen: screen)
+        let events = TerminalEvents(screen: screen, backend: backend, program: Program(dependencies: dependencies, backend: backend))
+        let ending = try await events.run()
+        log("session ended: \(ending)")
+        return ending
+    }
+}
+
+/// The events of one running session: keys on stdin, signals forwarded through a pipe, and timer
+/// ticks while a payment is in progress, all on the main queue, fed to the program loop.
+@MainActor
+private final class TerminalEvents {
+    private let screen: NCursesScreen
+    private let backend: NCursesBackend
+    private let program: Program
+    private var finish: CheckedContinuation<TerminalSession.Ending, Never>?
+    private var sources: [any DispatchSourceProtocol] = []
+    private var ticker: (any DispatchSourceTimer)?
+    private var isTicking = false
+
+    init(screen: NCursesScreen, backend: NCursesBackend, program: Program) {
+        self.screen = screen
+        self.backend = backend
+        self.program = program
+    }
+
+    func run() async throws -> TerminalSession.Ending {
+        program.onStateChange = { [weak self] state in self?.updateTicker(busy: state.isBusy) }
+        program.onBurstHandled = { [weak self] state in
+            if state.isQuitting { self?.end(.quit) }
+        }
+        program.draw()
         try listen()
         let ending = await withCheckedContinuation { finish = $0 }
         for source in sources { source.cancel() }
         ticker?.cancel()
-        log("session ended: \(ending)")
         return ending
     }
 
@@ -94,7 +113,7 @@ public final class TerminalSession {
             MainActor.assumeIsolated { self?.tick() }
         }
         ticker = timer
-        updateTicker()
+        updateTicker(busy: program.state.isBusy)
     }
 
     private func inputReady(bytesAvailable: Int) {
@@ -107,22 +126,22 @@ public final class TerminalSession {
         for input in inputs {
             switch input {
             case .key(let key):
-                keys.enqueue(key, into: viewModel)
+                program.press(key)
             case .interrupt:
                 end(.interrupted)
                 return
             case .redraw:
                 screen.invalidate()
-                needsDraw = true
+                program.setNeedsDraw()
             case .resize:
                 resized()
             }
-            if viewModel.state.isQuitting {
+            if program.state.isQuitting {
                 end(.quit)
                 return
             }
         }
-        drawIfNeeded()
+        drawIfOpen()
     }
 
     private func signalsArrived(_ numbers: [Int32]) {
@@ -135,60 +154,36 @@ public final class TerminalSession {
             default: break
             }
         }
-        drawIfNeeded()
+        drawIfOpen()
     }
 
     private func resized() {
-        let size = screen.adoptTerminalSize()
-        viewModel.send(.viewportChanged(listRows: Layout.listRows(for: size)))
-        needsDraw = true
+        _ = screen.adoptTerminalSize()
+        program.resized()
     }
 
     private func tick() {
-        guard viewModel.state.isBusy else { return }
-        viewModel.send(.tick)
-        drawIfNeeded()
-    }
-
-    /// A state arrived (from a key or an effect): draw once, after whatever else is queued now.
-    private func stateChanged() {
-        needsDraw = true
-        updateTicker()
-        guard !drawScheduled else { return }
-        drawScheduled = true
-        DispatchQueue.main.async { [weak self] in
-            MainActor.assumeIsolated {
-                guard let self else { return }
-                self.drawScheduled = false
-                // Keys that waited on an effect are handled now, against the state it produced.
-                self.keys.drain(into: self.viewModel)
-                if self.viewModel.state.isQuitting { self.end(.quit); return }
-                self.drawIfNeeded()
-            }
-        }
+        guard program.state.isBusy else { return }
+        program.viewModel.send(.tick)
+        drawIfOpen()
     }
 
     /// Ticks only while something is in progress, so an idle shop writes nothing.
-    private func updateTicker() {
+    private func updateTicker(busy: Bool) {
         guard let ticker else { return }
-        let busy = viewModel?.state.isBusy ?? false
         if busy && !isTicking { ticker.resume(); isTicking = true }
         if !busy && isTicking { ticker.suspend(); isTicking = false }
     }
 
-    private func drawIfNeeded() {
-        guard needsDraw, finish != nil else { return }
-        draw()
+    private func drawIfOpen() {
+        guard finish != nil else { return }
+        program.drawIfNeeded()
     }
 
-    private func draw() {
-        needsDraw = false
-        screen.draw(layout(viewModel.state, screen.size, charset: screen.charset))
-    }
-
-    private func end(_ ending: Ending) {
+    private func end(_ ending: TerminalSession.Ending) {
         guard let finish else { return }
         self.finish = nil
+        backend.isOpen = false
         // A suspended dispatch source must be resumed before it is cancelled and released.
         if !isTicking { ticker?.resume(); isTicking = true }
         screen.restore()

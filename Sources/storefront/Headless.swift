@@ -44,12 +44,13 @@ struct Headless: AsyncParsableCommand {
         )
         var printed = 0
         let printsEveryFrame = frames
-        let driver = HeadlessDriver(dependencies: dependencies, size: size, charset: ascii ? .ascii : .unicode) { _, frame in
+        let backend = HeadlessBackend(size: size, charset: ascii ? .ascii : .unicode) { _, frame in
             guard printsEveryFrame else { return }
             printed += 1
             print("--- frame \(printed) ---")
             print(frame.plainText)
         }
+        let driver = Program(dependencies: dependencies, backend: backend)
         for key in script {
             await driver.press(key)
             if driver.state.isQuitting { break }

@@ -17,7 +17,7 @@ struct LayoutTests {
     @Test func escapeSequencesFromDataNeverReachTheFrame() async throws {
         let driver = ScriptedDriver(stack: TestStack(catalog: catalog(named: "Lamp\u{1B}[2J\u{1B}[31mRED", summary: "bell\u{07}")), size: Size(columns: 120, rows: 30))
         try await driver.press("enter")
-        for frame in driver.renderer.frames + [driver.headless.frame] {
+        for frame in driver.renderer.frames + [driver.program.frame] {
             for cell in frame.cells {
                 #expect(!cell.text.unicodeScalars.contains { $0.isUnsafeForTerminal })
             }
@@ -55,7 +55,7 @@ struct LayoutTests {
     func frameMatchesSize(size: Size) async throws {
         let driver = ScriptedDriver(size: size)
         try await driver.press("enter,a,c,enter")
-        let frame = driver.headless.frame
+        let frame = driver.program.frame
         #expect(frame.lines.count == size.rows)
         #expect(frame.lines.allSatisfy { TerminalText.width(of: $0) == size.columns })
     }
@@ -73,7 +73,7 @@ struct LayoutTests {
         #expect(driver.state.productList.rows.count == Layout.listRows(for: Size(columns: 50, rows: 15)))
         await driver.resize(to: Size(columns: 100, rows: 30))
         #expect(driver.state.productList.rows.count == min(24, Layout.listRows(for: Size(columns: 100, rows: 30))))
-        #expect(driver.headless.frame.size == Size(columns: 100, rows: 30))
+        #expect(driver.program.frame.size == Size(columns: 100, rows: 30))
     }
 
     @Test func layoutIsPure() async throws {

@@ -24,7 +24,7 @@ struct PropertyTests {
             let driver = ScriptedDriver(size: size)
             for index in indexes {
                 await driver.press(Self.keys[index])
-                Self.checkInvariants(driver.state, frame: driver.headless.frame, size: size)
+                Self.checkInvariants(driver.state, frame: driver.program.frame, size: size)
             }
         }
     }

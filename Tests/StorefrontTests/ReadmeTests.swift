@@ -19,7 +19,7 @@ struct ReadmeTests {
             let captured = String(text[Range(match.range(at: 3), in: text)!])
             let driver = ScriptedDriver(size: size)
             try await driver.press(keys)
-            #expect(captured == driver.headless.frame.plainText + "\n", "README capture for keys \"\(keys)\" is stale: run scripts/update-readme-screens")
+            #expect(captured == driver.program.frame.plainText + "\n", "README capture for keys \"\(keys)\" is stale: run scripts/update-readme-screens")
         }
     }
 }

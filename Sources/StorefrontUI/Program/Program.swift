@@ -1,0 +1,113 @@
+import StorefrontCore
+
+/// The one loop from a key to a frame, in a terminal and headless alike.
+///
+/// Order of calls: init (the store publishes the first state, which is drawn) → `press` for each
+/// key (decoded against the state it will act on, held while a screen is on its way) → each
+/// published state is laid out at the backend's size and drawn, at once or once per burst as the
+/// backend's `timing` says → `resized()` when the backend's size changed → `settle()` waits for
+/// effects and the keys that waited on them.
+@MainActor
+public final class Program {
+    public let viewModel: StorefrontViewModel
+    public let backend: any TerminalBackend
+    private let keys = KeyQueue()
+    private var needsDraw = false
+    private var drawScheduled = false
+    /// Hears every published state before it is drawn (a terminal starts or stops its spinner ticks).
+    public var onStateChange: ((StorefrontState) -> Void)?
+    /// Runs after a burst's keys and effects are handled, before its frame (a terminal ends on quit).
+    public var onBurstHandled: ((StorefrontState) -> Void)?
+
+    public init(dependencies: StorefrontDependencies, backend: any TerminalBackend) {
+        self.backend = backend
+        // The store publishes its first state while it is made, before `self` exists: relayed after.
+        let relay = StateRelay()
+        viewModel = StorefrontViewModel(dependencies: dependencies) { relay.program?.stateChanged($0) }
+        relay.program = self
+        stateChanged(viewModel.state)
+        viewModel.send(.viewportChanged(listRows: Layout.listRows(for: backend.size)))
+    }
+
+    public var state: StorefrontState { viewModel.state }
+
+    /// The frame for the current state at the backend's size.
+    public var frame: Frame { layout(viewModel.state, backend.size, charset: backend.charset) }
+
+    /// Decodes `key` against the state it will act on and sends its action; keys that mean nothing there are ignored.
+    public func press(_ key: Key, settle: Bool = true) async {
+        keys.enqueue(key, into: viewModel)
+        if settle { await self.settle() }
+    }
+
+    /// Queues `key` without waiting: a terminal's input handler.
+    public func press(_ key: Key) {
+        keys.enqueue(key, into: viewModel)
+    }
+
+    public func send(_ action: Action, settle: Bool = true) async {
+        viewModel.send(action)
+        if settle { await self.settle() }
+    }
+
+    /// Waits for every effect in flight, handling keys that were waiting on them.
+    public func settle() async {
+        repeat {
+            await viewModel.settled()
+            keys.drain(into: viewModel)
+        } while !keys.isEmpty && viewModel.isAcceptingInput
+        await viewModel.settled()
+    }
+
+    /// The backend's size changed: the list window follows and a frame is drawn at the new size.
+    public func resized() {
+        viewModel.send(.viewportChanged(listRows: Layout.listRows(for: backend.size)))
+        switch backend.timing {
+        case .everyState: draw()
+        case .perBurst: needsDraw = true
+        }
+    }
+
+    /// Draws the current state if something changed since the last frame.
+    public func drawIfNeeded() {
+        guard needsDraw else { return }
+        draw()
+    }
+
+    /// Draws the current state now.
+    public func draw() {
+        needsDraw = false
+        backend.draw(frame, for: viewModel.state)
+    }
+
+    /// Marks the screen stale without a state change, e.g. after a terminal asked for a full repaint.
+    public func setNeedsDraw() {
+        needsDraw = true
+    }
+
+    private func stateChanged(_ state: StorefrontState) {
+        onStateChange?(state)
+        switch backend.timing {
+        case .everyState:
+            backend.draw(layout(state, backend.size, charset: backend.charset), for: state)
+        case .perBurst(let schedule):
+            needsDraw = true
+            guard !drawScheduled else { return }
+            drawScheduled = true
+            schedule { [weak self] in
+                guard let self else { return }
+                self.drawScheduled = false
+                // Keys that waited on an effect are handled now, against the state it produced.
+                self.keys.drain(into: self.viewModel)
+                self.onBurstHandled?(self.viewModel.state)
+                self.drawIfNeeded()
+            }
+        }
+    }
+}
+
+/// Carries the store's published states to the program once the program exists.
+@MainActor
+private final class StateRelay {
+    weak var program: Program?
+}
