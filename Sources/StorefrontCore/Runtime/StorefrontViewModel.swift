@@ -16,9 +16,6 @@ public final class StorefrontViewModel {
     private let environment: ShopEnvironment
     private let effects = EffectRunner()
 
-    /// Number of times a timed-out charge is retried with the same idempotency key.
-    nonisolated public static let timeoutRetries = OrderPlacement.timeoutRetries
-
     public init(dependencies: StorefrontDependencies, onState: @escaping (StorefrontState) -> Void) {
         let environment = ShopEnvironment(dependencies: dependencies)
         self.environment = environment
