@@ -54,8 +54,7 @@ extension Layout {
         guard statusRow >= row else { return }
         var statusColumn = column
         if form.isBusy {
-            let spinner = p.glyphs.spinner[state.spinnerPhase % p.glyphs.spinner.count]
-            statusColumn += p.put(spinner + " ", column: column, row: statusRow, style: Style(.accent))
+            statusColumn += p.spinner(phase: state.spinnerPhase, column: column, row: statusRow)
         }
         let button = "[ \(form.submitLabel) ]"
         if let status = form.status {

@@ -73,8 +73,7 @@ extension Layout {
         }
         var statusColumn = column
         if sheet.isBusy {
-            let spinner = p.glyphs.spinner[state.spinnerPhase % p.glyphs.spinner.count]
-            statusColumn += p.put(spinner + " ", column: column, row: row, style: Style(.accent))
+            statusColumn += p.spinner(phase: state.spinnerPhase, column: column, row: row)
         }
         let button = sheet.offersCardSetup ? "[ Set up card ]" : "[ Pay ]"
         let buttonStyle = sheet.isPayEnabled || sheet.offersCardSetup ? Style(.accent, bold: true) : Style(.dim)
