@@ -26,8 +26,6 @@ public struct AppState: Equatable {
     public var checkout: Checkout?
     /// The checkout to start again once "Set up card" has saved a card.
     public var checkoutAwaitingCard: CheckoutOrder?
-    /// Set while the payment sheet is being presented.
-    public var isPresentingSheet = false
     /// The sign-in in progress, kept alive until its delegate hears the outcome.
     public var signIn: SignInSession?
     /// What the shopper saw before the action being handled; a checkout closed unpaid gives it back.
@@ -48,6 +46,9 @@ public struct AppState: Equatable {
     public subscript<Value>(dynamicMember keyPath: KeyPath<StorefrontState, Value>) -> Value {
         screens[keyPath: keyPath]
     }
+
+    /// A checkout has begun and its sheet is not up yet: the controller is presenting it.
+    public var isPresentingSheet: Bool { checkout != nil && screens.paymentSheet == nil }
 
     /// False while a screen is on its way: keys typed now wait for it.
     public var isAcceptingInput: Bool { !isPresentingSheet && !(screens.form?.isBusy ?? false) }

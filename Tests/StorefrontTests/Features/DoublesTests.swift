@@ -54,7 +54,6 @@ struct DoublesTests {
         let store = TestStore(dependencies: stack.dependencies)
         await store.setUp(.addToCart, .showCart)
         store.send(.pay) { state in
-            state.isPresentingSheet = true
             state.checkout = store.state.checkout
         }
         await withKnownIssue {

@@ -79,13 +79,13 @@ struct FeatureStoreTests {
         let standard = try #require(shop.shippingMethods.first)
 
         try store.send(.pay) {
-            $0.isPresentingSheet = true
             let session = try #require(store.state.checkout?.session, "the checkout holds the controller's session")
             $0.checkout = Checkout(
                 session: session, order: CheckoutOrder(lines: lines, clearsCartOnSuccess: true), oneTap: false,
                 shippingMethod: standard, noticeBeforeCheckout: nil
             )
         }
+        #expect(store.state.isPresentingSheet && !store.state.isAcceptingInput, "keys wait while the sheet is on its way")
         let summary = [
             SummaryItem(label: "Subtotal", amount: lines[0].total),
             SummaryItem(label: "Shipping (\(standard.label))", amount: standard.cost(forSubtotal: lines[0].total)),
@@ -93,7 +93,6 @@ struct FeatureStoreTests {
             SummaryItem(label: shop.name, amount: store.state.screens.cart.totals.total),
         ]
         await store.receive(.checkout(.presented(Fixtures.sheetOptions))) {
-            $0.isPresentingSheet = false
             $0.checkout?.options = Fixtures.sheetOptions
             $0.checkout?.card = Fixtures.visa
             $0.checkout?.shipTo = Fixtures.jane

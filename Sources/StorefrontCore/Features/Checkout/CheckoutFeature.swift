@@ -58,7 +58,6 @@ enum CheckoutFeature {
         }
         let session = PaymentSession(controller: controller, order: order, shippingMethod: shipping, customerID: state.customerID, env)
         state.checkout = Checkout(session: session, order: order, oneTap: oneTap, shippingMethod: shipping, noticeBeforeCheckout: state.noticeBeforeAction)
-        state.isPresentingSheet = true
         return .run { send in send(.checkout(.presented(await session.present()))) }
     }
 
@@ -132,11 +131,9 @@ enum CheckoutFeature {
     static func reduce(_ state: inout AppState, _ action: CheckoutAction, _ env: ShopEnvironment) -> Effect {
         switch action {
         case .presented(nil):
-            state.isPresentingSheet = false
             state.checkout = nil
             state.notice = Notice(.error, CheckoutMessages.message(for: .unableToInitialize))
         case .presented(let options?):
-            state.isPresentingSheet = false
             guard var checkout = state.checkout else { return .none }
             checkout.options = options
             checkout.card = options.selectedPaymentMethod
