@@ -6,7 +6,7 @@ import StorefrontUI
 @MainActor
 final class NCursesBackend: TerminalBackend {
     private let screen: NCursesScreen
-    /// False once the session ended and the terminal is restored: nothing more is drawn.
+    /// False once the session ended and the terminal is restored: the one guard against drawing after that.
     var isOpen = true
 
     init(screen: NCursesScreen) {

@@ -132,6 +132,14 @@ final class NCursesScreen {
                     continue
                 }
                 let columns = column + 1 < frame.size.columns && frame[column + 1, row].isContinuation ? 2 : 1
+                // Most wide-byte cells (borders, markers, one CJK character) are one scalar curses measures as the
+                // frame does: drawn as is, without working out pieces.
+                let scalars = cell.text.unicodeScalars
+                if let only = scalars.first, scalars.index(after: scalars.startIndex) == scalars.endIndex,
+                   Int(sf_wcwidth(wchar_t(bitPattern: only.value))) == columns {
+                    put(cell.text, at: column)
+                    continue
+                }
                 for piece in CellPieces.pieces(of: cell.text, columns: columns, width: { Int(sf_wcwidth(wchar_t(bitPattern: $0.value))) }) {
                     put(piece.text, at: column + piece.offset)
                 }

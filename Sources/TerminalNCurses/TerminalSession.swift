@@ -141,7 +141,7 @@ private final class TerminalEvents {
                 return
             }
         }
-        drawIfOpen()
+        program.drawIfNeeded()
     }
 
     private func signalsArrived(_ numbers: [Int32]) {
@@ -154,7 +154,7 @@ private final class TerminalEvents {
             default: break
             }
         }
-        drawIfOpen()
+        program.drawIfNeeded()
     }
 
     private func resized() {
@@ -165,7 +165,7 @@ private final class TerminalEvents {
     private func tick() {
         guard program.state.isBusy else { return }
         program.viewModel.send(.tick)
-        drawIfOpen()
+        program.drawIfNeeded()
     }
 
     /// Ticks only while something is in progress, so an idle shop writes nothing.
@@ -173,11 +173,6 @@ private final class TerminalEvents {
         guard let ticker else { return }
         if busy && !isTicking { ticker.resume(); isTicking = true }
         if !busy && isTicking { ticker.suspend(); isTicking = false }
-    }
-
-    private func drawIfOpen() {
-        guard finish != nil else { return }
-        program.drawIfNeeded()
     }
 
     private func end(_ ending: TerminalSession.Ending) {
