@@ -59,11 +59,11 @@ public final class SQLiteOrderStore: OrderStore {
             switch status {
             case .paid:
                 for line in lines {
-                    try db.execute(sql: "UPDATE stock SET reserved = reserved - ?, sold = sold + ? WHERE product_id = ?", arguments: [line.quantity, line.quantity, line.productID])
+                    try db.execute(sql: "UPDATE stock SET reserved = reserved - ?, sold = sold + ? WHERE product_id = ?", arguments: [line.quantity, line.quantity, line.productId])
                 }
             case .declined, .canceled:
                 for line in lines {
-                    try db.execute(sql: "UPDATE stock SET reserved = reserved - ?, on_hand = on_hand + ? WHERE product_id = ?", arguments: [line.quantity, line.quantity, line.productID])
+                    try db.execute(sql: "UPDATE stock SET reserved = reserved - ?, on_hand = on_hand + ? WHERE product_id = ?", arguments: [line.quantity, line.quantity, line.productId])
                 }
             case .charging, .unknown:
                 break
@@ -149,7 +149,7 @@ public final class SQLiteOrderStore: OrderStore {
     private func read<T>(_ body: (Database) throws -> T) throws -> T { try database.read(body) }
 }
 
-/// A row of `orders`, decoded by name so a column of the wrong type is an error, not a trap.
+/// A row of `orders`, decoded by name (the columns' names in camel case) so a column of the wrong type is an error, not a trap.
 private struct OrderRecord: Decodable, FetchableRecord {
     var number: String
     var idempotencyKey: String
@@ -164,27 +164,20 @@ private struct OrderRecord: Decodable, FetchableRecord {
     var shipTo: String
     var customer: String
 
-    enum CodingKeys: String, CodingKey {
-        case number, status, currency, subtotal, shipping, tax, customer
-        case idempotencyKey = "idempotency_key", placedAt = "placed_at", paymentDescription = "payment_description"
-        case shippingMethod = "shipping_method", shipTo = "ship_to"
-    }
+    static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
 }
 
-/// A row of `order_line`.
+/// A row of `order_line`; its properties are the columns' names in camel case.
 private struct OrderLineRecord: Decodable, FetchableRecord {
     var orderNumber: String
-    var productID: String
+    var productId: String
     var name: String
     var unitPrice: Int64
     var quantity: Int
 
-    enum CodingKeys: String, CodingKey {
-        case name, quantity
-        case orderNumber = "order_number", productID = "product_id", unitPrice = "unit_price"
-    }
+    static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
 
     func cartLine(currency: Currency) -> CartLine {
-        CartLine(productID: ProductID(productID), name: name, unitPrice: Money(minorUnits: unitPrice, currency: currency), quantity: quantity)
+        CartLine(productID: ProductID(productId), name: name, unitPrice: Money(minorUnits: unitPrice, currency: currency), quantity: quantity)
     }
 }
