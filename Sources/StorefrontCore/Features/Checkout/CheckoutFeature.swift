@@ -107,8 +107,8 @@ enum CheckoutFeature {
         case .reviewing, .needsCard:
             let rows = PaymentSheetRow.allCases
             switch action {
-            case .moveUp: sheet.selectedRow = rows[max(0, sheet.selectedRow.rawValue - 1)]
-            case .moveDown: sheet.selectedRow = rows[min(rows.count - 1, sheet.selectedRow.rawValue + 1)]
+            case .moveUp: sheet.selectedRow = rows[ListSelection.clamped(sheet.selectedRow.rawValue - 1, count: rows.count)]
+            case .moveDown: sheet.selectedRow = rows[ListSelection.clamped(sheet.selectedRow.rawValue + 1, count: rows.count)]
             case .confirm:
                 if sheet.offersCardSetup {
                     FormFeature.open(CardForm.make(state, env), in: &state)
