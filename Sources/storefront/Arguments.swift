@@ -1,4 +1,5 @@
 import ArgumentParser
+import Logging
 import StoreSSH
 import StorefrontUI
 import TerminalNCurses
@@ -26,3 +27,5 @@ enum Arguments {
 }
 
 extension ThemePreference: ExpressibleByArgument {}
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}

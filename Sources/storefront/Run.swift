@@ -15,7 +15,7 @@ struct Run: AsyncParsableCommand {
     @OptionGroup var shop: ShopOptions
 
     @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, notice, warning, error or critical. Env: STOREFRONT_LOG_LEVEL.", valueName: "level"))
-    var logLevel: String?
+    var logLevel: Logger.Level?
 
     @Option(help: ArgumentHelp("auto, color or mono (NO_COLOR also selects mono). Env: STOREFRONT_THEME.", valueName: "theme"))
     var theme: ThemePreference?
@@ -27,7 +27,7 @@ struct Run: AsyncParsableCommand {
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         var configuration = try shop.configuration(environment: environment)
-        if let logLevel { configuration.logLevel = logLevel }
+        if let logLevel { configuration.logLevel = logLevel.rawValue }
         if let theme { configuration.theme = theme.rawValue }
         if let sandboxLatencyMilliseconds { configuration.sandboxLatencyMilliseconds = sandboxLatencyMilliseconds }
 
