@@ -13,16 +13,12 @@ enum Arguments {
         return parsed
     }
 
-    /// `--idle-timeout`.
-    static func idleTimeout(_ text: String) throws -> Duration {
-        guard let duration = ServeDuration.parse(text) else { throw ValidationError("--idle-timeout \"\(text)\" is not a duration like 90s, 15m or 2h") }
-        return duration
-    }
-
-    /// `--drain-timeout`.
-    static func drainTimeout(_ text: String) throws -> Duration {
-        guard let duration = ServeDuration.parse(text) else { throw ValidationError("--drain-timeout \"\(text)\" is not a duration like 10s or 1m") }
-        return duration
+    /// A duration option such as `--idle-timeout 15m`; `examples` shows what a good one looks like.
+    static func duration(_ option: String, examples: String) -> @Sendable (String) throws -> Duration {
+        { text in
+            guard let duration = ServeDuration.parse(text) else { throw ValidationError("\(option) \"\(text)\" is not a duration like \(examples)") }
+            return duration
+        }
     }
 }
 

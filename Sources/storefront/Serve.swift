@@ -31,13 +31,13 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("max-sessions"), help: ArgumentHelp("Sessions open at once; more are told the shop is full.", valueName: "n"))
     var maxSessions = 64
 
-    @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Close a session after this long without a key: 90s, 15m, 2h (default: 15m).", valueName: "duration"), transform: Arguments.idleTimeout)
+    @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Close a session after this long without a key: 90s, 15m, 2h (default: 15m).", valueName: "duration"), transform: Arguments.duration("--idle-timeout", examples: "90s, 15m or 2h"))
     var idleTimeout = Duration.seconds(15 * 60)
 
     @Option(name: .customLong("connections-per-minute"), help: ArgumentHelp("New connections one address may open in any minute.", valueName: "n"))
     var connectionsPerMinute = 30
 
-    @Option(name: .customLong("drain-timeout"), help: ArgumentHelp("How long SIGTERM waits for sessions to end before killing them (default: 10s).", valueName: "duration"), transform: Arguments.drainTimeout)
+    @Option(name: .customLong("drain-timeout"), help: ArgumentHelp("How long SIGTERM waits for sessions to end before killing them (default: 10s).", valueName: "duration"), transform: Arguments.duration("--drain-timeout", examples: "10s or 1m"))
     var drainTimeout = Duration.seconds(10)
 
     @Option(name: .customLong("sandbox-latency-ms"), help: ArgumentHelp("Passed to each session: how long each sandbox payment call takes.", valueName: "ms"))
