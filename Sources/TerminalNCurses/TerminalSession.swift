@@ -126,7 +126,7 @@ private final class TerminalEvents {
         for input in inputs {
             switch input {
             case .key(let key):
-                program.press(key)
+                program.enqueue(key)
             case .interrupt:
                 end(.interrupted)
                 return

@@ -40,8 +40,8 @@ public final class Program {
         if settle { await self.settle() }
     }
 
-    /// Queues `key` without waiting: a terminal's input handler.
-    public func press(_ key: Key) {
+    /// Queues `key` without waiting for its effects: a terminal's input handler.
+    public func enqueue(_ key: Key) {
         keys.enqueue(key, into: viewModel)
     }
 
@@ -89,7 +89,7 @@ public final class Program {
         onStateChange?(state)
         switch backend.timing {
         case .everyState:
-            backend.draw(layout(state, backend.size, charset: backend.charset), for: state)
+            draw()
         case .perBurst(let schedule):
             needsDraw = true
             guard !drawScheduled else { return }
