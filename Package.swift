@@ -28,6 +28,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssh", from: "0.15.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         .target(name: "StoreModels", swiftSettings: strict),
@@ -63,6 +64,17 @@ let package = Package(
         .target(name: "StoreMerchant", dependencies: ["StoreModels", "StoreClients"], swiftSettings: strict),
         .target(name: "StoreCredentialFile", dependencies: ["StoreClients"], swiftSettings: strict),
         .target(
+            name: "StoreStripe",
+            dependencies: [
+                "StoreModels", "StoreClients",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
             name: "StoreSQLite",
             dependencies: ["StoreModels", "StoreClients", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict
@@ -81,7 +93,7 @@ let package = Package(
             name: "storefront",
             dependencies: [
                 "StoreModels", "StoreClients", "StorefrontCore", "StorefrontUI", "StoreSandbox", "StoreMerchant", "StoreSQLite", "StoreIdentity",
-                "StoreCredentialFile", "TerminalNCurses", "StoreSSH", "PseudoTerminal",
+                "StoreCredentialFile", "TerminalNCurses", "StoreSSH", "PseudoTerminal", "StoreStripe",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -99,7 +111,10 @@ let package = Package(
             name: "StorefrontTests",
             dependencies: [
                 "StoreModels", "StoreClients", "StorefrontCore", "StorefrontUI", "StorefrontTesting", "StoreSandbox", "StoreMerchant", "StoreSQLite",
-                "StoreIdentity", "StoreCredentialFile", "StoreSSH", "PseudoTerminal", "TerminalNCurses",
+                "StoreIdentity", "StoreCredentialFile", "StoreSSH", "PseudoTerminal", "TerminalNCurses", "StoreStripe",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "CustomDump", package: "swift-custom-dump"),

@@ -17,6 +17,8 @@ public enum DeclineReason: String, Hashable, Sendable, CaseIterable {
     /// Not the card's doing: the shop settled the order as never charged while its charge waited
     /// (the buyer's process was stopped past the settle age), and voided the charge's key first.
     case voided
+    /// The card wants the shopper to pass a check (3-D Secure) in a browser, which a terminal cannot show.
+    case authenticationRequired
 
     public var message: String {
         switch self {
@@ -27,6 +29,7 @@ public enum DeclineReason: String, Hashable, Sendable, CaseIterable {
         case .processingError: "An error occurred while processing your card. Try again in a little bit."
         case .incorrectNumber: "Your card number is incorrect."
         case .voided: "This order waited too long and was canceled before any charge; you were not charged. Pay again to place a new order."
+        case .authenticationRequired: "This card needs a check in a browser, which a terminal cannot show; choose another card."
         }
     }
 }
@@ -34,15 +37,35 @@ public enum DeclineReason: String, Hashable, Sendable, CaseIterable {
 /// Failures of the payment provider.
 public enum PaymentProviderError: Error, Hashable, Sendable {
     case cardRejected(DeclineReason)
+    /// The provider refused the card for a reason of its own, in its words.
+    case cardRefused(String)
     case unavailable(String)
+}
+
+/// Whose money moves: none (the sandbox), a provider's test mode, or real money.
+public enum PaymentMode: String, Hashable, Sendable {
+    case sandbox, test, live
+
+    /// What the checkout header says, so no one mistakes a live shop for a demo or the reverse.
+    public var label: String {
+        switch self {
+        case .sandbox: "sandbox payments"
+        case .test: "Stripe test mode"
+        case .live: "live payments"
+        }
+    }
 }
 
 /// The payment provider: keeps cards in its vault and turns authorized payments into chargeable tokens.
 public protocol PaymentProvider: Sendable {
-    /// Sends a card to the provider's vault once; the answer names the card by a token, so the
-    /// shop never keeps the number or the security code.
-    func vault(_ card: CardDetails) async throws(PaymentProviderError) -> PaymentMethod
+    /// Whether payments here are pretend, test-mode or real.
+    var mode: PaymentMode { get }
+    /// Sends a card to the provider's vault once, for `customerID` (the shop's id for the buyer);
+    /// the answer names the card by a token, so the shop never keeps the number or the security code.
+    func vault(_ card: CardDetails, forCustomer customerID: String) async throws(PaymentProviderError) -> PaymentMethod
     func createToken(for payment: Payment) async throws(PaymentProviderError) -> PaymentToken
+    /// Whether a card kept in a wallet is one this provider can charge (cards vaulted elsewhere are hidden).
+    func canCharge(_ card: PaymentMethod) -> Bool
 }
 
 /// What the merchant backend needs to place an order.
@@ -82,6 +105,8 @@ public enum MerchantBackendError: Error, Hashable, Sendable {
     case idempotencyMismatch
     /// No answer in time; retrying with the same key is safe.
     case timedOut
+    /// The payment provider could not be reached before anything was charged.
+    case providerUnreachable
     case unavailable(String)
 }
 
@@ -111,10 +136,28 @@ public struct LedgerCharge: Hashable, Sendable {
     }
 }
 
+/// One charge the backend asks a provider for: what to charge, for whom, for which order.
+public struct ChargeRequest: Hashable, Sendable {
+    public var tokenID: String
+    public var amount: Money
+    public var idempotencyKey: String
+    public var orderNumber: String
+    /// The shop's id for the buyer.
+    public var customerID: String
+
+    public init(tokenID: String, amount: Money, idempotencyKey: String, orderNumber: String, customerID: String) {
+        self.tokenID = tokenID
+        self.amount = amount
+        self.idempotencyKey = idempotencyKey
+        self.orderNumber = orderNumber
+        self.customerID = customerID
+    }
+}
+
 /// Charges payment tokens at a provider. A key charges at most once: the same key gives the first answer.
 public protocol ChargeProcessor: Sendable {
-    /// Charges `amount` on the token under `idempotencyKey`, or answers with what the key already holds.
-    func charge(tokenID: String, amount: Money, idempotencyKey: String) async throws(MerchantBackendError) -> LedgerCharge
+    /// Charges the request under its idempotency key, or answers with what the key already holds.
+    func charge(_ request: ChargeRequest) async throws(MerchantBackendError) -> LedgerCharge
     /// What the provider has filed under `key`: nil when nothing.
     func recordedCharge(forKey key: String) async throws -> LedgerCharge?
     /// Files a void under `key` unless something is filed there already; returns what is filed.
@@ -127,4 +170,18 @@ public protocol ChargeLedger: Sendable {
     func charge(forKey key: String) throws -> LedgerCharge?
     /// Files `charge` unless its key is taken; returns what is filed under the key either way.
     func record(_ charge: LedgerCharge) throws -> LedgerCharge
+}
+
+/// A payment provider's ids for the shop's customers and payments, kept beside them in the shop's store.
+///
+/// Filing is first-wins, like the ledger: two processes that race to file get the same answer.
+public protocol ProviderReferenceStore: Sendable {
+    /// The provider's id for `customer` in `account` (such as "stripe:test"), or nil.
+    func customerReference(for customer: String, account: String) throws -> String?
+    /// Files `reference` for `customer` in `account` unless one is filed; returns the one filed.
+    func fileCustomerReference(_ reference: String, for customer: String, account: String) throws -> String
+    /// The provider's id for the payment of the order started under `orderKey`, or nil.
+    func paymentReference(forOrderKey orderKey: String) throws -> String?
+    /// Files `reference` on the order started under `orderKey` unless one is filed; returns the one filed.
+    func filePaymentReference(_ reference: String, forOrderKey orderKey: String) throws -> String
 }

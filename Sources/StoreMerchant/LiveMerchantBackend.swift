@@ -46,7 +46,10 @@ public actor LiveMerchantBackend: MerchantBackend {
         }
         let charge: LedgerCharge
         do {
-            charge = try await processor.charge(tokenID: token.id, amount: draft.totals.total, idempotencyKey: idempotencyKey)
+            charge = try await processor.charge(ChargeRequest(
+                tokenID: token.id, amount: draft.totals.total, idempotencyKey: idempotencyKey,
+                orderNumber: order.number, customerID: draft.customerID
+            ))
         } catch .timedOut {
             // The charge may or may not have happened: the order stays open and a retry with the same key settles it.
             try? orders.finish(orderNumber: order.number, status: .unknown, failure: nil)
@@ -71,39 +74,55 @@ public actor LiveMerchantBackend: MerchantBackend {
         return OrderConfirmation(orderNumber: order.number, total: order.totals.total)
     }
 
+    /// What a settlement did: the orders it settled, and those it had to leave open for now.
+    public struct Settlement: Sendable {
+        public var settled: [(number: String, status: OrderStatus)] = []
+        /// Orders the provider could not answer for (unreachable, or still deciding); the next start tries again.
+        public var leftOpen: [(number: String, reason: String)] = []
+    }
+
     /// Settles orders left open by a stop or an unanswered charge, from the provider's records:
     /// charged means paid, declined means declined, no record means it was never charged (canceled,
-    /// stock released). Returns the orders settled. Run at start, before any shopper pays.
+    /// stock released). Run at start, before any shopper pays.
     ///
     /// Only orders open for longer than `minimumAge` are touched: another process sharing the
     /// database may be in the middle of charging a younger one. An older one may still be charged
     /// too (its process was stopped, not killed), so "never charged" is a claim, not a guess: a void
-    /// is filed under the order's idempotency key first, and the ledger keeps the first record for
+    /// is filed under the order's idempotency key first, and the provider keeps the first record for
     /// a key. Either the void wins, and the late charge gets the void instead of money, or the
     /// charge won, and the order is settled as paid. Never both.
-    @discardableResult
-    public func reconcile(minimumAge: Duration = .seconds(120)) async throws -> [(number: String, status: OrderStatus)] {
-        var settled: [(String, OrderStatus)] = []
+    ///
+    /// An order the provider cannot answer for is left open and named; only the shop's own store
+    /// failing stops the settlement.
+    public func reconcile(minimumAge: Duration = .seconds(120)) async throws -> Settlement {
+        var result = Settlement()
         // An age of zero settles every open order, whatever the wall clock says about when it was
         // placed (a clock stepped back would otherwise make a just-placed order look younger than zero).
         let cutoff = minimumAge <= .zero ? Date.distantFuture : dates.now().addingTimeInterval(-Double(minimumAge.components.seconds))
         for order in try orders.unsettledOrders() where order.placedAt <= cutoff {
+            let total = (try orders.order(number: order.number))?.totals.total ?? .zero(.usd)
+            let outcome: ChargeOutcome
+            do {
+                if let recorded = try await processor.recordedCharge(forKey: order.idempotencyKey) {
+                    outcome = recorded.outcome
+                } else {
+                    outcome = try await processor.void(key: order.idempotencyKey, amount: total).outcome
+                }
+            } catch {
+                result.leftOpen.append((order.number, "\(error)"))
+                continue
+            }
             let status: OrderStatus
             var failure: String?
-            var outcome = try await processor.recordedCharge(forKey: order.idempotencyKey)?.outcome
-            if outcome == nil {
-                let total = (try orders.order(number: order.number))?.totals.total ?? .zero(.usd)
-                outcome = try await processor.void(key: order.idempotencyKey, amount: total).outcome
-            }
             switch outcome {
-            case .succeeded?: status = .paid
-            case .declined(.voided)?, nil: status = .canceled; failure = "never charged"
-            case .declined(let reason)?: status = .declined; failure = reason.message
+            case .succeeded: status = .paid
+            case .declined(.voided): status = .canceled; failure = "never charged"
+            case .declined(let reason): status = .declined; failure = reason.message
             }
             try orders.finish(orderNumber: order.number, status: status, failure: failure)
-            settled.append((order.number, status))
+            result.settled.append((order.number, status))
         }
-        return settled
+        return result
     }
 
     private static func backendError(_ error: any Error) -> MerchantBackendError {

@@ -138,6 +138,20 @@ extension StoreDatabase {
                 );
                 """)
         }
+        migrator.registerMigration("v5-provider-references") { db in
+            try db.execute(sql: """
+                -- A real provider's id for the order's payment (a Stripe PaymentIntent), written before it is
+                -- confirmed; 'void' when the start-up settlement claimed the order as never charged.
+                ALTER TABLE orders ADD COLUMN payment_reference TEXT;
+                -- A real provider's id for each shop customer, per provider account ('stripe:test', 'stripe:live').
+                CREATE TABLE provider_customer (
+                    customer TEXT NOT NULL,
+                    account TEXT NOT NULL,
+                    reference TEXT NOT NULL,
+                    PRIMARY KEY (customer, account)
+                );
+                """)
+        }
         return migrator
     }
 }

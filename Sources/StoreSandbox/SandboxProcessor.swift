@@ -85,7 +85,8 @@ public actor SandboxProcessor: ChargeProcessor {
         try ledger.record(LedgerCharge(key: key, tokenID: "void", amount: amount, outcome: .declined(.voided)))
     }
 
-    public func charge(tokenID: String, amount: Money, idempotencyKey key: String) async throws(MerchantBackendError) -> LedgerCharge {
+    public func charge(_ request: ChargeRequest) async throws(MerchantBackendError) -> LedgerCharge {
+        let (tokenID, amount, key) = (request.tokenID, request.amount, request.idempotencyKey)
         await simulateLatency()
         do {
             if let existing = try ledger.charge(forKey: key) {
@@ -130,9 +131,14 @@ public struct SandboxPaymentProvider: PaymentProvider {
     private let processor: SandboxProcessor
     public init(processor: SandboxProcessor) { self.processor = processor }
 
-    public func vault(_ card: CardDetails) async throws(PaymentProviderError) -> PaymentMethod {
+    public let mode = PaymentMode.sandbox
+
+    public func vault(_ card: CardDetails, forCustomer customerID: String) async throws(PaymentProviderError) -> PaymentMethod {
         try await processor.vault(card)
     }
+
+    /// Every card: the sandbox charges whatever its wallet holds, and declines what it never issued.
+    public func canCharge(_ card: PaymentMethod) -> Bool { true }
 
     public func createToken(for payment: Payment) async throws(PaymentProviderError) -> PaymentToken {
         try await processor.issueToken(for: payment)

@@ -18,8 +18,17 @@ struct Configuration: Equatable {
     var sandboxLatencyMilliseconds: Int?
     /// Whether the guest's empty wallet is filled with the sandbox test cards and sample addresses.
     var sandboxTestCards: Bool?
+    /// The payment provider: sandbox (the default) or stripe.
+    var payments: PaymentsChoice?
+    /// A file holding the Stripe secret key, read through the credential file's owner-only checks.
+    var stripeSecretKeyFile: String?
+    /// Where Stripe's API is; tests point it at a local server.
+    var stripeAPIBase: String?
 
-    static let keys = ["catalog", "data-dir", "log-level", "one-tap", "one-tap-cart", "one-tap-product", "theme", "sandbox-latency-ms", "sandbox-test-cards"]
+    static let keys = [
+        "catalog", "data-dir", "log-level", "one-tap", "one-tap-cart", "one-tap-product", "theme", "sandbox-latency-ms", "sandbox-test-cards",
+        "payments", "stripe-secret-key-file", "stripe-api-base",
+    ]
 
     /// The One-Tap flags: both entry points on unless switched off.
     var featureFlags: StaticFeatureFlags {
@@ -69,6 +78,7 @@ struct Configuration: Equatable {
         let overrides: [(String, WritableKeyPath<Configuration, String?>)] = [
             ("STOREFRONT_CATALOG", \.catalog), ("STOREFRONT_DATA_DIR", \.dataDirectory),
             ("STOREFRONT_LOG_LEVEL", \.logLevel), ("STOREFRONT_THEME", \.theme),
+            ("STOREFRONT_STRIPE_SECRET_KEY_FILE", \.stripeSecretKeyFile), ("STOREFRONT_STRIPE_API_BASE", \.stripeAPIBase),
         ]
         for (name, path) in overrides {
             if let value = environment[name], !value.isEmpty { configuration[keyPath: path] = value }
@@ -89,6 +99,9 @@ struct Configuration: Equatable {
                 throw ConfigurationError(source: name, line: nil, message: "must be on or off, got \"\(value)\"")
             }
             configuration[keyPath: path] = on
+        }
+        if let value = environment["STOREFRONT_PAYMENTS"], !value.isEmpty {
+            configuration.payments = try PaymentsChoice.parse(value, source: "STOREFRONT_PAYMENTS", line: nil)
         }
         if let latency = environment["STOREFRONT_SANDBOX_LATENCY_MS"], !latency.isEmpty {
             guard let value = Int(latency), value >= 0 else {
@@ -157,6 +170,9 @@ struct Configuration: Equatable {
                 default: configuration.sandboxTestCards = on
                 }
             case "theme": configuration.theme = value
+            case "payments": configuration.payments = try PaymentsChoice.parse(value, source: source, line: index + 1)
+            case "stripe-secret-key-file": configuration.stripeSecretKeyFile = value
+            case "stripe-api-base": configuration.stripeAPIBase = value
             case "sandbox-latency-ms":
                 guard let number = Int(value), number >= 0 else {
                     throw ConfigurationError(source: source, line: index + 1, message: "sandbox-latency-ms must be a whole number, got \"\(value)\"")
@@ -167,6 +183,16 @@ struct Configuration: Equatable {
             }
         }
         return configuration
+    }
+}
+
+extension PaymentsChoice {
+    /// A `payments` setting from the file or the environment.
+    static func parse(_ value: String, source: String, line: Int?) throws -> PaymentsChoice {
+        guard let choice = PaymentsChoice(rawValue: value.lowercased()) else {
+            throw ConfigurationError(source: source, line: line, message: "payments must be sandbox or stripe, got \"\(value)\"")
+        }
+        return choice
     }
 }
 

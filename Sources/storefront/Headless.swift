@@ -35,7 +35,7 @@ struct Headless: AsyncParsableCommand {
         let script = try Key.script(keys)
         let configuration = try shop.configuration(environment: ProcessInfo.processInfo.environment)
         let environment = ProcessInfo.processInfo.environment
-        let (dependencies, _) = try await SandboxComposition.dependencies(
+        let (dependencies, _, payments) = try await ShopComposition.dependencies(
             store: try ShopOptions.openStore(
                 path: configuration.catalog,
                 dataDirectory: configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment)
@@ -56,5 +56,6 @@ struct Headless: AsyncParsableCommand {
             if driver.state.isQuitting { break }
         }
         if !frames { print(driver.frame.plainText) }
+        await payments.close()
     }
 }

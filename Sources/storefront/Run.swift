@@ -62,10 +62,12 @@ struct Run: AsyncParsableCommand {
         let sshCustomer = environment[SessionCommand.fingerprintVariable].map { ", over SSH for ssh:\($0), pid \(getpid())" } ?? ""
         logger.info("starting: catalog \(configuration.catalog ?? "bundled") with \(productCount) products\(catalog.didImport ? ", imported into SQLite" : "")\(sshCustomer)")
 
-        let (dependencies, settled) = try await SandboxComposition.dependencies(
+        let (dependencies, settlement, payments) = try await ShopComposition.dependencies(
             store: store, configuration: configuration, environment: environment, clock: ContinuousClock(), latency: .milliseconds(latency)
         )
-        for order in settled { logger.notice("settled order \(order.number) left open by an earlier stop: \(order.status.rawValue)") }
+        logger.info("payments: \(dependencies.paymentProvider.mode.label)")
+        for order in settlement.settled { logger.notice("settled order \(order.number) left open by an earlier stop: \(order.status.rawValue)") }
+        for order in settlement.leftOpen { logger.warning("order \(order.number) left open by an earlier stop is still open: \(order.reason)") }
         // Said once, before the terminal is taken, or once after it is given back; the shop runs either way.
         let logPath = URL(fileURLWithPath: dataDirectory).appendingPathComponent("storefront.log").path
         var toldLogFailure = false
@@ -85,6 +87,7 @@ struct Run: AsyncParsableCommand {
             complain("\(error)")
             throw ExitCodes.noTerminal
         }
+        await payments.close()
         if ending != .quit { throw ExitCode(ending.rawValue) }
     }
 

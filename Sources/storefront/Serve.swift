@@ -4,6 +4,7 @@ import Foundation
 import NIOCore
 import PseudoTerminal
 import StoreSSH
+import StoreStripe
 import StorefrontUI
 
 /// `storefront serve`: the shop over SSH, one shop process per session, the database shared.
@@ -73,6 +74,13 @@ struct Serve: AsyncParsableCommand {
         }
 
         var arguments = ["run", "--data-dir", dataDirectory]
+        if configuration.payments == .stripe {
+            try await checkStripe(configuration: configuration, environment: environment)
+            // The key itself reaches a session only through the environment it inherits, never its command line.
+            arguments += ["--payments", "stripe"]
+            if let base = configuration.stripeAPIBase { arguments += ["--stripe-api-base", base] }
+            if let file = configuration.stripeSecretKeyFile { arguments += ["--stripe-secret-key-file", absolute(file)] }
+        }
         if let catalog = configuration.catalog { arguments += ["--catalog", absolute(catalog)] }
         if let oneTap = shop.oneTap { arguments += ["--one-tap", oneTap] }
         if let sandboxLatencyMilliseconds { arguments += ["--sandbox-latency-ms", String(sandboxLatencyMilliseconds)] }
@@ -110,6 +118,25 @@ struct Serve: AsyncParsableCommand {
         if killed > 0 { announce("killed \(killed) session\(killed == 1 ? "" : "s") still open after \(ServeDuration.describe(drainTimeout))") }
         try await server.shutdown()
         announce("stopped")
+    }
+
+    /// Asks Stripe once, before any shopper connects, whether it takes the key; exits with the reason if not.
+    private func checkStripe(configuration: Configuration, environment: [String: String]) async throws {
+        let settings = try StripeSettings.load(configuration: configuration, environment: environment)
+        let client = StripeClient(key: settings.key, base: settings.base, retry: .init(retries: 0))
+        let answer: Result<Void, StripeFailure>
+        do { try await client.verifyKey(); answer = .success(()) } catch { answer = .failure(error) }
+        try? await client.shutdown()
+        switch answer {
+        case .success:
+            announce("payments: Stripe, \(settings.key.mode.label), at \(settings.base)")
+        case .failure(.refused(let status, let error)):
+            complain("Stripe refused the secret key (\(status)): \(error.message ?? "no reason given"); check \(StripeSettings.keyVariable) or stripe-secret-key-file")
+            throw ExitCodes.configError
+        case .failure(let error):
+            complain("cannot reach Stripe at \(settings.base) to check the secret key: \(error)")
+            throw ExitCodes.cannotListen
+        }
     }
 
     /// Each session holds a socket and two pty descriptors: lift the soft limit to the hard one so

@@ -73,11 +73,26 @@ struct ShopOptions: ParsableArguments {
     @Option(name: .customLong("one-tap"), help: ArgumentHelp("One-Tap Buy now: on, off, cart, product or cart,product. Env: STOREFRONT_ONE_TAP.", valueName: "setting"))
     var oneTap: String?
 
+    @Option(help: ArgumentHelp("The payment provider: sandbox (default) or stripe. Env: STOREFRONT_PAYMENTS.", valueName: "provider"))
+    var payments: PaymentsChoice?
+
+    @Option(name: .customLong("stripe-secret-key-file"), help: ArgumentHelp(
+        "A file (mode 0600, yours) holding the Stripe secret key, instead of STOREFRONT_STRIPE_SECRET_KEY. Env: STOREFRONT_STRIPE_SECRET_KEY_FILE.",
+        valueName: "path"
+    ))
+    var stripeSecretKeyFile: String?
+
+    @Option(name: .customLong("stripe-api-base"), help: ArgumentHelp("Stripe's API address. Default: https://api.stripe.com. Env: STOREFRONT_STRIPE_API_BASE.", valueName: "url"))
+    var stripeAPIBase: String?
+
     /// The file, environment and these flags, merged.
     func configuration(environment: [String: String]) throws -> Configuration {
         var configuration = try Configuration.loadForCommand(environment: environment)
         if let catalog { configuration.catalog = catalog }
         if let dataDirectory { configuration.dataDirectory = dataDirectory }
+        if let payments { configuration.payments = payments }
+        if let stripeSecretKeyFile { configuration.stripeSecretKeyFile = stripeSecretKeyFile }
+        if let stripeAPIBase { configuration.stripeAPIBase = stripeAPIBase }
         if let oneTap {
             do { try configuration.applyOneTap(oneTap) } catch {
                 complain("\(error)")
@@ -117,18 +132,21 @@ struct ShopOptions: ParsableArguments {
 
 }
 
-/// The embedded defaults: the catalog, orders, wallets and the providers' records in SQLite, the
-/// sandbox payment provider and backend, Sandbox ID sign-in with tokens in the credential file.
+/// The shop's dependencies: the catalog, orders, wallets and the providers' records in SQLite, the
+/// payment provider the configuration picks (the sandbox by default), Sandbox ID sign-in with
+/// tokens in the credential file.
 ///
-/// Order of calls: settle orders an earlier stop left open → pick the identity (an SSH key handed
-/// over by `storefront serve`, or Sandbox ID) → the launch check of a stored sign-in → dependencies.
-enum SandboxComposition {
+/// Order of calls: the payment stack → settle orders an earlier stop left open → pick the identity
+/// (an SSH key handed over by `storefront serve`, or Sandbox ID) → the launch check of a stored
+/// sign-in → dependencies. The caller closes the payment stack when the shop ends.
+enum ShopComposition {
     static func dependencies(
         store: (database: StoreDatabase, catalog: SQLiteCatalogRepository), configuration: Configuration,
         environment: [String: String], clock: any Clock<Duration>, latency: Duration
-    ) async throws -> (dependencies: StorefrontDependencies, settled: [(number: String, status: OrderStatus)]) {
+    ) async throws -> (dependencies: StorefrontDependencies, settlement: LiveMerchantBackend.Settlement, payments: PaymentStack) {
         let ids = IDGenerator.random
-        let processor = SandboxProcessor(clock: clock, latency: latency, ledger: SQLiteChargeLedger(database: store.database))
+        let payments = try PaymentStack.make(configuration: configuration, environment: environment, database: store.database, clock: clock, latency: latency)
+        let processor = payments.processor
         let orders = SQLiteOrderStore(database: store.database, currency: store.catalog.store.currency)
         // Test hook: STOREFRONT_FAULT=kill-after-reserving (or -charging, -recording) makes the
         // process kill itself there, as a power cut would, so fault tests can restart it;
@@ -142,36 +160,40 @@ enum SandboxComposition {
             if step == faultAt { raise(faultSignal) }
         }
         let settleAfter = environment["STOREFRONT_SETTLE_AFTER_SECONDS"].flatMap(Int.init) ?? 120
-        let settled: [(number: String, status: OrderStatus)]
+        let settlement: LiveMerchantBackend.Settlement
         do {
-            settled = try await backend.reconcile(minimumAge: .seconds(settleAfter))
+            settlement = try await backend.reconcile(minimumAge: .seconds(settleAfter))
         } catch {
             complain("cannot settle earlier orders: \(error)")
             throw ExitCodes.ioError
         }
         let guestID = "local:\(NSUserName())"
-        let wallets = SQLiteWalletStore(database: store.database)
+        let storedWallets = SQLiteWalletStore(database: store.database)
+        let provider = payments.provider
+        let wallets = ChargeableCardsWalletStore(storedWallets) { provider.canCharge($0) }
         let owner = WalletOwner(guestID)
+        // The labelled test cards belong to the sandbox: with a real provider they could not be charged.
+        if provider.mode == .sandbox, configuration.sandboxTestCards ?? true, environment[SessionCommand.fingerprintVariable]?.isEmpty ?? true {
+            try seedGuestWallet(storedWallets, guestID: guestID)
+        }
         let accounts = try await accounts(
-            database: store.database, wallets: wallets, owner: owner, guestID: guestID,
-            configuration: configuration, environment: environment
+            database: store.database, wallets: wallets, owner: owner, guestID: guestID, environment: environment
         )
         let dependencies = StorefrontDependencies(
             catalog: store.catalog, orderHistory: orders,
             paymentAuthorization: .sandbox(wallet: StoredWallet(store: wallets, owner: owner), ids: ids),
-            paymentProvider: SandboxPaymentProvider(processor: processor),
+            paymentProvider: provider,
             merchantBackend: backend,
             featureFlags: configuration.featureFlags, ids: ids,
             carts: SQLiteCartStore(database: store.database),
             accounts: accounts
         )
-        return (dependencies, settled)
+        return (dependencies, settlement, payments)
     }
 
     /// Who is shopping: the SSH key `serve` verified, or a stored Sandbox ID sign-in that still holds, or a guest.
     private static func accounts(
-        database: StoreDatabase, wallets: SQLiteWalletStore, owner: WalletOwner, guestID: String,
-        configuration: Configuration, environment: [String: String]
+        database: StoreDatabase, wallets: any WalletStore, owner: WalletOwner, guestID: String, environment: [String: String]
     ) async throws -> AccountDependencies {
         let profiles = SQLiteAccountProfileStore(database: database)
         if let fingerprint = environment[SessionCommand.fingerprintVariable], !fingerprint.isEmpty {
@@ -185,7 +207,6 @@ enum SandboxComposition {
                 signedIn: SignedInAccount(provider: .sshKey, userID: fingerprint), guestID: guestID, dates: .system
             )
         }
-        if configuration.sandboxTestCards ?? true { try seedGuestWallet(wallets, guestID: guestID) }
         let credentials = FileCredentialStore(path: FileCredentialStore.defaultPath(environment: environment))
         let key: Curve25519.Signing.PrivateKey
         do {

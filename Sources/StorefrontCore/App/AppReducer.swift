@@ -10,6 +10,7 @@ public enum AppReducer {
         let account = dependencies.accounts.signedIn
         var screens = StorefrontState(shopName: profile.name, currency: profile.currency)
         screens.notice = dependencies.accounts.launchNotice.map { Notice(.error, $0) }
+        screens.paymentMode = dependencies.paymentProvider.mode
         var state = AppState(
             screens: screens, cart: Cart(currency: profile.currency),
             customerID: account?.customerID ?? dependencies.accounts.guestID, signedIn: account

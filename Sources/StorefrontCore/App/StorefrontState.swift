@@ -1,3 +1,4 @@
+import StoreClients
 import StoreModels
 
 /// The screens, stacked as the shopper goes deeper; the last one is on top.
@@ -30,6 +31,8 @@ public struct StorefrontState: Equatable, Sendable {
     public var isQuitting = false
     /// Who is shopping, for the header: a name, an email, a key fingerprint, or "guest".
     public var shopperLabel = "guest"
+    /// Whose money a payment moves, for the checkout header: the sandbox's, a provider's test mode, or real.
+    public var paymentMode = PaymentMode.sandbox
 
     public init(shopName: String, currency: Currency) {
         self.shopName = shopName

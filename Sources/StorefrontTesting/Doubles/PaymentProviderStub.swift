@@ -26,7 +26,11 @@ public final class PaymentProviderStub: PaymentProvider {
     /// The cards sent to the vault, in order.
     public var vaultedCards: [CardDetails] { vaulted.withLock { $0 } }
 
-    public func vault(_ card: CardDetails) async throws(PaymentProviderError) -> PaymentMethod {
+    public let mode = PaymentMode.sandbox
+
+    public func canCharge(_ card: PaymentMethod) -> Bool { true }
+
+    public func vault(_ card: CardDetails, forCustomer customerID: String) async throws(PaymentProviderError) -> PaymentMethod {
         vaulted.withLock { $0.append(card) }
         guard let vaultResult else {
             reportIssue("PaymentProviderStub.vault was called, but the test gave no vaultResult.")

@@ -45,7 +45,7 @@ extension Layout {
             return ("Products", range)
         case .productDetail: return ("Product", state.productDetail.map { $0.product.id.rawValue } ?? "")
         case .cart: return ("Your cart", state.cart.lines.isEmpty ? "" : "\(state.cart.lines.count) line\(state.cart.lines.count == 1 ? "" : "s")")
-        case .paymentSheet: return ("Checkout", "sandbox payments")
+        case .paymentSheet: return ("Checkout", state.paymentMode.label)
         case .confirmation: return ("Order placed", "")
         case .orders: return ("Your orders", "\(state.orders.totalCount) total")
         case .orderDetail: return ("Order \(state.orderDetail?.number ?? "")", "")

@@ -12,6 +12,7 @@ enum CheckoutMessages {
     static func message(for error: PaymentProviderError) -> String {
         switch error {
         case .cardRejected(let reason): reason.message
+        case .cardRefused(let why): why
         case .unavailable(let why): "The payment provider is unavailable (\(why)). You were not charged."
         }
     }
@@ -25,6 +26,7 @@ enum CheckoutMessages {
                 : "Only \(available) of \(name) left. You were not charged; lower the quantity and pay again."
         case .idempotencyMismatch: "This payment conflicts with an earlier attempt. You were not charged twice; please try again."
         case .timedOut: "The shop did not answer in time. No second charge will be made; please try again."
+        case .providerUnreachable: "The payment service is not answering; nothing was charged. Your cart is kept; try again in a moment."
         case .unavailable(let why): "The shop could not take the order (\(why))."
         }
     }

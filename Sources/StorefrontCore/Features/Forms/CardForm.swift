@@ -10,7 +10,7 @@ enum CardForm {
             purpose: .addCard, title: "Add a card",
             message: "The number and security code go to the payment provider once; the shop keeps only its token, the network, the last 4 digits and the expiry.",
             fields: [
-                FormState.Field(id: CardField.number.rawValue, label: "Card number", hint: "Sandbox: 4242 4242 4242 4242 succeeds"),
+                FormState.Field(id: CardField.number.rawValue, label: "Card number", hint: testCardHint(env.dependencies.paymentProvider.mode)),
                 FormState.Field(id: CardField.expiry.rawValue, label: "Expiry", hint: "MM/YY"),
                 FormState.Field(id: CardField.securityCode.rawValue, label: "Security code", hint: "3 digits, 4 for Amex", isMasked: true),
                 FormState.Field(id: CardField.name.rawValue, label: "Name on card", value: FormFeature.profile(state, env)?.name ?? ""),
@@ -39,9 +39,10 @@ enum CardForm {
         state.form?.isBusy = true
         state.form?.status = "Saving your card…"
         let provider = env.dependencies.paymentProvider
+        let customerID = state.customerID
         return .run { send in
             do throws(PaymentProviderError) {
-                send(.form(.cardVaulted(try await provider.vault(details))))
+                send(.form(.cardVaulted(try await provider.vault(details, forCustomer: customerID))))
             } catch {
                 send(.form(.failed(message: error.cardFormMessage, field: CardField.number.rawValue)))
             }
@@ -67,6 +68,15 @@ enum CardForm {
         return CheckoutFeature.begin(&state, pending, oneTap: false, env)
     }
 
+    /// A card that succeeds, where no real money moves; nothing in live mode.
+    private static func testCardHint(_ mode: PaymentMode) -> String {
+        switch mode {
+        case .sandbox: "Sandbox: 4242 4242 4242 4242 succeeds"
+        case .test: "Test mode: 4242 4242 4242 4242 succeeds"
+        case .live: ""
+        }
+    }
+
     /// This month in UTC, for card expiry.
     private static func currentMonth(_ env: ShopEnvironment) -> CardExpiry {
         let parts = Calendar.utcGregorian.dateComponents([.year, .month], from: env.dependencies.accounts.dates.now())
@@ -79,6 +89,7 @@ extension PaymentProviderError {
     var cardFormMessage: String {
         switch self {
         case .cardRejected(let reason): reason.message
+        case .cardRefused(let why): why
         case .unavailable(let why): "The payment provider is unavailable (\(why)); your card was not saved."
         }
     }

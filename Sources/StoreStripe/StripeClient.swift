@@ -1,0 +1,210 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// How a call to Stripe failed, sorted by what the shop may conclude from it.
+public enum StripeFailure: Error, Sendable, Equatable {
+    /// Stripe answered and refused: the HTTP status and Stripe's error object. Definite.
+    case refused(status: Int, StripeError)
+    /// The call never reached Stripe (no connection, or Stripe said 429 before doing anything).
+    case notSent(String)
+    /// The call may or may not have been carried out: no answer in time, or a 5xx.
+    case noAnswer(String)
+}
+
+/// Stripe's error object (`{"error": {...}}`).
+public struct StripeError: Decodable, Sendable, Equatable {
+    public var type: String?
+    public var code: String?
+    public var declineCode: String?
+    public var message: String?
+
+    enum CodingKeys: String, CodingKey {
+        case type, code, message
+        case declineCode = "decline_code"
+    }
+
+    public init(type: String? = nil, code: String? = nil, declineCode: String? = nil, message: String? = nil) {
+        self.type = type
+        self.code = code
+        self.declineCode = declineCode
+        self.message = message
+    }
+}
+
+/// Stripe's HTTP API over AsyncHTTPClient: form-encoded bodies, the secret key as a bearer token,
+/// a timeout on connecting and on every request, and retries with backoff for calls that did
+/// not get a definite answer, always with the same `Idempotency-Key`.
+public final class StripeClient: Sendable {
+    /// Where the API lives; tests point it at a local server.
+    public static let defaultBase = "https://api.stripe.com"
+    /// The API version the adapter was written against, so Stripe's answers keep their shape.
+    static let apiVersion = "2024-06-20"
+
+    /// How many times and how far apart a call without a definite answer is tried again.
+    public struct RetryPolicy: Sendable {
+        public var retries: Int
+        public var firstDelay: Duration
+        public init(retries: Int = 2, firstDelay: Duration = .milliseconds(500)) {
+            self.retries = retries
+            self.firstDelay = firstDelay
+        }
+    }
+
+    private let http: HTTPClient
+    private let base: String
+    private let key: StripeSecretKey
+    private let requestTimeout: TimeAmount
+    private let retry: RetryPolicy
+    private let clock: any Clock<Duration>
+
+    /// `base` is checked by `StripeClient.validatedBase` first; the client must be shut down with `shutdown()`.
+    public init(
+        key: StripeSecretKey, base: String = StripeClient.defaultBase,
+        connectTimeout: Duration = .seconds(5), requestTimeout: Duration = .seconds(30),
+        retry: RetryPolicy = RetryPolicy(), clock: any Clock<Duration> = ContinuousClock()
+    ) {
+        var configuration = HTTPClient.Configuration()
+        configuration.timeout = HTTPClient.Configuration.Timeout(connect: Self.timeAmount(connectTimeout), read: Self.timeAmount(requestTimeout))
+        configuration.redirectConfiguration = .disallow
+        http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        self.base = base.hasSuffix("/") ? String(base.dropLast()) : base
+        self.key = key
+        self.requestTimeout = Self.timeAmount(requestTimeout)
+        self.retry = retry
+        self.clock = clock
+    }
+
+    /// Refuses a base URL that is not http(s)://host[:port] with no credentials, query or fragment.
+    public static func validatedBase(_ text: String) throws(BaseURLProblem) -> String {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http",
+              let host = url.host, !host.isEmpty, url.user == nil, url.password == nil, url.query == nil, url.fragment == nil
+        else { throw BaseURLProblem(text: text) }
+        return text
+    }
+
+    /// A base URL `validatedBase` refused.
+    public struct BaseURLProblem: Error, CustomStringConvertible {
+        public var text: String
+        public var description: String { "--stripe-api-base must be an http(s) URL such as https://api.stripe.com, without user, query or fragment: \"\(text)\"" }
+    }
+
+    public func shutdown() async throws { try await http.shutdown() }
+
+    /// A cheap authenticated call (`GET /v1/balance`): returns when Stripe accepts the key.
+    public func verifyKey() async throws(StripeFailure) {
+        let _: StripeAnyObject = try await get("/v1/balance")
+    }
+
+    private static func timeAmount(_ duration: Duration) -> TimeAmount {
+        .nanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+    }
+
+    /// POSTs `form` to `path` (such as "/v1/customers"), with `idempotencyKey` on every try.
+    func post<T: Decodable>(_ path: String, _ form: [(String, String)], idempotencyKey: String?, as: T.Type = T.self) async throws(StripeFailure) -> T {
+        try await send(.POST, path, body: FormEncoding.encode(form), idempotencyKey: idempotencyKey)
+    }
+
+    /// GETs `path`.
+    func get<T: Decodable>(_ path: String, as: T.Type = T.self) async throws(StripeFailure) -> T {
+        try await send(.GET, path, body: nil, idempotencyKey: nil)
+    }
+
+    private func send<T: Decodable>(_ method: HTTPMethod, _ path: String, body: String?, idempotencyKey: String?) async throws(StripeFailure) -> T {
+        var delay = retry.firstDelay
+        var attempt = 0
+        while true {
+            do {
+                return try await sendOnce(method, path, body: body, idempotencyKey: idempotencyKey)
+            } catch {
+                if case .refused = error { throw error }
+                attempt += 1
+                guard attempt <= retry.retries, !Task.isCancelled else { throw error }
+                try? await clock.sleep(for: delay)
+                delay *= 2
+            }
+        }
+    }
+
+    private func sendOnce<T: Decodable>(_ method: HTTPMethod, _ path: String, body: String?, idempotencyKey: String?) async throws(StripeFailure) -> T {
+        var request = HTTPClientRequest(url: base + path)
+        request.method = method
+        request.headers.add(name: "Authorization", value: key.authorization)
+        request.headers.add(name: "Stripe-Version", value: Self.apiVersion)
+        request.headers.add(name: "User-Agent", value: "Storefront/0.1 (terminal storefront)")
+        if let idempotencyKey { request.headers.add(name: "Idempotency-Key", value: idempotencyKey) }
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+            request.body = .bytes(ByteBuffer(string: body))
+        }
+        let status: Int
+        let data: ByteBuffer
+        do {
+            let response = try await http.execute(request, timeout: requestTimeout)
+            status = Int(response.status.code)
+            data = try await response.body.collect(upTo: 4 << 20)
+        } catch {
+            throw Self.transportFailure(error)
+        }
+        let bytes = Data(data.readableBytesView)
+        switch status {
+        case 200..<300:
+            do {
+                return try JSONDecoder().decode(T.self, from: bytes)
+            } catch {
+                // A 2xx Stripe did carry out, whose answer this shop cannot read: not knowing is not "not sent".
+                throw .noAnswer("Stripe's answer to \(path) could not be read")
+            }
+        case 429:
+            throw .notSent("Stripe is limiting requests (429)")
+        case 500...:
+            throw .noAnswer("Stripe answered \(status)")
+        default:
+            var error = (try? JSONDecoder().decode(ErrorEnvelope.self, from: bytes))?.error
+                ?? StripeError(message: "Stripe answered \(status)")
+            // Stripe's messages about a bad key quote part of it; none of it is passed on.
+            if status == 401 { error.message = "Stripe did not accept the secret key" }
+            error.message = error.message.map(key.redacted)
+            throw .refused(status: status, error)
+        }
+    }
+
+    /// Connecting failed (nothing was sent) or the answer never came (anything may have happened).
+    private static func transportFailure(_ error: any Error) -> StripeFailure {
+        if let client = error as? HTTPClientError, client == .connectTimeout || client == .tlsHandshakeTimeout || client == .getConnectionFromPoolTimeout {
+            return .notSent("could not connect to Stripe (\(client))")
+        }
+        if error is NIOConnectionError {
+            return .notSent("could not connect to Stripe")
+        }
+        if let io = error as? IOError, [ECONNREFUSED, ENETUNREACH, EHOSTUNREACH].contains(io.errnoCode) {
+            return .notSent("could not connect to Stripe (\(io.description))")
+        }
+        return .noAnswer("no answer from Stripe (\(error))")
+    }
+
+    private struct ErrorEnvelope: Decodable { var error: StripeError }
+}
+
+/// `application/x-www-form-urlencoded`, as Stripe reads it: `card[number]=…`, brackets and all.
+enum FormEncoding {
+    private static let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
+
+    static func encode(_ form: [(String, String)]) -> String {
+        form.map { "\(escape($0.0))=\(escape($0.1))" }.joined(separator: "&")
+    }
+
+    static func escape(_ text: String) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            if unreserved.contains(byte) {
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                out += String(format: "%%%02X", byte)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,113 @@
+import ArgumentParser
+import Foundation
+import StoreClients
+import StoreCredentialFile
+import StoreSandbox
+import StoreSQLite
+import StoreStripe
+
+/// Which payment provider the shop takes payments with.
+enum PaymentsChoice: String, CaseIterable, ExpressibleByArgument {
+    case sandbox, stripe
+}
+
+/// The payment side of a shop, picked by configuration: the provider that vaults cards and makes
+/// tokens, and the processor the merchant backend charges through.
+struct PaymentStack {
+    var provider: any PaymentProvider
+    var processor: any ChargeProcessor
+    /// Gives back what the stack opened (Stripe's HTTP connections); call once, at the end.
+    var close: @Sendable () async -> Void
+
+    /// The sandbox with its ledger in SQLite, or Stripe with its references beside the orders.
+    static func make(
+        configuration: Configuration, environment: [String: String], database: StoreDatabase,
+        clock: any Clock<Duration>, latency: Duration
+    ) throws -> PaymentStack {
+        switch configuration.payments ?? .sandbox {
+        case .sandbox:
+            let processor = SandboxProcessor(clock: clock, latency: latency, ledger: SQLiteChargeLedger(database: database))
+            return PaymentStack(provider: SandboxPaymentProvider(processor: processor), processor: processor, close: {})
+        case .stripe:
+            let settings = try StripeSettings.load(configuration: configuration, environment: environment)
+            let client = StripeClient(key: settings.key, base: settings.base)
+            let references = SQLiteProviderReferences(database: database)
+            return PaymentStack(
+                provider: StripePaymentProvider(client: client, key: settings.key, references: references),
+                processor: StripeChargeProcessor(client: client, key: settings.key, references: references),
+                close: { try? await client.shutdown() }
+            )
+        }
+    }
+}
+
+/// The Stripe key and API address, checked before anything is opened.
+///
+/// The key comes from `STOREFRONT_STRIPE_SECRET_KEY` or from the file `stripe-secret-key-file`
+/// names (one of them, not both), and is refused at once when it does not look like a Stripe key.
+struct StripeSettings {
+    static let keyVariable = "STOREFRONT_STRIPE_SECRET_KEY"
+
+    var key: StripeSecretKey
+    var base: String
+
+    /// Reads and checks the settings; a problem is told on stderr and exits 78.
+    static func load(configuration: Configuration, environment: [String: String]) throws -> StripeSettings {
+        do {
+            return try read(configuration: configuration, environment: environment)
+        } catch {
+            complain(error.description)
+            throw ExitCodes.configError
+        }
+    }
+
+    /// A setting that keeps `--payments stripe` from starting.
+    struct Problem: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    static func read(configuration: Configuration, environment: [String: String]) throws(Problem) -> StripeSettings {
+        let base: String
+        do { base = try StripeClient.validatedBase(configuration.stripeAPIBase ?? StripeClient.defaultBase) } catch {
+            throw Problem(description: error.description)
+        }
+        let fromEnvironment = environment[keyVariable].flatMap { $0.isEmpty ? nil : $0 }
+        let raw: String
+        switch (fromEnvironment, configuration.stripeSecretKeyFile) {
+        case (nil, nil):
+            throw Problem(description: "--payments stripe needs a secret key: set \(keyVariable), or name a file with --stripe-secret-key-file")
+        case (.some, .some):
+            throw Problem(description: "both \(keyVariable) and a stripe-secret-key-file are set; keep one")
+        case (let value?, nil):
+            raw = value
+        case (nil, let path?):
+            raw = try readKeyFile(path)
+        }
+        do {
+            return StripeSettings(key: try StripeSecretKey(raw), base: base)
+        } catch {
+            throw Problem(description: error.description)
+        }
+    }
+
+    /// The key file's text, through the same checks as the credential file: yours, mode 0600, not a link.
+    private static func readKeyFile(_ path: String) throws(Problem) -> String {
+        let data: Data
+        do {
+            data = try ProtectedFile.read(path)
+        } catch {
+            let why = switch error {
+            case .missing: "does not exist"
+            case .notRegularFile: "is not a regular file"
+            case .wrongOwner(let uid): "belongs to user \(uid), not to you"
+            case .tooOpen(let mode): "can be read by others (mode \(String(mode, radix: 8))); chmod 600 it"
+            case .io(let reason): "cannot be read: \(reason)"
+            }
+            throw Problem(description: "the Stripe secret key file \(path) \(why)")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw Problem(description: "the Stripe secret key file \(path) is not text")
+        }
+        return text
+    }
+}
