@@ -9,17 +9,25 @@ import StoreModels
 /// before the confirm and every retry starts from the filed id, a retry, a restart or the
 /// start-up settlement finds the one PaymentIntent even when the server ignores `Idempotency-Key`.
 public struct StripeChargeProcessor: ChargeProcessor {
+    /// The step between creating and confirming, where a process can die; fault tests stop it there.
+    public enum Step: String, Sendable, CaseIterable {
+        case afterFilingIntent = "after-filing-intent"
+    }
+
     /// What the settlement files on an order it claims as never charged, instead of a PaymentIntent id.
     static let voidMark = "void"
 
     private let client: StripeClient
     private let references: any ProviderReferenceStore
     private let customers: StripeCustomers
+    private let reached: @Sendable (Step) -> Void
 
-    public init(client: StripeClient, key: StripeSecretKey, references: any ProviderReferenceStore) {
+    /// `reached` is called as each step completes; the shop passes a no-op, fault tests a kill.
+    public init(client: StripeClient, key: StripeSecretKey, references: any ProviderReferenceStore, reached: @escaping @Sendable (Step) -> Void = { _ in }) {
         self.client = client
         self.references = references
         self.customers = StripeCustomers(client: client, references: references, account: key.account)
+        self.reached = reached
     }
 
     public func charge(_ request: ChargeRequest) async throws(MerchantBackendError) -> LedgerCharge {
@@ -34,7 +42,6 @@ public struct StripeChargeProcessor: ChargeProcessor {
                 try await client.post("/v1/payment_intents", [
                     ("amount", String(request.amount.minorUnits)), ("currency", request.amount.currency.code.lowercased()),
                     ("customer", customer), ("payment_method", request.tokenID), ("payment_method_types[]", "card"),
-                    ("description", "Storefront order \(request.orderNumber)"),
                     ("metadata[order_number]", request.orderNumber), ("metadata[idempotency_key]", request.idempotencyKey),
                 ], idempotencyKey: request.idempotencyKey)
             }
@@ -47,6 +54,7 @@ public struct StripeChargeProcessor: ChargeProcessor {
             await cancelQuietly(intent.id)
             return try await resume(filed, request)
         }
+        reached(.afterFilingIntent)
         return try await confirm(intent.id, request)
     }
 

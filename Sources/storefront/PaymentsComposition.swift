@@ -22,7 +22,7 @@ struct PaymentStack {
     /// The sandbox with its ledger in SQLite, or Stripe with its references beside the orders.
     static func make(
         configuration: Configuration, environment: [String: String], database: StoreDatabase,
-        clock: any Clock<Duration>, latency: Duration
+        clock: any Clock<Duration>, latency: Duration, fault: FaultHook
     ) throws -> PaymentStack {
         switch configuration.payments ?? .sandbox {
         case .sandbox:
@@ -34,10 +34,30 @@ struct PaymentStack {
             let references = SQLiteProviderReferences(database: database)
             return PaymentStack(
                 provider: StripePaymentProvider(client: client, key: settings.key, references: references),
-                processor: StripeChargeProcessor(client: client, key: settings.key, references: references),
+                processor: StripeChargeProcessor(client: client, key: settings.key, references: references) { fault.reached($0.rawValue) },
                 close: { try? await client.shutdown() }
             )
         }
+    }
+}
+
+/// Test hook: STOREFRONT_FAULT=kill-<step> (or stop-<step>) makes the process kill itself at that
+/// step of a purchase, as a power cut would, so fault tests can restart it; stop-… makes it stop
+/// itself (SIGSTOP), as a paused laptop would, until SIGCONT. Steps: the backend's and Stripe's.
+struct FaultHook: Sendable {
+    var step: String?
+    var signal: Int32
+
+    init(environment: [String: String]) {
+        let fault = environment["STOREFRONT_FAULT"] ?? ""
+        signal = fault.hasPrefix("stop-") ? SIGSTOP : SIGKILL
+        step = fault.isEmpty ? nil : String(fault.drop { $0 != "-" }.dropFirst())
+    }
+
+    func reached(_ name: String) {
+        // raise, not kill(getpid()): it signals this very thread, so the step goes no further
+        // before the process stops or dies; kill may let this thread run on for a while.
+        if name == step { raise(signal) }
     }
 }
 

@@ -145,20 +145,12 @@ enum ShopComposition {
         environment: [String: String], clock: any Clock<Duration>, latency: Duration
     ) async throws -> (dependencies: StorefrontDependencies, settlement: LiveMerchantBackend.Settlement, payments: PaymentStack) {
         let ids = IDGenerator.random
-        let payments = try PaymentStack.make(configuration: configuration, environment: environment, database: store.database, clock: clock, latency: latency)
-        let processor = payments.processor
+        let fault = FaultHook(environment: environment)
+        let payments = try PaymentStack.make(
+            configuration: configuration, environment: environment, database: store.database, clock: clock, latency: latency, fault: fault
+        )
         let orders = SQLiteOrderStore(database: store.database, currency: store.catalog.store.currency)
-        // Test hook: STOREFRONT_FAULT=kill-after-reserving (or -charging, -recording) makes the
-        // process kill itself there, as a power cut would, so fault tests can restart it;
-        // stop-after-… makes it stop itself (SIGSTOP), as a paused laptop would, until SIGCONT.
-        let fault = environment["STOREFRONT_FAULT"] ?? ""
-        let faultSignal = fault.hasPrefix("stop-") ? SIGSTOP : SIGKILL
-        let faultAt = LiveMerchantBackend.Step(rawValue: String(fault.drop { $0 != "-" }.dropFirst()))
-        let backend = LiveMerchantBackend(processor: processor, orders: orders, dates: .system) { step in
-            // raise, not kill(getpid()): it signals this very thread, so the step goes no further
-            // before the process stops or dies; kill may let this thread run on for a while.
-            if step == faultAt { raise(faultSignal) }
-        }
+        let backend = LiveMerchantBackend(processor: payments.processor, orders: orders, dates: .system) { fault.reached($0.rawValue) }
         let settleAfter = environment["STOREFRONT_SETTLE_AFTER_SECONDS"].flatMap(Int.init) ?? 120
         let settlement: LiveMerchantBackend.Settlement
         do {
