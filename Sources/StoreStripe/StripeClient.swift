@@ -63,7 +63,7 @@ public final class StripeClient: Sendable {
     /// `base` is checked by `StripeClient.validatedBase` first; the client must be shut down with `shutdown()`.
     public init(
         key: StripeSecretKey, base: String = StripeClient.defaultBase,
-        connectTimeout: Duration = .seconds(5), requestTimeout: Duration = .seconds(30),
+        connectTimeout: Duration = .seconds(3), requestTimeout: Duration = .seconds(30),
         retry: RetryPolicy = RetryPolicy(), clock: any Clock<Duration> = ContinuousClock()
     ) {
         var configuration = HTTPClient.Configuration()
