@@ -7,9 +7,11 @@ extension Layout {
         guard let sheet = state.paymentSheet else { return }
         let width = min(body.width - 2, 72)
         let left = (body.width - width) / 2
-        // Full sheet: box, four rows, a gap, the summary items, a gap, the status or button.
+        // Full sheet: box, four rows, a gap, the summary items, a gap, the status (wrapped) beside the button.
         let errorRows = sheet.rowErrors.count
-        let fullHeight = 2 + 4 + errorRows + 1 + sheet.summaryItems.count + 1 + 1
+        let button = sheet.offersCardSetup ? "[ Set up card ]" : "[ Pay ]"
+        let statusLines = Self.statusLines(sheet, button: button, width: min(body.width - 2, 72) - 4, p)
+        let fullHeight = 2 + 4 + errorRows + 1 + sheet.summaryItems.count + 1 + max(1, statusLines.count)
         let compact = body.height < fullHeight
         let inner = compact ? width : width - 4
         let column = compact ? left : left + 2
@@ -75,13 +77,25 @@ extension Layout {
         if sheet.isBusy {
             statusColumn += p.spinner(phase: state.spinnerPhase, column: column, row: row)
         }
-        let button = sheet.offersCardSetup ? "[ Set up card ]" : "[ Pay ]"
         let buttonStyle = sheet.isPayEnabled || sheet.offersCardSetup ? Style(.accent, bold: true) : Style(.dim)
         let buttonWidth = p.width(button)
         if let status = sheet.status {
             let style = sheet.isStatusError ? Style(.error, bold: true) : Style(.accent)
-            p.put(status, column: statusColumn, row: row, style: style, width: inner - (statusColumn - column) - buttonWidth - 1)
+            // A failure the shopper must read in full wraps above the button; a busy status or a compact sheet keeps one line.
+            let lines = compact || sheet.isBusy ? [status] : statusLines
+            for (index, line) in lines.enumerated() {
+                let lineRow = row + index
+                guard lineRow < bottomLimit || (compact && lineRow < body.bottom) else { break }
+                p.put(line, column: statusColumn, row: lineRow, style: style, width: inner - (statusColumn - column) - buttonWidth - 1)
+            }
+            row += max(0, min(lines.count, max(1, bottomLimit - row)) - 1)
         }
         if !sheet.isBusy { p.putRight(button, end: column + inner, row: row, style: buttonStyle) }
+    }
+
+    /// The sheet's status wrapped to the room left of the button; empty when there is no status.
+    private static func statusLines(_ sheet: PaymentSheetState, button: String, width: Int, _ p: Painter) -> [String] {
+        guard let status = sheet.status, !sheet.isBusy else { return [] }
+        return p.wrapped(status, width: max(1, width - p.width(button) - 1))
     }
 }
