@@ -17,7 +17,7 @@ final class ServeProcess {
     var dataDirectory: String { directory.appendingPathComponent("data").path }
     var hostKeyPath: String { dataDirectory + "/ssh_host_ed25519_key" }
 
-    init(arguments: [String] = []) throws {
+    init(arguments: [String] = [], environment extra: [String: String] = [:]) throws {
         let binary = try BuiltProduct.requireStorefront()
         directory = TemporaryDirectory.make()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -28,6 +28,7 @@ final class ServeProcess {
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CONFIG_HOME"] = directory.appendingPathComponent("config").path
         environment["HOME"] = directory.path
+        environment.merge(extra) { $1 }
         let child: pid_t
         do {
             child = try spawnProcess(binary, arguments, environment: environment) { actions in

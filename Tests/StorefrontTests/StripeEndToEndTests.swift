@@ -1,0 +1,196 @@
+import Foundation
+import GRDB
+import Testing
+
+/// The real binary with `--payments stripe` against a running localstripe: in tmux as a shopper
+/// sees it, killed mid-purchase, and `serve`'s key check. The secret key is looked for everywhere
+/// the shop writes.
+@Suite("Stripe end to end", .serialized)
+struct StripeEndToEndTests {
+    static func stripeEnvironment(_ server: LocalStripe) -> [String: String] {
+        ["STOREFRONT_STRIPE_SECRET_KEY": LocalStripe.secretKey, "STOREFRONT_PAYMENTS": "stripe", "STOREFRONT_STRIPE_API_BASE": server.base]
+    }
+
+    /// The key, anywhere under `directory` (the database, its WAL, the log).
+    static func filesHoldingTheKey(in directory: String) -> [String] {
+        let files = FileManager.default.enumerator(atPath: directory)?.compactMap { $0 as? String } ?? []
+        return files.filter { name in
+            guard let data = FileManager.default.contents(atPath: directory + "/" + name) else { return false }
+            return data.range(of: Data(LocalStripe.secretKey.utf8)) != nil
+        }
+    }
+
+    @Test func addCardsThroughTheFormAndBuyInATerminal() throws {
+        let server = try LocalStripe()
+        let terminal = try TmuxTerminal(environment: Self.stripeEnvironment(server))
+        let data = terminal.directory.path + "/data"
+        try terminal.type("'\(try BuiltProduct.requireStorefront())' --data-dir '\(data)' 2>'\(terminal.directory.path)/stderr'; echo EXIT=$?")
+        try terminal.waitFor("q quit")
+
+        // A card Stripe refuses when it is attached: its reason, in place on the form.
+        try terminal.press("u")
+        try terminal.waitFor("No addresses yet")
+        try terminal.press("n")
+        try terminal.waitFor("Test mode: 4242 4242 4242 4242 succeeds")
+        try terminal.fill(["4000000000000002", "12/30", "123", "Jane Appleseed", "95014"])
+        try terminal.waitFor("! Your card was declined.")
+        // The form keeps what was typed: only the number changes, to a card that declines when charged.
+        for _ in 0..<16 { try terminal.press("BSpace") }
+        try terminal.write("4000000000000341")
+        try terminal.press("Enter", "Enter", "Enter", "Enter", "Enter")
+        try terminal.waitFor("Saved Visa ••0341")
+        try terminal.press("d")
+        try terminal.fill(["Jane Appleseed", "1 Loop Road", "Cupertino", "95014", "", "jane@example.com", ""])
+        try terminal.waitFor("Saved the address for Jane Appleseed.")
+
+        // Escape alone, then a wait: an Escape and a key sent together read as Alt and the key.
+        try terminal.press("Escape")
+        try terminal.waitFor("Products")
+        try terminal.press("Enter", "a", "c", "Enter")
+        #expect(try terminal.waitFor("Pay Storefront").contains("Stripe test mode"), "the header says whose money moves")
+        try terminal.press("p", "Enter")
+        var screen = try terminal.waitFor("Your card was declined.")
+        #expect(screen.contains("cart: 1 item"), "the cart is kept")
+
+        // A card that needs 3-D Secure.
+        try terminal.press("Escape")
+        try terminal.waitFor("Your cart")
+        try terminal.press("u", "n")
+        try terminal.fill(["4000002500003155", "12/30", "123", "Jane Appleseed", "95014"])
+        try terminal.waitFor("Saved Visa ••3155")
+        try terminal.press("c", "Enter")
+        try terminal.waitFor("Pay Storefront")
+        try terminal.press("Enter", "Down", "Enter", "p", "Enter")
+        try terminal.waitFor("which a terminal")
+        #expect(try terminal.screen().contains("cannot show; choose another card."))
+
+        // A card that pays.
+        try terminal.press("Escape")
+        try terminal.waitFor("Your cart")
+        try terminal.press("u", "n")
+        try terminal.fill(["4242424242424242", "12/30", "123", "Jane Appleseed", "95014"])
+        try terminal.waitFor("Saved Visa ••4242")
+        try terminal.press("c", "Enter")
+        try terminal.waitFor("Pay Storefront")
+        try terminal.press("Enter", "Down", "Down", "Enter", "p", "Enter")
+        screen = try terminal.waitFor("Thank you")
+        let number = try #require(screen.firstMatch(of: /Order (SF-\d{6}) is paid\./)?.1)
+        let total = try #require(screen.firstMatch(of: /\$(\d+)\.(\d\d)/))
+        try terminal.press("q")
+        try terminal.waitFor("EXIT=0")
+
+        // Ask the server: one succeeded PaymentIntent, for this order, its amount and currency.
+        let succeeded = try server.paymentIntents().filter { $0["status"] as? String == "succeeded" }
+        #expect(succeeded.count == 1)
+        let intent = try #require(succeeded.first)
+        #expect((intent["metadata"] as? [String: String])?["order_number"] == String(number))
+        #expect(intent["currency"] as? String == "usd")
+        #expect(intent["amount"] as? Int == Int(String(total.1 + total.2)))
+        let database = try DatabaseQueue(path: data + "/storefront.sqlite")
+        let reference = try database.read { db in try String.fetchOne(db, sql: "SELECT payment_reference FROM orders WHERE number = ?", arguments: [String(number)]) }
+        #expect(reference == intent["id"] as? String, "the order holds its PaymentIntent's id")
+        let cards = try database.read { db in try Row.fetchAll(db, sql: "SELECT * FROM wallet_card") }
+        #expect(cards.allSatisfy { ($0["token"] as String).hasPrefix("pm_") }, "the shop keeps PaymentMethod ids")
+        for number in ["4242424242424242", "4000000000000341", "4000002500003155", "4000000000000002"] {
+            #expect(try database.read { db in try Row.fetchAll(db, sql: "SELECT * FROM wallet_card") }.allSatisfy { !"\($0)".contains(number) })
+        }
+
+        // The key is nowhere the shop writes: not the database, the log, stderr or a frame.
+        #expect(Self.filesHoldingTheKey(in: data).isEmpty)
+        #expect(!(try String(contentsOfFile: terminal.directory.path + "/stderr", encoding: .utf8)).contains(LocalStripe.secretKey))
+        #expect(!(try terminal.history()).replacingOccurrences(of: "STOREFRONT_STRIPE_SECRET_KEY='\(LocalStripe.secretKey)'", with: "").contains(LocalStripe.secretKey))
+    }
+
+    /// Adds a card and an address with a headless run, so a later run can go straight to Pay.
+    static func prepareWallet(_ binary: String, directory: String, environment: [String: String]) throws {
+        let type: (String) -> String = { $0.map { $0 == " " ? "space" : String($0) }.joined(separator: ",") }
+        let keys = ["u", "n", type("4242424242424242"), "enter", type("12/30"), "enter", type("123"), "enter", type("Jane"), "enter", type("95014"), "enter",
+                    "d", type("Jane"), "enter", type("1 Loop Road"), "enter", type("Cupertino"), "enter", type("95014"), "enter", "enter",
+                    type("jane@example.com"), "enter", "enter"].joined(separator: ",")
+        let run = try Subprocess.run(binary, ["headless", "--data-dir", directory, "--keys", keys], environment: environment)
+        try #require(run.status == 0 && run.stdout.contains("Saved the address for Jane."), "the wallet was prepared: \(run.stdout)\(run.stderr)")
+    }
+
+    @Test("killed after the PaymentIntent is filed, or after it is confirmed: one charge at most, no paid order lost",
+          arguments: ["after-filing-intent", "after-charging"])
+    func killedMidPurchase(step: String) throws {
+        let server = try LocalStripe()
+        let binary = try BuiltProduct.requireStorefront()
+        let directory = TemporaryDirectory.make().path
+        var environment = ProcessInfo.processInfo.environment.merging(Self.stripeEnvironment(server)) { $1 }
+        try Self.prepareWallet(binary, directory: directory, environment: environment)
+
+        environment["STOREFRONT_FAULT"] = "kill-\(step)"
+        let killed = try Subprocess.run(binary, ["headless", "--data-dir", directory, "--keys", "enter,a,c,enter,p,enter"], environment: environment)
+        #expect(killed.status == 128 + 9, "killed by SIGKILL \(step): \(killed.stderr)")
+
+        environment["STOREFRONT_FAULT"] = nil
+        environment["STOREFRONT_SETTLE_AFTER_SECONDS"] = "0"
+        let restarted = try Subprocess.run(binary, ["headless", "--data-dir", directory, "--keys", "o"], environment: environment)
+        #expect(restarted.status == 0, "\(restarted.stderr)")
+
+        let database = try DatabaseQueue(path: directory + "/storefront.sqlite")
+        let orders = try database.read { db in try Row.fetchAll(db, sql: "SELECT number, status, payment_reference FROM orders") }
+        #expect(orders.count == 1)
+        let intents = try server.paymentIntents()
+        #expect(intents.count == 1, "one PaymentIntent for the one order")
+        #expect(orders.first?["payment_reference"] == intents.first?["id"] as? String)
+        switch step {
+        case "after-filing-intent":
+            #expect(orders.first?["status"] == "canceled", "never confirmed: settled as not charged")
+            #expect(intents.first?["status"] as? String == "canceled", "and the PaymentIntent can no longer be confirmed")
+        default:
+            #expect(orders.first?["status"] == "paid", "a charged order is never lost")
+            #expect(intents.first?["status"] as? String == "succeeded")
+            #expect(restarted.stdout.contains("SF-000001"), "and it is in the shopper's order history")
+        }
+    }
+
+    @Test func aMalformedOrMissingKeyStopsTheShopBeforeItStarts() throws {
+        let binary = try BuiltProduct.requireStorefront()
+        let directory = TemporaryDirectory.make().path
+        var environment = ProcessInfo.processInfo.environment
+        environment["STOREFRONT_STRIPE_SECRET_KEY"] = "pk_test_publishable123"
+        let malformed = try Subprocess.run(binary, ["headless", "--payments", "stripe", "--data-dir", directory, "--keys", "q"], environment: environment)
+        #expect(malformed.status == 78)
+        #expect(malformed.stderr.contains("does not look like one"))
+        #expect(!malformed.stderr.contains("publishable123"), "a refused key is not repeated")
+
+        environment["STOREFRONT_STRIPE_SECRET_KEY"] = nil
+        let keyFile = directory + "-key"
+        try "sk_test_fromAFile123\n".write(toFile: keyFile, atomically: true, encoding: .utf8)
+        chmod(keyFile, 0o644)
+        let open = try Subprocess.run(binary, ["headless", "--payments", "stripe", "--stripe-secret-key-file", keyFile, "--data-dir", directory, "--keys", "q"], environment: environment)
+        #expect(open.status == 78)
+        #expect(open.stderr.contains("can be read by others (mode 644); chmod 600 it"), "\(open.stderr)")
+
+        let none = try Subprocess.run(binary, ["headless", "--payments", "stripe", "--data-dir", directory, "--keys", "q"], environment: environment)
+        #expect(none.status == 78)
+        #expect(none.stderr.contains("needs a secret key"))
+    }
+
+    @Test func serveChecksTheKeyOnceAndSessionsNeverSeeItOnTheirCommandLine() throws {
+        let server = try LocalStripe()
+        // localstripe refuses restricted keys: a key Stripe would refuse stops serve at once.
+        let binary = try BuiltProduct.requireStorefront()
+        var environment = ProcessInfo.processInfo.environment
+        environment["STOREFRONT_STRIPE_SECRET_KEY"] = "rk_test_refusedByTheServer"
+        let refused = try Subprocess.run(binary, ["serve", "--port", "0", "--data-dir", TemporaryDirectory.make().path, "--payments", "stripe", "--stripe-api-base", server.base], environment: environment)
+        #expect(refused.status == 78)
+        #expect(refused.stderr.contains("Stripe refused the secret key (401)"), "\(refused.stderr)")
+        #expect(!refused.stderr.contains("refusedByTheServer"))
+
+        let serve = try ServeProcess(arguments: ["--payments", "stripe", "--stripe-api-base", server.base], environment: ["STOREFRONT_STRIPE_SECRET_KEY": LocalStripe.secretKey])
+        try serve.waitForLog(#/payments: Stripe, Stripe test mode/#)
+        let key = try serve.makeClientKey("shopper")
+        let terminal = try TmuxTerminal()
+        try terminal.type(serve.sshCommand(key: key) + "; echo EXIT=$?")
+        try terminal.waitFor("q quit", timeout: .seconds(30))
+        let opened = try serve.waitForLog(#/session 1 open: .* pid (\d+)/#)
+        let arguments = try #require(FileManager.default.contents(atPath: "/proc/\(opened.output.1)/cmdline"))
+        let session = String(decoding: arguments, as: UTF8.self).replacingOccurrences(of: "\0", with: " ")
+        #expect(session.contains("--payments stripe"), "\(session)")
+        #expect(!session.contains(LocalStripe.secretKey))
+        #expect(!serve.log.contains(LocalStripe.secretKey))
+    }
+}
