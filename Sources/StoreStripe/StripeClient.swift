@@ -115,13 +115,17 @@ public final class StripeClient: Sendable {
     private func send<T: Decodable>(_ method: HTTPMethod, _ path: String, body: String?, idempotencyKey: String?) async throws(StripeFailure) -> T {
         var delay = retry.firstDelay
         var attempt = 0
+        // Once any try may have been carried out, the call as a whole may have been: a last
+        // "not sent" must not hide an earlier unanswered try.
+        var unanswered: StripeFailure?
         while true {
             do {
                 return try await sendOnce(method, path, body: body, idempotencyKey: idempotencyKey)
             } catch {
                 if case .refused = error { throw error }
+                if case .noAnswer = error { unanswered = error }
                 attempt += 1
-                guard attempt <= retry.retries, !Task.isCancelled else { throw error }
+                guard attempt <= retry.retries, !Task.isCancelled else { throw unanswered ?? error }
                 try? await clock.sleep(for: delay)
                 delay *= 2
             }

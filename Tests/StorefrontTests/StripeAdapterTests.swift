@@ -101,6 +101,25 @@ struct StripeAdapterTests {
         #expect(try Self.intents(server, key: key).filter { $0["status"] as? String == "succeeded" }.count == 1)
     }
 
+    @Test func aConfirmCarriedOutButUnansweredIsNeverCalledNotCharged() async throws {
+        let server = try LocalStripe()
+        let references = InMemoryProviderReferences()
+        let key = "order-vanished"
+        try await Self.withStripe(base: server.base, references: references) { provider, processor, _ in
+            let method = try await provider.vault(try Contract.card("4242424242424242"), forCustomer: "guest")
+            let token = try await provider.createToken(for: Contract.payment(with: method))
+            // The confirm reaches Stripe, then the network goes: the retries are refused, but the charge happened.
+            let vanishing = try StripeFaultProxy(upstream: server.base, rules: ["POST:/confirm$:1:vanish"])
+            try await Self.withStripe(base: vanishing.base, references: references) { _, first, _ in
+                await #expect(throws: MerchantBackendError.timedOut, "not providerUnreachable: nothing-was-charged would be false") {
+                    try await first.charge(Contract.request(token, key: key))
+                }
+            }
+            #expect(try await processor.charge(Contract.request(token, key: key)).outcome == .succeeded, "the retry finds the charge")
+        }
+        #expect(try Self.intents(server, key: key).map { $0["status"] as? String } == ["succeeded"])
+    }
+
     @Test func aProcessThatDiedBeforeConfirmingIsResumedWithoutASecondPaymentIntent() async throws {
         let server = try LocalStripe()
         let references = InMemoryProviderReferences()

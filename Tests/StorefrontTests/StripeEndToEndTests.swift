@@ -52,27 +52,11 @@ struct StripeEndToEndTests {
         var screen = try terminal.waitFor("Your card was declined.")
         #expect(screen.contains("cart: 1 item"), "the cart is kept")
 
-        // A card that needs 3-D Secure.
-        try terminal.press("Escape")
-        try terminal.waitFor("Your cart")
-        try terminal.press("u", "n")
-        try terminal.fill(["4000002500003155", "12/30", "123", "Jane Appleseed", "95014"])
-        try terminal.waitFor("Saved Visa ••3155")
-        try terminal.press("c", "Enter")
-        try terminal.waitFor("Pay Storefront")
-        try terminal.press("Enter", "Down", "Enter", "p", "Enter")
+        // A card that needs 3-D Secure, then one that pays; each is the newest card on the chooser.
+        try Self.addCardAndPay(terminal, "4000002500003155", chooserPosition: 1)
         try terminal.waitFor("which a terminal")
         #expect(try terminal.screen().contains("cannot show; choose another card."))
-
-        // A card that pays.
-        try terminal.press("Escape")
-        try terminal.waitFor("Your cart")
-        try terminal.press("u", "n")
-        try terminal.fill(["4242424242424242", "12/30", "123", "Jane Appleseed", "95014"])
-        try terminal.waitFor("Saved Visa ••4242")
-        try terminal.press("c", "Enter")
-        try terminal.waitFor("Pay Storefront")
-        try terminal.press("Enter", "Down", "Down", "Enter", "p", "Enter")
+        try Self.addCardAndPay(terminal, "4242424242424242", chooserPosition: 2)
         screen = try terminal.waitFor("Thank you")
         let number = try #require(screen.firstMatch(of: /Order (SF-\d{6}) is paid\./)?.1)
         let total = try #require(screen.firstMatch(of: /\$(\d+)\.(\d\d)/))
@@ -99,6 +83,21 @@ struct StripeEndToEndTests {
         #expect(Self.filesHoldingTheKey(in: data).isEmpty)
         #expect(!(try String(contentsOfFile: terminal.directory.path + "/stderr", encoding: .utf8)).contains(LocalStripe.secretKey))
         #expect(!(try terminal.history()).replacingOccurrences(of: "STOREFRONT_STRIPE_SECRET_KEY='\(LocalStripe.secretKey)'", with: "").contains(LocalStripe.secretKey))
+    }
+
+    /// From the sheet: back to the cart, a card added on the account screen, then the sheet again
+    /// with that card chosen (`chooserPosition` rows down the card chooser) and Pay pressed.
+    static func addCardAndPay(_ terminal: TmuxTerminal, _ number: String, chooserPosition: Int) throws {
+        try terminal.press("Escape")
+        try terminal.waitFor("Your cart")
+        try terminal.press("u", "n")
+        try terminal.fill([number, "12/30", "123", "Jane Appleseed", "95014"])
+        try terminal.waitFor("Saved Visa ••\(number.suffix(4))")
+        try terminal.press("c", "Enter")
+        try terminal.waitFor("Pay Storefront")
+        try terminal.press("Enter")
+        for _ in 0..<chooserPosition { try terminal.press("Down") }
+        try terminal.press("Enter", "p", "Enter")
     }
 
     /// Adds a card and an address with a headless run, so a later run can go straight to Pay.
