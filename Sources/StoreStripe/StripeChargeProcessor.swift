@@ -38,13 +38,11 @@ public struct StripeChargeProcessor: ChargeProcessor {
         let intent: StripePaymentIntent
         do {
             let customer = try await customers.reference(for: request.customerID)
-            intent = try await stripe { () async throws(StripeFailure) -> StripePaymentIntent in
-                try await client.post("/v1/payment_intents", [
-                    ("amount", String(request.amount.minorUnits)), ("currency", request.amount.currency.code.lowercased()),
-                    ("customer", customer), ("payment_method", request.tokenID), ("payment_method_types[]", "card"),
-                    ("metadata[order_number]", request.orderNumber), ("metadata[idempotency_key]", request.idempotencyKey),
-                ], idempotencyKey: request.idempotencyKey)
-            }
+            intent = try await client.postStep("/v1/payment_intents", [
+                ("amount", String(request.amount.minorUnits)), ("currency", request.amount.currency.code.lowercased()),
+                ("customer", customer), ("payment_method", request.tokenID), ("payment_method_types[]", "card"),
+                ("metadata[order_number]", request.orderNumber), ("metadata[idempotency_key]", request.idempotencyKey),
+            ], idempotencyKey: request.idempotencyKey)
         } catch {
             throw Self.beforeCharging(error)
         }
@@ -154,10 +152,6 @@ public struct StripeChargeProcessor: ChargeProcessor {
 
     private func records<T>(_ body: () throws -> T) throws(MerchantBackendError) -> T {
         do { return try body() } catch { throw .unavailable("the shop's records failed: \(error)") }
-    }
-
-    private func stripe<T>(_ body: () async throws(StripeFailure) -> T) async throws(StripeOperationFailure) -> T {
-        do { return try await body() } catch { throw .stripe(error) }
     }
 
     /// A failure before the confirm went out: nothing was charged.

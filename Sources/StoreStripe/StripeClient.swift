@@ -88,7 +88,7 @@ public final class StripeClient: Sendable {
     /// A base URL `validatedBase` refused.
     public struct BaseURLProblem: Error, CustomStringConvertible {
         public var text: String
-        public var description: String { "--stripe-api-base must be an http(s) URL such as https://api.stripe.com, without user, query or fragment: \"\(text)\"" }
+        public var description: String { "the Stripe API base must be an http(s) URL such as https://api.stripe.com, without user, query or fragment: \"\(text)\"" }
     }
 
     public func shutdown() async throws { try await http.shutdown() }

@@ -13,12 +13,9 @@ struct StripeCustomers: Sendable {
     /// first-wins, so two sessions of one customer end up with one Stripe Customer.
     func reference(for customerID: String) async throws(StripeOperationFailure) -> String {
         if let known = try StripeOperationFailure.storing({ try references.customerReference(for: customerID, account: account) }) { return known }
-        let created: StripeCustomer
-        do {
-            created = try await client.post("/v1/customers", [("metadata[storefront_customer]", customerID)], idempotencyKey: "storefront-customer-\(customerID)")
-        } catch {
-            throw .stripe(error)
-        }
+        let created: StripeCustomer = try await client.postStep(
+            "/v1/customers", [("metadata[storefront_customer]", customerID)], idempotencyKey: "storefront-customer-\(customerID)"
+        )
         return try StripeOperationFailure.storing { try references.fileCustomerReference(created.id, for: customerID, account: account) }
     }
 }
@@ -30,6 +27,13 @@ enum StripeOperationFailure: Error {
 
     static func storing<T>(_ body: () throws -> T) throws(StripeOperationFailure) -> T {
         do { return try body() } catch { throw .records("\(error)") }
+    }
+}
+
+extension StripeClient {
+    /// `post`, its failure named as one step of a larger operation.
+    func postStep<T: Decodable>(_ path: String, _ form: [(String, String)], idempotencyKey: String) async throws(StripeOperationFailure) -> T {
+        do { return try await post(path, form, idempotencyKey: idempotencyKey) } catch { throw .stripe(error) }
     }
 }
 
@@ -60,8 +64,8 @@ public struct StripePaymentProvider: PaymentProvider {
             ]
             if !card.name.isEmpty { form.append(("billing_details[name]", card.name)) }
             if !card.postalCode.isEmpty { form.append(("billing_details[address][postal_code]", card.postalCode)) }
-            let created: StripePaymentMethod = try await post("/v1/payment_methods", form, idempotencyKey: "storefront-pm-\(ids.next())")
-            let attached: StripePaymentMethod = try await post(
+            let created: StripePaymentMethod = try await client.postStep("/v1/payment_methods", form, idempotencyKey: "storefront-pm-\(ids.next())")
+            let attached: StripePaymentMethod = try await client.postStep(
                 "/v1/payment_methods/\(created.id)/attach", [("customer", customer)], idempotencyKey: "storefront-attach-\(created.id)"
             )
             let stripeCard = attached.card ?? created.card
@@ -82,10 +86,6 @@ public struct StripePaymentProvider: PaymentProvider {
 
     /// Only Stripe PaymentMethods: sandbox cards from an earlier run stay in the wallet but are not offered.
     public func canCharge(_ card: PaymentMethod) -> Bool { card.id.hasPrefix("pm_") }
-
-    private func post<T: Decodable>(_ path: String, _ form: [(String, String)], idempotencyKey: String) async throws(StripeOperationFailure) -> T {
-        do { return try await client.post(path, form, idempotencyKey: idempotencyKey) } catch { throw .stripe(error) }
-    }
 
     /// Stripe's refusal of the card in the shop's words where there are some, in Stripe's where not.
     static func providerError(_ failure: StripeOperationFailure) -> PaymentProviderError {
