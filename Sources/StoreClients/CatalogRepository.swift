@@ -49,10 +49,13 @@ public struct UnsettledOrder: Hashable, Sendable {
     public var number: String
     public var idempotencyKey: String
     public var placedAt: Date
-    public init(number: String, idempotencyKey: String, placedAt: Date) {
+    /// What the order charges, with tax and shipping: what a void is filed for.
+    public var total: Money
+    public init(number: String, idempotencyKey: String, placedAt: Date, total: Money) {
         self.number = number
         self.idempotencyKey = idempotencyKey
         self.placedAt = placedAt
+        self.total = total
     }
 }
 

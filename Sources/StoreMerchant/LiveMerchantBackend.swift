@@ -100,13 +100,12 @@ public actor LiveMerchantBackend: MerchantBackend {
         // placed (a clock stepped back would otherwise make a just-placed order look younger than zero).
         let cutoff = minimumAge <= .zero ? Date.distantFuture : dates.now().addingTimeInterval(-Double(minimumAge.components.seconds))
         for order in try orders.unsettledOrders() where order.placedAt <= cutoff {
-            let total = (try orders.order(number: order.number))?.totals.total ?? .zero(.usd)
             let outcome: ChargeOutcome
             do {
                 if let recorded = try await processor.recordedCharge(forKey: order.idempotencyKey) {
                     outcome = recorded.outcome
                 } else {
-                    outcome = try await processor.void(key: order.idempotencyKey, amount: total).outcome
+                    outcome = try await processor.void(key: order.idempotencyKey, amount: order.total).outcome
                 }
             } catch {
                 result.leftOpen.append((order.number, "\(error)"))

@@ -76,7 +76,7 @@ public final class SQLiteOrderStore: OrderStore {
         let open = OrderStatus.allCases.filter(\.isOpen).map(\.rawValue)
         return try read { db in
             try OrderRecord.fetchAll(db, sql: "SELECT * FROM orders WHERE status IN (\(databaseQuestionMarks(count: open.count))) ORDER BY sequence", arguments: StatementArguments(open))
-                .map { UnsettledOrder(number: $0.number, idempotencyKey: $0.idempotencyKey, placedAt: Date(timeIntervalSince1970: $0.placedAt)) }
+                .map { UnsettledOrder(number: $0.number, idempotencyKey: $0.idempotencyKey, placedAt: Date(timeIntervalSince1970: $0.placedAt), total: $0.totals(or: currency).total) }
         }
     }
 
@@ -122,14 +122,11 @@ public final class SQLiteOrderStore: OrderStore {
         )
         let linesByOrder = Dictionary(grouping: lines, by: \.orderNumber)
         return records.map { record in
-            let currency = Currency(code: record.currency) ?? self.currency
+            let totals = record.totals(or: currency)
             return Order(
                 number: record.number, placedAt: Date(timeIntervalSince1970: record.placedAt),
-                lines: (linesByOrder[record.number] ?? []).map { $0.cartLine(currency: currency) },
-                totals: CartTotals(
-                    subtotal: Money(minorUnits: record.subtotal, currency: currency), shipping: Money(minorUnits: record.shipping, currency: currency),
-                    tax: Money(minorUnits: record.tax, currency: currency)
-                ),
+                lines: (linesByOrder[record.number] ?? []).map { $0.cartLine(currency: totals.total.currency) },
+                totals: totals,
                 status: OrderStatus(rawValue: record.status) ?? .unknown, paymentDescription: record.paymentDescription,
                 shippingMethodLabel: record.shippingMethod, shipTo: record.shipTo, customerID: record.customer
             )
@@ -165,6 +162,15 @@ private struct OrderRecord: Decodable, FetchableRecord {
     var customer: String
 
     static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
+
+    /// The totals frozen on the order, in its own currency (`fallback` when the code is unknown).
+    func totals(or fallback: Currency) -> CartTotals {
+        let currency = Currency(code: self.currency) ?? fallback
+        return CartTotals(
+            subtotal: Money(minorUnits: subtotal, currency: currency), shipping: Money(minorUnits: shipping, currency: currency),
+            tax: Money(minorUnits: tax, currency: currency)
+        )
+    }
 }
 
 /// A row of `order_line`; its properties are the columns' names in camel case.

@@ -38,8 +38,12 @@ public final class InMemoryOrderStore: OrderStore {
     }
 
     public func unsettledOrders() throws -> [UnsettledOrder] {
-        let placed = Dictionary(uniqueKeysWithValues: orders.withLock { $0.filter { $0.status.isOpen }.map { ($0.number, $0.placedAt) } })
-        return keys.withLock { $0.compactMap { key, number in placed[number].map { UnsettledOrder(number: number, idempotencyKey: key, placedAt: $0) } } }
+        let open = Dictionary(uniqueKeysWithValues: orders.withLock { $0.filter { $0.status.isOpen }.map { ($0.number, $0) } })
+        return keys.withLock {
+            $0.compactMap { key, number in
+                open[number].map { UnsettledOrder(number: number, idempotencyKey: key, placedAt: $0.placedAt, total: $0.totals.total) }
+            }
+        }
             .sorted { $0.number < $1.number }
     }
 
