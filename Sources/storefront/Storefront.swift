@@ -160,16 +160,13 @@ enum ShopComposition {
             throw ExitCodes.ioError
         }
         let guestID = "local:\(NSUserName())"
-        let storedWallets = SQLiteWalletStore(database: store.database)
         let provider = payments.provider
-        let wallets = ChargeableCardsWalletStore(storedWallets) { provider.canCharge($0) }
+        let wallets = ChargeableCardsWalletStore(SQLiteWalletStore(database: store.database)) { provider.canCharge($0) }
         let owner = WalletOwner(guestID)
-        // The labelled test cards belong to the sandbox: with a real provider they could not be charged.
-        if provider.mode == .sandbox, configuration.sandboxTestCards ?? true, environment[SessionCommand.fingerprintVariable]?.isEmpty ?? true {
-            try seedGuestWallet(storedWallets, guestID: guestID)
-        }
         let accounts = try await accounts(
-            database: store.database, wallets: wallets, owner: owner, guestID: guestID, environment: environment
+            database: store.database, wallets: wallets, owner: owner, guestID: guestID, environment: environment,
+            // The labelled test cards belong to the sandbox: with a real provider they could not be charged.
+            seedsTestCards: provider.mode == .sandbox && configuration.sandboxTestCards ?? true
         )
         let dependencies = StorefrontDependencies(
             catalog: store.catalog, orderHistory: orders,
@@ -185,7 +182,8 @@ enum ShopComposition {
 
     /// Who is shopping: the SSH key `serve` verified, or a stored Sandbox ID sign-in that still holds, or a guest.
     private static func accounts(
-        database: StoreDatabase, wallets: any WalletStore, owner: WalletOwner, guestID: String, environment: [String: String]
+        database: StoreDatabase, wallets: any WalletStore, owner: WalletOwner, guestID: String, environment: [String: String],
+        seedsTestCards: Bool
     ) async throws -> AccountDependencies {
         let profiles = SQLiteAccountProfileStore(database: database)
         if let fingerprint = environment[SessionCommand.fingerprintVariable], !fingerprint.isEmpty {
@@ -199,6 +197,7 @@ enum ShopComposition {
                 signedIn: SignedInAccount(provider: .sshKey, userID: fingerprint), guestID: guestID, dates: .system
             )
         }
+        if seedsTestCards { try seedGuestWallet(wallets, guestID: guestID) }
         let credentials = FileCredentialStore(path: FileCredentialStore.defaultPath(environment: environment))
         let key: Curve25519.Signing.PrivateKey
         do {
@@ -221,7 +220,7 @@ enum ShopComposition {
 
     /// Fills an empty guest wallet with the sandbox test cards and sample addresses, so a demo can
     /// show every outcome by picking a card. Accounts start with an empty wallet.
-    private static func seedGuestWallet(_ wallets: SQLiteWalletStore, guestID: String) throws {
+    private static func seedGuestWallet(_ wallets: any WalletStore, guestID: String) throws {
         do {
             let current = try wallets.wallet(forCustomer: guestID)
             guard current.cards.isEmpty, current.addresses.isEmpty else { return }
