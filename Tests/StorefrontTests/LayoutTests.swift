@@ -26,6 +26,16 @@ struct LayoutTests {
         #expect(!driver.frameText.contains("pwned"))
     }
 
+    @Test func aFailureTooLongForOneLineWrapsAboveThePayButton() async throws {
+        let driver = ScriptedDriver()
+        // The seventh wallet card is the processing-error card, whose message is longer than the room beside [ Pay ].
+        try await driver.press("enter,a,c,enter,enter,down,down,down,down,down,down,enter,p,enter")
+        let text = driver.frameText
+        #expect(text.contains("An error occurred while processing your card. Try again in a"), "\(text)")
+        #expect(text.contains("little bit.") && text.contains("[ Pay ]"), "the rest of the message, beside the button: \(text)")
+        #expect(!text.contains("…"), "nothing is cut off")
+    }
+
     @Test func asciiFallbackHasOnlyASCII() async throws {
         let driver = ScriptedDriver(size: Size(columns: 80, rows: 24), charset: .ascii)
         try await driver.press("a,c,enter")

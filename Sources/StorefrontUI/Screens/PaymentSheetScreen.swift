@@ -10,7 +10,7 @@ extension Layout {
         // Full sheet: box, four rows, a gap, the summary items, a gap, the status (wrapped) beside the button.
         let errorRows = sheet.rowErrors.count
         let button = sheet.offersCardSetup ? "[ Set up card ]" : "[ Pay ]"
-        let statusLines = Self.statusLines(sheet, button: button, width: min(body.width - 2, 72) - 4, p)
+        let statusLines = Self.statusLines(sheet, button: button, width: width - 4, p)
         let fullHeight = 2 + 4 + errorRows + 1 + sheet.summaryItems.count + 1 + max(1, statusLines.count)
         let compact = body.height < fullHeight
         let inner = compact ? width : width - 4
@@ -84,11 +84,13 @@ extension Layout {
             // A failure the shopper must read in full wraps above the button; a busy status or a compact sheet keeps one line.
             let lines = compact || sheet.isBusy ? [status] : statusLines
             for (index, line) in lines.enumerated() {
-                let lineRow = row + index
-                guard lineRow < bottomLimit || (compact && lineRow < body.bottom) else { break }
-                p.put(line, column: statusColumn, row: lineRow, style: style, width: inner - (statusColumn - column) - buttonWidth - 1)
+                // The button goes on the last line drawn.
+                if index > 0 {
+                    guard row + 1 < bottomLimit else { break }
+                    row += 1
+                }
+                p.put(line, column: statusColumn, row: row, style: style, width: inner - (statusColumn - column) - buttonWidth - 1)
             }
-            row += max(0, min(lines.count, max(1, bottomLimit - row)) - 1)
         }
         if !sheet.isBusy { p.putRight(button, end: column + inner, row: row, style: buttonStyle) }
     }
