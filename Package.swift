@@ -29,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssh", from: "0.15.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .target(name: "StoreModels", swiftSettings: strict),
@@ -80,6 +81,17 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
+            name: "StorePostgres",
+            dependencies: [
+                "StoreModels", "StoreClients",
+                "StoreCredentialFile",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
             name: "StorefrontTesting",
             dependencies: [
                 "StoreModels", "StoreClients", "StorefrontCore", "StorefrontUI", "StoreSandbox", "StoreMerchant", "StoreIdentity",
@@ -93,7 +105,7 @@ let package = Package(
             name: "storefront",
             dependencies: [
                 "StoreModels", "StoreClients", "StorefrontCore", "StorefrontUI", "StoreSandbox", "StoreMerchant", "StoreSQLite", "StoreIdentity",
-                "StoreCredentialFile", "TerminalNCurses", "StoreSSH", "PseudoTerminal", "StoreStripe",
+                "StoreCredentialFile", "TerminalNCurses", "StoreSSH", "PseudoTerminal", "StoreStripe", "StorePostgres",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -111,7 +123,7 @@ let package = Package(
             name: "StorefrontTests",
             dependencies: [
                 "StoreModels", "StoreClients", "StorefrontCore", "StorefrontUI", "StorefrontTesting", "StoreSandbox", "StoreMerchant", "StoreSQLite",
-                "StoreIdentity", "StoreCredentialFile", "StoreSSH", "PseudoTerminal", "TerminalNCurses", "StoreStripe",
+                "StoreIdentity", "StoreCredentialFile", "StoreSSH", "PseudoTerminal", "TerminalNCurses", "StoreStripe", "StorePostgres",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

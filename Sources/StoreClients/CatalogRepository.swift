@@ -74,3 +74,13 @@ public protocol CartStore: Sendable {
     /// Replaces the customer's cart with `lines`.
     func save(_ lines: [CartLine], forCustomer customer: String) throws
 }
+
+/// The words a catalog search matches on: runs of letters and digits, lowercased, accents removed
+/// (what SQLite's `unicode61 remove_diacritics 2` tokenizer keeps), so every store splits alike.
+public enum SearchWords {
+    public static func words(in text: String) -> [String] {
+        text.split { !($0.isLetter || $0.isNumber) }
+            .map { $0.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased() }
+            .filter { !$0.isEmpty }
+    }
+}

@@ -189,7 +189,7 @@ public final class SQLiteCatalogRepository: CatalogRepository {
 
     /// Each word of the query as a quoted prefix term, all required: `"oak"* "mug"*`; nil when no word is left.
     static func matchExpression(_ query: String) -> String? {
-        let words = query.lowercased().split { !($0.isLetter || $0.isNumber) }
+        let words = SearchWords.words(in: query)
         guard !words.isEmpty else { return nil }
         return words.map { "\"\($0)\"*" }.joined(separator: " ")
     }
