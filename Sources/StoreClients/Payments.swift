@@ -185,3 +185,27 @@ public protocol ProviderReferenceStore: Sendable {
     /// Files `reference` on the order started under `orderKey` unless one is filed; returns the one filed.
     func filePaymentReference(_ reference: String, forOrderKey orderKey: String) throws -> String
 }
+
+extension ChargeOutcome {
+    /// How a ledger stores the outcome: `succeeded` or `declined:<reason>`.
+    public var ledgerText: String {
+        switch self {
+        case .succeeded: "succeeded"
+        case .declined(let reason): "declined:\(reason.rawValue)"
+        }
+    }
+
+    /// Reads `ledgerText` back; an unknown reason reads as a generic decline.
+    public init(ledgerText: String) {
+        self = ledgerText == "succeeded"
+            ? .succeeded
+            : .declined(DeclineReason(rawValue: String(ledgerText.dropFirst("declined:".count))) ?? .generic)
+    }
+}
+
+/// Filing a payment reference for an order key the store never started.
+public struct UnknownOrderKey: Error, CustomStringConvertible {
+    public var orderKey: String
+    public init(orderKey: String) { self.orderKey = orderKey }
+    public var description: String { "no order was started under idempotency key \(orderKey)" }
+}

@@ -17,10 +17,7 @@ public final class SQLiteChargeLedger: ChargeLedger {
     public func record(_ charge: LedgerCharge) throws -> LedgerCharge {
         try database.pool.write { db in
             if let existing = try Self.charge(forKey: charge.key, in: db) { return existing }
-            let outcome: String = switch charge.outcome {
-            case .succeeded: "succeeded"
-            case .declined(let reason): "declined:\(reason.rawValue)"
-            }
+            let outcome = charge.outcome.ledgerText
             try db.execute(sql: "INSERT INTO sandbox_charge (idempotency_key, token_id, amount, currency, outcome) VALUES (?, ?, ?, ?, ?)",
                            arguments: [charge.key, charge.tokenID, charge.amount.minorUnits, charge.amount.currency.code, outcome])
             return charge
@@ -29,10 +26,7 @@ public final class SQLiteChargeLedger: ChargeLedger {
 
     private static func charge(forKey key: String, in db: Database) throws -> LedgerCharge? {
         guard let row = try Row.fetchOne(db, sql: "SELECT * FROM sandbox_charge WHERE idempotency_key = ?", arguments: [key]) else { return nil }
-        let written: String = row["outcome"]
-        let outcome: ChargeOutcome = written == "succeeded"
-            ? .succeeded
-            : .declined(DeclineReason(rawValue: String(written.dropFirst("declined:".count))) ?? .generic)
+        let outcome = ChargeOutcome(ledgerText: row["outcome"])
         let currency = Currency(code: row["currency"]) ?? .usd
         return LedgerCharge(key: key, tokenID: row["token_id"], amount: Money(minorUnits: row["amount"], currency: currency), outcome: outcome)
     }

@@ -4,12 +4,6 @@ import StoreClients
 /// A real provider's ids in SQLite: the payment's on its order (`orders.payment_reference`), the
 /// customer's in `provider_customer`. Each filing is one IMMEDIATE transaction, first-wins.
 public final class SQLiteProviderReferences: ProviderReferenceStore {
-    /// Filing a payment reference for an order key the store never started.
-    public struct UnknownOrder: Error, CustomStringConvertible {
-        public var orderKey: String
-        public var description: String { "no order was started under idempotency key \(orderKey)" }
-    }
-
     private let database: StoreDatabase
 
     public init(database: StoreDatabase) { self.database = database }
@@ -37,7 +31,7 @@ public final class SQLiteProviderReferences: ProviderReferenceStore {
         try database.write { db in
             try db.execute(sql: "UPDATE orders SET payment_reference = ? WHERE idempotency_key = ? AND payment_reference IS NULL", arguments: [reference, orderKey])
             guard let row = try Row.fetchOne(db, sql: "SELECT payment_reference FROM orders WHERE idempotency_key = ?", arguments: [orderKey]) else {
-                throw UnknownOrder(orderKey: orderKey)
+                throw UnknownOrderKey(orderKey: orderKey)
             }
             return row["payment_reference"] ?? reference
         }

@@ -1,0 +1,197 @@
+import Foundation
+import PostgresNIO
+import StoreClients
+import StoreModels
+
+/// Saved cards and addresses in PostgreSQL. A card row holds the provider's token, the network,
+/// the last 4 digits and the expiry: never a full number or a security code.
+public final class PostgresWalletStore: WalletStore {
+    private let database: PostgresStore
+    public init(database: PostgresStore) { self.database = database }
+
+    public func wallet(forCustomer customer: String) throws -> WalletContents {
+        try database.read { connection in
+            var wallet = WalletContents()
+            let cards = try await connection.query("""
+                SELECT token, network, last_four, expiry_month, expiry_year, is_default FROM wallet_card
+                WHERE customer = \(customer) ORDER BY added, id
+                """, logger: PostgresStore.quiet)
+            for try await (token, networkName, lastFour, month, year, isDefault) in cards.decode((String, String, String, Int, Int, Bool).self) {
+                guard let network = PaymentNetwork(rawValue: networkName) else { continue }
+                let expiry = CardExpiry(month: month, year: year)
+                wallet.cards.append(PaymentMethod(id: token, network: network, lastFour: lastFour, expiry: expiry, displayName: "Expires \(expiry)"))
+                if isDefault { wallet.defaultCardID = token }
+            }
+            let addresses = try await connection.query("""
+                SELECT id, name, email, phone, street, city, postal_code, country, is_default FROM address
+                WHERE customer = \(customer) ORDER BY added, id
+                """, logger: PostgresStore.quiet)
+            for try await (id, name, email, phone, street, city, postalCode, country, isDefault) in addresses.decode((String, String, String, String, String, String, String, String, Bool).self) {
+                wallet.addresses.append(Contact(
+                    id: id, name: name, email: email, phone: phone,
+                    address: PostalAddress(street: street, city: city, postalCode: postalCode, countryCode: country)
+                ))
+                if isDefault { wallet.defaultAddressID = id }
+            }
+            return wallet
+        }
+    }
+
+    public func addCard(_ card: PaymentMethod, forCustomer customer: String, makeDefault: Bool) throws {
+        try database.write { connection in
+            let (isDefault, added) = try await Self.prepareAdd(table: "wallet_card", customer: customer, makeDefault: makeDefault, on: connection)
+            try await connection.query("""
+                INSERT INTO wallet_card (customer, id, token, network, last_four, expiry_month, expiry_year, is_default, added)
+                VALUES (\(customer), \(card.id), \(card.id), \(card.network.rawValue), \(card.lastFour), \(card.expiry.month), \(card.expiry.year), \(isDefault), \(added))
+                ON CONFLICT (customer, id) DO UPDATE SET token = excluded.token, network = excluded.network, last_four = excluded.last_four,
+                    expiry_month = excluded.expiry_month, expiry_year = excluded.expiry_year, is_default = excluded.is_default, added = excluded.added
+                """, logger: PostgresStore.quiet)
+        }
+    }
+
+    public func addAddress(_ address: Contact, forCustomer customer: String, makeDefault: Bool) throws {
+        try database.write { connection in
+            let (isDefault, added) = try await Self.prepareAdd(table: "address", customer: customer, makeDefault: makeDefault, on: connection)
+            let postal = address.address
+            try await connection.query("""
+                INSERT INTO address (customer, id, name, street, city, postal_code, country, email, phone, is_default, added)
+                VALUES (\(customer), \(address.id), \(address.name), \(postal.street), \(postal.city), \(postal.postalCode), \(postal.countryCode),
+                        \(address.email), \(address.phone), \(isDefault), \(added))
+                ON CONFLICT (customer, id) DO UPDATE SET name = excluded.name, street = excluded.street, city = excluded.city,
+                    postal_code = excluded.postal_code, country = excluded.country, email = excluded.email, phone = excluded.phone,
+                    is_default = excluded.is_default, added = excluded.added
+                """, logger: PostgresStore.quiet)
+        }
+    }
+
+    public func setDefaultCard(id: String, forCustomer customer: String) throws {
+        try setDefault(table: "wallet_card", id: id, customer: customer)
+    }
+
+    public func setDefaultAddress(id: String, forCustomer customer: String) throws {
+        try setDefault(table: "address", id: id, customer: customer)
+    }
+
+    public func removeCard(id: String, forCustomer customer: String) throws {
+        try remove(table: "wallet_card", id: id, customer: customer)
+    }
+
+    public func removeAddress(id: String, forCustomer customer: String) throws {
+        try remove(table: "address", id: id, customer: customer)
+    }
+
+    /// Whether a new row becomes the default (asked for, or the first), and its place in the order
+    /// rows were added. The customer's rows are locked first, so two hosts adding at once number in turn.
+    private static func prepareAdd(table: String, customer: String, makeDefault: Bool, on connection: PostgresConnection) async throws -> (isDefault: Bool, added: Int) {
+        let rows = try await connection.query("SELECT is_default, added FROM \(unescaped: table) WHERE customer = \(customer) FOR UPDATE", logger: PostgresStore.quiet)
+        var hasDefault = false
+        var last = 0
+        for try await (isDefault, added) in rows.decode((Bool, Int).self) {
+            hasDefault = hasDefault || isDefault
+            last = max(last, added)
+        }
+        let isDefault = makeDefault || !hasDefault
+        if isDefault { try await connection.query("UPDATE \(unescaped: table) SET is_default = false WHERE customer = \(customer)", logger: PostgresStore.quiet) }
+        return (isDefault, last + 1)
+    }
+
+    private func setDefault(table: String, id: String, customer: String) throws {
+        try database.write { connection in
+            guard try await connection.query("SELECT 1 FROM \(unescaped: table) WHERE customer = \(customer) AND id = \(id)", logger: PostgresStore.quiet).collect().isEmpty == false else { return }
+            try await connection.query("UPDATE \(unescaped: table) SET is_default = (id = \(id)) WHERE customer = \(customer)", logger: PostgresStore.quiet)
+        }
+    }
+
+    /// Removes a row; when it was the default, the oldest remaining row becomes the default.
+    private func remove(table: String, id: String, customer: String) throws {
+        try database.write { connection in
+            try await connection.query("DELETE FROM \(unescaped: table) WHERE customer = \(customer) AND id = \(id)", logger: PostgresStore.quiet)
+            let hasDefault = try await connection.query("SELECT 1 FROM \(unescaped: table) WHERE customer = \(customer) AND is_default", logger: PostgresStore.quiet).collect().isEmpty == false
+            if !hasDefault {
+                try await connection.query("""
+                    UPDATE \(unescaped: table) SET is_default = true
+                    WHERE customer = \(customer) AND id = (SELECT id FROM \(unescaped: table) WHERE customer = \(customer) ORDER BY added, id LIMIT 1)
+                    """, logger: PostgresStore.quiet)
+            }
+        }
+    }
+}
+
+/// Account profiles in PostgreSQL.
+public final class PostgresAccountProfileStore: AccountProfileStore {
+    private let database: PostgresStore
+    public init(database: PostgresStore) { self.database = database }
+
+    public func profile(forCustomer customer: String) throws -> AccountProfile? {
+        try database.read { connection in
+            for try await (name, email) in try await connection.query("SELECT name, email FROM account WHERE customer = \(customer)", logger: PostgresStore.quiet).decode((String?, String?).self) {
+                return AccountProfile(customerID: customer, name: name, email: email)
+            }
+            return nil
+        }
+    }
+
+    public func save(_ profile: AccountProfile) throws {
+        try database.write { connection in
+            _ = try await connection.query("""
+                INSERT INTO account (customer, name, email) VALUES (\(profile.customerID), \(profile.name), \(profile.email))
+                ON CONFLICT (customer) DO UPDATE SET name = COALESCE(excluded.name, account.name), email = COALESCE(excluded.email, account.email)
+                """, logger: PostgresStore.quiet)
+        }
+    }
+}
+
+/// The sandbox identity provider's records in PostgreSQL.
+public final class PostgresIdentityDirectory: IdentityDirectory {
+    private let database: PostgresStore
+    public init(database: PostgresStore) { self.database = database }
+
+    public func userID(email: String) throws -> String? {
+        try database.read { connection in
+            try await connection.query("SELECT id FROM sandbox_id_user WHERE email = \(email)", logger: PostgresStore.quiet).collect().first?.decode(String.self)
+        }
+    }
+
+    public func authorize(email: String, newID: String) throws -> String {
+        try database.write { connection in
+            // One statement, so two hosts signing the same email in at once agree on its id.
+            try await connection.query("""
+                INSERT INTO sandbox_id_user (id, email) VALUES (\(newID), \(email))
+                ON CONFLICT (email) DO UPDATE SET revoked = false
+                RETURNING id
+                """, logger: PostgresStore.quiet).collect().first?.decode(String.self) ?? newID
+        }
+    }
+
+    public func status(userID: String) throws -> CredentialState {
+        try database.read { connection in
+            guard let revoked = try await connection.query("SELECT revoked FROM sandbox_id_user WHERE id = \(userID)", logger: PostgresStore.quiet).collect().first?.decode(Bool.self)
+            else { return .notFound }
+            return revoked ? .revoked : .authorized
+        }
+    }
+
+    public func revoke(userID: String) throws {
+        try database.write { connection in
+            try await connection.query("UPDATE sandbox_id_user SET revoked = true WHERE id = \(userID)", logger: PostgresStore.quiet)
+            try await connection.query("DELETE FROM sandbox_id_refresh WHERE user_id = \(userID)", logger: PostgresStore.quiet)
+        }
+    }
+
+    public func storeRefreshToken(hash: String, userID: String, expiresAt: Date) throws {
+        try database.write { connection in
+            _ = try await connection.query("""
+                INSERT INTO sandbox_id_refresh (token_hash, user_id, expires_at) VALUES (\(hash), \(userID), \(expiresAt.timeIntervalSince1970))
+                """, logger: PostgresStore.quiet)
+        }
+    }
+
+    public func takeRefreshToken(hash: String) throws -> (userID: String, expiresAt: Date)? {
+        let taken = try database.write { connection in
+            // DELETE … RETURNING: of two hosts redeeming one token at once, exactly one gets it.
+            try await connection.query("DELETE FROM sandbox_id_refresh WHERE token_hash = \(hash) RETURNING user_id, expires_at", logger: PostgresStore.quiet)
+                .collect().first?.decode((String, Double).self)
+        }
+        return taken.map { ($0.0, Date(timeIntervalSince1970: $0.1)) }
+    }
+}

@@ -1,0 +1,225 @@
+import Foundation
+import PostgresNIO
+import StoreClients
+import StoreModels
+
+/// Orders in PostgreSQL, with the stock they take.
+///
+/// Isolation: READ COMMITTED. Stock is reserved by `UPDATE … WHERE on_hand >= quantity`: a buyer
+/// who finds the row locked waits, then PostgreSQL checks the condition again against the row the
+/// other buyer committed, so two buyers can never both take the last unit. Rows are locked in
+/// product-id order so two carts never wait on each other; a deadlock the server still breaks is
+/// retried whole. An order being finished is locked (`FOR UPDATE`), so a session and a settlement
+/// finishing it at once settle its stock once.
+public final class PostgresOrderStore: OrderStore {
+    private let database: PostgresStore
+    private let currency: Currency
+
+    public init(database: PostgresStore, currency: Currency) {
+        self.database = database
+        self.currency = currency
+    }
+
+    public func begin(_ draft: OrderDraft, idempotencyKey: String, tokenID: String, paymentDescription: String, placedAt: Date) throws(OrderStoreError) -> Order {
+        let currency = currency
+        do {
+            return try database.transaction { connection in
+                if let number = try await connection.query("SELECT number FROM orders WHERE idempotency_key = \(idempotencyKey)", logger: PostgresStore.quiet)
+                    .collect().first?.decode(String.self) {
+                    return try await Self.written(number, currency: currency, on: connection)
+                }
+                for line in draft.lines.sorted(by: { $0.productID.rawValue < $1.productID.rawValue }) {
+                    let taken = try await connection.query("""
+                        UPDATE stock SET on_hand = on_hand - \(line.quantity), reserved = reserved + \(line.quantity)
+                        WHERE product_id = \(line.productID.rawValue) AND on_hand >= \(line.quantity)
+                        RETURNING on_hand
+                        """, logger: PostgresStore.quiet).collect()
+                    if taken.isEmpty {
+                        let available = try await connection.query("SELECT on_hand FROM stock WHERE product_id = \(line.productID.rawValue)", logger: PostgresStore.quiet)
+                            .collect().first?.decode(Int.self) ?? 0
+                        throw OrderStoreError.soldOut(productName: line.name, available: available)
+                    }
+                }
+                let sequence = try await connection.query("SELECT nextval('order_sequence')", logger: PostgresStore.quiet).collect().first?.decode(Int.self) ?? 0
+                let number = "SF-" + String(1_000_000 + sequence).dropFirst()
+                let totals = draft.totals
+                try await connection.query("""
+                    INSERT INTO orders (number, sequence, idempotency_key, status, placed_at, currency, subtotal, shipping, tax,
+                                        token_id, payment_description, shipping_method, ship_to, customer)
+                    VALUES (\(number), \(sequence), \(idempotencyKey), \(OrderStatus.charging.rawValue), \(placedAt.timeIntervalSince1970),
+                            \(currency.code), \(totals.subtotal.minorUnits), \(totals.shipping.minorUnits), \(totals.tax.minorUnits),
+                            \(tokenID), \(paymentDescription), \(draft.shippingMethod.label), \(draft.shippingContact.shipToLine), \(draft.customerID))
+                    """, logger: PostgresStore.quiet)
+                let lines = draft.lines
+                try await connection.query("""
+                    INSERT INTO order_line (order_number, position, product_id, name, unit_price, quantity)
+                    SELECT \(number), position, product_id, name, unit_price, quantity
+                    FROM unnest(\(Array(lines.indices))::int8[], \(lines.map(\.productID.rawValue))::text[], \(lines.map(\.name))::text[],
+                                \(lines.map(\.unitPrice.minorUnits))::int8[], \(lines.map(\.quantity))::int8[])
+                         AS t (position, product_id, name, unit_price, quantity)
+                    """, logger: PostgresStore.quiet)
+                return try await Self.written(number, currency: currency, on: connection)
+            }
+        } catch let error as OrderStoreError {
+            throw error
+        } catch PostgresStoreError.server(state: "23505", _) {
+            // Another front end began an order under this key at the same moment and committed first.
+            return try existing(idempotencyKey: idempotencyKey)
+        } catch let error as PostgresStoreError {
+            throw .storage(error.storageError.message)
+        } catch {
+            throw .storage("\(error)")
+        }
+    }
+
+    private func existing(idempotencyKey: String) throws(OrderStoreError) -> Order {
+        let currency = currency
+        do {
+            return try database.read { connection in
+                guard let number = try await connection.query("SELECT number FROM orders WHERE idempotency_key = \(idempotencyKey)", logger: PostgresStore.quiet)
+                    .collect().first?.decode(String.self)
+                else { throw OrderStoreError.storage("no order under this key after a conflict on it") }
+                return try await Self.written(number, currency: currency, on: connection)
+            }
+        } catch let error as OrderStoreError {
+            throw error
+        } catch {
+            throw .storage("\(error)")
+        }
+    }
+
+    public func finish(orderNumber: String, status: OrderStatus, failure: String?) throws(OrderStoreError) {
+        do {
+            try database.write { connection in
+                guard let written = try await connection.query("SELECT status FROM orders WHERE number = \(orderNumber) FOR UPDATE", logger: PostgresStore.quiet)
+                    .collect().first?.decode(String.self),
+                    OrderStatus(rawValue: written)?.isOpen == true
+                else { return }
+                let settle: String? = switch status {
+                case .paid: "reserved = reserved - l.quantity, sold = sold + l.quantity"
+                case .declined, .canceled: "reserved = reserved - l.quantity, on_hand = on_hand + l.quantity"
+                case .charging, .unknown: nil
+                }
+                if let settle {
+                    // One statement for every line; lines of one product are summed first so each stock row changes once.
+                    try await connection.query("""
+                        UPDATE stock SET \(unescaped: settle)
+                        FROM (SELECT product_id, sum(quantity)::int AS quantity FROM order_line WHERE order_number = \(orderNumber) GROUP BY product_id) AS l
+                        WHERE stock.product_id = l.product_id
+                        """, logger: PostgresStore.quiet)
+                }
+                try await connection.query("UPDATE orders SET status = \(status.rawValue), failure = \(failure) WHERE number = \(orderNumber)", logger: PostgresStore.quiet)
+            }
+        } catch {
+            throw .storage("\(error)")
+        }
+    }
+
+    public func unsettledOrders() throws -> [UnsettledOrder] {
+        let open = OrderStatus.allCases.filter(\.isOpen).map(\.rawValue)
+        let currency = currency
+        return try database.read { connection in
+            try await Self.records(connection.query("SELECT \(unescaped: OrderRecord.columns) FROM orders WHERE status = ANY(\(open)) ORDER BY sequence", logger: PostgresStore.quiet))
+                .map { UnsettledOrder(number: $0.number, idempotencyKey: $0.idempotencyKey, placedAt: Date(timeIntervalSince1970: $0.placedAt), total: $0.totals(or: currency).total) }
+        }
+    }
+
+    public func count(customer: String?) throws -> Int {
+        try database.read { connection in
+            try await connection.query("SELECT count(*) FROM orders WHERE status = 'paid' AND (\(customer)::text IS NULL OR customer = \(customer))", logger: PostgresStore.quiet)
+                .collect().first?.decode(Int.self) ?? 0
+        }
+    }
+
+    /// One query for the orders and one for all their lines.
+    public func orders(customer: String?, offset: Int, limit: Int) throws -> [Order] {
+        guard offset >= 0, limit > 0 else { return [] }
+        let currency = currency
+        return try database.read { connection in
+            let records = try await Self.records(connection.query("""
+                SELECT \(unescaped: OrderRecord.columns) FROM orders WHERE status = 'paid' AND (\(customer)::text IS NULL OR customer = \(customer))
+                ORDER BY sequence DESC LIMIT \(limit) OFFSET \(offset)
+                """, logger: PostgresStore.quiet))
+            return try await Self.orders(from: records, currency: currency, on: connection)
+        }
+    }
+
+    public func order(number: String) throws -> Order? {
+        let currency = currency
+        return try database.read { connection in try await Self.order(number: number, currency: currency, on: connection) }
+    }
+
+    private static func order(number: String, currency: Currency, on connection: PostgresConnection) async throws -> Order? {
+        let records = try await records(connection.query("SELECT \(unescaped: OrderRecord.columns) FROM orders WHERE number = \(number)", logger: PostgresStore.quiet))
+        return try await orders(from: records, currency: currency, on: connection).first
+    }
+
+    /// The order just written under `number`; its absence means the transaction did not hold.
+    private static func written(_ number: String, currency: Currency, on connection: PostgresConnection) async throws -> Order {
+        guard let order = try await order(number: number, currency: currency, on: connection) else {
+            throw OrderStoreError.storage("order \(number) was not found right after it was written")
+        }
+        return order
+    }
+
+    private static func records(_ rows: PostgresRowSequence) async throws -> [OrderRecord] {
+        var records: [OrderRecord] = []
+        for try await row in rows.decode((String, String, String, Double, String, Int64, Int64, Int64, String, String, String, String).self) {
+            records.append(OrderRecord(row))
+        }
+        return records
+    }
+
+    private static func orders(from records: [OrderRecord], currency: Currency, on connection: PostgresConnection) async throws -> [Order] {
+        guard !records.isEmpty else { return [] }
+        var linesByOrder: [String: [CartLine]] = [:]
+        let rows = try await connection.query("""
+            SELECT order_number, product_id, name, unit_price, quantity FROM order_line
+            WHERE order_number = ANY(\(records.map(\.number))) ORDER BY order_number, position
+            """, logger: PostgresStore.quiet)
+        let currencies = Dictionary(records.map { ($0.number, $0.totals(or: currency).total.currency) }, uniquingKeysWith: { first, _ in first })
+        for try await (number, productID, name, unitPrice, quantity) in rows.decode((String, String, String, Int64, Int).self) {
+            let lineCurrency = currencies[number] ?? currency
+            linesByOrder[number, default: []].append(CartLine(productID: ProductID(productID), name: name, unitPrice: Money(minorUnits: unitPrice, currency: lineCurrency), quantity: quantity))
+        }
+        return records.map { record in
+            Order(
+                number: record.number, placedAt: Date(timeIntervalSince1970: record.placedAt),
+                lines: linesByOrder[record.number] ?? [], totals: record.totals(or: currency),
+                status: OrderStatus(rawValue: record.status) ?? .unknown, paymentDescription: record.paymentDescription,
+                shippingMethodLabel: record.shippingMethod, shipTo: record.shipTo, customerID: record.customer
+            )
+        }
+    }
+}
+
+/// The columns of `orders` an `Order` is built from.
+private struct OrderRecord {
+    static let columns = "number, idempotency_key, status, placed_at, currency, subtotal, shipping, tax, payment_description, shipping_method, ship_to, customer"
+
+    var number: String
+    var idempotencyKey: String
+    var status: String
+    var placedAt: Double
+    var currency: String
+    var subtotal: Int64
+    var shipping: Int64
+    var tax: Int64
+    var paymentDescription: String
+    var shippingMethod: String
+    var shipTo: String
+    var customer: String
+
+    init(_ row: (String, String, String, Double, String, Int64, Int64, Int64, String, String, String, String)) {
+        (number, idempotencyKey, status, placedAt, currency, subtotal, shipping, tax, paymentDescription, shippingMethod, shipTo, customer) = row
+    }
+
+    /// The totals frozen on the order, in its own currency (`fallback` when the code is unknown).
+    func totals(or fallback: Currency) -> CartTotals {
+        let currency = Currency(code: self.currency) ?? fallback
+        return CartTotals(
+            subtotal: Money(minorUnits: subtotal, currency: currency), shipping: Money(minorUnits: shipping, currency: currency),
+            tax: Money(minorUnits: tax, currency: currency)
+        )
+    }
+}
