@@ -63,6 +63,8 @@ public final class PostgresStore: Sendable {
         runner.cancel()
     }
 
+    deinit { runner.cancel() }
+
     /// Runs `body` against the pool and waits for it. The driver's and the pool's failures become
     /// `PostgresStoreError`s; errors `body` throws itself pass through as they are.
     func call<T: Sendable>(timeout: Duration? = nil, _ body: @escaping @Sendable (PostgresClient) async throws -> T) throws -> T {
@@ -160,6 +162,12 @@ public enum PostgresStoreError: Error, Equatable, CustomStringConvertible {
 
     /// The driver's and the pool's errors as `PostgresStoreError`s; any other error as it is.
     static func translate(_ error: any Error, location: PostgresLocation) -> any Error {
+        if let transaction = error as? PostgresTransactionError {
+            // The first thing that went wrong decides: a failed BEGIN, else the body's own error, else the COMMIT's.
+            if let cause = transaction.beginError ?? transaction.closureError ?? transaction.commitError {
+                return translate(cause, location: location)
+            }
+        }
         if let pool = error as? ConnectionPoolError {
             // The circuit breaker trips after connection attempts kept failing; a lease is cancelled at a timeout.
             return PostgresStoreError.unreachable(location: location.description, reason: "\(pool)")

@@ -3,12 +3,13 @@ import Testing
 import StoreClients
 import StoreModels
 import StoreSandbox
+import StorePostgres
 import StoreSQLite
 import StorefrontTesting
 
 /// Makes a fresh repository of one kind over a catalog, for the contract tests.
 enum CatalogRepositoryKind: String, CaseIterable, CustomTestStringConvertible {
-    case inMemory, sqlite
+    case inMemory, sqlite, postgres
 
     var testDescription: String { rawValue }
 
@@ -19,6 +20,8 @@ enum CatalogRepositoryKind: String, CaseIterable, CustomTestStringConvertible {
         case .sqlite:
             let database = try StoreDatabase.open(directory: TemporaryDirectory.make())
             return try SQLiteCatalogRepository.open(database: database, catalogData: try Fixtures.catalogJSON(catalog), source: "test")
+        case .postgres:
+            return try PostgresFixture().importing(catalog)
         }
     }
 }
@@ -29,7 +32,7 @@ enum TemporaryDirectory {
     }
 }
 
-/// One behaviour, two implementations: the in-memory catalog and SQLite answer alike.
+/// One behaviour, three implementations: the in-memory catalog, SQLite and PostgreSQL answer alike.
 @Suite("CatalogRepository contract")
 struct CatalogRepositoryContractTests {
     static let catalog = Fixtures.generatedCatalog(count: 500)

@@ -5,18 +5,20 @@ import StoreClients
 import StoreMerchant
 import StoreModels
 import StoreSandbox
+import StorePostgres
 import StoreSQLite
 import StorefrontTesting
 
 /// A fresh order store of one kind; the SQLite one over the bundled catalog's stock.
 enum OrderStoreKind: String, CaseIterable, CustomTestStringConvertible {
-    case inMemory, sqlite
+    case inMemory, sqlite, postgres
     var testDescription: String { rawValue }
 
     func make() throws -> any OrderStore {
         switch self {
         case .inMemory: return InMemoryOrderStore()
         case .sqlite: return try SQLiteFixture().orders
+        case .postgres: return try PostgresStockFixture().orders
         }
     }
 }
@@ -25,13 +27,13 @@ enum OrderStoreKind: String, CaseIterable, CustomTestStringConvertible {
 struct SQLiteFixture {
     let directory = TemporaryDirectory.make()
     let database: StoreDatabase
-    let catalog: SQLiteCatalogRepository
-    let orders: SQLiteOrderStore
+    let sqliteCatalog: SQLiteCatalogRepository
+    let sqliteOrders: SQLiteOrderStore
 
     init() throws {
         database = try StoreDatabase.open(directory: directory)
-        catalog = try SQLiteCatalogRepository.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
-        orders = SQLiteOrderStore(database: database, currency: .usd)
+        sqliteCatalog = try SQLiteCatalogRepository.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
+        sqliteOrders = SQLiteOrderStore(database: database, currency: .usd)
     }
 
     /// A sandbox stack over this database's catalog whose backend keeps orders here.
@@ -89,12 +91,58 @@ struct OrderStoreContractTests {
     }
 }
 
-@Suite("SQLite orders and stock")
-struct SQLiteOrderTests {
+/// An order store over a database with the bundled catalog's stock, as a shop runs it.
+protocol StockedOrderStore {
+    var orders: any OrderStore { get }
+    var catalog: any CatalogRepository { get }
+    /// on_hand, reserved, sold for a product.
+    func stock(_ id: String) throws -> (onHand: Int, reserved: Int, sold: Int)
+    /// Another order store on the same database, with its own connections (another process's, another host's).
+    func anotherBuyer() throws -> any OrderStore
+}
+
+extension SQLiteFixture: StockedOrderStore {
+    var orders: any OrderStore { sqliteOrders }
+    var catalog: any CatalogRepository { sqliteCatalog }
+    func anotherBuyer() throws -> any OrderStore { SQLiteOrderStore(database: try StoreDatabase.open(directory: directory), currency: .usd) }
+}
+
+/// PostgreSQL with the bundled catalog imported.
+struct PostgresStockFixture: StockedOrderStore {
+    let database: PostgresFixture
+    let postgresCatalog: PostgresCatalogRepository
+    let postgresOrders: PostgresOrderStore
+
+    init() throws {
+        database = try PostgresFixture()
+        postgresCatalog = try database.importing(try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled"))
+        postgresOrders = PostgresOrderStore(database: database.store, currency: .usd)
+    }
+
+    var orders: any OrderStore { postgresOrders }
+    var catalog: any CatalogRepository { postgresCatalog }
+    func stock(_ id: String) throws -> (onHand: Int, reserved: Int, sold: Int) { try database.stock(id) }
+    func anotherBuyer() throws -> any OrderStore { PostgresOrderStore(database: try database.anotherClient(), currency: .usd) }
+}
+
+enum StockedStoreKind: String, CaseIterable, CustomTestStringConvertible {
+    case sqlite, postgres
+    var testDescription: String { rawValue }
+    func make() throws -> any StockedOrderStore {
+        switch self {
+        case .sqlite: try SQLiteFixture()
+        case .postgres: try PostgresStockFixture()
+        }
+    }
+}
+
+@Suite("Orders and stock in a database")
+struct StockedOrderStoreContractTests {
     let placedAt = Date(timeIntervalSince1970: 1_795_339_800)
 
-    @Test func reservingThenPayingMovesStockToSold() throws {
-        let fixture = try SQLiteFixture()
+    @Test(arguments: StockedStoreKind.allCases)
+    func reservingThenPayingMovesStockToSold(kind: StockedStoreKind) throws {
+        let fixture = try kind.make()
         let order = try fixture.orders.begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 2), idempotencyKey: "k", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
         #expect(try fixture.stock("hoodie-root") == (1, 2, 0))
         try fixture.orders.finish(orderNumber: order.number, status: .paid, failure: nil)
@@ -105,8 +153,9 @@ struct SQLiteOrderTests {
         #expect(try fixture.catalog.product(id: "hoodie-root")?.stock == 1)
     }
 
-    @Test func ordersAreListedWithTheirOwnLinesNewestFirst() throws {
-        let fixture = try SQLiteFixture()
+    @Test(arguments: StockedStoreKind.allCases)
+    func ordersAreListedWithTheirOwnLinesNewestFirst(kind: StockedStoreKind) throws {
+        let fixture = try kind.make()
         for (index, (id, quantity)) in [("hoodie-root", 1), ("keycap-dusk", 2), ("hoodie-root", 1)].enumerated() {
             let order = try fixture.orders.begin(Drafts.draft(id, name: id, quantity: quantity), idempotencyKey: "k\(index)", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
             try fixture.orders.finish(orderNumber: order.number, status: .paid, failure: nil)
@@ -115,18 +164,26 @@ struct SQLiteOrderTests {
         #expect(listed.map(\.number) == ["SF-000003", "SF-000002", "SF-000001"])
         #expect(listed.map { $0.lines.map(\.quantity) } == [[1], [2], [1]])
         #expect(listed.map { $0.lines.map(\.productID.rawValue) } == [["hoodie-root"], ["keycap-dusk"], ["hoodie-root"]])
+        #expect(try fixture.orders.count(customer: "local:jane") == 3)
+        #expect(try fixture.orders.count(customer: "local:john") == 0)
+        #expect(try fixture.orders.orders(customer: nil, offset: 1, limit: 1).map(\.number) == ["SF-000002"])
     }
 
-    @Test func aDeclineReleasesTheStock() throws {
-        let fixture = try SQLiteFixture()
+    @Test(arguments: StockedStoreKind.allCases)
+    func aDeclineReleasesTheStock(kind: StockedStoreKind) throws {
+        let fixture = try kind.make()
         let order = try fixture.orders.begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 3), idempotencyKey: "k", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
         #expect(try fixture.stock("hoodie-root") == (0, 3, 0))
+        #expect(try fixture.orders.unsettledOrders().map(\.number) == [order.number])
         try fixture.orders.finish(orderNumber: order.number, status: .declined, failure: "Your card was declined.")
         #expect(try fixture.stock("hoodie-root") == (3, 0, 0))
+        #expect(try fixture.orders.unsettledOrders().isEmpty)
+        #expect(try fixture.orders.order(number: order.number)?.status == .declined)
     }
 
-    @Test func moreThanTheStockIsSoldOutAndReservesNothing() throws {
-        let fixture = try SQLiteFixture()
+    @Test(arguments: StockedStoreKind.allCases)
+    func moreThanTheStockIsSoldOutAndReservesNothing(kind: StockedStoreKind) throws {
+        let fixture = try kind.make()
         #expect(throws: OrderStoreError.soldOut(productName: "root Hoodie", available: 3)) {
             try fixture.orders.begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 4), idempotencyKey: "k", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
         }
@@ -134,12 +191,13 @@ struct SQLiteOrderTests {
         #expect(try fixture.orders.order(number: "SF-000001") == nil)
     }
 
-    @Test func twoThreadsRaceForTheLastUnitAndExactlyOneWins() throws {
-        let fixture = try SQLiteFixture()
+    @Test(arguments: StockedStoreKind.allCases)
+    func twoBuyersRaceForTheLastUnitAndExactlyOneWins(kind: StockedStoreKind) throws {
+        let fixture = try kind.make()
         // Leave one hoodie.
         _ = try fixture.orders.begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 2), idempotencyKey: "earlier", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
-        // Two buyers with their own connections to the same file.
-        let buyers = try (0..<2).map { _ in SQLiteOrderStore(database: try StoreDatabase.open(directory: fixture.directory), currency: .usd) }
+        // Two buyers with their own connections to the same database.
+        let buyers = try (0..<2).map { _ in try fixture.anotherBuyer() }
         let outcomes = Outcomes()
         DispatchQueue.concurrentPerform(iterations: 2) { index in
             do {
@@ -151,6 +209,22 @@ struct SQLiteOrderTests {
         }
         #expect(outcomes.sorted == ["soldOut(productName: \"root Hoodie\", available: 0)", "won"])
         #expect(try fixture.stock("hoodie-root") == (0, 3, 0))
+    }
+
+    @Test(arguments: StockedStoreKind.allCases)
+    func twoBuyersStartingOneOrderUnderOneKeyGetTheSameOrder(kind: StockedStoreKind) throws {
+        let fixture = try kind.make()
+        let buyers = try (0..<2).map { _ in try fixture.anotherBuyer() }
+        let numbers = Outcomes()
+        DispatchQueue.concurrentPerform(iterations: 2) { index in
+            do {
+                numbers.add(try buyers[index].begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 1), idempotencyKey: "same", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt).number)
+            } catch {
+                numbers.add("\(error)")
+            }
+        }
+        #expect(numbers.sorted == ["SF-000001", "SF-000001"])
+        #expect(try fixture.stock("hoodie-root") == (2, 1, 0), "one unit reserved, not two")
     }
 }
 
@@ -206,12 +280,13 @@ struct StockAtCheckoutTests {
 }
 
 enum ChargeLedgerKind: String, CaseIterable, CustomTestStringConvertible {
-    case inMemory, sqlite
+    case inMemory, sqlite, postgres
     var testDescription: String { rawValue }
     func make() throws -> any ChargeLedger {
         switch self {
         case .inMemory: InMemoryChargeLedger()
         case .sqlite: SQLiteChargeLedger(database: try StoreDatabase.open(directory: TemporaryDirectory.make()))
+        case .postgres: PostgresChargeLedger(database: try PostgresFixture().store)
         }
     }
 }
@@ -340,12 +415,13 @@ struct StorageErrorWordingTests {
 }
 
 enum CartStoreKind: String, CaseIterable, CustomTestStringConvertible {
-    case inMemory, sqlite
+    case inMemory, sqlite, postgres
     var testDescription: String { rawValue }
     func make() throws -> any CartStore {
         switch self {
         case .inMemory: InMemoryCartStore()
         case .sqlite: SQLiteCartStore(database: try StoreDatabase.open(directory: TemporaryDirectory.make()))
+        case .postgres: PostgresCartStore(database: try PostgresFixture().store)
         }
     }
 }

@@ -5,6 +5,7 @@ import StoreClients
 import StoreMerchant
 import StoreModels
 import StoreSandbox
+import StorePostgres
 import StoreSQLite
 import StoreStripe
 import StorefrontTesting
@@ -187,10 +188,15 @@ struct StripeAdapterTests {
         }
     }
 
-    @Test func customersAndPaymentReferencesAreFiledFirstWinsInSQLiteAsInMemory() throws {
+    @Test func customersAndPaymentReferencesAreFiledFirstWinsInEachStore() throws {
         let fixture = try SQLiteFixture()
-        _ = try fixture.orders.begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 1), idempotencyKey: "k", tokenID: "pm_1", paymentDescription: "Visa", placedAt: Date())
-        let stores: [any ProviderReferenceStore] = [InMemoryProviderReferences(), SQLiteProviderReferences(database: fixture.database)]
+        let postgres = try PostgresStockFixture()
+        for orders in [fixture.orders, postgres.orders] {
+            _ = try orders.begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 1), idempotencyKey: "k", tokenID: "pm_1", paymentDescription: "Visa", placedAt: Date())
+        }
+        let stores: [any ProviderReferenceStore] = [
+            InMemoryProviderReferences(), SQLiteProviderReferences(database: fixture.database), PostgresProviderReferences(database: postgres.database.store),
+        ]
         for store in stores {
             #expect(try store.customerReference(for: "guest", account: "stripe:test") == nil)
             #expect(try store.fileCustomerReference("cus_1", for: "guest", account: "stripe:test") == "cus_1")

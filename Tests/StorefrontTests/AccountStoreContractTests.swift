@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+import StoreClients
+import StoreModels
+import StorePostgres
+import StoreSQLite
+import StoreSandbox
+import StorefrontTesting
+
+/// Where the account stores live: memory, a SQLite file, or a PostgreSQL database.
+enum AccountStoreKind: String, CaseIterable, CustomTestStringConvertible {
+    case inMemory, sqlite, postgres
+    var testDescription: String { rawValue }
+
+    func stores() throws -> (wallets: any WalletStore, profiles: any AccountProfileStore, directory: any IdentityDirectory) {
+        switch self {
+        case .inMemory:
+            return (InMemoryWalletStore(), InMemoryAccountProfileStore(), InMemoryIdentityDirectory())
+        case .sqlite:
+            let database = try StoreDatabase.open(directory: TemporaryDirectory.make())
+            return (SQLiteWalletStore(database: database), SQLiteAccountProfileStore(database: database), SQLiteIdentityDirectory(database: database))
+        case .postgres:
+            let database = try PostgresFixture().store
+            return (PostgresWalletStore(database: database), PostgresAccountProfileStore(database: database), PostgresIdentityDirectory(database: database))
+        }
+    }
+}
+
+@Suite("Account stores contract")
+struct AccountStoreContractTests {
+    static let mastercard = PaymentMethod(id: "pm_mc_4444", network: .mastercard, lastFour: "4444", expiry: CardExpiry(month: 3, year: 2031), displayName: "Expires 03/31")
+    static let amex = PaymentMethod(id: "pm_amex_0005", network: .amex, lastFour: "0005", expiry: CardExpiry(month: 7, year: 2032), displayName: "Expires 07/32")
+    static let office = Contact(
+        id: "office", name: "Jane Appleseed", email: "jane@example.com", phone: "+1 555 0100",
+        address: PostalAddress(street: "1 Market St", city: "San Francisco", postalCode: "94105", countryCode: "US")
+    )
+
+    @Test(arguments: AccountStoreKind.allCases)
+    func theFirstCardIsTheDefaultAndRemovingTheDefaultPromotesTheOldest(kind: AccountStoreKind) throws {
+        let wallets = try kind.stores().wallets
+        #expect(try wallets.wallet(forCustomer: "SHA256:abc") == WalletContents())
+        try wallets.addCard(Fixtures.visa, forCustomer: "SHA256:abc", makeDefault: false)
+        try wallets.addCard(Self.mastercard, forCustomer: "SHA256:abc", makeDefault: false)
+        try wallets.addCard(Self.amex, forCustomer: "SHA256:abc", makeDefault: true)
+        var wallet = try wallets.wallet(forCustomer: "SHA256:abc")
+        #expect(wallet.cards.map(\.id) == [Fixtures.visa.id, Self.mastercard.id, Self.amex.id])
+        #expect(wallet.cards.map(\.lastFour) == ["4242", "4444", "0005"])
+        #expect(wallet.cards.map(\.expiry) == [Fixtures.visa.expiry, Self.mastercard.expiry, Self.amex.expiry])
+        #expect(wallet.defaultCardID == Self.amex.id)
+        try wallets.setDefaultCard(id: Self.mastercard.id, forCustomer: "SHA256:abc")
+        try wallets.setDefaultCard(id: "no-such-card", forCustomer: "SHA256:abc")
+        #expect(try wallets.wallet(forCustomer: "SHA256:abc").defaultCardID == Self.mastercard.id, "an unknown card leaves the default alone")
+        try wallets.removeCard(id: Self.mastercard.id, forCustomer: "SHA256:abc")
+        wallet = try wallets.wallet(forCustomer: "SHA256:abc")
+        #expect(wallet.cards.map(\.id) == [Fixtures.visa.id, Self.amex.id])
+        #expect(wallet.defaultCardID == Fixtures.visa.id)
+        #expect(try wallets.wallet(forCustomer: "local:john").cards.isEmpty, "wallets are per customer")
+    }
+
+    @Test(arguments: AccountStoreKind.allCases)
+    func addressesKeepEveryFieldAndTheirOwnDefault(kind: AccountStoreKind) throws {
+        let wallets = try kind.stores().wallets
+        try wallets.addAddress(Fixtures.jane, forCustomer: "local:jane", makeDefault: false)
+        try wallets.addAddress(Self.office, forCustomer: "local:jane", makeDefault: false)
+        var wallet = try wallets.wallet(forCustomer: "local:jane")
+        #expect(wallet.addresses == [Fixtures.jane, Self.office])
+        #expect(wallet.defaultAddressID == Fixtures.jane.id)
+        try wallets.setDefaultAddress(id: Self.office.id, forCustomer: "local:jane")
+        try wallets.removeAddress(id: Fixtures.jane.id, forCustomer: "local:jane")
+        wallet = try wallets.wallet(forCustomer: "local:jane")
+        #expect(wallet.addresses == [Self.office])
+        #expect(wallet.defaultAddressID == Self.office.id)
+        #expect(wallet.cards.isEmpty)
+    }
+
+    @Test(arguments: AccountStoreKind.allCases)
+    func aProfileKeepsWhatTheFirstSignInGave(kind: AccountStoreKind) throws {
+        let profiles = try kind.stores().profiles
+        #expect(try profiles.profile(forCustomer: "sandboxid:1") == nil)
+        try profiles.save(AccountProfile(customerID: "sandboxid:1", name: "Jane Appleseed", email: "jane@example.com"))
+        try profiles.save(AccountProfile(customerID: "sandboxid:1", name: nil, email: nil))
+        #expect(try profiles.profile(forCustomer: "sandboxid:1") == AccountProfile(customerID: "sandboxid:1", name: "Jane Appleseed", email: "jane@example.com"))
+    }
+
+    @Test(arguments: AccountStoreKind.allCases)
+    func usersAreRevokedAndRefreshTokensAreUsedOnce(kind: AccountStoreKind) throws {
+        let directory = try kind.stores().directory
+        #expect(try directory.userID(email: "jane@example.com") == nil)
+        #expect(try directory.authorize(email: "jane@example.com", newID: "u1") == "u1")
+        #expect(try directory.authorize(email: "jane@example.com", newID: "u2") == "u1", "the first id stays")
+        #expect(try directory.status(userID: "u1") == .authorized)
+        #expect(try directory.status(userID: "u2") == .notFound)
+        let expiry = Date(timeIntervalSince1970: 1_800_000_000)
+        try directory.storeRefreshToken(hash: "h1", userID: "u1", expiresAt: expiry)
+        let taken = try #require(try directory.takeRefreshToken(hash: "h1"))
+        #expect(taken.userID == "u1")
+        #expect(taken.expiresAt == expiry)
+        #expect(try directory.takeRefreshToken(hash: "h1") == nil, "a refresh token works once")
+        try directory.storeRefreshToken(hash: "h2", userID: "u1", expiresAt: expiry)
+        try directory.revoke(userID: "u1")
+        #expect(try directory.status(userID: "u1") == .revoked)
+        #expect(try directory.takeRefreshToken(hash: "h2") == nil, "revoking drops the user's refresh tokens")
+        #expect(try directory.authorize(email: "jane@example.com", newID: "u3") == "u1")
+        #expect(try directory.status(userID: "u1") == .authorized, "signing in again lifts the revocation")
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+import StoreModels
+import StorePostgres
+
+/// A PostgreSQL cluster of the tests' own: Debian's `postgresql` server started by
+/// `scripts/pg-throwaway` on a free loopback port, in a temporary folder removed afterwards.
+///
+/// `shared` is one cluster for the whole test process (each test takes a fresh database in it);
+/// a test that stops or restarts the server starts its own.
+final class PostgresServer: @unchecked Sendable {
+    let directory: String
+    private(set) var port = 0
+
+    /// One cluster for every test that only needs a database; removed when the test process exits.
+    static let shared: Result<PostgresServer, any Error> = {
+        let result = Result { try PostgresServer(fast: true) }
+        if case .success(let server) = result {
+            sharedDirectory = strdup(server.directory)
+            atexit {
+                guard let directory = PostgresServer.sharedDirectory else { return }
+                _ = try? Subprocess.run(LocalStripe.script("pg-throwaway"), ["remove", String(cString: directory)], timeout: .seconds(60))
+            }
+        }
+        return result
+    }()
+    nonisolated(unsafe) private static var sharedDirectory: UnsafeMutablePointer<CChar>?
+
+    /// A new, empty database in the shared cluster; fails the test naming the package when the server cannot start.
+    static func freshDatabase(sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        let server: PostgresServer
+        do {
+            server = try shared.get()
+        } catch {
+            Issue.record("\(error)", sourceLocation: sourceLocation)
+            throw error
+        }
+        return try server.createDatabase()
+    }
+
+    /// Starts a cluster of its own (`fast`: fsync off, for tests that do not crash the server).
+    init(fast: Bool = true) throws {
+        directory = TemporaryDirectory.make().path
+        try run("start", environment: fast ? ["PG_THROWAWAY_FAST": "1"] : [:])
+    }
+
+    deinit {
+        _ = try? Subprocess.run(LocalStripe.script("pg-throwaway"), ["remove", directory], timeout: .seconds(60))
+    }
+
+    /// The URL of a new database `name` (a fresh random name when nil), with the password in it.
+    func createDatabase(_ name: String? = nil) throws -> String {
+        let name = name ?? "shop_\(UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: ""))"
+        let output = try run("createdb", name)
+        guard let url = output.split(separator: "\n").first(where: { $0.hasPrefix("url ") }) else {
+            throw PostgresServerError(message: "createdb printed no URL: \(output)")
+        }
+        return String(url.dropFirst(4))
+    }
+
+    /// The server stopped as a crash would stop it; `start()` brings it back on the same port.
+    func kill() throws { try run("kill") }
+
+    func start() throws { try run("start") }
+
+    @discardableResult
+    private func run(_ command: String, _ arguments: String..., environment: [String: String] = [:]) throws -> String {
+        var settings = ProcessInfo.processInfo.environment
+        settings.merge(environment) { $1 }
+        let result = try Subprocess.run(LocalStripe.script("pg-throwaway"), [command, directory] + arguments, environment: settings, timeout: .seconds(120))
+        guard result.status == 0 else {
+            throw PostgresServerError(message: "scripts/pg-throwaway \(command) failed (\(result.status)): \(result.stderr)")
+        }
+        if let line = result.stdout.split(separator: "\n").first(where: { $0.hasPrefix("listening ") }), let number = Int(line.dropFirst("listening ".count)) {
+            port = number
+        }
+        return result.stdout
+    }
+}
+
+struct PostgresServerError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
+
+/// A connected store over a fresh, migrated database in the shared cluster (its client closes with the last store using it).
+struct PostgresFixture {
+    let url: String
+    let store: PostgresStore
+
+    init(sourceLocation: SourceLocation = #_sourceLocation) throws {
+        url = try PostgresServer.freshDatabase(sourceLocation: sourceLocation)
+        store = try PostgresStore.connect(try PostgresLocation.parse(url, environment: [:]), pool: .command)
+        try store.migrate()
+    }
+
+    /// The same database through another client, as another front end would reach it.
+    func anotherClient() throws -> PostgresStore {
+        try PostgresStore.connect(try PostgresLocation.parse(url, environment: [:]), pool: .command)
+    }
+
+    /// A catalog imported as `storefront catalog import` does.
+    func importing(_ catalog: Catalog) throws -> PostgresCatalogRepository {
+        _ = try PostgresCatalogRepository.importCatalog(catalog, contentHash: UUID().uuidString, into: store)
+        return try PostgresCatalogRepository.open(database: store)
+    }
+
+    /// on_hand, reserved, sold for a product.
+    func stock(_ id: String) throws -> (onHand: Int, reserved: Int, sold: Int) {
+        let rows = try Subprocess.run("/usr/bin/env", ["psql", url, "-At", "-F", " ", "-c", "SELECT on_hand, reserved, sold FROM stock WHERE product_id = '\(id)'"])
+        let numbers = rows.stdout.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+        guard numbers.count == 3 else { throw PostgresServerError(message: "no stock row for \(id): \(rows.stdout) \(rows.stderr)") }
+        return (numbers[0], numbers[1], numbers[2])
+    }
+}
