@@ -24,10 +24,12 @@ struct Configuration: Equatable {
     var stripeSecretKeyFile: String?
     /// Where Stripe's API is; tests point it at a local server.
     var stripeAPIBase: String?
+    /// A `postgres://` URL: the shop keeps everything in that PostgreSQL instead of SQLite.
+    var database: String?
 
     static let keys = [
         "catalog", "data-dir", "log-level", "one-tap", "one-tap-cart", "one-tap-product", "theme", "sandbox-latency-ms", "sandbox-test-cards",
-        "payments", "stripe-secret-key-file", "stripe-api-base",
+        "payments", "stripe-secret-key-file", "stripe-api-base", "database",
     ]
 
     /// The One-Tap flags: both entry points on unless switched off.
@@ -79,6 +81,7 @@ struct Configuration: Equatable {
             ("STOREFRONT_CATALOG", \.catalog), ("STOREFRONT_DATA_DIR", \.dataDirectory),
             ("STOREFRONT_LOG_LEVEL", \.logLevel), ("STOREFRONT_THEME", \.theme),
             ("STOREFRONT_STRIPE_SECRET_KEY_FILE", \.stripeSecretKeyFile), ("STOREFRONT_STRIPE_API_BASE", \.stripeAPIBase),
+            ("STOREFRONT_DATABASE_URL", \.database),
         ]
         for (name, path) in overrides {
             if let value = environment[name], !value.isEmpty { configuration[keyPath: path] = value }
@@ -173,6 +176,7 @@ struct Configuration: Equatable {
             case "payments": configuration.payments = try PaymentsChoice.parse(value, source: source, line: index + 1)
             case "stripe-secret-key-file": configuration.stripeSecretKeyFile = value
             case "stripe-api-base": configuration.stripeAPIBase = value
+            case "database": configuration.database = value
             case "sandbox-latency-ms":
                 guard let number = Int(value), number >= 0 else {
                     throw ConfigurationError(source: source, line: index + 1, message: "sandbox-latency-ms must be a whole number, got \"\(value)\"")

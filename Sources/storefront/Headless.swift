@@ -36,9 +36,10 @@ struct Headless: AsyncParsableCommand {
         let configuration = try shop.configuration(environment: ProcessInfo.processInfo.environment)
         let environment = ProcessInfo.processInfo.environment
         let (dependencies, _, payments) = try await ShopComposition.dependencies(
-            store: try ShopOptions.openStore(
-                path: configuration.catalog,
-                dataDirectory: configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment)
+            storage: try ShopStorage.open(
+                configuration: configuration,
+                dataDirectory: configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment),
+                pool: .session, migrate: !shop.noMigrate, environment: environment
             ),
             configuration: configuration, environment: environment, clock: ContinuousClock(), latency: .zero
         )

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StoreModels
+import StorePostgres
 import StoreSQLite
 import StorefrontUI
 
@@ -16,6 +17,9 @@ struct OrdersCommand: ParsableCommand {
 
     @Option(name: .customLong("data-dir"), help: ArgumentHelp("Where the shop keeps its files. Default: $XDG_DATA_HOME/storefront. Env: STOREFRONT_DATA_DIR.", valueName: "path"))
     var dataDirectory: String?
+
+    @Option(help: ArgumentHelp("Read the orders from this PostgreSQL instead of the data directory's SQLite. Env: STOREFRONT_DATABASE_URL.", valueName: "url"))
+    var database: String?
 
     @Flag(help: "Print JSON instead of a table.")
     var json = false
@@ -33,6 +37,19 @@ struct OrdersCommand: ParsableCommand {
         let configuration = try Configuration.loadForCommand(environment: environment)
         let directory = dataDirectory ?? configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment)
         let orders: [Order]
+        if let url = database ?? configuration.database {
+            // Listing writes nothing: the schema is checked, never migrated.
+            let store = try PostgresSetup.connect(url, pool: .command, migrate: false, environment: environment)
+            defer { store.close() }
+            do {
+                orders = try PostgresOrderStore(database: store, currency: .usd).orders(customer: customer, offset: 0, limit: limit)
+            } catch {
+                complain("\(error)")
+                throw ExitCodes.ioError
+            }
+            emit((json ? Self.json(orders) : Self.table(orders)) + "\n", to: STDOUT_FILENO)
+            return
+        }
         do {
             let path = URL(fileURLWithPath: directory).appendingPathComponent(StoreDatabase.fileName).path
             // Listing writes nothing: no database yet means no orders yet, and an existing one is opened read-only.

@@ -3,7 +3,6 @@ import Foundation
 import StoreClients
 import StoreCredentialFile
 import StoreSandbox
-import StoreSQLite
 import StoreStripe
 
 /// Which payment provider the shop takes payments with.
@@ -19,19 +18,18 @@ struct PaymentStack {
     /// Gives back what the stack opened (Stripe's HTTP connections); call once, at the end.
     var close: @Sendable () async -> Void
 
-    /// The sandbox with its ledger in SQLite, or Stripe with its references beside the orders.
+    /// The sandbox with its ledger in the shop's database, or Stripe with its references beside the orders.
     static func make(
-        configuration: Configuration, environment: [String: String], database: StoreDatabase,
+        configuration: Configuration, environment: [String: String], ledger: any ChargeLedger, references: any ProviderReferenceStore,
         clock: any Clock<Duration>, latency: Duration, fault: FaultHook
     ) throws -> PaymentStack {
         switch configuration.payments ?? .sandbox {
         case .sandbox:
-            let processor = SandboxProcessor(clock: clock, latency: latency, ledger: SQLiteChargeLedger(database: database))
+            let processor = SandboxProcessor(clock: clock, latency: latency, ledger: ledger)
             return PaymentStack(provider: SandboxPaymentProvider(processor: processor), processor: processor, close: {})
         case .stripe:
             let settings = try StripeSettings.load(configuration: configuration, environment: environment)
             let client = StripeClient(key: settings.key, base: settings.base)
-            let references = SQLiteProviderReferences(database: database)
             return PaymentStack(
                 provider: StripePaymentProvider(client: client, key: settings.key, references: references),
                 processor: StripeChargeProcessor(client: client, key: settings.key, references: references) { fault.reached($0.rawValue) },

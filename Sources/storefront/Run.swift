@@ -47,8 +47,8 @@ struct Run: AsyncParsableCommand {
 
         // Everything that can fail is checked before the screen is touched: files first, then the terminal.
         let dataDirectory = configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment)
-        let store = try ShopOptions.openStore(path: configuration.catalog, dataDirectory: dataDirectory)
-        let catalog = store.catalog
+        let storage = try ShopStorage.open(configuration: configuration, dataDirectory: dataDirectory, pool: .session, migrate: !shop.noMigrate, environment: environment)
+        let catalog = storage.catalog
         do {
             try TerminalSession.checkTerminal(environment: environment)
         } catch let error as TerminalError {
@@ -56,14 +56,14 @@ struct Run: AsyncParsableCommand {
             throw ExitCodes.noTerminal
         }
         let (logger, logSink) = try openLog(in: dataDirectory, level: level)
-        for warning in store.database.warnings { logger.warning("\(warning)") }
+        for warning in storage.warnings { logger.warning("\(warning)") }
         let productCount = try catalog.count(matching: "")
         // Every SSH session appends to this one file: the customer and pid tell their lines apart.
         let sshCustomer = environment[SessionCommand.fingerprintVariable].map { ", over SSH for ssh:\($0), pid \(getpid())" } ?? ""
-        logger.info("starting: catalog \(configuration.catalog ?? "bundled") with \(productCount) products\(catalog.didImport ? ", imported into SQLite" : "")\(sshCustomer)")
+        logger.info("starting: catalog \(configuration.database == nil ? configuration.catalog ?? "bundled" : "from the database") with \(productCount) products\(storage.didImport ? ", imported into SQLite" : ""), stored in \(storage.place)\(sshCustomer)")
 
         let (dependencies, settlement, payments) = try await ShopComposition.dependencies(
-            store: store, configuration: configuration, environment: environment, clock: ContinuousClock(), latency: .milliseconds(latency)
+            storage: storage, configuration: configuration, environment: environment, clock: ContinuousClock(), latency: .milliseconds(latency)
         )
         logger.info("payments: \(dependencies.paymentProvider.mode.label)")
         for order in settlement.settled { logger.notice("settled order \(order.number) left open by an earlier stop: \(order.status.rawValue)") }

@@ -57,9 +57,10 @@ struct Serve: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let configuration = try shop.configuration(environment: environment)
         let dataDirectory = absolute(configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment))
-        // Opening the store here migrates the database and imports the catalog once, before any
-        // session process races to do it.
-        _ = try ShopOptions.openStore(path: configuration.catalog, dataDirectory: dataDirectory)
+        // Opening the store here migrates the database (and, on SQLite, imports the catalog) once,
+        // before any session process races to do it.
+        let storage = try ShopStorage.open(configuration: configuration, dataDirectory: dataDirectory, pool: .command, migrate: !shop.noMigrate, environment: environment)
+        announce("store: \(storage.place)")
 
         let keyPath = absolute(hostKey ?? dataDirectory + "/ssh_host_ed25519_key")
         let key: HostKey
@@ -85,6 +86,12 @@ struct Serve: AsyncParsableCommand {
         if let oneTap = shop.oneTap { arguments += ["--one-tap", oneTap] }
         if let sandboxLatencyMilliseconds { arguments += ["--sandbox-latency-ms", String(sandboxLatencyMilliseconds)] }
         var sessionEnvironment = environment
+        if let database = configuration.database {
+            // The URL may hold a password: it reaches a session through the environment, never its command line.
+            // The schema is this process's to migrate; sessions only check it.
+            sessionEnvironment["STOREFRONT_DATABASE_URL"] = database
+            arguments += ["--no-migrate"]
+        }
         // A session's terminal is the client's, described by its pty request, never the server's.
         for name in ["TERM", "COLUMNS", "LINES", "TMUX", "TMUX_PANE", "STY", SessionCommand.fingerprintVariable] { sessionEnvironment[name] = nil }
         // C.UTF-8 exists on every glibc host; a client's own locale may not.

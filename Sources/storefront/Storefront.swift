@@ -19,7 +19,7 @@ struct Storefront: AsyncParsableCommand {
         commandName: "storefront",
         abstract: "A terminal storefront: browse, fill a cart and pay on an Apple Pay-style sheet.",
         version: "0.1.0",
-        subcommands: [Run.self, Headless.self, OrdersCommand.self, CatalogCommand.self, Serve.self],
+        subcommands: [Run.self, Headless.self, OrdersCommand.self, CatalogCommand.self, DatabaseCommand.self, Serve.self],
         defaultSubcommand: Run.self
     )
 }
@@ -32,6 +32,8 @@ enum ExitCodes {
     static let noTerminal = ExitCode(69)
     /// EX_UNAVAILABLE as `serve` uses it: the address cannot be listened on.
     static let cannotListen = ExitCode(69)
+    /// EX_UNAVAILABLE for a PostgreSQL server that does not answer.
+    static let databaseUnreachable = ExitCode(69)
     static let cannotCreate = ExitCode(73)
     static let ioError = ExitCode(74)
     static let configError = ExitCode(78)
@@ -85,6 +87,15 @@ struct ShopOptions: ParsableArguments {
     @Option(name: .customLong("stripe-api-base"), help: ArgumentHelp("Stripe's API address. Default: https://api.stripe.com. Env: STOREFRONT_STRIPE_API_BASE.", valueName: "url"))
     var stripeAPIBase: String?
 
+    @Option(help: ArgumentHelp(
+        "Keep everything in PostgreSQL: postgres://USER@HOST:PORT/DB?sslmode=require. Default: SQLite in the data directory. Env: STOREFRONT_DATABASE_URL.",
+        valueName: "url"
+    ))
+    var database: String?
+
+    @Flag(name: .customLong("no-migrate"), help: "On PostgreSQL, do not bring the schema up to date; refuse a database that is not (exit 74).")
+    var noMigrate = false
+
     /// The file, environment and these flags, merged.
     func configuration(environment: [String: String]) throws -> Configuration {
         var configuration = try Configuration.loadForCommand(environment: environment)
@@ -93,6 +104,7 @@ struct ShopOptions: ParsableArguments {
         if let payments { configuration.payments = payments }
         if let stripeSecretKeyFile { configuration.stripeSecretKeyFile = stripeSecretKeyFile }
         if let stripeAPIBase { configuration.stripeAPIBase = stripeAPIBase }
+        if let database { configuration.database = database }
         if let oneTap {
             do { try configuration.applyOneTap(oneTap) } catch {
                 complain("\(error)")
@@ -132,7 +144,7 @@ struct ShopOptions: ParsableArguments {
 
 }
 
-/// The shop's dependencies: the catalog, orders, wallets and the providers' records in SQLite, the
+/// The shop's dependencies: the catalog, orders, wallets and the providers' records in its database, the
 /// payment provider the configuration picks (the sandbox by default), Sandbox ID sign-in with
 /// tokens in the credential file.
 ///
@@ -141,15 +153,16 @@ struct ShopOptions: ParsableArguments {
 /// sign-in → dependencies. The caller closes the payment stack when the shop ends.
 enum ShopComposition {
     static func dependencies(
-        store: (database: StoreDatabase, catalog: SQLiteCatalogRepository), configuration: Configuration,
+        storage: ShopStorage, configuration: Configuration,
         environment: [String: String], clock: any Clock<Duration>, latency: Duration
     ) async throws -> (dependencies: StorefrontDependencies, settlement: LiveMerchantBackend.Settlement, payments: PaymentStack) {
         let ids = IDGenerator.random
         let fault = FaultHook(environment: environment)
         let payments = try PaymentStack.make(
-            configuration: configuration, environment: environment, database: store.database, clock: clock, latency: latency, fault: fault
+            configuration: configuration, environment: environment, ledger: storage.ledger, references: storage.references,
+            clock: clock, latency: latency, fault: fault
         )
-        let orders = SQLiteOrderStore(database: store.database, currency: store.catalog.store.currency)
+        let orders = storage.orders
         let backend = LiveMerchantBackend(processor: payments.processor, orders: orders, dates: .system) { fault.reached($0.rawValue) }
         let settleAfter = environment["STOREFRONT_SETTLE_AFTER_SECONDS"].flatMap(Int.init) ?? 120
         let settlement: LiveMerchantBackend.Settlement
@@ -161,20 +174,20 @@ enum ShopComposition {
         }
         let guestID = "local:\(NSUserName())"
         let provider = payments.provider
-        let wallets = ChargeableCardsWalletStore(SQLiteWalletStore(database: store.database)) { provider.canCharge($0) }
+        let wallets = ChargeableCardsWalletStore(storage.wallets) { provider.canCharge($0) }
         let owner = WalletOwner(guestID)
         let accounts = try await accounts(
-            database: store.database, wallets: wallets, owner: owner, guestID: guestID, environment: environment,
+            storage: storage, wallets: wallets, owner: owner, guestID: guestID, environment: environment,
             // The labelled test cards belong to the sandbox: with a real provider they could not be charged.
             seedsTestCards: provider.mode == .sandbox && configuration.sandboxTestCards ?? true
         )
         let dependencies = StorefrontDependencies(
-            catalog: store.catalog, orderHistory: orders,
+            catalog: storage.catalog, orderHistory: orders,
             paymentAuthorization: .sandbox(wallet: StoredWallet(store: wallets, owner: owner), ids: ids),
             paymentProvider: provider,
             merchantBackend: backend,
             featureFlags: configuration.featureFlags, ids: ids,
-            carts: SQLiteCartStore(database: store.database),
+            carts: storage.carts,
             accounts: accounts
         )
         return (dependencies, settlement, payments)
@@ -182,10 +195,10 @@ enum ShopComposition {
 
     /// Who is shopping: the SSH key `serve` verified, or a stored Sandbox ID sign-in that still holds, or a guest.
     private static func accounts(
-        database: StoreDatabase, wallets: any WalletStore, owner: WalletOwner, guestID: String, environment: [String: String],
+        storage: ShopStorage, wallets: any WalletStore, owner: WalletOwner, guestID: String, environment: [String: String],
         seedsTestCards: Bool
     ) async throws -> AccountDependencies {
-        let profiles = SQLiteAccountProfileStore(database: database)
+        let profiles = storage.profiles
         if let fingerprint = environment[SessionCommand.fingerprintVariable], !fingerprint.isEmpty {
             guard SSHPublicKeyIdentity.isFingerprint(fingerprint) else {
                 complain("\(SessionCommand.fingerprintVariable) is not an OpenSSH SHA256 fingerprint: \"\(fingerprint)\"")
@@ -209,7 +222,7 @@ enum ShopComposition {
                 launchNotice: "Sign-in is off: \(error)", guestID: guestID, dates: .system
             )
         }
-        let provider = SandboxIdentityProvider(signingKey: key, directory: SQLiteIdentityDirectory(database: database), dates: .system)
+        let provider = SandboxIdentityProvider(signingKey: key, directory: storage.identities, dates: .system)
         let services = SignInServices(makeController: provider.controllerFactory, provider: provider, auth: AuthManager(store: credentials))
         let launch = await LaunchCheck.run(services: services)
         return AccountDependencies(

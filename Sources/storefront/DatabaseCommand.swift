@@ -1,0 +1,51 @@
+import ArgumentParser
+import Foundation
+import StorePostgres
+
+/// `storefront db …`: looking after the shop's PostgreSQL.
+struct DatabaseCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "db",
+        abstract: "Look after the shop's PostgreSQL database.",
+        subcommands: [Migrate.self]
+    )
+
+    /// `storefront db migrate --database URL`: applies the schema steps the database lacks.
+    struct Migrate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Bring the PostgreSQL schema up to date (serve does this at start unless --no-migrate).",
+            discussion: "Exits 0 when the schema is current, 74 when a newer storefront wrote it, 69 when the server does not answer, 78 for a bad URL or login."
+        )
+
+        @Option(help: ArgumentHelp("The database: postgres://USER@HOST:PORT/DB?sslmode=require. Env: STOREFRONT_DATABASE_URL.", valueName: "url"))
+        var database: String?
+
+        func run() throws {
+            let environment = ProcessInfo.processInfo.environment
+            let url = try DatabaseURL.required(database, environment: environment)
+            let store = try PostgresSetup.connect(url, pool: .command, migrate: false, environment: environment, checkSchema: false)
+            defer { store.close() }
+            let applied: [String]
+            do {
+                applied = try store.migrate()
+            } catch {
+                throw PostgresSetup.exit(for: error)
+            }
+            let place = store.location.description
+            emit(applied.isEmpty ? "\(place): the schema is up to date\n" : "\(place): applied \(applied.joined(separator: ", "))\n", to: STDOUT_FILENO)
+        }
+    }
+}
+
+/// The database URL a PostgreSQL-only command works on: the flag, else the environment, else the config file.
+enum DatabaseURL {
+    static func required(_ flag: String?, environment: [String: String]) throws -> String {
+        if let flag { return flag }
+        let configuration = try Configuration.loadForCommand(environment: environment)
+        guard let url = configuration.database else {
+            complain("name the database with --database postgres://USER@HOST:PORT/DB (or STOREFRONT_DATABASE_URL, or `database` in the config file)")
+            throw ExitCodes.usage
+        }
+        return url
+    }
+}

@@ -1,0 +1,98 @@
+import ArgumentParser
+import Foundation
+import StoreClients
+import StoreModels
+import StorePostgres
+import StoreSQLite
+
+/// Every store the shop keeps, in one database: SQLite in the data directory (the default), or
+/// the PostgreSQL that `database` names, shared by every front end.
+struct ShopStorage {
+    var catalog: any CatalogRepository
+    var orders: any OrderStore
+    var carts: any CartStore
+    var wallets: any WalletStore
+    var profiles: any AccountProfileStore
+    var identities: any IdentityDirectory
+    var ledger: any ChargeLedger
+    var references: any ProviderReferenceStore
+    /// Where it is, for the log: the file, or the URL without its password.
+    var place: String
+    /// True when this start imported the catalog file into SQLite.
+    var didImport: Bool
+    /// What the operator should hear about the files; for the log.
+    var warnings: [String]
+
+    /// Opens the database the configuration names and the catalog in it. Prints the problem and exits on failure.
+    ///
+    /// SQLite: the catalog file (or the bundled catalog) is imported when its content changed.
+    /// PostgreSQL: the schema is migrated unless `migrate` is false, and the catalog is the one
+    /// `storefront catalog import` put there; a catalog file is refused.
+    static func open(configuration: Configuration, dataDirectory: String, pool: PostgresStore.Pool, migrate: Bool, environment: [String: String]) throws -> ShopStorage {
+        guard let url = configuration.database else {
+            let store = try ShopOptions.openStore(path: configuration.catalog, dataDirectory: dataDirectory)
+            return sqlite(store.database, catalog: store.catalog)
+        }
+        if let catalog = configuration.catalog {
+            complain("with a PostgreSQL database the catalog comes from the database, not from \(catalog): import it once with `storefront catalog import \(catalog) --database URL`, and drop the catalog setting")
+            throw ExitCodes.usage
+        }
+        let database = try PostgresSetup.connect(url, pool: pool, migrate: migrate, environment: environment)
+        let catalog: PostgresCatalogRepository
+        do {
+            catalog = try PostgresCatalogRepository.open(database: database)
+        } catch {
+            throw PostgresSetup.exit(for: error)
+        }
+        return ShopStorage(
+            catalog: catalog, orders: PostgresOrderStore(database: database, currency: catalog.store.currency),
+            carts: PostgresCartStore(database: database), wallets: PostgresWalletStore(database: database),
+            profiles: PostgresAccountProfileStore(database: database), identities: PostgresIdentityDirectory(database: database),
+            ledger: PostgresChargeLedger(database: database), references: PostgresProviderReferences(database: database),
+            place: database.location.description, didImport: false, warnings: []
+        )
+    }
+
+    static func sqlite(_ database: StoreDatabase, catalog: SQLiteCatalogRepository) -> ShopStorage {
+        ShopStorage(
+            catalog: catalog, orders: SQLiteOrderStore(database: database, currency: catalog.store.currency),
+            carts: SQLiteCartStore(database: database), wallets: SQLiteWalletStore(database: database),
+            profiles: SQLiteAccountProfileStore(database: database), identities: SQLiteIdentityDirectory(database: database),
+            ledger: SQLiteChargeLedger(database: database), references: SQLiteProviderReferences(database: database),
+            place: database.path, didImport: catalog.didImport, warnings: database.warnings
+        )
+    }
+}
+
+/// Reaching PostgreSQL from a command: the URL read, the client started, the schema checked.
+enum PostgresSetup {
+    /// Connects and migrates (or only checks the schema, or neither); prints the problem and exits on failure.
+    static func connect(_ url: String, pool: PostgresStore.Pool, migrate: Bool, environment: [String: String], checkSchema: Bool = true) throws -> PostgresStore {
+        let location: PostgresLocation
+        do {
+            location = try PostgresLocation.parse(url, environment: environment)
+        } catch {
+            complain("\(error)")
+            throw ExitCodes.configError
+        }
+        do {
+            let database = try PostgresStore.connect(location, pool: pool)
+            if migrate { try database.migrate() } else if checkSchema { try database.checkSchema() }
+            return database
+        } catch {
+            throw exit(for: error)
+        }
+    }
+
+    /// Says what went wrong and picks the exit code: 78 for settings and logins, 69 for a server
+    /// that does not answer, 66 for a missing catalog, 74 for the schema and anything else.
+    static func exit(for error: PostgresStoreError) -> ExitCode {
+        complain("\(error)")
+        switch error {
+        case .configuration, .refusedLogin: return ExitCodes.configError
+        case .unreachable: return ExitCodes.databaseUnreachable
+        case .noCatalog: return ExitCodes.noInput
+        case .newerSchema, .notMigrated, .server: return ExitCodes.ioError
+        }
+    }
+}
