@@ -50,6 +50,13 @@ public final class PostgresCatalogRepository: CatalogRepository {
         public var retired: Int
         /// False when the database already held this exact file.
         public var changed: Bool
+
+        public init(products: Int, added: Int, retired: Int, changed: Bool) {
+            self.products = products
+            self.added = added
+            self.retired = retired
+            self.changed = changed
+        }
     }
 
     /// Imports or updates the catalog in one transaction: names, texts and prices replaced, stock

@@ -78,22 +78,60 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
         return location
     }
 
-    /// The client's settings: the endpoint, the login, and TLS as `sslmode` asks.
+    /// The pool's settings: the endpoint, the login, and TLS as `sslmode` asks.
     func clientConfiguration() throws(PostgresLocationError) -> PostgresClient.Configuration {
         var configuration: PostgresClient.Configuration
         if let socketDirectory {
-            configuration = .init(unixSocketPath: "\(socketDirectory)/.s.PGSQL.\(port)", username: user, password: password, database: database)
+            configuration = .init(unixSocketPath: socketPath(in: socketDirectory), username: user, password: password, database: database)
         } else {
-            configuration = .init(host: host, port: port, username: user, password: password, database: database, tls: try tls())
+            let tls: PostgresClient.Configuration.TLS = switch try tlsPolicy() {
+            case .disable: .disable
+            case .prefer(let settings): .prefer(settings)
+            case .require(let settings): .require(settings)
+            }
+            configuration = .init(host: host, port: port, username: user, password: password, database: database, tls: tls)
         }
         configuration.options.connectTimeout = .seconds(connectTimeout)
         configuration.options.additionalStartupParameters = [("application_name", applicationName)]
         return configuration
     }
 
+    /// The same settings for one connection of its own, outside the pool.
+    func connectionConfiguration() throws(PostgresLocationError) -> PostgresConnection.Configuration {
+        var configuration: PostgresConnection.Configuration
+        if let socketDirectory {
+            configuration = .init(unixSocketPath: socketPath(in: socketDirectory), username: user, password: password, database: database)
+        } else {
+            let tls: PostgresConnection.Configuration.TLS
+            do {
+                tls = switch try tlsPolicy() {
+                case .disable: .disable
+                case .prefer(let settings): .prefer(try NIOSSLContext(configuration: settings))
+                case .require(let settings): .require(try NIOSSLContext(configuration: settings))
+                }
+            } catch let error as PostgresLocationError {
+                throw error
+            } catch {
+                throw .unreadableRootCertificate("\(rootCertificate ?? "the system's CA bundle"): \(error)")
+            }
+            configuration = .init(host: host, port: port, username: user, password: password, database: database, tls: tls)
+        }
+        configuration.options.connectTimeout = .seconds(Int64(connectTimeout))
+        configuration.options.additionalStartupParameters = [("application_name", applicationName)]
+        return configuration
+    }
+
+    private func socketPath(in directory: String) -> String { "\(directory)/.s.PGSQL.\(port)" }
+
+    private enum TLSPolicy {
+        case disable
+        case prefer(TLSConfiguration)
+        case require(TLSConfiguration)
+    }
+
     /// libpq's modes on NIOSSL: `prefer` and `require` encrypt without checking the certificate,
     /// `verify-ca` checks the chain, `verify-full` the chain and the host name.
-    private func tls() throws(PostgresLocationError) -> PostgresClient.Configuration.TLS {
+    private func tlsPolicy() throws(PostgresLocationError) -> TLSPolicy {
         var tls = TLSConfiguration.makeClientConfiguration()
         switch sslMode {
         case .disable:
@@ -113,6 +151,11 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
             return .require(tls)
         }
     }
+}
+
+extension PostgresLocation {
+    /// One password-file line split into its fields, escapes removed (exposed for tests).
+    public static func passwordFileFields(_ line: String) -> [String] { PasswordFile.split(line) }
 }
 
 /// Why a database URL or its password file cannot be used; never repeats a password.

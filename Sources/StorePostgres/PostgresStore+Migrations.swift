@@ -176,19 +176,21 @@ extension PostgresStore {
         let migrations = Self.migrations
         let location = location.description
         do {
-            return try transaction(timeout: .seconds(120)) { connection in
-                try await connection.query("SELECT pg_advisory_xact_lock(\(Self.migrationLock))", logger: Self.quiet)
-                try await connection.query("CREATE TABLE IF NOT EXISTS storefront_migrations (identifier text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())", logger: Self.quiet)
-                let applied = try await Self.appliedMigrations(connection)
-                let unknown = applied.subtracting(migrations.map(\.identifier))
-                guard unknown.isEmpty else { throw PostgresStoreError.newerSchema(location: location, unknownMigrations: unknown.sorted()) }
-                var done: [String] = []
-                for migration in migrations where !applied.contains(migration.identifier) {
-                    for statement in migration.sql { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: Self.quiet) }
-                    try await connection.query("INSERT INTO storefront_migrations (identifier) VALUES (\(migration.identifier))", logger: Self.quiet)
-                    done.append(migration.identifier)
+            return try direct(timeout: .seconds(120)) { connection in
+                try await connection.withTransaction(logger: Self.quiet) { connection in
+                    try await connection.query("SELECT pg_advisory_xact_lock(\(Self.migrationLock))", logger: Self.quiet)
+                    try await connection.query("CREATE TABLE IF NOT EXISTS storefront_migrations (identifier text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())", logger: Self.quiet)
+                    let applied = try await Self.appliedMigrations(connection)
+                    let unknown = applied.subtracting(migrations.map(\.identifier))
+                    guard unknown.isEmpty else { throw PostgresStoreError.newerSchema(location: location, unknownMigrations: unknown.sorted()) }
+                    var done: [String] = []
+                    for migration in migrations where !applied.contains(migration.identifier) {
+                        for statement in migration.sql { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: Self.quiet) }
+                        try await connection.query("INSERT INTO storefront_migrations (identifier) VALUES (\(migration.identifier))", logger: Self.quiet)
+                        done.append(migration.identifier)
+                    }
+                    return done
                 }
-                return done
             }
         } catch {
             throw error as? PostgresStoreError ?? .server(state: "", message: "\(error)")
@@ -201,11 +203,9 @@ extension PostgresStore {
         let location = location.description
         let applied: Set<String>
         do {
-            applied = try call { client in
-            try await client.withConnection { connection in
+            applied = try direct { connection in
                 let exists = try await connection.query("SELECT to_regclass('storefront_migrations') IS NOT NULL", logger: Self.quiet).collect().first?.decode(Bool.self) ?? false
                 return exists ? try await Self.appliedMigrations(connection) : []
-            }
             }
         } catch {
             throw error as? PostgresStoreError ?? .server(state: "", message: "\(error)")
@@ -224,5 +224,6 @@ extension PostgresStore {
         return applied
     }
 
-    static let quiet = Logger(label: "storefront.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+    /// A logger that drops everything: the driver's per-query lines would only repeat what the store's errors say.
+    public static let quiet = Logger(label: "storefront.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
 }

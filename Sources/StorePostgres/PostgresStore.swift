@@ -39,8 +39,9 @@ public final class PostgresStore: Sendable {
         self.callTimeout = callTimeout
     }
 
-    /// Starts the client; no connection is opened until the first call.
-    public static func connect(_ location: PostgresLocation, pool: Pool, logger: Logger = Logger(label: "storefront.postgres")) throws(PostgresStoreError) -> PostgresStore {
+    /// Starts the client; no connection is opened until the first call. The driver's own log
+    /// lines (each failed connection attempt) go to `logger`, silent by default.
+    public static func connect(_ location: PostgresLocation, pool: Pool, logger: Logger = PostgresStore.quiet) throws(PostgresStoreError) -> PostgresStore {
         var configuration: PostgresClient.Configuration
         do {
             configuration = try location.clientConfiguration()
@@ -69,10 +70,37 @@ public final class PostgresStore: Sendable {
     /// `PostgresStoreError`s; errors `body` throws itself pass through as they are.
     func call<T: Sendable>(timeout: Duration? = nil, _ body: @escaping @Sendable (PostgresClient) async throws -> T) throws -> T {
         let client = client
+        return try wait(timeout: timeout) { try await body(client) }
+    }
+
+    /// Runs `body` on a connection of its own, outside the pool, then closes it. Startup work goes
+    /// this way: a refused login or a server that is down is told at once, not after the pool's retries.
+    func direct<T: Sendable>(timeout: Duration? = nil, _ body: @escaping @Sendable (PostgresConnection) async throws -> T) throws -> T {
+        let configuration: PostgresConnection.Configuration
+        do {
+            configuration = try location.connectionConfiguration()
+        } catch {
+            throw PostgresStoreError.configuration(error.description)
+        }
+        return try wait(timeout: timeout) {
+            let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: Self.quiet)
+            do {
+                let result = try await body(connection)
+                try? await connection.close()
+                return result
+            } catch {
+                try? await connection.close()
+                throw error
+            }
+        }
+    }
+
+    /// Waits for `operation`, run on the store's executor, for at most `timeout` (the call timeout by default).
+    private func wait<T: Sendable>(timeout: Duration?, _ operation: @escaping @Sendable () async throws -> T) throws -> T {
         let rendezvous = Rendezvous<Result<T, any Error>>()
         let task = Task(executorPreference: CallExecutor.shared) {
             do {
-                rendezvous.put(.success(try await body(client)))
+                rendezvous.put(.success(try await operation()))
             } catch {
                 rendezvous.put(.failure(error))
             }

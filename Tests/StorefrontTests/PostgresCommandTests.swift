@@ -1,0 +1,215 @@
+import Foundation
+import Testing
+import StoreModels
+import StorePostgres
+import StoreSandbox
+
+@Suite("PostgreSQL location")
+struct PostgresLocationTests {
+    @Test func aURLGivesEveryPartAndPrintsWithoutItsPassword() throws {
+        let location = try PostgresLocation.parse("postgres://shop:s3cret%40x@db.example.com:6543/storefront?sslmode=require&application_name=front-1", environment: [:])
+        #expect(location.host == "db.example.com")
+        #expect(location.port == 6543)
+        #expect(location.user == "shop")
+        #expect(location.database == "storefront")
+        #expect(location.sslMode == .require)
+        #expect(location.applicationName == "front-1")
+        #expect(location.hasPassword)
+        for text in [location.description, "\(location)", String(reflecting: location)] {
+            #expect(!text.contains("s3cret"), "no password in \(text)")
+        }
+        #expect(location.description == "postgres://shop@db.example.com:6543/storefront?sslmode=require")
+    }
+
+    @Test func defaultsFollowLibpq() throws {
+        let location = try PostgresLocation.parse("postgresql://localhost", environment: ["USER": "ann"])
+        #expect(location.port == 5432)
+        #expect(location.user == "ann")
+        #expect(location.database == "ann", "the database defaults to the user's name")
+        #expect(location.sslMode == .prefer)
+        #expect(!location.hasPassword)
+    }
+
+    @Test(arguments: [
+        ("mysql://localhost/db", "must be a URL like postgres://"),
+        ("postgres://localhost/db?sslmode=sometimes", "sslmode \"sometimes\" is not one of disable, allow, prefer, require, verify-ca, verify-full"),
+        ("postgres://localhost/db?pool=9", "a parameter storefront does not take: pool"),
+        ("postgres://localhost/db?connect_timeout=0", "connect_timeout \"0\""),
+        ("postgres://localhost/a/b", "has a slash in it"),
+    ])
+    func aBadURLIsRefusedSayingWhy(url: String, expected: String) {
+        #expect {
+            _ = try PostgresLocation.parse(url, environment: [:])
+        } throws: { error in
+            "\(error)".contains(expected)
+        }
+    }
+
+    @Test func thePasswordFileIsReadLikeLibpqsAndRefusedWhenOthersCanReadIt() throws {
+        let directory = TemporaryDirectory.make()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let file = directory.appendingPathComponent("pgpass").path
+        try """
+            # host:port:database:user:password
+            other.example.com:5432:*:shop:wrong
+            db.example.com:*:storefront:shop:pa\\:ss\\\\word
+            *:*:*:*:fallback
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+        chmod(file, 0o600)
+        let location = try PostgresLocation.parse("postgres://shop@db.example.com/storefront", environment: ["PGPASSFILE": file])
+        #expect(location.hasPassword)
+        #expect(try PostgresLocation.parse("postgres://ann@elsewhere/x", environment: ["PGPASSFILE": file]).hasPassword, "* matches anything")
+        chmod(file, 0o644)
+        #expect {
+            _ = try PostgresLocation.parse("postgres://shop@db.example.com/storefront", environment: ["PGPASSFILE": file])
+        } throws: { error in
+            "\(error)" == "cannot use the password file \(file): others can read it (mode 644); chmod 600 it"
+        }
+        #expect(throws: PostgresLocationError.self, "a PGPASSFILE that is named must exist") {
+            _ = try PostgresLocation.parse("postgres://shop@db.example.com/storefront", environment: ["PGPASSFILE": file + ".missing"])
+        }
+        #expect(try !PostgresLocation.parse("postgres://shop@db/x", environment: ["HOME": directory.path]).hasPassword, "no ~/.pgpass is fine")
+    }
+
+    @Test func escapedColonsAndBackslashesSplitAsLibpqSplitsThem() {
+        #expect(PostgresLocation.passwordFileFields("h:5432:db:u:pa\\:ss\\\\word") == ["h", "5432", "db", "u", "pa:ss\\word"])
+    }
+}
+
+/// The `storefront` commands against a real PostgreSQL: migrate, import, open, refuse.
+@Suite("PostgreSQL commands")
+struct PostgresCommandTests {
+    let environment: [String: String] = {
+        var environment = ProcessInfo.processInfo.environment
+        for name in ["STOREFRONT_DATABASE_URL", "STOREFRONT_CATALOG", "PGPASSFILE"] { environment[name] = nil }
+        environment["XDG_DATA_HOME"] = TemporaryDirectory.make().path
+        environment["HOME"] = TemporaryDirectory.make().path
+        return environment
+    }()
+
+    func storefront(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Subprocess {
+        try Subprocess.run(try BuiltProduct.requireStorefront(), arguments, environment: environment.merging(extra) { $1 })
+    }
+
+    @Test func migrateThenImportThenBuyAndListTheOrder() throws {
+        let url = try PostgresServer.freshDatabase()
+        let first = try storefront(["db", "migrate", "--database", url])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("applied v1-shop"))
+        #expect(!first.stdout.contains("storefront-test"), "the password is never printed")
+        #expect(try storefront(["db", "migrate", "--database", url]).stdout.contains("the schema is up to date"))
+
+        let noCatalog = try storefront(["headless", "--database", url, "--keys", "q"])
+        #expect(noCatalog.status == 66)
+        #expect(noCatalog.stderr.contains("has no catalog yet; import one with `storefront catalog import FILE --database URL`"))
+
+        let catalogFile = try Self.bundledCatalogFile()
+        let imported = try storefront(["catalog", "import", catalogFile, "--database", url])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("imported 24 products into postgres://storefront@127.0.0.1:"))
+        #expect(imported.stdout.contains(": 24 new, 0 no longer listed"))
+        #expect(try storefront(["catalog", "import", catalogFile, "--database", url]).stdout.contains("already holds this catalog"))
+
+        let bought = try storefront(["headless", "--keys", "enter,a,c,enter,p,enter"], environment: ["STOREFRONT_DATABASE_URL": url])
+        #expect(bought.status == 0, "\(bought.stderr)")
+        #expect(bought.stdout.contains("Thank you"))
+        let listed = try storefront(["orders", "--database", url, "--json"])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        #expect(listed.stdout.contains("\"number\" : \"SF-000001\""))
+        #expect(listed.stdout.contains("\"status\" : \"paid\""))
+    }
+
+    @Test func reimportingKeepsWhatWasSoldAndTakesNewPrices() throws {
+        let fixture = try PostgresFixture()
+        let catalog = try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled")
+        let repository = try fixture.importing(catalog)
+        let orders = PostgresOrderStore(database: fixture.store, currency: .usd)
+        let order = try orders.begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 2), idempotencyKey: "k", tokenID: "t", paymentDescription: "Visa", placedAt: Date())
+        try orders.finish(orderNumber: order.number, status: .paid, failure: nil)
+        var changed = catalog
+        changed.products[0].price = Money(minorUnits: 12_345, currency: .usd)
+        changed.products.removeLast()
+        let summary = try PostgresCatalogRepository.importCatalog(changed, contentHash: "changed", into: fixture.store)
+        #expect(summary == .init(products: 23, added: 0, retired: 1, changed: true))
+        let reopened = try PostgresCatalogRepository.open(database: fixture.store)
+        #expect(try reopened.count(matching: "") == 23)
+        #expect(try reopened.product(id: changed.products[0].id)?.price.minorUnits == 12_345)
+        #expect(try reopened.product(id: catalog.products.last!.id) == nil, "a product no longer listed leaves the catalog")
+        #expect(try fixture.stock("hoodie-root") == (1, 0, 2), "stock is kept across imports")
+        #expect(try repository.product(id: "hoodie-root")?.stock == 1)
+        #expect(try orders.order(number: order.number)?.lines.first?.productID == "hoodie-root", "old orders keep their lines")
+    }
+
+    @Test func anInvalidCatalogImportsNothing() throws {
+        let url = try PostgresServer.freshDatabase()
+        let file = TemporaryDirectory.make().path + ".json"
+        try #"{"store": {"name": "X", "currency": "USD"}, "products": [{"id": "a", "name": "A", "price": -1}]}"#.write(toFile: file, atomically: true, encoding: .utf8)
+        let result = try storefront(["catalog", "import", file, "--database", url])
+        #expect(result.status == 65)
+        #expect(try storefront(["headless", "--database", url, "--keys", "q"]).status == 66, "still no catalog")
+        #expect(try storefront(["catalog", "import", file + ".missing", "--database", url]).status == 66)
+    }
+
+    @Test func aSchemaFromANewerStorefrontIsRefused() throws {
+        let url = try PostgresServer.freshDatabase()
+        #expect(try storefront(["db", "migrate", "--database", url]).status == 0)
+        let psql = try Subprocess.run("/usr/bin/env", ["psql", url, "-c", "INSERT INTO storefront_migrations (identifier) VALUES ('v99-from-the-future')"])
+        #expect(psql.status == 0, "\(psql.stderr)")
+        for arguments in [["db", "migrate", "--database", url], ["headless", "--database", url, "--keys", "q"], ["orders", "--database", url]] {
+            let result = try storefront(arguments)
+            #expect(result.status == 74, "\(arguments)")
+            #expect(result.stderr.contains("was written by a newer storefront (schema steps v99-from-the-future are unknown to this version)"))
+        }
+    }
+
+    @Test func anUnmigratedDatabaseIsRefusedWithNoMigrate() throws {
+        let url = try PostgresServer.freshDatabase()
+        let result = try storefront(["headless", "--database", url, "--no-migrate", "--keys", "q"])
+        #expect(result.status == 74)
+        #expect(result.stderr.contains("lacks schema steps v1-shop; run `storefront db migrate --database URL` first"))
+    }
+
+    @Test func aWrongPasswordIsRefusedWithoutRepeatingEitherPassword() throws {
+        let url = try PostgresServer.freshDatabase().replacingOccurrences(of: "storefront-test@", with: "not-the-password@")
+        let result = try storefront(["db", "migrate", "--database", url])
+        #expect(result.status == 78)
+        #expect(result.stderr.contains("refused the login"))
+        #expect(!result.stderr.contains("not-the-password") && !result.stderr.contains("storefront-test"))
+    }
+
+    @Test func thePasswordCanComeFromPGPASSFILEButNotFromAFileOthersRead() throws {
+        let url = try PostgresServer.freshDatabase()
+        let withoutPassword = url.replacingOccurrences(of: ":storefront-test@", with: "@")
+        let file = TemporaryDirectory.make().path
+        try "127.0.0.1:*:*:storefront:storefront-test\n".write(toFile: file, atomically: true, encoding: .utf8)
+        chmod(file, 0o600)
+        #expect(try storefront(["db", "migrate", "--database", withoutPassword], environment: ["PGPASSFILE": file]).status == 0)
+        chmod(file, 0o640)
+        let refused = try storefront(["db", "migrate", "--database", withoutPassword], environment: ["PGPASSFILE": file])
+        #expect(refused.status == 78)
+        #expect(refused.stderr.contains("cannot use the password file \(file): others can read it (mode 640); chmod 600 it"))
+    }
+
+    @Test func aServerThatDoesNotAnswerIsUnavailableNotACrash() throws {
+        let server = try PostgresServer()
+        let url = try server.createDatabase()
+        try server.kill()
+        let result = try storefront(["db", "migrate", "--database", url])
+        #expect(result.status == 69)
+        #expect(result.stderr.contains("is not reachable"))
+        #expect(!result.stderr.contains("storefront-test"))
+    }
+
+    @Test func aCatalogFileBesideADatabaseIsRefused() throws {
+        let url = try PostgresServer.freshDatabase()
+        let result = try storefront(["headless", "--database", url, "--catalog", try Self.bundledCatalogFile(), "--keys", "q"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("the catalog comes from the database"))
+    }
+
+    static func bundledCatalogFile() throws -> String {
+        let file = TemporaryDirectory.make().path + ".json"
+        try BundledCatalog.json.write(toFile: file, atomically: true, encoding: .utf8)
+        return file
+    }
+}
