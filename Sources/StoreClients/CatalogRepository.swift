@@ -26,8 +26,17 @@ public protocol OrderHistory: Sendable {
 /// A storage failure that the shopper should be told about in plain words.
 public struct StorageError: Error, Equatable, Sendable, CustomStringConvertible {
     public var message: String
-    public init(_ message: String) { self.message = message }
+    /// The store could not be reached (a database server that is down or restarting): the same
+    /// call may work in a moment, so the shop keeps what it has and tries again.
+    public var isUnavailable: Bool
+    public init(_ message: String, isUnavailable: Bool = false) {
+        self.message = message
+        self.isUnavailable = isUnavailable
+    }
     public var description: String { message }
+
+    /// The words a shopper sees while the store cannot be reached.
+    public static let unavailableMessage = "The store is not reachable; retrying"
 }
 
 /// Where placed orders are kept, with the stock they take.

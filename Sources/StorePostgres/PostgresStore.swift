@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import StoreClients
+import Synchronization
 import _ConnectionPoolModule
 
 /// The shop's PostgreSQL: one `PostgresClient` (a small pool) per process, and the blocking
@@ -15,9 +16,12 @@ public final class PostgresStore: Sendable {
         public var maximumConnections: Int
         /// A connection unused this long is closed, so a shopper who is only looking holds none.
         public var idleTimeout: Duration
-        public init(maximumConnections: Int, idleTimeout: Duration) {
+        /// While the server is down, calls fail at once, and one call at most this often tries it again.
+        public var probeInterval: Duration
+        public init(maximumConnections: Int, idleTimeout: Duration, probeInterval: Duration = .seconds(1)) {
             self.maximumConnections = maximumConnections
             self.idleTimeout = idleTimeout
+            self.probeInterval = probeInterval
         }
 
         /// One shopper's process: one connection at a time, given back after two idle seconds.
@@ -27,21 +31,39 @@ public final class PostgresStore: Sendable {
     }
 
     public let location: PostgresLocation
-    let client: PostgresClient
-    private let runner: Task<Void, Never>
+    private let pool: Pool
+    private let logger: Logger
+    private let state: Mutex<Connections>
     /// How long one call may wait for a connection and its answer before the store counts as unreachable.
     let callTimeout: Duration
+    /// A call still waiting after this long makes the store ask the server directly whether it is there.
+    static let probeAfter = Duration.seconds(1)
 
-    private init(location: PostgresLocation, client: PostgresClient, runner: Task<Void, Never>, callTimeout: Duration) {
+    /// The pool in use, and what is known of an outage.
+    private struct Connections {
+        var client: PostgresClient
+        var runner: Task<Void, Never>
+        /// When the last call found the server down, if it has not answered since.
+        var down: ContinuousClock.Instant?
+        var lastProbe: ContinuousClock.Instant?
+    }
+
+    private init(location: PostgresLocation, pool: Pool, logger: Logger) throws(PostgresStoreError) {
         self.location = location
-        self.client = client
-        self.runner = runner
-        self.callTimeout = callTimeout
+        self.pool = pool
+        self.logger = logger
+        self.callTimeout = .seconds(location.connectTimeout + 5)
+        let (client, runner) = try Self.startPool(location, pool: pool, logger: logger)
+        state = Mutex(Connections(client: client, runner: runner))
     }
 
     /// Starts the client; no connection is opened until the first call. The driver's own log
     /// lines (each failed connection attempt) go to `logger`, silent by default.
     public static func connect(_ location: PostgresLocation, pool: Pool, logger: Logger = PostgresStore.quiet) throws(PostgresStoreError) -> PostgresStore {
+        try PostgresStore(location: location, pool: pool, logger: logger)
+    }
+
+    private static func startPool(_ location: PostgresLocation, pool: Pool, logger: Logger) throws(PostgresStoreError) -> (PostgresClient, Task<Void, Never>) {
         var configuration: PostgresClient.Configuration
         do {
             configuration = try location.clientConfiguration()
@@ -56,21 +78,60 @@ public final class PostgresStore: Sendable {
         // The client's background work runs on the store's own executor, so a thread blocked in
         // `call` (the main thread, or a task's) never starves it.
         let runner = Task(executorPreference: CallExecutor.shared) { await client.run() }
-        return PostgresStore(location: location, client: client, runner: runner, callTimeout: .seconds(location.connectTimeout + 10))
+        return (client, runner)
     }
 
     /// Closes every connection; calls after this fail.
     public func close() {
-        runner.cancel()
+        state.withLock { $0.runner.cancel() }
     }
 
-    deinit { runner.cancel() }
+    deinit { state.withLock { $0.runner.cancel() } }
+
+    /// Whether the last call found the server down (and none has reached it since).
+    public var isDown: Bool { state.withLock { $0.down != nil } }
 
     /// Runs `body` against the pool and waits for it. The driver's and the pool's failures become
     /// `PostgresStoreError`s; errors `body` throws itself pass through as they are.
+    ///
+    /// While the server is down a call fails at once, except one a second, which asks the server
+    /// directly and, when it answers, starts a fresh pool (the old one may still be backing off).
     func call<T: Sendable>(timeout: Duration? = nil, _ body: @escaping @Sendable (PostgresClient) async throws -> T) throws -> T {
-        let client = client
-        return try wait(timeout: timeout) { try await body(client) }
+        let client = try clientForCall()
+        do {
+            return try wait(timeout: timeout, probing: true) { try await body(client) }
+        } catch let error as PostgresStoreError where error.isUnreachable {
+            state.withLock { $0.down = $0.down ?? .now }
+            throw error
+        }
+    }
+
+    private func clientForCall() throws -> PostgresClient {
+        let now = ContinuousClock.now
+        let pool = pool
+        let (client, down, probeDue) = state.withLock { connections in
+            let due = connections.lastProbe.map { now - $0 >= pool.probeInterval } ?? true
+            if connections.down != nil, due { connections.lastProbe = now }
+            return (connections.client, connections.down, due)
+        }
+        guard let down else { return client }
+        guard probeDue else {
+            throw PostgresStoreError.unreachable(location: location.description, reason: "down for \((now - down).formatted(.units(allowed: [.seconds], width: .narrow)))")
+        }
+        try probe()
+        let (fresh, runner) = try Self.startPool(location, pool: pool, logger: logger)
+        return state.withLock { connections in
+            connections.runner.cancel()
+            connections = Connections(client: fresh, runner: runner)
+            return fresh
+        }
+    }
+
+    /// One connection of its own and `SELECT 1`: throws `.unreachable` at once when the server refuses connections.
+    private func probe() throws {
+        _ = try direct(timeout: .seconds(location.connectTimeout + 1)) { connection in
+            try await connection.query("SELECT 1", logger: Self.quiet).collect().count
+        }
     }
 
     /// Runs `body` on a connection of its own, outside the pool, then closes it. Startup work goes
@@ -96,7 +157,10 @@ public final class PostgresStore: Sendable {
     }
 
     /// Waits for `operation`, run on the store's executor, for at most `timeout` (the call timeout by default).
-    private func wait<T: Sendable>(timeout: Duration?, _ operation: @escaping @Sendable () async throws -> T) throws -> T {
+    ///
+    /// `probing`: once the operation has waited `probeAfter`, the server is asked directly; a pool
+    /// waiting on a server that refuses connections would otherwise wait out its own backoff.
+    private func wait<T: Sendable>(timeout: Duration?, probing: Bool = false, _ operation: @escaping @Sendable () async throws -> T) throws -> T {
         let rendezvous = Rendezvous<Result<T, any Error>>()
         let task = Task(executorPreference: CallExecutor.shared) {
             do {
@@ -105,10 +169,21 @@ public final class PostgresStore: Sendable {
                 rendezvous.put(.failure(error))
             }
         }
-        guard let result = rendezvous.wait(for: timeout ?? callTimeout) else {
-            task.cancel()
-            throw PostgresStoreError.unreachable(location: location.description, reason: "no answer within \(timeout ?? callTimeout)")
+        let limit = timeout ?? callTimeout
+        var result = rendezvous.wait(for: probing ? min(Self.probeAfter, limit) : limit)
+        if result == nil, probing {
+            do {
+                try probe()
+            } catch {
+                rendezvous.put(.failure(error))
+            }
+            result = rendezvous.wait(for: limit - Self.probeAfter)
         }
+        guard let result else {
+            task.cancel()
+            throw PostgresStoreError.unreachable(location: location.description, reason: "no answer within \(limit)")
+        }
+        if case .failure = result { task.cancel() }
         switch result {
         case .success(let value): return value
         case .failure(let error): throw PostgresStoreError.translate(error, location: location)
@@ -230,7 +305,9 @@ public enum PostgresStoreError: Error, Equatable, CustomStringConvertible {
 
 extension PostgresStoreError {
     /// The words a shopper sees for a failed read or write.
-    var storageError: StorageError { StorageError(isUnreachable ? "The store is not reachable; retrying" : description) }
+    var storageError: StorageError {
+        isUnreachable ? StorageError(StorageError.unavailableMessage, isUnavailable: true) : StorageError(description)
+    }
 }
 
 /// One value handed from a task to a thread that blocks until it arrives or a deadline passes.
@@ -238,9 +315,10 @@ final class Rendezvous<Value: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
     private var value: Value?
 
+    /// Keeps the first value put; later ones are dropped.
     func put(_ value: Value) {
         condition.lock()
-        self.value = value
+        if self.value == nil { self.value = value }
         condition.signal()
         condition.unlock()
     }

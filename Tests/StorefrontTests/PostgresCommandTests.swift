@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import StoreClients
 import StoreModels
 import StorePostgres
 import StoreSandbox
@@ -211,5 +212,34 @@ struct PostgresCommandTests {
         let file = TemporaryDirectory.make().path + ".json"
         try BundledCatalog.json.write(toFile: file, atomically: true, encoding: .utf8)
         return file
+    }
+}
+
+@Suite("PostgreSQL going away")
+struct PostgresOutageTests {
+    @Test func aStoppedServerFailsCallsAsUnavailableAndTheStoreRecoversWhenItIsBack() throws {
+        let server = try PostgresServer()
+        let url = try server.createDatabase()
+        // Every call while the server is down tries it again: the test decides when it is back.
+        let pool = PostgresStore.Pool(maximumConnections: 1, idleTimeout: .seconds(60), probeInterval: .zero)
+        let store = try PostgresStore.connect(try PostgresLocation.parse(url, environment: [:]), pool: pool)
+        try store.migrate()
+        let carts = PostgresCartStore(database: store)
+        let mug = CartLine(productID: "mug-stdout", name: "stdout Mug", unitPrice: Money(minorUnits: 1_800, currency: .usd), quantity: 2)
+        try carts.save([mug], forCustomer: "local:jane")
+        #expect(try carts.lines(forCustomer: "local:jane") == [mug], "the pool holds an open connection now")
+
+        try server.kill()
+        #expect {
+            try carts.lines(forCustomer: "local:jane")
+        } throws: { error in
+            (error as? StorageError) == StorageError(StorageError.unavailableMessage, isUnavailable: true)
+        }
+        #expect(store.isDown)
+        #expect(throws: StorageError.self) { try carts.save([], forCustomer: "local:jane") }
+
+        try server.start()
+        #expect(try carts.lines(forCustomer: "local:jane") == [mug], "the store goes on without a restart, and nothing was lost")
+        #expect(!store.isDown)
     }
 }

@@ -38,8 +38,9 @@ final class PostgresServer: @unchecked Sendable {
         return try server.createDatabase()
     }
 
-    /// Starts a cluster of its own (`fast`: fsync off, for tests that do not crash the server).
-    init(fast: Bool = true) throws {
+    /// Starts a cluster of its own. `fast` turns fsync and synchronous commit off: only for a
+    /// cluster that is never killed, since an immediate stop then loses commits still in memory.
+    init(fast: Bool = false) throws {
         directory = TemporaryDirectory.make().path
         try run("start", environment: fast ? ["PG_THROWAWAY_FAST": "1"] : [:])
     }
