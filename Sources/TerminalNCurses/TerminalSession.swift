@@ -69,7 +69,7 @@ private final class TerminalEvents {
     }
 
     func run() async throws -> TerminalSession.Ending {
-        program.onStateChange = { [weak self] state in self?.updateTicker(busy: state.isBusy) }
+        program.onStateChange = { [weak self] state in self?.updateTicker(busy: state.wantsTicks) }
         program.onBurstHandled = { [weak self] state in
             if state.isQuitting { self?.end(.quit) }
         }
@@ -113,7 +113,7 @@ private final class TerminalEvents {
             MainActor.assumeIsolated { self?.tick() }
         }
         ticker = timer
-        updateTicker(busy: program.state.isBusy)
+        updateTicker(busy: program.state.wantsTicks)
     }
 
     private func inputReady(bytesAvailable: Int) {
@@ -163,12 +163,12 @@ private final class TerminalEvents {
     }
 
     private func tick() {
-        guard program.state.isBusy else { return }
+        guard program.state.wantsTicks else { return }
         program.viewModel.send(.tick)
         program.drawIfNeeded()
     }
 
-    /// Ticks only while something is in progress, so an idle shop writes nothing.
+    /// Ticks only while something is in progress or the store is being waited for, so an idle shop writes nothing.
     private func updateTicker(busy: Bool) {
         guard let ticker else { return }
         if busy && !isTicking { ticker.resume(); isTicking = true }

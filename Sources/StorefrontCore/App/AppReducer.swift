@@ -1,3 +1,4 @@
+import StoreClients
 import StoreModels
 
 /// The root reducer: the keys every screen shares, help, the notice, and dispatch to the features.
@@ -55,6 +56,7 @@ public enum AppReducer {
             return .none
         case .tick:
             if state.isBusy { state.spinnerPhase &+= 1 }
+            StoreOutageFeature.retry(&state, env)
             return .none
         case .quit:
             state.isQuitting = true
@@ -63,6 +65,8 @@ public enum AppReducer {
             break
         }
         state.notice = nil
+        // A store still out of reach stays said, whatever the key.
+        if state.screens.isWaitingForStore { state.notice = Notice(.error, StorageError.unavailableMessage) }
         if state.isHelpShown {
             if action == .toggleHelp || action == .back { state.isHelpShown = false }
             return .none

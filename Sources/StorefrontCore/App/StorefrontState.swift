@@ -33,6 +33,8 @@ public struct StorefrontState: Equatable, Sendable {
     public var shopperLabel = "guest"
     /// Whose money a payment moves, for the checkout header: the sandbox's, a provider's test mode, or real.
     public var paymentMode = PaymentMode.sandbox
+    /// The store could not be reached; the shop tries again on every tick until it answers.
+    public var isWaitingForStore = false
 
     public init(shopName: String, currency: Currency) {
         self.shopName = shopName
@@ -44,6 +46,9 @@ public struct StorefrontState: Equatable, Sendable {
 
     /// True while a payment is being authorized or processed; the host ticks the spinner then.
     public var isBusy: Bool { (paymentSheet?.isBusy ?? false) || (form?.isBusy ?? false) }
+
+    /// True while the host should send ticks: something is in progress, or the store is being waited for.
+    public var wantsTicks: Bool { isBusy || isWaitingForStore }
 }
 
 /// The cart count and subtotal in the header.

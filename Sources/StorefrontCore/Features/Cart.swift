@@ -102,7 +102,7 @@ enum CartFeature {
             try carts.save(state.cart.lines, forCustomer: state.customerID)
             state.savedCart = state.cart.lines
         } catch {
-            state.notice = Notice(.error, "Your cart could not be saved: \(error)")
+            StoreOutageFeature.report(&state, error) { "Your cart could not be saved: \($0)" }
         }
     }
 

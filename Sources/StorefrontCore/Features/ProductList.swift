@@ -96,7 +96,7 @@ enum ProductListFeature {
             )
             loadWindow(&state, start: start, env)
         } catch {
-            state.notice = Notice(.error, "Could not read the catalog: \(error)")
+            StoreOutageFeature.report(&state, error) { "Could not read the catalog: \($0)" }
         }
     }
 
@@ -105,7 +105,7 @@ enum ProductListFeature {
             state.productList.rows = try env.dependencies.catalog.page(matching: state.productList.query, offset: start, limit: state.listRowCapacity)
             state.productList.windowStart = start
         } catch {
-            state.notice = Notice(.error, "Could not read the catalog: \(error)")
+            StoreOutageFeature.report(&state, error) { "Could not read the catalog: \($0)" }
         }
     }
 }
