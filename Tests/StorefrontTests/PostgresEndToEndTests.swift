@@ -36,3 +36,68 @@ struct PostgresEndToEndTests {
         #expect(saved.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "2", "the cart reached the database once it was back: \(saved.stdout) \(saved.stderr)")
     }
 }
+
+/// Three `storefront serve` front ends on three ports, one PostgreSQL behind them, the real OpenSSH client in front.
+@Suite("Several front ends on one PostgreSQL", .serialized)
+struct ManyFrontEndsTests {
+    private func connect(_ terminal: TmuxTerminal, to server: ServeProcess, key: String) throws {
+        try terminal.type(server.sshCommand(key: key) + "; echo EXIT=$?")
+        do {
+            try terminal.waitFor("q quit", timeout: .seconds(30))
+        } catch {
+            _ = try? server.waitForLog(#/never/#, timeout: .milliseconds(100))
+            Issue.record("the server's log:\n\(server.log)")
+            throw error
+        }
+    }
+
+    @Test func aKeysCartWalletAndOrdersFollowItFromHostToHost() throws {
+        let fixture = try PostgresFixture()
+        _ = try fixture.importing(try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled"))
+        // The URL (with its password) reaches serve through the environment, as an operator would pass it.
+        let hosts = try (0..<3).map { _ in try ServeProcess(environment: ["STOREFRONT_DATABASE_URL": fixture.url]) }
+        for host in hosts {
+            try host.waitForLog(#/store: postgres:\/\/storefront@127\.0\.0\.1:\d+\/shop_\w+\?sslmode=disable/#)
+            #expect(!host.log.contains("storefront-test"), "the password is not in serve's log")
+        }
+        let key = try hosts[0].makeClientKey("alice")
+
+        let first = try TmuxTerminal()
+        try connect(first, to: hosts[0], key: key)
+        try first.press("a")
+        try first.waitFor("cart: 1 item")
+        try first.press("q")
+        try first.waitFor("EXIT=0")
+
+        let second = try TmuxTerminal()
+        try connect(second, to: hosts[1], key: key)
+        try second.waitFor("cart: 1 item")
+        try second.press("u")
+        try second.waitFor("No cards yet")
+        try second.press("n")
+        try second.waitFor("Add a card")
+        try second.fill(["4242424242424242", "12/30", "123", "Alice Shopper", "95014"])
+        try second.waitFor("Saved Visa ••4242")
+        try second.press("d")
+        try second.waitFor("Add an address")
+        try second.fill(["Alice Shopper", "1 Loop Road", "Cupertino", "95014", "", "alice@example.com", ""])
+        try second.waitFor("One-Tap ready")
+        try second.press("c")
+        try second.waitFor("Your cart")
+        try second.press("Enter", "p", "Enter")
+        let thanks = try second.waitFor("Thank you")
+        let number = try #require(thanks.firstMatch(of: /Order (SF-\d{6}) is paid/)?.1)
+        try second.press("q")
+        try second.waitFor("EXIT=0")
+
+        let third = try TmuxTerminal()
+        try connect(third, to: hosts[2], key: key)
+        #expect(try third.screen().contains("cart: empty"), "the cart was paid on another host")
+        try third.press("o")
+        try third.waitFor(String(number))
+        try third.press("u")
+        try third.waitFor("Visa ••4242")
+        try third.press("q")
+        try third.waitFor("EXIT=0")
+    }
+}
