@@ -32,6 +32,15 @@ public struct CartTotals: Hashable, Sendable {
         self.shipping = shipping
         self.tax = tax
     }
+
+    /// Totals as a stored order keeps them: minor units and a currency code (`fallback` when the code is unknown).
+    public init(stored code: String, subtotal: Int64, shipping: Int64, tax: Int64, fallback: Currency) {
+        let currency = Currency(code: code) ?? fallback
+        self.init(
+            subtotal: Money(minorUnits: subtotal, currency: currency), shipping: Money(minorUnits: shipping, currency: currency),
+            tax: Money(minorUnits: tax, currency: currency)
+        )
+    }
 }
 
 /// The shopper's cart: lines in the order they were added, quantities kept within 1...99.

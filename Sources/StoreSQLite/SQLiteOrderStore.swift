@@ -165,11 +165,7 @@ private struct OrderRecord: Decodable, FetchableRecord {
 
     /// The totals frozen on the order, in its own currency (`fallback` when the code is unknown).
     func totals(or fallback: Currency) -> CartTotals {
-        let currency = Currency(code: self.currency) ?? fallback
-        return CartTotals(
-            subtotal: Money(minorUnits: subtotal, currency: currency), shipping: Money(minorUnits: shipping, currency: currency),
-            tax: Money(minorUnits: tax, currency: currency)
-        )
+        CartTotals(stored: currency, subtotal: subtotal, shipping: shipping, tax: tax, fallback: fallback)
     }
 }
 

@@ -40,17 +40,6 @@ struct PostgresEndToEndTests {
 /// Three `storefront serve` front ends on three ports, one PostgreSQL behind them, the real OpenSSH client in front.
 @Suite("Several front ends on one PostgreSQL", .serialized)
 struct ManyFrontEndsTests {
-    private func connect(_ terminal: TmuxTerminal, to server: ServeProcess, key: String) throws {
-        try terminal.type(server.sshCommand(key: key) + "; echo EXIT=$?")
-        do {
-            try terminal.waitFor("q quit", timeout: .seconds(30))
-        } catch {
-            _ = try? server.waitForLog(#/never/#, timeout: .milliseconds(100))
-            Issue.record("the server's log:\n\(server.log)")
-            throw error
-        }
-    }
-
     @Test func aKeysCartWalletAndOrdersFollowItFromHostToHost() throws {
         let fixture = try PostgresFixture()
         _ = try fixture.importing(try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled"))
@@ -63,14 +52,14 @@ struct ManyFrontEndsTests {
         let key = try hosts[0].makeClientKey("alice")
 
         let first = try TmuxTerminal()
-        try connect(first, to: hosts[0], key: key)
+        try hosts[0].connect(first, key: key)
         try first.press("a")
         try first.waitFor("cart: 1 item")
         try first.press("q")
         try first.waitFor("EXIT=0")
 
         let second = try TmuxTerminal()
-        try connect(second, to: hosts[1], key: key)
+        try hosts[1].connect(second, key: key)
         try second.waitFor("cart: 1 item")
         try second.press("u")
         try second.waitFor("No cards yet")
@@ -91,7 +80,7 @@ struct ManyFrontEndsTests {
         try second.waitFor("EXIT=0")
 
         let third = try TmuxTerminal()
-        try connect(third, to: hosts[2], key: key)
+        try hosts[2].connect(third, key: key)
         #expect(try third.screen().contains("cart: empty"), "the cart was paid on another host")
         try third.press("o")
         try third.waitFor(String(number))

@@ -11,15 +11,8 @@ struct ServeOverSSHTests {
     }
 
     /// Connects `key` from a shell in `terminal` and waits for the shop's first frame.
-    private func connect(_ terminal: TmuxTerminal, to server: ServeProcess, key: String) throws {
-        try terminal.type(server.sshCommand(key: key) + "; echo EXIT=$?")
-        do {
-            try terminal.waitFor("q quit", timeout: .seconds(30))
-        } catch {
-            _ = try? server.waitForLog(#/never/#, timeout: .milliseconds(100))
-            Issue.record("the server's log:\n\(server.log)")
-            throw error
-        }
+    private func connect(_ terminal: TmuxTerminal, to server: ServeProcess, key: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try server.connect(terminal, key: key, sourceLocation: sourceLocation)
     }
 
     @Test func buyEndToEndAndTheOrderBelongsToTheKey() throws {

@@ -119,6 +119,18 @@ final class ServeProcess {
     func sshCommand(key: String) -> String {
         "ssh " + sshArguments(key: key).map { "'\($0)'" }.joined(separator: " ")
     }
+
+    /// Connects `key` from a shell in `terminal` and waits for the shop's first frame; the server's log on failure.
+    func connect(_ terminal: TmuxTerminal, key: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try terminal.type(sshCommand(key: key) + "; echo EXIT=$?")
+        do {
+            try terminal.waitFor("q quit", timeout: .seconds(30), sourceLocation: sourceLocation)
+        } catch {
+            _ = try? waitForLog(#/never/#, timeout: .milliseconds(100))
+            Issue.record("the server's log:\n\(log)", sourceLocation: sourceLocation)
+            throw error
+        }
+    }
 }
 
 /// An OpenSSH client with its stdin and output on pipes, for running many at once.
