@@ -108,9 +108,16 @@ struct PostgresFixture {
 
     /// on_hand, reserved, sold for a product.
     func stock(_ id: String) throws -> (onHand: Int, reserved: Int, sold: Int) {
-        let rows = try Subprocess.run("/usr/bin/env", ["psql", url, "-At", "-F", " ", "-c", "SELECT on_hand, reserved, sold FROM stock WHERE product_id = '\(id)'"])
-        let numbers = rows.stdout.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
-        guard numbers.count == 3 else { throw PostgresServerError(message: "no stock row for \(id): \(rows.stdout) \(rows.stderr)") }
+        let numbers = try rows("SELECT on_hand, reserved, sold FROM stock WHERE product_id = '\(id)'").first?
+            .split(separator: " ").compactMap { Int($0) } ?? []
+        guard numbers.count == 3 else { throw PostgresServerError(message: "no stock row for \(id)") }
         return (numbers[0], numbers[1], numbers[2])
+    }
+
+    /// What `psql` prints for `query`, a line per row, columns apart by one space.
+    func rows(_ query: String) throws -> [String] {
+        let result = try Subprocess.run("/usr/bin/env", ["psql", url, "-At", "-F", " ", "-v", "ON_ERROR_STOP=1", "-c", query])
+        guard result.status == 0 else { throw PostgresServerError(message: "psql failed on \(query): \(result.stderr)") }
+        return result.stdout.split(separator: "\n").map(String.init)
     }
 }

@@ -25,12 +25,16 @@ struct Subprocess {
     /// `timeout` is a watchdog, not a wait: a program that hangs (reading a FIFO, say) is killed with
     /// SIGKILL then, and the test sees status 137 instead of hanging the suite.
     static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, input: String = "", timeout: Duration = .seconds(120)) throws -> Subprocess {
+        try start(executable, arguments, environment: environment, input: input, timeout: timeout).wait()
+    }
+
+    /// Starts the program and returns at once, so several can run side by side; `wait()` collects each.
+    static func start(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, input: String = "", timeout: Duration = .seconds(120)) throws -> Running {
         // posix_spawn and waitpid: Foundation's Process did not reap tmux's client here.
         // Output goes to files, not pipes: a daemon the program starts (tmux's server) would
         // inherit a pipe's write end and reading to the end would never finish.
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("subprocess-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
         let inPath = scratch.appendingPathComponent("in").path
         let outPath = scratch.appendingPathComponent("out").path
         let errPath = scratch.appendingPathComponent("err").path
@@ -48,15 +52,26 @@ struct Subprocess {
         }
         let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(timeout.components.seconds * 1000)), execute: watchdog)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        watchdog.cancel()
-        let code = shellStatus(status)
-        return Subprocess(
-            status: code,
-            stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
-            stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
-        )
+        return Running(pid: pid, scratch: scratch, watchdog: watchdog)
+    }
+
+    /// A program `start` began; `wait()` reaps it and reads what it wrote.
+    struct Running {
+        let pid: pid_t
+        let scratch: URL
+        let watchdog: DispatchWorkItem
+
+        func wait() -> Subprocess {
+            defer { try? FileManager.default.removeItem(at: scratch) }
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+            watchdog.cancel()
+            return Subprocess(
+                status: shellStatus(status),
+                stdout: (try? String(contentsOfFile: scratch.appendingPathComponent("out").path, encoding: .utf8)) ?? "",
+                stderr: (try? String(contentsOfFile: scratch.appendingPathComponent("err").path, encoding: .utf8)) ?? ""
+            )
+        }
     }
 }
 
