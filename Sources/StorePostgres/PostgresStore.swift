@@ -90,6 +90,17 @@ public final class PostgresStore: Sendable {
     /// Whether the last call found the server down (and none has reached it since).
     public var isDown: Bool { state.withLock { $0.down != nil } }
 
+    /// `SELECT 1` through the pool, as any call goes: throws `.unreachable` while the server is down.
+    public func ping() throws(PostgresStoreError) {
+        do {
+            _ = try call { client in try await client.query("SELECT 1", logger: Self.quiet).collect().count }
+        } catch let error as PostgresStoreError {
+            throw error
+        } catch {
+            throw .unreachable(location: location.description, reason: "\(error)")
+        }
+    }
+
     /// Runs `body` against the pool and waits for it. The driver's and the pool's failures become
     /// `PostgresStoreError`s; errors `body` throws itself pass through as they are.
     ///

@@ -47,7 +47,11 @@ struct Run: AsyncParsableCommand {
 
         // Everything that can fail is checked before the screen is touched: files first, then the terminal.
         let dataDirectory = configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment)
-        let storage = try ShopStorage.open(configuration: configuration, dataDirectory: dataDirectory, pool: .session, migrate: !shop.noMigrate, environment: environment)
+        // A shopper at a terminal (an SSH session among them) waits for a database that is down; a script gets 69.
+        let storage = try ShopStorage.open(
+            configuration: configuration, dataDirectory: dataDirectory, pool: .session, migrate: !shop.noMigrate,
+            environment: environment, waitsForDatabase: isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
+        )
         let catalog = storage.catalog
         do {
             try TerminalSession.checkTerminal(environment: environment)

@@ -61,6 +61,7 @@ struct Serve: AsyncParsableCommand {
         // before any session process races to do it.
         let storage = try ShopStorage.open(configuration: configuration, dataDirectory: dataDirectory, pool: .command, migrate: !shop.noMigrate, environment: environment)
         announce("store: \(storage.place)")
+        if let database = storage.postgres { DatabaseWatch.start(database) { announce($0) } }
 
         let keyPath = absolute(hostKey ?? dataDirectory + "/ssh_host_ed25519_key")
         let key: HostKey

@@ -22,13 +22,18 @@ struct ShopStorage {
     var didImport: Bool
     /// What the operator should hear about the files; for the log.
     var warnings: [String]
+    /// The PostgreSQL client, when the shop is on PostgreSQL: `serve` watches it to log outages.
+    var postgres: PostgresStore?
 
     /// Opens the database the configuration names and the catalog in it. Prints the problem and exits on failure.
     ///
     /// SQLite: the catalog file (or the bundled catalog) is imported when its content changed.
     /// PostgreSQL: the schema is migrated unless `migrate` is false, and the catalog is the one
     /// `storefront catalog import` put there; a catalog file is refused.
-    static func open(configuration: Configuration, dataDirectory: String, pool: PostgresStore.Pool, migrate: Bool, environment: [String: String]) throws -> ShopStorage {
+    ///
+    /// `waitsForDatabase`: a PostgreSQL that does not answer is waited for, said once on stderr,
+    /// instead of ending the process with 69; for a shopper at a terminal, who can leave with Ctrl-C.
+    static func open(configuration: Configuration, dataDirectory: String, pool: PostgresStore.Pool, migrate: Bool, environment: [String: String], waitsForDatabase: Bool = false) throws -> ShopStorage {
         guard let url = configuration.database else {
             let store = try ShopOptions.openStore(path: configuration.catalog, dataDirectory: dataDirectory)
             return sqlite(store.database, catalog: store.catalog)
@@ -37,7 +42,7 @@ struct ShopStorage {
             complain("with a PostgreSQL database the catalog comes from the database, not from \(catalog): import it once with `storefront catalog import \(catalog) --database URL`, and drop the catalog setting")
             throw ExitCodes.usage
         }
-        let database = try PostgresSetup.connect(url, pool: pool, migrate: migrate, environment: environment)
+        let database = try PostgresSetup.connect(url, pool: pool, migrate: migrate, environment: environment, waitsWhileUnreachable: waitsForDatabase)
         let catalog: PostgresCatalogRepository
         do {
             catalog = try PostgresCatalogRepository.open(database: database)
@@ -49,7 +54,7 @@ struct ShopStorage {
             carts: PostgresCartStore(database: database), wallets: PostgresWalletStore(database: database),
             profiles: PostgresAccountProfileStore(database: database), identities: PostgresIdentityDirectory(database: database),
             ledger: PostgresChargeLedger(database: database), references: PostgresProviderReferences(database: database),
-            place: database.location.description, didImport: false, warnings: []
+            place: database.location.description, didImport: false, warnings: [], postgres: database
         )
     }
 
@@ -59,7 +64,7 @@ struct ShopStorage {
             carts: SQLiteCartStore(database: database), wallets: SQLiteWalletStore(database: database),
             profiles: SQLiteAccountProfileStore(database: database), identities: SQLiteIdentityDirectory(database: database),
             ledger: SQLiteChargeLedger(database: database), references: SQLiteProviderReferences(database: database),
-            place: database.path, didImport: catalog.didImport, warnings: database.warnings
+            place: database.path, didImport: catalog.didImport, warnings: database.warnings, postgres: nil
         )
     }
 }
@@ -67,7 +72,10 @@ struct ShopStorage {
 /// Reaching PostgreSQL from a command: the URL read, the client started, the schema checked.
 enum PostgresSetup {
     /// Connects and migrates (or only checks the schema, or neither); prints the problem and exits on failure.
-    static func connect(_ url: String, pool: PostgresStore.Pool, migrate: Bool, environment: [String: String], checkSchema: Bool = true) throws -> PostgresStore {
+    ///
+    /// `waitsWhileUnreachable`: a server that does not answer is tried again every two seconds
+    /// (said once on stderr) instead of exiting 69; any other failure still exits.
+    static func connect(_ url: String, pool: PostgresStore.Pool, migrate: Bool, environment: [String: String], checkSchema: Bool = true, waitsWhileUnreachable: Bool = false) throws -> PostgresStore {
         let location: PostgresLocation
         do {
             location = try PostgresLocation.parse(url, environment: environment)
@@ -75,12 +83,20 @@ enum PostgresSetup {
             complain("\(error)")
             throw ExitCodes.configError
         }
-        do {
-            let database = try PostgresStore.connect(location, pool: pool)
-            if migrate { try database.migrate() } else if checkSchema { try database.checkSchema() }
-            return database
-        } catch {
-            throw exit(for: error)
+        var toldWaiting = false
+        while true {
+            do {
+                let database = try PostgresStore.connect(location, pool: pool)
+                if migrate { try database.migrate() } else if checkSchema { try database.checkSchema() }
+                if toldWaiting { complain("the store's database answers again; opening the shop") }
+                return database
+            } catch where error.isUnreachable && waitsWhileUnreachable {
+                if !toldWaiting { complain("The store is not reachable; retrying every 2 s (Ctrl-C leaves): \(error)") }
+                toldWaiting = true
+                Thread.sleep(forTimeInterval: 2)
+            } catch {
+                throw exit(for: error)
+            }
         }
     }
 

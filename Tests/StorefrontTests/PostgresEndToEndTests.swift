@@ -9,11 +9,7 @@ import StoreSandbox
 struct PostgresEndToEndTests {
     @Test func aSessionKeepsItsCartWhileTheServerIsDownAndGoesOnWhenItIsBack() throws {
         let server = try PostgresServer()
-        let url = try server.createDatabase()
-        let store = try PostgresStore.connect(try PostgresLocation.parse(url, environment: [:]), pool: .command)
-        try store.migrate()
-        _ = try PostgresCatalogRepository.importCatalog(try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled"), contentHash: "bundled", into: store)
-        store.close()
+        let url = try server.createShop()
 
         let terminal = try TmuxTerminal(environment: ["STOREFRONT_DATABASE_URL": url])
         try terminal.type("\(try BuiltProduct.requireStorefront()) run; echo EXIT=$?")
@@ -34,6 +30,42 @@ struct PostgresEndToEndTests {
         try terminal.waitFor("EXIT=0")
         let saved = try Subprocess.run("/usr/bin/env", ["psql", url, "-At", "-c", "SELECT quantity FROM cart_line"])
         #expect(saved.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "2", "the cart reached the database once it was back: \(saved.stdout) \(saved.stderr)")
+    }
+}
+
+/// `storefront serve` on PostgreSQL with the real server stopped and started under it, the real OpenSSH client in front.
+@Suite("Serving through a database outage", .serialized)
+struct ServeThroughOutageTests {
+    @Test func serveKeepsAcceptingWhileTheDatabaseIsDownAndEverySessionGoesOnWhenItIsBack() throws {
+        let server = try PostgresServer()
+        let url = try server.createShop()
+        let host = try ServeProcess(environment: ["STOREFRONT_DATABASE_URL": url])
+        let key = try host.makeClientKey("bob")
+        let shopping = try TmuxTerminal()
+        try host.connect(shopping, key: key)
+        try shopping.press("a")
+        try shopping.waitFor("cart: 1 item")
+
+        try server.kill()
+        try host.waitForLog(#/database down: the store's database .* is not reachable .*; still accepting shoppers/#)
+        try shopping.press("a")
+        let down = try shopping.waitFor("The store is not reachable; retrying")
+        #expect(down.contains("cart: 2 items"), "the open session keeps its cart: \(down)")
+        // A shopper arriving now is let in and told, not turned away.
+        let arriving = try TmuxTerminal()
+        try arriving.type(host.sshCommand(key: try host.makeClientKey("carol")) + "; echo EXIT=$?")
+        try arriving.waitFor("The store is not reachable; retrying every 2 s (Ctrl-C leaves)")
+
+        let mark = host.log.count
+        try server.start()
+        try host.waitForLog(#/database back: postgres:\/\/storefront@127\.0\.0\.1:\d+\/shop_\w+\?sslmode=disable answers again/#, after: mark)
+        try arriving.waitFor("q quit", timeout: .seconds(30))
+        try shopping.waitFor("The store is back.", timeout: .seconds(30))
+        try shopping.press("q")
+        try shopping.waitFor("EXIT=0")
+        try arriving.press("q")
+        try arriving.waitFor("EXIT=0")
+        #expect(!host.log.contains("storefront-test"), "the password is not in serve's log")
     }
 }
 

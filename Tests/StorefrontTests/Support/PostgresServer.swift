@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import StoreModels
 import StorePostgres
+import StoreSandbox
 
 /// A PostgreSQL cluster of the tests' own: Debian's `postgresql` server started by
 /// `scripts/pg-throwaway` on a free loopback port, in a temporary folder removed afterwards.
@@ -57,6 +58,16 @@ final class PostgresServer: @unchecked Sendable {
             throw PostgresServerError(message: "createdb printed no URL: \(output)")
         }
         return String(url.dropFirst(4))
+    }
+
+    /// A new database, migrated, with the bundled catalog imported: a shop ready to open.
+    func createShop() throws -> String {
+        let url = try createDatabase()
+        let store = try PostgresStore.connect(try PostgresLocation.parse(url, environment: [:]), pool: .command)
+        defer { store.close() }
+        try store.migrate()
+        _ = try PostgresCatalogRepository.importCatalog(try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled"), contentHash: "bundled", into: store)
+        return url
     }
 
     /// The server stopped as a crash would stop it; `start()` brings it back on the same port.
