@@ -93,16 +93,7 @@ struct ManyFrontEndsTests {
         let second = try TmuxTerminal()
         try hosts[1].connect(second, key: key)
         try second.waitFor("cart: 1 item")
-        try second.press("u")
-        try second.waitFor("No cards yet")
-        try second.press("n")
-        try second.waitFor("Add a card")
-        try second.fill(["4242424242424242", "12/30", "123", "Alice Shopper", "95014"])
-        try second.waitFor("Saved Visa ••4242")
-        try second.press("d")
-        try second.waitFor("Add an address")
-        try second.fill(["Alice Shopper", "1 Loop Road", "Cupertino", "95014", "", "alice@example.com", ""])
-        try second.waitFor("One-Tap ready")
+        try second.addCardAndAddress(name: "Alice Shopper")
         try second.press("c")
         try second.waitFor("Your cart")
         try second.press("Enter", "p", "Enter")
@@ -120,5 +111,69 @@ struct ManyFrontEndsTests {
         try third.waitFor("Visa ••4242")
         try third.press("q")
         try third.waitFor("EXIT=0")
+    }
+
+    @Test func twoKeysBuyingTheLastUnitOnTwoHostsAtOnceOneWinsOneReadsSoldOut() throws {
+        let fixture = try PostgresFixture()
+        _ = try fixture.importing(try PostgresRaceTests.oneProduct(stock: 1))
+        let hosts = try (0..<2).map { _ in try ServeProcess(environment: ["STOREFRONT_DATABASE_URL": fixture.url]) }
+        let terminals = try hosts.enumerated().map { index, host in
+            let terminal = try TmuxTerminal()
+            try host.connect(terminal, key: try host.makeClientKey("buyer\(index)"))
+            try terminal.addCardAndAddress(name: "Buyer \(index)")
+            try terminal.press("s", "a")
+            try terminal.waitFor("cart: 1 item")
+            try terminal.press("c")
+            try terminal.waitFor("Your cart")
+            try terminal.press("Enter", "p")
+            try terminal.waitFor("Enter to confirm")
+            return terminal
+        }
+        // Both confirm before either outcome is known.
+        for terminal in terminals { try terminal.press("Enter") }
+        let outcomes = try terminals.map { terminal in
+            try terminal.waitUntil(timeout: .seconds(30), "an outcome") { $0.contains("Thank you") || $0.contains("just sold out") }
+        }
+        #expect(outcomes.filter { $0.contains("Thank you") }.count == 1, "one buyer wins: \(outcomes)")
+        #expect(outcomes.filter { $0.contains("Sorry, Last Units just sold out. You were not charged") }.count == 1, "the other is told: \(outcomes)")
+        let stock = try fixture.stock("last-units")
+        #expect(stock.sold == 1 && stock.onHand == 0 && stock.reserved == 0, "sold \(stock.sold), on hand \(stock.onHand), reserved \(stock.reserved)")
+        #expect(try fixture.rows("SELECT outcome FROM sandbox_charge") == ["succeeded"], "one charge, the winner's")
+    }
+
+    @Test func aFrontEndKilledMidPurchaseLosesNoPaidOrderAndChargesOnce() throws {
+        let fixture = try PostgresFixture()
+        _ = try fixture.importing(try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled"))
+        // Its sessions die by SIGKILL the moment the card is charged, before the order is marked paid.
+        let doomed = try ServeProcess(environment: ["STOREFRONT_DATABASE_URL": fixture.url, "STOREFRONT_FAULT": "kill-after-charging"])
+        // The other settles an order left open by a dead front end as soon as a session starts.
+        let survivor = try ServeProcess(environment: ["STOREFRONT_DATABASE_URL": fixture.url, "STOREFRONT_SETTLE_AFTER_SECONDS": "0"])
+        let key = try doomed.makeClientKey("dana")
+
+        let first = try TmuxTerminal()
+        try doomed.connect(first, key: key)
+        try first.addCardAndAddress(name: "Dana Shopper")
+        try first.press("s", "a")
+        try first.waitFor("cart: 1 item")
+        try first.press("c")
+        try first.waitFor("Your cart")
+        try first.press("Enter", "p", "Enter")
+        try doomed.waitForLog(#/session 1 closed: crashed/#)
+        // Then the rest of that front end goes the same way, as in a power cut.
+        kill(doomed.pid, SIGKILL)
+        try first.waitFor("EXIT=")
+        #expect(try fixture.rows("SELECT status FROM orders") == ["charging"], "the order was left charging")
+
+        let second = try TmuxTerminal()
+        try survivor.connect(second, key: key)
+        try second.press("o")
+        let orders = try second.waitFor("SF-000001")
+        #expect(orders.contains("Paid"), "the charged order is paid, on the other host: \(orders)")
+        #expect(try fixture.rows("SELECT status FROM orders") == ["paid"])
+        #expect(try fixture.rows("SELECT outcome FROM sandbox_charge") == ["succeeded"], "charged once")
+        let stock = try fixture.stock("keycap-dusk")
+        #expect(stock.sold == 1 && stock.reserved == 0 && stock.onHand + stock.sold == 12, "stock adds up: \(stock)")
+        try second.press("q")
+        try second.waitFor("EXIT=0")
     }
 }

@@ -133,6 +133,22 @@ final class ServeProcess {
     }
 }
 
+extension TmuxTerminal {
+    /// From the shop, as a new customer types them: a Visa that succeeds and an address; ends with One-Tap ready.
+    func addCardAndAddress(name: String) throws {
+        try press("u")
+        try waitFor("No cards yet")
+        try press("n")
+        try waitFor("Add a card")
+        try fill(["4242424242424242", "12/30", "123", name, "95014"])
+        try waitFor("Saved Visa ••4242")
+        try press("d")
+        try waitFor("Add an address")
+        try fill([name, "1 Loop Road", "Cupertino", "95014", "", "shopper@example.com", ""])
+        try waitFor("One-Tap ready")
+    }
+}
+
 /// An OpenSSH client with its stdin and output on pipes, for running many at once.
 final class SSHClientProcess {
     let pid: pid_t
