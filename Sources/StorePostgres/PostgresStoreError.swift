@@ -66,6 +66,9 @@ public enum PostgresStoreError: Error, Equatable, CustomStringConvertible {
         case .server:
             // Class 08: connection exceptions; 57P01-03: the server is shutting down or starting.
             if state.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(state) { return .unreachable(location: place, reason: message) }
+            // 53300: every connection max_connections allows is taken. Like an outage it passes, so
+            // callers wait and retry instead of showing a shopper a server error.
+            if state == "53300" { return .unreachable(location: place, reason: "no free connection (\(message)); see the connection sizing rule") }
             if state == "28P01" || state == "28000" || state == "3D000" { return .refusedLogin(location: place, reason: message) }
             return .server(state: state, message: message)
         case .authMechanismRequiresPassword, .unsupportedAuthMechanism, .saslError:

@@ -125,6 +125,16 @@ struct PostgresFixture {
         return (numbers[0], numbers[1], numbers[2])
     }
 
+    /// Whether `role` comes to hold `count` connections within `timeout`: a bounded poll of pg_stat_activity, each poll a process.
+    func waitForConnection(of role: String, count: Int = 1, timeout: Duration = .seconds(15)) throws -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while clock.now < deadline {
+            if try rows("SELECT count(*) FROM pg_stat_activity WHERE usename = '\(role)'") == ["\(count)"] { return true }
+        }
+        return false
+    }
+
     /// What `psql` prints for `query`, a line per row, columns apart by one space.
     func rows(_ query: String) throws -> [String] {
         let result = try Subprocess.run("/usr/bin/env", ["psql", url, "-At", "-F", " ", "-v", "ON_ERROR_STOP=1", "-c", query])
