@@ -92,8 +92,11 @@ struct PostgresCommandTests {
         try Subprocess.run(try BuiltProduct.requireStorefront(), arguments, environment: environment.merging(extra) { $1 })
     }
 
-    @Test func migrateThenImportThenBuyAndListTheOrder() throws {
-        let url = try PostgresServer.freshDatabase()
+    /// Through PgBouncer too, in transaction mode, as the README's deployment for many front ends has it.
+    @Test(arguments: [false, true])
+    func migrateThenImportThenBuyAndListTheOrder(throughPgBouncer: Bool) throws {
+        let direct = try PostgresServer.freshDatabase()
+        let url = throughPgBouncer ? try PostgresServer.shared.get().throughPgBouncer(direct) : direct
         let first = try storefront(["db", "migrate", "--database", url])
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stdout.contains("applied v1-shop"))

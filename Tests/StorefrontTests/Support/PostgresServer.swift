@@ -60,6 +60,20 @@ final class PostgresServer: @unchecked Sendable {
         return String(url.dropFirst(4))
     }
 
+    /// `url` (a database of this cluster) through a PgBouncer in transaction mode, started on first use.
+    func throughPgBouncer(_ url: String) throws -> String {
+        bouncerLock.lock()
+        defer { bouncerLock.unlock() }
+        if bouncerPort == nil {
+            let output = try run("bouncer", "pgbouncer", "2")
+            guard let started = output.firstMatch(of: /127\.0\.0\.1:(\d+)\//) else { throw PostgresServerError(message: "pgbouncer printed no URL: \(output)") }
+            bouncerPort = Int(started.1)
+        }
+        return url.replacingOccurrences(of: "127.0.0.1:\(port)/", with: "127.0.0.1:\(bouncerPort!)/")
+    }
+    private let bouncerLock = NSLock()
+    private var bouncerPort: Int?
+
     /// A new database, migrated, with the bundled catalog imported: a shop ready to open.
     func createShop() throws -> String {
         let url = try createDatabase()
