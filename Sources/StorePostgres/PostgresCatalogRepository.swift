@@ -86,6 +86,9 @@ public final class PostgresCatalogRepository: CatalogRepository {
                         ON CONFLICT (key) DO UPDATE SET value = excluded.value
                         """, logger: PostgresStore.quiet)
                 }
+                // Fresh statistics before any front end reads: without them the planner guessed a
+                // hash join over all of stock for a 20-row window (14 ms at 100,000 products, not 0.1).
+                try await connection.query("ANALYZE product, stock", logger: PostgresStore.quiet)
                 return ImportSummary(products: products.count, added: after - before, retired: retired, changed: true)
             }
         } catch {

@@ -176,8 +176,8 @@ extension PostgresStore {
         let migrations = Self.migrations
         let location = location.description
         do {
-            return try direct(timeout: .seconds(120)) { connection in
-                try await connection.withTransaction(logger: Self.quiet) { connection in
+            return try call(timeout: .seconds(120)) { client in
+                try await client.withTransaction(logger: Self.quiet) { connection in
                     try await connection.query("SELECT pg_advisory_xact_lock(\(Self.migrationLock))", logger: Self.quiet)
                     try await connection.query("CREATE TABLE IF NOT EXISTS storefront_migrations (identifier text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())", logger: Self.quiet)
                     let applied = try await Self.appliedMigrations(connection)
@@ -203,9 +203,11 @@ extension PostgresStore {
         let location = location.description
         let applied: Set<String>
         do {
-            applied = try direct { connection in
-                let exists = try await connection.query("SELECT to_regclass('storefront_migrations') IS NOT NULL", logger: Self.quiet).collect().first?.decode(Bool.self) ?? false
-                return exists ? try await Self.appliedMigrations(connection) : []
+            applied = try call { client in
+                try await client.withConnection { connection in
+                    let exists = try await connection.query("SELECT to_regclass('storefront_migrations') IS NOT NULL", logger: Self.quiet).collect().first?.decode(Bool.self) ?? false
+                    return exists ? try await Self.appliedMigrations(connection) : []
+                }
             }
         } catch {
             throw error as? PostgresStoreError ?? .server(state: "", message: "\(error)")

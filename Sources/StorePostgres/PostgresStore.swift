@@ -144,9 +144,9 @@ public final class PostgresStore: Sendable {
         }
     }
 
-    /// Runs `body` on a connection of its own, outside the pool, then closes it. Startup work goes
-    /// this way: a refused login or a server that is down is told at once, not after the pool's retries.
-    func direct<T: Sendable>(timeout: Duration? = nil, _ body: @escaping @Sendable (PostgresConnection) async throws -> T) throws -> T {
+    /// Runs `body` on a connection of its own, outside the pool, then closes it: the probe's way,
+    /// which hears a refused login or a server that is down at once, not after the pool's retries.
+    private func direct<T: Sendable>(timeout: Duration? = nil, _ body: @escaping @Sendable (PostgresConnection) async throws -> T) throws -> T {
         let configuration: PostgresConnection.Configuration
         do {
             configuration = try location.connectionConfiguration()
