@@ -174,13 +174,12 @@ enum ShopComposition {
         }
         let guestID = "local:\(NSUserName())"
         let provider = payments.provider
-        let wallets = ChargeableCardsWalletStore(storage.wallets) { provider.canCharge($0) }
+        // The labelled test cards belong to the sandbox: with a real provider they could not be charged.
+        let seedsTestCards = provider.mode == .sandbox && configuration.sandboxTestCards ?? true
+        let stored: any WalletStore = seedsTestCards ? try SandboxSeededWalletStore(storage.wallets) : storage.wallets
+        let wallets = ChargeableCardsWalletStore(stored) { provider.canCharge($0) }
         let owner = WalletOwner(guestID)
-        let accounts = try await accounts(
-            storage: storage, wallets: wallets, owner: owner, guestID: guestID, environment: environment,
-            // The labelled test cards belong to the sandbox: with a real provider they could not be charged.
-            seedsTestCards: provider.mode == .sandbox && configuration.sandboxTestCards ?? true
-        )
+        let accounts = try await accounts(storage: storage, wallets: wallets, owner: owner, guestID: guestID, environment: environment)
         let dependencies = StorefrontDependencies(
             catalog: storage.catalog, orderHistory: orders,
             paymentAuthorization: .sandbox(wallet: StoredWallet(store: wallets, owner: owner), ids: ids),
@@ -195,8 +194,7 @@ enum ShopComposition {
 
     /// Who is shopping: the SSH key `serve` verified, or a stored Sandbox ID sign-in that still holds, or a guest.
     private static func accounts(
-        storage: ShopStorage, wallets: any WalletStore, owner: WalletOwner, guestID: String, environment: [String: String],
-        seedsTestCards: Bool
+        storage: ShopStorage, wallets: any WalletStore, owner: WalletOwner, guestID: String, environment: [String: String]
     ) async throws -> AccountDependencies {
         let profiles = storage.profiles
         if let fingerprint = environment[SessionCommand.fingerprintVariable], !fingerprint.isEmpty {
@@ -210,7 +208,6 @@ enum ShopComposition {
                 signedIn: SignedInAccount(provider: .sshKey, userID: fingerprint), guestID: guestID, dates: .system
             )
         }
-        if seedsTestCards { try seedGuestWallet(wallets, guestID: guestID) }
         let credentials = FileCredentialStore(path: FileCredentialStore.defaultPath(environment: environment))
         let key: Curve25519.Signing.PrivateKey
         do {
@@ -229,20 +226,5 @@ enum ShopComposition {
             wallets: wallets, walletOwner: owner, profiles: profiles, signIn: services,
             signedIn: launch.account, launchNotice: launch.notice, guestID: guestID, dates: .system
         )
-    }
-
-    /// Fills an empty guest wallet with the sandbox test cards and sample addresses, so a demo can
-    /// show every outcome by picking a card. Accounts start with an empty wallet.
-    private static func seedGuestWallet(_ wallets: any WalletStore, guestID: String) throws {
-        do {
-            let current = try wallets.wallet(forCustomer: guestID)
-            guard current.cards.isEmpty, current.addresses.isEmpty else { return }
-            let sample = try SandboxWallet().contents()
-            for card in sample.cards { try wallets.addCard(card, forCustomer: guestID, makeDefault: card.id == sample.defaultCardID) }
-            for address in sample.addresses { try wallets.addAddress(address, forCustomer: guestID, makeDefault: address.id == sample.defaultAddressID) }
-        } catch {
-            complain("cannot prepare the sandbox wallet: \(error)")
-            throw ExitCodes.ioError
-        }
     }
 }

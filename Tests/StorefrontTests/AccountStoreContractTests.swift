@@ -104,3 +104,35 @@ struct AccountStoreContractTests {
         #expect(try directory.status(userID: "u1") == .authorized, "signing in again lifts the revocation")
     }
 }
+
+/// The sandbox's test cards for every new customer, over each kind of wallet store.
+@Suite("Sandbox test cards for new customers")
+struct SandboxSeededWalletTests {
+    static let sample = try! SandboxWallet().contents()
+
+    @Test(arguments: AccountStoreKind.allCases)
+    func anEmptyWalletIsFilledWithTheTestCardsAndSampleAddressesOnce(kind: AccountStoreKind) throws {
+        let base = try kind.stores().wallets
+        let seeded = try SandboxSeededWalletStore(base)
+        let first = try seeded.wallet(forCustomer: "ssh:SHA256:new")
+        // Stores keep what a card is, not its label: the sheet labels test cards from their ids.
+        #expect(first.cards.map(\.id) == Self.sample.cards.map(\.id), "a new customer starts with every test card")
+        #expect(first.addresses == Self.sample.addresses)
+        #expect(first.defaultCardID == Self.sample.defaultCardID && first.defaultAddressID == Self.sample.defaultAddressID)
+        // Two front ends opening one new customer's wallet at once: every add is an upsert under a fixed id.
+        let again = try SandboxSeededWalletStore(base)
+        try base.removeCard(id: Self.sample.cards[1].id, forCustomer: "ssh:SHA256:new")
+        #expect(try again.wallet(forCustomer: "ssh:SHA256:new").cards.count == Self.sample.cards.count - 1, "a wallet with anything in it is left alone")
+        #expect(try base.wallet(forCustomer: "someone-else") == WalletContents(), "only the customer read is filled")
+    }
+
+    @Test(arguments: AccountStoreKind.allCases)
+    func aWalletWithOnlyAnAddressIsLeftAlone(kind: AccountStoreKind) throws {
+        let base = try kind.stores().wallets
+        let address = try #require(SandboxWallet.sampleContacts.last)
+        try base.addAddress(address, forCustomer: "local:jane", makeDefault: true)
+        let wallet = try SandboxSeededWalletStore(base).wallet(forCustomer: "local:jane")
+        #expect(wallet.cards.isEmpty)
+        #expect(wallet.addresses.map(\.id) == [address.id])
+    }
+}

@@ -24,19 +24,9 @@ struct ServeOverSSHTests {
         // The header names the customer by the key's fingerprint, shortened.
         #expect(try terminal.screen().contains(String(fingerprint.prefix(12))))
 
-        // A key's account starts with an empty wallet: add a card and an address first.
-        try terminal.press("u")
-        try terminal.waitFor("No cards yet")
-        try terminal.press("n")
-        try terminal.waitFor("Add a card")
-        try terminal.fill(["4242424242424242", "12/30", "123", "Sam Shopper", "95014"])
-        try terminal.waitFor("Saved Visa ••4242")
-        try terminal.press("d")
-        try terminal.waitFor("Add an address")
-        try terminal.fill(["Sam Shopper", "1 Loop Road", "Cupertino", "95014", "", "sam@example.com", ""])
-        try terminal.waitFor("One-Tap ready")
-
-        try terminal.press("Escape", "Enter", "a", "c", "Enter", "p", "Enter")
+        // A new key's wallet starts with the sandbox test cards and sample addresses: it buys the
+        // first product at once, with the keys the footers show.
+        try terminal.press("Enter", "a", "c", "Enter", "p", "Enter")
         let thanks = try terminal.waitFor("Thank you")
         let number = try #require(thanks.firstMatch(of: /Order (SF-\d{6}) is paid/)?.1)
         try terminal.press("q")
@@ -345,5 +335,19 @@ struct ServeOverSSHTests {
         let badFlag = try Subprocess.run(BuiltProduct.storefront, ["serve", "--idle-timeout", "soon", "--data-dir", scratch])
         #expect(badFlag.status == 64)
         #expect(badFlag.stderr.contains("--idle-timeout \"soon\" is not a duration like 90s, 15m or 2h"))
+    }
+
+    @Test func withTheTestCardsOffANewKeyStartsWithAnEmptyWalletAndAddsItsOwnCard() throws {
+        let server = try ServeProcess(environment: ["STOREFRONT_SANDBOX_TEST_CARDS": "off"])
+        let terminal = try TmuxTerminal()
+        try connect(terminal, to: server, key: try server.makeClientKey("newcomer"))
+        try terminal.addCardAndAddress(name: "Sam Shopper")
+        try terminal.press("Escape")
+        try terminal.waitFor("Products")
+        try terminal.press("Enter", "a", "c", "Enter", "p", "Enter")
+        let thanks = try terminal.waitFor("Thank you")
+        #expect(thanks.contains("Paid with  Visa ••4242"), "paid with the card it added: \(thanks)")
+        try terminal.press("q")
+        try terminal.waitFor("EXIT=0")
     }
 }

@@ -1,0 +1,37 @@
+import StoreClients
+import StoreModels
+
+/// A wallet store in which an empty wallet, any customer's (a guest, an SSH key, a Sandbox ID
+/// account), is filled with the sandbox test cards and sample addresses the first time it is read,
+/// so a demo audience can buy on a first visit. For sandbox payments only: these cards cannot be
+/// charged anywhere else.
+public struct SandboxSeededWalletStore: WalletStore {
+    private let base: any WalletStore
+    private let sample: WalletContents
+
+    public init(_ base: any WalletStore, sample: SandboxWallet = SandboxWallet()) throws {
+        self.base = base
+        self.sample = try sample.contents()
+    }
+
+    public func wallet(forCustomer customer: String) throws -> WalletContents {
+        let current = try base.wallet(forCustomer: customer)
+        guard current.cards.isEmpty, current.addresses.isEmpty else { return current }
+        // The cards and contacts have fixed ids and every add is an upsert, so two processes
+        // filling one wallet at once leave one copy of each.
+        for card in sample.cards { try base.addCard(card, forCustomer: customer, makeDefault: card.id == sample.defaultCardID) }
+        for address in sample.addresses { try base.addAddress(address, forCustomer: customer, makeDefault: address.id == sample.defaultAddressID) }
+        return try base.wallet(forCustomer: customer)
+    }
+
+    public func addCard(_ card: PaymentMethod, forCustomer customer: String, makeDefault: Bool) throws {
+        try base.addCard(card, forCustomer: customer, makeDefault: makeDefault)
+    }
+    public func addAddress(_ address: Contact, forCustomer customer: String, makeDefault: Bool) throws {
+        try base.addAddress(address, forCustomer: customer, makeDefault: makeDefault)
+    }
+    public func setDefaultCard(id: String, forCustomer customer: String) throws { try base.setDefaultCard(id: id, forCustomer: customer) }
+    public func setDefaultAddress(id: String, forCustomer customer: String) throws { try base.setDefaultAddress(id: id, forCustomer: customer) }
+    public func removeCard(id: String, forCustomer customer: String) throws { try base.removeCard(id: id, forCustomer: customer) }
+    public func removeAddress(id: String, forCustomer customer: String) throws { try base.removeAddress(id: id, forCustomer: customer) }
+}
