@@ -248,13 +248,17 @@ struct PostgresOutageTests {
 
     @Test func aServerWithNoFreeConnectionIsWaitedForLikeAnOutageNotShownAsAnError() throws {
         let fixture = try PostgresFixture()
-        // A role allowed one connection: a second one gets SQLSTATE 53300, as every client does once max_connections is reached.
+        // A role allowed two connections, both held by psql: a third gets SQLSTATE 53300, as every
+        // client does once max_connections is reached.
         let role = "limited_\(UUID().uuidString.prefix(8).lowercased())"
-        _ = try fixture.rows("CREATE ROLE \(role) LOGIN PASSWORD 'limited' CONNECTION LIMIT 1; GRANT ALL ON ALL TABLES IN SCHEMA public TO \(role)")
+        _ = try fixture.rows("CREATE ROLE \(role) LOGIN PASSWORD 'limited' CONNECTION LIMIT 2; GRANT ALL ON ALL TABLES IN SCHEMA public TO \(role)")
         let limitedURL = fixture.url.replacingOccurrences(of: "storefront:storefront-test@", with: "\(role):limited@")
-        let holder = try Subprocess.start("/usr/bin/env", ["psql", limitedURL, "-c", "SELECT pg_sleep(60)"])
-        defer { kill(holder.pid, SIGKILL); _ = holder.wait() }
-        try #require(try fixture.waitForConnection(of: role), "psql holds the role's one connection")
+        let holders = try (0..<2).map { _ in
+            try Subprocess.start("/usr/bin/env", ["psql", limitedURL + "&application_name=holder", "-c", "SELECT pg_sleep(60)"])
+        }
+        defer { for holder in holders { kill(holder.pid, SIGKILL); _ = holder.wait() } }
+        let held = "usename = '\(role)' AND application_name = 'holder'"
+        try #require(try fixture.waitForConnections(held, count: 2), "psql holds both of the role's connections")
 
         let pool = PostgresStore.Pool(maximumConnections: 1, idleTimeout: .seconds(60), probeInterval: .zero)
         let store = try PostgresStore.connect(try PostgresLocation.parse(limitedURL, environment: [:]), pool: pool)
@@ -267,11 +271,10 @@ struct PostgresOutageTests {
         #expect(store.isDown)
         #expect(throws: PostgresStoreError.self) { try store.ping() }
 
-        // The server only notices a killed client when it next writes to it: end its backend too.
-        kill(holder.pid, SIGKILL)
-        _ = holder.wait()
-        _ = try fixture.rows("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = '\(role)'")
-        try #require(try fixture.waitForConnection(of: role, count: 0), "the held connection is gone")
+        // The server only notices a killed client when it next writes to it: end the backends too.
+        for holder in holders { kill(holder.pid, SIGKILL) }
+        _ = try fixture.rows("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE \(held)")
+        try #require(try fixture.waitForConnections(held, count: 0), "the held connections are gone")
         #expect(try carts.lines(forCustomer: "local:jane") == [], "a connection is free again and the call goes through")
         #expect(!store.isDown)
     }

@@ -139,12 +139,13 @@ struct PostgresFixture {
         return (numbers[0], numbers[1], numbers[2])
     }
 
-    /// Whether `role` comes to hold `count` connections within `timeout`: a bounded poll of pg_stat_activity, each poll a process.
-    func waitForConnection(of role: String, count: Int = 1, timeout: Duration = .seconds(15)) throws -> Bool {
+    /// Whether the connections matching `condition` (SQL on pg_stat_activity) come to number `count`
+    /// within `timeout`: a bounded poll, each poll a process.
+    func waitForConnections(_ condition: String, count: Int, timeout: Duration = .seconds(15)) throws -> Bool {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         while clock.now < deadline {
-            if try rows("SELECT count(*) FROM pg_stat_activity WHERE usename = '\(role)'") == ["\(count)"] { return true }
+            if try rows("SELECT count(*) FROM pg_stat_activity WHERE \(condition)") == ["\(count)"] { return true }
         }
         return false
     }
