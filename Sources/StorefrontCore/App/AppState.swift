@@ -26,6 +26,8 @@ public struct AppState: Equatable {
     public var checkout: Checkout?
     /// The checkout to start again once "Set up card" has saved a card.
     public var checkoutAwaitingCard: CheckoutOrder?
+    /// The sheet row whose "Add a new …" form is open; the entry it saves is chosen there.
+    public var sheetRowAwaitingEntry: PaymentSheetRow?
     /// The sign-in in progress, kept alive until its delegate hears the outcome.
     public var signIn: SignInSession?
     /// What the shopper saw before the action being handled; a checkout closed unpaid gives it back.

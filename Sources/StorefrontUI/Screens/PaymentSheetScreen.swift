@@ -25,8 +25,9 @@ extension Layout {
             p.put("Choose \(chooser.row.title.lowercased())", column: column, row: row, style: Style(.title, bold: true), width: inner)
             row += 1
             let room = bottomLimit - row
-            let start = ListSelection.windowStart(selected: chooser.selectedIndex, capacity: room, total: chooser.options.count)
-            for (offset, option) in chooser.options.dropFirst(start).prefix(room).enumerated() {
+            let start = ListSelection.windowStart(selected: chooser.selectedIndex, capacity: room, total: chooser.rowCount)
+            let rows = chooser.options + (chooser.addTitle.map { [ChooserState.Option(title: "+ " + $0, detail: "")] } ?? [])
+            for (offset, option) in rows.dropFirst(start).prefix(room).enumerated() {
                 let isSelected = start + offset == chooser.selectedIndex
                 let style = p.selectableRow(row: row, band: column, width: inner, isSelected: isSelected)
                 let titleWidth = min(inner / 2, max(18, p.width(option.title)))
@@ -41,7 +42,9 @@ extension Layout {
         for sheetRow in PaymentSheetRow.allCases where row < bottomLimit {
             let isSelected = sheetRow == sheet.selectedRow && sheet.authorizationPrompt == nil
             let style = p.selectableRow(row: row, band: column, width: inner, isSelected: isSelected, showsMarker: false)
-            p.put(sheetRow.title, column: column, row: row, style: isSelected ? style : Style(.dim), width: labelWidth)
+            // The row Pay sent the shopper to is marked, as Apple's sheet marks a field in red.
+            let isMarked = sheet.markedRow == sheetRow
+            p.put(sheetRow.title, column: column, row: row, style: isMarked ? Style(.error, bold: true) : isSelected ? style : Style(.dim), width: labelWidth)
             p.put(sheet.rowValues[sheetRow] ?? "", column: column + labelWidth, row: row, style: style, width: inner - labelWidth - 2)
             p.put(p.glyphs.chevron, column: column + inner - 1, row: row, style: isSelected ? style : Style(.dim))
             row += 1

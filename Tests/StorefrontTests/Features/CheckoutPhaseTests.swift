@@ -93,13 +93,13 @@ struct CheckoutPhaseTests {
             ("reviewing", sheetStore, reviewing, [
                 Accepted(action: .moveUp) { $0.paymentSheet?.selectedRow = .card },
                 Accepted(action: .moveDown) { $0.paymentSheet?.selectedRow = .shippingMethod },
-                Accepted(action: .confirm) { $0.paymentSheet?.phase = .choosing(ChooserState(row: .shippingAddress, options: addresses, selectedIndex: 0)) },
+                Accepted(action: .confirm) { $0.paymentSheet?.phase = .choosing(ChooserState(row: .shippingAddress, options: addresses, selectedIndex: 0, addTitle: "Add a new address")) },
                 Accepted(action: .pay) { $0.paymentSheet?.phase = .confirming(prompt: prompt) },
                 Accepted(action: .back, startsEffect: true) { _ in },
             ]),
             ("choosing", sheetStore, choosing, [
                 Accepted(action: .moveUp) { _ in },
-                Accepted(action: .moveDown) { $0.paymentSheet?.phase = .choosing(ChooserState(row: .shippingAddress, options: addresses, selectedIndex: 1)) },
+                Accepted(action: .moveDown) { $0.paymentSheet?.phase = .choosing(ChooserState(row: .shippingAddress, options: addresses, selectedIndex: 1, addTitle: "Add a new address")) },
                 Accepted(action: .back) { $0.paymentSheet?.phase = .reviewing },
                 Accepted(action: .confirm, startsEffect: true) { $0.paymentSheet?.phase = .reviewing },
             ]),

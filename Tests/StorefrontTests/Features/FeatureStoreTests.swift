@@ -108,7 +108,7 @@ struct FeatureStoreTests {
                 ],
                 summaryItems: summary, phase: .reviewing
             )
-            sheet.hasEveryChoice = true
+            sheet.unchosenRows = []
             $0.paymentSheet = sheet
         }
         let total = try #require(summary.last)

@@ -94,12 +94,16 @@ enum CheckoutFeature {
         case .choosing(var chooser):
             switch action {
             case .moveUp, .moveDown:
-                chooser.selectedIndex = ListSelection.moved(chooser.selectedIndex, by: action, count: chooser.options.count) ?? chooser.selectedIndex
+                chooser.selectedIndex = ListSelection.moved(chooser.selectedIndex, by: action, count: chooser.rowCount) ?? chooser.selectedIndex
                 state.paymentSheet?.phase = .choosing(chooser)
             case .back:
                 state.paymentSheet?.phase = .reviewing
             case .confirm:
                 state.paymentSheet?.phase = .reviewing
+                if chooser.isOnAddRow {
+                    SheetEntryFeature.openForm(&state, for: chooser.row, env)
+                    return .none
+                }
                 return choose(&state, row: chooser.row, index: chooser.selectedIndex, env)
             default: break
             }
@@ -114,7 +118,16 @@ enum CheckoutFeature {
                     FormFeature.open(CardForm.make(state, env), in: &state)
                     return .none
                 }
-                if let checkout = state.checkout { sheet.phase = .choosing(CheckoutSheet.chooser(for: sheet.selectedRow, checkout, env.storeProfile)) }
+                if let checkout = state.checkout {
+                    let chooser = CheckoutSheet.chooser(for: sheet.selectedRow, checkout, env.storeProfile)
+                    // Nothing to choose from: straight to the form that adds one.
+                    guard !chooser.options.isEmpty || chooser.addTitle == nil else {
+                        state.paymentSheet = sheet
+                        SheetEntryFeature.openForm(&state, for: sheet.selectedRow, env)
+                        return .none
+                    }
+                    sheet.phase = .choosing(chooser)
+                }
             case .pay:
                 requestAuthorization(&state)
                 return .none
@@ -184,7 +197,7 @@ enum CheckoutFeature {
     }
 
     /// Applies a choice from a chooser: the session reports it to the controller, whose answer updates the sheet.
-    private static func choose(_ state: inout AppState, row: PaymentSheetRow, index: Int, _ env: ShopEnvironment) -> Effect {
+    static func choose(_ state: inout AppState, row: PaymentSheetRow, index: Int, _ env: ShopEnvironment) -> Effect {
         guard var checkout = state.checkout else { return .none }
         let session = checkout.session
         switch row {
@@ -215,8 +228,11 @@ enum CheckoutFeature {
         guard let sheet = state.paymentSheet, sheet.isPayEnabled, let total = sheet.summaryItems.last else {
             if state.paymentSheet?.offersCardSetup == true {
                 state.notice = Notice(.error, CheckoutMessages.message(for: .networksNotSupported))
-            } else if let error = state.paymentSheet?.rowErrors.values.first {
-                state.notice = Notice(.error, error)
+            } else if let attention = state.paymentSheet?.attention {
+                // As Apple's sheet marks a field in red: the cursor goes to the first row that needs attention.
+                state.paymentSheet?.selectedRow = attention.row
+                state.paymentSheet?.markedRow = attention.row
+                state.notice = Notice(.error, attention.reason)
             }
             return
         }

@@ -27,12 +27,21 @@ public struct ChooserState: Equatable, Sendable {
     public var row: PaymentSheetRow
     public var options: [Option]
     public var selectedIndex: Int
+    /// The last row, "Add a new …", which opens the form for one; nil where the shopper cannot add (shipping methods).
+    public var addTitle: String?
 
-    public init(row: PaymentSheetRow, options: [Option], selectedIndex: Int) {
+    public init(row: PaymentSheetRow, options: [Option], selectedIndex: Int, addTitle: String? = nil) {
         self.row = row
         self.options = options
         self.selectedIndex = selectedIndex
+        self.addTitle = addTitle
     }
+
+    /// The options, and the "Add a new …" row after them.
+    public var rowCount: Int { options.count + (addTitle == nil ? 0 : 1) }
+
+    /// Whether the selection is on "Add a new …".
+    public var isOnAddRow: Bool { addTitle != nil && selectedIndex == options.count }
 }
 
 /// Where the payment sheet is in a checkout. The sheet's mode is decided here once: its keys, its
@@ -65,8 +74,31 @@ public struct PaymentSheetState: Equatable, Sendable {
     /// Why the last payment on this sheet did not go through; shown until the next Pay, and kept
     /// while the shopper changes a row after it.
     public var failure: String?
+    /// The rows still without a choice (of card, ship to and contact), in the sheet's order.
+    public var unchosenRows: [PaymentSheetRow] = [.card, .shippingAddress, .contact]
+    /// The row Pay pointed at because it needs attention, marked until it is fixed.
+    public var markedRow: PaymentSheetRow?
+
     /// A card, an address and a contact are chosen.
-    public var hasEveryChoice = false
+    public var hasEveryChoice: Bool { unchosenRows.isEmpty }
+
+    /// The first row that keeps Pay from working, and why: a missing choice, or what the shop cannot accept.
+    public var attention: (row: PaymentSheetRow, reason: String)? {
+        for row in PaymentSheetRow.allCases {
+            if unchosenRows.contains(row) { return (row, Self.missingReason(row)) }
+            if let error = rowErrors[row] { return (row, error) }
+        }
+        return nil
+    }
+
+    static func missingReason(_ row: PaymentSheetRow) -> String {
+        switch row {
+        case .card: "Add a card to pay."
+        case .shippingAddress: "Add a shipping address to pay."
+        case .shippingMethod: "Choose a shipping method to pay."
+        case .contact: "Add a contact to pay."
+        }
+    }
 
     public init(merchantName: String, rowValues: [PaymentSheetRow: String], summaryItems: [SummaryItem], phase: CheckoutPhase) {
         self.merchantName = merchantName
@@ -88,12 +120,13 @@ public struct PaymentSheetState: Equatable, Sendable {
 
     public var offersCardSetup: Bool { phase == .needsCard }
 
-    /// "Authorizing…", "Processing…", the last failure, or nil.
+    /// "Authorizing…", "Processing…", the last failure, what Pay still needs, or nil.
     public var status: String? {
         switch phase {
         case .confirming, .authorizing: "Authorizing…"
         case .processing: "Processing…"
-        case .needsCard, .reviewing, .choosing: failure
+        case .needsCard: failure
+        case .reviewing, .choosing: failure ?? (hasEveryChoice ? nil : attention?.reason)
         }
     }
 

@@ -23,7 +23,7 @@ enum AddressForm {
         )
     }
 
-    static func submit(_ state: inout AppState, _ form: FormState, _ env: ShopEnvironment) {
+    static func submit(_ state: inout AppState, _ form: FormState, _ env: ShopEnvironment) -> Effect {
         let entry = AddressEntry(
             name: form.value(AddressField.name.rawValue), street: form.value(AddressField.street.rawValue),
             city: form.value(AddressField.city.rawValue), postalCode: form.value(AddressField.postalCode.rawValue),
@@ -36,16 +36,17 @@ enum AddressForm {
         }
         guard problems.isEmpty, let contact = entry.contact(id: "addr_" + env.dependencies.ids.next()) else {
             FormFeature.showFieldErrors(&state, problems)
-            return
+            return .none
         }
         do {
             try env.dependencies.accounts.wallets.addAddress(contact, forCustomer: state.customerID, makeDefault: state.wallet.addresses.isEmpty)
         } catch {
             FormFeature.failed(&state, "The address could not be saved: \(error)", field: nil)
-            return
+            return .none
         }
         FormFeature.close(&state)
         AccountFeature.reloadWallet(&state, env)
         state.notice = Notice(.info, "Saved the address for \(contact.name).")
+        return SheetEntryFeature.added(contact: contact, &state, env)
     }
 }

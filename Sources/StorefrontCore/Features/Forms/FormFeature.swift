@@ -74,21 +74,21 @@ enum FormFeature {
         switch form.purpose {
         case .signIn: return SignInFeature.submitPrompt(&state, form)
         case .addCard: return CardForm.submit(&state, form, env)
-        case .addAddress:
-            AddressForm.submit(&state, form, env)
-            return .none
+        case .addAddress: return AddressForm.submit(&state, form, env)
         }
     }
 
     private static func cancel(_ state: inout AppState, _ form: FormState) -> Effect {
         close(&state)
+        let fromSheet = state.sheetRowAwaitingEntry != nil || state.checkoutAwaitingCard != nil
+        state.sheetRowAwaitingEntry = nil
         switch form.purpose {
         case .signIn:
             return SignInFeature.cancelPrompt(&state)
         case .addCard:
-            if state.checkoutAwaitingCard != nil, state.screen == .paymentSheet { state.notice = Notice(.info, "No card was added.") }
+            if fromSheet, state.screen == .paymentSheet { state.notice = Notice(.info, "No card was added.") }
         case .addAddress:
-            break
+            if fromSheet, state.screen == .paymentSheet { state.notice = Notice(.info, "No address was added.") }
         }
         return .none
     }

@@ -1,0 +1,47 @@
+import StoreClients
+import StoreModels
+
+/// Adding a card, an address or a contact from the open payment sheet: the chooser's "Add a new …"
+/// row (or an empty chooser) opens the form, and what it saves is chosen on the sheet.
+///
+/// Order of calls: `openForm` → the form saves to the wallet → `added(card:)` or `added(contact:)`
+/// → `CheckoutFeature.choose`, whose answer from the controller updates the sheet.
+@MainActor
+enum SheetEntryFeature {
+    /// Opens the form that adds an entry for `row`, saying what the sheet lacks when it lacks it.
+    static func openForm(_ state: inout AppState, for row: PaymentSheetRow, _ env: ShopEnvironment) {
+        switch row {
+        case .card:
+            FormFeature.open(CardForm.make(state, env), in: &state)
+        case .shippingAddress, .contact:
+            FormFeature.open(AddressForm.make(state, env), in: &state)
+        case .shippingMethod:
+            return
+        }
+        state.sheetRowAwaitingEntry = row
+        if state.paymentSheet?.unchosenRows.contains(row) == true {
+            state.notice = Notice(.info, row == .card ? "No card yet: add one to pay with." : "No address yet: add one to ship to.")
+        }
+    }
+
+    /// A card was saved while the sheet waited for one: offer it on the sheet and choose it.
+    static func added(card: PaymentMethod, _ state: inout AppState, _ env: ShopEnvironment) -> Effect {
+        guard state.sheetRowAwaitingEntry == .card, var checkout = state.checkout else { return .none }
+        state.sheetRowAwaitingEntry = nil
+        if !checkout.options.paymentMethods.contains(where: { $0.id == card.id }) { checkout.options.paymentMethods.append(card) }
+        state.checkout = checkout
+        return CheckoutFeature.choose(&state, row: .card, index: checkout.options.paymentMethods.firstIndex { $0.id == card.id } ?? 0, env)
+    }
+
+    /// An address was saved while the sheet waited for one: offer it and choose it for the row that asked;
+    /// a row still without a choice takes it too, so one address both ships and contacts.
+    static func added(contact: Contact, _ state: inout AppState, _ env: ShopEnvironment) -> Effect {
+        guard let row = state.sheetRowAwaitingEntry, row == .shippingAddress || row == .contact, var checkout = state.checkout else { return .none }
+        state.sheetRowAwaitingEntry = nil
+        checkout.options.contacts.append(contact)
+        if row == .shippingAddress || checkout.shipTo == nil { checkout.shipTo = contact }
+        if row == .contact || checkout.contact == nil { checkout.contact = contact }
+        state.checkout = checkout
+        return CheckoutFeature.choose(&state, row: row, index: checkout.options.contacts.count - 1, env)
+    }
+}
