@@ -337,14 +337,38 @@ struct ServeOverSSHTests {
         #expect(badFlag.stderr.contains("--idle-timeout \"soon\" is not a duration like 90s, 15m or 2h"))
     }
 
-    @Test func withTheTestCardsOffANewKeyStartsWithAnEmptyWalletAndAddsItsOwnCard() throws {
+    @Test func withTheTestCardsOffANewKeyBuysInOneGuidedPathUsingOnlyKeysTheScreenShows() throws {
         let server = try ServeProcess(environment: ["STOREFRONT_SANDBOX_TEST_CARDS": "off"])
         let terminal = try TmuxTerminal()
         try connect(terminal, to: server, key: try server.makeClientKey("newcomer"))
-        try terminal.addCardAndAddress(name: "Sam Shopper")
-        try terminal.press("Escape")
-        try terminal.waitFor("Products")
-        try terminal.press("Enter", "a", "c", "Enter", "p", "Enter")
+        /// Presses `key` after checking the screen offers it as `hint` (a footer or a button).
+        func press(_ key: String, shown hint: String) throws {
+            #expect(try terminal.screen().contains(hint), "the screen offers \(hint) before \(key) is pressed")
+            try terminal.press(key)
+        }
+        try press("Enter", shown: "Enter open")
+        try terminal.waitFor("Product")
+        try press("a", shown: "a add")
+        try terminal.waitFor("cart: 1 item")
+        try press("c", shown: "c cart")
+        try terminal.waitFor("Your cart")
+        try press("Enter", shown: "Enter checkout")
+        try terminal.waitFor("No card in your wallet works here")
+        try press("Enter", shown: "Enter set up card")
+        try terminal.waitFor("Add a card")
+        try terminal.fill(["4242424242424242", "12/30", "123", "Sam Shopper", "95014"])
+        // Back on the sheet with the new card, which says what Pay still needs.
+        try terminal.waitFor("Add a shipping address to pay.")
+        try press("p", shown: "p what's missing")
+        try terminal.waitUntil("the cursor on Ship to") { $0.contains("Ship to   Choose an address") }
+        try press("Enter", shown: "Enter change")
+        try terminal.waitFor("Add an address")
+        try terminal.fill(["Sam Shopper", "1 Loop Road", "Cupertino", "95014", "", "sam@example.com", ""])
+        let ready = try terminal.waitFor("Ship to   Sam Shopper, 1 Loop Road")
+        #expect(ready.contains("p pay"), "Pay is offered once the sheet is complete: \(ready)")
+        try press("p", shown: "p pay")
+        try terminal.waitFor("Enter to confirm")
+        try terminal.press("Enter")
         let thanks = try terminal.waitFor("Thank you")
         #expect(thanks.contains("Paid with  Visa ••4242"), "paid with the card it added: \(thanks)")
         try terminal.press("q")

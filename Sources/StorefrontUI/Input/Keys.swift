@@ -107,7 +107,7 @@ public enum KeyBindings {
         KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "keep shopping", contexts: [.confirmation], inFooter: true),
         KeyBinding(keys: [.character("p")], label: "p", action: .pay, summary: "pay", contexts: [.paymentSheet], inFooter: true, appliesWhen: { $0.paymentSheet?.isPayEnabled ?? false }),
         // Not ready: p still answers, by pointing at what is missing; the footer says so.
-        KeyBinding(keys: [.character("p")], label: "p", action: .pay, summary: "what's missing", contexts: [.paymentSheet], inFooter: true, appliesWhen: { !($0.paymentSheet?.isPayEnabled ?? false) }),
+        KeyBinding(keys: [.character("p")], label: "p", action: .pay, summary: "what's missing", contexts: [.paymentSheet], inFooter: true, appliesWhen: { !($0.paymentSheet?.isPayEnabled ?? false) && !($0.paymentSheet?.offersCardSetup ?? false) }),
         KeyBinding(keys: [.character("a")], label: "a", action: .addToCart, summary: "add", contexts: [.productList, .productDetail], inFooter: true),
         KeyBinding(keys: [.character("b")], label: "b", action: .buyNow, summary: "buy now", contexts: [.productDetail, .cart], inFooter: true, appliesWhen: canBuyNow),
         KeyBinding(keys: [.character("+"), .character("=")], label: "+/-", action: .increaseQuantity, summary: "quantity", contexts: [.cart], inFooter: true),
