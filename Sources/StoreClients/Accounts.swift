@@ -53,10 +53,28 @@ public protocol WalletStore: Sendable {
     func removeAddress(id: String, forCustomer customer: String) throws
 }
 
+/// A wallet store that changes what reading a wallet does and passes every other call to `base`.
+public protocol ForwardingWalletStore: WalletStore {
+    var base: any WalletStore { get }
+}
+
+extension ForwardingWalletStore {
+    public func addCard(_ card: PaymentMethod, forCustomer customer: String, makeDefault: Bool) throws {
+        try base.addCard(card, forCustomer: customer, makeDefault: makeDefault)
+    }
+    public func addAddress(_ address: Contact, forCustomer customer: String, makeDefault: Bool) throws {
+        try base.addAddress(address, forCustomer: customer, makeDefault: makeDefault)
+    }
+    public func setDefaultCard(id: String, forCustomer customer: String) throws { try base.setDefaultCard(id: id, forCustomer: customer) }
+    public func setDefaultAddress(id: String, forCustomer customer: String) throws { try base.setDefaultAddress(id: id, forCustomer: customer) }
+    public func removeCard(id: String, forCustomer customer: String) throws { try base.removeCard(id: id, forCustomer: customer) }
+    public func removeAddress(id: String, forCustomer customer: String) throws { try base.removeAddress(id: id, forCustomer: customer) }
+}
+
 /// A wallet store that shows only the cards the payment provider can charge: cards vaulted by
 /// another provider (the sandbox, before a shop moved to Stripe) stay stored but are not offered.
-public struct ChargeableCardsWalletStore: WalletStore {
-    private let base: any WalletStore
+public struct ChargeableCardsWalletStore: ForwardingWalletStore {
+    public let base: any WalletStore
     private let canCharge: @Sendable (PaymentMethod) -> Bool
 
     public init(_ base: any WalletStore, canCharge: @escaping @Sendable (PaymentMethod) -> Bool) {
@@ -70,17 +88,6 @@ public struct ChargeableCardsWalletStore: WalletStore {
         if contents.defaultCard == nil { contents.defaultCardID = contents.cards.first?.id }
         return contents
     }
-
-    public func addCard(_ card: PaymentMethod, forCustomer customer: String, makeDefault: Bool) throws {
-        try base.addCard(card, forCustomer: customer, makeDefault: makeDefault)
-    }
-    public func addAddress(_ address: Contact, forCustomer customer: String, makeDefault: Bool) throws {
-        try base.addAddress(address, forCustomer: customer, makeDefault: makeDefault)
-    }
-    public func setDefaultCard(id: String, forCustomer customer: String) throws { try base.setDefaultCard(id: id, forCustomer: customer) }
-    public func setDefaultAddress(id: String, forCustomer customer: String) throws { try base.setDefaultAddress(id: id, forCustomer: customer) }
-    public func removeCard(id: String, forCustomer customer: String) throws { try base.removeCard(id: id, forCustomer: customer) }
-    public func removeAddress(id: String, forCustomer customer: String) throws { try base.removeAddress(id: id, forCustomer: customer) }
 }
 
 /// Whose wallet the device's payment sheet shows: the guest's, or the signed-in account's.

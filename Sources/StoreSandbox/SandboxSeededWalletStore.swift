@@ -5,8 +5,8 @@ import StoreModels
 /// account), is filled with the sandbox test cards and sample addresses the first time it is read,
 /// so a demo audience can buy on a first visit. For sandbox payments only: these cards cannot be
 /// charged anywhere else.
-public struct SandboxSeededWalletStore: WalletStore {
-    private let base: any WalletStore
+public struct SandboxSeededWalletStore: ForwardingWalletStore {
+    public let base: any WalletStore
     private let sample: WalletContents
 
     public init(_ base: any WalletStore, sample: SandboxWallet = SandboxWallet()) throws {
@@ -23,15 +23,4 @@ public struct SandboxSeededWalletStore: WalletStore {
         for address in sample.addresses { try base.addAddress(address, forCustomer: customer, makeDefault: address.id == sample.defaultAddressID) }
         return try base.wallet(forCustomer: customer)
     }
-
-    public func addCard(_ card: PaymentMethod, forCustomer customer: String, makeDefault: Bool) throws {
-        try base.addCard(card, forCustomer: customer, makeDefault: makeDefault)
-    }
-    public func addAddress(_ address: Contact, forCustomer customer: String, makeDefault: Bool) throws {
-        try base.addAddress(address, forCustomer: customer, makeDefault: makeDefault)
-    }
-    public func setDefaultCard(id: String, forCustomer customer: String) throws { try base.setDefaultCard(id: id, forCustomer: customer) }
-    public func setDefaultAddress(id: String, forCustomer customer: String) throws { try base.setDefaultAddress(id: id, forCustomer: customer) }
-    public func removeCard(id: String, forCustomer customer: String) throws { try base.removeCard(id: id, forCustomer: customer) }
-    public func removeAddress(id: String, forCustomer customer: String) throws { try base.removeAddress(id: id, forCustomer: customer) }
 }
