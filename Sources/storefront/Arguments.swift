@@ -14,6 +14,14 @@ enum Arguments {
     }
 
     /// A duration option such as `--idle-timeout 15m`; `examples` shows what a good one looks like.
+    /// "400ms" or "2s": a pace between keys, from 10 ms to a minute.
+    static let pace: @Sendable (String) throws -> Duration = { text in
+        let value: Int?, scale: Int
+        if text.hasSuffix("ms") { value = Int(text.dropLast(2)); scale = 1 } else if text.hasSuffix("s") { value = Int(text.dropLast()); scale = 1000 } else { value = nil; scale = 1 }
+        guard let value, (10...60_000).contains(value * scale) else { throw ValidationError("--pace \"\(text)\" is not a duration like 400ms or 1s (10ms to 60s)") }
+        return .milliseconds(value * scale)
+    }
+
     static func duration(_ option: String, examples: String) -> @Sendable (String) throws -> Duration {
         { text in
             guard let duration = ServeDuration.parse(text) else { throw ValidationError("\(option) \"\(text)\" is not a duration like \(examples)") }

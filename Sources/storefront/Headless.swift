@@ -24,6 +24,12 @@ struct Headless: AsyncParsableCommand {
     @Flag(help: "Draw with ASCII only, as on a terminal whose locale is not UTF-8.")
     var ascii = false
 
+    @Option(help: ArgumentHelp("Write the session as an asciicast v2 file (asciinema plays it): the shop runs in a pty, so the file holds what a terminal receives.", valueName: "file.cast"))
+    var cast: String?
+
+    @Option(help: ArgumentHelp("With --cast: the time between keys, e.g. 400ms or 1s (default 400ms).", valueName: "duration"), transform: Arguments.pace)
+    var pace = Duration.milliseconds(400)
+
     @OptionGroup var shop: ShopOptions
 
     func validate() throws {
@@ -33,6 +39,7 @@ struct Headless: AsyncParsableCommand {
     @MainActor
     func run() async throws {
         let script = try Key.script(keys)
+        if let cast { return try recordCast(script, to: cast) }
         let configuration = try shop.configuration(environment: ProcessInfo.processInfo.environment)
         let environment = ProcessInfo.processInfo.environment
         let (dependencies, _, payments) = try await ShopComposition.dependencies(
@@ -58,5 +65,48 @@ struct Headless: AsyncParsableCommand {
         }
         if !frames { print(driver.frame.plainText) }
         await payments.close()
+    }
+
+    /// `--cast`: this binary's `run` in a pty, with the same shop, recorded; exits as the shop did.
+    private func recordCast(_ script: [Key], to path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        var isDirectory: ObjCBool = false
+        let folder = url.deletingLastPathComponent().path
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            complain("cannot write \(path): the folder \(folder) does not exist")
+            throw ExitCodes.cannotCreate
+        }
+        // The file is played on someone else's xterm-256color: in colour whatever this terminal's
+        // NO_COLOR says, so the same script always gives the same file.
+        var arguments = ["run", "--sandbox-latency-ms", "0", "--theme", "color"]
+        let forwarded: [(String, String?)] = [
+            ("--catalog", shop.catalog), ("--data-dir", shop.dataDirectory), ("--one-tap", shop.oneTap),
+            ("--payments", shop.payments?.rawValue), ("--stripe-secret-key-file", shop.stripeSecretKeyFile),
+            ("--stripe-api-base", shop.stripeAPIBase),
+        ]
+        for case let (option, value?) in forwarded { arguments += [option, value] }
+        if shop.noMigrate { arguments.append("--no-migrate") }
+        var environment = ProcessInfo.processInfo.environment
+        // The URL may hold a password: the environment, never a command line.
+        if let database = shop.database { environment["STOREFRONT_DATABASE_URL"] = database }
+        environment["TERM"] = "xterm-256color"
+        let locale = ascii ? "C" : "C.UTF-8"
+        environment["LANG"] = locale
+        environment["LC_ALL"] = locale
+        for name in ["COLUMNS", "LINES", "NO_COLOR"] { environment[name] = nil }
+        let recording = CastRecording(
+            executable: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0],
+            arguments: arguments, environment: environment, size: size, pace: pace
+        )
+        let (events, termination) = try recording.record(script)
+        do {
+            try recording.fileText(events, title: "storefront: \(keys)").write(to: url, atomically: true, encoding: .utf8)
+        } catch {
+            complain("cannot write \(path): \(error.localizedDescription)")
+            throw ExitCodes.cannotCreate
+        }
+        let seconds = events.last.map { String(format: "%.1f", $0.time) } ?? "0"
+        print("wrote \(path): \(script.count) keys, \(events.count) frames, \(seconds) s")
+        if termination.shellStatus != 0 { throw ExitCode(termination.shellStatus) }
     }
 }

@@ -206,3 +206,25 @@ public final class KeyQueue {
         }
     }
 }
+
+extension Key {
+    /// The bytes a terminal sends for this key once the program has turned keypad transmit mode
+    /// on, as ncurses does (xterm's application cursor keys: ESC O A for up).
+    public var terminalBytes: [UInt8] {
+        switch self {
+        case .up: Array("\u{1B}OA".utf8)
+        case .down: Array("\u{1B}OB".utf8)
+        case .right: Array("\u{1B}OC".utf8)
+        case .left: Array("\u{1B}OD".utf8)
+        case .home: Array("\u{1B}OH".utf8)
+        case .end: Array("\u{1B}OF".utf8)
+        case .pageUp: Array("\u{1B}[5~".utf8)
+        case .pageDown: Array("\u{1B}[6~".utf8)
+        case .enter: [13]
+        case .escape: [27]
+        case .tab: [9]
+        case .backspace: [127]
+        case .character(let character): Array(String(character).utf8)
+        }
+    }
+}

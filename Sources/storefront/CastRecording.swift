@@ -1,0 +1,114 @@
+import Foundation
+import PseudoTerminal
+import StorefrontUI
+
+/// A key script's session written as an asciicast v2 file (the format asciinema plays): the shop
+/// runs in a pty of its own, as at a terminal, so the file holds the very bytes a terminal would
+/// receive. Each key's answer is one event, the keys a steady `pace` apart, so the same script on
+/// the same shop gives the same file.
+///
+/// Order of calls: spawn `storefront run` in a pty → take its first frame → each key, then its
+/// answer → `q` unless the script quit → wait for the exit (the terminal given back) → write the file.
+struct CastRecording {
+    var executable: String
+    var arguments: [String]
+    var environment: [String: String]
+    var size: Size
+    var pace: Duration
+
+    /// Output stops this long before an answer counts as drawn.
+    static let quiet = Duration.milliseconds(300)
+    /// The longest any one answer may take.
+    static let answerLimit = Duration.seconds(20)
+
+    struct Event {
+        var time: Double
+        var output: [UInt8]
+    }
+
+    /// Runs the script and returns the events, and the program's termination.
+    func record(_ keys: [Key]) throws -> (events: [Event], termination: ProcessTermination) {
+        let process = try PseudoTerminalProcess.spawn(
+            executable: executable, arguments: arguments, environment: environment,
+            size: TerminalSize(columns: size.columns, rows: size.rows)
+        )
+        let terminal = process.takeTerminal()
+        defer { close(terminal) }
+        var events: [Event] = []
+        // Times from whole milliseconds, so the file reads 1.2, not a sum's 1.2000000000000002.
+        let stepMilliseconds = Int(pace.components.seconds) * 1000 + Int(pace.components.attoseconds / 1_000_000_000_000_000)
+        var elapsedMilliseconds = 0
+        var time: Double { Double(elapsedMilliseconds) / 1000 }
+        var ended = false
+        func answer(at time: Double) {
+            let (output, closed) = Self.readAnswer(from: terminal)
+            if !output.isEmpty { events.append(Event(time: time, output: output)) }
+            ended = ended || closed
+        }
+        // The first frame: wait for the program to start drawing, however long it takes to start.
+        let started = Self.readAnswer(from: terminal, waitsForOutput: true)
+        events.append(Event(time: 0, output: started.output))
+        ended = started.closed
+        var quitting = false
+        for key in keys where !ended {
+            elapsedMilliseconds += stepMilliseconds
+            Self.write(key.terminalBytes, to: terminal)
+            if key == .character("q") { quitting = true }
+            answer(at: time)
+        }
+        if !ended && !quitting {
+            elapsedMilliseconds += stepMilliseconds
+            Self.write(Key.character("q").terminalBytes, to: terminal)
+            answer(at: time)
+        }
+        // What the shop writes as it ends (the terminal given back) comes before the end of file.
+        while !ended { answer(at: time) }
+        return (events, process.waitForExit())
+    }
+
+    /// asciicast v2: a header line, then one `[time, "o", text]` line per event.
+    func fileText(_ events: [Event], title: String) throws -> String {
+        let header: [String: Any] = [
+            "version": 2, "width": size.columns, "height": size.rows,
+            "title": title, "env": ["TERM": environment["TERM"] ?? "xterm-256color"],
+        ]
+        var lines = [String(decoding: try JSONSerialization.data(withJSONObject: header, options: [.sortedKeys]), as: UTF8.self)]
+        for event in events {
+            let text = String(decoding: event.output, as: UTF8.self)
+            let line = try JSONSerialization.data(withJSONObject: [event.time, "o", text] as [Any], options: [.withoutEscapingSlashes])
+            lines.append(String(decoding: line, as: UTF8.self))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func write(_ bytes: [UInt8], to terminal: Int32) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBufferPointer { Foundation.write(terminal, $0.baseAddress, $0.count) }
+            if written <= 0 { if errno == EINTR { continue } else { return } }
+            offset += written
+        }
+    }
+
+    /// Reads until the output has been quiet for `quiet` (or the program closed the terminal).
+    private static func readAnswer(from terminal: Int32, waitsForOutput: Bool = false) -> (output: [UInt8], closed: Bool) {
+        let clock = ContinuousClock()
+        let limit = clock.now.advanced(by: answerLimit)
+        var output: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while clock.now < limit {
+            var descriptor = pollfd(fd: terminal, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, Int32(quiet.components.attoseconds / 1_000_000_000_000_000 + quiet.components.seconds * 1000))
+            if ready < 0 { if errno == EINTR { continue } else { return (output, true) } }
+            if ready == 0 {
+                if waitsForOutput && output.isEmpty { continue }
+                return (output, false)
+            }
+            let count = read(terminal, &buffer, buffer.count)
+            // EIO: the program exited and the pty's other side is closed.
+            if count <= 0 { return (output, true) }
+            output += buffer.prefix(count)
+        }
+        return (output, false)
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+/// `storefront headless --cast`: a key script's session as an asciicast v2 file, played back
+/// through a VT emulator (pyte, from PyPI) by `scripts/cast-play`.
+@Suite("Recordings")
+struct CastTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardized
+    static let demoKeys = "enter,a,c,enter,p,enter"
+
+    /// Records `keys` on a fresh shop; returns the file's text.
+    static func record(_ keys: String, extra: [String] = []) throws -> String {
+        let home = TemporaryDirectory.make().path
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        let file = home + "/session.cast"
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CONFIG_HOME"] = home + "/config"
+        environment["XDG_DATA_HOME"] = home + "/data"
+        let result = try Subprocess.run(try BuiltProduct.requireStorefront(), ["headless", "--data-dir", home + "/data", "--size", "80x24", "--keys", keys, "--cast", file] + extra, environment: environment)
+        try #require(result.status == 0, "headless --cast failed: \(result.stderr)")
+        #expect(result.stdout.contains("wrote \(file): \(keys.split(separator: ",").count) keys"))
+        return try String(contentsOfFile: file, encoding: .utf8)
+    }
+
+    /// The screens `scripts/cast-play` shows after each event.
+    static func play(_ cast: String) throws -> [String] {
+        let file = TemporaryDirectory.make().path + ".cast"
+        try cast.write(toFile: file, atomically: true, encoding: .utf8)
+        let played = try Subprocess.run(root.appendingPathComponent("scripts/cast-play").path, [file])
+        try #require(played.status != 69, "the VT emulator is missing: install the Python package pyte (python3 -m pip install pyte)")
+        try #require(played.status == 0, "cast-play failed: \(played.stderr)")
+        return played.stdout.split(separator: /--- event \d+ at [\d.]+ s ---\n/).map(String.init)
+    }
+
+    @Test func aPurchasePlayedThroughAVTEmulatorReachesTheThankYouFrame() throws {
+        let cast = try Self.record(Self.demoKeys)
+        let lines = cast.split(separator: "\n")
+        let header = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        #expect(header["version"] as? Int == 2 && header["width"] as? Int == 80 && header["height"] as? Int == 24)
+        // A steady pace: the first frame at 0, then one answer per key 400 ms apart, then q.
+        let times = try lines.dropFirst().map { line in try #require((try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [Any])?.first as? Double) }
+        let steady: [Double] = [0, 0.4, 0.8, 1.2, 1.6, 2, 2.4, 2.8]
+        #expect(times == steady, "\(times)")
+        #expect(cast.contains(#"\u001b[?1049h"#), "the real escape sequences: the alternate screen is entered")
+
+        let screens = try Self.play(cast)
+        #expect(screens.first?.contains("Products") == true, "the first frame is the product list")
+        let thanks = try #require(screens.first { $0.contains("Thank you") }, "a frame shows the paid order")
+        #expect(thanks.contains("Order SF-000001 is paid."))
+    }
+
+    @Test func theDemoInTheRepositoryIsWhatTheShopRecordsToday() throws {
+        let kept = try String(contentsOf: Self.root.appendingPathComponent("docs/demo.cast"), encoding: .utf8)
+        #expect(try Self.record(Self.demoKeys) == kept, "docs/demo.cast is stale: run scripts/update-readme-screens")
+    }
+
+    @Test func aBadPaceOrAMissingFolderIsRefusedBeforeAnythingRuns() throws {
+        let binary = try BuiltProduct.requireStorefront()
+        let pace = try Subprocess.run(binary, ["headless", "--keys", "a", "--cast", "/tmp/x.cast", "--pace", "fast"])
+        #expect(pace.status == 64)
+        #expect(pace.stderr.contains(#"--pace "fast" is not a duration like 400ms or 1s"#))
+        let folder = try Subprocess.run(binary, ["headless", "--keys", "a", "--cast", "/nonexistent-folder/x.cast"])
+        #expect(folder.status == 73)
+        #expect(folder.stderr.contains("cannot write /nonexistent-folder/x.cast: the folder /nonexistent-folder does not exist"))
+    }
+}
