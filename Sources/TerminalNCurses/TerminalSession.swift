@@ -32,6 +32,12 @@ public final class TerminalSession {
         self.log = log
     }
 
+    /// Set (to any value) by a recorder: once every key's effects have settled and the frame is
+    /// drawn, the session writes `settledMarker`, a private OSC sequence terminals ignore, so the
+    /// recorder knows an answer is whole without guessing from quiet time.
+    public nonisolated static let settledMarkerVariable = "STOREFRONT_SETTLED_MARKER"
+    public nonisolated static let settledMarker = "\u{1B}]7766;storefront-settled\u{07}"
+
     /// Checks that stdin and stdout are a usable terminal, without drawing anything.
     public static func checkTerminal(environment: [String: String]) throws {
         try NCursesScreen.checkTerminal(environment: environment)
@@ -43,7 +49,10 @@ public final class TerminalSession {
         defer { screen.restore() }
         log("screen \(screen.size), charset \(screen.charset), colours \(screen.colorMode)")
         let backend = NCursesBackend(screen: screen)
-        let events = TerminalEvents(screen: screen, backend: backend, program: Program(dependencies: dependencies, backend: backend))
+        let events = TerminalEvents(
+            screen: screen, backend: backend, program: Program(dependencies: dependencies, backend: backend),
+            marksSettled: environment[Self.settledMarkerVariable] != nil
+        )
         let ending = try await events.run()
         log("session ended: \(ending)")
         return ending
@@ -61,11 +70,24 @@ private final class TerminalEvents {
     private var sources: [any DispatchSourceProtocol] = []
     private var ticker: (any DispatchSourceTimer)?
     private var isTicking = false
+    private let marksSettled: Bool
 
-    init(screen: NCursesScreen, backend: NCursesBackend, program: Program) {
+    init(screen: NCursesScreen, backend: NCursesBackend, program: Program, marksSettled: Bool) {
         self.screen = screen
         self.backend = backend
         self.program = program
+        self.marksSettled = marksSettled
+    }
+
+    /// For a recorder: once the effects of what was just handled have settled and been drawn, the marker.
+    private func markWhenSettled() {
+        guard marksSettled else { return }
+        Task { @MainActor [program] in
+            await program.viewModel.settled()
+            program.drawIfNeeded()
+            let marker = Array(TerminalSession.settledMarker.utf8)
+            _ = marker.withUnsafeBufferPointer { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+        }
     }
 
     func run() async throws -> TerminalSession.Ending {
@@ -75,6 +97,7 @@ private final class TerminalEvents {
         }
         program.draw()
         try listen()
+        markWhenSettled()
         let ending = await withCheckedContinuation { finish = $0 }
         for source in sources { source.cancel() }
         ticker?.cancel()
@@ -142,6 +165,7 @@ private final class TerminalEvents {
             }
         }
         program.drawIfNeeded()
+        markWhenSettled()
     }
 
     private func signalsArrived(_ numbers: [Int32]) {
@@ -170,7 +194,8 @@ private final class TerminalEvents {
 
     /// Ticks only while something is in progress or the store is being waited for, so an idle shop writes nothing.
     private func updateTicker(busy: Bool) {
-        guard let ticker else { return }
+        // A recording has no timer: a spinner turned by the clock would make each take differ.
+        guard let ticker, !marksSettled else { return }
         if busy && !isTicking { ticker.resume(); isTicking = true }
         if !busy && isTicking { ticker.suspend(); isTicking = false }
     }

@@ -1,11 +1,13 @@
 import Foundation
 import PseudoTerminal
 import StorefrontUI
+import TerminalNCurses
 
 /// A key script's session written as an asciicast v2 file (the format asciinema plays): the shop
 /// runs in a pty of its own, as at a terminal, so the file holds the very bytes a terminal would
 /// receive. Each key's answer is one event, the keys a steady `pace` apart, so the same script on
-/// the same shop gives the same file.
+/// the same shop gives the same file. An answer is whole when the shop writes its settled marker
+/// (`TerminalSession.settledMarker`, asked for through the environment), which is left out of the file.
 ///
 /// Order of calls: spawn `storefront run` in a pty → take its first frame → each key, then its
 /// answer → `q` unless the script quit → wait for the exit (the terminal given back) → write the file.
@@ -16,10 +18,8 @@ struct CastRecording {
     var size: Size
     var pace: Duration
 
-    /// Output stops this long before an answer counts as drawn.
-    static let quiet = Duration.milliseconds(300)
     /// The longest any one answer may take.
-    static let answerLimit = Duration.seconds(20)
+    static let answerLimit = Duration.seconds(60)
 
     struct Event {
         var time: Double
@@ -40,29 +40,26 @@ struct CastRecording {
         var elapsedMilliseconds = 0
         var time: Double { Double(elapsedMilliseconds) / 1000 }
         var ended = false
-        func answer(at time: Double) {
-            let (output, closed) = Self.readAnswer(from: terminal)
+        func answer(at time: Double) throws {
+            let (output, closed) = try Self.readAnswer(from: terminal)
             if !output.isEmpty { events.append(Event(time: time, output: output)) }
             ended = ended || closed
         }
-        // The first frame: wait for the program to start drawing, however long it takes to start.
-        let started = Self.readAnswer(from: terminal, waitsForOutput: true)
-        events.append(Event(time: 0, output: started.output))
-        ended = started.closed
+        try answer(at: 0)
         var quitting = false
         for key in keys where !ended {
             elapsedMilliseconds += stepMilliseconds
             Self.write(key.terminalBytes, to: terminal)
             if key == .character("q") { quitting = true }
-            answer(at: time)
+            try answer(at: time)
         }
         if !ended && !quitting {
             elapsedMilliseconds += stepMilliseconds
             Self.write(Key.character("q").terminalBytes, to: terminal)
-            answer(at: time)
+            try answer(at: time)
         }
         // What the shop writes as it ends (the terminal given back) comes before the end of file.
-        while !ended { answer(at: time) }
+        while !ended { try answer(at: time) }
         return (events, process.waitForExit())
     }
 
@@ -90,25 +87,32 @@ struct CastRecording {
         }
     }
 
-    /// Reads until the output has been quiet for `quiet` (or the program closed the terminal).
-    private static func readAnswer(from terminal: Int32, waitsForOutput: Bool = false) -> (output: [UInt8], closed: Bool) {
+    /// Reads until the shop says its answer is drawn (the marker, left out) or closes the terminal.
+    private static func readAnswer(from terminal: Int32) throws -> (output: [UInt8], closed: Bool) {
+        let marker = Array(TerminalSession.settledMarker.utf8)
         let clock = ContinuousClock()
         let limit = clock.now.advanced(by: answerLimit)
         var output: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while clock.now < limit {
-            var descriptor = pollfd(fd: terminal, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&descriptor, 1, Int32(quiet.components.attoseconds / 1_000_000_000_000_000 + quiet.components.seconds * 1000))
-            if ready < 0 { if errno == EINTR { continue } else { return (output, true) } }
-            if ready == 0 {
-                if waitsForOutput && output.isEmpty { continue }
+            if let range = output.firstRange(of: marker) {
+                output.removeSubrange(range)
                 return (output, false)
             }
+            var descriptor = pollfd(fd: terminal, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, 1000)
+            if ready < 0 { if errno == EINTR { continue } else { return (output, true) } }
+            if ready == 0 { continue }
             let count = read(terminal, &buffer, buffer.count)
             // EIO: the program exited and the pty's other side is closed.
             if count <= 0 { return (output, true) }
             output += buffer.prefix(count)
         }
-        return (output, false)
+        throw CastRecordingError(message: "the shop did not finish drawing within \(answerLimit)")
     }
+}
+
+struct CastRecordingError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
 }

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import StorefrontUI
+import TerminalNCurses
+import PseudoTerminal
 
 /// `storefront headless`: runs a key script without a terminal and prints frames as text.
 struct Headless: AsyncParsableCommand {
@@ -94,11 +96,18 @@ struct Headless: AsyncParsableCommand {
         environment["LANG"] = locale
         environment["LC_ALL"] = locale
         for name in ["COLUMNS", "LINES", "NO_COLOR"] { environment[name] = nil }
+        environment[TerminalSession.settledMarkerVariable] = "1"
         let recording = CastRecording(
             executable: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0],
             arguments: arguments, environment: environment, size: size, pace: pace
         )
-        let (events, termination) = try recording.record(script)
+        let events: [CastRecording.Event], termination: ProcessTermination
+        do {
+            (events, termination) = try recording.record(script)
+        } catch {
+            complain("cannot record \(path): \(error)")
+            throw ExitCodes.ioError
+        }
         do {
             try recording.fileText(events, title: "storefront: \(keys)").write(to: url, atomically: true, encoding: .utf8)
         } catch {
