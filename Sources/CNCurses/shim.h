@@ -34,6 +34,36 @@ static inline attr_t sf_a_normal(void) { return A_NORMAL; }
 static inline int sf_key_code_yes(void) { return KEY_CODE_YES; }
 static inline int sf_err(void) { return ERR; }
 
+/// Turns mouse reporting on (left presses and the wheel) or off; ncurses asks the terminal for
+/// SGR reports (1006) where terminfo says it has them (XM), so wide terminals work. No click
+/// interval: a press is reported at once. Returns 1 when the terminal reports the mouse at all.
+static inline int sf_mouse(int on) {
+    mmask_t wanted = 0;
+    if (on) {
+        wanted = BUTTON1_PRESSED | BUTTON4_PRESSED;
+#ifdef BUTTON5_PRESSED
+        wanted |= BUTTON5_PRESSED;
+#endif
+    }
+    mouseinterval(0);
+    return mousemask(wanted, NULL) != 0 ? 1 : 0;
+}
+
+/// Reads the mouse event behind KEY_MOUSE: 1 a left press, 4 the wheel up, 5 the wheel down,
+/// 0 anything else; -1 when there was none to read.
+static inline int sf_read_mouse(int *out_column, int *out_row) {
+    MEVENT event;
+    if (getmouse(&event) != OK) return -1;
+    *out_column = event.x;
+    *out_row = event.y;
+    if (event.bstate & BUTTON1_PRESSED) return 1;
+    if (event.bstate & BUTTON4_PRESSED) return 4;
+#ifdef BUTTON5_PRESSED
+    if (event.bstate & BUTTON5_PRESSED) return 5;
+#endif
+    return 0;
+}
+
 /// Starts curses on the process's own stdin and stdout; NULL when the terminal cannot be used.
 static inline SCREEN *sf_newterm(void) { return newterm(NULL, stdout, stdin); }
 

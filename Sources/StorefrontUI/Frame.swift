@@ -75,6 +75,8 @@ public struct Frame: Hashable, Sendable {
     public let size: Size
     public let charset: Charset
     public private(set) var cells: [Cell]
+    /// Where a click means something, in drawing order (a later target covers an earlier one).
+    public internal(set) var targets: [MouseTarget] = []
 
     public init(size: Size, charset: Charset = .unicode) {
         self.size = size

@@ -51,7 +51,7 @@ final class NCursesScreen {
         }
     }
 
-    init(theme: ThemePreference, environment: [String: String]) throws {
+    init(theme: ThemePreference, environment: [String: String], mouse: Bool = false) throws {
         try Self.checkTerminal(environment: environment)
         setlocale(LC_ALL, "")
         charset = sf_locale_is_utf8() == 1 ? .unicode : .ascii
@@ -75,6 +75,8 @@ final class NCursesScreen {
         keypad(sf_stdscr(), true)
         nodelay(sf_stdscr(), true)
         set_escdelay(25)
+        // With the mouse on, the terminal's own selection needs Shift; off, it works as ever.
+        if mouse { _ = sf_mouse(1) }
         leaveok(sf_stdscr(), true)
         curs_set(0)
         let hasColors = has_colors()
@@ -153,6 +155,9 @@ final class NCursesScreen {
     /// A key as curses decoded it.
     enum Input: Equatable {
         case key(Key)
+        /// A left press at a cell, or a turn of the wheel.
+        case click(column: Int, row: Int)
+        case wheel(down: Bool)
         case interrupt
         case redraw
         case resize
@@ -188,7 +193,19 @@ final class NCursesScreen {
         case KEY_BACKSPACE: .key(.backspace)
         case KEY_ENTER: .key(.enter)
         case KEY_RESIZE: .resize
+        case KEY_MOUSE: mouse()
         default: nil
+        }
+    }
+
+    /// The mouse event behind KEY_MOUSE; nil for releases, moves and other buttons.
+    private static func mouse() -> Input? {
+        var column: Int32 = 0, row: Int32 = 0
+        switch sf_read_mouse(&column, &row) {
+        case 1: return .click(column: Int(column), row: Int(row))
+        case 4: return .wheel(down: false)
+        case 5: return .wheel(down: true)
+        default: return nil
         }
     }
 
@@ -231,6 +248,7 @@ final class NCursesScreen {
         guard isActive else { return }
         isActive = false
         curs_set(1)
+        _ = sf_mouse(0)
         endwin()
         if let screen { delscreen(screen) }
         screen = nil

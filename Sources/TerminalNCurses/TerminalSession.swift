@@ -23,12 +23,15 @@ public final class TerminalSession {
     private let dependencies: StorefrontDependencies
     private let theme: ThemePreference
     private let environment: [String: String]
+    private let mouse: Bool
     private let log: (String) -> Void
 
-    public init(dependencies: StorefrontDependencies, theme: ThemePreference, environment: [String: String], log: @escaping (String) -> Void = { _ in }) {
+    /// `mouse`: clicks and the wheel work (the default); off, the terminal keeps its own selection.
+    public init(dependencies: StorefrontDependencies, theme: ThemePreference, environment: [String: String], mouse: Bool = true, log: @escaping (String) -> Void = { _ in }) {
         self.dependencies = dependencies
         self.theme = theme
         self.environment = environment
+        self.mouse = mouse
         self.log = log
     }
 
@@ -45,7 +48,7 @@ public final class TerminalSession {
 
     /// Opens the screen, runs until the shop ends, and always restores the terminal.
     public func run() async throws -> Ending {
-        let screen = try NCursesScreen(theme: theme, environment: environment)
+        let screen = try NCursesScreen(theme: theme, environment: environment, mouse: mouse)
         defer { screen.restore() }
         log("screen \(screen.size), charset \(screen.charset), colours \(screen.colorMode)")
         let backend = NCursesBackend(screen: screen)
@@ -150,6 +153,10 @@ private final class TerminalEvents {
             switch input {
             case .key(let key):
                 program.enqueue(key)
+            case .click(let column, let row):
+                program.click(column: column, row: row)
+            case .wheel(let down):
+                program.wheel(down: down)
             case .interrupt:
                 end(.interrupted)
                 return

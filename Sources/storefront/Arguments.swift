@@ -14,6 +14,17 @@ enum Arguments {
     }
 
     /// A duration option such as `--idle-timeout 15m`; `examples` shows what a good one looks like.
+    /// "on" or "off", for a switch given on the command line.
+    static func onOff(_ option: String) -> @Sendable (String) throws -> Bool {
+        { text in
+            switch text.lowercased() {
+            case "on": return true
+            case "off": return false
+            default: throw ValidationError("\(option) must be on or off, not \"\(text)\"")
+            }
+        }
+    }
+
     /// "400ms" or "2s": a pace between keys, from 10 ms to a minute.
     static let pace: @Sendable (String) throws -> Duration = { text in
         let value: Int?, scale: Int

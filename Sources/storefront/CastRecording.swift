@@ -21,13 +21,49 @@ struct CastRecording {
     /// The longest any one answer may take.
     static let answerLimit = Duration.seconds(60)
 
+    /// One step of a recorded script: a key, or the mouse as a terminal reports it.
+    enum Step: Equatable {
+        case key(Key)
+        /// A left click (press and release) on a cell, counted from 1 as terminals count.
+        case click(column: Int, row: Int)
+        case wheel(down: Bool)
+
+        /// The bytes an xterm in SGR mouse mode (1006) sends.
+        var terminalBytes: [UInt8] {
+            switch self {
+            case .key(let key): key.terminalBytes
+            case .click(let column, let row): Array("\u{1B}[<0;\(column);\(row)M\u{1B}[<0;\(column);\(row)m".utf8)
+            case .wheel(let down): Array("\u{1B}[<\(down ? 65 : 64);1;1M".utf8)
+            }
+        }
+    }
+
+    /// A `--keys` script for a recording: key names, and `click@COLxROW` (from 1, as a terminal
+    /// counts), `wheelup`, `wheeldown`.
+    static func steps(_ script: String) throws -> [Step] {
+        guard !script.isEmpty else { return [] }
+        return try script.split(separator: ",", omittingEmptySubsequences: false).enumerated().map { position, raw in
+            let name = raw.trimmingCharacters(in: .whitespaces)
+            switch name {
+            case "wheelup": return .wheel(down: false)
+            case "wheeldown": return .wheel(down: true)
+            default:
+                if let click = name.wholeMatch(of: /click@(\d{1,4})x(\d{1,4})/), let column = Int(click.1), let row = Int(click.2), column >= 1, row >= 1 {
+                    return .click(column: column, row: row)
+                }
+                guard let key = name == "comma" ? .character(",") : Key(name: name) else { throw KeyScriptError(position: position + 1, name: String(raw)) }
+                return .key(key)
+            }
+        }
+    }
+
     struct Event {
         var time: Double
         var output: [UInt8]
     }
 
     /// Runs the script and returns the events, and the program's termination.
-    func record(_ keys: [Key]) throws -> (events: [Event], termination: ProcessTermination) {
+    func record(_ steps: [Step]) throws -> (events: [Event], termination: ProcessTermination) {
         let process = try PseudoTerminalProcess.spawn(
             executable: executable, arguments: arguments, environment: environment,
             size: TerminalSize(columns: size.columns, rows: size.rows)
@@ -47,10 +83,10 @@ struct CastRecording {
         }
         try answer(at: 0)
         var quitting = false
-        for key in keys where !ended {
+        for step in steps where !ended {
             elapsedMilliseconds += stepMilliseconds
-            Self.write(key.terminalBytes, to: terminal)
-            if key == .character("q") { quitting = true }
+            Self.write(step.terminalBytes, to: terminal)
+            if step == .key(.character("q")) { quitting = true }
             try answer(at: time)
         }
         if !ended && !quitting {

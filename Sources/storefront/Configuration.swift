@@ -18,6 +18,8 @@ struct Configuration: Equatable {
     var sandboxLatencyMilliseconds: Int?
     /// Whether the guest's empty wallet is filled with the sandbox test cards and sample addresses.
     var sandboxTestCards: Bool?
+    /// Whether clicks and the wheel work in the terminal (on unless switched off).
+    var mouse: Bool?
     /// The payment provider: sandbox (the default) or stripe.
     var payments: PaymentsChoice?
     /// A file holding the Stripe secret key, read through the credential file's owner-only checks.
@@ -29,7 +31,7 @@ struct Configuration: Equatable {
 
     static let keys = [
         "catalog", "data-dir", "log-level", "one-tap", "one-tap-cart", "one-tap-product", "theme", "sandbox-latency-ms", "sandbox-test-cards",
-        "payments", "stripe-secret-key-file", "stripe-api-base", "database",
+        "payments", "stripe-secret-key-file", "stripe-api-base", "database", "mouse",
     ]
 
     /// The One-Tap flags: both entry points on unless switched off.
@@ -94,7 +96,7 @@ struct Configuration: Equatable {
         }
         let switches: [(String, WritableKeyPath<Configuration, Bool?>)] = [
             ("STOREFRONT_ONE_TAP_CART", \.oneTapCart), ("STOREFRONT_ONE_TAP_PRODUCT", \.oneTapProduct),
-            ("STOREFRONT_SANDBOX_TEST_CARDS", \.sandboxTestCards),
+            ("STOREFRONT_SANDBOX_TEST_CARDS", \.sandboxTestCards), ("STOREFRONT_MOUSE", \.mouse),
         ]
         for (name, path) in switches {
             guard let value = environment[name], !value.isEmpty else { continue }
@@ -163,13 +165,14 @@ struct Configuration: Equatable {
                 do { try configuration.applyOneTap(value) } catch {
                     throw ConfigurationError(source: source, line: index + 1, message: "\(error)")
                 }
-            case "one-tap-cart", "one-tap-product", "sandbox-test-cards":
+            case "one-tap-cart", "one-tap-product", "sandbox-test-cards", "mouse":
                 guard let on = parseSwitch(value) else {
                     throw ConfigurationError(source: source, line: index + 1, message: "\(key) must be on or off, got \"\(value)\"")
                 }
                 switch key {
                 case "one-tap-cart": configuration.oneTapCart = on
                 case "one-tap-product": configuration.oneTapProduct = on
+                case "mouse": configuration.mouse = on
                 default: configuration.sandboxTestCards = on
                 }
             case "theme": configuration.theme = value

@@ -35,13 +35,18 @@ struct Headless: AsyncParsableCommand {
     @OptionGroup var shop: ShopOptions
 
     func validate() throws {
-        do { _ = try Key.script(keys) } catch { throw ValidationError("\(error)") }
+        do {
+            // A recording can click and turn the wheel too: it has a terminal to send them to.
+            if cast != nil { _ = try CastRecording.steps(keys) } else { _ = try Key.script(keys) }
+        } catch {
+            throw ValidationError("\(error)")
+        }
     }
 
     @MainActor
     func run() async throws {
+        if let cast { return try recordCast(try CastRecording.steps(keys), to: cast) }
         let script = try Key.script(keys)
-        if let cast { return try recordCast(script, to: cast) }
         let configuration = try shop.configuration(environment: ProcessInfo.processInfo.environment)
         let environment = ProcessInfo.processInfo.environment
         let (dependencies, _, payments) = try await ShopComposition.dependencies(
@@ -70,7 +75,7 @@ struct Headless: AsyncParsableCommand {
     }
 
     /// `--cast`: this binary's `run` in a pty, with the same shop, recorded; exits as the shop did.
-    private func recordCast(_ script: [Key], to path: String) throws {
+    private func recordCast(_ script: [CastRecording.Step], to path: String) throws {
         let url = URL(fileURLWithPath: path)
         var isDirectory: ObjCBool = false
         let folder = url.deletingLastPathComponent().path

@@ -20,6 +20,9 @@ struct Run: AsyncParsableCommand {
     @Option(help: ArgumentHelp("auto, color or mono (NO_COLOR also selects mono). Env: STOREFRONT_THEME.", valueName: "theme"))
     var theme: ThemePreference?
 
+    @Option(help: ArgumentHelp("on or off: clicks and the wheel (default on; off leaves the terminal's own selection). Env: STOREFRONT_MOUSE.", valueName: "on|off"), transform: Arguments.onOff("--mouse"))
+    var mouse: Bool?
+
     @Option(name: .customLong("sandbox-latency-ms"), help: ArgumentHelp("How long each sandbox payment call takes, to show progress. Default 300.", valueName: "ms"))
     var sandboxLatencyMilliseconds: Int?
 
@@ -29,6 +32,7 @@ struct Run: AsyncParsableCommand {
         var configuration = try shop.configuration(environment: environment)
         if let logLevel { configuration.logLevel = logLevel.rawValue }
         if let theme { configuration.theme = theme.rawValue }
+        if let mouse { configuration.mouse = mouse }
         if let sandboxLatencyMilliseconds { configuration.sandboxLatencyMilliseconds = sandboxLatencyMilliseconds }
 
         guard let theme = ThemePreference(rawValue: configuration.theme ?? "auto") else {
@@ -82,7 +86,7 @@ struct Run: AsyncParsableCommand {
         }
         tellLogFailure()
         defer { tellLogFailure() }
-        let session = TerminalSession(dependencies: dependencies, theme: theme, environment: environment) { logger.info("\($0)") }
+        let session = TerminalSession(dependencies: dependencies, theme: theme, environment: environment, mouse: configuration.mouse ?? true) { logger.info("\($0)") }
         let ending: TerminalSession.Ending
         do {
             ending = try await session.run()

@@ -9,13 +9,14 @@ struct CastTests {
     static let demoKeys = "enter,a,c,enter,p,enter"
 
     /// Records `keys` on a fresh shop; returns the file's text.
-    static func record(_ keys: String, extra: [String] = []) throws -> String {
+    static func record(_ keys: String, extra: [String] = [], environment extraEnvironment: [String: String] = [:]) throws -> String {
         let home = TemporaryDirectory.make().path
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         let file = home + "/session.cast"
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CONFIG_HOME"] = home + "/config"
         environment["XDG_DATA_HOME"] = home + "/data"
+        environment.merge(extraEnvironment) { $1 }
         let result = try Subprocess.run(try BuiltProduct.requireStorefront(), ["headless", "--data-dir", home + "/data", "--size", "80x24", "--keys", keys, "--cast", file] + extra, environment: environment)
         try #require(result.status == 0, "headless --cast failed: \(result.stderr)")
         #expect(result.stdout.contains("wrote \(file): \(keys.split(separator: ",").count) keys"))
@@ -62,5 +63,22 @@ struct CastTests {
         let folder = try Subprocess.run(binary, ["headless", "--keys", "a", "--cast", "/nonexistent-folder/x.cast"])
         #expect(folder.status == 73)
         #expect(folder.stderr.contains("cannot write /nonexistent-folder/x.cast: the folder /nonexistent-folder does not exist"))
+    }
+
+    /// Real SGR mouse reports (ESC [ < 0 ; col ; row M, then m) through a real pty.
+    @Test func clicksInAPtySelectOpenAndPressAFooterHint() throws {
+        // Row 6 is the fourth product; a second click on it opens it; the footer's "a add" starts at column 2.
+        let cast = try Self.record("click@10x6,click@10x6,click@3x24")
+        let last = try #require(try Self.play(cast).last)
+        #expect(last.contains("Grid Notebook") && last.contains("cart: 1 item"), "opened the clicked product and added it: \(last)")
+    }
+
+    @Test func withTheMouseOffClicksDoNothing() throws {
+        let cast = try Self.record("click@10x6,click@10x6", environment: ["STOREFRONT_MOUSE": "off"])
+        // ncurses asks for SGR reports and clicks in one sequence, ESC [ ? 1006 ; 1000 h.
+        #expect(!cast.contains(#"\u001b[?1006;1000h"#), "the terminal was never asked for mouse reports")
+        #expect(try Self.record("q").contains(#"\u001b[?1006;1000h"#), "as it is with the mouse on")
+        let last = try #require(try Self.play(cast).dropLast().last)
+        #expect(last.contains("1 of 24"), "the selection did not move: \(last)")
     }
 }

@@ -77,7 +77,22 @@ public final class Program {
     /// Draws the current state now.
     public func draw() {
         needsDraw = false
-        backend.draw(frame, for: viewModel.state)
+        let drawn = frame
+        onScreen = drawn
+        backend.draw(drawn, for: viewModel.state)
+    }
+
+    /// The frame last drawn: what a click lands on.
+    private var onScreen: Frame?
+
+    /// A click at (column, row) of the frame on screen: the keys it stands for, queued as typed keys are.
+    public func click(column: Int, row: Int) {
+        for key in (onScreen ?? frame).keys(forClickAt: column, row: row) { enqueue(key) }
+    }
+
+    /// A turn of the wheel: the selection moves as the arrows move it.
+    public func wheel(down: Bool) {
+        for _ in 0..<MouseWheel.rowsPerTurn { enqueue(down ? .down : .up) }
     }
 
     /// Marks the screen stale without a state change, e.g. after a terminal asked for a full repaint.

@@ -42,7 +42,8 @@ extension Layout {
                 continue
             }
             let isSelected = index == account.selectedIndex
-            let style = p.selectableRow(row: row, band: column, width: width, isSelected: isSelected)
+            // Enter here makes the entry the default: a click only selects it.
+            let style = p.selectableRow(row: row, band: column, width: width, fromSelected: index - account.selectedIndex, opens: false)
             let titleWidth = min(24, width / 3)
             p.put(line.text, column: column + 2, row: row, style: style, width: titleWidth)
             let tag = line.isDefault ? "default" : ""

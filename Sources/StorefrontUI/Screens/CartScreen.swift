@@ -28,7 +28,8 @@ extension Layout {
         for (offset, line) in cart.lines.dropFirst(start).prefix(lineRows).enumerated() {
             let row = body.top + 1 + offset
             let isSelected = start + offset == cart.selectedIndex
-            let style = p.selectableRow(row: row, band: left, width: width, isSelected: isSelected)
+            // Enter on the cart means checkout, not this line: a click only selects it.
+            let style = p.selectableRow(row: row, band: left, width: width, fromSelected: start + offset - cart.selectedIndex, opens: false)
             p.put(line.name, column: left + 2, row: row, style: style, width: nameWidth)
             if showsUnit { p.putRight(line.unitPrice.formatted, end: unitEnd, row: row, style: style) }
             p.putRight("\(line.quantity)", end: quantityEnd, row: row, style: style)

@@ -80,8 +80,11 @@ extension Layout {
         }
         var column = 1
         for binding in shown + fixed {
+            let start = column
             column += p.put(binding.label, column: column, row: row, style: Style(.key, bold: true))
             column += p.put(" " + binding.summary + "  ", column: column, row: row, style: Style(.dim))
+            // A click on a hint does what it says: the hint's first key, through the same table.
+            if let key = binding.keys.first { p.target(.key(key), row: row, columns: start..<(column - 2)) }
         }
     }
 }

@@ -22,7 +22,7 @@ extension Layout {
         for (offset, order) in orders.rows.prefix(body.height - 1).enumerated() {
             let row = body.top + 1 + offset
             let isSelected = orders.windowStart + offset == orders.selectedIndex
-            let style = p.selectableRow(row: row, band: left, width: width, isSelected: isSelected)
+            let style = p.selectableRow(row: row, band: left, width: width, fromSelected: orders.windowStart + offset - orders.selectedIndex)
             p.put(order.number, column: left + 2, row: row, style: style, width: 13)
             if showsDate { p.put(timestamp(order.placedAt), column: left + 16, row: row, style: style) }
             p.putRight(order.status.displayName, end: end - 13, row: row, style: isSelected ? style : statusStyle(order.status))

@@ -29,7 +29,7 @@ extension Layout {
             let rows = chooser.options + (chooser.addTitle.map { [ChooserState.Option(title: "+ " + $0, detail: "")] } ?? [])
             for (offset, option) in rows.dropFirst(start).prefix(room).enumerated() {
                 let isSelected = start + offset == chooser.selectedIndex
-                let style = p.selectableRow(row: row, band: column, width: inner, isSelected: isSelected)
+                let style = p.selectableRow(row: row, band: column, width: inner, fromSelected: start + offset - chooser.selectedIndex)
                 let titleWidth = min(inner / 2, max(18, p.width(option.title)))
                 p.put(option.title, column: column + 2, row: row, style: style, width: titleWidth)
                 p.put(option.detail, column: column + 3 + titleWidth, row: row, style: isSelected ? style : Style(.dim), width: inner - titleWidth - 3)
@@ -41,7 +41,12 @@ extension Layout {
         let labelWidth = 10
         for sheetRow in PaymentSheetRow.allCases where row < bottomLimit {
             let isSelected = sheetRow == sheet.selectedRow && sheet.authorizationPrompt == nil
-            let style = p.selectableRow(row: row, band: column, width: inner, isSelected: isSelected, showsMarker: false)
+            let style: Style
+            if sheet.authorizationPrompt == nil && !sheet.isBusy {
+                style = p.selectableRow(row: row, band: column, width: inner, fromSelected: sheetRow.rawValue - sheet.selectedRow.rawValue, showsMarker: false)
+            } else {
+                style = .normal
+            }
             // The row Pay sent the shopper to is marked, as Apple's sheet marks a field in red.
             let isMarked = sheet.markedRow == sheetRow
             p.put(sheetRow.title, column: column, row: row, style: isMarked ? Style(.error, bold: true) : isSelected ? style : Style(.dim), width: labelWidth)
@@ -95,7 +100,11 @@ extension Layout {
                 p.put(line, column: statusColumn, row: row, style: style, width: inner - (statusColumn - column) - buttonWidth - 1)
             }
         }
-        if !sheet.isBusy { p.putRight(button, end: column + inner, row: row, style: buttonStyle) }
+        if !sheet.isBusy {
+            p.putRight(button, end: column + inner, row: row, style: buttonStyle)
+            // The button is the key it stands for: Enter sets up a card, p pays (or says what is missing).
+            p.target(.key(sheet.offersCardSetup ? .enter : .character("p")), row: row, columns: (column + inner - buttonWidth)..<(column + inner))
+        }
     }
 
     /// The sheet's status wrapped to the room left of the button; empty when there is no status.

@@ -17,7 +17,7 @@ extension Layout {
         for (offset, product) in list.rows.prefix(visible).enumerated() {
             let row = body.top + offset
             let isSelected = list.windowStart + offset == list.selectedIndex
-            let style = p.selectableRow(row: row, band: 0, width: listWidth, marker: 1, isSelected: isSelected)
+            let style = p.selectableRow(row: row, band: 0, width: listWidth, marker: 1, fromSelected: list.windowStart + offset - list.selectedIndex)
             let nameSpace = listWidth - 4 - priceWidth - 2
             let showsSummary = !hasPreview && nameSpace >= 56
             let nameWidth = showsSummary ? 30 : nameSpace

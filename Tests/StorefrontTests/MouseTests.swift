@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+import StorefrontCore
+import StorefrontTesting
+import StorefrontUI
+
+/// The mouse as keys: what a click on each kind of place in a frame stands for.
+@MainActor
+@Suite("The mouse")
+struct MouseTargetTests {
+    /// The 0-based column where `text` starts on `row` of the frame.
+    private func column(of text: String, row: Int, in frame: Frame) throws -> Int {
+        let line = frame.plainText.split(separator: "\n", omittingEmptySubsequences: false)[row]
+        let range = try #require(line.range(of: text), "\"\(text)\" is on row \(row): \(line)")
+        return line.distance(from: line.startIndex, to: range.lowerBound)
+    }
+
+    @Test func aListRowSelectsThenOpensAndAFooterHintIsItsKey() async throws {
+        let driver = ScriptedDriver()
+        let frame = driver.program.frame
+        // Rows 2… hold the products; the first is selected.
+        #expect(frame.keys(forClickAt: 10, row: 5) == [.down, .down, .down], "three rows down")
+        #expect(frame.keys(forClickAt: 10, row: 2) == [.enter], "the selected row opens")
+        let footer = frame.size.rows - 1
+        #expect(frame.keys(forClickAt: try column(of: "c cart", row: footer, in: frame), row: footer) == [.character("c")])
+        #expect(frame.keys(forClickAt: try column(of: "? help", row: footer, in: frame) + 2, row: footer) == [.character("?")])
+        #expect(frame.keys(forClickAt: 40, row: 0) == [], "the header means nothing")
+
+        driver.program.click(column: 10, row: 5)
+        await driver.settle()
+        #expect(driver.state.productList.selectedIndex == 3)
+        driver.program.draw()
+        driver.program.click(column: 10, row: 5)
+        await driver.settle()
+        #expect(driver.state.screen == .productDetail, "a click on the selected row opened it")
+    }
+
+    @Test func theWheelMovesAsTheArrowsDo() async {
+        let driver = ScriptedDriver()
+        driver.program.wheel(down: true)
+        await driver.settle()
+        #expect(driver.state.productList.selectedIndex == MouseWheel.rowsPerTurn)
+        driver.program.wheel(down: false)
+        await driver.settle()
+        #expect(driver.state.productList.selectedIndex == 0)
+    }
+
+    @Test func aCartLineOnlySelectsAndThePayButtonPays() async throws {
+        let driver = ScriptedDriver()
+        try await driver.press("a,down,a,c")
+        let cart = driver.program.frame
+        let selectedRow = try #require(cart.plainText.split(separator: "\n").firstIndex { $0.contains("›") })
+        #expect(cart.keys(forClickAt: 10, row: selectedRow) == [], "Enter on the cart is checkout, not this line")
+        #expect(cart.keys(forClickAt: 10, row: selectedRow + 1) == [.down])
+
+        try await driver.press("enter")
+        let sheet = driver.program.frame
+        let buttonRow = try #require(sheet.plainText.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("[ Pay ]") })
+        #expect(sheet.keys(forClickAt: try column(of: "[ Pay ]", row: buttonRow, in: sheet) + 3, row: buttonRow) == [.character("p")])
+        driver.program.click(column: try column(of: "[ Pay ]", row: buttonRow, in: sheet) + 3, row: buttonRow)
+        await driver.settle()
+        #expect(driver.state.paymentSheet?.authorizationPrompt != nil, "the button asked to pay")
+    }
+}
