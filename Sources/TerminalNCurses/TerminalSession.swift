@@ -40,6 +40,12 @@ public final class TerminalSession {
     /// recorder knows an answer is whole without guessing from quiet time.
     public nonisolated static let settledMarkerVariable = "STOREFRONT_SETTLED_MARKER"
     public nonisolated static let settledMarker = "\u{1B}]7766;storefront-settled\u{07}"
+    /// Set by `run --record`: the session brackets every form (card numbers, codes, addresses)
+    /// with these markers, and repaints the whole screen after one, so a recorder can leave the
+    /// form out and still show a true screen after it.
+    public nonisolated static let privateMarkersVariable = "STOREFRONT_PRIVATE_MARKERS"
+    public nonisolated static let privateBegins = "\u{1B}]7766;storefront-private-begin\u{07}"
+    public nonisolated static let privateEnds = "\u{1B}]7766;storefront-private-end\u{07}"
 
     /// Checks that stdin and stdout are a usable terminal, without drawing anything.
     public static func checkTerminal(environment: [String: String]) throws {
@@ -54,7 +60,8 @@ public final class TerminalSession {
         let backend = NCursesBackend(screen: screen)
         let events = TerminalEvents(
             screen: screen, backend: backend, program: Program(dependencies: dependencies, backend: backend),
-            marksSettled: environment[Self.settledMarkerVariable] != nil
+            marksSettled: environment[Self.settledMarkerVariable] != nil,
+            marksPrivate: environment[Self.privateMarkersVariable] != nil
         )
         let ending = try await events.run()
         log("session ended: \(ending)")
@@ -74,12 +81,32 @@ private final class TerminalEvents {
     private var ticker: (any DispatchSourceTimer)?
     private var isTicking = false
     private let marksSettled: Bool
+    private let marksPrivate: Bool
+    private var inPrivate = false
 
-    init(screen: NCursesScreen, backend: NCursesBackend, program: Program, marksSettled: Bool) {
+    init(screen: NCursesScreen, backend: NCursesBackend, program: Program, marksSettled: Bool, marksPrivate: Bool) {
         self.screen = screen
         self.backend = backend
         self.program = program
         self.marksSettled = marksSettled
+        self.marksPrivate = marksPrivate
+    }
+
+    /// For a recorder: a form about to be drawn opens a private section; one closed ends it and
+    /// repaints the whole screen, since the recording missed what the form drew over.
+    private func markPrivacy(_ state: StorefrontState) {
+        guard marksPrivate, (state.form != nil) != inPrivate else { return }
+        inPrivate = state.form != nil
+        writeToTerminal(inPrivate ? TerminalSession.privateBegins : TerminalSession.privateEnds)
+        if !inPrivate {
+            screen.invalidate()
+            program.setNeedsDraw()
+        }
+    }
+
+    private func writeToTerminal(_ text: String) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBufferPointer { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
     }
 
     /// For a recorder: once the effects of what was just handled have settled and been drawn, the marker.
@@ -88,13 +115,15 @@ private final class TerminalEvents {
         Task { @MainActor [program] in
             await program.viewModel.settled()
             program.drawIfNeeded()
-            let marker = Array(TerminalSession.settledMarker.utf8)
-            _ = marker.withUnsafeBufferPointer { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            self.writeToTerminal(TerminalSession.settledMarker)
         }
     }
 
     func run() async throws -> TerminalSession.Ending {
-        program.onStateChange = { [weak self] state in self?.updateTicker(busy: state.wantsTicks) }
+        program.onStateChange = { [weak self] state in
+            self?.updateTicker(busy: state.wantsTicks)
+            self?.markPrivacy(state)
+        }
         program.onBurstHandled = { [weak self] state in
             if state.isQuitting { self?.end(.quit) }
         }

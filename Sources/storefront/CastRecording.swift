@@ -76,8 +76,11 @@ struct CastRecording {
         var elapsedMilliseconds = 0
         var time: Double { Double(elapsedMilliseconds) / 1000 }
         var ended = false
+        // Forms are left out, as in a live recording: the shop marks them when asked to.
+        var forms = PrivateSections()
         func answer(at time: Double) throws {
-            let (output, closed) = try Self.readAnswer(from: terminal)
+            let (drawn, closed) = try Self.readAnswer(from: terminal)
+            let output = forms.recordable(drawn)
             if !output.isEmpty { events.append(Event(time: time, output: output)) }
             ended = ended || closed
         }

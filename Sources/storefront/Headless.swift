@@ -102,6 +102,7 @@ struct Headless: AsyncParsableCommand {
         environment["LC_ALL"] = locale
         for name in ["COLUMNS", "LINES", "NO_COLOR"] { environment[name] = nil }
         environment[TerminalSession.settledMarkerVariable] = "1"
+        environment[TerminalSession.privateMarkersVariable] = "1"
         let recording = CastRecording(
             executable: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0],
             arguments: arguments, environment: environment, size: size, pace: pace

@@ -23,11 +23,15 @@ struct Run: AsyncParsableCommand {
     @Option(help: ArgumentHelp("on or off: clicks and the wheel (default on; off leaves the terminal's own selection). Env: STOREFRONT_MOUSE.", valueName: "on|off"), transform: Arguments.onOff("--mouse"))
     var mouse: Bool?
 
+    @Option(help: ArgumentHelp("Record this session as an asciicast v2 file; what is typed in forms is left out.", valueName: "file.cast"))
+    var record: String?
+
     @Option(name: .customLong("sandbox-latency-ms"), help: ArgumentHelp("How long each sandbox payment call takes, to show progress. Default 300.", valueName: "ms"))
     var sandboxLatencyMilliseconds: Int?
 
     @MainActor
     func run() async throws {
+        if let record { return try recordSession(to: record) }
         let environment = ProcessInfo.processInfo.environment
         var configuration = try shop.configuration(environment: environment)
         if let logLevel { configuration.logLevel = logLevel.rawValue }
@@ -109,5 +113,52 @@ struct Run: AsyncParsableCommand {
             complain("cannot write to the data directory \(directory): \(error.localizedDescription)")
             throw ExitCodes.cannotCreate
         }
+    }
+
+    /// `--record`: this very command, without `--record`, in a pty between this terminal and the
+    /// shop, recorded; exits as the shop did.
+    @MainActor
+    private func recordSession(to path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        var isDirectory: ObjCBool = false
+        let folder = url.deletingLastPathComponent().path
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            complain("cannot write \(path): the folder \(folder) does not exist")
+            throw ExitCodes.cannotCreate
+        }
+        do {
+            try TerminalSession.checkTerminal(environment: ProcessInfo.processInfo.environment)
+        } catch {
+            complain("\(error)")
+            throw ExitCodes.noTerminal
+        }
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        // Drop --record and its value (as "--record F" or "--record=F"); the session is told to mark its forms.
+        if let index = arguments.firstIndex(of: "--record"), index + 1 < arguments.count {
+            arguments.removeSubrange(index...(index + 1))
+        }
+        arguments.removeAll { $0.hasPrefix("--record=") }
+        if arguments.first != "run" { arguments.insert("run", at: 0) }
+        var environment = ProcessInfo.processInfo.environment
+        environment[TerminalSession.privateMarkersVariable] = "1"
+        let recording = LiveRecording(
+            executable: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0],
+            arguments: arguments, environment: environment
+        )
+        let result: LiveRecording.Result
+        do {
+            result = try recording.run()
+        } catch {
+            complain("cannot record \(path): \(error)")
+            throw ExitCodes.ioError
+        }
+        let file = CastRecording(executable: "", arguments: [], environment: ["TERM": environment["TERM"] ?? "xterm-256color"], size: result.size, pace: .zero)
+        do {
+            try file.fileText(result.events, title: "storefront run").write(to: url, atomically: true, encoding: .utf8)
+        } catch {
+            complain("cannot write \(path): \(error.localizedDescription)")
+            throw ExitCodes.cannotCreate
+        }
+        if result.termination.shellStatus != 0 { throw ExitCode(result.termination.shellStatus) }
     }
 }

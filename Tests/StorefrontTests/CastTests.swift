@@ -81,4 +81,33 @@ struct CastTests {
         let last = try #require(try Self.play(cast).dropLast().last)
         #expect(last.contains("1 of 24"), "the selection did not move: \(last)")
     }
+
+    /// `run --record` in a real terminal: the shopper sees the card form, the file never holds what was typed in it.
+    @Test func aLiveRecordingLeavesOutWhatIsTypedInAForm() throws {
+        let directory = TemporaryDirectory.make().path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let file = directory + "/live.cast"
+        let terminal = try TmuxTerminal(environment: ["STOREFRONT_SANDBOX_TEST_CARDS": "off"])
+        try terminal.type("\(try BuiltProduct.requireStorefront()) run --data-dir \(directory)/data --record \(file); echo EXIT=$?")
+        try terminal.waitFor("q quit")
+        try terminal.press("u")
+        try terminal.waitFor("No cards yet")
+        try terminal.press("n")
+        try terminal.waitFor("Add a card")
+        try terminal.fill(["4000056655665556", "11/31", "987", "Secret Shopper", "95014"])
+        try terminal.waitFor("Saved Visa ••5556")
+        try terminal.press("q")
+        try terminal.waitFor("EXIT=0")
+
+        let cast = try String(contentsOfFile: file, encoding: .utf8)
+        // The expiry is not secret (the account screen shows it once saved); the number, code and name typed are.
+        for typed in ["4000056655665556", "4000 0566", "5566", "987", "Secret Shopper"] {
+            #expect(!cast.contains(typed), "\(typed) is not in the recording")
+        }
+        let screens = try Self.play(cast)
+        #expect(screens.contains { $0.contains("(A form is open: what is typed in it is not recorded.)") })
+        let after = try #require(screens.last { $0.contains("Saved Visa ••5556") }, "the screen after the form is whole again")
+        #expect(after.contains("Your account") && after.contains("Visa ••5556"), "\(after)")
+        #expect(!after.contains("form is open"), "the placeholder is painted over by the repaint")
+    }
 }
