@@ -4,6 +4,8 @@ public struct MouseTarget: Hashable, Sendable {
     public enum Meaning: Hashable, Sendable {
         /// A footer hint or a button: the key it names.
         case key(Key)
+        /// A button that takes more than one key (a form's submit, from another field).
+        case keys([Key])
         /// A row of the list in focus, `offset` rows from the selected one; `opens` when Enter on
         /// the selected row opens it (a product, an order, a sheet row, a chooser's choice).
         case listRow(offset: Int, opens: Bool)
@@ -29,6 +31,8 @@ extension Frame {
         switch target.meaning {
         case .key(let key):
             return [key]
+        case .keys(let keys):
+            return keys
         case .listRow(let offset, let opens):
             if offset == 0 { return opens ? [.enter] : [] }
             return Array(repeating: offset > 0 ? .down : .up, count: abs(offset))

@@ -61,4 +61,17 @@ struct MouseTargetTests {
         await driver.settle()
         #expect(driver.state.paymentSheet?.authorizationPrompt != nil, "the button asked to pay")
     }
+
+    @Test func aFormFieldTakesTheFocusAndTheButtonSubmitsFromAnyField() async throws {
+        let driver = ScriptedDriver()
+        try await driver.press("u,d")
+        let form = driver.program.frame
+        let lines = form.plainText.split(separator: "\n", omittingEmptySubsequences: false)
+        let city = try #require(lines.firstIndex { $0.contains("City") })
+        #expect(form.keys(forClickAt: 6, row: city) == [.down, .down], "two fields below the focused one")
+        let buttonRow = try #require(lines.firstIndex { $0.contains("[ Save address ]") })
+        let fields = try #require(driver.state.form?.fields.count)
+        #expect(form.keys(forClickAt: try column(of: "[ Save address ]", row: buttonRow, in: form) + 2, row: buttonRow)
+            == Array(repeating: .down, count: fields - 1) + [.enter])
+    }
 }

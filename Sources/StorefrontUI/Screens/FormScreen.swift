@@ -36,6 +36,8 @@ extension Layout {
             }
             let isFocused = line.field == form.focusedIndex
             let style = isFocused ? Style(.selection, bold: true) : .normal
+            // A click on a field moves the focus there, as the arrows would.
+            p.target(.listRow(offset: line.field - form.focusedIndex, opens: false), row: row, columns: column..<(column + width))
             p.put(isFocused ? p.glyphs.marker : " ", column: column, row: row, style: isFocused ? Style(.accent, bold: true) : .normal)
             p.put(field.label, column: column + 2, row: row, style: field.error != nil ? Style(.error) : Style(.dim), width: labelWidth)
             let shown = field.isMasked ? String(repeating: p.glyphs.bullet, count: field.value.count) : field.value
@@ -62,6 +64,9 @@ extension Layout {
         }
         if !form.isBusy {
             p.putRight(button, end: column + width, row: statusRow, style: form.isOnLastField ? Style(.accent, bold: true) : Style(.dim))
+            // The button submits: from another field, down to the last one first, as Enter submits only there.
+            let toLast = Array(repeating: Key.down, count: max(0, form.fields.count - 1 - form.focusedIndex))
+            p.target(.keys(toLast + [.enter]), row: statusRow, columns: (column + width - p.width(button))..<(column + width))
         }
     }
 }
