@@ -88,13 +88,13 @@ struct CastRecording {
         var quitting = false
         for step in steps where !ended {
             elapsedMilliseconds += stepMilliseconds
-            Self.write(step.terminalBytes, to: terminal)
+            RecordingFile.writeAll(step.terminalBytes, to: terminal)
             if step == .key(.character("q")) { quitting = true }
             try answer(at: time)
         }
         if !ended && !quitting {
             elapsedMilliseconds += stepMilliseconds
-            Self.write(Key.character("q").terminalBytes, to: terminal)
+            RecordingFile.writeAll(Key.character("q").terminalBytes, to: terminal)
             try answer(at: time)
         }
         // What the shop writes as it ends (the terminal given back) comes before the end of file.
@@ -115,15 +115,6 @@ struct CastRecording {
             lines.append(String(decoding: line, as: UTF8.self))
         }
         return lines.joined(separator: "\n") + "\n"
-    }
-
-    private static func write(_ bytes: [UInt8], to terminal: Int32) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBufferPointer { Foundation.write(terminal, $0.baseAddress, $0.count) }
-            if written <= 0 { if errno == EINTR { continue } else { return } }
-            offset += written
-        }
     }
 
     /// Reads until the shop says its answer is drawn (the marker, left out) or closes the terminal.
@@ -154,4 +145,29 @@ struct CastRecording {
 struct CastRecordingError: Error, CustomStringConvertible {
     var message: String
     var description: String { message }
+}
+
+/// What both recorders need of files and descriptors.
+enum RecordingFile {
+    /// The recording's URL, once its folder is known to exist; says so and exits 73 when it does not.
+    static func checked(_ path: String) throws -> URL {
+        let url = URL(fileURLWithPath: path)
+        var isDirectory: ObjCBool = false
+        let folder = url.deletingLastPathComponent().path
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            complain("cannot write \(path): the folder \(folder) does not exist")
+            throw ExitCodes.cannotCreate
+        }
+        return url
+    }
+
+    /// Writes every byte, through short writes and interruptions; stops when the descriptor is gone.
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBufferPointer { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+            if written <= 0 { if errno == EINTR { continue } else { return } }
+            offset += written
+        }
+    }
 }

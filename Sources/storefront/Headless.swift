@@ -76,13 +76,7 @@ struct Headless: AsyncParsableCommand {
 
     /// `--cast`: this binary's `run` in a pty, with the same shop, recorded; exits as the shop did.
     private func recordCast(_ script: [CastRecording.Step], to path: String) throws {
-        let url = URL(fileURLWithPath: path)
-        var isDirectory: ObjCBool = false
-        let folder = url.deletingLastPathComponent().path
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-            complain("cannot write \(path): the folder \(folder) does not exist")
-            throw ExitCodes.cannotCreate
-        }
+        let url = try RecordingFile.checked(path)
         // The file is played on someone else's xterm-256color: in colour whatever this terminal's
         // NO_COLOR says, so the same script always gives the same file.
         var arguments = ["run", "--sandbox-latency-ms", "0", "--theme", "color"]

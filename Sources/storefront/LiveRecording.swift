@@ -79,7 +79,7 @@ struct LiveRecording {
                 // EIO: the shop exited and the pty's other side is closed.
                 guard count > 0 else { break relay }
                 let output = Array(buffer.prefix(count))
-                Self.write(output, to: STDOUT_FILENO)
+                RecordingFile.writeAll(output, to: STDOUT_FILENO)
                 let kept = filter.recordable(output)
                 if !kept.isEmpty {
                     let elapsed = clock.now - start
@@ -89,19 +89,10 @@ struct LiveRecording {
             }
             if inputOpen, descriptors.count > 1, descriptors[1].revents != 0 {
                 let count = read(STDIN_FILENO, &buffer, buffer.count)
-                if count > 0 { Self.write(Array(buffer.prefix(count)), to: terminal) } else { inputOpen = false }
+                if count > 0 { RecordingFile.writeAll(Array(buffer.prefix(count)), to: terminal) } else { inputOpen = false }
             }
         }
         return Result(events: events, size: Size(columns: Int(columns), rows: Int(rows)), termination: process.waitForExit())
-    }
-
-    private static func write(_ bytes: [UInt8], to descriptor: Int32) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBufferPointer { Foundation.write(descriptor, $0.baseAddress, $0.count) }
-            if written <= 0 { if errno == EINTR { continue } else { return } }
-            offset += written
-        }
     }
 }
 

@@ -119,13 +119,7 @@ struct Run: AsyncParsableCommand {
     /// shop, recorded; exits as the shop did.
     @MainActor
     private func recordSession(to path: String) throws {
-        let url = URL(fileURLWithPath: path)
-        var isDirectory: ObjCBool = false
-        let folder = url.deletingLastPathComponent().path
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-            complain("cannot write \(path): the folder \(folder) does not exist")
-            throw ExitCodes.cannotCreate
-        }
+        let url = try RecordingFile.checked(path)
         do {
             try TerminalSession.checkTerminal(environment: ProcessInfo.processInfo.environment)
         } catch {
