@@ -374,4 +374,18 @@ struct ServeOverSSHTests {
         try terminal.press("q")
         try terminal.waitFor("EXIT=0")
     }
+
+    /// A click over SSH: the real client forwards the SGR report the session asked its terminal for.
+    @Test func aClickOnAFooterHintWorksOverSSH() throws {
+        let server = try ServeProcess()
+        let client = try SSHClientProcess(arguments: server.sshArguments(key: try server.makeClientKey("clicker")))
+        let drawn = waitForAll([client], timeout: .seconds(30)) { $0.received.contains("Products") && $0.received.contains("quit") }
+        try #require(drawn.isEmpty, "no first frame: \(client.received.suffix(300))")
+        #expect(client.received.contains("\u{1B}[?1006;1000h"), "the session asked for SGR mouse reports")
+        // The client's stdin is a pipe, so its pty is 80x24; the footer reads " Enter open  a add …": "a add" starts at column 14.
+        client.send("\u{1B}[<0;14;24M\u{1B}[<0;14;24m")
+        let added = waitForAll([client], timeout: .seconds(30)) { $0.received.contains("Added Dusk Keycap Set to your cart.") }
+        #expect(added.isEmpty, "the click added the selected product: \(client.received.suffix(300))")
+        client.hangUp()
+    }
 }
