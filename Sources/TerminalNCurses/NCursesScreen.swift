@@ -88,7 +88,8 @@ final class NCursesScreen {
         size = Size(columns: Int(getmaxx(sf_stdscr())), rows: Int(getmaxy(sf_stdscr())))
         prepareAttributes()
         // Leave the alternate screen, show the cursor, reset attributes: what a crash must still do.
-        sf_install_crash_restore(1, "\u{1B}[?1049l\u{1B}[?25h\u{1B}[0m\r\n")
+        // Mouse reports off too: a terminal left reporting clicks would type them into the shell.
+        sf_install_crash_restore(1, "\u{1B}[?1000l\u{1B}[?1006l\u{1B}[?1049l\u{1B}[?25h\u{1B}[0m\r\n")
     }
 
     private func prepareAttributes() {
