@@ -119,8 +119,8 @@ public final class PostgresOrderStore: OrderStore {
         let open = OrderStatus.allCases.filter(\.isOpen).map(\.rawValue)
         let currency = currency
         return try database.read { connection in
-            try await Self.records(connection.query("SELECT \(unescaped: OrderRecord.columns) FROM orders WHERE status = ANY(\(open)) ORDER BY sequence", logger: PostgresStore.quiet))
-                .map { UnsettledOrder(number: $0.number, idempotencyKey: $0.idempotencyKey, placedAt: Date(timeIntervalSince1970: $0.placedAt), total: $0.totals(or: currency).total) }
+            try await Self.records(connection.query("SELECT \(unescaped: StoredOrderRow.columns) FROM orders WHERE status = ANY(\(open)) ORDER BY sequence", logger: PostgresStore.quiet))
+                .map { $0.unsettled(fallback: currency) }
         }
     }
 
@@ -137,7 +137,7 @@ public final class PostgresOrderStore: OrderStore {
         let currency = currency
         return try database.read { connection in
             let records = try await Self.records(connection.query("""
-                SELECT \(unescaped: OrderRecord.columns) FROM orders WHERE status = 'paid' AND (\(customer)::text IS NULL OR customer = \(customer))
+                SELECT \(unescaped: StoredOrderRow.columns) FROM orders WHERE status = 'paid' AND (\(customer)::text IS NULL OR customer = \(customer))
                 ORDER BY sequence DESC LIMIT \(limit) OFFSET \(offset)
                 """, logger: PostgresStore.quiet))
             return try await Self.orders(from: records, currency: currency, on: connection)
@@ -150,7 +150,7 @@ public final class PostgresOrderStore: OrderStore {
     }
 
     private static func order(number: String, currency: Currency, on connection: PostgresConnection) async throws -> Order? {
-        let records = try await records(connection.query("SELECT \(unescaped: OrderRecord.columns) FROM orders WHERE number = \(number)", logger: PostgresStore.quiet))
+        let records = try await records(connection.query("SELECT \(unescaped: StoredOrderRow.columns) FROM orders WHERE number = \(number)", logger: PostgresStore.quiet))
         return try await orders(from: records, currency: currency, on: connection).first
     }
 
@@ -162,60 +162,30 @@ public final class PostgresOrderStore: OrderStore {
         return order
     }
 
-    private static func records(_ rows: PostgresRowSequence) async throws -> [OrderRecord] {
-        var records: [OrderRecord] = []
+    private static func records(_ rows: PostgresRowSequence) async throws -> [StoredOrderRow] {
+        var records: [StoredOrderRow] = []
         for try await row in rows.decode((String, String, String, Double, String, Int64, Int64, Int64, String, String, String, String).self) {
-            records.append(OrderRecord(row))
+            records.append(StoredOrderRow(columns: row))
         }
         return records
     }
 
-    private static func orders(from records: [OrderRecord], currency: Currency, on connection: PostgresConnection) async throws -> [Order] {
+    private static func orders(from records: [StoredOrderRow], currency: Currency, on connection: PostgresConnection) async throws -> [Order] {
         guard !records.isEmpty else { return [] }
-        var linesByOrder: [String: [CartLine]] = [:]
+        var linesByOrder: [String: [(productID: String, name: String, unitPrice: Int64, quantity: Int)]] = [:]
         let rows = try await connection.query("""
             SELECT order_number, product_id, name, unit_price, quantity FROM order_line
             WHERE order_number = ANY(\(records.map(\.number))) ORDER BY order_number, position
             """, logger: PostgresStore.quiet)
-        let currencies = Dictionary(records.map { ($0.number, $0.totals(or: currency).total.currency) }, uniquingKeysWith: { first, _ in first })
         for try await (number, productID, name, unitPrice, quantity) in rows.decode((String, String, String, Int64, Int).self) {
-            let lineCurrency = currencies[number] ?? currency
-            linesByOrder[number, default: []].append(CartLine(productID: ProductID(productID), name: name, unitPrice: Money(minorUnits: unitPrice, currency: lineCurrency), quantity: quantity))
+            linesByOrder[number, default: []].append((productID, name, unitPrice, quantity))
         }
         return records.map { record in
-            Order(
-                number: record.number, placedAt: Date(timeIntervalSince1970: record.placedAt),
-                lines: linesByOrder[record.number] ?? [], totals: record.totals(or: currency),
-                status: OrderStatus(rawValue: record.status) ?? .unknown, paymentDescription: record.paymentDescription,
-                shippingMethodLabel: record.shippingMethod, shipTo: record.shipTo, customerID: record.customer
-            )
+            record.order(fallback: currency) { lineCurrency in
+                (linesByOrder[record.number] ?? []).map {
+                    CartLine(productID: ProductID($0.productID), name: $0.name, unitPrice: Money(minorUnits: $0.unitPrice, currency: lineCurrency), quantity: $0.quantity)
+                }
+            }
         }
-    }
-}
-
-/// The columns of `orders` an `Order` is built from.
-private struct OrderRecord {
-    static let columns = "number, idempotency_key, status, placed_at, currency, subtotal, shipping, tax, payment_description, shipping_method, ship_to, customer"
-
-    var number: String
-    var idempotencyKey: String
-    var status: String
-    var placedAt: Double
-    var currency: String
-    var subtotal: Int64
-    var shipping: Int64
-    var tax: Int64
-    var paymentDescription: String
-    var shippingMethod: String
-    var shipTo: String
-    var customer: String
-
-    init(_ row: (String, String, String, Double, String, Int64, Int64, Int64, String, String, String, String)) {
-        (number, idempotencyKey, status, placedAt, currency, subtotal, shipping, tax, paymentDescription, shippingMethod, shipTo, customer) = row
-    }
-
-    /// The totals frozen on the order, in its own currency (`fallback` when the code is unknown).
-    func totals(or fallback: Currency) -> CartTotals {
-        CartTotals(stored: currency, subtotal: subtotal, shipping: shipping, tax: tax, fallback: fallback)
     }
 }

@@ -75,8 +75,8 @@ public final class SQLiteOrderStore: OrderStore {
     public func unsettledOrders() throws -> [UnsettledOrder] {
         let open = OrderStatus.allCases.filter(\.isOpen).map(\.rawValue)
         return try read { db in
-            try OrderRecord.fetchAll(db, sql: "SELECT * FROM orders WHERE status IN (\(databaseQuestionMarks(count: open.count))) ORDER BY sequence", arguments: StatementArguments(open))
-                .map { UnsettledOrder(number: $0.number, idempotencyKey: $0.idempotencyKey, placedAt: Date(timeIntervalSince1970: $0.placedAt), total: $0.totals(or: currency).total) }
+            try StoredOrderRow.fetchAll(db, sql: "SELECT * FROM orders WHERE status IN (\(databaseQuestionMarks(count: open.count))) ORDER BY sequence", arguments: StatementArguments(open))
+                .map { $0.unsettled(fallback: currency) }
         }
     }
 
@@ -90,7 +90,7 @@ public final class SQLiteOrderStore: OrderStore {
     public func orders(customer: String?, offset: Int, limit: Int) throws -> [Order] {
         guard offset >= 0, limit > 0 else { return [] }
         return try read { db in
-            let records = try OrderRecord.fetchAll(db, sql: """
+            let records = try StoredOrderRow.fetchAll(db, sql: """
                 SELECT * FROM orders WHERE status = 'paid' AND (? IS NULL OR customer = ?)
                 ORDER BY sequence DESC LIMIT ? OFFSET ?
                 """, arguments: [customer, customer, limit, offset])
@@ -103,7 +103,7 @@ public final class SQLiteOrderStore: OrderStore {
     }
 
     private func order(number: String, in db: Database) throws -> Order? {
-        let records = try OrderRecord.fetchAll(db, sql: "SELECT * FROM orders WHERE number = ?", arguments: [number])
+        let records = try StoredOrderRow.fetchAll(db, sql: "SELECT * FROM orders WHERE number = ?", arguments: [number])
         return try orders(from: records, in: db).first
     }
 
@@ -113,7 +113,7 @@ public final class SQLiteOrderStore: OrderStore {
         return order
     }
 
-    private func orders(from records: [OrderRecord], in db: Database) throws -> [Order] {
+    private func orders(from records: [StoredOrderRow], in db: Database) throws -> [Order] {
         guard !records.isEmpty else { return [] }
         let numbers = records.map(\.number)
         let lines = try OrderLineRecord.fetchAll(
@@ -122,14 +122,7 @@ public final class SQLiteOrderStore: OrderStore {
         )
         let linesByOrder = Dictionary(grouping: lines, by: \.orderNumber)
         return records.map { record in
-            let totals = record.totals(or: currency)
-            return Order(
-                number: record.number, placedAt: Date(timeIntervalSince1970: record.placedAt),
-                lines: (linesByOrder[record.number] ?? []).map { $0.cartLine(currency: totals.total.currency) },
-                totals: totals,
-                status: OrderStatus(rawValue: record.status) ?? .unknown, paymentDescription: record.paymentDescription,
-                shippingMethodLabel: record.shippingMethod, shipTo: record.shipTo, customerID: record.customer
-            )
+            record.order(fallback: currency) { lineCurrency in (linesByOrder[record.number] ?? []).map { $0.cartLine(currency: lineCurrency) } }
         }
     }
 
@@ -146,27 +139,9 @@ public final class SQLiteOrderStore: OrderStore {
     private func read<T>(_ body: (Database) throws -> T) throws -> T { try database.read(body) }
 }
 
-/// A row of `orders`, decoded by name (the columns' names in camel case) so a column of the wrong type is an error, not a trap.
-private struct OrderRecord: Decodable, FetchableRecord {
-    var number: String
-    var idempotencyKey: String
-    var status: String
-    var placedAt: Double
-    var currency: String
-    var subtotal: Int64
-    var shipping: Int64
-    var tax: Int64
-    var paymentDescription: String
-    var shippingMethod: String
-    var shipTo: String
-    var customer: String
-
-    static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
-
-    /// The totals frozen on the order, in its own currency (`fallback` when the code is unknown).
-    func totals(or fallback: Currency) -> CartTotals {
-        CartTotals(stored: currency, subtotal: subtotal, shipping: shipping, tax: tax, fallback: fallback)
-    }
+/// `orders` rows decoded by name (the columns' names in camel case), so a column of the wrong type is an error, not a trap.
+extension StoredOrderRow: FetchableRecord {
+    public static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { .convertFromSnakeCase }
 }
 
 /// A row of `order_line`; its properties are the columns' names in camel case.
