@@ -98,7 +98,7 @@ struct Headless: AsyncParsableCommand {
         environment[TerminalSession.settledMarkerVariable] = "1"
         environment[TerminalSession.privateMarkersVariable] = "1"
         let recording = CastRecording(
-            executable: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0],
+            executable: thisExecutable(),
             arguments: arguments, environment: environment, size: size, pace: pace
         )
         let events: [CastRecording.Event], termination: ProcessTermination

@@ -136,7 +136,7 @@ struct Run: AsyncParsableCommand {
         var environment = ProcessInfo.processInfo.environment
         environment[TerminalSession.privateMarkersVariable] = "1"
         let recording = LiveRecording(
-            executable: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0],
+            executable: thisExecutable(),
             arguments: arguments, environment: environment
         )
         let result: LiveRecording.Result

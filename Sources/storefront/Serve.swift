@@ -99,7 +99,7 @@ struct Serve: AsyncParsableCommand {
         sessionEnvironment["LANG"] = "C.UTF-8"
         sessionEnvironment["LC_ALL"] = "C.UTF-8"
         let command = SessionCommand(
-            executable: Self.executablePath(), arguments: arguments, environment: sessionEnvironment,
+            executable: thisExecutable(), arguments: arguments, environment: sessionEnvironment,
             largestTerminal: TerminalSize(columns: Size.maximum.columns, rows: Size.maximum.rows)
         )
 
@@ -158,11 +158,6 @@ struct Serve: AsyncParsableCommand {
 
     private func absolute(_ path: String) -> String {
         path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-    }
-
-    /// This very binary, so a session runs the same build as the server.
-    private static func executablePath() -> String {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }
 }
 

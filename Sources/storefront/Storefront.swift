@@ -39,13 +39,18 @@ enum ExitCodes {
     static let configError = ExitCode(78)
 }
 
-/// Prints `message` to stderr prefixed with the command name.
 /// True when `path` (after links) is a regular file.
 func isRegularFile(_ path: String) -> Bool {
     var info = stat()
     return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
 }
 
+/// This very binary, so a process it starts (an SSH session, a recorded shop) runs the same build.
+func thisExecutable() -> String {
+    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+}
+
+/// Prints `message` to stderr prefixed with the command name.
 func complain(_ message: String) {
     emit("storefront: \(message)\n", to: STDERR_FILENO)
 }
