@@ -24,10 +24,8 @@ public struct AppState: Equatable {
     public var listRowCapacity = 10
     /// The payment sheet's checkout: its session with the controller, and the shopper's choices.
     public var checkout: Checkout?
-    /// The checkout to start again once "Set up card" has saved a card.
-    public var checkoutAwaitingCard: CheckoutOrder?
-    /// The sheet row whose "Add a new …" form is open; the entry it saves is chosen there.
-    public var sheetRowAwaitingEntry: PaymentSheetRow?
+    /// What the payment sheet waits for from a form it opened, and what to do with it.
+    public var sheetAwaits: SheetAwaits?
     /// The sign-in in progress, kept alive until its delegate hears the outcome.
     public var signIn: SignInSession?
     /// What the shopper saw before the action being handled; a checkout closed unpaid gives it back.

@@ -85,7 +85,7 @@ struct CheckoutPhaseTests {
                 },
                 Accepted(action: .pay) { $0.notice = Notice(.error, "No card in your wallet works here. Set up a card to pay.") },
                 Accepted(action: .back) { state in
-                    state.checkoutAwaitingCard = nil
+                    state.sheetAwaits = nil
                     state.paymentSheet = nil
                     state.route.removeLast()
                 },

@@ -51,7 +51,7 @@ struct GuidedCheckoutTests {
         store.send(.confirm) {
             $0.route.append(.form)
             $0.form = opened.form
-            $0.sheetRowAwaitingEntry = .shippingAddress
+            $0.sheetAwaits = .entry(.shippingAddress)
             $0.notice = Notice(.info, "No address yet: add one to ship to.")
         }
         #expect(store.state.form?.purpose == .addAddress)
@@ -76,13 +76,13 @@ struct GuidedCheckoutTests {
             $0.paymentSheet?.phase = .reviewing
             $0.route.append(.form)
             $0.form = opened.form
-            $0.sheetRowAwaitingEntry = .card
+            $0.sheetAwaits = .entry(.card)
         }
         #expect(store.state.form?.purpose == .addCard)
         store.send(.back) {
             $0.route.removeLast()
             $0.form = nil
-            $0.sheetRowAwaitingEntry = nil
+            $0.sheetAwaits = nil
             $0.notice = Notice(.info, "No card was added.")
         }
         store.send(.moveDown) {
@@ -110,7 +110,7 @@ struct GuidedCheckoutTests {
         #expect(checkout.contact == saved, "one address both ships and contacts")
         #expect(checkout.options.contacts == [saved], "the sheet offers it from now on")
         #expect(store.state.form == nil && store.state.screen == .paymentSheet, "back on the sheet")
-        #expect(store.state.sheetRowAwaitingEntry == nil)
+        #expect(store.state.sheetAwaits == nil)
         let sheet = try #require(store.state.paymentSheet)
         #expect(sheet.unchosenRows.isEmpty && sheet.isPayEnabled && sheet.status == nil)
         #expect(spy.controllers.last?.calls.last == "selectShippingContact(\(saved.id))", "the controller heard the new contact")

@@ -50,3 +50,12 @@ public enum CheckoutOutcome: Equatable, Sendable {
     /// Not paid, and why, in words for the shopper.
     case notPaid(String)
 }
+
+/// What the payment sheet waits for from a form it opened.
+public enum SheetAwaits: Equatable, Sendable {
+    /// "Set up card" (the wallet had no card the shop takes): a card, to start this checkout again with.
+    /// Kept while that sheet is up, even if a form is cancelled.
+    case cardToStart(CheckoutOrder)
+    /// "Add a new …" on a row of the open sheet: an entry to choose there. Ends with the form.
+    case entry(PaymentSheetRow)
+}

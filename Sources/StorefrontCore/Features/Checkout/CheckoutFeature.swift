@@ -44,7 +44,7 @@ enum CheckoutFeature {
         }
         let request = CheckoutSheet.paymentRequest(lines: order.lines, shipping: shipping, shop)
         guard auth.canMakePaymentsUsingNetworks(request.supportedNetworks) else {
-            state.checkoutAwaitingCard = order
+            state.sheetAwaits = .cardToStart(order)
             let networks = shop.supportedNetworks.map(\.displayName).joined(separator: ", ")
             openSheet(&state, PaymentSheetState(
                 merchantName: shop.name, rowValues: [.card: "No card on \(networks)"], summaryItems: request.summaryItems, phase: .needsCard
@@ -249,7 +249,7 @@ enum CheckoutFeature {
     private static func dismiss(_ state: inout AppState) -> Effect {
         guard let session = state.checkout?.session else {
             // The "Set up card" sheet: leaving it drops the checkout it was waiting to resume.
-            state.checkoutAwaitingCard = nil
+            state.sheetAwaits = nil
             state.paymentSheet = nil
             AppReducer.popScreen(&state)
             return .none

@@ -18,7 +18,7 @@ enum SheetEntryFeature {
         case .shippingMethod:
             return
         }
-        state.sheetRowAwaitingEntry = row
+        state.sheetAwaits = .entry(row)
         if state.paymentSheet?.unchosenRows.contains(row) == true {
             state.notice = Notice(.info, row == .card ? "No card yet: add one to pay with." : "No address yet: add one to ship to.")
         }
@@ -26,8 +26,8 @@ enum SheetEntryFeature {
 
     /// A card was saved while the sheet waited for one: offer it on the sheet and choose it.
     static func added(card: PaymentMethod, _ state: inout AppState, _ env: ShopEnvironment) -> Effect {
-        guard state.sheetRowAwaitingEntry == .card, var checkout = state.checkout else { return .none }
-        state.sheetRowAwaitingEntry = nil
+        guard state.sheetAwaits == .entry(.card), var checkout = state.checkout else { return .none }
+        state.sheetAwaits = nil
         if !checkout.options.paymentMethods.contains(where: { $0.id == card.id }) { checkout.options.paymentMethods.append(card) }
         state.checkout = checkout
         return CheckoutFeature.choose(&state, row: .card, index: checkout.options.paymentMethods.firstIndex { $0.id == card.id } ?? 0, env)
@@ -36,8 +36,8 @@ enum SheetEntryFeature {
     /// An address was saved while the sheet waited for one: offer it and choose it for the row that asked;
     /// a row still without a choice takes it too, so one address both ships and contacts.
     static func added(contact: Contact, _ state: inout AppState, _ env: ShopEnvironment) -> Effect {
-        guard let row = state.sheetRowAwaitingEntry, row == .shippingAddress || row == .contact, var checkout = state.checkout else { return .none }
-        state.sheetRowAwaitingEntry = nil
+        guard case .entry(let row) = state.sheetAwaits, row == .shippingAddress || row == .contact, var checkout = state.checkout else { return .none }
+        state.sheetAwaits = nil
         checkout.options.contacts.append(contact)
         if row == .shippingAddress || checkout.shipTo == nil { checkout.shipTo = contact }
         if row == .contact || checkout.contact == nil { checkout.contact = contact }

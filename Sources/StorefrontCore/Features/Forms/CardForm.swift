@@ -60,10 +60,10 @@ enum CardForm {
         FormFeature.close(&state)
         AccountFeature.reloadWallet(&state, env)
         state.notice = Notice(.info, "Saved \(card.shortName).")
-        if state.sheetRowAwaitingEntry != nil { return SheetEntryFeature.added(card: card, &state, env) }
-        guard let pending = state.checkoutAwaitingCard, state.screen == .paymentSheet else { return .none }
+        if case .entry = state.sheetAwaits { return SheetEntryFeature.added(card: card, &state, env) }
+        guard case .cardToStart(let pending) = state.sheetAwaits, state.screen == .paymentSheet else { return .none }
         // "Set up card" came from the sheet: start that checkout again with the new card.
-        state.checkoutAwaitingCard = nil
+        state.sheetAwaits = nil
         state.paymentSheet = nil
         AppReducer.popScreen(&state)
         return CheckoutFeature.begin(&state, pending, oneTap: false, env)

@@ -80,8 +80,8 @@ enum FormFeature {
 
     private static func cancel(_ state: inout AppState, _ form: FormState) -> Effect {
         close(&state)
-        let fromSheet = state.sheetRowAwaitingEntry != nil || state.checkoutAwaitingCard != nil
-        state.sheetRowAwaitingEntry = nil
+        let fromSheet = state.sheetAwaits != nil
+        if case .entry = state.sheetAwaits { state.sheetAwaits = nil }
         switch form.purpose {
         case .signIn:
             return SignInFeature.cancelPrompt(&state)
