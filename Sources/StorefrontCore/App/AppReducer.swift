@@ -52,7 +52,8 @@ public enum AppReducer {
         case .viewportChanged(let rows):
             state.listRowCapacity = max(1, rows)
             ProductListFeature.reload(&state, env, keepSelection: true)
-            OrdersFeature.reload(&state, env)
+            // The orders are read when their screen opens; reading them here would cost every start two queries.
+            if state.screen == .orders || state.screen == .orderDetail { OrdersFeature.reload(&state, env) }
             return .none
         case .tick:
             if state.isBusy { state.spinnerPhase &+= 1 }
