@@ -102,21 +102,6 @@ struct CastRecording {
         return (events, process.waitForExit())
     }
 
-    /// asciicast v2: a header line, then one `[time, "o", text]` line per event.
-    func fileText(_ events: [Event], title: String) throws -> String {
-        let header: [String: Any] = [
-            "version": 2, "width": size.columns, "height": size.rows,
-            "title": title, "env": ["TERM": environment["TERM"] ?? "xterm-256color"],
-        ]
-        var lines = [String(decoding: try JSONSerialization.data(withJSONObject: header, options: [.sortedKeys]), as: UTF8.self)]
-        for event in events {
-            let text = String(decoding: event.output, as: UTF8.self)
-            let line = try JSONSerialization.data(withJSONObject: [event.time, "o", text] as [Any], options: [.withoutEscapingSlashes])
-            lines.append(String(decoding: line, as: UTF8.self))
-        }
-        return lines.joined(separator: "\n") + "\n"
-    }
-
     /// Reads until the shop says its answer is drawn (the marker, left out) or closes the terminal.
     private static func readAnswer(from terminal: Int32) throws -> (output: [UInt8], closed: Bool) {
         let marker = Array(TerminalSession.settledMarker.utf8)
@@ -159,6 +144,23 @@ enum RecordingFile {
             throw ExitCodes.cannotCreate
         }
         return url
+    }
+
+    /// Writes the recording as asciicast v2 (a header line, then one `[time, "o", text]` line per
+    /// event); says so and exits 73 when the file cannot be written.
+    static func write(_ events: [CastRecording.Event], size: Size, term: String, title: String, to url: URL) throws {
+        do {
+            let header: [String: Any] = ["version": 2, "width": size.columns, "height": size.rows, "title": title, "env": ["TERM": term]]
+            var lines = [String(decoding: try JSONSerialization.data(withJSONObject: header, options: [.sortedKeys]), as: UTF8.self)]
+            for event in events {
+                let text = String(decoding: event.output, as: UTF8.self)
+                lines.append(String(decoding: try JSONSerialization.data(withJSONObject: [event.time, "o", text] as [Any], options: [.withoutEscapingSlashes]), as: UTF8.self))
+            }
+            try (lines.joined(separator: "\n") + "\n").write(to: url, atomically: true, encoding: .utf8)
+        } catch {
+            complain("cannot write \(url.path): \(error.localizedDescription)")
+            throw ExitCodes.cannotCreate
+        }
     }
 
     /// Writes every byte, through short writes and interruptions; stops when the descriptor is gone.

@@ -108,12 +108,7 @@ struct Headless: AsyncParsableCommand {
             complain("cannot record \(path): \(error)")
             throw ExitCodes.ioError
         }
-        do {
-            try recording.fileText(events, title: "storefront: \(keys)").write(to: url, atomically: true, encoding: .utf8)
-        } catch {
-            complain("cannot write \(path): \(error.localizedDescription)")
-            throw ExitCodes.cannotCreate
-        }
+        try RecordingFile.write(events, size: size, term: environment["TERM"] ?? "xterm-256color", title: "storefront: \(keys)", to: url)
         let seconds = events.last.map { String(format: "%.1f", $0.time) } ?? "0"
         print("wrote \(path): \(script.count) keys, \(events.count) frames, \(seconds) s")
         if termination.shellStatus != 0 { throw ExitCode(termination.shellStatus) }

@@ -146,13 +146,7 @@ struct Run: AsyncParsableCommand {
             complain("cannot record \(path): \(error)")
             throw ExitCodes.ioError
         }
-        let file = CastRecording(executable: "", arguments: [], environment: ["TERM": environment["TERM"] ?? "xterm-256color"], size: result.size, pace: .zero)
-        do {
-            try file.fileText(result.events, title: "storefront run").write(to: url, atomically: true, encoding: .utf8)
-        } catch {
-            complain("cannot write \(path): \(error.localizedDescription)")
-            throw ExitCodes.cannotCreate
-        }
+        try RecordingFile.write(result.events, size: result.size, term: environment["TERM"] ?? "xterm-256color", title: "storefront run", to: url)
         if result.termination.shellStatus != 0 { throw ExitCode(result.termination.shellStatus) }
     }
 }
