@@ -102,3 +102,12 @@ public final class WalletOwner: Sendable {
         set { current.withLock { $0 = newValue } }
     }
 }
+
+extension PaymentMethod {
+    /// A card as a wallet store keeps it, shown by its expiry; nil for a network this version does not know.
+    public static func stored(token: String, network: String, lastFour: String, expiryMonth: Int, expiryYear: Int) -> PaymentMethod? {
+        guard let network = PaymentNetwork(rawValue: network) else { return nil }
+        let expiry = CardExpiry(month: expiryMonth, year: expiryYear)
+        return PaymentMethod(id: token, network: network, lastFour: lastFour, expiry: expiry, displayName: "Expires \(expiry)")
+    }
+}

@@ -16,10 +16,9 @@ public final class PostgresWalletStore: WalletStore {
                 SELECT token, network, last_four, expiry_month, expiry_year, is_default FROM wallet_card
                 WHERE customer = \(customer) ORDER BY added, id
                 """, logger: PostgresStore.quiet)
-            for try await (token, networkName, lastFour, month, year, isDefault) in cards.decode((String, String, String, Int, Int, Bool).self) {
-                guard let network = PaymentNetwork(rawValue: networkName) else { continue }
-                let expiry = CardExpiry(month: month, year: year)
-                wallet.cards.append(PaymentMethod(id: token, network: network, lastFour: lastFour, expiry: expiry, displayName: "Expires \(expiry)"))
+            for try await (token, network, lastFour, month, year, isDefault) in cards.decode((String, String, String, Int, Int, Bool).self) {
+                guard let card = PaymentMethod.stored(token: token, network: network, lastFour: lastFour, expiryMonth: month, expiryYear: year) else { continue }
+                wallet.cards.append(card)
                 if isDefault { wallet.defaultCardID = token }
             }
             let addresses = try await connection.query("""

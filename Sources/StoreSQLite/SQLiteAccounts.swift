@@ -13,9 +13,10 @@ public final class SQLiteWalletStore: WalletStore {
         try database.read { db in
             var wallet = WalletContents()
             for row in try Row.fetchAll(db, sql: "SELECT * FROM wallet_card WHERE customer = ? ORDER BY added, id", arguments: [customer]) {
-                guard let network = PaymentNetwork(rawValue: row["network"]) else { continue }
-                let expiry = CardExpiry(month: row["expiry_month"], year: row["expiry_year"])
-                wallet.cards.append(PaymentMethod(id: row["token"], network: network, lastFour: row["last_four"], expiry: expiry, displayName: "Expires \(expiry)"))
+                guard let card = PaymentMethod.stored(
+                    token: row["token"], network: row["network"], lastFour: row["last_four"], expiryMonth: row["expiry_month"], expiryYear: row["expiry_year"]
+                ) else { continue }
+                wallet.cards.append(card)
                 if row["is_default"] as Bool { wallet.defaultCardID = row["token"] }
             }
             for row in try Row.fetchAll(db, sql: "SELECT * FROM address WHERE customer = ? ORDER BY added, id", arguments: [customer]) {
