@@ -115,7 +115,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "storefront-bench",
-            dependencies: ["StoreModels", "StoreClients", "StorefrontCore", "StorefrontUI", "StoreSandbox", "StoreSQLite", "StorefrontTesting"],
+            dependencies: ["StoreModels", "StoreClients", "StorefrontCore", "StorefrontUI", "StoreSandbox", "StoreSQLite", "StorefrontTesting", "TerminalNCurses"],
             path: "Benchmarks/storefront-bench",
             swiftSettings: strict
         ),

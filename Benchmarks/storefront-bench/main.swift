@@ -1,6 +1,7 @@
 // Measures what one keystroke costs inside the process (view model + layout), by catalog size.
 //
 //     swift run -c release storefront-bench [--keys N]
+//     swift run -c release storefront-bench --stages [--samples N]   # per-stage breakdown, see Stages.swift
 //
 // Each case drives the real view model through the `Program` loop with the sandbox, and times
 // every key from `press` until its frame is laid out. Results go to stdout as a markdown table.
@@ -14,6 +15,10 @@ import StorefrontTesting
 import StorefrontUI
 
 let arguments = CommandLine.arguments
+if arguments.contains("--stages") {
+    try await stageBenchmark(samples: arguments.firstIndex(of: "--samples").flatMap { Int(arguments[$0 + 1]) } ?? 400)
+    exit(0)
+}
 let keyCount = arguments.firstIndex(of: "--keys").flatMap { Int(arguments[$0 + 1]) } ?? 2_000
 
 struct Workload {

@@ -67,6 +67,15 @@ static inline int sf_read_mouse(int *out_column, int *out_row) {
 /// Starts curses on the process's own stdin and stdout; NULL when the terminal cannot be used.
 static inline SCREEN *sf_newterm(void) { return newterm(NULL, stdout, stdin); }
 
+/// Starts curses for terminal type `term` writing to the file descriptor `output_fd`, reading nothing:
+/// a screen for benchmarks, sized by LINES and COLUMNS. NULL when it cannot start.
+static inline SCREEN *sf_newterm_offscreen(const char *term, int output_fd) {
+    FILE *output = fdopen(output_fd, "w");
+    FILE *input = fopen("/dev/null", "r");
+    if (output == NULL || input == NULL) return NULL;
+    return newterm(term, output, input);
+}
+
 /// True when the locale's character set is UTF-8.
 static inline int sf_locale_is_utf8(void) {
     const char *codeset = nl_langinfo(CODESET);
@@ -100,6 +109,14 @@ static inline int sf_window_size(int fd, int *out_rows, int *out_columns) {
 
 /// Writes one cell: `text` is a NUL-terminated wide string of one grapheme.
 static inline int sf_put_cell(WINDOW *window, int at_row, int at_column, const wchar_t *text, attr_t attributes, short pair) {
+    cchar_t cell;
+    if (setcchar(&cell, text, attributes, pair, NULL) == ERR) return ERR;
+    return mvwadd_wch(window, at_row, at_column, &cell);
+}
+
+/// Writes one cell holding a single scalar: the common case, without building a string.
+static inline int sf_put_scalar(WINDOW *window, int at_row, int at_column, wchar_t scalar, attr_t attributes, short pair) {
+    wchar_t text[2] = { scalar, 0 };
     cchar_t cell;
     if (setcchar(&cell, text, attributes, pair, NULL) == ERR) return ERR;
     return mvwadd_wch(window, at_row, at_column, &cell);

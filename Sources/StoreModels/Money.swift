@@ -110,29 +110,43 @@ public struct Money: Hashable, Sendable, Codable, CustomStringConvertible {
 
     /// Formats for display: "$12.50", "¥500", "KWD 1.250", "-$3.00".
     public var formatted: String {
-        let sign = minorUnits < 0 ? "-" : ""
-        let magnitude = minorUnits.magnitude
+        // Built byte by byte: every price on screen is formatted on every frame.
         let scale = UInt64(currency.minorUnitsPerMajor)
-        var digits = groupThousands(String(magnitude / scale))
-        if currency.exponent > 0 {
-            let fraction = String(magnitude % scale)
-            digits += "." + String(repeating: "0", count: currency.exponent - fraction.count) + fraction
+        let magnitude = minorUnits.magnitude
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(32)
+        if minorUnits < 0 { bytes.append(UInt8(ascii: "-")) }
+        if let symbol = currency.symbol {
+            bytes.append(contentsOf: symbol.utf8)
+        } else {
+            bytes.append(contentsOf: currency.code.utf8)
+            bytes.append(UInt8(ascii: " "))
         }
-        if let symbol = currency.symbol { return sign + symbol + digits }
-        return sign + currency.code + " " + digits
+        var whole = magnitude / scale
+        var reversed: [UInt8] = []
+        reversed.reserveCapacity(26)
+        var count = 0
+        repeat {
+            if count > 0, count % 3 == 0 { reversed.append(UInt8(ascii: ",")) }
+            reversed.append(UInt8(ascii: "0") + UInt8(whole % 10))
+            whole /= 10
+            count += 1
+        } while whole > 0
+        bytes.append(contentsOf: reversed.reversed())
+        if currency.exponent > 0 {
+            bytes.append(UInt8(ascii: "."))
+            var fraction = magnitude % scale
+            var digits = [UInt8](repeating: UInt8(ascii: "0"), count: currency.exponent)
+            for index in digits.indices.reversed() {
+                digits[index] = UInt8(ascii: "0") + UInt8(fraction % 10)
+                fraction /= 10
+            }
+            bytes.append(contentsOf: digits)
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     public var description: String { formatted }
-
-    private func groupThousands(_ digits: String) -> String {
-        guard digits.count > 3 else { return digits }
-        var out: [Character] = []
-        for (index, character) in digits.reversed().enumerated() {
-            if index > 0, index % 3 == 0 { out.append(",") }
-            out.append(character)
-        }
-        return String(out.reversed())
-    }
 }
 
 extension Sequence where Element == Money {

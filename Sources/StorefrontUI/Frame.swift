@@ -1,3 +1,5 @@
+import StoreModels
+
 /// A terminal size in character cells.
 public struct Size: Hashable, Sendable, CustomStringConvertible {
     public var columns: Int
@@ -31,7 +33,7 @@ public struct Size: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// What a cell means; the backend maps roles to colours or, without colour, to attributes.
-public enum StyleRole: Hashable, Sendable, CaseIterable {
+public enum StyleRole: UInt8, Hashable, Sendable, CaseIterable {
     case normal, header, title, dim, accent, price, selection, error, success, art, border, key
 }
 
@@ -48,9 +50,14 @@ public struct Style: Hashable, Sendable {
     }
 
     public static let normal = Style()
+
+    /// The style as a packed cell's low bits.
+    var bits: UInt32 {
+        UInt32(role.rawValue) | (bold ? PackedCell.boldBit : 0) | (underline ? PackedCell.underlineBit : 0)
+    }
 }
 
-/// One character cell: a grapheme, or empty when it continues the wide grapheme to its left.
+/// One character cell as read from a frame: a grapheme, or empty when it continues the wide grapheme to its left.
 public struct Cell: Hashable, Sendable {
     public var text: String
     public var style: Style
@@ -61,6 +68,37 @@ public struct Cell: Hashable, Sendable {
 
     public static let blank = Cell(text: " ", style: .normal)
     public var isContinuation: Bool { text.isEmpty }
+}
+
+/// A cell as a frame stores it: eight bytes and no references, so a row compares as plain memory and
+/// a frame is filled without making a `String` per cell.
+public struct PackedCell: Hashable, Sendable, BitwiseCopyable {
+    /// A scalar's value; with `isCluster`, an index into the frame's clusters; 0 for the right half of a wide character.
+    public var code: UInt32
+    /// The style's role in the low byte, then the bold, underline, wide and cluster flags.
+    public var bits: UInt32
+
+    static let boldBit: UInt32 = 1 << 8
+    static let underlineBit: UInt32 = 1 << 9
+    static let wideBit: UInt32 = 1 << 10
+    static let clusterBit: UInt32 = 1 << 11
+    static let styleMask: UInt32 = 0x3FF
+
+    static let blank = PackedCell(code: 0x20, bits: 0)
+
+    /// The role of the cell's style.
+    public var role: StyleRole { StyleRole(rawValue: UInt8(truncatingIfNeeded: bits)) ?? .normal }
+    public var isBold: Bool { bits & Self.boldBit != 0 }
+    public var isUnderlined: Bool { bits & Self.underlineBit != 0 }
+    /// The left half of a character two columns wide.
+    public var isWide: Bool { bits & Self.wideBit != 0 }
+    /// A grapheme of more than one scalar, kept in the frame's clusters.
+    public var isCluster: Bool { bits & Self.clusterBit != 0 }
+    /// The right half of a wide character: nothing of its own to draw.
+    public var isContinuation: Bool { code == 0 && !isCluster }
+    /// One byte, one column, nothing to look up.
+    public var isASCII: Bool { code < 0x80 && code != 0 && !isCluster }
+    var style: Style { Style(role, bold: isBold, underline: isUnderlined) }
 }
 
 /// Which characters the terminal can show.
@@ -74,18 +112,67 @@ public enum Charset: Hashable, Sendable {
 public struct Frame: Hashable, Sendable {
     public let size: Size
     public let charset: Charset
-    public private(set) var cells: [Cell]
+    /// Every cell, row after row.
+    public private(set) var packed: [PackedCell]
+    /// The graphemes of more than one scalar (flags, emoji sequences, accented letters), by index.
+    public private(set) var clusters: [String] = []
     /// Where a click means something, in drawing order (a later target covers an earlier one).
     public internal(set) var targets: [MouseTarget] = []
 
     public init(size: Size, charset: Charset = .unicode) {
         self.size = size
         self.charset = charset
-        self.cells = Array(repeating: .blank, count: max(0, size.columns * size.rows))
+        self.packed = Array(repeating: .blank, count: max(0, size.columns * size.rows))
     }
 
     public subscript(column: Int, row: Int) -> Cell {
-        cells[row * size.columns + column]
+        let cell = packed[row * size.columns + column]
+        return Cell(text: text(of: cell), style: cell.style)
+    }
+
+    /// The cells as `Cell`s, row after row.
+    public var cells: [Cell] { packed.map { Cell(text: text(of: $0), style: $0.style) } }
+
+    /// What a packed cell of this frame shows: one grapheme, or "" for a continuation.
+    public func text(of cell: PackedCell) -> String {
+        if cell.isCluster { return clusters[Int(cell.code)] }
+        if cell.code == 0 { return "" }
+        return String(Character(Unicode.Scalar(cell.code) ?? "\u{FFFD}"))
+    }
+
+    /// True when `row` shows the same in both frames; a quick memory comparison unless it holds a cluster.
+    public func row(_ row: Int, matches other: Frame) -> Bool {
+        guard other.size == size else { return false }
+        let start = row * size.columns
+        return packed.withUnsafeBufferPointer { mine in
+            other.packed.withUnsafeBufferPointer { theirs in
+                for x in start..<(start + size.columns) {
+                    let a = mine[x], b = theirs[x]
+                    if a.code != b.code || a.bits != b.bits { return false }
+                    if a.isCluster, clusters[Int(a.code)] != other.clusters[Int(b.code)] { return false }
+                }
+                return true
+            }
+        }
+    }
+
+    /// True when the cell at `index` shows the same in both frames.
+    public func cell(at index: Int, matches other: Frame) -> Bool {
+        let a = packed[index], b = other.packed[index]
+        guard a == b else { return false }
+        return !a.isCluster || clusters[Int(a.code)] == other.clusters[Int(b.code)]
+    }
+
+    public static func == (lhs: Frame, rhs: Frame) -> Bool {
+        guard lhs.size == rhs.size, lhs.charset == rhs.charset, lhs.targets == rhs.targets else { return false }
+        if lhs.packed == rhs.packed, lhs.clusters == rhs.clusters { return true }
+        return (0..<lhs.size.rows).allSatisfy { lhs.row($0, matches: rhs) }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(size)
+        hasher.combine(charset)
+        hasher.combine(text)
     }
 
     /// Writes `text` from (column, row), clipped at `limit` columns and the frame's edge; returns the columns used.
@@ -96,20 +183,22 @@ public struct Frame: Hashable, Sendable {
     public mutating func put(_ text: String, column: Int, row: Int, style: Style = .normal, limit: Int? = nil) -> Int {
         guard row >= 0, row < size.rows, column < size.columns else { return 0 }
         let end = min(size.columns, column + (limit ?? size.columns))
+        let base = row * size.columns
+        let bits = style.bits
         var x = column
         if TerminalText.isPrintableASCII(text) {
             // The common case: one byte, one column, nothing to sanitize or transliterate.
             for byte in text.utf8 {
                 guard x < end else { break }
                 if x >= 0 {
-                    clearWide(at: x, row: row)
-                    cells[row * size.columns + x] = Cell(text: String(Unicode.Scalar(byte)), style: style)
+                    if !packed[base + x].isASCII { clearWide(at: x, row: row) }
+                    packed[base + x] = PackedCell(code: UInt32(byte), bits: bits)
                 }
                 x += 1
             }
             return x - column
         }
-        for character in TerminalText.displayable(text, charset: charset) {
+        for character in Self.singleSafeScalar(text, charset) ?? TerminalText.displayable(text, charset: charset) {
             let width = TerminalText.width(of: character)
             if width == 0 { continue }
             guard x + width <= end else { break }
@@ -117,33 +206,57 @@ public struct Frame: Hashable, Sendable {
                 // Overwriting half of a wide character leaves a blank, never half a glyph.
                 clearWide(at: x, row: row)
                 if width == 2 { clearWide(at: x + 1, row: row) }
-                cells[row * size.columns + x] = Cell(text: String(character), style: style)
-                if width == 2 { cells[row * size.columns + x + 1] = Cell(text: "", style: style) }
+                let scalars = character.unicodeScalars
+                var cell: PackedCell
+                if let only = scalars.first, scalars.index(after: scalars.startIndex) == scalars.endIndex {
+                    cell = PackedCell(code: only.value, bits: bits)
+                } else {
+                    clusters.append(String(character))
+                    cell = PackedCell(code: UInt32(clusters.count - 1), bits: bits | PackedCell.clusterBit)
+                }
+                if width == 2 { cell.bits |= PackedCell.wideBit }
+                packed[base + x] = cell
+                if width == 2 { packed[base + x + 1] = PackedCell(code: 0, bits: bits) }
             }
             x += width
         }
         return x - column
     }
 
+    /// `text` as its one character when it is a single scalar that needs no sanitizing or transliterating
+    /// (a border, a marker): drawn without working through `displayable`.
+    private static func singleSafeScalar(_ text: String, _ charset: Charset) -> [Character]? {
+        guard charset == .unicode else { return nil }
+        let scalars = text.unicodeScalars
+        guard let only = scalars.first, scalars.index(after: scalars.startIndex) == scalars.endIndex, !only.isUnsafeForTerminal else { return nil }
+        return [Character(only)]
+    }
+
     /// Fills a rectangle with blanks in `style`.
     public mutating func fill(row: Int, column: Int = 0, width: Int? = nil, height: Int = 1, style: Style = .normal) {
         let w = width ?? size.columns - column
+        let blank = PackedCell(code: 0x20, bits: style.bits)
+        let columns = max(0, column)..<min(size.columns, column + w)
+        guard !columns.isEmpty else { return }
         for y in max(0, row)..<min(size.rows, row + height) {
-            for x in max(0, column)..<min(size.columns, column + w) {
-                clearWide(at: x, row: y)
-                cells[y * size.columns + x] = Cell(text: " ", style: style)
+            // Only the edges can cut a wide character in half; inside, every cell is overwritten.
+            clearWide(at: columns.lowerBound, row: y)
+            clearWide(at: columns.upperBound - 1, row: y)
+            let base = y * size.columns
+            packed.withUnsafeMutableBufferPointer { cells in
+                for x in columns { cells[base + x] = blank }
             }
         }
     }
 
     private mutating func clearWide(at x: Int, row: Int) {
         let index = row * size.columns + x
-        // A single byte is ASCII: neither wide nor the right half of a wide character.
-        if cells[index].text.utf8.count == 1 { return }
-        if cells[index].isContinuation, x > 0 {
-            cells[index - 1] = Cell(text: " ", style: cells[index - 1].style)
-        } else if TerminalText.width(of: Character(cells[index].text.isEmpty ? " " : cells[index].text)) == 2, x + 1 < size.columns {
-            cells[index + 1] = Cell(text: " ", style: cells[index + 1].style)
+        let cell = packed[index]
+        if cell.isASCII { return }
+        if cell.isContinuation, x > 0 {
+            packed[index - 1] = PackedCell(code: 0x20, bits: packed[index - 1].bits & PackedCell.styleMask)
+        } else if cell.isWide, x + 1 < size.columns {
+            packed[index + 1] = PackedCell(code: 0x20, bits: packed[index + 1].bits & PackedCell.styleMask)
         }
     }
 
@@ -161,11 +274,15 @@ public struct Frame: Hashable, Sendable {
 
     public var lines: [String] {
         (0..<size.rows).map { row in
-            var line = ""
-            for x in 0..<size.columns where !self[x, row].isContinuation {
-                line += self[x, row].text
+            var line = String.UnicodeScalarView()
+            for cell in packed[(row * size.columns)..<((row + 1) * size.columns)] where !cell.isContinuation {
+                if cell.isCluster {
+                    line.append(contentsOf: clusters[Int(cell.code)].unicodeScalars)
+                } else {
+                    line.append(Unicode.Scalar(cell.code) ?? "\u{FFFD}")
+                }
             }
-            return line
+            return String(line)
         }
     }
 }

@@ -51,7 +51,14 @@ public enum TerminalText {
     /// True when every byte is printable ASCII: such text is drawn as is, one column per byte.
     @inline(__always)
     public static func isPrintableASCII(_ text: String) -> Bool {
-        text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+        // Over the contiguous bytes when there are some: every string on screen is checked on every frame.
+        if let answer = text.utf8.withContiguousStorageIfAvailable({ bytes in
+            for byte in bytes where byte < 0x20 || byte >= 0x7F { return false }
+            return true
+        }) {
+            return answer
+        }
+        return text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
     }
 
     /// The characters of `text` that may be drawn: escape sequences dropped, other controls shown as a placeholder.

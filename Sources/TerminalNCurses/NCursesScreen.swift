@@ -37,7 +37,8 @@ final class NCursesScreen {
     let colorMode: ColorMode
     private var screen: OpaquePointer?
     private var previous: Frame?
-    private var attributes: [StyleRole: (attr_t, Int16)] = [:]
+    /// Curses attributes and colour pair per style role, indexed by the role's raw value.
+    private var roleAttributes: [(attr_t, Int16)] = []
     private var isActive = false
 
     /// Checks stdin/stdout and TERM before touching the screen, so failures draw nothing.
@@ -68,6 +69,31 @@ final class NCursesScreen {
         guard let screen = sf_newterm() else { throw TerminalError.startFailed("newterm failed for TERM=\(environment["TERM"] ?? "")") }
         self.screen = screen
         isActive = true
+        colorMode = Self.enterModes(theme: theme, environment: environment, mouse: mouse)
+        size = Size(columns: Int(getmaxx(sf_stdscr())), rows: Int(getmaxy(sf_stdscr())))
+        prepareAttributes()
+        // Leave the alternate screen, show the cursor, reset attributes: what a crash must still do.
+        // Mouse reports off too: a terminal left reporting clicks would type them into the shell.
+        sf_install_crash_restore(1, "\u{1B}[?1000l\u{1B}[?1006l\u{1B}[?1049l\u{1B}[?25h\u{1B}[0m\r\n")
+    }
+
+    /// A screen of `size` for terminal type `term` that writes to `outputFD` and reads nothing: what
+    /// the stage benchmark times frames with, away from a terminal.
+    init(offscreen size: Size, term: String, outputFD: Int32, theme: ThemePreference) throws {
+        setlocale(LC_ALL, "")
+        charset = .unicode
+        setenv("LINES", String(size.rows), 1)
+        setenv("COLUMNS", String(size.columns), 1)
+        guard let screen = sf_newterm_offscreen(term, outputFD) else { throw TerminalError.startFailed("newterm failed for TERM=\(term)") }
+        self.screen = screen
+        isActive = true
+        colorMode = Self.enterModes(theme: theme, environment: ["TERM": term], mouse: false)
+        self.size = Size(columns: Int(getmaxx(sf_stdscr())), rows: Int(getmaxy(sf_stdscr())))
+        prepareAttributes()
+    }
+
+    /// Puts the new screen in the shop's modes and colours; returns the colour mode in use.
+    private static func enterModes(theme: ThemePreference, environment: [String: String], mouse: Bool) -> ColorMode {
         // Raw: Ctrl-C, Ctrl-Z and Ctrl-\ arrive as keys, so nothing suspends or kills the shop mid-payment.
         raw()
         noecho()
@@ -84,12 +110,7 @@ final class NCursesScreen {
             start_color()
             use_default_colors()
         }
-        colorMode = Theme.mode(preference: theme, environment: environment, hasColors: hasColors, colors: Int(sf_colors()))
-        size = Size(columns: Int(getmaxx(sf_stdscr())), rows: Int(getmaxy(sf_stdscr())))
-        prepareAttributes()
-        // Leave the alternate screen, show the cursor, reset attributes: what a crash must still do.
-        // Mouse reports off too: a terminal left reporting clicks would type them into the shell.
-        sf_install_crash_restore(1, "\u{1B}[?1000l\u{1B}[?1006l\u{1B}[?1049l\u{1B}[?25h\u{1B}[0m\r\n")
+        return Theme.mode(preference: theme, environment: environment, hasColors: hasColors, colors: Int(sf_colors()))
     }
 
     private func prepareAttributes() {
@@ -105,52 +126,59 @@ final class NCursesScreen {
                 pair = Int16(index + 1)
                 init_pair(pair, look.foreground, look.background)
             }
-            attributes[role] = (attr, pair)
+            roleAttributes.append((attr, pair))
         }
     }
 
     /// Writes the cells that changed since the last frame into curses' virtual screen, then one `doupdate`.
     func draw(_ frame: Frame) {
         guard isActive else { return }
+        writeChanges(frame)
+        update()
+    }
+
+    /// Sends what curses' virtual screen holds that the terminal does not: one `doupdate`.
+    func update() {
+        guard isActive else { return }
+        wnoutrefresh(sf_stdscr())
+        doupdate()
+    }
+
+    /// Writes the cells that changed since the last frame into curses' virtual screen, drawing nothing yet.
+    func writeChanges(_ frame: Frame) {
+        guard isActive else { return }
         let window = sf_stdscr()
         let old = previous?.size == frame.size ? previous : nil
         if old == nil { werase(window) }
         var buffer: [wchar_t] = []
+        let columnCount = frame.size.columns
         for row in 0..<frame.size.rows {
-            for column in 0..<frame.size.columns {
-                let cell = frame[column, row]
+            // Most rows of most frames are as they were: one memory comparison skips them.
+            if let old, frame.row(row, matches: old) { continue }
+            let base = row * columnCount
+            for column in 0..<columnCount {
+                let cell = frame.packed[base + column]
                 if cell.isContinuation { continue }
-                if let old, old[column, row] == cell { continue }
-                var (attr, pair) = attributes[cell.style.role] ?? (sf_a_normal(), 0)
-                if cell.style.bold { attr |= sf_a_bold() }
-                if cell.style.underline { attr |= sf_a_underline() }
-                func put(_ text: String, at column: Int) {
-                    buffer.removeAll(keepingCapacity: true)
-                    for scalar in text.unicodeScalars { buffer.append(wchar_t(bitPattern: scalar.value)) }
-                    buffer.append(0)
-                    _ = sf_put_cell(window, Int32(row), Int32(column), buffer, attr, pair)
-                }
-                if cell.text.utf8.count == 1 {
-                    put(cell.text, at: column)
-                    continue
-                }
-                let columns = column + 1 < frame.size.columns && frame[column + 1, row].isContinuation ? 2 : 1
-                // Most wide-byte cells (borders, markers, one CJK character) are one scalar curses measures as the
+                if let old, frame.cell(at: base + column, matches: old) { continue }
+                var (attr, pair) = roleAttributes[Int(cell.role.rawValue)]
+                if cell.isBold { attr |= sf_a_bold() }
+                if cell.isUnderlined { attr |= sf_a_underline() }
+                let columns = column + 1 < columnCount && frame.packed[base + column + 1].isContinuation ? 2 : 1
+                // Most cells (ASCII, borders, markers, one CJK character) are one scalar curses measures as the
                 // frame does: drawn as is, without working out pieces.
-                let scalars = cell.text.unicodeScalars
-                if let only = scalars.first, scalars.index(after: scalars.startIndex) == scalars.endIndex,
-                   Int(sf_wcwidth(wchar_t(bitPattern: only.value))) == columns {
-                    put(cell.text, at: column)
+                if !cell.isCluster, cell.isASCII || Int(sf_wcwidth(wchar_t(bitPattern: cell.code))) == columns {
+                    _ = sf_put_scalar(window, Int32(row), Int32(column), wchar_t(bitPattern: cell.code), attr, pair)
                     continue
                 }
-                for piece in CellPieces.pieces(of: cell.text, columns: columns, width: { Int(sf_wcwidth(wchar_t(bitPattern: $0.value))) }) {
-                    put(piece.text, at: column + piece.offset)
+                for piece in CellPieces.pieces(of: frame.text(of: cell), columns: columns, width: { Int(sf_wcwidth(wchar_t(bitPattern: $0.value))) }) {
+                    buffer.removeAll(keepingCapacity: true)
+                    for scalar in piece.text.unicodeScalars { buffer.append(wchar_t(bitPattern: scalar.value)) }
+                    buffer.append(0)
+                    _ = sf_put_cell(window, Int32(row), Int32(column + piece.offset), buffer, attr, pair)
                 }
             }
         }
         previous = frame
-        wnoutrefresh(window)
-        doupdate()
     }
 
     /// A key as curses decoded it.

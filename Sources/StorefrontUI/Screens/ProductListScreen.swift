@@ -13,7 +13,8 @@ extension Layout {
             return
         }
         let visible = min(list.rows.count, body.height)
-        let priceWidth = list.rows.prefix(visible).map { p.width($0.price.formatted) }.max() ?? 0
+        let prices = list.rows.prefix(visible).map(\.price.formatted)
+        let priceWidth = prices.map { p.width($0) }.max() ?? 0
         for (offset, product) in list.rows.prefix(visible).enumerated() {
             let row = body.top + offset
             let isSelected = list.windowStart + offset == list.selectedIndex
@@ -28,7 +29,7 @@ extension Layout {
             if product.isSoldOut {
                 p.putRight("Sold out", end: listWidth - 1, row: row, style: isSelected ? style : Style(.error))
             } else {
-                p.putRight(product.price.formatted, end: listWidth - 1, row: row, style: isSelected ? style : Style(.price))
+                p.putRight(prices[offset], end: listWidth - 1, row: row, style: isSelected ? style : Style(.price))
             }
         }
         if hasPreview, let product = list.selectedProduct {
