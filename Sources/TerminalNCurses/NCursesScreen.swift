@@ -104,7 +104,18 @@ final class NCursesScreen {
         // With the mouse on, the terminal's own selection needs Shift; off, it works as ever.
         if mouse { _ = sf_mouse(1) }
         leaveok(sf_stdscr(), true)
+        // No typeahead check: curses would poll stdin during each update and flush its output early
+        // when a key is waiting, so a frame left in several writes; the shop draws once per burst anyway.
+        typeahead(-1)
         curs_set(0)
+        // ncurses 6.4 flushes its output after every cursor move until the screen has been left and
+        // resumed once, so a frame reached the terminal in several writes. Leaving and resuming now,
+        // before anything is drawn, makes every later frame one write.
+        endwin()
+        doupdate()
+        // Leaving turned the keypad's application mode off, and curses would only turn it back on at
+        // the first read: an arrow typed before that would arrive in a form it does not decode.
+        keypad(sf_stdscr(), true)
         let hasColors = has_colors()
         if hasColors, theme != .mono, (environment["NO_COLOR"] ?? "").isEmpty {
             start_color()

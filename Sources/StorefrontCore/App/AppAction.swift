@@ -10,4 +10,6 @@ public enum AppAction: Equatable, Sendable {
     case checkout(CheckoutAction)
     case form(FormAction)
     case signIn(SignInAction)
+    /// The frame showing a cart change is out: now the change is written to the cart store.
+    case cartSaveDue
 }

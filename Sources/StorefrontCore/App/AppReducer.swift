@@ -34,7 +34,9 @@ public enum AppReducer {
         while let next = env.mailbox.takeQueued() {
             effect += reduce(&state, next, env)
         }
-        return effect
+        // A save that just failed is not asked for again at once: the next change, or the outage's retry, asks.
+        if action == .cartSaveDue { return effect }
+        return effect + CartFeature.saveAfterTheFrame(&state, env)
     }
 
     static func reduce(_ state: inout AppState, _ action: AppAction, _ env: ShopEnvironment) -> Effect {
@@ -44,6 +46,9 @@ public enum AppReducer {
         case .checkout(let event): return CheckoutFeature.reduce(&state, event, env)
         case .form(let event): return FormFeature.reduce(&state, event, env)
         case .signIn(let event): return SignInFeature.reduce(&state, event, env)
+        case .cartSaveDue:
+            CartFeature.saveNow(&state, env)
+            return .none
         }
     }
 
@@ -60,6 +65,8 @@ public enum AppReducer {
             StoreOutageFeature.retry(&state, env)
             return .none
         case .quit:
+            // A change still waiting for its save is written before the shop goes.
+            CartFeature.saveNow(&state, env)
             state.isQuitting = true
             return .none
         default:

@@ -14,6 +14,8 @@ public struct AppState: Equatable {
     public var cart: Cart
     /// The cart as last saved, so only real changes are written.
     public var savedCart: [CartLine]?
+    /// A cart change waits to be written once its frame is drawn (`AppAction.cartSaveDue`).
+    public var isCartSaveDue = false
     /// Whose cart, wallet and orders these are: the signed-in account's, or the guest's.
     public var customerID: String
     /// The signed-in account, or nil for a guest.

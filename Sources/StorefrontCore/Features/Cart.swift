@@ -81,9 +81,10 @@ enum CartFeature {
         return "This would take the cart over \(Money.maximum(profile.currency).formatted)."
     }
 
-    /// Saves the cart when it changed, then puts it, its totals and the badge on screen.
-    static func saveCartAndShowIt(_ state: inout AppState, _ env: ShopEnvironment) {
-        if state.savedCart == nil { state.savedCart = state.cart.lines } else { saveIfChanged(&state, env) }
+    /// Puts the cart, its totals and the badge on screen; a change is saved after the frame
+    /// (`saveAfterTheFrame`), or at once with `now` (a retry, which must know whether the store answered).
+    static func saveCartAndShowIt(_ state: inout AppState, _ env: ShopEnvironment, now: Bool = false) {
+        if state.savedCart == nil { state.savedCart = state.cart.lines } else if now { saveNow(&state, env) }
         let profile = env.storeProfile
         let shipping = profile.shippingMethods.first
         let cart = state.cart
@@ -95,9 +96,19 @@ enum CartFeature {
         state.cartBadge = CartBadge(itemCount: cart.itemCount, subtotal: cart.subtotal)
     }
 
+    /// At the end of a step that changed the cart: an effect that asks for the save, so the write
+    /// (a transaction synced to disk) runs after the frame that shows the change, not before it.
+    static func saveAfterTheFrame(_ state: inout AppState, _ env: ShopEnvironment) -> Effect {
+        // While the store is waited for, the outage's retry saves the cart, and only it.
+        guard env.dependencies.carts != nil, !state.isCartSaveDue, !state.screens.isWaitingForStore, let saved = state.savedCart, saved != state.cart.lines else { return .none }
+        state.isCartSaveDue = true
+        return .run { send in send(.cartSaveDue) }
+    }
+
     /// Writes the cart to the cart store when it changed; a failure is shown, the cart kept in memory.
-    private static func saveIfChanged(_ state: inout AppState, _ env: ShopEnvironment) {
-        guard let carts = env.dependencies.carts, state.savedCart != state.cart.lines else { return }
+    static func saveNow(_ state: inout AppState, _ env: ShopEnvironment) {
+        state.isCartSaveDue = false
+        guard let carts = env.dependencies.carts, let saved = state.savedCart, saved != state.cart.lines else { return }
         do {
             try carts.save(state.cart.lines, forCustomer: state.customerID)
             state.savedCart = state.cart.lines

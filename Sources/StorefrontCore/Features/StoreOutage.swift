@@ -22,7 +22,7 @@ enum StoreOutageFeature {
         guard state.screens.isWaitingForStore else { return }
         state.screens.isWaitingForStore = false
         ProductListFeature.reload(&state, env, keepSelection: true)
-        CartFeature.saveCartAndShowIt(&state, env)
+        CartFeature.saveCartAndShowIt(&state, env, now: true)
         if !state.screens.isWaitingForStore, state.notice?.text == StorageError.unavailableMessage {
             state.notice = Notice(.info, "The store is back.")
         }

@@ -44,7 +44,7 @@ struct SwitchedCarts: CartStore {
 @MainActor
 @Suite("A store that goes away")
 struct StoreOutageTests {
-    @Test func theCartIsKeptTheShopperIsToldAndTicksRetryUntilTheStoreIsBack() throws {
+    @Test func theCartIsKeptTheShopperIsToldAndTicksRetryUntilTheStoreIsBack() async throws {
         var stack = TestStack()
         let power = StoreSwitch()
         let carts = SwitchedCarts(power: power)
@@ -63,6 +63,12 @@ struct StoreOutageTests {
             $0.screens.cart.totals = $0.cart.totals(shipping: shop.shippingMethods.first, tax: shop.tax)
             $0.cartBadge = CartBadge(itemCount: 1, subtotal: product.price)
             $0.screens.cart.canBuyNow = true
+            $0.notice = Notice(.info, "Added \(product.name) to your cart.")
+            // The frame shows the change first; the save follows it.
+            $0.isCartSaveDue = true
+        }
+        await store.receive(.cartSaveDue) {
+            $0.isCartSaveDue = false
             // The cart is kept in memory; the shopper hears why it is not saved, in one line.
             $0.screens.isWaitingForStore = true
             $0.notice = Notice(.error, "The store is not reachable; retrying")
@@ -83,7 +89,7 @@ struct StoreOutageTests {
         #expect(!store.state.screens.wantsTicks)
     }
 
-    @Test func anotherStorageFailureIsToldAsItIsAndNotRetried() throws {
+    @Test func anotherStorageFailureIsToldAsItIsAndNotRetried() async throws {
         var stack = TestStack()
         var dependencies = stack.dependencies
         dependencies.carts = FailingCarts()
@@ -98,7 +104,12 @@ struct StoreOutageTests {
             state.screens.cart.totals = state.cart.totals(shipping: shop.shippingMethods.first, tax: shop.tax)
             state.cartBadge = CartBadge(itemCount: 1, subtotal: product.price)
             state.screens.cart.canBuyNow = true
-            state.notice = Notice(.error, "Your cart could not be saved: the disk is full")
+            state.notice = Notice(.info, "Added \(product.name) to your cart.")
+            state.isCartSaveDue = true
+        }
+        await store.receive(.cartSaveDue) {
+            $0.isCartSaveDue = false
+            $0.notice = Notice(.error, "Your cart could not be saved: the disk is full")
         }
         #expect(!store.state.screens.wantsTicks)
     }

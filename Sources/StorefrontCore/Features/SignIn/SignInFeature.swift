@@ -129,6 +129,8 @@ enum SignInFeature {
     /// Moves the shop to another customer: their cart, wallet and orders.
     private static func switchCustomer(_ state: inout AppState, to account: SignedInAccount?, mergingGuestCart: Bool, _ env: ShopEnvironment) {
         let accounts = env.dependencies.accounts
+        // A change still waiting for its save belongs to the customer being left.
+        CartFeature.saveNow(&state, env)
         let guestLines = state.cart.lines
         state.signedIn = account
         state.customerID = account?.customerID ?? accounts.guestID
