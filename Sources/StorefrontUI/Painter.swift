@@ -13,6 +13,7 @@ struct Painter {
     /// Columns `text` takes once sanitized and, in ASCII mode, transliterated.
     func width(_ text: String) -> Int {
         if TerminalText.isPrintableASCII(text) { return text.utf8.count }
+        if frame.charset == .unicode, TerminalText.isSafe(text) { return text.reduce(0) { $0 + TerminalText.width(of: $1) } }
         return TerminalText.displayable(text, charset: frame.charset).reduce(0) { $0 + TerminalText.width(of: $1) }
     }
 

@@ -61,9 +61,16 @@ public enum TerminalText {
         return text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
     }
 
+    /// True when no scalar of `text` needs sanitizing (no control, escape or bidi control): in Unicode
+    /// mode such text is drawn as it is, the common case for names with accents, symbols and glyphs.
+    public static func isSafe(_ text: String) -> Bool {
+        for scalar in text.unicodeScalars where scalar.isUnsafeForTerminal { return false }
+        return true
+    }
+
     /// The characters of `text` that may be drawn: escape sequences dropped, other controls shown as a placeholder.
     public static func displayable(_ text: String, charset: Charset) -> [Character] {
-        if isPrintableASCII(text) { return Array(text) }
+        if isPrintableASCII(text) || (charset == .unicode && isSafe(text)) { return Array(text) }
         var out: [Character] = []
         out.reserveCapacity(text.utf8.count)
         let placeholder: Character = charset == .ascii ? "?" : "\u{FFFD}"

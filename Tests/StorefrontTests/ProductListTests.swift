@@ -17,7 +17,22 @@ struct ProductListTests {
         #expect(driver.state.productList.selectedIndex == 99_999)
         #expect(driver.state.productList.rows.last?.id == "p100000")
         #expect(driver.frameText.contains("100000 of 100000"))
-        #expect(spy.largestLimit == 20)
+        // The window and two windows either side: bounded by the screen, never by the catalog.
+        #expect(spy.largestLimit == 5 * 20)
+    }
+
+    @Test func scrollingRowByRowReadsTheCatalogOncePerTwoWindows() async throws {
+        let spy = CatalogRepositorySpy(wrapping: InMemoryCatalogRepository(catalog: Fixtures.generatedCatalog(count: 1_000)))
+        let driver = ScriptedDriver(stack: TestStack(catalog: spy), size: Size(columns: 80, rows: 24))
+        let reads = spy.pageReads
+        for _ in 0..<(19 + 200) { await driver.press(.down) }
+        #expect(driver.state.productList.windowStart == 200)
+        #expect(driver.state.productList.rows.map(\.id.rawValue) == (201...220).map { "p\($0)" }, "the rows shown are the window's")
+        // The first read held rows 0-99; each read after holds the window and 40 rows either side,
+        // so 200 rows scrolled one at a time are read 3 times: at windows 81, 122 and 163.
+        #expect(spy.pageReads - reads == 3)
+        await driver.press(.up)
+        #expect(spy.pageReads - reads == 3, "scrolling back stays within the rows read")
     }
 
     @Test func movingWithinTheWindowReadsNothing() async throws {

@@ -24,6 +24,8 @@ public struct AppState: Equatable {
     public var wallet = WalletContents()
     /// Rows the host's list area fits: the size of a list window and of a page.
     public var listRowCapacity = 10
+    /// Products read around the visible window, so a scroll by a row seldom asks the catalog.
+    public var productsAround = ProductsAround()
     /// The payment sheet's checkout: its session with the controller, and the shopper's choices.
     public var checkout: Checkout?
     /// What the payment sheet waits for from a form it opened, and what to do with it.

@@ -17,6 +17,24 @@ public struct ProductListState: Equatable, Sendable {
     }
 }
 
+/// Products read around the list's window: the window's rows come from here while they are inside it.
+public struct ProductsAround: Equatable, Sendable {
+    /// Windows read beyond each edge of the visible one: a scroll asks the catalog once per this many windows.
+    static let margin = 2
+    var query = ""
+    var start = 0
+    var rows: [Product] = []
+
+    /// A cache, equal whatever it holds: comparing states compares what the shop shows, not what it read ahead.
+    public static func == (lhs: ProductsAround, rhs: ProductsAround) -> Bool { true }
+
+    /// The rows `start..<end` of the matches for `query`, when all of them were read.
+    func rows(_ start: Int, _ end: Int, query: String) -> [Product]? {
+        guard query == self.query, start >= self.start, end <= self.start + rows.count, start <= end else { return nil }
+        return Array(rows[(start - self.start)..<(end - self.start)])
+    }
+}
+
 /// The product list: browsing, paging and searching the catalog a window at a time.
 @MainActor
 enum ProductListFeature {
@@ -80,7 +98,7 @@ enum ProductListFeature {
         list.selectedIndex = target
         let start = ListSelection.windowStart(selected: target, currentStart: list.windowStart, capacity: state.listRowCapacity, total: list.totalCount)
         state.productList = list
-        if start != list.windowStart { loadWindow(&state, start: start, env) }
+        if start != list.windowStart { loadWindow(&state, start: start, fresh: false, env) }
     }
 
     /// Re-reads the count and visible window, e.g. after the query or viewport changed.
@@ -94,15 +112,28 @@ enum ProductListFeature {
             let start = ListSelection.windowStart(
                 selected: selected, currentStart: keepSelection ? state.productList.windowStart : 0, capacity: state.listRowCapacity, total: total
             )
-            loadWindow(&state, start: start, env)
+            loadWindow(&state, start: start, fresh: true, env)
         } catch {
             StoreOutageFeature.report(&state, error) { "Could not read the catalog: \($0)" }
         }
     }
 
-    private static func loadWindow(_ state: inout AppState, start: Int, _ env: ShopEnvironment) {
+    /// Shows the window from `start`: from the rows read around the last one when it lies inside them
+    /// (a scroll), else read afresh with `margin` windows either side (`fresh`: a reload, whose rows must be new).
+    private static func loadWindow(_ state: inout AppState, start: Int, fresh: Bool, _ env: ShopEnvironment) {
+        let query = state.productList.query
+        let capacity = state.listRowCapacity
+        let end = min(start + capacity, state.productList.totalCount)
         do {
-            state.productList.rows = try env.dependencies.catalog.page(matching: state.productList.query, offset: start, limit: state.listRowCapacity)
+            if !fresh, let rows = state.productsAround.rows(start, end, query: query) {
+                state.productList.rows = rows
+            } else {
+                let from = max(0, start - ProductsAround.margin * capacity)
+                let read = try env.dependencies.catalog.page(matching: query, offset: from, limit: (2 * ProductsAround.margin + 1) * capacity)
+                state.productsAround = ProductsAround(query: query, start: from, rows: read)
+                let first = min(read.count, start - from)
+                state.productList.rows = Array(read[first..<min(read.count, first + capacity)])
+            }
             state.productList.windowStart = start
         } catch {
             StoreOutageFeature.report(&state, error) { "Could not read the catalog: \($0)" }

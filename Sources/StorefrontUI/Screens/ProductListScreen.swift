@@ -15,18 +15,19 @@ extension Layout {
         let visible = min(list.rows.count, body.height)
         let prices = list.rows.prefix(visible).map(\.price.formatted)
         let priceWidth = prices.map { p.width($0) }.max() ?? 0
-        for (offset, product) in list.rows.prefix(visible).enumerated() {
+        // Rows are read in place: copying each Product would retain and release every one of its strings per frame.
+        for offset in 0..<visible {
             let row = body.top + offset
             let isSelected = list.windowStart + offset == list.selectedIndex
             let style = p.selectableRow(row: row, band: 0, width: listWidth, marker: 1, fromSelected: list.windowStart + offset - list.selectedIndex)
             let nameSpace = listWidth - 4 - priceWidth - 2
             let showsSummary = !hasPreview && nameSpace >= 56
             let nameWidth = showsSummary ? 30 : nameSpace
-            p.put(product.name, column: 3, row: row, style: style, width: nameWidth)
+            p.put(list.rows[offset].name, column: 3, row: row, style: style, width: nameWidth)
             if showsSummary {
-                p.put(product.summary, column: 3 + nameWidth + 2, row: row, style: isSelected ? style : Style(.dim), width: nameSpace - nameWidth - 2)
+                p.put(list.rows[offset].summary, column: 3 + nameWidth + 2, row: row, style: isSelected ? style : Style(.dim), width: nameSpace - nameWidth - 2)
             }
-            if product.isSoldOut {
+            if list.rows[offset].isSoldOut {
                 p.putRight("Sold out", end: listWidth - 1, row: row, style: isSelected ? style : Style(.error))
             } else {
                 p.putRight(prices[offset], end: listWidth - 1, row: row, style: isSelected ? style : Style(.price))
