@@ -1,4 +1,7 @@
 import StoreModels
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A terminal size in character cells.
 public struct Size: Hashable, Sendable, CustomStringConvertible {
@@ -140,16 +143,17 @@ public struct Frame: Hashable, Sendable {
         return String(Character(Unicode.Scalar(cell.code) ?? "\u{FFFD}"))
     }
 
-    /// True when `row` shows the same in both frames; a quick memory comparison unless it holds a cluster.
+    /// True when `row` shows the same in both frames: one memory comparison, plus the clusters' text when it holds any.
     public func row(_ row: Int, matches other: Frame) -> Bool {
         guard other.size == size else { return false }
         let start = row * size.columns
+        let count = size.columns
         return packed.withUnsafeBufferPointer { mine in
             other.packed.withUnsafeBufferPointer { theirs in
-                for x in start..<(start + size.columns) {
-                    let a = mine[x], b = theirs[x]
-                    if a.code != b.code || a.bits != b.bits { return false }
-                    if a.isCluster, clusters[Int(a.code)] != other.clusters[Int(b.code)] { return false }
+                guard memcmp(mine.baseAddress! + start, theirs.baseAddress! + start, count * MemoryLayout<PackedCell>.stride) == 0 else { return false }
+                if clusters.isEmpty && other.clusters.isEmpty { return true }
+                for x in start..<(start + count) where mine[x].isCluster {
+                    if clusters[Int(mine[x].code)] != other.clusters[Int(theirs[x].code)] { return false }
                 }
                 return true
             }

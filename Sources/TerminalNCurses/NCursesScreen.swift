@@ -163,29 +163,45 @@ final class NCursesScreen {
         if old == nil { werase(window) }
         var buffer: [wchar_t] = []
         let columnCount = frame.size.columns
-        for row in 0..<frame.size.rows {
-            // Most rows of most frames are as they were: one memory comparison skips them.
-            if let old, frame.row(row, matches: old) { continue }
-            let base = row * columnCount
-            for column in 0..<columnCount {
-                let cell = frame.packed[base + column]
-                if cell.isContinuation { continue }
-                if let old, frame.cell(at: base + column, matches: old) { continue }
-                var (attr, pair) = roleAttributes[Int(cell.role.rawValue)]
-                if cell.isBold { attr |= sf_a_bold() }
-                if cell.isUnderlined { attr |= sf_a_underline() }
-                let columns = column + 1 < columnCount && frame.packed[base + column + 1].isContinuation ? 2 : 1
-                // Most cells (ASCII, borders, markers, one CJK character) are one scalar curses measures as the
-                // frame does: drawn as is, without working out pieces.
-                if !cell.isCluster, cell.isASCII || Int(sf_wcwidth(wchar_t(bitPattern: cell.code))) == columns {
-                    _ = sf_put_scalar(window, Int32(row), Int32(column), wchar_t(bitPattern: cell.code), attr, pair)
-                    continue
-                }
-                for piece in CellPieces.pieces(of: frame.text(of: cell), columns: columns, width: { Int(sf_wcwidth(wchar_t(bitPattern: $0.value))) }) {
-                    buffer.removeAll(keepingCapacity: true)
-                    for scalar in piece.text.unicodeScalars { buffer.append(wchar_t(bitPattern: scalar.value)) }
-                    buffer.append(0)
-                    _ = sf_put_cell(window, Int32(row), Int32(column + piece.offset), buffer, attr, pair)
+        // Unwrapped once: an optional frame bound per cell copied and released its arrays for every cell.
+        let hasOld = old != nil
+        let oldFrame = old ?? frame
+        let hasClusters = !frame.clusters.isEmpty || !oldFrame.clusters.isEmpty
+        let roleAttributes = self.roleAttributes
+        frame.packed.withUnsafeBufferPointer { cells in
+            oldFrame.packed.withUnsafeBufferPointer { oldCells in
+                for row in 0..<frame.size.rows {
+                    // Most rows of most frames are as they were: one memory comparison skips them.
+                    if hasOld, frame.row(row, matches: oldFrame) { continue }
+                    let base = row * columnCount
+                    for column in 0..<columnCount {
+                        let index = base + column
+                        let cell = cells[index]
+                        if cell.isContinuation { continue }
+                        if hasOld, cell == oldCells[index], !hasClusters || !cell.isCluster || frame.cell(at: index, matches: oldFrame) {
+                            continue
+                        }
+                        var (attr, pair) = roleAttributes[Int(cell.role.rawValue)]
+                        if cell.isBold { attr |= sf_a_bold() }
+                        if cell.isUnderlined { attr |= sf_a_underline() }
+                        if cell.isASCII {
+                            _ = sf_put_scalar(window, Int32(row), Int32(column), wchar_t(bitPattern: cell.code), attr, pair)
+                            continue
+                        }
+                        let columns = column + 1 < columnCount && cells[index + 1].isContinuation ? 2 : 1
+                        // Most other cells (borders, markers, one CJK character) are one scalar curses measures as the
+                        // frame does: drawn as is, without working out pieces.
+                        if !cell.isCluster, Int(sf_wcwidth(wchar_t(bitPattern: cell.code))) == columns {
+                            _ = sf_put_scalar(window, Int32(row), Int32(column), wchar_t(bitPattern: cell.code), attr, pair)
+                            continue
+                        }
+                        for piece in CellPieces.pieces(of: frame.text(of: cell), columns: columns, width: { Int(sf_wcwidth(wchar_t(bitPattern: $0.value))) }) {
+                            buffer.removeAll(keepingCapacity: true)
+                            for scalar in piece.text.unicodeScalars { buffer.append(wchar_t(bitPattern: scalar.value)) }
+                            buffer.append(0)
+                            _ = sf_put_cell(window, Int32(row), Int32(column + piece.offset), buffer, attr, pair)
+                        }
+                    }
                 }
             }
         }
