@@ -26,7 +26,8 @@ public enum TerminalError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-/// The ncurses screen: the only type that calls curses. Every call happens on the main thread.
+/// The ncurses screen: the only type that calls curses. Every call happens on the main queue, one at a time
+/// (keys are read from the key thread while it holds the main queue).
 ///
 /// Order of calls: `init` (checks the terminal, enters curses) → `draw` per batch of input →
 /// `readKeys` when stdin is readable → `adoptTerminalSize` on SIGWINCH → `restore` once (safe twice).

@@ -79,6 +79,7 @@ private final class TerminalEvents {
     private var finish: CheckedContinuation<TerminalSession.Ending, Never>?
     private var sources: [any DispatchSourceProtocol] = []
     private var ticker: (any DispatchSourceTimer)?
+    private var keyWaiter: KeyWaiter?
     private var isTicking = false
     private let marksSettled: Bool
     private let marksPrivate: Bool
@@ -132,17 +133,15 @@ private final class TerminalEvents {
         markWhenSettled()
         let ending = await withCheckedContinuation { finish = $0 }
         for source in sources { source.cancel() }
+        keyWaiter?.stop()
         ticker?.cancel()
         return ending
     }
 
     private func listen() throws {
-        let input = DispatchSource.makeReadSource(fileDescriptor: 0, queue: .main)
-        input.setEventHandler { [weak self] in
-            MainActor.assumeIsolated { self?.inputReady(bytesAvailable: Int(input.data)) }
-        }
-        input.resume()
-        sources.append(input)
+        let keys = try KeyWaiter { [weak self] bytesAvailable in self?.inputReady(bytesAvailable: bytesAvailable) }
+        keys.start()
+        keyWaiter = keys
 
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw TerminalError.startFailed("pipe: \(String(cString: strerror(errno)))") }
@@ -240,6 +239,7 @@ private final class TerminalEvents {
         guard let finish else { return }
         self.finish = nil
         backend.isOpen = false
+        keyWaiter?.stop()
         // A suspended dispatch source must be resumed before it is cancelled and released.
         if !isTicking { ticker?.resume(); isTicking = true }
         screen.restore()
