@@ -6,7 +6,8 @@
 // real curses code into a file as xterm-256color. Per key: decode+reduce (the key queue and the
 // view model, including any database call the reducer makes), layout (state to frame), cells (the
 // changed cells written into curses' virtual screen) and doupdate (curses works out and writes the
-// bytes). Effects started by a key are settled outside the timed part.
+// bytes). Effects started by a key are settled outside the timed part. "reference B" is what a careful
+// xterm-256color encoder writes for the same change (TerminalNCurses' ReferenceUpdate).
 import Foundation
 import StoreClients
 import StoreModels
@@ -33,6 +34,7 @@ struct StageSamples {
     var update: [Double] = []
     var total: [Double] = []
     var bytes: [Double] = []
+    var reference: [Double] = []
 }
 
 /// A workload: keys to time, each with untimed keys before it that set the scene.
@@ -76,7 +78,8 @@ func runStages(database: StoreDatabase, catalog: any CatalogRepository, size: Si
         let (setup, key) = workload.key(i, size)
         for key in setup { program.enqueue(key) }
         await program.settle()
-        curses.writeChanges(program.frame)
+        let before = program.frame
+        curses.writeChanges(before)
         curses.update()
         let bytesBefore = curses.bytesWritten
         let t0 = clock.now
@@ -96,6 +99,7 @@ func runStages(database: StoreDatabase, catalog: any CatalogRepository, size: Si
         result.update.append(ms(t4 - t3))
         result.total.append(ms(t4 - t0))
         result.bytes.append(Double(curses.bytesWritten - bytesBefore))
+        result.reference.append(Double(curses.referenceBytes(from: before, to: frame)))
     }
     return result
 }
@@ -104,8 +108,8 @@ func median(_ values: [Double]) -> Double { percentile(values.sorted(), 0.5) }
 
 @MainActor
 func stageBenchmark(samples: Int) async throws {
-    print("| catalog | size | key | decode+reduce ms | layout ms | cells ms | doupdate ms | total med / p95 ms | bytes/key |")
-    print("|---:|---|---|---:|---:|---:|---:|---:|---:|")
+    print("| catalog | size | key | decode+reduce ms | layout ms | cells ms | doupdate ms | total med / p95 ms | bytes/key | reference B | ratio |")
+    print("|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for count in [100, 100_000] {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-stages-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -115,9 +119,10 @@ func stageBenchmark(samples: Int) async throws {
         for size in [Size(columns: 80, rows: 24), Size(columns: 200, rows: 60)] {
             for workload in stageWorkloads {
                 let s = try await runStages(database: database, catalog: catalog, size: size, workload: workload, samples: samples)
-                print(String(format: "| %d | %@ | %@ | %.3f | %.3f | %.3f | %.3f | %.3f / %.3f | %.0f |",
+                print(String(format: "| %d | %@ | %@ | %.3f | %.3f | %.3f | %.3f | %.3f / %.3f | %.0f | %.0f | %.2fx |",
                              count, size.description, workload.name, median(s.reduce), median(s.layout), median(s.cells), median(s.update),
-                             median(s.total), percentile(s.total.sorted(), 0.95), median(s.bytes)))
+                             median(s.total), percentile(s.total.sorted(), 0.95), median(s.bytes), median(s.reference),
+                             median(s.bytes) / max(1, median(s.reference))))
             }
         }
     }

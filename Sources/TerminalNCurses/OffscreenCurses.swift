@@ -27,6 +27,11 @@ public final class OffscreenCurses {
     /// Stage 2: `doupdate`, which works out and writes the bytes that bring the terminal up to date.
     public func update() { screen.update() }
 
+    /// The bytes a careful encoder would write from `old` to `new` (see `ReferenceUpdate`), in this screen's colours.
+    public func referenceBytes(from old: Frame, to new: Frame) -> Int {
+        ReferenceUpdate.bytes(from: old, to: new, mode: screen.colorMode)
+    }
+
     /// Every byte curses has written so far.
     public var bytesWritten: Int { Int(lseek(output, 0, SEEK_CUR)) }
 
