@@ -61,3 +61,11 @@ public struct Product: Hashable, Sendable, Identifiable {
         return stock
     }
 }
+
+extension Product {
+    /// Art or tags as the databases keep them, lines joined by "\n": split back at every "\n" byte,
+    /// as `components(separatedBy:)` did, without Foundation's bridging on every product read.
+    public static func storedLines(_ text: String) -> [String] {
+        text.isEmpty ? [] : text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+    }
+}

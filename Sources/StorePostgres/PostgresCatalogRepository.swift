@@ -174,8 +174,8 @@ public final class PostgresCatalogRepository: CatalogRepository {
             products.append(Product(
                 id: ProductID(id), name: name, summary: summary, description: description,
                 price: Money(minorUnits: price, currency: currency),
-                art: art.isEmpty ? [] : art.components(separatedBy: "\n"),
-                tags: tags.isEmpty ? [] : tags.components(separatedBy: "\n"),
+                art: Product.storedLines(art),
+                tags: Product.storedLines(tags),
                 stock: onHand
             ))
         }
