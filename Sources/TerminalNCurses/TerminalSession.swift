@@ -177,6 +177,9 @@ private final class TerminalEvents {
             end(.hangup)
             return
         }
+        // One pass for the burst: its frame is drawn below, so no later pass is scheduled for it.
+        program.handlingInput = true
+        defer { program.handlingInput = false }
         for input in inputs {
             switch input {
             case .key(let key):
