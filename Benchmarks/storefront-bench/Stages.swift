@@ -1,6 +1,9 @@
 // Where one key's time goes, stage by stage, from the key to the bytes curses writes.
 //
-//     swift run -c release storefront-bench --stages [--samples N]
+//     swift run -c release storefront-bench --stages [--samples N] [--gap-ms MS]
+//
+// With --gap-ms each key waits that long after the one before, as a typist's keys do: the caches
+// have cooled, which is what a key costs in a real session (keys back to back measure it warm).
 //
 // The shop runs as `storefront run` composes it on SQLite (catalog, carts), and draws through the
 // real curses code into a file as xterm-256color. Per key: decode+reduce (the key queue and the
@@ -61,7 +64,7 @@ let stageWorkloads = [
 ]
 
 @MainActor
-func runStages(database: StoreDatabase, catalog: any CatalogRepository, size: Size, workload: StageWorkload, samples: Int) async throws -> StageSamples {
+func runStages(database: StoreDatabase, catalog: any CatalogRepository, size: Size, workload: StageWorkload, samples: Int, gap: Duration) async throws -> StageSamples {
     let stack = TestStack(catalog: catalog, guestID: "bench-\(UUID().uuidString)")
     var dependencies = stack.dependencies
     dependencies.carts = SQLiteCartStore(database: database)
@@ -82,6 +85,7 @@ func runStages(database: StoreDatabase, catalog: any CatalogRepository, size: Si
         curses.writeChanges(before)
         curses.update()
         let bytesBefore = curses.bytesWritten
+        if gap > .zero { try await Task.sleep(for: gap) }
         let t0 = clock.now
         program.enqueue(key)
         let t1 = clock.now
@@ -107,7 +111,7 @@ func runStages(database: StoreDatabase, catalog: any CatalogRepository, size: Si
 func median(_ values: [Double]) -> Double { percentile(values.sorted(), 0.5) }
 
 @MainActor
-func stageBenchmark(samples: Int) async throws {
+func stageBenchmark(samples: Int, gap: Duration) async throws {
     print("| catalog | size | key | decode+reduce ms | layout ms | cells ms | doupdate ms | total med / p95 ms | bytes/key | reference B | ratio |")
     print("|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for count in [100, 100_000] {
@@ -118,7 +122,7 @@ func stageBenchmark(samples: Int) async throws {
         let catalog = try SQLiteCatalogRepository.open(database: database, catalogData: data, source: "bench")
         for size in [Size(columns: 80, rows: 24), Size(columns: 200, rows: 60)] {
             for workload in stageWorkloads {
-                let s = try await runStages(database: database, catalog: catalog, size: size, workload: workload, samples: samples)
+                let s = try await runStages(database: database, catalog: catalog, size: size, workload: workload, samples: samples, gap: gap)
                 print(String(format: "| %d | %@ | %@ | %.3f | %.3f | %.3f | %.3f | %.3f / %.3f | %.0f | %.0f | %.2fx |",
                              count, size.description, workload.name, median(s.reduce), median(s.layout), median(s.cells), median(s.update),
                              median(s.total), percentile(s.total.sorted(), 0.95), median(s.bytes), median(s.reference),
