@@ -21,8 +21,9 @@ public final class SQLiteCartStore: CartStore {
         }
     }
 
+    /// Not synced at its commit (`writeUnsynced`): a cart is saved on every change, and a sync would be most of an add's cost.
     public func save(_ lines: [CartLine], forCustomer customer: String) throws {
-        try database.write { db in
+        try database.writeUnsynced { db in
             try db.execute(sql: "DELETE FROM cart_line WHERE customer = ?", arguments: [customer])
             for (position, line) in lines.enumerated() {
                 try db.execute(sql: "INSERT INTO cart_line (customer, position, product_id, name, unit_price, currency, quantity) VALUES (?, ?, ?, ?, ?, ?, ?)",

@@ -137,4 +137,21 @@ struct SQLiteStoreTests {
         #expect(mode == "wal")
         #expect(synchronous == 2, "FULL")
     }
+
+    @Test func anUnsyncedWriteCommitsWithoutSyncAndLeavesTheWriterSyncingInFull() throws {
+        struct Refused: Error {}
+        let database = try StoreDatabase.open(directory: TemporaryDirectory.make())
+        let during = try database.writeUnsynced { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
+        #expect(during == 1, "NORMAL while the write runs")
+        let writerSetting = { try database.pool.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") } }
+        #expect(try writerSetting() == 2, "the next write, an order perhaps, is synced in FULL")
+        #expect(throws: StorageError.self) { try database.writeUnsynced { _ in throw Refused() } }
+        #expect(try writerSetting() == 2, "FULL again after a write that failed")
+
+        let carts = SQLiteCartStore(database: database)
+        let line = CartLine(productID: "mug", name: "Mug", unitPrice: Money(minorUnits: 1800, currency: .usd), quantity: 2)
+        try carts.save([line], forCustomer: "guest")
+        #expect(try carts.lines(forCustomer: "guest") == [line])
+        #expect(try writerSetting() == 2)
+    }
 }
