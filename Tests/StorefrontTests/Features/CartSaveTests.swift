@@ -19,20 +19,9 @@ struct CartSaveTests {
         return (store, carts, CartLine(productID: product.id, name: product.name, unitPrice: product.price, quantity: 1), stack.guestID)
     }
 
-    private func added(_ line: CartLine, _ state: inout AppState) {
-        let shop = StoreProfile.standard()
-        state.cart = Cart(currency: shop.currency, lines: [line])
-        state.screens.cart.lines = [line]
-        state.screens.cart.totals = state.cart.totals(shipping: shop.shippingMethods.first, tax: shop.tax)
-        state.cartBadge = CartBadge(itemCount: 1, subtotal: line.unitPrice)
-        state.screens.cart.canBuyNow = true
-        state.notice = Notice(.info, "Added \(line.name) to your cart.")
-        state.isCartSaveDue = true
-    }
-
     @Test func theChangeIsShownFirstAndWrittenByTheNextStep() async throws {
         let (store, carts, line, guest) = store()
-        store.send(.addToCart) { added(line, &$0) }
+        store.send(.addToCart) { $0.expectAdded(line) }
         #expect(try carts.lines(forCustomer: guest) == [], "nothing is written before the frame")
         await store.receive(.cartSaveDue) {
             $0.isCartSaveDue = false
@@ -44,14 +33,10 @@ struct CartSaveTests {
 
     @Test func keysBeforeTheSaveRunAskForOneSaveOfTheLatestCart() async throws {
         let (store, carts, line, guest) = store()
-        store.send(.addToCart) { added(line, &$0) }
+        store.send(.addToCart) { $0.expectAdded(line) }
         var two = line
         two.quantity = 2
-        store.send(.addToCart) { state in
-            added(two, &state)
-            state.cartBadge = CartBadge(itemCount: 2, subtotal: two.unitPrice * 2)
-            state.screens.cart.totals = state.cart.totals(shipping: StoreProfile.standard().shippingMethods.first, tax: StoreProfile.standard().tax)
-        }
+        store.send(.addToCart) { $0.expectAdded(two) }
         await store.receive(.cartSaveDue) {
             $0.isCartSaveDue = false
             $0.savedCart = [two]
@@ -62,7 +47,7 @@ struct CartSaveTests {
 
     @Test func quittingWritesAChangeStillWaiting() async throws {
         let (store, carts, line, guest) = store()
-        store.send(.addToCart) { added(line, &$0) }
+        store.send(.addToCart) { $0.expectAdded(line) }
         store.send(.quit) {
             $0.isCartSaveDue = false
             $0.savedCart = [line]

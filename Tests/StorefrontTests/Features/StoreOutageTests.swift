@@ -57,16 +57,8 @@ struct StoreOutageTests {
         let line = CartLine(productID: product.id, name: product.name, unitPrice: product.price, quantity: 1)
 
         power.isDown = true
-        store.send(.addToCart) {
-            $0.cart = Cart(currency: shop.currency, lines: [line])
-            $0.screens.cart.lines = [line]
-            $0.screens.cart.totals = $0.cart.totals(shipping: shop.shippingMethods.first, tax: shop.tax)
-            $0.cartBadge = CartBadge(itemCount: 1, subtotal: product.price)
-            $0.screens.cart.canBuyNow = true
-            $0.notice = Notice(.info, "Added \(product.name) to your cart.")
-            // The frame shows the change first; the save follows it.
-            $0.isCartSaveDue = true
-        }
+        // The frame shows the change first; the save follows it.
+        store.send(.addToCart) { $0.expectAdded(line, in: shop) }
         await store.receive(.cartSaveDue) {
             $0.isCartSaveDue = false
             // The cart is kept in memory; the shopper hears why it is not saved, in one line.
@@ -97,15 +89,7 @@ struct StoreOutageTests {
         let store = TestStore(dependencies: dependencies)
         store.send(.addToCart) { state in
             let product = state.productList.rows[0]
-            let line = CartLine(productID: product.id, name: product.name, unitPrice: product.price, quantity: 1)
-            let shop = dependencies.catalog.store
-            state.cart = Cart(currency: shop.currency, lines: [line])
-            state.screens.cart.lines = [line]
-            state.screens.cart.totals = state.cart.totals(shipping: shop.shippingMethods.first, tax: shop.tax)
-            state.cartBadge = CartBadge(itemCount: 1, subtotal: product.price)
-            state.screens.cart.canBuyNow = true
-            state.notice = Notice(.info, "Added \(product.name) to your cart.")
-            state.isCartSaveDue = true
+            state.expectAdded(CartLine(productID: product.id, name: product.name, unitPrice: product.price, quantity: 1), in: dependencies.catalog.store)
         }
         await store.receive(.cartSaveDue) {
             $0.isCartSaveDue = false
