@@ -8,67 +8,8 @@ import StorefrontUI
 /// (a delta, or a reset and the full set), and erases a run of blanks that ends the row with EL and a
 /// long run inside it with ECH and CUF, as back-colour erase allows.
 enum ReferenceUpdate {
-    /// The pen an SGR sets: the role's look with the cell's own bold and underline.
-    struct Pen: Equatable {
-        var foreground: Int16 = -1
-        var background: Int16 = -1
-        var bold = false
-        var dim = false
-        var underline = false
-        var reverse = false
-
-        init() {}
-
-        init(_ cell: PackedCell, _ mode: ColorMode) {
-            let look = Theme.look(for: cell.role, in: mode)
-            foreground = look.foreground
-            background = look.background
-            bold = look.bold || cell.isBold
-            dim = look.dim
-            underline = look.underline || cell.isUnderlined
-            reverse = look.reverse
-        }
-
-        func colorParameter(_ value: Int16, base: Int) -> String {
-            if value < 0 { return "\(base + 9)" }
-            if value < 8 { return "\(base + Int(value))" }
-            return "\(base + 8);5;\(value)"
-        }
-
-        /// Every parameter that sets this pen after a reset.
-        var full: [String] {
-            var out: [String] = []
-            if bold { out.append("1") }
-            if dim { out.append("2") }
-            if underline { out.append("4") }
-            if reverse { out.append("7") }
-            if foreground >= 0 { out.append(colorParameter(foreground, base: 30)) }
-            if background >= 0 { out.append(colorParameter(background, base: 40)) }
-            return out
-        }
-
-        /// The shortest SGR from `old` (nil: unknown) to this pen.
-        func sgr(from old: Pen?) -> Int {
-            let reset = 2 + (["0"] + full).joined(separator: ";").utf8.count + 1
-            guard let old else { return reset }
-            if old == self { return 0 }
-            var delta: [String] = []
-            // Bold and dim share one "off" (22): turning either off turns both off.
-            if (old.bold && !bold) || (old.dim && !dim) {
-                delta.append("22")
-                if bold { delta.append("1") }
-                if dim { delta.append("2") }
-            } else {
-                if bold && !old.bold { delta.append("1") }
-                if dim && !old.dim { delta.append("2") }
-            }
-            if underline != old.underline { delta.append(underline ? "4" : "24") }
-            if reverse != old.reverse { delta.append(reverse ? "7" : "27") }
-            if foreground != old.foreground { delta.append(colorParameter(foreground, base: 30)) }
-            if background != old.background { delta.append(colorParameter(background, base: 40)) }
-            return min(reset, 2 + delta.joined(separator: ";").utf8.count + 1)
-        }
-    }
+    /// The pen an SGR sets: a role's look, with the cell's own bold and underline added.
+    typealias Pen = RoleLook
 
     static func digits(_ n: Int) -> Int { String(n).utf8.count }
 
@@ -130,5 +71,55 @@ enum ReferenceUpdate {
         }
         if to.row == from.row + 1, to.column == 0 { best = min(best, 2) }
         return best
+    }
+}
+
+extension RoleLook {
+    /// The look of `cell`: its role's in `mode`, with the cell's own bold and underline added.
+    init(_ cell: PackedCell, _ mode: ColorMode) {
+        self = Theme.look(for: cell.role, in: mode)
+        bold = bold || cell.isBold
+        underline = underline || cell.isUnderlined
+    }
+
+    /// An SGR colour parameter: the default, one of the 8 basic colours, or one of 256.
+    func colorParameter(_ value: Int16, base: Int) -> String {
+        if value < 0 { return "\(base + 9)" }
+        if value < 8 { return "\(base + Int(value))" }
+        return "\(base + 8);5;\(value)"
+    }
+
+    /// Every parameter that sets this pen after a reset.
+    var full: [String] {
+        var out: [String] = []
+        if bold { out.append("1") }
+        if dim { out.append("2") }
+        if underline { out.append("4") }
+        if reverse { out.append("7") }
+        if foreground >= 0 { out.append(colorParameter(foreground, base: 30)) }
+        if background >= 0 { out.append(colorParameter(background, base: 40)) }
+        return out
+    }
+
+    /// The shortest SGR from `old` (nil: unknown) to this pen.
+    func sgr(from old: RoleLook?) -> Int {
+        let reset = 2 + (["0"] + full).joined(separator: ";").utf8.count + 1
+        guard let old else { return reset }
+        if old == self { return 0 }
+        var delta: [String] = []
+        // Bold and dim share one "off" (22): turning either off turns both off.
+        if (old.bold && !bold) || (old.dim && !dim) {
+            delta.append("22")
+            if bold { delta.append("1") }
+            if dim { delta.append("2") }
+        } else {
+            if bold && !old.bold { delta.append("1") }
+            if dim && !old.dim { delta.append("2") }
+        }
+        if underline != old.underline { delta.append(underline ? "4" : "24") }
+        if reverse != old.reverse { delta.append(reverse ? "7" : "27") }
+        if foreground != old.foreground { delta.append(colorParameter(foreground, base: 30)) }
+        if background != old.background { delta.append(colorParameter(background, base: 40)) }
+        return min(reset, 2 + delta.joined(separator: ";").utf8.count + 1)
     }
 }
