@@ -148,6 +148,7 @@ public struct Frame: Hashable, Sendable {
         guard other.size == size else { return false }
         let start = row * size.columns
         let count = size.columns
+        guard count > 0 else { return true }
         return packed.withUnsafeBufferPointer { mine in
             other.packed.withUnsafeBufferPointer { theirs in
                 guard memcmp(mine.baseAddress! + start, theirs.baseAddress! + start, count * MemoryLayout<PackedCell>.stride) == 0 else { return false }

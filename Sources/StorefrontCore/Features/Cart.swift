@@ -97,7 +97,7 @@ enum CartFeature {
     }
 
     /// At the end of a step that changed the cart: an effect that asks for the save, so the write
-    /// (a transaction synced to disk) runs after the frame that shows the change, not before it.
+    /// (a database transaction) runs after the frame that shows the change, not before it.
     static func saveAfterTheFrame(_ state: inout AppState, _ env: ShopEnvironment) -> Effect {
         // While the store is waited for, the outage's retry saves the cart, and only it.
         guard env.dependencies.carts != nil, !state.isCartSaveDue, !state.screens.isWaitingForStore, let saved = state.savedCart, saved != state.cart.lines else { return .none }
