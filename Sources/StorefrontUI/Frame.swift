@@ -1,4 +1,3 @@
-import StoreModels
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -203,7 +202,7 @@ public struct Frame: Hashable, Sendable {
             }
             return x - column
         }
-        for character in Self.singleSafeScalar(text, charset) ?? TerminalText.displayable(text, charset: charset) {
+        for character in TerminalText.displayable(text, charset: charset) {
             let width = TerminalText.width(of: character)
             if width == 0 { continue }
             guard x + width <= end else { break }
@@ -226,15 +225,6 @@ public struct Frame: Hashable, Sendable {
             x += width
         }
         return x - column
-    }
-
-    /// `text` as its one character when it is a single scalar that needs no sanitizing or transliterating
-    /// (a border, a marker): drawn without working through `displayable`.
-    private static func singleSafeScalar(_ text: String, _ charset: Charset) -> [Character]? {
-        guard charset == .unicode else { return nil }
-        let scalars = text.unicodeScalars
-        guard let only = scalars.first, scalars.index(after: scalars.startIndex) == scalars.endIndex, !only.isUnsafeForTerminal else { return nil }
-        return [Character(only)]
     }
 
     /// Fills a rectangle with blanks in `style`.

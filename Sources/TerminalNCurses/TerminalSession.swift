@@ -178,8 +178,18 @@ private final class TerminalEvents {
             return
         }
         // One pass for the burst: its frame is drawn below, so no later pass is scheduled for it.
-        program.handlingInput = true
-        defer { program.handlingInput = false }
+        var ending: TerminalSession.Ending?
+        program.handlingInput { ending = handle(inputs) }
+        if let ending {
+            end(ending)
+            return
+        }
+        program.drawIfNeeded()
+        markWhenSettled()
+    }
+
+    /// Sends each input to the program; the ending one of them asks for, if any, leaving the rest.
+    private func handle(_ inputs: [NCursesScreen.Input]) -> TerminalSession.Ending? {
         for input in inputs {
             switch input {
             case .key(let key):
@@ -189,21 +199,16 @@ private final class TerminalEvents {
             case .wheel(let down):
                 program.wheel(down: down)
             case .interrupt:
-                end(.interrupted)
-                return
+                return .interrupted
             case .redraw:
                 screen.invalidate()
                 program.setNeedsDraw()
             case .resize:
                 resized()
             }
-            if program.state.isQuitting {
-                end(.quit)
-                return
-            }
+            if program.state.isQuitting { return .quit }
         }
-        program.drawIfNeeded()
-        markWhenSettled()
+        return nil
     }
 
     private func signalsArrived(_ numbers: [Int32]) {

@@ -18,9 +18,15 @@ public final class Program {
     public var onStateChange: ((StorefrontState) -> Void)?
     /// Runs after a burst's keys and effects are handled, before its frame (a terminal ends on quit).
     public var onBurstHandled: ((StorefrontState) -> Void)?
-    /// Set by a host while it handles input it draws right after (`drawIfNeeded`): states published
-    /// meanwhile schedule no pass of their own, which would only wake a thread to find nothing to do.
-    public var handlingInput = false
+    private var isHandlingInput = false
+
+    /// Runs `body`, input the host draws right after with `drawIfNeeded`: states published meanwhile
+    /// schedule no pass of their own, which would only wake a thread to find nothing to do.
+    public func handlingInput(_ body: () -> Void) {
+        isHandlingInput = true
+        defer { isHandlingInput = false }
+        body()
+    }
 
     public init(dependencies: StorefrontDependencies, backend: any TerminalBackend) {
         self.backend = backend
@@ -110,7 +116,7 @@ public final class Program {
             draw()
         case .perBurst(let schedule):
             needsDraw = true
-            guard !drawScheduled, !handlingInput else { return }
+            guard !drawScheduled, !isHandlingInput else { return }
             drawScheduled = true
             schedule { [weak self] in
                 guard let self else { return }
