@@ -88,6 +88,20 @@ static inline int sf_has_string_capability(const char *name) {
     return value != NULL && value != (char *)-1;
 }
 
+/// The loaded terminal's string capability `name`; NULL when absent or not a string capability.
+static inline const char *sf_tigetstr(const char *name) {
+    char *value = tigetstr(name);
+    return (value == NULL || value == (char *)-1) ? NULL : value;
+}
+
+/// The loaded terminal's boolean capability `name`: 1 when present, 0 otherwise.
+static inline int sf_tigetflag(const char *name) { return tigetflag(name) == 1 ? 1 : 0; }
+
+/// `capability` with its parameters filled in (`tiparm`, which Swift cannot call: it is variadic).
+static inline const char *sf_tiparm(const char *capability, int first, int second) {
+    return tiparm(capability, first, second);
+}
+
 /// Loads terminfo for `term`: 1 when usable with cursor addressing, 0 when it cannot move the cursor,
 /// -1 when the terminal type is unknown. Leaves no terminal loaded.
 static inline int sf_check_terminal(const char *term) {

@@ -38,6 +38,10 @@ final class NCursesScreen {
     let colorMode: ColorMode
     private var screen: OpaquePointer?
     private var previous: Frame?
+    /// Where frames go: nil, curses' `doupdate`; otherwise bytes of the shop's own, for a terminal whose
+    /// terminfo entry was checked to speak ANSI (`AnsiDialect`), written to `outputFD`.
+    private var encoder: FrameEncoder?
+    private let outputFD: Int32
     /// Curses attributes and colour pair per style role, indexed by the role's raw value.
     private var roleAttributes: [(attr_t, Int16)] = []
     private(set) var isActive = false
@@ -52,6 +56,10 @@ final class NCursesScreen {
         default: throw TerminalError.unknownTerminal(term)
         }
     }
+
+    /// The variable that sends frames through curses' own `doupdate` when set to `curses`, for a terminal
+    /// whose entry passes the ANSI check yet draws the shop's bytes wrongly.
+    static let outputVariable = "STOREFRONT_OUTPUT"
 
     init(theme: ThemePreference, environment: [String: String], mouse: Bool = false) throws {
         try Self.checkTerminal(environment: environment)
@@ -72,6 +80,8 @@ final class NCursesScreen {
         isActive = true
         colorMode = Self.enterModes(theme: theme, environment: environment, mouse: mouse)
         size = Size(columns: Int(getmaxx(sf_stdscr())), rows: Int(getmaxy(sf_stdscr())))
+        outputFD = STDOUT_FILENO
+        encoder = Self.encoder(colorMode: colorMode, environment: environment)
         prepareAttributes()
         // Leave the alternate screen, show the cursor, reset attributes: what a crash must still do.
         // Mouse reports off too: a terminal left reporting clicks would type them into the shell.
@@ -80,7 +90,7 @@ final class NCursesScreen {
 
     /// A screen of `size` for terminal type `term` that writes to `outputFD` and reads nothing: what
     /// the stage benchmark times frames with, away from a terminal.
-    init(offscreen size: Size, term: String, outputFD: Int32, theme: ThemePreference) throws {
+    init(offscreen size: Size, term: String, outputFD: Int32, theme: ThemePreference, direct: Bool) throws {
         setlocale(LC_ALL, "")
         charset = .unicode
         setenv("LINES", String(size.rows), 1)
@@ -90,8 +100,19 @@ final class NCursesScreen {
         isActive = true
         colorMode = Self.enterModes(theme: theme, environment: ["TERM": term], mouse: false)
         self.size = Size(columns: Int(getmaxx(sf_stdscr())), rows: Int(getmaxy(sf_stdscr())))
+        self.outputFD = outputFD
+        encoder = direct ? Self.encoder(colorMode: colorMode, environment: [:]) : nil
         prepareAttributes()
     }
+
+    /// The shop's own encoder when the loaded terminal speaks ANSI and the user did not ask for curses.
+    private static func encoder(colorMode: ColorMode, environment: [String: String]) -> FrameEncoder? {
+        guard environment[outputVariable] != "curses", let dialect = AnsiDialect.ofLoadedTerminal(colorMode: colorMode) else { return nil }
+        return FrameEncoder(dialect: dialect, width: { Int(sf_wcwidth(wchar_t(bitPattern: $0))) })
+    }
+
+    /// Whether frames are written as the shop's own bytes (true) or through curses' `doupdate`.
+    var writesDirectly: Bool { encoder != nil }
 
     /// Puts the new screen in the shop's modes and colours; returns the colour mode in use.
     private static func enterModes(theme: ThemePreference, environment: [String: String], mouse: Bool) -> ColorMode {
@@ -113,6 +134,9 @@ final class NCursesScreen {
         // resumed once, so a frame reached the terminal in several writes. Leaving and resuming now,
         // before anything is drawn, makes every later frame one write.
         endwin()
+        // stdscr starts out touched, and the first read of a key would refresh it, clearing the screen
+        // under frames the shop writes itself: refreshing it now, blank, settles that.
+        wnoutrefresh(sf_stdscr())
         doupdate()
         // Leaving turned the keypad's application mode off, and curses would only turn it back on at
         // the first read: an arrow typed before that would arrive in a form it does not decode.
@@ -142,23 +166,60 @@ final class NCursesScreen {
         }
     }
 
-    /// Writes the cells that changed since the last frame into curses' virtual screen, then one `doupdate`.
+    /// Works out what changed since the last frame, then sends it: one write.
     func draw(_ frame: Frame) {
         guard isActive else { return }
-        writeChanges(frame)
-        update()
+        prepare(frame)
+        send()
     }
 
-    /// Sends what curses' virtual screen holds that the terminal does not: one `doupdate`.
-    func update() {
+    /// Works out the change from the last frame without sending it: the shop's own bytes, or the changed
+    /// cells written into curses' virtual screen.
+    func prepare(_ frame: Frame) {
         guard isActive else { return }
-        wnoutrefresh(sf_stdscr())
-        doupdate()
+        if encoder != nil {
+            encoder!.encode(from: previous, to: frame)
+            previous = frame
+        } else {
+            writeChanges(frame)
+        }
+    }
+
+    /// Sends what `prepare` worked out: the bytes in one write, or one `doupdate`.
+    func send() {
+        guard isActive else { return }
+        if let encoder {
+            Self.writeAll(encoder.output, to: outputFD)
+        } else {
+            wnoutrefresh(sf_stdscr())
+            doupdate()
+        }
+    }
+
+    /// The bytes of the last `prepare`, when writing directly.
+    var preparedBytes: [UInt8] { encoder?.output ?? [] }
+
+    /// Writes every byte, waiting out a full non-blocking descriptor; gives up when the terminal is gone,
+    /// which the key reader notices as end of input.
+    private static func writeAll(_ bytes: [UInt8], to fd: Int32) {
+        bytes.withUnsafeBufferPointer { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if written > 0 { offset += written; continue }
+                if written < 0, errno == EINTR { continue }
+                if written < 0, errno == EAGAIN {
+                    var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                    _ = poll(&ready, 1, 1000)
+                    continue
+                }
+                return
+            }
+        }
     }
 
     /// Writes the cells that changed since the last frame into curses' virtual screen, drawing nothing yet.
-    func writeChanges(_ frame: Frame) {
-        guard isActive else { return }
+    private func writeChanges(_ frame: Frame) {
         let window = sf_stdscr()
         let old = previous?.size == frame.size ? previous : nil
         if old == nil { werase(window) }
@@ -216,6 +277,12 @@ final class NCursesScreen {
             let bounded = Size(columns: Int(columns), rows: Int(rows)).bounded
             resize_term(Int32(bounded.rows), Int32(bounded.columns))
             size = bounded
+            if encoder != nil {
+                // Resizing touched curses' screen, and its next read would redraw it over the shop's frame:
+                // let it draw now, before the repaint below.
+                wnoutrefresh(sf_stdscr())
+                doupdate()
+            }
         }
         // The terminal may have cleared or reflowed on resize: repaint everything next time.
         invalidate()
@@ -225,13 +292,17 @@ final class NCursesScreen {
     /// Forgets what is on screen so the next draw repaints everything (Ctrl-L).
     func invalidate() {
         previous = nil
-        clearok(sf_stdscr(), true)
+        // The shop's own repaint clears the screen itself; curses' `clearok` would touch its screen, and its
+        // next read would then draw over the shop's frame.
+        if encoder == nil { clearok(sf_stdscr(), true) }
     }
 
     /// Leaves curses: cursor visible, alternate screen left, modes restored. Harmless when repeated.
     func restore() {
         guard isActive else { return }
         isActive = false
+        // curses believes the pen is plain; leave it so.
+        if encoder != nil { Self.writeAll(Array("\u{1B}[m".utf8), to: outputFD) }
         curs_set(1)
         _ = sf_mouse(0)
         endwin()

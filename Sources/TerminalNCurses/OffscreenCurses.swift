@@ -2,37 +2,38 @@ import CNCurses
 import Foundation
 import StorefrontUI
 
-/// The shop's curses drawing aimed at a file instead of a terminal, so a benchmark can time a frame's
-/// two curses stages apart and count the bytes they would send.
+/// The shop's terminal drawing aimed at a file instead of a terminal, so a benchmark can time a frame's
+/// two output stages apart and count the bytes they would send.
 ///
-/// Order of calls: `init` → per frame `writeChanges` then `update` → `bytesWritten` at any time → `close`.
+/// Order of calls: `init` → per frame `prepare` then `send` → `bytesWritten` at any time → `close`.
 @MainActor
 public final class OffscreenCurses {
     private let screen: NCursesScreen
     private let output: Int32
 
     /// A screen of `size` as terminal type `term` (xterm-256color unless told), in the shop's colours.
-    public init(size: Size, term: String = "xterm-256color") throws {
+    /// `direct`: frames go out as the shop's own bytes, as in a session on an ANSI terminal; otherwise through
+    /// curses' `doupdate`.
+    public init(size: Size, term: String = "xterm-256color", direct: Bool = true) throws {
         var template = Array("\(NSTemporaryDirectory())/storefront-offscreen-XXXXXX".utf8CString)
         let fd = mkstemp(&template)
         guard fd >= 0 else { throw TerminalError.startFailed("mkstemp: \(String(cString: strerror(errno)))") }
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         output = fd
-        screen = try NCursesScreen(offscreen: size, term: term, outputFD: fd, theme: .color)
+        screen = try NCursesScreen(offscreen: size, term: term, outputFD: fd, theme: .color, direct: direct)
+        if direct && !screen.writesDirectly {
+            screen.restore()
+            throw TerminalError.startFailed("\(term) does not pass the ANSI check")
+        }
     }
 
-    /// Stage 1: the cells that changed since the last frame, written into curses' virtual screen.
-    public func writeChanges(_ frame: Frame) { screen.writeChanges(frame) }
+    /// Stage 1: the change since the last frame worked out (the shop's bytes, or cells written into curses).
+    public func prepare(_ frame: Frame) { screen.prepare(frame) }
 
-    /// Stage 2: `doupdate`, which works out and writes the bytes that bring the terminal up to date.
-    public func update() { screen.update() }
+    /// Stage 2: the change sent (one write, or `doupdate`).
+    public func send() { screen.send() }
 
-    /// The bytes a careful encoder would write from `old` to `new` (see `ReferenceUpdate`), in this screen's colours.
-    public func referenceBytes(from old: Frame, to new: Frame) -> Int {
-        ReferenceUpdate.bytes(from: old, to: new, mode: screen.colorMode)
-    }
-
-    /// Every byte curses has written so far.
+    /// Every byte written so far.
     public var bytesWritten: Int { Int(lseek(output, 0, SEEK_CUR)) }
 
     /// Ends curses; the file goes with it.

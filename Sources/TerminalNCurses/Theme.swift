@@ -16,7 +16,7 @@ public enum ThemePreference: String, Sendable, CaseIterable {
 }
 
 /// A role's look in one colour mode: foreground and background (-1 is the terminal default) and attributes.
-struct RoleLook: Equatable {
+struct RoleLook: Hashable {
     var foreground: Int16 = -1
     var background: Int16 = -1
     var bold = false

@@ -1,0 +1,252 @@
+import StorefrontUI
+
+/// Turns one frame into the next as the bytes an ANSI terminal needs, and no more: what the shop writes
+/// instead of asking curses to work the change out again.
+///
+/// Only changed cells are written. Per change it picks the shortest cursor move (CUP, CUF, CR LF, or
+/// reprinting the few unchanged cells between when they keep the pen), the shortest SGR from the pen the
+/// terminal has (a delta, or a reset and the full set), and erases a run of blanks that ends the row with EL
+/// and a long run inside it with ECH, where the terminal erases in that pen.
+///
+/// Order of calls: `encode(from:to:)` per frame, then write `output` out; `forget()` when something else
+/// may have moved the cursor or changed the pen.
+struct FrameEncoder {
+    let dialect: AnsiDialect
+    /// Columns the C library gives a scalar (`wcwidth`), -1 for one it does not know: a cell measured otherwise
+    /// is written in pieces, as curses would, so the terminal's cursor ends where the frame's does.
+    let width: (UInt32) -> Int
+    /// The bytes of the last `encode`.
+    private(set) var output: [UInt8] = []
+    /// Each pen's look, indexed as `penIndex` numbers them.
+    private let looks: [RoleLook]
+    /// Blanks in this pen look the same erased as written.
+    private let erasable: [Bool]
+    /// The shortest SGR from one pen to another, worked out once each: `(from + 1) * penCount + to`, 0 for "unknown".
+    private var transitions: [[UInt8]?]
+    /// The pen and cursor the terminal has now; nil when not known.
+    private var pen: Int?
+    private var cursor: (row: Int, column: Int)?
+
+    private static let penCount = StyleRole.allCases.count * 4
+
+    init(dialect: AnsiDialect, width: @escaping (UInt32) -> Int) {
+        self.dialect = dialect
+        self.width = width
+        var looks: [RoleLook] = []
+        for role in StyleRole.allCases {
+            for extra in 0..<4 {
+                var look = Theme.look(for: role, in: dialect.colorMode)
+                look.bold = look.bold || extra & 2 != 0
+                look.underline = look.underline || extra & 1 != 0
+                looks.append(look)
+            }
+        }
+        self.looks = looks
+        erasable = looks.map { !$0.underline && !$0.reverse && ($0.background < 0 || dialect.erasesInBackground) }
+        transitions = Array(repeating: nil, count: (Self.penCount + 1) * Self.penCount)
+        output.reserveCapacity(4096)
+    }
+
+    /// The pen a cell is drawn in: its role, with its own bold and underline.
+    static func penIndex(_ cell: PackedCell) -> Int {
+        Int(cell.role.rawValue) * 4 + (cell.isBold ? 2 : 0) + (cell.isUnderlined ? 1 : 0)
+    }
+
+    /// Something else wrote to the terminal: the next frame sets the pen and moves the cursor from scratch.
+    mutating func forget() {
+        pen = nil
+        cursor = nil
+    }
+
+    /// Fills `output` with the bytes that turn `old` (nil: a screen in an unknown state) into `new`.
+    mutating func encode(from old: Frame?, to new: Frame) {
+        output.removeAll(keepingCapacity: true)
+        let previous: Frame
+        if let old, old.size == new.size {
+            previous = old
+        } else {
+            // A full repaint: reset and clear, then only what is not blank.
+            output.append(contentsOf: dialect.resetAndClear)
+            pen = 0
+            cursor = (0, 0)
+            previous = Frame(size: new.size, charset: new.charset)
+        }
+        let columns = new.size.columns
+        new.packed.withUnsafeBufferPointer { cells in
+            for row in 0..<new.size.rows where !new.row(row, matches: previous) {
+                let base = row * columns
+                var column = 0
+                while column < columns {
+                    let index = base + column
+                    let cell = cells[index]
+                    if cell.isContinuation || new.cell(at: index, matches: previous) { column += 1; continue }
+                    let target = Self.penIndex(cell)
+                    if cell.code == 0x20, !cell.isCluster, erasable[target] {
+                        var run = 1
+                        var changed = 1
+                        while column + run < columns, cells[index + run] == cell {
+                            if !new.cell(at: index + run, matches: previous) { changed += 1 }
+                            run += 1
+                        }
+                        // Blanks to the end of the row: EL, once the pen is set.
+                        if column + run == columns, run > 3 {
+                            moveCursor(to: (row, column), in: cells, columns: columns)
+                            setPen(target)
+                            output.append(contentsOf: [0x1B, 0x5B, 0x4B])
+                            break
+                        }
+                        // A run inside the row with more changed blanks than ECH's bytes: ECH, and the next change
+                        // moves past it.
+                        if dialect.erasesCharacters, changed > 3 + Self.digits(run) {
+                            moveCursor(to: (row, column), in: cells, columns: columns)
+                            setPen(target)
+                            output.append(contentsOf: [0x1B, 0x5B])
+                            appendDecimal(run)
+                            output.append(0x58)
+                            column += run
+                            continue
+                        }
+                    }
+                    moveCursor(to: (row, column), in: cells, columns: columns)
+                    setPen(target)
+                    let span = cell.isWide ? 2 : 1
+                    appendText(of: cell, in: new, span: span)
+                    column += span
+                    // At the last column the terminal waits to wrap: where the cursor is depends on the terminal.
+                    cursor = column < columns ? (row, column) : nil
+                }
+            }
+        }
+    }
+
+    // MARK: - Cursor
+
+    /// Moves the cursor the shortest way: CUP, CUF, CR LF, or reprinting unchanged cells in the pen.
+    private mutating func moveCursor(to target: (row: Int, column: Int), in cells: UnsafeBufferPointer<PackedCell>, columns: Int) {
+        let cupCost = target == (0, 0) ? 3 : 2 + Self.digits(target.row + 1) + (target.column == 0 ? 0 : 1 + Self.digits(target.column + 1)) + 1
+        guard let from = cursor else { return cup(target) }
+        if from.row == target.row && from.column == target.column { return }
+        if target.row == from.row + 1, target.column == 0 {
+            output.append(contentsOf: [0x0D, 0x0A])
+            cursor = target
+            return
+        }
+        guard from.row == target.row, target.column > from.column else { return cup(target) }
+        let gap = target.column - from.column
+        let forwardCost = dialect.movesForward ? 2 + (gap == 1 ? 0 : Self.digits(gap)) + 1 : Int.max
+        if gap < min(cupCost, forwardCost), let pen {
+            let base = target.row * columns
+            if (from.column..<target.column).allSatisfy({ cells[base + $0].isASCII && Self.penIndex(cells[base + $0]) == pen }) {
+                for column in from.column..<target.column { output.append(UInt8(truncatingIfNeeded: cells[base + column].code)) }
+                cursor = target
+                return
+            }
+        }
+        guard forwardCost < cupCost else { return cup(target) }
+        output.append(contentsOf: [0x1B, 0x5B])
+        if gap != 1 { appendDecimal(gap) }
+        output.append(0x43)
+        cursor = target
+    }
+
+    private mutating func cup(_ target: (row: Int, column: Int)) {
+        output.append(contentsOf: [0x1B, 0x5B])
+        // Row and column default to 1: "\e[H" is home, "\e[5H" the fifth row's start.
+        if target != (0, 0) { appendDecimal(target.row + 1) }
+        if target.column != 0 {
+            output.append(0x3B)
+            appendDecimal(target.column + 1)
+        }
+        output.append(0x48)
+        cursor = target
+    }
+
+    // MARK: - Pen
+
+    private mutating func setPen(_ target: Int) {
+        if pen == target { return }
+        let key = ((pen ?? -1) + 1) * Self.penCount + target
+        if transitions[key] == nil {
+            transitions[key] = Self.sgr(from: pen.map { looks[$0] }, to: looks[target])
+        }
+        output.append(contentsOf: transitions[key]!)
+        pen = target
+    }
+
+    /// The shortest SGR from `old` (nil: unknown) to `new`: the changes alone, or a reset and the full set.
+    static func sgr(from old: RoleLook?, to new: RoleLook) -> [UInt8] {
+        let reset = "\u{1B}[" + (["0"] + new.parameters).joined(separator: ";") + "m"
+        guard let old else { return Array(reset.utf8) }
+        if old == new { return [] }
+        var delta: [String] = []
+        // Bold and dim share one "off" (22): turning either off turns both off.
+        if (old.bold && !new.bold) || (old.dim && !new.dim) {
+            delta.append("22")
+            if new.bold { delta.append("1") }
+            if new.dim { delta.append("2") }
+        } else {
+            if new.bold && !old.bold { delta.append("1") }
+            if new.dim && !old.dim { delta.append("2") }
+        }
+        if new.underline != old.underline { delta.append(new.underline ? "4" : "24") }
+        if new.reverse != old.reverse { delta.append(new.reverse ? "7" : "27") }
+        if new.foreground != old.foreground { delta.append(RoleLook.colorParameter(new.foreground, base: 30)) }
+        if new.background != old.background { delta.append(RoleLook.colorParameter(new.background, base: 40)) }
+        let changes = "\u{1B}[" + delta.joined(separator: ";") + "m"
+        return Array((changes.utf8.count < reset.utf8.count ? changes : reset).utf8)
+    }
+
+    // MARK: - Text
+
+    private mutating func appendText(of cell: PackedCell, in frame: Frame, span: Int) {
+        if cell.isASCII {
+            output.append(UInt8(truncatingIfNeeded: cell.code))
+            return
+        }
+        if frame.charset == .ascii {
+            // Cannot happen in an ASCII frame; a placeholder per column keeps the row aligned if it ever does.
+            output.append(contentsOf: repeatElement(0x3F, count: span))
+            return
+        }
+        if !cell.isCluster, let scalar = Unicode.Scalar(cell.code), width(cell.code) == span {
+            output.append(contentsOf: String(scalar).utf8)
+            return
+        }
+        for piece in CellPieces.pieces(of: frame.text(of: cell), columns: span, width: { width($0.value) }) {
+            output.append(contentsOf: piece.text.utf8)
+        }
+    }
+
+    private mutating func appendDecimal(_ value: Int) {
+        if value >= 10 { appendDecimal(value / 10) }
+        output.append(0x30 + UInt8(value % 10))
+    }
+
+    static func digits(_ value: Int) -> Int {
+        var count = 1
+        var rest = value
+        while rest >= 10 { rest /= 10; count += 1 }
+        return count
+    }
+}
+
+extension RoleLook {
+    /// An SGR colour parameter: the default, one of the 8 basic colours, or one of 256.
+    static func colorParameter(_ value: Int16, base: Int) -> String {
+        if value < 0 { return "\(base + 9)" }
+        if value < 8 { return "\(base + Int(value))" }
+        return "\(base + 8);5;\(value)"
+    }
+
+    /// Every SGR parameter that sets this look after a reset.
+    var parameters: [String] {
+        var out: [String] = []
+        if bold { out.append("1") }
+        if dim { out.append("2") }
+        if underline { out.append("4") }
+        if reverse { out.append("7") }
+        if foreground >= 0 { out.append(Self.colorParameter(foreground, base: 30)) }
+        if background >= 0 { out.append(Self.colorParameter(background, base: 40)) }
+        return out
+    }
+}

@@ -1,0 +1,248 @@
+import Foundation
+import StorefrontUI
+@testable import TerminalNCurses
+import Testing
+
+/// The shop's own terminal output: frames encoded as ANSI bytes, checked byte for byte where the choice
+/// matters and, for many random frames, played through an independent VT emulator (pyte).
+@Suite("Frame encoder")
+struct FrameEncoderTests {
+    /// The widths a UTF-8 C library gives the characters these tests use.
+    static let width: @Sendable (UInt32) -> Int = { code in
+        switch code {
+        case 0x300...0x36F: 0
+        case 0x4E00...0x9FFF: 2
+        default: 1
+        }
+    }
+
+    static func encoder(_ dialect: AnsiDialect = .xterm(.color256)) -> FrameEncoder {
+        FrameEncoder(dialect: dialect, width: width)
+    }
+
+    static func frame(_ size: Size = Size(columns: 20, rows: 3), _ draw: (inout Frame) -> Void) -> Frame {
+        var frame = Frame(size: size)
+        draw(&frame)
+        return frame
+    }
+
+    static func text(_ encoder: FrameEncoder) -> String { String(decoding: encoder.output, as: UTF8.self) }
+
+    @Test func aFirstFrameResetsClearsAndWritesOnlyWhatIsNotBlank() {
+        var encoder = Self.encoder()
+        encoder.encode(from: nil, to: Self.frame { $0.put("Hi", column: 2, row: 1, style: Style(.price)) })
+        #expect(Self.text(encoder) == "\u{1B}(B\u{1B}[m\u{1B}[H\u{1B}[2J\u{1B}[2;3H\u{1B}[38;5;114mHi")
+    }
+
+    @Test func aSecondFrameWritesOnlyTheChangedCellsAndNothingWhenNoneChanged() {
+        var encoder = Self.encoder()
+        let first = Self.frame { $0.put("Hello", column: 0, row: 0) }
+        let second = Self.frame { $0.put("Help!", column: 0, row: 0) }
+        encoder.encode(from: nil, to: first)
+        encoder.encode(from: first, to: second)
+        // The cursor sits after "Hello": back to the changed cells by CUP, then the same pen goes on.
+        #expect(Self.text(encoder) == "\u{1B}[1;4Hp!")
+        encoder.encode(from: second, to: second)
+        #expect(encoder.output.isEmpty)
+    }
+
+    @Test func nearbyChangesReprintTheCellsBetweenOrMoveForwardWhicheverIsShorter() {
+        var encoder = Self.encoder()
+        let first = Self.frame { $0.put("a b c" + String(repeating: "x", count: 10) + "d", column: 0, row: 0) }
+        let second = Self.frame { $0.put("A B c" + String(repeating: "x", count: 10) + "D", column: 0, row: 0) }
+        encoder.encode(from: nil, to: first)
+        encoder.encode(from: first, to: second)
+        // " " between A and B is reprinted (1 byte); the 12 cells before D are skipped with CUF.
+        #expect(Self.text(encoder) == "\u{1B}[HA B\u{1B}[12CD")
+    }
+
+    @Test func theNextRowsFirstColumnIsReachedWithCarriageReturnAndLineFeed() {
+        var encoder = Self.encoder()
+        let first = Self.frame { $0.put("ab", column: 18, row: 0); $0.put("c", column: 0, row: 1) }
+        let second = Self.frame { $0.put("aB", column: 18, row: 0); $0.put("C", column: 0, row: 1) }
+        encoder.encode(from: nil, to: first)
+        encoder.encode(from: first, to: second)
+        // Writing the last column leaves the cursor waiting to wrap, so the next row is addressed outright.
+        #expect(Self.text(encoder) == "\u{1B}[1;20HB\u{1B}[2HC")
+        let third = Self.frame { $0.put("aB", column: 18, row: 0); $0.put("C", column: 5, row: 1); $0.put("D", column: 0, row: 2) }
+        encoder.encode(from: second, to: third)
+        #expect(Self.text(encoder) == "\u{1B}[2H \u{1B}[4CC\r\nD")
+    }
+
+    @Test func blanksToTheEndOfARowAreErasedAndALongRunInsideItToo() {
+        var encoder = Self.encoder()
+        let full = Self.frame { $0.put(String(repeating: "x", count: 20), column: 0, row: 0) }
+        encoder.encode(from: nil, to: full)
+        let cleared = Self.frame { $0.put("x", column: 0, row: 0); $0.put("x", column: 15, row: 0) }
+        encoder.encode(from: full, to: cleared)
+        // ECH leaves the cursor where it was, so the next change is 15 columns on.
+        #expect(Self.text(encoder) == "\u{1B}[1;2H\u{1B}[14X\u{1B}[15C\u{1B}[K")
+    }
+
+    @Test func aColouredBackgroundIsErasedOnlyWhereTheTerminalErasesInIt() {
+        let selected = Self.frame { $0.fill(row: 1, style: Style(.selection)) }
+        var bce = Self.encoder()
+        bce.encode(from: Self.frame { _ in }, to: selected)
+        #expect(Self.text(bce) == "\u{1B}[2H\u{1B}[0;1;38;5;231;48;5;25m\u{1B}[K")
+        var dialect = AnsiDialect.xterm(.color256)
+        dialect.erasesInBackground = false
+        var plain = Self.encoder(dialect)
+        plain.encode(from: Self.frame { _ in }, to: selected)
+        #expect(Self.text(plain) == "\u{1B}[2H\u{1B}[0;1;38;5;231;48;5;25m" + String(repeating: " ", count: 20))
+    }
+
+    @Test func aPenChangeSendsTheShorterOfTheDifferenceAndAResetWithTheWholePen() {
+        let header = RoleLook(foreground: 231, background: 24, bold: true)
+        let selection = RoleLook(foreground: 231, background: 25, bold: true)
+        #expect(String(decoding: FrameEncoder.sgr(from: header, to: selection), as: UTF8.self) == "\u{1B}[48;5;25m")
+        #expect(String(decoding: FrameEncoder.sgr(from: selection, to: RoleLook()), as: UTF8.self) == "\u{1B}[0m")
+        #expect(String(decoding: FrameEncoder.sgr(from: RoleLook(bold: true, dim: true), to: RoleLook(dim: true)), as: UTF8.self) == "\u{1B}[0;2m")
+        #expect(String(decoding: FrameEncoder.sgr(from: RoleLook(foreground: 114, bold: true), to: RoleLook(foreground: 114)), as: UTF8.self) == "\u{1B}[22m")
+        #expect(String(decoding: FrameEncoder.sgr(from: nil, to: RoleLook(foreground: 2)), as: UTF8.self) == "\u{1B}[0;32m")
+    }
+
+    @Test func wideCharactersAdvanceTwoColumnsAndAClusterIsWrittenWhole() {
+        var encoder = Self.encoder()
+        encoder.encode(from: nil, to: Self.frame { $0.put("中x e\u{301}y", column: 0, row: 0) })
+        // The clear left the cursor home, where the first cell goes.
+        #expect(Self.text(encoder).hasSuffix("\u{1B}[2J中x e\u{301}y"))
+    }
+
+    @Test func aCellTheCLibraryMeasuresOtherwiseIsPaddedSoTheRowStaysAligned() {
+        // A C library that does not know the character (-1) gets the placeholder and a blank for the second column.
+        var encoder = FrameEncoder(dialect: .xterm(.color256)) { $0 < 0x80 ? 1 : -1 }
+        encoder.encode(from: nil, to: Self.frame { $0.put("中x", column: 0, row: 0) })
+        #expect(Self.text(encoder).hasSuffix("\u{1B}[2J\u{FFFD} x"))
+    }
+
+    @Test func forgettingTheTerminalsStateAddressesTheCursorAndSetsThePenAgain() {
+        var encoder = Self.encoder()
+        let first = Self.frame { $0.put("ab", column: 0, row: 0, style: Style(.price)) }
+        let second = Self.frame { $0.put("ac", column: 0, row: 0, style: Style(.price)) }
+        encoder.encode(from: nil, to: first)
+        encoder.forget()
+        encoder.encode(from: first, to: second)
+        #expect(Self.text(encoder) == "\u{1B}[1;2H\u{1B}[0;38;5;114mc")
+    }
+
+    @Test("terminals whose terminfo entry speaks ANSI get the shop's own bytes", arguments: ["xterm-256color", "xterm", "screen-256color", "tmux-256color", "linux"])
+    @MainActor func ansiTerminalsAreWrittenDirectly(term: String) throws {
+        let screen = try OffscreenCurses(size: Size(columns: 40, rows: 12), term: term, direct: true)
+        defer { screen.close() }
+        let before = screen.bytesWritten
+        screen.prepare(Self.frame(Size(columns: 40, rows: 12)) { $0.put("Storefront", column: 1, row: 0, style: Style(.header)) })
+        screen.send()
+        #expect(screen.bytesWritten > before)
+    }
+
+    @Test("a terminal with padding or other sequences is left to curses", arguments: ["vt100", "vt52", "ansi"])
+    @MainActor func otherTerminalsAreLeftToCurses(term: String) {
+        #expect(throws: TerminalError.startFailed("\(term) does not pass the ANSI check")) {
+            _ = try OffscreenCurses(size: Size(columns: 40, rows: 12), term: term, direct: true)
+        }
+    }
+
+    // MARK: - Played through a VT emulator
+
+    /// A small seeded generator, so a failure names the frames that caused it.
+    struct Seeded: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return state ^ (state >> 29)
+        }
+    }
+
+    static let pieces = ["shop", "cart", "$12.00", "中文", "│", "›", "e\u{301}", "  ", "         ", "·", "x"]
+
+    static func randomFrame(_ size: Size, from previous: Frame?, using random: inout Seeded) -> Frame {
+        // Half the rows are kept, as most of a real frame is.
+        var frame = Frame(size: size)
+        for row in 0..<size.rows {
+            if let previous, Bool.random(using: &random) {
+                var column = 0
+                while column < size.columns {
+                    let cell = previous[column, row]
+                    if cell.isContinuation { column += 1; continue }
+                    column += max(1, frame.put(cell.text, column: column, row: row, style: cell.style))
+                }
+                continue
+            }
+            if Int.random(in: 0..<4, using: &random) == 0 {
+                frame.fill(row: row, style: Style(StyleRole.allCases.randomElement(using: &random)!))
+            }
+            var column = Int.random(in: 0..<4, using: &random)
+            while column < size.columns - 1 {
+                let style = Style(StyleRole.allCases.randomElement(using: &random)!, bold: Bool.random(using: &random), underline: Int.random(in: 0..<5, using: &random) == 0)
+                column += frame.put(pieces.randomElement(using: &random)!, column: column, row: row, style: style) + Int.random(in: 0..<3, using: &random)
+            }
+        }
+        return frame
+    }
+
+    @Test("random frames, encoded one after another, show what the frames hold", arguments: [
+        (AnsiDialect.xterm(.color256), UInt64(1)), (AnsiDialect.xterm(.color8), UInt64(2)), (AnsiDialect.xterm(.monochrome), UInt64(3)),
+        (AnsiDialect(colorMode: .color256, erasesInBackground: false, erasesCharacters: false, movesForward: false, resetAndClear: Array("\u{1B}[m\u{0F}\u{1B}[H\u{1B}[J".utf8)), UInt64(4)),
+    ])
+    func randomFramesPlayBackAsTheyWereLaidOut(dialect: AnsiDialect, seed: UInt64) throws {
+        let size = Size(columns: 30, rows: 8)
+        var random = Seeded(state: seed)
+        var encoder = Self.encoder(dialect)
+        var frames: [Frame] = []
+        var events: [String] = []
+        for index in 0..<60 {
+            let frame = Self.randomFrame(size, from: frames.last, using: &random)
+            // Now and then the terminal's state is lost, as after a marker or a resize.
+            if index % 17 == 16 { encoder.forget() }
+            encoder.encode(from: index % 23 == 22 ? nil : frames.last, to: frame)
+            frames.append(frame)
+            events.append(String(decoding: encoder.output, as: UTF8.self))
+        }
+        let played = try Self.play(events, size: size)
+        try #require(played.count == frames.count)
+        var pyteStyle: [RoleLook: String] = [:]
+        var lookOf: [String: RoleLook] = [:]
+        for (index, (frame, screen)) in zip(frames, played).enumerated() {
+            let expected = frame.lines.map { $0.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
+            #expect(screen.rows == expected, "frame \(index) of seed \(seed) plays back otherwise")
+            for row in 0..<size.rows {
+                for column in 0..<size.columns where !frame[column, row].isContinuation {
+                    let cell = frame.packed[row * size.columns + column]
+                    var look = Theme.look(for: cell.role, in: dialect.colorMode)
+                    look.bold = look.bold || cell.isBold
+                    look.underline = look.underline || cell.isUnderlined
+                    // pyte keeps no faint attribute: dim is checked byte for byte above instead.
+                    look.dim = false
+                    let shown = screen.styles[row][column]
+                    // Blanks show only their background: their colour and weight need not match.
+                    if cell.code == 0x20, !look.underline, !look.reverse { continue }
+                    if let known = pyteStyle[look] { #expect(known == shown, "frame \(index), row \(row), column \(column): \(look)") }
+                    if let known = lookOf[shown] { #expect(known == look, "frame \(index), row \(row), column \(column): \(shown) shows two pens") }
+                    pyteStyle[look] = shown
+                    lookOf[shown] = look
+                }
+            }
+        }
+        #expect(pyteStyle[RoleLook()] == nil || pyteStyle[RoleLook()] == "default,default,0,0,0")
+    }
+
+    /// Each event's screen rows and cell styles, as pyte shows them.
+    static func play(_ events: [String], size: Size) throws -> [(rows: [String], styles: [[String]])] {
+        var cast = #"{"version": 2, "width": \#(size.columns), "height": \#(size.rows)}"# + "\n"
+        for (index, event) in events.enumerated() {
+            let data = try JSONSerialization.data(withJSONObject: [Double(index) / 10, "o", event] as [Any])
+            cast += String(decoding: data, as: UTF8.self) + "\n"
+        }
+        let file = TemporaryDirectory.make().path + ".cast"
+        try cast.write(toFile: file, atomically: true, encoding: .utf8)
+        let played = try Subprocess.run(CastTests.root.appendingPathComponent("scripts/cast-play").path, ["--styles", file])
+        try #require(played.status != 69, "the VT emulator is missing: install the Python package pyte (python3 -m pip install pyte)")
+        try #require(played.status == 0, "cast-play failed: \(played.stderr)")
+        return played.stdout.split(separator: /--- event \d+ at [\d.]+ s ---\n/).map { event in
+            let parts = event.split(separator: "--- styles ---\n", maxSplits: 1)
+            let rows = parts[0].split(separator: "\n", omittingEmptySubsequences: false).prefix(size.rows).map(String.init)
+            let styles = parts[1].split(separator: "\n").map { $0.split(separator: "|").map(String.init) }
+            return (rows, styles)
+        }
+    }
+}
