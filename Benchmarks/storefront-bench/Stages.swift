@@ -103,7 +103,15 @@ func runStages(database: StoreDatabase, catalog: any CatalogRepository, size: Si
         result.update.append(ms(t4 - t3))
         result.total.append(ms(t4 - t0))
         result.bytes.append(Double(curses.bytesWritten - bytesBefore))
-        result.floor.append(Double(floorBytes(from: before, to: frame)))
+        // A terminal can move a band of rows for 3 bytes or more (IL, DL, or a scroll region): the floor is the
+        // lower of drawing the rows and moving the band that saves the most.
+        var floor = floorBytes(from: before, to: frame, sgr: curses.cheapestSGR)
+        if let band = frame.scrollBand(from: before) {
+            var moved = before
+            moved.scroll(band.rows, by: band.offset)
+            floor = min(floor, 3 + floorBytes(from: moved, to: frame, sgr: curses.cheapestSGR))
+        }
+        result.floor.append(Double(floor))
     }
     return result
 }
@@ -133,42 +141,36 @@ func stageBenchmark(samples: Int, gap: Duration, direct: Bool) async throws {
     }
 }
 
-/// A bound under every byte stream that turns `old` into `new` on an ANSI terminal, whatever it knows of the
-/// cursor and pen: each changed cell's text (a run's blanks may instead be erased, at 3 bytes or more), at
-/// least 1 byte to reach each run of changes after the first (a tab, a line feed or one reprinted cell), and 3 bytes for each change of pen between written cells (`\e[m`, the shortest SGR).
-func floorBytes(from old: Frame, to new: Frame) -> Int {
+/// A bound under every byte stream that turns `old` into `new` on xterm-256color, whatever it knows of the
+/// cursor and pen:
+/// - each changed cell's text, though a run's blanks may instead be erased, at 3 bytes or more;
+/// - at least 1 byte to reach each run of changes after the first (a tab, a line feed or one reprinted cell);
+/// - for every pen the changed non-blank cells use, the cheapest SGR into it from any other pen, except for
+///   the dearest of them, which the terminal may be in already.
+func floorBytes(from old: Frame, to new: Frame, sgr: (PackedCell) -> Int) -> Int {
     let columns = new.size.columns
     var total = 0
-    var last: (row: Int, column: Int, pen: UInt32)?
+    var runs = 0
+    var pens: [UInt32: Int] = [:]
     for row in 0..<new.size.rows where !new.row(row, matches: old) {
         var column = 0
         while column < columns {
             let index = row * columns + column
-            let cell = new.packed[index]
-            if cell.isContinuation || new.cell(at: index, matches: old) { column += 1; continue }
+            if new.packed[index].isContinuation || new.cell(at: index, matches: old) { column += 1; continue }
             // A run of changed cells: its text, its blanks at no more than an erase's 3 bytes.
-            var end = column
+            runs += 1
             var textBytes = 0
             var blanks = 0
-            var pens: [UInt32] = []
-            while end < columns, !new.cell(at: row * columns + end, matches: old) || new.packed[row * columns + end].isContinuation {
-                let cell = new.packed[row * columns + end]
-                if !cell.isContinuation {
-                    if cell.code == 0x20 && !cell.isCluster { blanks += 1 } else { textBytes += new.text(of: cell).utf8.count }
-                    let pen = cell.bits & 0x3FF
-                    if cell.code != 0x20 || cell.isCluster, pens.last != pen { pens.append(pen) }
-                }
-                end += 1
+            while column < columns, !new.cell(at: row * columns + column, matches: old) || new.packed[row * columns + column].isContinuation {
+                let cell = new.packed[row * columns + column]
+                column += 1
+                if cell.isContinuation { continue }
+                if cell.code == 0x20 && !cell.isCluster { blanks += 1; continue }
+                textBytes += new.text(of: cell).utf8.count
+                if pens[cell.bits & 0x3FF] == nil { pens[cell.bits & 0x3FF] = sgr(cell) }
             }
             total += textBytes + min(blanks, 3)
-            if let last {
-                total += 1
-                if let first = pens.first, first != last.pen { total += 3 }
-            }
-            total += max(0, pens.count - 1) * 3
-            last = (row, end, pens.last ?? last?.pen ?? 0)
-            column = end
         }
     }
-    return total
+    return total + max(0, runs - 1) + pens.values.reduce(0, +) - (pens.values.max() ?? 0)
 }

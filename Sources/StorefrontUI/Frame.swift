@@ -115,7 +115,7 @@ public struct Frame: Hashable, Sendable {
     public let size: Size
     public let charset: Charset
     /// Every cell, row after row.
-    public private(set) var packed: [PackedCell]
+    public internal(set) var packed: [PackedCell]
     /// The graphemes of more than one scalar (flags, emoji sequences, accented letters), by index.
     public private(set) var clusters: [String] = []
     /// Where a click means something, in drawing order (a later target covers an earlier one).
@@ -142,18 +142,20 @@ public struct Frame: Hashable, Sendable {
         return String(Character(Unicode.Scalar(cell.code) ?? "\u{FFFD}"))
     }
 
-    /// True when `row` shows the same in both frames: one memory comparison, plus the clusters' text when it holds any.
-    public func row(_ row: Int, matches other: Frame) -> Bool {
+    /// True when `row` shows what `other` shows in `otherRow` (the same row unless told): one memory comparison,
+    /// plus the clusters' text when it holds any.
+    public func row(_ row: Int, matches other: Frame, row otherRow: Int? = nil) -> Bool {
         guard other.size == size else { return false }
         let start = row * size.columns
+        let otherStart = (otherRow ?? row) * size.columns
         let count = size.columns
         guard count > 0 else { return true }
         return packed.withUnsafeBufferPointer { mine in
             other.packed.withUnsafeBufferPointer { theirs in
-                guard memcmp(mine.baseAddress! + start, theirs.baseAddress! + start, count * MemoryLayout<PackedCell>.stride) == 0 else { return false }
+                guard memcmp(mine.baseAddress! + start, theirs.baseAddress! + otherStart, count * MemoryLayout<PackedCell>.stride) == 0 else { return false }
                 if clusters.isEmpty && other.clusters.isEmpty { return true }
-                for x in start..<(start + count) where mine[x].isCluster {
-                    if clusters[Int(mine[x].code)] != other.clusters[Int(theirs[x].code)] { return false }
+                for x in 0..<count where mine[start + x].isCluster {
+                    if clusters[Int(mine[start + x].code)] != other.clusters[Int(theirs[otherStart + x].code)] { return false }
                 }
                 return true
             }

@@ -11,6 +11,8 @@ struct AnsiDialect: Equatable, Sendable {
     var erasesCharacters: Bool
     /// CUF with a count (`cuf`) is understood.
     var movesForward: Bool
+    /// IL and DL with a count (`il`, `dl`) are understood, so a band of rows can be moved.
+    var movesLines: Bool
     /// What a full repaint starts with: the terminal's own reset (`sgr0`, which may reset the character set too)
     /// and clear (`clear`, which homes the cursor).
     var resetAndClear: [UInt8]
@@ -18,7 +20,7 @@ struct AnsiDialect: Equatable, Sendable {
     /// xterm-256color's: what the stage benchmark and the tests encode for.
     static func xterm(_ colorMode: ColorMode) -> AnsiDialect {
         AnsiDialect(
-            colorMode: colorMode, erasesInBackground: true, erasesCharacters: true, movesForward: true,
+            colorMode: colorMode, erasesInBackground: true, erasesCharacters: true, movesForward: true, movesLines: true,
             resetAndClear: Array("\u{1B}(B\u{1B}[m\u{1B}[H\u{1B}[2J".utf8)
         )
     }
@@ -55,6 +57,7 @@ extension AnsiDialect {
             erasesInBackground: sf_tigetflag("bce") == 1,
             erasesCharacters: filled("ech", 5) == "\(escape)5X",
             movesForward: filled("cuf", 5) == "\(escape)5C",
+            movesLines: filled("il", 5) == "\(escape)5L" && filled("dl", 5) == "\(escape)5M",
             resetAndClear: Array(reset.utf8) + Array(clear.utf8)
         )
     }

@@ -62,7 +62,8 @@ struct FrameEncoder {
     mutating func encode(from old: Frame?, to new: Frame) {
         output.removeAll(keepingCapacity: true)
         let previous: Frame
-        if let old, old.size == new.size {
+        let repaint = old?.size != new.size
+        if let old, !repaint {
             previous = old
         } else {
             // A full repaint: reset and clear, then only what is not blank.
@@ -71,6 +72,51 @@ struct FrameEncoder {
             cursor = (0, 0)
             previous = Frame(size: new.size, charset: new.charset)
         }
+        let start = (pen, cursor)
+        encodeRows(from: previous, to: new)
+        // A band of rows that moved (a scrolled list) may cost less moved by the terminal than drawn again:
+        // both are worked out, and the shorter kept.
+        guard !repaint, dialect.movesLines, let band = new.scrollBand(from: previous) else { return }
+        let drawn = output
+        let state = (pen, cursor)
+        output.removeAll(keepingCapacity: true)
+        (pen, cursor) = start
+        var moved = previous
+        moved.scroll(band.rows, by: band.offset)
+        scroll(band.rows, by: band.offset, rows: new.size.rows)
+        encodeRows(from: moved, to: new)
+        if output.count >= drawn.count {
+            output = drawn
+            (pen, cursor) = state
+        }
+    }
+
+    /// Moves rows `band` by `offset` on the terminal, with line deletion and insertion (which need no scroll
+    /// region, so nothing outside the band moves); the rows left behind come in blank.
+    private mutating func scroll(_ band: ClosedRange<Int>, by offset: Int, rows: Int) {
+        // Inserted lines take the pen's background.
+        if pen.map({ looks[$0].background >= 0 }) ?? true { setPen(0) }
+        let count = abs(offset)
+        // Up: delete at the top of the band, insert below it. Down: delete at its bottom, insert at its top.
+        let deleteAt = offset < 0 ? band.lowerBound : band.upperBound - count + 1
+        let insertAt = offset < 0 ? band.upperBound - count + 1 : band.lowerBound
+        let reachesBottom = band.upperBound == rows - 1
+        // At the screen's bottom the insertion (up) or deletion (down) is not needed: lines fall off by themselves.
+        if !(reachesBottom && offset > 0) { lineCommand(at: deleteAt, count: count, final: 0x4D) }
+        if !(reachesBottom && offset < 0) { lineCommand(at: insertAt, count: count, final: 0x4C) }
+    }
+
+    /// IL or DL `count` lines at `row`; both leave the cursor at the row's first column.
+    private mutating func lineCommand(at row: Int, count: Int, final: UInt8) {
+        if cursor.map({ $0.row != row || $0.column != 0 }) ?? true { cup((row, 0)) }
+        output.append(contentsOf: [0x1B, 0x5B])
+        if count != 1 { appendDecimal(count) }
+        output.append(final)
+        cursor = (row, 0)
+    }
+
+    /// Appends the bytes for every row of `new` that differs from `previous`.
+    private mutating func encodeRows(from previous: Frame, to new: Frame) {
         let columns = new.size.columns
         new.packed.withUnsafeBufferPointer { cells in
             for row in 0..<new.size.rows where !new.row(row, matches: previous) {

@@ -93,9 +93,16 @@ final class NCursesScreen {
     init(offscreen size: Size, term: String, outputFD: Int32, theme: ThemePreference, direct: Bool) throws {
         setlocale(LC_ALL, "")
         charset = .unicode
+        // curses reads the size from LINES and COLUMNS; they are put back after, so programs the process
+        // starts later (the tests start the shop in tmux) do not inherit this screen's size.
+        let saved: [(String, String?)] = ["LINES", "COLUMNS"].map { name in (name, getenv(name).map { String(cString: $0) }) }
         setenv("LINES", String(size.rows), 1)
         setenv("COLUMNS", String(size.columns), 1)
-        guard let screen = sf_newterm_offscreen(term, outputFD) else { throw TerminalError.startFailed("newterm failed for TERM=\(term)") }
+        let started = sf_newterm_offscreen(term, outputFD)
+        for (name, value) in saved {
+            if let value { setenv(name, value, 1) } else { unsetenv(name) }
+        }
+        guard let screen = started else { throw TerminalError.startFailed("newterm failed for TERM=\(term)") }
         self.screen = screen
         isActive = true
         colorMode = Self.enterModes(theme: theme, environment: ["TERM": term], mouse: false)
@@ -195,9 +202,6 @@ final class NCursesScreen {
             doupdate()
         }
     }
-
-    /// The bytes of the last `prepare`, when writing directly.
-    var preparedBytes: [UInt8] { encoder?.output ?? [] }
 
     /// Writes every byte, waiting out a full non-blocking descriptor; gives up when the terminal is gone,
     /// which the key reader notices as end of input.

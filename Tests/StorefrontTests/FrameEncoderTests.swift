@@ -115,6 +115,25 @@ struct FrameEncoderTests {
         #expect(Self.text(encoder).hasSuffix("\u{1B}[2J\u{FFFD} x"))
     }
 
+    @Test func aScrolledBandIsMovedWithLineDeletionAndInsertionWhenThatIsShorter() {
+        let size = Size(columns: 20, rows: 6)
+        let list = (0..<8).map { "product number \($0)" }
+        let first = Self.frame(size) { frame in for row in 0..<5 { frame.put(list[row], column: 0, row: row) }; frame.put("footer", column: 0, row: 5) }
+        let second = Self.frame(size) { frame in for row in 0..<5 { frame.put(list[row + 1], column: 0, row: row) }; frame.put("footer", column: 0, row: 5) }
+        var encoder = Self.encoder()
+        encoder.encode(from: nil, to: first)
+        encoder.encode(from: first, to: second)
+        // Up one row within rows 1-5: delete the top line, insert one above the footer, draw the new last row.
+        #expect(Self.text(encoder) == "\u{1B}[H\u{1B}[M\u{1B}[5H\u{1B}[Lproduct number 5")
+        encoder.encode(from: second, to: first)
+        #expect(Self.text(encoder) == "\u{1B}[5H\u{1B}[M\u{1B}[H\u{1B}[Lproduct number 0")
+        var withoutLines = AnsiDialect.xterm(.color256)
+        withoutLines.movesLines = false
+        var drawing = Self.encoder(withoutLines)
+        drawing.encode(from: first, to: second)
+        #expect(!Self.text(drawing).contains("\u{1B}[M"), "a terminal without IL and DL gets the rows drawn")
+    }
+
     @Test func forgettingTheTerminalsStateAddressesTheCursorAndSetsThePenAgain() {
         var encoder = Self.encoder()
         let first = Self.frame { $0.put("ab", column: 0, row: 0, style: Style(.price)) }
@@ -156,6 +175,17 @@ struct FrameEncoderTests {
     static let pieces = ["shop", "cart", "$12.00", "中文", "│", "›", "e\u{301}", "  ", "         ", "·", "x"]
 
     static func randomFrame(_ size: Size, from previous: Frame?, using random: inout Seeded) -> Frame {
+        // A third of the frames scroll a band of the one before, and change a row or two, as a list does.
+        if var frame = previous, Int.random(in: 0..<3, using: &random) == 0 {
+            let top = Int.random(in: 0..<(size.rows - 2), using: &random)
+            let bottom = Int.random(in: (top + 2)..<size.rows, using: &random)
+            frame.scroll(top...bottom, by: [-3, -2, -1, 1, 2, 3].randomElement(using: &random)!)
+            for _ in 0..<Int.random(in: 0..<3, using: &random) {
+                frame.put(pieces.randomElement(using: &random)!, column: Int.random(in: 0..<(size.columns - 6), using: &random),
+                          row: Int.random(in: 0..<size.rows, using: &random), style: Style(.price))
+            }
+            return frame
+        }
         // Half the rows are kept, as most of a real frame is.
         var frame = Frame(size: size)
         for row in 0..<size.rows {
@@ -182,7 +212,7 @@ struct FrameEncoderTests {
 
     @Test("random frames, encoded one after another, show what the frames hold", arguments: [
         (AnsiDialect.xterm(.color256), UInt64(1)), (AnsiDialect.xterm(.color8), UInt64(2)), (AnsiDialect.xterm(.monochrome), UInt64(3)),
-        (AnsiDialect(colorMode: .color256, erasesInBackground: false, erasesCharacters: false, movesForward: false, resetAndClear: Array("\u{1B}[m\u{0F}\u{1B}[H\u{1B}[J".utf8)), UInt64(4)),
+        (AnsiDialect(colorMode: .color256, erasesInBackground: false, erasesCharacters: false, movesForward: false, movesLines: false, resetAndClear: Array("\u{1B}[m\u{0F}\u{1B}[H\u{1B}[J".utf8)), UInt64(4)),
     ])
     func randomFramesPlayBackAsTheyWereLaidOut(dialect: AnsiDialect, seed: UInt64) throws {
         let size = Size(columns: 30, rows: 8)
@@ -198,6 +228,8 @@ struct FrameEncoderTests {
             frames.append(frame)
             events.append(String(decoding: encoder.output, as: UTF8.self))
         }
+        let movedLines = events.filter { $0.contains(/\e\[\d*[LM]/) }.count
+        #expect(dialect.movesLines ? movedLines > 3 : movedLines == 0, "scrolled bands were moved by the terminal \(movedLines) times")
         let played = try Self.play(events, size: size)
         try #require(played.count == frames.count)
         var pyteStyle: [RoleLook: String] = [:]
