@@ -154,12 +154,16 @@ struct FrameEncoder {
                         }
                     }
                     moveCursor(to: (row, column), in: cells, columns: columns)
-                    setPen(target)
+                    // A blank shows only its background: any pen with the same draws it.
+                    if !(cell.code == 0x20 && !cell.isCluster && pen.map({ looks[$0].drawsBlanksAs(looks[target]) }) == true) {
+                        setPen(target)
+                    }
                     let span = cell.isWide ? 2 : 1
                     appendText(of: cell, in: new, span: span)
                     column += span
-                    // At the last column the terminal waits to wrap: where the cursor is depends on the terminal.
-                    cursor = column < columns ? (row, column) : nil
+                    // Past the last column the terminal waits to wrap (or, without auto margins, stays on it): only
+                    // CR or an address is sure to land where meant, so the cursor is kept as "the row's end".
+                    cursor = (row, min(column, columns))
                 }
             }
         }
@@ -172,17 +176,18 @@ struct FrameEncoder {
         let cupCost = target == (0, 0) ? 3 : 2 + Self.digits(target.row + 1) + (target.column == 0 ? 0 : 1 + Self.digits(target.column + 1)) + 1
         guard let from = cursor else { return cup(target) }
         if from.row == target.row && from.column == target.column { return }
+        // CR LF works from the row's end too: CR cancels a pending wrap.
         if target.row == from.row + 1, target.column == 0 {
             output.append(contentsOf: [0x0D, 0x0A])
             cursor = target
             return
         }
-        guard from.row == target.row, target.column > from.column else { return cup(target) }
+        guard from.row == target.row, target.column > from.column, from.column < columns else { return cup(target) }
         let gap = target.column - from.column
         let forwardCost = dialect.movesForward ? 2 + (gap == 1 ? 0 : Self.digits(gap)) + 1 : Int.max
         if gap < min(cupCost, forwardCost), let pen {
             let base = target.row * columns
-            if (from.column..<target.column).allSatisfy({ cells[base + $0].isASCII && Self.penIndex(cells[base + $0]) == pen }) {
+            if (from.column..<target.column).allSatisfy({ Self.reprints(cells[base + $0], in: pen, looks: looks) }) {
                 for column in from.column..<target.column { output.append(UInt8(truncatingIfNeeded: cells[base + column].code)) }
                 cursor = target
                 return
@@ -193,6 +198,13 @@ struct FrameEncoder {
         if gap != 1 { appendDecimal(gap) }
         output.append(0x43)
         cursor = target
+    }
+
+    /// True when writing `cell` again in `pen` leaves the screen as it is.
+    private static func reprints(_ cell: PackedCell, in pen: Int, looks: [RoleLook]) -> Bool {
+        guard cell.isASCII else { return false }
+        let own = penIndex(cell)
+        return own == pen || (cell.code == 0x20 && looks[pen].drawsBlanksAs(looks[own]))
     }
 
     private mutating func cup(_ target: (row: Int, column: Int)) {
@@ -277,6 +289,13 @@ struct FrameEncoder {
 }
 
 extension RoleLook {
+    /// True when a blank drawn in this look looks the same as one drawn in `other`: the same background, and
+    /// neither underlined nor reversed (an underline, or a reversed blank, shows the foreground colour).
+    func drawsBlanksAs(_ other: RoleLook) -> Bool {
+        if self == other { return true }
+        return background == other.background && !reverse && !other.reverse && !underline && !other.underline
+    }
+
     /// An SGR colour parameter: the default, one of the 8 basic colours, or one of 256.
     static func colorParameter(_ value: Int16, base: Int) -> String {
         if value < 0 { return "\(base + 9)" }

@@ -13,7 +13,7 @@ struct CatalogCommand: ParsableCommand {
 
     /// `storefront catalog validate PATH`: exits 0 when valid, 65 with every problem listed when not.
     struct Validate: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Check a catalog file and list every problem in it.")
+        static let configuration = CommandConfiguration(commandName: "validate", abstract: "Check a catalog file and list every problem in it.")
 
         @Argument(help: ArgumentHelp("The catalog JSON file.", valueName: "path"))
         var path: String
@@ -27,6 +27,7 @@ struct CatalogCommand: ParsableCommand {
     /// `storefront catalog import PATH --database URL`: the catalog into PostgreSQL, in one transaction.
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Import or update the catalog in the shop's PostgreSQL, in one transaction.",
             discussion: """
                 Names, texts and prices are replaced; stock is set only for products that first appear, \

@@ -13,6 +13,7 @@ struct DatabaseCommand: ParsableCommand {
     /// `storefront db migrate --database URL`: applies the schema steps the database lacks.
     struct Migrate: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "migrate",
             abstract: "Bring the PostgreSQL schema up to date (serve does this at start unless --no-migrate).",
             discussion: "Exits 0 when the schema is current, 74 when a newer storefront wrote it, 69 when the server does not answer, 78 for a bad URL or login."
         )

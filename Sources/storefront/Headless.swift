@@ -7,6 +7,7 @@ import PseudoTerminal
 /// `storefront headless`: runs a key script without a terminal and prints frames as text.
 struct Headless: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "headless",
         abstract: "Run a key script without a terminal and print the final frame as text.",
         discussion: """
         Key names: up, down, left, right, enter, esc, tab, backspace, pgup, pgdn, home, end, space,

@@ -8,6 +8,7 @@ import TerminalNCurses
 /// `storefront` / `storefront run`: opens the shop in this terminal.
 struct Run: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "run",
         abstract: "Open the shop in this terminal (the default command).",
         discussion: "Keys: arrows or j/k move, Enter opens, Esc goes back, a adds, c cart, u account, p pays, ? help, q quits."
     )

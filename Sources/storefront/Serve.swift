@@ -10,6 +10,7 @@ import StorefrontUI
 /// `storefront serve`: the shop over SSH, one shop process per session, the database shared.
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "serve",
         abstract: "Serve the shop over SSH: ssh -p PORT HOST opens it, the key is the customer.",
         discussion: """
             Any public key is accepted once its signature checks out; its SHA256 fingerprint is the \

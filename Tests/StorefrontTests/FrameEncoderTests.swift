@@ -62,8 +62,8 @@ struct FrameEncoderTests {
         let second = Self.frame { $0.put("aB", column: 18, row: 0); $0.put("C", column: 0, row: 1) }
         encoder.encode(from: nil, to: first)
         encoder.encode(from: first, to: second)
-        // Writing the last column leaves the cursor waiting to wrap, so the next row is addressed outright.
-        #expect(Self.text(encoder) == "\u{1B}[1;20HB\u{1B}[2HC")
+        // Writing the last column leaves the cursor waiting to wrap; CR cancels that, so CR LF still reaches the next row.
+        #expect(Self.text(encoder) == "\u{1B}[1;20HB\r\nC")
         let third = Self.frame { $0.put("aB", column: 18, row: 0); $0.put("C", column: 5, row: 1); $0.put("D", column: 0, row: 2) }
         encoder.encode(from: second, to: third)
         #expect(Self.text(encoder) == "\u{1B}[2H \u{1B}[4CC\r\nD")
@@ -99,6 +99,16 @@ struct FrameEncoderTests {
         #expect(String(decoding: FrameEncoder.sgr(from: RoleLook(bold: true, dim: true), to: RoleLook(dim: true)), as: UTF8.self) == "\u{1B}[0;2m")
         #expect(String(decoding: FrameEncoder.sgr(from: RoleLook(foreground: 114, bold: true), to: RoleLook(foreground: 114)), as: UTF8.self) == "\u{1B}[22m")
         #expect(String(decoding: FrameEncoder.sgr(from: nil, to: RoleLook(foreground: 2)), as: UTF8.self) == "\u{1B}[0;32m")
+    }
+
+    @Test func aBlankIsDrawnInWhicheverPenShowsTheSameBackground() {
+        var encoder = Self.encoder()
+        let first = Self.frame { $0.put("ab", column: 0, row: 0) }
+        let second = Self.frame { $0.put("$1", column: 0, row: 0, style: Style(.price)); $0.put(" ", column: 2, row: 0); $0.put("x", column: 3, row: 0) }
+        encoder.encode(from: nil, to: first)
+        encoder.encode(from: first, to: second)
+        // The blank after "$1" keeps the price pen: its colour does not show on a blank.
+        #expect(Self.text(encoder) == "\u{1B}[H\u{1B}[38;5;114m$1 \u{1B}[0mx")
     }
 
     @Test func wideCharactersAdvanceTwoColumnsAndAClusterIsWrittenWhole() {
@@ -234,6 +244,7 @@ struct FrameEncoderTests {
         try #require(played.count == frames.count)
         var pyteStyle: [RoleLook: String] = [:]
         var lookOf: [String: RoleLook] = [:]
+        var pyteBackground: [Int16: String] = [:]
         for (index, (frame, screen)) in zip(frames, played).enumerated() {
             let expected = frame.lines.map { $0.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
             #expect(screen.rows == expected, "frame \(index) of seed \(seed) plays back otherwise")
@@ -246,7 +257,10 @@ struct FrameEncoderTests {
                     // pyte keeps no faint attribute: dim is checked byte for byte above instead.
                     look.dim = false
                     let shown = screen.styles[row][column]
-                    // Blanks show only their background: their colour and weight need not match.
+                    // Blanks show only their background: their colour and weight need not match, the background must.
+                    let background = String(shown.split(separator: ",")[1])
+                    if let known = pyteBackground[look.background] { #expect(known == background, "frame \(index), row \(row), column \(column): background") }
+                    pyteBackground[look.background] = background
                     if cell.code == 0x20, !look.underline, !look.reverse { continue }
                     if let known = pyteStyle[look] { #expect(known == shown, "frame \(index), row \(row), column \(column): \(look)") }
                     if let known = lookOf[shown] { #expect(known == look, "frame \(index), row \(row), column \(column): \(shown) shows two pens") }
