@@ -83,7 +83,7 @@ struct FrameEncoder {
         (pen, cursor) = start
         var moved = previous
         moved.scroll(band.rows, by: band.offset)
-        scroll(band.rows, by: band.offset, rows: new.size.rows)
+        scroll(band.rows, by: band.offset)
         encodeRows(from: moved, to: new)
         if output.count >= drawn.count {
             output = drawn
@@ -93,17 +93,16 @@ struct FrameEncoder {
 
     /// Moves rows `band` by `offset` on the terminal, with line deletion and insertion (which need no scroll
     /// region, so nothing outside the band moves); the rows left behind come in blank.
-    private mutating func scroll(_ band: ClosedRange<Int>, by offset: Int, rows: Int) {
+    private mutating func scroll(_ band: ClosedRange<Int>, by offset: Int) {
         // Inserted lines take the pen's background.
         if pen.map({ looks[$0].background >= 0 }) ?? true { setPen(0) }
         let count = abs(offset)
         // Up: delete at the top of the band, insert below it. Down: delete at its bottom, insert at its top.
+        // Both, even at the frame's last row: a terminal taller than the largest frame has rows below it.
         let deleteAt = offset < 0 ? band.lowerBound : band.upperBound - count + 1
         let insertAt = offset < 0 ? band.upperBound - count + 1 : band.lowerBound
-        let reachesBottom = band.upperBound == rows - 1
-        // At the screen's bottom the insertion (up) or deletion (down) is not needed: lines fall off by themselves.
-        if !(reachesBottom && offset > 0) { lineCommand(at: deleteAt, count: count, final: 0x4D) }
-        if !(reachesBottom && offset < 0) { lineCommand(at: insertAt, count: count, final: 0x4C) }
+        lineCommand(at: deleteAt, count: count, final: 0x4D)
+        lineCommand(at: insertAt, count: count, final: 0x4C)
     }
 
     /// IL or DL `count` lines at `row`; both leave the cursor at the row's first column.
