@@ -169,8 +169,9 @@ public final class SQLiteCatalogRepository: CatalogRepository {
         }
     }
 
+    /// One product, as fresh as the database: stock is checked against it before a cart grows.
     public func product(id: ProductID) throws -> Product? {
-        try read { db in
+        try database.readOnWriter { db in
             try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.columns) FROM product \(Self.stockJoin) WHERE id = ? AND position IS NOT NULL"), arguments: [id.rawValue])
                 .map(product(from:))
         }
