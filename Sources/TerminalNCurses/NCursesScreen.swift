@@ -196,29 +196,10 @@ final class NCursesScreen {
     func send() {
         guard isActive else { return }
         if let encoder {
-            Self.writeAll(encoder.output, to: outputFD)
+            writeAll(encoder.output, to: outputFD)
         } else {
             wnoutrefresh(sf_stdscr())
             doupdate()
-        }
-    }
-
-    /// Writes every byte, waiting out a full non-blocking descriptor; gives up when the terminal is gone,
-    /// which the key reader notices as end of input.
-    private static func writeAll(_ bytes: [UInt8], to fd: Int32) {
-        bytes.withUnsafeBufferPointer { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if written > 0 { offset += written; continue }
-                if written < 0, errno == EINTR { continue }
-                if written < 0, errno == EAGAIN {
-                    var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-                    _ = poll(&ready, 1, 1000)
-                    continue
-                }
-                return
-            }
         }
     }
 
@@ -306,7 +287,7 @@ final class NCursesScreen {
         guard isActive else { return }
         isActive = false
         // curses believes the pen is plain; leave it so.
-        if encoder != nil { Self.writeAll(Array("\u{1B}[m".utf8), to: outputFD) }
+        if encoder != nil { writeAll(Array("\u{1B}[m".utf8), to: outputFD) }
         curs_set(1)
         _ = sf_mouse(0)
         endwin()
