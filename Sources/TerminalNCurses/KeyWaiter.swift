@@ -20,9 +20,7 @@ final class KeyWaiter: @unchecked Sendable {
 
     /// `handler` gets the bytes waiting on stdin (0 with the terminal gone).
     init(handler: @escaping @MainActor (_ bytesAvailable: Int) -> Void) throws {
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw TerminalError.startFailed("pipe: \(String(cString: strerror(errno)))") }
-        wake = (fds[0], fds[1])
+        wake = try makePipe()
         self.handler = handler
     }
 

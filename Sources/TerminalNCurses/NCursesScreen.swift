@@ -287,7 +287,7 @@ final class NCursesScreen {
         guard isActive else { return }
         isActive = false
         // curses believes the pen is plain; leave it so.
-        if encoder != nil { writeAll(Array("\u{1B}[m".utf8), to: outputFD) }
+        if encoder != nil { writeAll("\u{1B}[m", to: outputFD) }
         curs_set(1)
         _ = sf_mouse(0)
         endwin()

@@ -98,17 +98,13 @@ private final class TerminalEvents {
     private func markPrivacy(_ state: StorefrontState) {
         guard marksPrivate, (state.form != nil) != inPrivate else { return }
         inPrivate = state.form != nil
-        writeToTerminal(inPrivate ? TerminalSession.privateBegins : TerminalSession.privateEnds)
+        writeAll(inPrivate ? TerminalSession.privateBegins : TerminalSession.privateEnds, to: STDOUT_FILENO)
         if !inPrivate {
             screen.invalidate()
             program.setNeedsDraw()
         }
     }
 
-    private func writeToTerminal(_ text: String) {
-        let bytes = Array(text.utf8)
-        _ = bytes.withUnsafeBufferPointer { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
-    }
 
     /// For a recorder: once the effects of what was just handled have settled and been drawn, the marker.
     private func markWhenSettled() {
@@ -116,7 +112,7 @@ private final class TerminalEvents {
         Task { @MainActor [program] in
             await program.viewModel.settled()
             program.drawIfNeeded()
-            self.writeToTerminal(TerminalSession.settledMarker)
+            writeAll(TerminalSession.settledMarker, to: STDOUT_FILENO)
         }
     }
 
@@ -143,15 +139,12 @@ private final class TerminalEvents {
         keys.start()
         keyWaiter = keys
 
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw TerminalError.startFailed("pipe: \(String(cString: strerror(errno)))") }
-        _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
-        _ = fcntl(fds[1], F_SETFL, O_NONBLOCK)
+        let signalPipe = try makePipe(nonBlocking: true)
         for signal in [SIGWINCH, SIGTERM, SIGHUP, SIGINT, SIGQUIT] {
-            _ = sf_forward_signal_to_pipe(signal, fds[1])
+            _ = sf_forward_signal_to_pipe(signal, signalPipe.write)
         }
-        let signals = DispatchSource.makeReadSource(fileDescriptor: fds[0], queue: .main)
-        let readEnd = fds[0]
+        let signals = DispatchSource.makeReadSource(fileDescriptor: signalPipe.read, queue: .main)
+        let readEnd = signalPipe.read
         signals.setEventHandler { [weak self] in
             var bytes = [UInt8](repeating: 0, count: 64)
             let count = read(readEnd, &bytes, bytes.count)

@@ -18,3 +18,6 @@ func writeAll(_ bytes: [UInt8], to fd: Int32) {
         }
     }
 }
+
+/// Writes `text`'s UTF-8 bytes, as `writeAll(_:to:)` does.
+func writeAll(_ text: String, to fd: Int32) { writeAll(Array(text.utf8), to: fd) }
