@@ -155,11 +155,7 @@ public final class StoreDatabase: Sendable {
 extension StoreDatabase {
     /// Reads in a snapshot; a failure becomes a `StorageError` in words for the shopper.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
-        do {
-            return try pool.read(body)
-        } catch {
-            throw StorageError(StoreDatabaseError.from(error, path: path).description)
-        }
+        try inWords { try pool.read(body) }
     }
 
     /// Reads one statement's worth on the writer connection, outside a transaction (one statement is atomic).
@@ -167,11 +163,7 @@ extension StoreDatabase {
     /// right after a cart save then loads no pages (an add's stock check took 0.13 ms on a reader, 0.085 ms here,
     /// BENCHMARKS §11). It waits for a write in progress on this connection.
     func readOnWriter<T>(_ body: (Database) throws -> T) throws -> T {
-        do {
-            return try pool.writeWithoutTransaction(body)
-        } catch {
-            throw StorageError(StoreDatabaseError.from(error, path: path).description)
-        }
+        try inWords { try pool.writeWithoutTransaction(body) }
     }
 
     /// Writes in one IMMEDIATE transaction whose commit is not synced to disk: it survives a crash of
@@ -179,8 +171,8 @@ extension StoreDatabase {
     /// carts, what a shopper meant to buy, saved on every change: a sync there cost each add a
     /// millisecond on this machine. Orders, stock and charges keep `write`, synced at every commit.
     public func writeUnsynced<T>(_ body: (Database) throws -> T) throws -> T {
-        do {
-            return try pool.writeWithoutTransaction { db in
+        try inWords {
+            try pool.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
                 let result: Result<T, any Error> = Result {
                     var value: T?
@@ -194,15 +186,18 @@ extension StoreDatabase {
                 try db.execute(sql: "PRAGMA synchronous = FULL")
                 return try result.get()
             }
-        } catch {
-            throw StorageError(StoreDatabaseError.from(error, path: path).description)
         }
     }
 
     /// Writes in one IMMEDIATE transaction; a failure becomes a `StorageError` in words for the shopper.
     func write<T>(_ body: (Database) throws -> T) throws -> T {
+        try inWords { try pool.write(body) }
+    }
+
+    /// Runs `body`; a failure becomes a `StorageError` in words for the shopper.
+    private func inWords<T>(_ body: () throws -> T) throws -> T {
         do {
-            return try pool.write(body)
+            return try body()
         } catch {
             throw StorageError(StoreDatabaseError.from(error, path: path).description)
         }
