@@ -32,19 +32,22 @@ struct FrameEncoder {
     init(dialect: AnsiDialect, width: @escaping (UInt32) -> Int) {
         self.dialect = dialect
         self.width = width
-        var looks: [RoleLook] = []
-        for role in StyleRole.allCases {
-            for extra in 0..<4 {
-                var look = Theme.look(for: role, in: dialect.colorMode)
-                look.bold = look.bold || extra & 2 != 0
-                look.underline = look.underline || extra & 1 != 0
-                looks.append(look)
-            }
-        }
-        self.looks = looks
+        looks = Self.penLooks(dialect.colorMode)
         erasable = looks.map { !$0.underline && !$0.reverse && ($0.background < 0 || dialect.erasesInBackground) }
         transitions = Array(repeating: nil, count: (Self.penCount + 1) * Self.penCount)
         output.reserveCapacity(4096)
+    }
+
+    /// Every pen's look in `mode`, indexed as `penIndex` numbers them: a role's look, with bold and underline added.
+    static func penLooks(_ mode: ColorMode) -> [RoleLook] {
+        StyleRole.allCases.flatMap { role in
+            (0..<4).map { extra in
+                var look = Theme.look(for: role, in: mode)
+                look.bold = look.bold || extra & 2 != 0
+                look.underline = look.underline || extra & 1 != 0
+                return look
+            }
+        }
     }
 
     /// The pen a cell is drawn in: its role, with its own bold and underline.

@@ -35,24 +35,9 @@ public final class OffscreenCurses {
 
     /// The fewest bytes of SGR that put the terminal in `cell`'s pen, from whichever other pen is cheapest.
     public func cheapestSGR(into cell: PackedCell) -> Int {
-        let mode = screen.colorMode
-        func look(_ role: StyleRole, bold: Bool, underline: Bool) -> RoleLook {
-            var look = Theme.look(for: role, in: mode)
-            look.bold = look.bold || bold
-            look.underline = look.underline || underline
-            return look
-        }
-        let target = look(cell.role, bold: cell.isBold, underline: cell.isUnderlined)
-        var cheapest = Int.max
-        for role in StyleRole.allCases {
-            for bold in [false, true] {
-                for underline in [false, true] {
-                    let from = look(role, bold: bold, underline: underline)
-                    if from != target { cheapest = min(cheapest, FrameEncoder.sgr(from: from, to: target).count) }
-                }
-            }
-        }
-        return cheapest == Int.max ? 0 : cheapest
+        let looks = FrameEncoder.penLooks(screen.colorMode)
+        let target = looks[FrameEncoder.penIndex(cell)]
+        return looks.filter { $0 != target }.map { FrameEncoder.sgr(from: $0, to: target).count }.min() ?? 0
     }
 
     /// Every byte written so far.
