@@ -1,14 +1,5 @@
 import Foundation
 
-extension Calendar {
-    /// The Gregorian calendar in UTC: order times and card expiry never depend on the machine's zone.
-    public static let utcGregorian: Calendar = {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = .gmt
-        return calendar
-    }()
-}
-
 /// Where an order stands.
 public enum OrderStatus: String, Hashable, Sendable, Codable, CaseIterable {
     case charging, paid, declined, canceled, unknown

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import StoreModels
 import StorefrontUI
 import Synchronization
 
@@ -64,7 +65,7 @@ struct FileLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        let stamp = ISO8601DateFormatter().string(from: Date())
+        let stamp = UTCTime(Date()).iso8601
         sink.write(TerminalText.safeLines("\(stamp) \(event.level) \(label): \(event.message)") + "\n")
     }
 }

@@ -87,7 +87,7 @@ struct OrdersCommand: ParsableCommand {
         let objects: [[String: Any]] = orders.map { order in
             [
                 "number": order.number,
-                "placedAt": ISO8601DateFormatter().string(from: order.placedAt),
+                "placedAt": UTCTime(order.placedAt).iso8601,
                 "status": order.status.rawValue,
                 "currency": order.totals.total.currency.code,
                 "subtotal": order.totals.subtotal.minorUnits,

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import NIOCore
 import PseudoTerminal
+import StoreModels
 import StoreSSH
 import StoreStripe
 import StorefrontUI
@@ -164,7 +165,7 @@ struct Serve: AsyncParsableCommand {
 
 /// Prints one timestamped line of the server's log to stdout.
 private func announce(_ message: String) {
-    let stamp = Date().formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
+    let stamp = UTCTime(Date()).iso8601Milliseconds
     emit("\(stamp) \(message)\n", to: STDOUT_FILENO)
 }
 

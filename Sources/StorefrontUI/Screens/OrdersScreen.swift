@@ -63,8 +63,6 @@ extension Layout {
 
     /// "2026-11-22 14:05", always UTC so frames do not depend on the machine's zone.
     public static func timestamp(_ date: Date) -> String {
-        let c = Calendar.utcGregorian.dateComponents([.year, .month, .day, .hour, .minute], from: date)
-        func two(_ v: Int?) -> String { let v = v ?? 0; return v < 10 ? "0\(v)" : "\(v)" }
-        return "\(c.year ?? 0)-\(two(c.month))-\(two(c.day)) \(two(c.hour)):\(two(c.minute))"
+        UTCTime(date).minutes
     }
 }

@@ -80,8 +80,8 @@ enum CardForm {
 
     /// This month in UTC, for card expiry.
     private static func currentMonth(_ env: ShopEnvironment) -> CardExpiry {
-        let parts = Calendar.utcGregorian.dateComponents([.year, .month], from: env.dependencies.accounts.dates.now())
-        return CardExpiry(month: parts.month ?? 1, year: parts.year ?? 1970)
+        let now = UTCTime(env.dependencies.accounts.dates.now())
+        return CardExpiry(month: now.month, year: now.year)
     }
 }
 

@@ -1,0 +1,68 @@
+import Foundation
+
+/// A moment's Gregorian date and time in UTC, worked out by arithmetic.
+///
+/// Order times, log lines and card expiry never depend on the machine's zone. Foundation's `Calendar` looks up the
+/// machine's zone in ICU's data as it is made, which cost a session about 4 MiB of resident pages for one log line
+/// (docs/BENCHMARKS.md §12).
+public struct UTCTime: Hashable, Sendable {
+    public let year: Int
+    public let month: Int
+    public let day: Int
+    public let hour: Int
+    public let minute: Int
+    public let second: Int
+    public let millisecond: Int
+
+    public init(_ date: Date) {
+        // Truncated to the millisecond, as formatters do, but a product like -0.001 * 1000 that lands a hair under
+        // a whole number is that number.
+        let scaled = date.timeIntervalSince1970 * 1000
+        let nearest = scaled.rounded()
+        let milliseconds = Int(abs(scaled - nearest) < 0.001 ? nearest : scaled.rounded(.down))
+        let (days, msOfDay) = Self.floorDivide(milliseconds, 86_400_000)
+        (year, month, day) = Self.civil(daysSince1970: days)
+        hour = msOfDay / 3_600_000
+        minute = msOfDay / 60_000 % 60
+        second = msOfDay / 1000 % 60
+        millisecond = msOfDay % 1000
+    }
+
+    /// `2026-11-23T09:41:07Z`
+    public var iso8601: String { "\(date)T\(two(hour)):\(two(minute)):\(two(second))Z" }
+
+    /// `2026-11-23T09:41:07.250Z`
+    public var iso8601Milliseconds: String {
+        "\(date)T\(two(hour)):\(two(minute)):\(two(second)).\(pad(millisecond, 3))Z"
+    }
+
+    /// `2026-11-23 09:41`
+    public var minutes: String { "\(date) \(two(hour)):\(two(minute))" }
+
+    private var date: String { "\(year < 0 ? "-" : "")\(pad(abs(year), 4))-\(two(month))-\(two(day))" }
+
+    private func two(_ value: Int) -> String { pad(value, 2) }
+
+    private func pad(_ value: Int, _ width: Int) -> String {
+        let digits = String(value)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    }
+
+    private static func floorDivide(_ a: Int, _ b: Int) -> (quotient: Int, remainder: Int) {
+        let q = a / b, r = a % b
+        return r < 0 ? (q - 1, r + b) : (q, r)
+    }
+
+    /// Howard Hinnant's `civil_from_days`: the proleptic Gregorian date of a day counted from 1970-01-01.
+    private static func civil(daysSince1970: Int) -> (year: Int, month: Int, day: Int) {
+        let z = daysSince1970 + 719_468
+        let era = floorDivide(z, 146_097).quotient
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}
