@@ -3,7 +3,7 @@ import Foundation
 /// A moment's Gregorian date and time in UTC, worked out by arithmetic.
 ///
 /// Order times, log lines and card expiry never depend on the machine's zone. Foundation's `Calendar` looks up the
-/// machine's zone in ICU's data as it is made, which cost a session about 4 MiB of resident pages for one log line
+/// machine's zone in ICU's data as it is made, which cost a session about 4.5 MiB of resident pages for one log line
 /// (docs/BENCHMARKS.md §12).
 public struct UTCTime: Hashable, Sendable {
     public let year: Int
