@@ -82,12 +82,6 @@ static inline int sf_locale_is_utf8(void) {
     return codeset != NULL && (strcmp(codeset, "UTF-8") == 0 || strcmp(codeset, "utf8") == 0);
 }
 
-/// 1 when the terminfo string capability exists, 0 when absent or not a string capability.
-static inline int sf_has_string_capability(const char *name) {
-    char *value = tigetstr(name);
-    return value != NULL && value != (char *)-1;
-}
-
 /// The loaded terminal's string capability `name`; NULL when absent or not a string capability.
 static inline const char *sf_tigetstr(const char *name) {
     char *value = tigetstr(name);
@@ -107,7 +101,7 @@ static inline const char *sf_tiparm(const char *capability, int first, int secon
 static inline int sf_check_terminal(const char *term) {
     int status = 0;
     if (setupterm(term, 1, &status) != OK) return -1;
-    int can_address = sf_has_string_capability("cup");
+    int can_address = sf_tigetstr("cup") != NULL;
     del_curterm(cur_term);
     return can_address ? 1 : 0;
 }

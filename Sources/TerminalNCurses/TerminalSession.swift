@@ -105,7 +105,6 @@ private final class TerminalEvents {
         }
     }
 
-
     /// For a recorder: once the effects of what was just handled have settled and been drawn, the marker.
     private func markWhenSettled() {
         guard marksSettled else { return }
