@@ -105,11 +105,11 @@ func runStages(database: StoreDatabase, catalog: any CatalogRepository, size: Si
         result.bytes.append(Double(curses.bytesWritten - bytesBefore))
         // A terminal can move a band of rows for 3 bytes or more (IL, DL, or a scroll region): the floor is the
         // lower of drawing the rows and moving the band that saves the most.
-        var floor = floorBytes(from: before, to: frame, sgr: curses.cheapestSGR)
+        var floor = floorBytes(from: before, to: frame, pen: curses.pen, sgr: curses.cheapestSGR)
         if let band = frame.scrollBand(from: before) {
             var moved = before
             moved.scroll(band.rows, by: band.offset)
-            floor = min(floor, 3 + floorBytes(from: moved, to: frame, sgr: curses.cheapestSGR))
+            floor = min(floor, 3 + floorBytes(from: moved, to: frame, pen: curses.pen, sgr: curses.cheapestSGR))
         }
         result.floor.append(Double(floor))
     }
@@ -147,11 +147,11 @@ func stageBenchmark(samples: Int, gap: Duration, direct: Bool) async throws {
 /// - at least 1 byte to reach each run of changes after the first (a tab, a line feed or one reprinted cell);
 /// - for every pen the changed non-blank cells use, the cheapest SGR into it from any other pen, except for
 ///   the dearest of them, which the terminal may be in already.
-func floorBytes(from old: Frame, to new: Frame, sgr: (PackedCell) -> Int) -> Int {
+func floorBytes(from old: Frame, to new: Frame, pen: (PackedCell) -> Int, sgr: (PackedCell) -> Int) -> Int {
     let columns = new.size.columns
     var total = 0
     var runs = 0
-    var pens: [UInt32: Int] = [:]
+    var pens: [Int: Int] = [:]
     for row in 0..<new.size.rows where !new.row(row, matches: old) {
         var column = 0
         while column < columns {
@@ -167,7 +167,7 @@ func floorBytes(from old: Frame, to new: Frame, sgr: (PackedCell) -> Int) -> Int
                 if cell.isContinuation { continue }
                 if cell.code == 0x20 && !cell.isCluster { blanks += 1; continue }
                 textBytes += new.text(of: cell).utf8.count
-                if pens[cell.bits & 0x3FF] == nil { pens[cell.bits & 0x3FF] = sgr(cell) }
+                if pens[pen(cell)] == nil { pens[pen(cell)] = sgr(cell) }
             }
             total += textBytes + min(blanks, 3)
         }

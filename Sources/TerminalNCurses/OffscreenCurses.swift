@@ -10,6 +10,8 @@ import StorefrontUI
 public final class OffscreenCurses {
     private let screen: NCursesScreen
     private let output: Int32
+    /// `cheapestSGR` by pen, worked out once: the benchmark asks for every changed cell.
+    private let cheapestSGRByPen: [Int]
 
     /// A screen of `size` as terminal type `term` (xterm-256color unless told), in the shop's colours.
     /// `direct`: frames go out as the shop's own bytes, as in a session on an ANSI terminal; otherwise through
@@ -25,6 +27,10 @@ public final class OffscreenCurses {
             screen.restore()
             throw TerminalError.startFailed("\(term) does not pass the ANSI check")
         }
+        let looks = FrameEncoder.penLooks(screen.colorMode)
+        cheapestSGRByPen = looks.map { target in
+            looks.filter { $0 != target }.map { FrameEncoder.sgr(from: $0, to: target).count }.min() ?? 0
+        }
     }
 
     /// Stage 1: the change since the last frame worked out (the shop's bytes, or cells written into curses).
@@ -35,10 +41,11 @@ public final class OffscreenCurses {
 
     /// The fewest bytes of SGR that put the terminal in `cell`'s pen, from whichever other pen is cheapest.
     public func cheapestSGR(into cell: PackedCell) -> Int {
-        let looks = FrameEncoder.penLooks(screen.colorMode)
-        let target = looks[FrameEncoder.penIndex(cell)]
-        return looks.filter { $0 != target }.map { FrameEncoder.sgr(from: $0, to: target).count }.min() ?? 0
+        cheapestSGRByPen[pen(of: cell)]
     }
+
+    /// The pen `cell` is drawn in, numbered as the encoder numbers them: cells with the same pen need the same SGR.
+    public func pen(of cell: PackedCell) -> Int { FrameEncoder.penIndex(cell) }
 
     /// Every byte written so far.
     public var bytesWritten: Int { Int(lseek(output, 0, SEEK_CUR)) }
