@@ -1,6 +1,6 @@
 // Where one key's time goes, stage by stage, from the key to the bytes written.
 //
-//     swift run -c release storefront-bench --stages [--samples N] [--gap-ms MS] [--curses]
+//     swift run -c release storefront-bench --stages [--samples N] [--gap-ms MS] [--curses] [--whole-layout]
 //
 // With --gap-ms each key waits that long after the one before, as a typist's keys do: the caches
 // have cooled, which is what a key costs in a real session (keys back to back measure it warm).
@@ -9,7 +9,8 @@
 // real terminal code into a file as xterm-256color. Per key: decode+reduce (the key queue and the
 // view model, including any database call the reducer makes), layout (state to frame), prepare (the
 // shop's own bytes worked out; with --curses, the changed cells written into curses' virtual screen)
-// and send (one write; with --curses, doupdate). Effects started by a key are settled outside the
+// and send (one write; with --curses, doupdate). --whole-layout lays every frame out from nothing, where the
+// program copies the rows that show the same from the frame before. Effects started by a key are settled outside the
 // timed part. "floor B" is a bound no byte stream can beat for the same change (`floorBytes`).
 import Foundation
 import StoreClients
@@ -64,7 +65,7 @@ let stageWorkloads = [
 ]
 
 @MainActor
-func runStages(database: StoreDatabase, catalog: any CatalogRepository, size: Size, workload: StageWorkload, samples: Int, gap: Duration, direct: Bool) async throws -> StageSamples {
+func runStages(database: StoreDatabase, catalog: any CatalogRepository, size: Size, workload: StageWorkload, samples: Int, gap: Duration, direct: Bool, reuse: Bool) async throws -> StageSamples {
     let stack = TestStack(catalog: catalog, guestID: "bench-\(UUID().uuidString)")
     var dependencies = stack.dependencies
     dependencies.carts = SQLiteCartStore(database: database)
@@ -89,7 +90,8 @@ func runStages(database: StoreDatabase, catalog: any CatalogRepository, size: Si
         let t0 = clock.now
         program.enqueue(key)
         let t1 = clock.now
-        let frame = program.frame
+        // As `Program.draw` lays a frame out: rows that show the same are copied from the frame before.
+        let frame = layout(program.state, size, charset: .unicode, previous: reuse ? before : nil)
         let t2 = clock.now
         curses.prepare(frame)
         let t3 = clock.now
@@ -119,7 +121,7 @@ func runStages(database: StoreDatabase, catalog: any CatalogRepository, size: Si
 func median(_ values: [Double]) -> Double { percentile(values.sorted(), 0.5) }
 
 @MainActor
-func stageBenchmark(samples: Int, gap: Duration, direct: Bool) async throws {
+func stageBenchmark(samples: Int, gap: Duration, direct: Bool, reuse: Bool) async throws {
     print(direct ? "Output: the shop's own bytes (prepare = encode, send = one write)" : "Output: curses (prepare = cells into curses, send = doupdate)")
     print("| catalog | size | key | decode+reduce ms | layout ms | prepare ms | send ms | total med / p95 ms | bytes/key | floor B | ratio |")
     print("|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
@@ -131,7 +133,7 @@ func stageBenchmark(samples: Int, gap: Duration, direct: Bool) async throws {
         let catalog = try SQLiteCatalogRepository.open(database: database, catalogData: data, source: "bench")
         for size in [Size(columns: 80, rows: 24), Size(columns: 200, rows: 60)] {
             for workload in stageWorkloads {
-                let s = try await runStages(database: database, catalog: catalog, size: size, workload: workload, samples: samples, gap: gap, direct: direct)
+                let s = try await runStages(database: database, catalog: catalog, size: size, workload: workload, samples: samples, gap: gap, direct: direct, reuse: reuse)
                 print(String(format: "| %d | %@ | %@ | %.3f | %.3f | %.3f | %.3f | %.3f / %.3f | %.0f | %.0f | %.2fx |",
                              count, size.description, workload.name, median(s.reduce), median(s.layout), median(s.cells), median(s.update),
                              median(s.total), percentile(s.total.sorted(), 0.95), median(s.bytes), median(s.floor),

@@ -18,7 +18,7 @@ let arguments = CommandLine.arguments
 if arguments.contains("--stages") {
     try await stageBenchmark(samples: arguments.firstIndex(of: "--samples").flatMap { Int(arguments[$0 + 1]) } ?? 400,
                              gap: .milliseconds(arguments.firstIndex(of: "--gap-ms").flatMap { Int(arguments[$0 + 1]) } ?? 0),
-                             direct: !arguments.contains("--curses"))
+                             direct: !arguments.contains("--curses"), reuse: !arguments.contains("--whole-layout"))
     exit(0)
 }
 let keyCount = arguments.firstIndex(of: "--keys").flatMap { Int(arguments[$0 + 1]) } ?? 2_000

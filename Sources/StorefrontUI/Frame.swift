@@ -120,6 +120,11 @@ public struct Frame: Hashable, Sendable {
     public private(set) var clusters: [String] = []
     /// Where a click means something, in drawing order (a later target covers an earlier one).
     public internal(set) var targets: [MouseTarget] = []
+    /// What the product list drew here, so the next frame copies the rows that show the same; not
+    /// part of what the frame shows, so equality and hashing leave it out.
+    var listNotes: ProductListNotes?
+    /// What the header, title and footer rows showed, for the same reason.
+    var chromeNotes = ChromeNotes()
 
     public init(size: Size, charset: Charset = .unicode) {
         self.size = size
@@ -227,6 +232,23 @@ public struct Frame: Hashable, Sendable {
             x += width
         }
         return x - column
+    }
+
+    /// Copies `columns` of `sourceRow` in `source`, a frame of the same size, into `row`: the cells,
+    /// and the clusters they name. The span must not cut a wide character in half.
+    mutating func copyCells(of source: Frame, row sourceRow: Int, columns: Range<Int>, to row: Int) {
+        let start = row * size.columns + columns.lowerBound
+        let sourceStart = sourceRow * size.columns + columns.lowerBound
+        packed.withUnsafeMutableBufferPointer { cells in
+            source.packed.withUnsafeBufferPointer { from in
+                _ = memcpy(cells.baseAddress! + start, from.baseAddress! + sourceStart, columns.count * MemoryLayout<PackedCell>.stride)
+            }
+        }
+        guard !source.clusters.isEmpty else { return }
+        for index in start..<(start + columns.count) where packed[index].isCluster {
+            clusters.append(source.clusters[Int(packed[index].code)])
+            packed[index].code = UInt32(clusters.count - 1)
+        }
     }
 
     /// Fills a rectangle with blanks in `style`.

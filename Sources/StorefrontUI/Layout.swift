@@ -3,8 +3,10 @@ import StoreModels
 import StorefrontCore
 
 /// Lays out a state at a size: a pure function, the same inputs always give the same frame.
-public func layout(_ state: StorefrontState, _ size: Size, charset: Charset = .unicode) -> Frame {
-    Layout.frame(for: state, size: size, charset: charset)
+///
+/// `previous`, the frame drawn last, changes only the work: rows that show the same are copied from it.
+public func layout(_ state: StorefrontState, _ size: Size, charset: Charset = .unicode, previous: Frame? = nil) -> Frame {
+    Layout.frame(for: state, size: size, charset: charset, previous: previous)
 }
 
 /// The screen layouts. Rows: header, title, body, notice, footer.
@@ -20,8 +22,8 @@ public enum Layout {
     /// Terminals wider than this show a preview pane beside the product list.
     static let previewThreshold = 100
 
-    public static func frame(for state: StorefrontState, size: Size, charset: Charset) -> Frame {
-        var painter = Painter(size: size, charset: charset)
+    public static func frame(for state: StorefrontState, size: Size, charset: Charset, previous: Frame? = nil) -> Frame {
+        var painter = Painter(size: size, charset: charset, previous: previous)
         guard !size.isBelowMinimum else {
             drawTooSmall(&painter)
             return painter.frame
@@ -39,7 +41,11 @@ public enum Layout {
         case .account: drawAccount(state, body, &painter)
         case .form: drawForm(state, body, &painter)
         }
-        if state.isHelpShown { drawHelp(state, body, &painter) }
+        if state.isHelpShown {
+            drawHelp(state, body, &painter)
+            // The overlay covers list rows: none of them is what the notes say.
+            painter.frame.listNotes = nil
+        }
         drawNotice(state, &painter)
         drawFooter(state, &painter)
         return painter.frame

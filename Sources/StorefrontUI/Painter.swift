@@ -2,10 +2,13 @@
 struct Painter {
     var frame: Frame
     let glyphs: Glyphs
+    /// The frame before this one, at the same size and charset: cells a screen knows to be the same are copied from it.
+    let previous: Frame?
 
-    init(size: Size, charset: Charset) {
+    init(size: Size, charset: Charset, previous: Frame? = nil) {
         frame = Frame(size: size, charset: charset)
         glyphs = Glyphs(charset)
+        self.previous = previous.flatMap { $0.size == size && $0.charset == charset ? $0 : nil }
     }
 
     var size: Size { frame.size }

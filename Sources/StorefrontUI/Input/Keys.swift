@@ -141,8 +141,13 @@ public enum KeyBindings {
 
     /// The bindings for the footer of the current state, in table order.
     public static func footer(for state: StorefrontState) -> [KeyBinding] {
+        footerIndices(for: state).map { table[$0] }
+    }
+
+    /// Where the footer's bindings are in `table`: what a frame compares to tell whether its footer changed.
+    static func footerIndices(for state: StorefrontState) -> [Int] {
         let context = KeyContext(state)
-        return table.filter { $0.inFooter && $0.contexts.contains(context) && $0.appliesWhen(state) }
+        return table.indices.filter { table[$0].inFooter && table[$0].contexts.contains(context) && table[$0].appliesWhen(state) }
     }
 
     /// Buy now is offered only where One-Tap is on and ready: otherwise the key and its hint are absent.

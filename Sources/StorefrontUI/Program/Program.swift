@@ -86,7 +86,7 @@ public final class Program {
     /// Draws the current state now.
     public func draw() {
         needsDraw = false
-        let drawn = frame
+        let drawn = layout(viewModel.state, backend.size, charset: backend.charset, previous: onScreen)
         onScreen = drawn
         backend.draw(drawn, for: viewModel.state)
     }

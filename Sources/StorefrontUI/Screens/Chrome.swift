@@ -19,18 +19,34 @@ extension Layout {
     }
 
     static func drawHeader(_ state: StorefrontState, _ p: inout Painter) {
+        let header = HeaderContent(shopName: state.shopName, shopperLabel: state.shopperLabel, badge: state.cartBadge)
+        if let previous = p.previous, previous.chromeNotes.header == header {
+            p.frame.copyCells(of: previous, row: 0, columns: 0..<p.size.columns, to: 0)
+        } else {
+            drawShopRow(header, &p)
+        }
+        let title = title(for: state, p)
+        if let previous = p.previous, let earlier = previous.chromeNotes.title, earlier == title {
+            p.frame.copyCells(of: previous, row: 1, columns: 0..<p.size.columns, to: 1)
+        } else {
+            p.putSpread(" " + title.left, title.right + " ", column: 0, row: 1, width: p.size.columns, leftStyle: Style(.title, bold: true), rightStyle: Style(.dim))
+        }
+        p.frame.chromeNotes.header = header
+        p.frame.chromeNotes.title = title
+    }
+
+    /// The top row: the shop's name, and the shopper and the cart at the right.
+    private static func drawShopRow(_ header: HeaderContent, _ p: inout Painter) {
         let style = Style(.header, bold: true)
         p.fill(row: 0, style: style)
-        let badge = state.cartBadge
+        let badge = header.badge
         let cart = badge.itemCount == 0
             ? "cart: empty"
             : "cart: \(badge.itemCount) item\(badge.itemCount == 1 ? "" : "s") \(p.glyphs.separator) \(badge.subtotal.formatted)"
-        let right = "\(state.shopperLabel) \(p.glyphs.separator) \(cart) "
+        let right = "\(header.shopperLabel) \(p.glyphs.separator) \(cart) "
         // On a narrow terminal the cart wins over the shopper's name.
-        let fits = p.width(" \(state.shopName)") + 2 + p.width(right) <= p.size.columns
-        p.putSpread(" \(state.shopName)", fits ? right : cart + " ", column: 0, row: 0, width: p.size.columns, leftStyle: style, rightStyle: style)
-        let title = title(for: state, p)
-        p.putSpread(" " + title.left, title.right + " ", column: 0, row: 1, width: p.size.columns, leftStyle: Style(.title, bold: true), rightStyle: Style(.dim))
+        let fits = p.width(" \(header.shopName)") + 2 + p.width(right) <= p.size.columns
+        p.putSpread(" \(header.shopName)", fits ? right : cart + " ", column: 0, row: 0, width: p.size.columns, leftStyle: style, rightStyle: style)
     }
 
     static func title(for state: StorefrontState, _ p: Painter) -> (left: String, right: String) {
@@ -66,8 +82,20 @@ extension Layout {
 
     static func drawFooter(_ state: StorefrontState, _ p: inout Painter) {
         let row = p.size.rows - 1
+        let shown = KeyBindings.footerIndices(for: state)
+        if let previous = p.previous, let earlier = previous.chromeNotes.footer, earlier.bindings == shown {
+            p.frame.copyCells(of: previous, row: row, columns: 0..<p.size.columns, to: row)
+            p.frame.targets += earlier.targets
+            p.frame.chromeNotes.footer = earlier
+            return
+        }
+        let targetsBefore = p.frame.targets.count
+        drawFooter(shown.map { KeyBindings.table[$0] }, row: row, &p)
+        p.frame.chromeNotes.footer = ChromeNotes.Footer(bindings: shown, targets: Array(p.frame.targets[targetsBefore...]))
+    }
+
+    private static func drawFooter(_ bindings: [KeyBinding], row: Int, _ p: inout Painter) {
         p.fill(row: row, style: Style(.dim))
-        let bindings = KeyBindings.footer(for: state)
         // Help and quit always fit: the other hints are dropped from the end when space runs out.
         let fixed = bindings.filter(\.isAlwaysInFooter)
         let optional = bindings.filter { !$0.isAlwaysInFooter }
@@ -87,4 +115,24 @@ extension Layout {
             if let key = binding.keys.first { p.target(.key(key), row: row, columns: start..<(column - 2)) }
         }
     }
+}
+
+/// What the rows around the screen showed in a frame, so the next frame copies a row whose content is the same.
+struct ChromeNotes: Sendable {
+    struct Footer: Sendable {
+        /// Indices into `KeyBindings.table`.
+        var bindings: [Int]
+        var targets: [MouseTarget]
+    }
+
+    var header: HeaderContent?
+    var title: (left: String, right: String)?
+    var footer: Footer?
+}
+
+/// Everything the top row shows.
+struct HeaderContent: Equatable, Sendable {
+    var shopName: String
+    var shopperLabel: String
+    var badge: CartBadge
 }

@@ -13,13 +13,35 @@ extension Layout {
             return
         }
         let visible = min(list.rows.count, body.height)
-        let prices = list.rows.prefix(visible).map(\.price.formatted)
-        let priceWidth = prices.map { p.width($0) }.max() ?? 0
+        let earlier = p.previous?.listNotes
+        // A row showing the product it showed in the frame before is copied from there, with its price's width.
+        var sources = [Int?](repeating: nil, count: visible)
+        var prices = [String?](repeating: nil, count: visible)
+        var priceWidths = [Int](repeating: 0, count: visible)
+        for offset in 0..<visible {
+            if let from = earlier?.offset(showing: list.rows[offset], at: list.windowStart + offset) {
+                sources[offset] = from
+                priceWidths[offset] = earlier!.priceWidths[from]
+            } else {
+                let price = list.rows[offset].price.formatted
+                prices[offset] = price
+                priceWidths[offset] = p.width(price)
+            }
+        }
+        let priceWidth = priceWidths.max() ?? 0
+        let geometry = ProductListNotes.Geometry(top: body.top, listWidth: listWidth, priceWidth: priceWidth)
+        let copies = earlier?.geometry == geometry
         // Rows are read in place: copying each Product would retain and release every one of its strings per frame.
         for offset in 0..<visible {
             let row = body.top + offset
-            let isSelected = list.windowStart + offset == list.selectedIndex
-            let style = p.selectableRow(row: row, band: 0, width: listWidth, marker: 1, fromSelected: list.windowStart + offset - list.selectedIndex)
+            let fromSelected = list.windowStart + offset - list.selectedIndex
+            if copies, let from = sources[offset], earlier!.isSelected(from) == (fromSelected == 0), let previous = p.previous {
+                p.frame.copyCells(of: previous, row: geometry.top + from, columns: 0..<listWidth, to: row)
+                p.listRowTarget(row: row, band: 0, width: listWidth, fromSelected: fromSelected)
+                continue
+            }
+            let isSelected = fromSelected == 0
+            let style = p.selectableRow(row: row, band: 0, width: listWidth, marker: 1, fromSelected: fromSelected)
             let nameSpace = listWidth - 4 - priceWidth - 2
             let showsSummary = !hasPreview && nameSpace >= 56
             let nameWidth = showsSummary ? 30 : nameSpace
@@ -30,9 +52,10 @@ extension Layout {
             if list.rows[offset].isSoldOut {
                 p.putRight("Sold out", end: listWidth - 1, row: row, style: isSelected ? style : Style(.error))
             } else {
-                p.putRight(prices[offset], end: listWidth - 1, row: row, style: isSelected ? style : Style(.price))
+                p.putRight(prices[offset] ?? list.rows[offset].price.formatted, end: listWidth - 1, row: row, style: isSelected ? style : Style(.price))
             }
         }
+        p.frame.listNotes = ProductListNotes(rows: list.rows, windowStart: list.windowStart, selectedIndex: list.selectedIndex, priceWidths: priceWidths, geometry: geometry)
         if hasPreview, let product = list.selectedProduct {
             let column = listWidth + 1
             for y in body.top..<body.bottom { p.put(p.glyphs.vertical, column: listWidth, row: y, style: Style(.border)) }
@@ -67,4 +90,32 @@ extension Layout {
         if let few = product.fewLeft { return "  \(p.glyphs.separator) Only \(few) left" }
         return ""
     }
+}
+
+/// What the product list drew in a frame: which product each row shows, how it was laid out, and
+/// each price's width, so the next frame copies a row that would be drawn the same.
+struct ProductListNotes: Sendable {
+    /// Everything that places a row's text other than its product and whether it is selected.
+    /// The preview's presence and the summary column follow from the width, the size and the price column.
+    struct Geometry: Equatable, Sendable {
+        var top: Int
+        var listWidth: Int
+        var priceWidth: Int
+    }
+
+    var rows: [Product]
+    var windowStart: Int
+    var selectedIndex: Int
+    /// One per row drawn.
+    var priceWidths: [Int]
+    var geometry: Geometry
+
+    /// The row offset that showed `product` as match `index`, or nil when that row showed something else or none.
+    func offset(showing product: Product, at index: Int) -> Int? {
+        let offset = index - windowStart
+        guard offset >= 0, offset < priceWidths.count, rows[offset] == product else { return nil }
+        return offset
+    }
+
+    func isSelected(_ offset: Int) -> Bool { windowStart + offset == selectedIndex }
 }

@@ -10,7 +10,12 @@ extension Painter {
         let style = isSelected ? Style(.selection, bold: true) : .normal
         if isSelected { fill(row: row, column: band, width: width, style: style) }
         if showsMarker { put(isSelected ? glyphs.marker : " ", column: marker ?? band, row: row, style: style) }
-        target(.listRow(offset: fromSelected, opens: opens), row: row, columns: band..<(band + max(0, width)))
+        listRowTarget(row: row, band: band, width: width, fromSelected: fromSelected, opens: opens)
         return style
+    }
+
+    /// Makes a list row's band clickable, as `selectableRow` does for a row it draws.
+    mutating func listRowTarget(row: Int, band: Int, width: Int, fromSelected: Int, opens: Bool = true) {
+        target(.listRow(offset: fromSelected, opens: opens), row: row, columns: band..<(band + max(0, width)))
     }
 }
