@@ -10,6 +10,7 @@ public enum AppAction: Equatable, Sendable {
     case checkout(CheckoutAction)
     case form(FormAction)
     case signIn(SignInAction)
-    /// The frame showing a cart change is out: now the change is written to the cart store.
-    case cartSaveDue
+    /// The frame showing a cart change is out: now the fresh stock of what was added is checked,
+    /// and the change written to the cart store.
+    case cartFollowUpDue
 }

@@ -35,8 +35,8 @@ public enum AppReducer {
             effect += reduce(&state, next, env)
         }
         // A save that just failed is not asked for again at once: the next change, or the outage's retry, asks.
-        if action == .cartSaveDue { return effect }
-        return effect + CartFeature.saveAfterTheFrame(&state, env)
+        if action == .cartFollowUpDue { return effect }
+        return effect + CartFeature.followUpAfterTheFrame(&state, env)
     }
 
     static func reduce(_ state: inout AppState, _ action: AppAction, _ env: ShopEnvironment) -> Effect {
@@ -46,8 +46,8 @@ public enum AppReducer {
         case .checkout(let event): return CheckoutFeature.reduce(&state, event, env)
         case .form(let event): return FormFeature.reduce(&state, event, env)
         case .signIn(let event): return SignInFeature.reduce(&state, event, env)
-        case .cartSaveDue:
-            CartFeature.saveNow(&state, env)
+        case .cartFollowUpDue:
+            CartFeature.followUp(&state, env)
             return .none
         }
     }
@@ -65,7 +65,8 @@ public enum AppReducer {
             StoreOutageFeature.retry(&state, env)
             return .none
         case .quit:
-            // A change still waiting for its save is written before the shop goes.
+            // A change still waiting for its check and save is followed up before the shop goes.
+            CartFeature.checkStock(&state, env)
             CartFeature.saveNow(&state, env)
             state.isQuitting = true
             return .none

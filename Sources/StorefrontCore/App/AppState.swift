@@ -14,8 +14,11 @@ public struct AppState: Equatable {
     public var cart: Cart
     /// The cart as last saved, so only real changes are written.
     public var savedCart: [CartLine]?
-    /// A cart change waits to be written once its frame is drawn (`AppAction.cartSaveDue`).
-    public var isCartSaveDue = false
+    /// A cart change waits to be checked and written once its frame is drawn (`AppAction.cartFollowUpDue`).
+    public var isCartFollowUpDue = false
+    /// Products added on the stock last read, whose fresh stock is read after the frame, each with
+    /// the quantity the cart had before the first such add.
+    public var stockChecksDue: [ProductID: Int] = [:]
     /// Whose cart, wallet and orders these are: the signed-in account's, or the guest's.
     public var customerID: String
     /// The signed-in account, or nil for a guest.

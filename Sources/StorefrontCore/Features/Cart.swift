@@ -50,11 +50,19 @@ enum CartFeature {
     }
 
     /// Adds one of `product`, unless stock or the largest amount refuses it.
+    ///
+    /// The stock judged is the one read with the product (its page or its screen): when that is
+    /// short, the fresh stock is read now, as stock may have come back; when it allows the add, the
+    /// fresh read waits until the frame is out (`followUp`), so the key does not wait on the store.
     static func add(_ state: inout AppState, _ product: Product, _ env: ShopEnvironment) {
-        if let refusal = stockRefusal(state, for: product.id, name: product.name, env) ?? amountRefusal(state, env, after: { $0.add(product) }) {
+        let inCart = state.cart.lines.first { $0.productID == product.id }?.quantity ?? 0
+        let isShortOnWhatWasRead = product.stock.map { inCart + 1 > $0 } ?? false
+        if let refusal = (isShortOnWhatWasRead ? stockRefusal(state, for: product.id, name: product.name, env) : nil)
+            ?? amountRefusal(state, env, after: { $0.add(product) }) {
             state.notice = Notice(.error, refusal)
             return
         }
+        if !isShortOnWhatWasRead, state.stockChecksDue[product.id] == nil { state.stockChecksDue[product.id] = inCart }
         switch state.cart.add(product) {
         case .atMaximum: state.notice = Notice(.error, "You can buy at most \(CartLine.quantityRange.upperBound) of \(product.name).")
         default: state.notice = Notice(.info, "Added \(product.name) to your cart.")
@@ -65,11 +73,47 @@ enum CartFeature {
 
     /// Why one more unit of `productID` cannot go in the cart, or nil when it can. Reads fresh stock.
     private static func stockRefusal(_ state: AppState, for productID: ProductID, name: String, _ env: ShopEnvironment) -> String? {
-        guard let current = (try? env.dependencies.catalog.product(id: productID)) ?? nil, let stock = current.stock else { return nil }
+        guard let stock = freshStock(of: productID, env) else { return nil }
         let inCart = state.cart.lines.first { $0.productID == productID }?.quantity ?? 0
         guard inCart + 1 > stock else { return nil }
-        if stock == 0 { return "\(name) is sold out." }
-        return "Only \(stock) of \(name) left, and your cart has \(inCart)."
+        return shortage(stock: stock, name: name, inCart: inCart)
+    }
+
+    /// The stock the store has now; nil where it is not tracked or cannot be read (checkout checks again).
+    private static func freshStock(of productID: ProductID, _ env: ShopEnvironment) -> Int? {
+        ((try? env.dependencies.catalog.product(id: productID)) ?? nil)?.stock
+    }
+
+    private static func shortage(stock: Int, name: String, inCart: Int) -> String {
+        stock == 0 ? "\(name) is sold out." : "Only \(stock) of \(name) left, and your cart has \(inCart)."
+    }
+
+    /// After the frame of a cart change: the fresh stock check of what was added, then the save,
+    /// which waits while the store is out of reach (the outage's retry saves the cart, and only it).
+    static func followUp(_ state: inout AppState, _ env: ShopEnvironment) {
+        checkStock(&state, env)
+        if state.screens.isWaitingForStore { state.isCartFollowUpDue = false } else { saveNow(&state, env) }
+    }
+
+    /// Reads the fresh stock of what was added on the stock last read, and takes back the adds it
+    /// no longer covers, never below what the cart had before them.
+    static func checkStock(_ state: inout AppState, _ env: ShopEnvironment) {
+        let checks = state.stockChecksDue
+        guard !checks.isEmpty else { return }
+        state.stockChecksDue = [:]
+        var tookBack = false
+        for (productID, before) in checks.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            guard let index = state.cart.lines.firstIndex(where: { $0.productID == productID }),
+                  let stock = freshStock(of: productID, env), state.cart.lines[index].quantity > stock else { continue }
+            let name = state.cart.lines[index].name
+            let kept = max(stock, before)
+            if kept == 0 { state.cart.removeLine(at: index) } else { state.cart.setQuantity(at: index, to: kept) }
+            state.notice = Notice(.error, shortage(stock: stock, name: name, inCart: kept))
+            tookBack = true
+        }
+        guard tookBack else { return }
+        saveCartAndShowIt(&state, env)
+        ProductDetailFeature.refresh(&state, env)
     }
 
     /// Why `change` would take the cart over the largest amount the shop handles, or nil.
@@ -82,7 +126,7 @@ enum CartFeature {
     }
 
     /// Puts the cart, its totals and the badge on screen; a change is saved after the frame
-    /// (`saveAfterTheFrame`), or at once with `now` (a retry, which must know whether the store answered).
+    /// (`followUpAfterTheFrame`), or at once with `now` (a retry, which must know whether the store answered).
     static func saveCartAndShowIt(_ state: inout AppState, _ env: ShopEnvironment, now: Bool = false) {
         if state.savedCart == nil { state.savedCart = state.cart.lines } else if now { saveNow(&state, env) }
         let profile = env.storeProfile
@@ -96,18 +140,20 @@ enum CartFeature {
         state.cartBadge = CartBadge(itemCount: cart.itemCount, subtotal: cart.subtotal)
     }
 
-    /// At the end of a step that changed the cart: an effect that asks for the save, so the write
-    /// (a database transaction) runs after the frame that shows the change, not before it.
-    static func saveAfterTheFrame(_ state: inout AppState, _ env: ShopEnvironment) -> Effect {
+    /// At the end of a step that changed the cart: an effect that asks for the follow-up, so the
+    /// stock read and the write (a database transaction) run after the frame that shows the change.
+    static func followUpAfterTheFrame(_ state: inout AppState, _ env: ShopEnvironment) -> Effect {
+        guard !state.isCartFollowUpDue else { return .none }
         // While the store is waited for, the outage's retry saves the cart, and only it.
-        guard env.dependencies.carts != nil, !state.isCartSaveDue, !state.screens.isWaitingForStore, let saved = state.savedCart, saved != state.cart.lines else { return .none }
-        state.isCartSaveDue = true
-        return .run { send in send(.cartSaveDue) }
+        let isSaveDue = env.dependencies.carts != nil && !state.screens.isWaitingForStore && state.savedCart.map { $0 != state.cart.lines } ?? false
+        guard isSaveDue || !state.stockChecksDue.isEmpty else { return .none }
+        state.isCartFollowUpDue = true
+        return .run { send in send(.cartFollowUpDue) }
     }
 
     /// Writes the cart to the cart store when it changed; a failure is shown, the cart kept in memory.
     static func saveNow(_ state: inout AppState, _ env: ShopEnvironment) {
-        state.isCartSaveDue = false
+        state.isCartFollowUpDue = false
         guard let carts = env.dependencies.carts, let saved = state.savedCart, saved != state.cart.lines else { return }
         do {
             try carts.save(state.cart.lines, forCustomer: state.customerID)
@@ -123,6 +169,8 @@ enum CartFeature {
         let profile = env.storeProfile
         do {
             state.cart = Cart(currency: profile.currency, lines: try carts.lines(forCustomer: state.customerID).filter { $0.unitPrice.currency == profile.currency })
+            // Another customer's cart: the adds waiting for a stock check were to the one before.
+            state.stockChecksDue = [:]
             let left = leaveOutLinesOverMaximum(&state, from: "Your saved cart", env)
             // The saved cart stays as it was until the shopper changes this one.
             state.savedCart = state.cart.lines

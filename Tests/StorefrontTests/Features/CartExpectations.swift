@@ -3,7 +3,7 @@ import StorefrontCore
 
 extension AppState {
     /// What adding `line` to an empty cart changes, in `shop`: the cart, its screen and badge, the
-    /// notice, and a save due once the frame is out.
+    /// notice, and a stock check and a save due once the frame is out.
     mutating func expectAdded(_ line: CartLine, in shop: StoreProfile = .standard()) {
         cart = Cart(currency: shop.currency, lines: [line])
         screens.cart.lines = [line]
@@ -11,6 +11,7 @@ extension AppState {
         screens.cartBadge = CartBadge(itemCount: line.quantity, subtotal: line.unitPrice * line.quantity)
         screens.cart.canBuyNow = true
         screens.notice = Notice(.info, "Added \(line.name) to your cart.")
-        isCartSaveDue = true
+        if stockChecksDue[line.productID] == nil { stockChecksDue[line.productID] = line.quantity - 1 }
+        isCartFollowUpDue = true
     }
 }

@@ -23,8 +23,9 @@ struct CartSaveTests {
         let (store, carts, line, guest) = store()
         store.send(.addToCart) { $0.expectAdded(line) }
         #expect(try carts.lines(forCustomer: guest) == [], "nothing is written before the frame")
-        await store.receive(.cartSaveDue) {
-            $0.isCartSaveDue = false
+        await store.receive(.cartFollowUpDue) {
+            $0.isCartFollowUpDue = false
+            $0.stockChecksDue = [:]
             $0.savedCart = [line]
         }
         #expect(try carts.lines(forCustomer: guest) == [line])
@@ -37,8 +38,9 @@ struct CartSaveTests {
         var two = line
         two.quantity = 2
         store.send(.addToCart) { $0.expectAdded(two) }
-        await store.receive(.cartSaveDue) {
-            $0.isCartSaveDue = false
+        await store.receive(.cartFollowUpDue) {
+            $0.isCartFollowUpDue = false
+            $0.stockChecksDue = [:]
             $0.savedCart = [two]
         }
         #expect(try carts.lines(forCustomer: guest) == [two])
@@ -49,13 +51,14 @@ struct CartSaveTests {
         let (store, carts, line, guest) = store()
         store.send(.addToCart) { $0.expectAdded(line) }
         store.send(.quit) {
-            $0.isCartSaveDue = false
+            $0.isCartFollowUpDue = false
+            $0.stockChecksDue = [:]
             $0.savedCart = [line]
             $0.isQuitting = true
         }
         #expect(try carts.lines(forCustomer: guest) == [line], "written before the shop goes")
         // The save asked for earlier finds nothing left to write.
-        try await store.receive(.cartSaveDue)
+        try await store.receive(.cartFollowUpDue)
         #expect(try carts.lines(forCustomer: guest) == [line])
         await store.finish()
     }

@@ -29,11 +29,11 @@ struct FeatureStoreTests {
         #expect(store.state.productList.totalCount < 10, "the search narrowed the list")
     }
 
-    @Test func addingAProductPutsItInTheCartTheBadgeAndTheNotice() {
+    @Test func addingAProductPutsItInTheCartTheBadgeAndTheNotice() async {
         let store = TestStore(dependencies: stack.dependencies)
         let product = store.state.productList.rows[0]
+        let line = CartLine(productID: product.id, name: product.name, unitPrice: product.price, quantity: 1)
         store.send(.addToCart) {
-            let line = CartLine(productID: product.id, name: product.name, unitPrice: product.price, quantity: 1)
             $0.cart = Cart(currency: shop.currency, lines: [line])
             $0.screens.cart.lines = [line]
             $0.screens.cart.totals = $0.cart.totals(shipping: shop.shippingMethods.first, tax: shop.tax)
@@ -41,6 +41,13 @@ struct FeatureStoreTests {
             // The guest's sandbox wallet has a default card and address, and One-Tap for the cart is on.
             $0.screens.cart.canBuyNow = true
             $0.notice = Notice(.info, "Added \(product.name) to your cart.")
+            // Added on the stock its page read; the fresh stock is read once the frame is out.
+            $0.stockChecksDue = [product.id: 0]
+            $0.isCartFollowUpDue = true
+        }
+        await store.receive(.cartFollowUpDue) {
+            $0.stockChecksDue = [:]
+            $0.isCartFollowUpDue = false
         }
     }
 

@@ -59,8 +59,9 @@ struct StoreOutageTests {
         power.isDown = true
         // The frame shows the change first; the save follows it.
         store.send(.addToCart) { $0.expectAdded(line, in: shop) }
-        await store.receive(.cartSaveDue) {
-            $0.isCartSaveDue = false
+        await store.receive(.cartFollowUpDue) {
+            $0.isCartFollowUpDue = false
+            $0.stockChecksDue = [:]
             // The cart is kept in memory; the shopper hears why it is not saved, in one line.
             $0.screens.isWaitingForStore = true
             $0.notice = Notice(.error, "The store is not reachable; retrying")
@@ -91,8 +92,9 @@ struct StoreOutageTests {
             let product = state.productList.rows[0]
             state.expectAdded(CartLine(productID: product.id, name: product.name, unitPrice: product.price, quantity: 1), in: dependencies.catalog.store)
         }
-        await store.receive(.cartSaveDue) {
-            $0.isCartSaveDue = false
+        await store.receive(.cartFollowUpDue) {
+            $0.isCartFollowUpDue = false
+            $0.stockChecksDue = [:]
             $0.notice = Notice(.error, "Your cart could not be saved: the disk is full")
         }
         #expect(!store.state.screens.wantsTicks)

@@ -1,0 +1,98 @@
+import Synchronization
+import Testing
+import StoreClients
+import StoreModels
+import StorefrontCore
+import StorefrontTesting
+
+/// A catalog whose fresh stock is set by the test, as other shoppers' checkouts would leave it,
+/// while its pages keep what they read at first.
+final class StockTakenElsewhere: CatalogRepository {
+    private let base: any CatalogRepository
+    private let fresh = Mutex<[ProductID: Int]>([:])
+    init(base: any CatalogRepository) { self.base = base }
+
+    func setStock(of id: ProductID, to stock: Int) { fresh.withLock { $0[id] = stock } }
+
+    var store: StoreProfile { base.store }
+    func count(matching query: String) throws -> Int { try base.count(matching: query) }
+    func page(matching query: String, offset: Int, limit: Int) throws -> [Product] { try base.page(matching: query, offset: offset, limit: limit) }
+    func product(id: ProductID) throws -> Product? {
+        guard var product = try base.product(id: id) else { return nil }
+        if let stock = fresh.withLock({ $0[id] }) { product.stock = stock }
+        return product
+    }
+}
+
+/// An add is judged on the stock its page read and drawn at once; the fresh stock is read after
+/// the frame, and an add it no longer covers is taken back and said.
+@MainActor
+@Suite("Stock checked after an add's frame")
+struct StockCheckTests {
+    private func store() -> (TestStore, StockTakenElsewhere, Product, StoreProfile) {
+        var stack = TestStack()
+        let catalog = StockTakenElsewhere(base: stack.catalog)
+        stack.catalog = catalog
+        let store = TestStore(dependencies: stack.dependencies)
+        return (store, catalog, store.state.productList.rows[0], catalog.store)
+    }
+
+    @Test func anAddTheFreshStockNoLongerCoversIsTakenBackAfterItsFrame() async {
+        let (store, catalog, product, shop) = store()
+        #expect((product.stock ?? 0) > 0, "the page read stock")
+        catalog.setStock(of: product.id, to: 0)
+        store.send(.addToCart) { $0.expectAdded(CartLine(productID: product.id, name: product.name, unitPrice: product.price, quantity: 1), in: shop) }
+        await store.receive(.cartFollowUpDue) {
+            $0.isCartFollowUpDue = false
+            $0.stockChecksDue = [:]
+            $0.cart = Cart(currency: shop.currency)
+            $0.screens.cart.lines = []
+            $0.screens.cart.totals = $0.cart.totals(shipping: shop.shippingMethods.first, tax: shop.tax)
+            $0.screens.cart.canBuyNow = false
+            $0.cartBadge = CartBadge(itemCount: 0, subtotal: .zero(shop.currency))
+            $0.notice = Notice(.error, "\(product.name) is sold out.")
+        }
+        await store.finish()
+    }
+
+    @Test func theCheckNeverTakesTheCartBelowWhatItHadBeforeTheAdds() async {
+        let (store, catalog, product, shop) = store()
+        let one = CartLine(productID: product.id, name: product.name, unitPrice: product.price, quantity: 1)
+        var two = one
+        two.quantity = 2
+        store.send(.addToCart) { $0.expectAdded(one, in: shop) }
+        await store.receive(.cartFollowUpDue) {
+            $0.isCartFollowUpDue = false
+            $0.stockChecksDue = [:]
+        }
+        // Bought elsewhere down to 0: the unit already in the cart stays (checkout will say), the new one goes.
+        catalog.setStock(of: product.id, to: 0)
+        store.send(.addToCart) { $0.expectAdded(two, in: shop) }
+        #expect(store.state.stockChecksDue == [product.id: 1], "the cart had one before this add")
+        await store.receive(.cartFollowUpDue) {
+            $0.expectAdded(one, in: shop)
+            $0.stockChecksDue = [:]
+            $0.isCartFollowUpDue = false
+            $0.notice = Notice(.error, "\(product.name) is sold out.")
+        }
+        await store.finish()
+    }
+
+    @Test func stockShortOnWhatThePageReadIsAskedOfTheStoreAtOnce() async {
+        let (store, catalog, product, shop) = store()
+        let stock = product.stock ?? 0
+        // The page's stock is used up in the cart; the store has more again, so the add goes through.
+        for quantity in 1...stock {
+            store.send(.addToCart) { $0.expectAdded(CartLine(productID: product.id, name: product.name, unitPrice: product.price, quantity: quantity), in: shop) }
+        }
+        catalog.setStock(of: product.id, to: stock + 1)
+        store.send(.addToCart) {
+            $0.expectAdded(CartLine(productID: product.id, name: product.name, unitPrice: product.price, quantity: stock + 1), in: shop)
+        }
+        await store.receive(.cartFollowUpDue) {
+            $0.isCartFollowUpDue = false
+            $0.stockChecksDue = [:]
+        }
+        await store.finish()
+    }
+}
