@@ -55,12 +55,17 @@ extension Layout {
                 p.putRight(prices[offset] ?? list.rows[offset].price.formatted, end: listWidth - 1, row: row, style: isSelected ? style : Style(.price))
             }
         }
-        p.frame.listNotes = ProductListNotes(rows: list.rows, windowStart: list.windowStart, selectedIndex: list.selectedIndex, priceWidths: priceWidths, geometry: geometry)
-        if hasPreview, let product = list.selectedProduct {
-            let column = listWidth + 1
-            for y in body.top..<body.bottom { p.put(p.glyphs.vertical, column: listWidth, row: y, style: Style(.border)) }
-            drawProductSummary(product, quantityInCart: nil, column: column + 1, top: body.top, width: body.width - column - 2, height: body.height, &p)
+        let preview = hasPreview ? list.selectedProduct : nil
+        if let product = preview {
+            if copies, let previous = p.previous, earlier!.preview == product {
+                for y in body.top..<body.bottom { p.frame.copyCells(of: previous, row: y, columns: listWidth..<body.width, to: y) }
+            } else {
+                let column = listWidth + 1
+                for y in body.top..<body.bottom { p.put(p.glyphs.vertical, column: listWidth, row: y, style: Style(.border)) }
+                drawProductSummary(product, quantityInCart: nil, column: column + 1, top: body.top, width: body.width - column - 2, height: body.height, &p)
+            }
         }
+        p.frame.listNotes = ProductListNotes(rows: list.rows, windowStart: list.windowStart, selectedIndex: list.selectedIndex, priceWidths: priceWidths, geometry: geometry, preview: preview)
     }
 
     /// Name, price, art, description and tags, stacked in a column.
@@ -109,6 +114,8 @@ struct ProductListNotes: Sendable {
     /// One per row drawn.
     var priceWidths: [Int]
     var geometry: Geometry
+    /// The product the preview pane showed, if there was one.
+    var preview: Product?
 
     /// The row offset that showed `product` as match `index`, or nil when that row showed something else or none.
     func offset(showing product: Product, at index: Int) -> Int? {
