@@ -75,23 +75,25 @@ struct FrameEncoder {
             cursor = (0, 0)
             previous = Frame(size: new.size, charset: new.charset)
         }
+        // A band of rows that moved (a scrolled list) may cost less moved by the terminal than drawn again.
+        guard !repaint, dialect.movesLines, let band = new.scrollBand(from: previous) else {
+            encodeRows(from: previous, to: new)
+            return
+        }
         let start = (pen, cursor)
-        encodeRows(from: previous, to: new)
-        // A band of rows that moved (a scrolled list) may cost less moved by the terminal than drawn again:
-        // both are worked out, and the shorter kept.
-        guard !repaint, dialect.movesLines, let band = new.scrollBand(from: previous) else { return }
-        let drawn = output
-        let state = (pen, cursor)
-        output.removeAll(keepingCapacity: true)
-        (pen, cursor) = start
         var moved = previous
         moved.scroll(band.rows, by: band.offset)
         scroll(band.rows, by: band.offset)
         encodeRows(from: moved, to: new)
-        if output.count >= drawn.count {
-            output = drawn
-            (pen, cursor) = state
-        }
+        let movedOutput = output
+        let movedState = (pen, cursor)
+        output.removeAll(keepingCapacity: true)
+        (pen, cursor) = start
+        // Drawing the rows again is kept when it is no longer; it is given up as soon as it is, which for
+        // a scrolled list is within its first rows, so the two are compared without drawing every row.
+        if encodeRows(from: previous, to: new, givingUpPast: movedOutput.count) { return }
+        output = movedOutput
+        (pen, cursor) = movedState
     }
 
     /// Moves rows `band` by `offset` on the terminal, with line deletion and insertion (which need no scroll
@@ -117,11 +119,14 @@ struct FrameEncoder {
         cursor = (row, 0)
     }
 
-    /// Appends the bytes for every row of `new` that differs from `previous`.
-    private mutating func encodeRows(from previous: Frame, to new: Frame) {
+    /// Appends the bytes for every row of `new` that differs from `previous`; stops, returning false,
+    /// once the output is longer than `limit` bytes.
+    @discardableResult
+    private mutating func encodeRows(from previous: Frame, to new: Frame, givingUpPast limit: Int = .max) -> Bool {
         let columns = new.size.columns
-        new.packed.withUnsafeBufferPointer { cells in
+        return new.packed.withUnsafeBufferPointer { cells in
             for row in 0..<new.size.rows where !new.row(row, matches: previous) {
+                if output.count > limit { return false }
                 let base = row * columns
                 var column = 0
                 while column < columns {
@@ -168,6 +173,7 @@ struct FrameEncoder {
                     cursor = (row, min(column, columns))
                 }
             }
+            return output.count <= limit
         }
     }
 

@@ -144,6 +144,19 @@ struct FrameEncoderTests {
         #expect(!Self.text(drawing).contains("\u{1B}[M"), "a terminal without IL and DL gets the rows drawn")
     }
 
+    @Test func aScrolledBandIsDrawnWhenDrawingItIsShorter() {
+        // Rows of one letter moved up by one: deleting and inserting lines (13 bytes and the new row) loses
+        // to writing the three letters again.
+        let size = Size(columns: 20, rows: 3)
+        let first = Self.frame(size) { frame in for (row, letter) in ["a", "b", "a"].enumerated() { frame.put(letter, column: 0, row: row) } }
+        let second = Self.frame(size) { frame in for (row, letter) in ["b", "a", "b"].enumerated() { frame.put(letter, column: 0, row: row) } }
+        #expect(second.scrollBand(from: first) != nil, "the rows did move")
+        var encoder = Self.encoder()
+        encoder.encode(from: nil, to: first)
+        encoder.encode(from: first, to: second)
+        #expect(Self.text(encoder) == "\u{1B}[Hb\r\na\r\nb")
+    }
+
     @Test func forgettingTheTerminalsStateAddressesTheCursorAndSetsThePenAgain() {
         var encoder = Self.encoder()
         let first = Self.frame { $0.put("ab", column: 0, row: 0, style: Style(.price)) }
