@@ -251,6 +251,18 @@ public struct Frame: Hashable, Sendable {
         }
     }
 
+    /// Copies the cell at (`column`, `row`), one column wide, down the same column into `rows` (a
+    /// cluster's cells share its one entry).
+    mutating func repeatCell(column: Int, row: Int, into rows: Range<Int>) {
+        guard column >= 0, column < size.columns, row >= 0, row < size.rows else { return }
+        guard !packed[row * size.columns + column].isWide, !packed[row * size.columns + column].isContinuation else { return }
+        let cell = packed[row * size.columns + column]
+        for y in max(0, rows.lowerBound)..<min(size.rows, rows.upperBound) {
+            clearWide(at: column, row: y)
+            packed[y * size.columns + column] = cell
+        }
+    }
+
     /// Fills a rectangle with blanks in `style`.
     public mutating func fill(row: Int, column: Int = 0, width: Int? = nil, height: Int = 1, style: Style = .normal) {
         let w = width ?? size.columns - column

@@ -98,16 +98,21 @@ struct Painter {
         frame.fill(row: row, column: column, width: width, height: height, style: style)
     }
 
+    /// The charset's vertical line down `column` over `rows`: the glyph is made safe and measured once.
+    mutating func verticalLine(column: Int, rows: Range<Int>, style: Style) {
+        guard let first = rows.first else { return }
+        frame.put(glyphs.vertical, column: column, row: first, style: style)
+        frame.repeatCell(column: column, row: first, into: rows.dropFirst())
+    }
+
     /// A box outline with an optional title in the top edge.
     mutating func box(column: Int, row: Int, width: Int, height: Int, title: String? = nil, style: Style = Style(.border)) {
         guard width >= 2, height >= 2 else { return }
         let g = glyphs
         let horizontal = String(repeating: g.horizontal, count: width - 2)
         frame.put(g.topLeft + horizontal + g.topRight, column: column, row: row, style: style)
-        for y in (row + 1)..<(row + height - 1) {
-            frame.put(g.vertical, column: column, row: y, style: style)
-            frame.put(g.vertical, column: column + width - 1, row: y, style: style)
-        }
+        verticalLine(column: column, rows: (row + 1)..<(row + height - 1), style: style)
+        verticalLine(column: column + width - 1, rows: (row + 1)..<(row + height - 1), style: style)
         frame.put(g.bottomLeft + horizontal + g.bottomRight, column: column, row: row + height - 1, style: style)
         if let title {
             put(" \(title) ", column: column + 2, row: row, style: Style(.title, bold: true), width: width - 4)

@@ -15,17 +15,17 @@ extension Layout {
         let visible = min(list.rows.count, body.height)
         let earlier = p.previous?.listNotes
         // A row showing the product it showed in the frame before is copied from there, with its price's width.
-        var sources = [Int?](repeating: nil, count: visible)
-        var prices = [String?](repeating: nil, count: visible)
+        // (Arrays of plain Int and String: arrays of optionals would have their type looked up at run time.)
+        var sources = [Int](repeating: -1, count: visible)
+        var prices = [String](repeating: "", count: visible)
         var priceWidths = [Int](repeating: 0, count: visible)
         for offset in 0..<visible {
-            if let from = earlier?.offset(showing: list.rows[offset], at: list.windowStart + offset) {
+            if let earlier, let from = earlier.offset(showing: list.rows, offset, at: list.windowStart + offset) {
                 sources[offset] = from
-                priceWidths[offset] = earlier!.priceWidths[from]
+                priceWidths[offset] = earlier.priceWidths[from]
             } else {
-                let price = list.rows[offset].price.formatted
-                prices[offset] = price
-                priceWidths[offset] = p.width(price)
+                prices[offset] = list.rows[offset].price.formatted
+                priceWidths[offset] = p.width(prices[offset])
             }
         }
         let priceWidth = priceWidths.max() ?? 0
@@ -35,7 +35,8 @@ extension Layout {
         for offset in 0..<visible {
             let row = body.top + offset
             let fromSelected = list.windowStart + offset - list.selectedIndex
-            if copies, let from = sources[offset], earlier!.isSelected(from) == (fromSelected == 0), let previous = p.previous {
+            let from = sources[offset]
+            if copies, from >= 0, earlier!.isSelected(from) == (fromSelected == 0), let previous = p.previous {
                 p.frame.copyCells(of: previous, row: geometry.top + from, columns: 0..<listWidth, to: row)
                 p.listRowTarget(row: row, band: 0, width: listWidth, fromSelected: fromSelected)
                 continue
@@ -52,7 +53,7 @@ extension Layout {
             if list.rows[offset].isSoldOut {
                 p.putRight("Sold out", end: listWidth - 1, row: row, style: isSelected ? style : Style(.error))
             } else {
-                p.putRight(prices[offset] ?? list.rows[offset].price.formatted, end: listWidth - 1, row: row, style: isSelected ? style : Style(.price))
+                p.putRight(from >= 0 ? list.rows[offset].price.formatted : prices[offset], end: listWidth - 1, row: row, style: isSelected ? style : Style(.price))
             }
         }
         let preview = hasPreview ? list.selectedProduct : nil
@@ -61,7 +62,7 @@ extension Layout {
                 for y in body.top..<body.bottom { p.frame.copyCells(of: previous, row: y, columns: listWidth..<body.width, to: y) }
             } else {
                 let column = listWidth + 1
-                for y in body.top..<body.bottom { p.put(p.glyphs.vertical, column: listWidth, row: y, style: Style(.border)) }
+                p.verticalLine(column: listWidth, rows: body.top..<body.bottom, style: Style(.border))
                 drawProductSummary(product, quantityInCart: nil, column: column + 1, top: body.top, width: body.width - column - 2, height: body.height, &p)
             }
         }
@@ -117,10 +118,11 @@ struct ProductListNotes: Sendable {
     /// The product the preview pane showed, if there was one.
     var preview: Product?
 
-    /// The row offset that showed `product` as match `index`, or nil when that row showed something else or none.
-    func offset(showing product: Product, at index: Int) -> Int? {
+    /// The row offset that showed `rows[row]` as match `index`, or nil when that row showed something else or none.
+    /// (The rows are compared in place: a Product passed alone would be copied, its strings retained.)
+    func offset(showing rows: [Product], _ row: Int, at index: Int) -> Int? {
         let offset = index - windowStart
-        guard offset >= 0, offset < priceWidths.count, rows[offset] == product else { return nil }
+        guard offset >= 0, offset < priceWidths.count, self.rows[offset] == rows[row] else { return nil }
         return offset
     }
 
