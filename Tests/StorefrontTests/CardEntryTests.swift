@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+import StoreClients
+import StoreCredentialFile
+import StoreIdentity
+import StoreSSH
+import StoreModels
+import StoreSandbox
+import StoreSQLite
+import GRDB
+import StorefrontCore
+import StorefrontTesting
+import StorefrontUI
+
+@Suite("Card entry")
+struct CardEntryTests {
+    let today = CardExpiry(month: 11, year: 2026)
+
+    @Test(arguments: [
+        ("4242424242424242", PaymentNetwork.visa), ("5555555555554444", .mastercard), ("2223003122003222", .mastercard),
+        ("378282246310005", .amex), ("6011111111111117", .discover), ("3566002020360505", .jcb),
+    ])
+    func theNetworkComesFromThePrefix(number: String, network: PaymentNetwork) throws {
+        let code = network == .amex ? "1234" : "123"
+        let card = try CardEntry(number: number, expiry: "12/30", securityCode: code, name: "Jane", postalCode: "95014").validated(today: today).get()
+        #expect(card.network == network)
+        #expect(card.lastFour == String(number.suffix(4)))
+    }
+
+    @Test func eachFieldGetsItsOwnError() throws {
+        let result = CardEntry(number: "4242 4242 4242 4241", expiry: "10/26", securityCode: "12", name: " ", postalCode: "!").validated(today: today)
+        guard case .failure(let errors) = result else { Issue.record("expected errors"); return }
+        #expect(errors.fields == [
+            .number: "This card number is not valid: check the digits.",
+            .expiry: "This card expired at the end of 10/26.",
+            .securityCode: "Enter the 3-digit security code from the back of the card.",
+            .name: "Enter the name on the card.",
+            .postalCode: "A postal code has 3 to 10 letters or digits.",
+        ])
+    }
+
+    @Test func amexNeedsFourDigitsAndLengthsAreChecked() {
+        let amex = CardEntry(number: "378282246310005", expiry: "11/26", securityCode: "123", name: "Jane", postalCode: "95014").validated(today: today)
+        guard case .failure(let errors) = amex else { Issue.record("expected errors"); return }
+        #expect(errors.fields == [.securityCode: "Amex cards have a 4-digit security code on the front."], "this month is not in the past")
+        let short = CardEntry(number: "42424242424242", expiry: "1130", securityCode: "123", name: "J", postalCode: "95014").validated(today: today)
+        guard case .failure(let shortErrors) = short else { Issue.record("expected errors"); return }
+        #expect(shortErrors.fields[.number] == "A Visa number has 13, 16 or 19 digits; this has 14.")
+        #expect(shortErrors.fields[.expiry] == nil, "MMYY is read too")
+    }
+
+    @Test(arguments: ["", "13/30", "1/2", "ab/cd", "12-30"])
+    func badExpiriesAreRefused(expiry: String) {
+        let result = CardEntry(number: "4242424242424242", expiry: expiry, securityCode: "123", name: "J", postalCode: "95014").validated(today: today)
+        guard case .failure(let errors) = result else { Issue.record("expected an expiry error for \(expiry)"); return }
+        #expect(errors.fields.keys.sorted { $0.rawValue < $1.rawValue } == [.expiry])
+    }
+
+    @Test func addressesAreValidatedFieldByField() {
+        let problems = AddressEntry(name: "", street: "1 Loop Road", city: "", postalCode: "9501", country: "US", email: "jane@", phone: "12").problems()
+        #expect(problems == [
+            .name: "Enter the recipient's name.", .city: "Enter the city.",
+            .postalCode: "A US ZIP code is 5 digits, or 5+4 like 95014-2083.",
+            .email: "Enter a valid email address, like name@example.com.",
+            .phone: "A phone number has 7 to 15 digits, optionally with + ( ) - and spaces.",
+        ])
+        #expect(AddressEntry(Fixtures.jane).problems().isEmpty)
+    }
+}
+
+@Suite("Nothing keeps a card number")
+struct NoCardNumberTests {
+    @MainActor
+    @Test func noFileOrTableHoldsTheNumberOrTheSecurityCode() async throws {
+        let directory = TemporaryDirectory.make()
+        let database = try StoreDatabase.open(directory: directory)
+        let catalog = try SQLiteCatalogRepository.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
+        var stack = TestStack(catalog: catalog, guestWallet: WalletContents(addresses: [Fixtures.jane], defaultAddressID: Fixtures.jane.id))
+        stack.wallets = InMemoryWalletStore()
+        let wallets = SQLiteWalletStore(database: database)
+        let credentials = FileCredentialStore(path: directory.appendingPathComponent("credentials").path)
+        try wallets.addAddress(Fixtures.jane, forCustomer: "guest", makeDefault: true)
+        var dependencies = stack.dependencies
+        dependencies.accounts.wallets = wallets
+        dependencies.accounts.signIn = SignInServices(makeController: stack.identity.controllerFactory, provider: stack.identity, auth: AuthManager(store: credentials))
+        dependencies.paymentAuthorization = .sandbox(wallet: StoredWallet(store: wallets, owner: dependencies.accounts.walletOwner), ids: stack.ids)
+        dependencies.carts = SQLiteCartStore(database: database)
+        let driver = ScriptedDriver(dependencies: dependencies)
+        try await driver.press("u,i")
+        await driver.type("jane@example.com")
+        try await driver.press("enter")
+        await driver.type("123456")
+        try await driver.press("tab,enter")
+        #expect(driver.state.account.isSignedIn)
+        try wallets.addAddress(Fixtures.jane, forCustomer: "sandbox-id:sbx_sbx2", makeDefault: true)
+        try await driver.press("n")
+        try await driver.fill("4000000000009995", "0931", "987", "Jane", "95014")
+        #expect(try wallets.wallet(forCustomer: "sandbox-id:sbx_sbx2").cards.count == 1)
+        try await driver.press("s,a,c,enter,p,enter")
+        #expect(driver.state.paymentSheet?.status == DeclineReason.insufficientFunds.message, "the vaulted test card keeps its outcome")
+
+        // Every byte of every file the shop wrote, the SQLite database and its WAL included.
+        _ = try await database.pool.writeWithoutTransaction { db in try db.checkpoint(.full) }
+        let files = try FileManager.default.subpathsOfDirectory(atPath: directory.path)
+        #expect(files.contains("storefront.sqlite") && files.contains("credentials"))
+        for file in files {
+            let data = try Data(contentsOf: directory.appendingPathComponent(file))
+            let text = String(decoding: data, as: UTF8.self)
+            #expect(!text.contains("4000000000009995") && !text.contains("4000 0000 0000 9995"), "\(file) holds the card number")
+            if !file.hasPrefix("storefront.sqlite") { #expect(!text.contains("987"), "\(file) holds the security code") }
+        }
+        // Three digits can occur anywhere in a database file by chance, so its values are checked one by one.
+        let values = try await database.pool.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'product_search%' AND name NOT LIKE 'sqlite_%'")
+                .flatMap { table in try Row.fetchAll(db, sql: "SELECT * FROM \"\(table)\"").flatMap { row in row.databaseValues.map { "\($0)" } } }
+        }
+        #expect(!values.isEmpty)
+        #expect(!values.contains { $0.contains("4000000000009995") || $0 == "987" || $0 == "\"987\"" })
+    }
+}

@@ -1,0 +1,188 @@
+import Foundation
+import GRDB
+import Testing
+import StoreClients
+import StoreMerchant
+import StoreModels
+import StoreSandbox
+import StorePostgres
+import StoreSQLite
+import StorefrontTesting
+
+@MainActor
+@Suite("Stock at checkout")
+struct StockAtCheckoutTests {
+    @Test func someoneElseBuysFirstAndTheCartIsKept() async throws {
+        let fixture = try SQLiteFixture()
+        let stack = fixture.stack()
+        let driver = ScriptedDriver(stack: stack)
+        // Quiet Hours Headphones (2 in stock) into the cart, twice.
+        try await driver.press("/,h,e,a,d,p,h,o,n,e,s,enter,a,a,c")
+        #expect(driver.state.cart.lines.first?.quantity == 2)
+        // Another buyer takes one before this shopper pays.
+        _ = try fixture.orders.begin(Drafts.draft("headphones-quiet", name: "Quiet Hours Headphones", quantity: 1), idempotencyKey: "other", tokenID: "t", paymentDescription: "Visa", placedAt: Date())
+        try await driver.press("enter,p,enter")
+        #expect(driver.state.paymentSheet?.status == "Only 1 of Quiet Hours Headphones left. You were not charged; lower the quantity and pay again.")
+        #expect(driver.state.cart.lines.first?.quantity == 2, "the cart is kept")
+        #expect(await stack.processor.allCharges.isEmpty, "nothing was charged")
+        #expect(try fixture.stock("headphones-quiet") == (1, 1, 0), "only the other buyer's unit is reserved")
+    }
+
+    @Test func aPaidOrderIsInTheDatabaseWithItsStock() async throws {
+        let fixture = try SQLiteFixture()
+        let stack = fixture.stack()
+        let driver = ScriptedDriver(stack: stack)
+        try await driver.press("/,h,e,a,d,p,h,o,n,e,s,enter,a,c,enter,p,enter")
+        #expect(driver.state.screen == .confirmation)
+        let order = try #require(try fixture.orders.orders(customer: nil, offset: 0, limit: 1).first)
+        #expect(order.number == driver.state.confirmation?.orderNumber)
+        #expect(order.status == .paid)
+        #expect(try fixture.stock("headphones-quiet") == (1, 0, 1))
+    }
+
+    @Test func aDeclinedCardReleasesTheStock() async throws {
+        let fixture = try SQLiteFixture()
+        let stack = fixture.stack()
+        let driver = ScriptedDriver(stack: stack)
+        // The third card declines.
+        try await driver.press("/,h,e,a,d,p,h,o,n,e,s,enter,a,c,enter,enter,down,down,enter,p,enter")
+        #expect(driver.state.paymentSheet?.status == "Your card was declined.")
+        #expect(try fixture.stock("headphones-quiet") == (2, 0, 0))
+        #expect(try fixture.orders.count(customer: nil) == 0)
+    }
+}
+
+enum ChargeLedgerKind: String, CaseIterable, CustomTestStringConvertible {
+    case inMemory, sqlite, postgres
+    var testDescription: String { rawValue }
+    func make() throws -> any ChargeLedger {
+        switch self {
+        case .inMemory: InMemoryChargeLedger()
+        case .sqlite: SQLiteChargeLedger(database: try StoreDatabase.open(directory: TemporaryDirectory.make()))
+        case .postgres: PostgresChargeLedger(database: try PostgresFixture().store)
+        }
+    }
+}
+
+@Suite("ChargeLedger contract")
+struct ChargeLedgerContractTests {
+    @Test(arguments: ChargeLedgerKind.allCases)
+    func aKeyKeepsItsFirstCharge(kind: ChargeLedgerKind) throws {
+        let ledger = try kind.make()
+        let first = LedgerCharge(key: "k", tokenID: "tok_1", amount: Money(minorUnits: 6928, currency: .usd), outcome: .succeeded)
+        #expect(try ledger.charge(forKey: "k") == nil)
+        #expect(try ledger.record(first) == first)
+        let second = LedgerCharge(key: "k", tokenID: "tok_2", amount: Money(minorUnits: 1, currency: .usd), outcome: .declined(.generic))
+        #expect(try ledger.record(second) == first)
+        #expect(try ledger.charge(forKey: "k") == first)
+        let declined = LedgerCharge(key: "d", tokenID: "tok_3", amount: Money(minorUnits: 5, currency: .usd), outcome: .declined(.insufficientFunds))
+        #expect(try ledger.record(declined) == declined)
+        #expect(try ledger.charge(forKey: "d")?.outcome == .declined(.insufficientFunds))
+    }
+}
+
+@Suite("Reconciliation at start")
+struct ReconciliationTests {
+    @Test func openOrdersAreSettledFromTheProvidersRecords() async throws {
+        let fixture = try SQLiteFixture()
+        let ledger = SQLiteChargeLedger(database: fixture.database)
+        let longAgo = Date(timeIntervalSince1970: 1_700_000_000)
+        let charged = try fixture.orders.begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 1), idempotencyKey: "charged", tokenID: "t1", paymentDescription: "Visa", placedAt: longAgo)
+        let never = try fixture.orders.begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 1), idempotencyKey: "never", tokenID: "t2", paymentDescription: "Visa", placedAt: longAgo)
+        let declined = try fixture.orders.begin(Drafts.draft("headphones-quiet", name: "Quiet Hours Headphones", quantity: 2), idempotencyKey: "declined", tokenID: "t3", paymentDescription: "Visa", placedAt: longAgo)
+        let young = try fixture.orders.begin(Drafts.draft("rubber-duck", name: "Debugging Duck", quantity: 1), idempotencyKey: "young", tokenID: "t4", paymentDescription: "Visa", placedAt: Fixtures.fixedDates.now())
+        _ = try ledger.record(LedgerCharge(key: "charged", tokenID: "t1", amount: charged.totals.total, outcome: .succeeded))
+        _ = try ledger.record(LedgerCharge(key: "declined", tokenID: "t3", amount: declined.totals.total, outcome: .declined(.generic)))
+
+        let backend = LiveMerchantBackend(processor: SandboxProcessor(ledger: ledger), orders: fixture.orders, dates: Fixtures.fixedDates)
+        let settled = try await backend.reconcile().settled
+        #expect(settled.map(\.number) == [charged.number, never.number, declined.number])
+        #expect(try fixture.orders.order(number: charged.number)?.status == .paid)
+        #expect(try fixture.orders.order(number: never.number)?.status == .canceled)
+        #expect(try fixture.orders.order(number: declined.number)?.status == .declined)
+        #expect(try fixture.orders.order(number: young.number)?.status == .charging, "a younger order may be another process's, mid-charge")
+        #expect(try fixture.stock("hoodie-root") == (2, 0, 1))
+        #expect(try fixture.stock("headphones-quiet") == (2, 0, 0))
+        #expect(try await backend.reconcile().settled.isEmpty, "settling twice does nothing")
+    }
+
+    @Test func aRetryAfterARestartChargesOnce() async throws {
+        let fixture = try SQLiteFixture()
+        let ledger = SQLiteChargeLedger(database: fixture.database)
+        let processor = SandboxProcessor(ledger: ledger)
+        await processor.inject(.timeoutAfterCharging)
+        let first = LiveMerchantBackend(processor: processor, orders: fixture.orders, dates: Fixtures.fixedDates)
+        let draft = Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 1)
+        let token = PaymentToken(id: "tok_sandbox_1_card_ok_visa_4242", paymentMethod: Fixtures.visa)
+        await #expect(throws: MerchantBackendError.timedOut) {
+            try await first.processPayment(token: token, order: draft, idempotencyKey: "same")
+        }
+        // A new process: new processor and backend over the same database, the same key.
+        let second = LiveMerchantBackend(processor: SandboxProcessor(ledger: SQLiteChargeLedger(database: fixture.database)), orders: fixture.orders, dates: Fixtures.fixedDates)
+        let confirmation = try await second.processPayment(token: token, order: draft, idempotencyKey: "same")
+        #expect(try fixture.orders.order(number: confirmation.orderNumber)?.status == .paid)
+        let charges = try await fixture.database.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sandbox_charge") }
+        #expect(charges == 1)
+        #expect(try fixture.stock("hoodie-root") == (2, 0, 1))
+    }
+}
+
+@MainActor
+@Suite("Carts that survive")
+struct CartPersistenceTests {
+    @Test func theCartComesBackAfterARestartAndEmptiesAfterPaying() async throws {
+        let fixture = try SQLiteFixture()
+        let carts = SQLiteCartStore(database: fixture.database)
+        var dependencies = fixture.stack(guestID: "local:jane").dependencies
+        dependencies.carts = carts
+        let first = ScriptedDriver(dependencies: dependencies)
+        try await first.press("a,down,a,a")
+        #expect(first.state.cartBadge.itemCount == 3)
+
+        // Quit and start again: the same cart.
+        let second = ScriptedDriver(dependencies: dependencies)
+        #expect(second.state.cartBadge.itemCount == 3)
+        #expect(second.state.cart.lines.map(\.quantity) == [1, 2])
+        try await second.press("c,enter,p,enter")
+        #expect(second.state.screen == .confirmation)
+        #expect(ScriptedDriver(dependencies: dependencies).state.cartBadge.itemCount == 0, "a paid cart is emptied for good")
+        // Another customer has their own cart.
+        var other = dependencies
+        other.accounts.guestID = "local:sam"
+        #expect(ScriptedDriver(dependencies: other).state.cartBadge.itemCount == 0)
+    }
+}
+
+@MainActor
+@Suite("A disk that will not take writes")
+struct UnwritableDiskTests {
+    @Test func aReadOnlyDatabaseIsToldToTheShopperAndNothingIsReportedDone() async throws {
+        let fixture = try SQLiteFixture()
+        let stack = fixture.stack()
+        let driver = ScriptedDriver(stack: stack)
+        try await driver.press("enter,a,c,enter")
+        // From now on every write fails with SQLITE_READONLY.
+        try await fixture.database.pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA query_only = ON") }
+        try await driver.press("p,enter")
+        #expect(driver.state.screen == .paymentSheet, "no Thank you")
+        let status = try #require(driver.state.paymentSheet?.status)
+        #expect(status.hasPrefix("The shop could not take the order ("))
+        #expect(status.contains("is read-only; the shop cannot save orders there."))
+        #expect(driver.state.cartBadge.itemCount == 1, "the cart is kept")
+        #expect(await stack.processor.allCharges.isEmpty, "nothing was charged")
+    }
+}
+
+@Suite("Storage errors in words")
+struct StorageErrorWordingTests {
+    @Test func sqliteResultCodesBecomeErrorsThatNameTheFile() {
+        let path = "/data/storefront.sqlite"
+        #expect(StoreDatabaseError.from(DatabaseError(resultCode: .SQLITE_FULL), path: path) == .diskFull(path: path))
+        #expect(StoreDatabaseError.from(DatabaseError(resultCode: .SQLITE_READONLY), path: path) == .readOnly(path: path))
+        guard case .notADatabase(path, _) = StoreDatabaseError.from(DatabaseError(resultCode: .SQLITE_NOTADB), path: path) else {
+            Issue.record("NOTADB is a damaged file")
+            return
+        }
+        #expect(StoreDatabaseError.diskFull(path: path).description == "the disk holding /data/storefront.sqlite is full; the shop cannot save orders there.")
+    }
+}
