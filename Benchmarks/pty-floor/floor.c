@@ -1,6 +1,6 @@
 /* The least a terminal program can answer a key with, for scripts/bench-floor: raw mode, the
- * markers the harness waits for, and for each byte read one write of 206 bytes (the minimal stream of
- * a move, docs/BENCHMARKS.md §11) or, for 'a', a counter of 20-odd bytes. What the harness measures
+ * markers the harness waits for, and for each key one write: 206 bytes for an arrow (the minimal
+ * stream of a move, docs/BENCHMARKS.md §11), a counter of 20-odd bytes for 'a'. What the harness measures
  * for it is the pty, the wake-ups and the harness itself: the part of every program's figure that
  * is not the program's own work. */
 #include <stdio.h>
