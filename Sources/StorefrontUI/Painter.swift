@@ -98,6 +98,12 @@ struct Painter {
         frame.fill(row: row, column: column, width: width, height: height, style: style)
     }
 
+    /// Copies `columns` (every column unless told) of `rows` from the previous frame into the same places.
+    mutating func copyFromPrevious(rows: Range<Int>, columns: Range<Int>? = nil) {
+        guard let previous else { return }
+        for row in rows { frame.copyCells(of: previous, row: row, columns: columns ?? 0..<size.columns, to: row) }
+    }
+
     /// The charset's vertical line down `column` over `rows`: the glyph is made safe and measured once.
     mutating func verticalLine(column: Int, rows: Range<Int>, style: Style) {
         guard let first = rows.first else { return }

@@ -20,14 +20,14 @@ extension Layout {
 
     static func drawHeader(_ state: StorefrontState, _ p: inout Painter) {
         let header = HeaderContent(shopName: state.shopName, shopperLabel: state.shopperLabel, badge: state.cartBadge)
-        if let previous = p.previous, previous.chromeNotes.header == header {
-            p.frame.copyCells(of: previous, row: 0, columns: 0..<p.size.columns, to: 0)
+        if p.previous?.chromeNotes.header == header {
+            p.copyFromPrevious(rows: 0..<1)
         } else {
             drawShopRow(header, &p)
         }
         let title = title(for: state, p)
-        if let previous = p.previous, let earlier = previous.chromeNotes.title, earlier == title {
-            p.frame.copyCells(of: previous, row: 1, columns: 0..<p.size.columns, to: 1)
+        if let earlier = p.previous?.chromeNotes.title, earlier == title {
+            p.copyFromPrevious(rows: 1..<2)
         } else {
             p.putSpread(" " + title.left, title.right + " ", column: 0, row: 1, width: p.size.columns, leftStyle: Style(.title, bold: true), rightStyle: Style(.dim))
         }
@@ -83,8 +83,8 @@ extension Layout {
     static func drawFooter(_ state: StorefrontState, _ p: inout Painter) {
         let row = p.size.rows - 1
         let shown = KeyBindings.footerIndices(for: state)
-        if let previous = p.previous, let earlier = previous.chromeNotes.footer, earlier.bindings == shown {
-            p.frame.copyCells(of: previous, row: row, columns: 0..<p.size.columns, to: row)
+        if let earlier = p.previous?.chromeNotes.footer, earlier.bindings == shown {
+            p.copyFromPrevious(rows: row..<(row + 1))
             p.frame.targets += earlier.targets
             p.frame.chromeNotes.footer = earlier
             return

@@ -56,17 +56,17 @@ extension Layout {
                 p.putRight(from >= 0 ? list.rows[offset].price.formatted : prices[offset], end: listWidth - 1, row: row, style: isSelected ? style : Style(.price))
             }
         }
-        let preview = hasPreview ? list.selectedProduct : nil
-        if let product = preview {
-            if copies, let previous = p.previous, earlier!.preview == product {
-                for y in body.top..<body.bottom { p.frame.copyCells(of: previous, row: y, columns: listWidth..<body.width, to: y) }
+        if hasPreview, let product = list.selectedProduct {
+            // At the same size and geometry the frame before had the pane too, showing its selected product.
+            if copies, earlier!.selectedProductIs(list.rows, list.selectedIndex - list.windowStart) {
+                p.copyFromPrevious(rows: body.top..<body.bottom, columns: listWidth..<body.width)
             } else {
                 let column = listWidth + 1
                 p.verticalLine(column: listWidth, rows: body.top..<body.bottom, style: Style(.border))
                 drawProductSummary(product, quantityInCart: nil, column: column + 1, top: body.top, width: body.width - column - 2, height: body.height, &p)
             }
         }
-        p.frame.listNotes = ProductListNotes(rows: list.rows, windowStart: list.windowStart, selectedIndex: list.selectedIndex, priceWidths: priceWidths, geometry: geometry, preview: preview)
+        p.frame.listNotes = ProductListNotes(rows: list.rows, windowStart: list.windowStart, selectedIndex: list.selectedIndex, priceWidths: priceWidths, geometry: geometry)
     }
 
     /// Name, price, art, description and tags, stacked in a column.
@@ -115,8 +115,6 @@ struct ProductListNotes: Sendable {
     /// One per row drawn.
     var priceWidths: [Int]
     var geometry: Geometry
-    /// The product the preview pane showed, if there was one.
-    var preview: Product?
 
     /// The row offset that showed `rows[row]` as match `index`, or nil when that row showed something else or none.
     /// (The rows are compared in place: a Product passed alone would be copied, its strings retained.)
@@ -127,4 +125,10 @@ struct ProductListNotes: Sendable {
     }
 
     func isSelected(_ offset: Int) -> Bool { windowStart + offset == selectedIndex }
+
+    /// True when the product selected then is `rows[row]`, compared in place.
+    func selectedProductIs(_ rows: [Product], _ row: Int) -> Bool {
+        let offset = selectedIndex - windowStart
+        return self.rows.indices.contains(offset) && rows.indices.contains(row) && self.rows[offset] == rows[row]
+    }
 }
