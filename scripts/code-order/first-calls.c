@@ -1,13 +1,14 @@
-/* Lists the functions of a program in the order they are first called, for scripts/order-code: lld
- * then lays them out in that order, so the code a session runs sits on few pages (docs/BENCHMARKS.md §14).
+/* Lists what a program runs, in the order it first runs it, for scripts/order-code: lld then lays the code
+ * out in that order, so the code a session runs sits on few pages (docs/BENCHMARKS.md §14).
  *
- *     first-calls SYMBOLS OUT -- PROGRAM [ARGS...]
+ *     first-calls BREAKPOINTS OUT -- PROGRAM [ARGS...]
  *
- * SYMBOLS has a line "ADDRESS NAME" (hex, as `nm` prints them) per function of PROGRAM. The program is
- * started under ptrace with a breakpoint (int3) on the first byte of every function. A breakpoint that is
- * hit is written to OUT, taken away, and the thread goes on: each function costs one stop, whatever the
- * number of its calls, so the program runs at nearly its own speed and can be driven like any other
- * (through tmux, over SSH). Threads are followed. OUT is complete when PROGRAM exits. */
+ * BREAKPOINTS has a line "ADDRESS NAME" (hex, as `nm` prints addresses) per place to watch in PROGRAM: the
+ * start of a function or of a code section, NAME being what to write when it runs (several places may share a
+ * NAME, so OUT can repeat one). The program is started under ptrace with a breakpoint (int3) on each place. A
+ * breakpoint that is hit is written to OUT, taken away, and the thread goes on: each place costs one stop,
+ * whatever the number of its calls, so the program runs at nearly its own speed and can be driven like any
+ * other (through tmux, over SSH). Threads are followed. OUT is complete when PROGRAM exits. */
 #define _GNU_SOURCE
 #include <elf.h>
 #include <errno.h>
