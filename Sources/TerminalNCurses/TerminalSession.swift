@@ -20,6 +20,15 @@ public final class TerminalSession {
         case terminated = 143
     }
 
+    private static func name(of ending: Ending) -> String {
+        switch ending {
+        case .quit: "quit"
+        case .hangup: "hangup"
+        case .interrupted: "interrupted"
+        case .terminated: "terminated"
+        }
+    }
+
     private let dependencies: StorefrontDependencies
     private let theme: ThemePreference
     private let environment: [String: String]
@@ -56,7 +65,9 @@ public final class TerminalSession {
     public func run() async throws -> Ending {
         let screen = try NCursesScreen(theme: theme, environment: environment, mouse: mouse)
         defer { screen.restore() }
-        log("screen \(screen.size), charset \(screen.charset), colours \(screen.colorMode)")
+        // Spelled out: interpolating the values themselves has the runtime look their conformances up by scanning
+        // every conformance record of the binary, about a millisecond of every start (docs/BENCHMARKS.md §14).
+        log("screen \(screen.size.description), charset \(screen.charset == .ascii ? "ascii" : "unicode"), colours \(screen.colorMode.rawValue)")
         let backend = NCursesBackend(screen: screen)
         let events = TerminalEvents(
             screen: screen, backend: backend, program: Program(dependencies: dependencies, backend: backend),
@@ -64,7 +75,7 @@ public final class TerminalSession {
             marksPrivate: environment[Self.privateMarkersVariable] != nil
         )
         let ending = try await events.run()
-        log("session ended: \(ending)")
+        log("session ended: \(Self.name(of: ending))")
         return ending
     }
 }
