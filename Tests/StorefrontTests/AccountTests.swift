@@ -26,6 +26,18 @@ extension ScriptedDriver {
             try await press("enter")
         }
     }
+
+    /// Signs in with Sandbox ID from the account screen: the email, the code the sandbox shows, the name.
+    func signIn(email: String = "jane@example.com", name: String = "Jane") async throws {
+        try await press("u,i")
+        await type(email)
+        try await press("enter")
+        #expect(state.form?.message.contains("here it is: 123456") == true, "the sandbox shows the code on screen")
+        await type("123456")
+        try await press("tab")
+        await type(name)
+        try await press("enter")
+    }
 }
 
 @MainActor
@@ -38,22 +50,11 @@ struct AccountFlowTests {
         return stack
     }
 
-    func signIn(_ driver: ScriptedDriver, email: String = "jane@example.com", name: String = "Jane") async throws {
-        try await driver.press("u,i")
-        await driver.type(email)
-        try await driver.press("enter")
-        #expect(driver.state.form?.message.contains("here it is: 123456") == true, "the sandbox shows the code on screen")
-        await driver.type("123456")
-        try await driver.press("tab")
-        await driver.type(name)
-        try await driver.press("enter")
-    }
-
     @Test func signingInWithSandboxIDMergesTheGuestCartAndStoresTheSession() async throws {
         let stack = stack()
         let driver = ScriptedDriver(stack: stack)
         try await driver.press("a,down,a")
-        try await signIn(driver)
+        try await driver.signIn()
         #expect(driver.state.screen == .account)
         #expect(driver.state.account.title == "Jane")
         #expect(driver.state.shopperLabel == "Jane")
@@ -254,7 +255,7 @@ struct AccountFlowTests {
         #expect(driver.state.screen == .confirmation)
         try await driver.press("o")
         #expect(driver.state.orders.totalCount == 1)
-        try await signIn(driver)
+        try await driver.signIn()
         try await driver.press("o")
         #expect(driver.state.orders.totalCount == 0, "the guest's order is not the account's")
         #expect(try stack.orders.count(customer: nil) == 1)
