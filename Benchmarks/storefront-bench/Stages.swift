@@ -1,6 +1,6 @@
 // Where one key's time goes, stage by stage, from the key to the bytes written.
 //
-//     swift run -c release storefront-bench --stages [--samples N] [--gap-ms MS] [--curses] [--whole-layout]
+//     swift run -c release storefront-bench --stages [--samples N] [--gap-ms MS] [--curses] [--whole-layout] [--only KEY]
 //
 // With --gap-ms each key waits that long after the one before, as a typist's keys do: the caches
 // have cooled, which is what a key costs in a real session (keys back to back measure it warm).
@@ -11,7 +11,8 @@
 // shop's own bytes worked out; with --curses, the changed cells written into curses' virtual screen)
 // and send (one write; with --curses, doupdate). --whole-layout lays every frame out from nothing, where the
 // program copies the rows that show the same from the frame before. Effects started by a key are settled outside the
-// timed part. "floor B" is a bound no byte stream can beat for the same change (`floorBytes`).
+// timed part. --only times one key (move, scroll or add), for a profiler. "floor B" is a bound no byte stream can
+// beat for the same change (`floorBytes`).
 import Foundation
 import StoreClients
 import StoreModels
@@ -78,11 +79,13 @@ func runStages(database: StoreDatabase, catalog: any CatalogRepository, size: Si
     let clock = ContinuousClock()
     func ms(_ d: Duration) -> Double { Double(d.components.seconds) * 1e3 + Double(d.components.attoseconds) / 1e15 }
     var result = StageSamples()
+    var drawn = program.frame
     for i in 0..<(samples + 20) {
         let (setup, key) = workload.key(i, size)
         for key in setup { program.enqueue(key) }
         await program.settle()
-        let before = program.frame
+        // The untimed setup keys' frame, laid out as the program would have (and quickly, for a profiler's sake).
+        let before = layout(program.state, size, charset: .unicode, previous: reuse ? drawn : nil)
         curses.prepare(before)
         curses.send()
         let bytesBefore = curses.bytesWritten
@@ -97,6 +100,7 @@ func runStages(database: StoreDatabase, catalog: any CatalogRepository, size: Si
         let t3 = clock.now
         curses.send()
         let t4 = clock.now
+        drawn = frame
         await program.settle()
         guard i >= 20 else { continue }   // the first keys warm caches and the allocator
         result.reduce.append(ms(t1 - t0))
@@ -121,7 +125,7 @@ func runStages(database: StoreDatabase, catalog: any CatalogRepository, size: Si
 func median(_ values: [Double]) -> Double { percentile(values.sorted(), 0.5) }
 
 @MainActor
-func stageBenchmark(samples: Int, gap: Duration, direct: Bool, reuse: Bool) async throws {
+func stageBenchmark(samples: Int, gap: Duration, direct: Bool, reuse: Bool, only: String?) async throws {
     print(direct ? "Output: the shop's own bytes (prepare = encode, send = one write)" : "Output: curses (prepare = cells into curses, send = doupdate)")
     print("| catalog | size | key | decode+reduce ms | layout ms | prepare ms | send ms | total med / p95 ms | bytes/key | floor B | ratio |")
     print("|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
@@ -132,7 +136,7 @@ func stageBenchmark(samples: Int, gap: Duration, direct: Bool, reuse: Bool) asyn
         let data = try Fixtures.catalogJSON(Fixtures.generatedCatalog(count: count))
         let catalog = try SQLiteCatalogRepository.open(database: database, catalogData: data, source: "bench")
         for size in [Size(columns: 80, rows: 24), Size(columns: 200, rows: 60)] {
-            for workload in stageWorkloads {
+            for workload in stageWorkloads where only == nil || workload.name == only {
                 let s = try await runStages(database: database, catalog: catalog, size: size, workload: workload, samples: samples, gap: gap, direct: direct, reuse: reuse)
                 print(String(format: "| %d | %@ | %@ | %.3f | %.3f | %.3f | %.3f | %.3f / %.3f | %.0f | %.0f | %.2fx |",
                              count, size.description, workload.name, median(s.reduce), median(s.layout), median(s.cells), median(s.update),

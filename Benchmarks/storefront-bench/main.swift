@@ -1,7 +1,7 @@
 // Measures what one keystroke costs inside the process (view model + layout), by catalog size.
 //
 //     swift run -c release storefront-bench [--keys N]
-//     swift run -c release storefront-bench --stages [--samples N] [--gap-ms MS] [--curses]   # per-stage breakdown, see Stages.swift
+//     swift run -c release storefront-bench --stages [--samples N] [--gap-ms MS] [--curses] [--only KEY]   # per-stage breakdown, see Stages.swift
 //
 // Each case drives the real view model through the `Program` loop with the sandbox, and times
 // every key from `press` until its frame is laid out. Results go to stdout as a markdown table.
@@ -18,7 +18,8 @@ let arguments = CommandLine.arguments
 if arguments.contains("--stages") {
     try await stageBenchmark(samples: arguments.firstIndex(of: "--samples").flatMap { Int(arguments[$0 + 1]) } ?? 400,
                              gap: .milliseconds(arguments.firstIndex(of: "--gap-ms").flatMap { Int(arguments[$0 + 1]) } ?? 0),
-                             direct: !arguments.contains("--curses"), reuse: !arguments.contains("--whole-layout"))
+                             direct: !arguments.contains("--curses"), reuse: !arguments.contains("--whole-layout"),
+                             only: arguments.firstIndex(of: "--only").map { arguments[$0 + 1] })
     exit(0)
 }
 let keyCount = arguments.firstIndex(of: "--keys").flatMap { Int(arguments[$0 + 1]) } ?? 2_000

@@ -55,7 +55,12 @@ public struct Cart: Hashable, Sendable {
 
     public var isEmpty: Bool { lines.isEmpty }
     public var itemCount: Int { lines.reduce(0) { $0 + $1.quantity } }
-    public var subtotal: Money { lines.map(\.total).sum(in: currency) }
+    public var subtotal: Money {
+        // Summed in place: every add works it out, and mapping the lines first allocated an array each time.
+        var sum = Money.zero(currency)
+        for line in lines { sum = sum + line.total }
+        return sum
+    }
 
     /// What happened to a change of quantity, so the shopper can be told when a limit held.
     public enum Change: Equatable, Sendable { case changed, atMaximum, atMinimum, noSuchLine }
@@ -107,8 +112,13 @@ extension Cart {
     /// The most this cart can cost: its subtotal and tax with the dearest of `shippingMethods`.
     public func highestTotal(shippingMethods: [ShippingMethod], tax: TaxPolicy) -> Money {
         let subtotal = self.subtotal
-        let shipping = shippingMethods.map { $0.cost(forSubtotal: subtotal) }.max { $0.minorUnits < $1.minorUnits } ?? .zero(currency)
-        return subtotal + shipping + tax.tax(on: subtotal)
+        // The dearest method's cost, found without mapping the methods into an array first (every add asks).
+        var shipping: Money?
+        for method in shippingMethods {
+            let cost = method.cost(forSubtotal: subtotal)
+            if shipping.map({ cost.minorUnits > $0.minorUnits }) ?? true { shipping = cost }
+        }
+        return subtotal + (shipping ?? .zero(currency)) + tax.tax(on: subtotal)
     }
 
     /// True when every line's price and quantity are valid and the cart costs at most `Money.maximumMinorUnits`

@@ -133,6 +133,18 @@ public struct Frame: Hashable, Sendable {
             }
             return x - column
         }
+        if charset == .unicode, TerminalText.isOneColumnPerScalar(text) {
+            // Latin, punctuation, arrows, box drawing: a scalar to a cell, as ASCII is a byte to a cell.
+            for scalar in text.unicodeScalars {
+                guard x < end else { break }
+                if x >= 0 {
+                    if !packed[base + x].isASCII { clearWide(at: x, row: row) }
+                    packed[base + x] = PackedCell(code: scalar.value, bits: bits)
+                }
+                x += 1
+            }
+            return x - column
+        }
         for character in TerminalText.displayable(text, charset: charset) {
             let width = TerminalText.width(of: character)
             if width == 0 { continue }

@@ -16,6 +16,7 @@ struct Painter {
     /// Columns `text` takes once sanitized and, in ASCII mode, transliterated.
     func width(_ text: String) -> Int {
         if TerminalText.isPrintableASCII(text) { return text.utf8.count }
+        if frame.charset == .unicode, TerminalText.isOneColumnPerScalar(text) { return text.unicodeScalars.count }
         if frame.charset == .unicode, TerminalText.isSafe(text) { return text.reduce(0) { $0 + TerminalText.width(of: $1) } }
         return TerminalText.displayable(text, charset: frame.charset).reduce(0) { $0 + TerminalText.width(of: $1) }
     }
@@ -27,6 +28,10 @@ struct Painter {
             let count = text.utf8.count
             if count <= width { return text }
             return String(decoding: text.utf8.prefix(width - glyphs.ellipsisWidth), as: UTF8.self) + glyphs.ellipsis
+        }
+        if frame.charset == .unicode, TerminalText.isOneColumnPerScalar(text) {
+            if text.unicodeScalars.count <= width { return text }
+            return String(String.UnicodeScalarView(text.unicodeScalars.prefix(width - glyphs.ellipsisWidth))) + glyphs.ellipsis
         }
         let characters = TerminalText.displayable(text, charset: frame.charset)
         var total = 0

@@ -48,6 +48,24 @@ public enum TerminalText {
         return false
     }
 
+    /// True when every scalar of `text` is a character of its own, one column wide: Latin, punctuation, currency
+    /// signs, arrows, box drawing, Braille. Such text is drawn a scalar to a cell, with no grapheme breaking and no
+    /// width lookups, which read Unicode tables a header with a "·" in it had cold on every add.
+    public static func isOneColumnPerScalar(_ text: String) -> Bool {
+        for scalar in text.unicodeScalars where !isOneColumnCharacter(scalar.value) { return false }
+        return true
+    }
+
+    /// The scalars `isOneColumnPerScalar` accepts: none combines with a neighbour, none is a control or a format
+    /// character (the soft hyphen, U+00AD, is one), none is wide.
+    static func isOneColumnCharacter(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x20...0x7E, 0xA0...0xAC, 0xAE...0x2FF, 0x2010...0x2027, 0x2030...0x205E, 0x20A0...0x20BF,
+             0x2190...0x21FF, 0x2500...0x259F, 0x2713, 0x2800...0x28FF: true
+        default: false
+        }
+    }
+
     /// True when every byte is printable ASCII: such text is drawn as is, one column per byte.
     @inline(__always)
     public static func isPrintableASCII(_ text: String) -> Bool {

@@ -1,4 +1,5 @@
 import Testing
+import StoreClients
 import StoreModels
 import StoreSandbox
 import StorefrontCore
@@ -118,6 +119,26 @@ struct KeyTests {
             #expect(footer.contains("\(binding.label) \(binding.summary)"))
         }
         #expect(footer.contains("q quit"))
+    }
+
+    /// With a wallet One-Tap is ready and Buy now applies; without one it does not, and the account has no row to act on.
+    @Test(arguments: [true, false])
+    func aKeyMeansTheFirstBindingOfTheTableThatAppliesOnEveryScreen(withWallet: Bool) async throws {
+        let driver = ScriptedDriver(stack: withWallet ? TestStack() : TestStack(guestWallet: WalletContents()))
+        let keys = Set(KeyBindings.table.flatMap(\.keys)).union([.character("z"), .character("é"), .left, .right])
+        // The product list, search, a product, help over it, the cart with a line, its help, orders, the account.
+        for script in ["", "/", "esc,enter", "?", "esc,a,c", "?", "esc,o", "u"] {
+            try await driver.press(script)
+            let state = driver.state
+            let context = KeyContext(state)
+            for key in keys {
+                let scanned = KeyBindings.table.first { $0.contexts.contains(context) && $0.keys.contains(key) && $0.appliesWhen(state) }?.action
+                let typed: Action? = if case .character(let c) = key, [KeyContext.search, .form].contains(context) { .textInput(String(c)) } else { nil }
+                #expect(KeyBindings.action(for: key, in: state) == scanned ?? typed, "\(key) in \(context)")
+            }
+            let footer = KeyBindings.table.filter { $0.inFooter && $0.contexts.contains(context) && $0.appliesWhen(state) }.map(\.summary)
+            #expect(KeyBindings.footer(for: state).map(\.summary) == footer, "footer in \(context)")
+        }
     }
 
     @Test func everyDocumentedKeyDoesSomethingSomewhere() {

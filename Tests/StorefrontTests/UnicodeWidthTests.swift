@@ -31,6 +31,22 @@ struct UnicodeWidthTests {
         #expect(TerminalText.width(of: try #require(character.first)) == columns)
     }
 
+    /// Text of these scalars is drawn a scalar to a cell, skipping grapheme breaking and the width table: each must
+    /// be one column, safe, and a character of its own beside any other of them.
+    @Test func theScalarsDrawnOneToACellAreOneColumnCharactersOfTheirOwn() {
+        let scalars = (0...0x2FFFF).compactMap(Unicode.Scalar.init).filter { TerminalText.isOneColumnPerScalar(String($0)) }
+        #expect(scalars.count > 1_000)
+        for scalar in scalars where TerminalText.width(of: Character(scalar)) != 1 || scalar.isUnsafeForTerminal
+            || scalar.properties.isGraphemeExtend || scalar.properties.generalCategory == .format {
+            Issue.record("U+\(String(scalar.value, radix: 16, uppercase: true)) is not a one-column character of its own")
+        }
+        var text = String.UnicodeScalarView()
+        text.append(contentsOf: scalars)
+        text.append(contentsOf: scalars.reversed())
+        #expect(String(text).count == 2 * scalars.count)
+        #expect(!TerminalText.isOneColumnPerScalar("e\u{301}") && !TerminalText.isOneColumnPerScalar("soft\u{AD}hyphen"))
+    }
+
     @Test func theTableNamesItsUnicodeVersion() {
         #expect(TerminalText.unicodeVersion == "15.0.0")
     }

@@ -98,11 +98,12 @@ enum CartFeature {
     /// Reads the fresh stock of what was added on the stock last read, and takes back the adds it
     /// no longer covers, never below what the cart had before them.
     static func checkStock(_ state: inout AppState, _ env: ShopEnvironment) {
-        let checks = state.stockChecksDue
-        guard !checks.isEmpty else { return }
-        state.stockChecksDue = [:]
+        guard !state.stockChecksDue.isEmpty else { return }
+        let checks = state.stockChecksDue.sorted { $0.key.rawValue < $1.key.rawValue }
+        // Emptied keeping its storage: the next add records its check without allocating a dictionary.
+        state.stockChecksDue.removeAll(keepingCapacity: true)
         var tookBack = false
-        for (productID, before) in checks.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+        for (productID, before) in checks {
             guard let index = state.cart.lines.firstIndex(where: { $0.productID == productID }),
                   let stock = freshStock(of: productID, env), state.cart.lines[index].quantity > stock else { continue }
             let name = state.cart.lines[index].name
@@ -133,11 +134,12 @@ enum CartFeature {
         let shipping = profile.shippingMethods.first
         let cart = state.cart
         state.screens.cart.lines = cart.lines
-        state.screens.cart.totals = cart.totals(shipping: shipping, tax: profile.tax)
+        let totals = cart.totals(shipping: shipping, tax: profile.tax)
+        state.screens.cart.totals = totals
         state.screens.cart.shippingLabel = shipping?.label ?? ""
         state.screens.cart.selectedIndex = ListSelection.clamped(state.screens.cart.selectedIndex, count: cart.lines.count)
         state.screens.cart.canBuyNow = env.oneTap(.cart).isEnabled && state.account.isOneTapReady && !cart.isEmpty
-        state.cartBadge = CartBadge(itemCount: cart.itemCount, subtotal: cart.subtotal)
+        state.cartBadge = CartBadge(itemCount: cart.itemCount, subtotal: totals.subtotal)
     }
 
     /// At the end of a step that changed the cart: an effect that asks for the follow-up, so the

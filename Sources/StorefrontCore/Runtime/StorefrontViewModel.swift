@@ -23,6 +23,7 @@ public final class StorefrontViewModel {
         let initial = AppReducer.initialState(environment)
         self.app = initial
         self.published = initial.screens
+        self.isAcceptingInput = initial.isAcceptingInput
         environment.mailbox.deliver = { [weak self] in self?.step($0) }
         onState(initial.screens)
     }
@@ -37,7 +38,13 @@ public final class StorefrontViewModel {
 
     /// False while a screen is on its way (the payment sheet being presented, a form being
     /// checked): keys typed now belong to what comes next, so hosts hold them until this is true again.
-    public var isAcceptingInput: Bool { app.isAcceptingInput }
+    /// Kept as each step ends: read before every key, and working it out from `app` there copied all of it.
+    public private(set) var isAcceptingInput = true
+
+    /// What `body` makes of the state the screens show, read in place rather than copied (a key is decoded against it).
+    public func reading<Answer>(_ body: (borrowing StorefrontState) -> Answer) -> Answer {
+        body(app.screens)
+    }
 
     /// Waits until every effect started so far, and any effect they started, has finished.
     public func settled() async {
@@ -46,6 +53,7 @@ public final class StorefrontViewModel {
 
     private func step(_ action: AppAction) {
         let effect = AppReducer.step(&app, action, environment)
+        isAcceptingInput = app.isAcceptingInput
         effects.start(effect, send: environment.mailbox.send)
         guard app.screens != published else { return }
         published = app.screens

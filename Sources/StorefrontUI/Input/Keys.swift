@@ -30,7 +30,7 @@ public enum Key: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Which bindings apply: a screen, or a mode on top of one (search typing, a chooser, the prompt, help).
-public enum KeyContext: Hashable, Sendable, CaseIterable {
+public enum KeyContext: Int, Hashable, Sendable, CaseIterable {
     case productList, search, productDetail, cart, paymentSheet, chooser, authorizationPrompt
     case confirmation, orders, orderDetail, account, form, help
 
@@ -127,11 +127,28 @@ public enum KeyBindings {
         KeyBinding(keys: [.character("q")], label: "q", action: .quit, summary: "quit", contexts: Set(KeyContext.allCases).subtracting(typing), inFooter: true),
     ]
 
+    /// A key of a binding, and where the binding is in `table`.
+    private struct KeyEntry: Sendable {
+        var key: Key
+        var binding: Int
+    }
+
+    /// Each context's keys, in table order, indexed by `KeyContext.rawValue`. A key is decoded and a footer
+    /// chosen on every keystroke: scanning the whole table touched every binding's key array and context set.
+    private static let keysByContext: [[KeyEntry]] = KeyContext.allCases.map { context in
+        table.indices.filter { table[$0].contexts.contains(context) }.flatMap { index in table[index].keys.map { KeyEntry(key: $0, binding: index) } }
+    }
+
+    /// Each context's footer bindings, as indices into `table` in table order, indexed by `KeyContext.rawValue`.
+    private static let footerByContext: [[Int]] = KeyContext.allCases.map { context in
+        table.indices.filter { table[$0].inFooter && table[$0].contexts.contains(context) }
+    }
+
     /// The action a key means in the current state, or nil when it means nothing there.
     public static func action(for key: Key, in state: StorefrontState) -> Action? {
         let context = KeyContext(state)
-        if let binding = table.first(where: { $0.contexts.contains(context) && $0.keys.contains(key) && $0.appliesWhen(state) }) {
-            return binding.action
+        for entry in keysByContext[context.rawValue] where entry.key == key && table[entry.binding].appliesWhen(state) {
+            return table[entry.binding].action
         }
         if typing.contains(context), case .character(let character) = key, !character.isNewline {
             return .textInput(String(character))
@@ -146,8 +163,7 @@ public enum KeyBindings {
 
     /// Where the footer's bindings are in `table`: what a frame compares to tell whether its footer changed.
     static func footerIndices(for state: StorefrontState) -> [Int] {
-        let context = KeyContext(state)
-        return table.indices.filter { table[$0].inFooter && table[$0].contexts.contains(context) && table[$0].appliesWhen(state) }
+        footerByContext[KeyContext(state).rawValue].filter { table[$0].appliesWhen(state) }
     }
 
     /// Buy now is offered only where One-Tap is on and ready: otherwise the key and its hint are absent.
@@ -191,11 +207,13 @@ public struct KeyScriptError: Error, Equatable, CustomStringConvertible {
 /// the state it will actually act on. Hosts enqueue every key and drain on every state change.
 @MainActor
 public final class KeyQueue {
+    /// Keys from `next` on are still to be handled; the array is emptied, keeping its storage, once all are.
     private var pending: [Key] = []
+    private var next = 0
 
     public init() {}
 
-    public var isEmpty: Bool { pending.isEmpty }
+    public var isEmpty: Bool { next == pending.count }
 
     /// Queues `key`, then handles as many queued keys as the view model accepts now.
     public func enqueue(_ key: Key, into viewModel: StorefrontViewModel) {
@@ -205,9 +223,14 @@ public final class KeyQueue {
 
     /// Handles queued keys in order until the queue is empty or the view model stops accepting input.
     public func drain(into viewModel: StorefrontViewModel) {
-        while viewModel.isAcceptingInput, !pending.isEmpty {
-            let key = pending.removeFirst()
-            if let action = KeyBindings.action(for: key, in: viewModel.state) { viewModel.send(action) }
+        while viewModel.isAcceptingInput, next < pending.count {
+            let key = pending[next]
+            next += 1
+            if let action = viewModel.reading({ KeyBindings.action(for: key, in: $0) }) { viewModel.send(action) }
+        }
+        if next == pending.count {
+            pending.removeAll(keepingCapacity: true)
+            next = 0
         }
     }
 }
