@@ -110,40 +110,52 @@ public struct Money: Hashable, Sendable, Codable, CustomStringConvertible {
 
     /// Formats for display: "$12.50", "¥500", "KWD 1.250", "-$3.00".
     public var formatted: String {
-        // Built byte by byte: every price on screen is formatted on every frame.
+        // Written straight into the string's own storage: every price on screen is formatted on every frame that
+        // draws it, and building it through byte arrays allocated three of them each time.
         let scale = UInt64(currency.minorUnitsPerMajor)
         let magnitude = minorUnits.magnitude
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(32)
-        if minorUnits < 0 { bytes.append(UInt8(ascii: "-")) }
-        if let symbol = currency.symbol {
-            bytes.append(contentsOf: symbol.utf8)
-        } else {
-            bytes.append(contentsOf: currency.code.utf8)
-            bytes.append(UInt8(ascii: " "))
-        }
-        var whole = magnitude / scale
-        var reversed: [UInt8] = []
-        reversed.reserveCapacity(26)
-        var count = 0
-        repeat {
-            if count > 0, count % 3 == 0 { reversed.append(UInt8(ascii: ",")) }
-            reversed.append(UInt8(ascii: "0") + UInt8(whole % 10))
-            whole /= 10
-            count += 1
-        } while whole > 0
-        bytes.append(contentsOf: reversed.reversed())
-        if currency.exponent > 0 {
-            bytes.append(UInt8(ascii: "."))
-            var fraction = magnitude % scale
-            var digits = [UInt8](repeating: UInt8(ascii: "0"), count: currency.exponent)
-            for index in digits.indices.reversed() {
-                digits[index] = UInt8(ascii: "0") + UInt8(fraction % 10)
-                fraction /= 10
+        let whole = magnitude / scale
+        var digits = 1
+        var rest = whole
+        while rest >= 10 { rest /= 10; digits += 1 }
+        let wholeWidth = digits + (digits - 1) / 3
+        let exponent = currency.exponent
+        let symbol = currency.symbol
+        let prefixWidth = symbol?.utf8.count ?? currency.code.utf8.count + 1
+        let capacity = (minorUnits < 0 ? 1 : 0) + prefixWidth + wholeWidth + (exponent > 0 ? 1 + exponent : 0)
+        return String(unsafeUninitializedCapacity: capacity) { bytes in
+            var at = 0
+            func put(_ byte: UInt8) { bytes[at] = byte; at += 1 }
+            if minorUnits < 0 { put(UInt8(ascii: "-")) }
+            if let symbol {
+                for byte in symbol.utf8 { put(byte) }
+            } else {
+                for byte in currency.code.utf8 { put(byte) }
+                put(UInt8(ascii: " "))
             }
-            bytes.append(contentsOf: digits)
+            // The whole part from its last digit back, a comma before every third.
+            var position = at + wholeWidth
+            var value = whole
+            var written = 0
+            repeat {
+                if written > 0, written % 3 == 0 { position -= 1; bytes[position] = UInt8(ascii: ",") }
+                position -= 1
+                bytes[position] = UInt8(ascii: "0") + UInt8(value % 10)
+                value /= 10
+                written += 1
+            } while value > 0
+            at += wholeWidth
+            if exponent > 0 {
+                put(UInt8(ascii: "."))
+                var fraction = magnitude % scale
+                for index in (at..<at + exponent).reversed() {
+                    bytes[index] = UInt8(ascii: "0") + UInt8(fraction % 10)
+                    fraction /= 10
+                }
+                at += exponent
+            }
+            return at
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     public var description: String { formatted }

@@ -11,6 +11,12 @@ struct MoneyTests {
         (Money(minorUnits: 123_456_789, currency: .usd), "$1,234,567.89"),
         (Money(minorUnits: -300, currency: .eur), "-€3.00"),
         (Money(minorUnits: 100, currency: .chf), "CHF 1.00"),
+        (Money(minorUnits: 0, currency: .krw), "₩0"),
+        (Money(minorUnits: 1_000_000, currency: .krw), "₩1,000,000"),
+        (Money(minorUnits: 99_999, currency: .usd), "$999.99"),
+        (Money(minorUnits: 100_000, currency: .usd), "$1,000.00"),
+        (Money(minorUnits: 999_999_999_999, currency: .bhd), "BHD 999,999,999.999"),
+        (Money(minorUnits: .min, currency: .usd), "-$92,233,720,368,547,758.08"),
     ])
     func formatting(money: Money, expected: String) {
         #expect(money.formatted == expected)

@@ -21,8 +21,8 @@ public final class ActionMailbox: Navigator {
         }
     }
 
-    /// The send function effects are given.
-    public var send: Send { Send { [weak self] in self?.post($0) } }
+    /// The send function effects are given: one, made when first asked for, where every step made its own.
+    public private(set) lazy var send = Send { [weak self] in self?.post($0) }
 
     /// The next action posted during the current step, if any.
     func takeQueued() -> AppAction? {

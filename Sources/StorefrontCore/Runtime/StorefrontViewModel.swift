@@ -11,6 +11,7 @@ import StoreModels
 public final class StorefrontViewModel {
     /// Everything the reducers keep, published and not.
     public private(set) var app: AppState
+    /// The screens as last published: `app.screens` whenever no action is being handled.
     private var published: StorefrontState
     private let onState: (StorefrontState) -> Void
     private let environment: ShopEnvironment
@@ -41,9 +42,10 @@ public final class StorefrontViewModel {
     /// Kept as each step ends: read before every key, and working it out from `app` there copied all of it.
     public private(set) var isAcceptingInput = true
 
-    /// What `body` makes of the state the screens show, read in place rather than copied (a key is decoded against it).
+    /// What `body` makes of the state the screens show, lent in place: a key is decoded against it before every
+    /// key, and a copy would retain every string and array in it. `body` must not send actions (that traps).
     public func reading<Answer>(_ body: (borrowing StorefrontState) -> Answer) -> Answer {
-        body(app.screens)
+        Self.lend(&published, to: body)
     }
 
     /// Waits until every effect started so far, and any effect they started, has finished.
@@ -53,10 +55,23 @@ public final class StorefrontViewModel {
 
     private func step(_ action: AppAction) {
         let effect = AppReducer.step(&app, action, environment)
-        isAcceptingInput = app.isAcceptingInput
         effects.start(effect, send: environment.mailbox.send)
-        guard app.screens != published else { return }
-        published = app.screens
+        guard Self.publish(&app, over: &published, acceptingInput: &isAcceptingInput) else { return }
         onState(app.screens)
+    }
+
+    // The state is worked on through `inout` from here: read through `self` around a call, the compiler copies it
+    // whole first (every string and array in it retained and released), which put four copies into every key.
+
+    /// Brings `published` up to `app`'s screens; true when they changed.
+    private static func publish(_ app: inout AppState, over published: inout StorefrontState, acceptingInput: inout Bool) -> Bool {
+        acceptingInput = app.isAcceptingInput
+        guard app.screens != published else { return false }
+        published = app.screens
+        return true
+    }
+
+    private static func lend<Answer>(_ state: inout StorefrontState, to body: (borrowing StorefrontState) -> Answer) -> Answer {
+        body(state)
     }
 }

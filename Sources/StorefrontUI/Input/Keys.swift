@@ -34,7 +34,8 @@ public enum KeyContext: Int, Hashable, Sendable, CaseIterable {
     case productList, search, productDetail, cart, paymentSheet, chooser, authorizationPrompt
     case confirmation, orders, orderDetail, account, form, help
 
-    public init(_ state: StorefrontState) {
+    /// Borrows the state: an initializer owns its arguments, so taking it plainly copied the state on every key.
+    public init(_ state: borrowing StorefrontState) {
         if state.isHelpShown { self = .help; return }
         switch state.screen {
         case .productList: self = state.productList.isEditingQuery ? .search : .productList

@@ -117,18 +117,25 @@ struct ProductListNotes: Sendable {
     var geometry: Geometry
 
     /// The row offset that showed `rows[row]` as match `index`, or nil when that row showed something else or none.
-    /// (The rows are compared in place: a Product passed alone would be copied, its strings retained.)
     func offset(showing rows: [Product], _ row: Int, at index: Int) -> Int? {
         let offset = index - windowStart
-        guard offset >= 0, offset < priceWidths.count, self.rows[offset] == rows[row] else { return nil }
+        guard offset >= 0, offset < priceWidths.count, Self.same(self.rows, offset, rows, row) else { return nil }
         return offset
     }
 
     func isSelected(_ offset: Int) -> Bool { windowStart + offset == selectedIndex }
 
-    /// True when the product selected then is `rows[row]`, compared in place.
+    /// True when the product selected then is `rows[row]`.
     func selectedProductIs(_ rows: [Product], _ row: Int) -> Bool {
         let offset = selectedIndex - windowStart
-        return self.rows.indices.contains(offset) && rows.indices.contains(row) && self.rows[offset] == rows[row]
+        return self.rows.indices.contains(offset) && rows.indices.contains(row) && Self.same(self.rows, offset, rows, row)
+    }
+
+    /// `old[i] == new[j]`. Most keys change no row's product and leave the rows the very same array, whose element
+    /// at the same index is the same product: comparing them would copy both (an array hands out copies), retaining
+    /// and releasing every string of both, for every row of every frame.
+    private static func same(_ old: [Product], _ i: Int, _ new: [Product], _ j: Int) -> Bool {
+        if i == j, old.withUnsafeBufferPointer({ $0.baseAddress }) == new.withUnsafeBufferPointer({ $0.baseAddress }) { return true }
+        return old[i] == new[j]
     }
 }
