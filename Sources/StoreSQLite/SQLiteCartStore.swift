@@ -22,12 +22,13 @@ public final class SQLiteCartStore: CartStore {
     }
 
     /// Not synced at its commit (`writeUnsynced`): a cart is saved on every change, and a sync would be most of an add's cost.
+    /// The statements are prepared once per connection (`cachedStatement`): compiling them again was most of a save.
     public func save(_ lines: [CartLine], forCustomer customer: String) throws {
         try database.writeUnsynced { db in
-            try db.execute(sql: "DELETE FROM cart_line WHERE customer = ?", arguments: [customer])
+            try db.cachedStatement(sql: "DELETE FROM cart_line WHERE customer = ?").execute(arguments: [customer])
+            let insert = try db.cachedStatement(sql: "INSERT INTO cart_line (customer, position, product_id, name, unit_price, currency, quantity) VALUES (?, ?, ?, ?, ?, ?, ?)")
             for (position, line) in lines.enumerated() {
-                try db.execute(sql: "INSERT INTO cart_line (customer, position, product_id, name, unit_price, currency, quantity) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                               arguments: [customer, position, line.productID.rawValue, line.name, line.unitPrice.minorUnits, line.unitPrice.currency.code, line.quantity])
+                try insert.execute(arguments: [customer, position, line.productID.rawValue, line.name, line.unitPrice.minorUnits, line.unitPrice.currency.code, line.quantity])
             }
         }
     }
