@@ -20,6 +20,13 @@ public struct CartLine: Hashable, Sendable, Identifiable {
     public var total: Money { unitPrice * quantity }
 }
 
+extension Sequence<CartLine> {
+    /// What the lines cost before shipping and tax: summed as they come, since a cart's is worked out on every add.
+    public func subtotal(in currency: Currency) -> Money {
+        reduce(.zero(currency)) { $0 + $1.total }
+    }
+}
+
 /// The amounts that make up what a cart costs. `total` is always the sum of the other three.
 public struct CartTotals: Hashable, Sendable {
     public var subtotal: Money
@@ -55,12 +62,7 @@ public struct Cart: Hashable, Sendable {
 
     public var isEmpty: Bool { lines.isEmpty }
     public var itemCount: Int { lines.reduce(0) { $0 + $1.quantity } }
-    public var subtotal: Money {
-        // Summed in place: every add works it out, and mapping the lines first allocated an array each time.
-        var sum = Money.zero(currency)
-        for line in lines { sum = sum + line.total }
-        return sum
-    }
+    public var subtotal: Money { lines.subtotal(in: currency) }
 
     /// What happened to a change of quantity, so the shopper can be told when a limit held.
     public enum Change: Equatable, Sendable { case changed, atMaximum, atMinimum, noSuchLine }
@@ -112,13 +114,9 @@ extension Cart {
     /// The most this cart can cost: its subtotal and tax with the dearest of `shippingMethods`.
     public func highestTotal(shippingMethods: [ShippingMethod], tax: TaxPolicy) -> Money {
         let subtotal = self.subtotal
-        // The dearest method's cost, found without mapping the methods into an array first (every add asks).
-        var shipping: Money?
-        for method in shippingMethods {
-            let cost = method.cost(forSubtotal: subtotal)
-            if shipping.map({ cost.minorUnits > $0.minorUnits }) ?? true { shipping = cost }
-        }
-        return subtotal + (shipping ?? .zero(currency)) + tax.tax(on: subtotal)
+        // Lazily: every add asks, and mapping the methods into an array allocated one each time.
+        let shipping = shippingMethods.lazy.map { $0.cost(forSubtotal: subtotal) }.max { $0.minorUnits < $1.minorUnits } ?? .zero(currency)
+        return subtotal + shipping + tax.tax(on: subtotal)
     }
 
     /// True when every line's price and quantity are valid and the cart costs at most `Money.maximumMinorUnits`

@@ -34,7 +34,7 @@ enum CheckoutFeature {
             state.notice = Notice(.error, "Payments are not available on this device.")
             return .none
         }
-        let subtotal = order.lines.map(\.total).sum(in: shop.currency)
+        let subtotal = order.lines.subtotal(in: shop.currency)
         let shipping = oneTap
             ? shop.shippingMethods.min { $0.cost(forSubtotal: subtotal).minorUnits < $1.cost(forSubtotal: subtotal).minorUnits }
             : shop.shippingMethods.first

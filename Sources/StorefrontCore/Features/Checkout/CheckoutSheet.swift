@@ -56,7 +56,7 @@ enum CheckoutSheet {
             let choices = options.contacts.map { ChooserState.Option(title: $0.name, detail: $0.address.singleLine) }
             return ChooserState(row: row, options: choices, selectedIndex: options.contacts.firstIndex { $0.id == checkout.shipTo?.id } ?? 0, addTitle: "Add a new address")
         case .shippingMethod:
-            let subtotal = checkout.order.lines.map(\.total).sum(in: shop.currency)
+            let subtotal = checkout.order.lines.subtotal(in: shop.currency)
             let choices = shop.shippingMethods.map { ChooserState.Option(title: "\($0.label) · \($0.cost(forSubtotal: subtotal).formatted)", detail: $0.detail) }
             return ChooserState(row: row, options: choices, selectedIndex: shop.shippingMethods.firstIndex { $0.id == checkout.shippingMethod.id } ?? 0)
         case .contact:
