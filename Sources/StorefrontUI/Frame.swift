@@ -121,29 +121,13 @@ public struct Frame: Hashable, Sendable {
         let base = row * size.columns
         let bits = style.bits
         var x = column
+        // The common cases, nothing to sanitize or transliterate: ASCII, a byte to a cell, and one-column characters
+        // (Latin, punctuation, arrows, box drawing), a scalar to a cell.
         if TerminalText.isPrintableASCII(text) {
-            // The common case: one byte, one column, nothing to sanitize or transliterate.
-            for byte in text.utf8 {
-                guard x < end else { break }
-                if x >= 0 {
-                    if !packed[base + x].isASCII { clearWide(at: x, row: row) }
-                    packed[base + x] = PackedCell(code: UInt32(byte), bits: bits)
-                }
-                x += 1
-            }
-            return x - column
+            return putOneColumnCells(text.utf8.lazy.map(UInt32.init), from: column, to: end, row: row, bits: bits)
         }
         if charset == .unicode, TerminalText.isOneColumnPerScalar(text) {
-            // Latin, punctuation, arrows, box drawing: a scalar to a cell, as ASCII is a byte to a cell.
-            for scalar in text.unicodeScalars {
-                guard x < end else { break }
-                if x >= 0 {
-                    if !packed[base + x].isASCII { clearWide(at: x, row: row) }
-                    packed[base + x] = PackedCell(code: scalar.value, bits: bits)
-                }
-                x += 1
-            }
-            return x - column
+            return putOneColumnCells(text.unicodeScalars.lazy.map { $0.value }, from: column, to: end, row: row, bits: bits)
         }
         for character in TerminalText.displayable(text, charset: charset) {
             let width = TerminalText.width(of: character)
@@ -166,6 +150,21 @@ public struct Frame: Hashable, Sendable {
                 if width == 2 { packed[base + x + 1] = PackedCell(code: 0, bits: bits) }
             }
             x += width
+        }
+        return x - column
+    }
+
+    /// Writes one cell per code from `column` until `end`; returns the columns used.
+    private mutating func putOneColumnCells(_ codes: some Sequence<UInt32>, from column: Int, to end: Int, row: Int, bits: UInt32) -> Int {
+        let base = row * size.columns
+        var x = column
+        for code in codes {
+            guard x < end else { break }
+            if x >= 0 {
+                if !packed[base + x].isASCII { clearWide(at: x, row: row) }
+                packed[base + x] = PackedCell(code: code, bits: bits)
+            }
+            x += 1
         }
         return x - column
     }
