@@ -208,13 +208,11 @@ public struct KeyScriptError: Error, Equatable, CustomStringConvertible {
 /// the state it will actually act on. Hosts enqueue every key and drain on every state change.
 @MainActor
 public final class KeyQueue {
-    /// Keys from `next` on are still to be handled; the array is emptied, keeping its storage, once all are.
     private var pending: [Key] = []
-    private var next = 0
 
     public init() {}
 
-    public var isEmpty: Bool { next == pending.count }
+    public var isEmpty: Bool { pending.isEmpty }
 
     /// Queues `key`, then handles as many queued keys as the view model accepts now.
     public func enqueue(_ key: Key, into viewModel: StorefrontViewModel) {
@@ -224,14 +222,9 @@ public final class KeyQueue {
 
     /// Handles queued keys in order until the queue is empty or the view model stops accepting input.
     public func drain(into viewModel: StorefrontViewModel) {
-        while viewModel.isAcceptingInput, next < pending.count {
-            let key = pending[next]
-            next += 1
+        while viewModel.isAcceptingInput, !pending.isEmpty {
+            let key = pending.removeFirst()
             if let action = viewModel.reading({ KeyBindings.action(for: key, in: $0) }) { viewModel.send(action) }
-        }
-        if next == pending.count {
-            pending.removeAll(keepingCapacity: true)
-            next = 0
         }
     }
 }
