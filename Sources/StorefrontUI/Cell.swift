@@ -68,8 +68,10 @@ public struct PackedCell: Hashable, Sendable, BitwiseCopyable {
 }
 
 /// Which characters the terminal can show.
-public enum Charset: Hashable, Sendable {
+public enum Charset: Hashable, Sendable, CustomStringConvertible {
     case unicode
     /// The locale is not UTF-8: every cell is plain ASCII.
     case ascii
+
+    public var description: String { self == .ascii ? "ascii" : "unicode" }
 }

@@ -13,19 +13,19 @@ import StorefrontUI
 @MainActor
 public final class TerminalSession {
     /// How the session ended, as a process exit status.
-    public enum Ending: Int32, Sendable {
+    public enum Ending: Int32, Sendable, CustomStringConvertible {
         case quit = 0
         case hangup = 129
         case interrupted = 130
         case terminated = 143
-    }
 
-    private static func name(of ending: Ending) -> String {
-        switch ending {
-        case .quit: "quit"
-        case .hangup: "hangup"
-        case .interrupted: "interrupted"
-        case .terminated: "terminated"
+        public var description: String {
+            switch self {
+            case .quit: "quit"
+            case .hangup: "hangup"
+            case .interrupted: "interrupted"
+            case .terminated: "terminated"
+            }
         }
     }
 
@@ -65,9 +65,10 @@ public final class TerminalSession {
     public func run() async throws -> Ending {
         let screen = try NCursesScreen(theme: theme, environment: environment, mouse: mouse)
         defer { screen.restore() }
-        // Spelled out: interpolating the values themselves has the runtime look their conformances up by scanning
-        // every conformance record of the binary, about a millisecond of every start (docs/BENCHMARKS.md §14).
-        log("screen \(screen.size.description), charset \(screen.charset == .ascii ? "ascii" : "unicode"), colours \(screen.colorMode.rawValue)")
+        // Each type here describes itself (`CustomStringConvertible`): interpolating one that does not has the runtime
+        // look its conformances up by scanning every conformance record of the binary, about a millisecond of every
+        // start (docs/BENCHMARKS.md §14).
+        log("screen \(screen.size), charset \(screen.charset), colours \(screen.colorMode)")
         let backend = NCursesBackend(screen: screen)
         let events = TerminalEvents(
             screen: screen, backend: backend, program: Program(dependencies: dependencies, backend: backend),
@@ -75,7 +76,7 @@ public final class TerminalSession {
             marksPrivate: environment[Self.privateMarkersVariable] != nil
         )
         let ending = try await events.run()
-        log("session ended: \(Self.name(of: ending))")
+        log("session ended: \(ending)")
         return ending
     }
 }

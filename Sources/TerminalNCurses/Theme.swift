@@ -1,13 +1,15 @@
 import StorefrontUI
 
 /// How the terminal shows style roles.
-public enum ColorMode: String, Sendable, CaseIterable {
+public enum ColorMode: String, Sendable, CaseIterable, CustomStringConvertible {
     /// 256 colours on the terminal's own background.
     case color256
     /// The 8 basic colours.
     case color8
     /// Attributes only (bold, reverse, underline, dim): `NO_COLOR`, `--theme mono`, or no colours.
     case monochrome
+
+    public var description: String { rawValue }
 }
 
 /// What the user asked for; `auto` picks from the terminal's abilities and `NO_COLOR`.
