@@ -41,17 +41,15 @@ struct CastRecording {
     /// A `--keys` script for a recording: key names, and `click@COLxROW` (from 1, as a terminal
     /// counts), `wheelup`, `wheeldown`.
     static func steps(_ script: String) throws -> [Step] {
-        guard !script.isEmpty else { return [] }
-        return try script.split(separator: ",", omittingEmptySubsequences: false).enumerated().map { position, raw in
-            let name = raw.trimmingCharacters(in: .whitespaces)
-            switch name {
+        try Key.scriptEntries(script).map { entry in
+            switch entry.name {
             case "wheelup": return .wheel(down: false)
             case "wheeldown": return .wheel(down: true)
             default:
-                if let click = name.wholeMatch(of: /click@(\d{1,4})x(\d{1,4})/), let column = Int(click.1), let row = Int(click.2), column >= 1, row >= 1 {
+                if let click = entry.name.wholeMatch(of: /click@(\d{1,4})x(\d{1,4})/), let column = Int(click.1), let row = Int(click.2), column >= 1, row >= 1 {
                     return .click(column: column, row: row)
                 }
-                guard let key = name == "comma" ? .character(",") : Key(name: name) else { throw KeyScriptError(position: position + 1, name: String(raw)) }
+                guard let key = entry.key else { throw KeyScriptError(position: entry.position, name: entry.written) }
                 return .key(key)
             }
         }

@@ -106,6 +106,11 @@ struct KeyTests {
         #expect(try Key.script("") == [])
     }
 
+    @Test func namesAreTrimmedOfSpacesAndTabsButNotOfNewlines() throws {
+        #expect(try Key.script(" enter ,\ta\t,\u{00A0}down\u{3000}") == [.enter, .character("a"), .down])
+        #expect(throws: KeyScriptError(position: 1, name: "enter\n")) { try Key.script("enter\n") }
+    }
+
     @Test func unknownKeyNameIsAClearError() {
         #expect(throws: KeyScriptError(position: 2, name: "jump")) { try Key.script("enter,jump") }
         let message = KeyScriptError(position: 2, name: "jump").description
