@@ -38,6 +38,8 @@ public final class ActionMailbox: Navigator {
 /// Runs effects as tracked tasks, so `settled()` can wait for them.
 @MainActor
 public final class EffectRunner {
+    /// The effects in flight. Each lets go of itself as it ends: a terminal session never waits for
+    /// `settled()`, and kept until then, every finished task of a long session stayed in memory.
     private var tasks: [Int: Task<Void, Never>] = [:]
     private var nextTaskID = 0
 
@@ -47,7 +49,11 @@ public final class EffectRunner {
         for operation in effect.operations {
             let id = nextTaskID
             nextTaskID += 1
-            tasks[id] = Task { @MainActor in await operation(send) }
+            // The task starts after this step returns, so it is in `tasks` before it can remove itself.
+            tasks[id] = Task { @MainActor [weak self] in
+                await operation(send)
+                self?.tasks[id] = nil
+            }
         }
     }
 
