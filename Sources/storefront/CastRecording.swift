@@ -21,6 +21,9 @@ struct CastRecording {
     /// The longest any one answer may take.
     static let answerLimit = Duration.seconds(60)
 
+    /// How many presses of Esc a script that ends inside a form may take to leave it.
+    static let formDepthLimit = 4
+
     /// One step of a recorded script: a key, or the mouse as a terminal reports it.
     enum Step: Equatable {
         case key(Key)
@@ -55,9 +58,16 @@ struct CastRecording {
         }
     }
 
+    /// One line of the file: what the terminal received ("o"), or its new size ("r", as "COLSxROWS").
     struct Event {
         var time: Double
         var output: [UInt8]
+        var code = "o"
+
+        /// The terminal became `size` at `time`.
+        static func resize(at time: Double, to size: Size) -> Event {
+            Event(time: time, output: Array("\(size.columns)x\(size.rows)".utf8), code: "r")
+        }
     }
 
     /// Runs the script and returns the events, and the program's termination.
@@ -91,6 +101,18 @@ struct CastRecording {
             try answer(at: time)
         }
         if !ended && !quitting {
+            // A script may end inside a form, where `q` is typed, not obeyed: Esc leaves each form first
+            // (one Esc a form, as a chooser's form opens from the sheet), so the recording always ends.
+            var escapes = 0
+            while !ended && forms.isInsideForm && escapes < Self.formDepthLimit {
+                escapes += 1
+                elapsedMilliseconds += stepMilliseconds
+                RecordingFile.writeAll(Key.escape.terminalBytes, to: terminal)
+                try answer(at: time)
+            }
+            guard !forms.isInsideForm else {
+                throw CastRecordingError(message: "the script ended inside a form that \(Self.formDepthLimit) presses of Esc did not leave")
+            }
             elapsedMilliseconds += stepMilliseconds
             RecordingFile.writeAll(Key.character("q").terminalBytes, to: terminal)
             try answer(at: time)
@@ -132,8 +154,9 @@ struct CastRecordingError: Error, CustomStringConvertible {
 
 /// What both recorders need of files and descriptors.
 enum RecordingFile {
-    /// The recording's URL, once its folder is known to exist; says so and exits 73 when it does not.
-    static func checked(_ path: String) throws -> URL {
+    /// The recording's URL, once its folder is known to exist and the file not to (unless `force`); says
+    /// why and exits 73 otherwise, before anything is recorded.
+    static func checked(_ path: String, force: Bool) throws -> URL {
         let url = URL(fileURLWithPath: path)
         var isDirectory: ObjCBool = false
         let folder = url.deletingLastPathComponent().path
@@ -141,33 +164,68 @@ enum RecordingFile {
             complain("cannot write \(path): the folder \(folder) does not exist")
             throw ExitCodes.cannotCreate
         }
+        var info = stat()
+        if lstat(path, &info) == 0 {
+            guard info.st_mode & S_IFMT == S_IFREG else {
+                complain("cannot write \(path): it exists and is not a regular file")
+                throw ExitCodes.cannotCreate
+            }
+            guard force else {
+                complain("cannot write \(path): it exists; pass --force to replace it")
+                throw ExitCodes.cannotCreate
+            }
+        }
         return url
     }
 
-    /// Writes the recording as asciicast v2 (a header line, then one `[time, "o", text]` line per
-    /// event); says so and exits 73 when the file cannot be written.
-    static func write(_ events: [CastRecording.Event], size: Size, term: String, title: String, to url: URL) throws {
+    /// Writes the recording as asciicast v2 (a header line, then one `[time, code, data]` line per event),
+    /// readable by its owner only (it may show a wallet or an address), into a new file renamed over the
+    /// path, so a file being replaced is never half written; says so and exits 73 when it cannot be written.
+    ///
+    /// `title` names what was recorded, never the keys: they may be a card number typed into a form.
+    static func write(_ events: [CastRecording.Event], size: Size, term: String, title: String, to url: URL, force: Bool) throws {
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).partial")
         do {
             let header: [String: Any] = ["version": 2, "width": size.columns, "height": size.rows, "title": title, "env": ["TERM": term]]
             var lines = [String(decoding: try JSONSerialization.data(withJSONObject: header, options: [.sortedKeys]), as: UTF8.self)]
             for event in events {
                 let text = String(decoding: event.output, as: UTF8.self)
-                lines.append(String(decoding: try JSONSerialization.data(withJSONObject: [event.time, "o", text] as [Any], options: [.withoutEscapingSlashes]), as: UTF8.self))
+                lines.append(String(decoding: try JSONSerialization.data(withJSONObject: [event.time, event.code, text] as [Any], options: [.withoutEscapingSlashes]), as: UTF8.self))
             }
-            try (lines.joined(separator: "\n") + "\n").write(to: url, atomically: true, encoding: .utf8)
+            let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            let bytes = Array((lines.joined(separator: "\n") + "\n").utf8)
+            let written = writeAll(bytes, to: descriptor)
+            let synced = fsync(descriptor) == 0
+            close(descriptor)
+            guard written == bytes.count, synced else { throw POSIXError(.EIO) }
+            // link(2) refuses an existing name, so a file that appeared while recording is not replaced unasked.
+            let placed = force ? rename(temporary.path, url.path) : link(temporary.path, url.path)
+            guard placed == 0 else {
+                let code = errno
+                if code == EEXIST { throw RecordingFileExists() }
+                throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+            }
+            if !force { unlink(temporary.path) }
         } catch {
-            complain("cannot write \(url.path): \(error.localizedDescription)")
+            unlink(temporary.path)
+            complain("cannot write \(url.path): \(error is RecordingFileExists ? "it appeared while recording; pass --force to replace it" : error.localizedDescription)")
             throw ExitCodes.cannotCreate
         }
     }
 
+    private struct RecordingFileExists: Error {}
+
     /// Writes every byte, through short writes and interruptions; stops when the descriptor is gone.
-    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
+    /// Returns how many were written.
+    @discardableResult
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int {
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBufferPointer { Foundation.write(descriptor, $0.baseAddress, $0.count) }
-            if written <= 0 { if errno == EINTR { continue } else { return } }
+            if written <= 0 { if errno == EINTR { continue } else { return offset } }
             offset += written
         }
+        return offset
     }
 }

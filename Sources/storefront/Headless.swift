@@ -30,6 +30,9 @@ struct Headless: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Write the session as an asciicast v2 file (asciinema plays it): the shop runs in a pty, so the file holds what a terminal receives.", valueName: "file.cast"))
     var cast: String?
 
+    @Flag(help: "With --cast: replace the file if it exists.")
+    var force = false
+
     @Option(help: ArgumentHelp("With --cast: the time between keys, e.g. 400ms or 1s (default 400ms).", valueName: "duration"), transform: Arguments.pace)
     var pace = Duration.milliseconds(400)
 
@@ -77,7 +80,7 @@ struct Headless: AsyncParsableCommand {
 
     /// `--cast`: this binary's `run` in a pty, with the same shop, recorded; exits as the shop did.
     private func recordCast(_ script: [CastRecording.Step], to path: String) throws {
-        let url = try RecordingFile.checked(path)
+        let url = try RecordingFile.checked(path, force: force)
         // The file is played on someone else's xterm-256color: in colour whatever this terminal's
         // NO_COLOR says, so the same script always gives the same file.
         var arguments = ["run", "--sandbox-latency-ms", "0", "--theme", "color"]
@@ -109,7 +112,7 @@ struct Headless: AsyncParsableCommand {
             complain("cannot record \(path): \(error)")
             throw ExitCodes.ioError
         }
-        try RecordingFile.write(events, size: size, term: environment["TERM"] ?? "xterm-256color", title: "storefront: \(keys)", to: url)
+        try RecordingFile.write(events, size: size, term: environment["TERM"] ?? "xterm-256color", title: "storefront headless", to: url, force: force)
         let seconds = events.last.map { String(format: "%.1f", $0.time) } ?? "0"
         print("wrote \(path): \(script.count) keys, \(events.count) frames, \(seconds) s")
         if termination.shellStatus != 0 { throw ExitCode(termination.shellStatus) }

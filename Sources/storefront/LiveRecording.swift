@@ -66,6 +66,12 @@ struct LiveRecording {
         var events: [CastRecording.Event] = []
         let clock = ContinuousClock()
         let start = clock.now
+        var recordedSize = Size(columns: Int(columns), rows: Int(rows))
+        func elapsedSeconds() -> Double {
+            let elapsed = clock.now - start
+            let milliseconds = Int(elapsed.components.seconds) * 1000 + Int(elapsed.components.attoseconds / 1_000_000_000_000_000)
+            return Double(milliseconds) / 1000
+        }
         var buffer = [UInt8](repeating: 0, count: 65_536)
         var inputOpen = true
         relay: while true {
@@ -82,9 +88,16 @@ struct LiveRecording {
                 RecordingFile.writeAll(output, to: STDOUT_FILENO)
                 let kept = filter.recordable(output)
                 if !kept.isEmpty {
-                    let elapsed = clock.now - start
-                    let milliseconds = Int(elapsed.components.seconds) * 1000 + Int(elapsed.components.attoseconds / 1_000_000_000_000_000)
-                    events.append(CastRecording.Event(time: Double(milliseconds) / 1000, output: kept))
+                    // The shop redraws after a resize, so the size it drew for goes in first (asciicast v2's "r").
+                    var window = winsize()
+                    if ioctl(terminal, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0, window.ws_row > 0 {
+                        let size = Size(columns: Int(window.ws_col), rows: Int(window.ws_row))
+                        if size != recordedSize {
+                            events.append(.resize(at: elapsedSeconds(), to: size))
+                            recordedSize = size
+                        }
+                    }
+                    events.append(CastRecording.Event(time: elapsedSeconds(), output: kept))
                 }
             }
             if inputOpen, descriptors.count > 1, descriptors[1].revents != 0 {
@@ -103,6 +116,9 @@ struct PrivateSections {
     private static let ends = Array(TerminalSession.privateEnds.utf8)
     private var isPrivate = false
     private var held: [UInt8] = []
+
+    /// True while the shop has a form open: what it draws now is left out, and `q` would be typed into it.
+    var isInsideForm: Bool { isPrivate }
 
     mutating func recordable(_ output: [UInt8]) -> [UInt8] {
         var pending = held + output

@@ -27,6 +27,9 @@ struct Run: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Record this session as an asciicast v2 file; what is typed in forms is left out.", valueName: "file.cast"))
     var record: String?
 
+    @Flag(help: "With --record: replace the file if it exists.")
+    var force = false
+
     @Option(name: .customLong("sandbox-latency-ms"), help: ArgumentHelp("How long each sandbox payment call takes, to show progress. Default 300.", valueName: "ms"))
     var sandboxLatencyMilliseconds: Int?
 
@@ -120,7 +123,7 @@ struct Run: AsyncParsableCommand {
     /// shop, recorded; exits as the shop did.
     @MainActor
     private func recordSession(to path: String) throws {
-        let url = try RecordingFile.checked(path)
+        let url = try RecordingFile.checked(path, force: force)
         do {
             try TerminalSession.checkTerminal(environment: ProcessInfo.processInfo.environment)
         } catch {
@@ -132,7 +135,7 @@ struct Run: AsyncParsableCommand {
         if let index = arguments.firstIndex(of: "--record"), index + 1 < arguments.count {
             arguments.removeSubrange(index...(index + 1))
         }
-        arguments.removeAll { $0.hasPrefix("--record=") }
+        arguments.removeAll { $0.hasPrefix("--record=") || $0 == "--force" }
         if arguments.first != "run" { arguments.insert("run", at: 0) }
         var environment = ProcessInfo.processInfo.environment
         environment[TerminalSession.privateMarkersVariable] = "1"
@@ -147,7 +150,7 @@ struct Run: AsyncParsableCommand {
             complain("cannot record \(path): \(error)")
             throw ExitCodes.ioError
         }
-        try RecordingFile.write(result.events, size: result.size, term: environment["TERM"] ?? "xterm-256color", title: "storefront run", to: url)
+        try RecordingFile.write(result.events, size: result.size, term: environment["TERM"] ?? "xterm-256color", title: "storefront run", to: url, force: force)
         if result.termination.shellStatus != 0 { throw ExitCode(result.termination.shellStatus) }
     }
 }

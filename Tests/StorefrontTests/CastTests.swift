@@ -55,6 +55,52 @@ struct CastTests {
         #expect(try Self.record(Self.demoKeys) == kept, "docs/demo.cast is stale: run scripts/update-readme-screens")
     }
 
+    /// Casts are made to be shared: the header names what was recorded, never the keys typed.
+    @Test func aRecordingHoldsNoneOfTheCardTypedAndOnlyItsOwnerCanReadIt() throws {
+        let card = "4,0,0,0,0,5,6,6,5,5,6,6,5,5,5,6,enter,1,1,/,3,1,enter,9,8,7,enter,S,e,c,r,e,t,enter,9,5,0,1,4,enter"
+        let home = TemporaryDirectory.make().path
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        let file = home + "/card.cast"
+        let result = try Subprocess.run(try BuiltProduct.requireStorefront(), ["headless", "--data-dir", home + "/data", "--keys", "u,n," + card, "--cast", file])
+        try #require(result.status == 0, "\(result.stderr)")
+        let cast = try String(contentsOfFile: file, encoding: .utf8)
+        let header = try #require(try JSONSerialization.jsonObject(with: Data(cast.prefix { $0 != "\n" }.utf8)) as? [String: Any])
+        #expect(header["title"] as? String == "storefront headless")
+        for typed in ["4,0,0,0", "4000056655665556", "4000 0566", "987", "Secret", "9,8,7"] {
+            #expect(!cast.contains(typed), "\(typed) is in the recording")
+        }
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int)
+        #expect(mode == 0o600, "mode \(String(mode, radix: 8))")
+    }
+
+    @Test func anExistingRecordingIsKeptUnlessForced() throws {
+        let binary = try BuiltProduct.requireStorefront()
+        let home = TemporaryDirectory.make().path
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        let file = home + "/kept.cast"
+        try "someone else's recording\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let refused = try Subprocess.run(binary, ["headless", "--data-dir", home + "/data", "--keys", "down", "--cast", file])
+        #expect(refused.status == 73)
+        #expect(refused.stderr.contains("cannot write \(file): it exists; pass --force to replace it"), "\(refused.stderr)")
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "someone else's recording\n")
+
+        let forced = try Subprocess.run(binary, ["headless", "--data-dir", home + "/data", "--keys", "down", "--cast", file, "--force"])
+        #expect(forced.status == 0, "\(forced.stderr)")
+        #expect(try String(contentsOfFile: file, encoding: .utf8).hasPrefix(#"{"env""#))
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int)
+        #expect(mode == 0o600, "a replaced file is owner-only too: \(String(mode, radix: 8))")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: home).sorted() == ["data", "kept.cast"], "no partial file left behind")
+    }
+
+    /// The quit the recorder appends would be typed into a form: it leaves the form first.
+    @Test("a script that ends inside a form still gives its recording", arguments: ["u,i,j", "u,n,4,2", "u,d,J"])
+    func aScriptEndingInsideAFormIsRecorded(keys: String) throws {
+        let cast = try Self.record(keys)
+        let screens = try Self.play(cast)
+        #expect(screens.contains { $0.contains("(A form is open: what is typed in it is not recorded.)") }, "the script did reach a form")
+        #expect(cast.contains(#"\u001b[?1049l"#), "the shop ended and gave the terminal back")
+    }
+
     @Test func aBadPaceOrAMissingFolderIsRefusedBeforeAnythingRuns() throws {
         let binary = try BuiltProduct.requireStorefront()
         let pace = try Subprocess.run(binary, ["headless", "--keys", "a", "--cast", "/tmp/x.cast", "--pace", "fast"])
@@ -96,6 +142,8 @@ struct CastTests {
         try terminal.waitFor("Add a card")
         try terminal.fill(["4000056655665556", "11/31", "987", "Secret Shopper", "95014"])
         try terminal.waitFor("Saved Visa ••5556")
+        try terminal.resize(columns: 90, rows: 30)
+        try terminal.waitUntil("the shop redraws at 90x30") { $0.split(separator: "\n", omittingEmptySubsequences: false).count >= 30 && $0.contains("Your account") && $0.contains("q quit") }
         try terminal.press("q")
         try terminal.waitFor("EXIT=0")
 
@@ -109,5 +157,10 @@ struct CastTests {
         let after = try #require(screens.last { $0.contains("Saved Visa ••5556") }, "the screen after the form is whole again")
         #expect(after.contains("Your account") && after.contains("Visa ••5556"), "\(after)")
         #expect(!after.contains("form is open"), "the placeholder is painted over by the repaint")
+        // asciicast v2: a resize is an "r" event with the new size, before what is drawn at it.
+        let resize = try #require(cast.split(separator: "\n").firstIndex { $0.hasSuffix(#","r","90x30"]"#) }, "a resize event")
+        #expect(cast.split(separator: "\n").count > resize + 1)
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int)
+        #expect(mode == 0o600)
     }
 }
