@@ -77,18 +77,37 @@ public final class StripeClient: Sendable {
         self.clock = clock
     }
 
-    /// Refuses a base URL that is not http(s)://host[:port] with no credentials, query or fragment.
+    /// Refuses a base URL that is not http(s)://host[:port] with no credentials, query or fragment, and plain
+    /// http to any host but this one: the secret key and card data would cross the network in clear.
     public static func validatedBase(_ text: String) throws(BaseURLProblem) -> String {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http",
               let host = url.host, !host.isEmpty, url.user == nil, url.password == nil, url.query == nil, url.fragment == nil
-        else { throw BaseURLProblem(text: text) }
+        else { throw BaseURLProblem(text: text, reason: .notAnAPIBase) }
+        guard scheme == "https" || isLoopback(host: host) else { throw BaseURLProblem(text: text, reason: .cleartextOffLoopback) }
         return text
+    }
+
+    /// True for `localhost`, 127.0.0.0/8 and ::1: names that never leave this machine.
+    static func isLoopback(host: String) -> Bool {
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        if bare.lowercased() == "localhost" || bare == "::1" { return true }
+        let octets = bare.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
     }
 
     /// A base URL `validatedBase` refused.
     public struct BaseURLProblem: Error, CustomStringConvertible {
+        public enum Reason: Sendable { case notAnAPIBase, cleartextOffLoopback }
         public var text: String
-        public var description: String { "the Stripe API base must be an http(s) URL such as https://api.stripe.com, without user, query or fragment: \"\(text)\"" }
+        public var reason: Reason
+        public var description: String {
+            switch reason {
+            case .notAnAPIBase:
+                "the Stripe API base must be an http(s) URL such as https://api.stripe.com, without user, query or fragment: \"\(text)\""
+            case .cleartextOffLoopback:
+                "the Stripe API base \"\(text)\" is plain http to another host: the secret key and card data would travel in clear; use https, or http only on loopback (localhost, 127.0.0.1, [::1])"
+            }
+        }
     }
 
     public func shutdown() async throws { try await http.shutdown() }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StoreStripe
 import Testing
 
 /// The real binary with `--payments stripe` against a running localstripe: in tmux as a shopper
@@ -166,6 +167,22 @@ struct StripeEndToEndTests {
         let none = try Subprocess.run(binary, ["headless", "--payments", "stripe", "--data-dir", directory, "--keys", "q"], environment: environment)
         #expect(none.status == 78)
         #expect(none.stderr.contains("needs a secret key"))
+    }
+
+    /// Plain http carries the secret key and card data in clear: only loopback may be spoken to that way.
+    @Test func aCleartextAPIBaseOffLoopbackIsRefusedBeforeAnyRequest() throws {
+        let binary = try BuiltProduct.requireStorefront()
+        var environment = ProcessInfo.processInfo.environment
+        environment["STOREFRONT_STRIPE_SECRET_KEY"] = "sk_test_neverSentInClear123"
+        for base in ["http://api.stripe.com", "http://10.0.0.5:12111", "http://127.example.com", "HTTP://stripe.internal:80"] {
+            let refused = try Subprocess.run(binary, ["headless", "--payments", "stripe", "--stripe-api-base", base, "--data-dir", TemporaryDirectory.make().path, "--keys", "q"], environment: environment)
+            #expect(refused.status == 78, "\(base): \(refused.stderr)")
+            #expect(refused.stderr.contains("is plain http to another host"), "\(base): \(refused.stderr)")
+            #expect(!refused.stderr.contains("neverSentInClear"))
+        }
+        for base in ["http://localhost:1", "http://127.0.0.1:1", "http://[::1]:1", "https://api.stripe.com"] {
+            #expect((try? StripeClient.validatedBase(base)) == base, "\(base) is allowed")
+        }
     }
 
     @Test func serveChecksTheKeyOnceAndSessionsNeverSeeItOnTheirCommandLine() throws {
