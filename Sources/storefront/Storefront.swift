@@ -22,6 +22,24 @@ struct Storefront: AsyncParsableCommand {
         subcommands: [Run.self, Headless.self, OrdersCommand.self, CatalogCommand.self, DatabaseCommand.self, Serve.self],
         defaultSubcommand: Run.self
     )
+
+    /// Parses and runs the command; every message ArgumentParser makes (which may quote an argument's raw
+    /// escape sequences back) goes through the same sanitizer as the shop's own messages.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asynchronous = command as? any AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if !message.isEmpty { emit(message + "\n", to: code == .success ? STDOUT_FILENO : STDERR_FILENO) }
+            Foundation.exit(code.rawValue)
+        }
+    }
 }
 
 /// Exit codes, as documented in the README (sysexits.h values where one fits).
