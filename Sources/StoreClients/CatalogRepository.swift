@@ -68,12 +68,13 @@ public struct StoredOrderRow: Decodable, Sendable {
     public var shippingMethod: String
     public var shipTo: String
     public var customer: String
+    public var paymentReference: String?
 
     /// The columns in the order `init(columns:)` takes them.
-    public static let columns = "number, idempotency_key, status, placed_at, currency, subtotal, shipping, tax, payment_description, shipping_method, ship_to, customer"
+    public static let columns = "number, idempotency_key, status, placed_at, currency, subtotal, shipping, tax, payment_description, shipping_method, ship_to, customer, payment_reference"
 
-    public init(columns row: (String, String, String, Double, String, Int64, Int64, Int64, String, String, String, String)) {
-        (number, idempotencyKey, status, placedAt, currency, subtotal, shipping, tax, paymentDescription, shippingMethod, shipTo, customer) = row
+    public init(columns row: (String, String, String, Double, String, Int64, Int64, Int64, String, String, String, String, String?)) {
+        (number, idempotencyKey, status, placedAt, currency, subtotal, shipping, tax, paymentDescription, shippingMethod, shipTo, customer, paymentReference) = row
     }
 
     /// The totals frozen on the order, in its own currency (`fallback` when the code is unknown).
@@ -91,7 +92,7 @@ public struct StoredOrderRow: Decodable, Sendable {
         return Order(
             number: number, placedAt: Date(timeIntervalSince1970: placedAt), lines: lines(totals.total.currency), totals: totals,
             status: OrderStatus(rawValue: status) ?? .unknown, paymentDescription: paymentDescription,
-            shippingMethodLabel: shippingMethod, shipTo: shipTo, customerID: customer
+            shippingMethodLabel: shippingMethod, shipTo: shipTo, customerID: customer, paymentReference: paymentReference
         )
     }
 }

@@ -30,10 +30,12 @@ public struct Order: Hashable, Sendable, Identifiable {
     public var shipTo: String
     /// Whose order it is: the account or guest that placed it.
     public var customerID: String
+    /// The payment provider's id for the charge (a Stripe PaymentIntent), once it has one.
+    public var paymentReference: String?
 
     public var id: String { number }
 
-    public init(number: String, placedAt: Date, lines: [CartLine], totals: CartTotals, status: OrderStatus, paymentDescription: String, shippingMethodLabel: String, shipTo: String, customerID: String = "") {
+    public init(number: String, placedAt: Date, lines: [CartLine], totals: CartTotals, status: OrderStatus, paymentDescription: String, shippingMethodLabel: String, shipTo: String, customerID: String = "", paymentReference: String? = nil) {
         self.number = number
         self.placedAt = placedAt
         self.lines = lines
@@ -43,6 +45,7 @@ public struct Order: Hashable, Sendable, Identifiable {
         self.shippingMethodLabel = shippingMethodLabel
         self.shipTo = shipTo
         self.customerID = customerID
+        self.paymentReference = paymentReference
     }
 
     public var itemCount: Int { lines.reduce(0) { $0 + $1.quantity } }

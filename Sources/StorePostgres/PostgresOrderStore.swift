@@ -164,7 +164,7 @@ public final class PostgresOrderStore: OrderStore {
 
     private static func records(_ rows: PostgresRowSequence) async throws -> [StoredOrderRow] {
         var records: [StoredOrderRow] = []
-        for try await row in rows.decode((String, String, String, Double, String, Int64, Int64, Int64, String, String, String, String).self) {
+        for try await row in rows.decode((String, String, String, Double, String, Int64, Int64, Int64, String, String, String, String, String?).self) {
             records.append(StoredOrderRow(columns: row))
         }
         return records

@@ -9,6 +9,8 @@ public enum StoreDatabaseError: Error, Equatable, CustomStringConvertible {
     case newerSchema(path: String, unknownMigrations: [String])
     case readOnly(path: String)
     case diskFull(path: String)
+    /// Another process held a lock for longer than the wait allowed.
+    case busy(path: String)
     case failed(path: String, reason: String)
 
     public var description: String {
@@ -23,6 +25,8 @@ public enum StoreDatabaseError: Error, Equatable, CustomStringConvertible {
             "\(path) is read-only; the shop cannot save orders there."
         case .diskFull(let path):
             "the disk holding \(path) is full; the shop cannot save orders there."
+        case .busy(let path):
+            "\(path) is busy: another process holds a lock on it; try again shortly."
         case .failed(let path, let reason):
             "\(path): \(reason)"
         }
@@ -36,6 +40,7 @@ public enum StoreDatabaseError: Error, Equatable, CustomStringConvertible {
         case .SQLITE_NOTADB, .SQLITE_CORRUPT: return .notADatabase(path: path, reason: database.message ?? "\(database.resultCode)")
         case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM: return .readOnly(path: path)
         case .SQLITE_FULL: return .diskFull(path: path)
+        case .SQLITE_BUSY, .SQLITE_LOCKED: return .busy(path: path)
         default: return .failed(path: path, reason: database.message ?? "\(database.resultCode)")
         }
     }
@@ -97,9 +102,11 @@ public final class StoreDatabase: Sendable {
 
     /// Opens for commands that only read (`storefront orders`): nothing in the file is written, and a
     /// schema this version does not know, or one not yet migrated, is refused.
-    public static func openReadOnly(path: String, requireCurrentSchema: Bool = true) throws(StoreDatabaseError) -> StoreDatabase {
+    public static func openReadOnly(path: String, requireCurrentSchema: Bool = true, busyTimeout: Double = 10) throws(StoreDatabaseError) -> StoreDatabase {
         do {
-            let pool = try DatabasePool(path: path, configuration: configuration(readOnly: true))
+            var configuration = configuration(readOnly: true)
+            configuration.busyMode = .timeout(busyTimeout)
+            let pool = try DatabasePool(path: path, configuration: configuration)
             let (unknown, missing) = try pool.read { db in
                 let applied = try db.tableExists("grdb_migrations")
                     ? Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")) : []

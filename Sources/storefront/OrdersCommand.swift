@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StoreModels
+import StoreSSH
 import StorePostgres
 import StoreSQLite
 import StorefrontUI
@@ -29,13 +30,31 @@ struct OrdersCommand: ParsableCommand {
 
     func validate() throws {
         guard limit > 0 else { throw ValidationError("--limit must be at least 1") }
+        if let customer, !Self.isCustomerID(customer) {
+            throw ValidationError("--customer \"\(customer)\" is not a customer id: use local:<user>, sandbox-id:<id> or ssh:SHA256:<fingerprint>")
+        }
     }
+
+    /// True for the ids orders are filed under: `local:<user>`, `sandbox-id:<id>`, `ssh:SHA256:<fingerprint>`.
+    static func isCustomerID(_ text: String) -> Bool {
+        let plain = { (rest: Substring) in
+            !rest.isEmpty && rest.count <= 256 && rest.unicodeScalars.allSatisfy { !$0.isUnsafeForTerminal && $0 != " " }
+        }
+        if text.hasPrefix("local:") { return plain(text.dropFirst(6)) }
+        if text.hasPrefix("sandbox-id:") { return plain(text.dropFirst(11)) }
+        if text.hasPrefix("ssh:") { return SSHPublicKeyIdentity.isFingerprint(String(text.dropFirst(4))) }
+        return false
+    }
+
+    /// EX_SOFTWARE: the orders were read but could not be written as JSON.
+    static let cannotSerialize = ExitCode(70)
+    /// EX_TEMPFAIL: another process holds the database; trying again later may work.
+    static let databaseBusy = ExitCode(75)
 
     func run() throws {
         // The same precedence as the shop itself: flag, environment, config file, default.
         let environment = ProcessInfo.processInfo.environment
         let configuration = try Configuration.loadForCommand(environment: environment)
-        let directory = dataDirectory ?? configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment)
         let orders: [Order]
         if let url = database ?? configuration.database {
             // Listing writes nothing: the schema is checked, never migrated.
@@ -47,23 +66,49 @@ struct OrdersCommand: ParsableCommand {
                 complain("\(error)")
                 throw ExitCodes.ioError
             }
-            emit((json ? Self.json(orders) : Self.table(orders)) + "\n", to: STDOUT_FILENO)
-            return
+        } else {
+            orders = try readSQLite(named: dataDirectory ?? configuration.dataDirectory, environment: environment)
         }
-        do {
-            let path = URL(fileURLWithPath: directory).appendingPathComponent(StoreDatabase.fileName).path
-            // Listing writes nothing: no database yet means no orders yet, and an existing one is opened read-only.
-            guard FileManager.default.fileExists(atPath: path) else {
-                emit((json ? Self.json([]) : Self.table([])) + "\n", to: STDOUT_FILENO)
-                return
+        emit(try render(orders) + "\n", to: STDOUT_FILENO)
+    }
+
+    /// The orders in the data directory's SQLite, opened read-only. A directory that was named must exist (66);
+    /// one with no database yet, or the default one not made yet, holds no orders.
+    private func readSQLite(named: String?, environment: [String: String]) throws -> [Order] {
+        let directory = named ?? Configuration.defaultDataDirectory(environment: environment)
+        var info = stat()
+        if stat(directory, &info) != 0 {
+            guard named == nil, errno == ENOENT else {
+                complain("no such data directory: \(directory)")
+                throw ExitCodes.noInput
             }
-            let database = try StoreDatabase.openReadOnly(path: path)
-            orders = try SQLiteOrderStore(database: database, currency: .usd).orders(customer: customer, offset: 0, limit: limit)
+            return []
+        }
+        guard info.st_mode & S_IFMT == S_IFDIR else {
+            complain("the data directory \(directory) is not a directory")
+            throw ExitCodes.noInput
+        }
+        let path = URL(fileURLWithPath: directory).appendingPathComponent(StoreDatabase.fileName).path
+        guard FileManager.default.fileExists(atPath: path) else { return [] }
+        do {
+            let database = try StoreDatabase.openReadOnly(path: path, busyTimeout: 3)
+            return try SQLiteOrderStore(database: database, currency: .usd).orders(customer: customer, offset: 0, limit: limit)
         } catch {
-            complain("\(error)")
+            let problem = StoreDatabaseError.from(error, path: path)
+            complain("\(problem)")
+            if case .busy = problem { throw Self.databaseBusy }
             throw ExitCodes.ioError
         }
-        emit((json ? Self.json(orders) : Self.table(orders)) + "\n", to: STDOUT_FILENO)
+    }
+
+    private func render(_ orders: [Order]) throws -> String {
+        guard json else { return Self.table(orders) }
+        do {
+            return try Self.json(orders)
+        } catch {
+            complain("cannot write the orders as JSON: \(error)")
+            throw Self.cannotSerialize
+        }
     }
 
     static func table(_ orders: [Order]) -> String {
@@ -83,7 +128,11 @@ struct OrdersCommand: ParsableCommand {
         return ([line(header)] + rows.map(line)).joined(separator: "\n")
     }
 
-    static func json(_ orders: [Order]) -> String {
+    /// The version of the `--json` document; raised when a field changes meaning or goes away (docs/orders-json.md).
+    static let jsonVersion = 1
+
+    /// `{"version": 1, "orders": [...]}`, each order as docs/orders-json.md lists its fields.
+    static func json(_ orders: [Order]) throws -> String {
         let objects: [[String: Any]] = orders.map { order in
             [
                 "number": order.number,
@@ -95,13 +144,15 @@ struct OrdersCommand: ParsableCommand {
                 "tax": order.totals.tax.minorUnits,
                 "total": order.totals.total.minorUnits,
                 "payment": order.paymentDescription,
+                "paymentReference": order.paymentReference.map { $0 as Any } ?? NSNull(),
                 "shippingMethod": order.shippingMethodLabel,
                 "shipTo": order.shipTo,
                 "customer": order.customerID,
                 "lines": order.lines.map { ["productId": $0.productID.rawValue, "name": $0.name, "unitPrice": $0.unitPrice.minorUnits, "quantity": $0.quantity] as [String: Any] },
             ]
         }
-        let data = (try? JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys])) ?? Data("[]".utf8)
+        let document: [String: Any] = ["version": jsonVersion, "orders": objects]
+        let data = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         return String(decoding: data, as: UTF8.self)
     }
 }
