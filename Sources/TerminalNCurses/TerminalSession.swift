@@ -194,10 +194,20 @@ private final class TerminalEvents {
 
     /// Sends each input to the program; the ending one of them asks for, if any, leaving the rest.
     private func handle(_ inputs: [NCursesScreen.Input]) -> TerminalSession.Ending? {
-        for input in inputs {
+        var keys: [Key] = []
+        for (index, input) in inputs.enumerated() {
+            if case .key(let key) = input {
+                // Keys in a row go to the program together, so a paste is handled as one text.
+                keys.append(key)
+                if index + 1 < inputs.count, case .key = inputs[index + 1] { continue }
+                program.enqueue(contentsOf: keys)
+                keys.removeAll(keepingCapacity: true)
+                if program.state.isQuitting { return .quit }
+                continue
+            }
             switch input {
-            case .key(let key):
-                program.enqueue(key)
+            case .key:
+                break
             case .click(let column, let row):
                 program.click(column: column, row: row)
             case .wheel(let down):

@@ -81,6 +81,31 @@ struct ProductListTests {
         #expect(driver.frameText.contains("No products match"))
     }
 
+    /// A paste is one burst of keys: searched once, and cut at the field's length whatever its size.
+    @Test func aPastedBurstIsSearchedOnceAndCutAtTheQueryLimit() async throws {
+        let spy = CatalogRepositorySpy(wrapping: Fixtures.bundledCatalog)
+        let driver = ScriptedDriver(stack: TestStack(catalog: spy), size: Size(columns: 80, rows: 24))
+        try await driver.press("/")
+        let counts = spy.countReads
+        let paste = "mug" + String(repeating: "x", count: 19_997)
+        driver.program.enqueue(contentsOf: paste.map { Key.character($0) } + [.enter, .down])
+        await driver.settle()
+        #expect(spy.countReads - counts == 1, "the whole paste is one search")
+        #expect(driver.state.productList.query == "mug" + String(repeating: "x", count: ProductListState.queryLimit - 3))
+        #expect(!driver.state.productList.isEditingQuery, "the Enter after the paste is still a key of its own")
+        try await driver.press("/,y")
+        #expect(driver.state.productList.query.count == ProductListState.queryLimit, "typing past the limit changes nothing")
+        #expect(spy.countReads - counts == 1, "and searches nothing")
+    }
+
+    @Test func aBurstStopsAtQuitAndLeavesTheKeysAfterIt() async throws {
+        let driver = ScriptedDriver()
+        driver.program.enqueue(contentsOf: [Key.down, .character("q"), .down, .down])
+        await driver.settle()
+        #expect(driver.state.isQuitting)
+        #expect(driver.state.productList.selectedIndex == 1, "nothing after q was handled")
+    }
+
     @Test func searchOnAHugeCatalogNarrowsTheCachedResult() throws {
         let repository = InMemoryCatalogRepository(catalog: Fixtures.generatedCatalog(count: 10_000))
         let all = try repository.count(matching: "oak")

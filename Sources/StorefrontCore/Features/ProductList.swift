@@ -2,6 +2,9 @@ import StoreModels
 
 /// The visible window of the product list, plus the total count; never the whole catalog.
 public struct ProductListState: Equatable, Sendable {
+    /// The longest query kept, in characters: the search field is about this wide, and a search's cost grows with it.
+    public static let queryLimit = 60
+
     public var query = ""
     public var isEditingQuery = false
     public var totalCount = 0
@@ -42,7 +45,10 @@ enum ProductListFeature {
         if state.productList.isEditingQuery {
             switch action {
             case .textInput(let text):
-                state.productList.query += text
+                // What is typed past the limit is dropped, so no key costs more than a search of the longest query.
+                let room = ProductListState.queryLimit - state.productList.query.count
+                guard room > 0 else { return .none }
+                state.productList.query += text.prefix(room)
                 reload(&state, env, keepSelection: false)
                 return .none
             case .deleteBackward:

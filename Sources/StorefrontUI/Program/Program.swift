@@ -54,6 +54,11 @@ public final class Program {
         keys.enqueue(key, into: viewModel)
     }
 
+    /// Queues keys read in one burst without waiting for their effects; text typed in a row is handled as one action.
+    public func enqueue(contentsOf burst: some Collection<Key>) {
+        keys.enqueue(contentsOf: burst, into: viewModel)
+    }
+
     public func send(_ action: Action, settle: Bool = true) async {
         viewModel.send(action)
         if settle { await self.settle() }

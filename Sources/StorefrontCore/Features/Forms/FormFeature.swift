@@ -32,12 +32,10 @@ enum FormFeature {
         let index = form.focusedIndex
         switch action {
         case .textInput(let text):
-            guard form.fields[index].value.count + text.count <= fieldLimit else {
-                form.fields[index].error = "That is too long."
-                break
-            }
-            form.fields[index].value += text
-            form.fields[index].error = nil
+            // A paste arrives as one text: what fits is kept, the rest refused.
+            let room = max(0, fieldLimit - form.fields[index].value.count)
+            form.fields[index].value += text.prefix(room)
+            form.fields[index].error = text.count > room ? "That is too long." : nil
         case .deleteBackward:
             if !form.fields[index].value.isEmpty { form.fields[index].value.removeLast() }
             form.fields[index].error = nil

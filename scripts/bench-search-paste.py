@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""Pastes N characters into the product search of a live shop in a pty and times the answer.
+
+    scripts/bench-search-paste.py BINARY N RUNS [--database URL]
+
+For each run: a fresh data directory, `BINARY run` at 80x24 in a pty (pyte as the terminal), `/` pressed,
+then N characters written at once, as a terminal sends a paste, then Enter. Printed per run: the time from
+the paste's first byte until the screen shows the list's footer again after Enter ("next key drawn"), and
+the shop's CPU time. Needs pyte (pip install pyte).
+"""
+import os
+import pty
+import resource
+import select
+import shutil
+import signal
+import struct
+import sys
+import tempfile
+import time
+import fcntl
+import termios
+
+import pyte
+
+binary, count, runs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+database = sys.argv[sys.argv.index("--database") + 1] if "--database" in sys.argv else None
+
+
+def screen_text(screen):
+    return "\n".join(screen.display)
+
+
+def run_once():
+    home = tempfile.mkdtemp()
+    env = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8", LC_ALL="C.UTF-8",
+               XDG_CONFIG_HOME=home + "/config", XDG_DATA_HOME=home + "/data")
+    env.pop("NO_COLOR", None)
+    if database:
+        env["STOREFRONT_DATABASE_URL"] = database
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execve(binary, [binary, "run", "--data-dir", home + "/data", "--mouse", "off"], env)
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    os.kill(pid, signal.SIGWINCH)
+    screen = pyte.Screen(80, 24)
+    stream = pyte.ByteStream(screen)
+
+    def pump_until(predicate, limit=60.0, writing=b""):
+        deadline = time.monotonic() + limit
+        pending = writing
+        while time.monotonic() < deadline:
+            if predicate(screen_text(screen)) and not pending:
+                return time.monotonic()
+            wants = [fd] if not pending else [fd]
+            ready_read, ready_write, _ = select.select(wants, [fd] if pending else [], [], 0.05)
+            if ready_write and pending:
+                written = os.write(fd, pending[:4096])
+                pending = pending[written:]
+            if ready_read:
+                try:
+                    data = os.read(fd, 65536)
+                except OSError:
+                    break
+                if not data:
+                    break
+                stream.feed(data)
+        raise SystemExit(f"timed out; the screen was:\n{screen_text(screen)}")
+
+    pump_until(lambda text: "q quit" in text)
+    os.write(fd, b"/")
+    pump_until(lambda text: "Esc" in text.splitlines()[-1] and "/ search" not in text.splitlines()[-1])
+    paste = ("mug" + "x" * count)[:count].encode()
+    started = time.monotonic()
+    answered = pump_until(lambda text: "/ search" in text.splitlines()[-1], writing=paste + b"\r")
+    os.write(fd, b"q")
+    os.waitpid(pid, 0)
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    os.close(fd)
+    shutil.rmtree(home, ignore_errors=True)
+    return answered - started, usage
+
+
+previous = resource.getrusage(resource.RUSAGE_CHILDREN)
+for run in range(runs):
+    elapsed, usage = run_once()
+    cpu = (usage.ru_utime + usage.ru_stime) - (previous.ru_utime + previous.ru_stime)
+    previous = usage
+    print(f"run {run + 1}: {count} characters pasted, next key drawn after {elapsed * 1000:.1f} ms; the session's CPU {cpu * 1000:.0f} ms", flush=True)
