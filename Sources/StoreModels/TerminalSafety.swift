@@ -8,3 +8,10 @@ extension Unicode.Scalar {
         }
     }
 }
+
+/// What a terminal is sent when the shop died without putting it back (a crash, SIGKILL).
+public enum TerminalReset {
+    /// Every mouse report mode off, the alternate screen left, cursor keys and keypad back to normal, the cursor
+    /// shown and attributes reset: without it, clicks type `ESC [ < 0 ; …` into the shopper's shell.
+    public static let afterCrash = "\u{1B}[?1000l\u{1B}[?1002l\u{1B}[?1003l\u{1B}[?1006l\u{1B}[?1049l\u{1B}[?1l\u{1B}>\u{1B}[?25h\u{1B}[0m\r\n"
+}

@@ -10,12 +10,18 @@ public struct ServeLimits: Sendable, Equatable {
     public var idleTimeout: Duration
     /// How long SIGTERM waits for open sessions to end before killing them.
     public var drainTimeout: Duration
+    /// What one connection may ask for before it is closed as a flood.
+    public var allowance: ConnectionAllowance
 
-    public init(maxSessions: Int = 64, connectionsPerSourcePerMinute: Int = 30, idleTimeout: Duration = .seconds(15 * 60), drainTimeout: Duration = .seconds(10)) {
+    public init(
+        maxSessions: Int = 64, connectionsPerSourcePerMinute: Int = 30, idleTimeout: Duration = .seconds(15 * 60), drainTimeout: Duration = .seconds(10),
+        allowance: ConnectionAllowance = .standard
+    ) {
         self.maxSessions = maxSessions
         self.connectionsPerSourcePerMinute = connectionsPerSourcePerMinute
         self.idleTimeout = idleTimeout
         self.drainTimeout = drainTimeout
+        self.allowance = allowance
     }
 }
 

@@ -70,6 +70,11 @@ struct SessionContext: Sendable {
     var identity: ConnectionIdentity
     var peer: String
     var log: @Sendable (String) -> Void
+    /// What this connection has asked for, against `allowance`.
+    var budget: ConnectionBudget
+    var allowance: ConnectionAllowance
+    /// Refusals any client can cause as often as it likes: logged at a bounded rate.
+    var refusals: RefusalLogThrottle
 }
 
 /// A running session, reachable from any thread through its event loop.
@@ -147,6 +152,7 @@ public final class StorefrontSSHServer: Sendable {
     private let group: MultiThreadedEventLoopGroup
     private let listener = Mutex<Channel?>(nil)
     private let log: @Sendable (String) -> Void
+    private let refusals: RefusalLogThrottle
 
     public init(hostKey: HostKey, limits: ServeLimits, command: SessionCommand, threads: Int = System.coreCount, log: @escaping @Sendable (String) -> Void) {
         self.hostKey = hostKey
@@ -154,6 +160,7 @@ public final class StorefrontSSHServer: Sendable {
         self.admission = AdmissionControl(limits: limits)
         self.group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, threads))
         self.log = log
+        self.refusals = RefusalLogThrottle(write: log)
     }
 
     /// Binds and starts accepting; returns the address actually bound (port 0 picks a free one).
@@ -164,13 +171,15 @@ public final class StorefrontSSHServer: Sendable {
         let command = command
         let terminalTypes = TerminalTypes.host(environment: command.environment)
         let log = log
+        let refusals = refusals
+        let allowance = admission.limits.allowance
         let channel = try await ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { connection in
                 let peer = connection.remoteAddress?.ipAddress ?? "unknown"
                 if let refusal = admission.admitConnection(from: peer, at: .now) {
-                    log("refused a connection from \(peer): \(refusal)")
+                    refusals.log("refused a connection", "refused a connection from \(peer): \(refusal)")
                     return connection.eventLoop.makeCompletedFuture {
                         try connection.pipeline.syncOperations.addHandler(RefuseConnectionHandler(reason: "storefront: \(refusal)"))
                     }
@@ -183,14 +192,26 @@ public final class StorefrontSSHServer: Sendable {
                     log("closed a connection from \(peer) that started no session within 60s")
                     connection.close(promise: nil)
                 }
-                let context = SessionContext(command: command, terminalTypes: terminalTypes, admission: admission, registry: registry, identity: identity, peer: peer, log: log)
+                let budget = ConnectionBudget(allowance)
+                let context = SessionContext(
+                    command: command, terminalTypes: terminalTypes, admission: admission, registry: registry, identity: identity, peer: peer, log: log,
+                    budget: budget, allowance: allowance, refusals: refusals
+                )
                 return connection.eventLoop.makeCompletedFuture {
                     let ssh = NIOSSHHandler(
                         role: .server(.init(hostKeys: [hostKey], userAuthDelegate: PublicKeyIdentityDelegate(identity: identity, peer: peer, log: log))),
                         allocator: connection.allocator,
                         inboundChildChannelInitializer: { child, type in
+                            let spent = budget.take(.channel)
+                            guard spent.allowed else {
+                                if spent.firstRefusal {
+                                    refusals.log("flood", "closed the connection from \(peer): more than \(allowance.channels) channels")
+                                }
+                                connection.close(promise: nil)
+                                return child.eventLoop.makeFailedFuture(ServeError.channelTypeRefused)
+                            }
                             guard case .session = type else {
-                                log("refused port forwarding from \(peer)")
+                                refusals.log("refused port forwarding", "refused port forwarding from \(peer)")
                                 return child.eventLoop.makeFailedFuture(ServeError.channelTypeRefused)
                             }
                             return child.eventLoop.makeCompletedFuture {

@@ -18,6 +18,12 @@ extension SessionChannelHandler {
         }
     }
 
+    func writeOutput(_ text: String, to channel: Channel) {
+        var buffer = channel.allocator.buffer(capacity: text.utf8.count)
+        buffer.writeString(text)
+        channel.writeAndFlush(SSHChannelData(type: .channel, data: .byteBuffer(buffer)), promise: nil)
+    }
+
     func writeError(_ message: String, to channel: Channel) {
         var buffer = channel.allocator.buffer(capacity: message.utf8.count + 2)
         buffer.writeString(message + "\r\n")

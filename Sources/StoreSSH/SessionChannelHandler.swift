@@ -3,6 +3,7 @@ import NIOCore
 import NIOPosix
 import NIOSSH
 import PseudoTerminal
+import StoreModels
 
 /// One SSH `session` channel: collects the pty request, refuses what the shop does not offer, runs
 /// the shop on a fresh pty for a shell request, and relays bytes both ways until either side ends.
@@ -37,7 +38,29 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
         channel = context.channel
     }
 
+    /// True for the requests a connection's allowance counts: all but window changes, which a terminal makes whenever it is dragged.
+    private static func costsAllowance(_ event: Any) -> Bool {
+        switch event {
+        case is SSHChannelRequestEvent.PseudoTerminalRequest, is SSHChannelRequestEvent.EnvironmentRequest, is SSHChannelRequestEvent.ShellRequest,
+             is SSHChannelRequestEvent.ExecRequest, is SSHChannelRequestEvent.SubsystemRequest, is SSHChannelRequestEvent.SignalRequest,
+             is SSHChannelRequestEvent.LocalFlowControlRequest:
+            true
+        default:
+            false
+        }
+    }
+
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if Self.costsAllowance(event) {
+            let spent = self.context.budget.take(.request)
+            guard spent.allowed else {
+                if spent.firstRefusal {
+                    self.context.refusals.log("flood", "closed the connection from \(self.context.peer): more than \(self.context.allowance.requests) channel requests")
+                }
+                context.channel.parent?.close(promise: nil)
+                return
+            }
+        }
         switch event {
         case let request as SSHChannelRequestEvent.PseudoTerminalRequest:
             let accepted = terminal == nil && process == nil
@@ -54,10 +77,10 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
             reply(false, wanted: request.wantReply, context: context)
         case let request as SSHChannelRequestEvent.ExecRequest:
             refuse("storefront runs no commands: connect with ssh -t and no command", wantReply: request.wantReply, context: context)
-            self.context.log("refused exec \(request.command.debugDescription) from \(self.context.peer)")
+            self.context.refusals.log("refused exec", "refused exec \(clientChosen(request.command)) from \(self.context.peer)")
         case let request as SSHChannelRequestEvent.SubsystemRequest:
-            refuse("storefront offers no subsystems (asked for \(request.subsystem.debugDescription))", wantReply: request.wantReply, context: context)
-            self.context.log("refused subsystem \(request.subsystem.debugDescription) from \(self.context.peer)")
+            refuse("storefront offers no subsystems (asked for \(clientChosen(request.subsystem)))", wantReply: request.wantReply, context: context)
+            self.context.refusals.log("refused subsystem", "refused subsystem \(clientChosen(request.subsystem)) from \(self.context.peer)")
         case let request as SSHChannelRequestEvent.WindowChangeRequest:
             let size = self.context.command.bounded(TerminalSize(columns: request.terminalCharacterWidth, rows: request.terminalRowHeight))
             do { try process?.resize(to: size) } catch { self.context.log("session \(sessionNumber): resize failed: \(error)") }
@@ -110,12 +133,12 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
         guard process == nil else { return reply(false, wanted: wantReply, context: context) }
         guard let terminal else {
             refuse("storefront needs an interactive terminal: use ssh -t", wantReply: wantReply, context: context)
-            self.context.log("refused a session without a pty from \(self.context.peer)")
+            self.context.refusals.log("refused a session", "refused a session without a pty from \(self.context.peer)")
             return
         }
         if let refusal = self.context.admission.beginSession() {
             refuse("storefront: \(refusal)", wantReply: wantReply, context: context)
-            self.context.log("refused a session from \(self.context.peer): \(refusal)")
+            self.context.refusals.log("refused a session", "refused a session from \(self.context.peer): \(refusal)")
             return
         }
         holdsSlot = true
@@ -146,7 +169,7 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
         sessionNumber = self.context.registry.add(SessionHandle(handler: NIOLoopBound(self, eventLoop: context.eventLoop), pid: process.pid))
         self.context.log("session \(sessionNumber) open: customer ssh:\(self.context.identity.fingerprint) from \(self.context.peer), pid \(process.pid), \(environment["TERM"] ?? "") \(size)\(size == requested ? "" : " (asked for \(requested))")")
         if term.substituted {
-            self.context.log("session \(sessionNumber): TERM \(terminal.term.debugDescription) is not in this host's terminfo; using \(term.term)")
+            self.context.log("session \(sessionNumber): TERM \(clientChosen(terminal.term)) is not in this host's terminfo; using \(term.term)")
         }
         reply(true, wanted: wantReply, context: context)
         relayOutput(of: process, to: context.channel)
@@ -250,6 +273,8 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
         case .clientGone: nil
         case .shopExited: crashed ? "storefront: this session stopped unexpectedly (\(termination)); your cart is saved. Reconnect to go on." : nil
         }
+        // A shop that died of a signal (a crash, SIGKILL) could not put the shopper's terminal back: the server does.
+        if case .signalled = termination { writeOutput(TerminalReset.afterCrash, to: channel) }
         // After the shop's last frame, so the reason starts on a fresh line.
         if let message { writeError("\r\n" + message, to: channel) }
         let status = SSHChannelRequestEvent.ExitStatus(exitStatus: Int(termination.shellStatus))

@@ -1,5 +1,6 @@
 import CNCurses
 import Foundation
+import StoreModels
 import StorefrontUI
 
 /// Why the terminal could not be used, with the words the user sees.
@@ -83,9 +84,8 @@ final class NCursesScreen {
         outputFD = STDOUT_FILENO
         encoder = Self.encoder(colorMode: colorMode, environment: environment)
         prepareAttributes()
-        // Leave the alternate screen, show the cursor, reset attributes: what a crash must still do.
-        // Mouse reports off too: a terminal left reporting clicks would type them into the shell.
-        sf_install_crash_restore(1, "\u{1B}[?1000l\u{1B}[?1006l\u{1B}[?1049l\u{1B}[?25h\u{1B}[0m\r\n")
+        // What a crash must still do: the terminal put back as a shell needs it.
+        sf_install_crash_restore(1, TerminalReset.afterCrash)
     }
 
     /// A screen of `size` for terminal type `term` that writes to `outputFD` and reads nothing: what

@@ -140,6 +140,23 @@ struct ServeOverSSHTests {
         try bystander.waitFor("cart: 1 item")
     }
 
+    /// A session that dies without putting the terminal back (SIGKILL cannot be caught; a crash may not get to):
+    /// the server sends the reset, so the shopper's shell is usable and clicks type nothing into it.
+    @Test("a killed or crashed session leaves the client's terminal as a shell needs it", arguments: [SIGKILL, SIGSEGV])
+    func aKilledSessionLeavesTheTerminalUsable(signal: Int32) throws {
+        let server = try ServeProcess()
+        let key = try server.makeClientKey("killed")
+        let terminal = try TmuxTerminal()
+        try connect(terminal, to: server, key: key)
+        let opened = try server.waitForLog(#/session 1 open: .* pid (\d+)/#)
+        #expect(try terminal.paneFlag("alternate_on") == "1" && terminal.paneFlag("mouse_any_flag") == "1", "the shop set the modes up")
+        kill(try #require(pid_t(opened.output.1)), signal)
+        _ = try waitForExit(terminal)
+        for (flag, expected) in [("alternate_on", "0"), ("cursor_flag", "1"), ("mouse_any_flag", "0"), ("mouse_sgr_flag", "0"), ("keypad_flag", "0"), ("keypad_cursor_flag", "0")] {
+            #expect(try terminal.paneFlag(flag) == expected, "\(flag) after the session died of signal \(signal)")
+        }
+    }
+
     @Test func withoutAPtyTheClientIsToldToUseSshT() throws {
         let server = try ServeProcess()
         let key = try server.makeClientKey("scripted")
@@ -260,6 +277,27 @@ struct ServeOverSSHTests {
         try server.waitForLog(#/refused subsystem/#)
         #expect(!server.log.contains("\u{1B}") && !server.log.contains("\u{07}"), "raw escapes in the log: \(server.log.debugDescription)")
         #expect(!result.stderr.contains("\u{1B}"))
+    }
+
+    /// One connection asking for hundreds of channels with huge commands: the log grows by a few lines, not megabytes.
+    @Test func aChannelAndExecFloodAddsLittleToTheLog() async throws {
+        let server = try ServeProcess()
+        let before = server.log.utf8.count
+        let client = SSHFloodClient()
+        try await client.connect(port: server.port)
+        let opened = await client.flood(channels: 300, command: String(repeating: "x", count: 120_000))
+        await client.closedByServer()
+        await client.close()
+        try server.waitForLog(#/closed the connection from 127\.0\.0\.1: more than 10 channels/#)
+        #expect(opened <= 11, "the server stopped the flood at its allowance (\(opened) channels opened)")
+        // A line of another kind, after the flood's: every line the flood caused is in the log by then.
+        let key = try server.makeClientKey("after")
+        _ = try Subprocess.run("/usr/bin/ssh", server.sshArguments(key: key, allocateTerminal: false) + ["-s", "sftp"])
+        try server.waitForLog(#/refused subsystem "sftp"/#)
+        let grown = server.log.utf8.count - before
+        #expect(grown < 1_000_000, "the flood added \(grown) bytes of log")
+        #expect(grown < 10_000, "a line for each refusal, each short: \(grown) bytes")
+        #expect(server.log.contains(#"refused exec "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"… (120000 bytes) from 127.0.0.1"#), "\(server.log.suffix(2000))")
     }
 
     /// swift-nio-ssh 0.15.1 verifies no RSA signatures, so an RSA-only client cannot sign in; the

@@ -1,5 +1,7 @@
 import Crypto
 import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
 import PseudoTerminal
 import StoreSSH
 import Testing
@@ -228,5 +230,30 @@ struct TerminalTypesTests {
     @Test func fallsBackToThePlainestTypeTheHostHas() {
         let bare = TerminalTypes(directories: ["/lib/terminfo"]) { $0 == "/lib/terminfo/v/vt100" }
         #expect(bare.resolve("xterm-kitty") == ("vt100", true))
+    }
+}
+
+@Suite("What a client can put in the log")
+struct LogFloodGuardTests {
+    @Test func aClientChosenStringIsLoggedAsAShortEscapedPrefixAndItsLength() {
+        #expect(clientChosen("sftp") == #""sftp""#)
+        #expect(clientChosen("a\u{1B}]0;x\u{07}") == #""a\u{1B}]0;x\u{07}""#)
+        let long = String(repeating: "é", count: 60_000)
+        #expect(clientChosen(long) == "\"" + String(repeating: "é", count: 40) + "\"… (120000 bytes)")
+    }
+
+    @Test func eachKindOfRefusalIsLoggedAtMostBurstTimesAWindowThenCounted() {
+        let now = NIOLockedValueBox(NIODeadline.uptimeNanoseconds(0))
+        let lines = NIOLockedValueBox<[String]>([])
+        let throttle = RefusalLogThrottle(burst: 3, window: .seconds(60), now: { now.withLockedValue { $0 } }) { line in lines.withLockedValue { $0.append(line) } }
+        for index in 1...10 { throttle.log("refused exec", "exec \(index)") }
+        throttle.log("refused subsystem", "subsystem 1")
+        #expect(lines.withLockedValue { $0 } == ["exec 1", "exec 2", "exec 3", "subsystem 1"], "a kind's burst does not silence another kind")
+        now.withLockedValue { $0 = $0 + .seconds(59) }
+        throttle.log("refused exec", "exec 11")
+        #expect(lines.withLockedValue { $0.count } == 4, "still inside the window")
+        now.withLockedValue { $0 = $0 + .seconds(1) }
+        throttle.log("refused exec", "exec 12")
+        #expect(lines.withLockedValue { $0.suffix(2) } == [#"8 more "refused exec" lines were left out of the log"#, "exec 12"])
     }
 }

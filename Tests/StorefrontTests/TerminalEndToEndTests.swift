@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 
 /// The built binary in a real terminal (tmux at 100x30), driven with keys and read from the screen.
@@ -9,6 +10,21 @@ struct TerminalEndToEndTests {
         let binary = try BuiltProduct.requireStorefront()
         try terminal.type("'\(binary)' --data-dir '\(terminal.directory.path)/data' --sandbox-latency-ms \(latencyMilliseconds); echo EXIT=$?")
         try terminal.waitFor("q quit")
+    }
+
+    /// A crash in a local `run`: the crash handler puts every mode back, application cursor and keypad keys too.
+    @Test func aCrashLeavesTheTerminalAsAShellNeedsIt() throws {
+        let terminal = try TmuxTerminal()
+        try startShop(terminal)
+        #expect(try terminal.paneFlag("keypad_cursor_flag") == "1" && terminal.paneFlag("mouse_any_flag") == "1", "the shop set the modes up")
+        let shell = try terminal.paneFlag("pane_pid")
+        let children = try Subprocess.run("/usr/bin/pgrep", ["-P", shell])
+        let shop = try #require(children.stdout.split(separator: "\n").first.flatMap { pid_t($0) }, "the shop's pid under the shell \(shell)")
+        kill(shop, SIGSEGV)
+        try terminal.waitFor("EXIT=139")
+        for (flag, expected) in [("alternate_on", "0"), ("cursor_flag", "1"), ("mouse_any_flag", "0"), ("keypad_flag", "0"), ("keypad_cursor_flag", "0")] {
+            #expect(try terminal.paneFlag(flag) == expected, "\(flag) after a crash")
+        }
     }
 
     @Test func buyTheFirstProductWithTheDefaultCard() throws {
@@ -231,6 +247,7 @@ extension CommandLineTests {
 extension CommandLineTests {
     @Test func ordersAreKeptAcrossRunsAndListedNewestFirst() throws {
         let binary = try BuiltProduct.requireStorefront()
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         #expect(try Subprocess.run(binary, ["orders", "--data-dir", scratch]).stdout == "No orders yet.\n")
         #expect(try Subprocess.run(binary, ["headless", "--data-dir", scratch, "--keys", "enter,a,a,c,enter,p,enter"]).status == 0)
         #expect(try Subprocess.run(binary, ["headless", "--data-dir", scratch, "--keys", "down,enter,a,c,enter,p,enter"]).status == 0)
@@ -240,9 +257,13 @@ extension CommandLineTests {
         #expect(lines[1].hasPrefix("SF-000002") && lines[1].contains("$24.48") && lines[1].hasSuffix("local:\(NSUserName())"))
         #expect(lines[2].hasPrefix("SF-000001") && lines[2].contains("$138.56"))
         let json = try Subprocess.run(binary, ["orders", "--data-dir", scratch, "--json"])
-        let orders = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(document["version"] as? Int == 1)
+        let orders = try #require(document["orders"] as? [[String: Any]])
         #expect(orders.map { $0["total"] as? Int } == [2448, 13856])
         #expect(orders.map { $0["status"] as? String } == ["paid", "paid"])
+        #expect(orders.allSatisfy { $0["paymentReference"] is NSNull }, "the sandbox has no provider reference")
+        #expect(Set(orders[0].keys) == ["number", "placedAt", "status", "currency", "subtotal", "shipping", "tax", "total", "payment", "paymentReference", "shippingMethod", "shipTo", "customer", "lines"], "the fields docs/orders-json.md lists")
         let screen = try Subprocess.run(binary, ["headless", "--data-dir", scratch, "--keys", "o"])
         #expect(screen.stdout.contains("2 total"), "the orders screen reads the same database")
     }
@@ -310,5 +331,48 @@ extension TerminalEndToEndTests {
         try terminal.press("o")
         let orders = try terminal.waitFor("SF-000001")
         #expect(orders.contains("1 total"))
+    }
+}
+
+/// `orders` is an interface for scripts: an error is an exit status and a message, never an empty list.
+extension CommandLineTests {
+    @Test func ordersTellsAMissingDirectoryABusyDatabaseAndABadCustomerApart() throws {
+        let binary = try BuiltProduct.requireStorefront()
+        let missing = try Subprocess.run(binary, ["orders", "--json", "--data-dir", scratch + "/nowhere"])
+        #expect(missing.status == 66)
+        #expect(missing.stdout.isEmpty)
+        #expect(missing.stderr.contains("no such data directory: \(scratch)/nowhere"), "\(missing.stderr)")
+
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        let file = scratch + "/a-file"
+        try "x".write(toFile: file, atomically: true, encoding: .utf8)
+        let notDirectory = try Subprocess.run(binary, ["orders", "--data-dir", file])
+        #expect(notDirectory.status == 66)
+        #expect(notDirectory.stderr.contains("the data directory \(file) is not a directory"))
+
+        let empty = try Subprocess.run(binary, ["orders", "--json", "--data-dir", scratch])
+        #expect(empty.status == 0)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(empty.stdout.utf8)) as? [String: Any])
+        #expect(document["version"] as? Int == 1 && (document["orders"] as? [Any])?.isEmpty == true)
+
+        for malformed in ["SF-000001", "local:", "ssh:not-a-fingerprint", "sandbox-id:a b", "local:\u{1B}[2J"] {
+            let refused = try Subprocess.run(binary, ["orders", "--data-dir", scratch, "--customer", malformed])
+            #expect(refused.status == 64, "\(malformed): \(refused.stderr)")
+            #expect(refused.stderr.contains("is not a customer id"))
+        }
+
+        #expect(try Subprocess.run(binary, ["headless", "--data-dir", scratch, "--keys", "enter,a,c,enter,p,enter"]).status == 0)
+        // A writer holding SQLite's exclusive lock keeps every reader out, even in WAL mode.
+        let locker = try DatabaseQueue(path: scratch + "/storefront.sqlite")
+        let busy = try locker.inDatabase { db in
+            try db.execute(sql: "PRAGMA locking_mode=EXCLUSIVE")
+            try db.execute(sql: "BEGIN EXCLUSIVE")
+            try db.execute(sql: "UPDATE stock SET on_hand = on_hand")
+            defer { try? db.execute(sql: "ROLLBACK") }
+            return try Subprocess.run(binary, ["orders", "--json", "--data-dir", scratch])
+        }
+        #expect(busy.status == 75, "\(busy.stderr)")
+        #expect(busy.stdout.isEmpty, "no list is printed for an error")
+        #expect(busy.stderr.contains("is busy: another process holds a lock on it"), "\(busy.stderr)")
     }
 }
