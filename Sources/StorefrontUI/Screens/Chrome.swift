@@ -5,11 +5,24 @@ import StorefrontCore
 extension Layout {
     static func drawTooSmall(_ p: inout Painter) {
         let size = p.size
-        let lines = [
-            "Terminal too small",
-            "Need \(Size.minimum.columns)x\(Size.minimum.rows), have \(size.columns)x\(size.rows).",
-            "Enlarge the window, or press q to quit.",
+        // How to leave is never cut: the other lines wrap, then give way to it, as the window shrinks.
+        let leave = size.columns >= 39 ? ["Enlarge the window, or press q to quit."]
+            : size.columns >= 19 ? ["Enlarge the window,", "or press q to quit."] : ["q quits"]
+        let candidates = [
+            ["Terminal too small", "Need \(Size.minimum.columns)x\(Size.minimum.rows), have \(size.columns)x\(size.rows)."] + leave,
+            ["Terminal too small"] + leave,
+            ["Too small"] + leave,
+            leave,
+            ["q quits"],
         ]
+        var lines = ["q quits"]
+        for candidate in candidates {
+            let wrapped = candidate.flatMap { p.wrapped($0, width: size.columns) }
+            if wrapped.count <= size.rows && wrapped.allSatisfy({ p.width($0) <= size.columns }) {
+                lines = wrapped
+                break
+            }
+        }
         let top = max(0, (size.rows - lines.count) / 2)
         for (offset, line) in lines.enumerated() where top + offset < size.rows {
             let text = p.truncated(line, to: size.columns)

@@ -18,7 +18,8 @@ extension Layout {
         let columns = entries.count <= rows ? 1 : 2
         let perColumn = (entries.count + columns - 1) / columns
         let height = min(body.height, perColumn + (bordered ? 2 : 0))
-        p.fill(row: body.top, column: left, width: width, height: height)
+        // Its rows blanked across, and one below: no border of the screen beneath runs into the overlay's own.
+        p.fill(row: body.top, column: 0, width: body.width, height: min(body.height, height + 1))
         let inset = bordered ? 2 : 1
         if bordered { p.box(column: left, row: body.top, width: width, height: height, title: "Keys") }
         let columnWidth = (width - 2 * inset) / columns

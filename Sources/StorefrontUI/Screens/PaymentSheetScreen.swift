@@ -11,7 +11,9 @@ extension Layout {
         let errorRows = sheet.rowErrors.count
         let button = sheet.offersCardSetup ? "[ Set up card ]" : "[ Pay ]"
         let statusLines = Self.statusLines(sheet, button: button, width: width - 4, p)
-        let fullHeight = 2 + 4 + errorRows + 1 + sheet.summaryItems.count + 1 + max(1, statusLines.count)
+        // The line that asks to charge is always drawn whole: the sheet makes room for all of it.
+        let boxedPrompt = Self.promptLines(sheet, width: width - 4, p)
+        let fullHeight = 2 + 4 + errorRows + 1 + sheet.summaryItems.count + 1 + max(1, statusLines.count, boxedPrompt.count)
         let compact = body.height < fullHeight
         let inner = compact ? width : width - 4
         let column = compact ? left : left + 2
@@ -19,7 +21,9 @@ extension Layout {
         if !compact {
             p.box(column: left, row: body.top, width: width, height: min(body.height, fullHeight), title: "Pay with \(sheet.merchantName)")
         }
-        let bottomLimit = compact ? body.bottom : body.top + min(body.height, fullHeight) - 1
+        let promptLines = compact ? Self.promptLines(sheet, width: inner, p) : boxedPrompt
+        // Compact, the rows above give way to the prompt, never the prompt to them.
+        let bottomLimit = compact ? body.bottom - promptLines.count : body.top + min(body.height, fullHeight) - 1
 
         if let chooser = sheet.chooser {
             p.put("Choose \(chooser.row.title.lowercased())", column: column, row: row, style: Style(.title, bold: true), width: inner)
@@ -69,18 +73,17 @@ extension Layout {
             row += 1
         }
         if !compact { row += 1 }
-        guard row < bottomLimit || (compact && row < body.bottom) else { return }
-        if let prompt = sheet.authorizationPrompt {
+        if sheet.authorizationPrompt != nil {
             if let status = sheet.status, !compact {
                 p.put(status, column: column, row: row - 1, style: Style(.accent), width: inner)
             }
-            let lines = p.wrapped(prompt, width: inner)
-            for line in lines where row < body.bottom {
+            for line in promptLines where row < body.bottom {
                 p.put(line, column: column, row: row, style: Style(.accent, bold: true), width: inner)
                 row += 1
             }
             return
         }
+        guard row < bottomLimit || (compact && row < body.bottom) else { return }
         var statusColumn = column
         if sheet.isBusy {
             statusColumn += p.spinner(phase: state.spinnerPhase, column: column, row: row)
@@ -105,6 +108,13 @@ extension Layout {
             // The button is the key it stands for: Enter sets up a card, p pays (or says what is missing).
             p.target(.key(sheet.offersCardSetup ? .enter : .character("p")), row: row, columns: (column + inner - buttonWidth)..<(column + inner))
         }
+    }
+
+    /// The consent prompt in `width`: one line when it fits, else the question and the keys on lines of their own.
+    private static func promptLines(_ sheet: PaymentSheetState, width: Int, _ p: Painter) -> [String] {
+        guard let prompt = sheet.authorizationPrompt else { return [] }
+        guard p.width(prompt) > width, let question = prompt.firstRange(of: "? ") else { return p.wrapped(prompt, width: width) }
+        return p.wrapped(prompt[..<question.lowerBound] + "?\n" + prompt[question.upperBound...], width: width)
     }
 
     /// The sheet's status wrapped to the room left of the button; empty when there is no status.
