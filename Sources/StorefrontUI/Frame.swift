@@ -129,27 +129,29 @@ public struct Frame: Hashable, Sendable {
         if charset == .unicode, TerminalText.isOneColumnPerScalar(text) {
             return putOneColumnCells(text.unicodeScalars.lazy.map { $0.value }, from: column, to: end, row: row, bits: bits)
         }
-        for character in TerminalText.displayable(text, charset: charset) {
-            let width = TerminalText.width(of: character)
-            if width == 0 { continue }
-            guard x + width <= end else { break }
-            if x >= 0 {
-                // Overwriting half of a wide character leaves a blank, never half a glyph.
-                clearWide(at: x, row: row)
-                if width == 2 { clearWide(at: x + 1, row: row) }
-                let scalars = character.unicodeScalars
-                var cell: PackedCell
-                if let only = scalars.first, scalars.index(after: scalars.startIndex) == scalars.endIndex {
-                    cell = PackedCell(code: only.value, bits: bits)
-                } else {
-                    clusters.append(String(character))
-                    cell = PackedCell(code: UInt32(clusters.count - 1), bits: bits | PackedCell.clusterBit)
+        drawing: for grapheme in TerminalText.displayable(text, charset: charset) {
+            for character in TerminalText.drawnPieces(of: grapheme) {
+                let width = TerminalText.width(of: character)
+                if width == 0 { continue }
+                guard x + width <= end else { break drawing }
+                if x >= 0 {
+                    // Overwriting half of a wide character leaves a blank, never half a glyph.
+                    clearWide(at: x, row: row)
+                    if width == 2 { clearWide(at: x + 1, row: row) }
+                    let scalars = character.unicodeScalars
+                    var cell: PackedCell
+                    if let only = scalars.first, scalars.index(after: scalars.startIndex) == scalars.endIndex {
+                        cell = PackedCell(code: only.value, bits: bits)
+                    } else {
+                        clusters.append(String(character))
+                        cell = PackedCell(code: UInt32(clusters.count - 1), bits: bits | PackedCell.clusterBit)
+                    }
+                    if width == 2 { cell.bits |= PackedCell.wideBit }
+                    packed[base + x] = cell
+                    if width == 2 { packed[base + x + 1] = PackedCell(code: 0, bits: bits) }
                 }
-                if width == 2 { cell.bits |= PackedCell.wideBit }
-                packed[base + x] = cell
-                if width == 2 { packed[base + x + 1] = PackedCell(code: 0, bits: bits) }
+                x += width
             }
-            x += width
         }
         return x - column
     }

@@ -8,12 +8,37 @@ public enum TerminalText {
         guard let first = character.unicodeScalars.first else { return 0 }
         let value = first.value
         if value < 0x7F { return value < 0x20 ? 0 : 1 }
+        if joinsAnother(character) { return drawnPieces(of: character).reduce(0) { $0 + width(of: $1) } }
         if character.unicodeScalars.contains(where: { $0.value == 0xFE0F }) { return 2 }
         // A flag is a pair of regional indicators; terminals draw each half one column wide.
         if regionalIndicators.contains(value) { return min(2, character.unicodeScalars.count(where: { regionalIndicators.contains($0.value) })) }
         if first.properties.generalCategory == .format || first.properties.generalCategory == .nonspacingMark { return 0 }
         if contains(value, in: WideCharacters.conjoiningJamo) { return 0 }
         return contains(value, in: WideCharacters.ranges) ? 2 : 1
+    }
+
+    /// The graphemes a terminal draws `character` as: a zero-width-joiner sequence (👩‍💻) is drawn by xterm and tmux
+    /// as its parts side by side, each with the joiner after it, so each part is a cell of its own; anything else is itself.
+    public static func drawnPieces(of character: Character) -> [Character] {
+        guard joinsAnother(character) else { return [character] }
+        var pieces: [Character] = []
+        var piece = String.UnicodeScalarView()
+        for scalar in character.unicodeScalars {
+            piece.append(scalar)
+            if scalar.value == 0x200D {
+                pieces.append(Character(String(piece)))
+                piece = String.UnicodeScalarView()
+            }
+        }
+        if !piece.isEmpty { pieces.append(Character(String(piece))) }
+        return pieces
+    }
+
+    /// True when a zero-width joiner inside `character` joins it to more after it.
+    private static func joinsAnother(_ character: Character) -> Bool {
+        let scalars = character.unicodeScalars
+        guard let joiner = scalars.firstIndex(where: { $0.value == 0x200D }) else { return false }
+        return scalars.index(after: joiner) != scalars.endIndex
     }
 
     /// Total columns of a string as drawn.

@@ -83,6 +83,7 @@ final class NCursesScreen {
         size = Size(columns: Int(getmaxx(sf_stdscr())), rows: Int(getmaxy(sf_stdscr())))
         outputFD = STDOUT_FILENO
         encoder = Self.encoder(colorMode: colorMode, environment: environment)
+        Self.settleFirstOutput(cursesDraws: encoder == nil)
         prepareAttributes()
         // What a crash must still do: the terminal put back as a shell needs it.
         sf_install_crash_restore(1, TerminalReset.afterCrash)
@@ -109,6 +110,7 @@ final class NCursesScreen {
         self.size = Size(columns: Int(getmaxx(sf_stdscr())), rows: Int(getmaxy(sf_stdscr())))
         self.outputFD = outputFD
         encoder = direct ? Self.encoder(colorMode: colorMode, environment: [:]) : nil
+        Self.settleFirstOutput(cursesDraws: encoder == nil)
         prepareAttributes()
     }
 
@@ -137,23 +139,28 @@ final class NCursesScreen {
         // when a key is waiting, so a frame left in several writes; the shop draws once per burst anyway.
         typeahead(-1)
         curs_set(0)
-        // ncurses 6.4 flushes its output after every cursor move until the screen has been left and
-        // resumed once, so a frame reached the terminal in several writes. Leaving and resuming now,
-        // before anything is drawn, makes every later frame one write.
-        endwin()
-        // stdscr starts out touched, and the first read of a key would refresh it, clearing the screen
-        // under frames the shop writes itself: refreshing it now, blank, settles that.
-        wnoutrefresh(sf_stdscr())
-        doupdate()
-        // Leaving turned the keypad's application mode off, and curses would only turn it back on at
-        // the first read: an arrow typed before that would arrive in a form it does not decode.
-        keypad(sf_stdscr(), true)
         let hasColors = has_colors()
         if hasColors, theme != .mono, (environment["NO_COLOR"] ?? "").isEmpty {
             start_color()
             use_default_colors()
         }
         return Theme.mode(preference: theme, environment: environment, hasColors: hasColors, colors: Int(sf_colors()))
+    }
+
+    /// The blank first refresh, once the screen knows who draws its frames.
+    private static func settleFirstOutput(cursesDraws: Bool) {
+        // ncurses 6.4 flushes its output after every cursor move until the screen has been left and
+        // resumed once, so a frame it draws reached the terminal in several writes. Leaving and resuming
+        // makes every later frame one write; the shop's own encoder writes each frame at once anyway,
+        // and there leaving would only flash the screen (the alternate screen left and entered again).
+        if cursesDraws { endwin() }
+        // stdscr starts out touched, and the first read of a key would refresh it, clearing the screen
+        // under frames the shop writes itself: refreshing it now, blank, settles that.
+        wnoutrefresh(sf_stdscr())
+        doupdate()
+        // Leaving turned the keypad's application mode off, and curses would only turn it back on at
+        // the first read: an arrow typed before that would arrive in a form it does not decode.
+        if cursesDraws { keypad(sf_stdscr(), true) }
     }
 
     private func prepareAttributes() {

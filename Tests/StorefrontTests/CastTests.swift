@@ -43,6 +43,8 @@ struct CastTests {
         let steady: [Double] = [0, 0.4, 0.8, 1.2, 1.6, 2, 2.4, 2.8]
         #expect(times == steady, "\(times)")
         #expect(cast.contains(#"\u001b[?1049h"#), "the real escape sequences: the alternate screen is entered")
+        #expect(cast.components(separatedBy: #"\u001b[?1049h"#).count == 2, "once: no flash of the screen left and entered again at start")
+        #expect(cast.components(separatedBy: #"\u001b[?1049l"#).count == 2, "and left once, at the end")
 
         let screens = try Self.play(cast)
         #expect(screens.first?.contains("Products") == true, "the first frame is the product list")

@@ -23,6 +23,17 @@ struct UnicodeWidthTests {
         #expect(TerminalText.width(of: grapheme) == 2, "\(what)")
     }
 
+    @Test func aJoinedEmojiSequenceIsItsPartsSideBySide() throws {
+        let coder = try #require("\u{1F469}\u{200D}\u{1F4BB}".first)
+        #expect(TerminalText.width(of: coder) == 4)
+        #expect(TerminalText.drawnPieces(of: coder) == ["\u{1F469}\u{200D}", "\u{1F4BB}"])
+        #expect(TerminalText.width(of: "\u{1F469}\u{200D}\u{1F4BB}!") == 5)
+        var frame = Frame(size: Size(columns: 6, rows: 1))
+        _ = frame.put("\u{1F469}\u{200D}\u{1F4BB}!", column: 0, row: 0)
+        #expect(frame.plainText == "\u{1F469}\u{200D}\u{1F4BB}!", "both emoji drawn, then the text after them")
+        #expect(TerminalText.width(of: try #require("한".first)) == 2)
+    }
+
     @Test("narrow and zero-width characters", arguments: [
         ("é", 1), ("Ω", 1), ("─", 1), ("❤", 1), ("\u{1F1FA}", 1), ("\u{0301}", 0), ("\u{200B}", 0), ("A", 1),
         ("\u{1160}", 0), ("\u{11A8}", 0), ("\u{D7CB}", 0),
@@ -205,6 +216,10 @@ struct WideNamesInATerminalTests {
         ("push", "\u{1FAF8}\u{1FAF8}\u{1FAF8} push", "$30.00"),
         // A Yijing hexagram: narrow in Unicode 15, wide to glibc (see TerminalWidthTests.departures).
         ("hexagram", "\u{4DC0} hexagram", "$40.00"),
+        // A zero-width-joiner sequence: xterm and tmux draw its two emoji side by side, four columns.
+        ("coder", "\u{1F469}\u{200D}\u{1F4BB} coder", "$50.00"),
+        // Hangul syllables, two columns each.
+        ("hangul", "한국어 키보드 hangul", "$60.00"),
     ]
 
     @Test func pricesStayWholeInTheListOnTheProductPageAndInTheCart() throws {
@@ -228,6 +243,7 @@ struct WideNamesInATerminalTests {
         #expect(!rows.contains { $0.hasPrefix("0.00") || $0.hasPrefix(".00") }, "no price wrapped onto the next row:\n\(list)")
         #expect(rows.contains { $0.contains("🇺🇸 flag") }, "both halves of the flag are drawn")
         #expect(rows.contains { $0.contains("\u{FFFD} hexagram") }, "a character curses measures wider than the shop shows as a placeholder")
+        #expect(rows.contains { $0.contains("한국어 키보드 hangul") }, "Hangul drawn whole:\n\(list)")
 
         try terminal.press("Enter")
         let page = try terminal.waitFor("Product ")
