@@ -41,8 +41,11 @@ public struct StripeSecretKey: Sendable, Equatable, CustomStringConvertible, Cus
     /// The `Authorization` header's value.
     var authorization: String { "Bearer \(value)" }
 
-    /// `text` with any copy of the key replaced.
-    func redacted(_ text: String) -> String { text.replacingOccurrences(of: value, with: "[secret key]") }
+    /// `text` with any copy of the key replaced, and any key Stripe quotes masked (`sk_test_****…1234`) too.
+    func redacted(_ text: String) -> String {
+        text.replacingOccurrences(of: value, with: "[secret key]")
+            .replacing(/\b(?:sk|rk|pk)_(?:test|live)_[A-Za-z0-9*]+/, with: "[secret key]")
+    }
 
     /// Which provider account the key works in, for the references kept per account.
     public var account: String { "stripe:\(mode == .live ? "live" : "test")" }

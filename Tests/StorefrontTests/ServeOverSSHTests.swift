@@ -300,6 +300,32 @@ struct ServeOverSSHTests {
         #expect(server.log.contains(#"refused exec "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"… (120000 bytes) from 127.0.0.1"#), "\(server.log.suffix(2000))")
     }
 
+    /// A window change is held to the largest terminal the shop draws, as the first pty request is.
+    @Test func aHugeWindowChangeIsCappedAtTheLargestTerminal() async throws {
+        let server = try ServeProcess()
+        let client = SSHFloodClient()
+        try await client.connect(port: server.port)
+        let shell = try await client.openShell(columns: 80, rows: 24)
+        let opened = try server.waitForLog(#/session 1 open: .* pid (\d+)/#)
+        let pid = try #require(pid_t(opened.output.1))
+        // The session's pty, as the shop sees it.
+        let pty = open("/proc/\(pid)/fd/0", O_RDONLY | O_NOCTTY)
+        try #require(pty >= 0, "cannot open the session's pty")
+        defer { close(pty) }
+        func ptySize() -> [Int] {
+            var window = winsize()
+            _ = ioctl(pty, UInt(TIOCGWINSZ), &window)
+            return [Int(window.ws_col), Int(window.ws_row)]
+        }
+        #expect(ptySize() == [80, 24])
+        try await client.resize(shell, columns: 10_000, rows: 10_000)
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .seconds(15))
+        while ptySize() == [80, 24], clock.now < deadline { await Task.yield() }
+        #expect(ptySize() == [640, 240], "the pty reports no more than the largest terminal")
+        await client.close()
+    }
+
     /// swift-nio-ssh 0.15.1 verifies no RSA signatures, so an RSA-only client cannot sign in; the
     /// operator is told why instead of seeing a silent disconnect.
     @Test func anRSAOnlyClientIsRefusedAndTheLogSaysWhy() throws {

@@ -102,6 +102,44 @@ struct StripeAdapterTests {
         #expect(try Self.intents(server, key: key).filter { $0["status"] as? String == "succeeded" }.count == 1)
     }
 
+    /// Stripe answers a retried create with the PaymentIntent the first one made, by its Idempotency-Key: without
+    /// the key, every retry after a lost answer would leave another PaymentIntent behind.
+    @Test func aCreateRetriedAfterALostAnswerYieldsTheSamePaymentIntent() async throws {
+        let server = try LocalStripe()
+        let proxy = try StripeFaultProxy(upstream: server.base, rules: ["POST:^/v1/payment_intents$:1:after"], honoursIdempotencyKeys: true)
+        let key = "order-create-retried"
+        try await Self.withStripe(base: proxy.base) { provider, processor, _ in
+            let method = try await provider.vault(try Contract.card("4242424242424242"), forCustomer: "guest")
+            let token = try await provider.createToken(for: Contract.payment(with: method))
+            #expect(try await processor.charge(Contract.request(token, key: key)).outcome == .succeeded)
+        }
+        let creates = try proxy.log().filter { $0.hasPrefix("POST /v1/payment_intents ") }
+        #expect(creates == ["POST /v1/payment_intents 500", "POST /v1/payment_intents 200"], "the answer lost, then replayed")
+        #expect(try Self.intents(server, key: key).count == 1, "one PaymentIntent for the order, however often its create was sent")
+    }
+
+    /// Stripe's refusals of a key quote it, whole or masked: none of it is passed on, and a 401 says what it means.
+    @Test("a refusal that quotes the secret key is passed on without it", arguments: ["unauthorized", "forbidden"])
+    func aRefusalQuotingTheKeyIsRedacted(kind: String) async throws {
+        let server = try LocalStripe()
+        let proxy = try StripeFaultProxy(upstream: server.base, rules: ["GET:^/v1/balance$:1:\(kind)"])
+        try await Self.withStripe(base: proxy.base) { _, _, client in
+            do {
+                try await client.verifyKey()
+                Issue.record("the key was accepted")
+            } catch {
+                let said = "\(error)"
+                #expect(!said.contains(LocalStripe.secretKey) && !said.contains("sk_test_") && !said.contains("4f9a27"), "\(said)")
+                if kind == "unauthorized" {
+                    guard case .refused(401, let refusal)? = error as? StripeFailure else { Issue.record("not a 401 refusal: \(error)"); return }
+                    #expect(refusal.message == "Stripe did not accept the secret key")
+                } else {
+                    #expect(said.contains("[secret key]") && said.contains("does not have the required permissions"), "\(said)")
+                }
+            }
+        }
+    }
+
     @Test func aConfirmCarriedOutButUnansweredIsNeverCalledNotCharged() async throws {
         let server = try LocalStripe()
         let references = InMemoryProviderReferences()

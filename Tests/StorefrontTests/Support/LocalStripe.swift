@@ -142,11 +142,13 @@ final class StripeFaultProxy: @unchecked Sendable {
 
     var base: String { "http://127.0.0.1:\(port)" }
 
-    /// Rules are METHOD:PATH_REGEX:COUNT:before|after (see the script).
-    init(upstream: String, rules: [String]) throws {
+    /// Rules are METHOD:PATH_REGEX:COUNT:before|after|vanish (see the script); `honoursIdempotencyKeys` makes it keep
+    /// and replay answers by Idempotency-Key, as Stripe does and localstripe does not.
+    init(upstream: String, rules: [String], honoursIdempotencyKeys: Bool = false) throws {
         let errorFile = TemporaryDirectory.make().path + "-proxy.err"
         let (child, line) = try LocalStripe.spawnAnnouncing(
-            ["/usr/bin/env", "python3", LocalStripe.script("stripe-fault-proxy"), upstream] + rules, errorFile: errorFile
+            ["/usr/bin/env", "python3", LocalStripe.script("stripe-fault-proxy")] + (honoursIdempotencyKeys ? ["--idempotency"] : []) + [upstream] + rules,
+            errorFile: errorFile
         )
         guard let line, let number = Int(line.dropFirst("listening ".count)) else {
             Issue.record("the fault proxy did not start (it needs aiohttp, installed with localstripe): \((try? String(contentsOfFile: errorFile, encoding: .utf8)) ?? "")")

@@ -51,6 +51,34 @@ final class SSHFloodClient {
         return opened
     }
 
+    /// Opens a session channel with a pty of `columns` x `rows` and asks for the shell: the shop starts.
+    func openShell(columns: Int, rows: Int) async throws -> Channel {
+        guard let connection else { throw ChannelError.ioOnClosedChannel }
+        let promise = connection.eventLoop.makePromise(of: Channel.self)
+        connection.eventLoop.execute {
+            do {
+                let ssh = try connection.pipeline.syncOperations.handler(type: NIOSSHHandler.self)
+                ssh.createChannel(promise, channelType: .session) { child, _ in child.eventLoop.makeSucceededVoidFuture() }
+            } catch {
+                promise.fail(error)
+            }
+        }
+        let child = try await promise.futureResult.get()
+        let terminal = SSHChannelRequestEvent.PseudoTerminalRequest(
+            wantReply: true, term: "xterm-256color", terminalCharacterWidth: columns, terminalRowHeight: rows,
+            terminalPixelWidth: 0, terminalPixelHeight: 0, terminalModes: SSHTerminalModes([:])
+        )
+        try await child.triggerUserOutboundEvent(terminal).get()
+        try await child.triggerUserOutboundEvent(SSHChannelRequestEvent.ShellRequest(wantReply: true)).get()
+        return child
+    }
+
+    /// Tells the server the client's window is now `columns` x `rows`.
+    func resize(_ channel: Channel, columns: Int, rows: Int) async throws {
+        let change = SSHChannelRequestEvent.WindowChangeRequest(terminalCharacterWidth: columns, terminalRowHeight: rows, terminalPixelWidth: 0, terminalPixelHeight: 0)
+        try await channel.triggerUserOutboundEvent(change).get()
+    }
+
     /// Waits until the server has closed the connection.
     func closedByServer() async {
         try? await connection?.closeFuture.get()
