@@ -24,7 +24,7 @@ public enum StoreDatabaseError: Error, Equatable, CustomStringConvertible {
         case .readOnly(let path):
             "\(path) is read-only; the shop cannot save orders there."
         case .diskFull(let path):
-            "the disk holding \(path) is full; the shop cannot save orders there."
+            "the disk holding \(path) is full; free some space there (the shop cannot save carts or orders until then)."
         case .busy(let path):
             "\(path) is busy: another process holds a lock on it; try again shortly."
         case .failed(let path, let reason):
@@ -36,6 +36,10 @@ public enum StoreDatabaseError: Error, Equatable, CustomStringConvertible {
     public static func from(_ error: any Error, path: String) -> StoreDatabaseError {
         if let known = error as? StoreDatabaseError { return known }
         guard let database = error as? DatabaseError else { return .failed(path: path, reason: "\(error)") }
+        // A database read as immutable on a full disk refuses writes as read-only: the reason is the disk.
+        if [.SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_IOERR, .SQLITE_FULL].contains(database.resultCode), isOnFullDisk(path) {
+            return .diskFull(path: path)
+        }
         switch database.resultCode {
         case .SQLITE_NOTADB, .SQLITE_CORRUPT: return .notADatabase(path: path, reason: database.message ?? "\(database.resultCode)")
         case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM: return .readOnly(path: path)
@@ -43,6 +47,13 @@ public enum StoreDatabaseError: Error, Equatable, CustomStringConvertible {
         case .SQLITE_BUSY, .SQLITE_LOCKED: return .busy(path: path)
         default: return .failed(path: path, reason: database.message ?? "\(database.resultCode)")
         }
+    }
+
+    /// True when the file system holding `path` has no block left for this user.
+    static func isOnFullDisk(_ path: String) -> Bool {
+        var info = statvfs()
+        let folder = (path as NSString).deletingLastPathComponent
+        return statvfs(folder.isEmpty ? "." : folder, &info) == 0 && info.f_bavail == 0
     }
 }
 
@@ -54,15 +65,20 @@ public enum StoreDatabaseError: Error, Equatable, CustomStringConvertible {
 public final class StoreDatabase: Sendable {
     public static let fileName = "storefront.sqlite"
 
-    public let pool: DatabasePool
+    /// A pool of connections; a queue opened immutable when the disk is full and there is nothing to read but the file.
+    public let pool: any DatabaseWriter
     public let path: String
     /// What the operator should hear about the files (a data directory others can enter); for the log.
     public let warnings: [String]
 
-    private init(pool: DatabasePool, path: String, warnings: [String]) {
+    /// True when the disk was full at open: the database is read, and every write fails.
+    public let isReadOnly: Bool
+
+    private init(pool: any DatabaseWriter, path: String, warnings: [String], isReadOnly: Bool = false) {
         self.pool = pool
         self.path = path
         self.warnings = warnings
+        self.isReadOnly = isReadOnly
     }
 
     public static func open(directory: URL) throws(StoreDatabaseError) -> StoreDatabase {
@@ -96,7 +112,10 @@ public final class StoreDatabase: Sendable {
             try migrator.migrate(pool)
             return StoreDatabase(pool: pool, path: path, warnings: warnings)
         } catch {
-            throw StoreDatabaseError.from(error, path: path)
+            let problem = StoreDatabaseError.from(error, path: path)
+            // On a full disk the shop can still be browsed: the catalog and orders are read, nothing is saved.
+            guard case .diskFull = problem, size > 0, let readOnly = try? openReadOnly(path: path) else { throw problem }
+            return StoreDatabase(pool: readOnly.pool, path: path, warnings: warnings + ["\(problem)"], isReadOnly: true)
         }
     }
 
@@ -106,7 +125,15 @@ public final class StoreDatabase: Sendable {
         do {
             var configuration = configuration(readOnly: true)
             configuration.busyMode = .timeout(busyTimeout)
-            let pool = try DatabasePool(path: path, configuration: configuration)
+            let pool: any DatabaseWriter
+            do {
+                pool = try DatabasePool(path: path, configuration: configuration)
+            } catch {
+                // Reading WAL mode needs its index file, which a full disk cannot hold. With no WAL beside it (no
+                // writer has the database open) the file itself is the whole database: read it as immutable.
+                guard case .diskFull = StoreDatabaseError.from(error, path: path), !hasWriteAheadLog(path) else { throw error }
+                pool = try DatabaseQueue(path: "file:\(path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path)?immutable=1", configuration: configuration)
+            }
             let (unknown, missing) = try pool.read { db in
                 let applied = try db.tableExists("grdb_migrations")
                     ? Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")) : []
@@ -121,6 +148,12 @@ public final class StoreDatabase: Sendable {
         } catch {
             throw StoreDatabaseError.from(error, path: path)
         }
+    }
+
+    /// True when a non-empty `-wal` file is beside the database: a writer's recent commits are in it.
+    private static func hasWriteAheadLog(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path + "-wal", &info) == 0 && info.st_size > 0
     }
 
     private static func configuration(readOnly: Bool) -> Configuration {

@@ -241,3 +241,37 @@ struct HardeningTerminalTests {
         #expect(log.contains("is open to other users (mode 755)"))
     }
 }
+
+/// A data directory on a file system with no space left: a tmpfs the test mounts (it needs root, as CI has).
+@Suite("Hardening: a full disk", .serialized)
+struct FullDiskTests {
+    @Test func aFullDiskIsNamedAndWhatOnlyReadsStillWorks() throws {
+        let binary = try BuiltProduct.requireStorefront()
+        let mountPoint = TemporaryDirectory.make()
+        try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: true)
+        let mounted = try Subprocess.run("/bin/mount", ["-t", "tmpfs", "-o", "size=3m,mode=0700", "tmpfs", mountPoint.path])
+        try #require(mounted.status == 0, "mounting a 3 MB tmpfs needs root (util-linux's mount): \(mounted.stderr)")
+        defer { _ = try? Subprocess.run("/bin/umount", ["-l", mountPoint.path]) }
+        let data = mountPoint.appendingPathComponent("data").path
+        #expect(try Subprocess.run(binary, ["headless", "--data-dir", data, "--keys", "enter,a,c,enter,p,enter"]).status == 0)
+        // Fill every block that is left.
+        let filler = try Subprocess.run("/bin/dd", ["if=/dev/zero", "of=\(mountPoint.path)/filler", "bs=64k"])
+        #expect(filler.stderr.contains("No space left on device"), "\(filler.stderr)")
+
+        let orders = try Subprocess.run(binary, ["orders", "--data-dir", data])
+        #expect(orders.status == 0, "orders only reads: \(orders.stderr)")
+        #expect(orders.stdout.contains("SF-000001"))
+
+        let browsing = try Subprocess.run(binary, ["headless", "--data-dir", data, "--keys", "down,enter"])
+        #expect(browsing.status == 0, "\(browsing.stderr)")
+        #expect(browsing.stdout.contains("stdout Mug"), "the shop can be browsed:\n\(browsing.stdout)")
+
+        let adding = try Subprocess.run(binary, ["headless", "--data-dir", data, "--size", "300x24", "--keys", "a"])
+        #expect(adding.stdout.contains("the disk holding \(data)/storefront.sqlite is full"), "a save says why it failed:\n\(adding.stdout)")
+
+        let fresh = try Subprocess.run(binary, ["headless", "--data-dir", mountPoint.path + "/fresh", "--keys", "down"])
+        #expect(fresh.status == 74 || fresh.status == 73, "\(fresh.status)")
+        #expect(fresh.stderr.contains("is full") || fresh.stderr.contains("No space left on device"), "\(fresh.stderr)")
+        #expect(!fresh.stderr.contains("disk I/O error"), "the cause is named: \(fresh.stderr)")
+    }
+}
