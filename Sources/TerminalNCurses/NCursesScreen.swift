@@ -76,10 +76,13 @@ final class NCursesScreen {
                 setenv("COLUMNS", String(bounded.columns), 1)
             }
         }
+        // Asked before curses takes the terminal: the answers must not reach it as keys.
+        let background = theme == .auto && (environment["NO_COLOR"] ?? "").isEmpty
+            ? BackgroundProbe.detect(input: STDIN_FILENO, output: STDOUT_FILENO, environment: environment) ?? .dark : .dark
         guard let screen = sf_newterm() else { throw TerminalError.startFailed("newterm failed for TERM=\(environment["TERM"] ?? "")") }
         self.screen = screen
         isActive = true
-        colorMode = Self.enterModes(theme: theme, environment: environment, mouse: mouse)
+        colorMode = Self.enterModes(theme: theme, environment: environment, mouse: mouse, background: background)
         size = Size(columns: Int(getmaxx(sf_stdscr())), rows: Int(getmaxy(sf_stdscr())))
         outputFD = STDOUT_FILENO
         encoder = Self.encoder(colorMode: colorMode, environment: environment)
@@ -124,7 +127,7 @@ final class NCursesScreen {
     var writesDirectly: Bool { encoder != nil }
 
     /// Puts the new screen in the shop's modes and colours; returns the colour mode in use.
-    private static func enterModes(theme: ThemePreference, environment: [String: String], mouse: Bool) -> ColorMode {
+    private static func enterModes(theme: ThemePreference, environment: [String: String], mouse: Bool, background: Background = .dark) -> ColorMode {
         // Raw: Ctrl-C, Ctrl-Z and Ctrl-\ arrive as keys, so nothing suspends or kills the shop mid-payment.
         raw()
         noecho()
@@ -144,7 +147,7 @@ final class NCursesScreen {
             start_color()
             use_default_colors()
         }
-        return Theme.mode(preference: theme, environment: environment, hasColors: hasColors, colors: Int(sf_colors()))
+        return Theme.mode(preference: theme, environment: environment, hasColors: hasColors, colors: Int(sf_colors()), background: background)
     }
 
     /// The blank first refresh, once the screen knows who draws its frames.

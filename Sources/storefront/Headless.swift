@@ -33,6 +33,9 @@ struct Headless: AsyncParsableCommand {
     @Flag(help: "With --cast: replace the file if it exists.")
     var force = false
 
+    @Option(help: ArgumentHelp("With --cast: dark (default), light or mono; the file is the same on every terminal it is played on.", valueName: "theme"))
+    var theme: ThemePreference = .dark
+
     @Option(help: ArgumentHelp("With --cast: the time between keys, e.g. 400ms or 1s (default 400ms).", valueName: "duration"), transform: Arguments.pace)
     var pace = Duration.milliseconds(400)
 
@@ -81,9 +84,9 @@ struct Headless: AsyncParsableCommand {
     /// `--cast`: this binary's `run` in a pty, with the same shop, recorded; exits as the shop did.
     private func recordCast(_ script: [CastRecording.Step], to path: String) throws {
         let url = try RecordingFile.checked(path, force: force)
-        // The file is played on someone else's xterm-256color: in colour whatever this terminal's
-        // NO_COLOR says, so the same script always gives the same file.
-        var arguments = ["run", "--sandbox-latency-ms", "0", "--theme", "color"]
+        // The file is played on someone else's xterm-256color: in the theme asked for (never probed), whatever this
+        // terminal's NO_COLOR says, so the same script always gives the same file.
+        var arguments = ["run", "--sandbox-latency-ms", "0", "--theme", theme == .auto ? "dark" : theme.rawValue]
         let forwarded: [(String, String?)] = [
             ("--catalog", shop.catalog), ("--data-dir", shop.dataDirectory), ("--one-tap", shop.oneTap),
             ("--payments", shop.payments?.rawValue), ("--stripe-secret-key-file", shop.stripeSecretKeyFile),

@@ -18,7 +18,7 @@ struct Run: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, notice, warning, error or critical. Env: STOREFRONT_LOG_LEVEL.", valueName: "level"))
     var logLevel: Logger.Level?
 
-    @Option(help: ArgumentHelp("auto, color or mono (NO_COLOR also selects mono). Env: STOREFRONT_THEME.", valueName: "theme"))
+    @Option(help: ArgumentHelp("auto (asks the terminal for its background), dark, light or mono (NO_COLOR also selects mono). Env: STOREFRONT_THEME.", valueName: "theme"))
     var theme: ThemePreference?
 
     @Option(help: ArgumentHelp("on or off: clicks and the wheel (default on; off leaves the terminal's own selection). Env: STOREFRONT_MOUSE.", valueName: "on|off"), transform: Arguments.onOff("--mouse"))
@@ -44,7 +44,7 @@ struct Run: AsyncParsableCommand {
         if let sandboxLatencyMilliseconds { configuration.sandboxLatencyMilliseconds = sandboxLatencyMilliseconds }
 
         guard let theme = ThemePreference(rawValue: configuration.theme ?? "auto") else {
-            complain("unknown theme \"\(configuration.theme ?? "")\"; use auto, color or mono")
+            complain("unknown theme \"\(configuration.theme ?? "")\"; use auto, dark, light or mono")
             throw ExitCodes.usage
         }
         guard let level = Logger.Level(rawValue: configuration.logLevel ?? "info") else {
