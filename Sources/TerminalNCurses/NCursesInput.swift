@@ -18,18 +18,69 @@ extension NCursesScreen {
     /// Every key waiting on stdin, decoded; empty when none is.
     func readKeys() -> [Input] {
         guard isActive else { return [] }
-        var inputs: [Input] = []
+        var read: [(isKeyCode: Bool, value: UInt32)] = []
         var character: wint_t = 0
         while true {
             let status = wget_wch(sf_stdscr(), &character)
             if status == sf_err() { break }
-            if status == sf_key_code_yes() {
-                if let input = Self.functionKey(Int32(character)) { inputs.append(input) }
-            } else if let input = Self.character(UInt32(character)) {
+            read.append((status == sf_key_code_yes(), UInt32(character)))
+        }
+        return Self.inputs(from: read)
+    }
+
+    /// The inputs `read` holds. An SGR mouse report (`ESC [ < b ; x ; y M`), which curses passes on as characters
+    /// where terminfo names only the old encoding (tmux's and screen's entries) and the shop asked for SGR itself,
+    /// becomes the click or wheel it reports.
+    static func inputs(from read: [(isKeyCode: Bool, value: UInt32)]) -> [Input] {
+        var inputs: [Input] = []
+        var index = 0
+        while index < read.count {
+            let (isKeyCode, value) = read[index]
+            if !isKeyCode, value == 27, let (report, length) = sgrMouseReport(read[(index + 1)...]) {
+                if let report { inputs.append(report) }
+                index += 1 + length
+                continue
+            }
+            if isKeyCode {
+                if let input = functionKey(Int32(value)) { inputs.append(input) }
+            } else if let input = character(value) {
                 inputs.append(input)
             }
+            index += 1
         }
         return inputs
+    }
+
+    /// After an ESC: `[ < button ; column ; row` then `M` (press) or `m` (release), columns and rows from 1. Returns
+    /// the input (nil for a release, a move or another button) and how many characters it took; nil when `rest` is
+    /// not a whole report.
+    private static func sgrMouseReport(_ rest: ArraySlice<(isKeyCode: Bool, value: UInt32)>) -> (Input?, Int)? {
+        let prefix = Array("[<".unicodeScalars.map(\.value))
+        guard rest.count >= 7, rest.prefix(2).map(\.value) == prefix, !rest.prefix(2).contains(where: \.isKeyCode) else { return nil }
+        var fields: [Int] = [0]
+        var length = 2
+        for (isKeyCode, value) in rest.dropFirst(2) {
+            length += 1
+            guard !isKeyCode, length <= 24 else { return nil }
+            switch value {
+            case 0x30...0x39:
+                fields[fields.count - 1] = fields[fields.count - 1] * 10 + Int(value - 0x30)
+            case 0x3B:
+                fields.append(0)
+            case 0x4D, 0x6D:
+                guard fields.count == 3, fields[1] >= 1, fields[2] >= 1 else { return nil }
+                guard value == 0x4D else { return (nil, length) }
+                switch fields[0] {
+                case 0: return (.click(column: fields[1] - 1, row: fields[2] - 1), length)
+                case 64: return (.wheel(down: false), length)
+                case 65: return (.wheel(down: true), length)
+                default: return (nil, length)
+                }
+            default:
+                return nil
+            }
+        }
+        return nil
     }
 
     private static func functionKey(_ code: Int32) -> Input? {

@@ -37,6 +37,8 @@ final class NCursesScreen {
     private(set) var size: Size
     let charset: Charset
     let colorMode: ColorMode
+    /// True when the shop asked for SGR mouse reports itself, which curses would not: they are turned off on leaving.
+    private var asksForSGRMouse = false
     private var screen: OpaquePointer?
     private var previous: Frame?
     /// Where frames go: nil, curses' `doupdate`; otherwise bytes of the shop's own, for a terminal whose
@@ -87,6 +89,12 @@ final class NCursesScreen {
         outputFD = STDOUT_FILENO
         encoder = Self.encoder(colorMode: colorMode, environment: environment)
         Self.settleFirstOutput(cursesDraws: encoder == nil)
+        // tmux's and screen's terminfo entries name only the old mouse encoding, which loses clicks past column 223;
+        // tmux speaks SGR (1006) all the same, and a terminal that does not keeps sending the old reports curses reads.
+        if mouse, sf_tigetstr("XM") == nil, sf_tigetstr("kmous").map({ String(cString: $0) }) != "\u{1B}[<" {
+            writeAll("\u{1B}[?1006h", to: STDOUT_FILENO)
+            asksForSGRMouse = true
+        }
         prepareAttributes()
         // What a crash must still do: the terminal put back as a shell needs it.
         sf_install_crash_restore(1, TerminalReset.afterCrash)
@@ -298,6 +306,7 @@ final class NCursesScreen {
         isActive = false
         // curses believes the pen is plain; leave it so.
         if encoder != nil { writeAll("\u{1B}[m", to: outputFD) }
+        if asksForSGRMouse { writeAll("\u{1B}[?1006l", to: outputFD) }
         curs_set(1)
         _ = sf_mouse(0)
         endwin()

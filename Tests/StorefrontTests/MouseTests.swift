@@ -3,6 +3,7 @@ import Testing
 import StorefrontCore
 import StorefrontTesting
 import StorefrontUI
+@testable import TerminalNCurses
 
 /// The mouse as keys: what a click on each kind of place in a frame stands for.
 @MainActor
@@ -73,5 +74,49 @@ struct MouseTargetTests {
         let fields = try #require(driver.state.form?.fields.count)
         #expect(form.keys(forClickAt: try column(of: "[ Save address ]", row: buttonRow, in: form) + 2, row: buttonRow)
             == Array(repeating: .down, count: fields - 1) + [.enter])
+    }
+}
+
+/// SGR mouse reports where terminfo names only the old encoding (tmux's and screen's entries).
+@MainActor
+@Suite("SGR mouse reports read by the shop")
+struct SGRMouseReportTests {
+    private static func read(_ text: String) -> [(isKeyCode: Bool, value: UInt32)] {
+        text.unicodeScalars.map { (false, $0.value) }
+    }
+
+    @Test func aReportBecomesTheClickOrWheelItStandsFor() {
+        #expect(NCursesScreen.inputs(from: Self.read("\u{1B}[<0;240;6M")) == [.click(column: 239, row: 5)])
+        #expect(NCursesScreen.inputs(from: Self.read("\u{1B}[<0;240;6m")).isEmpty, "a release is nothing")
+        #expect(NCursesScreen.inputs(from: Self.read("\u{1B}[<65;1;1M\u{1B}[<64;1;1M")) == [.wheel(down: true), .wheel(down: false)])
+        #expect(NCursesScreen.inputs(from: Self.read("a\u{1B}[<0;3;4Mb")) == [.key(.character("a")), .click(column: 2, row: 3), .key(.character("b"))])
+    }
+
+    @Test func somethingElseAfterAnEscapeIsLeftAsKeys() {
+        #expect(NCursesScreen.inputs(from: Self.read("\u{1B}")) == [.key(.escape)])
+        #expect(NCursesScreen.inputs(from: Self.read("\u{1B}[<0;x;1M")) == [.key(.escape), .key(.character("[")), .key(.character("<")), .key(.character("0")),
+                                                                            .key(.character(";")), .key(.character("x")), .key(.character(";")), .key(.character("1")), .key(.character("M"))])
+    }
+}
+
+/// In tmux with its own terminal type (whose entry names only the old encoding, which cannot say a column past 223),
+/// the shop asks for SGR reports and reads them itself.
+@Suite("The mouse in tmux", .serialized)
+struct MouseInTmuxTests {
+    @Test func theShopAsksTmuxForSGRReportsAndReadsThem() throws {
+        let terminal = try TmuxTerminal(columns: 260, rows: 30)
+        let binary = try BuiltProduct.requireStorefront()
+        try terminal.type("TERM=tmux-256color '\(binary)' --data-dir '\(terminal.directory.path)/data'; echo EXIT=$?")
+        try terminal.waitFor("q quit")
+        #expect(try terminal.paneFlag("mouse_sgr_flag") == "1", "the shop asked tmux for SGR reports")
+        // Row 6 is the fourth product; a second click on the selected row opens it. tmux passes what it is sent, as an
+        // SGR-speaking terminal sends it; curses, told of the old encoding only, leaves it to the shop.
+        try terminal.write("\u{1B}[<0;20;6M\u{1B}[<0;20;6m")
+        try terminal.waitFor("› Grid Notebook")
+        try terminal.write("\u{1B}[<0;20;6M\u{1B}[<0;20;6m")
+        try terminal.waitFor("Product ")
+        try terminal.press("q")
+        try terminal.waitFor("EXIT=0")
+        #expect(try terminal.paneFlag("mouse_sgr_flag") == "0", "and turned them off again")
     }
 }

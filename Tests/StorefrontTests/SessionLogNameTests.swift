@@ -10,6 +10,6 @@ struct SessionLogNameTests {
         let endings: [TerminalSession.Ending] = [.quit, .hangup, .interrupted, .terminated]
         #expect(endings.map { "\($0)" } == ["quit", "hangup", "interrupted", "terminated"])
         #expect(["\(Charset.unicode)", "\(Charset.ascii)"] == ["unicode", "ascii"])
-        #expect(ColorMode.allCases.map { "\($0)" } == ["color256", "color8", "monochrome"])
+        #expect(ColorMode.allCases.map { "\($0)" } == ["color256", "color256Light", "color8", "color8Light", "monochrome"])
     }
 }

@@ -183,6 +183,6 @@ struct StorageErrorWordingTests {
             Issue.record("NOTADB is a damaged file")
             return
         }
-        #expect(StoreDatabaseError.diskFull(path: path).description == "the disk holding /data/storefront.sqlite is full; the shop cannot save orders there.")
+        #expect(StoreDatabaseError.diskFull(path: path).description == "the disk holding /data/storefront.sqlite is full; free some space there (the shop cannot save carts or orders until then).")
     }
 }
