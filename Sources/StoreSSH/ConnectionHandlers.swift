@@ -50,15 +50,24 @@ final class ConnectionErrorHandler: ChannelInboundHandler {
     typealias InboundIn = Any
 
     private let peer: String
+    private let identity: ConnectionIdentity
     private let log: @Sendable (String) -> Void
 
-    init(peer: String, log: @escaping @Sendable (String) -> Void) {
+    init(peer: String, identity: ConnectionIdentity, log: @escaping @Sendable (String) -> Void) {
         self.peer = peer
+        self.identity = identity
         self.log = log
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
-        log("connection from \(peer) closed: \(error)")
+        if (error as? NIOSSHError)?.type == .keyExchangeNegotiationFailure {
+            // The client and this server share no key exchange, host key or cipher: say which this server has,
+            // since the client's own message ("remote closed the connection") names none.
+            identity.keyExchangeFailed()
+            log("connection from \(peer) closed: no algorithm in common with the client; this server offers the ciphers \(offeredCiphers), key exchange \(offeredKeyExchanges) and \(acceptedKeyTypes) keys")
+        } else {
+            log("connection from \(peer) closed: \(error)")
+        }
         context.close(promise: nil)
     }
 }
@@ -81,7 +90,7 @@ final class UnprovenKeyLogger: ChannelInboundHandler {
     func channelInactive(context: ChannelHandlerContext) {
         // A client whose only key is RSA offers nothing swift-nio-ssh can verify and leaves: say
         // so, or the operator sees a silent disconnect.
-        if identity.failedToAuthenticate {
+        if identity.failedToAuthenticate && !identity.failedKeyExchange {
             log("connection from \(peer) closed without proving a key: this server accepts \(acceptedKeyTypes) keys, not RSA")
         }
         context.fireChannelInactive()

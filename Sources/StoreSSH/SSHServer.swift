@@ -10,6 +10,7 @@ final class ConnectionIdentity: Sendable {
     private struct State {
         var fingerprint: String?
         var hasStartedSession = false
+        var failedKeyExchange = false
     }
 
     private let state = Mutex(State())
@@ -25,6 +26,13 @@ final class ConnectionIdentity: Sendable {
         state.withLock { $0.hasStartedSession = true }
     }
 
+    /// The client and the server had nothing in common to encrypt with: no key was ever asked for.
+    func keyExchangeFailed() {
+        state.withLock { $0.failedKeyExchange = true }
+    }
+
+    var failedKeyExchange: Bool { state.withLock { $0.failedKeyExchange } }
+
     /// True until the client proves a key. An RSA-only OpenSSH client never even asks: the server's
     /// signature algorithms name none it can use.
     var failedToAuthenticate: Bool { state.withLock { $0.fingerprint == nil } }
@@ -32,6 +40,13 @@ final class ConnectionIdentity: Sendable {
 
 /// The key types swift-nio-ssh 0.15.1 verifies; it has no RSA and no way to add an algorithm.
 let acceptedKeyTypes = "Ed25519 or ECDSA (nistp256, nistp384, nistp521)"
+
+/// The ciphers swift-nio-ssh 0.15.1 offers. chacha20-poly1305 needs a 64-byte key, which its key derivation cannot
+/// make from a SHA-256 key exchange, and its key exchanges cannot be chosen: Dropbear's ciphers are out of reach.
+let offeredCiphers = "aes256-gcm@openssh.com, aes128-gcm@openssh.com"
+
+/// The key exchanges swift-nio-ssh 0.15.1 offers.
+let offeredKeyExchanges = "curve25519-sha256, ecdh-sha2-nistp256/384/521"
 
 /// Accepts any public key whose signature swift-nio-ssh has verified; nothing else is offered.
 final class PublicKeyIdentityDelegate: NIOSSHServerUserAuthenticationDelegate {
@@ -221,7 +236,7 @@ public final class StorefrontSSHServer: Sendable {
                     )
                     try connection.pipeline.syncOperations.addHandler(UnprovenKeyLogger(peer: peer, identity: identity, log: log))
                     try connection.pipeline.syncOperations.addHandler(QuickAckHandler(), name: QuickAckHandler.name)
-                    try connection.pipeline.syncOperations.addHandlers([ssh, ConnectionErrorHandler(peer: peer, log: log)])
+                    try connection.pipeline.syncOperations.addHandlers([ssh, ConnectionErrorHandler(peer: peer, identity: identity, log: log)])
                 }
             }
             .bind(host: host, port: port)

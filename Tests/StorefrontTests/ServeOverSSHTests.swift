@@ -339,6 +339,23 @@ struct ServeOverSSHTests {
         try server.waitForLog(#/closed without proving a key: this server accepts Ed25519 or ECDSA \(nistp256, nistp384, nistp521\) keys, not RSA/#)
     }
 
+    /// Dropbear's client offers chacha20-poly1305 and AES-CTR, swift-nio-ssh only AES-GCM: the log names the cause,
+    /// not RSA. (Dropbear reaches the shop through the OpenSSH front instead.)
+    @Test func aClientWithNoCipherInCommonIsLoggedForWhatItIs() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/dbclient") else {
+            Issue.record("Dropbear's client is missing: install Debian's package dropbear-bin")
+            return
+        }
+        let server = try ServeProcess()
+        let key = server.directory.appendingPathComponent("dropbear_ed25519").path
+        let made = try Subprocess.run("/usr/bin/dropbearkey", ["-t", "ed25519", "-f", key])
+        try #require(made.status == 0, "dropbearkey failed: \(made.stderr)")
+        let result = try Subprocess.run("/usr/bin/dbclient", ["-y", "-i", key, "-p", "\(server.port)", "127.0.0.1"], timeout: .seconds(30))
+        #expect(result.status != 0)
+        try server.waitForLog(#/connection from 127\.0\.0\.1 closed: no algorithm in common with the client; this server offers the ciphers aes256-gcm@openssh.com, aes128-gcm@openssh.com/#)
+        #expect(!server.log.contains("not RSA"), "the key was never asked for: \(server.log)")
+    }
+
     @Test func theSessionLimitTurnsTheNextShopperAway() throws {
         let server = try ServeProcess(arguments: ["--max-sessions", "1"])
         let key = try server.makeClientKey("crowd")
