@@ -69,7 +69,7 @@ def run_once():
 
     pump_until(lambda text: "q quit" in text)
     os.write(fd, b"/")
-    pump_until(lambda text: "Esc" in text.splitlines()[-1] and "/ search" not in text.splitlines()[-1])
+    pump_until(lambda text: "Enter done" in text.splitlines()[-1])
     paste = ("mug" + "x" * count)[:count].encode()
     started = time.monotonic()
     answered = pump_until(lambda text: "/ search" in text.splitlines()[-1], writing=paste + b"\r")

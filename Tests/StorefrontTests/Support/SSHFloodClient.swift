@@ -35,16 +35,7 @@ final class SSHFloodClient {
         guard let connection else { return 0 }
         var opened = 0
         for _ in 0..<channels {
-            let promise = connection.eventLoop.makePromise(of: Channel.self)
-            connection.eventLoop.execute {
-                do {
-                    let ssh = try connection.pipeline.syncOperations.handler(type: NIOSSHHandler.self)
-                    ssh.createChannel(promise, channelType: .session) { child, _ in child.eventLoop.makeSucceededVoidFuture() }
-                } catch {
-                    promise.fail(error)
-                }
-            }
-            guard let child = try? await promise.futureResult.get() else { break }
+            guard let child = try? await Self.sessionChannel(on: connection) else { break }
             opened += 1
             child.triggerUserOutboundEvent(SSHChannelRequestEvent.ExecRequest(command: command, wantReply: false), promise: nil)
         }
@@ -54,16 +45,7 @@ final class SSHFloodClient {
     /// Opens a session channel with a pty of `columns` x `rows` and asks for the shell: the shop starts.
     func openShell(columns: Int, rows: Int) async throws -> Channel {
         guard let connection else { throw ChannelError.ioOnClosedChannel }
-        let promise = connection.eventLoop.makePromise(of: Channel.self)
-        connection.eventLoop.execute {
-            do {
-                let ssh = try connection.pipeline.syncOperations.handler(type: NIOSSHHandler.self)
-                ssh.createChannel(promise, channelType: .session) { child, _ in child.eventLoop.makeSucceededVoidFuture() }
-            } catch {
-                promise.fail(error)
-            }
-        }
-        let child = try await promise.futureResult.get()
+        let child = try await Self.sessionChannel(on: connection)
         let terminal = SSHChannelRequestEvent.PseudoTerminalRequest(
             wantReply: true, term: "xterm-256color", terminalCharacterWidth: columns, terminalRowHeight: rows,
             terminalPixelWidth: 0, terminalPixelHeight: 0, terminalModes: SSHTerminalModes([:])
@@ -77,6 +59,20 @@ final class SSHFloodClient {
     func resize(_ channel: Channel, columns: Int, rows: Int) async throws {
         let change = SSHChannelRequestEvent.WindowChangeRequest(terminalCharacterWidth: columns, terminalRowHeight: rows, terminalPixelWidth: 0, terminalPixelHeight: 0)
         try await channel.triggerUserOutboundEvent(change).get()
+    }
+
+    /// A new session channel on `connection`, opened on its event loop as swift-nio-ssh requires.
+    private static func sessionChannel(on connection: Channel) async throws -> Channel {
+        let promise = connection.eventLoop.makePromise(of: Channel.self)
+        connection.eventLoop.execute {
+            do {
+                let ssh = try connection.pipeline.syncOperations.handler(type: NIOSSHHandler.self)
+                ssh.createChannel(promise, channelType: .session) { child, _ in child.eventLoop.makeSucceededVoidFuture() }
+            } catch {
+                promise.fail(error)
+            }
+        }
+        return try await promise.futureResult.get()
     }
 
     /// Waits until the server has closed the connection.
