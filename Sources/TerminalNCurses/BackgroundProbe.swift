@@ -2,51 +2,101 @@ import Foundation
 
 /// Finds out whether the terminal's background is light or dark, for `--theme auto`.
 ///
-/// Order of calls: `COLORFGBG` is kept as the fallback → the terminal is asked for its background colour (OSC 11)
-/// and, right after, for its attributes (DA1, which every terminal answers) in raw mode → answers are read until
-/// the DA1 answer or `timeout` → the terminal's modes are put back. A terminal that ignores OSC 11 answers DA1
-/// alone, so the wait ends at once instead of at the timeout.
+/// Order of calls: `ask` (echo and line editing off, the terminal asked for its background colour, OSC 11, and
+/// right after for its attributes, DA1, which every terminal answers) → the shop starts meanwhile, so the round
+/// trip costs no time of its own → `Question.answer()` reads until the DA1 answer or the deadline, puts the terminal's
+/// modes back, and falls back on `COLORFGBG`. A terminal that ignores OSC 11 answers DA1 alone: no wait for it.
 public enum BackgroundProbe {
     /// OSC 11 query, then DA1: the answer to the second marks the end of the answers.
     static let query = "\u{1B}]11;?\u{1B}\\\u{1B}[c"
 
-    /// The background of the terminal on `input`/`output`, or what `COLORFGBG` says, or nil when neither tells.
-    public static func detect(input: Int32, output: Int32, environment: [String: String], timeout: Duration = .milliseconds(250)) -> Background? {
-        let fallback = environment["COLORFGBG"].flatMap(background(colorFGBG:))
-        guard isatty(input) == 1, isatty(output) == 1 else { return fallback }
-        var saved = termios()
-        guard tcgetattr(input, &saved) == 0 else { return fallback }
-        var raw = saved
-        cfmakeraw(&raw)
-        tcsetattr(input, TCSANOW, &raw)
-        defer { tcsetattr(input, TCSANOW, &saved) }
-        let bytes = Array(query.utf8)
-        guard bytes.withUnsafeBufferPointer({ write(output, $0.baseAddress, $0.count) }) == bytes.count else { return fallback }
-        var answer: [UInt8] = []
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: timeout)
-        var buffer = [UInt8](repeating: 0, count: 256)
-        while clock.now < deadline, !endsWithDeviceAttributes(answer), answer.count < 4096 {
-            let left = deadline - clock.now
-            var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&descriptor, 1, Int32(max(1, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)))
-            if ready < 0, errno == EINTR { continue }
-            guard ready > 0 else { break }
-            let count = read(input, &buffer, buffer.count)
-            guard count > 0 else { break }
-            answer += buffer.prefix(count)
+    /// A question sent to the terminal; its answer is read later, once.
+    public final class Question {
+        private let input: Int32
+        private let saved: termios?
+        private let deadline: ContinuousClock.Instant
+        private let fallback: Background?
+        private var isAnswered = false
+
+        fileprivate init(input: Int32, saved: termios?, deadline: ContinuousClock.Instant, fallback: Background?) {
+            self.input = input
+            self.saved = saved
+            self.deadline = deadline
+            self.fallback = fallback
         }
-        return background(oscAnswer: String(decoding: answer, as: UTF8.self)) ?? fallback
+
+        /// The background the terminal said, or what `COLORFGBG` says, or nil when neither tells.
+        public func answer() -> Background? {
+            guard !isAnswered else { return fallback }
+            isAnswered = true
+            defer { restore() }
+            guard saved != nil else { return fallback }
+            var answer: [UInt8] = []
+            let clock = ContinuousClock()
+            var buffer = [UInt8](repeating: 0, count: 256)
+            while clock.now < deadline, !BackgroundProbe.endsWithDeviceAttributes(answer), answer.count < 4096 {
+                let left = deadline - clock.now
+                var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+                let ready = poll(&descriptor, 1, Int32(max(1, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)))
+                if ready < 0, errno == EINTR { continue }
+                guard ready > 0 else { break }
+                let count = read(input, &buffer, buffer.count)
+                guard count > 0 else { break }
+                answer += buffer.prefix(count)
+            }
+            return BackgroundProbe.background(oscAnswer: String(decoding: answer, as: UTF8.self)) ?? fallback
+        }
+
+        private func restore() {
+            guard var saved else { return }
+            tcsetattr(input, TCSANOW, &saved)
+        }
+
+        deinit { restore() }
+    }
+
+    /// Asks the terminal on `input`/`output`; the answer is read by `Question.answer()` within `timeout` of now.
+    public static func ask(input: Int32, output: Int32, environment: [String: String], timeout: Duration = .milliseconds(250)) -> Question {
+        let fallback = environment["COLORFGBG"].flatMap(background(colorFGBG:))
+        let deadline = ContinuousClock().now.advanced(by: timeout)
+        var saved = termios()
+        guard isatty(input) == 1, isatty(output) == 1, tcgetattr(input, &saved) == 0 else {
+            return Question(input: input, saved: nil, deadline: deadline, fallback: fallback)
+        }
+        // Only echo and line editing off: the answer must not show, and messages printed meanwhile still end their lines.
+        var quiet = saved
+        quiet.c_lflag &= ~tcflag_t(ECHO | ICANON)
+        tcsetattr(input, TCSANOW, &quiet)
+        let bytes = Array(query.utf8)
+        guard bytes.withUnsafeBufferPointer({ write(output, $0.baseAddress, $0.count) }) == bytes.count else {
+            tcsetattr(input, TCSANOW, &saved)
+            return Question(input: input, saved: nil, deadline: deadline, fallback: fallback)
+        }
+        return Question(input: input, saved: saved, deadline: deadline, fallback: fallback)
     }
 
     /// The background an OSC 11 answer (`ESC ] 11 ; rgb:RRRR/GGGG/BBBB` then BEL or ST) describes: light when its
     /// relative luminance is above the middle grey's.
     public static func background(oscAnswer: String) -> Background? {
-        guard let match = oscAnswer.firstMatch(of: /\]11;rgb:([0-9a-fA-F]{1,4})\/([0-9a-fA-F]{1,4})\/([0-9a-fA-F]{1,4})/) else { return nil }
-        let channels = [match.output.1, match.output.2, match.output.3].map { hex -> Double in
-            let value = Double(Int(hex, radix: 16) ?? 0)
-            return value / Double((1 << (4 * hex.count)) - 1)
+        // Read by hand: a regex would load Swift's regex engine into every start, which costs a terminal's first frame.
+        let bytes = Array(oscAnswer.utf8)
+        let start = Array("]11;rgb:".utf8)
+        guard let found = (0...max(0, bytes.count - start.count)).first(where: { bytes[$0...].starts(with: start) }) else { return nil }
+        var channels: [Double] = []
+        var digits: [UInt8] = []
+        for byte in bytes[(found + start.count)...] {
+            let isHex = (48...57).contains(byte) || (65...70).contains(byte) || (97...102).contains(byte)
+            if isHex, digits.count < 4 {
+                digits.append(byte)
+                continue
+            }
+            guard !digits.isEmpty, let value = Int(String(decoding: digits, as: UTF8.self), radix: 16) else { return nil }
+            channels.append(Double(value) / Double((1 << (4 * digits.count)) - 1))
+            digits = []
+            if channels.count == 3 { break }
+            guard byte == UInt8(ascii: "/") else { return nil }
         }
+        guard channels.count == 3 else { return nil }
         return relativeLuminance(channels) > 0.18 ? .light : .dark
     }
 
@@ -64,7 +114,7 @@ public enum BackgroundProbe {
     }
 
     /// True once the answer holds a DA1 reply, `ESC [ ? … c`.
-    private static func endsWithDeviceAttributes(_ answer: [UInt8]) -> Bool {
+    fileprivate static func endsWithDeviceAttributes(_ answer: [UInt8]) -> Bool {
         guard answer.last == UInt8(ascii: "c"), let start = answer.lastIndex(of: 0x1B) else { return false }
         return answer[start...].starts(with: Array("\u{1B}[?".utf8))
     }

@@ -64,7 +64,8 @@ final class NCursesScreen {
     /// whose entry passes the ANSI check yet draws the shop's bytes wrongly.
     static let outputVariable = "STOREFRONT_OUTPUT"
 
-    init(theme: ThemePreference, environment: [String: String], mouse: Bool = false) throws {
+    /// `background` is what `--theme auto` follows: what the terminal answered `BackgroundProbe.ask`, asked earlier.
+    init(theme: ThemePreference, environment: [String: String], mouse: Bool = false, background: Background = .dark) throws {
         try Self.checkTerminal(environment: environment)
         setlocale(LC_ALL, "")
         charset = sf_locale_is_utf8() == 1 ? .unicode : .ascii
@@ -78,9 +79,6 @@ final class NCursesScreen {
                 setenv("COLUMNS", String(bounded.columns), 1)
             }
         }
-        // Asked before curses takes the terminal: the answers must not reach it as keys.
-        let background = theme == .auto && (environment["NO_COLOR"] ?? "").isEmpty
-            ? BackgroundProbe.detect(input: STDIN_FILENO, output: STDOUT_FILENO, environment: environment) ?? .dark : .dark
         guard let screen = sf_newterm() else { throw TerminalError.startFailed("newterm failed for TERM=\(environment["TERM"] ?? "")") }
         self.screen = screen
         isActive = true

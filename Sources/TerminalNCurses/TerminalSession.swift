@@ -31,14 +31,20 @@ public final class TerminalSession {
 
     private let dependencies: StorefrontDependencies
     private let theme: ThemePreference
+    private let background: Background
     private let environment: [String: String]
     private let mouse: Bool
     private let log: (String) -> Void
 
     /// `mouse`: clicks and the wheel work (the default); off, the terminal keeps its own selection.
-    public init(dependencies: StorefrontDependencies, theme: ThemePreference, environment: [String: String], mouse: Bool = true, log: @escaping (String) -> Void = { _ in }) {
+    /// `background` answers `--theme auto`: the terminal's, found by `BackgroundProbe`, or dark when it did not say.
+    public init(
+        dependencies: StorefrontDependencies, theme: ThemePreference, background: Background? = nil, environment: [String: String], mouse: Bool = true,
+        log: @escaping (String) -> Void = { _ in }
+    ) {
         self.dependencies = dependencies
         self.theme = theme
+        self.background = background ?? .dark
         self.environment = environment
         self.mouse = mouse
         self.log = log
@@ -63,7 +69,7 @@ public final class TerminalSession {
 
     /// Opens the screen, runs until the shop ends, and always restores the terminal.
     public func run() async throws -> Ending {
-        let screen = try NCursesScreen(theme: theme, environment: environment, mouse: mouse)
+        let screen = try NCursesScreen(theme: theme, environment: environment, mouse: mouse, background: background)
         defer { screen.restore() }
         // Each type here describes itself (`CustomStringConvertible`): interpolating one that does not has the runtime
         // look its conformances up by scanning every conformance record of the binary, about a millisecond of every

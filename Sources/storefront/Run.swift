@@ -57,6 +57,11 @@ struct Run: AsyncParsableCommand {
             throw ExitCodes.usage
         }
 
+        // `auto` asks the terminal for its background now and reads the answer when the screen starts: the round trip
+        // (over SSH, the client's) overlaps opening the store instead of delaying the first frame.
+        let backgroundQuestion = theme == .auto && (environment["NO_COLOR"] ?? "").isEmpty
+            ? BackgroundProbe.ask(input: STDIN_FILENO, output: STDOUT_FILENO, environment: environment) : nil
+
         // Everything that can fail is checked before the screen is touched: files first, then the terminal.
         let dataDirectory = configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment)
         // A shopper at a terminal (an SSH session among them) waits for a database that is down; a script gets 69.
@@ -94,7 +99,10 @@ struct Run: AsyncParsableCommand {
         }
         tellLogFailure()
         defer { tellLogFailure() }
-        let session = TerminalSession(dependencies: dependencies, theme: theme, environment: environment, mouse: configuration.mouse ?? true) { logger.info("\($0)") }
+        let background = backgroundQuestion?.answer()
+        let session = TerminalSession(
+            dependencies: dependencies, theme: theme, background: background, environment: environment, mouse: configuration.mouse ?? true
+        ) { logger.info("\($0)") }
         let ending: TerminalSession.Ending
         do {
             ending = try await session.run()
