@@ -60,7 +60,9 @@ public enum BackgroundProbe {
         let fallback = environment["COLORFGBG"].flatMap(background(colorFGBG:))
         let deadline = ContinuousClock().now.advanced(by: timeout)
         var saved = termios()
-        guard isatty(input) == 1, isatty(output) == 1, tcgetattr(input, &saved) == 0 else {
+        // The Linux console prints an OSC it does not know, and its background is black unless COLORFGBG says otherwise.
+        let isLinuxConsole = environment["TERM"].map { $0 == "linux" || $0.hasPrefix("linux-") } ?? false
+        guard !isLinuxConsole, isatty(input) == 1, isatty(output) == 1, tcgetattr(input, &saved) == 0 else {
             return Question(input: input, saved: nil, deadline: deadline, fallback: fallback)
         }
         // Only echo and line editing off: the answer must not show, and messages printed meanwhile still end their lines.

@@ -59,7 +59,8 @@ struct Run: AsyncParsableCommand {
 
         // `auto` asks the terminal for its background now and reads the answer when the screen starts: the round trip
         // (over SSH, the client's) overlaps opening the store instead of delaying the first frame.
-        let backgroundQuestion = theme == .auto && (environment["NO_COLOR"] ?? "").isEmpty
+        // Only of a terminal the shop will draw on: a dumb one would print the question.
+        let backgroundQuestion = theme == .auto && (environment["NO_COLOR"] ?? "").isEmpty && (try? TerminalSession.checkTerminal(environment: environment)) != nil
             ? BackgroundProbe.ask(input: STDIN_FILENO, output: STDOUT_FILENO, environment: environment) : nil
 
         // Everything that can fail is checked before the screen is touched: files first, then the terminal.
