@@ -71,14 +71,10 @@ public final class StoreDatabase: Sendable {
     /// What the operator should hear about the files (a data directory others can enter); for the log.
     public let warnings: [String]
 
-    /// True when the disk was full at open: the database is read, and every write fails.
-    public let isReadOnly: Bool
-
-    private init(pool: any DatabaseWriter, path: String, warnings: [String], isReadOnly: Bool = false) {
+    private init(pool: any DatabaseWriter, path: String, warnings: [String]) {
         self.pool = pool
         self.path = path
         self.warnings = warnings
-        self.isReadOnly = isReadOnly
     }
 
     public static func open(directory: URL) throws(StoreDatabaseError) -> StoreDatabase {
@@ -115,7 +111,7 @@ public final class StoreDatabase: Sendable {
             let problem = StoreDatabaseError.from(error, path: path)
             // On a full disk the shop can still be browsed: the catalog and orders are read, nothing is saved.
             guard case .diskFull = problem, size > 0, let readOnly = try? openReadOnly(path: path) else { throw problem }
-            return StoreDatabase(pool: readOnly.pool, path: path, warnings: warnings + ["\(problem)"], isReadOnly: true)
+            return StoreDatabase(pool: readOnly.pool, path: path, warnings: warnings + ["\(problem)"])
         }
     }
 
