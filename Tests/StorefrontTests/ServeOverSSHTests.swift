@@ -356,6 +356,31 @@ struct ServeOverSSHTests {
         #expect(!server.log.contains("not RSA"), "the key was never asked for: \(server.log)")
     }
 
+    /// PuTTY's plink (Debian's putty-tools) with an Ed25519 key made by puttygen: in, as that key, and out with q.
+    @Test func puttysPlinkShopsWithAnEd25519Key() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/plink"), FileManager.default.isExecutableFile(atPath: "/usr/bin/puttygen") else {
+            Issue.record("PuTTY's plink and puttygen are missing: install Debian's package putty-tools")
+            return
+        }
+        let server = try ServeProcess()
+        let key = server.directory.appendingPathComponent("putty.ppk").path
+        let made = try Subprocess.run("/usr/bin/puttygen", ["-q", "-t", "ed25519", "-o", key, "--new-passphrase", "/dev/null"])
+        try #require(made.status == 0, "puttygen failed: \(made.stderr)")
+        let exported = try Subprocess.run("/usr/bin/puttygen", [key, "-O", "public-openssh", "-o", key + ".pub"])
+        try #require(exported.status == 0, "\(exported.stderr)")
+        let fingerprint = try #require(try Subprocess.run("/usr/bin/ssh-keygen", ["-lf", key + ".pub"]).stdout.split(separator: " ").dropFirst().first)
+        let hostKey = try #require(try Subprocess.run("/usr/bin/ssh-keygen", ["-lf", server.hostKeyPath + ".pub"]).stdout.split(separator: " ").dropFirst().first)
+        let terminal = try TmuxTerminal()
+        try terminal.type("plink -batch -ssh -P \(server.port) -i '\(key)' -hostkey '\(hostKey)' -t shopper@127.0.0.1; echo EXIT=$?")
+        try terminal.waitFor("q quit", timeout: .seconds(30))
+        try server.waitForLog(Regex<Substring>(verbatim: "authenticated \(fingerprint) from 127.0.0.1"))
+        try terminal.press("a")
+        try terminal.waitFor("cart: 1 item")
+        try terminal.press("q")
+        try waitForExit(terminal)
+        #expect(try terminal.screen().contains("EXIT=0"))
+    }
+
     @Test func theSessionLimitTurnsTheNextShopperAway() throws {
         let server = try ServeProcess(arguments: ["--max-sessions", "1"])
         let key = try server.makeClientKey("crowd")
