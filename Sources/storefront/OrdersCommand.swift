@@ -69,7 +69,11 @@ struct OrdersCommand: ParsableCommand {
         } else {
             orders = try readSQLite(named: dataDirectory ?? configuration.dataDirectory, environment: environment)
         }
-        emit(try render(orders) + "\n", to: STDOUT_FILENO)
+        // The list is the command's result: a list that did not reach its reader (a full disk, a closed pipe) is an error.
+        guard emit(try render(orders) + "\n", to: STDOUT_FILENO) else {
+            complain("cannot write the orders: \(String(cString: strerror(errno)))")
+            throw ExitCodes.ioError
+        }
     }
 
     /// The orders in the data directory's SQLite, opened read-only. A directory that was named must exist (66);

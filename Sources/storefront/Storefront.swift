@@ -75,16 +75,19 @@ func complain(_ message: String) {
 
 /// Writes `text` to `descriptor` with write(2), made safe for a terminal first (`TerminalText.safeLines`).
 ///
-/// A write that fails (a full disk, a closed pipe) is dropped: unlike FileHandle.write, it never traps.
-func emit(_ text: String, to descriptor: Int32) {
+/// A write that fails (a full disk, a closed pipe) never traps, unlike FileHandle.write: it returns false, with `errno`
+/// saying why, for a command whose output is its result to tell.
+@discardableResult
+func emit(_ text: String, to descriptor: Int32) -> Bool {
     let bytes = Array(TerminalText.safeLines(text).utf8)
     var offset = 0
     while offset < bytes.count {
         let written = bytes.withUnsafeBytes { buffer in buffer.baseAddress.map { Foundation.write(descriptor, $0 + offset, buffer.count - offset) } ?? 0 }
         if written < 0, errno == EINTR { continue }
-        guard written > 0 else { return }
+        guard written > 0 else { return false }
         offset += written
     }
+    return true
 }
 
 /// Options shared by every command that opens a shop. Flags win over the environment and the config file.

@@ -362,6 +362,11 @@ extension CommandLineTests {
         }
 
         #expect(try Subprocess.run(binary, ["headless", "--data-dir", scratch, "--keys", "enter,a,c,enter,p,enter"]).status == 0)
+        // A list that cannot be written is an error too, not a silent success.
+        let full = try Subprocess.run("/bin/sh", ["-c", "'\(binary)' orders --json --data-dir '\(scratch)' > /dev/full"])
+        #expect(full.status == 74, "\(full.stderr)")
+        #expect(full.stderr.contains("cannot write the orders: No space left on device"), "\(full.stderr)")
+
         // A writer holding SQLite's exclusive lock keeps every reader out, even in WAL mode.
         let locker = try DatabaseQueue(path: scratch + "/storefront.sqlite")
         let busy = try locker.inDatabase { db in
