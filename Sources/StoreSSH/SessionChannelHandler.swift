@@ -14,7 +14,7 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
     typealias InboundIn = SSHChannelData
     typealias OutboundOut = SSHChannelData
 
-    private let context: SessionContext
+    let context: SessionContext
     private var terminal: SSHChannelRequestEvent.PseudoTerminalRequest?
     private var process: PseudoTerminalProcess?
     private var relay: Channel?
@@ -38,29 +38,8 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
         channel = context.channel
     }
 
-    /// True for the requests a connection's allowance counts: all but window changes, which a terminal makes whenever it is dragged.
-    private static func costsAllowance(_ event: Any) -> Bool {
-        switch event {
-        case is SSHChannelRequestEvent.PseudoTerminalRequest, is SSHChannelRequestEvent.EnvironmentRequest, is SSHChannelRequestEvent.ShellRequest,
-             is SSHChannelRequestEvent.ExecRequest, is SSHChannelRequestEvent.SubsystemRequest, is SSHChannelRequestEvent.SignalRequest,
-             is SSHChannelRequestEvent.LocalFlowControlRequest:
-            true
-        default:
-            false
-        }
-    }
-
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if Self.costsAllowance(event) {
-            let spent = self.context.budget.take(.request)
-            guard spent.allowed else {
-                if spent.firstRefusal {
-                    self.context.refusals.log("flood", "closed the connection from \(self.context.peer): more than \(self.context.allowance.requests) channel requests")
-                }
-                context.channel.parent?.close(promise: nil)
-                return
-            }
-        }
+        guard withinAllowance(event, context: context) else { return }
         switch event {
         case let request as SSHChannelRequestEvent.PseudoTerminalRequest:
             let accepted = terminal == nil && process == nil

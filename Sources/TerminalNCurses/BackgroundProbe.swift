@@ -1,4 +1,5 @@
 import Foundation
+import StoreModels
 
 /// Finds out whether the terminal's background is light or dark, for `--theme auto`.
 ///
@@ -37,7 +38,7 @@ public enum BackgroundProbe {
             while clock.now < deadline, !BackgroundProbe.endsWithDeviceAttributes(answer), answer.count < 4096 {
                 let left = deadline - clock.now
                 var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
-                let ready = poll(&descriptor, 1, Int32(max(1, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)))
+                let ready = poll(&descriptor, 1, Int32(max(1, left.wholeMilliseconds)))
                 if ready < 0, errno == EINTR { continue }
                 guard ready > 0 else { break }
                 let count = read(input, &buffer, buffer.count)

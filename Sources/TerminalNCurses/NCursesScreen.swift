@@ -87,12 +87,7 @@ final class NCursesScreen {
         outputFD = STDOUT_FILENO
         encoder = Self.encoder(colorMode: colorMode, environment: environment)
         Self.settleFirstOutput(cursesDraws: encoder == nil)
-        // tmux's and screen's terminfo entries name only the old mouse encoding, which loses clicks past column 223;
-        // tmux speaks SGR (1006) all the same, and a terminal that does not keeps sending the old reports curses reads.
-        if mouse, sf_tigetstr("XM") == nil, sf_tigetstr("kmous").map({ String(cString: $0) }) != "\u{1B}[<" {
-            writeAll("\u{1B}[?1006h", to: STDOUT_FILENO)
-            asksForSGRMouse = true
-        }
+        asksForSGRMouse = mouse && Self.askForSGRMouseReports()
         prepareAttributes()
         // What a crash must still do: the terminal put back as a shell needs it.
         sf_install_crash_restore(1, TerminalReset.afterCrash)
@@ -131,46 +126,6 @@ final class NCursesScreen {
 
     /// Whether frames are written as the shop's own bytes (true) or through curses' `doupdate`.
     var writesDirectly: Bool { encoder != nil }
-
-    /// Puts the new screen in the shop's modes and colours; returns the colour mode in use.
-    private static func enterModes(theme: ThemePreference, environment: [String: String], mouse: Bool, background: Background = .dark) -> ColorMode {
-        // Raw: Ctrl-C, Ctrl-Z and Ctrl-\ arrive as keys, so nothing suspends or kills the shop mid-payment.
-        raw()
-        noecho()
-        nonl()
-        keypad(sf_stdscr(), true)
-        nodelay(sf_stdscr(), true)
-        set_escdelay(25)
-        // With the mouse on, the terminal's own selection needs Shift; off, it works as ever.
-        if mouse { _ = sf_mouse(1) }
-        leaveok(sf_stdscr(), true)
-        // No typeahead check: curses would poll stdin during each update and flush its output early
-        // when a key is waiting, so a frame left in several writes; the shop draws once per burst anyway.
-        typeahead(-1)
-        curs_set(0)
-        let hasColors = has_colors()
-        if hasColors, theme != .mono, (environment["NO_COLOR"] ?? "").isEmpty {
-            start_color()
-            use_default_colors()
-        }
-        return Theme.mode(preference: theme, environment: environment, hasColors: hasColors, colors: Int(sf_colors()), background: background)
-    }
-
-    /// The blank first refresh, once the screen knows who draws its frames.
-    private static func settleFirstOutput(cursesDraws: Bool) {
-        // ncurses 6.4 flushes its output after every cursor move until the screen has been left and
-        // resumed once, so a frame it draws reached the terminal in several writes. Leaving and resuming
-        // makes every later frame one write; the shop's own encoder writes each frame at once anyway,
-        // and there leaving would only flash the screen (the alternate screen left and entered again).
-        if cursesDraws { endwin() }
-        // stdscr starts out touched, and the first read of a key would refresh it, clearing the screen
-        // under frames the shop writes itself: refreshing it now, blank, settles that.
-        wnoutrefresh(sf_stdscr())
-        doupdate()
-        // Leaving turned the keypad's application mode off, and curses would only turn it back on at
-        // the first read: an arrow typed before that would arrive in a form it does not decode.
-        if cursesDraws { keypad(sf_stdscr(), true) }
-    }
 
     private func prepareAttributes() {
         for (index, role) in StyleRole.allCases.enumerated() {

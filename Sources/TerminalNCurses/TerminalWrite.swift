@@ -1,8 +1,9 @@
 import Glibc
 
-/// Writes every byte, waiting out a full non-blocking descriptor; gives up when the terminal is gone,
-/// which the key reader notices as end of input.
-func writeAll(_ bytes: [UInt8], to fd: Int32) {
+/// Writes every byte, through short writes, interruptions and a full non-blocking descriptor; false, with `errno`
+/// saying why, when the descriptor refuses (the terminal gone, a full disk), which the key reader notices as end of input.
+@discardableResult
+public func writeAll(_ bytes: [UInt8], to fd: Int32) -> Bool {
     bytes.withUnsafeBufferPointer { buffer in
         var offset = 0
         while offset < buffer.count {
@@ -14,10 +15,12 @@ func writeAll(_ bytes: [UInt8], to fd: Int32) {
                 _ = poll(&ready, 1, 1000)
                 continue
             }
-            return
+            return false
         }
+        return true
     }
 }
 
 /// Writes `text`'s UTF-8 bytes, as `writeAll(_:to:)` does.
-func writeAll(_ text: String, to fd: Int32) { writeAll(Array(text.utf8), to: fd) }
+@discardableResult
+public func writeAll(_ text: String, to fd: Int32) -> Bool { writeAll(Array(text.utf8), to: fd) }

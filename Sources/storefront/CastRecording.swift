@@ -1,4 +1,5 @@
 import Foundation
+import StoreModels
 import PseudoTerminal
 import StorefrontUI
 import TerminalNCurses
@@ -80,7 +81,7 @@ struct CastRecording {
         defer { close(terminal) }
         var events: [Event] = []
         // Times from whole milliseconds, so the file reads 1.2, not a sum's 1.2000000000000002.
-        let stepMilliseconds = Int(pace.components.seconds) * 1000 + Int(pace.components.attoseconds / 1_000_000_000_000_000)
+        let stepMilliseconds = pace.wholeMilliseconds
         var elapsedMilliseconds = 0
         var time: Double { Double(elapsedMilliseconds) / 1000 }
         var ended = false
@@ -96,7 +97,7 @@ struct CastRecording {
         var quitting = false
         for step in steps where !ended {
             elapsedMilliseconds += stepMilliseconds
-            RecordingFile.writeAll(step.terminalBytes, to: terminal)
+            writeAll(step.terminalBytes, to: terminal)
             if step == .key(.character("q")) { quitting = true }
             try answer(at: time)
         }
@@ -107,14 +108,14 @@ struct CastRecording {
             while !ended && forms.isInsideForm && escapes < Self.formDepthLimit {
                 escapes += 1
                 elapsedMilliseconds += stepMilliseconds
-                RecordingFile.writeAll(Key.escape.terminalBytes, to: terminal)
+                writeAll(Key.escape.terminalBytes, to: terminal)
                 try answer(at: time)
             }
             guard !forms.isInsideForm else {
                 throw CastRecordingError(message: "the script ended inside a form that \(Self.formDepthLimit) presses of Esc did not leave")
             }
             elapsedMilliseconds += stepMilliseconds
-            RecordingFile.writeAll(Key.character("q").terminalBytes, to: terminal)
+            writeAll(Key.character("q").terminalBytes, to: terminal)
             try answer(at: time)
         }
         // What the shop writes as it ends (the terminal given back) comes before the end of file.
@@ -198,7 +199,7 @@ enum RecordingFile {
             let written = writeAll(bytes, to: descriptor)
             let synced = fsync(descriptor) == 0
             close(descriptor)
-            guard written == bytes.count, synced else { throw POSIXError(.EIO) }
+            guard written, synced else { throw POSIXError(.EIO) }
             // link(2) refuses an existing name, so a file that appeared while recording is not replaced unasked.
             let placed = force ? rename(temporary.path, url.path) : link(temporary.path, url.path)
             guard placed == 0 else {
@@ -216,16 +217,4 @@ enum RecordingFile {
 
     private struct RecordingFileExists: Error {}
 
-    /// Writes every byte, through short writes and interruptions; stops when the descriptor is gone.
-    /// Returns how many were written.
-    @discardableResult
-    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBufferPointer { Foundation.write(descriptor, $0.baseAddress, $0.count) }
-            if written <= 0 { if errno == EINTR { continue } else { return offset } }
-            offset += written
-        }
-        return offset
-    }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import StoreModels
 import PseudoTerminal
 import StorefrontUI
 import TerminalNCurses
@@ -68,9 +69,7 @@ struct LiveRecording {
         let start = clock.now
         var recordedSize = Size(columns: Int(columns), rows: Int(rows))
         func elapsedSeconds() -> Double {
-            let elapsed = clock.now - start
-            let milliseconds = Int(elapsed.components.seconds) * 1000 + Int(elapsed.components.attoseconds / 1_000_000_000_000_000)
-            return Double(milliseconds) / 1000
+            Double((clock.now - start).wholeMilliseconds) / 1000
         }
         var buffer = [UInt8](repeating: 0, count: 65_536)
         var inputOpen = true
@@ -85,7 +84,7 @@ struct LiveRecording {
                 // EIO: the shop exited and the pty's other side is closed.
                 guard count > 0 else { break relay }
                 let output = Array(buffer.prefix(count))
-                RecordingFile.writeAll(output, to: STDOUT_FILENO)
+                writeAll(output, to: STDOUT_FILENO)
                 let kept = filter.recordable(output)
                 if !kept.isEmpty {
                     // The shop redraws after a resize, so the size it drew for goes in first (asciicast v2's "r").
@@ -102,7 +101,7 @@ struct LiveRecording {
             }
             if inputOpen, descriptors.count > 1, descriptors[1].revents != 0 {
                 let count = read(STDIN_FILENO, &buffer, buffer.count)
-                if count > 0 { RecordingFile.writeAll(Array(buffer.prefix(count)), to: terminal) } else { inputOpen = false }
+                if count > 0 { writeAll(Array(buffer.prefix(count)), to: terminal) } else { inputOpen = false }
             }
         }
         return Result(events: events, size: Size(columns: Int(columns), rows: Int(rows)), termination: process.waitForExit())

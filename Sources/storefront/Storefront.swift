@@ -11,6 +11,7 @@ import StoreSSH
 import StoreSQLite
 import StorefrontCore
 import StorefrontUI
+import TerminalNCurses
 
 /// The `storefront` command: the composition root, and the only place that picks live implementations.
 @main
@@ -79,15 +80,7 @@ func complain(_ message: String) {
 /// saying why, for a command whose output is its result to tell.
 @discardableResult
 func emit(_ text: String, to descriptor: Int32) -> Bool {
-    let bytes = Array(TerminalText.safeLines(text).utf8)
-    var offset = 0
-    while offset < bytes.count {
-        let written = bytes.withUnsafeBytes { buffer in buffer.baseAddress.map { Foundation.write(descriptor, $0 + offset, buffer.count - offset) } ?? 0 }
-        if written < 0, errno == EINTR { continue }
-        guard written > 0 else { return false }
-        offset += written
-    }
-    return true
+    writeAll(TerminalText.safeLines(text), to: descriptor)
 }
 
 /// Options shared by every command that opens a shop. Flags win over the environment and the config file.
