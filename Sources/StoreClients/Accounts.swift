@@ -16,9 +16,9 @@ public struct AccountProfile: Hashable, Sendable {
 
 /// Keeps account profiles.
 public protocol AccountProfileStore: Sendable {
-    func profile(forCustomer customer: String) throws -> AccountProfile?
+    func profile(forCustomer customer: String) async throws -> AccountProfile?
     /// Stores `profile`, keeping stored values where the new one has nil.
-    func save(_ profile: AccountProfile) throws
+    func save(_ profile: AccountProfile) async throws
 }
 
 /// One customer's saved cards and addresses, and which of each is the default.
@@ -44,13 +44,13 @@ public struct WalletContents: Hashable, Sendable {
 /// The first card or address a customer saves becomes the default; removing the default makes
 /// the oldest remaining one the default.
 public protocol WalletStore: Sendable {
-    func wallet(forCustomer customer: String) throws -> WalletContents
-    func addCard(_ card: PaymentMethod, forCustomer customer: String, makeDefault: Bool) throws
-    func addAddress(_ address: Contact, forCustomer customer: String, makeDefault: Bool) throws
-    func setDefaultCard(id: String, forCustomer customer: String) throws
-    func setDefaultAddress(id: String, forCustomer customer: String) throws
-    func removeCard(id: String, forCustomer customer: String) throws
-    func removeAddress(id: String, forCustomer customer: String) throws
+    func wallet(forCustomer customer: String) async throws -> WalletContents
+    func addCard(_ card: PaymentMethod, forCustomer customer: String, makeDefault: Bool) async throws
+    func addAddress(_ address: Contact, forCustomer customer: String, makeDefault: Bool) async throws
+    func setDefaultCard(id: String, forCustomer customer: String) async throws
+    func setDefaultAddress(id: String, forCustomer customer: String) async throws
+    func removeCard(id: String, forCustomer customer: String) async throws
+    func removeAddress(id: String, forCustomer customer: String) async throws
 }
 
 /// A wallet store that changes what reading a wallet does and passes every other call to `base`.
@@ -59,16 +59,16 @@ public protocol ForwardingWalletStore: WalletStore {
 }
 
 extension ForwardingWalletStore {
-    public func addCard(_ card: PaymentMethod, forCustomer customer: String, makeDefault: Bool) throws {
-        try base.addCard(card, forCustomer: customer, makeDefault: makeDefault)
+    public func addCard(_ card: PaymentMethod, forCustomer customer: String, makeDefault: Bool) async throws {
+        try await base.addCard(card, forCustomer: customer, makeDefault: makeDefault)
     }
-    public func addAddress(_ address: Contact, forCustomer customer: String, makeDefault: Bool) throws {
-        try base.addAddress(address, forCustomer: customer, makeDefault: makeDefault)
+    public func addAddress(_ address: Contact, forCustomer customer: String, makeDefault: Bool) async throws {
+        try await base.addAddress(address, forCustomer: customer, makeDefault: makeDefault)
     }
-    public func setDefaultCard(id: String, forCustomer customer: String) throws { try base.setDefaultCard(id: id, forCustomer: customer) }
-    public func setDefaultAddress(id: String, forCustomer customer: String) throws { try base.setDefaultAddress(id: id, forCustomer: customer) }
-    public func removeCard(id: String, forCustomer customer: String) throws { try base.removeCard(id: id, forCustomer: customer) }
-    public func removeAddress(id: String, forCustomer customer: String) throws { try base.removeAddress(id: id, forCustomer: customer) }
+    public func setDefaultCard(id: String, forCustomer customer: String) async throws { try await base.setDefaultCard(id: id, forCustomer: customer) }
+    public func setDefaultAddress(id: String, forCustomer customer: String) async throws { try await base.setDefaultAddress(id: id, forCustomer: customer) }
+    public func removeCard(id: String, forCustomer customer: String) async throws { try await base.removeCard(id: id, forCustomer: customer) }
+    public func removeAddress(id: String, forCustomer customer: String) async throws { try await base.removeAddress(id: id, forCustomer: customer) }
 }
 
 /// A wallet store that shows only the cards the payment provider can charge: cards vaulted by
@@ -82,8 +82,8 @@ public struct ChargeableCardsWalletStore: ForwardingWalletStore {
         self.canCharge = canCharge
     }
 
-    public func wallet(forCustomer customer: String) throws -> WalletContents {
-        var contents = try base.wallet(forCustomer: customer)
+    public func wallet(forCustomer customer: String) async throws -> WalletContents {
+        var contents = try await base.wallet(forCustomer: customer)
         contents.cards = contents.cards.filter(canCharge)
         if contents.defaultCard == nil { contents.defaultCardID = contents.cards.first?.id }
         return contents

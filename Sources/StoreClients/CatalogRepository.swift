@@ -3,24 +3,24 @@ import StoreModels
 
 /// Pages products out of wherever the catalog lives, so no screen ever holds the whole catalog.
 ///
-/// Reads are synchronous on purpose: they are local and bounded by `limit`, and the view model
-/// answers a keystroke with one frame. Ports that cross a network are `async`.
+/// Reads are `async`: the catalog may live in a database across a network, or behind a lock, and the
+/// shop answers keys that need no data while a read is pending. Each read is bounded by `limit`.
 public protocol CatalogRepository: Sendable {
     /// The merchant profile that came with the catalog.
     var store: StoreProfile { get }
     /// How many products match `query` (all of them when it is empty).
-    func count(matching query: String) throws -> Int
+    func count(matching query: String) async throws -> Int
     /// At most `limit` matching products, starting at `offset`, in catalog order.
-    func page(matching query: String, offset: Int, limit: Int) throws -> [Product]
+    func page(matching query: String, offset: Int, limit: Int) async throws -> [Product]
     /// One product by id, or nil when there is none.
-    func product(id: ProductID) throws -> Product?
+    func product(id: ProductID) async throws -> Product?
 }
 
 /// Past paid orders, newest first: one customer's, or everyone's when `customer` is nil.
 public protocol OrderHistory: Sendable {
-    func count(customer: String?) throws -> Int
-    func orders(customer: String?, offset: Int, limit: Int) throws -> [Order]
-    func order(number: String) throws -> Order?
+    func count(customer: String?) async throws -> Int
+    func orders(customer: String?, offset: Int, limit: Int) async throws -> [Order]
+    func order(number: String) async throws -> Order?
 }
 
 /// A storage failure that the shopper should be told about in plain words.
@@ -37,6 +37,11 @@ public struct StorageError: Error, Equatable, Sendable, CustomStringConvertible 
 
     /// The words a shopper sees while the store cannot be reached.
     public static let unavailableMessage = "The store is not reachable; retrying"
+
+    /// Any storage failure as the shop tells it; a `StorageError` stays what it is.
+    public init(describing error: any Error) {
+        self = error as? StorageError ?? StorageError("\(error)")
+    }
 }
 
 /// Where placed orders are kept, with the stock they take.
@@ -46,11 +51,11 @@ public struct StorageError: Error, Equatable, Sendable, CustomStringConvertible 
 /// the charge → `finish` (paid: reserved becomes sold; declined or canceled: stock is released).
 public protocol OrderStore: OrderHistory {
     /// Starts an order for `draft`, or returns the order already started with this key.
-    func begin(_ draft: OrderDraft, idempotencyKey: String, tokenID: String, paymentDescription: String, placedAt: Date) throws(OrderStoreError) -> Order
+    func begin(_ draft: OrderDraft, idempotencyKey: String, tokenID: String, paymentDescription: String, placedAt: Date) async throws(OrderStoreError) -> Order
     /// Records how the charge ended and settles the reserved stock.
-    func finish(orderNumber: String, status: OrderStatus, failure: String?) throws(OrderStoreError)
+    func finish(orderNumber: String, status: OrderStatus, failure: String?) async throws(OrderStoreError)
     /// Orders whose charge has not been settled (the process stopped, or the provider did not answer).
-    func unsettledOrders() throws -> [UnsettledOrder]
+    func unsettledOrders() async throws -> [UnsettledOrder]
 }
 
 /// A row of `orders` as both databases keep it; each adapter reads it its own way and builds
@@ -123,9 +128,9 @@ public enum OrderStoreError: Error, Equatable, Sendable {
 
 /// Where each customer's cart is kept, so it survives quitting, a crash and reconnecting.
 public protocol CartStore: Sendable {
-    func lines(forCustomer customer: String) throws -> [CartLine]
+    func lines(forCustomer customer: String) async throws -> [CartLine]
     /// Replaces the customer's cart with `lines`.
-    func save(_ lines: [CartLine], forCustomer customer: String) throws
+    func save(_ lines: [CartLine], forCustomer customer: String) async throws
 }
 
 /// The words a catalog search matches on: runs of letters and digits, lowercased, accents removed

@@ -17,12 +17,12 @@ public enum PaymentAuthorizationError: Error, Equatable, Sendable {
 /// 4. `controller.present()`, then delegate events until `didFinish`.
 public struct PaymentAuthorization: Sendable {
     public var canMakePayments: @Sendable () -> Bool
-    public var canMakePaymentsUsingNetworks: @Sendable ([PaymentNetwork]) -> Bool
+    public var canMakePaymentsUsingNetworks: @Sendable ([PaymentNetwork]) async -> Bool
     public var makeController: @MainActor @Sendable (PaymentRequest) -> (any PaymentAuthorizationControlling)?
 
     public init(
         canMakePayments: @escaping @Sendable () -> Bool,
-        canMakePaymentsUsingNetworks: @escaping @Sendable ([PaymentNetwork]) -> Bool,
+        canMakePaymentsUsingNetworks: @escaping @Sendable ([PaymentNetwork]) async -> Bool,
         makeController: @escaping @MainActor @Sendable (PaymentRequest) -> (any PaymentAuthorizationControlling)?
     ) {
         self.canMakePayments = canMakePayments
@@ -121,5 +121,5 @@ public struct PaymentAuthorizationResult: Hashable, Sendable {
 /// The wallet a sandbox or real sheet draws its cards and contacts from.
 public protocol Wallet: Sendable {
     /// The cards and contacts, with the defaults, read at once.
-    func contents() throws -> WalletContents
+    func contents() async throws -> WalletContents
 }

@@ -167,9 +167,9 @@ public protocol ChargeProcessor: Sendable {
 /// A payment provider's own records of charges: what makes a retry with the same key safe.
 public protocol ChargeLedger: Sendable {
     /// The charge filed under `key`, or nil when there is none.
-    func charge(forKey key: String) throws -> LedgerCharge?
+    func charge(forKey key: String) async throws -> LedgerCharge?
     /// Files `charge` unless its key is taken; returns what is filed under the key either way.
-    func record(_ charge: LedgerCharge) throws -> LedgerCharge
+    func record(_ charge: LedgerCharge) async throws -> LedgerCharge
 }
 
 /// A payment provider's ids for the shop's customers and payments, kept beside them in the shop's store.
@@ -177,13 +177,13 @@ public protocol ChargeLedger: Sendable {
 /// Filing is first-wins, like the ledger: two processes that race to file get the same answer.
 public protocol ProviderReferenceStore: Sendable {
     /// The provider's id for `customer` in `account` (such as "stripe:test"), or nil.
-    func customerReference(for customer: String, account: String) throws -> String?
+    func customerReference(for customer: String, account: String) async throws -> String?
     /// Files `reference` for `customer` in `account` unless one is filed; returns the one filed.
-    func fileCustomerReference(_ reference: String, for customer: String, account: String) throws -> String
+    func fileCustomerReference(_ reference: String, for customer: String, account: String) async throws -> String
     /// The provider's id for the payment of the order started under `orderKey`, or nil.
-    func paymentReference(forOrderKey orderKey: String) throws -> String?
+    func paymentReference(forOrderKey orderKey: String) async throws -> String?
     /// Files `reference` on the order started under `orderKey` unless one is filed; returns the one filed.
-    func filePaymentReference(_ reference: String, forOrderKey orderKey: String) throws -> String
+    func filePaymentReference(_ reference: String, forOrderKey orderKey: String) async throws -> String
 }
 
 extension ChargeOutcome {

@@ -129,14 +129,14 @@ public protocol SignInProviding: Sendable {
 /// The sandbox identity provider's own records of users and refresh tokens.
 public protocol IdentityDirectory: Sendable {
     /// The user id registered for `email`, or nil before its first sign-in.
-    func userID(email: String) throws -> String?
+    func userID(email: String) async throws -> String?
     /// Authorizes the user of `email` after a successful sign-in: registers them with `newID` the
     /// first time, lifts a revocation after that. Returns the user's id.
-    func authorize(email: String, newID: String) throws -> String
+    func authorize(email: String, newID: String) async throws -> String
     /// Whether `userID` exists, and whether it was revoked.
-    func status(userID: String) throws -> CredentialState
-    func revoke(userID: String) throws
-    func storeRefreshToken(hash: String, userID: String, expiresAt: Date) throws
+    func status(userID: String) async throws -> CredentialState
+    func revoke(userID: String) async throws
+    func storeRefreshToken(hash: String, userID: String, expiresAt: Date) async throws
     /// Removes and returns the refresh token filed under `hash`: each refresh token is used once.
-    func takeRefreshToken(hash: String) throws -> (userID: String, expiresAt: Date)?
+    func takeRefreshToken(hash: String) async throws -> (userID: String, expiresAt: Date)?
 }

@@ -87,18 +87,18 @@ public actor SandboxIdentityProvider: SignInProviding {
     // MARK: - Signing in
 
     /// "Sends" a code to `email` (the sandbox hands it back to be shown on screen).
-    public func requestCode(email: String) throws -> Challenge {
+    public func requestCode(email: String) async throws -> Challenge {
         let normalized = email.lowercased()
         let challenge = Challenge(
             id: ids.next(), email: normalized, code: makeCode(),
-            isNewUser: try directory.userID(email: normalized) == nil, expiresAt: dates.now().addingTimeInterval(lifetimes.code)
+            isNewUser: try await directory.userID(email: normalized) == nil, expiresAt: dates.now().addingTimeInterval(lifetimes.code)
         )
         challenges[challenge.id] = (challenge, 0)
         return challenge
     }
 
     /// Checks the code; on success issues the credential, with name and email on the first sign-in only.
-    public func verify(challengeID: String, code: String, name: String?, nonce: String?) throws(VerificationError) -> SandboxIDCredential {
+    public func verify(challengeID: String, code: String, name: String?, nonce: String?) async throws(VerificationError) -> SandboxIDCredential {
         guard let (challenge, attempts) = challenges[challengeID] else { throw .expired }
         guard dates.now() < challenge.expiresAt else {
             challenges[challengeID] = nil
@@ -115,7 +115,7 @@ public actor SandboxIdentityProvider: SignInProviding {
         }
         challenges[challengeID] = nil
         do {
-            let userID = try directory.authorize(email: challenge.email, newID: "sbx_" + ids.next().replacingOccurrences(of: "-", with: ""))
+            let userID = try await directory.authorize(email: challenge.email, newID: "sbx_" + ids.next().replacingOccurrences(of: "-", with: ""))
             var claims: [String: Any] = [
                 "iss": Self.issuer, "aud": Self.audience, "sub": userID, "typ": "id",
                 "iat": dates.now().timeIntervalSince1970, "exp": dates.now().addingTimeInterval(lifetimes.identityToken).timeIntervalSince1970,
@@ -129,7 +129,7 @@ public actor SandboxIdentityProvider: SignInProviding {
                 email: challenge.isNewUser ? challenge.email : nil,
                 fullName: challenge.isNewUser ? (trimmedName?.isEmpty == false ? trimmedName : nil) : nil,
                 identityToken: identityToken,
-                tokens: try issueTokens(userID: userID)
+                tokens: try await issueTokens(userID: userID)
             )
         } catch let error as VerificationError {
             throw error
@@ -139,14 +139,14 @@ public actor SandboxIdentityProvider: SignInProviding {
     }
 
     /// Revokes every credential of `userID`: the next launch finds it revoked and signs out.
-    public func revoke(userID: String) throws {
-        try directory.revoke(userID: userID)
+    public func revoke(userID: String) async throws {
+        try await directory.revoke(userID: userID)
     }
 
     // MARK: - SignInProviding
 
     public func credentialState(forUserID user: String) async -> CredentialState {
-        (try? directory.status(userID: user)) ?? .notFound
+        (try? await directory.status(userID: user)) ?? .notFound
     }
 
     public func verifyAccessToken(_ token: String) async -> AccessTokenCheck {
@@ -160,14 +160,14 @@ public actor SandboxIdentityProvider: SignInProviding {
 
     public func refresh(refreshToken: String) async throws(SignInError) -> SessionTokens {
         do {
-            guard let filed = try directory.takeRefreshToken(hash: Self.hash(refreshToken)) else {
+            guard let filed = try await directory.takeRefreshToken(hash: Self.hash(refreshToken)) else {
                 throw SignInError.failed("Your sign-in is no longer valid. Sign in again.")
             }
             guard dates.now() < filed.expiresAt else { throw SignInError.failed("Your sign-in expired. Sign in again.") }
-            guard try directory.status(userID: filed.userID) == .authorized else {
+            guard try await directory.status(userID: filed.userID) == .authorized else {
                 throw SignInError.failed("Your Sandbox ID was revoked. Sign in again.")
             }
-            return try issueTokens(userID: filed.userID)
+            return try await issueTokens(userID: filed.userID)
         } catch let error as SignInError {
             throw error
         } catch {
@@ -176,12 +176,12 @@ public actor SandboxIdentityProvider: SignInProviding {
     }
 
     public func revoke(refreshToken: String) async {
-        _ = try? directory.takeRefreshToken(hash: Self.hash(refreshToken))
+        _ = try? await directory.takeRefreshToken(hash: Self.hash(refreshToken))
     }
 
     // MARK: - Tokens
 
-    private func issueTokens(userID: String) throws -> SessionTokens {
+    private func issueTokens(userID: String) async throws -> SessionTokens {
         let now = dates.now()
         let accessExpiry = now.addingTimeInterval(lifetimes.accessToken)
         let access = try SignedToken.make(claims: [
@@ -190,7 +190,7 @@ public actor SandboxIdentityProvider: SignInProviding {
         ], key: key, keyID: keyID)
         let refresh = "rt_" + SignedToken.base64URL(SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) })
         let refreshExpiry = now.addingTimeInterval(lifetimes.refreshToken)
-        try directory.storeRefreshToken(hash: Self.hash(refresh), userID: userID, expiresAt: refreshExpiry)
+        try await directory.storeRefreshToken(hash: Self.hash(refresh), userID: userID, expiresAt: refreshExpiry)
         return SessionTokens(accessToken: access, accessTokenExpiresAt: accessExpiry, refreshToken: refresh, refreshTokenExpiresAt: refreshExpiry)
     }
 

@@ -30,7 +30,7 @@ public actor LiveMerchantBackend: MerchantBackend {
     public func processPayment(token: PaymentToken, order draft: OrderDraft, idempotencyKey: String) async throws(MerchantBackendError) -> OrderConfirmation {
         let order: Order
         do {
-            order = try orders.begin(draft, idempotencyKey: idempotencyKey, tokenID: token.id, paymentDescription: token.paymentMethod.shortName, placedAt: dates.now())
+            order = try await orders.begin(draft, idempotencyKey: idempotencyKey, tokenID: token.id, paymentDescription: token.paymentMethod.shortName, placedAt: dates.now())
         } catch {
             throw Self.backendError(error)
         }
@@ -52,19 +52,19 @@ public actor LiveMerchantBackend: MerchantBackend {
             ))
         } catch .timedOut {
             // The charge may or may not have happened: the order stays open and a retry with the same key settles it.
-            try? orders.finish(orderNumber: order.number, status: .unknown, failure: nil)
+            try? await orders.finish(orderNumber: order.number, status: .unknown, failure: nil)
             throw .timedOut
         } catch {
-            try? orders.finish(orderNumber: order.number, status: .canceled, failure: "\(error)")
+            try? await orders.finish(orderNumber: order.number, status: .canceled, failure: "\(error)")
             throw error
         }
         reached(.afterCharging)
         do {
             if case .declined(let reason) = charge.outcome {
-                try orders.finish(orderNumber: order.number, status: .declined, failure: reason.message)
+                try await orders.finish(orderNumber: order.number, status: .declined, failure: reason.message)
                 throw MerchantBackendError.declined(reason)
             }
-            try orders.finish(orderNumber: order.number, status: .paid, failure: nil)
+            try await orders.finish(orderNumber: order.number, status: .paid, failure: nil)
             reached(.afterRecording)
         } catch let error as MerchantBackendError {
             throw error
@@ -99,7 +99,7 @@ public actor LiveMerchantBackend: MerchantBackend {
         // An age of zero settles every open order, whatever the wall clock says about when it was
         // placed (a clock stepped back would otherwise make a just-placed order look younger than zero).
         let cutoff = minimumAge <= .zero ? Date.distantFuture : dates.now().addingTimeInterval(-Double(minimumAge.components.seconds))
-        for order in try orders.unsettledOrders() where order.placedAt <= cutoff {
+        for order in try await orders.unsettledOrders() where order.placedAt <= cutoff {
             let outcome: ChargeOutcome
             do {
                 if let recorded = try await processor.recordedCharge(forKey: order.idempotencyKey) {
@@ -118,7 +118,7 @@ public actor LiveMerchantBackend: MerchantBackend {
             case .declined(.voided): status = .canceled; failure = "never charged"
             case .declined(let reason): status = .declined; failure = reason.message
             }
-            try orders.finish(orderNumber: order.number, status: status, failure: failure)
+            try await orders.finish(orderNumber: order.number, status: status, failure: failure)
             result.settled.append((order.number, status))
         }
         return result

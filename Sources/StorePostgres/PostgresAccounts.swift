@@ -9,8 +9,8 @@ public final class PostgresWalletStore: WalletStore {
     private let database: PostgresStore
     public init(database: PostgresStore) { self.database = database }
 
-    public func wallet(forCustomer customer: String) throws -> WalletContents {
-        try database.read { connection in
+    public func wallet(forCustomer customer: String) async throws -> WalletContents {
+        try await database.read { connection in
             var wallet = WalletContents()
             let cards = try await connection.query("""
                 SELECT token, network, last_four, expiry_month, expiry_year, is_default FROM wallet_card
@@ -36,8 +36,8 @@ public final class PostgresWalletStore: WalletStore {
         }
     }
 
-    public func addCard(_ card: PaymentMethod, forCustomer customer: String, makeDefault: Bool) throws {
-        try database.write { connection in
+    public func addCard(_ card: PaymentMethod, forCustomer customer: String, makeDefault: Bool) async throws {
+        try await database.write { connection in
             let (isDefault, added) = try await Self.prepareAdd(table: "wallet_card", customer: customer, makeDefault: makeDefault, on: connection)
             try await connection.query("""
                 INSERT INTO wallet_card (customer, id, token, network, last_four, expiry_month, expiry_year, is_default, added)
@@ -48,8 +48,8 @@ public final class PostgresWalletStore: WalletStore {
         }
     }
 
-    public func addAddress(_ address: Contact, forCustomer customer: String, makeDefault: Bool) throws {
-        try database.write { connection in
+    public func addAddress(_ address: Contact, forCustomer customer: String, makeDefault: Bool) async throws {
+        try await database.write { connection in
             let (isDefault, added) = try await Self.prepareAdd(table: "address", customer: customer, makeDefault: makeDefault, on: connection)
             let postal = address.address
             try await connection.query("""
@@ -63,20 +63,20 @@ public final class PostgresWalletStore: WalletStore {
         }
     }
 
-    public func setDefaultCard(id: String, forCustomer customer: String) throws {
-        try setDefault(table: "wallet_card", id: id, customer: customer)
+    public func setDefaultCard(id: String, forCustomer customer: String) async throws {
+        try await setDefault(table: "wallet_card", id: id, customer: customer)
     }
 
-    public func setDefaultAddress(id: String, forCustomer customer: String) throws {
-        try setDefault(table: "address", id: id, customer: customer)
+    public func setDefaultAddress(id: String, forCustomer customer: String) async throws {
+        try await setDefault(table: "address", id: id, customer: customer)
     }
 
-    public func removeCard(id: String, forCustomer customer: String) throws {
-        try remove(table: "wallet_card", id: id, customer: customer)
+    public func removeCard(id: String, forCustomer customer: String) async throws {
+        try await remove(table: "wallet_card", id: id, customer: customer)
     }
 
-    public func removeAddress(id: String, forCustomer customer: String) throws {
-        try remove(table: "address", id: id, customer: customer)
+    public func removeAddress(id: String, forCustomer customer: String) async throws {
+        try await remove(table: "address", id: id, customer: customer)
     }
 
     /// Whether a new row becomes the default (asked for, or the first), and its place in the order
@@ -94,16 +94,16 @@ public final class PostgresWalletStore: WalletStore {
         return (isDefault, last + 1)
     }
 
-    private func setDefault(table: String, id: String, customer: String) throws {
-        try database.write { connection in
+    private func setDefault(table: String, id: String, customer: String) async throws {
+        try await database.write { connection in
             guard try await connection.query("SELECT 1 FROM \(unescaped: table) WHERE customer = \(customer) AND id = \(id)", logger: PostgresStore.quiet).collect().isEmpty == false else { return }
             try await connection.query("UPDATE \(unescaped: table) SET is_default = (id = \(id)) WHERE customer = \(customer)", logger: PostgresStore.quiet)
         }
     }
 
     /// Removes a row; when it was the default, the oldest remaining row becomes the default.
-    private func remove(table: String, id: String, customer: String) throws {
-        try database.write { connection in
+    private func remove(table: String, id: String, customer: String) async throws {
+        try await database.write { connection in
             try await connection.query("DELETE FROM \(unescaped: table) WHERE customer = \(customer) AND id = \(id)", logger: PostgresStore.quiet)
             let hasDefault = try await connection.query("SELECT 1 FROM \(unescaped: table) WHERE customer = \(customer) AND is_default", logger: PostgresStore.quiet).collect().isEmpty == false
             if !hasDefault {
@@ -121,8 +121,8 @@ public final class PostgresAccountProfileStore: AccountProfileStore {
     private let database: PostgresStore
     public init(database: PostgresStore) { self.database = database }
 
-    public func profile(forCustomer customer: String) throws -> AccountProfile? {
-        try database.read { connection in
+    public func profile(forCustomer customer: String) async throws -> AccountProfile? {
+        try await database.read { connection in
             for try await (name, email) in try await connection.query("SELECT name, email FROM account WHERE customer = \(customer)", logger: PostgresStore.quiet).decode((String?, String?).self) {
                 return AccountProfile(customerID: customer, name: name, email: email)
             }
@@ -130,8 +130,8 @@ public final class PostgresAccountProfileStore: AccountProfileStore {
         }
     }
 
-    public func save(_ profile: AccountProfile) throws {
-        try database.write { connection in
+    public func save(_ profile: AccountProfile) async throws {
+        try await database.write { connection in
             _ = try await connection.query("""
                 INSERT INTO account (customer, name, email) VALUES (\(profile.customerID), \(profile.name), \(profile.email))
                 ON CONFLICT (customer) DO UPDATE SET name = COALESCE(excluded.name, account.name), email = COALESCE(excluded.email, account.email)
@@ -145,14 +145,14 @@ public final class PostgresIdentityDirectory: IdentityDirectory {
     private let database: PostgresStore
     public init(database: PostgresStore) { self.database = database }
 
-    public func userID(email: String) throws -> String? {
-        try database.read { connection in
+    public func userID(email: String) async throws -> String? {
+        try await database.read { connection in
             try await connection.query("SELECT id FROM sandbox_id_user WHERE email = \(email)", logger: PostgresStore.quiet).collect().first?.decode(String.self)
         }
     }
 
-    public func authorize(email: String, newID: String) throws -> String {
-        try database.write { connection in
+    public func authorize(email: String, newID: String) async throws -> String {
+        try await database.write { connection in
             // One statement, so two hosts signing the same email in at once agree on its id.
             try await connection.query("""
                 INSERT INTO sandbox_id_user (id, email) VALUES (\(newID), \(email))
@@ -162,31 +162,31 @@ public final class PostgresIdentityDirectory: IdentityDirectory {
         }
     }
 
-    public func status(userID: String) throws -> CredentialState {
-        try database.read { connection in
+    public func status(userID: String) async throws -> CredentialState {
+        try await database.read { connection in
             guard let revoked = try await connection.query("SELECT revoked FROM sandbox_id_user WHERE id = \(userID)", logger: PostgresStore.quiet).collect().first?.decode(Bool.self)
             else { return .notFound }
             return revoked ? .revoked : .authorized
         }
     }
 
-    public func revoke(userID: String) throws {
-        try database.write { connection in
+    public func revoke(userID: String) async throws {
+        try await database.write { connection in
             try await connection.query("UPDATE sandbox_id_user SET revoked = true WHERE id = \(userID)", logger: PostgresStore.quiet)
             try await connection.query("DELETE FROM sandbox_id_refresh WHERE user_id = \(userID)", logger: PostgresStore.quiet)
         }
     }
 
-    public func storeRefreshToken(hash: String, userID: String, expiresAt: Date) throws {
-        try database.write { connection in
+    public func storeRefreshToken(hash: String, userID: String, expiresAt: Date) async throws {
+        try await database.write { connection in
             _ = try await connection.query("""
                 INSERT INTO sandbox_id_refresh (token_hash, user_id, expires_at) VALUES (\(hash), \(userID), \(expiresAt.timeIntervalSince1970))
                 """, logger: PostgresStore.quiet)
         }
     }
 
-    public func takeRefreshToken(hash: String) throws -> (userID: String, expiresAt: Date)? {
-        let taken = try database.write { connection in
+    public func takeRefreshToken(hash: String) async throws -> (userID: String, expiresAt: Date)? {
+        let taken = try await database.write { connection in
             // DELETE … RETURNING: of two hosts redeeming one token at once, exactly one gets it.
             try await connection.query("DELETE FROM sandbox_id_refresh WHERE token_hash = \(hash) RETURNING user_id, expires_at", logger: PostgresStore.quiet)
                 .collect().first?.decode((String, Double).self)

@@ -8,8 +8,8 @@ public final class PostgresCartStore: CartStore {
     private let database: PostgresStore
     public init(database: PostgresStore) { self.database = database }
 
-    public func lines(forCustomer customer: String) throws -> [CartLine] {
-        try database.read { connection in
+    public func lines(forCustomer customer: String) async throws -> [CartLine] {
+        try await database.read { connection in
             var lines: [CartLine] = []
             let rows = try await connection.query("""
                 SELECT product_id, name, unit_price, currency, quantity FROM cart_line WHERE customer = \(customer) ORDER BY position
@@ -23,8 +23,8 @@ public final class PostgresCartStore: CartStore {
         }
     }
 
-    public func save(_ lines: [CartLine], forCustomer customer: String) throws {
-        try database.write { connection in
+    public func save(_ lines: [CartLine], forCustomer customer: String) async throws {
+        try await database.write { connection in
             try await connection.query("DELETE FROM cart_line WHERE customer = \(customer)", logger: PostgresStore.quiet)
             guard !lines.isEmpty else { return }
             try await connection.query("""
@@ -44,13 +44,13 @@ public final class PostgresChargeLedger: ChargeLedger {
     private let database: PostgresStore
     public init(database: PostgresStore) { self.database = database }
 
-    public func charge(forKey key: String) throws -> LedgerCharge? {
-        try database.read { connection in try await Self.charge(forKey: key, on: connection) }
+    public func charge(forKey key: String) async throws -> LedgerCharge? {
+        try await database.read { connection in try await Self.charge(forKey: key, on: connection) }
     }
 
-    public func record(_ charge: LedgerCharge) throws -> LedgerCharge {
+    public func record(_ charge: LedgerCharge) async throws -> LedgerCharge {
         let outcome = charge.outcome.ledgerText
-        return try database.write { connection in
+        return try await database.write { connection in
             try await connection.query("""
                 INSERT INTO sandbox_charge (idempotency_key, token_id, amount, currency, outcome)
                 VALUES (\(charge.key), \(charge.tokenID), \(charge.amount.minorUnits), \(charge.amount.currency.code), \(outcome))
@@ -75,15 +75,15 @@ public final class PostgresProviderReferences: ProviderReferenceStore {
     private let database: PostgresStore
     public init(database: PostgresStore) { self.database = database }
 
-    public func customerReference(for customer: String, account: String) throws -> String? {
-        try database.read { connection in
+    public func customerReference(for customer: String, account: String) async throws -> String? {
+        try await database.read { connection in
             try await connection.query("SELECT reference FROM provider_customer WHERE customer = \(customer) AND account = \(account)", logger: PostgresStore.quiet)
                 .collect().first?.decode(String.self)
         }
     }
 
-    public func fileCustomerReference(_ reference: String, for customer: String, account: String) throws -> String {
-        try database.write { connection in
+    public func fileCustomerReference(_ reference: String, for customer: String, account: String) async throws -> String {
+        try await database.write { connection in
             try await connection.query("""
                 INSERT INTO provider_customer (customer, account, reference) VALUES (\(customer), \(account), \(reference))
                 ON CONFLICT (customer, account) DO NOTHING
@@ -93,15 +93,15 @@ public final class PostgresProviderReferences: ProviderReferenceStore {
         }
     }
 
-    public func paymentReference(forOrderKey orderKey: String) throws -> String? {
-        try database.read { connection in
+    public func paymentReference(forOrderKey orderKey: String) async throws -> String? {
+        try await database.read { connection in
             try await connection.query("SELECT payment_reference FROM orders WHERE idempotency_key = \(orderKey)", logger: PostgresStore.quiet)
                 .collect().first?.decode(String?.self) ?? nil
         }
     }
 
-    public func filePaymentReference(_ reference: String, forOrderKey orderKey: String) throws -> String {
-        try database.write { connection in
+    public func filePaymentReference(_ reference: String, forOrderKey orderKey: String) async throws -> String {
+        try await database.write { connection in
             // COALESCE keeps a reference already filed; the row lock makes the second of two filings see the first.
             let rows = try await connection.query("""
                 UPDATE orders SET payment_reference = COALESCE(payment_reference, \(reference))

@@ -21,10 +21,10 @@ public final class PostgresCatalogRepository: CatalogRepository {
     }
 
     /// The catalog as last imported; `.noCatalog` before the first import.
-    public static func open(database: PostgresStore) throws(PostgresStoreError) -> PostgresCatalogRepository {
+    public static func open(database: PostgresStore) async throws(PostgresStoreError) -> PostgresCatalogRepository {
         let meta: [String: String]
         do {
-            meta = try database.call { client in
+            meta = try await database.call { client in
             var meta: [String: String] = [:]
             for try await (key, value) in try await client.query("SELECT key, value FROM catalog_meta WHERE key IN ('store', 'product-count')").decode((String, String).self) {
                 meta[key] = value
@@ -61,11 +61,11 @@ public final class PostgresCatalogRepository: CatalogRepository {
 
     /// Imports or updates the catalog in one transaction: names, texts and prices replaced, stock
     /// set only for products that first appear, products no longer listed kept out of the catalog.
-    public static func importCatalog(_ catalog: Catalog, contentHash: String, into database: PostgresStore) throws(PostgresStoreError) -> ImportSummary {
+    public static func importCatalog(_ catalog: Catalog, contentHash: String, into database: PostgresStore) async throws(PostgresStoreError) -> ImportSummary {
         let storeJSON = String(decoding: (try? JSONEncoder().encode(catalog.store)) ?? Data("{}".utf8), as: UTF8.self)
         let products = catalog.products
         do {
-            return try database.transaction(timeout: .seconds(600)) { connection in
+            return try await database.transaction(timeout: .seconds(600)) { connection in
                 try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresStore.catalogLock))", logger: PostgresStore.quiet)
                 let previous = try await connection.query("SELECT value FROM catalog_meta WHERE key = 'content-hash'", logger: PostgresStore.quiet).collect().first?.decode(String.self)
                 if previous == contentHash {
@@ -128,28 +128,28 @@ public final class PostgresCatalogRepository: CatalogRepository {
             """, logger: PostgresStore.quiet)
     }
 
-    public func count(matching query: String) throws -> Int {
+    public func count(matching query: String) async throws -> Int {
         guard let pattern = Self.searchQuery(query) else { return query.allSatisfy(\.isWhitespace) ? activeCount : 0 }
-        return try database.read { connection in
+        return try await database.read { connection in
             try await connection.query("SELECT count(*) FROM product WHERE position IS NOT NULL AND search @@ \(pattern)::tsquery", logger: PostgresStore.quiet)
                 .collect().first?.decode(Int.self) ?? 0
         }
     }
 
-    public func page(matching query: String, offset: Int, limit: Int) throws -> [Product] {
+    public func page(matching query: String, offset: Int, limit: Int) async throws -> [Product] {
         guard offset >= 0, limit > 0 else { return [] }
         let currency = store.currency
         guard let pattern = Self.searchQuery(query) else {
             guard query.allSatisfy(\.isWhitespace) else { return [] }
             // Positions are dense from 0, so a page is a range: its cost does not depend on the offset.
-            return try database.read { connection in
+            return try await database.read { connection in
                 try await Self.products(connection.query("""
                     SELECT \(unescaped: Self.columns) FROM product p \(unescaped: Self.stockJoin)
                     WHERE p.position >= \(offset) AND p.position < \(offset + limit) ORDER BY p.position
                     """, logger: PostgresStore.quiet), currency: currency)
             }
         }
-        return try database.read { connection in
+        return try await database.read { connection in
             try await Self.products(connection.query("""
                 SELECT \(unescaped: Self.columns) FROM product p \(unescaped: Self.stockJoin)
                 WHERE p.position IS NOT NULL AND p.search @@ \(pattern)::tsquery
@@ -158,9 +158,9 @@ public final class PostgresCatalogRepository: CatalogRepository {
         }
     }
 
-    public func product(id: ProductID) throws -> Product? {
+    public func product(id: ProductID) async throws -> Product? {
         let currency = store.currency
-        return try database.read { connection in
+        return try await database.read { connection in
             try await Self.products(connection.query("""
                 SELECT \(unescaped: Self.columns) FROM product p \(unescaped: Self.stockJoin)
                 WHERE p.id = \(id.rawValue) AND p.position IS NOT NULL

@@ -20,10 +20,10 @@ public final class PostgresOrderStore: OrderStore {
         self.currency = currency
     }
 
-    public func begin(_ draft: OrderDraft, idempotencyKey: String, tokenID: String, paymentDescription: String, placedAt: Date) throws(OrderStoreError) -> Order {
+    public func begin(_ draft: OrderDraft, idempotencyKey: String, tokenID: String, paymentDescription: String, placedAt: Date) async throws(OrderStoreError) -> Order {
         let currency = currency
         do {
-            return try database.transaction { connection in
+            return try await database.transaction { connection in
                 if let number = try await connection.query("SELECT number FROM orders WHERE idempotency_key = \(idempotencyKey)", logger: PostgresStore.quiet)
                     .collect().first?.decode(String.self) {
                     return try await Self.written(number, currency: currency, on: connection)
@@ -64,7 +64,7 @@ public final class PostgresOrderStore: OrderStore {
             throw error
         } catch PostgresStoreError.server(state: "23505", _) {
             // Another front end began an order under this key at the same moment and committed first.
-            return try existing(idempotencyKey: idempotencyKey)
+            return try await existing(idempotencyKey: idempotencyKey)
         } catch let error as PostgresStoreError {
             throw .storage(error.storageError.message)
         } catch {
@@ -72,10 +72,10 @@ public final class PostgresOrderStore: OrderStore {
         }
     }
 
-    private func existing(idempotencyKey: String) throws(OrderStoreError) -> Order {
+    private func existing(idempotencyKey: String) async throws(OrderStoreError) -> Order {
         let currency = currency
         do {
-            return try database.read { connection in
+            return try await database.read { connection in
                 guard let number = try await connection.query("SELECT number FROM orders WHERE idempotency_key = \(idempotencyKey)", logger: PostgresStore.quiet)
                     .collect().first?.decode(String.self)
                 else { throw OrderStoreError.storage("no order under this key after a conflict on it") }
@@ -88,9 +88,9 @@ public final class PostgresOrderStore: OrderStore {
         }
     }
 
-    public func finish(orderNumber: String, status: OrderStatus, failure: String?) throws(OrderStoreError) {
+    public func finish(orderNumber: String, status: OrderStatus, failure: String?) async throws(OrderStoreError) {
         do {
-            try database.write { connection in
+            try await database.write { connection in
                 guard let written = try await connection.query("SELECT status FROM orders WHERE number = \(orderNumber) FOR UPDATE", logger: PostgresStore.quiet)
                     .collect().first?.decode(String.self),
                     OrderStatus(rawValue: written)?.isOpen == true
@@ -115,27 +115,27 @@ public final class PostgresOrderStore: OrderStore {
         }
     }
 
-    public func unsettledOrders() throws -> [UnsettledOrder] {
+    public func unsettledOrders() async throws -> [UnsettledOrder] {
         let open = OrderStatus.allCases.filter(\.isOpen).map(\.rawValue)
         let currency = currency
-        return try database.read { connection in
+        return try await database.read { connection in
             try await Self.records(connection.query("SELECT \(unescaped: StoredOrderRow.columns) FROM orders WHERE status = ANY(\(open)) ORDER BY sequence", logger: PostgresStore.quiet))
                 .map { $0.unsettled(fallback: currency) }
         }
     }
 
-    public func count(customer: String?) throws -> Int {
-        try database.read { connection in
+    public func count(customer: String?) async throws -> Int {
+        try await database.read { connection in
             try await connection.query("SELECT count(*) FROM orders WHERE status = 'paid' AND (\(customer)::text IS NULL OR customer = \(customer))", logger: PostgresStore.quiet)
                 .collect().first?.decode(Int.self) ?? 0
         }
     }
 
     /// One query for the orders and one for all their lines.
-    public func orders(customer: String?, offset: Int, limit: Int) throws -> [Order] {
+    public func orders(customer: String?, offset: Int, limit: Int) async throws -> [Order] {
         guard offset >= 0, limit > 0 else { return [] }
         let currency = currency
-        return try database.read { connection in
+        return try await database.read { connection in
             let records = try await Self.records(connection.query("""
                 SELECT \(unescaped: StoredOrderRow.columns) FROM orders WHERE status = 'paid' AND (\(customer)::text IS NULL OR customer = \(customer))
                 ORDER BY sequence DESC LIMIT \(limit) OFFSET \(offset)
@@ -144,9 +144,9 @@ public final class PostgresOrderStore: OrderStore {
         }
     }
 
-    public func order(number: String) throws -> Order? {
+    public func order(number: String) async throws -> Order? {
         let currency = currency
-        return try database.read { connection in try await Self.order(number: number, currency: currency, on: connection) }
+        return try await database.read { connection in try await Self.order(number: number, currency: currency, on: connection) }
     }
 
     private static func order(number: String, currency: Currency, on connection: PostgresConnection) async throws -> Order? {

@@ -172,11 +172,11 @@ extension PostgresStore {
     /// Applies the steps this database lacks, all in one transaction; refuses a database a
     /// newer storefront wrote. Returns the steps it applied.
     @discardableResult
-    public func migrate() throws(PostgresStoreError) -> [String] {
+    public func migrate() async throws(PostgresStoreError) -> [String] {
         let migrations = Self.migrations
         let location = location.description
         do {
-            return try call(timeout: .seconds(120)) { client in
+            return try await call(timeout: .seconds(120)) { client in
                 try await client.withTransaction(logger: Self.quiet) { connection in
                     try await connection.query("SELECT pg_advisory_xact_lock(\(Self.migrationLock))", logger: Self.quiet)
                     try await connection.query("CREATE TABLE IF NOT EXISTS storefront_migrations (identifier text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())", logger: Self.quiet)
@@ -198,12 +198,12 @@ extension PostgresStore {
     }
 
     /// Refuses a database this version cannot use: a newer schema, or one not migrated yet. Writes nothing.
-    public func checkSchema() throws(PostgresStoreError) {
+    public func checkSchema() async throws(PostgresStoreError) {
         let migrations = Self.migrations.map(\.identifier)
         let location = location.description
         let applied: Set<String>
         do {
-            applied = try call { client in
+            applied = try await call { client in
                 try await client.withConnection { connection in
                     let exists = try await connection.query("SELECT to_regclass('storefront_migrations') IS NOT NULL", logger: Self.quiet).collect().first?.decode(Bool.self) ?? false
                     return exists ? try await Self.appliedMigrations(connection) : []

@@ -4,8 +4,8 @@ import PostgresNIO
 import StoreClients
 import Synchronization
 
-/// The shop's PostgreSQL: one `PostgresClient` (a small pool) per process, and the blocking
-/// calls the synchronous storage ports are made of.
+/// The shop's PostgreSQL: one `PostgresClient` (a small pool) per process, and the `async` calls
+/// the storage ports are made of, each bounded by a deadline.
 ///
 /// Order of calls: `connect(_:pool:)` → `migrate()` (or `checkSchema()` where the process must not
 /// write the schema) → the stores call `call`/`transaction` → `close()` before the process ends.
@@ -74,9 +74,7 @@ public final class PostgresStore: Sendable {
         configuration.options.connectionIdleTimeout = pool.idleTimeout
         configuration.options.keepAliveBehavior = nil
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-        // The client's background work runs on the store's own executor, so a thread blocked in
-        // `call` (the main thread, or a task's) never starves it.
-        let runner = Task(executorPreference: CallExecutor.shared) { await client.run() }
+        let runner = Task { await client.run() }
         return (client, runner)
     }
 
@@ -91,9 +89,9 @@ public final class PostgresStore: Sendable {
     public var isDown: Bool { state.withLock { $0.down != nil } }
 
     /// `SELECT 1` through the pool, as any call goes: throws `.unreachable` while the server is down.
-    public func ping() throws(PostgresStoreError) {
+    public func ping() async throws(PostgresStoreError) {
         do {
-            _ = try call { client in try await client.query("SELECT 1", logger: Self.quiet).collect().count }
+            _ = try await call { client in try await client.query("SELECT 1", logger: Self.quiet).collect().count }
         } catch let error as PostgresStoreError {
             throw error
         } catch {
@@ -101,22 +99,22 @@ public final class PostgresStore: Sendable {
         }
     }
 
-    /// Runs `body` against the pool and waits for it. The driver's and the pool's failures become
+    /// Runs `body` against the pool. The driver's and the pool's failures become
     /// `PostgresStoreError`s; errors `body` throws itself pass through as they are.
     ///
     /// While the server is down a call fails at once, except one a second, which asks the server
     /// directly and, when it answers, starts a fresh pool (the old one may still be backing off).
-    func call<T: Sendable>(timeout: Duration? = nil, _ body: @escaping @Sendable (PostgresClient) async throws -> T) throws -> T {
-        let client = try clientForCall()
+    func call<T: Sendable>(timeout: Duration? = nil, _ body: @escaping @Sendable (PostgresClient) async throws -> T) async throws -> T {
+        let client = try await clientForCall()
         do {
-            return try wait(timeout: timeout, probing: true) { try await body(client) }
+            return try await deadline(timeout, probing: true) { try await body(client) }
         } catch let error as PostgresStoreError where error.isUnreachable {
             state.withLock { $0.down = $0.down ?? .now }
             throw error
         }
     }
 
-    private func clientForCall() throws -> PostgresClient {
+    private func clientForCall() async throws -> PostgresClient {
         let now = ContinuousClock.now
         let pool = pool
         let (client, down, probeDue) = state.withLock { connections in
@@ -128,7 +126,7 @@ public final class PostgresStore: Sendable {
         guard probeDue else {
             throw PostgresStoreError.unreachable(location: location.description, reason: "down for \((now - down).formatted(.units(allowed: [.seconds], width: .narrow)))")
         }
-        try probe()
+        try await probe()
         let (fresh, runner) = try Self.startPool(location, pool: pool, logger: logger)
         return state.withLock { connections in
             connections.runner.cancel()
@@ -138,22 +136,22 @@ public final class PostgresStore: Sendable {
     }
 
     /// One connection of its own and `SELECT 1`: throws `.unreachable` at once when the server refuses connections.
-    private func probe() throws {
-        _ = try direct(timeout: .seconds(location.connectTimeout + 1)) { connection in
+    private func probe() async throws {
+        _ = try await direct(timeout: .seconds(location.connectTimeout + 1)) { connection in
             try await connection.query("SELECT 1", logger: Self.quiet).collect().count
         }
     }
 
     /// Runs `body` on a connection of its own, outside the pool, then closes it: the probe's way,
     /// which hears a refused login or a server that is down at once, not after the pool's retries.
-    private func direct<T: Sendable>(timeout: Duration? = nil, _ body: @escaping @Sendable (PostgresConnection) async throws -> T) throws -> T {
+    private func direct<T: Sendable>(timeout: Duration? = nil, _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         let configuration: PostgresConnection.Configuration
         do {
             configuration = try location.connectionConfiguration()
         } catch {
             throw PostgresStoreError.configuration(error.description)
         }
-        return try wait(timeout: timeout) {
+        return try await deadline(timeout) {
             let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: Self.quiet)
             do {
                 let result = try await body(connection)
@@ -166,48 +164,59 @@ public final class PostgresStore: Sendable {
         }
     }
 
-    /// Waits for `operation`, run on the store's executor, for at most `timeout` (the call timeout by default).
+    /// How a raced call ended: the operation's value, the deadline, or a probe that found the server there.
+    private enum Race<T: Sendable>: Sendable {
+        case value(T)
+        case deadlinePassed
+        case serverAnswered
+    }
+
+    /// Runs `operation` for at most `timeout` (the call timeout by default); past it, the operation is
+    /// cancelled and the call fails as unreachable. Nothing blocks: the caller awaits whichever ends first.
     ///
     /// `probing`: once the operation has waited `probeAfter`, the server is asked directly; a pool
     /// waiting on a server that refuses connections would otherwise wait out its own backoff.
-    private func wait<T: Sendable>(timeout: Duration?, probing: Bool = false, _ operation: @escaping @Sendable () async throws -> T) throws -> T {
-        let rendezvous = Rendezvous<Result<T, any Error>>()
-        let task = Task(executorPreference: CallExecutor.shared) {
-            do {
-                rendezvous.put(.success(try await operation()))
-            } catch {
-                rendezvous.put(.failure(error))
-            }
-        }
+    private func deadline<T: Sendable>(_ timeout: Duration?, probing: Bool = false, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
         let limit = timeout ?? callTimeout
-        var result = rendezvous.wait(for: probing ? min(Self.probeAfter, limit) : limit)
-        if result == nil, probing {
-            do {
-                try probe()
-            } catch {
-                rendezvous.put(.failure(error))
+        do {
+            return try await withThrowingTaskGroup(of: Race<T>.self) { group in
+                group.addTask { .value(try await operation()) }
+                group.addTask {
+                    try await Task.sleep(for: limit)
+                    return .deadlinePassed
+                }
+                if probing, limit > Self.probeAfter {
+                    group.addTask {
+                        try await Task.sleep(for: Self.probeAfter)
+                        try await self.probe()
+                        return .serverAnswered
+                    }
+                }
+                defer { group.cancelAll() }
+                while let next = try await group.next() {
+                    switch next {
+                    case .value(let value): return value
+                    case .deadlinePassed: throw PostgresStoreError.unreachable(location: location.description, reason: "no answer within \(limit)")
+                    case .serverAnswered: continue
+                    }
+                }
+                throw CancellationError()
             }
-            result = rendezvous.wait(for: limit - Self.probeAfter)
-        }
-        guard let result else {
-            task.cancel()
-            throw PostgresStoreError.unreachable(location: location.description, reason: "no answer within \(limit)")
-        }
-        if case .failure = result { task.cancel() }
-        switch result {
-        case .success(let value): return value
-        case .failure(let error): throw PostgresStoreError.translate(error, location: location)
+        } catch let error as PostgresStoreError {
+            throw error
+        } catch {
+            throw PostgresStoreError.translate(error, location: location)
         }
     }
 
     /// Runs `body` in one READ COMMITTED transaction and commits it, retrying the whole
     /// transaction when the server broke a deadlock or a serialization conflict by aborting it.
-    func transaction<T: Sendable>(timeout: Duration? = nil, _ body: @escaping @Sendable (PostgresConnection) async throws -> T) throws -> T {
+    func transaction<T: Sendable>(timeout: Duration? = nil, _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         var attempt = 0
         while true {
             attempt += 1
             do {
-                return try call(timeout: timeout) { client in
+                return try await call(timeout: timeout) { client in
                     try await client.withTransaction(logger: Self.quiet) { connection in try await body(connection) }
                 }
             } catch let error as PostgresStoreError {
@@ -217,18 +226,18 @@ public final class PostgresStore: Sendable {
     }
 
     /// Reads on one connection; a failure of the database becomes a `StorageError` in a shopper's words.
-    func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) throws -> T {
+    func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         do {
-            return try call { client in try await client.withConnection { connection in try await body(connection) } }
+            return try await call { client in try await client.withConnection { connection in try await body(connection) } }
         } catch let error as PostgresStoreError {
             throw error.storageError
         }
     }
 
     /// Writes in one transaction; a failure of the database becomes a `StorageError` in a shopper's words.
-    func write<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) throws -> T {
+    func write<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         do {
-            return try transaction(body)
+            return try await transaction(body)
         } catch let error as PostgresStoreError {
             throw error.storageError
         }

@@ -9,8 +9,8 @@ public final class SQLiteWalletStore: WalletStore {
     private let database: StoreDatabase
     public init(database: StoreDatabase) { self.database = database }
 
-    public func wallet(forCustomer customer: String) throws -> WalletContents {
-        try database.read { db in
+    public func wallet(forCustomer customer: String) async throws -> WalletContents {
+        try await database.read { db in
             var wallet = WalletContents()
             for row in try Row.fetchAll(db, sql: "SELECT * FROM wallet_card WHERE customer = ? ORDER BY added, id", arguments: [customer]) {
                 guard let card = PaymentMethod.stored(
@@ -30,8 +30,8 @@ public final class SQLiteWalletStore: WalletStore {
         }
     }
 
-    public func addCard(_ card: PaymentMethod, forCustomer customer: String, makeDefault: Bool) throws {
-        try database.write { db in
+    public func addCard(_ card: PaymentMethod, forCustomer customer: String, makeDefault: Bool) async throws {
+        try await database.write { db in
             let hasDefault = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM wallet_card WHERE customer = ? AND is_default)", arguments: [customer]) ?? false
             let isDefault = makeDefault || !hasDefault
             if isDefault { try db.execute(sql: "UPDATE wallet_card SET is_default = 0 WHERE customer = ?", arguments: [customer]) }
@@ -43,8 +43,8 @@ public final class SQLiteWalletStore: WalletStore {
         }
     }
 
-    public func addAddress(_ address: Contact, forCustomer customer: String, makeDefault: Bool) throws {
-        try database.write { db in
+    public func addAddress(_ address: Contact, forCustomer customer: String, makeDefault: Bool) async throws {
+        try await database.write { db in
             let hasDefault = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM address WHERE customer = ? AND is_default)", arguments: [customer]) ?? false
             let isDefault = makeDefault || !hasDefault
             if isDefault { try db.execute(sql: "UPDATE address SET is_default = 0 WHERE customer = ?", arguments: [customer]) }
@@ -57,32 +57,32 @@ public final class SQLiteWalletStore: WalletStore {
         }
     }
 
-    public func setDefaultCard(id: String, forCustomer customer: String) throws {
-        try setDefault(table: "wallet_card", id: id, customer: customer)
+    public func setDefaultCard(id: String, forCustomer customer: String) async throws {
+        try await setDefault(table: "wallet_card", id: id, customer: customer)
     }
 
-    public func setDefaultAddress(id: String, forCustomer customer: String) throws {
-        try setDefault(table: "address", id: id, customer: customer)
+    public func setDefaultAddress(id: String, forCustomer customer: String) async throws {
+        try await setDefault(table: "address", id: id, customer: customer)
     }
 
-    public func removeCard(id: String, forCustomer customer: String) throws {
-        try remove(table: "wallet_card", id: id, customer: customer)
+    public func removeCard(id: String, forCustomer customer: String) async throws {
+        try await remove(table: "wallet_card", id: id, customer: customer)
     }
 
-    public func removeAddress(id: String, forCustomer customer: String) throws {
-        try remove(table: "address", id: id, customer: customer)
+    public func removeAddress(id: String, forCustomer customer: String) async throws {
+        try await remove(table: "address", id: id, customer: customer)
     }
 
-    private func setDefault(table: String, id: String, customer: String) throws {
-        try database.write { db in
+    private func setDefault(table: String, id: String, customer: String) async throws {
+        try await database.write { db in
             guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE customer = ? AND id = ?)", arguments: [customer, id]) == true else { return }
             try db.execute(sql: "UPDATE \(table) SET is_default = (id = ?) WHERE customer = ?", arguments: [id, customer])
         }
     }
 
     /// Removes a row; when it was the default, the oldest remaining row becomes the default.
-    private func remove(table: String, id: String, customer: String) throws {
-        try database.write { db in
+    private func remove(table: String, id: String, customer: String) async throws {
+        try await database.write { db in
             try db.execute(sql: "DELETE FROM \(table) WHERE customer = ? AND id = ?", arguments: [customer, id])
             if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE customer = ? AND is_default)", arguments: [customer]) != true {
                 try db.execute(sql: """
@@ -99,16 +99,16 @@ public final class SQLiteAccountProfileStore: AccountProfileStore {
     private let database: StoreDatabase
     public init(database: StoreDatabase) { self.database = database }
 
-    public func profile(forCustomer customer: String) throws -> AccountProfile? {
-        try database.read { db in
+    public func profile(forCustomer customer: String) async throws -> AccountProfile? {
+        try await database.read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM account WHERE customer = ?", arguments: [customer]).map {
                 AccountProfile(customerID: customer, name: $0["name"], email: $0["email"])
             }
         }
     }
 
-    public func save(_ profile: AccountProfile) throws {
-        try database.write { db in
+    public func save(_ profile: AccountProfile) async throws {
+        try await database.write { db in
             try db.execute(sql: """
                 INSERT INTO account (customer, name, email) VALUES (?, ?, ?)
                 ON CONFLICT(customer) DO UPDATE SET name = COALESCE(excluded.name, name), email = COALESCE(excluded.email, email)
@@ -122,12 +122,12 @@ public final class SQLiteIdentityDirectory: IdentityDirectory {
     private let database: StoreDatabase
     public init(database: StoreDatabase) { self.database = database }
 
-    public func userID(email: String) throws -> String? {
-        try database.read { db in try String.fetchOne(db, sql: "SELECT id FROM sandbox_id_user WHERE email = ?", arguments: [email]) }
+    public func userID(email: String) async throws -> String? {
+        try await database.read { db in try String.fetchOne(db, sql: "SELECT id FROM sandbox_id_user WHERE email = ?", arguments: [email]) }
     }
 
-    public func authorize(email: String, newID: String) throws -> String {
-        try database.write { db in
+    public func authorize(email: String, newID: String) async throws -> String {
+        try await database.write { db in
             if let id = try String.fetchOne(db, sql: "SELECT id FROM sandbox_id_user WHERE email = ?", arguments: [email]) {
                 try db.execute(sql: "UPDATE sandbox_id_user SET revoked = 0 WHERE id = ?", arguments: [id])
                 return id
@@ -137,28 +137,28 @@ public final class SQLiteIdentityDirectory: IdentityDirectory {
         }
     }
 
-    public func status(userID: String) throws -> CredentialState {
-        try database.read { db in
+    public func status(userID: String) async throws -> CredentialState {
+        try await database.read { db in
             guard let revoked = try Bool.fetchOne(db, sql: "SELECT revoked FROM sandbox_id_user WHERE id = ?", arguments: [userID]) else { return .notFound }
             return revoked ? .revoked : .authorized
         }
     }
 
-    public func revoke(userID: String) throws {
-        try database.write { db in
+    public func revoke(userID: String) async throws {
+        try await database.write { db in
             try db.execute(sql: "UPDATE sandbox_id_user SET revoked = 1 WHERE id = ?", arguments: [userID])
             try db.execute(sql: "DELETE FROM sandbox_id_refresh WHERE user_id = ?", arguments: [userID])
         }
     }
 
-    public func storeRefreshToken(hash: String, userID: String, expiresAt: Date) throws {
-        try database.write { db in
+    public func storeRefreshToken(hash: String, userID: String, expiresAt: Date) async throws {
+        try await database.write { db in
             try db.execute(sql: "INSERT INTO sandbox_id_refresh (token_hash, user_id, expires_at) VALUES (?, ?, ?)", arguments: [hash, userID, expiresAt.timeIntervalSince1970])
         }
     }
 
-    public func takeRefreshToken(hash: String) throws -> (userID: String, expiresAt: Date)? {
-        try database.write { db in
+    public func takeRefreshToken(hash: String) async throws -> (userID: String, expiresAt: Date)? {
+        try await database.write { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT user_id, expires_at FROM sandbox_id_refresh WHERE token_hash = ?", arguments: [hash]) else { return nil }
             try db.execute(sql: "DELETE FROM sandbox_id_refresh WHERE token_hash = ?", arguments: [hash])
             return (row["user_id"], Date(timeIntervalSince1970: row["expires_at"]))

@@ -9,8 +9,8 @@ public final class SQLiteCartStore: CartStore {
 
     public init(database: StoreDatabase) { self.database = database }
 
-    public func lines(forCustomer customer: String) throws -> [CartLine] {
-        try database.read { db in
+    public func lines(forCustomer customer: String) async throws -> [CartLine] {
+        try await database.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM cart_line WHERE customer = ? ORDER BY position", arguments: [customer]).compactMap { row in
                 // A row no shop could have written (edited by hand, damaged) is left out rather than trapping in CartLine.
                 guard let currency = Currency(code: row["currency"]), let quantity = row["quantity"] as Int?,
@@ -23,8 +23,8 @@ public final class SQLiteCartStore: CartStore {
 
     /// Not synced at its commit (`writeUnsynced`): a cart is saved on every change, and a sync would be most of an add's cost.
     /// The statements are prepared once per connection (`cachedStatement`): compiling them again was most of a save.
-    public func save(_ lines: [CartLine], forCustomer customer: String) throws {
-        try database.writeUnsynced { db in
+    public func save(_ lines: [CartLine], forCustomer customer: String) async throws {
+        try await database.writeUnsynced { db in
             try db.cachedStatement(sql: "DELETE FROM cart_line WHERE customer = ?").execute(arguments: [customer])
             let insert = try db.cachedStatement(sql: "INSERT INTO cart_line (customer, position, product_id, name, unit_price, currency, quantity) VALUES (?, ?, ?, ?, ?, ?, ?)")
             for (position, line) in lines.enumerated() {

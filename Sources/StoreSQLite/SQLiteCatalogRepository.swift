@@ -135,9 +135,9 @@ public final class SQLiteCatalogRepository: CatalogRepository {
         }
     }
 
-    public func count(matching query: String) throws -> Int {
+    public func count(matching query: String) async throws -> Int {
         guard let pattern = Self.matchExpression(query) else { return query.allSatisfy(\.isWhitespace) ? activeCount : 0 }
-        return try read { db in
+        return try await read { db in
             // Products in the catalog are exactly the rowids below the retired range: no join needed.
             try Int.fetchOne(db, sql: """
                 SELECT COUNT(*) FROM product_search WHERE product_search MATCH ? AND rowid < \(Self.retiredRowidBase)
@@ -145,19 +145,19 @@ public final class SQLiteCatalogRepository: CatalogRepository {
         }
     }
 
-    public func page(matching query: String, offset: Int, limit: Int) throws -> [Product] {
+    public func page(matching query: String, offset: Int, limit: Int) async throws -> [Product] {
         guard offset >= 0, limit > 0 else { return [] }
         guard let pattern = Self.matchExpression(query) else {
             guard query.allSatisfy(\.isWhitespace) else { return [] }
             // Positions are dense from 0, so a page is a range: its cost does not depend on the offset.
-            return try read { db in
+            return try await read { db in
                 // Cached statements: a key that scrolls or adds reads again, and preparing costs more than the read.
                 try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Self.columns) FROM product \(Self.stockJoin) WHERE position >= ? AND position < ? ORDER BY position"),
                                  arguments: [offset, offset + limit])
-                    .map(product(from:))
+                    .map(self.product(from:))
             }
         }
-        return try read { db in
+        return try await read { db in
             try Row.fetchAll(db, sql: """
                 SELECT \(Self.columns) FROM product \(Self.stockJoin)
                 WHERE product.rowid IN (
@@ -165,19 +165,19 @@ public final class SQLiteCatalogRepository: CatalogRepository {
                     ORDER BY rowid LIMIT ? OFFSET ?
                 )
                 ORDER BY product.rowid
-                """, arguments: [pattern, limit, offset]).map(product(from:))
+                """, arguments: [pattern, limit, offset]).map(self.product(from:))
         }
     }
 
     /// One product, as fresh as the database: stock is checked against it before a cart grows.
-    public func product(id: ProductID) throws -> Product? {
-        try database.readOnWriter { db in
+    public func product(id: ProductID) async throws -> Product? {
+        try await database.readOnWriter { db in
             try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.columns) FROM product \(Self.stockJoin) WHERE id = ? AND position IS NOT NULL"), arguments: [id.rawValue])
-                .map(product(from:))
+                .map(self.product(from:))
         }
     }
 
-    private func read<T>(_ body: (Database) throws -> T) throws -> T { try database.read(body) }
+    private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T { try await database.read(body) }
 
     private func product(from row: Row) -> Product {
         let art: String = row["art"]

@@ -10,12 +10,12 @@ public final class SQLiteChargeLedger: ChargeLedger {
 
     public init(database: StoreDatabase) { self.database = database }
 
-    public func charge(forKey key: String) throws -> LedgerCharge? {
-        try database.pool.read { db in try Self.charge(forKey: key, in: db) }
+    public func charge(forKey key: String) async throws -> LedgerCharge? {
+        try await database.pool.read { db in try Self.charge(forKey: key, in: db) }
     }
 
-    public func record(_ charge: LedgerCharge) throws -> LedgerCharge {
-        try database.pool.write { db in
+    public func record(_ charge: LedgerCharge) async throws -> LedgerCharge {
+        try await database.pool.write { db in
             if let existing = try Self.charge(forKey: charge.key, in: db) { return existing }
             let outcome = charge.outcome.ledgerText
             try db.execute(sql: "INSERT INTO sandbox_charge (idempotency_key, token_id, amount, currency, outcome) VALUES (?, ?, ?, ?, ?)",

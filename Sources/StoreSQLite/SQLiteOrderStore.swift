@@ -13,8 +13,8 @@ public final class SQLiteOrderStore: OrderStore {
         self.currency = currency
     }
 
-    public func begin(_ draft: OrderDraft, idempotencyKey: String, tokenID: String, paymentDescription: String, placedAt: Date) throws(OrderStoreError) -> Order {
-        try write { db in
+    public func begin(_ draft: OrderDraft, idempotencyKey: String, tokenID: String, paymentDescription: String, placedAt: Date) async throws(OrderStoreError) -> Order {
+        try await write { db in
             if let number = try String.fetchOne(db, sql: "SELECT number FROM orders WHERE idempotency_key = ?", arguments: [idempotencyKey]) {
                 return try self.written(number, in: db)
             }
@@ -38,7 +38,7 @@ public final class SQLiteOrderStore: OrderStore {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [
                     number, sequence, idempotencyKey, OrderStatus.charging.rawValue, placedAt.timeIntervalSince1970,
-                    currency.code, draft.totals.subtotal.minorUnits, draft.totals.shipping.minorUnits, draft.totals.tax.minorUnits,
+                    self.currency.code, draft.totals.subtotal.minorUnits, draft.totals.shipping.minorUnits, draft.totals.tax.minorUnits,
                     tokenID, paymentDescription, draft.shippingMethod.label, contact.shipToLine,
                     draft.customerID,
                 ])
@@ -50,8 +50,8 @@ public final class SQLiteOrderStore: OrderStore {
         }
     }
 
-    public func finish(orderNumber: String, status: OrderStatus, failure: String?) throws(OrderStoreError) {
-        try write { db in
+    public func finish(orderNumber: String, status: OrderStatus, failure: String?) async throws(OrderStoreError) {
+        try await write { db in
             guard let current = try String.fetchOne(db, sql: "SELECT status FROM orders WHERE number = ?", arguments: [orderNumber]).flatMap(OrderStatus.init(rawValue:)),
                   current.isOpen
             else { return }
@@ -72,24 +72,24 @@ public final class SQLiteOrderStore: OrderStore {
         }
     }
 
-    public func unsettledOrders() throws -> [UnsettledOrder] {
+    public func unsettledOrders() async throws -> [UnsettledOrder] {
         let open = OrderStatus.allCases.filter(\.isOpen).map(\.rawValue)
-        return try read { db in
+        return try await read { db in
             try StoredOrderRow.fetchAll(db, sql: "SELECT * FROM orders WHERE status IN (\(databaseQuestionMarks(count: open.count))) ORDER BY sequence", arguments: StatementArguments(open))
-                .map { $0.unsettled(fallback: currency) }
+                .map { $0.unsettled(fallback: self.currency) }
         }
     }
 
-    public func count(customer: String?) throws -> Int {
-        try read { db in
+    public func count(customer: String?) async throws -> Int {
+        try await read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM orders WHERE status = 'paid' AND (? IS NULL OR customer = ?)", arguments: [customer, customer]) ?? 0
         }
     }
 
     /// One query for the orders and one for all their lines.
-    public func orders(customer: String?, offset: Int, limit: Int) throws -> [Order] {
+    public func orders(customer: String?, offset: Int, limit: Int) async throws -> [Order] {
         guard offset >= 0, limit > 0 else { return [] }
-        return try read { db in
+        return try await read { db in
             let records = try StoredOrderRow.fetchAll(db, sql: """
                 SELECT * FROM orders WHERE status = 'paid' AND (? IS NULL OR customer = ?)
                 ORDER BY sequence DESC LIMIT ? OFFSET ?
@@ -98,8 +98,8 @@ public final class SQLiteOrderStore: OrderStore {
         }
     }
 
-    public func order(number: String) throws -> Order? {
-        try read { db in try self.order(number: number, in: db) }
+    public func order(number: String) async throws -> Order? {
+        try await read { db in try self.order(number: number, in: db) }
     }
 
     private func order(number: String, in db: Database) throws -> Order? {
@@ -126,9 +126,9 @@ public final class SQLiteOrderStore: OrderStore {
         }
     }
 
-    private func write<T>(_ body: (Database) throws -> T) throws(OrderStoreError) -> T {
+    private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(OrderStoreError) -> T {
         do {
-            return try database.pool.write(body)
+            return try await database.pool.write(body)
         } catch let error as OrderStoreError {
             throw error
         } catch {
@@ -136,7 +136,7 @@ public final class SQLiteOrderStore: OrderStore {
         }
     }
 
-    private func read<T>(_ body: (Database) throws -> T) throws -> T { try database.read(body) }
+    private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T { try await database.read(body) }
 }
 
 /// `orders` rows decoded by name (the columns' names in camel case), so a column of the wrong type is an error, not a trap.

@@ -8,27 +8,27 @@ public final class SQLiteProviderReferences: ProviderReferenceStore {
 
     public init(database: StoreDatabase) { self.database = database }
 
-    public func customerReference(for customer: String, account: String) throws -> String? {
-        try database.read { db in
+    public func customerReference(for customer: String, account: String) async throws -> String? {
+        try await database.read { db in
             try String.fetchOne(db, sql: "SELECT reference FROM provider_customer WHERE customer = ? AND account = ?", arguments: [customer, account])
         }
     }
 
-    public func fileCustomerReference(_ reference: String, for customer: String, account: String) throws -> String {
-        try database.write { db in
+    public func fileCustomerReference(_ reference: String, for customer: String, account: String) async throws -> String {
+        try await database.write { db in
             try db.execute(sql: "INSERT OR IGNORE INTO provider_customer (customer, account, reference) VALUES (?, ?, ?)", arguments: [customer, account, reference])
             return try String.fetchOne(db, sql: "SELECT reference FROM provider_customer WHERE customer = ? AND account = ?", arguments: [customer, account]) ?? reference
         }
     }
 
-    public func paymentReference(forOrderKey orderKey: String) throws -> String? {
-        try database.read { db in
+    public func paymentReference(forOrderKey orderKey: String) async throws -> String? {
+        try await database.read { db in
             try String.fetchOne(db, sql: "SELECT payment_reference FROM orders WHERE idempotency_key = ?", arguments: [orderKey])
         }
     }
 
-    public func filePaymentReference(_ reference: String, forOrderKey orderKey: String) throws -> String {
-        try database.write { db in
+    public func filePaymentReference(_ reference: String, forOrderKey orderKey: String) async throws -> String {
+        try await database.write { db in
             try db.execute(sql: "UPDATE orders SET payment_reference = ? WHERE idempotency_key = ? AND payment_reference IS NULL", arguments: [reference, orderKey])
             guard let row = try Row.fetchOne(db, sql: "SELECT payment_reference FROM orders WHERE idempotency_key = ?", arguments: [orderKey]) else {
                 throw UnknownOrderKey(orderKey: orderKey)

@@ -75,8 +75,8 @@ public struct StoredWallet: Wallet {
         self.owner = owner
     }
     /// The stored wallet, each sandbox card labelled with what charging it does, as the test cards are.
-    public func contents() throws -> WalletContents {
-        var contents = try store.wallet(forCustomer: owner.customerID)
+    public func contents() async throws -> WalletContents {
+        var contents = try await store.wallet(forCustomer: owner.customerID)
         for index in contents.cards.indices {
             if let label = SandboxCard.label(cardID: contents.cards[index].id) { contents.cards[index].displayName = label }
         }

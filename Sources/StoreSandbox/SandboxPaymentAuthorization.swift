@@ -7,7 +7,7 @@ extension PaymentAuthorization {
         PaymentAuthorization(
             canMakePayments: { true },
             canMakePaymentsUsingNetworks: { networks in
-                ((try? wallet.contents())?.cards ?? []).contains { networks.contains($0.network) }
+                ((try? await wallet.contents())?.cards ?? []).contains { networks.contains($0.network) }
             },
             makeController: { request in
                 guard request.validationFailure == nil else { return nil }
@@ -35,7 +35,7 @@ public final class SandboxPaymentAuthorizationController: PaymentAuthorizationCo
     }
 
     public func present() async -> PaymentSheetOptions? {
-        guard let contents = try? wallet.contents() else { return nil }
+        guard let contents = try? await wallet.contents() else { return nil }
         let methods = contents.cards.filter { request.supportedNetworks.contains($0.network) }
         guard !methods.isEmpty else { return nil }
         let contacts = contents.addresses

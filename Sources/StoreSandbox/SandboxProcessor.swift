@@ -79,17 +79,17 @@ public actor SandboxProcessor: ChargeProcessor {
         return PaymentToken(id: "tok_sandbox_\(issued)_\(cardID)", paymentMethod: payment.method)
     }
 
-    public func recordedCharge(forKey key: String) async throws -> LedgerCharge? { try ledger.charge(forKey: key) }
+    public func recordedCharge(forKey key: String) async throws -> LedgerCharge? { try await ledger.charge(forKey: key) }
 
     public func void(key: String, amount: Money) async throws -> LedgerCharge {
-        try ledger.record(LedgerCharge(key: key, tokenID: "void", amount: amount, outcome: .declined(.voided)))
+        try await ledger.record(LedgerCharge(key: key, tokenID: "void", amount: amount, outcome: .declined(.voided)))
     }
 
     public func charge(_ request: ChargeRequest) async throws(MerchantBackendError) -> LedgerCharge {
         let (tokenID, amount, key) = (request.tokenID, request.amount, request.idempotencyKey)
         await simulateLatency()
         do {
-            if let existing = try ledger.charge(forKey: key) {
+            if let existing = try await ledger.charge(forKey: key) {
                 // A voided key answers every charge with the void, whatever it carries.
                 if existing.outcome == .declined(.voided) { return existing }
                 guard existing.tokenID == tokenID, existing.amount == amount else { throw MerchantBackendError.idempotencyMismatch }
@@ -103,7 +103,7 @@ public actor SandboxProcessor: ChargeProcessor {
             case .declines(let reason): .declined(reason)
             }
             // `record` keeps the first record for a key: a void filed by a settlement in between wins here.
-            let filed = try ledger.record(LedgerCharge(key: key, tokenID: tokenID, amount: amount, outcome: outcome))
+            let filed = try await ledger.record(LedgerCharge(key: key, tokenID: tokenID, amount: amount, outcome: outcome))
             if fault == .timeoutAfterCharging { throw MerchantBackendError.timedOut }
             return filed
         } catch let error as MerchantBackendError {

@@ -31,7 +31,7 @@ public struct StripeChargeProcessor: ChargeProcessor {
     }
 
     public func charge(_ request: ChargeRequest) async throws(MerchantBackendError) -> LedgerCharge {
-        if let filed = try records({ try references.paymentReference(forOrderKey: request.idempotencyKey) }) {
+        if let filed = try await records({ try await references.paymentReference(forOrderKey: request.idempotencyKey) }) {
             return try await resume(filed, request)
         }
         // Nothing below charges until the confirm: any failure up to it is "nothing was charged".
@@ -46,7 +46,7 @@ public struct StripeChargeProcessor: ChargeProcessor {
         } catch {
             throw Self.beforeCharging(error)
         }
-        let filed = try records { try references.filePaymentReference(intent.id, forOrderKey: request.idempotencyKey) }
+        let filed = try await records { try await references.filePaymentReference(intent.id, forOrderKey: request.idempotencyKey) }
         guard filed == intent.id else {
             // Another attempt filed first (a void, or its own PaymentIntent): this one is never confirmed.
             await cancelQuietly(intent.id)
@@ -57,7 +57,7 @@ public struct StripeChargeProcessor: ChargeProcessor {
     }
 
     public func recordedCharge(forKey key: String) async throws -> LedgerCharge? {
-        guard let filed = try references.paymentReference(forOrderKey: key) else { return nil }
+        guard let filed = try await references.paymentReference(forOrderKey: key) else { return nil }
         if filed == Self.voidMark { return Self.voided(key) }
         let intent: StripePaymentIntent = try await client.get("/v1/payment_intents/\(filed)")
         return Self.settledOutcome(intent).map { LedgerCharge(key: key, tokenID: intent.id, amount: Self.amount(intent), outcome: $0) }
@@ -66,7 +66,7 @@ public struct StripeChargeProcessor: ChargeProcessor {
     /// Claims the order as never charged: files the void mark, or, when a PaymentIntent is filed,
     /// cancels it. Stripe decides between a cancel and a late confirm; the answer is what happened.
     public func void(key: String, amount: Money) async throws -> LedgerCharge {
-        let filed = try references.filePaymentReference(Self.voidMark, forOrderKey: key)
+        let filed = try await references.filePaymentReference(Self.voidMark, forOrderKey: key)
         if filed == Self.voidMark { return Self.voided(key) }
         if let settled = try await recordedCharge(forKey: key) { return settled }
         do {
@@ -150,8 +150,8 @@ public struct StripeChargeProcessor: ChargeProcessor {
         let _: StripePaymentIntent? = try? await client.post("/v1/payment_intents/\(id)/cancel", [], idempotencyKey: "\(id):cancel")
     }
 
-    private func records<T>(_ body: () throws -> T) throws(MerchantBackendError) -> T {
-        do { return try body() } catch { throw .unavailable("the shop's records failed: \(error)") }
+    private func records<T>(_ body: () async throws -> T) async throws(MerchantBackendError) -> T {
+        do { return try await body() } catch { throw .unavailable("the shop's records failed: \(error)") }
     }
 
     /// A failure before the confirm went out: nothing was charged.

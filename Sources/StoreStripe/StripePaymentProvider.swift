@@ -12,11 +12,11 @@ struct StripeCustomers: Sendable {
     /// The creation carries an idempotency key made from the shop's id, and the filing is
     /// first-wins, so two sessions of one customer end up with one Stripe Customer.
     func reference(for customerID: String) async throws(StripeOperationFailure) -> String {
-        if let known = try StripeOperationFailure.storing({ try references.customerReference(for: customerID, account: account) }) { return known }
+        if let known = try await StripeOperationFailure.storing({ try await references.customerReference(for: customerID, account: account) }) { return known }
         let created: StripeCustomer = try await client.postStep(
             "/v1/customers", [("metadata[storefront_customer]", customerID)], idempotencyKey: "storefront-customer-\(customerID)"
         )
-        return try StripeOperationFailure.storing { try references.fileCustomerReference(created.id, for: customerID, account: account) }
+        return try await StripeOperationFailure.storing { try await references.fileCustomerReference(created.id, for: customerID, account: account) }
     }
 }
 
@@ -25,8 +25,8 @@ enum StripeOperationFailure: Error {
     case stripe(StripeFailure)
     case records(String)
 
-    static func storing<T>(_ body: () throws -> T) throws(StripeOperationFailure) -> T {
-        do { return try body() } catch { throw .records("\(error)") }
+    static func storing<T>(_ body: () async throws -> T) async throws(StripeOperationFailure) -> T {
+        do { return try await body() } catch { throw .records("\(error)") }
     }
 }
 

@@ -82,6 +82,7 @@ public final class TerminalSession {
             marksPrivate: environment[Self.privateMarkersVariable] != nil
         )
         let ending = try await events.run()
+        await events.finish()
         log("session ended: \(ending)")
         return ending
     }
@@ -131,6 +132,11 @@ private final class TerminalEvents {
             program.drawIfNeeded()
             writeAll(TerminalSession.settledMarker, to: STDOUT_FILENO)
         }
+    }
+
+    /// After the screen is given back: the cart's last write is waited for, so no change is lost.
+    func finish() async {
+        await program.viewModel.finish()
     }
 
     func run() async throws -> TerminalSession.Ending {

@@ -25,7 +25,7 @@ struct CatalogCommand: ParsableCommand {
     }
 
     /// `storefront catalog import PATH --database URL`: the catalog into PostgreSQL, in one transaction.
-    struct Import: ParsableCommand {
+    struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
             abstract: "Import or update the catalog in the shop's PostgreSQL, in one transaction.",
@@ -46,15 +46,15 @@ struct CatalogCommand: ParsableCommand {
         @Flag(name: .customLong("no-migrate"), help: "Do not bring the schema up to date first; refuse a database that is not (exit 74).")
         var noMigrate = false
 
-        func run() throws {
+        func run() async throws {
             let environment = ProcessInfo.processInfo.environment
             let url = try DatabaseURL.required(database, environment: environment)
             let (catalog, data) = try CatalogCommand.load(path)
-            let store = try PostgresSetup.connect(url, pool: .command, migrate: !noMigrate, environment: environment)
+            let store = try await PostgresSetup.connect(url, pool: .command, migrate: !noMigrate, environment: environment)
             defer { store.close() }
             let summary: PostgresCatalogRepository.ImportSummary
             do {
-                summary = try PostgresCatalogRepository.importCatalog(catalog, contentHash: ContentHash.fnv1a64(data), into: store)
+                summary = try await PostgresCatalogRepository.importCatalog(catalog, contentHash: ContentHash.fnv1a64(data), into: store)
             } catch {
                 throw PostgresSetup.exit(for: error)
             }

@@ -11,7 +11,7 @@ struct DatabaseCommand: ParsableCommand {
     )
 
     /// `storefront db migrate --database URL`: applies the schema steps the database lacks.
-    struct Migrate: ParsableCommand {
+    struct Migrate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "migrate",
             abstract: "Bring the PostgreSQL schema up to date (serve does this at start unless --no-migrate).",
@@ -21,14 +21,14 @@ struct DatabaseCommand: ParsableCommand {
         @Option(help: ArgumentHelp("The database: postgres://USER@HOST:PORT/DB?sslmode=require. Env: STOREFRONT_DATABASE_URL.", valueName: "url"))
         var database: String?
 
-        func run() throws {
+        func run() async throws {
             let environment = ProcessInfo.processInfo.environment
             let url = try DatabaseURL.required(database, environment: environment)
-            let store = try PostgresSetup.connect(url, pool: .command, migrate: false, environment: environment, checkSchema: false)
+            let store = try await PostgresSetup.connect(url, pool: .command, migrate: false, environment: environment, checkSchema: false)
             defer { store.close() }
             let applied: [String]
             do {
-                applied = try store.migrate()
+                applied = try await store.migrate()
             } catch {
                 throw PostgresSetup.exit(for: error)
             }

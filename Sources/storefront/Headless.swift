@@ -57,7 +57,7 @@ struct Headless: AsyncParsableCommand {
         let configuration = try shop.configuration(environment: ProcessInfo.processInfo.environment)
         let environment = ProcessInfo.processInfo.environment
         let (dependencies, _, payments) = try await ShopComposition.dependencies(
-            storage: try ShopStorage.open(
+            storage: try await ShopStorage.open(
                 configuration: configuration,
                 dataDirectory: configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment),
                 pool: .session, migrate: !shop.noMigrate, environment: environment

@@ -7,7 +7,7 @@ import StoreSQLite
 import StorefrontUI
 
 /// `storefront orders`: the order history as a table, or JSON for scripts.
-struct OrdersCommand: ParsableCommand {
+struct OrdersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "orders",
         abstract: "List placed orders of every customer, newest first."
@@ -51,23 +51,23 @@ struct OrdersCommand: ParsableCommand {
     /// EX_TEMPFAIL: another process holds the database; trying again later may work.
     static let databaseBusy = ExitCode(75)
 
-    func run() throws {
+    func run() async throws {
         // The same precedence as the shop itself: flag, environment, config file, default.
         let environment = ProcessInfo.processInfo.environment
         let configuration = try Configuration.loadForCommand(environment: environment)
         let orders: [Order]
         if let url = database ?? configuration.database {
             // Listing writes nothing: the schema is checked, never migrated.
-            let store = try PostgresSetup.connect(url, pool: .command, migrate: false, environment: environment)
+            let store = try await PostgresSetup.connect(url, pool: .command, migrate: false, environment: environment)
             defer { store.close() }
             do {
-                orders = try PostgresOrderStore(database: store, currency: .usd).orders(customer: customer, offset: 0, limit: limit)
+                orders = try await PostgresOrderStore(database: store, currency: .usd).orders(customer: customer, offset: 0, limit: limit)
             } catch {
                 complain("\(error)")
                 throw ExitCodes.ioError
             }
         } else {
-            orders = try readSQLite(named: dataDirectory ?? configuration.dataDirectory, environment: environment)
+            orders = try await readSQLite(named: dataDirectory ?? configuration.dataDirectory, environment: environment)
         }
         // The list is the command's result: a list that did not reach its reader (a full disk, a closed pipe) is an error.
         guard emit(try render(orders) + "\n", to: STDOUT_FILENO) else {
@@ -78,7 +78,7 @@ struct OrdersCommand: ParsableCommand {
 
     /// The orders in the data directory's SQLite, opened read-only. A directory that was named must exist (66);
     /// one with no database yet, or the default one not made yet, holds no orders.
-    private func readSQLite(named: String?, environment: [String: String]) throws -> [Order] {
+    private func readSQLite(named: String?, environment: [String: String]) async throws -> [Order] {
         let directory = named ?? Configuration.defaultDataDirectory(environment: environment)
         var info = stat()
         if stat(directory, &info) != 0 {
@@ -96,7 +96,7 @@ struct OrdersCommand: ParsableCommand {
         guard FileManager.default.fileExists(atPath: path) else { return [] }
         do {
             let database = try StoreDatabase.openReadOnly(path: path, busyTimeout: 3)
-            return try SQLiteOrderStore(database: database, currency: .usd).orders(customer: customer, offset: 0, limit: limit)
+            return try await SQLiteOrderStore(database: database, currency: .usd).orders(customer: customer, offset: 0, limit: limit)
         } catch {
             let problem = StoreDatabaseError.from(error, path: path)
             complain("\(problem)")

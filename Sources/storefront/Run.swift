@@ -66,7 +66,7 @@ struct Run: AsyncParsableCommand {
         // Everything that can fail is checked before the screen is touched: files first, then the terminal.
         let dataDirectory = configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment)
         // A shopper at a terminal (an SSH session among them) waits for a database that is down; a script gets 69.
-        let storage = try ShopStorage.open(
+        let storage = try await ShopStorage.open(
             configuration: configuration, dataDirectory: dataDirectory, pool: .session, migrate: !shop.noMigrate,
             environment: environment, waitsForDatabase: isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
         )
@@ -79,7 +79,7 @@ struct Run: AsyncParsableCommand {
         }
         let (logger, logSink) = try openLog(in: dataDirectory, level: level)
         for warning in storage.warnings { logger.warning("\(warning)") }
-        let productCount = try catalog.count(matching: "")
+        let productCount = try await catalog.count(matching: "")
         // Every SSH session appends to this one file: the customer and pid tell their lines apart.
         let sshCustomer = environment[SessionCommand.fingerprintVariable].map { ", over SSH for ssh:\($0), pid \(getpid())" } ?? ""
         logger.info("starting: catalog \(configuration.database == nil ? configuration.catalog ?? "bundled" : "from the database") with \(productCount) products\(storage.didImport ? ", imported into SQLite" : ""), stored in \(storage.place)\(sshCustomer)")

@@ -61,7 +61,7 @@ struct Serve: AsyncParsableCommand {
         let dataDirectory = absolute(configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment))
         // Opening the store here migrates the database (and, on SQLite, imports the catalog) once,
         // before any session process races to do it.
-        let storage = try ShopStorage.open(configuration: configuration, dataDirectory: dataDirectory, pool: .command, migrate: !shop.noMigrate, environment: environment)
+        let storage = try await ShopStorage.open(configuration: configuration, dataDirectory: dataDirectory, pool: .command, migrate: !shop.noMigrate, environment: environment)
         announce("store: \(storage.place)")
         if let database = storage.postgres { DatabaseWatch.start(database) { announce($0) } }
 

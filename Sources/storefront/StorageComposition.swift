@@ -33,7 +33,7 @@ struct ShopStorage {
     ///
     /// `waitsForDatabase`: a PostgreSQL that does not answer is waited for, said once on stderr,
     /// instead of ending the process with 69; for a shopper at a terminal, who can leave with Ctrl-C.
-    static func open(configuration: Configuration, dataDirectory: String, pool: PostgresStore.Pool, migrate: Bool, environment: [String: String], waitsForDatabase: Bool = false) throws -> ShopStorage {
+    static func open(configuration: Configuration, dataDirectory: String, pool: PostgresStore.Pool, migrate: Bool, environment: [String: String], waitsForDatabase: Bool = false) async throws -> ShopStorage {
         guard let url = configuration.database else {
             let store = try ShopOptions.openStore(path: configuration.catalog, dataDirectory: dataDirectory)
             return sqlite(store.database, catalog: store.catalog)
@@ -42,10 +42,10 @@ struct ShopStorage {
             complain("with a PostgreSQL database the catalog comes from the database, not from \(catalog): import it once with `storefront catalog import \(catalog) --database URL`, and drop the catalog setting")
             throw ExitCodes.usage
         }
-        let database = try PostgresSetup.connect(url, pool: pool, migrate: migrate, environment: environment, waitsWhileUnreachable: waitsForDatabase)
+        let database = try await PostgresSetup.connect(url, pool: pool, migrate: migrate, environment: environment, waitsWhileUnreachable: waitsForDatabase)
         let catalog: PostgresCatalogRepository
         do {
-            catalog = try PostgresCatalogRepository.open(database: database)
+            catalog = try await PostgresCatalogRepository.open(database: database)
         } catch {
             throw PostgresSetup.exit(for: error)
         }
@@ -75,7 +75,7 @@ enum PostgresSetup {
     ///
     /// `waitsWhileUnreachable`: a server that does not answer is tried again every two seconds
     /// (said once on stderr) instead of exiting 69; any other failure still exits.
-    static func connect(_ url: String, pool: PostgresStore.Pool, migrate: Bool, environment: [String: String], checkSchema: Bool = true, waitsWhileUnreachable: Bool = false) throws -> PostgresStore {
+    static func connect(_ url: String, pool: PostgresStore.Pool, migrate: Bool, environment: [String: String], checkSchema: Bool = true, waitsWhileUnreachable: Bool = false) async throws -> PostgresStore {
         let location: PostgresLocation
         do {
             location = try PostgresLocation.parse(url, environment: environment)
@@ -87,13 +87,13 @@ enum PostgresSetup {
         while true {
             do {
                 let database = try PostgresStore.connect(location, pool: pool)
-                if migrate { try database.migrate() } else if checkSchema { try database.checkSchema() }
+                if migrate { try await database.migrate() } else if checkSchema { try await database.checkSchema() }
                 if toldWaiting { complain("the store's database answers again; opening the shop") }
                 return database
             } catch where error.isUnreachable && waitsWhileUnreachable {
                 if !toldWaiting { complain("The store is not reachable; retrying every 2 s (Ctrl-C leaves): \(error)") }
                 toldWaiting = true
-                Thread.sleep(forTimeInterval: 2)
+                try await Task.sleep(for: .seconds(2))
             } catch {
                 throw exit(for: error)
             }

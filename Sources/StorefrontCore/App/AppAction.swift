@@ -3,6 +3,8 @@ import StoreModels
 
 /// Everything a reducer handles: the shopper's actions and the answers of effects and delegates.
 public enum AppAction: Equatable, Sendable {
+    /// The shop opened: the saved cart, the wallet and the first products are read.
+    case opened
     /// A key's action, decoded by the UI's key bindings.
     case key(Action)
     /// One-Tap asked its navigator for a destination.
@@ -10,7 +12,8 @@ public enum AppAction: Equatable, Sendable {
     case checkout(CheckoutAction)
     case form(FormAction)
     case signIn(SignInAction)
-    /// The frame showing a cart change is out: now the fresh stock of what was added is checked,
-    /// and the change written to the cart store.
-    case cartFollowUpDue
+    case productList(ProductListAnswer)
+    case cart(CartAnswer)
+    case wallet(WalletRead)
+    case orders(OrdersAnswer)
 }

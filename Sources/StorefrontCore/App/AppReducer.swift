@@ -4,7 +4,7 @@ import StoreModels
 /// The root reducer: the keys every screen shares, help, the notice, and dispatch to the features.
 @MainActor
 public enum AppReducer {
-    /// The state a shop opens with: the customer's saved cart, wallet and the first products.
+    /// The state a shop opens with, before anything is read: `.opened` reads the saved cart, the wallet and the first products.
     public static func initialState(_ env: ShopEnvironment) -> AppState {
         let dependencies = env.dependencies
         let profile = env.storeProfile
@@ -12,19 +12,19 @@ public enum AppReducer {
         var screens = StorefrontState(shopName: profile.name, currency: profile.currency)
         screens.notice = dependencies.accounts.launchNotice.map { Notice(.error, $0) }
         screens.paymentMode = dependencies.paymentProvider.mode
+        screens.productList.isLoading = true
         var state = AppState(
             screens: screens, cart: Cart(currency: profile.currency),
             customerID: account?.customerID ?? dependencies.accounts.guestID, signedIn: account
         )
-        if let failure = CartFeature.restoreCart(&state, env) { state.notice = Notice(.error, failure) }
-        dependencies.accounts.walletOwner.customerID = state.customerID
-        AccountFeature.reloadWallet(&state, env)
-        ProductListFeature.reload(&state, env, keepSelection: false)
-        CartFeature.saveCartAndShowIt(&state, env)
+        if dependencies.carts == nil { state.savedCart = [] }
+        AccountFeature.refresh(&state, env)
+        CartFeature.showCart(&state, env)
         return state
     }
 
-    /// One step of the store: `action`, then every action posted to the mailbox while it ran.
+    /// One step of the store: `action`, then every action posted to the mailbox while it ran, then
+    /// the cart's follow-up (a write or a stock check) when the step changed the cart.
     public static func step(_ state: inout AppState, _ action: AppAction, _ env: ShopEnvironment) -> Effect {
         env.mailbox.isReducing = true
         defer { env.mailbox.isReducing = false }
@@ -34,21 +34,24 @@ public enum AppReducer {
         while let next = env.mailbox.takeQueued() {
             effect += reduce(&state, next, env)
         }
-        // A save that just failed is not asked for again at once: the next change, or the outage's retry, asks.
-        if action == .cartFollowUpDue { return effect }
-        return effect + CartFeature.followUpAfterTheFrame(&state, env)
+        return effect + CartFeature.followUp(&state, env)
     }
 
     static func reduce(_ state: inout AppState, _ action: AppAction, _ env: ShopEnvironment) -> Effect {
         switch action {
+        case .opened:
+            env.dependencies.accounts.walletOwner.customerID = state.customerID
+            return CartFeature.restore(&state, env) + AccountFeature.reloadWallet(&state, env)
+                + ProductListFeature.reload(&state, env, keepSelection: false)
         case .key(let key): return reduceKey(&state, key, env)
         case .navigate(let destination): return CheckoutFeature.navigate(&state, to: destination, env)
         case .checkout(let event): return CheckoutFeature.reduce(&state, event, env)
         case .form(let event): return FormFeature.reduce(&state, event, env)
         case .signIn(let event): return SignInFeature.reduce(&state, event, env)
-        case .cartFollowUpDue:
-            CartFeature.followUp(&state, env)
-            return .none
+        case .productList(let answer): return ProductListFeature.reduce(&state, answer, env)
+        case .cart(let answer): return CartFeature.reduce(&state, answer, env)
+        case .wallet(let read): return AccountFeature.loaded(&state, read, env)
+        case .orders(let answer): return OrdersFeature.reduce(&state, answer)
         }
     }
 
@@ -56,18 +59,15 @@ public enum AppReducer {
         switch action {
         case .viewportChanged(let rows):
             state.listRowCapacity = max(1, rows)
-            ProductListFeature.reload(&state, env, keepSelection: true)
+            let list = ProductListFeature.reload(&state, env, keepSelection: true)
             // The orders are read when their screen opens; reading them here would cost every start two queries.
-            if state.screen == .orders || state.screen == .orderDetail { OrdersFeature.reload(&state, env) }
-            return .none
+            if state.screen == .orders || state.screen == .orderDetail { return list + OrdersFeature.reload(&state, env) }
+            return list
         case .tick:
             if state.isBusy { state.spinnerPhase &+= 1 }
-            StoreOutageFeature.retry(&state, env)
-            return .none
+            return StoreOutageFeature.retry(&state, env)
         case .quit:
-            // A change still waiting for its check and save is followed up before the shop goes.
-            CartFeature.checkStock(&state, env)
-            CartFeature.saveNow(&state, env)
+            // A change still waiting for its write is written by the step's follow-up; hosts wait for it before they go.
             state.isQuitting = true
             return .none
         default:
@@ -102,7 +102,7 @@ public enum AppReducer {
         switch action {
         case .showShop: goToShop(&state)
         case .showCart: show(.cart, in: &state)
-        case .showOrders: OrdersFeature.open(&state, env)
+        case .showOrders: return OrdersFeature.open(&state, env)
         case .showAccount: AccountFeature.open(&state, env)
         default: return nil
         }

@@ -12,13 +12,27 @@ public struct AppState: Equatable {
     public var screens: StorefrontState
     /// The shopper's cart; `screens.cart` (the cart screen) and the badge show it.
     public var cart: Cart
-    /// The cart as last saved, so only real changes are written.
+    /// The cart as last saved or read, so only real changes are written; nil until the saved cart is read.
     public var savedCart: [CartLine]?
-    /// A cart change waits to be checked and written once its frame is drawn (`AppAction.cartFollowUpDue`).
-    public var isCartFollowUpDue = false
+    /// The lines being written now: one write at a time, so an older cart never lands after a newer one.
+    public var cartSaveInFlight: [CartLine]?
+    /// Lines whose write just failed: not asked for again until the cart changes, or the store is back.
+    public var cartSaveFailed: [CartLine]?
     /// Products added on the stock last read, whose fresh stock is read after the frame, each with
     /// the quantity the cart had before the first such add.
     public var stockChecksDue: [ProductID: Int] = [:]
+    /// A read of fresh stock is pending; checks due meanwhile wait for the next one.
+    public var isStockCheckInFlight = false
+    /// The product list's latest read; answers to older ones are dropped.
+    public var productListRequest = 0
+    /// What the product list waits for, if anything.
+    public var productListPending: ProductListPending?
+    /// The orders screen's latest read; answers to older ones are dropped.
+    public var ordersRequest = 0
+    /// The customer's name and email as the shop keeps them, read with the wallet.
+    public var profile: AccountProfile?
+    /// The wallet is being checked for a card the shop takes, before the payment sheet is made.
+    public var isCheckingWallet = false
     /// Whose cart, wallet and orders these are: the signed-in account's, or the guest's.
     public var customerID: String
     /// The signed-in account, or nil for a guest.
@@ -58,7 +72,7 @@ public struct AppState: Equatable {
     public var isPresentingSheet: Bool { checkout != nil && screens.paymentSheet == nil }
 
     /// False while a screen is on its way: keys typed now wait for it.
-    public var isAcceptingInput: Bool { !isPresentingSheet && !(screens.form?.isBusy ?? false) }
+    public var isAcceptingInput: Bool { !isPresentingSheet && !isCheckingWallet && !(screens.form?.isBusy ?? false) }
 }
 
 /// What the reducers work with: the injected dependencies, the shop's profile and the mailbox.

@@ -80,7 +80,7 @@ public enum LaunchCheck {
     public static func run(services: SignInServices) async -> Outcome {
         let session: AuthManager.StoredSession?
         do {
-            session = try services.auth.storedSession()
+            session = try await services.auth.storedSession()
         } catch {
             // The tokens stay where they are: the shopper can fix the file and start again.
             return Outcome(account: nil, notice: "You are shopping as a guest: \(error)")
@@ -89,10 +89,10 @@ public enum LaunchCheck {
         let account = SignedInAccount(provider: .sandboxID, userID: session.userID)
         switch await services.provider.credentialState(forUserID: session.userID) {
         case .revoked:
-            try? services.auth.clear()
+            try? await services.auth.clear()
             return Outcome(account: nil, notice: "Your Sandbox ID sign-in was revoked, so you were signed out.")
         case .notFound:
-            try? services.auth.clear()
+            try? await services.auth.clear()
             return Outcome(account: nil, notice: "Sandbox ID no longer knows your account, so you were signed out.")
         case .authorized:
             break
@@ -102,10 +102,10 @@ public enum LaunchCheck {
         }
         do {
             let tokens = try await services.provider.refresh(refreshToken: session.tokens.refreshToken)
-            try services.auth.save(tokens, userID: session.userID)
+            try await services.auth.save(tokens, userID: session.userID)
             return Outcome(account: account, notice: nil)
         } catch let error as SignInError {
-            try? services.auth.clear()
+            try? await services.auth.clear()
             if case .failed(let why) = error { return Outcome(account: nil, notice: why) }
             return Outcome(account: nil, notice: "Your sign-in expired. Sign in again.")
         } catch {

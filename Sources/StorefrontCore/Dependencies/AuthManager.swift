@@ -2,6 +2,8 @@ import Foundation
 import StoreClients
 
 /// Keeps the signed-in user and their access and refresh tokens in the injected credential store.
+///
+/// Every method is `async`, so a reducer's effect reads and writes the file off the UI loop.
 public struct AuthManager: Sendable {
     public static let userKey = "storefront.auth.user"
     public static let accessTokenKey = "storefront.auth.access-token"
@@ -23,26 +25,26 @@ public struct AuthManager: Sendable {
 
     public init(store: any CredentialStore) { self.store = store }
 
-    public func save(accessToken: String, refreshToken: String) throws {
+    public func save(accessToken: String, refreshToken: String) async throws {
         try store.set(accessToken, forKey: Self.accessTokenKey)
         try store.set(refreshToken, forKey: Self.refreshTokenKey)
     }
 
-    public func accessToken() throws -> String? { try store.string(forKey: Self.accessTokenKey) }
-    public func refreshToken() throws -> String? { try store.string(forKey: Self.refreshTokenKey) }
+    public func accessToken() async throws -> String? { try store.string(forKey: Self.accessTokenKey) }
+    public func refreshToken() async throws -> String? { try store.string(forKey: Self.refreshTokenKey) }
 
     /// Stores a sign-in. The user id goes last, so a session is never found half-written.
-    public func save(_ tokens: SessionTokens, userID: String) throws {
-        try save(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken)
+    public func save(_ tokens: SessionTokens, userID: String) async throws {
+        try await save(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken)
         try store.set(String(tokens.accessTokenExpiresAt.timeIntervalSince1970), forKey: Self.accessExpiryKey)
         try store.set(String(tokens.refreshTokenExpiresAt.timeIntervalSince1970), forKey: Self.refreshExpiryKey)
         try store.set(userID, forKey: Self.userKey)
     }
 
     /// The stored sign-in, or nil when nobody is signed in (or what is stored is incomplete).
-    public func storedSession() throws -> StoredSession? {
+    public func storedSession() async throws -> StoredSession? {
         guard let user = try store.string(forKey: Self.userKey),
-              let access = try accessToken(), let refresh = try refreshToken(),
+              let access = try await accessToken(), let refresh = try await refreshToken(),
               let accessExpiry = try store.string(forKey: Self.accessExpiryKey).flatMap(Double.init),
               let refreshExpiry = try store.string(forKey: Self.refreshExpiryKey).flatMap(Double.init)
         else { return nil }
@@ -53,7 +55,7 @@ public struct AuthManager: Sendable {
     }
 
     /// Forgets the user and both tokens (sign-out, or a revoked credential).
-    public func clear() throws {
+    public func clear() async throws {
         for key in [Self.userKey, Self.accessTokenKey, Self.refreshTokenKey, Self.accessExpiryKey, Self.refreshExpiryKey] {
             try store.removeValue(forKey: key)
         }

@@ -31,6 +31,15 @@ public struct AccountRow: Equatable, Sendable {
     public var isDefault: Bool
 }
 
+/// A customer's wallet and profile as read, with what the change before the read had to say.
+public struct WalletRead: Equatable, Sendable {
+    public var customer: String
+    public var wallet: Result<WalletContents, StorageError>
+    public var profile: AccountProfile?
+    /// The outcome of the wallet change made before this read, if one was.
+    public var notice: Notice?
+}
+
 /// The account screen: who is shopping, their saved cards and addresses, sign-in and sign-out.
 @MainActor
 enum AccountFeature {
@@ -50,18 +59,18 @@ enum AccountFeature {
         case .addAddress: FormFeature.open(AddressForm.make(state, env), in: &state)
         case .confirm, .makeDefault:
             guard let row = state.account.selectedRow, !row.isDefault else { return .none }
-            changeWallet(&state, env, success: "\(row.title) is now your default \(row.kind == .card ? "card" : "address").") { wallets, customer in
+            return changeWallet(&state, env, success: "\(row.title) is now your default \(row.kind == .card ? "card" : "address").") { wallets, customer in
                 switch row.kind {
-                case .card: try wallets.setDefaultCard(id: row.id, forCustomer: customer)
-                case .address: try wallets.setDefaultAddress(id: row.id, forCustomer: customer)
+                case .card: try await wallets.setDefaultCard(id: row.id, forCustomer: customer)
+                case .address: try await wallets.setDefaultAddress(id: row.id, forCustomer: customer)
                 }
             }
         case .removeLine:
             guard let row = state.account.selectedRow else { return .none }
-            changeWallet(&state, env, success: "Removed \(row.title).") { wallets, customer in
+            return changeWallet(&state, env, success: "Removed \(row.title).") { wallets, customer in
                 switch row.kind {
-                case .card: try wallets.removeCard(id: row.id, forCustomer: customer)
-                case .address: try wallets.removeAddress(id: row.id, forCustomer: customer)
+                case .card: try await wallets.removeCard(id: row.id, forCustomer: customer)
+                case .address: try await wallets.removeAddress(id: row.id, forCustomer: customer)
                 }
             }
         case .signInOrOut:
@@ -73,27 +82,56 @@ enum AccountFeature {
         return .none
     }
 
-    /// Applies one change to the wallet store, then shows the result.
-    private static func changeWallet(_ state: inout AppState, _ env: ShopEnvironment, success: String, _ change: (any WalletStore, String) throws -> Void) {
-        do {
-            try change(env.dependencies.accounts.wallets, state.customerID)
-            state.notice = Notice(.info, success)
-        } catch {
-            state.notice = Notice(.error, "Your wallet could not be changed: \(error)")
+    /// Applies one change to the wallet store, then reads the wallet again; the answer says how the change went.
+    private static func changeWallet(
+        _ state: inout AppState, _ env: ShopEnvironment, success: String,
+        _ change: @escaping @Sendable (any WalletStore, String) async throws -> Void
+    ) -> Effect {
+        let accounts = env.dependencies.accounts
+        let customer = state.customerID
+        return .run(id: .wallet) { send in
+            let notice: Notice
+            do {
+                try await change(accounts.wallets, customer)
+                notice = Notice(.info, success)
+            } catch {
+                notice = Notice(.error, "Your wallet could not be changed: \(error)")
+            }
+            send(.wallet(await read(accounts, customer, notice: notice)))
         }
-        reloadWallet(&state, env)
     }
 
-    /// Re-reads the customer's wallet and everything that shows it: the account screen and One-Tap.
-    static func reloadWallet(_ state: inout AppState, _ env: ShopEnvironment) {
+    /// Re-reads the customer's wallet and profile; `loaded` shows them wherever they are shown.
+    static func reloadWallet(_ state: inout AppState, _ env: ShopEnvironment, notice: Notice? = nil) -> Effect {
+        let accounts = env.dependencies.accounts
+        let customer = state.customerID
+        return .run(id: .wallet) { send in send(.wallet(await read(accounts, customer, notice: notice))) }
+    }
+
+    private static func read(_ accounts: AccountDependencies, _ customer: String, notice: Notice?) async -> WalletRead {
+        let wallet: Result<WalletContents, StorageError>
         do {
-            state.wallet = try env.dependencies.accounts.wallets.wallet(forCustomer: state.customerID)
+            wallet = .success(try await accounts.wallets.wallet(forCustomer: customer))
         } catch {
-            state.notice = Notice(.error, "Your wallet could not be read: \(error)")
+            wallet = .failure(StorageError(describing: error))
         }
+        let profile = (try? await accounts.profiles.profile(forCustomer: customer)) ?? nil
+        return WalletRead(customer: customer, wallet: wallet, profile: profile, notice: notice)
+    }
+
+    /// The wallet and profile arrived: the account screen, the cart's Buy now and the product page follow.
+    static func loaded(_ state: inout AppState, _ read: WalletRead, _ env: ShopEnvironment) -> Effect {
+        guard read.customer == state.customerID else { return .none }
+        switch read.wallet {
+        case .success(let wallet): state.wallet = wallet
+        case .failure(let error): state.notice = Notice(.error, "Your wallet could not be read: \(error)")
+        }
+        state.profile = read.profile
+        if let notice = read.notice { state.notice = notice }
         refresh(&state, env)
-        CartFeature.saveCartAndShowIt(&state, env)
+        CartFeature.showCart(&state, env)
         ProductDetailFeature.refresh(&state, env)
+        return .none
     }
 
     /// Rebuilds the account screen and the header's shopper label from the account, profile and wallet.
@@ -102,7 +140,7 @@ enum AccountFeature {
         let account = state.signedIn
         let wallet = state.wallet
         var screen = AccountState()
-        let profile = (try? accounts.profiles.profile(forCustomer: state.customerID)) ?? nil
+        let profile = state.profile
         switch account?.provider {
         case .sandboxID?:
             screen.title = profile?.name ?? profile?.email ?? "Sandbox ID account"

@@ -1,3 +1,4 @@
+import StoreClients
 import StoreModels
 
 /// The cart screen, with totals estimated on the default shipping method.
@@ -10,7 +11,31 @@ public struct CartScreenState: Equatable, Sendable {
     public init(totals: CartTotals) { self.totals = totals }
 }
 
+/// What the cart store and the catalog answered the cart with.
+public enum CartAnswer: Equatable, Sendable {
+    /// The saved cart of `customer`, or why it could not be read.
+    case restored(customer: String, Result<[CartLine], StorageError>)
+    case saved(customer: String, lines: [CartLine])
+    case saveFailed(customer: String, lines: [CartLine], StorageError)
+    /// The fresh stock of products added on the stock last read.
+    case stockChecked([StockCheck])
+    /// The fresh stock of a product whose stock as read refused an add (nil: not tracked or unreadable).
+    case stockReadForAdd(Product, stock: Int?)
+}
+
+/// A product's fresh stock after adds made on the stock read before, and the quantity before those adds.
+public struct StockCheck: Equatable, Sendable {
+    public var productID: ProductID
+    public var quantityBefore: Int
+    /// Nil where stock is not tracked or could not be read (checkout checks again).
+    public var stock: Int?
+}
+
 /// The cart: quantities within stock and the shop's largest amount, saved as it changes.
+///
+/// Order of calls for a change: the key changes the cart in memory and the frame shows it → the step's
+/// `followUp` reads the fresh stock of what was added and writes the cart, each as an effect →
+/// `.stockChecked` takes back adds the stock no longer covers → `.saved` records what the store holds.
 @MainActor
 enum CartFeature {
     static func reduce(_ state: inout AppState, _ action: Action, _ env: ShopEnvironment) -> Effect {
@@ -23,12 +48,14 @@ enum CartFeature {
         var effect = Effect.none
         switch action {
         case .increaseQuantity:
-            let line = state.cart.lines[safe: index]
-            if let line, let refusal = stockRefusal(state, for: line.productID, name: line.name, env)
-                ?? amountRefusal(state, env, after: { $0.setQuantity(at: index, to: line.quantity + 1) }) {
+            guard let line = state.cart.lines[safe: index] else { break }
+            if let refusal = amountRefusal(state, env, after: { $0.setQuantity(at: index, to: line.quantity + 1) }) {
                 state.notice = Notice(.error, refusal)
-            } else if state.cart.setQuantity(at: index, to: (line?.quantity ?? 0) + 1) == .atMaximum {
+            } else if state.cart.setQuantity(at: index, to: line.quantity + 1) == .atMaximum {
                 state.notice = Notice(.error, "At most \(CartLine.quantityRange.upperBound) per product.")
+            } else if state.stockChecksDue[line.productID] == nil {
+                // The fresh stock is read after the frame: the key does not wait on the store.
+                state.stockChecksDue[line.productID] = line.quantity
             }
         case .decreaseQuantity:
             if state.cart.setQuantity(at: index, to: (state.cart.lines[safe: index]?.quantity ?? 0) - 1) == .atMinimum {
@@ -45,75 +72,125 @@ enum CartFeature {
         case .back: AppReducer.popScreen(&state)
         default: break
         }
-        saveCartAndShowIt(&state, env)
+        showCart(&state, env)
         return effect
+    }
+
+    /// What the cart store or the catalog answered.
+    static func reduce(_ state: inout AppState, _ answer: CartAnswer, _ env: ShopEnvironment) -> Effect {
+        switch answer {
+        case .restored(let customer, let read):
+            guard customer == state.customerID else { return .none }
+            restored(&state, read, env)
+        case .saved(let customer, let lines):
+            state.cartSaveInFlight = nil
+            state.cartSaveFailed = nil
+            if customer == state.customerID { state.savedCart = lines }
+        case .saveFailed(let customer, let lines, let error):
+            state.cartSaveInFlight = nil
+            guard customer == state.customerID else { return .none }
+            state.cartSaveFailed = lines
+            StoreOutageFeature.report(&state, error) { "Your cart could not be saved: \($0)" }
+        case .stockChecked(let checks):
+            state.isStockCheckInFlight = false
+            takeBack(&state, checks, env)
+        case .stockReadForAdd(let product, let stock):
+            let inCart = state.cart.lines.first { $0.productID == product.id }?.quantity ?? 0
+            if let stock, inCart + 1 > stock {
+                state.notice = Notice(.error, shortage(stock: stock, name: product.name, inCart: inCart))
+                return .none
+            }
+            var fresh = product
+            fresh.stock = stock
+            return add(&state, fresh, env)
+        }
+        return .none
     }
 
     /// Adds one of `product`, unless stock or the largest amount refuses it.
     ///
     /// The stock judged is the one read with the product (its page or its screen): when that is
-    /// short, the fresh stock is read now, as stock may have come back; when it allows the add, the
-    /// fresh read waits until the frame is out (`followUp`), so the key does not wait on the store.
-    static func add(_ state: inout AppState, _ product: Product, _ env: ShopEnvironment) {
+    /// short, the fresh stock is read first, as stock may have come back; when it allows the add,
+    /// the fresh read follows the frame (`followUp`), so the key does not wait on the store.
+    static func add(_ state: inout AppState, _ product: Product, _ env: ShopEnvironment) -> Effect {
         let inCart = state.cart.lines.first { $0.productID == product.id }?.quantity ?? 0
-        let isShortOnWhatWasRead = product.stock.map { inCart + 1 > $0 } ?? false
-        if let refusal = (isShortOnWhatWasRead ? stockRefusal(state, for: product.id, name: product.name, env) : nil)
-            ?? amountRefusal(state, env, after: { $0.add(product) }) {
-            state.notice = Notice(.error, refusal)
-            return
+        if let stock = product.stock, inCart + 1 > stock {
+            let catalog = env.dependencies.catalog
+            return .run { send in
+                let fresh = ((try? await catalog.product(id: product.id)) ?? nil)?.stock
+                send(.cart(.stockReadForAdd(product, stock: fresh)))
+            }
         }
-        if !isShortOnWhatWasRead, state.stockChecksDue[product.id] == nil { state.stockChecksDue[product.id] = inCart }
+        if let refusal = amountRefusal(state, env, after: { $0.add(product) }) {
+            state.notice = Notice(.error, refusal)
+            return .none
+        }
+        if state.stockChecksDue[product.id] == nil { state.stockChecksDue[product.id] = inCart }
         switch state.cart.add(product) {
         case .atMaximum: state.notice = Notice(.error, "You can buy at most \(CartLine.quantityRange.upperBound) of \(product.name).")
         default: state.notice = Notice(.info, "Added \(product.name) to your cart.")
         }
-        saveCartAndShowIt(&state, env)
+        showCart(&state, env)
         ProductDetailFeature.refresh(&state, env)
-    }
-
-    /// Why one more unit of `productID` cannot go in the cart, or nil when it can. Reads fresh stock.
-    private static func stockRefusal(_ state: AppState, for productID: ProductID, name: String, _ env: ShopEnvironment) -> String? {
-        guard let stock = freshStock(of: productID, env) else { return nil }
-        let inCart = state.cart.lines.first { $0.productID == productID }?.quantity ?? 0
-        guard inCart + 1 > stock else { return nil }
-        return shortage(stock: stock, name: name, inCart: inCart)
-    }
-
-    /// The stock the store has now; nil where it is not tracked or cannot be read (checkout checks again).
-    private static func freshStock(of productID: ProductID, _ env: ShopEnvironment) -> Int? {
-        ((try? env.dependencies.catalog.product(id: productID)) ?? nil)?.stock
+        return .none
     }
 
     private static func shortage(stock: Int, name: String, inCart: Int) -> String {
         stock == 0 ? "\(name) is sold out." : "Only \(stock) of \(name) left, and your cart has \(inCart)."
     }
 
-    /// After the frame of a cart change: the fresh stock check of what was added, then the save,
-    /// which waits while the store is out of reach (the outage's retry saves the cart, and only it).
-    static func followUp(_ state: inout AppState, _ env: ShopEnvironment) {
-        checkStock(&state, env)
-        if state.screens.isWaitingForStore { state.isCartFollowUpDue = false } else { saveNow(&state, env) }
+    /// At the end of every step: reads the fresh stock of what was added and writes a changed cart,
+    /// each as an effect after the frame that shows the change. A write waits while another is in
+    /// flight, while the store is out of reach (the outage's retry brings it back) and after a failure
+    /// of these very lines.
+    static func followUp(_ state: inout AppState, _ env: ShopEnvironment) -> Effect {
+        var effect = Effect.none
+        if !state.stockChecksDue.isEmpty, !state.isStockCheckInFlight {
+            let due = state.stockChecksDue.sorted { $0.key.rawValue < $1.key.rawValue }
+            // Emptied keeping its storage: the next add records its check without allocating a dictionary.
+            state.stockChecksDue.removeAll(keepingCapacity: true)
+            state.isStockCheckInFlight = true
+            let catalog = env.dependencies.catalog
+            effect += .run(id: .stockCheck) { send in
+                var checks: [StockCheck] = []
+                for (productID, before) in due {
+                    let stock = ((try? await catalog.product(id: productID)) ?? nil)?.stock
+                    checks.append(StockCheck(productID: productID, quantityBefore: before, stock: stock))
+                }
+                send(.cart(.stockChecked(checks)))
+            }
+        }
+        let lines = state.cart.lines
+        guard let carts = env.dependencies.carts, let saved = state.savedCart, saved != lines, state.cartSaveInFlight == nil,
+              !state.screens.isWaitingForStore, state.cartSaveFailed != lines
+        else { return effect }
+        state.cartSaveInFlight = lines
+        let customer = state.customerID
+        // No id: a write is never cancelled halfway; the next one waits for it instead.
+        return effect + .run { send in
+            do {
+                try await carts.save(lines, forCustomer: customer)
+                send(.cart(.saved(customer: customer, lines: lines)))
+            } catch {
+                send(.cart(.saveFailed(customer: customer, lines: lines, StorageError(describing: error))))
+            }
+        }
     }
 
-    /// Reads the fresh stock of what was added on the stock last read, and takes back the adds it
-    /// no longer covers, never below what the cart had before them.
-    static func checkStock(_ state: inout AppState, _ env: ShopEnvironment) {
-        guard !state.stockChecksDue.isEmpty else { return }
-        let checks = state.stockChecksDue.sorted { $0.key.rawValue < $1.key.rawValue }
-        // Emptied keeping its storage: the next add records its check without allocating a dictionary.
-        state.stockChecksDue.removeAll(keepingCapacity: true)
+    /// Takes back the adds the fresh stock no longer covers, never below what the cart had before them.
+    private static func takeBack(_ state: inout AppState, _ checks: [StockCheck], _ env: ShopEnvironment) {
         var tookBack = false
-        for (productID, before) in checks {
-            guard let index = state.cart.lines.firstIndex(where: { $0.productID == productID }),
-                  let stock = freshStock(of: productID, env), state.cart.lines[index].quantity > stock else { continue }
+        for check in checks {
+            guard let index = state.cart.lines.firstIndex(where: { $0.productID == check.productID }),
+                  let stock = check.stock, state.cart.lines[index].quantity > stock else { continue }
             let name = state.cart.lines[index].name
-            let kept = max(stock, before)
+            let kept = max(stock, check.quantityBefore)
             if kept == 0 { state.cart.removeLine(at: index) } else { state.cart.setQuantity(at: index, to: kept) }
             state.notice = Notice(.error, shortage(stock: stock, name: name, inCart: kept))
             tookBack = true
         }
         guard tookBack else { return }
-        saveCartAndShowIt(&state, env)
+        showCart(&state, env)
         ProductDetailFeature.refresh(&state, env)
     }
 
@@ -126,10 +203,8 @@ enum CartFeature {
         return "This would take the cart over \(Money.maximum(profile.currency).formatted)."
     }
 
-    /// Puts the cart, its totals and the badge on screen; a change is saved after the frame
-    /// (`followUpAfterTheFrame`), or at once with `now` (a retry, which must know whether the store answered).
-    static func saveCartAndShowIt(_ state: inout AppState, _ env: ShopEnvironment, now: Bool = false) {
-        if state.savedCart == nil { state.savedCart = state.cart.lines } else if now { saveNow(&state, env) }
+    /// Puts the cart, its totals and the badge on screen.
+    static func showCart(_ state: inout AppState, _ env: ShopEnvironment) {
         let profile = env.storeProfile
         let shipping = profile.shippingMethods.first
         let cart = state.cart
@@ -142,44 +217,41 @@ enum CartFeature {
         state.cartBadge = CartBadge(itemCount: cart.itemCount, subtotal: totals.subtotal)
     }
 
-    /// At the end of a step that changed the cart: an effect that asks for the follow-up, so the
-    /// stock read and the write (a database transaction) run after the frame that shows the change.
-    static func followUpAfterTheFrame(_ state: inout AppState, _ env: ShopEnvironment) -> Effect {
-        guard !state.isCartFollowUpDue else { return .none }
-        // While the store is waited for, the outage's retry saves the cart, and only it.
-        let isSaveDue = env.dependencies.carts != nil && !state.screens.isWaitingForStore && state.savedCart.map { $0 != state.cart.lines } ?? false
-        guard isSaveDue || !state.stockChecksDue.isEmpty else { return .none }
-        state.isCartFollowUpDue = true
-        return .run { send in send(.cartFollowUpDue) }
-    }
-
-    /// Writes the cart to the cart store when it changed; a failure is shown, the cart kept in memory.
-    static func saveNow(_ state: inout AppState, _ env: ShopEnvironment) {
-        state.isCartFollowUpDue = false
-        guard let carts = env.dependencies.carts, let saved = state.savedCart, saved != state.cart.lines else { return }
-        do {
-            try carts.save(state.cart.lines, forCustomer: state.customerID)
-            state.savedCart = state.cart.lines
-        } catch {
-            StoreOutageFeature.report(&state, error) { "Your cart could not be saved: \($0)" }
+    /// Reads the current customer's saved cart; lines added before it answers are kept on top of it.
+    static func restore(_ state: inout AppState, _ env: ShopEnvironment) -> Effect {
+        guard let carts = env.dependencies.carts else { return .none }
+        state.savedCart = nil
+        let customer = state.customerID
+        return .run(id: .cartRestore) { send in
+            do {
+                send(.cart(.restored(customer: customer, .success(try await carts.lines(forCustomer: customer)))))
+            } catch {
+                send(.cart(.restored(customer: customer, .failure(StorageError(describing: error)))))
+            }
         }
     }
 
-    /// Reads the current customer's saved cart; returns what went wrong, if anything.
-    static func restoreCart(_ state: inout AppState, _ env: ShopEnvironment) -> String? {
-        guard let carts = env.dependencies.carts else { return nil }
+    /// The saved cart arrived: it becomes the cart, with whatever was added meanwhile merged in.
+    private static func restored(_ state: inout AppState, _ read: Result<[CartLine], StorageError>, _ env: ShopEnvironment) {
         let profile = env.storeProfile
-        do {
-            state.cart = Cart(currency: profile.currency, lines: try carts.lines(forCustomer: state.customerID).filter { $0.unitPrice.currency == profile.currency })
-            // Another customer's cart: the adds waiting for a stock check were to the one before.
-            state.stockChecksDue = [:]
-            let left = leaveOutLinesOverMaximum(&state, from: "Your saved cart", env)
+        let addedMeanwhile = state.cart.lines
+        switch read {
+        case .success(let lines):
+            state.cart = Cart(currency: profile.currency, lines: lines.filter { $0.unitPrice.currency == profile.currency })
+            if let left = leaveOutLinesOverMaximum(&state, from: "Your saved cart", env) { state.notice = Notice(.error, left) }
             // The saved cart stays as it was until the shopper changes this one.
             state.savedCart = state.cart.lines
-            return left
-        } catch {
-            return "Your saved cart could not be read: \(error)"
+        case .failure(let error):
+            state.cart = Cart(currency: profile.currency)
+            state.savedCart = []
+            state.notice = Notice(.error, "Your saved cart could not be read: \(error)")
         }
+        if !addedMeanwhile.isEmpty {
+            state.cart.merge(addedMeanwhile)
+            if let left = leaveOutLinesOverMaximum(&state, from: "Your cart with the lines just added", env) { state.notice = Notice(.error, left) }
+        }
+        showCart(&state, env)
+        ProductDetailFeature.refresh(&state, env)
     }
 
     /// Keeps the cart within `Money.maximumMinorUnits`; says which lines were left out, or nil.

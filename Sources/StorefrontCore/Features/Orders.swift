@@ -1,3 +1,4 @@
+import StoreClients
 import StoreModels
 
 /// The visible window of past orders, newest first.
@@ -6,41 +7,70 @@ public struct OrderListState: Equatable, Sendable {
     public var windowStart = 0
     public var rows: [Order] = []
     public var selectedIndex = 0
+    /// The count or the window is being read; the rows on screen stay until it answers.
+    public var isLoading = false
+}
+
+/// What the order history answered the orders screen with.
+public enum OrdersAnswer: Equatable, Sendable {
+    case loaded(request: Int, total: Int, start: Int, rows: [Order])
+    case failed(request: Int, StorageError)
 }
 
 /// Past orders, newest first, a window at a time; Enter opens one.
 @MainActor
 enum OrdersFeature {
-    static func open(_ state: inout AppState, _ env: ShopEnvironment) {
+    static func open(_ state: inout AppState, _ env: ShopEnvironment) -> Effect {
         state.orders.selectedIndex = 0
         state.orders.windowStart = 0
-        reload(&state, env)
         AppReducer.show(.orders, in: &state)
+        return reload(&state, env)
     }
 
-    /// Re-reads the count and the visible window of the customer's orders.
-    static func reload(_ state: inout AppState, _ env: ShopEnvironment) {
+    /// Re-reads the count and the visible window of the customer's orders, replacing a read still pending.
+    static func reload(_ state: inout AppState, _ env: ShopEnvironment) -> Effect {
+        state.ordersRequest &+= 1
+        state.orders.isLoading = true
+        let request = state.ordersRequest
         let history = env.dependencies.orderHistory
-        do {
-            let total = try history.count(customer: state.customerID)
+        let customer = state.customerID
+        let (selected, current, capacity) = (state.orders.selectedIndex, state.orders.windowStart, state.listRowCapacity)
+        return .run(id: .orders) { send in
+            do {
+                let total = try await history.count(customer: customer)
+                let start = ListSelection.windowStart(selected: ListSelection.clamped(selected, count: total), currentStart: current, capacity: capacity, total: total)
+                let rows = try await history.orders(customer: customer, offset: start, limit: capacity)
+                send(.orders(.loaded(request: request, total: total, start: start, rows: rows)))
+            } catch {
+                send(.orders(.failed(request: request, StorageError(describing: error))))
+            }
+        }
+    }
+
+    static func reduce(_ state: inout AppState, _ answer: OrdersAnswer) -> Effect {
+        switch answer {
+        case .loaded(let request, let total, let start, let rows):
+            guard request == state.ordersRequest else { return .none }
+            state.orders.isLoading = false
             state.orders.totalCount = total
             state.orders.selectedIndex = ListSelection.clamped(state.orders.selectedIndex, count: total)
-            let start = ListSelection.windowStart(
-                selected: state.orders.selectedIndex, currentStart: state.orders.windowStart, capacity: state.listRowCapacity, total: total
-            )
-            state.orders.rows = try history.orders(customer: state.customerID, offset: start, limit: state.listRowCapacity)
             state.orders.windowStart = start
-        } catch {
+            state.orders.rows = rows
+        case .failed(let request, let error):
+            guard request == state.ordersRequest else { return .none }
+            state.orders.isLoading = false
             state.notice = Notice(.error, "Could not read your orders: \(error)")
         }
+        return .none
     }
 
     static func reduce(_ state: inout AppState, _ action: Action, _ env: ShopEnvironment) -> Effect {
         if let effect = AppReducer.navigation(&state, action, env) { return effect }
         if let moved = ListSelection.moved(state.orders.selectedIndex, by: action, count: state.orders.totalCount, page: state.listRowCapacity) {
             state.orders.selectedIndex = moved
-            reload(&state, env)
-            return .none
+            let start = ListSelection.windowStart(selected: moved, currentStart: state.orders.windowStart, capacity: state.listRowCapacity, total: state.orders.totalCount)
+            // A move inside the rows on screen needs nothing read.
+            return start == state.orders.windowStart && !state.orders.isLoading ? .none : reload(&state, env)
         }
         switch action {
         case .confirm:
@@ -48,7 +78,9 @@ enum OrdersFeature {
                 state.orderDetail = order
                 state.route.append(.orderDetail)
             }
-        case .back: AppReducer.popScreen(&state)
+        case .back:
+            AppReducer.popScreen(&state)
+            return .cancel(.orders)
         default: break
         }
         return .none

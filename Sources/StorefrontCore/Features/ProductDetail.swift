@@ -30,7 +30,7 @@ enum ProductDetailFeature {
         if let effect = AppReducer.navigation(&state, action, env) { return effect }
         guard let product = state.productDetail?.product else { return .none }
         switch action {
-        case .addToCart: CartFeature.add(&state, product, env)
+        case .addToCart: return CartFeature.add(&state, product, env)
         case .buyNow: env.oneTap(.product(id: product.id)).present()
         case .back: AppReducer.popScreen(&state)
         default: break

@@ -1,3 +1,4 @@
+import StoreClients
 import StoreModels
 
 /// The visible window of the product list, plus the total count; never the whole catalog.
@@ -13,6 +14,8 @@ public struct ProductListState: Equatable, Sendable {
     public var rows: [Product] = []
     /// Index of the selected product within the matches.
     public var selectedIndex = 0
+    /// A count or a page is being read: the rows on screen stay, marked as loading, until it answers.
+    public var isLoading = false
 
     public var selectedProduct: Product? {
         let offset = selectedIndex - windowStart
@@ -38,7 +41,20 @@ public struct ProductsAround: Equatable, Sendable {
     }
 }
 
+/// What the catalog answered the product list with.
+public enum ProductListAnswer: Equatable, Sendable {
+    /// The matches for the request's query: how many, and the products read from `from`.
+    case counted(request: Int, total: Int, from: Int, rows: [Product])
+    /// Products read from `from` for a window the list scrolled to.
+    case paged(request: Int, from: Int, rows: [Product])
+    case failed(request: Int, StorageError)
+}
+
 /// The product list: browsing, paging and searching the catalog a window at a time.
+///
+/// Order of calls for a read: `reload` or a scroll past the rows read → the list is marked loading
+/// and its read starts under `EffectID.productList` (replacing any read still pending) → the
+/// catalog answers `.counted` or `.paged` → the window is shown; an answer to an older request is dropped.
 @MainActor
 enum ProductListFeature {
     static func reduce(_ state: inout AppState, _ action: Action, _ env: ShopEnvironment) -> Effect {
@@ -49,22 +65,18 @@ enum ProductListFeature {
                 let room = ProductListState.queryLimit - state.productList.query.count
                 guard room > 0 else { return .none }
                 state.productList.query += text.prefix(room)
-                reload(&state, env, keepSelection: false)
-                return .none
+                return reload(&state, env, keepSelection: false)
             case .deleteBackward:
-                if !state.productList.query.isEmpty {
-                    state.productList.query.removeLast()
-                    reload(&state, env, keepSelection: false)
-                }
-                return .none
+                guard !state.productList.query.isEmpty else { return .none }
+                state.productList.query.removeLast()
+                return reload(&state, env, keepSelection: false)
             case .confirm:
                 state.productList.isEditingQuery = false
                 return .none
             case .back:
                 state.productList.isEditingQuery = false
                 state.productList.query = ""
-                reload(&state, env, keepSelection: false)
-                return .none
+                return reload(&state, env, keepSelection: false)
             case .moveUp, .moveDown, .pageUp, .pageDown:
                 break
             default:
@@ -74,75 +86,134 @@ enum ProductListFeature {
         if let effect = AppReducer.navigation(&state, action, env) { return effect }
         let page = state.listRowCapacity
         switch action {
-        case .moveUp: moveSelection(&state, by: -1, env)
-        case .moveDown: moveSelection(&state, by: 1, env)
-        case .pageUp: moveSelection(&state, by: -page, env)
-        case .pageDown: moveSelection(&state, by: page, env)
-        case .moveToTop: moveSelection(&state, by: -state.productList.totalCount, env)
-        case .moveToBottom: moveSelection(&state, by: state.productList.totalCount, env)
+        case .moveUp: return moveSelection(&state, by: -1, env)
+        case .moveDown: return moveSelection(&state, by: 1, env)
+        case .pageUp: return moveSelection(&state, by: -page, env)
+        case .pageDown: return moveSelection(&state, by: page, env)
+        case .moveToTop: return moveSelection(&state, by: -state.productList.totalCount, env)
+        case .moveToBottom: return moveSelection(&state, by: state.productList.totalCount, env)
         case .confirm:
             if let product = state.productList.selectedProduct { ProductDetailFeature.open(&state, product, env) }
         case .addToCart:
-            if let product = state.productList.selectedProduct { CartFeature.add(&state, product, env) }
+            if let product = state.productList.selectedProduct { return CartFeature.add(&state, product, env) }
         case .beginSearch:
             state.productList.isEditingQuery = true
         case .back:
             if !state.productList.query.isEmpty {
                 state.productList.query = ""
-                reload(&state, env, keepSelection: false)
+                return reload(&state, env, keepSelection: false)
             }
         default: break
         }
         return .none
     }
 
-    private static func moveSelection(_ state: inout AppState, by delta: Int, _ env: ShopEnvironment) {
-        var list = state.productList
-        guard list.totalCount > 0 else { return }
-        let target = ListSelection.clamped(list.selectedIndex + delta, count: list.totalCount)
-        guard target != list.selectedIndex else { return }
-        list.selectedIndex = target
-        let start = ListSelection.windowStart(selected: target, currentStart: list.windowStart, capacity: state.listRowCapacity, total: list.totalCount)
-        state.productList = list
-        if start != list.windowStart { loadWindow(&state, start: start, fresh: false, env) }
-    }
-
-    /// Re-reads the count and visible window, e.g. after the query or viewport changed.
-    static func reload(_ state: inout AppState, _ env: ShopEnvironment, keepSelection: Bool) {
-        let query = state.productList.query
-        do {
-            let total = try env.dependencies.catalog.count(matching: query)
+    /// What the catalog answered; an answer to a request that was superseded is dropped.
+    static func reduce(_ state: inout AppState, _ answer: ProductListAnswer, _ env: ShopEnvironment) -> Effect {
+        switch answer {
+        case .counted(let request, let total, let from, let rows):
+            guard request == state.productListRequest, case .count(let keep) = state.productListPending else { return .none }
+            state.productListPending = nil
+            StoreOutageFeature.back(&state)
             state.productList.totalCount = total
-            let selected = keepSelection ? ListSelection.clamped(state.productList.selectedIndex, count: total) : 0
-            state.productList.selectedIndex = selected
-            let start = ListSelection.windowStart(
-                selected: selected, currentStart: keepSelection ? state.productList.windowStart : 0, capacity: state.listRowCapacity, total: total
-            )
-            loadWindow(&state, start: start, fresh: true, env)
-        } catch {
+            state.productList.selectedIndex = keep ? ListSelection.clamped(state.productList.selectedIndex, count: total) : 0
+            if !keep { state.productList.windowStart = 0 }
+            state.productsAround = ProductsAround(query: state.productList.query, start: from, rows: rows)
+            return showWindow(&state, env)
+        case .paged(let request, let from, let rows):
+            guard request == state.productListRequest else { return .none }
+            state.productListPending = nil
+            state.productsAround = ProductsAround(query: state.productList.query, start: from, rows: rows)
+            return showWindow(&state, env)
+        case .failed(let request, let error):
+            guard request == state.productListRequest else { return .none }
+            state.productListPending = nil
+            state.productList.isLoading = false
             StoreOutageFeature.report(&state, error) { "Could not read the catalog: \($0)" }
+            return .none
         }
     }
 
-    /// Shows the window from `start`: from the rows read around the last one when it lies inside them
-    /// (a scroll), else read afresh with `margin` windows either side (`fresh`: a reload, whose rows must be new).
-    private static func loadWindow(_ state: inout AppState, start: Int, fresh: Bool, _ env: ShopEnvironment) {
+    private static func moveSelection(_ state: inout AppState, by delta: Int, _ env: ShopEnvironment) -> Effect {
+        let list = state.productList
+        guard list.totalCount > 0 else { return .none }
+        let target = ListSelection.clamped(list.selectedIndex + delta, count: list.totalCount)
+        guard target != list.selectedIndex else { return .none }
+        state.productList.selectedIndex = target
+        // While the matches are being counted, the window waits for the count and follows the selection then.
+        if case .count = state.productListPending { return .none }
+        return showWindow(&state, env)
+    }
+
+    /// Re-reads the count and the visible window, e.g. after the query or viewport changed.
+    static func reload(_ state: inout AppState, _ env: ShopEnvironment, keepSelection: Bool) -> Effect {
+        let request = startRequest(&state, .count(keepSelection: keepSelection))
+        let catalog = env.dependencies.catalog
         let query = state.productList.query
         let capacity = state.listRowCapacity
-        let end = min(start + capacity, state.productList.totalCount)
-        do {
-            if !fresh, let rows = state.productsAround.rows(start, end, query: query) {
-                state.productList.rows = rows
-            } else {
-                let from = max(0, start - ProductsAround.margin * capacity)
-                let read = try env.dependencies.catalog.page(matching: query, offset: from, limit: (2 * ProductsAround.margin + 1) * capacity)
-                state.productsAround = ProductsAround(query: query, start: from, rows: read)
-                let first = min(read.count, start - from)
-                state.productList.rows = Array(read[first..<min(read.count, first + capacity)])
+        let selected = keepSelection ? state.productList.selectedIndex : 0
+        let current = keepSelection ? state.productList.windowStart : 0
+        return .run(id: .productList) { send in
+            do {
+                let total = try await catalog.count(matching: query)
+                let start = ListSelection.windowStart(selected: ListSelection.clamped(selected, count: total), currentStart: current, capacity: capacity, total: total)
+                let from = ProductsAround.readStart(for: start, capacity: capacity)
+                let rows = try await catalog.page(matching: query, offset: from, limit: ProductsAround.readLimit(capacity: capacity))
+                send(.productList(.counted(request: request, total: total, from: from, rows: rows)))
+            } catch {
+                send(.productList(.failed(request: request, StorageError(describing: error))))
             }
-            state.productList.windowStart = start
-        } catch {
-            StoreOutageFeature.report(&state, error) { "Could not read the catalog: \($0)" }
         }
     }
+
+    /// Shows the window that holds the selection: from the rows read around the last one when it lies
+    /// inside them (a scroll), else the list keeps its rows, marked loading, while that window is read.
+    private static func showWindow(_ state: inout AppState, _ env: ShopEnvironment) -> Effect {
+        let list = state.productList
+        let capacity = state.listRowCapacity
+        let start = ListSelection.windowStart(selected: list.selectedIndex, currentStart: list.windowStart, capacity: capacity, total: list.totalCount)
+        let end = min(start + capacity, list.totalCount)
+        if let rows = state.productsAround.rows(start, end, query: list.query) {
+            state.productList.rows = rows
+            state.productList.windowStart = start
+            // A read still pending for another window goes on: its rows are kept for the next scroll.
+            state.productList.isLoading = false
+            return .none
+        }
+        let request = startRequest(&state, .page)
+        let catalog = env.dependencies.catalog
+        let query = list.query
+        let from = ProductsAround.readStart(for: start, capacity: capacity)
+        return .run(id: .productList) { send in
+            do {
+                let rows = try await catalog.page(matching: query, offset: from, limit: ProductsAround.readLimit(capacity: capacity))
+                send(.productList(.paged(request: request, from: from, rows: rows)))
+            } catch {
+                send(.productList(.failed(request: request, StorageError(describing: error))))
+            }
+        }
+    }
+
+    /// Marks the list loading under a new request number; answers to older ones are dropped.
+    private static func startRequest(_ state: inout AppState, _ pending: ProductListPending) -> Int {
+        state.productListRequest &+= 1
+        state.productListPending = pending
+        state.productList.isLoading = true
+        return state.productListRequest
+    }
+}
+
+/// What the product list waits for from the catalog.
+public enum ProductListPending: Equatable, Sendable {
+    /// The count and first window of the matches; `keepSelection` after a resize or a retry, not after a new query.
+    case count(keepSelection: Bool)
+    /// The rows around a window the selection moved to.
+    case page
+}
+
+extension ProductsAround {
+    /// Where a read for the window at `start` begins: `margin` windows before it.
+    static func readStart(for start: Int, capacity: Int) -> Int { max(0, start - margin * capacity) }
+    /// How many products one read asks for: the window and `margin` windows either side.
+    static func readLimit(capacity: Int) -> Int { (2 * margin + 1) * capacity }
 }

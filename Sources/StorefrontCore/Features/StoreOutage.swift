@@ -4,7 +4,8 @@ import StoreClients
 /// has in memory, says so, and tries again on the host's ticks until the store answers.
 ///
 /// Order of calls: a feature's store call fails → `report` (an unavailable store is waited for;
-/// anything else is told as it is) → the host ticks while `isWaitingForStore` → `retry` on each tick.
+/// anything else is told as it is) → the host ticks while `isWaitingForStore` → `retry` on a tick
+/// re-reads the products on screen → their answer ends the wait (`back`), and the cart's write follows.
 @MainActor
 enum StoreOutageFeature {
     /// Tells the shopper what failed; an unavailable store also starts the waiting.
@@ -17,14 +18,18 @@ enum StoreOutageFeature {
         }
     }
 
-    /// Tries again what the shop needs from the store: the products on screen and the cart to save.
-    static func retry(_ state: inout AppState, _ env: ShopEnvironment) {
+    /// Tries again what the shop needs from the store: the products on screen. One try at a time: a
+    /// tick while it is pending leaves it be, so a slow store is not asked again and again.
+    static func retry(_ state: inout AppState, _ env: ShopEnvironment) -> Effect {
+        guard state.screens.isWaitingForStore, state.productListPending == nil else { return .none }
+        return ProductListFeature.reload(&state, env, keepSelection: true)
+    }
+
+    /// The store answered: the wait ends, and the cart's write (held meanwhile) follows at the step's end.
+    static func back(_ state: inout AppState) {
         guard state.screens.isWaitingForStore else { return }
         state.screens.isWaitingForStore = false
-        ProductListFeature.reload(&state, env, keepSelection: true)
-        CartFeature.saveCartAndShowIt(&state, env, now: true)
-        if !state.screens.isWaitingForStore, state.notice?.text == StorageError.unavailableMessage {
-            state.notice = Notice(.info, "The store is back.")
-        }
+        state.cartSaveFailed = nil
+        if state.notice?.text == StorageError.unavailableMessage { state.notice = Notice(.info, "The store is back.") }
     }
 }

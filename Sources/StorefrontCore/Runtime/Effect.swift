@@ -1,38 +1,72 @@
-/// Work a reducer asks for: asynchronous operations that answer by sending actions.
+/// Work a reducer asks for: asynchronous operations that answer by sending actions, and
+/// cancellations of work started earlier.
 ///
 /// Reducers never start tasks themselves; the store (or the test store) runs what they return,
 /// so a test sees every answer as an action it receives.
 @MainActor
 public struct Effect {
     public typealias Operation = @MainActor (_ send: Send) async -> Void
-    var operations: [Operation] = []
+
+    enum Item {
+        /// Starts `operation`; one with an id first cancels the work running under that id.
+        case run(EffectID?, Operation)
+        case cancel(EffectID)
+    }
+
+    var items: [Item] = []
 
     /// Nothing to do.
     public static var none: Effect { Effect() }
 
-    /// One operation, run as a tracked task.
-    public static func run(_ operation: @escaping Operation) -> Effect {
-        Effect(operations: [operation])
+    /// One operation, run as a tracked task. With an `id`, it replaces the work running under that id:
+    /// that work is cancelled, and whatever it sends from then on is dropped.
+    public static func run(id: EffectID? = nil, _ operation: @escaping Operation) -> Effect {
+        Effect(items: [.run(id, operation)])
+    }
+
+    /// Cancels the work running under `id`; what it sends from then on is dropped.
+    public static func cancel(_ id: EffectID) -> Effect {
+        Effect(items: [.cancel(id)])
     }
 
     /// Both effects, in order of starting.
     public static func + (lhs: Effect, rhs: Effect) -> Effect {
-        Effect(operations: lhs.operations + rhs.operations)
+        Effect(items: lhs.items + rhs.items)
     }
 
     public static func += (lhs: inout Effect, rhs: Effect) {
-        lhs.operations += rhs.operations
+        lhs.items += rhs.items
     }
 
-    public var isEmpty: Bool { operations.isEmpty }
+    public var isEmpty: Bool { items.isEmpty }
+}
+
+/// The work that can be cancelled or replaced: one of each is running at most.
+public enum EffectID: Hashable, Sendable {
+    /// The product list's count and page.
+    case productList
+    /// The orders screen's count and page.
+    case orders
+    /// The wallet and profile of the current customer.
+    case wallet
+    /// The cart's write to the cart store: one at a time, so an older cart never lands after a newer one.
+    case cartSave
+    /// The fresh stock of products just added.
+    case stockCheck
+    /// Reading the customer's saved cart.
+    case cartRestore
 }
 
 /// Delivers an effect's answer to the store it came from.
+///
+/// An answer sent by work that was cancelled (a superseded search, a screen left) is dropped here,
+/// so it is never reduced, never drawn.
 @MainActor
 public struct Send {
     let deliver: @MainActor (AppAction) -> Void
 
     public func callAsFunction(_ action: AppAction) {
+        guard !Task.isCancelled else { return }
         deliver(action)
     }
 }

@@ -5,7 +5,8 @@ import StoreModels
 /// Order of calls for one action: `send` → `AppReducer.step` (the action, then whatever the
 /// reducers' navigator and delegates posted meanwhile) → the effects it returned start as tracked
 /// tasks → the state is published once, if it changed. Effects answer with actions that take the
-/// same path. It never draws, never reads a global and never sleeps; `settled()` is how headless
+/// same path. The first state is published before anything is read; `.opened` then reads the
+/// saved cart, the wallet and the first products. It never draws, never reads a global and never sleeps; `settled()` is how headless
 /// drivers know a key's effects are done.
 @MainActor
 public final class StorefrontViewModel {
@@ -27,6 +28,7 @@ public final class StorefrontViewModel {
         self.isAcceptingInput = initial.isAcceptingInput
         environment.mailbox.deliver = { [weak self] in self?.step($0) }
         onState(initial.screens)
+        step(.opened)
     }
 
     /// What the screens show now.
@@ -50,6 +52,13 @@ public final class StorefrontViewModel {
 
     /// Waits until every effect started so far, and any effect they started, has finished.
     public func settled() async {
+        await effects.settled()
+    }
+
+    /// Ends the shop: reads in flight are cancelled, as nothing they answer would be shown, and the
+    /// writes in flight (the cart's last change) are waited for, so quitting loses nothing.
+    public func finish() async {
+        effects.cancelIdentified()
         await effects.settled()
     }
 

@@ -16,15 +16,15 @@ public final class CatalogRepositorySpy: CatalogRepository {
     public var largestLimit: Int { stats.withLock { $0.largestLimit } }
     public var countReads: Int { stats.withLock { $0.counts } }
 
-    public func count(matching query: String) throws -> Int {
+    public func count(matching query: String) async throws -> Int {
         stats.withLock { $0.counts += 1 }
-        return try base.count(matching: query)
+        return try await base.count(matching: query)
     }
 
-    public func page(matching query: String, offset: Int, limit: Int) throws -> [Product] {
+    public func page(matching query: String, offset: Int, limit: Int) async throws -> [Product] {
         stats.withLock { $0.pages += 1; $0.largestLimit = max($0.largestLimit, limit) }
-        return try base.page(matching: query, offset: offset, limit: limit)
+        return try await base.page(matching: query, offset: offset, limit: limit)
     }
 
-    public func product(id: ProductID) throws -> Product? { try base.product(id: id) }
+    public func product(id: ProductID) async throws -> Product? { try await base.product(id: id) }
 }

@@ -14,6 +14,10 @@ public enum CheckoutAction: Equatable, Sendable {
     case finished(CheckoutOutcome)
     /// The sheet closed without a payment; whether one was authorized on it decides what is said.
     case sheetClosed(didAuthorize: Bool)
+    /// The wallet was checked for a card on the shop's networks, for a checkout of `order`.
+    case walletChecked(CheckoutOrder, oneTap: Bool, canPay: Bool)
+    /// The product One-Tap buys, read fresh (nil: no longer sold).
+    case productForOneTap(Product?)
 }
 
 /// The checkout: opening the payment sheet, its rows and choosers, Pay, and how it ends.
@@ -21,10 +25,10 @@ public enum CheckoutAction: Equatable, Sendable {
 enum CheckoutFeature {
     /// Opens the payment sheet for `order`.
     ///
-    /// Order of calls: canMakePayments → canMakePaymentsUsingNetworks (false: offer card setup) →
-    /// makeController (nil: unable to initialize) → present → the shopper picks and pays.
+    /// Order of calls: canMakePayments → canMakePaymentsUsingNetworks, in an effect, as it reads the
+    /// wallet (false: offer card setup) → makeController (nil: unable to initialize) → present → the
+    /// shopper picks and pays.
     static func begin(_ state: inout AppState, _ order: CheckoutOrder, oneTap: Bool, _ env: ShopEnvironment) -> Effect {
-        let shop = env.storeProfile
         guard !order.lines.isEmpty else {
             state.notice = Notice(.info, "Your cart is empty. Press s to shop.")
             return .none
@@ -34,16 +38,34 @@ enum CheckoutFeature {
             state.notice = Notice(.error, "Payments are not available on this device.")
             return .none
         }
+        guard let (_, request) = paymentRequest(for: order, oneTap: oneTap, env.storeProfile) else {
+            state.notice = Notice(.error, "This shop has no shipping methods.")
+            return .none
+        }
+        state.isCheckingWallet = true
+        let networks = request.supportedNetworks
+        return .run { send in
+            let canPay = await auth.canMakePaymentsUsingNetworks(networks)
+            send(.checkout(.walletChecked(order, oneTap: oneTap, canPay: canPay)))
+        }
+    }
+
+    /// The shipping method a checkout starts with (the cheapest for One-Tap) and its payment request; nil without shipping methods.
+    private static func paymentRequest(for order: CheckoutOrder, oneTap: Bool, _ shop: StoreProfile) -> (ShippingMethod, PaymentRequest)? {
         let subtotal = order.lines.subtotal(in: shop.currency)
         let shipping = oneTap
             ? shop.shippingMethods.min { $0.cost(forSubtotal: subtotal).minorUnits < $1.cost(forSubtotal: subtotal).minorUnits }
             : shop.shippingMethods.first
-        guard let shipping else {
-            state.notice = Notice(.error, "This shop has no shipping methods.")
-            return .none
-        }
-        let request = CheckoutSheet.paymentRequest(lines: order.lines, shipping: shipping, shop)
-        guard auth.canMakePaymentsUsingNetworks(request.supportedNetworks) else {
+        guard let shipping else { return nil }
+        return (shipping, CheckoutSheet.paymentRequest(lines: order.lines, shipping: shipping, shop))
+    }
+
+    /// The wallet answered: the sheet offers card setup, or a fresh controller presents it.
+    private static func walletChecked(_ state: inout AppState, _ order: CheckoutOrder, oneTap: Bool, canPay: Bool, _ env: ShopEnvironment) -> Effect {
+        state.isCheckingWallet = false
+        let shop = env.storeProfile
+        guard let (shipping, request) = paymentRequest(for: order, oneTap: oneTap, shop) else { return .none }
+        guard canPay else {
             state.sheetAwaits = .cardToStart(order)
             let networks = shop.supportedNetworks.map(\.displayName).joined(separator: ", ")
             openSheet(&state, PaymentSheetState(
@@ -52,7 +74,7 @@ enum CheckoutFeature {
             state.notice = Notice(.error, CheckoutMessages.message(for: .networksNotSupported))
             return .none
         }
-        guard let controller = auth.makeController(request) else {
+        guard let controller = env.dependencies.paymentAuthorization.makeController(request) else {
             state.notice = Notice(.error, CheckoutMessages.message(for: .unableToInitialize))
             return .none
         }
@@ -67,13 +89,21 @@ enum CheckoutFeature {
         case .oneTapCheckout(.cart):
             return begin(&state, CheckoutOrder(lines: state.cart.lines, clearsCartOnSuccess: true), oneTap: true, env)
         case .oneTapCheckout(.product(let id)):
-            guard let product = (try? env.dependencies.catalog.product(id: id)) ?? nil else {
-                state.notice = Notice(.error, "That product is no longer sold.")
-                return .none
-            }
-            let line = CartLine(productID: product.id, name: product.name, unitPrice: product.price, quantity: 1)
-            return begin(&state, CheckoutOrder(lines: [line], clearsCartOnSuccess: false), oneTap: true, env)
+            let catalog = env.dependencies.catalog
+            state.isCheckingWallet = true
+            return .run { send in send(.checkout(.productForOneTap((try? await catalog.product(id: id)) ?? nil))) }
         }
+    }
+
+    /// The product One-Tap buys, as the catalog has it now.
+    private static func buyNow(_ state: inout AppState, _ product: Product?, _ env: ShopEnvironment) -> Effect {
+        state.isCheckingWallet = false
+        guard let product else {
+            state.notice = Notice(.error, "That product is no longer sold.")
+            return .none
+        }
+        let line = CartLine(productID: product.id, name: product.name, unitPrice: product.price, quantity: 1)
+        return begin(&state, CheckoutOrder(lines: [line], clearsCartOnSuccess: false), oneTap: true, env)
     }
 
     /// A key on the sheet, by phase.
@@ -174,7 +204,7 @@ enum CheckoutFeature {
             guard let checkout = state.checkout else { return .none }
             if checkout.order.clearsCartOnSuccess {
                 state.cart.removeAll()
-                CartFeature.saveCartAndShowIt(&state, env)
+                CartFeature.showCart(&state, env)
             }
             state.checkout = nil
             state.paymentSheet = nil
@@ -187,6 +217,10 @@ enum CheckoutFeature {
             CheckoutSheet.refreshRows(&state)
         case .sheetClosed(let didAuthorize):
             sheetClosed(&state, didAuthorize: didAuthorize)
+        case .walletChecked(let order, let oneTap, let canPay):
+            return walletChecked(&state, order, oneTap: oneTap, canPay: canPay, env)
+        case .productForOneTap(let product):
+            return buyNow(&state, product, env)
         }
         return .none
     }

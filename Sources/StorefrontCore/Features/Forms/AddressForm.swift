@@ -5,7 +5,7 @@ import StoreModels
 @MainActor
 enum AddressForm {
     static func make(_ state: AppState, _ env: ShopEnvironment) -> FormState {
-        let profile = FormFeature.profile(state, env)
+        let profile = state.profile
         let shop = env.storeProfile
         return FormState(
             purpose: .addAddress, title: "Add an address",
@@ -38,15 +38,26 @@ enum AddressForm {
             FormFeature.showFieldErrors(&state, problems)
             return .none
         }
-        do {
-            try env.dependencies.accounts.wallets.addAddress(contact, forCustomer: state.customerID, makeDefault: state.wallet.addresses.isEmpty)
-        } catch {
-            FormFeature.failed(&state, "The address could not be saved: \(error)", field: nil)
-            return .none
+        FormFeature.showFieldErrors(&state, [:])
+        state.form?.isBusy = true
+        state.form?.status = "Saving the address…"
+        state.form?.isStatusError = false
+        let wallets = env.dependencies.accounts.wallets
+        let (customer, makeDefault) = (state.customerID, state.wallet.addresses.isEmpty)
+        return .run { send in
+            do {
+                try await wallets.addAddress(contact, forCustomer: customer, makeDefault: makeDefault)
+                send(.form(.addressSaved(contact)))
+            } catch {
+                send(.form(.failed(message: "The address could not be saved: \(error)", field: nil)))
+            }
         }
+    }
+
+    /// The address is saved: the wallet is read again, and a sheet that asked for it chooses it.
+    static func saved(_ state: inout AppState, _ contact: Contact, _ env: ShopEnvironment) -> Effect {
         FormFeature.close(&state)
-        AccountFeature.reloadWallet(&state, env)
         state.notice = Notice(.info, "Saved the address for \(contact.name).")
-        return SheetEntryFeature.added(contact: contact, &state, env)
+        return AccountFeature.reloadWallet(&state, env) + SheetEntryFeature.added(contact: contact, &state, env)
     }
 }

@@ -13,34 +13,36 @@ enum CardForm {
                 FormState.Field(id: CardField.number.rawValue, label: "Card number", hint: testCardHint(env.dependencies.paymentProvider.mode)),
                 FormState.Field(id: CardField.expiry.rawValue, label: "Expiry", hint: "MM/YY"),
                 FormState.Field(id: CardField.securityCode.rawValue, label: "Security code", hint: "3 digits, 4 for Amex", isMasked: true),
-                FormState.Field(id: CardField.name.rawValue, label: "Name on card", value: FormFeature.profile(state, env)?.name ?? ""),
+                FormState.Field(id: CardField.name.rawValue, label: "Name on card", value: state.profile?.name ?? ""),
                 FormState.Field(id: CardField.postalCode.rawValue, label: "Billing postal code"),
             ],
             submitLabel: "Save card"
         )
     }
 
-    /// Checks the fields; when they are good, the provider vaults the card.
+    /// Checks the fields against this month; when they are good, the provider vaults the card.
     static func submit(_ state: inout AppState, _ form: FormState, _ env: ShopEnvironment) -> Effect {
         let entry = CardEntry(
             number: form.value(CardField.number.rawValue), expiry: form.value(CardField.expiry.rawValue),
             securityCode: form.value(CardField.securityCode.rawValue), name: form.value(CardField.name.rawValue),
             postalCode: form.value(CardField.postalCode.rawValue)
         )
-        let details: CardDetails
-        switch entry.validated(today: currentMonth(env)) {
-        case .failure(let errors):
-            FormFeature.showFieldErrors(&state, Dictionary(uniqueKeysWithValues: errors.fields.map { ($0.key.rawValue, $0.value) }))
-            return .none
-        case .success(let valid):
-            details = valid
-        }
-        FormFeature.showFieldErrors(&state, [:])
         state.form?.isBusy = true
         state.form?.status = "Saving your card…"
+        state.form?.isStatusError = false
         let provider = env.dependencies.paymentProvider
+        let dates = env.dependencies.accounts.dates
         let customerID = state.customerID
         return .run { send in
+            let now = UTCTime(dates.now())
+            let details: CardDetails
+            switch entry.validated(today: CardExpiry(month: now.month, year: now.year)) {
+            case .failure(let errors):
+                send(.form(.invalid(Dictionary(uniqueKeysWithValues: errors.fields.map { ($0.key.rawValue, $0.value) }))))
+                return
+            case .success(let valid):
+                details = valid
+            }
             do throws(PaymentProviderError) {
                 send(.form(.cardVaulted(try await provider.vault(details, forCustomer: customerID))))
             } catch {
@@ -49,24 +51,34 @@ enum CardForm {
         }
     }
 
-    /// The provider kept the card: save it, and resume the checkout that asked for it.
+    /// The provider kept the card: the wallet store keeps it next.
     static func vaulted(_ state: inout AppState, _ card: PaymentMethod, _ env: ShopEnvironment) -> Effect {
-        do {
-            try env.dependencies.accounts.wallets.addCard(card, forCustomer: state.customerID, makeDefault: state.wallet.cards.isEmpty)
-        } catch {
-            FormFeature.failed(&state, "The card could not be saved: \(error)", field: nil)
-            return .none
+        FormFeature.showFieldErrors(&state, [:])
+        state.form?.status = "Saving your card…"
+        let wallets = env.dependencies.accounts.wallets
+        let (customer, makeDefault) = (state.customerID, state.wallet.cards.isEmpty)
+        return .run { send in
+            do {
+                try await wallets.addCard(card, forCustomer: customer, makeDefault: makeDefault)
+                send(.form(.cardSaved(card)))
+            } catch {
+                send(.form(.failed(message: "The card could not be saved: \(error)", field: nil)))
+            }
         }
+    }
+
+    /// The card is saved: the wallet is read again, and the checkout that asked for it resumes.
+    static func saved(_ state: inout AppState, _ card: PaymentMethod, _ env: ShopEnvironment) -> Effect {
         FormFeature.close(&state)
-        AccountFeature.reloadWallet(&state, env)
         state.notice = Notice(.info, "Saved \(card.shortName).")
-        if case .entry = state.sheetAwaits { return SheetEntryFeature.added(card: card, &state, env) }
-        guard case .cardToStart(let pending) = state.sheetAwaits, state.screen == .paymentSheet else { return .none }
+        let reload = AccountFeature.reloadWallet(&state, env)
+        if case .entry = state.sheetAwaits { return reload + SheetEntryFeature.added(card: card, &state, env) }
+        guard case .cardToStart(let pending) = state.sheetAwaits, state.screen == .paymentSheet else { return reload }
         // "Set up card" came from the sheet: start that checkout again with the new card.
         state.sheetAwaits = nil
         state.paymentSheet = nil
         AppReducer.popScreen(&state)
-        return CheckoutFeature.begin(&state, pending, oneTap: false, env)
+        return reload + CheckoutFeature.begin(&state, pending, oneTap: false, env)
     }
 
     /// A card that succeeds, where no real money moves; nothing in live mode.
@@ -76,12 +88,6 @@ enum CardForm {
         case .test: "Test mode: 4242 4242 4242 4242 succeeds"
         case .live: ""
         }
-    }
-
-    /// This month in UTC, for card expiry.
-    private static func currentMonth(_ env: ShopEnvironment) -> CardExpiry {
-        let now = UTCTime(env.dependencies.accounts.dates.now())
-        return CardExpiry(month: now.month, year: now.year)
     }
 }
 

@@ -3,8 +3,14 @@ import StoreModels
 
 /// What an effect answers a form with.
 public enum FormAction: Equatable, Sendable {
+    /// The card form's fields are wrong: each field's message, by field id.
+    case invalid([String: String])
     /// The payment provider kept the card from the card form.
     case cardVaulted(PaymentMethod)
+    /// The wallet store kept the card.
+    case cardSaved(PaymentMethod)
+    /// The wallet store kept the address.
+    case addressSaved(Contact)
     /// The form could not be saved: the message goes on `field`, or on the whole form when nil.
     case failed(message: String, field: String?)
 }
@@ -60,8 +66,16 @@ enum FormFeature {
 
     static func reduce(_ state: inout AppState, _ action: FormAction, _ env: ShopEnvironment) -> Effect {
         switch action {
+        case .invalid(let errors):
+            state.form?.isBusy = false
+            showFieldErrors(&state, errors)
+            return .none
         case .cardVaulted(let card):
             return CardForm.vaulted(&state, card, env)
+        case .cardSaved(let card):
+            return CardForm.saved(&state, card, env)
+        case .addressSaved(let contact):
+            return AddressForm.saved(&state, contact, env)
         case .failed(let message, let field):
             failed(&state, message, field: field)
             return .none
@@ -115,8 +129,4 @@ enum FormFeature {
         state.form = form
     }
 
-    /// The signed-in customer's name and email, to fill in what they gave once.
-    static func profile(_ state: AppState, _ env: ShopEnvironment) -> AccountProfile? {
-        (try? env.dependencies.accounts.profiles.profile(forCustomer: state.customerID)) ?? nil
-    }
 }

@@ -9,6 +9,13 @@ public enum SignInAction: Equatable, Sendable {
     /// The identity token was checked against the provider and the request's nonce.
     case verified(SignInCompletion, isValid: Bool)
     case failed(SignInError)
+    /// The account's tokens and profile are kept: the shop moves to the account.
+    case accountSaved(SignInCompletion)
+    /// The tokens could not be kept, and why.
+    case notSaved(String)
+    /// The tokens are gone: the shop moves back to the guest.
+    case signedOut
+    case signOutFailed(String)
 }
 
 /// Signing in with Sandbox ID and out again, moving the shop to the account's cart, wallet and orders.
@@ -60,32 +67,57 @@ enum SignInFeature {
         case .failed(.failed(let why)):
             finish(&state, Notice(.error, why), env)
             return .none
+        case .accountSaved(let credential):
+            guard state.signIn != nil else { return .none }
+            return signedIn(&state, credential, env)
+        case .notSaved(let why):
+            finish(&state, Notice(.error, why), env)
+            return .none
+        case .signedOut:
+            let effect = switchCustomer(&state, to: nil, mergingGuestCart: false, env)
+            state.notice = Notice(.info, "Signed out. You are shopping as a guest.")
+            return effect
+        case .signOutFailed(let why):
+            state.notice = Notice(.error, "Could not sign out: \(why)")
+            return .none
         }
     }
 
-    /// Keeps the tokens and the profile, then moves the shop to the account.
+    /// Keeps the tokens and the profile in an effect; `.accountSaved` then moves the shop to the account.
     private static func complete(_ state: inout AppState, _ credential: SignInCompletion, _ env: ShopEnvironment) -> Effect {
         guard let services = env.dependencies.accounts.signIn else { return .none }
         guard let tokens = credential.tokens else {
             finish(&state, Notice(.error, "Sandbox ID gave no tokens, so you are still a guest."), env)
             return .none
         }
+        let profiles = env.dependencies.accounts.profiles
         let account = SignedInAccount(provider: .sandboxID, userID: credential.user)
-        do {
-            try services.auth.save(tokens, userID: credential.user)
-            if credential.fullName != nil || credential.email != nil {
-                // Given on the first sign-in only: this is the one chance to keep them.
-                try env.dependencies.accounts.profiles.save(AccountProfile(customerID: account.customerID, name: credential.fullName, email: credential.email))
+        return .run { send in
+            do {
+                try await services.auth.save(tokens, userID: credential.user)
+                if credential.fullName != nil || credential.email != nil {
+                    // Given on the first sign-in only: this is the one chance to keep them.
+                    try await profiles.save(AccountProfile(customerID: account.customerID, name: credential.fullName, email: credential.email))
+                }
+                send(.signIn(.accountSaved(credential)))
+            } catch {
+                send(.signIn(.notSaved("Your sign-in could not be saved: \(error)")))
             }
-        } catch {
-            finish(&state, Notice(.error, "Your sign-in could not be saved: \(error)"), env)
-            return .none
         }
+    }
+
+    /// The sign-in is kept: the shop moves to the account, with the guest's cart added to its own.
+    private static func signedIn(_ state: inout AppState, _ credential: SignInCompletion, _ env: ShopEnvironment) -> Effect {
+        let account = SignedInAccount(provider: .sandboxID, userID: credential.user)
         let hadGuestItems = !state.cart.isEmpty
-        switchCustomer(&state, to: account, mergingGuestCart: true, env)
+        // The name and email given now show at once; the wallet's read brings the stored profile.
+        if credential.fullName != nil || credential.email != nil {
+            state.profile = AccountProfile(customerID: account.customerID, name: credential.fullName, email: credential.email)
+        }
+        let effect = switchCustomer(&state, to: account, mergingGuestCart: true, env)
         let merged = hadGuestItems ? " Your guest cart was added to your account's cart." : ""
         finish(&state, Notice(.info, "Signed in as \(state.account.title).\(merged)"), env)
-        return .none
+        return effect
     }
 
     private static func finish(_ state: inout AppState, _ notice: Notice, _ env: ShopEnvironment) {
@@ -111,43 +143,44 @@ enum SignInFeature {
         return .run { _ in await reply(nil) }
     }
 
+    /// Forgets the tokens in an effect; `.signedOut` moves the shop to the guest, and the refresh token is revoked.
     static func signOut(_ state: inout AppState, _ env: ShopEnvironment) -> Effect {
         guard let services = env.dependencies.accounts.signIn, state.signedIn != nil else { return .none }
-        let refresh = (try? services.auth.refreshToken()) ?? nil
-        do {
-            try services.auth.clear()
-        } catch {
-            state.notice = Notice(.error, "Could not sign out: \(error)")
-            return .none
+        return .run { send in
+            let refresh = (try? await services.auth.refreshToken()) ?? nil
+            do {
+                try await services.auth.clear()
+            } catch {
+                send(.signIn(.signOutFailed("\(error)")))
+                return
+            }
+            send(.signIn(.signedOut))
+            if let refresh { await services.provider.revoke(refreshToken: refresh) }
         }
-        switchCustomer(&state, to: nil, mergingGuestCart: false, env)
-        state.notice = Notice(.info, "Signed out. You are shopping as a guest.")
-        guard let refresh else { return .none }
-        return .run { _ in await services.provider.revoke(refreshToken: refresh) }
     }
 
-    /// Moves the shop to another customer: their cart, wallet and orders.
-    private static func switchCustomer(_ state: inout AppState, to account: SignedInAccount?, mergingGuestCart: Bool, _ env: ShopEnvironment) {
+    /// Moves the shop to another customer: their cart (with the guest's merged in on a sign-in) and wallet.
+    private static func switchCustomer(_ state: inout AppState, to account: SignedInAccount?, mergingGuestCart: Bool, _ env: ShopEnvironment) -> Effect {
         let accounts = env.dependencies.accounts
-        // A change still waiting for its save belongs to the customer being left.
-        CartFeature.saveNow(&state, env)
-        let guestLines = state.cart.lines
+        let leaving = state.customerID
+        var effect = Effect.none
+        if let carts = env.dependencies.carts {
+            if mergingGuestCart, !state.cart.isEmpty {
+                // The guest's lines move to the account's cart, which `restore` merges them into.
+                effect += .run { _ in try? await carts.save([], forCustomer: leaving) }
+            } else if let saved = state.savedCart, saved != state.cart.lines {
+                // A change still waiting for its write belongs to the customer being left.
+                let lines = state.cart.lines
+                effect += .run { _ in try? await carts.save(lines, forCustomer: leaving) }
+            }
+        }
         state.signedIn = account
         state.customerID = account?.customerID ?? accounts.guestID
         accounts.walletOwner.customerID = state.customerID
-        if let failure = CartFeature.restoreCart(&state, env) { state.notice = Notice(.error, failure) }
-        if mergingGuestCart, !guestLines.isEmpty {
-            state.cart.merge(guestLines)
-            if let left = CartFeature.leaveOutLinesOverMaximum(&state, from: "Your cart with the guest cart added", env) {
-                state.notice = Notice(.error, left)
-            }
-            do {
-                try env.dependencies.carts?.save([], forCustomer: accounts.guestID)
-            } catch {
-                state.notice = Notice(.error, "Your guest cart could not be cleared: \(error)")
-            }
-        }
-        AccountFeature.reloadWallet(&state, env)
-        OrdersFeature.reload(&state, env)
+        state.stockChecksDue = [:]
+        state.cartSaveFailed = nil
+        if !mergingGuestCart { state.cart = Cart(currency: env.storeProfile.currency) }
+        CartFeature.showCart(&state, env)
+        return effect + CartFeature.restore(&state, env) + AccountFeature.reloadWallet(&state, env)
     }
 }

@@ -1,0 +1,68 @@
+/// Runs effects as tracked tasks, so `settled()` can wait for them, and cancels work by its id.
+@MainActor
+public final class EffectRunner {
+    /// The effects in flight. Each lets go of itself as it ends: a terminal session never waits for
+    /// `settled()`, and kept until then, every finished task of a long session stayed in memory.
+    private var tasks: [Int: Task<Void, Never>] = [:]
+    /// Which task runs the work of each id.
+    private var identified: [EffectID: Int] = [:]
+    private var nextTaskID = 0
+
+    public init() {}
+
+    public func start(_ effect: Effect, send: Send) {
+        for item in effect.items {
+            switch item {
+            case .cancel(let id):
+                cancel(id)
+            case .run(let id, let operation):
+                if let id { cancel(id) }
+                let key = nextTaskID
+                nextTaskID += 1
+                if let id { identified[id] = key }
+                // The task starts after this step returns, so it is in `tasks` before it can remove itself.
+                tasks[key] = Task { @MainActor [weak self] in
+                    await operation(send)
+                    self?.finished(key, id)
+                }
+            }
+        }
+    }
+
+    private func cancel(_ id: EffectID) {
+        guard let key = identified.removeValue(forKey: id) else { return }
+        tasks[key]?.cancel()
+    }
+
+    private func finished(_ key: Int, _ id: EffectID?) {
+        tasks[key] = nil
+        if let id, identified[id] == key { identified[id] = nil }
+    }
+
+    public var isIdle: Bool { tasks.isEmpty }
+
+    /// How many effects are still running, for a test to say what it left behind.
+    public var runningCount: Int { tasks.count }
+
+    /// Waits until every effect started so far, and any effect they started, has finished.
+    public func settled() async {
+        while let (key, task) = tasks.min(by: { $0.key < $1.key }) {
+            await task.value
+            tasks[key] = nil
+        }
+    }
+
+    /// Waits for the oldest effect in flight; false when none is.
+    public func settleOne() async -> Bool {
+        guard let (key, task) = tasks.min(by: { $0.key < $1.key }) else { return false }
+        await task.value
+        tasks[key] = nil
+        return true
+    }
+
+    /// Cancels the work that has an id (reads, whose answers nobody will see now); writes, which have none, go on.
+    public func cancelIdentified() {
+        for key in identified.values { tasks[key]?.cancel() }
+        identified.removeAll()
+    }
+}
