@@ -12,7 +12,7 @@ enum AccountStoreKind: String, CaseIterable, CustomTestStringConvertible {
     case inMemory, sqlite, postgres
     var testDescription: String { rawValue }
 
-    func stores() throws -> (wallets: any WalletStore, profiles: any AccountProfileStore, directory: any IdentityDirectory) {
+    func stores() async throws -> (wallets: any WalletStore, profiles: any AccountProfileStore, directory: any IdentityDirectory) {
         switch self {
         case .inMemory:
             return (InMemoryWalletStore(), InMemoryAccountProfileStore(), InMemoryIdentityDirectory())
@@ -20,7 +20,7 @@ enum AccountStoreKind: String, CaseIterable, CustomTestStringConvertible {
             let database = try StoreDatabase.open(directory: TemporaryDirectory.make())
             return (SQLiteWalletStore(database: database), SQLiteAccountProfileStore(database: database), SQLiteIdentityDirectory(database: database))
         case .postgres:
-            let database = try PostgresFixture().store
+            let database = try await PostgresFixture().store
             return (PostgresWalletStore(database: database), PostgresAccountProfileStore(database: database), PostgresIdentityDirectory(database: database))
         }
     }
@@ -36,72 +36,72 @@ struct AccountStoreContractTests {
     )
 
     @Test(arguments: AccountStoreKind.allCases)
-    func theFirstCardIsTheDefaultAndRemovingTheDefaultPromotesTheOldest(kind: AccountStoreKind) throws {
-        let wallets = try kind.stores().wallets
-        #expect(try wallets.wallet(forCustomer: "SHA256:abc") == WalletContents())
-        try wallets.addCard(Fixtures.visa, forCustomer: "SHA256:abc", makeDefault: false)
-        try wallets.addCard(Self.mastercard, forCustomer: "SHA256:abc", makeDefault: false)
-        try wallets.addCard(Self.amex, forCustomer: "SHA256:abc", makeDefault: true)
-        var wallet = try wallets.wallet(forCustomer: "SHA256:abc")
+    func theFirstCardIsTheDefaultAndRemovingTheDefaultPromotesTheOldest(kind: AccountStoreKind) async throws {
+        let wallets = try await kind.stores().wallets
+        await #expect(try wallets.wallet(forCustomer: "SHA256:abc") == WalletContents())
+        try await wallets.addCard(Fixtures.visa, forCustomer: "SHA256:abc", makeDefault: false)
+        try await wallets.addCard(Self.mastercard, forCustomer: "SHA256:abc", makeDefault: false)
+        try await wallets.addCard(Self.amex, forCustomer: "SHA256:abc", makeDefault: true)
+        var wallet = try await wallets.wallet(forCustomer: "SHA256:abc")
         #expect(wallet.cards.map(\.id) == [Fixtures.visa.id, Self.mastercard.id, Self.amex.id])
         #expect(wallet.cards.map(\.lastFour) == ["4242", "4444", "0005"])
         #expect(wallet.cards.map(\.expiry) == [Fixtures.visa.expiry, Self.mastercard.expiry, Self.amex.expiry])
         #expect(wallet.defaultCardID == Self.amex.id)
-        try wallets.setDefaultCard(id: Self.mastercard.id, forCustomer: "SHA256:abc")
-        try wallets.setDefaultCard(id: "no-such-card", forCustomer: "SHA256:abc")
-        #expect(try wallets.wallet(forCustomer: "SHA256:abc").defaultCardID == Self.mastercard.id, "an unknown card leaves the default alone")
-        try wallets.removeCard(id: Self.mastercard.id, forCustomer: "SHA256:abc")
-        wallet = try wallets.wallet(forCustomer: "SHA256:abc")
+        try await wallets.setDefaultCard(id: Self.mastercard.id, forCustomer: "SHA256:abc")
+        try await wallets.setDefaultCard(id: "no-such-card", forCustomer: "SHA256:abc")
+        await #expect(try wallets.wallet(forCustomer: "SHA256:abc").defaultCardID == Self.mastercard.id, "an unknown card leaves the default alone")
+        try await wallets.removeCard(id: Self.mastercard.id, forCustomer: "SHA256:abc")
+        wallet = try await wallets.wallet(forCustomer: "SHA256:abc")
         #expect(wallet.cards.map(\.id) == [Fixtures.visa.id, Self.amex.id])
         #expect(wallet.defaultCardID == Fixtures.visa.id)
-        #expect(try wallets.wallet(forCustomer: "local:john").cards.isEmpty, "wallets are per customer")
+        await #expect(try wallets.wallet(forCustomer: "local:john").cards.isEmpty, "wallets are per customer")
     }
 
     @Test(arguments: AccountStoreKind.allCases)
-    func addressesKeepEveryFieldAndTheirOwnDefault(kind: AccountStoreKind) throws {
-        let wallets = try kind.stores().wallets
-        try wallets.addAddress(Fixtures.jane, forCustomer: "local:jane", makeDefault: false)
-        try wallets.addAddress(Self.office, forCustomer: "local:jane", makeDefault: false)
-        var wallet = try wallets.wallet(forCustomer: "local:jane")
+    func addressesKeepEveryFieldAndTheirOwnDefault(kind: AccountStoreKind) async throws {
+        let wallets = try await kind.stores().wallets
+        try await wallets.addAddress(Fixtures.jane, forCustomer: "local:jane", makeDefault: false)
+        try await wallets.addAddress(Self.office, forCustomer: "local:jane", makeDefault: false)
+        var wallet = try await wallets.wallet(forCustomer: "local:jane")
         #expect(wallet.addresses == [Fixtures.jane, Self.office])
         #expect(wallet.defaultAddressID == Fixtures.jane.id)
-        try wallets.setDefaultAddress(id: Self.office.id, forCustomer: "local:jane")
-        try wallets.removeAddress(id: Fixtures.jane.id, forCustomer: "local:jane")
-        wallet = try wallets.wallet(forCustomer: "local:jane")
+        try await wallets.setDefaultAddress(id: Self.office.id, forCustomer: "local:jane")
+        try await wallets.removeAddress(id: Fixtures.jane.id, forCustomer: "local:jane")
+        wallet = try await wallets.wallet(forCustomer: "local:jane")
         #expect(wallet.addresses == [Self.office])
         #expect(wallet.defaultAddressID == Self.office.id)
         #expect(wallet.cards.isEmpty)
     }
 
     @Test(arguments: AccountStoreKind.allCases)
-    func aProfileKeepsWhatTheFirstSignInGave(kind: AccountStoreKind) throws {
-        let profiles = try kind.stores().profiles
-        #expect(try profiles.profile(forCustomer: "sandboxid:1") == nil)
-        try profiles.save(AccountProfile(customerID: "sandboxid:1", name: "Jane Appleseed", email: "jane@example.com"))
-        try profiles.save(AccountProfile(customerID: "sandboxid:1", name: nil, email: nil))
-        #expect(try profiles.profile(forCustomer: "sandboxid:1") == AccountProfile(customerID: "sandboxid:1", name: "Jane Appleseed", email: "jane@example.com"))
+    func aProfileKeepsWhatTheFirstSignInGave(kind: AccountStoreKind) async throws {
+        let profiles = try await kind.stores().profiles
+        await #expect(try profiles.profile(forCustomer: "sandboxid:1") == nil)
+        try await profiles.save(AccountProfile(customerID: "sandboxid:1", name: "Jane Appleseed", email: "jane@example.com"))
+        try await profiles.save(AccountProfile(customerID: "sandboxid:1", name: nil, email: nil))
+        await #expect(try profiles.profile(forCustomer: "sandboxid:1") == AccountProfile(customerID: "sandboxid:1", name: "Jane Appleseed", email: "jane@example.com"))
     }
 
     @Test(arguments: AccountStoreKind.allCases)
-    func usersAreRevokedAndRefreshTokensAreUsedOnce(kind: AccountStoreKind) throws {
-        let directory = try kind.stores().directory
-        #expect(try directory.userID(email: "jane@example.com") == nil)
-        #expect(try directory.authorize(email: "jane@example.com", newID: "u1") == "u1")
-        #expect(try directory.authorize(email: "jane@example.com", newID: "u2") == "u1", "the first id stays")
-        #expect(try directory.status(userID: "u1") == .authorized)
-        #expect(try directory.status(userID: "u2") == .notFound)
+    func usersAreRevokedAndRefreshTokensAreUsedOnce(kind: AccountStoreKind) async throws {
+        let directory = try await kind.stores().directory
+        await #expect(try directory.userID(email: "jane@example.com") == nil)
+        await #expect(try directory.authorize(email: "jane@example.com", newID: "u1") == "u1")
+        await #expect(try directory.authorize(email: "jane@example.com", newID: "u2") == "u1", "the first id stays")
+        await #expect(try directory.status(userID: "u1") == .authorized)
+        await #expect(try directory.status(userID: "u2") == .notFound)
         let expiry = Date(timeIntervalSince1970: 1_800_000_000)
-        try directory.storeRefreshToken(hash: "h1", userID: "u1", expiresAt: expiry)
-        let taken = try #require(try directory.takeRefreshToken(hash: "h1"))
+        try await directory.storeRefreshToken(hash: "h1", userID: "u1", expiresAt: expiry)
+        let taken = try await #require(try directory.takeRefreshToken(hash: "h1"))
         #expect(taken.userID == "u1")
         #expect(taken.expiresAt == expiry)
-        #expect(try directory.takeRefreshToken(hash: "h1") == nil, "a refresh token works once")
-        try directory.storeRefreshToken(hash: "h2", userID: "u1", expiresAt: expiry)
-        try directory.revoke(userID: "u1")
-        #expect(try directory.status(userID: "u1") == .revoked)
-        #expect(try directory.takeRefreshToken(hash: "h2") == nil, "revoking drops the user's refresh tokens")
-        #expect(try directory.authorize(email: "jane@example.com", newID: "u3") == "u1")
-        #expect(try directory.status(userID: "u1") == .authorized, "signing in again lifts the revocation")
+        await #expect(try directory.takeRefreshToken(hash: "h1") == nil, "a refresh token works once")
+        try await directory.storeRefreshToken(hash: "h2", userID: "u1", expiresAt: expiry)
+        try await directory.revoke(userID: "u1")
+        await #expect(try directory.status(userID: "u1") == .revoked)
+        await #expect(try directory.takeRefreshToken(hash: "h2") == nil, "revoking drops the user's refresh tokens")
+        await #expect(try directory.authorize(email: "jane@example.com", newID: "u3") == "u1")
+        await #expect(try directory.status(userID: "u1") == .authorized, "signing in again lifts the revocation")
     }
 }
 
@@ -111,27 +111,27 @@ struct SandboxSeededWalletTests {
     static let sample = try! SandboxWallet().contents()
 
     @Test(arguments: AccountStoreKind.allCases)
-    func anEmptyWalletIsFilledWithTheTestCardsAndSampleAddressesOnce(kind: AccountStoreKind) throws {
-        let base = try kind.stores().wallets
+    func anEmptyWalletIsFilledWithTheTestCardsAndSampleAddressesOnce(kind: AccountStoreKind) async throws {
+        let base = try await kind.stores().wallets
         let seeded = try SandboxSeededWalletStore(base)
-        let first = try seeded.wallet(forCustomer: "ssh:SHA256:new")
+        let first = try await seeded.wallet(forCustomer: "ssh:SHA256:new")
         // Stores keep what a card is, not its label: the sheet labels test cards from their ids.
         #expect(first.cards.map(\.id) == Self.sample.cards.map(\.id), "a new customer starts with every test card")
         #expect(first.addresses == Self.sample.addresses)
         #expect(first.defaultCardID == Self.sample.defaultCardID && first.defaultAddressID == Self.sample.defaultAddressID)
         // Two front ends opening one new customer's wallet at once: every add is an upsert under a fixed id.
         let again = try SandboxSeededWalletStore(base)
-        try base.removeCard(id: Self.sample.cards[1].id, forCustomer: "ssh:SHA256:new")
-        #expect(try again.wallet(forCustomer: "ssh:SHA256:new").cards.count == Self.sample.cards.count - 1, "a wallet with anything in it is left alone")
-        #expect(try base.wallet(forCustomer: "someone-else") == WalletContents(), "only the customer read is filled")
+        try await base.removeCard(id: Self.sample.cards[1].id, forCustomer: "ssh:SHA256:new")
+        await #expect(try again.wallet(forCustomer: "ssh:SHA256:new").cards.count == Self.sample.cards.count - 1, "a wallet with anything in it is left alone")
+        await #expect(try base.wallet(forCustomer: "someone-else") == WalletContents(), "only the customer read is filled")
     }
 
     @Test(arguments: AccountStoreKind.allCases)
-    func aWalletWithOnlyAnAddressIsLeftAlone(kind: AccountStoreKind) throws {
-        let base = try kind.stores().wallets
+    func aWalletWithOnlyAnAddressIsLeftAlone(kind: AccountStoreKind) async throws {
+        let base = try await kind.stores().wallets
         let address = try #require(SandboxWallet.sampleContacts.last)
-        try base.addAddress(address, forCustomer: "local:jane", makeDefault: true)
-        let wallet = try SandboxSeededWalletStore(base).wallet(forCustomer: "local:jane")
+        try await base.addAddress(address, forCustomer: "local:jane", makeDefault: true)
+        let wallet = try await SandboxSeededWalletStore(base).wallet(forCustomer: "local:jane")
         #expect(wallet.cards.isEmpty)
         #expect(wallet.addresses.map(\.id) == [address.id])
     }

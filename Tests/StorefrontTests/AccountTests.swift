@@ -60,14 +60,14 @@ struct AccountFlowTests {
         #expect(driver.state.shopperLabel == "Jane")
         #expect(driver.state.notice?.text == "Signed in as Jane. Your guest cart was added to your account's cart.")
         #expect(driver.state.cartBadge.itemCount == 2)
-        let session = try #require(try AuthManager(store: stack.credentials).storedSession())
+        let session = try await #require(try AuthManager(store: stack.credentials).storedSession())
         #expect(try stack.carts?.lines(forCustomer: "sandbox-id:\(session.userID)").count == 2)
         #expect(try stack.carts?.lines(forCustomer: "guest").isEmpty == true, "the guest cart moved, it was not copied")
         #expect(try stack.profiles.profile(forCustomer: "sandbox-id:\(session.userID)") == AccountProfile(customerID: "sandbox-id:\(session.userID)", name: "Jane", email: "jane@example.com"))
 
         try await driver.press("i")
         #expect(driver.state.account.title == "Guest")
-        #expect(try AuthManager(store: stack.credentials).storedSession() == nil)
+        await #expect(try AuthManager(store: stack.credentials).storedSession() == nil)
     }
 
     @Test func aBadEmailAndAWrongCodeAreShownInPlace() async throws {
@@ -111,25 +111,25 @@ struct AccountFlowTests {
         let driver = ScriptedDriver(stack: stack)
         try await driver.press("u,i")
         #expect(driver.state.account.title == "Guest")
-        #expect(try AuthManager(store: stack.credentials).storedSession() == nil)
+        await #expect(try AuthManager(store: stack.credentials).storedSession() == nil)
     }
 
     @Test(arguments: [CredentialState.revoked, .notFound])
     func launchSignsOutARevokedOrUnknownUserAndDeletesTheTokens(state: CredentialState) async throws {
         let store = CredentialStoreSpy()
-        try AuthManager(store: store).save(Fixtures.tokens, userID: "user-1")
+        try await AuthManager(store: store).save(Fixtures.tokens, userID: "user-1")
         var answers = SignInProviderStub.Answers()
         answers.credentialState = state
         let provider = SignInProviderStub(answers)
         let outcome = await LaunchCheck.run(services: SignInServices(makeController: SignInControllerFactorySpy(outcome: .failure(.canceled)).factory, provider: provider, auth: AuthManager(store: store)))
         #expect(outcome.account == nil && outcome.notice != nil)
-        #expect(try AuthManager(store: store).storedSession() == nil)
+        await #expect(try AuthManager(store: store).storedSession() == nil)
         #expect(provider.calls == ["credentialState(user-1)"])
     }
 
     @Test func launchRefreshesAnExpiredAccessToken() async throws {
         let store = CredentialStoreSpy()
-        try AuthManager(store: store).save(Fixtures.tokens, userID: "user-1")
+        try await AuthManager(store: store).save(Fixtures.tokens, userID: "user-1")
         var answers = SignInProviderStub.Answers()
         answers.accessToken = .expired
         let provider = SignInProviderStub(answers)
@@ -137,13 +137,13 @@ struct AccountFlowTests {
         let outcome = await LaunchCheck.run(services: services)
         #expect(outcome == LaunchCheck.Outcome(account: SignedInAccount(provider: .sandboxID, userID: "user-1"), notice: nil))
         #expect(provider.calls == ["credentialState(user-1)", "verifyAccessToken", "refresh(rt-1)"])
-        #expect(try AuthManager(store: store).storedSession()?.tokens == Fixtures.refreshedTokens)
+        await #expect(try AuthManager(store: store).storedSession()?.tokens == Fixtures.refreshedTokens)
 
         answers.refresh = .failure(.failed("Your sign-in expired. Sign in again."))
         let failing = SignInProviderStub(answers)
         let expired = await LaunchCheck.run(services: SignInServices(makeController: services.makeController, provider: failing, auth: AuthManager(store: store)))
         #expect(expired == LaunchCheck.Outcome(account: nil, notice: "Your sign-in expired. Sign in again."))
-        #expect(try AuthManager(store: store).storedSession() == nil)
+        await #expect(try AuthManager(store: store).storedSession() == nil)
     }
 
     @Test func addingACardShowsEachErrorThenKeepsOnlyTheToken() async throws {

@@ -13,7 +13,7 @@ enum CatalogRepositoryKind: String, CaseIterable, CustomTestStringConvertible {
 
     var testDescription: String { rawValue }
 
-    func make(_ catalog: Catalog) throws -> any CatalogRepository {
+    func make(_ catalog: Catalog) async throws -> any CatalogRepository {
         switch self {
         case .inMemory:
             return InMemoryCatalogRepository(catalog: catalog)
@@ -21,7 +21,7 @@ enum CatalogRepositoryKind: String, CaseIterable, CustomTestStringConvertible {
             let database = try StoreDatabase.open(directory: TemporaryDirectory.make())
             return try SQLiteCatalogRepository.open(database: database, catalogData: try Fixtures.catalogJSON(catalog), source: "test")
         case .postgres:
-            return try PostgresFixture().importing(catalog)
+            return try await PostgresFixture().importing(catalog)
         }
     }
 }
@@ -38,32 +38,32 @@ struct CatalogRepositoryContractTests {
     static let catalog = Fixtures.generatedCatalog(count: 500)
 
     @Test(arguments: CatalogRepositoryKind.allCases)
-    func countsAndPagesInCatalogOrder(kind: CatalogRepositoryKind) throws {
-        let repository = try kind.make(Self.catalog)
-        #expect(try repository.count(matching: "") == 500)
-        #expect(try repository.page(matching: "", offset: 0, limit: 3).map(\.id) == ["p1", "p2", "p3"])
-        #expect(try repository.page(matching: "", offset: 498, limit: 5).map(\.id) == ["p499", "p500"])
-        #expect(try repository.page(matching: "", offset: 500, limit: 5).isEmpty)
-        #expect(try repository.page(matching: "", offset: 10, limit: 0).isEmpty)
+    func countsAndPagesInCatalogOrder(kind: CatalogRepositoryKind) async throws {
+        let repository = try await kind.make(Self.catalog)
+        await #expect(try repository.count(matching: "") == 500)
+        await #expect(try repository.page(matching: "", offset: 0, limit: 3).map(\.id) == ["p1", "p2", "p3"])
+        await #expect(try repository.page(matching: "", offset: 498, limit: 5).map(\.id) == ["p499", "p500"])
+        await #expect(try repository.page(matching: "", offset: 500, limit: 5).isEmpty)
+        await #expect(try repository.page(matching: "", offset: 10, limit: 0).isEmpty)
     }
 
     @Test(arguments: CatalogRepositoryKind.allCases)
-    func looksUpById(kind: CatalogRepositoryKind) throws {
-        let repository = try kind.make(Self.catalog)
-        let product = try #require(try repository.product(id: "p42"))
+    func looksUpById(kind: CatalogRepositoryKind) async throws {
+        let repository = try await kind.make(Self.catalog)
+        let product = try await #require(try repository.product(id: "p42"))
         #expect(product == Self.catalog.products[41])
-        #expect(try repository.product(id: "nope") == nil)
+        await #expect(try repository.product(id: "nope") == nil)
     }
 
     @Test(arguments: CatalogRepositoryKind.allCases)
-    func searchesWordPrefixesCaseInsensitively(kind: CatalogRepositoryKind) throws {
-        let repository = try kind.make(Self.catalog)
+    func searchesWordPrefixesCaseInsensitively(kind: CatalogRepositoryKind) async throws {
+        let repository = try await kind.make(Self.catalog)
         let expected = Self.catalog.products.filter { $0.name.contains("Oak") && $0.name.contains("Mug") }.map(\.id)
         #expect(!expected.isEmpty)
-        #expect(try repository.count(matching: "oak mug") == expected.count)
-        #expect(try repository.page(matching: "OAK Mu", offset: 0, limit: 1_000).map(\.id) == expected)
-        #expect(try repository.page(matching: "oak mug", offset: 1, limit: 2).map(\.id) == Array(expected.dropFirst().prefix(2)))
-        #expect(try repository.count(matching: "zzzz") == 0)
+        await #expect(try repository.count(matching: "oak mug") == expected.count)
+        await #expect(try repository.page(matching: "OAK Mu", offset: 0, limit: 1_000).map(\.id) == expected)
+        await #expect(try repository.page(matching: "oak mug", offset: 1, limit: 2).map(\.id) == Array(expected.dropFirst().prefix(2)))
+        await #expect(try repository.count(matching: "zzzz") == 0)
     }
 
     @Test(arguments: CatalogRepositoryKind.allCases)
@@ -138,10 +138,10 @@ struct SQLiteStoreTests {
         #expect(synchronous == 2, "FULL")
     }
 
-    @Test func anUnsyncedWriteCommitsWithoutSyncAndLeavesTheWriterSyncingInFull() throws {
+    @Test func anUnsyncedWriteCommitsWithoutSyncAndLeavesTheWriterSyncingInFull() async throws {
         struct Refused: Error {}
         let database = try StoreDatabase.open(directory: TemporaryDirectory.make())
-        let during = try database.writeUnsynced { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
+        let during = try await database.writeUnsynced { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
         #expect(during == 1, "NORMAL while the write runs")
         let writerSetting = { try database.pool.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") } }
         #expect(try writerSetting() == 2, "the next write, an order perhaps, is synced in FULL")
@@ -150,8 +150,8 @@ struct SQLiteStoreTests {
 
         let carts = SQLiteCartStore(database: database)
         let line = CartLine(productID: "mug", name: "Mug", unitPrice: Money(minorUnits: 1800, currency: .usd), quantity: 2)
-        try carts.save([line], forCustomer: "guest")
-        #expect(try carts.lines(forCustomer: "guest") == [line])
+        try await carts.save([line], forCustomer: "guest")
+        await #expect(try carts.lines(forCustomer: "guest") == [line])
         #expect(try writerSetting() == 2)
     }
 }

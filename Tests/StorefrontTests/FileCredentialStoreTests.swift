@@ -69,14 +69,14 @@ struct FileCredentialStoreTests {
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "not json")
     }
 
-    @Test func authManagerKeepsTheSessionInTheRealFile() throws {
+    @Test func authManagerKeepsTheSessionInTheRealFile() async throws {
         let auth = AuthManager(store: FileCredentialStore(path: path))
-        #expect(try auth.storedSession() == nil)
-        try auth.save(Fixtures.tokens, userID: "sbx_1")
+        await #expect(try auth.storedSession() == nil)
+        try await auth.save(Fixtures.tokens, userID: "sbx_1")
         let reopened = AuthManager(store: FileCredentialStore(path: path))
-        #expect(try reopened.storedSession() == AuthManager.StoredSession(userID: "sbx_1", tokens: Fixtures.tokens))
-        try reopened.clear()
-        #expect(try auth.storedSession() == nil)
-        #expect(try auth.accessToken() == nil && auth.refreshToken() == nil)
+        await #expect(try reopened.storedSession() == AuthManager.StoredSession(userID: "sbx_1", tokens: Fixtures.tokens))
+        try await reopened.clear()
+        await #expect(try auth.storedSession() == nil)
+        await #expect(try auth.accessToken() == nil && auth.refreshToken() == nil)
     }
 }

@@ -14,11 +14,11 @@ enum OrderStoreKind: String, CaseIterable, CustomTestStringConvertible {
     case inMemory, sqlite, postgres
     var testDescription: String { rawValue }
 
-    func make() throws -> any OrderStore {
+    func make() async throws -> any OrderStore {
         switch self {
         case .inMemory: return InMemoryOrderStore()
         case .sqlite: return try SQLiteFixture().orders
-        case .postgres: return try PostgresStockFixture().orders
+        case .postgres: return try await PostgresStockFixture().orders
         }
     }
 }
@@ -65,11 +65,11 @@ struct OrderStoreContractTests {
     let placedAt = Date(timeIntervalSince1970: 1_795_339_800)
 
     @Test(arguments: OrderStoreKind.allCases)
-    func theSameKeyReturnsTheSameOrder(kind: OrderStoreKind) throws {
-        let store = try kind.make()
+    func theSameKeyReturnsTheSameOrder(kind: OrderStoreKind) async throws {
+        let store = try await kind.make()
         let draft = Drafts.draft("mug-stdout", name: "stdout Mug", quantity: 1, unitPrice: 1_800)
-        let first = try store.begin(draft, idempotencyKey: "key-1", tokenID: "tok", paymentDescription: "Visa ••4242", placedAt: placedAt)
-        let again = try store.begin(draft, idempotencyKey: "key-1", tokenID: "tok", paymentDescription: "Visa ••4242", placedAt: placedAt)
+        let first = try await store.begin(draft, idempotencyKey: "key-1", tokenID: "tok", paymentDescription: "Visa ••4242", placedAt: placedAt)
+        let again = try await store.begin(draft, idempotencyKey: "key-1", tokenID: "tok", paymentDescription: "Visa ••4242", placedAt: placedAt)
         #expect(first.number == again.number)
         #expect(first.status == .charging)
         #expect(first.lines == draft.lines, "lines are frozen at purchase time")
@@ -77,17 +77,17 @@ struct OrderStoreContractTests {
     }
 
     @Test(arguments: OrderStoreKind.allCases)
-    func paidOrdersAreListedNewestFirstAndDeclinedOnesAreNot(kind: OrderStoreKind) throws {
-        let store = try kind.make()
-        let a = try store.begin(Drafts.draft("mug-stdout", name: "stdout Mug", quantity: 1), idempotencyKey: "a", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
-        let b = try store.begin(Drafts.draft("rubber-duck", name: "Debugging Duck", quantity: 2), idempotencyKey: "b", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
-        let c = try store.begin(Drafts.draft("pen-fine", name: "Fine Liner Trio", quantity: 1), idempotencyKey: "c", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
-        try store.finish(orderNumber: a.number, status: .paid, failure: nil)
-        try store.finish(orderNumber: b.number, status: .declined, failure: "Your card was declined.")
-        try store.finish(orderNumber: c.number, status: .paid, failure: nil)
-        #expect(try store.count(customer: nil) == 2)
-        #expect(try store.orders(customer: nil, offset: 0, limit: 10).map(\.number) == [c.number, a.number])
-        #expect(try store.order(number: b.number)?.status == .declined)
+    func paidOrdersAreListedNewestFirstAndDeclinedOnesAreNot(kind: OrderStoreKind) async throws {
+        let store = try await kind.make()
+        let a = try await store.begin(Drafts.draft("mug-stdout", name: "stdout Mug", quantity: 1), idempotencyKey: "a", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
+        let b = try await store.begin(Drafts.draft("rubber-duck", name: "Debugging Duck", quantity: 2), idempotencyKey: "b", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
+        let c = try await store.begin(Drafts.draft("pen-fine", name: "Fine Liner Trio", quantity: 1), idempotencyKey: "c", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
+        try await store.finish(orderNumber: a.number, status: .paid, failure: nil)
+        try await store.finish(orderNumber: b.number, status: .declined, failure: "Your card was declined.")
+        try await store.finish(orderNumber: c.number, status: .paid, failure: nil)
+        await #expect(try store.count(customer: nil) == 2)
+        await #expect(try store.orders(customer: nil, offset: 0, limit: 10).map(\.number) == [c.number, a.number])
+        await #expect(try store.order(number: b.number)?.status == .declined)
     }
 }
 
@@ -113,9 +113,9 @@ struct PostgresStockFixture: StockedOrderStore {
     let postgresCatalog: PostgresCatalogRepository
     let postgresOrders: PostgresOrderStore
 
-    init() throws {
-        database = try PostgresFixture()
-        postgresCatalog = try database.importing(try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled"))
+    init() async throws {
+        database = try await PostgresFixture()
+        postgresCatalog = try await database.importing(try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled"))
         postgresOrders = PostgresOrderStore(database: database.store, currency: .usd)
     }
 
@@ -128,10 +128,10 @@ struct PostgresStockFixture: StockedOrderStore {
 enum StockedStoreKind: String, CaseIterable, CustomTestStringConvertible {
     case sqlite, postgres
     var testDescription: String { rawValue }
-    func make() throws -> any StockedOrderStore {
+    func make() async throws -> any StockedOrderStore {
         switch self {
         case .sqlite: try SQLiteFixture()
-        case .postgres: try PostgresStockFixture()
+        case .postgres: try await PostgresStockFixture()
         }
     }
 }
@@ -141,70 +141,74 @@ struct StockedOrderStoreContractTests {
     let placedAt = Date(timeIntervalSince1970: 1_795_339_800)
 
     @Test(arguments: StockedStoreKind.allCases)
-    func reservingThenPayingMovesStockToSold(kind: StockedStoreKind) throws {
-        let fixture = try kind.make()
-        let order = try fixture.orders.begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 2), idempotencyKey: "k", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
+    func reservingThenPayingMovesStockToSold(kind: StockedStoreKind) async throws {
+        let fixture = try await kind.make()
+        let order = try await fixture.orders.begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 2), idempotencyKey: "k", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
         #expect(try fixture.stock("hoodie-root") == (1, 2, 0))
-        try fixture.orders.finish(orderNumber: order.number, status: .paid, failure: nil)
+        try await fixture.orders.finish(orderNumber: order.number, status: .paid, failure: nil)
         #expect(try fixture.stock("hoodie-root") == (1, 0, 2))
         // Finishing twice changes nothing.
-        try fixture.orders.finish(orderNumber: order.number, status: .paid, failure: nil)
+        try await fixture.orders.finish(orderNumber: order.number, status: .paid, failure: nil)
         #expect(try fixture.stock("hoodie-root") == (1, 0, 2))
-        #expect(try fixture.catalog.product(id: "hoodie-root")?.stock == 1)
+        await #expect(try fixture.catalog.product(id: "hoodie-root")?.stock == 1)
     }
 
     @Test(arguments: StockedStoreKind.allCases)
-    func ordersAreListedWithTheirOwnLinesNewestFirst(kind: StockedStoreKind) throws {
-        let fixture = try kind.make()
+    func ordersAreListedWithTheirOwnLinesNewestFirst(kind: StockedStoreKind) async throws {
+        let fixture = try await kind.make()
         for (index, (id, quantity)) in [("hoodie-root", 1), ("keycap-dusk", 2), ("hoodie-root", 1)].enumerated() {
-            let order = try fixture.orders.begin(Drafts.draft(id, name: id, quantity: quantity), idempotencyKey: "k\(index)", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
-            try fixture.orders.finish(orderNumber: order.number, status: .paid, failure: nil)
+            let order = try await fixture.orders.begin(Drafts.draft(id, name: id, quantity: quantity), idempotencyKey: "k\(index)", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
+            try await fixture.orders.finish(orderNumber: order.number, status: .paid, failure: nil)
         }
-        let listed = try fixture.orders.orders(customer: "local:jane", offset: 0, limit: 10)
+        let listed = try await fixture.orders.orders(customer: "local:jane", offset: 0, limit: 10)
         #expect(listed.map(\.number) == ["SF-000003", "SF-000002", "SF-000001"])
         #expect(listed.map { $0.lines.map(\.quantity) } == [[1], [2], [1]])
         #expect(listed.map { $0.lines.map(\.productID.rawValue) } == [["hoodie-root"], ["keycap-dusk"], ["hoodie-root"]])
-        #expect(try fixture.orders.count(customer: "local:jane") == 3)
-        #expect(try fixture.orders.count(customer: "local:john") == 0)
-        #expect(try fixture.orders.orders(customer: nil, offset: 1, limit: 1).map(\.number) == ["SF-000002"])
+        await #expect(try fixture.orders.count(customer: "local:jane") == 3)
+        await #expect(try fixture.orders.count(customer: "local:john") == 0)
+        await #expect(try fixture.orders.orders(customer: nil, offset: 1, limit: 1).map(\.number) == ["SF-000002"])
     }
 
     @Test(arguments: StockedStoreKind.allCases)
-    func aDeclineReleasesTheStock(kind: StockedStoreKind) throws {
-        let fixture = try kind.make()
-        let order = try fixture.orders.begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 3), idempotencyKey: "k", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
+    func aDeclineReleasesTheStock(kind: StockedStoreKind) async throws {
+        let fixture = try await kind.make()
+        let order = try await fixture.orders.begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 3), idempotencyKey: "k", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
         #expect(try fixture.stock("hoodie-root") == (0, 3, 0))
-        #expect(try fixture.orders.unsettledOrders().map(\.number) == [order.number])
-        try fixture.orders.finish(orderNumber: order.number, status: .declined, failure: "Your card was declined.")
+        await #expect(try fixture.orders.unsettledOrders().map(\.number) == [order.number])
+        try await fixture.orders.finish(orderNumber: order.number, status: .declined, failure: "Your card was declined.")
         #expect(try fixture.stock("hoodie-root") == (3, 0, 0))
-        #expect(try fixture.orders.unsettledOrders().isEmpty)
-        #expect(try fixture.orders.order(number: order.number)?.status == .declined)
+        await #expect(try fixture.orders.unsettledOrders().isEmpty)
+        await #expect(try fixture.orders.order(number: order.number)?.status == .declined)
     }
 
     @Test(arguments: StockedStoreKind.allCases)
-    func moreThanTheStockIsSoldOutAndReservesNothing(kind: StockedStoreKind) throws {
-        let fixture = try kind.make()
+    func moreThanTheStockIsSoldOutAndReservesNothing(kind: StockedStoreKind) async throws {
+        let fixture = try await kind.make()
         #expect(throws: OrderStoreError.soldOut(productName: "root Hoodie", available: 3)) {
             try fixture.orders.begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 4), idempotencyKey: "k", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
         }
         #expect(try fixture.stock("hoodie-root") == (3, 0, 0))
-        #expect(try fixture.orders.order(number: "SF-000001") == nil)
+        await #expect(try fixture.orders.order(number: "SF-000001") == nil)
     }
 
     @Test(arguments: StockedStoreKind.allCases)
-    func twoBuyersRaceForTheLastUnitAndExactlyOneWins(kind: StockedStoreKind) throws {
-        let fixture = try kind.make()
+    func twoBuyersRaceForTheLastUnitAndExactlyOneWins(kind: StockedStoreKind) async throws {
+        let fixture = try await kind.make()
         // Leave one hoodie.
-        _ = try fixture.orders.begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 2), idempotencyKey: "earlier", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
+        _ = try await fixture.orders.begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 2), idempotencyKey: "earlier", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
         // Two buyers with their own connections to the same database.
         let buyers = try (0..<2).map { _ in try fixture.anotherBuyer() }
         let outcomes = Outcomes()
-        DispatchQueue.concurrentPerform(iterations: 2) { index in
-            do {
-                _ = try buyers[index].begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 1), idempotencyKey: "buyer-\(index)", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
-                outcomes.add("won")
-            } catch {
-                outcomes.add("\(error)")
+        await withTaskGroup(of: Void.self) { group in
+            for index in 0..<2 {
+                group.addTask {
+                    do {
+                        _ = try await buyers[index].begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 1), idempotencyKey: "buyer-\(index)", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
+                        outcomes.add("won")
+                    } catch {
+                        outcomes.add("\(error)")
+                    }
+                }
             }
         }
         #expect(outcomes.sorted == ["soldOut(productName: \"root Hoodie\", available: 0)", "won"])
@@ -212,15 +216,19 @@ struct StockedOrderStoreContractTests {
     }
 
     @Test(arguments: StockedStoreKind.allCases)
-    func twoBuyersStartingOneOrderUnderOneKeyGetTheSameOrder(kind: StockedStoreKind) throws {
-        let fixture = try kind.make()
+    func twoBuyersStartingOneOrderUnderOneKeyGetTheSameOrder(kind: StockedStoreKind) async throws {
+        let fixture = try await kind.make()
         let buyers = try (0..<2).map { _ in try fixture.anotherBuyer() }
         let numbers = Outcomes()
-        DispatchQueue.concurrentPerform(iterations: 2) { index in
-            do {
-                numbers.add(try buyers[index].begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 1), idempotencyKey: "same", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt).number)
-            } catch {
-                numbers.add("\(error)")
+        await withTaskGroup(of: Void.self) { group in
+            for index in 0..<2 {
+                group.addTask {
+                    do {
+                        numbers.add(try await buyers[index].begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 1), idempotencyKey: "same", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt).number)
+                    } catch {
+                        numbers.add("\(error)")
+                    }
+                }
             }
         }
         #expect(numbers.sorted == ["SF-000001", "SF-000001"])
@@ -239,11 +247,11 @@ final class Outcomes: @unchecked Sendable {
 enum CartStoreKind: String, CaseIterable, CustomTestStringConvertible {
     case inMemory, sqlite, postgres
     var testDescription: String { rawValue }
-    func make() throws -> any CartStore {
+    func make() async throws -> any CartStore {
         switch self {
         case .inMemory: InMemoryCartStore()
         case .sqlite: SQLiteCartStore(database: try StoreDatabase.open(directory: TemporaryDirectory.make()))
-        case .postgres: PostgresCartStore(database: try PostgresFixture().store)
+        case .postgres: await PostgresCartStore(database: try PostgresFixture().store)
         }
     }
 }
@@ -251,19 +259,19 @@ enum CartStoreKind: String, CaseIterable, CustomTestStringConvertible {
 @Suite("CartStore contract")
 struct CartStoreContractTests {
     @Test(arguments: CartStoreKind.allCases)
-    func eachCustomerHasTheirOwnCartAndASaveReplacesIt(kind: CartStoreKind) throws {
-        let store = try kind.make()
+    func eachCustomerHasTheirOwnCartAndASaveReplacesIt(kind: CartStoreKind) async throws {
+        let store = try await kind.make()
         let mug = CartLine(productID: "mug-stdout", name: "stdout Mug", unitPrice: Money(minorUnits: 1_800, currency: .usd), quantity: 2)
         let duck = CartLine(productID: "rubber-duck", name: "Debugging Duck", unitPrice: Money(minorUnits: 700, currency: .usd), quantity: 1)
-        #expect(try store.lines(forCustomer: "local:jane").isEmpty)
-        try store.save([mug, duck], forCustomer: "local:jane")
-        try store.save([duck], forCustomer: "SHA256:abc")
-        #expect(try store.lines(forCustomer: "local:jane") == [mug, duck])
-        #expect(try store.lines(forCustomer: "SHA256:abc") == [duck])
-        try store.save([duck], forCustomer: "local:jane")
-        #expect(try store.lines(forCustomer: "local:jane") == [duck])
-        try store.save([], forCustomer: "local:jane")
-        #expect(try store.lines(forCustomer: "local:jane").isEmpty)
+        await #expect(try store.lines(forCustomer: "local:jane").isEmpty)
+        try await store.save([mug, duck], forCustomer: "local:jane")
+        try await store.save([duck], forCustomer: "SHA256:abc")
+        await #expect(try store.lines(forCustomer: "local:jane") == [mug, duck])
+        await #expect(try store.lines(forCustomer: "SHA256:abc") == [duck])
+        try await store.save([duck], forCustomer: "local:jane")
+        await #expect(try store.lines(forCustomer: "local:jane") == [duck])
+        try await store.save([], forCustomer: "local:jane")
+        await #expect(try store.lines(forCustomer: "local:jane").isEmpty)
     }
 }
 

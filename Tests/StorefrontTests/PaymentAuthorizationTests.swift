@@ -72,7 +72,7 @@ struct PaymentAuthorizationTests {
 struct StoreOverride: CatalogRepository {
     let base: any CatalogRepository
     let store: StoreProfile
-    func count(matching query: String) throws -> Int { try base.count(matching: query) }
-    func page(matching query: String, offset: Int, limit: Int) throws -> [Product] { try base.page(matching: query, offset: offset, limit: limit) }
-    func product(id: ProductID) throws -> Product? { try base.product(id: id) }
+    func count(matching query: String) async throws -> Int { try await base.count(matching: query) }
+    func page(matching query: String, offset: Int, limit: Int) async throws -> [Product] { try await base.page(matching: query, offset: offset, limit: limit) }
+    func product(id: ProductID) async throws -> Product? { try await base.product(id: id) }
 }

@@ -123,25 +123,25 @@ struct PostgresCommandTests {
         #expect(listed.stdout.contains("\"status\" : \"paid\""))
     }
 
-    @Test func reimportingKeepsWhatWasSoldAndTakesNewPrices() throws {
-        let fixture = try PostgresFixture()
+    @Test func reimportingKeepsWhatWasSoldAndTakesNewPrices() async throws {
+        let fixture = try await PostgresFixture()
         let catalog = try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled")
-        let repository = try fixture.importing(catalog)
+        let repository = try await fixture.importing(catalog)
         let orders = PostgresOrderStore(database: fixture.store, currency: .usd)
-        let order = try orders.begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 2), idempotencyKey: "k", tokenID: "t", paymentDescription: "Visa", placedAt: Date())
-        try orders.finish(orderNumber: order.number, status: .paid, failure: nil)
+        let order = try await orders.begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 2), idempotencyKey: "k", tokenID: "t", paymentDescription: "Visa", placedAt: Date())
+        try await orders.finish(orderNumber: order.number, status: .paid, failure: nil)
         var changed = catalog
         changed.products[0].price = Money(minorUnits: 12_345, currency: .usd)
         changed.products.removeLast()
-        let summary = try PostgresCatalogRepository.importCatalog(changed, contentHash: "changed", into: fixture.store)
+        let summary = try await PostgresCatalogRepository.importCatalog(changed, contentHash: "changed", into: fixture.store)
         #expect(summary == .init(products: 23, added: 0, retired: 1, changed: true))
-        let reopened = try PostgresCatalogRepository.open(database: fixture.store)
-        #expect(try reopened.count(matching: "") == 23)
-        #expect(try reopened.product(id: changed.products[0].id)?.price.minorUnits == 12_345)
-        #expect(try reopened.product(id: catalog.products.last!.id) == nil, "a product no longer listed leaves the catalog")
+        let reopened = try await PostgresCatalogRepository.open(database: fixture.store)
+        await #expect(try reopened.count(matching: "") == 23)
+        await #expect(try reopened.product(id: changed.products[0].id)?.price.minorUnits == 12_345)
+        await #expect(try reopened.product(id: catalog.products.last!.id) == nil, "a product no longer listed leaves the catalog")
         #expect(try fixture.stock("hoodie-root") == (1, 0, 2), "stock is kept across imports")
-        #expect(try repository.product(id: "hoodie-root")?.stock == 1)
-        #expect(try orders.order(number: order.number)?.lines.first?.productID == "hoodie-root", "old orders keep their lines")
+        await #expect(try repository.product(id: "hoodie-root")?.stock == 1)
+        await #expect(try orders.order(number: order.number)?.lines.first?.productID == "hoodie-root", "old orders keep their lines")
     }
 
     @Test func anInvalidCatalogImportsNothing() throws {
@@ -220,17 +220,17 @@ struct PostgresCommandTests {
 
 @Suite("PostgreSQL going away")
 struct PostgresOutageTests {
-    @Test func aStoppedServerFailsCallsAsUnavailableAndTheStoreRecoversWhenItIsBack() throws {
+    @Test func aStoppedServerFailsCallsAsUnavailableAndTheStoreRecoversWhenItIsBack() async throws {
         let server = try PostgresServer()
         let url = try server.createDatabase()
         // Every call while the server is down tries it again: the test decides when it is back.
         let pool = PostgresStore.Pool(maximumConnections: 1, idleTimeout: .seconds(60), probeInterval: .zero)
         let store = try PostgresStore.connect(try PostgresLocation.parse(url, environment: [:]), pool: pool)
-        try store.migrate()
+        try await store.migrate()
         let carts = PostgresCartStore(database: store)
         let mug = CartLine(productID: "mug-stdout", name: "stdout Mug", unitPrice: Money(minorUnits: 1_800, currency: .usd), quantity: 2)
-        try carts.save([mug], forCustomer: "local:jane")
-        #expect(try carts.lines(forCustomer: "local:jane") == [mug], "the pool holds an open connection now")
+        try await carts.save([mug], forCustomer: "local:jane")
+        await #expect(try carts.lines(forCustomer: "local:jane") == [mug], "the pool holds an open connection now")
 
         try server.kill()
         #expect {
@@ -242,12 +242,12 @@ struct PostgresOutageTests {
         #expect(throws: StorageError.self) { try carts.save([], forCustomer: "local:jane") }
 
         try server.start()
-        #expect(try carts.lines(forCustomer: "local:jane") == [mug], "the store goes on without a restart, and nothing was lost")
+        await #expect(try carts.lines(forCustomer: "local:jane") == [mug], "the store goes on without a restart, and nothing was lost")
         #expect(!store.isDown)
     }
 
-    @Test func aServerWithNoFreeConnectionIsWaitedForLikeAnOutageNotShownAsAnError() throws {
-        let fixture = try PostgresFixture()
+    @Test func aServerWithNoFreeConnectionIsWaitedForLikeAnOutageNotShownAsAnError() async throws {
+        let fixture = try await PostgresFixture()
         // A role allowed two connections, both held by psql: a third gets SQLSTATE 53300, as every
         // client does once max_connections is reached.
         let role = "limited_\(UUID().uuidString.prefix(8).lowercased())"
@@ -275,7 +275,7 @@ struct PostgresOutageTests {
         for holder in holders { kill(holder.pid, SIGKILL) }
         _ = try fixture.rows("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE \(held)")
         try #require(try fixture.waitForConnections(held, count: 0), "the held connections are gone")
-        #expect(try carts.lines(forCustomer: "local:jane") == [], "a connection is free again and the call goes through")
+        await #expect(try carts.lines(forCustomer: "local:jane") == [], "a connection is free again and the call goes through")
         #expect(!store.isDown)
     }
 }

@@ -7,9 +7,9 @@ import StoreSandbox
 /// The shop on PostgreSQL in a real terminal, with the real server stopped and started under it.
 @Suite("PostgreSQL end to end", .serialized)
 struct PostgresEndToEndTests {
-    @Test func aSessionKeepsItsCartWhileTheServerIsDownAndGoesOnWhenItIsBack() throws {
+    @Test func aSessionKeepsItsCartWhileTheServerIsDownAndGoesOnWhenItIsBack() async throws {
         let server = try PostgresServer()
-        let url = try server.createShop()
+        let url = try await server.createShop()
 
         let terminal = try TmuxTerminal(environment: ["STOREFRONT_DATABASE_URL": url])
         try terminal.type("\(try BuiltProduct.requireStorefront()) run; echo EXIT=$?")
@@ -36,9 +36,9 @@ struct PostgresEndToEndTests {
 /// `storefront serve` on PostgreSQL with the real server stopped and started under it, the real OpenSSH client in front.
 @Suite("Serving through a database outage", .serialized)
 struct ServeThroughOutageTests {
-    @Test func serveKeepsAcceptingWhileTheDatabaseIsDownAndEverySessionGoesOnWhenItIsBack() throws {
+    @Test func serveKeepsAcceptingWhileTheDatabaseIsDownAndEverySessionGoesOnWhenItIsBack() async throws {
         let server = try PostgresServer()
-        let url = try server.createShop()
+        let url = try await server.createShop()
         let host = try ServeProcess(environment: ["STOREFRONT_DATABASE_URL": url])
         let key = try host.makeClientKey("bob")
         let shopping = try TmuxTerminal()
@@ -72,9 +72,9 @@ struct ServeThroughOutageTests {
 /// Three `storefront serve` front ends on three ports, one PostgreSQL behind them, the real OpenSSH client in front.
 @Suite("Several front ends on one PostgreSQL", .serialized)
 struct ManyFrontEndsTests {
-    @Test func aKeysCartWalletAndOrdersFollowItFromHostToHost() throws {
-        let fixture = try PostgresFixture()
-        _ = try fixture.importing(try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled"))
+    @Test func aKeysCartWalletAndOrdersFollowItFromHostToHost() async throws {
+        let fixture = try await PostgresFixture()
+        _ = try await fixture.importing(try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled"))
         // The URL (with its password) reaches serve through the environment, as an operator would pass it.
         // The test cards are off, so the wallet that follows the key holds only the card it adds.
         let hosts = try (0..<3).map { _ in try ServeProcess(environment: ["STOREFRONT_DATABASE_URL": fixture.url, "STOREFRONT_SANDBOX_TEST_CARDS": "off"]) }
@@ -114,9 +114,9 @@ struct ManyFrontEndsTests {
         try third.waitFor("EXIT=0")
     }
 
-    @Test func twoKeysBuyingTheLastUnitOnTwoHostsAtOnceOneWinsOneReadsSoldOut() throws {
-        let fixture = try PostgresFixture()
-        _ = try fixture.importing(try PostgresRaceTests.oneProduct(stock: 1))
+    @Test func twoKeysBuyingTheLastUnitOnTwoHostsAtOnceOneWinsOneReadsSoldOut() async throws {
+        let fixture = try await PostgresFixture()
+        _ = try await fixture.importing(try PostgresRaceTests.oneProduct(stock: 1))
         let hosts = try (0..<2).map { _ in try ServeProcess(environment: ["STOREFRONT_DATABASE_URL": fixture.url]) }
         let terminals = try hosts.enumerated().map { index, host in
             let terminal = try TmuxTerminal()
@@ -142,9 +142,9 @@ struct ManyFrontEndsTests {
         #expect(try fixture.rows("SELECT outcome FROM sandbox_charge") == ["succeeded"], "one charge, the winner's")
     }
 
-    @Test func aFrontEndKilledMidPurchaseLosesNoPaidOrderAndChargesOnce() throws {
-        let fixture = try PostgresFixture()
-        _ = try fixture.importing(try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled"))
+    @Test func aFrontEndKilledMidPurchaseLosesNoPaidOrderAndChargesOnce() async throws {
+        let fixture = try await PostgresFixture()
+        _ = try await fixture.importing(try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled"))
         // Its sessions die by SIGKILL the moment the card is charged, before the order is marked paid.
         let doomed = try ServeProcess(environment: ["STOREFRONT_DATABASE_URL": fixture.url, "STOREFRONT_FAULT": "kill-after-charging"])
         // The other settles an order left open by a dead front end as soon as a session starts.

@@ -12,9 +12,9 @@ struct PostgresRaceTests {
     /// Each process is the program a `serve` session runs (`headless` drives it with a key script
     /// and waits for each key's effects), so every checkout goes through the payment sheet, the
     /// merchant backend and the sandbox provider, as a shopper's would.
-    @Test func aThousandCheckoutsForAHundredUnitsSellExactlyAHundred() throws {
-        let fixture = try PostgresFixture()
-        _ = try fixture.importing(try Self.oneProduct(stock: 100))
+    @Test func aThousandCheckoutsForAHundredUnitsSellExactlyAHundred() async throws {
+        let fixture = try await PostgresFixture()
+        _ = try await fixture.importing(try Self.oneProduct(stock: 100))
         let binary = try BuiltProduct.requireStorefront()
         // Each customer's wallet starts with the sandbox test cards; the default one succeeds.
         let script = Array(repeating: HeadlessScript.buyTheSelectedProduct, count: 100).flatMap { $0 }

@@ -7,25 +7,25 @@ import StorefrontTesting
 
 @Suite("AuthManager")
 struct AuthManagerTests {
-    @Test func writesAccessAndRefreshTokensUnderTheirOwnKeys() throws {
+    @Test func writesAccessAndRefreshTokensUnderTheirOwnKeys() async throws {
         let store = CredentialStoreSpy()
         let manager = AuthManager(store: store)
-        try manager.save(accessToken: "access-abc", refreshToken: "refresh-xyz")
+        try await manager.save(accessToken: "access-abc", refreshToken: "refresh-xyz")
         #expect(store.operations == [
             .set(key: "storefront.auth.access-token", value: "access-abc"),
             .set(key: "storefront.auth.refresh-token", value: "refresh-xyz"),
         ])
-        #expect(try manager.accessToken() == "access-abc")
-        #expect(try manager.refreshToken() == "refresh-xyz")
+        await #expect(try manager.accessToken() == "access-abc")
+        await #expect(try manager.refreshToken() == "refresh-xyz")
     }
 
-    @Test func clearRemovesBoth() throws {
+    @Test func clearRemovesBoth() async throws {
         let store = CredentialStoreSpy()
         let manager = AuthManager(store: store)
-        try manager.save(accessToken: "a", refreshToken: "r")
-        try manager.clear()
-        #expect(try manager.accessToken() == nil)
-        #expect(try manager.refreshToken() == nil)
+        try await manager.save(accessToken: "a", refreshToken: "r")
+        try await manager.clear()
+        await #expect(try manager.accessToken() == nil)
+        await #expect(try manager.refreshToken() == nil)
     }
 }
 

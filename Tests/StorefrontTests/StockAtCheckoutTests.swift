@@ -20,7 +20,7 @@ struct StockAtCheckoutTests {
         try await driver.press("/,h,e,a,d,p,h,o,n,e,s,enter,a,a,c")
         #expect(driver.state.cart.lines.first?.quantity == 2)
         // Another buyer takes one before this shopper pays.
-        _ = try fixture.orders.begin(Drafts.draft("headphones-quiet", name: "Quiet Hours Headphones", quantity: 1), idempotencyKey: "other", tokenID: "t", paymentDescription: "Visa", placedAt: Date())
+        _ = try await fixture.orders.begin(Drafts.draft("headphones-quiet", name: "Quiet Hours Headphones", quantity: 1), idempotencyKey: "other", tokenID: "t", paymentDescription: "Visa", placedAt: Date())
         try await driver.press("enter,p,enter")
         #expect(driver.state.paymentSheet?.status == "Only 1 of Quiet Hours Headphones left. You were not charged; lower the quantity and pay again.")
         #expect(driver.state.cart.lines.first?.quantity == 2, "the cart is kept")
@@ -34,7 +34,7 @@ struct StockAtCheckoutTests {
         let driver = ScriptedDriver(stack: stack)
         try await driver.press("/,h,e,a,d,p,h,o,n,e,s,enter,a,c,enter,p,enter")
         #expect(driver.state.screen == .confirmation)
-        let order = try #require(try fixture.orders.orders(customer: nil, offset: 0, limit: 1).first)
+        let order = try await #require(try fixture.orders.orders(customer: nil, offset: 0, limit: 1).first)
         #expect(order.number == driver.state.confirmation?.orderNumber)
         #expect(order.status == .paid)
         #expect(try fixture.stock("headphones-quiet") == (1, 0, 1))
@@ -48,18 +48,18 @@ struct StockAtCheckoutTests {
         try await driver.press("/,h,e,a,d,p,h,o,n,e,s,enter,a,c,enter,enter,down,down,enter,p,enter")
         #expect(driver.state.paymentSheet?.status == "Your card was declined.")
         #expect(try fixture.stock("headphones-quiet") == (2, 0, 0))
-        #expect(try fixture.orders.count(customer: nil) == 0)
+        await #expect(try fixture.orders.count(customer: nil) == 0)
     }
 }
 
 enum ChargeLedgerKind: String, CaseIterable, CustomTestStringConvertible {
     case inMemory, sqlite, postgres
     var testDescription: String { rawValue }
-    func make() throws -> any ChargeLedger {
+    func make() async throws -> any ChargeLedger {
         switch self {
         case .inMemory: InMemoryChargeLedger()
         case .sqlite: SQLiteChargeLedger(database: try StoreDatabase.open(directory: TemporaryDirectory.make()))
-        case .postgres: PostgresChargeLedger(database: try PostgresFixture().store)
+        case .postgres: await PostgresChargeLedger(database: try PostgresFixture().store)
         }
     }
 }
@@ -67,17 +67,17 @@ enum ChargeLedgerKind: String, CaseIterable, CustomTestStringConvertible {
 @Suite("ChargeLedger contract")
 struct ChargeLedgerContractTests {
     @Test(arguments: ChargeLedgerKind.allCases)
-    func aKeyKeepsItsFirstCharge(kind: ChargeLedgerKind) throws {
-        let ledger = try kind.make()
+    func aKeyKeepsItsFirstCharge(kind: ChargeLedgerKind) async throws {
+        let ledger = try await kind.make()
         let first = LedgerCharge(key: "k", tokenID: "tok_1", amount: Money(minorUnits: 6928, currency: .usd), outcome: .succeeded)
-        #expect(try ledger.charge(forKey: "k") == nil)
-        #expect(try ledger.record(first) == first)
+        await #expect(try ledger.charge(forKey: "k") == nil)
+        await #expect(try ledger.record(first) == first)
         let second = LedgerCharge(key: "k", tokenID: "tok_2", amount: Money(minorUnits: 1, currency: .usd), outcome: .declined(.generic))
-        #expect(try ledger.record(second) == first)
-        #expect(try ledger.charge(forKey: "k") == first)
+        await #expect(try ledger.record(second) == first)
+        await #expect(try ledger.charge(forKey: "k") == first)
         let declined = LedgerCharge(key: "d", tokenID: "tok_3", amount: Money(minorUnits: 5, currency: .usd), outcome: .declined(.insufficientFunds))
-        #expect(try ledger.record(declined) == declined)
-        #expect(try ledger.charge(forKey: "d")?.outcome == .declined(.insufficientFunds))
+        await #expect(try ledger.record(declined) == declined)
+        await #expect(try ledger.charge(forKey: "d")?.outcome == .declined(.insufficientFunds))
     }
 }
 
@@ -87,20 +87,20 @@ struct ReconciliationTests {
         let fixture = try SQLiteFixture()
         let ledger = SQLiteChargeLedger(database: fixture.database)
         let longAgo = Date(timeIntervalSince1970: 1_700_000_000)
-        let charged = try fixture.orders.begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 1), idempotencyKey: "charged", tokenID: "t1", paymentDescription: "Visa", placedAt: longAgo)
-        let never = try fixture.orders.begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 1), idempotencyKey: "never", tokenID: "t2", paymentDescription: "Visa", placedAt: longAgo)
-        let declined = try fixture.orders.begin(Drafts.draft("headphones-quiet", name: "Quiet Hours Headphones", quantity: 2), idempotencyKey: "declined", tokenID: "t3", paymentDescription: "Visa", placedAt: longAgo)
-        let young = try fixture.orders.begin(Drafts.draft("rubber-duck", name: "Debugging Duck", quantity: 1), idempotencyKey: "young", tokenID: "t4", paymentDescription: "Visa", placedAt: Fixtures.fixedDates.now())
-        _ = try ledger.record(LedgerCharge(key: "charged", tokenID: "t1", amount: charged.totals.total, outcome: .succeeded))
-        _ = try ledger.record(LedgerCharge(key: "declined", tokenID: "t3", amount: declined.totals.total, outcome: .declined(.generic)))
+        let charged = try await fixture.orders.begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 1), idempotencyKey: "charged", tokenID: "t1", paymentDescription: "Visa", placedAt: longAgo)
+        let never = try await fixture.orders.begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 1), idempotencyKey: "never", tokenID: "t2", paymentDescription: "Visa", placedAt: longAgo)
+        let declined = try await fixture.orders.begin(Drafts.draft("headphones-quiet", name: "Quiet Hours Headphones", quantity: 2), idempotencyKey: "declined", tokenID: "t3", paymentDescription: "Visa", placedAt: longAgo)
+        let young = try await fixture.orders.begin(Drafts.draft("rubber-duck", name: "Debugging Duck", quantity: 1), idempotencyKey: "young", tokenID: "t4", paymentDescription: "Visa", placedAt: Fixtures.fixedDates.now())
+        _ = try await ledger.record(LedgerCharge(key: "charged", tokenID: "t1", amount: charged.totals.total, outcome: .succeeded))
+        _ = try await ledger.record(LedgerCharge(key: "declined", tokenID: "t3", amount: declined.totals.total, outcome: .declined(.generic)))
 
         let backend = LiveMerchantBackend(processor: SandboxProcessor(ledger: ledger), orders: fixture.orders, dates: Fixtures.fixedDates)
         let settled = try await backend.reconcile().settled
         #expect(settled.map(\.number) == [charged.number, never.number, declined.number])
-        #expect(try fixture.orders.order(number: charged.number)?.status == .paid)
-        #expect(try fixture.orders.order(number: never.number)?.status == .canceled)
-        #expect(try fixture.orders.order(number: declined.number)?.status == .declined)
-        #expect(try fixture.orders.order(number: young.number)?.status == .charging, "a younger order may be another process's, mid-charge")
+        await #expect(try fixture.orders.order(number: charged.number)?.status == .paid)
+        await #expect(try fixture.orders.order(number: never.number)?.status == .canceled)
+        await #expect(try fixture.orders.order(number: declined.number)?.status == .declined)
+        await #expect(try fixture.orders.order(number: young.number)?.status == .charging, "a younger order may be another process's, mid-charge")
         #expect(try fixture.stock("hoodie-root") == (2, 0, 1))
         #expect(try fixture.stock("headphones-quiet") == (2, 0, 0))
         #expect(try await backend.reconcile().settled.isEmpty, "settling twice does nothing")
@@ -120,7 +120,7 @@ struct ReconciliationTests {
         // A new process: new processor and backend over the same database, the same key.
         let second = LiveMerchantBackend(processor: SandboxProcessor(ledger: SQLiteChargeLedger(database: fixture.database)), orders: fixture.orders, dates: Fixtures.fixedDates)
         let confirmation = try await second.processPayment(token: token, order: draft, idempotencyKey: "same")
-        #expect(try fixture.orders.order(number: confirmation.orderNumber)?.status == .paid)
+        await #expect(try fixture.orders.order(number: confirmation.orderNumber)?.status == .paid)
         let charges = try await fixture.database.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sandbox_charge") }
         #expect(charges == 1)
         #expect(try fixture.stock("hoodie-root") == (2, 0, 1))

@@ -188,25 +188,25 @@ struct StripeAdapterTests {
             let token = try await provider.createToken(for: Contract.payment(with: method))
             let draft = Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 1)
             // Paid, but the process died before recording it.
-            let paid = try fixture.orders.begin(draft, idempotencyKey: "paid", tokenID: token.id, paymentDescription: "Visa", placedAt: longAgo)
+            let paid = try await fixture.orders.begin(draft, idempotencyKey: "paid", tokenID: token.id, paymentDescription: "Visa", placedAt: longAgo)
             _ = try await processor.charge(ChargeRequest(tokenID: token.id, amount: paid.totals.total, idempotencyKey: "paid", orderNumber: paid.number, customerID: "guest"))
             // A PaymentIntent filed, never confirmed.
-            let filed = try fixture.orders.begin(draft, idempotencyKey: "filed", tokenID: token.id, paymentDescription: "Visa", placedAt: longAgo)
+            let filed = try await fixture.orders.begin(draft, idempotencyKey: "filed", tokenID: token.id, paymentDescription: "Visa", placedAt: longAgo)
             let dying = try StripeFaultProxy(upstream: server.base, rules: ["POST:/confirm$:99:before"])
             try await Self.withStripe(base: dying.base, references: references) { _, first, _ in
                 _ = try? await first.charge(ChargeRequest(tokenID: token.id, amount: filed.totals.total, idempotencyKey: "filed", orderNumber: filed.number, customerID: "guest"))
             }
             // Nothing reached Stripe.
-            let never = try fixture.orders.begin(draft, idempotencyKey: "never", tokenID: token.id, paymentDescription: "Visa", placedAt: longAgo)
+            let never = try await fixture.orders.begin(draft, idempotencyKey: "never", tokenID: token.id, paymentDescription: "Visa", placedAt: longAgo)
 
             let backend = LiveMerchantBackend(processor: processor, orders: fixture.orders, dates: Fixtures.fixedDates)
             let settlement = try await backend.reconcile()
             #expect(settlement.settled.map(\.number) == [paid.number, filed.number, never.number])
             #expect(settlement.leftOpen.isEmpty)
-            #expect(try fixture.orders.order(number: paid.number)?.status == .paid)
-            #expect(try fixture.orders.order(number: filed.number)?.status == .canceled)
-            #expect(try fixture.orders.order(number: never.number)?.status == .canceled)
-            #expect(try references.paymentReference(forOrderKey: "never") == "void")
+            await #expect(try fixture.orders.order(number: paid.number)?.status == .paid)
+            await #expect(try fixture.orders.order(number: filed.number)?.status == .canceled)
+            await #expect(try fixture.orders.order(number: never.number)?.status == .canceled)
+            await #expect(try references.paymentReference(forOrderKey: "never") == "void")
             // A late charge of a settled order gets nothing.
             #expect(try await processor.charge(ChargeRequest(tokenID: token.id, amount: filed.totals.total, idempotencyKey: "filed", orderNumber: filed.number, customerID: "guest")).outcome == .declined(.voided))
         }
@@ -226,24 +226,24 @@ struct StripeAdapterTests {
         }
     }
 
-    @Test func customersAndPaymentReferencesAreFiledFirstWinsInEachStore() throws {
+    @Test func customersAndPaymentReferencesAreFiledFirstWinsInEachStore() async throws {
         let fixture = try SQLiteFixture()
-        let postgres = try PostgresStockFixture()
+        let postgres = try await PostgresStockFixture()
         for orders in [fixture.orders, postgres.orders] {
-            _ = try orders.begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 1), idempotencyKey: "k", tokenID: "pm_1", paymentDescription: "Visa", placedAt: Date())
+            _ = try await orders.begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 1), idempotencyKey: "k", tokenID: "pm_1", paymentDescription: "Visa", placedAt: Date())
         }
         let stores: [any ProviderReferenceStore] = [
             InMemoryProviderReferences(), SQLiteProviderReferences(database: fixture.database), PostgresProviderReferences(database: postgres.database.store),
         ]
         for store in stores {
-            #expect(try store.customerReference(for: "guest", account: "stripe:test") == nil)
-            #expect(try store.fileCustomerReference("cus_1", for: "guest", account: "stripe:test") == "cus_1")
-            #expect(try store.fileCustomerReference("cus_2", for: "guest", account: "stripe:test") == "cus_1", "first wins")
-            #expect(try store.customerReference(for: "guest", account: "stripe:live") == nil, "test and live customers are apart")
-            #expect(try store.paymentReference(forOrderKey: "k") == nil)
-            #expect(try store.filePaymentReference("pi_1", forOrderKey: "k") == "pi_1")
-            #expect(try store.filePaymentReference("void", forOrderKey: "k") == "pi_1", "a void loses to a filed PaymentIntent")
-            #expect(try store.paymentReference(forOrderKey: "k") == "pi_1")
+            await #expect(try store.customerReference(for: "guest", account: "stripe:test") == nil)
+            await #expect(try store.fileCustomerReference("cus_1", for: "guest", account: "stripe:test") == "cus_1")
+            await #expect(try store.fileCustomerReference("cus_2", for: "guest", account: "stripe:test") == "cus_1", "first wins")
+            await #expect(try store.customerReference(for: "guest", account: "stripe:live") == nil, "test and live customers are apart")
+            await #expect(try store.paymentReference(forOrderKey: "k") == nil)
+            await #expect(try store.filePaymentReference("pi_1", forOrderKey: "k") == "pi_1")
+            await #expect(try store.filePaymentReference("void", forOrderKey: "k") == "pi_1", "a void loses to a filed PaymentIntent")
+            await #expect(try store.paymentReference(forOrderKey: "k") == "pi_1")
         }
     }
 }

@@ -38,6 +38,12 @@ public struct WalletRead: Equatable, Sendable {
     public var profile: AccountProfile?
     /// The outcome of the wallet change made before this read, if one was.
     public var notice: Notice?
+    public init(customer: String, wallet: Result<WalletContents, StorageError>, profile: AccountProfile?, notice: Notice?) {
+        self.customer = customer
+        self.wallet = wallet
+        self.profile = profile
+        self.notice = notice
+    }
 }
 
 /// The account screen: who is shopping, their saved cards and addresses, sign-in and sign-out.

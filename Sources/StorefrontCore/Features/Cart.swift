@@ -29,6 +29,11 @@ public struct StockCheck: Equatable, Sendable {
     public var quantityBefore: Int
     /// Nil where stock is not tracked or could not be read (checkout checks again).
     public var stock: Int?
+    public init(productID: ProductID, quantityBefore: Int, stock: Int?) {
+        self.productID = productID
+        self.quantityBefore = quantityBefore
+        self.stock = stock
+    }
 }
 
 /// The cart: quantities within stock and the shop's largest amount, saved as it changes.
@@ -139,19 +144,19 @@ enum CartFeature {
         stock == 0 ? "\(name) is sold out." : "Only \(stock) of \(name) left, and your cart has \(inCart)."
     }
 
-    /// At the end of every step: reads the fresh stock of what was added and writes a changed cart,
-    /// each as an effect after the frame that shows the change. A write waits while another is in
-    /// flight, while the store is out of reach (the outage's retry brings it back) and after a failure
-    /// of these very lines.
+    /// At the end of every step: reads the fresh stock of what was added, then writes a changed cart,
+    /// each as an effect after the frame that shows the change. A write waits for the stock check (so
+    /// an add taken back is never written), for the write in flight, while the store is out of reach
+    /// (the outage's retry brings it back) and after a failure of these very lines.
     static func followUp(_ state: inout AppState, _ env: ShopEnvironment) -> Effect {
-        var effect = Effect.none
         if !state.stockChecksDue.isEmpty, !state.isStockCheckInFlight {
             let due = state.stockChecksDue.sorted { $0.key.rawValue < $1.key.rawValue }
             // Emptied keeping its storage: the next add records its check without allocating a dictionary.
             state.stockChecksDue.removeAll(keepingCapacity: true)
             state.isStockCheckInFlight = true
             let catalog = env.dependencies.catalog
-            effect += .run(id: .stockCheck) { send in
+            // No id, as the write waits for it: quitting, which cancels reads, must not lose the change.
+            return .run { send in
                 var checks: [StockCheck] = []
                 for (productID, before) in due {
                     let stock = ((try? await catalog.product(id: productID)) ?? nil)?.stock
@@ -162,12 +167,12 @@ enum CartFeature {
         }
         let lines = state.cart.lines
         guard let carts = env.dependencies.carts, let saved = state.savedCart, saved != lines, state.cartSaveInFlight == nil,
-              !state.screens.isWaitingForStore, state.cartSaveFailed != lines
-        else { return effect }
+              !state.isStockCheckInFlight, state.stockChecksDue.isEmpty, !state.screens.isWaitingForStore, state.cartSaveFailed != lines
+        else { return .none }
         state.cartSaveInFlight = lines
         let customer = state.customerID
         // No id: a write is never cancelled halfway; the next one waits for it instead.
-        return effect + .run { send in
+        return .run { send in
             do {
                 try await carts.save(lines, forCustomer: customer)
                 send(.cart(.saved(customer: customer, lines: lines)))

@@ -51,8 +51,6 @@ public enum EffectID: Hashable, Sendable {
     case wallet
     /// The cart's write to the cart store: one at a time, so an older cart never lands after a newer one.
     case cartSave
-    /// The fresh stock of products just added.
-    case stockCheck
     /// Reading the customer's saved cart.
     case cartRestore
 }

@@ -66,7 +66,9 @@ extension Layout {
         switch state.screen {
         case .productList:
             let list = state.productList
-            let range = list.totalCount == 0 ? "0 of 0" : "\(list.selectedIndex + 1) of \(list.totalCount)"
+            let counted = list.totalCount == 0 ? "0 of 0" : "\(list.selectedIndex + 1) of \(list.totalCount)"
+            // The rows on screen stay while a read is pending; the title says one is.
+            let range = list.isLoading ? "\(p.glyphs.ellipsis) loading \(counted)" : counted
             if list.isEditingQuery || !list.query.isEmpty {
                 let cursor = list.isEditingQuery ? "_" : ""
                 return ("Search: \(list.query)\(cursor)", range)
@@ -76,7 +78,7 @@ extension Layout {
         case .cart: return ("Your cart", state.cart.lines.isEmpty ? "" : "\(state.cart.lines.count) line\(state.cart.lines.count == 1 ? "" : "s")")
         case .paymentSheet: return ("Checkout", state.paymentMode.label)
         case .confirmation: return ("Order placed", "")
-        case .orders: return ("Your orders", "\(state.orders.totalCount) total")
+        case .orders: return ("Your orders", (state.orders.isLoading ? "\(p.glyphs.ellipsis) loading " : "") + "\(state.orders.totalCount) total")
         case .orderDetail: return ("Order \(state.orderDetail?.number ?? "")", "")
         case .account: return ("Your account", state.account.isSignedIn ? "signed in" : "guest")
         case .form:

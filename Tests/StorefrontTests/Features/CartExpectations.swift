@@ -3,7 +3,7 @@ import StorefrontCore
 
 extension AppState {
     /// What adding `line` to an empty cart changes, in `shop`: the cart, its screen and badge, the
-    /// notice, and a stock check and a save due once the frame is out.
+    /// notice, and the fresh stock check that follows the frame (started now, or due after the one in flight).
     mutating func expectAdded(_ line: CartLine, in shop: StoreProfile = .standard()) {
         cart = Cart(currency: shop.currency, lines: [line])
         screens.cart.lines = [line]
@@ -11,7 +11,29 @@ extension AppState {
         screens.cartBadge = CartBadge(itemCount: line.quantity, subtotal: line.unitPrice * line.quantity)
         screens.cart.canBuyNow = true
         screens.notice = Notice(.info, "Added \(line.name) to your cart.")
-        if stockChecksDue[line.productID] == nil { stockChecksDue[line.productID] = line.quantity - 1 }
-        isCartFollowUpDue = true
+        if isStockCheckInFlight {
+            if stockChecksDue[line.productID] == nil { stockChecksDue[line.productID] = line.quantity - 1 }
+        } else {
+            isStockCheckInFlight = true
+        }
+    }
+
+    /// What the stock check's answer changes when it takes nothing back: the write may follow.
+    mutating func expectStockChecked(writing lines: [CartLine]? = nil) {
+        isStockCheckInFlight = false
+        cartSaveInFlight = lines
+    }
+
+    /// What a write's answer changes: the lines are what the store holds.
+    mutating func expectSaved(_ lines: [CartLine]) {
+        cartSaveInFlight = nil
+        savedCart = lines
+    }
+}
+
+extension StockCheck {
+    /// The check of `line`'s product after one add, at `stock`.
+    static func afterAdding(_ line: CartLine, stock: Int?) -> StockCheck {
+        StockCheck(productID: line.productID, quantityBefore: line.quantity - 1, stock: stock)
     }
 }

@@ -10,56 +10,47 @@ import StorefrontTesting
 @MainActor
 @Suite("Saving the cart after its frame")
 struct CartSaveTests {
-    private func store() -> (TestStore, InMemoryCartStore, CartLine, String) {
+    private func store() async -> (TestStore, InMemoryCartStore, CartLine, String, Int?) {
         var stack = TestStack()
         let carts = InMemoryCartStore()
         stack.carts = carts
-        let store = TestStore(dependencies: stack.dependencies)
+        let store = await TestStore(dependencies: stack.dependencies)
         let product = store.state.productList.rows[0]
-        return (store, carts, CartLine(productID: product.id, name: product.name, unitPrice: product.price, quantity: 1), stack.guestID)
+        return (store, carts, CartLine(productID: product.id, name: product.name, unitPrice: product.price, quantity: 1), stack.guestID, product.stock)
     }
 
-    @Test func theChangeIsShownFirstAndWrittenByTheNextStep() async throws {
-        let (store, carts, line, guest) = store()
+    @Test func theChangeIsShownFirstThenCheckedThenWritten() async throws {
+        let (store, carts, line, guest, stock) = await store()
         store.send(.addToCart) { $0.expectAdded(line) }
         #expect(try carts.lines(forCustomer: guest) == [], "nothing is written before the frame")
-        await store.receive(.cartFollowUpDue) {
-            $0.isCartFollowUpDue = false
-            $0.stockChecksDue = [:]
-            $0.savedCart = [line]
-        }
+        await store.receive(.cart(.stockChecked([.afterAdding(line, stock: stock)]))) { $0.expectStockChecked(writing: [line]) }
+        await store.receive(.cart(.saved(customer: guest, lines: [line]))) { $0.expectSaved([line]) }
         #expect(try carts.lines(forCustomer: guest) == [line])
         await store.finish()
     }
 
-    @Test func keysBeforeTheSaveRunAskForOneSaveOfTheLatestCart() async throws {
-        let (store, carts, line, guest) = store()
+    @Test func keysWhileAWriteIsInFlightAreWrittenByTheNextOne() async throws {
+        let (store, carts, line, guest, stock) = await store()
         store.send(.addToCart) { $0.expectAdded(line) }
+        await store.receive(.cart(.stockChecked([.afterAdding(line, stock: stock)]))) { $0.expectStockChecked(writing: [line]) }
         var two = line
         two.quantity = 2
+        // One write at a time: the second add waits for the first write, so an older cart never lands last.
         store.send(.addToCart) { $0.expectAdded(two) }
-        await store.receive(.cartFollowUpDue) {
-            $0.isCartFollowUpDue = false
-            $0.stockChecksDue = [:]
-            $0.savedCart = [two]
-        }
+        await store.receive(.cart(.saved(customer: guest, lines: [line]))) { $0.expectSaved([line]) }
+        await store.receive(.cart(.stockChecked([.afterAdding(two, stock: stock)]))) { $0.expectStockChecked(writing: [two]) }
+        await store.receive(.cart(.saved(customer: guest, lines: [two]))) { $0.expectSaved([two]) }
         #expect(try carts.lines(forCustomer: guest) == [two])
         await store.finish()
     }
 
-    @Test func quittingWritesAChangeStillWaiting() async throws {
-        let (store, carts, line, guest) = store()
+    @Test func quittingLeavesTheWriteStillWaitingToFinish() async throws {
+        let (store, carts, line, guest, stock) = await store()
         store.send(.addToCart) { $0.expectAdded(line) }
-        store.send(.quit) {
-            $0.isCartFollowUpDue = false
-            $0.stockChecksDue = [:]
-            $0.savedCart = [line]
-            $0.isQuitting = true
-        }
+        store.send(.quit) { $0.isQuitting = true }
+        await store.receive(.cart(.stockChecked([.afterAdding(line, stock: stock)]))) { $0.expectStockChecked(writing: [line]) }
+        await store.receive(.cart(.saved(customer: guest, lines: [line]))) { $0.expectSaved([line]) }
         #expect(try carts.lines(forCustomer: guest) == [line], "written before the shop goes")
-        // The save asked for earlier finds nothing left to write.
-        try await store.receive(.cartFollowUpDue)
-        #expect(try carts.lines(forCustomer: guest) == [line])
         await store.finish()
     }
 }

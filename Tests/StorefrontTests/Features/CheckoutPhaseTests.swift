@@ -40,7 +40,7 @@ struct CheckoutPhaseTests {
     )
 
     /// A store over a sheet-controller spy, with the spy (the factory holds it weakly).
-    private func store(supportsNetworks: Bool) -> (TestStore, PaymentAuthorizationSpy) {
+    private func store(supportsNetworks: Bool) async -> (TestStore, PaymentAuthorizationSpy) {
         var stack = TestStack()
         let spy = PaymentAuthorizationSpy()
         spy.supportsNetworks = supportsNetworks
@@ -48,7 +48,7 @@ struct CheckoutPhaseTests {
         stack.paymentAuthorization = spy.authorization
         stack.paymentProvider = PaymentProviderStub()
         stack.merchantBackend = MerchantBackendSpy(results: [])
-        return (TestStore(dependencies: stack.dependencies), spy)
+        return await (TestStore(dependencies: stack.dependencies), spy)
     }
 
     @Test func everyActionIsSampled() {
@@ -56,7 +56,7 @@ struct CheckoutPhaseTests {
     }
 
     @Test func everyPhaseAgainstEveryAction() async throws {
-        let (sheetStore, sheetSpy) = store(supportsNetworks: true)
+        let (sheetStore, sheetSpy) = await store(supportsNetworks: true)
         // The sheet up, the cursor on "Ship to" so moves either way show.
         await sheetStore.setUp(.addToCart, .showCart, .pay, .moveDown)
         let reviewing = sheetStore.state
@@ -67,7 +67,7 @@ struct CheckoutPhaseTests {
         var processing = authorizing
         processing.paymentSheet?.phase = .processing
 
-        let (cardStore, cardSpy) = store(supportsNetworks: false)
+        let (cardStore, cardSpy) = await store(supportsNetworks: false)
         await cardStore.setUp(.addToCart, .showCart, .pay, .moveDown)
         let needsCard = cardStore.state
         try #require(needsCard.paymentSheet?.phase == .needsCard)

@@ -40,8 +40,8 @@ struct DoublesTests {
         }
     }
 
-    @Test func theTestStoreFailsWhenTheChangeIsNotTheOneExpected() {
-        let store = TestStore(dependencies: TestStack().dependencies)
+    @Test func theTestStoreFailsWhenTheChangeIsNotTheOneExpected() async {
+        let store = await TestStore(dependencies: TestStack().dependencies)
         withKnownIssue {
             store.send(.moveDown) { $0.productList.selectedIndex = 2 }
         }
@@ -51,7 +51,7 @@ struct DoublesTests {
         var stack = TestStack()
         let spy = PaymentAuthorizationSpy()
         stack.paymentAuthorization = spy.authorization
-        let store = TestStore(dependencies: stack.dependencies)
+        let store = await TestStore(dependencies: stack.dependencies)
         await store.setUp(.addToCart, .showCart)
         store.send(.pay) { state in
             state.checkout = store.state.checkout

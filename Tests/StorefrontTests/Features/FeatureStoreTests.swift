@@ -12,25 +12,63 @@ struct FeatureStoreTests {
     private let stack = TestStack()
     private var shop: StoreProfile { stack.catalog.store }
 
-    @Test func movingDownSelectsTheNextProduct() {
-        let store = TestStore(dependencies: stack.dependencies)
+    @Test func movingDownSelectsTheNextProduct() async {
+        let store = await TestStore(dependencies: stack.dependencies)
         store.send(.moveDown) { $0.productList.selectedIndex = 1 }
         store.send(.moveUp) { $0.productList.selectedIndex = 0 }
     }
 
-    @Test func typingASearchReadsTheMatchingWindow() throws {
-        let store = TestStore(dependencies: stack.dependencies)
+    @Test func typingASearchReadsTheMatchingWindow() async throws {
+        let store = await TestStore(dependencies: stack.dependencies)
         store.send(.beginSearch) { $0.productList.isEditingQuery = true }
-        try store.send(.textInput("mug")) {
+        // The query shows at once, the list marked loading; the matches follow from the catalog.
+        store.send(.textInput("mug")) {
             $0.productList.query = "mug"
-            $0.productList.totalCount = try stack.catalog.count(matching: "mug")
-            $0.productList.rows = try stack.catalog.page(matching: "mug", offset: 0, limit: 10)
+            $0.productList.isLoading = true
+            $0.productListRequest += 1
+            $0.productListPending = .count(keepSelection: false)
+        }
+        let total = try await stack.catalog.count(matching: "mug")
+        let rows = try await stack.catalog.page(matching: "mug", offset: 0, limit: 50)
+        await store.receive(.productList(.counted(request: store.state.productListRequest, total: total, from: 0, rows: rows))) {
+            $0.productList.isLoading = false
+            $0.productListPending = nil
+            $0.productList.totalCount = total
+            $0.productList.rows = Array(rows.prefix(10))
         }
         #expect(store.state.productList.totalCount < 10, "the search narrowed the list")
+        await store.finish()
+    }
+
+    @Test func aLateAnswerToASupersededSearchIsDropped() async throws {
+        let store = await TestStore(dependencies: stack.dependencies)
+        store.send(.beginSearch) { $0.productList.isEditingQuery = true }
+        store.send(.textInput("m")) {
+            $0.productList.query = "m"
+            $0.productList.isLoading = true
+            $0.productListRequest += 1
+            $0.productListPending = .count(keepSelection: false)
+        }
+        let superseded = store.state.productListRequest
+        // The next key replaces the first search; an answer to it that still arrived changes nothing.
+        store.send(.textInput("u")) {
+            $0.productList.query = "mu"
+            $0.productListRequest += 1
+        }
+        store.send(.productList(.counted(request: superseded, total: 1, from: 0, rows: []))) { _ in }
+        let total = try await stack.catalog.count(matching: "mu")
+        let rows = try await stack.catalog.page(matching: "mu", offset: 0, limit: 50)
+        await store.receive(.productList(.counted(request: store.state.productListRequest, total: total, from: 0, rows: rows))) {
+            $0.productList.isLoading = false
+            $0.productListPending = nil
+            $0.productList.totalCount = total
+            $0.productList.rows = Array(rows.prefix(10))
+        }
+        await store.finish()
     }
 
     @Test func addingAProductPutsItInTheCartTheBadgeAndTheNotice() async {
-        let store = TestStore(dependencies: stack.dependencies)
+        let store = await TestStore(dependencies: stack.dependencies)
         let product = store.state.productList.rows[0]
         let line = CartLine(productID: product.id, name: product.name, unitPrice: product.price, quantity: 1)
         store.send(.addToCart) {
@@ -42,33 +80,46 @@ struct FeatureStoreTests {
             $0.screens.cart.canBuyNow = true
             $0.notice = Notice(.info, "Added \(product.name) to your cart.")
             // Added on the stock its page read; the fresh stock is read once the frame is out.
-            $0.stockChecksDue = [product.id: 0]
-            $0.isCartFollowUpDue = true
+            $0.isStockCheckInFlight = true
         }
-        await store.receive(.cartFollowUpDue) {
-            $0.stockChecksDue = [:]
-            $0.isCartFollowUpDue = false
+        await store.receive(.cart(.stockChecked([.afterAdding(line, stock: product.stock)]))) {
+            $0.isStockCheckInFlight = false
         }
+        await store.finish()
     }
 
-    @Test func signingInMovesTheShopToTheAccount() async {
+    @Test func signingInMovesTheShopToTheAccount() async throws {
         var stack = stack
         let factory = SignInControllerFactorySpy(outcome: .success(TestCredential(user: "user-1", email: "jane@example.com", fullName: "Jane")))
         stack.signIn = SignInServices(makeController: factory.factory, provider: SignInProviderStub(), auth: AuthManager(store: CredentialStoreSpy()))
-        let store = TestStore(dependencies: stack.dependencies)
+        let store = await TestStore(dependencies: stack.dependencies)
         await store.setUp(.showAccount)
-        store.send(.signInOrOut) {
-            // The spy answers at once: the credential arrives in the same step, so one frame shows the result.
+        // The spy answers at once: the credential arrives in the same step, and its tokens are kept by an effect.
+        store.send(.signInOrOut) { $0.signIn = store.state.signIn }
+        #expect(store.state.signIn != nil)
+        let credential = SignInCompletion(TestCredential(user: "user-1", email: "jane@example.com", fullName: "Jane"))
+        await store.receive(.signIn(.accountSaved(credential))) {
+            $0.signIn = nil
             $0.signedIn = SignedInAccount(provider: .sandboxID, userID: "user-1")
             $0.customerID = "sandbox-id:user-1"
-            $0.wallet = WalletContents()
+            $0.profile = AccountProfile(customerID: "sandbox-id:user-1", name: "Jane", email: "jane@example.com")
             $0.shopperLabel = "Jane"
-            $0.account = AccountState()
             $0.account.title = "Jane"
             $0.account.detail = "jane@example.com · signed in with Sandbox ID"
             $0.account.isSignedIn = true
+            $0.account.canSignIn = false
             $0.account.canSignOut = true
             $0.notice = Notice(.info, "Signed in as Jane.")
+        }
+        // The account's wallet follows: empty, so the guest's cards leave the screen.
+        await store.receive(.wallet(WalletRead(
+            customer: "sandbox-id:user-1", wallet: .success(WalletContents()),
+            profile: AccountProfile(customerID: "sandbox-id:user-1", name: "Jane", email: "jane@example.com"), notice: nil
+        ))) {
+            $0.wallet = WalletContents()
+            $0.account.rows = []
+            $0.account.selectedIndex = 0
+            $0.account.isOneTapReady = false
         }
         #expect(factory.made.count == 1)
         await store.finish()
@@ -80,12 +131,15 @@ struct FeatureStoreTests {
         stack.paymentAuthorization = spy.authorization
         stack.paymentProvider = PaymentProviderStub()
         stack.merchantBackend = MerchantBackendSpy(results: [.success(Fixtures.confirmation("SF-777777", total: Money(minorUnits: 6_928, currency: .usd)))])
-        let store = TestStore(dependencies: stack.dependencies)
+        let store = await TestStore(dependencies: stack.dependencies)
         await store.setUp(.addToCart, .showCart)
         let lines = store.state.cart.lines
         let standard = try #require(shop.shippingMethods.first)
 
-        try store.send(.pay) {
+        store.send(.pay) { $0.isCheckingWallet = true }
+        #expect(!store.state.isAcceptingInput, "keys wait while the wallet is checked")
+        try await store.receive(.checkout(.walletChecked(CheckoutOrder(lines: lines, clearsCartOnSuccess: true), oneTap: false, canPay: true))) {
+            $0.isCheckingWallet = false
             let session = try #require(store.state.checkout?.session, "the checkout holds the controller's session")
             $0.checkout = Checkout(
                 session: session, order: CheckoutOrder(lines: lines, clearsCartOnSuccess: true), oneTap: false,

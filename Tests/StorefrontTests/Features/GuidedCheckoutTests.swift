@@ -19,7 +19,7 @@ struct GuidedCheckoutTests {
         stack.paymentAuthorization = spy.authorization
         stack.paymentProvider = PaymentProviderStub()
         stack.merchantBackend = MerchantBackendSpy(results: [])
-        let store = TestStore(dependencies: stack.dependencies)
+        let store = await TestStore(dependencies: stack.dependencies)
         await store.setUp(.addToCart, .showCart, .pay)
         try #require(store.state.paymentSheet?.phase == .reviewing)
         return (store, spy)

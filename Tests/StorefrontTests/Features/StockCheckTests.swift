@@ -15,10 +15,10 @@ final class StockTakenElsewhere: CatalogRepository {
     func setStock(of id: ProductID, to stock: Int) { fresh.withLock { $0[id] = stock } }
 
     var store: StoreProfile { base.store }
-    func count(matching query: String) throws -> Int { try base.count(matching: query) }
-    func page(matching query: String, offset: Int, limit: Int) throws -> [Product] { try base.page(matching: query, offset: offset, limit: limit) }
-    func product(id: ProductID) throws -> Product? {
-        guard var product = try base.product(id: id) else { return nil }
+    func count(matching query: String) async throws -> Int { try await base.count(matching: query) }
+    func page(matching query: String, offset: Int, limit: Int) async throws -> [Product] { try await base.page(matching: query, offset: offset, limit: limit) }
+    func product(id: ProductID) async throws -> Product? {
+        guard var product = try await base.product(id: id) else { return nil }
         if let stock = fresh.withLock({ $0[id] }) { product.stock = stock }
         return product
     }
@@ -29,22 +29,22 @@ final class StockTakenElsewhere: CatalogRepository {
 @MainActor
 @Suite("Stock checked after an add's frame")
 struct StockCheckTests {
-    private func store() -> (TestStore, StockTakenElsewhere, Product, StoreProfile) {
+    private func store() async -> (TestStore, StockTakenElsewhere, Product, StoreProfile) {
         var stack = TestStack()
         let catalog = StockTakenElsewhere(base: stack.catalog)
         stack.catalog = catalog
-        let store = TestStore(dependencies: stack.dependencies)
+        let store = await TestStore(dependencies: stack.dependencies)
         return (store, catalog, store.state.productList.rows[0], catalog.store)
     }
 
     @Test func anAddTheFreshStockNoLongerCoversIsTakenBackAfterItsFrame() async {
-        let (store, catalog, product, shop) = store()
+        let (store, catalog, product, shop) = await store()
         #expect((product.stock ?? 0) > 0, "the page read stock")
         catalog.setStock(of: product.id, to: 0)
-        store.send(.addToCart) { $0.expectAdded(CartLine(productID: product.id, name: product.name, unitPrice: product.price, quantity: 1), in: shop) }
-        await store.receive(.cartFollowUpDue) {
-            $0.isCartFollowUpDue = false
-            $0.stockChecksDue = [:]
+        let line = CartLine(productID: product.id, name: product.name, unitPrice: product.price, quantity: 1)
+        store.send(.addToCart) { $0.expectAdded(line, in: shop) }
+        await store.receive(.cart(.stockChecked([.afterAdding(line, stock: 0)]))) {
+            $0.isStockCheckInFlight = false
             $0.cart = Cart(currency: shop.currency)
             $0.screens.cart.lines = []
             $0.screens.cart.totals = $0.cart.totals(shipping: shop.shippingMethods.first, tax: shop.tax)
@@ -56,43 +56,43 @@ struct StockCheckTests {
     }
 
     @Test func theCheckNeverTakesTheCartBelowWhatItHadBeforeTheAdds() async {
-        let (store, catalog, product, shop) = store()
+        let (store, catalog, product, shop) = await store()
         let one = CartLine(productID: product.id, name: product.name, unitPrice: product.price, quantity: 1)
         var two = one
         two.quantity = 2
         store.send(.addToCart) { $0.expectAdded(one, in: shop) }
-        await store.receive(.cartFollowUpDue) {
-            $0.isCartFollowUpDue = false
-            $0.stockChecksDue = [:]
-        }
+        await store.receive(.cart(.stockChecked([.afterAdding(one, stock: product.stock)]))) { $0.expectStockChecked() }
         // Bought elsewhere down to 0: the unit already in the cart stays (checkout will say), the new one goes.
         catalog.setStock(of: product.id, to: 0)
         store.send(.addToCart) { $0.expectAdded(two, in: shop) }
-        #expect(store.state.stockChecksDue == [product.id: 1], "the cart had one before this add")
-        await store.receive(.cartFollowUpDue) {
+        await store.receive(.cart(.stockChecked([.afterAdding(two, stock: 0)]))) {
             $0.expectAdded(one, in: shop)
-            $0.stockChecksDue = [:]
-            $0.isCartFollowUpDue = false
+            $0.isStockCheckInFlight = false
             $0.notice = Notice(.error, "\(product.name) is sold out.")
         }
         await store.finish()
     }
 
-    @Test func stockShortOnWhatThePageReadIsAskedOfTheStoreAtOnce() async {
-        let (store, catalog, product, shop) = store()
+    @Test func stockShortOnWhatThePageReadIsAskedOfTheStoreFirst() async {
+        let (store, catalog, product, shop) = await store()
         let stock = product.stock ?? 0
-        // The page's stock is used up in the cart; the store has more again, so the add goes through.
+        #expect(stock > 1, "the first product has a few in stock")
+        let first = CartLine(productID: product.id, name: product.name, unitPrice: product.price, quantity: 1)
+        // The page's stock is used up in the cart: the first add's check runs, the others' waits for it.
         for quantity in 1...stock {
             store.send(.addToCart) { $0.expectAdded(CartLine(productID: product.id, name: product.name, unitPrice: product.price, quantity: quantity), in: shop) }
         }
-        catalog.setStock(of: product.id, to: stock + 1)
-        store.send(.addToCart) {
-            $0.expectAdded(CartLine(productID: product.id, name: product.name, unitPrice: product.price, quantity: stock + 1), in: shop)
-        }
-        await store.receive(.cartFollowUpDue) {
-            $0.isCartFollowUpDue = false
+        await store.receive(.cart(.stockChecked([.afterAdding(first, stock: stock)]))) {
             $0.stockChecksDue = [:]
         }
+        await store.receive(.cart(.stockChecked([StockCheck(productID: product.id, quantityBefore: 1, stock: stock)]))) { $0.expectStockChecked() }
+        // The store has more again: the add waits for the fresh stock, and nothing changes until it answers.
+        catalog.setStock(of: product.id, to: stock + 1)
+        store.send(.addToCart) { _ in }
+        await store.receive(.cart(.stockReadForAdd(product, stock: stock + 1))) {
+            $0.expectAdded(CartLine(productID: product.id, name: product.name, unitPrice: product.price, quantity: stock + 1), in: shop)
+        }
+        await store.receive(.cart(.stockChecked([StockCheck(productID: product.id, quantityBefore: stock, stock: stock + 1)]))) { $0.expectStockChecked() }
         await store.finish()
     }
 }

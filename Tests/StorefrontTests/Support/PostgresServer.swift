@@ -75,12 +75,12 @@ final class PostgresServer: @unchecked Sendable {
     private var bouncerPort: Int?
 
     /// A new database, migrated, with the bundled catalog imported: a shop ready to open.
-    func createShop() throws -> String {
+    func createShop() async throws -> String {
         let url = try createDatabase()
         let store = try PostgresStore.connect(try PostgresLocation.parse(url, environment: [:]), pool: .command)
         defer { store.close() }
-        try store.migrate()
-        _ = try PostgresCatalogRepository.importCatalog(try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled"), contentHash: "bundled", into: store)
+        try await store.migrate()
+        _ = try await PostgresCatalogRepository.importCatalog(try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled"), contentHash: "bundled", into: store)
         return url
     }
 
@@ -114,10 +114,10 @@ struct PostgresFixture {
     let url: String
     let store: PostgresStore
 
-    init(sourceLocation: SourceLocation = #_sourceLocation) throws {
+    init(sourceLocation: SourceLocation = #_sourceLocation) async throws {
         url = try PostgresServer.freshDatabase(sourceLocation: sourceLocation)
         store = try PostgresStore.connect(try PostgresLocation.parse(url, environment: [:]), pool: .command)
-        try store.migrate()
+        try await store.migrate()
     }
 
     /// The same database through another client, as another front end would reach it.
@@ -126,9 +126,9 @@ struct PostgresFixture {
     }
 
     /// A catalog imported as `storefront catalog import` does.
-    func importing(_ catalog: Catalog) throws -> PostgresCatalogRepository {
-        _ = try PostgresCatalogRepository.importCatalog(catalog, contentHash: UUID().uuidString, into: store)
-        return try PostgresCatalogRepository.open(database: store)
+    func importing(_ catalog: Catalog) async throws -> PostgresCatalogRepository {
+        _ = try await PostgresCatalogRepository.importCatalog(catalog, contentHash: UUID().uuidString, into: store)
+        return try await PostgresCatalogRepository.open(database: store)
     }
 
     /// on_hand, reserved, sold for a product.
