@@ -73,6 +73,8 @@ struct Headless: AsyncParsableCommand {
             print(frame.plainText)
         }
         let driver = Program(dependencies: dependencies, backend: backend)
+        // The first products are read before the first key, as a shopper would wait to see them.
+        await driver.settle()
         for key in script {
             await driver.press(key)
             if driver.state.isQuitting { break }

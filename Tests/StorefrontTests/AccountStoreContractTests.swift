@@ -38,7 +38,7 @@ struct AccountStoreContractTests {
     @Test(arguments: AccountStoreKind.allCases)
     func theFirstCardIsTheDefaultAndRemovingTheDefaultPromotesTheOldest(kind: AccountStoreKind) async throws {
         let wallets = try await kind.stores().wallets
-        await #expect(try wallets.wallet(forCustomer: "SHA256:abc") == WalletContents())
+        #expect(try await wallets.wallet(forCustomer: "SHA256:abc") == WalletContents())
         try await wallets.addCard(Fixtures.visa, forCustomer: "SHA256:abc", makeDefault: false)
         try await wallets.addCard(Self.mastercard, forCustomer: "SHA256:abc", makeDefault: false)
         try await wallets.addCard(Self.amex, forCustomer: "SHA256:abc", makeDefault: true)
@@ -49,12 +49,12 @@ struct AccountStoreContractTests {
         #expect(wallet.defaultCardID == Self.amex.id)
         try await wallets.setDefaultCard(id: Self.mastercard.id, forCustomer: "SHA256:abc")
         try await wallets.setDefaultCard(id: "no-such-card", forCustomer: "SHA256:abc")
-        await #expect(try wallets.wallet(forCustomer: "SHA256:abc").defaultCardID == Self.mastercard.id, "an unknown card leaves the default alone")
+        #expect(try await wallets.wallet(forCustomer: "SHA256:abc").defaultCardID == Self.mastercard.id, "an unknown card leaves the default alone")
         try await wallets.removeCard(id: Self.mastercard.id, forCustomer: "SHA256:abc")
         wallet = try await wallets.wallet(forCustomer: "SHA256:abc")
         #expect(wallet.cards.map(\.id) == [Fixtures.visa.id, Self.amex.id])
         #expect(wallet.defaultCardID == Fixtures.visa.id)
-        await #expect(try wallets.wallet(forCustomer: "local:john").cards.isEmpty, "wallets are per customer")
+        #expect(try await wallets.wallet(forCustomer: "local:john").cards.isEmpty, "wallets are per customer")
     }
 
     @Test(arguments: AccountStoreKind.allCases)
@@ -76,32 +76,32 @@ struct AccountStoreContractTests {
     @Test(arguments: AccountStoreKind.allCases)
     func aProfileKeepsWhatTheFirstSignInGave(kind: AccountStoreKind) async throws {
         let profiles = try await kind.stores().profiles
-        await #expect(try profiles.profile(forCustomer: "sandboxid:1") == nil)
+        #expect(try await profiles.profile(forCustomer: "sandboxid:1") == nil)
         try await profiles.save(AccountProfile(customerID: "sandboxid:1", name: "Jane Appleseed", email: "jane@example.com"))
         try await profiles.save(AccountProfile(customerID: "sandboxid:1", name: nil, email: nil))
-        await #expect(try profiles.profile(forCustomer: "sandboxid:1") == AccountProfile(customerID: "sandboxid:1", name: "Jane Appleseed", email: "jane@example.com"))
+        #expect(try await profiles.profile(forCustomer: "sandboxid:1") == AccountProfile(customerID: "sandboxid:1", name: "Jane Appleseed", email: "jane@example.com"))
     }
 
     @Test(arguments: AccountStoreKind.allCases)
     func usersAreRevokedAndRefreshTokensAreUsedOnce(kind: AccountStoreKind) async throws {
         let directory = try await kind.stores().directory
-        await #expect(try directory.userID(email: "jane@example.com") == nil)
-        await #expect(try directory.authorize(email: "jane@example.com", newID: "u1") == "u1")
-        await #expect(try directory.authorize(email: "jane@example.com", newID: "u2") == "u1", "the first id stays")
-        await #expect(try directory.status(userID: "u1") == .authorized)
-        await #expect(try directory.status(userID: "u2") == .notFound)
+        #expect(try await directory.userID(email: "jane@example.com") == nil)
+        #expect(try await directory.authorize(email: "jane@example.com", newID: "u1") == "u1")
+        #expect(try await directory.authorize(email: "jane@example.com", newID: "u2") == "u1", "the first id stays")
+        #expect(try await directory.status(userID: "u1") == .authorized)
+        #expect(try await directory.status(userID: "u2") == .notFound)
         let expiry = Date(timeIntervalSince1970: 1_800_000_000)
         try await directory.storeRefreshToken(hash: "h1", userID: "u1", expiresAt: expiry)
         let taken = try await #require(try directory.takeRefreshToken(hash: "h1"))
         #expect(taken.userID == "u1")
         #expect(taken.expiresAt == expiry)
-        await #expect(try directory.takeRefreshToken(hash: "h1") == nil, "a refresh token works once")
+        #expect(try await directory.takeRefreshToken(hash: "h1") == nil, "a refresh token works once")
         try await directory.storeRefreshToken(hash: "h2", userID: "u1", expiresAt: expiry)
         try await directory.revoke(userID: "u1")
-        await #expect(try directory.status(userID: "u1") == .revoked)
-        await #expect(try directory.takeRefreshToken(hash: "h2") == nil, "revoking drops the user's refresh tokens")
-        await #expect(try directory.authorize(email: "jane@example.com", newID: "u3") == "u1")
-        await #expect(try directory.status(userID: "u1") == .authorized, "signing in again lifts the revocation")
+        #expect(try await directory.status(userID: "u1") == .revoked)
+        #expect(try await directory.takeRefreshToken(hash: "h2") == nil, "revoking drops the user's refresh tokens")
+        #expect(try await directory.authorize(email: "jane@example.com", newID: "u3") == "u1")
+        #expect(try await directory.status(userID: "u1") == .authorized, "signing in again lifts the revocation")
     }
 }
 
@@ -122,8 +122,8 @@ struct SandboxSeededWalletTests {
         // Two front ends opening one new customer's wallet at once: every add is an upsert under a fixed id.
         let again = try SandboxSeededWalletStore(base)
         try await base.removeCard(id: Self.sample.cards[1].id, forCustomer: "ssh:SHA256:new")
-        await #expect(try again.wallet(forCustomer: "ssh:SHA256:new").cards.count == Self.sample.cards.count - 1, "a wallet with anything in it is left alone")
-        await #expect(try base.wallet(forCustomer: "someone-else") == WalletContents(), "only the customer read is filled")
+        #expect(try await again.wallet(forCustomer: "ssh:SHA256:new").cards.count == Self.sample.cards.count - 1, "a wallet with anything in it is left alone")
+        #expect(try await base.wallet(forCustomer: "someone-else") == WalletContents(), "only the customer read is filled")
     }
 
     @Test(arguments: AccountStoreKind.allCases)

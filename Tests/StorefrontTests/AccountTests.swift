@@ -67,7 +67,7 @@ struct AccountFlowTests {
 
         try await driver.press("i")
         #expect(driver.state.account.title == "Guest")
-        await #expect(try AuthManager(store: stack.credentials).storedSession() == nil)
+        #expect(try await AuthManager(store: stack.credentials).storedSession() == nil)
     }
 
     @Test func aBadEmailAndAWrongCodeAreShownInPlace() async throws {
@@ -111,7 +111,7 @@ struct AccountFlowTests {
         let driver = ScriptedDriver(stack: stack)
         try await driver.press("u,i")
         #expect(driver.state.account.title == "Guest")
-        await #expect(try AuthManager(store: stack.credentials).storedSession() == nil)
+        #expect(try await AuthManager(store: stack.credentials).storedSession() == nil)
     }
 
     @Test(arguments: [CredentialState.revoked, .notFound])
@@ -123,7 +123,7 @@ struct AccountFlowTests {
         let provider = SignInProviderStub(answers)
         let outcome = await LaunchCheck.run(services: SignInServices(makeController: SignInControllerFactorySpy(outcome: .failure(.canceled)).factory, provider: provider, auth: AuthManager(store: store)))
         #expect(outcome.account == nil && outcome.notice != nil)
-        await #expect(try AuthManager(store: store).storedSession() == nil)
+        #expect(try await AuthManager(store: store).storedSession() == nil)
         #expect(provider.calls == ["credentialState(user-1)"])
     }
 
@@ -137,13 +137,13 @@ struct AccountFlowTests {
         let outcome = await LaunchCheck.run(services: services)
         #expect(outcome == LaunchCheck.Outcome(account: SignedInAccount(provider: .sandboxID, userID: "user-1"), notice: nil))
         #expect(provider.calls == ["credentialState(user-1)", "verifyAccessToken", "refresh(rt-1)"])
-        await #expect(try AuthManager(store: store).storedSession()?.tokens == Fixtures.refreshedTokens)
+        #expect(try await AuthManager(store: store).storedSession()?.tokens == Fixtures.refreshedTokens)
 
         answers.refresh = .failure(.failed("Your sign-in expired. Sign in again."))
         let failing = SignInProviderStub(answers)
         let expired = await LaunchCheck.run(services: SignInServices(makeController: services.makeController, provider: failing, auth: AuthManager(store: store)))
         #expect(expired == LaunchCheck.Outcome(account: nil, notice: "Your sign-in expired. Sign in again."))
-        await #expect(try AuthManager(store: store).storedSession() == nil)
+        #expect(try await AuthManager(store: store).storedSession() == nil)
     }
 
     @Test func addingACardShowsEachErrorThenKeepsOnlyTheToken() async throws {

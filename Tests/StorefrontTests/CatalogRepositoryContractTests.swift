@@ -40,11 +40,11 @@ struct CatalogRepositoryContractTests {
     @Test(arguments: CatalogRepositoryKind.allCases)
     func countsAndPagesInCatalogOrder(kind: CatalogRepositoryKind) async throws {
         let repository = try await kind.make(Self.catalog)
-        await #expect(try repository.count(matching: "") == 500)
-        await #expect(try repository.page(matching: "", offset: 0, limit: 3).map(\.id) == ["p1", "p2", "p3"])
-        await #expect(try repository.page(matching: "", offset: 498, limit: 5).map(\.id) == ["p499", "p500"])
-        await #expect(try repository.page(matching: "", offset: 500, limit: 5).isEmpty)
-        await #expect(try repository.page(matching: "", offset: 10, limit: 0).isEmpty)
+        #expect(try await repository.count(matching: "") == 500)
+        #expect(try await repository.page(matching: "", offset: 0, limit: 3).map(\.id) == ["p1", "p2", "p3"])
+        #expect(try await repository.page(matching: "", offset: 498, limit: 5).map(\.id) == ["p499", "p500"])
+        #expect(try await repository.page(matching: "", offset: 500, limit: 5).isEmpty)
+        #expect(try await repository.page(matching: "", offset: 10, limit: 0).isEmpty)
     }
 
     @Test(arguments: CatalogRepositoryKind.allCases)
@@ -52,7 +52,7 @@ struct CatalogRepositoryContractTests {
         let repository = try await kind.make(Self.catalog)
         let product = try await #require(try repository.product(id: "p42"))
         #expect(product == Self.catalog.products[41])
-        await #expect(try repository.product(id: "nope") == nil)
+        #expect(try await repository.product(id: "nope") == nil)
     }
 
     @Test(arguments: CatalogRepositoryKind.allCases)
@@ -60,36 +60,36 @@ struct CatalogRepositoryContractTests {
         let repository = try await kind.make(Self.catalog)
         let expected = Self.catalog.products.filter { $0.name.contains("Oak") && $0.name.contains("Mug") }.map(\.id)
         #expect(!expected.isEmpty)
-        await #expect(try repository.count(matching: "oak mug") == expected.count)
-        await #expect(try repository.page(matching: "OAK Mu", offset: 0, limit: 1_000).map(\.id) == expected)
-        await #expect(try repository.page(matching: "oak mug", offset: 1, limit: 2).map(\.id) == Array(expected.dropFirst().prefix(2)))
-        await #expect(try repository.count(matching: "zzzz") == 0)
+        #expect(try await repository.count(matching: "oak mug") == expected.count)
+        #expect(try await repository.page(matching: "OAK Mu", offset: 0, limit: 1_000).map(\.id) == expected)
+        #expect(try await repository.page(matching: "oak mug", offset: 1, limit: 2).map(\.id) == Array(expected.dropFirst().prefix(2)))
+        #expect(try await repository.count(matching: "zzzz") == 0)
     }
 
     @Test(arguments: CatalogRepositoryKind.allCases)
-    func storeProfileComesWithTheCatalog(kind: CatalogRepositoryKind) throws {
-        #expect(try kind.make(Self.catalog).store.currency == .usd)
+    func storeProfileComesWithTheCatalog(kind: CatalogRepositoryKind) async throws {
+        #expect(try await kind.make(Self.catalog).store.currency == .usd)
     }
 }
 
 @Suite("SQLite store")
 struct SQLiteStoreTests {
-    @Test func importsOnlyWhenTheContentChanges() throws {
+    @Test func importsOnlyWhenTheContentChanges() async throws {
         let directory = TemporaryDirectory.make()
         let first = try SQLiteCatalogRepository.open(database: try StoreDatabase.open(directory: directory), catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
         #expect(first.didImport)
         let again = try SQLiteCatalogRepository.open(database: try StoreDatabase.open(directory: directory), catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
         #expect(!again.didImport)
-        #expect(try again.count(matching: "") == 24)
+        #expect(try await again.count(matching: "") == 24)
 
         var changed = try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled")
         changed.products[0].price = Money(minorUnits: 1, currency: .usd)
         changed.products.removeLast()
         let reimported = try SQLiteCatalogRepository.open(database: try StoreDatabase.open(directory: directory), catalogData: try Fixtures.catalogJSON(changed), source: "changed")
         #expect(reimported.didImport)
-        #expect(try reimported.count(matching: "") == 23)
-        #expect(try reimported.page(matching: "", offset: 0, limit: 1).first?.price.minorUnits == 1)
-        #expect(try reimported.product(id: "tote-canvas") == nil, "a product gone from the catalog is not sold")
+        #expect(try await reimported.count(matching: "") == 23)
+        #expect(try await reimported.page(matching: "", offset: 0, limit: 1).first?.price.minorUnits == 1)
+        #expect(try await reimported.product(id: "tote-canvas") == nil, "a product gone from the catalog is not sold")
     }
 
     @Test func anInvalidCatalogIsRejectedAndTheOldOneKept() throws {
@@ -145,13 +145,13 @@ struct SQLiteStoreTests {
         #expect(during == 1, "NORMAL while the write runs")
         let writerSetting = { try database.pool.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") } }
         #expect(try writerSetting() == 2, "the next write, an order perhaps, is synced in FULL")
-        #expect(throws: StorageError.self) { try database.writeUnsynced { _ in throw Refused() } }
+        await #expect(throws: StorageError.self) { try await database.writeUnsynced { _ in throw Refused() } }
         #expect(try writerSetting() == 2, "FULL again after a write that failed")
 
         let carts = SQLiteCartStore(database: database)
         let line = CartLine(productID: "mug", name: "Mug", unitPrice: Money(minorUnits: 1800, currency: .usd), quantity: 2)
         try await carts.save([line], forCustomer: "guest")
-        await #expect(try carts.lines(forCustomer: "guest") == [line])
+        #expect(try await carts.lines(forCustomer: "guest") == [line])
         #expect(try writerSetting() == 2)
     }
 }

@@ -71,12 +71,13 @@ struct FileCredentialStoreTests {
 
     @Test func authManagerKeepsTheSessionInTheRealFile() async throws {
         let auth = AuthManager(store: FileCredentialStore(path: path))
-        await #expect(try auth.storedSession() == nil)
+        #expect(try await auth.storedSession() == nil)
         try await auth.save(Fixtures.tokens, userID: "sbx_1")
         let reopened = AuthManager(store: FileCredentialStore(path: path))
-        await #expect(try reopened.storedSession() == AuthManager.StoredSession(userID: "sbx_1", tokens: Fixtures.tokens))
+        #expect(try await reopened.storedSession() == AuthManager.StoredSession(userID: "sbx_1", tokens: Fixtures.tokens))
         try await reopened.clear()
-        await #expect(try auth.storedSession() == nil)
-        await #expect(try auth.accessToken() == nil && auth.refreshToken() == nil)
+        #expect(try await auth.storedSession() == nil)
+        #expect(try await auth.accessToken() == nil)
+        #expect(try await auth.refreshToken() == nil)
     }
 }

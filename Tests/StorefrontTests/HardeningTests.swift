@@ -207,7 +207,7 @@ struct HardeningTerminalTests {
         try FileManager.default.createSymbolicLink(atPath: data.appendingPathComponent("storefront.log").path, withDestinationPath: "/dev/full")
         let binary = try BuiltProduct.requireStorefront()
         try terminal.type("'\(binary)' --data-dir '\(data.path)' --sandbox-latency-ms 0 2>'\(terminal.directory.path)/err'; echo EXIT=$?")
-        try terminal.waitFor("q quit")
+        try terminal.waitForShop()
         try terminal.press("Enter")
         try terminal.press("a")
         try terminal.waitFor("Added")
@@ -226,7 +226,7 @@ struct HardeningTerminalTests {
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
         let binary = try BuiltProduct.requireStorefront()
         try terminal.type("'\(binary)' --data-dir '\(data.path)'; echo EXIT=$?")
-        try terminal.waitFor("q quit")
+        try terminal.waitForShop()
         // Add to the cart so the store has written through its WAL while the shop is open.
         try terminal.press("a")
         try terminal.waitFor("Added")

@@ -107,7 +107,7 @@ struct MouseInTmuxTests {
         let terminal = try TmuxTerminal(columns: 260, rows: 30)
         let binary = try BuiltProduct.requireStorefront()
         try terminal.type("TERM=tmux-256color '\(binary)' --data-dir '\(terminal.directory.path)/data'; echo EXIT=$?")
-        try terminal.waitFor("q quit")
+        try terminal.waitForShop()
         #expect(try terminal.paneFlag("mouse_sgr_flag") == "1", "the shop asked tmux for SGR reports")
         // Row 6 is the fourth product; a second click on the selected row opens it. tmux passes what it is sent, as an
         // SGR-speaking terminal sends it; curses, told of the old encoding only, leaves it to the shop.

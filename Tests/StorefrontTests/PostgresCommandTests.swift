@@ -136,12 +136,12 @@ struct PostgresCommandTests {
         let summary = try await PostgresCatalogRepository.importCatalog(changed, contentHash: "changed", into: fixture.store)
         #expect(summary == .init(products: 23, added: 0, retired: 1, changed: true))
         let reopened = try await PostgresCatalogRepository.open(database: fixture.store)
-        await #expect(try reopened.count(matching: "") == 23)
-        await #expect(try reopened.product(id: changed.products[0].id)?.price.minorUnits == 12_345)
-        await #expect(try reopened.product(id: catalog.products.last!.id) == nil, "a product no longer listed leaves the catalog")
+        #expect(try await reopened.count(matching: "") == 23)
+        #expect(try await reopened.product(id: changed.products[0].id)?.price.minorUnits == 12_345)
+        #expect(try await reopened.product(id: catalog.products.last!.id) == nil, "a product no longer listed leaves the catalog")
         #expect(try fixture.stock("hoodie-root") == (1, 0, 2), "stock is kept across imports")
-        await #expect(try repository.product(id: "hoodie-root")?.stock == 1)
-        await #expect(try orders.order(number: order.number)?.lines.first?.productID == "hoodie-root", "old orders keep their lines")
+        #expect(try await repository.product(id: "hoodie-root")?.stock == 1)
+        #expect(try await orders.order(number: order.number)?.lines.first?.productID == "hoodie-root", "old orders keep their lines")
     }
 
     @Test func anInvalidCatalogImportsNothing() throws {
@@ -230,19 +230,19 @@ struct PostgresOutageTests {
         let carts = PostgresCartStore(database: store)
         let mug = CartLine(productID: "mug-stdout", name: "stdout Mug", unitPrice: Money(minorUnits: 1_800, currency: .usd), quantity: 2)
         try await carts.save([mug], forCustomer: "local:jane")
-        await #expect(try carts.lines(forCustomer: "local:jane") == [mug], "the pool holds an open connection now")
+        #expect(try await carts.lines(forCustomer: "local:jane") == [mug], "the pool holds an open connection now")
 
         try server.kill()
-        #expect {
-            try carts.lines(forCustomer: "local:jane")
+        await #expect {
+            try await carts.lines(forCustomer: "local:jane")
         } throws: { error in
             (error as? StorageError) == StorageError(StorageError.unavailableMessage, isUnavailable: true)
         }
         #expect(store.isDown)
-        #expect(throws: StorageError.self) { try carts.save([], forCustomer: "local:jane") }
+        await #expect(throws: StorageError.self) { try await carts.save([], forCustomer: "local:jane") }
 
         try server.start()
-        await #expect(try carts.lines(forCustomer: "local:jane") == [mug], "the store goes on without a restart, and nothing was lost")
+        #expect(try await carts.lines(forCustomer: "local:jane") == [mug], "the store goes on without a restart, and nothing was lost")
         #expect(!store.isDown)
     }
 
@@ -263,19 +263,19 @@ struct PostgresOutageTests {
         let pool = PostgresStore.Pool(maximumConnections: 1, idleTimeout: .seconds(60), probeInterval: .zero)
         let store = try PostgresStore.connect(try PostgresLocation.parse(limitedURL, environment: [:]), pool: pool)
         let carts = PostgresCartStore(database: store)
-        #expect {
-            try carts.lines(forCustomer: "local:jane")
+        await #expect {
+            try await carts.lines(forCustomer: "local:jane")
         } throws: { error in
             (error as? StorageError) == StorageError(StorageError.unavailableMessage, isUnavailable: true)
         }
         #expect(store.isDown)
-        #expect(throws: PostgresStoreError.self) { try store.ping() }
+        await #expect(throws: PostgresStoreError.self) { try await store.ping() }
 
         // The server only notices a killed client when it next writes to it: end the backends too.
         for holder in holders { kill(holder.pid, SIGKILL) }
         _ = try fixture.rows("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE \(held)")
         try #require(try fixture.waitForConnections(held, count: 0), "the held connections are gone")
-        await #expect(try carts.lines(forCustomer: "local:jane") == [], "a connection is free again and the call goes through")
+        #expect(try await carts.lines(forCustomer: "local:jane") == [], "a connection is free again and the call goes through")
         #expect(!store.isDown)
     }
 }

@@ -13,7 +13,7 @@ struct PostgresEndToEndTests {
 
         let terminal = try TmuxTerminal(environment: ["STOREFRONT_DATABASE_URL": url])
         try terminal.type("\(try BuiltProduct.requireStorefront()) run; echo EXIT=$?")
-        try terminal.waitFor("q quit")
+        try terminal.waitForShop()
         try terminal.press("a")
         try terminal.waitFor("cart: 1 item")
 

@@ -8,13 +8,13 @@ import StorefrontUI
 
 @Suite("Stock")
 struct StockTests {
-    @Test func stockComesFromTheCatalogAndSurvivesAChangedCatalog() throws {
+    @Test func stockComesFromTheCatalogAndSurvivesAChangedCatalog() async throws {
         let directory = TemporaryDirectory.make()
         let database = try StoreDatabase.open(directory: directory)
         let first = try SQLiteCatalogRepository.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
-        #expect(try first.product(id: "hoodie-root")?.stock == 3)
+        #expect(try await first.product(id: "hoodie-root")?.stock == 3)
         // Two hoodies are sold; then the catalog changes.
-        try database.pool.write { db in
+        try await database.pool.write { db in
             try db.execute(sql: "UPDATE stock SET on_hand = on_hand - 2, sold = sold + 2 WHERE product_id = 'hoodie-root'")
         }
         var changed = try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled")
@@ -25,14 +25,14 @@ struct StockTests {
         json["products"] = products
         let reopened = try SQLiteCatalogRepository.open(database: database, catalogData: try JSONSerialization.data(withJSONObject: json), source: "changed")
         #expect(reopened.didImport)
-        #expect(try reopened.product(id: "hoodie-root")?.stock == 1, "re-reading the catalog keeps the stock")
-        #expect(try reopened.page(matching: "", offset: 0, limit: 1).first?.name == "Dusk Keycap Set, second edition")
+        #expect(try await reopened.product(id: "hoodie-root")?.stock == 1, "re-reading the catalog keeps the stock")
+        #expect(try await reopened.page(matching: "", offset: 0, limit: 1).first?.name == "Dusk Keycap Set, second edition")
     }
 
-    @Test func catalogsWithoutStockGetTheDefault() throws {
+    @Test func catalogsWithoutStockGetTheDefault() async throws {
         let database = try StoreDatabase.open(directory: TemporaryDirectory.make())
         let repository = try SQLiteCatalogRepository.open(database: database, catalogData: Data(#"[{"id":1,"name":"A","price":100,"description":"d"}]"#.utf8), source: "bench")
-        #expect(try repository.product(id: "1")?.stock == SQLiteCatalogRepository.defaultStock)
+        #expect(try await repository.product(id: "1")?.stock == SQLiteCatalogRepository.defaultStock)
     }
 
     @Test func stockMustBeAWholeNumber() {
@@ -70,7 +70,7 @@ struct StockTests {
 
 @Suite("Catalog file stamp")
 struct CatalogFileStampTests {
-    @Test func anUnchangedFileIsNotReadAgainAndAChangedOneIs() throws {
+    @Test func anUnchangedFileIsNotReadAgainAndAChangedOneIs() async throws {
         let directory = TemporaryDirectory.make()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let file = directory.appendingPathComponent("catalog.json")
@@ -82,18 +82,18 @@ struct CatalogFileStampTests {
         try #"[{"id":1,"name":"A","price":100,"description":"d"},{"id":2,"name":"B","price":5,"description":"e"}]"#.write(to: file, atomically: true, encoding: .utf8)
         let changed = try SQLiteCatalogRepository.open(database: database, catalogFile: file)
         #expect(changed.didImport)
-        #expect(try changed.count(matching: "") == 2)
+        #expect(try await changed.count(matching: "") == 2)
         // Same content written again: the stamp differs, the hash does not, so nothing is imported.
         try #"[{"id":1,"name":"A","price":100,"description":"d"},{"id":2,"name":"B","price":5,"description":"e"}]"#.write(to: file, atomically: true, encoding: .utf8)
         #expect(try !SQLiteCatalogRepository.open(database: database, catalogFile: file).didImport)
     }
 
-    @Test func searchKeepsCatalogOrderAfterAReorder() throws {
+    @Test func searchKeepsCatalogOrderAfterAReorder() async throws {
         let database = try StoreDatabase.open(directory: TemporaryDirectory.make())
         _ = try SQLiteCatalogRepository.open(database: database, catalogData: Data(#"[{"id":"a","name":"Oak Mug","price":1,"description":"d"},{"id":"b","name":"Oak Lamp","price":1,"description":"d"},{"id":"c","name":"Oak Desk","price":1,"description":"d"}]"#.utf8), source: "first")
         let reordered = try SQLiteCatalogRepository.open(database: database, catalogData: Data(#"[{"id":"c","name":"Oak Desk","price":1,"description":"d"},{"id":"a","name":"Oak Mug","price":1,"description":"d"}]"#.utf8), source: "second")
-        #expect(try reordered.page(matching: "oak", offset: 0, limit: 10).map(\.id) == ["c", "a"])
-        #expect(try reordered.count(matching: "oak") == 2, "the retired product is not counted")
-        #expect(try reordered.page(matching: "", offset: 0, limit: 10).map(\.id) == ["c", "a"])
+        #expect(try await reordered.page(matching: "oak", offset: 0, limit: 10).map(\.id) == ["c", "a"])
+        #expect(try await reordered.count(matching: "oak") == 2, "the retired product is not counted")
+        #expect(try await reordered.page(matching: "", offset: 0, limit: 10).map(\.id) == ["c", "a"])
     }
 }

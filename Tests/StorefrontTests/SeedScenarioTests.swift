@@ -15,8 +15,8 @@ struct AuthManagerTests {
             .set(key: "storefront.auth.access-token", value: "access-abc"),
             .set(key: "storefront.auth.refresh-token", value: "refresh-xyz"),
         ])
-        await #expect(try manager.accessToken() == "access-abc")
-        await #expect(try manager.refreshToken() == "refresh-xyz")
+        #expect(try await manager.accessToken() == "access-abc")
+        #expect(try await manager.refreshToken() == "refresh-xyz")
     }
 
     @Test func clearRemovesBoth() async throws {
@@ -24,8 +24,8 @@ struct AuthManagerTests {
         let manager = AuthManager(store: store)
         try await manager.save(accessToken: "a", refreshToken: "r")
         try await manager.clear()
-        await #expect(try manager.accessToken() == nil)
-        await #expect(try manager.refreshToken() == nil)
+        #expect(try await manager.accessToken() == nil)
+        #expect(try await manager.refreshToken() == nil)
     }
 }
 

@@ -48,7 +48,7 @@ struct StockAtCheckoutTests {
         try await driver.press("/,h,e,a,d,p,h,o,n,e,s,enter,a,c,enter,enter,down,down,enter,p,enter")
         #expect(driver.state.paymentSheet?.status == "Your card was declined.")
         #expect(try fixture.stock("headphones-quiet") == (2, 0, 0))
-        await #expect(try fixture.orders.count(customer: nil) == 0)
+        #expect(try await fixture.orders.count(customer: nil) == 0)
     }
 }
 
@@ -70,14 +70,14 @@ struct ChargeLedgerContractTests {
     func aKeyKeepsItsFirstCharge(kind: ChargeLedgerKind) async throws {
         let ledger = try await kind.make()
         let first = LedgerCharge(key: "k", tokenID: "tok_1", amount: Money(minorUnits: 6928, currency: .usd), outcome: .succeeded)
-        await #expect(try ledger.charge(forKey: "k") == nil)
-        await #expect(try ledger.record(first) == first)
+        #expect(try await ledger.charge(forKey: "k") == nil)
+        #expect(try await ledger.record(first) == first)
         let second = LedgerCharge(key: "k", tokenID: "tok_2", amount: Money(minorUnits: 1, currency: .usd), outcome: .declined(.generic))
-        await #expect(try ledger.record(second) == first)
-        await #expect(try ledger.charge(forKey: "k") == first)
+        #expect(try await ledger.record(second) == first)
+        #expect(try await ledger.charge(forKey: "k") == first)
         let declined = LedgerCharge(key: "d", tokenID: "tok_3", amount: Money(minorUnits: 5, currency: .usd), outcome: .declined(.insufficientFunds))
-        await #expect(try ledger.record(declined) == declined)
-        await #expect(try ledger.charge(forKey: "d")?.outcome == .declined(.insufficientFunds))
+        #expect(try await ledger.record(declined) == declined)
+        #expect(try await ledger.charge(forKey: "d")?.outcome == .declined(.insufficientFunds))
     }
 }
 
@@ -97,10 +97,10 @@ struct ReconciliationTests {
         let backend = LiveMerchantBackend(processor: SandboxProcessor(ledger: ledger), orders: fixture.orders, dates: Fixtures.fixedDates)
         let settled = try await backend.reconcile().settled
         #expect(settled.map(\.number) == [charged.number, never.number, declined.number])
-        await #expect(try fixture.orders.order(number: charged.number)?.status == .paid)
-        await #expect(try fixture.orders.order(number: never.number)?.status == .canceled)
-        await #expect(try fixture.orders.order(number: declined.number)?.status == .declined)
-        await #expect(try fixture.orders.order(number: young.number)?.status == .charging, "a younger order may be another process's, mid-charge")
+        #expect(try await fixture.orders.order(number: charged.number)?.status == .paid)
+        #expect(try await fixture.orders.order(number: never.number)?.status == .canceled)
+        #expect(try await fixture.orders.order(number: declined.number)?.status == .declined)
+        #expect(try await fixture.orders.order(number: young.number)?.status == .charging, "a younger order may be another process's, mid-charge")
         #expect(try fixture.stock("hoodie-root") == (2, 0, 1))
         #expect(try fixture.stock("headphones-quiet") == (2, 0, 0))
         #expect(try await backend.reconcile().settled.isEmpty, "settling twice does nothing")
@@ -120,7 +120,7 @@ struct ReconciliationTests {
         // A new process: new processor and backend over the same database, the same key.
         let second = LiveMerchantBackend(processor: SandboxProcessor(ledger: SQLiteChargeLedger(database: fixture.database)), orders: fixture.orders, dates: Fixtures.fixedDates)
         let confirmation = try await second.processPayment(token: token, order: draft, idempotencyKey: "same")
-        await #expect(try fixture.orders.order(number: confirmation.orderNumber)?.status == .paid)
+        #expect(try await fixture.orders.order(number: confirmation.orderNumber)?.status == .paid)
         let charges = try await fixture.database.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sandbox_charge") }
         #expect(charges == 1)
         #expect(try fixture.stock("hoodie-root") == (2, 0, 1))

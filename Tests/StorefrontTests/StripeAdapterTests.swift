@@ -203,10 +203,10 @@ struct StripeAdapterTests {
             let settlement = try await backend.reconcile()
             #expect(settlement.settled.map(\.number) == [paid.number, filed.number, never.number])
             #expect(settlement.leftOpen.isEmpty)
-            await #expect(try fixture.orders.order(number: paid.number)?.status == .paid)
-            await #expect(try fixture.orders.order(number: filed.number)?.status == .canceled)
-            await #expect(try fixture.orders.order(number: never.number)?.status == .canceled)
-            await #expect(try references.paymentReference(forOrderKey: "never") == "void")
+            #expect(try await fixture.orders.order(number: paid.number)?.status == .paid)
+            #expect(try await fixture.orders.order(number: filed.number)?.status == .canceled)
+            #expect(try await fixture.orders.order(number: never.number)?.status == .canceled)
+            #expect(try await references.paymentReference(forOrderKey: "never") == "void")
             // A late charge of a settled order gets nothing.
             #expect(try await processor.charge(ChargeRequest(tokenID: token.id, amount: filed.totals.total, idempotencyKey: "filed", orderNumber: filed.number, customerID: "guest")).outcome == .declined(.voided))
         }
@@ -236,14 +236,14 @@ struct StripeAdapterTests {
             InMemoryProviderReferences(), SQLiteProviderReferences(database: fixture.database), PostgresProviderReferences(database: postgres.database.store),
         ]
         for store in stores {
-            await #expect(try store.customerReference(for: "guest", account: "stripe:test") == nil)
-            await #expect(try store.fileCustomerReference("cus_1", for: "guest", account: "stripe:test") == "cus_1")
-            await #expect(try store.fileCustomerReference("cus_2", for: "guest", account: "stripe:test") == "cus_1", "first wins")
-            await #expect(try store.customerReference(for: "guest", account: "stripe:live") == nil, "test and live customers are apart")
-            await #expect(try store.paymentReference(forOrderKey: "k") == nil)
-            await #expect(try store.filePaymentReference("pi_1", forOrderKey: "k") == "pi_1")
-            await #expect(try store.filePaymentReference("void", forOrderKey: "k") == "pi_1", "a void loses to a filed PaymentIntent")
-            await #expect(try store.paymentReference(forOrderKey: "k") == "pi_1")
+            #expect(try await store.customerReference(for: "guest", account: "stripe:test") == nil)
+            #expect(try await store.fileCustomerReference("cus_1", for: "guest", account: "stripe:test") == "cus_1")
+            #expect(try await store.fileCustomerReference("cus_2", for: "guest", account: "stripe:test") == "cus_1", "first wins")
+            #expect(try await store.customerReference(for: "guest", account: "stripe:live") == nil, "test and live customers are apart")
+            #expect(try await store.paymentReference(forOrderKey: "k") == nil)
+            #expect(try await store.filePaymentReference("pi_1", forOrderKey: "k") == "pi_1")
+            #expect(try await store.filePaymentReference("void", forOrderKey: "k") == "pi_1", "a void loses to a filed PaymentIntent")
+            #expect(try await store.paymentReference(forOrderKey: "k") == "pi_1")
         }
     }
 }

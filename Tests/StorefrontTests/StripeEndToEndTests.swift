@@ -26,7 +26,7 @@ struct StripeEndToEndTests {
         let terminal = try TmuxTerminal(environment: Self.stripeEnvironment(server))
         let data = terminal.directory.path + "/data"
         try terminal.type("'\(try BuiltProduct.requireStorefront())' --data-dir '\(data)' 2>'\(terminal.directory.path)/stderr'; echo EXIT=$?")
-        try terminal.waitFor("q quit")
+        try terminal.waitForShop()
 
         // A card Stripe refuses when it is attached: its reason, in place on the form.
         try terminal.press("u")

@@ -9,7 +9,7 @@ struct TerminalEndToEndTests {
     private func startShop(_ terminal: TmuxTerminal, latencyMilliseconds: Int = 20) throws {
         let binary = try BuiltProduct.requireStorefront()
         try terminal.type("'\(binary)' --data-dir '\(terminal.directory.path)/data' --sandbox-latency-ms \(latencyMilliseconds); echo EXIT=$?")
-        try terminal.waitFor("q quit")
+        try terminal.waitForShop()
     }
 
     /// A crash in a local `run`: the crash handler puts every mode back, application cursor and keypad keys too.
@@ -70,7 +70,7 @@ struct TerminalEndToEndTests {
             let terminal = try TmuxTerminal()
             let binary = try BuiltProduct.requireStorefront()
             try terminal.type("\(output)'\(binary)' --data-dir '\(terminal.directory.path)/data'; echo EXIT=$?")
-            try terminal.waitFor("q quit")
+            try terminal.waitForShop()
             try terminal.press("Down", "Down", "a")
             try terminal.waitFor("cart: 1 item")
             try terminal.press("Down")
@@ -146,7 +146,7 @@ struct UnusualTerminalTests {
         let terminal = try TmuxTerminal()
         let binary = try BuiltProduct.requireStorefront()
         try terminal.type("LANG=C LC_ALL=C '\(binary)' --data-dir '\(terminal.directory.path)/data'; echo EXIT=$?")
-        let screen = try terminal.waitFor("q quit")
+        let screen = try terminal.waitForShop()
         #expect(screen.contains("> Dusk Keycap Set"))
         let isASCII = screen.unicodeScalars.allSatisfy { $0.isASCII }
         #expect(isASCII, "ASCII only:\n\(screen)")

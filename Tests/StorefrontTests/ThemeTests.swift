@@ -83,7 +83,7 @@ struct ThemeTerminalTests {
         _ = try terminal.tmux(["select-pane", "-t", "main", "-P", "bg=\(paneBackground)"])
         let binary = try BuiltProduct.requireStorefront()
         try terminal.type("'\(binary)' --data-dir '\(terminal.directory.path)/data' --theme \(theme); echo EXIT=$?")
-        try terminal.waitFor("q quit")
+        try terminal.waitForShop()
         let styled = try terminal.tmux(["capture-pane", "-e", "-p", "-t", "main"])
         // The screen title's row, which only the title colours.
         let title = styled.split(separator: "\n").dropFirst().first.map(String.init) ?? ""

@@ -234,7 +234,7 @@ struct WideNamesInATerminalTests {
         try JSONSerialization.data(withJSONObject: json).write(to: catalog)
         let binary = try BuiltProduct.requireStorefront()
         try terminal.type("'\(binary)' --catalog '\(catalog.path)' --data-dir '\(terminal.directory.path)/data'; echo EXIT=$?")
-        let list = try terminal.waitFor("q quit")
+        let list = try terminal.waitForShop()
         let rows = list.split(separator: "\n").map(String.init)
         for product in Self.products {
             let row = try #require(rows.first { $0.contains(" \(product.id)") }, "a row for \(product.id):\n\(list)")

@@ -67,9 +67,13 @@ public enum AppReducer {
             if state.isBusy { state.spinnerPhase &+= 1 }
             return StoreOutageFeature.retry(&state, env)
         case .quit:
-            // A change still waiting for its write is written by the step's follow-up; hosts wait for it before they go.
+            // The last change is written by this step's follow-up at once, unchecked (checkout checks stock
+            // again); hosts wait for the write before they go.
             state.isQuitting = true
-            return .none
+            guard state.isStockCheckInFlight || !state.stockChecksDue.isEmpty else { return .none }
+            state.isStockCheckInFlight = false
+            state.stockChecksDue = [:]
+            return .cancel(.stockCheck)
         default:
             break
         }

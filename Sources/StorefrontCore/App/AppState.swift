@@ -33,6 +33,8 @@ public struct AppState: Equatable {
     public var profile: AccountProfile?
     /// The wallet is being checked for a card the shop takes, before the payment sheet is made.
     public var isCheckingWallet = false
+    /// The first products are on their way: keys typed now are for them, so hosts hold them until they arrive.
+    public var isOpening = true
     /// Whose cart, wallet and orders these are: the signed-in account's, or the guest's.
     public var customerID: String
     /// The signed-in account, or nil for a guest.
@@ -72,7 +74,7 @@ public struct AppState: Equatable {
     public var isPresentingSheet: Bool { checkout != nil && screens.paymentSheet == nil }
 
     /// False while a screen is on its way: keys typed now wait for it.
-    public var isAcceptingInput: Bool { !isPresentingSheet && !isCheckingWallet && !(screens.form?.isBusy ?? false) }
+    public var isAcceptingInput: Bool { !isOpening && !isPresentingSheet && !isCheckingWallet && !(screens.form?.isBusy ?? false) }
 }
 
 /// What the reducers work with: the injected dependencies, the shop's profile and the mailbox.

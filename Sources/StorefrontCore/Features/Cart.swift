@@ -155,8 +155,7 @@ enum CartFeature {
             state.stockChecksDue.removeAll(keepingCapacity: true)
             state.isStockCheckInFlight = true
             let catalog = env.dependencies.catalog
-            // No id, as the write waits for it: quitting, which cancels reads, must not lose the change.
-            return .run { send in
+            return .run(id: .stockCheck) { send in
                 var checks: [StockCheck] = []
                 for (productID, before) in due {
                     let stock = ((try? await catalog.product(id: productID)) ?? nil)?.stock
@@ -171,8 +170,8 @@ enum CartFeature {
         else { return .none }
         state.cartSaveInFlight = lines
         let customer = state.customerID
-        // No id: a write is never cancelled halfway; the next one waits for it instead.
-        return .run { send in
+        // A write is never replaced halfway: the next one waits for its answer instead.
+        return .run(id: .cartSave) { send in
             do {
                 try await carts.save(lines, forCustomer: customer)
                 send(.cart(.saved(customer: customer, lines: lines)))

@@ -114,6 +114,7 @@ enum ProductListFeature {
         case .counted(let request, let total, let from, let rows):
             guard request == state.productListRequest, case .count(let keep) = state.productListPending else { return .none }
             state.productListPending = nil
+            state.isOpening = false
             StoreOutageFeature.back(&state)
             state.productList.totalCount = total
             state.productList.selectedIndex = keep ? ListSelection.clamped(state.productList.selectedIndex, count: total) : 0
@@ -128,6 +129,7 @@ enum ProductListFeature {
         case .failed(let request, let error):
             guard request == state.productListRequest else { return .none }
             state.productListPending = nil
+            state.isOpening = false
             state.productList.isLoading = false
             StoreOutageFeature.report(&state, error) { "Could not read the catalog: \($0)" }
             return .none

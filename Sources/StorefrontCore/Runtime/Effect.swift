@@ -50,7 +50,10 @@ public enum EffectID: Hashable, Sendable {
     /// The wallet and profile of the current customer.
     case wallet
     /// The cart's write to the cart store: one at a time, so an older cart never lands after a newer one.
+    /// Never cancelled: a session that ends waits for it.
     case cartSave
+    /// The fresh stock of products just added; quitting cancels it, so the cart's last write need not wait for it.
+    case stockCheck
     /// Reading the customer's saved cart.
     case cartRestore
 }

@@ -60,9 +60,21 @@ public final class EffectRunner {
         return true
     }
 
-    /// Cancels the work that has an id (reads, whose answers nobody will see now); writes, which have none, go on.
+    /// Cancels the work that has an id: reads whose answers a test no longer wants.
     public func cancelIdentified() {
         for key in identified.values { tasks[key]?.cancel() }
         identified.removeAll()
+    }
+
+    /// Ends everything but the work under `kept`, and waits for that, and for any work under `kept`
+    /// its answers start: a session that ends cancels its reads and its payment, and keeps its cart's writes.
+    public func finish(keeping kept: EffectID) async {
+        let keptKey = identified[kept]
+        for (key, task) in tasks where key != keptKey { task.cancel() }
+        identified = identified.filter { $0.key == kept }
+        while let key = identified[kept], let task = tasks[key] {
+            await task.value
+            finished(key, kept)
+        }
     }
 }

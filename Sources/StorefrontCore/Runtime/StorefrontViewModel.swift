@@ -55,17 +55,22 @@ public final class StorefrontViewModel {
         await effects.settled()
     }
 
-    /// Ends the shop: reads in flight are cancelled, as nothing they answer would be shown, and the
-    /// writes in flight (the cart's last change) are waited for, so quitting loses nothing.
+    /// Ends the shop: what is in flight is cancelled (nothing it answers would be shown), except the
+    /// cart's writes, which are waited for, the last change included, so leaving loses nothing.
+    /// Nothing is published from here: the screen may be gone.
     public func finish() async {
-        effects.cancelIdentified()
-        await effects.settled()
+        isFinishing = true
+        step(.key(.quit))
+        await effects.finish(keeping: .cartSave)
     }
+
+    /// Set by `finish()`: the host's screen is gone, so states are kept but no longer published.
+    private var isFinishing = false
 
     private func step(_ action: AppAction) {
         let effect = AppReducer.step(&app, action, environment)
         effects.start(effect, send: environment.mailbox.send)
-        guard Self.publish(&app, over: &published, acceptingInput: &isAcceptingInput) else { return }
+        guard !isFinishing, Self.publish(&app, over: &published, acceptingInput: &isAcceptingInput) else { return }
         onState(app.screens)
     }
 

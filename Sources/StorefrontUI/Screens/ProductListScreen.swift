@@ -8,7 +8,9 @@ extension Layout {
         let hasPreview = body.width >= previewThreshold
         let listWidth = hasPreview ? min(90, body.width * 11 / 20) : body.width
         if list.totalCount == 0 {
-            let message = list.query.isEmpty ? "The catalog is empty." : "No products match \u{201C}\(list.query)\u{201D}. Esc clears the search."
+            let message = list.isLoading && list.rows.isEmpty
+                ? "Loading the catalog\(p.glyphs.ellipsis)"
+                : list.query.isEmpty ? "The catalog is empty." : "No products match \u{201C}\(list.query)\u{201D}. Esc clears the search."
             p.put(message, column: 2, row: body.top + 1, style: Style(.dim))
             return
         }

@@ -103,7 +103,7 @@ struct StoreOutageTests {
             $0.cartSaveInFlight = [line]
         }
         await store.receive(.cart(.saved(customer: store.state.customerID, lines: [line]))) { $0.expectSaved([line]) }
-        #expect(try await carts.base.lines(forCustomer: store.state.customerID) == [line], "the cart reached the store once it was back")
+        #expect(try carts.base.lines(forCustomer: store.state.customerID) == [line], "the cart reached the store once it was back")
         #expect(!store.state.screens.wantsTicks)
         await store.finish()
     }

@@ -124,7 +124,7 @@ final class ServeProcess {
     func connect(_ terminal: TmuxTerminal, key: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
         try terminal.type(sshCommand(key: key) + "; echo EXIT=$?")
         do {
-            try terminal.waitFor("q quit", timeout: .seconds(30), sourceLocation: sourceLocation)
+            try terminal.waitForShop(timeout: .seconds(30), sourceLocation: sourceLocation)
         } catch {
             _ = try? waitForLog(#/never/#, timeout: .milliseconds(100))
             Issue.record("the server's log:\n\(log)", sourceLocation: sourceLocation)

@@ -188,6 +188,12 @@ final class TmuxTerminal {
         throw TmuxError(message: "timed out waiting for \(what)")
     }
 
+    /// Waits for the shop's first whole screen: the footer drawn and the first products read (no loading marker).
+    @discardableResult
+    func waitForShop(timeout: Duration = .seconds(15), sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        try waitUntil(timeout: timeout, sourceLocation: sourceLocation, "the shop with its products") { $0.contains("q quit") && !$0.contains("loading") && !$0.contains("Loading") }
+    }
+
     @discardableResult
     func waitFor(_ text: String, timeout: Duration = .seconds(15), sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
         try waitUntil(timeout: timeout, sourceLocation: sourceLocation, "\"\(text)\"") { $0.contains(text) }

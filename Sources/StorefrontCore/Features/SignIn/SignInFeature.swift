@@ -180,6 +180,7 @@ enum SignInFeature {
         state.stockChecksDue = [:]
         state.cartSaveFailed = nil
         if !mergingGuestCart { state.cart = Cart(currency: env.storeProfile.currency) }
+        AccountFeature.refresh(&state, env)
         CartFeature.showCart(&state, env)
         return effect + CartFeature.restore(&state, env) + AccountFeature.reloadWallet(&state, env)
     }
