@@ -74,7 +74,8 @@ public final class PostgresStore: Sendable {
         configuration.options.connectionIdleTimeout = pool.idleTimeout
         configuration.options.keepAliveBehavior = nil
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-        let runner = Task { await client.run() }
+        // The pool's background work runs on the store's own executor, as its calls do.
+        let runner = Task(executorPreference: PostgresExecutor.shared) { await client.run() }
         return (client, runner)
     }
 
@@ -179,33 +180,40 @@ public final class PostgresStore: Sendable {
     private func deadline<T: Sendable>(_ timeout: Duration?, probing: Bool = false, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
         let limit = timeout ?? callTimeout
         do {
-            return try await withThrowingTaskGroup(of: Race<T>.self) { group in
-                group.addTask { .value(try await operation()) }
-                group.addTask {
-                    try await Task.sleep(for: limit)
-                    return .deadlinePassed
-                }
-                if probing, limit > Self.probeAfter {
-                    group.addTask {
-                        try await Task.sleep(for: Self.probeAfter)
-                        try await self.probe()
-                        return .serverAnswered
-                    }
-                }
-                defer { group.cancelAll() }
-                while let next = try await group.next() {
-                    switch next {
-                    case .value(let value): return value
-                    case .deadlinePassed: throw PostgresStoreError.unreachable(location: location.description, reason: "no answer within \(limit)")
-                    case .serverAnswered: continue
-                    }
-                }
-                throw CancellationError()
+            return try await withTaskExecutorPreference(PostgresExecutor.shared) {
+                try await race(operation, limit: limit, probing: probing)
             }
         } catch let error as PostgresStoreError {
             throw error
         } catch {
             throw PostgresStoreError.translate(error, location: location)
+        }
+    }
+
+    /// The operation against the deadline and, when `probing`, the probe; the first to decide ends the others.
+    private func race<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T, limit: Duration, probing: Bool) async throws -> T {
+        try await withThrowingTaskGroup(of: Race<T>.self) { group in
+            group.addTask { .value(try await operation()) }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                return .deadlinePassed
+            }
+            if probing, limit > Self.probeAfter {
+                group.addTask {
+                    try await Task.sleep(for: Self.probeAfter)
+                    try await self.probe()
+                    return .serverAnswered
+                }
+            }
+            defer { group.cancelAll() }
+            while let next = try await group.next() {
+                switch next {
+                case .value(let value): return value
+                case .deadlinePassed: throw PostgresStoreError.unreachable(location: location.description, reason: "no answer within \(limit)")
+                case .serverAnswered: continue
+                }
+            }
+            throw CancellationError()
         }
     }
 

@@ -12,13 +12,16 @@ public final class ScriptedDriver {
     public let program: Program
     public let stack: TestStack
 
-    public convenience init(stack: TestStack = TestStack(), size: Size = Size(columns: 80, rows: 24), charset: Charset = .unicode) {
+    /// A shop open at `size`, its first reads answered: the state a shopper's first key meets.
+    public convenience init(stack: TestStack = TestStack(), size: Size = Size(columns: 80, rows: 24), charset: Charset = .unicode) async {
         self.init(stack: stack, dependencies: stack.dependencies, size: size, charset: charset)
+        await settle()
     }
 
     /// Drives the shop with `dependencies` as given, e.g. a stack's with a cart store added.
-    public convenience init(dependencies: StorefrontDependencies, size: Size = Size(columns: 80, rows: 24), charset: Charset = .unicode) {
+    public convenience init(dependencies: StorefrontDependencies, size: Size = Size(columns: 80, rows: 24), charset: Charset = .unicode) async {
         self.init(stack: TestStack(), dependencies: dependencies, size: size, charset: charset)
+        await settle()
     }
 
     private init(stack: TestStack, dependencies: StorefrontDependencies, size: Size, charset: Charset) {

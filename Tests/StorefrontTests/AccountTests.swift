@@ -52,7 +52,7 @@ struct AccountFlowTests {
 
     @Test func signingInWithSandboxIDMergesTheGuestCartAndStoresTheSession() async throws {
         let stack = stack()
-        let driver = ScriptedDriver(stack: stack)
+        let driver = await ScriptedDriver(stack: stack)
         try await driver.press("a,down,a")
         try await driver.signIn()
         #expect(driver.state.screen == .account)
@@ -71,7 +71,7 @@ struct AccountFlowTests {
     }
 
     @Test func aBadEmailAndAWrongCodeAreShownInPlace() async throws {
-        let driver = ScriptedDriver(stack: stack())
+        let driver = await ScriptedDriver(stack: stack())
         try await driver.press("u,i")
         await driver.type("jane")
         try await driver.press("enter")
@@ -91,7 +91,7 @@ struct AccountFlowTests {
         let factory = SignInControllerFactorySpy(outcome: .failure(.failed("Sandbox ID is unavailable: down")))
         let provider = SignInProviderStub()
         stack.signIn = SignInServices(makeController: factory.factory, provider: provider, auth: AuthManager(store: stack.credentials))
-        let driver = ScriptedDriver(stack: stack)
+        let driver = await ScriptedDriver(stack: stack)
         try await driver.press("u,i")
         #expect(driver.state.notice == Notice(.error, "Sandbox ID is unavailable: down"))
         factory.outcome = .success(TestCredential(user: "user-1", email: "sam@example.org", fullName: nil, identityToken: "id-token"))
@@ -108,7 +108,7 @@ struct AccountFlowTests {
         answers.identityToken = .expired
         let factory = SignInControllerFactorySpy(outcome: .success(TestCredential(user: "user-1", identityToken: "old")))
         stack.signIn = SignInServices(makeController: factory.factory, provider: SignInProviderStub(answers), auth: AuthManager(store: stack.credentials))
-        let driver = ScriptedDriver(stack: stack)
+        let driver = await ScriptedDriver(stack: stack)
         try await driver.press("u,i")
         #expect(driver.state.account.title == "Guest")
         #expect(try await AuthManager(store: stack.credentials).storedSession() == nil)
@@ -148,7 +148,7 @@ struct AccountFlowTests {
 
     @Test func addingACardShowsEachErrorThenKeepsOnlyTheToken() async throws {
         let stack = stack()
-        let driver = ScriptedDriver(stack: stack)
+        let driver = await ScriptedDriver(stack: stack)
         try await driver.press("u,n")
         #expect(driver.state.screen == .form)
         await driver.type("4242424242424241")
@@ -185,7 +185,7 @@ struct AccountFlowTests {
     }
 
     @Test func setUpCardFromTheSheetOpensTheFormAndReturnsToCheckout() async throws {
-        let driver = ScriptedDriver(stack: stack(guestWallet: WalletContents(addresses: [Fixtures.jane], defaultAddressID: Fixtures.jane.id)))
+        let driver = await ScriptedDriver(stack: stack(guestWallet: WalletContents(addresses: [Fixtures.jane], defaultAddressID: Fixtures.jane.id)))
         try await driver.press("a,c,enter")
         #expect(driver.state.paymentSheet?.offersCardSetup == true)
         #expect(KeyBindings.footer(for: driver.state).map(\.summary).contains("set up card"))
@@ -200,12 +200,12 @@ struct AccountFlowTests {
     }
 
     @Test func oneTapNeedsTheFlagADefaultCardAndADefaultAddress() async throws {
-        let empty = ScriptedDriver(stack: stack())
+        let empty = await ScriptedDriver(stack: stack())
         try await empty.press("enter")
         #expect(empty.state.productDetail?.canBuyNow == false)
         #expect(!KeyBindings.footer(for: empty.state).contains { $0.action == .buyNow })
 
-        let ready = ScriptedDriver(stack: stack(guestWallet: try SandboxWallet().contents()))
+        let ready = await ScriptedDriver(stack: stack(guestWallet: try SandboxWallet().contents()))
         try await ready.press("enter")
         #expect(ready.state.productDetail?.canBuyNow == true)
         try await ready.press("b")
@@ -213,7 +213,7 @@ struct AccountFlowTests {
         try await ready.press("enter")
         #expect(ready.state.screen == .confirmation)
 
-        let off = ScriptedDriver(stack: stack(guestWallet: try SandboxWallet().contents(), flags: StaticFeatureFlags(enabled: [.oneTapCart])))
+        let off = await ScriptedDriver(stack: stack(guestWallet: try SandboxWallet().contents(), flags: StaticFeatureFlags(enabled: [.oneTapCart])))
         try await off.press("enter")
         #expect(off.state.productDetail?.canBuyNow == false)
         try await off.press("b")
@@ -222,7 +222,7 @@ struct AccountFlowTests {
 
     @Test func anAddressIsValidatedInPlaceAndBecomesTheDefault() async throws {
         let stack = stack()
-        let driver = ScriptedDriver(stack: stack)
+        let driver = await ScriptedDriver(stack: stack)
         try await driver.press("u,d")
         await driver.type("Jane")
         try await driver.press("tab")
@@ -250,7 +250,7 @@ struct AccountFlowTests {
 
     @Test func ordersBelongToTheAccountThatPlacedThem() async throws {
         let stack = stack(guestWallet: try SandboxWallet().contents())
-        let driver = ScriptedDriver(stack: stack)
+        let driver = await ScriptedDriver(stack: stack)
         try await driver.press("a,c,enter,p,enter")
         #expect(driver.state.screen == .confirmation)
         try await driver.press("o")

@@ -85,7 +85,7 @@ struct NoCardNumberTests {
         dependencies.accounts.signIn = SignInServices(makeController: stack.identity.controllerFactory, provider: stack.identity, auth: AuthManager(store: credentials))
         dependencies.paymentAuthorization = .sandbox(wallet: StoredWallet(store: wallets, owner: dependencies.accounts.walletOwner), ids: stack.ids)
         dependencies.carts = SQLiteCartStore(database: database)
-        let driver = ScriptedDriver(dependencies: dependencies)
+        let driver = await ScriptedDriver(dependencies: dependencies)
         try await driver.signIn()
         #expect(driver.state.account.isSignedIn)
         try await wallets.addAddress(Fixtures.jane, forCustomer: "sandbox-id:sbx_sbx2", makeDefault: true)

@@ -22,7 +22,7 @@ struct CheckoutFlowTests {
     }
 
     @Test func buyThenCancelRestoresTheStatus() async throws {
-        let driver = ScriptedDriver()
+        let driver = await ScriptedDriver()
         try await driver.press("a,c,enter,p,esc")
         expectNoDifference(statusesOnSheet(driver), [nil, "Authorizing…", nil])
         #expect(driver.state.paymentSheet?.isPayEnabled == true)
@@ -37,7 +37,7 @@ struct CheckoutFlowTests {
         stack.paymentAuthorization = spy.authorization
         stack.paymentProvider = provider
         stack.merchantBackend = backend
-        let driver = ScriptedDriver(stack: stack)
+        let driver = await ScriptedDriver(stack: stack)
         try await driver.press("a,c,enter,p,enter")
 
         expectNoDifference(statusesOnSheet(driver), [nil, "Authorizing…", "Processing…"])
@@ -57,7 +57,7 @@ struct CheckoutFlowTests {
         let backend = MerchantBackendSpy(results: [])
         stack.paymentProvider = PaymentProviderStub(result: .failure(.unavailable("connection refused")))
         stack.merchantBackend = backend
-        let driver = ScriptedDriver(stack: stack)
+        let driver = await ScriptedDriver(stack: stack)
         try await driver.press("a,c,enter,p,enter")
         #expect(driver.state.screen == .paymentSheet)
         #expect(driver.state.paymentSheet?.status == "The payment provider is unavailable (connection refused). You were not charged.")
@@ -71,7 +71,7 @@ struct CheckoutFlowTests {
         var stack = TestStack()
         stack.paymentProvider = PaymentProviderStub()
         stack.merchantBackend = MerchantBackendSpy(results: [.failure(.unavailable("out of stock"))])
-        let driver = ScriptedDriver(stack: stack)
+        let driver = await ScriptedDriver(stack: stack)
         try await driver.press("a,c,enter,p,enter")
         expectNoDifference(statusesOnSheet(driver), [nil, "Authorizing…", "Processing…", "The shop could not take the order (out of stock)."])
         #expect(driver.state.cartBadge.itemCount == 1)
@@ -83,7 +83,7 @@ struct CheckoutFlowTests {
         let backend = MerchantBackendSpy(results: [.failure(.timedOut), .success(Fixtures.confirmation("SF-000009"))])
         stack.paymentProvider = PaymentProviderStub()
         stack.merchantBackend = backend
-        let driver = ScriptedDriver(stack: stack)
+        let driver = await ScriptedDriver(stack: stack)
         try await driver.press("a,c,enter,p,enter")
         #expect(backend.calls.count == 2)
         #expect(backend.calls[0].idempotencyKey == backend.calls[1].idempotencyKey)
@@ -93,7 +93,7 @@ struct CheckoutFlowTests {
     @Test func sandboxTimeoutAfterChargingChargesExactlyOnce() async throws {
         let stack = TestStack()
         await stack.processor.inject(.timeoutAfterCharging)
-        let driver = ScriptedDriver(stack: stack)
+        let driver = await ScriptedDriver(stack: stack)
         try await driver.press("a,c,enter,p,enter")
         #expect(driver.state.screen == .confirmation)
         #expect(await stack.processor.successfulCharges.count == 1)
@@ -106,7 +106,7 @@ struct CheckoutFlowTests {
         await stack.processor.inject(.timeoutBeforeCharging)
         await stack.processor.inject(.timeoutBeforeCharging)
         await stack.processor.inject(.timeoutAfterCharging)
-        let driver = ScriptedDriver(stack: stack)
+        let driver = await ScriptedDriver(stack: stack)
         try await driver.press("a,c,enter,p,enter")
         #expect(driver.state.paymentSheet?.status == "The shop did not answer in time. No second charge will be made; please try again.")
         try await driver.press("p,enter")
@@ -121,7 +121,7 @@ struct CheckoutFlowTests {
         let backend = MerchantBackendSpy(results: [.failure(.declined(.generic)), .success(Fixtures.confirmation())])
         stack.paymentProvider = PaymentProviderStub()
         stack.merchantBackend = backend
-        let driver = ScriptedDriver(stack: stack)
+        let driver = await ScriptedDriver(stack: stack)
         try await driver.press("a,c,enter,p,enter")
         #expect(driver.state.paymentSheet?.status == "Your card was declined.")
         try await driver.press("p,enter")
@@ -130,7 +130,7 @@ struct CheckoutFlowTests {
     }
 
     @Test func escOnTheSheetFinishesAndReturnsToTheCart() async throws {
-        let driver = ScriptedDriver()
+        let driver = await ScriptedDriver()
         try await driver.press("a,c,enter,esc")
         #expect(driver.state.screen == .cart)
         #expect(driver.state.paymentSheet == nil)
@@ -144,7 +144,7 @@ struct CheckoutFlowTests {
     }
 
     @Test func closingTheSheetWithoutAuthorizingGivesTheCartItsEarlierStatusBack() async throws {
-        let driver = ScriptedDriver()
+        let driver = await ScriptedDriver()
         // "-" at quantity 1 leaves a notice on the cart: the status checkout began from.
         try await driver.press("a,c,-")
         #expect(driver.state.notice?.text == "Press x to remove the line.")
@@ -157,7 +157,7 @@ struct CheckoutFlowTests {
         var stack = TestStack()
         stack.paymentProvider = PaymentProviderStub()
         stack.merchantBackend = MerchantBackendSpy(results: [.failure(.declined(.generic))])
-        let driver = ScriptedDriver(stack: stack)
+        let driver = await ScriptedDriver(stack: stack)
         try await driver.press("a,c,-,enter,p,enter,esc")
         expectNoDifference(cartNoticesAfterSheet(driver), ["Not paid: Your card was declined. Your cart is kept."])
         #expect(driver.state.notice?.kind == .error)
@@ -165,13 +165,13 @@ struct CheckoutFlowTests {
     }
 
     @Test func cancellingThePromptAndThenTheSheetStillCountsAsNeverAuthorized() async throws {
-        let driver = ScriptedDriver()
+        let driver = await ScriptedDriver()
         try await driver.press("a,c,-,enter,p,esc,esc")
         expectNoDifference(cartNoticesAfterSheet(driver), ["Press x to remove the line."])
     }
 
     @Test func keysAreIgnoredWhileBusy() async throws {
-        let driver = ScriptedDriver()
+        let driver = await ScriptedDriver()
         try await driver.press("a,c,enter,p")
         await driver.press(.enter, settle: false)
         #expect(driver.state.paymentSheet?.isBusy == true)
@@ -182,7 +182,7 @@ struct CheckoutFlowTests {
     }
 
     @Test func choosingACardUpdatesTheSheetThroughTheDelegate() async throws {
-        let driver = ScriptedDriver()
+        let driver = await ScriptedDriver()
         try await driver.press("a,c,enter,enter")
         #expect(driver.state.paymentSheet?.chooser?.row == .card)
         try await driver.press("down,down,enter")
@@ -192,7 +192,7 @@ struct CheckoutFlowTests {
     }
 
     @Test func contactErrorsAppearNextToTheField() async throws {
-        let driver = ScriptedDriver()
+        let driver = await ScriptedDriver()
         // Ship to Ines in Iceland: the shop ships to US addresses only.
         try await driver.press("a,c,enter,down,enter,down,down,enter")
         #expect(driver.state.paymentSheet?.rowErrors[.shippingAddress] == "Storefront ships to US addresses only.")
@@ -204,7 +204,7 @@ struct CheckoutFlowTests {
     }
 
     @Test func shippingChoiceChangesTheTotal() async throws {
-        let driver = ScriptedDriver()
+        let driver = await ScriptedDriver()
         // The second product is $18: standard shipping is $4.99, express $14.99.
         try await driver.press("down,a,c,enter")
         #expect(driver.state.paymentSheet?.summaryItems.last?.amount.minorUnits == Int64(1800 + 499 + 149))
@@ -221,7 +221,7 @@ struct SlowProviderTests {
     @Test func busyWhileTheProviderWorksThenThankYou() async throws {
         let clock = TestClock()
         let stack = TestStack(clock: clock, latency: .seconds(2))
-        let driver = ScriptedDriver(stack: stack)
+        let driver = await ScriptedDriver(stack: stack)
         try await driver.press("a,c,enter,p")
         await driver.press(.enter, settle: false)
         // Time stands still, so the payment can start but not finish.
@@ -249,7 +249,7 @@ struct SlowProviderTests {
 @Suite("Typing ahead")
 struct TypeAheadTests {
     @Test func keysTypedWhileTheSheetOpensApplyToTheSheet() async throws {
-        let driver = ScriptedDriver()
+        let driver = await ScriptedDriver()
         try await driver.press("a,c")
         // Enter starts presenting; p and Enter arrive before the sheet is up, as in a fast terminal.
         await driver.press(.enter, settle: false)

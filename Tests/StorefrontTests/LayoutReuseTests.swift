@@ -38,7 +38,7 @@ struct LayoutReuseTests {
         let sizeIndexes = Gen.int(in: 0...(Self.sizes.count - 1)).array(of: 1...3)
         await propertyCheck(count: 25, input: keyIndexes, sizeIndexes, Gen.bool) { indexes, sizeIndexes, ascii in
             let charset: Charset = ascii ? .ascii : .unicode
-            let driver = ScriptedDriver(stack: TestStack(catalog: Self.catalog()), size: Self.sizes[sizeIndexes[0]], charset: charset)
+            let driver = await ScriptedDriver(stack: TestStack(catalog: Self.catalog()), size: Self.sizes[sizeIndexes[0]], charset: charset)
             var shown = driver.program.frame
             for (step, index) in indexes.enumerated() {
                 // The terminal is resized now and then: a frame of another size must not be copied from.
@@ -57,7 +57,7 @@ struct LayoutReuseTests {
     }
 
     @Test func aMoveChangesTheCounterAndTwoRowsOnly() async throws {
-        let driver = ScriptedDriver(stack: TestStack(catalog: Self.catalog()), size: Size(columns: 80, rows: 24))
+        let driver = await ScriptedDriver(stack: TestStack(catalog: Self.catalog()), size: Size(columns: 80, rows: 24))
         let before = driver.program.frame
         await driver.press(.down)
         let after = layout(driver.state, Size(columns: 80, rows: 24), previous: before)

@@ -20,7 +20,7 @@ struct LayoutSweepTests {
     @Test("no text over a border, at any size from 40x12 to 120x40", arguments: screens.map(\.name))
     func noTextOverABorder(screen: String) async throws {
         let keys = try #require(Self.screens.first { $0.name == screen }).keys
-        let driver = ScriptedDriver(size: Size(columns: 80, rows: 24))
+        let driver = await ScriptedDriver(size: Size(columns: 80, rows: 24))
         try await driver.press(keys)
         // Every size in Unicode; ASCII's boxes are the same shapes, so every fourth size and the edges.
         for (charset, step) in [(Charset.unicode, 1), (.ascii, 4)] {
@@ -37,7 +37,7 @@ struct LayoutSweepTests {
 
     /// The consent prompt's question and its keys are each on the screen whole, inside the sheet, at every size.
     @Test func theConsentLineIsWholeAtEverySize() async throws {
-        let driver = ScriptedDriver(size: Size(columns: 80, rows: 24))
+        let driver = await ScriptedDriver(size: Size(columns: 80, rows: 24))
         // Enough in the cart that the amount is long.
         try await driver.press("enter,a,a,a,a,a,a,a,a,a,c,enter,p")
         let prompt = try #require(driver.state.paymentSheet?.authorizationPrompt)
@@ -51,8 +51,8 @@ struct LayoutSweepTests {
     }
 
     /// Below the minimum, the way out is always whole on the screen.
-    @Test func terminalTooSmallAlwaysSaysHowToLeave() {
-        let state = ScriptedDriver().state
+    @Test func terminalTooSmallAlwaysSaysHowToLeave() async {
+        let state = await ScriptedDriver().state
         for columns in 7..<60 {
             for rows in 1..<16 where Size(columns: columns, rows: rows).isBelowMinimum {
                 let text = layout(state, Size(columns: columns, rows: rows)).plainText

@@ -16,7 +16,7 @@ struct LayoutTests {
     }
 
     @Test func escapeSequencesFromDataNeverReachTheFrame() async throws {
-        let driver = ScriptedDriver(stack: TestStack(catalog: catalog(named: "Lamp\u{1B}[2J\u{1B}[31mRED", summary: "bell\u{07}")), size: Size(columns: 120, rows: 30))
+        let driver = await ScriptedDriver(stack: TestStack(catalog: catalog(named: "Lamp\u{1B}[2J\u{1B}[31mRED", summary: "bell\u{07}")), size: Size(columns: 120, rows: 30))
         try await driver.press("enter")
         for frame in driver.renderer.frames + [driver.program.frame] {
             for cell in frame.cells {
@@ -28,7 +28,7 @@ struct LayoutTests {
     }
 
     @Test func aFailureTooLongForOneLineWrapsAboveThePayButton() async throws {
-        let driver = ScriptedDriver()
+        let driver = await ScriptedDriver()
         // The seventh wallet card is the processing-error card, whose message is longer than the room beside [ Pay ].
         try await driver.press("enter,a,c,enter,enter,down,down,down,down,down,down,enter,p,enter")
         let text = driver.frameText
@@ -38,7 +38,7 @@ struct LayoutTests {
     }
 
     @Test func asciiFallbackHasOnlyASCII() async throws {
-        let driver = ScriptedDriver(size: Size(columns: 80, rows: 24), charset: .ascii)
+        let driver = await ScriptedDriver(size: Size(columns: 80, rows: 24), charset: .ascii)
         try await driver.press("a,c,enter")
         let text = driver.frameText
         #expect(text.unicodeScalars.allSatisfy { $0.isASCII })
@@ -64,21 +64,21 @@ struct LayoutTests {
         Size(columns: 40, rows: 12), Size(columns: 80, rows: 24), Size(columns: 200, rows: 60), Size(columns: 300, rows: 100), Size(columns: 39, rows: 11), Size(columns: 1, rows: 1),
     ])
     func frameMatchesSize(size: Size) async throws {
-        let driver = ScriptedDriver(size: size)
+        let driver = await ScriptedDriver(size: size)
         try await driver.press("enter,a,c,enter")
         let frame = driver.program.frame
         #expect(frame.lines.count == size.rows)
         #expect(frame.lines.allSatisfy { TerminalText.width(of: $0) == size.columns })
     }
 
-    @Test func tooSmallSaysWhatIsNeeded() {
-        let driver = ScriptedDriver(size: Size(columns: 39, rows: 11))
+    @Test func tooSmallSaysWhatIsNeeded() async {
+        let driver = await ScriptedDriver(size: Size(columns: 39, rows: 11))
         #expect(driver.frameText.contains("Terminal too small"))
         #expect(driver.frameText.contains("Need 40x12, have 39x11."))
     }
 
     @Test func resizeFollowsTheNewSize() async throws {
-        let driver = ScriptedDriver(size: Size(columns: 80, rows: 24))
+        let driver = await ScriptedDriver(size: Size(columns: 80, rows: 24))
         await driver.resize(to: Size(columns: 50, rows: 15))
         #expect(driver.renderer.frames.last?.size == Size(columns: 50, rows: 15))
         #expect(driver.state.productList.rows.count == Layout.listRows(for: Size(columns: 50, rows: 15)))
@@ -88,7 +88,7 @@ struct LayoutTests {
     }
 
     @Test func layoutIsPure() async throws {
-        let driver = ScriptedDriver()
+        let driver = await ScriptedDriver()
         try await driver.press("down,a,c")
         let state = driver.state
         #expect(layout(state, Size(columns: 80, rows: 24)) == layout(state, Size(columns: 80, rows: 24)))
@@ -117,8 +117,8 @@ struct KeyTests {
         #expect(message.hasPrefix("unknown key \"jump\" at position 2; use"))
     }
 
-    @Test func footerHintsComeFromTheKeyTable() {
-        let driver = ScriptedDriver()
+    @Test func footerHintsComeFromTheKeyTable() async {
+        let driver = await ScriptedDriver()
         let footer = driver.frameText.split(separator: "\n").last.map(String.init) ?? ""
         for binding in KeyBindings.footer(for: driver.state) {
             #expect(footer.contains("\(binding.label) \(binding.summary)"))
@@ -129,7 +129,7 @@ struct KeyTests {
     /// With a wallet One-Tap is ready and Buy now applies; without one it does not, and the account has no row to act on.
     @Test(arguments: [true, false])
     func aKeyMeansTheFirstBindingOfTheTableThatAppliesOnEveryScreen(withWallet: Bool) async throws {
-        let driver = ScriptedDriver(stack: withWallet ? TestStack() : TestStack(guestWallet: WalletContents()))
+        let driver = await ScriptedDriver(stack: withWallet ? TestStack() : TestStack(guestWallet: WalletContents()))
         let keys = Set(KeyBindings.table.flatMap(\.keys)).union([.character("z"), .character("é"), .left, .right])
         // The product list, search, a product, help over it, the cart with a line, its help, orders, the account.
         for script in ["", "/", "esc,enter", "?", "esc,a,c", "?", "esc,o", "u"] {

@@ -49,7 +49,7 @@ struct MoneyBoundsTests {
     }
 
     @MainActor @Test func addingPastTheBoundIsRefusedWithTheBound() async throws {
-        let driver = ScriptedDriver(stack: TestStack(catalog: try Self.dearestCatalog()))
+        let driver = await ScriptedDriver(stack: TestStack(catalog: try Self.dearestCatalog()))
         // Each unit costs $200,000,000 with its tax, shipping $100,000,000: 49 fit, the 50th would not.
         try await driver.press(String(repeating: "a,", count: 49) + "a")
         #expect(driver.state.notice?.text == "This would take the cart over $9,999,999,999.99.")
@@ -69,7 +69,7 @@ struct MoneyBoundsTests {
             CartLine(productID: "forged", name: "Forged", unitPrice: Money(minorUnits: .max, currency: .usd), quantity: 99),
         ], forCustomer: stack.guestID)
         stack.carts = carts
-        let driver = ScriptedDriver(stack: stack)
+        let driver = await ScriptedDriver(stack: stack)
         #expect(driver.state.notice?.text == "Your saved cart would cost over $9,999,999,999.99; left out: Platinum Bar, Forged.")
         #expect(driver.state.cartBadge.itemCount == 40)
         #expect(driver.state.cart.totals.total.isWithinMaximum)

@@ -17,7 +17,7 @@ struct MouseTargetTests {
     }
 
     @Test func aListRowSelectsThenOpensAndAFooterHintIsItsKey() async throws {
-        let driver = ScriptedDriver()
+        let driver = await ScriptedDriver()
         let frame = driver.program.frame
         // Rows 2… hold the products; the first is selected.
         #expect(frame.keys(forClickAt: 10, row: 5) == [.down, .down, .down], "three rows down")
@@ -37,7 +37,7 @@ struct MouseTargetTests {
     }
 
     @Test func theWheelMovesAsTheArrowsDo() async {
-        let driver = ScriptedDriver()
+        let driver = await ScriptedDriver()
         driver.program.wheel(down: true)
         await driver.settle()
         #expect(driver.state.productList.selectedIndex == MouseWheel.rowsPerTurn)
@@ -47,7 +47,7 @@ struct MouseTargetTests {
     }
 
     @Test func aCartLineOnlySelectsAndThePayButtonPays() async throws {
-        let driver = ScriptedDriver()
+        let driver = await ScriptedDriver()
         try await driver.press("a,down,a,c")
         let cart = driver.program.frame
         let selectedRow = try #require(cart.plainText.split(separator: "\n").firstIndex { $0.contains("›") })
@@ -64,7 +64,7 @@ struct MouseTargetTests {
     }
 
     @Test func aFormFieldTakesTheFocusAndTheButtonSubmitsFromAnyField() async throws {
-        let driver = ScriptedDriver()
+        let driver = await ScriptedDriver()
         try await driver.press("u,d")
         let form = driver.program.frame
         let lines = form.plainText.split(separator: "\n", omittingEmptySubsequences: false)

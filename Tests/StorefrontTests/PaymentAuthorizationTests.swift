@@ -13,7 +13,7 @@ struct PaymentAuthorizationTests {
         configure(spy)
         var stack = TestStack()
         stack.paymentAuthorization = spy.authorization
-        let driver = ScriptedDriver(stack: stack)
+        let driver = await ScriptedDriver(stack: stack)
         try await driver.press("a,c,enter")
         return (driver, spy)
     }
@@ -36,7 +36,7 @@ struct PaymentAuthorizationTests {
         store.merchantIdentifier = ""
         stack.catalog = StoreOverride(base: stack.catalog, store: store)
         stack.paymentAuthorization = spy.authorization
-        let driver = ScriptedDriver(stack: stack)
+        let driver = await ScriptedDriver(stack: stack)
         try await driver.press("a,c,enter")
         #expect(spy.requests.count == 1)
         #expect(spy.controllers.isEmpty)

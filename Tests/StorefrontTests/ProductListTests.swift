@@ -10,7 +10,7 @@ import StorefrontUI
 struct ProductListTests {
     @Test func stateHoldsOnlyTheVisibleWindowOfAHugeCatalog() async throws {
         let spy = CatalogRepositorySpy(wrapping: InMemoryCatalogRepository(catalog: Fixtures.generatedCatalog(count: 100_000)))
-        let driver = ScriptedDriver(stack: TestStack(catalog: spy), size: Size(columns: 80, rows: 24))
+        let driver = await ScriptedDriver(stack: TestStack(catalog: spy), size: Size(columns: 80, rows: 24))
         #expect(driver.state.productList.totalCount == 100_000)
         #expect(driver.state.productList.rows.count == Layout.listRows(for: Size(columns: 80, rows: 24)))
         await driver.press(.end)
@@ -23,7 +23,7 @@ struct ProductListTests {
 
     @Test func scrollingRowByRowReadsTheCatalogOncePerTwoWindows() async throws {
         let spy = CatalogRepositorySpy(wrapping: InMemoryCatalogRepository(catalog: Fixtures.generatedCatalog(count: 1_000)))
-        let driver = ScriptedDriver(stack: TestStack(catalog: spy), size: Size(columns: 80, rows: 24))
+        let driver = await ScriptedDriver(stack: TestStack(catalog: spy), size: Size(columns: 80, rows: 24))
         let reads = spy.pageReads
         for _ in 0..<(19 + 200) { await driver.press(.down) }
         #expect(driver.state.productList.windowStart == 200)
@@ -37,7 +37,7 @@ struct ProductListTests {
 
     @Test func movingWithinTheWindowReadsNothing() async throws {
         let spy = CatalogRepositorySpy(wrapping: Fixtures.bundledCatalog)
-        let driver = ScriptedDriver(stack: TestStack(catalog: spy), size: Size(columns: 80, rows: 24))
+        let driver = await ScriptedDriver(stack: TestStack(catalog: spy), size: Size(columns: 80, rows: 24))
         let reads = spy.pageReads
         try await driver.press("down,down,j,k")
         #expect(spy.pageReads == reads)
@@ -45,7 +45,7 @@ struct ProductListTests {
     }
 
     @Test func scrollingKeepsTheSelectionVisible() async throws {
-        let driver = ScriptedDriver(size: Size(columns: 40, rows: 12))
+        let driver = await ScriptedDriver(size: Size(columns: 40, rows: 12))
         let capacity = Layout.listRows(for: Size(columns: 40, rows: 12))
         for _ in 0..<capacity { await driver.press(.down) }
         #expect(driver.state.productList.selectedIndex == capacity)
@@ -59,7 +59,7 @@ struct ProductListTests {
     }
 
     @Test func searchFiltersAsYouType() async throws {
-        let driver = ScriptedDriver()
+        let driver = await ScriptedDriver()
         try await driver.press("/,m,u,g")
         #expect(driver.state.productList.isEditingQuery)
         #expect(driver.state.productList.rows.map(\.name) == ["stdout Mug"])
@@ -74,7 +74,7 @@ struct ProductListTests {
     }
 
     @Test func typingQInSearchIsTextNotQuit() async throws {
-        let driver = ScriptedDriver()
+        let driver = await ScriptedDriver()
         try await driver.press("/,q,q,q")
         #expect(!driver.state.isQuitting)
         #expect(driver.state.productList.query == "qqq")
@@ -84,7 +84,7 @@ struct ProductListTests {
     /// A paste is one burst of keys: searched once, and cut at the field's length whatever its size.
     @Test func aPastedBurstIsSearchedOnceAndCutAtTheQueryLimit() async throws {
         let spy = CatalogRepositorySpy(wrapping: Fixtures.bundledCatalog)
-        let driver = ScriptedDriver(stack: TestStack(catalog: spy), size: Size(columns: 80, rows: 24))
+        let driver = await ScriptedDriver(stack: TestStack(catalog: spy), size: Size(columns: 80, rows: 24))
         try await driver.press("/")
         let counts = spy.countReads
         let paste = "mug" + String(repeating: "x", count: 19_997)
@@ -99,7 +99,7 @@ struct ProductListTests {
     }
 
     @Test func aBurstStopsAtQuitAndLeavesTheKeysAfterIt() async throws {
-        let driver = ScriptedDriver()
+        let driver = await ScriptedDriver()
         driver.program.enqueue(contentsOf: [Key.down, .character("q"), .down, .down])
         await driver.settle()
         #expect(driver.state.isQuitting)
@@ -117,7 +117,7 @@ struct ProductListTests {
     }
 
     @Test func cartQuantityKeys() async throws {
-        let driver = ScriptedDriver()
+        let driver = await ScriptedDriver()
         try await driver.press("a,c,+,+,-")
         #expect(driver.state.cart.lines.first?.quantity == 2)
         try await driver.press("-,-")
@@ -129,7 +129,7 @@ struct ProductListTests {
     }
 
     @Test func ordersListNewestFirstAndOpens() async throws {
-        let driver = ScriptedDriver()
+        let driver = await ScriptedDriver()
         try await driver.press("a,c,enter,p,enter,enter,down,a,c,enter,p,enter,o")
         #expect(driver.state.screen == .orders)
         #expect(driver.state.orders.rows.map(\.number) == ["SF-000002", "SF-000001"])
@@ -139,7 +139,7 @@ struct ProductListTests {
     }
 
     @Test func helpOverlayListsTheKeysOfTheScreenUnderIt() async throws {
-        let driver = ScriptedDriver()
+        let driver = await ScriptedDriver()
         try await driver.press("?")
         #expect(driver.state.isHelpShown)
         #expect(driver.frameText.contains("Keys"))
@@ -151,7 +151,7 @@ struct ProductListTests {
     }
 
     @Test func theLaunchScriptBuysTheFirstProduct() async throws {
-        let driver = ScriptedDriver()
+        let driver = await ScriptedDriver()
         try await driver.press("enter,a,c,enter,p,enter")
         #expect(driver.state.screen == .confirmation)
         #expect(driver.state.confirmation?.orderNumber == "SF-000001")

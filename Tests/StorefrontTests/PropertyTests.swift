@@ -21,7 +21,7 @@ struct PropertyTests {
         let sizeIndex = Gen.int(in: 0...(Self.sizes.count - 1))
         await propertyCheck(count: 60, input: keyIndexes, sizeIndex) { indexes, sizeIndex in
             let size = Self.sizes[sizeIndex]
-            let driver = ScriptedDriver(size: size)
+            let driver = await ScriptedDriver(size: size)
             for index in indexes {
                 await driver.press(Self.keys[index])
                 Self.checkInvariants(driver.state, frame: driver.program.frame, size: size)

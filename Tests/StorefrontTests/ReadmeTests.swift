@@ -18,7 +18,7 @@ struct ReadmeTests {
                 let keys = String(text[Range(match.range(at: 1), in: text)!])
                 let size = Size(parsing: String(text[Range(match.range(at: 2), in: text)!]))!
                 let captured = String(text[Range(match.range(at: 3), in: text)!])
-                let driver = ScriptedDriver(size: size)
+                let driver = await ScriptedDriver(size: size)
                 try await driver.press(keys)
                 #expect(captured == driver.program.frame.plainText + "\n", "\(page) capture for keys \"\(keys)\" is stale: run scripts/update-readme-screens")
                 count += 1

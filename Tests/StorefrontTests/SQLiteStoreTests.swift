@@ -43,7 +43,7 @@ struct StockTests {
 
     @MainActor
     @Test func addingMoreThanTheStockIsRefused() async throws {
-        let driver = ScriptedDriver()
+        let driver = await ScriptedDriver()
         // Quiet Hours Headphones: 2 in stock.
         let position = try #require(try Fixtures.bundledCatalog.page(matching: "", offset: 0, limit: 100).firstIndex { $0.id == "headphones-quiet" })
         for _ in 0..<position { await driver.press(.down) }
@@ -59,7 +59,7 @@ struct StockTests {
 
     @MainActor
     @Test func soldOutIsShownAndCannotBeAdded() async throws {
-        let driver = ScriptedDriver()
+        let driver = await ScriptedDriver()
         try await driver.press("/,p,o,s,t,e,r,enter")
         #expect(driver.frameText.contains("Sold out"))
         try await driver.press("a")

@@ -55,7 +55,7 @@ struct OneTapTests {
     }
 
     @Test func buyNowFromAProductBuysOnlyThatProductAndKeepsTheCart() async throws {
-        let driver = ScriptedDriver()
+        let driver = await ScriptedDriver()
         try await driver.press("down,a,up,enter,b")
         #expect(driver.state.paymentSheet?.authorizationPrompt == "Pay Storefront $69.28? Enter to confirm, Esc to cancel")
         try await driver.press("enter")
@@ -65,7 +65,7 @@ struct OneTapTests {
     }
 
     @Test func buyNowFromTheCartUsesTheCheapestShipping() async throws {
-        let driver = ScriptedDriver()
+        let driver = await ScriptedDriver()
         // $18 mug: standard ($4.99) is cheaper than express.
         try await driver.press("down,a,c,b,enter")
         #expect(driver.state.confirmation?.shippingMethodLabel == "Standard")
@@ -73,7 +73,7 @@ struct OneTapTests {
     }
 
     @Test func whenOffTheKeyAndHintAreAbsent() async throws {
-        let driver = ScriptedDriver(stack: TestStack(flags: StaticFeatureFlags(enabled: [])))
+        let driver = await ScriptedDriver(stack: TestStack(flags: StaticFeatureFlags(enabled: [])))
         try await driver.press("enter")
         #expect(!driver.frameText.contains("buy now"))
         try await driver.press("b")
@@ -89,7 +89,7 @@ struct SandboxCardTests {
     @Test("each test card through the whole flow", arguments: SandboxCard.all)
     func card(_ card: SandboxCard) async throws {
         let stack = TestStack()
-        let driver = ScriptedDriver(stack: stack)
+        let driver = await ScriptedDriver(stack: stack)
         let position = SandboxCard.all.firstIndex(of: card)!
         try await driver.press("a,c,enter,enter")
         for _ in 0..<position { await driver.press(.down) }

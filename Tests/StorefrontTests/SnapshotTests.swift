@@ -29,21 +29,21 @@ struct SnapshotTests {
     @Test("every screen at 80x24, 40x12 and 200x60", arguments: screens.map(\.name), sizes)
     func screen(name: String, size: Size) async throws {
         let keys = Self.screens.first { $0.name == name }!.keys
-        let driver = ScriptedDriver(size: size)
+        let driver = await ScriptedDriver(size: size)
         try await driver.press(keys)
         assertSnapshot(of: driver.frameText, as: .lines, named: "\(name)-\(size)")
     }
 
     @Test func asciiFallback() async throws {
-        let driver = ScriptedDriver(size: Size(columns: 80, rows: 24), charset: .ascii)
+        let driver = await ScriptedDriver(size: Size(columns: 80, rows: 24), charset: .ascii)
         try await driver.press("enter,a,c,enter")
         assertSnapshot(of: driver.frameText, as: .lines, named: "payment-sheet-ascii")
-        let list = ScriptedDriver(size: Size(columns: 80, rows: 24), charset: .ascii)
+        let list = await ScriptedDriver(size: Size(columns: 80, rows: 24), charset: .ascii)
         assertSnapshot(of: list.frameText, as: .lines, named: "product-list-ascii")
     }
 
-    @Test func tooSmall() {
-        let driver = ScriptedDriver(size: Size(columns: 30, rows: 8))
+    @Test func tooSmall() async {
+        let driver = await ScriptedDriver(size: Size(columns: 30, rows: 8))
         assertSnapshot(of: driver.frameText, as: .lines)
     }
 }

@@ -15,7 +15,7 @@ struct StockAtCheckoutTests {
     @Test func someoneElseBuysFirstAndTheCartIsKept() async throws {
         let fixture = try SQLiteFixture()
         let stack = fixture.stack()
-        let driver = ScriptedDriver(stack: stack)
+        let driver = await ScriptedDriver(stack: stack)
         // Quiet Hours Headphones (2 in stock) into the cart, twice.
         try await driver.press("/,h,e,a,d,p,h,o,n,e,s,enter,a,a,c")
         #expect(driver.state.cart.lines.first?.quantity == 2)
@@ -31,7 +31,7 @@ struct StockAtCheckoutTests {
     @Test func aPaidOrderIsInTheDatabaseWithItsStock() async throws {
         let fixture = try SQLiteFixture()
         let stack = fixture.stack()
-        let driver = ScriptedDriver(stack: stack)
+        let driver = await ScriptedDriver(stack: stack)
         try await driver.press("/,h,e,a,d,p,h,o,n,e,s,enter,a,c,enter,p,enter")
         #expect(driver.state.screen == .confirmation)
         let order = try await #require(try fixture.orders.orders(customer: nil, offset: 0, limit: 1).first)
@@ -43,7 +43,7 @@ struct StockAtCheckoutTests {
     @Test func aDeclinedCardReleasesTheStock() async throws {
         let fixture = try SQLiteFixture()
         let stack = fixture.stack()
-        let driver = ScriptedDriver(stack: stack)
+        let driver = await ScriptedDriver(stack: stack)
         // The third card declines.
         try await driver.press("/,h,e,a,d,p,h,o,n,e,s,enter,a,c,enter,enter,down,down,enter,p,enter")
         #expect(driver.state.paymentSheet?.status == "Your card was declined.")
@@ -135,21 +135,21 @@ struct CartPersistenceTests {
         let carts = SQLiteCartStore(database: fixture.database)
         var dependencies = fixture.stack(guestID: "local:jane").dependencies
         dependencies.carts = carts
-        let first = ScriptedDriver(dependencies: dependencies)
+        let first = await ScriptedDriver(dependencies: dependencies)
         try await first.press("a,down,a,a")
         #expect(first.state.cartBadge.itemCount == 3)
 
         // Quit and start again: the same cart.
-        let second = ScriptedDriver(dependencies: dependencies)
+        let second = await ScriptedDriver(dependencies: dependencies)
         #expect(second.state.cartBadge.itemCount == 3)
         #expect(second.state.cart.lines.map(\.quantity) == [1, 2])
         try await second.press("c,enter,p,enter")
         #expect(second.state.screen == .confirmation)
-        #expect(ScriptedDriver(dependencies: dependencies).state.cartBadge.itemCount == 0, "a paid cart is emptied for good")
+        #expect(await ScriptedDriver(dependencies: dependencies).state.cartBadge.itemCount == 0, "a paid cart is emptied for good")
         // Another customer has their own cart.
         var other = dependencies
         other.accounts.guestID = "local:sam"
-        #expect(ScriptedDriver(dependencies: other).state.cartBadge.itemCount == 0)
+        #expect(await ScriptedDriver(dependencies: other).state.cartBadge.itemCount == 0)
     }
 }
 
@@ -159,7 +159,7 @@ struct UnwritableDiskTests {
     @Test func aReadOnlyDatabaseIsToldToTheShopperAndNothingIsReportedDone() async throws {
         let fixture = try SQLiteFixture()
         let stack = fixture.stack()
-        let driver = ScriptedDriver(stack: stack)
+        let driver = await ScriptedDriver(stack: stack)
         try await driver.press("enter,a,c,enter")
         // From now on every write fails with SQLITE_READONLY.
         try await fixture.database.pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA query_only = ON") }
