@@ -73,8 +73,11 @@ public struct AppState: Equatable {
     /// A checkout has begun and its sheet is not up yet: the controller is presenting it.
     public var isPresentingSheet: Bool { checkout != nil && screens.paymentSheet == nil }
 
-    /// False while a screen is on its way: keys typed now wait for it.
-    public var isAcceptingInput: Bool { !isOpening && !isPresentingSheet && !isCheckingWallet && !(screens.form?.isBusy ?? false) }
+    /// False while a screen is on its way (the first products, a customer's saved cart, the payment sheet,
+    /// a form being saved): keys typed now wait for it.
+    public var isAcceptingInput: Bool {
+        !isOpening && savedCart != nil && !isPresentingSheet && !isCheckingWallet && !(screens.form?.isBusy ?? false)
+    }
 }
 
 /// What the reducers work with: the injected dependencies, the shop's profile and the mailbox.

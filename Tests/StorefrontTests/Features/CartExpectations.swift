@@ -4,13 +4,15 @@ import StorefrontCore
 extension AppState {
     /// What adding `line` to an empty cart changes, in `shop`: the cart, its screen and badge, the
     /// notice, and the fresh stock check that follows the frame (started now, or due after the one in flight).
-    mutating func expectAdded(_ line: CartLine, in shop: StoreProfile = .standard()) {
+    /// `startsCheck`: false for a cart that a check's answer puts back, which asks for no check of its own.
+    mutating func expectAdded(_ line: CartLine, in shop: StoreProfile = .standard(), startsCheck: Bool = true) {
         cart = Cart(currency: shop.currency, lines: [line])
         screens.cart.lines = [line]
         screens.cart.totals = cart.totals(shipping: shop.shippingMethods.first, tax: shop.tax)
         screens.cartBadge = CartBadge(itemCount: line.quantity, subtotal: line.unitPrice * line.quantity)
         screens.cart.canBuyNow = true
         screens.notice = Notice(.info, "Added \(line.name) to your cart.")
+        guard startsCheck else { return }
         if isStockCheckInFlight {
             if stockChecksDue[line.productID] == nil { stockChecksDue[line.productID] = line.quantity - 1 }
         } else {

@@ -123,6 +123,7 @@ struct CheckoutPhaseTests {
                     startsEffect = accepted.startsEffect
                 } else {
                     Self.appLevel(action, &expected)
+                    startsEffect = action.caseName == "viewportChanged"
                 }
                 let outcome = store.outcome(of: action, from: start)
                 expectNoDifference(outcome.state, expected, "\(name) × \(action)")
@@ -138,7 +139,11 @@ struct CheckoutPhaseTests {
     /// the app's; any other key only clears the notice.
     private static func appLevel(_ action: Action, _ state: inout AppState) {
         switch action {
-        case .viewportChanged: break
+        case .viewportChanged:
+            // The list under the sheet re-reads its window for the new size, keeping its rows meanwhile.
+            state.productListRequest += 1
+            state.productListPending = .count(keepSelection: true)
+            state.productList.isLoading = true
         case .quit: state.isQuitting = true
         case .tick: if state.isBusy { state.spinnerPhase += 1 }
         case .toggleHelp:

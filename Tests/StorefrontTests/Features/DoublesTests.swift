@@ -53,9 +53,8 @@ struct DoublesTests {
         stack.paymentAuthorization = spy.authorization
         let store = await TestStore(dependencies: stack.dependencies)
         await store.setUp(.addToCart, .showCart)
-        store.send(.pay) { state in
-            state.checkout = store.state.checkout
-        }
+        // Pay checks the wallet in an effect whose answer this test never takes.
+        store.send(.pay) { $0.isCheckingWallet = true }
         await withKnownIssue {
             await store.finish()
         }

@@ -138,7 +138,7 @@ struct FeatureStoreTests {
 
         store.send(.pay) { $0.isCheckingWallet = true }
         #expect(!store.state.isAcceptingInput, "keys wait while the wallet is checked")
-        try await store.receive(.checkout(.walletChecked(CheckoutOrder(lines: lines, clearsCartOnSuccess: true), oneTap: false, canPay: true))) {
+        try await store.receive(.checkout(.walletChecked(CheckoutOrder(lines: lines, clearsCartOnSuccess: true), oneTap: false, canPay: true, noticeBefore: nil))) {
             $0.isCheckingWallet = false
             let session = try #require(store.state.checkout?.session, "the checkout holds the controller's session")
             $0.checkout = Checkout(

@@ -14,8 +14,9 @@ public enum CheckoutAction: Equatable, Sendable {
     case finished(CheckoutOutcome)
     /// The sheet closed without a payment; whether one was authorized on it decides what is said.
     case sheetClosed(didAuthorize: Bool)
-    /// The wallet was checked for a card on the shop's networks, for a checkout of `order`.
-    case walletChecked(CheckoutOrder, oneTap: Bool, canPay: Bool)
+    /// The wallet was checked for a card on the shop's networks, for a checkout of `order` begun
+    /// while the shopper saw `noticeBefore` (closing the sheet unpaid gives it back).
+    case walletChecked(CheckoutOrder, oneTap: Bool, canPay: Bool, noticeBefore: Notice?)
     /// The product One-Tap buys, read fresh (nil: no longer sold).
     case productForOneTap(Product?)
 }
@@ -44,9 +45,10 @@ enum CheckoutFeature {
         }
         state.isCheckingWallet = true
         let networks = request.supportedNetworks
+        let noticeBefore = state.noticeBeforeAction
         return .run { send in
             let canPay = await auth.canMakePaymentsUsingNetworks(networks)
-            send(.checkout(.walletChecked(order, oneTap: oneTap, canPay: canPay)))
+            send(.checkout(.walletChecked(order, oneTap: oneTap, canPay: canPay, noticeBefore: noticeBefore)))
         }
     }
 
@@ -61,7 +63,7 @@ enum CheckoutFeature {
     }
 
     /// The wallet answered: the sheet offers card setup, or a fresh controller presents it.
-    private static func walletChecked(_ state: inout AppState, _ order: CheckoutOrder, oneTap: Bool, canPay: Bool, _ env: ShopEnvironment) -> Effect {
+    private static func walletChecked(_ state: inout AppState, _ order: CheckoutOrder, oneTap: Bool, canPay: Bool, noticeBefore: Notice?, _ env: ShopEnvironment) -> Effect {
         state.isCheckingWallet = false
         let shop = env.storeProfile
         guard let (shipping, request) = paymentRequest(for: order, oneTap: oneTap, shop) else { return .none }
@@ -79,7 +81,7 @@ enum CheckoutFeature {
             return .none
         }
         let session = PaymentSession(controller: controller, order: order, shippingMethod: shipping, customerID: state.customerID, env)
-        state.checkout = Checkout(session: session, order: order, oneTap: oneTap, shippingMethod: shipping, noticeBeforeCheckout: state.noticeBeforeAction)
+        state.checkout = Checkout(session: session, order: order, oneTap: oneTap, shippingMethod: shipping, noticeBeforeCheckout: noticeBefore)
         return .run { send in send(.checkout(.presented(await session.present()))) }
     }
 
@@ -217,8 +219,8 @@ enum CheckoutFeature {
             CheckoutSheet.refreshRows(&state)
         case .sheetClosed(let didAuthorize):
             sheetClosed(&state, didAuthorize: didAuthorize)
-        case .walletChecked(let order, let oneTap, let canPay):
-            return walletChecked(&state, order, oneTap: oneTap, canPay: canPay, env)
+        case .walletChecked(let order, let oneTap, let canPay, let noticeBefore):
+            return walletChecked(&state, order, oneTap: oneTap, canPay: canPay, noticeBefore: noticeBefore, env)
         case .productForOneTap(let product):
             return buyNow(&state, product, env)
         }
