@@ -109,6 +109,9 @@ public final class PostgresStore: Sendable {
         let client = try await clientForCall()
         do {
             return try await deadline(timeout, probing: true) { try await body(client) }
+        } catch where Task.isCancelled {
+            // The caller gave up (a newer search replaced this read): that says nothing about the server.
+            throw CancellationError()
         } catch let error as PostgresStoreError where error.isUnreachable {
             state.withLock { $0.down = $0.down ?? .now }
             throw error

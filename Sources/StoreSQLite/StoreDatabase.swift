@@ -236,6 +236,8 @@ extension StoreDatabase {
     private func inWords<T>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
+        } catch is CancellationError {
+            throw CancellationError()
         } catch {
             let reason = StoreDatabaseError.from(error, path: path)
             if case .busy = reason { throw StorageError(reason.description, isUnavailable: true) }
