@@ -119,6 +119,7 @@ let package = Package(
             path: "Benchmarks/storefront-bench",
             swiftSettings: strict
         ),
+        // Fast: no child processes, no servers, no terminals.
         .testTarget(
             name: "StorefrontTests",
             dependencies: [
@@ -139,6 +140,28 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["__Snapshots__"],
+            swiftSettings: strict
+        ),
+        // Real parts: tmux, ssh, PostgreSQL, PgBouncer, localstripe, pyte, the built binary.
+        .testTarget(
+            name: "StorefrontIntegrationTests",
+            dependencies: [
+                "StoreModels", "StoreClients", "StorefrontCore", "StorefrontUI", "StorefrontTesting", "StoreSandbox", "StoreMerchant", "StoreSQLite",
+                "StoreIdentity", "StoreCredentialFile", "StoreSSH", "PseudoTerminal", "TerminalNCurses", "StoreStripe", "StorePostgres",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSH", package: "swift-nio-ssh"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "CustomDump", package: "swift-custom-dump"),
+                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+                .product(name: "InlineSnapshotTesting", package: "swift-snapshot-testing"),
+                .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: strict
         ),
     ]

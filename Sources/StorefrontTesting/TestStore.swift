@@ -86,9 +86,12 @@ public final class TestStore {
         for action in actions { await take(.key(action)) }
     }
 
-    /// Work the test leaves running on purpose (a read held by a gate it never opens): cancelled, and not a failure at `finish()`.
-    public func skipInFlightEffects() {
-        effects.cancelIdentified()
+    /// Work the test leaves running on purpose (a read held by a gate it never opens): cancelled and waited
+    /// for (work that honours cancellation ends at once), so it is not a failure at `finish()`.
+    public func skipInFlightEffects() async {
+        effects.cancelAll()
+        await effects.settled()
+        received.removeAll()
     }
 
     /// Fails the test for each answer no `receive` took and for effects still running; waits for nothing.
@@ -101,7 +104,7 @@ public final class TestStore {
         received.removeAll()
         if !effects.isIdle {
             reportIssue("\(effects.runningCount) effect(s) were still running when the test finished: receive their answers, or call skipInFlightEffects().", fileID: fileID, filePath: filePath, line: line, column: column)
-            effects.cancelIdentified()
+            effects.cancelAll()
         }
     }
 

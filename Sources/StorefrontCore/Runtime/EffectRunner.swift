@@ -60,9 +60,9 @@ public final class EffectRunner {
         return true
     }
 
-    /// Cancels the work that has an id: reads whose answers a test no longer wants.
-    public func cancelIdentified() {
-        for key in identified.values { tasks[key]?.cancel() }
+    /// Cancels everything in flight; what it sends from then on is dropped.
+    public func cancelAll() {
+        for task in tasks.values { task.cancel() }
         identified.removeAll()
     }
 

@@ -1,3 +1,4 @@
+import StorefrontTesting
 import Crypto
 import Foundation
 import NIOConcurrencyHelpers

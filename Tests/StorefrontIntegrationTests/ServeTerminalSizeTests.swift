@@ -1,3 +1,4 @@
+import StorefrontTesting
 import Foundation
 import PseudoTerminal
 import Testing

@@ -26,12 +26,6 @@ enum CatalogRepositoryKind: String, CaseIterable, CustomTestStringConvertible {
     }
 }
 
-enum TemporaryDirectory {
-    static func make() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("storefront-\(UUID().uuidString)")
-    }
-}
-
 /// One behaviour, three implementations: the in-memory catalog, SQLite and PostgreSQL answer alike.
 @Suite("CatalogRepository contract")
 struct CatalogRepositoryContractTests {
