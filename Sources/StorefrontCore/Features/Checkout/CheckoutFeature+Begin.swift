@@ -1,0 +1,89 @@
+import StoreClients
+import StoreModels
+
+/// Opening the payment sheet: the device's checks, the wallet's in an effect, a fresh controller, and One-Tap's ways in.
+extension CheckoutFeature {
+    /// Opens the payment sheet for `order`.
+    ///
+    /// Order of calls: canMakePayments → canMakePaymentsUsingNetworks, in an effect, as it reads the
+    /// wallet (false: offer card setup) → makeController (nil: unable to initialize) → present → the
+    /// shopper picks and pays.
+    static func begin(_ state: inout AppState, _ order: CheckoutOrder, oneTap: Bool, _ env: ShopEnvironment) -> Effect {
+        guard !order.lines.isEmpty else {
+            state.notice = Notice(.info, "Your cart is empty. Press s to shop.")
+            return .none
+        }
+        let auth = env.dependencies.paymentAuthorization
+        guard auth.canMakePayments() else {
+            state.notice = Notice(.error, "Payments are not available on this device.")
+            return .none
+        }
+        guard let (_, request) = paymentRequest(for: order, oneTap: oneTap, env.storeProfile) else {
+            state.notice = Notice(.error, "This shop has no shipping methods.")
+            return .none
+        }
+        state.isCheckingWallet = true
+        let networks = request.supportedNetworks
+        let noticeBefore = state.noticeBeforeAction
+        return .run { send in
+            let canPay = await auth.canMakePaymentsUsingNetworks(networks)
+            send(.checkout(.walletChecked(order, oneTap: oneTap, canPay: canPay, noticeBefore: noticeBefore)))
+        }
+    }
+
+    /// The shipping method a checkout starts with (the cheapest for One-Tap) and its payment request; nil without shipping methods.
+    private static func paymentRequest(for order: CheckoutOrder, oneTap: Bool, _ shop: StoreProfile) -> (ShippingMethod, PaymentRequest)? {
+        let subtotal = order.lines.subtotal(in: shop.currency)
+        let shipping = oneTap
+            ? shop.shippingMethods.min { $0.cost(forSubtotal: subtotal).minorUnits < $1.cost(forSubtotal: subtotal).minorUnits }
+            : shop.shippingMethods.first
+        guard let shipping else { return nil }
+        return (shipping, CheckoutSheet.paymentRequest(lines: order.lines, shipping: shipping, shop))
+    }
+
+    /// The wallet answered: the sheet offers card setup, or a fresh controller presents it.
+    static func walletChecked(_ state: inout AppState, _ order: CheckoutOrder, oneTap: Bool, canPay: Bool, noticeBefore: Notice?, _ env: ShopEnvironment) -> Effect {
+        state.isCheckingWallet = false
+        let shop = env.storeProfile
+        guard let (shipping, request) = paymentRequest(for: order, oneTap: oneTap, shop) else { return .none }
+        guard canPay else {
+            state.sheetAwaits = .cardToStart(order)
+            let networks = shop.supportedNetworks.map(\.displayName).joined(separator: ", ")
+            openSheet(&state, PaymentSheetState(
+                merchantName: shop.name, rowValues: [.card: "No card on \(networks)"], summaryItems: request.summaryItems, phase: .needsCard
+            ))
+            state.notice = Notice(.error, CheckoutMessages.message(for: .networksNotSupported))
+            return .none
+        }
+        guard let controller = env.dependencies.paymentAuthorization.makeController(request) else {
+            state.notice = Notice(.error, CheckoutMessages.message(for: .unableToInitialize))
+            return .none
+        }
+        let session = PaymentSession(controller: controller, order: order, shippingMethod: shipping, customerID: state.customerID, env)
+        state.checkout = Checkout(session: session, order: order, oneTap: oneTap, shippingMethod: shipping, noticeBeforeCheckout: noticeBefore)
+        return .run { send in send(.checkout(.presented(await session.present()))) }
+    }
+
+    /// One-Tap's destination: the sheet with the defaults, straight to the authorization prompt.
+    static func navigate(_ state: inout AppState, to destination: Destination, _ env: ShopEnvironment) -> Effect {
+        switch destination {
+        case .oneTapCheckout(.cart):
+            return begin(&state, CheckoutOrder(lines: state.cart.lines, clearsCartOnSuccess: true), oneTap: true, env)
+        case .oneTapCheckout(.product(let id)):
+            let catalog = env.dependencies.catalog
+            state.isCheckingWallet = true
+            return .run { send in send(.checkout(.productForOneTap((try? await catalog.product(id: id)) ?? nil))) }
+        }
+    }
+
+    /// The product One-Tap buys, as the catalog has it now.
+    static func buyNow(_ state: inout AppState, _ product: Product?, _ env: ShopEnvironment) -> Effect {
+        state.isCheckingWallet = false
+        guard let product else {
+            state.notice = Notice(.error, "That product is no longer sold.")
+            return .none
+        }
+        let line = CartLine(productID: product.id, name: product.name, unitPrice: product.price, quantity: 1)
+        return begin(&state, CheckoutOrder(lines: [line], clearsCartOnSuccess: false), oneTap: true, env)
+    }
+}
