@@ -224,3 +224,11 @@ func waitForAll(_ clients: [SSHClientProcess], timeout: Duration, until done: (S
     }
     return clients.filter { !done($0) }
 }
+
+extension TmuxTerminal {
+    /// Waits for the shell's `EXIT=<status>` line after ssh returns.
+    @discardableResult
+    func waitForSSHExit(sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        try waitUntil(timeout: .seconds(30), sourceLocation: sourceLocation, "ssh to exit") { $0.contains(/EXIT=\d/) }
+    }
+}

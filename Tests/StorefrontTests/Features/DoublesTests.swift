@@ -2,6 +2,7 @@ import Synchronization
 import Testing
 import StoreClients
 import StoreModels
+import StoreSandbox
 import StorefrontCore
 import StorefrontTesting
 
@@ -111,5 +112,36 @@ final class GatedCatalog: CatalogRepository {
             throw CancellationError()
         }
         return try await base.product(id: id)
+    }
+}
+
+/// `StorefrontDependencies.unimplemented()`: nothing works until a test says it should.
+@MainActor
+@Suite("Dependencies a test did not set up")
+struct UnimplementedDependenciesTests {
+    @Test func openingAShopWithNothingSetUpNamesEachPortAndMethodItCalled() async {
+        let named = Mutex<[String]>([])
+        await withKnownIssue {
+            let store = await TestStore(dependencies: .unimplemented())
+            await store.finish()
+        } matching: { issue in
+            named.withLock { $0.append(issue.comments.map(\.rawValue).joined() + "\(issue)") }
+            return true
+        }
+        let said = named.withLock { $0 }
+        #expect(said.contains { $0.contains("CatalogRepository.count(matching:)") }, "\(said)")
+        #expect(said.contains { $0.contains("CartStore.lines(forCustomer:)") }, "\(said)")
+        #expect(said.contains { $0.contains("WalletStore.wallet(forCustomer:)") }, "\(said)")
+    }
+
+    @Test func whatTheFeatureUsesIsSetUpAndNothingElseIsCalled() async {
+        var dependencies = StorefrontDependencies.unimplemented()
+        dependencies.catalog = Fixtures.bundledCatalog
+        dependencies.carts = nil
+        dependencies.accounts.wallets = InMemoryWalletStore()
+        dependencies.accounts.profiles = InMemoryAccountProfileStore()
+        let store = await TestStore(dependencies: dependencies)
+        store.send(.moveDown) { $0.productList.selectedIndex = 1 }
+        await store.finish()
     }
 }

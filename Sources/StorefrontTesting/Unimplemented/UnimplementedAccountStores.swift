@@ -1,0 +1,35 @@
+import StoreClients
+import StoreModels
+
+/// A wallet store a test did not set up: every read and change fails the test.
+public struct UnimplementedWalletStore: WalletStore {
+    public init() {}
+
+    private func fail(_ method: String) -> Unimplemented {
+        unimplemented("WalletStore", method)
+        return Unimplemented(port: "WalletStore")
+    }
+
+    public func wallet(forCustomer customer: String) async throws -> WalletContents { throw fail("wallet(forCustomer:)") }
+    public func addCard(_ card: PaymentMethod, forCustomer customer: String, makeDefault: Bool) async throws { throw fail("addCard(_:forCustomer:makeDefault:)") }
+    public func addAddress(_ address: Contact, forCustomer customer: String, makeDefault: Bool) async throws { throw fail("addAddress(_:forCustomer:makeDefault:)") }
+    public func setDefaultCard(id: String, forCustomer customer: String) async throws { throw fail("setDefaultCard(id:forCustomer:)") }
+    public func setDefaultAddress(id: String, forCustomer customer: String) async throws { throw fail("setDefaultAddress(id:forCustomer:)") }
+    public func removeCard(id: String, forCustomer customer: String) async throws { throw fail("removeCard(id:forCustomer:)") }
+    public func removeAddress(id: String, forCustomer customer: String) async throws { throw fail("removeAddress(id:forCustomer:)") }
+}
+
+/// A profile store a test did not set up: reading or saving a profile fails the test.
+public struct UnimplementedProfileStore: AccountProfileStore {
+    public init() {}
+
+    public func profile(forCustomer customer: String) async throws -> AccountProfile? {
+        unimplemented("AccountProfileStore", "profile(forCustomer:)")
+        throw Unimplemented(port: "AccountProfileStore")
+    }
+
+    public func save(_ profile: AccountProfile) async throws {
+        unimplemented("AccountProfileStore", "save(_:)")
+        throw Unimplemented(port: "AccountProfileStore")
+    }
+}
