@@ -66,8 +66,9 @@ public final class EffectRunner {
         identified.removeAll()
     }
 
-    /// Ends everything but the work under `kept`, and waits for that, and for any work under `kept`
-    /// its answers start: a session that ends cancels its reads and its payment, and keeps its cart's writes.
+    /// Ends everything but the work under `kept`, and waits for that, for any work under `kept` its answers
+    /// start, and for the cancelled work to wind down: a session that ends cancels its reads and its payment,
+    /// keeps its cart's writes, and lets go of the stores only once nothing uses them.
     public func finish(keeping kept: EffectID) async {
         let keptKey = identified[kept]
         for (key, task) in tasks where key != keptKey { task.cancel() }
@@ -76,5 +77,6 @@ public final class EffectRunner {
             await task.value
             finished(key, kept)
         }
+        await settled()
     }
 }
