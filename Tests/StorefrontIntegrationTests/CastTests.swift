@@ -54,8 +54,8 @@ struct CastTests {
     }
 
     @Test func theDemoInTheRepositoryIsWhatTheShopRecordsToday() throws {
-        let kept = try String(contentsOf: Self.root.appendingPathComponent("docs/demo.cast"), encoding: .utf8)
-        #expect(try Self.record(Self.demoKeys) == kept, "docs/demo.cast is stale: run scripts/update-readme-screens")
+        let kept = try String(contentsOf: Self.root.appendingPathComponent("assets/demo.cast"), encoding: .utf8)
+        #expect(try Self.record(Self.demoKeys) == kept, "assets/demo.cast is stale: run scripts/update-readme-screens")
     }
 
     /// Casts are made to be shared: the header names what was recorded, never the keys typed.

@@ -34,7 +34,7 @@ struct CommandLineTests {
 
     @Test func catalogValidate() throws {
         let binary = try BuiltProduct.requireStorefront()
-        let assets = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources/StoreSandbox/Resources/catalog.json").standardizedFileURL.path
+        let assets = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../assets/catalog.json").standardizedFileURL.path
         let valid = try Subprocess.run(binary, ["catalog", "validate", assets])
         #expect(valid.status == 0)
         #expect(valid.stdout.contains("valid, 24 products in USD for Storefront"))

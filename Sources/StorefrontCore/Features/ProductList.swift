@@ -144,6 +144,9 @@ enum ProductListFeature {
         state.productList.selectedIndex = target
         // While the matches are being counted, the window waits for the count and follows the selection then.
         if case .count = state.productListPending { return .none }
+        // A move inside the window keeps its rows, the very same array, which the painter reuses row by row.
+        let start = ListSelection.windowStart(selected: target, currentStart: list.windowStart, capacity: state.listRowCapacity, total: list.totalCount)
+        guard start != list.windowStart else { return .none }
         return showWindow(&state, env)
     }
 

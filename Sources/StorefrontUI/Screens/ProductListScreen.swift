@@ -38,7 +38,7 @@ extension Layout {
             let row = body.top + offset
             let fromSelected = list.windowStart + offset - list.selectedIndex
             let from = sources[offset]
-            if copies, from >= 0, earlier!.isSelected(from) == (fromSelected == 0), let previous = p.previous {
+            if copies, from >= 0, let earlier, earlier.isSelected(from) == (fromSelected == 0), let previous = p.previous {
                 p.frame.copyCells(of: previous, row: geometry.top + from, columns: 0..<listWidth, to: row)
                 p.listRowTarget(row: row, band: 0, width: listWidth, fromSelected: fromSelected)
                 continue
@@ -60,7 +60,7 @@ extension Layout {
         }
         if hasPreview, let product = list.selectedProduct {
             // At the same size and geometry the frame before had the pane too, showing its selected product.
-            if copies, earlier!.selectedProductIs(list.rows, list.selectedIndex - list.windowStart) {
+            if copies, let earlier, earlier.selectedProductIs(list.rows, list.selectedIndex - list.windowStart) {
                 p.copyFromPrevious(rows: body.top..<body.bottom, columns: listWidth..<body.width)
             } else {
                 let column = listWidth + 1
