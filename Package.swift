@@ -6,6 +6,25 @@ let strict: [SwiftSetting] = [
     .treatAllWarnings(as: .error),
 ]
 
+/// What both test targets build against.
+let testDependencies: [Target.Dependency] = [
+                "StoreModels", "StoreClients", "StorefrontCore", "StorefrontUI", "StorefrontTesting", "StoreSandbox", "StoreMerchant", "StoreSQLite",
+                "StoreIdentity", "StoreCredentialFile", "StoreSSH", "PseudoTerminal", "TerminalNCurses", "StoreStripe", "StorePostgres",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSH", package: "swift-nio-ssh"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "CustomDump", package: "swift-custom-dump"),
+                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+                .product(name: "InlineSnapshotTesting", package: "swift-snapshot-testing"),
+                .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+]
+
 let package = Package(
     name: "Storefront",
     platforms: [.macOS(.v15)],
@@ -122,46 +141,14 @@ let package = Package(
         // Fast: no child processes, no servers, no terminals.
         .testTarget(
             name: "StorefrontTests",
-            dependencies: [
-                "StoreModels", "StoreClients", "StorefrontCore", "StorefrontUI", "StorefrontTesting", "StoreSandbox", "StoreMerchant", "StoreSQLite",
-                "StoreIdentity", "StoreCredentialFile", "StoreSSH", "PseudoTerminal", "TerminalNCurses", "StoreStripe", "StorePostgres",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOSSH", package: "swift-nio-ssh"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Clocks", package: "swift-clocks"),
-                .product(name: "CustomDump", package: "swift-custom-dump"),
-                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
-                .product(name: "InlineSnapshotTesting", package: "swift-snapshot-testing"),
-                .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
-                .product(name: "PropertyBased", package: "swift-property-based"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-            ],
+            dependencies: testDependencies,
             exclude: ["__Snapshots__"],
             swiftSettings: strict
         ),
         // Real parts: tmux, ssh, PostgreSQL, PgBouncer, localstripe, pyte, the built binary.
         .testTarget(
             name: "StorefrontIntegrationTests",
-            dependencies: [
-                "StoreModels", "StoreClients", "StorefrontCore", "StorefrontUI", "StorefrontTesting", "StoreSandbox", "StoreMerchant", "StoreSQLite",
-                "StoreIdentity", "StoreCredentialFile", "StoreSSH", "PseudoTerminal", "TerminalNCurses", "StoreStripe", "StorePostgres",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOSSH", package: "swift-nio-ssh"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Clocks", package: "swift-clocks"),
-                .product(name: "CustomDump", package: "swift-custom-dump"),
-                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
-                .product(name: "InlineSnapshotTesting", package: "swift-snapshot-testing"),
-                .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
-                .product(name: "PropertyBased", package: "swift-property-based"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-            ],
+            dependencies: testDependencies,
             swiftSettings: strict
         ),
     ]

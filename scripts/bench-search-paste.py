@@ -9,19 +9,14 @@ the paste's first byte until the screen shows the list's footer again after Ente
 the shop's CPU time. Needs pyte (pip install pyte).
 """
 import os
-import pty
 import resource
 import select
 import shutil
-import signal
-import struct
 import sys
-import tempfile
 import time
-import fcntl
-import termios
 
-import pyte
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from shop_in_pty import start_shop  # noqa: E402
 
 binary, count, runs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 database = sys.argv[sys.argv.index("--database") + 1] if "--database" in sys.argv else None
@@ -32,19 +27,8 @@ def screen_text(screen):
 
 
 def run_once():
-    home = tempfile.mkdtemp()
-    env = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8", LC_ALL="C.UTF-8",
-               XDG_CONFIG_HOME=home + "/config", XDG_DATA_HOME=home + "/data")
-    env.pop("NO_COLOR", None)
-    if database:
-        env["STOREFRONT_DATABASE_URL"] = database
-    pid, fd = pty.fork()
-    if pid == 0:
-        os.execve(binary, [binary, "run", "--data-dir", home + "/data", "--mouse", "off"], env)
-    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-    os.kill(pid, signal.SIGWINCH)
-    screen = pyte.Screen(80, 24)
-    stream = pyte.ByteStream(screen)
+    shop = start_shop(binary, database)
+    pid, fd, screen, stream, home = shop.pid, shop.fd, shop.screen, shop.stream, shop.home
 
     def pump_until(predicate, limit=60.0, writing=b""):
         deadline = time.monotonic() + limit

@@ -16,40 +16,24 @@ Then the lock is released. Printed: the time until the shop shows no loading mar
 After `q`, whether the cart line is in the database. Needs pyte (pip install pyte) and, for PostgreSQL, psql.
 """
 import os
-import pty
 import select
 import shutil
-import signal
 import sqlite3
 import statistics
-import struct
 import subprocess
 import sys
-import tempfile
 import time
-import fcntl
-import termios
 
-import pyte
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from shop_in_pty import start_shop  # noqa: E402
 
 binary = sys.argv[1]
 database = sys.argv[sys.argv.index("--database") + 1] if "--database" in sys.argv else None
 hold = float(sys.argv[sys.argv.index("--hold") + 1]) if "--hold" in sys.argv else 10.0
 key_count = int(sys.argv[sys.argv.index("--keys") + 1]) if "--keys" in sys.argv else 20
 
-home = tempfile.mkdtemp()
-env = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8", LC_ALL="C.UTF-8",
-           XDG_CONFIG_HOME=home + "/config", XDG_DATA_HOME=home + "/data")
-env.pop("NO_COLOR", None)
-if database:
-    env["STOREFRONT_DATABASE_URL"] = database
-pid, fd = pty.fork()
-if pid == 0:
-    os.execve(binary, [binary, "run", "--data-dir", home + "/data", "--mouse", "off"], env)
-fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-os.kill(pid, signal.SIGWINCH)
-screen = pyte.Screen(80, 24)
-stream = pyte.ByteStream(screen)
+shop = start_shop(binary, database)
+pid, fd, screen, stream, home = shop.pid, shop.fd, shop.screen, shop.stream, shop.home
 
 
 def text():
