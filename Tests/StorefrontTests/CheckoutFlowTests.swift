@@ -29,6 +29,17 @@ struct CheckoutFlowTests {
         #expect(driver.state.cartBadge.itemCount == 1)
     }
 
+    @Test func aSheetsSessionIsLetGoWhenTheSheetCloses() async throws {
+        let driver = await ScriptedDriver()
+        try await driver.press("a,c,enter")
+        #expect(driver.viewModel.liveSessionCount == 1, "the open sheet's session is kept, by id, outside the state")
+        try await driver.press("esc")
+        #expect(driver.viewModel.liveSessionCount == 0, "closed unpaid: let go")
+        try await driver.press("enter,p,enter")
+        #expect(driver.state.confirmation != nil)
+        #expect(driver.viewModel.liveSessionCount == 0, "paid: let go")
+    }
+
     @Test func buyAuthorizeTokenSuccessEndsInThankYou() async throws {
         let spy = PaymentAuthorizationSpy()
         let provider = PaymentProviderStub()

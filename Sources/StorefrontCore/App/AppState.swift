@@ -49,8 +49,10 @@ public struct AppState: Equatable {
     public var checkout: Checkout?
     /// What the payment sheet waits for from a form it opened, and what to do with it.
     public var sheetAwaits: SheetAwaits?
-    /// The sign-in in progress, kept alive until its delegate hears the outcome.
-    public var signIn: SignInSession?
+    /// The sign-in in progress: its session's id (the session lives in `LiveSessions`) and its nonce.
+    public var signIn: SignInProgress?
+    /// The id the next payment sheet or sign-in session is filed under.
+    public var nextSessionID = 1
     /// What the shopper saw before the action being handled; a checkout closed unpaid gives it back.
     public var noticeBeforeAction: Notice?
 
@@ -80,7 +82,7 @@ public struct AppState: Equatable {
     }
 }
 
-/// What the reducers work with: the injected dependencies, the shop's profile and the mailbox.
+/// What the reducers work with: the injected dependencies, the shop's profile, the mailbox, and the live sessions their effects use.
 @MainActor
 public struct ShopEnvironment {
     public let dependencies: StorefrontDependencies
@@ -88,15 +90,30 @@ public struct ShopEnvironment {
     public let storeProfile: StoreProfile
     /// Where effects, delegates and One-Tap's navigator post their actions.
     public let mailbox: ActionMailbox
+    /// The live payment sheet and sign-in sessions, which only effects touch.
+    public let sessions: LiveSessions
 
-    public init(dependencies: StorefrontDependencies, mailbox: ActionMailbox = ActionMailbox()) {
+    public init(dependencies: StorefrontDependencies, mailbox: ActionMailbox = ActionMailbox(), sessions: LiveSessions = LiveSessions()) {
         self.dependencies = dependencies
         self.storeProfile = dependencies.catalog.store
         self.mailbox = mailbox
+        self.sessions = sessions
     }
 
     /// One-Tap for an entry point, navigating through the mailbox.
     func oneTap(_ entryPoint: OneTapCheckout.EntryPoint) -> OneTapCheckout {
         OneTapCheckout(entryPoint: entryPoint, flags: dependencies.featureFlags, navigator: mailbox)
+    }
+}
+
+/// A sign-in in progress, as the state keeps it: which session, and the nonce its identity token must carry.
+public struct SignInProgress: Equatable, Sendable {
+    public var sessionID: Int
+    public var nonce: String?
+    /// A prompt is on screen and its answer has not been sent.
+    public var isPromptShown = false
+    public init(sessionID: Int, nonce: String?) {
+        self.sessionID = sessionID
+        self.nonce = nonce
     }
 }

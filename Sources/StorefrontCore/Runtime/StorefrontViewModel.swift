@@ -34,6 +34,9 @@ public final class StorefrontViewModel {
     /// What the screens show now.
     public var state: StorefrontState { app.screens }
 
+    /// How many payment sheet and sign-in sessions are kept live: none once each has ended.
+    public var liveSessionCount: Int { environment.sessions.count }
+
     /// Handles one action and publishes the resulting state once, if it changed.
     public func send(_ action: Action) {
         step(.key(action))

@@ -95,9 +95,14 @@ struct FeatureStoreTests {
         let store = await TestStore(dependencies: stack.dependencies)
         await store.setUp(.showAccount)
         // The spy answers at once: the credential arrives in the same step, and its tokens are kept by an effect.
-        store.send(.signInOrOut) { $0.signIn = store.state.signIn }
-        #expect(store.state.signIn != nil)
+        // The state keeps the sign-in's session id and nonce; the effect makes the controller, which answers at once.
+        store.send(.signInOrOut) {
+            $0.signIn = SignInProgress(sessionID: 1, nonce: store.state.signIn?.nonce)
+            $0.nextSessionID = 2
+        }
+        #expect(store.state.signIn?.nonce != nil)
         let credential = SignInCompletion(TestCredential(user: "user-1", email: "jane@example.com", fullName: "Jane"))
+        await store.receive(.signIn(.credentialReceived(credential))) { _ in }
         await store.receive(.signIn(.accountSaved(credential))) {
             $0.signIn = nil
             $0.signedIn = SignedInAccount(provider: .sandboxID, userID: "user-1")
@@ -138,13 +143,14 @@ struct FeatureStoreTests {
 
         store.send(.pay) { $0.isCheckingWallet = true }
         #expect(!store.state.isAcceptingInput, "keys wait while the wallet is checked")
-        try await store.receive(.checkout(.walletChecked(CheckoutOrder(lines: lines, clearsCartOnSuccess: true), oneTap: false, canPay: true, noticeBefore: nil))) {
+        await store.receive(.checkout(.walletChecked(CheckoutOrder(lines: lines, clearsCartOnSuccess: true), oneTap: false, canPay: true, noticeBefore: nil))) {
             $0.isCheckingWallet = false
-            let session = try #require(store.state.checkout?.session, "the checkout holds the controller's session")
+            // The state holds the session's id; the effect makes the controller and keeps the session.
             $0.checkout = Checkout(
-                session: session, order: CheckoutOrder(lines: lines, clearsCartOnSuccess: true), oneTap: false,
+                sessionID: 1, order: CheckoutOrder(lines: lines, clearsCartOnSuccess: true), oneTap: false,
                 shippingMethod: standard, noticeBeforeCheckout: nil
             )
+            $0.nextSessionID = 2
         }
         #expect(store.state.isPresentingSheet && !store.state.isAcceptingInput, "keys wait while the sheet is on its way")
         let summary = [

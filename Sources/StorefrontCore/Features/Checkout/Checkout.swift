@@ -11,9 +11,9 @@ public struct CheckoutOrder: Equatable, Sendable {
     }
 }
 
-/// One payment sheet's checkout: its session with the controller, and the shopper's choices.
-public struct Checkout: Equatable {
-    public let session: PaymentSession
+/// One payment sheet's checkout: the id of its session with the controller (in `LiveSessions`), and the shopper's choices.
+public struct Checkout: Equatable, Sendable {
+    public let sessionID: Int
     public var order: CheckoutOrder
     /// Straight to the authorization prompt once the sheet is up (One-Tap).
     public var oneTap: Bool
@@ -26,8 +26,8 @@ public struct Checkout: Equatable {
     /// What the screen under the sheet said when checkout began; closing the sheet without authorizing restores it.
     public var noticeBeforeCheckout: Notice?
 
-    public init(session: PaymentSession, order: CheckoutOrder, oneTap: Bool, shippingMethod: ShippingMethod, noticeBeforeCheckout: Notice?) {
-        self.session = session
+    public init(sessionID: Int, order: CheckoutOrder, oneTap: Bool, shippingMethod: ShippingMethod, noticeBeforeCheckout: Notice?) {
+        self.sessionID = sessionID
         self.order = order
         self.oneTap = oneTap
         self.shippingMethod = shippingMethod

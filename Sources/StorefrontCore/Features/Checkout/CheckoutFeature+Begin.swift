@@ -55,13 +55,20 @@ extension CheckoutFeature {
             state.notice = Notice(.error, CheckoutMessages.message(for: .networksNotSupported))
             return .none
         }
-        guard let controller = env.dependencies.paymentAuthorization.makeController(request) else {
-            state.notice = Notice(.error, CheckoutMessages.message(for: .unableToInitialize))
-            return .none
+        let id = state.nextSessionID
+        state.nextSessionID += 1
+        state.checkout = Checkout(sessionID: id, order: order, oneTap: oneTap, shippingMethod: shipping, noticeBeforeCheckout: noticeBefore)
+        let (makeController, customerID) = (env.dependencies.paymentAuthorization.makeController, state.customerID)
+        // A fresh controller per checkout, made and kept by the effect: the state holds only its session's id.
+        return .run { send in
+            guard let controller = makeController(request) else {
+                send(.checkout(.presented(nil)))
+                return
+            }
+            let session = PaymentSession(controller: controller, order: order, shippingMethod: shipping, customerID: customerID, env)
+            env.sessions.file(session, as: id)
+            send(.checkout(.presented(await session.present())))
         }
-        let session = PaymentSession(controller: controller, order: order, shippingMethod: shipping, customerID: state.customerID, env)
-        state.checkout = Checkout(session: session, order: order, oneTap: oneTap, shippingMethod: shipping, noticeBeforeCheckout: noticeBefore)
-        return .run { send in send(.checkout(.presented(await session.present()))) }
     }
 
     /// One-Tap's destination: the sheet with the defaults, straight to the authorization prompt.

@@ -32,7 +32,7 @@ enum CheckoutFeature {
             return .none
         case .confirming:
             switch action {
-            case .confirm: return confirm(&state)
+            case .confirm: return confirm(&state, env)
             case .back:
                 state.paymentSheet?.phase = .reviewing
                 CheckoutSheet.refreshRows(&state)
@@ -80,7 +80,7 @@ enum CheckoutFeature {
                 requestAuthorization(&state)
                 return .none
             case .back:
-                return dismiss(&state)
+                return dismiss(&state, env)
             default: break
             }
             state.paymentSheet = sheet
@@ -128,13 +128,17 @@ enum CheckoutFeature {
             state.paymentSheet = nil
             state.confirmation = confirmation
             state.route = [.productList, .confirmation]
-            return .run { _ in await checkout.session.closeAfterPayment() }
+            let sessions = env.sessions
+            return .run { _ in
+                await sessions.payment(checkout.sessionID)?.closeAfterPayment()
+                sessions.endPayment(checkout.sessionID)
+            }
         case .finished(.notPaid(let why)):
             state.paymentSheet?.phase = .reviewing
             state.paymentSheet?.failure = why
             CheckoutSheet.refreshRows(&state)
         case .sheetClosed(let didAuthorize):
-            sheetClosed(&state, didAuthorize: didAuthorize)
+            return sheetClosed(&state, didAuthorize: didAuthorize, env)
         case .walletChecked(let order, let oneTap, let canPay, let noticeBefore):
             return walletChecked(&state, order, oneTap: oneTap, canPay: canPay, noticeBefore: noticeBefore, env)
         case .productForOneTap(let product):
@@ -151,27 +155,36 @@ enum CheckoutFeature {
     /// Applies a choice from a chooser: the session reports it to the controller, whose answer updates the sheet.
     static func choose(_ state: inout AppState, row: PaymentSheetRow, index: Int, _ env: ShopEnvironment) -> Effect {
         guard var checkout = state.checkout else { return .none }
-        let session = checkout.session
+        let (sessions, id) = (env.sessions, checkout.sessionID)
         switch row {
         case .card:
             guard let method = checkout.options.paymentMethods[safe: index] else { return .none }
             checkout.card = method
             state.checkout = checkout
             CheckoutSheet.refreshRows(&state)
-            return .run { send in send(.checkout(.summaryUpdated(await session.select(method).summaryItems))) }
+            return .run { send in
+                guard let update = await sessions.payment(id)?.select(method) else { return }
+                send(.checkout(.summaryUpdated(update.summaryItems)))
+            }
         case .shippingMethod:
             guard let method = env.storeProfile.shippingMethods[safe: index] else { return .none }
             checkout.shippingMethod = method
             state.checkout = checkout
             CheckoutSheet.refreshRows(&state)
-            return .run { send in send(.checkout(.summaryUpdated(await session.select(method).summaryItems))) }
+            return .run { send in
+                guard let update = await sessions.payment(id)?.select(method) else { return }
+                send(.checkout(.summaryUpdated(update.summaryItems)))
+            }
         case .shippingAddress, .contact:
             guard let picked = checkout.options.contacts[safe: index] else { return .none }
             if row == .shippingAddress { checkout.shipTo = picked } else { checkout.contact = picked }
             state.checkout = checkout
             CheckoutSheet.refreshRows(&state)
             guard let contact = checkout.shippingContact else { return .none }
-            return .run { send in send(.checkout(.contactChecked(await session.select(contact)))) }
+            return .run { send in
+                guard let update = await sessions.payment(id)?.select(contact) else { return }
+                send(.checkout(.contactChecked(update)))
+            }
         }
     }
 
@@ -191,30 +204,35 @@ enum CheckoutFeature {
         state.paymentSheet?.phase = .confirming(prompt: "Pay \(total.label) \(total.amount.formatted)? Enter to confirm, Esc to cancel")
     }
 
-    private static func confirm(_ state: inout AppState) -> Effect {
-        guard let session = state.checkout?.session else { return .none }
+    private static func confirm(_ state: inout AppState, _ env: ShopEnvironment) -> Effect {
+        guard let id = state.checkout?.sessionID else { return .none }
         state.paymentSheet?.phase = .authorizing
-        return .run { send in send(.checkout(.finished(await session.authorize()))) }
+        let sessions = env.sessions
+        return .run { send in
+            guard let outcome = await sessions.payment(id)?.authorize() else { return }
+            send(.checkout(.finished(outcome)))
+        }
     }
 
     /// Esc on the sheet: the session closes it, and `.sheetClosed` follows.
-    private static func dismiss(_ state: inout AppState) -> Effect {
-        guard let session = state.checkout?.session else {
+    private static func dismiss(_ state: inout AppState, _ env: ShopEnvironment) -> Effect {
+        guard let id = state.checkout?.sessionID else {
             // The "Set up card" sheet: leaving it drops the checkout it was waiting to resume.
             state.sheetAwaits = nil
             state.paymentSheet = nil
             AppReducer.popScreen(&state)
             return .none
         }
-        return .run { _ in await session.close() }
+        let sessions = env.sessions
+        return .run { _ in await sessions.payment(id)?.close() }
     }
 
     /// The sheet closed without a successful payment (success ends in `.finished(.paid)`).
     ///
     /// Never authorized: the screen below gets back the status it had before checkout. Authorized and
     /// failed: that screen says the order was not paid and why, so the outcome outlives the sheet.
-    private static func sheetClosed(_ state: inout AppState, didAuthorize: Bool) {
-        guard let checkout = state.checkout else { return }
+    private static func sheetClosed(_ state: inout AppState, didAuthorize: Bool, _ env: ShopEnvironment) -> Effect {
+        guard let checkout = state.checkout else { return .none }
         let lastStatus = state.paymentSheet?.status
         state.checkout = nil
         state.paymentSheet = nil
@@ -222,5 +240,7 @@ enum CheckoutFeature {
         state.notice = didAuthorize
             ? Notice(.error, "Not paid: \(lastStatus ?? "the payment did not go through.") Your cart is kept.")
             : checkout.noticeBeforeCheckout
+        let sessions = env.sessions
+        return .run { _ in sessions.endPayment(checkout.sessionID) }
     }
 }

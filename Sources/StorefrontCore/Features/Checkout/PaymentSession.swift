@@ -106,7 +106,3 @@ public final class PaymentSession: PaymentAuthorizationControllerDelegate {
         CheckoutSheet.summaryItems(lines: placement.order.lines, shipping: shippingMethod, shop)
     }
 }
-
-extension PaymentSession: Equatable {
-    nonisolated public static func == (lhs: PaymentSession, rhs: PaymentSession) -> Bool { lhs === rhs }
-}

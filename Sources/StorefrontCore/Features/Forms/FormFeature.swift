@@ -57,7 +57,7 @@ enum FormFeature {
                 return submit(&state, form, env)
             }
         case .back:
-            return cancel(&state, form)
+            return cancel(&state, form, env)
         default: break
         }
         state.form = form
@@ -84,19 +84,19 @@ enum FormFeature {
 
     private static func submit(_ state: inout AppState, _ form: FormState, _ env: ShopEnvironment) -> Effect {
         switch form.purpose {
-        case .signIn: return SignInFeature.submitPrompt(&state, form)
+        case .signIn: return SignInFeature.submitPrompt(&state, form, env)
         case .addCard: return CardForm.submit(&state, form, env)
         case .addAddress: return AddressForm.submit(&state, form, env)
         }
     }
 
-    private static func cancel(_ state: inout AppState, _ form: FormState) -> Effect {
+    private static func cancel(_ state: inout AppState, _ form: FormState, _ env: ShopEnvironment) -> Effect {
         close(&state)
         let fromSheet = state.sheetAwaits != nil
         if case .entry = state.sheetAwaits { state.sheetAwaits = nil }
         switch form.purpose {
         case .signIn:
-            return SignInFeature.cancelPrompt(&state)
+            return SignInFeature.cancelPrompt(&state, env)
         case .addCard:
             if fromSheet, state.screen == .paymentSheet { state.notice = Notice(.info, "No card was added.") }
         case .addAddress:

@@ -28,10 +28,15 @@ enum SignInFeature {
     static func begin(_ state: inout AppState, _ env: ShopEnvironment) -> Effect {
         guard let services = env.dependencies.accounts.signIn, state.signIn == nil else { return .none }
         let request = SignInRequest(requestedScopes: [.fullName, .email], nonce: env.dependencies.ids.next())
-        let session = SignInSession(controller: services.makeController([request]), nonce: request.nonce, mailbox: env.mailbox)
-        state.signIn = session
-        session.start()
-        return .none
+        let id = state.nextSessionID
+        state.nextSessionID += 1
+        state.signIn = SignInProgress(sessionID: id, nonce: request.nonce)
+        // A fresh controller per sign-in, made and kept by the effect: the state holds only its session's id.
+        return .run { _ in
+            let session = SignInSession(controller: services.makeController([request]), nonce: request.nonce, mailbox: env.mailbox)
+            env.sessions.file(session, as: id)
+            session.start()
+        }
     }
 
     static func reduce(_ state: inout AppState, _ action: SignInAction, _ env: ShopEnvironment) -> Effect {
@@ -44,11 +49,12 @@ enum SignInFeature {
             )
             form.focusedIndex = form.fields.firstIndex { $0.error != nil } ?? 0
             FormFeature.open(form, in: &state)
+            state.signIn?.isPromptShown = true
             return .none
         case .credentialReceived(let credential):
-            guard let session = state.signIn, let services = env.dependencies.accounts.signIn else { return .none }
+            guard let progress = state.signIn, let services = env.dependencies.accounts.signIn else { return .none }
             guard let token = credential.identityToken else { return complete(&state, credential, env) }
-            let nonce = session.nonce
+            let nonce = progress.nonce
             return .run { send in
                 let check = await services.provider.verifyIdentityToken(token, nonce: nonce)
                 let isValid = if case .valid(let user) = check { user == credential.user } else { false }
@@ -57,22 +63,18 @@ enum SignInFeature {
         case .verified(let credential, let isValid):
             guard state.signIn != nil else { return .none }
             guard isValid else {
-                finish(&state, Notice(.error, "The sign-in could not be verified, so you are still a guest."), env)
-                return .none
+                return finish(&state, Notice(.error, "The sign-in could not be verified, so you are still a guest."), env)
             }
             return complete(&state, credential, env)
         case .failed(.canceled):
-            finish(&state, Notice(.info, "Sign-in canceled. You are shopping as a guest."), env)
-            return .none
+            return finish(&state, Notice(.info, "Sign-in canceled. You are shopping as a guest."), env)
         case .failed(.failed(let why)):
-            finish(&state, Notice(.error, why), env)
-            return .none
+            return finish(&state, Notice(.error, why), env)
         case .accountSaved(let credential):
             guard state.signIn != nil else { return .none }
             return signedIn(&state, credential, env)
         case .notSaved(let why):
-            finish(&state, Notice(.error, why), env)
-            return .none
+            return finish(&state, Notice(.error, why), env)
         case .signedOut:
             let effect = switchCustomer(&state, to: nil, mergingGuestCart: false, env)
             state.notice = Notice(.info, "Signed out. You are shopping as a guest.")
@@ -87,8 +89,7 @@ enum SignInFeature {
     private static func complete(_ state: inout AppState, _ credential: SignInCompletion, _ env: ShopEnvironment) -> Effect {
         guard let services = env.dependencies.accounts.signIn else { return .none }
         guard let tokens = credential.tokens else {
-            finish(&state, Notice(.error, "Sandbox ID gave no tokens, so you are still a guest."), env)
-            return .none
+            return finish(&state, Notice(.error, "Sandbox ID gave no tokens, so you are still a guest."), env)
         }
         let profiles = env.dependencies.accounts.profiles
         let account = SignedInAccount(provider: .sandboxID, userID: credential.user)
@@ -116,31 +117,39 @@ enum SignInFeature {
         }
         let effect = switchCustomer(&state, to: account, mergingGuestCart: true, env)
         let merged = hadGuestItems ? " Your guest cart was added to your account's cart." : ""
-        finish(&state, Notice(.info, "Signed in as \(state.account.title).\(merged)"), env)
-        return effect
+        return effect + finish(&state, Notice(.info, "Signed in as \(state.account.title).\(merged)"), env)
     }
 
-    private static func finish(_ state: inout AppState, _ notice: Notice, _ env: ShopEnvironment) {
+    /// Ends the sign-in with `notice`, on the account screen; its session is let go by the effect returned.
+    private static func finish(_ state: inout AppState, _ notice: Notice, _ env: ShopEnvironment) -> Effect {
+        let id = state.signIn?.sessionID
         state.signIn = nil
         if state.form?.purpose == .signIn { FormFeature.close(&state) }
         state.notice = notice
         if state.screen != .account { AccountFeature.open(&state, env) }
+        guard let id else { return .none }
+        let sessions = env.sessions
+        return .run { _ in sessions.endSignIn(id) }
     }
 
     /// The shopper answered the prompt: "Checking…" until the controller answers.
-    static func submitPrompt(_ state: inout AppState, _ form: FormState) -> Effect {
-        guard let reply = state.signIn?.takeReply() else { return .none }
+    static func submitPrompt(_ state: inout AppState, _ form: FormState, _ env: ShopEnvironment) -> Effect {
+        guard let progress = state.signIn, progress.isPromptShown else { return .none }
+        state.signIn?.isPromptShown = false
         state.form?.isBusy = true
         state.form?.status = "Checking…"
         state.form?.isStatusError = false
         let values = Dictionary(uniqueKeysWithValues: form.fields.map { ($0.id, $0.value) })
-        return .run { _ in await reply(values) }
+        let sessions = env.sessions
+        return .run { _ in await sessions.signIn(progress.sessionID)?.takeReply()?(values) }
     }
 
     /// Esc on a prompt: the controller hears no answer and reports the sign-in canceled.
-    static func cancelPrompt(_ state: inout AppState) -> Effect {
-        guard let reply = state.signIn?.takeReply() else { return .none }
-        return .run { _ in await reply(nil) }
+    static func cancelPrompt(_ state: inout AppState, _ env: ShopEnvironment) -> Effect {
+        guard let progress = state.signIn, progress.isPromptShown else { return .none }
+        state.signIn?.isPromptShown = false
+        let sessions = env.sessions
+        return .run { _ in await sessions.signIn(progress.sessionID)?.takeReply()?(nil) }
     }
 
     /// Forgets the tokens in an effect; `.signedOut` moves the shop to the guest, and the refresh token is revoked.

@@ -47,10 +47,6 @@ public final class SignInSession: SignInAuthorizationControllerDelegate, SignInP
     }
 }
 
-extension SignInSession: Equatable {
-    nonisolated public static func == (lhs: SignInSession, rhs: SignInSession) -> Bool { lhs === rhs }
-}
-
 /// What a sign-in credential carries, as a value an action can hold.
 public struct SignInCompletion: Equatable, Sendable {
     public var user: String
