@@ -40,9 +40,8 @@ public enum AppReducer {
     static func reduce(_ state: inout AppState, _ action: AppAction, _ env: ShopEnvironment) -> Effect {
         switch action {
         case .opened:
-            env.dependencies.accounts.walletOwner.customerID = state.customerID
-            return CartFeature.restore(&state, env) + AccountFeature.reloadWallet(&state, env)
-                + ProductListFeature.reload(&state, env, keepSelection: false)
+            return AccountFeature.pointTheSheetsWallet(at: state.customerID, env) + CartFeature.restore(&state, env)
+                + AccountFeature.reloadWallet(&state, env) + ProductListFeature.reload(&state, env, keepSelection: false)
         case .key(let key): return reduceKey(&state, key, env)
         case .navigate(let destination): return CheckoutFeature.navigate(&state, to: destination, env)
         case .checkout(let event): return CheckoutFeature.reduce(&state, event, env)

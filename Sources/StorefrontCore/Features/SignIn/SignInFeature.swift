@@ -185,12 +185,12 @@ enum SignInFeature {
         }
         state.signedIn = account
         state.customerID = account?.customerID ?? accounts.guestID
-        accounts.walletOwner.customerID = state.customerID
         state.stockChecksDue = [:]
         state.cartSaveFailed = nil
         if !mergingGuestCart { state.cart = Cart(currency: env.storeProfile.currency) }
         AccountFeature.refresh(&state, env)
         CartFeature.showCart(&state, env)
-        return effect + CartFeature.restore(&state, env) + AccountFeature.reloadWallet(&state, env)
+        return effect + AccountFeature.pointTheSheetsWallet(at: state.customerID, env) + CartFeature.restore(&state, env)
+            + AccountFeature.reloadWallet(&state, env)
     }
 }
