@@ -10,7 +10,6 @@ the shop's CPU time. Needs pyte (pip install pyte).
 """
 import os
 import resource
-import select
 import shutil
 import sys
 import time
@@ -22,34 +21,11 @@ binary, count, runs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 database = sys.argv[sys.argv.index("--database") + 1] if "--database" in sys.argv else None
 
 
-def screen_text(screen):
-    return "\n".join(screen.display)
-
-
 def run_once():
     shop = start_shop(binary, database)
     pid, fd, screen, stream, home = shop.pid, shop.fd, shop.screen, shop.stream, shop.home
 
-    def pump_until(predicate, limit=60.0, writing=b""):
-        deadline = time.monotonic() + limit
-        pending = writing
-        while time.monotonic() < deadline:
-            if predicate(screen_text(screen)) and not pending:
-                return time.monotonic()
-            wants = [fd] if not pending else [fd]
-            ready_read, ready_write, _ = select.select(wants, [fd] if pending else [], [], 0.05)
-            if ready_write and pending:
-                written = os.write(fd, pending[:4096])
-                pending = pending[written:]
-            if ready_read:
-                try:
-                    data = os.read(fd, 65536)
-                except OSError:
-                    break
-                if not data:
-                    break
-                stream.feed(data)
-        raise SystemExit(f"timed out; the screen was:\n{screen_text(screen)}")
+    pump_until = shop.pump_until
 
     pump_until(lambda text: "q quit" in text)
     os.write(fd, b"/")

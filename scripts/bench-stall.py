@@ -16,7 +16,6 @@ Then the lock is released. Printed: the time until the shop shows no loading mar
 After `q`, whether the cart line is in the database. Needs pyte (pip install pyte) and, for PostgreSQL, psql.
 """
 import os
-import select
 import shutil
 import sqlite3
 import statistics
@@ -40,22 +39,7 @@ def text():
     return "\n".join(screen.display)
 
 
-def pump_until(predicate, limit=60.0):
-    """Feeds the shop's output to the terminal until `predicate(screen)` holds; returns when it did."""
-    deadline = time.monotonic() + limit
-    while time.monotonic() < deadline:
-        if predicate(text()):
-            return time.monotonic()
-        ready, _, _ = select.select([fd], [], [], 0.005)
-        if ready:
-            try:
-                data = os.read(fd, 65536)
-            except OSError:
-                break
-            if not data:
-                break
-            stream.feed(data)
-    raise SystemExit(f"timed out; the screen was:\n{text()}")
+pump_until = shop.pump_until
 
 
 def press(key, predicate):

@@ -6,10 +6,12 @@
 import fcntl
 import os
 import pty
+import select
 import signal
 import struct
 import tempfile
 import termios
+import time
 
 import pyte
 
@@ -20,6 +22,28 @@ class Shop:
 
     def text(self):
         return "\n".join(self.screen.display)
+
+    def pump_until(self, predicate, limit=60.0, writing=b""):
+        """Writes `writing` as the pty takes it and feeds the shop's output to the terminal until `predicate(text)`
+        holds with everything written; returns the time it did. Ends the script with the screen after `limit` s."""
+        deadline = time.monotonic() + limit
+        pending = writing
+        while time.monotonic() < deadline:
+            if predicate(self.text()) and not pending:
+                return time.monotonic()
+            ready_read, ready_write, _ = select.select([self.fd], [self.fd] if pending else [], [], 0.005)
+            if ready_write and pending:
+                written = os.write(self.fd, pending[:4096])
+                pending = pending[written:]
+            if ready_read:
+                try:
+                    data = os.read(self.fd, 65536)
+                except OSError:
+                    break
+                if not data:
+                    break
+                self.stream.feed(data)
+        raise SystemExit(f"timed out; the screen was:\n{self.text()}")
 
 
 def start_shop(binary, database):
