@@ -66,21 +66,6 @@ public final class TestStore {
         try step(action, fileID: fileID, filePath: filePath, line: line, column: column, expect)
     }
 
-    /// Waits for the next action an effect sent and asserts only that it matches `matching`; its change is asserted by `expect`.
-    /// For answers whose payload a test cannot spell out (a vaulted card's token), and would otherwise copy from the answer.
-    public func receive(matching: (AppAction) -> Bool, _ description: String, fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column, _ expect: (inout AppState) throws -> Void = { _ in }) async rethrows {
-        while received.isEmpty, await effects.settleOne() {}
-        guard let action = received.first else {
-            reportIssue("Expected to receive \(description), but no effect sent anything.", fileID: fileID, filePath: filePath, line: line, column: column)
-            return
-        }
-        received.removeFirst()
-        if !matching(action) {
-            reportIssue("Expected to receive \(description), but \(action) arrived.", fileID: fileID, filePath: filePath, line: line, column: column)
-        }
-        try step(action, fileID: fileID, filePath: filePath, line: line, column: column, expect)
-    }
-
     /// Brings the store to where a test starts: sends `actions` and takes every answer, asserting nothing.
     public func setUp(_ actions: Action...) async {
         for action in actions { await take(.key(action)) }

@@ -164,10 +164,12 @@ enum CartFeature {
                 send(.cart(.stockChecked(checks)))
             }
         }
-        let lines = state.cart.lines
-        guard let carts = env.dependencies.carts, let saved = state.savedCart, saved != lines, state.cartSaveInFlight == nil,
-              !state.isStockCheckInFlight, state.stockChecksDue.isEmpty, !state.screens.isWaitingForStore, state.cartSaveFailed != lines
+        // Every step ends here, every key among them: the flags are read first, and the lines compared only when a write may go.
+        guard let carts = env.dependencies.carts, state.cartSaveInFlight == nil, !state.isStockCheckInFlight,
+              !state.screens.isWaitingForStore, let saved = state.savedCart
         else { return .none }
+        let lines = state.cart.lines
+        guard saved != lines, state.cartSaveFailed != lines else { return .none }
         state.cartSaveInFlight = lines
         let customer = state.customerID
         // A write is never replaced halfway: the next one waits for its answer instead.
