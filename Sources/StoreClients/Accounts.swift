@@ -53,6 +53,28 @@ public protocol WalletStore: Sendable {
     func removeAddress(id: String, forCustomer customer: String) async throws
 }
 
+/// The two kinds of wallet rows as both databases keep them, each in a table of its own.
+public enum WalletRowTable: String, Sendable {
+    case cards = "wallet_card"
+    case addresses = "address"
+}
+
+/// A database wallet store, whose default and remove work alike on either table: it writes those two once
+/// and gets the four per-kind calls from them.
+public protocol WalletTableStore: WalletStore {
+    /// Makes row `id` the default of its table, if the customer has it.
+    func setDefault(in table: WalletRowTable, id: String, customer: String) async throws
+    /// Removes row `id`; when it was the default, the oldest remaining row becomes the default.
+    func remove(from table: WalletRowTable, id: String, customer: String) async throws
+}
+
+extension WalletTableStore {
+    public func setDefaultCard(id: String, forCustomer customer: String) async throws { try await setDefault(in: .cards, id: id, customer: customer) }
+    public func setDefaultAddress(id: String, forCustomer customer: String) async throws { try await setDefault(in: .addresses, id: id, customer: customer) }
+    public func removeCard(id: String, forCustomer customer: String) async throws { try await remove(from: .cards, id: id, customer: customer) }
+    public func removeAddress(id: String, forCustomer customer: String) async throws { try await remove(from: .addresses, id: id, customer: customer) }
+}
+
 /// A wallet store that changes what reading a wallet does and passes every other call to `base`.
 public protocol ForwardingWalletStore: WalletStore {
     var base: any WalletStore { get }

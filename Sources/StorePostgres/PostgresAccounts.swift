@@ -5,7 +5,7 @@ import StoreModels
 
 /// Saved cards and addresses in PostgreSQL. A card row holds the provider's token, the network,
 /// the last 4 digits and the expiry: never a full number or a security code.
-public final class PostgresWalletStore: WalletStore {
+public final class PostgresWalletStore: WalletTableStore {
     private let database: PostgresStore
     public init(database: PostgresStore) { self.database = database }
 
@@ -38,7 +38,7 @@ public final class PostgresWalletStore: WalletStore {
 
     public func addCard(_ card: PaymentMethod, forCustomer customer: String, makeDefault: Bool) async throws {
         try await database.write { connection in
-            let (isDefault, added) = try await Self.prepareAdd(table: "wallet_card", customer: customer, makeDefault: makeDefault, on: connection)
+            let (isDefault, added) = try await Self.prepareAdd(table: WalletRowTable.cards.rawValue, customer: customer, makeDefault: makeDefault, on: connection)
             try await connection.query("""
                 INSERT INTO wallet_card (customer, id, token, network, last_four, expiry_month, expiry_year, is_default, added)
                 VALUES (\(customer), \(card.id), \(card.id), \(card.network.rawValue), \(card.lastFour), \(card.expiry.month), \(card.expiry.year), \(isDefault), \(added))
@@ -50,7 +50,7 @@ public final class PostgresWalletStore: WalletStore {
 
     public func addAddress(_ address: Contact, forCustomer customer: String, makeDefault: Bool) async throws {
         try await database.write { connection in
-            let (isDefault, added) = try await Self.prepareAdd(table: "address", customer: customer, makeDefault: makeDefault, on: connection)
+            let (isDefault, added) = try await Self.prepareAdd(table: WalletRowTable.addresses.rawValue, customer: customer, makeDefault: makeDefault, on: connection)
             let postal = address.address
             try await connection.query("""
                 INSERT INTO address (customer, id, name, street, city, postal_code, country, email, phone, is_default, added)
@@ -61,22 +61,6 @@ public final class PostgresWalletStore: WalletStore {
                     is_default = excluded.is_default, added = excluded.added
                 """, logger: PostgresStore.quiet)
         }
-    }
-
-    public func setDefaultCard(id: String, forCustomer customer: String) async throws {
-        try await setDefault(table: "wallet_card", id: id, customer: customer)
-    }
-
-    public func setDefaultAddress(id: String, forCustomer customer: String) async throws {
-        try await setDefault(table: "address", id: id, customer: customer)
-    }
-
-    public func removeCard(id: String, forCustomer customer: String) async throws {
-        try await remove(table: "wallet_card", id: id, customer: customer)
-    }
-
-    public func removeAddress(id: String, forCustomer customer: String) async throws {
-        try await remove(table: "address", id: id, customer: customer)
     }
 
     /// Whether a new row becomes the default (asked for, or the first), and its place in the order
@@ -94,15 +78,16 @@ public final class PostgresWalletStore: WalletStore {
         return (isDefault, last + 1)
     }
 
-    private func setDefault(table: String, id: String, customer: String) async throws {
+    public func setDefault(in rows: WalletRowTable, id: String, customer: String) async throws {
+        let table = rows.rawValue
         try await database.write { connection in
             guard try await connection.query("SELECT 1 FROM \(unescaped: table) WHERE customer = \(customer) AND id = \(id)", logger: PostgresStore.quiet).collect().isEmpty == false else { return }
             try await connection.query("UPDATE \(unescaped: table) SET is_default = (id = \(id)) WHERE customer = \(customer)", logger: PostgresStore.quiet)
         }
     }
 
-    /// Removes a row; when it was the default, the oldest remaining row becomes the default.
-    private func remove(table: String, id: String, customer: String) async throws {
+    public func remove(from rows: WalletRowTable, id: String, customer: String) async throws {
+        let table = rows.rawValue
         try await database.write { connection in
             try await connection.query("DELETE FROM \(unescaped: table) WHERE customer = \(customer) AND id = \(id)", logger: PostgresStore.quiet)
             let hasDefault = try await connection.query("SELECT 1 FROM \(unescaped: table) WHERE customer = \(customer) AND is_default", logger: PostgresStore.quiet).collect().isEmpty == false

@@ -5,7 +5,7 @@ import StoreModels
 
 /// Saved cards and addresses in SQLite. A card row holds the provider's token, the network,
 /// the last 4 digits and the expiry: never a full number or a security code.
-public final class SQLiteWalletStore: WalletStore {
+public final class SQLiteWalletStore: WalletTableStore {
     private let database: StoreDatabase
     public init(database: StoreDatabase) { self.database = database }
 
@@ -57,31 +57,16 @@ public final class SQLiteWalletStore: WalletStore {
         }
     }
 
-    public func setDefaultCard(id: String, forCustomer customer: String) async throws {
-        try await setDefault(table: "wallet_card", id: id, customer: customer)
-    }
-
-    public func setDefaultAddress(id: String, forCustomer customer: String) async throws {
-        try await setDefault(table: "address", id: id, customer: customer)
-    }
-
-    public func removeCard(id: String, forCustomer customer: String) async throws {
-        try await remove(table: "wallet_card", id: id, customer: customer)
-    }
-
-    public func removeAddress(id: String, forCustomer customer: String) async throws {
-        try await remove(table: "address", id: id, customer: customer)
-    }
-
-    private func setDefault(table: String, id: String, customer: String) async throws {
+    public func setDefault(in rows: WalletRowTable, id: String, customer: String) async throws {
+        let table = rows.rawValue
         try await database.write { db in
             guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE customer = ? AND id = ?)", arguments: [customer, id]) == true else { return }
             try db.execute(sql: "UPDATE \(table) SET is_default = (id = ?) WHERE customer = ?", arguments: [id, customer])
         }
     }
 
-    /// Removes a row; when it was the default, the oldest remaining row becomes the default.
-    private func remove(table: String, id: String, customer: String) async throws {
+    public func remove(from rows: WalletRowTable, id: String, customer: String) async throws {
+        let table = rows.rawValue
         try await database.write { db in
             try db.execute(sql: "DELETE FROM \(table) WHERE customer = ? AND id = ?", arguments: [customer, id])
             if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE customer = ? AND is_default)", arguments: [customer]) != true {
