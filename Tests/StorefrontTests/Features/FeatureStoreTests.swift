@@ -22,33 +22,28 @@ struct FeatureStoreTests {
         let store = await TestStore(dependencies: stack.dependencies)
         store.send(.beginSearch) { $0.productList.isEditingQuery = true }
         // The query shows at once, the list marked loading; the matches follow from the catalog.
-        store.send(.textInput("mug")) {
-            $0.productList.query = "mug"
-            $0.productList.isLoading = true
-            $0.productListRequest += 1
-            $0.productListPending = .count(keepSelection: false)
-        }
-        let total = try await stack.catalog.count(matching: "mug")
-        let rows = try await stack.catalog.page(matching: "mug", offset: 0, limit: 50)
+        store.send(.textInput("mug")) { $0.expectSearchStarted(query: "mug") }
+        try await receiveMatches(of: "mug", in: store)
+        #expect(store.state.productList.totalCount < 10, "the search narrowed the list")
+        await store.finish()
+    }
+
+    /// Receives the catalog's answer to the search for `query`: the count and the first window of its matches.
+    private func receiveMatches(of query: String, in store: TestStore) async throws {
+        let total = try await stack.catalog.count(matching: query)
+        let rows = try await stack.catalog.page(matching: query, offset: 0, limit: 50)
         await store.receive(.productList(.counted(request: store.state.productListRequest, total: total, from: 0, rows: rows))) {
             $0.productList.isLoading = false
             $0.productListPending = nil
             $0.productList.totalCount = total
             $0.productList.rows = Array(rows.prefix(10))
         }
-        #expect(store.state.productList.totalCount < 10, "the search narrowed the list")
-        await store.finish()
     }
 
     @Test func aLateAnswerToASupersededSearchIsDropped() async throws {
         let store = await TestStore(dependencies: stack.dependencies)
         store.send(.beginSearch) { $0.productList.isEditingQuery = true }
-        store.send(.textInput("m")) {
-            $0.productList.query = "m"
-            $0.productList.isLoading = true
-            $0.productListRequest += 1
-            $0.productListPending = .count(keepSelection: false)
-        }
+        store.send(.textInput("m")) { $0.expectSearchStarted(query: "m") }
         let superseded = store.state.productListRequest
         // The next key replaces the first search; an answer to it that still arrived changes nothing.
         store.send(.textInput("u")) {
@@ -56,14 +51,7 @@ struct FeatureStoreTests {
             $0.productListRequest += 1
         }
         store.send(.productList(.counted(request: superseded, total: 1, from: 0, rows: []))) { _ in }
-        let total = try await stack.catalog.count(matching: "mu")
-        let rows = try await stack.catalog.page(matching: "mu", offset: 0, limit: 50)
-        await store.receive(.productList(.counted(request: store.state.productListRequest, total: total, from: 0, rows: rows))) {
-            $0.productList.isLoading = false
-            $0.productListPending = nil
-            $0.productList.totalCount = total
-            $0.productList.rows = Array(rows.prefix(10))
-        }
+        try await receiveMatches(of: "mu", in: store)
         await store.finish()
     }
 
@@ -198,5 +186,15 @@ struct FeatureStoreTests {
         }
         await store.finish()
         #expect(spy.controllers.first?.calls == ["present", "authorize", "dismiss"], "the sheet went away without a second report")
+    }
+}
+
+extension AppState {
+    /// What a key that starts a search for `query` changes: the query, and the list marked loading under a new request.
+    fileprivate mutating func expectSearchStarted(query: String) {
+        screens.productList.query = query
+        screens.productList.isLoading = true
+        productListRequest += 1
+        productListPending = .count(keepSelection: false)
     }
 }
