@@ -151,10 +151,6 @@ private final class TerminalEvents {
         try listen()
         markWhenSettled()
         let ending = await withCheckedContinuation { finish = $0 }
-        // States published from here on (the cart's last write answering) must not touch the ticker,
-        // which is resumed for good below: a source released while suspended crashes libdispatch.
-        program.onStateChange = nil
-        program.onBurstHandled = nil
         for source in sources { source.cancel() }
         keyWaiter?.stop()
         ticker?.cancel()
@@ -268,6 +264,8 @@ private final class TerminalEvents {
     /// Ticks only while something is in progress or the store is being waited for, so an idle shop writes nothing.
     private func updateTicker(busy: Bool) {
         // A recording has no timer: a spinner turned by the clock would make each take differ.
+        // Once the session has ended (`finish` taken), the ticker is resumed for good: states published after it
+        // (the cart's last write answering) must not suspend it, as a source released suspended crashes libdispatch.
         guard let ticker, !marksSettled, finish != nil else { return }
         if busy && !isTicking { ticker.resume(); isTicking = true }
         if !busy && isTicking { ticker.suspend(); isTicking = false }
