@@ -6,8 +6,8 @@ import StoreModels
 /// reducers' navigator and delegates posted meanwhile) → the effects it returned start as tracked
 /// tasks → the state is published once, if it changed. Effects answer with actions that take the
 /// same path. The first state is published before anything is read; `.opened` then reads the
-/// saved cart, the wallet and the first products. It never draws, never reads a global and never sleeps; `settled()` is how headless
-/// drivers know a key's effects are done.
+/// saved cart, the wallet and the first products. It never draws, never reads a global and never
+/// sleeps; `settled()` is how headless drivers know a key's effects are done.
 @MainActor
 public final class StorefrontViewModel {
     /// Everything the reducers keep, published and not.
