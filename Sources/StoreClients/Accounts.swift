@@ -51,6 +51,9 @@ public protocol WalletStore: Sendable {
     func setDefaultAddress(id: String, forCustomer customer: String) async throws
     func removeCard(id: String, forCustomer customer: String) async throws
     func removeAddress(id: String, forCustomer customer: String) async throws
+    /// Puts every card and address of `contents` into the customer's wallet in one step when it holds
+    /// neither cards nor addresses, so no reader sees it half filled; returns the wallet as it is after.
+    func fillIfEmpty(_ contents: WalletContents, forCustomer customer: String) async throws -> WalletContents
 }
 
 /// The two kinds of wallet rows as both databases keep them, each in a table of its own.
@@ -91,6 +94,11 @@ extension ForwardingWalletStore {
     public func setDefaultAddress(id: String, forCustomer customer: String) async throws { try await base.setDefaultAddress(id: id, forCustomer: customer) }
     public func removeCard(id: String, forCustomer customer: String) async throws { try await base.removeCard(id: id, forCustomer: customer) }
     public func removeAddress(id: String, forCustomer customer: String) async throws { try await base.removeAddress(id: id, forCustomer: customer) }
+    public func fillIfEmpty(_ contents: WalletContents, forCustomer customer: String) async throws -> WalletContents {
+        // Filled below, then read through this store, so what it leaves out stays out.
+        _ = try await base.fillIfEmpty(contents, forCustomer: customer)
+        return try await wallet(forCustomer: customer)
+    }
 }
 
 /// A wallet store that shows only the cards the payment provider can charge: cards vaulted by

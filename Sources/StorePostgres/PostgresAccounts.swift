@@ -37,30 +37,47 @@ public final class PostgresWalletStore: WalletTableStore {
     }
 
     public func addCard(_ card: PaymentMethod, forCustomer customer: String, makeDefault: Bool) async throws {
-        try await database.write { connection in
-            let (isDefault, added) = try await Self.prepareAdd(table: WalletRowTable.cards.rawValue, customer: customer, makeDefault: makeDefault, on: connection)
-            try await connection.query("""
-                INSERT INTO wallet_card (customer, id, token, network, last_four, expiry_month, expiry_year, is_default, added)
-                VALUES (\(customer), \(card.id), \(card.id), \(card.network.rawValue), \(card.lastFour), \(card.expiry.month), \(card.expiry.year), \(isDefault), \(added))
-                ON CONFLICT (customer, id) DO UPDATE SET token = excluded.token, network = excluded.network, last_four = excluded.last_four,
-                    expiry_month = excluded.expiry_month, expiry_year = excluded.expiry_year, is_default = excluded.is_default, added = excluded.added
-                """, logger: PostgresStore.quiet)
-        }
+        try await database.write { connection in try await Self.insert(card, customer: customer, makeDefault: makeDefault, on: connection) }
     }
 
     public func addAddress(_ address: Contact, forCustomer customer: String, makeDefault: Bool) async throws {
+        try await database.write { connection in try await Self.insert(address, customer: customer, makeDefault: makeDefault, on: connection) }
+    }
+
+    public func fillIfEmpty(_ contents: WalletContents, forCustomer customer: String) async throws -> WalletContents {
         try await database.write { connection in
-            let (isDefault, added) = try await Self.prepareAdd(table: WalletRowTable.addresses.rawValue, customer: customer, makeDefault: makeDefault, on: connection)
-            let postal = address.address
-            try await connection.query("""
-                INSERT INTO address (customer, id, name, street, city, postal_code, country, email, phone, is_default, added)
-                VALUES (\(customer), \(address.id), \(address.name), \(postal.street), \(postal.city), \(postal.postalCode), \(postal.countryCode),
-                        \(address.email), \(address.phone), \(isDefault), \(added))
-                ON CONFLICT (customer, id) DO UPDATE SET name = excluded.name, street = excluded.street, city = excluded.city,
-                    postal_code = excluded.postal_code, country = excluded.country, email = excluded.email, phone = excluded.phone,
-                    is_default = excluded.is_default, added = excluded.added
-                """, logger: PostgresStore.quiet)
+            let held = try await connection.query("""
+                SELECT 1 FROM wallet_card WHERE customer = \(customer) UNION ALL SELECT 1 FROM address WHERE customer = \(customer) LIMIT 1
+                """, logger: PostgresStore.quiet).collect()
+            guard held.isEmpty else { return }
+            // Every insert is an upsert on fixed ids, so two hosts filling one wallet at once leave one copy of each.
+            for card in contents.cards { try await Self.insert(card, customer: customer, makeDefault: card.id == contents.defaultCardID, on: connection) }
+            for address in contents.addresses { try await Self.insert(address, customer: customer, makeDefault: address.id == contents.defaultAddressID, on: connection) }
         }
+        return try await wallet(forCustomer: customer)
+    }
+
+    private static func insert(_ card: PaymentMethod, customer: String, makeDefault: Bool, on connection: PostgresConnection) async throws {
+        let (isDefault, added) = try await prepareAdd(table: WalletRowTable.cards.rawValue, customer: customer, makeDefault: makeDefault, on: connection)
+        try await connection.query("""
+            INSERT INTO wallet_card (customer, id, token, network, last_four, expiry_month, expiry_year, is_default, added)
+            VALUES (\(customer), \(card.id), \(card.id), \(card.network.rawValue), \(card.lastFour), \(card.expiry.month), \(card.expiry.year), \(isDefault), \(added))
+            ON CONFLICT (customer, id) DO UPDATE SET token = excluded.token, network = excluded.network, last_four = excluded.last_four,
+                expiry_month = excluded.expiry_month, expiry_year = excluded.expiry_year, is_default = excluded.is_default, added = excluded.added
+            """, logger: PostgresStore.quiet)
+    }
+
+    private static func insert(_ address: Contact, customer: String, makeDefault: Bool, on connection: PostgresConnection) async throws {
+        let (isDefault, added) = try await prepareAdd(table: WalletRowTable.addresses.rawValue, customer: customer, makeDefault: makeDefault, on: connection)
+        let postal = address.address
+        try await connection.query("""
+            INSERT INTO address (customer, id, name, street, city, postal_code, country, email, phone, is_default, added)
+            VALUES (\(customer), \(address.id), \(address.name), \(postal.street), \(postal.city), \(postal.postalCode), \(postal.countryCode),
+                    \(address.email), \(address.phone), \(isDefault), \(added))
+            ON CONFLICT (customer, id) DO UPDATE SET name = excluded.name, street = excluded.street, city = excluded.city,
+                postal_code = excluded.postal_code, country = excluded.country, email = excluded.email, phone = excluded.phone,
+                is_default = excluded.is_default, added = excluded.added
+            """, logger: PostgresStore.quiet)
     }
 
     /// Whether a new row becomes the default (asked for, or the first), and its place in the order

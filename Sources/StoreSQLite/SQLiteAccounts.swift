@@ -31,30 +31,50 @@ public final class SQLiteWalletStore: WalletTableStore {
     }
 
     public func addCard(_ card: PaymentMethod, forCustomer customer: String, makeDefault: Bool) async throws {
-        try await database.write { db in
-            let hasDefault = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM wallet_card WHERE customer = ? AND is_default)", arguments: [customer]) ?? false
-            let isDefault = makeDefault || !hasDefault
-            if isDefault { try db.execute(sql: "UPDATE wallet_card SET is_default = 0 WHERE customer = ?", arguments: [customer]) }
-            let added = (try Int.fetchOne(db, sql: "SELECT MAX(added) FROM wallet_card WHERE customer = ?", arguments: [customer]) ?? 0) + 1
-            try db.execute(sql: """
-                INSERT OR REPLACE INTO wallet_card (customer, id, token, network, last_four, expiry_month, expiry_year, is_default, added)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [customer, card.id, card.id, card.network.rawValue, card.lastFour, card.expiry.month, card.expiry.year, isDefault, added])
-        }
+        try await database.write { db in try Self.insert(card, customer: customer, makeDefault: makeDefault, db) }
     }
 
     public func addAddress(_ address: Contact, forCustomer customer: String, makeDefault: Bool) async throws {
+        try await database.write { db in try Self.insert(address, customer: customer, makeDefault: makeDefault, db) }
+    }
+
+    public func fillIfEmpty(_ contents: WalletContents, forCustomer customer: String) async throws -> WalletContents {
         try await database.write { db in
-            let hasDefault = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM address WHERE customer = ? AND is_default)", arguments: [customer]) ?? false
-            let isDefault = makeDefault || !hasDefault
-            if isDefault { try db.execute(sql: "UPDATE address SET is_default = 0 WHERE customer = ?", arguments: [customer]) }
-            let added = (try Int.fetchOne(db, sql: "SELECT MAX(added) FROM address WHERE customer = ?", arguments: [customer]) ?? 0) + 1
-            try db.execute(sql: """
-                INSERT OR REPLACE INTO address (customer, id, name, street, city, postal_code, country, email, phone, is_default, added)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [customer, address.id, address.name, address.address.street, address.address.city, address.address.postalCode,
-                                 address.address.countryCode, address.email, address.phone, isDefault, added])
+            let holdsAny = try Bool.fetchOne(db, sql: """
+                SELECT EXISTS (SELECT 1 FROM wallet_card WHERE customer = ?) OR EXISTS (SELECT 1 FROM address WHERE customer = ?)
+                """, arguments: [customer, customer]) ?? false
+            guard !holdsAny else { return }
+            for card in contents.cards { try Self.insert(card, customer: customer, makeDefault: card.id == contents.defaultCardID, db) }
+            for address in contents.addresses { try Self.insert(address, customer: customer, makeDefault: address.id == contents.defaultAddressID, db) }
         }
+        return try await wallet(forCustomer: customer)
+    }
+
+    /// Whether a new row becomes the default (asked for, or the first), and its place in the order rows were added.
+    private static func prepareAdd(_ rows: WalletRowTable, customer: String, makeDefault: Bool, _ db: Database) throws -> (isDefault: Bool, added: Int) {
+        let table = rows.rawValue
+        let hasDefault = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE customer = ? AND is_default)", arguments: [customer]) ?? false
+        let isDefault = makeDefault || !hasDefault
+        if isDefault { try db.execute(sql: "UPDATE \(table) SET is_default = 0 WHERE customer = ?", arguments: [customer]) }
+        let added = (try Int.fetchOne(db, sql: "SELECT MAX(added) FROM \(table) WHERE customer = ?", arguments: [customer]) ?? 0) + 1
+        return (isDefault, added)
+    }
+
+    private static func insert(_ card: PaymentMethod, customer: String, makeDefault: Bool, _ db: Database) throws {
+        let (isDefault, added) = try prepareAdd(.cards, customer: customer, makeDefault: makeDefault, db)
+        try db.execute(sql: """
+            INSERT OR REPLACE INTO wallet_card (customer, id, token, network, last_four, expiry_month, expiry_year, is_default, added)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [customer, card.id, card.id, card.network.rawValue, card.lastFour, card.expiry.month, card.expiry.year, isDefault, added])
+    }
+
+    private static func insert(_ address: Contact, customer: String, makeDefault: Bool, _ db: Database) throws {
+        let (isDefault, added) = try prepareAdd(.addresses, customer: customer, makeDefault: makeDefault, db)
+        try db.execute(sql: """
+            INSERT OR REPLACE INTO address (customer, id, name, street, city, postal_code, country, email, phone, is_default, added)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [customer, address.id, address.name, address.address.street, address.address.city, address.address.postalCode,
+                             address.address.countryCode, address.email, address.phone, isDefault, added])
     }
 
     public func setDefault(in rows: WalletRowTable, id: String, customer: String) async throws {

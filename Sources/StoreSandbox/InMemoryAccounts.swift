@@ -57,6 +57,18 @@ public final class InMemoryWalletStore: WalletStore {
         }
     }
 
+    public func fillIfEmpty(_ contents: WalletContents, forCustomer customer: String) throws -> WalletContents {
+        wallets.withLock { all in
+            let current = all[customer] ?? WalletContents()
+            guard current.cards.isEmpty, current.addresses.isEmpty else { return current }
+            var filled = contents
+            filled.defaultCardID = contents.defaultCardID ?? contents.cards.first?.id
+            filled.defaultAddressID = contents.defaultAddressID ?? contents.addresses.first?.id
+            all[customer] = filled
+            return filled
+        }
+    }
+
     private func update(_ customer: String, _ change: (inout WalletContents) -> Void) {
         wallets.withLock { all in
             var wallet = all[customer] ?? WalletContents()

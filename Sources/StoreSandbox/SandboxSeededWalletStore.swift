@@ -17,10 +17,6 @@ public struct SandboxSeededWalletStore: ForwardingWalletStore {
     public func wallet(forCustomer customer: String) async throws -> WalletContents {
         let current = try await base.wallet(forCustomer: customer)
         guard current.cards.isEmpty, current.addresses.isEmpty else { return current }
-        // The cards and contacts have fixed ids and every add is an upsert, so two processes
-        // filling one wallet at once leave one copy of each.
-        for card in sample.cards { try await base.addCard(card, forCustomer: customer, makeDefault: card.id == sample.defaultCardID) }
-        for address in sample.addresses { try await base.addAddress(address, forCustomer: customer, makeDefault: address.id == sample.defaultAddressID) }
-        return try await base.wallet(forCustomer: customer)
+        return try await base.fillIfEmpty(sample, forCustomer: customer)
     }
 }

@@ -127,6 +127,29 @@ struct SandboxSeededWalletTests {
     }
 
     @Test(arguments: AccountStoreKind.allCases)
+    func readsAtTheSameTimeAsTheFillingSeeTheWholeSampleOrNothing(kind: AccountStoreKind) async throws {
+        let seeded = try SandboxSeededWalletStore(try await kind.stores().wallets)
+        // A session reads its wallet for the list and again for the sheet; both reads may meet the first fill.
+        let reads = try await withThrowingTaskGroup(of: WalletContents.self) { group in
+            for _ in 0..<8 { group.addTask { try await seeded.wallet(forCustomer: "ssh:SHA256:new") } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        for read in reads {
+            #expect(read.cards.map(\.id) == Self.sample.cards.map(\.id), "no read sees a half-filled wallet")
+            #expect(read.addresses == Self.sample.addresses && read.defaultAddressID == Self.sample.defaultAddressID)
+        }
+    }
+
+    @Test(arguments: AccountStoreKind.allCases)
+    func fillingAWalletThatHoldsACardChangesNothing(kind: AccountStoreKind) async throws {
+        let base = try await kind.stores().wallets
+        try await base.addCard(Fixtures.visa, forCustomer: "local:jane", makeDefault: true)
+        let after = try await base.fillIfEmpty(Self.sample, forCustomer: "local:jane")
+        #expect(after.cards.map(\.id) == [Fixtures.visa.id] && after.addresses.isEmpty)
+        #expect(try await base.wallet(forCustomer: "local:jane") == after)
+    }
+
+    @Test(arguments: AccountStoreKind.allCases)
     func aWalletWithOnlyAnAddressIsLeftAlone(kind: AccountStoreKind) async throws {
         let base = try await kind.stores().wallets
         let address = try #require(SandboxWallet.sampleContacts.last)

@@ -17,6 +17,7 @@ public struct UnimplementedWalletStore: WalletStore {
     public func setDefaultAddress(id: String, forCustomer customer: String) async throws { throw fail("setDefaultAddress(id:forCustomer:)") }
     public func removeCard(id: String, forCustomer customer: String) async throws { throw fail("removeCard(id:forCustomer:)") }
     public func removeAddress(id: String, forCustomer customer: String) async throws { throw fail("removeAddress(id:forCustomer:)") }
+    public func fillIfEmpty(_ contents: WalletContents, forCustomer customer: String) async throws -> WalletContents { throw fail("fillIfEmpty(_:forCustomer:)") }
 }
 
 /// A profile store a test did not set up: reading or saving a profile fails the test.
