@@ -61,10 +61,8 @@ struct ServeThroughOutageTests {
         try host.waitForLog(#/database back: postgres:\/\/storefront@127\.0\.0\.1:\d+\/shop_\w+\?sslmode=disable answers again/#, after: mark)
         try arriving.waitFor("q quit", timeout: .seconds(30))
         try shopping.waitFor("The store is back.", timeout: .seconds(30))
-        try shopping.press("q")
-        try shopping.waitFor("EXIT=0")
-        try arriving.press("q")
-        try arriving.waitFor("EXIT=0")
+        try host.leave(shopping)
+        try host.leave(arriving)
         #expect(!host.log.contains("storefront-test"), "the password is not in serve's log")
     }
 }
@@ -88,8 +86,7 @@ struct ManyFrontEndsTests {
         try hosts[0].connect(first, key: key)
         try first.press("a")
         try first.waitFor("cart: 1 item")
-        try first.press("q")
-        try first.waitFor("EXIT=0")
+        try hosts[0].leave(first)
 
         let second = try TmuxTerminal()
         try hosts[1].connect(second, key: key)
@@ -100,8 +97,7 @@ struct ManyFrontEndsTests {
         try second.press("Enter", "p", "Enter")
         let thanks = try second.waitFor("Thank you")
         let number = try #require(thanks.firstMatch(of: /Order (SF-\d{6}) is paid/)?.1)
-        try second.press("q")
-        try second.waitFor("EXIT=0")
+        try hosts[1].leave(second)
 
         let third = try TmuxTerminal()
         try hosts[2].connect(third, key: key)
@@ -110,8 +106,7 @@ struct ManyFrontEndsTests {
         try third.waitFor(String(number))
         try third.press("u")
         try third.waitFor("Visa ••4242")
-        try third.press("q")
-        try third.waitFor("EXIT=0")
+        try hosts[2].leave(third)
     }
 
     @Test func twoKeysBuyingTheLastUnitOnTwoHostsAtOnceOneWinsOneReadsSoldOut() async throws {
@@ -173,7 +168,6 @@ struct ManyFrontEndsTests {
         #expect(try fixture.rows("SELECT outcome FROM sandbox_charge") == ["succeeded"], "charged once")
         let stock = try fixture.stock("keycap-dusk")
         #expect(stock.sold == 1 && stock.reserved == 0 && stock.onHand + stock.sold == 12, "stock adds up: \(stock)")
-        try second.press("q")
-        try second.waitFor("EXIT=0")
+        try survivor.leave(second)
     }
 }

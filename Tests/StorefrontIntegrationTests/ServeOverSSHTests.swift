@@ -20,8 +20,7 @@ struct ServeOverSSHTests {
         try terminal.press("Enter", "a", "c", "Enter", "p", "Enter")
         let thanks = try terminal.waitFor("Thank you")
         let number = try #require(thanks.firstMatch(of: /Order (SF-\d{6}) is paid/)?.1)
-        try terminal.press("q")
-        try terminal.waitFor("EXIT=0")
+        try server.leave(terminal)
         try server.waitForLog(#/session 1 closed: finished, pid \d+ exit 0/#)
 
         let orders = try Subprocess.run(BuiltProduct.storefront, ["orders", "--data-dir", server.dataDirectory, "--customer", "ssh:\(fingerprint)"])
@@ -39,16 +38,14 @@ struct ServeOverSSHTests {
         try server.connect(first, key: alice)
         try first.press("a")
         try first.waitFor("cart: 1 item")
-        try first.press("q")
-        try first.waitFor("EXIT=0")
+        try server.leave(first)
 
         let other = try TmuxTerminal()
         try server.connect(other, key: bob)
         #expect(try other.screen().contains("cart: empty"), "bob's cart is his own")
         try other.press("Down", "a")
         try other.waitFor("cart: 1 item · $18.00")
-        try other.press("q")
-        try other.waitFor("EXIT=0")
+        try server.leave(other)
 
         let again = try TmuxTerminal()
         try server.connect(again, key: alice)
@@ -207,8 +204,7 @@ struct ServeOverSSHTests {
         try terminal.press("Enter")
         let thanks = try terminal.waitFor("Thank you")
         #expect(thanks.contains("Paid with  Visa ••4242"), "paid with the card it added: \(thanks)")
-        try terminal.press("q")
-        try terminal.waitFor("EXIT=0")
+        try server.leave(terminal)
     }
 
     /// A click over SSH: the real client forwards the SGR report the session asked its terminal for.

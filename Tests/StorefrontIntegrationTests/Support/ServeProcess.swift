@@ -127,10 +127,27 @@ final class ServeProcess {
         do {
             try terminal.waitForShop(timeout: .seconds(30), sourceLocation: sourceLocation)
         } catch {
-            _ = try? waitForLog(#/never/#, timeout: .milliseconds(100))
-            Issue.record("the server's log:\n\(log)", sourceLocation: sourceLocation)
+            recordLogs(sourceLocation: sourceLocation)
             throw error
         }
+    }
+
+    /// Quits the shop in `terminal` with q and waits for ssh to exit 0; the server's and the sessions' logs on failure.
+    func leave(_ terminal: TmuxTerminal, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try terminal.press("q")
+        do {
+            try terminal.waitFor("EXIT=0", sourceLocation: sourceLocation)
+        } catch {
+            recordLogs(sourceLocation: sourceLocation)
+            throw error
+        }
+    }
+
+    /// What serve said on stderr and what its sessions wrote to storefront.log, for a failure's record.
+    private func recordLogs(sourceLocation: SourceLocation) {
+        _ = try? waitForLog(#/never/#, timeout: .milliseconds(100))
+        let sessions = (try? String(contentsOfFile: dataDirectory + "/storefront.log", encoding: .utf8)) ?? "(no storefront.log)"
+        Issue.record("the server's log:\n\(log)\nthe sessions' log:\n\(sessions.suffix(6_000))", sourceLocation: sourceLocation)
     }
 }
 
