@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Order times, log lines and card expiry never depend on the machine's zone. Foundation's `Calendar` looks up the
 /// machine's zone in ICU's data as it is made, which cost a session about 4.5 MiB of resident pages for one log line
-/// (docs/BENCHMARKS.md §12).
+/// (docs/BENCHMARKS.md, "Why some code is shaped as it is").
 public struct UTCTime: Hashable, Sendable {
     public let year: Int
     public let month: Int

@@ -196,8 +196,8 @@ extension StoreDatabase {
 
     /// Reads one statement's worth on the writer connection, outside a transaction (one statement is atomic).
     /// The writer's page cache survives this process's own commits, where a reader's is emptied by each: a read
-    /// right after a cart save then loads no pages (an add's stock check took 0.13 ms on a reader, 0.085 ms here,
-    /// BENCHMARKS §11). It waits for a write in progress on this connection.
+    /// right after a cart save then loads no pages (an add's stock check took 0.13 ms on a reader, 0.085 ms here:
+    /// docs/BENCHMARKS.md, "Why some code is shaped as it is"). It waits for a write in progress on this connection.
     func readOnWriter<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await inWords { try await pool.writeWithoutTransaction(body) }
     }

@@ -73,7 +73,7 @@ public final class TerminalSession {
         defer { screen.restore() }
         // Each type here describes itself (`CustomStringConvertible`): interpolating one that does not has the runtime
         // look its conformances up by scanning every conformance record of the binary, about a millisecond of every
-        // start (docs/BENCHMARKS.md §14).
+        // start (docs/BENCHMARKS.md, "Why some code is shaped as it is").
         log("screen \(screen.size), charset \(screen.charset), colours \(screen.colorMode)")
         let backend = NCursesBackend(screen: screen)
         let events = TerminalEvents(

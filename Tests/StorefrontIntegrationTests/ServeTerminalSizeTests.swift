@@ -91,7 +91,7 @@ struct ServeTerminalSizeTests {
 
         // 80x24 peaks near 44 MB and 1000x1000 took 146 MB before the cap; the cap adds ~15 MB.
         let peak = try peakResidentMegabytes(of: pid)
-        // docs/BENCHMARKS.md §5 quotes this line.
+        // docs/BENCHMARKS.md ("A huge terminal") quotes this line.
         print("serve session asking 10000x10000: peak RSS \(peak) MB")
         #expect(peak < 96, "the session peaked at \(peak) MB")
         client.type("q")
