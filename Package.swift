@@ -8,8 +8,8 @@ let strict: [SwiftSetting] = [
 
 /// What both test targets build against.
 let testDependencies: [Target.Dependency] = [
-                "StoreModels", "StoreClients", "StorefrontCore", "StorefrontUI", "StorefrontTesting", "StoreSandbox", "StoreMerchant", "StoreSQLite",
-                "StoreIdentity", "StoreCredentialFile", "StoreSSH", "PseudoTerminal", "TerminalNCurses", "StoreStripe", "StorePostgres",
+                "ShopModels", "ShopPorts", "StorefrontCore", "StorefrontUI", "StorefrontTesting", "ShopSandbox", "ShopMerchant", "StorageSQLite",
+                "ShopIdentity", "ShopCredentialFile", "ShopSSH", "PseudoTerminal", "TerminalNCurses", "ShopStripe", "StoragePostgres",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -51,29 +51,29 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
-        .target(name: "StoreModels", swiftSettings: strict),
-        .target(name: "StoreClients", dependencies: ["StoreModels"], swiftSettings: strict),
-        .target(name: "StorefrontCore", dependencies: ["StoreModels", "StoreClients"], swiftSettings: strict),
-        .target(name: "StorefrontUI", dependencies: ["StoreModels", "StorefrontCore"], swiftSettings: strict),
+        .target(name: "ShopModels", swiftSettings: strict),
+        .target(name: "ShopPorts", dependencies: ["ShopModels"], swiftSettings: strict),
+        .target(name: "StorefrontCore", dependencies: ["ShopModels", "ShopPorts"], swiftSettings: strict),
+        .target(name: "StorefrontUI", dependencies: ["ShopModels", "StorefrontCore"], swiftSettings: strict),
         .systemLibrary(name: "CNCurses", providers: [.apt(["libncurses-dev"])]),
         .target(name: "TerminalNCurses", dependencies: ["CNCurses", "StorefrontCore", "StorefrontUI"], swiftSettings: strict),
         .target(
-            name: "StoreSandbox",
-            dependencies: ["StoreModels", "StoreClients"],
+            name: "ShopSandbox",
+            dependencies: ["ShopModels", "ShopPorts"],
             resources: [.embedInCode("Resources/catalog.json")],
             swiftSettings: strict
         ),
         .target(
-            name: "StoreIdentity",
-            dependencies: ["StoreModels", "StoreClients", .product(name: "Crypto", package: "swift-crypto")],
+            name: "ShopIdentity",
+            dependencies: ["ShopModels", "ShopPorts", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
         .target(name: "CPseudoTerminal"),
         .target(name: "PseudoTerminal", dependencies: ["CPseudoTerminal"], swiftSettings: strict),
         .target(
-            name: "StoreSSH",
+            name: "ShopSSH",
             dependencies: [
-                "PseudoTerminal", "StoreCredentialFile", "StoreModels",
+                "PseudoTerminal", "ShopCredentialFile", "ShopModels",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSH", package: "swift-nio-ssh"),
@@ -81,12 +81,12 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .target(name: "StoreMerchant", dependencies: ["StoreModels", "StoreClients"], swiftSettings: strict),
-        .target(name: "StoreCredentialFile", dependencies: ["StoreClients"], swiftSettings: strict),
+        .target(name: "ShopMerchant", dependencies: ["ShopModels", "ShopPorts"], swiftSettings: strict),
+        .target(name: "ShopCredentialFile", dependencies: ["ShopPorts"], swiftSettings: strict),
         .target(
-            name: "StoreStripe",
+            name: "ShopStripe",
             dependencies: [
-                "StoreModels", "StoreClients",
+                "ShopModels", "ShopPorts",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -95,15 +95,15 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
-            name: "StoreSQLite",
-            dependencies: ["StoreModels", "StoreClients", .product(name: "GRDB", package: "GRDB.swift")],
+            name: "StorageSQLite",
+            dependencies: ["ShopModels", "ShopPorts", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict
         ),
         .target(
-            name: "StorePostgres",
+            name: "StoragePostgres",
             dependencies: [
-                "StoreModels", "StoreClients",
-                "StoreCredentialFile",
+                "ShopModels", "ShopPorts",
+                "ShopCredentialFile",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -113,7 +113,7 @@ let package = Package(
         .target(
             name: "StorefrontTesting",
             dependencies: [
-                "StoreModels", "StoreClients", "StorefrontCore", "StorefrontUI", "StoreSandbox", "StoreMerchant", "StoreIdentity",
+                "ShopModels", "ShopPorts", "StorefrontCore", "StorefrontUI", "ShopSandbox", "ShopMerchant", "ShopIdentity",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CustomDump", package: "swift-custom-dump"),
                 .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
@@ -123,8 +123,8 @@ let package = Package(
         .executableTarget(
             name: "storefront",
             dependencies: [
-                "StoreModels", "StoreClients", "StorefrontCore", "StorefrontUI", "StoreSandbox", "StoreMerchant", "StoreSQLite", "StoreIdentity",
-                "StoreCredentialFile", "TerminalNCurses", "StoreSSH", "PseudoTerminal", "StoreStripe", "StorePostgres",
+                "ShopModels", "ShopPorts", "StorefrontCore", "StorefrontUI", "ShopSandbox", "ShopMerchant", "StorageSQLite", "ShopIdentity",
+                "ShopCredentialFile", "TerminalNCurses", "ShopSSH", "PseudoTerminal", "ShopStripe", "StoragePostgres",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -134,7 +134,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "storefront-bench",
-            dependencies: ["StoreModels", "StoreClients", "StorefrontCore", "StorefrontUI", "StoreSandbox", "StoreSQLite", "StorefrontTesting", "TerminalNCurses"],
+            dependencies: ["ShopModels", "ShopPorts", "StorefrontCore", "StorefrontUI", "ShopSandbox", "StorageSQLite", "StorefrontTesting", "TerminalNCurses"],
             path: "Benchmarks/storefront-bench",
             swiftSettings: strict
         ),

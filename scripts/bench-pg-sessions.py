@@ -121,9 +121,9 @@ def main():
         row["sessions_showing_a_failure"] = len(failed)
         # A session told the store is unreachable retries on its own: wait (bounded) for each to say it is back.
         deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and not all(b"The store is back" in s.output for s in failed):
+        while time.monotonic() < deadline and not all(b"The database is back" in s.output for s in failed):
             drain(failed, quiet=0.5, limit=2)
-        row["sessions_back_within_60s"] = sum(1 for s in failed if b"The store is back" in s.output)
+        row["sessions_back_within_60s"] = sum(1 for s in failed if b"The database is back" in s.output)
         print(json.dumps(row), flush=True)
         if args.jsonl:
             with open(args.jsonl, "a") as f:

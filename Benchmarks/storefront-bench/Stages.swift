@@ -14,9 +14,9 @@
 // timed part. --only times one key (move, scroll or add), for a profiler. "floor B" is a bound no byte stream can
 // beat for the same change (`floorBytes`).
 import Foundation
-import StoreClients
-import StoreModels
-import StoreSQLite
+import ShopModels
+import ShopPorts
+import StorageSQLite
 import StorefrontCore
 import StorefrontTesting
 import StorefrontUI
@@ -66,10 +66,10 @@ let stageWorkloads = [
 ]
 
 @MainActor
-func runStages(database: StoreDatabase, catalog: any CatalogRepository, size: Size, workload: StageWorkload, samples: Int, gap: Duration, direct: Bool, reuse: Bool) async throws -> StageSamples {
+func runStages(database: SQLiteDatabase, catalog: any CatalogRepository, size: Size, workload: StageWorkload, samples: Int, gap: Duration, direct: Bool, reuse: Bool) async throws -> StageSamples {
     let stack = TestStack(catalog: catalog, guestID: "bench-\(UUID().uuidString)")
     var dependencies = stack.dependencies
-    dependencies.carts = SQLiteCartStore(database: database)
+    dependencies.carts = SQLiteCartRepository(database: database)
     let program = Program(dependencies: dependencies, backend: SilentBackend(size: size))
     await program.settle()
     let curses = try OffscreenCurses(size: size, direct: direct)
@@ -132,7 +132,7 @@ func stageBenchmark(samples: Int, gap: Duration, direct: Bool, reuse: Bool, only
     for count in [100, 100_000] {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-stages-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let database = try StoreDatabase.open(directory: directory)
+        let database = try SQLiteDatabase.open(directory: directory)
         let data = try Fixtures.catalogJSON(Fixtures.generatedCatalog(count: count))
         let catalog = try SQLiteCatalogRepository.open(database: database, catalogData: data, source: "bench")
         for size in [Size(columns: 80, rows: 24), Size(columns: 200, rows: 60)] {

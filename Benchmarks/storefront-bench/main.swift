@@ -6,10 +6,10 @@
 // Each case drives the real view model through the `Program` loop with the sandbox, and times
 // every key from `press` until its frame is laid out. Results go to stdout as a markdown table.
 import Foundation
-import StoreClients
-import StoreModels
-import StoreSandbox
-import StoreSQLite
+import ShopModels
+import ShopPorts
+import ShopSandbox
+import StorageSQLite
 import StorefrontCore
 import StorefrontTesting
 import StorefrontUI
@@ -54,7 +54,7 @@ func catalog(count: Int, backing: Backing) throws -> any CatalogRepository {
         return InMemoryCatalogRepository(catalog: try CatalogLoader.load(data: data, source: "bench"))
     case .sqlite:
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-bench-\(UUID().uuidString)")
-        return try SQLiteCatalogRepository.open(database: try StoreDatabase.open(directory: directory), catalogData: data, source: "bench")
+        return try SQLiteCatalogRepository.open(database: try SQLiteDatabase.open(directory: directory), catalogData: data, source: "bench")
     }
 }
 

@@ -18,7 +18,7 @@ public final class ScriptedDriver {
         await settle()
     }
 
-    /// Drives the shop with `dependencies` as given, e.g. a stack's with a cart store added.
+    /// Drives the shop with `dependencies` as given, e.g. a stack's with a cart repository added.
     public convenience init(dependencies: StorefrontDependencies, size: Size = Size(columns: 80, rows: 24), charset: Charset = .unicode) async {
         self.init(stack: TestStack(), dependencies: dependencies, size: size, charset: charset)
         await settle()

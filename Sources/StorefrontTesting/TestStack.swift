@@ -1,26 +1,26 @@
 import Crypto
 import Foundation
-import Synchronization
-import StoreClients
-import StoreMerchant
-import StoreModels
-import StoreIdentity
-import StoreSandbox
+import ShopIdentity
+import ShopMerchant
+import ShopModels
+import ShopPorts
+import ShopSandbox
 import StorefrontCore
+import Synchronization
 
 /// The sandbox wired for tests: deterministic ids and dates, every part reachable for assertions.
 public struct TestStack: Sendable {
     public var catalog: any CatalogRepository
-    public var orders: InMemoryOrderStore
+    public var orders: InMemoryOrderRepository
     public var processor: SandboxProcessor
     /// Every customer's cards and addresses; the guest starts with the sandbox test cards and contacts.
-    public var wallets: InMemoryWalletStore
+    public var wallets: InMemoryWalletRepository
     public var walletOwner: WalletOwner
-    public var profiles: InMemoryAccountProfileStore
-    public var carts: InMemoryCartStore?
+    public var profiles: InMemoryAccountProfileRepository
+    public var carts: InMemoryCartRepository?
     /// Sandbox ID over in-memory records, its code always "123456", at the fixed date.
     public var identity: SandboxIdentityProvider
-    public var credentials: InMemoryCredentialStore
+    public var credentials: InMemoryCredentialRepository
     /// The sign-in the view model offers; tests swap in a factory spy and a provider stub.
     public var signIn: SignInServices?
     /// Who the launch check kept signed in.
@@ -43,25 +43,25 @@ public struct TestStack: Sendable {
         latency: Duration = .zero
     ) {
         let ids = IDGenerator.sequential(prefix: "id")
-        let orders = InMemoryOrderStore()
+        let orders = InMemoryOrderRepository()
         let processor = SandboxProcessor(clock: clock, latency: latency, ids: IDGenerator.sequential(prefix: "vault"))
         self.catalog = catalog ?? Fixtures.bundledCatalog
         self.orders = orders
         self.processor = processor
         self.guestID = guestID
-        self.wallets = InMemoryWalletStore([guestID: guestWallet])
+        self.wallets = InMemoryWalletRepository([guestID: guestWallet])
         self.walletOwner = WalletOwner(guestID)
-        self.profiles = InMemoryAccountProfileStore()
+        self.profiles = InMemoryAccountProfileRepository()
         self.carts = nil
-        self.credentials = InMemoryCredentialStore()
+        self.credentials = InMemoryCredentialRepository()
         self.identity = SandboxIdentityProvider(
             signingKey: Fixtures.signingKey, directory: InMemoryIdentityDirectory(), dates: Fixtures.fixedDates,
             ids: IDGenerator.sequential(prefix: "sbx"), makeCode: { "123456" }
         )
-        self.signIn = SignInServices(makeController: identity.controllerFactory, provider: identity, auth: AuthManager(store: credentials))
+        self.signIn = SignInServices(makeController: identity.controllerFactory, provider: identity, auth: AuthManager(credentials: credentials))
         self.flags = flags
         self.ids = ids
-        self.paymentAuthorization = .sandbox(wallet: StoredWallet(store: wallets, owner: walletOwner), ids: ids)
+        self.paymentAuthorization = .sandbox(wallet: StoredWallet(repository: wallets, owner: walletOwner), ids: ids)
         self.paymentProvider = SandboxPaymentProvider(processor: processor)
         self.merchantBackend = LiveMerchantBackend(processor: processor, orders: orders, dates: Fixtures.fixedDates)
     }
@@ -98,7 +98,7 @@ public enum Fixtures {
     public static let fixedDates = DateSource { Date(timeIntervalSince1970: 1_795_339_800) }
 
     /// A catalog of `count` generated products, for scale tests and benchmarks.
-    public static func generatedCatalog(count: Int, store: StoreProfile = .standard()) -> Catalog {
+    public static func generatedCatalog(count: Int, shop: ShopProfile = .standard()) -> Catalog {
         let adjectives = ["Red", "Blue", "Green", "Small", "Large", "Vintage", "Modern", "Classic"]
         let materials = ["Cotton", "Steel", "Oak", "Ceramic", "Leather", "Bamboo", "Glass", "Wool"]
         let nouns = ["Mug", "Lamp", "Chair", "Backpack", "Kettle", "Notebook", "Scarf", "Clock"]
@@ -109,16 +109,16 @@ public enum Fixtures {
             products.append(Product(
                 id: ProductID("p\(i + 1)"), name: name, summary: "Generated product \(i + 1).",
                 description: "A generated product for scale tests.",
-                price: Money(minorUnits: Int64(199 + (i * 7_919) % 99_800), currency: store.currency),
+                price: Money(minorUnits: Int64(199 + (i * 7_919) % 99_800), currency: shop.currency),
                 stock: 10 + i % 40
             ))
         }
-        return Catalog(store: store, products: products)
+        return Catalog(shop: shop, products: products)
     }
 }
 
 extension Fixtures {
-    /// `catalog` written back as catalog JSON, the format `CatalogLoader` reads (store name and currency, products).
+    /// `catalog` written back as catalog JSON, the format `CatalogLoader` reads (the shop's name and currency under "store", products).
     public static func catalogJSON(_ catalog: Catalog) throws -> Data {
         let products: [[String: Any]] = catalog.products.map { product in
             var fields: [String: Any] = [
@@ -129,7 +129,7 @@ extension Fixtures {
             return fields
         }
         return try JSONSerialization.data(withJSONObject: [
-            "store": ["name": catalog.store.name, "currency": catalog.store.currency.code], "products": products,
+            "store": ["name": catalog.shop.name, "currency": catalog.shop.currency.code], "products": products,
         ])
     }
 }

@@ -1,6 +1,6 @@
 import CustomDump
 import IssueReporting
-import StoreModels
+import ShopModels
 import StorefrontCore
 
 /// Drives the reducers one action at a time and asserts the whole state change of each. Exhaustive:

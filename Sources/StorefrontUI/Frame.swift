@@ -44,11 +44,9 @@ public struct Frame: Hashable, Sendable {
     public private(set) var clusters: [String] = []
     /// Where a click means something, in drawing order (a later target covers an earlier one).
     public internal(set) var targets: [MouseTarget] = []
-    /// What the product list drew here, so the next frame copies the rows that show the same; not
-    /// part of what the frame shows, so equality and hashing leave it out.
-    var listNotes: ProductListNotes?
-    /// What the header, title and footer rows showed, for the same reason.
-    var chromeNotes = ChromeNotes()
+    /// What regions of this frame were drawn from, so the next frame copies those that show the same
+    /// (`Painter+Reuse`); not part of what the frame shows, so equality and hashing leave it out.
+    var memos: [RegionMemo] = []
 
     public init(size: Size, charset: Charset = .unicode) {
         self.size = size

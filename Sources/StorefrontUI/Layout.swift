@@ -1,5 +1,5 @@
 import Foundation
-import StoreModels
+import ShopModels
 import StorefrontCore
 
 /// Lays out a state at a size: a pure function, the same inputs always give the same frame.
@@ -42,9 +42,7 @@ public enum Layout {
         case .form: drawForm(state, body, &painter)
         }
         if state.isHelpShown {
-            drawHelp(state, body, &painter)
-            // The overlay covers list rows: none of them is what the notes say.
-            painter.frame.listNotes = nil
+            painter.overlay(rows: body.top..<body.bottom) { drawHelp(state, body, &$0) }
         }
         drawNotice(state, &painter)
         drawFooter(state, &painter)

@@ -1,4 +1,4 @@
-import StoreModels
+import ShopModels
 
 /// Width, safety and ASCII transliteration of text bound for a terminal.
 public enum TerminalText {

@@ -1,5 +1,5 @@
 import Foundation
-import StoreModels
+import ShopModels
 
 /// Finds out whether the terminal's background is light or dark, for `--theme auto`.
 ///

@@ -1,6 +1,6 @@
 import CNCurses
 import Foundation
-import StoreModels
+import ShopModels
 import StorefrontUI
 
 /// Why the terminal could not be used, with the words the user sees.

@@ -261,7 +261,7 @@ private final class TerminalEvents {
         program.drawIfNeeded()
     }
 
-    /// Ticks only while something is in progress or the store is being waited for, so an idle shop writes nothing.
+    /// Ticks only while something is in progress or the database is being waited for, so an idle shop writes nothing.
     private func updateTicker(busy: Bool) {
         // A recording has no timer: a spinner turned by the clock would make each take differ.
         // Once the session has ended (`finish` taken), the ticker is resumed for good: states published after it

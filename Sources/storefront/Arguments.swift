@@ -1,6 +1,6 @@
 import ArgumentParser
 import Logging
-import StoreSSH
+import ShopSSH
 import StorefrontUI
 import TerminalNCurses
 

@@ -1,6 +1,6 @@
 import Foundation
-import StoreModels
 import PseudoTerminal
+import ShopModels
 import StorefrontUI
 import TerminalNCurses
 

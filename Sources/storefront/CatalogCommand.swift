@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import StoreModels
-import StorePostgres
+import ShopModels
+import StoragePostgres
 
 /// `storefront catalog …`: tools for catalog files.
 struct CatalogCommand: ParsableCommand {
@@ -20,7 +20,7 @@ struct CatalogCommand: ParsableCommand {
 
         func run() throws {
             let (catalog, _) = try CatalogCommand.load(path)
-            emit("\(path): valid, \(catalog.products.count) products in \(catalog.store.currency.code) for \(catalog.store.name)\n", to: STDOUT_FILENO)
+            emit("\(path): valid, \(catalog.products.count) products in \(catalog.shop.currency.code) for \(catalog.shop.name)\n", to: STDOUT_FILENO)
         }
     }
 
@@ -50,15 +50,15 @@ struct CatalogCommand: ParsableCommand {
             let environment = ProcessInfo.processInfo.environment
             let url = try DatabaseURL.required(database, environment: environment)
             let (catalog, data) = try CatalogCommand.load(path)
-            let store = try await PostgresSetup.connect(url, pool: .command, migrate: !noMigrate, environment: environment)
-            defer { store.close() }
+            let database = try await PostgresSetup.connect(url, pool: .command, migrate: !noMigrate, environment: environment)
+            defer { database.close() }
             let summary: PostgresCatalogRepository.ImportSummary
             do {
-                summary = try await PostgresCatalogRepository.importCatalog(catalog, contentHash: ContentHash.fnv1a64(data), into: store)
+                summary = try await PostgresCatalogRepository.importCatalog(catalog, contentHash: ContentHash.fnv1a64(data), into: database)
             } catch {
                 throw PostgresSetup.exit(for: error)
             }
-            let place = store.location.description
+            let place = database.location.description
             guard summary.changed else {
                 emit("\(place) already holds this catalog (\(summary.products) products); nothing changed\n", to: STDOUT_FILENO)
                 return

@@ -1,6 +1,6 @@
 import Foundation
-import StoreClients
-import StoreSandbox
+import ShopPorts
+import ShopSandbox
 
 /// Settings from the config file and the environment, before command-line flags are applied.
 ///

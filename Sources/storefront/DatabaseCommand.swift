@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import StorePostgres
+import StoragePostgres
 
 /// `storefront db …`: looking after the shop's PostgreSQL.
 struct DatabaseCommand: ParsableCommand {
@@ -24,15 +24,15 @@ struct DatabaseCommand: ParsableCommand {
         func run() async throws {
             let environment = ProcessInfo.processInfo.environment
             let url = try DatabaseURL.required(database, environment: environment)
-            let store = try await PostgresSetup.connect(url, pool: .command, migrate: false, environment: environment, checkSchema: false)
-            defer { store.close() }
+            let database = try await PostgresSetup.connect(url, pool: .command, migrate: false, environment: environment, checkSchema: false)
+            defer { database.close() }
             let applied: [String]
             do {
-                applied = try await store.migrate()
+                applied = try await database.migrate()
             } catch {
                 throw PostgresSetup.exit(for: error)
             }
-            let place = store.location.description
+            let place = database.location.description
             emit(applied.isEmpty ? "\(place): the schema is up to date\n" : "\(place): applied \(applied.joined(separator: ", "))\n", to: STDOUT_FILENO)
         }
     }

@@ -1,23 +1,23 @@
 import Foundation
-import StorePostgres
+import StoragePostgres
 
 /// `serve`'s eye on the shared PostgreSQL: asks it every few seconds whether it answers, and
 /// says in the log when that changes. Serving goes on either way; sessions wait for the database.
 enum DatabaseWatch {
     /// Starts the watch as a task of its own; it runs until the process ends.
-    static func start(_ database: PostgresStore, every interval: Duration = .seconds(2), announce: @escaping @Sendable (String) -> Void) {
+    static func start(_ database: PostgresDatabase, every interval: Duration = .seconds(2), announce: @escaping @Sendable (String) -> Void) {
         Task.detached {
             var wasDown = false
             while !Task.isCancelled {
-                var failure: PostgresStoreError?
-                do throws(PostgresStoreError) {
+                var failure: PostgresDatabaseError?
+                do throws(PostgresDatabaseError) {
                     try await database.ping()
                 } catch {
                     failure = error
                 }
                 switch (failure, wasDown) {
                 case (let error?, false) where error.isUnreachable:
-                    announce("database down: \(error); still accepting shoppers, whose sessions say the store is not reachable and retry")
+                    announce("database down: \(error); still accepting shoppers, whose sessions say the database is not reachable and retry")
                     wasDown = true
                 case (nil, true):
                     announce("database back: \(database.location) answers again")

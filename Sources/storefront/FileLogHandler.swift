@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import StoreModels
+import ShopModels
 import StorefrontUI
 import Synchronization
 

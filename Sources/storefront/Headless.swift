@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
+import PseudoTerminal
 import StorefrontUI
 import TerminalNCurses
-import PseudoTerminal
 
 /// `storefront headless`: runs a key script without a terminal and prints frames as text.
 struct Headless: AsyncParsableCommand {

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
-import StoreModels
 import PseudoTerminal
+import ShopModels
 import StorefrontUI
 import TerminalNCurses
 

@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
-import StoreModels
-import StoreSSH
-import StorePostgres
-import StoreSQLite
+import ShopModels
+import ShopSSH
+import StoragePostgres
+import StorageSQLite
 import StorefrontUI
 
 /// `storefront orders`: the order history as a table, or JSON for scripts.
@@ -58,10 +58,10 @@ struct OrdersCommand: AsyncParsableCommand {
         let orders: [Order]
         if let url = database ?? configuration.database {
             // Listing writes nothing: the schema is checked, never migrated.
-            let store = try await PostgresSetup.connect(url, pool: .command, migrate: false, environment: environment)
-            defer { store.close() }
+            let database = try await PostgresSetup.connect(url, pool: .command, migrate: false, environment: environment)
+            defer { database.close() }
             do {
-                orders = try await PostgresOrderStore(database: store, currency: .usd).orders(customer: customer, offset: 0, limit: limit)
+                orders = try await PostgresOrderRepository(database: database, currency: .usd).orders(customer: customer, offset: 0, limit: limit)
             } catch {
                 complain("\(error)")
                 throw ExitCodes.ioError
@@ -92,13 +92,13 @@ struct OrdersCommand: AsyncParsableCommand {
             complain("the data directory \(directory) is not a directory")
             throw ExitCodes.noInput
         }
-        let path = URL(fileURLWithPath: directory).appendingPathComponent(StoreDatabase.fileName).path
+        let path = URL(fileURLWithPath: directory).appendingPathComponent(SQLiteDatabase.fileName).path
         guard FileManager.default.fileExists(atPath: path) else { return [] }
         do {
-            let database = try StoreDatabase.openReadOnly(path: path, busyTimeout: 3)
-            return try await SQLiteOrderStore(database: database, currency: .usd).orders(customer: customer, offset: 0, limit: limit)
+            let database = try SQLiteDatabase.openReadOnly(path: path, busyTimeout: 3)
+            return try await SQLiteOrderRepository(database: database, currency: .usd).orders(customer: customer, offset: 0, limit: limit)
         } catch {
-            let problem = StoreDatabaseError.from(error, path: path)
+            let problem = SQLiteDatabaseError.from(error, path: path)
             complain("\(problem)")
             if case .busy = problem { throw Self.databaseBusy }
             throw ExitCodes.ioError

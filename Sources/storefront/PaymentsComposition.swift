@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
-import StoreClients
-import StoreCredentialFile
-import StoreSandbox
-import StoreStripe
+import ShopCredentialFile
+import ShopPorts
+import ShopSandbox
+import ShopStripe
 
 /// Which payment provider the shop takes payments with.
 enum PaymentsChoice: String, CaseIterable, ExpressibleByArgument {
@@ -20,7 +20,7 @@ struct PaymentStack {
 
     /// The sandbox with its ledger in the shop's database, or Stripe with its references beside the orders.
     static func make(
-        configuration: Configuration, environment: [String: String], ledger: any ChargeLedger, references: any ProviderReferenceStore,
+        configuration: Configuration, environment: [String: String], ledger: any ChargeLedger, references: any ProviderReferenceRepository,
         clock: any Clock<Duration>, latency: Duration, fault: FaultHook
     ) throws -> PaymentStack {
         switch configuration.payments ?? .sandbox {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
-import StoreSSH
+import ShopSSH
 import StorefrontCore
 import TerminalNCurses
 
@@ -58,7 +58,7 @@ struct Run: AsyncParsableCommand {
         }
 
         // `auto` asks the terminal for its background now and reads the answer when the screen starts: the round trip
-        // (over SSH, the client's) overlaps opening the store instead of delaying the first frame.
+        // (over SSH, the client's) overlaps opening the database instead of delaying the first frame.
         // Only of a terminal the shop will draw on: a dumb one would print the question.
         let backgroundQuestion = theme == .auto && (environment["NO_COLOR"] ?? "").isEmpty && (try? TerminalSession.checkTerminal(environment: environment)) != nil
             ? BackgroundProbe.ask(input: STDIN_FILENO, output: STDOUT_FILENO, environment: environment) : nil

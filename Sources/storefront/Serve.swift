@@ -3,9 +3,9 @@ import Dispatch
 import Foundation
 import NIOCore
 import PseudoTerminal
-import StoreModels
-import StoreSSH
-import StoreStripe
+import ShopModels
+import ShopSSH
+import ShopStripe
 import StorefrontUI
 
 /// `storefront serve`: the shop over SSH, one shop process per session, the database shared.
@@ -59,10 +59,10 @@ struct Serve: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let configuration = try shop.configuration(environment: environment)
         let dataDirectory = absolute(configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment))
-        // Opening the store here migrates the database (and, on SQLite, imports the catalog) once,
+        // Opening storage here migrates the database (and, on SQLite, imports the catalog) once,
         // before any session process races to do it.
         let storage = try await ShopStorage.open(configuration: configuration, dataDirectory: dataDirectory, pool: .command, migrate: !shop.noMigrate, environment: environment)
-        announce("store: \(storage.place)")
+        announce("storage: \(storage.place)")
         if let database = storage.postgres { DatabaseWatch.start(database) { announce($0) } }
 
         let keyPath = absolute(hostKey ?? dataDirectory + "/ssh_host_ed25519_key")

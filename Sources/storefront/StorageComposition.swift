@@ -1,21 +1,21 @@
 import ArgumentParser
 import Foundation
-import StoreClients
-import StoreModels
-import StorePostgres
-import StoreSQLite
+import ShopModels
+import ShopPorts
+import StoragePostgres
+import StorageSQLite
 
-/// Every store the shop keeps, in one database: SQLite in the data directory (the default), or
+/// Every repository the shop keeps, in one database: SQLite in the data directory (the default), or
 /// the PostgreSQL that `database` names, shared by every front end.
 struct ShopStorage {
     var catalog: any CatalogRepository
-    var orders: any OrderStore
-    var carts: any CartStore
-    var wallets: any WalletStore
-    var profiles: any AccountProfileStore
+    var orders: any OrderRepository
+    var carts: any CartRepository
+    var wallets: any WalletRepository
+    var profiles: any AccountProfileRepository
     var identities: any IdentityDirectory
     var ledger: any ChargeLedger
-    var references: any ProviderReferenceStore
+    var references: any ProviderReferenceRepository
     /// Where it is, for the log: the file, or the URL without its password.
     var place: String
     /// True when this start imported the catalog file into SQLite.
@@ -23,7 +23,7 @@ struct ShopStorage {
     /// What the operator should hear about the files; for the log.
     var warnings: [String]
     /// The PostgreSQL client, when the shop is on PostgreSQL: `serve` watches it to log outages.
-    var postgres: PostgresStore?
+    var postgres: PostgresDatabase?
 
     /// Opens the database the configuration names and the catalog in it. Prints the problem and exits on failure.
     ///
@@ -33,10 +33,10 @@ struct ShopStorage {
     ///
     /// `waitsForDatabase`: a PostgreSQL that does not answer is waited for, said once on stderr,
     /// instead of ending the process with 69; for a shopper at a terminal, who can leave with Ctrl-C.
-    static func open(configuration: Configuration, dataDirectory: String, pool: PostgresStore.Pool, migrate: Bool, environment: [String: String], waitsForDatabase: Bool = false) async throws -> ShopStorage {
+    static func open(configuration: Configuration, dataDirectory: String, pool: PostgresDatabase.Pool, migrate: Bool, environment: [String: String], waitsForDatabase: Bool = false) async throws -> ShopStorage {
         guard let url = configuration.database else {
-            let store = try ShopOptions.openStore(path: configuration.catalog, dataDirectory: dataDirectory)
-            return sqlite(store.database, catalog: store.catalog)
+            let opened = try ShopOptions.openSQLite(path: configuration.catalog, dataDirectory: dataDirectory)
+            return sqlite(opened.database, catalog: opened.catalog)
         }
         if let catalog = configuration.catalog {
             complain("with a PostgreSQL database the catalog comes from the database, not from \(catalog): import it once with `storefront catalog import \(catalog) --database URL`, and drop the catalog setting")
@@ -50,19 +50,19 @@ struct ShopStorage {
             throw PostgresSetup.exit(for: error)
         }
         return ShopStorage(
-            catalog: catalog, orders: PostgresOrderStore(database: database, currency: catalog.store.currency),
-            carts: PostgresCartStore(database: database), wallets: PostgresWalletStore(database: database),
-            profiles: PostgresAccountProfileStore(database: database), identities: PostgresIdentityDirectory(database: database),
+            catalog: catalog, orders: PostgresOrderRepository(database: database, currency: catalog.shop.currency),
+            carts: PostgresCartRepository(database: database), wallets: PostgresWalletRepository(database: database),
+            profiles: PostgresAccountProfileRepository(database: database), identities: PostgresIdentityDirectory(database: database),
             ledger: PostgresChargeLedger(database: database), references: PostgresProviderReferences(database: database),
             place: database.location.description, didImport: false, warnings: [], postgres: database
         )
     }
 
-    static func sqlite(_ database: StoreDatabase, catalog: SQLiteCatalogRepository) -> ShopStorage {
+    static func sqlite(_ database: SQLiteDatabase, catalog: SQLiteCatalogRepository) -> ShopStorage {
         ShopStorage(
-            catalog: catalog, orders: SQLiteOrderStore(database: database, currency: catalog.store.currency),
-            carts: SQLiteCartStore(database: database), wallets: SQLiteWalletStore(database: database),
-            profiles: SQLiteAccountProfileStore(database: database), identities: SQLiteIdentityDirectory(database: database),
+            catalog: catalog, orders: SQLiteOrderRepository(database: database, currency: catalog.shop.currency),
+            carts: SQLiteCartRepository(database: database), wallets: SQLiteWalletRepository(database: database),
+            profiles: SQLiteAccountProfileRepository(database: database), identities: SQLiteIdentityDirectory(database: database),
             ledger: SQLiteChargeLedger(database: database), references: SQLiteProviderReferences(database: database),
             place: database.path, didImport: catalog.didImport, warnings: database.warnings, postgres: nil
         )
@@ -75,7 +75,7 @@ enum PostgresSetup {
     ///
     /// `waitsWhileUnreachable`: a server that does not answer is tried again every two seconds
     /// (said once on stderr) instead of exiting 69; any other failure still exits.
-    static func connect(_ url: String, pool: PostgresStore.Pool, migrate: Bool, environment: [String: String], checkSchema: Bool = true, waitsWhileUnreachable: Bool = false) async throws -> PostgresStore {
+    static func connect(_ url: String, pool: PostgresDatabase.Pool, migrate: Bool, environment: [String: String], checkSchema: Bool = true, waitsWhileUnreachable: Bool = false) async throws -> PostgresDatabase {
         let location: PostgresLocation
         do {
             location = try PostgresLocation.parse(url, environment: environment)
@@ -86,12 +86,12 @@ enum PostgresSetup {
         var toldWaiting = false
         while true {
             do {
-                let database = try PostgresStore.connect(location, pool: pool)
+                let database = try PostgresDatabase.connect(location, pool: pool)
                 if migrate { try await database.migrate() } else if checkSchema { try await database.checkSchema() }
-                if toldWaiting { complain("the store's database answers again; opening the shop") }
+                if toldWaiting { complain("the shop's database answers again; opening the shop") }
                 return database
             } catch where error.isUnreachable && waitsWhileUnreachable {
-                if !toldWaiting { complain("The store is not reachable; retrying every 2 s (Ctrl-C leaves): \(error)") }
+                if !toldWaiting { complain("The database is not reachable; retrying every 2 s (Ctrl-C leaves): \(error)") }
                 toldWaiting = true
                 try await Task.sleep(for: .seconds(2))
             } catch {
@@ -102,7 +102,7 @@ enum PostgresSetup {
 
     /// Says what went wrong and picks the exit code: 78 for settings and logins, 69 for a server
     /// that does not answer, 66 for a missing catalog, 74 for the schema and anything else.
-    static func exit(for error: PostgresStoreError) -> ExitCode {
+    static func exit(for error: PostgresDatabaseError) -> ExitCode {
         complain("\(error)")
         switch error {
         case .configuration, .refusedLogin: return ExitCodes.configError

@@ -1,14 +1,14 @@
 import ArgumentParser
 import Crypto
 import Foundation
-import StoreClients
-import StoreCredentialFile
-import StoreIdentity
-import StoreMerchant
-import StoreModels
-import StoreSandbox
-import StoreSSH
-import StoreSQLite
+import ShopCredentialFile
+import ShopIdentity
+import ShopMerchant
+import ShopModels
+import ShopPorts
+import ShopSSH
+import ShopSandbox
+import StorageSQLite
 import StorefrontCore
 import StorefrontUI
 import TerminalNCurses
@@ -135,7 +135,7 @@ struct ShopOptions: ParsableArguments {
 
     /// Opens the database in the data directory and the catalog in it, importing the catalog
     /// file (or the bundled one) when its content changed. Prints the problem and exits on failure.
-    static func openStore(path: String?, dataDirectory: String) throws -> (database: StoreDatabase, catalog: SQLiteCatalogRepository) {
+    static func openSQLite(path: String?, dataDirectory: String) throws -> (database: SQLiteDatabase, catalog: SQLiteCatalogRepository) {
         if let path, !FileManager.default.fileExists(atPath: path) {
             complain("no such catalog file: \(path)")
             throw ExitCodes.noInput
@@ -146,7 +146,7 @@ struct ShopOptions: ParsableArguments {
             throw ExitCodes.noInput
         }
         do {
-            let database = try StoreDatabase.open(directory: URL(fileURLWithPath: dataDirectory))
+            let database = try SQLiteDatabase.open(directory: URL(fileURLWithPath: dataDirectory))
             if let path {
                 return (database, try SQLiteCatalogRepository.open(database: database, catalogFile: URL(fileURLWithPath: path)))
             }
@@ -154,7 +154,7 @@ struct ShopOptions: ParsableArguments {
         } catch let error as CatalogError {
             complain("invalid catalog \(error)")
             throw ExitCodes.dataError
-        } catch let error as StoreDatabaseError {
+        } catch let error as SQLiteDatabaseError {
             complain("\(error)")
             if case .cannotCreateDirectory = error { throw ExitCodes.cannotCreate }
             throw ExitCodes.ioError
@@ -195,13 +195,13 @@ enum ShopComposition {
         let provider = payments.provider
         // The labelled test cards belong to the sandbox: with a real provider they could not be charged.
         let seedsTestCards = provider.mode == .sandbox && configuration.sandboxTestCards ?? true
-        let stored: any WalletStore = seedsTestCards ? try SandboxSeededWalletStore(storage.wallets) : storage.wallets
-        let wallets = ChargeableCardsWalletStore(stored) { provider.canCharge($0) }
+        let stored: any WalletRepository = seedsTestCards ? try SandboxSeededWalletRepository(storage.wallets) : storage.wallets
+        let wallets = ChargeableCardsWalletRepository(stored) { provider.canCharge($0) }
         let owner = WalletOwner(guestID)
         let accounts = try await accounts(storage: storage, wallets: wallets, owner: owner, guestID: guestID, environment: environment)
         let dependencies = StorefrontDependencies(
             catalog: storage.catalog, orderHistory: orders,
-            paymentAuthorization: .sandbox(wallet: StoredWallet(store: wallets, owner: owner), ids: ids),
+            paymentAuthorization: .sandbox(wallet: StoredWallet(repository: wallets, owner: owner), ids: ids),
             paymentProvider: provider,
             merchantBackend: backend,
             featureFlags: configuration.featureFlags, ids: ids,
@@ -213,7 +213,7 @@ enum ShopComposition {
 
     /// Who is shopping: the SSH key `serve` verified, or a stored Sandbox ID sign-in that still holds, or a guest.
     private static func accounts(
-        storage: ShopStorage, wallets: any WalletStore, owner: WalletOwner, guestID: String, environment: [String: String]
+        storage: ShopStorage, wallets: any WalletRepository, owner: WalletOwner, guestID: String, environment: [String: String]
     ) async throws -> AccountDependencies {
         let profiles = storage.profiles
         if let fingerprint = environment[SessionCommand.fingerprintVariable], !fingerprint.isEmpty {
@@ -227,7 +227,7 @@ enum ShopComposition {
                 signedIn: SignedInAccount(provider: .sshKey, userID: fingerprint), guestID: guestID, dates: .system
             )
         }
-        let credentials = FileCredentialStore(path: FileCredentialStore.defaultPath(environment: environment))
+        let credentials = FileCredentialRepository(path: FileCredentialRepository.defaultPath(environment: environment))
         let key: Curve25519.Signing.PrivateKey
         do {
             key = try SandboxIdentityProvider.signingKey(in: credentials)
@@ -239,7 +239,7 @@ enum ShopComposition {
             )
         }
         let provider = SandboxIdentityProvider(signingKey: key, directory: storage.identities, dates: .system)
-        let services = SignInServices(makeController: provider.controllerFactory, provider: provider, auth: AuthManager(store: credentials))
+        let services = SignInServices(makeController: provider.controllerFactory, provider: provider, auth: AuthManager(credentials: credentials))
         let launch = await LaunchCheck.run(services: services)
         return AccountDependencies(
             wallets: wallets, walletOwner: owner, profiles: profiles, signIn: services,

@@ -1,5 +1,5 @@
-import StorefrontTesting
 import Foundation
+import StorefrontTesting
 import Testing
 
 /// `storefront headless --cast`: a key script's session as an asciicast v2 file, played back

@@ -1,11 +1,11 @@
 import Foundation
-import Testing
-import StoreClients
-import StoreModels
-import StoreSandbox
-import StorePostgres
-import StoreSQLite
+import ShopModels
+import ShopPorts
+import ShopSandbox
+import StoragePostgres
+import StorageSQLite
 import StorefrontTesting
+import Testing
 
 /// Makes a fresh repository of one kind over a catalog, for the contract tests.
 enum CatalogRepositoryKind: String, CaseIterable, CustomTestStringConvertible {
@@ -18,7 +18,7 @@ enum CatalogRepositoryKind: String, CaseIterable, CustomTestStringConvertible {
         case .inMemory:
             return InMemoryCatalogRepository(catalog: catalog)
         case .sqlite:
-            let database = try StoreDatabase.open(directory: TemporaryDirectory.make())
+            let database = try SQLiteDatabase.open(directory: TemporaryDirectory.make())
             return try SQLiteCatalogRepository.open(database: database, catalogData: try Fixtures.catalogJSON(catalog), source: "test")
         case .postgres:
             return try await PostgresFixture().importing(catalog)
@@ -62,24 +62,24 @@ struct CatalogRepositoryContractTests {
 
     @Test(arguments: CatalogRepositoryKind.allCases)
     func storeProfileComesWithTheCatalog(kind: CatalogRepositoryKind) async throws {
-        #expect(try await kind.make(Self.catalog).store.currency == .usd)
+        #expect(try await kind.make(Self.catalog).shop.currency == .usd)
     }
 }
 
-@Suite("SQLite store")
-struct SQLiteStoreTests {
+@Suite("SQLite catalog repository")
+struct SQLiteDatabaseTests {
     @Test func importsOnlyWhenTheContentChanges() async throws {
         let directory = TemporaryDirectory.make()
-        let first = try SQLiteCatalogRepository.open(database: try StoreDatabase.open(directory: directory), catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
+        let first = try SQLiteCatalogRepository.open(database: try SQLiteDatabase.open(directory: directory), catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
         #expect(first.didImport)
-        let again = try SQLiteCatalogRepository.open(database: try StoreDatabase.open(directory: directory), catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
+        let again = try SQLiteCatalogRepository.open(database: try SQLiteDatabase.open(directory: directory), catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
         #expect(!again.didImport)
         #expect(try await again.count(matching: "") == 24)
 
         var changed = try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled")
         changed.products[0].price = Money(minorUnits: 1, currency: .usd)
         changed.products.removeLast()
-        let reimported = try SQLiteCatalogRepository.open(database: try StoreDatabase.open(directory: directory), catalogData: try Fixtures.catalogJSON(changed), source: "changed")
+        let reimported = try SQLiteCatalogRepository.open(database: try SQLiteDatabase.open(directory: directory), catalogData: try Fixtures.catalogJSON(changed), source: "changed")
         #expect(reimported.didImport)
         #expect(try await reimported.count(matching: "") == 23)
         #expect(try await reimported.page(matching: "", offset: 0, limit: 1).first?.price.minorUnits == 1)
@@ -88,7 +88,7 @@ struct SQLiteStoreTests {
 
     @Test func anInvalidCatalogIsRejectedAndTheOldOneKept() throws {
         let directory = TemporaryDirectory.make()
-        let database = try StoreDatabase.open(directory: directory)
+        let database = try SQLiteDatabase.open(directory: directory)
         _ = try SQLiteCatalogRepository.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
         #expect(throws: CatalogError.self) {
             try SQLiteCatalogRepository.open(database: database, catalogData: Data(#"[{"id": 1}]"#.utf8), source: "bad.json")
@@ -100,13 +100,13 @@ struct SQLiteStoreTests {
     @Test func aDamagedFileIsNamedAndNeverOverwritten() throws {
         let directory = TemporaryDirectory.make()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let file = directory.appendingPathComponent(StoreDatabase.fileName)
+        let file = directory.appendingPathComponent(SQLiteDatabase.fileName)
         let garbage = Data(repeating: 0x42, count: 8_192)
         try garbage.write(to: file)
         #expect {
-            try StoreDatabase.open(directory: directory)
+            try SQLiteDatabase.open(directory: directory)
         } throws: { error in
-            guard case .notADatabase(let path, _) = error as? StoreDatabaseError else { return false }
+            guard case .notADatabase(let path, _) = error as? SQLiteDatabaseError else { return false }
             return path == file.path
         }
         #expect(try Data(contentsOf: file) == garbage)
@@ -114,17 +114,17 @@ struct SQLiteStoreTests {
 
     @Test func aNewerSchemaIsRefused() throws {
         let directory = TemporaryDirectory.make()
-        let database = try StoreDatabase.open(directory: directory)
+        let database = try SQLiteDatabase.open(directory: directory)
         try database.pool.write { db in
             try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-from-the-future')")
         }
-        #expect(throws: StoreDatabaseError.newerSchema(path: database.path, unknownMigrations: ["v99-from-the-future"])) {
-            try StoreDatabase.open(directory: directory)
+        #expect(throws: SQLiteDatabaseError.newerSchema(path: database.path, unknownMigrations: ["v99-from-the-future"])) {
+            try SQLiteDatabase.open(directory: directory)
         }
     }
 
     @Test func runsInWALWithFullSynchronous() throws {
-        let database = try StoreDatabase.open(directory: TemporaryDirectory.make())
+        let database = try SQLiteDatabase.open(directory: TemporaryDirectory.make())
         let (mode, synchronous) = try database.pool.read { db in
             (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"))
         }
@@ -134,7 +134,7 @@ struct SQLiteStoreTests {
 
     @Test func anUnsyncedWriteCommitsWithoutSyncAndLeavesTheWriterSyncingInFull() async throws {
         struct Refused: Error {}
-        let database = try StoreDatabase.open(directory: TemporaryDirectory.make())
+        let database = try SQLiteDatabase.open(directory: TemporaryDirectory.make())
         let during = try await database.writeUnsynced { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
         #expect(during == 1, "NORMAL while the write runs")
         let writerSetting = { try database.pool.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") } }
@@ -142,7 +142,7 @@ struct SQLiteStoreTests {
         await #expect(throws: StorageError.self) { try await database.writeUnsynced { _ in throw Refused() } }
         #expect(try writerSetting() == 2, "FULL again after a write that failed")
 
-        let carts = SQLiteCartStore(database: database)
+        let carts = SQLiteCartRepository(database: database)
         let line = CartLine(productID: "mug", name: "Mug", unitPrice: Money(minorUnits: 1800, currency: .usd), quantity: 2)
         try await carts.save([line], forCustomer: "guest")
         #expect(try await carts.lines(forCustomer: "guest") == [line])

@@ -1,6 +1,6 @@
-import StorefrontTesting
 import Foundation
 import GRDB
+import StorefrontTesting
 import Testing
 
 /// What the command line says and returns, with no terminal attached.

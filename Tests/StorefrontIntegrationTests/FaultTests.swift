@@ -1,10 +1,10 @@
-import StorefrontTesting
 import Foundation
 import GRDB
+import ShopMerchant
+import ShopModels
+import ShopSandbox
+import StorefrontTesting
 import Testing
-import StoreMerchant
-import StoreModels
-import StoreSandbox
 
 /// The real binary killed with SIGKILL at each step of a purchase, then started again.
 @Suite("Killed mid-purchase")

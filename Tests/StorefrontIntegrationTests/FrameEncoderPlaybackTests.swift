@@ -1,5 +1,5 @@
-import StorefrontTesting
 import Foundation
+import StorefrontTesting
 import StorefrontUI
 @testable import TerminalNCurses
 import Testing

@@ -1,7 +1,7 @@
-import StorefrontTesting
 import Crypto
 import Foundation
 import GRDB
+import StorefrontTesting
 import Testing
 
 /// Files, permissions and what reaches a terminal: each test is one way the shop used to crash,
@@ -228,7 +228,7 @@ struct HardeningTerminalTests {
         let binary = try BuiltProduct.requireStorefront()
         try terminal.type("'\(binary)' --data-dir '\(data.path)'; echo EXIT=$?")
         try terminal.waitForShop()
-        // Add to the cart so the store has written through its WAL while the shop is open.
+        // Add to the cart so the database has been written through its WAL while the shop is open.
         try terminal.press("a")
         try terminal.waitFor("Added")
         for suffix in ["", "-wal", "-shm"] {

@@ -1,9 +1,9 @@
 import Foundation
-import Testing
 import StorefrontCore
 import StorefrontTesting
 import StorefrontUI
 @testable import TerminalNCurses
+import Testing
 
 /// The mouse as keys: what a click on each kind of place in a frame stands for.
 @MainActor

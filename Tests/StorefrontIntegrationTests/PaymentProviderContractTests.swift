@@ -1,10 +1,10 @@
 import Clocks
 import Foundation
+import ShopModels
+import ShopPorts
+import ShopSandbox
+import ShopStripe
 import Testing
-import StoreClients
-import StoreModels
-import StoreSandbox
-import StoreStripe
 
 /// One provider port, two implementations: the sandbox and the Stripe adapter (against localstripe)
 /// vault, tokenize, charge once per key and honour a void alike.

@@ -1,10 +1,10 @@
-import StorefrontTesting
 import Foundation
+import ShopModels
+import ShopPorts
+import ShopSandbox
+import StoragePostgres
+import StorefrontTesting
 import Testing
-import StoreClients
-import StoreModels
-import StorePostgres
-import StoreSandbox
 
 @Suite("PostgreSQL location")
 struct PostgresLocationTests {
@@ -128,15 +128,15 @@ struct PostgresCommandTests {
         let fixture = try await PostgresFixture()
         let catalog = try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled")
         let repository = try await fixture.importing(catalog)
-        let orders = PostgresOrderStore(database: fixture.store, currency: .usd)
+        let orders = PostgresOrderRepository(database: fixture.database, currency: .usd)
         let order = try await orders.begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 2), idempotencyKey: "k", tokenID: "t", paymentDescription: "Visa", placedAt: Date())
         try await orders.finish(orderNumber: order.number, status: .paid, failure: nil)
         var changed = catalog
         changed.products[0].price = Money(minorUnits: 12_345, currency: .usd)
         changed.products.removeLast()
-        let summary = try await PostgresCatalogRepository.importCatalog(changed, contentHash: "changed", into: fixture.store)
+        let summary = try await PostgresCatalogRepository.importCatalog(changed, contentHash: "changed", into: fixture.database)
         #expect(summary == .init(products: 23, added: 0, retired: 1, changed: true))
-        let reopened = try await PostgresCatalogRepository.open(database: fixture.store)
+        let reopened = try await PostgresCatalogRepository.open(database: fixture.database)
         #expect(try await reopened.count(matching: "") == 23)
         #expect(try await reopened.product(id: changed.products[0].id)?.price.minorUnits == 12_345)
         #expect(try await reopened.product(id: catalog.products.last!.id) == nil, "a product no longer listed leaves the catalog")
@@ -225,10 +225,10 @@ struct PostgresOutageTests {
         let server = try PostgresServer()
         let url = try server.createDatabase()
         // Every call while the server is down tries it again: the test decides when it is back.
-        let pool = PostgresStore.Pool(maximumConnections: 1, idleTimeout: .seconds(60), probeInterval: .zero)
-        let store = try PostgresStore.connect(try PostgresLocation.parse(url, environment: [:]), pool: pool)
-        try await store.migrate()
-        let carts = PostgresCartStore(database: store)
+        let pool = PostgresDatabase.Pool(maximumConnections: 1, idleTimeout: .seconds(60), probeInterval: .zero)
+        let database = try PostgresDatabase.connect(try PostgresLocation.parse(url, environment: [:]), pool: pool)
+        try await database.migrate()
+        let carts = PostgresCartRepository(database: database)
         let mug = CartLine(productID: "mug-stdout", name: "stdout Mug", unitPrice: Money(minorUnits: 1_800, currency: .usd), quantity: 2)
         try await carts.save([mug], forCustomer: "local:jane")
         #expect(try await carts.lines(forCustomer: "local:jane") == [mug], "the pool holds an open connection now")
@@ -239,12 +239,12 @@ struct PostgresOutageTests {
         } throws: { error in
             (error as? StorageError) == StorageError(StorageError.unavailableMessage, isUnavailable: true)
         }
-        #expect(store.isDown)
+        #expect(database.isDown)
         await #expect(throws: StorageError.self) { try await carts.save([], forCustomer: "local:jane") }
 
         try server.start()
-        #expect(try await carts.lines(forCustomer: "local:jane") == [mug], "the store goes on without a restart, and nothing was lost")
-        #expect(!store.isDown)
+        #expect(try await carts.lines(forCustomer: "local:jane") == [mug], "the database goes on without a restart, and nothing was lost")
+        #expect(!database.isDown)
     }
 
     @Test func aServerWithNoFreeConnectionIsWaitedForLikeAnOutageNotShownAsAnError() async throws {
@@ -261,22 +261,22 @@ struct PostgresOutageTests {
         let held = "usename = '\(role)' AND application_name = 'holder'"
         try #require(try fixture.waitForConnections(held, count: 2), "psql holds both of the role's connections")
 
-        let pool = PostgresStore.Pool(maximumConnections: 1, idleTimeout: .seconds(60), probeInterval: .zero)
-        let store = try PostgresStore.connect(try PostgresLocation.parse(limitedURL, environment: [:]), pool: pool)
-        let carts = PostgresCartStore(database: store)
+        let pool = PostgresDatabase.Pool(maximumConnections: 1, idleTimeout: .seconds(60), probeInterval: .zero)
+        let database = try PostgresDatabase.connect(try PostgresLocation.parse(limitedURL, environment: [:]), pool: pool)
+        let carts = PostgresCartRepository(database: database)
         await #expect {
             try await carts.lines(forCustomer: "local:jane")
         } throws: { error in
             (error as? StorageError) == StorageError(StorageError.unavailableMessage, isUnavailable: true)
         }
-        #expect(store.isDown)
-        await #expect(throws: PostgresStoreError.self) { try await store.ping() }
+        #expect(database.isDown)
+        await #expect(throws: PostgresDatabaseError.self) { try await database.ping() }
 
         // The server only notices a killed client when it next writes to it: end the backends too.
         for holder in holders { kill(holder.pid, SIGKILL) }
         _ = try fixture.rows("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE \(held)")
         try #require(try fixture.waitForConnections(held, count: 0), "the held connections are gone")
         #expect(try await carts.lines(forCustomer: "local:jane") == [], "a connection is free again and the call goes through")
-        #expect(!store.isDown)
+        #expect(!database.isDown)
     }
 }

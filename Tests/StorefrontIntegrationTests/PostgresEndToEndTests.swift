@@ -1,8 +1,8 @@
 import Foundation
+import ShopModels
+import ShopSandbox
+import StoragePostgres
 import Testing
-import StoreModels
-import StorePostgres
-import StoreSandbox
 
 /// The shop on PostgreSQL in a real terminal, with the real server stopped and started under it.
 @Suite("PostgreSQL end to end", .serialized)
@@ -19,13 +19,13 @@ struct PostgresEndToEndTests {
 
         try server.kill()
         try terminal.press("a")
-        let down = try terminal.waitFor("The store is not reachable; retrying")
+        let down = try terminal.waitFor("The database is not reachable; retrying")
         #expect(down.contains("cart: 2 items"), "the cart is kept in memory: \(down)")
         try terminal.press("Down")
-        #expect(try terminal.screen().contains("The store is not reachable; retrying"), "still said after another key")
+        #expect(try terminal.screen().contains("The database is not reachable; retrying"), "still said after another key")
 
         try server.start()
-        try terminal.waitFor("The store is back.", timeout: .seconds(30))
+        try terminal.waitFor("The database is back.", timeout: .seconds(30))
         try terminal.press("q")
         try terminal.waitFor("EXIT=0")
         let saved = try Subprocess.run("/usr/bin/env", ["psql", url, "-At", "-c", "SELECT quantity FROM cart_line"])
@@ -47,20 +47,20 @@ struct ServeThroughOutageTests {
         try shopping.waitFor("cart: 1 item")
 
         try server.kill()
-        try host.waitForLog(#/database down: the store's database .* is not reachable .*; still accepting shoppers/#)
+        try host.waitForLog(#/database down: the shop's database .* is not reachable .*; still accepting shoppers/#)
         try shopping.press("a")
-        let down = try shopping.waitFor("The store is not reachable; retrying")
+        let down = try shopping.waitFor("The database is not reachable; retrying")
         #expect(down.contains("cart: 2 items"), "the open session keeps its cart: \(down)")
         // A shopper arriving now is let in and told, not turned away.
         let arriving = try TmuxTerminal()
         try arriving.type(host.sshCommand(key: try host.makeClientKey("carol")) + "; echo EXIT=$?")
-        try arriving.waitFor("The store is not reachable; retrying every 2 s (Ctrl-C leaves)")
+        try arriving.waitFor("The database is not reachable; retrying every 2 s (Ctrl-C leaves)")
 
         let mark = host.log.count
         try server.start()
         try host.waitForLog(#/database back: postgres:\/\/storefront@127\.0\.0\.1:\d+\/shop_\w+\?sslmode=disable answers again/#, after: mark)
         try arriving.waitFor("q quit", timeout: .seconds(30))
-        try shopping.waitFor("The store is back.", timeout: .seconds(30))
+        try shopping.waitFor("The database is back.", timeout: .seconds(30))
         try host.leave(shopping)
         try host.leave(arriving)
         #expect(!host.log.contains("storefront-test"), "the password is not in serve's log")
@@ -77,7 +77,7 @@ struct ManyFrontEndsTests {
         // The test cards are off, so the wallet that follows the key holds only the card it adds.
         let hosts = try (0..<3).map { _ in try ServeProcess(environment: ["STOREFRONT_DATABASE_URL": fixture.url, "STOREFRONT_SANDBOX_TEST_CARDS": "off"]) }
         for host in hosts {
-            try host.waitForLog(#/store: postgres:\/\/storefront@127\.0\.0\.1:\d+\/shop_\w+\?sslmode=disable/#)
+            try host.waitForLog(#/storage: postgres:\/\/storefront@127\.0\.0\.1:\d+\/shop_\w+\?sslmode=disable/#)
             #expect(!host.log.contains("storefront-test"), "the password is not in serve's log")
         }
         let key = try hosts[0].makeClientKey("alice")

@@ -1,9 +1,9 @@
-import StorefrontTesting
 import Foundation
+import ShopModels
+import ShopSandbox
+import StoragePostgres
+import StorefrontTesting
 import Testing
-import StoreModels
-import StorePostgres
-import StoreSandbox
 
 /// Many shoppers after the same units, each in a shop process of their own, one PostgreSQL behind them.
 @Suite("Racing buyers on one PostgreSQL", .serialized)
@@ -60,14 +60,14 @@ struct PostgresRaceTests {
         #expect(open.isEmpty, "orders left open: \(open)")
     }
 
-    /// The bundled catalog's store with one product, "Last Units", of which `stock` are on hand.
+    /// The bundled catalog's shop profile with one product, "Last Units", of which `stock` are on hand.
     static func oneProduct(stock: Int) throws -> Catalog {
         let bundled = try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled")
         var product = bundled.products[0]
         product.id = ProductID("last-units")
         product.name = "Last Units"
         product.stock = stock
-        return Catalog(store: bundled.store, products: [product])
+        return Catalog(shop: bundled.shop, products: [product])
     }
 }
 

@@ -1,5 +1,5 @@
-import StorefrontTesting
 import Foundation
+import StorefrontTesting
 import Testing
 
 /// `storefront serve` over the real OpenSSH client and others: its host key, its limits, what it refuses and logs.

@@ -1,5 +1,5 @@
-import StorefrontTesting
 import Foundation
+import StorefrontTesting
 import Testing
 
 /// `storefront serve` driven by the real OpenSSH client, in tmux, as a shopper would.

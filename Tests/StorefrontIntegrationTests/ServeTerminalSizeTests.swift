@@ -1,6 +1,6 @@
-import StorefrontTesting
 import Foundation
 import PseudoTerminal
+import StorefrontTesting
 import Testing
 
 /// A client cannot choose how much memory its session allocates: the pty it asks for is bounded.

@@ -1,10 +1,10 @@
-import StorefrontTesting
 import Crypto
 import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
 import PseudoTerminal
-import StoreSSH
+import ShopSSH
+import StorefrontTesting
 import Testing
 
 @Suite("Host key file")

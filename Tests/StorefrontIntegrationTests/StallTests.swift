@@ -1,13 +1,13 @@
 import Foundation
-import Testing
-import StoreClients
-import StoreModels
-import StorePostgres
-import StoreSQLite
-import StoreSandbox
+import ShopModels
+import ShopPorts
+import ShopSandbox
+import StoragePostgres
+import StorageSQLite
 import StorefrontCore
 import StorefrontTesting
 import StorefrontUI
+import Testing
 
 /// Another session that holds a lock until it is released: `psql` in a transaction, or Python's sqlite3.
 private final class LockHolder {
@@ -67,19 +67,19 @@ struct StallTests {
     @Test func postgresLockTable() async throws {
         let fixture = try await PostgresFixture()
         let catalog = try await fixture.importing(try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled"))
-        try await stall(catalog: catalog, carts: PostgresCartStore(database: fixture.store)) { try LockHolder.postgres(fixture.url) }
+        try await stall(catalog: catalog, carts: PostgresCartRepository(database: fixture.database)) { try LockHolder.postgres(fixture.url) }
     }
 
     @Test func sqliteBeginExclusive() async throws {
         let directory = TemporaryDirectory.make()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let database = try StoreDatabase.open(directory: directory)
+        let database = try SQLiteDatabase.open(directory: directory)
         let catalog = try SQLiteCatalogRepository.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
-        try await stall(catalog: catalog, carts: SQLiteCartStore(database: database)) { try LockHolder.sqlite(database.path) }
+        try await stall(catalog: catalog, carts: SQLiteCartRepository(database: database)) { try LockHolder.sqlite(database.path) }
     }
 
     /// Opens the shop on `catalog` and `carts`, takes the lock, drives the keys without waiting for any effect, then releases it.
-    private func stall(catalog: any CatalogRepository, carts: any CartStore, lock: () throws -> LockHolder) async throws {
+    private func stall(catalog: any CatalogRepository, carts: any CartRepository, lock: () throws -> LockHolder) async throws {
         var stack = TestStack()
         stack.catalog = catalog
         var dependencies = stack.dependencies
@@ -105,9 +105,9 @@ struct StallTests {
         #expect(driver.frameText.contains("loading"), "and the frame says so")
 
         holder.release()
-        // Bounded: every read and the write end once the lock is gone (or at the store's call timeout).
+        // Bounded: every read and the write end once the lock is gone (or at the database's call timeout).
         await driver.settle()
-        #expect(!driver.state.productList.isLoading && !driver.state.isWaitingForStore, "the shop recovered by itself")
+        #expect(!driver.state.productList.isLoading && !driver.state.isWaitingForStorage, "the shop recovered by itself")
         #expect(driver.state.productList.totalCount > 0 && driver.state.productList.totalCount < 24, "the search was answered")
         let saved = try await carts.lines(forCustomer: stack.guestID)
         #expect(saved.map(\.quantity) == [1], "the cart line added during the stall is in the database")

@@ -1,13 +1,13 @@
 import Foundation
 import GRDB
-import Testing
-import StoreClients
-import StoreMerchant
-import StoreModels
-import StoreSandbox
-import StorePostgres
-import StoreSQLite
+import ShopMerchant
+import ShopModels
+import ShopPorts
+import ShopSandbox
+import StoragePostgres
+import StorageSQLite
 import StorefrontTesting
+import Testing
 
 @MainActor
 @Suite("Stock at checkout")
@@ -58,8 +58,8 @@ enum ChargeLedgerKind: String, CaseIterable, CustomTestStringConvertible {
     func make() async throws -> any ChargeLedger {
         switch self {
         case .inMemory: InMemoryChargeLedger()
-        case .sqlite: SQLiteChargeLedger(database: try StoreDatabase.open(directory: TemporaryDirectory.make()))
-        case .postgres: await PostgresChargeLedger(database: try PostgresFixture().store)
+        case .sqlite: SQLiteChargeLedger(database: try SQLiteDatabase.open(directory: TemporaryDirectory.make()))
+        case .postgres: await PostgresChargeLedger(database: try PostgresFixture().database)
         }
     }
 }
@@ -132,7 +132,7 @@ struct ReconciliationTests {
 struct CartPersistenceTests {
     @Test func theCartComesBackAfterARestartAndEmptiesAfterPaying() async throws {
         let fixture = try SQLiteFixture()
-        let carts = SQLiteCartStore(database: fixture.database)
+        let carts = SQLiteCartRepository(database: fixture.database)
         var dependencies = fixture.stack(guestID: "local:jane").dependencies
         dependencies.carts = carts
         let first = await ScriptedDriver(dependencies: dependencies)
@@ -177,12 +177,12 @@ struct UnwritableDiskTests {
 struct StorageErrorWordingTests {
     @Test func sqliteResultCodesBecomeErrorsThatNameTheFile() {
         let path = "/data/storefront.sqlite"
-        #expect(StoreDatabaseError.from(DatabaseError(resultCode: .SQLITE_FULL), path: path) == .diskFull(path: path))
-        #expect(StoreDatabaseError.from(DatabaseError(resultCode: .SQLITE_READONLY), path: path) == .readOnly(path: path))
-        guard case .notADatabase(path, _) = StoreDatabaseError.from(DatabaseError(resultCode: .SQLITE_NOTADB), path: path) else {
+        #expect(SQLiteDatabaseError.from(DatabaseError(resultCode: .SQLITE_FULL), path: path) == .diskFull(path: path))
+        #expect(SQLiteDatabaseError.from(DatabaseError(resultCode: .SQLITE_READONLY), path: path) == .readOnly(path: path))
+        guard case .notADatabase(path, _) = SQLiteDatabaseError.from(DatabaseError(resultCode: .SQLITE_NOTADB), path: path) else {
             Issue.record("NOTADB is a damaged file")
             return
         }
-        #expect(StoreDatabaseError.diskFull(path: path).description == "the disk holding /data/storefront.sqlite is full; free some space there (the shop cannot save carts or orders until then).")
+        #expect(SQLiteDatabaseError.diskFull(path: path).description == "the disk holding /data/storefront.sqlite is full; free some space there (the shop cannot save carts or orders until then).")
     }
 }

@@ -1,14 +1,14 @@
 import Clocks
 import Foundation
-import Testing
-import StoreClients
-import StoreMerchant
-import StoreModels
-import StoreSandbox
-import StorePostgres
-import StoreSQLite
-import StoreStripe
+import ShopMerchant
+import ShopModels
+import ShopPorts
+import ShopSandbox
+import ShopStripe
+import StoragePostgres
+import StorageSQLite
 import StorefrontTesting
+import Testing
 
 /// The Stripe adapter against a running localstripe: what the contract does not cover — refusals,
 /// 3-D Secure, a server that stops or fails, and a process that died between the steps.
@@ -18,7 +18,7 @@ struct StripeAdapterTests {
 
     /// A provider and processor on one client, pointed at `base`; closed however the body ends.
     static func withStripe(
-        base: String, references: any ProviderReferenceStore = InMemoryProviderReferences(),
+        base: String, references: any ProviderReferenceRepository = InMemoryProviderReferences(),
         _ body: (StripePaymentProvider, StripeChargeProcessor, StripeClient) async throws -> Void
     ) async throws {
         let key = try StripeSecretKey(LocalStripe.secretKey)
@@ -226,24 +226,24 @@ struct StripeAdapterTests {
         }
     }
 
-    @Test func customersAndPaymentReferencesAreFiledFirstWinsInEachStore() async throws {
+    @Test func customersAndPaymentReferencesAreFiledFirstWinsInEachRepository() async throws {
         let fixture = try SQLiteFixture()
         let postgres = try await PostgresStockFixture()
         for orders in [fixture.orders, postgres.orders] {
             _ = try await orders.begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 1), idempotencyKey: "k", tokenID: "pm_1", paymentDescription: "Visa", placedAt: Date())
         }
-        let stores: [any ProviderReferenceStore] = [
-            InMemoryProviderReferences(), SQLiteProviderReferences(database: fixture.database), PostgresProviderReferences(database: postgres.database.store),
+        let repositories: [any ProviderReferenceRepository] = [
+            InMemoryProviderReferences(), SQLiteProviderReferences(database: fixture.database), PostgresProviderReferences(database: postgres.server.database),
         ]
-        for store in stores {
-            #expect(try await store.customerReference(for: "guest", account: "stripe:test") == nil)
-            #expect(try await store.fileCustomerReference("cus_1", for: "guest", account: "stripe:test") == "cus_1")
-            #expect(try await store.fileCustomerReference("cus_2", for: "guest", account: "stripe:test") == "cus_1", "first wins")
-            #expect(try await store.customerReference(for: "guest", account: "stripe:live") == nil, "test and live customers are apart")
-            #expect(try await store.paymentReference(forOrderKey: "k") == nil)
-            #expect(try await store.filePaymentReference("pi_1", forOrderKey: "k") == "pi_1")
-            #expect(try await store.filePaymentReference("void", forOrderKey: "k") == "pi_1", "a void loses to a filed PaymentIntent")
-            #expect(try await store.paymentReference(forOrderKey: "k") == "pi_1")
+        for references in repositories {
+            #expect(try await references.customerReference(for: "guest", account: "stripe:test") == nil)
+            #expect(try await references.fileCustomerReference("cus_1", for: "guest", account: "stripe:test") == "cus_1")
+            #expect(try await references.fileCustomerReference("cus_2", for: "guest", account: "stripe:test") == "cus_1", "first wins")
+            #expect(try await references.customerReference(for: "guest", account: "stripe:live") == nil, "test and live customers are apart")
+            #expect(try await references.paymentReference(forOrderKey: "k") == nil)
+            #expect(try await references.filePaymentReference("pi_1", forOrderKey: "k") == "pi_1")
+            #expect(try await references.filePaymentReference("void", forOrderKey: "k") == "pi_1", "a void loses to a filed PaymentIntent")
+            #expect(try await references.paymentReference(forOrderKey: "k") == "pi_1")
         }
     }
 }

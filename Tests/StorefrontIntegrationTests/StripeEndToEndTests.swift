@@ -1,7 +1,7 @@
-import StorefrontTesting
 import Foundation
 import GRDB
-import StoreStripe
+import ShopStripe
+import StorefrontTesting
 import Testing
 
 /// The real binary with `--payments stripe` against a running localstripe: in tmux as a shopper

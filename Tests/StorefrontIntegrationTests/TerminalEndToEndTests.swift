@@ -1,6 +1,6 @@
-import StorefrontTesting
 import Foundation
 import GRDB
+import StorefrontTesting
 import Testing
 
 /// The built binary in a real terminal (tmux at 100x30), driven with keys and read from the screen.

@@ -1,8 +1,8 @@
 import Foundation
-import Testing
-import StoreModels
+import ShopModels
 import StorefrontUI
 import TerminalNCurses
+import Testing
 
 /// Column widths: the generated table, how curses is fed, and agreement with a real terminal.
 @Suite("Unicode widths")

@@ -1,16 +1,16 @@
 import Foundation
-import Testing
-import StoreClients
-import StoreCredentialFile
-import StoreIdentity
-import StoreSSH
-import StoreModels
-import StoreSandbox
-import StoreSQLite
 import GRDB
+import ShopCredentialFile
+import ShopIdentity
+import ShopModels
+import ShopPorts
+import ShopSSH
+import ShopSandbox
+import StorageSQLite
 import StorefrontCore
 import StorefrontTesting
 import StorefrontUI
+import Testing
 
 extension ScriptedDriver {
     /// Types `text` one character at a time, as a shopper would, then waits for its effects.
@@ -46,7 +46,7 @@ struct AccountFlowTests {
     /// A guest with an empty wallet, the real Sandbox ID controller, carts kept in memory.
     func stack(guestWallet: WalletContents = WalletContents(), flags: StaticFeatureFlags = .defaults) -> TestStack {
         var stack = TestStack(guestWallet: guestWallet, flags: flags)
-        stack.carts = InMemoryCartStore()
+        stack.carts = InMemoryCartRepository()
         return stack
     }
 
@@ -61,14 +61,14 @@ struct AccountFlowTests {
         #expect(driver.state.notice?.text == "Signed in as Jane. Your guest cart was added to your account's cart.")
         #expect(driver.viewModel.liveSessionCount == 0, "the sign-in's session is let go when it ends")
         #expect(driver.state.cartBadge.itemCount == 2)
-        let session = try await #require(try AuthManager(store: stack.credentials).storedSession())
+        let session = try await #require(try AuthManager(credentials: stack.credentials).storedSession())
         #expect(try stack.carts?.lines(forCustomer: "sandbox-id:\(session.userID)").count == 2)
         #expect(try stack.carts?.lines(forCustomer: "guest").isEmpty == true, "the guest cart moved, it was not copied")
         #expect(try stack.profiles.profile(forCustomer: "sandbox-id:\(session.userID)") == AccountProfile(customerID: "sandbox-id:\(session.userID)", name: "Jane", email: "jane@example.com"))
 
         try await driver.press("i")
         #expect(driver.state.account.title == "Guest")
-        #expect(try await AuthManager(store: stack.credentials).storedSession() == nil)
+        #expect(try await AuthManager(credentials: stack.credentials).storedSession() == nil)
     }
 
     @Test func aBadEmailAndAWrongCodeAreShownInPlace() async throws {
@@ -91,7 +91,7 @@ struct AccountFlowTests {
         var stack = stack()
         let factory = SignInControllerFactorySpy(outcome: .failure(.failed("Sandbox ID is unavailable: down")))
         let provider = SignInProviderStub()
-        stack.signIn = SignInServices(makeController: factory.factory, provider: provider, auth: AuthManager(store: stack.credentials))
+        stack.signIn = SignInServices(makeController: factory.factory, provider: provider, auth: AuthManager(credentials: stack.credentials))
         let driver = await ScriptedDriver(stack: stack)
         try await driver.press("u,i")
         #expect(driver.state.notice == Notice(.error, "Sandbox ID is unavailable: down"))
@@ -108,43 +108,43 @@ struct AccountFlowTests {
         var answers = SignInProviderStub.Answers()
         answers.identityToken = .expired
         let factory = SignInControllerFactorySpy(outcome: .success(TestCredential(user: "user-1", identityToken: "old")))
-        stack.signIn = SignInServices(makeController: factory.factory, provider: SignInProviderStub(answers), auth: AuthManager(store: stack.credentials))
+        stack.signIn = SignInServices(makeController: factory.factory, provider: SignInProviderStub(answers), auth: AuthManager(credentials: stack.credentials))
         let driver = await ScriptedDriver(stack: stack)
         try await driver.press("u,i")
         #expect(driver.state.account.title == "Guest")
-        #expect(try await AuthManager(store: stack.credentials).storedSession() == nil)
+        #expect(try await AuthManager(credentials: stack.credentials).storedSession() == nil)
     }
 
     @Test(arguments: [CredentialState.revoked, .notFound])
     func launchSignsOutARevokedOrUnknownUserAndDeletesTheTokens(state: CredentialState) async throws {
-        let store = CredentialStoreSpy()
-        try await AuthManager(store: store).save(Fixtures.tokens, userID: "user-1")
+        let credentials = CredentialRepositorySpy()
+        try await AuthManager(credentials: credentials).save(Fixtures.tokens, userID: "user-1")
         var answers = SignInProviderStub.Answers()
         answers.credentialState = state
         let provider = SignInProviderStub(answers)
-        let outcome = await LaunchCheck.run(services: SignInServices(makeController: SignInControllerFactorySpy(outcome: .failure(.canceled)).factory, provider: provider, auth: AuthManager(store: store)))
+        let outcome = await LaunchCheck.run(services: SignInServices(makeController: SignInControllerFactorySpy(outcome: .failure(.canceled)).factory, provider: provider, auth: AuthManager(credentials: credentials)))
         #expect(outcome.account == nil && outcome.notice != nil)
-        #expect(try await AuthManager(store: store).storedSession() == nil)
+        #expect(try await AuthManager(credentials: credentials).storedSession() == nil)
         #expect(provider.calls == ["credentialState(user-1)"])
     }
 
     @Test func launchRefreshesAnExpiredAccessToken() async throws {
-        let store = CredentialStoreSpy()
-        try await AuthManager(store: store).save(Fixtures.tokens, userID: "user-1")
+        let credentials = CredentialRepositorySpy()
+        try await AuthManager(credentials: credentials).save(Fixtures.tokens, userID: "user-1")
         var answers = SignInProviderStub.Answers()
         answers.accessToken = .expired
         let provider = SignInProviderStub(answers)
-        let services = SignInServices(makeController: SignInControllerFactorySpy(outcome: .failure(.canceled)).factory, provider: provider, auth: AuthManager(store: store))
+        let services = SignInServices(makeController: SignInControllerFactorySpy(outcome: .failure(.canceled)).factory, provider: provider, auth: AuthManager(credentials: credentials))
         let outcome = await LaunchCheck.run(services: services)
         #expect(outcome == LaunchCheck.Outcome(account: SignedInAccount(provider: .sandboxID, userID: "user-1"), notice: nil))
         #expect(provider.calls == ["credentialState(user-1)", "verifyAccessToken", "refresh(rt-1)"])
-        #expect(try await AuthManager(store: store).storedSession()?.tokens == Fixtures.refreshedTokens)
+        #expect(try await AuthManager(credentials: credentials).storedSession()?.tokens == Fixtures.refreshedTokens)
 
         answers.refresh = .failure(.failed("Your sign-in expired. Sign in again."))
         let failing = SignInProviderStub(answers)
-        let expired = await LaunchCheck.run(services: SignInServices(makeController: services.makeController, provider: failing, auth: AuthManager(store: store)))
+        let expired = await LaunchCheck.run(services: SignInServices(makeController: services.makeController, provider: failing, auth: AuthManager(credentials: credentials)))
         #expect(expired == LaunchCheck.Outcome(account: nil, notice: "Your sign-in expired. Sign in again."))
-        #expect(try await AuthManager(store: store).storedSession() == nil)
+        #expect(try await AuthManager(credentials: credentials).storedSession() == nil)
     }
 
     @Test func addingACardShowsEachErrorThenKeepsOnlyTheToken() async throws {

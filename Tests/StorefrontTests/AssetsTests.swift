@@ -1,6 +1,6 @@
 import Foundation
+import ShopSandbox
 import Testing
-import StoreSandbox
 
 /// `assets/` is the one source of what is not code; the binary embeds the catalog from there.
 @Suite("Assets")
@@ -13,7 +13,7 @@ struct AssetsTests {
     }
 
     @Test func theTargetsResourceIsALinkToTheAsset() throws {
-        let link = Self.root.appendingPathComponent("Sources/StoreSandbox/Resources/catalog.json").path
+        let link = Self.root.appendingPathComponent("Sources/ShopSandbox/Resources/catalog.json").path
         let destination = try FileManager.default.destinationOfSymbolicLink(atPath: link)
         #expect(destination == "../../../assets/catalog.json", "one file, not a copy that can drift")
     }

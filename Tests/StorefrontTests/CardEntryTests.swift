@@ -1,16 +1,16 @@
 import Foundation
-import Testing
-import StoreClients
-import StoreCredentialFile
-import StoreIdentity
-import StoreSSH
-import StoreModels
-import StoreSandbox
-import StoreSQLite
 import GRDB
+import ShopCredentialFile
+import ShopIdentity
+import ShopModels
+import ShopPorts
+import ShopSSH
+import ShopSandbox
+import StorageSQLite
 import StorefrontCore
 import StorefrontTesting
 import StorefrontUI
+import Testing
 
 @Suite("Card entry")
 struct CardEntryTests {
@@ -73,18 +73,18 @@ struct NoCardNumberTests {
     @MainActor
     @Test func noFileOrTableHoldsTheNumberOrTheSecurityCode() async throws {
         let directory = TemporaryDirectory.make()
-        let database = try StoreDatabase.open(directory: directory)
+        let database = try SQLiteDatabase.open(directory: directory)
         let catalog = try SQLiteCatalogRepository.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
         var stack = TestStack(catalog: catalog, guestWallet: WalletContents(addresses: [Fixtures.jane], defaultAddressID: Fixtures.jane.id))
-        stack.wallets = InMemoryWalletStore()
-        let wallets = SQLiteWalletStore(database: database)
-        let credentials = FileCredentialStore(path: directory.appendingPathComponent("credentials").path)
+        stack.wallets = InMemoryWalletRepository()
+        let wallets = SQLiteWalletRepository(database: database)
+        let credentials = FileCredentialRepository(path: directory.appendingPathComponent("credentials").path)
         try await wallets.addAddress(Fixtures.jane, forCustomer: "guest", makeDefault: true)
         var dependencies = stack.dependencies
         dependencies.accounts.wallets = wallets
-        dependencies.accounts.signIn = SignInServices(makeController: stack.identity.controllerFactory, provider: stack.identity, auth: AuthManager(store: credentials))
-        dependencies.paymentAuthorization = .sandbox(wallet: StoredWallet(store: wallets, owner: dependencies.accounts.walletOwner), ids: stack.ids)
-        dependencies.carts = SQLiteCartStore(database: database)
+        dependencies.accounts.signIn = SignInServices(makeController: stack.identity.controllerFactory, provider: stack.identity, auth: AuthManager(credentials: credentials))
+        dependencies.paymentAuthorization = .sandbox(wallet: StoredWallet(repository: wallets, owner: dependencies.accounts.walletOwner), ids: stack.ids)
+        dependencies.carts = SQLiteCartRepository(database: database)
         let driver = await ScriptedDriver(dependencies: dependencies)
         try await driver.signIn()
         #expect(driver.state.account.isSignedIn)

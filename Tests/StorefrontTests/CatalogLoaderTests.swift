@@ -1,7 +1,7 @@
 import Foundation
+import ShopModels
+import ShopSandbox
 import Testing
-import StoreModels
-import StoreSandbox
 
 @Suite("Catalog loading and validation")
 struct CatalogLoaderTests {
@@ -20,7 +20,7 @@ struct CatalogLoaderTests {
         let catalog = try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled")
         #expect((20...30).contains(catalog.products.count))
         #expect(catalog.products.allSatisfy { !$0.art.isEmpty && !$0.description.isEmpty })
-        #expect(catalog.store.currency == .usd)
+        #expect(catalog.shop.currency == .usd)
     }
 
     @Test func acceptsTheBenchHarnessFormat() throws {

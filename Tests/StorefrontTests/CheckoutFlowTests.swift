@@ -1,11 +1,11 @@
 import Clocks
 import CustomDump
-import Testing
-import StoreClients
-import StoreModels
-import StoreSandbox
+import ShopModels
+import ShopPorts
+import ShopSandbox
 import StorefrontCore
 import StorefrontTesting
+import Testing
 
 /// The Swift Talk view-model episode: record states through the callback and compare sequences.
 @MainActor

@@ -1,5 +1,5 @@
+import ShopModels
 import Testing
-import StoreModels
 
 @Suite("JSON parser")
 struct JSONParserTests {

@@ -1,10 +1,10 @@
 import PropertyBased
-import Testing
-import StoreModels
-import StoreSandbox
+import ShopModels
+import ShopSandbox
 import StorefrontCore
 import StorefrontTesting
 import StorefrontUI
+import Testing
 
 /// A frame laid out from the one before copies the rows it knows to be the same: it must equal the
 /// frame laid out from nothing, cell for cell, cluster for cluster, click target for click target.
@@ -30,7 +30,7 @@ struct LayoutReuseTests {
                 stock: i % 7 == 3 ? 0 : 5
             )
         }
-        return InMemoryCatalogRepository(catalog: Catalog(store: .standard(), products: products))
+        return InMemoryCatalogRepository(catalog: Catalog(shop: .standard(), products: products))
     }
 
     @Test func aFrameLaidOutFromTheOneBeforeEqualsOneLaidOutFromNothing() async {

@@ -1,4 +1,4 @@
-import StoreModels
+import ShopModels
 import StorefrontCore
 import StorefrontTesting
 import StorefrontUI

@@ -1,16 +1,16 @@
-import Testing
-import StoreClients
-import StoreModels
-import StoreSandbox
+import ShopModels
+import ShopPorts
+import ShopSandbox
 import StorefrontCore
 import StorefrontTesting
 import StorefrontUI
+import Testing
 
 @MainActor
 @Suite("Layout")
 struct LayoutTests {
     private func catalog(named name: String, summary: String = "Safe.") -> InMemoryCatalogRepository {
-        InMemoryCatalogRepository(catalog: Catalog(store: .standard(), products: [
+        InMemoryCatalogRepository(catalog: Catalog(shop: .standard(), products: [
             Product(id: "evil", name: name, summary: summary, description: "Desc \u{1B}]0;pwned\u{07} end", price: Money(minorUnits: 100, currency: .usd)),
         ]))
     }

@@ -1,5 +1,5 @@
-import Testing
 import StorefrontCore
+import Testing
 
 /// The one selection and scroll-window arithmetic.
 @Suite("List selection")

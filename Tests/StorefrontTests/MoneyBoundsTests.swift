@@ -1,9 +1,9 @@
 import Foundation
-import Testing
-import StoreModels
-import StoreSandbox
+import ShopModels
+import ShopSandbox
 import StorefrontCore
 import StorefrontTesting
+import Testing
 
 /// The largest amount the shop handles, enforced where money enters; arithmetic never traps on data.
 @Suite("Money bounds")
@@ -61,7 +61,7 @@ struct MoneyBoundsTests {
 
     @MainActor @Test func aSavedCartOverTheBoundStillOpensTheShopAndSaysWhatWasLeftOut() async throws {
         var stack = TestStack(catalog: try Self.dearestCatalog())
-        let carts = InMemoryCartStore()
+        let carts = InMemoryCartRepository()
         let price = Money(minorUnits: CatalogLoader.maximumPrice, currency: .usd)
         try carts.save([
             CartLine(productID: "gold", name: "Gold Bar", unitPrice: price, quantity: 40),

@@ -1,5 +1,5 @@
+import ShopModels
 import Testing
-import StoreModels
 
 @Suite("Money")
 struct MoneyTests {
@@ -78,7 +78,7 @@ struct CartTests {
     }
 
     @Test func freeShippingFromTheThreshold() {
-        let standard = StoreProfile.standard().shippingMethods[0]
+        let standard = ShopProfile.standard().shippingMethods[0]
         #expect(standard.cost(forSubtotal: Money(minorUnits: 4999, currency: .usd)).minorUnits == 499)
         #expect(standard.cost(forSubtotal: Money(minorUnits: 5000, currency: .usd)).isZero)
     }

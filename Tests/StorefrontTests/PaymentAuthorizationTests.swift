@@ -1,8 +1,8 @@
-import Testing
-import StoreClients
-import StoreModels
+import ShopModels
+import ShopPorts
 import StorefrontCore
 import StorefrontTesting
+import Testing
 
 /// The Apple Pay article's scenarios, each its own test.
 @MainActor
@@ -32,9 +32,9 @@ struct PaymentAuthorizationTests {
     @Test func invalidRequestIsUnableToInitialize() async throws {
         let spy = PaymentAuthorizationSpy()
         var stack = TestStack()
-        var store = stack.catalog.store
-        store.merchantIdentifier = ""
-        stack.catalog = StoreOverride(base: stack.catalog, store: store)
+        var shop = stack.catalog.shop
+        shop.merchantIdentifier = ""
+        stack.catalog = ShopProfileOverride(base: stack.catalog, shop: shop)
         stack.paymentAuthorization = spy.authorization
         let driver = await ScriptedDriver(stack: stack)
         try await driver.press("a,c,enter")
@@ -68,10 +68,10 @@ struct PaymentAuthorizationTests {
     }
 }
 
-/// A catalog with another store profile, to build requests the factory must refuse.
-struct StoreOverride: CatalogRepository {
+/// A catalog with another shop profile, to build requests the factory must refuse.
+struct ShopProfileOverride: CatalogRepository {
     let base: any CatalogRepository
-    let store: StoreProfile
+    let shop: ShopProfile
     func count(matching query: String) async throws -> Int { try await base.count(matching: query) }
     func page(matching query: String, offset: Int, limit: Int) async throws -> [Product] { try await base.page(matching: query, offset: offset, limit: limit) }
     func product(id: ProductID) async throws -> Product? { try await base.product(id: id) }

@@ -1,9 +1,9 @@
-import Testing
-import StoreModels
-import StoreSandbox
+import ShopModels
+import ShopSandbox
 import StorefrontCore
 import StorefrontTesting
 import StorefrontUI
+import Testing
 
 @MainActor
 @Suite("Product list")

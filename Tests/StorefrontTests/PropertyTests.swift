@@ -1,9 +1,9 @@
 import PropertyBased
-import Testing
-import StoreModels
+import ShopModels
 import StorefrontCore
 import StorefrontTesting
 import StorefrontUI
+import Testing
 
 @MainActor
 @Suite("Random key sequences")

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import StorefrontTesting
 import StorefrontUI
+import Testing
 
 /// The README and the screens page show what the shop draws today, and the README stays an index.
 @MainActor

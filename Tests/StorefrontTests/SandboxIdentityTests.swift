@@ -1,16 +1,16 @@
 import Foundation
-import Testing
-import StoreClients
-import StoreCredentialFile
-import StoreIdentity
-import StoreSSH
-import StoreModels
-import StoreSandbox
-import StoreSQLite
 import GRDB
+import ShopCredentialFile
+import ShopIdentity
+import ShopModels
+import ShopPorts
+import ShopSSH
+import ShopSandbox
+import StorageSQLite
 import StorefrontCore
 import StorefrontTesting
 import StorefrontUI
+import Testing
 
 @Suite("Sandbox ID")
 struct SandboxIdentityTests {

@@ -1,17 +1,17 @@
-import Testing
-import StoreClients
-import StoreModels
-import StoreSandbox
+import ShopModels
+import ShopPorts
+import ShopSandbox
 import StorefrontCore
 import StorefrontTesting
+import Testing
 
 @Suite("AuthManager")
 struct AuthManagerTests {
     @Test func writesAccessAndRefreshTokensUnderTheirOwnKeys() async throws {
-        let store = CredentialStoreSpy()
-        let manager = AuthManager(store: store)
+        let credentials = CredentialRepositorySpy()
+        let manager = AuthManager(credentials: credentials)
         try await manager.save(accessToken: "access-abc", refreshToken: "refresh-xyz")
-        #expect(store.operations == [
+        #expect(credentials.operations == [
             .set(key: "storefront.auth.access-token", value: "access-abc"),
             .set(key: "storefront.auth.refresh-token", value: "refresh-xyz"),
         ])
@@ -20,8 +20,8 @@ struct AuthManagerTests {
     }
 
     @Test func clearRemovesBoth() async throws {
-        let store = CredentialStoreSpy()
-        let manager = AuthManager(store: store)
+        let credentials = CredentialRepositorySpy()
+        let manager = AuthManager(credentials: credentials)
         try await manager.save(accessToken: "a", refreshToken: "r")
         try await manager.clear()
         #expect(try await manager.accessToken() == nil)

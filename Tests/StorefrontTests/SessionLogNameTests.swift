@@ -1,6 +1,6 @@
-import Testing
 import StorefrontUI
 import TerminalNCurses
+import Testing
 
 /// A session's log names its screen, colours and ending in words; these types describe themselves, so the log
 /// line interpolates them without the runtime's reflective fallback.

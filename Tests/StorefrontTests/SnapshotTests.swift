@@ -1,7 +1,7 @@
 import SnapshotTesting
-import Testing
 import StorefrontTesting
 import StorefrontUI
+import Testing
 
 /// Text snapshots of every screen. Re-record with SNAPSHOT_TESTING_RECORD=all after a deliberate change.
 @MainActor

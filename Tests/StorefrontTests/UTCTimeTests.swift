@@ -1,7 +1,7 @@
 import Foundation
 import PropertyBased
+import ShopModels
 import Testing
-import StoreModels
 
 @Suite("UTC time by arithmetic")
 struct UTCTimeTests {

@@ -1,5 +1,5 @@
-import StoreClients
-import StoreModels
+import ShopModels
+import ShopPorts
 
 /// Everything a reducer handles: the shopper's actions and the answers of effects and delegates.
 public enum AppAction: Equatable, Sendable {

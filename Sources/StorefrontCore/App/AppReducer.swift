@@ -1,5 +1,5 @@
-import StoreClients
-import StoreModels
+import ShopModels
+import ShopPorts
 
 /// The root reducer: the keys every screen shares, help, the notice, and dispatch to the features.
 @MainActor
@@ -7,7 +7,7 @@ public enum AppReducer {
     /// The state a shop opens with, before anything is read: `.opened` reads the saved cart, the wallet and the first products.
     public static func initialState(_ env: ShopEnvironment) -> AppState {
         let dependencies = env.dependencies
-        let profile = env.storeProfile
+        let profile = env.shopProfile
         let account = dependencies.accounts.signedIn
         var screens = StorefrontState(shopName: profile.name, currency: profile.currency)
         screens.notice = dependencies.accounts.launchNotice.map { Notice(.error, $0) }
@@ -64,7 +64,7 @@ public enum AppReducer {
             return list
         case .tick:
             if state.isBusy { state.spinnerPhase &+= 1 }
-            return StoreOutageFeature.retry(&state, env)
+            return StorageOutageFeature.retry(&state, env)
         case .quit:
             // The last change is written by this step's follow-up at once, unchecked (checkout checks stock
             // again); hosts wait for the write before they go.
@@ -77,8 +77,8 @@ public enum AppReducer {
             break
         }
         state.notice = nil
-        // A store still out of reach stays said, whatever the key.
-        if state.screens.isWaitingForStore { state.notice = Notice(.error, StorageError.unavailableMessage) }
+        // A database still out of reach stays said, whatever the key.
+        if state.screens.isWaitingForStorage { state.notice = Notice(.error, StorageError.unavailableMessage) }
         if state.isHelpShown {
             if action == .toggleHelp || action == .back { state.isHelpShown = false }
             return .none

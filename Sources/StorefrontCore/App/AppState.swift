@@ -1,5 +1,5 @@
-import StoreClients
-import StoreModels
+import ShopModels
+import ShopPorts
 
 /// Everything the reducers keep: what the screens show, and what stays behind them.
 ///
@@ -16,7 +16,7 @@ public struct AppState: Equatable {
     public var savedCart: [CartLine]?
     /// The lines being written now: one write at a time, so an older cart never lands after a newer one.
     public var cartSaveInFlight: [CartLine]?
-    /// Lines whose write just failed: not asked for again until the cart changes, or the store is back.
+    /// Lines whose write just failed: not asked for again until the cart changes, or the database is back.
     public var cartSaveFailed: [CartLine]?
     /// Products added on the stock last read, whose fresh stock is read after the frame, each with
     /// the quantity the cart had before the first such add.
@@ -87,7 +87,7 @@ public struct AppState: Equatable {
 public struct ShopEnvironment {
     public let dependencies: StorefrontDependencies
     /// The shop: name, currency, shipping, tax and card networks.
-    public let storeProfile: StoreProfile
+    public let shopProfile: ShopProfile
     /// Where effects, delegates and One-Tap's navigator post their actions.
     public let mailbox: ActionMailbox
     /// The live payment sheet and sign-in sessions, which only effects touch.
@@ -95,7 +95,7 @@ public struct ShopEnvironment {
 
     public init(dependencies: StorefrontDependencies, mailbox: ActionMailbox = ActionMailbox(), sessions: LiveSessions = LiveSessions()) {
         self.dependencies = dependencies
-        self.storeProfile = dependencies.catalog.store
+        self.shopProfile = dependencies.catalog.shop
         self.mailbox = mailbox
         self.sessions = sessions
     }

@@ -1,5 +1,5 @@
-import StoreClients
-import StoreModels
+import ShopModels
+import ShopPorts
 
 /// The screens, stacked as the shopper goes deeper; the last one is on top.
 public enum Screen: Hashable, Sendable {
@@ -33,8 +33,8 @@ public struct StorefrontState: Equatable, Sendable {
     public var shopperLabel = "guest"
     /// Whose money a payment moves, for the checkout header: the sandbox's, a provider's test mode, or real.
     public var paymentMode = PaymentMode.sandbox
-    /// The store could not be reached; the shop tries again on every tick until it answers.
-    public var isWaitingForStore = false
+    /// The database could not be reached; the shop tries again on every tick until it answers.
+    public var isWaitingForStorage = false
 
     public init(shopName: String, currency: Currency) {
         self.shopName = shopName
@@ -47,8 +47,8 @@ public struct StorefrontState: Equatable, Sendable {
     /// True while a payment is being authorized or processed; the host ticks the spinner then.
     public var isBusy: Bool { (paymentSheet?.isBusy ?? false) || (form?.isBusy ?? false) }
 
-    /// True while the host should send ticks: something is in progress, or the store is being waited for.
-    public var wantsTicks: Bool { isBusy || isWaitingForStore }
+    /// True while the host should send ticks: something is in progress, or the database is being waited for.
+    public var wantsTicks: Bool { isBusy || isWaitingForStorage }
 }
 
 /// The cart count and subtotal in the header.

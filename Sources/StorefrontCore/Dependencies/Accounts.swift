@@ -1,6 +1,6 @@
 import Foundation
-import StoreClients
-import StoreModels
+import ShopModels
+import ShopPorts
 
 /// Who is signed in, and with which identity provider.
 public struct SignedInAccount: Hashable, Sendable {
@@ -33,10 +33,10 @@ public struct SignInServices: Sendable {
 
 /// Everything about accounts the view model needs: wallets, profiles, sign-in, and who was signed in at launch.
 public struct AccountDependencies: Sendable {
-    public var wallets: any WalletStore
+    public var wallets: any WalletRepository
     /// Shared with the device wallet the payment sheet reads; the view model points it at the current customer.
     public var walletOwner: WalletOwner
-    public var profiles: any AccountProfileStore
+    public var profiles: any AccountProfileRepository
     /// Nil where the identity is fixed and there is nothing to sign in to (an SSH key).
     public var signIn: SignInServices?
     /// The account the launch check kept signed in, or nil for a guest.
@@ -48,7 +48,7 @@ public struct AccountDependencies: Sendable {
     public var dates: DateSource
 
     public init(
-        wallets: any WalletStore, walletOwner: WalletOwner, profiles: any AccountProfileStore, signIn: SignInServices?,
+        wallets: any WalletRepository, walletOwner: WalletOwner, profiles: any AccountProfileRepository, signIn: SignInServices?,
         signedIn: SignedInAccount? = nil, launchNotice: String? = nil, guestID: String, dates: DateSource
     ) {
         self.wallets = wallets

@@ -1,7 +1,7 @@
 import Foundation
-import StoreClients
+import ShopPorts
 
-/// Keeps the signed-in user and their access and refresh tokens in the injected credential store.
+/// Keeps the signed-in user and their access and refresh tokens in the injected credential repository.
 ///
 /// Every method is `async`, so a reducer's effect reads and writes the file off the UI loop.
 public struct AuthManager: Sendable {
@@ -21,32 +21,32 @@ public struct AuthManager: Sendable {
         }
     }
 
-    private let store: any CredentialStore
+    private let credentials: any CredentialRepository
 
-    public init(store: any CredentialStore) { self.store = store }
+    public init(credentials: any CredentialRepository) { self.credentials = credentials }
 
     public func save(accessToken: String, refreshToken: String) async throws {
-        try store.set(accessToken, forKey: Self.accessTokenKey)
-        try store.set(refreshToken, forKey: Self.refreshTokenKey)
+        try credentials.set(accessToken, forKey: Self.accessTokenKey)
+        try credentials.set(refreshToken, forKey: Self.refreshTokenKey)
     }
 
-    public func accessToken() async throws -> String? { try store.string(forKey: Self.accessTokenKey) }
-    public func refreshToken() async throws -> String? { try store.string(forKey: Self.refreshTokenKey) }
+    public func accessToken() async throws -> String? { try credentials.string(forKey: Self.accessTokenKey) }
+    public func refreshToken() async throws -> String? { try credentials.string(forKey: Self.refreshTokenKey) }
 
     /// Stores a sign-in. The user id goes last, so a session is never found half-written.
     public func save(_ tokens: SessionTokens, userID: String) async throws {
         try await save(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken)
-        try store.set(String(tokens.accessTokenExpiresAt.timeIntervalSince1970), forKey: Self.accessExpiryKey)
-        try store.set(String(tokens.refreshTokenExpiresAt.timeIntervalSince1970), forKey: Self.refreshExpiryKey)
-        try store.set(userID, forKey: Self.userKey)
+        try credentials.set(String(tokens.accessTokenExpiresAt.timeIntervalSince1970), forKey: Self.accessExpiryKey)
+        try credentials.set(String(tokens.refreshTokenExpiresAt.timeIntervalSince1970), forKey: Self.refreshExpiryKey)
+        try credentials.set(userID, forKey: Self.userKey)
     }
 
     /// The stored sign-in, or nil when nobody is signed in (or what is stored is incomplete).
     public func storedSession() async throws -> StoredSession? {
-        guard let user = try store.string(forKey: Self.userKey),
+        guard let user = try credentials.string(forKey: Self.userKey),
               let access = try await accessToken(), let refresh = try await refreshToken(),
-              let accessExpiry = try store.string(forKey: Self.accessExpiryKey).flatMap(Double.init),
-              let refreshExpiry = try store.string(forKey: Self.refreshExpiryKey).flatMap(Double.init)
+              let accessExpiry = try credentials.string(forKey: Self.accessExpiryKey).flatMap(Double.init),
+              let refreshExpiry = try credentials.string(forKey: Self.refreshExpiryKey).flatMap(Double.init)
         else { return nil }
         return StoredSession(userID: user, tokens: SessionTokens(
             accessToken: access, accessTokenExpiresAt: Date(timeIntervalSince1970: accessExpiry),
@@ -57,7 +57,7 @@ public struct AuthManager: Sendable {
     /// Forgets the user and both tokens (sign-out, or a revoked credential).
     public func clear() async throws {
         for key in [Self.userKey, Self.accessTokenKey, Self.refreshTokenKey, Self.accessExpiryKey, Self.refreshExpiryKey] {
-            try store.removeValue(forKey: key)
+            try credentials.removeValue(forKey: key)
         }
     }
 }

@@ -1,5 +1,5 @@
-import StoreClients
-import StoreModels
+import ShopModels
+import ShopPorts
 
 /// Every outside dependency of the view model, injected at construction.
 public struct StorefrontDependencies: Sendable {
@@ -11,7 +11,7 @@ public struct StorefrontDependencies: Sendable {
     public var featureFlags: any FeatureFlags
     public var ids: IDGenerator
     /// Where the cart is kept between runs; nil keeps it only for this run.
-    public var carts: (any CartStore)?
+    public var carts: (any CartRepository)?
     /// Wallets, profiles, sign-in, and who is signed in.
     public var accounts: AccountDependencies
 
@@ -19,7 +19,7 @@ public struct StorefrontDependencies: Sendable {
         catalog: any CatalogRepository, orderHistory: any OrderHistory,
         paymentAuthorization: PaymentAuthorization, paymentProvider: any PaymentProvider,
         merchantBackend: any MerchantBackend, featureFlags: any FeatureFlags, ids: IDGenerator,
-        carts: (any CartStore)? = nil, accounts: AccountDependencies
+        carts: (any CartRepository)? = nil, accounts: AccountDependencies
     ) {
         self.catalog = catalog
         self.orderHistory = orderHistory

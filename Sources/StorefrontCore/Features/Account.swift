@@ -1,5 +1,5 @@
-import StoreClients
-import StoreModels
+import ShopModels
+import ShopPorts
 
 /// The account screen: who is shopping, and the saved cards and addresses.
 public struct AccountState: Equatable, Sendable {
@@ -88,10 +88,10 @@ enum AccountFeature {
         return .none
     }
 
-    /// Applies one change to the wallet store, then reads the wallet again; the answer says how the change went.
+    /// Applies one change to the wallet repository, then reads the wallet again; the answer says how the change went.
     private static func changeWallet(
         _ state: inout AppState, _ env: ShopEnvironment, success: String,
-        _ change: @escaping @Sendable (any WalletStore, String) async throws -> Void
+        _ change: @escaping @Sendable (any WalletRepository, String) async throws -> Void
     ) -> Effect {
         let accounts = env.dependencies.accounts
         let customer = state.customerID
@@ -174,7 +174,7 @@ enum AccountFeature {
             AccountRow(kind: .address, id: address.id, title: address.name, detail: address.address.singleLine, isDefault: address.id == wallet.defaultAddressID)
         }
         screen.selectedIndex = ListSelection.clamped(state.account.selectedIndex, count: screen.rows.count)
-        let defaultCardWorksHere = wallet.defaultCard.map { env.storeProfile.supportedNetworks.contains($0.network) } ?? false
+        let defaultCardWorksHere = wallet.defaultCard.map { env.shopProfile.supportedNetworks.contains($0.network) } ?? false
         screen.isOneTapReady = defaultCardWorksHere && wallet.defaultAddress != nil
         state.account = screen
     }

@@ -1,5 +1,5 @@
-import StoreClients
-import StoreModels
+import ShopModels
+import ShopPorts
 
 /// The cart screen, with totals estimated on the default shipping method.
 public struct CartScreenState: Equatable, Sendable {
@@ -11,7 +11,7 @@ public struct CartScreenState: Equatable, Sendable {
     public init(totals: CartTotals) { self.totals = totals }
 }
 
-/// What the cart store and the catalog answered the cart with.
+/// What the cart repository and the catalog answered the cart with.
 public enum CartAnswer: Equatable, Sendable {
     /// The saved cart of `customer`, or why it could not be read.
     case restored(customer: String, Result<[CartLine], StorageError>)
@@ -40,7 +40,7 @@ public struct StockCheck: Equatable, Sendable {
 ///
 /// Order of calls for a change: the key changes the cart in memory and the frame shows it → the step's
 /// `followUp` reads the fresh stock of what was added and writes the cart, each as an effect →
-/// `.stockChecked` takes back adds the stock no longer covers → `.saved` records what the store holds.
+/// `.stockChecked` takes back adds the stock no longer covers → `.saved` records what the database holds.
 @MainActor
 enum CartFeature {
     static func reduce(_ state: inout AppState, _ action: Action, _ env: ShopEnvironment) -> Effect {
@@ -59,7 +59,7 @@ enum CartFeature {
             } else if state.cart.setQuantity(at: index, to: line.quantity + 1) == .atMaximum {
                 state.notice = Notice(.error, "At most \(CartLine.quantityRange.upperBound) per product.")
             } else if state.stockChecksDue[line.productID] == nil {
-                // The fresh stock is read after the frame: the key does not wait on the store.
+                // The fresh stock is read after the frame: the key does not wait on the database.
                 state.stockChecksDue[line.productID] = line.quantity
             }
         case .decreaseQuantity:
@@ -81,7 +81,7 @@ enum CartFeature {
         return effect
     }
 
-    /// What the cart store or the catalog answered.
+    /// What the cart repository or the catalog answered.
     static func reduce(_ state: inout AppState, _ answer: CartAnswer, _ env: ShopEnvironment) -> Effect {
         switch answer {
         case .restored(let customer, let read):
@@ -95,7 +95,7 @@ enum CartFeature {
             state.cartSaveInFlight = nil
             guard customer == state.customerID else { return .none }
             state.cartSaveFailed = lines
-            StoreOutageFeature.report(&state, error) { "Your cart could not be saved: \($0)" }
+            StorageOutageFeature.report(&state, error) { "Your cart could not be saved: \($0)" }
         case .stockChecked(let checks):
             state.isStockCheckInFlight = false
             takeBack(&state, checks, env)
@@ -116,7 +116,7 @@ enum CartFeature {
     ///
     /// The stock judged is the one read with the product (its page or its screen): when that is
     /// short, the fresh stock is read first, as stock may have come back; when it allows the add,
-    /// the fresh read follows the frame (`followUp`), so the key does not wait on the store.
+    /// the fresh read follows the frame (`followUp`), so the key does not wait on the database.
     static func add(_ state: inout AppState, _ product: Product, _ env: ShopEnvironment) -> Effect {
         let inCart = state.cart.lines.first { $0.productID == product.id }?.quantity ?? 0
         if let stock = product.stock, inCart + 1 > stock {
@@ -146,7 +146,7 @@ enum CartFeature {
 
     /// At the end of every step: reads the fresh stock of what was added, then writes a changed cart,
     /// each as an effect after the frame that shows the change. A write waits for the stock check (so
-    /// an add taken back is never written), for the write in flight, while the store is out of reach
+    /// an add taken back is never written), for the write in flight, while the database is out of reach
     /// (the outage's retry brings it back) and after a failure of these very lines.
     static func followUp(_ state: inout AppState, _ env: ShopEnvironment) -> Effect {
         if !state.stockChecksDue.isEmpty, !state.isStockCheckInFlight {
@@ -166,7 +166,7 @@ enum CartFeature {
         }
         // Every step ends here, every key among them: the flags are read first, and the lines compared only when a write may go.
         guard let carts = env.dependencies.carts, state.cartSaveInFlight == nil, !state.isStockCheckInFlight,
-              !state.screens.isWaitingForStore, let saved = state.savedCart
+              !state.screens.isWaitingForStorage, let saved = state.savedCart
         else { return .none }
         let lines = state.cart.lines
         guard saved != lines, state.cartSaveFailed != lines else { return .none }
@@ -202,7 +202,7 @@ enum CartFeature {
 
     /// Why `change` would take the cart over the largest amount the shop handles, or nil.
     private static func amountRefusal(_ state: AppState, _ env: ShopEnvironment, after change: (inout Cart) -> Void) -> String? {
-        let profile = env.storeProfile
+        let profile = env.shopProfile
         var trial = state.cart
         change(&trial)
         guard !trial.isWithinMaximum(shippingMethods: profile.shippingMethods, tax: profile.tax) else { return nil }
@@ -211,7 +211,7 @@ enum CartFeature {
 
     /// Puts the cart, its totals and the badge on screen.
     static func showCart(_ state: inout AppState, _ env: ShopEnvironment) {
-        let profile = env.storeProfile
+        let profile = env.shopProfile
         let shipping = profile.shippingMethods.first
         let cart = state.cart
         state.screens.cart.lines = cart.lines
@@ -239,7 +239,7 @@ enum CartFeature {
 
     /// The saved cart arrived: it becomes the cart, with whatever was added meanwhile merged in.
     private static func restored(_ state: inout AppState, _ read: Result<[CartLine], StorageError>, _ env: ShopEnvironment) {
-        let profile = env.storeProfile
+        let profile = env.shopProfile
         let addedMeanwhile = state.cart.lines
         switch read {
         case .success(let lines):
@@ -262,7 +262,7 @@ enum CartFeature {
 
     /// Keeps the cart within `Money.maximumMinorUnits`; says which lines were left out, or nil.
     static func leaveOutLinesOverMaximum(_ state: inout AppState, from source: String, _ env: ShopEnvironment) -> String? {
-        let profile = env.storeProfile
+        let profile = env.shopProfile
         let left = state.cart.removeLinesOverMaximum(shippingMethods: profile.shippingMethods, tax: profile.tax)
         guard !left.isEmpty else { return nil }
         let names = left.map(\.name).joined(separator: ", ")

@@ -1,4 +1,4 @@
-import StoreModels
+import ShopModels
 
 /// The "Thank you" screen.
 public struct ConfirmationState: Equatable, Sendable {

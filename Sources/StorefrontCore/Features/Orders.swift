@@ -1,5 +1,5 @@
-import StoreClients
-import StoreModels
+import ShopModels
+import ShopPorts
 
 /// The visible window of past orders, newest first.
 public struct OrderListState: Equatable, Sendable {

@@ -1,4 +1,4 @@
-import StoreModels
+import ShopModels
 
 /// One product's page.
 public struct ProductDetailState: Equatable, Sendable {

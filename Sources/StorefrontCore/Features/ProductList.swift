@@ -1,5 +1,5 @@
-import StoreClients
-import StoreModels
+import ShopModels
+import ShopPorts
 
 /// The visible window of the product list, plus the total count; never the whole catalog.
 public struct ProductListState: Equatable, Sendable {
@@ -115,7 +115,7 @@ enum ProductListFeature {
             guard request == state.productListRequest, case .count(let keep) = state.productListPending else { return .none }
             state.productListPending = nil
             state.isOpening = false
-            StoreOutageFeature.back(&state)
+            StorageOutageFeature.back(&state)
             state.productList.totalCount = total
             state.productList.selectedIndex = keep ? ListSelection.clamped(state.productList.selectedIndex, count: total) : 0
             if !keep { state.productList.windowStart = 0 }
@@ -131,7 +131,7 @@ enum ProductListFeature {
             state.productListPending = nil
             state.isOpening = false
             state.productList.isLoading = false
-            StoreOutageFeature.report(&state, error) { "Could not read the catalog: \($0)" }
+            StorageOutageFeature.report(&state, error) { "Could not read the catalog: \($0)" }
             return .none
         }
     }

@@ -49,7 +49,7 @@ public enum EffectID: Hashable, Sendable {
     case orders
     /// The wallet and profile of the current customer.
     case wallet
-    /// The cart's write to the cart store: one at a time, so an older cart never lands after a newer one.
+    /// The cart's write to the cart repository: one at a time, so an older cart never lands after a newer one.
     /// Never cancelled: a session that ends waits for it.
     case cartSave
     /// The fresh stock of products just added; quitting cancels it, so the cart's last write need not wait for it.

@@ -1,4 +1,4 @@
-import StoreModels
+import ShopModels
 
 /// The store: the shop as a pure Swift object, actions in, `StorefrontState` out through `onState`.
 ///

@@ -1,8 +1,8 @@
 import Foundation
-import Synchronization
-import StoreClients
-import StoreModels
+import ShopModels
+import ShopPorts
 import StorefrontCore
+import Synchronization
 
 /// A catalog that counts reads and the largest page asked for, to prove screens hold only a window.
 public final class CatalogRepositorySpy: CatalogRepository {
@@ -11,7 +11,7 @@ public final class CatalogRepositorySpy: CatalogRepository {
 
     public init(wrapping base: any CatalogRepository) { self.base = base }
 
-    public var store: StoreProfile { base.store }
+    public var shop: ShopProfile { base.shop }
     public var pageReads: Int { stats.withLock { $0.pages } }
     public var largestLimit: Int { stats.withLock { $0.largestLimit } }
     public var countReads: Int { stats.withLock { $0.counts } }

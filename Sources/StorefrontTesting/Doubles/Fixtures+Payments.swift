@@ -1,8 +1,8 @@
 import Foundation
-import Synchronization
-import StoreClients
-import StoreModels
+import ShopModels
+import ShopPorts
 import StorefrontCore
+import Synchronization
 
 extension Fixtures {
     /// Tokens as a provider issues them at the fixed date: access for an hour, refresh for 30 days.
@@ -19,7 +19,7 @@ extension Fixtures {
         id: "contact-jane", name: "Jane Appleseed", email: "jane@example.com", phone: "+1 555 0100",
         address: PostalAddress(street: "1 Loop Road", city: "Cupertino", postalCode: "95014", countryCode: "US")
     )
-    public static let standardShipping = StoreProfile.standard().shippingMethods[0]
+    public static let standardShipping = ShopProfile.standard().shippingMethods[0]
     public static let sheetOptions = PaymentSheetOptions(paymentMethods: [visa], contacts: [jane], selectedPaymentMethod: visa, selectedContact: jane)
     public static let payment = Payment(method: visa, methodData: "sandbox:card_ok_visa_4242", shippingContact: jane, shippingMethod: standardShipping, transactionIdentifier: "txn-1")
     public static func confirmation(_ number: String = "SF-000042", total: Money = Money(minorUnits: 0, currency: .usd)) -> OrderConfirmation {

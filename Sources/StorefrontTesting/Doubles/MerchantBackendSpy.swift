@@ -1,9 +1,9 @@
 import Foundation
 import IssueReporting
-import Synchronization
-import StoreClients
-import StoreModels
+import ShopModels
+import ShopPorts
 import StorefrontCore
+import Synchronization
 
 /// A merchant backend that plays back scripted results in order and records each call.
 ///

@@ -1,8 +1,8 @@
 import Foundation
-import Synchronization
-import StoreClients
-import StoreModels
+import ShopModels
+import ShopPorts
 import StorefrontCore
+import Synchronization
 
 /// A navigator that records destinations.
 @MainActor

@@ -1,9 +1,9 @@
 import Foundation
 import IssueReporting
-import Synchronization
-import StoreClients
-import StoreModels
+import ShopModels
+import ShopPorts
 import StorefrontCore
+import Synchronization
 
 /// A payment-sheet controller that records what it was asked and forwards to its delegate like the real one.
 ///

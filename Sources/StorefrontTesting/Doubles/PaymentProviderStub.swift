@@ -1,9 +1,9 @@
 import Foundation
 import IssueReporting
-import Synchronization
-import StoreClients
-import StoreModels
+import ShopModels
+import ShopPorts
 import StorefrontCore
+import Synchronization
 
 /// A payment provider that answers with a fixed result and counts calls.
 ///

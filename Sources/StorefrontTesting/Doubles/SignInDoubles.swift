@@ -1,9 +1,9 @@
 import Foundation
 import IssueReporting
-import Synchronization
-import StoreClients
-import StoreModels
+import ShopModels
+import ShopPorts
 import StorefrontCore
+import Synchronization
 
 /// A credential a test can build (the real one comes from an identity provider).
 public struct TestCredential: SignInCredential, Equatable {

@@ -1,8 +1,8 @@
 import Foundation
 import IssueReporting
-import StoreClients
-import StoreModels
-import StoreSandbox
+import ShopModels
+import ShopPorts
+import ShopSandbox
 import StorefrontCore
 
 /// Fails the test that called `method` of `port` without setting that port up, naming both.
@@ -19,15 +19,15 @@ struct Unimplemented: Error, CustomStringConvertible {
 extension StorefrontDependencies {
     /// Every port fails the test when called: a test sets up, with `with…`, exactly what its feature uses.
     ///
-    /// The shop's profile (`store`) is the only thing given, as the store reads it on construction.
-    public static func unimplemented(store: StoreProfile = .standard()) -> StorefrontDependencies {
+    /// The shop's profile is the only thing given, as the store reads it on construction.
+    public static func unimplemented(shop: ShopProfile = .standard()) -> StorefrontDependencies {
         StorefrontDependencies(
-            catalog: UnimplementedCatalog(store: store), orderHistory: UnimplementedOrderHistory(),
+            catalog: UnimplementedCatalog(shop: shop), orderHistory: UnimplementedOrderHistory(),
             paymentAuthorization: .unimplemented, paymentProvider: UnimplementedPaymentProvider(),
             merchantBackend: UnimplementedMerchantBackend(), featureFlags: StaticFeatureFlags.defaults, ids: .unimplemented,
-            carts: UnimplementedCartStore(),
+            carts: UnimplementedCartRepository(),
             accounts: AccountDependencies(
-                wallets: UnimplementedWalletStore(), walletOwner: WalletOwner("guest"), profiles: UnimplementedProfileStore(),
+                wallets: UnimplementedWalletRepository(), walletOwner: WalletOwner("guest"), profiles: UnimplementedProfileRepository(),
                 signIn: nil, guestID: "guest", dates: .unimplemented
             )
         )

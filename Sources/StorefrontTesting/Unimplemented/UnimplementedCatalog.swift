@@ -1,10 +1,10 @@
-import StoreClients
-import StoreModels
+import ShopModels
+import ShopPorts
 
 /// A catalog a test did not set up: its profile answers, every read fails the test.
 public struct UnimplementedCatalog: CatalogRepository {
-    public let store: StoreProfile
-    public init(store: StoreProfile = .standard()) { self.store = store }
+    public let shop: ShopProfile
+    public init(shop: ShopProfile = .standard()) { self.shop = shop }
 
     public func count(matching query: String) async throws -> Int {
         unimplemented("CatalogRepository", "count(matching:)")

@@ -1,5 +1,5 @@
-import StoreClients
-import StoreModels
+import ShopModels
+import ShopPorts
 
 /// Order history a test did not set up: every read fails the test.
 public struct UnimplementedOrderHistory: OrderHistory {

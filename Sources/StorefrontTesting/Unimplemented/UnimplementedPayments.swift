@@ -1,5 +1,5 @@
-import StoreClients
-import StoreModels
+import ShopModels
+import ShopPorts
 
 /// A payment provider a test did not set up: vaulting a card or making a token fails the test.
 public struct UnimplementedPaymentProvider: PaymentProvider {

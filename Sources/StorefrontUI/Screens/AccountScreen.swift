@@ -1,4 +1,4 @@
-import StoreModels
+import ShopModels
 import StorefrontCore
 
 /// The account screen: cards, addresses and One-Tap readiness.

@@ -1,4 +1,4 @@
-import StoreModels
+import ShopModels
 import StorefrontCore
 
 /// The cart: its lines and totals.

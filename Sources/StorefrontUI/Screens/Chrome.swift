@@ -1,4 +1,4 @@
-import StoreModels
+import ShopModels
 import StorefrontCore
 
 /// The rows around every screen: header, title, notice and footer, and the too-small message.
@@ -33,20 +33,16 @@ extension Layout {
 
     static func drawHeader(_ state: StorefrontState, _ p: inout Painter) {
         let header = HeaderContent(shopName: state.shopName, shopperLabel: state.shopperLabel, badge: state.cartBadge)
-        if p.previous?.chromeNotes.header == header {
-            p.copyFromPrevious(rows: 0..<1)
-        } else {
-            drawShopRow(header, &p)
-        }
-        let title = title(for: state, p)
-        if let earlier = p.previous?.chromeNotes.title, earlier == title {
-            p.copyFromPrevious(rows: 1..<2)
-        } else {
+        p.region(Self.headerRow, rows: 0..<1, content: header) { p in drawShopRow(header, &p) }
+        let title = TitleContent(title(for: state, p))
+        p.region(Self.titleRow, rows: 1..<2, content: title) { p in
             p.putSpread(" " + title.left, title.right + " ", column: 0, row: 1, width: p.size.columns, leftStyle: Style(.title, bold: true), rightStyle: Style(.dim))
         }
-        p.frame.chromeNotes.header = header
-        p.frame.chromeNotes.title = title
     }
+
+    static let headerRow = RegionID("header")
+    static let titleRow = RegionID("title")
+    static let footerRow = RegionID("footer")
 
     /// The top row: the shop's name, and the shopper and the cart at the right.
     private static func drawShopRow(_ header: HeaderContent, _ p: inout Painter) {
@@ -97,16 +93,11 @@ extension Layout {
 
     static func drawFooter(_ state: StorefrontState, _ p: inout Painter) {
         let row = p.size.rows - 1
+        // Indices into `KeyBindings.table`.
         let shown = KeyBindings.footerIndices(for: state)
-        if let earlier = p.previous?.chromeNotes.footer, earlier.bindings == shown {
-            p.copyFromPrevious(rows: row..<(row + 1))
-            p.frame.targets += earlier.targets
-            p.frame.chromeNotes.footer = earlier
-            return
+        p.region(Self.footerRow, rows: row..<(row + 1), content: shown) { p in
+            drawFooter(shown.map { KeyBindings.table[$0] }, row: row, &p)
         }
-        let targetsBefore = p.frame.targets.count
-        drawFooter(shown.map { KeyBindings.table[$0] }, row: row, &p)
-        p.frame.chromeNotes.footer = ChromeNotes.Footer(bindings: shown, targets: Array(p.frame.targets[targetsBefore...]))
     }
 
     private static func drawFooter(_ bindings: [KeyBinding], row: Int, _ p: inout Painter) {
@@ -132,17 +123,14 @@ extension Layout {
     }
 }
 
-/// What the rows around the screen showed in a frame, so the next frame copies a row whose content is the same.
-struct ChromeNotes: Sendable {
-    struct Footer: Sendable {
-        /// Indices into `KeyBindings.table`.
-        var bindings: [Int]
-        var targets: [MouseTarget]
+/// The title row's two sides.
+struct TitleContent: Equatable, Sendable {
+    var left: String
+    var right: String
+    init(_ sides: (left: String, right: String)) {
+        left = sides.left
+        right = sides.right
     }
-
-    var header: HeaderContent?
-    var title: (left: String, right: String)?
-    var footer: Footer?
 }
 
 /// Everything the top row shows.

@@ -1,4 +1,4 @@
-import StoreModels
+import ShopModels
 import StorefrontCore
 
 /// The card and address forms.

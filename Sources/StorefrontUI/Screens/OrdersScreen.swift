@@ -1,5 +1,5 @@
 import Foundation
-import StoreModels
+import ShopModels
 import StorefrontCore
 
 /// The order list and one order's detail.

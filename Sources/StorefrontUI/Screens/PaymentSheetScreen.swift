@@ -1,4 +1,4 @@
-import StoreModels
+import ShopModels
 import StorefrontCore
 
 /// The payment sheet: its rows, choosers, summary, prompt and Pay button.

@@ -1,5 +1,5 @@
-import StorefrontTesting
 import Foundation
+import StorefrontTesting
 import Testing
 
 /// A Stripe-API server of the test's own: localstripe (PyPI), run by `scripts/localstripe-loopback`

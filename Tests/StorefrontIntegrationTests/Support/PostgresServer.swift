@@ -1,9 +1,9 @@
-import StorefrontTesting
 import Foundation
+import ShopModels
+import ShopSandbox
+import StoragePostgres
+import StorefrontTesting
 import Testing
-import StoreModels
-import StorePostgres
-import StoreSandbox
 
 /// A PostgreSQL cluster of the tests' own: Debian's `postgresql` server started by
 /// `scripts/pg-throwaway` on a free loopback port, in a temporary folder removed afterwards.
@@ -78,10 +78,10 @@ final class PostgresServer: @unchecked Sendable {
     /// A new database, migrated, with the bundled catalog imported: a shop ready to open.
     func createShop() async throws -> String {
         let url = try createDatabase()
-        let store = try PostgresStore.connect(try PostgresLocation.parse(url, environment: [:]), pool: .command)
-        defer { store.close() }
-        try await store.migrate()
-        _ = try await PostgresCatalogRepository.importCatalog(try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled"), contentHash: "bundled", into: store)
+        let database = try PostgresDatabase.connect(try PostgresLocation.parse(url, environment: [:]), pool: .command)
+        defer { database.close() }
+        try await database.migrate()
+        _ = try await PostgresCatalogRepository.importCatalog(try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled"), contentHash: "bundled", into: database)
         return url
     }
 
@@ -110,26 +110,26 @@ struct PostgresServerError: Error, CustomStringConvertible {
     var description: String { message }
 }
 
-/// A connected store over a fresh, migrated database in the shared cluster (its client closes with the last store using it).
+/// A connected client over a fresh, migrated database in the shared cluster (its client closes with the last one using it).
 struct PostgresFixture {
     let url: String
-    let store: PostgresStore
+    let database: PostgresDatabase
 
     init(sourceLocation: SourceLocation = #_sourceLocation) async throws {
         url = try PostgresServer.freshDatabase(sourceLocation: sourceLocation)
-        store = try PostgresStore.connect(try PostgresLocation.parse(url, environment: [:]), pool: .command)
-        try await store.migrate()
+        database = try PostgresDatabase.connect(try PostgresLocation.parse(url, environment: [:]), pool: .command)
+        try await database.migrate()
     }
 
     /// The same database through another client, as another front end would reach it.
-    func anotherClient() throws -> PostgresStore {
-        try PostgresStore.connect(try PostgresLocation.parse(url, environment: [:]), pool: .command)
+    func anotherClient() throws -> PostgresDatabase {
+        try PostgresDatabase.connect(try PostgresLocation.parse(url, environment: [:]), pool: .command)
     }
 
     /// A catalog imported as `storefront catalog import` does.
     func importing(_ catalog: Catalog) async throws -> PostgresCatalogRepository {
-        _ = try await PostgresCatalogRepository.importCatalog(catalog, contentHash: UUID().uuidString, into: store)
-        return try await PostgresCatalogRepository.open(database: store)
+        _ = try await PostgresCatalogRepository.importCatalog(catalog, contentHash: UUID().uuidString, into: database)
+        return try await PostgresCatalogRepository.open(database: database)
     }
 
     /// on_hand, reserved, sold for a product.

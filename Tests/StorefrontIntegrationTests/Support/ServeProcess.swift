@@ -1,5 +1,5 @@
-import StorefrontTesting
 import Foundation
+import StorefrontTesting
 import Testing
 
 /// A real `storefront serve` on a free loopback port with its own data directory, for one test,

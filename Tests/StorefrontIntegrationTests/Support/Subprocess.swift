@@ -1,5 +1,5 @@
-import StorefrontTesting
 import Foundation
+import StorefrontTesting
 import Testing
 
 /// The built `storefront` binary, next to the test bundle in the build folder.

@@ -1,11 +1,11 @@
-import StoreModels
+import ShopModels
 import StorefrontCore
 
 extension AppState {
     /// What adding `line` to an empty cart changes, in `shop`: the cart, its screen and badge, the
     /// notice, and the fresh stock check that follows the frame (started now, or due after the one in flight).
     /// `startsCheck`: false for a cart that a check's answer puts back, which asks for no check of its own.
-    mutating func expectAdded(_ line: CartLine, in shop: StoreProfile = .standard(), startsCheck: Bool = true) {
+    mutating func expectAdded(_ line: CartLine, in shop: ShopProfile = .standard(), startsCheck: Bool = true) {
         cart = Cart(currency: shop.currency, lines: [line])
         screens.cart.lines = [line]
         screens.cart.totals = cart.totals(shipping: shop.shippingMethods.first, tax: shop.tax)
@@ -26,7 +26,7 @@ extension AppState {
         cartSaveInFlight = lines
     }
 
-    /// What a write's answer changes: the lines are what the store holds.
+    /// What a write's answer changes: the lines are what the database holds.
     mutating func expectSaved(_ lines: [CartLine]) {
         cartSaveInFlight = nil
         savedCart = lines

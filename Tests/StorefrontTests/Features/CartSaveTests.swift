@@ -1,18 +1,18 @@
-import Testing
-import StoreClients
-import StoreModels
-import StoreSandbox
+import ShopModels
+import ShopPorts
+import ShopSandbox
 import StorefrontCore
 import StorefrontTesting
+import Testing
 
 /// A cart change is drawn first and written right after, so a key never waits on the disk; nothing
 /// waiting to be written is lost to a quit or a change of customer.
 @MainActor
 @Suite("Saving the cart after its frame")
 struct CartSaveTests {
-    private func store() async -> (TestStore, InMemoryCartStore, CartLine, String, Int?) {
+    private func store() async -> (TestStore, InMemoryCartRepository, CartLine, String, Int?) {
         var stack = TestStack()
-        let carts = InMemoryCartStore()
+        let carts = InMemoryCartRepository()
         stack.carts = carts
         let store = await TestStore(dependencies: stack.dependencies)
         let product = store.state.productList.rows[0]

@@ -1,9 +1,9 @@
 import CustomDump
-import Testing
-import StoreClients
-import StoreModels
+import ShopModels
+import ShopPorts
 import StorefrontCore
 import StorefrontTesting
+import Testing
 
 /// Every checkout phase against every action: what each phase accepts changes exactly what the
 /// table says, and everything else leaves the whole state as it was (but for the notice a key clears).

@@ -1,10 +1,10 @@
-import Synchronization
-import Testing
-import StoreClients
-import StoreModels
-import StoreSandbox
+import ShopModels
+import ShopPorts
+import ShopSandbox
 import StorefrontCore
 import StorefrontTesting
+import Synchronization
+import Testing
 
 /// A double a test did not set up fails that test, instead of quietly answering.
 @MainActor
@@ -30,7 +30,7 @@ struct DoublesTests {
     }
 
     @Test func aSheetControllerSpyWithoutADelegateFailsTheTest() async {
-        let shop = StoreProfile.standard()
+        let shop = ShopProfile.standard()
         let request = PaymentRequest(
             merchantIdentifier: shop.merchantIdentifier, merchantName: shop.name, countryCode: shop.countryCode, currency: shop.currency,
             supportedNetworks: shop.supportedNetworks, merchantCapabilities: [.threeDSecure], summaryItems: [],
@@ -84,7 +84,7 @@ struct DoublesTests {
         catalog.closeGate()
         let product = store.state.productList.rows[0]
         let line = CartLine(productID: product.id, name: product.name, unitPrice: product.price, quantity: 1)
-        store.send(.addToCart) { $0.expectAdded(line, in: catalog.store) }
+        store.send(.addToCart) { $0.expectAdded(line, in: catalog.shop) }
         return store
     }
 }
@@ -99,7 +99,7 @@ final class GatedCatalog: CatalogRepository {
 
     func closeGate() { closed.withLock { $0 = true } }
 
-    var store: StoreProfile { base.store }
+    var shop: ShopProfile { base.shop }
     func count(matching query: String) async throws -> Int { try await base.count(matching: query) }
     func page(matching query: String, offset: Int, limit: Int) async throws -> [Product] { try await base.page(matching: query, offset: offset, limit: limit) }
     func product(id: ProductID) async throws -> Product? {
@@ -129,16 +129,16 @@ struct UnimplementedDependenciesTests {
         }
         let said = named.withLock { $0 }
         #expect(said.contains { $0.contains("CatalogRepository.count(matching:)") }, "\(said)")
-        #expect(said.contains { $0.contains("CartStore.lines(forCustomer:)") }, "\(said)")
-        #expect(said.contains { $0.contains("WalletStore.wallet(forCustomer:)") }, "\(said)")
+        #expect(said.contains { $0.contains("CartRepository.lines(forCustomer:)") }, "\(said)")
+        #expect(said.contains { $0.contains("WalletRepository.wallet(forCustomer:)") }, "\(said)")
     }
 
     @Test func whatTheFeatureUsesIsSetUpAndNothingElseIsCalled() async {
         var dependencies = StorefrontDependencies.unimplemented()
         dependencies.catalog = Fixtures.bundledCatalog
         dependencies.carts = nil
-        dependencies.accounts.wallets = InMemoryWalletStore()
-        dependencies.accounts.profiles = InMemoryAccountProfileStore()
+        dependencies.accounts.wallets = InMemoryWalletRepository()
+        dependencies.accounts.profiles = InMemoryAccountProfileRepository()
         let store = await TestStore(dependencies: dependencies)
         store.send(.moveDown) { $0.productList.selectedIndex = 1 }
         await store.finish()

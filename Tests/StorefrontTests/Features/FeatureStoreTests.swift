@@ -1,16 +1,16 @@
 import CustomDump
-import Testing
-import StoreClients
-import StoreModels
+import ShopModels
+import ShopPorts
 import StorefrontCore
 import StorefrontTesting
+import Testing
 
 /// The test-store style: one action, the whole state change; effects' answers received one by one.
 @MainActor
 @Suite("Features, one action at a time")
 struct FeatureStoreTests {
     private let stack = TestStack()
-    private var shop: StoreProfile { stack.catalog.store }
+    private var shop: ShopProfile { stack.catalog.shop }
 
     @Test func movingDownSelectsTheNextProduct() async {
         let store = await TestStore(dependencies: stack.dependencies)
@@ -79,7 +79,7 @@ struct FeatureStoreTests {
     @Test func signingInMovesTheShopToTheAccount() async throws {
         var stack = stack
         let factory = SignInControllerFactorySpy(outcome: .success(TestCredential(user: "user-1", email: "jane@example.com", fullName: "Jane")))
-        stack.signIn = SignInServices(makeController: factory.factory, provider: SignInProviderStub(), auth: AuthManager(store: CredentialStoreSpy()))
+        stack.signIn = SignInServices(makeController: factory.factory, provider: SignInProviderStub(), auth: AuthManager(credentials: CredentialRepositorySpy()))
         let store = await TestStore(dependencies: stack.dependencies)
         await store.setUp(.showAccount)
         // The spy answers at once: the credential arrives in the same step, and its tokens are kept by an effect.

@@ -1,9 +1,9 @@
 import CustomDump
-import Testing
-import StoreClients
-import StoreModels
+import ShopModels
+import ShopPorts
 import StorefrontCore
 import StorefrontTesting
+import Testing
 
 /// A first purchase with something missing from the wallet: Pay points at what is missing, an
 /// empty chooser opens the form, every chooser ends with "Add a new …", and what the form saves is

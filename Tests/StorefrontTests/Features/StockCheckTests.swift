@@ -1,9 +1,9 @@
-import Synchronization
-import Testing
-import StoreClients
-import StoreModels
+import ShopModels
+import ShopPorts
 import StorefrontCore
 import StorefrontTesting
+import Synchronization
+import Testing
 
 /// A catalog whose fresh stock is set by the test, as other shoppers' checkouts would leave it,
 /// while its pages keep what they read at first.
@@ -14,7 +14,7 @@ final class StockTakenElsewhere: CatalogRepository {
 
     func setStock(of id: ProductID, to stock: Int) { fresh.withLock { $0[id] = stock } }
 
-    var store: StoreProfile { base.store }
+    var shop: ShopProfile { base.shop }
     func count(matching query: String) async throws -> Int { try await base.count(matching: query) }
     func page(matching query: String, offset: Int, limit: Int) async throws -> [Product] { try await base.page(matching: query, offset: offset, limit: limit) }
     func product(id: ProductID) async throws -> Product? {
@@ -29,12 +29,12 @@ final class StockTakenElsewhere: CatalogRepository {
 @MainActor
 @Suite("Stock checked after an add's frame")
 struct StockCheckTests {
-    private func store() async -> (TestStore, StockTakenElsewhere, Product, StoreProfile) {
+    private func store() async -> (TestStore, StockTakenElsewhere, Product, ShopProfile) {
         var stack = TestStack()
         let catalog = StockTakenElsewhere(base: stack.catalog)
         stack.catalog = catalog
         let store = await TestStore(dependencies: stack.dependencies)
-        return (store, catalog, store.state.productList.rows[0], catalog.store)
+        return (store, catalog, store.state.productList.rows[0], catalog.shop)
     }
 
     @Test func anAddTheFreshStockNoLongerCoversIsTakenBackAfterItsFrame() async {
@@ -86,7 +86,7 @@ struct StockCheckTests {
             $0.stockChecksDue = [:]
         }
         await store.receive(.cart(.stockChecked([StockCheck(productID: product.id, quantityBefore: 1, stock: stock)]))) { $0.expectStockChecked() }
-        // The store has more again: the add waits for the fresh stock, and nothing changes until it answers.
+        // The database has more again: the add waits for the fresh stock, and nothing changes until it answers.
         catalog.setStock(of: product.id, to: stock + 1)
         store.send(.addToCart) { $0.notice = nil }
         await store.receive(.cart(.stockReadForAdd(product, stock: stock + 1))) {

@@ -1,5 +1,5 @@
-import StoreClients
-import StoreModels
+import ShopModels
+import ShopPorts
 
 /// What is being bought: the lines, and whether paying empties the cart (Buy now on a product does not).
 public struct CheckoutOrder: Equatable, Sendable {

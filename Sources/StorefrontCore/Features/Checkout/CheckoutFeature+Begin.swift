@@ -1,5 +1,5 @@
-import StoreClients
-import StoreModels
+import ShopModels
+import ShopPorts
 
 /// Opening the payment sheet: the device's checks, the wallet's in an effect, a fresh controller, and One-Tap's ways in.
 extension CheckoutFeature {
@@ -18,7 +18,7 @@ extension CheckoutFeature {
             state.notice = Notice(.error, "Payments are not available on this device.")
             return .none
         }
-        guard let (_, request) = paymentRequest(for: order, oneTap: oneTap, env.storeProfile) else {
+        guard let (_, request) = paymentRequest(for: order, oneTap: oneTap, env.shopProfile) else {
             state.notice = Notice(.error, "This shop has no shipping methods.")
             return .none
         }
@@ -32,7 +32,7 @@ extension CheckoutFeature {
     }
 
     /// The shipping method a checkout starts with (the cheapest for One-Tap) and its payment request; nil without shipping methods.
-    private static func paymentRequest(for order: CheckoutOrder, oneTap: Bool, _ shop: StoreProfile) -> (ShippingMethod, PaymentRequest)? {
+    private static func paymentRequest(for order: CheckoutOrder, oneTap: Bool, _ shop: ShopProfile) -> (ShippingMethod, PaymentRequest)? {
         let subtotal = order.lines.subtotal(in: shop.currency)
         let shipping = oneTap
             ? shop.shippingMethods.min { $0.cost(forSubtotal: subtotal).minorUnits < $1.cost(forSubtotal: subtotal).minorUnits }
@@ -44,7 +44,7 @@ extension CheckoutFeature {
     /// The wallet answered: the sheet offers card setup, or a fresh controller presents it.
     static func walletChecked(_ state: inout AppState, _ order: CheckoutOrder, oneTap: Bool, canPay: Bool, noticeBefore: Notice?, _ env: ShopEnvironment) -> Effect {
         state.isCheckingWallet = false
-        let shop = env.storeProfile
+        let shop = env.shopProfile
         guard let (shipping, request) = paymentRequest(for: order, oneTap: oneTap, shop) else { return .none }
         guard canPay else {
             state.sheetAwaits = .cardToStart(order)

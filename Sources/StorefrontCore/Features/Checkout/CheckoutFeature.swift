@@ -1,5 +1,5 @@
-import StoreClients
-import StoreModels
+import ShopModels
+import ShopPorts
 
 /// What the payment sheet's session answers with.
 public enum CheckoutAction: Equatable, Sendable {
@@ -67,7 +67,7 @@ enum CheckoutFeature {
                     return .none
                 }
                 if let checkout = state.checkout {
-                    let chooser = CheckoutSheet.chooser(for: sheet.selectedRow, checkout, env.storeProfile)
+                    let chooser = CheckoutSheet.chooser(for: sheet.selectedRow, checkout, env.shopProfile)
                     // Nothing to choose from: straight to the form that adds one.
                     guard !chooser.options.isEmpty || chooser.addTitle == nil else {
                         state.paymentSheet = sheet
@@ -101,11 +101,11 @@ enum CheckoutFeature {
             checkout.shipTo = options.selectedContact
             checkout.contact = options.selectedContact
             state.checkout = checkout
-            let summary = CheckoutSheet.summaryItems(lines: checkout.order.lines, shipping: checkout.shippingMethod, env.storeProfile)
-            openSheet(&state, PaymentSheetState(merchantName: env.storeProfile.name, rowValues: [:], summaryItems: summary, phase: .reviewing))
+            let summary = CheckoutSheet.summaryItems(lines: checkout.order.lines, shipping: checkout.shippingMethod, env.shopProfile)
+            openSheet(&state, PaymentSheetState(merchantName: env.shopProfile.name, rowValues: [:], summaryItems: summary, phase: .reviewing))
             if let contact = options.selectedContact {
                 // As Apple's sheet does, the preselected contact is checked before anything can be paid.
-                CheckoutSheet.setRowErrors(&state, CheckoutSheet.contactErrors(for: contact, env.storeProfile))
+                CheckoutSheet.setRowErrors(&state, CheckoutSheet.contactErrors(for: contact, env.shopProfile))
             }
             CheckoutSheet.refreshRows(&state)
             if checkout.oneTap { requestAuthorization(&state) }
@@ -167,7 +167,7 @@ enum CheckoutFeature {
                 send(.checkout(.summaryUpdated(update.summaryItems)))
             }
         case .shippingMethod:
-            guard let method = env.storeProfile.shippingMethods[safe: index] else { return .none }
+            guard let method = env.shopProfile.shippingMethods[safe: index] else { return .none }
             checkout.shippingMethod = method
             state.checkout = checkout
             CheckoutSheet.refreshRows(&state)

@@ -1,4 +1,4 @@
-import StoreClients
+import ShopPorts
 
 /// The words a checkout shows for what went wrong, one place for every payment error.
 enum CheckoutMessages {

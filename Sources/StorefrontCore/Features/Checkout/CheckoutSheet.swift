@@ -1,12 +1,12 @@
 import Foundation
-import StoreClients
-import StoreModels
+import ShopModels
+import ShopPorts
 
 /// What the sheet shows and asks for, worked out from the shop's profile: the request, the summary,
 /// the rows, the choosers and what the shop cannot accept about a contact.
 @MainActor
 enum CheckoutSheet {
-    static func paymentRequest(lines: [CartLine], shipping: ShippingMethod, _ shop: StoreProfile) -> PaymentRequest {
+    static func paymentRequest(lines: [CartLine], shipping: ShippingMethod, _ shop: ShopProfile) -> PaymentRequest {
         PaymentRequest(
             merchantIdentifier: shop.merchantIdentifier, merchantName: shop.name, countryCode: shop.countryCode,
             currency: shop.currency, supportedNetworks: shop.supportedNetworks,
@@ -16,12 +16,12 @@ enum CheckoutSheet {
         )
     }
 
-    nonisolated static func totals(lines: [CartLine], shipping: ShippingMethod, _ shop: StoreProfile) -> CartTotals {
+    nonisolated static func totals(lines: [CartLine], shipping: ShippingMethod, _ shop: ShopProfile) -> CartTotals {
         Cart(currency: shop.currency, lines: lines).totals(shipping: shipping, tax: shop.tax)
     }
 
     /// Subtotal, shipping, tax, then the total labelled with the merchant's name.
-    nonisolated static func summaryItems(lines: [CartLine], shipping: ShippingMethod, _ shop: StoreProfile) -> [SummaryItem] {
+    nonisolated static func summaryItems(lines: [CartLine], shipping: ShippingMethod, _ shop: ShopProfile) -> [SummaryItem] {
         let totals = totals(lines: lines, shipping: shipping, shop)
         return [
             SummaryItem(label: "Subtotal", amount: totals.subtotal),
@@ -46,7 +46,7 @@ enum CheckoutSheet {
         state.paymentSheet = sheet
     }
 
-    static func chooser(for row: PaymentSheetRow, _ checkout: Checkout, _ shop: StoreProfile) -> ChooserState {
+    static func chooser(for row: PaymentSheetRow, _ checkout: Checkout, _ shop: ShopProfile) -> ChooserState {
         let options = checkout.options
         switch row {
         case .card:
@@ -76,7 +76,7 @@ enum CheckoutSheet {
     }
 
     /// What the shop cannot accept about a shipping contact: the address form's checks, then where it ships.
-    nonisolated static func contactErrors(for contact: Contact, _ shop: StoreProfile) -> [ContactFieldError] {
+    nonisolated static func contactErrors(for contact: Contact, _ shop: ShopProfile) -> [ContactFieldError] {
         let problems = AddressEntry(contact).problems()
         var errors = AddressField.allCases.compactMap { field in
             problems[field].map { ContactFieldError(field: field.contactField, message: $0) }
@@ -91,7 +91,7 @@ enum CheckoutSheet {
 /// Where the shop ships: the one check the address form and the payment sheet share.
 enum ShippingRules {
     /// Why the shop will not ship to `country`, or nil when it does.
-    static func refusal(country: String, _ shop: StoreProfile) -> String? {
+    static func refusal(country: String, _ shop: ShopProfile) -> String? {
         guard country.trimmingCharacters(in: .whitespaces).uppercased() != shop.countryCode else { return nil }
         return "\(shop.name) ships to \(shop.countryCode) addresses only."
     }

@@ -1,5 +1,5 @@
-import StoreClients
-import StoreModels
+import ShopModels
+import ShopPorts
 
 /// Where a screen can send the shopper. Injected, so a feature never reaches an app-wide navigator.
 public enum Destination: Hashable, Sendable {

@@ -1,5 +1,5 @@
-import StoreClients
-import StoreModels
+import ShopModels
+import ShopPorts
 
 /// The charge in flight: what it charges, its idempotency key and the token it was made with.
 ///
@@ -20,7 +20,7 @@ struct OrderPlacement: Sendable {
     var provider: any PaymentProvider
     var backend: any MerchantBackend
     var ids: IDGenerator
-    var shop: StoreProfile
+    var shop: ShopProfile
     var order: CheckoutOrder
     var customerID: String
 

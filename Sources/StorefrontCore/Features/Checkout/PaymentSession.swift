@@ -1,5 +1,5 @@
-import StoreClients
-import StoreModels
+import ShopModels
+import ShopPorts
 
 /// One payment sheet's session with its controller: the controller's delegate, so the store is not.
 ///
@@ -11,7 +11,7 @@ public final class PaymentSession: PaymentAuthorizationControllerDelegate {
     private let controller: any PaymentAuthorizationControlling
     private let mailbox: ActionMailbox
     private let placement: OrderPlacement
-    private let shop: StoreProfile
+    private let shop: ShopProfile
     /// The shipping method the delegate prices the summary with, as the controller reports it.
     private var shippingMethod: ShippingMethod
     /// Set once the shopper authorizes a payment on this sheet; decides what closing the sheet leaves behind.
@@ -24,11 +24,11 @@ public final class PaymentSession: PaymentAuthorizationControllerDelegate {
         let dependencies = env.dependencies
         self.controller = controller
         self.mailbox = env.mailbox
-        self.shop = env.storeProfile
+        self.shop = env.shopProfile
         self.shippingMethod = shippingMethod
         self.placement = OrderPlacement(
             provider: dependencies.paymentProvider, backend: dependencies.merchantBackend, ids: dependencies.ids,
-            shop: env.storeProfile, order: order, customerID: customerID
+            shop: env.shopProfile, order: order, customerID: customerID
         )
         controller.delegate = self
     }

@@ -1,4 +1,4 @@
-import StoreModels
+import ShopModels
 
 /// The rows of the payment sheet, top to bottom.
 public enum PaymentSheetRow: Int, CaseIterable, Hashable, Sendable {

@@ -1,5 +1,5 @@
-import StoreClients
-import StoreModels
+import ShopModels
+import ShopPorts
 
 /// Adding a card, an address or a contact from the open payment sheet: the chooser's "Add a new …"
 /// row (or an empty chooser) opens the form, and what it saves is chosen on the sheet.

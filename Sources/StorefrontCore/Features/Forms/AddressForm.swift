@@ -1,12 +1,12 @@
-import StoreClients
-import StoreModels
+import ShopModels
+import ShopPorts
 
 /// The address form: checked in place, including where the shop ships, then saved to the wallet.
 @MainActor
 enum AddressForm {
     static func make(_ state: AppState, _ env: ShopEnvironment) -> FormState {
         let profile = state.profile
-        let shop = env.storeProfile
+        let shop = env.shopProfile
         return FormState(
             purpose: .addAddress, title: "Add an address",
             message: "\(shop.name) ships to \(shop.countryCode) addresses. The email gets the receipt.",
@@ -31,7 +31,7 @@ enum AddressForm {
             phone: form.value(AddressField.phone.rawValue)
         )
         var problems = Dictionary(uniqueKeysWithValues: entry.problems().map { ($0.key.rawValue, $0.value) })
-        if problems[AddressField.country.rawValue] == nil, let elsewhere = ShippingRules.refusal(country: entry.country, env.storeProfile) {
+        if problems[AddressField.country.rawValue] == nil, let elsewhere = ShippingRules.refusal(country: entry.country, env.shopProfile) {
             problems[AddressField.country.rawValue] = elsewhere
         }
         guard problems.isEmpty, let contact = entry.contact(id: "addr_" + env.dependencies.ids.next()) else {

@@ -1,6 +1,6 @@
 import Foundation
-import StoreClients
-import StoreModels
+import ShopModels
+import ShopPorts
 
 /// The card form: checked in place, then vaulted by the payment provider and saved to the wallet.
 @MainActor
@@ -51,7 +51,7 @@ enum CardForm {
         }
     }
 
-    /// The provider kept the card: the wallet store keeps it next.
+    /// The provider kept the card: the wallet repository keeps it next.
     static func vaulted(_ state: inout AppState, _ card: PaymentMethod, _ env: ShopEnvironment) -> Effect {
         FormFeature.showFieldErrors(&state, [:])
         state.form?.status = "Saving your card…"

@@ -1,5 +1,5 @@
-import StoreClients
-import StoreModels
+import ShopModels
+import ShopPorts
 
 /// What an effect answers a form with.
 public enum FormAction: Equatable, Sendable {
@@ -7,9 +7,9 @@ public enum FormAction: Equatable, Sendable {
     case invalid([String: String])
     /// The payment provider kept the card from the card form.
     case cardVaulted(PaymentMethod)
-    /// The wallet store kept the card.
+    /// The wallet repository kept the card.
     case cardSaved(PaymentMethod)
-    /// The wallet store kept the address.
+    /// The wallet repository kept the address.
     case addressSaved(Contact)
     /// The form could not be saved: the message goes on `field`, or on the whole form when nil.
     case failed(message: String, field: String?)

@@ -1,4 +1,4 @@
-import StoreModels
+import ShopModels
 
 /// A form: sign-in, a new card, or a new address. Each field shows its own error in place.
 public struct FormState: Equatable, Sendable {

@@ -1,5 +1,5 @@
-import StoreClients
-import StoreModels
+import ShopModels
+import ShopPorts
 
 /// What sign-in's controller and the checks it needs answer with.
 public enum SignInAction: Equatable, Sendable {
@@ -187,7 +187,7 @@ enum SignInFeature {
         state.customerID = account?.customerID ?? accounts.guestID
         state.stockChecksDue = [:]
         state.cartSaveFailed = nil
-        if !mergingGuestCart { state.cart = Cart(currency: env.storeProfile.currency) }
+        if !mergingGuestCart { state.cart = Cart(currency: env.shopProfile.currency) }
         AccountFeature.refresh(&state, env)
         CartFeature.showCart(&state, env)
         return effect + AccountFeature.pointTheSheetsWallet(at: state.customerID, env) + CartFeature.restore(&state, env)

@@ -1,4 +1,4 @@
-import StoreClients
+import ShopPorts
 
 /// One sign-in: the controller's delegate and presentation context, posting what it hears as actions.
 ///

@@ -1,0 +1,135 @@
+import Foundation
+import ShopModels
+import ShopPorts
+
+/// The merchant backend the shop runs on, whatever the provider: starts the order (reserving stock),
+/// charges through the provider, and settles the order. The same idempotency key never charges twice.
+///
+/// Order of calls per payment: `orders.begin` (reserves) → `processor.charge` → `orders.finish`.
+public actor LiveMerchantBackend: MerchantBackend {
+    /// The steps between which a process can die; fault tests stop the process at each.
+    public enum Step: String, Sendable, CaseIterable {
+        case afterReserving = "after-reserving"
+        case afterCharging = "after-charging"
+        case afterRecording = "after-recording"
+    }
+
+    private let processor: any ChargeProcessor
+    private let orders: any OrderRepository
+    private let dates: DateSource
+    private let reached: @Sendable (Step) -> Void
+
+    /// `reached` is called as each step completes; the shop passes a no-op, fault tests a kill.
+    public init(processor: any ChargeProcessor, orders: any OrderRepository, dates: DateSource, reached: @escaping @Sendable (Step) -> Void = { _ in }) {
+        self.processor = processor
+        self.orders = orders
+        self.dates = dates
+        self.reached = reached
+    }
+
+    public func processPayment(token: PaymentToken, order draft: OrderDraft, idempotencyKey: String) async throws(MerchantBackendError) -> OrderConfirmation {
+        let order: Order
+        do {
+            order = try await orders.begin(draft, idempotencyKey: idempotencyKey, tokenID: token.id, paymentDescription: token.paymentMethod.shortName, placedAt: dates.now())
+        } catch {
+            throw Self.backendError(error)
+        }
+        reached(.afterReserving)
+        if order.totals.total != draft.totals.total { throw .idempotencyMismatch }
+        switch order.status {
+        case .paid: return OrderConfirmation(orderNumber: order.number, total: order.totals.total)
+        case .declined, .canceled:
+            // The same key gives the first result: the reason the provider filed, when it filed one.
+            if case .declined(let reason)? = try? await processor.recordedCharge(forKey: idempotencyKey)?.outcome { throw .declined(reason) }
+            throw .declined(.generic)
+        default: break
+        }
+        let charge: LedgerCharge
+        do {
+            charge = try await processor.charge(ChargeRequest(
+                tokenID: token.id, amount: draft.totals.total, idempotencyKey: idempotencyKey,
+                orderNumber: order.number, customerID: draft.customerID
+            ))
+        } catch .timedOut {
+            // The charge may or may not have happened: the order stays open and a retry with the same key settles it.
+            try? await orders.finish(orderNumber: order.number, status: .unknown, failure: nil)
+            throw .timedOut
+        } catch {
+            try? await orders.finish(orderNumber: order.number, status: .canceled, failure: "\(error)")
+            throw error
+        }
+        reached(.afterCharging)
+        do {
+            if case .declined(let reason) = charge.outcome {
+                try await orders.finish(orderNumber: order.number, status: .declined, failure: reason.message)
+                throw MerchantBackendError.declined(reason)
+            }
+            try await orders.finish(orderNumber: order.number, status: .paid, failure: nil)
+            reached(.afterRecording)
+        } catch let error as MerchantBackendError {
+            throw error
+        } catch {
+            throw Self.backendError(error)
+        }
+        return OrderConfirmation(orderNumber: order.number, total: order.totals.total)
+    }
+
+    /// What a settlement did: the orders it settled, and those it had to leave open for now.
+    public struct Settlement: Sendable {
+        public var settled: [(number: String, status: OrderStatus)] = []
+        /// Orders the provider could not answer for (unreachable, or still deciding); the next start tries again.
+        public var leftOpen: [(number: String, reason: String)] = []
+    }
+
+    /// Settles orders left open by a stop or an unanswered charge, from the provider's records:
+    /// charged means paid, declined means declined, no record means it was never charged (canceled,
+    /// stock released). Run at start, before any shopper pays.
+    ///
+    /// Only orders open for longer than `minimumAge` are touched: another process sharing the
+    /// database may be in the middle of charging a younger one. An older one may still be charged
+    /// too (its process was stopped, not killed), so "never charged" is a claim, not a guess: a void
+    /// is filed under the order's idempotency key first, and the provider keeps the first record for
+    /// a key. Either the void wins, and the late charge gets the void instead of money, or the
+    /// charge won, and the order is settled as paid. Never both.
+    ///
+    /// An order the provider cannot answer for is left open and named; only the shop's own database
+    /// failing stops the settlement.
+    public func reconcile(minimumAge: Duration = .seconds(120)) async throws -> Settlement {
+        var result = Settlement()
+        // An age of zero settles every open order, whatever the wall clock says about when it was
+        // placed (a clock stepped back would otherwise make a just-placed order look younger than zero).
+        let cutoff = minimumAge <= .zero ? Date.distantFuture : dates.now().addingTimeInterval(-Double(minimumAge.components.seconds))
+        for order in try await orders.unsettledOrders() where order.placedAt <= cutoff {
+            let outcome: ChargeOutcome
+            do {
+                if let recorded = try await processor.recordedCharge(forKey: order.idempotencyKey) {
+                    outcome = recorded.outcome
+                } else {
+                    outcome = try await processor.void(key: order.idempotencyKey, amount: order.total).outcome
+                }
+            } catch {
+                result.leftOpen.append((order.number, "\(error)"))
+                continue
+            }
+            let status: OrderStatus
+            var failure: String?
+            switch outcome {
+            case .succeeded: status = .paid
+            case .declined(.voided): status = .canceled; failure = "never charged"
+            case .declined(let reason): status = .declined; failure = reason.message
+            }
+            try await orders.finish(orderNumber: order.number, status: status, failure: failure)
+            result.settled.append((order.number, status))
+        }
+        return result
+    }
+
+    private static func backendError(_ error: any Error) -> MerchantBackendError {
+        switch error as? OrderRepositoryError {
+        case .soldOut(let name, let available): .soldOut(productName: name, available: available)
+        case .idempotencyMismatch: .idempotencyMismatch
+        case .storage(let why): .unavailable(why)
+        case nil: .unavailable("\(error)")
+        }
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import ShopModels
+
+/// Pages products out of wherever the catalog lives, so no screen ever holds the whole catalog.
+///
+/// Reads are `async`: the catalog may live in a database across a network, or behind a lock, and the
+/// shop answers keys that need no data while a read is pending. Each read is bounded by `limit`.
+public protocol CatalogRepository: Sendable {
+    /// The merchant profile that came with the catalog.
+    var shop: ShopProfile { get }
+    /// How many products match `query` (all of them when it is empty).
+    func count(matching query: String) async throws -> Int
+    /// At most `limit` matching products, starting at `offset`, in catalog order.
+    func page(matching query: String, offset: Int, limit: Int) async throws -> [Product]
+    /// One product by id, or nil when there is none.
+    func product(id: ProductID) async throws -> Product?
+}
+
+/// Past paid orders, newest first: one customer's, or everyone's when `customer` is nil.
+public protocol OrderHistory: Sendable {
+    func count(customer: String?) async throws -> Int
+    func orders(customer: String?, offset: Int, limit: Int) async throws -> [Order]
+    func order(number: String) async throws -> Order?
+}
+
+/// A storage failure that the shopper should be told about in plain words.
+public struct StorageError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var message: String
+    /// The database could not be reached (a server that is down or restarting): the same
+    /// call may work in a moment, so the shop keeps what it has and tries again.
+    public var isUnavailable: Bool
+    public init(_ message: String, isUnavailable: Bool = false) {
+        self.message = message
+        self.isUnavailable = isUnavailable
+    }
+    public var description: String { message }
+
+    /// The words a shopper sees while the database cannot be reached.
+    public static let unavailableMessage = "The database is not reachable; retrying"
+
+    /// Any storage failure as the shop tells it; a `StorageError` stays what it is.
+    public init(describing error: any Error) {
+        self = error as? StorageError ?? StorageError("\(error)")
+    }
+}
+
+/// Where placed orders are kept, with the stock they take.
+///
+/// Order of calls for one charge: `begin` (creates the order with its lines and totals frozen,
+/// reserves stock in the same transaction, stores the idempotency key before any charge) →
+/// the charge → `finish` (paid: reserved becomes sold; declined or canceled: stock is released).
+public protocol OrderRepository: OrderHistory {
+    /// Starts an order for `draft`, or returns the order already started with this key.
+    func begin(_ draft: OrderDraft, idempotencyKey: String, tokenID: String, paymentDescription: String, placedAt: Date) async throws(OrderRepositoryError) -> Order
+    /// Records how the charge ended and settles the reserved stock.
+    func finish(orderNumber: String, status: OrderStatus, failure: String?) async throws(OrderRepositoryError)
+    /// Orders whose charge has not been settled (the process stopped, or the provider did not answer).
+    func unsettledOrders() async throws -> [UnsettledOrder]
+}
+
+/// A row of `orders` as both databases keep it; each adapter reads it its own way and builds
+/// the `Order` here, so the two cannot drift apart. Decodable by the columns' names in camel case.
+public struct StoredOrderRow: Decodable, Sendable {
+    public var number: String
+    public var idempotencyKey: String
+    public var status: String
+    public var placedAt: Double
+    public var currency: String
+    public var subtotal: Int64
+    public var shipping: Int64
+    public var tax: Int64
+    public var paymentDescription: String
+    public var shippingMethod: String
+    public var shipTo: String
+    public var customer: String
+    public var paymentReference: String?
+
+    /// The columns in the order `init(columns:)` takes them.
+    public static let columns = "number, idempotency_key, status, placed_at, currency, subtotal, shipping, tax, payment_description, shipping_method, ship_to, customer, payment_reference"
+
+    public init(columns row: (String, String, String, Double, String, Int64, Int64, Int64, String, String, String, String, String?)) {
+        (number, idempotencyKey, status, placedAt, currency, subtotal, shipping, tax, paymentDescription, shippingMethod, shipTo, customer, paymentReference) = row
+    }
+
+    /// The totals frozen on the order, in its own currency (`fallback` when the code is unknown).
+    public func totals(or fallback: Currency) -> CartTotals {
+        CartTotals(stored: currency, subtotal: subtotal, shipping: shipping, tax: tax, fallback: fallback)
+    }
+
+    public func unsettled(fallback: Currency) -> UnsettledOrder {
+        UnsettledOrder(number: number, idempotencyKey: idempotencyKey, placedAt: Date(timeIntervalSince1970: placedAt), total: totals(or: fallback).total)
+    }
+
+    /// The order, with `lines` built in its own currency.
+    public func order(fallback: Currency, lines: (Currency) -> [CartLine]) -> Order {
+        let totals = totals(or: fallback)
+        return Order(
+            number: number, placedAt: Date(timeIntervalSince1970: placedAt), lines: lines(totals.total.currency), totals: totals,
+            status: OrderStatus(rawValue: status) ?? .unknown, paymentDescription: paymentDescription,
+            shippingMethodLabel: shippingMethod, shipTo: shipTo, customerID: customer, paymentReference: paymentReference
+        )
+    }
+}
+
+/// An order still waiting to learn how its charge ended.
+public struct UnsettledOrder: Hashable, Sendable {
+    public var number: String
+    public var idempotencyKey: String
+    public var placedAt: Date
+    /// What the order charges, with tax and shipping: what a void is filed for.
+    public var total: Money
+    public init(number: String, idempotencyKey: String, placedAt: Date, total: Money) {
+        self.number = number
+        self.idempotencyKey = idempotencyKey
+        self.placedAt = placedAt
+        self.total = total
+    }
+}
+
+/// Why an order could not be started or finished.
+public enum OrderRepositoryError: Error, Equatable, Sendable {
+    /// Not enough of a product is left; nothing was reserved.
+    case soldOut(productName: String, available: Int)
+    /// The key was used before for a different order.
+    case idempotencyMismatch
+    case storage(String)
+}
+
+/// Where each customer's cart is kept, so it survives quitting, a crash and reconnecting.
+public protocol CartRepository: Sendable {
+    func lines(forCustomer customer: String) async throws -> [CartLine]
+    /// Replaces the customer's cart with `lines`.
+    func save(_ lines: [CartLine], forCustomer customer: String) async throws
+}
+
+/// The words a catalog search matches on: runs of letters and digits, lowercased, accents removed
+/// (what SQLite's `unicode61 remove_diacritics 2` tokenizer keeps), so every repository splits alike.
+public enum SearchWords {
+    public static func words(in text: String) -> [String] {
+        text.split { !($0.isLetter || $0.isNumber) }
+            .map { $0.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased() }
+            .filter { !$0.isEmpty }
+    }
+}

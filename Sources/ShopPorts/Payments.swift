@@ -1,0 +1,211 @@
+import Foundation
+import ShopModels
+
+/// A single-use token for an authorized payment, made by the payment provider.
+public struct PaymentToken: Hashable, Sendable {
+    public var id: String
+    public var paymentMethod: PaymentMethod
+    public init(id: String, paymentMethod: PaymentMethod) {
+        self.id = id
+        self.paymentMethod = paymentMethod
+    }
+}
+
+/// Why a card was declined, with the words the shopper sees.
+public enum DeclineReason: String, Hashable, Sendable, CaseIterable {
+    case generic, insufficientFunds, expiredCard, incorrectCVC, processingError, incorrectNumber
+    /// Not the card's doing: the shop settled the order as never charged while its charge waited
+    /// (the buyer's process was stopped past the settle age), and voided the charge's key first.
+    case voided
+    /// The card wants the shopper to pass a check (3-D Secure) in a browser, which a terminal cannot show.
+    case authenticationRequired
+
+    public var message: String {
+        switch self {
+        case .generic: "Your card was declined."
+        case .insufficientFunds: "Your card has insufficient funds."
+        case .expiredCard: "Your card has expired."
+        case .incorrectCVC: "Your card's security code is incorrect."
+        case .processingError: "An error occurred while processing your card. Try again in a little bit."
+        case .incorrectNumber: "Your card number is incorrect."
+        case .voided: "This order waited too long and was canceled before any charge; you were not charged. Pay again to place a new order."
+        case .authenticationRequired: "This card needs a check in a browser, which a terminal cannot show; choose another card."
+        }
+    }
+}
+
+/// Failures of the payment provider.
+public enum PaymentProviderError: Error, Hashable, Sendable {
+    case cardRejected(DeclineReason)
+    /// The provider refused the card for a reason of its own, in its words.
+    case cardRefused(String)
+    case unavailable(String)
+}
+
+/// Whose money moves: none (the sandbox), a provider's test mode, or real money.
+public enum PaymentMode: String, Hashable, Sendable {
+    case sandbox, test, live
+
+    /// What the checkout header says, so no one mistakes a live shop for a demo or the reverse.
+    public var label: String {
+        switch self {
+        case .sandbox: "sandbox payments"
+        case .test: "Stripe test mode"
+        case .live: "live payments"
+        }
+    }
+}
+
+/// The payment provider: keeps cards in its vault and turns authorized payments into chargeable tokens.
+public protocol PaymentProvider: Sendable {
+    /// Whether payments here are pretend, test-mode or real.
+    var mode: PaymentMode { get }
+    /// Sends a card to the provider's vault once, for `customerID` (the shop's id for the buyer);
+    /// the answer names the card by a token, so the shop never keeps the number or the security code.
+    func vault(_ card: CardDetails, forCustomer customerID: String) async throws(PaymentProviderError) -> PaymentMethod
+    func createToken(for payment: Payment) async throws(PaymentProviderError) -> PaymentToken
+    /// Whether a card kept in a wallet is one this provider can charge (cards vaulted elsewhere are hidden).
+    func canCharge(_ card: PaymentMethod) -> Bool
+}
+
+/// What the merchant backend needs to place an order.
+public struct OrderDraft: Hashable, Sendable {
+    public var lines: [CartLine]
+    public var totals: CartTotals
+    public var shippingMethod: ShippingMethod
+    public var shippingContact: Contact
+    /// Who is buying: the signed-in account or the guest.
+    public var customerID: String
+
+    public init(lines: [CartLine], totals: CartTotals, shippingMethod: ShippingMethod, shippingContact: Contact, customerID: String) {
+        self.lines = lines
+        self.totals = totals
+        self.shippingMethod = shippingMethod
+        self.shippingContact = shippingContact
+        self.customerID = customerID
+    }
+}
+
+/// The backend's receipt for a paid order.
+public struct OrderConfirmation: Hashable, Sendable {
+    public var orderNumber: String
+    public var total: Money
+    public init(orderNumber: String, total: Money) {
+        self.orderNumber = orderNumber
+        self.total = total
+    }
+}
+
+/// Failures of the merchant backend.
+public enum MerchantBackendError: Error, Hashable, Sendable {
+    case declined(DeclineReason)
+    /// Not enough of a product is left; nothing was charged or reserved.
+    case soldOut(productName: String, available: Int)
+    /// The same idempotency key came with different parameters.
+    case idempotencyMismatch
+    /// No answer in time; retrying with the same key is safe.
+    case timedOut
+    /// The payment provider could not be reached before anything was charged.
+    case providerUnreachable
+    case unavailable(String)
+}
+
+/// Charges a token for an order. The same idempotency key never charges twice.
+public protocol MerchantBackend: Sendable {
+    func processPayment(token: PaymentToken, order: OrderDraft, idempotencyKey: String) async throws(MerchantBackendError) -> OrderConfirmation
+}
+
+/// How a recorded charge ended.
+public enum ChargeOutcome: Hashable, Sendable {
+    case succeeded
+    case declined(DeclineReason)
+}
+
+/// One charge in a provider's records, filed under its idempotency key.
+public struct LedgerCharge: Hashable, Sendable {
+    public var key: String
+    public var tokenID: String
+    public var amount: Money
+    public var outcome: ChargeOutcome
+
+    public init(key: String, tokenID: String, amount: Money, outcome: ChargeOutcome) {
+        self.key = key
+        self.tokenID = tokenID
+        self.amount = amount
+        self.outcome = outcome
+    }
+}
+
+/// One charge the backend asks a provider for: what to charge, for whom, for which order.
+public struct ChargeRequest: Hashable, Sendable {
+    public var tokenID: String
+    public var amount: Money
+    public var idempotencyKey: String
+    public var orderNumber: String
+    /// The shop's id for the buyer.
+    public var customerID: String
+
+    public init(tokenID: String, amount: Money, idempotencyKey: String, orderNumber: String, customerID: String) {
+        self.tokenID = tokenID
+        self.amount = amount
+        self.idempotencyKey = idempotencyKey
+        self.orderNumber = orderNumber
+        self.customerID = customerID
+    }
+}
+
+/// Charges payment tokens at a provider. A key charges at most once: the same key gives the first answer.
+public protocol ChargeProcessor: Sendable {
+    /// Charges the request under its idempotency key, or answers with what the key already holds.
+    func charge(_ request: ChargeRequest) async throws(MerchantBackendError) -> LedgerCharge
+    /// What the provider has filed under `key`: nil when nothing.
+    func recordedCharge(forKey key: String) async throws -> LedgerCharge?
+    /// Files a void under `key` unless something is filed there already; returns what is filed.
+    func void(key: String, amount: Money) async throws -> LedgerCharge
+}
+
+/// A payment provider's own records of charges: what makes a retry with the same key safe.
+public protocol ChargeLedger: Sendable {
+    /// The charge filed under `key`, or nil when there is none.
+    func charge(forKey key: String) async throws -> LedgerCharge?
+    /// Files `charge` unless its key is taken; returns what is filed under the key either way.
+    func record(_ charge: LedgerCharge) async throws -> LedgerCharge
+}
+
+/// A payment provider's ids for the shop's customers and payments, kept beside them in the shop's database.
+///
+/// Filing is first-wins, like the ledger: two processes that race to file get the same answer.
+public protocol ProviderReferenceRepository: Sendable {
+    /// The provider's id for `customer` in `account` (such as "stripe:test"), or nil.
+    func customerReference(for customer: String, account: String) async throws -> String?
+    /// Files `reference` for `customer` in `account` unless one is filed; returns the one filed.
+    func fileCustomerReference(_ reference: String, for customer: String, account: String) async throws -> String
+    /// The provider's id for the payment of the order started under `orderKey`, or nil.
+    func paymentReference(forOrderKey orderKey: String) async throws -> String?
+    /// Files `reference` on the order started under `orderKey` unless one is filed; returns the one filed.
+    func filePaymentReference(_ reference: String, forOrderKey orderKey: String) async throws -> String
+}
+
+extension ChargeOutcome {
+    /// How a ledger stores the outcome: `succeeded` or `declined:<reason>`.
+    public var ledgerText: String {
+        switch self {
+        case .succeeded: "succeeded"
+        case .declined(let reason): "declined:\(reason.rawValue)"
+        }
+    }
+
+    /// Reads `ledgerText` back; an unknown reason reads as a generic decline.
+    public init(ledgerText: String) {
+        self = ledgerText == "succeeded"
+            ? .succeeded
+            : .declined(DeclineReason(rawValue: String(ledgerText.dropFirst("declined:".count))) ?? .generic)
+    }
+}
+
+/// Filing a payment reference for an order key the shop never started.
+public struct UnknownOrderKey: Error, CustomStringConvertible {
+    public var orderKey: String
+    public init(orderKey: String) { self.orderKey = orderKey }
+    public var description: String { "no order was started under idempotency key \(orderKey)" }
+}

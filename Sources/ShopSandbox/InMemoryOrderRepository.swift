@@ -1,0 +1,66 @@
+import Foundation
+import ShopModels
+import ShopPorts
+import Synchronization
+
+/// Orders kept in memory, newest first, with no stock limits: for tests and the in-memory sandbox.
+public final class InMemoryOrderRepository: OrderRepository {
+    private let orders = Mutex<[Order]>([])
+    private let keys = Mutex<[String: String]>([:])
+
+    public init(orders: [Order] = []) {
+        self.orders.withLock { $0 = orders }
+    }
+
+    public func begin(_ draft: OrderDraft, idempotencyKey: String, tokenID: String, paymentDescription: String, placedAt: Date) throws(OrderRepositoryError) -> Order {
+        if let number = keys.withLock({ $0[idempotencyKey] }), let existing = orders.withLock({ $0.first { $0.number == number } }) {
+            return existing
+        }
+        let contact = draft.shippingContact
+        let order = orders.withLock { all in
+            let order = Order(
+                number: "SF-" + String(1_000_000 + all.count + 1).dropFirst(), placedAt: placedAt, lines: draft.lines,
+                totals: draft.totals, status: .charging, paymentDescription: paymentDescription,
+                shippingMethodLabel: draft.shippingMethod.label, shipTo: contact.shipToLine,
+                customerID: draft.customerID
+            )
+            all.insert(order, at: 0)
+            return order
+        }
+        keys.withLock { $0[idempotencyKey] = order.number }
+        return order
+    }
+
+    public func finish(orderNumber: String, status: OrderStatus, failure: String?) throws(OrderRepositoryError) {
+        orders.withLock { all in
+            if let index = all.firstIndex(where: { $0.number == orderNumber }) { all[index].status = status }
+        }
+    }
+
+    public func unsettledOrders() throws -> [UnsettledOrder] {
+        let open = Dictionary(uniqueKeysWithValues: orders.withLock { $0.filter { $0.status.isOpen }.map { ($0.number, $0) } })
+        return keys.withLock {
+            $0.compactMap { key, number in
+                open[number].map { UnsettledOrder(number: number, idempotencyKey: key, placedAt: $0.placedAt, total: $0.totals.total) }
+            }
+        }
+            .sorted { $0.number < $1.number }
+    }
+
+    /// Placed orders only: attempts that were declined or canceled are not the shopper's orders.
+    private func placed(by customer: String?) -> [Order] {
+        orders.withLock { $0.filter { $0.status == .paid && (customer == nil || $0.customerID == customer) } }
+    }
+
+    public func count(customer: String?) throws -> Int { placed(by: customer).count }
+
+    public func orders(customer: String?, offset: Int, limit: Int) throws -> [Order] {
+        let all = placed(by: customer)
+        guard offset >= 0, offset < all.count, limit > 0 else { return [] }
+        return Array(all[offset..<min(all.count, offset + limit)])
+    }
+
+    public func order(number: String) throws -> Order? {
+        orders.withLock { $0.first { $0.number == number } }
+    }
+}

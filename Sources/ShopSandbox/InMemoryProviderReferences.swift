@@ -1,0 +1,32 @@
+import ShopPorts
+import Synchronization
+
+/// A provider's ids for customers and payments, kept in memory: for tests and throwaway shops.
+public final class InMemoryProviderReferences: ProviderReferenceRepository {
+    private let customers = Mutex<[String: String]>([:])
+    private let payments = Mutex<[String: String]>([:])
+
+    public init() {}
+
+    public func customerReference(for customer: String, account: String) throws -> String? {
+        customers.withLock { $0["\(account)\u{0}\(customer)"] }
+    }
+
+    public func fileCustomerReference(_ reference: String, for customer: String, account: String) throws -> String {
+        customers.withLock { Self.fileFirst(reference, under: "\(account)\u{0}\(customer)", in: &$0) }
+    }
+
+    public func paymentReference(forOrderKey orderKey: String) throws -> String? {
+        payments.withLock { $0[orderKey] }
+    }
+
+    public func filePaymentReference(_ reference: String, forOrderKey orderKey: String) throws -> String {
+        payments.withLock { Self.fileFirst(reference, under: orderKey, in: &$0) }
+    }
+
+    private static func fileFirst(_ value: String, under key: String, in table: inout [String: String]) -> String {
+        if let filed = table[key] { return filed }
+        table[key] = value
+        return value
+    }
+}

@@ -1,0 +1,176 @@
+import ShopModels
+import ShopPorts
+
+/// Charges on Stripe through PaymentIntents, never twice for one order.
+///
+/// Order of calls for a charge: the PaymentIntent the order holds, if any, is retrieved and acted
+/// on by its status → otherwise `POST /v1/payment_intents` (with the order's idempotency key) → its
+/// id is filed on the order → `POST /v1/payment_intents/{id}/confirm`. Because the id is filed
+/// before the confirm and every retry starts from the filed id, a retry, a restart or the
+/// start-up settlement finds the one PaymentIntent even when the server ignores `Idempotency-Key`.
+public struct StripeChargeProcessor: ChargeProcessor {
+    /// The step between creating and confirming, where a process can die; fault tests stop it there.
+    public enum Step: String, Sendable, CaseIterable {
+        case afterFilingIntent = "after-filing-intent"
+    }
+
+    /// What the settlement files on an order it claims as never charged, instead of a PaymentIntent id.
+    static let voidMark = "void"
+
+    private let client: StripeClient
+    private let references: any ProviderReferenceRepository
+    private let customers: StripeCustomers
+    private let reached: @Sendable (Step) -> Void
+
+    /// `reached` is called as each step completes; the shop passes a no-op, fault tests a kill.
+    public init(client: StripeClient, key: StripeSecretKey, references: any ProviderReferenceRepository, reached: @escaping @Sendable (Step) -> Void = { _ in }) {
+        self.client = client
+        self.references = references
+        self.customers = StripeCustomers(client: client, references: references, account: key.account)
+        self.reached = reached
+    }
+
+    public func charge(_ request: ChargeRequest) async throws(MerchantBackendError) -> LedgerCharge {
+        if let filed = try await records({ try await references.paymentReference(forOrderKey: request.idempotencyKey) }) {
+            return try await resume(filed, request)
+        }
+        // Nothing below charges until the confirm: any failure up to it is "nothing was charged".
+        let intent: StripePaymentIntent
+        do {
+            let customer = try await customers.reference(for: request.customerID)
+            intent = try await client.postStep("/v1/payment_intents", [
+                ("amount", String(request.amount.minorUnits)), ("currency", request.amount.currency.code.lowercased()),
+                ("customer", customer), ("payment_method", request.tokenID), ("payment_method_types[]", "card"),
+                ("metadata[order_number]", request.orderNumber), ("metadata[idempotency_key]", request.idempotencyKey),
+            ], idempotencyKey: request.idempotencyKey)
+        } catch {
+            throw Self.beforeCharging(error)
+        }
+        let filed = try await records { try await references.filePaymentReference(intent.id, forOrderKey: request.idempotencyKey) }
+        guard filed == intent.id else {
+            // Another attempt filed first (a void, or its own PaymentIntent): this one is never confirmed.
+            await cancelQuietly(intent.id)
+            return try await resume(filed, request)
+        }
+        reached(.afterFilingIntent)
+        return try await confirm(intent.id, request)
+    }
+
+    public func recordedCharge(forKey key: String) async throws -> LedgerCharge? {
+        guard let filed = try await references.paymentReference(forOrderKey: key) else { return nil }
+        if filed == Self.voidMark { return Self.voided(key) }
+        let intent: StripePaymentIntent = try await client.get("/v1/payment_intents/\(filed)")
+        return Self.settledOutcome(intent).map { LedgerCharge(key: key, tokenID: intent.id, amount: Self.amount(intent), outcome: $0) }
+    }
+
+    /// Claims the order as never charged: files the void mark, or, when a PaymentIntent is filed,
+    /// cancels it. Stripe decides between a cancel and a late confirm; the answer is what happened.
+    public func void(key: String, amount: Money) async throws -> LedgerCharge {
+        let filed = try await references.filePaymentReference(Self.voidMark, forOrderKey: key)
+        if filed == Self.voidMark { return Self.voided(key) }
+        if let settled = try await recordedCharge(forKey: key) { return settled }
+        do {
+            let _: StripePaymentIntent = try await client.post("/v1/payment_intents/\(filed)/cancel", [], idempotencyKey: "\(key):cancel")
+        } catch .refused {
+            // Refused because it moved on (confirmed meanwhile): read what it became.
+        }
+        if let settled = try await recordedCharge(forKey: key) { return settled }
+        throw StripeFailure.noAnswer("PaymentIntent \(filed) is neither paid nor canceled yet")
+    }
+
+    /// Acts on the PaymentIntent the order already holds.
+    private func resume(_ filed: String, _ request: ChargeRequest) async throws(MerchantBackendError) -> LedgerCharge {
+        if filed == Self.voidMark { return Self.voided(request.idempotencyKey) }
+        let intent: StripePaymentIntent
+        do {
+            intent = try await client.get("/v1/payment_intents/\(filed)")
+        } catch {
+            // A PaymentIntent exists and may have been confirmed: not knowing is a time-out, never "not charged".
+            throw Self.afterCreating(error)
+        }
+        guard intent.amount == request.amount.minorUnits, intent.currency.uppercased() == request.amount.currency.code.uppercased() else {
+            throw .idempotencyMismatch
+        }
+        if let outcome = Self.settledOutcome(intent) { return ledger(request, intent, outcome) }
+        switch intent.status {
+        case "requires_confirmation", "requires_payment_method": return try await confirm(intent.id, request)
+        default: throw .timedOut // processing: Stripe has not decided yet; the order stays open.
+        }
+    }
+
+    private func confirm(_ id: String, _ request: ChargeRequest) async throws(MerchantBackendError) -> LedgerCharge {
+        let intent: StripePaymentIntent
+        do {
+            intent = try await client.post("/v1/payment_intents/\(id)/confirm", [], idempotencyKey: "\(request.idempotencyKey):confirm")
+        } catch .refused(_, let error) where error.declineReason != nil {
+            return ledger(request, id: id, .declined(error.declineReason ?? .generic))
+        } catch .notSent {
+            throw .providerUnreachable
+        } catch {
+            // Refused for another reason (already confirmed, say) or unanswered: what it is now decides.
+            let now: StripePaymentIntent
+            do { now = try await client.get("/v1/payment_intents/\(id)") } catch { throw Self.afterCreating(error) }
+            guard let outcome = Self.settledOutcome(now) else { throw .timedOut }
+            return ledger(request, now, outcome)
+        }
+        guard let outcome = Self.settledOutcome(intent) else { throw .timedOut }
+        if outcome == .declined(.authenticationRequired) { await cancelQuietly(id) }
+        return ledger(request, intent, outcome)
+    }
+
+    /// The shop's outcome for a PaymentIntent that has finished; nil while it can still move.
+    static func settledOutcome(_ intent: StripePaymentIntent) -> ChargeOutcome? {
+        switch intent.status {
+        case "succeeded": .succeeded
+        case "canceled": .declined(.voided)
+        // A terminal cannot show the bank's page, so the check will never be passed here.
+        case "requires_action": .declined(.authenticationRequired)
+        case "requires_payment_method": intent.lastPaymentError.map { .declined($0.declineReason ?? .generic) }
+        default: nil
+        }
+    }
+
+    private func ledger(_ request: ChargeRequest, _ intent: StripePaymentIntent, _ outcome: ChargeOutcome) -> LedgerCharge {
+        LedgerCharge(key: request.idempotencyKey, tokenID: intent.id, amount: Self.amount(intent), outcome: outcome)
+    }
+
+    private func ledger(_ request: ChargeRequest, id: String, _ outcome: ChargeOutcome) -> LedgerCharge {
+        LedgerCharge(key: request.idempotencyKey, tokenID: id, amount: request.amount, outcome: outcome)
+    }
+
+    private static func amount(_ intent: StripePaymentIntent) -> Money {
+        Money(minorUnits: intent.amount, currency: Currency(code: intent.currency.uppercased()) ?? .usd)
+    }
+
+    private static func voided(_ key: String) -> LedgerCharge {
+        LedgerCharge(key: key, tokenID: voidMark, amount: .zero(.usd), outcome: .declined(.voided))
+    }
+
+    private func cancelQuietly(_ id: String) async {
+        let _: StripePaymentIntent? = try? await client.post("/v1/payment_intents/\(id)/cancel", [], idempotencyKey: "\(id):cancel")
+    }
+
+    private func records<T>(_ body: () async throws -> T) async throws(MerchantBackendError) -> T {
+        do { return try await body() } catch { throw .unavailable("the shop's records failed: \(error)") }
+    }
+
+    /// A failure before the confirm went out: nothing was charged.
+    private static func beforeCharging(_ failure: StripeOperationFailure) -> MerchantBackendError {
+        switch failure {
+        case .records(let why): .unavailable("the shop's records failed: \(why)")
+        case .stripe(.notSent), .stripe(.noAnswer): .providerUnreachable
+        case .stripe(.refused(let status, let error)) where status == 409 || error.type == "idempotency_error":
+            .idempotencyMismatch
+        case .stripe(.refused(let status, let error)):
+            error.declineReason.map { .declined($0) } ?? .unavailable("Stripe refused the payment (\(status)): \(error.message ?? "no reason given")")
+        }
+    }
+
+    /// A failure once a PaymentIntent exists: a refusal is definite, anything else is not known.
+    private static func afterCreating(_ failure: StripeFailure) -> MerchantBackendError {
+        switch failure {
+        case .refused(let status, let error): .unavailable("Stripe refused (\(status)): \(error.message ?? "no reason given")")
+        case .notSent, .noAnswer: .timedOut
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import ShopModels
+import ShopPorts
+
+/// The parts of Stripe's objects the shop reads.
+struct StripeCustomer: Decodable, Sendable {
+    var id: String
+}
+
+struct StripePaymentMethod: Decodable, Sendable {
+    struct Card: Decodable, Sendable {
+        var brand: String?
+        var last4: String
+        var expMonth: Int
+        var expYear: Int
+
+        enum CodingKeys: String, CodingKey {
+            case brand, last4
+            case expMonth = "exp_month"
+            case expYear = "exp_year"
+        }
+    }
+
+    var id: String
+    var card: Card?
+}
+
+struct StripePaymentIntent: Decodable, Sendable {
+    var id: String
+    var status: String
+    var amount: Int64
+    var currency: String
+    var lastPaymentError: StripeError?
+
+    enum CodingKeys: String, CodingKey {
+        case id, status, amount, currency
+        case lastPaymentError = "last_payment_error"
+    }
+}
+
+/// Answers to calls whose body the shop does not read (such as `GET /v1/balance`).
+struct StripeAnyObject: Decodable, Sendable {
+    var object: String?
+}
+
+extension StripeError {
+    /// The shop's decline reason for a card error, in the same words the sandbox shows; nil when
+    /// the error is not about the card.
+    var declineReason: DeclineReason? {
+        let codes = [declineCode, code].compactMap { $0 }
+        for code in codes {
+            switch code {
+            case "insufficient_funds": return .insufficientFunds
+            case "expired_card": return .expiredCard
+            case "incorrect_cvc", "invalid_cvc": return .incorrectCVC
+            case "processing_error": return .processingError
+            case "incorrect_number", "invalid_number": return .incorrectNumber
+            case "authentication_required": return .authenticationRequired
+            default: continue
+            }
+        }
+        return codes.contains("card_declined") || type == "card_error" ? .generic : nil
+    }
+}
+
+extension PaymentNetwork {
+    /// The network Stripe names in `card.brand`.
+    init?(stripeBrand: String?) {
+        switch stripeBrand {
+        case "visa": self = .visa
+        case "mastercard": self = .mastercard
+        case "amex": self = .amex
+        case "discover": self = .discover
+        case "jcb": self = .jcb
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import ShopModels
+import ShopPorts
+
+/// Each shop customer's Stripe Customer, made the first time it is needed and kept beside the customer.
+struct StripeCustomers: Sendable {
+    var client: StripeClient
+    var references: any ProviderReferenceRepository
+    var account: String
+
+    /// The customer's Stripe id, creating the Stripe Customer first when there is none.
+    ///
+    /// The creation carries an idempotency key made from the shop's id, and the filing is
+    /// first-wins, so two sessions of one customer end up with one Stripe Customer.
+    func reference(for customerID: String) async throws(StripeOperationFailure) -> String {
+        if let known = try await StripeOperationFailure.storing({ try await references.customerReference(for: customerID, account: account) }) { return known }
+        let created: StripeCustomer = try await client.postStep(
+            "/v1/customers", [("metadata[storefront_customer]", customerID)], idempotencyKey: "storefront-customer-\(customerID)"
+        )
+        return try await StripeOperationFailure.storing { try await references.fileCustomerReference(created.id, for: customerID, account: account) }
+    }
+}
+
+/// A failed step of a Stripe operation: Stripe's answer, or the shop's own records.
+enum StripeOperationFailure: Error {
+    case stripe(StripeFailure)
+    case records(String)
+
+    static func storing<T>(_ body: () async throws -> T) async throws(StripeOperationFailure) -> T {
+        do { return try await body() } catch { throw .records("\(error)") }
+    }
+}
+
+extension StripeClient {
+    /// `post`, its failure named as one step of a larger operation.
+    func postStep<T: Decodable>(_ path: String, _ form: [(String, String)], idempotencyKey: String) async throws(StripeOperationFailure) -> T {
+        do { return try await post(path, form, idempotencyKey: idempotencyKey) } catch { throw .stripe(error) }
+    }
+}
+
+/// The payment provider on Stripe: a typed card becomes a PaymentMethod attached to the buyer's
+/// Stripe Customer; paying uses that PaymentMethod's id as the token.
+///
+/// Order of calls for a new card: the customer's Stripe id (created once) → `POST /v1/payment_methods`
+/// (the only call that carries the number) → `POST /v1/payment_methods/{id}/attach`.
+public struct StripePaymentProvider: PaymentProvider {
+    private let customers: StripeCustomers
+    private let client: StripeClient
+    private let ids: IDGenerator
+    public let mode: PaymentMode
+
+    public init(client: StripeClient, key: StripeSecretKey, references: any ProviderReferenceRepository, ids: IDGenerator = .random) {
+        self.client = client
+        self.customers = StripeCustomers(client: client, references: references, account: key.account)
+        self.ids = ids
+        self.mode = key.mode
+    }
+
+    public func vault(_ card: CardDetails, forCustomer customerID: String) async throws(PaymentProviderError) -> PaymentMethod {
+        do {
+            let customer = try await customers.reference(for: customerID)
+            var form: [(String, String)] = [
+                ("type", "card"), ("card[number]", card.number), ("card[exp_month]", String(card.expiry.month)),
+                ("card[exp_year]", String(card.expiry.year)), ("card[cvc]", card.securityCode),
+            ]
+            if !card.name.isEmpty { form.append(("billing_details[name]", card.name)) }
+            if !card.postalCode.isEmpty { form.append(("billing_details[address][postal_code]", card.postalCode)) }
+            let created: StripePaymentMethod = try await client.postStep("/v1/payment_methods", form, idempotencyKey: "storefront-pm-\(ids.next())")
+            let attached: StripePaymentMethod = try await client.postStep(
+                "/v1/payment_methods/\(created.id)/attach", [("customer", customer)], idempotencyKey: "storefront-attach-\(created.id)"
+            )
+            let stripeCard = attached.card ?? created.card
+            let expiry = stripeCard.map { CardExpiry(month: $0.expMonth, year: $0.expYear) } ?? card.expiry
+            return PaymentMethod(
+                id: attached.id, network: PaymentNetwork(stripeBrand: stripeCard?.brand) ?? card.network,
+                lastFour: stripeCard?.last4 ?? card.lastFour, expiry: expiry, displayName: "Expires \(expiry)"
+            )
+        } catch {
+            throw Self.providerError(error)
+        }
+    }
+
+    public func createToken(for payment: Payment) async throws(PaymentProviderError) -> PaymentToken {
+        guard canCharge(payment.method) else { throw .cardRejected(.incorrectNumber) }
+        return PaymentToken(id: payment.method.id, paymentMethod: payment.method)
+    }
+
+    /// Only Stripe PaymentMethods: sandbox cards from an earlier run stay in the wallet but are not offered.
+    public func canCharge(_ card: PaymentMethod) -> Bool { card.id.hasPrefix("pm_") }
+
+    /// Stripe's refusal of the card in the shop's words where there are some, in Stripe's where not.
+    static func providerError(_ failure: StripeOperationFailure) -> PaymentProviderError {
+        switch failure {
+        case .records(let why): return .unavailable("the shop's records failed: \(why)")
+        case .stripe(.notSent), .stripe(.noAnswer): return .unavailable("the payment service is not answering")
+        case .stripe(.refused(let status, let error)):
+            if let reason = error.declineReason { return .cardRejected(reason) }
+            if status == 401 || status == 403 { return .unavailable("Stripe refused the shop's key") }
+            return .cardRefused(error.message ?? "Stripe refused the card (\(status)).")
+        }
+    }
+}

@@ -1,0 +1,200 @@
+import Foundation
+import GRDB
+import ShopModels
+import ShopPorts
+
+/// The catalog served from SQLite: imported from the catalog file when its content hash changes,
+/// then paged and searched (FTS5) from the database, so start-up cost does not grow with the catalog.
+public final class SQLiteCatalogRepository: CatalogRepository {
+    public let shop: ShopProfile
+    private let database: SQLiteDatabase
+    private let activeCount: Int
+    /// True when this start imported the catalog (its content changed since the last import).
+    public let didImport: Bool
+    /// Rowids at and above this belong to products that left the catalog.
+    static let retiredRowidBase = 1_000_000_000
+    /// Units of a product whose catalog entry names no stock.
+    public static let defaultStock = 25
+    private static let columns = "product.*, stock.on_hand AS on_hand"
+    private static let stockJoin = "LEFT JOIN stock ON stock.product_id = product.id"
+
+    /// Opens the catalog from a file, reading and hashing it only when its size, modification
+    /// time or inode differ from the last import (the same shortcut git's index takes).
+    public static func open(database: SQLiteDatabase, catalogFile url: URL) throws -> SQLiteCatalogRepository {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+        let stamp = attributes.map { attributes in
+            let size = (attributes[.size] as? NSNumber)?.int64Value ?? -1
+            let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+            let inode = (attributes[.systemFileNumber] as? NSNumber)?.int64Value ?? -1
+            return "\(url.standardizedFileURL.path)|\(size)|\(modified)|\(inode)"
+        }
+        if let stamp, let repository = try unchanged(database: database, where: "file-stamp", equals: stamp) {
+            return repository
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw CatalogError(source: url.path, issues: [CatalogIssue(path: "$", message: "cannot read file: \(error.localizedDescription)")])
+        }
+        return try open(database: database, catalogData: data, source: url.path, stamp: stamp)
+    }
+
+    /// Opens the catalog, importing `data` first if its content differs from what was imported last.
+    ///
+    /// Throws `CatalogError` for an invalid catalog and `SQLiteDatabaseError` for storage problems.
+    public static func open(database: SQLiteDatabase, catalogData data: Data, source: String) throws -> SQLiteCatalogRepository {
+        try open(database: database, catalogData: data, source: source, stamp: nil)
+    }
+
+    private static func open(database: SQLiteDatabase, catalogData data: Data, source: String, stamp: String?) throws -> SQLiteCatalogRepository {
+        let hash = ContentHash.fnv1a64(data)
+        if let repository = try unchanged(database: database, where: "content-hash", equals: hash) {
+            if let stamp { try write(["file-stamp": stamp], to: database) }
+            return repository
+        }
+        let catalog = try CatalogLoader.load(data: data, source: source)
+        do {
+            try importCatalog(catalog, hash: hash, into: database)
+            try write(["file-stamp": stamp ?? ""], to: database)
+        } catch {
+            throw SQLiteDatabaseError.from(error, path: database.path)
+        }
+        return SQLiteCatalogRepository(shop: catalog.shop, database: database, activeCount: catalog.products.count, didImport: true)
+    }
+
+    /// The repository as last imported, when the meta value `key` equals `value`; nil otherwise.
+    private static func unchanged(database: SQLiteDatabase, where key: String, equals value: String) throws -> SQLiteCatalogRepository? {
+        let meta: [String: String]
+        do {
+            meta = try database.pool.read { db in
+                Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT key, value FROM catalog_meta").map { ($0["key"] as String, $0["value"] as String) })
+            }
+        } catch {
+            throw SQLiteDatabaseError.from(error, path: database.path)
+        }
+        guard meta[key] == value, let storeJSON = meta["store"],
+              let shop = try? JSONDecoder().decode(ShopProfile.self, from: Data(storeJSON.utf8)),
+              let count = meta["product-count"].flatMap(Int.init)
+        else { return nil }
+        return SQLiteCatalogRepository(shop: shop, database: database, activeCount: count, didImport: false)
+    }
+
+    private static func write(_ values: [String: String], to database: SQLiteDatabase) throws {
+        do {
+            try database.pool.write { db in
+                for (key, value) in values {
+                    try db.execute(sql: "INSERT OR REPLACE INTO catalog_meta (key, value) VALUES (?, ?)", arguments: [key, value])
+                }
+            }
+        } catch {
+            throw SQLiteDatabaseError.from(error, path: database.path)
+        }
+    }
+
+    private init(shop: ShopProfile, database: SQLiteDatabase, activeCount: Int, didImport: Bool) {
+        self.shop = shop
+        self.database = database
+        self.activeCount = activeCount
+        self.didImport = didImport
+    }
+
+    /// Replaces the catalog's names, texts and prices in one transaction; rows of products that left
+    /// the catalog stay (with no position) so nothing that refers to them breaks.
+    private static func importCatalog(_ catalog: Catalog, hash: String, into database: SQLiteDatabase) throws {
+        let defaultStock = Self.defaultStock
+        let storeJSON = String(decoding: try JSONEncoder().encode(catalog.shop), as: UTF8.self)
+        try database.pool.write { db in
+            // Rowids follow catalog order (rowid = position + 1), so FTS5, which yields matches in
+            // rowid order, hands back a search page without sorting every match. Rows first move
+            // out of the way; products gone from the catalog keep a rowid above that range.
+            try db.execute(sql: "UPDATE product SET position = NULL, rowid = rowid + \(Self.retiredRowidBase) WHERE rowid < \(Self.retiredRowidBase)")
+            let upsert = try db.makeStatement(sql: """
+                INSERT INTO product (rowid, id, position, name, summary, description, price, art, tags)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(id) DO UPDATE SET rowid = excluded.rowid, position = excluded.position, name = excluded.name,
+                    summary = excluded.summary, description = excluded.description, price = excluded.price,
+                    art = excluded.art, tags = excluded.tags
+                """)
+            for (position, product) in catalog.products.enumerated() {
+                try upsert.execute(arguments: [
+                    position + 1, product.id.rawValue, position, product.name, product.summary, product.description,
+                    product.price.minorUnits, product.art.joined(separator: "\n"), product.tags.joined(separator: "\n"),
+                ])
+            }
+            // Stock is set once, when a product first appears: a changed catalog keeps what was sold.
+            let stock = try db.makeStatement(sql: "INSERT INTO stock (product_id, on_hand) VALUES (?, ?) ON CONFLICT(product_id) DO NOTHING")
+            for product in catalog.products {
+                try stock.execute(arguments: [product.id.rawValue, product.stock ?? defaultStock])
+            }
+            try db.execute(sql: "INSERT INTO product_search(product_search) VALUES('rebuild')")
+            let meta = try db.makeStatement(sql: "INSERT OR REPLACE INTO catalog_meta (key, value) VALUES (?, ?)")
+            try meta.execute(arguments: ["content-hash", hash])
+            try meta.execute(arguments: ["store", storeJSON])
+            try meta.execute(arguments: ["product-count", String(catalog.products.count)])
+        }
+    }
+
+    public func count(matching query: String) async throws -> Int {
+        guard let pattern = Self.matchExpression(query) else { return query.allSatisfy(\.isWhitespace) ? activeCount : 0 }
+        return try await read { db in
+            // Products in the catalog are exactly the rowids below the retired range: no join needed.
+            try Int.fetchOne(db, sql: """
+                SELECT COUNT(*) FROM product_search WHERE product_search MATCH ? AND rowid < \(Self.retiredRowidBase)
+                """, arguments: [pattern]) ?? 0
+        }
+    }
+
+    public func page(matching query: String, offset: Int, limit: Int) async throws -> [Product] {
+        guard offset >= 0, limit > 0 else { return [] }
+        guard let pattern = Self.matchExpression(query) else {
+            guard query.allSatisfy(\.isWhitespace) else { return [] }
+            // Positions are dense from 0, so a page is a range: its cost does not depend on the offset.
+            return try await read { db in
+                // Cached statements: a key that scrolls or adds reads again, and preparing costs more than the read.
+                try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Self.columns) FROM product \(Self.stockJoin) WHERE position >= ? AND position < ? ORDER BY position"),
+                                 arguments: [offset, offset + limit])
+                    .map(self.product(from:))
+            }
+        }
+        return try await read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT \(Self.columns) FROM product \(Self.stockJoin)
+                WHERE product.rowid IN (
+                    SELECT rowid FROM product_search WHERE product_search MATCH ? AND rowid < \(Self.retiredRowidBase)
+                    ORDER BY rowid LIMIT ? OFFSET ?
+                )
+                ORDER BY product.rowid
+                """, arguments: [pattern, limit, offset]).map(self.product(from:))
+        }
+    }
+
+    /// One product, as fresh as the database: stock is checked against it before a cart grows.
+    public func product(id: ProductID) async throws -> Product? {
+        try await database.readOnWriter { db in
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.columns) FROM product \(Self.stockJoin) WHERE id = ? AND position IS NOT NULL"), arguments: [id.rawValue])
+                .map(self.product(from:))
+        }
+    }
+
+    private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T { try await database.read(body) }
+
+    private func product(from row: Row) -> Product {
+        let art: String = row["art"]
+        let tags: String = row["tags"]
+        return Product(
+            id: ProductID(row["id"] as String), name: row["name"], summary: row["summary"], description: row["description"],
+            price: Money(minorUnits: row["price"], currency: shop.currency),
+            art: Product.storedLines(art),
+            tags: Product.storedLines(tags),
+            stock: row["on_hand"]
+        )
+    }
+
+    /// Each word of the query as a quoted prefix term, all required: `"oak"* "mug"*`; nil when no word is left.
+    static func matchExpression(_ query: String) -> String? {
+        let words = SearchWords.words(in: query)
+        guard !words.isEmpty else { return nil }
+        return words.map { "\"\($0)\"*" }.joined(separator: " ")
+    }
+}

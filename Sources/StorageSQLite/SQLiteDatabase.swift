@@ -1,0 +1,247 @@
+import Foundation
+import GRDB
+import ShopPorts
+
+/// Why the database could not be used, in words that name the file.
+public enum SQLiteDatabaseError: Error, Equatable, CustomStringConvertible {
+    case cannotCreateDirectory(path: String, reason: String)
+    case notADatabase(path: String, reason: String)
+    case newerSchema(path: String, unknownMigrations: [String])
+    case readOnly(path: String)
+    case diskFull(path: String)
+    /// Another process held a lock for longer than the wait allowed.
+    case busy(path: String)
+    case failed(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .cannotCreateDirectory(let path, let reason):
+            "cannot create the data directory \(path): \(reason)"
+        case .notADatabase(let path, let reason):
+            "\(path) is not a storefront database or is damaged (\(reason)); it was left untouched. Move it away to start afresh."
+        case .newerSchema(let path, let unknown):
+            "\(path) was written by a newer storefront (schema steps \(unknown.joined(separator: ", ")) are unknown to this version); upgrade storefront to open it."
+        case .readOnly(let path):
+            "\(path) is read-only; the shop cannot save orders there."
+        case .diskFull(let path):
+            "the disk holding \(path) is full; free some space there (the shop cannot save carts or orders until then)."
+        case .busy(let path):
+            "\(path) is busy: another process holds a lock on it; try again shortly."
+        case .failed(let path, let reason):
+            "\(path): \(reason)"
+        }
+    }
+
+    /// Maps SQLite's result codes to the errors a shopper or operator can act on.
+    public static func from(_ error: any Error, path: String) -> SQLiteDatabaseError {
+        if let known = error as? SQLiteDatabaseError { return known }
+        guard let database = error as? DatabaseError else { return .failed(path: path, reason: "\(error)") }
+        // A database read as immutable on a full disk refuses writes as read-only: the reason is the disk.
+        if [.SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_IOERR, .SQLITE_FULL].contains(database.resultCode), isOnFullDisk(path) {
+            return .diskFull(path: path)
+        }
+        switch database.resultCode {
+        case .SQLITE_NOTADB, .SQLITE_CORRUPT: return .notADatabase(path: path, reason: database.message ?? "\(database.resultCode)")
+        case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM: return .readOnly(path: path)
+        case .SQLITE_FULL: return .diskFull(path: path)
+        case .SQLITE_BUSY, .SQLITE_LOCKED: return .busy(path: path)
+        default: return .failed(path: path, reason: database.message ?? "\(database.resultCode)")
+        }
+    }
+
+    /// True when the file system holding `path` has no block left for this user.
+    static func isOnFullDisk(_ path: String) -> Bool {
+        var info = statvfs()
+        let folder = (path as NSString).deletingLastPathComponent
+        return statvfs(folder.isEmpty ? "." : folder, &info) == 0 && info.f_bavail == 0
+    }
+}
+
+/// The shop's SQLite database: `<data dir>/storefront.sqlite`, WAL, `synchronous=FULL`,
+/// write transactions IMMEDIATE (GRDB's default for writes), versioned migrations.
+///
+/// Order of calls: `open(directory:)` (creates the directory, refuses damaged or newer files,
+/// migrates) → repositories read and write through `pool`.
+public final class SQLiteDatabase: Sendable {
+    public static let fileName = "storefront.sqlite"
+
+    /// A pool of connections; a queue opened immutable when the disk is full and there is nothing to read but the file.
+    public let pool: any DatabaseWriter
+    public let path: String
+    /// What the operator should hear about the files (a data directory others can enter); for the log.
+    public let warnings: [String]
+
+    private init(pool: any DatabaseWriter, path: String, warnings: [String]) {
+        self.pool = pool
+        self.path = path
+        self.warnings = warnings
+    }
+
+    public static func open(directory: URL) throws(SQLiteDatabaseError) -> SQLiteDatabase {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw .cannotCreateDirectory(path: directory.path, reason: (error as NSError).localizedDescription)
+        }
+        var warnings: [String] = []
+        var info = stat()
+        if stat(directory.path, &info) == 0, info.st_mode & 0o007 != 0 {
+            warnings.append("the data directory \(directory.path) is open to other users (mode \(String(info.st_mode & 0o777, radix: 8))); the database in it is kept 0600, but chmod 700 the directory")
+        }
+        return try open(path: directory.appendingPathComponent(fileName).path, warnings: warnings)
+    }
+
+    /// Opens for reading and writing: creates the file owner-only, refuses damaged or newer files untouched, migrates.
+    ///
+    /// The schema's version is GRDB's `grdb_migrations` table (the names of the applied steps), not
+    /// `PRAGMA user_version`, which stays 0.
+    public static func open(path: String, warnings: [String] = []) throws(SQLiteDatabaseError) -> SQLiteDatabase {
+        let size = try createOwnerOnly(path: path)
+        // Checked on a read-only connection first: a refused file must not be touched, and the
+        // read-write pool below would switch it to WAL and write its header. A new, empty file has nothing to check.
+        if size > 0 {
+            let probe = try openReadOnly(path: path, requireCurrentSchema: false)
+            do { try probe.pool.close() } catch { throw SQLiteDatabaseError.from(error, path: path) }
+        }
+        do {
+            let pool = try DatabasePool(path: path, configuration: configuration(readOnly: false))
+            try migrator.migrate(pool)
+            return SQLiteDatabase(pool: pool, path: path, warnings: warnings)
+        } catch {
+            let problem = SQLiteDatabaseError.from(error, path: path)
+            // On a full disk the shop can still be browsed: the catalog and orders are read, nothing is saved.
+            guard case .diskFull = problem, size > 0, let readOnly = try? openReadOnly(path: path) else { throw problem }
+            return SQLiteDatabase(pool: readOnly.pool, path: path, warnings: warnings + ["\(problem)"])
+        }
+    }
+
+    /// Opens for commands that only read (`storefront orders`): nothing in the file is written, and a
+    /// schema this version does not know, or one not yet migrated, is refused.
+    public static func openReadOnly(path: String, requireCurrentSchema: Bool = true, busyTimeout: Double = 10) throws(SQLiteDatabaseError) -> SQLiteDatabase {
+        do {
+            var configuration = configuration(readOnly: true)
+            configuration.busyMode = .timeout(busyTimeout)
+            let pool: any DatabaseWriter
+            do {
+                pool = try DatabasePool(path: path, configuration: configuration)
+            } catch {
+                // Reading WAL mode needs its index file, which a full disk cannot hold. With no WAL beside it (no
+                // writer has the database open) the file itself is the whole database: read it as immutable.
+                guard case .diskFull = SQLiteDatabaseError.from(error, path: path), !hasWriteAheadLog(path) else { throw error }
+                pool = try DatabaseQueue(path: "file:\(path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path)?immutable=1", configuration: configuration)
+            }
+            let (unknown, missing) = try pool.read { db in
+                let applied = try db.tableExists("grdb_migrations")
+                    ? Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")) : []
+                let known = migrator.migrations
+                return (applied.subtracting(known), known.filter { !applied.contains($0) })
+            }
+            guard unknown.isEmpty else { throw SQLiteDatabaseError.newerSchema(path: path, unknownMigrations: unknown.sorted()) }
+            if requireCurrentSchema, !missing.isEmpty {
+                throw SQLiteDatabaseError.failed(path: path, reason: "written by an older storefront; open the shop once to bring it up to date")
+            }
+            return SQLiteDatabase(pool: pool, path: path, warnings: [])
+        } catch {
+            throw SQLiteDatabaseError.from(error, path: path)
+        }
+    }
+
+    /// True when a non-empty `-wal` file is beside the database: a writer's recent commits are in it.
+    private static func hasWriteAheadLog(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path + "-wal", &info) == 0 && info.st_size > 0
+    }
+
+    private static func configuration(readOnly: Bool) -> Configuration {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.readonly = readOnly
+        configuration.prepareDatabase { db in
+            guard !readOnly else { return }
+            // Orders and payments must survive power loss, not just a crash.
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            try db.execute(sql: "PRAGMA foreign_keys = ON")
+        }
+        return configuration
+    }
+
+    /// Makes the database file 0600 before SQLite opens it, so SQLite gives its -wal and -shm the same
+    /// mode (it copies the database's); an older file that others could read is closed to them.
+    /// Returns the file's size in bytes.
+    private static func createOwnerOnly(path: String) throws(SQLiteDatabaseError) -> Int {
+        let descriptor = Foundation.open(path, O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
+        guard descriptor >= 0 else {
+            if errno == EACCES || errno == EROFS { throw .readOnly(path: path) }
+            throw .failed(path: path, reason: String(cString: strerror(errno)))
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            throw .notADatabase(path: path, reason: "not a regular file")
+        }
+        if info.st_uid == geteuid(), info.st_mode & 0o077 != 0 { _ = fchmod(descriptor, 0o600) }
+        var beside = stat()
+        for suffix in ["-wal", "-shm"] where stat(path + suffix, &beside) == 0 && beside.st_uid == geteuid() && beside.st_mode & 0o077 != 0 {
+            _ = chmod(path + suffix, 0o600)
+        }
+        return Int(info.st_size)
+    }
+}
+
+extension SQLiteDatabase {
+    /// Reads in a snapshot, off the caller's thread; a failure becomes a `StorageError` in words for the shopper.
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await inWords { try await pool.read(body) }
+    }
+
+    /// Reads one statement's worth on the writer connection, outside a transaction (one statement is atomic).
+    /// The writer's page cache survives this process's own commits, where a reader's is emptied by each: a read
+    /// right after a cart save then loads no pages (an add's stock check took 0.13 ms on a reader, 0.085 ms here:
+    /// docs/BENCHMARKS.md, "Why some code is shaped as it is"). It waits for a write in progress on this connection.
+    func readOnWriter<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await inWords { try await pool.writeWithoutTransaction(body) }
+    }
+
+    /// Writes in one IMMEDIATE transaction whose commit is not synced to disk: it survives a crash of
+    /// the shop, and is lost only to a power cut before the next synced write carries it to disk. For
+    /// carts, what a shopper meant to buy, saved on every change: a sync there cost each add a
+    /// millisecond on this machine. Orders, stock and charges keep `write`, synced at every commit.
+    public func writeUnsynced<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await inWords {
+            try await pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                let result: Result<T, any Error> = Result {
+                    var value: T?
+                    try db.inTransaction(.immediate) {
+                        value = try body(db)
+                        return .commit
+                    }
+                    guard let value else { throw StorageError("the cart's transaction ended without a value") }
+                    return value
+                }
+                // Back to FULL whatever happened: the next write may be an order.
+                try db.execute(sql: "PRAGMA synchronous = FULL")
+                return try result.get()
+            }
+        }
+    }
+
+    /// Writes in one IMMEDIATE transaction; a failure becomes a `StorageError` in words for the shopper.
+    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await inWords { try await pool.write(body) }
+    }
+
+    /// Runs `body`; a failure becomes a `StorageError` in words for the shopper. A lock held by another
+    /// process past the busy timeout is an outage the shop waits out, not a failure of this change.
+    private func inWords<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            let reason = SQLiteDatabaseError.from(error, path: path)
+            if case .busy = reason { throw StorageError(reason.description, isUnavailable: true) }
+            throw StorageError(reason.description)
+        }
+    }
+}

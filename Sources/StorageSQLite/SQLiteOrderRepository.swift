@@ -1,0 +1,160 @@
+import Foundation
+import GRDB
+import ShopModels
+import ShopPorts
+
+/// Orders in SQLite, with the stock they take. Every change is one IMMEDIATE transaction.
+public final class SQLiteOrderRepository: OrderRepository {
+    private let database: SQLiteDatabase
+    private let currency: Currency
+
+    public init(database: SQLiteDatabase, currency: Currency) {
+        self.database = database
+        self.currency = currency
+    }
+
+    public func begin(_ draft: OrderDraft, idempotencyKey: String, tokenID: String, paymentDescription: String, placedAt: Date) async throws(OrderRepositoryError) -> Order {
+        try await write { db in
+            if let number = try String.fetchOne(db, sql: "SELECT number FROM orders WHERE idempotency_key = ?", arguments: [idempotencyKey]) {
+                return try self.written(number, in: db)
+            }
+            // Reserve each line with a conditional update: it takes the stock only if it is there.
+            for line in draft.lines {
+                try db.execute(sql: """
+                    UPDATE stock SET on_hand = on_hand - ?, reserved = reserved + ?
+                    WHERE product_id = ? AND on_hand >= ?
+                    """, arguments: [line.quantity, line.quantity, line.productID.rawValue, line.quantity])
+                if db.changesCount != 1 {
+                    let available = try Int.fetchOne(db, sql: "SELECT on_hand FROM stock WHERE product_id = ?", arguments: [line.productID.rawValue]) ?? 0
+                    throw OrderRepositoryError.soldOut(productName: line.name, available: available)
+                }
+            }
+            let sequence = (try Int.fetchOne(db, sql: "SELECT MAX(sequence) FROM orders") ?? 0) + 1
+            let number = "SF-" + String(1_000_000 + sequence).dropFirst()
+            let contact = draft.shippingContact
+            try db.execute(sql: """
+                INSERT INTO orders (number, sequence, idempotency_key, status, placed_at, currency, subtotal, shipping, tax,
+                                    token_id, payment_description, shipping_method, ship_to, customer)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [
+                    number, sequence, idempotencyKey, OrderStatus.charging.rawValue, placedAt.timeIntervalSince1970,
+                    self.currency.code, draft.totals.subtotal.minorUnits, draft.totals.shipping.minorUnits, draft.totals.tax.minorUnits,
+                    tokenID, paymentDescription, draft.shippingMethod.label, contact.shipToLine,
+                    draft.customerID,
+                ])
+            for (position, line) in draft.lines.enumerated() {
+                try db.execute(sql: "INSERT INTO order_line (order_number, position, product_id, name, unit_price, quantity) VALUES (?, ?, ?, ?, ?, ?)",
+                               arguments: [number, position, line.productID.rawValue, line.name, line.unitPrice.minorUnits, line.quantity])
+            }
+            return try self.written(number, in: db)
+        }
+    }
+
+    public func finish(orderNumber: String, status: OrderStatus, failure: String?) async throws(OrderRepositoryError) {
+        try await write { db in
+            guard let current = try String.fetchOne(db, sql: "SELECT status FROM orders WHERE number = ?", arguments: [orderNumber]).flatMap(OrderStatus.init(rawValue:)),
+                  current.isOpen
+            else { return }
+            let lines = try OrderLineRecord.fetchAll(db, sql: "SELECT * FROM order_line WHERE order_number = ?", arguments: [orderNumber])
+            switch status {
+            case .paid:
+                for line in lines {
+                    try db.execute(sql: "UPDATE stock SET reserved = reserved - ?, sold = sold + ? WHERE product_id = ?", arguments: [line.quantity, line.quantity, line.productId])
+                }
+            case .declined, .canceled:
+                for line in lines {
+                    try db.execute(sql: "UPDATE stock SET reserved = reserved - ?, on_hand = on_hand + ? WHERE product_id = ?", arguments: [line.quantity, line.quantity, line.productId])
+                }
+            case .charging, .unknown:
+                break
+            }
+            try db.execute(sql: "UPDATE orders SET status = ?, failure = ? WHERE number = ?", arguments: [status.rawValue, failure, orderNumber])
+        }
+    }
+
+    public func unsettledOrders() async throws -> [UnsettledOrder] {
+        let open = OrderStatus.allCases.filter(\.isOpen).map(\.rawValue)
+        return try await read { db in
+            try StoredOrderRow.fetchAll(db, sql: "SELECT * FROM orders WHERE status IN (\(databaseQuestionMarks(count: open.count))) ORDER BY sequence", arguments: StatementArguments(open))
+                .map { $0.unsettled(fallback: self.currency) }
+        }
+    }
+
+    public func count(customer: String?) async throws -> Int {
+        try await read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM orders WHERE status = 'paid' AND (? IS NULL OR customer = ?)", arguments: [customer, customer]) ?? 0
+        }
+    }
+
+    /// One query for the orders and one for all their lines.
+    public func orders(customer: String?, offset: Int, limit: Int) async throws -> [Order] {
+        guard offset >= 0, limit > 0 else { return [] }
+        return try await read { db in
+            let records = try StoredOrderRow.fetchAll(db, sql: """
+                SELECT * FROM orders WHERE status = 'paid' AND (? IS NULL OR customer = ?)
+                ORDER BY sequence DESC LIMIT ? OFFSET ?
+                """, arguments: [customer, customer, limit, offset])
+            return try self.orders(from: records, in: db)
+        }
+    }
+
+    public func order(number: String) async throws -> Order? {
+        try await read { db in try self.order(number: number, in: db) }
+    }
+
+    private func order(number: String, in db: Database) throws -> Order? {
+        let records = try StoredOrderRow.fetchAll(db, sql: "SELECT * FROM orders WHERE number = ?", arguments: [number])
+        return try orders(from: records, in: db).first
+    }
+
+    /// The order just written under `number`; its absence means the transaction did not hold.
+    private func written(_ number: String, in db: Database) throws -> Order {
+        guard let order = try order(number: number, in: db) else { throw OrderRepositoryError.storage("order \(number) was not found right after it was written") }
+        return order
+    }
+
+    private func orders(from records: [StoredOrderRow], in db: Database) throws -> [Order] {
+        guard !records.isEmpty else { return [] }
+        let numbers = records.map(\.number)
+        let lines = try OrderLineRecord.fetchAll(
+            db, sql: "SELECT * FROM order_line WHERE order_number IN (\(databaseQuestionMarks(count: numbers.count))) ORDER BY order_number, position",
+            arguments: StatementArguments(numbers)
+        )
+        let linesByOrder = Dictionary(grouping: lines, by: \.orderNumber)
+        return records.map { record in
+            record.order(fallback: currency) { lineCurrency in (linesByOrder[record.number] ?? []).map { $0.cartLine(currency: lineCurrency) } }
+        }
+    }
+
+    private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(OrderRepositoryError) -> T {
+        do {
+            return try await database.pool.write(body)
+        } catch let error as OrderRepositoryError {
+            throw error
+        } catch {
+            throw .storage(SQLiteDatabaseError.from(error, path: database.path).description)
+        }
+    }
+
+    private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T { try await database.read(body) }
+}
+
+/// `orders` rows decoded by name (the columns' names in camel case), so a column of the wrong type is an error, not a trap.
+extension StoredOrderRow: FetchableRecord {
+    public static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { .convertFromSnakeCase }
+}
+
+/// A row of `order_line`; its properties are the columns' names in camel case.
+private struct OrderLineRecord: Decodable, FetchableRecord {
+    var orderNumber: String
+    var productId: String
+    var name: String
+    var unitPrice: Int64
+    var quantity: Int
+
+    static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
+
+    func cartLine(currency: Currency) -> CartLine {
+        CartLine(productID: ProductID(productId), name: name, unitPrice: Money(minorUnits: unitPrice, currency: currency), quantity: quantity)
+    }
+}

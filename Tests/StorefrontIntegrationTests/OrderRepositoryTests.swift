@@ -1,0 +1,292 @@
+import Foundation
+import GRDB
+import ShopMerchant
+import ShopModels
+import ShopPorts
+import ShopSandbox
+import StoragePostgres
+import StorageSQLite
+import StorefrontTesting
+import Testing
+
+/// A fresh order repository of one kind; the SQLite one over the bundled catalog's stock.
+enum OrderRepositoryKind: String, CaseIterable, CustomTestStringConvertible {
+    case inMemory, sqlite, postgres
+    var testDescription: String { rawValue }
+
+    func make() async throws -> any OrderRepository {
+        switch self {
+        case .inMemory: return InMemoryOrderRepository()
+        case .sqlite: return try SQLiteFixture().orders
+        case .postgres: return try await PostgresStockFixture().orders
+        }
+    }
+}
+
+/// A database in a temporary directory with the bundled catalog imported.
+struct SQLiteFixture {
+    let directory = TemporaryDirectory.make()
+    let database: SQLiteDatabase
+    let sqliteCatalog: SQLiteCatalogRepository
+    let sqliteOrders: SQLiteOrderRepository
+
+    init() throws {
+        database = try SQLiteDatabase.open(directory: directory)
+        sqliteCatalog = try SQLiteCatalogRepository.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
+        sqliteOrders = SQLiteOrderRepository(database: database, currency: .usd)
+    }
+
+    /// A sandbox stack over this database's catalog whose backend keeps orders here.
+    func stack(guestID: String = "guest") -> TestStack {
+        var stack = TestStack(catalog: catalog, guestID: guestID)
+        stack.merchantBackend = LiveMerchantBackend(processor: stack.processor, orders: orders, dates: Fixtures.fixedDates)
+        return stack
+    }
+
+    /// on_hand, reserved, sold for a product.
+    func stock(_ id: String) throws -> (onHand: Int, reserved: Int, sold: Int) {
+        try database.pool.read { db in
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT * FROM stock WHERE product_id = ?", arguments: [id]))
+            return (row["on_hand"], row["reserved"], row["sold"])
+        }
+    }
+}
+
+enum Drafts {
+    static func draft(_ id: String, name: String, quantity: Int, unitPrice: Int64 = 8_900) -> OrderDraft {
+        let line = CartLine(productID: ProductID(id), name: name, unitPrice: Money(minorUnits: unitPrice, currency: .usd), quantity: quantity)
+        let totals = Cart(currency: .usd, lines: [line]).totals(shipping: Fixtures.standardShipping, tax: TaxPolicy(basisPoints: 825))
+        return OrderDraft(lines: [line], totals: totals, shippingMethod: Fixtures.standardShipping, shippingContact: Fixtures.jane, customerID: "local:jane")
+    }
+}
+
+@Suite("OrderRepository contract")
+struct OrderRepositoryContractTests {
+    let placedAt = Date(timeIntervalSince1970: 1_795_339_800)
+
+    @Test(arguments: OrderRepositoryKind.allCases)
+    func theSameKeyReturnsTheSameOrder(kind: OrderRepositoryKind) async throws {
+        let orders = try await kind.make()
+        let draft = Drafts.draft("mug-stdout", name: "stdout Mug", quantity: 1, unitPrice: 1_800)
+        let first = try await orders.begin(draft, idempotencyKey: "key-1", tokenID: "tok", paymentDescription: "Visa ••4242", placedAt: placedAt)
+        let again = try await orders.begin(draft, idempotencyKey: "key-1", tokenID: "tok", paymentDescription: "Visa ••4242", placedAt: placedAt)
+        #expect(first.number == again.number)
+        #expect(first.status == .charging)
+        #expect(first.lines == draft.lines, "lines are frozen at purchase time")
+        #expect(first.totals == draft.totals)
+    }
+
+    @Test(arguments: OrderRepositoryKind.allCases)
+    func paidOrdersAreListedNewestFirstAndDeclinedOnesAreNot(kind: OrderRepositoryKind) async throws {
+        let orders = try await kind.make()
+        let a = try await orders.begin(Drafts.draft("mug-stdout", name: "stdout Mug", quantity: 1), idempotencyKey: "a", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
+        let b = try await orders.begin(Drafts.draft("rubber-duck", name: "Debugging Duck", quantity: 2), idempotencyKey: "b", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
+        let c = try await orders.begin(Drafts.draft("pen-fine", name: "Fine Liner Trio", quantity: 1), idempotencyKey: "c", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
+        try await orders.finish(orderNumber: a.number, status: .paid, failure: nil)
+        try await orders.finish(orderNumber: b.number, status: .declined, failure: "Your card was declined.")
+        try await orders.finish(orderNumber: c.number, status: .paid, failure: nil)
+        #expect(try await orders.count(customer: nil) == 2)
+        #expect(try await orders.orders(customer: nil, offset: 0, limit: 10).map(\.number) == [c.number, a.number])
+        #expect(try await orders.order(number: b.number)?.status == .declined)
+    }
+}
+
+/// An order repository over a database with the bundled catalog's stock, as a shop runs it.
+protocol StockedOrderRepository {
+    var orders: any OrderRepository { get }
+    var catalog: any CatalogRepository { get }
+    /// on_hand, reserved, sold for a product.
+    func stock(_ id: String) throws -> (onHand: Int, reserved: Int, sold: Int)
+    /// Another order repository on the same database, with its own connections (another process's, another host's).
+    func anotherBuyer() throws -> any OrderRepository
+}
+
+extension SQLiteFixture: StockedOrderRepository {
+    var orders: any OrderRepository { sqliteOrders }
+    var catalog: any CatalogRepository { sqliteCatalog }
+    func anotherBuyer() throws -> any OrderRepository { SQLiteOrderRepository(database: try SQLiteDatabase.open(directory: directory), currency: .usd) }
+}
+
+/// PostgreSQL with the bundled catalog imported.
+struct PostgresStockFixture: StockedOrderRepository {
+    let server: PostgresFixture
+    let postgresCatalog: PostgresCatalogRepository
+    let postgresOrders: PostgresOrderRepository
+
+    init() async throws {
+        server = try await PostgresFixture()
+        postgresCatalog = try await server.importing(try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled"))
+        postgresOrders = PostgresOrderRepository(database: server.database, currency: .usd)
+    }
+
+    var orders: any OrderRepository { postgresOrders }
+    var catalog: any CatalogRepository { postgresCatalog }
+    func stock(_ id: String) throws -> (onHand: Int, reserved: Int, sold: Int) { try server.stock(id) }
+    func anotherBuyer() throws -> any OrderRepository { PostgresOrderRepository(database: try server.anotherClient(), currency: .usd) }
+}
+
+enum StockedRepositoryKind: String, CaseIterable, CustomTestStringConvertible {
+    case sqlite, postgres
+    var testDescription: String { rawValue }
+    func make() async throws -> any StockedOrderRepository {
+        switch self {
+        case .sqlite: try SQLiteFixture()
+        case .postgres: try await PostgresStockFixture()
+        }
+    }
+}
+
+@Suite("Orders and stock in a database")
+struct StockedOrderRepositoryContractTests {
+    let placedAt = Date(timeIntervalSince1970: 1_795_339_800)
+
+    @Test(arguments: StockedRepositoryKind.allCases)
+    func reservingThenPayingMovesStockToSold(kind: StockedRepositoryKind) async throws {
+        let fixture = try await kind.make()
+        let order = try await fixture.orders.begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 2), idempotencyKey: "k", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
+        #expect(try fixture.stock("hoodie-root") == (1, 2, 0))
+        try await fixture.orders.finish(orderNumber: order.number, status: .paid, failure: nil)
+        #expect(try fixture.stock("hoodie-root") == (1, 0, 2))
+        // Finishing twice changes nothing.
+        try await fixture.orders.finish(orderNumber: order.number, status: .paid, failure: nil)
+        #expect(try fixture.stock("hoodie-root") == (1, 0, 2))
+        #expect(try await fixture.catalog.product(id: "hoodie-root")?.stock == 1)
+    }
+
+    @Test(arguments: StockedRepositoryKind.allCases)
+    func ordersAreListedWithTheirOwnLinesNewestFirst(kind: StockedRepositoryKind) async throws {
+        let fixture = try await kind.make()
+        for (index, (id, quantity)) in [("hoodie-root", 1), ("keycap-dusk", 2), ("hoodie-root", 1)].enumerated() {
+            let order = try await fixture.orders.begin(Drafts.draft(id, name: id, quantity: quantity), idempotencyKey: "k\(index)", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
+            try await fixture.orders.finish(orderNumber: order.number, status: .paid, failure: nil)
+        }
+        let listed = try await fixture.orders.orders(customer: "local:jane", offset: 0, limit: 10)
+        #expect(listed.map(\.number) == ["SF-000003", "SF-000002", "SF-000001"])
+        #expect(listed.map { $0.lines.map(\.quantity) } == [[1], [2], [1]])
+        #expect(listed.map { $0.lines.map(\.productID.rawValue) } == [["hoodie-root"], ["keycap-dusk"], ["hoodie-root"]])
+        #expect(try await fixture.orders.count(customer: "local:jane") == 3)
+        #expect(try await fixture.orders.count(customer: "local:john") == 0)
+        #expect(try await fixture.orders.orders(customer: nil, offset: 1, limit: 1).map(\.number) == ["SF-000002"])
+    }
+
+    @Test(arguments: StockedRepositoryKind.allCases)
+    func aDeclineReleasesTheStock(kind: StockedRepositoryKind) async throws {
+        let fixture = try await kind.make()
+        let order = try await fixture.orders.begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 3), idempotencyKey: "k", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
+        #expect(try fixture.stock("hoodie-root") == (0, 3, 0))
+        #expect(try await fixture.orders.unsettledOrders().map(\.number) == [order.number])
+        try await fixture.orders.finish(orderNumber: order.number, status: .declined, failure: "Your card was declined.")
+        #expect(try fixture.stock("hoodie-root") == (3, 0, 0))
+        #expect(try await fixture.orders.unsettledOrders().isEmpty)
+        #expect(try await fixture.orders.order(number: order.number)?.status == .declined)
+    }
+
+    @Test(arguments: StockedRepositoryKind.allCases)
+    func moreThanTheStockIsSoldOutAndReservesNothing(kind: StockedRepositoryKind) async throws {
+        let fixture = try await kind.make()
+        await #expect(throws: OrderRepositoryError.soldOut(productName: "root Hoodie", available: 3)) {
+            try await fixture.orders.begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 4), idempotencyKey: "k", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
+        }
+        #expect(try fixture.stock("hoodie-root") == (3, 0, 0))
+        #expect(try await fixture.orders.order(number: "SF-000001") == nil)
+    }
+
+    @Test(arguments: StockedRepositoryKind.allCases)
+    func twoBuyersRaceForTheLastUnitAndExactlyOneWins(kind: StockedRepositoryKind) async throws {
+        let fixture = try await kind.make()
+        // Leave one hoodie.
+        _ = try await fixture.orders.begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 2), idempotencyKey: "earlier", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
+        // Two buyers with their own connections to the same database.
+        let buyers = try (0..<2).map { _ in try fixture.anotherBuyer() }
+        let outcomes = Outcomes()
+        await withTaskGroup(of: Void.self) { group in
+            for index in 0..<2 {
+                group.addTask {
+                    do {
+                        _ = try await buyers[index].begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 1), idempotencyKey: "buyer-\(index)", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
+                        outcomes.add("won")
+                    } catch {
+                        outcomes.add("\(error)")
+                    }
+                }
+            }
+        }
+        #expect(outcomes.sorted == ["soldOut(productName: \"root Hoodie\", available: 0)", "won"])
+        #expect(try fixture.stock("hoodie-root") == (0, 3, 0))
+    }
+
+    @Test(arguments: StockedRepositoryKind.allCases)
+    func twoBuyersStartingOneOrderUnderOneKeyGetTheSameOrder(kind: StockedRepositoryKind) async throws {
+        let fixture = try await kind.make()
+        let buyers = try (0..<2).map { _ in try fixture.anotherBuyer() }
+        let numbers = Outcomes()
+        await withTaskGroup(of: Void.self) { group in
+            for index in 0..<2 {
+                group.addTask {
+                    do {
+                        numbers.add(try await buyers[index].begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 1), idempotencyKey: "same", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt).number)
+                    } catch {
+                        numbers.add("\(error)")
+                    }
+                }
+            }
+        }
+        #expect(numbers.sorted == ["SF-000001", "SF-000001"])
+        #expect(try fixture.stock("hoodie-root") == (2, 1, 0), "one unit reserved, not two")
+    }
+}
+
+/// Collects results from concurrent work.
+final class Outcomes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var values: [String] = []
+    func add(_ value: String) { lock.lock(); values.append(value); lock.unlock() }
+    var sorted: [String] { lock.lock(); defer { lock.unlock() }; return values.sorted() }
+}
+
+enum CartRepositoryKind: String, CaseIterable, CustomTestStringConvertible {
+    case inMemory, sqlite, postgres
+    var testDescription: String { rawValue }
+    func make() async throws -> any CartRepository {
+        switch self {
+        case .inMemory: InMemoryCartRepository()
+        case .sqlite: SQLiteCartRepository(database: try SQLiteDatabase.open(directory: TemporaryDirectory.make()))
+        case .postgres: await PostgresCartRepository(database: try PostgresFixture().database)
+        }
+    }
+}
+
+@Suite("CartRepository contract")
+struct CartRepositoryContractTests {
+    @Test(arguments: CartRepositoryKind.allCases)
+    func eachCustomerHasTheirOwnCartAndASaveReplacesIt(kind: CartRepositoryKind) async throws {
+        let orders = try await kind.make()
+        let mug = CartLine(productID: "mug-stdout", name: "stdout Mug", unitPrice: Money(minorUnits: 1_800, currency: .usd), quantity: 2)
+        let duck = CartLine(productID: "rubber-duck", name: "Debugging Duck", unitPrice: Money(minorUnits: 700, currency: .usd), quantity: 1)
+        #expect(try await orders.lines(forCustomer: "local:jane").isEmpty)
+        try await orders.save([mug, duck], forCustomer: "local:jane")
+        try await orders.save([duck], forCustomer: "SHA256:abc")
+        #expect(try await orders.lines(forCustomer: "local:jane") == [mug, duck])
+        #expect(try await orders.lines(forCustomer: "SHA256:abc") == [duck])
+        try await orders.save([duck], forCustomer: "local:jane")
+        #expect(try await orders.lines(forCustomer: "local:jane") == [duck])
+        try await orders.save([], forCustomer: "local:jane")
+        #expect(try await orders.lines(forCustomer: "local:jane").isEmpty)
+    }
+}
+
+@Suite("Idempotent declines")
+struct IdempotentDeclineTests {
+    @Test func aRetryOfADeclinedChargeGivesTheFirstReason() async throws {
+        let fixture = try SQLiteFixture()
+        let backend = LiveMerchantBackend(processor: SandboxProcessor(ledger: SQLiteChargeLedger(database: fixture.database)), orders: fixture.orders, dates: Fixtures.fixedDates)
+        let token = PaymentToken(id: "tok_sandbox_1_card_insufficientFunds_visa_9995", paymentMethod: Fixtures.visa)
+        let draft = Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 1)
+        for _ in 0..<2 {
+            await #expect(throws: MerchantBackendError.declined(.insufficientFunds)) {
+                try await backend.processPayment(token: token, order: draft, idempotencyKey: "same")
+            }
+        }
+        #expect(try fixture.stock("hoodie-root") == (3, 0, 0))
+    }
+}
