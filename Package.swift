@@ -10,6 +10,7 @@ let strict: [SwiftSetting] = [
 let testDependencies: [Target.Dependency] = [
                 "ShopModels", "ShopPorts", "StorefrontCore", "StorefrontUI", "StorefrontTesting", "ShopSandbox", "ShopMerchant", "StorageSQLite",
                 "ShopIdentity", "ShopCredentialFile", "ShopSSH", "PseudoTerminal", "TerminalNCurses", "ShopStripe", "StoragePostgres",
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -49,6 +50,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssh", from: "0.15.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         .target(name: "ShopModels", swiftSettings: strict),
@@ -74,6 +76,7 @@ let package = Package(
             name: "ShopSSH",
             dependencies: [
                 "PseudoTerminal", "ShopCredentialFile", "ShopModels",
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSH", package: "swift-nio-ssh"),
@@ -82,7 +85,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "ShopMerchant", dependencies: ["ShopModels", "ShopPorts"], swiftSettings: strict),
-        .target(name: "ShopCredentialFile", dependencies: ["ShopPorts"], swiftSettings: strict),
+        .target(name: "ShopCredentialFile", dependencies: ["ShopPorts", .product(name: "SystemPackage", package: "swift-system")], swiftSettings: strict),
         .target(
             name: "ShopStripe",
             dependencies: [
@@ -96,7 +99,7 @@ let package = Package(
         ),
         .target(
             name: "StorageSQLite",
-            dependencies: ["ShopModels", "ShopPorts", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["ShopModels", "ShopPorts", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strict
         ),
         .target(
@@ -104,6 +107,7 @@ let package = Package(
             dependencies: [
                 "ShopModels", "ShopPorts",
                 "ShopCredentialFile",
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -125,6 +129,7 @@ let package = Package(
             dependencies: [
                 "ShopModels", "ShopPorts", "StorefrontCore", "StorefrontUI", "ShopSandbox", "ShopMerchant", "StorageSQLite", "ShopIdentity",
                 "ShopCredentialFile", "TerminalNCurses", "ShopSSH", "PseudoTerminal", "ShopStripe", "StoragePostgres",
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

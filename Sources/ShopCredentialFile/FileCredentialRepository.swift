@@ -1,6 +1,7 @@
 import Foundation
 import ShopPorts
 import Synchronization
+import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,16 +12,16 @@ import Glibc
 /// A file that group or others can read is refused, as ssh refuses a private key with open
 /// permissions. Errors name the file and the problem, never a value.
 public final class FileCredentialRepository: CredentialRepository {
-    public let path: String
+    public let path: FilePath
     private let lock = Mutex(())
 
-    public init(path: String) { self.path = path }
+    public init(path: FilePath) { self.path = path }
 
     /// `$XDG_CONFIG_HOME/storefront/credentials`, else `~/.config/storefront/credentials`.
-    public static func defaultPath(environment: [String: String]) -> String {
-        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
-        return base + "/storefront/credentials"
+    public static func defaultPath(environment: [String: String]) -> FilePath {
+        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : FilePath($0) }
+            ?? FilePath(environment["HOME"] ?? NSHomeDirectory()).appending(".config")
+        return base.appending("storefront/credentials")
     }
 
     public func string(forKey key: String) throws -> String? {
@@ -78,11 +79,11 @@ public final class FileCredentialRepository: CredentialRepository {
 
 /// Why the credential file cannot be used. Never carries a stored value.
 public enum CredentialFileError: Error, Equatable, CustomStringConvertible {
-    case permissionsTooOpen(path: String, mode: mode_t)
-    case wrongOwner(path: String, owner: uid_t)
-    case damaged(path: String)
-    case unreadable(path: String, reason: String)
-    case unwritable(path: String, reason: String)
+    case permissionsTooOpen(path: FilePath, mode: mode_t)
+    case wrongOwner(path: FilePath, owner: uid_t)
+    case damaged(path: FilePath)
+    case unreadable(path: FilePath, reason: String)
+    case unwritable(path: FilePath, reason: String)
 
     public var description: String {
         switch self {

@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,10 +20,10 @@ public enum ProtectedFile {
 
     /// Reads `path`, refusing a symlink, anything but a regular file, a file another user owns,
     /// and a file that group or others may access (as ssh refuses such a private key).
-    public static func read(_ path: String) throws(Failure) -> Data {
+    public static func read(_ path: FilePath) throws(Failure) -> Data {
         // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever; the
         // type is checked right after, and a regular file reads the same either way.
-        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+        let descriptor = path.withPlatformString { open($0, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK) }
         if descriptor < 0 {
             if errno == ENOENT { throw .missing }
             // O_NOFOLLOW's answer for a link: another user could point it at anything.
@@ -51,8 +52,10 @@ public enum ProtectedFile {
 
     /// Replaces `path` with `data`, mode exactly `mode`: a temporary file written in full, fsynced,
     /// renamed over the old one, then the directory fsynced. A missing directory is made 0700.
-    public static func replace(_ path: String, with data: Data, mode: mode_t = 0o600) throws(Failure) {
-        let directory = (path as NSString).deletingLastPathComponent
+    public static func replace(_ file: FilePath, with data: Data, mode: mode_t = 0o600) throws(Failure) {
+        // Each step below is a C call or Foundation's, which take the path as text.
+        let path = file.string
+        let directory = file.removingLastComponent().string
         if mkdir(directory, 0o700) != 0, errno != EEXIST {
             // The parent may be missing too: let Foundation create the chain, still private.
             do {

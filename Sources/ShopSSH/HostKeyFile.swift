@@ -2,16 +2,17 @@ import Crypto
 import Foundation
 import NIOSSH
 import ShopCredentialFile
+import SystemPackage
 
 /// Why the host key could not be loaded or created. The file is never changed on an error.
 public enum HostKeyError: Error, CustomStringConvertible, Equatable, Sendable {
-    case tooOpen(path: String, mode: Int)
-    case unreadable(path: String, reason: String)
-    case notOpenSSHKey(path: String)
-    case encrypted(path: String)
-    case unsupportedType(path: String, type: String)
-    case damaged(path: String, reason: String)
-    case cannotWrite(path: String, reason: String)
+    case tooOpen(path: FilePath, mode: Int)
+    case unreadable(path: FilePath, reason: String)
+    case notOpenSSHKey(path: FilePath)
+    case encrypted(path: FilePath)
+    case unsupportedType(path: FilePath, type: String)
+    case damaged(path: FilePath, reason: String)
+    case cannotWrite(path: FilePath, reason: String)
 
     public var description: String {
         switch self {
@@ -52,8 +53,8 @@ public struct HostKey: Sendable {
 
     /// Reads the key at `path`, or creates one there (mode 0600) with its `.pub` beside it.
     /// Returns the key and whether it was created now.
-    public static func loadOrCreate(at path: String) throws -> (key: HostKey, created: Bool) {
-        if FileManager.default.fileExists(atPath: path) {
+    public static func loadOrCreate(at path: FilePath) throws -> (key: HostKey, created: Bool) {
+        if FileManager.default.fileExists(atPath: path.string) {
             return (try load(from: path), false)
         }
         let key = HostKey(privateKey: Curve25519.Signing.PrivateKey())
@@ -62,7 +63,7 @@ public struct HostKey: Sendable {
     }
 
     /// Reads an unencrypted OpenSSH Ed25519 private key, refusing one that others can read.
-    public static func load(from path: String) throws -> HostKey {
+    public static func load(from path: FilePath) throws -> HostKey {
         let data: Data
         do {
             data = try ProtectedFile.read(path)
@@ -79,10 +80,10 @@ public struct HostKey: Sendable {
     }
 
     /// Writes the key (0600) and `path.pub` (0644), each replaced atomically.
-    public func write(to path: String) throws {
+    public func write(to path: FilePath) throws {
         do {
             try ProtectedFile.replace(path, with: Data(openSSHPrivateKey.utf8), mode: 0o600)
-            try ProtectedFile.replace(path + ".pub", with: Data((openSSHPublicKey + " storefront-host-key\n").utf8), mode: 0o644)
+            try ProtectedFile.replace(FilePath(path.string + ".pub"), with: Data((openSSHPublicKey + " storefront-host-key\n").utf8), mode: 0o644)
         } catch {
             guard case .io(let reason) = error else { throw HostKeyError.cannotWrite(path: path, reason: "\(error)") }
             throw HostKeyError.cannotWrite(path: path, reason: reason)
@@ -130,7 +131,7 @@ public struct HostKey: Sendable {
     }
 
     /// Parses OpenSSH's private-key format; `path` only names the file in errors.
-    public init(openSSHPrivateKey text: String, path: String) throws {
+    public init(openSSHPrivateKey text: String, path: FilePath) throws {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard trimmed.hasPrefix(Self.begin), trimmed.hasSuffix(Self.end) else { throw HostKeyError.notOpenSSHKey(path: path) }
         let body = trimmed.dropFirst(Self.begin.count).dropLast(Self.end.count).filter { !$0.isWhitespace }

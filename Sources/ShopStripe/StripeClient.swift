@@ -39,7 +39,7 @@ public struct StripeError: Decodable, Sendable, Equatable {
 /// not get a definite answer, always with the same `Idempotency-Key`.
 public final class StripeClient: Sendable {
     /// Where the API lives; tests point it at a local server.
-    public static let defaultBase = "https://api.stripe.com"
+    public static let defaultBase = URL(string: "https://api.stripe.com")!
     /// The API version the adapter was written against, so Stripe's answers keep their shape.
     static let apiVersion = "2024-06-20"
 
@@ -62,7 +62,7 @@ public final class StripeClient: Sendable {
 
     /// `base` is checked by `StripeClient.validatedBase` first; the client must be shut down with `shutdown()`.
     public init(
-        key: StripeSecretKey, base: String = StripeClient.defaultBase,
+        key: StripeSecretKey, base: URL = StripeClient.defaultBase,
         connectTimeout: Duration = .seconds(3), requestTimeout: Duration = .seconds(30),
         retry: RetryPolicy = RetryPolicy(), clock: any Clock<Duration> = ContinuousClock()
     ) {
@@ -70,7 +70,9 @@ public final class StripeClient: Sendable {
         configuration.timeout = HTTPClient.Configuration.Timeout(connect: Self.timeAmount(connectTimeout), read: Self.timeAmount(requestTimeout))
         configuration.redirectConfiguration = .disallow
         http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-        self.base = base.hasSuffix("/") ? String(base.dropLast()) : base
+        // Requests are addressed as text, the base and a path.
+        let text = base.absoluteString
+        self.base = text.hasSuffix("/") ? String(text.dropLast()) : text
         self.key = key
         self.requestTimeout = Self.timeAmount(requestTimeout)
         self.retry = retry
@@ -79,12 +81,13 @@ public final class StripeClient: Sendable {
 
     /// Refuses a base URL that is not http(s)://host[:port] with no credentials, query or fragment, and plain
     /// http to any host but this one: the secret key and card data would cross the network in clear.
-    public static func validatedBase(_ text: String) throws(BaseURLProblem) -> String {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http",
+    public static func validatedBase(_ url: URL) throws(BaseURLProblem) -> URL {
+        let text = url.absoluteString
+        guard let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http",
               let host = url.host, !host.isEmpty, url.user == nil, url.password == nil, url.query == nil, url.fragment == nil
         else { throw BaseURLProblem(text: text, reason: .notAnAPIBase) }
         guard scheme == "https" || isLoopback(host: host) else { throw BaseURLProblem(text: text, reason: .cleartextOffLoopback) }
-        return text
+        return url
     }
 
     /// True for `localhost`, 127.0.0.0/8 and ::1: names that never leave this machine.

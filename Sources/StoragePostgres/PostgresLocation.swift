@@ -1,6 +1,7 @@
 import Foundation
 import PostgresNIO
 import ShopCredentialFile
+import SystemPackage
 
 /// Where the shop's PostgreSQL is and how to log in: read from a `postgres://` URL, with the
 /// password from the URL or from a password file (`PGPASSFILE`, else `~/.pgpass`).
@@ -43,7 +44,13 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
     /// Order of look-ups for the password: the URL's, then the password file named by
     /// `environment["PGPASSFILE"]`, then `~/.pgpass`; a password file others can read is refused.
     public static func parse(_ text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(PostgresLocationError) -> PostgresLocation {
-        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
+        guard let url = URL(string: text) else { throw .notAURL }
+        return try parse(url, environment: environment)
+    }
+
+    /// Reads a `postgres://` (or `postgresql://`) URL already parsed as one; the same look-ups as above.
+    public static func parse(_ url: URL, environment: [String: String] = ProcessInfo.processInfo.environment) throws(PostgresLocationError) -> PostgresLocation {
+        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false), let scheme = components.scheme?.lowercased(),
               scheme == "postgres" || scheme == "postgresql"
         else { throw .notAURL }
         var query: [String: String] = [:]
@@ -198,7 +205,7 @@ enum PasswordFile {
         guard let path = explicit ?? environment["HOME"].map({ "\($0)/.pgpass" }) else { return nil }
         let data: Data
         do {
-            data = try ProtectedFile.read(path)
+            data = try ProtectedFile.read(FilePath(path))
         } catch .missing where explicit == nil {
             return nil
         } catch {

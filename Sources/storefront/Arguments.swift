@@ -1,7 +1,9 @@
 import ArgumentParser
+import Foundation
 import Logging
 import ShopSSH
 import StorefrontUI
+import SystemPackage
 import TerminalNCurses
 
 /// Typed command-line values: each parses once, with the reason a bad one is refused.
@@ -44,3 +46,16 @@ enum Arguments {
 extension ThemePreference: ExpressibleByArgument {}
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}
+
+extension FilePath: @retroactive ExpressibleByArgument {
+    public init?(argument: String) {
+        guard !argument.isEmpty else { return nil }
+        self.init(argument)
+    }
+}
+
+extension FilePath {
+    /// The same file as Foundation's file APIs (and the storage modules built on them) take it: Foundation on Linux
+    /// has no `URL(filePath:)` for swift-system's `FilePath`.
+    var fileURL: URL { URL(fileURLWithPath: string) }
+}

@@ -3,6 +3,7 @@ import PseudoTerminal
 import ShopModels
 import StorefrontUI
 import TerminalNCurses
+import SystemPackage
 
 /// A key script's session written as an asciicast v2 file (the format asciinema plays): the shop
 /// runs in a pty of its own, as at a terminal, so the file holds the very bytes a terminal would
@@ -157,8 +158,8 @@ struct CastRecordingError: Error, CustomStringConvertible {
 enum RecordingFile {
     /// The recording's URL, once its folder is known to exist and the file not to (unless `force`); says
     /// why and exits 73 otherwise, before anything is recorded.
-    static func checked(_ path: String, force: Bool) throws -> URL {
-        let url = URL(fileURLWithPath: path)
+    static func checked(_ path: FilePath, force: Bool) throws -> URL {
+        let url = path.fileURL
         var isDirectory: ObjCBool = false
         let folder = url.deletingLastPathComponent().path
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -166,7 +167,7 @@ enum RecordingFile {
             throw ExitCodes.cannotCreate
         }
         var info = stat()
-        if lstat(path, &info) == 0 {
+        if path.withPlatformString({ lstat($0, &info) }) == 0 {
             guard info.st_mode & S_IFMT == S_IFREG else {
                 complain("cannot write \(path): it exists and is not a regular file")
                 throw ExitCodes.cannotCreate

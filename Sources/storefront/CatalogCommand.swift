@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ShopModels
 import StoragePostgres
+import SystemPackage
 
 /// `storefront catalog …`: tools for catalog files.
 struct CatalogCommand: ParsableCommand {
@@ -16,7 +17,7 @@ struct CatalogCommand: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "validate", abstract: "Check a catalog file and list every problem in it.")
 
         @Argument(help: ArgumentHelp("The catalog JSON file.", valueName: "path"))
-        var path: String
+        var path: FilePath
 
         func run() throws {
             let (catalog, _) = try CatalogCommand.load(path)
@@ -38,7 +39,7 @@ struct CatalogCommand: ParsableCommand {
         )
 
         @Argument(help: ArgumentHelp("The catalog JSON file.", valueName: "path"))
-        var path: String
+        var path: FilePath
 
         @Option(help: ArgumentHelp("The database: postgres://USER@HOST:PORT/DB?sslmode=require. Env: STOREFRONT_DATABASE_URL.", valueName: "url"))
         var database: String?
@@ -68,8 +69,8 @@ struct CatalogCommand: ParsableCommand {
     }
 
     /// Reads and validates a catalog file: exits 66 when it is missing or not a file, 65 with every problem when it is invalid.
-    static func load(_ path: String) throws -> (Catalog, Data) {
-        guard FileManager.default.fileExists(atPath: path) else {
+    static func load(_ path: FilePath) throws -> (Catalog, Data) {
+        guard FileManager.default.fileExists(atPath: path.string) else {
             complain("no such file: \(path)")
             throw ExitCodes.noInput
         }
@@ -79,13 +80,13 @@ struct CatalogCommand: ParsableCommand {
         }
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            data = try Data(contentsOf: path.fileURL)
         } catch {
             complain("cannot read \(path): \(error.localizedDescription)")
             throw ExitCodes.noInput
         }
         do {
-            return (try CatalogLoader.load(data: data, source: path), data)
+            return (try CatalogLoader.load(data: data, source: path.string), data)
         } catch let error as CatalogError {
             emit("\(error)\n", to: STDERR_FILENO)
             throw ExitCodes.dataError

@@ -1,6 +1,7 @@
 import Foundation
 import ShopPorts
 import ShopSandbox
+import SystemPackage
 
 /// Settings from the config file and the environment, before command-line flags are applied.
 ///
@@ -8,8 +9,8 @@ import ShopSandbox
 /// built-in defaults. The file is `$XDG_CONFIG_HOME/storefront/config` (default
 /// `~/.config/storefront/config`), one `key = value` per line, `#` starts a comment.
 struct Configuration: Equatable {
-    var catalog: String?
-    var dataDirectory: String?
+    var catalog: FilePath?
+    var dataDirectory: FilePath?
     var logLevel: String?
     /// One-Tap per entry point; nil keeps the default (on).
     var oneTapCart: Bool?
@@ -23,11 +24,11 @@ struct Configuration: Equatable {
     /// The payment provider: sandbox (the default) or stripe.
     var payments: PaymentsChoice?
     /// A file holding the Stripe secret key, read through the credential file's owner-only checks.
-    var stripeSecretKeyFile: String?
+    var stripeSecretKeyFile: FilePath?
     /// Where Stripe's API is; tests point it at a local server.
-    var stripeAPIBase: String?
+    var stripeAPIBase: URL?
     /// A `postgres://` URL: the shop keeps everything in that PostgreSQL instead of SQLite.
-    var database: String?
+    var database: URL?
 
     static let keys = [
         "catalog", "data-dir", "log-level", "one-tap", "one-tap-cart", "one-tap-product", "theme", "sandbox-latency-ms", "sandbox-test-cards",
@@ -66,10 +67,10 @@ struct Configuration: Equatable {
     }
 
     /// The default data directory: `$XDG_DATA_HOME/storefront`, else `~/.local/share/storefront`.
-    static func defaultDataDirectory(environment: [String: String]) -> String {
-        let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
-        return base + "/storefront"
+    static func defaultDataDirectory(environment: [String: String]) -> FilePath {
+        let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : FilePath($0) }
+            ?? FilePath(environment["HOME"] ?? NSHomeDirectory()).appending(".local/share")
+        return base.appending("storefront")
     }
 
     /// Reads the file (a missing file is fine), then applies the environment over it.
@@ -79,14 +80,8 @@ struct Configuration: Equatable {
         if let text = try readFile(url) {
             configuration = try parse(text, source: url.path)
         }
-        let overrides: [(String, WritableKeyPath<Configuration, String?>)] = [
-            ("STOREFRONT_CATALOG", \.catalog), ("STOREFRONT_DATA_DIR", \.dataDirectory),
-            ("STOREFRONT_LOG_LEVEL", \.logLevel), ("STOREFRONT_THEME", \.theme),
-            ("STOREFRONT_STRIPE_SECRET_KEY_FILE", \.stripeSecretKeyFile), ("STOREFRONT_STRIPE_API_BASE", \.stripeAPIBase),
-            ("STOREFRONT_DATABASE_URL", \.database),
-        ]
-        for (name, path) in overrides {
-            if let value = environment[name], !value.isEmpty { configuration[keyPath: path] = value }
+        for (name, key) in environmentKeys {
+            if let value = environment[name], !value.isEmpty { try configuration.set(key, to: value, source: name, line: nil) }
         }
         // The shared One-Tap setting first, then each entry point's own, so the narrower one wins.
         if let value = environment["STOREFRONT_ONE_TAP"], !value.isEmpty {
@@ -158,9 +153,8 @@ struct Configuration: Equatable {
             }
             let (key, value) = (parts[0], parts[1])
             switch key {
-            case "catalog": configuration.catalog = value
-            case "data-dir": configuration.dataDirectory = value
-            case "log-level": configuration.logLevel = value
+            case "catalog", "data-dir", "log-level", "theme", "stripe-secret-key-file", "stripe-api-base", "database":
+                try configuration.set(key, to: value, source: source, line: index + 1)
             case "one-tap":
                 do { try configuration.applyOneTap(value) } catch {
                     throw ConfigurationError(source: source, line: index + 1, message: "\(error)")
@@ -175,11 +169,7 @@ struct Configuration: Equatable {
                 case "mouse": configuration.mouse = on
                 default: configuration.sandboxTestCards = on
                 }
-            case "theme": configuration.theme = value
             case "payments": configuration.payments = try PaymentsChoice.parse(value, source: source, line: index + 1)
-            case "stripe-secret-key-file": configuration.stripeSecretKeyFile = value
-            case "stripe-api-base": configuration.stripeAPIBase = value
-            case "database": configuration.database = value
             case "sandbox-latency-ms":
                 guard let number = Int(value), number >= 0 else {
                     throw ConfigurationError(source: source, line: index + 1, message: "sandbox-latency-ms must be a whole number, got \"\(value)\"")
@@ -190,6 +180,43 @@ struct Configuration: Equatable {
             }
         }
         return configuration
+    }
+}
+
+extension Configuration {
+    /// The environment variables that set a text setting, by the setting's key in the file.
+    static let environmentKeys = [
+        ("STOREFRONT_CATALOG", "catalog"), ("STOREFRONT_DATA_DIR", "data-dir"), ("STOREFRONT_LOG_LEVEL", "log-level"),
+        ("STOREFRONT_THEME", "theme"), ("STOREFRONT_STRIPE_SECRET_KEY_FILE", "stripe-secret-key-file"),
+        ("STOREFRONT_STRIPE_API_BASE", "stripe-api-base"), ("STOREFRONT_DATABASE_URL", "database"),
+    ]
+
+    /// Command-line values over the file's and the environment's, each typed by `set`; a bad one is told and exits 64.
+    mutating func apply(flags: [(key: String, value: String?)]) throws {
+        for case let (key, value?) in flags {
+            do { try set(key, to: value, source: "--\(key)", line: nil) } catch {
+                complain("\(error)")
+                throw ExitCodes.usage
+            }
+        }
+    }
+
+    /// Sets the setting `key` from `text`, typed as it is used: paths as `FilePath`, addresses as `URL`.
+    /// The file, the environment and the flags all come through here, so each refuses the same text.
+    mutating func set(_ key: String, to text: String, source: String, line: Int?) throws {
+        func refuse(_ message: String) -> ConfigurationError { ConfigurationError(source: source, line: line, message: message) }
+        switch key {
+        case "catalog": catalog = FilePath(text)
+        case "data-dir": dataDirectory = FilePath(text)
+        case "stripe-secret-key-file": stripeSecretKeyFile = FilePath(text)
+        case "log-level": logLevel = text
+        case "theme": theme = text
+        case "stripe-api-base", "database":
+            // Which addresses each takes (https or loopback; postgres://) is checked where it is used, with its reason.
+            guard let url = URL(string: text), url.scheme != nil else { throw refuse("\(key) must be a URL, got \"\(text)\"") }
+            if key == "database" { database = url } else { stripeAPIBase = url }
+        default: throw refuse("unknown key \"\(key)\"")
+        }
     }
 }
 

@@ -40,9 +40,17 @@ struct DatabaseCommand: ParsableCommand {
 
 /// The database URL a PostgreSQL-only command works on: the flag, else the environment, else the config file.
 enum DatabaseURL {
-    static func required(_ flag: String?, environment: [String: String]) throws -> String {
-        if let flag { return flag }
-        let configuration = try Configuration.loadForCommand(environment: environment)
+    static func required(_ flag: String?, environment: [String: String]) throws -> URL {
+        // A flag is taken alone: the config file is not read, so a broken one does not stand in its way.
+        var configuration = Configuration()
+        if let flag {
+            do { try configuration.set("database", to: flag, source: "--database", line: nil) } catch {
+                complain("\(error)")
+                throw ExitCodes.usage
+            }
+        } else {
+            configuration = try Configuration.loadForCommand(environment: environment)
+        }
         guard let url = configuration.database else {
             complain("name the database with --database postgres://USER@HOST:PORT/DB (or STOREFRONT_DATABASE_URL, or `database` in the config file)")
             throw ExitCodes.usage

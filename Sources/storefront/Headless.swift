@@ -3,6 +3,7 @@ import Foundation
 import PseudoTerminal
 import StorefrontUI
 import TerminalNCurses
+import SystemPackage
 
 /// `storefront headless`: runs a key script without a terminal and prints frames as text.
 struct Headless: AsyncParsableCommand {
@@ -28,7 +29,7 @@ struct Headless: AsyncParsableCommand {
     var ascii = false
 
     @Option(help: ArgumentHelp("Write the session as an asciicast v2 file (asciinema plays it): the shop runs in a pty, so the file holds what a terminal receives.", valueName: "file.cast"))
-    var cast: String?
+    var cast: FilePath?
 
     @Flag(help: "With --cast: replace the file if it exists.")
     var force = false
@@ -84,7 +85,7 @@ struct Headless: AsyncParsableCommand {
     }
 
     /// `--cast`: this binary's `run` in a pty, with the same shop, recorded; exits as the shop did.
-    private func recordCast(_ script: [CastRecording.Step], to path: String) throws {
+    private func recordCast(_ script: [CastRecording.Step], to path: FilePath) throws {
         let url = try RecordingFile.checked(path, force: force)
         // The file is played on someone else's xterm-256color: in the theme asked for (never probed), whatever this
         // terminal's NO_COLOR says, so the same script always gives the same file.

@@ -5,6 +5,7 @@ import ShopSSH
 import StoragePostgres
 import StorageSQLite
 import StorefrontUI
+import SystemPackage
 
 /// `storefront orders`: the order history as a table, or JSON for scripts.
 struct OrdersCommand: AsyncParsableCommand {
@@ -54,9 +55,10 @@ struct OrdersCommand: AsyncParsableCommand {
     func run() async throws {
         // The same precedence as the shop itself: flag, environment, config file, default.
         let environment = ProcessInfo.processInfo.environment
-        let configuration = try Configuration.loadForCommand(environment: environment)
+        var configuration = try Configuration.loadForCommand(environment: environment)
+        try configuration.apply(flags: [("data-dir", dataDirectory), ("database", database)])
         let orders: [Order]
-        if let url = database ?? configuration.database {
+        if let url = configuration.database {
             // Listing writes nothing: the schema is checked, never migrated.
             let database = try await PostgresSetup.connect(url, pool: .command, migrate: false, environment: environment)
             defer { database.close() }
@@ -67,7 +69,7 @@ struct OrdersCommand: AsyncParsableCommand {
                 throw ExitCodes.ioError
             }
         } else {
-            orders = try await readSQLite(named: dataDirectory ?? configuration.dataDirectory, environment: environment)
+            orders = try await readSQLite(named: configuration.dataDirectory, environment: environment)
         }
         // The list is the command's result: a list that did not reach its reader (a full disk, a closed pipe) is an error.
         guard emit(try render(orders) + "\n", to: STDOUT_FILENO) else {
@@ -78,10 +80,10 @@ struct OrdersCommand: AsyncParsableCommand {
 
     /// The orders in the data directory's SQLite, opened read-only. A directory that was named must exist (66);
     /// one with no database yet, or the default one not made yet, holds no orders.
-    private func readSQLite(named: String?, environment: [String: String]) async throws -> [Order] {
+    private func readSQLite(named: FilePath?, environment: [String: String]) async throws -> [Order] {
         let directory = named ?? Configuration.defaultDataDirectory(environment: environment)
         var info = stat()
-        if stat(directory, &info) != 0 {
+        if directory.withPlatformString({ stat($0, &info) }) != 0 {
             guard named == nil, errno == ENOENT else {
                 complain("no such data directory: \(directory)")
                 throw ExitCodes.noInput
@@ -92,7 +94,9 @@ struct OrdersCommand: AsyncParsableCommand {
             complain("the data directory \(directory) is not a directory")
             throw ExitCodes.noInput
         }
-        let path = URL(fileURLWithPath: directory).appendingPathComponent(SQLiteDatabase.fileName).path
+        let file = directory.appending(SQLiteDatabase.fileName)
+        // SQLite's own calls take the path as text.
+        let path = file.string
         guard FileManager.default.fileExists(atPath: path) else { return [] }
         do {
             let database = try SQLiteDatabase.openReadOnly(path: path, busyTimeout: 3)

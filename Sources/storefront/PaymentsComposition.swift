@@ -4,6 +4,7 @@ import ShopCredentialFile
 import ShopPorts
 import ShopSandbox
 import ShopStripe
+import SystemPackage
 
 /// Which payment provider the shop takes payments with.
 enum PaymentsChoice: String, CaseIterable, ExpressibleByArgument {
@@ -67,7 +68,7 @@ struct StripeSettings {
     static let keyVariable = "STOREFRONT_STRIPE_SECRET_KEY"
 
     var key: StripeSecretKey
-    var base: String
+    var base: URL
 
     /// Reads and checks the settings; a problem is told on stderr and exits 78.
     static func load(configuration: Configuration, environment: [String: String]) throws -> StripeSettings {
@@ -85,7 +86,7 @@ struct StripeSettings {
     }
 
     static func read(configuration: Configuration, environment: [String: String]) throws(Problem) -> StripeSettings {
-        let base: String
+        let base: URL
         do { base = try StripeClient.validatedBase(configuration.stripeAPIBase ?? StripeClient.defaultBase) } catch {
             throw Problem(description: error.description)
         }
@@ -109,7 +110,7 @@ struct StripeSettings {
     }
 
     /// The key file's text, through the same checks as the credential file: yours, mode 0600, not a link.
-    private static func readKeyFile(_ path: String) throws(Problem) -> String {
+    private static func readKeyFile(_ path: FilePath) throws(Problem) -> String {
         let data: Data
         do {
             data = try ProtectedFile.read(path)

@@ -4,6 +4,7 @@ import Logging
 import ShopSSH
 import StorefrontCore
 import TerminalNCurses
+import SystemPackage
 
 /// `storefront` / `storefront run`: opens the shop in this terminal.
 struct Run: AsyncParsableCommand {
@@ -25,7 +26,7 @@ struct Run: AsyncParsableCommand {
     var mouse: Bool?
 
     @Option(help: ArgumentHelp("Record this session as an asciicast v2 file; what is typed in forms is left out.", valueName: "file.cast"))
-    var record: String?
+    var record: FilePath?
 
     @Flag(help: "With --record: replace the file if it exists.")
     var force = false
@@ -82,7 +83,7 @@ struct Run: AsyncParsableCommand {
         let productCount = try await catalog.count(matching: "")
         // Every SSH session appends to this one file: the customer and pid tell their lines apart.
         let sshCustomer = environment[SessionCommand.fingerprintVariable].map { ", over SSH for ssh:\($0), pid \(getpid())" } ?? ""
-        logger.info("starting: catalog \(configuration.database == nil ? configuration.catalog ?? "bundled" : "from the database") with \(productCount) products\(storage.didImport ? ", imported into SQLite" : ""), stored in \(storage.place)\(sshCustomer)")
+        logger.info("starting: catalog \(configuration.database == nil ? configuration.catalog?.string ?? "bundled" : "from the database") with \(productCount) products\(storage.didImport ? ", imported into SQLite" : ""), stored in \(storage.place)\(sshCustomer)")
 
         let (dependencies, settlement, payments) = try await ShopComposition.dependencies(
             storage: storage, configuration: configuration, environment: environment, clock: ContinuousClock(), latency: .milliseconds(latency)
@@ -91,7 +92,7 @@ struct Run: AsyncParsableCommand {
         for order in settlement.settled { logger.notice("settled order \(order.number) left open by an earlier stop: \(order.status.rawValue)") }
         for order in settlement.leftOpen { logger.warning("order \(order.number) left open by an earlier stop is still open: \(order.reason)") }
         // Said once, before the terminal is taken, or once after it is given back; the shop runs either way.
-        let logPath = URL(fileURLWithPath: dataDirectory).appendingPathComponent("storefront.log").path
+        let logPath = dataDirectory.appending("storefront.log")
         var toldLogFailure = false
         func tellLogFailure() {
             guard !toldLogFailure, let reason = logSink.firstFailure else { return }
@@ -116,8 +117,8 @@ struct Run: AsyncParsableCommand {
         if ending != .quit { throw ExitCode(ending.rawValue) }
     }
 
-    private func openLog(in directory: String, level: Logger.Level) throws -> (Logger, FileLogHandler.Sink) {
-        let url = URL(fileURLWithPath: directory)
+    private func openLog(in directory: FilePath, level: Logger.Level) throws -> (Logger, FileLogHandler.Sink) {
+        let url = directory.fileURL
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             let (sink, factory) = try FileLogHandler.open(url.appendingPathComponent("storefront.log"), level: level)
@@ -131,7 +132,7 @@ struct Run: AsyncParsableCommand {
     /// `--record`: this very command, without `--record`, in a pty between this terminal and the
     /// shop, recorded; exits as the shop did.
     @MainActor
-    private func recordSession(to path: String) throws {
+    private func recordSession(to path: FilePath) throws {
         let url = try RecordingFile.checked(path, force: force)
         do {
             try TerminalSession.checkTerminal(environment: ProcessInfo.processInfo.environment)

@@ -7,6 +7,7 @@ import ShopModels
 import ShopSSH
 import ShopStripe
 import StorefrontUI
+import SystemPackage
 
 /// `storefront serve`: the shop over SSH, one shop process per session, the database shared.
 struct Serve: AsyncParsableCommand {
@@ -29,7 +30,7 @@ struct Serve: AsyncParsableCommand {
     var port = 2222
 
     @Option(name: .customLong("host-key"), help: ArgumentHelp("The Ed25519 host key (OpenSSH format), created on first start. Default: DATA-DIR/ssh_host_ed25519_key.", valueName: "path"))
-    var hostKey: String?
+    var hostKey: FilePath?
 
     @Option(name: .customLong("max-sessions"), help: ArgumentHelp("Sessions open at once; more are told the shop is full.", valueName: "n"))
     var maxSessions = 64
@@ -65,7 +66,7 @@ struct Serve: AsyncParsableCommand {
         announce("storage: \(storage.place)")
         if let database = storage.postgres { DatabaseWatch.start(database) { announce($0) } }
 
-        let keyPath = absolute(hostKey ?? dataDirectory + "/ssh_host_ed25519_key")
+        let keyPath = absolute(hostKey ?? dataDirectory.appending("ssh_host_ed25519_key"))
         let key: HostKey
         do {
             let (loaded, created) = try HostKey.loadOrCreate(at: keyPath)
@@ -77,22 +78,23 @@ struct Serve: AsyncParsableCommand {
             throw ExitCodes.configError
         }
 
-        var arguments = ["run", "--data-dir", dataDirectory]
+        // A session is another process: its settings travel as the text of its command line.
+        var arguments = ["run", "--data-dir", dataDirectory.string]
         if configuration.payments == .stripe {
             try await checkStripe(configuration: configuration, environment: environment)
             // The key itself reaches a session only through the environment it inherits, never its command line.
             arguments += ["--payments", "stripe"]
-            if let base = configuration.stripeAPIBase { arguments += ["--stripe-api-base", base] }
-            if let file = configuration.stripeSecretKeyFile { arguments += ["--stripe-secret-key-file", absolute(file)] }
+            if let base = configuration.stripeAPIBase { arguments += ["--stripe-api-base", base.absoluteString] }
+            if let file = configuration.stripeSecretKeyFile { arguments += ["--stripe-secret-key-file", absolute(file).string] }
         }
-        if let catalog = configuration.catalog { arguments += ["--catalog", absolute(catalog)] }
+        if let catalog = configuration.catalog { arguments += ["--catalog", absolute(catalog).string] }
         if let oneTap = shop.oneTap { arguments += ["--one-tap", oneTap] }
         if let sandboxLatencyMilliseconds { arguments += ["--sandbox-latency-ms", String(sandboxLatencyMilliseconds)] }
         var sessionEnvironment = environment
         if let database = configuration.database {
             // The URL may hold a password: it reaches a session through the environment, never its command line.
             // The schema is this process's to migrate; sessions only check it.
-            sessionEnvironment["STOREFRONT_DATABASE_URL"] = database
+            sessionEnvironment["STOREFRONT_DATABASE_URL"] = database.absoluteString
             arguments += ["--no-migrate"]
         }
         // A session's terminal is the client's, described by its pty request, never the server's.
@@ -158,8 +160,8 @@ struct Serve: AsyncParsableCommand {
         _ = setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
     }
 
-    private func absolute(_ path: String) -> String {
-        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    private func absolute(_ path: FilePath) -> FilePath {
+        path.isAbsolute ? path : FilePath(FileManager.default.currentDirectoryPath).pushing(path)
     }
 }
 

@@ -4,6 +4,7 @@ import ShopModels
 import ShopPorts
 import StoragePostgres
 import StorageSQLite
+import SystemPackage
 
 /// Every repository the shop keeps, in one database: SQLite in the data directory (the default), or
 /// the PostgreSQL that `database` names, shared by every front end.
@@ -33,7 +34,7 @@ struct ShopStorage {
     ///
     /// `waitsForDatabase`: a PostgreSQL that does not answer is waited for, said once on stderr,
     /// instead of ending the process with 69; for a shopper at a terminal, who can leave with Ctrl-C.
-    static func open(configuration: Configuration, dataDirectory: String, pool: PostgresDatabase.Pool, migrate: Bool, environment: [String: String], waitsForDatabase: Bool = false) async throws -> ShopStorage {
+    static func open(configuration: Configuration, dataDirectory: FilePath, pool: PostgresDatabase.Pool, migrate: Bool, environment: [String: String], waitsForDatabase: Bool = false) async throws -> ShopStorage {
         guard let url = configuration.database else {
             let opened = try ShopOptions.openSQLite(path: configuration.catalog, dataDirectory: dataDirectory)
             return sqlite(opened.database, catalog: opened.catalog)
@@ -75,7 +76,7 @@ enum PostgresSetup {
     ///
     /// `waitsWhileUnreachable`: a server that does not answer is tried again every two seconds
     /// (said once on stderr) instead of exiting 69; any other failure still exits.
-    static func connect(_ url: String, pool: PostgresDatabase.Pool, migrate: Bool, environment: [String: String], checkSchema: Bool = true, waitsWhileUnreachable: Bool = false) async throws -> PostgresDatabase {
+    static func connect(_ url: URL, pool: PostgresDatabase.Pool, migrate: Bool, environment: [String: String], checkSchema: Bool = true, waitsWhileUnreachable: Bool = false) async throws -> PostgresDatabase {
         let location: PostgresLocation
         do {
             location = try PostgresLocation.parse(url, environment: environment)

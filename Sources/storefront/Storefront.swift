@@ -12,6 +12,7 @@ import StorageSQLite
 import StorefrontCore
 import StorefrontUI
 import TerminalNCurses
+import SystemPackage
 
 /// The `storefront` command: the composition root, and the only place that picks live implementations.
 @main
@@ -59,9 +60,9 @@ enum ExitCodes {
 }
 
 /// True when `path` (after links) is a regular file.
-func isRegularFile(_ path: String) -> Bool {
+func isRegularFile(_ path: FilePath) -> Bool {
     var info = stat()
-    return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+    return path.withPlatformString { stat($0, &info) } == 0 && info.st_mode & S_IFMT == S_IFREG
 }
 
 /// This very binary, so a process it starts (an SSH session, a recorded shop) runs the same build.
@@ -118,12 +119,11 @@ struct ShopOptions: ParsableArguments {
     /// The file, environment and these flags, merged.
     func configuration(environment: [String: String]) throws -> Configuration {
         var configuration = try Configuration.loadForCommand(environment: environment)
-        if let catalog { configuration.catalog = catalog }
-        if let dataDirectory { configuration.dataDirectory = dataDirectory }
         if let payments { configuration.payments = payments }
-        if let stripeSecretKeyFile { configuration.stripeSecretKeyFile = stripeSecretKeyFile }
-        if let stripeAPIBase { configuration.stripeAPIBase = stripeAPIBase }
-        if let database { configuration.database = database }
+        try configuration.apply(flags: [
+            ("catalog", catalog), ("data-dir", dataDirectory), ("stripe-secret-key-file", stripeSecretKeyFile),
+            ("stripe-api-base", stripeAPIBase), ("database", database),
+        ])
         if let oneTap {
             do { try configuration.applyOneTap(oneTap) } catch {
                 complain("\(error)")
@@ -135,8 +135,8 @@ struct ShopOptions: ParsableArguments {
 
     /// Opens the database in the data directory and the catalog in it, importing the catalog
     /// file (or the bundled one) when its content changed. Prints the problem and exits on failure.
-    static func openSQLite(path: String?, dataDirectory: String) throws -> (database: SQLiteDatabase, catalog: SQLiteCatalogRepository) {
-        if let path, !FileManager.default.fileExists(atPath: path) {
+    static func openSQLite(path: FilePath?, dataDirectory: FilePath) throws -> (database: SQLiteDatabase, catalog: SQLiteCatalogRepository) {
+        if let path, !FileManager.default.fileExists(atPath: path.string) {
             complain("no such catalog file: \(path)")
             throw ExitCodes.noInput
         }
@@ -146,9 +146,9 @@ struct ShopOptions: ParsableArguments {
             throw ExitCodes.noInput
         }
         do {
-            let database = try SQLiteDatabase.open(directory: URL(fileURLWithPath: dataDirectory))
+            let database = try SQLiteDatabase.open(directory: dataDirectory.fileURL)
             if let path {
-                return (database, try SQLiteCatalogRepository.open(database: database, catalogFile: URL(fileURLWithPath: path)))
+                return (database, try SQLiteCatalogRepository.open(database: database, catalogFile: path.fileURL))
             }
             return (database, try SQLiteCatalogRepository.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled catalog"))
         } catch let error as CatalogError {

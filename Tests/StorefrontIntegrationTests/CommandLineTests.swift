@@ -77,6 +77,21 @@ struct CommandLineTests {
         #expect(result.status == 78)
         #expect(result.stderr.contains("config:2: unknown key \"colour\""))
     }
+
+    /// One parse for each setting, whichever of the file, the environment and the flags gives it.
+    @Test func aDatabaseThatIsNotAURLIsRefusedAlikeFromTheFileTheEnvironmentAndAFlag() throws {
+        let binary = try BuiltProduct.requireStorefront()
+        let home = TemporaryDirectory.make()
+        try FileManager.default.createDirectory(at: home.appendingPathComponent("storefront"), withIntermediateDirectories: true)
+        let base = ["XDG_CONFIG_HOME": home.path, "PATH": "/usr/bin:/bin"]
+        let flag = try Subprocess.run(binary, ["headless", "--data-dir", scratch, "--database", "not a url"], environment: base)
+        #expect(flag.status == 64 && flag.stderr.contains("--database: database must be a URL, got \"not a url\""), "\(flag.stderr)")
+        let variable = try Subprocess.run(binary, ["headless", "--data-dir", scratch], environment: base.merging(["STOREFRONT_DATABASE_URL": "not a url"]) { $1 })
+        #expect(variable.status == 78 && variable.stderr.contains("STOREFRONT_DATABASE_URL: database must be a URL"), "\(variable.stderr)")
+        try "database = not a url\n".write(to: home.appendingPathComponent("storefront/config"), atomically: true, encoding: .utf8)
+        let file = try Subprocess.run(binary, ["headless", "--data-dir", scratch], environment: base)
+        #expect(file.status == 78 && file.stderr.contains("config:1: database must be a URL"), "\(file.stderr)")
+    }
 }
 
 extension CommandLineTests {

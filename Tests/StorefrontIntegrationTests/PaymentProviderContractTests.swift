@@ -48,7 +48,7 @@ struct PaymentProviderContractTests {
             case .stripe:
                 let server = try LocalStripe()
                 let key = try StripeSecretKey(LocalStripe.secretKey)
-                let client = StripeClient(key: key, base: server.base, clock: ImmediateClock())
+                let client = StripeClient(key: key, base: try #require(URL(string: server.base)), clock: ImmediateClock())
                 let references = InMemoryProviderReferences()
                 return Harness(
                     provider: StripePaymentProvider(client: client, key: key, references: references),

@@ -6,6 +6,7 @@ import PseudoTerminal
 import ShopSSH
 import StorefrontTesting
 import Testing
+import SystemPackage
 
 @Suite("Host key file")
 struct HostKeyFileTests {
@@ -17,11 +18,11 @@ struct HostKeyFileTests {
 
     @Test func isCreatedOnceWithMode0600AndReadBackTheSame() throws {
         let path = try scratch()
-        let (created, isNew) = try HostKey.loadOrCreate(at: path)
+        let (created, isNew) = try HostKey.loadOrCreate(at: FilePath(path))
         #expect(isNew)
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         #expect(attributes[.posixPermissions] as? Int == 0o600)
-        let (loaded, isNewAgain) = try HostKey.loadOrCreate(at: path)
+        let (loaded, isNewAgain) = try HostKey.loadOrCreate(at: FilePath(path))
         #expect(!isNewAgain)
         #expect(loaded.fingerprint == created.fingerprint)
         #expect(loaded.privateKey.rawRepresentation == created.privateKey.rawRepresentation)
@@ -31,34 +32,34 @@ struct HostKeyFileTests {
         let path = try scratch()
         let made = try Subprocess.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", path])
         try #require(made.status == 0)
-        let key = try HostKey.load(from: path)
+        let key = try HostKey.load(from: FilePath(path))
         #expect(key.fingerprint == (try ServeProcess.fingerprint(ofKey: path)))
     }
 
     @Test func refusesAKeyOthersCanReadAndLeavesItAlone() throws {
         let path = try scratch()
-        _ = try HostKey.loadOrCreate(at: path)
+        _ = try HostKey.loadOrCreate(at: FilePath(path))
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         chmod(path, 0o644)
-        #expect(throws: HostKeyError.tooOpen(path: path, mode: 0o644)) { try HostKey.loadOrCreate(at: path) }
+        #expect(throws: HostKeyError.tooOpen(path: FilePath(path), mode: 0o644)) { try HostKey.loadOrCreate(at: FilePath(path)) }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 
     @Test(arguments: [0o620, 0o602, 0o610, 0o640])
     func refusesAKeyOthersCanWriteOrRead(mode: Int) throws {
         let path = try scratch()
-        _ = try HostKey.loadOrCreate(at: path)
+        _ = try HostKey.loadOrCreate(at: FilePath(path))
         chmod(path, mode_t(mode))
-        #expect(throws: HostKeyError.tooOpen(path: path, mode: mode)) { try HostKey.loadOrCreate(at: path) }
+        #expect(throws: HostKeyError.tooOpen(path: FilePath(path), mode: mode)) { try HostKey.loadOrCreate(at: FilePath(path)) }
     }
 
     @Test func refusesAKeyThatIsASymbolicLink() throws {
         let target = try scratch()
-        _ = try HostKey.loadOrCreate(at: target)
+        _ = try HostKey.loadOrCreate(at: FilePath(target))
         let before = try Data(contentsOf: URL(fileURLWithPath: target))
         let link = try scratch()
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
-        #expect(throws: HostKeyError.self) { try HostKey.loadOrCreate(at: link) }
+        #expect(throws: HostKeyError.self) { try HostKey.loadOrCreate(at: FilePath(link)) }
         #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == before)
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target)
     }
@@ -66,16 +67,16 @@ struct HostKeyFileTests {
     @Test func namesWhatIsWrongWithOtherKeys() throws {
         let encrypted = try scratch()
         _ = try Subprocess.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "secret phrase", "-f", encrypted])
-        #expect(throws: HostKeyError.encrypted(path: encrypted)) { try HostKey.load(from: encrypted) }
+        #expect(throws: HostKeyError.encrypted(path: FilePath(encrypted))) { try HostKey.load(from: FilePath(encrypted)) }
 
         let ecdsa = try scratch()
         _ = try Subprocess.run("/usr/bin/ssh-keygen", ["-q", "-t", "ecdsa", "-N", "", "-f", ecdsa])
-        #expect(throws: HostKeyError.unsupportedType(path: ecdsa, type: "ecdsa-sha2-nistp256")) { try HostKey.load(from: ecdsa) }
+        #expect(throws: HostKeyError.unsupportedType(path: FilePath(ecdsa), type: "ecdsa-sha2-nistp256")) { try HostKey.load(from: FilePath(ecdsa)) }
 
         let pem = try scratch()
         try "-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIA==\n-----END PRIVATE KEY-----\n".write(toFile: pem, atomically: true, encoding: .utf8)
         chmod(pem, 0o600)
-        #expect(throws: HostKeyError.notOpenSSHKey(path: pem)) { try HostKey.load(from: pem) }
+        #expect(throws: HostKeyError.notOpenSSHKey(path: FilePath(pem))) { try HostKey.load(from: FilePath(pem)) }
 
         let truncated = try scratch()
         let whole = HostKey(privateKey: Curve25519.Signing.PrivateKey()).openSSHPrivateKey
@@ -83,7 +84,7 @@ struct HostKeyFileTests {
         try ([lines[0], lines[1], lines.last!].joined(separator: "\n")).write(toFile: truncated, atomically: true, encoding: .utf8)
         chmod(truncated, 0o600)
         #expect {
-            try HostKey.load(from: truncated)
+            try HostKey.load(from: FilePath(truncated))
         } throws: { error in
             guard case .damaged = error as? HostKeyError else { return false }
             return "\(error)".contains("damaged")

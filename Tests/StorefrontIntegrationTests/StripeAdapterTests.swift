@@ -23,7 +23,7 @@ struct StripeAdapterTests {
     ) async throws {
         let key = try StripeSecretKey(LocalStripe.secretKey)
         // A short connect timeout: the HTTP client waits that long for a port nobody listens on.
-        let client = StripeClient(key: key, base: base, connectTimeout: .milliseconds(300), clock: ImmediateClock())
+        let client = StripeClient(key: key, base: try #require(URL(string: base)), connectTimeout: .milliseconds(300), clock: ImmediateClock())
         do {
             try await body(
                 StripePaymentProvider(client: client, key: key, references: references),

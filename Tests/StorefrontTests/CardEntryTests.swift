@@ -11,6 +11,7 @@ import StorefrontCore
 import StorefrontTesting
 import StorefrontUI
 import Testing
+import SystemPackage
 
 @Suite("Card entry")
 struct CardEntryTests {
@@ -78,7 +79,7 @@ struct NoCardNumberTests {
         var stack = TestStack(catalog: catalog, guestWallet: WalletContents(addresses: [Fixtures.jane], defaultAddressID: Fixtures.jane.id))
         stack.wallets = InMemoryWalletRepository()
         let wallets = SQLiteWalletRepository(database: database)
-        let credentials = FileCredentialRepository(path: directory.appendingPathComponent("credentials").path)
+        let credentials = FileCredentialRepository(path: FilePath(directory.appendingPathComponent("credentials").path))
         try await wallets.addAddress(Fixtures.jane, forCustomer: "guest", makeDefault: true)
         var dependencies = stack.dependencies
         dependencies.accounts.wallets = wallets
