@@ -30,10 +30,12 @@ public enum AppReducer {
         defer { env.mailbox.isReducing = false }
         // What the shopper sees now, before this step changes it: a key may open a checkout that gives it back.
         state.noticeBeforeAction = state.notice
+        let derivedFrom = DerivedScreens.inputs(state)
         var effect = reduce(&state, action, env)
         while let next = env.mailbox.takeQueued() {
             effect += reduce(&state, next, env)
         }
+        DerivedScreens.update(&state, since: derivedFrom, env)
         return effect + CartFeature.followUp(&state, env)
     }
 

@@ -19,6 +19,15 @@ public struct AccountState: Equatable, Sendable {
     public init() {}
 
     public var selectedRow: AccountRow? { rows.indices.contains(selectedIndex) ? rows[selectedIndex] : nil }
+
+    /// The title the account screen gives `account` with `profile`: a name, an email, the kind of account, or "Guest".
+    static func title(for account: SignedInAccount?, profile: AccountProfile?) -> String {
+        switch account?.provider {
+        case .sandboxID?: profile?.name ?? profile?.email ?? "Sandbox ID account"
+        case .sshKey?: "SSH key"
+        case nil: "Guest"
+        }
+    }
 }
 
 /// A saved card or address on the account screen.
@@ -50,7 +59,6 @@ public struct WalletRead: Equatable, Sendable {
 @MainActor
 enum AccountFeature {
     static func open(_ state: inout AppState, _ env: ShopEnvironment) {
-        refresh(&state, env)
         AppReducer.show(.account, in: &state)
     }
 
@@ -131,7 +139,7 @@ enum AccountFeature {
         return WalletRead(customer: customer, wallet: wallet, profile: profile, notice: notice)
     }
 
-    /// The wallet and profile arrived: the account screen, the cart's Buy now and the product page follow.
+    /// The wallet and profile arrived; the account screen, the cart's Buy now and the product page follow them (`DerivedScreens`).
     static func loaded(_ state: inout AppState, _ read: WalletRead, _ env: ShopEnvironment) -> Effect {
         guard read.customer == state.customerID else { return .none }
         switch read.wallet {
@@ -140,9 +148,6 @@ enum AccountFeature {
         }
         state.profile = read.profile
         if let notice = read.notice { state.notice = notice }
-        refresh(&state, env)
-        CartFeature.showCart(&state, env)
-        ProductDetailFeature.refresh(&state, env)
         return .none
     }
 
@@ -153,16 +158,14 @@ enum AccountFeature {
         let wallet = state.wallet
         var screen = AccountState()
         let profile = state.profile
+        screen.title = AccountState.title(for: account, profile: profile)
         switch account?.provider {
         case .sandboxID?:
-            screen.title = profile?.name ?? profile?.email ?? "Sandbox ID account"
             screen.detail = [profile?.name == nil ? nil : profile?.email, "signed in with Sandbox ID"].compactMap { $0 }.joined(separator: " · ")
             screen.canSignOut = accounts.signIn != nil
         case .sshKey?:
-            screen.title = "SSH key"
             screen.detail = "\(account?.userID ?? "") · your key is your account"
         case nil:
-            screen.title = "Guest"
             screen.canSignIn = accounts.signIn != nil
             screen.detail = screen.canSignIn ? "Sign in to keep your cart, wallet and orders in an account." : "Shopping as a guest."
         }

@@ -77,7 +77,6 @@ enum CartFeature {
         case .back: AppReducer.popScreen(&state)
         default: break
         }
-        showCart(&state, env)
         return effect
     }
 
@@ -135,8 +134,6 @@ enum CartFeature {
         case .atMaximum: state.notice = Notice(.error, "You can buy at most \(CartLine.quantityRange.upperBound) of \(product.name).")
         default: state.notice = Notice(.info, "Added \(product.name) to your cart.")
         }
-        showCart(&state, env)
-        ProductDetailFeature.refresh(&state, env)
         return .none
     }
 
@@ -185,7 +182,6 @@ enum CartFeature {
 
     /// Takes back the adds the fresh stock no longer covers, never below what the cart had before them.
     private static func takeBack(_ state: inout AppState, _ checks: [StockCheck], _ env: ShopEnvironment) {
-        var tookBack = false
         for check in checks {
             guard let index = state.cart.lines.firstIndex(where: { $0.productID == check.productID }),
                   let stock = check.stock, state.cart.lines[index].quantity > stock else { continue }
@@ -193,11 +189,7 @@ enum CartFeature {
             let kept = max(stock, check.quantityBefore)
             if kept == 0 { state.cart.removeLine(at: index) } else { state.cart.setQuantity(at: index, to: kept) }
             state.notice = Notice(.error, shortage(stock: stock, name: name, inCart: kept))
-            tookBack = true
         }
-        guard tookBack else { return }
-        showCart(&state, env)
-        ProductDetailFeature.refresh(&state, env)
     }
 
     /// Why `change` would take the cart over the largest amount the shop handles, or nil.
@@ -256,8 +248,6 @@ enum CartFeature {
             state.cart.merge(addedMeanwhile)
             if let left = leaveOutLinesOverMaximum(&state, from: "Your cart with the lines just added", env) { state.notice = Notice(.error, left) }
         }
-        showCart(&state, env)
-        ProductDetailFeature.refresh(&state, env)
     }
 
     /// Keeps the cart within `Money.maximumMinorUnits`; says which lines were left out, or nil.

@@ -11,8 +11,8 @@ public struct ProductDetailState: Equatable, Sendable {
 @MainActor
 enum ProductDetailFeature {
     static func open(_ state: inout AppState, _ product: Product, _ env: ShopEnvironment) {
+        // Its quantity in the cart and Buy now are filled in at the step's end (`DerivedScreens`).
         state.productDetail = ProductDetailState(product: product, quantityInCart: 0, canBuyNow: false)
-        refresh(&state, env)
         state.route.append(.productDetail)
     }
 

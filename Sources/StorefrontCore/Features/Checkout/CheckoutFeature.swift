@@ -122,7 +122,6 @@ enum CheckoutFeature {
             guard let checkout = state.checkout else { return .none }
             if checkout.order.clearsCartOnSuccess {
                 state.cart.removeAll()
-                CartFeature.showCart(&state, env)
             }
             state.checkout = nil
             state.paymentSheet = nil

@@ -117,7 +117,7 @@ enum SignInFeature {
         }
         let effect = switchCustomer(&state, to: account, mergingGuestCart: true, env)
         let merged = hadGuestItems ? " Your guest cart was added to your account's cart." : ""
-        return effect + finish(&state, Notice(.info, "Signed in as \(state.account.title).\(merged)"), env)
+        return effect + finish(&state, Notice(.info, "Signed in as \(AccountState.title(for: account, profile: state.profile)).\(merged)"), env)
     }
 
     /// Ends the sign-in with `notice`, on the account screen; its session is let go by the effect returned.
@@ -188,8 +188,6 @@ enum SignInFeature {
         state.stockChecksDue = [:]
         state.cartSaveFailed = nil
         if !mergingGuestCart { state.cart = Cart(currency: env.shopProfile.currency) }
-        AccountFeature.refresh(&state, env)
-        CartFeature.showCart(&state, env)
         return effect + AccountFeature.pointTheSheetsWallet(at: state.customerID, env) + CartFeature.restore(&state, env)
             + AccountFeature.reloadWallet(&state, env)
     }

@@ -1,0 +1,40 @@
+import ShopModels
+import ShopPorts
+
+/// The screens that show state other features own: the account screen (the account, wallet and profile), the cart
+/// screen and the badge (the cart, and whether One-Tap is ready), and the product page's quantity and Buy now.
+///
+/// Worked out in one place, at the end of each step whose inputs changed, so no feature keeps another's screen up
+/// to date. Order of calls: `inputs` before the step → the step's reducers → `update(since:)`.
+@MainActor
+enum DerivedScreens {
+    /// What the derived screens are made from; equal inputs make equal screens.
+    struct Inputs: Equatable {
+        var cart: [CartLine]
+        var signedIn: SignedInAccount?
+        var wallet: WalletContents
+        var profile: AccountProfile?
+        var productOnPage: ProductID?
+    }
+
+    static func inputs(_ state: AppState) -> Inputs {
+        Inputs(
+            cart: state.cart.lines, signedIn: state.signedIn, wallet: state.wallet, profile: state.profile,
+            productOnPage: state.productDetail?.product.id
+        )
+    }
+
+    /// Brings each derived screen up to date with what changed since `before`.
+    static func update(_ state: inout AppState, since before: Inputs, _ env: ShopEnvironment) {
+        let now = inputs(state)
+        // Arrays compare by identity first, so a step that changed none of them costs a few comparisons.
+        guard now != before else { return }
+        let wasOneTapReady = state.account.isOneTapReady
+        if now.signedIn != before.signedIn || now.wallet != before.wallet || now.profile != before.profile {
+            AccountFeature.refresh(&state, env)
+        }
+        let oneTapChanged = state.account.isOneTapReady != wasOneTapReady
+        if now.cart != before.cart || oneTapChanged { CartFeature.showCart(&state, env) }
+        if now.cart != before.cart || oneTapChanged || now.productOnPage != before.productOnPage { ProductDetailFeature.refresh(&state, env) }
+    }
+}
