@@ -89,6 +89,11 @@ public enum AppReducer {
             state.isHelpShown = true
             return .none
         }
+        // Keys every browsing screen shares, before the screen's own; not while the search is typed, whose keys are text.
+        if state.screen.isBrowsing, !(state.screen == .productList && state.productList.isEditingQuery),
+           let effect = navigation(&state, action, env) {
+            return effect
+        }
         switch state.screen {
         case .productList: return ProductListFeature.reduce(&state, action, env)
         case .productDetail: return ProductDetailFeature.reduce(&state, action, env)
@@ -105,8 +110,8 @@ public enum AppReducer {
     /// Keys every browsing screen shares: go to the shop, cart, orders or account. Nil when `action` is none of them.
     static func navigation(_ state: inout AppState, _ action: Action, _ env: ShopEnvironment) -> Effect? {
         switch action {
-        case .showShop: goToShop(&state)
-        case .showCart: show(.cart, in: &state)
+        case .showShop: state.goToShop()
+        case .showCart: state.show(.cart)
         case .showOrders: return OrdersFeature.open(&state, env)
         case .showAccount: AccountFeature.open(&state, env)
         default: return nil
@@ -114,25 +119,6 @@ public enum AppReducer {
         return Effect.none
     }
 
-    /// Brings `screen` to the top: back to it where it is in the route, else pushed.
-    static func show(_ screen: Screen, in state: inout AppState) {
-        if let existing = state.route.firstIndex(of: screen) {
-            state.route.removeSubrange((existing + 1)...)
-        } else {
-            state.route.append(screen)
-        }
-    }
-
-    static func popScreen(_ state: inout AppState) {
-        guard state.route.count > 1 else { return }
-        state.route.removeLast()
-    }
-
-    static func goToShop(_ state: inout AppState) {
-        state.route = [.productList]
-        state.confirmation = nil
-        state.orderDetail = nil
-    }
 }
 
 extension Array {

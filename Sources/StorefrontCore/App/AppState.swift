@@ -82,6 +82,41 @@ public struct AppState: Equatable {
     }
 }
 
+/// Moving between screens: the route is state every feature may change, as a browser's history is.
+extension AppState {
+    /// Brings `screen` to the top: back to it where it is in the route, else pushed.
+    mutating func show(_ screen: Screen) {
+        if let existing = screens.route.firstIndex(of: screen) {
+            screens.route.removeSubrange((existing + 1)...)
+        } else {
+            screens.route.append(screen)
+        }
+    }
+
+    mutating func popScreen() {
+        guard screens.route.count > 1 else { return }
+        screens.route.removeLast()
+    }
+
+    /// Back to the product list, leaving the screens of a finished purchase or order behind.
+    mutating func goToShop() {
+        screens.route = [.productList]
+        screens.confirmation = nil
+        screens.orderDetail = nil
+    }
+
+    /// Shows `form` over the current screen, or in place of the form already shown.
+    mutating func presentForm(_ form: FormState) {
+        screens.form = form
+        if screens.screen != .form { screens.route.append(.form) }
+    }
+
+    mutating func dismissForm() {
+        screens.form = nil
+        if screens.screen == .form { popScreen() }
+    }
+}
+
 /// What the reducers work with: the injected dependencies, the shop's profile, the mailbox, and the live sessions their effects use.
 @MainActor
 public struct ShopEnvironment {

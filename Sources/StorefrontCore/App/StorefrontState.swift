@@ -8,6 +8,9 @@ public enum Screen: Hashable, Sendable {
     case account
     /// A form on top of another screen: sign-in, a new card or a new address.
     case form
+
+    /// A screen the shared keys (shop, cart, orders, account) work on: not a form or the payment sheet, which take keys of their own.
+    public var isBrowsing: Bool { self != .form && self != .paymentSheet }
 }
 
 /// Everything the screens show, and nothing else. Equatable so tests compare whole sequences.

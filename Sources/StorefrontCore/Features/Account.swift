@@ -59,18 +59,17 @@ public struct WalletRead: Equatable, Sendable {
 @MainActor
 enum AccountFeature {
     static func open(_ state: inout AppState, _ env: ShopEnvironment) {
-        AppReducer.show(.account, in: &state)
+        state.show(.account)
     }
 
     static func reduce(_ state: inout AppState, _ action: Action, _ env: ShopEnvironment) -> Effect {
-        if let effect = AppReducer.navigation(&state, action, env) { return effect }
         if let moved = ListSelection.moved(state.account.selectedIndex, by: action, count: state.account.rows.count) {
             state.account.selectedIndex = moved
             return .none
         }
         switch action {
-        case .addCard: FormFeature.open(CardForm.make(state, env), in: &state)
-        case .addAddress: FormFeature.open(AddressForm.make(state, env), in: &state)
+        case .addCard: state.presentForm(CardForm.make(state, env))
+        case .addAddress: state.presentForm(AddressForm.make(state, env))
         case .confirm, .makeDefault:
             guard let row = state.account.selectedRow, !row.isDefault else { return .none }
             return changeWallet(&state, env, success: "\(row.title) is now your default \(row.kind == .card ? "card" : "address").") { wallets, customer in
@@ -90,7 +89,7 @@ enum AccountFeature {
         case .signInOrOut:
             if state.account.canSignIn { return SignInFeature.begin(&state, env) }
             if state.account.canSignOut { return SignInFeature.signOut(&state, env) }
-        case .back: AppReducer.popScreen(&state)
+        case .back: state.popScreen()
         default: break
         }
         return .none

@@ -44,7 +44,6 @@ public struct StockCheck: Equatable, Sendable {
 @MainActor
 enum CartFeature {
     static func reduce(_ state: inout AppState, _ action: Action, _ env: ShopEnvironment) -> Effect {
-        if let effect = AppReducer.navigation(&state, action, env) { return effect }
         let index = state.screens.cart.selectedIndex
         if let moved = ListSelection.moved(index, by: action, count: state.cart.lines.count) {
             state.screens.cart.selectedIndex = moved
@@ -74,7 +73,7 @@ enum CartFeature {
         case .confirm, .pay:
             effect = CheckoutFeature.begin(&state, CheckoutOrder(lines: state.cart.lines, clearsCartOnSuccess: true), oneTap: false, env)
         case .buyNow: env.oneTap(.cart).present()
-        case .back: AppReducer.popScreen(&state)
+        case .back: state.popScreen()
         default: break
         }
         return effect

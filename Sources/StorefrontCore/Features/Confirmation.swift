@@ -23,8 +23,7 @@ public struct ConfirmationState: Equatable, Sendable {
 @MainActor
 enum ConfirmationFeature {
     static func reduce(_ state: inout AppState, _ action: Action, _ env: ShopEnvironment) -> Effect {
-        if let effect = AppReducer.navigation(&state, action, env) { return effect }
-        if action == .back || action == .confirm { AppReducer.goToShop(&state) }
+        if action == .back || action == .confirm { state.goToShop() }
         return .none
     }
 }

@@ -23,7 +23,7 @@ enum OrdersFeature {
     static func open(_ state: inout AppState, _ env: ShopEnvironment) -> Effect {
         state.orders.selectedIndex = 0
         state.orders.windowStart = 0
-        AppReducer.show(.orders, in: &state)
+        state.show(.orders)
         return reload(&state, env)
     }
 
@@ -65,7 +65,6 @@ enum OrdersFeature {
     }
 
     static func reduce(_ state: inout AppState, _ action: Action, _ env: ShopEnvironment) -> Effect {
-        if let effect = AppReducer.navigation(&state, action, env) { return effect }
         if let moved = ListSelection.moved(state.orders.selectedIndex, by: action, count: state.orders.totalCount, page: state.listRowCapacity) {
             state.orders.selectedIndex = moved
             let start = ListSelection.windowStart(selected: moved, currentStart: state.orders.windowStart, capacity: state.listRowCapacity, total: state.orders.totalCount)
@@ -79,7 +78,7 @@ enum OrdersFeature {
                 state.route.append(.orderDetail)
             }
         case .back:
-            AppReducer.popScreen(&state)
+            state.popScreen()
             return .cancel(.orders)
         default: break
         }
@@ -88,8 +87,7 @@ enum OrdersFeature {
 
     /// One order's page: Enter or Esc goes back to the list.
     static func reduceDetail(_ state: inout AppState, _ action: Action, _ env: ShopEnvironment) -> Effect {
-        if let effect = AppReducer.navigation(&state, action, env) { return effect }
-        if action == .back || action == .confirm { AppReducer.popScreen(&state) }
+        if action == .back || action == .confirm { state.popScreen() }
         return .none
     }
 }

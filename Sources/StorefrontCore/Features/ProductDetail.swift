@@ -27,12 +27,11 @@ enum ProductDetailFeature {
     }
 
     static func reduce(_ state: inout AppState, _ action: Action, _ env: ShopEnvironment) -> Effect {
-        if let effect = AppReducer.navigation(&state, action, env) { return effect }
         guard let product = state.productDetail?.product else { return .none }
         switch action {
         case .addToCart: return CartFeature.add(&state, product, env)
         case .buyNow: env.oneTap(.product(id: product.id)).present()
-        case .back: AppReducer.popScreen(&state)
+        case .back: state.popScreen()
         default: break
         }
         return .none

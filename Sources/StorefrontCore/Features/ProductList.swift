@@ -83,7 +83,6 @@ enum ProductListFeature {
                 return .none
             }
         }
-        if let effect = AppReducer.navigation(&state, action, env) { return effect }
         let page = state.listRowCapacity
         switch action {
         case .moveUp: return moveSelection(&state, by: -1, env)

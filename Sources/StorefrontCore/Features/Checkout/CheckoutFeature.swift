@@ -63,7 +63,7 @@ enum CheckoutFeature {
             case .moveDown: sheet.selectedRow = rows[ListSelection.clamped(sheet.selectedRow.rawValue + 1, count: rows.count)]
             case .confirm:
                 if sheet.offersCardSetup {
-                    FormFeature.open(CardForm.make(state, env), in: &state)
+                    state.presentForm(CardForm.make(state, env))
                     return .none
                 }
                 if let checkout = state.checkout {
@@ -219,7 +219,7 @@ enum CheckoutFeature {
             // The "Set up card" sheet: leaving it drops the checkout it was waiting to resume.
             state.sheetAwaits = nil
             state.paymentSheet = nil
-            AppReducer.popScreen(&state)
+            state.popScreen()
             return .none
         }
         let sessions = env.sessions
@@ -235,7 +235,7 @@ enum CheckoutFeature {
         let lastStatus = state.paymentSheet?.status
         state.checkout = nil
         state.paymentSheet = nil
-        if state.screen == .paymentSheet { AppReducer.popScreen(&state) }
+        if state.screen == .paymentSheet { state.popScreen() }
         state.notice = didAuthorize
             ? Notice(.error, "Not paid: \(lastStatus ?? "the payment did not go through.") Your cart is kept.")
             : checkout.noticeBeforeCheckout

@@ -12,9 +12,9 @@ enum SheetEntryFeature {
     static func openForm(_ state: inout AppState, for row: PaymentSheetRow, _ env: ShopEnvironment) {
         switch row {
         case .card:
-            FormFeature.open(CardForm.make(state, env), in: &state)
+            state.presentForm(CardForm.make(state, env))
         case .shippingAddress, .contact:
-            FormFeature.open(AddressForm.make(state, env), in: &state)
+            state.presentForm(AddressForm.make(state, env))
         case .shippingMethod:
             return
         }

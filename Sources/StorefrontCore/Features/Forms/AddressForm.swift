@@ -35,10 +35,10 @@ enum AddressForm {
             problems[AddressField.country.rawValue] = elsewhere
         }
         guard problems.isEmpty, let contact = entry.contact(id: "addr_" + env.dependencies.ids.next()) else {
-            FormFeature.showFieldErrors(&state, problems)
+            state.form?.showFieldErrors(problems)
             return .none
         }
-        FormFeature.showFieldErrors(&state, [:])
+        state.form?.showFieldErrors([:])
         state.form?.isBusy = true
         state.form?.status = "Saving the address…"
         state.form?.isStatusError = false
@@ -56,7 +56,7 @@ enum AddressForm {
 
     /// The address is saved: the wallet is read again, and a sheet that asked for it chooses it.
     static func saved(_ state: inout AppState, _ contact: Contact, _ env: ShopEnvironment) -> Effect {
-        FormFeature.close(&state)
+        state.dismissForm()
         state.notice = Notice(.info, "Saved the address for \(contact.name).")
         return AccountFeature.reloadWallet(&state, env) + SheetEntryFeature.added(contact: contact, &state, env)
     }

@@ -53,7 +53,7 @@ enum CardForm {
 
     /// The provider kept the card: the wallet repository keeps it next.
     static func vaulted(_ state: inout AppState, _ card: PaymentMethod, _ env: ShopEnvironment) -> Effect {
-        FormFeature.showFieldErrors(&state, [:])
+        state.form?.showFieldErrors([:])
         state.form?.status = "Saving your card…"
         let wallets = env.dependencies.accounts.wallets
         let (customer, makeDefault) = (state.customerID, state.wallet.cards.isEmpty)
@@ -69,7 +69,7 @@ enum CardForm {
 
     /// The card is saved: the wallet is read again, and the checkout that asked for it resumes.
     static func saved(_ state: inout AppState, _ card: PaymentMethod, _ env: ShopEnvironment) -> Effect {
-        FormFeature.close(&state)
+        state.dismissForm()
         state.notice = Notice(.info, "Saved \(card.shortName).")
         let reload = AccountFeature.reloadWallet(&state, env)
         if case .entry = state.sheetAwaits { return reload + SheetEntryFeature.added(card: card, &state, env) }
@@ -77,7 +77,7 @@ enum CardForm {
         // "Set up card" came from the sheet: start that checkout again with the new card.
         state.sheetAwaits = nil
         state.paymentSheet = nil
-        AppReducer.popScreen(&state)
+        state.popScreen()
         return reload + CheckoutFeature.begin(&state, pending, oneTap: false, env)
     }
 

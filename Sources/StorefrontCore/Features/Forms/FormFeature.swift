@@ -22,17 +22,6 @@ enum FormFeature {
     /// Longest value a form field takes; anything longer is not a card, code, name or address.
     static let fieldLimit = 120
 
-    /// Shows `form` over the current screen, or in place of the form already shown.
-    static func open(_ form: FormState, in state: inout AppState) {
-        state.form = form
-        if state.screen != .form { state.route.append(.form) }
-    }
-
-    static func close(_ state: inout AppState) {
-        state.form = nil
-        if state.screen == .form { AppReducer.popScreen(&state) }
-    }
-
     static func reduceKey(_ state: inout AppState, _ action: Action, _ env: ShopEnvironment) -> Effect {
         guard var form = state.form, !form.isBusy else { return .none }
         let index = form.focusedIndex
@@ -68,7 +57,7 @@ enum FormFeature {
         switch action {
         case .invalid(let errors):
             state.form?.isBusy = false
-            showFieldErrors(&state, errors)
+            state.form?.showFieldErrors(errors)
             return .none
         case .cardVaulted(let card):
             return CardForm.vaulted(&state, card, env)
@@ -91,7 +80,7 @@ enum FormFeature {
     }
 
     private static func cancel(_ state: inout AppState, _ form: FormState, _ env: ShopEnvironment) -> Effect {
-        close(&state)
+        state.dismissForm()
         let fromSheet = state.sheetAwaits != nil
         if case .entry = state.sheetAwaits { state.sheetAwaits = nil }
         switch form.purpose {
@@ -103,15 +92,6 @@ enum FormFeature {
             if fromSheet, state.screen == .paymentSheet { state.notice = Notice(.info, "No address was added.") }
         }
         return .none
-    }
-
-    /// Shows each field's error in place and moves to the first field that has one.
-    static func showFieldErrors(_ state: inout AppState, _ errors: [String: String]) {
-        guard var form = state.form else { return }
-        for index in form.fields.indices { form.fields[index].error = errors[form.fields[index].id] }
-        if let first = form.fields.firstIndex(where: { $0.error != nil }) { form.focusedIndex = first }
-        form.status = nil
-        state.form = form
     }
 
     /// Ends a save that failed: the message on its field, or on the whole form.

@@ -41,5 +41,13 @@ public struct FormState: Equatable, Sendable {
 
     public var isOnLastField: Bool { focusedIndex >= fields.count - 1 }
     public func value(_ id: String) -> String { fields.first { $0.id == id }?.value ?? "" }
+
+    /// Puts each field's message from `errors` (by field id) on it, clears the others and the status, and moves to
+    /// the first field that is wrong.
+    mutating func showFieldErrors(_ errors: [String: String]) {
+        for index in fields.indices { fields[index].error = errors[fields[index].id] }
+        if let first = fields.firstIndex(where: { $0.error != nil }) { focusedIndex = first }
+        status = nil
+    }
 }
 

@@ -48,7 +48,7 @@ enum SignInFeature {
                 submitLabel: prompt.submitLabel
             )
             form.focusedIndex = form.fields.firstIndex { $0.error != nil } ?? 0
-            FormFeature.open(form, in: &state)
+            state.presentForm(form)
             state.signIn?.isPromptShown = true
             return .none
         case .credentialReceived(let credential):
@@ -124,7 +124,7 @@ enum SignInFeature {
     private static func finish(_ state: inout AppState, _ notice: Notice, _ env: ShopEnvironment) -> Effect {
         let id = state.signIn?.sessionID
         state.signIn = nil
-        if state.form?.purpose == .signIn { FormFeature.close(&state) }
+        if state.form?.purpose == .signIn { state.dismissForm() }
         state.notice = notice
         if state.screen != .account { AccountFeature.open(&state, env) }
         guard let id else { return .none }
