@@ -16,4 +16,32 @@ public enum AppAction: Equatable, Sendable {
     case cart(CartAnswer)
     case wallet(WalletRead)
     case orders(OrdersAnswer)
+    /// One feature asking another for something (sent with `Effect.send`, reduced in the same step).
+    case request(FeatureRequest)
+}
+
+/// What a feature asks of another: features talk to each other through these, and `AppReducer` hands each to the
+/// feature that does it.
+public enum FeatureRequest: Equatable, Sendable {
+    /// Add one of `product` to the cart (Cart).
+    case addToCart(Product)
+    /// Open `product`'s page (ProductDetail).
+    case openProduct(Product)
+    /// Put `order` on the payment sheet (Checkout).
+    case beginCheckout(CheckoutOrder)
+    /// A form saved this to the wallet; a payment sheet waiting for it takes it (Checkout).
+    case addedToWallet(WalletEntry)
+    /// Sign in, sign out, or answer or leave the sign-in's prompt (SignIn).
+    case beginSignIn, signOut, submitSignInPrompt(FormState), cancelSignInPrompt
+    /// Read the wallet again (Account).
+    case reloadWallet
+    /// The shop opened, or the shopper became another customer: that customer's wallet, profile and saved cart
+    /// are read (Account, Cart).
+    case customerChanged
+}
+
+/// A card or an address just saved to the wallet.
+public enum WalletEntry: Equatable, Sendable {
+    case card(PaymentMethod)
+    case address(Contact)
 }

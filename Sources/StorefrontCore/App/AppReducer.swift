@@ -31,19 +31,27 @@ public enum AppReducer {
         // What the shopper sees now, before this step changes it: a key may open a checkout that gives it back.
         state.noticeBeforeAction = state.notice
         let derivedFrom = DerivedScreens.inputs(state)
-        var effect = reduce(&state, action, env)
+        var effect = reduceWithSends(&state, action, env)
         while let next = env.mailbox.takeQueued() {
-            effect += reduce(&state, next, env)
+            effect += reduceWithSends(&state, next, env)
         }
         DerivedScreens.update(&state, since: derivedFrom, env)
         return effect + CartFeature.followUp(&state, env)
     }
 
+    /// `action`, with every action its reduction sends reduced in its place, depth first, as a call would have been.
+    private static func reduceWithSends(_ state: inout AppState, _ action: AppAction, _ env: ShopEnvironment) -> Effect {
+        var effect = Effect()
+        for item in reduce(&state, action, env).items {
+            if case .send(let sent) = item { effect += reduceWithSends(&state, sent, env) } else { effect.items.append(item) }
+        }
+        return effect
+    }
+
     static func reduce(_ state: inout AppState, _ action: AppAction, _ env: ShopEnvironment) -> Effect {
         switch action {
         case .opened:
-            return AccountFeature.pointTheSheetsWallet(at: state.customerID, env) + CartFeature.restore(&state, env)
-                + AccountFeature.reloadWallet(&state, env) + ProductListFeature.reload(&state, env, keepSelection: false)
+            return route(&state, .customerChanged, env) + ProductListFeature.reload(&state, env, keepSelection: false)
         case .key(let key): return reduceKey(&state, key, env)
         case .navigate(let destination): return CheckoutFeature.navigate(&state, to: destination, env)
         case .checkout(let event): return CheckoutFeature.reduce(&state, event, env)
@@ -53,7 +61,28 @@ public enum AppReducer {
         case .cart(let answer): return CartFeature.reduce(&state, answer, env)
         case .wallet(let read): return AccountFeature.loaded(&state, read, env)
         case .orders(let answer): return OrdersFeature.reduce(&state, answer)
+        case .request(let request): return route(&state, request, env)
         }
+    }
+
+    /// Hands what one feature asks of another to the feature that does it.
+    private static func route(_ state: inout AppState, _ request: FeatureRequest, _ env: ShopEnvironment) -> Effect {
+        switch request {
+        case .addToCart(let product): return CartFeature.add(&state, product, env)
+        case .openProduct(let product): ProductDetailFeature.open(&state, product, env)
+        case .beginCheckout(let order): return CheckoutFeature.begin(&state, order, oneTap: false, env)
+        case .addedToWallet(.card(let card)): return CheckoutFeature.entryAdded(card: card, &state, env)
+        case .addedToWallet(.address(let contact)): return CheckoutFeature.entryAdded(contact: contact, &state, env)
+        case .beginSignIn: return SignInFeature.begin(&state, env)
+        case .signOut: return SignInFeature.signOut(&state, env)
+        case .submitSignInPrompt(let form): return SignInFeature.submitPrompt(&state, form, env)
+        case .cancelSignInPrompt: return SignInFeature.cancelPrompt(&state, env)
+        case .reloadWallet: return AccountFeature.reloadWallet(&state, env)
+        case .customerChanged:
+            return AccountFeature.pointTheSheetsWallet(at: state.customerID, env) + CartFeature.restore(&state, env)
+                + AccountFeature.reloadWallet(&state, env)
+        }
+        return .none
     }
 
     private static func reduceKey(_ state: inout AppState, _ action: Action, _ env: ShopEnvironment) -> Effect {
@@ -66,7 +95,8 @@ public enum AppReducer {
             return list
         case .tick:
             if state.isBusy { state.spinnerPhase &+= 1 }
-            return StorageOutageFeature.retry(&state, env)
+            // While the database is away, a tick tries again what the shop needs from it: the products on screen.
+            return state.isDueForStorageRetry ? ProductListFeature.reload(&state, env, keepSelection: true) : .none
         case .quit:
             // The last change is written by this step's follow-up at once, unchecked (checkout checks stock
             // again); hosts wait for the write before they go.

@@ -87,8 +87,8 @@ enum AccountFeature {
                 }
             }
         case .signInOrOut:
-            if state.account.canSignIn { return SignInFeature.begin(&state, env) }
-            if state.account.canSignOut { return SignInFeature.signOut(&state, env) }
+            if state.account.canSignIn { return .send(.request(.beginSignIn)) }
+            if state.account.canSignOut { return .send(.request(.signOut)) }
         case .back: state.popScreen()
         default: break
         }

@@ -71,7 +71,7 @@ enum CartFeature {
                 state.notice = Notice(.info, "Removed \(line.name).")
             }
         case .confirm, .pay:
-            effect = CheckoutFeature.begin(&state, CheckoutOrder(lines: state.cart.lines, clearsCartOnSuccess: true), oneTap: false, env)
+            effect = .send(.request(.beginCheckout(CheckoutOrder(lines: state.cart.lines, clearsCartOnSuccess: true))))
         case .buyNow: env.oneTap(.cart).present()
         case .back: state.popScreen()
         default: break
@@ -93,7 +93,7 @@ enum CartFeature {
             state.cartSaveInFlight = nil
             guard customer == state.customerID else { return .none }
             state.cartSaveFailed = lines
-            StorageOutageFeature.report(&state, error) { "Your cart could not be saved: \($0)" }
+            state.reportStorageFailure(error) { "Your cart could not be saved: \($0)" }
         case .stockChecked(let checks):
             state.isStockCheckInFlight = false
             takeBack(&state, checks, env)

@@ -29,7 +29,7 @@ enum ProductDetailFeature {
     static func reduce(_ state: inout AppState, _ action: Action, _ env: ShopEnvironment) -> Effect {
         guard let product = state.productDetail?.product else { return .none }
         switch action {
-        case .addToCart: return CartFeature.add(&state, product, env)
+        case .addToCart: return .send(.request(.addToCart(product)))
         case .buyNow: env.oneTap(.product(id: product.id)).present()
         case .back: state.popScreen()
         default: break

@@ -92,9 +92,9 @@ enum ProductListFeature {
         case .moveToTop: return moveSelection(&state, by: -state.productList.totalCount, env)
         case .moveToBottom: return moveSelection(&state, by: state.productList.totalCount, env)
         case .confirm:
-            if let product = state.productList.selectedProduct { ProductDetailFeature.open(&state, product, env) }
+            if let product = state.productList.selectedProduct { return .send(.request(.openProduct(product))) }
         case .addToCart:
-            if let product = state.productList.selectedProduct { return CartFeature.add(&state, product, env) }
+            if let product = state.productList.selectedProduct { return .send(.request(.addToCart(product))) }
         case .beginSearch:
             state.productList.isEditingQuery = true
         case .back:
@@ -114,7 +114,7 @@ enum ProductListFeature {
             guard request == state.productListRequest, case .count(let keep) = state.productListPending else { return .none }
             state.productListPending = nil
             state.isOpening = false
-            StorageOutageFeature.back(&state)
+            state.storageAnswered()
             state.productList.totalCount = total
             state.productList.selectedIndex = keep ? ListSelection.clamped(state.productList.selectedIndex, count: total) : 0
             if !keep { state.productList.windowStart = 0 }
@@ -130,7 +130,7 @@ enum ProductListFeature {
             state.productListPending = nil
             state.isOpening = false
             state.productList.isLoading = false
-            StorageOutageFeature.report(&state, error) { "Could not read the catalog: \($0)" }
+            state.reportStorageFailure(error) { "Could not read the catalog: \($0)" }
             return .none
         }
     }

@@ -11,6 +11,8 @@ public struct Effect {
         /// Starts `operation`; one with an id first cancels the work running under that id.
         case run(EffectID?, Operation)
         case cancel(EffectID)
+        /// An action for another feature, reduced in the same step where it stands (`AppReducer.step`).
+        case send(AppAction)
     }
 
     var items: [Item] = []
@@ -22,6 +24,12 @@ public struct Effect {
     /// that work is cancelled, and whatever it sends from then on is dropped.
     public static func run(id: EffectID? = nil, _ operation: @escaping Operation) -> Effect {
         Effect(items: [.run(id, operation)])
+    }
+
+    /// Asks another feature for something: `action` is reduced in this same step, in its place among
+    /// the effects, so the shopper sees one frame. How features talk to each other instead of calling in.
+    public static func send(_ action: AppAction) -> Effect {
+        Effect(items: [.send(action)])
     }
 
     /// Cancels the work running under `id`; what it sends from then on is dropped.

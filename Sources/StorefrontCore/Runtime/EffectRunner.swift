@@ -15,6 +15,9 @@ public final class EffectRunner {
             switch item {
             case .cancel(let id):
                 cancel(id)
+            case .send:
+                // Reduced within its step by AppReducer.step, which never hands one on.
+                break
             case .run(let id, let operation):
                 if let id { cancel(id) }
                 let key = nextTaskID

@@ -49,7 +49,7 @@ enum CheckoutFeature {
             case .confirm:
                 state.paymentSheet?.phase = .reviewing
                 if chooser.isOnAddRow {
-                    SheetEntryFeature.openForm(&state, for: chooser.row, env)
+                    openEntryForm(&state, for: chooser.row, env)
                     return .none
                 }
                 return choose(&state, row: chooser.row, index: chooser.selectedIndex, env)
@@ -71,7 +71,7 @@ enum CheckoutFeature {
                     // Nothing to choose from: straight to the form that adds one.
                     guard !chooser.options.isEmpty || chooser.addTitle == nil else {
                         state.paymentSheet = sheet
-                        SheetEntryFeature.openForm(&state, for: sheet.selectedRow, env)
+                        openEntryForm(&state, for: sheet.selectedRow, env)
                         return .none
                     }
                     sheet.phase = .choosing(chooser)

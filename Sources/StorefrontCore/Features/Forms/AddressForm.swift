@@ -58,6 +58,6 @@ enum AddressForm {
     static func saved(_ state: inout AppState, _ contact: Contact, _ env: ShopEnvironment) -> Effect {
         state.dismissForm()
         state.notice = Notice(.info, "Saved the address for \(contact.name).")
-        return AccountFeature.reloadWallet(&state, env) + SheetEntryFeature.added(contact: contact, &state, env)
+        return .send(.request(.reloadWallet)) + .send(.request(.addedToWallet(.address(contact))))
     }
 }

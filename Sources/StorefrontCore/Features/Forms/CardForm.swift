@@ -71,14 +71,14 @@ enum CardForm {
     static func saved(_ state: inout AppState, _ card: PaymentMethod, _ env: ShopEnvironment) -> Effect {
         state.dismissForm()
         state.notice = Notice(.info, "Saved \(card.shortName).")
-        let reload = AccountFeature.reloadWallet(&state, env)
-        if case .entry = state.sheetAwaits { return reload + SheetEntryFeature.added(card: card, &state, env) }
+        let reload = Effect.send(.request(.reloadWallet))
+        if case .entry = state.sheetAwaits { return reload + .send(.request(.addedToWallet(.card(card)))) }
         guard case .cardToStart(let pending) = state.sheetAwaits, state.screen == .paymentSheet else { return reload }
         // "Set up card" came from the sheet: start that checkout again with the new card.
         state.sheetAwaits = nil
         state.paymentSheet = nil
         state.popScreen()
-        return reload + CheckoutFeature.begin(&state, pending, oneTap: false, env)
+        return reload + .send(.request(.beginCheckout(pending)))
     }
 
     /// A card that succeeds, where no real money moves; nothing in live mode.

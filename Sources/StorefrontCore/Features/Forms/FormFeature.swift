@@ -73,7 +73,7 @@ enum FormFeature {
 
     private static func submit(_ state: inout AppState, _ form: FormState, _ env: ShopEnvironment) -> Effect {
         switch form.purpose {
-        case .signIn: return SignInFeature.submitPrompt(&state, form, env)
+        case .signIn: return .send(.request(.submitSignInPrompt(form)))
         case .addCard: return CardForm.submit(&state, form, env)
         case .addAddress: return AddressForm.submit(&state, form, env)
         }
@@ -85,7 +85,7 @@ enum FormFeature {
         if case .entry = state.sheetAwaits { state.sheetAwaits = nil }
         switch form.purpose {
         case .signIn:
-            return SignInFeature.cancelPrompt(&state, env)
+            return .send(.request(.cancelSignInPrompt))
         case .addCard:
             if fromSheet, state.screen == .paymentSheet { state.notice = Notice(.info, "No card was added.") }
         case .addAddress:

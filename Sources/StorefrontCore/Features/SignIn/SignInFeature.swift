@@ -126,7 +126,7 @@ enum SignInFeature {
         state.signIn = nil
         if state.form?.purpose == .signIn { state.dismissForm() }
         state.notice = notice
-        if state.screen != .account { AccountFeature.open(&state, env) }
+        if state.screen != .account { state.show(.account) }
         guard let id else { return .none }
         let sessions = env.sessions
         return .run { _ in sessions.endSignIn(id) }
@@ -188,7 +188,6 @@ enum SignInFeature {
         state.stockChecksDue = [:]
         state.cartSaveFailed = nil
         if !mergingGuestCart { state.cart = Cart(currency: env.shopProfile.currency) }
-        return effect + AccountFeature.pointTheSheetsWallet(at: state.customerID, env) + CartFeature.restore(&state, env)
-            + AccountFeature.reloadWallet(&state, env)
+        return effect + .send(.request(.customerChanged))
     }
 }

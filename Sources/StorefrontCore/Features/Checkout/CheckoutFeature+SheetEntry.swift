@@ -4,12 +4,11 @@ import ShopPorts
 /// Adding a card, an address or a contact from the open payment sheet: the chooser's "Add a new …"
 /// row (or an empty chooser) opens the form, and what it saves is chosen on the sheet.
 ///
-/// Order of calls: `openForm` → the form saves to the wallet → `added(card:)` or `added(contact:)`
-/// → `CheckoutFeature.choose`, whose answer from the controller updates the sheet.
-@MainActor
-enum SheetEntryFeature {
+/// Order of calls: `openEntryForm` → the form saves to the wallet → `entryAdded(card:)` or `entryAdded(contact:)`
+/// → `choose`, whose answer from the controller updates the sheet.
+extension CheckoutFeature {
     /// Opens the form that adds an entry for `row`, saying what the sheet lacks when it lacks it.
-    static func openForm(_ state: inout AppState, for row: PaymentSheetRow, _ env: ShopEnvironment) {
+    static func openEntryForm(_ state: inout AppState, for row: PaymentSheetRow, _ env: ShopEnvironment) {
         switch row {
         case .card:
             state.presentForm(CardForm.make(state, env))
@@ -25,23 +24,23 @@ enum SheetEntryFeature {
     }
 
     /// A card was saved while the sheet waited for one: offer it on the sheet and choose it.
-    static func added(card: PaymentMethod, _ state: inout AppState, _ env: ShopEnvironment) -> Effect {
+    static func entryAdded(card: PaymentMethod, _ state: inout AppState, _ env: ShopEnvironment) -> Effect {
         guard state.sheetAwaits == .entry(.card), var checkout = state.checkout else { return .none }
         state.sheetAwaits = nil
         if !checkout.options.paymentMethods.contains(where: { $0.id == card.id }) { checkout.options.paymentMethods.append(card) }
         state.checkout = checkout
-        return CheckoutFeature.choose(&state, row: .card, index: checkout.options.paymentMethods.firstIndex { $0.id == card.id } ?? 0, env)
+        return choose(&state, row: .card, index: checkout.options.paymentMethods.firstIndex { $0.id == card.id } ?? 0, env)
     }
 
     /// An address was saved while the sheet waited for one: offer it and choose it for the row that asked;
     /// a row still without a choice takes it too, so one address both ships and contacts.
-    static func added(contact: Contact, _ state: inout AppState, _ env: ShopEnvironment) -> Effect {
+    static func entryAdded(contact: Contact, _ state: inout AppState, _ env: ShopEnvironment) -> Effect {
         guard case .entry(let row) = state.sheetAwaits, row == .shippingAddress || row == .contact, var checkout = state.checkout else { return .none }
         state.sheetAwaits = nil
         checkout.options.contacts.append(contact)
         if row == .shippingAddress || checkout.shipTo == nil { checkout.shipTo = contact }
         if row == .contact || checkout.contact == nil { checkout.contact = contact }
         state.checkout = checkout
-        return CheckoutFeature.choose(&state, row: row, index: checkout.options.contacts.count - 1, env)
+        return choose(&state, row: row, index: checkout.options.contacts.count - 1, env)
     }
 }
