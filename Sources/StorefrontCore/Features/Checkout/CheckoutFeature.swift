@@ -208,7 +208,7 @@ enum CheckoutFeature {
         state.paymentSheet?.phase = .authorizing
         let sessions = env.sessions
         return .run { send in
-            guard let outcome = await sessions.payment(id)?.authorize() else { return }
+            guard let outcome = await sessions.payment(id)?.authorize(processing: { send(.checkout(.processingStarted)) }) else { return }
             send(.checkout(.finished(outcome)))
         }
     }
@@ -223,7 +223,10 @@ enum CheckoutFeature {
             return .none
         }
         let sessions = env.sessions
-        return .run { _ in await sessions.payment(id)?.close() }
+        return .run { send in
+            guard let didAuthorize = await sessions.payment(id)?.close() else { return }
+            send(.checkout(.sheetClosed(didAuthorize: didAuthorize)))
+        }
     }
 
     /// The sheet closed without a successful payment (success ends in `.finished(.paid)`).

@@ -4,12 +4,15 @@ import ShopPorts
 /// One payment sheet's session with its controller: the controller's delegate, so the store is not.
 ///
 /// Order of calls: `present()` → the shopper's choices go through `select…` and the delegate's
-/// answers come back as updates → `authorize()` returns the whole outcome (the delegate places the
-/// order while the controller waits) → `closeAfterPayment()`, or `close()` and `.sheetClosed`.
+/// answers come back as updates → `authorize(processing:)` returns the whole outcome (the delegate places
+/// the order while the controller waits, and says when it starts through `processing`) →
+/// `closeAfterPayment()`, or `close()`, which says whether a payment was authorized on the sheet.
+///
+/// It posts nothing itself: what it hears is returned to, or called back into, the effect driving it,
+/// which sends it as an action.
 @MainActor
 public final class PaymentSession: PaymentAuthorizationControllerDelegate {
     private let controller: any PaymentAuthorizationControlling
-    private let mailbox: ActionMailbox
     private let placement: OrderPlacement
     private let shop: ShopProfile
     /// The shipping method the delegate prices the summary with, as the controller reports it.
@@ -18,12 +21,12 @@ public final class PaymentSession: PaymentAuthorizationControllerDelegate {
     private var didAuthorize = false
     private var attempt: ChargeAttempt?
     private var placed: CheckoutOutcome?
-    private var isClosedAfterPayment = false
+    /// Told when an authorized payment's order starts being placed; set by `authorize(processing:)` for its call.
+    private var processing: (@MainActor () -> Void)?
 
     init(controller: any PaymentAuthorizationControlling, order: CheckoutOrder, shippingMethod: ShippingMethod, customerID: String, _ env: ShopEnvironment) {
         let dependencies = env.dependencies
         self.controller = controller
-        self.mailbox = env.mailbox
         self.shop = env.shopProfile
         self.shippingMethod = shippingMethod
         self.placement = OrderPlacement(
@@ -51,21 +54,25 @@ public final class PaymentSession: PaymentAuthorizationControllerDelegate {
     }
 
     /// The shopper confirmed: the controller authorizes, and the outcome pairs its result with the order placed.
-    func authorize() async -> CheckoutOutcome {
+    /// `processing` is called once the payment is authorized and the order is being placed.
+    func authorize(processing: @escaping @MainActor () -> Void) async -> CheckoutOutcome {
         placed = nil
+        self.processing = processing
+        defer { self.processing = nil }
         let result = await controller.authorize()
         if result.status == .success, case .paid(let confirmation)? = placed { return .paid(confirmation) }
         return .notPaid(result.errors.first ?? "The payment did not go through.")
     }
 
-    /// Esc on the sheet: the controller dismisses it and the delegate hears `didFinish`.
-    func close() async {
+    /// Esc on the sheet: the controller dismisses it. Returns whether a payment was authorized on it, which decides
+    /// what closing leaves behind.
+    func close() async -> Bool {
         await controller.dismiss()
+        return didAuthorize
     }
 
     /// The order is paid and the thank-you screen is up: the sheet goes away without a word.
     func closeAfterPayment() async {
-        isClosedAfterPayment = true
         await controller.dismiss()
     }
 
@@ -87,7 +94,7 @@ public final class PaymentSession: PaymentAuthorizationControllerDelegate {
     /// The payment was authorized: the sheet says "Processing…" while the order is placed.
     public func paymentAuthorizationController(_ controller: any PaymentAuthorizationControlling, didAuthorizePayment payment: Payment) async -> PaymentAuthorizationResult {
         didAuthorize = true
-        mailbox.post(.checkout(.processingStarted))
+        processing?()
         let (outcome, attempt) = await placement.place(payment, after: attempt)
         self.attempt = attempt
         placed = outcome
@@ -97,10 +104,8 @@ public final class PaymentSession: PaymentAuthorizationControllerDelegate {
         }
     }
 
-    public func paymentAuthorizationControllerDidFinish(_ controller: any PaymentAuthorizationControlling) async {
-        guard !isClosedAfterPayment else { return }
-        mailbox.post(.checkout(.sheetClosed(didAuthorize: didAuthorize)))
-    }
+    /// The sheet went away: `close()` or `closeAfterPayment()` asked for it, and says what follows.
+    public func paymentAuthorizationControllerDidFinish(_ controller: any PaymentAuthorizationControlling) async {}
 
     private func summary() -> [SummaryItem] {
         CheckoutSheet.summaryItems(lines: placement.order.lines, shipping: shippingMethod, shop)

@@ -32,8 +32,8 @@ enum SignInFeature {
         state.nextSessionID += 1
         state.signIn = SignInProgress(sessionID: id, nonce: request.nonce)
         // A fresh controller per sign-in, made and kept by the effect: the state holds only its session's id.
-        return .run { _ in
-            let session = SignInSession(controller: services.makeController([request]), nonce: request.nonce, mailbox: env.mailbox)
+        return .run { send in
+            let session = SignInSession(controller: services.makeController([request]), nonce: request.nonce, send: send)
             env.sessions.file(session, as: id)
             session.start()
         }

@@ -1,6 +1,7 @@
 import ShopPorts
 
-/// One sign-in: the controller's delegate and presentation context, posting what it hears as actions.
+/// One sign-in: the controller's delegate and presentation context, sending what it hears as actions through the
+/// effect that started it.
 ///
 /// Order of calls: `start()` → the controller's prompts arrive as `.promptShown` → the shopper's
 /// answer goes back through `takeReply()` → `.credentialReceived` or `.failed`.
@@ -9,14 +10,14 @@ public final class SignInSession: SignInAuthorizationControllerDelegate, SignInP
     let controller: any SignInAuthorizationControlling
     /// The request's nonce; the identity token must carry it.
     let nonce: String?
-    private let mailbox: ActionMailbox
+    private let send: Send
     /// Where the shopper's answer to the shown prompt goes.
     private var reply: (@MainActor ([String: String]?) async -> Void)?
 
-    init(controller: any SignInAuthorizationControlling, nonce: String?, mailbox: ActionMailbox) {
+    init(controller: any SignInAuthorizationControlling, nonce: String?, send: Send) {
         self.controller = controller
         self.nonce = nonce
-        self.mailbox = mailbox
+        self.send = send
     }
 
     func start() {
@@ -33,17 +34,17 @@ public final class SignInSession: SignInAuthorizationControllerDelegate, SignInP
 
     public func presentSignInPrompt(_ prompt: SignInPrompt, reply: @escaping @MainActor ([String: String]?) async -> Void) {
         self.reply = reply
-        mailbox.post(.signIn(.promptShown(prompt)))
+        send(.signIn(.promptShown(prompt)))
     }
 
     public func signInController(_ controller: any SignInAuthorizationControlling, didCompleteWith credential: any SignInCredential) {
         guard controller === self.controller else { return }
-        mailbox.post(.signIn(.credentialReceived(SignInCompletion(credential))))
+        send(.signIn(.credentialReceived(SignInCompletion(credential))))
     }
 
     public func signInController(_ controller: any SignInAuthorizationControlling, didCompleteWith error: SignInError) {
         guard controller === self.controller else { return }
-        mailbox.post(.signIn(.failed(error)))
+        send(.signIn(.failed(error)))
     }
 }
 
