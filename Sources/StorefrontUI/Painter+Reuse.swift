@@ -23,6 +23,8 @@ private struct ListWindowMemo<Item: Equatable & Sendable, Look: Equatable & Send
     var firstIndex: Int
     var selectedIndex: Int
     var look: Look
+    /// Each row's measure, as `listWindow` asked for it.
+    var measures: [Int]
 
     /// The row (from the top of the window) that showed `items[offset]` as item `index` of the list, if one did.
     func offset(showing items: [Item], _ offset: Int, at index: Int) -> Int? {
@@ -64,30 +66,45 @@ extension Painter {
     }
 
     /// A window of a list: row `top + offset` shows `items[offset]`, item `firstIndex + offset` of the whole list,
-    /// for `offset` below `count`, in the band `band..<band + width`; item `selectedIndex` is selected. A row the frame
-    /// before drew from the same item at the same index, selected or not as now and with an equal `look` (everything
-    /// else a row's drawing depends on), is copied and made clickable again; `draw(&painter, offset, row, fromSelected)`
-    /// draws each other row.
+    /// for `offset` below `count`, in the band `band..<band + width`; item `selectedIndex` is selected.
+    ///
+    /// Order of calls: `measure(offset)` for each row whose item the frame before did not show at the same index
+    /// (a row's measure, such as its price's width, is kept with the frame) → `look(largest measure)`, everything
+    /// else a row's drawing depends on → a row the frame before drew from the same item at the same index, selected
+    /// or not as now and with an equal look, is copied and made clickable again; `draw(&painter, offset, row,
+    /// fromSelected, look)` draws each other row.
     mutating func listWindow<Item: Equatable & Sendable, Look: Equatable & Sendable>(
-        _ id: RegionID, items: [Item], count: Int, firstIndex: Int, selectedIndex: Int, top: Int, band: Int, width: Int, look: Look,
-        draw: (inout Painter, _ offset: Int, _ row: Int, _ fromSelected: Int) -> Void
+        _ id: RegionID, items: [Item], count: Int, firstIndex: Int, selectedIndex: Int, top: Int, band: Int, width: Int,
+        measure: (Int) -> Int, look makeLook: (Int) -> Look,
+        draw: (inout Painter, _ offset: Int, _ row: Int, _ fromSelected: Int, _ look: Look) -> Void
     ) {
         let rows = top..<(top + count)
         let columns = band..<(band + width)
         let earlier = memo(id).flatMap { $0.rows.lowerBound == top && $0.columns == columns ? $0.content as? ListWindowMemo<Item, Look> : nil }
+        var measures = [Int](repeating: 0, count: count)
+        var sources = [Int](repeating: -1, count: count)
+        for offset in 0..<count {
+            if let earlier, let from = earlier.offset(showing: items, offset, at: firstIndex + offset) {
+                sources[offset] = from
+                measures[offset] = earlier.measures[from]
+            } else {
+                measures[offset] = measure(offset)
+            }
+        }
+        let look = makeLook(measures.max() ?? 0)
         let reusable = earlier.flatMap { $0.look == look ? $0 : nil }
         for offset in 0..<count {
             let row = top + offset
             let fromSelected = firstIndex + offset - selectedIndex
-            if let reusable, let previous, let from = reusable.offset(showing: items, offset, at: firstIndex + offset),
-               (reusable.firstIndex + from == reusable.selectedIndex) == (fromSelected == 0) {
+            let from = sources[offset]
+            if let reusable, let previous, from >= 0, (reusable.firstIndex + from == reusable.selectedIndex) == (fromSelected == 0) {
                 frame.copyCells(of: previous, row: top + from, columns: columns, to: row)
                 listRowTarget(row: row, band: band, width: width, fromSelected: fromSelected)
                 continue
             }
-            draw(&self, offset, row, fromSelected)
+            draw(&self, offset, row, fromSelected, look)
         }
-        let content = ListWindowMemo(items: items, count: count, firstIndex: firstIndex, selectedIndex: selectedIndex, look: look)
+        let content = ListWindowMemo(items: items, count: count, firstIndex: firstIndex, selectedIndex: selectedIndex, look: look, measures: measures)
         frame.memos.append(RegionMemo(id: id, rows: rows, columns: columns, content: content, targets: []))
     }
 

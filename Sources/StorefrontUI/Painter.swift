@@ -14,11 +14,15 @@ struct Painter {
     var size: Size { frame.size }
 
     /// Columns `text` takes once sanitized and, in ASCII mode, transliterated.
-    func width(_ text: String) -> Int {
+    func width(_ text: String) -> Int { Self.width(text, charset: frame.charset) }
+
+    /// Columns `text` takes in `charset`: for a closure that must not hold the painter (and so a second
+    /// reference to the frame's cells, which would make the next write copy them all).
+    static func width(_ text: String, charset: Charset) -> Int {
         if TerminalText.isPrintableASCII(text) { return text.utf8.count }
-        if frame.charset == .unicode, TerminalText.isOneColumnPerScalar(text) { return text.unicodeScalars.count }
-        if frame.charset == .unicode, TerminalText.isSafe(text) { return text.reduce(0) { $0 + TerminalText.width(of: $1) } }
-        return TerminalText.displayable(text, charset: frame.charset).reduce(0) { $0 + TerminalText.width(of: $1) }
+        if charset == .unicode, TerminalText.isOneColumnPerScalar(text) { return text.unicodeScalars.count }
+        if charset == .unicode, TerminalText.isSafe(text) { return text.reduce(0) { $0 + TerminalText.width(of: $1) } }
+        return TerminalText.displayable(text, charset: charset).reduce(0) { $0 + TerminalText.width(of: $1) }
     }
 
     /// `text` cut to `width` columns, ending in an ellipsis when cut.

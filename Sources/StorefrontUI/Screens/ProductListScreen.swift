@@ -15,15 +15,19 @@ extension Layout {
             return
         }
         let visible = min(list.rows.count, body.height)
-        // The price column is as wide as the widest price shown, sold out or not.
-        var priceWidth = 0
-        for offset in 0..<visible { priceWidth = max(priceWidth, p.width(list.rows[offset].price.formatted)) }
-        let look = ListLook(listWidth: listWidth, priceWidth: priceWidth, hasPreview: hasPreview)
         // Rows are read in place: copying each Product would retain and release every one of its strings per frame.
+        // The price column is as wide as the widest price shown, sold out or not.
+        var look = ListLook(listWidth: listWidth, priceWidth: 0, hasPreview: hasPreview)
         p.listWindow(
             Self.productRows, items: list.rows, count: visible, firstIndex: list.windowStart, selectedIndex: list.selectedIndex,
-            top: body.top, band: 0, width: listWidth, look: look
-        ) { p, offset, row, fromSelected in
+            top: body.top, band: 0, width: listWidth,
+            measure: { [charset = p.frame.charset] offset in Painter.width(list.rows[offset].price.formatted, charset: charset) },
+            look: { widest in
+                look.priceWidth = widest
+                return look
+            }
+        ) { p, offset, row, fromSelected, look in
+            let priceWidth = look.priceWidth
             let isSelected = fromSelected == 0
             let style = p.selectableRow(row: row, band: 0, width: listWidth, marker: 1, fromSelected: fromSelected)
             let nameSpace = listWidth - 4 - priceWidth - 2
