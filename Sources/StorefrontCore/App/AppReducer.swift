@@ -143,7 +143,7 @@ public enum AppReducer {
         case .showShop: state.goToShop()
         case .showCart: state.show(.cart)
         case .showOrders: return OrdersFeature.open(&state, env)
-        case .showAccount: AccountFeature.open(&state, env)
+        case .showAccount: state.show(.account)
         default: return nil
         }
         return Effect.none

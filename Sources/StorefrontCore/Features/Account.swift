@@ -58,10 +58,6 @@ public struct WalletRead: Equatable, Sendable {
 /// The account screen: who is shopping, their saved cards and addresses, sign-in and sign-out.
 @MainActor
 enum AccountFeature {
-    static func open(_ state: inout AppState, _ env: ShopEnvironment) {
-        state.show(.account)
-    }
-
     static func reduce(_ state: inout AppState, _ action: Action, _ env: ShopEnvironment) -> Effect {
         if let moved = ListSelection.moved(state.account.selectedIndex, by: action, count: state.account.rows.count) {
             state.account.selectedIndex = moved
