@@ -61,8 +61,10 @@ struct ServeThroughOutageTests {
         try host.waitForLog(#/database back: postgres:\/\/storefront@127\.0\.0\.1:\d+\/shop_\w+\?sslmode=disable answers again/#, after: mark)
         try arriving.waitFor("q quit", timeout: .seconds(30))
         try shopping.waitFor("The database is back.", timeout: .seconds(30))
-        try host.leave(shopping)
-        try host.leave(arriving)
+        // Quitting waits for the cart's last write, and a session winds down reads still racing their deadline: each
+        // is bounded by the call timeout (connect_timeout + 5 s), which a server just restarted may use up.
+        try host.leave(shopping, timeout: .seconds(45))
+        try host.leave(arriving, timeout: .seconds(45))
         #expect(!host.log.contains("storefront-test"), "the password is not in serve's log")
     }
 }

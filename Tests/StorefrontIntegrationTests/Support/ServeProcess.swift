@@ -133,10 +133,10 @@ final class ServeProcess {
     }
 
     /// Quits the shop in `terminal` with q and waits for ssh to exit 0; the server's and the sessions' logs on failure.
-    func leave(_ terminal: TmuxTerminal, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func leave(_ terminal: TmuxTerminal, timeout: Duration = .seconds(15), sourceLocation: SourceLocation = #_sourceLocation) throws {
         try terminal.press("q")
         do {
-            try terminal.waitFor("EXIT=0", sourceLocation: sourceLocation)
+            try terminal.waitFor("EXIT=0", timeout: timeout, sourceLocation: sourceLocation)
         } catch {
             recordLogs(sourceLocation: sourceLocation)
             throw error
