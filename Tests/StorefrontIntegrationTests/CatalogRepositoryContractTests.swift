@@ -61,7 +61,7 @@ struct CatalogRepositoryContractTests {
     }
 
     @Test(arguments: CatalogRepositoryKind.allCases)
-    func storeProfileComesWithTheCatalog(kind: CatalogRepositoryKind) async throws {
+    func shopProfileComesWithTheCatalog(kind: CatalogRepositoryKind) async throws {
         #expect(try await kind.make(Self.catalog).shop.currency == .usd)
     }
 }
