@@ -19,17 +19,16 @@ struct RegionMemo: Sendable {
 /// The rows of a list window as drawn: which item each showed, where, and how.
 private struct ListWindowMemo<Item: Equatable & Sendable, Look: Equatable & Sendable>: Sendable {
     var items: [Item]
-    var count: Int
     var firstIndex: Int
     var selectedIndex: Int
     var look: Look
-    /// Each row's measure, as `listWindow` asked for it.
+    /// Each row's measure, as `listWindow` asked for it: one per row drawn.
     var measures: [Int]
 
     /// The row (from the top of the window) that showed `items[offset]` as item `index` of the list, if one did.
     func offset(showing items: [Item], _ offset: Int, at index: Int) -> Int? {
         let earlier = index - firstIndex
-        guard earlier >= 0, earlier < count, Self.same(self.items, earlier, items, offset) else { return nil }
+        guard earlier >= 0, earlier < measures.count, Self.same(self.items, earlier, items, offset) else { return nil }
         return earlier
     }
 
@@ -104,7 +103,7 @@ extension Painter {
             }
             draw(&self, offset, row, fromSelected, look)
         }
-        let content = ListWindowMemo(items: items, count: count, firstIndex: firstIndex, selectedIndex: selectedIndex, look: look, measures: measures)
+        let content = ListWindowMemo(items: items, firstIndex: firstIndex, selectedIndex: selectedIndex, look: look, measures: measures)
         frame.memos.append(RegionMemo(id: id, rows: rows, columns: columns, content: content, targets: []))
     }
 

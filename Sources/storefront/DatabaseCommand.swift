@@ -43,11 +43,8 @@ enum DatabaseURL {
     static func required(_ flag: String?, environment: [String: String]) throws -> URL {
         // A flag is taken alone: the config file is not read, so a broken one does not stand in its way.
         var configuration = Configuration()
-        if let flag {
-            do { try configuration.set("database", to: flag, source: "--database", line: nil) } catch {
-                complain("\(error)")
-                throw ExitCodes.usage
-            }
+        if flag != nil {
+            try configuration.apply(flags: [("database", flag)])
         } else {
             configuration = try Configuration.loadForCommand(environment: environment)
         }

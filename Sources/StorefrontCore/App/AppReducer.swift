@@ -115,13 +115,12 @@ public enum AppReducer {
             if action == .toggleHelp || action == .back { state.isHelpShown = false }
             return .none
         }
-        if action == .toggleHelp, !state.productList.isEditingQuery {
+        if action == .toggleHelp, !state.isTakingText {
             state.isHelpShown = true
             return .none
         }
-        // Keys every browsing screen shares, before the screen's own; not while the search is typed, whose keys are text.
-        if state.screen.isBrowsing, !(state.screen == .productList && state.productList.isEditingQuery),
-           let effect = navigation(&state, action, env) {
+        // Keys every browsing screen shares, before the screen's own.
+        if state.screen.isBrowsing, !state.isTakingText, let effect = navigation(&state, action, env) {
             return effect
         }
         switch state.screen {

@@ -46,6 +46,9 @@ public struct StorefrontState: Equatable, Sendable {
     }
 
     public var screen: Screen { route.last ?? .productList }
+    /// What has the keys takes typed text (a form, or the search being typed): keys that mean something
+    /// elsewhere, such as help or the cart, are text there.
+    public var isTakingText: Bool { screen == .form || (screen == .productList && productList.isEditingQuery) }
 
     /// True while a payment is being authorized or processed; the host ticks the spinner then.
     public var isBusy: Bool { (paymentSheet?.isBusy ?? false) || (form?.isBusy ?? false) }
