@@ -153,7 +153,7 @@ struct Configuration: Equatable {
             }
             let (key, value) = (parts[0], parts[1])
             switch key {
-            case "catalog", "data-dir", "log-level", "theme", "stripe-secret-key-file", "stripe-api-base", "database":
+            case _ where textKeys.contains(key):
                 try configuration.set(key, to: value, source: source, line: index + 1)
             case "one-tap":
                 do { try configuration.applyOneTap(value) } catch {
@@ -184,6 +184,9 @@ struct Configuration: Equatable {
 }
 
 extension Configuration {
+    /// The settings `set` reads from text, by their key in the file.
+    static var textKeys: [String] { environmentKeys.map(\.1) }
+
     /// The environment variables that set a text setting, by the setting's key in the file.
     static let environmentKeys = [
         ("STOREFRONT_CATALOG", "catalog"), ("STOREFRONT_DATA_DIR", "data-dir"), ("STOREFRONT_LOG_LEVEL", "log-level"),
