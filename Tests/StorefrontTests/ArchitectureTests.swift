@@ -45,4 +45,11 @@ struct ArchitectureTests {
         }
         #expect(calls.isEmpty, "features ask each other through Effect.send(.request(…)), never by calling in: \(calls)")
     }
+
+    @Test func everyFeatureReducesItsOwnStateNotTheApps() throws {
+        let files = try Self.featureFiles()
+        #expect(files.count > 10, "the feature files were found at \(Self.features.path)")
+        let whole = try files.filter { try String(contentsOf: $0.file, encoding: .utf8).contains("AppState") }.map(\.file.lastPathComponent)
+        #expect(whole.isEmpty, "a feature reduces its scope of the state (AppState+Scopes), never the whole app state: \(whole)")
+    }
 }

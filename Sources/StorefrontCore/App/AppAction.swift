@@ -25,12 +25,19 @@ public enum AppAction: Equatable, Sendable {
 public enum FeatureRequest: Equatable, Sendable {
     /// Add one of `product` to the cart (Cart).
     case addToCart(Product)
+    /// The cart was bought: empty it (Cart).
+    case emptyCart
+    /// The shopper is becoming another customer: write the cart for `leaving`, whose lines go into the next
+    /// customer's cart when `mergingIntoNext` (Cart).
+    case handOverCart(leaving: String, mergingIntoNext: Bool)
     /// Open `product`'s page (ProductDetail).
     case openProduct(Product)
     /// Put `order` on the payment sheet (Checkout).
     case beginCheckout(CheckoutOrder)
     /// A form saved this to the wallet; a payment sheet waiting for it takes it (Checkout).
     case addedToWallet(WalletEntry)
+    /// A form for a new card or address was left unsaved; a payment sheet waiting for it stops waiting (Checkout).
+    case walletEntryCanceled(FormState.Purpose)
     /// Sign in, sign out, or answer or leave the sign-in's prompt (SignIn).
     case beginSignIn, signOut, submitSignInPrompt(FormState), cancelSignInPrompt
     /// Read the wallet again (Account).

@@ -1,7 +1,8 @@
 import ShopModels
 import ShopPorts
 
-/// The root reducer: the keys every screen shares, help, the notice, and dispatch to the features.
+/// The root reducer: the keys every screen shares, help, the notice, and dispatch to the features, each given
+/// its own scope of the state (`AppState+Scopes`).
 @MainActor
 public enum AppReducer {
     /// The state a shop opens with, before anything is read: `.opened` reads the saved cart, the wallet and the first products.
@@ -18,25 +19,28 @@ public enum AppReducer {
             customerID: account?.customerID ?? dependencies.accounts.guestID, signedIn: account
         )
         if dependencies.carts == nil { state.savedCart = [] }
-        AccountFeature.refresh(&state, env)
-        CartFeature.showCart(&state, env)
+        AccountFeature.refresh(&state.accountScope, env)
+        CartFeature.showCart(&state.cartScope, env)
         return state
     }
 
-    /// One step of the store: `action`, then every action posted to the mailbox while it ran, then
-    /// the cart's follow-up (a write or a stock check) when the step changed the cart.
+    /// One step of the store: `action`, then every action posted to the mailbox while it ran, then the screens
+    /// others' state shows, the screens left behind dropped, and the cart's follow-up (a write or a stock check).
     public static func step(_ state: inout AppState, _ action: AppAction, _ env: ShopEnvironment) -> Effect {
         env.mailbox.isReducing = true
         defer { env.mailbox.isReducing = false }
         // What the shopper sees now, before this step changes it: a key may open a checkout that gives it back.
         state.noticeBeforeAction = state.notice
         let derivedFrom = DerivedScreens.inputs(state)
+        let wasWaitingForStorage = state.isWaitingForStorage
         var effect = reduceWithSends(&state, action, env)
         while let next = env.mailbox.takeQueued() {
             effect += reduceWithSends(&state, next, env)
         }
         DerivedScreens.update(&state, since: derivedFrom, env)
-        return effect + CartFeature.followUp(&state, env)
+        dropScreensLeftBehind(&state)
+        if wasWaitingForStorage, !state.isWaitingForStorage { CartFeature.storageIsBack(&state.cartScope) }
+        return effect + CartFeature.followUp(&state.cartScope, env)
     }
 
     /// `action`, with every action its reduction sends reduced in its place, depth first, as a call would have been.
@@ -51,16 +55,16 @@ public enum AppReducer {
     static func reduce(_ state: inout AppState, _ action: AppAction, _ env: ShopEnvironment) -> Effect {
         switch action {
         case .opened:
-            return route(&state, .customerChanged, env) + ProductListFeature.reload(&state, env, keepSelection: false)
+            return route(&state, .customerChanged, env) + ProductListFeature.reload(&state.productListScope, env, keepSelection: false)
         case .key(let key): return reduceKey(&state, key, env)
-        case .navigate(let destination): return CheckoutFeature.navigate(&state, to: destination, env)
-        case .checkout(let event): return CheckoutFeature.reduce(&state, event, env)
-        case .form(let event): return FormFeature.reduce(&state, event, env)
-        case .signIn(let event): return SignInFeature.reduce(&state, event, env)
-        case .productList(let answer): return ProductListFeature.reduce(&state, answer, env)
-        case .cart(let answer): return CartFeature.reduce(&state, answer, env)
-        case .wallet(let read): return AccountFeature.loaded(&state, read, env)
-        case .orders(let answer): return OrdersFeature.reduce(&state, answer)
+        case .navigate(let destination): return CheckoutFeature.navigate(&state.checkoutScope, to: destination, env)
+        case .checkout(let event): return CheckoutFeature.reduce(&state.checkoutScope, event, env)
+        case .form(let event): return FormFeature.reduce(&state.formScope, event, env)
+        case .signIn(let event): return SignInFeature.reduce(&state.signInScope, event, env)
+        case .productList(let answer): return ProductListFeature.reduce(&state.productListScope, answer, env)
+        case .cart(let answer): return CartFeature.reduce(&state.cartScope, answer, env)
+        case .wallet(let read): return AccountFeature.loaded(&state.accountScope, read, env)
+        case .orders(let answer): return OrdersFeature.reduce(&state.ordersScope, answer)
         case .request(let request): return route(&state, request, env)
         }
     }
@@ -68,19 +72,22 @@ public enum AppReducer {
     /// Hands what one feature asks of another to the feature that does it.
     private static func route(_ state: inout AppState, _ request: FeatureRequest, _ env: ShopEnvironment) -> Effect {
         switch request {
-        case .addToCart(let product): return CartFeature.add(&state, product, env)
-        case .openProduct(let product): ProductDetailFeature.open(&state, product, env)
-        case .beginCheckout(let order): return CheckoutFeature.begin(&state, order, oneTap: false, env)
-        case .addedToWallet(.card(let card)): return CheckoutFeature.entryAdded(card: card, &state, env)
-        case .addedToWallet(.address(let contact)): return CheckoutFeature.entryAdded(contact: contact, &state, env)
-        case .beginSignIn: return SignInFeature.begin(&state, env)
-        case .signOut: return SignInFeature.signOut(&state, env)
-        case .submitSignInPrompt(let form): return SignInFeature.submitPrompt(&state, form, env)
-        case .cancelSignInPrompt: return SignInFeature.cancelPrompt(&state, env)
-        case .reloadWallet: return AccountFeature.reloadWallet(&state, env)
+        case .addToCart(let product): return CartFeature.add(&state.cartScope, product, env)
+        case .emptyCart: CartFeature.empty(&state.cartScope)
+        case .handOverCart(let leaving, let merging): return CartFeature.handOver(&state.cartScope, leaving: leaving, mergingIntoNext: merging, env)
+        case .openProduct(let product): ProductDetailFeature.open(&state.productDetailScope, product, env)
+        case .beginCheckout(let order): return CheckoutFeature.begin(&state.checkoutScope, order, oneTap: false, env)
+        case .addedToWallet(.card(let card)): return CheckoutFeature.entryAdded(card: card, &state.checkoutScope, env)
+        case .addedToWallet(.address(let contact)): return CheckoutFeature.entryAdded(contact: contact, &state.checkoutScope, env)
+        case .walletEntryCanceled(let purpose): CheckoutFeature.entryCanceled(purpose, &state.checkoutScope)
+        case .beginSignIn: return SignInFeature.begin(&state.signInScope, env)
+        case .signOut: return SignInFeature.signOut(&state.signInScope, env)
+        case .submitSignInPrompt(let form): return SignInFeature.submitPrompt(&state.signInScope, form, env)
+        case .cancelSignInPrompt: return SignInFeature.cancelPrompt(&state.signInScope, env)
+        case .reloadWallet: return AccountFeature.reloadWallet(&state.accountScope, env)
         case .customerChanged:
-            return AccountFeature.pointTheSheetsWallet(at: state.customerID, env) + CartFeature.restore(&state, env)
-                + AccountFeature.reloadWallet(&state, env)
+            return AccountFeature.pointTheSheetsWallet(at: state.customerID, env) + CartFeature.restore(&state.cartScope, env)
+                + AccountFeature.reloadWallet(&state.accountScope, env)
         }
         return .none
     }
@@ -89,22 +96,19 @@ public enum AppReducer {
         switch action {
         case .viewportChanged(let rows):
             state.listRowCapacity = max(1, rows)
-            let list = ProductListFeature.reload(&state, env, keepSelection: true)
+            let list = ProductListFeature.reload(&state.productListScope, env, keepSelection: true)
             // The orders are read when their screen opens; reading them here would cost every start two queries.
-            if state.screen == .orders || state.screen == .orderDetail { return list + OrdersFeature.reload(&state, env) }
+            if state.screen == .orders || state.screen == .orderDetail { return list + OrdersFeature.reload(&state.ordersScope, env) }
             return list
         case .tick:
             if state.isBusy { state.spinnerPhase &+= 1 }
             // While the database is away, a tick tries again what the shop needs from it: the products on screen.
-            return state.isDueForStorageRetry ? ProductListFeature.reload(&state, env, keepSelection: true) : .none
+            // A try still pending is left be, so a slow database is not asked again and again.
+            guard state.isWaitingForStorage, state.productListPending == nil else { return .none }
+            return ProductListFeature.reload(&state.productListScope, env, keepSelection: true)
         case .quit:
-            // The last change is written by this step's follow-up at once, unchecked (checkout checks stock
-            // again); hosts wait for the write before they go.
             state.isQuitting = true
-            guard state.isStockCheckInFlight || !state.stockChecksDue.isEmpty else { return .none }
-            state.isStockCheckInFlight = false
-            state.stockChecksDue = [:]
-            return .cancel(.stockCheck)
+            return CartFeature.quit(&state.cartScope)
         default:
             break
         }
@@ -124,30 +128,36 @@ public enum AppReducer {
             return effect
         }
         switch state.screen {
-        case .productList: return ProductListFeature.reduce(&state, action, env)
-        case .productDetail: return ProductDetailFeature.reduce(&state, action, env)
-        case .cart: return CartFeature.reduce(&state, action, env)
-        case .paymentSheet: return CheckoutFeature.reduceKey(&state, action, env)
-        case .confirmation: return ConfirmationFeature.reduce(&state, action, env)
-        case .orders: return OrdersFeature.reduce(&state, action, env)
-        case .orderDetail: return OrdersFeature.reduceDetail(&state, action, env)
-        case .account: return AccountFeature.reduce(&state, action, env)
-        case .form: return FormFeature.reduceKey(&state, action, env)
+        case .productList: return ProductListFeature.reduce(&state.productListScope, action, env)
+        case .productDetail: return ProductDetailFeature.reduce(&state.productDetailScope, action, env)
+        case .cart: return CartFeature.reduce(&state.cartScope, action, env)
+        case .paymentSheet: return CheckoutFeature.reduceKey(&state.checkoutScope, action, env)
+        case .confirmation: return ConfirmationFeature.reduce(&state.shell, action, env)
+        case .orders: return OrdersFeature.reduce(&state.ordersScope, action, env)
+        case .orderDetail: return OrdersFeature.reduceDetail(&state.ordersScope, action, env)
+        case .account: return AccountFeature.reduce(&state.accountScope, action, env)
+        case .form: return FormFeature.reduceKey(&state.formScope, action, env)
         }
     }
 
     /// Keys every browsing screen shares: go to the shop, cart, orders or account. Nil when `action` is none of them.
     static func navigation(_ state: inout AppState, _ action: Action, _ env: ShopEnvironment) -> Effect? {
         switch action {
-        case .showShop: state.goToShop()
-        case .showCart: state.show(.cart)
-        case .showOrders: return OrdersFeature.open(&state, env)
-        case .showAccount: state.show(.account)
+        case .showShop: state.shell.goToShop()
+        case .showCart: state.shell.show(.cart)
+        case .showOrders: return OrdersFeature.open(&state.ordersScope, env)
+        case .showAccount: state.shell.show(.account)
         default: return nil
         }
         return Effect.none
     }
 
+    /// The screens of a finished purchase or order go with their place in the route: back in the shop, the
+    /// "Thank you" and the order opened are dropped.
+    private static func dropScreensLeftBehind(_ state: inout AppState) {
+        if state.confirmation != nil, !state.route.contains(.confirmation) { state.screens.confirmation = nil }
+        if state.orderDetail != nil, !state.route.contains(.orderDetail) { state.screens.orderDetail = nil }
+    }
 }
 
 extension Array {

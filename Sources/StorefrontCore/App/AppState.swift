@@ -3,9 +3,9 @@ import ShopPorts
 
 /// Everything the reducers keep: what the screens show, and what stays behind them.
 ///
-/// Only `screens` is published. Its properties read and write through this type too
-/// (`state.route`, `state.notice`), so a feature reads as if it had one state; `state.cart` is the
-/// cart itself, and `state.screens.cart` the cart screen.
+/// Only `screens` is published. Its properties read and write through this type too (`state.route`,
+/// `state.notice`), so tests and hosts read one state; `state.cart` is the cart itself, and `state.screens.cart`
+/// the cart screen. Features never see it whole: each reduces its scope (`AppState+Scopes`).
 @dynamicMemberLookup
 public struct AppState: Equatable {
     /// What the screens show; the only part a host sees.
@@ -79,41 +79,6 @@ public struct AppState: Equatable {
     /// a form being saved): keys typed now wait for it.
     public var isAcceptingInput: Bool {
         !isOpening && savedCart != nil && !isPresentingSheet && !isCheckingWallet && !(screens.form?.isBusy ?? false)
-    }
-}
-
-/// Moving between screens: the route is state every feature may change, as a browser's history is.
-extension AppState {
-    /// Brings `screen` to the top: back to it where it is in the route, else pushed.
-    mutating func show(_ screen: Screen) {
-        if let existing = screens.route.firstIndex(of: screen) {
-            screens.route.removeSubrange((existing + 1)...)
-        } else {
-            screens.route.append(screen)
-        }
-    }
-
-    mutating func popScreen() {
-        guard screens.route.count > 1 else { return }
-        screens.route.removeLast()
-    }
-
-    /// Back to the product list, leaving the screens of a finished purchase or order behind.
-    mutating func goToShop() {
-        screens.route = [.productList]
-        screens.confirmation = nil
-        screens.orderDetail = nil
-    }
-
-    /// Shows `form` over the current screen, or in place of the form already shown.
-    mutating func presentForm(_ form: FormState) {
-        screens.form = form
-        if screens.screen != .form { screens.route.append(.form) }
-    }
-
-    mutating func dismissForm() {
-        screens.form = nil
-        if screens.screen == .form { popScreen() }
     }
 }
 

@@ -31,10 +31,12 @@ enum DerivedScreens {
         guard now != before else { return }
         let wasOneTapReady = state.account.isOneTapReady
         if now.signedIn != before.signedIn || now.wallet != before.wallet || now.profile != before.profile {
-            AccountFeature.refresh(&state, env)
+            AccountFeature.refresh(&state.accountScope, env)
         }
         let oneTapChanged = state.account.isOneTapReady != wasOneTapReady
-        if now.cart != before.cart || oneTapChanged { CartFeature.showCart(&state, env) }
-        if now.cart != before.cart || oneTapChanged || now.productOnPage != before.productOnPage { ProductDetailFeature.refresh(&state, env) }
+        if now.cart != before.cart || oneTapChanged { CartFeature.showCart(&state.cartScope, env) }
+        if now.cart != before.cart || oneTapChanged || now.productOnPage != before.productOnPage {
+            ProductDetailFeature.refresh(&state.screens.productDetail, cart: state.cart.lines, isOneTapReady: state.account.isOneTapReady, env)
+        }
     }
 }

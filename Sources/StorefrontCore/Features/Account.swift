@@ -58,16 +58,29 @@ public struct WalletRead: Equatable, Sendable {
 /// The account screen: who is shopping, their saved cards and addresses, sign-in and sign-out.
 @MainActor
 enum AccountFeature {
-    static func reduce(_ state: inout AppState, _ action: Action, _ env: ShopEnvironment) -> Effect {
-        if let moved = ListSelection.moved(state.account.selectedIndex, by: action, count: state.account.rows.count) {
-            state.account.selectedIndex = moved
+    /// What the account screen reduces: the screen, the wallet and profile it shows, the header's shopper label,
+    /// and the shell.
+    struct State: Equatable {
+        var screen: AccountState
+        var wallet: WalletContents
+        var profile: AccountProfile?
+        var shopperLabel: String
+        var shell: Shell
+        /// Whose wallet this is.
+        let customerID: String
+        let signedIn: SignedInAccount?
+    }
+
+    static func reduce(_ state: inout State, _ action: Action, _ env: ShopEnvironment) -> Effect {
+        if let moved = ListSelection.moved(state.screen.selectedIndex, by: action, count: state.screen.rows.count) {
+            state.screen.selectedIndex = moved
             return .none
         }
         switch action {
-        case .addCard: state.presentForm(CardForm.make(state, env))
-        case .addAddress: state.presentForm(AddressForm.make(state, env))
+        case .addCard: state.shell.presentForm(CardForm.make(profile: state.profile, env))
+        case .addAddress: state.shell.presentForm(AddressForm.make(profile: state.profile, env))
         case .confirm, .makeDefault:
-            guard let row = state.account.selectedRow, !row.isDefault else { return .none }
+            guard let row = state.screen.selectedRow, !row.isDefault else { return .none }
             return changeWallet(&state, env, success: "\(row.title) is now your default \(row.kind == .card ? "card" : "address").") { wallets, customer in
                 switch row.kind {
                 case .card: try await wallets.setDefaultCard(id: row.id, forCustomer: customer)
@@ -75,7 +88,7 @@ enum AccountFeature {
                 }
             }
         case .removeLine:
-            guard let row = state.account.selectedRow else { return .none }
+            guard let row = state.screen.selectedRow else { return .none }
             return changeWallet(&state, env, success: "Removed \(row.title).") { wallets, customer in
                 switch row.kind {
                 case .card: try await wallets.removeCard(id: row.id, forCustomer: customer)
@@ -83,9 +96,9 @@ enum AccountFeature {
                 }
             }
         case .signInOrOut:
-            if state.account.canSignIn { return .send(.request(.beginSignIn)) }
-            if state.account.canSignOut { return .send(.request(.signOut)) }
-        case .back: state.popScreen()
+            if state.screen.canSignIn { return .send(.request(.beginSignIn)) }
+            if state.screen.canSignOut { return .send(.request(.signOut)) }
+        case .back: state.shell.popScreen()
         default: break
         }
         return .none
@@ -93,7 +106,7 @@ enum AccountFeature {
 
     /// Applies one change to the wallet repository, then reads the wallet again; the answer says how the change went.
     private static func changeWallet(
-        _ state: inout AppState, _ env: ShopEnvironment, success: String,
+        _ state: inout State, _ env: ShopEnvironment, success: String,
         _ change: @escaping @Sendable (any WalletRepository, String) async throws -> Void
     ) -> Effect {
         let accounts = env.dependencies.accounts
@@ -117,7 +130,7 @@ enum AccountFeature {
     }
 
     /// Re-reads the customer's wallet and profile; `loaded` shows them wherever they are shown.
-    static func reloadWallet(_ state: inout AppState, _ env: ShopEnvironment, notice: Notice? = nil) -> Effect {
+    static func reloadWallet(_ state: inout State, _ env: ShopEnvironment, notice: Notice? = nil) -> Effect {
         let accounts = env.dependencies.accounts
         let customer = state.customerID
         return .run(id: .wallet) { send in send(.wallet(await read(accounts, customer, notice: notice))) }
@@ -135,19 +148,19 @@ enum AccountFeature {
     }
 
     /// The wallet and profile arrived; the account screen, the cart's Buy now and the product page follow them (`DerivedScreens`).
-    static func loaded(_ state: inout AppState, _ read: WalletRead, _ env: ShopEnvironment) -> Effect {
+    static func loaded(_ state: inout State, _ read: WalletRead, _ env: ShopEnvironment) -> Effect {
         guard read.customer == state.customerID else { return .none }
         switch read.wallet {
         case .success(let wallet): state.wallet = wallet
-        case .failure(let error): state.notice = Notice(.error, "Your wallet could not be read: \(error)")
+        case .failure(let error): state.shell.notice = Notice(.error, "Your wallet could not be read: \(error)")
         }
         state.profile = read.profile
-        if let notice = read.notice { state.notice = notice }
+        if let notice = read.notice { state.shell.notice = notice }
         return .none
     }
 
     /// Rebuilds the account screen and the header's shopper label from the account, profile and wallet.
-    static func refresh(_ state: inout AppState, _ env: ShopEnvironment) {
+    static func refresh(_ state: inout State, _ env: ShopEnvironment) {
         let accounts = env.dependencies.accounts
         let account = state.signedIn
         let wallet = state.wallet
@@ -171,10 +184,10 @@ enum AccountFeature {
         } + wallet.addresses.map { address in
             AccountRow(kind: .address, id: address.id, title: address.name, detail: address.address.singleLine, isDefault: address.id == wallet.defaultAddressID)
         }
-        screen.selectedIndex = ListSelection.clamped(state.account.selectedIndex, count: screen.rows.count)
+        screen.selectedIndex = ListSelection.clamped(state.screen.selectedIndex, count: screen.rows.count)
         let defaultCardWorksHere = wallet.defaultCard.map { env.shopProfile.supportedNetworks.contains($0.network) } ?? false
         screen.isOneTapReady = defaultCardWorksHere && wallet.defaultAddress != nil
-        state.account = screen
+        state.screen = screen
     }
 
     /// "SHA256:abcd…wxyz": enough of a key fingerprint to recognise it in the header.

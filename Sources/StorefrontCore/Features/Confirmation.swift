@@ -22,8 +22,8 @@ public struct ConfirmationState: Equatable, Sendable {
 /// The "Thank you" screen: Enter or Esc goes back to the shop.
 @MainActor
 enum ConfirmationFeature {
-    static func reduce(_ state: inout AppState, _ action: Action, _ env: ShopEnvironment) -> Effect {
-        if action == .back || action == .confirm { state.goToShop() }
+    static func reduce(_ shell: inout Shell, _ action: Action, _ env: ShopEnvironment) -> Effect {
+        if action == .back || action == .confirm { shell.goToShop() }
         return .none
     }
 }

@@ -20,21 +20,34 @@ public enum OrdersAnswer: Equatable, Sendable {
 /// Past orders, newest first, a window at a time; Enter opens one.
 @MainActor
 enum OrdersFeature {
-    static func open(_ state: inout AppState, _ env: ShopEnvironment) -> Effect {
-        state.orders.selectedIndex = 0
-        state.orders.windowStart = 0
-        state.show(.orders)
+    /// What the orders screens reduce: the list, the order opened from it, their reads, and the shell.
+    struct State: Equatable {
+        var list: OrderListState
+        var detail: Order?
+        /// The latest read; answers to older ones are dropped.
+        var request: Int
+        var shell: Shell
+        /// Whose orders these are.
+        let customerID: String
+        /// Rows the host's list area fits.
+        let rowCapacity: Int
+    }
+
+    static func open(_ state: inout State, _ env: ShopEnvironment) -> Effect {
+        state.list.selectedIndex = 0
+        state.list.windowStart = 0
+        state.shell.show(.orders)
         return reload(&state, env)
     }
 
     /// Re-reads the count and the visible window of the customer's orders, replacing a read still pending.
-    static func reload(_ state: inout AppState, _ env: ShopEnvironment) -> Effect {
-        state.ordersRequest &+= 1
-        state.orders.isLoading = true
-        let request = state.ordersRequest
+    static func reload(_ state: inout State, _ env: ShopEnvironment) -> Effect {
+        state.request &+= 1
+        state.list.isLoading = true
+        let request = state.request
         let history = env.dependencies.orderHistory
         let customer = state.customerID
-        let (selected, current, capacity) = (state.orders.selectedIndex, state.orders.windowStart, state.listRowCapacity)
+        let (selected, current, capacity) = (state.list.selectedIndex, state.list.windowStart, state.rowCapacity)
         return .run(id: .orders) { send in
             do {
                 let total = try await history.count(customer: customer)
@@ -47,38 +60,38 @@ enum OrdersFeature {
         }
     }
 
-    static func reduce(_ state: inout AppState, _ answer: OrdersAnswer) -> Effect {
+    static func reduce(_ state: inout State, _ answer: OrdersAnswer) -> Effect {
         switch answer {
         case .loaded(let request, let total, let start, let rows):
-            guard request == state.ordersRequest else { return .none }
-            state.orders.isLoading = false
-            state.orders.totalCount = total
-            state.orders.selectedIndex = ListSelection.clamped(state.orders.selectedIndex, count: total)
-            state.orders.windowStart = start
-            state.orders.rows = rows
+            guard request == state.request else { return .none }
+            state.list.isLoading = false
+            state.list.totalCount = total
+            state.list.selectedIndex = ListSelection.clamped(state.list.selectedIndex, count: total)
+            state.list.windowStart = start
+            state.list.rows = rows
         case .failed(let request, let error):
-            guard request == state.ordersRequest else { return .none }
-            state.orders.isLoading = false
-            state.notice = Notice(.error, "Could not read your orders: \(error)")
+            guard request == state.request else { return .none }
+            state.list.isLoading = false
+            state.shell.notice = Notice(.error, "Could not read your orders: \(error)")
         }
         return .none
     }
 
-    static func reduce(_ state: inout AppState, _ action: Action, _ env: ShopEnvironment) -> Effect {
-        if let moved = ListSelection.moved(state.orders.selectedIndex, by: action, count: state.orders.totalCount, page: state.listRowCapacity) {
-            state.orders.selectedIndex = moved
-            let start = ListSelection.windowStart(selected: moved, currentStart: state.orders.windowStart, capacity: state.listRowCapacity, total: state.orders.totalCount)
+    static func reduce(_ state: inout State, _ action: Action, _ env: ShopEnvironment) -> Effect {
+        if let moved = ListSelection.moved(state.list.selectedIndex, by: action, count: state.list.totalCount, page: state.rowCapacity) {
+            state.list.selectedIndex = moved
+            let start = ListSelection.windowStart(selected: moved, currentStart: state.list.windowStart, capacity: state.rowCapacity, total: state.list.totalCount)
             // A move inside the rows on screen needs nothing read.
-            return start == state.orders.windowStart && !state.orders.isLoading ? .none : reload(&state, env)
+            return start == state.list.windowStart && !state.list.isLoading ? .none : reload(&state, env)
         }
         switch action {
         case .confirm:
-            if let order = state.orders.rows[safe: state.orders.selectedIndex - state.orders.windowStart] {
-                state.orderDetail = order
-                state.route.append(.orderDetail)
+            if let order = state.list.rows[safe: state.list.selectedIndex - state.list.windowStart] {
+                state.detail = order
+                state.shell.push(.orderDetail)
             }
         case .back:
-            state.popScreen()
+            state.shell.popScreen()
             return .cancel(.orders)
         default: break
         }
@@ -86,8 +99,8 @@ enum OrdersFeature {
     }
 
     /// One order's page: Enter or Esc goes back to the list.
-    static func reduceDetail(_ state: inout AppState, _ action: Action, _ env: ShopEnvironment) -> Effect {
-        if action == .back || action == .confirm { state.popScreen() }
+    static func reduceDetail(_ state: inout State, _ action: Action, _ env: ShopEnvironment) -> Effect {
+        if action == .back || action == .confirm { state.shell.popScreen() }
         return .none
     }
 }

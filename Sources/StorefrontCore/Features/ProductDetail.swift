@@ -10,28 +10,34 @@ public struct ProductDetailState: Equatable, Sendable {
 /// One product's page: add it, or buy it now with One-Tap.
 @MainActor
 enum ProductDetailFeature {
-    static func open(_ state: inout AppState, _ product: Product, _ env: ShopEnvironment) {
+    /// What the product page reduces: the page, and the shell it goes back through.
+    struct State: Equatable {
+        var page: ProductDetailState?
+        var shell: Shell
+    }
+
+    static func open(_ state: inout State, _ product: Product, _ env: ShopEnvironment) {
         // Its quantity in the cart and Buy now are filled in at the step's end (`DerivedScreens`).
-        state.productDetail = ProductDetailState(product: product, quantityInCart: 0, canBuyNow: false)
-        state.route.append(.productDetail)
+        state.page = ProductDetailState(product: product, quantityInCart: 0, canBuyNow: false)
+        state.shell.push(.productDetail)
     }
 
     /// Puts the quantity in the cart and whether Buy now is offered on the page.
-    static func refresh(_ state: inout AppState, _ env: ShopEnvironment) {
-        guard let product = state.productDetail?.product else { return }
-        // Computed first: an optional-chained assignment holds `state` while its right side runs.
-        let quantity = state.cart.lines.first { $0.productID == product.id }?.quantity ?? 0
-        state.productDetail?.quantityInCart = quantity
-        let canBuyNow = env.oneTap(.product(id: product.id)).isEnabled && state.account.isOneTapReady
-        state.productDetail?.canBuyNow = canBuyNow
+    static func refresh(_ page: inout ProductDetailState?, cart: [CartLine], isOneTapReady: Bool, _ env: ShopEnvironment) {
+        guard let product = page?.product else { return }
+        // Computed first: an optional-chained assignment holds `page` while its right side runs.
+        let quantity = cart.first { $0.productID == product.id }?.quantity ?? 0
+        page?.quantityInCart = quantity
+        let canBuyNow = env.oneTap(.product(id: product.id)).isEnabled && isOneTapReady
+        page?.canBuyNow = canBuyNow
     }
 
-    static func reduce(_ state: inout AppState, _ action: Action, _ env: ShopEnvironment) -> Effect {
-        guard let product = state.productDetail?.product else { return .none }
+    static func reduce(_ state: inout State, _ action: Action, _ env: ShopEnvironment) -> Effect {
+        guard let product = state.page?.product else { return .none }
         switch action {
         case .addToCart: return .send(.request(.addToCart(product)))
-        case .buyNow: env.oneTap(.product(id: product.id)).present()
-        case .back: state.popScreen()
+        case .buyNow: return env.oneTap(.product(id: product.id)).buyNow
+        case .back: state.shell.popScreen()
         default: break
         }
         return .none

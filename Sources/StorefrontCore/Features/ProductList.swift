@@ -57,25 +57,39 @@ public enum ProductListAnswer: Equatable, Sendable {
 /// catalog answers `.counted` or `.paged` → the window is shown; an answer to an older request is dropped.
 @MainActor
 enum ProductListFeature {
-    static func reduce(_ state: inout AppState, _ action: Action, _ env: ShopEnvironment) -> Effect {
-        if state.productList.isEditingQuery {
+    /// What the product list reduces: its screen, its reads, and the shell it reports the database's outage to.
+    struct State: Equatable {
+        var list: ProductListState
+        /// The latest read; answers to older ones are dropped.
+        var request: Int
+        var pending: ProductListPending?
+        var around: ProductsAround
+        /// The first products are on their way.
+        var isOpening: Bool
+        var shell: Shell
+        /// Rows the host's list area fits: the size of a window and of a page.
+        let rowCapacity: Int
+    }
+
+    static func reduce(_ state: inout State, _ action: Action, _ env: ShopEnvironment) -> Effect {
+        if state.list.isEditingQuery {
             switch action {
             case .textInput(let text):
                 // What is typed past the limit is dropped, so no key costs more than a search of the longest query.
-                let room = ProductListState.queryLimit - state.productList.query.count
+                let room = ProductListState.queryLimit - state.list.query.count
                 guard room > 0 else { return .none }
-                state.productList.query += text.prefix(room)
+                state.list.query += text.prefix(room)
                 return reload(&state, env, keepSelection: false)
             case .deleteBackward:
-                guard !state.productList.query.isEmpty else { return .none }
-                state.productList.query.removeLast()
+                guard !state.list.query.isEmpty else { return .none }
+                state.list.query.removeLast()
                 return reload(&state, env, keepSelection: false)
             case .confirm:
-                state.productList.isEditingQuery = false
+                state.list.isEditingQuery = false
                 return .none
             case .back:
-                state.productList.isEditingQuery = false
-                state.productList.query = ""
+                state.list.isEditingQuery = false
+                state.list.query = ""
                 return reload(&state, env, keepSelection: false)
             case .moveUp, .moveDown, .pageUp, .pageDown:
                 break
@@ -83,23 +97,23 @@ enum ProductListFeature {
                 return .none
             }
         }
-        let page = state.listRowCapacity
+        let page = state.rowCapacity
         switch action {
         case .moveUp: return moveSelection(&state, by: -1, env)
         case .moveDown: return moveSelection(&state, by: 1, env)
         case .pageUp: return moveSelection(&state, by: -page, env)
         case .pageDown: return moveSelection(&state, by: page, env)
-        case .moveToTop: return moveSelection(&state, by: -state.productList.totalCount, env)
-        case .moveToBottom: return moveSelection(&state, by: state.productList.totalCount, env)
+        case .moveToTop: return moveSelection(&state, by: -state.list.totalCount, env)
+        case .moveToBottom: return moveSelection(&state, by: state.list.totalCount, env)
         case .confirm:
-            if let product = state.productList.selectedProduct { return .send(.request(.openProduct(product))) }
+            if let product = state.list.selectedProduct { return .send(.request(.openProduct(product))) }
         case .addToCart:
-            if let product = state.productList.selectedProduct { return .send(.request(.addToCart(product))) }
+            if let product = state.list.selectedProduct { return .send(.request(.addToCart(product))) }
         case .beginSearch:
-            state.productList.isEditingQuery = true
+            state.list.isEditingQuery = true
         case .back:
-            if !state.productList.query.isEmpty {
-                state.productList.query = ""
+            if !state.list.query.isEmpty {
+                state.list.query = ""
                 return reload(&state, env, keepSelection: false)
             }
         default: break
@@ -108,55 +122,55 @@ enum ProductListFeature {
     }
 
     /// What the catalog answered; an answer to a request that was superseded is dropped.
-    static func reduce(_ state: inout AppState, _ answer: ProductListAnswer, _ env: ShopEnvironment) -> Effect {
+    static func reduce(_ state: inout State, _ answer: ProductListAnswer, _ env: ShopEnvironment) -> Effect {
         switch answer {
         case .counted(let request, let total, let from, let rows):
-            guard request == state.productListRequest, case .count(let keep) = state.productListPending else { return .none }
-            state.productListPending = nil
+            guard request == state.request, case .count(let keep) = state.pending else { return .none }
+            state.pending = nil
             state.isOpening = false
-            state.storageAnswered()
-            state.productList.totalCount = total
-            state.productList.selectedIndex = keep ? ListSelection.clamped(state.productList.selectedIndex, count: total) : 0
-            if !keep { state.productList.windowStart = 0 }
-            state.productsAround = ProductsAround(query: state.productList.query, start: from, rows: rows)
+            state.shell.storageAnswered()
+            state.list.totalCount = total
+            state.list.selectedIndex = keep ? ListSelection.clamped(state.list.selectedIndex, count: total) : 0
+            if !keep { state.list.windowStart = 0 }
+            state.around = ProductsAround(query: state.list.query, start: from, rows: rows)
             return showWindow(&state, env)
         case .paged(let request, let from, let rows):
-            guard request == state.productListRequest else { return .none }
-            state.productListPending = nil
-            state.productsAround = ProductsAround(query: state.productList.query, start: from, rows: rows)
+            guard request == state.request else { return .none }
+            state.pending = nil
+            state.around = ProductsAround(query: state.list.query, start: from, rows: rows)
             return showWindow(&state, env)
         case .failed(let request, let error):
-            guard request == state.productListRequest else { return .none }
-            state.productListPending = nil
+            guard request == state.request else { return .none }
+            state.pending = nil
             state.isOpening = false
-            state.productList.isLoading = false
-            state.reportStorageFailure(error) { "Could not read the catalog: \($0)" }
+            state.list.isLoading = false
+            state.shell.reportStorageFailure(error) { "Could not read the catalog: \($0)" }
             return .none
         }
     }
 
-    private static func moveSelection(_ state: inout AppState, by delta: Int, _ env: ShopEnvironment) -> Effect {
-        let list = state.productList
+    private static func moveSelection(_ state: inout State, by delta: Int, _ env: ShopEnvironment) -> Effect {
+        let list = state.list
         guard list.totalCount > 0 else { return .none }
         let target = ListSelection.clamped(list.selectedIndex + delta, count: list.totalCount)
         guard target != list.selectedIndex else { return .none }
-        state.productList.selectedIndex = target
+        state.list.selectedIndex = target
         // While the matches are being counted, the window waits for the count and follows the selection then.
-        if case .count = state.productListPending { return .none }
+        if case .count = state.pending { return .none }
         // A move inside the window keeps its rows, the very same array, which the painter reuses row by row.
-        let start = ListSelection.windowStart(selected: target, currentStart: list.windowStart, capacity: state.listRowCapacity, total: list.totalCount)
+        let start = ListSelection.windowStart(selected: target, currentStart: list.windowStart, capacity: state.rowCapacity, total: list.totalCount)
         guard start != list.windowStart else { return .none }
         return showWindow(&state, env)
     }
 
     /// Re-reads the count and the visible window, e.g. after the query or viewport changed.
-    static func reload(_ state: inout AppState, _ env: ShopEnvironment, keepSelection: Bool) -> Effect {
+    static func reload(_ state: inout State, _ env: ShopEnvironment, keepSelection: Bool) -> Effect {
         let request = startRequest(&state, .count(keepSelection: keepSelection))
         let catalog = env.dependencies.catalog
-        let query = state.productList.query
-        let capacity = state.listRowCapacity
-        let selected = keepSelection ? state.productList.selectedIndex : 0
-        let current = keepSelection ? state.productList.windowStart : 0
+        let query = state.list.query
+        let capacity = state.rowCapacity
+        let selected = keepSelection ? state.list.selectedIndex : 0
+        let current = keepSelection ? state.list.windowStart : 0
         return .run(id: .productList) { send in
             do {
                 let total = try await catalog.count(matching: query)
@@ -172,16 +186,16 @@ enum ProductListFeature {
 
     /// Shows the window that holds the selection: from the rows read around the last one when it lies
     /// inside them (a scroll), else the list keeps its rows, marked loading, while that window is read.
-    private static func showWindow(_ state: inout AppState, _ env: ShopEnvironment) -> Effect {
-        let list = state.productList
-        let capacity = state.listRowCapacity
+    private static func showWindow(_ state: inout State, _ env: ShopEnvironment) -> Effect {
+        let list = state.list
+        let capacity = state.rowCapacity
         let start = ListSelection.windowStart(selected: list.selectedIndex, currentStart: list.windowStart, capacity: capacity, total: list.totalCount)
         let end = min(start + capacity, list.totalCount)
-        if let rows = state.productsAround.rows(start, end, query: list.query) {
-            state.productList.rows = rows
-            state.productList.windowStart = start
+        if let rows = state.around.rows(start, end, query: list.query) {
+            state.list.rows = rows
+            state.list.windowStart = start
             // A read still pending for another window goes on: its rows are kept for the next scroll.
-            state.productList.isLoading = false
+            state.list.isLoading = false
             return .none
         }
         let request = startRequest(&state, .page)
@@ -199,11 +213,11 @@ enum ProductListFeature {
     }
 
     /// Marks the list loading under a new request number; answers to older ones are dropped.
-    private static func startRequest(_ state: inout AppState, _ pending: ProductListPending) -> Int {
-        state.productListRequest &+= 1
-        state.productListPending = pending
-        state.productList.isLoading = true
-        return state.productListRequest
+    private static func startRequest(_ state: inout State, _ pending: ProductListPending) -> Int {
+        state.request &+= 1
+        state.pending = pending
+        state.list.isLoading = true
+        return state.request
     }
 }
 

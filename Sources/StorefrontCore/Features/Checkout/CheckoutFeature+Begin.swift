@@ -8,18 +8,18 @@ extension CheckoutFeature {
     /// Order of calls: canMakePayments → canMakePaymentsUsingNetworks, in an effect, as it reads the
     /// wallet (false: offer card setup) → makeController (nil: unable to initialize) → present → the
     /// shopper picks and pays.
-    static func begin(_ state: inout AppState, _ order: CheckoutOrder, oneTap: Bool, _ env: ShopEnvironment) -> Effect {
+    static func begin(_ state: inout State, _ order: CheckoutOrder, oneTap: Bool, _ env: ShopEnvironment) -> Effect {
         guard !order.lines.isEmpty else {
-            state.notice = Notice(.info, "Your cart is empty. Press s to shop.")
+            state.shell.notice = Notice(.info, "Your cart is empty. Press s to shop.")
             return .none
         }
         let auth = env.dependencies.paymentAuthorization
         guard auth.canMakePayments() else {
-            state.notice = Notice(.error, "Payments are not available on this device.")
+            state.shell.notice = Notice(.error, "Payments are not available on this device.")
             return .none
         }
         guard let (_, request) = paymentRequest(for: order, oneTap: oneTap, env.shopProfile) else {
-            state.notice = Notice(.error, "This shop has no shipping methods.")
+            state.shell.notice = Notice(.error, "This shop has no shipping methods.")
             return .none
         }
         state.isCheckingWallet = true
@@ -42,7 +42,7 @@ extension CheckoutFeature {
     }
 
     /// The wallet answered: the sheet offers card setup, or a fresh controller presents it.
-    static func walletChecked(_ state: inout AppState, _ order: CheckoutOrder, oneTap: Bool, canPay: Bool, noticeBefore: Notice?, _ env: ShopEnvironment) -> Effect {
+    static func walletChecked(_ state: inout State, _ order: CheckoutOrder, oneTap: Bool, canPay: Bool, noticeBefore: Notice?, _ env: ShopEnvironment) -> Effect {
         state.isCheckingWallet = false
         let shop = env.shopProfile
         guard let (shipping, request) = paymentRequest(for: order, oneTap: oneTap, shop) else { return .none }
@@ -52,7 +52,7 @@ extension CheckoutFeature {
             openSheet(&state, PaymentSheetState(
                 merchantName: shop.name, rowValues: [.card: "No card on \(networks)"], summaryItems: request.summaryItems, phase: .needsCard
             ))
-            state.notice = Notice(.error, CheckoutMessages.message(for: .networksNotSupported))
+            state.shell.notice = Notice(.error, CheckoutMessages.message(for: .networksNotSupported))
             return .none
         }
         let id = state.nextSessionID
@@ -72,10 +72,10 @@ extension CheckoutFeature {
     }
 
     /// One-Tap's destination: the sheet with the defaults, straight to the authorization prompt.
-    static func navigate(_ state: inout AppState, to destination: Destination, _ env: ShopEnvironment) -> Effect {
+    static func navigate(_ state: inout State, to destination: Destination, _ env: ShopEnvironment) -> Effect {
         switch destination {
         case .oneTapCheckout(.cart):
-            return begin(&state, CheckoutOrder(lines: state.cart.lines, clearsCartOnSuccess: true), oneTap: true, env)
+            return begin(&state, CheckoutOrder(lines: state.cartLines, clearsCartOnSuccess: true), oneTap: true, env)
         case .oneTapCheckout(.product(let id)):
             let catalog = env.dependencies.catalog
             state.isCheckingWallet = true
@@ -84,10 +84,10 @@ extension CheckoutFeature {
     }
 
     /// The product One-Tap buys, as the catalog has it now.
-    static func buyNow(_ state: inout AppState, _ product: Product?, _ env: ShopEnvironment) -> Effect {
+    static func buyNow(_ state: inout State, _ product: Product?, _ env: ShopEnvironment) -> Effect {
         state.isCheckingWallet = false
         guard let product else {
-            state.notice = Notice(.error, "That product is no longer sold.")
+            state.shell.notice = Notice(.error, "That product is no longer sold.")
             return .none
         }
         let line = CartLine(productID: product.id, name: product.name, unitPrice: product.price, quantity: 1)

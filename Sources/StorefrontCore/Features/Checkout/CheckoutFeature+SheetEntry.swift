@@ -8,23 +8,30 @@ import ShopPorts
 /// → `choose`, whose answer from the controller updates the sheet.
 extension CheckoutFeature {
     /// Opens the form that adds an entry for `row`, saying what the sheet lacks when it lacks it.
-    static func openEntryForm(_ state: inout AppState, for row: PaymentSheetRow, _ env: ShopEnvironment) {
+    static func openEntryForm(_ state: inout State, for row: PaymentSheetRow, _ env: ShopEnvironment) {
         switch row {
         case .card:
-            state.presentForm(CardForm.make(state, env))
+            state.shell.presentForm(CardForm.make(profile: state.profile, env))
         case .shippingAddress, .contact:
-            state.presentForm(AddressForm.make(state, env))
+            state.shell.presentForm(AddressForm.make(profile: state.profile, env))
         case .shippingMethod:
             return
         }
         state.sheetAwaits = .entry(row)
-        if state.paymentSheet?.unchosenRows.contains(row) == true {
-            state.notice = Notice(.info, row == .card ? "No card yet: add one to pay with." : "No address yet: add one to ship to.")
+        if state.sheet?.unchosenRows.contains(row) == true {
+            state.shell.notice = Notice(.info, row == .card ? "No card yet: add one to pay with." : "No address yet: add one to ship to.")
         }
     }
 
-    /// A card was saved while the sheet waited for one: offer it on the sheet and choose it.
-    static func entryAdded(card: PaymentMethod, _ state: inout AppState, _ env: ShopEnvironment) -> Effect {
+    /// A card was saved while the sheet waited for one: offer it on the sheet and choose it; or, when "Set up card"
+    /// asked for it, start that checkout again with the new card.
+    static func entryAdded(card: PaymentMethod, _ state: inout State, _ env: ShopEnvironment) -> Effect {
+        if case .cardToStart(let pending) = state.sheetAwaits, state.shell.screen == .paymentSheet {
+            state.sheetAwaits = nil
+            state.sheet = nil
+            state.shell.popScreen()
+            return .send(.request(.beginCheckout(pending)))
+        }
         guard state.sheetAwaits == .entry(.card), var checkout = state.checkout else { return .none }
         state.sheetAwaits = nil
         if !checkout.options.paymentMethods.contains(where: { $0.id == card.id }) { checkout.options.paymentMethods.append(card) }
@@ -34,7 +41,7 @@ extension CheckoutFeature {
 
     /// An address was saved while the sheet waited for one: offer it and choose it for the row that asked;
     /// a row still without a choice takes it too, so one address both ships and contacts.
-    static func entryAdded(contact: Contact, _ state: inout AppState, _ env: ShopEnvironment) -> Effect {
+    static func entryAdded(contact: Contact, _ state: inout State, _ env: ShopEnvironment) -> Effect {
         guard case .entry(let row) = state.sheetAwaits, row == .shippingAddress || row == .contact, var checkout = state.checkout else { return .none }
         state.sheetAwaits = nil
         checkout.options.contacts.append(contact)
@@ -42,5 +49,13 @@ extension CheckoutFeature {
         if row == .contact || checkout.contact == nil { checkout.contact = contact }
         state.checkout = checkout
         return choose(&state, row: row, index: checkout.options.contacts.count - 1, env)
+    }
+
+    /// A form for a new card or address was left: a sheet waiting for its entry stops waiting, and says so.
+    static func entryCanceled(_ purpose: FormState.Purpose, _ state: inout State) {
+        let fromSheet = state.sheetAwaits != nil
+        if case .entry = state.sheetAwaits { state.sheetAwaits = nil }
+        guard fromSheet, state.shell.screen == .paymentSheet else { return }
+        state.shell.notice = Notice(.info, purpose == .addCard ? "No card was added." : "No address was added.")
     }
 }

@@ -24,9 +24,27 @@ public enum CheckoutAction: Equatable, Sendable {
 /// The checkout: the payment sheet's rows and choosers, Pay, and how it ends. Opening it is in `CheckoutFeature+Begin`.
 @MainActor
 enum CheckoutFeature {
+    /// What the checkout reduces: the sheet, its session and choices, what it waits for from a form, the
+    /// confirmation it ends on, and the shell; with what it reads of the shopper.
+    struct State: Equatable {
+        var sheet: PaymentSheetState?
+        var checkout: Checkout?
+        var sheetAwaits: SheetAwaits?
+        var isCheckingWallet: Bool
+        /// The id the next payment sheet or sign-in session is filed under.
+        var nextSessionID: Int
+        var confirmation: ConfirmationState?
+        var shell: Shell
+        /// What the shopper saw before the action being handled; a checkout closed unpaid gives it back.
+        let noticeBeforeAction: Notice?
+        let cartLines: [CartLine]
+        let customerID: String
+        let profile: AccountProfile?
+    }
+
     /// A key on the sheet, by phase.
-    static func reduceKey(_ state: inout AppState, _ action: Action, _ env: ShopEnvironment) -> Effect {
-        guard var sheet = state.paymentSheet else { return .none }
+    static func reduceKey(_ state: inout State, _ action: Action, _ env: ShopEnvironment) -> Effect {
+        guard var sheet = state.sheet else { return .none }
         switch sheet.phase {
         case .authorizing, .processing:
             return .none
@@ -34,7 +52,7 @@ enum CheckoutFeature {
             switch action {
             case .confirm: return confirm(&state, env)
             case .back:
-                state.paymentSheet?.phase = .reviewing
+                state.sheet?.phase = .reviewing
                 CheckoutSheet.refreshRows(&state)
             default: break
             }
@@ -43,11 +61,11 @@ enum CheckoutFeature {
             switch action {
             case .moveUp, .moveDown:
                 chooser.selectedIndex = ListSelection.moved(chooser.selectedIndex, by: action, count: chooser.rowCount) ?? chooser.selectedIndex
-                state.paymentSheet?.phase = .choosing(chooser)
+                state.sheet?.phase = .choosing(chooser)
             case .back:
-                state.paymentSheet?.phase = .reviewing
+                state.sheet?.phase = .reviewing
             case .confirm:
-                state.paymentSheet?.phase = .reviewing
+                state.sheet?.phase = .reviewing
                 if chooser.isOnAddRow {
                     openEntryForm(&state, for: chooser.row, env)
                     return .none
@@ -63,14 +81,14 @@ enum CheckoutFeature {
             case .moveDown: sheet.selectedRow = rows[ListSelection.clamped(sheet.selectedRow.rawValue + 1, count: rows.count)]
             case .confirm:
                 if sheet.offersCardSetup {
-                    state.presentForm(CardForm.make(state, env))
+                    state.shell.presentForm(CardForm.make(profile: state.profile, env))
                     return .none
                 }
                 if let checkout = state.checkout {
                     let chooser = CheckoutSheet.chooser(for: sheet.selectedRow, checkout, env.shopProfile)
                     // Nothing to choose from: straight to the form that adds one.
                     guard !chooser.options.isEmpty || chooser.addTitle == nil else {
-                        state.paymentSheet = sheet
+                        state.sheet = sheet
                         openEntryForm(&state, for: sheet.selectedRow, env)
                         return .none
                     }
@@ -83,17 +101,17 @@ enum CheckoutFeature {
                 return dismiss(&state, env)
             default: break
             }
-            state.paymentSheet = sheet
+            state.sheet = sheet
             return .none
         }
     }
 
     /// What the session answered.
-    static func reduce(_ state: inout AppState, _ action: CheckoutAction, _ env: ShopEnvironment) -> Effect {
+    static func reduce(_ state: inout State, _ action: CheckoutAction, _ env: ShopEnvironment) -> Effect {
         switch action {
         case .presented(nil):
             state.checkout = nil
-            state.notice = Notice(.error, CheckoutMessages.message(for: .unableToInitialize))
+            state.shell.notice = Notice(.error, CheckoutMessages.message(for: .unableToInitialize))
         case .presented(let options?):
             guard var checkout = state.checkout else { return .none }
             checkout.options = options
@@ -110,31 +128,29 @@ enum CheckoutFeature {
             CheckoutSheet.refreshRows(&state)
             if checkout.oneTap { requestAuthorization(&state) }
         case .summaryUpdated(let items):
-            state.paymentSheet?.summaryItems = items
+            state.sheet?.summaryItems = items
             CheckoutSheet.refreshRows(&state)
         case .contactChecked(let update):
             CheckoutSheet.setRowErrors(&state, update.errors)
-            state.paymentSheet?.summaryItems = update.summaryItems
+            state.sheet?.summaryItems = update.summaryItems
             CheckoutSheet.refreshRows(&state)
         case .processingStarted:
-            state.paymentSheet?.phase = .processing
+            state.sheet?.phase = .processing
         case .finished(.paid(let confirmation)):
             guard let checkout = state.checkout else { return .none }
-            if checkout.order.clearsCartOnSuccess {
-                state.cart.removeAll()
-            }
             state.checkout = nil
-            state.paymentSheet = nil
+            state.sheet = nil
             state.confirmation = confirmation
-            state.route = [.productList, .confirmation]
+            state.shell.route = [.productList, .confirmation]
             let sessions = env.sessions
-            return .run { _ in
+            let close = Effect.run { _ in
                 await sessions.payment(checkout.sessionID)?.closeAfterPayment()
                 sessions.endPayment(checkout.sessionID)
             }
+            return checkout.order.clearsCartOnSuccess ? .send(.request(.emptyCart)) + close : close
         case .finished(.notPaid(let why)):
-            state.paymentSheet?.phase = .reviewing
-            state.paymentSheet?.failure = why
+            state.sheet?.phase = .reviewing
+            state.sheet?.failure = why
             CheckoutSheet.refreshRows(&state)
         case .sheetClosed(let didAuthorize):
             return sheetClosed(&state, didAuthorize: didAuthorize, env)
@@ -146,13 +162,13 @@ enum CheckoutFeature {
         return .none
     }
 
-    static func openSheet(_ state: inout AppState, _ sheet: PaymentSheetState) {
-        state.paymentSheet = sheet
-        if state.screen != .paymentSheet { state.route.append(.paymentSheet) }
+    static func openSheet(_ state: inout State, _ sheet: PaymentSheetState) {
+        state.sheet = sheet
+        if state.shell.screen != .paymentSheet { state.shell.push(.paymentSheet) }
     }
 
     /// Applies a choice from a chooser: the session reports it to the controller, whose answer updates the sheet.
-    static func choose(_ state: inout AppState, row: PaymentSheetRow, index: Int, _ env: ShopEnvironment) -> Effect {
+    static func choose(_ state: inout State, row: PaymentSheetRow, index: Int, _ env: ShopEnvironment) -> Effect {
         guard var checkout = state.checkout else { return .none }
         let (sessions, id) = (env.sessions, checkout.sessionID)
         switch row {
@@ -188,24 +204,24 @@ enum CheckoutFeature {
     }
 
     /// Pay: "Authorizing…" and the confirmation prompt; Enter confirms, Esc cancels.
-    private static func requestAuthorization(_ state: inout AppState) {
-        guard let sheet = state.paymentSheet, sheet.isPayEnabled, let total = sheet.summaryItems.last else {
-            if state.paymentSheet?.offersCardSetup == true {
-                state.notice = Notice(.error, CheckoutMessages.message(for: .networksNotSupported))
-            } else if let attention = state.paymentSheet?.attention {
+    private static func requestAuthorization(_ state: inout State) {
+        guard let sheet = state.sheet, sheet.isPayEnabled, let total = sheet.summaryItems.last else {
+            if state.sheet?.offersCardSetup == true {
+                state.shell.notice = Notice(.error, CheckoutMessages.message(for: .networksNotSupported))
+            } else if let attention = state.sheet?.attention {
                 // As Apple's sheet marks a field in red: the cursor goes to the first row that needs attention.
-                state.paymentSheet?.selectedRow = attention.row
-                state.paymentSheet?.markedRow = attention.row
-                state.notice = Notice(.error, attention.reason)
+                state.sheet?.selectedRow = attention.row
+                state.sheet?.markedRow = attention.row
+                state.shell.notice = Notice(.error, attention.reason)
             }
             return
         }
-        state.paymentSheet?.phase = .confirming(prompt: "Pay \(total.label) \(total.amount.formatted)? Enter to confirm, Esc to cancel")
+        state.sheet?.phase = .confirming(prompt: "Pay \(total.label) \(total.amount.formatted)? Enter to confirm, Esc to cancel")
     }
 
-    private static func confirm(_ state: inout AppState, _ env: ShopEnvironment) -> Effect {
+    private static func confirm(_ state: inout State, _ env: ShopEnvironment) -> Effect {
         guard let id = state.checkout?.sessionID else { return .none }
-        state.paymentSheet?.phase = .authorizing
+        state.sheet?.phase = .authorizing
         let sessions = env.sessions
         return .run { send in
             guard let outcome = await sessions.payment(id)?.authorize(processing: { send(.checkout(.processingStarted)) }) else { return }
@@ -214,12 +230,12 @@ enum CheckoutFeature {
     }
 
     /// Esc on the sheet: the session closes it, and `.sheetClosed` follows.
-    private static func dismiss(_ state: inout AppState, _ env: ShopEnvironment) -> Effect {
+    private static func dismiss(_ state: inout State, _ env: ShopEnvironment) -> Effect {
         guard let id = state.checkout?.sessionID else {
             // The "Set up card" sheet: leaving it drops the checkout it was waiting to resume.
             state.sheetAwaits = nil
-            state.paymentSheet = nil
-            state.popScreen()
+            state.sheet = nil
+            state.shell.popScreen()
             return .none
         }
         let sessions = env.sessions
@@ -233,13 +249,13 @@ enum CheckoutFeature {
     ///
     /// Never authorized: the screen below gets back the status it had before checkout. Authorized and
     /// failed: that screen says the order was not paid and why, so the outcome outlives the sheet.
-    private static func sheetClosed(_ state: inout AppState, didAuthorize: Bool, _ env: ShopEnvironment) -> Effect {
+    private static func sheetClosed(_ state: inout State, didAuthorize: Bool, _ env: ShopEnvironment) -> Effect {
         guard let checkout = state.checkout else { return .none }
-        let lastStatus = state.paymentSheet?.status
+        let lastStatus = state.sheet?.status
         state.checkout = nil
-        state.paymentSheet = nil
-        if state.screen == .paymentSheet { state.popScreen() }
-        state.notice = didAuthorize
+        state.sheet = nil
+        if state.shell.screen == .paymentSheet { state.shell.popScreen() }
+        state.shell.notice = didAuthorize
             ? Notice(.error, "Not paid: \(lastStatus ?? "the payment did not go through.") Your cart is kept.")
             : checkout.noticeBeforeCheckout
         let sessions = env.sessions

@@ -32,8 +32,8 @@ enum CheckoutSheet {
     }
 
     /// Each row's current choice in words, and whether every row has one.
-    static func refreshRows(_ state: inout AppState) {
-        guard let checkout = state.checkout, var sheet = state.paymentSheet else { return }
+    static func refreshRows(_ state: inout CheckoutFeature.State) {
+        guard let checkout = state.checkout, var sheet = state.sheet else { return }
         sheet.rowValues = [
             .card: checkout.card.map { "\($0.shortName)  \($0.displayName)" } ?? "Choose a card",
             .shippingAddress: checkout.shipTo.map(\.shipToLine) ?? "Choose an address",
@@ -43,7 +43,7 @@ enum CheckoutSheet {
         sheet.unchosenRows = [(PaymentSheetRow.card, checkout.card == nil), (.shippingAddress, checkout.shipTo == nil), (.contact, checkout.contact == nil)]
             .filter(\.1).map(\.0)
         if let marked = sheet.markedRow, sheet.attention?.row != marked { sheet.markedRow = nil }
-        state.paymentSheet = sheet
+        state.sheet = sheet
     }
 
     static func chooser(for row: PaymentSheetRow, _ checkout: Checkout, _ shop: ShopProfile) -> ChooserState {
@@ -66,13 +66,13 @@ enum CheckoutSheet {
     }
 
     /// Shows each contact error next to its row: name and address by "Ship to", email and phone by "Contact".
-    static func setRowErrors(_ state: inout AppState, _ contactErrors: [ContactFieldError]) {
+    static func setRowErrors(_ state: inout CheckoutFeature.State, _ contactErrors: [ContactFieldError]) {
         var errors: [PaymentSheetRow: String] = [:]
         for error in contactErrors {
             let row: PaymentSheetRow = error.field == .postalAddress || error.field == .name ? .shippingAddress : .contact
             errors[row] = errors[row].map { $0 + " " + error.message } ?? error.message
         }
-        state.paymentSheet?.rowErrors = errors
+        state.sheet?.rowErrors = errors
     }
 
     /// What the shop cannot accept about a shipping contact: the address form's checks, then where it ships.

@@ -40,9 +40,19 @@ public final class OneTapCheckout {
         }
     }
 
+    /// Where "Buy now" goes: the One-Tap checkout, or nowhere when the flag is off.
+    public var destination: Destination? {
+        isEnabled ? .oneTapCheckout(entryPoint) : nil
+    }
+
     /// Starts the checkout through the navigator; does nothing when the flag is off.
     public func present() {
-        guard isEnabled else { return }
-        navigator?.navigate(to: .oneTapCheckout(entryPoint))
+        guard let destination else { return }
+        navigator?.navigate(to: destination)
+    }
+
+    /// "Buy now" in a reducer: the destination, as an action reduced in the same step, so no reducer posts anything.
+    var buyNow: Effect {
+        destination.map { .send(.navigate($0)) } ?? .none
     }
 }

@@ -4,8 +4,7 @@ import ShopPorts
 /// The address form: checked in place, including where the shop ships, then saved to the wallet.
 @MainActor
 enum AddressForm {
-    static func make(_ state: AppState, _ env: ShopEnvironment) -> FormState {
-        let profile = state.profile
+    static func make(profile: AccountProfile?, _ env: ShopEnvironment) -> FormState {
         let shop = env.shopProfile
         return FormState(
             purpose: .addAddress, title: "Add an address",
@@ -23,7 +22,7 @@ enum AddressForm {
         )
     }
 
-    static func submit(_ state: inout AppState, _ form: FormState, _ env: ShopEnvironment) -> Effect {
+    static func submit(_ state: inout FormFeature.State, _ form: FormState, _ env: ShopEnvironment) -> Effect {
         let entry = AddressEntry(
             name: form.value(AddressField.name.rawValue), street: form.value(AddressField.street.rawValue),
             city: form.value(AddressField.city.rawValue), postalCode: form.value(AddressField.postalCode.rawValue),
@@ -35,13 +34,13 @@ enum AddressForm {
             problems[AddressField.country.rawValue] = elsewhere
         }
         guard problems.isEmpty, let contact = entry.contact(id: "addr_" + env.dependencies.ids.next()) else {
-            state.form?.showFieldErrors(problems)
+            state.shell.form?.showFieldErrors(problems)
             return .none
         }
-        state.form?.showFieldErrors([:])
-        state.form?.isBusy = true
-        state.form?.status = "Saving the address…"
-        state.form?.isStatusError = false
+        state.shell.form?.showFieldErrors([:])
+        state.shell.form?.isBusy = true
+        state.shell.form?.status = "Saving the address…"
+        state.shell.form?.isStatusError = false
         let wallets = env.dependencies.accounts.wallets
         let (customer, makeDefault) = (state.customerID, state.wallet.addresses.isEmpty)
         return .run { send in
@@ -55,9 +54,9 @@ enum AddressForm {
     }
 
     /// The address is saved: the wallet is read again, and a sheet that asked for it chooses it.
-    static func saved(_ state: inout AppState, _ contact: Contact, _ env: ShopEnvironment) -> Effect {
-        state.dismissForm()
-        state.notice = Notice(.info, "Saved the address for \(contact.name).")
+    static func saved(_ state: inout FormFeature.State, _ contact: Contact, _ env: ShopEnvironment) -> Effect {
+        state.shell.dismissForm()
+        state.shell.notice = Notice(.info, "Saved the address for \(contact.name).")
         return .send(.request(.reloadWallet)) + .send(.request(.addedToWallet(.address(contact))))
     }
 }

@@ -5,7 +5,7 @@ import ShopPorts
 /// The card form: checked in place, then vaulted by the payment provider and saved to the wallet.
 @MainActor
 enum CardForm {
-    static func make(_ state: AppState, _ env: ShopEnvironment) -> FormState {
+    static func make(profile: AccountProfile?, _ env: ShopEnvironment) -> FormState {
         FormState(
             purpose: .addCard, title: "Add a card",
             message: "The number and security code go to the payment provider once; the shop keeps only its token, the network, the last 4 digits and the expiry.",
@@ -13,7 +13,7 @@ enum CardForm {
                 FormState.Field(id: CardField.number.rawValue, label: "Card number", hint: testCardHint(env.dependencies.paymentProvider.mode)),
                 FormState.Field(id: CardField.expiry.rawValue, label: "Expiry", hint: "MM/YY"),
                 FormState.Field(id: CardField.securityCode.rawValue, label: "Security code", hint: "3 digits, 4 for Amex", isMasked: true),
-                FormState.Field(id: CardField.name.rawValue, label: "Name on card", value: state.profile?.name ?? ""),
+                FormState.Field(id: CardField.name.rawValue, label: "Name on card", value: profile?.name ?? ""),
                 FormState.Field(id: CardField.postalCode.rawValue, label: "Billing postal code"),
             ],
             submitLabel: "Save card"
@@ -21,15 +21,15 @@ enum CardForm {
     }
 
     /// Checks the fields against this month; when they are good, the provider vaults the card.
-    static func submit(_ state: inout AppState, _ form: FormState, _ env: ShopEnvironment) -> Effect {
+    static func submit(_ state: inout FormFeature.State, _ form: FormState, _ env: ShopEnvironment) -> Effect {
         let entry = CardEntry(
             number: form.value(CardField.number.rawValue), expiry: form.value(CardField.expiry.rawValue),
             securityCode: form.value(CardField.securityCode.rawValue), name: form.value(CardField.name.rawValue),
             postalCode: form.value(CardField.postalCode.rawValue)
         )
-        state.form?.isBusy = true
-        state.form?.status = "Saving your card…"
-        state.form?.isStatusError = false
+        state.shell.form?.isBusy = true
+        state.shell.form?.status = "Saving your card…"
+        state.shell.form?.isStatusError = false
         let provider = env.dependencies.paymentProvider
         let dates = env.dependencies.accounts.dates
         let customerID = state.customerID
@@ -52,9 +52,9 @@ enum CardForm {
     }
 
     /// The provider kept the card: the wallet repository keeps it next.
-    static func vaulted(_ state: inout AppState, _ card: PaymentMethod, _ env: ShopEnvironment) -> Effect {
-        state.form?.showFieldErrors([:])
-        state.form?.status = "Saving your card…"
+    static func vaulted(_ state: inout FormFeature.State, _ card: PaymentMethod, _ env: ShopEnvironment) -> Effect {
+        state.shell.form?.showFieldErrors([:])
+        state.shell.form?.status = "Saving your card…"
         let wallets = env.dependencies.accounts.wallets
         let (customer, makeDefault) = (state.customerID, state.wallet.cards.isEmpty)
         return .run { send in
@@ -68,20 +68,12 @@ enum CardForm {
     }
 
     /// The card is saved: the wallet is read again, and the checkout that asked for it resumes.
-    static func saved(_ state: inout AppState, _ card: PaymentMethod, _ env: ShopEnvironment) -> Effect {
-        state.dismissForm()
-        state.notice = Notice(.info, "Saved \(card.shortName).")
-        let reload = Effect.send(.request(.reloadWallet))
-        if case .entry = state.sheetAwaits { return reload + .send(.request(.addedToWallet(.card(card)))) }
-        guard case .cardToStart(let pending) = state.sheetAwaits, state.screen == .paymentSheet else { return reload }
-        // "Set up card" came from the sheet: start that checkout again with the new card.
-        state.sheetAwaits = nil
-        state.paymentSheet = nil
-        state.popScreen()
-        return reload + .send(.request(.beginCheckout(pending)))
+    static func saved(_ state: inout FormFeature.State, _ card: PaymentMethod, _ env: ShopEnvironment) -> Effect {
+        state.shell.dismissForm()
+        state.shell.notice = Notice(.info, "Saved \(card.shortName).")
+        return .send(.request(.reloadWallet)) + .send(.request(.addedToWallet(.card(card))))
     }
 
-    /// A card that succeeds, where no real money moves; nothing in live mode.
     private static func testCardHint(_ mode: PaymentMode) -> String {
         switch mode {
         case .sandbox: "Sandbox: 4242 4242 4242 4242 succeeds"

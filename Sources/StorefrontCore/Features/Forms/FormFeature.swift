@@ -19,11 +19,18 @@ public enum FormAction: Equatable, Sendable {
 /// What a form asks for and how it is saved lives with its purpose: CardForm, AddressForm, SignInFeature.
 @MainActor
 enum FormFeature {
+    /// What a form reduces: the shell, which holds the form on top, and whose wallet it adds to.
+    struct State: Equatable {
+        var shell: Shell
+        let customerID: String
+        let wallet: WalletContents
+    }
+
     /// Longest value a form field takes; anything longer is not a card, code, name or address.
     static let fieldLimit = 120
 
-    static func reduceKey(_ state: inout AppState, _ action: Action, _ env: ShopEnvironment) -> Effect {
-        guard var form = state.form, !form.isBusy else { return .none }
+    static func reduceKey(_ state: inout State, _ action: Action, _ env: ShopEnvironment) -> Effect {
+        guard var form = state.shell.form, !form.isBusy else { return .none }
         let index = form.focusedIndex
         switch action {
         case .textInput(let text):
@@ -42,22 +49,22 @@ enum FormFeature {
             if !form.isOnLastField {
                 form.focusedIndex = index + 1
             } else {
-                state.form = form
+                state.shell.form = form
                 return submit(&state, form, env)
             }
         case .back:
             return cancel(&state, form, env)
         default: break
         }
-        state.form = form
+        state.shell.form = form
         return .none
     }
 
-    static func reduce(_ state: inout AppState, _ action: FormAction, _ env: ShopEnvironment) -> Effect {
+    static func reduce(_ state: inout State, _ action: FormAction, _ env: ShopEnvironment) -> Effect {
         switch action {
         case .invalid(let errors):
-            state.form?.isBusy = false
-            state.form?.showFieldErrors(errors)
+            state.shell.form?.isBusy = false
+            state.shell.form?.showFieldErrors(errors)
             return .none
         case .cardVaulted(let card):
             return CardForm.vaulted(&state, card, env)
@@ -71,7 +78,7 @@ enum FormFeature {
         }
     }
 
-    private static func submit(_ state: inout AppState, _ form: FormState, _ env: ShopEnvironment) -> Effect {
+    private static func submit(_ state: inout State, _ form: FormState, _ env: ShopEnvironment) -> Effect {
         switch form.purpose {
         case .signIn: return .send(.request(.submitSignInPrompt(form)))
         case .addCard: return CardForm.submit(&state, form, env)
@@ -79,24 +86,16 @@ enum FormFeature {
         }
     }
 
-    private static func cancel(_ state: inout AppState, _ form: FormState, _ env: ShopEnvironment) -> Effect {
-        state.dismissForm()
-        let fromSheet = state.sheetAwaits != nil
-        if case .entry = state.sheetAwaits { state.sheetAwaits = nil }
+    private static func cancel(_ state: inout State, _ form: FormState, _ env: ShopEnvironment) -> Effect {
+        state.shell.dismissForm()
         switch form.purpose {
-        case .signIn:
-            return .send(.request(.cancelSignInPrompt))
-        case .addCard:
-            if fromSheet, state.screen == .paymentSheet { state.notice = Notice(.info, "No card was added.") }
-        case .addAddress:
-            if fromSheet, state.screen == .paymentSheet { state.notice = Notice(.info, "No address was added.") }
+        case .signIn: return .send(.request(.cancelSignInPrompt))
+        case .addCard, .addAddress: return .send(.request(.walletEntryCanceled(form.purpose)))
         }
-        return .none
     }
 
-    /// Ends a save that failed: the message on its field, or on the whole form.
-    static func failed(_ state: inout AppState, _ message: String, field: String?) {
-        guard var form = state.form else { return }
+    static func failed(_ state: inout State, _ message: String, field: String?) {
+        guard var form = state.shell.form else { return }
         form.isBusy = false
         if let field, let index = form.fields.firstIndex(where: { $0.id == field }) {
             form.fields[index].error = message
@@ -106,7 +105,7 @@ enum FormFeature {
             form.status = message
             form.isStatusError = true
         }
-        state.form = form
+        state.shell.form = form
     }
 
 }

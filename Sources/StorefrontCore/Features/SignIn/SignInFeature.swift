@@ -21,16 +21,29 @@ public enum SignInAction: Equatable, Sendable {
 /// Signing in with Sandbox ID and out again, moving the shop to the account's cart, wallet and orders.
 @MainActor
 enum SignInFeature {
+    /// What sign-in reduces: the sign-in in progress, who is shopping, their profile, and the shell.
+    struct State: Equatable {
+        var progress: SignInProgress?
+        /// The id the next payment sheet or sign-in session is filed under.
+        var nextSessionID: Int
+        var signedIn: SignedInAccount?
+        var customerID: String
+        var profile: AccountProfile?
+        var shell: Shell
+        /// The guest's cart has lines, which a sign-in adds to the account's cart.
+        let hasCartLines: Bool
+    }
+
     /// Starts a sign-in with a fresh controller from the factory.
     ///
     /// Order of calls: factory([request]) → delegate and presentation context set →
     /// `performRequests()` → prompts shown as forms → `didCompleteWith` a credential or an error.
-    static func begin(_ state: inout AppState, _ env: ShopEnvironment) -> Effect {
-        guard let services = env.dependencies.accounts.signIn, state.signIn == nil else { return .none }
+    static func begin(_ state: inout State, _ env: ShopEnvironment) -> Effect {
+        guard let services = env.dependencies.accounts.signIn, state.progress == nil else { return .none }
         let request = SignInRequest(requestedScopes: [.fullName, .email], nonce: env.dependencies.ids.next())
         let id = state.nextSessionID
         state.nextSessionID += 1
-        state.signIn = SignInProgress(sessionID: id, nonce: request.nonce)
+        state.progress = SignInProgress(sessionID: id, nonce: request.nonce)
         // A fresh controller per sign-in, made and kept by the effect: the state holds only its session's id.
         return .run { send in
             let session = SignInSession(controller: services.makeController([request]), nonce: request.nonce, send: send)
@@ -39,7 +52,7 @@ enum SignInFeature {
         }
     }
 
-    static func reduce(_ state: inout AppState, _ action: SignInAction, _ env: ShopEnvironment) -> Effect {
+    static func reduce(_ state: inout State, _ action: SignInAction, _ env: ShopEnvironment) -> Effect {
         switch action {
         case .promptShown(let prompt):
             var form = FormState(
@@ -48,11 +61,11 @@ enum SignInFeature {
                 submitLabel: prompt.submitLabel
             )
             form.focusedIndex = form.fields.firstIndex { $0.error != nil } ?? 0
-            state.presentForm(form)
-            state.signIn?.isPromptShown = true
+            state.shell.presentForm(form)
+            state.progress?.isPromptShown = true
             return .none
         case .credentialReceived(let credential):
-            guard let progress = state.signIn, let services = env.dependencies.accounts.signIn else { return .none }
+            guard let progress = state.progress, let services = env.dependencies.accounts.signIn else { return .none }
             guard let token = credential.identityToken else { return complete(&state, credential, env) }
             let nonce = progress.nonce
             return .run { send in
@@ -61,7 +74,7 @@ enum SignInFeature {
                 send(.signIn(.verified(credential, isValid: isValid)))
             }
         case .verified(let credential, let isValid):
-            guard state.signIn != nil else { return .none }
+            guard state.progress != nil else { return .none }
             guard isValid else {
                 return finish(&state, Notice(.error, "The sign-in could not be verified, so you are still a guest."), env)
             }
@@ -71,22 +84,22 @@ enum SignInFeature {
         case .failed(.failed(let why)):
             return finish(&state, Notice(.error, why), env)
         case .accountSaved(let credential):
-            guard state.signIn != nil else { return .none }
+            guard state.progress != nil else { return .none }
             return signedIn(&state, credential, env)
         case .notSaved(let why):
             return finish(&state, Notice(.error, why), env)
         case .signedOut:
             let effect = switchCustomer(&state, to: nil, mergingGuestCart: false, env)
-            state.notice = Notice(.info, "Signed out. You are shopping as a guest.")
+            state.shell.notice = Notice(.info, "Signed out. You are shopping as a guest.")
             return effect
         case .signOutFailed(let why):
-            state.notice = Notice(.error, "Could not sign out: \(why)")
+            state.shell.notice = Notice(.error, "Could not sign out: \(why)")
             return .none
         }
     }
 
     /// Keeps the tokens and the profile in an effect; `.accountSaved` then moves the shop to the account.
-    private static func complete(_ state: inout AppState, _ credential: SignInCompletion, _ env: ShopEnvironment) -> Effect {
+    private static func complete(_ state: inout State, _ credential: SignInCompletion, _ env: ShopEnvironment) -> Effect {
         guard let services = env.dependencies.accounts.signIn else { return .none }
         guard let tokens = credential.tokens else {
             return finish(&state, Notice(.error, "Sandbox ID gave no tokens, so you are still a guest."), env)
@@ -108,9 +121,9 @@ enum SignInFeature {
     }
 
     /// The sign-in is kept: the shop moves to the account, with the guest's cart added to its own.
-    private static func signedIn(_ state: inout AppState, _ credential: SignInCompletion, _ env: ShopEnvironment) -> Effect {
+    private static func signedIn(_ state: inout State, _ credential: SignInCompletion, _ env: ShopEnvironment) -> Effect {
         let account = SignedInAccount(provider: .sandboxID, userID: credential.user)
-        let hadGuestItems = !state.cart.isEmpty
+        let hadGuestItems = state.hasCartLines
         // The name and email given now show at once; the wallet's read brings the stored profile.
         if credential.fullName != nil || credential.email != nil {
             state.profile = AccountProfile(customerID: account.customerID, name: credential.fullName, email: credential.email)
@@ -121,39 +134,39 @@ enum SignInFeature {
     }
 
     /// Ends the sign-in with `notice`, on the account screen; its session is let go by the effect returned.
-    private static func finish(_ state: inout AppState, _ notice: Notice, _ env: ShopEnvironment) -> Effect {
-        let id = state.signIn?.sessionID
-        state.signIn = nil
-        if state.form?.purpose == .signIn { state.dismissForm() }
-        state.notice = notice
-        if state.screen != .account { state.show(.account) }
+    private static func finish(_ state: inout State, _ notice: Notice, _ env: ShopEnvironment) -> Effect {
+        let id = state.progress?.sessionID
+        state.progress = nil
+        if state.shell.form?.purpose == .signIn { state.shell.dismissForm() }
+        state.shell.notice = notice
+        if state.shell.screen != .account { state.shell.show(.account) }
         guard let id else { return .none }
         let sessions = env.sessions
         return .run { _ in sessions.endSignIn(id) }
     }
 
     /// The shopper answered the prompt: "Checking…" until the controller answers.
-    static func submitPrompt(_ state: inout AppState, _ form: FormState, _ env: ShopEnvironment) -> Effect {
-        guard let progress = state.signIn, progress.isPromptShown else { return .none }
-        state.signIn?.isPromptShown = false
-        state.form?.isBusy = true
-        state.form?.status = "Checking…"
-        state.form?.isStatusError = false
+    static func submitPrompt(_ state: inout State, _ form: FormState, _ env: ShopEnvironment) -> Effect {
+        guard let progress = state.progress, progress.isPromptShown else { return .none }
+        state.progress?.isPromptShown = false
+        state.shell.form?.isBusy = true
+        state.shell.form?.status = "Checking…"
+        state.shell.form?.isStatusError = false
         let values = Dictionary(uniqueKeysWithValues: form.fields.map { ($0.id, $0.value) })
         let sessions = env.sessions
         return .run { _ in await sessions.signIn(progress.sessionID)?.takeReply()?(values) }
     }
 
     /// Esc on a prompt: the controller hears no answer and reports the sign-in canceled.
-    static func cancelPrompt(_ state: inout AppState, _ env: ShopEnvironment) -> Effect {
-        guard let progress = state.signIn, progress.isPromptShown else { return .none }
-        state.signIn?.isPromptShown = false
+    static func cancelPrompt(_ state: inout State, _ env: ShopEnvironment) -> Effect {
+        guard let progress = state.progress, progress.isPromptShown else { return .none }
+        state.progress?.isPromptShown = false
         let sessions = env.sessions
         return .run { _ in await sessions.signIn(progress.sessionID)?.takeReply()?(nil) }
     }
 
     /// Forgets the tokens in an effect; `.signedOut` moves the shop to the guest, and the refresh token is revoked.
-    static func signOut(_ state: inout AppState, _ env: ShopEnvironment) -> Effect {
+    static func signOut(_ state: inout State, _ env: ShopEnvironment) -> Effect {
         guard let services = env.dependencies.accounts.signIn, state.signedIn != nil else { return .none }
         return .run { send in
             let refresh = (try? await services.auth.refreshToken()) ?? nil
@@ -168,26 +181,12 @@ enum SignInFeature {
         }
     }
 
-    /// Moves the shop to another customer: their cart (with the guest's merged in on a sign-in) and wallet.
-    private static func switchCustomer(_ state: inout AppState, to account: SignedInAccount?, mergingGuestCart: Bool, _ env: ShopEnvironment) -> Effect {
-        let accounts = env.dependencies.accounts
+    /// Moves the shop to another customer: the cart hands the one being left over first (merging the guest's into
+    /// the account's on a sign-in), then the new customer's wallet and saved cart are read.
+    private static func switchCustomer(_ state: inout State, to account: SignedInAccount?, mergingGuestCart: Bool, _ env: ShopEnvironment) -> Effect {
         let leaving = state.customerID
-        var effect = Effect.none
-        if let carts = env.dependencies.carts {
-            if mergingGuestCart, !state.cart.isEmpty {
-                // The guest's lines move to the account's cart, which `restore` merges them into.
-                effect += .run { _ in try? await carts.save([], forCustomer: leaving) }
-            } else if let saved = state.savedCart, saved != state.cart.lines {
-                // A change still waiting for its write belongs to the customer being left.
-                let lines = state.cart.lines
-                effect += .run { _ in try? await carts.save(lines, forCustomer: leaving) }
-            }
-        }
         state.signedIn = account
-        state.customerID = account?.customerID ?? accounts.guestID
-        state.stockChecksDue = [:]
-        state.cartSaveFailed = nil
-        if !mergingGuestCart { state.cart = Cart(currency: env.shopProfile.currency) }
-        return effect + .send(.request(.customerChanged))
+        state.customerID = account?.customerID ?? env.dependencies.accounts.guestID
+        return .send(.request(.handOverCart(leaving: leaving, mergingIntoNext: mergingGuestCart))) + .send(.request(.customerChanged))
     }
 }

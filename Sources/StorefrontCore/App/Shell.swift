@@ -1,0 +1,76 @@
+import ShopPorts
+
+/// The part of the screens every feature shares: where the shopper is (the route and the form on top), what the
+/// shop tells them, and whether the database is being waited for.
+///
+/// Each feature's state carries a copy, scoped from the app state and written back after the feature reduces
+/// (`AppState+Scopes`), as a browser's history and status bar are shared by its pages.
+public struct Shell: Equatable, Sendable {
+    public var route: [Screen]
+    public var form: FormState?
+    public var notice: Notice?
+    public var isWaitingForStorage: Bool
+
+    public var screen: Screen { route.last ?? .productList }
+
+    /// Brings `screen` to the top: back to it where it is in the route, else pushed.
+    mutating func show(_ screen: Screen) {
+        if let existing = route.firstIndex(of: screen) {
+            route.removeSubrange((existing + 1)...)
+        } else {
+            route.append(screen)
+        }
+    }
+
+    /// Pushes `screen` on top, whatever is below.
+    mutating func push(_ screen: Screen) {
+        route.append(screen)
+    }
+
+    mutating func popScreen() {
+        guard route.count > 1 else { return }
+        route.removeLast()
+    }
+
+    /// Back to the product list; the screens of a finished purchase or order are dropped as they leave the route.
+    mutating func goToShop() {
+        route = [.productList]
+    }
+
+    /// Shows `form` over the current screen, or in place of the form already shown.
+    mutating func presentForm(_ form: FormState) {
+        self.form = form
+        if screen != .form { route.append(.form) }
+    }
+
+    mutating func dismissForm() {
+        form = nil
+        if screen == .form { popScreen() }
+    }
+}
+
+/// A database that cannot be reached (a database server down or restarting): the shop keeps what it
+/// has in memory, says so, and tries again on the host's ticks until the database answers.
+///
+/// Order of calls: a feature's database call fails → `reportStorageFailure` (an unavailable database is waited
+/// for; anything else is told as it is) → the host ticks while `isWaitingForStorage` → on a tick, when the
+/// product list has no read pending, AppReducer re-reads the products on screen → their answer ends the wait
+/// (`storageAnswered`) → at the step's end the cart hears the database is back, and its write follows.
+extension Shell {
+    /// Tells the shopper what failed; an unavailable database also starts the waiting.
+    mutating func reportStorageFailure(_ error: any Error, failure: (String) -> String) {
+        if let storage = error as? StorageError, storage.isUnavailable {
+            isWaitingForStorage = true
+            notice = Notice(.error, StorageError.unavailableMessage)
+        } else {
+            notice = Notice(.error, failure("\(error)"))
+        }
+    }
+
+    /// The database answered: the wait ends.
+    mutating func storageAnswered() {
+        guard isWaitingForStorage else { return }
+        isWaitingForStorage = false
+        if notice?.text == StorageError.unavailableMessage { notice = Notice(.info, "The database is back.") }
+    }
+}

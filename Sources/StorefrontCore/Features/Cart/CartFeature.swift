@@ -1,0 +1,199 @@
+import ShopModels
+import ShopPorts
+
+/// The cart screen, with totals estimated on the default shipping method.
+public struct CartScreenState: Equatable, Sendable {
+    public var lines: [CartLine] = []
+    public var selectedIndex = 0
+    public var totals: CartTotals
+    public var shippingLabel = ""
+    public var canBuyNow = false
+    public init(totals: CartTotals) { self.totals = totals }
+}
+
+/// What the cart repository and the catalog answered the cart with.
+public enum CartAnswer: Equatable, Sendable {
+    /// The saved cart of `customer`, or why it could not be read.
+    case restored(customer: String, Result<[CartLine], StorageError>)
+    case saved(customer: String, lines: [CartLine])
+    case saveFailed(customer: String, lines: [CartLine], StorageError)
+    /// The fresh stock of products added on the stock last read.
+    case stockChecked([StockCheck])
+    /// The fresh stock of a product whose stock as read refused an add (nil: not tracked or unreadable).
+    case stockReadForAdd(Product, stock: Int?)
+}
+
+/// A product's fresh stock after adds made on the stock read before, and the quantity before those adds.
+public struct StockCheck: Equatable, Sendable {
+    public var productID: ProductID
+    public var quantityBefore: Int
+    /// Nil where stock is not tracked or could not be read (checkout checks again).
+    public var stock: Int?
+    public init(productID: ProductID, quantityBefore: Int, stock: Int?) {
+        self.productID = productID
+        self.quantityBefore = quantityBefore
+        self.stock = stock
+    }
+}
+
+/// The cart: quantities within stock and the shop's largest amount, saved as it changes.
+///
+/// Order of calls for a change: the key changes the cart in memory and the frame shows it → the step's
+/// `followUp` reads the fresh stock of what was added and writes the cart, each as an effect →
+/// `.stockChecked` takes back adds the stock no longer covers → `.saved` records what the database holds.
+@MainActor
+enum CartFeature {
+    /// What the cart reduces: the cart and its screen and badge, its writes and stock checks, and the shell.
+    struct State: Equatable {
+        var cart: Cart
+        var screen: CartScreenState
+        var badge: CartBadge
+        /// The cart as last saved or read, so only real changes are written; nil until the saved cart is read.
+        var savedCart: [CartLine]?
+        /// The lines being written now: one write at a time, so an older cart never lands after a newer one.
+        var saveInFlight: [CartLine]?
+        /// Lines whose write just failed: not asked for again until the cart changes, or the database is back.
+        var saveFailed: [CartLine]?
+        /// Products added on the stock last read, each with the quantity the cart had before the first such add.
+        var stockChecksDue: [ProductID: Int]
+        /// A read of fresh stock is pending; checks due meanwhile wait for the next one.
+        var isStockCheckInFlight: Bool
+        var shell: Shell
+        /// Whose cart this is.
+        let customerID: String
+        /// One-Tap is ready, so the cart offers Buy now.
+        let isOneTapReady: Bool
+    }
+
+    static func reduce(_ state: inout State, _ action: Action, _ env: ShopEnvironment) -> Effect {
+        let index = state.screen.selectedIndex
+        if let moved = ListSelection.moved(index, by: action, count: state.cart.lines.count) {
+            state.screen.selectedIndex = moved
+            return .none
+        }
+        var effect = Effect.none
+        switch action {
+        case .increaseQuantity:
+            guard let line = state.cart.lines[safe: index] else { break }
+            if let refusal = amountRefusal(state, env, after: { $0.setQuantity(at: index, to: line.quantity + 1) }) {
+                state.shell.notice = Notice(.error, refusal)
+            } else if state.cart.setQuantity(at: index, to: line.quantity + 1) == .atMaximum {
+                state.shell.notice = Notice(.error, "At most \(CartLine.quantityRange.upperBound) per product.")
+            } else if state.stockChecksDue[line.productID] == nil {
+                // The fresh stock is read after the frame: the key does not wait on the database.
+                state.stockChecksDue[line.productID] = line.quantity
+            }
+        case .decreaseQuantity:
+            if state.cart.setQuantity(at: index, to: (state.cart.lines[safe: index]?.quantity ?? 0) - 1) == .atMinimum {
+                state.shell.notice = Notice(.info, "Press x to remove the line.")
+            }
+        case .removeLine:
+            if let line = state.cart.lines[safe: index] {
+                state.cart.removeLine(at: index)
+                state.shell.notice = Notice(.info, "Removed \(line.name).")
+            }
+        case .confirm, .pay:
+            effect = .send(.request(.beginCheckout(CheckoutOrder(lines: state.cart.lines, clearsCartOnSuccess: true))))
+        case .buyNow: return env.oneTap(.cart).buyNow
+        case .back: state.shell.popScreen()
+        default: break
+        }
+        return effect
+    }
+
+    /// What the cart repository or the catalog answered.
+    static func reduce(_ state: inout State, _ answer: CartAnswer, _ env: ShopEnvironment) -> Effect {
+        switch answer {
+        case .restored(let customer, let read):
+            guard customer == state.customerID else { return .none }
+            restored(&state, read, env)
+        case .saved(let customer, let lines):
+            state.saveInFlight = nil
+            state.saveFailed = nil
+            if customer == state.customerID { state.savedCart = lines }
+        case .saveFailed(let customer, let lines, let error):
+            state.saveInFlight = nil
+            guard customer == state.customerID else { return .none }
+            state.saveFailed = lines
+            state.shell.reportStorageFailure(error) { "Your cart could not be saved: \($0)" }
+        case .stockChecked(let checks):
+            state.isStockCheckInFlight = false
+            takeBack(&state, checks, env)
+        case .stockReadForAdd(let product, let stock):
+            let inCart = state.cart.lines.first { $0.productID == product.id }?.quantity ?? 0
+            if let stock, inCart + 1 > stock {
+                state.shell.notice = Notice(.error, shortage(stock: stock, name: product.name, inCart: inCart))
+                return .none
+            }
+            var fresh = product
+            fresh.stock = stock
+            return add(&state, fresh, env)
+        }
+        return .none
+    }
+
+    /// Adds one of `product`, unless stock or the largest amount refuses it.
+    ///
+    /// The stock judged is the one read with the product (its page or its screen): when that is
+    /// short, the fresh stock is read first, as stock may have come back; when it allows the add,
+    /// the fresh read follows the frame (`followUp`), so the key does not wait on the database.
+    static func add(_ state: inout State, _ product: Product, _ env: ShopEnvironment) -> Effect {
+        let inCart = state.cart.lines.first { $0.productID == product.id }?.quantity ?? 0
+        if let stock = product.stock, inCart + 1 > stock {
+            let catalog = env.dependencies.catalog
+            return .run { send in
+                let fresh = ((try? await catalog.product(id: product.id)) ?? nil)?.stock
+                send(.cart(.stockReadForAdd(product, stock: fresh)))
+            }
+        }
+        if let refusal = amountRefusal(state, env, after: { $0.add(product) }) {
+            state.shell.notice = Notice(.error, refusal)
+            return .none
+        }
+        if state.stockChecksDue[product.id] == nil { state.stockChecksDue[product.id] = inCart }
+        switch state.cart.add(product) {
+        case .atMaximum: state.shell.notice = Notice(.error, "You can buy at most \(CartLine.quantityRange.upperBound) of \(product.name).")
+        default: state.shell.notice = Notice(.info, "Added \(product.name) to your cart.")
+        }
+        return .none
+    }
+
+    private static func shortage(stock: Int, name: String, inCart: Int) -> String {
+        stock == 0 ? "\(name) is sold out." : "Only \(stock) of \(name) left, and your cart has \(inCart)."
+    }
+
+    /// Takes back the adds the fresh stock no longer covers, never below what the cart had before them.
+    private static func takeBack(_ state: inout State, _ checks: [StockCheck], _ env: ShopEnvironment) {
+        for check in checks {
+            guard let index = state.cart.lines.firstIndex(where: { $0.productID == check.productID }),
+                  let stock = check.stock, state.cart.lines[index].quantity > stock else { continue }
+            let name = state.cart.lines[index].name
+            let kept = max(stock, check.quantityBefore)
+            if kept == 0 { state.cart.removeLine(at: index) } else { state.cart.setQuantity(at: index, to: kept) }
+            state.shell.notice = Notice(.error, shortage(stock: stock, name: name, inCart: kept))
+        }
+    }
+
+    /// Why `change` would take the cart over the largest amount the shop handles, or nil.
+    private static func amountRefusal(_ state: State, _ env: ShopEnvironment, after change: (inout Cart) -> Void) -> String? {
+        let profile = env.shopProfile
+        var trial = state.cart
+        change(&trial)
+        guard !trial.isWithinMaximum(shippingMethods: profile.shippingMethods, tax: profile.tax) else { return nil }
+        return "This would take the cart over \(Money.maximum(profile.currency).formatted)."
+    }
+
+    /// Puts the cart, its totals and the badge on screen.
+    static func showCart(_ state: inout State, _ env: ShopEnvironment) {
+        let profile = env.shopProfile
+        let shipping = profile.shippingMethods.first
+        let cart = state.cart
+        state.screen.lines = cart.lines
+        let totals = cart.totals(shipping: shipping, tax: profile.tax)
+        state.screen.totals = totals
+        state.screen.shippingLabel = shipping?.label ?? ""
+        state.screen.selectedIndex = ListSelection.clamped(state.screen.selectedIndex, count: cart.lines.count)
+        state.screen.canBuyNow = env.oneTap(.cart).isEnabled && state.isOneTapReady && !cart.isEmpty
+        state.badge = CartBadge(itemCount: cart.itemCount, subtotal: totals.subtotal)
+    }
+}
