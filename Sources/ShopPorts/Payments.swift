@@ -66,6 +66,9 @@ public protocol PaymentProvider: Sendable {
     func createToken(for payment: Payment) async throws(PaymentProviderError) -> PaymentToken
     /// Whether a card kept in a wallet is one this provider can charge (cards vaulted elsewhere are hidden).
     func canCharge(_ card: PaymentMethod) -> Bool
+    /// Why the provider would refuse to charge `total` at all (under its smallest charge, say), in words for the
+    /// shopper; nil when it may be charged. Checked on the sheet before anything is sent.
+    func chargeRefusal(_ total: Money) -> String?
 }
 
 /// What the merchant backend needs to place an order.
@@ -184,6 +187,9 @@ public protocol ProviderReferenceRepository: Sendable {
     func paymentReference(forOrderKey orderKey: String) async throws -> String?
     /// Files `reference` on the order started under `orderKey` unless one is filed; returns the one filed.
     func filePaymentReference(_ reference: String, forOrderKey orderKey: String) async throws -> String
+    /// This shop's own id, made once with its database: in the keys the shop sends a provider, so two shops on
+    /// one provider account never share a customer.
+    func installID() async throws -> String
 }
 
 extension ChargeOutcome {

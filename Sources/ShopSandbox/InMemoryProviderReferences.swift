@@ -1,3 +1,4 @@
+import Foundation
 import ShopPorts
 import Synchronization
 
@@ -6,7 +7,14 @@ public final class InMemoryProviderReferences: ProviderReferenceRepository {
     private let customers = Mutex<[String: String]>([:])
     private let payments = Mutex<[String: String]>([:])
 
-    public init() {}
+    private let install: String
+
+    /// `installID` is this shop's id; a fresh one by default, as a new database makes.
+    public init(installID: String = UUID().uuidString.lowercased()) {
+        self.install = installID
+    }
+
+    public func installID() -> String { install }
 
     public func customerReference(for customer: String, account: String) throws -> String? {
         customers.withLock { $0["\(account)\u{0}\(customer)"] }

@@ -140,6 +140,9 @@ public struct SandboxPaymentProvider: PaymentProvider {
     /// Every card: the sandbox charges whatever its wallet holds, and declines what it never issued.
     public func canCharge(_ card: PaymentMethod) -> Bool { true }
 
+    /// The sandbox charges any amount the shop handles.
+    public func chargeRefusal(_ total: Money) -> String? { nil }
+
     public func createToken(for payment: Payment) async throws(PaymentProviderError) -> PaymentToken {
         try await processor.issueToken(for: payment)
     }

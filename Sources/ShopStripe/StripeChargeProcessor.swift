@@ -35,11 +35,16 @@ public struct StripeChargeProcessor: ChargeProcessor {
             return try await resume(filed, request)
         }
         // Nothing below charges until the confirm: any failure up to it is "nothing was charged".
+        let units: Int64
+        switch StripeAmounts.units(request.amount) {
+        case .success(let exact): units = exact
+        case .failure(let refusal): throw .unavailable("\(refusal)")
+        }
         let intent: StripePaymentIntent
         do {
             let customer = try await customers.reference(for: request.customerID)
             intent = try await client.postStep("/v1/payment_intents", [
-                ("amount", String(request.amount.minorUnits)), ("currency", request.amount.currency.code.lowercased()),
+                ("amount", String(units)), ("currency", request.amount.currency.code.lowercased()),
                 ("customer", customer), ("payment_method", request.tokenID), ("payment_method_types[]", "card"),
                 ("metadata[order_number]", request.orderNumber), ("metadata[idempotency_key]", request.idempotencyKey),
             ], idempotencyKey: request.idempotencyKey)
@@ -88,7 +93,7 @@ public struct StripeChargeProcessor: ChargeProcessor {
             // A PaymentIntent exists and may have been confirmed: not knowing is a time-out, never "not charged".
             throw Self.afterCreating(error)
         }
-        guard intent.amount == request.amount.minorUnits, intent.currency.uppercased() == request.amount.currency.code.uppercased() else {
+        guard Self.amount(intent) == request.amount else {
             throw .idempotencyMismatch
         }
         if let outcome = Self.settledOutcome(intent) { return ledger(request, intent, outcome) }
@@ -139,7 +144,7 @@ public struct StripeChargeProcessor: ChargeProcessor {
     }
 
     private static func amount(_ intent: StripePaymentIntent) -> Money {
-        Money(minorUnits: intent.amount, currency: Currency(code: intent.currency.uppercased()) ?? .usd)
+        StripeAmounts.money(units: intent.amount, currencyCode: intent.currency) ?? Money(minorUnits: intent.amount, currency: .usd)
     }
 
     private static func voided(_ key: String) -> LedgerCharge {

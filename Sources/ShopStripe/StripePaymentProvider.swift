@@ -9,12 +9,15 @@ struct StripeCustomers: Sendable {
 
     /// The customer's Stripe id, creating the Stripe Customer first when there is none.
     ///
-    /// The creation carries an idempotency key made from the shop's id, and the filing is
-    /// first-wins, so two sessions of one customer end up with one Stripe Customer.
+    /// The creation carries an idempotency key made from this shop's install id and the customer's id, and the
+    /// filing is first-wins, so two sessions of one customer end up with one Stripe Customer, and two shops on
+    /// one Stripe account never share one.
     func reference(for customerID: String) async throws(StripeOperationFailure) -> String {
         if let known = try await StripeOperationFailure.storing({ try await references.customerReference(for: customerID, account: account) }) { return known }
+        let install = try await StripeOperationFailure.storing { try await references.installID() }
         let created: StripeCustomer = try await client.postStep(
-            "/v1/customers", [("metadata[storefront_customer]", customerID)], idempotencyKey: "storefront-customer-\(customerID)"
+            "/v1/customers", [("metadata[storefront_customer]", customerID), ("metadata[storefront_install]", install)],
+            idempotencyKey: "storefront-\(install)-customer-\(customerID)"
         )
         return try await StripeOperationFailure.storing { try await references.fileCustomerReference(created.id, for: customerID, account: account) }
     }
@@ -86,6 +89,10 @@ public struct StripePaymentProvider: PaymentProvider {
 
     /// Only Stripe PaymentMethods: sandbox cards from an earlier run stay in the wallet but are not offered.
     public func canCharge(_ card: PaymentMethod) -> Bool { card.id.hasPrefix("pm_") }
+
+    public func chargeRefusal(_ total: Money) -> String? {
+        StripeAmounts.refusal(forCharge: total).map(\.description)
+    }
 
     /// Stripe's refusal of the card in the shop's words where there are some, in Stripe's where not.
     static func providerError(_ failure: StripeOperationFailure) -> PaymentProviderError {

@@ -93,6 +93,15 @@ public final class PostgresProviderReferences: ProviderReferenceRepository {
         }
     }
 
+    public func installID() async throws -> String {
+        try await database.read { connection in
+            guard let id = try await connection.query("SELECT id FROM shop_install", logger: PostgresDatabase.quiet).collect().first?.decode(String.self) else {
+                throw PostgresDatabaseError.configuration("the database has no shop_install row (written when it was made); restore it from a backup")
+            }
+            return id
+        }
+    }
+
     public func paymentReference(forOrderKey orderKey: String) async throws -> String? {
         try await database.read { connection in
             try await connection.query("SELECT payment_reference FROM orders WHERE idempotency_key = \(orderKey)", logger: PostgresDatabase.quiet)

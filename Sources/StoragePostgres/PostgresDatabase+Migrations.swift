@@ -10,7 +10,7 @@ extension PostgresDatabase {
 
     /// Every schema step, in order. A step, once shipped, is never edited: changes are new steps.
     ///
-    /// The tables are SQLite's (migrations v1–v5 of `SQLiteDatabase`) in PostgreSQL's types, with
+    /// The tables are SQLite's (migrations v1–v6 of `SQLiteDatabase`) in PostgreSQL's types, with
     /// one difference: search is a `tsvector` of the words SQLite's FTS5 index holds, under a GIN index.
     static let migrations: [Migration] = [
         Migration(identifier: "v1-shop", sql: [
@@ -163,6 +163,16 @@ extension PostgresDatabase {
                 PRIMARY KEY (customer, account)
             )
             """,
+        ]),
+        Migration(identifier: "v6-shop-install", sql: [
+            """
+            -- This shop's own id, made once with its database; the keys it sends a payment provider carry it.
+            CREATE TABLE shop_install (
+                singleton integer PRIMARY KEY CHECK (singleton = 1),
+                id text NOT NULL
+            )
+            """,
+            "INSERT INTO shop_install (singleton, id) VALUES (1, md5(random()::text || clock_timestamp()::text))",
         ]),
     ]
 

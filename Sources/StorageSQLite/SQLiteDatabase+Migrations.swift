@@ -152,6 +152,16 @@ extension SQLiteDatabase {
                 );
                 """)
         }
+        migrator.registerMigration("v6-shop-install") { db in
+            try db.execute(sql: """
+                -- This shop's own id, made once with its database; the keys it sends a payment provider carry it.
+                CREATE TABLE shop_install (
+                    singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+                    id TEXT NOT NULL
+                );
+                INSERT INTO shop_install (singleton, id) VALUES (1, lower(hex(randomblob(16))));
+                """)
+        }
         return migrator
     }
 }

@@ -21,6 +21,13 @@ public final class SQLiteProviderReferences: ProviderReferenceRepository {
         }
     }
 
+    public func installID() async throws -> String {
+        try await database.read { db in
+            guard let id = try String.fetchOne(db, sql: "SELECT id FROM shop_install") else { throw MissingInstallID() }
+            return id
+        }
+    }
+
     public func paymentReference(forOrderKey orderKey: String) async throws -> String? {
         try await database.read { db in
             try String.fetchOne(db, sql: "SELECT payment_reference FROM orders WHERE idempotency_key = ?", arguments: [orderKey])
@@ -36,4 +43,9 @@ public final class SQLiteProviderReferences: ProviderReferenceRepository {
             return row["payment_reference"] ?? reference
         }
     }
+}
+
+/// The database has no `shop_install` row, which its migration writes: it was changed by hand.
+struct MissingInstallID: Error, CustomStringConvertible {
+    var description: String { "the database has no shop_install row (written when it was made); restore it from a backup" }
 }

@@ -11,15 +11,18 @@ import Synchronization
 public final class PaymentProviderStub: PaymentProvider {
     private let result: Result<PaymentToken, PaymentProviderError>
     private let vaultResult: Result<PaymentMethod, PaymentProviderError>?
+    private let refusal: String?
     private let calls = Mutex<[Payment]>([])
     private let vaulted = Mutex<[CardDetails]>([])
 
     public init(
         result: Result<PaymentToken, PaymentProviderError> = .success(PaymentToken(id: "tok_stub", paymentMethod: Fixtures.visa)),
-        vaultResult: Result<PaymentMethod, PaymentProviderError>? = nil
+        vaultResult: Result<PaymentMethod, PaymentProviderError>? = nil,
+        refusingCharges refusal: String? = nil
     ) {
         self.result = result
         self.vaultResult = vaultResult
+        self.refusal = refusal
     }
 
     public var payments: [Payment] { calls.withLock { $0 } }
@@ -29,6 +32,9 @@ public final class PaymentProviderStub: PaymentProvider {
     public let mode = PaymentMode.sandbox
 
     public func canCharge(_ card: PaymentMethod) -> Bool { true }
+
+    /// The refusal the test gave (`refusingCharges:`), for every amount; nil by default.
+    public func chargeRefusal(_ total: Money) -> String? { refusal }
 
     public func vault(_ card: CardDetails, forCustomer customerID: String) async throws(PaymentProviderError) -> PaymentMethod {
         vaulted.withLock { $0.append(card) }

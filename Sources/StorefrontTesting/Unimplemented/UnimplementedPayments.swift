@@ -20,6 +20,11 @@ public struct UnimplementedPaymentProvider: PaymentProvider {
         unimplemented("PaymentProvider", "canCharge(_:)")
         return false
     }
+
+    public func chargeRefusal(_ total: Money) -> String? {
+        unimplemented("PaymentProvider", "chargeRefusal(_:)")
+        return nil
+    }
 }
 
 /// A merchant backend a test did not set up: a charge fails the test.

@@ -95,7 +95,7 @@ enum CheckoutFeature {
                     sheet.phase = .choosing(chooser)
                 }
             case .pay:
-                requestAuthorization(&state)
+                requestAuthorization(&state, env)
                 return .none
             case .back:
                 return dismiss(&state, env)
@@ -126,7 +126,7 @@ enum CheckoutFeature {
                 CheckoutSheet.setRowErrors(&state, CheckoutSheet.contactErrors(for: contact, env.shopProfile))
             }
             CheckoutSheet.refreshRows(&state)
-            if checkout.oneTap { requestAuthorization(&state) }
+            if checkout.oneTap { requestAuthorization(&state, env) }
         case .summaryUpdated(let items):
             state.sheet?.summaryItems = items
             CheckoutSheet.refreshRows(&state)
@@ -204,7 +204,7 @@ enum CheckoutFeature {
     }
 
     /// Pay: "Authorizing…" and the confirmation prompt; Enter confirms, Esc cancels.
-    private static func requestAuthorization(_ state: inout State) {
+    private static func requestAuthorization(_ state: inout State, _ env: ShopEnvironment) {
         guard let sheet = state.sheet, sheet.isPayEnabled, let total = sheet.summaryItems.last else {
             if state.sheet?.offersCardSetup == true {
                 state.shell.notice = Notice(.error, CheckoutMessages.message(for: .networksNotSupported))
@@ -214,6 +214,12 @@ enum CheckoutFeature {
                 state.sheet?.markedRow = attention.row
                 state.shell.notice = Notice(.error, attention.reason)
             }
+            return
+        }
+        // The provider's own rules (its smallest charge) are checked here, before anything is sent.
+        if let refusal = env.dependencies.paymentProvider.chargeRefusal(total.amount) {
+            state.sheet?.failure = refusal
+            state.shell.notice = Notice(.error, refusal)
             return
         }
         state.sheet?.phase = .confirming(prompt: "Pay \(total.label) \(total.amount.formatted)? Enter to confirm, Esc to cancel")
