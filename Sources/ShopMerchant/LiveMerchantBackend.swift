@@ -94,34 +94,74 @@ public actor LiveMerchantBackend: MerchantBackend {
     ///
     /// An order the provider cannot answer for is left open and named; only the shop's own database
     /// failing stops the settlement.
-    public func reconcile(minimumAge: Duration = .seconds(120)) async throws -> Settlement {
+    public func reconcile(minimumAge: Duration = chargeInFlightAge) async throws -> Settlement {
         var result = Settlement()
         // An age of zero settles every open order, whatever the wall clock says about when it was
         // placed (a clock stepped back would otherwise make a just-placed order look younger than zero).
         let cutoff = minimumAge <= .zero ? Date.distantFuture : dates.now().addingTimeInterval(-Double(minimumAge.components.seconds))
         for order in try await orders.unsettledOrders() where order.placedAt <= cutoff {
-            let outcome: ChargeOutcome
             do {
-                if let recorded = try await processor.recordedCharge(forKey: order.idempotencyKey) {
-                    outcome = recorded.outcome
-                } else {
-                    outcome = try await processor.void(key: order.idempotencyKey, amount: order.total).outcome
-                }
-            } catch {
-                result.leftOpen.append((order.number, "\(error)"))
-                continue
+                result.settled.append((order.number, try await settle(order)))
+            } catch let failure as ProviderCouldNotAnswer {
+                result.leftOpen.append((order.number, failure.reason))
             }
-            let status: OrderStatus
-            var failure: String?
-            switch outcome {
-            case .succeeded: status = .paid
-            case .declined(.voided): status = .canceled; failure = "never charged"
-            case .declined(let reason): status = .declined; failure = reason.message
-            }
-            try await orders.finish(orderNumber: order.number, status: status, failure: failure)
-            result.settled.append((order.number, status))
         }
         return result
+    }
+
+    public func settleOpenOrders(customer: String) async throws(MerchantBackendError) -> OpenOrderCheck {
+        var check = OpenOrderCheck.nothingOpen
+        do {
+            // A charge younger than this may be under way in another session of the same customer: theirs to finish.
+            let underWay = dates.now().addingTimeInterval(-Double(Self.chargeInFlightAge.components.seconds))
+            for order in try await orders.unsettledOrders() where order.customerID == customer {
+                if order.status == .charging, order.placedAt > underWay {
+                    check.stillOpen.append(order.number)
+                    continue
+                }
+                do {
+                    if try await settle(order) == .paid, let paid = try await orders.order(number: order.number) { check.paid.append(paid) }
+                } catch is ProviderCouldNotAnswer {
+                    check.stillOpen.append(order.number)
+                }
+            }
+        } catch {
+            throw Self.backendError(error)
+        }
+        return check
+    }
+
+    /// How long a charge may take before an order still `.charging` is taken as stopped: the start-up settlement's age.
+    public static let chargeInFlightAge: Duration = .seconds(120)
+
+    /// Settles one open order from the provider's records and returns its status: charged means paid, declined means
+    /// declined, no record means it was never charged (canceled, stock released). Throws `ProviderCouldNotAnswer`
+    /// when the provider cannot say yet, and the shop's own storage errors as they are.
+    private func settle(_ order: UnsettledOrder) async throws -> OrderStatus {
+        let outcome: ChargeOutcome
+        do {
+            if let recorded = try await processor.recordedCharge(forKey: order.idempotencyKey) {
+                outcome = recorded.outcome
+            } else {
+                outcome = try await processor.void(key: order.idempotencyKey, amount: order.total).outcome
+            }
+        } catch {
+            throw ProviderCouldNotAnswer(reason: "\(error)")
+        }
+        let status: OrderStatus
+        var failure: String?
+        switch outcome {
+        case .succeeded: status = .paid
+        case .declined(.voided): status = .canceled; failure = "never charged"
+        case .declined(let reason): status = .declined; failure = reason.message
+        }
+        try await orders.finish(orderNumber: order.number, status: status, failure: failure)
+        return status
+    }
+
+    /// The provider could not say how an order's charge ended (unreachable, or still deciding).
+    private struct ProviderCouldNotAnswer: Error {
+        var reason: String
     }
 
     private static func backendError(_ error: any Error) -> MerchantBackendError {

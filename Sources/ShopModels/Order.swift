@@ -7,13 +7,20 @@ public enum OrderStatus: String, Hashable, Sendable, Codable, CaseIterable {
     /// Statuses an order can still move on from: a charge under way, or one whose outcome is not known.
     public var isOpen: Bool { self == .charging || self == .unknown }
 
+    /// The shopper's orders list shows it: paid, or its payment being checked (never hidden, so nothing invites
+    /// paying for it again); a declined or canceled attempt is not an order.
+    public var isShownToItsShopper: Bool { self == .paid || isOpen }
+
+    /// The statuses `isShownToItsShopper`, as the databases' queries name them.
+    public static let shownToTheirShopper: [OrderStatus] = allCases.filter(\.isShownToItsShopper)
+
     public var displayName: String {
         switch self {
-        case .charging: "Charging"
+        case .charging: "Payment being checked"
         case .paid: "Paid"
         case .declined: "Declined"
         case .canceled: "Canceled"
-        case .unknown: "Unknown"
+        case .unknown: "Payment being checked"
         }
     }
 }

@@ -75,6 +75,9 @@ public struct StoredOrderRow: Decodable, Sendable {
     public var customer: String
     public var paymentReference: String?
 
+    /// The statuses a shopper's orders list shows, as an SQL list: `('paid', 'charging', 'unknown')`.
+    public static let shownStatuses = "(" + OrderStatus.shownToTheirShopper.map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")"
+
     /// The columns in the order `init(columns:)` takes them.
     public static let columns = "number, idempotency_key, status, placed_at, currency, subtotal, shipping, tax, payment_description, shipping_method, ship_to, customer, payment_reference"
 
@@ -88,7 +91,10 @@ public struct StoredOrderRow: Decodable, Sendable {
     }
 
     public func unsettled(fallback: Currency) -> UnsettledOrder {
-        UnsettledOrder(number: number, idempotencyKey: idempotencyKey, placedAt: Date(timeIntervalSince1970: placedAt), total: totals(or: fallback).total)
+        UnsettledOrder(
+            number: number, idempotencyKey: idempotencyKey, placedAt: Date(timeIntervalSince1970: placedAt), total: totals(or: fallback).total,
+            customerID: customer, status: OrderStatus(rawValue: status) ?? .unknown
+        )
     }
 
     /// The order, with `lines` built in its own currency.
@@ -109,11 +115,17 @@ public struct UnsettledOrder: Hashable, Sendable {
     public var placedAt: Date
     /// What the order charges, with tax and shipping: what a void is filed for.
     public var total: Money
-    public init(number: String, idempotencyKey: String, placedAt: Date, total: Money) {
+    /// Whose order it is.
+    public var customerID: String
+    /// `.charging` while a charge may be under way, `.unknown` once one went unanswered.
+    public var status: OrderStatus
+    public init(number: String, idempotencyKey: String, placedAt: Date, total: Money, customerID: String, status: OrderStatus) {
         self.number = number
         self.idempotencyKey = idempotencyKey
         self.placedAt = placedAt
         self.total = total
+        self.customerID = customerID
+        self.status = status
     }
 }
 

@@ -116,6 +116,26 @@ public enum MerchantBackendError: Error, Hashable, Sendable {
 /// Charges a token for an order. The same idempotency key never charges twice.
 public protocol MerchantBackend: Sendable {
     func processPayment(token: PaymentToken, order: OrderDraft, idempotencyKey: String) async throws(MerchantBackendError) -> OrderConfirmation
+    /// Settles `customer`'s orders whose charge went unanswered, from the provider's records, before they pay again:
+    /// a charge that went through is never made a second time.
+    func settleOpenOrders(customer: String) async throws(MerchantBackendError) -> OpenOrderCheck
+}
+
+/// What settling a customer's open orders found.
+public struct OpenOrderCheck: Hashable, Sendable {
+    /// Orders the provider says were paid: their lines were bought.
+    public var paid: [Order]
+    /// Orders the provider cannot answer for yet (unreachable, or still deciding), or still being charged by
+    /// another session: nothing may be paid again until they are known.
+    public var stillOpen: [String]
+
+    public init(paid: [Order] = [], stillOpen: [String] = []) {
+        self.paid = paid
+        self.stillOpen = stillOpen
+    }
+
+    /// Nothing was open.
+    public static let nothingOpen = OpenOrderCheck()
 }
 
 /// How a recorded charge ended.

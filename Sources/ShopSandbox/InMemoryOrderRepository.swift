@@ -41,15 +41,18 @@ public final class InMemoryOrderRepository: OrderRepository {
         let open = Dictionary(uniqueKeysWithValues: orders.withLock { $0.filter { $0.status.isOpen }.map { ($0.number, $0) } })
         return keys.withLock {
             $0.compactMap { key, number in
-                open[number].map { UnsettledOrder(number: number, idempotencyKey: key, placedAt: $0.placedAt, total: $0.totals.total) }
+                open[number].map {
+                    UnsettledOrder(number: number, idempotencyKey: key, placedAt: $0.placedAt, total: $0.totals.total, customerID: $0.customerID, status: $0.status)
+                }
             }
         }
             .sorted { $0.number < $1.number }
     }
 
-    /// Placed orders only: attempts that were declined or canceled are not the shopper's orders.
+    /// Placed orders, and those whose payment is being checked: attempts that were declined or canceled are not the
+    /// shopper's orders.
     private func placed(by customer: String?) -> [Order] {
-        orders.withLock { $0.filter { $0.status == .paid && (customer == nil || $0.customerID == customer) } }
+        orders.withLock { $0.filter { $0.status.isShownToItsShopper && (customer == nil || $0.customerID == customer) } }
     }
 
     public func count(customer: String?) throws -> Int { placed(by: customer).count }

@@ -126,7 +126,7 @@ public final class PostgresOrderRepository: OrderRepository {
 
     public func count(customer: String?) async throws -> Int {
         try await database.read { connection in
-            try await connection.query("SELECT count(*) FROM orders WHERE status = 'paid' AND (\(customer)::text IS NULL OR customer = \(customer))", logger: PostgresDatabase.quiet)
+            try await connection.query("SELECT count(*) FROM orders WHERE status IN \(unescaped: StoredOrderRow.shownStatuses) AND (\(customer)::text IS NULL OR customer = \(customer))", logger: PostgresDatabase.quiet)
                 .collect().first?.decode(Int.self) ?? 0
         }
     }
@@ -137,7 +137,7 @@ public final class PostgresOrderRepository: OrderRepository {
         let currency = currency
         return try await database.read { connection in
             let records = try await Self.records(connection.query("""
-                SELECT \(unescaped: StoredOrderRow.columns) FROM orders WHERE status = 'paid' AND (\(customer)::text IS NULL OR customer = \(customer))
+                SELECT \(unescaped: StoredOrderRow.columns) FROM orders WHERE status IN \(unescaped: StoredOrderRow.shownStatuses) AND (\(customer)::text IS NULL OR customer = \(customer))
                 ORDER BY sequence DESC LIMIT \(limit) OFFSET \(offset)
                 """, logger: PostgresDatabase.quiet))
             return try await Self.orders(from: records, currency: currency, on: connection)

@@ -82,7 +82,7 @@ public final class SQLiteOrderRepository: OrderRepository {
 
     public func count(customer: String?) async throws -> Int {
         try await read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM orders WHERE status = 'paid' AND (? IS NULL OR customer = ?)", arguments: [customer, customer]) ?? 0
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM orders WHERE status IN \(StoredOrderRow.shownStatuses) AND (? IS NULL OR customer = ?)", arguments: [customer, customer]) ?? 0
         }
     }
 
@@ -91,7 +91,7 @@ public final class SQLiteOrderRepository: OrderRepository {
         guard offset >= 0, limit > 0 else { return [] }
         return try await read { db in
             let records = try StoredOrderRow.fetchAll(db, sql: """
-                SELECT * FROM orders WHERE status = 'paid' AND (? IS NULL OR customer = ?)
+                SELECT * FROM orders WHERE status IN \(StoredOrderRow.shownStatuses) AND (? IS NULL OR customer = ?)
                 ORDER BY sequence DESC LIMIT ? OFFSET ?
                 """, arguments: [customer, customer, limit, offset])
             return try self.orders(from: records, in: db)

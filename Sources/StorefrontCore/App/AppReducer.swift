@@ -74,6 +74,7 @@ public enum AppReducer {
         switch request {
         case .addToCart(let product): return CartFeature.add(&state.cartScope, product, env)
         case .emptyCart: CartFeature.empty(&state.cartScope)
+        case .removeBoughtLines(let lines): CartFeature.removeBought(lines, &state.cartScope)
         case .handOverCart(let leaving, let merging): return CartFeature.handOver(&state.cartScope, leaving: leaving, mergingIntoNext: merging, env)
         case .openProduct(let product): ProductDetailFeature.open(&state.productDetailScope, product, env)
         case .beginCheckout(let order): return CheckoutFeature.begin(&state.checkoutScope, order, oneTap: false, env)

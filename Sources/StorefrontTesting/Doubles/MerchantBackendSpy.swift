@@ -17,12 +17,23 @@ public final class MerchantBackendSpy: MerchantBackend {
 
     private let script: Mutex<[Result<OrderConfirmation, MerchantBackendError>]>
     private let recorded = Mutex<[Call]>([])
+    private let openOrders: Result<OpenOrderCheck, MerchantBackendError>
+    private let checks = Mutex<[String]>([])
 
-    public init(results: [Result<OrderConfirmation, MerchantBackendError>]) {
+    /// `openOrders` is what every check of a customer's open orders finds: nothing open unless the test says.
+    public init(results: [Result<OrderConfirmation, MerchantBackendError>], openOrders: Result<OpenOrderCheck, MerchantBackendError> = .success(.nothingOpen)) {
         script = Mutex(results)
+        self.openOrders = openOrders
     }
 
     public var calls: [Call] { recorded.withLock { $0 } }
+    /// The customers whose open orders were checked, in order.
+    public var openOrderChecks: [String] { checks.withLock { $0 } }
+
+    public func settleOpenOrders(customer: String) async throws(MerchantBackendError) -> OpenOrderCheck {
+        checks.withLock { $0.append(customer) }
+        return try openOrders.get()
+    }
 
     public func processPayment(token: PaymentToken, order: OrderDraft, idempotencyKey: String) async throws(MerchantBackendError) -> OrderConfirmation {
         recorded.withLock { $0.append(Call(tokenID: token.id, total: order.totals.total, idempotencyKey: idempotencyKey)) }

@@ -35,6 +35,11 @@ public struct UnimplementedMerchantBackend: MerchantBackend {
         unimplemented("MerchantBackend", "processPayment(token:order:idempotencyKey:)")
         throw .unavailable("MerchantBackend is not set up in this test")
     }
+
+    public func settleOpenOrders(customer: String) async throws(MerchantBackendError) -> OpenOrderCheck {
+        unimplemented("MerchantBackend", "settleOpenOrders(customer:)")
+        throw .unavailable("MerchantBackend is not set up in this test")
+    }
 }
 
 extension PaymentAuthorization {

@@ -125,4 +125,14 @@ extension CartFeature {
     static func empty(_ state: inout State) {
         state.cart.removeAll()
     }
+
+    /// An earlier order that went unanswered turned out paid: what it bought leaves the cart, line by line, so lines
+    /// added since stay.
+    static func removeBought(_ bought: [CartLine], _ state: inout State) {
+        for line in bought {
+            guard let index = state.cart.lines.firstIndex(where: { $0.productID == line.productID }) else { continue }
+            let left = state.cart.lines[index].quantity - line.quantity
+            if left > 0 { state.cart.setQuantity(at: index, to: left) } else { state.cart.removeLine(at: index) }
+        }
+    }
 }

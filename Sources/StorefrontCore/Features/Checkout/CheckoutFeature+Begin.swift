@@ -5,9 +5,10 @@ import ShopPorts
 extension CheckoutFeature {
     /// Opens the payment sheet for `order`.
     ///
-    /// Order of calls: canMakePayments → canMakePaymentsUsingNetworks, in an effect, as it reads the
-    /// wallet (false: offer card setup) → makeController (nil: unable to initialize) → present → the
-    /// shopper picks and pays.
+    /// Order of calls: canMakePayments → in an effect, the customer's unanswered orders settled (one paid, or one
+    /// still unknown, holds the checkout: nothing is charged twice) and canMakePaymentsUsingNetworks, as it reads
+    /// the wallet (false: offer card setup) → makeController (nil: unable to initialize) → present → the shopper
+    /// picks and pays.
     static func begin(_ state: inout State, _ order: CheckoutOrder, oneTap: Bool, _ env: ShopEnvironment) -> Effect {
         guard !order.lines.isEmpty else {
             state.shell.notice = Notice(.info, "Your cart is empty. Press s to shop.")
@@ -25,9 +26,37 @@ extension CheckoutFeature {
         state.isCheckingWallet = true
         let networks = request.supportedNetworks
         let noticeBefore = state.noticeBeforeAction
+        let (backend, customer) = (env.dependencies.merchantBackend, state.customerID)
         return .run { send in
+            let openOrders: Result<OpenOrderCheck, MerchantBackendError>
+            do throws(MerchantBackendError) {
+                openOrders = .success(try await backend.settleOpenOrders(customer: customer))
+            } catch {
+                openOrders = .failure(error)
+            }
             let canPay = await auth.canMakePaymentsUsingNetworks(networks)
-            send(.checkout(.walletChecked(order, oneTap: oneTap, canPay: canPay, noticeBefore: noticeBefore)))
+            send(.checkout(.walletChecked(order, oneTap: oneTap, canPay: canPay, noticeBefore: noticeBefore, openOrders: openOrders)))
+        }
+    }
+
+    /// An earlier order that went unanswered holds the checkout: paid, its lines leave the cart and nothing is
+    /// charged again; still unknown, nothing may be paid until it is. Nil when nothing holds it.
+    static func heldByOpenOrders(_ state: inout State, _ openOrders: Result<OpenOrderCheck, MerchantBackendError>) -> Effect? {
+        switch openOrders {
+        case .failure(let error):
+            state.shell.notice = Notice(.error, "Your earlier orders could not be checked, so nothing was charged: \(CheckoutMessages.message(for: error))")
+            return Effect.none
+        case .success(let check):
+            if !check.paid.isEmpty {
+                let numbers = check.paid.map(\.number).joined(separator: ", ")
+                state.shell.notice = Notice(.info, "Your earlier payment went through: order \(numbers) is paid and in your orders (o). Nothing more was charged.")
+                return .send(.request(.removeBoughtLines(check.paid.flatMap(\.lines))))
+            }
+            if let open = check.stillOpen.first {
+                state.shell.notice = Notice(.error, "Your payment for order \(open) is still being checked with the payment service. Nothing more is charged until it is known; try again in a moment.")
+                return Effect.none
+            }
+            return nil
         }
     }
 
@@ -43,7 +72,6 @@ extension CheckoutFeature {
 
     /// The wallet answered: the sheet offers card setup, or a fresh controller presents it.
     static func walletChecked(_ state: inout State, _ order: CheckoutOrder, oneTap: Bool, canPay: Bool, noticeBefore: Notice?, _ env: ShopEnvironment) -> Effect {
-        state.isCheckingWallet = false
         let shop = env.shopProfile
         guard let (shipping, request) = paymentRequest(for: order, oneTap: oneTap, shop) else { return .none }
         guard canPay else {

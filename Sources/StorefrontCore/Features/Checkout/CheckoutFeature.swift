@@ -14,9 +14,12 @@ public enum CheckoutAction: Equatable, Sendable {
     case finished(CheckoutOutcome)
     /// The sheet closed without a payment; whether one was authorized on it decides what is said.
     case sheetClosed(didAuthorize: Bool)
-    /// The wallet was checked for a card on the shop's networks, for a checkout of `order` begun
-    /// while the shopper saw `noticeBefore` (closing the sheet unpaid gives it back).
-    case walletChecked(CheckoutOrder, oneTap: Bool, canPay: Bool, noticeBefore: Notice?)
+    /// The customer's unanswered orders were settled and the wallet checked for a card on the shop's networks, for
+    /// a checkout of `order` begun while the shopper saw `noticeBefore` (closing the sheet unpaid gives it back).
+    case walletChecked(
+        CheckoutOrder, oneTap: Bool, canPay: Bool, noticeBefore: Notice?,
+        openOrders: Result<OpenOrderCheck, MerchantBackendError> = .success(.nothingOpen)
+    )
     /// The product One-Tap buys, read fresh (nil: no longer sold).
     case productForOneTap(Product?)
 }
@@ -154,7 +157,9 @@ enum CheckoutFeature {
             CheckoutSheet.refreshRows(&state)
         case .sheetClosed(let didAuthorize):
             return sheetClosed(&state, didAuthorize: didAuthorize, env)
-        case .walletChecked(let order, let oneTap, let canPay, let noticeBefore):
+        case .walletChecked(let order, let oneTap, let canPay, let noticeBefore, let openOrders):
+            state.isCheckingWallet = false
+            if let held = heldByOpenOrders(&state, openOrders) { return held }
             return walletChecked(&state, order, oneTap: oneTap, canPay: canPay, noticeBefore: noticeBefore, env)
         case .productForOneTap(let product):
             return buyNow(&state, product, env)

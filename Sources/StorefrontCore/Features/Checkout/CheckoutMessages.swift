@@ -25,7 +25,7 @@ enum CheckoutMessages {
                 ? "Sorry, \(name) just sold out. You were not charged; the rest of your cart is kept."
                 : "Only \(available) of \(name) left. You were not charged; lower the quantity and pay again."
         case .idempotencyMismatch: "This payment conflicts with an earlier attempt. You were not charged twice; please try again."
-        case .timedOut: "The shop did not answer in time. No second charge will be made; please try again."
+        case .timedOut: "No answer yet on whether the payment went through; your orders show it as being checked. Paying again is safe: you are never charged twice."
         case .providerUnreachable: "The payment service is not answering; nothing was charged. Your cart is kept; try again in a moment."
         case .unavailable(let why): "The shop could not take the order (\(why))."
         }

@@ -1,0 +1,323 @@
+#!/usr/bin/env python3
+"""A fake of the Stripe API endpoints the shop calls, holding the contract localstripe does not.
+
+usage: stripe-fake.py [--raw-card-data]
+Listens on 127.0.0.1 on a port the kernel picks and prints "listening PORT". Answers are shaped as Stripe's
+OpenAPI document describes its objects (customer, payment_method, setup_intent, checkout.session, payment_intent,
+error). What localstripe lacks and this fake holds:
+- Idempotency-Key on every POST: the same key and body answer the first answer again (Idempotent-Replayed: true);
+  the same key with another body is a 400 idempotency_error, as Stripe answers.
+- Checkout Sessions in setup mode, completed or expired on command, each with its SetupIntent.
+- 3-D Secure: test card 4000 0025 0000 3155 confirms to requires_action with a redirect_to_url, and the challenge
+  is passed or failed on command.
+- Raw card numbers refused as an ordinary Stripe account refuses them (402), unless started with --raw-card-data.
+- A 401 quoting the secret key, on command.
+Commands (not Stripe's; under /_fake):
+  POST /_fake/checkout/sessions/{id}/complete  card=<test card number>   the shopper saved a card on the page
+  POST /_fake/checkout/sessions/{id}/expire
+  POST /_fake/payment_intents/{id}/authenticate  result=succeed|fail     the 3-D Secure challenge
+  POST /_fake/unauthorized                                              every later request answers 401
+  GET  /_fake/log      {"requests": [{"method", "path", "status", "idempotency_key", "stripe_version"}]}
+  GET  /_fake/state    {"payment_intents": [...], "customers": [...], "checkout_sessions": [...]}
+"""
+import itertools
+import json
+import socket
+import sys
+import time
+from urllib.parse import parse_qsl
+
+try:
+    from aiohttp import web
+except ImportError as error:
+    sys.stderr.write(f"aiohttp (installed with localstripe) is missing ({error}); install it with: python3 -m pip install localstripe\n")
+    sys.exit(3)
+
+RAW_CARD_DATA = "--raw-card-data" in sys.argv[1:]
+RAW_CARD_REFUSAL = (
+    "Sending credit card numbers directly to the Stripe API is generally unsafe. We suggest you use test tokens that "
+    "map to the test card you are using, see https://stripe.com/docs/testing. To enable testing raw card data APIs, "
+    "see https://support.stripe.com/questions/enabling-access-to-raw-card-data-apis."
+)
+# What each test card does, as Stripe's testing page says.
+CARDS = {
+    "4242424242424242": ("visa", "succeeds"),
+    "5555555555554444": ("mastercard", "succeeds"),
+    "4000002500003155": ("visa", "three_d_secure"),
+    "4000000000000002": ("visa", "card_declined"),
+    "4000000000009995": ("visa", "insufficient_funds"),
+}
+
+serial = itertools.count(1)
+objects = {"cus": {}, "pm": {}, "seti": {}, "cs": {}, "pi": {}}
+kept = {}
+seen = []
+state = {"unauthorized": False, "port": 0}
+
+
+def new_id(prefix):
+    return f"{prefix}_fake{next(serial):06d}"
+
+
+def error(status, kind, message, **extra):
+    body = {"error": {"type": kind, "message": message, **extra}}
+    return status, body
+
+
+def form_of(body):
+    return dict(parse_qsl(body.decode(), keep_blank_values=True))
+
+
+def metadata(form):
+    return {key[len("metadata["):-1]: value for key, value in form.items() if key.startswith("metadata[")}
+
+
+def payment_method(number, month, year):
+    brand, behaviour = CARDS.get(number, ("visa", "succeeds"))
+    pm = {
+        "id": new_id("pm"), "object": "payment_method", "type": "card", "customer": None,
+        "card": {"brand": brand, "last4": number[-4:], "exp_month": int(month), "exp_year": int(year)},
+        "_behaviour": behaviour,
+    }
+    objects["pm"][pm["id"]] = pm
+    return pm
+
+
+def public(obj):
+    return {key: value for key, value in obj.items() if not key.startswith("_")}
+
+
+def create_customer(form):
+    customer = {"id": new_id("cus"), "object": "customer", "metadata": metadata(form)}
+    objects["cus"][customer["id"]] = customer
+    return 200, customer
+
+
+def create_payment_method(form):
+    if "card[number]" in form and not RAW_CARD_DATA:
+        return error(402, "invalid_request_error", RAW_CARD_REFUSAL)
+    if "card[number]" not in form:
+        return error(400, "invalid_request_error", "Missing required param: card.")
+    return 200, public(payment_method(form["card[number]"], form.get("card[exp_month]", "12"), form.get("card[exp_year]", "2030")))
+
+
+def attach(pm_id, form):
+    pm = objects["pm"].get(pm_id)
+    if pm is None:
+        return error(404, "invalid_request_error", f"No such PaymentMethod: '{pm_id}'", code="resource_missing")
+    pm["customer"] = form.get("customer")
+    return 200, public(pm)
+
+
+def create_checkout_session(form):
+    if form.get("mode") != "setup":
+        return error(400, "invalid_request_error", "This fake takes Checkout Sessions in setup mode only.")
+    for required in ("customer", "currency", "success_url", "cancel_url"):
+        if not form.get(required):
+            return error(400, "invalid_request_error", f"Missing required param: {required}.")
+    if form["customer"] not in objects["cus"]:
+        return error(400, "invalid_request_error", f"No such customer: '{form['customer']}'", code="resource_missing")
+    setup = {"id": new_id("seti"), "object": "setup_intent", "status": "requires_payment_method", "payment_method": None, "customer": form["customer"]}
+    objects["seti"][setup["id"]] = setup
+    session_id = new_id("cs_test")
+    session = {
+        "id": session_id, "object": "checkout.session", "mode": "setup", "status": "open", "currency": form["currency"],
+        "customer": form["customer"], "setup_intent": setup["id"], "success_url": form["success_url"],
+        "cancel_url": form["cancel_url"], "expires_at": int(time.time()) + 86400,
+        "url": f"http://127.0.0.1:{state['port']}/c/pay/{session_id}", "metadata": metadata(form),
+    }
+    objects["cs"][session_id] = session
+    return 200, session
+
+
+def expire_checkout_session(session_id):
+    session = objects["cs"].get(session_id)
+    if session is None:
+        return error(404, "invalid_request_error", f"No such checkout.session: '{session_id}'", code="resource_missing")
+    if session["status"] != "open":
+        return error(400, "invalid_request_error", f"Only Checkout Sessions with a status in [\"open\"] can be expired. This Checkout Session has a status of \"{session['status']}\".")
+    session["status"] = "expired"
+    return 200, session
+
+
+def create_payment_intent(form):
+    for required in ("amount", "currency"):
+        if not form.get(required):
+            return error(400, "invalid_request_error", f"Missing required param: {required}.")
+    intent = {
+        "id": new_id("pi"), "object": "payment_intent", "amount": int(form["amount"]), "currency": form["currency"],
+        "customer": form.get("customer"), "payment_method": form.get("payment_method"), "metadata": metadata(form),
+        "status": "requires_confirmation" if form.get("payment_method") else "requires_payment_method",
+        "last_payment_error": None, "next_action": None,
+    }
+    objects["pi"][intent["id"]] = intent
+    return 200, intent
+
+
+def decline(intent, code, message):
+    intent["status"] = "requires_payment_method"
+    intent["last_payment_error"] = {"type": "card_error", "code": code, "decline_code": code, "message": message}
+    return error(402, "card_error", message, code="card_declined" if code != "insufficient_funds" else "card_declined", decline_code=code, payment_intent=intent)
+
+
+def confirm(intent_id, form):
+    intent = objects["pi"].get(intent_id)
+    if intent is None:
+        return error(404, "invalid_request_error", f"No such payment_intent: '{intent_id}'", code="resource_missing")
+    if intent["status"] not in ("requires_confirmation", "requires_payment_method"):
+        return error(400, "invalid_request_error", f"This PaymentIntent's status is {intent['status']}, and it cannot be confirmed.", code="payment_intent_unexpected_state")
+    pm = objects["pm"].get(form.get("payment_method") or intent["payment_method"])
+    if pm is None:
+        return error(400, "invalid_request_error", "You cannot confirm this PaymentIntent because it's missing a payment method.", code="payment_intent_unexpected_state")
+    behaviour = pm["_behaviour"]
+    if behaviour == "card_declined":
+        return decline(intent, "generic_decline", "Your card was declined.")
+    if behaviour == "insufficient_funds":
+        return decline(intent, "insufficient_funds", "Your card has insufficient funds.")
+    if behaviour == "three_d_secure":
+        if not form.get("return_url"):
+            intent["status"] = "requires_action"
+            intent["next_action"] = {"type": "use_stripe_sdk", "use_stripe_sdk": {}}
+            return 200, intent
+        intent["status"] = "requires_action"
+        intent["next_action"] = {"type": "redirect_to_url", "redirect_to_url": {
+            "url": f"http://127.0.0.1:{state['port']}/3ds/{intent_id}", "return_url": form["return_url"]}}
+        return 200, intent
+    intent["status"] = "succeeded"
+    return 200, intent
+
+
+def cancel(intent_id):
+    intent = objects["pi"].get(intent_id)
+    if intent is None:
+        return error(404, "invalid_request_error", f"No such payment_intent: '{intent_id}'", code="resource_missing")
+    if intent["status"] in ("succeeded", "canceled"):
+        return error(400, "invalid_request_error", f"You cannot cancel this PaymentIntent because it has a status of {intent['status']}.", code="payment_intent_unexpected_state")
+    intent["status"] = "canceled"
+    intent["next_action"] = None
+    return 200, intent
+
+
+def get(kind, object_id):
+    found = objects[kind].get(object_id)
+    if found is None:
+        return error(404, "invalid_request_error", f"No such object: '{object_id}'", code="resource_missing")
+    return 200, public(found)
+
+
+def stripe_route(method, parts, form):
+    """The answer to one Stripe API request, as (status, body)."""
+    match (method, parts):
+        case ("GET", ["v1", "balance"]):
+            return 200, {"object": "balance", "available": [], "pending": []}
+        case ("POST", ["v1", "customers"]):
+            return create_customer(form)
+        case ("GET", ["v1", "customers", object_id]):
+            return get("cus", object_id)
+        case ("POST", ["v1", "payment_methods"]):
+            return create_payment_method(form)
+        case ("GET", ["v1", "payment_methods", object_id]):
+            return get("pm", object_id)
+        case ("POST", ["v1", "payment_methods", object_id, "attach"]):
+            return attach(object_id, form)
+        case ("POST", ["v1", "checkout", "sessions"]):
+            return create_checkout_session(form)
+        case ("GET", ["v1", "checkout", "sessions", object_id]):
+            return get("cs", object_id)
+        case ("POST", ["v1", "checkout", "sessions", object_id, "expire"]):
+            return expire_checkout_session(object_id)
+        case ("GET", ["v1", "setup_intents", object_id]):
+            return get("seti", object_id)
+        case ("POST", ["v1", "payment_intents"]):
+            return create_payment_intent(form)
+        case ("GET", ["v1", "payment_intents", object_id]):
+            return get("pi", object_id)
+        case ("POST", ["v1", "payment_intents", object_id, "confirm"]):
+            return confirm(object_id, form)
+        case ("POST", ["v1", "payment_intents", object_id, "cancel"]):
+            return cancel(object_id)
+    return error(404, "invalid_request_error", f"Unrecognized request URL ({method}: /{'/'.join(parts)}).")
+
+
+def command(method, parts, form):
+    """A test's command to the fake, as (status, body)."""
+    match (method, parts):
+        case ("GET", ["log"]):
+            return 200, {"requests": seen}
+        case ("GET", ["state"]):
+            return 200, {kind: [public(value) for value in values.values()] for kind, values in
+                         (("payment_intents", objects["pi"]), ("customers", objects["cus"]), ("checkout_sessions", objects["cs"]))}
+        case ("POST", ["unauthorized"]):
+            state["unauthorized"] = True
+            return 200, {}
+        case ("POST", ["checkout", "sessions", session_id, "complete"]):
+            session = objects["cs"].get(session_id)
+            if session is None or session["status"] != "open":
+                return 400, {"error": f"no open session {session_id}"}
+            pm = payment_method(form.get("card", "4242424242424242"), form.get("exp_month", "12"), form.get("exp_year", "2030"))
+            pm["customer"] = session["customer"]
+            setup = objects["seti"][session["setup_intent"]]
+            setup.update(status="succeeded", payment_method=pm["id"])
+            session["status"] = "complete"
+            return 200, session
+        case ("POST", ["checkout", "sessions", session_id, "expire"]):
+            return expire_checkout_session(session_id)
+        case ("POST", ["payment_intents", intent_id, "authenticate"]):
+            intent = objects["pi"].get(intent_id)
+            if intent is None or intent["status"] != "requires_action":
+                return 400, {"error": f"no payment intent waiting for authentication: {intent_id}"}
+            intent["next_action"] = None
+            if form.get("result", "succeed") == "succeed":
+                intent["status"] = "succeeded"
+            else:
+                intent["status"] = "requires_payment_method"
+                intent["last_payment_error"] = {"type": "card_error", "code": "payment_intent_authentication_failure",
+                                                "message": "The provided PaymentMethod has failed authentication."}
+            return 200, intent
+    return 404, {"error": "unknown command"}
+
+
+async def handle(request):
+    parts = [part for part in request.path.split("/") if part]
+    body = await request.read()
+    form = form_of(body)
+    if parts[:1] == ["_fake"]:
+        status, answer = command(request.method, parts[1:], form)
+        return web.json_response(answer, status=status)
+    key = request.headers.get("Idempotency-Key") if request.method == "POST" else None
+    entry = {"method": request.method, "path": request.path, "idempotency_key": key,
+             "stripe_version": request.headers.get("Stripe-Version")}
+    seen.append(entry)
+    if state["unauthorized"]:
+        secret = request.headers.get("Authorization", "").removeprefix("Bearer ")
+        entry["status"] = 401
+        return web.json_response({"error": {"type": "invalid_request_error", "message": f"Invalid API Key provided: {secret}"}}, status=401)
+    if key is not None and key in kept:
+        kept_body, kept_status, kept_answer = kept[key]
+        if kept_body != body:
+            entry["status"] = 400
+            return web.json_response({"error": {"type": "idempotency_error", "message": "Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '" + key + "' if you meant to execute a different request."}}, status=400)
+        entry["status"] = kept_status
+        return web.Response(text=kept_answer, status=kept_status, content_type="application/json", headers={"Idempotent-Replayed": "true"})
+    status, answer = stripe_route(request.method, parts, form)
+    text = json.dumps(public(answer) if isinstance(answer, dict) else answer)
+    if key is not None and status != 409:
+        kept[key] = (body, status, text)
+    entry["status"] = status
+    return web.Response(text=text, status=status, content_type="application/json")
+
+
+app = web.Application()
+app.router.add_route("*", "/{tail:.*}", handle)
+listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+listener.bind(("127.0.0.1", 0))
+listener.listen(128)
+state["port"] = listener.getsockname()[1]
+
+
+async def announce(_app):
+    print(f"listening {state['port']}", flush=True)
+
+
+app.on_startup.append(announce)
+web.run_app(app, sock=listener, print=None, access_log=None)

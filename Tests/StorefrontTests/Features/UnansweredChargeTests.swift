@@ -1,0 +1,90 @@
+import ShopModels
+import ShopPorts
+import StorefrontCore
+import StorefrontTesting
+import Testing
+
+/// A charge whose answer was lost never leads to a second charge: the order stays in the shopper's orders as being
+/// checked, and the next Pay, in any session of the customer, settles it first.
+@MainActor
+@Suite("Unanswered charges")
+struct UnansweredChargeTests {
+    @Test func aNewSessionsPayFindsTheLostChargePaidAndChargesNothingMore() async throws {
+        let stack = TestStack()
+        // Every attempt of the first session charges or not without an answer: the third one charges.
+        await stack.processor.inject(.timeoutBeforeCharging)
+        await stack.processor.inject(.timeoutBeforeCharging)
+        await stack.processor.inject(.timeoutAfterCharging)
+        let first = await ScriptedDriver(stack: stack)
+        try await first.press("a,c,enter,p,enter")
+        #expect(first.state.paymentSheet?.status?.hasPrefix("No answer yet") == true)
+        #expect(await stack.processor.successfulCharges.count == 1)
+        let open = try stack.orders.orders(customer: "guest", offset: 0, limit: 10)
+        #expect(open.map(\.status) == [.unknown], "the order is shown to its shopper, never hidden")
+        #expect(open.first?.status.displayName == "Payment being checked")
+
+        // Another session of the same shopper fills the same cart and presses Pay at once.
+        let second = await ScriptedDriver(stack: stack)
+        try await second.press("a,c,enter")
+        #expect(second.state.screen == .cart, "no sheet: the earlier payment went through")
+        #expect(second.state.notice?.text.hasPrefix("Your earlier payment went through: order \(open[0].number) is paid") == true)
+        #expect(second.state.cart.lines.isEmpty, "what the paid order bought left the cart")
+        #expect(await stack.processor.successfulCharges.count == 1)
+        #expect(try stack.orders.orders(customer: "guest", offset: 0, limit: 10).map(\.status) == [.paid])
+    }
+
+    @Test func anOrderTheProviderCannotAnswerForYetHoldsPay() async throws {
+        var stack = TestStack()
+        let spy = PaymentAuthorizationSpy()
+        stack.paymentAuthorization = spy.authorization
+        stack.paymentProvider = PaymentProviderStub()
+        let backend = MerchantBackendSpy(results: [], openOrders: .success(OpenOrderCheck(stillOpen: ["SF-000007"])))
+        stack.merchantBackend = backend
+        let store = await TestStore(dependencies: stack.dependencies)
+        await store.setUp(.addToCart, .showCart)
+        let order = CheckoutOrder(lines: store.state.cart.lines, clearsCartOnSuccess: true)
+        store.send(.pay) { $0.isCheckingWallet = true }
+        await store.receive(.checkout(.walletChecked(
+            order, oneTap: false, canPay: true, noticeBefore: nil, openOrders: .success(OpenOrderCheck(stillOpen: ["SF-000007"]))
+        ))) {
+            $0.isCheckingWallet = false
+            $0.notice = Notice(.error, "Your payment for order SF-000007 is still being checked with the payment service. Nothing more is charged until it is known; try again in a moment.")
+        }
+        await store.finish()
+        #expect(backend.openOrderChecks == ["guest"])
+        #expect(spy.requests.isEmpty, "no sheet was made")
+    }
+
+    @Test func anEarlierOrderFoundPaidTakesOnlyWhatItBoughtOutOfTheCart() async throws {
+        var stack = TestStack()
+        stack.paymentAuthorization = PaymentAuthorizationSpy().authorization
+        stack.paymentProvider = PaymentProviderStub()
+        let first = try #require(try await stack.catalog.page(matching: "", offset: 0, limit: 1).first)
+        let bought = CartLine(productID: first.id, name: first.name, unitPrice: first.price, quantity: 1)
+        let paid = Order(
+            number: "SF-000003", placedAt: Fixtures.fixedDates.now(), lines: [bought],
+            totals: CartTotals(subtotal: bought.unitPrice, shipping: .zero(.usd), tax: .zero(.usd)), status: .paid,
+            paymentDescription: "Visa 4242", shippingMethodLabel: "Standard", shipTo: "Jane", customerID: "guest"
+        )
+        stack.merchantBackend = MerchantBackendSpy(results: [], openOrders: .success(OpenOrderCheck(paid: [paid])))
+        let store = await TestStore(dependencies: stack.dependencies)
+        // Two of the first product, one of the second: the earlier order bought one of the first.
+        await store.setUp(.addToCart, .addToCart, .moveDown, .addToCart, .showCart)
+        let lines = store.state.cart.lines
+        try #require(lines.first?.productID == first.id && lines.first?.quantity == 2 && lines.count == 2)
+        store.send(.pay) { $0.isCheckingWallet = true }
+        await store.receive(.checkout(.walletChecked(
+            CheckoutOrder(lines: lines, clearsCartOnSuccess: true), oneTap: false, canPay: true, noticeBefore: nil,
+            openOrders: .success(OpenOrderCheck(paid: [paid]))
+        ))) {
+            $0.isCheckingWallet = false
+            $0.notice = Notice(.info, "Your earlier payment went through: order SF-000003 is paid and in your orders (o). Nothing more was charged.")
+            $0.cart.setQuantity(at: 0, to: 1)
+            let shop = Fixtures.bundledCatalog.shop
+            $0.screens.cart.lines = $0.cart.lines
+            $0.screens.cart.totals = $0.cart.totals(shipping: shop.shippingMethods.first, tax: shop.tax)
+            $0.screens.cartBadge = CartBadge(itemCount: $0.cart.itemCount, subtotal: $0.screens.cart.totals.subtotal)
+        }
+        await store.finish()
+    }
+}
