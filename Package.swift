@@ -9,7 +9,7 @@ let strict: [SwiftSetting] = [
 /// What both test targets build against.
 let testDependencies: [Target.Dependency] = [
                 "ShopModels", "ShopPorts", "StorefrontCore", "StorefrontUI", "StorefrontTesting", "ShopSandbox", "ShopMerchant", "StorageSQLite",
-                "ShopIdentity", "ShopCredentialFile", "ShopSSH", "PseudoTerminal", "TerminalNCurses", "ShopStripe", "StoragePostgres",
+                "ShopIdentity", "ShopCredentialFile", "ShopSSH", "PseudoTerminal", "TerminalNCurses", "ShopStripe", "StoragePostgres", "ShopQRCode",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -58,6 +58,9 @@ let package = Package(
         .target(name: "StorefrontCore", dependencies: ["ShopModels", "ShopPorts"], swiftSettings: strict),
         .target(name: "StorefrontUI", dependencies: ["ShopModels", "StorefrontCore"], swiftSettings: strict),
         .systemLibrary(name: "CNCurses", providers: [.apt(["libncurses-dev"])]),
+        .systemLibrary(name: "CQRencode", providers: [.apt(["libqrencode-dev"])]),
+        // The one module that calls libqrencode: links shown in the terminal as QR codes.
+        .target(name: "ShopQRCode", dependencies: ["CQRencode", "ShopPorts"], swiftSettings: strict),
         .target(name: "TerminalNCurses", dependencies: ["CNCurses", "StorefrontCore", "StorefrontUI"], swiftSettings: strict),
         .target(
             name: "ShopSandbox",
@@ -119,6 +122,7 @@ let package = Package(
             dependencies: [
                 "ShopModels", "ShopPorts", "StorefrontCore", "StorefrontUI", "ShopSandbox", "ShopMerchant", "ShopIdentity",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "CustomDump", package: "swift-custom-dump"),
                 .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
             ],
@@ -128,7 +132,7 @@ let package = Package(
             name: "storefront",
             dependencies: [
                 "ShopModels", "ShopPorts", "StorefrontCore", "StorefrontUI", "ShopSandbox", "ShopMerchant", "StorageSQLite", "ShopIdentity",
-                "ShopCredentialFile", "TerminalNCurses", "ShopSSH", "PseudoTerminal", "ShopStripe", "StoragePostgres",
+                "ShopCredentialFile", "TerminalNCurses", "ShopSSH", "PseudoTerminal", "ShopStripe", "StoragePostgres", "ShopQRCode",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -39,6 +39,9 @@ public enum PaymentProviderError: Error, Hashable, Sendable {
     case cardRejected(DeclineReason)
     /// The provider refused the card for a reason of its own, in its words.
     case cardRefused(String)
+    /// The provider will not take card numbers typed into the shop (a Stripe account without raw card data access):
+    /// nothing is wrong with the card; its page takes it instead.
+    case typedCardsRefused(String)
     case unavailable(String)
 }
 
@@ -60,6 +63,10 @@ public enum PaymentMode: String, Hashable, Sendable {
 public protocol PaymentProvider: Sendable {
     /// Whether payments here are pretend, test-mode or real.
     var mode: PaymentMode { get }
+    /// How a new card is taken: typed in the shop's form (`vault`), or on the provider's page (`hostedCardSetup`).
+    var cardCollection: CardCollection { get }
+    /// The provider's card page, when it has one.
+    var hostedCardSetup: (any HostedCardSetup)? { get }
     /// Sends a card to the provider's vault once, for `customerID` (the shop's id for the buyer);
     /// the answer names the card by a token, so the shop never keeps the number or the security code.
     func vault(_ card: CardDetails, forCustomer customerID: String) async throws(PaymentProviderError) -> PaymentMethod

@@ -140,6 +140,10 @@ public struct SandboxPaymentProvider: PaymentProvider {
     /// Every card: the sandbox charges whatever its wallet holds, and declines what it never issued.
     public func canCharge(_ card: PaymentMethod) -> Bool { true }
 
+    /// The sandbox's cards are typed into the shop's form.
+    public var cardCollection: CardCollection { .typedInTheShop }
+    public var hostedCardSetup: (any HostedCardSetup)? { nil }
+
     /// The sandbox charges any amount the shop handles.
     public func chargeRefusal(_ total: Money) -> String? { nil }
 

@@ -37,12 +37,45 @@ struct StripePaymentIntent: Decodable, Sendable {
     }
 }
 
+/// A Checkout Session, in setup mode: the page where the shopper adds a card.
+struct StripeCheckoutSession: Decodable, Sendable {
+    var id: String
+    var url: String?
+    /// `open`, `complete` or `expired`.
+    var status: String?
+    /// The SetupIntent the page completes, by id.
+    var setupIntent: String?
+
+    enum CodingKeys: String, CodingKey {
+        case id, url, status
+        case setupIntent = "setup_intent"
+    }
+}
+
+struct StripeSetupIntent: Decodable, Sendable {
+    var id: String
+    var status: String
+    var paymentMethod: String?
+
+    enum CodingKeys: String, CodingKey {
+        case id, status
+        case paymentMethod = "payment_method"
+    }
+}
+
 /// Answers to calls whose body the shop does not read (such as `GET /v1/balance`).
 struct StripeAnyObject: Decodable, Sendable {
     var object: String?
 }
 
 extension StripeError {
+    /// Stripe refused a card number sent by the shop because the account has no raw card data access
+    /// ("Sending credit card numbers directly to the Stripe API is generally unsafe…").
+    var refusesRawCardData: Bool {
+        guard let message = message?.lowercased() else { return false }
+        return message.contains("raw card data") || message.contains("sending credit card numbers directly")
+    }
+
     /// The shop's decline reason for a card error, in the same words the sandbox shows; nil when
     /// the error is not about the card.
     var declineReason: DeclineReason? {

@@ -1,3 +1,4 @@
+import Foundation
 import ShopModels
 import ShopPorts
 
@@ -38,25 +39,47 @@ extension StripeClient {
     func postStep<T: Decodable>(_ path: String, _ form: [(String, String)], idempotencyKey: String) async throws(StripeOperationFailure) -> T {
         do { return try await post(path, form, idempotencyKey: idempotencyKey) } catch { throw .stripe(error) }
     }
+
+    /// `get`, its failure named as one step of a larger operation.
+    func getStep<T: Decodable>(_ path: String) async throws(StripeOperationFailure) -> T {
+        do { return try await get(path) } catch { throw .stripe(error) }
+    }
 }
 
-/// The payment provider on Stripe: a typed card becomes a PaymentMethod attached to the buyer's
-/// Stripe Customer; paying uses that PaymentMethod's id as the token.
+/// The payment provider on Stripe: cards are added on Stripe's own page (`StripeCardSetup`), or, for an account
+/// allowed raw card data and an operator who turned typed cards on, typed in the shop and sent to Stripe once.
+/// Paying uses the card's PaymentMethod id as the token.
 ///
-/// Order of calls for a new card: the customer's Stripe id (created once) → `POST /v1/payment_methods`
+/// Order of calls for a typed card: the customer's Stripe id (created once) → `POST /v1/payment_methods`
 /// (the only call that carries the number) → `POST /v1/payment_methods/{id}/attach`.
 public struct StripePaymentProvider: PaymentProvider {
     private let customers: StripeCustomers
     private let client: StripeClient
     private let ids: IDGenerator
+    private let cardPage: StripeCardSetup?
+    private let rawCardData: Bool
+    private let onTypedCardsRefused: @Sendable (String) -> Void
     public let mode: PaymentMode
 
-    public init(client: StripeClient, key: StripeSecretKey, references: any ProviderReferenceRepository, ids: IDGenerator = .random) {
+    /// `cardPage` is Stripe's card page's currency and where Stripe sends the shopper back to. With `rawCardData`
+    /// (or no card page), cards are typed in the shop, which only an account with raw card data access allows;
+    /// Stripe refusing one is told to `onTypedCardsRefused`, for the operator's log.
+    public init(
+        client: StripeClient, key: StripeSecretKey, references: any ProviderReferenceRepository, cardPage: (currency: Currency, returnURL: URL)?,
+        rawCardData: Bool = false, onTypedCardsRefused: @escaping @Sendable (String) -> Void = { _ in }, ids: IDGenerator = .random
+    ) {
+        self.rawCardData = rawCardData
+        self.onTypedCardsRefused = onTypedCardsRefused
         self.client = client
-        self.customers = StripeCustomers(client: client, references: references, account: key.account)
+        let customers = StripeCustomers(client: client, references: references, account: key.account)
+        self.customers = customers
         self.ids = ids
         self.mode = key.mode
+        self.cardPage = cardPage.map { StripeCardSetup(client: client, customers: customers, currency: $0.currency, returnURL: $0.returnURL, ids: ids) }
     }
+
+    public var cardCollection: CardCollection { rawCardData || cardPage == nil ? .typedInTheShop : .onTheProvidersPage }
+    public var hostedCardSetup: (any HostedCardSetup)? { cardPage }
 
     public func vault(_ card: CardDetails, forCustomer customerID: String) async throws(PaymentProviderError) -> PaymentMethod {
         do {
@@ -71,15 +94,31 @@ public struct StripePaymentProvider: PaymentProvider {
             let attached: StripePaymentMethod = try await client.postStep(
                 "/v1/payment_methods/\(created.id)/attach", [("customer", customer)], idempotencyKey: "storefront-attach-\(created.id)"
             )
-            let stripeCard = attached.card ?? created.card
-            let expiry = stripeCard.map { CardExpiry(month: $0.expMonth, year: $0.expYear) } ?? card.expiry
-            return PaymentMethod(
-                id: attached.id, network: PaymentNetwork(stripeBrand: stripeCard?.brand) ?? card.network,
-                lastFour: stripeCard?.last4 ?? card.lastFour, expiry: expiry, displayName: "Expires \(expiry)"
-            )
+            var stripe = attached
+            stripe.card = attached.card ?? created.card
+            return Self.paymentMethod(stripe, fallback: card)
         } catch {
-            throw Self.providerError(error)
+            let refusal = Self.providerError(error)
+            if case .typedCardsRefused(let why) = refusal {
+                onTypedCardsRefused("""
+                    Stripe refused a card number typed in the shop: this Stripe account has no raw card data access ("\(why)"). \
+                    Turn stripe-raw-card-data off so cards are taken on Stripe's own page (stripe-return-url must be set), \
+                    or ask Stripe for raw card data access, which puts this host in PCI DSS scope (SAQ D). Shoppers are offered the card page meanwhile.
+                    """)
+            }
+            throw refusal
         }
+    }
+
+    /// The shop's card for a Stripe PaymentMethod: brand, last four and expiry as Stripe read them (what was typed,
+    /// where Stripe's answer lacks them).
+    static func paymentMethod(_ stripe: StripePaymentMethod, fallback typed: CardDetails?) -> PaymentMethod {
+        let card = stripe.card
+        let expiry = card.map { CardExpiry(month: $0.expMonth, year: $0.expYear) } ?? typed?.expiry ?? CardExpiry(month: 1, year: 1970)
+        return PaymentMethod(
+            id: stripe.id, network: PaymentNetwork(stripeBrand: card?.brand) ?? typed?.network ?? .visa,
+            lastFour: card?.last4 ?? typed?.lastFour ?? "????", expiry: expiry, displayName: "Expires \(expiry)"
+        )
     }
 
     public func createToken(for payment: Payment) async throws(PaymentProviderError) -> PaymentToken {
@@ -101,6 +140,7 @@ public struct StripePaymentProvider: PaymentProvider {
         case .stripe(.notSent), .stripe(.noAnswer): return .unavailable("the payment service is not answering")
         case .stripe(.refused(let status, let error)):
             if let reason = error.declineReason { return .cardRejected(reason) }
+            if error.refusesRawCardData { return .typedCardsRefused(error.message ?? "Stripe refused card numbers sent by the shop") }
             if status == 401 || status == 403 { return .unavailable("Stripe refused the shop's key") }
             return .cardRefused(error.message ?? "Stripe refused the card (\(status)).")
         }

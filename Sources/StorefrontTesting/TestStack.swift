@@ -33,6 +33,9 @@ public struct TestStack: Sendable {
     public var paymentAuthorization: PaymentAuthorization
     public var paymentProvider: any PaymentProvider
     public var merchantBackend: any MerchantBackend
+    public var qrCodes: any QRCodeMaking = QRCodeStub()
+    /// What effects wait on between tries: the one given to `init`.
+    public var clock: any Clock<Duration>
 
     public init(
         catalog: (any CatalogRepository)? = nil,
@@ -64,13 +67,14 @@ public struct TestStack: Sendable {
         self.paymentAuthorization = .sandbox(wallet: StoredWallet(repository: wallets, owner: walletOwner), ids: ids)
         self.paymentProvider = SandboxPaymentProvider(processor: processor)
         self.merchantBackend = LiveMerchantBackend(processor: processor, orders: orders, dates: Fixtures.fixedDates)
+        self.clock = clock
     }
 
     public var dependencies: StorefrontDependencies {
         StorefrontDependencies(
             catalog: catalog, orderHistory: orders, paymentAuthorization: paymentAuthorization,
             paymentProvider: paymentProvider, merchantBackend: merchantBackend, featureFlags: flags, ids: ids,
-            carts: carts, accounts: accounts
+            carts: carts, accounts: accounts, qrCodes: qrCodes, clock: clock
         )
     }
 

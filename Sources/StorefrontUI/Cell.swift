@@ -1,6 +1,8 @@
 /// What a cell means; the backend maps roles to colours or, without colour, to attributes.
 public enum StyleRole: UInt8, Hashable, Sendable, CaseIterable {
     case normal, header, title, dim, accent, price, selection, error, success, art, border, key
+    /// A QR code's modules: dark on light in every palette, as phones read them best.
+    case qrCode
 }
 
 /// How a cell is drawn.

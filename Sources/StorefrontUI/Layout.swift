@@ -40,6 +40,7 @@ public enum Layout {
         case .orderDetail: drawOrderDetail(state, body, &painter)
         case .account: drawAccount(state, body, &painter)
         case .form: drawForm(state, body, &painter)
+        case .cardLink: drawCardLink(state, body, &painter)
         }
         if state.isHelpShown {
             painter.overlay(rows: body.top..<body.bottom) { drawHelp(state, body, &$0) }

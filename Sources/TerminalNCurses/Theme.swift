@@ -56,6 +56,7 @@ enum Theme {
             case .art: return RoleLook(foreground: 180)
             case .border: return RoleLook(foreground: 240)
             case .key: return RoleLook(foreground: 75, bold: true)
+            case .qrCode: return RoleLook(foreground: 16, background: 231)
             }
         case .color256Light:
             // Each text colour keeps 4.5:1 or more on white (WCAG AA); the test computes it from xterm's RGB values.
@@ -72,6 +73,7 @@ enum Theme {
             case .art: return RoleLook(foreground: 94)
             case .border: return RoleLook(foreground: 245)
             case .key: return RoleLook(foreground: 25, bold: true)
+            case .qrCode: return RoleLook(foreground: 16, background: 231)
             }
         case .color8Light:
             // Yellow, green and cyan are the ones a white background washes out.
@@ -88,6 +90,7 @@ enum Theme {
             case .art: return RoleLook(foreground: 5)
             case .border: return RoleLook(dim: true)
             case .key: return RoleLook(foreground: 4, bold: true)
+            case .qrCode: return RoleLook(foreground: 0, background: 7)
             }
         case .color8:
             switch role {
@@ -103,6 +106,7 @@ enum Theme {
             case .art: return RoleLook(foreground: 6)
             case .border: return RoleLook(dim: true)
             case .key: return RoleLook(foreground: 6, bold: true)
+            case .qrCode: return RoleLook(foreground: 0, background: 7)
             }
         case .monochrome:
             switch role {
@@ -113,6 +117,8 @@ enum Theme {
             case .accent: return RoleLook(underline: true)
             case .selection: return RoleLook(reverse: true)
             case .error: return RoleLook(bold: true, underline: true)
+            // Without colours, reversed: on the usual light-on-dark terminal, dark modules on light.
+            case .qrCode: return RoleLook(reverse: true)
             }
         }
     }

@@ -27,12 +27,16 @@ struct Configuration: Equatable {
     var stripeSecretKeyFile: FilePath?
     /// Where Stripe's API is; tests point it at a local server.
     var stripeAPIBase: URL?
+    /// Where Stripe sends the shopper back to after its card page or a card check (3-D Secure).
+    var stripeReturnURL: URL?
+    /// Cards typed in the shop are sent to Stripe: only for an account with raw card data access (off by default).
+    var stripeRawCardData: Bool?
     /// A `postgres://` URL: the shop keeps everything in that PostgreSQL instead of SQLite.
     var database: URL?
 
     static let keys = [
         "catalog", "data-dir", "log-level", "one-tap", "one-tap-cart", "one-tap-product", "theme", "sandbox-latency-ms", "sandbox-test-cards",
-        "payments", "stripe-secret-key-file", "stripe-api-base", "database", "mouse",
+        "payments", "stripe-secret-key-file", "stripe-api-base", "stripe-return-url", "stripe-raw-card-data", "database", "mouse",
     ]
 
     /// The One-Tap flags: both entry points on unless switched off.
@@ -92,6 +96,7 @@ struct Configuration: Equatable {
         let switches: [(String, WritableKeyPath<Configuration, Bool?>)] = [
             ("STOREFRONT_ONE_TAP_CART", \.oneTapCart), ("STOREFRONT_ONE_TAP_PRODUCT", \.oneTapProduct),
             ("STOREFRONT_SANDBOX_TEST_CARDS", \.sandboxTestCards), ("STOREFRONT_MOUSE", \.mouse),
+            ("STOREFRONT_STRIPE_RAW_CARD_DATA", \.stripeRawCardData),
         ]
         for (name, path) in switches {
             guard let value = environment[name], !value.isEmpty else { continue }
@@ -159,7 +164,7 @@ struct Configuration: Equatable {
                 do { try configuration.applyOneTap(value) } catch {
                     throw ConfigurationError(source: source, line: index + 1, message: "\(error)")
                 }
-            case "one-tap-cart", "one-tap-product", "sandbox-test-cards", "mouse":
+            case "one-tap-cart", "one-tap-product", "sandbox-test-cards", "mouse", "stripe-raw-card-data":
                 guard let on = parseSwitch(value) else {
                     throw ConfigurationError(source: source, line: index + 1, message: "\(key) must be on or off, got \"\(value)\"")
                 }
@@ -167,6 +172,7 @@ struct Configuration: Equatable {
                 case "one-tap-cart": configuration.oneTapCart = on
                 case "one-tap-product": configuration.oneTapProduct = on
                 case "mouse": configuration.mouse = on
+                case "stripe-raw-card-data": configuration.stripeRawCardData = on
                 default: configuration.sandboxTestCards = on
                 }
             case "payments": configuration.payments = try PaymentsChoice.parse(value, source: source, line: index + 1)
@@ -191,7 +197,8 @@ extension Configuration {
     static let environmentKeys = [
         ("STOREFRONT_CATALOG", "catalog"), ("STOREFRONT_DATA_DIR", "data-dir"), ("STOREFRONT_LOG_LEVEL", "log-level"),
         ("STOREFRONT_THEME", "theme"), ("STOREFRONT_STRIPE_SECRET_KEY_FILE", "stripe-secret-key-file"),
-        ("STOREFRONT_STRIPE_API_BASE", "stripe-api-base"), ("STOREFRONT_DATABASE_URL", "database"),
+        ("STOREFRONT_STRIPE_API_BASE", "stripe-api-base"), ("STOREFRONT_STRIPE_RETURN_URL", "stripe-return-url"),
+        ("STOREFRONT_DATABASE_URL", "database"),
     ]
 
     /// Command-line values over the file's and the environment's, each typed by `set`; a bad one is told and exits 64.
@@ -214,10 +221,14 @@ extension Configuration {
         case "stripe-secret-key-file": stripeSecretKeyFile = FilePath(text)
         case "log-level": logLevel = text
         case "theme": theme = text
-        case "stripe-api-base", "database":
+        case "stripe-api-base", "stripe-return-url", "database":
             // Which addresses each takes (https or loopback; postgres://) is checked where it is used, with its reason.
             guard let url = URL(string: text), url.scheme != nil else { throw refuse("\(key) must be a URL, got \"\(text)\"") }
-            if key == "database" { database = url } else { stripeAPIBase = url }
+            switch key {
+            case "database": database = url
+            case "stripe-return-url": stripeReturnURL = url
+            default: stripeAPIBase = url
+            }
         default: throw refuse("unknown key \"\(key)\"")
         }
     }

@@ -93,9 +93,10 @@ struct Headless: AsyncParsableCommand {
         let forwarded: [(String, String?)] = [
             ("--catalog", shop.catalog), ("--data-dir", shop.dataDirectory), ("--one-tap", shop.oneTap),
             ("--payments", shop.payments?.rawValue), ("--stripe-secret-key-file", shop.stripeSecretKeyFile),
-            ("--stripe-api-base", shop.stripeAPIBase),
+            ("--stripe-api-base", shop.stripeAPIBase), ("--stripe-return-url", shop.stripeReturnURL),
         ]
         for case let (option, value?) in forwarded { arguments += [option, value] }
+        if shop.stripeRawCardData { arguments.append("--stripe-raw-card-data") }
         if shop.noMigrate { arguments.append("--no-migrate") }
         var environment = ProcessInfo.processInfo.environment
         // The URL may hold a password: the environment, never a command line.

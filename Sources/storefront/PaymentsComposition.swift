@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ShopCredentialFile
+import ShopModels
 import ShopPorts
 import ShopSandbox
 import ShopStripe
@@ -22,7 +23,7 @@ struct PaymentStack {
     /// The sandbox with its ledger in the shop's database, or Stripe with its references beside the orders.
     static func make(
         configuration: Configuration, environment: [String: String], ledger: any ChargeLedger, references: any ProviderReferenceRepository,
-        clock: any Clock<Duration>, latency: Duration, fault: FaultHook
+        currency: Currency, clock: any Clock<Duration>, latency: Duration, fault: FaultHook, log: @escaping @Sendable (String) -> Void
     ) throws -> PaymentStack {
         switch configuration.payments ?? .sandbox {
         case .sandbox:
@@ -32,7 +33,10 @@ struct PaymentStack {
             let settings = try StripeSettings.load(configuration: configuration, environment: environment)
             let client = StripeClient(key: settings.key, base: settings.base)
             return PaymentStack(
-                provider: StripePaymentProvider(client: client, key: settings.key, references: references),
+                provider: StripePaymentProvider(
+                    client: client, key: settings.key, references: references,
+                    cardPage: settings.returnURL.map { (currency, $0) }, rawCardData: settings.rawCardData, onTypedCardsRefused: log
+                ),
                 processor: StripeChargeProcessor(client: client, key: settings.key, references: references) { fault.reached($0.rawValue) },
                 close: { try? await client.shutdown() }
             )
@@ -69,6 +73,10 @@ struct StripeSettings {
 
     var key: StripeSecretKey
     var base: URL
+    /// Where Stripe sends the shopper back to; needed unless cards are typed in the shop.
+    var returnURL: URL?
+    /// Cards are typed in the shop and sent to Stripe (an account with raw card data access).
+    var rawCardData: Bool
 
     /// Reads and checks the settings; a problem is told on stderr and exits 78.
     static func load(configuration: Configuration, environment: [String: String]) throws -> StripeSettings {
@@ -102,11 +110,23 @@ struct StripeSettings {
         case (nil, let path?):
             raw = try readKeyFile(path)
         }
-        do {
-            return StripeSettings(key: try StripeSecretKey(raw), base: base)
-        } catch {
+        let key: StripeSecretKey
+        do { key = try StripeSecretKey(raw) } catch {
             throw Problem(description: error.description)
         }
+        let rawCardData = configuration.stripeRawCardData ?? false
+        let returnURL = configuration.stripeReturnURL
+        if let returnURL, !["https", "http"].contains(returnURL.scheme?.lowercased() ?? "") || returnURL.host == nil {
+            throw Problem(description: "stripe-return-url must be a web address (https://…), got \"\(returnURL.absoluteString)\"")
+        }
+        if !rawCardData, returnURL == nil {
+            throw Problem(description: """
+                --payments stripe takes cards on Stripe's own page, which sends the shopper back to a page of yours: \
+                set stripe-return-url (--stripe-return-url https://your-shop.example/thanks). Only if your Stripe account \
+                has raw card data access, turn on stripe-raw-card-data instead (docs/stripe.md)
+                """)
+        }
+        return StripeSettings(key: key, base: base, returnURL: returnURL, rawCardData: rawCardData)
     }
 
     /// The key file's text, through the same checks as the credential file: yours, mode 0600, not a link.

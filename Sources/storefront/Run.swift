@@ -86,7 +86,8 @@ struct Run: AsyncParsableCommand {
         logger.info("starting: catalog \(configuration.database == nil ? configuration.catalog?.string ?? "bundled" : "from the database") with \(productCount) products\(storage.didImport ? ", imported into SQLite" : ""), stored in \(storage.place)\(sshCustomer)")
 
         let (dependencies, settlement, payments) = try await ShopComposition.dependencies(
-            storage: storage, configuration: configuration, environment: environment, clock: ContinuousClock(), latency: .milliseconds(latency)
+            storage: storage, configuration: configuration, environment: environment, clock: ContinuousClock(), latency: .milliseconds(latency),
+            log: { logger.warning("\($0)") }
         )
         logger.info("payments: \(dependencies.paymentProvider.mode.label)")
         for order in settlement.settled { logger.notice("settled order \(order.number) left open by an earlier stop: \(order.status.rawValue)") }

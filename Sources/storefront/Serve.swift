@@ -85,6 +85,8 @@ struct Serve: AsyncParsableCommand {
             // The key itself reaches a session only through the environment it inherits, never its command line.
             arguments += ["--payments", "stripe"]
             if let base = configuration.stripeAPIBase { arguments += ["--stripe-api-base", base.absoluteString] }
+            if let back = configuration.stripeReturnURL { arguments += ["--stripe-return-url", back.absoluteString] }
+            if configuration.stripeRawCardData == true { arguments += ["--stripe-raw-card-data"] }
             if let file = configuration.stripeSecretKeyFile { arguments += ["--stripe-secret-key-file", absolute(file).string] }
         }
         if let catalog = configuration.catalog { arguments += ["--catalog", absolute(catalog).string] }

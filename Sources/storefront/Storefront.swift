@@ -6,6 +6,7 @@ import ShopIdentity
 import ShopMerchant
 import ShopModels
 import ShopPorts
+import ShopQRCode
 import ShopSSH
 import ShopSandbox
 import StorageSQLite
@@ -107,6 +108,17 @@ struct ShopOptions: ParsableArguments {
     @Option(name: .customLong("stripe-api-base"), help: ArgumentHelp("Stripe's API address. Default: https://api.stripe.com. Env: STOREFRONT_STRIPE_API_BASE.", valueName: "url"))
     var stripeAPIBase: String?
 
+    @Option(name: .customLong("stripe-return-url"), help: ArgumentHelp(
+        "A page of yours Stripe sends the shopper back to after its card page or a card check. Needed with Stripe unless cards are typed in the shop. Env: STOREFRONT_STRIPE_RETURN_URL.",
+        valueName: "url"
+    ))
+    var stripeReturnURL: String?
+
+    @Flag(name: .customLong("stripe-raw-card-data"), help: ArgumentHelp(
+        "Take cards typed in the shop and send them to Stripe, instead of Stripe's card page. Only for a Stripe account granted raw card data access; it puts this host in PCI DSS scope for card data (SAQ D). Env: STOREFRONT_STRIPE_RAW_CARD_DATA=on."
+    ))
+    var stripeRawCardData = false
+
     @Option(help: ArgumentHelp(
         "Keep everything in PostgreSQL: postgres://USER@HOST:PORT/DB?sslmode=require. Default: SQLite in the data directory. Env: STOREFRONT_DATABASE_URL.",
         valueName: "url"
@@ -122,8 +134,9 @@ struct ShopOptions: ParsableArguments {
         if let payments { configuration.payments = payments }
         try configuration.apply(flags: [
             ("catalog", catalog), ("data-dir", dataDirectory), ("stripe-secret-key-file", stripeSecretKeyFile),
-            ("stripe-api-base", stripeAPIBase), ("database", database),
+            ("stripe-api-base", stripeAPIBase), ("stripe-return-url", stripeReturnURL), ("database", database),
         ])
+        if stripeRawCardData { configuration.stripeRawCardData = true }
         if let oneTap {
             do { try configuration.applyOneTap(oneTap) } catch {
                 complain("\(error)")
@@ -173,13 +186,13 @@ struct ShopOptions: ParsableArguments {
 enum ShopComposition {
     static func dependencies(
         storage: ShopStorage, configuration: Configuration,
-        environment: [String: String], clock: any Clock<Duration>, latency: Duration
+        environment: [String: String], clock: any Clock<Duration>, latency: Duration, log: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws -> (dependencies: StorefrontDependencies, settlement: LiveMerchantBackend.Settlement, payments: PaymentStack) {
         let ids = IDGenerator.random
         let fault = FaultHook(environment: environment)
         let payments = try PaymentStack.make(
             configuration: configuration, environment: environment, ledger: storage.ledger, references: storage.references,
-            clock: clock, latency: latency, fault: fault
+            currency: storage.catalog.shop.currency, clock: clock, latency: latency, fault: fault, log: log
         )
         let orders = storage.orders
         let backend = LiveMerchantBackend(processor: payments.processor, orders: orders, dates: .system) { fault.reached($0.rawValue) }
@@ -206,7 +219,7 @@ enum ShopComposition {
             merchantBackend: backend,
             featureFlags: configuration.featureFlags, ids: ids,
             carts: storage.carts,
-            accounts: accounts
+            accounts: accounts, qrCodes: LibQREncoder(), clock: clock
         )
         return (dependencies, settlement, payments)
     }

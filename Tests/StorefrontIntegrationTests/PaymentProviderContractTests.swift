@@ -51,7 +51,7 @@ struct PaymentProviderContractTests {
                 let client = StripeClient(key: key, base: try #require(URL(string: server.base)), clock: ImmediateClock())
                 let references = InMemoryProviderReferences()
                 return Harness(
-                    provider: StripePaymentProvider(client: client, key: key, references: references),
+                    provider: StripePaymentProvider(client: client, key: key, references: references, cardPage: nil),
                     processor: StripeChargeProcessor(client: client, key: key, references: references),
                     declinesWhenCharged: "4000000000000341",
                     succeededCharges: { key in

@@ -26,7 +26,7 @@ struct StripeAdapterTests {
         let client = StripeClient(key: key, base: try #require(URL(string: base)), connectTimeout: .milliseconds(300), clock: ImmediateClock())
         do {
             try await body(
-                StripePaymentProvider(client: client, key: key, references: references),
+                StripePaymentProvider(client: client, key: key, references: references, cardPage: nil),
                 StripeChargeProcessor(client: client, key: key, references: references), client
             )
         } catch {

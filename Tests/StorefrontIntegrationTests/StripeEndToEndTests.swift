@@ -10,7 +10,11 @@ import Testing
 @Suite("Stripe end to end", .serialized)
 struct StripeEndToEndTests {
     static func stripeEnvironment(_ server: LocalStripe) -> [String: String] {
-        ["STOREFRONT_STRIPE_SECRET_KEY": LocalStripe.secretKey, "STOREFRONT_PAYMENTS": "stripe", "STOREFRONT_STRIPE_API_BASE": server.base]
+        // localstripe takes card numbers, as an account with raw card data access does: the shop's form is used.
+        [
+            "STOREFRONT_STRIPE_SECRET_KEY": LocalStripe.secretKey, "STOREFRONT_PAYMENTS": "stripe", "STOREFRONT_STRIPE_API_BASE": server.base,
+            "STOREFRONT_STRIPE_RAW_CARD_DATA": "on",
+        ]
     }
 
     /// The key, anywhere under `directory` (the database, its WAL, the log).
@@ -193,12 +197,12 @@ struct StripeEndToEndTests {
         let binary = try BuiltProduct.requireStorefront()
         var environment = ProcessInfo.processInfo.environment
         environment["STOREFRONT_STRIPE_SECRET_KEY"] = "rk_test_refusedByTheServer"
-        let refused = try Subprocess.run(binary, ["serve", "--port", "0", "--data-dir", TemporaryDirectory.make().path, "--payments", "stripe", "--stripe-api-base", server.base], environment: environment)
+        let refused = try Subprocess.run(binary, ["serve", "--port", "0", "--data-dir", TemporaryDirectory.make().path, "--payments", "stripe", "--stripe-api-base", server.base, "--stripe-return-url", "https://shop.example/thanks"], environment: environment)
         #expect(refused.status == 78)
         #expect(refused.stderr.contains("Stripe refused the secret key (401)"), "\(refused.stderr)")
         #expect(!refused.stderr.contains("refusedByTheServer"))
 
-        let serve = try ServeProcess(arguments: ["--payments", "stripe", "--stripe-api-base", server.base], environment: ["STOREFRONT_STRIPE_SECRET_KEY": LocalStripe.secretKey])
+        let serve = try ServeProcess(arguments: ["--payments", "stripe", "--stripe-api-base", server.base, "--stripe-return-url", "https://shop.example/thanks"], environment: ["STOREFRONT_STRIPE_SECRET_KEY": LocalStripe.secretKey])
         try serve.waitForLog(#/payments: Stripe, Stripe test mode/#)
         let key = try serve.makeClientKey("shopper")
         let terminal = try TmuxTerminal()

@@ -11,6 +11,7 @@ public enum AppAction: Equatable, Sendable {
     case navigate(Destination)
     case checkout(CheckoutAction)
     case form(FormAction)
+    case cardLink(CardLinkAction)
     case signIn(SignInAction)
     case productList(ProductListAnswer)
     case cart(CartAnswer)
@@ -34,6 +35,10 @@ public enum FeatureRequest: Equatable, Sendable {
     case handOverCart(leaving: String, mergingIntoNext: Bool)
     /// Open `product`'s page (ProductDetail).
     case openProduct(Product)
+    /// Take a new card: the provider's card page, or the card form (CardLink, Forms).
+    case addCard
+    /// Take a new card on the provider's card page, whatever the shop's choice (CardLink).
+    case addCardOnProvidersPage
     /// Put `order` on the payment sheet (Checkout).
     case beginCheckout(CheckoutOrder)
     /// A form saved this to the wallet; a payment sheet waiting for it takes it (Checkout).

@@ -60,6 +60,7 @@ public enum AppReducer {
         case .navigate(let destination): return CheckoutFeature.navigate(&state.checkoutScope, to: destination, env)
         case .checkout(let event): return CheckoutFeature.reduce(&state.checkoutScope, event, env)
         case .form(let event): return FormFeature.reduce(&state.formScope, event, env)
+        case .cardLink(let event): return CardLinkFeature.reduce(&state.cardLinkScope, event, env)
         case .signIn(let event): return SignInFeature.reduce(&state.signInScope, event, env)
         case .productList(let answer): return ProductListFeature.reduce(&state.productListScope, answer, env)
         case .cart(let answer): return CartFeature.reduce(&state.cartScope, answer, env)
@@ -77,6 +78,13 @@ public enum AppReducer {
         case .removeBoughtLines(let lines): CartFeature.removeBought(lines, &state.cartScope)
         case .handOverCart(let leaving, let merging): return CartFeature.handOver(&state.cartScope, leaving: leaving, mergingIntoNext: merging, env)
         case .openProduct(let product): ProductDetailFeature.open(&state.productDetailScope, product, env)
+        case .addCard:
+            guard env.dependencies.paymentProvider.cardCollection == .onTheProvidersPage else {
+                FormFeature.presentCardForm(&state.formScope, env)
+                return .none
+            }
+            return CardLinkFeature.open(&state.cardLinkScope, env)
+        case .addCardOnProvidersPage: return CardLinkFeature.open(&state.cardLinkScope, env)
         case .beginCheckout(let order): return CheckoutFeature.begin(&state.checkoutScope, order, oneTap: false, env)
         case .addedToWallet(.card(let card)): return CheckoutFeature.entryAdded(card: card, &state.checkoutScope, env)
         case .addedToWallet(.address(let contact)): return CheckoutFeature.entryAdded(contact: contact, &state.checkoutScope, env)
@@ -138,6 +146,7 @@ public enum AppReducer {
         case .orderDetail: return OrdersFeature.reduceDetail(&state.ordersScope, action, env)
         case .account: return AccountFeature.reduce(&state.accountScope, action, env)
         case .form: return FormFeature.reduceKey(&state.formScope, action, env)
+        case .cardLink: return CardLinkFeature.reduceKey(&state.cardLinkScope, action, env)
         }
     }
 

@@ -114,8 +114,17 @@ extension AppState {
     }
 
     var formScope: FormFeature.State {
-        get { FormFeature.State(shell: shell, customerID: customerID, wallet: wallet) }
+        get { FormFeature.State(shell: shell, customerID: customerID, wallet: wallet, profile: profile) }
         set { shell = newValue.shell }
+    }
+
+    var cardLinkScope: CardLinkFeature.State {
+        get { CardLinkFeature.State(link: screens.cardLink, page: cardPage, shell: shell, customerID: customerID, wallet: wallet) }
+        set {
+            screens.cardLink = newValue.link
+            cardPage = newValue.page
+            shell = newValue.shell
+        }
     }
 
     var signInScope: SignInFeature.State {

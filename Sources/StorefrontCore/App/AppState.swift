@@ -47,6 +47,8 @@ public struct AppState: Equatable {
     public var productsAround = ProductsAround()
     /// The payment sheet's checkout: its session with the controller, and the shopper's choices.
     public var checkout: Checkout?
+    /// The payment service's card page being followed, while its link is on screen.
+    public var cardPage: CardSetupLink?
     /// What the payment sheet waits for from a form it opened, and what to do with it.
     public var sheetAwaits: SheetAwaits?
     /// The sign-in in progress: its session's id (the session lives in `LiveSessions`) and its nonce.

@@ -8,9 +8,12 @@ public enum Screen: Hashable, Sendable {
     case account
     /// A form on top of another screen: sign-in, a new card or a new address.
     case form
+    /// The payment service's card page, as a link and a QR code, on top of another screen.
+    case cardLink
 
-    /// A screen the shared keys (shop, cart, orders, account) work on: not a form or the payment sheet, which take keys of their own.
-    public var isBrowsing: Bool { self != .form && self != .paymentSheet }
+    /// A screen the shared keys (shop, cart, orders, account) work on: not a form, the card page or the payment
+    /// sheet, which take keys of their own.
+    public var isBrowsing: Bool { self != .form && self != .paymentSheet && self != .cardLink }
 }
 
 /// Everything the screens show, and nothing else. Equatable so tests compare whole sequences.
@@ -27,6 +30,7 @@ public struct StorefrontState: Equatable, Sendable {
     public var orderDetail: Order?
     public var account = AccountState()
     public var form: FormState?
+    public var cardLink: CardLinkState?
     public var isHelpShown = false
     public var notice: Notice?
     /// Advances on timer ticks while something is in progress, to animate a spinner.
@@ -51,10 +55,13 @@ public struct StorefrontState: Equatable, Sendable {
     public var isTakingText: Bool { screen == .form || (screen == .productList && productList.isEditingQuery) }
 
     /// True while a payment is being authorized or processed; the host ticks the spinner then.
-    public var isBusy: Bool { (paymentSheet?.isBusy ?? false) || (form?.isBusy ?? false) }
+    public var isBusy: Bool { (paymentSheet?.isBusy ?? false) || (form?.isBusy ?? false) || (cardLink?.isBusy ?? false) }
+
+    /// The card page's link is shown and followed: its spinner turns while the shopper is on the page.
+    public var isWaitingOnCardPage: Bool { cardLink?.phase == .waiting && screen == .cardLink }
 
     /// True while the host should send ticks: something is in progress, or the database is being waited for.
-    public var wantsTicks: Bool { isBusy || isWaitingForStorage }
+    public var wantsTicks: Bool { isBusy || isWaitingForStorage || isWaitingOnCardPage }
 }
 
 /// The cart count and subtotal in the header.

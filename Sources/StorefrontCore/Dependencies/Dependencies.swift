@@ -14,12 +14,16 @@ public struct StorefrontDependencies: Sendable {
     public var carts: (any CartRepository)?
     /// Wallets, profiles, sign-in, and who is signed in.
     public var accounts: AccountDependencies
+    /// QR codes of the links the shop shows (a card page), so a phone can open them.
+    public var qrCodes: any QRCodeMaking
+    /// What effects wait on between tries (following a card page): tests give a clock they move.
+    public var clock: any Clock<Duration>
 
     public init(
         catalog: any CatalogRepository, orderHistory: any OrderHistory,
         paymentAuthorization: PaymentAuthorization, paymentProvider: any PaymentProvider,
         merchantBackend: any MerchantBackend, featureFlags: any FeatureFlags, ids: IDGenerator,
-        carts: (any CartRepository)? = nil, accounts: AccountDependencies
+        carts: (any CartRepository)? = nil, accounts: AccountDependencies, qrCodes: any QRCodeMaking, clock: any Clock<Duration>
     ) {
         self.catalog = catalog
         self.orderHistory = orderHistory
@@ -30,5 +34,7 @@ public struct StorefrontDependencies: Sendable {
         self.ids = ids
         self.carts = carts
         self.accounts = accounts
+        self.qrCodes = qrCodes
+        self.clock = clock
     }
 }

@@ -77,7 +77,7 @@ enum AccountFeature {
             return .none
         }
         switch action {
-        case .addCard: state.shell.presentForm(CardForm.make(profile: state.profile, env))
+        case .addCard: return .send(.request(.addCard))
         case .addAddress: state.shell.presentForm(AddressForm.make(profile: state.profile, env))
         case .confirm, .makeDefault:
             guard let row = state.screen.selectedRow, !row.isDefault else { return .none }

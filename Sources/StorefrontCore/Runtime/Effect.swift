@@ -64,6 +64,8 @@ public enum EffectID: Hashable, Sendable {
     case stockCheck
     /// Reading the customer's saved cart.
     case cartRestore
+    /// Making and following the payment service's card page, then saving its card.
+    case cardLink
 }
 
 /// Delivers an effect's answer to the store it came from.

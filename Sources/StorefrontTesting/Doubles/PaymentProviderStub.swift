@@ -12,18 +12,24 @@ public final class PaymentProviderStub: PaymentProvider {
     private let result: Result<PaymentToken, PaymentProviderError>
     private let vaultResult: Result<PaymentMethod, PaymentProviderError>?
     private let refusal: String?
+    /// The provider's card page, when the test gives one: cards are then taken there, not typed.
+    public let hostedCardSetup: (any HostedCardSetup)?
     private let calls = Mutex<[Payment]>([])
     private let vaulted = Mutex<[CardDetails]>([])
 
     public init(
         result: Result<PaymentToken, PaymentProviderError> = .success(PaymentToken(id: "tok_stub", paymentMethod: Fixtures.visa)),
         vaultResult: Result<PaymentMethod, PaymentProviderError>? = nil,
-        refusingCharges refusal: String? = nil
+        refusingCharges refusal: String? = nil,
+        cardPage: (any HostedCardSetup)? = nil
     ) {
         self.result = result
         self.vaultResult = vaultResult
         self.refusal = refusal
+        self.hostedCardSetup = cardPage
     }
+
+    public var cardCollection: CardCollection { hostedCardSetup == nil ? .typedInTheShop : .onTheProvidersPage }
 
     public var payments: [Payment] { calls.withLock { $0 } }
     /// The cards sent to the vault, in order.

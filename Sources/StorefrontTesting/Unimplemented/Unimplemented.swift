@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import IssueReporting
 import ShopModels
@@ -29,7 +30,8 @@ extension StorefrontDependencies {
             accounts: AccountDependencies(
                 wallets: UnimplementedWalletRepository(), walletOwner: WalletOwner("guest"), profiles: UnimplementedProfileRepository(),
                 signIn: nil, guestID: "guest", dates: .unimplemented
-            )
+            ),
+            qrCodes: UnimplementedQRCodes(), clock: UnimplementedClock(name: "StorefrontDependencies.clock")
         )
     }
 }

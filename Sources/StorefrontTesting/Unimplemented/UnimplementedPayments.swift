@@ -25,6 +25,16 @@ public struct UnimplementedPaymentProvider: PaymentProvider {
         unimplemented("PaymentProvider", "chargeRefusal(_:)")
         return nil
     }
+
+    public var cardCollection: CardCollection {
+        unimplemented("PaymentProvider", "cardCollection")
+        return .typedInTheShop
+    }
+
+    public var hostedCardSetup: (any HostedCardSetup)? {
+        unimplemented("PaymentProvider", "hostedCardSetup")
+        return nil
+    }
 }
 
 /// A merchant backend a test did not set up: a charge fails the test.

@@ -32,7 +32,7 @@ public enum Key: Hashable, Sendable, CustomStringConvertible {
 /// Which bindings apply: a screen, or a mode on top of one (search typing, a chooser, the prompt, help).
 public enum KeyContext: Int, Hashable, Sendable, CaseIterable {
     case productList, search, productDetail, cart, paymentSheet, chooser, authorizationPrompt
-    case confirmation, orders, orderDetail, account, form, help
+    case confirmation, orders, orderDetail, account, form, cardLink, help
 
     /// Borrows the state: an initializer owns its arguments, so taking it plainly copied the state on every key.
     public init(_ state: borrowing StorefrontState) {
@@ -52,6 +52,7 @@ public enum KeyContext: Int, Hashable, Sendable, CaseIterable {
         case .orderDetail: self = .orderDetail
         case .account: self = .account
         case .form: self = .form
+        case .cardLink: self = .cardLink
         }
     }
 }
@@ -106,6 +107,9 @@ public enum KeyBindings {
         KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "confirm", contexts: [.authorizationPrompt], inFooter: true),
         KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "done", contexts: [.search], inFooter: true),
         KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "keep shopping", contexts: [.confirmation], inFooter: true),
+        KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "new link", contexts: [.cardLink], inFooter: true, appliesWhen: {
+            switch $0.cardLink?.phase { case .expired?, .failed?: true; default: false }
+        }),
         KeyBinding(keys: [.character("p")], label: "p", action: .pay, summary: "pay", contexts: [.paymentSheet], inFooter: true, appliesWhen: { $0.paymentSheet?.isPayEnabled ?? false }),
         // Not ready: p still answers, by pointing at what is missing; the footer says so.
         KeyBinding(keys: [.character("p")], label: "p", action: .pay, summary: "what's missing", contexts: [.paymentSheet], inFooter: true, appliesWhen: { !($0.paymentSheet?.isPayEnabled ?? false) && !($0.paymentSheet?.offersCardSetup ?? false) }),
@@ -121,7 +125,7 @@ public enum KeyBindings {
         KeyBinding(keys: [.character("o")], label: "o", action: .showOrders, summary: "orders", contexts: browsing.subtracting([.orders]), inFooter: true),
         KeyBinding(keys: [.character("u")], label: "u", action: .showAccount, summary: "account", contexts: browsing.subtracting([.account]), inFooter: true),
         KeyBinding(keys: [.escape], label: "Esc", action: .back, summary: "back", contexts: [.productDetail, .cart, .orders, .orderDetail, .chooser, .account], inFooter: true),
-        KeyBinding(keys: [.escape], label: "Esc", action: .back, summary: "cancel", contexts: [.paymentSheet, .authorizationPrompt, .form], inFooter: true),
+        KeyBinding(keys: [.escape], label: "Esc", action: .back, summary: "cancel", contexts: [.paymentSheet, .authorizationPrompt, .form, .cardLink], inFooter: true),
         KeyBinding(keys: [.escape], label: "Esc", action: .back, summary: "clear", contexts: [.search, .productList], inFooter: false),
         KeyBinding(keys: [.escape, .character("?")], label: "Esc", action: .back, summary: "close help", contexts: [.help], inFooter: true),
         KeyBinding(keys: [.character("?")], label: "?", action: .toggleHelp, summary: "help", contexts: Set(KeyContext.allCases).subtracting(typing).subtracting([.help, .authorizationPrompt]), inFooter: true),

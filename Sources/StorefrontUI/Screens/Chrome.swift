@@ -77,6 +77,7 @@ extension Layout {
         case .orders: return ("Your orders", (state.orders.isLoading ? "\(p.glyphs.ellipsis) loading " : "") + "\(state.orders.totalCount) total")
         case .orderDetail: return ("Order \(state.orderDetail?.number ?? "")", "")
         case .account: return ("Your account", state.account.isSignedIn ? "signed in" : "guest")
+        case .cardLink: return ("Add a card", "on the payment service's page")
         case .form:
             guard let form = state.form else { return ("", "") }
             return (form.title, "field \(form.focusedIndex + 1) of \(form.fields.count)")

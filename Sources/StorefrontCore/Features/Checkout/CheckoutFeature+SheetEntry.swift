@@ -8,19 +8,22 @@ import ShopPorts
 /// → `choose`, whose answer from the controller updates the sheet.
 extension CheckoutFeature {
     /// Opens the form that adds an entry for `row`, saying what the sheet lacks when it lacks it.
-    static func openEntryForm(_ state: inout State, for row: PaymentSheetRow, _ env: ShopEnvironment) {
+    static func openEntryForm(_ state: inout State, for row: PaymentSheetRow, _ env: ShopEnvironment) -> Effect {
+        let effect: Effect
         switch row {
         case .card:
-            state.shell.presentForm(CardForm.make(profile: state.profile, env))
+            effect = .send(.request(.addCard))
         case .shippingAddress, .contact:
             state.shell.presentForm(AddressForm.make(profile: state.profile, env))
+            effect = .none
         case .shippingMethod:
-            return
+            return .none
         }
         state.sheetAwaits = .entry(row)
         if state.sheet?.unchosenRows.contains(row) == true {
             state.shell.notice = Notice(.info, row == .card ? "No card yet: add one to pay with." : "No address yet: add one to ship to.")
         }
+        return effect
     }
 
     /// A card was saved while the sheet waited for one: offer it on the sheet and choose it; or, when "Set up card"

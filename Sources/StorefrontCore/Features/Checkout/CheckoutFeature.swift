@@ -69,10 +69,7 @@ enum CheckoutFeature {
                 state.sheet?.phase = .reviewing
             case .confirm:
                 state.sheet?.phase = .reviewing
-                if chooser.isOnAddRow {
-                    openEntryForm(&state, for: chooser.row, env)
-                    return .none
-                }
+                if chooser.isOnAddRow { return openEntryForm(&state, for: chooser.row, env) }
                 return choose(&state, row: chooser.row, index: chooser.selectedIndex, env)
             default: break
             }
@@ -83,17 +80,13 @@ enum CheckoutFeature {
             case .moveUp: sheet.selectedRow = rows[ListSelection.clamped(sheet.selectedRow.rawValue - 1, count: rows.count)]
             case .moveDown: sheet.selectedRow = rows[ListSelection.clamped(sheet.selectedRow.rawValue + 1, count: rows.count)]
             case .confirm:
-                if sheet.offersCardSetup {
-                    state.shell.presentForm(CardForm.make(profile: state.profile, env))
-                    return .none
-                }
+                if sheet.offersCardSetup { return .send(.request(.addCard)) }
                 if let checkout = state.checkout {
                     let chooser = CheckoutSheet.chooser(for: sheet.selectedRow, checkout, env.shopProfile)
                     // Nothing to choose from: straight to the form that adds one.
                     guard !chooser.options.isEmpty || chooser.addTitle == nil else {
                         state.sheet = sheet
-                        openEntryForm(&state, for: sheet.selectedRow, env)
-                        return .none
+                        return openEntryForm(&state, for: sheet.selectedRow, env)
                     }
                     sheet.phase = .choosing(chooser)
                 }

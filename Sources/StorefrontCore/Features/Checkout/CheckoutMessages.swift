@@ -13,6 +13,7 @@ enum CheckoutMessages {
         switch error {
         case .cardRejected(let reason): reason.message
         case .cardRefused(let why): why
+        case .typedCardsRefused: "The payment service takes cards on its own page here; nothing is wrong with your card."
         case .unavailable(let why): "The payment provider is unavailable (\(why)). You were not charged."
         }
     }

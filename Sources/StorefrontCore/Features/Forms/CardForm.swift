@@ -45,6 +45,8 @@ enum CardForm {
             }
             do throws(PaymentProviderError) {
                 send(.form(.cardVaulted(try await provider.vault(details, forCustomer: customerID))))
+            } catch .typedCardsRefused {
+                send(.form(.typedCardsRefused))
             } catch {
                 send(.form(.failed(message: error.cardFormMessage, field: CardField.number.rawValue)))
             }
@@ -89,6 +91,7 @@ extension PaymentProviderError {
         switch self {
         case .cardRejected(let reason): reason.message
         case .cardRefused(let why): why
+        case .typedCardsRefused: "The payment service takes cards on its own page here; nothing is wrong with your card."
         case .unavailable(let why): "The payment provider is unavailable (\(why)); your card was not saved."
         }
     }

@@ -13,6 +13,8 @@ public enum FormAction: Equatable, Sendable {
     case addressSaved(Contact)
     /// The form could not be saved: the message goes on `field`, or on the whole form when nil.
     case failed(message: String, field: String?)
+    /// The provider will not take card numbers typed in the shop: the card goes to its page instead.
+    case typedCardsRefused
 }
 
 /// A form on top of another screen: typing, moving between fields, submitting and cancelling.
@@ -24,6 +26,13 @@ enum FormFeature {
         var shell: Shell
         let customerID: String
         let wallet: WalletContents
+        /// The name and email the forms start with.
+        let profile: AccountProfile?
+    }
+
+    /// The card form, for a provider that takes cards typed in the shop.
+    static func presentCardForm(_ state: inout State, _ env: ShopEnvironment) {
+        state.shell.presentForm(CardForm.make(profile: state.profile, env))
     }
 
     /// Longest value a form field takes; anything longer is not a card, code, name or address.
@@ -75,6 +84,11 @@ enum FormFeature {
         case .failed(let message, let field):
             failed(&state, message, field: field)
             return .none
+        case .typedCardsRefused:
+            // Nothing is wrong with the card: the payment service takes it on its own page.
+            state.shell.dismissForm()
+            state.shell.notice = Notice(.info, "The payment service takes cards on its own page: open the link below.")
+            return .send(.request(.addCardOnProvidersPage))
         }
     }
 
