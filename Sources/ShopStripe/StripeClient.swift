@@ -41,7 +41,7 @@ public final class StripeClient: Sendable {
     /// Where the API lives; tests point it at a local server.
     public static let defaultBase = URL(string: "https://api.stripe.com")!
     /// The API version the adapter was written against, so Stripe's answers keep their shape.
-    static let apiVersion = "2024-06-20"
+    public static let apiVersion = "2024-06-20"
 
     /// How many times and how far apart a call without a definite answer is tried again.
     public struct RetryPolicy: Sendable {

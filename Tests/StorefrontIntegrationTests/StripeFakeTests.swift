@@ -1,0 +1,152 @@
+import Clocks
+import Foundation
+import ShopModels
+import ShopPorts
+import ShopSandbox
+import ShopStripe
+import StorefrontTesting
+import Synchronization
+import Testing
+
+/// The Stripe adapter against the fake that holds what localstripe does not: Stripe's card page, raw card numbers
+/// refused, idempotency keys, and Stripe's rules for amounts and customers.
+@Suite("Stripe adapter on the fake")
+struct StripeFakeTests {
+    typealias Contract = PaymentProviderContractTests
+    static let returnURL = URL(string: "https://shop.example/thanks")!
+
+    /// A provider and processor pointed at `fake`; `rawCardData` as the operator's setting.
+    static func withStripe(
+        _ fake: StripeFake, references: any ProviderReferenceRepository = InMemoryProviderReferences(), rawCardData: Bool = false,
+        currency: Currency = .usd, log: @escaping @Sendable (String) -> Void = { _ in },
+        _ body: (StripePaymentProvider, StripeChargeProcessor) async throws -> Void
+    ) async throws {
+        let key = try StripeSecretKey(StripeFake.secretKey)
+        let client = StripeClient(key: key, base: try #require(URL(string: fake.base)), connectTimeout: .milliseconds(300), clock: ImmediateClock())
+        let provider = StripePaymentProvider(
+            client: client, key: key, references: references, cardPage: (currency, returnURL), rawCardData: rawCardData, onTypedCardsRefused: log
+        )
+        do {
+            try await body(provider, StripeChargeProcessor(client: client, key: key, references: references))
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
+        try await client.shutdown()
+    }
+
+    @Test func aCardAddedOnStripesPageIsReadFromStripeAndCharged() async throws {
+        let fake = try StripeFake()
+        try await Self.withStripe(fake) { provider, processor in
+            #expect(provider.cardCollection == .onTheProvidersPage)
+            let pages = try #require(provider.hostedCardSetup)
+            let link = try await pages.startCardSetup(forCustomer: "guest")
+            #expect(link.url.hasPrefix(fake.base + "/c/pay/\(link.id)"))
+            #expect(try await pages.cardSetupState(link) == .open)
+            try fake.completeCheckoutSession(link.id, card: "5555555555554444")
+            guard case .completed(let card) = try await pages.cardSetupState(link) else {
+                Issue.record("the page was completed")
+                return
+            }
+            #expect(card.network == .mastercard && card.lastFour == "4444" && card.expiry == CardExpiry(month: 12, year: 2030))
+            let token = try await provider.createToken(for: Contract.payment(with: card))
+            #expect(try await processor.charge(Contract.request(token, key: "order-page")).outcome == .succeeded)
+        }
+        let session = try #require(try fake.objects("checkout_sessions").first)
+        #expect(session["mode"] as? String == "setup" && session["currency"] as? String == "usd")
+        #expect(session["success_url"] as? String == "https://shop.example/thanks?storefront=card-added")
+        #expect(session["cancel_url"] as? String == "https://shop.example/thanks?storefront=card-not-added")
+    }
+
+    @Test func anExpiredPageSaysSoAndALeftPageIsClosedAtStripe() async throws {
+        let fake = try StripeFake()
+        try await Self.withStripe(fake) { provider, _ in
+            let pages = try #require(provider.hostedCardSetup)
+            let expiring = try await pages.startCardSetup(forCustomer: "guest")
+            try fake.expireCheckoutSession(expiring.id)
+            #expect(try await pages.cardSetupState(expiring) == .expired)
+            let left = try await pages.startCardSetup(forCustomer: "guest")
+            await pages.cancelCardSetup(left)
+            #expect(try await pages.cardSetupState(left) == .expired, "closed at Stripe: its link no longer works")
+        }
+    }
+
+    @Test func aTypedCardRefusedByTheAccountIsNotACardProblemAndTheLogSaysWhatToChange() async throws {
+        let fake = try StripeFake()
+        let logged = Mutex<[String]>([])
+        try await Self.withStripe(fake, rawCardData: true, log: { line in logged.withLock { $0.append(line) } }) { provider, _ in
+            #expect(provider.cardCollection == .typedInTheShop)
+            for _ in 0..<2 {
+                let card = try Contract.card("4242424242424242")
+                do throws(PaymentProviderError) {
+                    _ = try await provider.vault(card, forCustomer: "guest")
+                    Issue.record("an account without raw card data access takes no typed card")
+                } catch {
+                    guard case .typedCardsRefused = error else {
+                        Issue.record("a raw-card refusal is its own error, not the card's: \(error)")
+                        return
+                    }
+                }
+            }
+        }
+        let lines = logged.withLock { $0 }
+        #expect(lines.count == 2)
+        #expect(lines.first?.contains("no raw card data access") == true && lines.first?.contains("Turn stripe-raw-card-data off") == true)
+    }
+
+    @Test func everyRequestCarriesStripesVersionAndEveryPostAnIdempotencyKey() async throws {
+        let fake = try StripeFake(rawCardData: true)
+        try await Self.withStripe(fake) { provider, processor in
+            let pages = try #require(provider.hostedCardSetup)
+            let link = try await pages.startCardSetup(forCustomer: "guest")
+            try fake.completeCheckoutSession(link.id)
+            guard case .completed(let card) = try await pages.cardSetupState(link) else { return }
+            await pages.cancelCardSetup(try await pages.startCardSetup(forCustomer: "guest"))
+            let token = try await provider.createToken(for: Contract.payment(with: card))
+            _ = try await processor.charge(Contract.request(token, key: "order-headers"))
+            let typed = try await provider.vault(try Contract.card("4000000000000002"), forCustomer: "guest")
+            _ = try await processor.charge(Contract.request(try await provider.createToken(for: Contract.payment(with: typed)), key: "order-declined"))
+        }
+        let requests = try fake.requests()
+        #expect(requests.count >= 12)
+        #expect(requests.allSatisfy { $0.stripeVersion == StripeClient.apiVersion }, "\(requests.filter { $0.stripeVersion != StripeClient.apiVersion }.map(\.path))")
+        #expect(requests.filter { $0.method == "POST" }.allSatisfy { !($0.idempotencyKey ?? "").isEmpty },
+                "\(requests.filter { $0.method == "POST" && ($0.idempotencyKey ?? "").isEmpty }.map(\.path))")
+        #expect(Set(requests.map(\.path).map { $0.split(separator: "/").prefix(2).joined(separator: "/") }).isSuperset(of: [
+            "v1/customers", "v1/checkout", "v1/setup_intents", "v1/payment_methods", "v1/payment_intents",
+        ]))
+    }
+
+    @Test func twoShopsOnOneStripeAccountNeverShareACustomerAndOneShopNeverMakesTwo() async throws {
+        let fake = try StripeFake()
+        var made: [String] = []
+        for install in ["shop-a", "shop-b", "shop-a"] {
+            // A fresh record each time: as after a lost answer, only the idempotency key finds the customer again.
+            try await Self.withStripe(fake, references: InMemoryProviderReferences(installID: install)) { provider, _ in
+                let link = try await #require(provider.hostedCardSetup).startCardSetup(forCustomer: "guest")
+                made.append(try #require(try fake.objects("checkout_sessions").first { $0["id"] as? String == link.id }?["customer"] as? String))
+            }
+        }
+        #expect(made[0] != made[1], "two shops, two Stripe customers for their own guests")
+        #expect(made[0] == made[2], "the same shop finds its customer by the same key")
+        let customers = try fake.objects("customers")
+        #expect(customers.count == 2)
+        #expect(Set(customers.compactMap { ($0["metadata"] as? [String: String])?["storefront_install"] }) == ["shop-a", "shop-b"])
+    }
+
+    @Test func amountsGoInStripesUnitsAndWhatStripeCannotChargeIsNotSent() async throws {
+        let fake = try StripeFake(rawCardData: true)
+        try await Self.withStripe(fake, currency: .jpy) { provider, processor in
+            let card = try await provider.vault(try Contract.card("4242424242424242"), forCustomer: "guest")
+            let token = try await provider.createToken(for: Contract.payment(with: card))
+            var yen = Contract.request(token, key: "order-yen")
+            yen.amount = Money(minorUnits: 1_500, currency: .jpy)
+            #expect(try await processor.charge(yen).outcome == .succeeded)
+            var dinar = Contract.request(token, key: "order-dinar")
+            dinar.amount = Money(minorUnits: 5_124, currency: .kwd)
+            await #expect(throws: MerchantBackendError.self) { try await processor.charge(dinar) }
+        }
+        let intents = try fake.objects("payment_intents")
+        #expect(intents.map { "\($0["amount"] ?? "") \($0["currency"] ?? "")" } == ["1500 jpy"], "¥1,500 is 1500 in Stripe's units; 5.124 KWD was never sent")
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import StorefrontTesting
+import Testing
+
+/// The fake of the Stripe API the shop calls (`Support/stripe-fake.py`): what localstripe lacks (Checkout Sessions,
+/// 3-D Secure, idempotency keys, raw card numbers refused). A real process on a loopback port; stopped when released.
+final class StripeFake: @unchecked Sendable {
+    static let secretKey = LocalStripe.secretKey
+
+    private(set) var port = 0
+    private var pid: pid_t = 0
+
+    var base: String { "http://127.0.0.1:\(port)" }
+
+    /// `rawCardData`: the account takes card numbers sent by the shop, as one with raw card data access does.
+    init(rawCardData: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let errorFile = TemporaryDirectory.make().path + "-stripe-fake.err"
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("stripe-fake.py").path
+        let (child, line) = try LocalStripe.spawnAnnouncing(
+            ["/usr/bin/env", "python3", script] + (rawCardData ? ["--raw-card-data"] : []), errorFile: errorFile
+        )
+        guard let line, let number = Int(line.dropFirst("listening ".count)) else {
+            let why = (try? String(contentsOfFile: errorFile, encoding: .utf8)) ?? ""
+            Issue.record("the fake Stripe did not start (it needs aiohttp; PyPI: localstripe brings it): \(why)", sourceLocation: sourceLocation)
+            throw TmuxError(message: "the fake Stripe did not start")
+        }
+        pid = child
+        port = number
+    }
+
+    deinit {
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+    }
+
+    /// One request the fake saw.
+    struct Request {
+        var method: String
+        var path: String
+        var status: Int
+        var idempotencyKey: String?
+        var stripeVersion: String?
+    }
+
+    /// Every Stripe API request the fake saw, in order.
+    func requests() throws -> [Request] {
+        let list = (try LocalStripe.get("/_fake/log", port: port)["requests"] as? [[String: Any]]) ?? []
+        return list.map {
+            Request(
+                method: $0["method"] as? String ?? "", path: $0["path"] as? String ?? "", status: $0["status"] as? Int ?? 0,
+                idempotencyKey: $0["idempotency_key"] as? String, stripeVersion: $0["stripe_version"] as? String
+            )
+        }
+    }
+
+    /// The objects the fake holds, by kind ("payment_intents", "customers", "checkout_sessions").
+    func objects(_ kind: String) throws -> [[String: Any]] {
+        (try LocalStripe.get("/_fake/state", port: port)[kind] as? [[String: Any]]) ?? []
+    }
+
+    /// The shopper adds `card` (a test card number) on the Checkout Session's page.
+    func completeCheckoutSession(_ id: String, card: String = "4242424242424242") throws {
+        try command("/_fake/checkout/sessions/\(id)/complete", form: "card=\(card)")
+    }
+
+    func expireCheckoutSession(_ id: String) throws {
+        try command("/_fake/checkout/sessions/\(id)/expire", form: "")
+    }
+
+    /// The shopper passes (or fails) the 3-D Secure challenge of PaymentIntent `id`.
+    func authenticate(_ id: String, succeed: Bool) throws {
+        try command("/_fake/payment_intents/\(id)/authenticate", form: "result=\(succeed ? "succeed" : "fail")")
+    }
+
+    /// A POST over a plain socket, as `LocalStripe.get` does; fails when the fake refuses the command.
+    private func command(_ path: String, form: String) throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw TmuxError(message: "socket failed") }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw TmuxError(message: "cannot connect to the fake Stripe") }
+        let request = "POST \(path) HTTP/1.0\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(form.utf8.count)\r\n\r\n\(form)"
+        _ = request.withCString { send(descriptor, $0, strlen($0), 0) }
+        var answer: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 16_384)
+        while true {
+            let count = recv(descriptor, &buffer, buffer.count, 0)
+            if count <= 0 { break }
+            answer += buffer[0..<count]
+        }
+        let text = String(decoding: answer, as: UTF8.self)
+        guard text.hasPrefix("HTTP/1.1 200") || text.hasPrefix("HTTP/1.0 200") else {
+            throw TmuxError(message: "the fake Stripe refused \(path): \(text.prefix(300))")
+        }
+    }
+}
