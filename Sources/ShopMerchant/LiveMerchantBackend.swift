@@ -54,6 +54,9 @@ public actor LiveMerchantBackend: MerchantBackend {
             // The charge may or may not have happened: the order stays open and a retry with the same key settles it.
             try? await orders.finish(orderNumber: order.number, status: .unknown, failure: nil)
             throw .timedOut
+        } catch .authenticationRequired(let url) {
+            // The bank's check decides: the order stays open (charging), and the same key asks again how it stands.
+            throw .authenticationRequired(url: url)
         } catch {
             try? await orders.finish(orderNumber: order.number, status: .canceled, failure: "\(error)")
             throw error
@@ -129,6 +132,22 @@ public actor LiveMerchantBackend: MerchantBackend {
             throw Self.backendError(error)
         }
         return check
+    }
+
+    public func abandonCharge(idempotencyKey: String) async throws(MerchantBackendError) -> OrderStatus {
+        do {
+            guard let order = try await orders.unsettledOrders().first(where: { $0.idempotencyKey == idempotencyKey }) else {
+                // Settled meanwhile (the check passed as the shopper left it): the order says how.
+                throw MerchantBackendError.unavailable("no open order for this payment")
+            }
+            return try await settle(order)
+        } catch let error as MerchantBackendError {
+            throw error
+        } catch is ProviderCouldNotAnswer {
+            throw .timedOut
+        } catch {
+            throw Self.backendError(error)
+        }
     }
 
     /// How long a charge may take before an order still `.charging` is taken as stopped: the start-up settlement's age.

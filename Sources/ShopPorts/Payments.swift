@@ -17,8 +17,13 @@ public enum DeclineReason: String, Hashable, Sendable, CaseIterable {
     /// Not the card's doing: the shop settled the order as never charged while its charge waited
     /// (the buyer's process was stopped past the settle age), and voided the charge's key first.
     case voided
-    /// The card wants the shopper to pass a check (3-D Secure) in a browser, which a terminal cannot show.
+    /// The card wants the shopper to pass a check (3-D Secure) in a browser, and the shop has no page for the bank
+    /// to send them back to (no return URL), so the check cannot be offered.
     case authenticationRequired
+    /// The shopper did not pass the bank's check (3-D Secure), or left it.
+    case authenticationFailed
+    /// The shopper canceled the bank's check (3-D Secure): nothing was charged.
+    case authenticationCanceled
 
     public var message: String {
         switch self {
@@ -30,6 +35,8 @@ public enum DeclineReason: String, Hashable, Sendable, CaseIterable {
         case .incorrectNumber: "Your card number is incorrect."
         case .voided: "This order waited too long and was canceled before any charge; you were not charged. Pay again to place a new order."
         case .authenticationRequired: "This card needs a check in a browser, which a terminal cannot show; choose another card."
+        case .authenticationFailed: "Your bank's check of this payment did not succeed; you were not charged. Try again, or choose another card."
+        case .authenticationCanceled: "You canceled your bank's check of this payment; you were not charged."
         }
     }
 }
@@ -117,6 +124,9 @@ public enum MerchantBackendError: Error, Hashable, Sendable {
     case timedOut
     /// The payment provider could not be reached before anything was charged.
     case providerUnreachable
+    /// The card's bank wants the shopper to pass a check (3-D Secure) at `url` before it charges; the charge waits,
+    /// and the same key asks again how it stands.
+    case authenticationRequired(url: String)
     case unavailable(String)
 }
 
@@ -126,6 +136,9 @@ public protocol MerchantBackend: Sendable {
     /// Settles `customer`'s orders whose charge went unanswered, from the provider's records, before they pay again:
     /// a charge that went through is never made a second time.
     func settleOpenOrders(customer: String) async throws(MerchantBackendError) -> OpenOrderCheck
+    /// Gives up the charge started under `idempotencyKey` (the shopper left the bank's check): it is canceled at the
+    /// provider unless it went through first. Returns how the order ended.
+    func abandonCharge(idempotencyKey: String) async throws(MerchantBackendError) -> OrderStatus
 }
 
 /// What settling a customer's open orders found.

@@ -1,3 +1,4 @@
+import Foundation
 import ShopModels
 import ShopPorts
 
@@ -20,13 +21,19 @@ public struct StripeChargeProcessor: ChargeProcessor {
     private let client: StripeClient
     private let references: any ProviderReferenceRepository
     private let customers: StripeCustomers
+    private let returnURL: URL?
     private let reached: @Sendable (Step) -> Void
 
-    /// `reached` is called as each step completes; the shop passes a no-op, fault tests a kill.
-    public init(client: StripeClient, key: StripeSecretKey, references: any ProviderReferenceRepository, reached: @escaping @Sendable (Step) -> Void = { _ in }) {
+    /// `returnURL` is where the bank's check (3-D Secure) sends the shopper back to; without one, a card that needs
+    /// the check is declined. `reached` is called as each step completes; the shop passes a no-op, fault tests a kill.
+    public init(
+        client: StripeClient, key: StripeSecretKey, references: any ProviderReferenceRepository, returnURL: URL? = nil,
+        reached: @escaping @Sendable (Step) -> Void = { _ in }
+    ) {
         self.client = client
         self.references = references
         self.customers = StripeCustomers(client: client, references: references, account: key.account)
+        self.returnURL = returnURL
         self.reached = reached
     }
 
@@ -65,7 +72,7 @@ public struct StripeChargeProcessor: ChargeProcessor {
         guard let filed = try await references.paymentReference(forOrderKey: key) else { return nil }
         if filed == Self.voidMark { return Self.voided(key) }
         let intent: StripePaymentIntent = try await client.get("/v1/payment_intents/\(filed)")
-        return Self.settledOutcome(intent).map { LedgerCharge(key: key, tokenID: intent.id, amount: Self.amount(intent), outcome: $0) }
+        return settledOutcome(intent).map { LedgerCharge(key: key, tokenID: intent.id, amount: Self.amount(intent), outcome: $0) }
     }
 
     /// Claims the order as never charged: files the void mark, or, when a PaymentIntent is filed,
@@ -96,7 +103,8 @@ public struct StripeChargeProcessor: ChargeProcessor {
         guard Self.amount(intent) == request.amount else {
             throw .idempotencyMismatch
         }
-        if let outcome = Self.settledOutcome(intent) { return ledger(request, intent, outcome) }
+        if let check = intent.bankCheckURL { throw .authenticationRequired(url: check) }
+        if let outcome = settledOutcome(intent) { return ledger(request, intent, outcome) }
         switch intent.status {
         case "requires_confirmation", "requires_payment_method": return try await confirm(intent.id, request)
         default: throw .timedOut // processing: Stripe has not decided yet; the order stays open.
@@ -105,8 +113,9 @@ public struct StripeChargeProcessor: ChargeProcessor {
 
     private func confirm(_ id: String, _ request: ChargeRequest) async throws(MerchantBackendError) -> LedgerCharge {
         let intent: StripePaymentIntent
+        let form = returnURL.map { [("return_url", StripeCardSetup.returning($0, "card-checked"))] } ?? []
         do {
-            intent = try await client.post("/v1/payment_intents/\(id)/confirm", [], idempotencyKey: "\(request.idempotencyKey):confirm")
+            intent = try await client.post("/v1/payment_intents/\(id)/confirm", form, idempotencyKey: "\(request.idempotencyKey):confirm")
         } catch .refused(_, let error) where error.declineReason != nil {
             return ledger(request, id: id, .declined(error.declineReason ?? .generic))
         } catch .notSent {
@@ -115,21 +124,24 @@ public struct StripeChargeProcessor: ChargeProcessor {
             // Refused for another reason (already confirmed, say) or unanswered: what it is now decides.
             let now: StripePaymentIntent
             do { now = try await client.get("/v1/payment_intents/\(id)") } catch { throw Self.afterCreating(error) }
-            guard let outcome = Self.settledOutcome(now) else { throw .timedOut }
+            if let check = now.bankCheckURL { throw .authenticationRequired(url: check) }
+            guard let outcome = settledOutcome(now) else { throw .timedOut }
             return ledger(request, now, outcome)
         }
-        guard let outcome = Self.settledOutcome(intent) else { throw .timedOut }
+        if let check = intent.bankCheckURL { throw .authenticationRequired(url: check) }
+        guard let outcome = settledOutcome(intent) else { throw .timedOut }
         if outcome == .declined(.authenticationRequired) { await cancelQuietly(id) }
         return ledger(request, intent, outcome)
     }
 
-    /// The shop's outcome for a PaymentIntent that has finished; nil while it can still move.
-    static func settledOutcome(_ intent: StripePaymentIntent) -> ChargeOutcome? {
+    /// The shop's outcome for a PaymentIntent that has finished; nil while it can still move (a bank's check that
+    /// the shopper may still pass, among others).
+    func settledOutcome(_ intent: StripePaymentIntent) -> ChargeOutcome? {
         switch intent.status {
         case "succeeded": .succeeded
         case "canceled": .declined(.voided)
-        // A terminal cannot show the bank's page, so the check will never be passed here.
-        case "requires_action": .declined(.authenticationRequired)
+        // With no page for the bank to send the shopper back to, the check cannot be offered.
+        case "requires_action": intent.bankCheckURL == nil && returnURL == nil ? .declined(.authenticationRequired) : nil
         case "requires_payment_method": intent.lastPaymentError.map { .declined($0.declineReason ?? .generic) }
         default: nil
         }

@@ -25,15 +25,35 @@ struct StripePaymentMethod: Decodable, Sendable {
 }
 
 struct StripePaymentIntent: Decodable, Sendable {
+    /// What Stripe asks the shop to do next; only a redirect to the bank's check is read.
+    struct NextAction: Decodable, Sendable {
+        struct Redirect: Decodable, Sendable { var url: String }
+        var type: String
+        var redirectToURL: Redirect?
+
+        enum CodingKeys: String, CodingKey {
+            case type
+            case redirectToURL = "redirect_to_url"
+        }
+    }
+
     var id: String
     var status: String
     var amount: Int64
     var currency: String
     var lastPaymentError: StripeError?
+    var nextAction: NextAction?
 
     enum CodingKeys: String, CodingKey {
         case id, status, amount, currency
         case lastPaymentError = "last_payment_error"
+        case nextAction = "next_action"
+    }
+
+    /// The bank's check (3-D Secure) the shopper must pass at this address before the charge, if Stripe waits for one.
+    var bankCheckURL: String? {
+        guard status == "requires_action", nextAction?.type == "redirect_to_url" else { return nil }
+        return nextAction?.redirectToURL?.url
     }
 }
 
@@ -88,6 +108,7 @@ extension StripeError {
             case "processing_error": return .processingError
             case "incorrect_number", "invalid_number": return .incorrectNumber
             case "authentication_required": return .authenticationRequired
+            case "payment_intent_authentication_failure": return .authenticationFailed
             default: continue
             }
         }

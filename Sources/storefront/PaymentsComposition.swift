@@ -37,7 +37,9 @@ struct PaymentStack {
                     client: client, key: settings.key, references: references,
                     cardPage: settings.returnURL.map { (currency, $0) }, rawCardData: settings.rawCardData, onTypedCardsRefused: log
                 ),
-                processor: StripeChargeProcessor(client: client, key: settings.key, references: references) { fault.reached($0.rawValue) },
+                processor: StripeChargeProcessor(client: client, key: settings.key, references: references, returnURL: settings.returnURL) {
+                    fault.reached($0.rawValue)
+                },
                 close: { try? await client.shutdown() }
             )
         }

@@ -19,11 +19,30 @@ public final class MerchantBackendSpy: MerchantBackend {
     private let recorded = Mutex<[Call]>([])
     private let openOrders: Result<OpenOrderCheck, MerchantBackendError>
     private let checks = Mutex<[String]>([])
+    private let abandoning: Mutex<[Result<OrderStatus, MerchantBackendError>]>
+    private let abandoned = Mutex<[String]>([])
 
     /// `openOrders` is what every check of a customer's open orders finds: nothing open unless the test says.
-    public init(results: [Result<OrderConfirmation, MerchantBackendError>], openOrders: Result<OpenOrderCheck, MerchantBackendError> = .success(.nothingOpen)) {
+    /// `abandons` answers each charge given up, in order; one past the end fails the test.
+    public init(
+        results: [Result<OrderConfirmation, MerchantBackendError>], openOrders: Result<OpenOrderCheck, MerchantBackendError> = .success(.nothingOpen),
+        abandons: [Result<OrderStatus, MerchantBackendError>] = []
+    ) {
         script = Mutex(results)
         self.openOrders = openOrders
+        abandoning = Mutex(abandons)
+    }
+
+    /// The idempotency keys of the charges given up, in order.
+    public var abandonedKeys: [String] { abandoned.withLock { $0 } }
+
+    public func abandonCharge(idempotencyKey: String) async throws(MerchantBackendError) -> OrderStatus {
+        abandoned.withLock { $0.append(idempotencyKey) }
+        guard let next = abandoning.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else {
+            reportIssue("MerchantBackendSpy.abandonCharge was called with no scripted answer (idempotency key \(idempotencyKey)).")
+            throw .unavailable("no scripted answer")
+        }
+        return try next.get()
     }
 
     public var calls: [Call] { recorded.withLock { $0 } }

@@ -50,6 +50,11 @@ public struct UnimplementedMerchantBackend: MerchantBackend {
         unimplemented("MerchantBackend", "settleOpenOrders(customer:)")
         throw .unavailable("MerchantBackend is not set up in this test")
     }
+
+    public func abandonCharge(idempotencyKey: String) async throws(MerchantBackendError) -> OrderStatus {
+        unimplemented("MerchantBackend", "abandonCharge(idempotencyKey:)")
+        throw .unavailable("MerchantBackend is not set up in this test")
+    }
 }
 
 extension PaymentAuthorization {

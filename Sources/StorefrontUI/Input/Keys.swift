@@ -32,7 +32,7 @@ public enum Key: Hashable, Sendable, CustomStringConvertible {
 /// Which bindings apply: a screen, or a mode on top of one (search typing, a chooser, the prompt, help).
 public enum KeyContext: Int, Hashable, Sendable, CaseIterable {
     case productList, search, productDetail, cart, paymentSheet, chooser, authorizationPrompt
-    case confirmation, orders, orderDetail, account, form, cardLink, help
+    case confirmation, orders, orderDetail, account, form, cardLink, bankCheck, help
 
     /// Borrows the state: an initializer owns its arguments, so taking it plainly copied the state on every key.
     public init(_ state: borrowing StorefrontState) {
@@ -45,6 +45,7 @@ public enum KeyContext: Int, Hashable, Sendable, CaseIterable {
             switch state.paymentSheet?.phase {
             case .confirming?: self = .authorizationPrompt
             case .choosing?: self = .chooser
+            case .checkingWithBank?: self = .bankCheck
             default: self = .paymentSheet
             }
         case .confirmation: self = .confirmation
@@ -126,6 +127,9 @@ public enum KeyBindings {
         KeyBinding(keys: [.character("u")], label: "u", action: .showAccount, summary: "account", contexts: browsing.subtracting([.account]), inFooter: true),
         KeyBinding(keys: [.escape], label: "Esc", action: .back, summary: "back", contexts: [.productDetail, .cart, .orders, .orderDetail, .chooser, .account], inFooter: true),
         KeyBinding(keys: [.escape], label: "Esc", action: .back, summary: "cancel", contexts: [.paymentSheet, .authorizationPrompt, .form, .cardLink], inFooter: true),
+        KeyBinding(keys: [.escape], label: "Esc", action: .back, summary: "cancel payment", contexts: [.bankCheck], inFooter: true, appliesWhen: {
+            !($0.paymentSheet?.bankCheck?.isCanceling ?? true)
+        }),
         KeyBinding(keys: [.escape], label: "Esc", action: .back, summary: "clear", contexts: [.search, .productList], inFooter: false),
         KeyBinding(keys: [.escape, .character("?")], label: "Esc", action: .back, summary: "close help", contexts: [.help], inFooter: true),
         KeyBinding(keys: [.character("?")], label: "?", action: .toggleHelp, summary: "help", contexts: Set(KeyContext.allCases).subtracting(typing).subtracting([.help, .authorizationPrompt]), inFooter: true),

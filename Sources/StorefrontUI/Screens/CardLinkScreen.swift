@@ -17,15 +17,7 @@ extension Layout {
         }
         row += 1
         if let url = link.url, link.phase == .waiting || link.phase == .saving {
-            // Cut at the width, not at spaces: a link has none, and every character of it is needed.
-            for piece in chunks(of: url, width: width) where row < statusRow - 1 {
-                p.put(piece, column: column, row: row, style: Style(.accent, underline: true))
-                row += 1
-            }
-            row += 1
-            if let code = link.qrCode {
-                row = drawQRCode(code, column: column, from: row, above: statusRow, &p)
-            }
+            p.link(url, qrCode: link.qrCode, column: column, from: row, above: statusRow, width: width)
         }
         drawCardLinkStatus(link, phase: state.spinnerPhase, column: column, row: statusRow, width: width, &p)
     }
@@ -49,49 +41,5 @@ extension Layout {
             column += p.spinner(phase: phase, column: column, row: row)
         }
         p.put(text, column: column, row: row, style: style, width: max(1, width - (column - 2)))
-    }
-
-    /// Draws `code` with a quiet zone, two modules a row in half blocks, where it fits between `row` and `limit`;
-    /// returns the row after it. A terminal without Unicode, or too small, gets a line saying so.
-    private static func drawQRCode(_ code: QRCode, column: Int, from row: Int, above limit: Int, _ p: inout Painter) -> Int {
-        let quiet = 2
-        let side = code.size + 2 * quiet
-        let rows = (side + 1) / 2
-        guard p.glyphs.spinner.count > 4, side <= p.size.columns - column, row + rows < limit else {
-            if row < limit - 1 {
-                let why = p.glyphs.spinner.count > 4 ? "a larger window" : "a Unicode terminal"
-                p.put("The QR code needs \(why); the link above works as it is.", column: column, row: row, style: Style(.dim))
-            }
-            return row + 1
-        }
-        let style = Style(.qrCode)
-        for line in 0..<rows {
-            var text = ""
-            for x in 0..<side {
-                let top = code.isDark(row: line * 2 - quiet, column: x - quiet)
-                let bottom = code.isDark(row: line * 2 + 1 - quiet, column: x - quiet)
-                // The cell's colours are dark on light: the glyph draws the dark modules.
-                let glyph = switch (top, bottom) {
-                case (true, true): "█"
-                case (true, false): "▀"
-                case (false, true): "▄"
-                case (false, false): " "
-                }
-                text += glyph
-            }
-            p.put(text, column: column, row: row + line, style: style, width: side)
-        }
-        return row + rows
-    }
-
-    /// `text` in pieces of `width` characters.
-    private static func chunks(of text: String, width: Int) -> [String] {
-        var pieces: [String] = []
-        var rest = Substring(text)
-        while !rest.isEmpty {
-            pieces.append(String(rest.prefix(width)))
-            rest = rest.dropFirst(width)
-        }
-        return pieces
     }
 }

@@ -5,6 +5,10 @@ import StorefrontCore
 extension Layout {
     static func drawPaymentSheet(_ state: StorefrontState, _ body: BodyRect, _ p: inout Painter) {
         guard let sheet = state.paymentSheet else { return }
+        if let check = sheet.bankCheck {
+            drawBankCheck(sheet, check, spinnerPhase: state.spinnerPhase, body, &p)
+            return
+        }
         let width = min(body.width - 2, 72)
         let left = (body.width - width) / 2
         // Full sheet: box, four rows, a gap, the summary items, a gap, the status (wrapped) beside the button.

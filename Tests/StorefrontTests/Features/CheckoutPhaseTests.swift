@@ -66,6 +66,11 @@ struct CheckoutPhaseTests {
         let authorizing = sheetStore.outcome(of: .confirm, from: confirming).state
         var processing = authorizing
         processing.paymentSheet?.phase = .processing
+        let check = BankCheck(url: "https://bank.example/3ds/pi_1", qrCode: nil)
+        var checkingWithBank = authorizing
+        checkingWithBank.paymentSheet?.phase = .checkingWithBank(check)
+        var canceling = check
+        canceling.isCanceling = true
 
         let (cardStore, cardSpy) = await store(supportsNetworks: false)
         await cardStore.setUp(.addToCart, .showCart, .pay, .moveDown)
@@ -109,6 +114,10 @@ struct CheckoutPhaseTests {
             ]),
             ("authorizing", sheetStore, authorizing, []),
             ("processing", sheetStore, processing, []),
+            // Only Esc: the charge waiting for the bank is given up, in an effect.
+            ("checkingWithBank", sheetStore, checkingWithBank, [
+                Accepted(action: .back, startsEffect: true) { $0.paymentSheet?.phase = .checkingWithBank(canceling) },
+            ]),
         ]
 
         var checked = 0
@@ -131,7 +140,7 @@ struct CheckoutPhaseTests {
                 checked += 1
             }
         }
-        #expect(checked == 6 * Self.actions.count)
+        #expect(checked == 7 * Self.actions.count)
         #expect(sheetSpy.controllers.count == 1 && cardSpy.controllers.isEmpty)
     }
 

@@ -11,6 +11,8 @@ public enum CheckoutAction: Equatable, Sendable {
     case contactChecked(ShippingContactUpdate)
     /// The payment was authorized and the order is being placed.
     case processingStarted
+    /// The card's bank wants the shopper to pass its check at this address before it charges; with its QR code.
+    case bankCheckShown(String, QRCode?)
     case finished(CheckoutOutcome)
     /// The sheet closed without a payment; whether one was authorized on it decides what is said.
     case sheetClosed(didAuthorize: Bool)
@@ -51,6 +53,13 @@ enum CheckoutFeature {
         switch sheet.phase {
         case .authorizing, .processing:
             return .none
+        case .checkingWithBank(var check):
+            guard action == .back, !check.isCanceling, let id = state.checkout?.sessionID else { return .none }
+            // Esc: the charge waiting for the bank is given up; the outcome comes back as `.finished`.
+            check.isCanceling = true
+            state.sheet?.phase = .checkingWithBank(check)
+            let sessions = env.sessions
+            return .run { _ in sessions.payment(id)?.leaveBankCheck() }
         case .confirming:
             switch action {
             case .confirm: return confirm(&state, env)
@@ -102,64 +111,6 @@ enum CheckoutFeature {
         }
     }
 
-    /// What the session answered.
-    static func reduce(_ state: inout State, _ action: CheckoutAction, _ env: ShopEnvironment) -> Effect {
-        switch action {
-        case .presented(nil):
-            state.checkout = nil
-            state.shell.notice = Notice(.error, CheckoutMessages.message(for: .unableToInitialize))
-        case .presented(let options?):
-            guard var checkout = state.checkout else { return .none }
-            checkout.options = options
-            checkout.card = options.selectedPaymentMethod
-            checkout.shipTo = options.selectedContact
-            checkout.contact = options.selectedContact
-            state.checkout = checkout
-            let summary = CheckoutSheet.summaryItems(lines: checkout.order.lines, shipping: checkout.shippingMethod, env.shopProfile)
-            openSheet(&state, PaymentSheetState(merchantName: env.shopProfile.name, rowValues: [:], summaryItems: summary, phase: .reviewing))
-            if let contact = options.selectedContact {
-                // As Apple's sheet does, the preselected contact is checked before anything can be paid.
-                CheckoutSheet.setRowErrors(&state, CheckoutSheet.contactErrors(for: contact, env.shopProfile))
-            }
-            CheckoutSheet.refreshRows(&state)
-            if checkout.oneTap { requestAuthorization(&state, env) }
-        case .summaryUpdated(let items):
-            state.sheet?.summaryItems = items
-            CheckoutSheet.refreshRows(&state)
-        case .contactChecked(let update):
-            CheckoutSheet.setRowErrors(&state, update.errors)
-            state.sheet?.summaryItems = update.summaryItems
-            CheckoutSheet.refreshRows(&state)
-        case .processingStarted:
-            state.sheet?.phase = .processing
-        case .finished(.paid(let confirmation)):
-            guard let checkout = state.checkout else { return .none }
-            state.checkout = nil
-            state.sheet = nil
-            state.confirmation = confirmation
-            state.shell.route = [.productList, .confirmation]
-            let sessions = env.sessions
-            let close = Effect.run { _ in
-                await sessions.payment(checkout.sessionID)?.closeAfterPayment()
-                sessions.endPayment(checkout.sessionID)
-            }
-            return checkout.order.clearsCartOnSuccess ? .send(.request(.emptyCart)) + close : close
-        case .finished(.notPaid(let why)):
-            state.sheet?.phase = .reviewing
-            state.sheet?.failure = why
-            CheckoutSheet.refreshRows(&state)
-        case .sheetClosed(let didAuthorize):
-            return sheetClosed(&state, didAuthorize: didAuthorize, env)
-        case .walletChecked(let order, let oneTap, let canPay, let noticeBefore, let openOrders):
-            state.isCheckingWallet = false
-            if let held = heldByOpenOrders(&state, openOrders) { return held }
-            return walletChecked(&state, order, oneTap: oneTap, canPay: canPay, noticeBefore: noticeBefore, env)
-        case .productForOneTap(let product):
-            return buyNow(&state, product, env)
-        }
-        return .none
-    }
-
     static func openSheet(_ state: inout State, _ sheet: PaymentSheetState) {
         state.sheet = sheet
         if state.shell.screen != .paymentSheet { state.shell.push(.paymentSheet) }
@@ -202,7 +153,7 @@ enum CheckoutFeature {
     }
 
     /// Pay: "Authorizing…" and the confirmation prompt; Enter confirms, Esc cancels.
-    private static func requestAuthorization(_ state: inout State, _ env: ShopEnvironment) {
+    static func requestAuthorization(_ state: inout State, _ env: ShopEnvironment) {
         guard let sheet = state.sheet, sheet.isPayEnabled, let total = sheet.summaryItems.last else {
             if state.sheet?.offersCardSetup == true {
                 state.shell.notice = Notice(.error, CheckoutMessages.message(for: .networksNotSupported))
@@ -227,14 +178,18 @@ enum CheckoutFeature {
         guard let id = state.checkout?.sessionID else { return .none }
         state.sheet?.phase = .authorizing
         let sessions = env.sessions
+        let codes = env.dependencies.qrCodes
         return .run { send in
-            guard let outcome = await sessions.payment(id)?.authorize(processing: { send(.checkout(.processingStarted)) }) else { return }
+            guard let outcome = await sessions.payment(id)?.authorize(
+                processing: { send(.checkout(.processingStarted)) },
+                bankCheck: { url in send(.checkout(.bankCheckShown(url, codes.qrCode(for: url)))) }
+            ) else { return }
             send(.checkout(.finished(outcome)))
         }
     }
 
     /// Esc on the sheet: the session closes it, and `.sheetClosed` follows.
-    private static func dismiss(_ state: inout State, _ env: ShopEnvironment) -> Effect {
+    static func dismiss(_ state: inout State, _ env: ShopEnvironment) -> Effect {
         guard let id = state.checkout?.sessionID else {
             // The "Set up card" sheet: leaving it drops the checkout it was waiting to resume.
             state.sheetAwaits = nil
@@ -249,20 +204,4 @@ enum CheckoutFeature {
         }
     }
 
-    /// The sheet closed without a successful payment (success ends in `.finished(.paid)`).
-    ///
-    /// Never authorized: the screen below gets back the status it had before checkout. Authorized and
-    /// failed: that screen says the order was not paid and why, so the outcome outlives the sheet.
-    private static func sheetClosed(_ state: inout State, didAuthorize: Bool, _ env: ShopEnvironment) -> Effect {
-        guard let checkout = state.checkout else { return .none }
-        let lastStatus = state.sheet?.status
-        state.checkout = nil
-        state.sheet = nil
-        if state.shell.screen == .paymentSheet { state.shell.popScreen() }
-        state.shell.notice = didAuthorize
-            ? Notice(.error, "Not paid: \(lastStatus ?? "the payment did not go through.") Your cart is kept.")
-            : checkout.noticeBeforeCheckout
-        let sessions = env.sessions
-        return .run { _ in sessions.endPayment(checkout.sessionID) }
-    }
 }

@@ -11,11 +11,22 @@ public struct ChargeAttempt: Equatable, Sendable {
     var token: PaymentToken?
 }
 
+/// What placing an order needs from the sheet while the card's bank checks the payment (3-D Secure).
+struct BankCheckHooks: Sendable {
+    /// Shows the bank's page (its address) to the shopper.
+    var show: @MainActor @Sendable (String) -> Void
+    /// Waits `duration` before the next look; true when the shopper left the check instead (Esc).
+    var waitOrLeave: @MainActor @Sendable (Duration) async -> Bool
+}
+
 /// Turns an authorized payment into an order: a token from the provider, then the merchant
-/// backend's charge under an idempotency key, retried with the same key when it times out.
+/// backend's charge under an idempotency key, retried with the same key when it times out, and asked again with
+/// the same key while the card's bank checks it.
 struct OrderPlacement: Sendable {
     /// Number of times a timed-out charge is retried with the same idempotency key.
     static let timeoutRetries = 2
+    /// The longest wait between two looks at a payment the bank is checking.
+    static let slowestBankCheckLook: Duration = .seconds(5)
 
     var provider: any PaymentProvider
     var backend: any MerchantBackend
@@ -25,7 +36,12 @@ struct OrderPlacement: Sendable {
     var customerID: String
 
     /// Places the order for `payment`; returns the outcome and the attempt to keep for the next Pay.
-    func place(_ payment: Payment, after previous: ChargeAttempt?) async -> (CheckoutOutcome, ChargeAttempt?) {
+    ///
+    /// Order of calls: a token (kept for a retry) → `processPayment` under the attempt's key → on a time-out, the
+    /// same again up to `timeoutRetries` times → on the bank's check, its page shown and the same key asked again,
+    /// backing off, until the check ends or the shopper leaves it (`abandonCharge`).
+    @MainActor
+    func place(_ payment: Payment, after previous: ChargeAttempt?, bankCheck: BankCheckHooks) async -> (CheckoutOutcome, ChargeAttempt?) {
         let draft = OrderDraft(
             lines: order.lines, totals: CheckoutSheet.totals(lines: order.lines, shipping: payment.shippingMethod, shop),
             shippingMethod: payment.shippingMethod, shippingContact: payment.shippingContact, customerID: customerID
@@ -42,24 +58,54 @@ struct OrderPlacement: Sendable {
             }
             attempt.token = token
         }
-        for _ in 0...Self.timeoutRetries {
+        var timeouts = 0
+        var shownCheck: String?
+        var wait = Duration.seconds(1)
+        while true {
             do {
                 let confirmation = try await backend.processPayment(token: token, order: draft, idempotencyKey: attempt.key)
-                return (.paid(ConfirmationState(
-                    orderNumber: confirmation.orderNumber, total: confirmation.total,
-                    itemCount: draft.lines.reduce(0) { $0 + $1.quantity },
-                    paymentDescription: payment.method.shortName,
-                    shipTo: payment.shippingContact.shipToLine,
-                    shippingMethodLabel: payment.shippingMethod.label
-                )), nil)
+                return (.paid(confirmed(confirmation, draft, payment)), nil)
             } catch .timedOut {
-                continue
+                timeouts += 1
+                if timeouts > Self.timeoutRetries { return (.notPaid(CheckoutMessages.message(for: MerchantBackendError.timedOut)), attempt) }
+            } catch .authenticationRequired(let url) {
+                if shownCheck != url {
+                    bankCheck.show(url)
+                    shownCheck = url
+                }
+                if await bankCheck.waitOrLeave(wait) { return await leaveBankCheck(attempt, draft, payment) }
+                wait = min(wait * 2, Self.slowestBankCheckLook)
             } catch {
                 // A definite answer: the next attempt is a new charge with a new key.
                 return (.notPaid(CheckoutMessages.message(for: error)), nil)
             }
         }
-        return (.notPaid(CheckoutMessages.message(for: MerchantBackendError.timedOut)), attempt)
+    }
+
+    /// The shopper left the bank's check: the charge is given up, unless it went through first.
+    @MainActor
+    private func leaveBankCheck(_ attempt: ChargeAttempt, _ draft: OrderDraft, _ payment: Payment) async -> (CheckoutOutcome, ChargeAttempt?) {
+        do throws(MerchantBackendError) {
+            guard try await backend.abandonCharge(idempotencyKey: attempt.key) == .paid, let token = attempt.token else {
+                return (.notPaid(DeclineReason.authenticationCanceled.message), nil)
+            }
+            // The check passed as the shopper left it: the order is paid, and the same key says so.
+            let confirmation = try await backend.processPayment(token: token, order: draft, idempotencyKey: attempt.key)
+            return (.paid(confirmed(confirmation, draft, payment)), nil)
+        } catch {
+            // Not known: the order stays open, shown as being checked, and the next Pay settles it.
+            return (.notPaid(CheckoutMessages.message(for: MerchantBackendError.timedOut)), attempt)
+        }
+    }
+
+    private func confirmed(_ confirmation: OrderConfirmation, _ draft: OrderDraft, _ payment: Payment) -> ConfirmationState {
+        ConfirmationState(
+            orderNumber: confirmation.orderNumber, total: confirmation.total,
+            itemCount: draft.lines.reduce(0) { $0 + $1.quantity },
+            paymentDescription: payment.method.shortName,
+            shipTo: payment.shippingContact.shipToLine,
+            shippingMethodLabel: payment.shippingMethod.label
+        )
     }
 
     /// The attempt for this charge: the previous one while the same charge is retried, a new key for anything else.

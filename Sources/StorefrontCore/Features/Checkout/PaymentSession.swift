@@ -23,12 +23,19 @@ public final class PaymentSession: PaymentAuthorizationControllerDelegate {
     private var placed: CheckoutOutcome?
     /// Told when an authorized payment's order starts being placed; set by `authorize(processing:)` for its call.
     private var processing: (@MainActor () -> Void)?
+    /// Told the address of the bank's check (3-D Secure) when a charge waits for one; set by `authorize`.
+    private var bankCheckShown: (@MainActor (String) -> Void)?
+    private let clock: any Clock<Duration>
+    /// Esc during the bank's check: wakes the wait between looks, so the charge is given up at once.
+    private let (leavings, leave) = AsyncStream<Void>.makeStream()
+    private var hasLeftBankCheck = false
 
     init(controller: any PaymentAuthorizationControlling, order: CheckoutOrder, shippingMethod: ShippingMethod, customerID: String, _ env: ShopEnvironment) {
         let dependencies = env.dependencies
         self.controller = controller
         self.shop = env.shopProfile
         self.shippingMethod = shippingMethod
+        self.clock = dependencies.clock
         self.placement = OrderPlacement(
             provider: dependencies.paymentProvider, backend: dependencies.merchantBackend, ids: dependencies.ids,
             shop: env.shopProfile, order: order, customerID: customerID
@@ -55,13 +62,44 @@ public final class PaymentSession: PaymentAuthorizationControllerDelegate {
 
     /// The shopper confirmed: the controller authorizes, and the outcome pairs its result with the order placed.
     /// `processing` is called once the payment is authorized and the order is being placed.
-    func authorize(processing: @escaping @MainActor () -> Void) async -> CheckoutOutcome {
+    func authorize(processing: @escaping @MainActor () -> Void, bankCheck: @escaping @MainActor (String) -> Void) async -> CheckoutOutcome {
         placed = nil
+        hasLeftBankCheck = false
         self.processing = processing
-        defer { self.processing = nil }
+        self.bankCheckShown = bankCheck
+        defer {
+            self.processing = nil
+            self.bankCheckShown = nil
+        }
         let result = await controller.authorize()
         if result.status == .success, case .paid(let confirmation)? = placed { return .paid(confirmation) }
         return .notPaid(result.errors.first ?? "The payment did not go through.")
+    }
+
+    /// Esc during the bank's check: the charge waiting for it is given up (unless it went through first).
+    func leaveBankCheck() {
+        hasLeftBankCheck = true
+        leave.yield()
+    }
+
+    /// Waits `duration` for the next look at the bank's check; true when the shopper left it meanwhile.
+    private func waitOrLeave(_ duration: Duration) async -> Bool {
+        if hasLeftBankCheck { return true }
+        let (clock, leavings) = (clock, leavings)
+        let left = await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                do { try await clock.sleep(for: duration) } catch { return false }
+                return false
+            }
+            group.addTask {
+                for await _ in leavings { return true }
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+        return left || hasLeftBankCheck
     }
 
     /// Esc on the sheet: the controller dismisses it. Returns whether a payment was authorized on it, which decides
@@ -95,7 +133,11 @@ public final class PaymentSession: PaymentAuthorizationControllerDelegate {
     public func paymentAuthorizationController(_ controller: any PaymentAuthorizationControlling, didAuthorizePayment payment: Payment) async -> PaymentAuthorizationResult {
         didAuthorize = true
         processing?()
-        let (outcome, attempt) = await placement.place(payment, after: attempt)
+        let hooks = BankCheckHooks(
+            show: { [weak self] url in self?.bankCheckShown?(url) },
+            waitOrLeave: { [weak self] duration in await self?.waitOrLeave(duration) ?? true }
+        )
+        let (outcome, attempt) = await placement.place(payment, after: attempt, bankCheck: hooks)
         self.attempt = attempt
         placed = outcome
         switch outcome {

@@ -1,4 +1,5 @@
 import ShopModels
+import ShopPorts
 
 /// The rows of the payment sheet, top to bottom.
 public enum PaymentSheetRow: Int, CaseIterable, Hashable, Sendable {
@@ -59,6 +60,21 @@ public enum CheckoutPhase: Equatable, Sendable {
     case authorizing
     /// Authorized; the provider and the shop are charging it.
     case processing
+    /// The card's bank wants the shopper to pass its check (3-D Secure) on its page before it charges.
+    case checkingWithBank(BankCheck)
+}
+
+/// The bank's check of a payment (3-D Secure): its page as a link and a QR code, while the shop waits for it.
+public struct BankCheck: Equatable, Sendable {
+    public var url: String
+    public var qrCode: QRCode?
+    /// Esc was pressed: the payment is being canceled at the provider.
+    public var isCanceling = false
+
+    public init(url: String, qrCode: QRCode?) {
+        self.url = url
+        self.qrCode = qrCode
+    }
 }
 
 /// The payment sheet, modelled on Apple Pay's.
@@ -116,7 +132,17 @@ public struct PaymentSheetState: Equatable, Sendable {
     }
 
     /// A payment is in flight: keys wait, the spinner turns.
-    public var isBusy: Bool { phase == .authorizing || phase == .processing }
+    public var isBusy: Bool {
+        switch phase {
+        case .authorizing, .processing, .checkingWithBank: true
+        case .needsCard, .reviewing, .choosing, .confirming: false
+        }
+    }
+
+    /// The bank's check the sheet waits for, if it waits for one.
+    public var bankCheck: BankCheck? {
+        if case .checkingWithBank(let check) = phase { check } else { nil }
+    }
 
     public var offersCardSetup: Bool { phase == .needsCard }
 
@@ -125,6 +151,7 @@ public struct PaymentSheetState: Equatable, Sendable {
         switch phase {
         case .confirming, .authorizing: "Authorizing…"
         case .processing: "Processing…"
+        case .checkingWithBank(let check): check.isCanceling ? "Canceling the payment…" : "Waiting for your bank's check…"
         case .needsCard: failure
         case .reviewing, .choosing: failure ?? (hasEveryChoice ? nil : attention?.reason)
         }
@@ -132,7 +159,7 @@ public struct PaymentSheetState: Equatable, Sendable {
 
     public var isStatusError: Bool {
         switch phase {
-        case .confirming, .authorizing, .processing: false
+        case .confirming, .authorizing, .processing, .checkingWithBank: false
         case .needsCard, .reviewing, .choosing: failure != nil
         }
     }
@@ -141,7 +168,7 @@ public struct PaymentSheetState: Equatable, Sendable {
         guard hasEveryChoice, rowErrors.isEmpty else { return false }
         switch phase {
         case .reviewing, .choosing: return true
-        case .needsCard, .confirming, .authorizing, .processing: return false
+        case .needsCard, .confirming, .authorizing, .processing, .checkingWithBank: return false
         }
     }
 }
