@@ -5,6 +5,7 @@ import ShopPorts
 import ShopSandbox
 import StorefrontCore
 import StorefrontTesting
+import StorefrontUI
 import Testing
 
 /// The Swift Talk view-model episode: record states through the callback and compare sequences.
@@ -111,14 +112,35 @@ struct CheckoutFlowTests {
         #expect(try stack.orders.count(customer: nil) == 1)
     }
 
-    @Test func payingAgainAfterTheRetriesRanOutFindsTheChargeThatWentThrough() async throws {
-        let stack = TestStack()
-        // Two attempts get no answer; the third charges, but its answer is lost too.
+    /// Two attempts get no answer; the third charges, but its answer is lost too: the sheet waits, asking again.
+    private static func sheetAskingAfterTheRetriesRanOut(_ clock: TestClock<Duration>) async throws -> (ScriptedDriver, TestStack) {
+        let stack = TestStack(clock: clock)
         await stack.processor.inject(.timeoutBeforeCharging)
         await stack.processor.inject(.timeoutBeforeCharging)
         await stack.processor.inject(.timeoutAfterCharging)
         let driver = await ScriptedDriver(stack: stack)
-        try await driver.press("a,c,enter,p,enter")
+        try await driver.press("a,c,enter,p")
+        await driver.press(.enter, settle: false)
+        for _ in 0..<1_000 where driver.state.paymentSheet?.phase != .checkingPayment(isStopping: false) { await Task.yield() }
+        #expect(driver.state.paymentSheet?.status == "No answer yet: asking the payment service whether the payment went through. You are never charged twice.")
+        #expect(!(driver.state.paymentSheet?.isPayEnabled ?? true), "nothing invites a new payment until the shop knows")
+        return (driver, stack)
+    }
+
+    @Test func afterTheRetriesRanOutTheShopAsksAgainAndFindsTheChargeThatWentThrough() async throws {
+        let clock = TestClock()
+        let (driver, stack) = try await Self.sheetAskingAfterTheRetriesRanOut(clock)
+        await clock.advance(by: .seconds(1))
+        await driver.settle()
+        #expect(driver.state.screen == .confirmation, "status: \(driver.state.paymentSheet?.status ?? "none")")
+        #expect(await stack.processor.successfulCharges.count == 1)
+        #expect(await stack.processor.allCharges.count == 1, "one idempotency key for every attempt")
+    }
+
+    @Test func payingAgainAfterTheShoperStoppedWaitingFindsTheChargeThatWentThrough() async throws {
+        let clock = TestClock()
+        let (driver, stack) = try await Self.sheetAskingAfterTheRetriesRanOut(clock)
+        await driver.press(.escape)
         #expect(driver.state.paymentSheet?.status == "No answer yet on whether the payment went through; your orders show it as being checked. Paying again is safe: you are never charged twice.")
         try await driver.press("p,enter")
         #expect(driver.state.screen == .confirmation, "status: \(driver.state.paymentSheet?.status ?? "none")")

@@ -32,7 +32,7 @@ public enum Key: Hashable, Sendable, CustomStringConvertible {
 /// Which bindings apply: a screen, or a mode on top of one (search typing, a chooser, the prompt, help).
 public enum KeyContext: Int, Hashable, Sendable, CaseIterable {
     case productList, search, productDetail, cart, paymentSheet, chooser, authorizationPrompt
-    case confirmation, orders, orderDetail, account, form, cardLink, bankCheck, help
+    case confirmation, orders, orderDetail, account, form, cardLink, bankCheck, paymentCheck, help
 
     /// Borrows the state: an initializer owns its arguments, so taking it plainly copied the state on every key.
     public init(_ state: borrowing StorefrontState) {
@@ -46,6 +46,7 @@ public enum KeyContext: Int, Hashable, Sendable, CaseIterable {
             case .confirming?: self = .authorizationPrompt
             case .choosing?: self = .chooser
             case .checkingWithBank?: self = .bankCheck
+            case .checkingPayment?: self = .paymentCheck
             default: self = .paymentSheet
             }
         case .confirmation: self = .confirmation
@@ -129,6 +130,9 @@ public enum KeyBindings {
         KeyBinding(keys: [.escape], label: "Esc", action: .back, summary: "cancel", contexts: [.paymentSheet, .authorizationPrompt, .form, .cardLink], inFooter: true),
         KeyBinding(keys: [.escape], label: "Esc", action: .back, summary: "cancel payment", contexts: [.bankCheck], inFooter: true, appliesWhen: {
             !($0.paymentSheet?.bankCheck?.isCanceling ?? true)
+        }),
+        KeyBinding(keys: [.escape], label: "Esc", action: .back, summary: "stop waiting", contexts: [.paymentCheck], inFooter: true, appliesWhen: {
+            $0.paymentSheet?.phase == .checkingPayment(isStopping: false)
         }),
         KeyBinding(keys: [.escape], label: "Esc", action: .back, summary: "clear", contexts: [.search, .productList], inFooter: false),
         KeyBinding(keys: [.escape, .character("?")], label: "Esc", action: .back, summary: "close help", contexts: [.help], inFooter: true),

@@ -108,6 +108,15 @@ final class LocalStripe: @unchecked Sendable {
 
     /// A plain HTTP/1.0 GET over a socket, so asking the server needs no HTTP library.
     static func get(_ path: String, port: Int) throws -> [String: Any] {
+        let text = try exchange("GET \(path) HTTP/1.0\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(secretKey)\r\n\r\n", port: port)
+        guard let body = text.range(of: "\r\n\r\n").map({ text[$0.upperBound...] }),
+              let object = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
+        else { throw TmuxError(message: "no JSON from GET \(path): \(text.prefix(300))") }
+        return object
+    }
+
+    /// Sends `request` (a whole HTTP/1.0 request) to 127.0.0.1:`port` over a socket and returns the whole answer.
+    static func exchange(_ request: String, port: Int) throws -> String {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw TmuxError(message: "socket failed") }
         defer { close(descriptor) }
@@ -119,7 +128,6 @@ final class LocalStripe: @unchecked Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else { throw TmuxError(message: "cannot connect to 127.0.0.1:\(port)") }
-        let request = "GET \(path) HTTP/1.0\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(secretKey)\r\n\r\n"
         _ = request.withCString { send(descriptor, $0, strlen($0), 0) }
         var answer: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
@@ -128,11 +136,7 @@ final class LocalStripe: @unchecked Sendable {
             if count <= 0 { break }
             answer += buffer[0..<count]
         }
-        let text = String(decoding: answer, as: UTF8.self)
-        guard let body = text.range(of: "\r\n\r\n").map({ text[$0.upperBound...] }),
-              let object = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
-        else { throw TmuxError(message: "no JSON from GET \(path): \(text.prefix(300))") }
-        return object
+        return String(decoding: answer, as: UTF8.self)
     }
 }
 

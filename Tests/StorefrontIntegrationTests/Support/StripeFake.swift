@@ -75,27 +75,8 @@ final class StripeFake: @unchecked Sendable {
 
     /// A POST over a plain socket, as `LocalStripe.get` does; fails when the fake refuses the command.
     private func command(_ path: String, form: String) throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw TmuxError(message: "socket failed") }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw TmuxError(message: "cannot connect to the fake Stripe") }
         let request = "POST \(path) HTTP/1.0\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(form.utf8.count)\r\n\r\n\(form)"
-        _ = request.withCString { send(descriptor, $0, strlen($0), 0) }
-        var answer: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 16_384)
-        while true {
-            let count = recv(descriptor, &buffer, buffer.count, 0)
-            if count <= 0 { break }
-            answer += buffer[0..<count]
-        }
-        let text = String(decoding: answer, as: UTF8.self)
+        let text = try LocalStripe.exchange(request, port: port)
         guard text.hasPrefix("HTTP/1.1 200") || text.hasPrefix("HTTP/1.0 200") else {
             throw TmuxError(message: "the fake Stripe refused \(path): \(text.prefix(300))")
         }

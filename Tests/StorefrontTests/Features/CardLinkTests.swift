@@ -15,6 +15,17 @@ struct CardLinkTests {
         id: "pm_added", network: .visa, lastFour: "4242", expiry: CardExpiry(month: 12, year: 2030), displayName: "Expires 12/30"
     )
 
+    /// The card the page added is saved: the screen closes and says so.
+    private static func receiveTheCardSaved(_ store: TestStore) async {
+        await store.receive(.cardLink(.completed(card))) { $0.screens.cardLink?.phase = .saving }
+        await store.receive(.cardLink(.saved(card))) {
+            $0.screens.cardLink = nil
+            $0.cardPage = nil
+            $0.screens.route.removeLast()
+            $0.notice = Notice(.info, "Saved \(card.shortName).")
+        }
+    }
+
     private func store(_ page: CardPageStub, clock: any Clock<Duration> = ImmediateClock()) async -> (TestStore, TestStack) {
         var stack = TestStack(guestWallet: WalletContents(), clock: clock)
         stack.paymentProvider = PaymentProviderStub(cardPage: page)
@@ -35,13 +46,7 @@ struct CardLinkTests {
             $0.cardPage = Self.link
             $0.screens.cardLink = CardLinkState(url: Self.link.url, qrCode: code, phase: .waiting)
         }
-        await store.receive(.cardLink(.completed(Self.card))) { $0.screens.cardLink?.phase = .saving }
-        await store.receive(.cardLink(.saved(Self.card))) {
-            $0.screens.cardLink = nil
-            $0.cardPage = nil
-            $0.screens.route.removeLast()
-            $0.notice = Notice(.info, "Saved \(Self.card.shortName).")
-        }
+        await Self.receiveTheCardSaved(store)
         // The wallet's reload that follows belongs to the account screen's tests.
         await store.skipInFlightEffects()
         #expect(page.started == ["guest"])
@@ -72,13 +77,7 @@ struct CardLinkTests {
             $0.cardPage = second
             $0.screens.cardLink = CardLinkState(url: second.url, qrCode: codes.qrCode(for: second.url), phase: .waiting)
         }
-        await store.receive(.cardLink(.completed(Self.card))) { $0.screens.cardLink?.phase = .saving }
-        await store.receive(.cardLink(.saved(Self.card))) {
-            $0.screens.cardLink = nil
-            $0.cardPage = nil
-            $0.screens.route.removeLast()
-            $0.notice = Notice(.info, "Saved \(Self.card.shortName).")
-        }
+        await Self.receiveTheCardSaved(store)
         await store.skipInFlightEffects()
         #expect(page.looks == ["cs_test_1", "cs_test_2"])
     }

@@ -71,6 +71,8 @@ struct CheckoutPhaseTests {
         checkingWithBank.paymentSheet?.phase = .checkingWithBank(check)
         var canceling = check
         canceling.isCanceling = true
+        var checkingPayment = authorizing
+        checkingPayment.paymentSheet?.phase = .checkingPayment(isStopping: false)
 
         let (cardStore, cardSpy) = await store(supportsNetworks: false)
         await cardStore.setUp(.addToCart, .showCart, .pay, .moveDown)
@@ -118,6 +120,10 @@ struct CheckoutPhaseTests {
             ("checkingWithBank", sheetStore, checkingWithBank, [
                 Accepted(action: .back, startsEffect: true) { $0.paymentSheet?.phase = .checkingWithBank(canceling) },
             ]),
+            // Only Esc: the shop stops asking whether the unanswered charge went through.
+            ("checkingPayment", sheetStore, checkingPayment, [
+                Accepted(action: .back, startsEffect: true) { $0.paymentSheet?.phase = .checkingPayment(isStopping: true) },
+            ]),
         ]
 
         var checked = 0
@@ -140,7 +146,7 @@ struct CheckoutPhaseTests {
                 checked += 1
             }
         }
-        #expect(checked == 7 * Self.actions.count)
+        #expect(checked == 8 * Self.actions.count)
         #expect(sheetSpy.controllers.count == 1 && cardSpy.controllers.isEmpty)
     }
 

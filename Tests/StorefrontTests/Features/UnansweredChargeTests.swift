@@ -1,7 +1,9 @@
+import Clocks
 import ShopModels
 import ShopPorts
 import StorefrontCore
 import StorefrontTesting
+import StorefrontUI
 import Testing
 
 /// A charge whose answer was lost never leads to a second charge: the order stays in the shopper's orders as being
@@ -10,14 +12,18 @@ import Testing
 @Suite("Unanswered charges")
 struct UnansweredChargeTests {
     @Test func aNewSessionsPayFindsTheLostChargePaidAndChargesNothingMore() async throws {
-        let stack = TestStack()
+        let stack = TestStack(clock: TestClock())
         // Every attempt of the first session charges or not without an answer: the third one charges.
         await stack.processor.inject(.timeoutBeforeCharging)
         await stack.processor.inject(.timeoutBeforeCharging)
         await stack.processor.inject(.timeoutAfterCharging)
         let first = await ScriptedDriver(stack: stack)
-        try await first.press("a,c,enter,p,enter")
-        #expect(first.state.paymentSheet?.status?.hasPrefix("No answer yet") == true)
+        try await first.press("a,c,enter,p")
+        await first.press(.enter, settle: false)
+        for _ in 0..<1_000 where first.state.paymentSheet?.phase != .checkingPayment(isStopping: false) { await Task.yield() }
+        // The shopper stops waiting before the shop's next question: the order stays being checked.
+        await first.press(.escape)
+        #expect(first.state.paymentSheet?.status?.hasPrefix("No answer yet on whether") == true)
         #expect(await stack.processor.successfulCharges.count == 1)
         let open = try stack.orders.orders(customer: "guest", offset: 0, limit: 10)
         #expect(open.map(\.status) == [.unknown], "the order is shown to its shopper, never hidden")
@@ -86,5 +92,19 @@ struct UnansweredChargeTests {
             $0.screens.cartBadge = CartBadge(itemCount: $0.cart.itemCount, subtotal: $0.screens.cart.totals.subtotal)
         }
         await store.finish()
+    }
+
+    @Test func theSessionAsksAFewTimesBackingOffThenGivesTheQuestionBackToTheShopper() async throws {
+        var stack = TestStack(clock: ImmediateClock())
+        stack.paymentProvider = PaymentProviderStub()
+        // Three tries at once, then four more questions 1, 2, 4 and 8 s apart: never an answer.
+        let backend = MerchantBackendSpy(results: Array(repeating: .failure(.timedOut), count: 7))
+        stack.merchantBackend = backend
+        let driver = await ScriptedDriver(stack: stack)
+        try await driver.press("a,c,enter,p,enter")
+        #expect(backend.calls.count == 7)
+        #expect(Set(backend.calls.map(\.idempotencyKey)).count == 1, "always the same charge")
+        #expect(driver.state.paymentSheet?.phase == .reviewing)
+        #expect(driver.state.paymentSheet?.status?.hasPrefix("No answer yet on whether the payment went through") == true)
     }
 }

@@ -36,6 +36,8 @@ extension CheckoutFeature {
             state.sheet?.phase = .processing
         case .bankCheckShown(let url, let code):
             state.sheet?.phase = .checkingWithBank(BankCheck(url: url, qrCode: code))
+        case .checkingPayment:
+            state.sheet?.phase = .checkingPayment(isStopping: false)
         case .finished(.paid(let confirmation)):
             guard let checkout = state.checkout else { return .none }
             state.checkout = nil

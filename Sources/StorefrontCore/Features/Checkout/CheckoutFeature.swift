@@ -13,6 +13,8 @@ public enum CheckoutAction: Equatable, Sendable {
     case processingStarted
     /// The card's bank wants the shopper to pass its check at this address before it charges; with its QR code.
     case bankCheckShown(String, QRCode?)
+    /// A charge went unanswered: the shop asks the provider again, backing off, whether it went through.
+    case checkingPayment
     case finished(CheckoutOutcome)
     /// The sheet closed without a payment; whether one was authorized on it decides what is said.
     case sheetClosed(didAuthorize: Bool)
@@ -59,7 +61,13 @@ enum CheckoutFeature {
             check.isCanceling = true
             state.sheet?.phase = .checkingWithBank(check)
             let sessions = env.sessions
-            return .run { _ in sessions.payment(id)?.leaveBankCheck() }
+            return .run { _ in sessions.payment(id)?.stopWaiting() }
+        case .checkingPayment(let isStopping):
+            guard action == .back, !isStopping, let id = state.checkout?.sessionID else { return .none }
+            // Esc: the shop stops asking; the order stays "being checked", and the next Pay settles it first.
+            state.sheet?.phase = .checkingPayment(isStopping: true)
+            let sessions = env.sessions
+            return .run { _ in sessions.payment(id)?.stopWaiting() }
         case .confirming:
             switch action {
             case .confirm: return confirm(&state, env)
@@ -182,7 +190,8 @@ enum CheckoutFeature {
         return .run { send in
             guard let outcome = await sessions.payment(id)?.authorize(
                 processing: { send(.checkout(.processingStarted)) },
-                bankCheck: { url in send(.checkout(.bankCheckShown(url, codes.qrCode(for: url)))) }
+                bankCheck: { url in send(.checkout(.bankCheckShown(url, codes.qrCode(for: url)))) },
+                checking: { send(.checkout(.checkingPayment)) }
             ) else { return }
             send(.checkout(.finished(outcome)))
         }

@@ -11,11 +11,14 @@ public struct ChargeAttempt: Equatable, Sendable {
     var token: PaymentToken?
 }
 
-/// What placing an order needs from the sheet while the card's bank checks the payment (3-D Secure).
-struct BankCheckHooks: Sendable {
+/// What placing an order needs from the sheet while it waits: for the card's bank to check the payment (3-D
+/// Secure), or for the provider to say whether an unanswered charge went through.
+struct PlacementHooks: Sendable {
     /// Shows the bank's page (its address) to the shopper.
-    var show: @MainActor @Sendable (String) -> Void
-    /// Waits `duration` before the next look; true when the shopper left the check instead (Esc).
+    var showBankCheck: @MainActor @Sendable (String) -> Void
+    /// Says the shop is asking whether an unanswered charge went through.
+    var showChecking: @MainActor @Sendable () -> Void
+    /// Waits `duration` before the next look; true when the shopper stopped waiting instead (Esc).
     var waitOrLeave: @MainActor @Sendable (Duration) async -> Bool
 }
 
@@ -27,6 +30,9 @@ struct OrderPlacement: Sendable {
     static let timeoutRetries = 2
     /// The longest wait between two looks at a payment the bank is checking.
     static let slowestBankCheckLook: Duration = .seconds(5)
+    /// How many more times an unanswered charge is asked about, 1, 2, 4 and 8 s apart, before the sheet gives the
+    /// question back to the shopper (the order stays being checked, and the next Pay settles it first).
+    static let chargeLooks = 4
 
     var provider: any PaymentProvider
     var backend: any MerchantBackend
@@ -38,10 +44,11 @@ struct OrderPlacement: Sendable {
     /// Places the order for `payment`; returns the outcome and the attempt to keep for the next Pay.
     ///
     /// Order of calls: a token (kept for a retry) → `processPayment` under the attempt's key → on a time-out, the
-    /// same again up to `timeoutRetries` times → on the bank's check, its page shown and the same key asked again,
-    /// backing off, until the check ends or the shopper leaves it (`abandonCharge`).
+    /// same again at once up to `timeoutRetries` times, then backing off while the sheet says the shop is checking,
+    /// until an answer comes or the shopper stops waiting → on the bank's check, its page shown and the same key
+    /// asked again, backing off, until the check ends or the shopper leaves it (`abandonCharge`).
     @MainActor
-    func place(_ payment: Payment, after previous: ChargeAttempt?, bankCheck: BankCheckHooks) async -> (CheckoutOutcome, ChargeAttempt?) {
+    func place(_ payment: Payment, after previous: ChargeAttempt?, hooks: PlacementHooks) async -> (CheckoutOutcome, ChargeAttempt?) {
         let draft = OrderDraft(
             lines: order.lines, totals: CheckoutSheet.totals(lines: order.lines, shipping: payment.shippingMethod, shop),
             shippingMethod: payment.shippingMethod, shippingContact: payment.shippingContact, customerID: customerID
@@ -61,19 +68,28 @@ struct OrderPlacement: Sendable {
         var timeouts = 0
         var shownCheck: String?
         var wait = Duration.seconds(1)
+        var checkingWait = Duration.seconds(1)
         while true {
             do {
                 let confirmation = try await backend.processPayment(token: token, order: draft, idempotencyKey: attempt.key)
                 return (.paid(confirmed(confirmation, draft, payment)), nil)
             } catch .timedOut {
                 timeouts += 1
-                if timeouts > Self.timeoutRetries { return (.notPaid(CheckoutMessages.message(for: MerchantBackendError.timedOut)), attempt) }
+                guard timeouts > Self.timeoutRetries else { continue }
+                // Nothing invites a new payment until the provider says: the same key is asked again, backing off.
+                if timeouts == Self.timeoutRetries + 1 { hooks.showChecking() }
+                let hasAskedEnough = timeouts > Self.timeoutRetries + Self.chargeLooks
+                if hasAskedEnough { return (.notPaid(CheckoutMessages.message(for: MerchantBackendError.timedOut)), attempt) }
+                if await hooks.waitOrLeave(checkingWait) {
+                    return (.notPaid(CheckoutMessages.message(for: MerchantBackendError.timedOut)), attempt)
+                }
+                checkingWait *= 2
             } catch .authenticationRequired(let url) {
                 if shownCheck != url {
-                    bankCheck.show(url)
+                    hooks.showBankCheck(url)
                     shownCheck = url
                 }
-                if await bankCheck.waitOrLeave(wait) { return await leaveBankCheck(attempt, draft, payment) }
+                if await hooks.waitOrLeave(wait) { return await leaveBankCheck(attempt, draft, payment) }
                 wait = min(wait * 2, Self.slowestBankCheckLook)
             } catch {
                 // A definite answer: the next attempt is a new charge with a new key.

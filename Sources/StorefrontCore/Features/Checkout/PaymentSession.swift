@@ -25,10 +25,12 @@ public final class PaymentSession: PaymentAuthorizationControllerDelegate {
     private var processing: (@MainActor () -> Void)?
     /// Told the address of the bank's check (3-D Secure) when a charge waits for one; set by `authorize`.
     private var bankCheckShown: (@MainActor (String) -> Void)?
+    /// Told when the shop starts asking whether an unanswered charge went through; set by `authorize`.
+    private var checkingShown: (@MainActor () -> Void)?
     private let clock: any Clock<Duration>
-    /// Esc during the bank's check: wakes the wait between looks, so the charge is given up at once.
+    /// Esc while the sheet waits (a bank's check, an unanswered charge): wakes the wait between looks at once.
     private let (leavings, leave) = AsyncStream<Void>.makeStream()
-    private var hasLeftBankCheck = false
+    private var hasStoppedWaiting = false
 
     init(controller: any PaymentAuthorizationControlling, order: CheckoutOrder, shippingMethod: ShippingMethod, customerID: String, _ env: ShopEnvironment) {
         let dependencies = env.dependencies
@@ -62,29 +64,34 @@ public final class PaymentSession: PaymentAuthorizationControllerDelegate {
 
     /// The shopper confirmed: the controller authorizes, and the outcome pairs its result with the order placed.
     /// `processing` is called once the payment is authorized and the order is being placed.
-    func authorize(processing: @escaping @MainActor () -> Void, bankCheck: @escaping @MainActor (String) -> Void) async -> CheckoutOutcome {
+    func authorize(
+        processing: @escaping @MainActor () -> Void, bankCheck: @escaping @MainActor (String) -> Void, checking: @escaping @MainActor () -> Void
+    ) async -> CheckoutOutcome {
         placed = nil
-        hasLeftBankCheck = false
+        hasStoppedWaiting = false
         self.processing = processing
         self.bankCheckShown = bankCheck
+        self.checkingShown = checking
         defer {
             self.processing = nil
             self.bankCheckShown = nil
+            self.checkingShown = nil
         }
         let result = await controller.authorize()
         if result.status == .success, case .paid(let confirmation)? = placed { return .paid(confirmation) }
         return .notPaid(result.errors.first ?? "The payment did not go through.")
     }
 
-    /// Esc during the bank's check: the charge waiting for it is given up (unless it went through first).
-    func leaveBankCheck() {
-        hasLeftBankCheck = true
+    /// Esc while the sheet waits: a charge waiting for the bank's check is given up (unless it went through first);
+    /// an unanswered one is left to the next Pay, which settles it before anything else.
+    func stopWaiting() {
+        hasStoppedWaiting = true
         leave.yield()
     }
 
-    /// Waits `duration` for the next look at the bank's check; true when the shopper left it meanwhile.
+    /// Waits `duration` for the next look; true when the shopper stopped waiting meanwhile.
     private func waitOrLeave(_ duration: Duration) async -> Bool {
-        if hasLeftBankCheck { return true }
+        if hasStoppedWaiting { return true }
         let (clock, leavings) = (clock, leavings)
         let left = await withTaskGroup(of: Bool.self) { group in
             group.addTask {
@@ -99,7 +106,7 @@ public final class PaymentSession: PaymentAuthorizationControllerDelegate {
             group.cancelAll()
             return first
         }
-        return left || hasLeftBankCheck
+        return left || hasStoppedWaiting
     }
 
     /// Esc on the sheet: the controller dismisses it. Returns whether a payment was authorized on it, which decides
@@ -133,11 +140,12 @@ public final class PaymentSession: PaymentAuthorizationControllerDelegate {
     public func paymentAuthorizationController(_ controller: any PaymentAuthorizationControlling, didAuthorizePayment payment: Payment) async -> PaymentAuthorizationResult {
         didAuthorize = true
         processing?()
-        let hooks = BankCheckHooks(
-            show: { [weak self] url in self?.bankCheckShown?(url) },
+        let hooks = PlacementHooks(
+            showBankCheck: { [weak self] url in self?.bankCheckShown?(url) },
+            showChecking: { [weak self] in self?.checkingShown?() },
             waitOrLeave: { [weak self] duration in await self?.waitOrLeave(duration) ?? true }
         )
-        let (outcome, attempt) = await placement.place(payment, after: attempt, bankCheck: hooks)
+        let (outcome, attempt) = await placement.place(payment, after: attempt, hooks: hooks)
         self.attempt = attempt
         placed = outcome
         switch outcome {

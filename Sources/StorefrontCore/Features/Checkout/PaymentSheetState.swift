@@ -62,6 +62,9 @@ public enum CheckoutPhase: Equatable, Sendable {
     case processing
     /// The card's bank wants the shopper to pass its check (3-D Secure) on its page before it charges.
     case checkingWithBank(BankCheck)
+    /// A charge went unanswered: the shop asks the provider whether it went through, and Pay waits for the answer.
+    /// `isStopping` once Esc asked the shop to stop asking (the next Pay settles it first).
+    case checkingPayment(isStopping: Bool)
 }
 
 /// The bank's check of a payment (3-D Secure): its page as a link and a QR code, while the shop waits for it.
@@ -134,7 +137,7 @@ public struct PaymentSheetState: Equatable, Sendable {
     /// A payment is in flight: keys wait, the spinner turns.
     public var isBusy: Bool {
         switch phase {
-        case .authorizing, .processing, .checkingWithBank: true
+        case .authorizing, .processing, .checkingWithBank, .checkingPayment: true
         case .needsCard, .reviewing, .choosing, .confirming: false
         }
     }
@@ -152,6 +155,7 @@ public struct PaymentSheetState: Equatable, Sendable {
         case .confirming, .authorizing: "Authorizing…"
         case .processing: "Processing…"
         case .checkingWithBank(let check): check.isCanceling ? "Canceling the payment…" : "Waiting for your bank's check…"
+        case .checkingPayment: "No answer yet: asking the payment service whether the payment went through. You are never charged twice."
         case .needsCard: failure
         case .reviewing, .choosing: failure ?? (hasEveryChoice ? nil : attention?.reason)
         }
@@ -159,7 +163,7 @@ public struct PaymentSheetState: Equatable, Sendable {
 
     public var isStatusError: Bool {
         switch phase {
-        case .confirming, .authorizing, .processing, .checkingWithBank: false
+        case .confirming, .authorizing, .processing, .checkingWithBank, .checkingPayment: false
         case .needsCard, .reviewing, .choosing: failure != nil
         }
     }
@@ -168,7 +172,7 @@ public struct PaymentSheetState: Equatable, Sendable {
         guard hasEveryChoice, rowErrors.isEmpty else { return false }
         switch phase {
         case .reviewing, .choosing: return true
-        case .needsCard, .confirming, .authorizing, .processing, .checkingWithBank: return false
+        case .needsCard, .confirming, .authorizing, .processing, .checkingWithBank, .checkingPayment: return false
         }
     }
 }
