@@ -29,7 +29,8 @@ public final class PaymentSession: PaymentAuthorizationControllerDelegate {
     private var checkingShown: (@MainActor () -> Void)?
     private let clock: any Clock<Duration>
     /// Esc while the sheet waits (a bank's check, an unanswered charge): wakes the wait between looks at once.
-    private let (leavings, leave) = AsyncStream<Void>.makeStream()
+    /// A fresh stream per payment, so an Esc of an earlier one is never taken for this one's.
+    private var (leavings, leave) = AsyncStream<Void>.makeStream()
     private var hasStoppedWaiting = false
 
     init(controller: any PaymentAuthorizationControlling, order: CheckoutOrder, shippingMethod: ShippingMethod, customerID: String, _ env: ShopEnvironment) {
@@ -69,6 +70,8 @@ public final class PaymentSession: PaymentAuthorizationControllerDelegate {
     ) async -> CheckoutOutcome {
         placed = nil
         hasStoppedWaiting = false
+        leave.finish()
+        (leavings, leave) = AsyncStream<Void>.makeStream()
         self.processing = processing
         self.bankCheckShown = bankCheck
         self.checkingShown = checking
