@@ -168,4 +168,14 @@ struct StripeCardPageEndToEndTests {
         try terminal.press("o")
         try terminal.waitFor("0 total")
     }
+
+    @Test func aCardThatFailsTheBanksCheckIsNotChargedAndTheSheetSaysSo() throws {
+        let fake = try StripeFake()
+        let terminal = try TmuxTerminal(columns: 100, rows: 40, environment: Self.environment(base: fake.base, rawCardData: false))
+        try Self.sheetWithACardFromStripesPage(terminal, fake, card: "4000002500003155")
+        let intent = try Self.payIntoTheBankCheck(terminal, fake)
+        try fake.authenticate(intent, succeed: false)
+        try terminal.waitFor("Your bank's check of this payment did not succeed", timeout: .seconds(30))
+        #expect(try fake.objects("payment_intents").map { $0["status"] as? String } == ["requires_payment_method"])
+    }
 }

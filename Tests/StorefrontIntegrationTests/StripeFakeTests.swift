@@ -149,4 +149,20 @@ struct StripeFakeTests {
         let intents = try fake.objects("payment_intents")
         #expect(intents.map { "\($0["amount"] ?? "") \($0["currency"] ?? "")" } == ["1500 jpy"], "¥1,500 is 1500 in Stripe's units; 5.124 KWD was never sent")
     }
+
+    @Test func aRefusedKeyIsToldWithoutQuotingIt() async throws {
+        let fake = try StripeFake()
+        try fake.refuseTheKey()
+        try await Self.withStripe(fake) { provider, _ in
+            let pages = try #require(provider.hostedCardSetup)
+            do throws(PaymentProviderError) {
+                _ = try await pages.startCardSetup(forCustomer: "guest")
+                Issue.record("a refused key opens no card page")
+            } catch {
+                #expect(error == .unavailable("Stripe refused the shop's key"))
+                #expect(!"\(error)".contains(StripeFake.secretKey))
+            }
+        }
+        #expect(try fake.requests().map(\.status) == [401], "the customer's creation was refused, and nothing after it was sent")
+    }
 }

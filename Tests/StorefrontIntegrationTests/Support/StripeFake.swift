@@ -73,6 +73,11 @@ final class StripeFake: @unchecked Sendable {
         try command("/_fake/payment_intents/\(id)/authenticate", form: "result=\(succeed ? "succeed" : "fail")")
     }
 
+    /// From now on every request is answered 401, quoting the secret key as Stripe's "Invalid API Key provided" does.
+    func refuseTheKey() throws {
+        try command("/_fake/unauthorized", form: "")
+    }
+
     /// A POST over a plain socket, as `LocalStripe.get` does; fails when the fake refuses the command.
     private func command(_ path: String, form: String) throws {
         let request = "POST \(path) HTTP/1.0\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(form.utf8.count)\r\n\r\n\(form)"
