@@ -37,8 +37,8 @@ public actor LiveMerchantBackend: MerchantBackend {
         reached(.afterReserving)
         if order.totals.total != draft.totals.total { throw .idempotencyMismatch }
         switch order.status {
-        case .paid: return OrderConfirmation(orderNumber: order.number, total: order.totals.total)
-        case .declined, .canceled:
+        case _ where order.status.wasCharged: return OrderConfirmation(orderNumber: order.number, total: order.totals.total)
+        case .declined, .voided:
             // The same key gives the first result: the reason the provider filed, when it filed one.
             if case .declined(let reason)? = try? await processor.recordedCharge(forKey: idempotencyKey)?.outcome { throw .declined(reason) }
             throw .declined(.generic)
@@ -58,7 +58,7 @@ public actor LiveMerchantBackend: MerchantBackend {
             // The bank's check decides: the order stays open (charging), and the same key asks again how it stands.
             throw .authenticationRequired(url: url)
         } catch {
-            try? await orders.finish(orderNumber: order.number, status: .canceled, failure: "\(error)")
+            try? await orders.finish(orderNumber: order.number, status: .voided, failure: "\(error)")
             throw error
         }
         reached(.afterCharging)
@@ -171,7 +171,7 @@ public actor LiveMerchantBackend: MerchantBackend {
         var failure: String?
         switch outcome {
         case .succeeded: status = .paid
-        case .declined(.voided): status = .canceled; failure = "never charged"
+        case .declined(.voided): status = .voided; failure = "never charged"
         case .declined(let reason): status = .declined; failure = reason.message
         }
         try await orders.finish(orderNumber: order.number, status: status, failure: failure)

@@ -1,26 +1,43 @@
 import Foundation
 
 /// Where an order stands.
+///
+/// A charge first: `charging`, then `paid`, `declined`, `voided` (settled as never charged) or `unknown` (no
+/// answer yet). Then what happens to a paid order (`OrderLifecycle` decides what may follow what): `shipped`,
+/// `delivered`, `canceled` (before shipping, refunded in full), `refunded` and `partiallyRefunded`.
 public enum OrderStatus: String, Hashable, Sendable, Codable, CaseIterable {
-    case charging, paid, declined, canceled, unknown
+    case charging, paid, declined, voided, unknown
+    case shipped, delivered, canceled, refunded, partiallyRefunded
 
     /// Statuses an order can still move on from: a charge under way, or one whose outcome is not known.
     public var isOpen: Bool { self == .charging || self == .unknown }
 
-    /// The shopper's orders list shows it: paid, or its payment being checked (never hidden, so nothing invites
-    /// paying for it again); a declined or canceled attempt is not an order.
-    public var isShownToItsShopper: Bool { self == .paid || isOpen }
+    /// The order was paid, whatever happened to it since: its charge went through.
+    public var wasCharged: Bool {
+        switch self {
+        case .paid, .shipped, .delivered, .canceled, .refunded, .partiallyRefunded: true
+        case .charging, .declined, .voided, .unknown: false
+        }
+    }
+
+    /// The shopper's orders list shows it: every order that was paid or may have been, its payment being checked
+    /// included (never hidden, so nothing invites paying for it again); a declined or voided attempt is not an order.
+    public var isShownToItsShopper: Bool { self != .declined && self != .voided }
 
     /// The statuses `isShownToItsShopper`, as the databases' queries name them.
     public static let shownToTheirShopper: [OrderStatus] = allCases.filter(\.isShownToItsShopper)
 
     public var displayName: String {
         switch self {
-        case .charging: "Payment being checked"
+        case .charging, .unknown: "Payment being checked"
         case .paid: "Paid"
         case .declined: "Declined"
+        case .voided: "Not charged"
+        case .shipped: "Shipped"
+        case .delivered: "Delivered"
         case .canceled: "Canceled"
-        case .unknown: "Payment being checked"
+        case .refunded: "Refunded"
+        case .partiallyRefunded: "Partly refunded"
         }
     }
 }

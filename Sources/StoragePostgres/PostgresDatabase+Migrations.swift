@@ -10,7 +10,7 @@ extension PostgresDatabase {
 
     /// Every schema step, in order. A step, once shipped, is never edited: changes are new steps.
     ///
-    /// The tables are SQLite's (migrations v1–v6 of `SQLiteDatabase`) in PostgreSQL's types, with
+    /// The tables are SQLite's (migrations v1–v7 of `SQLiteDatabase`) in PostgreSQL's types, with
     /// one difference: search is a `tsvector` of the words SQLite's FTS5 index holds, under a GIN index.
     static let migrations: [Migration] = [
         Migration(identifier: "v1-shop", sql: [
@@ -174,6 +174,8 @@ extension PostgresDatabase {
             """,
             "INSERT INTO shop_install (singleton, id) VALUES (1, md5(random()::text || clock_timestamp()::text))",
         ]),
+        // "canceled" now means a paid order canceled (and refunded); an attempt settled as never charged is "voided".
+        Migration(identifier: "v7-voided-attempts", sql: ["UPDATE orders SET status = 'voided' WHERE status = 'canceled'"]),
     ]
 
     /// A constant for `pg_advisory_xact_lock`, so two hosts starting at once migrate one after the other.

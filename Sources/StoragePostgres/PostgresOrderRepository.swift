@@ -97,8 +97,8 @@ public final class PostgresOrderRepository: OrderRepository {
                 else { return }
                 let settle: String? = switch status {
                 case .paid: "reserved = reserved - l.quantity, sold = sold + l.quantity"
-                case .declined, .canceled: "reserved = reserved - l.quantity, on_hand = on_hand + l.quantity"
-                case .charging, .unknown: nil
+                case .declined, .voided: "reserved = reserved - l.quantity, on_hand = on_hand + l.quantity"
+                default: nil
                 }
                 if let settle {
                     // One statement for every line; lines of one product are summed first so each stock row changes once.

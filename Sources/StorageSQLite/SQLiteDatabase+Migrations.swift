@@ -162,6 +162,10 @@ extension SQLiteDatabase {
                 INSERT INTO shop_install (singleton, id) VALUES (1, lower(hex(randomblob(16))));
                 """)
         }
+        migrator.registerMigration("v7-voided-attempts") { db in
+            // "canceled" now means a paid order canceled (and refunded); an attempt settled as never charged is "voided".
+            try db.execute(sql: "UPDATE orders SET status = 'voided' WHERE status = 'canceled'")
+        }
         return migrator
     }
 }

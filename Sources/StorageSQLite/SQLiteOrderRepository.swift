@@ -61,11 +61,11 @@ public final class SQLiteOrderRepository: OrderRepository {
                 for line in lines {
                     try db.execute(sql: "UPDATE stock SET reserved = reserved - ?, sold = sold + ? WHERE product_id = ?", arguments: [line.quantity, line.quantity, line.productId])
                 }
-            case .declined, .canceled:
+            case .declined, .voided:
                 for line in lines {
                     try db.execute(sql: "UPDATE stock SET reserved = reserved - ?, on_hand = on_hand + ? WHERE product_id = ?", arguments: [line.quantity, line.quantity, line.productId])
                 }
-            case .charging, .unknown:
+            default:
                 break
             }
             try db.execute(sql: "UPDATE orders SET status = ?, failure = ? WHERE number = ?", arguments: [status.rawValue, failure, orderNumber])

@@ -42,7 +42,7 @@ struct FaultTests {
         switch step {
         case .afterReserving:
             #expect(charges.allSatisfy { $0["outcome"] as String == "declined:voided" }, "never charged: only the settlement's void is filed")
-            #expect(status == "canceled", "never charged: the reservation is released")
+            #expect(status == "voided", "never charged: the reservation is released")
         case .afterCharging, .afterRecording:
             #expect(charges.count == 1)
             #expect(status == "paid", "a charged order is never lost")
@@ -98,7 +98,7 @@ struct StoppedBuyerTests {
         var environment = ProcessInfo.processInfo.environment
         environment["STOREFRONT_SETTLE_AFTER_SECONDS"] = "0"
         #expect(try Subprocess.run(try BuiltProduct.requireStorefront(), ["headless", "--data-dir", directory, "--keys", "o"], environment: environment).status == 0)
-        #expect(try rows(directory).orders.map { $0["status"] as String } == ["canceled"])
+        #expect(try rows(directory).orders.map { $0["status"] as String } == ["voided"])
 
         #expect(resume(buyer) == 0)
         let frame = try String(contentsOfFile: output, encoding: .utf8)
@@ -106,7 +106,7 @@ struct StoppedBuyerTests {
         #expect(!frame.contains("Thank you"))
         let (charges, orders, stock) = try rows(directory)
         #expect(charges.map { $0["outcome"] as String } == ["declined:voided"], "no money moved")
-        #expect(orders.map { $0["status"] as String } == ["canceled"])
+        #expect(orders.map { $0["status"] as String } == ["voided"])
         for row in stock {
             let id: String = row["product_id"]
             #expect((row["on_hand"] as Int) + (row["reserved"] as Int) + (row["sold"] as Int) == FaultTests.initialStock[id])

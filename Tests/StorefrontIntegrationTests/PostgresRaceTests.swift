@@ -56,7 +56,7 @@ struct PostgresRaceTests {
             WHERE c.outcome = 'succeeded' AND (o.status IS NULL OR o.status <> 'paid')
             """)
         #expect(stray.isEmpty, "succeeded charges without a paid order: \(stray)")
-        let open = try fixture.rows("SELECT number || ' ' || status FROM orders WHERE status NOT IN ('paid', 'canceled', 'declined')")
+        let open = try fixture.rows("SELECT number || ' ' || status FROM orders WHERE status NOT IN ('paid', 'voided', 'declined')")
         #expect(open.isEmpty, "orders left open: \(open)")
     }
 

@@ -98,7 +98,7 @@ struct ReconciliationTests {
         let settled = try await backend.reconcile().settled
         #expect(settled.map(\.number) == [charged.number, never.number, declined.number])
         #expect(try await fixture.orders.order(number: charged.number)?.status == .paid)
-        #expect(try await fixture.orders.order(number: never.number)?.status == .canceled)
+        #expect(try await fixture.orders.order(number: never.number)?.status == .voided)
         #expect(try await fixture.orders.order(number: declined.number)?.status == .declined)
         #expect(try await fixture.orders.order(number: young.number)?.status == .charging, "a younger order may be another process's, mid-charge")
         #expect(try fixture.stock("hoodie-root") == (2, 0, 1))

@@ -204,8 +204,8 @@ struct StripeAdapterTests {
             #expect(settlement.settled.map(\.number) == [paid.number, filed.number, never.number])
             #expect(settlement.leftOpen.isEmpty)
             #expect(try await fixture.orders.order(number: paid.number)?.status == .paid)
-            #expect(try await fixture.orders.order(number: filed.number)?.status == .canceled)
-            #expect(try await fixture.orders.order(number: never.number)?.status == .canceled)
+            #expect(try await fixture.orders.order(number: filed.number)?.status == .voided)
+            #expect(try await fixture.orders.order(number: never.number)?.status == .voided)
             #expect(try await references.paymentReference(forOrderKey: "never") == "void")
             // A late charge of a settled order gets nothing.
             #expect(try await processor.charge(ChargeRequest(tokenID: token.id, amount: filed.totals.total, idempotencyKey: "filed", orderNumber: filed.number, customerID: "guest")).outcome == .declined(.voided))

@@ -142,7 +142,7 @@ struct StripeEndToEndTests {
         #expect(orders.first?["payment_reference"] == intents.first?["id"] as? String)
         switch step {
         case "after-filing-intent":
-            #expect(orders.first?["status"] == "canceled", "never confirmed: settled as not charged")
+            #expect(orders.first?["status"] == "voided", "never confirmed: settled as not charged")
             #expect(intents.first?["status"] as? String == "canceled", "and the PaymentIntent can no longer be confirmed")
         default:
             #expect(orders.first?["status"] == "paid", "a charged order is never lost")

@@ -55,9 +55,9 @@ extension Layout {
 
     static func statusStyle(_ status: OrderStatus) -> Style {
         switch status {
-        case .paid: Style(.success)
-        case .declined, .canceled, .unknown: Style(.error)
-        default: Style(.dim)
+        case .paid, .shipped, .delivered: Style(.success)
+        case .declined, .voided, .unknown, .charging: Style(.error)
+        case .canceled, .refunded, .partiallyRefunded: Style(.dim)
         }
     }
 

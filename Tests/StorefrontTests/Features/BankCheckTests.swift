@@ -39,7 +39,7 @@ struct BankCheckTests {
         let clock = TestClock()
         var stack = TestStack(clock: clock)
         stack.paymentProvider = PaymentProviderStub()
-        let backend = MerchantBackendSpy(results: [.failure(.authenticationRequired(url: Self.check))], abandons: [.success(.canceled)])
+        let backend = MerchantBackendSpy(results: [.failure(.authenticationRequired(url: Self.check))], abandons: [.success(.voided)])
         stack.merchantBackend = backend
         let driver = await ScriptedDriver(stack: stack, size: Size(columns: 100, rows: 40))
         try await driver.press("a,c,enter,p")
