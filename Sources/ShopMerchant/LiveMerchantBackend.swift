@@ -52,22 +52,22 @@ public actor LiveMerchantBackend: MerchantBackend {
             ))
         } catch .timedOut {
             // The charge may or may not have happened: the order stays open and a retry with the same key settles it.
-            try? await orders.finish(orderNumber: order.number, status: .unknown, failure: nil)
+            try? await orders.finish(orderNumber: order.number, status: .unknown, failure: nil, at: dates.now())
             throw .timedOut
         } catch .authenticationRequired(let url) {
             // The bank's check decides: the order stays open (charging), and the same key asks again how it stands.
             throw .authenticationRequired(url: url)
         } catch {
-            try? await orders.finish(orderNumber: order.number, status: .voided, failure: "\(error)")
+            try? await orders.finish(orderNumber: order.number, status: .voided, failure: "\(error)", at: dates.now())
             throw error
         }
         reached(.afterCharging)
         do {
             if case .declined(let reason) = charge.outcome {
-                try await orders.finish(orderNumber: order.number, status: .declined, failure: reason.message)
+                try await orders.finish(orderNumber: order.number, status: .declined, failure: reason.message, at: dates.now())
                 throw MerchantBackendError.declined(reason)
             }
-            try await orders.finish(orderNumber: order.number, status: .paid, failure: nil)
+            try await orders.finish(orderNumber: order.number, status: .paid, failure: nil, at: dates.now())
             reached(.afterRecording)
         } catch let error as MerchantBackendError {
             throw error
@@ -174,7 +174,7 @@ public actor LiveMerchantBackend: MerchantBackend {
         case .declined(.voided): status = .voided; failure = "never charged"
         case .declined(let reason): status = .declined; failure = reason.message
         }
-        try await orders.finish(orderNumber: order.number, status: status, failure: failure)
+        try await orders.finish(orderNumber: order.number, status: status, failure: failure, at: dates.now())
         return status
     }
 

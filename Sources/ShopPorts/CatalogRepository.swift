@@ -21,6 +21,8 @@ public protocol OrderHistory: Sendable {
     func count(customer: String?) async throws -> Int
     func orders(customer: String?, offset: Int, limit: Int) async throws -> [Order]
     func order(number: String) async throws -> Order?
+    /// The order's history, oldest first: append-only, written in the same transaction as each change.
+    func events(orderNumber: String) async throws -> [OrderEvent]
 }
 
 /// A storage failure that the shopper should be told about in plain words.
@@ -52,10 +54,18 @@ public struct StorageError: Error, Equatable, Sendable, CustomStringConvertible 
 public protocol OrderRepository: OrderHistory {
     /// Starts an order for `draft`, or returns the order already started with this key.
     func begin(_ draft: OrderDraft, idempotencyKey: String, tokenID: String, paymentDescription: String, placedAt: Date) async throws(OrderRepositoryError) -> Order
-    /// Records how the charge ended and settles the reserved stock.
-    func finish(orderNumber: String, status: OrderStatus, failure: String?) async throws(OrderRepositoryError)
+    /// Records how the charge ended, at `at`, and settles the reserved stock; its event joins the order's history in
+    /// the same transaction.
+    func finish(orderNumber: String, status: OrderStatus, failure: String?, at: Date) async throws(OrderRepositoryError)
     /// Orders whose charge has not been settled (the process stopped, or the provider did not answer).
     func unsettledOrders() async throws -> [UnsettledOrder]
+}
+
+extension OrderRepository {
+    /// `finish`, its event stamped now: for tests and tools that keep no clock of their own.
+    public func finish(orderNumber: String, status: OrderStatus, failure: String?) async throws(OrderRepositoryError) {
+        try await finish(orderNumber: orderNumber, status: status, failure: failure, at: Date())
+    }
 }
 
 /// A row of `orders` as both databases keep it; each adapter reads it its own way and builds

@@ -7,6 +7,7 @@ import Synchronization
 public final class InMemoryOrderRepository: OrderRepository {
     private let orders = Mutex<[Order]>([])
     private let keys = Mutex<[String: String]>([:])
+    private let history = Mutex<[String: [OrderEvent]]>([:])
 
     public init(orders: [Order] = []) {
         self.orders.withLock { $0 = orders }
@@ -28,13 +29,22 @@ public final class InMemoryOrderRepository: OrderRepository {
             return order
         }
         keys.withLock { $0[idempotencyKey] = order.number }
+        history.withLock { $0[order.number] = [OrderEvent(at: placedAt, actor: .shopper(draft.customerID), change: .placed(total: draft.totals.total))] }
         return order
     }
 
-    public func finish(orderNumber: String, status: OrderStatus, failure: String?) throws(OrderRepositoryError) {
-        orders.withLock { all in
-            if let index = all.firstIndex(where: { $0.number == orderNumber }) { all[index].status = status }
+    public func finish(orderNumber: String, status: OrderStatus, failure: String?, at: Date) throws(OrderRepositoryError) {
+        let settled = orders.withLock { all in
+            guard let index = all.firstIndex(where: { $0.number == orderNumber }), all[index].status.isOpen else { return false }
+            all[index].status = status
+            return true
         }
+        guard settled, let (actor, change) = OrderEventRecord.settlement(status, failure: failure) else { return }
+        history.withLock { $0[orderNumber, default: []].append(OrderEvent(at: at, actor: actor, change: change)) }
+    }
+
+    public func events(orderNumber: String) throws -> [OrderEvent] {
+        history.withLock { $0[orderNumber] ?? [] }
     }
 
     public func unsettledOrders() throws -> [UnsettledOrder] {

@@ -58,6 +58,7 @@ public final class PostgresOrderRepository: OrderRepository {
                                 \(lines.map(\.unitPrice.minorUnits))::int8[], \(lines.map(\.quantity))::int8[])
                          AS t (position, product_id, name, unit_price, quantity)
                     """, logger: PostgresDatabase.quiet)
+                try await Self.record(OrderEvent(at: placedAt, actor: .shopper(draft.customerID), change: .placed(total: totals.total)), of: number, on: connection)
                 return try await Self.written(number, currency: currency, on: connection)
             }
         } catch let error as OrderRepositoryError {
@@ -88,7 +89,7 @@ public final class PostgresOrderRepository: OrderRepository {
         }
     }
 
-    public func finish(orderNumber: String, status: OrderStatus, failure: String?) async throws(OrderRepositoryError) {
+    public func finish(orderNumber: String, status: OrderStatus, failure: String?, at: Date) async throws(OrderRepositoryError) {
         do {
             try await database.write { connection in
                 guard let written = try await connection.query("SELECT status FROM orders WHERE number = \(orderNumber) FOR UPDATE", logger: PostgresDatabase.quiet)
@@ -109,10 +110,37 @@ public final class PostgresOrderRepository: OrderRepository {
                         """, logger: PostgresDatabase.quiet)
                 }
                 try await connection.query("UPDATE orders SET status = \(status.rawValue), failure = \(failure) WHERE number = \(orderNumber)", logger: PostgresDatabase.quiet)
+                if let (actor, change) = OrderEventRecord.settlement(status, failure: failure) {
+                    try await Self.record(OrderEvent(at: at, actor: actor, change: change), of: orderNumber, on: connection)
+                }
             }
         } catch {
             throw .storage("\(error)")
         }
+    }
+
+    public func events(orderNumber: String) async throws -> [OrderEvent] {
+        let currency = currency
+        return try await database.read { connection in
+            var events: [OrderEvent] = []
+            let rows = try await connection.query(
+                "SELECT at, actor, kind, details FROM order_event WHERE order_number = \(orderNumber) ORDER BY sequence", logger: PostgresDatabase.quiet
+            )
+            for try await (at, actor, kind, details) in rows.decode((Double, String, String, String).self) {
+                events.append(try OrderEventRecord(actor: actor, kind: kind, details: details).event(at: Date(timeIntervalSince1970: at), currency: currency))
+            }
+            return events
+        }
+    }
+
+    /// Appends `event` to the order's history, in the transaction of the change it records (the order's row is locked).
+    static func record(_ event: OrderEvent, of orderNumber: String, on connection: PostgresConnection) async throws {
+        let record = OrderEventRecord(event)
+        try await connection.query("""
+            INSERT INTO order_event (order_number, sequence, at, actor, kind, details)
+            SELECT \(orderNumber), coalesce(max(sequence), 0) + 1, \(event.at.timeIntervalSince1970), \(record.actor), \(record.kind), \(record.details)
+            FROM order_event WHERE order_number = \(orderNumber)
+            """, logger: PostgresDatabase.quiet)
     }
 
     public func unsettledOrders() async throws -> [UnsettledOrder] {

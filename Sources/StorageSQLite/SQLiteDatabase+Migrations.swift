@@ -166,6 +166,34 @@ extension SQLiteDatabase {
             // "canceled" now means a paid order canceled (and refunded); an attempt settled as never charged is "voided".
             try db.execute(sql: "UPDATE orders SET status = 'voided' WHERE status = 'canceled'")
         }
+        migrator.registerMigration("v8-order-events") { db in
+            try db.execute(sql: """
+                -- Each order's history: written in the same transaction as each change, never updated or deleted.
+                CREATE TABLE order_event (
+                    order_number TEXT NOT NULL REFERENCES orders(number),
+                    sequence INTEGER NOT NULL,
+                    at REAL NOT NULL,
+                    actor TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    details TEXT NOT NULL DEFAULT '{}',
+                    PRIMARY KEY (order_number, sequence)
+                );
+                CREATE TRIGGER order_event_no_update BEFORE UPDATE ON order_event
+                BEGIN SELECT RAISE(ABORT, 'order_event is append-only'); END;
+                CREATE TRIGGER order_event_no_delete BEFORE DELETE ON order_event
+                BEGIN SELECT RAISE(ABORT, 'order_event is append-only'); END;
+                -- Orders placed before the history began get it from what their row says: placed, then settled.
+                INSERT INTO order_event (order_number, sequence, at, actor, kind, details)
+                SELECT number, 1, placed_at, 'shopper:' || customer, 'placed',
+                       json_object('total', subtotal + shipping + tax, 'currency', currency)
+                FROM orders;
+                INSERT INTO order_event (order_number, sequence, at, actor, kind, details)
+                SELECT number, 2, placed_at, CASE status WHEN 'paid' THEN 'provider' WHEN 'declined' THEN 'provider' ELSE 'system' END,
+                       CASE status WHEN 'paid' THEN 'charged' WHEN 'declined' THEN 'declined' WHEN 'voided' THEN 'voided' ELSE 'unanswered' END,
+                       CASE status WHEN 'declined' THEN json_object('reason', coalesce(failure, '')) ELSE '{}' END
+                FROM orders WHERE status IN ('paid', 'declined', 'voided', 'unknown');
+                """)
+        }
         return migrator
     }
 }

@@ -46,11 +46,12 @@ public final class SQLiteOrderRepository: OrderRepository {
                 try db.execute(sql: "INSERT INTO order_line (order_number, position, product_id, name, unit_price, quantity) VALUES (?, ?, ?, ?, ?, ?)",
                                arguments: [number, position, line.productID.rawValue, line.name, line.unitPrice.minorUnits, line.quantity])
             }
+            try Self.record(OrderEvent(at: placedAt, actor: .shopper(draft.customerID), change: .placed(total: draft.totals.total)), of: number, in: db)
             return try self.written(number, in: db)
         }
     }
 
-    public func finish(orderNumber: String, status: OrderStatus, failure: String?) async throws(OrderRepositoryError) {
+    public func finish(orderNumber: String, status: OrderStatus, failure: String?, at: Date) async throws(OrderRepositoryError) {
         try await write { db in
             guard let current = try String.fetchOne(db, sql: "SELECT status FROM orders WHERE number = ?", arguments: [orderNumber]).flatMap(OrderStatus.init(rawValue:)),
                   current.isOpen
@@ -69,7 +70,28 @@ public final class SQLiteOrderRepository: OrderRepository {
                 break
             }
             try db.execute(sql: "UPDATE orders SET status = ?, failure = ? WHERE number = ?", arguments: [status.rawValue, failure, orderNumber])
+            if let (actor, change) = OrderEventRecord.settlement(status, failure: failure) {
+                try Self.record(OrderEvent(at: at, actor: actor, change: change), of: orderNumber, in: db)
+            }
         }
+    }
+
+    public func events(orderNumber: String) async throws -> [OrderEvent] {
+        try await read { db in
+            try Row.fetchAll(db, sql: "SELECT at, actor, kind, details FROM order_event WHERE order_number = ? ORDER BY sequence", arguments: [orderNumber])
+                .map { row in
+                    try OrderEventRecord(actor: row["actor"], kind: row["kind"], details: row["details"])
+                        .event(at: Date(timeIntervalSince1970: row["at"]), currency: self.currency)
+                }
+        }
+    }
+
+    /// Appends `event` to the order's history, in the transaction of the change it records.
+    static func record(_ event: OrderEvent, of orderNumber: String, in db: Database) throws {
+        let record = OrderEventRecord(event)
+        let next = (try Int.fetchOne(db, sql: "SELECT MAX(sequence) FROM order_event WHERE order_number = ?", arguments: [orderNumber]) ?? 0) + 1
+        try db.execute(sql: "INSERT INTO order_event (order_number, sequence, at, actor, kind, details) VALUES (?, ?, ?, ?, ?, ?)",
+                       arguments: [orderNumber, next, event.at.timeIntervalSince1970, record.actor, record.kind, record.details])
     }
 
     public func unsettledOrders() async throws -> [UnsettledOrder] {

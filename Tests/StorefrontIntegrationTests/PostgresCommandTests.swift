@@ -171,7 +171,9 @@ struct PostgresCommandTests {
         let url = try PostgresServer.freshDatabase()
         let result = try storefront(["headless", "--database", url, "--no-migrate", "--keys", "q"])
         #expect(result.status == 74)
-        #expect(result.stderr.contains("lacks schema steps v1-shop, v6-shop-install, v7-voided-attempts; run `storefront db migrate --database URL` first"))
+        // Every step is missing, the first one named first; the list grows with each new step.
+        #expect(result.stderr.contains("lacks schema steps v1-shop, "), "\(result.stderr)")
+        #expect(result.stderr.contains("; run `storefront db migrate --database URL` first"))
     }
 
     @Test func aWrongPasswordIsRefusedWithoutRepeatingEitherPassword() throws {

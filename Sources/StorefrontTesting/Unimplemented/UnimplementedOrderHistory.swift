@@ -19,4 +19,9 @@ public struct UnimplementedOrderHistory: OrderHistory {
         unimplemented("OrderHistory", "order(number:)")
         throw Unimplemented(port: "OrderHistory")
     }
+
+    public func events(orderNumber: String) async throws -> [OrderEvent] {
+        unimplemented("OrderHistory", "events(orderNumber:)")
+        throw Unimplemented(port: "OrderHistory")
+    }
 }

@@ -95,8 +95,9 @@ struct CardLinkTests {
             $0.cardPage = Self.link
             $0.screens.cardLink = CardLinkState(url: Self.link.url, qrCode: code, phase: .waiting)
         }
-        // The first look found the page open; the next one waits on the clock, which is never moved.
-        await clock.advance(by: .zero)
+        // The first look finds the page open; the next one waits on the clock, which is never moved.
+        for _ in 0..<1_000 where page.looks.isEmpty { await Task.yield() }
+        try #require(page.looks == ["cs_test_1"])
         store.send(.back) {
             $0.screens.cardLink = nil
             $0.cardPage = nil
