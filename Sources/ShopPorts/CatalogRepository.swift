@@ -59,6 +59,30 @@ public protocol OrderRepository: OrderHistory {
     func finish(orderNumber: String, status: OrderStatus, failure: String?, at: Date) async throws(OrderRepositoryError)
     /// Orders whose charge has not been settled (the process stopped, or the provider did not answer).
     func unsettledOrders() async throws -> [UnsettledOrder]
+    /// Applies `change` to order `number`, as `actor`, at `at`: the order's lifecycle, rebuilt from its history,
+    /// decides whether it may follow, and the new status and its event are written in one transaction.
+    /// `expected` is the status the caller saw; an order that moved on since is refused as `.changed`, so of two
+    /// changes racing for one order exactly one is made.
+    func apply(_ change: OrderChange, toOrder number: String, by actor: OrderActor, at: Date, expecting expected: OrderStatus?) async throws(OrderChangeError) -> Order
+}
+
+/// Why a change to an order was not made; nothing was written.
+public enum OrderChangeError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The lifecycle does not allow it, and why.
+    case refused(OrderChangeRefusal)
+    /// The order changed since it was read (another merchant, the shopper): it is now `now`.
+    case changed(now: OrderStatus)
+    case notFound(String)
+    case storage(String)
+
+    public var description: String {
+        switch self {
+        case .refused(let refusal): "\(refusal)"
+        case .changed(let now): "The order changed meanwhile: it is now \(now.displayName.lowercased()). Look at it again."
+        case .notFound(let number): "There is no order \(number)."
+        case .storage(let why): "The order could not be changed: \(why)"
+        }
+    }
 }
 
 extension OrderRepository {

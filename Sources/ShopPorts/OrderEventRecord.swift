@@ -88,3 +88,18 @@ public struct UnknownOrderEvent: Error, CustomStringConvertible {
     public var kind: String
     public var description: String { "an order event of kind \"\(kind)\", which this version does not know (a newer storefront wrote it)" }
 }
+
+extension OrderLifecycle {
+    /// The lifecycle after `change` to an order whose history is `events` and whose row says `status`, or why not:
+    /// the order moved on from `expected`, or its lifecycle refuses the change. Every order repository decides here.
+    public static func next(
+        after events: [OrderEvent], status: OrderStatus, applying change: OrderChange, expecting expected: OrderStatus?
+    ) throws(OrderChangeError) -> OrderLifecycle {
+        if let expected, expected != status { throw .changed(now: status) }
+        do {
+            return try rebuilt(from: events).applying(change)
+        } catch {
+            throw .refused(error)
+        }
+    }
+}

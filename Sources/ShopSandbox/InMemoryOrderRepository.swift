@@ -47,6 +47,24 @@ public final class InMemoryOrderRepository: OrderRepository {
         history.withLock { $0[orderNumber] ?? [] }
     }
 
+    public func apply(_ change: OrderChange, toOrder number: String, by actor: OrderActor, at: Date, expecting expected: OrderStatus?) throws(OrderChangeError) -> Order {
+        // One lock over both tables, as one transaction.
+        let result: Result<Order, OrderChangeError> = orders.withLock { all in
+            history.withLock { history in
+                guard let index = all.firstIndex(where: { $0.number == number }) else { return .failure(.notFound(number)) }
+                do throws(OrderChangeError) {
+                    let next = try OrderLifecycle.next(after: history[number] ?? [], status: all[index].status, applying: change, expecting: expected)
+                    all[index].status = next.status
+                    history[number, default: []].append(OrderEvent(at: at, actor: actor, change: change))
+                    return .success(all[index])
+                } catch {
+                    return .failure(error)
+                }
+            }
+        }
+        return try result.get()
+    }
+
     public func unsettledOrders() throws -> [UnsettledOrder] {
         let open = Dictionary(uniqueKeysWithValues: orders.withLock { $0.filter { $0.status.isOpen }.map { ($0.number, $0) } })
         return keys.withLock {

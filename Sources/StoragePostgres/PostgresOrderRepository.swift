@@ -121,15 +121,41 @@ public final class PostgresOrderRepository: OrderRepository {
 
     public func events(orderNumber: String) async throws -> [OrderEvent] {
         let currency = currency
-        return try await database.read { connection in
-            var events: [OrderEvent] = []
-            let rows = try await connection.query(
-                "SELECT at, actor, kind, details FROM order_event WHERE order_number = \(orderNumber) ORDER BY sequence", logger: PostgresDatabase.quiet
-            )
-            for try await (at, actor, kind, details) in rows.decode((Double, String, String, String).self) {
-                events.append(try OrderEventRecord(actor: actor, kind: kind, details: details).event(at: Date(timeIntervalSince1970: at), currency: currency))
+        return try await database.read { connection in try await Self.events(orderNumber, currency: currency, on: connection) }
+    }
+
+    private static func events(_ orderNumber: String, currency: Currency, on connection: PostgresConnection) async throws -> [OrderEvent] {
+        var events: [OrderEvent] = []
+        let rows = try await connection.query(
+            "SELECT at, actor, kind, details FROM order_event WHERE order_number = \(orderNumber) ORDER BY sequence", logger: PostgresDatabase.quiet
+        )
+        for try await (at, actor, kind, details) in rows.decode((Double, String, String, String).self) {
+            events.append(try OrderEventRecord(actor: actor, kind: kind, details: details).event(at: Date(timeIntervalSince1970: at), currency: currency))
+        }
+        return events
+    }
+
+    public func apply(_ change: OrderChange, toOrder number: String, by actor: OrderActor, at: Date, expecting expected: OrderStatus?) async throws(OrderChangeError) -> Order {
+        let currency = currency
+        do {
+            return try await database.write { connection in
+                // The row lock makes two changes to one order take turns; the second reads what the first wrote.
+                guard let written = try await connection.query("SELECT status FROM orders WHERE number = \(number) FOR UPDATE", logger: PostgresDatabase.quiet)
+                    .collect().first?.decode(String.self), let status = OrderStatus(rawValue: written)
+                else { throw OrderChangeError.notFound(number) }
+                let next = try OrderLifecycle.next(
+                    after: try await Self.events(number, currency: currency, on: connection), status: status, applying: change, expecting: expected
+                )
+                try await connection.query("UPDATE orders SET status = \(next.status.rawValue) WHERE number = \(number)", logger: PostgresDatabase.quiet)
+                try await Self.record(OrderEvent(at: at, actor: actor, change: change), of: number, on: connection)
+                return try await Self.written(number, currency: currency, on: connection)
             }
-            return events
+        } catch let error as OrderChangeError {
+            throw error
+        } catch let error as PostgresDatabaseError {
+            throw .storage(error.storageError.message)
+        } catch {
+            throw .storage("\(error)")
         }
     }
 

@@ -77,12 +77,32 @@ public final class SQLiteOrderRepository: OrderRepository {
     }
 
     public func events(orderNumber: String) async throws -> [OrderEvent] {
-        try await read { db in
-            try Row.fetchAll(db, sql: "SELECT at, actor, kind, details FROM order_event WHERE order_number = ? ORDER BY sequence", arguments: [orderNumber])
-                .map { row in
-                    try OrderEventRecord(actor: row["actor"], kind: row["kind"], details: row["details"])
-                        .event(at: Date(timeIntervalSince1970: row["at"]), currency: self.currency)
-                }
+        try await read { db in try self.events(orderNumber, in: db) }
+    }
+
+    private func events(_ orderNumber: String, in db: Database) throws -> [OrderEvent] {
+        try Row.fetchAll(db, sql: "SELECT at, actor, kind, details FROM order_event WHERE order_number = ? ORDER BY sequence", arguments: [orderNumber])
+            .map { row in
+                try OrderEventRecord(actor: row["actor"], kind: row["kind"], details: row["details"])
+                    .event(at: Date(timeIntervalSince1970: row["at"]), currency: self.currency)
+            }
+    }
+
+    public func apply(_ change: OrderChange, toOrder number: String, by actor: OrderActor, at: Date, expecting expected: OrderStatus?) async throws(OrderChangeError) -> Order {
+        do {
+            // IMMEDIATE: two changes to one order take turns, and the second reads what the first wrote.
+            return try await database.pool.write { db in
+                guard let status = try String.fetchOne(db, sql: "SELECT status FROM orders WHERE number = ?", arguments: [number]).flatMap(OrderStatus.init(rawValue:))
+                else { throw OrderChangeError.notFound(number) }
+                let next = try OrderLifecycle.next(after: try self.events(number, in: db), status: status, applying: change, expecting: expected)
+                try db.execute(sql: "UPDATE orders SET status = ? WHERE number = ?", arguments: [next.status.rawValue, number])
+                try Self.record(OrderEvent(at: at, actor: actor, change: change), of: number, in: db)
+                return try self.written(number, in: db)
+            }
+        } catch let error as OrderChangeError {
+            throw error
+        } catch {
+            throw .storage(SQLiteDatabaseError.from(error, path: database.path).description)
         }
     }
 
