@@ -37,7 +37,7 @@ public struct OrderEventRecord: Hashable, Sendable {
         case .refunded(let amount, let reason): ("refunded", ["amount": amount.minorUnits, "currency": amount.currency.code, "reason": reason])
         }
         self.kind = kind
-        let data = (try? JSONSerialization.data(withJSONObject: details.filter { !($0.value is NSNull) }, options: [.sortedKeys])) ?? Data("{}".utf8)
+        let data = (try? JSONSerialization.data(withJSONObject: details.filter { !($0.value is NSNull) }, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
         self.details = String(decoding: data, as: UTF8.self)
     }
 

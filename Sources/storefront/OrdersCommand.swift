@@ -7,10 +7,22 @@ import StorageSQLite
 import StorefrontUI
 import SystemPackage
 
-/// `storefront orders`: the order history as a table, or JSON for scripts.
+/// `storefront orders`: the orders as a table or JSON for scripts, one order with its history, and the merchant's
+/// changes to an order (`OrdersCommand+Changes`).
 struct OrdersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "orders",
+        abstract: "List, show, ship and deliver orders.",
+        subcommands: [List.self, Show.self, Ship.self, Deliver.self],
+        defaultSubcommand: List.self
+    )
+}
+
+extension OrdersCommand {
+/// `storefront orders [list]`: the order history as a table, or JSON for scripts.
+struct List: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
         abstract: "List placed orders of every customer, newest first."
     )
 
@@ -141,7 +153,13 @@ struct OrdersCommand: AsyncParsableCommand {
 
     /// `{"version": 1, "orders": [...]}`, each order as docs/orders-json.md lists its fields.
     static func json(_ orders: [Order]) throws -> String {
-        let objects: [[String: Any]] = orders.map { order in
+        let document: [String: Any] = ["version": jsonVersion, "orders": orders.map(object)]
+        let data = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// One order as the JSON documents show it (docs/orders-json.md).
+    static func object(_ order: Order) -> [String: Any] {
             [
                 "number": order.number,
                 "placedAt": UTCTime(order.placedAt).iso8601,
@@ -158,9 +176,6 @@ struct OrdersCommand: AsyncParsableCommand {
                 "customer": order.customerID,
                 "lines": order.lines.map { ["productId": $0.productID.rawValue, "name": $0.name, "unitPrice": $0.unitPrice.minorUnits, "quantity": $0.quantity] as [String: Any] },
             ]
-        }
-        let document: [String: Any] = ["version": jsonVersion, "orders": objects]
-        let data = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-        return String(decoding: data, as: UTF8.self)
     }
+}
 }

@@ -1,0 +1,194 @@
+import ArgumentParser
+import Foundation
+import ShopModels
+import ShopPorts
+import StoragePostgres
+import StorageSQLite
+import StorefrontUI
+import SystemPackage
+
+/// Where `orders show`, `ship` and `deliver` find the orders: the data directory's SQLite, or PostgreSQL.
+struct OrderStoreOptions: ParsableArguments {
+    @Option(name: .customLong("data-dir"), help: ArgumentHelp("Where the shop keeps its files. Default: $XDG_DATA_HOME/storefront. Env: STOREFRONT_DATA_DIR.", valueName: "path"))
+    var dataDirectory: String?
+
+    @Option(help: ArgumentHelp("The shop's PostgreSQL instead of the data directory's SQLite. Env: STOREFRONT_DATABASE_URL.", valueName: "url"))
+    var database: String?
+
+    /// The order repository, opened for writing (SQLite is brought up to date; PostgreSQL must be), and how to close it.
+    func open() async throws -> (orders: any OrderRepository, close: @Sendable () -> Void) {
+        let environment = ProcessInfo.processInfo.environment
+        var configuration = try Configuration.loadForCommand(environment: environment)
+        try configuration.apply(flags: [("data-dir", dataDirectory), ("database", database)])
+        if let url = configuration.database {
+            let database = try await PostgresSetup.connect(url, pool: .command, migrate: false, environment: environment)
+            return (PostgresOrderRepository(database: database, currency: .usd), { database.close() })
+        }
+        let directory = configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment)
+        guard FileManager.default.fileExists(atPath: directory.appending(SQLiteDatabase.fileName).string) else {
+            complain("no shop in \(directory): it holds no \(SQLiteDatabase.fileName)")
+            throw ExitCodes.noInput
+        }
+        do {
+            let database = try SQLiteDatabase.open(directory: directory.fileURL)
+            return (SQLiteOrderRepository(database: database, currency: .usd), {})
+        } catch {
+            complain("\(SQLiteDatabaseError.from(error, path: directory.appending(SQLiteDatabase.fileName).string))")
+            throw ExitCodes.ioError
+        }
+    }
+}
+
+/// How the order commands print an order: its summary and history, or the JSON document.
+enum OrderOutput {
+    /// `{"version": 1, "order": {...fields of orders --json, "events": [...]}}`.
+    static func json(_ order: Order, events: [OrderEvent]) throws -> String {
+        var object = OrdersCommand.List.object(order)
+        object["events"] = events.map { event -> [String: Any] in
+            let record = OrderEventRecord(event)
+            let details = (try? JSONSerialization.jsonObject(with: Data(record.details.utf8))) ?? [:]
+            return ["at": UTCTime(event.at).iso8601, "actor": record.actor, "kind": record.kind, "details": details]
+        }
+        let document: [String: Any] = ["version": OrdersCommand.List.jsonVersion, "order": object]
+        let data = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func text(_ order: Order, events: [OrderEvent]) -> String {
+        var lines = ["\(order.number)  \(order.status.displayName)  \(order.totals.total.formatted)  \(order.customerID)"]
+        lines += order.lines.map { "  \($0.quantity) × \($0.name)  \(($0.unitPrice * $0.quantity).formatted)" }
+        lines += events.map { event in
+            let record = OrderEventRecord(event)
+            return "  \(Layout.timestamp(event.at))  \(record.kind)  by \(record.actor)\(record.details == "{}" ? "" : "  \(record.details)")"
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Prints the order as asked; a change that is made but cannot be told is still an error.
+    static func emit(_ order: Order, events: [OrderEvent], json: Bool) throws {
+        let text = json ? try Self.json(order, events: events) : Self.text(order, events: events)
+        guard storefront.emit(text + "\n", to: STDOUT_FILENO) else {
+            complain("cannot write the order: \(String(cString: strerror(errno)))")
+            throw ExitCodes.ioError
+        }
+    }
+}
+
+extension OrdersCommand {
+    /// `storefront orders show N`: one order, its lines and its history.
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show one order with its lines and its history, oldest event first.")
+
+        @Argument(help: ArgumentHelp("The order number, such as SF-000001.", valueName: "number"))
+        var number: String
+
+        @OptionGroup var store: OrderStoreOptions
+
+        @Flag(help: "Print JSON instead of text.")
+        var json = false
+
+        func run() async throws {
+            let (orders, close) = try await store.open()
+            defer { close() }
+            let order: Order?
+            let events: [OrderEvent]
+            do {
+                order = try await orders.order(number: number)
+                events = try await orders.events(orderNumber: number)
+            } catch {
+                complain("\(error)")
+                throw ExitCodes.ioError
+            }
+            guard let order else {
+                complain("There is no order \(number).")
+                throw ExitCodes.dataError
+            }
+            try OrderOutput.emit(order, events: events, json: json)
+        }
+    }
+
+    /// `storefront orders ship N --carrier … --tracking-number …`.
+    struct Ship: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Mark a paid order shipped, with its carrier and tracking number.")
+
+        @Argument(help: ArgumentHelp("The order number, such as SF-000001.", valueName: "number"))
+        var number: String
+
+        @Option(help: ArgumentHelp("Who carries the parcel, such as UPS.", valueName: "name"))
+        var carrier: String
+
+        @Option(name: .customLong("tracking-number"), help: ArgumentHelp("The carrier's tracking number.", valueName: "text"))
+        var trackingNumber: String
+
+        @Option(name: .customLong("tracking-url"), help: ArgumentHelp("Where the shopper can follow the parcel (https://…).", valueName: "url"))
+        var trackingURL: String?
+
+        @OptionGroup var store: OrderStoreOptions
+
+        @Flag(help: "Print the order as JSON.")
+        var json = false
+
+        func validate() throws {
+            for (name, value) in [("--carrier", carrier), ("--tracking-number", trackingNumber)] where !Self.isPlainText(value) {
+                throw ValidationError("\(name) must be 1 to 100 characters on one line, got \"\(value)\"")
+            }
+            if let trackingURL, URL(string: trackingURL)?.scheme.map({ ["https", "http"].contains($0.lowercased()) }) != true {
+                throw ValidationError("--tracking-url must be a web address (https://…), got \"\(trackingURL)\"")
+            }
+        }
+
+        /// One line of printable text a shopper will read: no control characters, not blank, not too long.
+        static func isPlainText(_ text: String) -> Bool {
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            return !trimmed.isEmpty && text.count <= 100 && text.unicodeScalars.allSatisfy { !$0.isUnsafeForTerminal }
+        }
+
+        func run() async throws {
+            let parcel = Shipment(carrier: carrier, trackingNumber: trackingNumber, trackingURL: trackingURL)
+            try await OrderChangeCommand.apply(.shipped(parcel), to: number, store: store, json: json)
+        }
+    }
+
+    /// `storefront orders deliver N`.
+    struct Deliver: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Mark a shipped order delivered.")
+
+        @Argument(help: ArgumentHelp("The order number, such as SF-000001.", valueName: "number"))
+        var number: String
+
+        @OptionGroup var store: OrderStoreOptions
+
+        @Flag(help: "Print the order as JSON.")
+        var json = false
+
+        func run() async throws {
+            try await OrderChangeCommand.apply(.delivered, to: number, store: store, json: json)
+        }
+    }
+}
+
+/// A merchant's change to an order from the command line, recorded with the local user's name.
+enum OrderChangeCommand {
+    /// EX_TEMPFAIL: the order changed meanwhile, or the database was busy; looking again may work.
+    static let changedMeanwhile = ExitCode(75)
+
+    /// Applies `change`; exits 65 when the order's lifecycle refuses it (or there is no such order), 75 when the
+    /// order changed meanwhile, 74 when storage failed.
+    static func apply(_ change: OrderChange, to number: String, store: OrderStoreOptions, json: Bool) async throws {
+        let (orders, close) = try await store.open()
+        defer { close() }
+        let order: Order
+        do throws(OrderChangeError) {
+            order = try await orders.apply(change, toOrder: number, by: .merchant(NSUserName()), at: Date(), expecting: nil)
+        } catch {
+            complain("\(error)")
+            switch error {
+            case .refused, .notFound: throw ExitCodes.dataError
+            case .changed: throw changedMeanwhile
+            case .storage: throw ExitCodes.ioError
+            }
+        }
+        let events = (try? await orders.events(orderNumber: number)) ?? []
+        try OrderOutput.emit(order, events: events, json: json)
+    }
+}
