@@ -19,6 +19,9 @@ struct OrdersCommandTests {
         let again = try Subprocess.run(binary, ship)
         #expect(again.status == 65)
         #expect(again.stderr.contains("The order is shipped: it was shipped already."))
+        // The shopper's order page says so, with the tracking number.
+        let seen = try Subprocess.run(binary, ["headless", "--data-dir", directory, "--size", "100x30", "--keys", "o,enter"])
+        #expect(seen.stdout.contains("Shipped with UPS, tracking 1Z999AA10123456784"), "\(seen.stdout.suffix(2_000))")
         #expect(try Subprocess.run(binary, ["orders", "deliver", "SF-000001", "--data-dir", directory]).status == 0)
 
         let shown = try Subprocess.run(binary, ["orders", "show", "SF-000001", "--json", "--data-dir", directory])

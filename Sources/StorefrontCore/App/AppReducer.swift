@@ -166,7 +166,10 @@ public enum AppReducer {
     /// "Thank you" and the order opened are dropped.
     private static func dropScreensLeftBehind(_ state: inout AppState) {
         if state.confirmation != nil, !state.route.contains(.confirmation) { state.screens.confirmation = nil }
-        if state.orderDetail != nil, !state.route.contains(.orderDetail) { state.screens.orderDetail = nil }
+        if state.orderDetail != nil, !state.route.contains(.orderDetail) {
+            state.screens.orderDetail = nil
+            state.screens.orderDetailEvents = []
+        }
     }
 }
 

@@ -85,13 +85,14 @@ extension AppState {
     var ordersScope: OrdersFeature.State {
         get {
             OrdersFeature.State(
-                list: screens.orders, detail: screens.orderDetail, request: ordersRequest, shell: shell,
+                list: screens.orders, detail: screens.orderDetail, events: screens.orderDetailEvents, request: ordersRequest, shell: shell,
                 customerID: customerID, rowCapacity: listRowCapacity
             )
         }
         set {
             screens.orders = newValue.list
             screens.orderDetail = newValue.detail
+            screens.orderDetailEvents = newValue.events
             ordersRequest = newValue.request
             shell = newValue.shell
         }

@@ -28,6 +28,8 @@ public struct StorefrontState: Equatable, Sendable {
     public var confirmation: ConfirmationState?
     public var orders = OrderListState()
     public var orderDetail: Order?
+    /// The opened order's history, oldest first; empty until it is read.
+    public var orderDetailEvents: [OrderEvent] = []
     public var account = AccountState()
     public var form: FormState?
     public var cardLink: CardLinkState?

@@ -15,6 +15,8 @@ public struct OrderListState: Equatable, Sendable {
 public enum OrdersAnswer: Equatable, Sendable {
     case loaded(request: Int, total: Int, start: Int, rows: [Order])
     case failed(request: Int, StorageError)
+    /// The history of the order opened, or why it could not be read.
+    case history(order: String, Result<[OrderEvent], StorageError>)
 }
 
 /// Past orders, newest first, a window at a time; Enter opens one.
@@ -24,6 +26,7 @@ enum OrdersFeature {
     struct State: Equatable {
         var list: OrderListState
         var detail: Order?
+        var events: [OrderEvent]
         /// The latest read; answers to older ones are dropped.
         var request: Int
         var shell: Shell
@@ -62,6 +65,12 @@ enum OrdersFeature {
 
     static func reduce(_ state: inout State, _ answer: OrdersAnswer) -> Effect {
         switch answer {
+        case .history(let number, let read):
+            guard state.detail?.number == number else { return .none }
+            switch read {
+            case .success(let events): state.events = events
+            case .failure(let error): state.shell.notice = Notice(.error, "Could not read the order's history: \(error)")
+            }
         case .loaded(let request, let total, let start, let rows):
             guard request == state.request else { return .none }
             state.list.isLoading = false
@@ -88,7 +97,9 @@ enum OrdersFeature {
         case .confirm:
             if let order = state.list.rows[safe: state.list.selectedIndex - state.list.windowStart] {
                 state.detail = order
+                state.events = []
                 state.shell.push(.orderDetail)
+                return readHistory(of: order.number, env)
             }
         case .back:
             state.shell.popScreen()
@@ -102,5 +113,17 @@ enum OrdersFeature {
     static func reduceDetail(_ state: inout State, _ action: Action, _ env: ShopEnvironment) -> Effect {
         if action == .back || action == .confirm { state.shell.popScreen() }
         return .none
+    }
+
+    /// Reads the opened order's history; a late answer for another order is dropped.
+    private static func readHistory(of number: String, _ env: ShopEnvironment) -> Effect {
+        let history = env.dependencies.orderHistory
+        return .run(id: .orders) { send in
+            do {
+                send(.orders(.history(order: number, .success(try await history.events(orderNumber: number)))))
+            } catch {
+                send(.orders(.history(order: number, .failure(StorageError(describing: error)))))
+            }
+        }
     }
 }

@@ -45,11 +45,35 @@ extension Layout {
             p.putSpread("\(line.quantity) \(p.glyphs.separator) \(line.name)", line.total.formatted, column: column, row: row, width: width)
             row += 1
         }
+        // The history fills what the lines leave above the totals, its newest events kept.
+        let historyRoom = body.bottom - totalsRows - row - 2
+        if !state.orderDetailEvents.isEmpty, historyRoom >= 1 {
+            row += 1
+            for event in state.orderDetailEvents.suffix(historyRoom) {
+                p.put("\(timestamp(event.at))  \(describe(event.change))", column: column, row: row, style: Style(.dim), width: width)
+                row += 1
+            }
+        }
         row = max(row, body.bottom - totalsRows)
         let totals = order.totals
         for (label, amount, style) in [("Subtotal", totals.subtotal, Style.normal), ("Shipping", totals.shipping, .normal), ("Tax", totals.tax, .normal), ("Total", totals.total, Style(.price, bold: true))] where row < body.bottom {
             p.putSpread(label, amount.formatted, column: column, row: row, width: width, leftStyle: style, rightStyle: style)
             row += 1
+        }
+    }
+
+    /// One step of an order's history, as its shopper reads it.
+    static func describe(_ change: OrderChange) -> String {
+        switch change {
+        case .placed: "Placed"
+        case .charged: "Paid"
+        case .declined(let reason): reason.isEmpty ? "Declined" : "Declined: \(reason)"
+        case .voided: "Not charged"
+        case .unanswered: "Payment being checked"
+        case .shipped(let parcel): "Shipped with \(parcel.carrier), tracking \(parcel.trackingNumber)" + (parcel.trackingURL.map { " \($0)" } ?? "")
+        case .delivered: "Delivered"
+        case .canceled: "Canceled, refunded in full"
+        case .refunded(let amount, let reason): "Refunded \(amount.formatted)" + (reason.isEmpty ? "" : ": \(reason)")
         }
     }
 
