@@ -136,6 +136,12 @@ struct ProductListTests {
         try await driver.press("enter")
         #expect(driver.state.orderDetail?.number == "SF-000002")
         #expect(driver.frameText.contains("stdout Mug"))
+        // Its history, read when it opened: placed by this shopper, then paid.
+        #expect(driver.state.orderDetailEvents.map(\.change) == [.placed(total: driver.state.orderDetail?.totals.total ?? .zero(.usd)), .charged])
+        #expect(driver.frameText.contains("Placed") && driver.frameText.contains("Paid"))
+        // Back in the list, the opened order and its history are let go.
+        try await driver.press("esc")
+        #expect(driver.state.orderDetail == nil && driver.state.orderDetailEvents.isEmpty)
     }
 
     @Test func helpOverlayListsTheKeysOfTheScreenUnderIt() async throws {
