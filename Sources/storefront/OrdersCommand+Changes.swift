@@ -39,6 +39,17 @@ struct OrderStoreOptions: ParsableArguments {
     }
 }
 
+/// The order an order command acts on, where to find it, and how to print it.
+struct OrderTarget: ParsableArguments {
+    @Argument(help: ArgumentHelp("The order number, such as SF-000001.", valueName: "number"))
+    var number: String
+
+    @OptionGroup var store: OrderStoreOptions
+
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+}
+
 /// How the order commands print an order: its summary and history, or the JSON document.
 enum OrderOutput {
     /// `{"version": 1, "order": {...fields of orders --json, "events": [...]}}`.
@@ -79,16 +90,11 @@ extension OrdersCommand {
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show one order with its lines and its history, oldest event first.")
 
-        @Argument(help: ArgumentHelp("The order number, such as SF-000001.", valueName: "number"))
-        var number: String
-
-        @OptionGroup var store: OrderStoreOptions
-
-        @Flag(help: "Print JSON instead of text.")
-        var json = false
+        @OptionGroup var target: OrderTarget
 
         func run() async throws {
-            let (orders, close) = try await store.open()
+            let (number, json) = (target.number, target.json)
+            let (orders, close) = try await target.store.open()
             defer { close() }
             let order: Order?
             let events: [OrderEvent]
@@ -111,9 +117,7 @@ extension OrdersCommand {
     struct Ship: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Mark a paid order shipped, with its carrier and tracking number.")
 
-        @Argument(help: ArgumentHelp("The order number, such as SF-000001.", valueName: "number"))
-        var number: String
-
+        @OptionGroup var target: OrderTarget
         @Option(help: ArgumentHelp("Who carries the parcel, such as UPS.", valueName: "name"))
         var carrier: String
 
@@ -122,11 +126,6 @@ extension OrdersCommand {
 
         @Option(name: .customLong("tracking-url"), help: ArgumentHelp("Where the shopper can follow the parcel (https://…).", valueName: "url"))
         var trackingURL: String?
-
-        @OptionGroup var store: OrderStoreOptions
-
-        @Flag(help: "Print the order as JSON.")
-        var json = false
 
         func validate() throws {
             for (name, value) in [("--carrier", carrier), ("--tracking-number", trackingNumber)] where !Self.isPlainText(value) {
@@ -145,7 +144,7 @@ extension OrdersCommand {
 
         func run() async throws {
             let parcel = Shipment(carrier: carrier, trackingNumber: trackingNumber, trackingURL: trackingURL)
-            try await OrderChangeCommand.apply(.shipped(parcel), to: number, store: store, json: json)
+            try await OrderChangeCommand.apply(.shipped(parcel), to: target)
         }
     }
 
@@ -153,16 +152,10 @@ extension OrdersCommand {
     struct Deliver: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Mark a shipped order delivered.")
 
-        @Argument(help: ArgumentHelp("The order number, such as SF-000001.", valueName: "number"))
-        var number: String
-
-        @OptionGroup var store: OrderStoreOptions
-
-        @Flag(help: "Print the order as JSON.")
-        var json = false
+        @OptionGroup var target: OrderTarget
 
         func run() async throws {
-            try await OrderChangeCommand.apply(.delivered, to: number, store: store, json: json)
+            try await OrderChangeCommand.apply(.delivered, to: target)
         }
     }
 }
@@ -174,8 +167,9 @@ enum OrderChangeCommand {
 
     /// Applies `change`; exits 65 when the order's lifecycle refuses it (or there is no such order), 75 when the
     /// order changed meanwhile, 74 when storage failed.
-    static func apply(_ change: OrderChange, to number: String, store: OrderStoreOptions, json: Bool) async throws {
-        let (orders, close) = try await store.open()
+    static func apply(_ change: OrderChange, to target: OrderTarget) async throws {
+        let (number, json) = (target.number, target.json)
+        let (orders, close) = try await target.store.open()
         defer { close() }
         let order: Order
         do throws(OrderChangeError) {
