@@ -7,34 +7,56 @@ import StorageSQLite
 import StorefrontUI
 import SystemPackage
 
-/// Where `orders show`, `ship` and `deliver` find the orders: the data directory's SQLite, or PostgreSQL.
-struct OrderStoreOptions: ParsableArguments {
+/// Where the merchant's commands (`orders show/ship/deliver`, `stock`) find the shop: the data directory's SQLite,
+/// or PostgreSQL.
+struct ShopDatabaseOptions: ParsableArguments {
     @Option(name: .customLong("data-dir"), help: ArgumentHelp("Where the shop keeps its files. Default: $XDG_DATA_HOME/storefront. Env: STOREFRONT_DATA_DIR.", valueName: "path"))
     var dataDirectory: String?
 
     @Option(help: ArgumentHelp("The shop's PostgreSQL instead of the data directory's SQLite. Env: STOREFRONT_DATABASE_URL.", valueName: "url"))
     var database: String?
 
-    /// The order repository, opened for writing (SQLite is brought up to date; PostgreSQL must be), and how to close it.
-    func open() async throws -> (orders: any OrderRepository, close: @Sendable () -> Void) {
+    /// The shop's database, opened for writing (SQLite is brought up to date; PostgreSQL must be), and how to close it.
+    private func open() async throws -> (database: Either, close: @Sendable () -> Void) {
         let environment = ProcessInfo.processInfo.environment
         var configuration = try Configuration.loadForCommand(environment: environment)
         try configuration.apply(flags: [("data-dir", dataDirectory), ("database", database)])
         if let url = configuration.database {
             let database = try await PostgresSetup.connect(url, pool: .command, migrate: false, environment: environment)
-            return (PostgresOrderRepository(database: database, currency: .usd), { database.close() })
+            return (.postgres(database), { database.close() })
         }
         let directory = configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment)
-        guard FileManager.default.fileExists(atPath: directory.appending(SQLiteDatabase.fileName).string) else {
+        let file = directory.appending(SQLiteDatabase.fileName)
+        guard FileManager.default.fileExists(atPath: file.string) else {
             complain("no shop in \(directory): it holds no \(SQLiteDatabase.fileName)")
             throw ExitCodes.noInput
         }
         do {
-            let database = try SQLiteDatabase.open(directory: directory.fileURL)
-            return (SQLiteOrderRepository(database: database, currency: .usd), {})
+            return (.sqlite(try SQLiteDatabase.open(directory: directory.fileURL)), {})
         } catch {
-            complain("\(SQLiteDatabaseError.from(error, path: directory.appending(SQLiteDatabase.fileName).string))")
+            complain("\(SQLiteDatabaseError.from(error, path: file.string))")
             throw ExitCodes.ioError
+        }
+    }
+
+    private enum Either {
+        case sqlite(SQLiteDatabase)
+        case postgres(PostgresDatabase)
+    }
+
+    func openOrders() async throws -> (orders: any OrderRepository, close: @Sendable () -> Void) {
+        let (database, close) = try await open()
+        switch database {
+        case .sqlite(let database): return (SQLiteOrderRepository(database: database, currency: .usd), close)
+        case .postgres(let database): return (PostgresOrderRepository(database: database, currency: .usd), close)
+        }
+    }
+
+    func openStock() async throws -> (stock: any StockRepository, close: @Sendable () -> Void) {
+        let (database, close) = try await open()
+        switch database {
+        case .sqlite(let database): return (SQLiteStockRepository(database: database), close)
+        case .postgres(let database): return (PostgresStockRepository(database: database), close)
         }
     }
 }
@@ -44,7 +66,7 @@ struct OrderTarget: ParsableArguments {
     @Argument(help: ArgumentHelp("The order number, such as SF-000001.", valueName: "number"))
     var number: String
 
-    @OptionGroup var store: OrderStoreOptions
+    @OptionGroup var store: ShopDatabaseOptions
 
     @Flag(help: "Print JSON instead of text.")
     var json = false
@@ -94,7 +116,7 @@ extension OrdersCommand {
 
         func run() async throws {
             let (number, json) = (target.number, target.json)
-            let (orders, close) = try await target.store.open()
+            let (orders, close) = try await target.store.openOrders()
             defer { close() }
             let order: Order?
             let events: [OrderEvent]
@@ -169,7 +191,7 @@ enum OrderChangeCommand {
     /// order changed meanwhile, 74 when storage failed.
     static func apply(_ change: OrderChange, to target: OrderTarget) async throws {
         let (number, json) = (target.number, target.json)
-        let (orders, close) = try await target.store.open()
+        let (orders, close) = try await target.store.openOrders()
         defer { close() }
         let order: Order
         do throws(OrderChangeError) {

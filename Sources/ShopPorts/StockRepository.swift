@@ -1,0 +1,45 @@
+import ShopModels
+
+/// One product's stock: on hand (free to sell), reserved by charges under way, and sold.
+public struct StockLevel: Hashable, Sendable {
+    public var productID: ProductID
+    public var name: String
+    public var onHand: Int
+    public var reserved: Int
+    public var sold: Int
+
+    public init(productID: ProductID, name: String, onHand: Int, reserved: Int, sold: Int) {
+        self.productID = productID
+        self.name = name
+        self.onHand = onHand
+        self.reserved = reserved
+        self.sold = sold
+    }
+}
+
+/// Why a stock change was not made; nothing was written.
+public enum StockChangeError: Error, Hashable, Sendable, CustomStringConvertible {
+    case unknownProduct(ProductID)
+    /// The change would leave less than nothing on hand.
+    case belowZero(ProductID, onHand: Int, change: Int)
+    case storage(String)
+
+    public var description: String {
+        switch self {
+        case .unknownProduct(let id): "There is no product \(id.rawValue) in the catalog."
+        case .belowZero(let id, let onHand, let change):
+            "\(id.rawValue) has \(onHand) on hand: taking \(-change) would leave less than none."
+        case .storage(let why): "The stock could not be changed: \(why)"
+        }
+    }
+}
+
+/// The merchant's side of stock: counts read and changed by hand, beside what orders reserve and sell.
+public protocol StockRepository: Sendable {
+    /// Every product in the catalog with its stock, fewest on hand first.
+    func stockLevels() async throws -> [StockLevel]
+    /// Sets what is on hand (a count taken on the shelf); reserved and sold stay.
+    func setStock(of product: ProductID, onHand: Int) async throws(StockChangeError) -> StockLevel
+    /// Adds `change` (negative takes away) to what is on hand, in one statement: two adjustments never lose one.
+    func adjustStock(of product: ProductID, by change: Int) async throws(StockChangeError) -> StockLevel
+}

@@ -1,0 +1,57 @@
+import GRDB
+import ShopModels
+import ShopPorts
+
+/// Stock in SQLite, changed by hand: each change is one IMMEDIATE transaction.
+public final class SQLiteStockRepository: StockRepository {
+    private let database: SQLiteDatabase
+
+    public init(database: SQLiteDatabase) { self.database = database }
+
+    private static let levels = """
+        SELECT product.id AS id, product.name AS name, stock.on_hand AS on_hand, stock.reserved AS reserved, stock.sold AS sold
+        FROM product JOIN stock ON stock.product_id = product.id WHERE product.position IS NOT NULL
+        """
+
+    public func stockLevels() async throws -> [StockLevel] {
+        try await database.read { db in
+            try Row.fetchAll(db, sql: Self.levels + " ORDER BY stock.on_hand, product.position").map(Self.level)
+        }
+    }
+
+    public func setStock(of product: ProductID, onHand: Int) async throws(StockChangeError) -> StockLevel {
+        guard onHand >= 0 else { throw .belowZero(product, onHand: 0, change: onHand) }
+        return try await change(product) { db in
+            try db.execute(sql: "UPDATE stock SET on_hand = ? WHERE product_id = ?", arguments: [onHand, product.rawValue])
+        }
+    }
+
+    public func adjustStock(of product: ProductID, by amount: Int) async throws(StockChangeError) -> StockLevel {
+        try await change(product) { db in
+            guard let onHand = try Int.fetchOne(db, sql: "SELECT on_hand FROM stock WHERE product_id = ?", arguments: [product.rawValue]) else { return }
+            guard onHand + amount >= 0 else { throw StockChangeError.belowZero(product, onHand: onHand, change: amount) }
+            try db.execute(sql: "UPDATE stock SET on_hand = on_hand + ? WHERE product_id = ?", arguments: [amount, product.rawValue])
+        }
+    }
+
+    /// Runs `body` and reads the product's level back, in one transaction; an unknown product changes nothing.
+    private func change(_ product: ProductID, _ body: @escaping @Sendable (Database) throws -> Void) async throws(StockChangeError) -> StockLevel {
+        do {
+            return try await database.pool.write { db in
+                try body(db)
+                guard let row = try Row.fetchOne(db, sql: Self.levels + " AND product.id = ?", arguments: [product.rawValue]) else {
+                    throw StockChangeError.unknownProduct(product)
+                }
+                return Self.level(row)
+            }
+        } catch let error as StockChangeError {
+            throw error
+        } catch {
+            throw .storage(SQLiteDatabaseError.from(error, path: database.path).description)
+        }
+    }
+
+    private static func level(_ row: Row) -> StockLevel {
+        StockLevel(productID: ProductID(row["id"] as String), name: row["name"], onHand: row["on_hand"], reserved: row["reserved"], sold: row["sold"])
+    }
+}
