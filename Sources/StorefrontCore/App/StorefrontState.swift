@@ -59,11 +59,8 @@ public struct StorefrontState: Equatable, Sendable {
     /// True while a payment is being authorized or processed; the host ticks the spinner then.
     public var isBusy: Bool { (paymentSheet?.isBusy ?? false) || (form?.isBusy ?? false) || (cardLink?.isBusy ?? false) }
 
-    /// The card page's link is shown and followed: its spinner turns while the shopper is on the page.
-    public var isWaitingOnCardPage: Bool { cardLink?.phase == .waiting && screen == .cardLink }
-
     /// True while the host should send ticks: something is in progress, or the database is being waited for.
-    public var wantsTicks: Bool { isBusy || isWaitingForStorage || isWaitingOnCardPage }
+    public var wantsTicks: Bool { isBusy || isWaitingForStorage }
 }
 
 /// The cart count and subtotal in the header.

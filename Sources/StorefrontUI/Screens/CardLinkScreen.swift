@@ -37,7 +37,7 @@ extension Layout {
             text = "\(why) Enter tries again."
             style = Style(.error, bold: true)
         }
-        if link.phase == .opening || link.phase == .waiting || link.phase == .saving {
+        if link.isBusy {
             column += p.spinner(phase: phase, column: column, row: row)
         }
         p.put(text, column: column, row: row, style: style, width: max(1, width - (column - 2)))

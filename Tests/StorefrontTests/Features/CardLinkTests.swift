@@ -107,4 +107,22 @@ struct CardLinkTests {
         #expect(page.looks == ["cs_test_1"])
         #expect(page.canceled == ["cs_test_1"])
     }
+
+    @Test func theSpinnerTurnsWhileTheShopperIsOnThePage() async throws {
+        let page = CardPageStub(links: [Self.link], states: [.open])
+        let clock = TestClock()
+        let (store, _) = await store(page, clock: clock)
+        store.send(.addCard) {
+            $0.screens.route.append(.cardLink)
+            $0.screens.cardLink = CardLinkState(url: nil, qrCode: nil, phase: .opening)
+        }
+        let code = QRCodeStub().qrCode(for: Self.link.url)
+        await store.receive(.cardLink(.opened(Self.link, code))) {
+            $0.cardPage = Self.link
+            $0.screens.cardLink = CardLinkState(url: Self.link.url, qrCode: code, phase: .waiting)
+        }
+        #expect(store.state.screens.wantsTicks)
+        store.send(.tick) { $0.spinnerPhase += 1 }
+        await store.skipInFlightEffects()
+    }
 }

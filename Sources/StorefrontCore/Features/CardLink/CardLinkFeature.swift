@@ -26,8 +26,8 @@ public struct CardLinkState: Equatable, Sendable {
         self.phase = phase
     }
 
-    /// Something is on its way (the page, or the card being saved): the spinner turns.
-    public var isBusy: Bool { phase == .opening || phase == .saving }
+    /// Something is on its way (the page, the shopper on it, the card being saved): the spinner turns.
+    public var isBusy: Bool { phase == .opening || phase == .waiting || phase == .saving }
 }
 
 /// What the card page and the wallet answered.
