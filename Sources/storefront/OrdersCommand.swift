@@ -138,14 +138,7 @@ struct List: AsyncParsableCommand {
             [order.number, Layout.timestamp(order.placedAt), String(order.itemCount), order.status.displayName, order.totals.total.formatted,
              order.customerID.isEmpty ? "-" : order.customerID]
         }
-        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
-        func line(_ cells: [String]) -> String {
-            cells.enumerated().map { column, cell in
-                // Numbers and money align right.
-                column == 2 || column == 4 ? String(repeating: " ", count: widths[column] - cell.count) + cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
-            }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
-        }
-        return ([line(header)] + rows.map(line)).joined(separator: "\n")
+        return TextTable.render(header: header, rows: rows, rightAligned: [2, 4])
     }
 
     /// The version of the `--json` document; raised when a field changes meaning or goes away (docs/orders-json.md).

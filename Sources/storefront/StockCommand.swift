@@ -27,13 +27,11 @@ struct StockCommand: AsyncParsableCommand {
         } else if levels.isEmpty {
             text = "No products."
         } else {
-            let rows = [["Product", "Name", "On hand", "Reserved", "Sold"]] + levels.map { [$0.productID.rawValue, $0.name, String($0.onHand), String($0.reserved), String($0.sold)] }
-            let widths = (0..<5).map { column in rows.map { $0[column].count }.max() ?? 0 }
-            text = rows.map { cells in
-                cells.enumerated().map { column, cell in
-                    column >= 2 ? String(repeating: " ", count: widths[column] - cell.count) + cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
-                }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
-            }.joined(separator: "\n")
+            text = TextTable.render(
+                header: ["Product", "Name", "On hand", "Reserved", "Sold"],
+                rows: levels.map { [$0.productID.rawValue, $0.name, String($0.onHand), String($0.reserved), String($0.sold)] },
+                rightAligned: [2, 3, 4]
+            )
         }
         guard storefront.emit(text + "\n", to: STDOUT_FILENO) else {
             complain("cannot write the stock: \(String(cString: strerror(errno)))")
