@@ -32,10 +32,7 @@ final class LocalStripe: @unchecked Sendable {
 
     /// Stops the server as a crash would (SIGKILL); its state stays in the file.
     func stop() {
-        guard pid > 0 else { return }
-        kill(pid, SIGKILL)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        Self.stopServer(pid)
         pid = 0
     }
 
@@ -46,19 +43,32 @@ final class LocalStripe: @unchecked Sendable {
     }
 
     private func launch(port wanted: Int, sourceLocation: SourceLocation) throws {
-        let (child, line) = try Self.spawnAnnouncing(
-            ["/usr/bin/env", "python3", Self.script("localstripe-loopback"), stateFile] + (wanted > 0 ? [String(wanted)] : []),
-            errorFile: errorFile
+        (pid, port) = try Self.startServer(
+            [Self.script("localstripe-loopback"), stateFile] + (wanted > 0 ? [String(wanted)] : []), errorFile: errorFile,
+            what: "localstripe (PyPI: localstripe; install it with `python3 -m pip install localstripe`)", sourceLocation: sourceLocation
         )
-        guard let line, let number = Int(line.dropFirst("listening ".count)) else {
+    }
+
+    /// Starts a Python server of the tests (`arguments`: its script and theirs) and reads the port it announces
+    /// ("listening PORT"); one that ends first fails the test, naming `what` and quoting its stderr.
+    static func startServer(_ arguments: [String], errorFile: String, what: String, sourceLocation: SourceLocation) throws -> (pid_t, Int) {
+        let (child, line) = try spawnAnnouncing(["/usr/bin/env", "python3"] + arguments, errorFile: errorFile)
+        guard let line, let port = Int(line.dropFirst("listening ".count)) else {
             var status: Int32 = 0
             waitpid(child, &status, 0)
             let why = (try? String(contentsOfFile: errorFile, encoding: .utf8)) ?? ""
-            Issue.record("localstripe (PyPI: localstripe) did not start; install it with `python3 -m pip install localstripe`: \(why)", sourceLocation: sourceLocation)
-            throw TmuxError(message: "localstripe did not start")
+            Issue.record("\(what) did not start: \(why)", sourceLocation: sourceLocation)
+            throw TmuxError(message: "\(what) did not start")
         }
-        pid = child
-        port = number
+        return (child, port)
+    }
+
+    /// Stops a server started with `startServer` and reaps it.
+    static func stopServer(_ pid: pid_t) {
+        guard pid > 0 else { return }
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
     }
 
     /// Starts `command` with stdout on a pipe and reads its first line ("listening PORT"); nil if it ended first.
@@ -149,25 +159,15 @@ final class StripeFaultProxy: @unchecked Sendable {
 
     /// Rules are METHOD:PATH_REGEX:COUNT:before|after|vanish (see the script); `honoursIdempotencyKeys` makes it keep
     /// and replay answers by Idempotency-Key, as Stripe does and localstripe does not.
-    init(upstream: String, rules: [String], honoursIdempotencyKeys: Bool = false) throws {
-        let errorFile = TemporaryDirectory.make().path + "-proxy.err"
-        let (child, line) = try LocalStripe.spawnAnnouncing(
-            ["/usr/bin/env", "python3", LocalStripe.script("stripe-fault-proxy")] + (honoursIdempotencyKeys ? ["--idempotency"] : []) + [upstream] + rules,
-            errorFile: errorFile
+    init(upstream: String, rules: [String], honoursIdempotencyKeys: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        (pid, port) = try LocalStripe.startServer(
+            [LocalStripe.script("stripe-fault-proxy")] + (honoursIdempotencyKeys ? ["--idempotency"] : []) + [upstream] + rules,
+            errorFile: TemporaryDirectory.make().path + "-proxy.err", what: "the fault proxy (it needs aiohttp, installed with localstripe)",
+            sourceLocation: sourceLocation
         )
-        guard let line, let number = Int(line.dropFirst("listening ".count)) else {
-            Issue.record("the fault proxy did not start (it needs aiohttp, installed with localstripe): \((try? String(contentsOfFile: errorFile, encoding: .utf8)) ?? "")")
-            throw TmuxError(message: "proxy did not start")
-        }
-        pid = child
-        port = number
     }
 
-    deinit {
-        kill(pid, SIGKILL)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-    }
+    deinit { LocalStripe.stopServer(pid) }
 
     /// Every request the proxy saw, as (method, path, status).
     func log() throws -> [String] {

@@ -14,25 +14,14 @@ final class StripeFake: @unchecked Sendable {
 
     /// `rawCardData`: the account takes card numbers sent by the shop, as one with raw card data access does.
     init(rawCardData: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let errorFile = TemporaryDirectory.make().path + "-stripe-fake.err"
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("stripe-fake.py").path
-        let (child, line) = try LocalStripe.spawnAnnouncing(
-            ["/usr/bin/env", "python3", script] + (rawCardData ? ["--raw-card-data"] : []), errorFile: errorFile
+        (pid, port) = try LocalStripe.startServer(
+            [script] + (rawCardData ? ["--raw-card-data"] : []), errorFile: TemporaryDirectory.make().path + "-stripe-fake.err",
+            what: "the fake Stripe (it needs aiohttp; PyPI: localstripe brings it)", sourceLocation: sourceLocation
         )
-        guard let line, let number = Int(line.dropFirst("listening ".count)) else {
-            let why = (try? String(contentsOfFile: errorFile, encoding: .utf8)) ?? ""
-            Issue.record("the fake Stripe did not start (it needs aiohttp; PyPI: localstripe brings it): \(why)", sourceLocation: sourceLocation)
-            throw TmuxError(message: "the fake Stripe did not start")
-        }
-        pid = child
-        port = number
     }
 
-    deinit {
-        kill(pid, SIGKILL)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-    }
+    deinit { LocalStripe.stopServer(pid) }
 
     /// One request the fake saw.
     struct Request {
