@@ -167,3 +167,23 @@ extension Sequence where Element == Money {
         reduce(.zero(currency), +)
     }
 }
+
+extension Money {
+    /// An amount a person typed, such as `12.50`, `12`, `$12.50` or `1,250.00`, in `currency`; nil for anything
+    /// else: a sign, more decimals than the currency has, letters, or more than `maximumMinorUnits`.
+    public init?(typed text: String, currency: Currency) {
+        var rest = Substring(text.trimmingCharacters(in: .whitespaces))
+        if let symbol = currency.symbol, rest.hasPrefix(symbol) { rest = rest.dropFirst(symbol.count) }
+        if rest.uppercased().hasPrefix(currency.code) { rest = rest.dropFirst(currency.code.count).drop { $0 == " " } }
+        let parts = rest.replacingOccurrences(of: ",", with: "").split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), let whole = parts.first, !whole.isEmpty, whole.allSatisfy(\.isASCIIDigit), whole.count <= 12 else { return nil }
+        let fraction = parts.count == 2 ? parts[1] : ""
+        guard fraction.count <= currency.exponent, fraction.allSatisfy(\.isASCIIDigit), parts.count == 1 || !fraction.isEmpty,
+              let major = Int64(whole)
+        else { return nil }
+        let padded = fraction + String(repeating: "0", count: currency.exponent - fraction.count)
+        let minor = major * currency.minorUnitsPerMajor + (Int64(padded) ?? 0)
+        guard minor <= Self.maximumMinorUnits else { return nil }
+        self.init(minorUnits: minor, currency: currency)
+    }
+}

@@ -73,11 +73,19 @@ public enum OrderChangeError: Error, Hashable, Sendable, CustomStringConvertible
     /// The order changed since it was read (another merchant, the shopper): it is now `now`.
     case changed(now: OrderStatus)
     case notFound(String)
+    /// A refund of the order was sent to the payment provider and is not settled yet: nothing else may change the
+    /// order until it is (it is checked again by `storefront orders recover` and on every start).
+    case refundPending(String)
+    /// Asked to put back more of a product than the order has left to put back.
+    case restockAboveOrdered(product: String, asked: Int, left: Int)
     case storage(String)
 
     public var description: String {
         switch self {
         case .refused(let refusal): "\(refusal)"
+        case .refundPending(let id): "Refund \(id) of this order is waiting for the payment provider's answer; try again once it is settled."
+        case .restockAboveOrdered(let product, let asked, let left):
+            "Cannot put back \(asked) of \(product): only \(left) of those bought \(left == 1 ? "is" : "are") left to put back."
         case .changed(let now): "The order changed meanwhile: it is now \(now.displayName.lowercased()). Look at it again."
         case .notFound(let number): "There is no order \(number)."
         case .storage(let why): "The order could not be changed: \(why)"

@@ -18,12 +18,7 @@ public struct OrderEventRecord: Hashable, Sendable {
     }
 
     public init(_ event: OrderEvent) {
-        actor = switch event.actor {
-        case .shopper(let customer): "shopper:\(customer)"
-        case .merchant(let name): "merchant:\(name)"
-        case .system: "system"
-        case .provider: "provider"
-        }
+        actor = event.actor.recordText
         let (kind, details): (String, [String: Any]) = switch event.change {
         case .placed(let total): ("placed", ["total": total.minorUnits, "currency": total.currency.code])
         case .charged: ("charged", [:])
@@ -62,13 +57,7 @@ public struct OrderEventRecord: Hashable, Sendable {
         case "refunded": change = .refunded(money("amount"), reason: text("reason"))
         default: throw UnknownOrderEvent(kind: kind)
         }
-        let who: OrderActor = switch actor {
-        case "system": .system
-        case "provider": .provider
-        case _ where actor.hasPrefix("merchant:"): .merchant(String(actor.dropFirst("merchant:".count)))
-        default: .shopper(String(actor.dropFirst("shopper:".count)))
-        }
-        return OrderEvent(at: at, actor: who, change: change)
+        return OrderEvent(at: at, actor: OrderActor(recordText: actor), change: change)
     }
 
     /// The event a charge's settlement writes for `status`, and by whom; nil for a status a settlement never gives.
@@ -79,6 +68,28 @@ public struct OrderEventRecord: Hashable, Sendable {
         case .voided: (.system, .voided)
         case .unknown: (.system, .unanswered)
         default: nil
+        }
+    }
+}
+
+extension OrderActor {
+    /// How the databases store who acted: `shopper:<customer>`, `merchant:<name>`, `system` or `provider`.
+    public var recordText: String {
+        switch self {
+        case .shopper(let customer): "shopper:\(customer)"
+        case .merchant(let name): "merchant:\(name)"
+        case .system: "system"
+        case .provider: "provider"
+        }
+    }
+
+    /// Reads `recordText` back.
+    public init(recordText text: String) {
+        self = switch text {
+        case "system": .system
+        case "provider": .provider
+        case _ where text.hasPrefix("merchant:"): .merchant(String(text.dropFirst("merchant:".count)))
+        default: .shopper(String(text.dropFirst("shopper:".count)))
         }
     }
 }

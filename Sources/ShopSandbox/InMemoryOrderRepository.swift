@@ -5,9 +5,11 @@ import Synchronization
 
 /// Orders kept in memory, newest first, with no stock limits: for tests and the in-memory sandbox.
 public final class InMemoryOrderRepository: OrderRepository {
-    private let orders = Mutex<[Order]>([])
-    private let keys = Mutex<[String: String]>([:])
-    private let history = Mutex<[String: [OrderEvent]]>([:])
+    let orders = Mutex<[Order]>([])
+    let keys = Mutex<[String: String]>([:])
+    let history = Mutex<[String: [OrderEvent]]>([:])
+    /// Every order's refunds, oldest first; taken inside `orders`'s lock, as one transaction with the order.
+    let filedRefunds = Mutex<[FiledRefund]>([])
 
     public init(orders: [Order] = []) {
         self.orders.withLock { $0 = orders }
@@ -52,6 +54,9 @@ public final class InMemoryOrderRepository: OrderRepository {
         let result: Result<Order, OrderChangeError> = orders.withLock { all in
             history.withLock { history in
                 guard let index = all.firstIndex(where: { $0.number == number }) else { return .failure(.notFound(number)) }
+                if let pending = filedRefunds.withLock({ $0.first { $0.orderNumber == number && $0.state == .pending } }) {
+                    return .failure(.refundPending(pending.id))
+                }
                 do throws(OrderChangeError) {
                     let next = try OrderLifecycle.next(after: history[number] ?? [], status: all[index].status, applying: change, expecting: expected)
                     all[index].status = next.status

@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// Idempotent the way real providers are: the same key with the same parameters returns the
 /// first result; the same key with different parameters is an error.
-public actor SandboxProcessor: ChargeProcessor {
+public actor SandboxProcessor: ChargeProcessor, RefundProcessor {
     public struct Charge: Hashable, Sendable {
         public var key: String
         public var tokenID: String
@@ -30,6 +30,8 @@ public actor SandboxProcessor: ChargeProcessor {
         case timeoutBeforeCharging
         /// No answer, but the charge went through: a retry with the same key must not charge again.
         case timeoutAfterCharging
+        /// No answer to the next refund, which was made: a retry with the same key must not refund again.
+        case refundAnswerLost
     }
 
     private var faults: [Fault] = []
@@ -49,7 +51,9 @@ public actor SandboxProcessor: ChargeProcessor {
     }
 
     /// Every charge the ledger holds, one per idempotency key (kept for tests' assertions).
-    public var allCharges: [Charge] { (ledger as? InMemoryChargeLedger)?.all().map(Charge.init) ?? [] }
+    public var allCharges: [Charge] { (ledger as? InMemoryChargeLedger)?.all().filter { !$0.isRefund }.map(Charge.init) ?? [] }
+    /// Every refund the ledger holds, one per idempotency key (kept for tests' assertions).
+    public var allRefunds: [LedgerCharge] { (ledger as? InMemoryChargeLedger)?.all().filter(\.isRefund) ?? [] }
     /// Charges that actually moved money.
     public var successfulCharges: [Charge] { allCharges.filter { $0.outcome == .succeeds } }
 
@@ -113,6 +117,33 @@ public actor SandboxProcessor: ChargeProcessor {
         }
     }
 
+    /// Refunds part or all of the charge filed under the request's charge key, once per refund key; the refund is
+    /// filed in the same ledger as charges, under its own key.
+    public func refund(_ request: RefundRequest) async throws(RefundFailure) -> String {
+        await simulateLatency()
+        let reference = "re_sandbox_\(request.refundID)"
+        do {
+            if let existing = try await ledger.charge(forKey: request.idempotencyKey) {
+                guard existing.amount == request.amount else { throw RefundFailure.declined("refund key \(request.idempotencyKey) was used for another amount") }
+                return reference
+            }
+            guard let charge = try await ledger.charge(forKey: request.chargeKey), charge.outcome == .succeeded else {
+                throw RefundFailure.declined("no payment was taken for order \(request.orderNumber)")
+            }
+            guard request.amount.currency == charge.amount.currency, request.amount.minorUnits <= charge.amount.minorUnits else {
+                throw RefundFailure.declined("\(request.amount.formatted) is more than the \(charge.amount.formatted) charged")
+            }
+            let fault = faults.first == .refundAnswerLost ? faults.removeFirst() : nil
+            _ = try await ledger.record(LedgerCharge(key: request.idempotencyKey, tokenID: LedgerCharge.refundMark + request.chargeKey, amount: request.amount, outcome: .succeeded))
+            if fault != nil { throw RefundFailure.unanswered("the sandbox dropped the answer") }
+            return reference
+        } catch let failure as RefundFailure {
+            throw failure
+        } catch {
+            throw .unreachable("the provider's records failed: \(error)")
+        }
+    }
+
     /// What charging a sandbox token does ("tok_sandbox_<n>_<card id>").
     static func outcome(forToken tokenID: String) -> SandboxCard.Outcome? {
         let parts = tokenID.split(separator: "_", maxSplits: 3)
@@ -168,4 +199,12 @@ public final class InMemoryChargeLedger: ChargeLedger {
     }
 
     public func all() -> [LedgerCharge] { charges.withLock { $0.values.sorted { $0.key < $1.key } } }
+}
+
+extension LedgerCharge {
+    /// What a refund's entry in the sandbox's ledger carries before the key of the charge it refunds.
+    static let refundMark = "refund-of:"
+
+    /// The entry is a refund, not a charge.
+    var isRefund: Bool { tokenID.hasPrefix(Self.refundMark) }
 }

@@ -18,8 +18,8 @@ public struct StripeChargeProcessor: ChargeProcessor {
     /// What the settlement files on an order it claims as never charged, instead of a PaymentIntent id.
     static let voidMark = "void"
 
-    private let client: StripeClient
-    private let references: any ProviderReferenceRepository
+    let client: StripeClient
+    let references: any ProviderReferenceRepository
     private let customers: StripeCustomers
     private let returnURL: URL?
     private let reached: @Sendable (Step) -> Void

@@ -135,22 +135,39 @@ public final class StripeClient: Sendable {
     }
 
     private func send<T: Decodable>(_ method: HTTPMethod, _ path: String, body: String?, idempotencyKey: String?) async throws(StripeFailure) -> T {
+        try await retrying { () async throws(StripeFailure) -> T in try await sendOnce(method, path, body: body, idempotencyKey: idempotencyKey) }
+    }
+
+    /// Runs `attempt` until it answers, is refused, or the retry policy is spent, waiting longer each time.
+    private func retrying<T>(_ attempt: () async throws(StripeFailure) -> T) async throws(StripeFailure) -> T {
         var delay = retry.firstDelay
-        var attempt = 0
+        var tries = 0
         // Once any try may have been carried out, the call as a whole may have been: a last
         // "not sent" must not hide an earlier unanswered try.
         var unanswered: StripeFailure?
         while true {
             do {
-                return try await sendOnce(method, path, body: body, idempotencyKey: idempotencyKey)
+                return try await attempt()
             } catch {
                 if case .refused = error { throw error }
                 if case .noAnswer = error { unanswered = error }
-                attempt += 1
-                guard attempt <= retry.retries, !Task.isCancelled else { throw unanswered ?? error }
+                tries += 1
+                guard tries <= retry.retries, !Task.isCancelled else { throw unanswered ?? error }
                 try? await clock.sleep(for: delay)
                 delay *= 2
             }
+        }
+    }
+
+    /// POSTs `path` as `post` does, but asks `lookup` before each try whether an earlier try was carried out, and
+    /// takes what it finds instead of sending again: a creation is made once even by a server that ignores
+    /// `Idempotency-Key` (localstripe does), after an answer that was lost.
+    func postLookingFirst<T: Decodable>(
+        _ path: String, _ form: [(String, String)], idempotencyKey: String, lookup: () async throws(StripeFailure) -> T?
+    ) async throws(StripeFailure) -> T {
+        try await retrying { () async throws(StripeFailure) -> T in
+            if let made = try await lookup() { return made }
+            return try await sendOnce(.POST, path, body: FormEncoding.encode(form), idempotencyKey: idempotencyKey)
         }
     }
 

@@ -10,7 +10,7 @@ extension PostgresDatabase {
 
     /// Every schema step, in order. A step, once shipped, is never edited: changes are new steps.
     ///
-    /// The tables are SQLite's (migrations v1–v8 of `SQLiteDatabase`) in PostgreSQL's types, with
+    /// The tables are SQLite's (migrations v1–v9 of `SQLiteDatabase`) in PostgreSQL's types, with
     /// one difference: search is a `tsvector` of the words SQLite's FTS5 index holds, under a GIN index.
     static let migrations: [Migration] = [
         Migration(identifier: "v1-shop", sql: [
@@ -208,6 +208,30 @@ extension PostgresDatabase {
                    CASE status WHEN 'declined' THEN json_build_object('reason', coalesce(failure, ''))::text ELSE '{}' END
             FROM orders WHERE status IN ('paid', 'declined', 'voided', 'unknown')
             """,
+        ]),
+        // Refunds, filed as pending before the payment provider is asked and settled after; at most one pending per
+        // order, so a retried or recovered refund is the same refund. SQLite's migration v9 in PostgreSQL's types.
+        Migration(identifier: "v9-refunds", sql: [
+            "CREATE SEQUENCE refund_sequence",
+            """
+            CREATE TABLE refund (
+                id text PRIMARY KEY,
+                sequence bigint NOT NULL UNIQUE,
+                order_number text NOT NULL REFERENCES orders(number),
+                kind text NOT NULL CHECK (kind IN ('refund', 'cancel')),
+                amount bigint NOT NULL CHECK (amount > 0),
+                currency text NOT NULL,
+                reason text NOT NULL,
+                restock text NOT NULL DEFAULT '[]',
+                actor text NOT NULL,
+                filed_at double precision NOT NULL,
+                state text NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'refunded', 'declined')),
+                provider_reference text,
+                failure text,
+                settled_at double precision
+            )
+            """,
+            "CREATE UNIQUE INDEX refund_one_pending_per_order ON refund(order_number) WHERE state = 'pending'",
         ]),
     ]
 

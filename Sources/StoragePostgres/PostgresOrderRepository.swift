@@ -12,8 +12,8 @@ import ShopPorts
 /// retried whole. An order being finished is locked (`FOR UPDATE`), so a session and a settlement
 /// finishing it at once settle its stock once.
 public final class PostgresOrderRepository: OrderRepository {
-    private let database: PostgresDatabase
-    private let currency: Currency
+    let database: PostgresDatabase
+    let currency: Currency
 
     public init(database: PostgresDatabase, currency: Currency) {
         self.database = database
@@ -124,7 +124,7 @@ public final class PostgresOrderRepository: OrderRepository {
         return try await database.read { connection in try await Self.events(orderNumber, currency: currency, on: connection) }
     }
 
-    private static func events(_ orderNumber: String, currency: Currency, on connection: PostgresConnection) async throws -> [OrderEvent] {
+    static func events(_ orderNumber: String, currency: Currency, on connection: PostgresConnection) async throws -> [OrderEvent] {
         var events: [OrderEvent] = []
         let rows = try await connection.query(
             "SELECT at, actor, kind, details FROM order_event WHERE order_number = \(orderNumber) ORDER BY sequence", logger: PostgresDatabase.quiet
@@ -143,6 +143,7 @@ public final class PostgresOrderRepository: OrderRepository {
                 guard let written = try await connection.query("SELECT status FROM orders WHERE number = \(number) FOR UPDATE", logger: PostgresDatabase.quiet)
                     .collect().first?.decode(String.self), let status = OrderStatus(rawValue: written)
                 else { throw OrderChangeError.notFound(number) }
+                if let pending = try await Self.pendingRefund(of: number, on: connection) { throw OrderChangeError.refundPending(pending) }
                 let next = try OrderLifecycle.next(
                     after: try await Self.events(number, currency: currency, on: connection), status: status, applying: change, expecting: expected
                 )
@@ -209,7 +210,7 @@ public final class PostgresOrderRepository: OrderRepository {
     }
 
     /// The order just written under `number`; its absence means the transaction did not hold.
-    private static func written(_ number: String, currency: Currency, on connection: PostgresConnection) async throws -> Order {
+    static func written(_ number: String, currency: Currency, on connection: PostgresConnection) async throws -> Order {
         guard let order = try await order(number: number, currency: currency, on: connection) else {
             throw OrderRepositoryError.storage("order \(number) was not found right after it was written")
         }

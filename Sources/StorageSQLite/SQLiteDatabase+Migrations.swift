@@ -194,6 +194,31 @@ extension SQLiteDatabase {
                 FROM orders WHERE status IN ('paid', 'declined', 'voided', 'unknown');
                 """)
         }
+        migrator.registerMigration("v9-refunds") { db in
+            try db.execute(sql: Self.refundTable)
+        }
         return migrator
     }
+
+    /// Refunds, filed as pending before the payment provider is asked and settled after; at most one pending per
+    /// order, so a retried or recovered refund is the same refund. The same table in PostgreSQL's migration v9.
+    static let refundTable = """
+        CREATE TABLE refund (
+            id TEXT PRIMARY KEY NOT NULL,
+            sequence INTEGER NOT NULL UNIQUE,
+            order_number TEXT NOT NULL REFERENCES orders(number),
+            kind TEXT NOT NULL CHECK (kind IN ('refund', 'cancel')),
+            amount INTEGER NOT NULL CHECK (amount > 0),
+            currency TEXT NOT NULL,
+            reason TEXT NOT NULL,
+            restock TEXT NOT NULL DEFAULT '[]',
+            actor TEXT NOT NULL,
+            filed_at REAL NOT NULL,
+            state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'refunded', 'declined')),
+            provider_reference TEXT,
+            failure TEXT,
+            settled_at REAL
+        );
+        CREATE UNIQUE INDEX refund_one_pending_per_order ON refund(order_number) WHERE state = 'pending';
+        """
 }

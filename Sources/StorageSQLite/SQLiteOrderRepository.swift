@@ -5,8 +5,8 @@ import ShopPorts
 
 /// Orders in SQLite, with the stock they take. Every change is one IMMEDIATE transaction.
 public final class SQLiteOrderRepository: OrderRepository {
-    private let database: SQLiteDatabase
-    private let currency: Currency
+    let database: SQLiteDatabase
+    let currency: Currency
 
     public init(database: SQLiteDatabase, currency: Currency) {
         self.database = database
@@ -80,7 +80,7 @@ public final class SQLiteOrderRepository: OrderRepository {
         try await read { db in try self.events(orderNumber, in: db) }
     }
 
-    private func events(_ orderNumber: String, in db: Database) throws -> [OrderEvent] {
+    func events(_ orderNumber: String, in db: Database) throws -> [OrderEvent] {
         try Row.fetchAll(db, sql: "SELECT at, actor, kind, details FROM order_event WHERE order_number = ? ORDER BY sequence", arguments: [orderNumber])
             .map { row in
                 try OrderEventRecord(actor: row["actor"], kind: row["kind"], details: row["details"])
@@ -94,6 +94,7 @@ public final class SQLiteOrderRepository: OrderRepository {
             return try await database.pool.write { db in
                 guard let status = try String.fetchOne(db, sql: "SELECT status FROM orders WHERE number = ?", arguments: [number]).flatMap(OrderStatus.init(rawValue:))
                 else { throw OrderChangeError.notFound(number) }
+                if let pending = try self.pendingRefund(of: number, in: db) { throw OrderChangeError.refundPending(pending) }
                 let next = try OrderLifecycle.next(after: try self.events(number, in: db), status: status, applying: change, expecting: expected)
                 try db.execute(sql: "UPDATE orders SET status = ? WHERE number = ?", arguments: [next.status.rawValue, number])
                 try Self.record(OrderEvent(at: at, actor: actor, change: change), of: number, in: db)
@@ -144,7 +145,7 @@ public final class SQLiteOrderRepository: OrderRepository {
         try await read { db in try self.order(number: number, in: db) }
     }
 
-    private func order(number: String, in db: Database) throws -> Order? {
+    func order(number: String, in db: Database) throws -> Order? {
         let records = try StoredOrderRow.fetchAll(db, sql: "SELECT * FROM orders WHERE number = ?", arguments: [number])
         return try orders(from: records, in: db).first
     }

@@ -16,11 +16,17 @@ struct ShopDatabaseOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The shop's PostgreSQL instead of the data directory's SQLite. Env: STOREFRONT_DATABASE_URL.", valueName: "url"))
     var database: String?
 
-    /// The shop's database, opened for writing (SQLite is brought up to date; PostgreSQL must be), and how to close it.
-    private func open() async throws -> (database: Either, close: @Sendable () -> Void) {
-        let environment = ProcessInfo.processInfo.environment
+    /// The configuration these options complete: flag, environment, config file, default.
+    func configuration(environment: [String: String]) throws -> Configuration {
         var configuration = try Configuration.loadForCommand(environment: environment)
         try configuration.apply(flags: [("data-dir", dataDirectory), ("database", database)])
+        return configuration
+    }
+
+    /// The shop's database, opened for writing (SQLite is brought up to date; PostgreSQL must be), and how to close it.
+    func open() async throws -> (database: Either, close: @Sendable () -> Void) {
+        let environment = ProcessInfo.processInfo.environment
+        let configuration = try configuration(environment: environment)
         if let url = configuration.database {
             let database = try await PostgresSetup.connect(url, pool: .command, migrate: false, environment: environment)
             return (.postgres(database), { database.close() })
@@ -39,12 +45,12 @@ struct ShopDatabaseOptions: ParsableArguments {
         }
     }
 
-    private enum Either {
+    enum Either {
         case sqlite(SQLiteDatabase)
         case postgres(PostgresDatabase)
     }
 
-    func openOrders() async throws -> (orders: any OrderRepository, close: @Sendable () -> Void) {
+    func openOrders() async throws -> (orders: any OrderRepository & RefundRepository, close: @Sendable () -> Void) {
         let (database, close) = try await open()
         switch database {
         case .sqlite(let database): return (SQLiteOrderRepository(database: database, currency: .usd), close)
@@ -74,32 +80,54 @@ struct OrderTarget: ParsableArguments {
 
 /// How the order commands print an order: its summary and history, or the JSON document.
 enum OrderOutput {
-    /// `{"version": 1, "order": {...fields of orders --json, "events": [...]}}`.
-    static func json(_ order: Order, events: [OrderEvent]) throws -> String {
+    /// `{"version": 1, "order": {...fields of orders --json, "refunded", "events": [...], "refunds": [...]}}`.
+    static func json(_ order: Order, events: [OrderEvent], refunds: [FiledRefund]) throws -> String {
         var object = OrdersCommand.List.object(order)
         object["events"] = events.map { event -> [String: Any] in
             let record = OrderEventRecord(event)
             let details = (try? JSONSerialization.jsonObject(with: Data(record.details.utf8))) ?? [:]
             return ["at": UTCTime(event.at).iso8601, "actor": record.actor, "kind": record.kind, "details": details]
         }
+        object["refunded"] = (try? OrderLifecycle.rebuilt(from: events))?.refunded.minorUnits ?? 0
+        object["refunds"] = refunds.map { refund -> [String: Any] in
+            var fields: [String: Any] = [
+                "id": refund.id, "kind": refund.ask.kind.rawValue, "amount": refund.ask.amount.minorUnits, "currency": refund.ask.amount.currency.code,
+                "reason": refund.ask.reason, "state": refund.state.name, "actor": refund.actor.recordText, "filedAt": UTCTime(refund.filedAt).iso8601,
+                "restock": refund.ask.restock.map { ["productId": $0.productID.rawValue, "quantity": $0.quantity] },
+            ]
+            switch refund.state {
+            case .refunded(let reference): fields["providerReference"] = reference
+            case .declined(let reason): fields["failure"] = reason
+            case .pending: break
+            }
+            return fields
+        }
         let document: [String: Any] = ["version": OrdersCommand.List.jsonVersion, "order": object]
         let data = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         return String(decoding: data, as: UTF8.self)
     }
 
-    static func text(_ order: Order, events: [OrderEvent]) -> String {
+    static func text(_ order: Order, events: [OrderEvent], refunds: [FiledRefund]) -> String {
         var lines = ["\(order.number)  \(order.status.displayName)  \(order.totals.total.formatted)  \(order.customerID)"]
         lines += order.lines.map { "  \($0.quantity) × \($0.name)  \(($0.unitPrice * $0.quantity).formatted)" }
         lines += events.map { event in
             let record = OrderEventRecord(event)
             return "  \(Layout.timestamp(event.at))  \(record.kind)  by \(record.actor)\(record.details == "{}" ? "" : "  \(record.details)")"
         }
+        lines += refunds.map { refund in
+            let state = switch refund.state {
+            case .pending: "pending: waiting for the payment provider"
+            case .refunded(let reference): "refunded (\(reference))"
+            case .declined(let reason): "declined: \(reason)"
+            }
+            return "  \(refund.id)  \(refund.ask.kind.rawValue) of \(refund.ask.amount.formatted)  \(state)"
+        }
         return lines.joined(separator: "\n")
     }
 
     /// Prints the order as asked; a change that is made but cannot be told is still an error.
-    static func emit(_ order: Order, events: [OrderEvent], json: Bool) throws {
-        let text = json ? try Self.json(order, events: events) : Self.text(order, events: events)
+    static func emit(_ order: Order, events: [OrderEvent], refunds: [FiledRefund] = [], json: Bool) throws {
+        let text = json ? try Self.json(order, events: events, refunds: refunds) : Self.text(order, events: events, refunds: refunds)
         guard storefront.emit(text + "\n", to: STDOUT_FILENO) else {
             complain("cannot write the order: \(String(cString: strerror(errno)))")
             throw ExitCodes.ioError
@@ -120,9 +148,11 @@ extension OrdersCommand {
             defer { close() }
             let order: Order?
             let events: [OrderEvent]
+            let refunds: [FiledRefund]
             do {
                 order = try await orders.order(number: number)
                 events = try await orders.events(orderNumber: number)
+                refunds = try await orders.refunds(orderNumber: number)
             } catch {
                 complain("\(error)")
                 throw ExitCodes.ioError
@@ -131,7 +161,7 @@ extension OrdersCommand {
                 complain("There is no order \(number).")
                 throw ExitCodes.dataError
             }
-            try OrderOutput.emit(order, events: events, json: json)
+            try OrderOutput.emit(order, events: events, refunds: refunds, json: json)
         }
     }
 
@@ -200,11 +230,13 @@ enum OrderChangeCommand {
             complain("\(error)")
             switch error {
             case .refused, .notFound: throw ExitCodes.dataError
-            case .changed: throw changedMeanwhile
+            case .changed, .refundPending: throw changedMeanwhile
+            case .restockAboveOrdered: throw ExitCodes.dataError
             case .storage: throw ExitCodes.ioError
             }
         }
         let events = (try? await orders.events(orderNumber: number)) ?? []
-        try OrderOutput.emit(order, events: events, json: json)
+        let refunds = (try? await orders.refunds(orderNumber: number)) ?? []
+        try OrderOutput.emit(order, events: events, refunds: refunds, json: json)
     }
 }

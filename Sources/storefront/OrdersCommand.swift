@@ -12,8 +12,8 @@ import SystemPackage
 struct OrdersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "orders",
-        abstract: "List, show, ship and deliver orders.",
-        subcommands: [List.self, Show.self, Ship.self, Deliver.self],
+        abstract: "List, show, ship, deliver, refund and cancel orders.",
+        subcommands: [List.self, Show.self, Ship.self, Deliver.self, Refund.self, Cancel.self],
         defaultSubcommand: List.self
     )
 }

@@ -17,6 +17,8 @@ enum PaymentsChoice: String, CaseIterable, ExpressibleByArgument {
 struct PaymentStack {
     var provider: any PaymentProvider
     var processor: any ChargeProcessor
+    /// What the back office gives money back through: the same provider.
+    var refunds: any RefundProcessor
     /// Gives back what the stack opened (Stripe's HTTP connections); call once, at the end.
     var close: @Sendable () async -> Void
 
@@ -28,18 +30,19 @@ struct PaymentStack {
         switch configuration.payments ?? .sandbox {
         case .sandbox:
             let processor = SandboxProcessor(clock: clock, latency: latency, ledger: ledger)
-            return PaymentStack(provider: SandboxPaymentProvider(processor: processor), processor: processor, close: {})
+            return PaymentStack(provider: SandboxPaymentProvider(processor: processor), processor: processor, refunds: processor, close: {})
         case .stripe:
             let settings = try StripeSettings.load(configuration: configuration, environment: environment)
             let client = StripeClient(key: settings.key, base: settings.base)
+            let processor = StripeChargeProcessor(client: client, key: settings.key, references: references, returnURL: settings.returnURL) {
+                fault.reached($0.rawValue)
+            }
             return PaymentStack(
                 provider: StripePaymentProvider(
                     client: client, key: settings.key, references: references,
                     cardPage: settings.returnURL.map { (currency, $0) }, rawCardData: settings.rawCardData, onTypedCardsRefused: log
                 ),
-                processor: StripeChargeProcessor(client: client, key: settings.key, references: references, returnURL: settings.returnURL) {
-                    fault.reached($0.rawValue)
-                },
+                processor: processor, refunds: processor,
                 close: { try? await client.shutdown() }
             )
         }

@@ -10,7 +10,7 @@ import SystemPackage
 /// the PostgreSQL that `database` names, shared by every front end.
 struct ShopStorage {
     var catalog: any CatalogRepository
-    var orders: any OrderRepository
+    var orders: any OrderRepository & RefundRepository
     var carts: any CartRepository
     var wallets: any WalletRepository
     var profiles: any AccountProfileRepository

@@ -14,7 +14,7 @@ enum OrderRepositoryKind: String, CaseIterable, CustomTestStringConvertible {
     case inMemory, sqlite, postgres
     var testDescription: String { rawValue }
 
-    func make() async throws -> any OrderRepository {
+    func make() async throws -> any LiveBackOffice.Orders {
         switch self {
         case .inMemory: return InMemoryOrderRepository()
         case .sqlite: return try SQLiteFixture().orders
@@ -93,18 +93,18 @@ struct OrderRepositoryContractTests {
 
 /// An order repository over a database with the bundled catalog's stock, as a shop runs it.
 protocol StockedOrderRepository {
-    var orders: any OrderRepository { get }
+    var orders: any LiveBackOffice.Orders { get }
     var catalog: any CatalogRepository { get }
     /// on_hand, reserved, sold for a product.
     func stock(_ id: String) throws -> (onHand: Int, reserved: Int, sold: Int)
     /// Another order repository on the same database, with its own connections (another process's, another host's).
-    func anotherBuyer() throws -> any OrderRepository
+    func anotherBuyer() throws -> any LiveBackOffice.Orders
 }
 
 extension SQLiteFixture: StockedOrderRepository {
-    var orders: any OrderRepository { sqliteOrders }
+    var orders: any LiveBackOffice.Orders { sqliteOrders }
     var catalog: any CatalogRepository { sqliteCatalog }
-    func anotherBuyer() throws -> any OrderRepository { SQLiteOrderRepository(database: try SQLiteDatabase.open(directory: directory), currency: .usd) }
+    func anotherBuyer() throws -> any LiveBackOffice.Orders { SQLiteOrderRepository(database: try SQLiteDatabase.open(directory: directory), currency: .usd) }
 }
 
 /// PostgreSQL with the bundled catalog imported.
@@ -119,10 +119,10 @@ struct PostgresStockFixture: StockedOrderRepository {
         postgresOrders = PostgresOrderRepository(database: server.database, currency: .usd)
     }
 
-    var orders: any OrderRepository { postgresOrders }
+    var orders: any LiveBackOffice.Orders { postgresOrders }
     var catalog: any CatalogRepository { postgresCatalog }
     func stock(_ id: String) throws -> (onHand: Int, reserved: Int, sold: Int) { try server.stock(id) }
-    func anotherBuyer() throws -> any OrderRepository { PostgresOrderRepository(database: try server.anotherClient(), currency: .usd) }
+    func anotherBuyer() throws -> any LiveBackOffice.Orders { PostgresOrderRepository(database: try server.anotherClient(), currency: .usd) }
 }
 
 enum StockedRepositoryKind: String, CaseIterable, CustomTestStringConvertible {

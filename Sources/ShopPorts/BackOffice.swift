@@ -1,0 +1,66 @@
+import Foundation
+import ShopModels
+
+/// The merchant's changes to orders, and the shopper's cancel: every change goes through the order's lifecycle,
+/// and money goes back through the payment provider once.
+public protocol BackOffice: Sendable {
+    func ship(_ number: String, _ parcel: Shipment, by actor: OrderActor, expecting expected: OrderStatus?) async throws(BackOfficeError) -> Order
+    func markDelivered(_ number: String, by actor: OrderActor, expecting expected: OrderStatus?) async throws(BackOfficeError) -> Order
+    /// Gives back `ask.amount` of the order's payment, putting `ask.restock` back in stock.
+    func refund(_ number: String, _ ask: RefundAsk, by actor: OrderActor, expecting expected: OrderStatus?) async throws(BackOfficeError) -> Order
+    /// Cancels an order that has not shipped: gives back what is left of its payment and puts every line back.
+    func cancel(_ number: String, reason: String, by actor: OrderActor, expecting expected: OrderStatus?) async throws(BackOfficeError) -> Order
+    /// Asks the provider again about every refund left pending (a crash, a lost answer) and settles each one it answers.
+    func finishPendingRefunds() async throws -> [RefundRecovery]
+    /// One order with its history and its refunds, for the screens and commands that show an order whole.
+    func dossier(_ number: String) async throws(BackOfficeError) -> OrderDossier
+}
+
+/// An order with its history and its refunds.
+public struct OrderDossier: Hashable, Sendable {
+    public var order: Order
+    public var events: [OrderEvent]
+    public var refunds: [FiledRefund]
+
+    public init(order: Order, events: [OrderEvent], refunds: [FiledRefund]) {
+        self.order = order
+        self.events = events
+        self.refunds = refunds
+    }
+
+    /// What the history adds up to: what was refunded, what is left, the parcel; nil for a history that does not
+    /// begin with the placement (an order older than histories, never migrated).
+    public var lifecycle: OrderLifecycle? { try? OrderLifecycle.rebuilt(from: events) }
+
+    /// How much of each product may still be put back in stock.
+    public var restockable: [ProductID: Int] { FiledRefund.restockable(order, refunds) }
+}
+
+/// What asking again about a pending refund came to.
+public struct RefundRecovery: Hashable, Sendable {
+    public var refundID: String
+    public var orderNumber: String
+    /// Nil when the refund was settled as refunded; otherwise why not (declined, or still unanswered).
+    public var failure: BackOfficeError?
+
+    public init(refundID: String, orderNumber: String, failure: BackOfficeError?) {
+        self.refundID = refundID
+        self.orderNumber = orderNumber
+        self.failure = failure
+    }
+}
+
+/// Why a back-office change was not made.
+public enum BackOfficeError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The order's lifecycle or the database refused it; nothing was written.
+    case change(OrderChangeError)
+    /// The provider did not refund; see the failure for whether anything may have moved.
+    case refund(RefundFailure)
+
+    public var description: String {
+        switch self {
+        case .change(let error): error.description
+        case .refund(let failure): failure.description
+        }
+    }
+}

@@ -1,0 +1,255 @@
+import Foundation
+import ShopModels
+
+/// A quantity of one of an order's products put back in stock with a refund.
+public struct Restock: Hashable, Sendable, Codable {
+    public var productID: ProductID
+    public var quantity: Int
+
+    public init(productID: ProductID, quantity: Int) {
+        self.productID = productID
+        self.quantity = quantity
+    }
+}
+
+/// What a merchant or a shopper asks to give back: an amount, the stock to put back, and why.
+public struct RefundAsk: Hashable, Sendable {
+    /// A partial or full refund, or a cancel (always the whole remaining payment and every line back in stock).
+    public enum Kind: String, Hashable, Sendable { case refund, cancel }
+
+    public var kind: Kind
+    public var amount: Money
+    public var restock: [Restock]
+    public var reason: String
+
+    public init(kind: Kind = .refund, amount: Money, restock: [Restock] = [], reason: String) {
+        self.kind = kind
+        self.amount = amount
+        self.restock = restock
+        self.reason = reason
+    }
+
+    /// The change to the order's history once the provider has refunded.
+    public var change: OrderChange { kind == .cancel ? .canceled : .refunded(amount, reason: reason) }
+}
+
+/// How a filed refund stands: sent and not yet answered, given back, or refused by the provider.
+public enum RefundState: Hashable, Sendable {
+    case pending
+    case refunded(reference: String)
+    case declined(reason: String)
+
+    /// How both databases store the state's name.
+    public var name: String {
+        switch self {
+        case .pending: "pending"
+        case .refunded: "refunded"
+        case .declined: "declined"
+        }
+    }
+}
+
+/// A refund the shop filed before asking the provider for it: the record that makes a retry, or the recovery after
+/// a crash, refund once.
+public struct FiledRefund: Hashable, Sendable {
+    /// The shop's id for the refund (`RF-000001`); the provider's idempotency key is made from it.
+    public var id: String
+    public var orderNumber: String
+    /// The idempotency key the order was charged under: what the provider knows the payment by.
+    public var chargeKey: String
+    public var ask: RefundAsk
+    public var actor: OrderActor
+    public var filedAt: Date
+    public var state: RefundState
+
+    public init(id: String, orderNumber: String, chargeKey: String, ask: RefundAsk, actor: OrderActor, filedAt: Date, state: RefundState) {
+        self.id = id
+        self.orderNumber = orderNumber
+        self.chargeKey = chargeKey
+        self.ask = ask
+        self.actor = actor
+        self.filedAt = filedAt
+        self.state = state
+    }
+
+    /// The key a provider files this refund under: the same refund asked twice is refunded once.
+    public var idempotencyKey: String { "refund:\(id)" }
+}
+
+/// The refunds of every order, filed before the provider is asked and settled after.
+///
+/// Order of calls: `fileRefund` (refuses what the order's lifecycle refuses, and any refund while another is
+/// pending) → the provider → `settleRefund`; `pendingRefunds` after a crash.
+public protocol RefundRepository: Sendable {
+    /// Files `ask` against order `number` as pending, or says why not; nothing is written on a refusal.
+    func fileRefund(_ ask: RefundAsk, toOrder number: String, by actor: OrderActor, at: Date, expecting expected: OrderStatus?) async throws(OrderChangeError) -> FiledRefund
+    /// Settles a pending refund: when refunded, its change joins the order's history and its stock goes back, in one
+    /// transaction; when declined, the order is left as it was. A refund settled already is left as it is.
+    func settleRefund(id: String, as state: RefundState, at: Date) async throws(OrderChangeError) -> Order
+    /// Refunds filed and never settled (the process stopped, or the provider did not answer), oldest first.
+    func pendingRefunds() async throws -> [FiledRefund]
+    /// An order's refunds, oldest first.
+    func refunds(orderNumber: String) async throws -> [FiledRefund]
+}
+
+/// One refund the shop asks a provider for.
+public struct RefundRequest: Hashable, Sendable {
+    public var refundID: String
+    public var orderNumber: String
+    public var chargeKey: String
+    public var amount: Money
+    public var reason: String
+    public var idempotencyKey: String
+
+    public init(_ refund: FiledRefund) {
+        refundID = refund.id
+        orderNumber = refund.orderNumber
+        chargeKey = refund.chargeKey
+        amount = refund.ask.amount
+        reason = refund.ask.reason
+        idempotencyKey = refund.idempotencyKey
+    }
+}
+
+/// Why a provider did not refund.
+public enum RefundFailure: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The provider refused it, in its words: nothing was refunded.
+    case declined(String)
+    /// The provider could not be reached: nothing was sent.
+    case unreachable(String)
+    /// Sent, but no answer came: it may have been made, and asking again with the same key tells.
+    case unanswered(String)
+
+    public var description: String {
+        switch self {
+        case .declined(let why): "The payment provider refused the refund: \(why)"
+        case .unreachable(let why): "The payment provider could not be reached, and nothing was refunded: \(why)"
+        case .unanswered(let why): "The refund was sent but not answered (\(why)); it is checked again before any other change to the order."
+        }
+    }
+}
+
+/// Gives money back at a payment provider. A key refunds at most once: the same key gives the first answer.
+public protocol RefundProcessor: Sendable {
+    /// Refunds the request's amount of the payment charged under its charge key; returns the provider's refund id.
+    func refund(_ request: RefundRequest) async throws(RefundFailure) -> String
+}
+
+extension Order {
+    /// What giving back `quantities` of the order's lines comes to: their prices and the tax charged on them
+    /// (rounded as the order's tax was), never more than was paid. Shipping is given back only by an amount.
+    public func refundAmount(for quantities: [ProductID: Int]) -> Money {
+        let goods = lines.reduce(Money.zero(totals.total.currency)) { sum, line in
+            let quantity = min(max(0, quantities[line.productID] ?? 0), line.quantity)
+            return sum + Money(minorUnits: line.unitPrice.minorUnits * Int64(quantity), currency: sum.currency)
+        }
+        guard totals.subtotal.minorUnits > 0 else { return goods }
+        // The tax of these lines is their share of the order's tax, rounded down so the shares never exceed it.
+        let tax = totals.tax.minorUnits * goods.minorUnits / totals.subtotal.minorUnits
+        return goods + Money(minorUnits: tax, currency: goods.currency)
+    }
+}
+
+extension FiledRefund {
+    /// Whether `ask` may be filed against `order`, whose history is `events` and whose refunds are `earlier`: the
+    /// lifecycle after the refund, or why not. Every refund repository decides here.
+    public static func admit(
+        _ ask: RefundAsk, to order: Order, events: [OrderEvent], earlier: [FiledRefund], expecting expected: OrderStatus?
+    ) throws(OrderChangeError) -> OrderLifecycle {
+        if let pending = earlier.first(where: { $0.state == .pending }) { throw .refundPending(pending.id) }
+        let next = try OrderLifecycle.next(after: events, status: order.status, applying: ask.change, expecting: expected)
+        if ask.kind == .cancel {
+            // A cancel gives back what is left; an order refunded in part since it was read has changed.
+            let refundable = (try? OrderLifecycle.rebuilt(from: events))?.refundable
+            guard ask.amount == refundable else { throw .changed(now: order.status) }
+        }
+        let left = restockable(order, earlier)
+        for item in ask.restock {
+            let available = left[item.productID] ?? 0
+            guard item.quantity > 0, item.quantity <= available else {
+                let name = order.lines.first { $0.productID == item.productID }?.name ?? item.productID.rawValue
+                throw .restockAboveOrdered(product: name, asked: item.quantity, left: available)
+            }
+        }
+        return next
+    }
+
+    /// How much of each product the order may still put back: what was bought, less what refunds put back already.
+    public static func restockable(_ order: Order, _ refunds: [FiledRefund]) -> [ProductID: Int] {
+        var left = Dictionary(order.lines.map { ($0.productID, $0.quantity) }, uniquingKeysWith: +)
+        for refund in refunds where refund.state.name == RefundState.refunded(reference: "").name {
+            for item in refund.ask.restock { left[item.productID, default: 0] -= item.quantity }
+        }
+        return left.filter { $0.value > 0 }
+    }
+}
+
+/// A row of `refund` (with its order's charge key) as both databases keep it; each adapter reads it its own way and
+/// builds the `FiledRefund` here. Decodable by the columns' names in camel case.
+public struct StoredRefundRow: Decodable, Sendable {
+    public var id: String
+    public var orderNumber: String
+    public var chargeKey: String
+    public var kind: String
+    public var amount: Int64
+    public var currency: String
+    public var reason: String
+    public var restock: String
+    public var actor: String
+    public var filedAt: Double
+    public var state: String
+    public var providerReference: String?
+    public var failure: String?
+
+    public init(
+        id: String, orderNumber: String, chargeKey: String, kind: String, amount: Int64, currency: String, reason: String, restock: String,
+        actor: String, filedAt: Double, state: String, providerReference: String?, failure: String?
+    ) {
+        self.id = id
+        self.orderNumber = orderNumber
+        self.chargeKey = chargeKey
+        self.kind = kind
+        self.amount = amount
+        self.currency = currency
+        self.reason = reason
+        self.restock = restock
+        self.actor = actor
+        self.filedAt = filedAt
+        self.state = state
+        self.providerReference = providerReference
+        self.failure = failure
+    }
+
+    /// The columns to select, `refund` joined with `orders`, in either database.
+    public static let columns = """
+        refund.id AS id, refund.order_number AS order_number, orders.idempotency_key AS charge_key, refund.kind AS kind,
+        refund.amount AS amount, refund.currency AS currency, refund.reason AS reason, refund.restock AS restock,
+        refund.actor AS actor, refund.filed_at AS filed_at, refund.state AS state,
+        refund.provider_reference AS provider_reference, refund.failure AS failure
+        FROM refund JOIN orders ON orders.number = refund.order_number
+        """
+
+    public func refund(fallback: Currency) -> FiledRefund {
+        let money = Money(minorUnits: amount, currency: Currency(code: currency) ?? fallback)
+        let items = (try? JSONDecoder().decode([Restock].self, from: Data(restock.utf8))) ?? []
+        let state: RefundState = switch state {
+        case "refunded": .refunded(reference: providerReference ?? "")
+        case "declined": .declined(reason: failure ?? "")
+        default: .pending
+        }
+        return FiledRefund(
+            id: id, orderNumber: orderNumber, chargeKey: chargeKey,
+            ask: RefundAsk(kind: RefundAsk.Kind(rawValue: kind) ?? .refund, amount: money, restock: items, reason: reason),
+            actor: OrderActor(recordText: actor), filedAt: Date(timeIntervalSince1970: filedAt), state: state
+        )
+    }
+
+    /// The restock as the `restock` column stores it: a JSON array of `{"productID", "quantity"}`.
+    public static func restockText(_ items: [Restock]) -> String {
+        let data = (try? JSONEncoder().encode(items)) ?? Data("[]".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The shop's id for the refund numbered `sequence`.
+    public static func id(sequence: Int) -> String { "RF-" + String(1_000_000 + sequence).dropFirst() }
+}

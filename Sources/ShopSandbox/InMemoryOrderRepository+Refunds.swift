@@ -1,0 +1,58 @@
+import Foundation
+import ShopModels
+import ShopPorts
+
+/// Refunds kept in memory beside the orders, with no stock to put back: for tests and the in-memory sandbox.
+extension InMemoryOrderRepository: RefundRepository {
+    public func fileRefund(_ ask: RefundAsk, toOrder number: String, by actor: OrderActor, at: Date, expecting expected: OrderStatus?) throws(OrderChangeError) -> FiledRefund {
+        let result: Result<FiledRefund, OrderChangeError> = orders.withLock { all in
+            filedRefunds.withLock { refunds in
+                guard let order = all.first(where: { $0.number == number }) else { return .failure(.notFound(number)) }
+                let chargeKey = keys.withLock { $0.first { $0.value == number }?.key } ?? number
+                do throws(OrderChangeError) {
+                    let earlier = refunds.filter { $0.orderNumber == number }
+                    _ = try FiledRefund.admit(ask, to: order, events: history.withLock { $0[number] ?? [] }, earlier: earlier, expecting: expected)
+                    let filed = FiledRefund(
+                        id: StoredRefundRow.id(sequence: refunds.count + 1), orderNumber: number, chargeKey: chargeKey, ask: ask, actor: actor,
+                        filedAt: at, state: .pending
+                    )
+                    refunds.append(filed)
+                    return .success(filed)
+                } catch {
+                    return .failure(error)
+                }
+            }
+        }
+        return try result.get()
+    }
+
+    public func settleRefund(id: String, as state: RefundState, at: Date) throws(OrderChangeError) -> Order {
+        let result: Result<Order, OrderChangeError> = orders.withLock { all in
+            filedRefunds.withLock { refunds in
+                history.withLock { history in
+                    guard let position = refunds.firstIndex(where: { $0.id == id }),
+                          let index = all.firstIndex(where: { $0.number == refunds[position].orderNumber })
+                    else { return .failure(.notFound(id)) }
+                    let refund = refunds[position]
+                    guard refund.state == .pending, state != .pending else { return .success(all[index]) }
+                    if case .refunded = state {
+                        do throws(OrderChangeError) {
+                            let next = try OrderLifecycle.next(after: history[refund.orderNumber] ?? [], status: all[index].status, applying: refund.ask.change, expecting: nil)
+                            all[index].status = next.status
+                            history[refund.orderNumber, default: []].append(OrderEvent(at: at, actor: refund.actor, change: refund.ask.change))
+                        } catch {
+                            return .failure(error)
+                        }
+                    }
+                    refunds[position].state = state
+                    return .success(all[index])
+                }
+            }
+        }
+        return try result.get()
+    }
+
+    public func pendingRefunds() -> [FiledRefund] { filedRefunds.withLock { $0.filter { $0.state == .pending } } }
+
+    public func refunds(orderNumber: String) -> [FiledRefund] { filedRefunds.withLock { $0.filter { $0.orderNumber == orderNumber } } }
+}
