@@ -1,0 +1,81 @@
+import Foundation
+import ShopMerchant
+import ShopModels
+import ShopPorts
+import ShopSandbox
+import ShopStripe
+import StorefrontTesting
+import Testing
+
+/// Refunds on localstripe through the back office: one Stripe refund of the right amount, also when the first
+/// answer is lost, and a refusal that leaves the order as it was with Stripe's reason.
+@Suite("Stripe refunds")
+struct StripeRefundTests {
+    let placedAt = Date(timeIntervalSince1970: 1_795_339_800)
+
+    /// A paid order, charged on Stripe under its own key; its PaymentIntent's id is filed in `references`.
+    func paidOrder(_ orders: InMemoryOrderRepository, _ provider: StripePaymentProvider, _ processor: StripeChargeProcessor, key: String) async throws -> Order {
+        let draft = Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 2)
+        let order = try orders.begin(draft, idempotencyKey: key, tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
+        let method = try await provider.vault(try PaymentProviderContractTests.card("4242424242424242"), forCustomer: "guest")
+        let token = try await provider.createToken(for: PaymentProviderContractTests.payment(with: method))
+        let charge = try await processor.charge(ChargeRequest(tokenID: token.id, amount: order.totals.total, idempotencyKey: key, orderNumber: order.number, customerID: "local:jane"))
+        #expect(charge.outcome == ChargeOutcome.succeeded)
+        try orders.finish(orderNumber: order.number, status: .paid, failure: nil, at: placedAt)
+        return try #require(try orders.order(number: order.number))
+    }
+
+    /// Stripe's refunds of the order's PaymentIntent.
+    func refunds(_ server: LocalStripe, _ references: InMemoryProviderReferences, key: String) throws -> [[String: Any]] {
+        let intent = try #require(try references.paymentReference(forOrderKey: key))
+        return try #require(try server.get("/v1/refunds?payment_intent=\(intent)")["data"] as? [[String: Any]])
+    }
+
+    @Test("a refund makes one Stripe refund of the amount, also when its first answer is lost", arguments: ["none", "after"])
+    func oneRefundOfTheRightAmount(fault: String) async throws {
+        let server = try LocalStripe()
+        let proxy = try StripeFaultProxy(upstream: server.base, rules: fault == "none" ? [] : ["POST:^/v1/refunds$:1:\(fault)"])
+        let references = InMemoryProviderReferences()
+        let orders = InMemoryOrderRepository()
+        let key = "order-refund-\(fault)"
+        try await StripeAdapterTests.withStripe(base: proxy.base, references: references) { provider, processor, _ in
+            let order = try await paidOrder(orders, provider, processor, key: key)
+            let office = LiveBackOffice(orders: orders, processor: processor, dates: Fixtures.fixedDates)
+            let amount = order.refundAmount(for: ["hoodie-root": 1])
+            let refunded = try await office.refund(order.number, RefundAsk(amount: amount, reason: "arrived torn"), by: .merchant("ops"), expecting: .paid)
+            #expect(refunded.status == .partiallyRefunded)
+            let made = try refunds(server, references, key: key)
+            #expect(made.count == 1, "\(made)")
+            #expect((made.first?["amount"] as? NSNumber)?.int64Value == amount.minorUnits)
+            #expect((made.first?["metadata"] as? [String: String])?["refund_id"] == "RF-000001")
+            let reference = try #require(made.first?["id"] as? String)
+            #expect(orders.refunds(orderNumber: order.number).map(\.state) == [.refunded(reference: reference)])
+        }
+        if fault == "after" {
+            #expect(try proxy.log().filter { $0.hasPrefix("POST /v1/refunds") } == ["POST /v1/refunds 500"], "sent once; the retry found the refund instead of sending again")
+        }
+    }
+
+    @Test func aRefundStripeRefusesLeavesTheOrderAsItWasWithTheReason() async throws {
+        let server = try LocalStripe()
+        // A restricted key without the refunds permission: Stripe answers 403 and refunds nothing.
+        let proxy = try StripeFaultProxy(upstream: server.base, rules: ["POST:^/v1/refunds$:1:forbidden"])
+        let references = InMemoryProviderReferences()
+        let orders = InMemoryOrderRepository()
+        try await StripeAdapterTests.withStripe(base: proxy.base, references: references) { provider, processor, _ in
+            let order = try await paidOrder(orders, provider, processor, key: "order-refund-refused")
+            let office = LiveBackOffice(orders: orders, processor: processor, dates: Fixtures.fixedDates)
+            var failure: BackOfficeError?
+            do throws(BackOfficeError) {
+                _ = try await office.refund(order.number, RefundAsk(amount: Money(minorUnits: 500, currency: .usd), reason: "goodwill"), by: .merchant("ops"), expecting: .paid)
+            } catch {
+                failure = error
+            }
+            guard case .refund(.declined(let why))? = failure else { Issue.record("refused as declined, got \(String(describing: failure))"); return }
+            #expect(why.contains("permission") && !why.contains(LocalStripe.secretKey), "Stripe's reason, without the key: \(why)")
+            #expect(try orders.order(number: order.number)?.status == .paid)
+            #expect(try orders.events(orderNumber: order.number).map(\.change) == [.placed(total: order.totals.total), .charged])
+            #expect(try refunds(server, references, key: "order-refund-refused").isEmpty)
+        }
+    }
+}
