@@ -15,17 +15,25 @@ public struct LiveBackOffice: BackOffice {
         case afterRefunding = "after-refunding"
     }
 
-    public typealias Orders = OrderRepository & RefundRepository
+    public typealias Orders = OrderRepository & RefundRepository & OrderQueue
     private let orders: any Orders
+    private let stock: (any StockRepository)?
     private let processor: any RefundProcessor
     private let dates: DateSource
+    private let currency: Currency
     private let reached: @Sendable (Step) -> Void
 
-    /// `reached` is called as each step completes; the shop passes a no-op, fault tests a kill.
-    public init(orders: any Orders, processor: any RefundProcessor, dates: DateSource, reached: @escaping @Sendable (Step) -> Void = { _ in }) {
+    /// `stock` is nil where stock is not kept (the in-memory sandbox). `reached` is called as each step completes;
+    /// the shop passes a no-op, fault tests a kill.
+    public init(
+        orders: any Orders, stock: (any StockRepository)? = nil, processor: any RefundProcessor, dates: DateSource, currency: Currency = .usd,
+        reached: @escaping @Sendable (Step) -> Void = { _ in }
+    ) {
         self.orders = orders
+        self.stock = stock
         self.processor = processor
         self.dates = dates
+        self.currency = currency
         self.reached = reached
     }
 
@@ -74,6 +82,48 @@ public struct LiveBackOffice: BackOffice {
         } catch {
             throw .change(.storage("\(error)"))
         }
+    }
+
+    public func queue(_ filter: OrderQueueFilter, offset: Int, limit: Int) async throws(BackOfficeError) -> OrderQueuePage {
+        do {
+            let total = try await orders.count(statuses: filter.statuses)
+            let start = min(max(0, offset), max(0, total - 1))
+            return OrderQueuePage(total: total, start: start, rows: try await orders.orders(statuses: filter.statuses, offset: start, limit: limit))
+        } catch {
+            throw .change(.storage("\(error)"))
+        }
+    }
+
+    public func salesSummary() async throws(BackOfficeError) -> SalesSummary {
+        let now = dates.now()
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? .current
+        let today = calendar.startOfDay(for: now)
+        let weekStart = today.addingTimeInterval(-6 * 86_400)
+        let end = today.addingTimeInterval(86_400)
+        do {
+            return SalesSummary(
+                today: try await orders.sales(from: today, to: end, currency: currency),
+                lastSevenDays: try await orders.sales(from: weekStart, to: end, currency: currency)
+            )
+        } catch {
+            throw .change(.storage("\(error)"))
+        }
+    }
+
+    public func stockLevels() async throws(BackOfficeError) -> [StockLevel] {
+        guard let stock else { return [] }
+        do { return try await stock.stockLevels() } catch { throw .stock(.storage("\(error)")) }
+    }
+
+    public func setStock(of product: ProductID, onHand: Int) async throws(BackOfficeError) -> StockLevel {
+        guard let stock else { throw .stock(.unknownProduct(product)) }
+        do { return try await stock.setStock(of: product, onHand: onHand) } catch { throw .stock(error) }
+    }
+
+    public func adjustStock(of product: ProductID, by change: Int) async throws(BackOfficeError) -> StockLevel {
+        guard let stock else { throw .stock(.unknownProduct(product)) }
+        do { return try await stock.adjustStock(of: product, by: change) } catch { throw .stock(error) }
     }
 
     /// Asks the provider for a filed refund and settles it by the answer; an unanswered one stays pending.

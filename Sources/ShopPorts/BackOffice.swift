@@ -14,6 +14,65 @@ public protocol BackOffice: Sendable {
     func finishPendingRefunds() async throws -> [RefundRecovery]
     /// One order with its history and its refunds, for the screens and commands that show an order whole.
     func dossier(_ number: String) async throws(BackOfficeError) -> OrderDossier
+    /// A window of the orders `filter` keeps, oldest first.
+    func queue(_ filter: OrderQueueFilter, offset: Int, limit: Int) async throws(BackOfficeError) -> OrderQueuePage
+    /// Today's and the last seven days' orders, revenue, refunds and net (days in UTC).
+    func salesSummary() async throws(BackOfficeError) -> SalesSummary
+    /// Every product's stock, fewest on hand first.
+    func stockLevels() async throws(BackOfficeError) -> [StockLevel]
+    func setStock(of product: ProductID, onHand: Int) async throws(BackOfficeError) -> StockLevel
+    func adjustStock(of product: ProductID, by change: Int) async throws(BackOfficeError) -> StockLevel
+}
+
+/// Which orders the merchant's queue shows.
+public enum OrderQueueFilter: String, Hashable, Sendable, CaseIterable {
+    case paid, shipped, delivered, refunds, checking, all
+
+    public var statuses: [OrderStatus] {
+        switch self {
+        case .paid: [.paid]
+        case .shipped: [.shipped]
+        case .delivered: [.delivered]
+        case .refunds: [.partiallyRefunded, .refunded, .canceled]
+        case .checking: [.charging, .unknown]
+        case .all: OrderStatus.shownToTheirShopper
+        }
+    }
+
+    public var title: String {
+        switch self {
+        case .paid: "To ship"
+        case .shipped: "Shipped"
+        case .delivered: "Delivered"
+        case .refunds: "Refunds"
+        case .checking: "Being checked"
+        case .all: "All"
+        }
+    }
+}
+
+/// A window of the merchant's queue.
+public struct OrderQueuePage: Hashable, Sendable {
+    public var total: Int
+    public var start: Int
+    public var rows: [Order]
+
+    public init(total: Int, start: Int, rows: [Order]) {
+        self.total = total
+        self.start = start
+        self.rows = rows
+    }
+}
+
+/// The sales summary: today and the last seven days, today included.
+public struct SalesSummary: Hashable, Sendable {
+    public var today: SalesFigures
+    public var lastSevenDays: SalesFigures
+
+    public init(today: SalesFigures, lastSevenDays: SalesFigures) {
+        self.today = today
+        self.lastSevenDays = lastSevenDays
+    }
 }
 
 /// An order with its history and its refunds.
@@ -56,11 +115,14 @@ public enum BackOfficeError: Error, Hashable, Sendable, CustomStringConvertible 
     case change(OrderChangeError)
     /// The provider did not refund; see the failure for whether anything may have moved.
     case refund(RefundFailure)
+    /// A stock change was refused, or the database failed.
+    case stock(StockChangeError)
 
     public var description: String {
         switch self {
         case .change(let error): error.description
         case .refund(let failure): failure.description
+        case .stock(let error): error.description
         }
     }
 }

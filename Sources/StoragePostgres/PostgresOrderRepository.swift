@@ -217,7 +217,7 @@ public final class PostgresOrderRepository: OrderRepository {
         return order
     }
 
-    private static func records(_ rows: PostgresRowSequence) async throws -> [StoredOrderRow] {
+    static func records(_ rows: PostgresRowSequence) async throws -> [StoredOrderRow] {
         var records: [StoredOrderRow] = []
         for try await row in rows.decode((String, String, String, Double, String, Int64, Int64, Int64, String, String, String, String, String?).self) {
             records.append(StoredOrderRow(columns: row))
@@ -225,7 +225,7 @@ public final class PostgresOrderRepository: OrderRepository {
         return records
     }
 
-    private static func orders(from records: [StoredOrderRow], currency: Currency, on connection: PostgresConnection) async throws -> [Order] {
+    static func orders(from records: [StoredOrderRow], currency: Currency, on connection: PostgresConnection) async throws -> [Order] {
         guard !records.isEmpty else { return [] }
         var linesByOrder: [String: [(productID: String, name: String, unitPrice: Int64, quantity: Int)]] = [:]
         let rows = try await connection.query("""

@@ -156,7 +156,7 @@ public final class SQLiteOrderRepository: OrderRepository {
         return order
     }
 
-    private func orders(from records: [StoredOrderRow], in db: Database) throws -> [Order] {
+    func orders(from records: [StoredOrderRow], in db: Database) throws -> [Order] {
         guard !records.isEmpty else { return [] }
         let numbers = records.map(\.number)
         let lines = try OrderLineRecord.fetchAll(

@@ -19,13 +19,20 @@ struct BackOfficeSession {
         let configuration = try store.configuration(environment: environment)
         let (database, closeDatabase) = try await store.open()
         let orders: any LiveBackOffice.Orders
+        let stock: any StockRepository
         let ledger: any ChargeLedger
         let references: any ProviderReferenceRepository
         switch database {
         case .sqlite(let database):
-            (orders, ledger, references) = (SQLiteOrderRepository(database: database, currency: .usd), SQLiteChargeLedger(database: database), SQLiteProviderReferences(database: database))
+            (orders, stock, ledger, references) = (
+                SQLiteOrderRepository(database: database, currency: .usd), SQLiteStockRepository(database: database),
+                SQLiteChargeLedger(database: database), SQLiteProviderReferences(database: database)
+            )
         case .postgres(let database):
-            (orders, ledger, references) = (PostgresOrderRepository(database: database, currency: .usd), PostgresChargeLedger(database: database), PostgresProviderReferences(database: database))
+            (orders, stock, ledger, references) = (
+                PostgresOrderRepository(database: database, currency: .usd), PostgresStockRepository(database: database),
+                PostgresChargeLedger(database: database), PostgresProviderReferences(database: database)
+            )
         }
         let payments: PaymentStack
         do {
@@ -38,7 +45,7 @@ struct BackOfficeSession {
             throw error
         }
         let fault = FaultHook(environment: environment)
-        let office = LiveBackOffice(orders: orders, processor: payments.refunds, dates: .system) { fault.reached($0.rawValue) }
+        let office = LiveBackOffice(orders: orders, stock: stock, processor: payments.refunds, dates: .system) { fault.reached($0.rawValue) }
         return BackOfficeSession(office: office) {
             await payments.close()
             closeDatabase()
@@ -69,10 +76,11 @@ struct BackOfficeSession {
             await session.close()
             complain("\(error)")
             switch error {
-            case .change(.refused), .change(.notFound), .change(.restockAboveOrdered), .refund(.declined): throw ExitCodes.dataError
+            case .change(.refused), .change(.notFound), .change(.restockAboveOrdered), .refund(.declined), .stock(.unknownProduct), .stock(.belowZero):
+                throw ExitCodes.dataError
             case .change(.changed), .change(.refundPending), .refund(.unanswered): throw OrderChangeCommand.changedMeanwhile
             case .refund(.unreachable): throw ExitCodes.databaseUnreachable
-            case .change(.storage): throw ExitCodes.ioError
+            case .change(.storage), .stock(.storage): throw ExitCodes.ioError
             }
         }
         let dossier = try? await session.office.dossier(order.number)

@@ -10,7 +10,8 @@ import SystemPackage
 /// the PostgreSQL that `database` names, shared by every front end.
 struct ShopStorage {
     var catalog: any CatalogRepository
-    var orders: any OrderRepository & RefundRepository
+    var orders: any OrderRepository & RefundRepository & OrderQueue
+    var stock: any StockRepository
     var carts: any CartRepository
     var wallets: any WalletRepository
     var profiles: any AccountProfileRepository
@@ -51,7 +52,7 @@ struct ShopStorage {
             throw PostgresSetup.exit(for: error)
         }
         return ShopStorage(
-            catalog: catalog, orders: PostgresOrderRepository(database: database, currency: catalog.shop.currency),
+            catalog: catalog, orders: PostgresOrderRepository(database: database, currency: catalog.shop.currency), stock: PostgresStockRepository(database: database),
             carts: PostgresCartRepository(database: database), wallets: PostgresWalletRepository(database: database),
             profiles: PostgresAccountProfileRepository(database: database), identities: PostgresIdentityDirectory(database: database),
             ledger: PostgresChargeLedger(database: database), references: PostgresProviderReferences(database: database),
@@ -61,7 +62,7 @@ struct ShopStorage {
 
     static func sqlite(_ database: SQLiteDatabase, catalog: SQLiteCatalogRepository) -> ShopStorage {
         ShopStorage(
-            catalog: catalog, orders: SQLiteOrderRepository(database: database, currency: catalog.shop.currency),
+            catalog: catalog, orders: SQLiteOrderRepository(database: database, currency: catalog.shop.currency), stock: SQLiteStockRepository(database: database),
             carts: SQLiteCartRepository(database: database), wallets: SQLiteWalletRepository(database: database),
             profiles: SQLiteAccountProfileRepository(database: database), identities: SQLiteIdentityDirectory(database: database),
             ledger: SQLiteChargeLedger(database: database), references: SQLiteProviderReferences(database: database),
