@@ -41,6 +41,11 @@ public enum Layout {
         case .account: drawAccount(state, body, &painter)
         case .form: drawForm(state, body, &painter)
         case .cardLink: drawCardLink(state, body, &painter)
+        case .merchantQueue: state.merchant.map { drawMerchantQueue($0, body, &painter) }
+        case .merchantOrder: state.merchant.map { drawMerchantOrder(state, $0, body, &painter) }
+        case .merchantRefund: state.merchant.map { drawMerchantRefund(state, $0, body, &painter) }
+        case .merchantStock: state.merchant.map { drawMerchantStock($0, body, &painter) }
+        case .merchantSales: state.merchant.map { drawMerchantSales($0, body, &painter) }
         }
         if state.isHelpShown {
             painter.overlay(rows: body.top..<body.bottom) { drawHelp(state, body, &$0) }

@@ -28,6 +28,9 @@ struct Headless: AsyncParsableCommand {
     @Flag(help: "Draw with ASCII only, as on a terminal whose locale is not UTF-8.")
     var ascii = false
 
+    @Flag(help: "Run the merchant console (storefront admin) instead of the shop.")
+    var admin = false
+
     @Option(help: ArgumentHelp("Write the session as an asciicast v2 file (asciinema plays it): the shop runs in a pty, so the file holds what a terminal receives.", valueName: "file.cast"))
     var cast: FilePath?
 
@@ -63,7 +66,8 @@ struct Headless: AsyncParsableCommand {
                 dataDirectory: configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment),
                 pool: .session, migrate: !shop.noMigrate, environment: environment
             ),
-            configuration: configuration, environment: environment, clock: ContinuousClock(), latency: .zero
+            configuration: configuration, environment: environment, clock: ContinuousClock(), latency: .zero,
+            console: admin ? .merchant(name: Admin.merchantName(environment: environment)) : .shop
         )
         var printed = 0
         let printsEveryFrame = frames

@@ -36,6 +36,12 @@ struct Run: AsyncParsableCommand {
 
     @MainActor
     func run() async throws {
+        try await open(console: .shop)
+    }
+
+    /// Opens the shop, or the merchant console, in this terminal.
+    @MainActor
+    func open(console: Console) async throws {
         if let record { return try recordSession(to: record) }
         let environment = ProcessInfo.processInfo.environment
         var configuration = try shop.configuration(environment: environment)
@@ -87,11 +93,15 @@ struct Run: AsyncParsableCommand {
 
         let (dependencies, settlement, payments) = try await ShopComposition.dependencies(
             storage: storage, configuration: configuration, environment: environment, clock: ContinuousClock(), latency: .milliseconds(latency),
-            log: { logger.warning("\($0)") }
+            console: console, log: { logger.warning("\($0)") }
         )
         logger.info("payments: \(dependencies.paymentProvider.mode.label)")
         for order in settlement.settled { logger.notice("settled order \(order.number) left open by an earlier stop: \(order.status.rawValue)") }
         for order in settlement.leftOpen { logger.warning("order \(order.number) left open by an earlier stop is still open: \(order.reason)") }
+        for recovery in settlement.refunds {
+            let outcome = recovery.failure.map { "still not refunded: \($0)" } ?? "refunded now"
+            logger.notice("refund \(recovery.refundID) of \(recovery.orderNumber) left pending by an earlier stop: \(outcome)")
+        }
         // Said once, before the terminal is taken, or once after it is given back; the shop runs either way.
         let logPath = dataDirectory.appending("storefront.log")
         var toldLogFailure = false

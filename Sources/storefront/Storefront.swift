@@ -22,7 +22,7 @@ struct Storefront: AsyncParsableCommand {
         commandName: "storefront",
         abstract: "A terminal storefront: browse, fill a cart and pay on an Apple Pay-style sheet.",
         version: "0.1.0",
-        subcommands: [Run.self, Headless.self, OrdersCommand.self, StockCommand.self, CatalogCommand.self, DatabaseCommand.self, Serve.self],
+        subcommands: [Run.self, Admin.self, Headless.self, OrdersCommand.self, StockCommand.self, CatalogCommand.self, DatabaseCommand.self, Serve.self],
         defaultSubcommand: Run.self
     )
 
@@ -186,8 +186,8 @@ struct ShopOptions: ParsableArguments {
 enum ShopComposition {
     static func dependencies(
         storage: ShopStorage, configuration: Configuration,
-        environment: [String: String], clock: any Clock<Duration>, latency: Duration, log: @escaping @Sendable (String) -> Void = { _ in }
-    ) async throws -> (dependencies: StorefrontDependencies, settlement: LiveMerchantBackend.Settlement, payments: PaymentStack) {
+        environment: [String: String], clock: any Clock<Duration>, latency: Duration, console: Console = .shop, log: @escaping @Sendable (String) -> Void = { _ in }
+    ) async throws -> (dependencies: StorefrontDependencies, settlement: StartSettlement, payments: PaymentStack) {
         let ids = IDGenerator.random
         let fault = FaultHook(environment: environment)
         let payments = try PaymentStack.make(
@@ -197,9 +197,13 @@ enum ShopComposition {
         let orders = storage.orders
         let backend = LiveMerchantBackend(processor: payments.processor, orders: orders, dates: .system) { fault.reached($0.rawValue) }
         let settleAfter = environment["STOREFRONT_SETTLE_AFTER_SECONDS"].flatMap(Int.init) ?? 120
-        let settlement: LiveMerchantBackend.Settlement
+        let backOffice = LiveBackOffice(
+            orders: orders, stock: storage.stock, processor: payments.refunds, dates: .system, currency: storage.catalog.shop.currency
+        ) { fault.reached($0.rawValue) }
+        let settlement: StartSettlement
         do {
-            settlement = try await backend.reconcile(minimumAge: .seconds(settleAfter))
+            let charges = try await backend.reconcile(minimumAge: .seconds(settleAfter))
+            settlement = StartSettlement(settled: charges.settled, leftOpen: charges.leftOpen, refunds: try await backOffice.finishPendingRefunds())
         } catch {
             complain("cannot settle earlier orders: \(error)")
             throw ExitCodes.ioError
@@ -219,7 +223,7 @@ enum ShopComposition {
             merchantBackend: backend,
             featureFlags: configuration.featureFlags, ids: ids,
             carts: storage.carts,
-            accounts: accounts, qrCodes: LibQREncoder(), clock: clock
+            accounts: accounts, qrCodes: LibQREncoder(), clock: clock, backOffice: backOffice, console: console
         )
         return (dependencies, settlement, payments)
     }

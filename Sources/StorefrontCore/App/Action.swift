@@ -17,6 +17,10 @@ public enum Action: Equatable, Sendable {
     case signInOrOut
     case increaseQuantity, decreaseQuantity, removeLine
     case pay, buyNow
+    /// The shopper cancels the opened order; the merchant too, in the console.
+    case cancelOrder
+    /// The merchant console: an order's changes, its tabs, the queue's filter, a refund's restock, the low-stock list.
+    case ship, markDelivered, refund, showStock, showSales, nextFilter, previousFilter, toggleRestock, toggleLowStock
     case toggleHelp, quit
     /// The host's list area now fits this many rows.
     case viewportChanged(listRows: Int)

@@ -17,6 +17,8 @@ public enum AppAction: Equatable, Sendable {
     case cart(CartAnswer)
     case wallet(WalletRead)
     case orders(OrdersAnswer)
+    /// The back office answered the merchant console.
+    case merchant(MerchantAnswer)
     /// One feature asking another for something (sent with `Effect.send`, reduced in the same step).
     case request(FeatureRequest)
 }
@@ -47,6 +49,8 @@ public enum FeatureRequest: Equatable, Sendable {
     case walletEntryCanceled(FormState.Purpose)
     /// Sign in, sign out, or answer or leave the sign-in's prompt (SignIn).
     case beginSignIn, signOut, submitSignInPrompt(FormState), cancelSignInPrompt
+    /// A merchant console's form was submitted (Merchant).
+    case submitMerchantForm(FormState)
     /// Read the wallet again (Account).
     case reloadWallet
     /// The shop opened, or the shopper became another customer: that customer's wallet, profile and saved cart

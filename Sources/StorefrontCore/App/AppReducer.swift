@@ -19,6 +19,17 @@ public enum AppReducer {
             customerID: account?.customerID ?? dependencies.accounts.guestID, signedIn: account
         )
         if dependencies.carts == nil { state.savedCart = [] }
+        state.screens.canCancelOrders = dependencies.backOffice != nil
+        if case .merchant(let name) = dependencies.console {
+            // The console sells nothing: no products, cart or wallet are read, and keys are taken at once.
+            state.route = [.merchantQueue]
+            state.screens.merchant = MerchantConsoleState(merchantName: name)
+            state.screens.shopperLabel = "merchant \(name)"
+            state.screens.canCancelOrders = false
+            state.savedCart = []
+            state.isOpening = false
+            return state
+        }
         AccountFeature.refresh(&state.accountScope, env)
         CartFeature.showCart(&state.cartScope, env)
         return state
@@ -54,6 +65,8 @@ public enum AppReducer {
 
     static func reduce(_ state: inout AppState, _ action: AppAction, _ env: ShopEnvironment) -> Effect {
         switch action {
+        case .opened where state.screens.merchant != nil:
+            return MerchantFeature.open(&state.merchantScope, env)
         case .opened:
             return route(&state, .customerChanged, env) + ProductListFeature.reload(&state.productListScope, env, keepSelection: false)
         case .key(let key): return reduceKey(&state, key, env)
@@ -65,7 +78,8 @@ public enum AppReducer {
         case .productList(let answer): return ProductListFeature.reduce(&state.productListScope, answer, env)
         case .cart(let answer): return CartFeature.reduce(&state.cartScope, answer, env)
         case .wallet(let read): return AccountFeature.loaded(&state.accountScope, read, env)
-        case .orders(let answer): return OrdersFeature.reduce(&state.ordersScope, answer)
+        case .orders(let answer): return OrdersFeature.reduce(&state.ordersScope, answer, env)
+        case .merchant(let answer): return MerchantFeature.reduce(&state.merchantScope, answer, env)
         case .request(let request): return route(&state, request, env)
         }
     }
@@ -94,6 +108,7 @@ public enum AppReducer {
         case .submitSignInPrompt(let form): return SignInFeature.submitPrompt(&state.signInScope, form, env)
         case .cancelSignInPrompt: return SignInFeature.cancelPrompt(&state.signInScope, env)
         case .reloadWallet: return AccountFeature.reloadWallet(&state.accountScope, env)
+        case .submitMerchantForm(let form): return MerchantFeature.submitForm(&state.merchantScope, form, env)
         case .customerChanged:
             return AccountFeature.pointTheSheetsWallet(at: state.customerID, env) + CartFeature.restore(&state.cartScope, env)
                 + AccountFeature.reloadWallet(&state.accountScope, env)
@@ -105,6 +120,7 @@ public enum AppReducer {
         switch action {
         case .viewportChanged(let rows):
             state.listRowCapacity = max(1, rows)
+            if state.screens.merchant != nil { return state.screen == .merchantQueue ? MerchantFeature.reloadQueue(&state.merchantScope, env) : .none }
             let list = ProductListFeature.reload(&state.productListScope, env, keepSelection: true)
             // The orders are read when their screen opens; reading them here would cost every start two queries.
             if state.screen == .orders || state.screen == .orderDetail { return list + OrdersFeature.reload(&state.ordersScope, env) }
@@ -147,6 +163,8 @@ public enum AppReducer {
         case .account: return AccountFeature.reduce(&state.accountScope, action, env)
         case .form: return FormFeature.reduceKey(&state.formScope, action, env)
         case .cardLink: return CardLinkFeature.reduceKey(&state.cardLinkScope, action, env)
+        case .merchantQueue, .merchantOrder, .merchantRefund, .merchantStock, .merchantSales:
+            return MerchantFeature.reduceKey(&state.merchantScope, action, env)
         }
     }
 
@@ -169,6 +187,7 @@ public enum AppReducer {
         if state.orderDetail != nil, !state.route.contains(.orderDetail) {
             state.screens.orderDetail = nil
             state.screens.orderDetailEvents = []
+            state.screens.orderCancel = nil
         }
     }
 }

@@ -85,14 +85,15 @@ extension AppState {
     var ordersScope: OrdersFeature.State {
         get {
             OrdersFeature.State(
-                list: screens.orders, detail: screens.orderDetail, events: screens.orderDetailEvents, request: ordersRequest, shell: shell,
-                customerID: customerID, rowCapacity: listRowCapacity
+                list: screens.orders, detail: screens.orderDetail, events: screens.orderDetailEvents, cancel: screens.orderCancel,
+                request: ordersRequest, shell: shell, customerID: customerID, rowCapacity: listRowCapacity
             )
         }
         set {
             screens.orders = newValue.list
             screens.orderDetail = newValue.detail
             screens.orderDetailEvents = newValue.events
+            screens.orderCancel = newValue.cancel
             ordersRequest = newValue.request
             shell = newValue.shell
         }
@@ -110,6 +111,14 @@ extension AppState {
             wallet = newValue.wallet
             profile = newValue.profile
             screens.shopperLabel = newValue.shopperLabel
+            shell = newValue.shell
+        }
+    }
+
+    var merchantScope: MerchantFeature.State {
+        get { MerchantFeature.State(console: screens.merchant ?? MerchantConsoleState(merchantName: ""), shell: shell, rowCapacity: listRowCapacity) }
+        set {
+            screens.merchant = newValue.console
             shell = newValue.shell
         }
     }

@@ -10,10 +10,26 @@ public enum Screen: Hashable, Sendable {
     case form
     /// The payment service's card page, as a link and a QR code, on top of another screen.
     case cardLink
+    /// The merchant console (`storefront admin`): the order queue, one order, a refund being chosen, the stock
+    /// and the sales summary.
+    case merchantQueue, merchantOrder, merchantRefund, merchantStock, merchantSales
 
-    /// A screen the shared keys (shop, cart, orders, account) work on: not a form, the card page or the payment
-    /// sheet, which take keys of their own.
-    public var isBrowsing: Bool { self != .form && self != .paymentSheet && self != .cardLink }
+    /// A screen the shared keys (shop, cart, orders, account) work on: not a form, the card page, the payment
+    /// sheet or the merchant console, which take keys of their own.
+    public var isBrowsing: Bool {
+        switch self {
+        case .productList, .productDetail, .cart, .confirmation, .orders, .orderDetail, .account: true
+        case .form, .paymentSheet, .cardLink, .merchantQueue, .merchantOrder, .merchantRefund, .merchantStock, .merchantSales: false
+        }
+    }
+
+    /// A screen of the merchant console.
+    public var isMerchants: Bool {
+        switch self {
+        case .merchantQueue, .merchantOrder, .merchantRefund, .merchantStock, .merchantSales: true
+        default: false
+        }
+    }
 }
 
 /// Everything the screens show, and nothing else. Equatable so tests compare whole sequences.
@@ -30,6 +46,12 @@ public struct StorefrontState: Equatable, Sendable {
     public var orderDetail: Order?
     /// The opened order's history, oldest first; empty until it is read.
     public var orderDetailEvents: [OrderEvent] = []
+    /// The shopper asked to cancel the opened order: confirming, then canceling.
+    public var orderCancel: OrderCancelStep?
+    /// The shop can cancel orders for their shopper (it has a back office).
+    public var canCancelOrders = false
+    /// The merchant console's screens; nil in the shop.
+    public var merchant: MerchantConsoleState?
     public var account = AccountState()
     public var form: FormState?
     public var cardLink: CardLinkState?
@@ -57,10 +79,35 @@ public struct StorefrontState: Equatable, Sendable {
     public var isTakingText: Bool { screen == .form || (screen == .productList && productList.isEditingQuery) }
 
     /// True while a payment is being authorized or processed; the host ticks the spinner then.
-    public var isBusy: Bool { (paymentSheet?.isBusy ?? false) || (form?.isBusy ?? false) || (cardLink?.isBusy ?? false) }
+    public var isBusy: Bool {
+        (paymentSheet?.isBusy ?? false) || (form?.isBusy ?? false) || (cardLink?.isBusy ?? false) || orderCancel == .canceling
+            || (merchant?.prompt?.isWorking ?? false)
+    }
 
     /// True while the host should send ticks: something is in progress, or the database is being waited for.
     public var wantsTicks: Bool { isBusy || isWaitingForStorage }
+}
+
+/// Where the shopper's cancel of an order stands.
+public enum OrderCancelStep: Equatable, Sendable {
+    /// Asked: Enter cancels, Esc keeps the order.
+    case confirming
+    /// Confirmed, and being made.
+    case canceling
+}
+
+extension StorefrontState {
+    /// The opened order may be canceled by its shopper now: paid, not shipped, and nothing else under way.
+    public var canCancelOpenedOrder: Bool {
+        guard canCancelOrders, orderCancel == nil, let order = orderDetail else { return false }
+        return Self.isCancelableByItsShopper(order, events: orderDetailEvents)
+    }
+
+    /// Paid and not shipped, with something left to give back: what a shopper may cancel.
+    static func isCancelableByItsShopper(_ order: Order, events: [OrderEvent]) -> Bool {
+        guard let lifecycle = try? OrderLifecycle.rebuilt(from: events) else { return false }
+        return (order.status == .paid || order.status == .partiallyRefunded) && lifecycle.shipment == nil && lifecycle.refundable.minorUnits > 0
+    }
 }
 
 /// The cart count and subtotal in the header.

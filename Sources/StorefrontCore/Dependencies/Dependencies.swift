@@ -18,13 +18,20 @@ public struct StorefrontDependencies: Sendable {
     public var qrCodes: any QRCodeMaking
     /// What effects wait on between tries (following a card page): tests give a clock they move.
     public var clock: any Clock<Duration>
+    /// Orders' changes after payment: the shopper's cancel, and the merchant console. Nil where the shop has none.
+    public var backOffice: (any BackOffice)?
+    /// The shop, or the merchant console.
+    public var console: Console
 
     public init(
         catalog: any CatalogRepository, orderHistory: any OrderHistory,
         paymentAuthorization: PaymentAuthorization, paymentProvider: any PaymentProvider,
         merchantBackend: any MerchantBackend, featureFlags: any FeatureFlags, ids: IDGenerator,
-        carts: (any CartRepository)? = nil, accounts: AccountDependencies, qrCodes: any QRCodeMaking, clock: any Clock<Duration>
+        carts: (any CartRepository)? = nil, accounts: AccountDependencies, qrCodes: any QRCodeMaking, clock: any Clock<Duration>,
+        backOffice: (any BackOffice)? = nil, console: Console = .shop
     ) {
+        self.backOffice = backOffice
+        self.console = console
         self.catalog = catalog
         self.orderHistory = orderHistory
         self.paymentAuthorization = paymentAuthorization

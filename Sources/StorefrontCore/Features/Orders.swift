@@ -9,6 +9,8 @@ public struct OrderListState: Equatable, Sendable {
     public var selectedIndex = 0
     /// The count or the window is being read; the rows on screen stay until it answers.
     public var isLoading = false
+
+    public init() {}
 }
 
 /// What the order history answered the orders screen with.
@@ -17,6 +19,8 @@ public enum OrdersAnswer: Equatable, Sendable {
     case failed(request: Int, StorageError)
     /// The history of the order opened, or why it could not be read.
     case history(order: String, Result<[OrderEvent], StorageError>)
+    /// The shopper's cancel of an order was made, or why not.
+    case canceled(order: String, Result<Order, BackOfficeError>)
 }
 
 /// Past orders, newest first, a window at a time; Enter opens one.
@@ -27,6 +31,8 @@ enum OrdersFeature {
         var list: OrderListState
         var detail: Order?
         var events: [OrderEvent]
+        /// The shopper's cancel of the opened order, while it is asked and made.
+        var cancel: OrderCancelStep?
         /// The latest read; answers to older ones are dropped.
         var request: Int
         var shell: Shell
@@ -63,8 +69,18 @@ enum OrdersFeature {
         }
     }
 
-    static func reduce(_ state: inout State, _ answer: OrdersAnswer) -> Effect {
+    static func reduce(_ state: inout State, _ answer: OrdersAnswer, _ env: ShopEnvironment) -> Effect {
         switch answer {
+        case .canceled(let number, let result):
+            state.cancel = nil
+            switch result {
+            case .success(let order):
+                if state.detail?.number == number { state.detail = order }
+                state.shell.notice = Notice(.info, "Order \(number) is canceled. The refund goes back to \(order.paymentDescription).")
+            case .failure(let error):
+                state.shell.notice = Notice(.error, "Order \(number) was not canceled: \(error)")
+            }
+            return readHistory(of: number, env) + reload(&state, env)
         case .history(let number, let read):
             guard state.detail?.number == number else { return .none }
             switch read {
@@ -109,9 +125,33 @@ enum OrdersFeature {
         return .none
     }
 
-    /// One order's page: Enter or Esc goes back to the list.
+    /// One order's page: Enter or Esc goes back to the list; x asks to cancel the order, and Enter then cancels it.
     static func reduceDetail(_ state: inout State, _ action: Action, _ env: ShopEnvironment) -> Effect {
-        if action == .back || action == .confirm { state.shell.popScreen() }
+        switch (state.cancel, action) {
+        case (.canceling?, _):
+            return .none
+        case (.confirming?, .confirm):
+            guard let order = state.detail, let office = env.dependencies.backOffice else { return .none }
+            state.cancel = .canceling
+            let (number, status, actor) = (order.number, order.status, OrderActor.shopper(state.customerID))
+            return .run(id: .orderCancel) { send in
+                do throws(BackOfficeError) {
+                    send(.orders(.canceled(order: number, .success(try await office.cancel(number, reason: "canceled by the shopper", by: actor, expecting: status)))))
+                } catch {
+                    send(.orders(.canceled(order: number, .failure(error))))
+                }
+            }
+        case (.confirming?, .back):
+            state.cancel = nil
+            state.shell.notice = Notice(.info, "Your order stays as it is.")
+        case (nil, .cancelOrder):
+            guard env.dependencies.backOffice != nil, let order = state.detail, StorefrontState.isCancelableByItsShopper(order, events: state.events) else { return .none }
+            state.cancel = .confirming
+        case (nil, .back), (nil, .confirm):
+            state.shell.popScreen()
+        default:
+            break
+        }
         return .none
     }
 

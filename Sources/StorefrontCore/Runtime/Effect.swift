@@ -66,6 +66,10 @@ public enum EffectID: Hashable, Sendable {
     case cartRestore
     /// Making and following the payment service's card page, then saving its card.
     case cardLink
+    /// The merchant console's reads of one order, the stock and the sales, and the change being made.
+    case merchantOrder, merchantStock, merchantSales, merchantChange
+    /// The shopper's cancel of an order.
+    case orderCancel
 }
 
 /// Delivers an effect's answer to the store it came from.

@@ -33,6 +33,10 @@ public enum Key: Hashable, Sendable, CustomStringConvertible {
 public enum KeyContext: Int, Hashable, Sendable, CaseIterable {
     case productList, search, productDetail, cart, paymentSheet, chooser, authorizationPrompt
     case confirmation, orders, orderDetail, account, form, cardLink, bankCheck, paymentCheck, help
+    /// The shopper is asked whether to cancel the opened order.
+    case cancelPrompt
+    /// The merchant console's screens, and its prompt before a change.
+    case merchantQueue, merchantOrder, merchantRefund, merchantStock, merchantSales, merchantPrompt
 
     /// Borrows the state: an initializer owns its arguments, so taking it plainly copied the state on every key.
     public init(_ state: borrowing StorefrontState) {
@@ -51,10 +55,16 @@ public enum KeyContext: Int, Hashable, Sendable, CaseIterable {
             }
         case .confirmation: self = .confirmation
         case .orders: self = .orders
-        case .orderDetail: self = .orderDetail
+        case .orderDetail: self = state.orderCancel == nil ? .orderDetail : .cancelPrompt
         case .account: self = .account
         case .form: self = .form
         case .cardLink: self = .cardLink
+        case _ where state.merchant?.prompt != nil: self = .merchantPrompt
+        case .merchantQueue: self = .merchantQueue
+        case .merchantOrder: self = .merchantOrder
+        case .merchantRefund: self = .merchantRefund
+        case .merchantStock: self = .merchantStock
+        case .merchantSales: self = .merchantSales
         }
     }
 }
@@ -79,13 +89,15 @@ public struct KeyBinding: Sendable {
 /// The one key table: decoding, footers and the help overlay all read it.
 public enum KeyBindings {
     private static let browsing: Set<KeyContext> = [.productList, .productDetail, .cart, .confirmation, .orders, .orderDetail, .account]
-    private static let lists: Set<KeyContext> = [.productList, .cart, .orders, .account]
+    private static let lists: Set<KeyContext> = [.productList, .cart, .orders, .account, .merchantQueue, .merchantStock]
     /// Where typed characters are text, so letters bind nothing.
     private static let typing: Set<KeyContext> = [.search, .form]
 
-    public static let table: [KeyBinding] = [
-        KeyBinding(keys: [.up, .character("k")], label: "↑/k", action: .moveUp, summary: "up", contexts: lists.union([.paymentSheet, .chooser]), inFooter: false),
-        KeyBinding(keys: [.down, .character("j")], label: "↓/j", action: .moveDown, summary: "down", contexts: lists.union([.paymentSheet, .chooser]), inFooter: false),
+    public static let table: [KeyBinding] = shopTable + merchantTable
+
+    private static let shopTable: [KeyBinding] = [
+        KeyBinding(keys: [.up, .character("k")], label: "↑/k", action: .moveUp, summary: "up", contexts: lists.union([.paymentSheet, .chooser, .merchantRefund]), inFooter: false),
+        KeyBinding(keys: [.down, .character("j")], label: "↓/j", action: .moveDown, summary: "down", contexts: lists.union([.paymentSheet, .chooser, .merchantRefund]), inFooter: false),
         KeyBinding(keys: [.up], label: "↑", action: .moveUp, summary: "up", contexts: typing, inFooter: false),
         KeyBinding(keys: [.down], label: "↓", action: .moveDown, summary: "down", contexts: typing, inFooter: false),
         KeyBinding(keys: [.tab], label: "Tab", action: .nextField, summary: "next field", contexts: [.form], inFooter: true),
@@ -120,6 +132,9 @@ public enum KeyBindings {
         KeyBinding(keys: [.character("+"), .character("=")], label: "+/-", action: .increaseQuantity, summary: "quantity", contexts: [.cart], inFooter: true),
         KeyBinding(keys: [.character("-")], label: "-", action: .decreaseQuantity, summary: "less", contexts: [.cart], inFooter: false),
         KeyBinding(keys: [.character("x")], label: "x", action: .removeLine, summary: "remove", contexts: [.cart], inFooter: true),
+        KeyBinding(keys: [.character("x")], label: "x", action: .cancelOrder, summary: "cancel order", contexts: [.orderDetail], inFooter: true, appliesWhen: { $0.canCancelOpenedOrder }),
+        KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "cancel order", contexts: [.cancelPrompt], inFooter: true, appliesWhen: { $0.orderCancel == .confirming }),
+        KeyBinding(keys: [.escape], label: "Esc", action: .back, summary: "keep order", contexts: [.cancelPrompt], inFooter: true, appliesWhen: { $0.orderCancel == .confirming }),
         KeyBinding(keys: [.character("/")], label: "/", action: .beginSearch, summary: "search", contexts: [.productList], inFooter: true),
         KeyBinding(keys: [.backspace], label: "⌫", action: .deleteBackward, summary: "delete", contexts: typing, inFooter: false),
         KeyBinding(keys: [.character("c")], label: "c", action: .showCart, summary: "cart", contexts: browsing.subtracting([.cart]), inFooter: true),
@@ -136,7 +151,7 @@ public enum KeyBindings {
         }),
         KeyBinding(keys: [.escape], label: "Esc", action: .back, summary: "clear", contexts: [.search, .productList], inFooter: false),
         KeyBinding(keys: [.escape, .character("?")], label: "Esc", action: .back, summary: "close help", contexts: [.help], inFooter: true),
-        KeyBinding(keys: [.character("?")], label: "?", action: .toggleHelp, summary: "help", contexts: Set(KeyContext.allCases).subtracting(typing).subtracting([.help, .authorizationPrompt]), inFooter: true),
+        KeyBinding(keys: [.character("?")], label: "?", action: .toggleHelp, summary: "help", contexts: Set(KeyContext.allCases).subtracting(typing).subtracting([.help, .authorizationPrompt, .cancelPrompt, .merchantPrompt]), inFooter: true),
         KeyBinding(keys: [.character("q")], label: "q", action: .quit, summary: "quit", contexts: Set(KeyContext.allCases).subtracting(typing), inFooter: true),
     ]
 

@@ -32,7 +32,7 @@ extension Layout {
     }
 
     static func drawHeader(_ state: StorefrontState, _ p: inout Painter) {
-        let header = HeaderContent(shopName: state.shopName, shopperLabel: state.shopperLabel, badge: state.cartBadge)
+        let header = HeaderContent(shopName: state.shopName, shopperLabel: state.shopperLabel, badge: state.cartBadge, isConsole: state.merchant != nil)
         p.region(Self.headerRow, rows: 0..<1, content: header) { p in drawShopRow(header, &p) }
         let title = TitleContent(title(for: state, p))
         p.region(Self.titleRow, rows: 1..<2, content: title) { p in
@@ -48,6 +48,10 @@ extension Layout {
     private static func drawShopRow(_ header: HeaderContent, _ p: inout Painter) {
         let style = Style(.header, bold: true)
         p.fill(row: 0, style: style)
+        guard !header.isConsole else {
+            p.putSpread(" \(header.shopName) \(p.glyphs.separator) merchant console", header.shopperLabel + " ", column: 0, row: 0, width: p.size.columns, leftStyle: style, rightStyle: style)
+            return
+        }
         let badge = header.badge
         let cart = badge.itemCount == 0
             ? "cart: empty"
@@ -81,6 +85,16 @@ extension Layout {
         case .form:
             guard let form = state.form else { return ("", "") }
             return (form.title, "field \(form.focusedIndex + 1) of \(form.fields.count)")
+        case .merchantQueue:
+            let queue = state.merchant?.queue ?? OrderListState()
+            let counted = queue.totalCount == 0 ? "0 of 0" : "\(queue.selectedIndex + 1) of \(queue.totalCount)"
+            return ("Orders \(p.glyphs.separator) \(state.merchant?.filter.title ?? "")", (queue.isLoading ? "\(p.glyphs.ellipsis) loading " : "") + counted)
+        case .merchantOrder: return ("Order \(state.merchant?.dossier?.order.number ?? "")", state.merchant?.dossier?.order.status.displayName ?? "")
+        case .merchantRefund: return ("Refund \(state.merchant?.refund?.order.number ?? "")", "")
+        case .merchantStock:
+            let stock = state.merchant?.stock ?? MerchantStockState()
+            return ("Stock", stock.isLowOnly ? "at or under \(stock.lowThreshold) on hand" : "\(stock.levels.count) products")
+        case .merchantSales: return ("Sales", "")
         }
     }
 
@@ -139,4 +153,6 @@ struct HeaderContent: Equatable, Sendable {
     var shopName: String
     var shopperLabel: String
     var badge: CartBadge
+    /// The merchant console: its name instead of the cart.
+    var isConsole = false
 }

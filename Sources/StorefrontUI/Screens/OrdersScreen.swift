@@ -39,7 +39,9 @@ extension Layout {
         row += 1
         p.put("\(order.shippingMethodLabel) to \(order.shipTo)", column: column, row: row, style: Style(.dim), width: width)
         row += 2
-        let totalsRows = 4
+        let refunded = (try? OrderLifecycle.rebuilt(from: state.orderDetailEvents))?.refunded
+        let totals = totalsRows(order, refunded: refunded)
+        let totalsRows = totals.count
         let room = max(0, body.bottom - row - totalsRows)
         for line in order.lines.prefix(room) {
             p.putSpread("\(line.quantity) \(p.glyphs.separator) \(line.name)", line.total.formatted, column: column, row: row, width: width)
@@ -55,8 +57,26 @@ extension Layout {
             }
         }
         row = max(row, body.bottom - totalsRows)
+        drawTotals(totals, column: column, row: row, width: width, bottom: body.bottom, &p)
+        if let step = state.orderCancel {
+            let lines = ["Cancel order \(order.number)?", "What is left of its payment goes back to \(order.paymentDescription), and nothing is sent."]
+            p.promptBox(lines, title: "Cancel order", isWorking: step == .canceling, spinnerPhase: state.spinnerPhase, bottom: body.bottom, width: body.width)
+        }
+    }
+
+    /// An order's totals, then what was refunded and what is left, once anything was.
+    static func totalsRows(_ order: Order, refunded: Money?) -> [(String, Money, Style)] {
         let totals = order.totals
-        for (label, amount, style) in [("Subtotal", totals.subtotal, Style.normal), ("Shipping", totals.shipping, .normal), ("Tax", totals.tax, .normal), ("Total", totals.total, Style(.price, bold: true))] where row < body.bottom {
+        var rows: [(String, Money, Style)] = [("Subtotal", totals.subtotal, .normal), ("Shipping", totals.shipping, .normal), ("Tax", totals.tax, .normal), ("Total", totals.total, Style(.price, bold: true))]
+        if let refunded, refunded.minorUnits > 0 {
+            rows += [("Refunded", Money(minorUnits: -refunded.minorUnits, currency: refunded.currency), .normal), ("Net", totals.total - refunded, Style(.price, bold: true))]
+        }
+        return rows
+    }
+
+    static func drawTotals(_ rows: [(String, Money, Style)], column: Int, row start: Int, width: Int, bottom: Int, _ p: inout Painter) {
+        var row = start
+        for (label, amount, style) in rows where row < bottom {
             p.putSpread(label, amount.formatted, column: column, row: row, width: width, leftStyle: style, rightStyle: style)
             row += 1
         }

@@ -15,14 +15,16 @@ struct CheckoutPhaseTests {
         .moveUp, .moveDown, .pageUp, .pageDown, .moveToTop, .moveToBottom, .confirm, .back, .addToCart, .showCart, .showShop,
         .showOrders, .showAccount, .beginSearch, .textInput("x"), .deleteBackward, .nextField, .addCard, .addAddress,
         .makeDefault, .signInOrOut, .increaseQuantity, .decreaseQuantity, .removeLine, .pay, .buyNow, .toggleHelp, .quit,
-        .viewportChanged(listRows: 10), .tick,
+        .viewportChanged(listRows: 10), .tick, .cancelOrder, .ship, .markDelivered, .refund, .showStock, .showSales, .nextFilter,
+        .previousFilter, .toggleRestock, .toggleLowStock,
     ]
 
     private static func sampled(_ action: Action) -> Bool {
         switch action {
         case .moveUp, .moveDown, .pageUp, .pageDown, .moveToTop, .moveToBottom, .confirm, .back, .addToCart, .showCart, .showShop,
              .showOrders, .showAccount, .beginSearch, .textInput, .deleteBackward, .nextField, .addCard, .addAddress, .makeDefault,
-             .signInOrOut, .increaseQuantity, .decreaseQuantity, .removeLine, .pay, .buyNow, .toggleHelp, .quit, .viewportChanged, .tick:
+             .signInOrOut, .increaseQuantity, .decreaseQuantity, .removeLine, .pay, .buyNow, .toggleHelp, .quit, .viewportChanged, .tick,
+             .cancelOrder, .ship, .markDelivered, .refund, .showStock, .showSales, .nextFilter, .previousFilter, .toggleRestock, .toggleLowStock:
             actions.contains { $0.caseName == action.caseName }
         }
     }

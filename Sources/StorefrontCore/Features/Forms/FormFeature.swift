@@ -97,6 +97,7 @@ enum FormFeature {
         case .signIn: return .send(.request(.submitSignInPrompt(form)))
         case .addCard: return CardForm.submit(&state, form, env)
         case .addAddress: return AddressForm.submit(&state, form, env)
+        case .shipOrder, .refundDetails, .stockCount: return .send(.request(.submitMerchantForm(form)))
         }
     }
 
@@ -105,6 +106,7 @@ enum FormFeature {
         switch form.purpose {
         case .signIn: return .send(.request(.cancelSignInPrompt))
         case .addCard, .addAddress: return .send(.request(.walletEntryCanceled(form.purpose)))
+        case .shipOrder, .refundDetails, .stockCount: return .none
         }
     }
 

@@ -2,7 +2,11 @@ import ShopModels
 
 /// A form: sign-in, a new card, or a new address. Each field shows its own error in place.
 public struct FormState: Equatable, Sendable {
-    public enum Purpose: Equatable, Sendable { case signIn, addCard, addAddress }
+    public enum Purpose: Equatable, Sendable {
+        case signIn, addCard, addAddress
+        /// The merchant console's entries: a parcel, a refund's amount and reason, a stock count.
+        case shipOrder, refundDetails, stockCount
+    }
     public struct Field: Equatable, Sendable {
         public var id: String
         public var label: String

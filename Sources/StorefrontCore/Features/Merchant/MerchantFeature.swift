@@ -1,0 +1,192 @@
+import ShopModels
+import ShopPorts
+
+/// The merchant console: the order queue by status, one order whole, and the tabs to the stock and the sales.
+/// The changes an order takes, and their confirmation, are in `MerchantFeature+Changes`.
+@MainActor
+enum MerchantFeature {
+    /// What the console reduces: its screens and the shell.
+    struct State: Equatable {
+        var console: MerchantConsoleState
+        var shell: Shell
+        /// Rows the host's list area fits.
+        let rowCapacity: Int
+    }
+
+    /// The console opened: the queue's first window is read.
+    static func open(_ state: inout State, _ env: ShopEnvironment) -> Effect {
+        reloadQueue(&state, env)
+    }
+
+    /// Re-reads the queue's count and the window around the selection, replacing a read still pending.
+    static func reloadQueue(_ state: inout State, _ env: ShopEnvironment) -> Effect {
+        guard let office = env.dependencies.backOffice else { return .none }
+        state.console.request &+= 1
+        state.console.queue.isLoading = true
+        let (request, filter, capacity) = (state.console.request, state.console.filter, state.rowCapacity)
+        let queue = state.console.queue
+        let start = ListSelection.windowStart(selected: queue.selectedIndex, currentStart: queue.windowStart, capacity: capacity, total: max(queue.totalCount, queue.selectedIndex + 1))
+        return .run(id: .orders) { send in
+            do throws(BackOfficeError) {
+                send(.merchant(.queue(request: request, .success(try await office.queue(filter, offset: start, limit: capacity)))))
+            } catch {
+                send(.merchant(.queue(request: request, .failure(error))))
+            }
+        }
+    }
+
+    static func reduceKey(_ state: inout State, _ action: Action, _ env: ShopEnvironment) -> Effect {
+        if state.console.prompt != nil { return reducePrompt(&state, action, env) }
+        if let tab = tabs(&state, action, env) { return tab }
+        switch state.shell.screen {
+        case .merchantQueue: return reduceQueue(&state, action, env)
+        case .merchantOrder: return reduceOrder(&state, action, env)
+        case .merchantRefund: return reduceRefund(&state, action, env)
+        case .merchantStock: return reduceStock(&state, action, env)
+        case .merchantSales:
+            if action == .back { return showQueue(&state, env) }
+            return .none
+        default: return .none
+        }
+    }
+
+    /// 1, 2 and 3: the queue, the stock and the sales, from any screen of the console.
+    private static func tabs(_ state: inout State, _ action: Action, _ env: ShopEnvironment) -> Effect? {
+        switch action {
+        case .showOrders: return showQueue(&state, env)
+        case .showStock:
+            state.shell.route = [.merchantQueue, .merchantStock]
+            return reloadStock(&state, env)
+        case .showSales:
+            state.shell.route = [.merchantQueue, .merchantSales]
+            return reloadSales(&state, env)
+        default: return nil
+        }
+    }
+
+    private static func showQueue(_ state: inout State, _ env: ShopEnvironment) -> Effect {
+        state.shell.route = [.merchantQueue]
+        state.console.dossier = nil
+        state.console.refund = nil
+        return reloadQueue(&state, env)
+    }
+
+    private static func reduceQueue(_ state: inout State, _ action: Action, _ env: ShopEnvironment) -> Effect {
+        var queue = state.console.queue
+        if let moved = ListSelection.moved(queue.selectedIndex, by: action, count: queue.totalCount, page: state.rowCapacity) {
+            queue.selectedIndex = moved
+            let start = ListSelection.windowStart(selected: moved, currentStart: queue.windowStart, capacity: state.rowCapacity, total: queue.totalCount)
+            state.console.queue = queue
+            // A move inside the rows on screen needs nothing read.
+            return start == queue.windowStart && !queue.isLoading ? .none : reloadQueue(&state, env)
+        }
+        switch action {
+        case .nextFilter, .previousFilter, .nextField:
+            let all = OrderQueueFilter.allCases
+            let index = all.firstIndex(of: state.console.filter) ?? 0
+            let step = action == .previousFilter ? all.count - 1 : 1
+            state.console.filter = all[(index + step) % all.count]
+            state.console.queue = OrderListState()
+            return reloadQueue(&state, env)
+        case .confirm:
+            guard let order = queue.rows[safe: queue.selectedIndex - queue.windowStart] else { return .none }
+            state.shell.push(.merchantOrder)
+            return readDossier(order.number, env)
+        default:
+            return .none
+        }
+    }
+
+    private static func reduceOrder(_ state: inout State, _ action: Action, _ env: ShopEnvironment) -> Effect {
+        switch action {
+        case .back:
+            state.shell.popScreen()
+            state.console.dossier = nil
+            return reloadQueue(&state, env)
+        case .ship where state.console.canShip: presentShipForm(&state)
+        case .markDelivered where state.console.canMarkDelivered: ask(&state, .deliver)
+        case .cancelOrder where state.console.canCancel: ask(&state, .cancel)
+        case .refund where state.console.canRefund:
+            guard let dossier = state.console.dossier, let lifecycle = dossier.lifecycle else { return .none }
+            state.console.refund = RefundDraft(dossier: dossier, refundable: lifecycle.refundable)
+            state.shell.push(.merchantRefund)
+        default: break
+        }
+        return .none
+    }
+
+    /// Reads one order whole; the order screen shows it when it arrives.
+    static func readDossier(_ number: String, _ env: ShopEnvironment) -> Effect {
+        guard let office = env.dependencies.backOffice else { return .none }
+        return .run(id: .merchantOrder) { send in
+            do throws(BackOfficeError) {
+                send(.merchant(.dossier(.success(try await office.dossier(number)))))
+            } catch {
+                send(.merchant(.dossier(.failure(error))))
+            }
+        }
+    }
+
+    static func reloadStock(_ state: inout State, _ env: ShopEnvironment) -> Effect {
+        guard let office = env.dependencies.backOffice else { return .none }
+        state.console.stock.isLoading = true
+        return .run(id: .merchantStock) { send in
+            do throws(BackOfficeError) {
+                send(.merchant(.stock(.success(try await office.stockLevels()))))
+            } catch {
+                send(.merchant(.stock(.failure(error))))
+            }
+        }
+    }
+
+    static func reloadSales(_ state: inout State, _ env: ShopEnvironment) -> Effect {
+        guard let office = env.dependencies.backOffice else { return .none }
+        return .run(id: .merchantSales) { send in
+            do throws(BackOfficeError) {
+                send(.merchant(.sales(.success(try await office.salesSummary()))))
+            } catch {
+                send(.merchant(.sales(.failure(error))))
+            }
+        }
+    }
+
+    static func reduce(_ state: inout State, _ answer: MerchantAnswer, _ env: ShopEnvironment) -> Effect {
+        switch answer {
+        case .queue(let request, let read):
+            guard request == state.console.request else { return .none }
+            state.console.queue.isLoading = false
+            switch read {
+            case .success(let page):
+                state.console.queue.totalCount = page.total
+                state.console.queue.selectedIndex = ListSelection.clamped(state.console.queue.selectedIndex, count: page.total)
+                state.console.queue.windowStart = page.start
+                state.console.queue.rows = page.rows
+            case .failure(let error):
+                state.shell.notice = Notice(.error, "Could not read the orders: \(error)")
+            }
+        case .dossier(let read):
+            switch read {
+            case .success(let dossier): state.console.dossier = dossier
+            case .failure(let error): state.shell.notice = Notice(.error, "Could not read the order: \(error)")
+            }
+        case .changed(let change, let result):
+            return changed(&state, change, result, env)
+        case .stock(let read):
+            state.console.stock.isLoading = false
+            switch read {
+            case .success(let levels):
+                state.console.stock.levels = levels
+                state.console.stock.selectedIndex = ListSelection.clamped(state.console.stock.selectedIndex, count: state.console.stock.shown.count)
+            case .failure(let error): state.shell.notice = Notice(.error, "Could not read the stock: \(error)")
+            }
+        case .stockChanged(let result):
+            return stockChanged(&state, result, env)
+        case .sales(let read):
+            switch read {
+            case .success(let summary): state.console.sales = summary
+            case .failure(let error): state.shell.notice = Notice(.error, "Could not read the sales: \(error)")
+            }
+        }
+        return .none
+    }
+}

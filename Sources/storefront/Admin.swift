@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+import Logging
+import ShopModels
+import ShopPorts
+import ShopSSH
+import StorefrontCore
+import SystemPackage
+import TerminalNCurses
+
+/// `storefront admin`: the merchant console in this terminal, on the shop's database and payments.
+struct Admin: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "admin",
+        abstract: "Open the merchant console: ship, refund and cancel orders, count stock, see sales.",
+        discussion: """
+            Keys: 1 orders, 2 stock, 3 sales; in the orders Tab changes the status shown and Enter opens one; on an \
+            order s ships, d marks delivered, r refunds, x cancels, each confirmed with Enter. Changes are recorded \
+            as made by your user name (or, over SSH with --admin-keys, by your key's fingerprint).
+            """
+    )
+
+    @OptionGroup var shop: ShopOptions
+
+    @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, notice, warning, error or critical. Env: STOREFRONT_LOG_LEVEL.", valueName: "level"))
+    var logLevel: Logger.Level?
+
+    @Option(help: ArgumentHelp("auto (asks the terminal for its background), dark, light or mono (NO_COLOR also selects mono). Env: STOREFRONT_THEME.", valueName: "theme"))
+    var theme: ThemePreference?
+
+    @Option(help: ArgumentHelp("on or off: clicks and the wheel (default on). Env: STOREFRONT_MOUSE.", valueName: "on|off"), transform: Arguments.onOff("--mouse"))
+    var mouse: Bool?
+
+    @MainActor
+    func run() async throws {
+        var run = Run()
+        run.shop = shop
+        run.logLevel = logLevel
+        run.theme = theme
+        run.mouse = mouse
+        try await run.open(console: .merchant(name: Self.merchantName(environment: ProcessInfo.processInfo.environment)))
+    }
+
+    /// Who the console's changes are recorded as made by: the SSH key `serve --admin-keys` let in, or the local user.
+    static func merchantName(environment: [String: String]) -> String {
+        if let fingerprint = environment[SessionCommand.fingerprintVariable], SSHPublicKeyIdentity.isFingerprint(fingerprint) { return "ssh:\(fingerprint)" }
+        return "local:\(NSUserName())"
+    }
+}
+
+/// What the start settled of what an earlier stop left open: charges, and refunds.
+struct StartSettlement {
+    var settled: [(number: String, status: OrderStatus)]
+    var leftOpen: [(number: String, reason: String)]
+    var refunds: [RefundRecovery]
+}
