@@ -36,6 +36,10 @@ public struct TestStack: Sendable {
     public var qrCodes: any QRCodeMaking = QRCodeStub()
     /// What effects wait on between tries: the one given to `init`.
     public var clock: any Clock<Duration>
+    /// Orders' changes after payment; fails the test when used unless set (`liveBackOffice` works on this stack).
+    public var backOffice: any BackOffice = UnimplementedBackOffice()
+    /// The shop, or the merchant console.
+    public var console: Console = .shop
 
     public init(
         catalog: (any CatalogRepository)? = nil,
@@ -74,8 +78,13 @@ public struct TestStack: Sendable {
         StorefrontDependencies(
             catalog: catalog, orderHistory: orders, paymentAuthorization: paymentAuthorization,
             paymentProvider: paymentProvider, merchantBackend: merchantBackend, featureFlags: flags, ids: ids,
-            carts: carts, accounts: accounts, qrCodes: qrCodes, clock: clock
+            carts: carts, accounts: accounts, qrCodes: qrCodes, clock: clock, backOffice: backOffice, console: console
         )
+    }
+
+    /// The back office the shop runs on, over this stack's orders and sandbox processor, at the fixed date.
+    public var liveBackOffice: LiveBackOffice {
+        LiveBackOffice(orders: orders, processor: processor, dates: Fixtures.fixedDates)
     }
 
     public var accounts: AccountDependencies {

@@ -76,11 +76,13 @@ enum OrdersFeature {
             switch result {
             case .success(let order):
                 if state.detail?.number == number { state.detail = order }
+                // The list behind shows the order as it is now; nothing else in it changed.
+                state.list.rows = state.list.rows.map { $0.number == number ? order : $0 }
                 state.shell.notice = Notice(.info, "Order \(number) is canceled. The refund goes back to \(order.paymentDescription).")
             case .failure(let error):
                 state.shell.notice = Notice(.error, "Order \(number) was not canceled: \(error)")
             }
-            return readHistory(of: number, env) + reload(&state, env)
+            return readHistory(of: number, env)
         case .history(let number, let read):
             guard state.detail?.number == number else { return .none }
             switch read {

@@ -31,7 +31,8 @@ extension StorefrontDependencies {
                 wallets: UnimplementedWalletRepository(), walletOwner: WalletOwner("guest"), profiles: UnimplementedProfileRepository(),
                 signIn: nil, guestID: "guest", dates: .unimplemented
             ),
-            qrCodes: UnimplementedQRCodes(), clock: UnimplementedClock(name: "StorefrontDependencies.clock")
+            qrCodes: UnimplementedQRCodes(), clock: UnimplementedClock(name: "StorefrontDependencies.clock"),
+            backOffice: UnimplementedBackOffice()
         )
     }
 }

@@ -93,7 +93,7 @@ extension Layout {
         case .merchantRefund: return ("Refund \(state.merchant?.refund?.order.number ?? "")", "")
         case .merchantStock:
             let stock = state.merchant?.stock ?? MerchantStockState()
-            return ("Stock", stock.isLowOnly ? "at or under \(stock.lowThreshold) on hand" : "\(stock.levels.count) products")
+            return ("Stock", stock.isLowOnly ? "at or under \(stock.lowThreshold) on hand" : "\(stock.levels.count) product\(stock.levels.count == 1 ? "" : "s")")
         case .merchantSales: return ("Sales", "")
         }
     }

@@ -65,7 +65,7 @@ extension Layout {
         }
         let width = min(body.width - 4, 60)
         let column = 2
-        p.put("Days in UTC. Revenue counts orders paid in the days; refunds count refunds made in them.", column: column, row: body.top, style: Style(.dim), width: body.width - 4)
+        p.put("Days in UTC: revenue by the day paid, refunds by the day made.", column: column, row: body.top, style: Style(.dim), width: body.width - 4)
         let top = body.top + 2
         p.put("", column: column, row: top)
         p.putRight("Today", end: column + width - 18, row: top, style: Style(.title, bold: true))

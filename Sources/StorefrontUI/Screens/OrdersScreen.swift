@@ -59,7 +59,8 @@ extension Layout {
         row = max(row, body.bottom - totalsRows)
         drawTotals(totals, column: column, row: row, width: width, bottom: body.bottom, &p)
         if let step = state.orderCancel {
-            let lines = ["Cancel order \(order.number)?", "What is left of its payment goes back to \(order.paymentDescription), and nothing is sent."]
+            let back = refunded.map { order.totals.total - $0 } ?? order.totals.total
+            let lines = ["Cancel order \(order.number)?", "\(back.formatted) goes back to \(order.paymentDescription), and nothing is sent."]
             p.promptBox(lines, title: "Cancel order", isWorking: step == .canceling, spinnerPhase: state.spinnerPhase, bottom: body.bottom, width: body.width)
         }
     }

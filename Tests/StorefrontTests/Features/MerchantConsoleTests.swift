@@ -1,0 +1,214 @@
+import CustomDump
+import Foundation
+import ShopMerchant
+import ShopModels
+import ShopPorts
+import ShopSandbox
+import StorefrontCore
+import StorefrontTesting
+import Testing
+
+/// The merchant console and the shopper's cancel, one action at a time: each change is asked, confirmed with
+/// Enter, made through the back office, and the order read again.
+@MainActor
+@Suite("Merchant console")
+struct MerchantConsoleTests {
+    static let parcel = Shipment(carrier: "UPS", trackingNumber: "1Z999", trackingURL: "https://ups.example/1Z999")
+
+    /// A stack with one paid order of two root Hoodies (charged in the sandbox's ledger), and its back office.
+    static func stackWithPaidOrder(console: Console = .merchant(name: "local:ops")) async throws -> (TestStack, Order) {
+        var stack = TestStack()
+        let line = CartLine(productID: "hoodie-root", name: "root Hoodie", unitPrice: Money(minorUnits: 8_900, currency: .usd), quantity: 2)
+        let shop = stack.catalog.shop
+        let draft = OrderDraft(
+            lines: [line], totals: Cart(currency: .usd, lines: [line]).totals(shipping: shop.shippingMethods.first, tax: shop.tax),
+            shippingMethod: shop.shippingMethods[0], shippingContact: Fixtures.jane, customerID: "guest"
+        )
+        let order = try stack.orders.begin(draft, idempotencyKey: "k1", tokenID: "t", paymentDescription: "Visa ••4242", placedAt: Fixtures.fixedDates.now())
+        _ = try await stack.processor.ledger.record(LedgerCharge(key: "k1", tokenID: "t", amount: order.totals.total, outcome: .succeeded))
+        try stack.orders.finish(orderNumber: order.number, status: .paid, failure: nil, at: Fixtures.fixedDates.now())
+        stack.console = console
+        stack.backOffice = LiveBackOffice(
+            orders: stack.orders, stock: InMemoryStockRepository([StockLevel(productID: "hoodie-root", name: "root Hoodie", onHand: 1, reserved: 0, sold: 2)]),
+            processor: stack.processor, dates: Fixtures.fixedDates
+        )
+        return (stack, try #require(try stack.orders.order(number: order.number)))
+    }
+
+    @Test func theConsoleOpensOnTheOrdersToShipOldestFirst() async throws {
+        let (stack, order) = try await Self.stackWithPaidOrder()
+        let store = await TestStore(dependencies: stack.dependencies)
+        #expect(store.state.route == [.merchantQueue])
+        #expect(store.state.merchant?.filter == .paid)
+        #expect(store.state.merchant?.queue.rows == [order])
+        #expect(store.state.merchant?.queue.totalCount == 1)
+        // Tab: the next status; nothing is shipped yet.
+        store.send(.nextFilter) {
+            $0.screens.merchant?.filter = .shipped
+            $0.screens.merchant?.queue = OrderListState()
+            $0.screens.merchant?.queue.isLoading = true
+            $0.screens.merchant?.request += 1
+        }
+        await store.receive(.merchant(.queue(request: 2, .success(OrderQueuePage(total: 0, start: 0, rows: []))))) {
+            $0.screens.merchant?.queue.isLoading = false
+        }
+        await store.finish()
+    }
+
+    @Test func shippingIsEnteredConfirmedAndRecordedAsTheMerchants() async throws {
+        let (stack, order) = try await Self.stackWithPaidOrder()
+        let store = await TestStore(dependencies: stack.dependencies)
+        store.send(.confirm) { $0.route = [.merchantQueue, .merchantOrder] }
+        let dossier = try await stack.backOffice.dossier(order.number)
+        await store.receive(.merchant(.dossier(.success(dossier)))) { $0.screens.merchant?.dossier = dossier }
+        #expect(store.state.merchant?.canShip == true && store.state.merchant?.canMarkDelivered == false)
+
+        store.send(.ship) {
+            $0.route.append(.form)
+            $0.form = store.state.form
+        }
+        #expect(store.state.form?.purpose == .shipOrder)
+        // A carrier with a line break is refused in place; nothing is asked.
+        store.send(.textInput("UPS\n")) { $0.form?.fields[0].value = "UPS\n" }
+        store.send(.confirm) { $0.form?.focusedIndex = 1 }
+        store.send(.textInput("1Z999")) { $0.form?.fields[1].value = "1Z999" }
+        store.send(.confirm) { $0.form?.focusedIndex = 2 }
+        store.send(.textInput("https://ups.example/1Z999")) { $0.form?.fields[2].value = "https://ups.example/1Z999" }
+        store.send(.confirm) {
+            $0.form?.fields[0].error = "Enter 1 to 100 characters on one line."
+            $0.form?.focusedIndex = 0
+        }
+        store.send(.deleteBackward) {
+            $0.form?.fields[0].value = "UPS"
+            $0.form?.fields[0].error = nil
+        }
+        store.send(.nextField) { $0.form?.focusedIndex = 1 }
+        store.send(.nextField) { $0.form?.focusedIndex = 2 }
+        store.send(.confirm) {
+            $0.form = nil
+            $0.route = [.merchantQueue, .merchantOrder]
+            $0.screens.merchant?.prompt = MerchantPrompt(change: .ship(Self.parcel), lines: [
+                "Ship \(order.number) with UPS, tracking 1Z999?", "The shopper follows it at https://ups.example/1Z999.",
+            ])
+        }
+        store.send(.confirm) { $0.screens.merchant?.prompt?.isWorking = true }
+        let shipped = try #require(try stack.orders.order(number: order.number).map { order -> Order in
+            var order = order
+            order.status = .shipped
+            return order
+        })
+        await store.receive(.merchant(.changed(.ship(Self.parcel), .success(shipped)))) {
+            $0.screens.merchant?.prompt = nil
+            $0.notice = Notice(.info, "\(order.number) is shipped.")
+        }
+        let after = try await stack.backOffice.dossier(order.number)
+        #expect(after.events.last == OrderEvent(at: Fixtures.fixedDates.now(), actor: .merchant("local:ops"), change: .shipped(Self.parcel)))
+        await store.receive(.merchant(.dossier(.success(after)))) { $0.screens.merchant?.dossier = after }
+        await store.finish()
+    }
+
+    @Test func escapeAtThePromptChangesNothing() async throws {
+        let (stack, order) = try await Self.stackWithPaidOrder()
+        let store = await TestStore(dependencies: stack.dependencies)
+        await store.setUp(.confirm)
+        store.send(.cancelOrder) {
+            $0.screens.merchant?.prompt = MerchantPrompt(change: .cancel, lines: [
+                "Cancel \(order.number)?", "\(order.totals.total.formatted) goes back to Visa ••4242, and every line goes back in stock.",
+            ])
+        }
+        store.send(.back) {
+            $0.screens.merchant?.prompt = nil
+            $0.notice = Notice(.info, "Nothing was changed.")
+        }
+        #expect(try stack.orders.order(number: order.number)?.status == .paid)
+        #expect(await stack.processor.allRefunds.isEmpty)
+        await store.finish()
+    }
+
+    @Test func aRefundOfOneLineWithRestockGoesThroughThePrompt() async throws {
+        let (stack, order) = try await Self.stackWithPaidOrder()
+        let store = await TestStore(dependencies: stack.dependencies)
+        await store.setUp(.confirm)
+        let dossier = try #require(store.state.merchant?.dossier)
+        store.send(.refund) {
+            $0.route.append(.merchantRefund)
+            $0.screens.merchant?.refund = RefundDraft(dossier: dossier, refundable: order.totals.total)
+        }
+        store.send(.increaseQuantity) { $0.screens.merchant?.refund?.quantities = [1] }
+        let amount = order.refundAmount(for: ["hoodie-root": 1])
+        #expect(store.state.merchant?.refund?.amount == amount)
+        await store.setUp(.confirm)
+        #expect(store.state.form?.purpose == .refundDetails)
+        #expect(store.state.form?.fields.map(\.value) == ["96.34", "requested by the customer"])
+        await store.setUp(.confirm, .confirm)
+        #expect(store.state.merchant?.prompt?.change == .refund(RefundAsk(amount: amount, restock: [Restock(productID: "hoodie-root", quantity: 1)], reason: "requested by the customer")))
+        await store.setUp(.confirm)
+        #expect(store.state.route == [.merchantQueue, .merchantOrder], "back on the order once refunded")
+        #expect(store.state.merchant?.dossier?.order.status == .partiallyRefunded)
+        #expect(store.state.notice == Notice(.info, "\(amount.formatted) of \(order.number) is refunded."))
+        #expect(await stack.processor.allRefunds.map(\.amount) == [amount])
+        #expect(stack.orders.refunds(orderNumber: order.number).map(\.ask.restock) == [[Restock(productID: "hoodie-root", quantity: 1)]])
+    }
+
+    @Test func aRefundAmountAboveWhatIsLeftIsRefusedInPlace() async throws {
+        let (stack, order) = try await Self.stackWithPaidOrder()
+        let store = await TestStore(dependencies: stack.dependencies)
+        await store.setUp(.confirm, .refund, .confirm)
+        store.send(.textInput("999")) { $0.form?.fields[0].value = "999" }
+        await store.setUp(.confirm)
+        #expect(store.state.form?.focusedIndex == 1, "Enter moves to the reason first")
+        await store.setUp(.confirm)
+        #expect(store.state.form?.fields[0].error == "At most \(order.totals.total.formatted) is left to refund.")
+        #expect(store.state.merchant?.prompt == nil)
+    }
+
+    @Test func theStockScreenAdjustsAndSetsCounts() async throws {
+        let (stack, _) = try await Self.stackWithPaidOrder()
+        let store = await TestStore(dependencies: stack.dependencies)
+        await store.setUp(.showStock)
+        #expect(store.state.route == [.merchantQueue, .merchantStock])
+        #expect(store.state.merchant?.stock.levels.map(\.onHand) == [1])
+        await store.setUp(.increaseQuantity)
+        #expect(store.state.merchant?.stock.levels.map(\.onHand) == [2])
+        await store.setUp(.confirm, .deleteBackward)
+        store.send(.textInput("-3")) { $0.form?.fields[0].value = "-3" }
+        await store.setUp(.confirm)
+        #expect(store.state.form?.fields[0].error == "Enter a whole number from 0 to 1,000,000.")
+        await store.setUp(.deleteBackward, .deleteBackward, .textInput("7"), .confirm)
+        #expect(store.state.merchant?.stock.levels.map(\.onHand) == [7])
+        await store.setUp(.toggleLowStock)
+        #expect(store.state.merchant?.stock.shown.isEmpty == true, "7 is over the low-stock line of 5")
+    }
+
+    @Test func theSalesSummaryCountsTodayAndTheWeek() async throws {
+        let (stack, order) = try await Self.stackWithPaidOrder()
+        let store = await TestStore(dependencies: stack.dependencies)
+        await store.setUp(.showSales)
+        let figures = SalesFigures(orders: 1, revenue: order.totals.total, refunds: .zero(.usd))
+        #expect(store.state.merchant?.sales == SalesSummary(today: figures, lastSevenDays: figures))
+    }
+
+    @Test func theShopperCancelsTheirUnshippedOrderAfterConfirming() async throws {
+        var (stack, order) = try await Self.stackWithPaidOrder(console: .shop)
+        stack.backOffice = stack.liveBackOffice
+        let store = await TestStore(dependencies: stack.dependencies)
+        await store.setUp(.showOrders, .confirm)
+        #expect(store.state.canCancelOpenedOrder)
+        store.send(.cancelOrder) { $0.screens.orderCancel = .confirming }
+        store.send(.confirm) { $0.screens.orderCancel = .canceling }
+        var canceled = order
+        canceled.status = .canceled
+        await store.receive(.orders(.canceled(order: order.number, .success(canceled)))) {
+            $0.screens.orderCancel = nil
+            $0.orderDetail = canceled
+            $0.notice = Notice(.info, "Order \(order.number) is canceled. The refund goes back to Visa ••4242.")
+            $0.screens.orders.rows = [canceled]
+        }
+        let events = try stack.orders.events(orderNumber: order.number)
+        #expect(events.last == OrderEvent(at: Fixtures.fixedDates.now(), actor: .shopper("guest"), change: .canceled))
+        await store.receive(.orders(.history(order: order.number, .success(events)))) { $0.screens.orderDetailEvents = events }
+        await store.finish()
+        #expect(await stack.processor.allRefunds.map(\.amount) == [order.totals.total])
+        #expect(!store.state.canCancelOpenedOrder, "nothing is left to cancel")
+    }
+}
