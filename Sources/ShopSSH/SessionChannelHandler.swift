@@ -132,10 +132,11 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
         let term = self.context.terminalTypes.resolve(terminal.term)
         environment["TERM"] = term.term
         environment[SessionCommand.fingerprintVariable] = self.context.identity.fingerprint
+        let (arguments, isAdmin) = self.context.command.arguments(forKey: self.context.identity.fingerprint)
         let process: PseudoTerminalProcess
         do {
             process = try PseudoTerminalProcess.spawn(
-                executable: self.context.command.executable, arguments: self.context.command.arguments,
+                executable: self.context.command.executable, arguments: arguments,
                 environment: environment, size: size
             )
         } catch {
@@ -146,7 +147,7 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
         }
         self.process = process
         sessionNumber = self.context.registry.add(SessionHandle(handler: NIOLoopBound(self, eventLoop: context.eventLoop), pid: process.pid))
-        self.context.log("session \(sessionNumber) open: customer ssh:\(self.context.identity.fingerprint) from \(self.context.peer), pid \(process.pid), \(environment["TERM"] ?? "") \(size)\(size == requested ? "" : " (asked for \(requested))")")
+        self.context.log("session \(sessionNumber) open: \(isAdmin ? "merchant console for admin key" : "customer") ssh:\(self.context.identity.fingerprint) from \(self.context.peer), pid \(process.pid), \(environment["TERM"] ?? "") \(size)\(size == requested ? "" : " (asked for \(requested))")")
         if term.substituted {
             self.context.log("session \(sessionNumber): TERM \(clientChosen(terminal.term)) is not in this host's terminfo; using \(term.term)")
         }

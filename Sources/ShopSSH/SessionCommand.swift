@@ -9,12 +9,25 @@ public struct SessionCommand: Sendable {
     /// The largest pty a session gets: a client asking for more (on the first request or in a window
     /// change) gets this, so no client chooses how much memory its session lays out and allocates.
     public var largestTerminal: TerminalSize
+    /// What keys in `adminKeys` get instead of the shop: the merchant console.
+    public var adminArguments: [String]
+    public var adminKeys: AdminKeys
 
-    public init(executable: String, arguments: [String], environment: [String: String], largestTerminal: TerminalSize) {
+    public init(
+        executable: String, arguments: [String], environment: [String: String], largestTerminal: TerminalSize,
+        adminArguments: [String] = [], adminKeys: AdminKeys = AdminKeys()
+    ) {
         self.executable = executable
         self.arguments = arguments
         self.environment = environment
         self.largestTerminal = largestTerminal
+        self.adminArguments = adminArguments
+        self.adminKeys = adminKeys
+    }
+
+    /// The command line for the key with `fingerprint`: the merchant console for an admin key, else the shop.
+    public func arguments(forKey fingerprint: String) -> (arguments: [String], isAdmin: Bool) {
+        adminKeys.fingerprints.contains(fingerprint) && !adminArguments.isEmpty ? (adminArguments, true) : (arguments, false)
     }
 
     /// `requested` within `largestTerminal`; a side of 0 (a client without a terminal) becomes 80x24's.

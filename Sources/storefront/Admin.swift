@@ -33,7 +33,8 @@ struct Admin: AsyncParsableCommand {
 
     @MainActor
     func run() async throws {
-        var run = Run()
+        // Parsed from nothing, so every option of `run` holds its default; then this command's are put in.
+        var run = try Run.parse([])
         run.shop = shop
         run.logLevel = logLevel
         run.theme = theme

@@ -44,6 +44,9 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("drain-timeout"), help: ArgumentHelp("How long SIGTERM waits for sessions to end before killing them (default: 10s).", valueName: "duration"), transform: Arguments.duration("--drain-timeout", examples: "10s or 1m"))
     var drainTimeout = Duration.seconds(10)
 
+    @Option(name: .customLong("admin-keys"), help: ArgumentHelp("An authorized_keys file: these keys get the merchant console (storefront admin) instead of the shop.", valueName: "file"))
+    var adminKeys: String?
+
     @Option(name: .customLong("sandbox-latency-ms"), help: ArgumentHelp("Passed to each session: how long each sandbox payment call takes.", valueName: "ms"))
     var sandboxLatencyMilliseconds: Int?
 
@@ -60,6 +63,15 @@ struct Serve: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let configuration = try shop.configuration(environment: environment)
         let dataDirectory = absolute(configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment))
+        let admins: AdminKeys
+        do {
+            admins = try adminKeys.map { try AdminKeys.load(absolute(FilePath($0)).string) } ?? AdminKeys()
+        } catch {
+            complain("\(error)")
+            throw ExitCodes.configError
+        }
+        if let adminKeys { announce("merchant console for \(admins.fingerprints.count) admin key\(admins.fingerprints.count == 1 ? "" : "s") from \(adminKeys)") }
+
         // Opening storage here migrates the database (and, on SQLite, imports the catalog) once,
         // before any session process races to do it.
         let storage = try await ShopStorage.open(configuration: configuration, dataDirectory: dataDirectory, pool: .command, migrate: !shop.noMigrate, environment: environment)
@@ -79,7 +91,7 @@ struct Serve: AsyncParsableCommand {
         }
 
         // A session is another process: its settings travel as the text of its command line.
-        var arguments = ["run", "--data-dir", dataDirectory.string]
+        var arguments = ["--data-dir", dataDirectory.string]
         if configuration.payments == .stripe {
             try await checkStripe(configuration: configuration, environment: environment)
             // The key itself reaches a session only through the environment it inherits, never its command line.
@@ -91,7 +103,6 @@ struct Serve: AsyncParsableCommand {
         }
         if let catalog = configuration.catalog { arguments += ["--catalog", absolute(catalog).string] }
         if let oneTap = shop.oneTap { arguments += ["--one-tap", oneTap] }
-        if let sandboxLatencyMilliseconds { arguments += ["--sandbox-latency-ms", String(sandboxLatencyMilliseconds)] }
         var sessionEnvironment = environment
         if let database = configuration.database {
             // The URL may hold a password: it reaches a session through the environment, never its command line.
@@ -104,9 +115,11 @@ struct Serve: AsyncParsableCommand {
         // C.UTF-8 exists on every glibc host; a client's own locale may not.
         sessionEnvironment["LANG"] = "C.UTF-8"
         sessionEnvironment["LC_ALL"] = "C.UTF-8"
+        let latency = sandboxLatencyMilliseconds.map { ["--sandbox-latency-ms", String($0)] } ?? []
         let command = SessionCommand(
-            executable: thisExecutable(), arguments: arguments, environment: sessionEnvironment,
-            largestTerminal: TerminalSize(columns: Size.maximum.columns, rows: Size.maximum.rows)
+            executable: thisExecutable(), arguments: ["run"] + arguments + latency, environment: sessionEnvironment,
+            largestTerminal: TerminalSize(columns: Size.maximum.columns, rows: Size.maximum.rows),
+            adminArguments: ["admin"] + arguments, adminKeys: admins
         )
 
         raiseOpenFileLimit()

@@ -1,0 +1,35 @@
+import Foundation
+import ShopSSH
+import Testing
+
+/// Reading `serve --admin-keys`: OpenSSH's authorized_keys lines, their fingerprints, and a clear refusal of a
+/// line that holds no key.
+@Suite("Admin keys file")
+struct AdminKeysTests {
+    /// A real Ed25519 public key line and the fingerprint `ssh-keygen -l` prints for it.
+    static let line = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl ops@shop"
+    static let fingerprint = "SHA256:+DiY3wvvV6TuJJhbpZisF/zLDA0zPMSvHdkr4UvCOqU"
+
+    @Test func keysWithOptionsAndCommentsAreRead() throws {
+        let keys = try AdminKeys.parse("# operators\n\n" + "restrict,command=\"echo hi there\" " + Self.line + "\n" + Self.line + "\n")
+        #expect(keys.fingerprints == [Self.fingerprint], "the fingerprint ssh-keygen -l prints, once for the key listed twice")
+    }
+
+    @Test func aLineWithoutAKeyIsRefusedByNumber() {
+        #expect(throws: AdminKeysError.noKey(line: 2)) { try AdminKeys.parse(Self.line + "\nhello world\n") }
+    }
+
+    @Test func aKeyWhoseBlobIsAnotherTypeIsRefused() {
+        let rsaNamed = Self.line.replacingOccurrences(of: "ssh-ed25519", with: "ssh-rsa")
+        #expect(throws: AdminKeysError.badKey(line: 1, type: "ssh-rsa")) { try AdminKeys.parse(rsaNamed) }
+        #expect(throws: AdminKeysError.badKey(line: 1, type: "ssh-ed25519")) { try AdminKeys.parse("ssh-ed25519 not-base64!! x") }
+        // The type is right but the key is cut short.
+        #expect(throws: AdminKeysError.badKey(line: 1, type: "ssh-ed25519")) { try AdminKeys.parse("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHh0 ops") }
+    }
+
+    /// The embedded server does not sign RSA keys in: listing one would give a console no one can reach.
+    @Test func anRSAKeyIsRefusedAsOneThatCannotSignIn() {
+        let rsa = "ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAAAgQDJLxNquSTqWPgOq5hwgGt3YtLIsIscbwLCahR5qBUk+8XH5XCARuenAaWMGViDyhlFiumga/58lerphtSpQYdK7EAzb4js1YXOHSDmcYG1NIQcyVySTFJmxRcBMOn5s+4ogMvvK0GM1DItCw728NdDvoHRF+140Eq5C1IuE5GNOw== ops"
+        #expect(throws: AdminKeysError.unsupported(line: 1, type: "ssh-rsa")) { try AdminKeys.parse(rsa) }
+    }
+}
