@@ -195,8 +195,8 @@ extension OrdersCommand {
         }
 
         func run() async throws {
-            let parcel = Shipment(carrier: carrier, trackingNumber: trackingNumber, trackingURL: trackingURL)
-            try await OrderChangeCommand.apply(.shipped(parcel), to: target)
+            let (number, parcel) = (target.number, Shipment(carrier: carrier, trackingNumber: trackingNumber, trackingURL: trackingURL))
+            try await BackOfficeSession.run(target) { office, actor throws(BackOfficeError) in try await office.ship(number, parcel, by: actor, expecting: nil) }
         }
     }
 
@@ -207,36 +207,15 @@ extension OrdersCommand {
         @OptionGroup var target: OrderTarget
 
         func run() async throws {
-            try await OrderChangeCommand.apply(.delivered, to: target)
+            let number = target.number
+            try await BackOfficeSession.run(target) { office, actor throws(BackOfficeError) in try await office.markDelivered(number, by: actor, expecting: nil) }
         }
     }
 }
 
-/// A merchant's change to an order from the command line, recorded with the local user's name.
+/// What the merchant's order commands exit with besides sysexits' usual codes.
 enum OrderChangeCommand {
-    /// EX_TEMPFAIL: the order changed meanwhile, or the database was busy; looking again may work.
+    /// EX_TEMPFAIL: the order changed meanwhile, a refund of it is still pending, or the database was busy; looking
+    /// again may work.
     static let changedMeanwhile = ExitCode(75)
-
-    /// Applies `change`; exits 65 when the order's lifecycle refuses it (or there is no such order), 75 when the
-    /// order changed meanwhile, 74 when storage failed.
-    static func apply(_ change: OrderChange, to target: OrderTarget) async throws {
-        let (number, json) = (target.number, target.json)
-        let (orders, close) = try await target.store.openOrders()
-        defer { close() }
-        let order: Order
-        do throws(OrderChangeError) {
-            order = try await orders.apply(change, toOrder: number, by: .merchant(NSUserName()), at: Date(), expecting: nil)
-        } catch {
-            complain("\(error)")
-            switch error {
-            case .refused, .notFound: throw ExitCodes.dataError
-            case .changed, .refundPending: throw changedMeanwhile
-            case .restockAboveOrdered: throw ExitCodes.dataError
-            case .storage: throw ExitCodes.ioError
-            }
-        }
-        let events = (try? await orders.events(orderNumber: number)) ?? []
-        let refunds = (try? await orders.refunds(orderNumber: number)) ?? []
-        try OrderOutput.emit(order, events: events, refunds: refunds, json: json)
-    }
 }
