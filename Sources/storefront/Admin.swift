@@ -42,10 +42,11 @@ struct Admin: AsyncParsableCommand {
         try await run.open(console: .merchant(name: Self.merchantName(environment: ProcessInfo.processInfo.environment)))
     }
 
-    /// Who the console's changes are recorded as made by: the SSH key `serve --admin-keys` let in, or the local user.
+    /// Who the console's changes are recorded as made by: the SSH key `serve --admin-keys` let in, or the local user
+    /// (the same name the `orders` commands record).
     static func merchantName(environment: [String: String]) -> String {
         if let fingerprint = environment[SessionCommand.fingerprintVariable], SSHPublicKeyIdentity.isFingerprint(fingerprint) { return "ssh:\(fingerprint)" }
-        return "local:\(NSUserName())"
+        return NSUserName()
     }
 }
 
