@@ -101,7 +101,7 @@ extension PostgresOrderRepository: RefundRepository {
     }
 
     /// One transaction, its errors as an order change's.
-    private func change<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws(OrderChangeError) -> T {
+    func change<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws(OrderChangeError) -> T {
         do {
             return try await database.write(body)
         } catch let error as OrderChangeError {

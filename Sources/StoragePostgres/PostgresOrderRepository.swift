@@ -137,26 +137,18 @@ public final class PostgresOrderRepository: OrderRepository {
 
     public func apply(_ change: OrderChange, toOrder number: String, by actor: OrderActor, at: Date, expecting expected: OrderStatus?) async throws(OrderChangeError) -> Order {
         let currency = currency
-        do {
-            return try await database.write { connection in
-                // The row lock makes two changes to one order take turns; the second reads what the first wrote.
-                guard let written = try await connection.query("SELECT status FROM orders WHERE number = \(number) FOR UPDATE", logger: PostgresDatabase.quiet)
-                    .collect().first?.decode(String.self), let status = OrderStatus(rawValue: written)
-                else { throw OrderChangeError.notFound(number) }
-                if let pending = try await Self.pendingRefund(of: number, on: connection) { throw OrderChangeError.refundPending(pending) }
-                let next = try OrderLifecycle.next(
-                    after: try await Self.events(number, currency: currency, on: connection), status: status, applying: change, expecting: expected
-                )
-                try await connection.query("UPDATE orders SET status = \(next.status.rawValue) WHERE number = \(number)", logger: PostgresDatabase.quiet)
-                try await Self.record(OrderEvent(at: at, actor: actor, change: change), of: number, on: connection)
-                return try await Self.written(number, currency: currency, on: connection)
-            }
-        } catch let error as OrderChangeError {
-            throw error
-        } catch let error as PostgresDatabaseError {
-            throw .storage(error.storageError.message)
-        } catch {
-            throw .storage("\(error)")
+        return try await self.change { connection in
+            // The row lock makes two changes to one order take turns; the second reads what the first wrote.
+            guard let written = try await connection.query("SELECT status FROM orders WHERE number = \(number) FOR UPDATE", logger: PostgresDatabase.quiet)
+                .collect().first?.decode(String.self), let status = OrderStatus(rawValue: written)
+            else { throw OrderChangeError.notFound(number) }
+            if let pending = try await Self.pendingRefund(of: number, on: connection) { throw OrderChangeError.refundPending(pending) }
+            let next = try OrderLifecycle.next(
+                after: try await Self.events(number, currency: currency, on: connection), status: status, applying: change, expecting: expected
+            )
+            try await connection.query("UPDATE orders SET status = \(next.status.rawValue) WHERE number = \(number)", logger: PostgresDatabase.quiet)
+            try await Self.record(OrderEvent(at: at, actor: actor, change: change), of: number, on: connection)
+            return try await Self.written(number, currency: currency, on: connection)
         }
     }
 

@@ -77,7 +77,7 @@ extension SQLiteOrderRepository: RefundRepository {
     }
 
     /// One IMMEDIATE transaction, its errors as an order change's.
-    private func change<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(OrderChangeError) -> T {
+    func change<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(OrderChangeError) -> T {
         do {
             return try await database.pool.write(body)
         } catch let error as OrderChangeError {

@@ -89,21 +89,15 @@ public final class SQLiteOrderRepository: OrderRepository {
     }
 
     public func apply(_ change: OrderChange, toOrder number: String, by actor: OrderActor, at: Date, expecting expected: OrderStatus?) async throws(OrderChangeError) -> Order {
-        do {
-            // IMMEDIATE: two changes to one order take turns, and the second reads what the first wrote.
-            return try await database.pool.write { db in
-                guard let status = try String.fetchOne(db, sql: "SELECT status FROM orders WHERE number = ?", arguments: [number]).flatMap(OrderStatus.init(rawValue:))
-                else { throw OrderChangeError.notFound(number) }
-                if let pending = try self.pendingRefund(of: number, in: db) { throw OrderChangeError.refundPending(pending) }
-                let next = try OrderLifecycle.next(after: try self.events(number, in: db), status: status, applying: change, expecting: expected)
-                try db.execute(sql: "UPDATE orders SET status = ? WHERE number = ?", arguments: [next.status.rawValue, number])
-                try Self.record(OrderEvent(at: at, actor: actor, change: change), of: number, in: db)
-                return try self.written(number, in: db)
-            }
-        } catch let error as OrderChangeError {
-            throw error
-        } catch {
-            throw .storage(SQLiteDatabaseError.from(error, path: database.path).description)
+        // IMMEDIATE: two changes to one order take turns, and the second reads what the first wrote.
+        try await self.change { db in
+            guard let status = try String.fetchOne(db, sql: "SELECT status FROM orders WHERE number = ?", arguments: [number]).flatMap(OrderStatus.init(rawValue:))
+            else { throw OrderChangeError.notFound(number) }
+            if let pending = try self.pendingRefund(of: number, in: db) { throw OrderChangeError.refundPending(pending) }
+            let next = try OrderLifecycle.next(after: try self.events(number, in: db), status: status, applying: change, expecting: expected)
+            try db.execute(sql: "UPDATE orders SET status = ? WHERE number = ?", arguments: [next.status.rawValue, number])
+            try Self.record(OrderEvent(at: at, actor: actor, change: change), of: number, in: db)
+            return try self.written(number, in: db)
         }
     }
 

@@ -22,23 +22,14 @@ struct Admin: AsyncParsableCommand {
 
     @OptionGroup var shop: ShopOptions
 
-    @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, notice, warning, error or critical. Env: STOREFRONT_LOG_LEVEL.", valueName: "level"))
-    var logLevel: Logger.Level?
-
-    @Option(help: ArgumentHelp("auto (asks the terminal for its background), dark, light or mono (NO_COLOR also selects mono). Env: STOREFRONT_THEME.", valueName: "theme"))
-    var theme: ThemePreference?
-
-    @Option(help: ArgumentHelp("on or off: clicks and the wheel (default on). Env: STOREFRONT_MOUSE.", valueName: "on|off"), transform: Arguments.onOff("--mouse"))
-    var mouse: Bool?
+    @OptionGroup var terminal: TerminalOptions
 
     @MainActor
     func run() async throws {
         // Parsed from nothing, so every option of `run` holds its default; then this command's are put in.
         var run = try Run.parse([])
         run.shop = shop
-        run.logLevel = logLevel
-        run.theme = theme
-        run.mouse = mouse
+        run.terminal = terminal
         try await run.open(console: .merchant(name: Self.merchantName(environment: ProcessInfo.processInfo.environment)))
     }
 

@@ -16,14 +16,7 @@ struct Run: AsyncParsableCommand {
 
     @OptionGroup var shop: ShopOptions
 
-    @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, notice, warning, error or critical. Env: STOREFRONT_LOG_LEVEL.", valueName: "level"))
-    var logLevel: Logger.Level?
-
-    @Option(help: ArgumentHelp("auto (asks the terminal for its background), dark, light or mono (NO_COLOR also selects mono). Env: STOREFRONT_THEME.", valueName: "theme"))
-    var theme: ThemePreference?
-
-    @Option(help: ArgumentHelp("on or off: clicks and the wheel (default on; off leaves the terminal's own selection). Env: STOREFRONT_MOUSE.", valueName: "on|off"), transform: Arguments.onOff("--mouse"))
-    var mouse: Bool?
+    @OptionGroup var terminal: TerminalOptions
 
     @Option(help: ArgumentHelp("Record this session as an asciicast v2 file; what is typed in forms is left out.", valueName: "file.cast"))
     var record: FilePath?
@@ -45,9 +38,9 @@ struct Run: AsyncParsableCommand {
         if let record { return try recordSession(to: record) }
         let environment = ProcessInfo.processInfo.environment
         var configuration = try shop.configuration(environment: environment)
-        if let logLevel { configuration.logLevel = logLevel.rawValue }
-        if let theme { configuration.theme = theme.rawValue }
-        if let mouse { configuration.mouse = mouse }
+        if let logLevel = terminal.logLevel { configuration.logLevel = logLevel.rawValue }
+        if let theme = terminal.theme { configuration.theme = theme.rawValue }
+        if let mouse = terminal.mouse { configuration.mouse = mouse }
         if let sandboxLatencyMilliseconds { configuration.sandboxLatencyMilliseconds = sandboxLatencyMilliseconds }
 
         guard let theme = ThemePreference(rawValue: configuration.theme ?? "auto") else {
@@ -174,4 +167,16 @@ struct Run: AsyncParsableCommand {
         try RecordingFile.write(result.events, size: result.size, term: environment["TERM"] ?? "xterm-256color", title: "storefront run", to: url, force: force)
         if result.termination.shellStatus != 0 { throw ExitCode(result.termination.shellStatus) }
     }
+}
+
+/// How the shop or the console uses the terminal, and what it logs: the options `run` and `admin` share.
+struct TerminalOptions: ParsableArguments {
+    @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, notice, warning, error or critical. Env: STOREFRONT_LOG_LEVEL.", valueName: "level"))
+    var logLevel: Logger.Level?
+
+    @Option(help: ArgumentHelp("auto (asks the terminal for its background), dark, light or mono (NO_COLOR also selects mono). Env: STOREFRONT_THEME.", valueName: "theme"))
+    var theme: ThemePreference?
+
+    @Option(help: ArgumentHelp("on or off: clicks and the wheel (default on; off leaves the terminal's own selection). Env: STOREFRONT_MOUSE.", valueName: "on|off"), transform: Arguments.onOff("--mouse"))
+    var mouse: Bool?
 }
