@@ -54,6 +54,8 @@ public struct LiveBackOffice: BackOffice {
 
     public func cancel(_ number: String, reason: String, by actor: OrderActor, expecting expected: OrderStatus?) async throws(BackOfficeError) -> Order {
         let dossier = try await dossier(number)
+        // A shopper cancels their own orders only: anyone else's is, to them, no order at all.
+        if case .shopper(let customer) = actor, dossier.order.customerID != customer { throw .change(.notFound(number)) }
         guard let lifecycle = dossier.lifecycle else { throw .change(.refused(.noPlacement)) }
         let restock = dossier.restockable.sorted { $0.key < $1.key }.map { Restock(productID: $0.key, quantity: $0.value) }
         let ask = RefundAsk(kind: .cancel, amount: lifecycle.refundable, restock: restock, reason: reason)

@@ -145,6 +145,17 @@ struct RefundTests {
         }
     }
 
+    @Test func aShopperCannotCancelAnotherShoppersOrder() async throws {
+        let orders = InMemoryOrderRepository()
+        let processor = SandboxProcessor()
+        let order = try await paidOrder(orders, processor: processor)
+        await #expect(throws: BackOfficeError.change(.notFound(order.number))) {
+            try await backOffice(orders, processor).cancel(order.number, reason: "mine now", by: .shopper("local:mallory"), expecting: nil)
+        }
+        #expect(try orders.order(number: order.number)?.status == .paid)
+        #expect(await processor.allRefunds.isEmpty)
+    }
+
     @Test("a merchant refunding while the shopper cancels: exactly one wins, and the money moves once", arguments: StockedRepositoryKind.allCases)
     func refundRacingCancel(kind: StockedRepositoryKind) async throws {
         let fixture = try await kind.make()
