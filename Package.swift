@@ -8,7 +8,7 @@ let strict: [SwiftSetting] = [
 
 /// What both test targets build against.
 let testDependencies: [Target.Dependency] = [
-                "ShopModels", "ShopPorts", "StorefrontCore", "StorefrontUI", "StorefrontTesting", "ShopSandbox", "ShopMerchant", "StorageSQLite",
+                "ShopModels", "ShopPorts", "StorefrontCore", "StorefrontUI", "StorefrontTesting", "ShopSandbox", "ShopMerchant", "StorageSQLite", "ShopMail",
                 "ShopIdentity", "ShopCredentialFile", "ShopSSH", "PseudoTerminal", "TerminalNCurses", "ShopStripe", "StoragePostgres", "ShopQRCode",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -88,6 +88,8 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "ShopMerchant", dependencies: ["ShopModels", "ShopPorts"], swiftSettings: strict),
+        // Hands the outbox's messages to the system's mail command.
+        .target(name: "ShopMail", dependencies: ["ShopModels", "ShopPorts"], swiftSettings: strict),
         .target(name: "ShopCredentialFile", dependencies: ["ShopPorts", .product(name: "SystemPackage", package: "swift-system")], swiftSettings: strict),
         .target(
             name: "ShopStripe",
@@ -132,7 +134,7 @@ let package = Package(
             name: "storefront",
             dependencies: [
                 "ShopModels", "ShopPorts", "StorefrontCore", "StorefrontUI", "ShopSandbox", "ShopMerchant", "StorageSQLite", "ShopIdentity",
-                "ShopCredentialFile", "TerminalNCurses", "ShopSSH", "PseudoTerminal", "ShopStripe", "StoragePostgres", "ShopQRCode",
+                "ShopCredentialFile", "ShopMail", "TerminalNCurses", "ShopSSH", "PseudoTerminal", "ShopStripe", "StoragePostgres", "ShopQRCode",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -159,7 +161,7 @@ let package = Package(
             name: "StorefrontIntegrationTests",
             dependencies: testDependencies,
             // The fake Stripe API the tests start, a Python program like the fault proxy.
-            exclude: ["Support/stripe-fake.py"],
+            exclude: ["Support/stripe-fake.py", "Support/smtp-sink.py"],
             swiftSettings: strict
         ),
     ]

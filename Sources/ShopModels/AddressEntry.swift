@@ -95,6 +95,11 @@ extension Contact {
         guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
               !email.contains(" ")
         else { return "Enter a valid email address, like name@example.com." }
+        // The address goes into a mail's To header: nothing in it may end the header or name another recipient.
+        let localSymbols = Set("!#$%&'*+/=?^_`{|}~.-")
+        guard parts[0].allSatisfy({ $0.isLetter || $0.isNumber || localSymbols.contains($0) }),
+              parts[1].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." }), email.count <= 254
+        else { return "An email address has no spaces, commas, quotes, brackets or angle brackets." }
         return nil
     }
 

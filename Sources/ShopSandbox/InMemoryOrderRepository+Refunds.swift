@@ -40,6 +40,7 @@ extension InMemoryOrderRepository: RefundRepository {
                             let next = try OrderLifecycle.next(after: history[refund.orderNumber] ?? [], status: all[index].status, applying: refund.ask.change, expecting: nil)
                             all[index].status = next.status
                             history[refund.orderNumber, default: []].append(OrderEvent(at: at, actor: refund.actor, change: refund.ask.change))
+                            enqueue(refund.ask.change, of: refund.orderNumber, eventSequence: history[refund.orderNumber]?.count ?? 0, at: at)
                         } catch {
                             return .failure(error)
                         }

@@ -10,6 +10,10 @@ public final class InMemoryOrderRepository: OrderRepository {
     let history = Mutex<[String: [OrderEvent]]>([:])
     /// Every order's refunds, oldest first; taken inside `orders`'s lock, as one transaction with the order.
     let filedRefunds = Mutex<[FiledRefund]>([])
+    /// Whom each order's messages go to, by order number.
+    let recipients = Mutex<[String: MailAddress]>([:])
+    /// The messages of the orders' changes, oldest first.
+    let outbox = Mutex<[OutboxEntry]>([])
 
     public init(orders: [Order] = []) {
         self.orders.withLock { $0 = orders }
@@ -32,6 +36,7 @@ public final class InMemoryOrderRepository: OrderRepository {
         }
         keys.withLock { $0[idempotencyKey] = order.number }
         history.withLock { $0[order.number] = [OrderEvent(at: placedAt, actor: .shopper(draft.customerID), change: .placed(total: draft.totals.total))] }
+        if !contact.email.isEmpty { recipients.withLock { $0[order.number] = MailAddress(name: contact.name, address: contact.email) } }
         return order
     }
 
@@ -42,7 +47,11 @@ public final class InMemoryOrderRepository: OrderRepository {
             return true
         }
         guard settled, let (actor, change) = OrderEventRecord.settlement(status, failure: failure) else { return }
-        history.withLock { $0[orderNumber, default: []].append(OrderEvent(at: at, actor: actor, change: change)) }
+        let sequence = history.withLock { history in
+            history[orderNumber, default: []].append(OrderEvent(at: at, actor: actor, change: change))
+            return history[orderNumber]?.count ?? 0
+        }
+        enqueue(change, of: orderNumber, eventSequence: sequence, at: at)
     }
 
     public func events(orderNumber: String) throws -> [OrderEvent] {
@@ -61,6 +70,7 @@ public final class InMemoryOrderRepository: OrderRepository {
                     let next = try OrderLifecycle.next(after: history[number] ?? [], status: all[index].status, applying: change, expecting: expected)
                     all[index].status = next.status
                     history[number, default: []].append(OrderEvent(at: at, actor: actor, change: change))
+                    enqueue(change, of: number, eventSequence: history[number]?.count ?? 0, at: at)
                     return .success(all[index])
                 } catch {
                     return .failure(error)

@@ -45,10 +45,11 @@ public final class PostgresOrderRepository: OrderRepository {
                 let totals = draft.totals
                 try await connection.query("""
                     INSERT INTO orders (number, sequence, idempotency_key, status, placed_at, currency, subtotal, shipping, tax,
-                                        token_id, payment_description, shipping_method, ship_to, customer)
+                                        token_id, payment_description, shipping_method, ship_to, customer, email, email_name)
                     VALUES (\(number), \(sequence), \(idempotencyKey), \(OrderStatus.charging.rawValue), \(placedAt.timeIntervalSince1970),
                             \(currency.code), \(totals.subtotal.minorUnits), \(totals.shipping.minorUnits), \(totals.tax.minorUnits),
-                            \(tokenID), \(paymentDescription), \(draft.shippingMethod.label), \(draft.shippingContact.shipToLine), \(draft.customerID))
+                            \(tokenID), \(paymentDescription), \(draft.shippingMethod.label), \(draft.shippingContact.shipToLine), \(draft.customerID),
+                            \(draft.shippingContact.email.isEmpty ? nil : draft.shippingContact.email), \(draft.shippingContact.name))
                     """, logger: PostgresDatabase.quiet)
                 let lines = draft.lines
                 try await connection.query("""
@@ -155,11 +156,13 @@ public final class PostgresOrderRepository: OrderRepository {
     /// Appends `event` to the order's history, in the transaction of the change it records (the order's row is locked).
     static func record(_ event: OrderEvent, of orderNumber: String, on connection: PostgresConnection) async throws {
         let record = OrderEventRecord(event)
-        try await connection.query("""
+        let sequence = try await connection.query("""
             INSERT INTO order_event (order_number, sequence, at, actor, kind, details)
             SELECT \(orderNumber), coalesce(max(sequence), 0) + 1, \(event.at.timeIntervalSince1970), \(record.actor), \(record.kind), \(record.details)
             FROM order_event WHERE order_number = \(orderNumber)
-            """, logger: PostgresDatabase.quiet)
+            RETURNING sequence
+            """, logger: PostgresDatabase.quiet).collect().first?.decode(Int.self) ?? 0
+        if let kind = OutboxKind(event.change) { try await PostgresOutbox.enqueue(kind, of: orderNumber, eventSequence: sequence, at: event.at, on: connection) }
     }
 
     public func unsettledOrders() async throws -> [UnsettledOrder] {

@@ -197,6 +197,9 @@ extension SQLiteDatabase {
         migrator.registerMigration("v9-refunds") { db in
             try db.execute(sql: Self.refundTable)
         }
+        migrator.registerMigration("v10-outbox") { db in
+            try db.execute(sql: Self.outboxTable)
+        }
         return migrator
     }
 
@@ -220,5 +223,30 @@ extension SQLiteDatabase {
             settled_at REAL
         );
         CREATE UNIQUE INDEX refund_one_pending_per_order ON refund(order_number) WHERE state = 'pending';
+        """
+
+    /// The shopper's email on each order, and the outbox the messages of its changes are written to in the same
+    /// transaction: one message per event at most. The same in PostgreSQL's migration v10.
+    static let outboxTable = """
+        ALTER TABLE orders ADD COLUMN email TEXT;
+        ALTER TABLE orders ADD COLUMN email_name TEXT;
+        CREATE TABLE outbox (
+            id TEXT PRIMARY KEY NOT NULL,
+            sequence INTEGER NOT NULL UNIQUE,
+            order_number TEXT NOT NULL REFERENCES orders(number),
+            kind TEXT NOT NULL CHECK (kind IN ('receipt', 'shipped', 'canceled', 'refunded')),
+            event_sequence INTEGER NOT NULL,
+            recipient TEXT NOT NULL,
+            recipient_name TEXT NOT NULL,
+            message_id TEXT NOT NULL UNIQUE,
+            created_at REAL NOT NULL,
+            state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'sent', 'failed')),
+            attempts INTEGER NOT NULL DEFAULT 0,
+            next_attempt_at REAL NOT NULL,
+            last_error TEXT,
+            sent_at REAL,
+            UNIQUE (order_number, event_sequence)
+        );
+        CREATE INDEX outbox_due ON outbox(state, next_attempt_at);
         """
 }

@@ -34,13 +34,13 @@ public final class SQLiteOrderRepository: OrderRepository {
             let contact = draft.shippingContact
             try db.execute(sql: """
                 INSERT INTO orders (number, sequence, idempotency_key, status, placed_at, currency, subtotal, shipping, tax,
-                                    token_id, payment_description, shipping_method, ship_to, customer)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                    token_id, payment_description, shipping_method, ship_to, customer, email, email_name)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [
                     number, sequence, idempotencyKey, OrderStatus.charging.rawValue, placedAt.timeIntervalSince1970,
                     self.currency.code, draft.totals.subtotal.minorUnits, draft.totals.shipping.minorUnits, draft.totals.tax.minorUnits,
                     tokenID, paymentDescription, draft.shippingMethod.label, contact.shipToLine,
-                    draft.customerID,
+                    draft.customerID, contact.email.isEmpty ? nil : contact.email, contact.name,
                 ])
             for (position, line) in draft.lines.enumerated() {
                 try db.execute(sql: "INSERT INTO order_line (order_number, position, product_id, name, unit_price, quantity) VALUES (?, ?, ?, ?, ?, ?)",
@@ -107,6 +107,7 @@ public final class SQLiteOrderRepository: OrderRepository {
         let next = (try Int.fetchOne(db, sql: "SELECT MAX(sequence) FROM order_event WHERE order_number = ?", arguments: [orderNumber]) ?? 0) + 1
         try db.execute(sql: "INSERT INTO order_event (order_number, sequence, at, actor, kind, details) VALUES (?, ?, ?, ?, ?, ?)",
                        arguments: [orderNumber, next, event.at.timeIntervalSince1970, record.actor, record.kind, record.details])
+        if let kind = OutboxKind(event.change) { try SQLiteOutbox.enqueue(kind, of: orderNumber, eventSequence: next, at: event.at, in: db) }
     }
 
     public func unsettledOrders() async throws -> [UnsettledOrder] {

@@ -26,6 +26,8 @@ struct ShopStorage {
     var warnings: [String]
     /// The PostgreSQL client, when the shop is on PostgreSQL: `serve` watches it to log outages.
     var postgres: PostgresDatabase?
+    /// The SQLite database, when the shop is on SQLite.
+    var sqlite: SQLiteDatabase?
 
     /// Opens the database the configuration names and the catalog in it. Prints the problem and exits on failure.
     ///
@@ -66,7 +68,7 @@ struct ShopStorage {
             carts: SQLiteCartRepository(database: database), wallets: SQLiteWalletRepository(database: database),
             profiles: SQLiteAccountProfileRepository(database: database), identities: SQLiteIdentityDirectory(database: database),
             ledger: SQLiteChargeLedger(database: database), references: SQLiteProviderReferences(database: database),
-            place: database.path, didImport: catalog.didImport, warnings: database.warnings, postgres: nil
+            place: database.path, didImport: catalog.didImport, warnings: database.warnings, postgres: nil, sqlite: database
         )
     }
 }

@@ -1,0 +1,91 @@
+import PostgresNIO
+
+extension PostgresDatabase {
+    /// The steps from the order history on (v8–v10): SQLite's in PostgreSQL's types.
+    static let orderHistoryMigrations: [Migration] = [
+        Migration(identifier: "v8-order-events", sql: [
+            """
+            -- Each order's history: written in the same transaction as each change, never updated or deleted.
+            CREATE TABLE order_event (
+                order_number text NOT NULL REFERENCES orders(number),
+                sequence integer NOT NULL,
+                at double precision NOT NULL,
+                actor text NOT NULL,
+                kind text NOT NULL,
+                details text NOT NULL DEFAULT '{}',
+                PRIMARY KEY (order_number, sequence)
+            )
+            """,
+            """
+            CREATE FUNCTION order_event_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN RAISE EXCEPTION 'order_event is append-only'; END $$
+            """,
+            "CREATE TRIGGER order_event_append_only BEFORE UPDATE OR DELETE ON order_event FOR EACH ROW EXECUTE FUNCTION order_event_append_only()",
+            // Orders placed before the history began get it from what their row says: placed, then settled.
+            """
+            INSERT INTO order_event (order_number, sequence, at, actor, kind, details)
+            SELECT number, 1, placed_at, 'shopper:' || customer, 'placed',
+                   json_build_object('total', subtotal + shipping + tax, 'currency', currency)::text
+            FROM orders
+            """,
+            """
+            INSERT INTO order_event (order_number, sequence, at, actor, kind, details)
+            SELECT number, 2, placed_at, CASE status WHEN 'paid' THEN 'provider' WHEN 'declined' THEN 'provider' ELSE 'system' END,
+                   CASE status WHEN 'paid' THEN 'charged' WHEN 'declined' THEN 'declined' WHEN 'voided' THEN 'voided' ELSE 'unanswered' END,
+                   CASE status WHEN 'declined' THEN json_build_object('reason', coalesce(failure, ''))::text ELSE '{}' END
+            FROM orders WHERE status IN ('paid', 'declined', 'voided', 'unknown')
+            """,
+        ]),
+        // Refunds, filed as pending before the payment provider is asked and settled after; at most one pending per
+        // order, so a retried or recovered refund is the same refund. SQLite's migration v9 in PostgreSQL's types.
+        Migration(identifier: "v9-refunds", sql: [
+            "CREATE SEQUENCE refund_sequence",
+            """
+            CREATE TABLE refund (
+                id text PRIMARY KEY,
+                sequence bigint NOT NULL UNIQUE,
+                order_number text NOT NULL REFERENCES orders(number),
+                kind text NOT NULL CHECK (kind IN ('refund', 'cancel')),
+                amount bigint NOT NULL CHECK (amount > 0),
+                currency text NOT NULL,
+                reason text NOT NULL,
+                restock text NOT NULL DEFAULT '[]',
+                actor text NOT NULL,
+                filed_at double precision NOT NULL,
+                state text NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'refunded', 'declined')),
+                provider_reference text,
+                failure text,
+                settled_at double precision
+            )
+            """,
+            "CREATE UNIQUE INDEX refund_one_pending_per_order ON refund(order_number) WHERE state = 'pending'",
+        ]),
+        // The shopper's email on each order, and the outbox the messages of its changes are written to in the same
+        // transaction. SQLite's migration v10 in PostgreSQL's types.
+        Migration(identifier: "v10-outbox", sql: [
+            "ALTER TABLE orders ADD COLUMN email text",
+            "ALTER TABLE orders ADD COLUMN email_name text",
+            "CREATE SEQUENCE outbox_sequence",
+            """
+            CREATE TABLE outbox (
+                id text PRIMARY KEY,
+                sequence bigint NOT NULL UNIQUE,
+                order_number text NOT NULL REFERENCES orders(number),
+                kind text NOT NULL CHECK (kind IN ('receipt', 'shipped', 'canceled', 'refunded')),
+                event_sequence integer NOT NULL,
+                recipient text NOT NULL,
+                recipient_name text NOT NULL,
+                message_id text NOT NULL UNIQUE,
+                created_at double precision NOT NULL,
+                state text NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'sent', 'failed')),
+                attempts integer NOT NULL DEFAULT 0,
+                next_attempt_at double precision NOT NULL,
+                last_error text,
+                sent_at double precision,
+                UNIQUE (order_number, event_sequence)
+            )
+            """,
+            "CREATE INDEX outbox_due ON outbox(state, next_attempt_at)",
+        ]),
+    ]
+}

@@ -1,0 +1,132 @@
+import Foundation
+import StorefrontTesting
+import Testing
+
+/// The shoppers' messages end to end: written to the outbox with each change, sent by `storefront mail-worker`
+/// through msmtp (Debian `msmtp`) to a loopback SMTP sink (Debian `python3-aiosmtpd`), parsed by Python's `email`.
+@Suite("Mail to shoppers", .serialized)
+struct MailDeliveryTests {
+    /// The sink, started on `port` (0: a free one), keeping what it receives in `directory`.
+    final class Sink {
+        let directory: String
+        let pid: pid_t
+        let port: Int
+
+        init(directory: String, port: Int = 0) throws {
+            self.directory = directory
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Support/smtp-sink.py").path
+            let (child, line) = try LocalStripe.spawnAnnouncing(["/usr/bin/python3", script, directory, String(port)], errorFile: directory + "/sink.err")
+            guard let line, let announced = Int(line.dropFirst("listening ".count)) else {
+                let why = (try? String(contentsOfFile: directory + "/sink.err", encoding: .utf8)) ?? ""
+                Issue.record("the SMTP sink (Debian python3-aiosmtpd) did not start: \(why)")
+                throw TmuxError(message: "no SMTP sink")
+            }
+            pid = child
+            self.port = announced
+        }
+
+        func stop() { LocalStripe.stopServer(pid) }
+        deinit { stop() }
+
+        /// Each message received, parsed by Python's email package: headers and the decoded text.
+        func messages() throws -> [[String: String]] {
+            let parse = """
+                import email, email.policy, glob, json, sys
+                out = []
+                for path in sorted(glob.glob(sys.argv[1] + "/*.eml")):
+                    message = email.message_from_bytes(open(path, "rb").read(), policy=email.policy.default)
+                    out.append({"from": str(message["From"]), "to": str(message["To"]), "subject": str(message["Subject"]),
+                                "id": str(message["Message-ID"]), "date": str(message["Date"]), "body": message.get_content()})
+                print(json.dumps(out))
+                """
+            let run = try Subprocess.run("/usr/bin/python3", ["-c", parse, directory])
+            return try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: String]], "\(run.stderr)")
+        }
+    }
+
+    /// msmtp's configuration for `sink`, mode 0600 as msmtp requires.
+    func msmtp(_ sink: Sink, in directory: String) throws -> String {
+        let path = directory + "/msmtprc"
+        try "account default\nhost 127.0.0.1\nport \(sink.port)\nfrom shop@example.com\nauth off\ntls off\n".write(toFile: path, atomically: true, encoding: .utf8)
+        chmod(path, 0o600)
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/msmtp") else {
+            Issue.record("msmtp is missing: install Debian's msmtp")
+            throw TmuxError(message: "no msmtp")
+        }
+        return "/usr/bin/msmtp -C \(path) -t"
+    }
+
+    func worker(_ binary: String, _ data: String, _ command: String, environment: [String: String] = [:]) throws -> Subprocess {
+        try Subprocess.run(binary, ["mail-worker", "--once", "--retry-after", "0", "--data-dir", data, "--mail-command", command,
+                                    "--mail-from", "shop@example.com", "--mail-reply-to", "help@example.com"],
+                           environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
+    }
+
+    @Test func aPurchaseAShipmentAndARefundEachMailOneReadableMessage() throws {
+        let binary = try BuiltProduct.requireStorefront()
+        let root = TemporaryDirectory.make().path
+        let data = root + "/data"
+        let sink = try Sink(directory: root + "/sink")
+        let command = try msmtp(sink, in: root)
+        let bought = try Subprocess.run(binary, ["headless", "--data-dir", data, "--keys", "enter,a,a,c,enter,p,enter"])
+        try #require(bought.status == 0, "\(bought.stderr)")
+        #expect(try Subprocess.run(binary, ["orders", "ship", "SF-000001", "--carrier", "UPS", "--tracking-number", "1Z999", "--tracking-url", "https://ups.example/1Z999", "--data-dir", data]).status == 0)
+        #expect(try Subprocess.run(binary, ["orders", "refund", "SF-000001", "--line", "keycap-dusk:1", "--reason", "arrived bent", "--data-dir", data]).status == 0)
+
+        let sent = try worker(binary, data, command)
+        #expect(sent.status == 0, "\(sent.stderr)")
+        #expect(sent.stdout == "sent MSG-000001\nsent MSG-000002\nsent MSG-000003\n")
+        let messages = try sink.messages()
+        #expect(messages.map { $0["subject"] } == [
+            "Your receipt for order SF-000001 from Storefront", "Your order SF-000001 has shipped", "A refund of $69.28 for order SF-000001",
+        ])
+        #expect(messages.allSatisfy { $0["from"] == "Storefront <shop@example.com>" && $0["to"] == "Jane Appleseed <jane@example.com>" })
+        #expect(messages[0]["body"]?.contains("2 × Dusk Keycap Set") == true && messages[0]["body"]?.contains("$138.56") == true, "\(messages[0]["body"] ?? "")")
+        #expect(messages[0]["body"]?.contains("Visa ••4242") == true)
+        #expect(messages[1]["body"]?.contains("Tracking number: 1Z999") == true && messages[1]["body"]?.contains("https://ups.example/1Z999") == true)
+        #expect(messages[2]["body"]?.contains("Reason: arrived bent") == true)
+        #expect(Set(messages.compactMap { $0["id"] }).count == 3)
+        // Nothing is due any more: a second pass sends nothing.
+        #expect(try worker(binary, data, command).stdout.isEmpty)
+        #expect(try sink.messages().count == 3)
+    }
+
+    @Test func theSinkDownThenUpGetsEachMessageOnce() throws {
+        let binary = try BuiltProduct.requireStorefront()
+        let root = TemporaryDirectory.make().path
+        let data = root + "/data"
+        var sink = try Sink(directory: root + "/sink")
+        let command = try msmtp(sink, in: root)
+        let port = sink.port
+        sink.stop()
+        try #require(try Subprocess.run(binary, ["headless", "--data-dir", data, "--keys", "enter,a,c,enter,p,enter"]).status == 0)
+        let down = try worker(binary, data, command)
+        #expect(down.status == 75 && down.stderr.contains("MSG-000001 not sent, tried again later"), "\(down.stderr)")
+        let listed = try Subprocess.run(binary, ["outbox", "list", "--json", "--data-dir", data])
+        #expect(listed.stdout.contains("\"state\" : \"pending\"") && listed.stdout.contains("\"attempts\" : 1"), "\(listed.stdout)")
+
+        sink = try Sink(directory: root + "/sink", port: port)
+        #expect(try worker(binary, data, command).status == 0)
+        #expect(try worker(binary, data, command).stdout.isEmpty)
+        #expect(try sink.messages().count == 1)
+    }
+
+    @Test func aWorkerKilledBetweenSendingAndRecordingSendsOneDuplicateWithTheSameMessageID() throws {
+        let binary = try BuiltProduct.requireStorefront()
+        let root = TemporaryDirectory.make().path
+        let data = root + "/data"
+        let sink = try Sink(directory: root + "/sink")
+        let command = try msmtp(sink, in: root)
+        try #require(try Subprocess.run(binary, ["headless", "--data-dir", data, "--keys", "enter,a,c,enter,p,enter"]).status == 0)
+        #expect(try Subprocess.run(binary, ["orders", "ship", "SF-000001", "--carrier", "UPS", "--tracking-number", "1Z", "--data-dir", data]).status == 0)
+        let killed = try worker(binary, data, command, environment: ["STOREFRONT_FAULT": "kill-after-sending"])
+        #expect(killed.status != 0)
+        #expect(try sink.messages().count == 1, "the first message went before the kill")
+        #expect(try worker(binary, data, command).status == 0)
+        let messages = try sink.messages()
+        #expect(messages.count == 3, "the first once more, the second once")
+        #expect(messages[0]["id"] == messages[1]["id"], "the duplicate carries the same Message-ID")
+        #expect(messages[2]["subject"] == "Your order SF-000001 has shipped")
+    }
+}
