@@ -46,6 +46,8 @@ public struct MailDelivery: Sendable {
         public var retried: [String: String] = [:]
         /// Messages given up on, with why.
         public var gaveUp: [String: String] = [:]
+
+        public init() {}
     }
 
     /// How long after its `attempts`th failure a message is tried again: `first` seconds (30 by default),
