@@ -24,12 +24,15 @@ struct Admin: AsyncParsableCommand {
 
     @OptionGroup var terminal: TerminalOptions
 
+    @OptionGroup var mail: MailSettings
+
     @MainActor
     func run() async throws {
         // Parsed from nothing, so every option of `run` holds its default; then this command's are put in.
         var run = try Run.parse([])
         run.shop = shop
         run.terminal = terminal
+        run.mail = mail
         try await run.open(console: .merchant(name: Self.merchantName(environment: ProcessInfo.processInfo.environment)))
     }
 

@@ -8,9 +8,11 @@ import StoragePostgres
 import StorageSQLite
 import StorefrontUI
 
-/// Where the mail commands find the outbox and how they sign their messages.
-struct MailOptions: ParsableArguments {
-    @OptionGroup var shop: ShopOptions
+/// How the shop mails its shoppers: the mail command and who the messages are from. `run`, `admin`, `serve` and
+/// `mail-worker` take these.
+struct MailSettings: ParsableArguments {
+    @Option(name: .customLong("mail-command"), help: ArgumentHelp("A sendmail-compatible command that takes a message on stdin, such as \"sendmail -t -i\" or \"msmtp -t\". Env: STOREFRONT_MAIL_COMMAND. Without one, messages wait in the outbox (mail-worker defaults to sendmail -t -i).", valueName: "command"))
+    var command: String?
 
     @Option(name: .customLong("mail-from"), help: ArgumentHelp("The address the shop's messages come from, under the shop's name. Env: STOREFRONT_MAIL_FROM. Default: storefront@HOSTNAME.", valueName: "address"))
     var from: String?
@@ -18,22 +20,14 @@ struct MailOptions: ParsableArguments {
     @Option(name: .customLong("mail-reply-to"), help: ArgumentHelp("Where replies go. Env: STOREFRONT_MAIL_REPLY_TO.", valueName: "address"))
     var replyTo: String?
 
-    /// The shop's storage (without importing a catalog on PostgreSQL), its outbox, and who its mail is from.
-    func open(environment: [String: String]) async throws -> (storage: ShopStorage, outbox: any MailOutbox, sender: MailSender) {
-        let configuration = try shop.configuration(environment: environment)
-        let dataDirectory = configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment)
-        let storage = try await ShopStorage.open(configuration: configuration, dataDirectory: dataDirectory, pool: .command, migrate: !shop.noMigrate, environment: environment)
-        let outbox: any MailOutbox
-        if let postgres = storage.postgres {
-            outbox = PostgresOutbox(database: postgres)
-        } else if let sqlite = storage.sqlite {
-            outbox = SQLiteOutbox(database: sqlite)
-        } else {
-            complain("the shop's storage keeps no outbox")
-            throw ExitCodes.ioError
-        }
+    /// The mail command the flag or the environment names; nil when neither does.
+    func command(environment: [String: String]) -> [String]? {
+        (command ?? environment["STOREFRONT_MAIL_COMMAND"]).map(SendmailTransport.parse).flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// Who the messages are from, under `shopName`; an address that is not one is a usage error (64).
+    func sender(shopName: String, environment: [String: String]) throws -> MailSender {
         let given = from ?? environment["STOREFRONT_MAIL_FROM"]
-        let fromAddress = given ?? "storefront@\(ProcessInfo.processInfo.hostName)"
         let reply = replyTo ?? environment["STOREFRONT_MAIL_REPLY_TO"]
         for case let (name, address?) in [("--mail-from", given), ("--mail-reply-to", reply)] {
             if let problem = Contact.emailProblem(address) {
@@ -41,8 +35,33 @@ struct MailOptions: ParsableArguments {
                 throw ExitCodes.usage
             }
         }
-        let sender = MailSender(from: MailAddress(name: storage.catalog.shop.name, address: fromAddress), replyTo: reply.map { MailAddress(address: $0) })
-        return (storage, outbox, sender)
+        let address = given ?? "storefront@\(ProcessInfo.processInfo.hostName)"
+        return MailSender(from: MailAddress(name: shopName, address: address), replyTo: reply.map { MailAddress(address: $0) })
+    }
+
+    /// The delivery worker over `storage`, or nil without a mail command.
+    func delivery(storage: ShopStorage, environment: [String: String], defaultCommand: [String]? = nil, retryAfter: Int = 30, giveUpHours: Int = 72) throws -> MailDelivery? {
+        guard let command = command(environment: environment) ?? defaultCommand else { return nil }
+        let fault = FaultHook(environment: environment)
+        return MailDelivery(
+            outbox: storage.outbox, orders: storage.orders, transport: SendmailTransport(command: command), shop: storage.catalog.shop,
+            sender: try sender(shopName: storage.catalog.shop.name, environment: environment), dates: .system,
+            giveUpAfter: .seconds(giveUpHours * 3_600), firstBackoffSeconds: retryAfter
+        ) { fault.reached($0.rawValue) }
+    }
+}
+
+/// Where the mail commands find the outbox, and how they sign their messages.
+struct MailOptions: ParsableArguments {
+    @OptionGroup var shop: ShopOptions
+    @OptionGroup var settings: MailSettings
+
+    /// The shop's storage and who its mail is from.
+    func open(environment: [String: String]) async throws -> (storage: ShopStorage, sender: MailSender) {
+        let configuration = try shop.configuration(environment: environment)
+        let dataDirectory = configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment)
+        let storage = try await ShopStorage.open(configuration: configuration, dataDirectory: dataDirectory, pool: .command, migrate: !shop.noMigrate, environment: environment)
+        return (storage, try settings.sender(shopName: storage.catalog.shop.name, environment: environment))
     }
 }
 
@@ -60,8 +79,8 @@ struct OutboxCommand: AsyncParsableCommand {
         var json = false
 
         func run() async throws {
-            let (_, outbox, _) = try await mail.open(environment: ProcessInfo.processInfo.environment)
-            let entries = try await outbox.entries(limit: 1_000)
+            let (storage, _) = try await mail.open(environment: ProcessInfo.processInfo.environment)
+            let entries = try await storage.outbox.entries(limit: 1_000)
             if json {
                 let document: [String: Any] = ["version": 1, "messages": entries.map { entry -> [String: Any] in
                     var fields: [String: Any] = [
@@ -100,8 +119,8 @@ struct OutboxCommand: AsyncParsableCommand {
         @OptionGroup var mail: MailOptions
 
         func run() async throws {
-            let (storage, outbox, sender) = try await mail.open(environment: ProcessInfo.processInfo.environment)
-            guard let entry = try await outbox.entries(limit: 100_000).first(where: { $0.id == id }),
+            let (storage, sender) = try await mail.open(environment: ProcessInfo.processInfo.environment)
+            guard let entry = try await storage.outbox.entries(limit: 100_000).first(where: { $0.id == id }),
                   let order = try await storage.orders.order(number: entry.orderNumber)
             else {
                 complain("There is no message \(id).")
@@ -122,9 +141,6 @@ struct MailWorker: AsyncParsableCommand {
 
     @OptionGroup var mail: MailOptions
 
-    @Option(name: .customLong("mail-command"), help: ArgumentHelp("The sendmail-compatible command that takes a message on stdin. Env: STOREFRONT_MAIL_COMMAND. Default: sendmail -t -i.", valueName: "command"))
-    var command: String?
-
     @Flag(help: "Send what is due once and exit: 0 when all of it went, 75 when some is left for later.")
     var once = false
 
@@ -144,13 +160,10 @@ struct MailWorker: AsyncParsableCommand {
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
-        let (storage, outbox, sender) = try await mail.open(environment: environment)
-        let transport = SendmailTransport(command: SendmailTransport.parse(command ?? environment["STOREFRONT_MAIL_COMMAND"] ?? "sendmail -t -i"))
-        let fault = FaultHook(environment: environment)
-        let delivery = MailDelivery(
-            outbox: outbox, orders: storage.orders, transport: transport, shop: storage.catalog.shop, sender: sender, dates: .system,
-            giveUpAfter: .seconds(giveUpAfter * 3_600), firstBackoffSeconds: retryAfter
-        ) { fault.reached($0.rawValue) }
+        let (storage, _) = try await mail.open(environment: environment)
+        guard let delivery = try mail.settings.delivery(
+            storage: storage, environment: environment, defaultCommand: ["sendmail", "-t", "-i"], retryAfter: retryAfter, giveUpHours: giveUpAfter
+        ) else { return }
         while true {
             let pass = try await delivery.deliverDue()
             for id in pass.sent { print("sent \(id)") }
@@ -161,6 +174,45 @@ struct MailWorker: AsyncParsableCommand {
                 return
             }
             try await Task.sleep(for: .seconds(interval))
+        }
+    }
+}
+
+/// A worker beside a shop: a pass over the due messages, then another every `interval`, until stopped; then one
+/// last pass (outside the cancelled task, whose database reads would refuse), so a purchase made just before
+/// quitting still has its receipt sent.
+///
+/// Order of calls: `start` → the shop runs → `stop`.
+struct MailLoop {
+    let delivery: MailDelivery
+    let log: @Sendable (String) -> Void
+    private let task: Task<Void, Never>
+
+    static func start(_ delivery: MailDelivery, every interval: Duration, log: @escaping @Sendable (String) -> Void) -> MailLoop {
+        MailLoop(delivery: delivery, log: log, task: Task.detached {
+            while !Task.isCancelled {
+                await pass(delivery, log: log)
+                try? await Task.sleep(for: interval)
+            }
+        })
+    }
+
+    func stop() async {
+        task.cancel()
+        await task.value
+        await Self.pass(delivery, log: log)
+    }
+
+    static func pass(_ delivery: MailDelivery, log: @Sendable (String) -> Void) async {
+        do {
+            let pass = try await delivery.deliverDue()
+            for id in pass.sent { log("sent \(id)") }
+            for (id, why) in pass.retried.sorted(by: { $0.key < $1.key }) { log("\(id) not sent, tried again later: \(why)") }
+            for (id, why) in pass.gaveUp.sorted(by: { $0.key < $1.key }) { log("\(id) given up: \(why)") }
+        } catch is CancellationError {
+            return
+        } catch {
+            log("cannot read the outbox: \(error)")
         }
     }
 }

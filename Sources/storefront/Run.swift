@@ -18,6 +18,8 @@ struct Run: AsyncParsableCommand {
 
     @OptionGroup var terminal: TerminalOptions
 
+    @OptionGroup var mail: MailSettings
+
     @Option(help: ArgumentHelp("Record this session as an asciicast v2 file; what is typed in forms is left out.", valueName: "file.cast"))
     var record: FilePath?
 
@@ -105,6 +107,10 @@ struct Run: AsyncParsableCommand {
         }
         tellLogFailure()
         defer { tellLogFailure() }
+        // With a mail command, this shop sends its own shoppers' messages: at start, every 10 s, and once more at the end.
+        let mailer = try mail.delivery(storage: storage, environment: environment).map { delivery in
+            MailLoop.start(delivery, every: .seconds(10)) { logger.notice("mail: \($0)") }
+        }
         let background = backgroundQuestion?.answer()
         let session = TerminalSession(
             dependencies: dependencies, theme: theme, background: background, environment: environment, mouse: configuration.mouse ?? true
@@ -117,6 +123,7 @@ struct Run: AsyncParsableCommand {
             complain("\(error)")
             throw ExitCodes.noTerminal
         }
+        await mailer?.stop()
         await payments.close()
         if ending != .quit { throw ExitCode(ending.rawValue) }
     }

@@ -44,6 +44,8 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("drain-timeout"), help: ArgumentHelp("How long SIGTERM waits for sessions to end before killing them (default: 10s).", valueName: "duration"), transform: Arguments.duration("--drain-timeout", examples: "10s or 1m"))
     var drainTimeout = Duration.seconds(10)
 
+    @OptionGroup var mail: MailSettings
+
     @Option(name: .customLong("admin-keys"), help: ArgumentHelp("An authorized_keys file: these keys get the merchant console (storefront admin) instead of the shop.", valueName: "file"))
     var adminKeys: String?
 
@@ -111,7 +113,8 @@ struct Serve: AsyncParsableCommand {
             arguments += ["--no-migrate"]
         }
         // A session's terminal is the client's, described by its pty request, never the server's.
-        for name in ["TERM", "COLUMNS", "LINES", "TMUX", "TMUX_PANE", "STY", SessionCommand.fingerprintVariable] { sessionEnvironment[name] = nil }
+        // The server sends the shoppers' mail itself (one worker, below), so sessions are given no mail command.
+        for name in ["TERM", "COLUMNS", "LINES", "TMUX", "TMUX_PANE", "STY", SessionCommand.fingerprintVariable, "STOREFRONT_MAIL_COMMAND"] { sessionEnvironment[name] = nil }
         // C.UTF-8 exists on every glibc host; a client's own locale may not.
         sessionEnvironment["LANG"] = "C.UTF-8"
         sessionEnvironment["LC_ALL"] = "C.UTF-8"
@@ -139,11 +142,16 @@ struct Serve: AsyncParsableCommand {
         }
         announce("host key fingerprint \(key.fingerprint)")
         announce("listening on \(address.ipAddress ?? host):\(address.port ?? port); connect with: ssh -p \(address.port ?? port) HOST")
+        let mailer = try mail.delivery(storage: storage, environment: environment).map { delivery in
+            announce("mail: sending the shoppers' messages with \(mail.command(environment: environment)?.joined(separator: " ") ?? "")")
+            return MailLoop.start(delivery, every: .seconds(10)) { announce("mail: \($0)") }
+        }
         let signal = await stop.next()
         announce("\(signalName(signal)): draining \(server.openSessions) session\(server.openSessions == 1 ? "" : "s") for up to \(ServeDuration.describe(drainTimeout))")
         let killed = await server.drain()
         if killed > 0 { announce("killed \(killed) session\(killed == 1 ? "" : "s") still open after \(ServeDuration.describe(drainTimeout))") }
         try await server.shutdown()
+        await mailer?.stop()
         announce("stopped")
     }
 

@@ -17,6 +17,8 @@ struct ShopStorage {
     var profiles: any AccountProfileRepository
     var identities: any IdentityDirectory
     var ledger: any ChargeLedger
+    /// The messages the orders' changes wrote for their shoppers.
+    var outbox: any MailOutbox
     var references: any ProviderReferenceRepository
     /// Where it is, for the log: the file, or the URL without its password.
     var place: String
@@ -26,8 +28,6 @@ struct ShopStorage {
     var warnings: [String]
     /// The PostgreSQL client, when the shop is on PostgreSQL: `serve` watches it to log outages.
     var postgres: PostgresDatabase?
-    /// The SQLite database, when the shop is on SQLite.
-    var sqlite: SQLiteDatabase?
 
     /// Opens the database the configuration names and the catalog in it. Prints the problem and exits on failure.
     ///
@@ -57,7 +57,7 @@ struct ShopStorage {
             catalog: catalog, orders: PostgresOrderRepository(database: database, currency: catalog.shop.currency), stock: PostgresStockRepository(database: database),
             carts: PostgresCartRepository(database: database), wallets: PostgresWalletRepository(database: database),
             profiles: PostgresAccountProfileRepository(database: database), identities: PostgresIdentityDirectory(database: database),
-            ledger: PostgresChargeLedger(database: database), references: PostgresProviderReferences(database: database),
+            ledger: PostgresChargeLedger(database: database), outbox: PostgresOutbox(database: database), references: PostgresProviderReferences(database: database),
             place: database.location.description, didImport: false, warnings: [], postgres: database
         )
     }
@@ -67,8 +67,8 @@ struct ShopStorage {
             catalog: catalog, orders: SQLiteOrderRepository(database: database, currency: catalog.shop.currency), stock: SQLiteStockRepository(database: database),
             carts: SQLiteCartRepository(database: database), wallets: SQLiteWalletRepository(database: database),
             profiles: SQLiteAccountProfileRepository(database: database), identities: SQLiteIdentityDirectory(database: database),
-            ledger: SQLiteChargeLedger(database: database), references: SQLiteProviderReferences(database: database),
-            place: database.path, didImport: catalog.didImport, warnings: database.warnings, postgres: nil, sqlite: database
+            ledger: SQLiteChargeLedger(database: database), outbox: SQLiteOutbox(database: database), references: SQLiteProviderReferences(database: database),
+            place: database.path, didImport: catalog.didImport, warnings: database.warnings, postgres: nil
         )
     }
 }

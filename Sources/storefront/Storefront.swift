@@ -223,7 +223,7 @@ enum ShopComposition {
             merchantBackend: backend,
             featureFlags: configuration.featureFlags, ids: ids,
             carts: storage.carts,
-            accounts: accounts, qrCodes: LibQREncoder(), clock: clock, backOffice: backOffice, console: console
+            accounts: accounts, qrCodes: LibQREncoder(), clock: clock, backOffice: backOffice, console: console, mail: storage.outbox
         )
         return (dependencies, settlement, payments)
     }

@@ -129,4 +129,23 @@ struct MailDeliveryTests {
         #expect(messages[0]["id"] == messages[1]["id"], "the duplicate carries the same Message-ID")
         #expect(messages[2]["subject"] == "Your order SF-000001 has shipped")
     }
+
+    /// `run` with a mail command sends its own shopper's receipt: the purchase, then quitting, and the receipt is in
+    /// the sink once, and the order's page says it was sent.
+    @Test func aShopWithAMailCommandSendsItsOwnReceipt() throws {
+        let binary = try BuiltProduct.requireStorefront()
+        let terminal = try TmuxTerminal()
+        let root = terminal.directory.path
+        let sink = try Sink(directory: root + "/sink")
+        let command = try msmtp(sink, in: root)
+        try terminal.type("'\(binary)' --data-dir '\(root)/data' --sandbox-latency-ms 20 --mail-command '\(command)' --mail-from shop@example.com; echo EXIT=$?")
+        try terminal.waitForShop()
+        try terminal.press("Enter", "a", "c", "Enter", "p", "Enter")
+        try terminal.waitFor("Thank you")
+        try terminal.press("q")
+        try terminal.waitFor("EXIT=0")
+        #expect(try sink.messages().map { $0["subject"] } == ["Your receipt for order SF-000001 from Storefront"])
+        let page = try Subprocess.run(binary, ["headless", "--data-dir", root + "/data", "--size", "100x30", "--keys", "o,enter"])
+        #expect(page.stdout.contains("Receipt sent to jane@example.com"), "\(page.stdout)")
+    }
 }

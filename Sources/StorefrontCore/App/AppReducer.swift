@@ -188,6 +188,7 @@ public enum AppReducer {
             state.screens.orderDetail = nil
             state.screens.orderDetailEvents = []
             state.screens.orderCancel = nil
+            state.screens.orderDetailMessages = []
         }
     }
 }

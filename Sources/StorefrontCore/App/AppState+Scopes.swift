@@ -85,7 +85,8 @@ extension AppState {
     var ordersScope: OrdersFeature.State {
         get {
             OrdersFeature.State(
-                list: screens.orders, detail: screens.orderDetail, events: screens.orderDetailEvents, cancel: screens.orderCancel,
+                list: screens.orders, detail: screens.orderDetail, events: screens.orderDetailEvents, messages: screens.orderDetailMessages,
+                cancel: screens.orderCancel,
                 request: ordersRequest, shell: shell, customerID: customerID, rowCapacity: listRowCapacity
             )
         }
@@ -93,6 +94,7 @@ extension AppState {
             screens.orders = newValue.list
             screens.orderDetail = newValue.detail
             screens.orderDetailEvents = newValue.events
+            screens.orderDetailMessages = newValue.messages
             screens.orderCancel = newValue.cancel
             ordersRequest = newValue.request
             shell = newValue.shell

@@ -46,6 +46,8 @@ public struct StorefrontState: Equatable, Sendable {
     public var orderDetail: Order?
     /// The opened order's history, oldest first; empty until it is read.
     public var orderDetailEvents: [OrderEvent] = []
+    /// The opened order's messages to its shopper (the receipt first), as the outbox holds them.
+    public var orderDetailMessages: [OutboxEntry] = []
     /// The shopper asked to cancel the opened order: confirming, then canceling.
     public var orderCancel: OrderCancelStep?
     /// The shop can cancel orders for their shopper (it has a back office).

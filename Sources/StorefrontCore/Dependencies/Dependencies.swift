@@ -22,14 +22,17 @@ public struct StorefrontDependencies: Sendable {
     public var backOffice: (any BackOffice)?
     /// The shop, or the merchant console.
     public var console: Console
+    /// The messages the orders' changes wrote for their shoppers; nil where the shop keeps none.
+    public var mail: (any MailOutbox)?
 
     public init(
         catalog: any CatalogRepository, orderHistory: any OrderHistory,
         paymentAuthorization: PaymentAuthorization, paymentProvider: any PaymentProvider,
         merchantBackend: any MerchantBackend, featureFlags: any FeatureFlags, ids: IDGenerator,
         carts: (any CartRepository)? = nil, accounts: AccountDependencies, qrCodes: any QRCodeMaking, clock: any Clock<Duration>,
-        backOffice: (any BackOffice)? = nil, console: Console = .shop
+        backOffice: (any BackOffice)? = nil, console: Console = .shop, mail: (any MailOutbox)? = nil
     ) {
+        self.mail = mail
         self.backOffice = backOffice
         self.console = console
         self.catalog = catalog

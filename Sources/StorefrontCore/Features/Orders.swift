@@ -19,6 +19,8 @@ public enum OrdersAnswer: Equatable, Sendable {
     case failed(request: Int, StorageError)
     /// The history of the order opened, or why it could not be read.
     case history(order: String, Result<[OrderEvent], StorageError>)
+    /// The opened order's messages to its shopper, as the outbox holds them.
+    case messages(order: String, [OutboxEntry])
     /// The shopper's cancel of an order was made, or why not.
     case canceled(order: String, Result<Order, BackOfficeError>)
 }
@@ -31,6 +33,7 @@ enum OrdersFeature {
         var list: OrderListState
         var detail: Order?
         var events: [OrderEvent]
+        var messages: [OutboxEntry]
         /// The shopper's cancel of the opened order, while it is asked and made.
         var cancel: OrderCancelStep?
         /// The latest read; answers to older ones are dropped.
@@ -83,6 +86,9 @@ enum OrdersFeature {
                 state.shell.notice = Notice(.error, "Order \(number) was not canceled: \(error)")
             }
             return readHistory(of: number, env)
+        case .messages(let number, let entries):
+            guard state.detail?.number == number else { return .none }
+            state.messages = entries
         case .history(let number, let read):
             guard state.detail?.number == number else { return .none }
             switch read {
@@ -116,6 +122,7 @@ enum OrdersFeature {
             if let order = state.list.rows[safe: state.list.selectedIndex - state.list.windowStart] {
                 state.detail = order
                 state.events = []
+                state.messages = []
                 state.shell.push(.orderDetail)
                 return readHistory(of: order.number, env)
             }
@@ -159,13 +166,15 @@ enum OrdersFeature {
 
     /// Reads the opened order's history; a late answer for another order is dropped.
     private static func readHistory(of number: String, _ env: ShopEnvironment) -> Effect {
-        let history = env.dependencies.orderHistory
+        let (history, mail) = (env.dependencies.orderHistory, env.dependencies.mail)
         return .run(id: .orders) { send in
             do {
                 send(.orders(.history(order: number, .success(try await history.events(orderNumber: number)))))
             } catch {
                 send(.orders(.history(order: number, .failure(StorageError(describing: error)))))
             }
+            // The mail's state is a courtesy: an outbox that cannot be read leaves the line out.
+            if let mail, let entries = try? await mail.entries(orderNumber: number) { send(.orders(.messages(order: number, entries))) }
         }
     }
 }

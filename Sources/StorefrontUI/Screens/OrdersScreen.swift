@@ -47,14 +47,24 @@ extension Layout {
             p.putSpread("\(line.quantity) \(p.glyphs.separator) \(line.name)", line.total.formatted, column: column, row: row, width: width)
             row += 1
         }
-        // The history fills what the lines leave above the totals, its newest events kept.
-        let historyRoom = body.bottom - totalsRows - row - 2
+        // The history fills what the lines leave above the totals, its newest events kept; the receipt's line under it.
+        let receipt = state.orderDetailMessages.first { $0.kind == .receipt }
+        let historyRoom = body.bottom - totalsRows - row - 2 - (receipt == nil ? 0 : 1)
         if !state.orderDetailEvents.isEmpty, historyRoom >= 1 {
             row += 1
             for event in state.orderDetailEvents.suffix(historyRoom) {
                 p.put("\(timestamp(event.at))  \(describe(event.change))", column: column, row: row, style: Style(.dim), width: width)
                 row += 1
             }
+        }
+        if let receipt, row < body.bottom - totalsRows - 1 {
+            let (text, style): (String, Style) = switch receipt.state {
+            case .sent: ("Receipt sent to \(receipt.recipient.address)", Style(.success))
+            case .pending: ("Receipt waiting to be sent to \(receipt.recipient.address)", Style(.dim))
+            case .failed: ("The receipt could not be sent to \(receipt.recipient.address)", Style(.error))
+            }
+            p.put(text, column: column, row: row, style: style, width: width)
+            row += 1
         }
         row = max(row, body.bottom - totalsRows)
         drawTotals(totals, column: column, row: row, width: width, bottom: body.bottom, &p)
