@@ -192,6 +192,10 @@ public enum CatalogLoader {
         if let merchant = fields["merchantIdentifier"] {
             if let merchant = merchant.stringValue, !merchant.isEmpty, !containsControlCharacter(merchant) { profile.merchantIdentifier = merchant } else { fail("merchantIdentifier", "must be a non-empty string without control characters") }
         }
+        for (key, path) in [("email", \ShopProfile.email), ("replyTo", \ShopProfile.replyTo)] {
+            guard let value = fields[key] else { continue }
+            if let address = value.stringValue, Contact.emailProblem(address) == nil { profile[keyPath: path] = address } else { fail(key, "must be an email address such as shop@example.com") }
+        }
         if let country = fields["country"] {
             if let country = country.stringValue, country.count == 2, country.allSatisfy({ $0.isASCII && $0.isLetter }) { profile.countryCode = country.uppercased() } else { fail("country", "must be a two-letter ISO 3166 code") }
         }

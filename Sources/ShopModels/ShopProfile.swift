@@ -7,6 +7,9 @@ public struct ShopProfile: Hashable, Sendable, Codable {
     public var tax: TaxPolicy
     public var supportedNetworks: [PaymentNetwork]
     public var shippingMethods: [ShippingMethod]
+    /// The address the shop's messages to shoppers come from, and where replies go (`store.email`, `store.replyTo`).
+    public var email: String?
+    public var replyTo: String?
 
     public init(
         name: String, merchantIdentifier: String, countryCode: String, currency: Currency,

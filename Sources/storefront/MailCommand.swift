@@ -25,10 +25,12 @@ struct MailSettings: ParsableArguments {
         (command ?? environment["STOREFRONT_MAIL_COMMAND"]).map(SendmailTransport.parse).flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    /// Who the messages are from, under `shopName`; an address that is not one is a usage error (64).
-    func sender(shopName: String, environment: [String: String]) throws -> MailSender {
-        let given = from ?? environment["STOREFRONT_MAIL_FROM"]
-        let reply = replyTo ?? environment["STOREFRONT_MAIL_REPLY_TO"]
+    /// Who the messages are from, under the shop's name: the flags, the environment, then the catalog's shop
+    /// profile (`store.email`, `store.replyTo`); an address that is not one is a usage error (64).
+    func sender(shop: ShopProfile, environment: [String: String]) throws -> MailSender {
+        let shopName = shop.name
+        let given = from ?? environment["STOREFRONT_MAIL_FROM"] ?? shop.email
+        let reply = replyTo ?? environment["STOREFRONT_MAIL_REPLY_TO"] ?? shop.replyTo
         for case let (name, address?) in [("--mail-from", given), ("--mail-reply-to", reply)] {
             if let problem = Contact.emailProblem(address) {
                 complain("\(name) \"\(address)\": \(problem)")
@@ -45,7 +47,7 @@ struct MailSettings: ParsableArguments {
         let fault = FaultHook(environment: environment)
         return MailDelivery(
             outbox: storage.outbox, orders: storage.orders, transport: SendmailTransport(command: command), shop: storage.catalog.shop,
-            sender: try sender(shopName: storage.catalog.shop.name, environment: environment), dates: .system,
+            sender: try sender(shop: storage.catalog.shop, environment: environment), dates: .system,
             giveUpAfter: .seconds(giveUpHours * 3_600), firstBackoffSeconds: retryAfter
         ) { fault.reached($0.rawValue) }
     }
@@ -61,7 +63,7 @@ struct MailOptions: ParsableArguments {
         let configuration = try shop.configuration(environment: environment)
         let dataDirectory = configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment)
         let storage = try await ShopStorage.open(configuration: configuration, dataDirectory: dataDirectory, pool: .command, migrate: !shop.noMigrate, environment: environment)
-        return (storage, try settings.sender(shopName: storage.catalog.shop.name, environment: environment))
+        return (storage, try settings.sender(shop: storage.catalog.shop, environment: environment))
     }
 }
 

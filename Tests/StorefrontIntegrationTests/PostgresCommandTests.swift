@@ -278,7 +278,14 @@ struct PostgresOutageTests {
         for holder in holders { kill(holder.pid, SIGKILL) }
         _ = try fixture.rows("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE \(held)")
         try #require(try fixture.waitForConnections(held, count: 0), "the held connections are gone")
-        #expect(try await carts.lines(forCustomer: "local:jane") == [], "a connection is free again and the call goes through")
+        // The server may still count a terminated backend for a moment after pg_stat_activity drops it, so the
+        // first call can meet the limit once more; the pool must get through within a few calls, never stay down.
+        var answer: [CartLine]?
+        var last: (any Error)?
+        for _ in 0..<50 where answer == nil {
+            do { answer = try await carts.lines(forCustomer: "local:jane") } catch { last = error }
+        }
+        #expect(answer == [], "a connection is free again and the call goes through; the last failure: \(String(describing: last))")
         #expect(!database.isDown)
     }
 }

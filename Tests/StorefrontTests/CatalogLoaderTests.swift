@@ -31,6 +31,16 @@ struct CatalogLoaderTests {
         #expect(catalog.products[0].price == Money(minorUnits: 1999, currency: .usd))
     }
 
+    /// Where the shop's mail comes from and replies go: addresses, checked as the shoppers' are.
+    @Test func theStoreNamesItsMailAddresses() throws {
+        let product = #"{"id": "a", "name": "Mug", "description": "ok", "price": 100}"#
+        let catalog = try CatalogLoader.load(data: Data(#"{"store": {"email": "shop@example.com", "replyTo": "help@example.com"}, "products": [\#(product)]}"#.utf8), source: "test")
+        #expect(catalog.shop.email == "shop@example.com" && catalog.shop.replyTo == "help@example.com")
+        #expect(issues(#"{"store": {"replyTo": "help@example.com, eve@evil.example"}, "products": [\#(product)]}"#) == [
+            "$.store.replyTo: must be an email address such as shop@example.com",
+        ])
+    }
+
     @Test func malformedJSON() {
         let found = issues(#"{"products": [ {"id": "a", }"#)
         #expect(found.count == 1)
