@@ -187,3 +187,15 @@ extension Money {
         self.init(minorUnits: minor, currency: currency)
     }
 }
+
+extension Money {
+    /// The amount as a person types it, the form `init(typed:)` reads back: digits and the decimal point, no symbol
+    /// or separators ("1250.00").
+    public var plainAmount: String {
+        let scale = currency.minorUnitsPerMajor
+        let whole = minorUnits / scale
+        guard currency.exponent > 0 else { return String(whole) }
+        let fraction = String(minorUnits % scale)
+        return "\(whole)." + String(repeating: "0", count: currency.exponent - fraction.count) + fraction
+    }
+}

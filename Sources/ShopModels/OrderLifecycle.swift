@@ -13,6 +13,19 @@ public struct Shipment: Hashable, Sendable {
     }
 }
 
+/// The rules for what a merchant types about an order: the console's forms and the command line check the same.
+public enum MerchantEntry {
+    /// One line of printable text a shopper will read: not blank, no control characters, at most 100 characters.
+    public static func isPlainLine(_ text: String) -> Bool {
+        !text.trimmingCharacters(in: .whitespaces).isEmpty && text.count <= 100 && text.unicodeScalars.allSatisfy { !$0.isUnsafeForTerminal }
+    }
+
+    /// A tracking URL a shopper may follow: http or https, at most 300 characters.
+    public static func isWebAddress(_ text: String) -> Bool {
+        text.count <= 300 && URL(string: text)?.scheme.map { ["https", "http"].contains($0.lowercased()) } == true
+    }
+}
+
 /// One thing that happened to an order, as its history records it.
 public enum OrderChange: Hashable, Sendable {
     /// The order was placed for `total`; its charge starts.

@@ -177,7 +177,8 @@ extension FiledRefund {
     /// How much of each product the order may still put back: what was bought, less what refunds put back already.
     public static func restockable(_ order: Order, _ refunds: [FiledRefund]) -> [ProductID: Int] {
         var left = Dictionary(order.lines.map { ($0.productID, $0.quantity) }, uniquingKeysWith: +)
-        for refund in refunds where refund.state.name == RefundState.refunded(reference: "").name {
+        for refund in refunds {
+            guard case .refunded = refund.state else { continue }
             for item in refund.ask.restock { left[item.productID, default: 0] -= item.quantity }
         }
         return left.filter { $0.value > 0 }

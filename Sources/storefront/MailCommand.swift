@@ -172,7 +172,7 @@ struct MailWorker: AsyncParsableCommand {
             for (id, why) in pass.retried.sorted(by: { $0.key < $1.key }) { complain("\(id) not sent, tried again later: \(why)") }
             for (id, why) in pass.gaveUp.sorted(by: { $0.key < $1.key }) { complain("\(id) given up: \(why)") }
             if once {
-                if !pass.retried.isEmpty || !pass.gaveUp.isEmpty { throw OrderChangeCommand.changedMeanwhile }
+                if !pass.retried.isEmpty || !pass.gaveUp.isEmpty { throw ExitCodes.temporaryFailure }
                 return
             }
             try await Task.sleep(for: .seconds(interval))

@@ -180,18 +180,12 @@ extension OrdersCommand {
         var trackingURL: String?
 
         func validate() throws {
-            for (name, value) in [("--carrier", carrier), ("--tracking-number", trackingNumber)] where !Self.isPlainText(value) {
+            for (name, value) in [("--carrier", carrier), ("--tracking-number", trackingNumber)] where !MerchantEntry.isPlainLine(value) {
                 throw ValidationError("\(name) must be 1 to 100 characters on one line, got \"\(value)\"")
             }
-            if let trackingURL, URL(string: trackingURL)?.scheme.map({ ["https", "http"].contains($0.lowercased()) }) != true {
+            if let trackingURL, !MerchantEntry.isWebAddress(trackingURL) {
                 throw ValidationError("--tracking-url must be a web address (https://…), got \"\(trackingURL)\"")
             }
-        }
-
-        /// One line of printable text a shopper will read: no control characters, not blank, not too long.
-        static func isPlainText(_ text: String) -> Bool {
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
-            return !trimmed.isEmpty && text.count <= 100 && text.unicodeScalars.allSatisfy { !$0.isUnsafeForTerminal }
         }
 
         func run() async throws {
@@ -211,11 +205,4 @@ extension OrdersCommand {
             try await BackOfficeSession.run(target) { office, actor throws(BackOfficeError) in try await office.markDelivered(number, by: actor, expecting: nil) }
         }
     }
-}
-
-/// What the merchant's order commands exit with besides sysexits' usual codes.
-enum OrderChangeCommand {
-    /// EX_TEMPFAIL: the order changed meanwhile, a refund of it is still pending, or the database was busy; looking
-    /// again may work.
-    static let changedMeanwhile = ExitCode(75)
 }

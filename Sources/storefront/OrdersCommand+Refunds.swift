@@ -78,7 +78,7 @@ struct BackOfficeSession {
             switch error {
             case .change(.refused), .change(.notFound), .change(.restockAboveOrdered), .refund(.declined), .stock(.unknownProduct), .stock(.belowZero):
                 throw ExitCodes.dataError
-            case .change(.changed), .change(.refundPending), .refund(.unanswered): throw OrderChangeCommand.changedMeanwhile
+            case .change(.changed), .change(.refundPending), .refund(.unanswered): throw ExitCodes.temporaryFailure
             case .refund(.unreachable): throw ExitCodes.databaseUnreachable
             case .change(.storage), .stock(.storage): throw ExitCodes.ioError
             }
@@ -120,7 +120,7 @@ extension OrdersCommand {
             if let amount, Money(typed: amount, currency: .usd) == nil, Money(typed: amount, currency: .jpy) == nil {
                 throw ValidationError("--amount must be a plain amount such as 12.50, got \"\(amount)\"")
             }
-            guard Ship.isPlainText(reason) else { throw ValidationError("--reason must be 1 to 100 characters on one line, got \"\(reason)\"") }
+            guard MerchantEntry.isPlainLine(reason) else { throw ValidationError("--reason must be 1 to 100 characters on one line, got \"\(reason)\"") }
             for line in lines where Self.parseLine(line) == nil {
                 throw ValidationError("--line must be PRODUCT-ID or PRODUCT-ID:QUANTITY with a quantity of at least 1, got \"\(line)\"")
             }
@@ -172,7 +172,7 @@ extension OrdersCommand {
         var reason = "canceled by the shop"
 
         func validate() throws {
-            guard Ship.isPlainText(reason) else { throw ValidationError("--reason must be 1 to 100 characters on one line, got \"\(reason)\"") }
+            guard MerchantEntry.isPlainLine(reason) else { throw ValidationError("--reason must be 1 to 100 characters on one line, got \"\(reason)\"") }
         }
 
         func run() async throws {

@@ -61,8 +61,6 @@ struct List: AsyncParsableCommand {
 
     /// EX_SOFTWARE: the orders were read but could not be written as JSON.
     static let cannotSerialize = ExitCode(70)
-    /// EX_TEMPFAIL: another process holds the database; trying again later may work.
-    static let databaseBusy = ExitCode(75)
 
     func run() async throws {
         // The same precedence as the shop itself: flag, environment, config file, default.
@@ -116,7 +114,7 @@ struct List: AsyncParsableCommand {
         } catch {
             let problem = SQLiteDatabaseError.from(error, path: path)
             complain("\(problem)")
-            if case .busy = problem { throw Self.databaseBusy }
+            if case .busy = problem { throw ExitCodes.temporaryFailure }
             throw ExitCodes.ioError
         }
     }

@@ -56,6 +56,9 @@ enum ExitCodes {
     /// EX_UNAVAILABLE for a PostgreSQL server that does not answer.
     static let databaseUnreachable = ExitCode(69)
     static let cannotCreate = ExitCode(73)
+    /// EX_TEMPFAIL: trying again later may work (a database locked by another process, an order changed meanwhile,
+    /// a refund or a message the other side did not answer yet).
+    static let temporaryFailure = ExitCode(75)
     static let ioError = ExitCode(74)
     static let configError = ExitCode(78)
 }

@@ -26,9 +26,9 @@ extension MerchantFeature {
         switch form.purpose {
         case .shipOrder:
             var errors: [String: String] = [:]
-            for id in ["carrier", "tracking"] where !isPlainLine(form.value(id)) { errors[id] = "Enter 1 to 100 characters on one line." }
+            for id in ["carrier", "tracking"] where !MerchantEntry.isPlainLine(form.value(id)) { errors[id] = "Enter 1 to 100 characters on one line." }
             let url = form.value("url").trimmingCharacters(in: .whitespaces)
-            if !url.isEmpty, URL(string: url)?.scheme.map({ ["https", "http"].contains($0.lowercased()) }) != true || url.count > 300 {
+            if !url.isEmpty, !MerchantEntry.isWebAddress(url) {
                 errors["url"] = "Enter a web address (https://…), or leave it empty."
             }
             guard errors.isEmpty else {
@@ -49,7 +49,7 @@ extension MerchantFeature {
                 state.shell.form?.showFieldErrors(["amount": "At most \(draft.refundable.formatted) is left to refund."])
                 return .none
             }
-            guard isPlainLine(form.value("reason")) else {
+            guard MerchantEntry.isPlainLine(form.value("reason")) else {
                 state.shell.form?.showFieldErrors(["reason": "Enter 1 to 100 characters on one line."])
                 return .none
             }
@@ -67,12 +67,6 @@ extension MerchantFeature {
             break
         }
         return .none
-    }
-
-    /// One line a shopper will read: not blank, no control characters, at most 100 characters.
-    private static func isPlainLine(_ text: String) -> Bool {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        return !trimmed.isEmpty && text.count <= 100 && text.unicodeScalars.allSatisfy { !$0.isUnsafeForTerminal }
     }
 
     /// Puts `change` to the merchant, saying what it will do.
@@ -236,16 +230,5 @@ extension MerchantFeature {
             state.shell.notice = Notice(.error, "\(error)")
         }
         return .none
-    }
-}
-
-extension Money {
-    /// The amount as a person types it: digits and the decimal point, no symbol or separators ("1250.00").
-    var plainAmount: String {
-        let scale = currency.minorUnitsPerMajor
-        let whole = minorUnits / scale
-        guard currency.exponent > 0 else { return String(whole) }
-        let fraction = String(minorUnits % scale)
-        return "\(whole)." + String(repeating: "0", count: currency.exponent - fraction.count) + fraction
     }
 }
