@@ -19,6 +19,7 @@ public struct LiveBackOffice: BackOffice {
     private let orders: any Orders
     private let stock: (any StockRepository)?
     private let processor: any RefundProcessor
+    private let mail: (any MailOutbox)?
     private let dates: DateSource
     private let currency: Currency
     private let reached: @Sendable (Step) -> Void
@@ -26,9 +27,10 @@ public struct LiveBackOffice: BackOffice {
     /// `stock` is nil where stock is not kept (the in-memory sandbox). `reached` is called as each step completes;
     /// the shop passes a no-op, fault tests a kill.
     public init(
-        orders: any Orders, stock: (any StockRepository)? = nil, processor: any RefundProcessor, dates: DateSource, currency: Currency = .usd,
-        reached: @escaping @Sendable (Step) -> Void = { _ in }
+        orders: any Orders, stock: (any StockRepository)? = nil, processor: any RefundProcessor, mail: (any MailOutbox)? = nil, dates: DateSource,
+        currency: Currency = .usd, reached: @escaping @Sendable (Step) -> Void = { _ in }
     ) {
+        self.mail = mail
         self.orders = orders
         self.stock = stock
         self.processor = processor
@@ -78,7 +80,10 @@ public struct LiveBackOffice: BackOffice {
     public func dossier(_ number: String) async throws(BackOfficeError) -> OrderDossier {
         do {
             guard let order = try await orders.order(number: number) else { throw BackOfficeError.change(.notFound(number)) }
-            return OrderDossier(order: order, events: try await orders.events(orderNumber: number), refunds: try await orders.refunds(orderNumber: number))
+            return OrderDossier(
+                order: order, events: try await orders.events(orderNumber: number), refunds: try await orders.refunds(orderNumber: number),
+                messages: try await mail?.entries(orderNumber: number) ?? []
+            )
         } catch let error as BackOfficeError {
             throw error
         } catch {

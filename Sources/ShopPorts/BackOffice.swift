@@ -80,11 +80,14 @@ public struct OrderDossier: Hashable, Sendable {
     public var order: Order
     public var events: [OrderEvent]
     public var refunds: [FiledRefund]
+    /// The messages to the shopper its changes wrote, and how each stands.
+    public var messages: [OutboxEntry]
 
-    public init(order: Order, events: [OrderEvent], refunds: [FiledRefund]) {
+    public init(order: Order, events: [OrderEvent], refunds: [FiledRefund], messages: [OutboxEntry] = []) {
         self.order = order
         self.events = events
         self.refunds = refunds
+        self.messages = messages
     }
 
     /// What the history adds up to: what was refunded, what is left, the parcel; nil for a history that does not

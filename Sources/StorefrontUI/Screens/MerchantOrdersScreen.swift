@@ -82,6 +82,20 @@ extension Layout {
             }
             right += 1
         }
+        if !dossier.messages.isEmpty, right < body.bottom - 2 {
+            p.put("Mail to \(dossier.messages[0].recipient.address)", column: rightColumn, row: right, style: Style(.title, bold: true))
+            right += 1
+            for message in dossier.messages.suffix(max(0, min(4, body.bottom - right - 1))) {
+                let (state, style): (String, Style) = switch message.state {
+                case .sent: ("sent", .normal)
+                case .pending: (message.attempts == 0 ? "waiting" : "waiting, \(message.attempts) tries: \(message.lastError ?? "")", Style(.dim))
+                case .failed: ("given up: \(message.lastError ?? "")", Style(.error))
+                }
+                p.put("\(message.id)  \(message.kind.rawValue)  \(state)", column: rightColumn, row: right, style: style, width: rightWidth)
+                right += 1
+            }
+            right += 1
+        }
         if right < body.bottom - 1 {
             p.put("History", column: rightColumn, row: right, style: Style(.title, bold: true))
             right += 1

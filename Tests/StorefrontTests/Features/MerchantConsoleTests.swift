@@ -30,7 +30,7 @@ struct MerchantConsoleTests {
         stack.console = console
         stack.backOffice = LiveBackOffice(
             orders: stack.orders, stock: InMemoryStockRepository([StockLevel(productID: "hoodie-root", name: "root Hoodie", onHand: 1, reserved: 0, sold: 2)]),
-            processor: stack.processor, dates: Fixtures.fixedDates
+            processor: stack.processor, mail: stack.orders, dates: Fixtures.fixedDates
         )
         return (stack, try #require(try stack.orders.order(number: order.number)))
     }
