@@ -150,6 +150,19 @@ public actor LiveMerchantBackend: MerchantBackend {
         }
     }
 
+    /// Settles order `number` when the provider's records say how its charge ended, and returns its status then; nil
+    /// when the order is settled already or not known. Never voids: a provider's notice of a charge still deciding
+    /// leaves the order open, and an order still being charged keeps its own charge.
+    public func settleFromProvider(orderNumber number: String) async throws -> OrderStatus? {
+        guard let order = try await orders.unsettledOrders().first(where: { $0.number == number }) else { return nil }
+        let recorded: LedgerCharge?
+        do { recorded = try await processor.recordedCharge(forKey: order.idempotencyKey) } catch { throw ProviderCouldNotAnswer(reason: "\(error)") }
+        guard let outcome = recorded?.outcome else { return order.status }
+        let (status, failure) = Self.settlement(outcome)
+        try await orders.finish(orderNumber: number, status: status, failure: failure, at: dates.now())
+        return status
+    }
+
     /// How long a charge may take before an order still `.charging` is taken as stopped: the start-up settlement's age.
     public static let chargeInFlightAge: Duration = .seconds(120)
 
@@ -167,20 +180,24 @@ public actor LiveMerchantBackend: MerchantBackend {
         } catch {
             throw ProviderCouldNotAnswer(reason: "\(error)")
         }
-        let status: OrderStatus
-        var failure: String?
-        switch outcome {
-        case .succeeded: status = .paid
-        case .declined(.voided): status = .voided; failure = "never charged"
-        case .declined(let reason): status = .declined; failure = reason.message
-        }
+        let (status, failure) = Self.settlement(outcome)
         try await orders.finish(orderNumber: order.number, status: status, failure: failure, at: dates.now())
         return status
     }
 
+    /// The status and failure an order is settled with for a charge's outcome.
+    private static func settlement(_ outcome: ChargeOutcome) -> (OrderStatus, String?) {
+        switch outcome {
+        case .succeeded: (.paid, nil)
+        case .declined(.voided): (.voided, "never charged")
+        case .declined(let reason): (.declined, reason.message)
+        }
+    }
+
     /// The provider could not say how an order's charge ended (unreachable, or still deciding).
-    private struct ProviderCouldNotAnswer: Error {
-        var reason: String
+    public struct ProviderCouldNotAnswer: Error, CustomStringConvertible {
+        public var reason: String
+        public var description: String { "the payment provider could not say how the charge ended: \(reason)" }
     }
 
     private static func backendError(_ error: any Error) -> MerchantBackendError {

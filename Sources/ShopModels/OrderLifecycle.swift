@@ -42,6 +42,9 @@ public enum OrderChange: Hashable, Sendable {
     /// Canceled before shipping, refunded in full.
     case canceled
     case refunded(Money, reason: String)
+    /// The shopper's bank disputes `amount` of the payment (a chargeback), as the provider's dispute `reference`
+    /// says; the order's status stays, the merchant answers at the provider.
+    case disputed(Money, reason: String, reference: String)
 }
 
 /// Who made a change: the shopper, a merchant (their key's fingerprint or their user name), the shop itself, or
@@ -97,6 +100,7 @@ public enum OrderChangeRefusal: Error, Hashable, Sendable, CustomStringConvertib
         case .refunded: status == .refunded || status == .canceled ? "\(now): it was refunded in full already." : "\(now): only a paid order can be refunded."
         case .placed: "The order was placed already."
         case .charged, .declined, .voided, .unanswered: "\(now): its charge was settled already."
+        case .disputed: "\(now): only a payment that was charged can be disputed."
         }
     }
 }
@@ -113,6 +117,8 @@ public struct OrderLifecycle: Hashable, Sendable {
     public private(set) var refunded: Money
     public private(set) var shipment: Shipment?
     public private(set) var isDelivered = false
+    /// The provider's reference of each dispute of the payment, in the order they came.
+    public private(set) var disputes: [String] = []
 
     public init(placedFor total: Money) {
         status = .charging
@@ -149,6 +155,8 @@ public struct OrderLifecycle: Hashable, Sendable {
             guard amount.minorUnits <= refundable.minorUnits else { throw .refundAboveRemaining(asked: amount, remaining: refundable) }
             next.refunded = refunded + amount
             next.status = next.refunded == total ? .refunded : .partiallyRefunded
+        case (.disputed(_, _, let reference), _) where status.wasCharged:
+            next.disputes.append(reference)
         default:
             throw .notAllowed(change, after: status)
         }

@@ -90,6 +90,15 @@ public protocol RefundRepository: Sendable {
     func pendingRefunds() async throws -> [FiledRefund]
     /// An order's refunds, oldest first.
     func refunds(orderNumber: String) async throws -> [FiledRefund]
+    /// Records a refund the provider made without the shop asking (in its dashboard): refunded already, its change in
+    /// the order's history as the provider's, no stock put back, in one transaction. Nil when a refund with
+    /// `reference` is recorded already, so a notice heard twice records it once.
+    func recordProviderRefund(_ amount: Money, reference: String, toOrder number: String, at: Date) async throws(OrderChangeError) -> Order?
+}
+
+extension RefundAsk {
+    /// The reason a refund made at the provider, not through the shop, is recorded with.
+    public static let madeAtProviderReason = "refunded at the payment provider"
 }
 
 /// One refund the shop asks a provider for.

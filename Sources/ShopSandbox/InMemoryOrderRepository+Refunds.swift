@@ -53,6 +53,33 @@ extension InMemoryOrderRepository: RefundRepository {
         return try result.get()
     }
 
+    public func recordProviderRefund(_ amount: Money, reference: String, toOrder number: String, at: Date) throws(OrderChangeError) -> Order? {
+        let result: Result<Order?, OrderChangeError> = orders.withLock { all in
+            filedRefunds.withLock { refunds in
+                history.withLock { history in
+                    guard !refunds.contains(where: { $0.state == .refunded(reference: reference) }) else { return .success(nil) }
+                    guard let index = all.firstIndex(where: { $0.number == number }) else { return .failure(.notFound(number)) }
+                    let ask = RefundAsk(amount: amount, reason: RefundAsk.madeAtProviderReason)
+                    do throws(OrderChangeError) {
+                        let next = try OrderLifecycle.next(after: history[number] ?? [], status: all[index].status, applying: ask.change, expecting: nil)
+                        all[index].status = next.status
+                        history[number, default: []].append(OrderEvent(at: at, actor: .provider, change: ask.change))
+                        enqueue(ask.change, of: number, eventSequence: history[number]?.count ?? 0, at: at)
+                    } catch {
+                        return .failure(error)
+                    }
+                    let chargeKey = keys.withLock { $0.first { $0.value == number }?.key } ?? number
+                    refunds.append(FiledRefund(
+                        id: StoredRefundRow.id(sequence: refunds.count + 1), orderNumber: number, chargeKey: chargeKey, ask: ask, actor: .provider,
+                        filedAt: at, state: .refunded(reference: reference)
+                    ))
+                    return .success(all[index])
+                }
+            }
+        }
+        return try result.get()
+    }
+
     public func pendingRefunds() -> [FiledRefund] { filedRefunds.withLock { $0.filter { $0.state == .pending } } }
 
     public func refunds(orderNumber: String) -> [FiledRefund] { filedRefunds.withLock { $0.filter { $0.orderNumber == orderNumber } } }

@@ -43,9 +43,11 @@ struct StripePaymentIntent: Decodable, Sendable {
     var currency: String
     var lastPaymentError: StripeError?
     var nextAction: NextAction?
+    /// What the shop filed on it: `order_number` and `idempotency_key`.
+    var metadata: [String: String]?
 
     enum CodingKeys: String, CodingKey {
-        case id, status, amount, currency
+        case id, status, amount, currency, metadata
         case lastPaymentError = "last_payment_error"
         case nextAction = "next_action"
     }

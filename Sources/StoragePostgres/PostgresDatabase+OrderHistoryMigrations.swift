@@ -1,7 +1,7 @@
 import PostgresNIO
 
 extension PostgresDatabase {
-    /// The steps from the order history on (v8–v10): SQLite's in PostgreSQL's types.
+    /// The steps from the order history on (v8–v11): SQLite's in PostgreSQL's types.
     static let orderHistoryMigrations: [Migration] = [
         Migration(identifier: "v8-order-events", sql: [
             """
@@ -86,6 +86,22 @@ extension PostgresDatabase {
             )
             """,
             "CREATE INDEX outbox_due ON outbox(state, next_attempt_at)",
+        ]),
+        // The payment provider's events the shop handled, each once, and one record per provider refund. SQLite's
+        // migration v11 in PostgreSQL's types.
+        Migration(identifier: "v11-provider-events", sql: [
+            """
+            CREATE TABLE provider_event (
+                provider text NOT NULL,
+                id text NOT NULL,
+                type text NOT NULL,
+                order_number text,
+                outcome text NOT NULL,
+                received_at double precision NOT NULL,
+                PRIMARY KEY (provider, id)
+            )
+            """,
+            "CREATE UNIQUE INDEX refund_provider_reference ON refund(provider_reference) WHERE provider_reference IS NOT NULL",
         ]),
     ]
 }

@@ -60,6 +60,31 @@ extension PostgresOrderRepository: RefundRepository {
         }
     }
 
+    public func recordProviderRefund(_ amount: Money, reference: String, toOrder number: String, at: Date) async throws(OrderChangeError) -> Order? {
+        let currency = currency
+        return try await change { connection in
+            // The order's lock first: two notices of one refund take turns, and the second finds the first's row.
+            let order = try await Self.locked(number, currency: currency, on: connection)
+            let known = try await connection.query("SELECT 1 FROM refund WHERE provider_reference = \(reference)", logger: PostgresDatabase.quiet).collect()
+            guard known.isEmpty else { return nil }
+            let change = OrderChange.refunded(amount, reason: RefundAsk.madeAtProviderReason)
+            let next = try OrderLifecycle.next(
+                after: try await Self.events(number, currency: currency, on: connection), status: order.status, applying: change, expecting: nil
+            )
+            let instant = at.timeIntervalSince1970
+            try await connection.query("""
+                WITH n AS (SELECT nextval('refund_sequence') AS v)
+                INSERT INTO refund (id, sequence, order_number, kind, amount, currency, reason, restock, actor, filed_at, state, provider_reference, settled_at)
+                SELECT 'RF-' || lpad(v::text, 6, '0'), v, \(number), 'refund', \(amount.minorUnits), \(amount.currency.code), \(RefundAsk.madeAtProviderReason),
+                       '[]', \(OrderActor.provider.recordText), \(instant), 'refunded', \(reference), \(instant)
+                FROM n
+                """, logger: PostgresDatabase.quiet)
+            try await connection.query("UPDATE orders SET status = \(next.status.rawValue) WHERE number = \(number)", logger: PostgresDatabase.quiet)
+            try await Self.record(OrderEvent(at: at, actor: .provider, change: change), of: number, on: connection)
+            return try await Self.written(number, currency: currency, on: connection)
+        }
+    }
+
     public func pendingRefunds() async throws -> [FiledRefund] {
         let currency = currency
         return try await database.read { connection in

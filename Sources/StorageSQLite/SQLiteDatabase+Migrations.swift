@@ -200,6 +200,9 @@ extension SQLiteDatabase {
         migrator.registerMigration("v10-outbox") { db in
             try db.execute(sql: Self.outboxTable)
         }
+        migrator.registerMigration("v11-provider-events") { db in
+            try db.execute(sql: Self.providerEventTable)
+        }
         return migrator
     }
 
@@ -248,5 +251,20 @@ extension SQLiteDatabase {
             UNIQUE (order_number, event_sequence)
         );
         CREATE INDEX outbox_due ON outbox(state, next_attempt_at);
+        """
+
+    /// The payment provider's events the shop handled, each once (a redelivery is acknowledged and not applied
+    /// again), and one record per provider refund. The same in PostgreSQL's migration v11.
+    static let providerEventTable = """
+        CREATE TABLE provider_event (
+            provider TEXT NOT NULL,
+            id TEXT NOT NULL,
+            type TEXT NOT NULL,
+            order_number TEXT,
+            outcome TEXT NOT NULL,
+            received_at REAL NOT NULL,
+            PRIMARY KEY (provider, id)
+        );
+        CREATE UNIQUE INDEX refund_provider_reference ON refund(provider_reference) WHERE provider_reference IS NOT NULL;
         """
 }

@@ -50,6 +50,26 @@ extension SQLiteOrderRepository: RefundRepository {
         }
     }
 
+    public func recordProviderRefund(_ amount: Money, reference: String, toOrder number: String, at: Date) async throws(OrderChangeError) -> Order? {
+        try await change { db in
+            guard try Int.fetchOne(db, sql: "SELECT 1 FROM refund WHERE provider_reference = ?", arguments: [reference]) == nil else { return nil }
+            let order = try self.existing(number, in: db)
+            let change = OrderChange.refunded(amount, reason: RefundAsk.madeAtProviderReason)
+            let next = try OrderLifecycle.next(after: try self.events(number, in: db), status: order.status, applying: change, expecting: nil)
+            let sequence = (try Int.fetchOne(db, sql: "SELECT MAX(sequence) FROM refund") ?? 0) + 1
+            try db.execute(sql: """
+                INSERT INTO refund (id, sequence, order_number, kind, amount, currency, reason, restock, actor, filed_at, state, provider_reference, settled_at)
+                VALUES (?, ?, ?, 'refund', ?, ?, ?, '[]', ?, ?, 'refunded', ?, ?)
+                """, arguments: [
+                    StoredRefundRow.id(sequence: sequence), sequence, number, amount.minorUnits, amount.currency.code, RefundAsk.madeAtProviderReason,
+                    OrderActor.provider.recordText, at.timeIntervalSince1970, reference, at.timeIntervalSince1970,
+                ])
+            try db.execute(sql: "UPDATE orders SET status = ? WHERE number = ?", arguments: [next.status.rawValue, number])
+            try Self.record(OrderEvent(at: at, actor: .provider, change: change), of: number, in: db)
+            return try self.existing(number, in: db)
+        }
+    }
+
     public func pendingRefunds() async throws -> [FiledRefund] {
         try await database.read { db in
             try StoredRefundRow.fetchAll(db, sql: "SELECT \(StoredRefundRow.columns) WHERE refund.state = 'pending' ORDER BY refund.sequence")

@@ -21,6 +21,8 @@ struct PaymentStack {
     var refunds: any RefundProcessor
     /// Gives back what the stack opened (Stripe's HTTP connections); call once, at the end.
     var close: @Sendable () async -> Void
+    /// The provider's webhook checked with the given signing secrets; nil for the sandbox, which sends none.
+    var webhook: (@Sendable (_ secrets: [String]) -> any ProviderWebhook)? = nil
 
     /// The sandbox with its ledger in the shop's database, or Stripe with its references beside the orders.
     static func make(
@@ -43,7 +45,8 @@ struct PaymentStack {
                     cardPage: settings.returnURL.map { (currency, $0) }, rawCardData: settings.rawCardData, onTypedCardsRefused: log
                 ),
                 processor: processor, refunds: processor,
-                close: { try? await client.shutdown() }
+                close: { try? await client.shutdown() },
+                webhook: { StripeWebhook(secrets: $0, client: client, references: references) }
             )
         }
     }

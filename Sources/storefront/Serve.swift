@@ -5,6 +5,7 @@ import NIOCore
 import PseudoTerminal
 import ShopModels
 import ShopSSH
+import ShopWebhookServer
 import ShopStripe
 import StorefrontUI
 import SystemPackage
@@ -46,6 +47,11 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup var mail: MailSettings
 
+    @Option(name: .customLong("webhook-listen"), help: ArgumentHelp("Also listen for Stripe's webhooks (POST /webhooks/stripe) on HOST:PORT, behind a TLS proxy (docs/webhooks.md).", valueName: "address"), transform: ListenAddress.init(parsing:))
+    var webhookListen: ListenAddress?
+
+    @OptionGroup var webhooks: WebhookSettings
+
     @Option(name: .customLong("admin-keys"), help: ArgumentHelp("An authorized_keys file: these keys get the merchant console (storefront admin) instead of the shop.", valueName: "file"))
     var adminKeys: String?
 
@@ -76,6 +82,8 @@ struct Serve: AsyncParsableCommand {
 
         // Opening storage here migrates the database (and, on SQLite, imports the catalog) once,
         // before any session process races to do it.
+        // Checked before anything is opened: a listener that cannot check signatures must not start.
+        let webhookSecrets = try webhookListen.map { _ in try webhooks.secrets(environment: environment) }
         let storage = try await ShopStorage.open(configuration: configuration, dataDirectory: dataDirectory, pool: .command, migrate: !shop.noMigrate, environment: environment)
         announce("storage: \(storage.place)")
         if let database = storage.postgres { DatabaseWatch.start(database) { announce($0) } }
@@ -142,6 +150,18 @@ struct Serve: AsyncParsableCommand {
         }
         announce("host key fingerprint \(key.fingerprint)")
         announce("listening on \(address.ipAddress ?? host):\(address.port ?? port); connect with: ssh -p \(address.port ?? port) HOST")
+        var hearing: (task: Task<Void, any Error>, port: Int, payments: PaymentStack)?
+        if let webhookListen, let webhookSecrets {
+            do {
+                hearing = try await WebhookListener.start(
+                    at: webhookListen, storage: storage, configuration: configuration, environment: environment, secrets: webhookSecrets, log: announce
+                )
+            } catch {
+                try? await server.shutdown()
+                throw error
+            }
+            announce("webhooks: listening on \(ListenAddress(host: webhookListen.host, port: hearing?.port ?? 0)) for POST \(WebhookServer.stripePath)")
+        }
         let mailer = try mail.delivery(storage: storage, environment: environment).map { delivery in
             announce("mail: sending the shoppers' messages with \(mail.command(environment: environment)?.joined(separator: " ") ?? "")")
             return MailLoop.start(delivery, every: .seconds(10)) { announce("mail: \($0)") }
@@ -151,6 +171,11 @@ struct Serve: AsyncParsableCommand {
         let killed = await server.drain()
         if killed > 0 { announce("killed \(killed) session\(killed == 1 ? "" : "s") still open after \(ServeDuration.describe(drainTimeout))") }
         try await server.shutdown()
+        if let hearing {
+            hearing.task.cancel()
+            _ = try? await hearing.task.value
+            await hearing.payments.close()
+        }
         await mailer?.stop()
         announce("stopped")
     }
@@ -189,13 +214,13 @@ struct Serve: AsyncParsableCommand {
 }
 
 /// Prints one timestamped line of the server's log to stdout.
-private func announce(_ message: String) {
+func announce(_ message: String) {
     let stamp = UTCTime(Date()).iso8601Milliseconds
     emit("\(stamp) \(message)\n", to: STDOUT_FILENO)
 }
 
 /// Turns SIGTERM and SIGINT into an awaited value instead of ending the process.
-private final class StopSignals {
+final class StopSignals {
     private let signals: AsyncStream<Int32>
     private let sources: [any DispatchSourceSignal]
 

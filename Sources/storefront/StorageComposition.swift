@@ -19,6 +19,8 @@ struct ShopStorage {
     var ledger: any ChargeLedger
     /// The messages the orders' changes wrote for their shoppers.
     var outbox: any MailOutbox
+    /// The payment provider's webhook events handled, each once.
+    var providerEvents: any ProviderEventLog
     var references: any ProviderReferenceRepository
     /// Where it is, for the log: the file, or the URL without its password.
     var place: String
@@ -57,7 +59,7 @@ struct ShopStorage {
             catalog: catalog, orders: PostgresOrderRepository(database: database, currency: catalog.shop.currency), stock: PostgresStockRepository(database: database),
             carts: PostgresCartRepository(database: database), wallets: PostgresWalletRepository(database: database),
             profiles: PostgresAccountProfileRepository(database: database), identities: PostgresIdentityDirectory(database: database),
-            ledger: PostgresChargeLedger(database: database), outbox: PostgresOutbox(database: database), references: PostgresProviderReferences(database: database),
+            ledger: PostgresChargeLedger(database: database), outbox: PostgresOutbox(database: database), providerEvents: PostgresProviderEvents(database: database), references: PostgresProviderReferences(database: database),
             place: database.location.description, didImport: false, warnings: [], postgres: database
         )
     }
@@ -67,7 +69,7 @@ struct ShopStorage {
             catalog: catalog, orders: SQLiteOrderRepository(database: database, currency: catalog.shop.currency), stock: SQLiteStockRepository(database: database),
             carts: SQLiteCartRepository(database: database), wallets: SQLiteWalletRepository(database: database),
             profiles: SQLiteAccountProfileRepository(database: database), identities: SQLiteIdentityDirectory(database: database),
-            ledger: SQLiteChargeLedger(database: database), outbox: SQLiteOutbox(database: database), references: SQLiteProviderReferences(database: database),
+            ledger: SQLiteChargeLedger(database: database), outbox: SQLiteOutbox(database: database), providerEvents: SQLiteProviderEvents(database: database), references: SQLiteProviderReferences(database: database),
             place: database.path, didImport: catalog.didImport, warnings: database.warnings, postgres: nil
         )
     }

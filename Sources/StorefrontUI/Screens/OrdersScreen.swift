@@ -105,6 +105,7 @@ extension Layout {
         case .delivered: "Delivered"
         case .canceled: "Canceled, refunded in full"
         case .refunded(let amount, let reason): "Refunded \(amount.formatted)" + (reason.isEmpty ? "" : ": \(reason)")
+        case .disputed(let amount, let reason, _): "Disputed \(amount.formatted) with the card's bank" + (reason.isEmpty ? "" : ": \(reason)")
         }
     }
 

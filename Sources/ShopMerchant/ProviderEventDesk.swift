@@ -1,0 +1,135 @@
+import Foundation
+import ShopModels
+import ShopPorts
+
+/// Hears the payment provider: each signed event is checked, applied to its order once, and logged.
+///
+/// Order of calls per delivery: `webhook.verify` (a refusal changes nothing) → `log.handledEvent` (a redelivery is
+/// acknowledged and not applied again) → `webhook.notice` (the provider's records now) → the order's change →
+/// `log.recordEvent`. Every change is itself safe to make twice (a settled order stays settled, a refund is
+/// recorded once per provider id, a dispute once per dispute id), so a crash between the change and the log, or two
+/// deliveries of one event at once, still change the order once.
+public struct ProviderEventDesk: Sendable {
+    /// What a delivery came to, and what the provider is answered.
+    public enum Reply: Hashable, Sendable {
+        /// Applied (or nothing to do), with what was done.
+        case applied(ProviderEventHeader, orderNumber: String?, outcome: String)
+        /// Handled before: acknowledged, nothing done.
+        case duplicate(ProviderEventHeader)
+        /// A bad or stale signature, or not an event: nothing done, never retried by the provider to any effect.
+        case refused(WebhookRefusal)
+        /// The provider's records or the shop's own could not be read or written: nothing logged, so the provider's
+        /// next delivery tries again.
+        case retryLater(ProviderEventHeader, reason: String)
+
+        /// The HTTP status the provider gets: 2xx stops its retries, 400 says the request was bad, 503 asks again.
+        public var httpStatus: Int {
+            switch self {
+            case .applied, .duplicate: 200
+            case .refused: 400
+            case .retryLater: 503
+            }
+        }
+
+        /// One line for the log: the event, its order and what was done.
+        public var logLine: String {
+            switch self {
+            case .applied(let event, let number, let outcome): "\(event.type) \(event.id)" + (number.map { " for \($0)" } ?? "") + ": \(outcome)"
+            case .duplicate(let event): "\(event.type) \(event.id): handled before, acknowledged again"
+            case .refused(let refusal): "refused: \(refusal)"
+            case .retryLater(let event, let reason): "\(event.type) \(event.id): not applied, the provider will send it again: \(reason)"
+            }
+        }
+    }
+
+    public typealias Orders = OrderRepository & RefundRepository
+    private let webhook: any ProviderWebhook
+    private let log: any ProviderEventLog
+    private let backend: LiveMerchantBackend
+    private let orders: any Orders
+    private let dates: DateSource
+
+    public init(webhook: any ProviderWebhook, log: any ProviderEventLog, backend: LiveMerchantBackend, orders: any Orders, dates: DateSource) {
+        self.webhook = webhook
+        self.log = log
+        self.backend = backend
+        self.orders = orders
+        self.dates = dates
+    }
+
+    /// Handles one delivery of `payload` signed by `signature`.
+    public func receive(payload: [UInt8], signature: String?) async -> Reply {
+        let header: ProviderEventHeader
+        do {
+            header = try webhook.verify(payload: payload, signature: signature, now: dates.now())
+        } catch {
+            return .refused(error)
+        }
+        do {
+            if try await log.handledEvent(header.id, provider: webhook.provider) { return .duplicate(header) }
+            let (number, outcome) = try await apply(try await webhook.notice(for: payload))
+            try await log.recordEvent(header, provider: webhook.provider, orderNumber: number, outcome: outcome, at: dates.now())
+            return .applied(header, orderNumber: number, outcome: outcome)
+        } catch let refusal as WebhookRefusal {
+            return .refused(refusal)
+        } catch {
+            return .retryLater(header, reason: "\(error)")
+        }
+    }
+
+    /// Makes the change `notice` calls for; returns the order and what was done.
+    private func apply(_ notice: ProviderNotice) async throws -> (String?, String) {
+        switch notice {
+        case .ignored(let why):
+            return (nil, "ignored: \(why)")
+        case .chargeEnded(let number):
+            guard let status = try await backend.settleFromProvider(orderNumber: number) else { return (number, "settled already") }
+            return (number, status.isOpen ? "still open: the provider has not decided" : "settled as \(status.rawValue)")
+        case .refunds(let number, let refunds):
+            // A refund of an order whose charge is still open means the charge went through: settle it first.
+            _ = try await backend.settleFromProvider(orderNumber: number)
+            return (number, try await record(refunds, of: number))
+        case .disputed(let number, let amount, let reason, let reference):
+            _ = try await backend.settleFromProvider(orderNumber: number)
+            let known = try await orders.events(orderNumber: number).contains {
+                if case .disputed(_, _, reference) = $0.change { true } else { false }
+            }
+            guard !known else { return (number, "dispute \(reference) recorded already") }
+            return (number, try await refusalAsOutcome("flagged: dispute \(reference) of \(amount.formatted)") {
+                _ = try await orders.apply(.disputed(amount, reason: reason, reference: reference), toOrder: number, by: .provider, at: dates.now(), expecting: nil)
+            })
+        }
+    }
+
+    /// Settles the shop's own refunds the provider made (an answer the shop lost) and records those made elsewhere.
+    private func record(_ refunds: [ProviderRefund], of number: String) async throws -> String {
+        let filed = try await orders.refunds(orderNumber: number)
+        var done: [String] = []
+        for refund in refunds where refund.succeeded {
+            if let id = refund.shopRefundID, let mine = filed.first(where: { $0.id == id }) {
+                if mine.state == .pending {
+                    _ = try await orders.settleRefund(id: id, as: .refunded(reference: refund.reference), at: dates.now())
+                    done.append("settled \(id) as \(refund.reference)")
+                }
+                continue
+            }
+            guard !filed.contains(where: { $0.state == .refunded(reference: refund.reference) }) else { continue }
+            done.append(try await refusalAsOutcome("recorded \(refund.reference) of \(refund.amount.formatted)") {
+                _ = try await orders.recordProviderRefund(refund.amount, reference: refund.reference, toOrder: number, at: dates.now())
+            })
+        }
+        return done.isEmpty ? "no new refunds" : done.joined(separator: "; ")
+    }
+
+    /// Runs `change`; a change the order's lifecycle refuses is an outcome to log (asking again would be refused
+    /// again), every other failure is thrown so the provider asks again.
+    private func refusalAsOutcome(_ outcome: String, _ change: () async throws -> Void) async throws -> String {
+        do {
+            try await change()
+            return outcome
+        } catch let error as OrderChangeError {
+            guard case .refused(let refusal) = error else { throw error }
+            return "refused: \(refusal)"
+        }
+    }
+}

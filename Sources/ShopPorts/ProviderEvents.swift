@@ -1,0 +1,83 @@
+import Foundation
+import ShopModels
+
+/// An event a payment provider sent, once its signature was checked: its id and its type.
+public struct ProviderEventHeader: Hashable, Sendable {
+    public var id: String
+    public var type: String
+
+    public init(id: String, type: String) {
+        self.id = id
+        self.type = type
+    }
+}
+
+/// Why a provider's event was refused; nothing was changed.
+public enum WebhookRefusal: Error, Hashable, Sendable, CustomStringConvertible {
+    /// No signature, or none made with a secret the shop holds.
+    case badSignature(String)
+    /// Signed longer ago than the tolerance allows (or too far ahead): a replay, or a clock far off.
+    case stale(signedAt: Date, now: Date)
+    /// Signed, but not an event the shop can read.
+    case malformed(String)
+
+    public var description: String {
+        switch self {
+        case .badSignature(let why): "bad signature: \(why)"
+        case .stale(let signedAt, let now):
+            "stale signature: signed at \(UTCTime(signedAt).iso8601), \(Int(abs(now.timeIntervalSince(signedAt)))) s from now"
+        case .malformed(let why): "not a readable event: \(why)"
+        }
+    }
+}
+
+/// A refund as the provider lists it for a payment.
+public struct ProviderRefund: Hashable, Sendable {
+    /// The provider's id (`re_…`).
+    public var reference: String
+    public var amount: Money
+    /// The shop's id (`RF-000001`) where the shop asked for it; nil for one made elsewhere (the provider's dashboard).
+    public var shopRefundID: String?
+    /// Whether the money went back; a refund still pending or failed at the provider is not.
+    public var succeeded: Bool
+
+    public init(reference: String, amount: Money, shopRefundID: String?, succeeded: Bool) {
+        self.reference = reference
+        self.amount = amount
+        self.shopRefundID = shopRefundID
+        self.succeeded = succeeded
+    }
+}
+
+/// What an event means for one of the shop's orders, read from the provider's own records when it arrives.
+public enum ProviderNotice: Hashable, Sendable {
+    /// The order's charge ended at the provider (succeeded or failed): the order is settled from its records.
+    case chargeEnded(orderNumber: String)
+    /// Every refund of the order's payment, as the provider lists them now.
+    case refunds(orderNumber: String, [ProviderRefund])
+    /// The shopper's bank disputes the order's payment.
+    case disputed(orderNumber: String, amount: Money, reason: String, reference: String)
+    /// Nothing for the shop to do, and why (a type it does not act on, a payment of another shop).
+    case ignored(String)
+}
+
+/// A payment provider's webhook: checks what it sends and reads what it means.
+///
+/// Order of calls: `verify` (no I/O; a refusal changes nothing) → `notice` (reads the provider's records).
+public protocol ProviderWebhook: Sendable {
+    /// The provider's name, as the event log keeps it (`stripe`).
+    var provider: String { get }
+    /// The event's header, when `signature` signs `payload` with one of the shop's secrets recently enough at `now`.
+    func verify(payload: [UInt8], signature: String?, now: Date) throws(WebhookRefusal) -> ProviderEventHeader
+    /// What the verified event means for the shop's orders. Throws when the provider's records cannot be read, so the
+    /// provider sends the event again later.
+    func notice(for payload: [UInt8]) async throws -> ProviderNotice
+}
+
+/// The provider events the shop acted on: a redelivered event is acknowledged and not applied again.
+public protocol ProviderEventLog: Sendable {
+    /// Whether event `id` of `provider` was handled already.
+    func handledEvent(_ id: String, provider: String) async throws -> Bool
+    /// Records event `id` as handled, with what was done; a second record of the same id is ignored.
+    func recordEvent(_ header: ProviderEventHeader, provider: String, orderNumber: String?, outcome: String, at: Date) async throws
+}

@@ -1,0 +1,107 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import ShopPorts
+
+/// The shop's HTTP listener for its payment provider: `POST /webhooks/stripe` hands each signed event to a receiver.
+///
+/// Plain HTTP on the address it is given; in production it listens on loopback behind a reverse proxy that ends TLS
+/// (docs/webhooks.md). Order of calls: `init` → `run` (returns when its task is canceled, or on SIGTERM/SIGINT with
+/// `handlesSignals`).
+public struct WebhookServer: Sendable {
+    /// What a handled delivery answers: the HTTP status and a line for the log.
+    public struct Answer: Sendable {
+        public var status: Int
+        public var log: String
+
+        public init(status: Int, log: String) {
+            self.status = status
+            self.log = log
+        }
+    }
+
+    /// The path Stripe is pointed at.
+    public static let stripePath = "/webhooks/stripe"
+    /// Stripe's events are a few kilobytes; anything past this is refused unread.
+    public static let defaultBodyLimit = 256 * 1024
+
+    private let host: String
+    private let port: Int
+    private let bodyLimit: Int
+    private let log: @Sendable (String) -> Void
+    private let receive: @Sendable (_ payload: [UInt8], _ signature: String?) async -> Answer
+
+    /// `log` gets a line per delivery; `receive` gets the body and the `Stripe-Signature` header of each delivery that passed the checks on size and
+    /// content type.
+    public init(
+        host: String, port: Int, bodyLimit: Int = defaultBodyLimit, log: @escaping @Sendable (String) -> Void,
+        receive: @escaping @Sendable (_ payload: [UInt8], _ signature: String?) async -> Answer
+    ) {
+        self.host = host
+        self.port = port
+        self.bodyLimit = bodyLimit
+        self.log = log
+        self.receive = receive
+    }
+
+    /// Serves until canceled (or signaled, with `handlesSignals`); `listening` gets the bound port once it listens.
+    public func run(handlesSignals: Bool = false, listening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        let router = Router()
+        let bodyLimit = bodyLimit
+        let receive = receive
+        let log = log
+        router.post(RouterPath(Self.stripePath)) { request, _ -> Response in
+            try await Self.deliver(request, bodyLimit: bodyLimit, log: log, receive: receive)
+        }
+        router.get("/healthz") { _, _ -> Response in Self.answer(200, "ok") }
+        let app = Application(
+            router: router, configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: nil),
+            onServerRunning: { channel in await listening(channel.localAddress?.port ?? 0) }, logger: Self.quietLogger
+        )
+        if handlesSignals { try await app.runService() } else { try await app.run() }
+    }
+
+    private static func deliver(
+        _ request: Request, bodyLimit: Int, log: @Sendable (String) -> Void, receive: @Sendable ([UInt8], String?) async -> Answer
+    ) async throws -> Response {
+        let type = request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        guard type == "application/json" else {
+            log("webhook refused: content type \(request.headers[.contentType] ?? "none"), not application/json")
+            return answer(415, "the body must be application/json")
+        }
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > bodyLimit {
+            log("webhook refused: a body of \(length) bytes, over the limit of \(bodyLimit)")
+            return answer(413, "the body is over \(bodyLimit) bytes")
+        }
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: bodyLimit)
+        } catch {
+            log("webhook refused: a body over the limit of \(bodyLimit) bytes")
+            return answer(413, "the body is over \(bodyLimit) bytes")
+        }
+        let signature = HTTPField.Name("Stripe-Signature").flatMap { request.headers[$0] }
+        let reply = await receive(Array(body.readableBytesView), signature)
+        log("webhook \(reply.log)")
+        return answer(reply.status, reply.log)
+    }
+
+    /// Hummingbird's own messages: errors only, on stderr; the shop logs each delivery itself.
+    private static let quietLogger: Logger = {
+        var logger = Logger(label: "storefront.webhooks") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = .error
+        return logger
+    }()
+
+    /// A small JSON answer: the provider's dashboard shows it beside the delivery.
+    private static func answer(_ status: Int, _ message: String) -> Response {
+        let object = ["status": status == 200 ? "ok" : "refused", "message": message] as [String: String]
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return Response(
+            status: HTTPResponse.Status(code: status), headers: [.contentType: "application/json"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: data))
+        )
+    }
+}
