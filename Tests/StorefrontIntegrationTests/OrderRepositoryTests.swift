@@ -95,6 +95,10 @@ struct OrderRepositoryContractTests {
 protocol StockedOrderRepository {
     var orders: any LiveBackOffice.Orders { get }
     var catalog: any CatalogRepository { get }
+    /// The provider events handled, in the same database.
+    var providerEvents: any ProviderEventLog { get }
+    /// The shoppers' messages, in the same database.
+    var outbox: any MailOutbox { get }
     /// on_hand, reserved, sold for a product.
     func stock(_ id: String) throws -> (onHand: Int, reserved: Int, sold: Int)
     /// Another order repository on the same database, with its own connections (another process's, another host's).
@@ -104,6 +108,8 @@ protocol StockedOrderRepository {
 extension SQLiteFixture: StockedOrderRepository {
     var orders: any LiveBackOffice.Orders { sqliteOrders }
     var catalog: any CatalogRepository { sqliteCatalog }
+    var providerEvents: any ProviderEventLog { SQLiteProviderEvents(database: database) }
+    var outbox: any MailOutbox { SQLiteOutbox(database: database) }
     func anotherBuyer() throws -> any LiveBackOffice.Orders { SQLiteOrderRepository(database: try SQLiteDatabase.open(directory: directory), currency: .usd) }
 }
 
@@ -121,6 +127,8 @@ struct PostgresStockFixture: StockedOrderRepository {
 
     var orders: any LiveBackOffice.Orders { postgresOrders }
     var catalog: any CatalogRepository { postgresCatalog }
+    var providerEvents: any ProviderEventLog { PostgresProviderEvents(database: server.database) }
+    var outbox: any MailOutbox { PostgresOutbox(database: server.database) }
     func stock(_ id: String) throws -> (onHand: Int, reserved: Int, sold: Int) { try server.stock(id) }
     func anotherBuyer() throws -> any LiveBackOffice.Orders { PostgresOrderRepository(database: try server.anotherClient(), currency: .usd) }
 }

@@ -1,0 +1,164 @@
+import Foundation
+import ShopMerchant
+import ShopModels
+import ShopPorts
+import ShopSandbox
+import StorefrontTesting
+import Testing
+
+/// A webhook of the test's own: a delivery is `{"id": …, "type": …}` signed "valid", and what each event means is
+/// scripted by id. An event the test did not script fails the test.
+struct ScriptedWebhook: ProviderWebhook {
+    let provider = "scripted"
+    var notices: [String: ProviderNotice]
+    /// Events whose provider cannot be reached: `notice` throws.
+    var unreachable: Set<String> = []
+
+    static func payload(_ id: String, type: String = "test.event") -> [UInt8] {
+        Array(#"{"id":"\#(id)","type":"\#(type)"}"#.utf8)
+    }
+
+    func verify(payload: [UInt8], signature: String?, now: Date) throws(WebhookRefusal) -> ProviderEventHeader {
+        guard signature == "valid" else { throw .badSignature("not signed \"valid\"") }
+        let object = (try? JSONSerialization.jsonObject(with: Data(payload))) as? [String: String]
+        guard let id = object?["id"], let type = object?["type"] else { throw .malformed("no id or type") }
+        return ProviderEventHeader(id: id, type: type)
+    }
+
+    func notice(for payload: [UInt8]) async throws -> ProviderNotice {
+        let id = ((try? JSONSerialization.jsonObject(with: Data(payload))) as? [String: String])?["id"] ?? ""
+        if unreachable.contains(id) { throw RefundFailure.unreachable("the provider is down") }
+        guard let notice = notices[id] else {
+            Issue.record("no notice scripted for event \(id)")
+            throw RefundFailure.unreachable("unscripted")
+        }
+        return notice
+    }
+}
+
+/// The provider's events on both databases: each applied once, whatever is sent again, and nothing changed by one
+/// that is refused.
+@Suite("Provider events")
+struct ProviderEventDeskTests {
+    let placedAt = Date(timeIntervalSince1970: 1_795_339_800)
+
+    /// An order of two root Hoodies charged in the sandbox's ledger; its own process stopped before recording the
+    /// charge (`settled: false`), or it was recorded paid.
+    func chargedOrder(_ orders: any LiveBackOffice.Orders, _ processor: SandboxProcessor, settled: Bool) async throws -> Order {
+        let order = try await orders.begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 2), idempotencyKey: "k", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
+        _ = try await processor.ledger.record(LedgerCharge(key: "k", tokenID: "t", amount: order.totals.total, outcome: .succeeded))
+        if settled { try await orders.finish(orderNumber: order.number, status: .paid, failure: nil, at: placedAt) }
+        return try #require(try await orders.order(number: order.number))
+    }
+
+    func desk(_ fixture: any StockedOrderRepository, _ processor: SandboxProcessor, _ webhook: ScriptedWebhook) -> ProviderEventDesk {
+        ProviderEventDesk(
+            webhook: webhook, log: fixture.providerEvents,
+            backend: LiveMerchantBackend(processor: processor, orders: fixture.orders, dates: Fixtures.fixedDates), orders: fixture.orders, dates: Fixtures.fixedDates
+        )
+    }
+
+    @Test("a charge whose answer was lost is settled by the provider's event, once", arguments: StockedRepositoryKind.allCases)
+    func lostAnswerSettled(kind: StockedRepositoryKind) async throws {
+        let fixture = try await kind.make()
+        let processor = SandboxProcessor()
+        let order = try await chargedOrder(fixture.orders, processor, settled: false)
+        #expect(order.status == .charging)
+        let desk = desk(fixture, processor, ScriptedWebhook(notices: ["evt_1": .chargeEnded(orderNumber: order.number)]))
+
+        let reply = await desk.receive(payload: ScriptedWebhook.payload("evt_1", type: "payment_intent.succeeded"), signature: "valid")
+        let header = ProviderEventHeader(id: "evt_1", type: "payment_intent.succeeded")
+        #expect(reply == .applied(header, orderNumber: order.number, outcome: "settled as paid"))
+        #expect(reply.httpStatus == 200)
+        #expect(try await fixture.orders.order(number: order.number)?.status == .paid)
+        #expect(try fixture.stock("hoodie-root") == (1, 0, 2), "the reserved hoodies were sold")
+        #expect(await processor.allCharges.count == 1, "settled from the record, never charged again")
+
+        let again = await desk.receive(payload: ScriptedWebhook.payload("evt_1", type: "payment_intent.succeeded"), signature: "valid")
+        #expect(again == .duplicate(header))
+        #expect(try await fixture.orders.events(orderNumber: order.number).map(\.change) == [.placed(total: order.totals.total), .charged])
+        #expect(try await fixture.providerEvents.handledEvent("evt_1", provider: "scripted"))
+    }
+
+    @Test("a refund made at the provider joins the order's history as the provider's, with the shopper's notice, once", arguments: StockedRepositoryKind.allCases)
+    func refundMadeElsewhere(kind: StockedRepositoryKind) async throws {
+        let fixture = try await kind.make()
+        let processor = SandboxProcessor()
+        let order = try await chargedOrder(fixture.orders, processor, settled: true)
+        let amount = Money(minorUnits: 2_500, currency: .usd)
+        let refund = ProviderRefund(reference: "re_dashboard_1", amount: amount, shopRefundID: nil, succeeded: true)
+        let pending = ProviderRefund(reference: "re_pending", amount: amount, shopRefundID: nil, succeeded: false)
+        // The provider sends one refund in two events (charge.refunded, then charge.refund.updated): one record.
+        let desk = desk(fixture, processor, ScriptedWebhook(notices: [
+            "evt_a": .refunds(orderNumber: order.number, [refund, pending]), "evt_b": .refunds(orderNumber: order.number, [refund]),
+        ]))
+
+        let first = await desk.receive(payload: ScriptedWebhook.payload("evt_a", type: "charge.refunded"), signature: "valid")
+        #expect(first == .applied(ProviderEventHeader(id: "evt_a", type: "charge.refunded"), orderNumber: order.number, outcome: "recorded re_dashboard_1 of $25.00"))
+        let second = await desk.receive(payload: ScriptedWebhook.payload("evt_b", type: "charge.refund.updated"), signature: "valid")
+        #expect(second == .applied(ProviderEventHeader(id: "evt_b", type: "charge.refund.updated"), orderNumber: order.number, outcome: "no new refunds"))
+
+        let events = try await fixture.orders.events(orderNumber: order.number)
+        #expect(events.last == OrderEvent(at: Fixtures.fixedDates.now(), actor: .provider, change: .refunded(amount, reason: RefundAsk.madeAtProviderReason)))
+        #expect(events.count == 3)
+        #expect(try await fixture.orders.order(number: order.number)?.status == .partiallyRefunded)
+        #expect(try await fixture.orders.refunds(orderNumber: order.number).map(\.state) == [.refunded(reference: "re_dashboard_1")])
+        #expect(try fixture.stock("hoodie-root") == (1, 0, 2), "the merchant decides about stock; a provider's refund puts none back")
+        #expect(try await fixture.outbox.entries(orderNumber: order.number).map(\.kind) == [.receipt, .refunded])
+        #expect(await processor.allRefunds.isEmpty, "recorded, never refunded a second time")
+    }
+
+    @Test("the shop's own refund whose answer was lost is settled by the provider's event", arguments: StockedRepositoryKind.allCases)
+    func ownPendingRefundSettled(kind: StockedRepositoryKind) async throws {
+        let fixture = try await kind.make()
+        let processor = SandboxProcessor()
+        let order = try await chargedOrder(fixture.orders, processor, settled: true)
+        let ask = RefundAsk(amount: Money(minorUnits: 1_000, currency: .usd), reason: "goodwill")
+        let filed = try await fixture.orders.fileRefund(ask, toOrder: order.number, by: .merchant("ops"), at: placedAt, expecting: .paid)
+        let made = ProviderRefund(reference: "re_ours", amount: ask.amount, shopRefundID: filed.id, succeeded: true)
+        let desk = desk(fixture, processor, ScriptedWebhook(notices: ["evt_r": .refunds(orderNumber: order.number, [made])]))
+
+        let reply = await desk.receive(payload: ScriptedWebhook.payload("evt_r"), signature: "valid")
+        #expect(reply == .applied(ProviderEventHeader(id: "evt_r", type: "test.event"), orderNumber: order.number, outcome: "settled \(filed.id) as re_ours"))
+        #expect(try await fixture.orders.refunds(orderNumber: order.number).map(\.state) == [.refunded(reference: "re_ours")])
+        #expect(try await fixture.orders.events(orderNumber: order.number).last?.actor == .merchant("ops"), "the merchant's refund, heard from the provider")
+    }
+
+    @Test("a dispute flags the order once and leaves its status", arguments: StockedRepositoryKind.allCases)
+    func disputeFlagsTheOrder(kind: StockedRepositoryKind) async throws {
+        let fixture = try await kind.make()
+        let processor = SandboxProcessor()
+        let order = try await chargedOrder(fixture.orders, processor, settled: true)
+        let notice = ProviderNotice.disputed(orderNumber: order.number, amount: order.totals.total, reason: "product not received", reference: "dp_1")
+        let desk = desk(fixture, processor, ScriptedWebhook(notices: ["evt_d": notice, "evt_d2": notice]))
+
+        #expect(await desk.receive(payload: ScriptedWebhook.payload("evt_d"), signature: "valid").httpStatus == 200)
+        let again = await desk.receive(payload: ScriptedWebhook.payload("evt_d2"), signature: "valid")
+        #expect(again == .applied(ProviderEventHeader(id: "evt_d2", type: "test.event"), orderNumber: order.number, outcome: "dispute dp_1 recorded already"))
+        let changes = try await fixture.orders.events(orderNumber: order.number).map(\.change)
+        #expect(changes == [.placed(total: order.totals.total), .charged, .disputed(order.totals.total, reason: "product not received", reference: "dp_1")])
+        #expect(try await fixture.orders.order(number: order.number)?.status == .paid)
+    }
+
+    @Test("a bad signature, an unreadable provider and an event for nobody change nothing", arguments: StockedRepositoryKind.allCases)
+    func refusalsChangeNothing(kind: StockedRepositoryKind) async throws {
+        let fixture = try await kind.make()
+        let processor = SandboxProcessor()
+        let order = try await chargedOrder(fixture.orders, processor, settled: false)
+        let desk = desk(fixture, processor, ScriptedWebhook(
+            notices: ["evt_other": .ignored("not this shop's")], unreachable: ["evt_down"]
+        ))
+
+        let forged = await desk.receive(payload: ScriptedWebhook.payload("evt_forged"), signature: "forged")
+        #expect(forged == .refused(.badSignature("not signed \"valid\"")))
+        #expect(forged.httpStatus == 400)
+        let down = await desk.receive(payload: ScriptedWebhook.payload("evt_down"), signature: "valid")
+        #expect(down.httpStatus == 503, "the provider sends it again later: \(down)")
+        #expect(try await !fixture.providerEvents.handledEvent("evt_down", provider: "scripted"), "not logged, so the next delivery is applied")
+        let other = await desk.receive(payload: ScriptedWebhook.payload("evt_other"), signature: "valid")
+        #expect(other == .applied(ProviderEventHeader(id: "evt_other", type: "test.event"), orderNumber: nil, outcome: "ignored: not this shop's"))
+
+        #expect(try await fixture.orders.order(number: order.number)?.status == .charging)
+        #expect(try await fixture.orders.events(orderNumber: order.number).count == 1)
+    }
+}
