@@ -14,6 +14,16 @@ public enum StripeFailure: Error, Sendable, Equatable {
     case noAnswer(String)
 }
 
+extension StripeFailure: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .refused(let status, let error): "Stripe refused (\(status)): \(error.message ?? error.code ?? "no reason given")"
+        case .notSent(let why): "Stripe could not be reached: \(why)"
+        case .noAnswer(let why): "Stripe did not answer: \(why)"
+        }
+    }
+}
+
 /// Stripe's error object (`{"error": {...}}`).
 public struct StripeError: Decodable, Sendable, Equatable {
     public var type: String?

@@ -27,7 +27,15 @@ public struct StripeWebhook: ProviderWebhook {
     }
 
     public func notice(for payload: [UInt8]) async throws -> ProviderNotice {
-        let event = try Self.event(payload)
+        do {
+            return try await read(Self.event(payload))
+        } catch StripeFailure.refused(404, _) {
+            // Not on this account (or deleted): asking again will not find it either.
+            return .ignored("Stripe has no such object on this account")
+        }
+    }
+
+    private func read(_ event: StripeEvent) async throws -> ProviderNotice {
         let object = event.data.object
         switch event.type {
         case "payment_intent.succeeded", "payment_intent.payment_failed", "payment_intent.canceled":

@@ -1,16 +1,18 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
+import ServiceLifecycle
 import ShopPorts
 
 /// The shop's HTTP listener for its payment provider: `POST /webhooks/stripe` hands each signed event to a receiver.
 ///
 /// Plain HTTP on the address it is given; in production it listens on loopback behind a reverse proxy that ends TLS
-/// (docs/webhooks.md). Order of calls: `init` → `run` (returns when its task is canceled, or on SIGTERM/SIGINT with
-/// `handlesSignals`).
-public struct WebhookServer: Sendable {
+/// (docs/webhooks.md). Order of calls: `init` → `run` (returns once stopped) → `stop` from elsewhere, or SIGTERM/SIGINT
+/// with `handlesSignals`: deliveries under way are answered first.
+public final class WebhookServer: Sendable {
     /// What a handled delivery answers: the HTTP status and a line for the log.
     public struct Answer: Sendable {
         public var status: Int
@@ -27,40 +29,44 @@ public struct WebhookServer: Sendable {
     /// Stripe's events are a few kilobytes; anything past this is refused unread.
     public static let defaultBodyLimit = 256 * 1024
 
-    private let host: String
-    private let port: Int
-    private let bodyLimit: Int
-    private let log: @Sendable (String) -> Void
-    private let receive: @Sendable (_ payload: [UInt8], _ signature: String?) async -> Answer
+    /// Connections held at once; more wait in the listen queue.
+    public static let maxConnections = 128
 
-    /// `log` gets a line per delivery; `receive` gets the body and the `Stripe-Signature` header of each delivery that passed the checks on size and
-    /// content type.
+    private let group: ServiceGroup
+
+    /// `log` gets a line per delivery; `listening` the bound port once it listens; `receive` the body and the
+    /// `Stripe-Signature` header of each delivery that passed the checks on size and content type.
     public init(
-        host: String, port: Int, bodyLimit: Int = defaultBodyLimit, log: @escaping @Sendable (String) -> Void,
+        host: String, port: Int, bodyLimit: Int = defaultBodyLimit, handlesSignals: Bool = false, log: @escaping @Sendable (String) -> Void,
+        listening: @escaping @Sendable (Int) async -> Void = { _ in },
         receive: @escaping @Sendable (_ payload: [UInt8], _ signature: String?) async -> Answer
     ) {
-        self.host = host
-        self.port = port
-        self.bodyLimit = bodyLimit
-        self.log = log
-        self.receive = receive
-    }
-
-    /// Serves until canceled (or signaled, with `handlesSignals`); `listening` gets the bound port once it listens.
-    public func run(handlesSignals: Bool = false, listening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         let router = Router()
-        let bodyLimit = bodyLimit
-        let receive = receive
-        let log = log
         router.post(RouterPath(Self.stripePath)) { request, _ -> Response in
             try await Self.deliver(request, bodyLimit: bodyLimit, log: log, receive: receive)
         }
         router.get("/healthz") { _, _ -> Response in Self.answer(200, "ok") }
+        // A peer that goes quiet is let go, and only so many are held at once: a webhook is one short request.
         let app = Application(
-            router: router, configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: nil),
+            router: router, server: .http1(configuration: HTTP1Channel.Configuration(idleTimeout: .seconds(30))),
+            configuration: ApplicationConfiguration(
+                address: .hostname(host, port: port), serverName: nil, availableConnectionsDelegate: MaximumAvailableConnections(Self.maxConnections)
+            ),
             onServerRunning: { channel in await listening(channel.localAddress?.port ?? 0) }, logger: Self.quietLogger
         )
-        if handlesSignals { try await app.runService() } else { try await app.run() }
+        group = ServiceGroup(configuration: ServiceGroupConfiguration(
+            services: [.init(service: app)], gracefulShutdownSignals: handlesSignals ? [.sigterm, .sigint] : [], logger: Self.quietLogger
+        ))
+    }
+
+    /// Serves until stopped; throws when the address cannot be listened on.
+    public func run() async throws {
+        try await group.run()
+    }
+
+    /// Stops listening, answers the deliveries under way, then lets `run` return.
+    public func stop() async {
+        await group.triggerGracefulShutdown()
     }
 
     private static func deliver(
@@ -97,8 +103,8 @@ public struct WebhookServer: Sendable {
 
     /// A small JSON answer: the provider's dashboard shows it beside the delivery.
     private static func answer(_ status: Int, _ message: String) -> Response {
-        let object = ["status": status == 200 ? "ok" : "refused", "message": message] as [String: String]
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        let object = ["status": status < 300 ? "ok" : status < 500 ? "refused" : "retry", "message": message] as [String: String]
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
         return Response(
             status: HTTPResponse.Status(code: status), headers: [.contentType: "application/json"],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: data))

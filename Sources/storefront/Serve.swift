@@ -150,7 +150,7 @@ struct Serve: AsyncParsableCommand {
         }
         announce("host key fingerprint \(key.fingerprint)")
         announce("listening on \(address.ipAddress ?? host):\(address.port ?? port); connect with: ssh -p \(address.port ?? port) HOST")
-        var hearing: (task: Task<Void, any Error>, port: Int, payments: PaymentStack)?
+        var hearing: RunningWebhookListener?
         if let webhookListen, let webhookSecrets {
             do {
                 hearing = try await WebhookListener.start(
@@ -171,11 +171,7 @@ struct Serve: AsyncParsableCommand {
         let killed = await server.drain()
         if killed > 0 { announce("killed \(killed) session\(killed == 1 ? "" : "s") still open after \(ServeDuration.describe(drainTimeout))") }
         try await server.shutdown()
-        if let hearing {
-            hearing.task.cancel()
-            _ = try? await hearing.task.value
-            await hearing.payments.close()
-        }
+        await hearing?.stop()
         await mailer?.stop()
         announce("stopped")
     }

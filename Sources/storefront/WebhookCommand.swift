@@ -72,12 +72,12 @@ struct ListenAddress: Sendable, CustomStringConvertible {
 /// The webhook listener over the shop's storage and its Stripe account: what `serve --webhook-listen` and
 /// `storefront webhooks` run.
 ///
-/// Order of calls: `start` (binds, or exits 69) → the listener runs as a task → cancel the task to stop it.
+/// Order of calls: `start` (binds, or exits 69) → the listener runs as a task → `stop`.
 enum WebhookListener {
     static func start(
         at address: ListenAddress, storage: ShopStorage, configuration: Configuration, environment: [String: String],
         secrets: [String], log: @escaping @Sendable (String) -> Void
-    ) async throws -> (task: Task<Void, any Error>, port: Int, payments: PaymentStack) {
+    ) async throws -> RunningWebhookListener {
         guard configuration.payments == .stripe else {
             complain("webhooks come from Stripe: start with --payments stripe (the sandbox sends none)")
             throw ExitCodes.configError
@@ -92,14 +92,16 @@ enum WebhookListener {
         }
         let backend = LiveMerchantBackend(processor: payments.processor, orders: storage.orders, dates: .system)
         let desk = ProviderEventDesk(webhook: webhook, log: storage.providerEvents, backend: backend, orders: storage.orders, dates: .system)
-        let server = WebhookServer(host: address.host, port: address.port, log: log) { payload, signature in
+        let (bound, binding) = AsyncStream.makeStream(of: Result<Int, any Error>.self)
+        let server = WebhookServer(
+            host: address.host, port: address.port, log: log, listening: { binding.yield(.success($0)) }
+        ) { payload, signature in
             let reply = await desk.receive(payload: payload, signature: signature)
             return WebhookServer.Answer(status: reply.httpStatus, log: reply.logLine)
         }
-        let (bound, binding) = AsyncStream.makeStream(of: Result<Int, any Error>.self)
         let task = Task {
             do {
-                try await server.run { binding.yield(.success($0)) }
+                try await server.run()
                 binding.finish()
             } catch {
                 binding.yield(.failure(error))
@@ -109,7 +111,7 @@ enum WebhookListener {
         }
         for await first in bound {
             switch first {
-            case .success(let port): return (task, port, payments)
+            case .success(let port): return RunningWebhookListener(server: server, task: task, port: port, payments: payments)
             case .failure(let error):
                 complain("cannot listen for webhooks on \(address): \(error)")
                 await payments.close()
@@ -119,6 +121,21 @@ enum WebhookListener {
         await payments.close()
         complain("the webhook listener on \(address) stopped before it listened")
         throw ExitCodes.cannotListen
+    }
+}
+
+/// A webhook listener that listens: stop it once, at the end.
+struct RunningWebhookListener {
+    let server: WebhookServer
+    let task: Task<Void, any Error>
+    let port: Int
+    let payments: PaymentStack
+
+    /// Answers the deliveries under way, stops listening and closes the provider's connections.
+    func stop() async {
+        await server.stop()
+        _ = try? await task.value
+        await payments.close()
     }
 }
 
@@ -142,14 +159,12 @@ struct WebhooksCommand: AsyncParsableCommand {
         let secrets = try settings.secrets(environment: environment)
         let dataDirectory = configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment)
         let storage = try await ShopStorage.open(configuration: configuration, dataDirectory: dataDirectory, pool: .command, migrate: !shop.noMigrate, environment: environment)
-        let (task, port, payments) = try await WebhookListener.start(
+        let listener = try await WebhookListener.start(
             at: listen, storage: storage, configuration: configuration, environment: environment, secrets: secrets, log: announce
         )
-        announce("webhooks: listening on \(ListenAddress(host: listen.host, port: port)) for POST \(WebhookServer.stripePath); storage: \(storage.place)")
+        announce("webhooks: listening on \(ListenAddress(host: listen.host, port: listener.port)) for POST \(WebhookServer.stripePath); storage: \(storage.place)")
         let stop = await StopSignals().next()
-        task.cancel()
-        _ = try? await task.value
-        await payments.close()
+        await listener.stop()
         announce("\(signalName(stop)): stopped")
     }
 }

@@ -1,0 +1,193 @@
+import Foundation
+import ShopMerchant
+import ShopModels
+import ShopPorts
+import ShopSandbox
+import ShopStripe
+import ShopWebhookServer
+import StorefrontTesting
+import Testing
+
+/// Stripe's webhooks over real HTTP: localstripe delivers its own signed `payment_intent.succeeded` to the shop's
+/// listener; the events localstripe does not send (refunds made in the dashboard, disputes) are signed here with
+/// the same scheme. Every refusal leaves the order as it was.
+@Suite("Stripe webhooks")
+struct StripeWebhookTests {
+    static let secret = "whsec_storefront_test_secret_9b1f"
+
+    /// The shop's side: in-memory orders and records, the listener on a loopback port, and each reply as it is made.
+    final class Shop: Sendable {
+        let orders = InMemoryOrderRepository()
+        let references: InMemoryProviderReferences
+        let events = InMemoryProviderEvents()
+        let replies: AsyncStream<ProviderEventDesk.Reply>
+        let port: Int
+        private let server: WebhookServer
+        private let task: Task<Void, any Error>
+
+        init(client: StripeClient, processor: StripeChargeProcessor, references shared: InMemoryProviderReferences) async throws {
+            references = shared
+            let desk = ProviderEventDesk(
+                webhook: StripeWebhook(secrets: [StripeWebhookTests.secret], client: client, references: shared), log: events,
+                backend: LiveMerchantBackend(processor: processor, orders: orders, dates: .system), orders: orders, dates: .system
+            )
+            let (replies, heard) = AsyncStream.makeStream(of: ProviderEventDesk.Reply.self)
+            self.replies = replies
+            let (bound, binding) = AsyncStream.makeStream(of: Int.self)
+            server = WebhookServer(host: "127.0.0.1", port: 0, bodyLimit: 64 * 1024, log: { _ in }, listening: { binding.yield($0) }) { payload, signature in
+                let reply = await desk.receive(payload: payload, signature: signature)
+                heard.yield(reply)
+                return WebhookServer.Answer(status: reply.httpStatus, log: reply.logLine)
+            }
+            task = Task { [server] in try await server.run() }
+            var listening = 0
+            for await port in bound {
+                listening = port
+                break
+            }
+            port = listening
+        }
+
+        /// Stops the listener, answering what is under way.
+        func stop() async {
+            await server.stop()
+            _ = try? await task.value
+        }
+
+        /// The next reply the desk makes; fails the test if none comes within `limit` (a safety net, not a wait).
+        func nextReply(within limit: Duration = .seconds(30)) async throws -> ProviderEventDesk.Reply {
+            try await withThrowingTaskGroup(of: ProviderEventDesk.Reply?.self) { group in
+                group.addTask { [replies] in
+                    for await reply in replies { return reply }
+                    return nil
+                }
+                group.addTask {
+                    try await ContinuousClock().sleep(for: limit)
+                    return nil
+                }
+                let first = try await group.next() ?? nil
+                group.cancelAll()
+                return try #require(first, "no webhook arrived within \(limit)")
+            }
+        }
+
+        /// POSTs `body` to the listener; the status and the body of the answer.
+        func post(_ body: [UInt8], headers: [String: String], path: String = WebhookServer.stripePath) throws -> (Int, String) {
+            var request = "POST \(path) HTTP/1.0\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Length: \(body.count)\r\n"
+            for (name, value) in headers { request += "\(name): \(value)\r\n" }
+            let answer = try LocalStripe.exchange(request + "\r\n" + String(decoding: body, as: UTF8.self), port: port)
+            let status = Int(answer.split(separator: " ").dropFirst().first ?? "") ?? 0
+            return (status, answer.components(separatedBy: "\r\n\r\n").dropFirst().joined())
+        }
+
+        /// POSTs an event signed as Stripe signs it, `age` seconds ago.
+        func deliver(_ event: [String: Any], secret: String = StripeWebhookTests.secret, age: TimeInterval = 0) throws -> (Int, String) {
+            let payload = Array(try JSONSerialization.data(withJSONObject: event, options: [.sortedKeys]))
+            let header = StripeWebhookSignature.header(for: payload, secret: secret, at: Date().addingTimeInterval(-age))
+            return try post(payload, headers: ["Content-Type": "application/json; charset=utf-8", "Stripe-Signature": header])
+        }
+    }
+
+    /// An event as Stripe shapes it, about `object`.
+    static func event(_ id: String, _ type: String, _ object: [String: Any]) -> [String: Any] {
+        ["id": id, "object": "event", "type": type, "created": Int(Date().timeIntervalSince1970), "livemode": false, "data": ["object": object]]
+    }
+
+    /// Registers the shop's listener with localstripe, for `events`.
+    static func register(_ shop: Shop, with server: LocalStripe, events: [String]) throws {
+        let body = try JSONSerialization.data(withJSONObject: [
+            "url": "http://127.0.0.1:\(shop.port)\(WebhookServer.stripePath)", "secret": secret, "events": events,
+        ])
+        let answer = try LocalStripe.exchange(
+            "POST /_config/webhooks/storefront HTTP/1.0\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n"
+                + String(decoding: body, as: UTF8.self), port: server.port
+        )
+        #expect(answer.hasPrefix("HTTP/1.1 200") || answer.hasPrefix("HTTP/1.0 200"), "localstripe took the webhook: \(answer.prefix(200))")
+    }
+
+    /// An order charged on localstripe whose process stopped before it recorded the charge: still `.charging`.
+    static func chargedAndLost(_ shop: Shop, _ provider: StripePaymentProvider, _ processor: StripeChargeProcessor) async throws -> (Order, String) {
+        let order = try shop.orders.begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 2), idempotencyKey: "k-webhook", tokenID: "t", paymentDescription: "Visa", placedAt: Date())
+        let method = try await provider.vault(try PaymentProviderContractTests.card("4242424242424242"), forCustomer: "guest")
+        let token = try await provider.createToken(for: PaymentProviderContractTests.payment(with: method))
+        let charge = try await processor.charge(ChargeRequest(tokenID: token.id, amount: order.totals.total, idempotencyKey: "k-webhook", orderNumber: order.number, customerID: "local:jane"))
+        #expect(charge.outcome == .succeeded)
+        return (order, try #require(try shop.references.paymentReference(forOrderKey: "k-webhook")))
+    }
+
+    @Test func localstripesOwnSignedEventSettlesAChargeWhoseAnswerWasLost() async throws {
+        let server = try LocalStripe()
+        let references = InMemoryProviderReferences()
+        try await StripeAdapterTests.withStripe(base: server.base, references: references) { provider, processor, client in
+            let shop = try await Shop(client: client, processor: processor, references: references)
+            try Self.register(shop, with: server, events: ["payment_intent.succeeded"])
+            let (order, _) = try await Self.chargedAndLost(shop, provider, processor)
+            #expect(try shop.orders.order(number: order.number)?.status == .charging)
+
+            let reply = try await shop.nextReply()
+            guard case .applied(let header, let number, let outcome) = reply else { Issue.record("applied, got \(reply)"); return }
+            #expect(header.type == "payment_intent.succeeded" && header.id.hasPrefix("evt_"))
+            #expect(number == order.number && outcome == "settled as paid")
+            #expect(try shop.orders.order(number: order.number)?.status == .paid)
+            #expect(try shop.orders.events(orderNumber: order.number).map(\.actor) == [.shopper("local:jane"), .provider])
+            #expect(try StripeAdapterTests.intents(server, key: "k-webhook").count == 1, "settled from Stripe's record, never charged again")
+            #expect(shop.events.recorded.map(\.header.id) == [header.id])
+            await shop.stop()
+        }
+    }
+
+    @Test func aRefundMadeInStripesDashboardAndADisputeReachTheOrderAndEveryBadDeliveryChangesNothing() async throws {
+        let server = try LocalStripe()
+        let references = InMemoryProviderReferences()
+        try await StripeAdapterTests.withStripe(base: server.base, references: references) { provider, processor, client in
+            let shop = try await Shop(client: client, processor: processor, references: references)
+            let (order, intent) = try await Self.chargedAndLost(shop, provider, processor)
+            try shop.orders.finish(orderNumber: order.number, status: .paid, failure: nil, at: Date())
+            // Made in the dashboard: straight at Stripe, with none of the shop's metadata.
+            let made = try LocalStripe.exchange(
+                "POST /v1/refunds HTTP/1.0\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(LocalStripe.secretKey)\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \("payment_intent=\(intent)&amount=2500".utf8.count)\r\n\r\npayment_intent=\(intent)&amount=2500",
+                port: server.port
+            )
+            #expect(made.contains("\"re_"), "localstripe refunded: \(made.prefix(300))")
+            let refunded = Self.event("evt_dashboard_refund", "charge.refunded", ["id": "ch_dashboard", "object": "charge", "payment_intent": intent, "amount_refunded": 2500])
+            let before = try shop.orders.events(orderNumber: order.number)
+
+            // Refused, each with nothing changed: a forged signature, a stale one, the wrong type, too big a body.
+            #expect(try shop.deliver(refunded, secret: "whsec_someone_else_secret_0").0 == 400)
+            #expect(try shop.deliver(refunded, age: 301).0 == 400)
+            let payload = Array(try JSONSerialization.data(withJSONObject: refunded))
+            let signature = StripeWebhookSignature.header(for: payload, secret: Self.secret, at: Date())
+            #expect(try shop.post(payload, headers: ["Content-Type": "text/plain", "Stripe-Signature": signature]).0 == 415)
+            #expect(try shop.post(Array(repeating: UInt8(ascii: " "), count: 70_000), headers: ["Content-Type": "application/json", "Stripe-Signature": signature]).0 == 413)
+            #expect(try shop.post(payload, headers: ["Content-Type": "application/json"]).0 == 400, "no signature at all")
+            #expect(try shop.orders.events(orderNumber: order.number) == before)
+            #expect(shop.events.recorded.isEmpty)
+
+            let (status, body) = try shop.deliver(refunded)
+            #expect(status == 200, "\(body)")
+            #expect(body.contains("recorded re_"), "\(body)")
+            let history = try shop.orders.events(orderNumber: order.number)
+            #expect(history.last?.actor == .provider)
+            #expect(history.last?.change == .refunded(Money(minorUnits: 2_500, currency: .usd), reason: RefundAsk.madeAtProviderReason))
+            #expect(try shop.orders.order(number: order.number)?.status == .partiallyRefunded)
+            #expect(shop.orders.entries(orderNumber: order.number).map(\.kind) == [.receipt, .refunded], "the shopper is told")
+
+            // Stripe sends an event again until it hears 2xx: the replay is acknowledged and applied once.
+            #expect(try shop.deliver(refunded).0 == 200)
+            #expect(try shop.orders.events(orderNumber: order.number).count == history.count)
+
+            let dispute = Self.event("evt_dispute", "charge.dispute.created", [
+                "id": "dp_test_1", "object": "dispute", "amount": 1_000, "currency": "usd", "reason": "product_not_received",
+                "payment_intent": intent, "charge": "ch_dashboard",
+            ])
+            #expect(try shop.deliver(dispute).0 == 200)
+            #expect(try shop.orders.events(orderNumber: order.number).last?.change == .disputed(Money(minorUnits: 1_000, currency: .usd), reason: "product not received", reference: "dp_test_1"))
+
+            let unknown = Self.event("evt_other", "customer.created", ["id": "cus_1", "object": "customer"])
+            let (otherStatus, otherBody) = try shop.deliver(unknown)
+            #expect(otherStatus == 200 && otherBody.contains("not acted on"), "\(otherBody)")
+            #expect(shop.events.recorded.map(\.header.id) == ["evt_dashboard_refund", "evt_dispute", "evt_other"])
+            await shop.stop()
+        }
+    }
+}
