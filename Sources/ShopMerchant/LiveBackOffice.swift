@@ -93,9 +93,10 @@ public struct LiveBackOffice: BackOffice {
 
     public func queue(_ filter: OrderQueueFilter, offset: Int, limit: Int) async throws(BackOfficeError) -> OrderQueuePage {
         do {
-            let total = try await orders.count(statuses: filter.statuses)
+            let total = try await orders.count(statuses: filter.statuses, disputedOnly: filter == .disputed)
             let start = min(max(0, offset), max(0, total - 1))
-            return OrderQueuePage(total: total, start: start, rows: try await orders.orders(statuses: filter.statuses, offset: start, limit: limit))
+            let rows = try await orders.orders(statuses: filter.statuses, disputedOnly: filter == .disputed, offset: start, limit: limit)
+            return OrderQueuePage(total: total, start: start, rows: rows)
         } catch {
             throw .change(.storage("\(error)"))
         }

@@ -26,7 +26,7 @@ public protocol BackOffice: Sendable {
 
 /// Which orders the merchant's queue shows.
 public enum OrderQueueFilter: String, Hashable, Sendable, CaseIterable {
-    case paid, shipped, delivered, refunds, checking, all
+    case paid, shipped, delivered, refunds, checking, disputed, all
 
     public var statuses: [OrderStatus] {
         switch self {
@@ -35,7 +35,7 @@ public enum OrderQueueFilter: String, Hashable, Sendable, CaseIterable {
         case .delivered: [.delivered]
         case .refunds: [.partiallyRefunded, .refunded, .canceled]
         case .checking: [.charging, .unknown]
-        case .all: OrderStatus.shownToTheirShopper
+        case .disputed, .all: OrderStatus.shownToTheirShopper
         }
     }
 
@@ -46,6 +46,7 @@ public enum OrderQueueFilter: String, Hashable, Sendable, CaseIterable {
         case .delivered: "Delivered"
         case .refunds: "Refunds"
         case .checking: "Being checked"
+        case .disputed: "Disputed"
         case .all: "All"
         }
     }

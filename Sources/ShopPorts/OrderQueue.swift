@@ -22,10 +22,10 @@ public struct SalesFigures: Hashable, Sendable {
 
 /// Every customer's orders as the merchant works through them: by status, oldest first, and what they add up to.
 public protocol OrderQueue: Sendable {
-    /// How many orders have one of `statuses`.
-    func count(statuses: [OrderStatus]) async throws -> Int
-    /// Orders with one of `statuses`, oldest first (the one waiting longest on top).
-    func orders(statuses: [OrderStatus], offset: Int, limit: Int) async throws -> [Order]
+    /// How many orders have one of `statuses` (and a dispute, with `disputedOnly`).
+    func count(statuses: [OrderStatus], disputedOnly: Bool) async throws -> Int
+    /// Orders with one of `statuses` (and a dispute, with `disputedOnly`), oldest first (the one waiting longest on top).
+    func orders(statuses: [OrderStatus], disputedOnly: Bool, offset: Int, limit: Int) async throws -> [Order]
     /// Orders paid and refunds settled from `start` up to, not including, `end`, in `currency`.
     func sales(from start: Date, to end: Date, currency: Currency) async throws -> SalesFigures
 }

@@ -4,15 +4,20 @@ import ShopPorts
 
 /// The merchant's queue over the orders kept in memory.
 extension InMemoryOrderRepository: OrderQueue {
-    public func count(statuses: [OrderStatus]) -> Int {
-        orders.withLock { $0.count { statuses.contains($0.status) } }
+    public func count(statuses: [OrderStatus], disputedOnly: Bool) -> Int {
+        matching(statuses, disputedOnly).count
     }
 
-    public func orders(statuses: [OrderStatus], offset: Int, limit: Int) -> [Order] {
-        // Kept newest first: the queue reads them the other way.
-        let matching = orders.withLock { $0.reversed().filter { statuses.contains($0.status) } }
+    public func orders(statuses: [OrderStatus], disputedOnly: Bool, offset: Int, limit: Int) -> [Order] {
+        let matching = matching(statuses, disputedOnly)
         guard offset >= 0, offset < matching.count, limit > 0 else { return [] }
         return Array(matching[offset..<min(matching.count, offset + limit)])
+    }
+
+    private func matching(_ statuses: [OrderStatus], _ disputedOnly: Bool) -> [Order] {
+        let disputed = disputedOnly ? Set(history.withLock { $0.filter { $0.value.contains { if case .disputed = $0.change { true } else { false } } }.keys }) : []
+        // Kept newest first: the queue reads them the other way.
+        return orders.withLock { $0.reversed().filter { statuses.contains($0.status) && (!disputedOnly || disputed.contains($0.number)) } }
     }
 
     public func sales(from start: Date, to end: Date, currency: Currency) -> SalesFigures {

@@ -5,19 +5,24 @@ import ShopPorts
 
 /// The merchant's queue in PostgreSQL.
 extension PostgresOrderRepository: OrderQueue {
-    public func count(statuses: [OrderStatus]) async throws -> Int {
+    public func count(statuses: [OrderStatus], disputedOnly: Bool) async throws -> Int {
         let names = statuses.map(\.rawValue)
         return try await database.read { connection in
-            try await connection.query("SELECT count(*) FROM orders WHERE status = ANY(\(names))", logger: PostgresDatabase.quiet).collect().first?.decode(Int.self) ?? 0
+            try await connection.query("""
+                SELECT count(*) FROM orders WHERE status = ANY(\(names))
+                AND (NOT \(disputedOnly) OR number IN (SELECT order_number FROM order_event WHERE kind = 'disputed'))
+                """, logger: PostgresDatabase.quiet).collect().first?.decode(Int.self) ?? 0
         }
     }
 
-    public func orders(statuses: [OrderStatus], offset: Int, limit: Int) async throws -> [Order] {
+    public func orders(statuses: [OrderStatus], disputedOnly: Bool, offset: Int, limit: Int) async throws -> [Order] {
         guard offset >= 0, limit > 0, !statuses.isEmpty else { return [] }
         let (names, currency) = (statuses.map(\.rawValue), currency)
         return try await database.read { connection in
             let records = try await Self.records(connection.query("""
-                SELECT \(unescaped: StoredOrderRow.columns) FROM orders WHERE status = ANY(\(names)) ORDER BY sequence LIMIT \(limit) OFFSET \(offset)
+                SELECT \(unescaped: StoredOrderRow.columns) FROM orders WHERE status = ANY(\(names))
+                AND (NOT \(disputedOnly) OR number IN (SELECT order_number FROM order_event WHERE kind = 'disputed'))
+                ORDER BY sequence LIMIT \(limit) OFFSET \(offset)
                 """, logger: PostgresDatabase.quiet))
             return try await Self.orders(from: records, currency: currency, on: connection)
         }

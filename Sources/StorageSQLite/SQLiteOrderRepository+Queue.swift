@@ -5,20 +5,26 @@ import ShopPorts
 
 /// The merchant's queue in SQLite.
 extension SQLiteOrderRepository: OrderQueue {
-    public func count(statuses: [OrderStatus]) async throws -> Int {
+    public func count(statuses: [OrderStatus], disputedOnly: Bool) async throws -> Int {
         try await database.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM orders WHERE status IN (\(databaseQuestionMarks(count: statuses.count)))", arguments: StatementArguments(statuses.map(\.rawValue))) ?? 0
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM orders WHERE \(Self.queueCondition(statuses, disputedOnly))", arguments: StatementArguments(statuses.map(\.rawValue))) ?? 0
         }
     }
 
-    public func orders(statuses: [OrderStatus], offset: Int, limit: Int) async throws -> [Order] {
+    public func orders(statuses: [OrderStatus], disputedOnly: Bool, offset: Int, limit: Int) async throws -> [Order] {
         guard offset >= 0, limit > 0, !statuses.isEmpty else { return [] }
         return try await database.read { db in
             let records = try StoredOrderRow.fetchAll(db, sql: """
-                SELECT * FROM orders WHERE status IN (\(databaseQuestionMarks(count: statuses.count))) ORDER BY sequence LIMIT ? OFFSET ?
+                SELECT * FROM orders WHERE \(Self.queueCondition(statuses, disputedOnly)) ORDER BY sequence LIMIT ? OFFSET ?
                 """, arguments: StatementArguments(statuses.map(\.rawValue)) + [limit, offset])
             return try self.orders(from: records, in: db)
         }
+    }
+
+    /// The queue's WHERE clause; its arguments are the statuses' names.
+    private static func queueCondition(_ statuses: [OrderStatus], _ disputedOnly: Bool) -> String {
+        "status IN (\(databaseQuestionMarks(count: statuses.count)))"
+            + (disputedOnly ? " AND number IN (SELECT order_number FROM order_event WHERE kind = 'disputed')" : "")
     }
 
     public func sales(from start: Date, to end: Date, currency: Currency) async throws -> SalesFigures {

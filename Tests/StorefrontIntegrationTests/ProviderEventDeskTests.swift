@@ -129,6 +129,7 @@ struct ProviderEventDeskTests {
         let fixture = try await kind.make()
         let processor = SandboxProcessor()
         let order = try await chargedOrder(fixture.orders, processor, settled: true)
+        #expect(try await LiveBackOffice(orders: fixture.orders, processor: processor, dates: Fixtures.fixedDates).queue(.disputed, offset: 0, limit: 10).total == 0)
         let notice = ProviderNotice.disputed(orderNumber: order.number, amount: order.totals.total, reason: "product not received", reference: "dp_1")
         let desk = desk(fixture, processor, ScriptedWebhook(notices: ["evt_d": notice, "evt_d2": notice]))
 
@@ -138,6 +139,9 @@ struct ProviderEventDeskTests {
         let changes = try await fixture.orders.events(orderNumber: order.number).map(\.change)
         #expect(changes == [.placed(total: order.totals.total), .charged, .disputed(order.totals.total, reason: "product not received", reference: "dp_1")])
         #expect(try await fixture.orders.order(number: order.number)?.status == .paid)
+        let office = LiveBackOffice(orders: fixture.orders, processor: processor, dates: Fixtures.fixedDates)
+        #expect(try await office.queue(.disputed, offset: 0, limit: 10).rows.map(\.number) == [order.number], "the console's Disputed tab")
+        #expect(try await office.queue(.paid, offset: 0, limit: 10).rows.map(\.number) == [order.number], "still to ship")
     }
 
     @Test("a bad signature, an unreadable provider and an event for nobody change nothing", arguments: StockedRepositoryKind.allCases)

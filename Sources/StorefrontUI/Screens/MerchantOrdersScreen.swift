@@ -61,6 +61,12 @@ extension Layout {
             p.put("\(parcel.carrier) \(parcel.trackingNumber)" + (parcel.trackingURL.map { " \($0)" } ?? ""), column: column, row: row, style: Style(.accent), width: leftWidth)
             row += 1
         }
+        // A chargeback has a deadline at the provider: the merchant sees it before anything else about the order.
+        if case .disputed(let amount, let reason, let reference)? = dossier.events.last(where: { if case .disputed = $0.change { true } else { false } })?.change {
+            let text = "Disputed \(amount.formatted)" + (reason.isEmpty ? "" : ": \(reason)") + " (\(reference)); answer at the payment provider"
+            p.put(text, column: column, row: row, style: Style(.error, bold: true), width: leftWidth)
+            row += 1
+        }
         row += 1
         let totals = totalsRows(order, refunded: lifecycle?.refunded)
         for line in order.lines.prefix(max(0, body.bottom - row - totals.count - 1)) {
