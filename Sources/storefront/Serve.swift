@@ -5,8 +5,8 @@ import NIOCore
 import PseudoTerminal
 import ShopModels
 import ShopSSH
-import ShopWebhookServer
 import ShopStripe
+import ShopWebhookServer
 import StorefrontUI
 import SystemPackage
 
@@ -80,10 +80,13 @@ struct Serve: AsyncParsableCommand {
         }
         if let adminKeys { announce("merchant console for \(admins.fingerprints.count) admin key\(admins.fingerprints.count == 1 ? "" : "s") from \(adminKeys)") }
 
+        // Checked before anything is opened: a listener that cannot check signatures, or hear no one, must not start.
+        let webhookSecrets = try webhookListen.map { _ in
+            try WebhookListener.requireStripe(configuration)
+            return try webhooks.secrets(environment: environment)
+        }
         // Opening storage here migrates the database (and, on SQLite, imports the catalog) once,
         // before any session process races to do it.
-        // Checked before anything is opened: a listener that cannot check signatures must not start.
-        let webhookSecrets = try webhookListen.map { _ in try webhooks.secrets(environment: environment) }
         let storage = try await ShopStorage.open(configuration: configuration, dataDirectory: dataDirectory, pool: .command, migrate: !shop.noMigrate, environment: environment)
         announce("storage: \(storage.place)")
         if let database = storage.postgres { DatabaseWatch.start(database) { announce($0) } }

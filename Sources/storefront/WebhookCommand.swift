@@ -74,14 +74,19 @@ struct ListenAddress: Sendable, CustomStringConvertible {
 ///
 /// Order of calls: `start` (binds, or exits 69) → the listener runs as a task → `stop`.
 enum WebhookListener {
-    static func start(
-        at address: ListenAddress, storage: ShopStorage, configuration: Configuration, environment: [String: String],
-        secrets: [String], log: @escaping @Sendable (String) -> Void
-    ) async throws -> RunningWebhookListener {
+    /// Exits 78 unless the shop takes payments through Stripe, the one provider that sends webhooks.
+    static func requireStripe(_ configuration: Configuration) throws {
         guard configuration.payments == .stripe else {
             complain("webhooks come from Stripe: start with --payments stripe (the sandbox sends none)")
             throw ExitCodes.configError
         }
+    }
+
+    static func start(
+        at address: ListenAddress, storage: ShopStorage, configuration: Configuration, environment: [String: String],
+        secrets: [String], log: @escaping @Sendable (String) -> Void
+    ) async throws -> RunningWebhookListener {
+        try requireStripe(configuration)
         let payments = try PaymentStack.make(
             configuration: configuration, environment: environment, ledger: storage.ledger, references: storage.references,
             currency: storage.catalog.shop.currency, clock: ContinuousClock(), latency: .zero, fault: FaultHook(environment: environment), log: log
@@ -156,6 +161,7 @@ struct WebhooksCommand: AsyncParsableCommand {
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let configuration = try shop.configuration(environment: environment)
+        try WebhookListener.requireStripe(configuration)
         let secrets = try settings.secrets(environment: environment)
         let dataDirectory = configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment)
         let storage = try await ShopStorage.open(configuration: configuration, dataDirectory: dataDirectory, pool: .command, migrate: !shop.noMigrate, environment: environment)
