@@ -39,17 +39,17 @@ struct SSHDSession: ParsableCommand {
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
         if let asked = environment["SSH_ORIGINAL_COMMAND"], !asked.isEmpty {
-            complain("storefront runs no commands: connect with ssh -t and no command")
+            complain("runs no commands: connect with ssh -t and no command")
             throw ExitCode(1)
         }
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
-            complain("storefront needs an interactive terminal: use ssh -t")
+            complain("needs an interactive terminal: use ssh -t")
             throw ExitCode(1)
         }
         guard let path = environment["SSH_USER_AUTH"], let info = try? String(contentsOfFile: path, encoding: .utf8),
               let fingerprint = OpenSSHFront.verifiedKeyFingerprint(authInfo: info)
         else {
-            complain("storefront: sshd named no verified key (set ExposeAuthInfo yes: storefront sshd-config prints the setup)")
+            complain("sshd named no verified key (set ExposeAuthInfo yes: storefront sshd-config prints the setup)")
             throw ExitCode(1)
         }
         var sessionEnvironment = environment
@@ -63,7 +63,7 @@ struct SSHDSession: ParsableCommand {
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = sessionEnvironment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         execve(executable, argv, envp)
-        complain("storefront: cannot start the shop: \(String(cString: strerror(errno)))")
+        complain("cannot start the shop: \(String(cString: strerror(errno)))")
         throw ExitCode(1)
     }
 }

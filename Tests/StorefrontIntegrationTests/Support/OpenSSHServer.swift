@@ -1,0 +1,141 @@
+import Foundation
+import StorefrontTesting
+import Testing
+
+/// The system's OpenSSH server (Debian's openssh-server) on a free loopback port, set up with the block
+/// `storefront sshd-config` prints for the current user, with its own host key and the shop's data directory. Its log
+/// arrives on a pipe (`-D -e`); waiting for a line is `poll(2)` with a deadline. Stopped when released.
+final class OpenSSHServer {
+    static let sshd = "/usr/sbin/sshd"
+
+    let directory: URL
+    let port: Int
+    let user: String
+    private let pid: pid_t
+    private let logReader: Int32
+    private(set) var log = ""
+
+    var dataDirectory: String { directory.appendingPathComponent("data").path }
+    var hostKeyPath: String { directory.appendingPathComponent("host_ed25519").path }
+
+    init(sourceLocation: SourceLocation = #_sourceLocation) throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.sshd) else {
+            Issue.record("OpenSSH's server is missing: install Debian's package openssh-server", sourceLocation: sourceLocation)
+            throw TmuxError(message: "no sshd")
+        }
+        let binary = try BuiltProduct.requireStorefront()
+        directory = TemporaryDirectory.make()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        user = String(cString: getpwuid(getuid()).pointee.pw_name)
+        let made = try Subprocess.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", directory.appendingPathComponent("host_ed25519").path])
+        try #require(made.status == 0, "ssh-keygen failed: \(made.stderr)")
+        // sshd run by root wants its privilege separation directory; run by anyone else it needs none.
+        if getuid() == 0 { try? FileManager.default.createDirectory(atPath: "/run/sshd", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755]) }
+        port = try Self.freePort()
+        let snippet = try Subprocess.run(binary, ["sshd-config", "--user", user, "--", "--data-dir", directory.appendingPathComponent("data").path])
+        try #require(snippet.status == 0, "sshd-config failed: \(snippet.stderr)")
+        let config = """
+            Port \(port)
+            ListenAddress 127.0.0.1
+            HostKey \(directory.appendingPathComponent("host_ed25519").path)
+            PidFile \(directory.appendingPathComponent("sshd.pid").path)
+            UsePAM no
+            StrictModes no
+            PermitRootLogin \(getuid() == 0 ? "yes" : "no")
+            LogLevel VERBOSE
+            Subsystem sftp internal-sftp
+
+            """ + snippet.stdout
+        let configPath = directory.appendingPathComponent("sshd_config").path
+        try config.write(toFile: configPath, atomically: true, encoding: .utf8)
+        let checked = try Subprocess.run(Self.sshd, ["-t", "-f", configPath])
+        try #require(checked.status == 0, "sshd refused the configuration: \(checked.stderr)\n\(config)")
+
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw TmuxError(message: "pipe failed") }
+        logReader = fds[0]
+        let child: pid_t
+        do {
+            child = try spawnProcess(Self.sshd, ["-D", "-e", "-f", configPath], environment: ["PATH": "/usr/bin:/bin"]) { actions in
+                posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+                posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
+                posix_spawn_file_actions_adddup2(&actions, fds[1], 2)
+                posix_spawn_file_actions_addclose(&actions, fds[0])
+            }
+        } catch {
+            close(fds[0])
+            close(fds[1])
+            throw error
+        }
+        close(fds[1])
+        pid = child
+        try waitForLog(#/Server listening on 127\.0\.0\.1 port/#)
+    }
+
+    deinit {
+        kill(pid, SIGTERM)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        close(logReader)
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// A port nobody listens on now: bound to 0 and released.
+    static func freePort() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
+        }
+        guard bound else { throw TmuxError(message: "no free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// A new client key of `type` (`ed25519`, `rsa`, `ecdsa`) in the test's directory; returns its path.
+    func makeClientKey(_ name: String, type: String = "ed25519") throws -> String {
+        let path = directory.appendingPathComponent(name).path
+        let size = type == "rsa" ? ["-b", "3072"] : []
+        let made = try Subprocess.run("/usr/bin/ssh-keygen", ["-q", "-t", type] + size + ["-N", "", "-C", name, "-f", path])
+        try #require(made.status == 0, "ssh-keygen failed: \(made.stderr)")
+        return path
+    }
+
+    /// The OpenSSH client's arguments for this server as the current user, with a private known_hosts.
+    func sshArguments(key: String, allocateTerminal: Bool = true) -> [String] {
+        (allocateTerminal ? ["-tt"] : ["-T"]) + [
+            "-p", "\(port)", "-i", key, "-F", "/dev/null", "-o", "IdentitiesOnly=yes", "-o", "BatchMode=yes", "-o", "LogLevel=ERROR",
+            "-o", "StrictHostKeyChecking=accept-new", "-o", "UserKnownHostsFile=\(directory.appendingPathComponent("known_hosts").path)",
+            "\(user)@127.0.0.1",
+        ]
+    }
+
+    /// The ssh command line for a shell in tmux.
+    func sshCommand(key: String) -> String {
+        "ssh " + sshArguments(key: key).map { "'\($0)'" }.joined(separator: " ")
+    }
+
+    /// Reads the log until `pattern` matches a line, or the deadline passes.
+    @discardableResult
+    func waitForLog<Output>(_ pattern: Regex<Output>, timeout: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation) throws -> Regex<Output>.Match {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while true {
+            if let match = log.split(separator: "\n").lazy.compactMap({ try? pattern.firstMatch(in: String($0)) }).first { return match }
+            let remaining = deadline - clock.now
+            guard remaining > .zero else { break }
+            var descriptor = pollfd(fd: logReader, events: Int16(POLLIN), revents: 0)
+            let milliseconds = Int32(remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000)
+            guard poll(&descriptor, 1, max(1, milliseconds)) > 0 else { continue }
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            let count = read(logReader, &buffer, buffer.count)
+            if count <= 0 { break }
+            log += String(decoding: buffer.prefix(count), as: UTF8.self)
+        }
+        Issue.record("sshd never logged \(pattern); its log was:\n\(log)", sourceLocation: sourceLocation)
+        throw TmuxError(message: "timed out waiting for sshd")
+    }
+}
