@@ -12,11 +12,17 @@ public struct ServeLimits: Sendable, Equatable {
     public var drainTimeout: Duration
     /// What one connection may ask for before it is closed as a flood.
     public var allowance: ConnectionAllowance
+    /// Guest sessions (no key) allowed at once, beside `maxSessions` for key holders; 0 turns guests away.
+    public var maxGuests: Int
+    /// Guest sessions one source address may hold at once.
+    public var guestsPerAddress: Int
 
     public init(
         maxSessions: Int = 64, connectionsPerSourcePerMinute: Int = 30, idleTimeout: Duration = .seconds(15 * 60), drainTimeout: Duration = .seconds(10),
-        allowance: ConnectionAllowance = .standard
+        allowance: ConnectionAllowance = .standard, maxGuests: Int = 16, guestsPerAddress: Int = 2
     ) {
+        self.maxGuests = maxGuests
+        self.guestsPerAddress = guestsPerAddress
         self.maxSessions = maxSessions
         self.connectionsPerSourcePerMinute = connectionsPerSourcePerMinute
         self.idleTimeout = idleTimeout
@@ -32,6 +38,10 @@ public final class AdmissionControl: Sendable {
         case tooManyConnections(source: String, limit: Int)
         case full(limit: Int)
         case draining
+        /// Guests are turned away (`--max-guests 0`).
+        case noGuests
+        case guestsFull(limit: Int)
+        case tooManyGuests(source: String, limit: Int)
 
         public var description: String {
             switch self {
@@ -41,6 +51,12 @@ public final class AdmissionControl: Sendable {
                 return "the shop is full (\(limit) session\(limit == 1 ? "" : "s")); try again in a few minutes"
             case .draining:
                 return "the shop is closing for maintenance; try again in a few minutes"
+            case .noGuests:
+                return "this shop takes no guests: connect with an SSH key (ssh-keygen -t ed25519)"
+            case .guestsFull(let limit):
+                return "the shop has room for no more guests (\(limit)); connect with an SSH key to get in, or try again in a few minutes"
+            case .tooManyGuests(_, let limit):
+                return "your address has \(limit) guest session\(limit == 1 ? "" : "s") open already; connect with an SSH key for more"
             }
         }
     }
@@ -49,6 +65,7 @@ public final class AdmissionControl: Sendable {
         var recentConnections: [String: [ContinuousClock.Instant]] = [:]
         var lastSweep: ContinuousClock.Instant?
         var sessions = 0
+        var guests: [String: Int] = [:]
         var draining = false
     }
 
@@ -96,6 +113,30 @@ public final class AdmissionControl: Sendable {
     public func endSession() {
         state.withLock { $0.sessions = max(0, $0.sessions - 1) }
     }
+
+    /// Takes a guest slot for `source`, counted apart from the key holders' sessions so guests never crowd them out;
+    /// the caller must `endGuestSession(from:)` once for every nil returned.
+    public func beginGuestSession(from source: String) -> Refusal? {
+        state.withLock { state in
+            if state.draining { return .draining }
+            guard limits.maxGuests > 0 else { return .noGuests }
+            guard state.guests.values.reduce(0, +) < limits.maxGuests else { return .guestsFull(limit: limits.maxGuests) }
+            guard state.guests[source, default: 0] < limits.guestsPerAddress else { return .tooManyGuests(source: source, limit: limits.guestsPerAddress) }
+            state.guests[source, default: 0] += 1
+            return nil
+        }
+    }
+
+    /// Gives back a slot taken by `beginGuestSession(from:)`.
+    public func endGuestSession(from source: String) {
+        state.withLock { state in
+            let left = state.guests[source, default: 0] - 1
+            state.guests[source] = left > 0 ? left : nil
+        }
+    }
+
+    /// Guest sessions open now.
+    public var openGuestSessions: Int { state.withLock { $0.guests.values.reduce(0, +) } }
 
     /// Refuses everything new from now on.
     public func startDraining() {

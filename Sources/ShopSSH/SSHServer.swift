@@ -9,6 +9,7 @@ import Synchronization
 final class ConnectionIdentity: Sendable {
     private struct State {
         var fingerprint: String?
+        var isGuest = false
         var hasStartedSession = false
         var failedKeyExchange = false
     }
@@ -21,6 +22,13 @@ final class ConnectionIdentity: Sendable {
     func authenticate(as fingerprint: String) {
         state.withLock { $0.fingerprint = fingerprint }
     }
+
+    /// Signed in with no key: a guest, whose session keeps nothing.
+    func authenticateAsGuest() {
+        state.withLock { $0.isGuest = true }
+    }
+
+    var isGuest: Bool { state.withLock { $0.isGuest && $0.fingerprint == nil } }
 
     func sessionStarted() {
         state.withLock { $0.hasStartedSession = true }
@@ -48,21 +56,39 @@ let offeredCiphers = "aes256-gcm@openssh.com, aes128-gcm@openssh.com"
 /// The key exchanges swift-nio-ssh 0.15.1 offers.
 let offeredKeyExchanges = "curve25519-sha256, ecdh-sha2-nistp256/384/521"
 
-/// Accepts any public key whose signature swift-nio-ssh has verified; nothing else is offered.
+/// Accepts any public key whose signature swift-nio-ssh has verified as that key's account; with guests allowed, the
+/// user name `guest` with no key (the "none" method: no prompt), or any password, as a guest.
+///
+/// A password is never a credential here: it is how a client with no key this server can verify (an RSA-only client,
+/// or none at all) is offered a way in, as a guest; it is neither checked nor kept nor logged.
 final class PublicKeyIdentityDelegate: NIOSSHServerUserAuthenticationDelegate {
+    /// The user name that gets a guest session with no key and no prompt.
+    static let guestUser = "guest"
+
     private let identity: ConnectionIdentity
     private let peer: String
+    private let allowsGuests: Bool
     private let log: @Sendable (String) -> Void
 
-    init(identity: ConnectionIdentity, peer: String, log: @escaping @Sendable (String) -> Void) {
+    init(identity: ConnectionIdentity, peer: String, allowsGuests: Bool, log: @escaping @Sendable (String) -> Void) {
         self.identity = identity
         self.peer = peer
+        self.allowsGuests = allowsGuests
         self.log = log
     }
 
-    var supportedAuthenticationMethods: NIOSSHAvailableUserAuthenticationMethods { .publicKey }
+    var supportedAuthenticationMethods: NIOSSHAvailableUserAuthenticationMethods { allowsGuests ? [.publicKey, .password] : .publicKey }
 
     func requestReceived(request: NIOSSHUserAuthenticationRequest, responsePromise: EventLoopPromise<NIOSSHUserAuthenticationOutcome>) {
+        switch request.request {
+        case .none where allowsGuests && request.username == Self.guestUser, .password where allowsGuests:
+            identity.authenticateAsGuest()
+            log("guest from \(peer)")
+            responsePromise.succeed(.success)
+            return
+        default:
+            break
+        }
         // swift-nio-ssh calls this only after checking the signature over the session identifier,
         // so the key is proven, not just named.
         guard case .publicKey(let offer) = request.request else {
@@ -214,7 +240,7 @@ public final class StorefrontSSHServer: Sendable {
                 )
                 return connection.eventLoop.makeCompletedFuture {
                     let ssh = NIOSSHHandler(
-                        role: .server(.init(hostKeys: [hostKey], userAuthDelegate: PublicKeyIdentityDelegate(identity: identity, peer: peer, log: log))),
+                        role: .server(.init(hostKeys: [hostKey], userAuthDelegate: PublicKeyIdentityDelegate(identity: identity, peer: peer, allowsGuests: admission.limits.maxGuests > 0, log: log))),
                         allocator: connection.allocator,
                         inboundChildChannelInitializer: { child, type in
                             let spent = budget.take(.channel)

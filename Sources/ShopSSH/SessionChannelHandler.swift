@@ -20,6 +20,8 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
     private var relay: Channel?
     private var pendingInput: [ByteBuffer] = []
     private var holdsSlot = false
+    /// The slot held is a guest's (counted per address, apart from key holders').
+    private var holdsGuestSlot = false
     private var sessionNumber = 0
     private var ending: SessionEnding = .shopExited
     private var termination: ProcessTermination?
@@ -115,12 +117,14 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
             self.context.refusals.log("refused a session", "refused a session without a pty from \(self.context.peer)")
             return
         }
-        if let refusal = self.context.admission.beginSession() {
+        let isGuest = self.context.identity.isGuest
+        if let refusal = isGuest ? self.context.admission.beginGuestSession(from: self.context.peer) : self.context.admission.beginSession() {
             refuse("storefront: \(refusal)", wantReply: wantReply, context: context)
             self.context.refusals.log("refused a session", "refused a session from \(self.context.peer): \(refusal)")
             return
         }
         holdsSlot = true
+        holdsGuestSlot = isGuest
         if !self.context.identity.hasStartedSession {
             context.channel.parent?.pipeline.removeHandler(name: QuickAckHandler.name, promise: nil)
         }
@@ -131,8 +135,19 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
         var environment = self.context.command.environment
         let term = self.context.terminalTypes.resolve(terminal.term)
         environment["TERM"] = term.term
-        environment[SessionCommand.fingerprintVariable] = self.context.identity.fingerprint
-        let (arguments, isAdmin) = self.context.command.arguments(forKey: self.context.identity.fingerprint)
+        let customer: String
+        let (arguments, isAdmin): ([String], Bool)
+        if isGuest {
+            let guest = SessionCommand.newGuestID()
+            environment[SessionCommand.guestVariable] = guest
+            environment[SessionCommand.fingerprintVariable] = nil
+            (arguments, isAdmin) = (self.context.command.arguments, false)
+            customer = "guest ssh-guest:\(guest)"
+        } else {
+            environment[SessionCommand.fingerprintVariable] = self.context.identity.fingerprint
+            (arguments, isAdmin) = self.context.command.arguments(forKey: self.context.identity.fingerprint)
+            customer = isAdmin ? "merchant console for admin key ssh:\(self.context.identity.fingerprint)" : "customer ssh:\(self.context.identity.fingerprint)"
+        }
         let process: PseudoTerminalProcess
         do {
             process = try PseudoTerminalProcess.spawn(
@@ -147,7 +162,7 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
         }
         self.process = process
         sessionNumber = self.context.registry.add(SessionHandle(handler: NIOLoopBound(self, eventLoop: context.eventLoop), pid: process.pid))
-        self.context.log("session \(sessionNumber) open: \(isAdmin ? "merchant console for admin key" : "customer") ssh:\(self.context.identity.fingerprint) from \(self.context.peer), pid \(process.pid), \(environment["TERM"] ?? "") \(size)\(size == requested ? "" : " (asked for \(requested))")")
+        self.context.log("session \(sessionNumber) open: \(customer) from \(self.context.peer), pid \(process.pid), \(environment["TERM"] ?? "") \(size)\(size == requested ? "" : " (asked for \(requested))")")
         if term.substituted {
             self.context.log("session \(sessionNumber): TERM \(clientChosen(terminal.term)) is not in this host's terminfo; using \(term.term)")
         }
@@ -268,7 +283,7 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
     }
 
     private func releaseSlot() {
-        if holdsSlot { context.admission.endSession() }
+        if holdsSlot { holdsGuestSlot ? context.admission.endGuestSession(from: context.peer) : context.admission.endSession() }
         holdsSlot = false
     }
 

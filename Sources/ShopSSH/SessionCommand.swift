@@ -40,6 +40,19 @@ public struct SessionCommand: Sendable {
 
     /// The environment variable that carries the customer's key fingerprint to the session process.
     public static let fingerprintVariable = "STOREFRONT_SSH_KEY_FINGERPRINT"
+
+    /// The environment variable that marks a session as a guest's (no key), with the guest's one-time id.
+    public static let guestVariable = "STOREFRONT_SSH_GUEST"
+
+    /// A guest's one-time id: 16 hex digits, new for each session.
+    public static func newGuestID() -> String {
+        (0..<2).map { _ in String(UInt32.random(in: .min ... .max), radix: 16).leftPadded(to: 8) }.joined()
+    }
+
+    /// Whether `text` is a guest id `newGuestID` makes.
+    public static func isGuestID(_ text: String) -> Bool {
+        text.count == 16 && text.allSatisfy(\.isHexDigit)
+    }
 }
 
 /// Why a session ended, as the server logs it.
@@ -49,4 +62,10 @@ enum SessionEnding: String, Sendable {
     case clientGone = "client went away"
     case idle = "idle"
     case shutdown = "server shutting down"
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
+    }
 }

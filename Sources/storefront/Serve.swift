@@ -39,6 +39,12 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Close a session after this long without a key: 90s, 15m, 2h (default: 15m).", valueName: "duration"), transform: Arguments.duration("--idle-timeout", examples: "90s, 15m or 2h"))
     var idleTimeout = Duration.seconds(15 * 60)
 
+    @Option(name: .customLong("max-guests"), help: ArgumentHelp("Guest sessions (no key: ssh guest@HOST) open at once, beside --max-sessions for key holders; 0 takes no guests.", valueName: "n"))
+    var maxGuests = 16
+
+    @Option(name: .customLong("guests-per-address"), help: ArgumentHelp("Guest sessions one address may hold at once.", valueName: "n"))
+    var guestsPerAddress = 2
+
     @Option(name: .customLong("connections-per-minute"), help: ArgumentHelp("New connections one address may open in any minute.", valueName: "n"))
     var connectionsPerMinute = 30
 
@@ -61,6 +67,8 @@ struct Serve: AsyncParsableCommand {
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, not \(port)") }
         guard (1...10_000).contains(maxSessions) else { throw ValidationError("--max-sessions must be between 1 and 10000, not \(maxSessions)") }
+        guard (0...10_000).contains(maxGuests) else { throw ValidationError("--max-guests must be between 0 and 10000, not \(maxGuests)") }
+        guard (1...1_000).contains(guestsPerAddress) else { throw ValidationError("--guests-per-address must be between 1 and 1000, not \(guestsPerAddress)") }
         guard connectionsPerMinute >= 1 else { throw ValidationError("--connections-per-minute must be at least 1") }
         if let sandboxLatencyMilliseconds, !(0...60_000).contains(sandboxLatencyMilliseconds) {
             throw ValidationError("--sandbox-latency-ms must be between 0 and 60000")
@@ -125,7 +133,7 @@ struct Serve: AsyncParsableCommand {
         }
         // A session's terminal is the client's, described by its pty request, never the server's.
         // The server sends the shoppers' mail itself (one worker, below), so sessions are given no mail command.
-        for name in ["TERM", "COLUMNS", "LINES", "TMUX", "TMUX_PANE", "STY", SessionCommand.fingerprintVariable, "STOREFRONT_MAIL_COMMAND"] { sessionEnvironment[name] = nil }
+        for name in ["TERM", "COLUMNS", "LINES", "TMUX", "TMUX_PANE", "STY", SessionCommand.fingerprintVariable, SessionCommand.guestVariable, "STOREFRONT_MAIL_COMMAND"] { sessionEnvironment[name] = nil }
         // C.UTF-8 exists on every glibc host; a client's own locale may not.
         sessionEnvironment["LANG"] = "C.UTF-8"
         sessionEnvironment["LC_ALL"] = "C.UTF-8"
@@ -139,7 +147,7 @@ struct Serve: AsyncParsableCommand {
         raiseOpenFileLimit()
         let limits = ServeLimits(
             maxSessions: maxSessions, connectionsPerSourcePerMinute: connectionsPerMinute,
-            idleTimeout: idleTimeout, drainTimeout: drainTimeout
+            idleTimeout: idleTimeout, drainTimeout: drainTimeout, maxGuests: maxGuests, guestsPerAddress: guestsPerAddress
         )
         let server = StorefrontSSHServer(hostKey: key, limits: limits, command: command) { announce($0) }
         let stop = StopSignals()

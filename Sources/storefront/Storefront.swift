@@ -211,11 +211,14 @@ enum ShopComposition {
             complain("cannot settle earlier orders: \(error)")
             throw ExitCodes.ioError
         }
-        let guestID = "local:\(NSUserName())"
+        let sshGuest = try sshGuestID(environment)
+        let guestID = sshGuest.map { "ssh-guest:\($0)" } ?? "local:\(NSUserName())"
         let provider = payments.provider
         // The labelled test cards belong to the sandbox: with a real provider they could not be charged.
         let seedsTestCards = provider.mode == .sandbox && configuration.sandboxTestCards ?? true
-        let stored: any WalletRepository = seedsTestCards ? try SandboxSeededWalletRepository(storage.wallets) : storage.wallets
+        // A guest over SSH keeps nothing: wallet and cart live as long as the session.
+        let kept: any WalletRepository = sshGuest == nil ? storage.wallets : InMemoryWalletRepository()
+        let stored: any WalletRepository = seedsTestCards ? try SandboxSeededWalletRepository(kept) : kept
         let wallets = ChargeableCardsWalletRepository(stored) { provider.canCharge($0) }
         let owner = WalletOwner(guestID)
         let accounts = try await accounts(storage: storage, wallets: wallets, owner: owner, guestID: guestID, environment: environment)
@@ -225,16 +228,36 @@ enum ShopComposition {
             paymentProvider: provider,
             merchantBackend: backend,
             featureFlags: configuration.featureFlags, ids: ids,
-            carts: storage.carts,
+            carts: sshGuest == nil ? storage.carts : InMemoryCartRepository(),
             accounts: accounts, qrCodes: LibQREncoder(), clock: clock, backOffice: backOffice, console: console, mail: storage.outbox
         )
         return (dependencies, settlement, payments)
     }
 
-    /// Who is shopping: the SSH key `serve` verified, or a stored Sandbox ID sign-in that still holds, or a guest.
+    /// The one-time id `serve` gave a guest session (no key), or nil for anyone else; exits 64 for one it did not make.
+    private static func sshGuestID(_ environment: [String: String]) throws -> String? {
+        guard let guest = environment[SessionCommand.guestVariable], !guest.isEmpty else { return nil }
+        guard SessionCommand.isGuestID(guest) else {
+            complain("\(SessionCommand.guestVariable) is not a guest id made by storefront serve: \"\(guest.prefix(40))\"")
+            throw ExitCodes.usage
+        }
+        return guest
+    }
+
+    /// What a guest over SSH is told when the shop opens.
+    static let sshGuestNotice = "Guest: nothing is kept after you leave. An SSH key gets you an account (ssh-keygen -t ed25519)."
+
+    /// Who is shopping: the SSH key `serve` verified, a guest `serve` let in without one, a stored Sandbox ID sign-in
+    /// that still holds, or the local guest.
     private static func accounts(
         storage: ShopStorage, wallets: any WalletRepository, owner: WalletOwner, guestID: String, environment: [String: String]
     ) async throws -> AccountDependencies {
+        if try sshGuestID(environment) != nil {
+            return AccountDependencies(
+                wallets: wallets, walletOwner: owner, profiles: InMemoryAccountProfileRepository(), signIn: nil,
+                launchNotice: sshGuestNotice, guestID: guestID, dates: .system
+            )
+        }
         let profiles = storage.profiles
         if let fingerprint = environment[SessionCommand.fingerprintVariable], !fingerprint.isEmpty {
             guard SSHPublicKeyIdentity.isFingerprint(fingerprint) else {

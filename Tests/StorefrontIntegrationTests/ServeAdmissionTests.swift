@@ -159,7 +159,7 @@ struct ServeAdmissionTests {
         try #require(made.status == 0, "ssh-keygen failed: \(made.stderr)")
         let result = try Subprocess.run("/usr/bin/ssh", server.sshArguments(key: key, allocateTerminal: false))
         #expect(result.status == 255)
-        #expect(result.stderr.contains("Permission denied (publickey)"))
+        #expect(result.stderr.contains("Permission denied (password,publickey)"), "a password would make it a guest: \(result.stderr)")
         try server.waitForLog(#/closed without proving a key: this server accepts Ed25519 or ECDSA \(nistp256, nistp384, nistp521\) keys, not RSA/#)
     }
 

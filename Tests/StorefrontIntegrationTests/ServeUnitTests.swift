@@ -128,9 +128,24 @@ struct AdmissionControlTests {
         #expect(admission.beginSession() == nil)
     }
 
+    @Test func guestsAreCountedApartPerAddressAndInAll() {
+        let admission = AdmissionControl(limits: ServeLimits(maxSessions: 1, maxGuests: 3, guestsPerAddress: 2))
+        #expect(admission.beginGuestSession(from: "10.0.0.1") == nil)
+        #expect(admission.beginGuestSession(from: "10.0.0.1") == nil)
+        #expect(admission.beginGuestSession(from: "10.0.0.1") == .tooManyGuests(source: "10.0.0.1", limit: 2))
+        #expect(admission.beginGuestSession(from: "10.0.0.2") == nil)
+        #expect(admission.beginGuestSession(from: "10.0.0.3") == .guestsFull(limit: 3))
+        #expect(admission.beginSession() == nil, "a key holder's slot is not a guest's")
+        #expect(admission.openGuestSessions == 3 && admission.openSessions == 1)
+        admission.endGuestSession(from: "10.0.0.1")
+        #expect(admission.beginGuestSession(from: "10.0.0.3") == nil, "a slot given back is free again")
+        #expect(AdmissionControl(limits: ServeLimits(maxGuests: 0)).beginGuestSession(from: "10.0.0.1") == .noGuests)
+    }
+
     @Test func drainingRefusesEverythingNew() {
         let admission = AdmissionControl(limits: ServeLimits())
         admission.startDraining()
+        #expect(admission.beginGuestSession(from: "10.0.0.1") == .draining)
         #expect(admission.beginSession() == .draining)
         #expect(admission.admitConnection(from: "10.0.0.1", at: start) == .draining)
     }
