@@ -34,7 +34,7 @@ public struct ServeLimits: Sendable, Equatable {
 /// Decides whether a connection or a session may start. Times are passed in, so tests choose them.
 public final class AdmissionControl: Sendable {
     /// Why something was turned away, worded for the person at the client.
-    public enum Refusal: Equatable, Sendable, CustomStringConvertible {
+    public enum Refusal: Error, Equatable, Sendable, CustomStringConvertible {
         case tooManyConnections(source: String, limit: Int)
         case full(limit: Int)
         case draining

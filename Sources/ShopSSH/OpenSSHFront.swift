@@ -73,4 +73,72 @@ public enum OpenSSHFront {
 
         """
     }
+
+    /// The `sshd_config` block for the guests' system user `user`: an empty password lets a client in with no key and
+    /// no prompt (sshd's "none" method), and it too runs nothing but `sessionCommand`.
+    public static func guestConfigSnippet(user: String, sessionCommand: String) -> String {
+        """
+        # Storefront's guests (storefront sshd-config --guest-user): no key, no prompt, nothing kept. The user has the
+        # shop user's UID (so it shares its data) and an empty password (passwd -d).
+        Match User \(user)
+            PasswordAuthentication yes
+            PermitEmptyPasswords yes
+            PubkeyAuthentication no
+            KbdInteractiveAuthentication no
+            ForceCommand \(sessionCommand)
+            PermitTTY yes
+            DisableForwarding yes
+            AllowAgentForwarding no
+            AllowTcpForwarding no
+            AllowStreamLocalForwarding no
+            X11Forwarding no
+            PermitTunnel no
+            PermitUserRC no
+            MaxSessions 1
+
+        """
+    }
+}
+
+/// Guest slots shared by every `sshd-session --guest` process on a host: lock files in a directory, each held with
+/// `flock` by the session that took it, for as long as its process (the shop it becomes) lives. A crashed session's
+/// lock goes with it, so no count can drift.
+///
+/// Order of calls: `take(from:)` → the session execs the shop, keeping the descriptors (not close-on-exec).
+public struct GuestSlots: Sendable {
+    public let directory: String
+    public let maxGuests: Int
+    public let guestsPerAddress: Int
+
+    public init(directory: String, maxGuests: Int, guestsPerAddress: Int) {
+        self.directory = directory
+        self.maxGuests = maxGuests
+        self.guestsPerAddress = guestsPerAddress
+    }
+
+    /// Takes an address slot and a slot of all for `address`; the descriptors to keep open, or why the guest is refused.
+    public func take(from address: String) -> Result<[Int32], AdmissionControl.Refusal> {
+        guard maxGuests > 0 else { return .failure(.noGuests) }
+        // The address names files: only the characters of an IPv4 or IPv6 address are kept.
+        let safe = String(address.filter { $0.isHexDigit || $0 == "." || $0 == ":" }.prefix(45)).replacingOccurrences(of: ":", with: "_")
+        guard let own = lock(prefix: "address-\(safe.isEmpty ? "unknown" : safe)", count: guestsPerAddress) else {
+            return .failure(.tooManyGuests(source: address, limit: guestsPerAddress))
+        }
+        guard let shared = lock(prefix: "guest", count: maxGuests) else {
+            close(own)
+            return .failure(.guestsFull(limit: maxGuests))
+        }
+        return .success([own, shared])
+    }
+
+    /// The first of `count` lock files `prefix-N.lock` no other process holds, locked; nil when all are held.
+    private func lock(prefix: String, count: Int) -> Int32? {
+        for index in 0..<count {
+            let descriptor = open("\(directory)/\(prefix)-\(index).lock", O_RDWR | O_CREAT | O_NOFOLLOW, 0o600)
+            guard descriptor >= 0 else { continue }
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return descriptor }
+            close(descriptor)
+        }
+        return nil
+    }
 }

@@ -33,6 +33,15 @@ struct SSHDSession: ParsableCommand {
         shouldDisplay: false
     )
 
+    @Flag(help: "A guest's session (sshd's guest user, no key): nothing kept, counted against the guest limits.")
+    var guest = false
+
+    @Option(name: .customLong("max-guests"), help: ArgumentHelp("With --guest: guest sessions on this host at once.", valueName: "n"))
+    var maxGuests = 16
+
+    @Option(name: .customLong("guests-per-address"), help: ArgumentHelp("With --guest: guest sessions one address may hold at once.", valueName: "n"))
+    var guestsPerAddress = 2
+
     @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("Options passed on to storefront run (--data-dir, --payments, …).", valueName: "run options"))
     var runArguments: [String] = []
 
@@ -46,14 +55,21 @@ struct SSHDSession: ParsableCommand {
             complain("needs an interactive terminal: use ssh -t")
             throw ExitCode(1)
         }
-        guard let path = environment["SSH_USER_AUTH"], let info = try? String(contentsOfFile: path, encoding: .utf8),
-              let fingerprint = OpenSSHFront.verifiedKeyFingerprint(authInfo: info)
-        else {
-            complain("sshd named no verified key (set ExposeAuthInfo yes: storefront sshd-config prints the setup)")
-            throw ExitCode(1)
-        }
         var sessionEnvironment = environment
-        sessionEnvironment[SessionCommand.fingerprintVariable] = fingerprint
+        if guest {
+            try takeGuestSlot(environment: environment)
+            sessionEnvironment[SessionCommand.guestVariable] = SessionCommand.newGuestID()
+            sessionEnvironment[SessionCommand.fingerprintVariable] = nil
+        } else {
+            guard let path = environment["SSH_USER_AUTH"], let info = try? String(contentsOfFile: path, encoding: .utf8),
+                  let fingerprint = OpenSSHFront.verifiedKeyFingerprint(authInfo: info)
+            else {
+                complain("sshd named no verified key (set ExposeAuthInfo yes: storefront sshd-config prints the setup)")
+                throw ExitCode(1)
+            }
+            sessionEnvironment[SessionCommand.fingerprintVariable] = fingerprint
+            sessionEnvironment[SessionCommand.guestVariable] = nil
+        }
         sessionEnvironment["SSH_ORIGINAL_COMMAND"] = nil
         // C.UTF-8 exists on every glibc host; a client's own locale may not.
         sessionEnvironment["LANG"] = "C.UTF-8"
@@ -68,6 +84,25 @@ struct SSHDSession: ParsableCommand {
     }
 }
 
+extension SSHDSession {
+    /// Takes this guest's slots in the data directory's `guest-slots`, held by the shop this process becomes; refuses
+    /// past the limits with the words `serve` uses, exit 1.
+    private func takeGuestSlot(environment: [String: String]) throws {
+        let dataDirectory = runArguments.firstIndex(of: "--data-dir").flatMap { runArguments.indices.contains($0 + 1) ? runArguments[$0 + 1] : nil }
+            ?? environment["STOREFRONT_DATA_DIR"] ?? Configuration.defaultDataDirectory(environment: environment).string
+        let directory = dataDirectory + "/guest-slots"
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        // SSH_CONNECTION is "client-address client-port server-address server-port", set by sshd.
+        let address = environment["SSH_CONNECTION"]?.split(separator: " ").first.map(String.init) ?? "unknown"
+        switch GuestSlots(directory: directory, maxGuests: maxGuests, guestsPerAddress: guestsPerAddress).take(from: address) {
+        case .success: return
+        case .failure(let refusal):
+            complain("\(refusal)")
+            throw ExitCode(1)
+        }
+    }
+}
+
 /// `storefront sshd-config --user NAME`: the sshd_config block that puts the shop behind the system's OpenSSH.
 struct SSHDConfig: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -79,6 +114,15 @@ struct SSHDConfig: ParsableCommand {
     @Option(help: ArgumentHelp("The system user shoppers connect as (ssh shop@HOST).", valueName: "name"))
     var user = "shop"
 
+    @Option(name: .customLong("guest-user"), help: ArgumentHelp("Also a block for this system user (same UID as --user, empty password): no key, no prompt, a guest's session. docs/openssh.md.", valueName: "name"))
+    var guestUser: String?
+
+    @Option(name: .customLong("max-guests"), help: ArgumentHelp("With --guest-user: guest sessions on this host at once (default 16).", valueName: "n"))
+    var maxGuests = 16
+
+    @Option(name: .customLong("guests-per-address"), help: ArgumentHelp("With --guest-user: guest sessions one address may hold (default 2).", valueName: "n"))
+    var guestsPerAddress = 2
+
     @Option(help: ArgumentHelp("The storefront binary sshd runs: root-owned, in a directory only root can write. Default: this one.", valueName: "path"))
     var binary: String?
 
@@ -86,8 +130,13 @@ struct SSHDConfig: ParsableCommand {
     var runArguments: [String] = []
 
     func validate() throws {
-        guard user.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }), !user.isEmpty else {
-            throw ValidationError("--user must be a system user name (letters, digits, - _ .), got \"\(user)\"")
+        for (flag, name) in [("--user", user), ("--guest-user", guestUser ?? "guest")]
+        where name.isEmpty || !name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }) {
+            throw ValidationError("\(flag) must be a system user name (letters, digits, - _ .), got \"\(name)\"")
+        }
+        if guestUser == user { throw ValidationError("--guest-user must be another user than --user: the guest logs in with no key") }
+        guard (1...10_000).contains(maxGuests), (1...1_000).contains(guestsPerAddress) else {
+            throw ValidationError("--max-guests must be 1 to 10000 and --guests-per-address 1 to 1000")
         }
         if let binary, !binary.hasPrefix("/") { throw ValidationError("--binary must be an absolute path: sshd runs it by its full name") }
         for argument in runArguments where argument.contains(where: { $0.isWhitespace || "\"'\\$`;&|<>".contains($0) }) {
@@ -100,5 +149,9 @@ struct SSHDConfig: ParsableCommand {
         print(OpenSSHFront.configSnippet(
             user: user, keysCommand: "\(executable) sshd-keys", sessionCommand: ([executable, "sshd-session"] + runArguments).joined(separator: " ")
         ), terminator: "")
+        if let guestUser {
+            let limits = ["--guest", "--max-guests", String(maxGuests), "--guests-per-address", String(guestsPerAddress)]
+            print(OpenSSHFront.guestConfigSnippet(user: guestUser, sessionCommand: ([executable, "sshd-session"] + limits + runArguments).joined(separator: " ")), terminator: "")
+        }
     }
 }

@@ -125,6 +125,40 @@ struct OpenSSHFrontTests {
         #expect(!agent.stdout.contains("/"), "no agent socket, and no command to print it")
     }
 
+    /// sshd-session as sshd's guest user runs it (ForceCommand, SSH_CONNECTION set): the guest's shop, held to the guest
+    /// limits on this host by lock files that go with each session's process.
+    @Test func guestSessionsKeepNothingAndAreHeldToTheirLimits() throws {
+        let data = TemporaryDirectory.make().path
+        func guest(from address: String, _ limits: [String]) -> String {
+            "env -u SSH_USER_AUTH SSH_CONNECTION='\(address) 50000 127.0.0.1 22' \(BuiltProduct.storefront) sshd-session --guest \(limits.joined(separator: " ")) --data-dir \(data); echo EXIT=$?"
+        }
+        let limits = ["--max-guests", "2", "--guests-per-address", "1"]
+        let first = try TmuxTerminal()
+        try first.type(guest(from: "10.9.8.7", limits))
+        #expect(try first.waitForShop(timeout: .seconds(30)).contains("Guest: nothing is kept after you leave"))
+
+        let sameAddress = try TmuxTerminal()
+        try sameAddress.type(guest(from: "10.9.8.7", limits))
+        #expect(try sameAddress.waitFor("EXIT=1").contains("your address has 1 guest session open already"))
+
+        let second = try TmuxTerminal()
+        try second.type(guest(from: "10.9.8.8", limits))
+        try second.waitForShop(timeout: .seconds(30))
+        let third = try TmuxTerminal()
+        try third.type(guest(from: "10.9.8.9", limits))
+        #expect(try third.waitFor("EXIT=1").contains("the shop has room for no more guests (2)"))
+
+        // A guest who leaves frees the slot: the lock went with the shop's process.
+        try first.press("q")
+        try first.waitFor("EXIT=0")
+        let later = try TmuxTerminal()
+        try later.type(guest(from: "10.9.8.9", limits))
+        try later.waitForShop(timeout: .seconds(30))
+        try later.press("q")
+        try second.press("q")
+        try later.waitFor("EXIT=0")
+    }
+
     @Test func sshdRefusesAnythingThatIsNotAKeyBeforeTheShop() throws {
         let listed = try Subprocess.run(BuiltProduct.storefront, ["sshd-keys", "ssh-ed25519", "not base64 at all"])
         #expect(listed.status == 0 && listed.stdout.isEmpty, "nothing printed: sshd refuses the key")

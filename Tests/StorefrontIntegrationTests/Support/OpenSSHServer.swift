@@ -32,7 +32,9 @@ final class OpenSSHServer {
         // sshd run by root wants its privilege separation directory; run by anyone else it needs none.
         if getuid() == 0 { try? FileManager.default.createDirectory(atPath: "/run/sshd", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755]) }
         port = try Self.freePort()
-        let snippet = try Subprocess.run(binary, ["sshd-config", "--user", user, "--", "--data-dir", directory.appendingPathComponent("data").path])
+        // The guests' block too: sshd checks it, though no test logs in as a guest through it (that needs an account
+        // with an empty password on the host).
+        let snippet = try Subprocess.run(binary, ["sshd-config", "--user", user, "--guest-user", "storefront-guest-test", "--", "--data-dir", directory.appendingPathComponent("data").path])
         try #require(snippet.status == 0, "sshd-config failed: \(snippet.stderr)")
         let config = """
             Port \(port)
