@@ -6,9 +6,10 @@ import Testing
 /// that key's account, with OpenSSH's, PuTTY's and Dropbear's clients; nothing but the shop runs.
 @Suite("The shop behind OpenSSH", .serialized)
 struct OpenSSHFrontTests {
-    /// Connects from a shell in `terminal` with `command` and waits for the first frame; sshd's log on failure.
+    /// Connects from a shell in `terminal` with `command` and waits for the first frame; sshd's log on failure. Once
+    /// the client exits, the shell prints `TTY=restored` if the terminal's modes are what they were before it.
     func open(_ terminal: TmuxTerminal, _ command: String, _ server: OpenSSHServer, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        try terminal.type(command + "; echo EXIT=$?")
+        try terminal.type("S=$(stty -g); " + command + "; echo EXIT=$?; [ \"$(stty -g)\" = \"$S\" ] && echo TTY=restored")
         do {
             try terminal.waitForShop(timeout: .seconds(30), sourceLocation: sourceLocation)
         } catch {
@@ -24,6 +25,7 @@ struct OpenSSHFrontTests {
         let number = try #require(thanks.firstMatch(of: /Order (SF-\d{6}) is paid/)?.1)
         try terminal.press("q")
         try terminal.waitFor("EXIT=0")
+        try terminal.waitFor("TTY=restored")
         return String(number)
     }
 

@@ -180,7 +180,7 @@ struct ServeAdmissionTests {
         #expect(!server.log.contains("not RSA"), "the key was never asked for: \(server.log)")
     }
 
-    /// PuTTY's plink (Debian's putty-tools) with an Ed25519 key made by puttygen: in, as that key, and out with q.
+    /// PuTTY's plink (Debian's putty-tools) with an Ed25519 key made by puttygen: in, as that key, a purchase, and out with q.
     @Test func puttysPlinkShopsWithAnEd25519Key() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/plink"), FileManager.default.isExecutableFile(atPath: "/usr/bin/puttygen") else {
             Issue.record("PuTTY's plink and puttygen are missing: install Debian's package putty-tools")
@@ -200,6 +200,8 @@ struct ServeAdmissionTests {
         try server.waitForLog(Regex<Substring>(verbatim: "authenticated \(fingerprint) from 127.0.0.1"))
         try terminal.press("a")
         try terminal.waitFor("cart: 1 item")
+        try terminal.press("c", "Enter", "p", "Enter")
+        try terminal.waitFor("Thank you")
         try terminal.press("q")
         try terminal.waitForSSHExit()
         #expect(try terminal.screen().contains("EXIT=0"))
