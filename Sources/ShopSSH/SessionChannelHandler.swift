@@ -167,6 +167,8 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
             self.context.log("session \(sessionNumber): TERM \(clientChosen(terminal.term)) is not in this host's terminfo; using \(term.term)")
         }
         reply(true, wanted: wantReply, context: context)
+        // On stderr, before the shop takes the screen: it is on the terminal again when the shop gives it back.
+        if isGuest { writeError(self.context.command.guestWelcome, to: context.channel) }
         relayOutput(of: process, to: context.channel)
         reapInBackground(process, loop: context.eventLoop)
         scheduleIdleCheck(after: TimeAmount(self.context.admission.limits.idleTimeout), loop: context.eventLoop)

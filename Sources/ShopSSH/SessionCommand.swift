@@ -12,11 +12,14 @@ public struct SessionCommand: Sendable {
     /// What keys in `adminKeys` get instead of the shop: the merchant console.
     public var adminArguments: [String]
     public var adminKeys: AdminKeys
+    /// Where the operator's OpenSSH front is (`ssh shop@shop.example`), for guests told how to get an account.
+    public var openSSHFront: String?
 
     public init(
         executable: String, arguments: [String], environment: [String: String], largestTerminal: TerminalSize,
-        adminArguments: [String] = [], adminKeys: AdminKeys = AdminKeys()
+        adminArguments: [String] = [], adminKeys: AdminKeys = AdminKeys(), openSSHFront: String? = nil
     ) {
+        self.openSSHFront = openSSHFront
         self.executable = executable
         self.arguments = arguments
         self.environment = environment
@@ -47,6 +50,17 @@ public struct SessionCommand: Sendable {
     /// A guest's one-time id: 16 hex digits, new for each session.
     public static func newGuestID() -> String {
         (0..<2).map { _ in String(UInt32.random(in: .min ... .max), radix: 16).leftPadded(to: 8) }.joined()
+    }
+
+    /// What a guest reads on their terminal as the session starts, and again once the shop's screen is gone: why they
+    /// are a guest and how to get an account.
+    public var guestWelcome: String {
+        var lines = [
+            "storefront: you are shopping as a guest, and nothing is kept after you leave.",
+            "storefront: for an account of your own, connect with an Ed25519 or ECDSA key (ssh-keygen -t ed25519); this server cannot use RSA keys.",
+        ]
+        if let openSSHFront { lines.append("storefront: RSA keys and every other client work through OpenSSH: \(openSSHFront)") }
+        return lines.joined(separator: "\r\n")
     }
 
     /// Whether `text` is a guest id `newGuestID` makes.

@@ -42,6 +42,9 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("max-guests"), help: ArgumentHelp("Guest sessions (no key: ssh guest@HOST) open at once, beside --max-sessions for key holders; 0 takes no guests.", valueName: "n"))
     var maxGuests = 16
 
+    @Option(name: .customLong("openssh-front"), help: ArgumentHelp("How shoppers reach the shop through the system's OpenSSH (such as \"ssh shop@shop.example\"), told to guests: the way in for RSA keys (docs/openssh.md).", valueName: "command"))
+    var openSSHFront: String?
+
     @Option(name: .customLong("guests-per-address"), help: ArgumentHelp("Guest sessions one address may hold at once.", valueName: "n"))
     var guestsPerAddress = 2
 
@@ -67,6 +70,9 @@ struct Serve: AsyncParsableCommand {
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, not \(port)") }
         guard (1...10_000).contains(maxSessions) else { throw ValidationError("--max-sessions must be between 1 and 10000, not \(maxSessions)") }
+        if let openSSHFront, openSSHFront.count > 200 || openSSHFront.unicodeScalars.contains(where: \.isUnsafeForTerminal) {
+            throw ValidationError("--openssh-front must be one line of printable text, at most 200 characters")
+        }
         guard (0...10_000).contains(maxGuests) else { throw ValidationError("--max-guests must be between 0 and 10000, not \(maxGuests)") }
         guard (1...1_000).contains(guestsPerAddress) else { throw ValidationError("--guests-per-address must be between 1 and 1000, not \(guestsPerAddress)") }
         guard connectionsPerMinute >= 1 else { throw ValidationError("--connections-per-minute must be at least 1") }
@@ -141,7 +147,7 @@ struct Serve: AsyncParsableCommand {
         let command = SessionCommand(
             executable: thisExecutable(), arguments: ["run"] + arguments + latency, environment: sessionEnvironment,
             largestTerminal: TerminalSize(columns: Size.maximum.columns, rows: Size.maximum.rows),
-            adminArguments: ["admin"] + arguments, adminKeys: admins
+            adminArguments: ["admin"] + arguments, adminKeys: admins, openSSHFront: openSSHFront
         )
 
         raiseOpenFileLimit()

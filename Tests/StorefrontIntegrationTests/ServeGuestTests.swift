@@ -37,8 +37,8 @@ struct ServeGuestTests {
         try server.leave(again)
     }
 
-    @Test func anRSAOnlyClientGetsInAsAGuestAtThePasswordPrompt() throws {
-        let server = try ServeProcess()
+    @Test func anRSAOnlyClientGetsInAsAGuestAtThePasswordPromptAndIsToldTheWaysToAnAccount() throws {
+        let server = try ServeProcess(arguments: ["--openssh-front", "ssh shop@shop.example"])
         let key = server.directory.appendingPathComponent("rsa").path
         let made = try Subprocess.run("/usr/bin/ssh-keygen", ["-q", "-t", "rsa", "-b", "3072", "-N", "", "-f", key])
         try #require(made.status == 0, "ssh-keygen failed: \(made.stderr)")
@@ -53,6 +53,10 @@ struct ServeGuestTests {
         try server.waitForLog(#/session 1 open: guest ssh-guest:/#)
         #expect(!server.log.contains("whatever"), "a password is never logged")
         try server.leave(terminal)
+        // Written before the shop took the screen, so there again once it gives the screen back.
+        let after = try terminal.screen()
+        #expect(after.contains("this server cannot use RSA keys"), "\(after)")
+        #expect(after.contains("RSA keys and every other client work through OpenSSH: ssh shop@shop.example"), "\(after)")
     }
 
     @Test func guestsOverTheirCapAreToldWhyAndKeyHoldersStillGetIn() throws {
