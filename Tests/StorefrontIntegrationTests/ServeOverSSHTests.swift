@@ -166,7 +166,7 @@ struct ServeOverSSHTests {
 
         let noKey = try Subprocess.run("/usr/bin/ssh", server.sshArguments(key: "/dev/null", allocateTerminal: false) + ["-o", "PubkeyAuthentication=no"])
         #expect(noKey.status == 255)
-        #expect(noKey.stderr.contains("Permission denied (publickey)"), "only keys are offered: \(noKey.stderr)")
+        #expect(noKey.stderr.contains("Permission denied (password,publickey)"), "a key, or a password for a guest (none in batch mode): \(noKey.stderr)")
         #expect(!server.log.contains("session 1 open"))
     }
 
