@@ -59,17 +59,9 @@ public enum OpenSSHFront {
             AuthorizedKeysCommand \(keysCommand) %t %k
             AuthorizedKeysCommandUser \(user)
             ExposeAuthInfo yes
-            ForceCommand \(sessionCommand)
-            PermitTTY yes
-            DisableForwarding yes
-            AllowAgentForwarding no
-            AllowTcpForwarding no
-            AllowStreamLocalForwarding no
-            X11Forwarding no
-            PermitTunnel no
-            PermitUserRC no
             PasswordAuthentication no
             KbdInteractiveAuthentication no
+        \(onlyTheShop(sessionCommand))
 
         """
     }
@@ -85,18 +77,20 @@ public enum OpenSSHFront {
             PermitEmptyPasswords yes
             PubkeyAuthentication no
             KbdInteractiveAuthentication no
-            ForceCommand \(sessionCommand)
-            PermitTTY yes
-            DisableForwarding yes
-            AllowAgentForwarding no
-            AllowTcpForwarding no
-            AllowStreamLocalForwarding no
-            X11Forwarding no
-            PermitTunnel no
-            PermitUserRC no
             MaxSessions 1
+        \(onlyTheShop(sessionCommand))
 
         """
+    }
+}
+
+extension OpenSSHFront {
+    /// The lines of a `Match` block that run nothing but the shop, with a terminal and no forwarding of any kind.
+    static func onlyTheShop(_ sessionCommand: String) -> String {
+        [
+            "ForceCommand \(sessionCommand)", "PermitTTY yes", "DisableForwarding yes", "AllowAgentForwarding no", "AllowTcpForwarding no",
+            "AllowStreamLocalForwarding no", "X11Forwarding no", "PermitTunnel no", "PermitUserRC no",
+        ].map { "    " + $0 }.joined(separator: "\n")
     }
 }
 

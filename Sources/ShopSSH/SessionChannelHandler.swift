@@ -135,19 +135,7 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
         var environment = self.context.command.environment
         let term = self.context.terminalTypes.resolve(terminal.term)
         environment["TERM"] = term.term
-        let customer: String
-        let (arguments, isAdmin): ([String], Bool)
-        if isGuest {
-            let guest = SessionCommand.newGuestID()
-            environment[SessionCommand.guestVariable] = guest
-            environment[SessionCommand.fingerprintVariable] = nil
-            (arguments, isAdmin) = (self.context.command.arguments, false)
-            customer = "guest ssh-guest:\(guest)"
-        } else {
-            environment[SessionCommand.fingerprintVariable] = self.context.identity.fingerprint
-            (arguments, isAdmin) = self.context.command.arguments(forKey: self.context.identity.fingerprint)
-            customer = isAdmin ? "merchant console for admin key ssh:\(self.context.identity.fingerprint)" : "customer ssh:\(self.context.identity.fingerprint)"
-        }
+        let (arguments, customer) = self.context.command.launch(guest: isGuest, fingerprint: self.context.identity.fingerprint, environment: &environment)
         let process: PseudoTerminalProcess
         do {
             process = try PseudoTerminalProcess.spawn(

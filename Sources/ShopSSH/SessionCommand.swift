@@ -33,6 +33,21 @@ public struct SessionCommand: Sendable {
         adminKeys.fingerprints.contains(fingerprint) && !adminArguments.isEmpty ? (adminArguments, true) : (arguments, false)
     }
 
+    /// The command line for a session, its customer added to `environment`, and the customer as the log names it: a
+    /// guest gets the shop under a new one-time id, a key the shop (or, for an admin key, the console) as that key.
+    public func launch(guest: Bool, fingerprint: String, environment: inout [String: String]) -> (arguments: [String], customer: String) {
+        if guest {
+            let id = Self.newGuestID()
+            environment[Self.guestVariable] = id
+            environment[Self.fingerprintVariable] = nil
+            return (arguments, "guest ssh-guest:\(id)")
+        }
+        environment[Self.fingerprintVariable] = fingerprint
+        environment[Self.guestVariable] = nil
+        let (chosen, isAdmin) = arguments(forKey: fingerprint)
+        return (chosen, isAdmin ? "merchant console for admin key ssh:\(fingerprint)" : "customer ssh:\(fingerprint)")
+    }
+
     /// `requested` within `largestTerminal`; a side of 0 (a client without a terminal) becomes 80x24's.
     public func bounded(_ requested: TerminalSize) -> TerminalSize {
         TerminalSize(

@@ -55,7 +55,7 @@ struct StripeWebhookTests {
         }
 
         /// The next reply the desk makes; fails the test if none comes within `limit` (a safety net, not a wait).
-        func nextReply(within limit: Duration = .seconds(30)) async throws -> ProviderEventDesk.Reply {
+        func nextReply(within limit: Duration = .seconds(120)) async throws -> ProviderEventDesk.Reply {
             try await withThrowingTaskGroup(of: ProviderEventDesk.Reply?.self) { group in
                 group.addTask { [replies] in
                     for await reply in replies { return reply }

@@ -3,12 +3,15 @@ import StorefrontTesting
 import Testing
 
 /// The system's OpenSSH server (Debian's openssh-server) on a free loopback port, set up with the block
-/// `storefront sshd-config` prints for the current user, with its own host key and the shop's data directory. Its log
+/// `storefront sshd-config` prints for the current user, with its own host key and the shop's data directory; the
+/// tests run as root (CI does), since sshd insists on a root-owned `AuthorizedKeysCommand`. Its log
 /// arrives on a pipe (`-D -e`); waiting for a line is `poll(2)` with a deadline. Stopped when released.
 final class OpenSSHServer {
     static let sshd = "/usr/sbin/sshd"
 
     let directory: URL
+    /// The root-owned directory the binary sshd runs was copied to.
+    private let binaryDirectory: String
     let port: Int
     let user: String
     private let pid: pid_t
@@ -23,7 +26,24 @@ final class OpenSSHServer {
             Issue.record("OpenSSH's server is missing: install Debian's package openssh-server", sourceLocation: sourceLocation)
             throw TmuxError(message: "no sshd")
         }
-        let binary = try BuiltProduct.requireStorefront()
+        // sshd runs an AuthorizedKeysCommand only from a path root owns at every step, none writable by others (so
+        // never from under /tmp): the binary is copied to a directory of its own under /run, which takes root.
+        guard getuid() == 0 else {
+            Issue.record("the OpenSSH front's tests need root: sshd runs an AuthorizedKeysCommand only from a root-owned path", sourceLocation: sourceLocation)
+            throw TmuxError(message: "not root")
+        }
+        let safe = "/run/storefront-sshd-test-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: safe, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
+        binaryDirectory = safe
+        let binary = safe + "/storefront"
+        // cp, not an open descriptor of this process: a child another test forks meanwhile would inherit one, and the
+        // copy could not be run while it is open for writing ("Text file busy").
+        let copied = try Subprocess.run("/bin/cp", [try BuiltProduct.requireStorefront(), binary])
+        guard copied.status == 0 else {
+            try? FileManager.default.removeItem(atPath: safe)
+            Issue.record("cannot copy the binary to \(safe): \(copied.stderr)", sourceLocation: sourceLocation)
+            throw TmuxError(message: "cannot copy the binary")
+        }
         directory = TemporaryDirectory.make()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         user = String(cString: getpwuid(getuid()).pointee.pw_name)
@@ -34,7 +54,9 @@ final class OpenSSHServer {
         port = try Self.freePort()
         // The guests' block too: sshd checks it, though no test logs in as a guest through it (that needs an account
         // with an empty password on the host).
-        let snippet = try Subprocess.run(binary, ["sshd-config", "--user", user, "--guest-user", "storefront-guest-test", "--", "--data-dir", directory.appendingPathComponent("data").path])
+        let snippet = try Subprocess.run(binary, [
+            "sshd-config", "--user", user, "--binary", binary, "--guest-user", "storefront-guest-test", "--", "--data-dir", directory.appendingPathComponent("data").path,
+        ])
         try #require(snippet.status == 0, "sshd-config failed: \(snippet.stderr)")
         let config = """
             Port \(port)
@@ -80,6 +102,7 @@ final class OpenSSHServer {
         waitpid(pid, &status, 0)
         close(logReader)
         try? FileManager.default.removeItem(at: directory)
+        try? FileManager.default.removeItem(atPath: binaryDirectory)
     }
 
     /// A port nobody listens on now: bound to 0 and released.
@@ -123,20 +146,7 @@ final class OpenSSHServer {
     /// Reads the log until `pattern` matches a line, or the deadline passes.
     @discardableResult
     func waitForLog<Output>(_ pattern: Regex<Output>, timeout: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation) throws -> Regex<Output>.Match {
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: timeout)
-        while true {
-            if let match = log.split(separator: "\n").lazy.compactMap({ try? pattern.firstMatch(in: String($0)) }).first { return match }
-            let remaining = deadline - clock.now
-            guard remaining > .zero else { break }
-            var descriptor = pollfd(fd: logReader, events: Int16(POLLIN), revents: 0)
-            let milliseconds = Int32(remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000)
-            guard poll(&descriptor, 1, max(1, milliseconds)) > 0 else { continue }
-            var buffer = [UInt8](repeating: 0, count: 65_536)
-            let count = read(logReader, &buffer, buffer.count)
-            if count <= 0 { break }
-            log += String(decoding: buffer.prefix(count), as: UTF8.self)
-        }
+        if let match = readLog(&log, from: logReader, until: pattern, timeout: timeout) { return match }
         Issue.record("sshd never logged \(pattern); its log was:\n\(log)", sourceLocation: sourceLocation)
         throw TmuxError(message: "timed out waiting for sshd")
     }

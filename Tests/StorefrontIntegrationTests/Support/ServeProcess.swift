@@ -61,23 +61,7 @@ final class ServeProcess {
     /// Reads the log until `pattern` matches a line after `after` characters, or the deadline passes.
     @discardableResult
     func waitForLog<Output>(_ pattern: Regex<Output>, after offset: Int = 0, timeout: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation) throws -> Regex<Output>.Match {
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: timeout)
-        while true {
-            let unread = log.dropFirst(offset)
-            if let match = unread.split(separator: "\n").lazy.compactMap({ try? pattern.firstMatch(in: String($0)) }).first {
-                return match
-            }
-            let remaining = deadline - clock.now
-            guard remaining > .zero else { break }
-            var descriptor = pollfd(fd: logReader, events: Int16(POLLIN), revents: 0)
-            let milliseconds = Int32(remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000)
-            guard poll(&descriptor, 1, max(1, milliseconds)) > 0 else { continue }
-            var buffer = [UInt8](repeating: 0, count: 65_536)
-            let count = read(logReader, &buffer, buffer.count)
-            if count <= 0 { break }
-            log += String(decoding: buffer.prefix(count), as: UTF8.self)
-        }
+        if let match = readLog(&log, from: logReader, until: pattern, after: offset, timeout: timeout) { return match }
         Issue.record("the server never logged \(pattern); its log was:\n\(log)", sourceLocation: sourceLocation)
         throw TmuxError(message: "timed out waiting for the server")
     }
@@ -247,5 +231,26 @@ extension TmuxTerminal {
     @discardableResult
     func waitForSSHExit(sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
         try waitUntil(timeout: .seconds(30), sourceLocation: sourceLocation, "ssh to exit") { $0.contains(/EXIT=\d/) }
+    }
+}
+
+/// Reads a server's log from the pipe `reader` into `log` until `pattern` matches a line after `offset` characters;
+/// nil once `timeout` passes or the pipe closes. Waiting is `poll(2)` on the pipe, never a fixed sleep.
+func readLog<Output>(_ log: inout String, from reader: Int32, until pattern: Regex<Output>, after offset: Int = 0, timeout: Duration) -> Regex<Output>.Match? {
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: timeout)
+    while true {
+        if let match = log.dropFirst(offset).split(separator: "\n").lazy.compactMap({ try? pattern.firstMatch(in: String($0)) }).first {
+            return match
+        }
+        let remaining = deadline - clock.now
+        guard remaining > .zero else { return nil }
+        var descriptor = pollfd(fd: reader, events: Int16(POLLIN), revents: 0)
+        let milliseconds = Int32(remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000)
+        guard poll(&descriptor, 1, max(1, milliseconds)) > 0 else { continue }
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        let count = read(reader, &buffer, buffer.count)
+        if count <= 0 { return nil }
+        log += String(decoding: buffer.prefix(count), as: UTF8.self)
     }
 }
