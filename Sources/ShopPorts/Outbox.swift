@@ -90,6 +90,8 @@ public protocol MailOutbox: Sendable {
     func entries(limit: Int) async throws -> [OutboxEntry]
     /// The messages of one order, oldest first.
     func entries(orderNumber: String) async throws -> [OutboxEntry]
+    /// Message `id` (`MSG-000001`), or nil.
+    func entry(id: String) async throws -> OutboxEntry?
 }
 
 /// An `outbox` row as both databases keep it.

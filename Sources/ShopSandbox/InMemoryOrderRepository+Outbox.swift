@@ -41,4 +41,6 @@ extension InMemoryOrderRepository: MailOutbox {
     public func entries(limit: Int) -> [OutboxEntry] { Array(outbox.withLock { $0.reversed() }.prefix(limit)) }
 
     public func entries(orderNumber: String) -> [OutboxEntry] { outbox.withLock { $0.filter { $0.orderNumber == orderNumber } } }
+
+    public func entry(id: String) -> OutboxEntry? { outbox.withLock { $0.first { $0.id == id } } }
 }

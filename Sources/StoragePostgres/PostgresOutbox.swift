@@ -52,6 +52,10 @@ public final class PostgresOutbox: MailOutbox {
         try await entries("SELECT \(unescaped: StoredOutboxRow.columns) FROM outbox WHERE order_number = \(orderNumber) ORDER BY sequence")
     }
 
+    public func entry(id: String) async throws -> OutboxEntry? {
+        try await entries("SELECT \(unescaped: StoredOutboxRow.columns) FROM outbox WHERE id = \(id)").first
+    }
+
     /// The rows `query` selects, its columns `StoredOutboxRow.columns`.
     private func entries(_ query: PostgresQuery) async throws -> [OutboxEntry] {
         try await database.read { connection in

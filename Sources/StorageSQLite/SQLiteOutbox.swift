@@ -61,6 +61,12 @@ public final class SQLiteOutbox: MailOutbox {
             try StoredOutboxRow.fetchAll(db, sql: "SELECT \(StoredOutboxRow.columns) FROM outbox WHERE order_number = ? ORDER BY sequence", arguments: [orderNumber]).map(\.entry)
         }
     }
+
+    public func entry(id: String) async throws -> OutboxEntry? {
+        try await database.read { db in
+            try StoredOutboxRow.fetchOne(db, sql: "SELECT \(StoredOutboxRow.columns) FROM outbox WHERE id = ?", arguments: [id])?.entry
+        }
+    }
 }
 
 extension StoredOutboxRow: FetchableRecord {

@@ -122,7 +122,7 @@ struct OutboxCommand: AsyncParsableCommand {
 
         func run() async throws {
             let (storage, sender) = try await mail.open(environment: ProcessInfo.processInfo.environment)
-            guard let entry = try await storage.outbox.entries(limit: 100_000).first(where: { $0.id == id }),
+            guard let entry = try await storage.outbox.entry(id: id),
                   let order = try await storage.orders.order(number: entry.orderNumber)
             else {
                 complain("There is no message \(id).")

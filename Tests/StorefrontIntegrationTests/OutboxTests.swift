@@ -43,6 +43,8 @@ struct OutboxTests {
         #expect(Set(entries.map(\.messageID)).count == 3)
         #expect(try await outbox.entries(orderNumber: declined.number).isEmpty)
         #expect(try await outbox.due(at: placedAt, limit: 10).count == 3)
+        #expect(try await outbox.entry(id: entries[1].id) == entries[1], "one message by its id")
+        #expect(try await outbox.entry(id: "MSG-999999") == nil)
     }
 
     /// A transport that fails until told otherwise, counting what it was handed.
