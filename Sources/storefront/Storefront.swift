@@ -245,7 +245,7 @@ enum ShopComposition {
     }
 
     /// What a guest over SSH is told when the shop opens.
-    static let sshGuestNotice = "Guest: nothing is kept after you leave. An SSH key gets you an account (ssh-keygen -t ed25519)."
+    static let sshGuestNotice = "Guest: nothing is kept after you leave. Use an SSH key for an account."
 
     /// Who is shopping: the SSH key `serve` verified, a guest `serve` let in without one, a stored Sandbox ID sign-in
     /// that still holds, or the local guest.

@@ -105,6 +105,10 @@ struct MailDeliveryTests {
         #expect(down.status == 75 && down.stderr.contains("MSG-000001 not sent, tried again later"), "\(down.stderr)")
         let listed = try Subprocess.run(binary, ["outbox", "list", "--json", "--data-dir", data])
         #expect(listed.stdout.contains("\"state\" : \"pending\"") && listed.stdout.contains("\"attempts\" : 1"), "\(listed.stdout)")
+        let shown = try Subprocess.run(binary, ["outbox", "show", "MSG-000001", "--data-dir", data])
+        #expect(shown.status == 0 && shown.stdout.contains("Subject: Your receipt for order SF-000001") && shown.stdout.contains("Order SF-000001"), "\(shown.stdout)")
+        let unknown = try Subprocess.run(binary, ["outbox", "show", "MSG-000009", "--data-dir", data])
+        #expect(unknown.status == 65 && unknown.stderr.contains("There is no message MSG-000009."), "\(unknown.stderr)")
 
         sink = try Sink(directory: root + "/sink", port: port)
         #expect(try worker(binary, data, command).status == 0)
