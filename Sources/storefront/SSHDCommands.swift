@@ -88,8 +88,10 @@ extension SSHDSession {
     /// Takes this guest's slots in the data directory's `guest-slots`, held by the shop this process becomes; refuses
     /// past the limits with the words `serve` uses, exit 1.
     private func takeGuestSlot(environment: [String: String]) throws {
-        let dataDirectory = runArguments.firstIndex(of: "--data-dir").flatMap { runArguments.indices.contains($0 + 1) ? runArguments[$0 + 1] : nil }
-            ?? environment["STOREFRONT_DATA_DIR"] ?? Configuration.defaultDataDirectory(environment: environment).string
+        // The data directory `run` will use: `--data-dir DIR` or `--data-dir=DIR` among its options, else its default.
+        let named = runArguments.firstIndex(of: "--data-dir").flatMap { runArguments.indices.contains($0 + 1) ? runArguments[$0 + 1] : nil }
+            ?? runArguments.last { $0.hasPrefix("--data-dir=") }.map { String($0.dropFirst("--data-dir=".count)) }
+        let dataDirectory = named ?? environment["STOREFRONT_DATA_DIR"] ?? Configuration.defaultDataDirectory(environment: environment).string
         let directory = dataDirectory + "/guest-slots"
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         // SSH_CONNECTION is "client-address client-port server-address server-port", set by sshd.

@@ -131,8 +131,10 @@ struct OpenSSHFrontTests {
     /// limits on this host by lock files that go with each session's process.
     @Test func guestSessionsKeepNothingAndAreHeldToTheirLimits() throws {
         let data = TemporaryDirectory.make().path
+        // Both spellings of the data directory name the same slots.
         func guest(from address: String, _ limits: [String]) -> String {
-            "env -u SSH_USER_AUTH SSH_CONNECTION='\(address) 50000 127.0.0.1 22' \(BuiltProduct.storefront) sshd-session --guest \(limits.joined(separator: " ")) --data-dir \(data); echo EXIT=$?"
+            let dataOption = address.hasSuffix("7") ? "--data-dir \(data)" : "--data-dir=\(data)"
+            return "env -u SSH_USER_AUTH SSH_CONNECTION='\(address) 50000 127.0.0.1 22' \(BuiltProduct.storefront) sshd-session --guest \(limits.joined(separator: " ")) \(dataOption); echo EXIT=$?"
         }
         let limits = ["--max-guests", "2", "--guests-per-address", "1"]
         let first = try TmuxTerminal()
