@@ -56,6 +56,12 @@ public struct SessionCommand: Sendable {
         )
     }
 
+    /// Sets the session's locale to C.UTF-8, which exists on every glibc host; a client's own may not.
+    public static func setLocale(_ environment: inout [String: String]) {
+        environment["LANG"] = "C.UTF-8"
+        environment["LC_ALL"] = "C.UTF-8"
+    }
+
     /// The environment variable that carries the customer's key fingerprint to the session process.
     public static let fingerprintVariable = "STOREFRONT_SSH_KEY_FINGERPRINT"
 

@@ -71,9 +71,7 @@ struct SSHDSession: ParsableCommand {
             sessionEnvironment[SessionCommand.guestVariable] = nil
         }
         sessionEnvironment["SSH_ORIGINAL_COMMAND"] = nil
-        // C.UTF-8 exists on every glibc host; a client's own locale may not.
-        sessionEnvironment["LANG"] = "C.UTF-8"
-        sessionEnvironment["LC_ALL"] = "C.UTF-8"
+        SessionCommand.setLocale(&sessionEnvironment)
         let executable = thisExecutable()
         let arguments = [executable, "run"] + runArguments
         let argv = arguments.map { strdup($0) } + [nil]

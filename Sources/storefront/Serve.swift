@@ -140,9 +140,7 @@ struct Serve: AsyncParsableCommand {
         // A session's terminal is the client's, described by its pty request, never the server's.
         // The server sends the shoppers' mail itself (one worker, below), so sessions are given no mail command.
         for name in ["TERM", "COLUMNS", "LINES", "TMUX", "TMUX_PANE", "STY", SessionCommand.fingerprintVariable, SessionCommand.guestVariable, "STOREFRONT_MAIL_COMMAND"] { sessionEnvironment[name] = nil }
-        // C.UTF-8 exists on every glibc host; a client's own locale may not.
-        sessionEnvironment["LANG"] = "C.UTF-8"
-        sessionEnvironment["LC_ALL"] = "C.UTF-8"
+        SessionCommand.setLocale(&sessionEnvironment)
         let latency = sandboxLatencyMilliseconds.map { ["--sandbox-latency-ms", String($0)] } ?? []
         let command = SessionCommand(
             executable: thisExecutable(), arguments: ["run"] + arguments + latency, environment: sessionEnvironment,

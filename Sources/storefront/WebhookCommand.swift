@@ -156,7 +156,7 @@ struct WebhooksCommand: AsyncParsableCommand {
     @OptionGroup var settings: WebhookSettings
 
     @Option(help: ArgumentHelp("The address to listen on, HOST:PORT; port 0 picks a free one (printed at start).", valueName: "address"), transform: ListenAddress.init(parsing:))
-    var listen = try! ListenAddress(parsing: "127.0.0.1:8088")
+    var listen = ListenAddress(host: "127.0.0.1", port: 8088)
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
