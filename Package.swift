@@ -9,7 +9,7 @@ let strict: [SwiftSetting] = [
 /// What both test targets build against.
 let testDependencies: [Target.Dependency] = [
                 "ShopModels", "ShopPorts", "StorefrontCore", "StorefrontUI", "StorefrontTesting", "ShopSandbox", "ShopMerchant", "StorageSQLite", "ShopMail",
-                "ShopIdentity", "ShopCredentialFile", "ShopSSH", "ShopWebhookServer", "PseudoTerminal", "TerminalNCurses", "ShopStripe", "StoragePostgres", "ShopQRCode",
+                "ShopIdentity", "ShopCredentialFile", "ShopSSH", "ShopWebhookServer", "ShopWebFront", "PseudoTerminal", "TerminalNCurses", "ShopStripe", "StoragePostgres", "ShopQRCode",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -52,6 +52,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
@@ -107,6 +108,26 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The browser front's vendored files (assets/web/), compiled in with #embed.
+        .target(name: "CWebAssets"),
+        // The shop in a browser: a terminal page whose WebSocket relays a guest session on a pty.
+        .target(
+            name: "ShopWebFront",
+            dependencies: [
+                "CWebAssets", "PseudoTerminal", "ShopSSH",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
         .target(name: "ShopCredentialFile", dependencies: ["ShopPorts", .product(name: "SystemPackage", package: "swift-system")], swiftSettings: strict),
         .target(
             name: "ShopStripe",
@@ -152,7 +173,7 @@ let package = Package(
             name: "storefront",
             dependencies: [
                 "ShopModels", "ShopPorts", "StorefrontCore", "StorefrontUI", "ShopSandbox", "ShopMerchant", "StorageSQLite", "ShopIdentity",
-                "ShopCredentialFile", "ShopMail", "ShopWebhookServer", "TerminalNCurses", "ShopSSH", "PseudoTerminal", "ShopStripe", "StoragePostgres", "ShopQRCode",
+                "ShopCredentialFile", "ShopMail", "ShopWebhookServer", "ShopWebFront", "TerminalNCurses", "ShopSSH", "PseudoTerminal", "ShopStripe", "StoragePostgres", "ShopQRCode",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

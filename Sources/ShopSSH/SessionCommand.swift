@@ -48,6 +48,16 @@ public struct SessionCommand: Sendable {
         return (chosen, isAdmin ? "merchant console for admin key ssh:\(fingerprint)" : "customer ssh:\(fingerprint)")
     }
 
+    /// The command line for a browser visitor, a guest under a new one-time id who may sign in with Sandbox ID
+    /// inside the shop, and the customer as the log names it.
+    public func launchBrowserGuest(environment: inout [String: String]) -> (arguments: [String], customer: String) {
+        let id = Self.newGuestID()
+        environment[Self.browserGuestVariable] = id
+        environment[Self.guestVariable] = nil
+        environment[Self.fingerprintVariable] = nil
+        return (arguments, "browser guest web-guest:\(id)")
+    }
+
     /// `requested` within `largestTerminal`; a side of 0 (a client without a terminal) becomes 80x24's.
     public func bounded(_ requested: TerminalSize) -> TerminalSize {
         TerminalSize(
@@ -67,6 +77,9 @@ public struct SessionCommand: Sendable {
 
     /// The environment variable that marks a session as a guest's (no key), with the guest's one-time id.
     public static let guestVariable = "STOREFRONT_SSH_GUEST"
+
+    /// The environment variable that marks a session as a browser visitor's, with the visitor's one-time id.
+    public static let browserGuestVariable = "STOREFRONT_WEB_GUEST"
 
     /// A guest's one-time id: 16 hex digits, new for each session.
     public static func newGuestID() -> String {

@@ -84,10 +84,10 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let configuration = try shop.configuration(environment: environment)
-        let dataDirectory = absolute(configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment))
+        let dataDirectory = SessionLaunch.absolute(configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment))
         let admins: AdminKeys
         do {
-            admins = try adminKeys.map { try AdminKeys.load(absolute(FilePath($0)).string) } ?? AdminKeys()
+            admins = try adminKeys.map { try AdminKeys.load(SessionLaunch.absolute(FilePath($0)).string) } ?? AdminKeys()
         } catch {
             complain("\(error)")
             throw ExitCodes.configError
@@ -105,7 +105,7 @@ struct Serve: AsyncParsableCommand {
         announce("storage: \(storage.place)")
         if let database = storage.postgres { DatabaseWatch.start(database) { announce($0) } }
 
-        let keyPath = absolute(hostKey ?? dataDirectory.appending("ssh_host_ed25519_key"))
+        let keyPath = SessionLaunch.absolute(hostKey ?? dataDirectory.appending("ssh_host_ed25519_key"))
         let key: HostKey
         do {
             let (loaded, created) = try HostKey.loadOrCreate(at: keyPath)
@@ -117,30 +117,9 @@ struct Serve: AsyncParsableCommand {
             throw ExitCodes.configError
         }
 
-        // A session is another process: its settings travel as the text of its command line.
-        var arguments = ["--data-dir", dataDirectory.string]
-        if configuration.payments == .stripe {
-            try await checkStripe(configuration: configuration, environment: environment)
-            // The key itself reaches a session only through the environment it inherits, never its command line.
-            arguments += ["--payments", "stripe"]
-            if let base = configuration.stripeAPIBase { arguments += ["--stripe-api-base", base.absoluteString] }
-            if let back = configuration.stripeReturnURL { arguments += ["--stripe-return-url", back.absoluteString] }
-            if configuration.stripeRawCardData == true { arguments += ["--stripe-raw-card-data"] }
-            if let file = configuration.stripeSecretKeyFile { arguments += ["--stripe-secret-key-file", absolute(file).string] }
-        }
-        if let catalog = configuration.catalog { arguments += ["--catalog", absolute(catalog).string] }
-        if let oneTap = shop.oneTap { arguments += ["--one-tap", oneTap] }
-        var sessionEnvironment = environment
-        if let database = configuration.database {
-            // The URL may hold a password: it reaches a session through the environment, never its command line.
-            // The schema is this process's to migrate; sessions only check it.
-            sessionEnvironment["STOREFRONT_DATABASE_URL"] = database.absoluteString
-            arguments += ["--no-migrate"]
-        }
-        // A session's terminal is the client's, described by its pty request, never the server's.
-        // The server sends the shoppers' mail itself (one worker, below), so sessions are given no mail command.
-        for name in ["TERM", "COLUMNS", "LINES", "TMUX", "TMUX_PANE", "STY", SessionCommand.fingerprintVariable, SessionCommand.guestVariable, "STOREFRONT_MAIL_COMMAND"] { sessionEnvironment[name] = nil }
-        SessionCommand.setLocale(&sessionEnvironment)
+        let (arguments, sessionEnvironment) = try await SessionLaunch.shop(
+            configuration: configuration, oneTap: shop.oneTap, dataDirectory: dataDirectory, environment: environment
+        )
         let latency = sandboxLatencyMilliseconds.map { ["--sandbox-latency-ms", String($0)] } ?? []
         let command = SessionCommand(
             executable: thisExecutable(), arguments: ["run"] + arguments + latency, environment: sessionEnvironment,
@@ -148,7 +127,7 @@ struct Serve: AsyncParsableCommand {
             adminArguments: ["admin"] + arguments, adminKeys: admins, openSSHFront: openSSHFront
         )
 
-        raiseOpenFileLimit()
+        SessionLaunch.raiseOpenFileLimit()
         let limits = ServeLimits(
             maxSessions: maxSessions, connectionsPerSourcePerMinute: connectionsPerMinute,
             idleTimeout: idleTimeout, drainTimeout: drainTimeout, maxGuests: maxGuests, guestsPerAddress: guestsPerAddress
@@ -189,38 +168,6 @@ struct Serve: AsyncParsableCommand {
         await hearing?.stop()
         await mailer?.stop()
         announce("stopped")
-    }
-
-    /// Asks Stripe once, before any shopper connects, whether it takes the key; exits with the reason if not.
-    private func checkStripe(configuration: Configuration, environment: [String: String]) async throws {
-        let settings = try StripeSettings.load(configuration: configuration, environment: environment)
-        let client = StripeClient(key: settings.key, base: settings.base, retry: .init(retries: 0))
-        let answer: Result<Void, StripeFailure>
-        do { try await client.verifyKey(); answer = .success(()) } catch { answer = .failure(error) }
-        try? await client.shutdown()
-        switch answer {
-        case .success:
-            announce("payments: Stripe, \(settings.key.mode.label), at \(settings.base)")
-        case .failure(.refused(let status, let error)):
-            complain("Stripe refused the secret key (\(status)): \(error.message ?? "no reason given"); check \(StripeSettings.keyVariable) or stripe-secret-key-file")
-            throw ExitCodes.configError
-        case .failure(let error):
-            complain("cannot reach Stripe at \(settings.base) to check the secret key: \(error)")
-            throw ExitCodes.cannotListen
-        }
-    }
-
-    /// Each session holds a socket and two pty descriptors: lift the soft limit to the hard one so
-    /// `--max-sessions` is not silently capped by a default of 1024.
-    private func raiseOpenFileLimit() {
-        var limit = rlimit()
-        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
-        limit.rlim_cur = limit.rlim_max
-        _ = setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
-    }
-
-    private func absolute(_ path: FilePath) -> FilePath {
-        path.isAbsolute ? path : FilePath(FileManager.default.currentDirectoryPath).pushing(path)
     }
 }
 

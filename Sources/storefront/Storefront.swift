@@ -22,7 +22,7 @@ struct Storefront: AsyncParsableCommand {
         commandName: "storefront",
         abstract: "A terminal storefront: browse, fill a cart and pay on an Apple Pay-style sheet.",
         version: "0.1.0",
-        subcommands: [Run.self, Admin.self, Headless.self, OrdersCommand.self, OutboxCommand.self, MailWorker.self, WebhooksCommand.self, StockCommand.self, SSHDConfig.self, SSHDKeys.self, SSHDSession.self, CatalogCommand.self, DatabaseCommand.self, Serve.self],
+        subcommands: [Run.self, Admin.self, Headless.self, OrdersCommand.self, OutboxCommand.self, MailWorker.self, WebhooksCommand.self, StockCommand.self, SSHDConfig.self, SSHDKeys.self, SSHDSession.self, CatalogCommand.self, DatabaseCommand.self, Serve.self, WebCommand.self],
         defaultSubcommand: Run.self
     )
 
@@ -177,116 +177,4 @@ struct ShopOptions: ParsableArguments {
         }
     }
 
-}
-
-/// The shop's dependencies: the catalog, orders, wallets and the providers' records in its database, the
-/// payment provider the configuration picks (the sandbox by default), Sandbox ID sign-in with
-/// tokens in the credential file.
-///
-/// Order of calls: the payment stack → settle orders an earlier stop left open → pick the identity
-/// (an SSH key handed over by `storefront serve`, or Sandbox ID) → the launch check of a stored
-/// sign-in → dependencies. The caller closes the payment stack when the shop ends.
-enum ShopComposition {
-    static func dependencies(
-        storage: ShopStorage, configuration: Configuration,
-        environment: [String: String], clock: any Clock<Duration>, latency: Duration, console: Console = .shop, log: @escaping @Sendable (String) -> Void = { _ in }
-    ) async throws -> (dependencies: StorefrontDependencies, settlement: StartSettlement, payments: PaymentStack) {
-        let ids = IDGenerator.random
-        let fault = FaultHook(environment: environment)
-        let payments = try PaymentStack.make(
-            configuration: configuration, environment: environment, ledger: storage.ledger, references: storage.references,
-            currency: storage.catalog.shop.currency, clock: clock, latency: latency, fault: fault, log: log
-        )
-        let orders = storage.orders
-        let backend = LiveMerchantBackend(processor: payments.processor, orders: orders, dates: .system) { fault.reached($0.rawValue) }
-        let settleAfter = environment["STOREFRONT_SETTLE_AFTER_SECONDS"].flatMap(Int.init) ?? 120
-        let backOffice = LiveBackOffice(
-            orders: orders, stock: storage.stock, processor: payments.refunds, mail: storage.outbox, dates: .system, currency: storage.catalog.shop.currency
-        ) { fault.reached($0.rawValue) }
-        let settlement: StartSettlement
-        do {
-            let charges = try await backend.reconcile(minimumAge: .seconds(settleAfter))
-            settlement = StartSettlement(settled: charges.settled, leftOpen: charges.leftOpen, refunds: try await backOffice.finishPendingRefunds())
-        } catch {
-            complain("cannot settle earlier orders: \(error)")
-            throw ExitCodes.ioError
-        }
-        let sshGuest = try sshGuestID(environment)
-        let guestID = sshGuest.map { "ssh-guest:\($0)" } ?? "local:\(NSUserName())"
-        let provider = payments.provider
-        // The labelled test cards belong to the sandbox: with a real provider they could not be charged.
-        let seedsTestCards = provider.mode == .sandbox && configuration.sandboxTestCards ?? true
-        // A guest over SSH keeps nothing: wallet and cart live as long as the session.
-        let kept: any WalletRepository = sshGuest == nil ? storage.wallets : InMemoryWalletRepository()
-        let stored: any WalletRepository = seedsTestCards ? try SandboxSeededWalletRepository(kept) : kept
-        let wallets = ChargeableCardsWalletRepository(stored) { provider.canCharge($0) }
-        let owner = WalletOwner(guestID)
-        let accounts = try await accounts(storage: storage, wallets: wallets, owner: owner, guestID: guestID, environment: environment)
-        let dependencies = StorefrontDependencies(
-            catalog: storage.catalog, orderHistory: orders,
-            paymentAuthorization: .sandbox(wallet: StoredWallet(repository: wallets, owner: owner), ids: ids),
-            paymentProvider: provider,
-            merchantBackend: backend,
-            featureFlags: configuration.featureFlags, ids: ids,
-            carts: sshGuest == nil ? storage.carts : InMemoryCartRepository(),
-            accounts: accounts, qrCodes: LibQREncoder(), clock: clock, backOffice: backOffice, console: console, mail: storage.outbox
-        )
-        return (dependencies, settlement, payments)
-    }
-
-    /// The one-time id `serve` gave a guest session (no key), or nil for anyone else; exits 64 for one it did not make.
-    private static func sshGuestID(_ environment: [String: String]) throws -> String? {
-        guard let guest = environment[SessionCommand.guestVariable], !guest.isEmpty else { return nil }
-        guard SessionCommand.isGuestID(guest) else {
-            complain("\(SessionCommand.guestVariable) is not a guest id made by storefront serve: \"\(guest.prefix(40))\"")
-            throw ExitCodes.usage
-        }
-        return guest
-    }
-
-    /// What a guest over SSH is told when the shop opens.
-    static let sshGuestNotice = "Guest: nothing is kept after you leave. Use an SSH key for an account."
-
-    /// Who is shopping: the SSH key `serve` verified, a guest `serve` let in without one, a stored Sandbox ID sign-in
-    /// that still holds, or the local guest.
-    private static func accounts(
-        storage: ShopStorage, wallets: any WalletRepository, owner: WalletOwner, guestID: String, environment: [String: String]
-    ) async throws -> AccountDependencies {
-        if try sshGuestID(environment) != nil {
-            return AccountDependencies(
-                wallets: wallets, walletOwner: owner, profiles: InMemoryAccountProfileRepository(), signIn: nil,
-                launchNotice: sshGuestNotice, guestID: guestID, dates: .system
-            )
-        }
-        let profiles = storage.profiles
-        if let fingerprint = environment[SessionCommand.fingerprintVariable], !fingerprint.isEmpty {
-            guard SSHPublicKeyIdentity.isFingerprint(fingerprint) else {
-                complain("\(SessionCommand.fingerprintVariable) is not an OpenSSH SHA256 fingerprint: \"\(fingerprint)\"")
-                throw ExitCodes.usage
-            }
-            // The key is the account: no sign-in to offer, no tokens in the local credential file.
-            return AccountDependencies(
-                wallets: wallets, walletOwner: owner, profiles: profiles, signIn: nil,
-                signedIn: SignedInAccount(provider: .sshKey, userID: fingerprint), guestID: guestID, dates: .system
-            )
-        }
-        let credentials = FileCredentialRepository(path: FileCredentialRepository.defaultPath(environment: environment))
-        let key: Curve25519.Signing.PrivateKey
-        do {
-            key = try SandboxIdentityProvider.signingKey(in: credentials)
-        } catch {
-            // The shop still opens, for a guest; the message says what to fix.
-            return AccountDependencies(
-                wallets: wallets, walletOwner: owner, profiles: profiles, signIn: nil,
-                launchNotice: "Sign-in is off: \(error)", guestID: guestID, dates: .system
-            )
-        }
-        let provider = SandboxIdentityProvider(signingKey: key, directory: storage.identities, dates: .system)
-        let services = SignInServices(makeController: provider.controllerFactory, provider: provider, auth: AuthManager(credentials: credentials))
-        let launch = await LaunchCheck.run(services: services)
-        return AccountDependencies(
-            wallets: wallets, walletOwner: owner, profiles: profiles, signIn: services,
-            signedIn: launch.account, launchNotice: launch.notice, guestID: guestID, dates: .system
-        )
-    }
 }

@@ -1,0 +1,62 @@
+import HummingbirdCore
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// The WebSocket channel with a gate in front of its upgrade: a handshake from a page of a foreign origin gets
+/// 403 before any upgrade or session (a declined upgrade would otherwise be a bare 400).
+struct OriginGatedChannel: ServerChildChannel {
+    let inner: HTTP1WebSocketUpgradeChannel
+    let gate: @Sendable () -> OriginGate
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<HTTP1WebSocketUpgradeChannel.Value> {
+        inner.setup(channel: channel, logger: logger).flatMapThrowing { value in
+            let upgrader = try channel.pipeline.syncOperations.handler(type: NIOTypedHTTPServerUpgradeHandler<HTTP1WebSocketUpgradeChannel.UpgradeResult>.self)
+            try channel.pipeline.syncOperations.addHandler(gate(), position: .before(upgrader))
+            return value
+        }
+    }
+
+    func handle(value: HTTP1WebSocketUpgradeChannel.Value, logger: Logger) async {
+        await inner.handle(value: value, logger: logger)
+    }
+}
+
+/// Reads the first request's head: a WebSocket handshake on the session path whose `Origin` is not allowed loses its
+/// `Upgrade`, so the router answers it (403) as a plain request; then the gate steps out of the pipeline.
+final class OriginGate: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let allowed: @Sendable (String?) -> Bool
+    private let refused: @Sendable (_ origin: String, _ peer: String) -> Void
+
+    init(allowed: @escaping @Sendable (String?) -> Bool, refused: @escaping @Sendable (String, String) -> Void) {
+        self.allowed = allowed
+        self.refused = refused
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard case .head(let head) = unwrapInboundIn(data) else {
+            context.fireChannelRead(data)
+            return
+        }
+        let path = head.uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? head.uri
+        let isHandshake = head.headers[canonicalForm: "upgrade"].contains { $0.lowercased() == "websocket" }
+        let origin = head.headers.first(name: "origin")
+        if isHandshake, path == WebFront.sessionPath, !allowed(origin) {
+            refused(origin ?? "missing", context.channel.remoteAddress?.ipAddress ?? "unknown")
+            // Passed on as a plain GET: the upgrader lets it through and the router's answer for a foreign page is 403.
+            var plain = head
+            plain.headers.remove(name: "upgrade")
+            plain.headers.replaceOrAdd(name: "connection", value: "close")
+            context.fireChannelRead(wrapInboundOut(.head(plain)))
+            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+            return
+        }
+        context.fireChannelRead(data)
+        context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+    }
+}

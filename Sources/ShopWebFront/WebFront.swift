@@ -1,0 +1,244 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdCore
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import PseudoTerminal
+import ServiceLifecycle
+import ShopSSH
+import Synchronization
+
+/// What every browser session shares: how to start the shop, who may come in, and where lines go.
+struct WebFrontContext: Sendable {
+    let command: SessionCommand
+    let admission: AdmissionControl
+    let limits: WebFrontLimits
+    let sessions: WebSessionRegistry
+    let refusals: RefusalLogThrottle
+    let log: @Sendable (String) -> Void
+}
+
+/// `storefront web`: the shop in a browser. `GET /` is a full-window terminal page; its script opens a WebSocket
+/// on `/session`, and each socket gets its own guest session of the shop on a pty.
+///
+/// Plain HTTP on the address given; in production it listens on loopback behind a reverse proxy that ends TLS
+/// (docs/web.md). Order of calls: `init` → `run` (returns once stopped) → `stop` from elsewhere: sessions are told the
+/// shop is closing and ended (killed after the drain timeout), then the listener stops.
+public final class WebFront: Sendable {
+    /// The WebSocket's path, relative to the page.
+    public static let sessionPath = "/session"
+
+    private let group: ServiceGroup
+    private let context: WebFrontContext
+    private let origins: AllowedOrigins
+
+    /// `log` gets a line per session and refusal; `listening` the bound port once it listens.
+    public init(
+        settings: WebFrontSettings, command: SessionCommand, log: @escaping @Sendable (String) -> Void,
+        listening: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) {
+        let limits = settings.limits
+        let admission = AdmissionControl(limits: ServeLimits(
+            maxSessions: 0, connectionsPerSourcePerMinute: limits.connectionsPerMinute, idleTimeout: limits.idleTimeout,
+            drainTimeout: limits.drainTimeout, maxGuests: limits.maxSessions, guestsPerAddress: limits.sessionsPerAddress
+        ))
+        let context = WebFrontContext(
+            command: command, admission: admission, limits: limits, sessions: WebSessionRegistry(), refusals: RefusalLogThrottle(write: log), log: log
+        )
+        let origins = AllowedOrigins(settings.publicOrigins)
+        self.context = context
+        self.origins = origins
+        let page = WebPage.html(title: settings.shopName)
+        let allowed: @Sendable (String?) -> Bool = { origin in
+            guard let origin, let parsed = WebOrigin(origin) else { return false }
+            return origins.set.withLock { $0.contains(parsed) }
+        }
+
+        let router = Router()
+        router.add(middleware: SecurityHeaders())
+        router.get("/") { _, _ in Self.response(.ok, type: "text/html; charset=utf-8", body: ByteBuffer(string: page), cache: "no-cache") }
+        router.get("/assets/:name") { _, request in
+            guard let name = request.parameters.get("name"), let asset = WebPage.asset(named: Substring(name)) else {
+                return Self.response(.notFound, text: "no such file")
+            }
+            return Self.response(.ok, type: asset.type, body: ByteBuffer(bytes: asset.bytes), cache: "public, max-age=3600")
+        }
+        router.get(RouterPath(Self.sessionPath)) { request, _ in
+            // Only reached when the socket was not opened: a foreign page, or no upgrade asked for.
+            allowed(request.headers[.origin])
+                ? Self.response(.upgradeRequired, text: "this address takes a WebSocket from the shop's page")
+                : Self.response(.forbidden, text: "this page's origin may not open the shop")
+        }
+        router.get("/healthz") { _, _ in Self.response(.ok, text: "ok") }
+
+        let trustForwardedFor = settings.trustForwardedFor
+        let configuration = HTTP1WebSocketUpgradeChannel.Configuration(
+            http1: HTTP1Channel.Configuration(idleTimeout: TimeAmount(limits.connectionIdleTimeout)),
+            ws: WebSocketServerConfiguration(maxFrameSize: limits.maxMessageBytes, autoPing: .enabled(timePeriod: .seconds(30)))
+        )
+        let refusedOrigin: @Sendable (String, String) -> Void = { origin, address in
+            context.refusals.log("refused origin", "web: refused a socket from \(address): Origin \(Self.printable(origin)) is not allowed")
+        }
+        let shouldUpgrade: @Sendable (HTTPRequest, any Channel, Logger) async throws -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> = { request, channel, _ in
+            guard let path = request.path, path.split(separator: "?", maxSplits: 1).first.map(String.init) == Self.sessionPath else { return .dontUpgrade }
+            let address = Self.clientAddress(request, channel: channel, trustForwardedFor: trustForwardedFor)
+            // The gate in front answers a foreign page 403 before this is asked; this is the second lock.
+            guard allowed(request.headerFields[.origin]) else {
+                refusedOrigin(request.headerFields[.origin] ?? "missing", address)
+                return .dontUpgrade
+            }
+            let session = WebTerminalSession(front: context, address: address, requested: Self.requestedSize(path))
+            let loop = channel.eventLoop
+            return .upgrade([.cacheControl: "no-store"]) { inbound, outbound, _ in
+                await session.run(inbound: inbound, outbound: outbound, loop: loop)
+            }
+        }
+        let server = HTTPServerBuilder { responder in
+            OriginGatedChannel(inner: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: configuration, shouldUpgrade: shouldUpgrade)) {
+                OriginGate(allowed: allowed, refused: refusedOrigin)
+            }
+        }
+
+        let quiet = Self.quietLogger
+        let app = Application(
+            router: router, server: server,
+            configuration: ApplicationConfiguration(
+                address: .hostname(settings.host, port: settings.port), serverName: nil,
+                availableConnectionsDelegate: MaximumAvailableConnections(limits.maxConnections)
+            ),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? 0
+                origins.set.withLock { if $0.isEmpty { $0 = Set(WebOrigin.loopback(port: port)) } }
+                await listening(port)
+            },
+            logger: quiet
+        )
+        group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [.init(service: app)], logger: quiet))
+    }
+
+    /// Serves until stopped; throws when the address cannot be listened on.
+    public func run() async throws {
+        try await group.run()
+    }
+
+    /// The origins allowed to open a session: those configured, or, when none were, the loopback ones of the bound port.
+    public var allowedOrigins: [WebOrigin] { origins.set.withLock { $0.sorted { $0.description < $1.description } } }
+
+    /// Browser sessions open now.
+    public var openSessions: Int { context.admission.openGuestSessions }
+
+    /// Refuses new sessions, tells open ones the shop is closing and ends them (SIGKILL once the drain timeout
+    /// passes: each session's own reaper kills a shop 5 s after asking it to end), then stops listening and lets `run` return. Returns how many sessions were still open at the deadline.
+    @discardableResult
+    public func stop() async -> Int {
+        context.admission.startDraining()
+        context.sessions.endAll(.shutdown)
+        let deadline = ContinuousClock.now + context.limits.drainTimeout
+        var left = context.sessions.count
+        while left > 0, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(50))
+            left = context.sessions.count
+        }
+        await group.triggerGracefulShutdown()
+        return left
+    }
+
+    /// The visitor's address: the socket's peer, or with `trustForwardedFor` the last `X-Forwarded-For` entry (the
+    /// one the proxy in front added; earlier ones are whatever the client claimed).
+    static func clientAddress(_ request: HTTPRequest, channel: any Channel, trustForwardedFor: Bool) -> String {
+        let peer = channel.remoteAddress?.ipAddress ?? "unknown"
+        guard trustForwardedFor, let name = HTTPField.Name("X-Forwarded-For"),
+              let last = request.headerFields[values: name].last?.split(separator: ",").last?.trimmingCharacters(in: .whitespaces),
+              !last.isEmpty, last.count <= 45, last.allSatisfy({ $0.isHexDigit || $0 == "." || $0 == ":" })
+        else { return peer }
+        return last
+    }
+
+    /// The page's terminal size from `?columns=C&rows=R`; 80x24 for anything missing or malformed.
+    static func requestedSize(_ path: String) -> TerminalSize {
+        var columns = 80, rows = 24
+        if let query = path.split(separator: "?", maxSplits: 1).dropFirst().first {
+            for pair in query.split(separator: "&") {
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                guard parts.count == 2, let value = Int(parts[1]), (1...10_000).contains(value) else { continue }
+                if parts[0] == "columns" { columns = value } else if parts[0] == "rows" { rows = value }
+            }
+        }
+        return TerminalSize(columns: columns, rows: rows)
+    }
+
+    /// A client-chosen header as one short line of visible ASCII, for the log.
+    static func printable(_ text: String) -> String {
+        String(text.unicodeScalars.prefix(100).map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? Character($0) : "?" })
+    }
+
+    static func response(_ status: HTTPResponse.Status, text: String) -> Response {
+        response(status, type: "text/plain; charset=utf-8", body: ByteBuffer(string: text + "\n"), cache: "no-store")
+    }
+
+    static func response(_ status: HTTPResponse.Status, type: String, body: ByteBuffer, cache: String) -> Response {
+        Response(status: status, headers: [.contentType: type, .cacheControl: cache], body: ResponseBody(byteBuffer: body))
+    }
+
+    /// Hummingbird's own messages: errors only, on stderr; the front logs each session itself.
+    private static let quietLogger: Logger = {
+        var logger = Logger(label: "storefront.web") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = .error
+        return logger
+    }()
+}
+
+/// Adds the page's security headers to every answer, including the router's own 404s.
+struct SecurityHeaders<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var response: Response
+        do {
+            response = try await next(request, context)
+        } catch let error as HTTPError {
+            response = WebFront.response(error.status, text: error.status.reasonPhrase)
+        }
+        for field in WebPage.securityHeaders { response.headers[field.name] = field.value }
+        return response
+    }
+}
+
+/// The origins that may open a session; filled in once the port is known when none were configured.
+private final class AllowedOrigins: Sendable {
+    let set: Mutex<Set<WebOrigin>>
+
+    init(_ origins: [WebOrigin]) {
+        set = Mutex(Set(origins))
+    }
+}
+
+/// The browser sessions open now, each with a way to end it from outside (a stop).
+final class WebSessionRegistry: Sendable {
+    private struct Entry {
+        var stop: AsyncStream<WebSessionEnding>.Continuation
+    }
+
+    private let state = Mutex((next: 1, open: [Int: Entry]()))
+
+    /// Registers a session: its number for the log, and the stream its relay watches for an ending from outside.
+    func add() -> (Int, AsyncStream<WebSessionEnding>) {
+        let (stream, continuation) = AsyncStream.makeStream(of: WebSessionEnding.self)
+        let number = state.withLock { state in
+            defer { state.next += 1 }
+            state.open[state.next] = Entry(stop: continuation)
+            return state.next
+        }
+        return (number, stream)
+    }
+
+    func remove(_ number: Int) {
+        _ = state.withLock { $0.open.removeValue(forKey: number) }
+    }
+
+    var count: Int { state.withLock { $0.open.count } }
+
+    func endAll(_ reason: WebSessionEnding) {
+        for entry in state.withLock({ Array($0.open.values) }) { entry.stop.yield(reason) }
+    }
+}

@@ -1,0 +1,84 @@
+import CWebAssets
+import HTTPTypes
+
+/// The page and its files, with the headers a public web terminal sends.
+enum WebPage {
+    /// The page's policy: scripts, styles and the socket from this origin only; no inline script, no frames, no forms.
+    static let contentSecurityPolicy = [
+        "default-src 'none'", "script-src 'self'", "style-src 'self'", "connect-src 'self'", "img-src 'self' data:",
+        "font-src 'self'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
+    ].joined(separator: "; ")
+
+    /// Sent with every answer, the page's and the refusals' alike.
+    static let securityHeaders: HTTPFields = [
+        .contentSecurityPolicy: contentSecurityPolicy,
+        HTTPField.Name("X-Content-Type-Options")!: "nosniff",
+        HTTPField.Name("Referrer-Policy")!: "no-referrer",
+        HTTPField.Name("X-Frame-Options")!: "DENY",
+        HTTPField.Name("Cross-Origin-Opener-Policy")!: "same-origin",
+        HTTPField.Name("Cross-Origin-Resource-Policy")!: "same-origin",
+        HTTPField.Name("Permissions-Policy")!: "camera=(), microphone=(), geolocation=(), payment=()",
+    ]
+
+    /// The page: a full-window terminal, its scripts loaded from `assets/` (relative, so a proxy may mount it under a path).
+    static func html(title: String) -> String {
+        """
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>\(escaped(title))</title>
+        <link rel="stylesheet" href="assets/xterm.css">
+        <link rel="stylesheet" href="assets/storefront.css">
+        <script src="assets/xterm.js" defer></script>
+        <script src="assets/xterm-addon-fit.js" defer></script>
+        <script src="assets/storefront.js" defer></script>
+        </head>
+        <body>
+        <main id="terminal" aria-label="\(escaped(title))"></main>
+        <div id="status" role="alert" hidden>
+        <p id="status-text"></p>
+        <button id="reconnect" type="button">Reconnect</button>
+        </div>
+        <noscript><p class="noscript">This shop runs in a terminal on this page and needs JavaScript. It is also open over SSH.</p></noscript>
+        </body>
+        </html>
+
+        """
+    }
+
+    /// An embedded file and its content type, by the name after `assets/`.
+    static func asset(named name: Substring) -> (bytes: UnsafeRawBufferPointer, type: String)? {
+        guard let file = files[String(name)] else { return nil }
+        let type = name.hasSuffix(".js") ? "text/javascript; charset=utf-8" : name.hasSuffix(".css") ? "text/css; charset=utf-8" : "text/plain; charset=utf-8"
+        return (file, type)
+    }
+
+    /// The files compiled in from assets/web/ (CWebAssets); static for the life of the process.
+    nonisolated(unsafe) private static let files: [String: UnsafeRawBufferPointer] = {
+        var count = 0
+        guard let table = sf_web_assets(&count) else { return [:] }
+        var files: [String: UnsafeRawBufferPointer] = [:]
+        for index in 0..<count {
+            let asset = table[index]
+            files[String(cString: asset.name)] = UnsafeRawBufferPointer(start: asset.bytes, count: asset.size)
+        }
+        return files
+    }()
+
+    private static func escaped(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import ShopSSH
+import ShopStripe
+import SystemPackage
+
+/// How a server (`serve`, `web`) starts the shop for one session: the command line and environment each session
+/// process gets, made once from the server's own configuration.
+enum SessionLaunch {
+    /// The arguments after `run` (or `admin`) and the environment for every session; checks a Stripe key first.
+    static func shop(
+        configuration: Configuration, oneTap: String?, dataDirectory: FilePath, environment: [String: String]
+    ) async throws -> (arguments: [String], environment: [String: String]) {
+        // A session is another process: its settings travel as the text of its command line.
+        var arguments = ["--data-dir", dataDirectory.string]
+        if configuration.payments == .stripe {
+            try await checkStripe(configuration: configuration, environment: environment)
+            // The key itself reaches a session only through the environment it inherits, never its command line.
+            arguments += ["--payments", "stripe"]
+            if let base = configuration.stripeAPIBase { arguments += ["--stripe-api-base", base.absoluteString] }
+            if let back = configuration.stripeReturnURL { arguments += ["--stripe-return-url", back.absoluteString] }
+            if configuration.stripeRawCardData == true { arguments += ["--stripe-raw-card-data"] }
+            if let file = configuration.stripeSecretKeyFile { arguments += ["--stripe-secret-key-file", absolute(file).string] }
+        }
+        if let catalog = configuration.catalog { arguments += ["--catalog", absolute(catalog).string] }
+        if let oneTap { arguments += ["--one-tap", oneTap] }
+        var sessionEnvironment = environment
+        if let database = configuration.database {
+            // The URL may hold a password: it reaches a session through the environment, never its command line.
+            // The schema is this process's to migrate; sessions only check it.
+            sessionEnvironment["STOREFRONT_DATABASE_URL"] = database.absoluteString
+            arguments += ["--no-migrate"]
+        }
+        // A session's terminal is the client's, described by its pty request, never the server's.
+        // The server sends the shoppers' mail itself (one worker), so sessions are given no mail command.
+        for name in ["TERM", "COLUMNS", "LINES", "TMUX", "TMUX_PANE", "STY", SessionCommand.fingerprintVariable, SessionCommand.guestVariable, SessionCommand.browserGuestVariable, "STOREFRONT_MAIL_COMMAND"] { sessionEnvironment[name] = nil }
+        SessionCommand.setLocale(&sessionEnvironment)
+        return (arguments, sessionEnvironment)
+    }
+
+    /// Asks Stripe once, before any shopper connects, whether it takes the key; exits with the reason if not.
+    private static func checkStripe(configuration: Configuration, environment: [String: String]) async throws {
+        let settings = try StripeSettings.load(configuration: configuration, environment: environment)
+        let client = StripeClient(key: settings.key, base: settings.base, retry: .init(retries: 0))
+        let answer: Result<Void, StripeFailure>
+        do { try await client.verifyKey(); answer = .success(()) } catch { answer = .failure(error) }
+        try? await client.shutdown()
+        switch answer {
+        case .success:
+            announce("payments: Stripe, \(settings.key.mode.label), at \(settings.base)")
+        case .failure(.refused(let status, let error)):
+            complain("Stripe refused the secret key (\(status)): \(error.message ?? "no reason given"); check \(StripeSettings.keyVariable) or stripe-secret-key-file")
+            throw ExitCodes.configError
+        case .failure(let error):
+            complain("cannot reach Stripe at \(settings.base) to check the secret key: \(error)")
+            throw ExitCodes.cannotListen
+        }
+    }
+
+    /// Each session holds a socket and two pty descriptors: lift the soft limit to the hard one so
+    /// `--max-sessions` is not silently capped by a default of 1024.
+    static func raiseOpenFileLimit() {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        _ = setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+    }
+
+    static func absolute(_ path: FilePath) -> FilePath {
+        path.isAbsolute ? path : FilePath(FileManager.default.currentDirectoryPath).pushing(path)
+    }
+}

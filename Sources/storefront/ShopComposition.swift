@@ -1,0 +1,181 @@
+import Crypto
+import Foundation
+import ShopCredentialFile
+import ShopIdentity
+import ShopMerchant
+import ShopModels
+import ShopPorts
+import ShopQRCode
+import ShopSSH
+import ShopSandbox
+import StorefrontCore
+
+/// The shop's dependencies: the catalog, orders, wallets and the providers' records in its database, the
+/// payment provider the configuration picks (the sandbox by default), Sandbox ID sign-in with
+/// tokens in the credential file.
+///
+/// Order of calls: the payment stack → settle orders an earlier stop left open → pick the identity
+/// (an SSH key handed over by `storefront serve`, or Sandbox ID) → the launch check of a stored
+/// sign-in → dependencies. The caller closes the payment stack when the shop ends.
+enum ShopComposition {
+    static func dependencies(
+        storage: ShopStorage, configuration: Configuration,
+        environment: [String: String], clock: any Clock<Duration>, latency: Duration, console: Console = .shop, log: @escaping @Sendable (String) -> Void = { _ in }
+    ) async throws -> (dependencies: StorefrontDependencies, settlement: StartSettlement, payments: PaymentStack) {
+        let ids = IDGenerator.random
+        let fault = FaultHook(environment: environment)
+        let payments = try PaymentStack.make(
+            configuration: configuration, environment: environment, ledger: storage.ledger, references: storage.references,
+            currency: storage.catalog.shop.currency, clock: clock, latency: latency, fault: fault, log: log
+        )
+        let orders = storage.orders
+        let backend = LiveMerchantBackend(processor: payments.processor, orders: orders, dates: .system) { fault.reached($0.rawValue) }
+        let settleAfter = environment["STOREFRONT_SETTLE_AFTER_SECONDS"].flatMap(Int.init) ?? 120
+        let backOffice = LiveBackOffice(
+            orders: orders, stock: storage.stock, processor: payments.refunds, mail: storage.outbox, dates: .system, currency: storage.catalog.shop.currency
+        ) { fault.reached($0.rawValue) }
+        let settlement: StartSettlement
+        do {
+            let charges = try await backend.reconcile(minimumAge: .seconds(settleAfter))
+            settlement = StartSettlement(settled: charges.settled, leftOpen: charges.leftOpen, refunds: try await backOffice.finishPendingRefunds())
+        } catch {
+            complain("cannot settle earlier orders: \(error)")
+            throw ExitCodes.ioError
+        }
+        let visitor = try Visitor(environment)
+        let guestID = visitor.guestID
+        let provider = payments.provider
+        // The labelled test cards belong to the sandbox: with a real provider they could not be charged.
+        let seedsTestCards = provider.mode == .sandbox && configuration.sandboxTestCards ?? true
+        // A guest keeps nothing: wallet and cart live as long as the session. A browser guest who signs in reaches
+        // the account's own, kept ones.
+        let kept: any WalletRepository = switch visitor {
+        case .sshGuest: InMemoryWalletRepository()
+        case .browserGuest: GuestKeptApartWalletRepository(guest: guestID, forAccounts: storage.wallets)
+        case .keyHolder, .local: storage.wallets
+        }
+        let stored: any WalletRepository = seedsTestCards ? try SandboxSeededWalletRepository(kept) : kept
+        let wallets = ChargeableCardsWalletRepository(stored) { provider.canCharge($0) }
+        let owner = WalletOwner(guestID)
+        let accounts = try await accounts(storage: storage, wallets: wallets, owner: owner, visitor: visitor, environment: environment)
+        let carts: any CartRepository = switch visitor {
+        case .sshGuest: InMemoryCartRepository()
+        case .browserGuest: GuestKeptApartCartRepository(guest: guestID, forAccounts: storage.carts)
+        case .keyHolder, .local: storage.carts
+        }
+        let dependencies = StorefrontDependencies(
+            catalog: storage.catalog, orderHistory: orders,
+            paymentAuthorization: .sandbox(wallet: StoredWallet(repository: wallets, owner: owner), ids: ids),
+            paymentProvider: provider,
+            merchantBackend: backend,
+            featureFlags: configuration.featureFlags, ids: ids,
+            carts: carts,
+            accounts: accounts, qrCodes: LibQREncoder(), clock: clock, backOffice: backOffice, console: console, mail: storage.outbox
+        )
+        return (dependencies, settlement, payments)
+    }
+
+    /// What a guest over SSH is told when the shop opens.
+    static let sshGuestNotice = "Guest: nothing is kept after you leave. Use an SSH key for an account."
+
+    /// What a browser visitor is told when the shop opens.
+    static let browserGuestNotice = "Guest: nothing is kept. Sign in (Account) for your saved cards."
+
+    /// Who is shopping: the SSH key `serve` verified, a guest `serve` or `web` let in, a stored Sandbox ID sign-in
+    /// that still holds, or the local guest.
+    private static func accounts(
+        storage: ShopStorage, wallets: any WalletRepository, owner: WalletOwner, visitor: Visitor, environment: [String: String]
+    ) async throws -> AccountDependencies {
+        let guestID = visitor.guestID
+        switch visitor {
+        case .sshGuest:
+            return AccountDependencies(
+                wallets: wallets, walletOwner: owner, profiles: InMemoryAccountProfileRepository(), signIn: nil,
+                launchNotice: sshGuestNotice, guestID: guestID, dates: .system
+            )
+        case .keyHolder(let fingerprint):
+            // The key is the account: no sign-in to offer, no tokens in the local credential file.
+            return AccountDependencies(
+                wallets: wallets, walletOwner: owner, profiles: storage.profiles, signIn: nil,
+                signedIn: SignedInAccount(provider: .sshKey, userID: fingerprint), guestID: guestID, dates: .system
+            )
+        case .browserGuest, .local:
+            break
+        }
+        let isBrowser = if case .browserGuest = visitor { true } else { false }
+        let profiles: any AccountProfileRepository = isBrowser ? GuestKeptApartProfileRepository(guest: guestID, forAccounts: storage.profiles) : storage.profiles
+        let credentials = FileCredentialRepository(path: FileCredentialRepository.defaultPath(environment: environment))
+        let key: Curve25519.Signing.PrivateKey
+        do {
+            key = try SandboxIdentityProvider.signingKey(in: credentials)
+        } catch {
+            // The shop still opens, for a guest; the message says what to fix.
+            return AccountDependencies(
+                wallets: wallets, walletOwner: owner, profiles: profiles, signIn: nil,
+                launchNotice: "Sign-in is off: \(error)", guestID: guestID, dates: .system
+            )
+        }
+        let provider = SandboxIdentityProvider(signingKey: key, directory: storage.identities, dates: .system)
+        // A browser visitor's tokens live as long as the session: the server's credential file holds only the signing key.
+        let tokens: any CredentialRepository = isBrowser ? InMemoryCredentialRepository() : credentials
+        let services = SignInServices(makeController: provider.controllerFactory, provider: provider, auth: AuthManager(credentials: tokens))
+        if isBrowser {
+            return AccountDependencies(
+                wallets: wallets, walletOwner: owner, profiles: profiles, signIn: services,
+                launchNotice: browserGuestNotice, guestID: guestID, dates: .system
+            )
+        }
+        let launch = await LaunchCheck.run(services: services)
+        return AccountDependencies(
+            wallets: wallets, walletOwner: owner, profiles: profiles, signIn: services,
+            signedIn: launch.account, launchNotice: launch.notice, guestID: guestID, dates: .system
+        )
+    }
+}
+
+/// Who a session is for, from what `serve`, `sshd-session` or `web` put in its environment.
+enum Visitor: Equatable {
+    /// An SSH key `serve` or sshd verified: the key is the account.
+    case keyHolder(fingerprint: String)
+    /// An SSH visitor without a key: nothing kept, no sign-in.
+    case sshGuest(id: String)
+    /// A browser visitor: nothing kept until they sign in with Sandbox ID.
+    case browserGuest(id: String)
+    /// Someone at this machine's terminal.
+    case local
+
+    /// Reads the environment; exits 64 for an id or fingerprint the servers would not have made.
+    init(_ environment: [String: String]) throws {
+        if let guest = try Self.guestID(SessionCommand.guestVariable, environment) {
+            self = .sshGuest(id: guest)
+        } else if let guest = try Self.guestID(SessionCommand.browserGuestVariable, environment) {
+            self = .browserGuest(id: guest)
+        } else if let fingerprint = environment[SessionCommand.fingerprintVariable], !fingerprint.isEmpty {
+            guard SSHPublicKeyIdentity.isFingerprint(fingerprint) else {
+                complain("\(SessionCommand.fingerprintVariable) is not an OpenSSH SHA256 fingerprint: \"\(fingerprint)\"")
+                throw ExitCodes.usage
+            }
+            self = .keyHolder(fingerprint: fingerprint)
+        } else {
+            self = .local
+        }
+    }
+
+    /// The customer id carts and wallets are kept under before any sign-in.
+    var guestID: String {
+        switch self {
+        case .sshGuest(let id): "ssh-guest:\(id)"
+        case .browserGuest(let id): "web-guest:\(id)"
+        case .keyHolder, .local: "local:\(NSUserName())"
+        }
+    }
+
+    private static func guestID(_ variable: String, _ environment: [String: String]) throws -> String? {
+        guard let guest = environment[variable], !guest.isEmpty else { return nil }
+        guard SessionCommand.isGuestID(guest) else {
+            complain("\(variable) is not a guest id made by storefront serve or web: \"\(guest.prefix(40))\"")
+            throw ExitCodes.usage
+        }
+        return guest
+    }
+}

@@ -1,0 +1,138 @@
+import ArgumentParser
+import Foundation
+import PseudoTerminal
+import ShopCredentialFile
+import ShopIdentity
+import ShopSSH
+import ShopWebFront
+import StorefrontUI
+import SystemPackage
+
+/// `storefront web`: the shop in a browser, a terminal page whose WebSocket runs a guest session per tab.
+struct WebCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "web",
+        abstract: "Serve the shop in a browser: a terminal page, one guest session per tab (docs/web.md).",
+        discussion: """
+            Plain HTTP: put a TLS reverse proxy in front (docs/web.md has Caddy and nginx set-ups) and name the \
+            address visitors use with --public-origin. A visitor is a guest (nothing kept) and may sign in with \
+            Sandbox ID inside the shop. SIGTERM or Ctrl-C drains: open sessions are told and closed, then it exits.
+            """
+    )
+
+    @OptionGroup var shop: ShopOptions
+
+    @Option(help: ArgumentHelp("HOST:PORT to listen on; port 0 picks a free one (printed at start).", valueName: "address"), transform: ListenAddress.init(parsing:))
+    var listen = ListenAddress(host: "127.0.0.1", port: 8080)
+
+    @Option(name: .customLong("public-origin"), help: ArgumentHelp("The origin visitors' browsers show (https://shop.example); only pages from it may open a session. Repeat for several. Needed unless listening on loopback.", valueName: "origin"))
+    var publicOrigins: [String] = []
+
+    @Flag(name: .customLong("trust-forwarded-for"), help: "Take the visitor's address from the last X-Forwarded-For entry: only behind a proxy that sets it.")
+    var trustForwardedFor = false
+
+    @Option(name: .customLong("max-sessions"), help: ArgumentHelp("Browser sessions open at once; more are told the shop is full.", valueName: "n"))
+    var maxSessions = 32
+
+    @Option(name: .customLong("sessions-per-address"), help: ArgumentHelp("Sessions one address may hold at once.", valueName: "n"))
+    var sessionsPerAddress = 2
+
+    @Option(name: .customLong("connections-per-minute"), help: ArgumentHelp("Sessions one address may open in any minute.", valueName: "n"))
+    var connectionsPerMinute = 30
+
+    @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Close a session after this long without a key (default: 15m).", valueName: "duration"), transform: Arguments.duration("--idle-timeout", examples: "90s, 15m or 2h"))
+    var idleTimeout = Duration.seconds(15 * 60)
+
+    @Option(name: .customLong("max-session-length"), help: ArgumentHelp("Close a session after this long, however busy (default: 2h).", valueName: "duration"), transform: Arguments.duration("--max-session-length", examples: "30m or 2h"))
+    var maxSessionLength = Duration.seconds(2 * 60 * 60)
+
+    @Option(name: .customLong("drain-timeout"), help: ArgumentHelp("How long SIGTERM waits for sessions to end (default: 10s).", valueName: "duration"), transform: Arguments.duration("--drain-timeout", examples: "10s or 1m"))
+    var drainTimeout = Duration.seconds(10)
+
+    @OptionGroup var mail: MailSettings
+
+    @Option(name: .customLong("sandbox-latency-ms"), help: ArgumentHelp("Passed to each session: how long each sandbox payment call takes.", valueName: "ms"))
+    var sandboxLatencyMilliseconds: Int?
+
+    func validate() throws {
+        guard (1...10_000).contains(maxSessions) else { throw ValidationError("--max-sessions must be between 1 and 10000, not \(maxSessions)") }
+        guard (1...1_000).contains(sessionsPerAddress) else { throw ValidationError("--sessions-per-address must be between 1 and 1000, not \(sessionsPerAddress)") }
+        guard connectionsPerMinute >= 1 else { throw ValidationError("--connections-per-minute must be at least 1") }
+        for origin in publicOrigins where WebOrigin(origin) == nil {
+            throw ValidationError("--public-origin \"\(origin.prefix(80))\" is not an origin: give the scheme, host and any port, as https://shop.example or http://10.0.0.5:8080")
+        }
+        if publicOrigins.isEmpty, !Self.isLoopback(listen.host) {
+            throw ValidationError("--public-origin is needed when listening on \(listen.host): the address visitors' browsers show, such as https://shop.example (docs/web.md)")
+        }
+        if let sandboxLatencyMilliseconds, !(0...60_000).contains(sandboxLatencyMilliseconds) {
+            throw ValidationError("--sandbox-latency-ms must be between 0 and 60000")
+        }
+    }
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let configuration = try shop.configuration(environment: environment)
+        let dataDirectory = SessionLaunch.absolute(configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment))
+        // Migrates the database (and, on SQLite, imports the catalog) once, before any session races to do it.
+        let storage = try await ShopStorage.open(configuration: configuration, dataDirectory: dataDirectory, pool: .command, migrate: !shop.noMigrate, environment: environment)
+        announce("storage: \(storage.place)")
+        // Made here once, so sessions only read it: every visitor's Sandbox ID tokens are signed with it.
+        do {
+            _ = try SandboxIdentityProvider.signingKey(in: FileCredentialRepository(path: FileCredentialRepository.defaultPath(environment: environment)))
+        } catch {
+            announce("sign-in is off for visitors: \(error)")
+        }
+        let (arguments, sessionEnvironment) = try await SessionLaunch.shop(
+            configuration: configuration, oneTap: shop.oneTap, dataDirectory: dataDirectory, environment: environment
+        )
+        let latency = sandboxLatencyMilliseconds.map { ["--sandbox-latency-ms", String($0)] } ?? []
+        let command = SessionCommand(
+            executable: thisExecutable(), arguments: ["run"] + arguments + latency, environment: sessionEnvironment,
+            largestTerminal: TerminalSize(columns: Size.maximum.columns, rows: Size.maximum.rows)
+        )
+        var limits = WebFrontLimits()
+        limits.maxSessions = maxSessions
+        limits.sessionsPerAddress = sessionsPerAddress
+        limits.connectionsPerMinute = connectionsPerMinute
+        limits.idleTimeout = idleTimeout
+        limits.maxSessionLength = maxSessionLength
+        limits.drainTimeout = drainTimeout
+        let settings = WebFrontSettings(
+            host: listen.host, port: listen.port, publicOrigins: publicOrigins.compactMap(WebOrigin.init), trustForwardedFor: trustForwardedFor,
+            shopName: storage.catalog.shop.name, limits: limits
+        )
+        SessionLaunch.raiseOpenFileLimit()
+        let stop = StopSignals()
+        // The bound port once listening, or nil once serving ended (it could not listen).
+        let (bound, boundContinuation) = AsyncStream.makeStream(of: Int?.self)
+        let front = WebFront(settings: settings, command: command, log: announce) { port in boundContinuation.yield(port) }
+        let serving = Task {
+            defer { boundContinuation.yield(nil) }
+            try await front.run()
+        }
+        let mailer = try mail.delivery(storage: storage, environment: environment).map { delivery in
+            announce("mail: sending the shoppers' messages with \(mail.command(environment: environment)?.joined(separator: " ") ?? "")")
+            return MailLoop.start(delivery, every: .seconds(10)) { announce("mail: \($0)") }
+        }
+        var events = bound.makeAsyncIterator()
+        guard let port = await events.next() ?? nil else {
+            let failure: String = switch await serving.result { case .failure(let error): "\(error)"; case .success: "it stopped" }
+            complain("cannot listen on \(listen): \(failure)")
+            await mailer?.stop()
+            throw ExitCodes.cannotListen
+        }
+        let shown = ListenAddress(host: listen.host, port: port)
+        announce("listening on \(shown); open http://\(shown)/ (pages from \(front.allowedOrigins.map(\.description).joined(separator: ", ")) may open the shop)")
+        let signal = await stop.next()
+        announce("\(signalName(signal)): draining \(front.openSessions) session\(front.openSessions == 1 ? "" : "s") for up to \(ServeDuration.describe(drainTimeout))")
+        let left = await front.stop()
+        if left > 0 { announce("\(left) session\(left == 1 ? "" : "s") still open after \(ServeDuration.describe(drainTimeout)), killed") }
+        _ = await serving.result
+        await mailer?.stop()
+        announce("stopped")
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+}

@@ -1,0 +1,88 @@
+// Storefront in a browser: connects the terminal on the page to a shop session over a WebSocket.
+// Binary messages are the terminal's bytes both ways; text messages are JSON: the page sends
+// {"type":"resize","columns":C,"rows":R}, the server sends {"type":"ended","text":"why"} before it closes.
+"use strict";
+
+(function () {
+  const status = document.getElementById("status");
+  const statusText = document.getElementById("status-text");
+  const reconnect = document.getElementById("reconnect");
+  const encoder = new TextEncoder();
+
+  const terminal = new Terminal({
+    cursorBlink: true,
+    fontFamily: "'DejaVu Sans Mono', 'Noto Sans Mono', Menlo, Consolas, 'Liberation Mono', monospace",
+    fontSize: 15,
+    scrollback: 0,
+    allowProposedApi: false,
+    theme: { background: "#101010", foreground: "#e6e6e6" },
+  });
+  const fit = new FitAddon.FitAddon();
+  terminal.loadAddon(fit);
+  terminal.open(document.getElementById("terminal"));
+  fit.fit();
+
+  let socket = null;
+  let endedText = null;
+
+  function show(text, offerReconnect) {
+    statusText.textContent = text;
+    reconnect.hidden = !offerReconnect;
+    status.hidden = false;
+    if (offerReconnect) reconnect.focus();
+  }
+
+  function connect() {
+    status.hidden = true;
+    endedText = null;
+    terminal.reset();
+    const url = new URL("session", window.location.href);
+    url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+    url.search = "?columns=" + terminal.cols + "&rows=" + terminal.rows;
+    socket = new WebSocket(url.href);
+    socket.binaryType = "arraybuffer";
+    socket.onopen = function () { terminal.focus(); };
+    socket.onmessage = function (event) {
+      if (typeof event.data === "string") {
+        try {
+          const message = JSON.parse(event.data);
+          if (message.type === "ended") endedText = message.text;
+        } catch (error) { /* not ours: ignore */ }
+        return;
+      }
+      terminal.write(new Uint8Array(event.data));
+    };
+    socket.onclose = function (event) {
+      socket = null;
+      if (endedText) return show(endedText, true);
+      if (event.code === 1009) return show("The page sent more at once than the shop takes.", true);
+      show("The connection to the shop was lost" + (event.reason ? ": " + event.reason : ".") + " Your cart is kept while the shop is open.", true);
+    };
+  }
+
+  function send(bytes) {
+    if (socket && socket.readyState === WebSocket.OPEN) socket.send(bytes);
+  }
+
+  terminal.onData(function (data) { send(encoder.encode(data)); });
+  // Mouse reports in the X10 encoding are bytes, not text.
+  terminal.onBinary(function (data) {
+    const bytes = new Uint8Array(data.length);
+    for (let i = 0; i < data.length; i++) bytes[i] = data.charCodeAt(i) & 0xff;
+    send(bytes);
+  });
+  terminal.onResize(function (size) {
+    if (socket && socket.readyState === WebSocket.OPEN) {
+      socket.send(JSON.stringify({ type: "resize", columns: size.cols, rows: size.rows }));
+    }
+  });
+
+  let pending = false;
+  window.addEventListener("resize", function () {
+    if (pending) return;
+    pending = true;
+    window.requestAnimationFrame(function () { pending = false; fit.fit(); });
+  });
+  reconnect.addEventListener("click", connect);
+  connect();
+})();
