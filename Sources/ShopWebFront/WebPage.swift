@@ -28,6 +28,7 @@ enum WebPage {
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
+        <link rel="icon" href="data:,">
         <title>\(escaped(title))</title>
         <link rel="stylesheet" href="assets/xterm.css">
         <link rel="stylesheet" href="assets/storefront.css">

@@ -18,14 +18,15 @@ final class ServeProcess {
     var dataDirectory: String { directory.appendingPathComponent("data").path }
     var hostKeyPath: String { dataDirectory + "/ssh_host_ed25519_key" }
 
-    init(arguments: [String] = [], environment extra: [String: String] = [:]) throws {
+    /// Starts `command` (`serve` on a free port unless told otherwise, or `web --listen 127.0.0.1:0`) with `arguments`.
+    init(arguments: [String] = [], environment extra: [String: String] = [:], command: [String] = ["serve", "--host", "127.0.0.1", "--port", "0"]) throws {
         let binary = try BuiltProduct.requireStorefront()
         directory = TemporaryDirectory.make()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw TmuxError(message: "pipe failed") }
         logReader = fds[0]
-        let arguments = ["serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", directory.appendingPathComponent("data").path, "--sandbox-latency-ms", "20"] + arguments
+        let arguments = command + ["--data-dir", directory.appendingPathComponent("data").path, "--sandbox-latency-ms", "20"] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CONFIG_HOME"] = directory.appendingPathComponent("config").path
         environment["HOME"] = directory.path

@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""Drives a headless Chromium for the tests: one JSON command per line on stdin, one JSON answer per line on stdout.
+
+Commands: open, rows, wait, keys, resize, screenshot, status, console, new_tab, close_tab, timing, quit.
+Needs Debian's chromium, chromium-driver and python3-selenium.
+"""
+import json
+import sys
+import time
+
+try:
+    from selenium import webdriver
+    from selenium.common.exceptions import TimeoutException
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import WebDriverWait
+except ImportError as error:  # the test reports the package to install
+    print(json.dumps({"error": f"python3-selenium is missing: {error}"}), flush=True)
+    sys.exit(3)
+
+ROWS = """
+const t = window.storefront && window.storefront.terminal;
+if (!t) return null;
+const b = t.buffer.active, rows = [];
+for (let y = 0; y < t.rows; y++) { const l = b.getLine(b.viewportY + y); rows.push(l ? l.translateToString(true) : ""); }
+return {rows: rows, columns: t.cols, lines: t.rows};
+"""
+
+KEYS = {"ENTER": Keys.ENTER, "DOWN": Keys.ARROW_DOWN, "UP": Keys.ARROW_UP, "LEFT": Keys.ARROW_LEFT,
+        "RIGHT": Keys.ARROW_RIGHT, "TAB": Keys.TAB, "ESCAPE": Keys.ESCAPE, "BACKSPACE": Keys.BACKSPACE}
+
+
+def start(width, height):
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                     f"--window-size={width},{height}", "--force-device-scale-factor=1", "--lang=en-US"]:
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+def screen(driver):
+    return driver.execute_script(ROWS)
+
+
+def main():
+    first = json.loads(sys.stdin.readline())
+    driver = start(first.get("width", 1200), first.get("height", 800))
+    print(json.dumps({"ok": True, "version": driver.capabilities.get("browserVersion")}), flush=True)
+    try:
+        for line in sys.stdin:
+            command = json.loads(line)
+            op = command["op"]
+            answer = {"ok": True}
+            try:
+                if op == "open":
+                    started = time.monotonic()
+                    driver.get(command["url"])
+                    answer["title"] = driver.title
+                    answer["loadedMs"] = (time.monotonic() - started) * 1000
+                elif op == "rows":
+                    answer["screen"] = screen(driver)
+                elif op == "wait":
+                    # Waits for text on the terminal's screen (or the status box); answers the screen either way.
+                    wanted, timeout = command["text"], command.get("timeout", 20)
+                    def seen(d):
+                        s = screen(d)
+                        status = d.find_element(By.ID, "status")
+                        text = "\n".join(s["rows"]) if s else ""
+                        if status.is_displayed():
+                            text += "\n" + status.text
+                        return text if wanted in text else False
+                    started = time.monotonic()
+                    try:
+                        WebDriverWait(driver, timeout, poll_frequency=0.02).until(seen)
+                        answer["waitedMs"] = (time.monotonic() - started) * 1000
+                    except TimeoutException:
+                        answer = {"ok": False, "error": f"timed out waiting for {wanted!r}"}
+                    answer["screen"] = screen(driver)
+                elif op == "keys":
+                    target = driver.find_element(By.CSS_SELECTOR, ".xterm-helper-textarea")
+                    for key in command["keys"]:
+                        target.send_keys(KEYS.get(key, key))
+                elif op == "resize":
+                    # Resizes the window and waits until the terminal has other columns than before.
+                    before = screen(driver)["columns"]
+                    driver.set_window_size(command["width"], command["height"])
+                    WebDriverWait(driver, 10, poll_frequency=0.02).until(lambda d: screen(d)["columns"] != before)
+                    answer["screen"] = screen(driver)
+                elif op == "screenshot":
+                    driver.save_screenshot(command["path"])
+                elif op == "status":
+                    status = driver.find_element(By.ID, "status")
+                    answer["visible"] = status.is_displayed()
+                    answer["text"] = driver.find_element(By.ID, "status-text").text
+                elif op == "click_reconnect":
+                    driver.find_element(By.ID, "reconnect").click()
+                elif op == "console":
+                    answer["messages"] = [entry["message"] for entry in driver.get_log("browser")]
+                elif op == "new_tab":
+                    driver.switch_to.new_window("tab")
+                elif op == "close_tab":
+                    driver.close()
+                    driver.switch_to.window(driver.window_handles[0])
+                elif op == "key_round_trip":
+                    # Presses a key and times until the screen shows `text`: one keystroke through the browser.
+                    target = driver.find_element(By.CSS_SELECTOR, ".xterm-helper-textarea")
+                    started = time.monotonic()
+                    target.send_keys(KEYS.get(command["key"], command["key"]))
+                    wanted = command["text"]
+                    WebDriverWait(driver, 10, poll_frequency=0.001).until(
+                        lambda d: wanted in "\n".join((screen(d) or {"rows": []})["rows"]))
+                    answer["ms"] = (time.monotonic() - started) * 1000
+                elif op == "quit":
+                    print(json.dumps(answer), flush=True)
+                    break
+                else:
+                    answer = {"ok": False, "error": f"unknown op {op}"}
+            except Exception as error:  # reported to the test, which fails with it
+                answer = {"ok": False, "error": f"{type(error).__name__}: {error}"}
+            print(json.dumps(answer), flush=True)
+    finally:
+        driver.quit()
+
+
+if __name__ == "__main__":
+    main()

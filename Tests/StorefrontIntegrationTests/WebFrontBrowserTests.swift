@@ -1,0 +1,85 @@
+import Foundation
+import StorefrontTesting
+import Testing
+
+/// `storefront web` in a real headless Chromium: the page loads, the shop draws, keystrokes buy, the terminal
+/// follows the window, a closed tab ends its shop, and refusals read as words on the page.
+@Suite("The shop in a browser", .serialized)
+struct WebFrontBrowserTests {
+    static let web = ["web", "--listen", "127.0.0.1:0"]
+
+    /// Where the tests keep what they show: `.build/test-artifacts/` in the package.
+    static var artifacts: URL {
+        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent(".build/test-artifacts")
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    @Test func aVisitorBuysFollowsTheWindowAndClosingTheTabEndsTheShop() throws {
+        let server = try ServeProcess(command: Self.web)
+        let browser = try Browser(width: 1100, height: 700)
+        let opened = try browser.must(["op": "open", "url": "http://127.0.0.1:\(server.port)/"])
+        #expect(opened["title"] as? String == "Storefront", "the page is titled with the shop's name")
+        let first = try browser.waitFor("Products")
+        #expect(first.contains("Guest: nothing is kept. Sign in (Account) for your saved cards."), "\(first)")
+        #expect(first.contains("│") && first.contains("guest · cart: empty"), "box drawing and UTF-8 arrive whole: \(first)")
+        let open = try server.waitForLog(#/web session 1 open: browser guest web-guest:[0-9a-f]{16} from 127\.0\.0\.1, pid \d+, xterm-256color (\d+)x(\d+)/#)
+        let wide = try browser.screen()
+        #expect("\(wide.columns)x\(wide.lines)" == "\(open.output.1)x\(open.output.2)", "the session's pty is the page's size")
+
+        try browser.press("ENTER", "a", "c", "ENTER", "p", "ENTER")
+        let thanks = try browser.waitFor("Thank you")
+        #expect(thanks.contains(/Order SF-\d{6} is paid/), "\(thanks)")
+        let shot = Self.artifacts.appendingPathComponent("web-thank-you.png")
+        try browser.must(["op": "screenshot", "path": shot.path])
+        let png = try Data(contentsOf: shot)
+        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]) && png.count > 10_000, "a screenshot of the page is kept")
+
+        // A narrower window: xterm.js refits, the page sends the size, the shop lays itself out again.
+        let resized = try browser.must(["op": "resize", "width": 760, "height": 560])
+        let narrow = (resized["screen"] as? [String: Any])?["columns"] as? Int ?? 0
+        #expect(narrow < wide.columns && narrow > 40, "\(narrow) columns after the resize")
+        try browser.press("s")
+        let relaid = try browser.waitFor("Products")
+        let header = relaid.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(header.contains("cart:") && header.count <= narrow && header.count >= narrow - 2, "the header spans the new width: \(header)")
+
+        // A second tab gets its own shop; closing that tab ends that shop's process, and nothing is left behind.
+        try browser.must(["op": "new_tab"])
+        try browser.must(["op": "open", "url": "http://127.0.0.1:\(server.port)/"])
+        try browser.waitFor("Products")
+        let second = try server.waitForLog(#/web session 2 open: .* pid (\d+),/#)
+        let pid = pid_t(second.output.1)!
+        try browser.must(["op": "close_tab"])
+        try server.waitForLog(#/web session 2 closed: page went away, pid \d+ exit 129/#)
+        #expect(kill(pid, 0) == -1 && errno == ESRCH, "the closed tab's shop process is gone and reaped")
+        #expect(!server.log.contains("web session 1 closed"), "the first tab's shop goes on")
+    }
+
+    @Test func aVisitorOverThePerAddressLimitReadsWhyWithAWayToTryAgain() throws {
+        let server = try ServeProcess(arguments: ["--sessions-per-address", "1"], command: Self.web)
+        let browser = try Browser()
+        try browser.must(["op": "open", "url": "http://127.0.0.1:\(server.port)/"])
+        try browser.waitFor("Products")
+        try browser.must(["op": "new_tab"])
+        try browser.must(["op": "open", "url": "http://127.0.0.1:\(server.port)/"])
+        try browser.waitFor("Your address has 1 shop open already. Close one and try again.")
+        let status = try browser.must(["op": "status"])
+        #expect(status["visible"] as? Bool == true)
+        try server.waitForLog(#/web: refused a session from 127\.0\.0\.1: your address has 1 guest session open already/#)
+        #expect(!server.log.contains("web session 2 open"))
+    }
+
+    @Test func thePageRunsUnderItsPolicyWithNothingRefusedAndNoInlineScript() throws {
+        let server = try ServeProcess(command: Self.web)
+        let browser = try Browser()
+        try browser.must(["op": "open", "url": "http://127.0.0.1:\(server.port)/"])
+        try browser.waitFor("Products")
+        let console = try browser.must(["op": "console"])["messages"] as? [String] ?? []
+        let refusals = console.filter { $0.contains("Content Security Policy") || $0.contains("Refused") || $0.contains("404") }
+        #expect(refusals.isEmpty, "\(refusals)")
+        let page = try LocalStripe.exchange("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", port: server.port)
+        #expect(!page.contains("<script>") && !page.contains("onclick") && !page.contains("style="), "no inline script or style")
+    }
+}
