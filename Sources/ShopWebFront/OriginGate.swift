@@ -23,7 +23,7 @@ struct OriginGatedChannel: ServerChildChannel {
     }
 }
 
-/// Reads the first request's head: a WebSocket handshake on the session path whose `Origin` is not allowed loses its
+/// Reads the first request's head, closing a connection that has not sent one in time: a WebSocket handshake on the session path whose `Origin` is not allowed loses its
 /// `Upgrade`, so the router answers it (403) as a plain request; then the gate steps out of the pipeline.
 final class OriginGate: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
@@ -32,10 +32,25 @@ final class OriginGate: ChannelInboundHandler, RemovableChannelHandler {
 
     private let allowed: @Sendable (String?) -> Bool
     private let refused: @Sendable (_ origin: String, _ peer: String) -> Void
+    private let headDeadline: TimeAmount
+    private var deadline: Scheduled<Void>?
 
-    init(allowed: @escaping @Sendable (String?) -> Bool, refused: @escaping @Sendable (String, String) -> Void) {
+    /// `headDeadline`: how long a connection may take to send its first request's head. Until then no idle timer
+    /// of the HTTP pipeline runs, so without this a client that connects and sends nothing (or a header a minute)
+    /// would hold a connection for ever.
+    init(allowed: @escaping @Sendable (String?) -> Bool, headDeadline: TimeAmount, refused: @escaping @Sendable (String, String) -> Void) {
         self.allowed = allowed
         self.refused = refused
+        self.headDeadline = headDeadline
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        let channel = context.channel
+        deadline = context.eventLoop.scheduleTask(in: headDeadline) { channel.close(promise: nil) }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        deadline?.cancel()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -43,6 +58,7 @@ final class OriginGate: ChannelInboundHandler, RemovableChannelHandler {
             context.fireChannelRead(data)
             return
         }
+        deadline?.cancel()
         let path = head.uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? head.uri
         let isHandshake = head.headers[canonicalForm: "upgrade"].contains { $0.lowercased() == "websocket" }
         let origin = head.headers.first(name: "origin")

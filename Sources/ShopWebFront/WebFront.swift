@@ -97,7 +97,7 @@ public final class WebFront: Sendable {
         }
         let server = HTTPServerBuilder { responder in
             OriginGatedChannel(inner: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: configuration, shouldUpgrade: shouldUpgrade)) {
-                OriginGate(allowed: allowed, refused: refusedOrigin)
+                OriginGate(allowed: allowed, headDeadline: TimeAmount(limits.connectionIdleTimeout), refused: refusedOrigin)
             }
         }
 

@@ -29,11 +29,17 @@ struct WebTerminalSession {
     let requested: TerminalSize
 
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, loop: any EventLoop) async {
+        // Logged once the session has given everything back (pty, process, socket, slot), so the line means it.
+        if let closed = await serve(inbound: inbound, outbound: outbound, loop: loop) { front.log(closed) }
+    }
+
+    /// Runs the session; returns the log line for its end, or nil when it never started.
+    private func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, loop: any EventLoop) async -> String? {
         let now = ContinuousClock.now
         if let refusal = front.admission.admitConnection(from: address, at: now) ?? front.admission.beginGuestSession(from: address) {
             front.refusals.log("refused a session", "web: refused a session from \(address): \(refusal)")
             await Self.close(outbound, notice: WebNotice.refusal(refusal), code: .unknown(1013))
-            return
+            return nil
         }
         defer { front.admission.endGuestSession(from: address) }
 
@@ -47,7 +53,7 @@ struct WebTerminalSession {
         } catch {
             front.log("web: cannot start a session: \(error)")
             await Self.close(outbound, notice: "The shop could not start a session just now. Try again in a minute.", code: .unexpectedServerError)
-            return
+            return nil
         }
         let (number, stops) = front.sessions.add()
         defer { front.sessions.remove(number) }
@@ -63,15 +69,17 @@ struct WebTerminalSession {
             }
         } catch {
             front.log("web session \(number): cannot relay the terminal: \(error)")
+            process.signal(SIGHUP)
             ending = .shopExited
         }
 
         let termination = await Self.reap(process)
         let crashed = ending == .shopExited && Self.isCrash(termination)
-        front.log("web session \(number) closed: \(crashed ? "crashed" : ending.rawValue), pid \(process.pid) \(termination)")
-        guard ending != .pageGone else { return }
-        let (notice, code) = WebNotice.ending(ending, crashed: crashed, termination: termination, limits: front.limits)
-        await Self.close(outbound, notice: notice, code: code)
+        if ending != .pageGone {
+            let (notice, code) = WebNotice.ending(ending, crashed: crashed, termination: termination, limits: front.limits)
+            await Self.close(outbound, notice: notice, code: code)
+        }
+        return "web session \(number) closed: \(crashed ? "crashed" : ending.rawValue), pid \(process.pid) \(termination)"
     }
 
     /// Races the shop's output, the page's input and the session's clocks; the first to finish is the ending.
@@ -113,7 +121,7 @@ struct WebTerminalSession {
                         }
                     }
                 } catch {
-                    return .badMessage
+                    return Self.isProtocolViolation(error) ? .badMessage : .pageGone
                 }
                 return .pageGone
             }
@@ -157,6 +165,13 @@ struct WebTerminalSession {
             thread.stackSize = 64 * 1024
             thread.start()
         }
+    }
+
+    /// Whether the page broke the protocol (a message over the limit, a bad frame) rather than went away: the
+    /// library's own error for these is internal, so it is told by the close code it names.
+    static func isProtocolViolation(_ error: any Error) -> Bool {
+        let text = String(describing: error)
+        return ["messageTooLarge", "protocolError", "dataInconsistentWithMessage"].contains { text.contains($0) }
     }
 
     /// A signal other than the ones used to end a session on purpose.

@@ -5,7 +5,7 @@ import Testing
 /// with `poll(2)` and a deadline, and frames built by hand so a test can send what no browser would (1 MiB at once).
 ///
 /// Order of calls: `init` (TCP) → `handshake` (the HTTP answer: 101, or the refusal) → `send`/`nextFrame` → `close`.
-final class WebSocketTestClient {
+final class WebSocketTestClient: @unchecked Sendable {  // @unchecked: each test uses a client from one thread at a time
     /// One frame from the server.
     struct Frame {
         var opcode: UInt8
@@ -104,7 +104,10 @@ final class WebSocketTestClient {
         var bytes: [UInt8] = []
         while let frame = try nextFrame(timeout: timeout) {
             switch frame.opcode {
-            case 8: return (frame, texts, bytes)
+            case 8:
+                // Answered as a browser does, so the server may close at once instead of at its close timeout.
+                try? send(Array(frame.payload.prefix(2)), opcode: 8)
+                return (frame, texts, bytes)
             case 1: texts.append(frame.text)
             case 2: bytes += frame.payload
             default: break
