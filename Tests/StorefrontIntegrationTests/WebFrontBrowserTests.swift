@@ -57,6 +57,47 @@ struct WebFrontBrowserTests {
         #expect(!server.log.contains("web session 1 closed"), "the first tab's shop goes on")
     }
 
+    @Test func aVisitorSignsInWithSandboxIDAndFindsTheirOrdersInTheNextTab() throws {
+        let server = try ServeProcess(command: Self.web)
+        let browser = try Browser()
+        try browser.must(["op": "open", "url": "http://127.0.0.1:\(server.port)/"])
+        try browser.waitFor("Products")
+        let code = try signIn(browser, name: "Jane Appleseed")
+        try browser.press("s", "ENTER", "a", "c", "ENTER", "p", "ENTER")
+        let thanks = try browser.waitFor("Thank you")
+        let number = try #require(thanks.firstMatch(of: /Order (SF-\d{6}) is paid/)?.1)
+
+        // A new tab is a new guest with nothing; signing in again reaches the order kept under the account.
+        try browser.must(["op": "new_tab"])
+        try browser.must(["op": "open", "url": "http://127.0.0.1:\(server.port)/"])
+        try browser.waitFor("Products")
+        try browser.press("o")
+        try browser.waitFor("No orders yet")
+        _ = try signIn(browser, name: nil)
+        try browser.press("o")
+        try browser.waitFor(String(number))
+        #expect(!server.log.contains(code), "no sign-in code in the log")
+        #expect(!server.log.contains("jane@example.com"), "no email in the log")
+    }
+
+    /// Signs in on the account screen with Sandbox ID as jane@example.com; the code is read off the screen, as the
+    /// sandbox shows it. Returns the code.
+    private func signIn(_ browser: Browser, name: String?) throws -> String {
+        try browser.press("u")
+        try browser.waitFor("Sign in to keep your cart")
+        try browser.press("i")
+        try browser.waitFor("Sign in with Sandbox ID")
+        try browser.press("jane@example.com", "ENTER")
+        let prompt = try browser.waitFor("here it is:")
+        let code = String(try #require(prompt.firstMatch(of: /here it is: (\d{6})/)?.1))
+        try browser.press(code)
+        if let name { try browser.press("TAB", name) }
+        try browser.press("ENTER")
+        // The profile keeps the name given on the first sign-in, as Sign in with Apple gives it once.
+        try browser.waitFor("jane@example.com · signed in with Sandbox ID")
+        return code
+    }
+
     @Test func aVisitorOverThePerAddressLimitReadsWhyWithAWayToTryAgain() throws {
         let server = try ServeProcess(arguments: ["--sessions-per-address", "1"], command: Self.web)
         let browser = try Browser()
