@@ -64,8 +64,7 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("admin-keys"), help: ArgumentHelp("An authorized_keys file: these keys get the merchant console (storefront admin) instead of the shop.", valueName: "file"))
     var adminKeys: String?
 
-    @Option(name: .customLong("sandbox-latency-ms"), help: ArgumentHelp("Passed to each session: how long each sandbox payment call takes.", valueName: "ms"))
-    var sandboxLatencyMilliseconds: Int?
+    @OptionGroup var sessionLatency: SessionLatencyOption
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, not \(port)") }
@@ -76,9 +75,6 @@ struct Serve: AsyncParsableCommand {
         guard (0...10_000).contains(maxGuests) else { throw ValidationError("--max-guests must be between 0 and 10000, not \(maxGuests)") }
         guard (1...1_000).contains(guestsPerAddress) else { throw ValidationError("--guests-per-address must be between 1 and 1000, not \(guestsPerAddress)") }
         guard connectionsPerMinute >= 1 else { throw ValidationError("--connections-per-minute must be at least 1") }
-        if let sandboxLatencyMilliseconds, !(0...60_000).contains(sandboxLatencyMilliseconds) {
-            throw ValidationError("--sandbox-latency-ms must be between 0 and 60000")
-        }
     }
 
     func run() async throws {
@@ -120,9 +116,8 @@ struct Serve: AsyncParsableCommand {
         let (arguments, sessionEnvironment) = try await SessionLaunch.shop(
             configuration: configuration, oneTap: shop.oneTap, dataDirectory: dataDirectory, environment: environment
         )
-        let latency = sandboxLatencyMilliseconds.map { ["--sandbox-latency-ms", String($0)] } ?? []
         let command = SessionCommand(
-            executable: thisExecutable(), arguments: ["run"] + arguments + latency, environment: sessionEnvironment,
+            executable: thisExecutable(), arguments: ["run"] + arguments + sessionLatency.arguments, environment: sessionEnvironment,
             largestTerminal: TerminalSize(columns: Size.maximum.columns, rows: Size.maximum.rows),
             adminArguments: ["admin"] + arguments, adminKeys: admins, openSSHFront: openSSHFront
         )

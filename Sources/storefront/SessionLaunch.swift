@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import ShopSSH
 import ShopStripe
@@ -68,4 +69,19 @@ enum SessionLaunch {
     static func absolute(_ path: FilePath) -> FilePath {
         path.isAbsolute ? path : FilePath(FileManager.default.currentDirectoryPath).pushing(path)
     }
+}
+
+/// `--sandbox-latency-ms` on a server, handed on to every session it starts.
+struct SessionLatencyOption: ParsableArguments {
+    @Option(name: .customLong("sandbox-latency-ms"), help: ArgumentHelp("Passed to each session: how long each sandbox payment call takes.", valueName: "ms"))
+    var milliseconds: Int?
+
+    func validate() throws {
+        if let milliseconds, !(0...60_000).contains(milliseconds) {
+            throw ValidationError("--sandbox-latency-ms must be between 0 and 60000")
+        }
+    }
+
+    /// The session's own options for it: none unless given.
+    var arguments: [String] { milliseconds.map { ["--sandbox-latency-ms", String($0)] } ?? [] }
 }

@@ -46,13 +46,15 @@ struct WebCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-session-length"), help: ArgumentHelp("Close a session after this long, however busy (default: 2h).", valueName: "duration"), transform: Arguments.duration("--max-session-length", examples: "30m or 2h"))
     var maxSessionLength = Duration.seconds(2 * 60 * 60)
 
+    @Option(name: .customLong("request-timeout"), help: ArgumentHelp("Close a connection that has not sent its request after this long, or sits idle between requests (default: 30s).", valueName: "duration"), transform: Arguments.duration("--request-timeout", examples: "10s or 1m"))
+    var requestTimeout = Duration.seconds(30)
+
     @Option(name: .customLong("drain-timeout"), help: ArgumentHelp("How long SIGTERM waits for sessions to end (default: 10s).", valueName: "duration"), transform: Arguments.duration("--drain-timeout", examples: "10s or 1m"))
     var drainTimeout = Duration.seconds(10)
 
     @OptionGroup var mail: MailSettings
 
-    @Option(name: .customLong("sandbox-latency-ms"), help: ArgumentHelp("Passed to each session: how long each sandbox payment call takes.", valueName: "ms"))
-    var sandboxLatencyMilliseconds: Int?
+    @OptionGroup var sessionLatency: SessionLatencyOption
 
     func validate() throws {
         guard (1...10_000).contains(maxSessions) else { throw ValidationError("--max-sessions must be between 1 and 10000, not \(maxSessions)") }
@@ -63,9 +65,6 @@ struct WebCommand: AsyncParsableCommand {
         }
         if publicOrigins.isEmpty, !Self.isLoopback(listen.host) {
             throw ValidationError("--public-origin is needed when listening on \(listen.host): the address visitors' browsers show, such as https://shop.example (docs/web.md)")
-        }
-        if let sandboxLatencyMilliseconds, !(0...60_000).contains(sandboxLatencyMilliseconds) {
-            throw ValidationError("--sandbox-latency-ms must be between 0 and 60000")
         }
     }
 
@@ -85,9 +84,8 @@ struct WebCommand: AsyncParsableCommand {
         let (arguments, sessionEnvironment) = try await SessionLaunch.shop(
             configuration: configuration, oneTap: shop.oneTap, dataDirectory: dataDirectory, environment: environment
         )
-        let latency = sandboxLatencyMilliseconds.map { ["--sandbox-latency-ms", String($0)] } ?? []
         let command = SessionCommand(
-            executable: thisExecutable(), arguments: ["run"] + arguments + latency, environment: sessionEnvironment,
+            executable: thisExecutable(), arguments: ["run"] + arguments + sessionLatency.arguments, environment: sessionEnvironment,
             largestTerminal: TerminalSize(columns: Size.maximum.columns, rows: Size.maximum.rows)
         )
         var limits = WebFrontLimits()
@@ -97,6 +95,7 @@ struct WebCommand: AsyncParsableCommand {
         limits.idleTimeout = idleTimeout
         limits.maxSessionLength = maxSessionLength
         limits.drainTimeout = drainTimeout
+        limits.connectionIdleTimeout = requestTimeout
         let settings = WebFrontSettings(
             host: listen.host, port: listen.port, publicOrigins: publicOrigins.compactMap(WebOrigin.init), trustForwardedFor: trustForwardedFor,
             shopName: storage.catalog.shop.name, limits: limits

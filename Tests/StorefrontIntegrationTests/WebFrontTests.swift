@@ -75,6 +75,67 @@ struct WebFrontTests {
         try server.waitForLog(#/web session 1 closed: a message it cannot take/#)
     }
 
+    @Test func twoHundredIdleSessionsAreHeldThenDroppedAtTheIdleTimeoutLeavingNothing() throws {
+        let server = try ServeProcess(arguments: [
+            "--max-sessions", "250", "--sessions-per-address", "250", "--connections-per-minute", "1000",
+            "--idle-timeout", "20s", "--request-timeout", "20s",
+        ], command: Self.web)
+        let origin = "http://127.0.0.1:\(server.port)"
+        // One session first: what the server makes once, on its first timer (a timerfd), is not a session's.
+        do {
+            let first = try WebSocketTestClient(port: server.port)
+            #expect(try first.handshake(origin: origin).hasPrefix("HTTP/1.1 101"))
+            try server.waitForLog(#/web session 1 open/#)
+        }
+        try server.waitForLog(#/web session 1 closed: page went away/#)
+        let descriptorsBefore = Self.descriptors(of: server.pid)
+
+        // Opening 200 shops can outlast the idle timeout on a busy machine: every 20 opened, each open one gets a
+        // key, and all get one once all are open; then none gets another, and all go at the idle timeout together.
+        var sockets: [WebSocketTestClient] = []
+        for index in 1...200 {
+            let client = try WebSocketTestClient(port: server.port)
+            let answer = try client.handshake(origin: origin)
+            try #require(answer.hasPrefix("HTTP/1.1 101"), "\(index): \(answer)")
+            sockets.append(client)
+            if index % 20 == 0 { for open in sockets { try open.send([0x20]) } }
+        }
+        // Connections that never send a request are let go at the request timeout.
+        let silent = try (0..<50).map { _ in try WebSocketTestClient(port: server.port) }
+        try server.waitForLog(#/web session 201 open/#, timeout: .seconds(120))
+        for open in sockets { try open.send([0x20]) }
+        let shops = Self.children(of: server.pid)
+        #expect(shops.count == 200, "all 200 shops held at once: \(shops.count)")
+
+        for client in sockets {
+            let ending = try client.untilClose(timeout: .seconds(90))
+            #expect(ending.close?.closeCode == 1001)
+            #expect(ending.texts.last?.contains("Closed after 20s without a key.") == true, "\(ending.texts)")
+        }
+        #expect(silent.allSatisfy { $0.waitForEnd(timeout: .seconds(60)) }, "every silent connection is closed")
+        while server.log.matches(of: /web session \d+ closed: idle/).count < 200 {
+            try server.waitForLog(#/web session \d+ closed: idle/#, after: server.log.count)
+        }
+        #expect(Self.children(of: server.pid).isEmpty, "every shop process is gone and reaped")
+        // The server closed its ends before the clients saw the end; the shops' ptys went with their sessions.
+        #expect(Self.descriptors(of: server.pid) <= descriptorsBefore, "no descriptor left: \(Self.descriptors(of: server.pid)) open, \(descriptorsBefore) before")
+    }
+
+    /// The processes whose parent is `pid`, from /proc.
+    static func children(of pid: pid_t) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry -> pid_t? in
+            guard let child = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return nil }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 1 && pid_t(fields[1]) == pid ? child : nil
+        }
+    }
+
+    static func descriptors(of pid: pid_t) -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
+    }
+
     @Test func listeningBeyondLoopbackNeedsThePublicOrigin() throws {
         let refused = try Subprocess.run(BuiltProduct.storefront, ["web", "--listen", "0.0.0.0:0"])
         #expect(refused.status == 64)
