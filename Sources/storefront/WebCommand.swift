@@ -81,9 +81,13 @@ struct WebCommand: AsyncParsableCommand {
         } catch {
             announce("sign-in is off for visitors: \(error)")
         }
-        let (arguments, sessionEnvironment) = try await SessionLaunch.shop(
+        let (arguments, shopEnvironment) = try await SessionLaunch.shop(
             configuration: configuration, oneTap: shop.oneTap, dataDirectory: dataDirectory, environment: environment
         )
+        var sessionEnvironment = shopEnvironment
+        // The page's terminal is dark (storefront.css), so the shop need not ask: a question's answer that arrives
+        // after the shop stopped waiting (a busy host) would otherwise be read as keys (its "?" opens the help).
+        sessionEnvironment["STOREFRONT_THEME"] = "dark"
         let command = SessionCommand(
             executable: thisExecutable(), arguments: ["run"] + arguments + sessionLatency.arguments, environment: sessionEnvironment,
             largestTerminal: TerminalSize(columns: Size.maximum.columns, rows: Size.maximum.rows)
