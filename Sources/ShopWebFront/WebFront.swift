@@ -25,7 +25,7 @@ struct WebFrontContext: Sendable {
 ///
 /// Plain HTTP on the address given; in production it listens on loopback behind a reverse proxy that ends TLS
 /// (docs/web.md). Order of calls: `init` → `run` (returns once stopped) → `stop` from elsewhere: sessions are told the
-/// shop is closing and ended (killed after the drain timeout), then the listener stops.
+/// shop is closing and their shops asked to end (each killed 5 s later if it lingers), then the listener stops.
 public final class WebFront: Sendable {
     /// The WebSocket's path, relative to the page.
     public static let sessionPath = "/session"
@@ -129,8 +129,9 @@ public final class WebFront: Sendable {
     /// Browser sessions open now.
     public var openSessions: Int { context.admission.openGuestSessions }
 
-    /// Refuses new sessions, tells open ones the shop is closing and ends them (SIGKILL once the drain timeout
-    /// passes: each session's own reaper kills a shop 5 s after asking it to end), then stops listening and lets `run` return. Returns how many sessions were still open at the deadline.
+    /// Refuses new sessions, tells open ones the shop is closing and asks their shops to end (each session's reaper
+    /// kills a shop 5 s after asking), waits up to the drain timeout, then stops listening and lets `run` return.
+    /// Returns how many sessions were still open at the deadline.
     @discardableResult
     public func stop() async -> Int {
         context.admission.startDraining()

@@ -129,7 +129,7 @@ struct WebCommand: AsyncParsableCommand {
         let signal = await stop.next()
         announce("\(signalName(signal)): draining \(front.openSessions) session\(front.openSessions == 1 ? "" : "s") for up to \(ServeDuration.describe(drainTimeout))")
         let left = await front.stop()
-        if left > 0 { announce("\(left) session\(left == 1 ? "" : "s") still open after \(ServeDuration.describe(drainTimeout)), killed") }
+        if left > 0 { announce("\(left) session\(left == 1 ? "" : "s") still open after \(ServeDuration.describe(drainTimeout)); their shops are killed 5 s after being asked to end") }
         _ = await serving.result
         await mailer?.stop()
         announce("stopped")

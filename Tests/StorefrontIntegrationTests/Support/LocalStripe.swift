@@ -127,17 +127,8 @@ final class LocalStripe: @unchecked Sendable {
 
     /// Sends `request` (a whole HTTP/1.0 request) to 127.0.0.1:`port` over a socket and returns the whole answer.
     static func exchange(_ request: String, port: Int) throws -> String {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw TmuxError(message: "socket failed") }
+        let descriptor = try connectToLoopback(port: port)
         defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw TmuxError(message: "cannot connect to 127.0.0.1:\(port)") }
         _ = request.withCString { send(descriptor, $0, strlen($0), 0) }
         var answer: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
@@ -174,4 +165,22 @@ final class StripeFaultProxy: @unchecked Sendable {
         let requests = (try LocalStripe.get("/_proxy/log", port: port)["requests"] as? [[Any]]) ?? []
         return requests.map { $0.map { "\($0)" }.joined(separator: " ") }
     }
+}
+
+/// A TCP socket connected to 127.0.0.1:`port`; the caller closes it.
+func connectToLoopback(port: Int) throws -> Int32 {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard descriptor >= 0 else { throw TmuxError(message: "socket failed") }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else {
+        close(descriptor)
+        throw TmuxError(message: "cannot connect to 127.0.0.1:\(port)")
+    }
+    return descriptor
 }

@@ -19,19 +19,7 @@ final class WebSocketTestClient: @unchecked Sendable {  // @unchecked: each test
     private var pending: [UInt8] = []
 
     init(port: Int) throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw TmuxError(message: "socket failed") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else {
-            close(descriptor)
-            throw TmuxError(message: "cannot connect to 127.0.0.1:\(port)")
-        }
+        descriptor = try connectToLoopback(port: port)
     }
 
     deinit { close(descriptor) }
