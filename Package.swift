@@ -143,9 +143,11 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // SQLite's process-wide memory settings, which GRDB does not expose (sqlite3_config is variadic).
+        .target(name: "CSQLiteMemory", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(
             name: "StorageSQLite",
-            dependencies: ["ShopModels", "ShopPorts", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "SystemPackage", package: "swift-system")],
+            dependencies: ["CSQLiteMemory", "ShopModels", "ShopPorts", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strict
         ),
         .target(

@@ -4,7 +4,8 @@
 For each count in --counts (cumulative), opens sessions up to that count, each an `ssh -tt` client in
 its own pty at 80x24, and waits for every first frame. Then it reads:
   - memory: the server's VmRSS, and the session processes' RSS and PSS (PSS splits shared pages
-    between the processes that share them, so it is the honest per-session cost);
+    between the processes that share them, so it is the honest per-session cost); with a session host
+    (`--session-start fork`), the host's PSS is added before dividing by the sessions;
   - keys one at a time: j (then k next round) to each session in turn, the time from the key to
     the first byte of the answer and to the end of the redraw (first 20 ms of quiet);
   - keys all at once: the same key to every session in one burst, the same two times for each.
@@ -151,6 +152,16 @@ def children(pid):
     return kids
 
 
+def descendants(pid):
+    """Every process under `pid`: with a session host, the sessions are its children, not the server's."""
+    found, frontier = [], [pid]
+    while frontier:
+        kids = [k for p in frontier for k in children(p)]
+        found += kids
+        frontier = kids
+    return found
+
+
 def pct(values, p):
     values = sorted(values)
     if not values:
@@ -177,7 +188,11 @@ def main():
                 sessions.append(Session(cmd))
             missing = wait_first_frames(sessions, markers, 60)
             drain(sessions, quiet=0.2, limit=5)
-            kids = children(args.server_pid)
+            # The sessions, and a session host if there is one (a child of the server with children of its own):
+            # its PSS is part of what the sessions cost, so it is spread over them.
+            everyone = descendants(args.server_pid)
+            hosts = [k for k in children(args.server_pid) if children(k)] if len(everyone) > len(children(args.server_pid)) else []
+            kids = [k for k in everyone if k not in hosts]
             one = [press([s]) [0] for s in sessions]
             burst = press(sessions)
             firsts = [f for f, _ in one if f is not None]
@@ -191,7 +206,8 @@ def main():
                 "server_rss_kib": status_kib(args.server_pid, "VmRSS"),
                 "session_processes": len(kids),
                 "session_rss_kib_avg": round(sum(status_kib(k, "VmRSS") for k in kids) / max(1, len(kids))),
-                "session_pss_kib_avg": round(sum(pss_kib(k) for k in kids) / max(1, len(kids))),
+                "session_pss_kib_avg": round(sum(pss_kib(k) for k in everyone) / max(1, len(kids))),
+                "host_pss_kib": sum(pss_kib(k) for k in hosts),
                 "key_one_at_a_time_first_byte_ms_p50": pct(firsts, 50), "key_one_at_a_time_first_byte_ms_max": pct(firsts, 100),
                 "key_one_at_a_time_redrawn_ms_p95": pct(dones, 95),
                 "key_all_at_once_first_byte_ms_p50": pct(bfirsts, 50), "key_all_at_once_first_byte_ms_max": pct(bfirsts, 100),

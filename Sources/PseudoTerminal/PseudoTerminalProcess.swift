@@ -1,4 +1,5 @@
 import CPseudoTerminal
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -56,12 +57,24 @@ public struct PseudoTerminalError: Error, CustomStringConvertible, Sendable {
     init(_ call: String, _ code: Int32 = errno) {
         description = "\(call): \(String(cString: strerror(code)))"
     }
+
+    init(message: String) {
+        description = message
+    }
+}
+
+extension ProcessTermination {
+    /// How a process ended, from the status `waitpid` gives.
+    init(waitStatus status: Int32) {
+        let signalNumber = status & 0x7F
+        self = signalNumber == 0 ? .exited((status >> 8) & 0xFF) : .signalled(signalNumber)
+    }
 }
 
 /// A program running as the session leader of a fresh pseudo-terminal.
 ///
 /// Order of calls: `spawn` → hand `takeTerminal()` to whatever relays bytes → `resize` as the
-/// client's window changes → `signal` to end it → `waitForExit` (blocking) reaps it.
+/// client's window changes → `signal` to end it → `whenExited` (or `waitForExit`, blocking) hears how it ended.
 public final class PseudoTerminalProcess: @unchecked Sendable {
     // @unchecked: every stored property is immutable after init except `terminal`, which only
     // `takeTerminal` reads, once, before the descriptor changes hands.
@@ -69,10 +82,15 @@ public final class PseudoTerminalProcess: @unchecked Sendable {
     /// A duplicate of the terminal's controlling side, kept for window-size changes.
     private let control: Int32
     private var terminal: Int32
+    /// Set for a fork of a session host, which reaps it; nil for a program this process started and reaps.
+    private let hosted: SessionExit?
 
     /// Starts `executable` with `arguments` on a new pty of `size`, as the leader of a new session
     /// whose controlling terminal is that pty. The terminal cannot suspend it: VSUSP is disabled.
-    public static func spawn(executable: String, arguments: [String], environment: [String: String], size: TerminalSize) throws -> PseudoTerminalProcess {
+    /// With a `host`, the session is a fork of the host (running the same program) instead of a new program.
+    public static func spawn(
+        executable: String, arguments: [String], environment: [String: String], size: TerminalSize, host: SessionHostClient? = nil
+    ) throws -> PseudoTerminalProcess {
         var nameBuffer = [CChar](repeating: 0, count: 128)
         let master = sf_open_pseudo_terminal(&nameBuffer, nameBuffer.count)
         guard master >= 0 else { throw PseudoTerminalError("opening a pty") }
@@ -92,50 +110,32 @@ public final class PseudoTerminalProcess: @unchecked Sendable {
         withUnsafeMutableBytes(of: &modes.c_cc) { cc in cc[Int(VSUSP)] = 0 }
         guard tcsetattr(replica, TCSANOW, &modes) == 0 else { throw PseudoTerminalError("tcsetattr") }
         try setSize(size, of: master)
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var everySignal = sigset_t()
-        sigfillset(&everySignal)
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &everySignal)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        // POSIX_SPAWN_SETSID (0x80): glibc calls setsid() before the file actions, so opening the
-        // pty below, without O_NOCTTY, makes it the new session's controlling terminal.
-        let newSession: Int16 = 0x80
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK) | newSession)
-
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, replicaPath, O_RDWR, 0)
-        posix_spawn_file_actions_adddup2(&actions, 0, 1)
-        posix_spawn_file_actions_adddup2(&actions, 0, 2)
-
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-        guard spawned == 0 else { throw PseudoTerminalError("posix_spawn \(executable)", spawned) }
-
         let control = fcntl(master, F_DUPFD_CLOEXEC, 0)
-        guard control >= 0 else {
-            kill(pid, SIGKILL)
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-            throw PseudoTerminalError("dup")
+        guard control >= 0 else { throw PseudoTerminalError("dup") }
+
+        let pid: pid_t
+        var hosted: SessionExit?
+        do {
+            if let host {
+                let session = try host.start(arguments: arguments, environment: environment, terminal: replica)
+                (pid, hosted) = (session.pid, session.exit)
+            } else {
+                // The child opens the pty by name after its setsid, without O_NOCTTY: it becomes the controlling terminal.
+                pid = try ProgramStart.spawn(executable, arguments: arguments, environment: environment, terminal: replicaPath)
+            }
+        } catch {
+            close(control)
+            throw error
         }
         keepMaster = true
-        return PseudoTerminalProcess(pid: pid, terminal: master, control: control)
+        return PseudoTerminalProcess(pid: pid, terminal: master, control: control, hosted: hosted)
     }
 
-    private init(pid: pid_t, terminal: Int32, control: Int32) {
+    private init(pid: pid_t, terminal: Int32, control: Int32, hosted: SessionExit?) {
         self.pid = pid
         self.terminal = terminal
         self.control = control
+        self.hosted = hosted
     }
 
     deinit {
@@ -158,17 +158,21 @@ public final class PseudoTerminalProcess: @unchecked Sendable {
     /// Sends `number` to the program. Returns false when it is already gone.
     @discardableResult
     public func signal(_ number: Int32) -> Bool {
-        kill(pid, number) == 0
+        if let hosted { return sf_pidfd_signal(hosted.pidfd, number) == 0 }
+        return kill(pid, number) == 0
     }
 
-    /// Blocks until the program ends and reaps it. Call once, off any event loop.
+    /// Blocks until the program ends (and reaps it, unless its host does). Call once, off any event loop.
     public func waitForExit() -> ProcessTermination {
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 {
-            if errno != EINTR { return .exited(-1) }
-        }
-        let signalNumber = status & 0x7F
-        return signalNumber == 0 ? .exited((status >> 8) & 0xFF) : .signalled(signalNumber)
+        hosted?.wait() ?? ProgramStart.wait(for: pid)
+    }
+
+    /// Calls `body` once the program has ended, on a thread of its own or the host's reader; call once.
+    public func whenExited(_ body: @escaping @Sendable (ProcessTermination) -> Void) {
+        if let hosted { return hosted.whenFinished(body) }
+        let thread = Thread { [self] in body(waitForExit()) }
+        thread.stackSize = 64 * 1024
+        thread.start()
     }
 
     private static func setSize(_ size: TerminalSize, of descriptor: Int32) throws {

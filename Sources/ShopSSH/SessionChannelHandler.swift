@@ -138,10 +138,7 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
         let (arguments, customer) = self.context.command.launch(guest: isGuest, fingerprint: self.context.identity.fingerprint, environment: &environment)
         let process: PseudoTerminalProcess
         do {
-            process = try PseudoTerminalProcess.spawn(
-                executable: self.context.command.executable, arguments: arguments,
-                environment: environment, size: size
-            )
+            process = try self.context.command.start(arguments: arguments, environment: environment, size: size)
         } catch {
             self.context.log("cannot start a session: \(error)")
             releaseSlot()
@@ -194,15 +191,12 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
             }
     }
 
-    /// Waits for the process on a thread of its own (waitpid blocks) and reports back on the loop.
+    /// Hears how the process ended (from its host, or a thread waiting for it) and reports back on the loop.
     private func reapInBackground(_ process: PseudoTerminalProcess, loop: EventLoop) {
         let me = NIOLoopBound(self, eventLoop: loop)
-        let thread = Thread {
-            let termination = process.waitForExit()
+        process.whenExited { termination in
             loop.execute { me.value.processExited(termination) }
         }
-        thread.stackSize = 64 * 1024
-        thread.start()
     }
 
     private func processExited(_ termination: ProcessTermination) {

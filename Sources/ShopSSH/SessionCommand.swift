@@ -14,12 +14,15 @@ public struct SessionCommand: Sendable {
     public var adminKeys: AdminKeys
     /// Where the operator's OpenSSH front is (`ssh shop@shop.example`), for guests told how to get an account.
     public var openSSHFront: String?
+    /// Forks each session from this pre-started host; without one, each session starts `executable` anew.
+    public var host: SessionHostClient?
 
     public init(
         executable: String, arguments: [String], environment: [String: String], largestTerminal: TerminalSize,
-        adminArguments: [String] = [], adminKeys: AdminKeys = AdminKeys(), openSSHFront: String? = nil
+        adminArguments: [String] = [], adminKeys: AdminKeys = AdminKeys(), openSSHFront: String? = nil, host: SessionHostClient? = nil
     ) {
         self.openSSHFront = openSSHFront
+        self.host = host
         self.executable = executable
         self.arguments = arguments
         self.environment = environment
@@ -56,6 +59,11 @@ public struct SessionCommand: Sendable {
         environment[Self.guestVariable] = nil
         environment[Self.fingerprintVariable] = nil
         return (arguments, "browser guest web-guest:\(id)")
+    }
+
+    /// Starts a session's program on a new pty of `size`: a fork of the host, or `executable` anew.
+    public func start(arguments: [String], environment: [String: String], size: TerminalSize) throws -> PseudoTerminalProcess {
+        try PseudoTerminalProcess.spawn(executable: executable, arguments: arguments, environment: environment, size: size, host: host)
     }
 
     /// `requested` within `largestTerminal`; a side of 0 (a client without a terminal) becomes 80x24's.

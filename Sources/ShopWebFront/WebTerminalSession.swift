@@ -49,7 +49,7 @@ struct WebTerminalSession {
         let size = front.command.bounded(requested)
         let process: PseudoTerminalProcess
         do {
-            process = try PseudoTerminalProcess.spawn(executable: front.command.executable, arguments: arguments, environment: environment, size: size)
+            process = try front.command.start(arguments: arguments, environment: environment, size: size)
         } catch {
             front.log("web: cannot start a session: \(error)")
             await Self.close(outbound, notice: "The shop could not start a session just now. Try again in a minute.", code: .unexpectedServerError)
@@ -153,7 +153,7 @@ struct WebTerminalSession {
         try? await outbound.close(code, reason: String(notice.utf8.prefix(120)) ?? "")
     }
 
-    /// Waits for the process on a thread of its own (waitpid blocks), killing it if it outlives 5 s.
+    /// Waits for the process to end, killing it if it outlives 5 s.
     private static func reap(_ process: PseudoTerminalProcess) async -> ProcessTermination {
         let killer = Task {
             try await Task.sleep(for: .seconds(5))
@@ -161,9 +161,7 @@ struct WebTerminalSession {
         }
         defer { killer.cancel() }
         return await withCheckedContinuation { continuation in
-            let thread = Thread { continuation.resume(returning: process.waitForExit()) }
-            thread.stackSize = 64 * 1024
-            thread.start()
+            process.whenExited { continuation.resume(returning: $0) }
         }
     }
 

@@ -1,3 +1,4 @@
+import CSQLiteMemory
 import Foundation
 import GRDB
 import ShopPorts
@@ -91,6 +92,12 @@ public final class SQLiteDatabase: Sendable {
         return try open(path: directory.appendingPathComponent(fileName).path, warnings: warnings)
     }
 
+    /// Makes every connection this process opens start small (no cache block up front, a small lookaside).
+    /// Call first thing, before any database is opened; later calls change nothing.
+    public static func useLittleMemory() {
+        _ = sf_sqlite_use_little_memory()
+    }
+
     /// Opens for reading and writing: creates the file owner-only, refuses damaged or newer files untouched, migrates.
     ///
     /// The schema's version is GRDB's `grdb_migrations` table (the names of the applied steps), not
@@ -156,7 +163,12 @@ public final class SQLiteDatabase: Sendable {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.readonly = readOnly
+        // A shop process is one shopper: two readers beside the writer are plenty, and each connection holds a cache.
+        configuration.maximumReaderCount = 2
         configuration.prepareDatabase { db in
+            // Pages are read from the file's mapping, which every process shares through the kernel's page cache,
+            // instead of copied into each connection's cache: a session's memory holds the shop, not the database.
+            try db.execute(sql: "PRAGMA mmap_size = 268435456")
             guard !readOnly else { return }
             // Orders and payments must survive power loss, not just a crash.
             try db.execute(sql: "PRAGMA synchronous = FULL")

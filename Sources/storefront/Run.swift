@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import PseudoTerminal
 import ShopSSH
 import StorefrontCore
 import TerminalNCurses
@@ -111,6 +112,7 @@ struct Run: AsyncParsableCommand {
         let mailer = try mail.delivery(storage: storage, environment: environment).map { delivery in
             MailLoop.start(delivery, every: .seconds(10)) { logger.notice("mail: \($0)") }
         }
+        SessionHost.releaseFreeMemory()
         let background = backgroundQuestion?.answer()
         let session = TerminalSession(
             dependencies: dependencies, theme: theme, background: background, environment: environment, mouse: configuration.mouse ?? true

@@ -66,6 +66,8 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup var sessionLatency: SessionLatencyOption
 
+    @OptionGroup var sessionStart: SessionStartOption
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, not \(port)") }
         guard (1...10_000).contains(maxSessions) else { throw ValidationError("--max-sessions must be between 1 and 10000, not \(maxSessions)") }
@@ -119,8 +121,10 @@ struct Serve: AsyncParsableCommand {
         let command = SessionCommand(
             executable: thisExecutable(), arguments: ["run"] + arguments + sessionLatency.arguments, environment: sessionEnvironment,
             largestTerminal: TerminalSize(columns: Size.maximum.columns, rows: Size.maximum.rows),
-            adminArguments: ["admin"] + arguments, adminKeys: admins, openSSHFront: openSSHFront
+            adminArguments: ["admin"] + arguments, adminKeys: admins, openSSHFront: openSSHFront,
+            host: try sessionStart.host(environment: sessionEnvironment)
         )
+        defer { command.host?.stop() }
 
         SessionLaunch.raiseOpenFileLimit()
         let limits = ServeLimits(

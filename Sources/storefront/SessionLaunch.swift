@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PseudoTerminal
 import ShopSSH
 import ShopStripe
 import SystemPackage
@@ -84,4 +85,30 @@ struct SessionLatencyOption: ParsableArguments {
 
     /// The session's own options for it: none unless given.
     var arguments: [String] { milliseconds.map { ["--sandbox-latency-ms", String($0)] } ?? [] }
+}
+
+/// `--session-start` on a server: whether sessions are forks of a pre-started host (the default) or new programs.
+struct SessionStartOption: ParsableArguments {
+    enum Start: String, ExpressibleByArgument, CaseIterable {
+        /// Each session a fork of one pre-initialised session host: its pages shared, its start a fork.
+        case fork
+        /// Each session a new `storefront run` program, as before the host.
+        case exec
+    }
+
+    @Option(name: .customLong("session-start"), help: ArgumentHelp("How a session's process starts: fork (from a session host started once; the default) or exec (a new program each time).", valueName: "fork|exec"))
+    var start: Start = .fork
+
+    /// The session host for `fork`, started now from this very program; nil for `exec`.
+    func host(environment: [String: String]) throws -> SessionHostClient? {
+        guard start == .fork else { return nil }
+        do {
+            let host = try SessionHostClient.start(executable: thisExecutable(), environment: environment) { announce($0) }
+            announce("sessions: forked from a session host, pid \(host.hostPID.map(String.init) ?? "?")")
+            return host
+        } catch {
+            complain("cannot start the session host: \(error); --session-start exec starts each session as a new program instead")
+            throw ExitCodes.systemError
+        }
+    }
 }

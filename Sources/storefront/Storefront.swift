@@ -16,7 +16,6 @@ import TerminalNCurses
 import SystemPackage
 
 /// The `storefront` command: the composition root, and the only place that picks live implementations.
-@main
 struct Storefront: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "storefront",
@@ -26,11 +25,11 @@ struct Storefront: AsyncParsableCommand {
         defaultSubcommand: Run.self
     )
 
-    /// Parses and runs the command; every message ArgumentParser makes (which may quote an argument's raw
-    /// escape sequences back) goes through the same sanitizer as the shop's own messages.
-    static func main() async {
+    /// Parses and runs `arguments` (nil: the command line); every message ArgumentParser makes (which may quote an
+    /// argument's raw escape sequences back) goes through the same sanitizer as the shop's own messages.
+    static func start(_ arguments: [String]?) async {
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(arguments)
             if var asynchronous = command as? any AsyncParsableCommand {
                 try await asynchronous.run()
             } else {
@@ -56,6 +55,8 @@ enum ExitCodes {
     /// EX_UNAVAILABLE for a PostgreSQL server that does not answer.
     static let databaseUnreachable = ExitCode(69)
     static let cannotCreate = ExitCode(73)
+    /// EX_OSERR: the system would not start a process (`serve` and `web` starting their session host).
+    static let systemError = ExitCode(71)
     /// EX_TEMPFAIL: trying again later may work (a database locked by another process, an order changed meanwhile,
     /// a refund or a message the other side did not answer yet).
     static let temporaryFailure = ExitCode(75)

@@ -56,6 +56,8 @@ struct WebCommand: AsyncParsableCommand {
 
     @OptionGroup var sessionLatency: SessionLatencyOption
 
+    @OptionGroup var sessionStart: SessionStartOption
+
     func validate() throws {
         guard (1...10_000).contains(maxSessions) else { throw ValidationError("--max-sessions must be between 1 and 10000, not \(maxSessions)") }
         guard (1...1_000).contains(sessionsPerAddress) else { throw ValidationError("--sessions-per-address must be between 1 and 1000, not \(sessionsPerAddress)") }
@@ -90,8 +92,10 @@ struct WebCommand: AsyncParsableCommand {
         sessionEnvironment["STOREFRONT_THEME"] = "dark"
         let command = SessionCommand(
             executable: thisExecutable(), arguments: ["run"] + arguments + sessionLatency.arguments, environment: sessionEnvironment,
-            largestTerminal: TerminalSize(columns: Size.maximum.columns, rows: Size.maximum.rows)
+            largestTerminal: TerminalSize(columns: Size.maximum.columns, rows: Size.maximum.rows),
+            host: try sessionStart.host(environment: sessionEnvironment)
         )
+        defer { command.host?.stop() }
         var limits = WebFrontLimits()
         limits.maxSessions = maxSessions
         limits.sessionsPerAddress = sessionsPerAddress

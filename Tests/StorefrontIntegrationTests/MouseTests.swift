@@ -92,6 +92,17 @@ struct SGRMouseReportTests {
         #expect(NCursesScreen.inputs(from: Self.read("a\u{1B}[<0;3;4Mb")) == [.key(.character("a")), .click(column: 2, row: 3), .key(.character("b"))])
     }
 
+    /// The answers to the background question that arrive after the shop stopped waiting: never keys (the `?` would
+    /// open the help).
+    @Test func aLateAnswerFromTheTerminalIsNotReadAsKeys() {
+        #expect(NCursesScreen.inputs(from: Self.read("\u{1B}[?64;1;2;6;9;15;18;21;22c")).isEmpty)
+        #expect(NCursesScreen.inputs(from: Self.read("\u{1B}]11;rgb:1e1e/1e1e/1e1e\u{1B}\\\u{1B}[?1;2ca")) == [.key(.character("a"))])
+        #expect(NCursesScreen.inputs(from: Self.read("a\u{1B}]11;rgb:ffff/ffff/ffff\u{07}b")) == [.key(.character("a")), .key(.character("b"))])
+        // Not an answer: left as the keys they are.
+        #expect(NCursesScreen.inputs(from: Self.read("\u{1B}[?c")).count == 4)
+        #expect(NCursesScreen.inputs(from: Self.read("\u{1B}]11;rgb")).count == 8, "unfinished")
+    }
+
     @Test func somethingElseAfterAnEscapeIsLeftAsKeys() {
         #expect(NCursesScreen.inputs(from: Self.read("\u{1B}")) == [.key(.escape)])
         #expect(NCursesScreen.inputs(from: Self.read("\u{1B}[<0;x;1M")) == [.key(.escape), .key(.character("[")), .key(.character("<")), .key(.character("0")),

@@ -106,7 +106,10 @@ struct WebFrontTests {
         let silent = try (0..<50).map { _ in try WebSocketTestClient(port: server.port) }
         try server.waitForLog(#/web session 201 open/#, timeout: .seconds(120))
         for open in sockets { try open.send([0x20]) }
-        let shops = Self.children(of: server.pid)
+        // Each shop is a fork of the server's session host.
+        let host = try #require(pid_t(server.waitForLog(#/forked from a session host, pid (\d+)/#).output.1))
+        #expect(Self.children(of: server.pid) == [host])
+        let shops = Self.children(of: host)
         #expect(shops.count == 200, "all 200 shops held at once: \(shops.count)")
 
         for client in sockets {
@@ -118,7 +121,8 @@ struct WebFrontTests {
         while server.log.matches(of: /web session \d+ closed: idle/).count < 200 {
             try server.waitForLog(#/web session \d+ closed: idle/#, after: server.log.count)
         }
-        #expect(Self.children(of: server.pid).isEmpty, "every shop process is gone and reaped")
+        #expect(Self.children(of: host).isEmpty, "every shop process is gone and reaped")
+        #expect(Self.children(of: server.pid) == [host], "the session host waits for the next")
         // The server closed its ends before the clients saw the end; the shops' ptys went with their sessions.
         #expect(Self.descriptors(of: server.pid) <= descriptorsBefore, "no descriptor left: \(Self.descriptors(of: server.pid)) open, \(descriptorsBefore) before")
     }

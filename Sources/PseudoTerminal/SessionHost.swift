@@ -1,0 +1,268 @@
+import CPseudoTerminal
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The process side of the session host: a server starts this program once with `variable` set, and each session
+/// is then a fork of it instead of a new program.
+///
+/// Order of calls, at the very top of `main`, before any thread exists: `serveIfAsked` → (host) warm up, serve for
+/// ever; (each forked session) returns its arguments, and the program runs them as it would its command line.
+public enum SessionHost {
+    /// Names the descriptor of the host's control socket; set only by `SessionHostClient.start`.
+    public static let variable = "STOREFRONT_SESSION_HOST"
+
+    /// In a session host: runs `warmUp`, then serves forks and never returns, except in each forked session, where it
+    /// returns that session's arguments. In any other process, nil.
+    public static func serveIfAsked(warmUp: () -> Void) -> [String]? {
+        guard let value = getenv(variable), let control = Int32(String(cString: value)) else { return nil }
+        unsetenv(variable)
+        warmUp()
+        // A fork copies only the calling thread: a lock another thread held would never be released in the child,
+        // and libdispatch refuses to run in the child of a multithreaded process.
+        let threads = sf_thread_count()
+        guard threads == 1 else { fail("the session host has \(threads) threads after warming up and cannot fork safely", code: 70) }
+        var request = sf_session_arguments()
+        guard sf_session_host_serve(control, &request) == 0 else { fail("the session host cannot start: \(String(cString: strerror(errno)))", code: 71) }
+        return (0..<Int(request.count)).map { String(cString: request.arguments[$0]!) }
+    }
+
+    /// Gives the heap's free pages back to the system: a session calls it once its start (whose decoding and
+    /// queries leave freed memory behind) is done, so that it holds only what it keeps.
+    public static func releaseFreeMemory() {
+        sf_release_free_memory()
+    }
+
+    private static func fail(_ message: String, code: Int32) -> Never {
+        let line = "storefront: \(message)\n"
+        _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+        exit(code)
+    }
+}
+
+/// How a session ended, once the host has said; waited on by a thread or a callback.
+final class SessionExit: @unchecked Sendable {
+    // @unchecked: `pidfd` is immutable; every other stored property is read and written only under `condition`.
+    /// Names the session's process for signals, race-free: a pid may be reused once the host reaps it.
+    let pidfd: Int32
+    private let condition = NSCondition()
+    private var termination: ProcessTermination?
+    private var waiters: [@Sendable (ProcessTermination) -> Void] = []
+
+    init(pidfd: Int32) {
+        self.pidfd = pidfd
+    }
+
+    deinit {
+        close(pidfd)
+    }
+
+    func finish(_ ending: ProcessTermination) {
+        condition.lock()
+        guard termination == nil else { return condition.unlock() }
+        termination = ending
+        let callbacks = waiters
+        waiters = []
+        condition.broadcast()
+        condition.unlock()
+        for callback in callbacks { callback(ending) }
+    }
+
+    func wait() -> ProcessTermination {
+        condition.lock()
+        defer { condition.unlock() }
+        while termination == nil { condition.wait() }
+        return termination!
+    }
+
+    /// For a session whose host has died: its end, told by its pidfd, without how it ended.
+    func watchWithoutHost() {
+        let thread = Thread { [self] in
+            sf_pidfd_wait(pidfd)
+            finish(.exited(-1))
+        }
+        thread.stackSize = 64 * 1024
+        thread.start()
+    }
+
+    func whenFinished(_ body: @escaping @Sendable (ProcessTermination) -> Void) {
+        condition.lock()
+        if let termination {
+            condition.unlock()
+            return body(termination)
+        }
+        waiters.append(body)
+        condition.unlock()
+    }
+}
+
+/// A session started by the host: its pid, and how it ends (with the pidfd to signal it by).
+struct HostedSession: Sendable {
+    var pid: pid_t
+    var exit: SessionExit
+}
+
+/// A server's connection to its session host: asks it to fork sessions and hears how they end.
+///
+/// Order of calls: `start` (once, before taking connections) → `start(arguments:environment:terminal:)` per session →
+/// `stop` at the end. A host that dies is replaced at the next session; its sessions run on until they end.
+public final class SessionHostClient: @unchecked Sendable {
+    // @unchecked: the mutable state lives in `Connection`s, each guarded by its own condition; `current` by `lock`.
+    private let executable: String
+    private let environment: [String: String]
+    private let log: @Sendable (String) -> Void
+    private let lock = NSLock()
+    private var current: Connection?
+
+    private init(executable: String, environment: [String: String], log: @escaping @Sendable (String) -> Void) {
+        self.executable = executable
+        self.environment = environment
+        self.log = log
+    }
+
+    /// Starts `executable` as a session host; its forks run with each request's own environment.
+    public static func start(executable: String, environment: [String: String], log: @escaping @Sendable (String) -> Void) throws -> SessionHostClient {
+        let client = SessionHostClient(executable: executable, environment: environment, log: log)
+        client.current = try client.connect()
+        return client
+    }
+
+    /// The host's pid, for logs and tests.
+    public var hostPID: pid_t? {
+        lock.withLock { current?.hostPID }
+    }
+
+    /// Asks the host to fork a session running `arguments` with `environment` on `terminal` (the pty's terminal side,
+    /// which this call does not close). Blocks for the fork's answer, under a millisecond.
+    func start(arguments: [String], environment: [String: String], terminal: Int32) throws -> HostedSession {
+        let connection: Connection = try lock.withLock {
+            if let current, current.isAlive { return current }
+            if current != nil { log("session host: it had ended; starting a new one") }
+            let fresh = try connect()
+            current = fresh
+            return fresh
+        }
+        return try connection.start(arguments: arguments, environment: environment, terminal: terminal)
+    }
+
+    /// Ends the host (its running sessions go on until they end) and waits for it.
+    public func stop() {
+        lock.withLock { current }?.close()
+    }
+
+    private func connect() throws -> Connection {
+        var pair: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
+            throw PseudoTerminalError("socketpair")
+        }
+        defer { close(pair[1]) }
+        var hostEnvironment = environment
+        hostEnvironment[SessionHost.variable] = "3"
+        let pid: pid_t
+        do {
+            pid = try ProgramStart.spawn(executable, arguments: [], environment: hostEnvironment, descriptors: [pair[1]: 3], ownProcessGroup: true)
+        } catch {
+            close(pair[0])
+            throw error
+        }
+        return Connection(control: pair[0], hostPID: pid, log: log)
+    }
+}
+
+/// One host process and the control socket to it; a reader thread hears its answers and the sessions' endings.
+private final class Connection: @unchecked Sendable {
+    // @unchecked: `answers`, `running`, `ended` and `nextRequest` are touched only under `condition`.
+    let hostPID: pid_t
+    private let control: Int32
+    private let log: @Sendable (String) -> Void
+    private let condition = NSCondition()
+    private var nextRequest: UInt32 = 1
+    private var answers: [UInt32: Result<HostedSession, PseudoTerminalError>] = [:]
+    private var running: [pid_t: SessionExit] = [:]
+    private var ended = false
+    /// Serialises requests, so each answer can be waited for in turn.
+    private let sending = NSLock()
+
+    init(control: Int32, hostPID: pid_t, log: @escaping @Sendable (String) -> Void) {
+        self.control = control
+        self.hostPID = hostPID
+        self.log = log
+        let thread = Thread { [self] in listen() }
+        thread.stackSize = 128 * 1024
+        thread.start()
+    }
+
+    var isAlive: Bool { condition.withLock { !ended } }
+
+    func start(arguments: [String], environment: [String: String], terminal: Int32) throws -> HostedSession {
+        var strings = [UInt8]()
+        for text in arguments + environment.sorted(by: { $0.key < $1.key }).map({ "\($0.key)=\($0.value)" }) {
+            guard !text.utf8.contains(0) else { throw PseudoTerminalError(message: "a session argument or environment value holds a NUL byte") }
+            strings += Array(text.utf8) + [0]
+        }
+        return try sending.withLock {
+            let request: UInt32 = condition.withLock {
+                defer { nextRequest &+= 1 }
+                return nextRequest
+            }
+            let sent = strings.withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) {
+                    sf_session_host_request(control, request, terminal, $0.baseAddress, $0.count, UInt32(arguments.count), UInt32(environment.count))
+                }
+            }
+            guard sent == 0 else { throw PseudoTerminalError("sending the session host a request") }
+            condition.lock()
+            defer { condition.unlock() }
+            while answers[request] == nil && !ended { condition.wait() }
+            guard let answer = answers.removeValue(forKey: request) else { throw PseudoTerminalError(message: "the session host ended") }
+            return try answer.get()
+        }
+    }
+
+    func close() {
+        // Shutting the socket down (the reader thread still holds it open) is what the host sees as its end.
+        shutdown(control, Int32(SHUT_RDWR))
+    }
+
+    private func listen() {
+        var message = sf_host_message()
+        while sf_session_host_receive(control, &message) == 1 {
+            switch message.kind {
+            case 2:
+                let answer: Result<HostedSession, PseudoTerminalError>
+                if message.error == 0, message.pidfd >= 0 {
+                    let session = HostedSession(pid: message.pid, exit: SessionExit(pidfd: message.pidfd))
+                    answer = .success(session)
+                    condition.withLock { running[message.pid] = session.exit }
+                } else {
+                    if message.pidfd >= 0 { Glibc.close(message.pidfd) }
+                    answer = .failure(PseudoTerminalError("the session host's fork", message.error))
+                }
+                condition.withLock {
+                    answers[message.request] = answer
+                    condition.broadcast()
+                }
+            case 3:
+                let exit = condition.withLock { running.removeValue(forKey: message.pid) }
+                exit?.finish(ProcessTermination(waitStatus: message.status))
+            default:
+                log("session host: an unknown message (\(message.kind)); closing the connection to it")
+                shutdown(control, Int32(SHUT_RDWR))
+            }
+        }
+        let orphans = condition.withLock {
+            ended = true
+            condition.broadcast()
+            defer { running = [:] }
+            return running
+        }
+        Glibc.close(control)
+        let termination = ProgramStart.wait(for: hostPID)
+        if !orphans.isEmpty || termination != .exited(0) {
+            log("session host ended (\(termination)) with \(orphans.count) session(s) running; they go on until they end")
+        }
+        // Their host can no longer say how they end: each is watched through its pidfd instead.
+        for exit in orphans.values { exit.watchWithoutHost() }
+    }
+}

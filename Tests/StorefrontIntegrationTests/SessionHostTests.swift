@@ -1,0 +1,128 @@
+import Foundation
+import PseudoTerminal
+import StorefrontTesting
+import Testing
+
+/// Sessions forked from the session host (the built `storefront`, started as one): what each fork runs, on which
+/// terminal, how its end is heard, and what happens when the host itself dies.
+@Suite("Sessions forked from a session host")
+struct SessionHostTests {
+    /// Lines the client logs, kept for the test to read.
+    final class Log: @unchecked Sendable {
+        private let lock = NSLock()
+        private var lines: [String] = []
+        func append(_ line: String) { lock.withLock { lines.append(line) } }
+        var text: String { lock.withLock { lines.joined(separator: "\n") } }
+    }
+
+    private func startHost(_ log: Log = Log()) throws -> SessionHostClient {
+        try SessionHostClient.start(executable: BuiltProduct.requireStorefront(), environment: ["PATH": "/usr/bin:/bin"]) { log.append($0) }
+    }
+
+    /// Reads the pty until the program has gone (EIO) and returns what it wrote.
+    private func output(of process: PseudoTerminalProcess) -> String {
+        let terminal = process.takeTerminal()
+        defer { close(terminal) }
+        var text = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(terminal, &buffer, buffer.count)
+            if count > 0 { text += buffer.prefix(count) } else if count < 0 && errno == EINTR { continue } else { break }
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Reads the pty until `text` has appeared; false if the program ended first or 30 s passed.
+    private func readTerminal(_ terminal: Int32, until text: String) -> Bool {
+        let deadline = ContinuousClock.now + .seconds(30)
+        var seen = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !String(decoding: seen, as: UTF8.self).contains(text) {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { return false }
+            var watched = pollfd(fd: terminal, events: Int16(POLLIN), revents: 0)
+            guard poll(&watched, 1, Int32(left.components.seconds * 1000 + 1)) > 0 else { continue }
+            let count = Glibc.read(terminal, &buffer, buffer.count)
+            if count > 0 { seen += buffer.prefix(count) } else if count < 0 && errno == EINTR { continue } else { return false }
+        }
+        return true
+    }
+
+    private func statFields(of pid: pid_t) throws -> [String] {
+        let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+        return stat[stat.range(of: ")", options: .backwards)!.upperBound...].split(separator: " ").map(String.init)
+    }
+
+    @Test func aForkRunsItsArgumentsOnItsTerminalAndItsEndIsHeard() throws {
+        let host = try startHost()
+        defer { host.stop() }
+        let version = try PseudoTerminalProcess.spawn(
+            executable: "unused", arguments: ["--version"], environment: ["PATH": "/usr/bin:/bin"], size: TerminalSize(columns: 80, rows: 24), host: host
+        )
+        #expect(output(of: version).contains("0.1.0"))
+        #expect(version.waitForExit() == .exited(0))
+        #expect(!version.signal(0), "reaped by the host: its pidfd names no process")
+
+        // The request's environment, not the host's: a dumb terminal is refused on the pty, with the shop's exit code.
+        let dumb = try PseudoTerminalProcess.spawn(
+            executable: "unused", arguments: ["run", "--data-dir", TemporaryDirectory.make().path], environment: ["TERM": "dumb", "PATH": "/usr/bin:/bin"],
+            size: TerminalSize(columns: 80, rows: 24), host: host
+        )
+        let said = output(of: dumb)
+        #expect(dumb.waitForExit() == .exited(69), "said: \(said)")
+        #expect(said.contains("dumb"), "said: \(said)")
+    }
+
+    @Test func aForkLeadsItsOwnSessionOnThePtyAndEndsBySignal() throws {
+        let host = try startHost()
+        defer { host.stop() }
+        let shop = try PseudoTerminalProcess.spawn(
+            executable: "unused", arguments: ["run", "--data-dir", TemporaryDirectory.make().path, "--theme", "dark"],
+            environment: ["TERM": "xterm-256color", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"], size: TerminalSize(columns: 90, rows: 30), host: host
+        )
+        let terminal = shop.takeTerminal()
+        defer { close(terminal) }
+        #expect(readTerminal(terminal, until: "quit"), "the first frame")
+        let fields = try statFields(of: shop.pid)
+        #expect(fields[1] == String(host.hostPID ?? 0), "a child of the host")
+        #expect(fields[3] == String(shop.pid), "the leader of its own session")
+        #expect(fields[4] != "0", "with the pty as its controlling terminal")
+
+        #expect(shop.signal(SIGHUP))
+        let ending = shop.waitForExit()
+        #expect(ending == .signalled(SIGHUP) || ending == .exited(129), "a hangup ends it, heard from the host: \(ending)")
+        #expect(!shop.signal(0))
+    }
+
+    @Test func aDeadHostsSessionsGoOnAndTheNextSessionGetsANewHost() throws {
+        let log = Log()
+        let host = try startHost(log)
+        defer { host.stop() }
+        let first = try #require(host.hostPID)
+        let shop = try PseudoTerminalProcess.spawn(
+            executable: "unused", arguments: ["run", "--data-dir", TemporaryDirectory.make().path, "--theme", "dark"],
+            environment: ["TERM": "xterm-256color", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"], size: TerminalSize(columns: 80, rows: 24), host: host
+        )
+        let terminal = shop.takeTerminal()
+        defer { close(terminal) }
+        #expect(readTerminal(terminal, until: "quit"))
+
+        kill(first, SIGKILL)
+        // The session outlives its host: it still answers a key.
+        _ = "c".withCString { write(terminal, $0, 1) }
+        #expect(readTerminal(terminal, until: "Your cart is empty"), "the running session answers after its host died")
+
+        // Its end is still heard (through its pidfd), though no one can say how it ended.
+        #expect(shop.signal(SIGKILL))
+        #expect(shop.waitForExit() == .exited(-1))
+
+        let next = try PseudoTerminalProcess.spawn(
+            executable: "unused", arguments: ["--version"], environment: [:], size: TerminalSize(columns: 80, rows: 24), host: host
+        )
+        #expect(output(of: next).contains("0.1.0"))
+        #expect(next.waitForExit() == .exited(0))
+        #expect(host.hostPID != first, "a new host")
+        #expect(log.text.contains("session host ended (SIGKILL) with 1 session(s) running"), "log: \(log.text)")
+        #expect(log.text.contains("session host: it had ended; starting a new one"), "log: \(log.text)")
+    }
+}
