@@ -144,9 +144,8 @@ static void retitle(char *const *arguments, uint32_t count) {
 /// In a fresh child: the request's terminal, environment and arguments; signals as a new program has them.
 static int become_session(int terminal, char *strings, size_t length, const struct request_header *header,
                           sf_session_arguments *arguments) {
-    for (int number = 1; number < NSIG; number++) {
-        if (number != SIGKILL && number != SIGSTOP) signal(number, SIG_DFL);
-    }
+    // Every disposition is already the default: the host was started with them so (POSIX_SPAWN_SETSIGDEF) and sets
+    // none. Only the mask changed (SIGCHLD, for the signalfd).
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);

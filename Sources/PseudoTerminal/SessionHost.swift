@@ -110,20 +110,25 @@ struct HostedSession: Sendable {
 public final class SessionHostClient: @unchecked Sendable {
     // @unchecked: the mutable state lives in `Connection`s, each guarded by its own condition; `current` by `lock`.
     private let executable: String
+    private let arguments: [String]
     private let environment: [String: String]
     private let log: @Sendable (String) -> Void
     private let lock = NSLock()
     private var current: Connection?
 
-    private init(executable: String, environment: [String: String], log: @escaping @Sendable (String) -> Void) {
+    private init(executable: String, arguments: [String], environment: [String: String], log: @escaping @Sendable (String) -> Void) {
         self.executable = executable
+        self.arguments = arguments
         self.environment = environment
         self.log = log
     }
 
-    /// Starts `executable` as a session host; its forks run with each request's own environment.
-    public static func start(executable: String, environment: [String: String], log: @escaping @Sendable (String) -> Void) throws -> SessionHostClient {
-        let client = SessionHostClient(executable: executable, environment: environment, log: log)
+    /// Starts `executable` as a session host, given the `arguments` most sessions will run so that it can prepare
+    /// them; its forks run with each request's own arguments and environment.
+    public static func start(
+        executable: String, arguments: [String] = [], environment: [String: String], log: @escaping @Sendable (String) -> Void
+    ) throws -> SessionHostClient {
+        let client = SessionHostClient(executable: executable, arguments: arguments, environment: environment, log: log)
         client.current = try client.connect()
         return client
     }
@@ -161,7 +166,7 @@ public final class SessionHostClient: @unchecked Sendable {
         hostEnvironment[SessionHost.variable] = "3"
         let pid: pid_t
         do {
-            pid = try ProgramStart.spawn(executable, arguments: [], environment: hostEnvironment, descriptors: [pair[1]: 3], ownProcessGroup: true)
+            pid = try ProgramStart.spawn(executable, arguments: arguments, environment: hostEnvironment, descriptors: [pair[1]: 3], ownProcessGroup: true)
         } catch {
             close(pair[0])
             throw error

@@ -118,11 +118,12 @@ struct Serve: AsyncParsableCommand {
         let (arguments, sessionEnvironment) = try await SessionLaunch.shop(
             configuration: configuration, oneTap: shop.oneTap, dataDirectory: dataDirectory, environment: environment
         )
+        let shopArguments = ["run"] + arguments + sessionLatency.arguments
         let command = SessionCommand(
-            executable: thisExecutable(), arguments: ["run"] + arguments + sessionLatency.arguments, environment: sessionEnvironment,
+            executable: thisExecutable(), arguments: shopArguments, environment: sessionEnvironment,
             largestTerminal: TerminalSize(columns: Size.maximum.columns, rows: Size.maximum.rows),
             adminArguments: ["admin"] + arguments, adminKeys: admins, openSSHFront: openSSHFront,
-            host: try sessionStart.host(environment: sessionEnvironment)
+            host: try sessionStart.host(preparing: shopArguments, environment: sessionEnvironment)
         )
         defer { command.host?.stop() }
 

@@ -99,11 +99,12 @@ struct SessionStartOption: ParsableArguments {
     @Option(name: .customLong("session-start"), help: ArgumentHelp("How a session's process starts: fork (from a session host started once; the default) or exec (a new program each time).", valueName: "fork|exec"))
     var start: Start = .fork
 
-    /// The session host for `fork`, started now from this very program; nil for `exec`.
-    func host(environment: [String: String]) throws -> SessionHostClient? {
+    /// The session host for `fork`, started now from this very program to prepare `arguments` (the shop's session
+    /// command line); nil for `exec`.
+    func host(preparing arguments: [String], environment: [String: String]) throws -> SessionHostClient? {
         guard start == .fork else { return nil }
         do {
-            let host = try SessionHostClient.start(executable: thisExecutable(), environment: environment) { announce($0) }
+            let host = try SessionHostClient.start(executable: thisExecutable(), arguments: arguments, environment: environment) { announce($0) }
             announce("sessions: forked from a session host, pid \(host.hostPID.map(String.init) ?? "?")")
             return host
         } catch {

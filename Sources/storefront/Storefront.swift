@@ -29,7 +29,7 @@ struct Storefront: AsyncParsableCommand {
     /// argument's raw escape sequences back) goes through the same sanitizer as the shop's own messages.
     static func start(_ arguments: [String]?) async {
         do {
-            var command = try parseAsRoot(arguments)
+            var command = try SessionWarmUp.preparedCommand(for: arguments) ?? parseAsRoot(arguments)
             if var asynchronous = command as? any AsyncParsableCommand {
                 try await asynchronous.run()
             } else {

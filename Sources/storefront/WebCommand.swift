@@ -90,10 +90,11 @@ struct WebCommand: AsyncParsableCommand {
         // The page's terminal is dark (storefront.css), so the shop need not ask: a question's answer that arrives
         // after the shop stopped waiting (a busy host) would otherwise be read as keys (its "?" opens the help).
         sessionEnvironment["STOREFRONT_THEME"] = "dark"
+        let shopArguments = ["run"] + arguments + sessionLatency.arguments
         let command = SessionCommand(
-            executable: thisExecutable(), arguments: ["run"] + arguments + sessionLatency.arguments, environment: sessionEnvironment,
+            executable: thisExecutable(), arguments: shopArguments, environment: sessionEnvironment,
             largestTerminal: TerminalSize(columns: Size.maximum.columns, rows: Size.maximum.rows),
-            host: try sessionStart.host(environment: sessionEnvironment)
+            host: try sessionStart.host(preparing: shopArguments, environment: sessionEnvironment)
         )
         defer { command.host?.stop() }
         var limits = WebFrontLimits()

@@ -178,6 +178,8 @@ enum ProductListFeature {
                 let from = ProductsAround.readStart(for: start, capacity: capacity)
                 let rows = try await catalog.page(matching: query, offset: from, limit: ProductsAround.readLimit(capacity: capacity))
                 send(.productList(.counted(request: request, total: total, from: from, rows: rows)))
+            } catch is CancellationError {
+                // A newer read replaced this one (the same effect id): its answer is the one the list waits for.
             } catch {
                 send(.productList(.failed(request: request, StorageError(describing: error))))
             }
@@ -206,6 +208,7 @@ enum ProductListFeature {
             do {
                 let rows = try await catalog.page(matching: query, offset: from, limit: ProductsAround.readLimit(capacity: capacity))
                 send(.productList(.paged(request: request, from: from, rows: rows)))
+            } catch is CancellationError {
             } catch {
                 send(.productList(.failed(request: request, StorageError(describing: error))))
             }
