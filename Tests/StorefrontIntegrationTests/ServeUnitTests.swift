@@ -172,26 +172,13 @@ struct ServeDurationTests {
 
 @Suite("A program on a fresh pty")
 struct PseudoTerminalProcessTests {
-    /// Reads the pty until the program has gone (EIO) and returns what it wrote.
-    private func output(of process: PseudoTerminalProcess) -> String {
-        let terminal = process.takeTerminal()
-        defer { close(terminal) }
-        var text = [UInt8]()
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = read(terminal, &buffer, buffer.count)
-            if count > 0 { text += buffer.prefix(count) } else if count < 0 && errno == EINTR { continue } else { break }
-        }
-        return String(decoding: text, as: UTF8.self)
-    }
-
     @Test func runsAsASessionLeaderWithTheSizeAndNoSuspendCharacter() throws {
         let script = #"stty size; stty -a | tr ';' '\n' | grep -o 'susp = .*'; [ "$(cut -d' ' -f6 /proc/$$/stat)" = "$$" ] && echo leader; tty; echo "TERM=$TERM""#
         let process = try PseudoTerminalProcess.spawn(
             executable: "/bin/sh", arguments: ["-c", script], environment: ["TERM": "xterm-256color", "PATH": "/usr/bin:/bin"],
             size: TerminalSize(columns: 33, rows: 7)
         )
-        let text = output(of: process)
+        let text = process.readAllOutput()
         #expect(process.waitForExit() == .exited(0))
         #expect(text.contains("7 33"), "the size from the request: \(text)")
         #expect(text.contains("susp = <undef>"), "Ctrl-Z suspends nothing: \(text)")

@@ -19,19 +19,6 @@ struct SessionHostTests {
         try SessionHostClient.start(executable: BuiltProduct.requireStorefront(), environment: ["PATH": "/usr/bin:/bin"]) { log.append($0) }
     }
 
-    /// Reads the pty until the program has gone (EIO) and returns what it wrote.
-    private func output(of process: PseudoTerminalProcess) -> String {
-        let terminal = process.takeTerminal()
-        defer { close(terminal) }
-        var text = [UInt8]()
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = read(terminal, &buffer, buffer.count)
-            if count > 0 { text += buffer.prefix(count) } else if count < 0 && errno == EINTR { continue } else { break }
-        }
-        return String(decoding: text, as: UTF8.self)
-    }
-
     /// Reads the pty until `text` has appeared; false if the program ended first or 30 s passed.
     private func readTerminal(_ terminal: Int32, until text: String) -> Bool {
         let deadline = ContinuousClock.now + .seconds(30)
@@ -59,7 +46,7 @@ struct SessionHostTests {
         let version = try PseudoTerminalProcess.spawn(
             executable: "unused", arguments: ["--version"], environment: ["PATH": "/usr/bin:/bin"], size: TerminalSize(columns: 80, rows: 24), host: host
         )
-        #expect(output(of: version).contains("0.1.0"))
+        #expect(version.readAllOutput().contains("0.1.0"))
         #expect(version.waitForExit() == .exited(0))
         #expect(!version.signal(0), "reaped by the host: its pidfd names no process")
 
@@ -68,7 +55,7 @@ struct SessionHostTests {
             executable: "unused", arguments: ["run", "--data-dir", TemporaryDirectory.make().path], environment: ["TERM": "dumb", "PATH": "/usr/bin:/bin"],
             size: TerminalSize(columns: 80, rows: 24), host: host
         )
-        let said = output(of: dumb)
+        let said = dumb.readAllOutput()
         #expect(dumb.waitForExit() == .exited(69), "said: \(said)")
         #expect(said.contains("dumb"), "said: \(said)")
     }
@@ -119,7 +106,7 @@ struct SessionHostTests {
         let next = try PseudoTerminalProcess.spawn(
             executable: "unused", arguments: ["--version"], environment: [:], size: TerminalSize(columns: 80, rows: 24), host: host
         )
-        #expect(output(of: next).contains("0.1.0"))
+        #expect(next.readAllOutput().contains("0.1.0"))
         #expect(next.waitForExit() == .exited(0))
         #expect(host.hostPID != first, "a new host")
         #expect(log.text.contains("session host ended (SIGKILL) with 1 session(s) running"), "log: \(log.text)")
