@@ -3,6 +3,8 @@
 // where starting a new program gives each session its own copy. It must stay single-threaded, so the loop is C.
 #define _GNU_SOURCE
 #include "session_host.h"
+#include "descriptor_passing.h"
+#include "session_protocol.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -22,81 +24,7 @@
 #include <termios.h>
 #include <unistd.h>
 
-enum { kind_request = 1, kind_started = 2, kind_ended = 3 };
-
-struct request_header {
-    uint32_t kind;
-    uint32_t request;
-    uint32_t argument_count;
-    uint32_t environment_count;
-};
-
-struct host_reply {
-    uint32_t kind;
-    uint32_t request;
-    int32_t pid;
-    int32_t error;
-    int32_t status;
-};
-
-/// The largest request: arguments and environment together.
-#define request_capacity (256 * 1024)
 static char request_buffer[request_capacity];
-
-static int send_with_descriptor(int socket, const void *bytes, size_t length, int descriptor) {
-    struct iovec part = {(void *)bytes, length};
-    union {
-        char space[CMSG_SPACE(sizeof(int))];
-        struct cmsghdr align;
-    } control;
-    struct msghdr message = {0};
-    message.msg_iov = &part;
-    message.msg_iovlen = 1;
-    if (descriptor >= 0) {
-        memset(&control, 0, sizeof control);
-        message.msg_control = control.space;
-        message.msg_controllen = sizeof control.space;
-        struct cmsghdr *header = CMSG_FIRSTHDR(&message);
-        header->cmsg_level = SOL_SOCKET;
-        header->cmsg_type = SCM_RIGHTS;
-        header->cmsg_len = CMSG_LEN(sizeof(int));
-        memcpy(CMSG_DATA(header), &descriptor, sizeof descriptor);
-    }
-    ssize_t sent;
-    do sent = sendmsg(socket, &message, MSG_NOSIGNAL);
-    while (sent < 0 && errno == EINTR);
-    return sent < 0 ? -1 : 0;
-}
-
-/// Receives one message and at most one descriptor (-1 if none came). Returns the length, 0 at end of file, -1.
-static ssize_t receive_with_descriptor(int socket, void *bytes, size_t capacity, int *descriptor, int *truncated) {
-    struct iovec part = {bytes, capacity};
-    union {
-        char space[CMSG_SPACE(sizeof(int))];
-        struct cmsghdr align;
-    } control;
-    struct msghdr message = {0};
-    message.msg_iov = &part;
-    message.msg_iovlen = 1;
-    message.msg_control = control.space;
-    message.msg_controllen = sizeof control.space;
-    ssize_t received;
-    do received = recvmsg(socket, &message, MSG_CMSG_CLOEXEC);
-    while (received < 0 && errno == EINTR);
-    *descriptor = -1;
-    *truncated = (message.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) != 0;
-    if (received <= 0) return received;
-    for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header; header = CMSG_NXTHDR(&message, header)) {
-        if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) continue;
-        size_t count = (header->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-        int *received_descriptors = (int *)CMSG_DATA(header);
-        for (size_t index = 0; index < count; index++) {
-            if (*descriptor < 0) *descriptor = received_descriptors[index];
-            else close(received_descriptors[index]);
-        }
-    }
-    return received;
-}
 
 /// Where this process's command line and environment strings lie, for `retitle`; from /proc/self/stat, read at start.
 static char *title_start, *title_end;
@@ -187,7 +115,7 @@ static int report_endings(int control) {
         pid_t pid = waitpid(-1, &status, WNOHANG);
         if (pid <= 0) return 0;
         struct host_reply reply = {kind_ended, 0, pid, 0, status};
-        if (send_with_descriptor(control, &reply, sizeof reply, -1) < 0) return -1;
+        if (sf_send_with_descriptor(control, &reply, sizeof reply, -1) < 0) return -1;
     }
 }
 
@@ -235,7 +163,7 @@ int sf_session_host_serve(int control, sf_session_arguments *arguments) {
         }
         if (!watched[0].revents) continue;
         int terminal = -1, truncated = 0;
-        ssize_t length = receive_with_descriptor(control, request_buffer, request_capacity, &terminal, &truncated);
+        ssize_t length = sf_receive_with_descriptor(control, request_buffer, request_capacity, &terminal, &truncated);
         // The server is gone: its sessions keep running until their terminals hang up.
         if (length == 0 || (length < 0 && errno != EAGAIN)) _exit(0);
         if (length < 0) continue;
@@ -245,7 +173,7 @@ int sf_session_host_serve(int control, sf_session_arguments *arguments) {
             if ((size_t)length >= sizeof header) memcpy(&header, request_buffer, sizeof header), reply.request = header.request;
             reply.error = truncated ? E2BIG : EINVAL;
             if (terminal >= 0) close(terminal);
-            if (send_with_descriptor(control, &reply, sizeof reply, -1) < 0) _exit(0);
+            if (sf_send_with_descriptor(control, &reply, sizeof reply, -1) < 0) _exit(0);
             continue;
         }
         memcpy(&header, request_buffer, sizeof header);
@@ -282,70 +210,8 @@ int sf_session_host_serve(int control, sf_session_arguments *arguments) {
         int pidfd = pid > 0 ? pidfd_open(pid, 0) : -1;
         reply.pid = pid;
         if (pid > 0 && pidfd < 0) reply.error = errno;
-        int sent = send_with_descriptor(control, &reply, sizeof reply, pidfd);
+        int sent = sf_send_with_descriptor(control, &reply, sizeof reply, pidfd);
         if (pidfd >= 0) close(pidfd);
         if (sent < 0) _exit(0);
     }
-}
-
-int sf_session_host_request(int control, uint32_t request, int terminal, const char *strings, size_t length,
-                            uint32_t argument_count, uint32_t environment_count) {
-    size_t total = sizeof(struct request_header) + length;
-    if (total > request_capacity) {
-        errno = E2BIG;
-        return -1;
-    }
-    char *message = malloc(total);
-    if (!message) return -1;
-    struct request_header header = {kind_request, request, argument_count, environment_count};
-    memcpy(message, &header, sizeof header);
-    memcpy(message + sizeof header, strings, length);
-    int result = send_with_descriptor(control, message, total, terminal);
-    int saved = errno;
-    free(message);
-    errno = saved;
-    return result;
-}
-
-int sf_session_host_receive(int control, sf_host_message *message) {
-    struct host_reply reply;
-    int descriptor = -1, truncated = 0;
-    ssize_t length = receive_with_descriptor(control, &reply, sizeof reply, &descriptor, &truncated);
-    if (length <= 0) return (int)length;
-    if ((size_t)length != sizeof reply || truncated) {
-        if (descriptor >= 0) close(descriptor);
-        errno = EPROTO;
-        return -1;
-    }
-    message->kind = reply.kind;
-    message->request = reply.request;
-    message->pid = reply.pid;
-    message->error = reply.error;
-    message->status = reply.status;
-    message->pidfd = descriptor;
-    return 1;
-}
-
-int sf_pidfd_signal(int pidfd, int signal) {
-    return pidfd_send_signal(pidfd, signal, NULL, 0);
-}
-
-void sf_pidfd_wait(int pidfd) {
-    struct pollfd watched = {pidfd, POLLIN, 0};
-    while (poll(&watched, 1, -1) < 0 && errno == EINTR) {}
-}
-
-void sf_release_free_memory(void) {
-    malloc_trim(0);
-}
-
-int sf_thread_count(void) {
-    DIR *directory = opendir("/proc/self/task");
-    if (!directory) return -1;
-    int count = 0;
-    for (struct dirent *entry; (entry = readdir(directory));) {
-        if (entry->d_name[0] != '.') count++;
-    }
-    closedir(directory);
-    return count;
 }

@@ -1,0 +1,29 @@
+#ifndef STOREFRONT_SESSION_PROTOCOL_H
+#define STOREFRONT_SESSION_PROTOCOL_H
+
+// The messages between a server and its session host: a request (the header, then the arguments and the environment
+// as NUL-terminated strings, the terminal as SCM_RIGHTS), and the host's answers (a fork's, with the child's pidfd;
+// a session's end).
+#include <stdint.h>
+
+enum { kind_request = 1, kind_started = 2, kind_ended = 3 };
+
+struct request_header {
+    uint32_t kind;
+    uint32_t request;
+    uint32_t argument_count;
+    uint32_t environment_count;
+};
+
+struct host_reply {
+    uint32_t kind;
+    uint32_t request;
+    int32_t pid;
+    int32_t error;
+    int32_t status;
+};
+
+/// The largest request: arguments and environment together.
+#define request_capacity (256 * 1024)
+
+#endif
