@@ -108,6 +108,24 @@ struct ServeOverSSHTests {
         #expect(try again.screen().contains("cart: 1 item"))
     }
 
+    /// `--session-start exec`, the way before the session host: each session a new program, the server's own child.
+    @Test func withSessionStartExecEachSessionIsANewProgramOfTheServer() throws {
+        let server = try ServeProcess(arguments: ["--session-start", "exec"])
+        let key = try server.makeClientKey("exec")
+        let terminal = try TmuxTerminal()
+        try server.connect(terminal, key: key)
+        let opened = try server.waitForLog(#/session 1 open: .* pid (\d+)/#)
+        let pid = try #require(pid_t(opened.output.1))
+        let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+        let parent = stat[stat.range(of: ")", options: .backwards)!.upperBound...].split(separator: " ")[1]
+        #expect(parent == "\(server.pid)", "the server's child, not a host's")
+        #expect(!server.log.contains("session host"))
+        try terminal.press("a")
+        try terminal.waitFor("cart: 1 item")
+        try server.leave(terminal)
+        try server.waitForLog(#/session 1 closed: finished, pid \d+ exit 0/#)
+    }
+
     @Test func aCrashedSessionEndsWithAMessageAndOthersGoOn() throws {
         let server = try ServeProcess()
         let key = try server.makeClientKey("crasher")
