@@ -152,6 +152,23 @@ def children(pid):
     return kids
 
 
+TICK_MS = 1000 / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_ms(pids):
+    """CPU time (user + system, every thread) the processes have used, from /proc/PID/stat; sampled at the clock
+    tick, so a sum over many processes is an estimate, not one process's exact figure."""
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+        except (FileNotFoundError, ProcessLookupError, IndexError):
+            pass
+    return total * TICK_MS
+
+
 def descendants(pid):
     """Every process under `pid`: with a session host, the sessions are its children, not the server's."""
     found, frontier = [], [pid]
@@ -194,7 +211,13 @@ def main():
             hosts = [k for k in children(args.server_pid) if children(k)] if len(everyone) > len(children(args.server_pid)) else []
             kids = [k for k in everyone if k not in hosts]
             one = [press([s]) [0] for s in sessions]
+            # Where the burst's CPU goes: the server, the session processes (and host), the ssh clients, this harness.
+            shops = descendants(args.server_pid)
+            clients = [s.pid for s in sessions]
+            before = (cpu_ms([args.server_pid]), cpu_ms(shops), cpu_ms(clients), sum(os.times()[:2]) * 1000)
             burst = press(sessions)
+            after = (cpu_ms([args.server_pid]), cpu_ms(shops), cpu_ms(clients), sum(os.times()[:2]) * 1000)
+            burst_cpu = {name: round(b - a, 1) for name, a, b in zip(["server", "sessions", "clients", "harness"], before, after)}
             firsts = [f for f, _ in one if f is not None]
             dones = [d for _, d in one if d is not None]
             bfirsts = [f for f, _ in burst if f is not None]
@@ -213,6 +236,7 @@ def main():
                 "key_all_at_once_first_byte_ms_p50": pct(bfirsts, 50), "key_all_at_once_first_byte_ms_max": pct(bfirsts, 100),
                 "key_all_at_once_redrawn_ms_max": pct(bdones, 100),
                 "unanswered_keys": sum(1 for f, _ in one + burst if f is None),
+                "burst_cpu_ms": burst_cpu,
             }
             rows.append(row)
             print(json.dumps(row), flush=True)
