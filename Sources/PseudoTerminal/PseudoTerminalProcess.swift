@@ -74,7 +74,8 @@ extension ProcessTermination {
 /// A program running as the session leader of a fresh pseudo-terminal.
 ///
 /// Order of calls: `spawn` → hand `takeTerminal()` to whatever relays bytes → `resize` as the
-/// client's window changes → `signal` to end it → `whenExited` (or `waitForExit`, blocking) hears how it ended.
+/// client's window changes → `signal` to end it → `whenExited` or `exited()` hears how it ended (`waitForExit`
+/// blocks, for a command's own child).
 public final class PseudoTerminalProcess: @unchecked Sendable {
     // @unchecked: every stored property is immutable after init except `terminal`, which only
     // `takeTerminal` reads, once, before the descriptor changes hands.
@@ -162,15 +163,24 @@ public final class PseudoTerminalProcess: @unchecked Sendable {
         return kill(pid, number) == 0
     }
 
-    /// Blocks until the program ends (and reaps it, unless its host does). Call once, off any event loop.
+    /// Blocks until a program this process started ends, and reaps it: for a command's own child (a recording),
+    /// off any event loop. A session's server hears its end with `whenExited` or `exited()` instead.
     public func waitForExit() -> ProcessTermination {
-        hosted?.wait() ?? ProgramStart.wait(for: pid)
+        precondition(hosted == nil, "a fork of the session host is reaped by the host: use whenExited or exited()")
+        return ProgramStart.wait(for: pid)
+    }
+
+    /// How the program ended, once it has.
+    public func exited() async -> ProcessTermination {
+        await withCheckedContinuation { continuation in
+            whenExited { continuation.resume(returning: $0) }
+        }
     }
 
     /// Calls `body` once the program has ended, on a thread of its own or the host's reader; call once.
     public func whenExited(_ body: @escaping @Sendable (ProcessTermination) -> Void) {
         if let hosted { return hosted.whenFinished(body) }
-        let thread = Thread { [self] in body(waitForExit()) }
+        let thread = Thread { [self] in body(ProgramStart.wait(for: pid)) }
         thread.stackSize = 64 * 1024
         thread.start()
     }

@@ -41,12 +41,12 @@ public enum SessionHost {
     }
 }
 
-/// How a session ended, once the host has said; waited on by a thread or a callback.
+/// How a session ended, once the host has said; heard by callbacks, never waited for by blocking.
 final class SessionExit: @unchecked Sendable {
-    // @unchecked: `pidfd` is immutable; every other stored property is read and written only under `condition`.
+    // @unchecked: `pidfd` is immutable; every other stored property is read and written only under `lock`.
     /// Names the session's process for signals, race-free: a pid may be reused once the host reaps it.
     let pidfd: Int32
-    private let condition = NSCondition()
+    private let lock = NSLock()
     private var termination: ProcessTermination?
     private var waiters: [@Sendable (ProcessTermination) -> Void] = []
 
@@ -59,21 +59,13 @@ final class SessionExit: @unchecked Sendable {
     }
 
     func finish(_ ending: ProcessTermination) {
-        condition.lock()
-        guard termination == nil else { return condition.unlock() }
-        termination = ending
-        let callbacks = waiters
-        waiters = []
-        condition.broadcast()
-        condition.unlock()
-        for callback in callbacks { callback(ending) }
-    }
-
-    func wait() -> ProcessTermination {
-        condition.lock()
-        defer { condition.unlock() }
-        while termination == nil { condition.wait() }
-        return termination!
+        let callbacks: [@Sendable (ProcessTermination) -> Void]? = lock.withLock {
+            guard termination == nil else { return nil }
+            termination = ending
+            defer { waiters = [] }
+            return waiters
+        }
+        for callback in callbacks ?? [] { callback(ending) }
     }
 
     /// For a session whose host has died: its end, told by its pidfd, without how it ended.
@@ -87,13 +79,11 @@ final class SessionExit: @unchecked Sendable {
     }
 
     func whenFinished(_ body: @escaping @Sendable (ProcessTermination) -> Void) {
-        condition.lock()
-        if let termination {
-            condition.unlock()
-            return body(termination)
+        let ended: ProcessTermination? = lock.withLock {
+            if termination == nil { waiters.append(body) }
+            return termination
         }
-        waiters.append(body)
-        condition.unlock()
+        if let ended { body(ended) }
     }
 }
 
@@ -188,6 +178,8 @@ private final class Connection: @unchecked Sendable {
     private var ended = false
     /// Serialises requests, so each answer can be waited for in turn.
     private let sending = NSLock()
+    /// How long a request waits for the fork's answer before the session is refused.
+    private static let answerTimeout: TimeInterval = 5
 
     init(control: Int32, hostPID: pid_t, log: @escaping @Sendable (String) -> Void) {
         self.control = control
@@ -217,9 +209,14 @@ private final class Connection: @unchecked Sendable {
                 }
             }
             guard sent == 0 else { throw PseudoTerminalError("sending the session host a request") }
+            // The one wait here: for the fork's answer, which comes within a millisecond from a live host. A host
+            // that is alive but silent must not hold the caller (an event loop) for long.
+            let deadline = Date().addingTimeInterval(Self.answerTimeout)
             condition.lock()
             defer { condition.unlock() }
-            while answers[request] == nil && !ended { condition.wait() }
+            while answers[request] == nil && !ended {
+                guard condition.wait(until: deadline) else { throw PseudoTerminalError(message: "the session host did not answer within \(Int(Self.answerTimeout)) s") }
+            }
             guard let answer = answers.removeValue(forKey: request) else { throw PseudoTerminalError(message: "the session host ended") }
             return try answer.get()
         }

@@ -160,9 +160,7 @@ struct WebTerminalSession {
             process.signal(SIGKILL)
         }
         defer { killer.cancel() }
-        return await withCheckedContinuation { continuation in
-            process.whenExited { continuation.resume(returning: $0) }
-        }
+        return await process.exited()
     }
 
     /// Whether the page broke the protocol (a message over the limit, a bad frame) rather than went away: the

@@ -40,14 +40,14 @@ struct SessionHostTests {
         return stat[stat.range(of: ")", options: .backwards)!.upperBound...].split(separator: " ").map(String.init)
     }
 
-    @Test func aForkRunsItsArgumentsOnItsTerminalAndItsEndIsHeard() throws {
+    @Test func aForkRunsItsArgumentsOnItsTerminalAndItsEndIsHeard() async throws {
         let host = try startHost()
         defer { host.stop() }
         let version = try PseudoTerminalProcess.spawn(
             executable: "unused", arguments: ["--version"], environment: ["PATH": "/usr/bin:/bin"], size: TerminalSize(columns: 80, rows: 24), host: host
         )
         #expect(version.readAllOutput().contains("0.1.0"))
-        #expect(version.waitForExit() == .exited(0))
+        #expect(await version.exited() == .exited(0))
         #expect(!version.signal(0), "reaped by the host: its pidfd names no process")
 
         // The request's environment, not the host's: a dumb terminal is refused on the pty, with the shop's exit code.
@@ -56,11 +56,11 @@ struct SessionHostTests {
             size: TerminalSize(columns: 80, rows: 24), host: host
         )
         let said = dumb.readAllOutput()
-        #expect(dumb.waitForExit() == .exited(69), "said: \(said)")
+        #expect(await dumb.exited() == .exited(69), "said: \(said)")
         #expect(said.contains("dumb"), "said: \(said)")
     }
 
-    @Test func aForkLeadsItsOwnSessionOnThePtyAndEndsBySignal() throws {
+    @Test func aForkLeadsItsOwnSessionOnThePtyAndEndsBySignal() async throws {
         let host = try startHost()
         defer { host.stop() }
         let shop = try PseudoTerminalProcess.spawn(
@@ -76,12 +76,12 @@ struct SessionHostTests {
         #expect(fields[4] != "0", "with the pty as its controlling terminal")
 
         #expect(shop.signal(SIGHUP))
-        let ending = shop.waitForExit()
+        let ending = await shop.exited()
         #expect(ending == .signalled(SIGHUP) || ending == .exited(129), "a hangup ends it, heard from the host: \(ending)")
         #expect(!shop.signal(0))
     }
 
-    @Test func aDeadHostsSessionsGoOnAndTheNextSessionGetsANewHost() throws {
+    @Test func aDeadHostsSessionsGoOnAndTheNextSessionGetsANewHost() async throws {
         let log = Log()
         let host = try startHost(log)
         defer { host.stop() }
@@ -101,13 +101,13 @@ struct SessionHostTests {
 
         // Its end is still heard (through its pidfd), though no one can say how it ended.
         #expect(shop.signal(SIGKILL))
-        #expect(shop.waitForExit() == .exited(-1))
+        #expect(await shop.exited() == .exited(-1))
 
         let next = try PseudoTerminalProcess.spawn(
             executable: "unused", arguments: ["--version"], environment: [:], size: TerminalSize(columns: 80, rows: 24), host: host
         )
         #expect(next.readAllOutput().contains("0.1.0"))
-        #expect(next.waitForExit() == .exited(0))
+        #expect(await next.exited() == .exited(0))
         #expect(host.hostPID != first, "a new host")
         #expect(log.text.contains("session host ended (SIGKILL) with 1 session(s) running"), "log: \(log.text)")
         #expect(log.text.contains("session host: it had ended; starting a new one"), "log: \(log.text)")
