@@ -1,17 +1,25 @@
 import ShopModels
 import ShopPorts
+import Synchronization
 
 extension PaymentAuthorization {
     /// The sandbox authorizer: the shopper confirms on the sheet, cards come from `wallet`.
+    ///
+    /// The wallet read by `canMakePaymentsUsingNetworks` is handed to the controller `makeController` makes next (a
+    /// checkout calls them in that order, milliseconds apart), so opening the sheet reads the wallet once, not twice.
     public static func sandbox(wallet: any Wallet, ids: IDGenerator) -> PaymentAuthorization {
-        PaymentAuthorization(
+        let lastRead = Mutex<WalletContents?>(nil)
+        return PaymentAuthorization(
             canMakePayments: { true },
             canMakePaymentsUsingNetworks: { networks in
-                ((try? await wallet.contents())?.cards ?? []).contains { networks.contains($0.network) }
+                let contents = try? await wallet.contents()
+                lastRead.withLock { $0 = contents }
+                return (contents?.cards ?? []).contains { networks.contains($0.network) }
             },
             makeController: { request in
+                let contents = lastRead.withLock { read in defer { read = nil }; return read }
                 guard request.validationFailure == nil else { return nil }
-                return SandboxPaymentAuthorizationController(request: request, wallet: wallet, ids: ids)
+                return SandboxPaymentAuthorizationController(request: request, wallet: wallet, ids: ids, contents: contents)
             }
         )
     }
@@ -27,15 +35,21 @@ public final class SandboxPaymentAuthorizationController: PaymentAuthorizationCo
     private var method: PaymentMethod?
     private var contact: Contact?
     private var shippingMethod: ShippingMethod?
+    /// The wallet as just read for this checkout, used by the first `present` instead of reading it again.
+    private var contents: WalletContents?
 
-    public init(request: PaymentRequest, wallet: any Wallet, ids: IDGenerator) {
+    public init(request: PaymentRequest, wallet: any Wallet, ids: IDGenerator, contents: WalletContents? = nil) {
         self.request = request
         self.wallet = wallet
         self.ids = ids
+        self.contents = contents
     }
 
     public func present() async -> PaymentSheetOptions? {
-        guard let contents = try? await wallet.contents() else { return nil }
+        var read = self.contents
+        self.contents = nil
+        if read == nil { read = try? await wallet.contents() }
+        guard let contents = read else { return nil }
         let methods = contents.cards.filter { request.supportedNetworks.contains($0.network) }
         guard !methods.isEmpty else { return nil }
         let contacts = contents.addresses

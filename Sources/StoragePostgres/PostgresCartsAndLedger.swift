@@ -3,7 +3,7 @@ import PostgresNIO
 import ShopModels
 import ShopPorts
 
-/// Carts per customer in PostgreSQL; a save replaces the customer's lines in one transaction.
+/// Carts per customer in PostgreSQL; a save replaces the customer's lines in one statement.
 public final class PostgresCartRepository: CartRepository {
     private let database: PostgresDatabase
     public init(database: PostgresDatabase) { self.database = database }
@@ -24,15 +24,20 @@ public final class PostgresCartRepository: CartRepository {
     }
 
     public func save(_ lines: [CartLine], forCustomer customer: String) async throws {
-        try await database.write { connection in
-            try await connection.query("DELETE FROM cart_line WHERE customer = \(customer)", logger: PostgresDatabase.quiet)
-            guard !lines.isEmpty else { return }
-            try await connection.query("""
-                INSERT INTO cart_line (customer, position, product_id, name, unit_price, currency, quantity)
-                SELECT \(customer), position, product_id, name, unit_price, currency, quantity
-                FROM unnest(\(Array(lines.indices))::int8[], \(lines.map(\.productID.rawValue))::text[], \(lines.map(\.name))::text[],
-                            \(lines.map(\.unitPrice.minorUnits))::int8[], \(lines.map(\.unitPrice.currency.code))::text[], \(lines.map(\.quantity))::int8[])
-                     AS t (position, product_id, name, unit_price, currency, quantity)
+        // One statement: the lines are written over the old ones by position and the old ones past them deleted;
+        // the two touch different rows, and the statement commits as one.
+        try await database.writeInOneStatement { connection in
+            _ = try await connection.query("""
+                WITH written AS (
+                    INSERT INTO cart_line (customer, position, product_id, name, unit_price, currency, quantity)
+                    SELECT \(customer), position, product_id, name, unit_price, currency, quantity
+                    FROM unnest(\(Array(lines.indices))::int8[], \(lines.map(\.productID.rawValue))::text[], \(lines.map(\.name))::text[],
+                                \(lines.map(\.unitPrice.minorUnits))::int8[], \(lines.map(\.unitPrice.currency.code))::text[], \(lines.map(\.quantity))::int8[])
+                         AS t (position, product_id, name, unit_price, currency, quantity)
+                    ON CONFLICT (customer, position) DO UPDATE SET product_id = EXCLUDED.product_id, name = EXCLUDED.name,
+                        unit_price = EXCLUDED.unit_price, currency = EXCLUDED.currency, quantity = EXCLUDED.quantity
+                )
+                DELETE FROM cart_line WHERE customer = \(customer) AND position >= \(lines.count)
                 """, logger: PostgresDatabase.quiet)
         }
     }
@@ -50,12 +55,15 @@ public final class PostgresChargeLedger: ChargeLedger {
 
     public func record(_ charge: LedgerCharge) async throws -> LedgerCharge {
         let outcome = charge.outcome.ledgerText
-        return try await database.write { connection in
-            try await connection.query("""
+        return try await database.writeInOneStatement { connection in
+            let inserted = try await connection.query("""
                 INSERT INTO sandbox_charge (idempotency_key, token_id, amount, currency, outcome)
                 VALUES (\(charge.key), \(charge.tokenID), \(charge.amount.minorUnits), \(charge.amount.currency.code), \(outcome))
                 ON CONFLICT (idempotency_key) DO NOTHING
-                """, logger: PostgresDatabase.quiet)
+                RETURNING idempotency_key
+                """, logger: PostgresDatabase.quiet).collect()
+            if !inserted.isEmpty { return charge }
+            // Another charge holds the key: the first one wins, read in a statement of its own, which sees it committed.
             return try await Self.charge(forKey: charge.key, on: connection) ?? charge
         }
     }

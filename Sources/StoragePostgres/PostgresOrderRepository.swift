@@ -40,27 +40,41 @@ public final class PostgresOrderRepository: OrderRepository {
                         throw OrderRepositoryError.soldOut(productName: line.name, available: available)
                     }
                 }
-                let sequence = try await connection.query("SELECT nextval('order_sequence')", logger: PostgresDatabase.quiet).collect().first?.decode(Int.self) ?? 0
-                let number = "SF-" + String(1_000_000 + sequence).dropFirst()
+                // The number, the order, its lines and its first event in one statement: each is a round trip otherwise.
                 let totals = draft.totals
-                try await connection.query("""
-                    INSERT INTO orders (number, sequence, idempotency_key, status, placed_at, currency, subtotal, shipping, tax,
-                                        token_id, payment_description, shipping_method, ship_to, customer, email, email_name)
-                    VALUES (\(number), \(sequence), \(idempotencyKey), \(OrderStatus.charging.rawValue), \(placedAt.timeIntervalSince1970),
-                            \(currency.code), \(totals.subtotal.minorUnits), \(totals.shipping.minorUnits), \(totals.tax.minorUnits),
-                            \(tokenID), \(paymentDescription), \(draft.shippingMethod.label), \(draft.shippingContact.shipToLine), \(draft.customerID),
-                            \(draft.shippingContact.email.isEmpty ? nil : draft.shippingContact.email), \(draft.shippingContact.name))
-                    """, logger: PostgresDatabase.quiet)
                 let lines = draft.lines
-                try await connection.query("""
-                    INSERT INTO order_line (order_number, position, product_id, name, unit_price, quantity)
-                    SELECT \(number), position, product_id, name, unit_price, quantity
-                    FROM unnest(\(Array(lines.indices))::int8[], \(lines.map(\.productID.rawValue))::text[], \(lines.map(\.name))::text[],
-                                \(lines.map(\.unitPrice.minorUnits))::int8[], \(lines.map(\.quantity))::int8[])
-                         AS t (position, product_id, name, unit_price, quantity)
-                    """, logger: PostgresDatabase.quiet)
-                try await Self.record(OrderEvent(at: placedAt, actor: .shopper(draft.customerID), change: .placed(total: totals.total)), of: number, on: connection)
-                return try await Self.written(number, currency: currency, on: connection)
+                let placed = OrderEventRecord(OrderEvent(at: placedAt, actor: .shopper(draft.customerID), change: .placed(total: totals.total)))
+                let rows = try await Self.records(connection.query("""
+                    WITH numbered AS (SELECT nextval('order_sequence') AS sequence),
+                    placed AS (
+                        INSERT INTO orders (number, sequence, idempotency_key, status, placed_at, currency, subtotal, shipping, tax,
+                                            token_id, payment_description, shipping_method, ship_to, customer, email, email_name)
+                        SELECT 'SF-' || substr((1000000 + sequence)::text, 2), sequence, \(idempotencyKey), \(OrderStatus.charging.rawValue),
+                               \(placedAt.timeIntervalSince1970), \(currency.code), \(totals.subtotal.minorUnits), \(totals.shipping.minorUnits),
+                               \(totals.tax.minorUnits), \(tokenID), \(paymentDescription), \(draft.shippingMethod.label),
+                               \(draft.shippingContact.shipToLine), \(draft.customerID),
+                               \(draft.shippingContact.email.isEmpty ? nil : draft.shippingContact.email), \(draft.shippingContact.name)
+                        FROM numbered
+                        RETURNING \(unescaped: StoredOrderRow.columns)
+                    ),
+                    placed_lines AS (
+                        INSERT INTO order_line (order_number, position, product_id, name, unit_price, quantity)
+                        SELECT placed.number, position, product_id, name, unit_price, quantity
+                        FROM placed, unnest(\(Array(lines.indices))::int8[], \(lines.map(\.productID.rawValue))::text[], \(lines.map(\.name))::text[],
+                                            \(lines.map(\.unitPrice.minorUnits))::int8[], \(lines.map(\.quantity))::int8[])
+                             AS t (position, product_id, name, unit_price, quantity)
+                    ),
+                    first_event AS (   -- placing sends no mail: OutboxKind(.placed) is nil, so no outbox row
+                        INSERT INTO order_event (order_number, sequence, at, actor, kind, details)
+                        SELECT placed.number, 1, \(placedAt.timeIntervalSince1970), \(placed.actor), \(placed.kind), \(placed.details) FROM placed
+                    )
+                    SELECT \(unescaped: StoredOrderRow.columns) FROM placed
+                    """, logger: PostgresDatabase.quiet))
+                guard let row = rows.first else { throw OrderRepositoryError.storage("the order was not written") }
+                // The lines as written above; the row as the database stored it.
+                return row.order(fallback: currency) { lineCurrency in
+                    lines.map { CartLine(productID: $0.productID, name: $0.name, unitPrice: Money(minorUnits: $0.unitPrice.minorUnits, currency: lineCurrency), quantity: $0.quantity) }
+                }
             }
         } catch let error as OrderRepositoryError {
             throw error
@@ -91,26 +105,32 @@ public final class PostgresOrderRepository: OrderRepository {
     }
 
     public func finish(orderNumber: String, status: OrderStatus, failure: String?, at: Date) async throws(OrderRepositoryError) {
+        let settle: String = switch status {
+        case .paid: "reserved = reserved - l.quantity, sold = sold + l.quantity"
+        case .declined, .voided: "reserved = reserved - l.quantity, on_hand = on_hand + l.quantity"
+        default: "reserved = reserved"   // never applied: see `settles`
+        }
+        let settles = [.paid, .declined, .voided].contains(status)
+        let open = OrderStatus.allCases.filter(\.isOpen).map(\.rawValue)
         do {
             try await database.write { connection in
-                guard let written = try await connection.query("SELECT status FROM orders WHERE number = \(orderNumber) FOR UPDATE", logger: PostgresDatabase.quiet)
-                    .collect().first?.decode(String.self),
-                    OrderStatus(rawValue: written)?.isOpen == true
-                else { return }
-                let settle: String? = switch status {
-                case .paid: "reserved = reserved - l.quantity, sold = sold + l.quantity"
-                case .declined, .voided: "reserved = reserved - l.quantity, on_hand = on_hand + l.quantity"
-                default: nil
-                }
-                if let settle {
-                    // One statement for every line; lines of one product are summed first so each stock row changes once.
-                    try await connection.query("""
+                // The order changes only while it is open; its row lock (taken by the update) makes a second finish
+                // wait and then find it settled. The stock of every line moves in the same statement, each product's
+                // lines summed first so each stock row changes once.
+                let marked = try await connection.query("""
+                    WITH marked AS (
+                        UPDATE orders SET status = \(status.rawValue), failure = \(failure)
+                        WHERE number = \(orderNumber) AND status = ANY(\(open)) RETURNING number
+                    ),
+                    settled AS (
                         UPDATE stock SET \(unescaped: settle)
-                        FROM (SELECT product_id, sum(quantity)::int AS quantity FROM order_line WHERE order_number = \(orderNumber) GROUP BY product_id) AS l
-                        WHERE stock.product_id = l.product_id
-                        """, logger: PostgresDatabase.quiet)
-                }
-                try await connection.query("UPDATE orders SET status = \(status.rawValue), failure = \(failure) WHERE number = \(orderNumber)", logger: PostgresDatabase.quiet)
+                        FROM (SELECT product_id, sum(quantity)::int AS quantity FROM order_line
+                              WHERE order_number IN (SELECT number FROM marked) GROUP BY product_id) AS l
+                        WHERE stock.product_id = l.product_id AND \(settles)
+                    )
+                    SELECT number FROM marked
+                    """, logger: PostgresDatabase.quiet).collect()
+                guard !marked.isEmpty else { return }
                 if let (actor, change) = OrderEventRecord.settlement(status, failure: failure) {
                     try await Self.record(OrderEvent(at: at, actor: actor, change: change), of: orderNumber, on: connection)
                 }
@@ -153,16 +173,27 @@ public final class PostgresOrderRepository: OrderRepository {
         }
     }
 
-    /// Appends `event` to the order's history, in the transaction of the change it records (the order's row is locked).
+    /// Appends `event` to the order's history, and the message it sends to the outbox, in one statement of the
+    /// transaction of the change it records (the order's row is locked, so the next sequence is this one's). An order
+    /// with no email gets no message.
     static func record(_ event: OrderEvent, of orderNumber: String, on connection: PostgresConnection) async throws {
         let record = OrderEventRecord(event)
-        let sequence = try await connection.query("""
-            INSERT INTO order_event (order_number, sequence, at, actor, kind, details)
-            SELECT \(orderNumber), coalesce(max(sequence), 0) + 1, \(event.at.timeIntervalSince1970), \(record.actor), \(record.kind), \(record.details)
-            FROM order_event WHERE order_number = \(orderNumber)
-            RETURNING sequence
-            """, logger: PostgresDatabase.quiet).collect().first?.decode(Int.self) ?? 0
-        if let kind = OutboxKind(event.change) { try await PostgresOutbox.enqueue(kind, of: orderNumber, eventSequence: sequence, at: event.at, on: connection) }
+        let instant = event.at.timeIntervalSince1970
+        let kind = OutboxKind(event.change)?.rawValue
+        _ = try await connection.query("""
+            WITH recorded AS (
+                INSERT INTO order_event (order_number, sequence, at, actor, kind, details)
+                SELECT \(orderNumber), coalesce(max(sequence), 0) + 1, \(instant), \(record.actor), \(record.kind), \(record.details)
+                FROM order_event WHERE order_number = \(orderNumber)
+                RETURNING sequence
+            ),
+            n AS (SELECT nextval('outbox_sequence') AS v WHERE \(kind)::text IS NOT NULL),
+            i AS (SELECT coalesce((SELECT id FROM shop_install LIMIT 1), 'shop') AS install)
+            INSERT INTO outbox (id, sequence, order_number, kind, event_sequence, recipient, recipient_name, message_id, created_at, next_attempt_at)
+            SELECT 'MSG-' || lpad(n.v::text, 6, '0'), n.v, orders.number, \(kind), recorded.sequence, orders.email, coalesce(orders.email_name, ''),
+                   '<MSG-' || lpad(n.v::text, 6, '0') || '.' || orders.number || '.' || i.install || '@storefront.invalid>', \(instant), \(instant)
+            FROM orders, n, i, recorded WHERE orders.number = \(orderNumber) AND coalesce(orders.email, '') <> ''
+            """, logger: PostgresDatabase.quiet).collect()
     }
 
     public func unsettledOrders() async throws -> [UnsettledOrder] {

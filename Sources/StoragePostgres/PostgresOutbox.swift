@@ -3,26 +3,12 @@ import PostgresNIO
 import ShopModels
 import ShopPorts
 
-/// The outbox in PostgreSQL: written by the order repository in the transaction of each change (the order's row
-/// is locked then), read and recorded by the delivery workers of every host.
+/// The outbox in PostgreSQL: written by the order repository with each event that sends a message
+/// (`PostgresOrderRepository.record`), read and recorded by the delivery workers of every host.
 public final class PostgresOutbox: MailOutbox {
     private let database: PostgresDatabase
 
     public init(database: PostgresDatabase) { self.database = database }
-
-    /// Writes the message `kind` of the order's event `eventSequence`, in the caller's transaction; an order with no
-    /// email gets none.
-    static func enqueue(_ kind: OutboxKind, of orderNumber: String, eventSequence: Int, at: Date, on connection: PostgresConnection) async throws {
-        let instant = at.timeIntervalSince1970
-        try await connection.query("""
-            WITH n AS (SELECT nextval('outbox_sequence') AS v),
-                 i AS (SELECT coalesce((SELECT id FROM shop_install LIMIT 1), 'shop') AS install)
-            INSERT INTO outbox (id, sequence, order_number, kind, event_sequence, recipient, recipient_name, message_id, created_at, next_attempt_at)
-            SELECT 'MSG-' || lpad(n.v::text, 6, '0'), n.v, orders.number, \(kind.rawValue), \(eventSequence), orders.email, coalesce(orders.email_name, ''),
-                   '<MSG-' || lpad(n.v::text, 6, '0') || '.' || orders.number || '.' || i.install || '@storefront.invalid>', \(instant), \(instant)
-            FROM orders, n, i WHERE orders.number = \(orderNumber) AND coalesce(orders.email, '') <> ''
-            """, logger: PostgresDatabase.quiet)
-    }
 
     public func due(at now: Date, limit: Int) async throws -> [OutboxEntry] {
         try await entries(

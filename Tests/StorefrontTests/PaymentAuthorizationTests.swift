@@ -1,7 +1,9 @@
+import ShopSandbox
 import ShopModels
 import ShopPorts
 import StorefrontCore
 import StorefrontTesting
+import Synchronization
 import Testing
 
 /// The Apple Pay article's scenarios, each its own test.
@@ -75,4 +77,43 @@ struct ShopProfileOverride: CatalogRepository {
     func count(matching query: String) async throws -> Int { try await base.count(matching: query) }
     func page(matching query: String, offset: Int, limit: Int) async throws -> [Product] { try await base.page(matching: query, offset: offset, limit: limit) }
     func product(id: ProductID) async throws -> Product? { try await base.product(id: id) }
+}
+
+/// The sandbox authorizer reads the wallet once to open a sheet: the check's read is the sheet's.
+@MainActor
+@Suite("Sandbox sheet's wallet read")
+struct SandboxWalletReadTests {
+    /// A wallet that counts its reads.
+    final class CountingWallet: Wallet {
+        let reads = Mutex(0)
+        func contents() async throws -> WalletContents {
+            reads.withLock { $0 += 1 }
+            return WalletContents(cards: [Fixtures.visa], defaultCardID: Fixtures.visa.id, addresses: [Fixtures.jane], defaultAddressID: Fixtures.jane.id)
+        }
+    }
+
+    private let request: PaymentRequest = {
+        let shop = ShopProfile.standard()
+        return PaymentRequest(
+            merchantIdentifier: shop.merchantIdentifier, merchantName: shop.name, countryCode: shop.countryCode, currency: shop.currency,
+            supportedNetworks: shop.supportedNetworks, merchantCapabilities: [.threeDSecure],
+            summaryItems: [SummaryItem(label: shop.name, amount: Money(minorUnits: 1_800, currency: shop.currency))],
+            shippingMethods: shop.shippingMethods, requiredShippingContactFields: [.name]
+        )
+    }()
+
+    @Test func theChecksReadIsHandedToTheNextControllerOnce() async throws {
+        let wallet = CountingWallet()
+        let authorization = PaymentAuthorization.sandbox(wallet: wallet, ids: IDGenerator.sequential(prefix: "t"))
+        #expect(await authorization.canMakePaymentsUsingNetworks([.visa]))
+        let controller = try #require(authorization.makeController(request))
+        let options = try #require(await controller.present())
+        #expect(options.selectedPaymentMethod == Fixtures.visa)
+        #expect(options.selectedContact == Fixtures.jane)
+        #expect(wallet.reads.withLock { $0 } == 1)
+        // Presented again, or by a controller made without a check first, the wallet is read afresh.
+        _ = await controller.present()
+        _ = await authorization.makeController(request)?.present()
+        #expect(wallet.reads.withLock { $0 } == 3)
+    }
 }
