@@ -65,7 +65,6 @@ struct SessionContext: Sendable {
 /// A running session, reachable from any thread through its event loop.
 struct SessionHandle: Sendable {
     let handler: NIOLoopBound<SessionChannelHandler>
-    let pid: pid_t
 
     func end(_ reason: SessionEnding) {
         handler.eventLoop.execute { handler.value.end(reason) }

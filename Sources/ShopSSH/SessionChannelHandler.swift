@@ -8,29 +8,38 @@ import ShopModels
 /// One SSH `session` channel: collects the pty request, refuses what the shop does not offer, runs
 /// the shop on a fresh pty for a shell request, and relays bytes both ways until either side ends.
 ///
-/// Order of events: pty-req (stored) → shell (admission, spawn, relay, idle timer) → window-change
-/// (resize) … → the process exits or the client goes away → the exit status and a reason, then close.
+/// Order of events: pty-req (stored) → shell (admission, then the start off the event loop; keys, window changes
+/// and endings that come meanwhile wait for it) → started (reply, relay, idle timer) → window-change (resize) … →
+/// the process exits or the client goes away → the exit status and a reason, then close.
 final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = SSHChannelData
     typealias OutboundOut = SSHChannelData
 
     let context: SessionContext
-    private var terminal: SSHChannelRequestEvent.PseudoTerminalRequest?
-    private var process: PseudoTerminalProcess?
-    private var relay: Channel?
-    private var pendingInput: [ByteBuffer] = []
-    private var holdsSlot = false
+    var terminal: SSHChannelRequestEvent.PseudoTerminalRequest?
+    var process: PseudoTerminalProcess?
+    var relay: Channel?
+    var pendingInput: [ByteBuffer] = []
+    var holdsSlot = false
     /// The slot held is a guest's (counted per address, apart from key holders').
-    private var holdsGuestSlot = false
-    private var sessionNumber = 0
+    var holdsGuestSlot = false
+    var sessionNumber = 0
     private var ending: SessionEnding = .shopExited
     private var termination: ProcessTermination?
-    private var relayClosed = false
+    var relayClosed = false
     private var finished = false
     private var lastInput = NIODeadline.now()
     private var idleCheck: Scheduled<Void>?
     private var killTimer: Scheduled<Void>?
     private var channel: Channel?
+    /// The shop is being started off the event loop; what arrives meanwhile waits for it.
+    var isStarting = false
+    /// A window change that came while the shop was starting.
+    var pendingSize: TerminalSize?
+    /// An ending asked for while the shop was starting (the client gone, a drain, the idle limit).
+    var pendingEnding: SessionEnding?
+    /// A drain's kill that came while the shop was starting.
+    var pendingKill = false
 
     init(context: SessionContext) {
         self.context = context
@@ -44,7 +53,7 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
         guard withinAllowance(event, context: context) else { return }
         switch event {
         case let request as SSHChannelRequestEvent.PseudoTerminalRequest:
-            let accepted = terminal == nil && process == nil
+            let accepted = terminal == nil && process == nil && !isStarting
             if accepted { terminal = request }
             reply(accepted, wanted: request.wantReply, context: context)
         case let request as SSHChannelRequestEvent.EnvironmentRequest:
@@ -52,9 +61,9 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
             reply(false, wanted: request.wantReply, context: context)
         case let request as SSHChannelRequestEvent.ShellRequest:
             startShop(wantReply: request.wantReply, context: context)
-        case let request as SSHChannelRequestEvent.ExecRequest where process != nil:
+        case let request as SSHChannelRequestEvent.ExecRequest where process != nil || isStarting:
             reply(false, wanted: request.wantReply, context: context)
-        case let request as SSHChannelRequestEvent.SubsystemRequest where process != nil:
+        case let request as SSHChannelRequestEvent.SubsystemRequest where process != nil || isStarting:
             reply(false, wanted: request.wantReply, context: context)
         case let request as SSHChannelRequestEvent.ExecRequest:
             refuse("storefront runs no commands: connect with ssh -t and no command", wantReply: request.wantReply, context: context)
@@ -64,6 +73,7 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
             self.context.refusals.log("refused subsystem", "refused subsystem \(clientChosen(request.subsystem)) from \(self.context.peer)")
         case let request as SSHChannelRequestEvent.WindowChangeRequest:
             let size = self.context.command.bounded(TerminalSize(columns: request.terminalCharacterWidth, rows: request.terminalRowHeight))
+            if isStarting { pendingSize = size }
             do { try process?.resize(to: size) } catch { self.context.log("session \(sessionNumber): resize failed: \(error)") }
         case is SSHChannelRequestEvent.SignalRequest, is SSHChannelRequestEvent.LocalFlowControlRequest:
             break
@@ -81,7 +91,7 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
         lastInput = .now()
         if let relay {
             relay.writeAndFlush(bytes, promise: nil)
-        } else if process != nil {
+        } else if process != nil || isStarting {
             pendingInput.append(bytes)
         }
     }
@@ -93,7 +103,7 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        if process != nil, termination == nil {
+        if process != nil || isStarting, termination == nil {
             end(.clientGone)
         }
         finishIfDone()
@@ -108,91 +118,8 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
         context.close(promise: nil)
     }
 
-    // MARK: - Starting
-
-    private func startShop(wantReply: Bool, context: ChannelHandlerContext) {
-        guard process == nil else { return reply(false, wanted: wantReply, context: context) }
-        guard let terminal else {
-            refuse("storefront needs an interactive terminal: use ssh -t", wantReply: wantReply, context: context)
-            self.context.refusals.log("refused a session", "refused a session without a pty from \(self.context.peer)")
-            return
-        }
-        let isGuest = self.context.identity.isGuest
-        if let refusal = isGuest ? self.context.admission.beginGuestSession(from: self.context.peer) : self.context.admission.beginSession() {
-            refuse("storefront: \(refusal)", wantReply: wantReply, context: context)
-            self.context.refusals.log("refused a session", "refused a session from \(self.context.peer): \(refusal)")
-            return
-        }
-        holdsSlot = true
-        holdsGuestSlot = isGuest
-        if !self.context.identity.hasStartedSession {
-            context.channel.parent?.pipeline.removeHandler(name: QuickAckHandler.name, promise: nil)
-        }
-        self.context.identity.sessionStarted()
-        // A client without a terminal of its own (ssh -tt from a pipe) sends 0x0: give it the classic 80x24.
-        let requested = TerminalSize(columns: terminal.terminalCharacterWidth, rows: terminal.terminalRowHeight)
-        let size = self.context.command.bounded(requested)
-        var environment = self.context.command.environment
-        let term = self.context.terminalTypes.resolve(terminal.term)
-        environment["TERM"] = term.term
-        let (arguments, customer) = self.context.command.launch(guest: isGuest, fingerprint: self.context.identity.fingerprint, environment: &environment)
-        let process: PseudoTerminalProcess
-        do {
-            process = try self.context.command.start(arguments: arguments, environment: environment, size: size)
-        } catch {
-            self.context.log("cannot start a session: \(error)")
-            releaseSlot()
-            refuse("storefront: the shop could not start here; try again later", wantReply: wantReply, context: context)
-            return
-        }
-        self.process = process
-        sessionNumber = self.context.registry.add(SessionHandle(handler: NIOLoopBound(self, eventLoop: context.eventLoop), pid: process.pid))
-        self.context.log("session \(sessionNumber) open: \(customer) from \(self.context.peer), pid \(process.pid), \(environment["TERM"] ?? "") \(size)\(size == requested ? "" : " (asked for \(requested))")")
-        if term.substituted {
-            self.context.log("session \(sessionNumber): TERM \(clientChosen(terminal.term)) is not in this host's terminfo; using \(term.term)")
-        }
-        reply(true, wanted: wantReply, context: context)
-        // On stderr, before the shop takes the screen: it is on the terminal again when the shop gives it back.
-        if isGuest { writeError(self.context.command.guestWelcome, to: context.channel) }
-        relayOutput(of: process, to: context.channel)
-        reapInBackground(process, loop: context.eventLoop)
-        scheduleIdleCheck(after: TimeAmount(self.context.admission.limits.idleTimeout), loop: context.eventLoop)
-    }
-
-    /// Connects the pty to the SSH channel, both on this channel's event loop.
-    private func relayOutput(of process: PseudoTerminalProcess, to sshChannel: Channel) {
-        let me = NIOLoopBound(self, eventLoop: sshChannel.eventLoop)
-        NIOPipeBootstrap(group: sshChannel.eventLoop)
-            .channelOption(ChannelOptions.autoRead, value: true)
-            .channelInitializer { relay in
-                relay.eventLoop.makeCompletedFuture {
-                    try relay.pipeline.syncOperations.addHandler(TerminalOutputHandler(sshChannel: sshChannel))
-                }
-            }
-            .takingOwnershipOfDescriptor(inputOutput: process.takeTerminal())
-            .hop(to: sshChannel.eventLoop)
-            .whenComplete { result in
-                let handler = me.value
-                switch result {
-                case .success(let relay):
-                    handler.relay = relay
-                    for bytes in handler.pendingInput { relay.write(bytes, promise: nil) }
-                    handler.pendingInput = []
-                    relay.flush()
-                    relay.closeFuture.hop(to: sshChannel.eventLoop).whenComplete { _ in
-                        me.value.relayClosed = true
-                        me.value.finishIfDone()
-                    }
-                case .failure(let error):
-                    handler.context.log("session \(handler.sessionNumber): cannot relay the terminal: \(error)")
-                    handler.relayClosed = true
-                    process.signal(SIGKILL)
-                }
-            }
-    }
-
     /// Hears how the process ended (from its host, or a thread waiting for it) and reports back on the loop.
-    private func reapInBackground(_ process: PseudoTerminalProcess, loop: EventLoop) {
+    func reapInBackground(_ process: PseudoTerminalProcess, loop: EventLoop) {
         let me = NIOLoopBound(self, eventLoop: loop)
         process.whenExited { termination in
             loop.execute { me.value.processExited(termination) }
@@ -216,6 +143,10 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
     /// screen first) when the client is still there to read why. SIGKILL follows if it lingers: after
     /// 5 s, or for a drain at the drain's own deadline.
     func end(_ reason: SessionEnding) {
+        if isStarting {
+            pendingEnding = pendingEnding ?? reason
+            return
+        }
         guard let process, termination == nil, ending == .shopExited else { return }
         ending = reason
         if reason == .clientGone {
@@ -232,11 +163,12 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
 
     /// Kills the process at once; for the end of a drain.
     func kill() {
+        if isStarting { pendingKill = true }
         guard let process, termination == nil else { return }
         process.signal(SIGKILL)
     }
 
-    private func finishIfDone() {
+    func finishIfDone() {
         guard !finished, let process, let termination, relayClosed else { return }
         finished = true
         idleCheck?.cancel()
@@ -266,14 +198,14 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
         return ![SIGHUP, SIGTERM, SIGINT].contains(number)
     }
 
-    private func releaseSlot() {
+    func releaseSlot() {
         if holdsSlot { holdsGuestSlot ? context.admission.endGuestSession(from: context.peer) : context.admission.endSession() }
         holdsSlot = false
     }
 
     // MARK: - Idle
 
-    private func scheduleIdleCheck(after delay: TimeAmount, loop: EventLoop) {
+    func scheduleIdleCheck(after delay: TimeAmount, loop: EventLoop) {
         let me = NIOLoopBound(self, eventLoop: loop)
         idleCheck = loop.scheduleTask(in: delay) { me.value.checkIdle(loop: loop) }
     }

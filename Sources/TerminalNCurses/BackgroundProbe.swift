@@ -18,6 +18,8 @@ public enum BackgroundProbe {
         private let deadline: ContinuousClock.Instant
         private let fallback: Background?
         private var isAnswered = false
+        /// What the shopper typed while the answer was read, the terminal's answers taken out: keys for the shop.
+        public private(set) var typedMeanwhile: [UInt8] = []
 
         fileprivate init(input: Int32, saved: termios?, deadline: ContinuousClock.Instant, fallback: Background?) {
             self.input = input
@@ -45,6 +47,7 @@ public enum BackgroundProbe {
                 guard count > 0 else { break }
                 answer += buffer.prefix(count)
             }
+            typedMeanwhile = BackgroundProbe.keys(around: answer)
             return BackgroundProbe.background(oscAnswer: String(decoding: answer, as: UTF8.self)) ?? fallback
         }
 
@@ -117,6 +120,29 @@ public enum BackgroundProbe {
     }
 
     /// True once the answer holds a DA1 reply, `ESC [ ? … c`.
+    /// `input` without the terminal's answers (OSC sequences, ended by BEL or ST, and DA1's `ESC [ ? … c`): what was
+    /// typed around them, at most 128 bytes (what curses can be handed back).
+    static func keys(around input: [UInt8]) -> [UInt8] {
+        var keys: [UInt8] = []
+        var index = 0
+        while index < input.count {
+            let rest = input[index...]
+            if rest.starts(with: [0x1B, UInt8(ascii: "]")]) {
+                var end = index + 2
+                while end < input.count, input[end] != 0x07, !input[end...].starts(with: [0x1B, UInt8(ascii: "\\")]) { end += 1 }
+                index = end < input.count && input[end] == 0x07 ? end + 1 : end + 2
+            } else if rest.starts(with: Array("\u{1B}[?".utf8)) {
+                var end = index + 3
+                while end < input.count, !(0x40...0x7E).contains(input[end]) { end += 1 }
+                index = end + 1
+            } else {
+                keys.append(input[index])
+                index += 1
+            }
+        }
+        return Array(keys.prefix(128))
+    }
+
     fileprivate static func endsWithDeviceAttributes(_ answer: [UInt8]) -> Bool {
         guard answer.last == UInt8(ascii: "c"), let start = answer.lastIndex(of: 0x1B) else { return false }
         return answer[start...].starts(with: Array("\u{1B}[?".utf8))

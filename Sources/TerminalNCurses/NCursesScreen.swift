@@ -65,27 +65,29 @@ final class NCursesScreen {
     static let outputVariable = "STOREFRONT_OUTPUT"
 
     /// `background` is what `--theme auto` follows: what the terminal answered `BackgroundProbe.ask`, asked earlier.
-    init(theme: ThemePreference, environment: [String: String], mouse: Bool = false, background: Background = .dark) throws {
+    init(theme: ThemePreference, environment: [String: String], mouse: Bool = false, background: Background = .dark, typeahead: [UInt8] = []) throws {
         try Self.checkTerminal(environment: environment)
         setlocale(LC_ALL, "")
         charset = sf_locale_is_utf8() == 1 ? .unicode : .ascii
-        // curses sizes its screens from LINES and COLUMNS when they are set: a terminal larger than
-        // the shop's maximum is entered at the maximum, so curses never allocates for more.
+        // curses sizes its screens from LINES and COLUMNS when they are set. Where the shop writes its own frames
+        // curses never draws, so its three screens (28 bytes a cell each: 161 KiB at 80x24, 1 MiB at 200x60, in
+        // every session) are made one column wide; they keep the terminal's rows, which curses sets the scrolling
+        // region to (a one-row region is no valid region), and grow to the terminal, bounded by the shop's maximum,
+        // only where curses draws.
         var rows: Int32 = 0, columns: Int32 = 0
-        if sf_window_size(1, &rows, &columns) == 0, rows > 0, columns > 0 {
-            let bounded = Size(columns: Int(columns), rows: Int(rows)).bounded
-            if bounded.columns < columns || bounded.rows < rows {
-                setenv("LINES", String(bounded.rows), 1)
-                setenv("COLUMNS", String(bounded.columns), 1)
-            }
-        }
-        guard let screen = sf_newterm() else { throw TerminalError.startFailed("newterm failed for TERM=\(environment["TERM"] ?? "")") }
+        let measured = sf_window_size(1, &rows, &columns) == 0 && rows > 0 && columns > 0
+        let bounded = Size(columns: Int(columns), rows: Int(rows)).bounded
+        let started = measured ? Self.sized(Size(columns: 1, rows: bounded.rows)) { sf_newterm() } : sf_newterm()
+        guard let screen = started else { throw TerminalError.startFailed("newterm failed for TERM=\(environment["TERM"] ?? "")") }
         self.screen = screen
         isActive = true
         colorMode = Self.enterModes(theme: theme, environment: environment, mouse: mouse, background: background)
-        size = Size(columns: Int(getmaxx(sf_stdscr())), rows: Int(getmaxy(sf_stdscr())))
+        // Handed back last first: curses reads what was pushed back last before the rest.
+        for byte in typeahead.reversed() { ungetch(Int32(byte)) }
         outputFD = STDOUT_FILENO
         encoder = Self.encoder(colorMode: colorMode, environment: environment)
+        if measured, encoder == nil { resize_term(Int32(bounded.rows), Int32(bounded.columns)) }
+        size = measured ? bounded : Size(columns: Int(getmaxx(sf_stdscr())), rows: Int(getmaxy(sf_stdscr())))
         Self.settleFirstOutput(cursesDraws: encoder == nil)
         asksForSGRMouse = mouse && Self.askForSGRMouseReports()
         prepareAttributes()
@@ -98,15 +100,7 @@ final class NCursesScreen {
     init(offscreen size: Size, term: String, outputFD: Int32, theme: ThemePreference, direct: Bool) throws {
         setlocale(LC_ALL, "")
         charset = .unicode
-        // curses reads the size from LINES and COLUMNS; they are put back after, so programs the process
-        // starts later (the tests start the shop in tmux) do not inherit this screen's size.
-        let saved: [(String, String?)] = ["LINES", "COLUMNS"].map { name in (name, getenv(name).map { String(cString: $0) }) }
-        setenv("LINES", String(size.rows), 1)
-        setenv("COLUMNS", String(size.columns), 1)
-        let started = sf_newterm_offscreen(term, outputFD)
-        for (name, value) in saved {
-            if let value { setenv(name, value, 1) } else { unsetenv(name) }
-        }
+        let started = Self.sized(size) { sf_newterm_offscreen(term, outputFD) }
         guard let screen = started else { throw TerminalError.startFailed("newterm failed for TERM=\(term)") }
         self.screen = screen
         isActive = true
@@ -116,6 +110,20 @@ final class NCursesScreen {
         encoder = direct ? Self.encoder(colorMode: colorMode, environment: [:]) : nil
         Self.settleFirstOutput(cursesDraws: encoder == nil)
         prepareAttributes()
+    }
+
+    /// Starts curses with `start` at `size`: curses reads the size from LINES and COLUMNS, which are put back after,
+    /// so programs the process starts later (the tests start the shop in tmux) do not inherit it.
+    private static func sized(_ size: Size, _ start: () -> OpaquePointer?) -> OpaquePointer? {
+        let saved: [(String, String?)] = ["LINES", "COLUMNS"].map { name in (name, getenv(name).map { String(cString: $0) }) }
+        setenv("LINES", String(size.rows), 1)
+        setenv("COLUMNS", String(size.columns), 1)
+        defer {
+            for (name, value) in saved {
+                if let value { setenv(name, value, 1) } else { unsetenv(name) }
+            }
+        }
+        return start()
     }
 
     /// The shop's own encoder when the loaded terminal speaks ANSI and the user did not ask for curses.
@@ -231,7 +239,8 @@ final class NCursesScreen {
         var rows: Int32 = 0, columns: Int32 = 0
         if sf_window_size(1, &rows, &columns) == 0, rows > 0, columns > 0 {
             let bounded = Size(columns: Int(columns), rows: Int(rows)).bounded
-            resize_term(Int32(bounded.rows), Int32(bounded.columns))
+            // Where the shop writes its own frames, curses' screens stay one column wide (see `init`).
+            resize_term(Int32(bounded.rows), Int32(encoder == nil ? bounded.columns : 1))
             size = bounded
             if encoder != nil {
                 // Resizing touched curses' screen, and its next read would redraw it over the shop's frame:

@@ -34,14 +34,17 @@ public final class TerminalSession {
     private let background: Background
     private let environment: [String: String]
     private let mouse: Bool
+    private let typeahead: [UInt8]
     private let log: (String) -> Void
 
     /// `mouse`: clicks and the wheel work (the default); off, the terminal keeps its own selection.
     /// `background` answers `--theme auto`: the terminal's, found by `BackgroundProbe`, or dark when it did not say.
+    /// `typeahead`: keys typed before the screen opened that the probe read (`Question.typedMeanwhile`), the first keys.
     public init(
-        dependencies: StorefrontDependencies, theme: ThemePreference, background: Background? = nil, environment: [String: String], mouse: Bool = true,
-        log: @escaping (String) -> Void = { _ in }
+        dependencies: StorefrontDependencies, theme: ThemePreference, background: Background? = nil, typeahead: [UInt8] = [],
+        environment: [String: String], mouse: Bool = true, log: @escaping (String) -> Void = { _ in }
     ) {
+        self.typeahead = typeahead
         self.dependencies = dependencies
         self.theme = theme
         self.background = background ?? .dark
@@ -69,7 +72,7 @@ public final class TerminalSession {
 
     /// Opens the screen, runs until the shop ends, and always restores the terminal.
     public func run() async throws -> Ending {
-        let screen = try NCursesScreen(theme: theme, environment: environment, mouse: mouse, background: background)
+        let screen = try NCursesScreen(theme: theme, environment: environment, mouse: mouse, background: background, typeahead: typeahead)
         defer { screen.restore() }
         // Each type here describes itself (`CustomStringConvertible`): interpolating one that does not has the runtime
         // look its conformances up by scanning every conformance record of the binary, about a millisecond of every
@@ -77,7 +80,7 @@ public final class TerminalSession {
         log("screen \(screen.size), charset \(screen.charset), colours \(screen.colorMode)")
         let backend = NCursesBackend(screen: screen)
         let events = TerminalEvents(
-            screen: screen, backend: backend, program: Program(dependencies: dependencies, backend: backend),
+            screen: screen, backend: backend, program: Program(dependencies: dependencies, backend: backend), hasTypeahead: !typeahead.isEmpty,
             marksSettled: environment[Self.settledMarkerVariable] != nil,
             marksPrivate: environment[Self.privateMarkersVariable] != nil
         )
@@ -104,8 +107,12 @@ private final class TerminalEvents {
     private let marksPrivate: Bool
     private var inPrivate = false
 
-    init(screen: NCursesScreen, backend: NCursesBackend, program: Program, marksSettled: Bool, marksPrivate: Bool) {
+    /// Keys typed before the screen opened were handed back to curses (`NCursesScreen`), where no poll of stdin sees them.
+    private let hasTypeahead: Bool
+
+    init(screen: NCursesScreen, backend: NCursesBackend, program: Program, hasTypeahead: Bool, marksSettled: Bool, marksPrivate: Bool) {
         self.screen = screen
+        self.hasTypeahead = hasTypeahead
         self.backend = backend
         self.program = program
         self.marksSettled = marksSettled
@@ -149,6 +156,7 @@ private final class TerminalEvents {
         }
         program.draw()
         try listen()
+        if hasTypeahead { inputReady(bytesAvailable: 1) }
         markWhenSettled()
         let ending = await withCheckedContinuation { finish = $0 }
         for source in sources { source.cancel() }

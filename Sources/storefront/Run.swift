@@ -115,7 +115,8 @@ struct Run: AsyncParsableCommand {
         SessionHost.releaseFreeMemory()
         let background = backgroundQuestion?.answer()
         let session = TerminalSession(
-            dependencies: dependencies, theme: theme, background: background, environment: environment, mouse: configuration.mouse ?? true
+            dependencies: dependencies, theme: theme, background: background, typeahead: backgroundQuestion?.typedMeanwhile ?? [],
+            environment: environment, mouse: configuration.mouse ?? true
         ) { logger.info("\($0)") }
         let ending: TerminalSession.Ending
         do {

@@ -126,6 +126,60 @@ struct ServeOverSSHTests {
         try server.waitForLog(#/session 1 closed: finished, pid \d+ exit 0/#)
     }
 
+    /// The shop starts off the server's event loop: keys and a window change that come while it starts (the session
+    /// host held stopped, so the start waits for its answer) are kept and reach the shop once it runs.
+    @Test func keysAndAResizeWhileTheShopStartsReachIt() throws {
+        let server = try ServeProcess()
+        let key = try server.makeClientKey("early")
+        // The host names itself `storefront session-host` once it is ready to fork.
+        let deadline = ContinuousClock.now.advanced(by: .seconds(15))
+        var ready: pid_t?
+        while ready == nil, ContinuousClock.now < deadline { ready = Self.child(of: server.pid, named: "session-host") }
+        let host = try #require(ready, "the server's session host, ready")
+        kill(host, SIGSTOP)
+        var stopped = true
+        defer { if stopped { kill(host, SIGCONT) } }
+        let terminal = try TmuxTerminal()
+        try terminal.type(server.sshCommand(key: key) + "; echo EXIT=$?")
+        try Self.waitForQueuedRequest(to: host)
+        try terminal.press("c")
+        try terminal.resize(columns: 120, rows: 40)
+        kill(host, SIGCONT)
+        stopped = false
+        let screen = try terminal.waitFor("Your cart")
+        let header = try #require(screen.split(separator: "\n").first { $0.contains("cart: empty") })
+        #expect(header.count > 100, "drawn at the width the client had when it started: \(header)")
+        try server.leave(terminal)
+    }
+
+    /// The child of `parent` whose command line contains `name`.
+    private static func child(of parent: pid_t, named name: String) -> pid_t? {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { pid_t($0) }.first { pid in
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = stat.range(of: ")", options: .backwards),
+                  stat[close.upperBound...].split(separator: " ")[1] == "\(parent)",
+                  let command = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline")
+            else { return false }
+            return String(decoding: command, as: UTF8.self).contains(name)
+        }
+    }
+
+    /// Waits until a request to start a session sits unread on the stopped host's socket (`ss` from iproute2).
+    private static func waitForQueuedRequest(to host: pid_t, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let deadline = ContinuousClock.now.advanced(by: .seconds(4))
+        while ContinuousClock.now < deadline {
+            let listing = try Subprocess.run("/usr/bin/ss", ["-x", "-a", "-p"]).stdout
+            let queued = listing.split(separator: "\n").contains { line in
+                let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+                return line.contains("pid=\(host),") && fields.count > 2 && (Int(fields[2]) ?? 0) > 0
+            }
+            if queued { return }
+        }
+        Issue.record("no start request reached the session host (ss, from iproute2)", sourceLocation: sourceLocation)
+        throw TmuxError(message: "no start request reached the session host")
+    }
+
     @Test func aCrashedSessionEndsWithAMessageAndOthersGoOn() throws {
         let server = try ServeProcess()
         let key = try server.makeClientKey("crasher")

@@ -47,6 +47,13 @@ struct ThemeTests {
         #expect(BackgroundProbe.background(oscAnswer: "\u{1B}[?62;22c") == nil, "DA1 alone: the terminal does not say")
     }
 
+    @Test func keysTypedAroundTheAnswersAreKeptForTheShop() {
+        let read = Array("a\u{1B}]11;rgb:ffff/ffff/ffff\u{1B}\\/m\u{1B}[?62;22cü\u{1B}[B".utf8)
+        #expect(BackgroundProbe.keys(around: read) == Array("a/mü\u{1B}[B".utf8), "keys before, between and after; an arrow kept")
+        #expect(BackgroundProbe.keys(around: Array("\u{1B}]11;rgb:0/0/0\u{07}\u{1B}[?1;2c".utf8)).isEmpty)
+        #expect(BackgroundProbe.keys(around: Array(repeating: UInt8(ascii: "x"), count: 300)).count == 128, "what curses can take back")
+    }
+
     @Test func colorFGBGTellsLightFromDark() {
         #expect(BackgroundProbe.background(colorFGBG: "0;15") == .light)
         #expect(BackgroundProbe.background(colorFGBG: "0;default;7") == .light)
