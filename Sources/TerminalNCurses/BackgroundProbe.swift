@@ -119,7 +119,6 @@ public enum BackgroundProbe {
         return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
     }
 
-    /// True once the answer holds a DA1 reply, `ESC [ ? … c`.
     /// `input` without the terminal's answers (OSC sequences, ended by BEL or ST, and DA1's `ESC [ ? … c`): what was
     /// typed around them, at most 128 bytes (what curses can be handed back).
     static func keys(around input: [UInt8]) -> [UInt8] {
@@ -143,6 +142,7 @@ public enum BackgroundProbe {
         return Array(keys.prefix(128))
     }
 
+    /// True once the answer holds a DA1 reply, `ESC [ ? … c`.
     fileprivate static func endsWithDeviceAttributes(_ answer: [UInt8]) -> Bool {
         guard answer.last == UInt8(ascii: "c"), let start = answer.lastIndex(of: 0x1B) else { return false }
         return answer[start...].starts(with: Array("\u{1B}[?".utf8))

@@ -150,7 +150,7 @@ struct TwoProcessTests {
         // The loser is told, either at payment (the other reserved first) or, if the other
         // finished before it even added the item, when adding.
         #expect(outputs.filter { $0.contains("Sorry, Quiet Hours Headphones just sold out.") || $0.contains("Quiet Hours Headphones is sold out.") }.count == 1,
-                "the other is told it sold out")
+                "the other is told it sold out:\n\(outputs.joined(separator: "\n---\n"))")
         let database = try DatabaseQueue(path: directory + "/storefront.sqlite")
         let stock = try database.read { db in try Row.fetchOne(db, sql: "SELECT * FROM stock WHERE product_id = 'headphones-quiet'") }
         #expect(stock?["on_hand"] == 0)
