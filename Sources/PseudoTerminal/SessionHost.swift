@@ -146,14 +146,26 @@ public final class SessionHostClient: @unchecked Sendable {
         lock.withLock { current }?.close()
     }
 
+    /// The host's environment: `environment`, the control socket's descriptor, and two glibc tunables that a session's
+    /// memory pays for (docs/BENCHMARKS.md, "A session's cost"): no stacks of ended threads kept (each ended dispatch
+    /// thread left 8–24 KiB of written stack) and no per-thread caches of freed blocks (blocks one thread freed sat
+    /// apart from the ones the others allocate; together about 230 KiB of a session's PSS, no key measurably slower).
+    /// Forks inherit the host's glibc, which reads its tunables only when it starts.
+    static func hostEnvironment(from environment: [String: String]) -> [String: String] {
+        var host = environment
+        host[SessionHost.variable] = "3"
+        let sessionTunables = "glibc.pthread.stack_cache_size=0:glibc.malloc.tcache_count=0"
+        host["GLIBC_TUNABLES"] = [environment["GLIBC_TUNABLES"], sessionTunables].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ":")
+        return host
+    }
+
     private func connect() throws -> Connection {
         var pair: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
             throw PseudoTerminalError("socketpair")
         }
         defer { close(pair[1]) }
-        var hostEnvironment = environment
-        hostEnvironment[SessionHost.variable] = "3"
+        let hostEnvironment = Self.hostEnvironment(from: environment)
         let pid: pid_t
         do {
             pid = try ProgramStart.spawn(executable, arguments: arguments, environment: hostEnvironment, descriptors: [pair[1]: 3], ownProcessGroup: true)

@@ -1,5 +1,5 @@
 import Foundation
-import PseudoTerminal
+@testable import PseudoTerminal
 import StorefrontTesting
 import Testing
 
@@ -38,6 +38,14 @@ struct SessionHostTests {
     private func statFields(of pid: pid_t) throws -> [String] {
         let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
         return stat[stat.range(of: ")", options: .backwards)!.upperBound...].split(separator: " ").map(String.init)
+    }
+
+    @Test func theHostKeepsNoStacksOfEndedThreadsNorThreadCachesAndKeepsTheCallersTunables() {
+        let ours = "glibc.pthread.stack_cache_size=0:glibc.malloc.tcache_count=0"
+        let plain = SessionHostClient.hostEnvironment(from: ["PATH": "/bin"])
+        #expect(plain == ["PATH": "/bin", SessionHost.variable: "3", "GLIBC_TUNABLES": ours])
+        let tuned = SessionHostClient.hostEnvironment(from: ["GLIBC_TUNABLES": "glibc.malloc.check=3"])
+        #expect(tuned["GLIBC_TUNABLES"] == "glibc.malloc.check=3:" + ours)
     }
 
     @Test func aForkRunsItsArgumentsOnItsTerminalAndItsEndIsHeard() async throws {
