@@ -72,6 +72,11 @@ public final class TerminalSession {
 
     /// Opens the screen, runs until the shop ends, and always restores the terminal.
     public func run() async throws -> Ending {
+        // Ours first: curses installs handlers only where none is set, and its SIGWINCH one sized its screens to the pty (8.7 GB at 10000x10000).
+        let signalPipe = try makePipe(nonBlocking: true)
+        for signal in [SIGWINCH, SIGTERM, SIGHUP, SIGINT, SIGQUIT] {
+            _ = sf_forward_signal_to_pipe(signal, signalPipe.write)
+        }
         let screen = try NCursesScreen(theme: theme, environment: environment, mouse: mouse, background: background, typeahead: typeahead)
         defer { screen.restore() }
         // Each type here describes itself (`CustomStringConvertible`): interpolating one that does not has the runtime
@@ -80,7 +85,7 @@ public final class TerminalSession {
         log("screen \(screen.size), charset \(screen.charset), colours \(screen.colorMode)")
         let backend = NCursesBackend(screen: screen)
         let events = TerminalEvents(
-            screen: screen, backend: backend, program: Program(dependencies: dependencies, backend: backend), hasTypeahead: !typeahead.isEmpty,
+            screen: screen, backend: backend, program: Program(dependencies: dependencies, backend: backend), hasTypeahead: !typeahead.isEmpty, signalPipe: signalPipe,
             marksSettled: environment[Self.settledMarkerVariable] != nil,
             marksPrivate: environment[Self.privateMarkersVariable] != nil
         )
@@ -110,9 +115,16 @@ private final class TerminalEvents {
     /// Keys typed before the screen opened were handed back to curses (`NCursesScreen`), where no poll of stdin sees them.
     private let hasTypeahead: Bool
 
-    init(screen: NCursesScreen, backend: NCursesBackend, program: Program, hasTypeahead: Bool, marksSettled: Bool, marksPrivate: Bool) {
+    /// Where the signals the session handles arrive, forwarded since before curses started.
+    private let signalPipe: (read: Int32, write: Int32)
+
+    init(
+        screen: NCursesScreen, backend: NCursesBackend, program: Program, hasTypeahead: Bool, signalPipe: (read: Int32, write: Int32),
+        marksSettled: Bool, marksPrivate: Bool
+    ) {
         self.screen = screen
         self.hasTypeahead = hasTypeahead
+        self.signalPipe = signalPipe
         self.backend = backend
         self.program = program
         self.marksSettled = marksSettled
@@ -170,10 +182,6 @@ private final class TerminalEvents {
         keys.start()
         keyWaiter = keys
 
-        let signalPipe = try makePipe(nonBlocking: true)
-        for signal in [SIGWINCH, SIGTERM, SIGHUP, SIGINT, SIGQUIT] {
-            _ = sf_forward_signal_to_pipe(signal, signalPipe.write)
-        }
         let signals = DispatchSource.makeReadSource(fileDescriptor: signalPipe.read, queue: .main)
         let readEnd = signalPipe.read
         signals.setEventHandler { [weak self] in
