@@ -88,51 +88,22 @@ public final class PseudoTerminalProcess: @unchecked Sendable {
 
     /// Starts `executable` with `arguments` on a new pty of `size`, as the leader of a new session
     /// whose controlling terminal is that pty. The terminal cannot suspend it: VSUSP is disabled.
-    /// With a `host`, the session is a fork of the host (running the same program) instead of a new program.
-    public static func spawn(
-        executable: String, arguments: [String], environment: [String: String], size: TerminalSize, host: SessionHostClient? = nil
-    ) throws -> PseudoTerminalProcess {
-        var nameBuffer = [CChar](repeating: 0, count: 128)
-        let master = sf_open_pseudo_terminal(&nameBuffer, nameBuffer.count)
-        guard master >= 0 else { throw PseudoTerminalError("opening a pty") }
-        var keepMaster = false
-        defer { if !keepMaster { close(master) } }
-        let replicaPath = String(decoding: nameBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-
-        // Opened here (without becoming our controlling terminal) so the modes and size are set
-        // before the program starts, and so the pty stays open until the child has its own copy.
-        let replica = open(replicaPath, O_RDWR | O_NOCTTY | O_CLOEXEC)
-        guard replica >= 0 else { throw PseudoTerminalError("open \(replicaPath)") }
-        defer { close(replica) }
-        var modes = termios()
-        guard tcgetattr(replica, &modes) == 0 else { throw PseudoTerminalError("tcgetattr") }
-        modes.c_iflag |= tcflag_t(IUTF8)
-        // A remote Ctrl-Z must never stop the shop: nothing on the host would resume it.
-        withUnsafeMutableBytes(of: &modes.c_cc) { cc in cc[Int(VSUSP)] = 0 }
-        guard tcsetattr(replica, TCSANOW, &modes) == 0 else { throw PseudoTerminalError("tcsetattr") }
-        try setSize(size, of: master)
-        let control = fcntl(master, F_DUPFD_CLOEXEC, 0)
-        guard control >= 0 else { throw PseudoTerminalError("dup") }
-
-        let pid: pid_t
-        var hosted: SessionExit?
-        do {
-            if let host {
-                let session = try host.start(arguments: arguments, environment: environment, terminal: replica)
-                (pid, hosted) = (session.pid, session.exit)
-            } else {
-                // The child opens the pty by name after its setsid, without O_NOCTTY: it becomes the controlling terminal.
-                pid = try ProgramStart.spawn(executable, arguments: arguments, environment: environment, terminal: replicaPath)
-            }
-        } catch {
-            close(control)
-            throw error
-        }
-        keepMaster = true
-        return PseudoTerminalProcess(pid: pid, terminal: master, control: control, hosted: hosted)
+    public static func spawn(executable: String, arguments: [String], environment: [String: String], size: TerminalSize) throws -> PseudoTerminalProcess {
+        let pty = try NewPseudoTerminal(size: size)
+        // The child opens the pty by name after its setsid, without O_NOCTTY: it becomes the controlling terminal.
+        let pid = try ProgramStart.spawn(executable, arguments: arguments, environment: environment, terminal: pty.replicaPath)
+        return pty.handOver(pid: pid, hosted: nil)
     }
 
-    private init(pid: pid_t, terminal: Int32, control: Int32, hosted: SessionExit?) {
+    /// Starts a session as a fork of `host` (running the program the host runs) on a new pty of `size`, as
+    /// `spawn(executable:…)` does; suspends, without blocking a thread, until the host has forked it.
+    public static func spawn(arguments: [String], environment: [String: String], size: TerminalSize, host: SessionHostClient) async throws -> PseudoTerminalProcess {
+        let pty = try NewPseudoTerminal(size: size)
+        let session = try await host.start(arguments: arguments, environment: environment, terminal: pty.replica)
+        return pty.handOver(pid: session.pid, hosted: session.exit)
+    }
+
+    fileprivate init(pid: pid_t, terminal: Int32, control: Int32, hosted: SessionExit?) {
         self.pid = pid
         self.terminal = terminal
         self.control = control
@@ -185,10 +156,54 @@ public final class PseudoTerminalProcess: @unchecked Sendable {
         thread.start()
     }
 
-    private static func setSize(_ size: TerminalSize, of descriptor: Int32) throws {
+    fileprivate static func setSize(_ size: TerminalSize, of descriptor: Int32) throws {
         var window = winsize(
             ws_row: UInt16(clamping: size.rows), ws_col: UInt16(clamping: size.columns), ws_xpixel: 0, ws_ypixel: 0
         )
         guard ioctl(descriptor, UInt(TIOCSWINSZ), &window) == 0 else { throw PseudoTerminalError("TIOCSWINSZ") }
+    }
+}
+
+/// A pty opened for a program about to start on it, its modes and size set; closes what it holds unless handed over.
+private final class NewPseudoTerminal {
+    let replicaPath: String
+    /// The terminal side, opened here (without becoming our controlling terminal) so the modes and size are set before
+    /// the program starts, and so the pty stays open until the child has its own copy.
+    let replica: Int32
+    private var master: Int32
+    private var control: Int32
+
+    init(size: TerminalSize) throws {
+        var nameBuffer = [CChar](repeating: 0, count: 128)
+        master = sf_open_pseudo_terminal(&nameBuffer, nameBuffer.count)
+        guard master >= 0 else { throw PseudoTerminalError("opening a pty") }
+        replicaPath = String(decoding: nameBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        replica = open(replicaPath, O_RDWR | O_NOCTTY | O_CLOEXEC)
+        control = -1
+        guard replica >= 0 else {
+            close(master)
+            throw PseudoTerminalError("open \(replicaPath)")
+        }
+        var modes = termios()
+        guard tcgetattr(replica, &modes) == 0 else { throw PseudoTerminalError("tcgetattr") }
+        modes.c_iflag |= tcflag_t(IUTF8)
+        // A remote Ctrl-Z must never stop the shop: nothing on the host would resume it.
+        withUnsafeMutableBytes(of: &modes.c_cc) { cc in cc[Int(VSUSP)] = 0 }
+        guard tcsetattr(replica, TCSANOW, &modes) == 0 else { throw PseudoTerminalError("tcsetattr") }
+        try PseudoTerminalProcess.setSize(size, of: master)
+        control = fcntl(master, F_DUPFD_CLOEXEC, 0)
+        guard control >= 0 else { throw PseudoTerminalError("dup") }
+    }
+
+    deinit {
+        close(replica)
+        if master >= 0 { close(master) }
+        if control >= 0 { close(control) }
+    }
+
+    /// The started program's process, which from now owns the controlling side and its duplicate.
+    func handOver(pid: pid_t, hosted: SessionExit?) -> PseudoTerminalProcess {
+        defer { (master, control) = (-1, -1) }
+        return PseudoTerminalProcess(pid: pid, terminal: master, control: control, hosted: hosted)
     }
 }

@@ -98,15 +98,17 @@ struct HostedSession: Sendable {
 /// Order of calls: `start` (once, before taking connections) → `start(arguments:environment:terminal:)` per session →
 /// `stop` at the end. A host that dies is replaced at the next session; its sessions run on until they end.
 public final class SessionHostClient: @unchecked Sendable {
-    // @unchecked: the mutable state lives in `Connection`s, each guarded by its own condition; `current` by `lock`.
+    // @unchecked: the mutable state lives in `Connection`s, each guarded by its own lock; `current` by `lock`.
     private let executable: String
     private let arguments: [String]
     private let environment: [String: String]
+    private let answerTimeout: Duration
     private let log: @Sendable (String) -> Void
     private let lock = NSLock()
     private var current: Connection?
 
-    private init(executable: String, arguments: [String], environment: [String: String], log: @escaping @Sendable (String) -> Void) {
+    private init(executable: String, arguments: [String], environment: [String: String], answerTimeout: Duration, log: @escaping @Sendable (String) -> Void) {
+        self.answerTimeout = answerTimeout
         self.executable = executable
         self.arguments = arguments
         self.environment = environment
@@ -114,11 +116,13 @@ public final class SessionHostClient: @unchecked Sendable {
     }
 
     /// Starts `executable` as a session host, given the `arguments` most sessions will run so that it can prepare
-    /// them; its forks run with each request's own arguments and environment.
+    /// them; its forks run with each request's own arguments and environment. A fork not answered within
+    /// `answerTimeout` is refused, and ended should its answer come later.
     public static func start(
-        executable: String, arguments: [String] = [], environment: [String: String], log: @escaping @Sendable (String) -> Void
+        executable: String, arguments: [String] = [], environment: [String: String], answerTimeout: Duration = .seconds(5),
+        log: @escaping @Sendable (String) -> Void
     ) throws -> SessionHostClient {
-        let client = SessionHostClient(executable: executable, arguments: arguments, environment: environment, log: log)
+        let client = SessionHostClient(executable: executable, arguments: arguments, environment: environment, answerTimeout: answerTimeout, log: log)
         client.current = try client.connect()
         return client
     }
@@ -129,8 +133,8 @@ public final class SessionHostClient: @unchecked Sendable {
     }
 
     /// Asks the host to fork a session running `arguments` with `environment` on `terminal` (the pty's terminal side,
-    /// which this call does not close). Blocks for the fork's answer, under a millisecond.
-    func start(arguments: [String], environment: [String: String], terminal: Int32) throws -> HostedSession {
+    /// which this call does not close). Suspends for the fork's answer, under a millisecond from a live host.
+    func start(arguments: [String], environment: [String: String], terminal: Int32) async throws -> HostedSession {
         let connection: Connection = try lock.withLock {
             if let current, current.isAlive { return current }
             if current != nil { log("session host: it had ended; starting a new one") }
@@ -138,7 +142,7 @@ public final class SessionHostClient: @unchecked Sendable {
             current = fresh
             return fresh
         }
-        return try connection.start(arguments: arguments, environment: environment, terminal: terminal)
+        return try await connection.start(arguments: arguments, environment: environment, terminal: terminal)
     }
 
     /// Ends the host (its running sessions go on until they end) and waits for it.
@@ -173,65 +177,80 @@ public final class SessionHostClient: @unchecked Sendable {
             close(pair[0])
             throw error
         }
-        return Connection(control: pair[0], hostPID: pid, log: log)
+        return Connection(control: pair[0], hostPID: pid, answerTimeout: answerTimeout, log: log)
     }
 }
 
 /// One host process and the control socket to it; a reader thread hears its answers and the sessions' endings.
 private final class Connection: @unchecked Sendable {
-    // @unchecked: `answers`, `running`, `ended` and `nextRequest` are touched only under `condition`.
+    // @unchecked: `waiting`, `running`, `ended` and `nextRequest` are touched only under `lock`.
     let hostPID: pid_t
     private let control: Int32
     private let log: @Sendable (String) -> Void
-    private let condition = NSCondition()
+    private let lock = NSLock()
     private var nextRequest: UInt32 = 1
-    private var answers: [UInt32: Result<HostedSession, PseudoTerminalError>] = [:]
+    /// Requests sent and not yet answered, each resumed by the reader thread or by its deadline, whichever is first.
+    private var waiting: [UInt32: CheckedContinuation<HostedSession, Error>] = [:]
     private var running: [pid_t: SessionExit] = [:]
     private var ended = false
-    /// Serialises requests, so each answer can be waited for in turn.
-    private let sending = NSLock()
     /// How long a request waits for the fork's answer before the session is refused.
-    private static let answerTimeout: TimeInterval = 5
+    private let answerTimeout: Duration
 
-    init(control: Int32, hostPID: pid_t, log: @escaping @Sendable (String) -> Void) {
+    init(control: Int32, hostPID: pid_t, answerTimeout: Duration, log: @escaping @Sendable (String) -> Void) {
         self.control = control
         self.hostPID = hostPID
+        self.answerTimeout = answerTimeout
         self.log = log
         let thread = Thread { [self] in listen() }
         thread.stackSize = 128 * 1024
         thread.start()
     }
 
-    var isAlive: Bool { condition.withLock { !ended } }
+    var isAlive: Bool { lock.withLock { !ended } }
 
-    func start(arguments: [String], environment: [String: String], terminal: Int32) throws -> HostedSession {
+    /// Sends the request and suspends until the reader thread hears its answer; nothing blocks meanwhile, so a host
+    /// that is alive but silent holds no thread.
+    func start(arguments: [String], environment: [String: String], terminal: Int32) async throws -> HostedSession {
         var strings = [UInt8]()
         for text in arguments + environment.sorted(by: { $0.key < $1.key }).map({ "\($0.key)=\($0.value)" }) {
             guard !text.utf8.contains(0) else { throw PseudoTerminalError(message: "a session argument or environment value holds a NUL byte") }
             strings += Array(text.utf8) + [0]
         }
-        return try sending.withLock {
-            let request: UInt32 = condition.withLock {
+        return try await withCheckedThrowingContinuation { continuation in
+            let request: UInt32? = lock.withLock {
+                guard !ended else { return nil }
                 defer { nextRequest &+= 1 }
+                // Waiting before it is sent: the answer can come before `sf_session_host_request` returns.
+                waiting[nextRequest] = continuation
                 return nextRequest
             }
+            guard let request else { return continuation.resume(throwing: PseudoTerminalError(message: "the session host ended")) }
+            // The descriptor travels in the message: the kernel holds its own reference from here, so the caller may
+            // close `terminal` as soon as this returns.
             let sent = strings.withUnsafeBufferPointer { buffer in
                 buffer.withMemoryRebound(to: CChar.self) {
                     sf_session_host_request(control, request, terminal, $0.baseAddress, $0.count, UInt32(arguments.count), UInt32(environment.count))
                 }
             }
-            guard sent == 0 else { throw PseudoTerminalError("sending the session host a request") }
-            // The one wait here: for the fork's answer, which comes within a millisecond from a live host. A host
-            // that is alive but silent must not hold the caller (an event loop) for long.
-            let deadline = Date().addingTimeInterval(Self.answerTimeout)
-            condition.lock()
-            defer { condition.unlock() }
-            while answers[request] == nil && !ended {
-                guard condition.wait(until: deadline) else { throw PseudoTerminalError(message: "the session host did not answer within \(Int(Self.answerTimeout)) s") }
+            guard sent == 0 else {
+                resume(request, with: .failure(PseudoTerminalError("sending the session host a request")))
+                return
             }
-            guard let answer = answers.removeValue(forKey: request) else { throw PseudoTerminalError(message: "the session host ended") }
-            return try answer.get()
+            let (seconds, attoseconds) = answerTimeout.components
+            let deadline = DispatchTime.now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+            DispatchQueue.global().asyncAfter(deadline: deadline) { [self] in
+                resume(request, with: .failure(PseudoTerminalError(message: "the session host did not answer within \(answerTimeout)")))
+            }
         }
+    }
+
+    /// Resumes the request's caller once: the first of its answer, its deadline and the host's end.
+    /// Returns false when the caller had already been resumed.
+    @discardableResult
+    private func resume(_ request: UInt32, with result: Result<HostedSession, Error>) -> Bool {
+        guard let continuation = lock.withLock({ waiting.removeValue(forKey: request) }) else { return false }
+        continuation.resume(with: result)
+        return true
     }
 
     func close() {
@@ -244,33 +263,32 @@ private final class Connection: @unchecked Sendable {
         while sf_session_host_receive(control, &message) == 1 {
             switch message.kind {
             case 2:
-                let answer: Result<HostedSession, PseudoTerminalError>
-                if message.error == 0, message.pidfd >= 0 {
-                    let session = HostedSession(pid: message.pid, exit: SessionExit(pidfd: message.pidfd))
-                    answer = .success(session)
-                    condition.withLock { running[message.pid] = session.exit }
-                } else {
+                guard message.error == 0, message.pidfd >= 0 else {
                     if message.pidfd >= 0 { Glibc.close(message.pidfd) }
-                    answer = .failure(PseudoTerminalError("the session host's fork", message.error))
+                    resume(message.request, with: .failure(PseudoTerminalError("the session host's fork", message.error)))
+                    continue
                 }
-                condition.withLock {
-                    answers[message.request] = answer
-                    condition.broadcast()
+                let session = HostedSession(pid: message.pid, exit: SessionExit(pidfd: message.pidfd))
+                lock.withLock { running[message.pid] = session.exit }
+                if !resume(message.request, with: .success(session)) {
+                    // Its caller gave up waiting and closed the pty: nobody would ever see this session.
+                    log("session host: a fork answered after its request had timed out; ending it (pid \(message.pid))")
+                    sf_pidfd_signal(session.exit.pidfd, SIGKILL)
                 }
             case 3:
-                let exit = condition.withLock { running.removeValue(forKey: message.pid) }
+                let exit = lock.withLock { running.removeValue(forKey: message.pid) }
                 exit?.finish(ProcessTermination(waitStatus: message.status))
             default:
                 log("session host: an unknown message (\(message.kind)); closing the connection to it")
                 shutdown(control, Int32(SHUT_RDWR))
             }
         }
-        let orphans = condition.withLock {
+        let (orphans, unanswered) = lock.withLock {
             ended = true
-            condition.broadcast()
-            defer { running = [:] }
-            return running
+            defer { (running, waiting) = ([:], [:]) }
+            return (running, waiting)
         }
+        for continuation in unanswered.values { continuation.resume(throwing: PseudoTerminalError(message: "the session host ended")) }
         Glibc.close(control)
         let termination = ProgramStart.wait(for: hostPID)
         if !orphans.isEmpty || termination != .exited(0) {

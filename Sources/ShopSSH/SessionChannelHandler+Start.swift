@@ -40,11 +40,11 @@ extension SessionChannelHandler {
         )
         let me = NIOLoopBound(self, eventLoop: context.eventLoop)
         let (command, sessionEnvironment) = (self.context.command, environment)
-        // Off the event loop: a fork waits for the session host's answer, and a stalled host must not hold up every
-        // session this loop serves.
-        NIOThreadPool.singleton.runIfActive(eventLoop: context.eventLoop) {
-            try command.start(arguments: arguments, environment: sessionEnvironment, size: size)
-        }.whenComplete { result in
+        // Not on the event loop: a fork suspends for the session host's answer, and a stalled host must not hold up
+        // every session this loop serves.
+        let starting = context.eventLoop.makePromise(of: PseudoTerminalProcess.self)
+        starting.completeWithTask { try await command.start(arguments: arguments, environment: sessionEnvironment, size: size) }
+        starting.futureResult.whenComplete { result in
             me.value.started(result, opening)
         }
     }

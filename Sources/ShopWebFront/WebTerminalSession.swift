@@ -49,7 +49,7 @@ struct WebTerminalSession {
         let size = front.command.bounded(requested)
         let process: PseudoTerminalProcess
         do {
-            process = try front.command.start(arguments: arguments, environment: environment, size: size)
+            process = try await front.command.start(arguments: arguments, environment: environment, size: size)
         } catch {
             front.log("web: cannot start a session: \(error)")
             await Self.close(outbound, notice: "The shop could not start a session just now. Try again in a minute.", code: .unexpectedServerError)

@@ -19,6 +19,8 @@ struct PostgresEndToEndTests {
 
         try server.kill()
         try terminal.press("a")
+        // The key's frame first: the notice can come before it, from a read that found the server gone.
+        try terminal.waitFor("cart: 2 items")
         let down = try terminal.waitFor("The database is not reachable; retrying")
         #expect(down.contains("cart: 2 items"), "the cart is kept in memory: \(down)")
         try terminal.press("Down")
@@ -49,6 +51,8 @@ struct ServeThroughOutageTests {
         try server.kill()
         try host.waitForLog(#/database down: the shop's database .* is not reachable .*; still accepting shoppers/#)
         try shopping.press("a")
+        // The key's frame first: the notice can come before it, from a read that found the server gone.
+        try shopping.waitFor("cart: 2 items")
         let down = try shopping.waitFor("The database is not reachable; retrying")
         #expect(down.contains("cart: 2 items"), "the open session keeps its cart: \(down)")
         // A shopper arriving now is let in and told, not turned away.

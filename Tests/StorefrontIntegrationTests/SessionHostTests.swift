@@ -15,8 +15,8 @@ struct SessionHostTests {
         var text: String { lock.withLock { lines.joined(separator: "\n") } }
     }
 
-    private func startHost(_ log: Log = Log()) throws -> SessionHostClient {
-        try SessionHostClient.start(executable: BuiltProduct.requireStorefront(), environment: ["PATH": "/usr/bin:/bin"]) { log.append($0) }
+    private func startHost(_ log: Log = Log(), answerTimeout: Duration = .seconds(5)) throws -> SessionHostClient {
+        try SessionHostClient.start(executable: BuiltProduct.requireStorefront(), environment: ["PATH": "/usr/bin:/bin"], answerTimeout: answerTimeout) { log.append($0) }
     }
 
     /// Reads the pty until `text` has appeared; false if the program ended first or 30 s passed.
@@ -51,16 +51,16 @@ struct SessionHostTests {
     @Test func aForkRunsItsArgumentsOnItsTerminalAndItsEndIsHeard() async throws {
         let host = try startHost()
         defer { host.stop() }
-        let version = try PseudoTerminalProcess.spawn(
-            executable: "unused", arguments: ["--version"], environment: ["PATH": "/usr/bin:/bin"], size: TerminalSize(columns: 80, rows: 24), host: host
+        let version = try await PseudoTerminalProcess.spawn(
+            arguments: ["--version"], environment: ["PATH": "/usr/bin:/bin"], size: TerminalSize(columns: 80, rows: 24), host: host
         )
         #expect(version.readAllOutput().contains("0.1.0"))
         #expect(await version.exited() == .exited(0))
         #expect(!version.signal(0), "reaped by the host: its pidfd names no process")
 
         // The request's environment, not the host's: a dumb terminal is refused on the pty, with the shop's exit code.
-        let dumb = try PseudoTerminalProcess.spawn(
-            executable: "unused", arguments: ["run", "--data-dir", TemporaryDirectory.make().path], environment: ["TERM": "dumb", "PATH": "/usr/bin:/bin"],
+        let dumb = try await PseudoTerminalProcess.spawn(
+            arguments: ["run", "--data-dir", TemporaryDirectory.make().path], environment: ["TERM": "dumb", "PATH": "/usr/bin:/bin"],
             size: TerminalSize(columns: 80, rows: 24), host: host
         )
         let said = dumb.readAllOutput()
@@ -71,8 +71,8 @@ struct SessionHostTests {
     @Test func aForkLeadsItsOwnSessionOnThePtyAndEndsBySignal() async throws {
         let host = try startHost()
         defer { host.stop() }
-        let shop = try PseudoTerminalProcess.spawn(
-            executable: "unused", arguments: ["run", "--data-dir", TemporaryDirectory.make().path, "--theme", "dark"],
+        let shop = try await PseudoTerminalProcess.spawn(
+            arguments: ["run", "--data-dir", TemporaryDirectory.make().path, "--theme", "dark"],
             environment: ["TERM": "xterm-256color", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"], size: TerminalSize(columns: 90, rows: 30), host: host
         )
         let terminal = shop.takeTerminal()
@@ -94,8 +94,8 @@ struct SessionHostTests {
         let host = try startHost(log)
         defer { host.stop() }
         let first = try #require(host.hostPID)
-        let shop = try PseudoTerminalProcess.spawn(
-            executable: "unused", arguments: ["run", "--data-dir", TemporaryDirectory.make().path, "--theme", "dark"],
+        let shop = try await PseudoTerminalProcess.spawn(
+            arguments: ["run", "--data-dir", TemporaryDirectory.make().path, "--theme", "dark"],
             environment: ["TERM": "xterm-256color", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"], size: TerminalSize(columns: 80, rows: 24), host: host
         )
         let terminal = shop.takeTerminal()
@@ -111,13 +111,37 @@ struct SessionHostTests {
         #expect(shop.signal(SIGKILL))
         #expect(await shop.exited() == .exited(-1))
 
-        let next = try PseudoTerminalProcess.spawn(
-            executable: "unused", arguments: ["--version"], environment: [:], size: TerminalSize(columns: 80, rows: 24), host: host
+        let next = try await PseudoTerminalProcess.spawn(
+            arguments: ["--version"], environment: [:], size: TerminalSize(columns: 80, rows: 24), host: host
         )
         #expect(next.readAllOutput().contains("0.1.0"))
         #expect(await next.exited() == .exited(0))
         #expect(host.hostPID != first, "a new host")
         #expect(log.text.contains("session host ended (SIGKILL) with 1 session(s) running"), "log: \(log.text)")
         #expect(log.text.contains("session host: it had ended; starting a new one"), "log: \(log.text)")
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aHostThatDoesNotAnswerInTimeIsGivenUpOnAndServesTheNextSession() async throws {
+        let log = Log()
+        let host = try startHost(log, answerTimeout: .milliseconds(300))
+        defer { host.stop() }
+        let pid = try #require(host.hostPID)
+        kill(pid, SIGSTOP)
+        let refused: Error? = await {
+            do {
+                _ = try await PseudoTerminalProcess.spawn(arguments: ["--version"], environment: [:], size: TerminalSize(columns: 80, rows: 24), host: host)
+                return nil
+            } catch { return error }
+        }()
+        #expect("\(refused.map { "\($0)" } ?? "no error")".contains("the session host did not answer within 0.3 seconds"))
+
+        // Its late answer finds no one waiting (the refused session's pty is gone), and the next session is its own.
+        kill(pid, SIGCONT)
+        let next = try await PseudoTerminalProcess.spawn(arguments: ["--version"], environment: [:], size: TerminalSize(columns: 80, rows: 24), host: host)
+        #expect(next.readAllOutput().contains("0.1.0"))
+        #expect(await next.exited() == .exited(0))
+        #expect(host.hostPID == pid, "the same host: a slow one is not replaced")
+        #expect(!log.text.contains("ended"), "log: \(log.text)")
     }
 }
