@@ -9,7 +9,7 @@ let strict: [SwiftSetting] = [
 /// What both test targets build against.
 let testDependencies: [Target.Dependency] = [
                 "ShopModels", "ShopPorts", "StorefrontCore", "StorefrontUI", "StorefrontTesting", "ShopSandbox", "ShopMerchant", "StorageSQLite", "ShopMail",
-                "ShopIdentity", "ShopCredentialFile", "ShopSSH", "ShopWebhookServer", "ShopWebFront", "PseudoTerminal", "TerminalNCurses", "ShopStripe", "StoragePostgres", "ShopQRCode",
+                "ShopIdentity", "ShopCredentialFile", "ShopSSH", "ShopWebhookServer", "ShopWebFront", "ShopAPI", "PseudoTerminal", "TerminalNCurses", "ShopStripe", "StoragePostgres", "ShopQRCode",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -26,6 +26,7 @@ let testDependencies: [Target.Dependency] = [
                 .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
 ]
 
 let package = Package(
@@ -57,6 +58,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird", from: "2.1.0"),
     ],
     targets: [
         .target(name: "ShopModels", swiftSettings: strict),
@@ -130,6 +133,23 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The public HTTP API: openapi/storefront.yaml's generated routes (Generated/, from scripts/openapi-generate)
+        // behind a request log and a token gate, on Hummingbird.
+        .target(
+            name: "ShopAPI",
+            dependencies: [
+                "ShopModels", "ShopPorts", "ShopIdentity",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            resources: [.embedInCode("Resources/openapi.json")],
+            swiftSettings: strict
+        ),
         .target(name: "ShopCredentialFile", dependencies: ["ShopPorts", .product(name: "SystemPackage", package: "swift-system")], swiftSettings: strict),
         .target(
             name: "ShopStripe",
@@ -177,7 +197,7 @@ let package = Package(
             name: "storefront",
             dependencies: [
                 "ShopModels", "ShopPorts", "StorefrontCore", "StorefrontUI", "ShopSandbox", "ShopMerchant", "StorageSQLite", "ShopIdentity",
-                "ShopCredentialFile", "ShopMail", "ShopWebhookServer", "ShopWebFront", "TerminalNCurses", "ShopSSH", "PseudoTerminal", "ShopStripe", "StoragePostgres", "ShopQRCode",
+                "ShopCredentialFile", "ShopMail", "ShopWebhookServer", "ShopWebFront", "ShopAPI", "TerminalNCurses", "ShopSSH", "PseudoTerminal", "ShopStripe", "StoragePostgres", "ShopQRCode",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -103,5 +103,22 @@ extension PostgresDatabase {
             """,
             "CREATE UNIQUE INDEX refund_provider_reference ON refund(provider_reference) WHERE provider_reference IS NOT NULL",
         ]),
+        // The API's personal access tokens: the SHA-256 of each secret, never the secret. SQLite's migration v12.
+        Migration(identifier: "v12-api-tokens", sql: [
+            """
+            CREATE TABLE api_token (
+                id text PRIMARY KEY,
+                name text NOT NULL,
+                owner text NOT NULL,
+                scope text NOT NULL CHECK (scope IN ('shop', 'merchant')),
+                secret_hash text NOT NULL UNIQUE,
+                last_four text NOT NULL,
+                created_at double precision NOT NULL,
+                last_used_at double precision,
+                revoked_at double precision
+            )
+            """,
+            "CREATE INDEX api_token_owner ON api_token(owner, created_at)",
+        ]),
     ]
 }

@@ -203,6 +203,9 @@ extension SQLiteDatabase {
         migrator.registerMigration("v11-provider-events") { db in
             try db.execute(sql: Self.providerEventTable)
         }
+        migrator.registerMigration("v12-api-tokens") { db in
+            try db.execute(sql: Self.apiTokenTable)
+        }
         return migrator
     }
 
@@ -266,5 +269,21 @@ extension SQLiteDatabase {
             PRIMARY KEY (provider, id)
         );
         CREATE UNIQUE INDEX refund_provider_reference ON refund(provider_reference) WHERE provider_reference IS NOT NULL;
+        """
+
+    /// The API's personal access tokens: the SHA-256 of each secret, never the secret. The same in PostgreSQL's v12.
+    static let apiTokenTable = """
+        CREATE TABLE api_token (
+            id TEXT PRIMARY KEY NOT NULL,
+            name TEXT NOT NULL,
+            owner TEXT NOT NULL,
+            scope TEXT NOT NULL CHECK (scope IN ('shop', 'merchant')),
+            secret_hash TEXT NOT NULL UNIQUE,
+            last_four TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            last_used_at REAL,
+            revoked_at REAL
+        );
+        CREATE INDEX api_token_owner ON api_token(owner, created_at);
         """
 }

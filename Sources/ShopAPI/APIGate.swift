@@ -1,0 +1,152 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import OpenAPIRuntime
+import ShopIdentity
+import ShopPorts
+import Synchronization
+
+/// Who is calling: the token the request carried, set for the handlers by `TokenGate`.
+struct APICaller: Sendable {
+    var token: APITokenRecord
+    @TaskLocal static var current: APICaller?
+    /// Where the gate writes who called, for the request's log line, even when the handler then fails.
+    @TaskLocal static var note: CallerNote?
+
+    /// The caller, for a handler behind the gate (which refuses any request without one).
+    static func required() throws -> APICaller {
+        guard let current else { throw APIProblem(.unauthenticated, "No token was checked for this request.") }
+        return current
+    }
+}
+
+/// The outermost middleware: gives each request an id, bounds its body, turns every error into problem details,
+/// and logs one line per request (never a token's secret).
+struct RequestLog<Context: RequestContext>: RouterMiddleware {
+    let maxBodyBytes: Int
+    let uptime: @Sendable () -> Duration
+    let log: @Sendable (String) -> Void
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let id = "req_" + (0..<8).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max)) }.joined()
+        let started = uptime()
+        var request = request
+        var response: Response
+        var failure: String?
+        let note = CallerNote()
+        do {
+            _ = try await request.collectBody(upTo: maxBodyBytes)
+            response = try await APICaller.$note.withValue(note) { try await next(request, context) }
+        } catch {
+            let problem = Self.problem(for: error, maxBodyBytes: maxBodyBytes)
+            if problem.kind == .internal { failure = "\(error)" }
+            response = Self.response(problem, requestID: id, path: request.uri.path)
+        }
+        response.headers[.requestID] = id
+        let elapsed = uptime() - started
+        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        let caller = note.caller.map { " \($0)" } ?? ""
+        log("api: \(id) \(request.method) \(request.uri.path) \(response.status.code) \(String(format: "%.1f", milliseconds)) ms\(caller)\(failure.map { ": \($0)" } ?? "")")
+        return response
+    }
+
+    /// The problem an error answers with: the API's own as they are; what the framework or the generated code threw
+    /// (a malformed parameter or body, a body too large, no such route) as the matching kind; anything else a 500.
+    static func problem(for error: Error, maxBodyBytes: Int) -> APIProblem {
+        switch error {
+        case let problem as APIProblem: return problem
+        case let failure as ServerError:
+            if let problem = failure.underlyingError as? APIProblem { return problem }
+            return APIProblem(.invalidRequest, "\(failure.causeDescription): \(Self.describe(failure.underlyingError))")
+        case let failure as any HTTPResponseError where failure.status == .contentTooLarge:
+            return APIProblem(.tooLarge, "The body is over \(maxBodyBytes) bytes.")
+        case let failure as any HTTPResponseError where failure.status == .notFound:
+            return APIProblem(.notFound, "No endpoint is at this path; see /v1/openapi.json.")
+        case let failure as any HTTPResponseError where failure.status == .methodNotAllowed:
+            return APIProblem(.invalidRequest, "This path does not take this method; see /v1/openapi.json.")
+        case let failure as StorageError where failure.isUnavailable:
+            return APIProblem(.unavailable, "The shop's database does not answer; try again in a minute.")
+        default:
+            return APIProblem(.internal, "Something failed inside the shop; the request id names it in the shop's log.")
+        }
+    }
+
+    /// A decoding error in a client's words: which value, and what was wrong with it.
+    private static func describe(_ error: Error) -> String {
+        guard let decoding = error as? DecodingError else { return "\(error)" }
+        func path(_ context: DecodingError.Context) -> String {
+            let names = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            return names.isEmpty ? "the body" : String(names.drop { $0 == "." })
+        }
+        switch decoding {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context): return "\(path(context)): \(context.debugDescription)"
+        case .keyNotFound(let key, let context): return "\(path(context)): \"\(key.stringValue)\" is missing"
+        case .dataCorrupted(let context): return "\(path(context)): \(context.debugDescription)"
+        @unknown default: return "\(error)"
+        }
+    }
+
+    static func response(_ problem: APIProblem, requestID: String, path: String) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/problem+json"
+        if let retryAfter = problem.retryAfter { headers[.retryAfter] = String(retryAfter) }
+        if problem.kind == .unauthenticated { headers[.wwwAuthenticate] = #"Bearer realm="storefront""# }
+        return Response(status: problem.kind.status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(data: problem.body(requestID: requestID, instance: path))))
+    }
+}
+
+/// Checks the bearer token of every request but the document's: known, not revoked, of the scope the path needs,
+/// and within its rate; then runs the handler as that token's caller.
+struct TokenGate<Context: RequestContext>: RouterMiddleware {
+    let tokens: any APITokenRepository
+    let limiter: RateLimiter
+    let uptime: @Sendable () -> Duration
+    let now: @Sendable () -> Date
+    /// Paths anyone may read.
+    static var openPaths: Set<String> { ["/v1/openapi.json"] }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard !Self.openPaths.contains(request.uri.path) else { return try await next(request, context) }
+        guard let header = request.headers[.authorization] else {
+            throw APIProblem(.unauthenticated, "Send a token as `Authorization: Bearer sfp_…`; make one on the Account screen of the SSH shop or with `storefront tokens create`.")
+        }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+            throw APIProblem(.unauthenticated, "Only `Authorization: Bearer` is taken.")
+        }
+        guard let secret = PersonalAccessToken(String(parts[1]).trimmingCharacters(in: .whitespaces)) else {
+            throw APIProblem(.unauthenticated, "This is not a Storefront token (`sfp_` and 43 letters and digits, the last 6 a checksum).")
+        }
+        guard let token = try await tokens.token(secretHash: secret.hash), !token.isRevoked else {
+            throw APIProblem(.unauthenticated, "This token is unknown or revoked.")
+        }
+        let merchantPath = request.uri.path.hasPrefix("/v1/merchant/") || request.uri.path == "/v1/merchant"
+        switch (token.scope, merchantPath) {
+        case (.shop, true): throw APIProblem(.forbidden, "This is a shop token; merchant endpoints need a merchant token (made with an admin key).")
+        case (.merchant, false): throw APIProblem(.forbidden, "This is a merchant token; a shopper's endpoints need a shop token of that shopper.")
+        default: break
+        }
+        APICaller.note?.caller = "\(token.id) \(token.scope.rawValue) \(token.owner)"
+        if let wait = limiter.take(token.id, at: uptime()) {
+            throw APIProblem(.rateLimited, "This token may make \(limiter.perMinute) requests a minute; try again in \(wait) s.", retryAfter: wait)
+        }
+        let time = now()
+        if token.lastUsedAt.map({ time.timeIntervalSince($0) >= 60 }) ?? true {
+            try await tokens.markUsed(id: token.id, at: time)
+        }
+        return try await APICaller.$current.withValue(APICaller(token: token)) { try await next(request, context) }
+    }
+}
+
+/// The caller of one request as its log line names it (a token's id, scope and owner; never its secret).
+final class CallerNote: Sendable {
+    private let value = Mutex<String?>(nil)
+    var caller: String? {
+        get { value.withLock { $0 } }
+        set { value.withLock { $0 = newValue } }
+    }
+}
+
+extension HTTPField.Name {
+    static let requestID = HTTPField.Name("Request-Id")!
+}

@@ -1,0 +1,92 @@
+import Foundation
+import HTTPTypes
+
+/// An error the API answers with: RFC 9457 problem details, each kind with a stable `type` (docs/api.md lists them).
+struct APIProblem: Error, Equatable, Sendable {
+    /// One value of a body that is not allowed, for a 422.
+    struct FieldError: Equatable, Sendable, Encodable {
+        var field: String
+        var message: String
+    }
+
+    var kind: Kind
+    var detail: String
+    var errors: [FieldError] = []
+    /// Seconds until a rate-limited token may ask again.
+    var retryAfter: Int?
+
+    enum Kind: String, Sendable, CaseIterable {
+        case invalidRequest = "invalid-request"
+        case unauthenticated
+        case forbidden
+        case notFound = "not-found"
+        case conflict
+        case idempotencyKeyReused = "idempotency-key-reused"
+        case tooLarge = "request-too-large"
+        case validation = "validation-failed"
+        case rateLimited = "rate-limited"
+        case unavailable
+        case `internal`
+
+        var status: HTTPResponse.Status {
+            switch self {
+            case .invalidRequest: .badRequest
+            case .unauthenticated: .unauthorized
+            case .forbidden: .forbidden
+            case .notFound: .notFound
+            case .conflict, .idempotencyKeyReused: .conflict
+            case .tooLarge: .contentTooLarge
+            case .validation: .unprocessableContent
+            case .rateLimited: .tooManyRequests
+            case .unavailable: .serviceUnavailable
+            case .internal: .internalServerError
+            }
+        }
+
+        var title: String {
+            switch self {
+            case .invalidRequest: "The request cannot be read"
+            case .unauthenticated: "A valid token is needed"
+            case .forbidden: "This token may not do that"
+            case .notFound: "Not found"
+            case .conflict: "The order changed"
+            case .idempotencyKeyReused: "This Idempotency-Key was used for another request"
+            case .tooLarge: "The request is too large"
+            case .validation: "A value is not allowed"
+            case .rateLimited: "Too many requests"
+            case .unavailable: "The shop cannot answer just now"
+            case .internal: "The shop failed to answer"
+            }
+        }
+
+        /// The stable `type` member: a URN, so clients can match it and it never moves.
+        var type: String { "urn:storefront:problem:\(rawValue)" }
+    }
+
+    init(_ kind: Kind, _ detail: String, errors: [FieldError] = [], retryAfter: Int? = nil) {
+        self.kind = kind
+        self.detail = detail
+        self.errors = errors
+        self.retryAfter = retryAfter
+    }
+
+    /// The body, as `application/problem+json`.
+    func body(requestID: String, instance: String) -> Data {
+        struct Body: Encodable {
+            var type: String
+            var title: String
+            var status: Int
+            var detail: String
+            var instance: String
+            var requestId: String
+            var errors: [FieldError]?
+        }
+        let body = Body(
+            type: kind.type, title: kind.title, status: kind.status.code, detail: detail, instance: instance, requestId: requestID,
+            errors: errors.isEmpty ? nil : errors
+        )
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(body)) ?? Data()
+    }
+}

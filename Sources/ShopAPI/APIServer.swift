@@ -1,0 +1,81 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import OpenAPIHummingbird
+import ServiceLifecycle
+import ShopPorts
+
+/// The API's limits: the body a request may carry and the requests a token may make.
+package struct APILimits: Sendable {
+    package var maxBodyBytes = 64 * 1024
+    package var requestsPerMinute = 120
+    package var burst = 60
+    package var idleTimeout: Duration = .seconds(30)
+    package init() {}
+}
+
+/// `storefront api`: the generated routes of openapi/storefront.yaml behind the request log and the token gate, on
+/// Hummingbird.
+///
+/// Order of calls: `init` → `run` (returns once stopped; `listening` is told the bound port first) → `stop`.
+package final class APIServer: Sendable {
+    private let group: ServiceGroup
+
+    package init(
+        host: String, port: Int, shop: APIShop, tokens: any APITokenRepository, limits: APILimits = APILimits(),
+        log: @escaping @Sendable (String) -> Void, listening: @escaping @Sendable (Int) async -> Void
+    ) throws {
+        let app = try Self.application(
+            host: host, port: port, shop: shop, tokens: tokens, limits: limits, log: log, listening: listening
+        )
+        group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [.init(service: app)], logger: Self.quiet))
+    }
+
+    /// The Hummingbird application: the routes, the request log and the token gate, with the clocks given (tests
+    /// drive the rate limit with their own).
+    package static func application(
+        host: String = "127.0.0.1", port: Int = 0, shop: APIShop, tokens: any APITokenRepository, limits: APILimits = APILimits(),
+        uptime: @escaping @Sendable () -> Duration = { ContinuousClock.now - APIServer.started },
+        now: @escaping @Sendable () -> Date = Date.init,
+        log: @escaping @Sendable (String) -> Void, listening: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) throws -> some ApplicationProtocol {
+        let router = Router()
+        router.add(middleware: RequestLog(maxBodyBytes: limits.maxBodyBytes, uptime: uptime, log: log))
+        router.add(middleware: TokenGate(tokens: tokens, limiter: RateLimiter(perMinute: limits.requestsPerMinute, burst: limits.burst), uptime: uptime, now: now))
+        try ShopAPIService(shop: shop).registerHandlers(on: router)
+        return Application(
+            router: router,
+            server: .http1(configuration: .init(idleTimeout: TimeAmount(limits.idleTimeout))),
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: nil),
+            onServerRunning: { channel in await listening(channel.localAddress?.port ?? 0) },
+            logger: quiet
+        )
+    }
+
+    private static var quiet: Logger {
+        var logger = Logger(label: "storefront.api")
+        logger.logLevel = .critical
+        return logger
+    }
+
+    /// A fixed origin for the monotonic readings the rate limit and the log take.
+    package static let started = ContinuousClock.now
+
+    /// Serves until `stop`.
+    package func run() async throws {
+        try await group.run()
+    }
+
+    /// Stops listening, lets requests in flight finish, and makes `run` return.
+    package func stop() async {
+        await group.triggerGracefulShutdown()
+    }
+}
+
+extension TimeAmount {
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import OpenAPIRuntime
+import ShopModels
+import ShopPorts
+
+/// What the API reads and writes: the same repositories the SSH shop uses.
+package struct APIShop: Sendable {
+    package var catalog: any CatalogRepository
+    package var carts: any CartRepository
+
+    package init(catalog: any CatalogRepository, carts: any CartRepository) {
+        self.catalog = catalog
+        self.carts = carts
+    }
+}
+
+/// The API's operations, each on the shop's repositories, as the caller `TokenGate` checked.
+struct ShopAPIService: APIProtocol {
+    let shop: APIShop
+
+    /// The document, decoded once: it is served as the generated code's JSON object.
+    private static let document: OpenAPIObjectContainer = {
+        (try? JSONDecoder().decode(OpenAPIObjectContainer.self, from: Data(PackageResources.openapi_json))) ?? OpenAPIObjectContainer()
+    }()
+
+    /// The document as the server serves it.
+    static var documentJSON: [UInt8] { PackageResources.openapi_json }
+
+    func getOpenAPIDocument(_ input: Operations.GetOpenAPIDocument.Input) async throws -> Operations.GetOpenAPIDocument.Output {
+        .ok(.init(body: .json(Self.document)))
+    }
+
+    // MARK: Products
+
+    func listProducts(_ input: Operations.ListProducts.Input) async throws -> Operations.ListProducts.Output {
+        _ = try APICaller.required()
+        let query = input.query.q ?? ""
+        let limit = try Paging.limit(input.query.limit)
+        let offset = try Paging.offset(from: input.query.cursor, query: query)
+        let total = try await shop.catalog.count(matching: query)
+        let products = try await shop.catalog.page(matching: query, offset: offset, limit: limit)
+        let next = offset + products.count < total && !products.isEmpty ? Paging.cursor(offset: offset + products.count, query: query) : nil
+        return .ok(.init(body: .json(.init(data: products.map(APIModels.product), totalCount: total, nextCursor: next))))
+    }
+
+    func getProduct(_ input: Operations.GetProduct.Input) async throws -> Operations.GetProduct.Output {
+        _ = try APICaller.required()
+        let product = try await existingProduct(input.path.productId)
+        return .ok(.init(body: .json(APIModels.product(product))))
+    }
+
+    // MARK: Cart
+
+    func getCart(_ input: Operations.GetCart.Input) async throws -> Operations.GetCart.Output {
+        let caller = try APICaller.required()
+        let lines = try await shop.carts.lines(forCustomer: caller.token.owner)
+        return .ok(.init(body: .json(APIModels.cart(lines, currency: shop.catalog.shop.currency))))
+    }
+
+    func clearCart(_ input: Operations.ClearCart.Input) async throws -> Operations.ClearCart.Output {
+        let caller = try APICaller.required()
+        try await shop.carts.save([], forCustomer: caller.token.owner)
+        return .ok(.init(body: .json(APIModels.cart([], currency: shop.catalog.shop.currency))))
+    }
+
+    func setCartLine(_ input: Operations.SetCartLine.Input) async throws -> Operations.SetCartLine.Output {
+        let caller = try APICaller.required()
+        guard case .json(let body) = input.body else { throw APIProblem(.invalidRequest, "The body must be JSON.") }
+        let quantity = body.quantity
+        guard quantity == 0 || CartLine.quantityRange.contains(quantity) else {
+            throw APIProblem(.validation, "A line holds 0 to \(CartLine.quantityRange.upperBound) of a product.", errors: [.init(field: "quantity", message: "must be 0 to \(CartLine.quantityRange.upperBound), not \(quantity)")])
+        }
+        let product = try await existingProduct(input.path.productId)
+        if let stock = product.stock, quantity > stock {
+            let left = stock == 0 ? "it is sold out" : "only \(stock) left"
+            throw APIProblem(.validation, "\(product.name): \(left).", errors: [.init(field: "quantity", message: "at most \(stock), the stock on hand")])
+        }
+        var lines = try await shop.carts.lines(forCustomer: caller.token.owner)
+        let line = quantity == 0 ? nil : CartLine(productID: product.id, name: product.name, unitPrice: product.price, quantity: quantity)
+        if let index = lines.firstIndex(where: { $0.productID == product.id }) {
+            if let line { lines[index] = line } else { lines.remove(at: index) }
+        } else if let line {
+            lines.append(line)
+        }
+        let cart = Cart(currency: shop.catalog.shop.currency, lines: lines)
+        guard cart.subtotal.isWithinMaximum else {
+            throw APIProblem(.validation, "The cart would cost more than the shop takes in one order.", errors: [.init(field: "quantity", message: "makes the cart too costly")])
+        }
+        try await shop.carts.save(lines, forCustomer: caller.token.owner)
+        return .ok(.init(body: .json(APIModels.cart(lines, currency: shop.catalog.shop.currency))))
+    }
+
+    private func existingProduct(_ id: String) async throws -> Product {
+        guard let product = try await shop.catalog.product(id: ProductID(id)) else {
+            throw APIProblem(.notFound, "No product has the id \"\(id.prefix(100))\".")
+        }
+        return product
+    }
+}
+
+/// The cursors of paged lists: opaque to clients, and tied to the query they were made for.
+enum Paging {
+    static let defaultLimit = 20
+    static let maximumLimit = 100
+
+    static func limit(_ asked: Int?) throws -> Int {
+        guard let asked else { return defaultLimit }
+        guard (1...maximumLimit).contains(asked) else {
+            throw APIProblem(.invalidRequest, "limit must be 1 to \(maximumLimit), not \(asked).")
+        }
+        return asked
+    }
+
+    static func cursor(offset: Int, query: String) -> String {
+        Data("v1:\(offset):\(query)".utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    static func offset(from cursor: String?, query: String) throws -> Int {
+        guard let cursor else { return 0 }
+        var base64 = cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        guard let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8) else {
+            throw APIProblem(.invalidRequest, "This cursor was not made by this API; give back a page's nextCursor as it came.")
+        }
+        let parts = text.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == "v1", let offset = Int(parts[1]), offset >= 0 else {
+            throw APIProblem(.invalidRequest, "This cursor was not made by this API; give back a page's nextCursor as it came.")
+        }
+        guard parts[2] == query else {
+            throw APIProblem(.invalidRequest, "This cursor belongs to another search; ask with the q it was made for.")
+        }
+        return offset
+    }
+}
+
+/// The shop's values as the API's schemas.
+enum APIModels {
+    static func money(_ money: Money) -> Components.Schemas.Money {
+        .init(amount: money.minorUnits, currency: money.currency.code)
+    }
+
+    static func product(_ product: Product) -> Components.Schemas.Product {
+        .init(
+            id: product.id.rawValue, name: product.name, summary: product.summary, description: product.description,
+            price: money(product.price), tags: product.tags, stock: product.stock
+        )
+    }
+
+    static func cart(_ lines: [CartLine], currency: Currency) -> Components.Schemas.Cart {
+        let cart = Cart(currency: currency, lines: lines)
+        return .init(
+            lines: lines.map { .init(productId: $0.productID.rawValue, name: $0.name, quantity: $0.quantity, unitPrice: money($0.unitPrice), lineTotal: money($0.total)) },
+            itemCount: cart.itemCount, subtotal: money(cart.subtotal)
+        )
+    }
+}

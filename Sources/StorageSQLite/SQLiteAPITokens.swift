@@ -1,0 +1,54 @@
+import Foundation
+import GRDB
+import ShopPorts
+
+/// API tokens in SQLite: each secret's SHA-256, never the secret.
+public final class SQLiteAPITokenRepository: APITokenRepository {
+    private let database: SQLiteDatabase
+    public init(database: SQLiteDatabase) { self.database = database }
+
+    public func add(_ token: APITokenRecord) async throws {
+        try await database.write { db in
+            try db.execute(sql: """
+                INSERT INTO api_token (id, name, owner, scope, secret_hash, last_four, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [token.id, token.name, token.owner, token.scope.rawValue, token.secretHash, token.lastFour, token.createdAt.timeIntervalSince1970])
+        }
+    }
+
+    public func token(secretHash: String) async throws -> APITokenRecord? {
+        try await database.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM api_token WHERE secret_hash = ?", arguments: [secretHash]).flatMap(Self.record)
+        }
+    }
+
+    public func tokens(owner: String?) async throws -> [APITokenRecord] {
+        try await database.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM api_token WHERE ? IS NULL OR owner = ? ORDER BY created_at, id", arguments: [owner, owner]).compactMap(Self.record)
+        }
+    }
+
+    public func revoke(id: String, owner: String?, at time: Date) async throws -> APITokenRecord? {
+        try await database.write { db in
+            try db.execute(sql: """
+                UPDATE api_token SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? AND (? IS NULL OR owner = ?)
+                """, arguments: [time.timeIntervalSince1970, id, owner, owner])
+            return try Row.fetchOne(db, sql: "SELECT * FROM api_token WHERE id = ? AND (? IS NULL OR owner = ?)", arguments: [id, owner, owner]).flatMap(Self.record)
+        }
+    }
+
+    public func markUsed(id: String, at time: Date) async throws {
+        try await database.write { db in
+            try db.execute(sql: "UPDATE api_token SET last_used_at = ? WHERE id = ?", arguments: [time.timeIntervalSince1970, id])
+        }
+    }
+
+    private static func record(_ row: Row) -> APITokenRecord? {
+        guard let scope = APITokenScope(rawValue: row["scope"]) else { return nil }
+        return APITokenRecord(
+            id: row["id"], name: row["name"], owner: row["owner"], scope: scope, secretHash: row["secret_hash"], lastFour: row["last_four"],
+            createdAt: Date(timeIntervalSince1970: row["created_at"]),
+            lastUsedAt: (row["last_used_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
+            revokedAt: (row["revoked_at"] as Double?).map(Date.init(timeIntervalSince1970:))
+        )
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import HTTPTypes
+@testable import ShopAPI
+import ShopIdentity
+import ShopPorts
+import Testing
+
+/// Who may call what: tokens, scopes, the rate limit, and what every answer carries.
+@Suite("API gate")
+struct APIGateTests {
+    @Test func withoutATokenTheAnswerIsA401ProblemThatSaysHowToGetOne() async throws {
+        let api = try APIHarness()
+        try await api.run { client async throws in
+            let reply = try await client.call(.get, "/v1/products")
+            #expect(reply.status == .unauthorized)
+            #expect(reply.headers[.contentType] == "application/problem+json")
+            #expect(reply.headers[.wwwAuthenticate] == #"Bearer realm="storefront""#)
+            #expect(reply.problemType == "urn:storefront:problem:unauthenticated")
+            #expect(reply.json["status"] as? Int == 401)
+            #expect((reply.json["detail"] as? String)?.contains("storefront tokens create") == true)
+            let id = try #require(reply.headers[HTTPField.Name("Request-Id")!])
+            #expect(reply.json["requestId"] as? String == id)
+            #expect(reply.json["instance"] as? String == "/v1/products")
+        }
+        #expect(api.log.count == 1)
+        #expect(api.log[0].hasPrefix("api: req_") && api.log[0].contains(" GET /v1/products 401 "), "\(api.log)")
+    }
+
+    @Test(arguments: ["Basic dXNlcjpwYXNz", "Bearer", "Bearer sfp_short", "Bearer ghp_0123456789012345678901234567890123456789abc"])
+    func anAuthorizationThatIsNoTokenOfOursIsRefused(_ header: String) async throws {
+        let api = try APIHarness()
+        try await api.run { client async throws in
+            let reply = try await client.call(.get, "/v1/products", authorization: header)
+            #expect(reply.status == .unauthorized)
+            #expect(reply.problemType == "urn:storefront:problem:unauthenticated")
+        }
+    }
+
+    @Test func aRevokedOrUnknownTokenIsRefusedAndTheLogNeverHoldsASecret() async throws {
+        let api = try APIHarness()
+        let revoked = try api.makeToken()
+        let record = try #require(try api.tokens.tokens(owner: nil).first)
+        _ = try api.tokens.revoke(id: record.id, owner: nil, at: APIHarness.start)
+        let unknown = PersonalAccessToken.mint()
+        let good = try api.makeToken()
+        try await api.run { client async throws in
+            #expect(try await client.call(.get, "/v1/products", token: revoked).status == .unauthorized)
+            #expect(try await client.call(.get, "/v1/products", token: unknown).status == .unauthorized)
+            #expect(try await client.call(.get, "/v1/products", token: good).status == .ok)
+        }
+        let log = api.log.joined(separator: "\n")
+        for secret in [revoked, unknown, good] { #expect(!log.contains(secret.secret)) }
+        let goodRecord = try #require(try api.tokens.token(secretHash: good.hash))
+        #expect(log.contains("200") && log.contains("\(goodRecord.id) shop ssh:SHA256:shopper"), "the caller is named by its token's id: \(log)")
+        #expect(goodRecord.lastUsedAt == APIHarness.start)
+    }
+
+    @Test func aMerchantTokenCannotActAsAShopperNorAShopTokenAsTheMerchant() async throws {
+        let api = try APIHarness()
+        let merchant = try api.makeToken(owner: "ssh:SHA256:admin", scope: .merchant)
+        let shopper = try api.makeToken()
+        try await api.run { client async throws in
+            let asShopper = try await client.call(.get, "/v1/cart", token: merchant)
+            #expect(asShopper.status == .forbidden)
+            #expect(asShopper.problemType == "urn:storefront:problem:forbidden")
+            let asMerchant = try await client.call(.get, "/v1/merchant/orders", token: shopper)
+            #expect(asMerchant.status == .forbidden)
+        }
+    }
+
+    @Test func aTokenOverItsRateIsToldWhenToComeBack() async throws {
+        var limits = APILimits()
+        limits.requestsPerMinute = 2
+        limits.burst = 2
+        let api = try APIHarness(limits: limits)
+        let token = try api.makeToken()
+        let other = try api.makeToken(owner: "ssh:SHA256:other")
+        try await api.run { client async throws in
+            #expect(try await client.call(.get, "/v1/cart", token: token).status == .ok)
+            #expect(try await client.call(.get, "/v1/cart", token: token).status == .ok)
+            let refused = try await client.call(.get, "/v1/cart", token: token)
+            #expect(refused.status == .tooManyRequests)
+            #expect(refused.headers[.retryAfter] == "30")
+            #expect(refused.problemType == "urn:storefront:problem:rate-limited")
+            #expect(try await client.call(.get, "/v1/cart", token: other).status == .ok, "each token has its own rate")
+            api.advance(.seconds(29))
+            #expect(try await client.call(.get, "/v1/cart", token: token).status == .tooManyRequests)
+            api.advance(.seconds(1))
+            #expect(try await client.call(.get, "/v1/cart", token: token).status == .ok)
+        }
+    }
+
+    @Test func aBodyOverTheLimitIsA413() async throws {
+        var limits = APILimits()
+        limits.maxBodyBytes = 100
+        let api = try APIHarness(limits: limits)
+        let token = try api.makeToken()
+        try await api.run { client async throws in
+            let reply = try await client.call(.put, "/v1/cart/lines/keycap-dusk", token: token, json: #"{"quantity": 1, "pad": "\#(String(repeating: "x", count: 200))"}"#)
+            #expect(reply.status == .contentTooLarge)
+            #expect(reply.problemType == "urn:storefront:problem:request-too-large")
+        }
+        #expect(try api.carts.lines(forCustomer: "ssh:SHA256:shopper").isEmpty)
+    }
+
+    @Test func theDocumentIsServedToAnyoneAsTheCommittedJSON() async throws {
+        let api = try APIHarness()
+        try await api.run { client async throws in
+            let reply = try await client.call(.get, "/v1/openapi.json")
+            #expect(reply.status == .ok)
+            let served = try JSONSerialization.jsonObject(with: reply.body) as? NSDictionary
+            let committed = try JSONSerialization.jsonObject(with: Data(ShopAPIService.documentJSON)) as? NSDictionary
+            #expect(served == committed)
+            #expect(served?["openapi"] as? String == "3.1.0")
+        }
+    }
+
+    @Test func anUnknownPathIsA404Problem() async throws {
+        let api = try APIHarness()
+        let token = try api.makeToken()
+        try await api.run { client async throws in
+            let reply = try await client.call(.get, "/v1/nothing-here", token: token)
+            #expect(reply.status == .notFound)
+            #expect(reply.problemType == "urn:storefront:problem:not-found")
+        }
+    }
+}

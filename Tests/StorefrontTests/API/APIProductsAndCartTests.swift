@@ -1,0 +1,140 @@
+import Foundation
+import HTTPTypes
+@testable import ShopAPI
+import ShopModels
+import ShopPorts
+import Testing
+
+/// The shopper's endpoints for products and the cart, each on the in-memory shop.
+@Suite("API products and cart")
+struct APIProductsAndCartTests {
+    @Test func pagesOfProductsFollowTheirCursorsThroughTheWholeCatalogInOrder() async throws {
+        let api = try APIHarness()
+        let token = try api.makeToken()
+        let everything = try api.catalog.page(matching: "", offset: 0, limit: 1000)
+        try await api.run { client async throws in
+            var seen: [String] = []
+            var uri = "/v1/products?limit=3"
+            while true {
+                let page = try await client.call(.get, uri, token: token)
+                #expect(page.status == .ok)
+                #expect(page.json["totalCount"] as? Int == everything.count)
+                let data = try #require(page.json["data"] as? [[String: Any]])
+                #expect(data.count <= 3)
+                seen += data.compactMap { $0["id"] as? String }
+                guard let next = page.json["nextCursor"] as? String else { break }
+                uri = "/v1/products?limit=3&cursor=\(next)"
+            }
+            #expect(seen == everything.map(\.id.rawValue))
+        }
+    }
+
+    @Test func aProductHasItsPriceInMinorUnitsWithItsCurrency() async throws {
+        let api = try APIHarness()
+        let token = try api.makeToken()
+        let product = try #require(try api.catalog.product(id: "keycap-dusk"))
+        try await api.run { client async throws in
+            let reply = try await client.call(.get, "/v1/products/keycap-dusk", token: token)
+            #expect(reply.status == .ok)
+            #expect(reply.json["id"] as? String == "keycap-dusk")
+            #expect(reply.json["name"] as? String == product.name)
+            let price = try #require(reply.json["price"] as? [String: Any])
+            #expect(price["amount"] as? Int64 == product.price.minorUnits)
+            #expect(price["currency"] as? String == product.price.currency.code)
+
+            let missing = try await client.call(.get, "/v1/products/no-such-thing", token: token)
+            #expect(missing.status == .notFound)
+            #expect(missing.problemType == "urn:storefront:problem:not-found")
+            #expect((missing.json["detail"] as? String)?.contains("no-such-thing") == true)
+        }
+    }
+
+    @Test func aSearchKeepsToItsWordsAndACursorOnlyServesItsOwnSearch() async throws {
+        let api = try APIHarness()
+        let token = try api.makeToken()
+        let matching = try api.catalog.page(matching: "desk", offset: 0, limit: 100)
+        try #require(matching.count >= 2)
+        try await api.run { client async throws in
+            let first = try await client.call(.get, "/v1/products?q=desk&limit=1", token: token)
+            #expect(first.json["totalCount"] as? Int == matching.count)
+            let cursor = try #require(first.json["nextCursor"] as? String)
+            let elsewhere = try await client.call(.get, "/v1/products?q=coffee&cursor=\(cursor)", token: token)
+            #expect(elsewhere.status == .badRequest)
+            #expect(elsewhere.problemType == "urn:storefront:problem:invalid-request")
+            let forged = try await client.call(.get, "/v1/products?cursor=not-a-cursor", token: token)
+            #expect(forged.status == .badRequest)
+            let tooMany = try await client.call(.get, "/v1/products?limit=1000", token: token)
+            #expect(tooMany.status == .badRequest)
+            let notANumber = try await client.call(.get, "/v1/products?limit=many", token: token)
+            #expect(notANumber.status == .badRequest)
+            #expect(notANumber.problemType == "urn:storefront:problem:invalid-request")
+        }
+    }
+
+    @Test func settingLinesFillsTheOwnersCartAndZeroTakesALineOut() async throws {
+        let api = try APIHarness()
+        let token = try api.makeToken()
+        let keycap = try #require(try api.catalog.product(id: "keycap-dusk"))
+        let mug = try #require(try api.catalog.product(id: "mug-stdout"))
+        try await api.run { client async throws in
+            #expect(try await client.call(.put, "/v1/cart/lines/keycap-dusk", token: token, json: #"{"quantity": 2}"#).status == .ok)
+            let cart = try await client.call(.put, "/v1/cart/lines/mug-stdout", token: token, json: #"{"quantity": 1}"#)
+            #expect(cart.json["itemCount"] as? Int == 3)
+            let subtotal = try #require(cart.json["subtotal"] as? [String: Any])
+            #expect(subtotal["amount"] as? Int64 == keycap.price.minorUnits * 2 + mug.price.minorUnits)
+            let lines = try #require(cart.json["lines"] as? [[String: Any]])
+            #expect(lines.map { $0["productId"] as? String } == ["keycap-dusk", "mug-stdout"])
+
+            let changed = try await client.call(.put, "/v1/cart/lines/keycap-dusk", token: token, json: #"{"quantity": 0}"#)
+            #expect(changed.json["itemCount"] as? Int == 1)
+            #expect(try await client.call(.get, "/v1/cart", token: token).json["itemCount"] as? Int == 1)
+        }
+        #expect(try api.carts.lines(forCustomer: "ssh:SHA256:shopper") == [CartLine(productID: mug.id, name: mug.name, unitPrice: mug.price, quantity: 1)])
+        #expect(try api.carts.lines(forCustomer: "ssh:SHA256:other").isEmpty, "only the token's owner's cart")
+    }
+
+    @Test func clearingEmptiesTheCart() async throws {
+        let api = try APIHarness()
+        let token = try api.makeToken()
+        try await api.run { client async throws in
+            _ = try await client.call(.put, "/v1/cart/lines/keycap-dusk", token: token, json: #"{"quantity": 2}"#)
+            let cleared = try await client.call(.delete, "/v1/cart", token: token)
+            #expect(cleared.status == .ok)
+            #expect(cleared.json["itemCount"] as? Int == 0)
+        }
+        #expect(try api.carts.lines(forCustomer: "ssh:SHA256:shopper").isEmpty)
+    }
+
+    @Test(arguments: [
+        (#"{"quantity": 100}"#, HTTPResponse.Status.unprocessableContent, "validation-failed"),
+        (#"{"quantity": -1}"#, .unprocessableContent, "validation-failed"),
+        (#"{"quantity": "two"}"#, .badRequest, "invalid-request"),
+        (#"{"amount": 2}"#, .badRequest, "invalid-request"),
+        ("not json", .badRequest, "invalid-request"),
+    ])
+    func aLineThatCannotBeSetChangesNothing(_ body: String, _ status: HTTPResponse.Status, _ type: String) async throws {
+        let api = try APIHarness()
+        let token = try api.makeToken()
+        try await api.run { client async throws in
+            _ = try await client.call(.put, "/v1/cart/lines/keycap-dusk", token: token, json: #"{"quantity": 1}"#)
+            let reply = try await client.call(.put, "/v1/cart/lines/keycap-dusk", token: token, json: body)
+            #expect(reply.status == status, "\(reply.text)")
+            #expect(reply.problemType == "urn:storefront:problem:\(type)")
+            if status == .unprocessableContent {
+                let errors = try #require(reply.json["errors"] as? [[String: Any]])
+                #expect(errors.first?["field"] as? String == "quantity")
+            }
+        }
+        #expect(try api.carts.lines(forCustomer: "ssh:SHA256:shopper").map(\.quantity) == [1])
+    }
+
+    @Test func anUnknownProductCannotGoInTheCart() async throws {
+        let api = try APIHarness()
+        let token = try api.makeToken()
+        try await api.run { client async throws in
+            let reply = try await client.call(.put, "/v1/cart/lines/nothing", token: token, json: #"{"quantity": 1}"#)
+            #expect(reply.status == .notFound)
+        }
+        #expect(try api.carts.lines(forCustomer: "ssh:SHA256:shopper").isEmpty)
+    }
+}
