@@ -58,6 +58,14 @@ struct ShopDatabaseOptions: ParsableArguments {
         }
     }
 
+    func openTokens() async throws -> (tokens: any APITokenRepository, close: @Sendable () -> Void) {
+        let (database, close) = try await open()
+        switch database {
+        case .sqlite(let database): return (SQLiteAPITokenRepository(database: database), close)
+        case .postgres(let database): return (PostgresAPITokenRepository(database: database), close)
+        }
+    }
+
     func openStock() async throws -> (stock: any StockRepository, close: @Sendable () -> Void) {
         let (database, close) = try await open()
         switch database {

@@ -22,6 +22,8 @@ struct ShopStorage {
     /// The payment provider's webhook events handled, each once.
     var providerEvents: any ProviderEventLog
     var references: any ProviderReferenceRepository
+    /// The HTTP API's personal access tokens.
+    var tokens: any APITokenRepository
     /// Where it is, for the log: the file, or the URL without its password.
     var place: String
     /// True when this start imported the catalog file into SQLite.
@@ -60,6 +62,7 @@ struct ShopStorage {
             carts: PostgresCartRepository(database: database), wallets: PostgresWalletRepository(database: database),
             profiles: PostgresAccountProfileRepository(database: database), identities: PostgresIdentityDirectory(database: database),
             ledger: PostgresChargeLedger(database: database), outbox: PostgresOutbox(database: database), providerEvents: PostgresProviderEvents(database: database), references: PostgresProviderReferences(database: database),
+            tokens: PostgresAPITokenRepository(database: database),
             place: database.location.description, didImport: false, warnings: [], postgres: database
         )
     }
@@ -70,6 +73,7 @@ struct ShopStorage {
             carts: SQLiteCartRepository(database: database), wallets: SQLiteWalletRepository(database: database),
             profiles: SQLiteAccountProfileRepository(database: database), identities: SQLiteIdentityDirectory(database: database),
             ledger: SQLiteChargeLedger(database: database), outbox: SQLiteOutbox(database: database), providerEvents: SQLiteProviderEvents(database: database), references: SQLiteProviderReferences(database: database),
+            tokens: SQLiteAPITokenRepository(database: database),
             place: database.path, didImport: catalog.didImport, warnings: database.warnings, postgres: nil
         )
     }

@@ -21,7 +21,7 @@ struct Storefront: AsyncParsableCommand {
         commandName: "storefront",
         abstract: "A terminal storefront: browse, fill a cart and pay on an Apple Pay-style sheet.",
         version: "0.1.0",
-        subcommands: [Run.self, Admin.self, Headless.self, OrdersCommand.self, OutboxCommand.self, MailWorker.self, WebhooksCommand.self, StockCommand.self, SSHDConfig.self, SSHDKeys.self, SSHDSession.self, CatalogCommand.self, DatabaseCommand.self, Serve.self, WebCommand.self],
+        subcommands: [Run.self, Admin.self, Headless.self, OrdersCommand.self, OutboxCommand.self, MailWorker.self, WebhooksCommand.self, StockCommand.self, TokensCommand.self, APICommand.self, SSHDConfig.self, SSHDKeys.self, SSHDSession.self, CatalogCommand.self, DatabaseCommand.self, Serve.self, WebCommand.self],
         defaultSubcommand: Run.self
     )
 

@@ -1,0 +1,69 @@
+import ArgumentParser
+import Foundation
+import PseudoTerminal
+import ShopAPI
+
+/// `storefront api`: the public HTTP API (openapi/storefront.yaml) on the shop's database, alone or beside `serve`
+/// and `web` on the same database.
+struct APICommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "api",
+        abstract: "Serve the shop's HTTP API, for scripts and integrations (docs/api.md).",
+        discussion: """
+            Plain HTTP: put a TLS reverse proxy in front of it for anything but loopback. Requests carry a token made \
+            with `storefront tokens create` or on the SSH shop's Account screen. One log line per request on stderr, \
+            never with a token's secret. SIGTERM or Ctrl-C stops it after the requests in flight.
+            """
+    )
+
+    @OptionGroup var shop: ShopOptions
+
+    @Option(help: ArgumentHelp("HOST:PORT to listen on; port 0 picks a free one (printed at start).", valueName: "address"), transform: ListenAddress.init(parsing:))
+    var listen = ListenAddress(host: "127.0.0.1", port: 8081)
+
+    @Option(name: .customLong("rate-limit"), help: ArgumentHelp("Requests one token may make a minute; a burst of half as many (at least 1) may come at once.", valueName: "n"))
+    var rateLimit = 120
+
+    @Option(name: .customLong("max-body"), help: ArgumentHelp("The largest request body, in bytes.", valueName: "bytes"))
+    var maxBody = 64 * 1024
+
+    func validate() throws {
+        guard (1...1_000_000).contains(rateLimit) else { throw ValidationError("--rate-limit must be 1 to 1000000 requests a minute, not \(rateLimit)") }
+        guard (256...(16 << 20)).contains(maxBody) else { throw ValidationError("--max-body must be 256 bytes to 16 MiB, not \(maxBody)") }
+    }
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let configuration = try shop.configuration(environment: environment)
+        let dataDirectory = SessionLaunch.absolute(configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment))
+        let storage = try await ShopStorage.open(configuration: configuration, dataDirectory: dataDirectory, pool: .command, migrate: !shop.noMigrate, environment: environment)
+        announce("storage: \(storage.place)")
+        var limits = APILimits()
+        limits.requestsPerMinute = rateLimit
+        limits.burst = max(1, rateLimit / 2)
+        limits.maxBodyBytes = maxBody
+        let (bound, boundContinuation) = AsyncStream.makeStream(of: Int?.self)
+        let server = try APIServer(
+            host: listen.host, port: listen.port, shop: APIShop(catalog: storage.catalog, carts: storage.carts), tokens: storage.tokens,
+            limits: limits, log: announce
+        ) { port in boundContinuation.yield(port) }
+        let stop = StopSignals()
+        let serving = Task {
+            defer { boundContinuation.yield(nil) }
+            try await server.run()
+        }
+        var events = bound.makeAsyncIterator()
+        guard let port = await events.next() ?? nil else {
+            let failure: String = switch await serving.result { case .failure(let error): "\(error)"; case .success: "it stopped" }
+            complain("cannot listen on \(listen): \(failure)")
+            throw ExitCodes.cannotListen
+        }
+        announce("listening on \(ListenAddress(host: listen.host, port: port)); the document is at http://\(ListenAddress(host: listen.host, port: port))/v1/openapi.json")
+        let signal = await stop.next()
+        announce("\(signalName(signal)): stopping after the requests in flight")
+        await server.stop()
+        _ = await serving.result
+        storage.postgres?.close()
+        announce("stopped")
+    }
+}
