@@ -22,6 +22,7 @@ struct APIProblem: Error, Equatable, Sendable {
         case notFound = "not-found"
         case conflict
         case idempotencyKeyReused = "idempotency-key-reused"
+        case paymentFailed = "payment-failed"
         case tooLarge = "request-too-large"
         case validation = "validation-failed"
         case rateLimited = "rate-limited"
@@ -34,7 +35,9 @@ struct APIProblem: Error, Equatable, Sendable {
             case .unauthenticated: .unauthorized
             case .forbidden: .forbidden
             case .notFound: .notFound
-            case .conflict, .idempotencyKeyReused: .conflict
+            case .conflict: .conflict
+            case .idempotencyKeyReused: .unprocessableContent
+            case .paymentFailed: HTTPResponse.Status(code: 402, reasonPhrase: "Payment Required")
             case .tooLarge: .contentTooLarge
             case .validation: .unprocessableContent
             case .rateLimited: .tooManyRequests
@@ -51,6 +54,7 @@ struct APIProblem: Error, Equatable, Sendable {
             case .notFound: "Not found"
             case .conflict: "The order changed"
             case .idempotencyKeyReused: "This Idempotency-Key was used for another request"
+            case .paymentFailed: "The payment did not go through"
             case .tooLarge: "The request is too large"
             case .validation: "A value is not allowed"
             case .rateLimited: "Too many requests"

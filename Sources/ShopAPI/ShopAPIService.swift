@@ -17,6 +17,7 @@ package struct APIShop: Sendable {
 /// The API's operations, each on the shop's repositories, as the caller `TokenGate` checked.
 struct ShopAPIService: APIProtocol {
     let shop: APIShop
+    let commerce: APICommerce
 
     /// The document, decoded once: it is served as the generated code's JSON object.
     private static let document: OpenAPIObjectContainer = {
@@ -152,5 +153,42 @@ enum APIModels {
             lines: lines.map { .init(productId: $0.productID.rawValue, name: $0.name, quantity: $0.quantity, unitPrice: money($0.unitPrice), lineTotal: money($0.total)) },
             itemCount: cart.itemCount, subtotal: money(cart.subtotal)
         )
+    }
+}
+
+extension APIModels {
+    static func order(_ order: Order, events: [OrderEvent]?) -> Components.Schemas.Order {
+        let parcel = events.flatMap { (try? OrderLifecycle.rebuilt(from: $0))?.shipment }
+        return .init(
+            number: order.number, status: .init(rawValue: order.status.rawValue) ?? .unknown, placedAt: order.placedAt,
+            lines: order.lines.map { .init(productId: $0.productID.rawValue, name: $0.name, quantity: $0.quantity, unitPrice: money($0.unitPrice), lineTotal: money($0.total)) },
+            subtotal: money(order.totals.subtotal), shipping: money(order.totals.shipping), tax: money(order.totals.tax), total: money(order.totals.total),
+            payment: order.paymentDescription, shippingMethod: order.shippingMethodLabel, shipTo: order.shipTo, customer: order.customerID,
+            tracking: parcel.map { .init(carrier: $0.carrier, trackingNumber: $0.trackingNumber, trackingUrl: $0.trackingURL) },
+            events: events?.map { event in
+                .init(at: event.at, actor: event.actor.recordText, _type: .init(rawValue: OrderEventRecord(event).kind) ?? .placed, summary: event.change.shopperSummary)
+            }
+        )
+    }
+
+    static func address(_ contact: Contact, isDefault: Bool) -> Components.Schemas.Address {
+        .init(
+            id: contact.id, name: contact.name, email: contact.email, phone: contact.phone, street: contact.address.street, city: contact.address.city,
+            postalCode: contact.address.postalCode, countryCode: contact.address.countryCode, isDefault: isDefault
+        )
+    }
+
+    static func addresses(_ wallet: WalletContents) -> [Components.Schemas.Address] {
+        let all = wallet.addresses.map { address($0, isDefault: $0.id == wallet.defaultAddressID) }
+        return all.filter(\.isDefault) + all.filter { !$0.isDefault }
+    }
+
+    static func card(_ card: PaymentMethod, isDefault: Bool) -> Components.Schemas.Card {
+        .init(id: card.id, network: card.network.rawValue, lastFour: card.lastFour, expiryMonth: card.expiry.month, expiryYear: card.expiry.year, label: card.displayName, isDefault: isDefault)
+    }
+
+    static func cards(_ wallet: WalletContents, canCharge: (PaymentMethod) -> Bool) -> [Components.Schemas.Card] {
+        let all = wallet.cards.filter(canCharge).map { card($0, isDefault: $0.id == wallet.defaultCardID) }
+        return all.filter(\.isDefault) + all.filter { !$0.isDefault }
     }
 }

@@ -171,3 +171,21 @@ public struct OrderLifecycle: Hashable, Sendable {
         return lifecycle
     }
 }
+
+extension OrderChange {
+    /// This step of an order's history as its shopper reads it, in the shop and through the API.
+    public var shopperSummary: String {
+        switch self {
+        case .placed: "Placed"
+        case .charged: "Paid"
+        case .declined(let reason): reason.isEmpty ? "Declined" : "Declined: \(reason)"
+        case .voided: "Not charged"
+        case .unanswered: "Payment being checked"
+        case .shipped(let parcel): "Shipped with \(parcel.carrier), tracking \(parcel.trackingNumber)" + (parcel.trackingURL.map { " \($0)" } ?? "")
+        case .delivered: "Delivered"
+        case .canceled: "Canceled, refunded in full"
+        case .refunded(let amount, let reason): "Refunded \(amount.formatted)" + (reason.isEmpty ? "" : ": \(reason)")
+        case .disputed(let amount, let reason, _): "Disputed \(amount.formatted) with the card's bank" + (reason.isEmpty ? "" : ": \(reason)")
+        }
+    }
+}

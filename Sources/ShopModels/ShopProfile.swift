@@ -47,3 +47,12 @@ public struct ShopProfile: Hashable, Sendable, Codable {
         )
     }
 }
+
+extension ShopProfile {
+    /// Why the shop will not ship to `country`, or nil when it does: the one check the address form, the payment sheet
+    /// and the API share.
+    public func shippingRefusal(country: String) -> String? {
+        guard country.trimming(" ").uppercased() != countryCode else { return nil }
+        return "\(name) ships to \(countryCode) addresses only."
+    }
+}

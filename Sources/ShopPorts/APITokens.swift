@@ -53,3 +53,28 @@ public protocol APITokenRepository: Sendable {
     /// Notes that the token was used at `time`.
     func markUsed(id: String, at time: Date) async throws
 }
+
+/// A client's request made safe to repeat by its `Idempotency-Key`: the first request's body (as a hash), and the
+/// order it made, once it has made one.
+public struct IdempotentRequest: Hashable, Sendable {
+    public var owner: String
+    public var key: String
+    public var requestHash: String
+    public var orderNumber: String?
+
+    public init(owner: String, key: String, requestHash: String, orderNumber: String? = nil) {
+        self.owner = owner
+        self.key = key
+        self.requestHash = requestHash
+        self.orderNumber = orderNumber
+    }
+}
+
+/// Keeps each owner's idempotency keys: the first request filed under a key is the one every repeat is held to.
+public protocol IdempotencyRepository: Sendable {
+    /// Files `key` for `owner` with the body's hash, or returns what was filed under it first (perhaps with another
+    /// hash: the caller refuses that).
+    func claim(_ request: IdempotentRequest, at time: Date) async throws -> IdempotentRequest
+    /// Notes the order the request under `key` made.
+    func attach(orderNumber: String, owner: String, key: String) async throws
+}

@@ -36,3 +36,22 @@ public final class InMemoryAPITokenRepository: APITokenRepository {
         }
     }
 }
+
+/// Idempotency keys kept in memory: the double for the database repositories.
+public final class InMemoryIdempotencyRepository: IdempotencyRepository {
+    private let requests = Mutex<[String: IdempotentRequest]>([:])
+    public init() {}
+
+    public func claim(_ request: IdempotentRequest, at time: Date) throws -> IdempotentRequest {
+        requests.withLock { all in
+            let id = "\(request.owner)\n\(request.key)"
+            if let filed = all[id] { return filed }
+            all[id] = request
+            return request
+        }
+    }
+
+    public func attach(orderNumber: String, owner: String, key: String) throws {
+        requests.withLock { all in all["\(owner)\n\(key)"]?.orderNumber = orderNumber }
+    }
+}

@@ -65,3 +65,37 @@ public final class PostgresAPITokenRepository: APITokenRepository {
         return records
     }
 }
+
+/// Idempotency keys in PostgreSQL, one row per owner and key.
+public final class PostgresIdempotencyRepository: IdempotencyRepository {
+    private let database: PostgresDatabase
+    public init(database: PostgresDatabase) { self.database = database }
+
+    public func claim(_ request: IdempotentRequest, at time: Date) async throws -> IdempotentRequest {
+        try await database.writeInOneStatement { connection in
+            // The row inserted, or the one already there: a CTE sees the table as it was before the statement.
+            let rows = try await connection.query("""
+                WITH inserted AS (
+                    INSERT INTO api_idempotency (owner, key, request_hash, created_at)
+                    VALUES (\(request.owner), \(request.key), \(request.requestHash), \(time.timeIntervalSince1970))
+                    ON CONFLICT (owner, key) DO NOTHING RETURNING request_hash, order_number
+                )
+                SELECT request_hash, order_number FROM inserted
+                UNION ALL SELECT request_hash, order_number FROM api_idempotency WHERE owner = \(request.owner) AND key = \(request.key)
+                LIMIT 1
+                """, logger: PostgresDatabase.quiet)
+            for try await (hash, number) in rows.decode((String, String?).self) {
+                return IdempotentRequest(owner: request.owner, key: request.key, requestHash: hash, orderNumber: number)
+            }
+            return request
+        }
+    }
+
+    public func attach(orderNumber: String, owner: String, key: String) async throws {
+        _ = try await database.writeInOneStatement { connection in
+            try await connection.query(
+                "UPDATE api_idempotency SET order_number = \(orderNumber) WHERE owner = \(owner) AND key = \(key)", logger: PostgresDatabase.quiet
+            )
+        }
+    }
+}

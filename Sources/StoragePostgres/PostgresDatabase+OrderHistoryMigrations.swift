@@ -103,7 +103,8 @@ extension PostgresDatabase {
             """,
             "CREATE UNIQUE INDEX refund_provider_reference ON refund(provider_reference) WHERE provider_reference IS NOT NULL",
         ]),
-        // The API's personal access tokens: the SHA-256 of each secret, never the secret. SQLite's migration v12.
+        // The API's personal access tokens (the SHA-256 of each secret, never the secret) and its idempotency keys.
+        // SQLite's migration v12.
         Migration(identifier: "v12-api-tokens", sql: [
             """
             CREATE TABLE api_token (
@@ -119,6 +120,16 @@ extension PostgresDatabase {
             )
             """,
             "CREATE INDEX api_token_owner ON api_token(owner, created_at)",
+            """
+            CREATE TABLE api_idempotency (
+                owner text NOT NULL,
+                key text NOT NULL,
+                request_hash text NOT NULL,
+                order_number text,
+                created_at double precision NOT NULL,
+                PRIMARY KEY (owner, key)
+            )
+            """,
         ]),
     ]
 }

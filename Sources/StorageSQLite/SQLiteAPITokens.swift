@@ -52,3 +52,25 @@ public final class SQLiteAPITokenRepository: APITokenRepository {
         )
     }
 }
+
+/// Idempotency keys in SQLite, one row per owner and key.
+public final class SQLiteIdempotencyRepository: IdempotencyRepository {
+    private let database: SQLiteDatabase
+    public init(database: SQLiteDatabase) { self.database = database }
+
+    public func claim(_ request: IdempotentRequest, at time: Date) async throws -> IdempotentRequest {
+        try await database.write { db in
+            try db.execute(sql: """
+                INSERT INTO api_idempotency (owner, key, request_hash, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (owner, key) DO NOTHING
+                """, arguments: [request.owner, request.key, request.requestHash, time.timeIntervalSince1970])
+            let row = try Row.fetchOne(db, sql: "SELECT request_hash, order_number FROM api_idempotency WHERE owner = ? AND key = ?", arguments: [request.owner, request.key])
+            return IdempotentRequest(owner: request.owner, key: request.key, requestHash: row?["request_hash"] ?? request.requestHash, orderNumber: row?["order_number"])
+        }
+    }
+
+    public func attach(orderNumber: String, owner: String, key: String) async throws {
+        try await database.write { db in
+            try db.execute(sql: "UPDATE api_idempotency SET order_number = ? WHERE owner = ? AND key = ?", arguments: [orderNumber, owner, key])
+        }
+    }
+}

@@ -271,7 +271,8 @@ extension SQLiteDatabase {
         CREATE UNIQUE INDEX refund_provider_reference ON refund(provider_reference) WHERE provider_reference IS NOT NULL;
         """
 
-    /// The API's personal access tokens: the SHA-256 of each secret, never the secret. The same in PostgreSQL's v12.
+    /// The API's personal access tokens (the SHA-256 of each secret, never the secret) and its idempotency keys. The
+    /// same in PostgreSQL's v12.
     static let apiTokenTable = """
         CREATE TABLE api_token (
             id TEXT PRIMARY KEY NOT NULL,
@@ -285,5 +286,13 @@ extension SQLiteDatabase {
             revoked_at REAL
         );
         CREATE INDEX api_token_owner ON api_token(owner, created_at);
+        CREATE TABLE api_idempotency (
+            owner TEXT NOT NULL,
+            key TEXT NOT NULL,
+            request_hash TEXT NOT NULL,
+            order_number TEXT,
+            created_at REAL NOT NULL,
+            PRIMARY KEY (owner, key)
+        );
         """
 }

@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import PseudoTerminal
 import ShopAPI
+import ShopMerchant
+import ShopSandbox
 
 /// `storefront api`: the public HTTP API (openapi/storefront.yaml) on the shop's database, alone or beside `serve`
 /// and `web` on the same database.
@@ -42,9 +44,26 @@ struct APICommand: AsyncParsableCommand {
         limits.requestsPerMinute = rateLimit
         limits.burst = max(1, rateLimit / 2)
         limits.maxBodyBytes = maxBody
+        let payments = try PaymentStack.make(
+            configuration: configuration, environment: environment, ledger: storage.ledger, references: storage.references,
+            currency: storage.catalog.shop.currency, clock: ContinuousClock(), latency: .zero, fault: FaultHook(environment: environment), log: announce
+        )
+        let isSandbox = payments.provider.mode == .sandbox
+        let commerce = APICommerce(
+            wallets: storage.wallets, provider: payments.provider,
+            backend: LiveMerchantBackend(processor: payments.processor, orders: storage.orders, dates: .system),
+            orders: storage.orders,
+            backOffice: LiveBackOffice(
+                orders: storage.orders, stock: storage.stock, processor: payments.refunds, mail: storage.outbox, dates: .system, currency: storage.catalog.shop.currency
+            ),
+            idempotency: storage.idempotency,
+            // The sandbox makes a token from its card's id, as its payment sheet does; Stripe from the saved card itself.
+            methodData: { isSandbox ? "sandbox:\($0.id)" : $0.id },
+            testCards: isSandbox ? SandboxCard.all.map(\.paymentMethod) : []
+        )
         let (bound, boundContinuation) = AsyncStream.makeStream(of: Int?.self)
         let server = try APIServer(
-            host: listen.host, port: listen.port, shop: APIShop(catalog: storage.catalog, carts: storage.carts), tokens: storage.tokens,
+            host: listen.host, port: listen.port, shop: APIShop(catalog: storage.catalog, carts: storage.carts), commerce: commerce, tokens: storage.tokens,
             limits: limits, log: announce
         ) { port in boundContinuation.yield(port) }
         let stop = StopSignals()
@@ -56,6 +75,7 @@ struct APICommand: AsyncParsableCommand {
         guard let port = await events.next() ?? nil else {
             let failure: String = switch await serving.result { case .failure(let error): "\(error)"; case .success: "it stopped" }
             complain("cannot listen on \(listen): \(failure)")
+            await payments.close()
             throw ExitCodes.cannotListen
         }
         announce("listening on \(ListenAddress(host: listen.host, port: port)); the document is at http://\(ListenAddress(host: listen.host, port: port))/v1/openapi.json")
@@ -63,6 +83,7 @@ struct APICommand: AsyncParsableCommand {
         announce("\(signalName(signal)): stopping after the requests in flight")
         await server.stop()
         _ = await serving.result
+        await payments.close()
         storage.postgres?.close()
         announce("stopped")
     }

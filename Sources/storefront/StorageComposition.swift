@@ -24,6 +24,8 @@ struct ShopStorage {
     var references: any ProviderReferenceRepository
     /// The HTTP API's personal access tokens.
     var tokens: any APITokenRepository
+    /// The HTTP API's idempotency keys.
+    var idempotency: any IdempotencyRepository
     /// Where it is, for the log: the file, or the URL without its password.
     var place: String
     /// True when this start imported the catalog file into SQLite.
@@ -62,7 +64,7 @@ struct ShopStorage {
             carts: PostgresCartRepository(database: database), wallets: PostgresWalletRepository(database: database),
             profiles: PostgresAccountProfileRepository(database: database), identities: PostgresIdentityDirectory(database: database),
             ledger: PostgresChargeLedger(database: database), outbox: PostgresOutbox(database: database), providerEvents: PostgresProviderEvents(database: database), references: PostgresProviderReferences(database: database),
-            tokens: PostgresAPITokenRepository(database: database),
+            tokens: PostgresAPITokenRepository(database: database), idempotency: PostgresIdempotencyRepository(database: database),
             place: database.location.description, didImport: false, warnings: [], postgres: database
         )
     }
@@ -73,7 +75,7 @@ struct ShopStorage {
             carts: SQLiteCartRepository(database: database), wallets: SQLiteWalletRepository(database: database),
             profiles: SQLiteAccountProfileRepository(database: database), identities: SQLiteIdentityDirectory(database: database),
             ledger: SQLiteChargeLedger(database: database), outbox: SQLiteOutbox(database: database), providerEvents: SQLiteProviderEvents(database: database), references: SQLiteProviderReferences(database: database),
-            tokens: SQLiteAPITokenRepository(database: database),
+            tokens: SQLiteAPITokenRepository(database: database), idempotency: SQLiteIdempotencyRepository(database: database),
             place: database.path, didImport: catalog.didImport, warnings: database.warnings, postgres: nil
         )
     }

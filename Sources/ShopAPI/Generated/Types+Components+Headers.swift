@@ -10,7 +10,7 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/headers/RequestId`.
         internal typealias RequestId = Swift.String
-        /// Seconds until the token may make another request.
+        /// Seconds to wait before asking again.
         ///
         /// - Remark: Generated from `#/components/headers/RetryAfter`.
         internal typealias RetryAfter = Swift.Int

@@ -8,6 +8,28 @@ extension Components {
     internal enum Parameters {
         /// - Remark: Generated from `#/components/parameters/ProductId`.
         internal typealias ProductId = Swift.String
+        /// - Remark: Generated from `#/components/parameters/AddressId`.
+        internal typealias AddressId = Swift.String
+        /// - Remark: Generated from `#/components/parameters/CardId`.
+        internal typealias CardId = Swift.String
+        /// - Remark: Generated from `#/components/parameters/OrderNumber`.
+        internal typealias OrderNumber = Swift.String
+        /// A key the client makes for this purchase (a UUID), 1 to 255 printable ASCII characters. Sending it again with the same body returns the same order; with another body, a 422.
+        ///
+        /// - Remark: Generated from `#/components/parameters/IdempotencyKey`.
+        internal typealias IdempotencyKey = Swift.String
+        /// Which orders; `paid` is the queue to ship.
+        ///
+        /// - Remark: Generated from `#/components/parameters/QueueStatus`.
+        internal enum QueueStatus: String, Codable, Hashable, Sendable, CaseIterable {
+            case paid = "paid"
+            case shipped = "shipped"
+            case delivered = "delivered"
+            case refunds = "refunds"
+            case checking = "checking"
+            case disputed = "disputed"
+            case all = "all"
+        }
         /// `nextCursor` of the page before; absent for the first page.
         ///
         /// - Remark: Generated from `#/components/parameters/Cursor`.

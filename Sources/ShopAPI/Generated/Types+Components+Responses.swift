@@ -202,6 +202,104 @@ extension Components {
                 self.body = body
             }
         }
+        internal struct Conflict: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/Conflict/headers`.
+            internal struct Headers: Sendable, Hashable {
+                /// This request's id, as the server's log names it.
+                ///
+                /// - Remark: Generated from `#/components/responses/Conflict/headers/Request-Id`.
+                internal var requestId: Components.Headers.RequestId?
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - requestId: This request's id, as the server's log names it.
+                internal init(requestId: Components.Headers.RequestId? = nil) {
+                    self.requestId = requestId
+                }
+            }
+            /// Received HTTP response headers
+            internal var headers: Components.Responses.Conflict.Headers
+            /// - Remark: Generated from `#/components/responses/Conflict/content`.
+            internal enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/Conflict/content/application\/problem+json`.
+                case applicationProblemJson(Components.Schemas.Problem)
+                /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                ///
+                /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                /// - SeeAlso: `.applicationProblemJson`.
+                internal var applicationProblemJson: Components.Schemas.Problem {
+                    get throws {
+                        switch self {
+                        case let .applicationProblemJson(body):
+                            return body
+                        }
+                    }
+                }
+            }
+            /// Received HTTP response body
+            internal var body: Components.Responses.Conflict.Body
+            /// Creates a new `Conflict`.
+            ///
+            /// - Parameters:
+            ///   - headers: Received HTTP response headers
+            ///   - body: Received HTTP response body
+            internal init(
+                headers: Components.Responses.Conflict.Headers = .init(),
+                body: Components.Responses.Conflict.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        internal struct PaymentFailed: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/PaymentFailed/headers`.
+            internal struct Headers: Sendable, Hashable {
+                /// This request's id, as the server's log names it.
+                ///
+                /// - Remark: Generated from `#/components/responses/PaymentFailed/headers/Request-Id`.
+                internal var requestId: Components.Headers.RequestId?
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - requestId: This request's id, as the server's log names it.
+                internal init(requestId: Components.Headers.RequestId? = nil) {
+                    self.requestId = requestId
+                }
+            }
+            /// Received HTTP response headers
+            internal var headers: Components.Responses.PaymentFailed.Headers
+            /// - Remark: Generated from `#/components/responses/PaymentFailed/content`.
+            internal enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/PaymentFailed/content/application\/problem+json`.
+                case applicationProblemJson(Components.Schemas.Problem)
+                /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                ///
+                /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                /// - SeeAlso: `.applicationProblemJson`.
+                internal var applicationProblemJson: Components.Schemas.Problem {
+                    get throws {
+                        switch self {
+                        case let .applicationProblemJson(body):
+                            return body
+                        }
+                    }
+                }
+            }
+            /// Received HTTP response body
+            internal var body: Components.Responses.PaymentFailed.Body
+            /// Creates a new `PaymentFailed`.
+            ///
+            /// - Parameters:
+            ///   - headers: Received HTTP response headers
+            ///   - body: Received HTTP response body
+            internal init(
+                headers: Components.Responses.PaymentFailed.Headers = .init(),
+                body: Components.Responses.PaymentFailed.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
         internal struct TooLarge: Sendable, Hashable {
             /// - Remark: Generated from `#/components/responses/TooLarge/headers`.
             internal struct Headers: Sendable, Hashable {
@@ -307,7 +405,7 @@ extension Components {
                 ///
                 /// - Remark: Generated from `#/components/responses/TooManyRequests/headers/Request-Id`.
                 internal var requestId: Components.Headers.RequestId?
-                /// Seconds until the token may make another request.
+                /// Seconds to wait before asking again.
                 ///
                 /// - Remark: Generated from `#/components/responses/TooManyRequests/headers/Retry-After`.
                 internal var retryAfter: Components.Headers.RetryAfter?
@@ -315,7 +413,7 @@ extension Components {
                 ///
                 /// - Parameters:
                 ///   - requestId: This request's id, as the server's log names it.
-                ///   - retryAfter: Seconds until the token may make another request.
+                ///   - retryAfter: Seconds to wait before asking again.
                 internal init(
                     requestId: Components.Headers.RequestId? = nil,
                     retryAfter: Components.Headers.RetryAfter? = nil
@@ -365,12 +463,21 @@ extension Components {
                 ///
                 /// - Remark: Generated from `#/components/responses/Unavailable/headers/Request-Id`.
                 internal var requestId: Components.Headers.RequestId?
+                /// Seconds to wait before asking again.
+                ///
+                /// - Remark: Generated from `#/components/responses/Unavailable/headers/Retry-After`.
+                internal var retryAfter: Components.Headers.RetryAfter?
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - requestId: This request's id, as the server's log names it.
-                internal init(requestId: Components.Headers.RequestId? = nil) {
+                ///   - retryAfter: Seconds to wait before asking again.
+                internal init(
+                    requestId: Components.Headers.RequestId? = nil,
+                    retryAfter: Components.Headers.RetryAfter? = nil
+                ) {
                     self.requestId = requestId
+                    self.retryAfter = retryAfter
                 }
             }
             /// Received HTTP response headers

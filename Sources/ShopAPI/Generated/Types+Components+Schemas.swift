@@ -206,11 +206,570 @@ extension Components {
                 case quantity
             }
         }
+        /// - Remark: Generated from `#/components/schemas/Address`.
+        internal struct Address: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Address/id`.
+            internal var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Address/name`.
+            internal var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Address/email`.
+            internal var email: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Address/phone`.
+            internal var phone: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Address/street`.
+            internal var street: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Address/city`.
+            internal var city: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Address/postalCode`.
+            internal var postalCode: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Address/countryCode`.
+            internal var countryCode: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Address/isDefault`.
+            internal var isDefault: Swift.Bool
+            /// Creates a new `Address`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - name:
+            ///   - email:
+            ///   - phone:
+            ///   - street:
+            ///   - city:
+            ///   - postalCode:
+            ///   - countryCode:
+            ///   - isDefault:
+            internal init(
+                id: Swift.String,
+                name: Swift.String,
+                email: Swift.String,
+                phone: Swift.String,
+                street: Swift.String,
+                city: Swift.String,
+                postalCode: Swift.String,
+                countryCode: Swift.String,
+                isDefault: Swift.Bool
+            ) {
+                self.id = id
+                self.name = name
+                self.email = email
+                self.phone = phone
+                self.street = street
+                self.city = city
+                self.postalCode = postalCode
+                self.countryCode = countryCode
+                self.isDefault = isDefault
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case id
+                case name
+                case email
+                case phone
+                case street
+                case city
+                case postalCode
+                case countryCode
+                case isDefault
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/AddressList`.
+        internal struct AddressList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/AddressList/data`.
+            internal var data: [Components.Schemas.Address]
+            /// Creates a new `AddressList`.
+            ///
+            /// - Parameters:
+            ///   - data:
+            internal init(data: [Components.Schemas.Address]) {
+                self.data = data
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case data
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/NewAddress`.
+        internal struct NewAddress: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/NewAddress/name`.
+            internal var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/NewAddress/email`.
+            internal var email: Swift.String
+            /// - Remark: Generated from `#/components/schemas/NewAddress/phone`.
+            internal var phone: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/NewAddress/street`.
+            internal var street: Swift.String
+            /// - Remark: Generated from `#/components/schemas/NewAddress/city`.
+            internal var city: Swift.String
+            /// - Remark: Generated from `#/components/schemas/NewAddress/postalCode`.
+            internal var postalCode: Swift.String
+            /// ISO 3166-1 alpha-2, such as US.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewAddress/countryCode`.
+            internal var countryCode: Swift.String
+            /// - Remark: Generated from `#/components/schemas/NewAddress/makeDefault`.
+            internal var makeDefault: Swift.Bool?
+            /// Creates a new `NewAddress`.
+            ///
+            /// - Parameters:
+            ///   - name:
+            ///   - email:
+            ///   - phone:
+            ///   - street:
+            ///   - city:
+            ///   - postalCode:
+            ///   - countryCode: ISO 3166-1 alpha-2, such as US.
+            ///   - makeDefault:
+            internal init(
+                name: Swift.String,
+                email: Swift.String,
+                phone: Swift.String? = nil,
+                street: Swift.String,
+                city: Swift.String,
+                postalCode: Swift.String,
+                countryCode: Swift.String,
+                makeDefault: Swift.Bool? = nil
+            ) {
+                self.name = name
+                self.email = email
+                self.phone = phone
+                self.street = street
+                self.city = city
+                self.postalCode = postalCode
+                self.countryCode = countryCode
+                self.makeDefault = makeDefault
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case name
+                case email
+                case phone
+                case street
+                case city
+                case postalCode
+                case countryCode
+                case makeDefault
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Card`.
+        internal struct Card: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Card/id`.
+            internal var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Card/network`.
+            internal var network: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Card/lastFour`.
+            internal var lastFour: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Card/expiryMonth`.
+            internal var expiryMonth: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/Card/expiryYear`.
+            internal var expiryYear: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/Card/label`.
+            internal var label: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Card/isDefault`.
+            internal var isDefault: Swift.Bool
+            /// Creates a new `Card`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - network:
+            ///   - lastFour:
+            ///   - expiryMonth:
+            ///   - expiryYear:
+            ///   - label:
+            ///   - isDefault:
+            internal init(
+                id: Swift.String,
+                network: Swift.String,
+                lastFour: Swift.String,
+                expiryMonth: Swift.Int,
+                expiryYear: Swift.Int,
+                label: Swift.String,
+                isDefault: Swift.Bool
+            ) {
+                self.id = id
+                self.network = network
+                self.lastFour = lastFour
+                self.expiryMonth = expiryMonth
+                self.expiryYear = expiryYear
+                self.label = label
+                self.isDefault = isDefault
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case id
+                case network
+                case lastFour
+                case expiryMonth
+                case expiryYear
+                case label
+                case isDefault
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/CardList`.
+        internal struct CardList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/CardList/data`.
+            internal var data: [Components.Schemas.Card]
+            /// Creates a new `CardList`.
+            ///
+            /// - Parameters:
+            ///   - data:
+            internal init(data: [Components.Schemas.Card]) {
+                self.data = data
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case data
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/NewCard`.
+        internal struct NewCard: Codable, Hashable, Sendable {
+            /// One of the sandbox's test cards by its tokenised id, such as `card_ok_visa_4242` (docs/api.md lists them).
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewCard/testCard`.
+            internal var testCard: Swift.String
+            /// - Remark: Generated from `#/components/schemas/NewCard/makeDefault`.
+            internal var makeDefault: Swift.Bool?
+            /// Creates a new `NewCard`.
+            ///
+            /// - Parameters:
+            ///   - testCard: One of the sandbox's test cards by its tokenised id, such as `card_ok_visa_4242` (docs/api.md lists them).
+            ///   - makeDefault:
+            internal init(
+                testCard: Swift.String,
+                makeDefault: Swift.Bool? = nil
+            ) {
+                self.testCard = testCard
+                self.makeDefault = makeDefault
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case testCard
+                case makeDefault
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/NewOrder`.
+        internal struct NewOrder: Codable, Hashable, Sendable {
+            /// A saved address; the default when absent.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewOrder/addressId`.
+            internal var addressId: Swift.String?
+            /// A saved card; the default when absent.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewOrder/cardId`.
+            internal var cardId: Swift.String?
+            /// A shipping method's id (the shop's first when absent).
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewOrder/shippingMethod`.
+            internal var shippingMethod: Swift.String?
+            /// Creates a new `NewOrder`.
+            ///
+            /// - Parameters:
+            ///   - addressId: A saved address; the default when absent.
+            ///   - cardId: A saved card; the default when absent.
+            ///   - shippingMethod: A shipping method's id (the shop's first when absent).
+            internal init(
+                addressId: Swift.String? = nil,
+                cardId: Swift.String? = nil,
+                shippingMethod: Swift.String? = nil
+            ) {
+                self.addressId = addressId
+                self.cardId = cardId
+                self.shippingMethod = shippingMethod
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case addressId
+                case cardId
+                case shippingMethod
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/NewShipment`.
+        internal struct NewShipment: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/NewShipment/carrier`.
+            internal var carrier: Swift.String
+            /// - Remark: Generated from `#/components/schemas/NewShipment/trackingNumber`.
+            internal var trackingNumber: Swift.String
+            /// - Remark: Generated from `#/components/schemas/NewShipment/trackingUrl`.
+            internal var trackingUrl: Swift.String?
+            /// Creates a new `NewShipment`.
+            ///
+            /// - Parameters:
+            ///   - carrier:
+            ///   - trackingNumber:
+            ///   - trackingUrl:
+            internal init(
+                carrier: Swift.String,
+                trackingNumber: Swift.String,
+                trackingUrl: Swift.String? = nil
+            ) {
+                self.carrier = carrier
+                self.trackingNumber = trackingNumber
+                self.trackingUrl = trackingUrl
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case carrier
+                case trackingNumber
+                case trackingUrl
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/OrderLine`.
+        internal struct OrderLine: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/OrderLine/productId`.
+            internal var productId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/OrderLine/name`.
+            internal var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/OrderLine/quantity`.
+            internal var quantity: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/OrderLine/unitPrice`.
+            internal var unitPrice: Components.Schemas.Money
+            /// - Remark: Generated from `#/components/schemas/OrderLine/lineTotal`.
+            internal var lineTotal: Components.Schemas.Money
+            /// Creates a new `OrderLine`.
+            ///
+            /// - Parameters:
+            ///   - productId:
+            ///   - name:
+            ///   - quantity:
+            ///   - unitPrice:
+            ///   - lineTotal:
+            internal init(
+                productId: Swift.String,
+                name: Swift.String,
+                quantity: Swift.Int,
+                unitPrice: Components.Schemas.Money,
+                lineTotal: Components.Schemas.Money
+            ) {
+                self.productId = productId
+                self.name = name
+                self.quantity = quantity
+                self.unitPrice = unitPrice
+                self.lineTotal = lineTotal
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case productId
+                case name
+                case quantity
+                case unitPrice
+                case lineTotal
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/OrderEvent`.
+        internal struct OrderEvent: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/OrderEvent/at`.
+            internal var at: Foundation.Date
+            /// `shopper`, `merchant`, `system` or `provider`, with who for the first two (`merchant:ssh:SHA256:…`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/OrderEvent/actor`.
+            internal var actor: Swift.String
+            /// - Remark: Generated from `#/components/schemas/OrderEvent/type`.
+            internal enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case placed = "placed"
+                case charged = "charged"
+                case declined = "declined"
+                case voided = "voided"
+                case unanswered = "unanswered"
+                case shipped = "shipped"
+                case delivered = "delivered"
+                case canceled = "canceled"
+                case refunded = "refunded"
+                case disputed = "disputed"
+            }
+            /// - Remark: Generated from `#/components/schemas/OrderEvent/type`.
+            internal var _type: Components.Schemas.OrderEvent._TypePayload
+            /// - Remark: Generated from `#/components/schemas/OrderEvent/summary`.
+            internal var summary: Swift.String
+            /// Creates a new `OrderEvent`.
+            ///
+            /// - Parameters:
+            ///   - at:
+            ///   - actor: `shopper`, `merchant`, `system` or `provider`, with who for the first two (`merchant:ssh:SHA256:…`).
+            ///   - _type:
+            ///   - summary:
+            internal init(
+                at: Foundation.Date,
+                actor: Swift.String,
+                _type: Components.Schemas.OrderEvent._TypePayload,
+                summary: Swift.String
+            ) {
+                self.at = at
+                self.actor = actor
+                self._type = _type
+                self.summary = summary
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case at
+                case actor
+                case _type = "type"
+                case summary
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Tracking`.
+        internal struct Tracking: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Tracking/carrier`.
+            internal var carrier: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Tracking/trackingNumber`.
+            internal var trackingNumber: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Tracking/trackingUrl`.
+            internal var trackingUrl: Swift.String?
+            /// Creates a new `Tracking`.
+            ///
+            /// - Parameters:
+            ///   - carrier:
+            ///   - trackingNumber:
+            ///   - trackingUrl:
+            internal init(
+                carrier: Swift.String,
+                trackingNumber: Swift.String,
+                trackingUrl: Swift.String? = nil
+            ) {
+                self.carrier = carrier
+                self.trackingNumber = trackingNumber
+                self.trackingUrl = trackingUrl
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case carrier
+                case trackingNumber
+                case trackingUrl
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Order`.
+        internal struct Order: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Order/number`.
+            internal var number: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Order/status`.
+            internal enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case charging = "charging"
+                case paid = "paid"
+                case declined = "declined"
+                case voided = "voided"
+                case unknown = "unknown"
+                case shipped = "shipped"
+                case delivered = "delivered"
+                case canceled = "canceled"
+                case refunded = "refunded"
+                case partiallyRefunded = "partiallyRefunded"
+            }
+            /// - Remark: Generated from `#/components/schemas/Order/status`.
+            internal var status: Components.Schemas.Order.StatusPayload
+            /// - Remark: Generated from `#/components/schemas/Order/placedAt`.
+            internal var placedAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/Order/lines`.
+            internal var lines: [Components.Schemas.OrderLine]
+            /// - Remark: Generated from `#/components/schemas/Order/subtotal`.
+            internal var subtotal: Components.Schemas.Money
+            /// - Remark: Generated from `#/components/schemas/Order/shipping`.
+            internal var shipping: Components.Schemas.Money
+            /// - Remark: Generated from `#/components/schemas/Order/tax`.
+            internal var tax: Components.Schemas.Money
+            /// - Remark: Generated from `#/components/schemas/Order/total`.
+            internal var total: Components.Schemas.Money
+            /// The card, as the receipt names it (Visa ••4242).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Order/payment`.
+            internal var payment: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Order/shippingMethod`.
+            internal var shippingMethod: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Order/shipTo`.
+            internal var shipTo: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Order/customer`.
+            internal var customer: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Order/tracking`.
+            internal var tracking: Components.Schemas.Tracking?
+            /// The order's history, oldest first: in the answers about one order, not in lists.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Order/events`.
+            internal var events: [Components.Schemas.OrderEvent]?
+            /// Creates a new `Order`.
+            ///
+            /// - Parameters:
+            ///   - number:
+            ///   - status:
+            ///   - placedAt:
+            ///   - lines:
+            ///   - subtotal:
+            ///   - shipping:
+            ///   - tax:
+            ///   - total:
+            ///   - payment: The card, as the receipt names it (Visa ••4242).
+            ///   - shippingMethod:
+            ///   - shipTo:
+            ///   - customer:
+            ///   - tracking:
+            ///   - events: The order's history, oldest first: in the answers about one order, not in lists.
+            internal init(
+                number: Swift.String,
+                status: Components.Schemas.Order.StatusPayload,
+                placedAt: Foundation.Date,
+                lines: [Components.Schemas.OrderLine],
+                subtotal: Components.Schemas.Money,
+                shipping: Components.Schemas.Money,
+                tax: Components.Schemas.Money,
+                total: Components.Schemas.Money,
+                payment: Swift.String,
+                shippingMethod: Swift.String,
+                shipTo: Swift.String,
+                customer: Swift.String,
+                tracking: Components.Schemas.Tracking? = nil,
+                events: [Components.Schemas.OrderEvent]? = nil
+            ) {
+                self.number = number
+                self.status = status
+                self.placedAt = placedAt
+                self.lines = lines
+                self.subtotal = subtotal
+                self.shipping = shipping
+                self.tax = tax
+                self.total = total
+                self.payment = payment
+                self.shippingMethod = shippingMethod
+                self.shipTo = shipTo
+                self.customer = customer
+                self.tracking = tracking
+                self.events = events
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case number
+                case status
+                case placedAt
+                case lines
+                case subtotal
+                case shipping
+                case tax
+                case total
+                case payment
+                case shippingMethod
+                case shipTo
+                case customer
+                case tracking
+                case events
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/OrderPage`.
+        internal struct OrderPage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/OrderPage/data`.
+            internal var data: [Components.Schemas.Order]
+            /// - Remark: Generated from `#/components/schemas/OrderPage/totalCount`.
+            internal var totalCount: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/OrderPage/nextCursor`.
+            internal var nextCursor: Swift.String?
+            /// Creates a new `OrderPage`.
+            ///
+            /// - Parameters:
+            ///   - data:
+            ///   - totalCount:
+            ///   - nextCursor:
+            internal init(
+                data: [Components.Schemas.Order],
+                totalCount: Swift.Int,
+                nextCursor: Swift.String? = nil
+            ) {
+                self.data = data
+                self.totalCount = totalCount
+                self.nextCursor = nextCursor
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case data
+                case totalCount
+                case nextCursor
+            }
+        }
         /// RFC 9457 problem details.
         ///
         /// - Remark: Generated from `#/components/schemas/Problem`.
         internal struct Problem: Codable, Hashable, Sendable {
-            /// A stable URI naming the kind of problem, such as `https://storefront.dev/problems/not-found`.
+            /// A stable URN naming the kind of problem, such as `urn:storefront:problem:not-found` (docs/api.md lists them).
             ///
             /// - Remark: Generated from `#/components/schemas/Problem/type`.
             internal var _type: Swift.String
@@ -258,7 +817,7 @@ extension Components {
             /// Creates a new `Problem`.
             ///
             /// - Parameters:
-            ///   - _type: A stable URI naming the kind of problem, such as `https://storefront.dev/problems/not-found`.
+            ///   - _type: A stable URN naming the kind of problem, such as `urn:storefront:problem:not-found` (docs/api.md lists them).
             ///   - title:
             ///   - status:
             ///   - detail:

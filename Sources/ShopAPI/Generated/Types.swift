@@ -35,6 +35,61 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `PUT /v1/cart/lines/{productId}`.
     /// - Remark: Generated from `#/paths//v1/cart/lines/{productId}/put(setCartLine)`.
     func setCartLine(_ input: Operations.SetCartLine.Input) async throws -> Operations.SetCartLine.Output
+    /// The token owner's saved addresses, the default first.
+    ///
+    /// - Remark: HTTP `GET /v1/addresses`.
+    /// - Remark: Generated from `#/paths//v1/addresses/get(listAddresses)`.
+    func listAddresses(_ input: Operations.ListAddresses.Input) async throws -> Operations.ListAddresses.Output
+    /// Saves an address; the first one saved becomes the default.
+    ///
+    /// - Remark: HTTP `POST /v1/addresses`.
+    /// - Remark: Generated from `#/paths//v1/addresses/post(addAddress)`.
+    func addAddress(_ input: Operations.AddAddress.Input) async throws -> Operations.AddAddress.Output
+    /// Removes a saved address; when it was the default, the oldest left becomes the default.
+    ///
+    /// - Remark: HTTP `DELETE /v1/addresses/{addressId}`.
+    /// - Remark: Generated from `#/paths//v1/addresses/{addressId}/delete(removeAddress)`.
+    func removeAddress(_ input: Operations.RemoveAddress.Input) async throws -> Operations.RemoveAddress.Output
+    /// The token owner's saved cards (never a number: network, last 4, expiry).
+    ///
+    /// - Remark: HTTP `GET /v1/cards`.
+    /// - Remark: Generated from `#/paths//v1/cards/get(listCards)`.
+    func listCards(_ input: Operations.ListCards.Input) async throws -> Operations.ListCards.Output
+    /// Saves one of the sandbox's tokenised test cards; a real card is only ever added on the payment provider's own page, in the SSH shop.
+    ///
+    /// - Remark: HTTP `POST /v1/cards`.
+    /// - Remark: Generated from `#/paths//v1/cards/post(addCard)`.
+    func addCard(_ input: Operations.AddCard.Input) async throws -> Operations.AddCard.Output
+    /// Removes a saved card.
+    ///
+    /// - Remark: HTTP `DELETE /v1/cards/{cardId}`.
+    /// - Remark: Generated from `#/paths//v1/cards/{cardId}/delete(removeCard)`.
+    func removeCard(_ input: Operations.RemoveCard.Input) async throws -> Operations.RemoveCard.Output
+    /// The token owner's orders, newest first.
+    ///
+    /// - Remark: HTTP `GET /v1/orders`.
+    /// - Remark: Generated from `#/paths//v1/orders/get(listOrders)`.
+    func listOrders(_ input: Operations.ListOrders.Input) async throws -> Operations.ListOrders.Output
+    /// Buys what the cart holds: charges a saved card and ships to a saved address. The same Idempotency-Key with the same body returns the same order.
+    ///
+    /// - Remark: HTTP `POST /v1/orders`.
+    /// - Remark: Generated from `#/paths//v1/orders/post(createOrder)`.
+    func createOrder(_ input: Operations.CreateOrder.Input) async throws -> Operations.CreateOrder.Output
+    /// One of the token owner's orders, with its history and tracking.
+    ///
+    /// - Remark: HTTP `GET /v1/orders/{orderNumber}`.
+    /// - Remark: Generated from `#/paths//v1/orders/{orderNumber}/get(getOrder)`.
+    func getOrder(_ input: Operations.GetOrder.Input) async throws -> Operations.GetOrder.Output
+    /// Every shopper's orders in one status (the merchant console's queue), oldest first.
+    ///
+    /// - Remark: HTTP `GET /v1/merchant/orders`.
+    /// - Remark: Generated from `#/paths//v1/merchant/orders/get(listMerchantOrders)`.
+    func listMerchantOrders(_ input: Operations.ListMerchantOrders.Input) async throws -> Operations.ListMerchantOrders.Output
+    /// Marks a paid order shipped with its parcel's carrier and tracking number; the shopper is mailed.
+    ///
+    /// - Remark: HTTP `POST /v1/merchant/orders/{orderNumber}/ship`.
+    /// - Remark: Generated from `#/paths//v1/merchant/orders/{orderNumber}/ship/post(shipOrder)`.
+    func shipOrder(_ input: Operations.ShipOrder.Input) async throws -> Operations.ShipOrder.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -96,6 +151,139 @@ extension APIProtocol {
         body: Operations.SetCartLine.Input.Body
     ) async throws -> Operations.SetCartLine.Output {
         try await setCartLine(Operations.SetCartLine.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// The token owner's saved addresses, the default first.
+    ///
+    /// - Remark: HTTP `GET /v1/addresses`.
+    /// - Remark: Generated from `#/paths//v1/addresses/get(listAddresses)`.
+    internal func listAddresses(headers: Operations.ListAddresses.Input.Headers = .init()) async throws -> Operations.ListAddresses.Output {
+        try await listAddresses(Operations.ListAddresses.Input(headers: headers))
+    }
+    /// Saves an address; the first one saved becomes the default.
+    ///
+    /// - Remark: HTTP `POST /v1/addresses`.
+    /// - Remark: Generated from `#/paths//v1/addresses/post(addAddress)`.
+    internal func addAddress(
+        headers: Operations.AddAddress.Input.Headers = .init(),
+        body: Operations.AddAddress.Input.Body
+    ) async throws -> Operations.AddAddress.Output {
+        try await addAddress(Operations.AddAddress.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Removes a saved address; when it was the default, the oldest left becomes the default.
+    ///
+    /// - Remark: HTTP `DELETE /v1/addresses/{addressId}`.
+    /// - Remark: Generated from `#/paths//v1/addresses/{addressId}/delete(removeAddress)`.
+    internal func removeAddress(
+        path: Operations.RemoveAddress.Input.Path,
+        headers: Operations.RemoveAddress.Input.Headers = .init()
+    ) async throws -> Operations.RemoveAddress.Output {
+        try await removeAddress(Operations.RemoveAddress.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// The token owner's saved cards (never a number: network, last 4, expiry).
+    ///
+    /// - Remark: HTTP `GET /v1/cards`.
+    /// - Remark: Generated from `#/paths//v1/cards/get(listCards)`.
+    internal func listCards(headers: Operations.ListCards.Input.Headers = .init()) async throws -> Operations.ListCards.Output {
+        try await listCards(Operations.ListCards.Input(headers: headers))
+    }
+    /// Saves one of the sandbox's tokenised test cards; a real card is only ever added on the payment provider's own page, in the SSH shop.
+    ///
+    /// - Remark: HTTP `POST /v1/cards`.
+    /// - Remark: Generated from `#/paths//v1/cards/post(addCard)`.
+    internal func addCard(
+        headers: Operations.AddCard.Input.Headers = .init(),
+        body: Operations.AddCard.Input.Body
+    ) async throws -> Operations.AddCard.Output {
+        try await addCard(Operations.AddCard.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Removes a saved card.
+    ///
+    /// - Remark: HTTP `DELETE /v1/cards/{cardId}`.
+    /// - Remark: Generated from `#/paths//v1/cards/{cardId}/delete(removeCard)`.
+    internal func removeCard(
+        path: Operations.RemoveCard.Input.Path,
+        headers: Operations.RemoveCard.Input.Headers = .init()
+    ) async throws -> Operations.RemoveCard.Output {
+        try await removeCard(Operations.RemoveCard.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// The token owner's orders, newest first.
+    ///
+    /// - Remark: HTTP `GET /v1/orders`.
+    /// - Remark: Generated from `#/paths//v1/orders/get(listOrders)`.
+    internal func listOrders(
+        query: Operations.ListOrders.Input.Query = .init(),
+        headers: Operations.ListOrders.Input.Headers = .init()
+    ) async throws -> Operations.ListOrders.Output {
+        try await listOrders(Operations.ListOrders.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// Buys what the cart holds: charges a saved card and ships to a saved address. The same Idempotency-Key with the same body returns the same order.
+    ///
+    /// - Remark: HTTP `POST /v1/orders`.
+    /// - Remark: Generated from `#/paths//v1/orders/post(createOrder)`.
+    internal func createOrder(
+        headers: Operations.CreateOrder.Input.Headers,
+        body: Operations.CreateOrder.Input.Body
+    ) async throws -> Operations.CreateOrder.Output {
+        try await createOrder(Operations.CreateOrder.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// One of the token owner's orders, with its history and tracking.
+    ///
+    /// - Remark: HTTP `GET /v1/orders/{orderNumber}`.
+    /// - Remark: Generated from `#/paths//v1/orders/{orderNumber}/get(getOrder)`.
+    internal func getOrder(
+        path: Operations.GetOrder.Input.Path,
+        headers: Operations.GetOrder.Input.Headers = .init()
+    ) async throws -> Operations.GetOrder.Output {
+        try await getOrder(Operations.GetOrder.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Every shopper's orders in one status (the merchant console's queue), oldest first.
+    ///
+    /// - Remark: HTTP `GET /v1/merchant/orders`.
+    /// - Remark: Generated from `#/paths//v1/merchant/orders/get(listMerchantOrders)`.
+    internal func listMerchantOrders(
+        query: Operations.ListMerchantOrders.Input.Query = .init(),
+        headers: Operations.ListMerchantOrders.Input.Headers = .init()
+    ) async throws -> Operations.ListMerchantOrders.Output {
+        try await listMerchantOrders(Operations.ListMerchantOrders.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// Marks a paid order shipped with its parcel's carrier and tracking number; the shopper is mailed.
+    ///
+    /// - Remark: HTTP `POST /v1/merchant/orders/{orderNumber}/ship`.
+    /// - Remark: Generated from `#/paths//v1/merchant/orders/{orderNumber}/ship/post(shipOrder)`.
+    internal func shipOrder(
+        path: Operations.ShipOrder.Input.Path,
+        headers: Operations.ShipOrder.Input.Headers = .init(),
+        body: Operations.ShipOrder.Input.Body
+    ) async throws -> Operations.ShipOrder.Output {
+        try await shipOrder(Operations.ShipOrder.Input(
             path: path,
             headers: headers,
             body: body

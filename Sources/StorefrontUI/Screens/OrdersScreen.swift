@@ -94,20 +94,7 @@ extension Layout {
     }
 
     /// One step of an order's history, as its shopper reads it.
-    static func describe(_ change: OrderChange) -> String {
-        switch change {
-        case .placed: "Placed"
-        case .charged: "Paid"
-        case .declined(let reason): reason.isEmpty ? "Declined" : "Declined: \(reason)"
-        case .voided: "Not charged"
-        case .unanswered: "Payment being checked"
-        case .shipped(let parcel): "Shipped with \(parcel.carrier), tracking \(parcel.trackingNumber)" + (parcel.trackingURL.map { " \($0)" } ?? "")
-        case .delivered: "Delivered"
-        case .canceled: "Canceled, refunded in full"
-        case .refunded(let amount, let reason): "Refunded \(amount.formatted)" + (reason.isEmpty ? "" : ": \(reason)")
-        case .disputed(let amount, let reason, _): "Disputed \(amount.formatted) with the card's bank" + (reason.isEmpty ? "" : ": \(reason)")
-        }
-    }
+    static func describe(_ change: OrderChange) -> String { change.shopperSummary }
 
     static func statusStyle(_ status: OrderStatus) -> Style {
         switch status {

@@ -5,6 +5,7 @@ import HummingbirdTesting
 import NIOCore
 @testable import ShopAPI
 import ShopIdentity
+import ShopMerchant
 import ShopModels
 import ShopPorts
 import ShopSandbox
@@ -16,6 +17,10 @@ final class APIHarness: Sendable {
     let catalog: InMemoryCatalogRepository
     let carts = InMemoryCartRepository()
     let tokens = InMemoryAPITokenRepository()
+    let wallets = InMemoryWalletRepository()
+    let orders = InMemoryOrderRepository()
+    let processor = SandboxProcessor()
+    let idempotency = InMemoryIdempotencyRepository()
     let limits: APILimits
     private let clock = Mutex<Duration>(.zero)
     private let lines = Mutex<[String]>([])
@@ -37,11 +42,23 @@ final class APIHarness: Sendable {
         return secret
     }
 
+    /// The sandbox's payments, the in-memory orders and wallets, and the harness's clock.
+    var commerce: APICommerce {
+        APICommerce(
+            wallets: wallets, provider: SandboxPaymentProvider(processor: processor),
+            backend: LiveMerchantBackend(processor: processor, orders: orders, dates: DateSource { self.now }),
+            orders: orders, backOffice: LiveBackOffice(orders: orders, processor: processor, dates: DateSource { self.now }),
+            idempotency: idempotency, methodData: { "sandbox:\($0.id)" }, testCards: SandboxCard.all.map(\.paymentMethod), now: { self.now }
+        )
+    }
+
+    var now: Date { Self.start + Double(clock.withLock { $0 }.components.seconds) }
+
     /// Runs `body` with a client of the API.
     func run(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
         let app = try APIServer.application(
-            shop: APIShop(catalog: catalog, carts: carts), tokens: tokens, limits: limits,
-            uptime: { self.clock.withLock { $0 } }, now: { Self.start + Double(self.clock.withLock { $0 }.components.seconds) },
+            shop: APIShop(catalog: catalog, carts: carts), commerce: commerce, tokens: tokens, limits: limits,
+            uptime: { self.clock.withLock { $0 } }, now: { self.now },
             log: { line in self.lines.withLock { $0.append(line) } }
         )
         try await app.test(.router) { client in try await body(client) }

@@ -81,18 +81,9 @@ enum CheckoutSheet {
         var errors = AddressField.allCases.compactMap { field in
             problems[field].map { ContactFieldError(field: field.contactField, message: $0) }
         }
-        if problems[.country] == nil, let elsewhere = ShippingRules.refusal(country: contact.address.countryCode, shop) {
+        if problems[.country] == nil, let elsewhere = shop.shippingRefusal(country: contact.address.countryCode) {
             errors.append(ContactFieldError(field: .postalAddress, message: elsewhere))
         }
         return errors
-    }
-}
-
-/// Where the shop ships: the one check the address form and the payment sheet share.
-enum ShippingRules {
-    /// Why the shop will not ship to `country`, or nil when it does.
-    static func refusal(country: String, _ shop: ShopProfile) -> String? {
-        guard country.trimmingCharacters(in: .whitespaces).uppercased() != shop.countryCode else { return nil }
-        return "\(shop.name) ships to \(shop.countryCode) addresses only."
     }
 }

@@ -30,7 +30,7 @@ enum AddressForm {
             phone: form.value(AddressField.phone.rawValue)
         )
         var problems = Dictionary(uniqueKeysWithValues: entry.problems().map { ($0.key.rawValue, $0.value) })
-        if problems[AddressField.country.rawValue] == nil, let elsewhere = ShippingRules.refusal(country: entry.country, env.shopProfile) {
+        if problems[AddressField.country.rawValue] == nil, let elsewhere = env.shopProfile.shippingRefusal(country: entry.country) {
             problems[AddressField.country.rawValue] = elsewhere
         }
         guard problems.isEmpty, let contact = entry.contact(id: "addr_" + env.dependencies.ids.next()) else {

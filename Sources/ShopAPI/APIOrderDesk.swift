@@ -1,0 +1,148 @@
+import Crypto
+import Foundation
+import ShopModels
+import ShopPorts
+
+/// What the shopper's order endpoints need beyond the catalog and carts: the wallet, the payment side, the orders.
+package struct APICommerce: Sendable {
+    package var wallets: any WalletRepository
+    package var provider: any PaymentProvider
+    package var backend: any MerchantBackend
+    package var orders: any OrderHistory
+    package var backOffice: any BackOffice
+    package var idempotency: any IdempotencyRepository
+    /// What the provider needs to make a token for a saved card without a payment sheet (the sandbox: its card id).
+    package var methodData: @Sendable (PaymentMethod) -> String
+    /// The cards `POST /v1/cards` may add: the sandbox's tokenised test cards.
+    package var testCards: [PaymentMethod]
+    package var now: @Sendable () -> Date
+
+    package init(
+        wallets: any WalletRepository, provider: any PaymentProvider, backend: any MerchantBackend, orders: any OrderHistory, backOffice: any BackOffice,
+        idempotency: any IdempotencyRepository, methodData: @escaping @Sendable (PaymentMethod) -> String, testCards: [PaymentMethod],
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
+        self.testCards = testCards
+        self.wallets = wallets
+        self.provider = provider
+        self.backend = backend
+        self.orders = orders
+        self.backOffice = backOffice
+        self.idempotency = idempotency
+        self.methodData = methodData
+        self.now = now
+    }
+}
+
+/// Buys a shopper's cart through the API, once per Idempotency-Key.
+///
+/// Order of calls: the key is claimed with the body's hash (a repeat with another body is refused; a repeat of a
+/// paid one gets its order) → the cart, address, card and shipping method are read and checked → a token from the
+/// provider → the merchant backend's charge under a key derived from the owner and theirs (so a repeat after a crash
+/// finds the same charge, never a second one) → the order noted under the key, the cart emptied.
+struct APIOrderDesk {
+    let shop: APIShop
+    let commerce: APICommerce
+
+    struct Request {
+        var addressID: String?
+        var cardID: String?
+        var shippingMethod: String?
+    }
+
+    func place(_ request: Request, owner: String, key: String) async throws -> (order: Order, replayed: Bool) {
+        guard (1...255).contains(key.count), key.allSatisfy({ $0.isASCII && !$0.isNewline && $0.asciiValue.map { $0 >= 32 && $0 < 127 } == true }) else {
+            throw APIProblem(.invalidRequest, "Idempotency-Key must be 1 to 255 printable ASCII characters; a UUID is a good one.")
+        }
+        let hash = Self.hash("v1\n\(request.addressID ?? "")\n\(request.cardID ?? "")\n\(request.shippingMethod ?? "")")
+        let filed = try await commerce.idempotency.claim(IdempotentRequest(owner: owner, key: key, requestHash: hash), at: commerce.now())
+        guard filed.requestHash == hash else {
+            throw APIProblem(.idempotencyKeyReused, "This Idempotency-Key came before with another body; use a new key for a new order.")
+        }
+        if let number = filed.orderNumber, let order = try await commerce.orders.order(number: number), order.status.wasCharged {
+            return (order, true)
+        }
+        let draft = try await draft(request, owner: owner)
+        let backendKey = "api_" + Self.hash("\(owner)\n\(key)").prefix(32)
+        let payment = Payment(
+            method: draft.card, methodData: commerce.methodData(draft.card), shippingContact: draft.order.shippingContact,
+            shippingMethod: draft.order.shippingMethod, transactionIdentifier: backendKey
+        )
+        let confirmation: OrderConfirmation
+        do {
+            let token = try await commerce.provider.createToken(for: payment)
+            confirmation = try await commerce.backend.processPayment(token: token, order: draft.order, idempotencyKey: backendKey)
+        } catch let error as PaymentProviderError {
+            throw Self.problem(error)
+        } catch let error as MerchantBackendError {
+            throw Self.problem(error)
+        }
+        try await commerce.idempotency.attach(orderNumber: confirmation.orderNumber, owner: owner, key: key)
+        try await shop.carts.save([], forCustomer: owner)
+        guard let order = try await commerce.orders.order(number: confirmation.orderNumber) else {
+            throw APIProblem(.internal, "Order \(confirmation.orderNumber) was paid but cannot be read back.")
+        }
+        return (order, false)
+    }
+
+    /// The order the cart and the chosen address, card and shipping make, or a 422 naming what is missing.
+    private func draft(_ request: Request, owner: String) async throws -> (order: OrderDraft, card: PaymentMethod) {
+        let lines = try await shop.carts.lines(forCustomer: owner)
+        guard !lines.isEmpty else {
+            throw APIProblem(.validation, "The cart is empty: put products in it with PUT /v1/cart/lines/{productId}.", errors: [.init(field: "cart", message: "is empty")])
+        }
+        let wallet = try await commerce.wallets.wallet(forCustomer: owner)
+        let address = try request.addressID.map { id in
+            guard let found = wallet.addresses.first(where: { $0.id == id }) else { throw Self.missing("addressId", "no saved address has the id \"\(id.prefix(100))\"") }
+            return found
+        } ?? wallet.defaultAddress
+        guard let address else { throw Self.missing("addressId", "no saved address: add one with POST /v1/addresses") }
+        if let refusal = shop.catalog.shop.shippingRefusal(country: address.address.countryCode) { throw Self.missing("addressId", refusal) }
+        let chargeable = wallet.cards.filter(commerce.provider.canCharge)
+        let card = try request.cardID.map { id in
+            guard let found = chargeable.first(where: { $0.id == id }) else { throw Self.missing("cardId", "no saved card this shop can charge has the id \"\(id.prefix(100))\"") }
+            return found
+        } ?? (chargeable.first { $0.id == wallet.defaultCardID } ?? chargeable.first)
+        guard let card else { throw Self.missing("cardId", "no saved card: add one with POST /v1/cards") }
+        let methods = shop.catalog.shop.shippingMethods
+        let method = try request.shippingMethod.map { id in
+            guard let found = methods.first(where: { $0.id == id }) else {
+                throw Self.missing("shippingMethod", "must be one of \(methods.map(\.id).joined(separator: ", "))")
+            }
+            return found
+        } ?? methods.first
+        guard let method else { throw APIProblem(.internal, "The shop has no shipping methods.") }
+        let totals = Cart(currency: shop.catalog.shop.currency, lines: lines).totals(shipping: method, tax: shop.catalog.shop.tax)
+        if let refusal = commerce.provider.chargeRefusal(totals.total) { throw Self.missing("cart", refusal) }
+        return (OrderDraft(lines: lines, totals: totals, shippingMethod: method, shippingContact: address, customerID: owner), card)
+    }
+
+    private static func missing(_ field: String, _ message: String) -> APIProblem {
+        APIProblem(.validation, "\(field): \(message).", errors: [.init(field: field, message: message)])
+    }
+
+    static func problem(_ error: PaymentProviderError) -> APIProblem {
+        switch error {
+        case .cardRejected(let reason): APIProblem(.paymentFailed, reason.message)
+        case .cardRefused(let message), .typedCardsRefused(let message): APIProblem(.paymentFailed, message)
+        case .unavailable(let message): APIProblem(.unavailable, "The payment provider cannot be reached: \(message) Nothing was charged; try again.", retryAfter: 30)
+        }
+    }
+
+    static func problem(_ error: MerchantBackendError) -> APIProblem {
+        switch error {
+        case .declined(let reason): APIProblem(.paymentFailed, reason.message)
+        case .soldOut(let name, let available):
+            APIProblem(.validation, available == 0 ? "\(name) sold out; nothing was charged." : "Only \(available) of \(name) left; nothing was charged.", errors: [.init(field: "cart", message: "\(name): \(available) left")])
+        case .idempotencyMismatch: APIProblem(.idempotencyKeyReused, "This Idempotency-Key was used for an order of another total; use a new key.")
+        case .timedOut, .providerUnreachable:
+            APIProblem(.unavailable, "The payment provider did not answer. Send the same request with the same Idempotency-Key again: it is never charged twice.", retryAfter: 5)
+        case .authenticationRequired: APIProblem(.paymentFailed, DeclineReason.authenticationRequired.message)
+        case .unavailable(let message): APIProblem(.unavailable, message, retryAfter: 30)
+        }
+    }
+
+    static func hash(_ text: String) -> String {
+        SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+}

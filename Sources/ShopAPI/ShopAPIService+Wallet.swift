@@ -1,0 +1,80 @@
+import Foundation
+import ShopModels
+import ShopPorts
+
+/// The shopper's saved addresses and cards, through the API.
+extension ShopAPIService {
+    func listAddresses(_ input: Operations.ListAddresses.Input) async throws -> Operations.ListAddresses.Output {
+        let caller = try APICaller.required()
+        let wallet = try await commerce.wallets.wallet(forCustomer: caller.token.owner)
+        return .ok(.init(body: .json(.init(data: APIModels.addresses(wallet)))))
+    }
+
+    func addAddress(_ input: Operations.AddAddress.Input) async throws -> Operations.AddAddress.Output {
+        let caller = try APICaller.required()
+        guard case .json(let body) = input.body else { throw APIProblem(.invalidRequest, "The body must be JSON.") }
+        let entry = AddressEntry(
+            name: body.name, street: body.street, city: body.city, postalCode: body.postalCode, country: body.countryCode, email: body.email, phone: body.phone ?? ""
+        )
+        var problems = entry.problems().map { APIProblem.FieldError(field: Self.fieldName($0.key), message: $0.value) }.sorted { $0.field < $1.field }
+        if problems.isEmpty, let refusal = shop.catalog.shop.shippingRefusal(country: entry.country) {
+            problems.append(.init(field: "countryCode", message: refusal))
+        }
+        let id = "addr_" + (0..<8).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max)) }.joined()
+        guard problems.isEmpty, let contact = entry.contact(id: id) else {
+            throw APIProblem(.validation, problems.map { "\($0.field): \($0.message)" }.joined(separator: " "), errors: problems)
+        }
+        try await commerce.wallets.addAddress(contact, forCustomer: caller.token.owner, makeDefault: body.makeDefault ?? false)
+        let wallet = try await commerce.wallets.wallet(forCustomer: caller.token.owner)
+        return .created(.init(body: .json(APIModels.address(contact, isDefault: wallet.defaultAddressID == contact.id))))
+    }
+
+    func removeAddress(_ input: Operations.RemoveAddress.Input) async throws -> Operations.RemoveAddress.Output {
+        let caller = try APICaller.required()
+        let wallet = try await commerce.wallets.wallet(forCustomer: caller.token.owner)
+        guard wallet.addresses.contains(where: { $0.id == input.path.addressId }) else {
+            throw APIProblem(.notFound, "You have no saved address \(input.path.addressId.prefix(100)).")
+        }
+        try await commerce.wallets.removeAddress(id: input.path.addressId, forCustomer: caller.token.owner)
+        return .noContent(.init())
+    }
+
+    func listCards(_ input: Operations.ListCards.Input) async throws -> Operations.ListCards.Output {
+        let caller = try APICaller.required()
+        let wallet = try await commerce.wallets.wallet(forCustomer: caller.token.owner)
+        return .ok(.init(body: .json(.init(data: APIModels.cards(wallet, canCharge: commerce.provider.canCharge)))))
+    }
+
+    func addCard(_ input: Operations.AddCard.Input) async throws -> Operations.AddCard.Output {
+        let caller = try APICaller.required()
+        guard case .json(let body) = input.body else { throw APIProblem(.invalidRequest, "The body must be JSON.") }
+        guard commerce.provider.mode == .sandbox else {
+            throw APIProblem(.validation, "This shop takes real cards only on its payment provider's page: add one in the SSH shop.", errors: [.init(field: "testCard", message: "test cards are for sandbox payments")])
+        }
+        guard let card = commerce.testCards.first(where: { $0.id == body.testCard }) else {
+            let known = commerce.testCards.map(\.id).joined(separator: ", ")
+            throw APIProblem(.validation, "testCard must be one of the sandbox's test cards: \(known).", errors: [.init(field: "testCard", message: "not a test card")])
+        }
+        try await commerce.wallets.addCard(card, forCustomer: caller.token.owner, makeDefault: body.makeDefault ?? false)
+        let wallet = try await commerce.wallets.wallet(forCustomer: caller.token.owner)
+        return .created(.init(body: .json(APIModels.card(card, isDefault: wallet.defaultCardID == card.id))))
+    }
+
+    func removeCard(_ input: Operations.RemoveCard.Input) async throws -> Operations.RemoveCard.Output {
+        let caller = try APICaller.required()
+        let wallet = try await commerce.wallets.wallet(forCustomer: caller.token.owner)
+        guard wallet.cards.contains(where: { $0.id == input.path.cardId }) else {
+            throw APIProblem(.notFound, "You have no saved card \(input.path.cardId.prefix(100)).")
+        }
+        try await commerce.wallets.removeCard(id: input.path.cardId, forCustomer: caller.token.owner)
+        return .noContent(.init())
+    }
+
+    /// The API's name for an address form field.
+    private static func fieldName(_ field: AddressField) -> String {
+        switch field {
+        case .country: "countryCode"
+        default: field.rawValue
+        }
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+@testable import ShopAPI
+import ShopIdentity
+import ShopModels
+import ShopPorts
+import ShopSandbox
+import Testing
+
+/// Wallets, orders and the merchant's shipping through the API, on the sandbox's payments.
+@Suite("API wallet and orders")
+struct APIOrdersTests {
+    static let address = #"{"name": "Ada Lovelace", "email": "ada@example.com", "street": "1 Loop Road", "city": "Cupertino", "postalCode": "95014", "countryCode": "US"}"#
+
+    /// An address, a card and two keycaps: what a purchase needs.
+    static func ready(_ client: any TestClientProtocol, _ token: PersonalAccessToken, card: String = "card_ok_visa_4242") async throws {
+        #expect(try await client.call(.post, "/v1/addresses", token: token, json: address).status == .created)
+        let added = try await client.call(.post, "/v1/cards", token: token, json: #"{"testCard": "\#(card)"}"#)
+        #expect(added.status == .created, "\(added.text)")
+        #expect(try await client.call(.put, "/v1/cart/lines/keycap-dusk", token: token, json: #"{"quantity": 2}"#).status == .ok)
+    }
+
+    @Test func anOrderIsPaidOnceAndItsKeyGivesTheSameOrderAgain() async throws {
+        let api = try APIHarness()
+        let token = try api.makeToken()
+        try await api.run { client async throws in
+            try await Self.ready(client, token)
+            let created = try await client.order(token, key: "order-1", json: "{}")
+            #expect(created.status == .created, "\(created.text)")
+            let number = try #require(created.json["number"] as? String)
+            #expect(created.json["status"] as? String == "paid")
+            #expect((created.json["total"] as? [String: Any])?["currency"] as? String == "USD")
+            #expect((created.json["events"] as? [[String: Any]])?.compactMap { $0["type"] as? String } == ["placed", "charged"])
+            #expect(try await client.call(.get, "/v1/cart", token: token).json["itemCount"] as? Int == 0, "the cart is bought")
+
+            let again = try await client.order(token, key: "order-1", json: "{}")
+            #expect(again.status == .created)
+            #expect(again.json["number"] as? String == number, "the same key and body: the same order")
+            let other = try await client.order(token, key: "order-1", json: #"{"shippingMethod": "express"}"#)
+            #expect(other.status == .unprocessableContent)
+            #expect(other.problemType == "urn:storefront:problem:idempotency-key-reused")
+
+            let list = try await client.call(.get, "/v1/orders", token: token)
+            #expect(list.json["totalCount"] as? Int == 1)
+            let shown = try await client.call(.get, "/v1/orders/\(number)", token: token)
+            #expect(shown.json["status"] as? String == "paid")
+        }
+        #expect(try api.orders.count(customer: "ssh:SHA256:shopper") == 1, "one order, charged once")
+        #expect(try await api.processor.recordedCharge(forKey: "api_" + APIOrderDesk.hash("ssh:SHA256:shopper\norder-1").prefix(32))?.outcome == .succeeded)
+    }
+
+    @Test func aDeclinedCardIsA402AndTheCartStays() async throws {
+        let api = try APIHarness()
+        let token = try api.makeToken()
+        try await api.run { client async throws in
+            try await Self.ready(client, token, card: "card_insufficientFunds_visa_9995")
+            let refused = try await client.order(token, key: "k", json: "{}")
+            #expect(refused.status.code == 402, "\(refused.text)")
+            #expect(refused.problemType == "urn:storefront:problem:payment-failed")
+            #expect((refused.json["detail"] as? String)?.contains("insufficient funds") == true)
+            #expect(try await client.call(.get, "/v1/cart", token: token).json["itemCount"] as? Int == 2)
+            #expect(try await client.call(.get, "/v1/orders", token: token).json["totalCount"] as? Int == 0, "a declined order is not shown")
+        }
+    }
+
+    @Test func whatAnOrderNeedsIsNamedWhenItIsMissing() async throws {
+        let api = try APIHarness()
+        let token = try api.makeToken()
+        try await api.run { client async throws in
+            let empty = try await client.order(token, key: "a", json: "{}")
+            #expect(empty.status == .unprocessableContent)
+            #expect((empty.json["errors"] as? [[String: Any]])?.first?["field"] as? String == "cart")
+            _ = try await client.call(.put, "/v1/cart/lines/keycap-dusk", token: token, json: #"{"quantity": 1}"#)
+            let noAddress = try await client.order(token, key: "b", json: "{}")
+            #expect((noAddress.json["errors"] as? [[String: Any]])?.first?["field"] as? String == "addressId")
+            _ = try await client.call(.post, "/v1/addresses", token: token, json: Self.address)
+            let noCard = try await client.order(token, key: "c", json: "{}")
+            #expect((noCard.json["errors"] as? [[String: Any]])?.first?["field"] as? String == "cardId")
+            let noKey = try await client.call(.post, "/v1/orders", token: token, json: "{}")
+            #expect(noKey.status == .badRequest, "Idempotency-Key is required")
+            #expect(noKey.problemType == "urn:storefront:problem:invalid-request")
+        }
+        #expect(try api.orders.count(customer: nil) == 0)
+    }
+
+    @Test func anAddressIsCheckedAsTheShopsFormChecksIt() async throws {
+        let api = try APIHarness()
+        let token = try api.makeToken()
+        try await api.run { client async throws in
+            let abroad = try await client.call(.post, "/v1/addresses", token: token, json: #"{"name": "Jo", "email": "jo@example.com", "street": "1 Rue", "city": "Paris", "postalCode": "75001", "countryCode": "FR"}"#)
+            #expect(abroad.status == .unprocessableContent)
+            #expect((abroad.json["errors"] as? [[String: Any]])?.first?["field"] as? String == "countryCode")
+            let bad = try await client.call(.post, "/v1/addresses", token: token, json: #"{"name": "", "email": "nope", "street": "1 Loop", "city": "X", "postalCode": "9", "countryCode": "US"}"#)
+            let fields = Set((bad.json["errors"] as? [[String: Any]] ?? []).compactMap { $0["field"] as? String })
+            #expect(fields == ["name", "email", "postalCode"])
+            let card = try await client.call(.post, "/v1/cards", token: token, json: #"{"testCard": "4242424242424242"}"#)
+            #expect(card.status == .unprocessableContent, "a card number is never taken")
+            #expect((try await client.call(.get, "/v1/addresses", token: token).json["data"] as? [Any])?.isEmpty == true)
+            #expect(try await client.call(.delete, "/v1/addresses/addr_nothing", token: token).status == .notFound)
+        }
+    }
+
+    @Test func theMerchantShipsAPaidOrderAndTheShopperSeesItsTracking() async throws {
+        let api = try APIHarness()
+        let shopper = try api.makeToken()
+        let merchant = try api.makeToken(owner: "ssh:SHA256:admin", scope: .merchant)
+        let stranger = try api.makeToken(owner: "ssh:SHA256:stranger")
+        try await api.run { client async throws in
+            try await Self.ready(client, shopper)
+            let number = try #require(try await client.order(shopper, key: "k", json: "{}").json["number"] as? String)
+            let queue = try await client.call(.get, "/v1/merchant/orders?status=paid", token: merchant)
+            #expect((queue.json["data"] as? [[String: Any]])?.compactMap { $0["number"] as? String } == [number])
+
+            let blank = try await client.call(.post, "/v1/merchant/orders/\(number)/ship", token: merchant, json: #"{"carrier": " ", "trackingNumber": "1Z999"}"#)
+            #expect(blank.status == .unprocessableContent)
+            let shipped = try await client.call(.post, "/v1/merchant/orders/\(number)/ship", token: merchant, json: #"{"carrier": "UPS", "trackingNumber": "1Z999"}"#)
+            #expect(shipped.status == .ok, "\(shipped.text)")
+            #expect(shipped.json["status"] as? String == "shipped")
+            let twice = try await client.call(.post, "/v1/merchant/orders/\(number)/ship", token: merchant, json: #"{"carrier": "UPS", "trackingNumber": "1Z999"}"#)
+            #expect(twice.status == .conflict)
+            #expect(try await client.call(.post, "/v1/merchant/orders/SF-999999/ship", token: merchant, json: #"{"carrier": "UPS", "trackingNumber": "1"}"#).status == .notFound)
+
+            let seen = try await client.call(.get, "/v1/orders/\(number)", token: shopper)
+            let tracking = try #require(seen.json["tracking"] as? [String: Any])
+            #expect(tracking["trackingNumber"] as? String == "1Z999")
+            let events = try #require(seen.json["events"] as? [[String: Any]])
+            #expect(events.last?["type"] as? String == "shipped")
+            #expect(events.last?["actor"] as? String == "merchant:ssh:SHA256:admin", "recorded as the token's owner")
+            #expect(try await client.call(.get, "/v1/orders/\(number)", token: stranger).status == .notFound, "another shopper's order is unknown to them")
+        }
+    }
+}
+
+extension TestClientProtocol {
+    func order(_ token: PersonalAccessToken, key: String, json: String) async throws -> APIReply {
+        var headers = HTTPFields()
+        headers[.authorization] = "Bearer \(token.secret)"
+        headers[.contentType] = "application/json"
+        headers[HTTPField.Name("Idempotency-Key")!] = key
+        return try await execute(uri: "/v1/orders", method: .post, headers: headers, body: ByteBuffer(string: json)) { response in
+            APIReply(status: response.status, headers: response.headers, body: Data(buffer: response.body))
+        }
+    }
+}
