@@ -6,6 +6,7 @@ import ShopPorts
 /// What the shopper's order endpoints need beyond the catalog and carts: the wallet, the payment side, the orders.
 package struct APICommerce: Sendable {
     package var wallets: any WalletRepository
+    package var profiles: any AccountProfileRepository
     package var provider: any PaymentProvider
     package var backend: any MerchantBackend
     package var orders: any OrderHistory
@@ -18,12 +19,13 @@ package struct APICommerce: Sendable {
     package var now: @Sendable () -> Date
 
     package init(
-        wallets: any WalletRepository, provider: any PaymentProvider, backend: any MerchantBackend, orders: any OrderHistory, backOffice: any BackOffice,
+        wallets: any WalletRepository, profiles: any AccountProfileRepository, provider: any PaymentProvider, backend: any MerchantBackend, orders: any OrderHistory, backOffice: any BackOffice,
         idempotency: any IdempotencyRepository, methodData: @escaping @Sendable (PaymentMethod) -> String, testCards: [PaymentMethod],
         now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.testCards = testCards
         self.wallets = wallets
+        self.profiles = profiles
         self.provider = provider
         self.backend = backend
         self.orders = orders

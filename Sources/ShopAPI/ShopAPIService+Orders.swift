@@ -62,8 +62,7 @@ extension ShopAPIService {
         } catch {
             throw Self.problem(error)
         }
-        let events = try await commerce.orders.events(orderNumber: order.number)
-        return .ok(.init(body: .json(APIModels.order(order, events: events))))
+        return .ok(.init(body: .json(try await withHistory(order))))
     }
 
     /// A back-office refusal as the API answers it: an unknown order 404, one that moved on 409, the rest 422.

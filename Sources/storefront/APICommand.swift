@@ -50,7 +50,7 @@ struct APICommand: AsyncParsableCommand {
         )
         let isSandbox = payments.provider.mode == .sandbox
         let commerce = APICommerce(
-            wallets: storage.wallets, provider: payments.provider,
+            wallets: storage.wallets, profiles: storage.profiles, provider: payments.provider,
             backend: LiveMerchantBackend(processor: payments.processor, orders: storage.orders, dates: .system),
             orders: storage.orders,
             backOffice: LiveBackOffice(

@@ -765,6 +765,202 @@ extension Components {
                 case nextCursor
             }
         }
+        /// - Remark: Generated from `#/components/schemas/Profile`.
+        internal struct Profile: Codable, Hashable, Sendable {
+            /// The customer id the shop keeps carts, wallets and orders under.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Profile/customer`.
+            internal var customer: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Profile/name`.
+            internal var name: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Profile/email`.
+            internal var email: Swift.String?
+            /// Creates a new `Profile`.
+            ///
+            /// - Parameters:
+            ///   - customer: The customer id the shop keeps carts, wallets and orders under.
+            ///   - name:
+            ///   - email:
+            internal init(
+                customer: Swift.String,
+                name: Swift.String? = nil,
+                email: Swift.String? = nil
+            ) {
+                self.customer = customer
+                self.name = name
+                self.email = email
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case customer
+                case name
+                case email
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ProfileChange`.
+        internal struct ProfileChange: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ProfileChange/name`.
+            internal var name: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/ProfileChange/email`.
+            internal var email: Swift.String?
+            /// Creates a new `ProfileChange`.
+            ///
+            /// - Parameters:
+            ///   - name:
+            ///   - email:
+            internal init(
+                name: Swift.String? = nil,
+                email: Swift.String? = nil
+            ) {
+                self.name = name
+                self.email = email
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case name
+                case email
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Cancellation`.
+        internal struct Cancellation: Codable, Hashable, Sendable {
+            /// Why, as the shopper's mail says it (1 to 100 characters).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Cancellation/reason`.
+            internal var reason: Swift.String
+            /// Creates a new `Cancellation`.
+            ///
+            /// - Parameters:
+            ///   - reason: Why, as the shopper's mail says it (1 to 100 characters).
+            internal init(reason: Swift.String) {
+                self.reason = reason
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case reason
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/RestockLine`.
+        internal struct RestockLine: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/RestockLine/productId`.
+            internal var productId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/RestockLine/quantity`.
+            internal var quantity: Swift.Int
+            /// Creates a new `RestockLine`.
+            ///
+            /// - Parameters:
+            ///   - productId:
+            ///   - quantity:
+            internal init(
+                productId: Swift.String,
+                quantity: Swift.Int
+            ) {
+                self.productId = productId
+                self.quantity = quantity
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case productId
+                case quantity
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/RefundRequest`.
+        internal struct RefundRequest: Codable, Hashable, Sendable {
+            /// In the order's currency's minor units; all that is left to refund when absent.
+            ///
+            /// - Remark: Generated from `#/components/schemas/RefundRequest/amount`.
+            internal var amount: Swift.Int64?
+            /// - Remark: Generated from `#/components/schemas/RefundRequest/reason`.
+            internal var reason: Swift.String
+            /// - Remark: Generated from `#/components/schemas/RefundRequest/restock`.
+            internal var restock: [Components.Schemas.RestockLine]?
+            /// Creates a new `RefundRequest`.
+            ///
+            /// - Parameters:
+            ///   - amount: In the order's currency's minor units; all that is left to refund when absent.
+            ///   - reason:
+            ///   - restock:
+            internal init(
+                amount: Swift.Int64? = nil,
+                reason: Swift.String,
+                restock: [Components.Schemas.RestockLine]? = nil
+            ) {
+                self.amount = amount
+                self.reason = reason
+                self.restock = restock
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case amount
+                case reason
+                case restock
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/StockLevel`.
+        internal struct StockLevel: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/StockLevel/productId`.
+            internal var productId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/StockLevel/name`.
+            internal var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/StockLevel/onHand`.
+            internal var onHand: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/StockLevel/reserved`.
+            internal var reserved: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/StockLevel/sold`.
+            internal var sold: Swift.Int
+            /// Creates a new `StockLevel`.
+            ///
+            /// - Parameters:
+            ///   - productId:
+            ///   - name:
+            ///   - onHand:
+            ///   - reserved:
+            ///   - sold:
+            internal init(
+                productId: Swift.String,
+                name: Swift.String,
+                onHand: Swift.Int,
+                reserved: Swift.Int,
+                sold: Swift.Int
+            ) {
+                self.productId = productId
+                self.name = name
+                self.onHand = onHand
+                self.reserved = reserved
+                self.sold = sold
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case productId
+                case name
+                case onHand
+                case reserved
+                case sold
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/StockList`.
+        internal struct StockList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/StockList/data`.
+            internal var data: [Components.Schemas.StockLevel]
+            /// Creates a new `StockList`.
+            ///
+            /// - Parameters:
+            ///   - data:
+            internal init(data: [Components.Schemas.StockLevel]) {
+                self.data = data
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case data
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/StockChange`.
+        internal struct StockChange: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/StockChange/onHand`.
+            internal var onHand: Swift.Int
+            /// Creates a new `StockChange`.
+            ///
+            /// - Parameters:
+            ///   - onHand:
+            internal init(onHand: Swift.Int) {
+                self.onHand = onHand
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case onHand
+            }
+        }
         /// RFC 9457 problem details.
         ///
         /// - Remark: Generated from `#/components/schemas/Problem`.

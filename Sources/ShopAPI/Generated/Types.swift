@@ -90,6 +90,41 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/merchant/orders/{orderNumber}/ship`.
     /// - Remark: Generated from `#/paths//v1/merchant/orders/{orderNumber}/ship/post(shipOrder)`.
     func shipOrder(_ input: Operations.ShipOrder.Input) async throws -> Operations.ShipOrder.Output
+    /// The token owner's name and email, as receipts use them.
+    ///
+    /// - Remark: HTTP `GET /v1/profile`.
+    /// - Remark: Generated from `#/paths//v1/profile/get(getProfile)`.
+    func getProfile(_ input: Operations.GetProfile.Input) async throws -> Operations.GetProfile.Output
+    /// Changes the name or email (a field left out stays).
+    ///
+    /// - Remark: HTTP `PATCH /v1/profile`.
+    /// - Remark: Generated from `#/paths//v1/profile/patch(updateProfile)`.
+    func updateProfile(_ input: Operations.UpdateProfile.Input) async throws -> Operations.UpdateProfile.Output
+    /// Marks a shipped order delivered.
+    ///
+    /// - Remark: HTTP `POST /v1/merchant/orders/{orderNumber}/deliver`.
+    /// - Remark: Generated from `#/paths//v1/merchant/orders/{orderNumber}/deliver/post(deliverOrder)`.
+    func deliverOrder(_ input: Operations.DeliverOrder.Input) async throws -> Operations.DeliverOrder.Output
+    /// Cancels an order that has not shipped: refunds what is left of its payment and puts every line back in stock.
+    ///
+    /// - Remark: HTTP `POST /v1/merchant/orders/{orderNumber}/cancel`.
+    /// - Remark: Generated from `#/paths//v1/merchant/orders/{orderNumber}/cancel/post(cancelOrder)`.
+    func cancelOrder(_ input: Operations.CancelOrder.Input) async throws -> Operations.CancelOrder.Output
+    /// Gives back part or all of an order's payment through the payment provider, once, optionally putting lines back in stock.
+    ///
+    /// - Remark: HTTP `POST /v1/merchant/orders/{orderNumber}/refund`.
+    /// - Remark: Generated from `#/paths//v1/merchant/orders/{orderNumber}/refund/post(refundOrder)`.
+    func refundOrder(_ input: Operations.RefundOrder.Input) async throws -> Operations.RefundOrder.Output
+    /// Every product's stock, fewest on hand first.
+    ///
+    /// - Remark: HTTP `GET /v1/merchant/stock`.
+    /// - Remark: Generated from `#/paths//v1/merchant/stock/get(listStock)`.
+    func listStock(_ input: Operations.ListStock.Input) async throws -> Operations.ListStock.Output
+    /// Sets how many of a product are on hand.
+    ///
+    /// - Remark: HTTP `PUT /v1/merchant/stock/{productId}`.
+    /// - Remark: Generated from `#/paths//v1/merchant/stock/{productId}/put(setStock)`.
+    func setStock(_ input: Operations.SetStock.Input) async throws -> Operations.SetStock.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -284,6 +319,91 @@ extension APIProtocol {
         body: Operations.ShipOrder.Input.Body
     ) async throws -> Operations.ShipOrder.Output {
         try await shipOrder(Operations.ShipOrder.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// The token owner's name and email, as receipts use them.
+    ///
+    /// - Remark: HTTP `GET /v1/profile`.
+    /// - Remark: Generated from `#/paths//v1/profile/get(getProfile)`.
+    internal func getProfile(headers: Operations.GetProfile.Input.Headers = .init()) async throws -> Operations.GetProfile.Output {
+        try await getProfile(Operations.GetProfile.Input(headers: headers))
+    }
+    /// Changes the name or email (a field left out stays).
+    ///
+    /// - Remark: HTTP `PATCH /v1/profile`.
+    /// - Remark: Generated from `#/paths//v1/profile/patch(updateProfile)`.
+    internal func updateProfile(
+        headers: Operations.UpdateProfile.Input.Headers = .init(),
+        body: Operations.UpdateProfile.Input.Body
+    ) async throws -> Operations.UpdateProfile.Output {
+        try await updateProfile(Operations.UpdateProfile.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Marks a shipped order delivered.
+    ///
+    /// - Remark: HTTP `POST /v1/merchant/orders/{orderNumber}/deliver`.
+    /// - Remark: Generated from `#/paths//v1/merchant/orders/{orderNumber}/deliver/post(deliverOrder)`.
+    internal func deliverOrder(
+        path: Operations.DeliverOrder.Input.Path,
+        headers: Operations.DeliverOrder.Input.Headers = .init()
+    ) async throws -> Operations.DeliverOrder.Output {
+        try await deliverOrder(Operations.DeliverOrder.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Cancels an order that has not shipped: refunds what is left of its payment and puts every line back in stock.
+    ///
+    /// - Remark: HTTP `POST /v1/merchant/orders/{orderNumber}/cancel`.
+    /// - Remark: Generated from `#/paths//v1/merchant/orders/{orderNumber}/cancel/post(cancelOrder)`.
+    internal func cancelOrder(
+        path: Operations.CancelOrder.Input.Path,
+        headers: Operations.CancelOrder.Input.Headers = .init(),
+        body: Operations.CancelOrder.Input.Body
+    ) async throws -> Operations.CancelOrder.Output {
+        try await cancelOrder(Operations.CancelOrder.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Gives back part or all of an order's payment through the payment provider, once, optionally putting lines back in stock.
+    ///
+    /// - Remark: HTTP `POST /v1/merchant/orders/{orderNumber}/refund`.
+    /// - Remark: Generated from `#/paths//v1/merchant/orders/{orderNumber}/refund/post(refundOrder)`.
+    internal func refundOrder(
+        path: Operations.RefundOrder.Input.Path,
+        headers: Operations.RefundOrder.Input.Headers = .init(),
+        body: Operations.RefundOrder.Input.Body
+    ) async throws -> Operations.RefundOrder.Output {
+        try await refundOrder(Operations.RefundOrder.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Every product's stock, fewest on hand first.
+    ///
+    /// - Remark: HTTP `GET /v1/merchant/stock`.
+    /// - Remark: Generated from `#/paths//v1/merchant/stock/get(listStock)`.
+    internal func listStock(headers: Operations.ListStock.Input.Headers = .init()) async throws -> Operations.ListStock.Output {
+        try await listStock(Operations.ListStock.Input(headers: headers))
+    }
+    /// Sets how many of a product are on hand.
+    ///
+    /// - Remark: HTTP `PUT /v1/merchant/stock/{productId}`.
+    /// - Remark: Generated from `#/paths//v1/merchant/stock/{productId}/put(setStock)`.
+    internal func setStock(
+        path: Operations.SetStock.Input.Path,
+        headers: Operations.SetStock.Input.Headers = .init(),
+        body: Operations.SetStock.Input.Body
+    ) async throws -> Operations.SetStock.Output {
+        try await setStock(Operations.SetStock.Input(
             path: path,
             headers: headers,
             body: body

@@ -18,9 +18,14 @@ final class APIHarness: Sendable {
     let carts = InMemoryCartRepository()
     let tokens = InMemoryAPITokenRepository()
     let wallets = InMemoryWalletRepository()
+    let profiles = InMemoryAccountProfileRepository()
     let orders = InMemoryOrderRepository()
     let processor = SandboxProcessor()
     let idempotency = InMemoryIdempotencyRepository()
+    let stock = InMemoryStockRepository([
+        StockLevel(productID: "keycap-dusk", name: "Dusk Keycap Set", onHand: 12, reserved: 0, sold: 0),
+        StockLevel(productID: "mug-stdout", name: "stdout Mug", onHand: 3, reserved: 0, sold: 0),
+    ])
     let limits: APILimits
     private let clock = Mutex<Duration>(.zero)
     private let lines = Mutex<[String]>([])
@@ -45,9 +50,9 @@ final class APIHarness: Sendable {
     /// The sandbox's payments, the in-memory orders and wallets, and the harness's clock.
     var commerce: APICommerce {
         APICommerce(
-            wallets: wallets, provider: SandboxPaymentProvider(processor: processor),
+            wallets: wallets, profiles: profiles, provider: SandboxPaymentProvider(processor: processor),
             backend: LiveMerchantBackend(processor: processor, orders: orders, dates: DateSource { self.now }),
-            orders: orders, backOffice: LiveBackOffice(orders: orders, processor: processor, dates: DateSource { self.now }),
+            orders: orders, backOffice: LiveBackOffice(orders: orders, stock: stock, processor: processor, dates: DateSource { self.now }),
             idempotency: idempotency, methodData: { "sandbox:\($0.id)" }, testCards: SandboxCard.all.map(\.paymentMethod), now: { self.now }
         )
     }
