@@ -26,6 +26,8 @@ struct APICommand: AsyncParsableCommand {
     @Option(name: .customLong("rate-limit"), help: ArgumentHelp("Requests one token may make a minute; a burst of half as many (at least 1) may come at once.", valueName: "n"))
     var rateLimit = 120
 
+    @OptionGroup var sandboxLatency: SessionLatencyOption
+
     @Option(name: .customLong("max-body"), help: ArgumentHelp("The largest request body, in bytes.", valueName: "bytes"))
     var maxBody = 64 * 1024
 
@@ -46,7 +48,7 @@ struct APICommand: AsyncParsableCommand {
         limits.maxBodyBytes = maxBody
         let payments = try PaymentStack.make(
             configuration: configuration, environment: environment, ledger: storage.ledger, references: storage.references,
-            currency: storage.catalog.shop.currency, clock: ContinuousClock(), latency: .zero, fault: FaultHook(environment: environment), log: announce
+            currency: storage.catalog.shop.currency, clock: ContinuousClock(), latency: .milliseconds(sandboxLatency.milliseconds ?? 0), fault: FaultHook(environment: environment), log: announce
         )
         let isSandbox = payments.provider.mode == .sandbox
         let commerce = APICommerce(

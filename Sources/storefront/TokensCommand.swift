@@ -76,8 +76,9 @@ struct TokensCommand: AsyncParsableCommand {
             if json {
                 try TokenRules.print(["token": secret.secret, "id": record.id, "name": record.name, "owner": record.owner, "scope": record.scope.rawValue])
             } else {
+                // The secret alone on stdout, for `TOKEN=$(storefront tokens create …)`; the note for the person on stderr.
                 _ = storefront.emit("\(secret.secret)\n", to: STDOUT_FILENO)
-                announce("made \(record.scope.rawValue) token \(record.id) \"\(record.name)\" for \(record.owner); the secret above is shown once")
+                _ = storefront.emit("made \(record.scope.rawValue) token \(record.id) \"\(record.name)\" for \(record.owner); the secret above is shown once\n", to: STDERR_FILENO)
             }
         }
     }
@@ -136,7 +137,7 @@ struct TokensCommand: AsyncParsableCommand {
                 complain("no token has the id \"\(id.prefix(40))\": `storefront tokens list` shows them")
                 throw ExitCodes.dataError
             }
-            announce("revoked \(revoked.id) \"\(revoked.name)\" of \(revoked.owner)")
+            _ = storefront.emit("revoked \(revoked.id) \"\(revoked.name)\" of \(revoked.owner)\n", to: STDERR_FILENO)
         }
     }
 }

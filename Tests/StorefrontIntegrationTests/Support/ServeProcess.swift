@@ -15,18 +15,23 @@ final class ServeProcess {
     private(set) var log = ""
     private var exited: Int32?
 
-    var dataDirectory: String { directory.appendingPathComponent("data").path }
+    /// The shop's data directory: the test's own, or the one given (to share a shop with another server).
+    let dataDirectory: String
     var hostKeyPath: String { dataDirectory + "/ssh_host_ed25519_key" }
 
     /// Starts `command` (`serve` on a free port unless told otherwise, or `web --listen 127.0.0.1:0`) with `arguments`.
-    init(arguments: [String] = [], environment extra: [String: String] = [:], command: [String] = ["serve", "--host", "127.0.0.1", "--port", "0"]) throws {
+    init(
+        arguments: [String] = [], environment extra: [String: String] = [:], command: [String] = ["serve", "--host", "127.0.0.1", "--port", "0"],
+        dataDirectory shared: String? = nil
+    ) throws {
         let binary = try BuiltProduct.requireStorefront()
         directory = TemporaryDirectory.make()
+        dataDirectory = shared ?? directory.appendingPathComponent("data").path
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw TmuxError(message: "pipe failed") }
         logReader = fds[0]
-        let arguments = command + ["--data-dir", directory.appendingPathComponent("data").path, "--sandbox-latency-ms", "20"] + arguments
+        let arguments = command + ["--data-dir", dataDirectory, "--sandbox-latency-ms", "20"] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CONFIG_HOME"] = directory.appendingPathComponent("config").path
         environment["HOME"] = directory.path
