@@ -38,8 +38,8 @@ struct RequestLog<Context: RequestContext>: RouterMiddleware {
             _ = try await request.collectBody(upTo: maxBodyBytes)
             response = try await APICaller.$note.withValue(note) { try await next(request, context) }
         } catch {
-            let problem = Self.problem(for: error, maxBodyBytes: maxBodyBytes)
-            if problem.kind == .internal { failure = "\(error)" }
+            let problem = Self.problem(for: error, maxBodyBytes: maxBodyBytes, method: request.method, path: request.uri.path)
+            if problem.kind == .internal || problem.kind == .unavailable { failure = "\(error)" }
             response = Self.response(problem, requestID: id, path: request.uri.path)
         }
         response.headers[.requestID] = id
@@ -52,24 +52,30 @@ struct RequestLog<Context: RequestContext>: RouterMiddleware {
 
     /// The problem an error answers with: the API's own as they are; what the framework or the generated code threw
     /// (a malformed parameter or body, a body too large, no such route) as the matching kind; anything else a 500.
-    static func problem(for error: Error, maxBodyBytes: Int) -> APIProblem {
+    static func problem(for error: Error, maxBodyBytes: Int, method: HTTPRequest.Method, path: String) -> APIProblem {
         switch error {
         case let problem as APIProblem: return problem
         case let failure as ServerError:
-            if let problem = failure.underlyingError as? APIProblem { return problem }
+            // The generated code wraps what the handler threw too: only a request it could not read is the client's.
+            if failure.causeDescription == handlerThrew { return problem(for: failure.underlyingError, maxBodyBytes: maxBodyBytes, method: method, path: path) }
             return APIProblem(.invalidRequest, "\(failure.causeDescription): \(Self.describe(failure.underlyingError))")
         case let failure as any HTTPResponseError where failure.status == .contentTooLarge:
             return APIProblem(.tooLarge, "The body is over \(maxBodyBytes) bytes.")
         case let failure as any HTTPResponseError where failure.status == .notFound:
+            let allowed = APIRoutes.methods(at: path)
+            guard allowed.isEmpty else {
+                return APIProblem(.methodNotAllowed, "\(path) takes \(allowed.joined(separator: ", ")), not \(method).", allow: allowed)
+            }
             return APIProblem(.notFound, "No endpoint is at this path; see /v1/openapi.json.")
-        case let failure as any HTTPResponseError where failure.status == .methodNotAllowed:
-            return APIProblem(.invalidRequest, "This path does not take this method; see /v1/openapi.json.")
         case let failure as StorageError where failure.isUnavailable:
-            return APIProblem(.unavailable, "The shop's database does not answer; try again in a minute.")
+            return APIProblem(.unavailable, "The shop's database does not answer; try again in a minute.", retryAfter: 30)
         default:
             return APIProblem(.internal, "Something failed inside the shop; the request id names it in the shop's log.")
         }
     }
+
+    /// What OpenAPIRuntime says when a handler, not the request, failed.
+    private static var handlerThrew: String { "User handler threw an error." }
 
     /// A decoding error in a client's words: which value, and what was wrong with it.
     private static func describe(_ error: Error) -> String {
@@ -90,6 +96,7 @@ struct RequestLog<Context: RequestContext>: RouterMiddleware {
         var headers = HTTPFields()
         headers[.contentType] = "application/problem+json"
         if let retryAfter = problem.retryAfter { headers[.retryAfter] = String(retryAfter) }
+        if !problem.allow.isEmpty { headers[.allow] = problem.allow.joined(separator: ", ") }
         if problem.kind == .unauthenticated { headers[.wwwAuthenticate] = #"Bearer realm="storefront""# }
         return Response(status: problem.kind.status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(data: problem.body(requestID: requestID, instance: path))))
     }
@@ -149,4 +156,24 @@ final class CallerNote: Sendable {
 
 extension HTTPField.Name {
     static let requestID = HTTPField.Name("Request-Id")!
+}
+
+/// The document's paths and the methods each takes, to tell a wrong method (405) from a wrong path (404).
+enum APIRoutes {
+    private static let table: [(segments: [Substring], methods: [String])] = {
+        guard let document = try? JSONSerialization.jsonObject(with: Data(ShopAPIService.documentJSON)) as? [String: Any],
+              let paths = document["paths"] as? [String: [String: Any]] else { return [] }
+        return paths.map { path, operations in
+            (path.split(separator: "/"), operations.keys.map { $0.uppercased() }.sorted())
+        }
+    }()
+
+    /// The methods the document lists for `path` (a `{parameter}` segment matches any one segment); none when no path matches.
+    static func methods(at path: String) -> [String] {
+        let segments = path.split(separator: "/")
+        let route = table.first { route in
+            route.segments.count == segments.count && zip(route.segments, segments).allSatisfy { $0.hasPrefix("{") || $0 == $1 }
+        }
+        return route?.methods ?? []
+    }
 }

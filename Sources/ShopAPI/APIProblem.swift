@@ -14,12 +14,15 @@ struct APIProblem: Error, Equatable, Sendable {
     var errors: [FieldError] = []
     /// Seconds until a rate-limited token may ask again.
     var retryAfter: Int?
+    /// For a 405: the methods the path takes.
+    var allow: [String] = []
 
     enum Kind: String, Sendable, CaseIterable {
         case invalidRequest = "invalid-request"
         case unauthenticated
         case forbidden
         case notFound = "not-found"
+        case methodNotAllowed = "method-not-allowed"
         case conflict
         case idempotencyKeyReused = "idempotency-key-reused"
         case paymentFailed = "payment-failed"
@@ -35,6 +38,7 @@ struct APIProblem: Error, Equatable, Sendable {
             case .unauthenticated: .unauthorized
             case .forbidden: .forbidden
             case .notFound: .notFound
+            case .methodNotAllowed: .methodNotAllowed
             case .conflict: .conflict
             case .idempotencyKeyReused: .unprocessableContent
             case .paymentFailed: HTTPResponse.Status(code: 402, reasonPhrase: "Payment Required")
@@ -52,6 +56,7 @@ struct APIProblem: Error, Equatable, Sendable {
             case .unauthenticated: "A valid token is needed"
             case .forbidden: "This token may not do that"
             case .notFound: "Not found"
+            case .methodNotAllowed: "This path does not take this method"
             case .conflict: "The order changed"
             case .idempotencyKeyReused: "This Idempotency-Key was used for another request"
             case .paymentFailed: "The payment did not go through"
@@ -67,11 +72,12 @@ struct APIProblem: Error, Equatable, Sendable {
         var type: String { "urn:storefront:problem:\(rawValue)" }
     }
 
-    init(_ kind: Kind, _ detail: String, errors: [FieldError] = [], retryAfter: Int? = nil) {
+    init(_ kind: Kind, _ detail: String, errors: [FieldError] = [], retryAfter: Int? = nil, allow: [String] = []) {
         self.kind = kind
         self.detail = detail
         self.errors = errors
         self.retryAfter = retryAfter
+        self.allow = allow
     }
 
     /// The body, as `application/problem+json`.

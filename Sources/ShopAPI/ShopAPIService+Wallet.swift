@@ -51,7 +51,7 @@ extension ShopAPIService {
         guard commerce.provider.mode == .sandbox else {
             throw APIProblem(.validation, "This shop takes real cards only on its payment provider's page: add one in the SSH shop.", errors: [.init(field: "testCard", message: "test cards are for sandbox payments")])
         }
-        guard let card = commerce.testCards.first(where: { $0.id == body.testCard }) else {
+        guard let card = commerce.testCards.first(where: { $0.id == body.testCard.rawValue }) else {
             let known = commerce.testCards.map(\.id).joined(separator: ", ")
             throw APIProblem(.validation, "testCard must be one of the sandbox's test cards: \(known).", errors: [.init(field: "testCard", message: "not a test card")])
         }

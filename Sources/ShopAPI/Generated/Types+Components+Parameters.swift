@@ -30,7 +30,7 @@ extension Components {
             case disputed = "disputed"
             case all = "all"
         }
-        /// `nextCursor` of the page before; absent for the first page.
+        /// `nextCursor` of the page before, as it came; absent for the first page. Any other value is a 400.
         ///
         /// - Remark: Generated from `#/components/parameters/Cursor`.
         internal typealias Cursor = Swift.String

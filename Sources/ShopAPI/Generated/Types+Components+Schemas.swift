@@ -420,7 +420,20 @@ extension Components {
             /// One of the sandbox's test cards by its tokenised id, such as `card_ok_visa_4242` (docs/api.md lists them).
             ///
             /// - Remark: Generated from `#/components/schemas/NewCard/testCard`.
-            internal var testCard: Swift.String
+            internal enum TestCardPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case cardOkVisa4242 = "card_ok_visa_4242"
+                case cardOkMastercard4444 = "card_ok_mastercard_4444"
+                case cardGenericVisa0002 = "card_generic_visa_0002"
+                case cardInsufficientFundsVisa9995 = "card_insufficientFunds_visa_9995"
+                case cardExpiredCardVisa0069 = "card_expiredCard_visa_0069"
+                case cardIncorrectCVCVisa0127 = "card_incorrectCVC_visa_0127"
+                case cardProcessingErrorVisa0119 = "card_processingError_visa_0119"
+                case cardIncorrectNumberVisa4241 = "card_incorrectNumber_visa_4241"
+            }
+            /// One of the sandbox's test cards by its tokenised id, such as `card_ok_visa_4242` (docs/api.md lists them).
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewCard/testCard`.
+            internal var testCard: Components.Schemas.NewCard.TestCardPayload
             /// - Remark: Generated from `#/components/schemas/NewCard/makeDefault`.
             internal var makeDefault: Swift.Bool?
             /// Creates a new `NewCard`.
@@ -429,7 +442,7 @@ extension Components {
             ///   - testCard: One of the sandbox's test cards by its tokenised id, such as `card_ok_visa_4242` (docs/api.md lists them).
             ///   - makeDefault:
             internal init(
-                testCard: Swift.String,
+                testCard: Components.Schemas.NewCard.TestCardPayload,
                 makeDefault: Swift.Bool? = nil
             ) {
                 self.testCard = testCard
@@ -821,14 +834,14 @@ extension Components {
         }
         /// - Remark: Generated from `#/components/schemas/Cancellation`.
         internal struct Cancellation: Codable, Hashable, Sendable {
-            /// Why, as the shopper's mail says it (1 to 100 characters).
+            /// Why, as the shopper's mail says it.
             ///
             /// - Remark: Generated from `#/components/schemas/Cancellation/reason`.
             internal var reason: Swift.String
             /// Creates a new `Cancellation`.
             ///
             /// - Parameters:
-            ///   - reason: Why, as the shopper's mail says it (1 to 100 characters).
+            ///   - reason: Why, as the shopper's mail says it.
             internal init(reason: Swift.String) {
                 self.reason = reason
             }

@@ -128,7 +128,7 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/products/GET/query/q`.
                 internal var q: Swift.String?
-                /// `nextCursor` of the page before; absent for the first page.
+                /// `nextCursor` of the page before, as it came; absent for the first page. Any other value is a 400.
                 ///
                 /// - Remark: Generated from `#/paths/v1/products/GET/query/cursor`.
                 internal var cursor: Components.Parameters.Cursor?
@@ -140,7 +140,7 @@ internal enum Operations {
                 ///
                 /// - Parameters:
                 ///   - q: Words that must all appear in a product's name, summary, description or tags.
-                ///   - cursor: `nextCursor` of the page before; absent for the first page.
+                ///   - cursor: `nextCursor` of the page before, as it came; absent for the first page. Any other value is a 400.
                 ///   - limit: The most items a page holds.
                 internal init(
                     q: Swift.String? = nil,
@@ -3067,7 +3067,7 @@ internal enum Operations {
         internal struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/orders/GET/query`.
             internal struct Query: Sendable, Hashable {
-                /// `nextCursor` of the page before; absent for the first page.
+                /// `nextCursor` of the page before, as it came; absent for the first page. Any other value is a 400.
                 ///
                 /// - Remark: Generated from `#/paths/v1/orders/GET/query/cursor`.
                 internal var cursor: Components.Parameters.Cursor?
@@ -3078,7 +3078,7 @@ internal enum Operations {
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - cursor: `nextCursor` of the page before; absent for the first page.
+                ///   - cursor: `nextCursor` of the page before, as it came; absent for the first page. Any other value is a 400.
                 ///   - limit: The most items a page holds.
                 internal init(
                     cursor: Components.Parameters.Cursor? = nil,
@@ -3996,7 +3996,7 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/merchant/orders/GET/query/status`.
                 internal var status: Components.Parameters.QueueStatus?
-                /// `nextCursor` of the page before; absent for the first page.
+                /// `nextCursor` of the page before, as it came; absent for the first page. Any other value is a 400.
                 ///
                 /// - Remark: Generated from `#/paths/v1/merchant/orders/GET/query/cursor`.
                 internal var cursor: Components.Parameters.Cursor?
@@ -4008,7 +4008,7 @@ internal enum Operations {
                 ///
                 /// - Parameters:
                 ///   - status: Which orders; `paid` is the queue to ship.
-                ///   - cursor: `nextCursor` of the page before; absent for the first page.
+                ///   - cursor: `nextCursor` of the page before, as it came; absent for the first page. Any other value is a 400.
                 ///   - limit: The most items a page holds.
                 internal init(
                     status: Components.Parameters.QueueStatus? = nil,

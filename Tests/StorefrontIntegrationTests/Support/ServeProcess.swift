@@ -72,6 +72,12 @@ final class ServeProcess {
         throw TmuxError(message: "timed out waiting for the server")
     }
 
+    /// Keeps reading the log until `done` says so: while the test waits on something else, a server that logs every
+    /// request would otherwise stop on a full pipe.
+    func drainLog(until done: () -> Bool) {
+        while !done() { _ = readLog(&log, from: logReader, until: #/\A\z.\z/#, timeout: .seconds(1)) }
+    }
+
     /// Sends SIGTERM and waits (bounded by the server's drain) for it to exit; returns the status.
     func terminate() throws -> Int32 {
         kill(pid, SIGTERM)

@@ -62,6 +62,12 @@ struct Subprocess {
         let scratch: URL
         let watchdog: DispatchWorkItem
 
+        /// True once the program has ended; it is still reaped by `wait()`.
+        var hasEnded: Bool {
+            var info = siginfo_t()
+            return waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info._sifields._sigchld.si_pid == pid
+        }
+
         func wait() -> Subprocess {
             defer { try? FileManager.default.removeItem(at: scratch) }
             var status: Int32 = 0
