@@ -71,3 +71,13 @@ public struct PersonalAccessToken: Hashable, Sendable, CustomStringConvertible {
         return ~crc
     }
 }
+
+extension APITokenAccess {
+    /// Shop-scoped tokens kept in `repository`, minted as `PersonalAccessToken`s: what the account screen makes.
+    public static func shopTokens(in repository: any APITokenRepository) -> APITokenAccess {
+        APITokenAccess(repository: repository) { name, owner, time in
+            let token = PersonalAccessToken.mint()
+            return (token.secret, token.record(name: name, owner: owner, scope: .shop, at: time))
+        }
+    }
+}

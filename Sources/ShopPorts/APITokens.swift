@@ -78,3 +78,15 @@ public protocol IdempotencyRepository: Sendable {
     /// Notes the order the request under `key` made.
     func attach(orderNumber: String, owner: String, key: String) async throws
 }
+
+/// What the account screen needs to make and revoke its shopper's API tokens.
+public struct APITokenAccess: Sendable {
+    public var repository: any APITokenRepository
+    /// A new secret for `owner`, named `name`, and the record to keep for it (never the secret).
+    public var mint: @Sendable (_ name: String, _ owner: String, _ at: Date) -> (secret: String, record: APITokenRecord)
+
+    public init(repository: any APITokenRepository, mint: @escaping @Sendable (_ name: String, _ owner: String, _ at: Date) -> (secret: String, record: APITokenRecord)) {
+        self.repository = repository
+        self.mint = mint
+    }
+}

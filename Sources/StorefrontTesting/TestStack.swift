@@ -38,6 +38,8 @@ public struct TestStack: Sendable {
     public var clock: any Clock<Duration>
     /// Orders' changes after payment; fails the test when used unless set (`liveBackOffice` works on this stack).
     public var backOffice: any BackOffice = UnimplementedBackOffice()
+    /// The account screen's API tokens; nil: the shop offers none.
+    public var apiTokens: APITokenAccess?
     /// The shop, or the merchant console.
     public var console: Console = .shop
 
@@ -90,7 +92,7 @@ public struct TestStack: Sendable {
     public var accounts: AccountDependencies {
         AccountDependencies(
             wallets: wallets, walletOwner: walletOwner, profiles: profiles, signIn: signIn,
-            signedIn: signedIn, launchNotice: launchNotice, guestID: guestID, dates: Fixtures.fixedDates
+            signedIn: signedIn, launchNotice: launchNotice, guestID: guestID, dates: Fixtures.fixedDates, apiTokens: apiTokens
         )
     }
 }

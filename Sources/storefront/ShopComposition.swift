@@ -97,7 +97,8 @@ enum ShopComposition {
             // The key is the account: no sign-in to offer, no tokens in the local credential file.
             return AccountDependencies(
                 wallets: wallets, walletOwner: owner, profiles: storage.profiles, signIn: nil,
-                signedIn: SignedInAccount(provider: .sshKey, userID: fingerprint), guestID: guestID, dates: .system
+                signedIn: SignedInAccount(provider: .sshKey, userID: fingerprint), guestID: guestID, dates: .system,
+                apiTokens: .shopTokens(in: storage.tokens)
             )
         case .browserGuest, .local:
             break
@@ -128,7 +129,8 @@ enum ShopComposition {
         let launch = await LaunchCheck.run(services: services)
         return AccountDependencies(
             wallets: wallets, walletOwner: owner, profiles: profiles, signIn: services,
-            signedIn: launch.account, launchNotice: launch.notice, guestID: guestID, dates: .system
+            signedIn: launch.account, launchNotice: launch.notice, guestID: guestID, dates: .system,
+            apiTokens: .shopTokens(in: storage.tokens)
         )
     }
 }

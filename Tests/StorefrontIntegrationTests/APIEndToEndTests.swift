@@ -5,7 +5,7 @@ import FoundationNetworking
 import StorefrontTesting
 import Testing
 
-/// `storefront api` as a new user meets it: a token made with `storefront tokens`, then plain HTTP on loopback for a
+/// `storefront api` as a new user meets it: a token made on the SSH shop's account screen, then plain HTTP on loopback for a
 /// whole purchase, the merchant's shipment, and the shopper reading the tracking number through the API and in the
 /// SSH shop, on SQLite and on PostgreSQL.
 @Suite("The HTTP API end to end", .serialized)
@@ -25,14 +25,20 @@ struct APIEndToEndTests {
         let shop = try ServeProcess(environment: environment)
         let api = try ServeProcess(environment: environment, command: ["api", "--listen", "127.0.0.1:0"], dataDirectory: shop.dataDirectory)
         let key = try shop.makeClientKey("ada")
-        let fingerprint = try ServeProcess.fingerprint(ofKey: key)
         let admin = try shop.makeClientKey("admin")
         let adminKeys = shop.directory.appendingPathComponent("admin_keys").path
         try String(contentsOfFile: admin + ".pub", encoding: .utf8).write(toFile: adminKeys, atomically: true, encoding: .utf8)
         let adminFingerprint = try ServeProcess.fingerprint(ofKey: admin)
 
-        let token = try Self.storefront(["tokens", "create", "--name", "script", "--customer", "ssh:\(fingerprint)", "--data-dir", shop.dataDirectory], environment)
-        #expect(token.hasPrefix("sfp_") && token.count == 47, "\(token)")
+        // The shopper makes the token on the SSH shop's account screen and copies it off the screen.
+        let making = try TmuxTerminal()
+        try shop.connect(making, key: key)
+        try making.press("u")
+        try making.press("t")
+        try making.type("script")
+        let shown = try making.waitFor("shown once")
+        let token = try #require(shown.firstMatch(of: /sfp_[0-9A-Za-z]{43}/).map { String($0.output) }, "the secret on screen: \(shown)")
+        try shop.leave(making)
         let http = HTTPClient(port: api.port)
 
         let products = try await http.send("GET", "/v1/products?limit=2", token: token)

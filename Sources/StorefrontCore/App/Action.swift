@@ -13,6 +13,8 @@ public enum Action: Equatable, Sendable {
     /// Tab in a form.
     case nextField
     case addCard, addAddress, makeDefault
+    /// The account screen: make an API token.
+    case newAPIToken
     /// Signs in a guest, or signs out an account.
     case signInOrOut
     case increaseQuantity, decreaseQuantity, removeLine

@@ -53,6 +53,8 @@ public enum FeatureRequest: Equatable, Sendable {
     case submitMerchantForm(FormState)
     /// Read the wallet again (Account).
     case reloadWallet
+    /// A new API token was made: its secret is shown once on the account screen (Account).
+    case showNewAPIToken(secret: String, name: String)
     /// The shop opened, or the shopper became another customer: that customer's wallet, profile and saved cart
     /// are read (Account, Cart).
     case customerChanged

@@ -108,6 +108,7 @@ public enum AppReducer {
         case .submitSignInPrompt(let form): return SignInFeature.submitPrompt(&state.signInScope, form, env)
         case .cancelSignInPrompt: return SignInFeature.cancelPrompt(&state.signInScope, env)
         case .reloadWallet: return AccountFeature.reloadWallet(&state.accountScope, env)
+        case .showNewAPIToken(let secret, let name): return AccountFeature.showNewToken(&state.accountScope, secret: secret, name: name, env)
         case .submitMerchantForm(let form): return MerchantFeature.submitForm(&state.merchantScope, form, env)
         case .customerChanged:
             return AccountFeature.pointTheSheetsWallet(at: state.customerID, env) + CartFeature.restore(&state.cartScope, env)
@@ -174,7 +175,10 @@ public enum AppReducer {
         case .showShop: state.shell.goToShop()
         case .showCart: state.shell.show(.cart)
         case .showOrders: return OrdersFeature.open(&state.ordersScope, env)
-        case .showAccount: state.shell.show(.account)
+        case .showAccount:
+            // A new token's secret is shown once: coming back to the screen does not show it again.
+            state.screens.account.newToken = nil
+            state.shell.show(.account)
         default: return nil
         }
         return Effect.none

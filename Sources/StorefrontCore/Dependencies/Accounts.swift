@@ -46,11 +46,14 @@ public struct AccountDependencies: Sendable {
     /// The guest's customer id: the local user.
     public var guestID: String
     public var dates: DateSource
+    /// The API's tokens, made and revoked on the account screen by a signed-in shopper; nil where there is no API.
+    public var apiTokens: APITokenAccess?
 
     public init(
         wallets: any WalletRepository, walletOwner: WalletOwner, profiles: any AccountProfileRepository, signIn: SignInServices?,
-        signedIn: SignedInAccount? = nil, launchNotice: String? = nil, guestID: String, dates: DateSource
+        signedIn: SignedInAccount? = nil, launchNotice: String? = nil, guestID: String, dates: DateSource, apiTokens: APITokenAccess? = nil
     ) {
+        self.apiTokens = apiTokens
         self.wallets = wallets
         self.walletOwner = walletOwner
         self.profiles = profiles

@@ -15,6 +15,12 @@ public struct AccountState: Equatable, Sendable {
     public var selectedIndex = 0
     /// One-Tap is ready: a default card on the shop's networks and a default address.
     public var isOneTapReady = false
+    /// The signed-in shopper can make API tokens here.
+    public var canMakeTokens = false
+    /// The shopper's API tokens that are not revoked, oldest first.
+    public var tokens: [APITokenRecord] = []
+    /// A token just made: its name and secret, shown once, until the shopper leaves the screen.
+    public var newToken: NewAPIToken?
 
     public init() {}
 
@@ -30,9 +36,15 @@ public struct AccountState: Equatable, Sendable {
     }
 }
 
-/// A saved card or address on the account screen.
+/// A new API token's name and its secret, which the shop shows once and never keeps.
+public struct NewAPIToken: Equatable, Sendable {
+    public var name: String
+    public var secret: String
+}
+
+/// A saved card or address, or an API token, on the account screen.
 public struct AccountRow: Equatable, Sendable {
-    public enum Kind: Equatable, Sendable { case card, address }
+    public enum Kind: Equatable, Sendable { case card, address, token }
     public var kind: Kind
     public var id: String
     public var title: String
@@ -47,7 +59,10 @@ public struct WalletRead: Equatable, Sendable {
     public var profile: AccountProfile?
     /// The outcome of the wallet change made before this read, if one was.
     public var notice: Notice?
-    public init(customer: String, wallet: Result<WalletContents, StorageError>, profile: AccountProfile?, notice: Notice?) {
+    /// The customer's API tokens that are not revoked; nil where none were read (a guest, no API).
+    public var tokens: [APITokenRecord]?
+    public init(customer: String, wallet: Result<WalletContents, StorageError>, profile: AccountProfile?, notice: Notice?, tokens: [APITokenRecord]? = nil) {
+        self.tokens = tokens
         self.customer = customer
         self.wallet = wallet
         self.profile = profile
@@ -79,20 +94,30 @@ enum AccountFeature {
         switch action {
         case .addCard: return .send(.request(.addCard))
         case .addAddress: state.shell.presentForm(AddressForm.make(profile: state.profile, env))
+        case .newAPIToken:
+            guard state.screen.canMakeTokens else {
+                state.shell.notice = Notice(.info, "API tokens are for accounts: connect with your SSH key, or sign in.")
+                return .none
+            }
+            state.screen.newToken = nil
+            state.shell.presentForm(APITokenForm.make())
         case .confirm, .makeDefault:
-            guard let row = state.screen.selectedRow, !row.isDefault else { return .none }
+            guard let row = state.screen.selectedRow, !row.isDefault, row.kind != .token else { return .none }
             return changeWallet(&state, env, success: "\(row.title) is now your default \(row.kind == .card ? "card" : "address").") { wallets, customer in
                 switch row.kind {
                 case .card: try await wallets.setDefaultCard(id: row.id, forCustomer: customer)
                 case .address: try await wallets.setDefaultAddress(id: row.id, forCustomer: customer)
+                case .token: break
                 }
             }
         case .removeLine:
             guard let row = state.screen.selectedRow else { return .none }
+            if row.kind == .token { return APITokenForm.revoke(row, &state, env) }
             return changeWallet(&state, env, success: "Removed \(row.title).") { wallets, customer in
                 switch row.kind {
                 case .card: try await wallets.removeCard(id: row.id, forCustomer: customer)
                 case .address: try await wallets.removeAddress(id: row.id, forCustomer: customer)
+                case .token: break
                 }
             }
         case .signInOrOut:
@@ -105,7 +130,7 @@ enum AccountFeature {
     }
 
     /// Applies one change to the wallet repository, then reads the wallet again; the answer says how the change went.
-    private static func changeWallet(
+    static func changeWallet(
         _ state: inout State, _ env: ShopEnvironment, success: String,
         _ change: @escaping @Sendable (any WalletRepository, String) async throws -> Void
     ) -> Effect {
@@ -136,7 +161,7 @@ enum AccountFeature {
         return .run(id: .wallet) { send in send(.wallet(await read(accounts, customer, notice: notice))) }
     }
 
-    private static func read(_ accounts: AccountDependencies, _ customer: String, notice: Notice?) async -> WalletRead {
+    static func read(_ accounts: AccountDependencies, _ customer: String, notice: Notice?) async -> WalletRead {
         let wallet: Result<WalletContents, StorageError>
         do {
             wallet = .success(try await accounts.wallets.wallet(forCustomer: customer))
@@ -144,7 +169,9 @@ enum AccountFeature {
             wallet = .failure(StorageError(describing: error))
         }
         let profile = (try? await accounts.profiles.profile(forCustomer: customer)) ?? nil
-        return WalletRead(customer: customer, wallet: wallet, profile: profile, notice: notice)
+        // Only an account has tokens: a guest's customer id is not one a token may act for.
+        let tokens = customer == accounts.guestID ? nil : try? await accounts.apiTokens?.repository.tokens(owner: customer).filter { !$0.isRevoked }
+        return WalletRead(customer: customer, wallet: wallet, profile: profile, notice: notice, tokens: tokens)
     }
 
     /// The wallet and profile arrived; the account screen, the cart's Buy now and the product page follow them (`DerivedScreens`).
@@ -156,6 +183,8 @@ enum AccountFeature {
         }
         state.profile = read.profile
         if let notice = read.notice { state.shell.notice = notice }
+        state.screen.tokens = read.tokens ?? []
+        refresh(&state, env)
         return .none
     }
 
@@ -178,12 +207,15 @@ enum AccountFeature {
             screen.detail = screen.canSignIn ? "Sign in to keep your cart, wallet and orders in an account." : "Shopping as a guest."
         }
         screen.isSignedIn = account != nil
+        screen.canMakeTokens = account != nil && accounts.apiTokens != nil
+        screen.tokens = screen.canMakeTokens ? state.screen.tokens : []
+        screen.newToken = state.screen.newToken
         state.shopperLabel = account == nil ? "guest" : (account?.provider == .sshKey ? shortFingerprint(account?.userID ?? "") : screen.title)
         screen.rows = wallet.cards.map { card in
             AccountRow(kind: .card, id: card.id, title: card.shortName, detail: card.displayName, isDefault: card.id == wallet.defaultCardID)
         } + wallet.addresses.map { address in
             AccountRow(kind: .address, id: address.id, title: address.name, detail: address.address.singleLine, isDefault: address.id == wallet.defaultAddressID)
-        }
+        } + screen.tokens.map(APITokenForm.row)
         screen.selectedIndex = ListSelection.clamped(state.screen.selectedIndex, count: screen.rows.count)
         let defaultCardWorksHere = wallet.defaultCard.map { env.shopProfile.supportedNetworks.contains($0.network) } ?? false
         screen.isOneTapReady = defaultCardWorksHere && wallet.defaultAddress != nil

@@ -106,6 +106,7 @@ public enum KeyBindings {
         KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "make default", contexts: [.account], inFooter: true, appliesWhen: { $0.account.selectedRow != nil }),
         KeyBinding(keys: [.character("n")], label: "n", action: .addCard, summary: "add card", contexts: [.account], inFooter: true),
         KeyBinding(keys: [.character("d")], label: "d", action: .addAddress, summary: "add address", contexts: [.account], inFooter: true),
+        KeyBinding(keys: [.character("t")], label: "t", action: .newAPIToken, summary: "API token", contexts: [.account], inFooter: true, appliesWhen: { $0.account.canMakeTokens }),
         KeyBinding(keys: [.character("x")], label: "x", action: .removeLine, summary: "remove", contexts: [.account], inFooter: true, appliesWhen: { $0.account.selectedRow != nil }),
         KeyBinding(keys: [.character("i")], label: "i", action: .signInOrOut, summary: "sign in", contexts: [.account], inFooter: true, appliesWhen: { $0.account.canSignIn }),
         KeyBinding(keys: [.character("i")], label: "i", action: .signInOrOut, summary: "sign out", contexts: [.account], inFooter: true, appliesWhen: { $0.account.canSignOut }),

@@ -17,14 +17,28 @@ extension Layout {
             : "One-Tap needs a default card (on \(state.shopName)'s networks) and a default address."
         // Rows: a heading and its entries per section, then the One-Tap line at the bottom.
         var lines: [(text: String, detail: String, isDefault: Bool, index: Int?)] = []
+        if let new = account.newToken {
+            // The one time the secret is on screen: in full, on a line of its own, so it can be selected and copied.
+            row += 1
+            p.put("New token \(new.name), shown once: copy it now.", column: column, row: row, style: Style(.success, bold: true), width: width)
+            row += 1
+            p.put(new.secret, column: column, row: row, style: Style(.title, bold: true), width: max(width, new.secret.count))
+            row += 1
+        }
         let cards = account.rows.enumerated().filter { $0.element.kind == .card }
         let addresses = account.rows.enumerated().filter { $0.element.kind == .address }
+        let tokens = account.rows.enumerated().filter { $0.element.kind == .token }
         lines.append(("Cards", "", false, nil))
         if cards.isEmpty { lines.append(("  No cards yet: press n to add one.", "", false, -1)) }
         for (index, card) in cards { lines.append((card.title, card.detail, card.isDefault, index)) }
         lines.append(("Addresses", "", false, nil))
         if addresses.isEmpty { lines.append(("  No addresses yet: press d to add one.", "", false, -1)) }
         for (index, address) in addresses { lines.append((address.title, address.detail, address.isDefault, index)) }
+        if account.canMakeTokens {
+            lines.append(("API tokens", "", false, nil))
+            if tokens.isEmpty { lines.append(("  No tokens: press t to make one for the HTTP API.", "", false, -1)) }
+            for (index, token) in tokens { lines.append((token.title, token.detail, false, index)) }
+        }
         let room = max(0, body.bottom - row - 2)
         // Scroll so the selected entry stays in view.
         let selectedLine = lines.firstIndex { $0.index == account.selectedIndex } ?? 0

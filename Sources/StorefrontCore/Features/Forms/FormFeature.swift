@@ -15,6 +15,8 @@ public enum FormAction: Equatable, Sendable {
     case failed(message: String, field: String?)
     /// The provider will not take card numbers typed in the shop: the card goes to its page instead.
     case typedCardsRefused
+    /// A new API token was kept; its secret is shown once (Account).
+    case apiTokenMade(secret: String, name: String)
 }
 
 /// A form on top of another screen: typing, moving between fields, submitting and cancelling.
@@ -89,6 +91,9 @@ enum FormFeature {
             state.shell.dismissForm()
             state.shell.notice = Notice(.info, "The payment service takes cards on its own page: open the link below.")
             return .send(.request(.addCardOnProvidersPage))
+        case .apiTokenMade(let secret, let name):
+            state.shell.dismissForm()
+            return .send(.request(.showNewAPIToken(secret: secret, name: name)))
         }
     }
 
@@ -97,6 +102,7 @@ enum FormFeature {
         case .signIn: return .send(.request(.submitSignInPrompt(form)))
         case .addCard: return CardForm.submit(&state, form, env)
         case .addAddress: return AddressForm.submit(&state, form, env)
+        case .apiToken: return APITokenForm.submit(&state, form, env)
         case .shipOrder, .refundDetails, .stockCount: return .send(.request(.submitMerchantForm(form)))
         }
     }
@@ -106,7 +112,7 @@ enum FormFeature {
         switch form.purpose {
         case .signIn: return .send(.request(.cancelSignInPrompt))
         case .addCard, .addAddress: return .send(.request(.walletEntryCanceled(form.purpose)))
-        case .shipOrder, .refundDetails, .stockCount: return .none
+        case .shipOrder, .refundDetails, .stockCount, .apiToken: return .none
         }
     }
 

@@ -4,6 +4,8 @@ import ShopModels
 public struct FormState: Equatable, Sendable {
     public enum Purpose: Equatable, Sendable {
         case signIn, addCard, addAddress
+        /// A name for a new API token (Account).
+        case apiToken
         /// The merchant console's entries: a parcel, a refund's amount and reason, a stock count.
         case shipOrder, refundDetails, stockCount
     }

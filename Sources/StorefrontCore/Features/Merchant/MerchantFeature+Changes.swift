@@ -63,7 +63,7 @@ extension MerchantFeature {
             }
             state.shell.dismissForm()
             return changeStock(level.productID, env) { office, product throws(BackOfficeError) in try await office.setStock(of: product, onHand: count) }
-        case .signIn, .addCard, .addAddress:
+        case .signIn, .addCard, .addAddress, .apiToken:
             break
         }
         return .none
