@@ -30,12 +30,7 @@ extension ShopAPIService {
     }
 
     func removeAddress(_ input: Operations.RemoveAddress.Input) async throws -> Operations.RemoveAddress.Output {
-        let caller = try APICaller.required()
-        let wallet = try await commerce.wallets.wallet(forCustomer: caller.token.owner)
-        guard wallet.addresses.contains(where: { $0.id == input.path.addressId }) else {
-            throw APIProblem(.notFound, "You have no saved address \(input.path.addressId.prefix(100)).")
-        }
-        try await commerce.wallets.removeAddress(id: input.path.addressId, forCustomer: caller.token.owner)
+        try await removeSaved("address", id: input.path.addressId, held: { $0.addresses.map(\.id) }) { try await $0.removeAddress(id: $1, forCustomer: $2) }
         return .noContent(.init())
     }
 
@@ -61,13 +56,18 @@ extension ShopAPIService {
     }
 
     func removeCard(_ input: Operations.RemoveCard.Input) async throws -> Operations.RemoveCard.Output {
+        try await removeSaved("card", id: input.path.cardId, held: { $0.cards.map(\.id) }) { try await $0.removeCard(id: $1, forCustomer: $2) }
+        return .noContent(.init())
+    }
+
+    /// Removes the caller's saved `kind` `id`: a 404 when their wallet holds none by that id (another's is as unknown).
+    private func removeSaved(
+        _ kind: String, id: String, held: (WalletContents) -> [String], _ remove: (any WalletRepository, String, String) async throws -> Void
+    ) async throws {
         let caller = try APICaller.required()
         let wallet = try await commerce.wallets.wallet(forCustomer: caller.token.owner)
-        guard wallet.cards.contains(where: { $0.id == input.path.cardId }) else {
-            throw APIProblem(.notFound, "You have no saved card \(input.path.cardId.prefix(100)).")
-        }
-        try await commerce.wallets.removeCard(id: input.path.cardId, forCustomer: caller.token.owner)
-        return .noContent(.init())
+        guard held(wallet).contains(id) else { throw APIProblem(.notFound, "You have no saved \(kind) \(id.prefix(100)).") }
+        try await remove(commerce.wallets, id, caller.token.owner)
     }
 
     /// The API's name for an address form field.

@@ -38,10 +38,7 @@ struct APICommand: AsyncParsableCommand {
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
-        let configuration = try shop.configuration(environment: environment)
-        let dataDirectory = SessionLaunch.absolute(configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment))
-        let storage = try await ShopStorage.open(configuration: configuration, dataDirectory: dataDirectory, pool: .command, migrate: !shop.noMigrate, environment: environment)
-        announce("storage: \(storage.place)")
+        let (configuration, _, storage) = try await shop.openForServer(environment: environment)
         var limits = APILimits()
         limits.requestsPerMinute = rateLimit
         limits.burst = max(1, rateLimit / 2)

@@ -124,3 +124,16 @@ enum PostgresSetup {
         }
     }
 }
+
+extension ShopOptions {
+    /// A server's start: the configuration, the absolute data directory, and the database opened once (migrated and,
+    /// on SQLite, the catalog imported, before any session or request races to do it), said in the log.
+    func openForServer(environment: [String: String]) async throws -> (configuration: Configuration, dataDirectory: FilePath, storage: ShopStorage) {
+        let configuration = try configuration(environment: environment)
+        let dataDirectory = SessionLaunch.absolute(configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment))
+        let storage = try await ShopStorage.open(configuration: configuration, dataDirectory: dataDirectory, pool: .command, migrate: !noMigrate, environment: environment)
+        announce("storage: \(storage.place)")
+        return (configuration, dataDirectory, storage)
+    }
+}
+

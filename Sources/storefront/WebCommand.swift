@@ -72,11 +72,7 @@ struct WebCommand: AsyncParsableCommand {
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
-        let configuration = try shop.configuration(environment: environment)
-        let dataDirectory = SessionLaunch.absolute(configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment))
-        // Migrates the database (and, on SQLite, imports the catalog) once, before any session races to do it.
-        let storage = try await ShopStorage.open(configuration: configuration, dataDirectory: dataDirectory, pool: .command, migrate: !shop.noMigrate, environment: environment)
-        announce("storage: \(storage.place)")
+        let (configuration, dataDirectory, storage) = try await shop.openForServer(environment: environment)
         // Made here once, so sessions only read it: every visitor's Sandbox ID tokens are signed with it.
         do {
             _ = try SandboxIdentityProvider.signingKey(in: FileCredentialRepository(path: FileCredentialRepository.defaultPath(environment: environment)))

@@ -10,18 +10,21 @@ import Testing
 /// SSH shop, on SQLite and on PostgreSQL.
 @Suite("The HTTP API end to end", .serialized)
 struct APIEndToEndTests {
-    enum Database: String, CaseIterable { case sqlite, postgresql }
+    enum Database: String, CaseIterable {
+        case sqlite, postgresql
+
+        /// The environment that puts a shop on this database, and the PostgreSQL server to keep running meanwhile.
+        func shop() async throws -> ([String: String], PostgresServer?) {
+            guard self == .postgresql else { return ([:], nil) }
+            let server = try PostgresServer()
+            return (["STOREFRONT_DATABASE_URL": try await server.createShop()], server)
+        }
+    }
 
     @Test(arguments: Database.allCases)
     func aTokenBuysShipsAndTracksAnOrderThatTheSSHShopShows(_ database: Database) async throws {
-        var environment: [String: String] = [:]
-        var postgres: PostgresServer?
-        if database == .postgresql {
-            let server = try PostgresServer()
-            environment["STOREFRONT_DATABASE_URL"] = try await server.createShop()
-            postgres = server
-        }
-        defer { _ = postgres }
+        let (environment, postgres) = try await database.shop()
+        defer { withExtendedLifetime(postgres) {} }
         let shop = try ServeProcess(environment: environment)
         let api = try ServeProcess(environment: environment, command: ["api", "--listen", "127.0.0.1:0"], dataDirectory: shop.dataDirectory)
         let key = try shop.makeClientKey("ada")

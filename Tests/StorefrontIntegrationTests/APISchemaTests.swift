@@ -13,14 +13,8 @@ struct APISchemaTests {
     func schemathesisFindsNoAnswerThatBreaksTheDocument(_ database: APIEndToEndTests.Database) async throws {
         let probe = try Subprocess.run("/usr/bin/env", ["python3", "-m", "schemathesis.cli", "--version"])
         try #require(probe.status == 0, "schemathesis is missing: pip install schemathesis==4.32.5 (.ci/run installs it): \(probe.stderr)")
-        var environment: [String: String] = [:]
-        var postgres: PostgresServer?
-        if database == .postgresql {
-            let server = try PostgresServer()
-            environment["STOREFRONT_DATABASE_URL"] = try await server.createShop()
-            postgres = server
-        }
-        defer { _ = postgres }
+        let (environment, postgres) = try await database.shop()
+        defer { withExtendedLifetime(postgres) {} }
         // A rate high enough for the generated requests: the limit has its own tests.
         let api = try ServeProcess(environment: environment, command: ["api", "--listen", "127.0.0.1:0", "--rate-limit", "1000000"])
         let shopper = try ServeProcess.fingerprint(ofKey: try api.makeClientKey("shopper"))

@@ -102,6 +102,28 @@ struct APIOrdersTests {
         }
     }
 
+    @Test func savedEntriesAreListedDefaultFirstAndRemovedOnlyByTheirOwner() async throws {
+        let api = try APIHarness()
+        let token = try api.makeToken()
+        let stranger = try api.makeToken(owner: "ssh:SHA256:stranger")
+        try await api.run { client async throws in
+            let address = try #require(try await client.call(.post, "/v1/addresses", token: token, json: Self.address).json["id"] as? String)
+            let first = try await client.call(.post, "/v1/cards", token: token, json: #"{"testCard": "card_ok_visa_4242"}"#)
+            #expect(first.json["isDefault"] as? Bool == true, "the first card becomes the default")
+            let second = try await client.call(.post, "/v1/cards", token: token, json: #"{"testCard": "card_ok_mastercard_4444", "makeDefault": true}"#)
+            #expect(second.json["isDefault"] as? Bool == true)
+            let cards = try await client.call(.get, "/v1/cards", token: token)
+            #expect((cards.json["data"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["card_ok_mastercard_4444", "card_ok_visa_4242"])
+            #expect((cards.json["data"] as? [[String: Any]])?.first?["lastFour"] as? String == "4444")
+
+            #expect(try await client.call(.delete, "/v1/cards/card_ok_visa_4242", token: stranger).status == .notFound, "not theirs")
+            #expect(try await client.call(.delete, "/v1/cards/card_ok_visa_4242", token: token).status == .noContent)
+            #expect(try await client.call(.delete, "/v1/addresses/\(address)", token: token).status == .noContent)
+            #expect((try await client.call(.get, "/v1/addresses", token: token).json["data"] as? [Any])?.isEmpty == true)
+            #expect((try await client.call(.get, "/v1/cards", token: token).json["data"] as? [Any])?.count == 1)
+        }
+    }
+
     @Test func theMerchantShipsAPaidOrderAndTheShopperSeesItsTracking() async throws {
         let api = try APIHarness()
         let shopper = try api.makeToken()
