@@ -39,7 +39,7 @@ struct APIEndToEndTests {
         try making.press("u")
         try making.press("t")
         try making.type("script")
-        let shown = try making.waitFor("shown once")
+        let shown = try making.waitFor("copy it now")
         let token = try #require(shown.firstMatch(of: /sfp_[0-9A-Za-z]{43}/).map { String($0.output) }, "the secret on screen: \(shown)")
         try shop.leave(making)
         let http = HTTPClient(port: api.port)
@@ -80,8 +80,24 @@ struct APIEndToEndTests {
         #expect(try api.terminate() == 0)
         for secret in [token, merchant] {
             #expect(!api.log.contains(secret) && !shop.log.contains(secret), "no secret in any log")
+            #expect(try !Self.databaseHolds(secret, database, shop, environment), "no secret in any column")
         }
         #expect(api.log.contains("POST /v1/orders 201"), "\(api.log)")
+    }
+
+    /// Whether any byte of the shop's database (SQLite's files, or PostgreSQL's every table as text) holds `text`.
+    static func databaseHolds(_ text: String, _ database: Database, _ shop: ServeProcess, _ environment: [String: String]) throws -> Bool {
+        switch database {
+        case .sqlite:
+            let files = try FileManager.default.contentsOfDirectory(atPath: shop.dataDirectory).filter { $0.hasPrefix("storefront.sqlite") }
+            try #require(!files.isEmpty)
+            return try files.contains { try Data(contentsOf: URL(fileURLWithPath: shop.dataDirectory).appendingPathComponent($0)).range(of: Data(text.utf8)) != nil }
+        case .postgresql:
+            let url = try #require(environment["STOREFRONT_DATABASE_URL"])
+            let dump = try Subprocess.run("/usr/bin/env", ["pg_dump", "--data-only", url])
+            try #require(dump.status == 0 && dump.stdout.contains("api_token"), "pg_dump: \(dump.stderr)")
+            return dump.stdout.contains(text)
+        }
     }
 
     /// Runs the built `storefront` and returns its standard output, trimmed; fails on a non-zero exit.
