@@ -28,8 +28,9 @@ struct APISchemaTests {
         ], environment)
 
         for (token, paths) in [(shopToken, ["--exclude-path-regex", "^/v1/merchant"]), (merchantToken, ["--include-path-regex", "^/v1/merchant"])] {
+            // From the test's own directory: schemathesis keeps a cache where it runs.
             let running = try Subprocess.start("/usr/bin/env", [
-                "python3", "-m", "schemathesis.cli", "run", "http://127.0.0.1:\(api.port)/v1/openapi.json", "--header", "Authorization: Bearer \(token)",
+                "--chdir=\(api.directory.path)", "python3", "-m", "schemathesis.cli", "run", "http://127.0.0.1:\(api.port)/v1/openapi.json", "--header", "Authorization: Bearer \(token)",
                 "--checks", Self.checks, "--max-examples", "25", "--no-color",
             ] + paths, environment: ProcessInfo.processInfo.environment, timeout: .seconds(600))
             api.drainLog { running.hasEnded }
