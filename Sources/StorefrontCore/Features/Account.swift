@@ -130,7 +130,7 @@ enum AccountFeature {
     }
 
     /// Applies one change to the wallet repository, then reads the wallet again; the answer says how the change went.
-    static func changeWallet(
+    private static func changeWallet(
         _ state: inout State, _ env: ShopEnvironment, success: String,
         _ change: @escaping @Sendable (any WalletRepository, String) async throws -> Void
     ) -> Effect {
