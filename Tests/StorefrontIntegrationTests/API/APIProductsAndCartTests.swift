@@ -8,10 +8,11 @@ import Testing
 /// The shopper's endpoints for products and the cart, each on the in-memory shop.
 @Suite("API products and cart")
 struct APIProductsAndCartTests {
-    @Test func pagesOfProductsFollowTheirCursorsThroughTheWholeCatalogInOrder() async throws {
-        let api = try APIHarness()
-        let token = try api.makeToken()
-        let everything = try api.catalog.page(matching: "", offset: 0, limit: 1000)
+    @Test(arguments: AccountRepositoryKind.allCases)
+    func pagesOfProductsFollowTheirCursorsThroughTheWholeCatalogInOrder(kind: AccountRepositoryKind) async throws {
+        let api = try await APIHarness(kind)
+        let token = try await api.makeToken()
+        let everything = try await api.catalog.page(matching: "", offset: 0, limit: 1000)
         try await api.run { client async throws in
             var seen: [String] = []
             var uri = "/v1/products?limit=3"
@@ -29,10 +30,11 @@ struct APIProductsAndCartTests {
         }
     }
 
-    @Test func aProductHasItsPriceInMinorUnitsWithItsCurrency() async throws {
-        let api = try APIHarness()
-        let token = try api.makeToken()
-        let product = try #require(try api.catalog.product(id: "keycap-dusk"))
+    @Test(arguments: AccountRepositoryKind.allCases)
+    func aProductHasItsPriceInMinorUnitsWithItsCurrency(kind: AccountRepositoryKind) async throws {
+        let api = try await APIHarness(kind)
+        let token = try await api.makeToken()
+        let product = try #require(try await api.catalog.product(id: "keycap-dusk"))
         try await api.run { client async throws in
             let reply = try await client.call(.get, "/v1/products/keycap-dusk", token: token)
             #expect(reply.status == .ok)
@@ -49,10 +51,11 @@ struct APIProductsAndCartTests {
         }
     }
 
-    @Test func aSearchKeepsToItsWordsAndACursorOnlyServesItsOwnSearch() async throws {
-        let api = try APIHarness()
-        let token = try api.makeToken()
-        let matching = try api.catalog.page(matching: "desk", offset: 0, limit: 100)
+    @Test(arguments: AccountRepositoryKind.allCases)
+    func aSearchKeepsToItsWordsAndACursorOnlyServesItsOwnSearch(kind: AccountRepositoryKind) async throws {
+        let api = try await APIHarness(kind)
+        let token = try await api.makeToken()
+        let matching = try await api.catalog.page(matching: "desk", offset: 0, limit: 100)
         try #require(matching.count >= 2)
         try await api.run { client async throws in
             let first = try await client.call(.get, "/v1/products?q=desk&limit=1", token: token)
@@ -71,11 +74,12 @@ struct APIProductsAndCartTests {
         }
     }
 
-    @Test func settingLinesFillsTheOwnersCartAndZeroTakesALineOut() async throws {
-        let api = try APIHarness()
-        let token = try api.makeToken()
-        let keycap = try #require(try api.catalog.product(id: "keycap-dusk"))
-        let mug = try #require(try api.catalog.product(id: "mug-stdout"))
+    @Test(arguments: AccountRepositoryKind.allCases)
+    func settingLinesFillsTheOwnersCartAndZeroTakesALineOut(kind: AccountRepositoryKind) async throws {
+        let api = try await APIHarness(kind)
+        let token = try await api.makeToken()
+        let keycap = try #require(try await api.catalog.product(id: "keycap-dusk"))
+        let mug = try #require(try await api.catalog.product(id: "mug-stdout"))
         try await api.run { client async throws in
             #expect(try await client.call(.put, "/v1/cart/lines/keycap-dusk", token: token, json: #"{"quantity": 2}"#).status == .ok)
             let cart = try await client.call(.put, "/v1/cart/lines/mug-stdout", token: token, json: #"{"quantity": 1}"#)
@@ -89,32 +93,34 @@ struct APIProductsAndCartTests {
             #expect(changed.json["itemCount"] as? Int == 1)
             #expect(try await client.call(.get, "/v1/cart", token: token).json["itemCount"] as? Int == 1)
         }
-        #expect(try api.carts.lines(forCustomer: "ssh:SHA256:shopper") == [CartLine(productID: mug.id, name: mug.name, unitPrice: mug.price, quantity: 1)])
-        #expect(try api.carts.lines(forCustomer: "ssh:SHA256:other").isEmpty, "only the token's owner's cart")
+        #expect(try await api.carts.lines(forCustomer: "ssh:SHA256:shopper") == [CartLine(productID: mug.id, name: mug.name, unitPrice: mug.price, quantity: 1)])
+        #expect(try await api.carts.lines(forCustomer: "ssh:SHA256:other").isEmpty, "only the token's owner's cart")
     }
 
-    @Test func clearingEmptiesTheCart() async throws {
-        let api = try APIHarness()
-        let token = try api.makeToken()
+    @Test(arguments: AccountRepositoryKind.allCases)
+    func clearingEmptiesTheCart(kind: AccountRepositoryKind) async throws {
+        let api = try await APIHarness(kind)
+        let token = try await api.makeToken()
         try await api.run { client async throws in
             _ = try await client.call(.put, "/v1/cart/lines/keycap-dusk", token: token, json: #"{"quantity": 2}"#)
             let cleared = try await client.call(.delete, "/v1/cart", token: token)
             #expect(cleared.status == .ok)
             #expect(cleared.json["itemCount"] as? Int == 0)
         }
-        #expect(try api.carts.lines(forCustomer: "ssh:SHA256:shopper").isEmpty)
+        #expect(try await api.carts.lines(forCustomer: "ssh:SHA256:shopper").isEmpty)
     }
 
-    @Test(arguments: [
+    @Test(arguments: AccountRepositoryKind.allCases, [
         (#"{"quantity": 100}"#, HTTPResponse.Status.unprocessableContent, "validation-failed"),
         (#"{"quantity": -1}"#, .unprocessableContent, "validation-failed"),
         (#"{"quantity": "two"}"#, .badRequest, "invalid-request"),
         (#"{"amount": 2}"#, .badRequest, "invalid-request"),
         ("not json", .badRequest, "invalid-request"),
     ])
-    func aLineThatCannotBeSetChangesNothing(_ body: String, _ status: HTTPResponse.Status, _ type: String) async throws {
-        let api = try APIHarness()
-        let token = try api.makeToken()
+    func aLineThatCannotBeSetChangesNothing(kind: AccountRepositoryKind, _ refused: (body: String, status: HTTPResponse.Status, type: String)) async throws {
+        let (body, status, type) = refused
+        let api = try await APIHarness(kind)
+        let token = try await api.makeToken()
         try await api.run { client async throws in
             _ = try await client.call(.put, "/v1/cart/lines/keycap-dusk", token: token, json: #"{"quantity": 1}"#)
             let reply = try await client.call(.put, "/v1/cart/lines/keycap-dusk", token: token, json: body)
@@ -125,16 +131,17 @@ struct APIProductsAndCartTests {
                 #expect(errors.first?["field"] as? String == "quantity")
             }
         }
-        #expect(try api.carts.lines(forCustomer: "ssh:SHA256:shopper").map(\.quantity) == [1])
+        #expect(try await api.carts.lines(forCustomer: "ssh:SHA256:shopper").map(\.quantity) == [1])
     }
 
-    @Test func anUnknownProductCannotGoInTheCart() async throws {
-        let api = try APIHarness()
-        let token = try api.makeToken()
+    @Test(arguments: AccountRepositoryKind.allCases)
+    func anUnknownProductCannotGoInTheCart(kind: AccountRepositoryKind) async throws {
+        let api = try await APIHarness(kind)
+        let token = try await api.makeToken()
         try await api.run { client async throws in
             let reply = try await client.call(.put, "/v1/cart/lines/nothing", token: token, json: #"{"quantity": 1}"#)
             #expect(reply.status == .notFound)
         }
-        #expect(try api.carts.lines(forCustomer: "ssh:SHA256:shopper").isEmpty)
+        #expect(try await api.carts.lines(forCustomer: "ssh:SHA256:shopper").isEmpty)
     }
 }

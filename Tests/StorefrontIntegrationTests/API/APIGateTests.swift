@@ -8,8 +8,9 @@ import Testing
 /// Who may call what: tokens, scopes, the rate limit, and what every answer carries.
 @Suite("API gate")
 struct APIGateTests {
-    @Test func withoutATokenTheAnswerIsA401ProblemThatSaysHowToGetOne() async throws {
-        let api = try APIHarness()
+    @Test(arguments: AccountRepositoryKind.allCases)
+    func withoutATokenTheAnswerIsA401ProblemThatSaysHowToGetOne(kind: AccountRepositoryKind) async throws {
+        let api = try await APIHarness(kind)
         try await api.run { client async throws in
             let reply = try await client.call(.get, "/v1/products")
             #expect(reply.status == .unauthorized)
@@ -28,7 +29,7 @@ struct APIGateTests {
 
     @Test(arguments: ["Basic dXNlcjpwYXNz", "Bearer", "Bearer sfp_short", "Bearer ghp_0123456789012345678901234567890123456789abc"])
     func anAuthorizationThatIsNoTokenOfOursIsRefused(_ header: String) async throws {
-        let api = try APIHarness()
+        let api = try await APIHarness()
         try await api.run { client async throws in
             let reply = try await client.call(.get, "/v1/products", authorization: header)
             #expect(reply.status == .unauthorized)
@@ -36,13 +37,14 @@ struct APIGateTests {
         }
     }
 
-    @Test func aRevokedOrUnknownTokenIsRefusedAndTheLogNeverHoldsASecret() async throws {
-        let api = try APIHarness()
-        let revoked = try api.makeToken()
-        let record = try #require(try api.tokens.tokens(owner: nil).first)
-        _ = try api.tokens.revoke(id: record.id, owner: nil, at: APIHarness.start)
+    @Test(arguments: AccountRepositoryKind.allCases)
+    func aRevokedOrUnknownTokenIsRefusedAndTheLogNeverHoldsASecret(kind: AccountRepositoryKind) async throws {
+        let api = try await APIHarness(kind)
+        let revoked = try await api.makeToken()
+        let record = try #require(try await api.tokens.tokens(owner: nil).first)
+        _ = try await api.tokens.revoke(id: record.id, owner: nil, at: APIHarness.start)
         let unknown = PersonalAccessToken.mint()
-        let good = try api.makeToken()
+        let good = try await api.makeToken()
         try await api.run { client async throws in
             #expect(try await client.call(.get, "/v1/products", token: revoked).status == .unauthorized)
             #expect(try await client.call(.get, "/v1/products", token: unknown).status == .unauthorized)
@@ -50,15 +52,16 @@ struct APIGateTests {
         }
         let log = api.log.joined(separator: "\n")
         for secret in [revoked, unknown, good] { #expect(!log.contains(secret.secret)) }
-        let goodRecord = try #require(try api.tokens.token(secretHash: good.hash))
+        let goodRecord = try #require(try await api.tokens.token(secretHash: good.hash))
         #expect(log.contains("200") && log.contains("\(goodRecord.id) shop ssh:SHA256:shopper"), "the caller is named by its token's id: \(log)")
         #expect(goodRecord.lastUsedAt == APIHarness.start)
     }
 
-    @Test func aMerchantTokenCannotActAsAShopperNorAShopTokenAsTheMerchant() async throws {
-        let api = try APIHarness()
-        let merchant = try api.makeToken(owner: "ssh:SHA256:admin", scope: .merchant)
-        let shopper = try api.makeToken()
+    @Test(arguments: AccountRepositoryKind.allCases)
+    func aMerchantTokenCannotActAsAShopperNorAShopTokenAsTheMerchant(kind: AccountRepositoryKind) async throws {
+        let api = try await APIHarness(kind)
+        let merchant = try await api.makeToken(owner: "ssh:SHA256:admin", scope: .merchant)
+        let shopper = try await api.makeToken()
         try await api.run { client async throws in
             let asShopper = try await client.call(.get, "/v1/cart", token: merchant)
             #expect(asShopper.status == .forbidden)
@@ -68,13 +71,14 @@ struct APIGateTests {
         }
     }
 
-    @Test func aTokenOverItsRateIsToldWhenToComeBack() async throws {
+    @Test(arguments: AccountRepositoryKind.allCases)
+    func aTokenOverItsRateIsToldWhenToComeBack(kind: AccountRepositoryKind) async throws {
         var limits = APILimits()
         limits.requestsPerMinute = 2
         limits.burst = 2
-        let api = try APIHarness(limits: limits)
-        let token = try api.makeToken()
-        let other = try api.makeToken(owner: "ssh:SHA256:other")
+        let api = try await APIHarness(kind, limits: limits)
+        let token = try await api.makeToken()
+        let other = try await api.makeToken(owner: "ssh:SHA256:other")
         try await api.run { client async throws in
             #expect(try await client.call(.get, "/v1/cart", token: token).status == .ok)
             #expect(try await client.call(.get, "/v1/cart", token: token).status == .ok)
@@ -90,21 +94,23 @@ struct APIGateTests {
         }
     }
 
-    @Test func aBodyOverTheLimitIsA413() async throws {
+    @Test(arguments: AccountRepositoryKind.allCases)
+    func aBodyOverTheLimitIsA413(kind: AccountRepositoryKind) async throws {
         var limits = APILimits()
         limits.maxBodyBytes = 100
-        let api = try APIHarness(limits: limits)
-        let token = try api.makeToken()
+        let api = try await APIHarness(kind, limits: limits)
+        let token = try await api.makeToken()
         try await api.run { client async throws in
             let reply = try await client.call(.put, "/v1/cart/lines/keycap-dusk", token: token, json: #"{"quantity": 1, "pad": "\#(String(repeating: "x", count: 200))"}"#)
             #expect(reply.status == .contentTooLarge)
             #expect(reply.problemType == "urn:storefront:problem:request-too-large")
         }
-        #expect(try api.carts.lines(forCustomer: "ssh:SHA256:shopper").isEmpty)
+        #expect(try await api.carts.lines(forCustomer: "ssh:SHA256:shopper").isEmpty)
     }
 
-    @Test func theDocumentIsServedToAnyoneAsTheCommittedJSON() async throws {
-        let api = try APIHarness()
+    @Test(arguments: AccountRepositoryKind.allCases)
+    func theDocumentIsServedToAnyoneAsTheCommittedJSON(kind: AccountRepositoryKind) async throws {
+        let api = try await APIHarness(kind)
         try await api.run { client async throws in
             let reply = try await client.call(.get, "/v1/openapi.json")
             #expect(reply.status == .ok)
@@ -115,9 +121,10 @@ struct APIGateTests {
         }
     }
 
-    @Test func anUnknownPathIsA404Problem() async throws {
-        let api = try APIHarness()
-        let token = try api.makeToken()
+    @Test(arguments: AccountRepositoryKind.allCases)
+    func anUnknownPathIsA404Problem(kind: AccountRepositoryKind) async throws {
+        let api = try await APIHarness(kind)
+        let token = try await api.makeToken()
         try await api.run { client async throws in
             let reply = try await client.call(.get, "/v1/nothing-here", token: token)
             #expect(reply.status == .notFound)

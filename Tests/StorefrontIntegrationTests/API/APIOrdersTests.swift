@@ -22,9 +22,10 @@ struct APIOrdersTests {
         #expect(try await client.call(.put, "/v1/cart/lines/keycap-dusk", token: token, json: #"{"quantity": 2}"#).status == .ok)
     }
 
-    @Test func anOrderIsPaidOnceAndItsKeyGivesTheSameOrderAgain() async throws {
-        let api = try APIHarness()
-        let token = try api.makeToken()
+    @Test(arguments: AccountRepositoryKind.allCases)
+    func anOrderIsPaidOnceAndItsKeyGivesTheSameOrderAgain(kind: AccountRepositoryKind) async throws {
+        let api = try await APIHarness(kind)
+        let token = try await api.makeToken()
         try await api.run { client async throws in
             try await Self.ready(client, token)
             let created = try await client.order(token, key: "order-1", json: "{}")
@@ -47,13 +48,14 @@ struct APIOrdersTests {
             let shown = try await client.call(.get, "/v1/orders/\(number)", token: token)
             #expect(shown.json["status"] as? String == "paid")
         }
-        #expect(try api.orders.count(customer: "ssh:SHA256:shopper") == 1, "one order, charged once")
+        #expect(try await api.orders.count(customer: "ssh:SHA256:shopper") == 1, "one order, charged once")
         #expect(try await api.processor.recordedCharge(forKey: "api_" + APIOrderDesk.hash("ssh:SHA256:shopper\norder-1").prefix(32))?.outcome == .succeeded)
     }
 
-    @Test func aDeclinedCardIsA402AndTheCartStays() async throws {
-        let api = try APIHarness()
-        let token = try api.makeToken()
+    @Test(arguments: AccountRepositoryKind.allCases)
+    func aDeclinedCardIsA402AndTheCartStays(kind: AccountRepositoryKind) async throws {
+        let api = try await APIHarness(kind)
+        let token = try await api.makeToken()
         try await api.run { client async throws in
             try await Self.ready(client, token, card: "card_insufficientFunds_visa_9995")
             let refused = try await client.order(token, key: "k", json: "{}")
@@ -65,9 +67,10 @@ struct APIOrdersTests {
         }
     }
 
-    @Test func whatAnOrderNeedsIsNamedWhenItIsMissing() async throws {
-        let api = try APIHarness()
-        let token = try api.makeToken()
+    @Test(arguments: AccountRepositoryKind.allCases)
+    func whatAnOrderNeedsIsNamedWhenItIsMissing(kind: AccountRepositoryKind) async throws {
+        let api = try await APIHarness(kind)
+        let token = try await api.makeToken()
         try await api.run { client async throws in
             let empty = try await client.order(token, key: "a", json: "{}")
             #expect(empty.status == .unprocessableContent)
@@ -82,12 +85,13 @@ struct APIOrdersTests {
             #expect(noKey.status == .badRequest, "Idempotency-Key is required")
             #expect(noKey.problemType == "urn:storefront:problem:invalid-request")
         }
-        #expect(try api.orders.count(customer: nil) == 0)
+        #expect(try await api.orders.count(customer: nil) == 0)
     }
 
-    @Test func anAddressIsCheckedAsTheShopsFormChecksIt() async throws {
-        let api = try APIHarness()
-        let token = try api.makeToken()
+    @Test(arguments: AccountRepositoryKind.allCases)
+    func anAddressIsCheckedAsTheShopsFormChecksIt(kind: AccountRepositoryKind) async throws {
+        let api = try await APIHarness(kind)
+        let token = try await api.makeToken()
         try await api.run { client async throws in
             let abroad = try await client.call(.post, "/v1/addresses", token: token, json: #"{"name": "Jo", "email": "jo@example.com", "street": "1 Rue", "city": "Paris", "postalCode": "75001", "countryCode": "FR"}"#)
             #expect(abroad.status == .unprocessableContent)
@@ -102,10 +106,11 @@ struct APIOrdersTests {
         }
     }
 
-    @Test func savedEntriesAreListedDefaultFirstAndRemovedOnlyByTheirOwner() async throws {
-        let api = try APIHarness()
-        let token = try api.makeToken()
-        let stranger = try api.makeToken(owner: "ssh:SHA256:stranger")
+    @Test(arguments: AccountRepositoryKind.allCases)
+    func savedEntriesAreListedDefaultFirstAndRemovedOnlyByTheirOwner(kind: AccountRepositoryKind) async throws {
+        let api = try await APIHarness(kind)
+        let token = try await api.makeToken()
+        let stranger = try await api.makeToken(owner: "ssh:SHA256:stranger")
         try await api.run { client async throws in
             let address = try #require(try await client.call(.post, "/v1/addresses", token: token, json: Self.address).json["id"] as? String)
             let first = try await client.call(.post, "/v1/cards", token: token, json: #"{"testCard": "card_ok_visa_4242"}"#)
@@ -124,11 +129,12 @@ struct APIOrdersTests {
         }
     }
 
-    @Test func theMerchantShipsAPaidOrderAndTheShopperSeesItsTracking() async throws {
-        let api = try APIHarness()
-        let shopper = try api.makeToken()
-        let merchant = try api.makeToken(owner: "ssh:SHA256:admin", scope: .merchant)
-        let stranger = try api.makeToken(owner: "ssh:SHA256:stranger")
+    @Test(arguments: AccountRepositoryKind.allCases)
+    func theMerchantShipsAPaidOrderAndTheShopperSeesItsTracking(kind: AccountRepositoryKind) async throws {
+        let api = try await APIHarness(kind)
+        let shopper = try await api.makeToken()
+        let merchant = try await api.makeToken(owner: "ssh:SHA256:admin", scope: .merchant)
+        let stranger = try await api.makeToken(owner: "ssh:SHA256:stranger")
         try await api.run { client async throws in
             try await Self.ready(client, shopper)
             let number = try #require(try await client.order(shopper, key: "k", json: "{}").json["number"] as? String)

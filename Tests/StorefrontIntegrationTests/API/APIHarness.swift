@@ -1,0 +1,118 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+@testable import ShopAPI
+import ShopIdentity
+import ShopMerchant
+import ShopModels
+import ShopPorts
+import ShopSandbox
+import StoragePostgres
+import StorageSQLite
+import StorefrontTesting
+import Synchronization
+import Testing
+
+/// The API on the bundled catalog and one kind of store (memory, a SQLite file, a fresh PostgreSQL database), driven
+/// through Hummingbird's router test client (no socket), with a clock the test moves and the log kept.
+final class APIHarness: Sendable {
+    let catalog: any CatalogRepository
+    let carts: any CartRepository
+    let tokens: any APITokenRepository
+    let wallets: any WalletRepository
+    let profiles: any AccountProfileRepository
+    let orders: any OrderRepository & RefundRepository & OrderQueue
+    let stock: any StockRepository
+    let idempotency: any IdempotencyRepository
+    let processor: SandboxProcessor
+    let limits: APILimits
+    private let clock = Mutex<Duration>(.zero)
+    private let lines = Mutex<[String]>([])
+    static let start = Date(timeIntervalSince1970: 1_790_000_000)
+
+    init(_ kind: AccountRepositoryKind = .inMemory, limits: APILimits = APILimits()) async throws {
+        self.limits = limits
+        let bundled = try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled catalog")
+        switch kind {
+        case .inMemory:
+            catalog = InMemoryCatalogRepository(catalog: bundled)
+            (carts, tokens, wallets, profiles) = (InMemoryCartRepository(), InMemoryAPITokenRepository(), InMemoryWalletRepository(), InMemoryAccountProfileRepository())
+            (orders, idempotency, processor) = (InMemoryOrderRepository(), InMemoryIdempotencyRepository(), SandboxProcessor())
+            stock = InMemoryStockRepository(bundled.products.compactMap { product in
+                product.stock.map { StockLevel(productID: product.id, name: product.name, onHand: $0, reserved: 0, sold: 0) }
+            })
+        case .sqlite:
+            let database = try SQLiteDatabase.open(directory: TemporaryDirectory.make())
+            catalog = try SQLiteCatalogRepository.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
+            (carts, tokens, wallets, profiles) = (SQLiteCartRepository(database: database), SQLiteAPITokenRepository(database: database), SQLiteWalletRepository(database: database), SQLiteAccountProfileRepository(database: database))
+            (orders, idempotency) = (SQLiteOrderRepository(database: database, currency: .usd), SQLiteIdempotencyRepository(database: database))
+            (stock, processor) = (SQLiteStockRepository(database: database), SandboxProcessor(ledger: SQLiteChargeLedger(database: database)))
+        case .postgres:
+            let fixture = try await PostgresFixture()
+            let database = fixture.database
+            catalog = try await fixture.importing(bundled)
+            (carts, tokens, wallets, profiles) = (PostgresCartRepository(database: database), PostgresAPITokenRepository(database: database), PostgresWalletRepository(database: database), PostgresAccountProfileRepository(database: database))
+            (orders, idempotency) = (PostgresOrderRepository(database: database, currency: .usd), PostgresIdempotencyRepository(database: database))
+            (stock, processor) = (PostgresStockRepository(database: database), SandboxProcessor(ledger: PostgresChargeLedger(database: database)))
+        }
+    }
+
+    var log: [String] { lines.withLock { $0 } }
+
+    func advance(_ duration: Duration) { clock.withLock { $0 += duration } }
+
+    var now: Date { Self.start + Double(clock.withLock { $0 }.components.seconds) }
+
+    /// A new token of `owner` with `scope`, stored; returns its secret.
+    func makeToken(owner: String = "ssh:SHA256:shopper", scope: APITokenScope = .shop, name: String = "test") async throws -> PersonalAccessToken {
+        let secret = PersonalAccessToken.mint()
+        try await tokens.add(secret.record(name: name, owner: owner, scope: scope, at: Self.start))
+        return secret
+    }
+
+    /// The sandbox's payments, the harness's stores and its clock.
+    var commerce: APICommerce {
+        APICommerce(
+            wallets: wallets, profiles: profiles, provider: SandboxPaymentProvider(processor: processor),
+            backend: LiveMerchantBackend(processor: processor, orders: orders, dates: DateSource { self.now }),
+            orders: orders, backOffice: LiveBackOffice(orders: orders, stock: stock, processor: processor, dates: DateSource { self.now }),
+            idempotency: idempotency, methodData: { "sandbox:\($0.id)" }, testCards: SandboxCard.all.map(\.paymentMethod), now: { self.now }
+        )
+    }
+
+    /// Runs `body` with a client of the API.
+    func run(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+        let app = try APIServer.application(
+            shop: APIShop(catalog: catalog, carts: carts), commerce: commerce, tokens: tokens, limits: limits,
+            uptime: { self.clock.withLock { $0 } }, now: { self.now },
+            log: { line in self.lines.withLock { $0.append(line) } }
+        )
+        try await app.test(.router) { client in try await body(client) }
+    }
+}
+
+/// A response as a test reads it: status, headers, and the body decoded as JSON.
+struct APIReply {
+    var status: HTTPResponse.Status
+    var headers: HTTPFields
+    var body: Data
+
+    var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
+    var text: String { String(decoding: body, as: UTF8.self) }
+    /// The problem's `type`, for an error.
+    var problemType: String? { json["type"] as? String }
+}
+
+extension TestClientProtocol {
+    func call(_ method: HTTPRequest.Method, _ uri: String, token: PersonalAccessToken? = nil, authorization: String? = nil, json: String? = nil) async throws -> APIReply {
+        var headers = HTTPFields()
+        if let token { headers[.authorization] = "Bearer \(token.secret)" }
+        if let authorization { headers[.authorization] = authorization }
+        if json != nil { headers[.contentType] = "application/json" }
+        return try await execute(uri: uri, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) }) { response in
+            APIReply(status: response.status, headers: response.headers, body: Data(buffer: response.body))
+        }
+    }
+}
