@@ -104,7 +104,7 @@ extension AppState {
     var accountScope: AccountFeature.State {
         get {
             AccountFeature.State(
-                screen: screens.account, wallet: wallet, profile: profile, shopperLabel: screens.shopperLabel, shell: shell,
+                screen: screens.account, wallet: wallet, profile: profile, apiTokens: apiTokens, shopperLabel: screens.shopperLabel, shell: shell,
                 customerID: customerID, signedIn: signedIn
             )
         }
@@ -112,6 +112,7 @@ extension AppState {
             screens.account = newValue.screen
             wallet = newValue.wallet
             profile = newValue.profile
+            apiTokens = newValue.apiTokens
             screens.shopperLabel = newValue.shopperLabel
             shell = newValue.shell
         }

@@ -41,6 +41,8 @@ public struct AppState: Equatable {
     public var signedIn: SignedInAccount?
     /// The customer's saved cards and addresses, re-read after every change to them.
     public var wallet = WalletContents()
+    /// The account's API tokens that are not revoked, read with the wallet; none for a guest.
+    public var apiTokens: [APITokenRecord] = []
     /// Rows the host's list area fits: the size of a list window and of a page.
     public var listRowCapacity = 10
     /// Products read around the visible window, so a scroll by a row seldom asks the catalog.

@@ -1,7 +1,7 @@
 import ShopModels
 import ShopPorts
 
-/// The screens that show state other features own: the account screen (the account, wallet and profile), the cart
+/// The screens that show state other features own: the account screen (the account, wallet, profile and tokens), the cart
 /// screen and the badge (the cart, and whether One-Tap is ready), and the product page's quantity and Buy now.
 ///
 /// Worked out in one place, at the end of each step whose inputs changed, so no feature keeps another's screen up
@@ -14,12 +14,13 @@ enum DerivedScreens {
         var signedIn: SignedInAccount?
         var wallet: WalletContents
         var profile: AccountProfile?
+        var apiTokens: [APITokenRecord]
         var productOnPage: ProductID?
     }
 
     static func inputs(_ state: AppState) -> Inputs {
         Inputs(
-            cart: state.cart.lines, signedIn: state.signedIn, wallet: state.wallet, profile: state.profile,
+            cart: state.cart.lines, signedIn: state.signedIn, wallet: state.wallet, profile: state.profile, apiTokens: state.apiTokens,
             productOnPage: state.productDetail?.product.id
         )
     }
@@ -30,7 +31,7 @@ enum DerivedScreens {
         // Arrays compare by identity first, so a step that changed none of them costs a few comparisons.
         guard now != before else { return }
         let wasOneTapReady = state.account.isOneTapReady
-        if now.signedIn != before.signedIn || now.wallet != before.wallet || now.profile != before.profile {
+        if now.signedIn != before.signedIn || now.wallet != before.wallet || now.profile != before.profile || now.apiTokens != before.apiTokens {
             AccountFeature.refresh(&state.accountScope, env)
         }
         let oneTapChanged = state.account.isOneTapReady != wasOneTapReady

@@ -79,6 +79,7 @@ enum AccountFeature {
         var screen: AccountState
         var wallet: WalletContents
         var profile: AccountProfile?
+        var apiTokens: [APITokenRecord]
         var shopperLabel: String
         var shell: Shell
         /// Whose wallet this is.
@@ -183,8 +184,7 @@ enum AccountFeature {
         }
         state.profile = read.profile
         if let notice = read.notice { state.shell.notice = notice }
-        state.screen.tokens = read.tokens ?? []
-        refresh(&state, env)
+        state.apiTokens = read.tokens ?? []
         return .none
     }
 
@@ -208,7 +208,7 @@ enum AccountFeature {
         }
         screen.isSignedIn = account != nil
         screen.canMakeTokens = account != nil && accounts.apiTokens != nil
-        screen.tokens = screen.canMakeTokens ? state.screen.tokens : []
+        screen.tokens = screen.canMakeTokens ? state.apiTokens : []
         screen.newToken = state.screen.newToken
         state.shopperLabel = account == nil ? "guest" : (account?.provider == .sshKey ? shortFingerprint(account?.userID ?? "") : screen.title)
         screen.rows = wallet.cards.map { card in
