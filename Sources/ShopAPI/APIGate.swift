@@ -28,7 +28,7 @@ struct RequestLog<Context: RequestContext>: RouterMiddleware {
     let log: @Sendable (String) -> Void
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let id = "req_" + (0..<8).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max)) }.joined()
+        let id = Encodings.randomID("req_")
         let started = uptime()
         var request = request
         var response: Response

@@ -1,5 +1,5 @@
-import Crypto
 import Foundation
+import ShopIdentity
 import ShopModels
 import ShopPorts
 
@@ -16,14 +16,17 @@ package struct APICommerce: Sendable {
     package var methodData: @Sendable (PaymentMethod) -> String
     /// The cards `POST /v1/cards` may add: the sandbox's tokenised test cards.
     package var testCards: [PaymentMethod]
+    /// Names new addresses, as the shop's address form does.
+    package var ids: IDGenerator
     package var now: @Sendable () -> Date
 
     package init(
         wallets: any WalletRepository, profiles: any AccountProfileRepository, provider: any PaymentProvider, backend: any MerchantBackend, orders: any OrderHistory, backOffice: any BackOffice,
         idempotency: any IdempotencyRepository, methodData: @escaping @Sendable (PaymentMethod) -> String, testCards: [PaymentMethod],
-        now: @escaping @Sendable () -> Date = Date.init
+        ids: IDGenerator = .random, now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.testCards = testCards
+        self.ids = ids
         self.wallets = wallets
         self.profiles = profiles
         self.provider = provider
@@ -56,7 +59,7 @@ struct APIOrderDesk {
         guard (1...255).contains(key.count), key.allSatisfy({ $0.isASCII && !$0.isNewline && $0.asciiValue.map { $0 >= 32 && $0 < 127 } == true }) else {
             throw APIProblem(.invalidRequest, "Idempotency-Key must be 1 to 255 printable ASCII characters; a UUID is a good one.")
         }
-        let hash = Self.hash("v1\n\(request.addressID ?? "")\n\(request.cardID ?? "")\n\(request.shippingMethod ?? "")")
+        let hash = Encodings.sha256Hex("v1\n\(request.addressID ?? "")\n\(request.cardID ?? "")\n\(request.shippingMethod ?? "")")
         let filed = try await commerce.idempotency.claim(IdempotentRequest(owner: owner, key: key, requestHash: hash), at: commerce.now())
         guard filed.requestHash == hash else {
             throw APIProblem(.idempotencyKeyReused, "This Idempotency-Key came before with another body; use a new key for a new order.")
@@ -65,7 +68,7 @@ struct APIOrderDesk {
             return (order, true)
         }
         let draft = try await draft(request, owner: owner)
-        let backendKey = "api_" + Self.hash("\(owner)\n\(key)").prefix(32)
+        let backendKey = "api_" + Encodings.sha256Hex("\(owner)\n\(key)").prefix(32)
         let payment = Payment(
             method: draft.card, methodData: commerce.methodData(draft.card), shippingContact: draft.order.shippingContact,
             shippingMethod: draft.order.shippingMethod, transactionIdentifier: backendKey
@@ -142,9 +145,5 @@ struct APIOrderDesk {
         case .authenticationRequired: APIProblem(.paymentFailed, DeclineReason.authenticationRequired.message)
         case .unavailable(let message): APIProblem(.unavailable, message, retryAfter: 30)
         }
-    }
-
-    static func hash(_ text: String) -> String {
-        SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 }

@@ -72,10 +72,3 @@ package final class APIServer: Sendable {
         await group.triggerGracefulShutdown()
     }
 }
-
-extension TimeAmount {
-    init(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-    }
-}

@@ -20,7 +20,8 @@ extension ShopAPIService {
         if problems.isEmpty, let refusal = shop.catalog.shop.shippingRefusal(country: entry.country) {
             problems.append(.init(field: "countryCode", message: refusal))
         }
-        let id = "addr_" + (0..<8).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max)) }.joined()
+        // Named as the shop's address form names one.
+        let id = "addr_" + commerce.ids.next()
         guard problems.isEmpty, let contact = entry.contact(id: id) else {
             throw APIProblem(.validation, problems.map { "\($0.field): \($0.message)" }.joined(separator: " "), errors: problems)
         }

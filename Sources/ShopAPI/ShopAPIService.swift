@@ -1,5 +1,6 @@
 import Foundation
 import OpenAPIRuntime
+import ShopIdentity
 import ShopModels
 import ShopPorts
 
@@ -113,14 +114,12 @@ enum Paging {
     }
 
     static func cursor(offset: Int, query: String) -> String {
-        Data("v1:\(offset):\(query)".utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        Encodings.base64URL(Data("v1:\(offset):\(query)".utf8))
     }
 
     static func offset(from cursor: String?, query: String) throws -> Int {
         guard let cursor else { return 0 }
-        var base64 = cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8) else {
+        guard let data = Encodings.decodeBase64URL(cursor), let text = String(data: data, encoding: .utf8) else {
             throw APIProblem(.invalidRequest, "This cursor was not made by this API; give back a page's nextCursor as it came.")
         }
         let parts = text.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)

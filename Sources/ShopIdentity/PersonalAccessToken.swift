@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import ShopPorts
 
@@ -37,7 +36,7 @@ public struct PersonalAccessToken: Hashable, Sendable, CustomStringConvertible {
 
     /// The SHA-256 of the secret in lowercase hex: what the shop stores and looks tokens up by.
     public var hash: String {
-        SHA256.hash(data: Data(secret.utf8)).map { String(format: "%02x", $0) }.joined()
+        Encodings.sha256Hex(secret)
     }
 
     public var lastFour: String { String(secret.suffix(4)) }
@@ -47,8 +46,7 @@ public struct PersonalAccessToken: Hashable, Sendable, CustomStringConvertible {
 
     /// A new token's record, with a new public id.
     public func record(name: String, owner: String, scope: APITokenScope, at time: Date) -> APITokenRecord {
-        let id = "tok_" + (0..<8).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max)) }.joined()
-        return APITokenRecord(id: id, name: name, owner: owner, scope: scope, secretHash: hash, lastFour: lastFour, createdAt: time)
+        APITokenRecord(id: Encodings.randomID("tok_"), name: name, owner: owner, scope: scope, secretHash: hash, lastFour: lastFour, createdAt: time)
     }
 
     static func checksum(of body: String) -> String {

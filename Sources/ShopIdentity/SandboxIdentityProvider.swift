@@ -65,7 +65,7 @@ public actor SandboxIdentityProvider: SignInProviding {
     ) {
         self.key = signingKey
         self.publicKey = signingKey.publicKey
-        self.keyID = SignedToken.base64URL(Data(SHA256.hash(data: signingKey.publicKey.rawRepresentation))).prefix(16).description
+        self.keyID = Encodings.base64URL(Data(SHA256.hash(data: signingKey.publicKey.rawRepresentation))).prefix(16).description
         self.directory = directory
         self.dates = dates
         self.ids = ids
@@ -188,7 +188,7 @@ public actor SandboxIdentityProvider: SignInProviding {
             "iss": Self.issuer, "aud": Self.audience, "sub": userID, "typ": "access",
             "iat": now.timeIntervalSince1970, "exp": accessExpiry.timeIntervalSince1970, "jti": ids.next(),
         ], key: key, keyID: keyID)
-        let refresh = "rt_" + SignedToken.base64URL(SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) })
+        let refresh = "rt_" + Encodings.base64URL(SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) })
         let refreshExpiry = now.addingTimeInterval(lifetimes.refreshToken)
         try await directory.storeRefreshToken(hash: Self.hash(refresh), userID: userID, expiresAt: refreshExpiry)
         return SessionTokens(accessToken: access, accessTokenExpiresAt: accessExpiry, refreshToken: refresh, refreshTokenExpiresAt: refreshExpiry)
@@ -206,7 +206,7 @@ public actor SandboxIdentityProvider: SignInProviding {
 
     /// Refresh tokens are kept only as hashes, so the provider's records cannot be replayed.
     static func hash(_ token: String) -> String {
-        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+        Encodings.sha256Hex(token)
     }
 }
 

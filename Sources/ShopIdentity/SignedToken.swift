@@ -7,34 +7,23 @@ struct SignedToken {
     static func make(claims: [String: Any], key: Curve25519.Signing.PrivateKey, keyID: String) throws -> String {
         let header = try JSONSerialization.data(withJSONObject: ["alg": "EdDSA", "typ": "JWT", "kid": keyID], options: [.sortedKeys])
         let payload = try JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys])
-        let signingInput = base64URL(header) + "." + base64URL(payload)
+        let signingInput = Encodings.base64URL(header) + "." + Encodings.base64URL(payload)
         let signature = try key.signature(for: Data(signingInput.utf8))
-        return signingInput + "." + base64URL(signature)
+        return signingInput + "." + Encodings.base64URL(signature)
     }
 
     /// The claims of `token` when `key` signed it; nil for anything else (malformed, another key, altered).
     static func claims(of token: String, key: Curve25519.Signing.PublicKey) -> [String: Any]? {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3,
-              let header = decodeBase64URL(parts[0]),
+              let header = Encodings.decodeBase64URL(parts[0]),
               let headerFields = try? JSONSerialization.jsonObject(with: header) as? [String: Any],
               headerFields["alg"] as? String == "EdDSA",
-              let payload = decodeBase64URL(parts[1]),
-              let signature = decodeBase64URL(parts[2]),
+              let payload = Encodings.decodeBase64URL(parts[1]),
+              let signature = Encodings.decodeBase64URL(parts[2]),
               key.isValidSignature(signature, for: Data((parts[0] + "." + parts[1]).utf8))
         else { return nil }
         return try? JSONSerialization.jsonObject(with: payload) as? [String: Any]
     }
 
-    static func base64URL(_ data: some DataProtocol) -> String {
-        Data(data).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    static func decodeBase64URL(_ text: Substring) -> Data? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        return Data(base64Encoded: base64)
-    }
 }

@@ -49,7 +49,7 @@ struct APIOrdersTests {
             #expect(shown.json["status"] as? String == "paid")
         }
         #expect(try await api.orders.count(customer: "ssh:SHA256:shopper") == 1, "one order, charged once")
-        #expect(try await api.processor.recordedCharge(forKey: "api_" + APIOrderDesk.hash("ssh:SHA256:shopper\norder-1").prefix(32))?.outcome == .succeeded)
+        #expect(try await api.processor.recordedCharge(forKey: "api_" + Encodings.sha256Hex("ssh:SHA256:shopper\norder-1").prefix(32))?.outcome == .succeeded)
     }
 
     @Test(arguments: AccountRepositoryKind.allCases)
