@@ -94,8 +94,7 @@ struct OutboxCommand: AsyncParsableCommand {
                     if let error = entry.lastError { fields["lastError"] = error }
                     return fields
                 }]
-                let data = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-                print(String(decoding: data, as: UTF8.self))
+                print(try jsonText(document))
                 return
             }
             print(TextTable.render(

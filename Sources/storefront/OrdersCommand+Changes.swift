@@ -111,8 +111,7 @@ enum OrderOutput {
             return fields
         }
         let document: [String: Any] = ["version": OrdersCommand.List.jsonVersion, "order": object]
-        let data = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-        return String(decoding: data, as: UTF8.self)
+        return try jsonText(document)
     }
 
     static func text(_ order: Order, events: [OrderEvent], refunds: [FiledRefund]) -> String {

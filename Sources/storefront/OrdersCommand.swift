@@ -145,8 +145,7 @@ struct List: AsyncParsableCommand {
     /// `{"version": 1, "orders": [...]}`, each order as docs/orders-json.md lists its fields.
     static func json(_ orders: [Order]) throws -> String {
         let document: [String: Any] = ["version": jsonVersion, "orders": orders.map(object)]
-        let data = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-        return String(decoding: data, as: UTF8.self)
+        return try jsonText(document)
     }
 
     /// One order as the JSON documents show it (docs/orders-json.md).

@@ -22,8 +22,7 @@ struct StockCommand: AsyncParsableCommand {
             let document: [String: Any] = ["version": jsonVersion, "stock": levels.map {
                 ["productId": $0.productID.rawValue, "name": $0.name, "onHand": $0.onHand, "reserved": $0.reserved, "sold": $0.sold] as [String: Any]
             }]
-            let data = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-            text = String(decoding: data, as: UTF8.self)
+            text = try jsonText(document)
         } else if levels.isEmpty {
             text = "No products."
         } else {

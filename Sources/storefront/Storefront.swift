@@ -80,6 +80,11 @@ func complain(_ message: String) {
     emit("storefront: \(message)\n", to: STDERR_FILENO)
 }
 
+/// A command's `--json` document as it prints it: indented, keys sorted, slashes as they are.
+func jsonText(_ document: [String: Any]) throws -> String {
+    String(decoding: try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]), as: UTF8.self)
+}
+
 /// Writes `text` to `descriptor` with write(2), made safe for a terminal first (`TerminalText.safeLines`).
 ///
 /// A write that fails (a full disk, a closed pipe) never traps, unlike FileHandle.write: it returns false, with `errno`

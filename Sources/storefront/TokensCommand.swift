@@ -77,7 +77,7 @@ struct TokensCommand: AsyncParsableCommand {
                 try TokenRules.print(["token": secret.secret, "id": record.id, "name": record.name, "owner": record.owner, "scope": record.scope.rawValue])
             } else {
                 // The secret alone on stdout, for `TOKEN=$(storefront tokens create …)`; the note for the person on stderr.
-                _ = storefront.emit("\(secret.secret)\n", to: STDOUT_FILENO)
+                try TokenRules.output(secret.secret)
                 _ = storefront.emit("made \(record.scope.rawValue) token \(record.id) \"\(record.name)\" for \(record.owner); the secret above is shown once\n", to: STDERR_FILENO)
             }
         }
@@ -112,7 +112,7 @@ struct TokensCommand: AsyncParsableCommand {
                 rows: records.map { [$0.id, $0.name, $0.scope.rawValue, $0.owner, "…" + $0.lastFour, TokenRules.time($0.createdAt), $0.lastUsedAt.map(TokenRules.time) ?? "never", $0.revokedAt.map(TokenRules.time) ?? ""] },
                 rightAligned: []
             )
-            _ = storefront.emit(text + "\n", to: STDOUT_FILENO)
+            try TokenRules.output(text)
         }
     }
 
@@ -172,7 +172,14 @@ enum TokenRules {
     }
 
     static func print(_ document: [String: Any]) throws {
-        let data = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-        _ = storefront.emit(String(decoding: data, as: UTF8.self) + "\n", to: STDOUT_FILENO)
+        try output(try jsonText(document))
+    }
+
+    /// Writes a command's result on stdout; one that cannot be written (a closed pipe, a full disk) exits 74.
+    static func output(_ text: String) throws {
+        guard storefront.emit(text + "\n", to: STDOUT_FILENO) else {
+            complain("cannot write the tokens: \(String(cString: strerror(errno)))")
+            throw ExitCodes.ioError
+        }
     }
 }
