@@ -58,11 +58,11 @@ enum ProgramStart {
         return pid
     }
 
-    /// Blocks until the child `pid` ends and reaps it; `.exited(-1)` if it cannot be waited for.
+    /// Blocks until the child `pid` ends and reaps it; `.unknown` if it cannot be waited for.
     static func wait(for pid: pid_t) -> ProcessTermination {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 {
-            if errno != EINTR { return .exited(-1) }
+            if errno != EINTR { return .unknown }
         }
         return ProcessTermination(waitStatus: status)
     }

@@ -23,19 +23,23 @@ public struct TerminalSize: Hashable, Sendable, CustomStringConvertible {
 public enum ProcessTermination: Hashable, Sendable, CustomStringConvertible {
     case exited(Int32)
     case signalled(Int32)
+    /// It ended, but nobody could say how: its session host died before it, or it could not be waited for.
+    case unknown
 
     public var description: String {
         switch self {
         case .exited(let code): return "exit \(code)"
         case .signalled(let number): return signalName(number)
+        case .unknown: return "ended, status unknown"
         }
     }
 
-    /// The status a shell would report: the exit code, or 128 + the signal number.
+    /// The status a shell would report: the exit code, 128 + the signal number, or 255 when unknown; always 0 to 255.
     public var shellStatus: Int32 {
         switch self {
-        case .exited(let code): return code
-        case .signalled(let number): return 128 + number
+        case .exited(let code): return (0...255).contains(code) ? code : 255
+        case .signalled(let number): return (1...127).contains(number) ? 128 + number : 255
+        case .unknown: return 255
         }
     }
 }

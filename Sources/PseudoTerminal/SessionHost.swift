@@ -68,11 +68,11 @@ final class SessionExit: @unchecked Sendable {
         for callback in callbacks ?? [] { callback(ending) }
     }
 
-    /// For a session whose host has died: its end, told by its pidfd, without how it ended.
+    /// For a session whose host has died: its end, told by its pidfd; how it ended only its new parent (init) hears.
     func watchWithoutHost() {
         let thread = Thread { [self] in
             sf_pidfd_wait(pidfd)
-            finish(.exited(-1))
+            finish(.unknown)
         }
         thread.stackSize = 64 * 1024
         thread.start()

@@ -13,15 +13,22 @@ struct APICaller: Sendable {
     /// Where the gate writes who called, for the request's log line, even when the handler then fails.
     @TaskLocal static var note: CallerNote?
 
-    /// The caller, for a handler behind the gate (which refuses any request without one).
-    static func required() throws -> APICaller {
+    /// The caller, if its token has the `scope` this operation needs: each operation decides for itself, so no path
+    /// spelling (`//`, `/./`, `%2F`) that the router folds onto a route can carry a token past its scope.
+    static func required(_ scope: APITokenScope) throws -> APICaller {
         guard let current else { throw APIProblem(.unauthenticated, "No token was checked for this request.") }
+        guard current.token.scope == scope else {
+            switch scope {
+            case .merchant: throw APIProblem(.forbidden, "This is a shop token; merchant endpoints need a merchant token (made with an admin key).")
+            case .shop: throw APIProblem(.forbidden, "This is a merchant token; a shopper's endpoints need a shop token of that shopper.")
+            }
+        }
         return current
     }
 }
 
-/// The outermost middleware: gives each request an id, bounds its body, turns every error into problem details,
-/// and logs one line per request (never a token's secret).
+/// The outermost middleware: gives each request an id, turns every error into problem details, and logs one line per
+/// request (never a token's secret).
 struct RequestLog<Context: RequestContext>: RouterMiddleware {
     let maxBodyBytes: Int
     let uptime: @Sendable () -> Duration
@@ -30,12 +37,10 @@ struct RequestLog<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let id = Encodings.randomID("req_")
         let started = uptime()
-        var request = request
         var response: Response
         var failure: String?
         let note = CallerNote()
         do {
-            _ = try await request.collectBody(upTo: maxBodyBytes)
             response = try await APICaller.$note.withValue(note) { try await next(request, context) }
         } catch {
             let problem = Self.problem(for: error, maxBodyBytes: maxBodyBytes, method: request.method, path: request.uri.path)
@@ -102,10 +107,11 @@ struct RequestLog<Context: RequestContext>: RouterMiddleware {
     }
 }
 
-/// Checks the bearer token of every request but the document's: known, not revoked, of the scope the path needs,
-/// and within its rate; then runs the handler as that token's caller.
+/// Checks the bearer token of every request but the document's: known, not revoked and within its rate; then runs the
+/// handler as that token's caller. Which scope an operation needs is the operation's own check (`APICaller.required`).
 struct TokenGate<Context: RequestContext>: RouterMiddleware {
     let tokens: any APITokenRepository
+    let maxBodyBytes: Int
     let limiter: RateLimiter
     let uptime: @Sendable () -> Duration
     let now: @Sendable () -> Date
@@ -114,6 +120,7 @@ struct TokenGate<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard !Self.openPaths.contains(request.uri.path) else { return try await next(request, context) }
+        // The body is read only once the token is known: a caller without one cannot make the server hold its body.
         guard let header = request.headers[.authorization] else {
             throw APIProblem(.unauthenticated, "Send a token as `Authorization: Bearer sfp_…`; make one on the Account screen of the SSH shop or with `storefront tokens create`.")
         }
@@ -127,12 +134,6 @@ struct TokenGate<Context: RequestContext>: RouterMiddleware {
         guard let token = try await tokens.token(secretHash: secret.hash), !token.isRevoked else {
             throw APIProblem(.unauthenticated, "This token is unknown or revoked.")
         }
-        let merchantPath = request.uri.path.hasPrefix("/v1/merchant/") || request.uri.path == "/v1/merchant"
-        switch (token.scope, merchantPath) {
-        case (.shop, true): throw APIProblem(.forbidden, "This is a shop token; merchant endpoints need a merchant token (made with an admin key).")
-        case (.merchant, false): throw APIProblem(.forbidden, "This is a merchant token; a shopper's endpoints need a shop token of that shopper.")
-        default: break
-        }
         APICaller.note?.caller = "\(token.id) \(token.scope.rawValue) \(token.owner)"
         if let wait = limiter.take(token.id, at: uptime()) {
             throw APIProblem(.rateLimited, "This token may make \(limiter.perMinute) requests a minute; try again in \(wait) s.", retryAfter: wait)
@@ -141,6 +142,8 @@ struct TokenGate<Context: RequestContext>: RouterMiddleware {
         if token.lastUsedAt.map({ time.timeIntervalSince($0) >= 60 }) ?? true {
             try await tokens.markUsed(id: token.id, at: time)
         }
+        var request = request
+        _ = try await request.collectBody(upTo: maxBodyBytes)
         return try await APICaller.$current.withValue(APICaller(token: token)) { try await next(request, context) }
     }
 }

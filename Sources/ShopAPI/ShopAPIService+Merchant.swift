@@ -6,13 +6,13 @@ import ShopPorts
 /// through the back office, recorded as made by the token's owner.
 extension ShopAPIService {
     func deliverOrder(_ input: Operations.DeliverOrder.Input) async throws -> Operations.DeliverOrder.Output {
-        let caller = try APICaller.required()
+        let caller = try APICaller.required(.merchant)
         let order = try await change { backOffice throws(BackOfficeError) in try await backOffice.markDelivered(input.path.orderNumber, by: .merchant(caller.token.owner), expecting: nil) }
         return .ok(.init(body: .json(try await withHistory(order))))
     }
 
     func cancelOrder(_ input: Operations.CancelOrder.Input) async throws -> Operations.CancelOrder.Output {
-        let caller = try APICaller.required()
+        let caller = try APICaller.required(.merchant)
         guard case .json(let body) = input.body else { throw APIProblem(.invalidRequest, "The body must be JSON.") }
         try Self.requirePlainLine(body.reason, field: "reason")
         let order = try await change { backOffice throws(BackOfficeError) in try await backOffice.cancel(input.path.orderNumber, reason: body.reason, by: .merchant(caller.token.owner), expecting: nil) }
@@ -20,7 +20,7 @@ extension ShopAPIService {
     }
 
     func refundOrder(_ input: Operations.RefundOrder.Input) async throws -> Operations.RefundOrder.Output {
-        let caller = try APICaller.required()
+        let caller = try APICaller.required(.merchant)
         guard case .json(let body) = input.body else { throw APIProblem(.invalidRequest, "The body must be JSON.") }
         try Self.requirePlainLine(body.reason, field: "reason")
         let dossier: OrderDossier
@@ -39,14 +39,14 @@ extension ShopAPIService {
     }
 
     func listStock(_ input: Operations.ListStock.Input) async throws -> Operations.ListStock.Output {
-        _ = try APICaller.required()
+        _ = try APICaller.required(.merchant)
         let levels: [StockLevel]
         do { levels = try await commerce.backOffice.stockLevels() } catch { throw Self.problem(error) }
         return .ok(.init(body: .json(.init(data: levels.map(APIModels.stock)))))
     }
 
     func setStock(_ input: Operations.SetStock.Input) async throws -> Operations.SetStock.Output {
-        _ = try APICaller.required()
+        _ = try APICaller.required(.merchant)
         guard case .json(let body) = input.body else { throw APIProblem(.invalidRequest, "The body must be JSON.") }
         guard (0...1_000_000).contains(body.onHand) else {
             throw APIProblem(.validation, "onHand must be 0 to 1000000.", errors: [.init(field: "onHand", message: "must be 0 to 1000000")])
@@ -63,13 +63,13 @@ extension ShopAPIService {
     }
 
     func getProfile(_ input: Operations.GetProfile.Input) async throws -> Operations.GetProfile.Output {
-        let caller = try APICaller.required()
+        let caller = try APICaller.required(.shop)
         let profile = try await commerce.profiles.profile(forCustomer: caller.token.owner)
         return .ok(.init(body: .json(.init(customer: caller.token.owner, name: profile?.name, email: profile?.email))))
     }
 
     func updateProfile(_ input: Operations.UpdateProfile.Input) async throws -> Operations.UpdateProfile.Output {
-        let caller = try APICaller.required()
+        let caller = try APICaller.required(.shop)
         guard case .json(let body) = input.body else { throw APIProblem(.invalidRequest, "The body must be JSON.") }
         var errors: [APIProblem.FieldError] = []
         let name = body.name?.trimmingCharacters(in: .whitespaces)

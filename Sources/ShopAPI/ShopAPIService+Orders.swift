@@ -5,7 +5,7 @@ import ShopPorts
 /// The shopper's orders and the merchant's, through the API.
 extension ShopAPIService {
     func createOrder(_ input: Operations.CreateOrder.Input) async throws -> Operations.CreateOrder.Output {
-        let caller = try APICaller.required()
+        let caller = try APICaller.required(.shop)
         guard case .json(let body) = input.body else { throw APIProblem(.invalidRequest, "The body must be JSON.") }
         let desk = APIOrderDesk(shop: shop, commerce: commerce)
         let placed = try await desk.place(
@@ -16,7 +16,7 @@ extension ShopAPIService {
     }
 
     func listOrders(_ input: Operations.ListOrders.Input) async throws -> Operations.ListOrders.Output {
-        let caller = try APICaller.required()
+        let caller = try APICaller.required(.shop)
         let limit = try Paging.limit(input.query.limit)
         let offset = try Paging.offset(from: input.query.cursor, query: "orders")
         let total = try await commerce.orders.count(customer: caller.token.owner)
@@ -26,7 +26,7 @@ extension ShopAPIService {
     }
 
     func getOrder(_ input: Operations.GetOrder.Input) async throws -> Operations.GetOrder.Output {
-        let caller = try APICaller.required()
+        let caller = try APICaller.required(.shop)
         // Someone else's order is as unknown as one that does not exist: its number tells nothing.
         guard let order = try await commerce.orders.order(number: input.path.orderNumber), order.customerID == caller.token.owner, order.status.isShownToItsShopper else {
             throw APIProblem(.notFound, "You have no order \(input.path.orderNumber.prefix(40)).")
@@ -36,7 +36,7 @@ extension ShopAPIService {
     }
 
     func listMerchantOrders(_ input: Operations.ListMerchantOrders.Input) async throws -> Operations.ListMerchantOrders.Output {
-        _ = try APICaller.required()
+        _ = try APICaller.required(.merchant)
         let filter = OrderQueueFilter(rawValue: (input.query.status ?? .paid).rawValue) ?? .paid
         let limit = try Paging.limit(input.query.limit)
         let offset = try Paging.offset(from: input.query.cursor, query: "merchant:\(filter.rawValue)")
@@ -47,7 +47,7 @@ extension ShopAPIService {
     }
 
     func shipOrder(_ input: Operations.ShipOrder.Input) async throws -> Operations.ShipOrder.Output {
-        let caller = try APICaller.required()
+        let caller = try APICaller.required(.merchant)
         guard case .json(let body) = input.body else { throw APIProblem(.invalidRequest, "The body must be JSON.") }
         var errors: [APIProblem.FieldError] = []
         for (field, value) in [("carrier", body.carrier), ("trackingNumber", body.trackingNumber)] where !MerchantEntry.isPlainLine(value) {

@@ -5,13 +5,13 @@ import ShopPorts
 /// The shopper's saved addresses and cards, through the API.
 extension ShopAPIService {
     func listAddresses(_ input: Operations.ListAddresses.Input) async throws -> Operations.ListAddresses.Output {
-        let caller = try APICaller.required()
+        let caller = try APICaller.required(.shop)
         let wallet = try await commerce.wallets.wallet(forCustomer: caller.token.owner)
         return .ok(.init(body: .json(.init(data: APIModels.addresses(wallet)))))
     }
 
     func addAddress(_ input: Operations.AddAddress.Input) async throws -> Operations.AddAddress.Output {
-        let caller = try APICaller.required()
+        let caller = try APICaller.required(.shop)
         guard case .json(let body) = input.body else { throw APIProblem(.invalidRequest, "The body must be JSON.") }
         let entry = AddressEntry(
             name: body.name, street: body.street, city: body.city, postalCode: body.postalCode, country: body.countryCode, email: body.email, phone: body.phone ?? ""
@@ -36,13 +36,13 @@ extension ShopAPIService {
     }
 
     func listCards(_ input: Operations.ListCards.Input) async throws -> Operations.ListCards.Output {
-        let caller = try APICaller.required()
+        let caller = try APICaller.required(.shop)
         let wallet = try await commerce.wallets.wallet(forCustomer: caller.token.owner)
         return .ok(.init(body: .json(.init(data: APIModels.cards(wallet, canCharge: commerce.provider.canCharge)))))
     }
 
     func addCard(_ input: Operations.AddCard.Input) async throws -> Operations.AddCard.Output {
-        let caller = try APICaller.required()
+        let caller = try APICaller.required(.shop)
         guard case .json(let body) = input.body else { throw APIProblem(.invalidRequest, "The body must be JSON.") }
         guard commerce.provider.mode == .sandbox else {
             throw APIProblem(.validation, "This shop takes real cards only on its payment provider's page: add one in the SSH shop.", errors: [.init(field: "testCard", message: "test cards are for sandbox payments")])
@@ -65,7 +65,7 @@ extension ShopAPIService {
     private func removeSaved(
         _ kind: String, id: String, held: (WalletContents) -> [String], _ remove: (any WalletRepository, String, String) async throws -> Void
     ) async throws {
-        let caller = try APICaller.required()
+        let caller = try APICaller.required(.shop)
         let wallet = try await commerce.wallets.wallet(forCustomer: caller.token.owner)
         guard held(wallet).contains(id) else { throw APIProblem(.notFound, "You have no saved \(kind) \(id.prefix(100)).") }
         try await remove(commerce.wallets, id, caller.token.owner)

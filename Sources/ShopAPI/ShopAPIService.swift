@@ -35,7 +35,7 @@ struct ShopAPIService: APIProtocol {
     // MARK: Products
 
     func listProducts(_ input: Operations.ListProducts.Input) async throws -> Operations.ListProducts.Output {
-        _ = try APICaller.required()
+        _ = try APICaller.required(.shop)
         let query = input.query.q ?? ""
         let limit = try Paging.limit(input.query.limit)
         let offset = try Paging.offset(from: input.query.cursor, query: query)
@@ -46,7 +46,7 @@ struct ShopAPIService: APIProtocol {
     }
 
     func getProduct(_ input: Operations.GetProduct.Input) async throws -> Operations.GetProduct.Output {
-        _ = try APICaller.required()
+        _ = try APICaller.required(.shop)
         let product = try await existingProduct(input.path.productId)
         return .ok(.init(body: .json(APIModels.product(product))))
     }
@@ -54,19 +54,19 @@ struct ShopAPIService: APIProtocol {
     // MARK: Cart
 
     func getCart(_ input: Operations.GetCart.Input) async throws -> Operations.GetCart.Output {
-        let caller = try APICaller.required()
+        let caller = try APICaller.required(.shop)
         let lines = try await shop.carts.lines(forCustomer: caller.token.owner)
         return .ok(.init(body: .json(APIModels.cart(lines, currency: shop.catalog.shop.currency))))
     }
 
     func clearCart(_ input: Operations.ClearCart.Input) async throws -> Operations.ClearCart.Output {
-        let caller = try APICaller.required()
+        let caller = try APICaller.required(.shop)
         try await shop.carts.save([], forCustomer: caller.token.owner)
         return .ok(.init(body: .json(APIModels.cart([], currency: shop.catalog.shop.currency))))
     }
 
     func setCartLine(_ input: Operations.SetCartLine.Input) async throws -> Operations.SetCartLine.Output {
-        let caller = try APICaller.required()
+        let caller = try APICaller.required(.shop)
         guard case .json(let body) = input.body else { throw APIProblem(.invalidRequest, "The body must be JSON.") }
         let quantity = body.quantity
         guard quantity == 0 || CartLine.quantityRange.contains(quantity) else {
@@ -104,6 +104,8 @@ struct ShopAPIService: APIProtocol {
 enum Paging {
     static let defaultLimit = 20
     static let maximumLimit = 100
+    /// The furthest a cursor may point: far past any shop's list, and far from overflowing `offset + limit`.
+    static let maximumOffset = 1_000_000_000
 
     static func limit(_ asked: Int?) throws -> Int {
         guard let asked else { return defaultLimit }
@@ -123,7 +125,7 @@ enum Paging {
             throw APIProblem(.invalidRequest, "This cursor was not made by this API; give back a page's nextCursor as it came.")
         }
         let parts = text.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0] == "v1", let offset = Int(parts[1]), offset >= 0 else {
+        guard parts.count == 3, parts[0] == "v1", let offset = Int(parts[1]), (0...maximumOffset).contains(offset) else {
             throw APIProblem(.invalidRequest, "This cursor was not made by this API; give back a page's nextCursor as it came.")
         }
         guard parts[2] == query else {

@@ -47,6 +47,12 @@ public struct AddressEntry: Hashable, Sendable {
         if street.isEmpty { errors[.street] = "Enter the street and number." }
         else if street.count > 120 { errors[.street] = "The street is too long (at most 120 characters)." }
         if city.isEmpty { errors[.city] = "Enter the city." }
+        else if city.count > 80 { errors[.city] = "The city is too long (at most 80 characters)." }
+        // The same rule whichever front the text came through: nothing a terminal or a mail header would act on.
+        for (field, text) in [(AddressField.name, name), (.street, street), (.city, city), (.postalCode, postalCode), (.country, country), (.phone, phone)]
+        where text.unicodeScalars.contains(where: \.isUnsafeForTerminal) {
+            errors[field] = "Letters, digits, spaces and punctuation only: no control characters."
+        }
         let country = country.trimming(" ").uppercased()
         if country.count != 2 || !country.allSatisfy({ $0.isASCII && $0.isLetter }) {
             errors[.country] = "Enter a two-letter country code, e.g. US."
@@ -95,7 +101,12 @@ extension Contact {
         guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
               !email.contains(" ")
         else { return "Enter a valid email address, like name@example.com." }
-        // The address goes into a mail's To header: nothing in it may end the header or name another recipient.
+        // The address goes into a mail's To header: nothing in it may end the header or name another recipient. Marks that
+        // join or change the letter before them (e + U+0301, U+200D) look like another address and fail at the mail server.
+        let invisible: Set<Unicode.GeneralCategory> = [.nonspacingMark, .spacingMark, .enclosingMark, .format, .control, .surrogate, .privateUse, .unassigned]
+        guard !email.unicodeScalars.contains(where: { invisible.contains($0.properties.generalCategory) }) else {
+            return "An email address has no combining marks or invisible characters."
+        }
         let localSymbols = Set("!#$%&'*+/=?^_`{|}~.-")
         guard parts[0].allSatisfy({ $0.isLetter || $0.isNumber || localSymbols.contains($0) }),
               parts[1].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." }), email.count <= 254

@@ -22,7 +22,8 @@ public enum MerchantEntry {
 
     /// A tracking URL a shopper may follow: http or https, at most 300 characters.
     public static func isWebAddress(_ text: String) -> Bool {
-        text.count <= 300 && URL(string: text)?.scheme.map { ["https", "http"].contains($0.lowercased()) } == true
+        text.count <= 300 && !text.unicodeScalars.contains(where: { $0.isUnsafeForTerminal || $0 == " " })
+            && URL(string: text)?.scheme.map { ["https", "http"].contains($0.lowercased()) } == true
     }
 }
 

@@ -17,7 +17,8 @@ public struct UTCTime: Hashable, Sendable {
     public init(_ date: Date) {
         // Truncated to the millisecond, as formatters do, but a product like -0.001 * 1000 that lands a hair under
         // a whole number is that number.
-        let scaled = date.timeIntervalSince1970 * 1000
+        // Clamped to years 0000 to 9999 first: a date from outside (a webhook's `t=`) must not trap the conversion.
+        let scaled = min(max(date.timeIntervalSince1970 * 1000, Self.earliestMilliseconds), Self.latestMilliseconds)
         let nearest = scaled.rounded()
         let milliseconds = Int(abs(scaled - nearest) < 0.001 ? nearest : scaled.rounded(.down))
         let (days, msOfDay) = Self.floorDivide(milliseconds, 86_400_000)
@@ -27,6 +28,10 @@ public struct UTCTime: Hashable, Sendable {
         second = msOfDay / 1000 % 60
         millisecond = msOfDay % 1000
     }
+
+    /// 0000-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z, in milliseconds since 1970: the range written out.
+    static let earliestMilliseconds = -62_167_219_200_000.0
+    static let latestMilliseconds = 253_402_300_799_999.0
 
     /// `2026-11-23T09:41:07Z`
     public var iso8601: String { "\(date)T\(two(hour)):\(two(minute)):\(two(second))Z" }

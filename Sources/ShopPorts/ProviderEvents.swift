@@ -25,7 +25,7 @@ public enum WebhookRefusal: Error, Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .badSignature(let why): "bad signature: \(why)"
         case .stale(let signedAt, let now):
-            "stale signature: signed at \(UTCTime(signedAt).iso8601), \(Int(abs(now.timeIntervalSince(signedAt)))) s from now"
+            "stale signature: signed at \(UTCTime(signedAt).iso8601), \(Int(min(abs(now.timeIntervalSince(signedAt)), 1e15))) s from now"
         case .malformed(let why): "not a readable event: \(why)"
         }
     }

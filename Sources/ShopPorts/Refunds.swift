@@ -173,12 +173,16 @@ extension FiledRefund {
             guard ask.amount == refundable else { throw .changed(now: order.status) }
         }
         let left = restockable(order, earlier)
+        // Summed per product, not per item: one product named three times is bounded by what was bought of it once.
+        var asked: [ProductID: Int] = [:]
         for item in ask.restock {
             let available = left[item.productID] ?? 0
-            guard item.quantity > 0, item.quantity <= available else {
+            let before = asked[item.productID] ?? 0
+            guard item.quantity > 0, item.quantity <= available - before else {
                 let name = order.lines.first { $0.productID == item.productID }?.name ?? item.productID.rawValue
-                throw .restockAboveOrdered(product: name, asked: item.quantity, left: available)
+                throw .restockAboveOrdered(product: name, asked: item.quantity > available ? item.quantity : before + item.quantity, left: available)
             }
+            asked[item.productID] = before + item.quantity
         }
         return next
     }

@@ -17,11 +17,35 @@ public struct StockLevel: Hashable, Sendable {
     }
 }
 
+extension StockLevel {
+    /// The most a product may have on hand, as a catalog may start with: far from overflowing any sum of counts.
+    public static let maximumOnHand = Int(CatalogLoader.maximumStock)
+
+    /// `onHand` set by hand, or why not: checked before it reaches any store.
+    public static func checked(onHand: Int, of product: ProductID) throws(StockChangeError) -> Int {
+        guard onHand >= 0 else { throw .belowZero(product, onHand: 0, change: onHand) }
+        guard onHand <= maximumOnHand else { throw .aboveMaximum(product, asked: onHand) }
+        return onHand
+    }
+
+    /// What `onHand` becomes after `change`, or why not: the change is bounded before the sum is made, so no count
+    /// from outside overflows.
+    public static func checked(onHand: Int, changedBy change: Int, of product: ProductID) throws(StockChangeError) -> Int {
+        guard (-maximumOnHand...maximumOnHand).contains(change) else { throw .aboveMaximum(product, asked: change) }
+        let next = onHand + change
+        guard next >= 0 else { throw .belowZero(product, onHand: onHand, change: change) }
+        guard next <= maximumOnHand else { throw .aboveMaximum(product, asked: next) }
+        return next
+    }
+}
+
 /// Why a stock change was not made; nothing was written.
 public enum StockChangeError: Error, Hashable, Sendable, CustomStringConvertible {
     case unknownProduct(ProductID)
     /// The change would leave less than nothing on hand.
     case belowZero(ProductID, onHand: Int, change: Int)
+    /// The count asked for, or the change, is more than a shelf holds (`StockLevel.maximumOnHand`).
+    case aboveMaximum(ProductID, asked: Int)
     case storage(String)
 
     public var description: String {
@@ -29,6 +53,8 @@ public enum StockChangeError: Error, Hashable, Sendable, CustomStringConvertible
         case .unknownProduct(let id): "There is no product \(id.rawValue) in the catalog."
         case .belowZero(let id, let onHand, let change):
             "\(id.rawValue) has \(onHand) on hand: taking \(-change) would leave less than none."
+        case .aboveMaximum(let id, let asked):
+            "\(id.rawValue): \(asked) is beyond what the shop counts; on hand and each change are at most \(StockLevel.maximumOnHand)."
         case .storage(let why): "The stock could not be changed: \(why)"
         }
     }

@@ -2,7 +2,9 @@ import Foundation
 import NIOSSH
 
 /// The keys `serve --admin-keys` lets into the merchant console, read from an OpenSSH `authorized_keys` file:
-/// one key per line, options before it allowed (and ignored), blank lines and `#` comments skipped.
+/// one key per line, blank lines and `#` comments skipped. A line with options (`from=`, `expiry-time=`, `no-pty`,
+/// `command=`…) is refused by their names: the console would not honour them, and a key that looks restricted but is
+/// not is worse than no key.
 public struct AdminKeys: Sendable, Equatable {
     /// The keys' OpenSSH SHA-256 fingerprints.
     public private(set) var fingerprints: Set<String>
@@ -31,6 +33,9 @@ public struct AdminKeys: Sendable, Equatable {
             guard let typeIndex = fields.indices.first(where: { keyTypes.contains(fields[$0]) && $0 + 1 < fields.count }) else {
                 throw .noKey(line: index + 1)
             }
+            guard typeIndex == 0 else {
+                throw .options(line: index + 1, names: Self.optionNames(fields[..<typeIndex].joined(separator: " ")))
+            }
             let type = fields[typeIndex]
             guard let blob = Data(base64Encoded: fields[typeIndex + 1]), Self.blobType(blob) == type else {
                 throw .badKey(line: index + 1, type: type)
@@ -42,6 +47,24 @@ public struct AdminKeys: Sendable, Equatable {
             keys.fingerprints.insert(SSHPublicKeyIdentity.fingerprint(ofKeyBlob: blob))
         }
         return keys
+    }
+
+    /// The names of the options in an `authorized_keys` line's options field: `from="a,b",no-pty` → from, no-pty.
+    static func optionNames(_ options: String) -> [String] {
+        var names: [String] = []
+        var current = ""
+        var quoted = false
+        for character in options + "," {
+            if character == "\"" { quoted.toggle() }
+            if character == ",", !quoted {
+                let name = current.prefix { $0 != "=" }.trimmingCharacters(in: .whitespaces)
+                if !name.isEmpty { names.append(String(name.prefix(40))) }
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        return names
     }
 
     /// Reads and parses the file at `path`.
@@ -68,12 +91,15 @@ public enum AdminKeysError: Error, Equatable, CustomStringConvertible {
     case badKey(line: Int, type: String, path: String? = nil)
     /// A key of a type the embedded server does not sign clients in with (RSA, DSA, security keys).
     case unsupported(line: Int, type: String, path: String? = nil)
+    /// A key with `authorized_keys` options, which the console does not honour.
+    case options(line: Int, names: [String], path: String? = nil)
 
     func inFile(_ path: String) -> AdminKeysError {
         switch self {
         case .noKey(let line, _): .noKey(line: line, path: path)
         case .badKey(let line, let type, _): .badKey(line: line, type: type, path: path)
         case .unsupported(let line, let type, _): .unsupported(line: line, type: type, path: path)
+        case .options(let line, let names, _): .options(line: line, names: names, path: path)
         case .unreadable: self
         }
     }
@@ -85,6 +111,9 @@ public enum AdminKeysError: Error, Equatable, CustomStringConvertible {
         case .badKey(let line, let type, let path): "\(path ?? "admin keys"), line \(line): the \(type) key is not valid base64 of a \(type) key"
         case .unsupported(let line, let type, let path):
             "\(path ?? "admin keys"), line \(line): \(type) keys cannot sign in to this SSH server; list an Ed25519 or ECDSA key"
+        case .options(let line, let names, let path):
+            "\(path ?? "admin keys"), line \(line): the options \(names.joined(separator: ", ")) are not honoured by the merchant console; "
+                + "list the key alone (restrict who reaches the port with a firewall instead)"
         }
     }
 }

@@ -183,7 +183,11 @@ public final class StorefrontSSHServer: Sendable {
                 )
                 return connection.eventLoop.makeCompletedFuture {
                     let ssh = NIOSSHHandler(
-                        role: .server(.init(hostKeys: [hostKey], userAuthDelegate: PublicKeyIdentityDelegate(identity: identity, peer: peer, allowsGuests: admission.limits.maxGuests > 0, log: log))),
+                        role: .server(.init(
+                            hostKeys: [hostKey],
+                            userAuthDelegate: PublicKeyIdentityDelegate(identity: identity, peer: peer, allowsGuests: admission.limits.maxGuests > 0, log: log),
+                            banner: .init(message: StorefrontSSHServer.banner(allowsGuests: admission.limits.maxGuests > 0), languageTag: "en")
+                        )),
                         allocator: connection.allocator,
                         inboundChildChannelInitializer: { child, type in
                             let spent = budget.take(.channel)
@@ -253,5 +257,17 @@ public enum ServeError: Error, CustomStringConvertible {
         case .notBound: return "the listening socket has no address"
         case .channelTypeRefused: return "storefront offers sessions only: no port forwarding"
         }
+    }
+}
+
+extension StorefrontSSHServer {
+    /// What a client shows before it signs in: how to get in, so a client with only RSA keys (which this server does
+    /// not take) reads more than "Permission denied".
+    static func banner(allowsGuests: Bool) -> String {
+        var lines = ["Storefront: your SSH key is your account. This server takes Ed25519 and ECDSA keys (not RSA);",
+                     "make one with: ssh-keygen -t ed25519"]
+        if allowsGuests { lines.append("Or shop as a guest, keeping nothing: ssh -p PORT guest@HOST") }
+        lines.append("A shop behind OpenSSH (storefront sshd-config) takes every key type OpenSSH does.")
+        return lines.joined(separator: "\r\n") + "\r\n"
     }
 }

@@ -90,6 +90,12 @@ public struct SessionCommand: Sendable {
     /// The environment variable that marks a session as a browser visitor's, with the visitor's one-time id.
     public static let browserGuestVariable = "STOREFRONT_WEB_GUEST"
 
+    /// The environment variable by which `web` vouches that its page is reachable from this machine only, so a
+    /// browser visitor may be offered Sandbox ID (which shows its code on the screen); absent, visitors stay guests.
+    public static let sandboxSignInVariable = "STOREFRONT_SANDBOX_SIGN_IN"
+    /// The one value of `sandboxSignInVariable` that offers it.
+    public static let localSandboxSignIn = "loopback-only"
+
     /// A guest's one-time id: 16 hex digits, new for each session.
     public static func newGuestID() -> String {
         (0..<2).map { _ in String(UInt32.random(in: .min ... .max), radix: 16).leftPadded(to: 8) }.joined()

@@ -56,11 +56,11 @@ public final class InMemoryCatalogRepository: CatalogRepository {
         let terms = Self.terms(query)
         if terms.isEmpty {
             guard offset < products.count else { return [] }
-            return Array(products[offset..<min(products.count, offset + limit)])
+            return Array(products[offset..<offset + min(products.count - offset, limit)])
         }
         let found = matches(for: terms)
         guard offset < found.count else { return [] }
-        return found[offset..<min(found.count, offset + limit)].map { products[Int($0)] }
+        return found[offset..<offset + min(found.count - offset, limit)].map { products[Int($0)] }
     }
 
     public func product(id: ProductID) throws -> Product? {

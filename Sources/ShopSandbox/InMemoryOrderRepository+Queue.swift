@@ -11,7 +11,7 @@ extension InMemoryOrderRepository: OrderQueue {
     public func orders(statuses: [OrderStatus], disputedOnly: Bool, offset: Int, limit: Int) -> [Order] {
         let matching = matching(statuses, disputedOnly)
         guard offset >= 0, offset < matching.count, limit > 0 else { return [] }
-        return Array(matching[offset..<min(matching.count, offset + limit)])
+        return Array(matching[offset..<offset + min(matching.count - offset, limit)])
     }
 
     private func matching(_ statuses: [OrderStatus], _ disputedOnly: Bool) -> [Order] {

@@ -103,7 +103,7 @@ public final class InMemoryOrderRepository: OrderRepository {
     public func orders(customer: String?, offset: Int, limit: Int) throws -> [Order] {
         let all = placed(by: customer)
         guard offset >= 0, offset < all.count, limit > 0 else { return [] }
-        return Array(all[offset..<min(all.count, offset + limit)])
+        return Array(all[offset..<offset + min(all.count - offset, limit)])
     }
 
     public func order(number: String) throws -> Order? {

@@ -15,14 +15,13 @@ public final class InMemoryStockRepository: StockRepository {
     }
 
     public func setStock(of product: ProductID, onHand: Int) throws(StockChangeError) -> StockLevel {
-        guard onHand >= 0 else { throw .belowZero(product, onHand: 0, change: onHand) }
+        let onHand = try StockLevel.checked(onHand: onHand, of: product)
         return try change(product) { $0.onHand = onHand }
     }
 
     public func adjustStock(of product: ProductID, by change: Int) throws(StockChangeError) -> StockLevel {
         try self.change(product) { level throws(StockChangeError) in
-            guard level.onHand + change >= 0 else { throw .belowZero(product, onHand: level.onHand, change: change) }
-            level.onHand += change
+            level.onHand = try StockLevel.checked(onHand: level.onHand, changedBy: change, of: product)
         }
     }
 

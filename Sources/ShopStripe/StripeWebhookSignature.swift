@@ -11,6 +11,9 @@ public struct StripeWebhookSignature: Sendable {
     /// How far a signature's time may be from now: Stripe's own libraries' default.
     public static let defaultTolerance: Duration = .seconds(300)
 
+    /// 9999-12-31T23:59:59Z: the last `t=` taken.
+    static let latestTimestamp: Int64 = 253_402_300_799
+
     private let keys: [SymmetricKey]
     private let tolerance: Duration
 
@@ -29,12 +32,13 @@ public struct StripeWebhookSignature: Sendable {
             let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             guard pair.count == 2 else { continue }
             switch pair[0] {
-            case "t": timestamp = Int64(pair[1])
+            // Bounded before any arithmetic: a time past year 9999 is no time Stripe signs.
+            case "t": timestamp = Int64(pair[1]).flatMap { (0...Self.latestTimestamp).contains($0) ? $0 : nil }
             case "v1": if let bytes = Self.hexBytes(pair[1]) { signatures.append(bytes) }
             default: continue
             }
         }
-        guard let timestamp else { throw .badSignature("the Stripe-Signature header has no timestamp (t=)") }
+        guard let timestamp else { throw .badSignature("the Stripe-Signature header has no timestamp (t=, whole seconds since 1970)") }
         guard !signatures.isEmpty else { throw .badSignature("the Stripe-Signature header has no v1 signature") }
         let signedAt = Date(timeIntervalSince1970: TimeInterval(timestamp))
         guard abs(now.timeIntervalSince(signedAt)) <= Double(tolerance.components.seconds) else { throw .stale(signedAt: signedAt, now: now) }

@@ -22,6 +22,17 @@ public struct WebFrontSettings: Sendable {
         self.shopName = shopName
         self.limits = limits
     }
+
+    /// Whether visitors may sign in with Sandbox ID, which shows its one-time code on the screen: only on a page
+    /// nobody else can reach (loopback, no public origin), or anyone could open any shopper's account by their email.
+    public var offersSandboxSignIn: Bool {
+        publicOrigins.isEmpty && Self.isLoopback(host)
+    }
+
+    /// Whether `host` names this machine's loopback interface.
+    public static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
 }
 
 /// How much the browser front gives, to everyone and to one visitor.

@@ -137,7 +137,8 @@ public final class PostgresCatalogRepository: CatalogRepository {
     }
 
     public func page(matching query: String, offset: Int, limit: Int) async throws -> [Product] {
-        guard offset >= 0, limit > 0 else { return [] }
+        // No catalog holds Int.max products: a window past it is empty, and its end is never computed.
+        guard offset >= 0, limit > 0, limit <= Int.max - offset else { return [] }
         let currency = shop.currency
         guard let pattern = Self.searchQuery(query) else {
             guard query.allSatisfy(\.isWhitespace) else { return [] }

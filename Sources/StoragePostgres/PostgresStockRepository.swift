@@ -25,7 +25,7 @@ public final class PostgresStockRepository: StockRepository {
     }
 
     public func setStock(of product: ProductID, onHand: Int) async throws(StockChangeError) -> StockLevel {
-        guard onHand >= 0 else { throw .belowZero(product, onHand: 0, change: onHand) }
+        let onHand = try StockLevel.checked(onHand: onHand, of: product)
         return try await change(product) { connection in
             try await connection.query("UPDATE stock SET on_hand = \(onHand) WHERE product_id = \(product.rawValue)", logger: PostgresDatabase.quiet)
         }
@@ -35,8 +35,8 @@ public final class PostgresStockRepository: StockRepository {
         try await change(product) { connection in
             guard let onHand = try await connection.query("SELECT on_hand FROM stock WHERE product_id = \(product.rawValue) FOR UPDATE", logger: PostgresDatabase.quiet)
                 .collect().first?.decode(Int.self) else { return }
-            guard onHand + amount >= 0 else { throw StockChangeError.belowZero(product, onHand: onHand, change: amount) }
-            try await connection.query("UPDATE stock SET on_hand = on_hand + \(amount) WHERE product_id = \(product.rawValue)", logger: PostgresDatabase.quiet)
+            let next = try StockLevel.checked(onHand: onHand, changedBy: amount, of: product)
+            try await connection.query("UPDATE stock SET on_hand = \(next) WHERE product_id = \(product.rawValue)", logger: PostgresDatabase.quiet)
         }
     }
 

@@ -146,7 +146,8 @@ public final class SQLiteCatalogRepository: CatalogRepository {
     }
 
     public func page(matching query: String, offset: Int, limit: Int) async throws -> [Product] {
-        guard offset >= 0, limit > 0 else { return [] }
+        // No catalog holds Int.max products: a window past it is empty, and its end is never computed.
+        guard offset >= 0, limit > 0, limit <= Int.max - offset else { return [] }
         guard let pattern = Self.matchExpression(query) else {
             guard query.allSatisfy(\.isWhitespace) else { return [] }
             // Positions are dense from 0, so a page is a range: its cost does not depend on the offset.

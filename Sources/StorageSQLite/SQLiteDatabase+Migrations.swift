@@ -206,6 +206,9 @@ extension SQLiteDatabase {
         migrator.registerMigration("v12-api-tokens") { db in
             try db.execute(sql: Self.apiTokenTable)
         }
+        migrator.registerMigration("v13-stock-bounds") { db in
+            try db.execute(sql: Self.stockBounds)
+        }
         return migrator
     }
 

@@ -20,7 +20,7 @@ public final class SQLiteStockRepository: StockRepository {
     }
 
     public func setStock(of product: ProductID, onHand: Int) async throws(StockChangeError) -> StockLevel {
-        guard onHand >= 0 else { throw .belowZero(product, onHand: 0, change: onHand) }
+        let onHand = try StockLevel.checked(onHand: onHand, of: product)
         return try await change(product) { db in
             try db.execute(sql: "UPDATE stock SET on_hand = ? WHERE product_id = ?", arguments: [onHand, product.rawValue])
         }
@@ -29,8 +29,8 @@ public final class SQLiteStockRepository: StockRepository {
     public func adjustStock(of product: ProductID, by amount: Int) async throws(StockChangeError) -> StockLevel {
         try await change(product) { db in
             guard let onHand = try Int.fetchOne(db, sql: "SELECT on_hand FROM stock WHERE product_id = ?", arguments: [product.rawValue]) else { return }
-            guard onHand + amount >= 0 else { throw StockChangeError.belowZero(product, onHand: onHand, change: amount) }
-            try db.execute(sql: "UPDATE stock SET on_hand = on_hand + ? WHERE product_id = ?", arguments: [amount, product.rawValue])
+            let next = try StockLevel.checked(onHand: onHand, changedBy: amount, of: product)
+            try db.execute(sql: "UPDATE stock SET on_hand = ? WHERE product_id = ?", arguments: [next, product.rawValue])
         }
     }
 

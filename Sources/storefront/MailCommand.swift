@@ -94,10 +94,10 @@ struct OutboxCommand: AsyncParsableCommand {
                     if let error = entry.lastError { fields["lastError"] = error }
                     return fields
                 }]
-                print(try jsonText(document))
+                printSafely(try jsonText(document))
                 return
             }
-            print(TextTable.render(
+            printSafely(TextTable.render(
                 header: ["Message", "Order", "Kind", "To", "State", "Tries", "Last error"],
                 rows: entries.map { [$0.id, $0.orderNumber, $0.kind.rawValue, $0.recipient.address, Self.state($0.state), String($0.attempts), $0.lastError ?? ""] },
                 rightAligned: [5]
@@ -129,7 +129,7 @@ struct OutboxCommand: AsyncParsableCommand {
             }
             let message = OrderMail.compose(entry, order: order, events: try await storage.orders.events(orderNumber: order.number), shop: storage.catalog.shop, sender: sender)
             // Headers as sent; the body decoded, to be read.
-            print(message.rfc5322.components(separatedBy: "\n\n")[0] + "\n\n" + message.text)
+            printSafely(message.rfc5322.components(separatedBy: "\n\n")[0] + "\n\n" + message.text)
         }
     }
 }
@@ -167,7 +167,7 @@ struct MailWorker: AsyncParsableCommand {
         ) else { return }
         while true {
             let pass = try await delivery.deliverDue()
-            for id in pass.sent { print("sent \(id)") }
+            for id in pass.sent { printSafely("sent \(id)") }
             for (id, why) in pass.retried.sorted(by: { $0.key < $1.key }) { complain("\(id) not sent, tried again later: \(why)") }
             for (id, why) in pass.gaveUp.sorted(by: { $0.key < $1.key }) { complain("\(id) given up: \(why)") }
             if once {

@@ -76,7 +76,7 @@ struct BackOfficeSession {
             await session.close()
             complain("\(error)")
             switch error {
-            case .change(.refused), .change(.notFound), .change(.restockAboveOrdered), .refund(.declined), .stock(.unknownProduct), .stock(.belowZero):
+            case .change(.refused), .change(.notFound), .change(.restockAboveOrdered), .refund(.declined), .stock(.unknownProduct), .stock(.belowZero), .stock(.aboveMaximum):
                 throw ExitCodes.dataError
             case .change(.changed), .change(.refundPending), .refund(.unanswered): throw ExitCodes.temporaryFailure
             case .refund(.unreachable): throw ExitCodes.databaseUnreachable
@@ -122,7 +122,7 @@ extension OrdersCommand {
             }
             guard MerchantEntry.isPlainLine(reason) else { throw ValidationError("--reason must be 1 to 100 characters on one line, got \"\(reason)\"") }
             for line in lines where Self.parseLine(line) == nil {
-                throw ValidationError("--line must be PRODUCT-ID or PRODUCT-ID:QUANTITY with a quantity of at least 1, got \"\(line)\"")
+                throw ValidationError("--line must be PRODUCT-ID or PRODUCT-ID:QUANTITY with a quantity of 1 to \(CartLine.quantityRange.upperBound), got \"\(line)\"")
             }
         }
 
@@ -131,7 +131,8 @@ extension OrdersCommand {
             let parts = text.split(separator: ":", omittingEmptySubsequences: false)
             guard let id = parts.first, !id.isEmpty, parts.count <= 2 else { return nil }
             guard parts.count == 2 else { return (ProductID(String(id)), nil) }
-            guard let quantity = Int(parts[1]), quantity > 0 else { return nil }
+            // Bounded as a cart line is, so summing repeated lines never overflows.
+            guard let quantity = Int(parts[1]), CartLine.quantityRange.contains(quantity) else { return nil }
             return (ProductID(String(id)), quantity)
         }
 

@@ -34,7 +34,7 @@ enum SessionLaunch {
         }
         // A session's terminal is the client's, described by its pty request, never the server's.
         // The server sends the shoppers' mail itself (one worker), so sessions are given no mail command.
-        for name in ["TERM", "COLUMNS", "LINES", "NO_COLOR", "COLORFGBG", "TMUX", "TMUX_PANE", "STY", SessionCommand.fingerprintVariable, SessionCommand.guestVariable, SessionCommand.browserGuestVariable, "STOREFRONT_MAIL_COMMAND"] { sessionEnvironment[name] = nil }
+        for name in ["TERM", "COLUMNS", "LINES", "NO_COLOR", "COLORFGBG", "TMUX", "TMUX_PANE", "STY", SessionCommand.fingerprintVariable, SessionCommand.guestVariable, SessionCommand.browserGuestVariable, SessionCommand.sandboxSignInVariable, "STOREFRONT_MAIL_COMMAND"] { sessionEnvironment[name] = nil }
         SessionCommand.setLocale(&sessionEnvironment)
         return (arguments, sessionEnvironment)
     }

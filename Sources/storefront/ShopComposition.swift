@@ -57,7 +57,9 @@ enum ShopComposition {
         let stored: any WalletRepository = seedsTestCards ? try SandboxSeededWalletRepository(kept) : kept
         let wallets = ChargeableCardsWalletRepository(stored) { provider.canCharge($0) }
         let owner = WalletOwner(guestID)
-        let accounts = try await accounts(storage: storage, wallets: wallets, owner: owner, visitor: visitor, environment: environment)
+        let accounts = try await accounts(
+            storage: storage, wallets: wallets, owner: owner, visitor: visitor, sandboxPayments: provider.mode == .sandbox, environment: environment
+        )
         let carts: any CartRepository = switch visitor {
         case .sshGuest: InMemoryCartRepository()
         case .browserGuest: GuestKeptApartCartRepository(guest: guestID, forAccounts: storage.carts)
@@ -81,10 +83,16 @@ enum ShopComposition {
     /// What a browser visitor is told when the shop opens.
     static let browserGuestNotice = "Guest: nothing is kept. Sign in (Account) for your saved cards."
 
+    /// What a visitor of a public browser shop is told: no sign-in there until real sign-in comes.
+    static let browserPublicGuestNotice = "Guest: nothing is kept after you leave this page."
+
+    /// What the local shop says when payments are real: Sandbox ID is for trying the shop out.
+    static let localSignInOffNotice = "Sign-in is off: Sandbox ID shows its own code, so it is offered only with sandbox payments."
+
     /// Who is shopping: the SSH key `serve` verified, a guest `serve` or `web` let in, a stored Sandbox ID sign-in
     /// that still holds, or the local guest.
     private static func accounts(
-        storage: ShopStorage, wallets: any WalletRepository, owner: WalletOwner, visitor: Visitor, environment: [String: String]
+        storage: ShopStorage, wallets: any WalletRepository, owner: WalletOwner, visitor: Visitor, sandboxPayments: Bool, environment: [String: String]
     ) async throws -> AccountDependencies {
         let guestID = visitor.guestID
         switch visitor {
@@ -105,6 +113,15 @@ enum ShopComposition {
         }
         let isBrowser = if case .browserGuest = visitor { true } else { false }
         let profiles: any AccountProfileRepository = isBrowser ? GuestKeptApartProfileRepository(guest: guestID, forAccounts: storage.profiles) : storage.profiles
+        // Sandbox ID shows its own code: whoever types an email gets that account. It is offered only where the shop
+        // is a local sandbox: sandbox payments, and for a browser a page `web` vouches nobody else can reach.
+        let publicPage = isBrowser && environment[SessionCommand.sandboxSignInVariable] != SessionCommand.localSandboxSignIn
+        if publicPage || !sandboxPayments {
+            return AccountDependencies(
+                wallets: wallets, walletOwner: owner, profiles: profiles, signIn: nil,
+                launchNotice: isBrowser ? browserPublicGuestNotice : localSignInOffNotice, guestID: guestID, dates: .system
+            )
+        }
         let credentials = FileCredentialRepository(path: FileCredentialRepository.defaultPath(environment: environment))
         let key: Curve25519.Signing.PrivateKey
         do {

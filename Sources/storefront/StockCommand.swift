@@ -96,10 +96,6 @@ struct StockCommand: AsyncParsableCommand {
         @Flag(help: "Print JSON instead of a table.")
         var json = false
 
-        func validate() throws {
-            guard count >= 0 else { throw ValidationError("the count must be 0 or more, got \(count)") }
-        }
-
         func run() async throws {
             let (product, count) = (ProductID(product), count)
             try await StockCommand.change(store, json: json) { stock throws(StockChangeError) in try await stock.setStock(of: product, onHand: count) }

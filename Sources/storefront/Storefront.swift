@@ -80,6 +80,12 @@ func complain(_ message: String) {
     emit("storefront: \(message)\n", to: STDERR_FILENO)
 }
 
+/// Prints a command's output to stdout as `print` would, made safe for a terminal first: what shoppers typed (an
+/// address, a name) may hold escape sequences that must never reach the merchant's terminal raw.
+func printSafely(_ text: String) {
+    emit(text + "\n", to: STDOUT_FILENO)
+}
+
 /// A command's `--json` document as it prints it: indented, keys sorted, slashes as they are.
 func jsonText(_ document: [String: Any]) throws -> String {
     String(decoding: try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]), as: UTF8.self)

@@ -15,8 +15,9 @@ struct WebCommand: AsyncParsableCommand {
         abstract: "Serve the shop in a browser: a terminal page, one guest session per tab (docs/web.md).",
         discussion: """
             Plain HTTP: put a TLS reverse proxy in front (docs/web.md has Caddy and nginx set-ups) and name the \
-            address visitors use with --public-origin. A visitor is a guest (nothing kept) and may sign in with \
-            Sandbox ID inside the shop. SIGTERM or Ctrl-C drains: open sessions are told and closed, then it exits.
+            address visitors use with --public-origin. A visitor is a guest (nothing kept); on loopback without \
+            --public-origin, and with sandbox payments, a visitor may sign in with Sandbox ID, whose code the shop \
+            shows on the screen; anywhere else visitors stay guests. SIGTERM or Ctrl-C drains: open sessions are told and closed, then it exits.
             """
     )
 
@@ -65,7 +66,7 @@ struct WebCommand: AsyncParsableCommand {
         for origin in publicOrigins where WebOrigin(origin) == nil {
             throw ValidationError("--public-origin \"\(origin.prefix(80))\" is not an origin: give the scheme, host and any port, as https://shop.example or http://10.0.0.5:8080")
         }
-        if publicOrigins.isEmpty, !Self.isLoopback(listen.host) {
+        if publicOrigins.isEmpty, !WebFrontSettings.isLoopback(listen.host) {
             throw ValidationError("--public-origin is needed when listening on \(listen.host): the address visitors' browsers show, such as https://shop.example (docs/web.md)")
         }
     }
@@ -86,6 +87,11 @@ struct WebCommand: AsyncParsableCommand {
         // The page's terminal is dark (storefront.css), so the shop need not ask: a question's answer that arrives
         // after the shop stopped waiting (a busy host) would otherwise be read as keys (its "?" opens the help).
         sessionEnvironment["STOREFRONT_THEME"] = "dark"
+        var settings = WebFrontSettings(
+            host: listen.host, port: listen.port, publicOrigins: publicOrigins.compactMap(WebOrigin.init), trustForwardedFor: trustForwardedFor,
+            shopName: storage.catalog.shop.name
+        )
+        if settings.offersSandboxSignIn { sessionEnvironment[SessionCommand.sandboxSignInVariable] = SessionCommand.localSandboxSignIn }
         let shopArguments = ["run"] + arguments + sessionLatency.arguments
         let command = SessionCommand(
             executable: thisExecutable(), arguments: shopArguments, environment: sessionEnvironment,
@@ -101,10 +107,7 @@ struct WebCommand: AsyncParsableCommand {
         limits.maxSessionLength = maxSessionLength
         limits.drainTimeout = drainTimeout
         limits.connectionIdleTimeout = requestTimeout
-        let settings = WebFrontSettings(
-            host: listen.host, port: listen.port, publicOrigins: publicOrigins.compactMap(WebOrigin.init), trustForwardedFor: trustForwardedFor,
-            shopName: storage.catalog.shop.name, limits: limits
-        )
+        settings.limits = limits
         SessionLaunch.raiseOpenFileLimit()
         let stop = StopSignals()
         // The bound port once listening, or nil once serving ended (it could not listen).
@@ -134,9 +137,5 @@ struct WebCommand: AsyncParsableCommand {
         _ = await serving.result
         await mailer?.stop()
         announce("stopped")
-    }
-
-    static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
 }

@@ -14,7 +14,7 @@ struct ServeAdminKeysTests {
         try #require(made.status == 0, "ssh-keygen failed: \(made.stderr)")
         // An authorized_keys file as operators write them: a comment, and options before the key.
         let file = keys.appendingPathComponent("admin_keys").path
-        try ("# the shop's operators\nrestrict,pty " + String(contentsOfFile: admin + ".pub", encoding: .utf8)).write(toFile: file, atomically: true, encoding: .utf8)
+        try ("# the shop's operators\n" + String(contentsOfFile: admin + ".pub", encoding: .utf8)).write(toFile: file, atomically: true, encoding: .utf8)
 
         let server = try ServeProcess(arguments: ["--admin-keys", file])
         try server.waitForLog(#/merchant console for 1 admin key from/#)

@@ -10,9 +10,23 @@ struct AdminKeysTests {
     static let line = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl ops@shop"
     static let fingerprint = "SHA256:+DiY3wvvV6TuJJhbpZisF/zLDA0zPMSvHdkr4UvCOqU"
 
-    @Test func keysWithOptionsAndCommentsAreRead() throws {
-        let keys = try AdminKeys.parse("# operators\n\n" + "restrict,command=\"echo hi there\" " + Self.line + "\n" + Self.line + "\n")
+    @Test func keysAndCommentsAreRead() throws {
+        let keys = try AdminKeys.parse("# operators\n\n" + Self.line + "\n" + Self.line + "\n")
         #expect(keys.fingerprints == [Self.fingerprint], "the fingerprint ssh-keygen -l prints, once for the key listed twice")
+    }
+
+    /// The console cannot honour `from=`, `expiry-time=`, `no-pty` or `command=`: a key that only looks restricted
+    /// would open it from anywhere, at any time, so such a line is refused by the options' names.
+    @Test(arguments: [
+        (#"from="203.0.113.9""#, ["from"]),
+        (#"expiry-time="20000101""#, ["expiry-time"]),
+        ("no-pty", ["no-pty"]),
+        (#"restrict,command="echo hi, there",from="10.0.0.1,10.0.0.2""#, ["restrict", "command", "from"]),
+    ])
+    func aKeyWithOptionsIsRefusedByTheirNames(options: String, names: [String]) {
+        #expect(throws: AdminKeysError.options(line: 2, names: names)) { try AdminKeys.parse("# ops\n" + options + " " + Self.line) }
+        let message = (try? AdminKeys.parse(options + " " + Self.line)).map { _ in "" } ?? "\(AdminKeysError.options(line: 1, names: names))"
+        #expect(message.contains(names.joined(separator: ", ")) && message.contains("not honoured"), "\(message)")
     }
 
     @Test func aLineWithoutAKeyIsRefusedByNumber() {

@@ -106,8 +106,11 @@ struct APIReply {
 }
 
 extension TestClientProtocol {
-    func call(_ method: HTTPRequest.Method, _ uri: String, token: PersonalAccessToken? = nil, authorization: String? = nil, json: String? = nil) async throws -> APIReply {
-        var headers = HTTPFields()
+    func call(
+        _ method: HTTPRequest.Method, _ uri: String, token: PersonalAccessToken? = nil, authorization: String? = nil, json: String? = nil,
+        headers extra: HTTPFields = [:]
+    ) async throws -> APIReply {
+        var headers = extra
         if let token { headers[.authorization] = "Bearer \(token.secret)" }
         if let authorization { headers[.authorization] = authorization }
         if json != nil { headers[.contentType] = "application/json" }
