@@ -137,8 +137,9 @@ public final class PostgresCatalogRepository: CatalogRepository {
     }
 
     public func page(matching query: String, offset: Int, limit: Int) async throws -> [Product] {
-        // No catalog holds Int.max products: a window past it is empty, and its end is never computed.
-        guard offset >= 0, limit > 0, limit <= Int.max - offset else { return [] }
+        guard offset >= 0, limit > 0 else { return [] }
+        // The window's end is made from bounded numbers: no catalog holds Int.max products.
+        let limit = min(limit, Int.max - offset)
         let currency = shop.currency
         guard let pattern = Self.searchQuery(query) else {
             guard query.allSatisfy(\.isWhitespace) else { return [] }

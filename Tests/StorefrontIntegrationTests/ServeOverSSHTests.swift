@@ -153,7 +153,7 @@ struct ServeOverSSHTests {
     }
 
     /// The child of `parent` whose command line contains `name`.
-    private static func child(of parent: pid_t, named name: String) -> pid_t? {
+    static func child(of parent: pid_t, named name: String) -> pid_t? {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.compactMap { pid_t($0) }.first { pid in
             guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),

@@ -60,11 +60,52 @@ struct StockTests {
         #expect(tooMany.status == 65 && tooMany.stderr.contains("poster-vt100 has 4 on hand: taking 5 would leave less than none."))
         let unknown = try Subprocess.run(binary, ["stock", "set", "no-such", "1", "--data-dir", directory])
         #expect(unknown.status == 65 && unknown.stderr.contains("There is no product no-such in the catalog."))
-        #expect(try Subprocess.run(binary, ["stock", "set", "poster-vt100", "-1", "--data-dir", directory]).status == 64)
+        let negative = try Subprocess.run(binary, ["stock", "set", "--data-dir", directory, "poster-vt100", "--", "-1"])
+        #expect(negative.status == 65, "a count below zero is a data error, as docs/exit-codes.md says: \(negative.stderr)")
         let listed = try Subprocess.run(binary, ["stock", "--low", "4", "--json", "--data-dir", directory])
         let document = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])
         let stock = try #require(document["stock"] as? [[String: Any]])
         #expect(stock.allSatisfy { ($0["onHand"] as? Int ?? 99) <= 4 })
         #expect(stock.contains { $0["productId"] as? String == "poster-vt100" && $0["onHand"] as? Int == 4 })
+    }
+
+    @Test("counts beyond a shelf are refused before any sum, and the schema holds them", arguments: StockedRepositoryKind.allCases)
+    func countsFromOutsideAreBounded(kind: StockedRepositoryKind) async throws {
+        let (stock, fixture) = try await Self.stock(kind)
+        let mug = ProductID("mug-stdout")
+        let top = StockLevel.maximumOnHand
+        await #expect(throws: StockChangeError.aboveMaximum(mug, asked: .max)) { try await stock.setStock(of: mug, onHand: .max) }
+        #expect(try await stock.setStock(of: mug, onHand: top).onHand == top)
+        await #expect(throws: StockChangeError.aboveMaximum(mug, asked: top + 1)) { try await stock.adjustStock(of: mug, by: 1) }
+        await #expect(throws: StockChangeError.aboveMaximum(mug, asked: .max)) { try await stock.adjustStock(of: mug, by: .max) }
+        await #expect(throws: StockChangeError.aboveMaximum(mug, asked: .min)) { try await stock.adjustStock(of: mug, by: .min) }
+        #expect(try fixture.stock("mug-stdout").onHand == top, "the refused changes wrote nothing")
+        #expect(try await stock.stockLevels().contains { $0.productID == mug && $0.onHand == top }, "and every count still reads")
+    }
+
+    @Test func sqliteRefusesACountPastWhatPostgreSQLsIntegerHolds() throws {
+        let fixture = try SQLiteFixture()
+        #expect(throws: (any Error).self) {
+            try fixture.database.pool.write { try $0.execute(sql: "UPDATE stock SET on_hand = on_hand + 9223372036854775807 WHERE product_id = 'mug-stdout'") }
+        }
+        #expect(throws: (any Error).self) {
+            try fixture.database.pool.write { try $0.execute(sql: "UPDATE stock SET on_hand = 2.5 WHERE product_id = 'mug-stdout'") }
+        }
+        #expect(try fixture.stock("mug-stdout").onHand >= 0, "the count is still an integer that reads")
+    }
+
+    @Test func theStockCommandRefusesAHugeCountAndTheShopStillReads() throws {
+        let binary = try BuiltProduct.requireStorefront()
+        let directory = TemporaryDirectory.make().path
+        try #require(try Subprocess.run(binary, ["headless", "--data-dir", directory, "--keys", "q"]).status == 0)
+        let huge = try Subprocess.run(binary, ["stock", "set", "poster-vt100", "9223372036854775807", "--data-dir", directory])
+        #expect(huge.status == 65 && huge.stderr.contains("at most 1000000"), "\(huge.stderr)")
+        #expect(try Subprocess.run(binary, ["stock", "set", "poster-vt100", "1000000", "--data-dir", directory]).status == 0)
+        let top = try Subprocess.run(binary, ["stock", "adjust", "poster-vt100", "--by", "1", "--data-dir", directory])
+        #expect(top.status == 65, "\(top.stderr)")
+        let refund = try Subprocess.run(binary, ["orders", "refund", "SF-000001", "--line", "poster-vt100:9223372036854775807", "--line", "poster-vt100:9223372036854775807", "--reason", "x", "--data-dir", directory])
+        #expect(refund.status == 64 && refund.stderr.contains("--line must be"), "parsed into a bounded range, no trap: \(refund.stderr)")
+        #expect(try Subprocess.run(binary, ["stock", "--data-dir", directory]).status == 0)
+        #expect(try Subprocess.run(binary, ["headless", "--data-dir", directory, "--keys", "q"]).status == 0, "the shop still opens")
     }
 }

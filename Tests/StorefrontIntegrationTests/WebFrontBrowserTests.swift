@@ -57,6 +57,21 @@ struct WebFrontBrowserTests {
         #expect(!server.log.contains("web session 1 closed"), "the first tab's shop goes on")
     }
 
+    /// Behind a proxy (`--public-origin`), anyone could type a shopper's email and read Sandbox ID's code off the
+    /// screen: there visitors stay guests, offered no sign-in.
+    @Test func aPublicPageOffersNoSignIn() throws {
+        let port = try OpenSSHServer.freePort()
+        let server = try ServeProcess(command: ["web", "--listen", "127.0.0.1:\(port)", "--public-origin", "http://127.0.0.1:\(port)"])
+        let browser = try Browser()
+        try browser.must(["op": "open", "url": "http://127.0.0.1:\(port)/"])
+        let first = try browser.waitFor("Products")
+        #expect(first.contains("Guest: nothing is kept after you leave this page."), "\(first)")
+        try browser.press("u")
+        let account = try browser.waitFor("Shopping as a guest.")
+        #expect(!account.contains("Sign in"), "\(account)")
+        #expect(!server.log.contains("sign-in"), "\(server.log)")
+    }
+
     @Test func aVisitorSignsInWithSandboxIDAndFindsTheirOrdersInTheNextTab() throws {
         let server = try ServeProcess(command: Self.web)
         let browser = try Browser()

@@ -41,7 +41,7 @@ struct StripeWebhookSignatureTests {
         let cases: [(String?, [UInt8], WebhookRefusal)] = [
             (nil, payload, .badSignature("no Stripe-Signature header")),
             ("", payload, .badSignature("no Stripe-Signature header")),
-            ("v1=\(good)", payload, .badSignature("the Stripe-Signature header has no timestamp (t=)")),
+            ("v1=\(good)", payload, .badSignature("the Stripe-Signature header has no timestamp (t=, whole seconds since 1970)")),
             ("t=\(time)", payload, .badSignature("the Stripe-Signature header has no v1 signature")),
             ("t=\(time),v0=\(good)", payload, .badSignature("the Stripe-Signature header has no v1 signature")),
             ("t=\(time),v1=\(v1(payload, secret: "whsec_someone_else_000", at: time))", payload, .badSignature("no v1 signature matches the endpoint's secret")),
@@ -63,5 +63,19 @@ struct StripeWebhookSignatureTests {
                 try check.check(payload, header: "t=\(time),v1=\(v1(payload, secret: secret, at: time))", now: now)
             }
         }
+    }
+
+    /// A `t=` past year 9999 is no time Stripe signs: refused before any date arithmetic, never a trap.
+    @Test(arguments: ["9300000000000000", "9223372036854775807", "-1", "253402300800", "1e20"])
+    func aTimestampFarOutOfRangeIsRefusedAsNoTimestamp(_ time: String) {
+        #expect(throws: WebhookRefusal.badSignature("the Stripe-Signature header has no timestamp (t=, whole seconds since 1970)")) {
+            try StripeWebhookSignature(secrets: [secret]).check(payload, header: "t=\(time),v1=\(String(repeating: "ab", count: 32))", now: now)
+        }
+    }
+
+    @Test func aStaleRefusalOfTheLastTimeTakenDescribesItWithoutTrapping() {
+        let far = Date(timeIntervalSince1970: 253_402_300_799)
+        #expect(WebhookRefusal.stale(signedAt: far, now: now).description.contains("9999-12-31T23:59:59Z"))
+        #expect(WebhookRefusal.stale(signedAt: Date(timeIntervalSince1970: 1e300), now: now).description.contains("9999-12-31"))
     }
 }

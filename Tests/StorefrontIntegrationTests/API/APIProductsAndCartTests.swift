@@ -66,6 +66,15 @@ struct APIProductsAndCartTests {
             #expect(elsewhere.problemType == "urn:storefront:problem:invalid-request")
             let forged = try await client.call(.get, "/v1/products?cursor=not-a-cursor", token: token)
             #expect(forged.status == .badRequest)
+            // A cursor that decodes to an offset near Int.max is refused before `offset + limit` is made, in every list.
+            for (path, query) in [("/v1/products", ""), ("/v1/products", "desk"), ("/v1/orders", "orders")] {
+                let huge = Data("v1:9223372036854775807:\(query)".utf8).base64EncodedString()
+                    .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+                let reply = try await client.call(.get, "\(path)?\(query.isEmpty || query == "orders" ? "" : "q=\(query)&")cursor=\(huge)&limit=100", token: token)
+                #expect(reply.status == .badRequest, "\(path) \(query): \(reply.text)")
+            }
+            #expect(try await api.catalog.page(matching: "", offset: .max, limit: 100).isEmpty, "the store's own window never overflows")
+            #expect(try await api.catalog.page(matching: "desk", offset: 1, limit: .max).count == matching.count - 1)
             let tooMany = try await client.call(.get, "/v1/products?limit=1000", token: token)
             #expect(tooMany.status == .badRequest)
             let notANumber = try await client.call(.get, "/v1/products?limit=many", token: token)

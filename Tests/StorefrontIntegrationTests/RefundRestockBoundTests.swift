@@ -1,0 +1,48 @@
+import Foundation
+import ShopMerchant
+import ShopModels
+import ShopPorts
+import ShopSandbox
+import StorefrontTesting
+import Testing
+
+/// What refunds may put back on the shelf: never more of a product than was bought, however the restock is spelled
+/// and however many refunds share it.
+@Suite("Refund restock bounds")
+struct RefundRestockBoundTests {
+    let refunds = RefundTests()
+
+    @Test("one product named three times is bounded by what was bought of it, not each line alone", arguments: StockedRepositoryKind.allCases)
+    func aProductNamedSeveralTimesIsBoundedAsOne(kind: StockedRepositoryKind) async throws {
+        let fixture = try await kind.make()
+        let processor = SandboxProcessor()
+        let order = try await refunds.paidOrder(fixture.orders, processor: processor)
+        let office = refunds.backOffice(fixture.orders, processor)
+        let twice = Array(repeating: Restock(productID: "hoodie-root", quantity: 2), count: 3)
+        await #expect(throws: BackOfficeError.change(.restockAboveOrdered(product: "root Hoodie", asked: 4, left: 2))) {
+            try await office.refund(order.number, RefundAsk(amount: order.totals.total, restock: twice, reason: "2+2+2"), by: .merchant("ops"), expecting: nil)
+        }
+        let huge = [Restock(productID: "hoodie-root", quantity: 1), Restock(productID: "hoodie-root", quantity: .max)]
+        await #expect(throws: BackOfficeError.change(.restockAboveOrdered(product: "root Hoodie", asked: .max, left: 2))) {
+            try await office.refund(order.number, RefundAsk(amount: order.totals.total, restock: huge, reason: "overflow"), by: .merchant("ops"), expecting: nil)
+        }
+        #expect(try await fixture.orders.refunds(orderNumber: order.number).isEmpty)
+        #expect(try fixture.stock("hoodie-root") == (1, 0, 2), "nothing put back")
+    }
+
+    @Test("two refunds together put back at most what was bought", arguments: StockedRepositoryKind.allCases)
+    func earlierRefundsCountAgainstTheBound(kind: StockedRepositoryKind) async throws {
+        let fixture = try await kind.make()
+        let processor = SandboxProcessor()
+        let order = try await refunds.paidOrder(fixture.orders, processor: processor)
+        let office = refunds.backOffice(fixture.orders, processor)
+        let one = order.refundAmount(for: ["hoodie-root": 1])
+        _ = try await office.refund(order.number, RefundAsk(amount: one, restock: [Restock(productID: "hoodie-root", quantity: 2)], reason: "both back"), by: .merchant("ops"), expecting: .paid)
+        #expect(try fixture.stock("hoodie-root") == (3, 0, 0))
+        await #expect(throws: BackOfficeError.change(.restockAboveOrdered(product: "root Hoodie", asked: 1, left: 0))) {
+            try await office.refund(order.number, RefundAsk(amount: one, restock: [Restock(productID: "hoodie-root", quantity: 1)], reason: "again"), by: .merchant("ops"), expecting: nil)
+        }
+        #expect(try fixture.stock("hoodie-root") == (3, 0, 0), "the second refund put nothing back")
+        #expect(await processor.allRefunds.count == 1)
+    }
+}
