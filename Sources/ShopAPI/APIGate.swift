@@ -12,6 +12,8 @@ struct APICaller: Sendable {
     @TaskLocal static var current: APICaller?
     /// Where the gate writes who called, for the request's log line, even when the handler then fails.
     @TaskLocal static var note: CallerNote?
+    /// The request's `Idempotency-Key` as it was sent, once `IdempotencyGate` has claimed it.
+    @TaskLocal static var idempotencyKey: String?
 
     /// The caller, if its token has the `scope` this operation needs: each operation decides for itself, so no path
     /// spelling (`//`, `/./`, `%2F`) that the router folds onto a route can carry a token past its scope.
@@ -39,7 +41,7 @@ struct RequestLog<Context: RequestContext>: RouterMiddleware {
         let started = uptime()
         var response: Response
         var failure: String?
-        let note = CallerNote()
+        let note = CallerNote(requestID: id)
         do {
             response = try await APICaller.$note.withValue(note) { try await next(request, context) }
         } catch {
@@ -150,7 +152,13 @@ struct TokenGate<Context: RequestContext>: RouterMiddleware {
 
 /// The caller of one request as its log line names it (a token's id, scope and owner; never its secret).
 final class CallerNote: Sendable {
+    let requestID: String
     private let value = Mutex<String?>(nil)
+
+    init(requestID: String) {
+        self.requestID = requestID
+    }
+
     var caller: String? {
         get { value.withLock { $0 } }
         set { value.withLock { $0 = newValue } }

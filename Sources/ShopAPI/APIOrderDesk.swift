@@ -39,12 +39,13 @@ package struct APICommerce: Sendable {
     }
 }
 
-/// Buys a shopper's cart through the API, once per Idempotency-Key.
+/// Buys a shopper's cart through the API, once: a repeat of the same Idempotency-Key is answered by
+/// `IdempotencyGate`, and a cart is held by one purchase at a time, whichever key it came with.
 ///
-/// Order of calls: the key is claimed with the body's hash (a repeat with another body is refused; a repeat of a
-/// paid one gets its order) → the cart, address, card and shipping method are read and checked → a token from the
-/// provider → the merchant backend's charge under a key derived from the owner and theirs (so a repeat after a crash
-/// finds the same charge, never a second one) → the order noted under the key, the cart emptied.
+/// Order of calls: the cart claimed for this purchase (another under way: a 409) → the cart, address, card and
+/// shipping method read and checked → a token from the provider → the merchant backend's charge under a key derived
+/// from the owner and theirs (so a repeat after a crash finds the same charge, never a second one) → the cart emptied
+/// → the cart's claim released.
 struct APIOrderDesk {
     let shop: APIShop
     let commerce: APICommerce
@@ -55,18 +56,32 @@ struct APIOrderDesk {
         var shippingMethod: String?
     }
 
-    func place(_ request: Request, owner: String, key: String) async throws -> (order: Order, replayed: Bool) {
-        guard (1...255).contains(key.count), key.allSatisfy({ $0.isASCII && !$0.isNewline && $0.asciiValue.map { $0 >= 32 && $0 < 127 } == true }) else {
-            throw APIProblem(.invalidRequest, "Idempotency-Key must be 1 to 255 printable ASCII characters; a UUID is a good one.")
+    /// The key a cart's purchase is claimed under, for the owner `cart:<customer>`: no token's owner is spelled so
+    /// (theirs are `shop:` or `merchant:`), so no client's key meets it.
+    static let cartClaim = "purchase"
+    /// How long a purchase may hold the cart before another takes it over (the first one's process died).
+    static let cartAbandonedAfter: TimeInterval = 120
+
+    func place(_ request: Request, owner: String, key: String) async throws -> Order {
+        try IdempotencyKeyRule.check(key)
+        let time = commerce.now()
+        let claim = try await commerce.idempotency.claim(
+            owner: "cart:\(owner)", key: Self.cartClaim, fingerprint: "purchase", at: time, abandonedBefore: time - Self.cartAbandonedAfter
+        )
+        guard claim == .granted else {
+            throw APIProblem(.requestInFlight, "Another purchase of this cart is under way; ask again in a moment.", retryAfter: 1)
         }
-        let hash = Encodings.sha256Hex("v1\n\(request.addressID ?? "")\n\(request.cardID ?? "")\n\(request.shippingMethod ?? "")")
-        let filed = try await commerce.idempotency.claim(IdempotentRequest(owner: owner, key: key, requestHash: hash), at: commerce.now())
-        guard filed.requestHash == hash else {
-            throw APIProblem(.idempotencyKeyReused, "This Idempotency-Key came before with another body; use a new key for a new order.")
+        do {
+            let order = try await buy(request, owner: owner, key: key)
+            try? await commerce.idempotency.release(owner: "cart:\(owner)", key: Self.cartClaim)
+            return order
+        } catch {
+            try? await commerce.idempotency.release(owner: "cart:\(owner)", key: Self.cartClaim)
+            throw error
         }
-        if let number = filed.orderNumber, let order = try await commerce.orders.order(number: number), order.status.wasCharged {
-            return (order, true)
-        }
+    }
+
+    private func buy(_ request: Request, owner: String, key: String) async throws -> Order {
         let draft = try await draft(request, owner: owner)
         let backendKey = "api_" + Encodings.sha256Hex("\(owner)\n\(key)").prefix(32)
         let payment = Payment(
@@ -82,12 +97,11 @@ struct APIOrderDesk {
         } catch let error as MerchantBackendError {
             throw Self.problem(error)
         }
-        try await commerce.idempotency.attach(orderNumber: confirmation.orderNumber, owner: owner, key: key)
         try await shop.carts.save([], forCustomer: owner)
         guard let order = try await commerce.orders.order(number: confirmation.orderNumber) else {
             throw APIProblem(.internal, "Order \(confirmation.orderNumber) was paid but cannot be read back.")
         }
-        return (order, false)
+        return order
     }
 
     /// The order the cart and the chosen address, card and shipping make, or a 422 naming what is missing.

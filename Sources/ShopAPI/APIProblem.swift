@@ -25,6 +25,7 @@ struct APIProblem: Error, Equatable, Sendable {
         case methodNotAllowed = "method-not-allowed"
         case conflict
         case idempotencyKeyReused = "idempotency-key-reused"
+        case requestInFlight = "request-in-flight"
         case paymentFailed = "payment-failed"
         case tooLarge = "request-too-large"
         case validation = "validation-failed"
@@ -41,6 +42,7 @@ struct APIProblem: Error, Equatable, Sendable {
             case .methodNotAllowed: .methodNotAllowed
             case .conflict: .conflict
             case .idempotencyKeyReused: .unprocessableContent
+            case .requestInFlight: .conflict
             case .paymentFailed: HTTPResponse.Status(code: 402, reasonPhrase: "Payment Required")
             case .tooLarge: .contentTooLarge
             case .validation: .unprocessableContent
@@ -59,6 +61,7 @@ struct APIProblem: Error, Equatable, Sendable {
             case .methodNotAllowed: "This path does not take this method"
             case .conflict: "The order changed"
             case .idempotencyKeyReused: "This Idempotency-Key was used for another request"
+            case .requestInFlight: "Another request on the same thing is still running"
             case .paymentFailed: "The payment did not go through"
             case .tooLarge: "The request is too large"
             case .validation: "A value is not allowed"

@@ -43,6 +43,7 @@ package final class APIServer: Sendable {
         let router = Router()
         router.add(middleware: RequestLog(maxBodyBytes: limits.maxBodyBytes, uptime: uptime, log: log))
         router.add(middleware: TokenGate(tokens: tokens, maxBodyBytes: limits.maxBodyBytes, limiter: RateLimiter(perMinute: limits.requestsPerMinute, burst: limits.burst), uptime: uptime, now: now))
+        router.add(middleware: IdempotencyGate(keys: commerce.idempotency, maxBodyBytes: limits.maxBodyBytes, now: now))
         try ShopAPIService(shop: shop, commerce: commerce).registerHandlers(on: router)
         return Application(
             router: router,

@@ -8,11 +8,13 @@ extension ShopAPIService {
         let caller = try APICaller.required(.shop)
         guard case .json(let body) = input.body else { throw APIProblem(.invalidRequest, "The body must be JSON.") }
         let desk = APIOrderDesk(shop: shop, commerce: commerce)
-        let placed = try await desk.place(
-            .init(addressID: body.addressId, cardID: body.cardId, shippingMethod: body.shippingMethod), owner: caller.token.owner, key: input.headers.idempotencyKey
+        // The key as it was sent: the generated code percent-decodes headers, and `pct-%41` is not `pct-A`.
+        let order = try await desk.place(
+            .init(addressID: body.addressId, cardID: body.cardId, shippingMethod: body.shippingMethod), owner: caller.token.owner,
+            key: APICaller.idempotencyKey ?? input.headers.idempotencyKey
         )
-        let events = try await commerce.orders.events(orderNumber: placed.order.number)
-        return .created(.init(body: .json(APIModels.order(placed.order, events: events))))
+        let events = try await commerce.orders.events(orderNumber: order.number)
+        return .created(.init(body: .json(APIModels.order(order, events: events))))
     }
 
     func listOrders(_ input: Operations.ListOrders.Input) async throws -> Operations.ListOrders.Output {

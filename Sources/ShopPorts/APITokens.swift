@@ -54,29 +54,65 @@ public protocol APITokenRepository: Sendable {
     func markUsed(id: String, at time: Date) async throws
 }
 
-/// A client's request made safe to repeat by its `Idempotency-Key`: the first request's body (as a hash), and the
-/// order it made, once it has made one.
-public struct IdempotentRequest: Hashable, Sendable {
-    public var owner: String
-    public var key: String
-    public var requestHash: String
-    public var orderNumber: String?
+/// The answer a request under an `Idempotency-Key` gave, kept to be sent again to every repeat.
+public struct IdempotentAnswer: Hashable, Sendable {
+    public var status: Int
+    public var contentType: String
+    public var body: [UInt8]
 
-    public init(owner: String, key: String, requestHash: String, orderNumber: String? = nil) {
-        self.owner = owner
-        self.key = key
-        self.requestHash = requestHash
-        self.orderNumber = orderNumber
+    public init(status: Int, contentType: String, body: [UInt8]) {
+        self.status = status
+        self.contentType = contentType
+        self.body = body
+    }
+}
+
+/// A request filed under its owner's `Idempotency-Key`: what it was (a fingerprint of method, path and body), when it
+/// started, and its answer once it has one.
+public struct FiledIdempotentRequest: Hashable, Sendable {
+    public var fingerprint: String
+    public var startedAt: Date
+    public var answer: IdempotentAnswer?
+
+    public init(fingerprint: String, startedAt: Date, answer: IdempotentAnswer?) {
+        self.fingerprint = fingerprint
+        self.startedAt = startedAt
+        self.answer = answer
+    }
+}
+
+/// What a request under a key may do, as the IETF Idempotency-Key draft has it.
+public enum IdempotentClaim: Hashable, Sendable {
+    /// The key is this request's now: run it, then file its answer (or release the key).
+    case granted
+    /// The same request is still running: ask again shortly (409).
+    case inFlight
+    /// The key came first with another request (422).
+    case reused
+    /// The request finished: its answer, sent again.
+    case answered(IdempotentAnswer)
+
+    /// The one rule every store applies to what it holds under the key: a request started before `abandonedBefore`
+    /// without an answer was lost with its process, and a repeat takes it over.
+    public static func decide(_ filed: FiledIdempotentRequest?, fingerprint: String, abandonedBefore: Date) -> IdempotentClaim {
+        guard let filed else { return .granted }
+        guard filed.fingerprint == fingerprint else { return .reused }
+        if let answer = filed.answer { return .answered(answer) }
+        return filed.startedAt < abandonedBefore ? .granted : .inFlight
     }
 }
 
 /// Keeps each owner's idempotency keys: the first request filed under a key is the one every repeat is held to.
+///
+/// Order of calls per request: `claim` → (granted) run it → `answer` with what it answered, or `release` when it
+/// failed in a way a retry may mend.
 public protocol IdempotencyRepository: Sendable {
-    /// Files `key` for `owner` with the body's hash, or returns what was filed under it first (perhaps with another
-    /// hash: the caller refuses that).
-    func claim(_ request: IdempotentRequest, at time: Date) async throws -> IdempotentRequest
-    /// Notes the order the request under `key` made.
-    func attach(orderNumber: String, owner: String, key: String) async throws
+    /// Decides by `IdempotentClaim.decide`, in one transaction; when granted, files the request as started at `time`.
+    func claim(owner: String, key: String, fingerprint: String, at time: Date, abandonedBefore: Date) async throws -> IdempotentClaim
+    /// Files the answer of the request under `key`.
+    func answer(_ answer: IdempotentAnswer, owner: String, key: String) async throws
+    /// Forgets the unanswered request under `key`, so that a retry runs it again.
+    func release(owner: String, key: String) async throws
 }
 
 /// What the account screen needs to make and revoke its shopper's API tokens.

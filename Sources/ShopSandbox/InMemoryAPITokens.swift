@@ -39,19 +39,25 @@ public final class InMemoryAPITokenRepository: APITokenRepository {
 
 /// Idempotency keys kept in memory: the double for the database repositories.
 public final class InMemoryIdempotencyRepository: IdempotencyRepository {
-    private let requests = Mutex<[String: IdempotentRequest]>([:])
+    private let requests = Mutex<[String: FiledIdempotentRequest]>([:])
     public init() {}
 
-    public func claim(_ request: IdempotentRequest, at time: Date) throws -> IdempotentRequest {
+    public func claim(owner: String, key: String, fingerprint: String, at time: Date, abandonedBefore: Date) throws -> IdempotentClaim {
         requests.withLock { all in
-            let id = "\(request.owner)\n\(request.key)"
-            if let filed = all[id] { return filed }
-            all[id] = request
-            return request
+            let id = "\(owner)\n\(key)"
+            let claim = IdempotentClaim.decide(all[id], fingerprint: fingerprint, abandonedBefore: abandonedBefore)
+            if claim == .granted { all[id] = FiledIdempotentRequest(fingerprint: fingerprint, startedAt: time, answer: nil) }
+            return claim
         }
     }
 
-    public func attach(orderNumber: String, owner: String, key: String) throws {
-        requests.withLock { all in all["\(owner)\n\(key)"]?.orderNumber = orderNumber }
+    public func answer(_ answer: IdempotentAnswer, owner: String, key: String) throws {
+        requests.withLock { all in all["\(owner)\n\(key)"]?.answer = answer }
+    }
+
+    public func release(owner: String, key: String) throws {
+        requests.withLock { all in
+            if all["\(owner)\n\(key)"]?.answer == nil { all["\(owner)\n\(key)"] = nil }
+        }
     }
 }

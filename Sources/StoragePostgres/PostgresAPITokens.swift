@@ -66,36 +66,51 @@ public final class PostgresAPITokenRepository: APITokenRepository {
     }
 }
 
-/// Idempotency keys in PostgreSQL, one row per owner and key.
+/// Idempotency keys in PostgreSQL, one row per owner and key; a claim holds the row's lock until it is decided.
 public final class PostgresIdempotencyRepository: IdempotencyRepository {
     private let database: PostgresDatabase
     public init(database: PostgresDatabase) { self.database = database }
 
-    public func claim(_ request: IdempotentRequest, at time: Date) async throws -> IdempotentRequest {
-        try await database.writeInOneStatement { connection in
-            // The row inserted, or the one already there: a CTE sees the table as it was before the statement.
+    public func claim(owner: String, key: String, fingerprint: String, at time: Date, abandonedBefore: Date) async throws -> IdempotentClaim {
+        try await database.write { connection in
+            // Two first claims meet on the key: the second insert waits for the first's transaction, then does nothing.
+            let inserted = try await connection.query("""
+                INSERT INTO api_idempotency (owner, key, fingerprint, started_at) VALUES (\(owner), \(key), \(fingerprint), \(time.timeIntervalSince1970))
+                ON CONFLICT (owner, key) DO NOTHING RETURNING true
+                """, logger: PostgresDatabase.quiet).collect()
+            guard inserted.isEmpty else { return .granted }
             let rows = try await connection.query("""
-                WITH inserted AS (
-                    INSERT INTO api_idempotency (owner, key, request_hash, created_at)
-                    VALUES (\(request.owner), \(request.key), \(request.requestHash), \(time.timeIntervalSince1970))
-                    ON CONFLICT (owner, key) DO NOTHING RETURNING request_hash, order_number
-                )
-                SELECT request_hash, order_number FROM inserted
-                UNION ALL SELECT request_hash, order_number FROM api_idempotency WHERE owner = \(request.owner) AND key = \(request.key)
-                LIMIT 1
+                SELECT fingerprint, started_at, status, content_type, body FROM api_idempotency WHERE owner = \(owner) AND key = \(key) FOR UPDATE
                 """, logger: PostgresDatabase.quiet)
-            for try await (hash, number) in rows.decode((String, String?).self) {
-                return IdempotentRequest(owner: request.owner, key: request.key, requestHash: hash, orderNumber: number)
+            var filed: FiledIdempotentRequest?
+            for try await (print, started, status, type, body) in rows.decode((String, Double, Int?, String?, ByteBuffer?).self) {
+                filed = FiledIdempotentRequest(
+                    fingerprint: print, startedAt: Date(timeIntervalSince1970: started),
+                    answer: status.map { IdempotentAnswer(status: $0, contentType: type ?? "", body: body.map { Array($0.readableBytesView) } ?? []) }
+                )
             }
-            return request
+            let claim = IdempotentClaim.decide(filed, fingerprint: fingerprint, abandonedBefore: abandonedBefore)
+            if claim == .granted {
+                try await connection.query(
+                    "UPDATE api_idempotency SET started_at = \(time.timeIntervalSince1970) WHERE owner = \(owner) AND key = \(key)", logger: PostgresDatabase.quiet
+                )
+            }
+            return claim
         }
     }
 
-    public func attach(orderNumber: String, owner: String, key: String) async throws {
+    public func answer(_ answer: IdempotentAnswer, owner: String, key: String) async throws {
         _ = try await database.writeInOneStatement { connection in
-            try await connection.query(
-                "UPDATE api_idempotency SET order_number = \(orderNumber) WHERE owner = \(owner) AND key = \(key)", logger: PostgresDatabase.quiet
-            )
+            try await connection.query("""
+                UPDATE api_idempotency SET status = \(answer.status), content_type = \(answer.contentType), body = \(ByteBuffer(bytes: answer.body))
+                WHERE owner = \(owner) AND key = \(key)
+                """, logger: PostgresDatabase.quiet)
+        }
+    }
+
+    public func release(owner: String, key: String) async throws {
+        _ = try await database.writeInOneStatement { connection in
+            try await connection.query("DELETE FROM api_idempotency WHERE owner = \(owner) AND key = \(key) AND status IS NULL", logger: PostgresDatabase.quiet)
         }
     }
 }

@@ -131,5 +131,23 @@ extension PostgresDatabase {
             )
             """,
         ]),
+        // Idempotency keys of every POST, not only orders: each request's fingerprint, when it started, and its answer
+        // to send again. Keys filed before are dropped: a retry of an order of then finds its charge by its own key.
+        // SQLite's migration v14.
+        Migration(identifier: "v14-api-replay", sql: [
+            "DROP TABLE api_idempotency",
+            """
+            CREATE TABLE api_idempotency (
+                owner text NOT NULL,
+                key text NOT NULL,
+                fingerprint text NOT NULL,
+                started_at double precision NOT NULL,
+                status integer CHECK (status BETWEEN 100 AND 599),
+                content_type text,
+                body bytea,
+                PRIMARY KEY (owner, key)
+            )
+            """,
+        ]),
     ]
 }

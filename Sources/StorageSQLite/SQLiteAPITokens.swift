@@ -53,24 +53,43 @@ public final class SQLiteAPITokenRepository: APITokenRepository {
     }
 }
 
-/// Idempotency keys in SQLite, one row per owner and key.
+/// Idempotency keys in SQLite, one row per owner and key; each claim is one IMMEDIATE transaction.
 public final class SQLiteIdempotencyRepository: IdempotencyRepository {
     private let database: SQLiteDatabase
     public init(database: SQLiteDatabase) { self.database = database }
 
-    public func claim(_ request: IdempotentRequest, at time: Date) async throws -> IdempotentRequest {
+    public func claim(owner: String, key: String, fingerprint: String, at time: Date, abandonedBefore: Date) async throws -> IdempotentClaim {
         try await database.write { db in
-            try db.execute(sql: """
-                INSERT INTO api_idempotency (owner, key, request_hash, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (owner, key) DO NOTHING
-                """, arguments: [request.owner, request.key, request.requestHash, time.timeIntervalSince1970])
-            let row = try Row.fetchOne(db, sql: "SELECT request_hash, order_number FROM api_idempotency WHERE owner = ? AND key = ?", arguments: [request.owner, request.key])
-            return IdempotentRequest(owner: request.owner, key: request.key, requestHash: row?["request_hash"] ?? request.requestHash, orderNumber: row?["order_number"])
+            let row = try Row.fetchOne(db, sql: """
+                SELECT fingerprint, started_at, status, content_type, body FROM api_idempotency WHERE owner = ? AND key = ?
+                """, arguments: [owner, key])
+            let filed = row.map { row in
+                FiledIdempotentRequest(
+                    fingerprint: row["fingerprint"], startedAt: Date(timeIntervalSince1970: row["started_at"]),
+                    answer: (row["status"] as Int?).map { IdempotentAnswer(status: $0, contentType: row["content_type"] ?? "", body: [UInt8]((row["body"] as Data?) ?? Data())) }
+                )
+            }
+            let claim = IdempotentClaim.decide(filed, fingerprint: fingerprint, abandonedBefore: abandonedBefore)
+            if claim == .granted {
+                try db.execute(sql: """
+                    INSERT INTO api_idempotency (owner, key, fingerprint, started_at) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (owner, key) DO UPDATE SET started_at = excluded.started_at
+                    """, arguments: [owner, key, fingerprint, time.timeIntervalSince1970])
+            }
+            return claim
         }
     }
 
-    public func attach(orderNumber: String, owner: String, key: String) async throws {
+    public func answer(_ answer: IdempotentAnswer, owner: String, key: String) async throws {
         try await database.write { db in
-            try db.execute(sql: "UPDATE api_idempotency SET order_number = ? WHERE owner = ? AND key = ?", arguments: [orderNumber, owner, key])
+            try db.execute(sql: "UPDATE api_idempotency SET status = ?, content_type = ?, body = ? WHERE owner = ? AND key = ?",
+                           arguments: [answer.status, answer.contentType, Data(answer.body), owner, key])
+        }
+    }
+
+    public func release(owner: String, key: String) async throws {
+        try await database.write { db in
+            try db.execute(sql: "DELETE FROM api_idempotency WHERE owner = ? AND key = ? AND status IS NULL", arguments: [owner, key])
         }
     }
 }

@@ -209,6 +209,9 @@ extension SQLiteDatabase {
         migrator.registerMigration("v13-stock-bounds") { db in
             try db.execute(sql: Self.stockBounds)
         }
+        migrator.registerMigration("v14-api-replay") { db in
+            try db.execute(sql: Self.replayTable)
+        }
         return migrator
     }
 
@@ -272,30 +275,5 @@ extension SQLiteDatabase {
             PRIMARY KEY (provider, id)
         );
         CREATE UNIQUE INDEX refund_provider_reference ON refund(provider_reference) WHERE provider_reference IS NOT NULL;
-        """
-
-    /// The API's personal access tokens (the SHA-256 of each secret, never the secret) and its idempotency keys. The
-    /// same in PostgreSQL's v12.
-    static let apiTokenTable = """
-        CREATE TABLE api_token (
-            id TEXT PRIMARY KEY NOT NULL,
-            name TEXT NOT NULL,
-            owner TEXT NOT NULL,
-            scope TEXT NOT NULL CHECK (scope IN ('shop', 'merchant')),
-            secret_hash TEXT NOT NULL UNIQUE,
-            last_four TEXT NOT NULL,
-            created_at REAL NOT NULL,
-            last_used_at REAL,
-            revoked_at REAL
-        );
-        CREATE INDEX api_token_owner ON api_token(owner, created_at);
-        CREATE TABLE api_idempotency (
-            owner TEXT NOT NULL,
-            key TEXT NOT NULL,
-            request_hash TEXT NOT NULL,
-            order_number TEXT,
-            created_at REAL NOT NULL,
-            PRIMARY KEY (owner, key)
-        );
         """
 }

@@ -51,11 +51,36 @@ struct APITokenRepositoryContractTests {
     @Test(arguments: AccountRepositoryKind.allCases)
     func theFirstRequestUnderAKeyIsTheOneEveryRepeatMeets(kind: AccountRepositoryKind) async throws {
         let keys = try await Self.repositories(kind).keys
-        let first = IdempotentRequest(owner: "ada", key: "k1", requestHash: "aaa")
-        #expect(try await keys.claim(first, at: Self.made) == first)
-        #expect(try await keys.claim(IdempotentRequest(owner: "ada", key: "k1", requestHash: "bbb"), at: Self.made) == first, "another body meets the first")
-        #expect(try await keys.claim(IdempotentRequest(owner: "bob", key: "k1", requestHash: "bbb"), at: Self.made).requestHash == "bbb", "keys are per owner")
-        try await keys.attach(orderNumber: "SF-000007", owner: "ada", key: "k1")
-        #expect(try await keys.claim(first, at: Self.made).orderNumber == "SF-000007")
+        let early = Self.made - 1000
+        func claim(_ owner: String, _ key: String, _ print: String, at time: Date = Self.made) async throws -> IdempotentClaim {
+            try await keys.claim(owner: owner, key: key, fingerprint: print, at: time, abandonedBefore: early)
+        }
+        #expect(try await claim("ada", "k1", "aaa") == .granted)
+        #expect(try await claim("ada", "k1", "aaa") == .inFlight, "the same request while the first runs")
+        #expect(try await claim("ada", "k1", "bbb") == .reused, "another body meets the first")
+        #expect(try await claim("bob", "k1", "bbb") == .granted, "keys are per owner")
+        let answer = IdempotentAnswer(status: 201, contentType: "application/json", body: Array(#"{"number":"SF-000007"}"#.utf8) + [0, 255])
+        try await keys.answer(answer, owner: "ada", key: "k1")
+        #expect(try await claim("ada", "k1", "aaa") == .answered(answer), "the answer, byte for byte")
+        try await keys.release(owner: "ada", key: "k1")
+        #expect(try await claim("ada", "k1", "aaa") == .answered(answer), "an answered key is never released")
+        try await keys.release(owner: "bob", key: "k1")
+        #expect(try await claim("bob", "k1", "ccc") == .granted, "a released key runs anew, with any body")
+    }
+
+    @Test(arguments: AccountRepositoryKind.allCases)
+    func aRequestUnansweredPastItsTimeIsTakenOverOnceAndTwentyAtOnceGetOneGrant(kind: AccountRepositoryKind) async throws {
+        let keys = try await Self.repositories(kind).keys
+        #expect(try await keys.claim(owner: "ada", key: "lost", fingerprint: "p", at: Self.made, abandonedBefore: Self.made - 60) == .granted)
+        let later = Self.made + 120
+        #expect(try await keys.claim(owner: "ada", key: "lost", fingerprint: "p", at: later, abandonedBefore: later - 60) == .granted, "its process died with it")
+        #expect(try await keys.claim(owner: "ada", key: "lost", fingerprint: "p", at: later, abandonedBefore: later - 60) == .inFlight)
+        let claims = try await withThrowingTaskGroup(of: IdempotentClaim.self) { group in
+            for _ in 0..<20 {
+                group.addTask { try await keys.claim(owner: "ada", key: "race", fingerprint: "p", at: Self.made, abandonedBefore: Self.made - 60) }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(claims.filter { $0 == .granted }.count == 1 && claims.filter { $0 == .inFlight }.count == 19)
     }
 }

@@ -14,10 +14,14 @@ extension Components {
         internal typealias CardId = Swift.String
         /// - Remark: Generated from `#/components/parameters/OrderNumber`.
         internal typealias OrderNumber = Swift.String
-        /// A key the client makes for this purchase (a UUID), 1 to 255 printable ASCII characters. Sending it again with the same body returns the same order; with another body, a 422.
+        /// A key the client makes for this purchase (a UUID), 1 to 255 printable ASCII characters, taken as sent (never percent-decoded). While the first request is running, a repeat gets a 409 with Retry-After; once it has answered, a repeat with the same body gets that answer again (with `Idempotent-Replayed`), with another body a 422.
         ///
         /// - Remark: Generated from `#/components/parameters/IdempotencyKey`.
         internal typealias IdempotencyKey = Swift.String
+        /// Makes a retry safe, as for POST /v1/orders: 1 to 255 printable ASCII characters, taken as sent. A repeat while the first runs gets a 409 with Retry-After; after, the first answer again; with another body, a 422.
+        ///
+        /// - Remark: Generated from `#/components/parameters/OptionalIdempotencyKey`.
+        internal typealias OptionalIdempotencyKey = Swift.String
         /// Which orders; `paid` is the queue to ship.
         ///
         /// - Remark: Generated from `#/components/parameters/QueueStatus`.

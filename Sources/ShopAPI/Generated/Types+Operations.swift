@@ -1740,12 +1740,21 @@ internal enum Operations {
         internal struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/addresses/POST/header`.
             internal struct Headers: Sendable, Hashable {
+                /// Makes a retry safe, as for POST /v1/orders: 1 to 255 printable ASCII characters, taken as sent. A repeat while the first runs gets a 409 with Retry-After; after, the first answer again; with another body, a 422.
+                ///
+                /// - Remark: Generated from `#/paths/v1/addresses/POST/header/Idempotency-Key`.
+                internal var idempotencyKey: Components.Parameters.OptionalIdempotencyKey?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AddAddress.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - idempotencyKey: Makes a retry safe, as for POST /v1/orders: 1 to 255 printable ASCII characters, taken as sent. A repeat while the first runs gets a 409 with Retry-After; after, the first answer again; with another body, a 422.
                 ///   - accept:
-                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AddAddress.AcceptableContentType>] = .defaultValues()) {
+                internal init(
+                    idempotencyKey: Components.Parameters.OptionalIdempotencyKey? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AddAddress.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.idempotencyKey = idempotencyKey
                     self.accept = accept
                 }
             }
@@ -1906,6 +1915,29 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The order changed meanwhile (its status is no longer the one the change needs), or a request with this Idempotency-Key is still being handled.
+            ///
+            /// - Remark: Generated from `#/paths//v1/addresses/post(addAddress)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            internal var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
                             response: self
                         )
                     }
@@ -2518,12 +2550,21 @@ internal enum Operations {
         internal struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/cards/POST/header`.
             internal struct Headers: Sendable, Hashable {
+                /// Makes a retry safe, as for POST /v1/orders: 1 to 255 printable ASCII characters, taken as sent. A repeat while the first runs gets a 409 with Retry-After; after, the first answer again; with another body, a 422.
+                ///
+                /// - Remark: Generated from `#/paths/v1/cards/POST/header/Idempotency-Key`.
+                internal var idempotencyKey: Components.Parameters.OptionalIdempotencyKey?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AddCard.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - idempotencyKey: Makes a retry safe, as for POST /v1/orders: 1 to 255 printable ASCII characters, taken as sent. A repeat while the first runs gets a 409 with Retry-After; after, the first answer again; with another body, a 422.
                 ///   - accept:
-                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AddCard.AcceptableContentType>] = .defaultValues()) {
+                internal init(
+                    idempotencyKey: Components.Parameters.OptionalIdempotencyKey? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AddCard.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.idempotencyKey = idempotencyKey
                     self.accept = accept
                 }
             }
@@ -2684,6 +2725,29 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The order changed meanwhile (its status is no longer the one the change needs), or a request with this Idempotency-Key is still being handled.
+            ///
+            /// - Remark: Generated from `#/paths//v1/cards/post(addCard)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            internal var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
                             response: self
                         )
                     }
@@ -3348,7 +3412,7 @@ internal enum Operations {
         internal struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/orders/POST/header`.
             internal struct Headers: Sendable, Hashable {
-                /// A key the client makes for this purchase (a UUID), 1 to 255 printable ASCII characters. Sending it again with the same body returns the same order; with another body, a 422.
+                /// A key the client makes for this purchase (a UUID), 1 to 255 printable ASCII characters, taken as sent (never percent-decoded). While the first request is running, a repeat gets a 409 with Retry-After; once it has answered, a repeat with the same body gets that answer again (with `Idempotent-Replayed`), with another body a 422.
                 ///
                 /// - Remark: Generated from `#/paths/v1/orders/POST/header/Idempotency-Key`.
                 internal var idempotencyKey: Components.Parameters.IdempotencyKey
@@ -3356,7 +3420,7 @@ internal enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - idempotencyKey: A key the client makes for this purchase (a UUID), 1 to 255 printable ASCII characters. Sending it again with the same body returns the same order; with another body, a 422.
+                ///   - idempotencyKey: A key the client makes for this purchase (a UUID), 1 to 255 printable ASCII characters, taken as sent (never percent-decoded). While the first request is running, a repeat gets a 409 with Retry-After; once it has answered, a repeat with the same body gets that answer again (with `Idempotent-Replayed`), with another body a 422.
                 ///   - accept:
                 internal init(
                     idempotencyKey: Components.Parameters.IdempotencyKey,
@@ -4293,12 +4357,21 @@ internal enum Operations {
             internal var path: Operations.ShipOrder.Input.Path
             /// - Remark: Generated from `#/paths/v1/merchant/orders/{orderNumber}/ship/POST/header`.
             internal struct Headers: Sendable, Hashable {
+                /// Makes a retry safe, as for POST /v1/orders: 1 to 255 printable ASCII characters, taken as sent. A repeat while the first runs gets a 409 with Retry-After; after, the first answer again; with another body, a 422.
+                ///
+                /// - Remark: Generated from `#/paths/v1/merchant/orders/{orderNumber}/ship/POST/header/Idempotency-Key`.
+                internal var idempotencyKey: Components.Parameters.OptionalIdempotencyKey?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ShipOrder.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - idempotencyKey: Makes a retry safe, as for POST /v1/orders: 1 to 255 printable ASCII characters, taken as sent. A repeat while the first runs gets a 409 with Retry-After; after, the first answer again; with another body, a 422.
                 ///   - accept:
-                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ShipOrder.AcceptableContentType>] = .defaultValues()) {
+                internal init(
+                    idempotencyKey: Components.Parameters.OptionalIdempotencyKey? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ShipOrder.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.idempotencyKey = idempotencyKey
                     self.accept = accept
                 }
             }
@@ -5202,12 +5275,21 @@ internal enum Operations {
             internal var path: Operations.DeliverOrder.Input.Path
             /// - Remark: Generated from `#/paths/v1/merchant/orders/{orderNumber}/deliver/POST/header`.
             internal struct Headers: Sendable, Hashable {
+                /// Makes a retry safe, as for POST /v1/orders: 1 to 255 printable ASCII characters, taken as sent. A repeat while the first runs gets a 409 with Retry-After; after, the first answer again; with another body, a 422.
+                ///
+                /// - Remark: Generated from `#/paths/v1/merchant/orders/{orderNumber}/deliver/POST/header/Idempotency-Key`.
+                internal var idempotencyKey: Components.Parameters.OptionalIdempotencyKey?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DeliverOrder.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - idempotencyKey: Makes a retry safe, as for POST /v1/orders: 1 to 255 printable ASCII characters, taken as sent. A repeat while the first runs gets a 409 with Retry-After; after, the first answer again; with another body, a 422.
                 ///   - accept:
-                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DeliverOrder.AcceptableContentType>] = .defaultValues()) {
+                internal init(
+                    idempotencyKey: Components.Parameters.OptionalIdempotencyKey? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DeliverOrder.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.idempotencyKey = idempotencyKey
                     self.accept = accept
                 }
             }
@@ -5293,6 +5375,29 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request is malformed (a parameter or a cursor that cannot be read).
+            ///
+            /// - Remark: Generated from `#/paths//v1/merchant/orders/{orderNumber}/deliver/post(deliverOrder)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
                             response: self
                         )
                     }
@@ -5385,6 +5490,29 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body was read but a value in it is not allowed; `errors` names each one.
+            ///
+            /// - Remark: Generated from `#/paths//v1/merchant/orders/{orderNumber}/deliver/post(deliverOrder)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.Unprocessable)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            internal var unprocessableContent: Components.Responses.Unprocessable {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
                             response: self
                         )
                     }
@@ -5495,12 +5623,21 @@ internal enum Operations {
             internal var path: Operations.CancelOrder.Input.Path
             /// - Remark: Generated from `#/paths/v1/merchant/orders/{orderNumber}/cancel/POST/header`.
             internal struct Headers: Sendable, Hashable {
+                /// Makes a retry safe, as for POST /v1/orders: 1 to 255 printable ASCII characters, taken as sent. A repeat while the first runs gets a 409 with Retry-After; after, the first answer again; with another body, a 422.
+                ///
+                /// - Remark: Generated from `#/paths/v1/merchant/orders/{orderNumber}/cancel/POST/header/Idempotency-Key`.
+                internal var idempotencyKey: Components.Parameters.OptionalIdempotencyKey?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CancelOrder.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - idempotencyKey: Makes a retry safe, as for POST /v1/orders: 1 to 255 printable ASCII characters, taken as sent. A repeat while the first runs gets a 409 with Retry-After; after, the first answer again; with another body, a 422.
                 ///   - accept:
-                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CancelOrder.AcceptableContentType>] = .defaultValues()) {
+                internal init(
+                    idempotencyKey: Components.Parameters.OptionalIdempotencyKey? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CancelOrder.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.idempotencyKey = idempotencyKey
                     self.accept = accept
                 }
             }
@@ -5866,12 +6003,21 @@ internal enum Operations {
             internal var path: Operations.RefundOrder.Input.Path
             /// - Remark: Generated from `#/paths/v1/merchant/orders/{orderNumber}/refund/POST/header`.
             internal struct Headers: Sendable, Hashable {
+                /// Makes a retry safe, as for POST /v1/orders: 1 to 255 printable ASCII characters, taken as sent. A repeat while the first runs gets a 409 with Retry-After; after, the first answer again; with another body, a 422.
+                ///
+                /// - Remark: Generated from `#/paths/v1/merchant/orders/{orderNumber}/refund/POST/header/Idempotency-Key`.
+                internal var idempotencyKey: Components.Parameters.OptionalIdempotencyKey?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RefundOrder.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - idempotencyKey: Makes a retry safe, as for POST /v1/orders: 1 to 255 printable ASCII characters, taken as sent. A repeat while the first runs gets a 409 with Retry-After; after, the first answer again; with another body, a 422.
                 ///   - accept:
-                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RefundOrder.AcceptableContentType>] = .defaultValues()) {
+                internal init(
+                    idempotencyKey: Components.Parameters.OptionalIdempotencyKey? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RefundOrder.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.idempotencyKey = idempotencyKey
                     self.accept = accept
                 }
             }

@@ -1,0 +1,59 @@
+/// Tables and rules added after the first API release (migrations v12 on), kept apart from the first eleven.
+extension SQLiteDatabase {
+    /// The API's personal access tokens (the SHA-256 of each secret, never the secret) and its idempotency keys. The
+    /// same in PostgreSQL's v12.
+    static let apiTokenTable = """
+        CREATE TABLE api_token (
+            id TEXT PRIMARY KEY NOT NULL,
+            name TEXT NOT NULL,
+            owner TEXT NOT NULL,
+            scope TEXT NOT NULL CHECK (scope IN ('shop', 'merchant')),
+            secret_hash TEXT NOT NULL UNIQUE,
+            last_four TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            last_used_at REAL,
+            revoked_at REAL
+        );
+        CREATE INDEX api_token_owner ON api_token(owner, created_at);
+        CREATE TABLE api_idempotency (
+            owner TEXT NOT NULL,
+            key TEXT NOT NULL,
+            request_hash TEXT NOT NULL,
+            order_number TEXT,
+            created_at REAL NOT NULL,
+            PRIMARY KEY (owner, key)
+        );
+        """
+
+    /// Stock counts held to whole numbers from 0 to 2^31-1, as PostgreSQL's `integer` columns hold them: SQLite would
+    /// turn an overflowing `on_hand + n` into a REAL that no reader decodes. A column CHECK cannot be added to a table
+    /// in SQLite, so triggers refuse the write instead.
+    static let stockBounds = """
+        CREATE TRIGGER stock_counts_bounded_on_insert BEFORE INSERT ON stock
+        WHEN typeof(NEW.on_hand) != 'integer' OR typeof(NEW.reserved) != 'integer' OR typeof(NEW.sold) != 'integer'
+            OR NEW.on_hand NOT BETWEEN 0 AND 2147483647 OR NEW.reserved NOT BETWEEN 0 AND 2147483647
+            OR NEW.sold NOT BETWEEN 0 AND 2147483647
+        BEGIN SELECT RAISE(ABORT, 'stock counts are whole numbers from 0 to 2147483647'); END;
+        CREATE TRIGGER stock_counts_bounded_on_update BEFORE UPDATE ON stock
+        WHEN typeof(NEW.on_hand) != 'integer' OR typeof(NEW.reserved) != 'integer' OR typeof(NEW.sold) != 'integer'
+            OR NEW.on_hand NOT BETWEEN 0 AND 2147483647 OR NEW.reserved NOT BETWEEN 0 AND 2147483647
+            OR NEW.sold NOT BETWEEN 0 AND 2147483647
+        BEGIN SELECT RAISE(ABORT, 'stock counts are whole numbers from 0 to 2147483647'); END;
+        """
+
+    /// Idempotency keys of every POST, not only orders: each request's fingerprint, when it started, and its answer to
+    /// send again. Keys filed before are dropped. The same in PostgreSQL's v14.
+    static let replayTable = """
+        DROP TABLE api_idempotency;
+        CREATE TABLE api_idempotency (
+            owner TEXT NOT NULL,
+            key TEXT NOT NULL,
+            fingerprint TEXT NOT NULL,
+            started_at REAL NOT NULL,
+            status INTEGER CHECK (status BETWEEN 100 AND 599),
+            content_type TEXT,
+            body BLOB,
+            PRIMARY KEY (owner, key)
+        );
+        """
+}
