@@ -9,7 +9,7 @@ let strict: [SwiftSetting] = [
 /// What both test targets build against.
 let testDependencies: [Target.Dependency] = [
                 "ShopModels", "ShopPorts", "StorefrontCore", "StorefrontUI", "StorefrontTesting", "ShopSandbox", "ShopMerchant", "StorageSQLite", "ShopMail",
-                "ShopIdentity", "ShopCredentialFile", "ShopSSH", "ShopWebhookServer", "ShopWebFront", "ShopAPI", "PseudoTerminal", "TerminalNCurses", "ShopStripe", "StoragePostgres", "ShopQRCode",
+                "ShopIdentity", "ShopCredentialFile", "ShopSSH", "ShopWebhookServer", "ShopWebFront", "ShopAPI", "HTTPGuards", "PseudoTerminal", "TerminalNCurses", "ShopStripe", "StoragePostgres", "ShopQRCode",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -51,6 +51,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssh", from: "0.15.1"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
@@ -103,7 +104,7 @@ let package = Package(
         .target(
             name: "ShopWebhookServer",
             dependencies: [
-                "ShopModels", "ShopPorts",
+                "ShopModels", "ShopPorts", "HTTPGuards",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -116,10 +117,21 @@ let package = Package(
         // The browser front's vendored files (assets/web/), compiled in with #embed.
         .target(name: "CWebAssets"),
         // The shop in a browser: a terminal page whose WebSocket relays a guest session on a pty.
+        // What every HTTP front (web, API, webhooks) closes on a slow or greedy client: a deadline for each request
+        // and caps on connections per address and in all.
+        .target(
+            name: "HTTPGuards",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+            ],
+            swiftSettings: strict
+        ),
         .target(
             name: "ShopWebFront",
             dependencies: [
-                "CWebAssets", "PseudoTerminal", "ShopSSH",
+                "CWebAssets", "PseudoTerminal", "ShopSSH", "HTTPGuards",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -138,7 +150,7 @@ let package = Package(
         .target(
             name: "ShopAPI",
             dependencies: [
-                "ShopModels", "ShopPorts", "ShopIdentity",
+                "ShopModels", "ShopPorts", "ShopIdentity", "HTTPGuards",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -71,7 +71,7 @@ def browser_figures(port):
     return first, keys
 
 
-web, web_port = start(["web", "--listen", "127.0.0.1:0", "--data-dir", f"{WORK}/web", "--connections-per-minute", "1000", "--sessions-per-address", "100"],
+web, web_port = start(["web", "--listen", "127.0.0.1:0", "--data-dir", f"{WORK}/web", "--connections-per-minute", "1000", "--sessions-per-address", "100", "--connections-per-address", "300"],
                       r"listening on 127\.0\.0\.1:(\d+)")
 try:
     first, keys = browser_figures(web_port)

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPGuards
 import Hummingbird
 import Logging
 import NIOCore
@@ -12,6 +13,10 @@ package struct APILimits: Sendable {
     package var requestsPerMinute = 120
     package var burst = 60
     package var idleTimeout: Duration = .seconds(30)
+    /// How long a client may take to send a whole request, head and body, however slowly it trickles them.
+    package var requestDeadline: Duration = .seconds(30)
+    package var connectionsPerAddress = 32
+    package var maxConnections = 512
     package init() {}
 }
 
@@ -40,6 +45,10 @@ package final class APIServer: Sendable {
         now: @escaping @Sendable () -> Date = Date.init,
         log: @escaping @Sendable (String) -> Void, listening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws -> some ApplicationProtocol {
+        let guards = HTTPGuards(
+            HTTPGuardLimits(requestDeadline: TimeAmount(limits.requestDeadline), connectionsPerAddress: limits.connectionsPerAddress, connections: limits.maxConnections),
+            name: "api", log: log
+        )
         let router = Router()
         router.add(middleware: RequestLog(maxBodyBytes: limits.maxBodyBytes, uptime: uptime, log: log))
         router.add(middleware: TokenGate(tokens: tokens, maxBodyBytes: limits.maxBodyBytes, limiter: RateLimiter(perMinute: limits.requestsPerMinute, burst: limits.burst), uptime: uptime, now: now))
@@ -47,7 +56,7 @@ package final class APIServer: Sendable {
         try ShopAPIService(shop: shop, commerce: commerce).registerHandlers(on: router)
         return Application(
             router: router,
-            server: .http1(configuration: .init(idleTimeout: TimeAmount(limits.idleTimeout))),
+            server: .http1(configuration: .init(additionalChannelHandlers: guards.httpTypesHandlers(), idleTimeout: TimeAmount(limits.idleTimeout))),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: nil),
             onServerRunning: { channel in await listening(channel.localAddress?.port ?? 0) },
             logger: quiet

@@ -1,3 +1,4 @@
+import HTTPGuards
 import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
@@ -8,11 +9,14 @@ import NIOHTTP1
 /// 403 before any upgrade or session (a declined upgrade would otherwise be a bare 400).
 struct OriginGatedChannel: ServerChildChannel {
     let inner: HTTP1WebSocketUpgradeChannel
+    /// The caps on connections and the deadline of each request, in front of the gate.
+    let guards: HTTPGuards
     let gate: @Sendable () -> OriginGate
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<HTTP1WebSocketUpgradeChannel.Value> {
         inner.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let upgrader = try channel.pipeline.syncOperations.handler(type: NIOTypedHTTPServerUpgradeHandler<HTTP1WebSocketUpgradeChannel.UpgradeResult>.self)
+            for handler in guards.http1Handlers() { try channel.pipeline.syncOperations.addHandler(handler, position: .before(upgrader)) }
             try channel.pipeline.syncOperations.addHandler(gate(), position: .before(upgrader))
             return value
         }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPGuards
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore
@@ -95,8 +96,15 @@ public final class WebFront: Sendable {
                 await session.run(inbound: inbound, outbound: outbound, loop: loop)
             }
         }
+        let guards = HTTPGuards(
+            HTTPGuardLimits(
+                requestDeadline: TimeAmount(limits.connectionIdleTimeout),
+                connectionsPerAddress: settings.trustForwardedFor ? limits.maxConnections : limits.connectionsPerAddress, connections: limits.maxConnections
+            ),
+            name: "web", log: { line in context.refusals.log("http guard", line) }
+        )
         let server = HTTPServerBuilder { responder in
-            OriginGatedChannel(inner: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: configuration, shouldUpgrade: shouldUpgrade)) {
+            OriginGatedChannel(inner: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: configuration, shouldUpgrade: shouldUpgrade), guards: guards) {
                 OriginGate(allowed: allowed, headDeadline: TimeAmount(limits.connectionIdleTimeout), refused: refusedOrigin)
             }
         }

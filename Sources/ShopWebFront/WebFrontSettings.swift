@@ -59,6 +59,9 @@ public struct WebFrontLimits: Sendable, Equatable {
     public var connectionIdleTimeout = Duration.seconds(30)
     /// HTTP connections held at once; more wait in the listen queue.
     public var maxConnections = 512
+    /// HTTP connections one client address may hold at once; more are closed as they come. Behind a proxy
+    /// (`trustForwardedFor`) every connection comes from the proxy, so only `maxConnections` holds.
+    public var connectionsPerAddress = 16
     /// How long a stop waits for sessions to end before killing them.
     public var drainTimeout = Duration.seconds(10)
 

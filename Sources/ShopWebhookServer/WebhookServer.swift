@@ -1,4 +1,5 @@
 import Foundation
+import HTTPGuards
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore
@@ -46,9 +47,14 @@ public final class WebhookServer: Sendable {
             try await Self.deliver(request, bodyLimit: bodyLimit, log: log, receive: receive)
         }
         router.get("/healthz") { _, _ -> Response in Self.answer(200, "ok") }
-        // A peer that goes quiet is let go, and only so many are held at once: a webhook is one short request.
+        // A peer that goes quiet is let go, and only so many are held at once: a webhook is one short request, so one
+        // that takes longer than ten seconds to arrive is closed, however it trickles. Stripe sends from a handful of
+        // addresses (or all through one proxy), so there is no cap per address.
+        let guards = HTTPGuards(
+            HTTPGuardLimits(requestDeadline: .seconds(10), connectionsPerAddress: Self.maxConnections, connections: Self.maxConnections), name: "webhooks", log: log
+        )
         let app = Application(
-            router: router, server: .http1(configuration: HTTP1Channel.Configuration(idleTimeout: .seconds(30))),
+            router: router, server: .http1(configuration: HTTP1Channel.Configuration(additionalChannelHandlers: guards.httpTypesHandlers(), idleTimeout: .seconds(30))),
             configuration: ApplicationConfiguration(
                 address: .hostname(host, port: port), serverName: nil, availableConnectionsDelegate: MaximumAvailableConnections(Self.maxConnections)
             ),

@@ -13,8 +13,10 @@ struct APICommand: AsyncParsableCommand {
         abstract: "Serve the shop's HTTP API, for scripts and integrations (docs/api.md).",
         discussion: """
             Plain HTTP: put a TLS reverse proxy in front of it for anything but loopback. Requests carry a token made \
-            with `storefront tokens create` or on the SSH shop's Account screen. One log line per request on stderr, \
-            never with a token's secret. SIGTERM or Ctrl-C stops it after the requests in flight.
+            with `storefront tokens create` or on the SSH shop's Account screen. One log line per request on stdout, \
+            never with a token's secret. A client that has not sent a whole request within --request-timeout is \
+            closed, as is a connection past --connections-per-address or --max-connections. SIGTERM or Ctrl-C stops \
+            it after the requests in flight.
             """
     )
 
@@ -26,7 +28,17 @@ struct APICommand: AsyncParsableCommand {
     @Option(name: .customLong("rate-limit"), help: ArgumentHelp("Requests one token may make a minute; a burst of half as many (at least 1) may come at once.", valueName: "n"))
     var rateLimit = 120
 
-    @OptionGroup var sandboxLatency: SessionLatencyOption
+    @Option(name: .customLong("sandbox-latency-ms"), help: ArgumentHelp("How long each sandbox payment call takes, to try a slow provider.", valueName: "ms"))
+    var sandboxLatency: Int?
+
+    @Option(name: .customLong("request-timeout"), help: ArgumentHelp("Close a connection that has not sent a whole request (head and body) after this long (default: 30s).", valueName: "duration"), transform: Arguments.duration("--request-timeout", examples: "10s or 1m"))
+    var requestTimeout = Duration.seconds(30)
+
+    @Option(name: .customLong("connections-per-address"), help: ArgumentHelp("Connections one client address may hold at once.", valueName: "n"))
+    var connectionsPerAddress = 32
+
+    @Option(name: .customLong("max-connections"), help: ArgumentHelp("Connections open at once, from everyone.", valueName: "n"))
+    var maxConnections = 512
 
     @Option(name: .customLong("max-body"), help: ArgumentHelp("The largest request body, in bytes.", valueName: "bytes"))
     var maxBody = 64 * 1024
@@ -34,6 +46,9 @@ struct APICommand: AsyncParsableCommand {
     func validate() throws {
         guard (1...1_000_000).contains(rateLimit) else { throw ValidationError("--rate-limit must be 1 to 1000000 requests a minute, not \(rateLimit)") }
         guard (256...(16 << 20)).contains(maxBody) else { throw ValidationError("--max-body must be 256 bytes to 16 MiB, not \(maxBody)") }
+        if let sandboxLatency, !(0...60_000).contains(sandboxLatency) { throw ValidationError("--sandbox-latency-ms must be between 0 and 60000") }
+        guard (1...100_000).contains(maxConnections) else { throw ValidationError("--max-connections must be 1 to 100000, not \(maxConnections)") }
+        guard (1...maxConnections).contains(connectionsPerAddress) else { throw ValidationError("--connections-per-address must be 1 to --max-connections, not \(connectionsPerAddress)") }
     }
 
     func run() async throws {
@@ -43,9 +58,13 @@ struct APICommand: AsyncParsableCommand {
         limits.requestsPerMinute = rateLimit
         limits.burst = max(1, rateLimit / 2)
         limits.maxBodyBytes = maxBody
+        limits.requestDeadline = requestTimeout
+        limits.connectionsPerAddress = connectionsPerAddress
+        limits.maxConnections = maxConnections
+        SessionLaunch.raiseOpenFileLimit()
         let payments = try PaymentStack.make(
             configuration: configuration, environment: environment, ledger: storage.ledger, references: storage.references,
-            currency: storage.catalog.shop.currency, clock: ContinuousClock(), latency: .milliseconds(sandboxLatency.milliseconds ?? 0), fault: FaultHook(environment: environment), log: announce
+            currency: storage.catalog.shop.currency, clock: ContinuousClock(), latency: .milliseconds(sandboxLatency ?? 0), fault: FaultHook(environment: environment), log: announce
         )
         let isSandbox = payments.provider.mode == .sandbox
         let commerce = APICommerce(

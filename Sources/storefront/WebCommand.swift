@@ -38,6 +38,9 @@ struct WebCommand: AsyncParsableCommand {
     @Option(name: .customLong("sessions-per-address"), help: ArgumentHelp("Sessions one address may hold at once.", valueName: "n"))
     var sessionsPerAddress = 2
 
+    @Option(name: .customLong("connections-per-address"), help: ArgumentHelp("HTTP connections one address may hold at once; ignored with --trust-forwarded-for, where all come from the proxy.", valueName: "n"))
+    var connectionsPerAddress = 16
+
     @Option(name: .customLong("connections-per-minute"), help: ArgumentHelp("Sessions one address may open in any minute.", valueName: "n"))
     var connectionsPerMinute = 30
 
@@ -47,7 +50,7 @@ struct WebCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-session-length"), help: ArgumentHelp("Close a session after this long, however busy (default: 2h).", valueName: "duration"), transform: Arguments.duration("--max-session-length", examples: "30m or 2h"))
     var maxSessionLength = Duration.seconds(2 * 60 * 60)
 
-    @Option(name: .customLong("request-timeout"), help: ArgumentHelp("Close a connection that has not sent its request after this long, or sits idle between requests (default: 30s).", valueName: "duration"), transform: Arguments.duration("--request-timeout", examples: "10s or 1m"))
+    @Option(name: .customLong("request-timeout"), help: ArgumentHelp("Close a connection that has not sent a whole request (head and body) after this long, however slowly it sends, or sits idle between requests (default: 30s).", valueName: "duration"), transform: Arguments.duration("--request-timeout", examples: "10s or 1m"))
     var requestTimeout = Duration.seconds(30)
 
     @Option(name: .customLong("drain-timeout"), help: ArgumentHelp("How long SIGTERM waits for sessions to end (default: 10s).", valueName: "duration"), transform: Arguments.duration("--drain-timeout", examples: "10s or 1m"))
@@ -63,6 +66,7 @@ struct WebCommand: AsyncParsableCommand {
         guard (1...10_000).contains(maxSessions) else { throw ValidationError("--max-sessions must be between 1 and 10000, not \(maxSessions)") }
         guard (1...1_000).contains(sessionsPerAddress) else { throw ValidationError("--sessions-per-address must be between 1 and 1000, not \(sessionsPerAddress)") }
         guard connectionsPerMinute >= 1 else { throw ValidationError("--connections-per-minute must be at least 1") }
+        guard (1...10_000).contains(connectionsPerAddress) else { throw ValidationError("--connections-per-address must be between 1 and 10000, not \(connectionsPerAddress)") }
         for origin in publicOrigins where WebOrigin(origin) == nil {
             throw ValidationError("--public-origin \"\(origin.prefix(80))\" is not an origin: give the scheme, host and any port, as https://shop.example or http://10.0.0.5:8080")
         }
@@ -107,6 +111,7 @@ struct WebCommand: AsyncParsableCommand {
         limits.maxSessionLength = maxSessionLength
         limits.drainTimeout = drainTimeout
         limits.connectionIdleTimeout = requestTimeout
+        limits.connectionsPerAddress = connectionsPerAddress
         settings.limits = limits
         SessionLaunch.raiseOpenFileLimit()
         let stop = StopSignals()

@@ -17,6 +17,27 @@ struct WebFrontCapacityTests {
         return client
     }
 
+    /// The idle timer restarts at every byte: only a deadline for the whole request closes a client that trickles.
+    @Test func aRequestThatTricklesIsClosedAtTheRequestTimeoutAndOneAddressHoldsOnlySoManyConnections() throws {
+        let server = try ServeProcess(arguments: ["--request-timeout", "1s", "--connections-per-address", "3"], command: Self.web)
+        let body = try WebSocketTestClient(port: server.port)
+        try body.sendRaw("POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\nx")
+        let head = try WebSocketTestClient(port: server.port)
+        try head.sendRaw("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow")
+        let third = try WebSocketTestClient(port: server.port)
+        try third.sendRaw("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        #expect(third.read(until: "ok").hasPrefix("HTTP/1.1 200"), "a whole request in time is answered")
+        let refused = try WebSocketTestClient(port: server.port)
+        #expect(refused.waitForEnd(timeout: .seconds(10)), "a fourth connection from one address is closed at once")
+        try server.waitForLog(#/web: refused a connection from 127\.0\.0\.1: 3 per address/#)
+        #expect(body.waitForEnd(timeout: .seconds(20)) && head.waitForEnd(timeout: .seconds(20)), "both cut at the deadline")
+        try server.waitForLog(#/web: closed a connection from 127\.0\.0\.1 that did not send a whole request within 1000 ms/#)
+        // The slow ones gone, the address has room again: a page and a session open.
+        let page = try WebSocketTestClient(port: server.port)
+        try page.sendRaw("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        #expect(page.read(until: "ok").hasPrefix("HTTP/1.1 200"))
+    }
+
     @Test func aSessionThatSendsFasterThanAnyoneTypesIsClosedWithTheReason() throws {
         let server = try ServeProcess(command: Self.web)
         let client = try openSession(server)

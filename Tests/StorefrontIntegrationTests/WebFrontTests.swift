@@ -79,7 +79,7 @@ struct WebFrontTests {
 
     @Test func twoHundredIdleSessionsAreHeldThenDroppedAtTheIdleTimeoutLeavingNothing() throws {
         let server = try ServeProcess(arguments: [
-            "--max-sessions", "250", "--sessions-per-address", "250", "--connections-per-minute", "1000",
+            "--max-sessions", "250", "--sessions-per-address", "250", "--connections-per-address", "300", "--connections-per-minute", "1000",
             "--idle-timeout", "20s", "--request-timeout", "20s",
         ], command: Self.web)
         let origin = "http://127.0.0.1:\(server.port)"

@@ -82,6 +82,26 @@ final class APIHarness: Sendable {
         )
     }
 
+    /// Runs `body` against the API served on a loopback port, with the harness's stores and log.
+    func serve(_ body: @Sendable (Int) async throws -> Void) async throws {
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let server = try APIServer(
+            host: "127.0.0.1", port: 0, shop: APIShop(catalog: catalog, carts: carts), commerce: commerce, tokens: tokens, limits: limits,
+            log: { line in self.lines.withLock { $0.append(line) } }
+        ) { port in continuation.yield(port) }
+        let serving = Task { try await server.run() }
+        var iterator = ports.makeAsyncIterator()
+        let port = try #require(await iterator.next())
+        do {
+            try await body(port)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+        _ = await serving.result
+    }
+
     /// Runs `body` with a client of the API.
     func run(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
         let app = try APIServer.application(

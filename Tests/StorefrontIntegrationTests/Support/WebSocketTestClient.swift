@@ -48,6 +48,20 @@ final class WebSocketTestClient: @unchecked Sendable {  // @unchecked: each test
         }
     }
 
+    /// Sends `text` as it is, for a test of what arrives before (or instead of) a whole request.
+    func sendRaw(_ text: String) throws {
+        try write(Array(text.utf8))
+    }
+
+    /// Reads until the server has sent `text` or closed, within `timeout`; returns all read so far.
+    func read(until text: String, timeout: Duration = .seconds(30)) -> String {
+        let deadline = ContinuousClock.now + timeout
+        while !String(decoding: pending, as: UTF8.self).contains(text) {
+            guard (try? fill(until: deadline)) == .data else { break }
+        }
+        return String(decoding: pending, as: UTF8.self)
+    }
+
     /// Sends one masked frame (`opcode` 2 binary, 1 text, 8 close) of `payload`, as a browser must.
     func send(_ payload: [UInt8], opcode: UInt8 = 2) throws {
         var frame: [UInt8] = [0x80 | opcode]

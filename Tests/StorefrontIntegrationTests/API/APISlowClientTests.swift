@@ -1,0 +1,64 @@
+import Foundation
+@testable import ShopAPI
+import Testing
+
+/// Slow and greedy clients of the API over a real loopback socket: a request must arrive whole within its deadline
+/// however it trickles, one address holds only so many connections, and a body is read only for a known token.
+@Suite("API slow clients", .serialized)
+struct APISlowClientTests {
+    static func limits(deadline: Duration = .seconds(60), perAddress: Int = 32) -> APILimits {
+        var limits = APILimits()
+        limits.requestDeadline = deadline
+        limits.idleTimeout = .seconds(60)
+        limits.connectionsPerAddress = perAddress
+        return limits
+    }
+
+    @Test func aBodyThatTricklesIsCutAtTheRequestDeadlineThoughTheIdleTimerWouldWait() async throws {
+        let api = try await APIHarness(limits: Self.limits(deadline: .milliseconds(300)))
+        let token = try await api.makeToken()
+        try await api.serve { port in try await Self.offThePool {
+            let slow = try WebSocketTestClient(port: port)
+            try slow.sendRaw("PUT /v1/cart/lines/keycap-dusk HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token.secret)\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{")
+            try slow.sendRaw("\"")
+            #expect(slow.waitForEnd(timeout: .seconds(20)), "closed at the deadline, not the 60 s idle timer")
+            let head = try WebSocketTestClient(port: port)
+            try head.sendRaw("GET /v1/produ")
+            #expect(head.waitForEnd(timeout: .seconds(20)), "a head that never ends is cut too")
+            let fine = try WebSocketTestClient(port: port)
+            try fine.sendRaw("GET /v1/openapi.json HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(fine.read(until: "\r\n\r\n").hasPrefix("HTTP/1.1 200"), "a whole request in time is answered")
+        } }
+        #expect(api.log.contains { $0.contains("api: closed a connection from 127.0.0.1 that did not send a whole request within 300 ms") }, "\(api.log)")
+    }
+
+    @Test func oneAddressHoldsOnlySoManyConnections() async throws {
+        let api = try await APIHarness(limits: Self.limits(perAddress: 3))
+        try await api.serve { port in try await Self.offThePool {
+            let held = try (0..<3).map { _ in try WebSocketTestClient(port: port) }
+            try held[0].sendRaw("GET /v1/openapi.json HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(held[0].read(until: "\r\n\r\n").hasPrefix("HTTP/1.1 200"))
+            let fourth = try WebSocketTestClient(port: port)
+            #expect(fourth.waitForEnd(timeout: .seconds(10)), "the fourth from one address is closed at once")
+            _ = held
+        } }
+        #expect(api.log.contains { $0.contains("api: refused a connection from 127.0.0.1: 3 per address") }, "\(api.log)")
+    }
+
+    @Test func aRequestWithoutATokenIsRefusedBeforeItsBodyIsRead() async throws {
+        let api = try await APIHarness(limits: Self.limits())
+        try await api.serve { port in try await Self.offThePool {
+            let client = try WebSocketTestClient(port: port)
+            try client.sendRaw("POST /v1/orders HTTP/1.1\r\nHost: x\r\nIdempotency-Key: k\r\nContent-Type: application/json\r\nContent-Length: 60000\r\n\r\n{")
+            let answer = client.read(until: "\r\n\r\n", timeout: .seconds(20))
+            #expect(answer.hasPrefix("HTTP/1.1 401"), "answered with the body still unsent: \(answer)")
+        } }
+    }
+
+    /// Runs the blocking socket work on a thread of its own: the server's handlers need the cooperative pool's threads.
+    static func offThePool(_ body: @escaping @Sendable () throws -> Void) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
+            Thread { continuation.resume(with: Result { try body() }) }.start()
+        }
+    }
+}
