@@ -71,7 +71,8 @@ public enum OpenSSHFront {
     public static func guestConfigSnippet(user: String, sessionCommand: String) -> String {
         """
         # Storefront's guests (storefront sshd-config --guest-user): no key, no prompt, nothing kept. The user has the
-        # shop user's UID (so it shares its data) and an empty password (passwd -d).
+        # shop user's UID (so it shares its data), an empty password (passwd -d) and the storefront binary as its
+        # shell (not in /etc/shells), which runs nothing but this block's command: su to it gives no shell.
         Match User \(user)
             PasswordAuthentication yes
             PermitEmptyPasswords yes

@@ -20,6 +20,9 @@ struct MailSettings: ParsableArguments {
     @Option(name: .customLong("mail-reply-to"), help: ArgumentHelp("Where replies go. Env: STOREFRONT_MAIL_REPLY_TO.", valueName: "address"))
     var replyTo: String?
 
+    @Option(name: .customLong("mail-timeout"), help: ArgumentHelp("How long the mail command may take for one message before it is killed and the message tried again later (default: 60s).", valueName: "duration"), transform: Arguments.duration("--mail-timeout", examples: "30s or 2m"))
+    var timeout = Duration.seconds(60)
+
     /// The mail command the flag or the environment names; nil when neither does.
     func command(environment: [String: String]) -> [String]? {
         (command ?? environment["STOREFRONT_MAIL_COMMAND"]).map(SendmailTransport.parse).flatMap { $0.isEmpty ? nil : $0 }
@@ -46,7 +49,7 @@ struct MailSettings: ParsableArguments {
         guard let command = command(environment: environment) ?? defaultCommand else { return nil }
         let fault = FaultHook(environment: environment)
         return MailDelivery(
-            outbox: storage.outbox, orders: storage.orders, transport: SendmailTransport(command: command), shop: storage.catalog.shop,
+            outbox: storage.outbox, orders: storage.orders, transport: SendmailTransport(command: command, deadline: timeout), shop: storage.catalog.shop,
             sender: try sender(shop: storage.catalog.shop, environment: environment), dates: .system,
             giveUpAfter: .seconds(giveUpHours * 3_600), firstBackoffSeconds: retryAfter
         ) { fault.reached($0.rawValue) }
@@ -198,10 +201,19 @@ struct MailLoop {
         })
     }
 
-    func stop() async {
+    /// Cancelling the loop kills a mail command that is running; the last pass has `lastPass` before its command is
+    /// killed too, so a mail command that hangs never holds the shop's quitting.
+    func stop(lastPass: Duration = .seconds(5)) async {
         task.cancel()
         await task.value
-        await Self.pass(delivery, log: log)
+        let (delivery, log) = (delivery, log)
+        let last = Task.detached { await Self.pass(delivery, log: log) }
+        let deadline = Task.detached {
+            try await Task.sleep(for: lastPass)
+            last.cancel()
+        }
+        await last.value
+        deadline.cancel()
     }
 
     static func pass(_ delivery: MailDelivery, log: @Sendable (String) -> Void) async {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ShopModels
 import ShopSSH
 
 /// `storefront sshd-keys TYPE KEY`: sshd's `AuthorizedKeysCommand`. Prints the one authorized_keys line that lets the
@@ -139,7 +140,12 @@ struct SSHDConfig: ParsableCommand {
             throw ValidationError("--max-guests must be 1 to 10000 and --guests-per-address 1 to 1000")
         }
         if let binary, !binary.hasPrefix("/") { throw ValidationError("--binary must be an absolute path: sshd runs it by its full name") }
-        for argument in runArguments where argument.contains(where: { $0.isWhitespace || "\"'\\$`;&|<>".contains($0) }) {
+        // The path lands in ForceCommand and AuthorizedKeysCommand lines: a newline would add sshd directives, a shell
+        // character would run through the shell, a parenthesis breaks every login.
+        if let binary, binary.contains(where: { $0.isWhitespace || $0.isNewline || "\"'\\$`;&|<>()*?[]{}#~%!".contains($0) }) || binary.unicodeScalars.contains(where: \.isUnsafeForTerminal) {
+            throw ValidationError("--binary must be a plain path (letters, digits, / . - _), got \"\(binary.debugDescription.dropFirst().dropLast())\"")
+        }
+        for argument in runArguments where argument.contains(where: { $0.isWhitespace || $0.isNewline || "\"'\\$`;&|<>()".contains($0) }) || argument.unicodeScalars.contains(where: \.isUnsafeForTerminal) {
             throw ValidationError("\"\(argument)\": keep session options free of spaces and shell characters (sshd runs the line with the user's shell)")
         }
     }

@@ -28,6 +28,18 @@ struct Storefront: AsyncParsableCommand {
     /// Parses and runs `arguments` (nil: the command line); every message ArgumentParser makes (which may quote an
     /// argument's raw escape sequences back) goes through the same sanitizer as the shop's own messages.
     static func start(_ arguments: [String]?) async {
+        var arguments = arguments
+        if arguments == nil {
+            let given = Array(CommandLine.arguments.dropFirst())
+            let executable = thisExecutable()
+            switch GuestLoginShell.decide(argv0: CommandLine.arguments[0], arguments: given, executable: executable, isSomeonesShell: { isAccountShell(executable) }) {
+            case .notAShell: break
+            case .run(let session): arguments = session
+            case .refused(let why):
+                complain(why)
+                Foundation.exit(1)
+            }
+        }
         do {
             var command = try SessionWarmUp.preparedCommand(for: arguments) ?? parseAsRoot(arguments)
             if var asynchronous = command as? any AsyncParsableCommand {
@@ -71,6 +83,17 @@ func isRegularFile(_ path: FilePath) -> Bool {
 }
 
 /// This very binary, so a process it starts (an SSH session, a recorded shop) runs the same build.
+/// Whether an account of this process's user id has `executable` as its login shell (the OpenSSH front's guest).
+func isAccountShell(_ executable: String) -> Bool {
+    let uid = getuid()
+    setpwent()
+    defer { endpwent() }
+    while let entry = getpwent() {
+        if entry.pointee.pw_uid == uid, String(cString: entry.pointee.pw_shell) == executable { return true }
+    }
+    return false
+}
+
 func thisExecutable() -> String {
     (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
 }

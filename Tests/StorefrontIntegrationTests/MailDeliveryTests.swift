@@ -92,6 +92,46 @@ struct MailDeliveryTests {
         #expect(try sink.messages().count == 3)
     }
 
+    /// msmtp against an SMTP server that accepts the connection and never speaks: the try is killed at
+    /// `--mail-timeout` and recorded as failed, and a shop quitting with such a command running is not held.
+    @Test func aMailServerThatNeverSpeaksCostsOneTimedOutTryAndHoldsNoQuit() throws {
+        let binary = try BuiltProduct.requireStorefront()
+        let root = TemporaryDirectory.make().path
+        let data = root + "/data"
+        let silent = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(silent) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let listening = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(silent, $0, length) == 0 && listen(silent, 8) == 0 && getsockname(silent, $0, &length) == 0 }
+        }
+        try #require(listening)
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let rc = root + "/msmtprc"
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        try "account default\nhost 127.0.0.1\nport \(port)\nfrom shop@example.com\nauth off\ntls off\ntimeout 600\n".write(toFile: rc, atomically: true, encoding: .utf8)
+        chmod(rc, 0o600)
+        try #require(try Subprocess.run(binary, ["headless", "--data-dir", data, "--keys", "enter,a,c,enter,p,enter"]).status == 0)
+        let tried = try Subprocess.run(binary, [
+            "mail-worker", "--once", "--data-dir", data, "--mail-command", "/usr/bin/msmtp -C \(rc) -t", "--mail-timeout", "1s", "--mail-from", "shop@example.com", "--retry-after", "0",
+        ], timeout: .seconds(60))
+        #expect(tried.status == 75, "\(tried.stderr)")
+        #expect(tried.stderr.contains("MSG-000001 not sent, tried again later: the mail command /usr/bin/msmtp was killed: it did not finish within 1.0 seconds"), "\(tried.stderr)")
+        let listed = try Subprocess.run(binary, ["outbox", "list", "--json", "--data-dir", data])
+        #expect(listed.stdout.contains("\"attempts\" : 1") && listed.stdout.contains("was killed"), "\(listed.stdout)")
+
+        // `serve` sending through a command that hangs (its first pass, at start): SIGTERM still stops it, the
+        // running command killed, well before the command's own minute.
+        let server = try ServeProcess(arguments: ["--mail-command", "/bin/sleep 600", "--mail-from", "shop@example.com"], dataDirectory: data)
+        try server.waitForLog(#/mail: sending the shoppers' messages with \/bin\/sleep 600/#)
+        #expect(try server.terminate() == 0)
+        #expect(server.log.contains("stopped"), "\(server.log)")
+        let left = try Subprocess.run("/usr/bin/pgrep", ["-f", "^/bin/sleep 600$"])
+        #expect(left.stdout.isEmpty, "the hung command was killed with the shop, not left behind: \(left.stdout)")
+    }
+
     @Test func theSinkDownThenUpGetsEachMessageOnce() throws {
         let binary = try BuiltProduct.requireStorefront()
         let root = TemporaryDirectory.make().path
