@@ -57,4 +57,15 @@ struct GuestAccountTests {
         let forced = try Subprocess.run("/usr/bin/su", [guest, "-c", "\(binary) sshd-session --guest"], timeout: .seconds(30))
         #expect(forced.stderr.contains("needs an interactive terminal") && !forced.stderr.contains("only opens"), "the session ran and asked for its terminal: \(forced.stderr)")
     }
+
+    /// The binary's path and the run options land in sshd's configuration: nothing in them may add a directive,
+    /// reach the shell, or break every login.
+    @Test(arguments: ["/usr/bin/storefront\nPermitRootLogin yes", "/usr/bin/store front", "/usr/bin/storefront;id", "/usr/bin/(storefront)", "/usr/bin/sf\u{1B}]0;x\u{07}"])
+    func sshdConfigRefusesABinaryThatWouldChangeWhatSshdRuns(_ binary: String) throws {
+        let result = try Subprocess.run(try BuiltProduct.requireStorefront(), ["sshd-config", "--binary", binary])
+        #expect(result.status == 64, "\(result.stdout)")
+        #expect(result.stderr.contains("--binary must be a plain path") && !result.stdout.contains("PermitRootLogin"), "\(result.stderr)")
+        let option = try Subprocess.run(try BuiltProduct.requireStorefront(), ["sshd-config", "--", "--data-dir", "/var/lib/(shop)"])
+        #expect(option.status == 64)
+    }
 }
