@@ -41,52 +41,6 @@ public enum SessionHost {
     }
 }
 
-/// How a session ended, once the host has said; heard by callbacks, never waited for by blocking.
-final class SessionExit: @unchecked Sendable {
-    // @unchecked: `pidfd` is immutable; every other stored property is read and written only under `lock`.
-    /// Names the session's process for signals, race-free: a pid may be reused once the host reaps it.
-    let pidfd: Int32
-    private let lock = NSLock()
-    private var termination: ProcessTermination?
-    private var waiters: [@Sendable (ProcessTermination) -> Void] = []
-
-    init(pidfd: Int32) {
-        self.pidfd = pidfd
-    }
-
-    deinit {
-        close(pidfd)
-    }
-
-    func finish(_ ending: ProcessTermination) {
-        let callbacks: [@Sendable (ProcessTermination) -> Void]? = lock.withLock {
-            guard termination == nil else { return nil }
-            termination = ending
-            defer { waiters = [] }
-            return waiters
-        }
-        for callback in callbacks ?? [] { callback(ending) }
-    }
-
-    /// For a session whose host has died: its end, told by its pidfd; how it ended only its new parent (init) hears.
-    func watchWithoutHost() {
-        let thread = Thread { [self] in
-            sf_pidfd_wait(pidfd)
-            finish(.unknown)
-        }
-        thread.stackSize = 64 * 1024
-        thread.start()
-    }
-
-    func whenFinished(_ body: @escaping @Sendable (ProcessTermination) -> Void) {
-        let ended: ProcessTermination? = lock.withLock {
-            if termination == nil { waiters.append(body) }
-            return termination
-        }
-        if let ended { body(ended) }
-    }
-}
-
 /// A session started by the host: its pid, and how it ends (with the pidfd to signal it by).
 struct HostedSession: Sendable {
     var pid: pid_t
@@ -102,13 +56,19 @@ public final class SessionHostClient: @unchecked Sendable {
     private let executable: String
     private let arguments: [String]
     private let environment: [String: String]
-    private let answerTimeout: Duration
+    private var timeout: Duration
     private let log: @Sendable (String) -> Void
     private let lock = NSLock()
     private var current: Connection?
 
+    /// How long each next request waits for the fork's answer.
+    public var answerTimeout: Duration {
+        get { lock.withLock { timeout } }
+        set { lock.withLock { timeout = newValue } }
+    }
+
     private init(executable: String, arguments: [String], environment: [String: String], answerTimeout: Duration, log: @escaping @Sendable (String) -> Void) {
-        self.answerTimeout = answerTimeout
+        timeout = answerTimeout
         self.executable = executable
         self.arguments = arguments
         self.environment = environment
@@ -135,14 +95,14 @@ public final class SessionHostClient: @unchecked Sendable {
     /// Asks the host to fork a session running `arguments` with `environment` on `terminal` (the pty's terminal side,
     /// which this call does not close). Suspends for the fork's answer, under a millisecond from a live host.
     func start(arguments: [String], environment: [String: String], terminal: Int32) async throws -> HostedSession {
-        let connection: Connection = try lock.withLock {
-            if let current, current.isAlive { return current }
+        let (connection, wait): (Connection, Duration) = try lock.withLock {
+            if let current, current.isAlive { return (current, self.timeout) }
             if current != nil { log("session host: it had ended; starting a new one") }
             let fresh = try connect()
             current = fresh
-            return fresh
+            return (fresh, self.timeout)
         }
-        return try await connection.start(arguments: arguments, environment: environment, terminal: terminal)
+        return try await connection.start(arguments: arguments, environment: environment, terminal: terminal, answerTimeout: wait)
     }
 
     /// Ends the host (its running sessions go on until they end) and waits for it.
@@ -177,7 +137,7 @@ public final class SessionHostClient: @unchecked Sendable {
             close(pair[0])
             throw error
         }
-        return Connection(control: pair[0], hostPID: pid, answerTimeout: answerTimeout, log: log)
+        return Connection(control: pair[0], hostPID: pid, log: log)
     }
 }
 
@@ -193,13 +153,9 @@ private final class Connection: @unchecked Sendable {
     private var waiting: [UInt32: CheckedContinuation<HostedSession, Error>] = [:]
     private var running: [pid_t: SessionExit] = [:]
     private var ended = false
-    /// How long a request waits for the fork's answer before the session is refused.
-    private let answerTimeout: Duration
-
-    init(control: Int32, hostPID: pid_t, answerTimeout: Duration, log: @escaping @Sendable (String) -> Void) {
+    init(control: Int32, hostPID: pid_t, log: @escaping @Sendable (String) -> Void) {
         self.control = control
         self.hostPID = hostPID
-        self.answerTimeout = answerTimeout
         self.log = log
         let thread = Thread { [self] in listen() }
         thread.stackSize = 128 * 1024
@@ -210,7 +166,7 @@ private final class Connection: @unchecked Sendable {
 
     /// Sends the request and suspends until the reader thread hears its answer; nothing blocks meanwhile, so a host
     /// that is alive but silent holds no thread.
-    func start(arguments: [String], environment: [String: String], terminal: Int32) async throws -> HostedSession {
+    func start(arguments: [String], environment: [String: String], terminal: Int32, answerTimeout: Duration) async throws -> HostedSession {
         var strings = [UInt8]()
         for text in arguments + environment.sorted(by: { $0.key < $1.key }).map({ "\($0.key)=\($0.value)" }) {
             guard !text.utf8.contains(0) else { throw PseudoTerminalError(message: "a session argument or environment value holds a NUL byte") }

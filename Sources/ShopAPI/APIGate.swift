@@ -65,7 +65,9 @@ struct RequestLog<Context: RequestContext>: RouterMiddleware {
         case let failure as ServerError:
             // The generated code wraps what the handler threw too: only a request it could not read is the client's.
             if failure.causeDescription == handlerThrew { return problem(for: failure.underlyingError, maxBodyBytes: maxBodyBytes, method: method, path: path) }
-            return APIProblem(.invalidRequest, "\(failure.causeDescription): \(Self.describe(failure.underlyingError))")
+            // The client's terms only: the generated code's own wording ("An error occurred while attempting to parse
+            // the request") and Swift's types stay in the log.
+            return APIProblem(.invalidRequest, Self.describe(failure.underlyingError))
         case let failure as any HTTPResponseError where failure.status == .contentTooLarge:
             return APIProblem(.tooLarge, "The body is over \(maxBodyBytes) bytes.")
         case let failure as any HTTPResponseError where failure.status == .notFound:
@@ -84,18 +86,41 @@ struct RequestLog<Context: RequestContext>: RouterMiddleware {
     /// What OpenAPIRuntime says when a handler, not the request, failed.
     private static var handlerThrew: String { "User handler threw an error." }
 
-    /// A decoding error in a client's words: which value, and what was wrong with it.
-    private static func describe(_ error: Error) -> String {
-        guard let decoding = error as? DecodingError else { return "\(error)" }
+    /// A decoding error in a client's words: which value, and what was wrong with it; never Swift's type names or
+    /// coding keys.
+    static func describe(_ error: Error) -> String {
+        guard let decoding = error as? DecodingError else {
+            return "\(error)".replacingOccurrences(of: " (underlying error: <nil>)", with: "")
+        }
         func path(_ context: DecodingError.Context) -> String {
             let names = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
             return names.isEmpty ? "the body" : String(names.drop { $0 == "." })
         }
+        func found(_ context: DecodingError.Context) -> String {
+            context.debugDescription.firstMatch(of: /found (an? \w+)/).map { ", not \($0.output.1)" } ?? ""
+        }
         switch decoding {
-        case .typeMismatch(_, let context), .valueNotFound(_, let context): return "\(path(context)): \(context.debugDescription)"
-        case .keyNotFound(let key, let context): return "\(path(context)): \"\(key.stringValue)\" is missing"
-        case .dataCorrupted(let context): return "\(path(context)): \(context.debugDescription)"
-        @unknown default: return "\(error)"
+        case .typeMismatch(let type, let context): return "\(path(context)) must be \(jsonKind(type))\(found(context))."
+        case .valueNotFound(let type, let context): return "\(path(context)) must be \(jsonKind(type)), not null."
+        case .keyNotFound(let key, let context):
+            let within = context.codingPath.isEmpty ? "" : " in \(path(context))"
+            return "\(key.stringValue) is missing\(within)."
+        case .dataCorrupted(let context) where context.codingPath.isEmpty:
+            return "The body is not JSON this operation reads: not valid JSON, or a value that does not fit its field (a fraction where a whole number belongs)."
+        case .dataCorrupted(let context): return "\(path(context)) has a value that is not allowed."
+        @unknown default: return "The body cannot be read."
+        }
+    }
+
+    /// What a Swift type is called in JSON.
+    private static func jsonKind(_ type: Any.Type) -> String {
+        switch type {
+        case is Int.Type, is Int64.Type, is Int32.Type: "a whole number"
+        case is Double.Type, is Float.Type: "a number"
+        case is String.Type: "a string"
+        case is Bool.Type: "true or false"
+        case is [Any].Type: "an array"
+        default: "\(type)".hasPrefix("Dictionary") ? "an object" : "a value of the document's schema"
         }
     }
 
@@ -113,6 +138,7 @@ struct RequestLog<Context: RequestContext>: RouterMiddleware {
 /// handler as that token's caller. Which scope an operation needs is the operation's own check (`APICaller.required`).
 struct TokenGate<Context: RequestContext>: RouterMiddleware {
     let tokens: any APITokenRepository
+    let merchantKeys: any MerchantKeys
     let maxBodyBytes: Int
     let limiter: RateLimiter
     let uptime: @Sendable () -> Duration
@@ -137,6 +163,10 @@ struct TokenGate<Context: RequestContext>: RouterMiddleware {
             throw APIProblem(.unauthenticated, "This token is unknown or revoked.")
         }
         APICaller.note?.caller = "\(token.id) \(token.scope.rawValue) \(token.owner)"
+        // A merchant token acts only while its key is an admin key: removing the key takes the token's power too.
+        if token.scope == .merchant, let refusal = merchantKeys.allows(token.owner) {
+            throw APIProblem(.forbidden, "\(refusal); make a new one once the key is listed again.")
+        }
         if let wait = limiter.take(token.id, at: uptime()) {
             throw APIProblem(.rateLimited, "This token may make \(limiter.perMinute) requests a minute; try again in \(wait) s.", retryAfter: wait)
         }

@@ -28,11 +28,11 @@ package final class APIServer: Sendable {
     private let group: ServiceGroup
 
     package init(
-        host: String, port: Int, shop: APIShop, commerce: APICommerce, tokens: any APITokenRepository, limits: APILimits = APILimits(),
-        log: @escaping @Sendable (String) -> Void, listening: @escaping @Sendable (Int) async -> Void
+        host: String, port: Int, shop: APIShop, commerce: APICommerce, tokens: any APITokenRepository, merchantKeys: any MerchantKeys,
+        limits: APILimits = APILimits(), log: @escaping @Sendable (String) -> Void, listening: @escaping @Sendable (Int) async -> Void
     ) throws {
         let app = try Self.application(
-            host: host, port: port, shop: shop, commerce: commerce, tokens: tokens, limits: limits, log: log, listening: listening
+            host: host, port: port, shop: shop, commerce: commerce, tokens: tokens, merchantKeys: merchantKeys, limits: limits, log: log, listening: listening
         )
         group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [.init(service: app)], logger: Self.quiet))
     }
@@ -40,7 +40,8 @@ package final class APIServer: Sendable {
     /// The Hummingbird application: the routes, the request log and the token gate, with the clocks given (tests
     /// drive the rate limit with their own).
     package static func application(
-        host: String = "127.0.0.1", port: Int = 0, shop: APIShop, commerce: APICommerce, tokens: any APITokenRepository, limits: APILimits = APILimits(),
+        host: String = "127.0.0.1", port: Int = 0, shop: APIShop, commerce: APICommerce, tokens: any APITokenRepository,
+        merchantKeys: any MerchantKeys, limits: APILimits = APILimits(),
         uptime: @escaping @Sendable () -> Duration = { ContinuousClock.now - APIServer.started },
         now: @escaping @Sendable () -> Date = Date.init,
         log: @escaping @Sendable (String) -> Void, listening: @escaping @Sendable (Int) async -> Void = { _ in }
@@ -51,7 +52,7 @@ package final class APIServer: Sendable {
         )
         let router = Router()
         router.add(middleware: RequestLog(maxBodyBytes: limits.maxBodyBytes, uptime: uptime, log: log))
-        router.add(middleware: TokenGate(tokens: tokens, maxBodyBytes: limits.maxBodyBytes, limiter: RateLimiter(perMinute: limits.requestsPerMinute, burst: limits.burst), uptime: uptime, now: now))
+        router.add(middleware: TokenGate(tokens: tokens, merchantKeys: merchantKeys, maxBodyBytes: limits.maxBodyBytes, limiter: RateLimiter(perMinute: limits.requestsPerMinute, burst: limits.burst), uptime: uptime, now: now))
         router.add(middleware: IdempotencyGate(keys: commerce.idempotency, maxBodyBytes: limits.maxBodyBytes, now: now))
         try ShopAPIService(shop: shop, commerce: commerce).registerHandlers(on: router)
         return Application(

@@ -22,14 +22,20 @@ public struct LiveBackOffice: BackOffice {
     private let mail: (any MailOutbox)?
     private let dates: DateSource
     private let currency: Currency
+    private let refundInFlightAge: Duration
     private let reached: @Sendable (Step) -> Void
 
-    /// `stock` is nil where stock is not kept (the in-memory sandbox). `reached` is called as each step completes;
+    /// The age below which a pending refund is taken to be still in its filer's hands, as charges are.
+    public static let refundInFlightAge: Duration = .seconds(120)
+
+    /// `stock` is nil where stock is not kept (the in-memory sandbox). A pending refund is asked for again only once
+    /// `refundInFlightAge` has passed since it was filed or last taken. `reached` is called as each step completes;
     /// the shop passes a no-op, fault tests a kill.
     public init(
         orders: any Orders, stock: (any StockRepository)? = nil, processor: any RefundProcessor, mail: (any MailOutbox)? = nil, dates: DateSource,
-        currency: Currency = .usd, reached: @escaping @Sendable (Step) -> Void = { _ in }
+        currency: Currency = .usd, refundInFlightAge: Duration = refundInFlightAge, reached: @escaping @Sendable (Step) -> Void = { _ in }
     ) {
+        self.refundInFlightAge = refundInFlightAge
         self.mail = mail
         self.orders = orders
         self.stock = stock
@@ -66,7 +72,11 @@ public struct LiveBackOffice: BackOffice {
 
     public func finishPendingRefunds() async throws -> [RefundRecovery] {
         var recoveries: [RefundRecovery] = []
+        let now = dates.now()
+        let cutoff = now.addingTimeInterval(-Double(refundInFlightAge.components.seconds))
         for filed in try await orders.pendingRefunds() {
+            // Taken first, in one statement: two recoveries starting together never both ask the provider again.
+            guard try await orders.claimPendingRefund(id: filed.id, at: now, cutoff: cutoff) else { continue }
             do {
                 _ = try await send(filed)
                 recoveries.append(RefundRecovery(refundID: filed.id, orderNumber: filed.orderNumber, failure: nil))

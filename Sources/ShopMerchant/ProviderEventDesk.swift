@@ -114,6 +114,9 @@ public struct ProviderEventDesk: Sendable {
                 continue
             }
             guard !filed.contains(where: { $0.state == .refunded(reference: refund.reference) }) else { continue }
+            // A refund made elsewhere while one of the shop's is pending: recorded now, the pending one (a cancel,
+            // say) would be sent after it and refund twice. Asked again later, once the shop's own has settled.
+            if let pending = filed.first(where: { $0.state == .pending }) { throw RefundAwaited(refundID: pending.id) }
             done.append(try await refusalAsOutcome("recorded \(refund.reference) of \(refund.amount.formatted)") {
                 _ = try await orders.recordProviderRefund(refund.amount, reference: refund.reference, toOrder: number, at: dates.now())
             })
@@ -132,4 +135,10 @@ public struct ProviderEventDesk: Sendable {
             return "refused: \(refusal)"
         }
     }
+}
+
+/// A provider's refund that waits for the shop's own pending refund of the order to settle first.
+struct RefundAwaited: Error, CustomStringConvertible {
+    var refundID: String
+    var description: String { "refund \(refundID) of this order is waiting for the provider's answer; this event is applied after it" }
 }

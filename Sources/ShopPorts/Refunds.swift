@@ -88,6 +88,10 @@ public protocol RefundRepository: Sendable {
     func settleRefund(id: String, as state: RefundState, at: Date) async throws(OrderChangeError) -> Order
     /// Refunds filed and never settled (the process stopped, or the provider did not answer), oldest first.
     func pendingRefunds() async throws -> [FiledRefund]
+    /// Takes the pending refund `id` for this process to ask the provider again, in one statement: true when it was
+    /// filed or last taken at or before `cutoff` and is this caller's now (taken at `time`), false when it is settled,
+    /// or is someone else's: its filer's, or another recovery's, still at work on it.
+    func claimPendingRefund(id: String, at time: Date, cutoff: Date) async throws -> Bool
     /// An order's refunds, oldest first.
     func refunds(orderNumber: String) async throws -> [FiledRefund]
     /// Records a refund the provider made without the shop asking (in its dashboard): refunded already, its change in

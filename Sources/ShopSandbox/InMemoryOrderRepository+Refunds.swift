@@ -82,5 +82,15 @@ extension InMemoryOrderRepository: RefundRepository {
 
     public func pendingRefunds() -> [FiledRefund] { filedRefunds.withLock { $0.filter { $0.state == .pending } } }
 
+    public func claimPendingRefund(id: String, at time: Date, cutoff: Date) -> Bool {
+        filedRefunds.withLock { all in
+            refundClaims.withLock { claims in
+                guard let filed = all.first(where: { $0.id == id }), filed.state == .pending, (claims[id] ?? filed.filedAt) <= cutoff else { return false }
+                claims[id] = time
+                return true
+            }
+        }
+    }
+
     public func refunds(orderNumber: String) -> [FiledRefund] { filedRefunds.withLock { $0.filter { $0.orderNumber == orderNumber } } }
 }

@@ -10,6 +10,8 @@ public final class InMemoryOrderRepository: OrderRepository {
     let history = Mutex<[String: [OrderEvent]]>([:])
     /// Every order's refunds, oldest first; taken inside `orders`'s lock, as one transaction with the order.
     let filedRefunds = Mutex<[FiledRefund]>([])
+    /// When each pending refund was last taken by a recovery.
+    let refundClaims = Mutex<[String: Date]>([:])
     /// Whom each order's messages go to, by order number.
     let recipients = Mutex<[String: MailAddress]>([:])
     /// The messages of the orders' changes, oldest first.

@@ -97,7 +97,9 @@ public final class WebhookServer: Sendable {
         let signature = HTTPField.Name("Stripe-Signature").flatMap { request.headers[$0] }
         let reply = await receive(Array(body.readableBytesView), signature)
         log("webhook \(reply.log)")
-        return answer(reply.status, reply.log)
+        // The log line says why a delivery was not applied; the provider's dashboard is told only to send it again,
+        // never the shop's internals (a database's path, an error's text).
+        return answer(reply.status, reply.status >= 500 ? "not applied now; send it again later" : reply.log)
     }
 
     /// Hummingbird's own messages: errors only, on stderr; the shop logs each delivery itself.

@@ -149,5 +149,7 @@ extension PostgresDatabase {
             )
             """,
         ]),
+        // When a recovery last took a pending refund to ask the provider again. SQLite's v15.
+        Migration(identifier: "v15-refund-claims", sql: ["ALTER TABLE refund ADD COLUMN claimed_at double precision"]),
     ]
 }

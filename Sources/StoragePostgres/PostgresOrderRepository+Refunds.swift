@@ -85,6 +85,16 @@ extension PostgresOrderRepository: RefundRepository {
         }
     }
 
+    public func claimPendingRefund(id: String, at time: Date, cutoff: Date) async throws -> Bool {
+        try await database.writeInOneStatement { connection in
+            let rows = try await connection.query("""
+                UPDATE refund SET claimed_at = \(time.timeIntervalSince1970)
+                WHERE id = \(id) AND state = 'pending' AND COALESCE(claimed_at, filed_at) <= \(cutoff.timeIntervalSince1970) RETURNING id
+                """, logger: PostgresDatabase.quiet).collect()
+            return rows.count == 1
+        }
+    }
+
     public func pendingRefunds() async throws -> [FiledRefund] {
         let currency = currency
         return try await database.read { connection in

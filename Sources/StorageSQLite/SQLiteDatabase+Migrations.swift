@@ -212,6 +212,10 @@ extension SQLiteDatabase {
         migrator.registerMigration("v14-api-replay") { db in
             try db.execute(sql: Self.replayTable)
         }
+        migrator.registerMigration("v15-refund-claims") { db in
+            // When a recovery last took a pending refund to ask the provider again; PostgreSQL's v15 the same.
+            try db.execute(sql: "ALTER TABLE refund ADD COLUMN claimed_at REAL")
+        }
         return migrator
     }
 

@@ -70,6 +70,15 @@ extension SQLiteOrderRepository: RefundRepository {
         }
     }
 
+    public func claimPendingRefund(id: String, at time: Date, cutoff: Date) async throws -> Bool {
+        try await database.write { db in
+            try db.execute(sql: """
+                UPDATE refund SET claimed_at = ? WHERE id = ? AND state = 'pending' AND COALESCE(claimed_at, filed_at) <= ?
+                """, arguments: [time.timeIntervalSince1970, id, cutoff.timeIntervalSince1970])
+            return db.changesCount == 1
+        }
+    }
+
     public func pendingRefunds() async throws -> [FiledRefund] {
         try await database.read { db in
             try StoredRefundRow.fetchAll(db, sql: "SELECT \(StoredRefundRow.columns) WHERE refund.state = 'pending' ORDER BY refund.sequence")

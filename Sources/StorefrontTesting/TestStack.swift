@@ -86,7 +86,7 @@ public struct TestStack: Sendable {
 
     /// The back office the shop runs on, over this stack's orders and sandbox processor, at the fixed date.
     public var liveBackOffice: LiveBackOffice {
-        LiveBackOffice(orders: orders, processor: processor, dates: Fixtures.fixedDates)
+        LiveBackOffice(orders: orders, processor: processor, dates: Fixtures.fixedDates, refundInFlightAge: .zero)
     }
 
     public var accounts: AccountDependencies {

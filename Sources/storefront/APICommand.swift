@@ -3,6 +3,7 @@ import Foundation
 import PseudoTerminal
 import ShopAPI
 import ShopMerchant
+import ShopSSH
 import ShopSandbox
 
 /// `storefront api`: the public HTTP API (openapi/storefront.yaml) on the shop's database, alone or beside `serve`
@@ -36,6 +37,9 @@ struct APICommand: AsyncParsableCommand {
 
     @Option(name: .customLong("connections-per-address"), help: ArgumentHelp("Connections one client address may hold at once.", valueName: "n"))
     var connectionsPerAddress = 32
+
+    @Option(name: .customLong("admin-keys"), help: ArgumentHelp("The authorized_keys file of `serve --admin-keys`: a merchant token is honoured only while its key is in it (read again when it changes). Without it, merchant tokens are refused.", valueName: "file"))
+    var adminKeys: String?
 
     @Option(name: .customLong("max-connections"), help: ArgumentHelp("Connections open at once, from everyone.", valueName: "n"))
     var maxConnections = 512
@@ -79,10 +83,20 @@ struct APICommand: AsyncParsableCommand {
             methodData: { isSandbox ? "sandbox:\($0.id)" : $0.id },
             testCards: isSandbox ? SandboxCard.all.map(\.paymentMethod) : []
         )
+        let merchantKeys: any MerchantKeys
+        if let adminKeys {
+            do { _ = try AdminKeys.load(adminKeys) } catch {
+                complain("\(error)")
+                throw ExitCodes.configError
+            }
+            merchantKeys = AdminKeysFile(path: adminKeys, load: { path in try AdminKeys.load(path).fingerprints }, log: announce)
+        } else {
+            merchantKeys = NoMerchantKeys()
+        }
         let (bound, boundContinuation) = AsyncStream.makeStream(of: Int?.self)
         let server = try APIServer(
             host: listen.host, port: listen.port, shop: APIShop(catalog: storage.catalog, carts: storage.carts), commerce: commerce, tokens: storage.tokens,
-            limits: limits, log: announce
+            merchantKeys: merchantKeys, limits: limits, log: announce
         ) { port in boundContinuation.yield(port) }
         let stop = StopSignals()
         let serving = Task {

@@ -45,7 +45,10 @@ struct BackOfficeSession {
             throw error
         }
         let fault = FaultHook(environment: environment)
-        let office = LiveBackOffice(orders: orders, stock: stock, processor: payments.refunds, dates: .system) { fault.reached($0.rawValue) }
+        let settleAfter = environment["STOREFRONT_SETTLE_AFTER_SECONDS"].flatMap(Int.init) ?? 120
+        let office = LiveBackOffice(
+            orders: orders, stock: stock, processor: payments.refunds, dates: .system, refundInFlightAge: .seconds(settleAfter)
+        ) { fault.reached($0.rawValue) }
         return BackOfficeSession(office: office) {
             await payments.close()
             closeDatabase()

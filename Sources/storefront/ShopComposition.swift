@@ -32,7 +32,8 @@ enum ShopComposition {
         let backend = LiveMerchantBackend(processor: payments.processor, orders: orders, dates: .system) { fault.reached($0.rawValue) }
         let settleAfter = environment["STOREFRONT_SETTLE_AFTER_SECONDS"].flatMap(Int.init) ?? 120
         let backOffice = LiveBackOffice(
-            orders: orders, stock: storage.stock, processor: payments.refunds, mail: storage.outbox, dates: .system, currency: storage.catalog.shop.currency
+            orders: orders, stock: storage.stock, processor: payments.refunds, mail: storage.outbox, dates: .system, currency: storage.catalog.shop.currency,
+            refundInFlightAge: .seconds(settleAfter)
         ) { fault.reached($0.rawValue) }
         let settlement: StartSettlement
         do {

@@ -26,12 +26,15 @@ struct APIEndToEndTests {
         let (environment, postgres) = try await database.shop()
         defer { withExtendedLifetime(postgres) {} }
         let shop = try ServeProcess(environment: environment)
-        let api = try ServeProcess(environment: environment, command: ["api", "--listen", "127.0.0.1:0"], dataDirectory: shop.dataDirectory)
         let key = try shop.makeClientKey("ada")
         let admin = try shop.makeClientKey("admin")
         let adminKeys = shop.directory.appendingPathComponent("admin_keys").path
-        try String(contentsOfFile: admin + ".pub", encoding: .utf8).write(toFile: adminKeys, atomically: true, encoding: .utf8)
+        let adminLine = try String(contentsOfFile: admin + ".pub", encoding: .utf8)
+        try adminLine.write(toFile: adminKeys, atomically: true, encoding: .utf8)
         let adminFingerprint = try ServeProcess.fingerprint(ofKey: admin)
+        let api = try ServeProcess(
+            environment: environment, command: ["api", "--listen", "127.0.0.1:0", "--admin-keys", adminKeys], dataDirectory: shop.dataDirectory
+        )
 
         // The shopper makes the token on the SSH shop's account screen and copies it off the screen.
         let making = try TmuxTerminal()
@@ -64,6 +67,12 @@ struct APIEndToEndTests {
         ], environment)
         let shipped = try await http.send("POST", "/v1/merchant/orders/\(number)/ship", token: merchant, json: #"{"carrier": "UPS", "trackingNumber": "1Z999AA10123456784"}"#)
         #expect(shipped.status == 200, "\(shipped.json)")
+        // The key taken out of the admin keys file takes the token's power with it, at its next use; put back, it returns.
+        try "# no one\n".write(toFile: adminKeys, atomically: true, encoding: .utf8)
+        let removed = try await http.send("GET", "/v1/merchant/orders", token: merchant)
+        #expect(removed.status == 403 && (removed.json["detail"] as? String)?.contains("no longer in the admin keys file") == true, "\(removed.json)")
+        try adminLine.write(toFile: adminKeys, atomically: true, encoding: .utf8)
+        #expect(try await http.send("GET", "/v1/merchant/orders", token: merchant).status == 200)
         let tracked = try await http.send("GET", "/v1/orders/\(number)", token: token)
         #expect((tracked.json["tracking"] as? [String: Any])?["trackingNumber"] as? String == "1Z999AA10123456784")
 

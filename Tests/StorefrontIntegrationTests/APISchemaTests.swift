@@ -16,11 +16,18 @@ struct APISchemaTests {
         let (environment, postgres) = try await database.shop()
         defer { withExtendedLifetime(postgres) {} }
         // A rate high enough for the generated requests: the limit has its own tests.
-        let api = try ServeProcess(environment: environment, command: ["api", "--listen", "127.0.0.1:0", "--rate-limit", "1000000"])
-        let shopper = try ServeProcess.fingerprint(ofKey: try api.makeClientKey("shopper"))
-        let admin = try api.makeClientKey("admin")
-        let adminKeys = api.directory.appendingPathComponent("admin_keys").path
+        let keys = TemporaryDirectory.make()
+        try FileManager.default.createDirectory(at: keys, withIntermediateDirectories: true)
+        func makeKey(_ name: String) throws -> String {
+            let path = keys.appendingPathComponent(name).path
+            try #require(try Subprocess.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", path]).status == 0)
+            return path
+        }
+        let shopper = try ServeProcess.fingerprint(ofKey: try makeKey("shopper"))
+        let admin = try makeKey("admin")
+        let adminKeys = keys.appendingPathComponent("admin_keys").path
         try String(contentsOfFile: admin + ".pub", encoding: .utf8).write(toFile: adminKeys, atomically: true, encoding: .utf8)
+        let api = try ServeProcess(environment: environment, command: ["api", "--listen", "127.0.0.1:0", "--rate-limit", "1000000", "--admin-keys", adminKeys])
         let shopToken = try APIEndToEndTests.storefront(["tokens", "create", "--name", "st", "--customer", "ssh:\(shopper)", "--data-dir", api.dataDirectory], environment)
         let merchantToken = try APIEndToEndTests.storefront([
             "tokens", "create", "--name", "st", "--customer", "ssh:\(try ServeProcess.fingerprint(ofKey: admin))", "--scope", "merchant",

@@ -124,6 +124,24 @@ struct ProviderEventDeskTests {
         #expect(try await fixture.orders.events(orderNumber: order.number).last?.actor == .merchant("ops"), "the merchant's refund, heard from the provider")
     }
 
+    @Test("a refund made elsewhere while the shop's cancel is pending waits: asked again later, nothing recorded", arguments: StockedRepositoryKind.allCases)
+    func refundElsewhereWaitsForThePendingOne(kind: StockedRepositoryKind) async throws {
+        let fixture = try await kind.make()
+        let processor = SandboxProcessor()
+        let order = try await chargedOrder(fixture.orders, processor, settled: true)
+        let cancel = RefundAsk(kind: .cancel, amount: order.totals.total, reason: "changed mind")
+        _ = try await fixture.orders.fileRefund(cancel, toOrder: order.number, by: .merchant("ops"), at: placedAt, expecting: .paid)
+        let elsewhere = ProviderRefund(reference: "re_dashboard_9", amount: order.totals.total, shopRefundID: nil, succeeded: true)
+        let desk = desk(fixture, processor, ScriptedWebhook(notices: ["evt_x": .refunds(orderNumber: order.number, [elsewhere])]))
+
+        let reply = await desk.receive(payload: ScriptedWebhook.payload("evt_x", type: "charge.refunded"), signature: "valid")
+        guard case .retryLater(let header, let reason) = reply else { Issue.record("not asked again later: \(reply)"); return }
+        #expect(header.id == "evt_x" && reason.contains("RF-000001"), "\(reason)")
+        #expect(try await fixture.orders.refunds(orderNumber: order.number).map(\.state) == [.pending], "nothing recorded beside the pending cancel")
+        #expect(try await fixture.orders.order(number: order.number)?.status == .paid)
+        #expect(try await fixture.providerEvents.handledEvent("evt_x", provider: "scripted") == false, "asked again, not marked handled")
+    }
+
     @Test("a dispute flags the order once and leaves its status", arguments: StockedRepositoryKind.allCases)
     func disputeFlagsTheOrder(kind: StockedRepositoryKind) async throws {
         let fixture = try await kind.make()

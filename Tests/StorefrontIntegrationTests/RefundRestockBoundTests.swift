@@ -45,4 +45,28 @@ struct RefundRestockBoundTests {
         #expect(try fixture.stock("hoodie-root") == (3, 0, 0), "the second refund put nothing back")
         #expect(await processor.allRefunds.count == 1)
     }
+
+    @Test("two recoveries starting together ask the provider once, and neither takes a refund its filer may still be sending", arguments: StockedRepositoryKind.allCases)
+    func aPendingRefundIsTakenBeforeItIsSentAgain(kind: StockedRepositoryKind) async throws {
+        let fixture = try await kind.make()
+        let processor = SandboxProcessor()
+        let order = try await refunds.paidOrder(fixture.orders, processor: processor)
+        let filedAt = Fixtures.fixedDates.now()
+        let ask = RefundAsk(amount: Money(minorUnits: 1_000, currency: .usd), reason: "goodwill")
+        _ = try await fixture.orders.fileRefund(ask, toOrder: order.number, by: .merchant("ops"), at: filedAt, expecting: .paid)
+        func office(at time: Date) throws -> LiveBackOffice {
+            LiveBackOffice(orders: try fixture.anotherBuyer(), processor: processor, dates: DateSource { time })
+        }
+        #expect(try await office(at: filedAt + 60).finishPendingRefunds().isEmpty, "a minute after filing it is still its filer's")
+        #expect(await processor.allRefunds.isEmpty)
+
+        let later = filedAt + 300
+        let (first, second) = (try office(at: later), try office(at: later))
+        async let one = first.finishPendingRefunds()
+        async let two = second.finishPendingRefunds()
+        let recovered = try await one + two
+        #expect(recovered.map(\.refundID) == ["RF-000001"], "taken by one of them: \(recovered)")
+        #expect(await processor.allRefunds.count == 1, "asked for once")
+        #expect(try await fixture.orders.pendingRefunds().isEmpty)
+    }
 }

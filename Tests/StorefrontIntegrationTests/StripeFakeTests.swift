@@ -43,6 +43,9 @@ struct StripeFakeTests {
             let link = try await pages.startCardSetup(forCustomer: "guest")
             #expect(link.url.hasPrefix(fake.base + "/c/pay/\(link.id)"))
             #expect(try await pages.cardSetupState(link) == .open)
+            // The SetupIntent already names the card while Stripe's page is still open: not saved until it completes.
+            try fake.fillCheckoutSession(link.id, card: "5555555555554444")
+            #expect(try await pages.cardSetupState(link) == .open, "a session not complete saves no card")
             try fake.completeCheckoutSession(link.id, card: "5555555555554444")
             guard case .completed(let card) = try await pages.cardSetupState(link) else {
                 Issue.record("the page was completed")

@@ -41,6 +41,28 @@ struct MailMessageTests {
         #expect(to?.hasPrefix("To: =?UTF-8?B?") == true && to?.hasSuffix(" <jane@example.com>") == true)
     }
 
+    /// Every mailbox header, not only To: a name with CR, LF or both adds no header and no recipient anywhere.
+    @Test(arguments: ["\r\n", "\n", "\r"])
+    func aNameWithALineEndInFromToOrReplyToAddsNoHeader(_ end: String) {
+        let message = MailMessage(
+            from: MailAddress(name: "Storefront\(end)Bcc: from@evil.example", address: "shop@example.com"),
+            replyTo: MailAddress(name: "Help\(end)X-Injected: yes", address: "help@example.com"),
+            to: MailAddress(name: "Jane\(end)Cc: to@evil.example", address: "jane@example.com"),
+            subject: "Receipt\(end)X-Subject-Injected: yes", date: Date(timeIntervalSince1970: 1_795_339_800), messageID: "<m@example.com>", text: "Thank you."
+        )
+        let headers = message.rfc5322.components(separatedBy: "\n\n")[0]
+        #expect(!headers.contains("\r"), "no carriage return in any header")
+        let lines = headers.split(separator: "\n").map(String.init)
+        for injected in ["Bcc:", "Cc:", "X-Injected:", "X-Subject-Injected:"] {
+            #expect(!lines.contains { $0.hasPrefix(injected) }, "\(injected) became a header: \(headers)")
+        }
+        #expect(!headers.contains("evil.example"), "no recipient added: \(headers)")
+        for name in ["From: ", "To: ", "Reply-To: "] {
+            let line = lines.first { $0.hasPrefix(name) } ?? ""
+            #expect(line.hasPrefix(name + "=?UTF-8?B?") && line.filter { $0 == "<" }.count == 1, "\(line)")
+        }
+    }
+
     @Test func nonASCIISubjectsAreEncodedWordsOfAtMost75Characters() throws {
         let subject = "Votre reçu pour la commande SF-000001 — merci beaucoup, à bientôt chez Storefront"
         let header = message(subject: subject).rfc5322.components(separatedBy: "\n\n")[0]

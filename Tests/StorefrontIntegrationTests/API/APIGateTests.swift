@@ -131,4 +131,33 @@ struct APIGateTests {
             #expect(reply.problemType == "urn:storefront:problem:not-found")
         }
     }
+
+    /// A body the API cannot read is explained in the client's terms: which field, what was wrong; never Swift's
+    /// type names, coding keys or "underlying error", and each thing said once.
+    @Test(arguments: [(#"{"quantity": "two"}"#, "quantity"), ("{", "JSON"), ("{}", "quantity"), (#"{"quantity": 1.5}"#, "whole number"), ("[1]", "object")])
+    func anUnreadableBodyIsExplainedInTheClientsTerms(body: String, names: String) async throws {
+        let api = try await APIHarness()
+        let token = try await api.makeToken()
+        try await api.run { client async throws in
+            let reply = try await client.call(.put, "/v1/cart/lines/keycap-dusk", token: token, json: body)
+            #expect(reply.status == .badRequest || reply.status == .unprocessableContent, "\(reply.text)")
+            let detail = reply.json["detail"] as? String ?? ""
+            #expect(detail.contains(names), "\(detail)")
+            for word in ["DecodingError", "CodingKeys", "underlying error", "Swift", "Optional(", "<nil>", "dataCorrupted", "typeMismatch", "keyNotFound"] {
+                #expect(!detail.contains(word), "\(word) in \(detail)")
+            }
+            let sentences = detail.split(separator: ".").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            #expect(Set(sentences).count == sentences.count, "said once: \(detail)")
+        }
+    }
+
+    @Test func aForbiddenCallNamesItsTokenInTheLog() async throws {
+        let api = try await APIHarness()
+        let shopper = try await api.makeToken(owner: "ssh:SHA256:mallory")
+        try await api.run { client async throws in
+            #expect(try await client.call(.get, "/v1/merchant/stock", token: shopper).status == .forbidden)
+        }
+        let record = try #require(try await api.tokens.token(secretHash: shopper.hash))
+        #expect(api.log.contains { $0.contains(" 403 ") && $0.contains("\(record.id) shop ssh:SHA256:mallory") }, "\(api.log)")
+    }
 }

@@ -28,6 +28,8 @@ final class APIHarness: Sendable {
     let idempotency: any IdempotencyRepository
     let processor: SandboxProcessor
     let limits: APILimits
+    /// The admin keys the API checks merchant tokens against: the harness's merchant, `ssh:SHA256:admin`.
+    let merchantKeys: any MerchantKeys = TestMerchantKeys(["SHA256:admin"])
     private let clock = Mutex<Duration>(.zero)
     private let lines = Mutex<[String]>([])
     static let start = Date(timeIntervalSince1970: 1_790_000_000)
@@ -86,7 +88,7 @@ final class APIHarness: Sendable {
     func serve(_ body: @Sendable (Int) async throws -> Void) async throws {
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let server = try APIServer(
-            host: "127.0.0.1", port: 0, shop: APIShop(catalog: catalog, carts: carts), commerce: commerce, tokens: tokens, limits: limits,
+            host: "127.0.0.1", port: 0, shop: APIShop(catalog: catalog, carts: carts), commerce: commerce, tokens: tokens, merchantKeys: merchantKeys, limits: limits,
             log: { line in self.lines.withLock { $0.append(line) } }
         ) { port in continuation.yield(port) }
         let serving = Task { try await server.run() }
@@ -105,7 +107,7 @@ final class APIHarness: Sendable {
     /// Runs `body` with a client of the API.
     func run(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
         let app = try APIServer.application(
-            shop: APIShop(catalog: catalog, carts: carts), commerce: commerce, tokens: tokens, limits: limits,
+            shop: APIShop(catalog: catalog, carts: carts), commerce: commerce, tokens: tokens, merchantKeys: merchantKeys, limits: limits,
             uptime: { self.clock.withLock { $0 } }, now: { self.now },
             log: { line in self.lines.withLock { $0.append(line) } }
         )
@@ -138,4 +140,11 @@ extension TestClientProtocol {
             APIReply(status: response.status, headers: response.headers, body: Data(buffer: response.body))
         }
     }
+}
+
+/// Admin keys of the test's own, fixed.
+struct TestMerchantKeys: MerchantKeys {
+    let fingerprints: Set<String>
+    init(_ fingerprints: Set<String>) { self.fingerprints = fingerprints }
+    func allows(_ owner: String) -> String? { fingerprints.contains(String(owner.dropFirst(4))) ? nil : "not an admin key" }
 }

@@ -53,6 +53,11 @@ final class StripeFake: @unchecked Sendable {
         try command("/_fake/checkout/sessions/\(id)/complete", form: "card=\(card)")
     }
 
+    /// The shopper's card lands on the session's SetupIntent while Stripe's page has not completed the session.
+    func fillCheckoutSession(_ id: String, card: String) throws {
+        try command("/_fake/checkout/sessions/\(id)/fill", form: "card=\(card)")
+    }
+
     func expireCheckoutSession(_ id: String) throws {
         try command("/_fake/checkout/sessions/\(id)/expire", form: "")
     }

@@ -14,6 +14,7 @@ error). What localstripe lacks and this fake holds:
 - A 401 quoting the secret key, on command.
 Commands (not Stripe's; under /_fake):
   POST /_fake/checkout/sessions/{id}/complete  card=<test card number>   the shopper saved a card on the page
+  POST /_fake/checkout/sessions/{id}/fill  card=<number>    the SetupIntent names a card, the session still open
   POST /_fake/checkout/sessions/{id}/expire
   POST /_fake/payment_intents/{id}/authenticate  result=succeed|fail     the 3-D Secure challenge
   POST /_fake/unauthorized                                              every later request answers 401
@@ -259,6 +260,14 @@ def command(method, parts, form):
             setup = objects["seti"][session["setup_intent"]]
             setup.update(status="succeeded", payment_method=pm["id"])
             session["status"] = "complete"
+            return 200, session
+        case ("POST", ["checkout", "sessions", session_id, "fill"]):
+            session = objects["cs"].get(session_id)
+            if session is None or session["status"] != "open":
+                return 400, {"error": f"no open session {session_id}"}
+            pm = payment_method(form.get("card", "4242424242424242"), form.get("exp_month", "12"), form.get("exp_year", "2030"))
+            pm["customer"] = session["customer"]
+            objects["seti"][session["setup_intent"]].update(status="processing", payment_method=pm["id"])
             return 200, session
         case ("POST", ["checkout", "sessions", session_id, "expire"]):
             return expire_checkout_session(session_id)

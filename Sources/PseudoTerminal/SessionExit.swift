@@ -1,0 +1,51 @@
+import CPseudoTerminal
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How a session ended, once the host has said; heard by callbacks, never waited for by blocking.
+final class SessionExit: @unchecked Sendable {
+    // @unchecked: `pidfd` is immutable; every other stored property is read and written only under `lock`.
+    /// Names the session's process for signals, race-free: a pid may be reused once the host reaps it.
+    let pidfd: Int32
+    private let lock = NSLock()
+    private var termination: ProcessTermination?
+    private var waiters: [@Sendable (ProcessTermination) -> Void] = []
+
+    init(pidfd: Int32) {
+        self.pidfd = pidfd
+    }
+
+    deinit {
+        close(pidfd)
+    }
+
+    func finish(_ ending: ProcessTermination) {
+        let callbacks: [@Sendable (ProcessTermination) -> Void]? = lock.withLock {
+            guard termination == nil else { return nil }
+            termination = ending
+            defer { waiters = [] }
+            return waiters
+        }
+        for callback in callbacks ?? [] { callback(ending) }
+    }
+
+    /// For a session whose host has died: its end, told by its pidfd; how it ended only its new parent (init) hears.
+    func watchWithoutHost() {
+        let thread = Thread { [self] in
+            sf_pidfd_wait(pidfd)
+            finish(.unknown)
+        }
+        thread.stackSize = 64 * 1024
+        thread.start()
+    }
+
+    func whenFinished(_ body: @escaping @Sendable (ProcessTermination) -> Void) {
+        let ended: ProcessTermination? = lock.withLock {
+            if termination == nil { waiters.append(body) }
+            return termination
+        }
+        if let ended { body(ended) }
+    }
+}
