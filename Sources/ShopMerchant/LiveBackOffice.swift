@@ -154,7 +154,7 @@ public struct LiveBackOffice: BackOffice {
             case .declined(let why), .unreachable(let why):
                 // Nothing was refunded: the refund is closed so the order can change again, and says why.
                 _ = try? await orders.settleRefund(id: filed.id, as: .declined(reason: why), at: dates.now())
-            case .unanswered:
+            case .unanswered, .unfinished:
                 break
             }
             throw .refund(error)

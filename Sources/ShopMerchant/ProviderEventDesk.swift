@@ -105,6 +105,12 @@ public struct ProviderEventDesk: Sendable {
     private func record(_ refunds: [ProviderRefund], of number: String) async throws -> String {
         let filed = try await orders.refunds(orderNumber: number)
         var done: [String] = []
+        // The shop's own refund the provider gave up on: closed as declined, the order as it was, the merchant shown why.
+        for refund in refunds where !refund.succeeded {
+            guard let failure = refund.failure, let id = refund.shopRefundID, filed.contains(where: { $0.id == id && $0.state == .pending }) else { continue }
+            _ = try await orders.settleRefund(id: id, as: .declined(reason: "\(refund.reference) \(failure)"), at: dates.now())
+            done.append("declined \(id): \(refund.reference) \(failure)")
+        }
         for refund in refunds where refund.succeeded {
             if let id = refund.shopRefundID, let mine = filed.first(where: { $0.id == id }) {
                 if mine.state == .pending {

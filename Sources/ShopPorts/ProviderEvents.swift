@@ -40,12 +40,15 @@ public struct ProviderRefund: Hashable, Sendable {
     public var shopRefundID: String?
     /// Whether the money went back; a refund still pending or failed at the provider is not.
     public var succeeded: Bool
+    /// Why the provider gave up on it (failed or canceled), nil while it is pending or once it succeeded.
+    public var failure: String?
 
-    public init(reference: String, amount: Money, shopRefundID: String?, succeeded: Bool) {
+    public init(reference: String, amount: Money, shopRefundID: String?, succeeded: Bool, failure: String? = nil) {
         self.reference = reference
         self.amount = amount
         self.shopRefundID = shopRefundID
         self.succeeded = succeeded
+        self.failure = failure
     }
 }
 

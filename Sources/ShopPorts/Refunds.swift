@@ -132,12 +132,16 @@ public enum RefundFailure: Error, Hashable, Sendable, CustomStringConvertible {
     case unreachable(String)
     /// Sent, but no answer came: it may have been made, and asking again with the same key tells.
     case unanswered(String)
+    /// Made at the provider, but not finished (a bank still to confirm, an action it waits for): the refund stays
+    /// pending, the shopper is told nothing yet, and the provider's next word (its event, or the next ask) settles it.
+    case unfinished(String)
 
     public var description: String {
         switch self {
         case .declined(let why): "The payment provider refused the refund: \(why)"
         case .unreachable(let why): "The payment provider could not be reached, and nothing was refunded: \(why)"
         case .unanswered(let why): "The refund was sent but not answered (\(why)); it is checked again before any other change to the order."
+        case .unfinished(let why): "The payment provider has the refund but has not finished it (\(why)); the shopper is told once it goes through, and the order waits for it."
         }
     }
 }

@@ -57,6 +57,7 @@ extension StripeChargeProcessor: RefundProcessor {
         guard refund.amount == units else { throw .declined("Stripe holds refund \(refund.id) for this refund with another amount") }
         switch refund.status {
         case "failed", "canceled": throw .declined("Stripe's refund \(refund.id) \(refund.status ?? "failed"): \(refund.failureReason ?? "no reason given")")
+        case "pending", "requires_action": throw .unfinished("Stripe's refund \(refund.id) is \(refund.status ?? "pending")")
         default: return refund.id
         }
     }

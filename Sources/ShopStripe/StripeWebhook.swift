@@ -50,7 +50,8 @@ public struct StripeWebhook: ProviderWebhook {
             return .refunds(orderNumber: number, list.data.map { refund in
                 ProviderRefund(
                     reference: refund.id, amount: Self.money(refund.amount, intent.currency), shopRefundID: refund.metadata?["refund_id"],
-                    succeeded: refund.status == "succeeded" || refund.status == nil
+                    succeeded: refund.status == "succeeded" || refund.status == nil,
+                    failure: refund.status == "failed" || refund.status == "canceled" ? "\(refund.status ?? "failed"): \(refund.failureReason ?? "no reason given")" : nil
                 )
             })
         case "charge.dispute.created":

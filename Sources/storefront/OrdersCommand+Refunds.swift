@@ -81,7 +81,7 @@ struct BackOfficeSession {
             switch error {
             case .change(.refused), .change(.notFound), .change(.restockAboveOrdered), .refund(.declined), .stock(.unknownProduct), .stock(.belowZero), .stock(.aboveMaximum):
                 throw ExitCodes.dataError
-            case .change(.changed), .change(.refundPending), .refund(.unanswered): throw ExitCodes.temporaryFailure
+            case .change(.changed), .change(.refundPending), .refund(.unanswered), .refund(.unfinished): throw ExitCodes.temporaryFailure
             case .refund(.unreachable): throw ExitCodes.databaseUnreachable
             case .change(.storage), .stock(.storage): throw ExitCodes.ioError
             }

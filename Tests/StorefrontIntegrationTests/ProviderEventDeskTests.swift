@@ -142,6 +142,23 @@ struct ProviderEventDeskTests {
         #expect(try await fixture.providerEvents.handledEvent("evt_x", provider: "scripted") == false, "asked again, not marked handled")
     }
 
+    @Test("the shop's own refund the provider gave up on is closed as declined with why, and the order left as it was", arguments: StockedRepositoryKind.allCases)
+    func ownPendingRefundFailedAtTheProvider(kind: StockedRepositoryKind) async throws {
+        let fixture = try await kind.make()
+        let processor = SandboxProcessor()
+        let order = try await chargedOrder(fixture.orders, processor, settled: true)
+        let ask = RefundAsk(amount: Money(minorUnits: 1_000, currency: .usd), reason: "goodwill")
+        let filed = try await fixture.orders.fileRefund(ask, toOrder: order.number, by: .merchant("ops"), at: placedAt, expecting: .paid)
+        let failed = ProviderRefund(reference: "re_ours", amount: ask.amount, shopRefundID: filed.id, succeeded: false, failure: "failed: expired_or_canceled_card")
+        let desk = desk(fixture, processor, ScriptedWebhook(notices: ["evt_f": .refunds(orderNumber: order.number, [failed])]))
+
+        let reply = await desk.receive(payload: ScriptedWebhook.payload("evt_f", type: "charge.refund.updated"), signature: "valid")
+        #expect(reply == .applied(ProviderEventHeader(id: "evt_f", type: "charge.refund.updated"), orderNumber: order.number, outcome: "declined \(filed.id): re_ours failed: expired_or_canceled_card"))
+        #expect(try await fixture.orders.refunds(orderNumber: order.number).map(\.state) == [.declined(reason: "re_ours failed: expired_or_canceled_card")])
+        #expect(try await fixture.orders.order(number: order.number)?.status == .paid)
+        #expect(try await fixture.outbox.entries(orderNumber: order.number).map(\.kind) == [.receipt], "the shopper was told nothing of it")
+    }
+
     @Test("a dispute flags the order once and leaves its status", arguments: StockedRepositoryKind.allCases)
     func disputeFlagsTheOrder(kind: StockedRepositoryKind) async throws {
         let fixture = try await kind.make()

@@ -56,6 +56,31 @@ struct StripeRefundTests {
         }
     }
 
+    /// Stripe answers a card refund `pending` until the bank confirms it: the shop keeps it pending, tells the shopper
+    /// nothing and changes nothing on the order until Stripe says how it ended.
+    @Test func aRefundStripeHasNotFinishedStaysPendingAndNoOneIsToldItWasRefunded() async throws {
+        let server = try LocalStripe()
+        let proxy = try StripeFaultProxy(upstream: server.base, rules: ["POST:^/v1/refunds$:1:pending"])
+        let references = InMemoryProviderReferences()
+        let orders = InMemoryOrderRepository()
+        try await StripeAdapterTests.withStripe(base: proxy.base, references: references) { provider, processor, _ in
+            let order = try await paidOrder(orders, provider, processor, key: "order-refund-pending")
+            let office = LiveBackOffice(orders: orders, processor: processor, mail: orders, dates: Fixtures.fixedDates)
+            var failure: BackOfficeError?
+            do throws(BackOfficeError) {
+                _ = try await office.refund(order.number, RefundAsk(amount: Money(minorUnits: 500, currency: .usd), reason: "goodwill"), by: .merchant("ops"), expecting: .paid)
+            } catch {
+                failure = error
+            }
+            guard case .refund(.unfinished(let why))? = failure else { Issue.record("left unfinished, got \(String(describing: failure))"); return }
+            #expect(why.contains("is pending"), "\(why)")
+            #expect(try orders.order(number: order.number)?.status == .paid, "not called refunded")
+            #expect(orders.refunds(orderNumber: order.number).map(\.state) == [.pending])
+            #expect(!(try orders.events(orderNumber: order.number)).contains { if case .refunded = $0.change { true } else { false } })
+            #expect(orders.entries(orderNumber: order.number).allSatisfy { $0.kind != .refunded }, "no refund notice to the shopper")
+        }
+    }
+
     @Test func aRefundStripeRefusesLeavesTheOrderAsItWasWithTheReason() async throws {
         let server = try LocalStripe()
         // A restricted key without the refunds permission: Stripe answers 403 and refunds nothing.
