@@ -9,6 +9,8 @@ package struct APICommerce: Sendable {
     package var profiles: any AccountProfileRepository
     package var provider: any PaymentProvider
     package var backend: any MerchantBackend
+    /// The charges a bank's check holds open, followed for their shopper.
+    package var openCharges: any OpenCharges
     package var orders: any OrderHistory
     package var backOffice: any BackOffice
     package var idempotency: any IdempotencyRepository
@@ -21,7 +23,8 @@ package struct APICommerce: Sendable {
     package var now: @Sendable () -> Date
 
     package init(
-        wallets: any WalletRepository, profiles: any AccountProfileRepository, provider: any PaymentProvider, backend: any MerchantBackend, orders: any OrderHistory, backOffice: any BackOffice,
+        wallets: any WalletRepository, profiles: any AccountProfileRepository, provider: any PaymentProvider, backend: any MerchantBackend & OpenCharges,
+        orders: any OrderHistory, backOffice: any BackOffice,
         idempotency: any IdempotencyRepository, methodData: @escaping @Sendable (PaymentMethod) -> String, testCards: [PaymentMethod],
         ids: IDGenerator = .random, now: @escaping @Sendable () -> Date = Date.init
     ) {
@@ -31,6 +34,7 @@ package struct APICommerce: Sendable {
         self.profiles = profiles
         self.provider = provider
         self.backend = backend
+        openCharges = backend
         self.orders = orders
         self.backOffice = backOffice
         self.idempotency = idempotency
@@ -62,7 +66,13 @@ struct APIOrderDesk {
     /// How long a purchase may hold the cart before another takes it over (the first one's process died).
     static let cartAbandonedAfter: TimeInterval = 120
 
-    func place(_ request: Request, owner: String, key: String) async throws -> Order {
+    /// What a purchase came to: paid, or waiting for the bank's check at `url`.
+    enum Placed {
+        case paid(Order)
+        case awaitingBankCheck(Order, url: String)
+    }
+
+    func place(_ request: Request, owner: String, key: String) async throws -> Placed {
         try IdempotencyKeyRule.check(key)
         let time = commerce.now()
         let claim = try await commerce.idempotency.claim(
@@ -81,7 +91,7 @@ struct APIOrderDesk {
         }
     }
 
-    private func buy(_ request: Request, owner: String, key: String) async throws -> Order {
+    private func buy(_ request: Request, owner: String, key: String) async throws -> Placed {
         let draft = try await draft(request, owner: owner)
         let backendKey = "api_" + Encodings.sha256Hex("\(owner)\n\(key)").prefix(32)
         let payment = Payment(
@@ -94,6 +104,14 @@ struct APIOrderDesk {
             confirmation = try await commerce.backend.processPayment(token: token, order: draft.order, idempotencyKey: backendKey)
         } catch let error as PaymentProviderError {
             throw Self.problem(error)
+        } catch MerchantBackendError.authenticationRequired(let url) {
+            // The order holds its lines and stock while the bank checks: the cart is bought, the check decides.
+            guard let number = try await commerce.openCharges.openOrderNumber(idempotencyKey: backendKey),
+                  let order = try await commerce.orders.order(number: number) else {
+                throw APIProblem(.unavailable, "The bank wants to check this payment, and its order cannot be read; try again with the same key.", retryAfter: 5)
+            }
+            try await shop.carts.save([], forCustomer: owner)
+            return .awaitingBankCheck(order, url: url)
         } catch let error as MerchantBackendError {
             throw Self.problem(error)
         }
@@ -101,7 +119,7 @@ struct APIOrderDesk {
         guard let order = try await commerce.orders.order(number: confirmation.orderNumber) else {
             throw APIProblem(.internal, "Order \(confirmation.orderNumber) was paid but cannot be read back.")
         }
-        return order
+        return .paid(order)
     }
 
     /// The order the cart and the chosen address, card and shipping make, or a 422 naming what is missing.

@@ -9,12 +9,18 @@ extension ShopAPIService {
         guard case .json(let body) = input.body else { throw APIProblem(.invalidRequest, "The body must be JSON.") }
         let desk = APIOrderDesk(shop: shop, commerce: commerce)
         // The key as it was sent: the generated code percent-decodes headers, and `pct-%41` is not `pct-A`.
-        let order = try await desk.place(
+        let placed = try await desk.place(
             .init(addressID: body.addressId, cardID: body.cardId, shippingMethod: body.shippingMethod), owner: caller.token.owner,
             key: APICaller.idempotencyKey ?? input.headers.idempotencyKey
         )
-        let events = try await commerce.orders.events(orderNumber: order.number)
-        return .created(.init(body: .json(APIModels.order(order, events: events))))
+        switch placed {
+        case .paid(let order):
+            return .created(.init(body: .json(APIModels.order(order, events: try await commerce.orders.events(orderNumber: order.number)))))
+        case .awaitingBankCheck(let order, let url):
+            var shown = APIModels.order(order, events: try await commerce.orders.events(orderNumber: order.number))
+            shown.nextAction = .init(_type: .redirectToUrl, url: url)
+            return .accepted(.init(body: .json(shown)))
+        }
     }
 
     func listOrders(_ input: Operations.ListOrders.Input) async throws -> Operations.ListOrders.Output {
@@ -29,9 +35,15 @@ extension ShopAPIService {
 
     func getOrder(_ input: Operations.GetOrder.Input) async throws -> Operations.GetOrder.Output {
         let caller = try APICaller.required(.shop)
-        // Someone else's order is as unknown as one that does not exist: its number tells nothing.
-        guard let order = try await commerce.orders.order(number: input.path.orderNumber), order.customerID == caller.token.owner, order.status.isShownToItsShopper else {
+        // Someone else's order is as unknown as one that does not exist: its number tells nothing. One's own is shown
+        // whatever came of it, so a client following a bank's check sees it paid, or voided when it was given up.
+        guard var order = try await commerce.orders.order(number: input.path.orderNumber), order.customerID == caller.token.owner else {
             throw APIProblem(.notFound, "You have no order \(input.path.orderNumber.prefix(40)).")
+        }
+        if order.status.isOpen {
+            // Still open (a bank's check under way): the provider is asked how it stands, so polling sees it end.
+            _ = try? await commerce.openCharges.settleFromProvider(orderNumber: order.number)
+            order = try await commerce.orders.order(number: order.number) ?? order
         }
         let events = try await commerce.orders.events(orderNumber: order.number)
         return .ok(.init(body: .json(APIModels.order(order, events: events))))

@@ -6,7 +6,7 @@ import ShopPorts
 /// charges through the provider, and settles the order. The same idempotency key never charges twice.
 ///
 /// Order of calls per payment: `orders.begin` (reserves) → `processor.charge` → `orders.finish`.
-public actor LiveMerchantBackend: MerchantBackend {
+public actor LiveMerchantBackend: MerchantBackend, OpenCharges {
     /// The steps between which a process can die; fault tests stop the process at each.
     public enum Step: String, Sendable, CaseIterable {
         case afterReserving = "after-reserving"
@@ -153,6 +153,10 @@ public actor LiveMerchantBackend: MerchantBackend {
     /// Settles order `number` when the provider's records say how its charge ended, and returns its status then; nil
     /// when the order is settled already or not known. Never voids: a provider's notice of a charge still deciding
     /// leaves the order open, and an order still being charged keeps its own charge.
+    public func openOrderNumber(idempotencyKey: String) async throws -> String? {
+        try await orders.unsettledOrders().first { $0.idempotencyKey == idempotencyKey }?.number
+    }
+
     public func settleFromProvider(orderNumber number: String) async throws -> OrderStatus? {
         guard let order = try await orders.unsettledOrders().first(where: { $0.number == number }) else { return nil }
         let recorded: LedgerCharge?

@@ -130,6 +130,15 @@ public enum MerchantBackendError: Error, Hashable, Sendable {
     case unavailable(String)
 }
 
+/// Charges still open (a bank's check under way) that a front follows for its shopper.
+public protocol OpenCharges: Sendable {
+    /// The order whose charge runs under `idempotencyKey` while it is still open; nil once settled or never begun.
+    func openOrderNumber(idempotencyKey: String) async throws -> String?
+    /// Asks the provider how an open order's charge stands and settles the order when it has decided; its status
+    /// after (nil when it was settled already).
+    func settleFromProvider(orderNumber: String) async throws -> OrderStatus?
+}
+
 /// Charges a token for an order. The same idempotency key never charges twice.
 public protocol MerchantBackend: Sendable {
     func processPayment(token: PaymentToken, order: OrderDraft, idempotencyKey: String) async throws(MerchantBackendError) -> OrderConfirmation

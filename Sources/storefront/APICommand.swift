@@ -38,6 +38,9 @@ struct APICommand: AsyncParsableCommand {
     @Option(name: .customLong("connections-per-address"), help: ArgumentHelp("Connections one client address may hold at once.", valueName: "n"))
     var connectionsPerAddress = 32
 
+    @Option(name: .customLong("bank-check-window"), help: ArgumentHelp("How long an order waits for its bank's check (3-D Secure) before it is voided and its stock released (default: 15m).", valueName: "duration"), transform: Arguments.duration("--bank-check-window", examples: "15m or 1h"))
+    var bankCheckWindow = Duration.seconds(15 * 60)
+
     @Option(name: .customLong("admin-keys"), help: ArgumentHelp("The authorized_keys file of `serve --admin-keys`: a merchant token is honoured only while its key is in it (read again when it changes). Without it, merchant tokens are refused.", valueName: "file"))
     var adminKeys: String?
 
@@ -50,6 +53,7 @@ struct APICommand: AsyncParsableCommand {
     func validate() throws {
         guard (1...1_000_000).contains(rateLimit) else { throw ValidationError("--rate-limit must be 1 to 1000000 requests a minute, not \(rateLimit)") }
         guard (256...(16 << 20)).contains(maxBody) else { throw ValidationError("--max-body must be 256 bytes to 16 MiB, not \(maxBody)") }
+        guard bankCheckWindow >= .seconds(60), bankCheckWindow <= .seconds(86_400) else { throw ValidationError("--bank-check-window must be 1m to 24h") }
         if let sandboxLatency, !(0...60_000).contains(sandboxLatency) { throw ValidationError("--sandbox-latency-ms must be between 0 and 60000") }
         guard (1...100_000).contains(maxConnections) else { throw ValidationError("--max-connections must be 1 to 100000, not \(maxConnections)") }
         guard (1...maxConnections).contains(connectionsPerAddress) else { throw ValidationError("--connections-per-address must be 1 to --max-connections, not \(connectionsPerAddress)") }
@@ -71,9 +75,10 @@ struct APICommand: AsyncParsableCommand {
             currency: storage.catalog.shop.currency, clock: ContinuousClock(), latency: .milliseconds(sandboxLatency ?? 0), fault: FaultHook(environment: environment), log: announce
         )
         let isSandbox = payments.provider.mode == .sandbox
+        let backend = LiveMerchantBackend(processor: payments.processor, orders: storage.orders, dates: .system)
         let commerce = APICommerce(
             wallets: storage.wallets, profiles: storage.profiles, provider: payments.provider,
-            backend: LiveMerchantBackend(processor: payments.processor, orders: storage.orders, dates: .system),
+            backend: backend,
             orders: storage.orders,
             backOffice: LiveBackOffice(
                 orders: storage.orders, stock: storage.stock, processor: payments.refunds, mail: storage.outbox, dates: .system, currency: storage.catalog.shop.currency
@@ -98,6 +103,18 @@ struct APICommand: AsyncParsableCommand {
             host: listen.host, port: listen.port, shop: APIShop(catalog: storage.catalog, carts: storage.carts), commerce: commerce, tokens: storage.tokens,
             merchantKeys: merchantKeys, limits: limits, log: announce
         ) { port in boundContinuation.yield(port) }
+        // Orders a bank's check held longer than the window are given up: canceled at the provider unless they went
+        // through first, their stock released. Looked at every minute.
+        let window = bankCheckWindow
+        let sweeping = Task.detached {
+            while !Task.isCancelled {
+                if let swept = try? await backend.reconcile(minimumAge: window) {
+                    for (number, status) in swept.settled { announce("api: \(number), open past the bank check window, settled as \(status.rawValue)") }
+                }
+                try? await Task.sleep(for: .seconds(60))
+            }
+        }
+        defer { sweeping.cancel() }
         let stop = StopSignals()
         let serving = Task {
             defer { boundContinuation.yield(nil) }

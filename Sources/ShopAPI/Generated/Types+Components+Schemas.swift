@@ -684,6 +684,8 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Order/events`.
             internal var events: [Components.Schemas.OrderEvent]?
+            /// - Remark: Generated from `#/components/schemas/Order/nextAction`.
+            internal var nextAction: Components.Schemas.NextAction?
             /// Creates a new `Order`.
             ///
             /// - Parameters:
@@ -701,6 +703,7 @@ extension Components {
             ///   - customer:
             ///   - tracking:
             ///   - events: The order's history, oldest first: in the answers about one order, not in lists.
+            ///   - nextAction:
             internal init(
                 number: Swift.String,
                 status: Components.Schemas.Order.StatusPayload,
@@ -715,7 +718,8 @@ extension Components {
                 shipTo: Swift.String,
                 customer: Swift.String,
                 tracking: Components.Schemas.Tracking? = nil,
-                events: [Components.Schemas.OrderEvent]? = nil
+                events: [Components.Schemas.OrderEvent]? = nil,
+                nextAction: Components.Schemas.NextAction? = nil
             ) {
                 self.number = number
                 self.status = status
@@ -731,6 +735,7 @@ extension Components {
                 self.customer = customer
                 self.tracking = tracking
                 self.events = events
+                self.nextAction = nextAction
             }
             internal enum CodingKeys: String, CodingKey {
                 case number
@@ -747,6 +752,38 @@ extension Components {
                 case customer
                 case tracking
                 case events
+                case nextAction
+            }
+        }
+        /// What the shopper must do before the order can be paid.
+        ///
+        /// - Remark: Generated from `#/components/schemas/NextAction`.
+        internal struct NextAction: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/NextAction/type`.
+            internal enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case redirectToUrl = "redirectToUrl"
+            }
+            /// - Remark: Generated from `#/components/schemas/NextAction/type`.
+            internal var _type: Components.Schemas.NextAction._TypePayload
+            /// The bank's page for its check (3-D Secure), to open in a browser.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NextAction/url`.
+            internal var url: Swift.String
+            /// Creates a new `NextAction`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - url: The bank's page for its check (3-D Secure), to open in a browser.
+            internal init(
+                _type: Components.Schemas.NextAction._TypePayload,
+                url: Swift.String
+            ) {
+                self._type = _type
+                self.url = url
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case url
             }
         }
         /// - Remark: Generated from `#/components/schemas/OrderPage`.

@@ -104,10 +104,10 @@ final class APIHarness: Sendable {
         _ = await serving.result
     }
 
-    /// Runs `body` with a client of the API.
-    func run(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+    /// Runs `body` with a client of the API, on the harness's commerce or `commerce`.
+    func run(commerce given: APICommerce? = nil, _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
         let app = try APIServer.application(
-            shop: APIShop(catalog: catalog, carts: carts), commerce: commerce, tokens: tokens, merchantKeys: merchantKeys, limits: limits,
+            shop: APIShop(catalog: catalog, carts: carts), commerce: given ?? commerce, tokens: tokens, merchantKeys: merchantKeys, limits: limits,
             uptime: { self.clock.withLock { $0 } }, now: { self.now },
             log: { line in self.lines.withLock { $0.append(line) } }
         )
