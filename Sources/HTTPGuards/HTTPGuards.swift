@@ -21,6 +21,8 @@ public struct HTTPGuardLimits: Sendable {
 public struct HTTPGuards: Sendable {
     public let limits: HTTPGuardLimits
     public let ledger: ConnectionLedger
+    /// The connections waiting for a request, closed by `closeWaiting` when the server stops.
+    public let waiting = WaitingConnections()
     private let log: @Sendable (String) -> Void
 
     /// `log` hears one line per connection closed by a guard; `name` starts it (`api`, `web`, `webhooks`).
@@ -37,7 +39,7 @@ public struct HTTPGuards: Sendable {
             isUpgradeHead: { _ in false },
             isResponseEnd: { if case .end = $0 { true } else { false } }
         )
-        return [cap(), RequestDeadline(deadline: limits.requestDeadline, parts: parts, expired: expired)]
+        return [cap(), RequestDeadline(deadline: limits.requestDeadline, parts: parts, waiting: waiting, expired: expired)]
     }
 
     /// For a NIOHTTP1 pipeline; a WebSocket handshake's end takes the deadline out, the socket's own timers follow.
@@ -50,7 +52,12 @@ public struct HTTPGuards: Sendable {
             },
             isResponseEnd: { if case .end = $0 { true } else { false } }
         )
-        return [cap(), RequestDeadline(deadline: limits.requestDeadline, parts: parts, expired: expired)]
+        return [cap(), RequestDeadline(deadline: limits.requestDeadline, parts: parts, waiting: waiting, expired: expired)]
+    }
+
+    /// Closes the connections that wait for a request: a stopping server need not wait out their deadlines.
+    public func closeWaiting() {
+        waiting.closeAll()
     }
 
     private func cap() -> ConnectionCap {

@@ -1,4 +1,5 @@
 import NIOCore
+import Synchronization
 
 /// Closes a connection whose client takes longer than `deadline` to send a whole request, head and body, however
 /// slowly it trickles bytes: the idle timer of an HTTP pipeline restarts at every byte, so a client sending one byte
@@ -30,13 +31,16 @@ public final class RequestDeadline<Inbound, Outbound>: ChannelDuplexHandler, Rem
     private let deadline: TimeAmount
     private let parts: Parts
     private let expired: @Sendable (String) -> Void
+    private let waiting: WaitingConnections?
     private var timer: Scheduled<Void>?
     private var upgrading = false
 
-    /// `expired` hears the peer's address of each connection closed for its deadline, for the log.
-    public init(deadline: TimeAmount, parts: Parts, expired: @escaping @Sendable (String) -> Void = { _ in }) {
+    /// `expired` hears the peer's address of each connection closed for its deadline, for the log; `waiting` is told
+    /// which connections wait for a request, so that a server stopping can close them at once.
+    public init(deadline: TimeAmount, parts: Parts, waiting: WaitingConnections? = nil, expired: @escaping @Sendable (String) -> Void = { _ in }) {
         self.deadline = deadline
         self.parts = parts
+        self.waiting = waiting
         self.expired = expired
     }
 
@@ -47,6 +51,7 @@ public final class RequestDeadline<Inbound, Outbound>: ChannelDuplexHandler, Rem
     public func handlerRemoved(context: ChannelHandlerContext) {
         timer?.cancel()
         timer = nil
+        waiting?.remove(context.channel)
     }
 
     public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -57,6 +62,7 @@ public final class RequestDeadline<Inbound, Outbound>: ChannelDuplexHandler, Rem
         guard ended else { return }
         timer?.cancel()
         timer = nil
+        waiting?.remove(context.channel)
         if upgrading { context.pipeline.syncOperations.removeHandler(context: context, promise: nil) }
     }
 
@@ -67,6 +73,7 @@ public final class RequestDeadline<Inbound, Outbound>: ChannelDuplexHandler, Rem
     }
 
     private func arm(_ context: ChannelHandlerContext) {
+        waiting?.add(context.channel)
         timer?.cancel()
         let channel = context.channel
         let expired = self.expired
@@ -74,5 +81,21 @@ public final class RequestDeadline<Inbound, Outbound>: ChannelDuplexHandler, Rem
             expired(channel.remoteAddress?.ipAddress ?? "unknown")
             channel.close(promise: nil)
         }
+    }
+}
+
+/// The connections of one server that wait for a request (none under way on them): what a stopping server closes at
+/// once instead of waiting out their deadlines.
+public final class WaitingConnections: Sendable {
+    private let channels = Mutex<[ObjectIdentifier: any Channel]>([:])
+
+    public init() {}
+
+    func add(_ channel: any Channel) { channels.withLock { $0[ObjectIdentifier(channel)] = channel } }
+    func remove(_ channel: any Channel) { channels.withLock { $0[ObjectIdentifier(channel)] = nil } }
+
+    /// Closes every connection waiting for a request; requests under way finish.
+    public func closeAll() {
+        for channel in channels.withLock({ Array($0.values) }) { channel.close(promise: nil) }
     }
 }

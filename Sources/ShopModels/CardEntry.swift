@@ -152,6 +152,9 @@ extension PaymentNetwork {
         case .mastercard: [16]
         case .amex: [15]
         case .discover, .jcb: [16, 17, 18, 19]
+        // Never detected from a typed number (only a provider names them): the lengths their issuers use.
+        case .diners: [14, 16, 19]
+        case .unionpay, .cartesBancaires, .eftpos, .other: [16, 17, 18, 19]
         }
     }
 }

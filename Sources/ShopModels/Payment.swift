@@ -1,6 +1,9 @@
 /// A card network, as named in a payment request's supported networks.
 public enum PaymentNetwork: String, Hashable, Sendable, Codable, CaseIterable {
     case visa, mastercard, amex, discover, jcb
+    case diners, unionpay, cartesBancaires, eftpos
+    /// A brand the shop has no name for: shown as a card, never as another brand.
+    case other
 
     public var displayName: String {
         switch self {
@@ -9,6 +12,11 @@ public enum PaymentNetwork: String, Hashable, Sendable, Codable, CaseIterable {
         case .amex: "Amex"
         case .discover: "Discover"
         case .jcb: "JCB"
+        case .diners: "Diners Club"
+        case .unionpay: "UnionPay"
+        case .cartesBancaires: "Cartes Bancaires"
+        case .eftpos: "eftpos"
+        case .other: "Card"
         }
     }
 }

@@ -141,3 +141,23 @@ extension PaymentMethod {
         return PaymentMethod(id: token, network: network, lastFour: lastFour, expiry: expiry, displayName: "Expires \(expiry)")
     }
 }
+
+/// A wallet that tells the payment provider of each card removed, once the wallet no longer holds it.
+public struct CardForgettingWalletRepository: ForwardingWalletRepository {
+    public let base: any WalletRepository
+    private let forget: @Sendable (String) async -> Void
+
+    public init(_ base: any WalletRepository, forget: @escaping @Sendable (String) async -> Void) {
+        self.base = base
+        self.forget = forget
+    }
+
+    public func wallet(forCustomer customer: String) async throws -> WalletContents {
+        try await base.wallet(forCustomer: customer)
+    }
+
+    public func removeCard(id: String, forCustomer customer: String) async throws {
+        try await base.removeCard(id: id, forCustomer: customer)
+        await forget(id)
+    }
+}

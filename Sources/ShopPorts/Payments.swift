@@ -83,6 +83,14 @@ public protocol PaymentProvider: Sendable {
     /// Why the provider would refuse to charge `total` at all (under its smallest charge, say), in words for the
     /// shopper; nil when it may be charged. Checked on the sheet before anything is sent.
     func chargeRefusal(_ total: Money) -> String?
+    /// Tells the provider a card was removed from its shopper's wallet, so it keeps it no longer (Stripe detaches the
+    /// PaymentMethod from its Customer). Best effort: a failure is the provider's to tidy, never the shopper's.
+    func forget(cardID: String) async
+}
+
+extension PaymentProvider {
+    /// Providers that keep no cards of their own (the sandbox) have nothing to forget.
+    public func forget(cardID: String) async {}
 }
 
 /// What the merchant backend needs to place an order.

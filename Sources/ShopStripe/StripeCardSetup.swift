@@ -24,6 +24,9 @@ public struct StripeCardSetup: HostedCardSetup {
         self.ids = ids
     }
 
+    /// How long Stripe's card page stays open (Stripe takes 30 minutes to 24 hours).
+    static let pageLifetimeSeconds = 3_600
+
     public func startCardSetup(forCustomer customerID: String) async throws(PaymentProviderError) -> CardSetupLink {
         do throws(StripeOperationFailure) {
             let customer = try await customers.reference(for: customerID)
@@ -32,6 +35,8 @@ public struct StripeCardSetup: HostedCardSetup {
                 ("payment_method_types[]", "card"),
                 ("success_url", Self.returning(returnURL, "card-added")), ("cancel_url", Self.returning(returnURL, "card-not-added")),
                 ("metadata[storefront_customer]", customerID),
+                // An hour, not Stripe's day: a page left open is closed soon, and a link seen on a screen goes stale.
+                ("expires_at", String(Int(Date().timeIntervalSince1970) + Self.pageLifetimeSeconds)),
             ], idempotencyKey: "storefront-setup-\(ids.next())")
             guard let url = session.url else { throw StripeOperationFailure.stripe(.noAnswer("Stripe's Checkout Session \(session.id) has no URL")) }
             return CardSetupLink(id: session.id, url: url)

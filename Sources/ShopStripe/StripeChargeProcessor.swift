@@ -176,7 +176,7 @@ public struct StripeChargeProcessor: ChargeProcessor {
         switch failure {
         case .records(let why): .unavailable("the shop's records failed: \(why)")
         case .stripe(.notSent), .stripe(.noAnswer): .providerUnreachable
-        case .stripe(.refused(let status, let error)) where status == 409 || error.type == "idempotency_error":
+        case .stripe(.refused(_, let error)) where error.type == "idempotency_error":
             .idempotencyMismatch
         case .stripe(.refused(let status, let error)):
             error.declineReason.map { .declined($0) } ?? .unavailable("Stripe refused the payment (\(status)): \(error.message ?? "no reason given")")

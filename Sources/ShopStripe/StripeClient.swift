@@ -194,14 +194,24 @@ public final class StripeClient: Sendable {
         }
         let status: Int
         let data: ByteBuffer
+        let shouldRetry: Bool?
         do {
             let response = try await http.execute(request, timeout: requestTimeout)
             status = Int(response.status.code)
+            shouldRetry = response.headers.first(name: "Stripe-Should-Retry").map { $0 == "true" }
             data = try await response.body.collect(upTo: 4 << 20)
         } catch {
             throw Self.transportFailure(error)
         }
         let bytes = Data(data.readableBytesView)
+        // Stripe's own word on whether a try may be made again comes first: "false" after a 5xx means it will fail
+        // the same way (refused, not retried); "true" means the same request may go again (a key's lock, say).
+        if shouldRetry == false, status >= 500 {
+            throw .refused(status: status, StripeError(message: "Stripe answered \(status) and said not to try again"))
+        }
+        if shouldRetry == true, !(200..<300).contains(status) {
+            throw .noAnswer("Stripe answered \(status) and asked for the request again")
+        }
         switch status {
         case 200..<300:
             do {
@@ -212,6 +222,10 @@ public final class StripeClient: Sendable {
             }
         case 429:
             throw .notSent("Stripe is limiting requests (429)")
+        case 409:
+            // Another request with the same idempotency key is still under way at Stripe: asked again, its answer
+            // comes back; never taken as a refusal, since the first may yet be carried out.
+            throw .noAnswer("Stripe is still working on a request with this key (409)")
         case 500...:
             throw .noAnswer("Stripe answered \(status)")
         default:

@@ -127,7 +127,12 @@ extension PaymentNetwork {
         case "amex": self = .amex
         case "discover": self = .discover
         case "jcb": self = .jcb
-        default: return nil
+        case "diners": self = .diners
+        case "unionpay": self = .unionpay
+        case "cartes_bancaires": self = .cartesBancaires
+        case "eftpos_au": self = .eftpos
+        case nil: return nil
+        default: self = .other
         }
     }
 }

@@ -126,6 +126,11 @@ public struct StripePaymentProvider: PaymentProvider {
         return PaymentToken(id: payment.method.id, paymentMethod: payment.method)
     }
 
+    public func forget(cardID: String) async {
+        guard cardID.hasPrefix("pm_") else { return }
+        let _: StripePaymentMethod? = try? await client.post("/v1/payment_methods/\(cardID)/detach", [], idempotencyKey: "storefront-detach-\(cardID)")
+    }
+
     /// Only Stripe PaymentMethods: sandbox cards from an earlier run stay in the wallet but are not offered.
     public func canCharge(_ card: PaymentMethod) -> Bool { card.id.hasPrefix("pm_") }
 

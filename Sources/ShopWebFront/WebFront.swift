@@ -34,6 +34,7 @@ public final class WebFront: Sendable {
     private let group: ServiceGroup
     private let context: WebFrontContext
     private let origins: AllowedOrigins
+    private let guards: HTTPGuards
 
     /// `log` gets a line per session and refusal; `listening` the bound port once it listens.
     public init(
@@ -103,6 +104,7 @@ public final class WebFront: Sendable {
             ),
             name: "web", log: { line in context.refusals.log("http guard", line) }
         )
+        self.guards = guards
         let server = HTTPServerBuilder { responder in
             OriginGatedChannel(inner: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: configuration, shouldUpgrade: shouldUpgrade), guards: guards) {
                 OriginGate(allowed: allowed, headDeadline: TimeAmount(limits.connectionIdleTimeout), refused: refusedOrigin)
@@ -150,6 +152,8 @@ public final class WebFront: Sendable {
             try? await Task.sleep(for: .milliseconds(50))
             left = context.sessions.count
         }
+        // A connection that sent no request would hold the shutdown until its deadline: it is closed now.
+        guards.closeWaiting()
         await group.triggerGracefulShutdown()
         return left
     }

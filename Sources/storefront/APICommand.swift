@@ -3,6 +3,7 @@ import Foundation
 import PseudoTerminal
 import ShopAPI
 import ShopMerchant
+import ShopPorts
 import ShopSSH
 import ShopSandbox
 
@@ -77,7 +78,7 @@ struct APICommand: AsyncParsableCommand {
         let isSandbox = payments.provider.mode == .sandbox
         let backend = LiveMerchantBackend(processor: payments.processor, orders: storage.orders, dates: .system)
         let commerce = APICommerce(
-            wallets: storage.wallets, profiles: storage.profiles, provider: payments.provider,
+            wallets: CardForgettingWalletRepository(storage.wallets) { await payments.provider.forget(cardID: $0) }, profiles: storage.profiles, provider: payments.provider,
             backend: backend,
             orders: storage.orders,
             backOffice: LiveBackOffice(

@@ -56,7 +56,7 @@ enum ShopComposition {
         case .keyHolder, .local: storage.wallets
         }
         let stored: any WalletRepository = seedsTestCards ? try SandboxSeededWalletRepository(kept) : kept
-        let wallets = ChargeableCardsWalletRepository(stored) { provider.canCharge($0) }
+        let wallets = ChargeableCardsWalletRepository(CardForgettingWalletRepository(stored) { await provider.forget(cardID: $0) }) { provider.canCharge($0) }
         let owner = WalletOwner(guestID)
         let accounts = try await accounts(
             storage: storage, wallets: wallets, owner: owner, visitor: visitor, sandboxPayments: provider.mode == .sandbox, environment: environment

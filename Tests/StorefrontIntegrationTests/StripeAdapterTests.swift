@@ -62,6 +62,21 @@ struct StripeAdapterTests {
         #expect(try Self.intents(server, key: key).map { $0["status"] as? String } == ["canceled"], "the PaymentIntent is canceled, so it can never be completed later")
     }
 
+    /// A 409 with `Stripe-Should-Retry: true` (a request with the key still under way at Stripe) is asked again
+    /// with the same key, not taken as a refusal: the order is paid, once.
+    @Test func aConflictStripeAsksToRetryIsRetriedWithTheSameKey() async throws {
+        let server = try LocalStripe()
+        let proxy = try StripeFaultProxy(upstream: server.base, rules: ["POST:^/v1/payment_intents$:1:conflict"])
+        let key = "order-conflict"
+        try await Self.withStripe(base: proxy.base) { provider, processor, _ in
+            let method = try await provider.vault(try Contract.card("4242424242424242"), forCustomer: "guest")
+            let token = try await provider.createToken(for: Contract.payment(with: method))
+            #expect(try await processor.charge(Contract.request(token, key: key)).outcome == .succeeded)
+        }
+        #expect(try proxy.log().filter { $0.hasPrefix("POST /v1/payment_intents ") } == ["POST /v1/payment_intents 409", "POST /v1/payment_intents 200"])
+        #expect(try Self.intents(server, key: key).count == 1)
+    }
+
     @Test func aStoppedServerChargesNothingAndTheRetryAfterARestartPaysOnce() async throws {
         let server = try LocalStripe()
         try await Self.withStripe(base: server.base) { provider, processor, _ in

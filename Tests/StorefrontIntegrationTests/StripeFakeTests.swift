@@ -54,9 +54,19 @@ struct StripeFakeTests {
             #expect(card.network == .mastercard && card.lastFour == "4444" && card.expiry == CardExpiry(month: 12, year: 2030))
             let token = try await provider.createToken(for: Contract.payment(with: card))
             #expect(try await processor.charge(Contract.request(token, key: "order-page")).outcome == .succeeded)
+
+            // Removed from the wallet, the card is detached from its Customer at Stripe too.
+            let wallet = CardForgettingWalletRepository(InMemoryWalletRepository()) { await provider.forget(cardID: $0) }
+            try await wallet.addCard(card, forCustomer: "guest", makeDefault: true)
+            #expect(try fake.objects("payment_methods").first { $0["id"] as? String == card.id }?["customer"] is String)
+            try await wallet.removeCard(id: card.id, forCustomer: "guest")
+            #expect(try fake.objects("payment_methods").first { $0["id"] as? String == card.id }?["customer"] is NSNull, "detached at Stripe")
+            #expect(try await wallet.wallet(forCustomer: "guest").cards.isEmpty)
         }
         let session = try #require(try fake.objects("checkout_sessions").first)
         #expect(session["mode"] as? String == "setup" && session["currency"] as? String == "usd")
+        let expires = try #require(session["expires_at"] as? Int, "the page's lifetime is set: \(session)")
+        #expect(abs(expires - Int(Date().timeIntervalSince1970) - 3_600) < 600, "an hour from now")
         #expect(session["success_url"] as? String == "https://shop.example/thanks?storefront=card-added")
         #expect(session["cancel_url"] as? String == "https://shop.example/thanks?storefront=card-not-added")
     }

@@ -57,6 +57,22 @@ struct WebFrontBrowserTests {
         #expect(!server.log.contains("web session 1 closed"), "the first tab's shop goes on")
     }
 
+    /// The terminal is a canvas; with xterm.js's screen-reader mode its rows are text in the page as well, which
+    /// Chromium's accessibility tree reads, and they follow the shop.
+    @Test func theShopsRowsAreReadableAsTextByAssistiveTechnology() throws {
+        let server = try ServeProcess(command: Self.web)
+        let browser = try Browser()
+        try browser.must(["op": "open", "url": "http://127.0.0.1:\(server.port)/"])
+        try browser.waitFor("Products")
+        let tree = try browser.must(["op": "accessible_text", "text": "Products"])
+        #expect((tree["text"] as? String)?.contains("cart: empty") == true, "\(tree)")
+        #expect((tree["rows"] as? Int ?? 0) >= 20, "a row of text per terminal row: \(tree)")
+        try browser.press("a")
+        let after = try browser.must(["op": "accessible_text", "text": "cart: 1 item"])
+        #expect(after["ok"] as? Bool == true)
+        _ = server
+    }
+
     /// Behind a proxy (`--public-origin`), anyone could type a shopper's email and read Sandbox ID's code off the
     /// screen: there visitors stay guests, offered no sign-in.
     @Test func aPublicPageOffersNoSignIn() throws {

@@ -38,6 +38,19 @@ struct WebFrontCapacityTests {
         #expect(page.read(until: "ok").hasPrefix("HTTP/1.1 200"))
     }
 
+    /// A connection that never sent a request does not hold a stop for its deadline (60 s here): it is closed when
+    /// the sessions have drained.
+    @Test func aSilentConnectionDoesNotHoldTheStop() throws {
+        let server = try ServeProcess(arguments: ["--request-timeout", "60s"], command: Self.web)
+        let silent = try WebSocketTestClient(port: server.port)
+        try silent.sendRaw("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        #expect(silent.read(until: "</html>").hasPrefix("HTTP/1.1 200"), "a keep-alive connection, now waiting for its next request")
+        let quiet = try WebSocketTestClient(port: server.port)
+        kill(server.pid, SIGTERM)
+        #expect(quiet.waitForEnd(timeout: .seconds(20)) && silent.waitForEnd(timeout: .seconds(20)), "closed by the stop, not at their 60 s deadline")
+        #expect(try server.terminate() == 0)
+    }
+
     @Test func aSessionThatSendsFasterThanAnyoneTypesIsClosedWithTheReason() throws {
         let server = try ServeProcess(command: Self.web)
         let client = try openSession(server)

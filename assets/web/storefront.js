@@ -15,6 +15,9 @@
     fontSize: 15,
     scrollback: 0,
     allowProposedApi: true,  // xterm.js 4 keeps the buffer API, which window.storefront readers use, behind this
+    // The canvas is invisible to assistive technology: this keeps the rows as text in the page too, and announces
+    // what changes, so a screen reader reads the shop.
+    screenReaderMode: true,
     theme: { background: "#101010", foreground: "#e6e6e6" },
   });
   const fit = new FitAddon.FitAddon();

@@ -89,6 +89,18 @@ def main():
                     driver.set_window_size(command["width"], command["height"])
                     WebDriverWait(driver, 10, poll_frequency=0.02).until(lambda d: screen(d)["columns"] != before)
                     answer["screen"] = screen(driver)
+                elif op == "accessible_text":
+                    # The rows as assistive technology reads them: xterm.js's accessibility tree, as text.
+                    wanted, timeout = command["text"], command.get("timeout", 20)
+                    def tree(d):
+                        found = d.find_elements(By.CSS_SELECTOR, ".xterm-accessibility-tree")
+                        text = found[0].get_attribute("textContent") if found else ""
+                        return text if wanted in text else False
+                    try:
+                        answer["text"] = WebDriverWait(driver, timeout, poll_frequency=0.05).until(tree)
+                        answer["rows"] = len(driver.find_elements(By.CSS_SELECTOR, ".xterm-accessibility-tree > div"))
+                    except TimeoutException:
+                        answer = {"ok": False, "error": f"no accessibility tree holding {wanted!r}"}
                 elif op == "screenshot":
                     driver.save_screenshot(command["path"])
                 elif op == "status":

@@ -19,7 +19,7 @@ Commands (not Stripe's; under /_fake):
   POST /_fake/payment_intents/{id}/authenticate  result=succeed|fail     the 3-D Secure challenge
   POST /_fake/unauthorized                                              every later request answers 401
   GET  /_fake/log      {"requests": [{"method", "path", "status", "idempotency_key", "stripe_version"}]}
-  GET  /_fake/state    {"payment_intents": [...], "customers": [...], "checkout_sessions": [...]}
+  GET  /_fake/state    {"payment_intents": [...], "customers": [...], "checkout_sessions": [...], "payment_methods": [...]}
 """
 import itertools
 import json
@@ -120,11 +120,14 @@ def create_checkout_session(form):
         return error(400, "invalid_request_error", f"No such customer: '{form['customer']}'", code="resource_missing")
     setup = {"id": new_id("seti"), "object": "setup_intent", "status": "requires_payment_method", "payment_method": None, "customer": form["customer"]}
     objects["seti"][setup["id"]] = setup
+    expires_at = int(form.get("expires_at") or int(time.time()) + 86400)
+    if not 1800 <= expires_at - int(time.time()) <= 86400:
+        return error(400, "invalid_request_error", "The `expires_at` timestamp must be between 30 minutes and 24 hours from Checkout Session creation.")
     session_id = new_id("cs_test")
     session = {
         "id": session_id, "object": "checkout.session", "mode": "setup", "status": "open", "currency": form["currency"],
         "customer": form["customer"], "setup_intent": setup["id"], "success_url": form["success_url"],
-        "cancel_url": form["cancel_url"], "expires_at": int(time.time()) + 86400,
+        "cancel_url": form["cancel_url"], "expires_at": expires_at,
         "url": f"http://127.0.0.1:{state['port']}/c/pay/{session_id}", "metadata": metadata(form),
     }
     objects["cs"][session_id] = session
@@ -221,6 +224,14 @@ def stripe_route(method, parts, form):
             return get("pm", object_id)
         case ("POST", ["v1", "payment_methods", object_id, "attach"]):
             return attach(object_id, form)
+        case ("POST", ["v1", "payment_methods", object_id, "detach"]):
+            pm = objects["pm"].get(object_id)
+            if pm is None:
+                return error(404, "invalid_request_error", f"No such PaymentMethod: '{object_id}'", code="resource_missing")
+            if pm["customer"] is None:
+                return error(400, "invalid_request_error", "The payment method you provided is not attached to a customer so detachment is impossible.")
+            pm["customer"] = None
+            return 200, pm
         case ("POST", ["v1", "checkout", "sessions"]):
             return create_checkout_session(form)
         case ("GET", ["v1", "checkout", "sessions", object_id]):
@@ -247,7 +258,8 @@ def command(method, parts, form):
             return 200, {"requests": seen}
         case ("GET", ["state"]):
             return 200, {kind: [public(value) for value in values.values()] for kind, values in
-                         (("payment_intents", objects["pi"]), ("customers", objects["cus"]), ("checkout_sessions", objects["cs"]))}
+                         (("payment_intents", objects["pi"]), ("customers", objects["cus"]), ("checkout_sessions", objects["cs"]),
+                          ("payment_methods", objects["pm"]))}
         case ("POST", ["unauthorized"]):
             state["unauthorized"] = True
             return 200, {}
