@@ -98,17 +98,9 @@ struct MailDeliveryTests {
         let binary = try BuiltProduct.requireStorefront()
         let root = TemporaryDirectory.make().path
         let data = root + "/data"
-        let silent = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        // An SMTP server that accepts and never speaks: a listening socket nobody reads.
+        let (silent, port) = try OpenSSHServer.boundLoopbackSocket(listening: true)
         defer { close(silent) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let listening = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(silent, $0, length) == 0 && listen(silent, 8) == 0 && getsockname(silent, $0, &length) == 0 }
-        }
-        try #require(listening)
-        let port = Int(UInt16(bigEndian: address.sin_port))
         let rc = root + "/msmtprc"
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         try "account default\nhost 127.0.0.1\nport \(port)\nfrom shop@example.com\nauth off\ntls off\ntimeout 600\n".write(toFile: rc, atomically: true, encoding: .utf8)

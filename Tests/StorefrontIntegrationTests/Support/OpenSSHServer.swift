@@ -107,17 +107,28 @@ final class OpenSSHServer {
 
     /// A port nobody listens on now: bound to 0 and released.
     static func freePort() throws -> Int {
+        let (descriptor, port) = try boundLoopbackSocket(listening: false)
+        close(descriptor)
+        return port
+    }
+
+    /// A TCP socket bound to a free loopback port (and listening, when asked), and its port; the caller closes it.
+    static func boundLoopbackSocket(listening: Bool) throws -> (descriptor: Int32, port: Int) {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, length) == 0 && (!listening || listen(descriptor, 8) == 0) && getsockname(descriptor, $0, &length) == 0
+            }
         }
-        guard bound else { throw TmuxError(message: "no free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        guard bound else {
+            close(descriptor)
+            throw TmuxError(message: "no free port")
+        }
+        return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
     }
 
     /// A new client key of `type` (`ed25519`, `rsa`, `ecdsa`) in the test's directory; returns its path.

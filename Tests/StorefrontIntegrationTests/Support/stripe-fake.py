@@ -134,6 +134,19 @@ def create_checkout_session(form):
     return 200, session
 
 
+def card_on_session(session_id, form, setup_status, session_status):
+    """The shopper's card lands on an open session's SetupIntent, which then has `setup_status`, the session
+    `session_status`."""
+    session = objects["cs"].get(session_id)
+    if session is None or session["status"] != "open":
+        return 400, {"error": f"no open session {session_id}"}
+    pm = payment_method(form.get("card", "4242424242424242"), form.get("exp_month", "12"), form.get("exp_year", "2030"))
+    pm["customer"] = session["customer"]
+    objects["seti"][session["setup_intent"]].update(status=setup_status, payment_method=pm["id"])
+    session["status"] = session_status
+    return 200, session
+
+
 def expire_checkout_session(session_id):
     session = objects["cs"].get(session_id)
     if session is None:
@@ -264,23 +277,9 @@ def command(method, parts, form):
             state["unauthorized"] = True
             return 200, {}
         case ("POST", ["checkout", "sessions", session_id, "complete"]):
-            session = objects["cs"].get(session_id)
-            if session is None or session["status"] != "open":
-                return 400, {"error": f"no open session {session_id}"}
-            pm = payment_method(form.get("card", "4242424242424242"), form.get("exp_month", "12"), form.get("exp_year", "2030"))
-            pm["customer"] = session["customer"]
-            setup = objects["seti"][session["setup_intent"]]
-            setup.update(status="succeeded", payment_method=pm["id"])
-            session["status"] = "complete"
-            return 200, session
+            return card_on_session(session_id, form, "succeeded", "complete")
         case ("POST", ["checkout", "sessions", session_id, "fill"]):
-            session = objects["cs"].get(session_id)
-            if session is None or session["status"] != "open":
-                return 400, {"error": f"no open session {session_id}"}
-            pm = payment_method(form.get("card", "4242424242424242"), form.get("exp_month", "12"), form.get("exp_year", "2030"))
-            pm["customer"] = session["customer"]
-            objects["seti"][session["setup_intent"]].update(status="processing", payment_method=pm["id"])
-            return 200, session
+            return card_on_session(session_id, form, "processing", "open")
         case ("POST", ["checkout", "sessions", session_id, "expire"]):
             return expire_checkout_session(session_id)
         case ("POST", ["payment_intents", intent_id, "authenticate"]):
