@@ -165,7 +165,7 @@ struct TokenGate<Context: RequestContext>: RouterMiddleware {
         APICaller.note?.caller = "\(token.id) \(token.scope.rawValue) \(token.owner)"
         // A merchant token acts only while its key is an admin key: removing the key takes the token's power too.
         if token.scope == .merchant, let refusal = merchantKeys.allows(token.owner) {
-            throw APIProblem(.forbidden, "\(refusal); make a new one once the key is listed again.")
+            throw APIProblem(.forbidden, "\(refusal); the token acts again once its key is listed again.")
         }
         if let wait = limiter.take(token.id, at: uptime()) {
             throw APIProblem(.rateLimited, "This token may make \(limiter.perMinute) requests a minute; try again in \(wait) s.", retryAfter: wait)

@@ -38,6 +38,17 @@ struct WebFrontCapacityTests {
         #expect(page.read(until: "ok").hasPrefix("HTTP/1.1 200"))
     }
 
+    /// RFC 6455 §5.1: a server must close the connection on a frame from the client that is not masked.
+    @Test func anUnmaskedFrameClosesTheSocketWithAProtocolError() throws {
+        let server = try ServeProcess(command: Self.web)
+        let client = try openSession(server)
+        try client.send(Array("j".utf8))
+        try client.sendUnmasked(Array("k".utf8))
+        let ending = try client.untilClose()
+        #expect(ending.close?.closeCode == 1002, "\(String(describing: ending.close))")
+        try server.waitForLog(#/web session 1 closed/#)
+    }
+
     /// A connection that never sent a request does not hold a stop for its deadline (60 s here): it is closed when
     /// the sessions have drained.
     @Test func aSilentConnectionDoesNotHoldTheStop() throws {

@@ -62,6 +62,12 @@ final class WebSocketTestClient: @unchecked Sendable {  // @unchecked: each test
         return String(decoding: pending, as: UTF8.self)
     }
 
+    /// Sends one short frame without a mask, as no browser may (RFC 6455 §5.1).
+    func sendUnmasked(_ payload: [UInt8], opcode: UInt8 = 2) throws {
+        precondition(payload.count < 126)
+        try write([0x80 | opcode, UInt8(payload.count)] + payload)
+    }
+
     /// Sends one masked frame (`opcode` 2 binary, 1 text, 8 close) of `payload`, as a browser must.
     func send(_ payload: [UInt8], opcode: UInt8 = 2) throws {
         var frame: [UInt8] = [0x80 | opcode]
