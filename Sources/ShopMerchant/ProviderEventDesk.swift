@@ -89,6 +89,13 @@ public struct ProviderEventDesk: Sendable {
             // A refund of an order whose charge is still open means the charge went through: settle it first.
             _ = try await backend.settleFromProvider(orderNumber: number)
             return (number, try await record(refunds, of: number))
+        case .disputeClosed(let number, let reference, let outcome):
+            let events = try await orders.events(orderNumber: number)
+            let known = events.contains { if case .disputeClosed(reference, _) = $0.change { true } else { false } }
+            guard !known else { return (number, "dispute \(reference) closed already") }
+            return (number, try await refusalAsOutcome("dispute \(reference) closed: \(outcome)") {
+                _ = try await orders.apply(.disputeClosed(reference: reference, outcome: outcome), toOrder: number, by: .provider, at: dates.now(), expecting: nil)
+            })
         case .disputed(let number, let amount, let reason, let reference):
             _ = try await backend.settleFromProvider(orderNumber: number)
             let known = try await orders.events(orderNumber: number).contains {

@@ -46,6 +46,9 @@ public enum OrderChange: Hashable, Sendable {
     /// The shopper's bank disputes `amount` of the payment (a chargeback), as the provider's dispute `reference`
     /// says; the order's status stays, the merchant answers at the provider.
     case disputed(Money, reason: String, reference: String)
+    /// The provider's dispute `reference` ended: `outcome` is its word (`won`, `lost`, `warning_closed`…); the
+    /// order's status stays, a lost dispute's money went back to the shopper's bank at the provider.
+    case disputeClosed(reference: String, outcome: String)
 }
 
 /// Who made a change: the shopper, a merchant (their key's fingerprint or their user name), the shop itself, or
@@ -102,6 +105,7 @@ public enum OrderChangeRefusal: Error, Hashable, Sendable, CustomStringConvertib
         case .placed: "The order was placed already."
         case .charged, .declined, .voided, .unanswered: "\(now): its charge was settled already."
         case .disputed: "\(now): only a payment that was charged can be disputed."
+        case .disputeClosed: "No open dispute of this order has that reference."
         }
     }
 }
@@ -158,6 +162,9 @@ public struct OrderLifecycle: Hashable, Sendable {
             next.status = next.refunded == total ? .refunded : .partiallyRefunded
         case (.disputed(_, _, let reference), _) where status.wasCharged:
             next.disputes.append(reference)
+        case (.disputeClosed(let reference, _), _) where disputes.contains(reference):
+            // The dispute stays on the order's record; its outcome is the event's.
+            break
         default:
             throw .notAllowed(change, after: status)
         }
@@ -187,6 +194,7 @@ extension OrderChange {
         case .canceled: "Canceled, refunded in full"
         case .refunded(let amount, let reason): "Refunded \(amount.formatted)" + (reason.isEmpty ? "" : ": \(reason)")
         case .disputed(let amount, let reason, _): "Disputed \(amount.formatted) with the card's bank" + (reason.isEmpty ? "" : ": \(reason)")
+        case .disputeClosed(_, let outcome): "The bank's dispute closed: \(outcome.replacingOccurrences(of: "_", with: " "))"
         }
     }
 }

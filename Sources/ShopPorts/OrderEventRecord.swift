@@ -6,7 +6,8 @@ import ShopModels
 public struct OrderEventRecord: Hashable, Sendable {
     /// `shopper:<customer>`, `merchant:<name>`, `system` or `provider`.
     public var actor: String
-    /// `placed`, `charged`, `declined`, `voided`, `unanswered`, `shipped`, `delivered`, `canceled`, `refunded` or `disputed`.
+    /// `placed`, `charged`, `declined`, `voided`, `unanswered`, `shipped`, `delivered`, `canceled`, `refunded`,
+    /// `disputed` or `dispute-closed`.
     public var kind: String
     /// A JSON object: the amount and currency of a placement or a refund, a decline's or refund's reason, a parcel.
     public var details: String
@@ -32,6 +33,7 @@ public struct OrderEventRecord: Hashable, Sendable {
         case .refunded(let amount, let reason): ("refunded", ["amount": amount.minorUnits, "currency": amount.currency.code, "reason": reason])
         case .disputed(let amount, let reason, let reference):
             ("disputed", ["amount": amount.minorUnits, "currency": amount.currency.code, "reason": reason, "reference": reference])
+        case .disputeClosed(let reference, let outcome): ("dispute-closed", ["reference": reference, "outcome": outcome])
         }
         self.kind = kind
         let data = (try? JSONSerialization.data(withJSONObject: details.filter { !($0.value is NSNull) }, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
@@ -58,6 +60,7 @@ public struct OrderEventRecord: Hashable, Sendable {
         case "canceled": change = .canceled
         case "refunded": change = .refunded(money("amount"), reason: text("reason"))
         case "disputed": change = .disputed(money("amount"), reason: text("reason"), reference: text("reference"))
+        case "dispute-closed": change = .disputeClosed(reference: text("reference"), outcome: text("outcome"))
         default: throw UnknownOrderEvent(kind: kind)
         }
         return OrderEvent(at: at, actor: OrderActor(recordText: actor), change: change)

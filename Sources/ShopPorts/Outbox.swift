@@ -12,7 +12,7 @@ public enum OutboxKind: String, Hashable, Sendable, CaseIterable {
         case .shipped: self = .shipped
         case .canceled: self = .canceled
         case .refunded: self = .refunded
-        case .placed, .declined, .voided, .unanswered, .delivered, .disputed: return nil
+        case .placed, .declined, .voided, .unanswered, .delivered, .disputed, .disputeClosed: return nil
         }
     }
 }

@@ -54,6 +54,18 @@ public struct StripeWebhook: ProviderWebhook {
                     failure: refund.status == "failed" || refund.status == "canceled" ? "\(refund.status ?? "failed"): \(refund.failureReason ?? "no reason given")" : nil
                 )
             })
+        case "charge.dispute.closed":
+            // The signed event carries the dispute as it closed: its status is the outcome.
+            guard let disputeID = object.id, let status = object.status else { throw WebhookRefusal.malformed("a dispute event without the dispute's id or status") }
+            var intentID = object.paymentIntent
+            if intentID == nil, let charge = object.charge {
+                let read: StripeEventObject = try await client.get("/v1/charges/\(charge)")
+                intentID = read.paymentIntent
+            }
+            guard let intentID else { return .ignored("a dispute of a charge with no PaymentIntent") }
+            let intent: StripePaymentIntent = try await client.get("/v1/payment_intents/\(intentID)")
+            guard let number = try await order(of: intent) else { return Self.notOurs(intentID) }
+            return .disputeClosed(orderNumber: number, reference: disputeID, outcome: status)
         case "charge.dispute.created":
             guard let disputeID = object.id, let amount = object.amount else { throw WebhookRefusal.malformed("a dispute event without the dispute's id or amount") }
             var intentID = object.paymentIntent
@@ -117,9 +129,11 @@ struct StripeEventObject: Decodable, Sendable {
     var amount: Int64?
     var currency: String?
     var reason: String?
+    /// A dispute's: `won`, `lost`, `warning_closed`, or one of the open ones.
+    var status: String?
 
     enum CodingKeys: String, CodingKey {
-        case id, charge, amount, currency, reason
+        case id, charge, amount, currency, reason, status
         case paymentIntent = "payment_intent"
     }
 }

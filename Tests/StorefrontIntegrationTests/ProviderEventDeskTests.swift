@@ -179,6 +179,29 @@ struct ProviderEventDeskTests {
         #expect(try await office.queue(.paid, offset: 0, limit: 10).rows.map(\.number) == [order.number], "still to ship")
     }
 
+    @Test("a dispute's end is recorded once with its outcome; an end of no dispute of the order changes nothing", arguments: StockedRepositoryKind.allCases)
+    func disputeClosedRecordsItsOutcome(kind: StockedRepositoryKind) async throws {
+        let fixture = try await kind.make()
+        let processor = SandboxProcessor()
+        let order = try await chargedOrder(fixture.orders, processor, settled: true)
+        let opened = ProviderNotice.disputed(orderNumber: order.number, amount: order.totals.total, reason: "fraudulent", reference: "dp_7")
+        let closed = ProviderNotice.disputeClosed(orderNumber: order.number, reference: "dp_7", outcome: "won")
+        let stranger = ProviderNotice.disputeClosed(orderNumber: order.number, reference: "dp_other", outcome: "lost")
+        let desk = desk(fixture, processor, ScriptedWebhook(notices: ["evt_o": opened, "evt_c": closed, "evt_c2": closed, "evt_x": stranger]))
+
+        let early = await desk.receive(payload: ScriptedWebhook.payload("evt_x", type: "charge.dispute.closed"), signature: "valid")
+        #expect(early.httpStatus == 200, "an end of no dispute of the order is logged, not retried: \(early)")
+        #expect(await desk.receive(payload: ScriptedWebhook.payload("evt_o", type: "charge.dispute.created"), signature: "valid").httpStatus == 200)
+        let ended = await desk.receive(payload: ScriptedWebhook.payload("evt_c", type: "charge.dispute.closed"), signature: "valid")
+        #expect(ended == .applied(ProviderEventHeader(id: "evt_c", type: "charge.dispute.closed"), orderNumber: order.number, outcome: "dispute dp_7 closed: won"))
+        let again = await desk.receive(payload: ScriptedWebhook.payload("evt_c2", type: "charge.dispute.closed"), signature: "valid")
+        #expect(again == .applied(ProviderEventHeader(id: "evt_c2", type: "charge.dispute.closed"), orderNumber: order.number, outcome: "dispute dp_7 closed already"))
+        let changes = try await fixture.orders.events(orderNumber: order.number).map(\.change)
+        #expect(changes.suffix(2) == [.disputed(order.totals.total, reason: "fraudulent", reference: "dp_7"), .disputeClosed(reference: "dp_7", outcome: "won")])
+        #expect(try await fixture.orders.order(number: order.number)?.status == .paid)
+        #expect(OrderChange.disputeClosed(reference: "dp_7", outcome: "warning_closed").shopperSummary == "The bank's dispute closed: warning closed")
+    }
+
     @Test("a bad signature, an unreadable provider and an event for nobody change nothing", arguments: StockedRepositoryKind.allCases)
     func refusalsChangeNothing(kind: StockedRepositoryKind) async throws {
         let fixture = try await kind.make()

@@ -578,6 +578,7 @@ extension Components {
                 case canceled = "canceled"
                 case refunded = "refunded"
                 case disputed = "disputed"
+                case disputeClosed = "dispute-closed"
             }
             /// - Remark: Generated from `#/components/schemas/OrderEvent/type`.
             internal var _type: Components.Schemas.OrderEvent._TypePayload

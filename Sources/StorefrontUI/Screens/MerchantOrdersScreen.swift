@@ -63,8 +63,12 @@ extension Layout {
         }
         // A chargeback has a deadline at the provider: the merchant sees it before anything else about the order.
         if case .disputed(let amount, let reason, let reference)? = dossier.events.last(where: { if case .disputed = $0.change { true } else { false } })?.change {
-            let text = "Disputed \(amount.formatted)" + (reason.isEmpty ? "" : ": \(reason)") + " (\(reference)); answer at the payment provider"
-            p.put(text, column: column, row: row, style: Style(.error, bold: true), width: leftWidth)
+            let closed = dossier.events.lazy.compactMap { event -> String? in
+                if case .disputeClosed(reference, let outcome) = event.change { outcome } else { nil }
+            }.first
+            let text = "Disputed \(amount.formatted)" + (reason.isEmpty ? "" : ": \(reason)") + " (\(reference)); "
+                + (closed.map { "closed: \($0.replacingOccurrences(of: "_", with: " "))" } ?? "answer at the payment provider")
+            p.put(text, column: column, row: row, style: closed == nil ? Style(.error, bold: true) : Style(.accent), width: leftWidth)
             row += 1
         }
         row += 1
