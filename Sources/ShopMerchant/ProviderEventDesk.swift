@@ -48,8 +48,14 @@ public struct ProviderEventDesk: Sendable {
     private let backend: LiveMerchantBackend
     private let orders: any Orders
     private let dates: DateSource
+    private let wallets: (any WalletRepository)?
 
-    public init(webhook: any ProviderWebhook, log: any ProviderEventLog, backend: LiveMerchantBackend, orders: any Orders, dates: DateSource) {
+    /// `wallets` keeps the cards shoppers finish adding on the provider's page; without it such events are only logged.
+    public init(
+        webhook: any ProviderWebhook, log: any ProviderEventLog, backend: LiveMerchantBackend, orders: any Orders, dates: DateSource,
+        wallets: (any WalletRepository)? = nil
+    ) {
+        self.wallets = wallets
         self.webhook = webhook
         self.log = log
         self.backend = backend
@@ -89,6 +95,13 @@ public struct ProviderEventDesk: Sendable {
             // A refund of an order whose charge is still open means the charge went through: settle it first.
             _ = try await backend.settleFromProvider(orderNumber: number)
             return (number, try await record(refunds, of: number))
+        case .cardSaved(let customer, let card):
+            // A guest keeps nothing, and a shop without a wallet store has nowhere to put it.
+            guard let wallets, !customer.hasPrefix("ssh-guest:"), !customer.hasPrefix("web-guest:") else { return (nil, "ignored: card \(card.id) of a guest") }
+            let wallet = try await wallets.wallet(forCustomer: customer)
+            guard !wallet.cards.contains(where: { $0.id == card.id }) else { return (nil, "card \(card.id) saved already") }
+            try await wallets.addCard(card, forCustomer: customer, makeDefault: wallet.cards.isEmpty)
+            return (nil, "card \(card.id) (\(card.network.displayName) ••\(card.lastFour)) saved for \(customer)")
         case .disputeClosed(let number, let reference, let outcome):
             let events = try await orders.events(orderNumber: number)
             let known = events.contains { if case .disputeClosed(reference, _) = $0.change { true } else { false } }

@@ -58,6 +58,9 @@ public enum ProviderNotice: Hashable, Sendable {
     case chargeEnded(orderNumber: String)
     /// Every refund of the order's payment, as the provider lists them now.
     case refunds(orderNumber: String, [ProviderRefund])
+    /// A shopper finished the provider's card page: `card` belongs in `customer`'s wallet, whether or not the
+    /// session that opened the page is still there to see it.
+    case cardSaved(customer: String, card: PaymentMethod)
     /// The shopper's bank disputes the order's payment.
     case disputed(orderNumber: String, amount: Money, reason: String, reference: String)
     /// The dispute `reference` of the order ended, as the provider words its outcome (`won`, `lost`…).

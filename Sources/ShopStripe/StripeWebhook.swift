@@ -54,6 +54,16 @@ public struct StripeWebhook: ProviderWebhook {
                     failure: refund.status == "failed" || refund.status == "canceled" ? "\(refund.status ?? "failed"): \(refund.failureReason ?? "no reason given")" : nil
                 )
             })
+        case "checkout.session.completed":
+            // The card page finished, perhaps after the SSH session that opened it was gone: its card is read from
+            // Stripe's records (the SetupIntent's PaymentMethod), never from the event alone.
+            guard object.mode == "setup", let setupID = object.setupIntent, let customer = object.metadata?["storefront_customer"] else {
+                return .ignored("a Checkout Session that is not the shop's card page")
+            }
+            let setup: StripeSetupIntent = try await client.get("/v1/setup_intents/\(setupID)")
+            guard setup.status == "succeeded", let methodID = setup.paymentMethod else { return .ignored("SetupIntent \(setupID) has no card yet") }
+            let method: StripePaymentMethod = try await client.get("/v1/payment_methods/\(methodID)")
+            return .cardSaved(customer: customer, card: StripePaymentProvider.paymentMethod(method, fallback: nil))
         case "charge.dispute.closed":
             // The signed event carries the dispute as it closed: its status is the outcome.
             guard let disputeID = object.id, let status = object.status else { throw WebhookRefusal.malformed("a dispute event without the dispute's id or status") }
@@ -131,9 +141,14 @@ struct StripeEventObject: Decodable, Sendable {
     var reason: String?
     /// A dispute's: `won`, `lost`, `warning_closed`, or one of the open ones.
     var status: String?
+    /// A Checkout Session's: `setup` for the card page, its SetupIntent, and the shop's customer in its metadata.
+    var mode: String?
+    var setupIntent: String?
+    var metadata: [String: String]?
 
     enum CodingKeys: String, CodingKey {
-        case id, charge, amount, currency, reason, status
+        case id, charge, amount, currency, reason, status, mode, metadata
+        case setupIntent = "setup_intent"
         case paymentIntent = "payment_intent"
     }
 }

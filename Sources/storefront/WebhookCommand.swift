@@ -96,7 +96,7 @@ enum WebhookListener {
             throw ExitCodes.configError
         }
         let backend = LiveMerchantBackend(processor: payments.processor, orders: storage.orders, dates: .system)
-        let desk = ProviderEventDesk(webhook: webhook, log: storage.providerEvents, backend: backend, orders: storage.orders, dates: .system)
+        let desk = ProviderEventDesk(webhook: webhook, log: storage.providerEvents, backend: backend, orders: storage.orders, dates: .system, wallets: storage.wallets)
         let (bound, binding) = AsyncStream.makeStream(of: Result<Int, any Error>.self)
         let server = WebhookServer(
             host: address.host, port: address.port, log: log, listening: { binding.yield(.success($0)) }

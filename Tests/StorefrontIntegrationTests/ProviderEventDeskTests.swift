@@ -202,6 +202,31 @@ struct ProviderEventDeskTests {
         #expect(OrderChange.disputeClosed(reference: "dp_7", outcome: "warning_closed").shopperSummary == "The bank's dispute closed: warning closed")
     }
 
+    @Test("a card finished on the provider's page after its session was gone is kept in the shopper's wallet, once")
+    func aCardFinishedLaterIsKept() async throws {
+        let fixture = try await StockedRepositoryKind.sqlite.make()
+        let processor = SandboxProcessor()
+        let wallets = InMemoryWalletRepository()
+        let card = PaymentMethod(id: "pm_late", network: .mastercard, lastFour: "4444", expiry: CardExpiry(month: 12, year: 2030), displayName: "Expires 12/30")
+        let desk = ProviderEventDesk(
+            webhook: ScriptedWebhook(notices: [
+                "evt_s": .cardSaved(customer: "ssh:SHA256:ada", card: card), "evt_s2": .cardSaved(customer: "ssh:SHA256:ada", card: card),
+                "evt_g": .cardSaved(customer: "ssh-guest:0123456789abcdef", card: card),
+            ]),
+            log: fixture.providerEvents, backend: LiveMerchantBackend(processor: processor, orders: fixture.orders, dates: Fixtures.fixedDates),
+            orders: fixture.orders, dates: Fixtures.fixedDates, wallets: wallets
+        )
+        let saved = await desk.receive(payload: ScriptedWebhook.payload("evt_s", type: "checkout.session.completed"), signature: "valid")
+        #expect(saved.logLine.hasSuffix("card pm_late (Mastercard ••4444) saved for ssh:SHA256:ada"), "\(saved)")
+        let again = await desk.receive(payload: ScriptedWebhook.payload("evt_s2", type: "checkout.session.completed"), signature: "valid")
+        #expect(again.logLine.hasSuffix("card pm_late saved already"))
+        let wallet = try wallets.wallet(forCustomer: "ssh:SHA256:ada")
+        #expect(wallet.cards.map(\.id) == ["pm_late"] && wallet.defaultCardID == "pm_late", "the first card is the default")
+        let guest = await desk.receive(payload: ScriptedWebhook.payload("evt_g", type: "checkout.session.completed"), signature: "valid")
+        #expect(guest.logLine.hasSuffix("ignored: card pm_late of a guest"))
+        #expect(try wallets.wallet(forCustomer: "ssh-guest:0123456789abcdef").cards.isEmpty)
+    }
+
     @Test("a bad signature, an unreadable provider and an event for nobody change nothing", arguments: StockedRepositoryKind.allCases)
     func refusalsChangeNothing(kind: StockedRepositoryKind) async throws {
         let fixture = try await kind.make()

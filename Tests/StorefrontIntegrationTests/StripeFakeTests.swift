@@ -107,6 +107,32 @@ struct StripeFakeTests {
         #expect(lines.first?.contains("no raw card data access") == true && lines.first?.contains("Turn stripe-raw-card-data off") == true)
     }
 
+    /// `checkout.session.completed` for the card page is read back from Stripe's records into the card it saved, for
+    /// the customer the page was opened for; another session is not the shop's.
+    @Test func aCompletedCardPageIsReadAsTheCardItSaved() async throws {
+        let fake = try StripeFake()
+        let references = InMemoryProviderReferences()
+        try await Self.withStripe(fake, references: references) { provider, _ in
+            let pages = try #require(provider.hostedCardSetup)
+            let link = try await pages.startCardSetup(forCustomer: "ssh:SHA256:ada")
+            try fake.completeCheckoutSession(link.id, card: "5555555555554444")
+            let session = try #require(try fake.objects("checkout_sessions").first { $0["id"] as? String == link.id })
+            let key = try StripeSecretKey(StripeFake.secretKey)
+            let client = StripeClient(key: key, base: try #require(URL(string: fake.base)), connectTimeout: .milliseconds(300), clock: ImmediateClock())
+            let webhook = StripeWebhook(secrets: ["whsec_test"], client: client, references: references)
+            func event(_ object: [String: Any]) throws -> [UInt8] {
+                Array(try JSONSerialization.data(withJSONObject: ["id": "evt_1", "type": "checkout.session.completed", "data": ["object": object]]))
+            }
+            let notice = try await webhook.notice(for: try event(session))
+            guard case .cardSaved(let customer, let card) = notice else { Issue.record("not a saved card: \(notice)"); return }
+            #expect(customer == "ssh:SHA256:ada" && card.lastFour == "4444" && card.network == .mastercard && card.id.hasPrefix("pm_"))
+            var payment = session
+            payment["mode"] = "payment"
+            guard case .ignored = try await webhook.notice(for: try event(payment)) else { Issue.record("a payment session is not the card page"); return }
+            try await client.shutdown()
+        }
+    }
+
     @Test func everyRequestCarriesStripesVersionAndEveryPostAnIdempotencyKey() async throws {
         let fake = try StripeFake(rawCardData: true)
         try await Self.withStripe(fake) { provider, processor in
