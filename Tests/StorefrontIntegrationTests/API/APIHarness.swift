@@ -84,6 +84,16 @@ final class APIHarness: Sendable {
         )
     }
 
+    /// Runs `body` against the API served on a loopback port and returns what it found.
+    func serveCollecting<T: Sendable>(port body: @escaping @Sendable (Int) async throws -> T) async throws -> T {
+        let found = Mutex<T?>(nil)
+        try await serve { port in
+            let value = try await body(port)
+            found.withLock { $0 = value }
+        }
+        return try #require(found.withLock { $0 })
+    }
+
     /// Runs `body` against the API served on a loopback port, with the harness's stores and log.
     func serve(_ body: @Sendable (Int) async throws -> Void) async throws {
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
