@@ -6,6 +6,10 @@ public final class ConnectionLedger: Sendable {
     public let perAddress: Int
     public let total: Int
     private let counts = Mutex<(byAddress: [String: Int], all: Int)>(([:], 0))
+    private let stopping = Mutex(false)
+
+    /// From now on every new connection is closed as it comes: the server is stopping.
+    func stop() { stopping.withLock { $0 = true } }
 
     public init(perAddress: Int, total: Int) {
         self.perAddress = perAddress
@@ -14,7 +18,8 @@ public final class ConnectionLedger: Sendable {
 
     /// Takes a place for `address`; false when it or the server is full (nothing taken).
     func take(_ address: String) -> Bool {
-        counts.withLock { counts in
+        guard !stopping.withLock({ $0 }) else { return false }
+        return counts.withLock { counts in
             guard counts.all < total, counts.byAddress[address, default: 0] < perAddress else { return false }
             counts.all += 1
             counts.byAddress[address, default: 0] += 1

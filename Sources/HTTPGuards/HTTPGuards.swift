@@ -57,6 +57,8 @@ public struct HTTPGuards: Sendable {
 
     /// Closes the connections that wait for a request: a stopping server need not wait out their deadlines.
     public func closeWaiting() {
+        // New connections first, so one accepted while the waiting ones close is not left to its deadline.
+        ledger.stop()
         waiting.closeAll()
     }
 

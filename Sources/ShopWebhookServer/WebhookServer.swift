@@ -47,11 +47,12 @@ public final class WebhookServer: Sendable {
             try await Self.deliver(request, bodyLimit: bodyLimit, log: log, receive: receive)
         }
         router.get("/healthz") { _, _ -> Response in Self.answer(200, "ok") }
-        // A peer that goes quiet is let go, and only so many are held at once: a webhook is one short request, so one
-        // that takes longer than ten seconds to arrive is closed, however it trickles. Stripe sends from a handful of
-        // addresses (or all through one proxy), so there is no cap per address.
+        // A peer that goes quiet is let go, and only so many are held at once: a request that has not arrived whole
+        // 30 s after its connection opened is closed, however it trickles, and one address holds at most half the
+        // slots, so a flood from one address leaves room for the provider's deliveries (behind a proxy, 64 at once).
         let guards = HTTPGuards(
-            HTTPGuardLimits(requestDeadline: .seconds(10), connectionsPerAddress: Self.maxConnections, connections: Self.maxConnections), name: "webhooks", log: log
+            HTTPGuardLimits(requestDeadline: .seconds(30), connectionsPerAddress: Self.maxConnections / 2, connections: Self.maxConnections),
+            name: "webhooks", log: log
         )
         let app = Application(
             router: router, server: .http1(configuration: HTTP1Channel.Configuration(additionalChannelHandlers: guards.httpTypesHandlers(), idleTimeout: .seconds(30))),
