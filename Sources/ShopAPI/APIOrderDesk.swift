@@ -72,8 +72,8 @@ struct APIOrderDesk {
         case awaitingBankCheck(Order, url: String)
     }
 
+    /// `key` has passed `IdempotencyGate`, which checked it and holds it for this request.
     func place(_ request: Request, owner: String, key: String) async throws -> Placed {
-        try IdempotencyKeyRule.check(key)
         let time = commerce.now()
         let claim = try await commerce.idempotency.claim(
             owner: "cart:\(owner)", key: Self.cartClaim, fingerprint: "purchase", at: time, abandonedBefore: time - Self.cartAbandonedAfter

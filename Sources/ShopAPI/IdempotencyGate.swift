@@ -22,7 +22,9 @@ struct IdempotencyGate<Context: RequestContext>: RouterMiddleware {
         guard request.method == .post, let key = request.headers[.idempotencyKey], let caller = APICaller.current else {
             return try await next(request, context)
         }
-        try IdempotencyKeyRule.check(key)
+        guard (1...255).contains(key.utf8.count), key.utf8.allSatisfy({ (32..<127).contains($0) }) else {
+            throw APIProblem(.invalidRequest, "Idempotency-Key must be 1 to 255 printable ASCII characters; a UUID is a good one.")
+        }
         var request = request
         let body = try await request.collectBody(upTo: maxBodyBytes)
         let owner = "\(caller.token.scope.rawValue):\(caller.token.owner)"
@@ -68,15 +70,6 @@ struct IdempotencyGate<Context: RequestContext>: RouterMiddleware {
         try await keys.answer(IdempotentAnswer(status: response.status.code, contentType: response.headers[.contentType] ?? "application/json", body: bytes), owner: owner, key: key)
         response.body = ResponseBody(byteBuffer: ByteBuffer(bytes: bytes))
         return response
-    }
-}
-
-/// The one rule for an `Idempotency-Key`: 1 to 255 printable ASCII characters, as the document says.
-enum IdempotencyKeyRule {
-    static func check(_ key: String) throws {
-        guard (1...255).contains(key.utf8.count), key.utf8.allSatisfy({ (32..<127).contains($0) }) else {
-            throw APIProblem(.invalidRequest, "Idempotency-Key must be 1 to 255 printable ASCII characters; a UUID is a good one.")
-        }
     }
 }
 

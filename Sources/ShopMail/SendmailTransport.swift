@@ -43,7 +43,7 @@ public struct SendmailTransport: MailTransport {
         process.standardInput = input
         process.standardOutput = FileHandle.nullDevice
         process.standardError = errors
-        let ending = CommandEnding()
+        let ending = OnceTold()
         process.terminationHandler = { ending.finish($0.terminationReason == .exit ? $0.terminationStatus : 128 + $0.terminationStatus) }
         let tail = ErrorTail(limit: Self.errorTailBytes)
         do {
@@ -137,8 +137,8 @@ public struct SendmailTransport: MailTransport {
     }
 }
 
-/// The command's exit status, once Foundation's termination handler has told it; awaited, never blocked on.
-private final class CommandEnding: Sendable {
+/// A status told once (the command's exit, or its standard error's end) and awaited, never blocked on.
+private final class OnceTold: Sendable {
     private let state = Mutex<(status: Int32?, waiter: CheckedContinuation<Int32?, Never>?)>((nil, nil))
 
     /// Tells the waiter, once; a later call changes nothing.
@@ -167,7 +167,7 @@ private final class CommandEnding: Sendable {
 /// The last `limit` bytes of what the command wrote to standard error: a command that writes megabytes costs no more.
 private final class ErrorTail: Sendable {
     /// Told when the command's standard error has ended.
-    let end = CommandEnding()
+    let end = OnceTold()
     private let limit: Int
     private let bytes = Mutex<[UInt8]>([])
 

@@ -188,8 +188,8 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
         if case .signalled = termination { writeOutput(TerminalReset.afterCrash, to: channel) }
         // After the shop's last frame, so the reason starts on a fresh line.
         if let message { writeError("\r\n" + message, to: channel) }
-        // ExitStatus traps on a negative number: whatever the termination says, the client is sent 0 to 255.
-        let status = SSHChannelRequestEvent.ExitStatus(exitStatus: Int(min(max(termination.shellStatus, 0), 255)))
+        // `shellStatus` is always 0 to 255 (an unknown end is 255): ExitStatus traps on a negative number.
+        let status = SSHChannelRequestEvent.ExitStatus(exitStatus: Int(termination.shellStatus))
         channel.triggerUserOutboundEvent(status).whenComplete { _ in channel.close(promise: nil) }
     }
 

@@ -67,31 +67,31 @@ public struct StripeWebhook: ProviderWebhook {
         case "charge.dispute.closed":
             // The signed event carries the dispute as it closed: its status is the outcome.
             guard let disputeID = object.id, let status = object.status else { throw WebhookRefusal.malformed("a dispute event without the dispute's id or status") }
-            var intentID = object.paymentIntent
-            if intentID == nil, let charge = object.charge {
-                let read: StripeEventObject = try await client.get("/v1/charges/\(charge)")
-                intentID = read.paymentIntent
-            }
-            guard let intentID else { return .ignored("a dispute of a charge with no PaymentIntent") }
-            let intent: StripePaymentIntent = try await client.get("/v1/payment_intents/\(intentID)")
-            guard let number = try await order(of: intent) else { return Self.notOurs(intentID) }
-            return .disputeClosed(orderNumber: number, reference: disputeID, outcome: status)
+            return try await disputedOrder(object) { number, _ in .disputeClosed(orderNumber: number, reference: disputeID, outcome: status) }
         case "charge.dispute.created":
             guard let disputeID = object.id, let amount = object.amount else { throw WebhookRefusal.malformed("a dispute event without the dispute's id or amount") }
-            var intentID = object.paymentIntent
-            if intentID == nil, let charge = object.charge {
-                let read: StripeEventObject = try await client.get("/v1/charges/\(charge)")
-                intentID = read.paymentIntent
+            return try await disputedOrder(object) { number, intent in
+                .disputed(orderNumber: number, amount: Self.money(amount, object.currency ?? intent.currency), reason: Self.words(object.reason), reference: disputeID)
             }
-            guard let intentID else { return .ignored("a dispute of a charge with no PaymentIntent") }
-            let intent: StripePaymentIntent = try await client.get("/v1/payment_intents/\(intentID)")
-            guard let number = try await order(of: intent) else { return Self.notOurs(intentID) }
-            return .disputed(
-                orderNumber: number, amount: Self.money(amount, object.currency ?? intent.currency), reason: Self.words(object.reason), reference: disputeID
-            )
         default:
             return .ignored("Stripe events of type \(event.type) are not acted on")
         }
+    }
+
+    /// The notice `make` gives for the order a dispute's charge paid, read from Stripe (the dispute names its charge,
+    /// and sometimes its PaymentIntent); ignored when the charge is not one of this shop's orders.
+    private func disputedOrder(
+        _ dispute: StripeEventObject, _ make: (_ orderNumber: String, _ intent: StripePaymentIntent) -> ProviderNotice
+    ) async throws -> ProviderNotice {
+        var intentID = dispute.paymentIntent
+        if intentID == nil, let charge = dispute.charge {
+            let read: StripeEventObject = try await client.get("/v1/charges/\(charge)")
+            intentID = read.paymentIntent
+        }
+        guard let intentID else { return .ignored("a dispute of a charge with no PaymentIntent") }
+        let intent: StripePaymentIntent = try await client.get("/v1/payment_intents/\(intentID)")
+        guard let number = try await order(of: intent) else { return Self.notOurs(intentID) }
+        return make(number, intent)
     }
 
     /// The order `intent` was made for, when this shop filed it on that order.

@@ -31,11 +31,12 @@ final class MaskedFramesOnly: ChannelDuplexHandler, RemovableChannelHandler {
             if !refused { context.fireChannelRead(data) }
             return
         }
-        let bytes = Array(unwrapInboundIn(data).readableBytesView)
-        var index = 0
-        while index < bytes.count {
+        // Read in place: this runs for every key a page sends, and a key's frame is a handful of bytes.
+        let bytes = unwrapInboundIn(data).readableBytesView
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
             if payloadLeft > 0 {
-                let step = Int(min(payloadLeft, UInt64(bytes.count - index)))
+                let step = Int(min(payloadLeft, UInt64(bytes.endIndex - index)))
                 payloadLeft -= UInt64(step)
                 index += step
                 continue
