@@ -50,12 +50,6 @@ public struct MailDelivery: Sendable {
         public init() {}
     }
 
-    /// How long after its `attempts`th failure a message is tried again: `first` seconds (30 by default),
-    /// doubling, at most an hour.
-    public static func backoff(afterAttempts attempts: Int, first: Int = 30) -> Duration {
-        .seconds(min(3_600, first << min(attempts, 7)))
-    }
-
     /// Sends every message due now, at most `limit`.
     public func deliverDue(limit: Int = 100) async throws -> Pass {
         var pass = Pass()
@@ -79,7 +73,7 @@ public struct MailDelivery: Sendable {
                 try await outbox.record(.gaveUp(error: failure), for: entry.id, at: now)
                 pass.gaveUp[entry.id] = failure
             } else {
-                let wait = Double(Self.backoff(afterAttempts: entry.attempts, first: firstBackoff).components.seconds)
+                let wait = Double(RetrySchedule.backoff(afterAttempts: entry.attempts, first: firstBackoff).components.seconds)
                 try await outbox.record(.retry(next: now.addingTimeInterval(wait), error: failure), for: entry.id, at: now)
                 pass.retried[entry.id] = failure
             }

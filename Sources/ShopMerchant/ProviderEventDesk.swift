@@ -2,68 +2,96 @@ import Foundation
 import ShopModels
 import ShopPorts
 
-/// Hears the payment provider: each signed event is checked, applied to its order once, and logged.
+/// Hears the payment provider: each signed event is checked and kept at once, then applied to its order once and
+/// logged, so the provider is answered before any of the shop's slower work (Stripe stops retrying at the first 2xx).
 ///
-/// Order of calls per delivery: `webhook.verify` (a refusal changes nothing) → `log.handledEvent` (a redelivery is
-/// acknowledged and not applied again) → `webhook.notice` (the provider's records now) → the order's change →
-/// `log.recordEvent`. Every change is itself safe to make twice (a settled order stays settled, a refund is
-/// recorded once per provider id, a dispute once per dispute id), so a crash between the change and the log, or two
-/// deliveries of one event at once, still change the order once.
+/// Order of calls per delivery: `receive` → `webhook.verify` (a refusal changes nothing) → `events.handledEvent` (a
+/// redelivery is acknowledged and not applied again) → `events.keep` → the provider is answered. Then, in a worker:
+/// `processDue` → `events.claimDue` → `webhook.notice` (the provider's records now) → the order's change →
+/// `events.recordEvent` → `events.logged`. Every change is itself safe to make twice (a settled order stays settled, a
+/// refund is recorded once per provider id, a dispute once per dispute id), so a crash between the change and the
+/// log, or two workers on one event, still change the order once.
 public struct ProviderEventDesk: Sendable {
     /// What a delivery came to, and what the provider is answered.
     public enum Reply: Hashable, Sendable {
-        /// Applied (or nothing to do), with what was done.
-        case applied(ProviderEventHeader, orderNumber: String?, outcome: String)
-        /// Handled before: acknowledged, nothing done.
+        /// Kept, to be applied next.
+        case accepted(ProviderEventHeader)
+        /// Handled or kept before: acknowledged, nothing done.
         case duplicate(ProviderEventHeader)
         /// A bad or stale signature, or not an event: nothing done, never retried by the provider to any effect.
         case refused(WebhookRefusal)
-        /// The provider's records or the shop's own could not be read or written: nothing logged, so the provider's
-        /// next delivery tries again.
+        /// The shop's records could not be written: nothing kept, so the provider's next delivery tries again.
         case retryLater(ProviderEventHeader, reason: String)
 
         /// The HTTP status the provider gets: 2xx stops its retries, 400 says the request was bad, 503 asks again.
         public var httpStatus: Int {
             switch self {
-            case .applied, .duplicate: 200
+            case .accepted, .duplicate: 200
             case .refused: 400
             case .retryLater: 503
             }
         }
 
+        /// One line for the log: the event and what became of it.
+        public var logLine: String {
+            switch self {
+            case .accepted(let event): "\(event.type) \(event.id): kept, to be applied"
+            case .duplicate(let event): "\(event.type) \(event.id): received before, acknowledged again"
+            case .refused(let refusal): "refused: \(refusal)"
+            case .retryLater(let event, let reason): "\(event.type) \(event.id): not kept, the provider will send it again: \(reason)"
+            }
+        }
+    }
+
+    /// What one try at a kept event came to.
+    public enum Outcome: Hashable, Sendable {
+        /// Applied (or nothing to do, or an event that can never be read), with what was done; logged as handled.
+        case applied(ProviderEventHeader, orderNumber: String?, outcome: String)
+        /// Not applied: the provider's records or the shop's own could not be read or written. Tried again at `next`.
+        case postponed(ProviderEventHeader, reason: String, next: Date)
+        /// Not applied for `giveUpAfter`: kept as failed until the provider delivers it again.
+        case gaveUp(ProviderEventHeader, reason: String)
+
         /// One line for the log: the event, its order and what was done.
         public var logLine: String {
             switch self {
             case .applied(let event, let number, let outcome): "\(event.type) \(event.id)" + (number.map { " for \($0)" } ?? "") + ": \(outcome)"
-            case .duplicate(let event): "\(event.type) \(event.id): handled before, acknowledged again"
-            case .refused(let refusal): "refused: \(refusal)"
-            case .retryLater(let event, let reason): "\(event.type) \(event.id): not applied, the provider will send it again: \(reason)"
+            case .postponed(let event, let reason, let next): "\(event.type) \(event.id): not applied, tried again at \(UTCTime(next).iso8601): \(reason)"
+            case .gaveUp(let event, let reason): "\(event.type) \(event.id): given up, applied again only when the provider resends it: \(reason)"
             }
         }
     }
 
     public typealias Orders = OrderRepository & RefundRepository
+    /// How long a worker holds an event it claimed from the others: longer than the provider's slowest answers.
+    public static let claimHold = Duration.seconds(300)
     private let webhook: any ProviderWebhook
-    private let log: any ProviderEventLog
+    private let events: any ProviderEvents
     private let backend: LiveMerchantBackend
     private let orders: any Orders
     private let dates: DateSource
     private let wallets: (any WalletRepository)?
+    private let giveUpAfter: Duration
+    private let firstBackoffSeconds: Int
 
-    /// `wallets` keeps the cards shoppers finish adding on the provider's page; without it such events are only logged.
+    /// `wallets` keeps the cards shoppers finish adding on the provider's page; without it such events are only
+    /// logged. An event not applied is tried again after `firstBackoffSeconds`, doubling to an hour, for `giveUpAfter`
+    /// (Stripe's own retries last three days).
     public init(
-        webhook: any ProviderWebhook, log: any ProviderEventLog, backend: LiveMerchantBackend, orders: any Orders, dates: DateSource,
-        wallets: (any WalletRepository)? = nil
+        webhook: any ProviderWebhook, events: any ProviderEvents, backend: LiveMerchantBackend, orders: any Orders, dates: DateSource,
+        wallets: (any WalletRepository)? = nil, giveUpAfter: Duration = .seconds(3 * 86_400), firstBackoffSeconds: Int = 30
     ) {
         self.wallets = wallets
         self.webhook = webhook
-        self.log = log
+        self.events = events
         self.backend = backend
         self.orders = orders
         self.dates = dates
+        self.giveUpAfter = giveUpAfter
+        self.firstBackoffSeconds = firstBackoffSeconds
     }
 
-    /// Handles one delivery of `payload` signed by `signature`.
+    /// Checks and keeps one delivery of `payload` signed by `signature`; what the provider is answered.
     public func receive(payload: [UInt8], signature: String?) async -> Reply {
         let header: ProviderEventHeader
         do {
@@ -72,14 +100,54 @@ public struct ProviderEventDesk: Sendable {
             return .refused(error)
         }
         do {
-            if try await log.handledEvent(header.id, provider: webhook.provider) { return .duplicate(header) }
-            let (number, outcome) = try await apply(try await webhook.notice(for: payload))
-            try await log.recordEvent(header, provider: webhook.provider, orderNumber: number, outcome: outcome, at: dates.now())
-            return .applied(header, orderNumber: number, outcome: outcome)
-        } catch let refusal as WebhookRefusal {
-            return .refused(refusal)
+            if try await events.handledEvent(header.id, provider: webhook.provider) { return .duplicate(header) }
+            let kept = try await events.keep(WaitingProviderEvent(provider: webhook.provider, header: header, payload: payload, receivedAt: dates.now()))
+            return kept ? .accepted(header) : .duplicate(header)
         } catch {
             return .retryLater(header, reason: "\(error)")
+        }
+    }
+
+    /// Applies the kept events due now, at most `limit`, oldest first; throws only when the inbox cannot be read.
+    public func processDue(limit: Int = 50) async throws -> [Outcome] {
+        var outcomes: [Outcome] = []
+        for event in try await events.claimDue(at: dates.now(), hold: Self.claimHold, limit: limit) {
+            outcomes.append(try await process(event))
+        }
+        return outcomes
+    }
+
+    private func process(_ event: WaitingProviderEvent) async throws -> Outcome {
+        let (header, provider) = (event.header, event.provider)
+        do {
+            // Logged but not yet dropped when a worker stopped between the two.
+            if try await events.handledEvent(header.id, provider: provider) {
+                try await events.logged(header.id, provider: provider)
+                return .applied(header, orderNumber: nil, outcome: "handled before")
+            }
+            let (number, outcome): (String?, String)
+            do {
+                (number, outcome) = try await apply(try await webhook.notice(for: event.payload))
+            } catch let refusal as WebhookRefusal {
+                // Signed, but it will never read better: logged, never tried again.
+                (number, outcome) = (nil, "refused: \(refusal)")
+            }
+            try await events.recordEvent(header, provider: provider, orderNumber: number, outcome: outcome, at: dates.now())
+            try await events.logged(header.id, provider: provider)
+            return .applied(header, orderNumber: number, outcome: outcome)
+        } catch is CancellationError {
+            // Stopping: the claim runs out and another pass takes the event.
+            throw CancellationError()
+        } catch {
+            let now = dates.now()
+            let reason = "\(error)"
+            if now.timeIntervalSince(event.receivedAt) >= Double(giveUpAfter.components.seconds) {
+                try await events.setBack(header.id, provider: provider, .gaveUp(error: reason))
+                return .gaveUp(header, reason: reason)
+            }
+            let next = now.addingTimeInterval(Double(RetrySchedule.backoff(afterAttempts: event.attempts, first: firstBackoffSeconds).components.seconds))
+            try await events.setBack(header.id, provider: provider, .retry(next: next, error: reason))
+            return .postponed(header, reason: reason, next: next)
         }
     }
 

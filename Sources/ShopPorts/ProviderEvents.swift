@@ -89,3 +89,59 @@ public protocol ProviderEventLog: Sendable {
     /// Records event `id` as handled, with what was done; a second record of the same id is ignored.
     func recordEvent(_ header: ProviderEventHeader, provider: String, orderNumber: String?, outcome: String, at: Date) async throws
 }
+
+/// A verified provider event waiting to be applied: the shop answers the provider once the event is kept here, and
+/// applies it afterwards, again and again until it is applied or given up.
+public struct WaitingProviderEvent: Hashable, Sendable {
+    public var provider: String
+    public var header: ProviderEventHeader
+    /// The body exactly as the provider signed it.
+    public var payload: [UInt8]
+    public var receivedAt: Date
+    /// Tries that failed so far.
+    public var attempts: Int
+    public var lastError: String?
+    /// Given up on: no more tries until the provider delivers it again.
+    public var givenUp: Bool
+
+    public init(
+        provider: String, header: ProviderEventHeader, payload: [UInt8], receivedAt: Date, attempts: Int = 0, lastError: String? = nil, givenUp: Bool = false
+    ) {
+        self.givenUp = givenUp
+        self.provider = provider
+        self.header = header
+        self.payload = payload
+        self.receivedAt = receivedAt
+        self.attempts = attempts
+        self.lastError = lastError
+    }
+}
+
+/// How a try at a waiting event ended, when it was not applied.
+public enum ProviderEventSetback: Hashable, Sendable {
+    /// Tried again at `next`.
+    case retry(next: Date, error: String)
+    /// No more tries: kept as failed until the provider delivers the event again.
+    case gaveUp(error: String)
+}
+
+/// The provider's verified events waiting to be applied, shared by every process of the shop.
+///
+/// Order of calls: `keep` (at delivery) → `claimDue` (by a worker) → `logged` (applied: the log holds it now) or
+/// `setBack`.
+public protocol ProviderEventInbox: Sendable {
+    /// Keeps `event` to apply, due at once; false when it waits already. A redelivery of an event given up on makes
+    /// it wait again, with its tries counted from zero.
+    func keep(_ event: WaitingProviderEvent) async throws -> Bool
+    /// At most `limit` events due at `now`, oldest first, each held from other workers until `now + hold`.
+    func claimDue(at now: Date, hold: Duration, limit: Int) async throws -> [WaitingProviderEvent]
+    /// Drops event `id` once the log holds it.
+    func logged(_ id: String, provider: String) async throws
+    /// Records a try at event `id` that did not apply it.
+    func setBack(_ id: String, provider: String, _ setback: ProviderEventSetback) async throws
+    /// Every event that waits or was given up on, oldest first.
+    func waiting(limit: Int) async throws -> [WaitingProviderEvent]
+}
+
+/// The provider's events: the ones waiting and the ones handled.
+public typealias ProviderEvents = ProviderEventLog & ProviderEventInbox

@@ -151,5 +151,23 @@ extension PostgresDatabase {
         ]),
         // When a recovery last took a pending refund to ask the provider again. SQLite's v15.
         Migration(identifier: "v15-refund-claims", sql: ["ALTER TABLE refund ADD COLUMN claimed_at double precision"]),
+        // The provider's verified events waiting to be applied. SQLite's v16.
+        Migration(identifier: "v16-provider-event-inbox", sql: [
+            """
+            CREATE TABLE provider_event_inbox (
+                provider text NOT NULL,
+                id text NOT NULL,
+                type text NOT NULL,
+                payload bytea NOT NULL,
+                received_at double precision NOT NULL,
+                attempts integer NOT NULL DEFAULT 0,
+                next_attempt_at double precision NOT NULL,
+                last_error text,
+                state text NOT NULL DEFAULT 'waiting' CHECK (state IN ('waiting', 'given-up')),
+                PRIMARY KEY (provider, id)
+            )
+            """,
+            "CREATE INDEX provider_event_inbox_due ON provider_event_inbox(state, next_attempt_at)",
+        ]),
     ]
 }

@@ -4,7 +4,7 @@ import ShopPorts
 
 /// The payment provider's events the shop handled, in PostgreSQL's `provider_event`, shared by every host.
 public final class PostgresProviderEvents: ProviderEventLog {
-    private let database: PostgresDatabase
+    let database: PostgresDatabase
 
     public init(database: PostgresDatabase) { self.database = database }
 

@@ -56,4 +56,22 @@ extension SQLiteDatabase {
             PRIMARY KEY (owner, key)
         );
         """
+
+    /// The provider's verified events waiting to be applied: the provider is answered once one is kept here. The same
+    /// in PostgreSQL's v16.
+    static let providerEventInboxTable = """
+        CREATE TABLE provider_event_inbox (
+            provider TEXT NOT NULL,
+            id TEXT NOT NULL,
+            type TEXT NOT NULL,
+            payload BLOB NOT NULL,
+            received_at REAL NOT NULL,
+            attempts INTEGER NOT NULL DEFAULT 0,
+            next_attempt_at REAL NOT NULL,
+            last_error TEXT,
+            state TEXT NOT NULL DEFAULT 'waiting' CHECK (state IN ('waiting', 'given-up')),
+            PRIMARY KEY (provider, id)
+        );
+        CREATE INDEX provider_event_inbox_due ON provider_event_inbox(state, next_attempt_at);
+        """
 }

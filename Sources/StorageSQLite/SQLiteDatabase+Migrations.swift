@@ -216,6 +216,9 @@ extension SQLiteDatabase {
             // When a recovery last took a pending refund to ask the provider again; PostgreSQL's v15 the same.
             try db.execute(sql: "ALTER TABLE refund ADD COLUMN claimed_at REAL")
         }
+        migrator.registerMigration("v16-provider-event-inbox") { db in
+            try db.execute(sql: Self.providerEventInboxTable)
+        }
         return migrator
     }
 

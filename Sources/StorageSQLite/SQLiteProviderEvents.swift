@@ -4,7 +4,7 @@ import ShopPorts
 
 /// The payment provider's events the shop handled, in SQLite's `provider_event`.
 public final class SQLiteProviderEvents: ProviderEventLog {
-    private let database: SQLiteDatabase
+    let database: SQLiteDatabase
 
     public init(database: SQLiteDatabase) { self.database = database }
 

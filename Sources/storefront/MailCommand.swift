@@ -182,38 +182,21 @@ struct MailWorker: AsyncParsableCommand {
     }
 }
 
-/// A worker beside a shop: a pass over the due messages, then another every `interval`, until stopped; then one
-/// last pass (outside the cancelled task, whose database reads would refuse), so a purchase made just before
-/// quitting still has its receipt sent.
+/// A mail worker beside a shop: a pass over the due messages, then another every `interval`, until stopped; then one
+/// last pass, so a purchase made just before quitting still has its receipt sent.
 ///
 /// Order of calls: `start` → the shop runs → `stop`.
 struct MailLoop {
-    let delivery: MailDelivery
-    let log: @Sendable (String) -> Void
-    private let task: Task<Void, Never>
+    private let passes: RecurringPass
 
     static func start(_ delivery: MailDelivery, every interval: Duration, log: @escaping @Sendable (String) -> Void) -> MailLoop {
-        MailLoop(delivery: delivery, log: log, task: Task.detached {
-            while !Task.isCancelled {
-                await pass(delivery, log: log)
-                try? await Task.sleep(for: interval)
-            }
-        })
+        MailLoop(passes: RecurringPass(every: interval, clock: ContinuousClock()) { await pass(delivery, log: log) })
     }
 
-    /// Cancelling the loop kills a mail command that is running; the last pass has `lastPass` before its command is
+    /// Cancelling the pass kills a mail command that is running; the last pass has `lastPass` before its command is
     /// killed too, so a mail command that hangs never holds the shop's quitting.
     func stop(lastPass: Duration = .seconds(5)) async {
-        task.cancel()
-        await task.value
-        let (delivery, log) = (delivery, log)
-        let last = Task.detached { await Self.pass(delivery, log: log) }
-        let deadline = Task.detached {
-            try await Task.sleep(for: lastPass)
-            last.cancel()
-        }
-        await last.value
-        deadline.cancel()
+        await passes.stop(lastPass: lastPass)
     }
 
     static func pass(_ delivery: MailDelivery, log: @Sendable (String) -> Void) async {

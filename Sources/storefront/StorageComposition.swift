@@ -20,7 +20,7 @@ struct ShopStorage {
     /// The messages the orders' changes wrote for their shoppers.
     var outbox: any MailOutbox
     /// The payment provider's webhook events handled, each once.
-    var providerEvents: any ProviderEventLog
+    var providerEvents: any ProviderEvents
     var references: any ProviderReferenceRepository
     /// The HTTP API's personal access tokens.
     var tokens: any APITokenRepository

@@ -3,6 +3,7 @@ import Foundation
 import PseudoTerminal
 import ShopCredentialFile
 import ShopMerchant
+import ShopModels
 import ShopPorts
 import ShopWebhookServer
 import SystemPackage
@@ -96,12 +97,13 @@ enum WebhookListener {
             throw ExitCodes.configError
         }
         let backend = LiveMerchantBackend(processor: payments.processor, orders: storage.orders, dates: .system)
-        let desk = ProviderEventDesk(webhook: webhook, log: storage.providerEvents, backend: backend, orders: storage.orders, dates: .system, wallets: storage.wallets)
+        let desk = ProviderEventDesk(webhook: webhook, events: storage.providerEvents, backend: backend, orders: storage.orders, dates: .system, wallets: storage.wallets)
+        let worker = ProviderEventWorker(desk: desk, log: { log("webhook \($0)") }) { log("webhook \($0.logLine)") }
         let (bound, binding) = AsyncStream.makeStream(of: Result<Int, any Error>.self)
         let server = WebhookServer(
             host: address.host, port: address.port, log: log, listening: { binding.yield(.success($0)) }
         ) { payload, signature in
-            let reply = await desk.receive(payload: payload, signature: signature)
+            let reply = await worker.receive(payload: payload, signature: signature)
             return WebhookServer.Answer(status: reply.httpStatus, log: reply.logLine)
         }
         let task = Task {
@@ -116,13 +118,15 @@ enum WebhookListener {
         }
         for await first in bound {
             switch first {
-            case .success(let port): return RunningWebhookListener(server: server, task: task, port: port, payments: payments)
+            case .success(let port): return RunningWebhookListener(server: server, task: task, port: port, worker: worker, payments: payments)
             case .failure(let error):
                 complain("cannot listen for webhooks on \(address): \(error)")
+                await worker.stop()
                 await payments.close()
                 throw ExitCodes.cannotListen
             }
         }
+        await worker.stop()
         await payments.close()
         complain("the webhook listener on \(address) stopped before it listened")
         throw ExitCodes.cannotListen
@@ -134,44 +138,89 @@ struct RunningWebhookListener {
     let server: WebhookServer
     let task: Task<Void, any Error>
     let port: Int
+    let worker: ProviderEventWorker
     let payments: PaymentStack
 
-    /// Answers the deliveries under way, stops listening and closes the provider's connections.
+    /// Answers the deliveries under way, stops listening, applies what was kept, and closes the provider's
+    /// connections.
     func stop() async {
         await server.stop()
         _ = try? await task.value
+        await worker.stop()
         await payments.close()
     }
 }
 
-/// `storefront webhooks`: hears Stripe's signed events on their own, beside shops that run elsewhere.
+/// `storefront webhooks`: hears Stripe's signed events on their own, beside shops that run elsewhere, and lists the
+/// ones waiting to be applied.
 struct WebhooksCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "webhooks",
-        abstract: "Listen for Stripe's signed webhook events (POST /webhooks/stripe) and apply each to its order once.",
-        discussion: "Run it behind a reverse proxy that ends TLS; docs/webhooks.md shows one. Stops on SIGTERM or SIGINT."
+        commandName: "webhooks", abstract: "Listen for Stripe's signed webhook events, or list the ones waiting to be applied.",
+        subcommands: [Listen.self, Waiting.self], defaultSubcommand: Listen.self
     )
 
-    @OptionGroup var shop: ShopOptions
-    @OptionGroup var settings: WebhookSettings
-
-    @Option(help: ArgumentHelp("The address to listen on, HOST:PORT; port 0 picks a free one (printed at start).", valueName: "address"), transform: ListenAddress.init(parsing:))
-    var listen = ListenAddress(host: "127.0.0.1", port: 8088)
-
-    func run() async throws {
-        let environment = ProcessInfo.processInfo.environment
-        let configuration = try shop.configuration(environment: environment)
-        try WebhookListener.requireStripe(configuration)
-        let secrets = try settings.secrets(environment: environment)
-        let dataDirectory = configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment)
-        let storage = try await ShopStorage.open(configuration: configuration, dataDirectory: dataDirectory, pool: .command, migrate: !shop.noMigrate, environment: environment)
-        let listener = try await WebhookListener.start(
-            at: listen, storage: storage, configuration: configuration, environment: environment, secrets: secrets, log: announce
+    struct Listen: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Listen for Stripe's signed webhook events (POST /webhooks/stripe): each is kept and answered, then applied to its order once.",
+            discussion: "Run it behind a reverse proxy that ends TLS; docs/webhooks.md shows one. Stops on SIGTERM or SIGINT, after applying what it kept."
         )
-        announce("webhooks: listening on \(ListenAddress(host: listen.host, port: listener.port)) for POST \(WebhookServer.stripePath); storage: \(storage.place)")
-        let stop = await StopSignals().next()
-        await listener.stop()
-        announce("\(signalName(stop)): stopped")
+
+        @OptionGroup var shop: ShopOptions
+        @OptionGroup var settings: WebhookSettings
+
+        @Option(help: ArgumentHelp("The address to listen on, HOST:PORT; port 0 picks a free one (printed at start).", valueName: "address"), transform: ListenAddress.init(parsing:))
+        var listen = ListenAddress(host: "127.0.0.1", port: 8088)
+
+        func run() async throws {
+            let environment = ProcessInfo.processInfo.environment
+            let configuration = try shop.configuration(environment: environment)
+            try WebhookListener.requireStripe(configuration)
+            let secrets = try settings.secrets(environment: environment)
+            let dataDirectory = configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment)
+            let storage = try await ShopStorage.open(configuration: configuration, dataDirectory: dataDirectory, pool: .command, migrate: !shop.noMigrate, environment: environment)
+            let listener = try await WebhookListener.start(
+                at: listen, storage: storage, configuration: configuration, environment: environment, secrets: secrets, log: announce
+            )
+            announce("webhooks: listening on \(ListenAddress(host: listen.host, port: listener.port)) for POST \(WebhookServer.stripePath); storage: \(storage.place)")
+            let stop = await StopSignals().next()
+            await listener.stop()
+            announce("\(signalName(stop)): stopped")
+        }
+    }
+
+    struct Waiting: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the provider's events kept but not yet applied, oldest first: waiting for their next try, or given up after three days."
+        )
+
+        @OptionGroup var shop: ShopOptions
+        @Flag(help: "Print JSON instead of a table.")
+        var json = false
+
+        func run() async throws {
+            let environment = ProcessInfo.processInfo.environment
+            let configuration = try shop.configuration(environment: environment)
+            let dataDirectory = configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment)
+            let storage = try await ShopStorage.open(configuration: configuration, dataDirectory: dataDirectory, pool: .command, migrate: !shop.noMigrate, environment: environment)
+            let events = try await storage.providerEvents.waiting(limit: 1_000)
+            let state = { (event: WaitingProviderEvent) in event.givenUp ? "given up" : "waiting" }
+            if json {
+                printSafely(try jsonText(["version": 1, "events": events.map { event -> [String: Any] in
+                    var fields: [String: Any] = [
+                        "provider": event.provider, "id": event.header.id, "type": event.header.type, "receivedAt": UTCTime(event.receivedAt).iso8601,
+                        "attempts": event.attempts, "state": state(event),
+                    ]
+                    if let error = event.lastError { fields["lastError"] = error }
+                    return fields
+                }]))
+                return
+            }
+            printSafely(TextTable.render(
+                header: ["Event", "Type", "Received", "Tries", "State", "Last error"],
+                rows: events.map { [$0.header.id, $0.header.type, UTCTime($0.receivedAt).iso8601, String($0.attempts), state($0), $0.lastError ?? ""] },
+                rightAligned: [3]
+            ))
+        }
     }
 }
 

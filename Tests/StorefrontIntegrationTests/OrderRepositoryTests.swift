@@ -96,7 +96,7 @@ protocol StockedOrderRepository {
     var orders: any LiveBackOffice.Orders { get }
     var catalog: any CatalogRepository { get }
     /// The provider events handled, in the same database.
-    var providerEvents: any ProviderEventLog { get }
+    var providerEvents: any ProviderEvents { get }
     /// The shoppers' messages, in the same database.
     var outbox: any MailOutbox { get }
     /// on_hand, reserved, sold for a product.
@@ -108,7 +108,7 @@ protocol StockedOrderRepository {
 extension SQLiteFixture: StockedOrderRepository {
     var orders: any LiveBackOffice.Orders { sqliteOrders }
     var catalog: any CatalogRepository { sqliteCatalog }
-    var providerEvents: any ProviderEventLog { SQLiteProviderEvents(database: database) }
+    var providerEvents: any ProviderEvents { SQLiteProviderEvents(database: database) }
     var outbox: any MailOutbox { SQLiteOutbox(database: database) }
     func anotherBuyer() throws -> any LiveBackOffice.Orders { SQLiteOrderRepository(database: try SQLiteDatabase.open(directory: directory), currency: .usd) }
 }
@@ -127,7 +127,7 @@ struct PostgresStockFixture: StockedOrderRepository {
 
     var orders: any LiveBackOffice.Orders { postgresOrders }
     var catalog: any CatalogRepository { postgresCatalog }
-    var providerEvents: any ProviderEventLog { PostgresProviderEvents(database: server.database) }
+    var providerEvents: any ProviderEvents { PostgresProviderEvents(database: server.database) }
     var outbox: any MailOutbox { PostgresOutbox(database: server.database) }
     func stock(_ id: String) throws -> (onHand: Int, reserved: Int, sold: Int) { try server.stock(id) }
     func anotherBuyer() throws -> any LiveBackOffice.Orders { PostgresOrderRepository(database: try server.anotherClient(), currency: .usd) }

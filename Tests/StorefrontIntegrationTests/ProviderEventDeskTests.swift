@@ -51,10 +51,10 @@ struct ProviderEventDeskTests {
         return try #require(try await orders.order(number: order.number))
     }
 
-    func desk(_ fixture: any StockedOrderRepository, _ processor: SandboxProcessor, _ webhook: ScriptedWebhook) -> ProviderEventDesk {
+    func desk(_ fixture: any StockedOrderRepository, _ processor: SandboxProcessor, _ webhook: ScriptedWebhook, dates: DateSource = Fixtures.fixedDates) -> ProviderEventDesk {
         ProviderEventDesk(
-            webhook: webhook, log: fixture.providerEvents,
-            backend: LiveMerchantBackend(processor: processor, orders: fixture.orders, dates: Fixtures.fixedDates), orders: fixture.orders, dates: Fixtures.fixedDates
+            webhook: webhook, events: fixture.providerEvents,
+            backend: LiveMerchantBackend(processor: processor, orders: fixture.orders, dates: dates), orders: fixture.orders, dates: dates
         )
     }
 
@@ -68,8 +68,11 @@ struct ProviderEventDeskTests {
 
         let reply = await desk.receive(payload: ScriptedWebhook.payload("evt_1", type: "payment_intent.succeeded"), signature: "valid")
         let header = ProviderEventHeader(id: "evt_1", type: "payment_intent.succeeded")
-        #expect(reply == .applied(header, orderNumber: order.number, outcome: "settled as paid"))
+        #expect(reply == .accepted(header))
         #expect(reply.httpStatus == 200)
+        #expect(try await fixture.orders.order(number: order.number)?.status == .charging, "kept and answered; applied by the next pass")
+        #expect(try await desk.processDue() == [.applied(header, orderNumber: order.number, outcome: "settled as paid")])
+        #expect(try await desk.processDue() == [], "applied once")
         #expect(try await fixture.orders.order(number: order.number)?.status == .paid)
         #expect(try fixture.stock("hoodie-root") == (1, 0, 2), "the reserved hoodies were sold")
         #expect(await processor.allCharges.count == 1, "settled from the record, never charged again")
@@ -93,10 +96,10 @@ struct ProviderEventDeskTests {
             "evt_a": .refunds(orderNumber: order.number, [refund, pending]), "evt_b": .refunds(orderNumber: order.number, [refund]),
         ]))
 
-        let first = await desk.receive(payload: ScriptedWebhook.payload("evt_a", type: "charge.refunded"), signature: "valid")
-        #expect(first == .applied(ProviderEventHeader(id: "evt_a", type: "charge.refunded"), orderNumber: order.number, outcome: "recorded re_dashboard_1 of $25.00"))
-        let second = await desk.receive(payload: ScriptedWebhook.payload("evt_b", type: "charge.refund.updated"), signature: "valid")
-        #expect(second == .applied(ProviderEventHeader(id: "evt_b", type: "charge.refund.updated"), orderNumber: order.number, outcome: "no new refunds"))
+        let first = try await desk.deliver("evt_a", type: "charge.refunded")
+        #expect(first == [.applied(ProviderEventHeader(id: "evt_a", type: "charge.refunded"), orderNumber: order.number, outcome: "recorded re_dashboard_1 of $25.00")])
+        let second = try await desk.deliver("evt_b", type: "charge.refund.updated")
+        #expect(second == [.applied(ProviderEventHeader(id: "evt_b", type: "charge.refund.updated"), orderNumber: order.number, outcome: "no new refunds")])
 
         let events = try await fixture.orders.events(orderNumber: order.number)
         #expect(events.last == OrderEvent(at: Fixtures.fixedDates.now(), actor: .provider, change: .refunded(amount, reason: RefundAsk.madeAtProviderReason)))
@@ -118,8 +121,8 @@ struct ProviderEventDeskTests {
         let made = ProviderRefund(reference: "re_ours", amount: ask.amount, shopRefundID: filed.id, succeeded: true)
         let desk = desk(fixture, processor, ScriptedWebhook(notices: ["evt_r": .refunds(orderNumber: order.number, [made])]))
 
-        let reply = await desk.receive(payload: ScriptedWebhook.payload("evt_r"), signature: "valid")
-        #expect(reply == .applied(ProviderEventHeader(id: "evt_r", type: "test.event"), orderNumber: order.number, outcome: "settled \(filed.id) as re_ours"))
+        let reply = try await desk.deliver("evt_r")
+        #expect(reply == [.applied(ProviderEventHeader(id: "evt_r", type: "test.event"), orderNumber: order.number, outcome: "settled \(filed.id) as re_ours")])
         #expect(try await fixture.orders.refunds(orderNumber: order.number).map(\.state) == [.refunded(reference: "re_ours")])
         #expect(try await fixture.orders.events(orderNumber: order.number).last?.actor == .merchant("ops"), "the merchant's refund, heard from the provider")
     }
@@ -134,9 +137,10 @@ struct ProviderEventDeskTests {
         let elsewhere = ProviderRefund(reference: "re_dashboard_9", amount: order.totals.total, shopRefundID: nil, succeeded: true)
         let desk = desk(fixture, processor, ScriptedWebhook(notices: ["evt_x": .refunds(orderNumber: order.number, [elsewhere])]))
 
-        let reply = await desk.receive(payload: ScriptedWebhook.payload("evt_x", type: "charge.refunded"), signature: "valid")
-        guard case .retryLater(let header, let reason) = reply else { Issue.record("not asked again later: \(reply)"); return }
+        let reply = try await desk.deliver("evt_x", type: "charge.refunded")
+        guard case .postponed(let header, let reason, let next) = reply.first else { Issue.record("not tried again later: \(reply)"); return }
         #expect(header.id == "evt_x" && reason.contains("RF-000001"), "\(reason)")
+        #expect(next == Fixtures.fixedDates.now().addingTimeInterval(30), "the first retry 30 s on")
         #expect(try await fixture.orders.refunds(orderNumber: order.number).map(\.state) == [.pending], "nothing recorded beside the pending cancel")
         #expect(try await fixture.orders.order(number: order.number)?.status == .paid)
         #expect(try await fixture.providerEvents.handledEvent("evt_x", provider: "scripted") == false, "asked again, not marked handled")
@@ -152,8 +156,8 @@ struct ProviderEventDeskTests {
         let failed = ProviderRefund(reference: "re_ours", amount: ask.amount, shopRefundID: filed.id, succeeded: false, failure: "failed: expired_or_canceled_card")
         let desk = desk(fixture, processor, ScriptedWebhook(notices: ["evt_f": .refunds(orderNumber: order.number, [failed])]))
 
-        let reply = await desk.receive(payload: ScriptedWebhook.payload("evt_f", type: "charge.refund.updated"), signature: "valid")
-        #expect(reply == .applied(ProviderEventHeader(id: "evt_f", type: "charge.refund.updated"), orderNumber: order.number, outcome: "declined \(filed.id): re_ours failed: expired_or_canceled_card"))
+        let reply = try await desk.deliver("evt_f", type: "charge.refund.updated")
+        #expect(reply == [.applied(ProviderEventHeader(id: "evt_f", type: "charge.refund.updated"), orderNumber: order.number, outcome: "declined \(filed.id): re_ours failed: expired_or_canceled_card")])
         #expect(try await fixture.orders.refunds(orderNumber: order.number).map(\.state) == [.declined(reason: "re_ours failed: expired_or_canceled_card")])
         #expect(try await fixture.orders.order(number: order.number)?.status == .paid)
         #expect(try await fixture.outbox.entries(orderNumber: order.number).map(\.kind) == [.receipt], "the shopper was told nothing of it")
@@ -168,9 +172,9 @@ struct ProviderEventDeskTests {
         let notice = ProviderNotice.disputed(orderNumber: order.number, amount: order.totals.total, reason: "product not received", reference: "dp_1")
         let desk = desk(fixture, processor, ScriptedWebhook(notices: ["evt_d": notice, "evt_d2": notice]))
 
-        #expect(await desk.receive(payload: ScriptedWebhook.payload("evt_d"), signature: "valid").httpStatus == 200)
-        let again = await desk.receive(payload: ScriptedWebhook.payload("evt_d2"), signature: "valid")
-        #expect(again == .applied(ProviderEventHeader(id: "evt_d2", type: "test.event"), orderNumber: order.number, outcome: "dispute dp_1 recorded already"))
+        #expect(try await desk.deliver("evt_d").count == 1)
+        let again = try await desk.deliver("evt_d2")
+        #expect(again == [.applied(ProviderEventHeader(id: "evt_d2", type: "test.event"), orderNumber: order.number, outcome: "dispute dp_1 recorded already")])
         let changes = try await fixture.orders.events(orderNumber: order.number).map(\.change)
         #expect(changes == [.placed(total: order.totals.total), .charged, .disputed(order.totals.total, reason: "product not received", reference: "dp_1")])
         #expect(try await fixture.orders.order(number: order.number)?.status == .paid)
@@ -189,13 +193,13 @@ struct ProviderEventDeskTests {
         let stranger = ProviderNotice.disputeClosed(orderNumber: order.number, reference: "dp_other", outcome: "lost")
         let desk = desk(fixture, processor, ScriptedWebhook(notices: ["evt_o": opened, "evt_c": closed, "evt_c2": closed, "evt_x": stranger]))
 
-        let early = await desk.receive(payload: ScriptedWebhook.payload("evt_x", type: "charge.dispute.closed"), signature: "valid")
-        #expect(early.httpStatus == 200, "an end of no dispute of the order is logged, not retried: \(early)")
-        #expect(await desk.receive(payload: ScriptedWebhook.payload("evt_o", type: "charge.dispute.created"), signature: "valid").httpStatus == 200)
-        let ended = await desk.receive(payload: ScriptedWebhook.payload("evt_c", type: "charge.dispute.closed"), signature: "valid")
-        #expect(ended == .applied(ProviderEventHeader(id: "evt_c", type: "charge.dispute.closed"), orderNumber: order.number, outcome: "dispute dp_7 closed: won"))
-        let again = await desk.receive(payload: ScriptedWebhook.payload("evt_c2", type: "charge.dispute.closed"), signature: "valid")
-        #expect(again == .applied(ProviderEventHeader(id: "evt_c2", type: "charge.dispute.closed"), orderNumber: order.number, outcome: "dispute dp_7 closed already"))
+        let early = try await desk.deliver("evt_x", type: "charge.dispute.closed")
+        guard case .applied = early.first else { Issue.record("an end of no dispute of the order is logged, not retried: \(early)"); return }
+        #expect(try await desk.deliver("evt_o", type: "charge.dispute.created").count == 1)
+        let ended = try await desk.deliver("evt_c", type: "charge.dispute.closed")
+        #expect(ended == [.applied(ProviderEventHeader(id: "evt_c", type: "charge.dispute.closed"), orderNumber: order.number, outcome: "dispute dp_7 closed: won")])
+        let again = try await desk.deliver("evt_c2", type: "charge.dispute.closed")
+        #expect(again == [.applied(ProviderEventHeader(id: "evt_c2", type: "charge.dispute.closed"), orderNumber: order.number, outcome: "dispute dp_7 closed already")])
         let changes = try await fixture.orders.events(orderNumber: order.number).map(\.change)
         #expect(changes.suffix(2) == [.disputed(order.totals.total, reason: "fraudulent", reference: "dp_7"), .disputeClosed(reference: "dp_7", outcome: "won")])
         #expect(try await fixture.orders.order(number: order.number)?.status == .paid)
@@ -213,17 +217,17 @@ struct ProviderEventDeskTests {
                 "evt_s": .cardSaved(customer: "ssh:SHA256:ada", card: card), "evt_s2": .cardSaved(customer: "ssh:SHA256:ada", card: card),
                 "evt_g": .cardSaved(customer: "ssh-guest:0123456789abcdef", card: card),
             ]),
-            log: fixture.providerEvents, backend: LiveMerchantBackend(processor: processor, orders: fixture.orders, dates: Fixtures.fixedDates),
+            events: fixture.providerEvents, backend: LiveMerchantBackend(processor: processor, orders: fixture.orders, dates: Fixtures.fixedDates),
             orders: fixture.orders, dates: Fixtures.fixedDates, wallets: wallets
         )
-        let saved = await desk.receive(payload: ScriptedWebhook.payload("evt_s", type: "checkout.session.completed"), signature: "valid")
-        #expect(saved.logLine.hasSuffix("card pm_late (Mastercard ••4444) saved for ssh:SHA256:ada"), "\(saved)")
-        let again = await desk.receive(payload: ScriptedWebhook.payload("evt_s2", type: "checkout.session.completed"), signature: "valid")
-        #expect(again.logLine.hasSuffix("card pm_late saved already"))
+        let saved = try await desk.deliver("evt_s", type: "checkout.session.completed")
+        #expect(saved.first?.logLine.hasSuffix("card pm_late (Mastercard ••4444) saved for ssh:SHA256:ada") == true, "\(saved)")
+        let again = try await desk.deliver("evt_s2", type: "checkout.session.completed")
+        #expect(again.first?.logLine.hasSuffix("card pm_late saved already") == true, "\(again)")
         let wallet = try wallets.wallet(forCustomer: "ssh:SHA256:ada")
         #expect(wallet.cards.map(\.id) == ["pm_late"] && wallet.defaultCardID == "pm_late", "the first card is the default")
-        let guest = await desk.receive(payload: ScriptedWebhook.payload("evt_g", type: "checkout.session.completed"), signature: "valid")
-        #expect(guest.logLine.hasSuffix("ignored: card pm_late of a guest"))
+        let guest = try await desk.deliver("evt_g", type: "checkout.session.completed")
+        #expect(guest.first?.logLine.hasSuffix("ignored: card pm_late of a guest") == true, "\(guest)")
         #expect(try wallets.wallet(forCustomer: "ssh-guest:0123456789abcdef").cards.isEmpty)
     }
 
@@ -239,13 +243,22 @@ struct ProviderEventDeskTests {
         let forged = await desk.receive(payload: ScriptedWebhook.payload("evt_forged"), signature: "forged")
         #expect(forged == .refused(.badSignature("not signed \"valid\"")))
         #expect(forged.httpStatus == 400)
-        let down = await desk.receive(payload: ScriptedWebhook.payload("evt_down"), signature: "valid")
-        #expect(down.httpStatus == 503, "the provider sends it again later: \(down)")
-        #expect(try await !fixture.providerEvents.handledEvent("evt_down", provider: "scripted"), "not logged, so the next delivery is applied")
-        let other = await desk.receive(payload: ScriptedWebhook.payload("evt_other"), signature: "valid")
-        #expect(other == .applied(ProviderEventHeader(id: "evt_other", type: "test.event"), orderNumber: nil, outcome: "ignored: not this shop's"))
+        let down = try await desk.deliver("evt_down")
+        guard case .postponed = down.first else { Issue.record("tried again later: \(down)"); return }
+        #expect(try await !fixture.providerEvents.handledEvent("evt_down", provider: "scripted"), "not logged, so a later pass applies it")
+        let other = try await desk.deliver("evt_other")
+        #expect(other == [.applied(ProviderEventHeader(id: "evt_other", type: "test.event"), orderNumber: nil, outcome: "ignored: not this shop's")])
 
         #expect(try await fixture.orders.order(number: order.number)?.status == .charging)
         #expect(try await fixture.orders.events(orderNumber: order.number).count == 1)
+    }
+}
+
+extension ProviderEventDesk {
+    /// Delivers event `id` signed "valid", expects it kept, then runs one pass: what the pass did.
+    func deliver(_ id: String, type: String = "test.event", sourceLocation: SourceLocation = #_sourceLocation) async throws -> [Outcome] {
+        let reply = await receive(payload: ScriptedWebhook.payload(id, type: type), signature: "valid")
+        #expect(reply == .accepted(ProviderEventHeader(id: id, type: type)), sourceLocation: sourceLocation)
+        return try await processDue()
     }
 }
