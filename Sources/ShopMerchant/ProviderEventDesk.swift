@@ -108,11 +108,15 @@ public struct ProviderEventDesk: Sendable {
         }
     }
 
-    /// Applies the kept events due now, at most `limit`, oldest first; throws only when the inbox cannot be read.
-    public func processDue(limit: Int = 50) async throws -> [Outcome] {
+    /// Applies the kept events due now, at most `limit`, oldest first, telling `each` what became of each as it
+    /// happens; throws only when the inbox cannot be read or written.
+    @discardableResult
+    public func processDue(limit: Int = 50, each: (Outcome) -> Void = { _ in }) async throws -> [Outcome] {
         var outcomes: [Outcome] = []
         for event in try await events.claimDue(at: dates.now(), hold: Self.claimHold, limit: limit) {
-            outcomes.append(try await process(event))
+            let outcome = try await process(event)
+            each(outcome)
+            outcomes.append(outcome)
         }
         return outcomes
     }

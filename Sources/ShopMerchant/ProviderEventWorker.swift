@@ -18,8 +18,7 @@ public final class ProviderEventWorker: Sendable {
                 // A full batch may leave more due behind it.
                 var outcomes: [ProviderEventDesk.Outcome]
                 repeat {
-                    outcomes = try await desk.processDue(limit: Self.batch)
-                    for outcome in outcomes { processed(outcome) }
+                    outcomes = try await desk.processDue(limit: Self.batch, each: processed)
                 } while outcomes.count == Self.batch && !Task.isCancelled
             } catch is CancellationError {
                 return
