@@ -219,6 +219,13 @@ extension SQLiteDatabase {
         migrator.registerMigration("v16-provider-event-inbox") { db in
             try db.execute(sql: Self.providerEventInboxTable)
         }
+        migrator.registerMigration("v17-open-orders-index") { db in
+            // PostgreSQL's index of open orders since its v1; the index on sequence alone repeated its UNIQUE one.
+            try db.execute(sql: """
+                DROP INDEX orders_by_sequence;
+                CREATE INDEX orders_open ON orders(sequence) WHERE status IN ('charging', 'unknown');
+                """)
+        }
         return migrator
     }
 

@@ -111,9 +111,11 @@ public final class SQLiteOrderRepository: OrderRepository {
     }
 
     public func unsettledOrders() async throws -> [UnsettledOrder] {
-        let open = OrderStatus.allCases.filter(\.isOpen).map(\.rawValue)
+        // The statuses written out, not bound: SQLite uses the partial index `orders_open` only for the very terms it
+        // was made with.
+        let open = OrderStatus.allCases.filter(\.isOpen).map { "'\($0.rawValue)'" }.joined(separator: ", ")
         return try await read { db in
-            try StoredOrderRow.fetchAll(db, sql: "SELECT * FROM orders WHERE status IN (\(databaseQuestionMarks(count: open.count))) ORDER BY sequence", arguments: StatementArguments(open))
+            try StoredOrderRow.fetchAll(db, sql: "SELECT * FROM orders WHERE status IN (\(open)) ORDER BY sequence")
                 .map { $0.unsettled(fallback: self.currency) }
         }
     }
