@@ -26,6 +26,7 @@ let testDependencies: [Target.Dependency] = [
                 .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
 ]
 
@@ -66,12 +67,12 @@ let package = Package(
         .target(name: "ShopModels", swiftSettings: strict),
         .target(name: "ShopPorts", dependencies: ["ShopModels"], swiftSettings: strict),
         .target(name: "StorefrontCore", dependencies: ["ShopModels", "ShopPorts"], swiftSettings: strict),
-        .target(name: "StorefrontUI", dependencies: ["ShopModels", "StorefrontCore"], swiftSettings: strict),
+        .target(name: "StorefrontUI", dependencies: ["ShopModels", "ShopPorts", "StorefrontCore"], swiftSettings: strict),
         .systemLibrary(name: "CNCurses", providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "CQRencode", providers: [.apt(["libqrencode-dev"])]),
         // The one module that calls libqrencode: links shown in the terminal as QR codes.
         .target(name: "ShopQRCode", dependencies: ["CQRencode", "ShopPorts"], swiftSettings: strict),
-        .target(name: "TerminalNCurses", dependencies: ["CNCurses", "StorefrontCore", "StorefrontUI"], swiftSettings: strict),
+        .target(name: "TerminalNCurses", dependencies: ["CNCurses", "ShopModels", "StorefrontCore", "StorefrontUI"], swiftSettings: strict),
         .target(
             name: "ShopSandbox",
             dependencies: ["ShopModels", "ShopPorts"],

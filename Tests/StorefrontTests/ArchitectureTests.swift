@@ -52,4 +52,18 @@ struct ArchitectureTests {
         let whole = try files.filter { try String(contentsOf: $0.file, encoding: .utf8).contains("AppState") }.map(\.file.lastPathComponent)
         #expect(whole.isEmpty, "a feature reduces its scope of the state (AppState+Scopes), never the whole app state: \(whole)")
     }
+
+    @Test func everyTargetOfThePackageHasItsRowInTheArchitecturePage() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardizedFileURL
+        let manifest = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let targets = manifest.matches(of: /\.(?:target|executableTarget|testTarget|systemLibrary)\(\s*name:\s*"([^"]+)"/).map { String($0.output.1) }
+        #expect(targets.count > 25, "the targets were read from Package.swift: \(targets)")
+        let page = try String(contentsOf: root.appendingPathComponent("docs/architecture.md"), encoding: .utf8)
+        // The first cell of each row of the targets' table: `Name`, or `Name` (+ `CPart`).
+        let named = Set(page.split(separator: "\n").filter { $0.hasPrefix("| `") }.flatMap { row in
+            row.split(separator: "|", omittingEmptySubsequences: true).first.map { cell in cell.matches(of: /`([^`]+)`/).map { String($0.output.1) } } ?? []
+        })
+        #expect(targets.filter { !named.contains($0) } == [], "each target is described in docs/architecture.md's table")
+        #expect(named.subtracting(targets).sorted() == [], "the table names no target the package does not have")
+    }
 }
