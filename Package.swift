@@ -3,31 +3,32 @@ import PackageDescription
 
 /// Every first-party target builds in Swift 6 mode with warnings treated as errors.
 let strict: [SwiftSetting] = [
-    .treatAllWarnings(as: .error),
+    .treatAllWarnings(as: .error)
 ]
 
 /// What both test targets build against.
 let testDependencies: [Target.Dependency] = [
-                "ShopModels", "ShopPorts", "StorefrontCore", "StorefrontUI", "StorefrontTesting", "ShopSandbox", "ShopMerchant", "StorageSQLite", "ShopMail",
-                "ShopIdentity", "ShopCredentialFile", "ShopSSH", "ShopWebhookServer", "ShopWebFront", "ShopAPI", "HTTPGuards", "PseudoTerminal", "TerminalNCurses", "ShopStripe", "StoragePostgres", "ShopQRCode",
-                .product(name: "SystemPackage", package: "swift-system"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOEmbedded", package: "swift-nio"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOSSH", package: "swift-nio-ssh"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Clocks", package: "swift-clocks"),
-                .product(name: "CustomDump", package: "swift-custom-dump"),
-                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
-                .product(name: "InlineSnapshotTesting", package: "swift-snapshot-testing"),
-                .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
-                .product(name: "PropertyBased", package: "swift-property-based"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+    "ShopModels", "ShopPorts", "StorefrontCore", "StorefrontUI", "StorefrontTesting", "ShopSandbox", "ShopMerchant", "StorageSQLite", "ShopMail",
+    "ShopIdentity", "ShopCredentialFile", "ShopSSH", "ShopWebhookServer", "ShopWebFront", "ShopAPI", "HTTPGuards", "PseudoTerminal",
+    "TerminalNCurses", "ShopStripe", "StoragePostgres", "ShopQRCode",
+    .product(name: "SystemPackage", package: "swift-system"),
+    .product(name: "NIOCore", package: "swift-nio"),
+    .product(name: "NIOPosix", package: "swift-nio"),
+    .product(name: "NIOHTTP1", package: "swift-nio"),
+    .product(name: "NIOEmbedded", package: "swift-nio"),
+    .product(name: "HTTPTypes", package: "swift-http-types"),
+    .product(name: "NIOSSH", package: "swift-nio-ssh"),
+    .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+    .product(name: "Crypto", package: "swift-crypto"),
+    .product(name: "Clocks", package: "swift-clocks"),
+    .product(name: "CustomDump", package: "swift-custom-dump"),
+    .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+    .product(name: "InlineSnapshotTesting", package: "swift-snapshot-testing"),
+    .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
+    .product(name: "PropertyBased", package: "swift-property-based"),
+    .product(name: "GRDB", package: "GRDB.swift"),
+    .product(name: "Hummingbird", package: "hummingbird"),
+    .product(name: "HummingbirdTesting", package: "hummingbird"),
 ]
 
 let package = Package(
@@ -163,7 +164,8 @@ let package = Package(
             resources: [.embedInCode("Resources/openapi.json")],
             swiftSettings: strict
         ),
-        .target(name: "ShopCredentialFile", dependencies: ["ShopPorts", .product(name: "SystemPackage", package: "swift-system")], swiftSettings: strict),
+        .target(
+            name: "ShopCredentialFile", dependencies: ["ShopPorts", .product(name: "SystemPackage", package: "swift-system")], swiftSettings: strict),
         .target(
             name: "ShopStripe",
             dependencies: [
@@ -180,7 +182,10 @@ let package = Package(
         .target(name: "CSQLiteMemory", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(
             name: "StorageSQLite",
-            dependencies: ["CSQLiteMemory", "ShopModels", "ShopPorts", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "SystemPackage", package: "swift-system")],
+            dependencies: [
+                "CSQLiteMemory", "ShopModels", "ShopPorts", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
             swiftSettings: strict
         ),
         .target(
@@ -210,7 +215,8 @@ let package = Package(
             name: "storefront",
             dependencies: [
                 "ShopModels", "ShopPorts", "StorefrontCore", "StorefrontUI", "ShopSandbox", "ShopMerchant", "StorageSQLite", "ShopIdentity",
-                "ShopCredentialFile", "ShopMail", "ShopWebhookServer", "ShopWebFront", "ShopAPI", "TerminalNCurses", "ShopSSH", "PseudoTerminal", "ShopStripe", "StoragePostgres", "ShopQRCode",
+                "ShopCredentialFile", "ShopMail", "ShopWebhookServer", "ShopWebFront", "ShopAPI", "TerminalNCurses", "ShopSSH", "PseudoTerminal",
+                "ShopStripe", "StoragePostgres", "ShopQRCode",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -221,7 +227,9 @@ let package = Package(
         ),
         .executableTarget(
             name: "storefront-bench",
-            dependencies: ["ShopModels", "ShopPorts", "StorefrontCore", "StorefrontUI", "ShopSandbox", "StorageSQLite", "StorefrontTesting", "TerminalNCurses"],
+            dependencies: [
+                "ShopModels", "ShopPorts", "StorefrontCore", "StorefrontUI", "ShopSandbox", "StorageSQLite", "StorefrontTesting", "TerminalNCurses",
+            ],
             path: "Benchmarks/storefront-bench",
             swiftSettings: strict
         ),

@@ -66,7 +66,10 @@ let stageWorkloads = [
 ]
 
 @MainActor
-func runStages(database: SQLiteDatabase, catalog: any CatalogRepository, size: Size, workload: StageWorkload, samples: Int, gap: Duration, direct: Bool, reuse: Bool) async throws -> StageSamples {
+func runStages(
+    database: SQLiteDatabase, catalog: any CatalogRepository, size: Size, workload: StageWorkload, samples: Int, gap: Duration, direct: Bool,
+    reuse: Bool
+) async throws -> StageSamples {
     let stack = TestStack(catalog: catalog, guestID: "bench-\(UUID().uuidString)")
     var dependencies = stack.dependencies
     dependencies.carts = SQLiteCartRepository(database: database)
@@ -102,7 +105,7 @@ func runStages(database: SQLiteDatabase, catalog: any CatalogRepository, size: S
         let t4 = clock.now
         drawn = frame
         await program.settle()
-        guard i >= 20 else { continue }   // the first keys warm caches and the allocator
+        guard i >= 20 else { continue }  // the first keys warm caches and the allocator
         result.reduce.append(ms(t1 - t0))
         result.layout.append(ms(t2 - t1))
         result.cells.append(ms(t3 - t2))
@@ -126,7 +129,9 @@ func median(_ values: [Double]) -> Double { percentile(values.sorted(), 0.5) }
 
 @MainActor
 func stageBenchmark(samples: Int, gap: Duration, direct: Bool, reuse: Bool, only: String?) async throws {
-    print(direct ? "Output: the shop's own bytes (prepare = encode, send = one write)" : "Output: curses (prepare = cells into curses, send = doupdate)")
+    print(
+        direct ? "Output: the shop's own bytes (prepare = encode, send = one write)" : "Output: curses (prepare = cells into curses, send = doupdate)"
+    )
     print("| catalog | size | key | decode+reduce ms | layout ms | prepare ms | send ms | total med / p95 ms | bytes/key | floor B | ratio |")
     print("|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for count in [100, 100_000] {
@@ -137,11 +142,14 @@ func stageBenchmark(samples: Int, gap: Duration, direct: Bool, reuse: Bool, only
         let catalog = try SQLiteCatalogRepository.open(database: database, catalogData: data, source: "bench")
         for size in [Size(columns: 80, rows: 24), Size(columns: 200, rows: 60)] {
             for workload in stageWorkloads where only == nil || workload.name == only {
-                let s = try await runStages(database: database, catalog: catalog, size: size, workload: workload, samples: samples, gap: gap, direct: direct, reuse: reuse)
-                print(String(format: "| %d | %@ | %@ | %.3f | %.3f | %.3f | %.3f | %.3f / %.3f | %.0f | %.0f | %.2fx |",
-                             count, size.description, workload.name, median(s.reduce), median(s.layout), median(s.cells), median(s.update),
-                             median(s.total), percentile(s.total.sorted(), 0.95), median(s.bytes), median(s.floor),
-                             median(s.bytes) / max(1, median(s.floor))))
+                let s = try await runStages(
+                    database: database, catalog: catalog, size: size, workload: workload, samples: samples, gap: gap, direct: direct, reuse: reuse)
+                print(
+                    String(
+                        format: "| %d | %@ | %@ | %.3f | %.3f | %.3f | %.3f | %.3f / %.3f | %.0f | %.0f | %.2fx |",
+                        count, size.description, workload.name, median(s.reduce), median(s.layout), median(s.cells), median(s.update),
+                        median(s.total), percentile(s.total.sorted(), 0.95), median(s.bytes), median(s.floor),
+                        median(s.bytes) / max(1, median(s.floor))))
             }
         }
     }
@@ -162,7 +170,10 @@ func floorBytes(from old: Frame, to new: Frame, pen: (PackedCell) -> Int, sgr: (
         var column = 0
         while column < columns {
             let index = row * columns + column
-            if new.packed[index].isContinuation || new.cell(at: index, matches: old) { column += 1; continue }
+            if new.packed[index].isContinuation || new.cell(at: index, matches: old) {
+                column += 1
+                continue
+            }
             // A run of changed cells: its text, its blanks at no more than an erase's 3 bytes.
             runs += 1
             var textBytes = 0
@@ -171,7 +182,10 @@ func floorBytes(from old: Frame, to new: Frame, pen: (PackedCell) -> Int, sgr: (
                 let cell = new.packed[row * columns + column]
                 column += 1
                 if cell.isContinuation { continue }
-                if cell.code == 0x20 && !cell.isCluster { blanks += 1; continue }
+                if cell.code == 0x20 && !cell.isCluster {
+                    blanks += 1
+                    continue
+                }
                 textBytes += new.text(of: cell).utf8.count
                 if pens[pen(cell)] == nil { pens[pen(cell)] = sgr(cell) }
             }

@@ -16,10 +16,11 @@ import StorefrontUI
 
 let arguments = CommandLine.arguments
 if arguments.contains("--stages") {
-    try await stageBenchmark(samples: arguments.firstIndex(of: "--samples").flatMap { Int(arguments[$0 + 1]) } ?? 400,
-                             gap: .milliseconds(arguments.firstIndex(of: "--gap-ms").flatMap { Int(arguments[$0 + 1]) } ?? 0),
-                             direct: !arguments.contains("--curses"), reuse: !arguments.contains("--whole-layout"),
-                             only: arguments.firstIndex(of: "--only").map { arguments[$0 + 1] })
+    try await stageBenchmark(
+        samples: arguments.firstIndex(of: "--samples").flatMap { Int(arguments[$0 + 1]) } ?? 400,
+        gap: .milliseconds(arguments.firstIndex(of: "--gap-ms").flatMap { Int(arguments[$0 + 1]) } ?? 0),
+        direct: !arguments.contains("--curses"), reuse: !arguments.contains("--whole-layout"),
+        only: arguments.firstIndex(of: "--only").map { arguments[$0 + 1] })
     exit(0)
 }
 let keyCount = arguments.firstIndex(of: "--keys").flatMap { Int(arguments[$0 + 1]) } ?? 2_000
@@ -59,7 +60,9 @@ func catalog(count: Int, backing: Backing) throws -> any CatalogRepository {
 }
 
 @MainActor
-func run(catalog: any CatalogRepository, size: Size, workload: Workload) async -> (median: Double, p95: Double, max: Double, largestPage: Int, frames: Int) {
+func run(catalog: any CatalogRepository, size: Size, workload: Workload) async -> (
+    median: Double, p95: Double, max: Double, largestPage: Int, frames: Int
+) {
     let spy = CatalogRepositorySpy(wrapping: catalog)
     var frames = 0
     let driver = Program(dependencies: TestStack(catalog: spy).dependencies, backend: HeadlessBackend(size: size) { _, _ in frames += 1 })
@@ -84,8 +87,10 @@ for backing in [Backing.memory, .sqlite] {
         for size in [Size(columns: 80, rows: 24), Size(columns: 200, rows: 60)] {
             for workload in workloads {
                 let r = await run(catalog: repository, size: size, workload: workload)
-                print(String(format: "| %d | %@ | %@ | %@ | %d | %.1f | %.1f | %.0f | %d |",
-                             catalogSize, backing.rawValue, size.description, workload.name, workload.keys.count, r.median, r.p95, r.max, r.largestPage))
+                print(
+                    String(
+                        format: "| %d | %@ | %@ | %@ | %d | %.1f | %.1f | %.0f | %d |",
+                        catalogSize, backing.rawValue, size.description, workload.name, workload.keys.count, r.median, r.p95, r.max, r.largestPage))
             }
         }
     }

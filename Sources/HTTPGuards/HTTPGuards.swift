@@ -71,6 +71,7 @@ public struct HTTPGuards: Sendable {
 
     private var expired: @Sendable (String) -> Void {
         let (log, deadline) = (self.log, limits.requestDeadline)
-        return { address in log("closed a connection from \(address) that did not send a whole request within \(deadline.nanoseconds / 1_000_000) ms") }
+        return { address in log("closed a connection from \(address) that did not send a whole request within \(deadline.nanoseconds / 1_000_000) ms")
+        }
     }
 }

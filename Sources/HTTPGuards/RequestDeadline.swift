@@ -21,7 +21,10 @@ public final class RequestDeadline<Inbound, Outbound>: ChannelDuplexHandler, Rem
         public var isUpgradeHead: @Sendable (Inbound) -> Bool
         public var isResponseEnd: @Sendable (Outbound) -> Bool
 
-        public init(isRequestEnd: @escaping @Sendable (Inbound) -> Bool, isUpgradeHead: @escaping @Sendable (Inbound) -> Bool, isResponseEnd: @escaping @Sendable (Outbound) -> Bool) {
+        public init(
+            isRequestEnd: @escaping @Sendable (Inbound) -> Bool, isUpgradeHead: @escaping @Sendable (Inbound) -> Bool,
+            isResponseEnd: @escaping @Sendable (Outbound) -> Bool
+        ) {
             self.isRequestEnd = isRequestEnd
             self.isUpgradeHead = isUpgradeHead
             self.isResponseEnd = isResponseEnd

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Starting a program with posix_spawn and reaping it: for a session's program, and for the session host.
@@ -20,7 +20,9 @@ enum ProgramStart {
 
     /// Starts `executable` with `descriptors` (this process's descriptor → the child's) and standard input from
     /// /dev/null, in a process group of its own when asked: a Ctrl-C meant for this process does not reach it.
-    static func spawn(_ executable: String, arguments: [String], environment: [String: String], descriptors: [Int32: Int32], ownProcessGroup: Bool) throws -> pid_t {
+    static func spawn(_ executable: String, arguments: [String], environment: [String: String], descriptors: [Int32: Int32], ownProcessGroup: Bool)
+        throws -> pid_t
+    {
         try spawn(executable, arguments: arguments, environment: environment, flags: ownProcessGroup ? Int16(POSIX_SPAWN_SETPGROUP) : 0) { actions in
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
             // dup2 onto another number clears close-on-exec on the copy; the original stays closed in the child.
@@ -51,7 +53,7 @@ enum ProgramStart {
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
+        defer { for pointer in argv + envp { free(pointer) } }
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
         guard spawned == 0 else { throw PseudoTerminalError("posix_spawn \(executable)", spawned) }

@@ -1,9 +1,10 @@
 import CPseudoTerminal
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A terminal size in character cells.
@@ -92,7 +93,9 @@ public final class PseudoTerminalProcess: @unchecked Sendable {
 
     /// Starts `executable` with `arguments` on a new pty of `size`, as the leader of a new session
     /// whose controlling terminal is that pty. The terminal cannot suspend it: VSUSP is disabled.
-    public static func spawn(executable: String, arguments: [String], environment: [String: String], size: TerminalSize) throws -> PseudoTerminalProcess {
+    public static func spawn(executable: String, arguments: [String], environment: [String: String], size: TerminalSize) throws
+        -> PseudoTerminalProcess
+    {
         let pty = try NewPseudoTerminal(size: size)
         // The child opens the pty by name after its setsid, without O_NOCTTY: it becomes the controlling terminal.
         let pid = try ProgramStart.spawn(executable, arguments: arguments, environment: environment, terminal: pty.replicaPath)
@@ -101,7 +104,9 @@ public final class PseudoTerminalProcess: @unchecked Sendable {
 
     /// Starts a session as a fork of `host` (running the program the host runs) on a new pty of `size`, as
     /// `spawn(executable:…)` does; suspends, without blocking a thread, until the host has forked it.
-    public static func spawn(arguments: [String], environment: [String: String], size: TerminalSize, host: SessionHostClient) async throws -> PseudoTerminalProcess {
+    public static func spawn(arguments: [String], environment: [String: String], size: TerminalSize, host: SessionHostClient) async throws
+        -> PseudoTerminalProcess
+    {
         let pty = try NewPseudoTerminal(size: size)
         let session = try await host.start(arguments: arguments, environment: environment, terminal: pty.replica)
         return pty.handOver(pid: session.pid, hosted: session.exit)

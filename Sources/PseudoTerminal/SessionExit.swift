@@ -1,7 +1,8 @@
 import CPseudoTerminal
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// How a session ended, once the host has said; heard by callbacks, never waited for by blocking.

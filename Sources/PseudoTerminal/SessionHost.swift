@@ -1,7 +1,8 @@
 import CPseudoTerminal
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The process side of the session host: a server starts this program once with `variable` set, and each session
@@ -24,7 +25,9 @@ public enum SessionHost {
         let threads = sf_thread_count()
         guard threads == 1 else { fail("the session host has \(threads) threads after warming up and cannot fork safely", code: 70) }
         var request = sf_session_arguments()
-        guard sf_session_host_serve(control, &request) == 0 else { fail("the session host cannot start: \(String(cString: strerror(errno)))", code: 71) }
+        guard sf_session_host_serve(control, &request) == 0 else {
+            fail("the session host cannot start: \(String(cString: strerror(errno)))", code: 71)
+        }
         return (0..<Int(request.count)).map { String(cString: request.arguments[$0]!) }
     }
 
@@ -67,7 +70,9 @@ public final class SessionHostClient: @unchecked Sendable {
         set { lock.withLock { timeout = newValue } }
     }
 
-    private init(executable: String, arguments: [String], environment: [String: String], answerTimeout: Duration, log: @escaping @Sendable (String) -> Void) {
+    private init(
+        executable: String, arguments: [String], environment: [String: String], answerTimeout: Duration, log: @escaping @Sendable (String) -> Void
+    ) {
         timeout = answerTimeout
         self.executable = executable
         self.arguments = arguments
@@ -132,7 +137,8 @@ public final class SessionHostClient: @unchecked Sendable {
         let hostEnvironment = Self.hostEnvironment(from: environment)
         let pid: pid_t
         do {
-            pid = try ProgramStart.spawn(executable, arguments: arguments, environment: hostEnvironment, descriptors: [pair[1]: 3], ownProcessGroup: true)
+            pid = try ProgramStart.spawn(
+                executable, arguments: arguments, environment: hostEnvironment, descriptors: [pair[1]: 3], ownProcessGroup: true)
         } catch {
             close(pair[0])
             throw error

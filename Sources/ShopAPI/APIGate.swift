@@ -53,7 +53,9 @@ struct RequestLog<Context: RequestContext>: RouterMiddleware {
         let elapsed = uptime() - started
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         let caller = note.caller.map { " \($0)" } ?? ""
-        log("api: \(id) \(request.method) \(request.uri.path) \(response.status.code) \(String(format: "%.1f", milliseconds)) ms\(caller)\(failure.map { ": \($0)" } ?? "")")
+        log(
+            "api: \(id) \(request.method) \(request.uri.path) \(response.status.code) \(String(format: "%.1f", milliseconds)) ms\(caller)\(failure.map { ": \($0)" } ?? "")"
+        )
         return response
     }
 
@@ -64,7 +66,9 @@ struct RequestLog<Context: RequestContext>: RouterMiddleware {
         case let problem as APIProblem: return problem
         case let failure as ServerError:
             // The generated code wraps what the handler threw too: only a request it could not read is the client's.
-            if failure.causeDescription == handlerThrew { return problem(for: failure.underlyingError, maxBodyBytes: maxBodyBytes, method: method, path: path) }
+            if failure.causeDescription == handlerThrew {
+                return problem(for: failure.underlyingError, maxBodyBytes: maxBodyBytes, method: method, path: path)
+            }
             // The client's terms only: the generated code's own wording ("An error occurred while attempting to parse
             // the request") and Swift's types stay in the log.
             return APIProblem(.invalidRequest, Self.describe(failure.underlyingError))
@@ -106,7 +110,8 @@ struct RequestLog<Context: RequestContext>: RouterMiddleware {
             let within = context.codingPath.isEmpty ? "" : " in \(path(context))"
             return "\(key.stringValue) is missing\(within)."
         case .dataCorrupted(let context) where context.codingPath.isEmpty:
-            return "The body is not JSON this operation reads: not valid JSON, or a value that does not fit its field (a fraction where a whole number belongs)."
+            return
+                "The body is not JSON this operation reads: not valid JSON, or a value that does not fit its field (a fraction where a whole number belongs)."
         case .dataCorrupted(let context): return "\(path(context)) has a value that is not allowed."
         @unknown default: return "The body cannot be read."
         }
@@ -130,7 +135,9 @@ struct RequestLog<Context: RequestContext>: RouterMiddleware {
         if let retryAfter = problem.retryAfter { headers[.retryAfter] = String(retryAfter) }
         if !problem.allow.isEmpty { headers[.allow] = problem.allow.joined(separator: ", ") }
         if problem.kind == .unauthenticated { headers[.wwwAuthenticate] = #"Bearer realm="storefront""# }
-        return Response(status: problem.kind.status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(data: problem.body(requestID: requestID, instance: path))))
+        return Response(
+            status: problem.kind.status, headers: headers,
+            body: ResponseBody(byteBuffer: ByteBuffer(data: problem.body(requestID: requestID, instance: path))))
     }
 }
 
@@ -150,7 +157,9 @@ struct TokenGate<Context: RequestContext>: RouterMiddleware {
         guard !Self.openPaths.contains(request.uri.path) else { return try await next(request, context) }
         // The body is read only once the token is known: a caller without one cannot make the server hold its body.
         guard let header = request.headers[.authorization] else {
-            throw APIProblem(.unauthenticated, "Send a token as `Authorization: Bearer sfp_…`; make one on the Account screen of the SSH shop or with `storefront tokens create`.")
+            throw APIProblem(
+                .unauthenticated,
+                "Send a token as `Authorization: Bearer sfp_…`; make one on the Account screen of the SSH shop or with `storefront tokens create`.")
         }
         let parts = header.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else {
@@ -203,7 +212,8 @@ extension HTTPField.Name {
 enum APIRoutes {
     private static let table: [(segments: [Substring], methods: [String])] = {
         guard let document = try? JSONSerialization.jsonObject(with: Data(ShopAPIService.documentJSON)) as? [String: Any],
-              let paths = document["paths"] as? [String: [String: Any]] else { return [] }
+            let paths = document["paths"] as? [String: [String: Any]]
+        else { return [] }
         return paths.map { path, operations in
             (path.split(separator: "/"), operations.keys.map { $0.uppercased() }.sorted())
         }

@@ -23,7 +23,8 @@ package struct APICommerce: Sendable {
     package var now: @Sendable () -> Date
 
     package init(
-        wallets: any WalletRepository, profiles: any AccountProfileRepository, provider: any PaymentProvider, backend: any MerchantBackend & OpenCharges,
+        wallets: any WalletRepository, profiles: any AccountProfileRepository, provider: any PaymentProvider,
+        backend: any MerchantBackend & OpenCharges,
         orders: any OrderHistory, backOffice: any BackOffice,
         idempotency: any IdempotencyRepository, methodData: @escaping @Sendable (PaymentMethod) -> String, testCards: [PaymentMethod],
         ids: IDGenerator = .random, now: @escaping @Sendable () -> Date = Date.init
@@ -107,8 +108,10 @@ struct APIOrderDesk {
         } catch MerchantBackendError.authenticationRequired(let url) {
             // The order holds its lines and stock while the bank checks: the cart is bought, the check decides.
             guard let number = try await commerce.openCharges.openOrderNumber(idempotencyKey: backendKey),
-                  let order = try await commerce.orders.order(number: number) else {
-                throw APIProblem(.unavailable, "The bank wants to check this payment, and its order cannot be read; try again with the same key.", retryAfter: 5)
+                let order = try await commerce.orders.order(number: number)
+            else {
+                throw APIProblem(
+                    .unavailable, "The bank wants to check this payment, and its order cannot be read; try again with the same key.", retryAfter: 5)
             }
             try await shop.carts.save([], forCustomer: owner)
             return .awaitingBankCheck(order, url: url)
@@ -126,28 +129,37 @@ struct APIOrderDesk {
     private func draft(_ request: Request, owner: String) async throws -> (order: OrderDraft, card: PaymentMethod) {
         let lines = try await shop.carts.lines(forCustomer: owner)
         guard !lines.isEmpty else {
-            throw APIProblem(.validation, "The cart is empty: put products in it with PUT /v1/cart/lines/{productId}.", errors: [.init(field: "cart", message: "is empty")])
+            throw APIProblem(
+                .validation, "The cart is empty: put products in it with PUT /v1/cart/lines/{productId}.",
+                errors: [.init(field: "cart", message: "is empty")])
         }
         let wallet = try await commerce.wallets.wallet(forCustomer: owner)
-        let address = try request.addressID.map { id in
-            guard let found = wallet.addresses.first(where: { $0.id == id }) else { throw Self.missing("addressId", "no saved address has the id \"\(id.prefix(100))\"") }
-            return found
-        } ?? wallet.defaultAddress
+        let address =
+            try request.addressID.map { id in
+                guard let found = wallet.addresses.first(where: { $0.id == id }) else {
+                    throw Self.missing("addressId", "no saved address has the id \"\(id.prefix(100))\"")
+                }
+                return found
+            } ?? wallet.defaultAddress
         guard let address else { throw Self.missing("addressId", "no saved address: add one with POST /v1/addresses") }
         if let refusal = shop.catalog.shop.shippingRefusal(country: address.address.countryCode) { throw Self.missing("addressId", refusal) }
         let chargeable = wallet.cards.filter(commerce.provider.canCharge)
-        let card = try request.cardID.map { id in
-            guard let found = chargeable.first(where: { $0.id == id }) else { throw Self.missing("cardId", "no saved card this shop can charge has the id \"\(id.prefix(100))\"") }
-            return found
-        } ?? (chargeable.first { $0.id == wallet.defaultCardID } ?? chargeable.first)
+        let card =
+            try request.cardID.map { id in
+                guard let found = chargeable.first(where: { $0.id == id }) else {
+                    throw Self.missing("cardId", "no saved card this shop can charge has the id \"\(id.prefix(100))\"")
+                }
+                return found
+            } ?? (chargeable.first { $0.id == wallet.defaultCardID } ?? chargeable.first)
         guard let card else { throw Self.missing("cardId", "no saved card: add one with POST /v1/cards") }
         let methods = shop.catalog.shop.shippingMethods
-        let method = try request.shippingMethod.map { id in
-            guard let found = methods.first(where: { $0.id == id }) else {
-                throw Self.missing("shippingMethod", "must be one of \(methods.map(\.id).joined(separator: ", "))")
-            }
-            return found
-        } ?? methods.first
+        let method =
+            try request.shippingMethod.map { id in
+                guard let found = methods.first(where: { $0.id == id }) else {
+                    throw Self.missing("shippingMethod", "must be one of \(methods.map(\.id).joined(separator: ", "))")
+                }
+                return found
+            } ?? methods.first
         guard let method else { throw APIProblem(.internal, "The shop has no shipping methods.") }
         let totals = Cart(currency: shop.catalog.shop.currency, lines: lines).totals(shipping: method, tax: shop.catalog.shop.tax)
         if let refusal = commerce.provider.chargeRefusal(totals.total) { throw Self.missing("cart", refusal) }
@@ -162,7 +174,8 @@ struct APIOrderDesk {
         switch error {
         case .cardRejected(let reason): APIProblem(.paymentFailed, reason.message)
         case .cardRefused(let message), .typedCardsRefused(let message): APIProblem(.paymentFailed, message)
-        case .unavailable(let message): APIProblem(.unavailable, "The payment provider cannot be reached: \(message) Nothing was charged; try again.", retryAfter: 30)
+        case .unavailable(let message):
+            APIProblem(.unavailable, "The payment provider cannot be reached: \(message) Nothing was charged; try again.", retryAfter: 30)
         }
     }
 
@@ -170,10 +183,15 @@ struct APIOrderDesk {
         switch error {
         case .declined(let reason): APIProblem(.paymentFailed, reason.message)
         case .soldOut(let name, let available):
-            APIProblem(.validation, available == 0 ? "\(name) sold out; nothing was charged." : "Only \(available) of \(name) left; nothing was charged.", errors: [.init(field: "cart", message: "\(name): \(available) left")])
+            APIProblem(
+                .validation, available == 0 ? "\(name) sold out; nothing was charged." : "Only \(available) of \(name) left; nothing was charged.",
+                errors: [.init(field: "cart", message: "\(name): \(available) left")])
         case .idempotencyMismatch: APIProblem(.idempotencyKeyReused, "This Idempotency-Key was used for an order of another total; use a new key.")
         case .timedOut, .providerUnreachable:
-            APIProblem(.unavailable, "The payment provider did not answer. Send the same request with the same Idempotency-Key again: it is never charged twice.", retryAfter: 5)
+            APIProblem(
+                .unavailable,
+                "The payment provider did not answer. Send the same request with the same Idempotency-Key again: it is never charged twice.",
+                retryAfter: 5)
         case .authenticationRequired: APIProblem(.paymentFailed, DeclineReason.authenticationRequired.message)
         case .unavailable(let message): APIProblem(.unavailable, message, retryAfter: 30)
         }

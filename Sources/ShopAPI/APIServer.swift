@@ -32,7 +32,8 @@ package final class APIServer: Sendable {
         limits: APILimits = APILimits(), log: @escaping @Sendable (String) -> Void, listening: @escaping @Sendable (Int) async -> Void
     ) throws {
         let app = try Self.application(
-            host: host, port: port, shop: shop, commerce: commerce, tokens: tokens, merchantKeys: merchantKeys, limits: limits, log: log, listening: listening
+            host: host, port: port, shop: shop, commerce: commerce, tokens: tokens, merchantKeys: merchantKeys, limits: limits, log: log,
+            listening: listening
         )
         group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [.init(service: app)], logger: Self.quiet))
     }
@@ -47,12 +48,17 @@ package final class APIServer: Sendable {
         log: @escaping @Sendable (String) -> Void, listening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws -> some ApplicationProtocol {
         let guards = HTTPGuards(
-            HTTPGuardLimits(requestDeadline: TimeAmount(limits.requestDeadline), connectionsPerAddress: limits.connectionsPerAddress, connections: limits.maxConnections),
+            HTTPGuardLimits(
+                requestDeadline: TimeAmount(limits.requestDeadline), connectionsPerAddress: limits.connectionsPerAddress,
+                connections: limits.maxConnections),
             name: "api", log: log
         )
         let router = Router()
         router.add(middleware: RequestLog(maxBodyBytes: limits.maxBodyBytes, uptime: uptime, log: log))
-        router.add(middleware: TokenGate(tokens: tokens, merchantKeys: merchantKeys, maxBodyBytes: limits.maxBodyBytes, limiter: RateLimiter(perMinute: limits.requestsPerMinute, burst: limits.burst), uptime: uptime, now: now))
+        router.add(
+            middleware: TokenGate(
+                tokens: tokens, merchantKeys: merchantKeys, maxBodyBytes: limits.maxBodyBytes,
+                limiter: RateLimiter(perMinute: limits.requestsPerMinute, burst: limits.burst), uptime: uptime, now: now))
         router.add(middleware: IdempotencyGate(keys: commerce.idempotency, maxBodyBytes: limits.maxBodyBytes, now: now))
         try ShopAPIService(shop: shop, commerce: commerce).registerHandlers(on: router)
         return Application(

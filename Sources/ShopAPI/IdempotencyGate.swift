@@ -34,7 +34,8 @@ struct IdempotencyGate<Context: RequestContext>: RouterMiddleware {
         case .reused:
             throw APIProblem(.idempotencyKeyReused, "This Idempotency-Key came before with another request; use a new key for a new one.")
         case .inFlight:
-            throw APIProblem(.requestInFlight, "A request with this Idempotency-Key is still running; ask again in a moment for its answer.", retryAfter: 1)
+            throw APIProblem(
+                .requestInFlight, "A request with this Idempotency-Key is still running; ask again in a moment for its answer.", retryAfter: 1)
         case .answered(let answer):
             var headers = HTTPFields()
             headers[.contentType] = answer.contentType
@@ -67,7 +68,9 @@ struct IdempotencyGate<Context: RequestContext>: RouterMiddleware {
         var response = response
         try await response.body.write(collector)
         let bytes = collector.bytes
-        try await keys.answer(IdempotentAnswer(status: response.status.code, contentType: response.headers[.contentType] ?? "application/json", body: bytes), owner: owner, key: key)
+        try await keys.answer(
+            IdempotentAnswer(status: response.status.code, contentType: response.headers[.contentType] ?? "application/json", body: bytes),
+            owner: owner, key: key)
         response.body = ResponseBody(byteBuffer: ByteBuffer(bytes: bytes))
         return response
     }

@@ -25,7 +25,9 @@ package final class AdminKeysFile: MerchantKeys {
 
     package func allows(_ owner: String) -> String? {
         guard owner.hasPrefix("ssh:") else { return "a merchant token's owner is an SSH key (ssh:SHA256:…)" }
-        guard let fingerprints = current() else { return "the admin keys file \(path) cannot be read; no merchant token is honoured until it is mended" }
+        guard let fingerprints = current() else {
+            return "the admin keys file \(path) cannot be read; no merchant token is honoured until it is mended"
+        }
         return fingerprints.contains(String(owner.dropFirst(4))) ? nil : "this merchant token's key is no longer in the admin keys file"
     }
 

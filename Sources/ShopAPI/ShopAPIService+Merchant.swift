@@ -7,7 +7,9 @@ import ShopPorts
 extension ShopAPIService {
     func deliverOrder(_ input: Operations.DeliverOrder.Input) async throws -> Operations.DeliverOrder.Output {
         let caller = try APICaller.required(.merchant)
-        let order = try await change { backOffice throws(BackOfficeError) in try await backOffice.markDelivered(input.path.orderNumber, by: .merchant(caller.token.owner), expecting: nil) }
+        let order = try await change { backOffice throws(BackOfficeError) in
+            try await backOffice.markDelivered(input.path.orderNumber, by: .merchant(caller.token.owner), expecting: nil)
+        }
         return .ok(.init(body: .json(try await withHistory(order))))
     }
 
@@ -15,7 +17,9 @@ extension ShopAPIService {
         let caller = try APICaller.required(.merchant)
         guard case .json(let body) = input.body else { throw APIProblem(.invalidRequest, "The body must be JSON.") }
         try Self.requirePlainLine(body.reason, field: "reason")
-        let order = try await change { backOffice throws(BackOfficeError) in try await backOffice.cancel(input.path.orderNumber, reason: body.reason, by: .merchant(caller.token.owner), expecting: nil) }
+        let order = try await change { backOffice throws(BackOfficeError) in
+            try await backOffice.cancel(input.path.orderNumber, reason: body.reason, by: .merchant(caller.token.owner), expecting: nil)
+        }
         return .ok(.init(body: .json(try await withHistory(order))))
     }
 
@@ -34,7 +38,9 @@ extension ShopAPIService {
         let restock = (body.restock ?? []).map { Restock(productID: ProductID($0.productId), quantity: $0.quantity) }
         let ask = RefundAsk(amount: amount, restock: restock, reason: body.reason)
         // Expecting the status just read: a change in between is a 409, not a refund of an order that moved on.
-        let order = try await change { backOffice throws(BackOfficeError) in try await backOffice.refund(input.path.orderNumber, ask, by: .merchant(caller.token.owner), expecting: dossier.order.status) }
+        let order = try await change { backOffice throws(BackOfficeError) in
+            try await backOffice.refund(input.path.orderNumber, ask, by: .merchant(caller.token.owner), expecting: dossier.order.status)
+        }
         return .ok(.init(body: .json(try await withHistory(order))))
     }
 
@@ -73,10 +79,15 @@ extension ShopAPIService {
         guard case .json(let body) = input.body else { throw APIProblem(.invalidRequest, "The body must be JSON.") }
         var errors: [APIProblem.FieldError] = []
         let name = body.name?.trimmingCharacters(in: .whitespaces)
-        if let name, name.isEmpty || name.count > 80 || !MerchantEntry.isPlainLine(name) { errors.append(.init(field: "name", message: "must be 1 to 80 characters on one line")) }
+        if let name, name.isEmpty || name.count > 80 || !MerchantEntry.isPlainLine(name) {
+            errors.append(.init(field: "name", message: "must be 1 to 80 characters on one line"))
+        }
         if let email = body.email, let problem = Contact.emailProblem(email) { errors.append(.init(field: "email", message: problem)) }
-        guard errors.isEmpty else { throw APIProblem(.validation, errors.map { "\($0.field): \($0.message)" }.joined(separator: " "), errors: errors) }
-        try await commerce.profiles.save(AccountProfile(customerID: caller.token.owner, name: name, email: body.email?.trimmingCharacters(in: .whitespaces)))
+        guard errors.isEmpty else {
+            throw APIProblem(.validation, errors.map { "\($0.field): \($0.message)" }.joined(separator: " "), errors: errors)
+        }
+        try await commerce.profiles.save(
+            AccountProfile(customerID: caller.token.owner, name: name, email: body.email?.trimmingCharacters(in: .whitespaces)))
         let profile = try await commerce.profiles.profile(forCustomer: caller.token.owner)
         return .ok(.init(body: .json(.init(customer: caller.token.owner, name: profile?.name, email: profile?.email))))
     }
@@ -91,7 +102,9 @@ extension ShopAPIService {
 
     static func requirePlainLine(_ text: String, field: String) throws {
         guard MerchantEntry.isPlainLine(text) else {
-            throw APIProblem(.validation, "\(field) must be 1 to 100 characters on one line.", errors: [.init(field: field, message: "must be 1 to 100 characters on one line")])
+            throw APIProblem(
+                .validation, "\(field) must be 1 to 100 characters on one line.",
+                errors: [.init(field: field, message: "must be 1 to 100 characters on one line")])
         }
     }
 }

@@ -56,7 +56,9 @@ extension ShopAPIService {
         let offset = try Paging.offset(from: input.query.cursor, query: "merchant:\(filter.rawValue)")
         let page: OrderQueuePage
         do { page = try await commerce.backOffice.queue(filter, offset: offset, limit: limit) } catch { throw Self.problem(error) }
-        let next = offset + page.rows.count < page.total && !page.rows.isEmpty ? Paging.cursor(offset: offset + page.rows.count, query: "merchant:\(filter.rawValue)") : nil
+        let next =
+            offset + page.rows.count < page.total && !page.rows.isEmpty
+            ? Paging.cursor(offset: offset + page.rows.count, query: "merchant:\(filter.rawValue)") : nil
         return .ok(.init(body: .json(.init(data: page.rows.map { APIModels.order($0, events: nil) }, totalCount: page.total, nextCursor: next))))
     }
 
@@ -67,9 +69,15 @@ extension ShopAPIService {
         for (field, value) in [("carrier", body.carrier), ("trackingNumber", body.trackingNumber)] where !MerchantEntry.isPlainLine(value) {
             errors.append(.init(field: field, message: "must be 1 to 100 characters on one line"))
         }
-        if let url = body.trackingUrl, !MerchantEntry.isWebAddress(url) { errors.append(.init(field: "trackingUrl", message: "must be an http or https address of at most 300 characters")) }
-        guard errors.isEmpty else { throw APIProblem(.validation, errors.map { "\($0.field): \($0.message)" }.joined(separator: " "), errors: errors) }
-        let parcel = Shipment(carrier: body.carrier.trimmingCharacters(in: .whitespaces), trackingNumber: body.trackingNumber.trimmingCharacters(in: .whitespaces), trackingURL: body.trackingUrl)
+        if let url = body.trackingUrl, !MerchantEntry.isWebAddress(url) {
+            errors.append(.init(field: "trackingUrl", message: "must be an http or https address of at most 300 characters"))
+        }
+        guard errors.isEmpty else {
+            throw APIProblem(.validation, errors.map { "\($0.field): \($0.message)" }.joined(separator: " "), errors: errors)
+        }
+        let parcel = Shipment(
+            carrier: body.carrier.trimmingCharacters(in: .whitespaces), trackingNumber: body.trackingNumber.trimmingCharacters(in: .whitespaces),
+            trackingURL: body.trackingUrl)
         let order: Order
         do {
             order = try await commerce.backOffice.ship(input.path.orderNumber, parcel, by: .merchant(caller.token.owner), expecting: nil)

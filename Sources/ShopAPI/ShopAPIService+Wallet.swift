@@ -14,7 +14,8 @@ extension ShopAPIService {
         let caller = try APICaller.required(.shop)
         guard case .json(let body) = input.body else { throw APIProblem(.invalidRequest, "The body must be JSON.") }
         let entry = AddressEntry(
-            name: body.name, street: body.street, city: body.city, postalCode: body.postalCode, country: body.countryCode, email: body.email, phone: body.phone ?? ""
+            name: body.name, street: body.street, city: body.city, postalCode: body.postalCode, country: body.countryCode, email: body.email,
+            phone: body.phone ?? ""
         )
         var problems = entry.problems().map { APIProblem.FieldError(field: Self.fieldName($0.key), message: $0.value) }.sorted { $0.field < $1.field }
         if problems.isEmpty, let refusal = shop.catalog.shop.shippingRefusal(country: entry.country) {
@@ -31,7 +32,9 @@ extension ShopAPIService {
     }
 
     func removeAddress(_ input: Operations.RemoveAddress.Input) async throws -> Operations.RemoveAddress.Output {
-        try await removeSaved("address", id: input.path.addressId, held: { $0.addresses.map(\.id) }) { try await $0.removeAddress(id: $1, forCustomer: $2) }
+        try await removeSaved("address", id: input.path.addressId, held: { $0.addresses.map(\.id) }) {
+            try await $0.removeAddress(id: $1, forCustomer: $2)
+        }
         return .noContent(.init())
     }
 
@@ -45,11 +48,15 @@ extension ShopAPIService {
         let caller = try APICaller.required(.shop)
         guard case .json(let body) = input.body else { throw APIProblem(.invalidRequest, "The body must be JSON.") }
         guard commerce.provider.mode == .sandbox else {
-            throw APIProblem(.validation, "This shop takes real cards only on its payment provider's page: add one in the SSH shop.", errors: [.init(field: "testCard", message: "test cards are for sandbox payments")])
+            throw APIProblem(
+                .validation, "This shop takes real cards only on its payment provider's page: add one in the SSH shop.",
+                errors: [.init(field: "testCard", message: "test cards are for sandbox payments")])
         }
         guard let card = commerce.testCards.first(where: { $0.id == body.testCard.rawValue }) else {
             let known = commerce.testCards.map(\.id).joined(separator: ", ")
-            throw APIProblem(.validation, "testCard must be one of the sandbox's test cards: \(known).", errors: [.init(field: "testCard", message: "not a test card")])
+            throw APIProblem(
+                .validation, "testCard must be one of the sandbox's test cards: \(known).",
+                errors: [.init(field: "testCard", message: "not a test card")])
         }
         try await commerce.wallets.addCard(card, forCustomer: caller.token.owner, makeDefault: body.makeDefault ?? false)
         let wallet = try await commerce.wallets.wallet(forCustomer: caller.token.owner)

@@ -70,12 +70,15 @@ struct ShopAPIService: APIProtocol {
         guard case .json(let body) = input.body else { throw APIProblem(.invalidRequest, "The body must be JSON.") }
         let quantity = body.quantity
         guard quantity == 0 || CartLine.quantityRange.contains(quantity) else {
-            throw APIProblem(.validation, "A line holds 0 to \(CartLine.quantityRange.upperBound) of a product.", errors: [.init(field: "quantity", message: "must be 0 to \(CartLine.quantityRange.upperBound), not \(quantity)")])
+            throw APIProblem(
+                .validation, "A line holds 0 to \(CartLine.quantityRange.upperBound) of a product.",
+                errors: [.init(field: "quantity", message: "must be 0 to \(CartLine.quantityRange.upperBound), not \(quantity)")])
         }
         let product = try await existingProduct(input.path.productId)
         if let stock = product.stock, quantity > stock {
             let left = stock == 0 ? "it is sold out" : "only \(stock) left"
-            throw APIProblem(.validation, "\(product.name): \(left).", errors: [.init(field: "quantity", message: "at most \(stock), the stock on hand")])
+            throw APIProblem(
+                .validation, "\(product.name): \(left).", errors: [.init(field: "quantity", message: "at most \(stock), the stock on hand")])
         }
         var lines = try await shop.carts.lines(forCustomer: caller.token.owner)
         let line = quantity == 0 ? nil : CartLine(productID: product.id, name: product.name, unitPrice: product.price, quantity: quantity)
@@ -86,7 +89,9 @@ struct ShopAPIService: APIProtocol {
         }
         let cart = Cart(currency: shop.catalog.shop.currency, lines: lines)
         guard cart.subtotal.isWithinMaximum else {
-            throw APIProblem(.validation, "The cart would cost more than the shop takes in one order.", errors: [.init(field: "quantity", message: "makes the cart too costly")])
+            throw APIProblem(
+                .validation, "The cart would cost more than the shop takes in one order.",
+                errors: [.init(field: "quantity", message: "makes the cart too costly")])
         }
         try await shop.carts.save(lines, forCustomer: caller.token.owner)
         return .ok(.init(body: .json(APIModels.cart(lines, currency: shop.catalog.shop.currency))))
@@ -151,7 +156,11 @@ enum APIModels {
     static func cart(_ lines: [CartLine], currency: Currency) -> Components.Schemas.Cart {
         let cart = Cart(currency: currency, lines: lines)
         return .init(
-            lines: lines.map { .init(productId: $0.productID.rawValue, name: $0.name, quantity: $0.quantity, unitPrice: money($0.unitPrice), lineTotal: money($0.total)) },
+            lines: lines.map {
+                .init(
+                    productId: $0.productID.rawValue, name: $0.name, quantity: $0.quantity, unitPrice: money($0.unitPrice), lineTotal: money($0.total)
+                )
+            },
             itemCount: cart.itemCount, subtotal: money(cart.subtotal)
         )
     }
@@ -162,19 +171,27 @@ extension APIModels {
         let parcel = events.flatMap { (try? OrderLifecycle.rebuilt(from: $0))?.shipment }
         return .init(
             number: order.number, status: .init(rawValue: order.status.rawValue) ?? .unknown, placedAt: order.placedAt,
-            lines: order.lines.map { .init(productId: $0.productID.rawValue, name: $0.name, quantity: $0.quantity, unitPrice: money($0.unitPrice), lineTotal: money($0.total)) },
-            subtotal: money(order.totals.subtotal), shipping: money(order.totals.shipping), tax: money(order.totals.tax), total: money(order.totals.total),
+            lines: order.lines.map {
+                .init(
+                    productId: $0.productID.rawValue, name: $0.name, quantity: $0.quantity, unitPrice: money($0.unitPrice), lineTotal: money($0.total)
+                )
+            },
+            subtotal: money(order.totals.subtotal), shipping: money(order.totals.shipping), tax: money(order.totals.tax),
+            total: money(order.totals.total),
             payment: order.paymentDescription, shippingMethod: order.shippingMethodLabel, shipTo: order.shipTo, customer: order.customerID,
             tracking: parcel.map { .init(carrier: $0.carrier, trackingNumber: $0.trackingNumber, trackingUrl: $0.trackingURL) },
             events: events?.map { event in
-                .init(at: event.at, actor: event.actor.recordText, _type: .init(rawValue: OrderEventRecord(event).kind) ?? .placed, summary: event.change.shopperSummary)
+                .init(
+                    at: event.at, actor: event.actor.recordText, _type: .init(rawValue: OrderEventRecord(event).kind) ?? .placed,
+                    summary: event.change.shopperSummary)
             }
         )
     }
 
     static func address(_ contact: Contact, isDefault: Bool) -> Components.Schemas.Address {
         .init(
-            id: contact.id, name: contact.name, email: contact.email, phone: contact.phone, street: contact.address.street, city: contact.address.city,
+            id: contact.id, name: contact.name, email: contact.email, phone: contact.phone, street: contact.address.street,
+            city: contact.address.city,
             postalCode: contact.address.postalCode, countryCode: contact.address.countryCode, isDefault: isDefault
         )
     }
@@ -185,7 +202,9 @@ extension APIModels {
     }
 
     static func card(_ card: PaymentMethod, isDefault: Bool) -> Components.Schemas.Card {
-        .init(id: card.id, network: card.network.rawValue, lastFour: card.lastFour, expiryMonth: card.expiry.month, expiryYear: card.expiry.year, label: card.displayName, isDefault: isDefault)
+        .init(
+            id: card.id, network: card.network.rawValue, lastFour: card.lastFour, expiryMonth: card.expiry.month, expiryYear: card.expiry.year,
+            label: card.displayName, isDefault: isDefault)
     }
 
     static func cards(_ wallet: WalletContents, canCharge: (PaymentMethod) -> Bool) -> [Components.Schemas.Card] {

@@ -2,8 +2,9 @@ import Foundation
 import ShopPorts
 import Synchronization
 import SystemPackage
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The keychain of this product: small secrets in one file, readable by its owner only.
@@ -19,7 +20,8 @@ public final class FileCredentialRepository: CredentialRepository {
 
     /// `$XDG_CONFIG_HOME/storefront/credentials`, else `~/.config/storefront/credentials`.
     public static func defaultPath(environment: [String: String]) -> FilePath {
-        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : FilePath($0) }
+        let base =
+            environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : FilePath($0) }
             ?? FilePath(environment["HOME"] ?? NSHomeDirectory()).appending(".config")
         return base.appending("storefront/credentials")
     }

@@ -1,7 +1,8 @@
 import Foundation
 import SystemPackage
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Files that hold secrets: read only when their owner alone can, replaced atomically.

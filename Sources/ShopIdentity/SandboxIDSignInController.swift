@@ -56,7 +56,8 @@ public final class SandboxIDSignInController: SignInAuthorizationControlling {
         var fields = [SignInPrompt.Field(id: "code", label: "Code", hint: "6 digits", error: error)]
         let asksName = challenge.isNewUser && request.requestedScopes.contains(.fullName)
         if asksName {
-            fields.append(SignInPrompt.Field(id: "name", label: "Name", value: name, hint: "optional; shared with the shop on your first sign-in only"))
+            fields.append(
+                SignInPrompt.Field(id: "name", label: "Name", value: name, hint: "optional; shared with the shop on your first sign-in only"))
         }
         let prompt = SignInPrompt(
             title: Self.title,

@@ -76,7 +76,8 @@ public actor SandboxIdentityProvider: SignInProviding {
     /// Loads the per-install signing key from `credentials`, making and storing one on first use.
     public static func signingKey(in credentials: any CredentialRepository) throws -> Curve25519.Signing.PrivateKey {
         if let stored = try credentials.string(forKey: signingKeyCredential),
-           let raw = Data(base64Encoded: stored), let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: raw) {
+            let raw = Data(base64Encoded: stored), let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: raw)
+        {
             return key
         }
         let key = Curve25519.Signing.PrivateKey()
@@ -184,10 +185,11 @@ public actor SandboxIdentityProvider: SignInProviding {
     private func issueTokens(userID: String) async throws -> SessionTokens {
         let now = dates.now()
         let accessExpiry = now.addingTimeInterval(lifetimes.accessToken)
-        let access = try SignedToken.make(claims: [
-            "iss": Self.issuer, "aud": Self.audience, "sub": userID, "typ": "access",
-            "iat": now.timeIntervalSince1970, "exp": accessExpiry.timeIntervalSince1970, "jti": ids.next(),
-        ], key: key, keyID: keyID)
+        let access = try SignedToken.make(
+            claims: [
+                "iss": Self.issuer, "aud": Self.audience, "sub": userID, "typ": "access",
+                "iat": now.timeIntervalSince1970, "exp": accessExpiry.timeIntervalSince1970, "jti": ids.next(),
+            ], key: key, keyID: keyID)
         let refresh = "rt_" + Encodings.base64URL(SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) })
         let refreshExpiry = now.addingTimeInterval(lifetimes.refreshToken)
         try await directory.storeRefreshToken(hash: Self.hash(refresh), userID: userID, expiresAt: refreshExpiry)
@@ -197,7 +199,7 @@ public actor SandboxIdentityProvider: SignInProviding {
     private func check(_ token: String, type: String, nonce: String?) -> AccessTokenCheck {
         guard let claims = SignedToken.claims(of: token, key: publicKey) else { return .invalid("the signature does not match this install's key") }
         guard claims["iss"] as? String == Self.issuer, claims["aud"] as? String == Self.audience, claims["typ"] as? String == type,
-              let user = claims["sub"] as? String, let expiry = claims["exp"] as? Double
+            let user = claims["sub"] as? String, let expiry = claims["exp"] as? Double
         else { return .invalid("the token is not a Sandbox ID \(type) token") }
         if let nonce, claims["nonce"] as? String != nonce { return .invalid("the nonce does not match the request") }
         guard dates.now().timeIntervalSince1970 < expiry else { return .expired }

@@ -16,12 +16,12 @@ struct SignedToken {
     static func claims(of token: String, key: Curve25519.Signing.PublicKey) -> [String: Any]? {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3,
-              let header = Encodings.decodeBase64URL(parts[0]),
-              let headerFields = try? JSONSerialization.jsonObject(with: header) as? [String: Any],
-              headerFields["alg"] as? String == "EdDSA",
-              let payload = Encodings.decodeBase64URL(parts[1]),
-              let signature = Encodings.decodeBase64URL(parts[2]),
-              key.isValidSignature(signature, for: Data((parts[0] + "." + parts[1]).utf8))
+            let header = Encodings.decodeBase64URL(parts[0]),
+            let headerFields = try? JSONSerialization.jsonObject(with: header) as? [String: Any],
+            headerFields["alg"] as? String == "EdDSA",
+            let payload = Encodings.decodeBase64URL(parts[1]),
+            let signature = Encodings.decodeBase64URL(parts[2]),
+            key.isValidSignature(signature, for: Data((parts[0] + "." + parts[1]).utf8))
         else { return nil }
         return try? JSONSerialization.jsonObject(with: payload) as? [String: Any]
     }

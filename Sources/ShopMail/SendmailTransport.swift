@@ -1,10 +1,11 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import ShopModels
 import ShopPorts
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Hands messages to a sendmail-compatible command (`sendmail -t -i` by default; Postfix, exim and msmtp all
 /// provide one): the message on its standard input, the recipients read from its headers.
@@ -96,7 +97,10 @@ public struct SendmailTransport: MailTransport {
             let descriptor = handle.fileDescriptor
             while true {
                 let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-                if count > 0 { tail.append(Data(buffer[0..<count])); continue }
+                if count > 0 {
+                    tail.append(Data(buffer[0..<count]))
+                    continue
+                }
                 if count < 0, errno == EINTR { continue }
                 break
             }

@@ -45,7 +45,9 @@ public struct LiveBackOffice: BackOffice {
         self.reached = reached
     }
 
-    public func ship(_ number: String, _ parcel: Shipment, by actor: OrderActor, expecting expected: OrderStatus?) async throws(BackOfficeError) -> Order {
+    public func ship(_ number: String, _ parcel: Shipment, by actor: OrderActor, expecting expected: OrderStatus?) async throws(BackOfficeError)
+        -> Order
+    {
         try await apply(.shipped(parcel), number, actor, expected)
     }
 
@@ -53,14 +55,20 @@ public struct LiveBackOffice: BackOffice {
         try await apply(.delivered, number, actor, expected)
     }
 
-    public func refund(_ number: String, _ ask: RefundAsk, by actor: OrderActor, expecting expected: OrderStatus?) async throws(BackOfficeError) -> Order {
+    public func refund(_ number: String, _ ask: RefundAsk, by actor: OrderActor, expecting expected: OrderStatus?) async throws(BackOfficeError)
+        -> Order
+    {
         let filed: FiledRefund
-        do { filed = try await orders.fileRefund(ask, toOrder: number, by: actor, at: dates.now(), expecting: expected) } catch { throw .change(error) }
+        do { filed = try await orders.fileRefund(ask, toOrder: number, by: actor, at: dates.now(), expecting: expected) } catch {
+            throw .change(error)
+        }
         reached(.afterFilingRefund)
         return try await send(filed)
     }
 
-    public func cancel(_ number: String, reason: String, by actor: OrderActor, expecting expected: OrderStatus?) async throws(BackOfficeError) -> Order {
+    public func cancel(_ number: String, reason: String, by actor: OrderActor, expecting expected: OrderStatus?) async throws(BackOfficeError)
+        -> Order
+    {
         let dossier = try await dossier(number)
         // A shopper cancels their own orders only: anyone else's is, to them, no order at all.
         if case .shopper(let customer) = actor, dossier.order.customerID != customer { throw .change(.notFound(number)) }
@@ -163,7 +171,8 @@ public struct LiveBackOffice: BackOffice {
         do { return try await orders.settleRefund(id: filed.id, as: .refunded(reference: reference), at: dates.now()) } catch { throw .change(error) }
     }
 
-    private func apply(_ change: OrderChange, _ number: String, _ actor: OrderActor, _ expected: OrderStatus?) async throws(BackOfficeError) -> Order {
+    private func apply(_ change: OrderChange, _ number: String, _ actor: OrderActor, _ expected: OrderStatus?) async throws(BackOfficeError) -> Order
+    {
         do { return try await orders.apply(change, toOrder: number, by: actor, at: dates.now(), expecting: expected) } catch { throw .change(error) }
     }
 }

@@ -20,17 +20,22 @@ public actor LiveMerchantBackend: MerchantBackend, OpenCharges {
     private let reached: @Sendable (Step) -> Void
 
     /// `reached` is called as each step completes; the shop passes a no-op, fault tests a kill.
-    public init(processor: any ChargeProcessor, orders: any OrderRepository, dates: DateSource, reached: @escaping @Sendable (Step) -> Void = { _ in }) {
+    public init(
+        processor: any ChargeProcessor, orders: any OrderRepository, dates: DateSource, reached: @escaping @Sendable (Step) -> Void = { _ in }
+    ) {
         self.processor = processor
         self.orders = orders
         self.dates = dates
         self.reached = reached
     }
 
-    public func processPayment(token: PaymentToken, order draft: OrderDraft, idempotencyKey: String) async throws(MerchantBackendError) -> OrderConfirmation {
+    public func processPayment(token: PaymentToken, order draft: OrderDraft, idempotencyKey: String) async throws(MerchantBackendError)
+        -> OrderConfirmation
+    {
         let order: Order
         do {
-            order = try await orders.begin(draft, idempotencyKey: idempotencyKey, tokenID: token.id, paymentDescription: token.paymentMethod.shortName, placedAt: dates.now())
+            order = try await orders.begin(
+                draft, idempotencyKey: idempotencyKey, tokenID: token.id, paymentDescription: token.paymentMethod.shortName, placedAt: dates.now())
         } catch {
             throw Self.backendError(error)
         }
@@ -46,10 +51,11 @@ public actor LiveMerchantBackend: MerchantBackend, OpenCharges {
         }
         let charge: LedgerCharge
         do {
-            charge = try await processor.charge(ChargeRequest(
-                tokenID: token.id, amount: draft.totals.total, idempotencyKey: idempotencyKey,
-                orderNumber: order.number, customerID: draft.customerID
-            ))
+            charge = try await processor.charge(
+                ChargeRequest(
+                    tokenID: token.id, amount: draft.totals.total, idempotencyKey: idempotencyKey,
+                    orderNumber: order.number, customerID: draft.customerID
+                ))
         } catch .timedOut {
             // The charge may or may not have happened: the order stays open and a retry with the same key settles it.
             try? await orders.finish(orderNumber: order.number, status: .unknown, failure: nil, at: dates.now())

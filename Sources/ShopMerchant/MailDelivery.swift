@@ -56,8 +56,11 @@ public struct MailDelivery: Sendable {
         for entry in try await outbox.due(at: dates.now(), limit: limit) {
             let failure: String
             do {
-                guard let order = try await orders.order(number: entry.orderNumber) else { throw MailTransportError("order \(entry.orderNumber) is gone") }
-                let message = OrderMail.compose(entry, order: order, events: try await orders.events(orderNumber: entry.orderNumber), shop: shop, sender: sender)
+                guard let order = try await orders.order(number: entry.orderNumber) else {
+                    throw MailTransportError("order \(entry.orderNumber) is gone")
+                }
+                let message = OrderMail.compose(
+                    entry, order: order, events: try await orders.events(orderNumber: entry.orderNumber), shop: shop, sender: sender)
                 try await transport.send(message)
                 reached(.afterSending)
                 try await outbox.record(.sent, for: entry.id, at: dates.now())

@@ -56,7 +56,8 @@ public struct ProviderEventDesk: Sendable {
         public var logLine: String {
             switch self {
             case .applied(let event, let number, let outcome): "\(event.type) \(event.id)" + (number.map { " for \($0)" } ?? "") + ": \(outcome)"
-            case .postponed(let event, let reason, let next): "\(event.type) \(event.id): not applied, tried again at \(UTCTime(next).iso8601): \(reason)"
+            case .postponed(let event, let reason, let next):
+                "\(event.type) \(event.id): not applied, tried again at \(UTCTime(next).iso8601): \(reason)"
             case .gaveUp(let event, let reason): "\(event.type) \(event.id): given up, applied again only when the provider resends it: \(reason)"
             }
         }
@@ -101,7 +102,8 @@ public struct ProviderEventDesk: Sendable {
         }
         do {
             if try await events.handledEvent(header.id, provider: webhook.provider) { return .duplicate(header) }
-            let kept = try await events.keep(WaitingProviderEvent(provider: webhook.provider, header: header, payload: payload, receivedAt: dates.now()))
+            let kept = try await events.keep(
+                WaitingProviderEvent(provider: webhook.provider, header: header, payload: payload, receivedAt: dates.now()))
             return kept ? .accepted(header) : .duplicate(header)
         } catch {
             return .retryLater(header, reason: "\(error)")
@@ -149,7 +151,8 @@ public struct ProviderEventDesk: Sendable {
                 try await events.setBack(header.id, provider: provider, .gaveUp(error: reason))
                 return .gaveUp(header, reason: reason)
             }
-            let next = now.addingTimeInterval(Double(RetrySchedule.backoff(afterAttempts: event.attempts, first: firstBackoffSeconds).components.seconds))
+            let next = now.addingTimeInterval(
+                Double(RetrySchedule.backoff(afterAttempts: event.attempts, first: firstBackoffSeconds).components.seconds))
             try await events.setBack(header.id, provider: provider, .retry(next: next, error: reason))
             return .postponed(header, reason: reason, next: next)
         }
@@ -169,7 +172,9 @@ public struct ProviderEventDesk: Sendable {
             return (number, try await record(refunds, of: number))
         case .cardSaved(let customer, let card):
             // A guest keeps nothing, and a shop without a wallet store has nowhere to put it.
-            guard let wallets, !customer.hasPrefix("ssh-guest:"), !customer.hasPrefix("web-guest:") else { return (nil, "ignored: card \(card.id) of a guest") }
+            guard let wallets, !customer.hasPrefix("ssh-guest:"), !customer.hasPrefix("web-guest:") else {
+                return (nil, "ignored: card \(card.id) of a guest")
+            }
             let wallet = try await wallets.wallet(forCustomer: customer)
             guard !wallet.cards.contains(where: { $0.id == card.id }) else { return (nil, "card \(card.id) saved already") }
             try await wallets.addCard(card, forCustomer: customer, makeDefault: wallet.cards.isEmpty)
@@ -178,18 +183,26 @@ public struct ProviderEventDesk: Sendable {
             let events = try await orders.events(orderNumber: number)
             let known = events.contains { if case .disputeClosed(reference, _) = $0.change { true } else { false } }
             guard !known else { return (number, "dispute \(reference) closed already") }
-            return (number, try await refusalAsOutcome("dispute \(reference) closed: \(outcome)") {
-                _ = try await orders.apply(.disputeClosed(reference: reference, outcome: outcome), toOrder: number, by: .provider, at: dates.now(), expecting: nil)
-            })
+            return (
+                number,
+                try await refusalAsOutcome("dispute \(reference) closed: \(outcome)") {
+                    _ = try await orders.apply(
+                        .disputeClosed(reference: reference, outcome: outcome), toOrder: number, by: .provider, at: dates.now(), expecting: nil)
+                }
+            )
         case .disputed(let number, let amount, let reason, let reference):
             _ = try await backend.settleFromProvider(orderNumber: number)
             let known = try await orders.events(orderNumber: number).contains {
                 if case .disputed(_, _, reference) = $0.change { true } else { false }
             }
             guard !known else { return (number, "dispute \(reference) recorded already") }
-            return (number, try await refusalAsOutcome("flagged: dispute \(reference) of \(amount.formatted)") {
-                _ = try await orders.apply(.disputed(amount, reason: reason, reference: reference), toOrder: number, by: .provider, at: dates.now(), expecting: nil)
-            })
+            return (
+                number,
+                try await refusalAsOutcome("flagged: dispute \(reference) of \(amount.formatted)") {
+                    _ = try await orders.apply(
+                        .disputed(amount, reason: reason, reference: reference), toOrder: number, by: .provider, at: dates.now(), expecting: nil)
+                }
+            )
         }
     }
 
@@ -199,7 +212,9 @@ public struct ProviderEventDesk: Sendable {
         var done: [String] = []
         // The shop's own refund the provider gave up on: closed as declined, the order as it was, the merchant shown why.
         for refund in refunds where !refund.succeeded {
-            guard let failure = refund.failure, let id = refund.shopRefundID, filed.contains(where: { $0.id == id && $0.state == .pending }) else { continue }
+            guard let failure = refund.failure, let id = refund.shopRefundID, filed.contains(where: { $0.id == id && $0.state == .pending }) else {
+                continue
+            }
             _ = try await orders.settleRefund(id: id, as: .declined(reason: "\(refund.reference) \(failure)"), at: dates.now())
             done.append("declined \(id): \(refund.reference) \(failure)")
         }
@@ -215,9 +230,10 @@ public struct ProviderEventDesk: Sendable {
             // A refund made elsewhere while one of the shop's is pending: recorded now, the pending one (a cancel,
             // say) would be sent after it and refund twice. Asked again later, once the shop's own has settled.
             if let pending = filed.first(where: { $0.state == .pending }) { throw RefundAwaited(refundID: pending.id) }
-            done.append(try await refusalAsOutcome("recorded \(refund.reference) of \(refund.amount.formatted)") {
-                _ = try await orders.recordProviderRefund(refund.amount, reference: refund.reference, toOrder: number, at: dates.now())
-            })
+            done.append(
+                try await refusalAsOutcome("recorded \(refund.reference) of \(refund.amount.formatted)") {
+                    _ = try await orders.recordProviderRefund(refund.amount, reference: refund.reference, toOrder: number, at: dates.now())
+                })
         }
         return done.isEmpty ? "no new refunds" : done.joined(separator: "; ")
     }

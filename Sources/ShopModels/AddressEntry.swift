@@ -23,7 +23,10 @@ public struct AddressEntry: Hashable, Sendable {
     public var email: String
     public var phone: String
 
-    public init(name: String = "", street: String = "", city: String = "", postalCode: String = "", country: String = "", email: String = "", phone: String = "") {
+    public init(
+        name: String = "", street: String = "", city: String = "", postalCode: String = "", country: String = "", email: String = "",
+        phone: String = ""
+    ) {
         self.name = name
         self.street = street
         self.city = city
@@ -34,22 +37,36 @@ public struct AddressEntry: Hashable, Sendable {
     }
 
     public init(_ contact: Contact) {
-        self.init(name: contact.name, street: contact.address.street, city: contact.address.city, postalCode: contact.address.postalCode,
-                  country: contact.address.countryCode, email: contact.email, phone: contact.phone)
+        self.init(
+            name: contact.name, street: contact.address.street, city: contact.address.city, postalCode: contact.address.postalCode,
+            country: contact.address.countryCode, email: contact.email, phone: contact.phone)
     }
 
     /// Every field's problem, by field; empty when the address can be used.
     public func problems() -> [AddressField: String] {
         var errors: [AddressField: String] = [:]
-        let name = name.trimming(" "), street = street.trimming(" "), city = city.trimming(" ")
-        if name.isEmpty { errors[.name] = "Enter the recipient's name." }
-        else if name.count > 80 { errors[.name] = "The name is too long (at most 80 characters)." }
-        if street.isEmpty { errors[.street] = "Enter the street and number." }
-        else if street.count > 120 { errors[.street] = "The street is too long (at most 120 characters)." }
-        if city.isEmpty { errors[.city] = "Enter the city." }
-        else if city.count > 80 { errors[.city] = "The city is too long (at most 80 characters)." }
+        let name = name.trimming(" ")
+        let street = street.trimming(" ")
+        let city = city.trimming(" ")
+        if name.isEmpty {
+            errors[.name] = "Enter the recipient's name."
+        } else if name.count > 80 {
+            errors[.name] = "The name is too long (at most 80 characters)."
+        }
+        if street.isEmpty {
+            errors[.street] = "Enter the street and number."
+        } else if street.count > 120 {
+            errors[.street] = "The street is too long (at most 120 characters)."
+        }
+        if city.isEmpty {
+            errors[.city] = "Enter the city."
+        } else if city.count > 80 {
+            errors[.city] = "The city is too long (at most 80 characters)."
+        }
         // The same rule whichever front the text came through: nothing a terminal or a mail header would act on.
-        for (field, text) in [(AddressField.name, name), (.street, street), (.city, city), (.postalCode, postalCode), (.country, country), (.phone, phone)]
+        for (field, text) in [
+            (AddressField.name, name), (.street, street), (.city, city), (.postalCode, postalCode), (.country, country), (.phone, phone),
+        ]
         where text.unicodeScalars.contains(where: \.isUnsafeForTerminal) {
             errors[field] = "Letters, digits, spaces and punctuation only: no control characters."
         }
@@ -70,7 +87,9 @@ public struct AddressEntry: Hashable, Sendable {
         guard problems().isEmpty else { return nil }
         return Contact(
             id: id, name: name.trimming(" "), email: email.trimming(" "), phone: phone.trimming(" "),
-            address: PostalAddress(street: street.trimming(" "), city: city.trimming(" "), postalCode: postalCode.trimming(" ").uppercased(), countryCode: country.trimming(" ").uppercased())
+            address: PostalAddress(
+                street: street.trimming(" "), city: city.trimming(" "), postalCode: postalCode.trimming(" ").uppercased(),
+                countryCode: country.trimming(" ").uppercased())
         )
     }
 }
@@ -82,7 +101,8 @@ extension PostalAddress {
         if code.isEmpty { return "Enter the postal code." }
         if countryCode == "US" {
             let parts = code.split(separator: "-", omittingEmptySubsequences: false)
-            let valid = parts[0].count == 5 && parts[0].allSatisfy(\.isASCIIDigit)
+            let valid =
+                parts[0].count == 5 && parts[0].allSatisfy(\.isASCIIDigit)
                 && (parts.count == 1 || (parts.count == 2 && parts[1].count == 4 && parts[1].allSatisfy(\.isASCIIDigit)))
             return valid ? nil : "A US ZIP code is 5 digits, or 5+4 like 95014-2083."
         }
@@ -99,17 +119,19 @@ extension Contact {
         if email.isEmpty { return "Enter an email address for the receipt." }
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
-              !email.contains(" ")
+            !email.contains(" ")
         else { return "Enter a valid email address, like name@example.com." }
         // The address goes into a mail's To header: nothing in it may end the header or name another recipient. Marks that
         // join or change the letter before them (e + U+0301, U+200D) look like another address and fail at the mail server.
-        let invisible: Set<Unicode.GeneralCategory> = [.nonspacingMark, .spacingMark, .enclosingMark, .format, .control, .surrogate, .privateUse, .unassigned]
+        let invisible: Set<Unicode.GeneralCategory> = [
+            .nonspacingMark, .spacingMark, .enclosingMark, .format, .control, .surrogate, .privateUse, .unassigned,
+        ]
         guard !email.unicodeScalars.contains(where: { invisible.contains($0.properties.generalCategory) }) else {
             return "An email address has no combining marks or invisible characters."
         }
         let localSymbols = Set("!#$%&'*+/=?^_`{|}~.-")
         guard parts[0].allSatisfy({ $0.isLetter || $0.isNumber || localSymbols.contains($0) }),
-              parts[1].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." }), email.count <= 254
+            parts[1].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." }), email.count <= 254
         else { return "An email address has no spaces, commas, quotes, brackets or angle brackets." }
         return nil
     }

@@ -54,21 +54,27 @@ public struct CardEntry: Hashable, Sendable {
         let code = securityCode.trimming(" ")
         let codeLength = network == .amex ? 4 : 3
         if code.count != codeLength || !code.allSatisfy(\.isASCIIDigit) {
-            errors[.securityCode] = network == .amex
+            errors[.securityCode] =
+                network == .amex
                 ? "Amex cards have a 4-digit security code on the front."
                 : "Enter the \(codeLength)-digit security code from the back of the card."
         }
 
         let holder = name.trimming(" ")
-        if holder.isEmpty { errors[.name] = "Enter the name on the card." }
-        else if holder.count > 80 { errors[.name] = "The name is too long (at most 80 characters)." }
+        if holder.isEmpty {
+            errors[.name] = "Enter the name on the card."
+        } else if holder.count > 80 {
+            errors[.name] = "The name is too long (at most 80 characters)."
+        }
 
         if let problem = PostalAddress.postalCodeProblem(postalCode, countryCode: nil) { errors[.postalCode] = problem }
 
         guard errors.isEmpty, let network, case .success(let expiryValue) = parsedExpiry else {
             return .failure(CardEntryErrors(fields: errors))
         }
-        return .success(CardDetails(number: digits, network: network, expiry: expiryValue, securityCode: code, name: holder, postalCode: postalCode.trimming(" ")))
+        return .success(
+            CardDetails(number: digits, network: network, expiry: expiryValue, securityCode: code, name: holder, postalCode: postalCode.trimming(" "))
+        )
     }
 
     /// The Luhn (mod 10) check every card number carries in its last digit.
@@ -99,8 +105,8 @@ public struct CardEntry: Hashable, Sendable {
             parts = []
         }
         guard parts.count == 2, let month = Int(parts[0]), let yearPart = Int(parts[1]),
-              parts[0].count <= 2, parts[1].count == 2 || parts[1].count == 4,
-              parts.allSatisfy({ $0.allSatisfy(\.isASCIIDigit) })
+            parts[0].count <= 2, parts[1].count == 2 || parts[1].count == 4,
+            parts.allSatisfy({ $0.allSatisfy(\.isASCIIDigit) })
         else { return .failure(ExpiryProblem("Enter the expiry date as MM/YY, e.g. 04/29.")) }
         guard (1...12).contains(month) else { return .failure(ExpiryProblem("The month must be 01 to 12.")) }
         let year = parts[1].count == 2 ? 2000 + yearPart : yearPart

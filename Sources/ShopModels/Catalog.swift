@@ -51,7 +51,8 @@ public enum CatalogLoader {
             }
             productValues = products
         default:
-            throw CatalogError(source: source, issues: [CatalogIssue(path: "$", message: "must be an object with \"products\" or an array of products")])
+            throw CatalogError(
+                source: source, issues: [CatalogIssue(path: "$", message: "must be an object with \"products\" or an array of products")])
         }
 
         var products: [Product] = []
@@ -91,12 +92,18 @@ public enum CatalogLoader {
         }
     }
 
-    private static func parseProduct(_ fields: [String: JSONValue], path: String, id: String?, currency: Currency, issues: inout [CatalogIssue]) -> Product? {
+    private static func parseProduct(_ fields: [String: JSONValue], path: String, id: String?, currency: Currency, issues: inout [CatalogIssue])
+        -> Product?
+    {
         let before = issues.count
         func fail(_ field: String, _ message: String) {
             issues.append(CatalogIssue(path: "\(path).\(field)", productID: id, message: message))
         }
-        if fields["id"] == nil { fail("id", "missing field") } else if id?.isEmpty != false { fail("id", "must be a non-empty string or a whole number") }
+        if fields["id"] == nil {
+            fail("id", "missing field")
+        } else if id?.isEmpty != false {
+            fail("id", "must be a non-empty string or a whole number")
+        }
         if let id, containsControlCharacter(id) { fail("id", "contains a control character") }
         let name = text(fields, "name", path: path, id: id, required: true, maximumLength: maximumNameLength, issues: &issues)
         let description = text(fields, "description", path: path, id: id, required: true, maximumLength: 4_000, issues: &issues)
@@ -140,21 +147,31 @@ public enum CatalogLoader {
         )
     }
 
-    private static func text(_ fields: [String: JSONValue], _ field: String, path: String, id: String?, required: Bool, maximumLength: Int, issues: inout [CatalogIssue]) -> String? {
+    private static func text(
+        _ fields: [String: JSONValue], _ field: String, path: String, id: String?, required: Bool, maximumLength: Int, issues: inout [CatalogIssue]
+    ) -> String? {
         func fail(_ message: String) { issues.append(CatalogIssue(path: "\(path).\(field)", productID: id, message: message)) }
         guard let value = fields[field] else {
             if required { fail("missing field") }
             return nil
         }
-        guard let string = value.stringValue else { fail("must be a string"); return nil }
-        if required, string.utf8.allSatisfy({ $0 == UInt8(ascii: " ") }) { fail("must not be empty"); return nil }
+        guard let string = value.stringValue else {
+            fail("must be a string")
+            return nil
+        }
+        if required, string.utf8.allSatisfy({ $0 == UInt8(ascii: " ") }) {
+            fail("must not be empty")
+            return nil
+        }
         let length = string.utf8.count <= maximumLength ? string.utf8.count : string.count
         if length > maximumLength { fail("is too long (\(length) characters, at most \(maximumLength))") }
         if containsControlCharacter(string, allowNewlines: field == "description") { fail("contains a control character") }
         return string
     }
 
-    private static func stringList(_ fields: [String: JSONValue], _ field: String, path: String, id: String?, allowEmpty: Bool, issues: inout [CatalogIssue]) -> [String] {
+    private static func stringList(
+        _ fields: [String: JSONValue], _ field: String, path: String, id: String?, allowEmpty: Bool, issues: inout [CatalogIssue]
+    ) -> [String] {
         guard let value = fields[field] else { return [] }
         guard let list = value.arrayValue else {
             issues.append(CatalogIssue(path: "\(path).\(field)", productID: id, message: "must be an array of strings"))
@@ -183,37 +200,65 @@ public enum CatalogLoader {
         func fail(_ field: String, _ message: String) { issues.append(CatalogIssue(path: "$.store.\(field)", message: message)) }
         var currency = Currency.usd
         if let code = fields["currency"] {
-            if let known = code.stringValue.flatMap(Currency.init(code:)) { currency = known } else { fail("currency", "unknown currency \(code.stringValue ?? code.written)") }
+            if let known = code.stringValue.flatMap(Currency.init(code:)) {
+                currency = known
+            } else {
+                fail("currency", "unknown currency \(code.stringValue ?? code.written)")
+            }
         }
         var profile = ShopProfile.standard(currency: currency)
         if let name = fields["name"] {
-            if let name = name.stringValue, !name.isEmpty, name.count <= 40, !containsControlCharacter(name) { profile.name = name } else { fail("name", "must be a string of 1 to 40 characters without control characters") }
+            if let name = name.stringValue, !name.isEmpty, name.count <= 40, !containsControlCharacter(name) {
+                profile.name = name
+            } else {
+                fail("name", "must be a string of 1 to 40 characters without control characters")
+            }
         }
         if let merchant = fields["merchantIdentifier"] {
-            if let merchant = merchant.stringValue, !merchant.isEmpty, !containsControlCharacter(merchant) { profile.merchantIdentifier = merchant } else { fail("merchantIdentifier", "must be a non-empty string without control characters") }
+            if let merchant = merchant.stringValue, !merchant.isEmpty, !containsControlCharacter(merchant) {
+                profile.merchantIdentifier = merchant
+            } else {
+                fail("merchantIdentifier", "must be a non-empty string without control characters")
+            }
         }
         for (key, path) in [("email", \ShopProfile.email), ("replyTo", \ShopProfile.replyTo)] {
             guard let value = fields[key] else { continue }
-            if let address = value.stringValue, Contact.emailProblem(address) == nil { profile[keyPath: path] = address } else { fail(key, "must be an email address such as shop@example.com") }
+            if let address = value.stringValue, Contact.emailProblem(address) == nil {
+                profile[keyPath: path] = address
+            } else {
+                fail(key, "must be an email address such as shop@example.com")
+            }
         }
         if let country = fields["country"] {
-            if let country = country.stringValue, country.count == 2, country.allSatisfy({ $0.isASCII && $0.isLetter }) { profile.countryCode = country.uppercased() } else { fail("country", "must be a two-letter ISO 3166 code") }
+            if let country = country.stringValue, country.count == 2, country.allSatisfy({ $0.isASCII && $0.isLetter }) {
+                profile.countryCode = country.uppercased()
+            } else {
+                fail("country", "must be a two-letter ISO 3166 code")
+            }
         }
         if let tax = fields["taxBasisPoints"] {
             if let points = tax.integerValue, (0...10_000).contains(points) {
                 let label = fields["taxLabel"]?.stringValue ?? "Sales tax"
                 if containsControlCharacter(label) { fail("taxLabel", "contains a control character") }
                 profile.tax = TaxPolicy(label: label, basisPoints: Int(points))
-            } else { fail("taxBasisPoints", "must be a whole number from 0 to 10000 (hundredths of a percent)") }
+            } else {
+                fail("taxBasisPoints", "must be a whole number from 0 to 10000 (hundredths of a percent)")
+            }
         }
         if let networks = fields["supportedNetworks"] {
             if let names = networks.arrayValue, !names.isEmpty {
                 var parsed: [PaymentNetwork] = []
                 for (index, name) in names.enumerated() {
-                    if let network = name.stringValue.flatMap(PaymentNetwork.init(rawValue:)) { parsed.append(network) } else { fail("supportedNetworks[\(index)]", "unknown network \(name.written)") }
+                    if let network = name.stringValue.flatMap(PaymentNetwork.init(rawValue:)) {
+                        parsed.append(network)
+                    } else {
+                        fail("supportedNetworks[\(index)]", "unknown network \(name.written)")
+                    }
                 }
                 profile.supportedNetworks = parsed
-            } else { fail("supportedNetworks", "must be a non-empty array of network names") }
+            } else {
+                fail("supportedNetworks", "must be a non-empty array of network names")
+            }
         }
         if let shipping = fields["shipping"] {
             if let list = shipping.arrayValue, !list.isEmpty {
@@ -221,13 +266,20 @@ public enum CatalogLoader {
                 for (index, method) in list.enumerated() {
                     let path = "shipping[\(index)]"
                     guard let object = method.objectValue, let id = object["id"]?.stringValue, let label = object["label"]?.stringValue,
-                          let amount = object["amount"]?.integerValue, amount >= 0
-                    else { fail(path, "needs id, label and a non-negative whole amount"); continue }
+                        let amount = object["amount"]?.integerValue, amount >= 0
+                    else {
+                        fail(path, "needs id, label and a non-negative whole amount")
+                        continue
+                    }
                     let detail = object["detail"]?.stringValue ?? ""
                     guard !containsControlCharacter(id), !containsControlCharacter(label), !containsControlCharacter(detail) else {
-                        fail(path, "id, label and detail must not contain control characters"); continue
+                        fail(path, "id, label and detail must not contain control characters")
+                        continue
                     }
-                    guard amount <= maximumPrice else { fail("\(path).amount", "is too large (at most \(maximumPrice) minor units)"); continue }
+                    guard amount <= maximumPrice else {
+                        fail("\(path).amount", "is too large (at most \(maximumPrice) minor units)")
+                        continue
+                    }
                     var freeFrom: Money?
                     if let value = object["freeFrom"] {
                         guard let minor = value.integerValue, (0...Money.maximumMinorUnits).contains(minor) else {
@@ -236,13 +288,16 @@ public enum CatalogLoader {
                         }
                         freeFrom = Money(minorUnits: minor, currency: currency)
                     }
-                    methods.append(ShippingMethod(
-                        id: id, label: label, detail: detail,
-                        amount: Money(minorUnits: amount, currency: currency), freeFrom: freeFrom
-                    ))
+                    methods.append(
+                        ShippingMethod(
+                            id: id, label: label, detail: detail,
+                            amount: Money(minorUnits: amount, currency: currency), freeFrom: freeFrom
+                        ))
                 }
                 profile.shippingMethods = methods
-            } else { fail("shipping", "must be a non-empty array of shipping methods") }
+            } else {
+                fail("shipping", "must be a non-empty array of shipping methods")
+            }
         }
         return issues.count == before ? profile : nil
     }

@@ -61,9 +61,15 @@ public struct JSONParser {
     private init(bytes: [UInt8]) { self.bytes = bytes }
 
     private func error(_ message: String) -> JSONSyntaxError {
-        var line = 1, column = 1
+        var line = 1
+        var column = 1
         for byte in bytes[..<min(index, bytes.count)] {
-            if byte == 0x0A { line += 1; column = 1 } else if byte & 0xC0 != 0x80 { column += 1 }
+            if byte == 0x0A {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
         }
         return JSONSyntaxError(line: line, column: column, message: message)
     }
@@ -80,9 +86,15 @@ public struct JSONParser {
         case UInt8(ascii: "{"): return try parseObject()
         case UInt8(ascii: "["): return try parseArray()
         case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expectWord("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expectWord("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expectWord("null"); return .null
+        case UInt8(ascii: "t"):
+            try expectWord("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expectWord("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expectWord("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
         default: throw error("expected a value")
         }
@@ -108,7 +120,10 @@ public struct JSONParser {
         index += 1
         var object: [String: JSONValue] = [:]
         skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(object) }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            return .object(object)
+        }
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a quoted key") }
@@ -120,8 +135,14 @@ public struct JSONParser {
             object[key] = try parseValue()
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input in an object") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(object) }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                return .object(object)
+            }
             throw error("expected ',' or '}' in an object")
         }
     }
@@ -132,14 +153,23 @@ public struct JSONParser {
         index += 1
         var array: [JSONValue] = []
         skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(array) }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            return .array(array)
+        }
         while true {
             skipWhitespace()
             array.append(try parseValue())
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input in an array") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(array) }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                return .array(array)
+            }
             throw error("expected ',' or ']' in an array")
         }
     }
@@ -198,7 +228,9 @@ public struct JSONParser {
                 index += 4
                 if let high = pendingHigh {
                     guard (0xDC00...0xDFFF).contains(code) else { throw error("unpaired surrogate in \\u escape") }
-                    guard let scalar = Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (code - 0xDC00)) else { throw error("bad surrogate pair in \\u escape") }
+                    guard let scalar = Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (code - 0xDC00)) else {
+                        throw error("bad surrogate pair in \\u escape")
+                    }
                     scalars.append(scalar)
                     pendingHigh = nil
                 } else if (0xD800...0xDBFF).contains(code) {
@@ -230,14 +262,18 @@ public struct JSONParser {
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             isWhole = false
             index += 1
-            guard index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) else { throw error("expected a digit after '.'") }
+            guard index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) else {
+                throw error("expected a digit after '.'")
+            }
             while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             isWhole = false
             index += 1
             if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
-            guard index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) else { throw error("expected a digit in the exponent") }
+            guard index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) else {
+                throw error("expected a digit in the exponent")
+            }
             while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)

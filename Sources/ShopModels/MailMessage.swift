@@ -70,7 +70,9 @@ public struct MailMessage: Hashable, Sendable {
     /// mean something in an address, otherwise as RFC 2047 encoded words of at most 75 characters, folded.
     static func encodedWords(_ text: String) -> String {
         let special = Set("()<>[]:;@\\,.\"=?")
-        if text.unicodeScalars.allSatisfy({ $0.isASCII && $0.value >= 32 && $0.value < 127 }), !text.contains(where: { special.contains($0) }), text.count <= 60 {
+        if text.unicodeScalars.allSatisfy({ $0.isASCII && $0.value >= 32 && $0.value < 127 }), !text.contains(where: { special.contains($0) }),
+            text.count <= 60
+        {
             return text
         }
         // Base64 words: whole characters per word (never a split UTF-8 sequence), 45 bytes at most (60 in base64).

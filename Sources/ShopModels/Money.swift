@@ -45,10 +45,11 @@ public struct Currency: Hashable, Sendable, Codable, CustomStringConvertible {
     public init(from decoder: any Decoder) throws {
         let code = try decoder.singleValueContainer().decode(String.self)
         guard let currency = Currency(code: code) else {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: decoder.codingPath,
-                debugDescription: "unknown currency \"\(code)\"; known: \(Currency.known.keys.sorted().joined(separator: ", "))"
-            ))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "unknown currency \"\(code)\"; known: \(Currency.known.keys.sorted().joined(separator: ", "))"
+                ))
         }
         self = currency
     }
@@ -90,17 +91,20 @@ public struct Money: Hashable, Sendable, Codable, CustomStringConvertible {
     // amount that reaches it lands far over the bound, where `isWithinMaximum` refuses it.
     public static func + (lhs: Money, rhs: Money) -> Money {
         precondition(lhs.currency == rhs.currency, "adding \(lhs.currency) to \(rhs.currency)")
-        return Money(minorUnits: saturating(lhs.minorUnits.addingReportingOverflow(rhs.minorUnits), positive: rhs.minorUnits > 0), currency: lhs.currency)
+        return Money(
+            minorUnits: saturating(lhs.minorUnits.addingReportingOverflow(rhs.minorUnits), positive: rhs.minorUnits > 0), currency: lhs.currency)
     }
 
     public static func - (lhs: Money, rhs: Money) -> Money {
         precondition(lhs.currency == rhs.currency, "subtracting \(rhs.currency) from \(lhs.currency)")
-        return Money(minorUnits: saturating(lhs.minorUnits.subtractingReportingOverflow(rhs.minorUnits), positive: rhs.minorUnits < 0), currency: lhs.currency)
+        return Money(
+            minorUnits: saturating(lhs.minorUnits.subtractingReportingOverflow(rhs.minorUnits), positive: rhs.minorUnits < 0), currency: lhs.currency)
     }
 
     public static func * (lhs: Money, quantity: Int) -> Money {
         let positive = (lhs.minorUnits < 0) == (quantity < 0)
-        return Money(minorUnits: saturating(lhs.minorUnits.multipliedReportingOverflow(by: Int64(quantity)), positive: positive), currency: lhs.currency)
+        return Money(
+            minorUnits: saturating(lhs.minorUnits.multipliedReportingOverflow(by: Int64(quantity)), positive: positive), currency: lhs.currency)
     }
 
     private static func saturating(_ result: (partialValue: Int64, overflow: Bool), positive: Bool) -> Int64 {
@@ -117,7 +121,10 @@ public struct Money: Hashable, Sendable, Codable, CustomStringConvertible {
         let whole = magnitude / scale
         var digits = 1
         var rest = whole
-        while rest >= 10 { rest /= 10; digits += 1 }
+        while rest >= 10 {
+            rest /= 10
+            digits += 1
+        }
         let wholeWidth = digits + (digits - 1) / 3
         let exponent = currency.exponent
         let symbol = currency.symbol
@@ -125,7 +132,10 @@ public struct Money: Hashable, Sendable, Codable, CustomStringConvertible {
         let capacity = (minorUnits < 0 ? 1 : 0) + prefixWidth + wholeWidth + (exponent > 0 ? 1 + exponent : 0)
         return String(unsafeUninitializedCapacity: capacity) { bytes in
             var at = 0
-            func put(_ byte: UInt8) { bytes[at] = byte; at += 1 }
+            func put(_ byte: UInt8) {
+                bytes[at] = byte
+                at += 1
+            }
             if minorUnits < 0 { put(UInt8(ascii: "-")) }
             if let symbol {
                 for byte in symbol.utf8 { put(byte) }
@@ -138,7 +148,10 @@ public struct Money: Hashable, Sendable, Codable, CustomStringConvertible {
             var value = whole
             var written = 0
             repeat {
-                if written > 0, written % 3 == 0 { position -= 1; bytes[position] = UInt8(ascii: ",") }
+                if written > 0, written % 3 == 0 {
+                    position -= 1
+                    bytes[position] = UInt8(ascii: ",")
+                }
                 position -= 1
                 bytes[position] = UInt8(ascii: "0") + UInt8(value % 10)
                 value /= 10
@@ -176,10 +189,12 @@ extension Money {
         if let symbol = currency.symbol, rest.hasPrefix(symbol) { rest = rest.dropFirst(symbol.count) }
         if rest.uppercased().hasPrefix(currency.code) { rest = rest.dropFirst(currency.code.count).drop { $0 == " " } }
         let parts = rest.replacingOccurrences(of: ",", with: "").split(separator: ".", omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), let whole = parts.first, !whole.isEmpty, whole.allSatisfy(\.isASCIIDigit), whole.count <= 12 else { return nil }
+        guard (1...2).contains(parts.count), let whole = parts.first, !whole.isEmpty, whole.allSatisfy(\.isASCIIDigit), whole.count <= 12 else {
+            return nil
+        }
         let fraction = parts.count == 2 ? parts[1] : ""
         guard fraction.count <= currency.exponent, fraction.allSatisfy(\.isASCIIDigit), parts.count == 1 || !fraction.isEmpty,
-              let major = Int64(whole)
+            let major = Int64(whole)
         else { return nil }
         let padded = fraction + String(repeating: "0", count: currency.exponent - fraction.count)
         let minor = major * currency.minorUnitsPerMajor + (Int64(padded) ?? 0)

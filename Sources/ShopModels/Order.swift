@@ -59,7 +59,10 @@ public struct Order: Hashable, Sendable, Identifiable {
 
     public var id: String { number }
 
-    public init(number: String, placedAt: Date, lines: [CartLine], totals: CartTotals, status: OrderStatus, paymentDescription: String, shippingMethodLabel: String, shipTo: String, customerID: String = "", paymentReference: String? = nil) {
+    public init(
+        number: String, placedAt: Date, lines: [CartLine], totals: CartTotals, status: OrderStatus, paymentDescription: String,
+        shippingMethodLabel: String, shipTo: String, customerID: String = "", paymentReference: String? = nil
+    ) {
         self.number = number
         self.placedAt = placedAt
         self.lines = lines

@@ -100,8 +100,10 @@ public enum OrderChangeRefusal: Error, Hashable, Sendable, CustomStringConvertib
         case .shipped: status == .shipped || status == .delivered ? "\(now): it was shipped already." : "\(now): only a paid order can be shipped."
         case .delivered: "\(now): only a shipped order can be delivered."
         case .canceled:
-            status == .shipped || status == .delivered ? "\(now): a shipped order cannot be canceled; refund it instead." : "\(now): only a paid order that has not shipped can be canceled."
-        case .refunded: status == .refunded || status == .canceled ? "\(now): it was refunded in full already." : "\(now): only a paid order can be refunded."
+            status == .shipped || status == .delivered
+                ? "\(now): a shipped order cannot be canceled; refund it instead." : "\(now): only a paid order that has not shipped can be canceled."
+        case .refunded:
+            status == .refunded || status == .canceled ? "\(now): it was refunded in full already." : "\(now): only a paid order can be refunded."
         case .placed: "The order was placed already."
         case .charged, .declined, .voided, .unanswered: "\(now): its charge was settled already."
         case .disputed: "\(now): only a payment that was charged can be disputed."
@@ -155,7 +157,7 @@ public struct OrderLifecycle: Hashable, Sendable {
             next.status = .canceled
             next.refunded = total
         case (.refunded(let amount, _), .paid), (.refunded(let amount, _), .shipped),
-             (.refunded(let amount, _), .delivered), (.refunded(let amount, _), .partiallyRefunded):
+            (.refunded(let amount, _), .delivered), (.refunded(let amount, _), .partiallyRefunded):
             guard amount.currency == total.currency, amount.minorUnits > 0 else { throw .refundNotPositive(amount) }
             guard amount.minorUnits <= refundable.minorUnits else { throw .refundAboveRemaining(asked: amount, remaining: refundable) }
             next.refunded = refunded + amount

@@ -66,6 +66,7 @@ extension Product {
     /// Art or tags as the databases keep them, lines joined by "\n": split back at every "\n" byte,
     /// as `components(separatedBy:)` did, without Foundation's bridging on every product read.
     public static func storedLines(_ text: String) -> [String] {
-        text.isEmpty ? [] : text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        text.isEmpty
+            ? [] : text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
     }
 }

@@ -54,7 +54,8 @@ public struct UTCTime: Hashable, Sendable {
     }
 
     private static func floorDivide(_ a: Int, _ b: Int) -> (quotient: Int, remainder: Int) {
-        let q = a / b, r = a % b
+        let q = a / b
+        let r = a % b
         return r < 0 ? (q - 1, r + b) : (q, r)
     }
 

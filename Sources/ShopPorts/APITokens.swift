@@ -121,7 +121,10 @@ public struct APITokenAccess: Sendable {
     /// A new secret for `owner`, named `name`, and the record to keep for it (never the secret).
     public var mint: @Sendable (_ name: String, _ owner: String, _ at: Date) -> (secret: String, record: APITokenRecord)
 
-    public init(repository: any APITokenRepository, mint: @escaping @Sendable (_ name: String, _ owner: String, _ at: Date) -> (secret: String, record: APITokenRecord)) {
+    public init(
+        repository: any APITokenRepository,
+        mint: @escaping @Sendable (_ name: String, _ owner: String, _ at: Date) -> (secret: String, record: APITokenRecord)
+    ) {
         self.repository = repository
         self.mint = mint
     }

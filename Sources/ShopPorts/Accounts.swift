@@ -73,9 +73,13 @@ public protocol WalletTableRepository: WalletRepository {
 
 extension WalletTableRepository {
     public func setDefaultCard(id: String, forCustomer customer: String) async throws { try await setDefault(in: .cards, id: id, customer: customer) }
-    public func setDefaultAddress(id: String, forCustomer customer: String) async throws { try await setDefault(in: .addresses, id: id, customer: customer) }
+    public func setDefaultAddress(id: String, forCustomer customer: String) async throws {
+        try await setDefault(in: .addresses, id: id, customer: customer)
+    }
     public func removeCard(id: String, forCustomer customer: String) async throws { try await remove(from: .cards, id: id, customer: customer) }
-    public func removeAddress(id: String, forCustomer customer: String) async throws { try await remove(from: .addresses, id: id, customer: customer) }
+    public func removeAddress(id: String, forCustomer customer: String) async throws {
+        try await remove(from: .addresses, id: id, customer: customer)
+    }
 }
 
 /// A wallet repository that changes what reading a wallet does and passes every other call to `base`.
@@ -91,7 +95,9 @@ extension ForwardingWalletRepository {
         try await base.addAddress(address, forCustomer: customer, makeDefault: makeDefault)
     }
     public func setDefaultCard(id: String, forCustomer customer: String) async throws { try await base.setDefaultCard(id: id, forCustomer: customer) }
-    public func setDefaultAddress(id: String, forCustomer customer: String) async throws { try await base.setDefaultAddress(id: id, forCustomer: customer) }
+    public func setDefaultAddress(id: String, forCustomer customer: String) async throws {
+        try await base.setDefaultAddress(id: id, forCustomer: customer)
+    }
     public func removeCard(id: String, forCustomer customer: String) async throws { try await base.removeCard(id: id, forCustomer: customer) }
     public func removeAddress(id: String, forCustomer customer: String) async throws { try await base.removeAddress(id: id, forCustomer: customer) }
     public func fillIfEmpty(_ contents: WalletContents, forCustomer customer: String) async throws -> WalletContents {

@@ -53,7 +53,8 @@ public struct StorageError: Error, Equatable, Sendable, CustomStringConvertible 
 /// the charge → `finish` (paid: reserved becomes sold; declined or canceled: stock is released).
 public protocol OrderRepository: OrderHistory {
     /// Starts an order for `draft`, or returns the order already started with this key.
-    func begin(_ draft: OrderDraft, idempotencyKey: String, tokenID: String, paymentDescription: String, placedAt: Date) async throws(OrderRepositoryError) -> Order
+    func begin(_ draft: OrderDraft, idempotencyKey: String, tokenID: String, paymentDescription: String, placedAt: Date)
+        async throws(OrderRepositoryError) -> Order
     /// Records how the charge ended, at `at`, and settles the reserved stock; its event joins the order's history in
     /// the same transaction.
     func finish(orderNumber: String, status: OrderStatus, failure: String?, at: Date) async throws(OrderRepositoryError)
@@ -63,7 +64,8 @@ public protocol OrderRepository: OrderHistory {
     /// decides whether it may follow, and the new status and its event are written in one transaction.
     /// `expected` is the status the caller saw; an order that moved on since is refused as `.changed`, so of two
     /// changes racing for one order exactly one is made.
-    func apply(_ change: OrderChange, toOrder number: String, by actor: OrderActor, at: Date, expecting expected: OrderStatus?) async throws(OrderChangeError) -> Order
+    func apply(_ change: OrderChange, toOrder number: String, by actor: OrderActor, at: Date, expecting expected: OrderStatus?)
+        async throws(OrderChangeError) -> Order
 }
 
 /// Why a change to an order was not made; nothing was written.
@@ -121,10 +123,14 @@ public struct StoredOrderRow: Decodable, Sendable {
     public static let shownStatuses = "(" + OrderStatus.shownToTheirShopper.map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")"
 
     /// The columns in the order `init(columns:)` takes them.
-    public static let columns = "number, idempotency_key, status, placed_at, currency, subtotal, shipping, tax, payment_description, shipping_method, ship_to, customer, payment_reference"
+    public static let columns =
+        "number, idempotency_key, status, placed_at, currency, subtotal, shipping, tax, payment_description, shipping_method, ship_to, customer, payment_reference"
 
     public init(columns row: (String, String, String, Double, String, Int64, Int64, Int64, String, String, String, String, String?)) {
-        (number, idempotencyKey, status, placedAt, currency, subtotal, shipping, tax, paymentDescription, shippingMethod, shipTo, customer, paymentReference) = row
+        (
+            number, idempotencyKey, status, placedAt, currency, subtotal, shipping, tax, paymentDescription, shippingMethod, shipTo, customer,
+            paymentReference
+        ) = row
     }
 
     /// The totals frozen on the order, in its own currency (`fallback` when the code is unknown).

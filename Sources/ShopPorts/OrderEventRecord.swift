@@ -20,23 +20,26 @@ public struct OrderEventRecord: Hashable, Sendable {
 
     public init(_ event: OrderEvent) {
         actor = event.actor.recordText
-        let (kind, details): (String, [String: Any]) = switch event.change {
-        case .placed(let total): ("placed", ["total": total.minorUnits, "currency": total.currency.code])
-        case .charged: ("charged", [:])
-        case .declined(let reason): ("declined", ["reason": reason])
-        case .voided: ("voided", [:])
-        case .unanswered: ("unanswered", [:])
-        case .shipped(let parcel):
-            ("shipped", ["carrier": parcel.carrier, "trackingNumber": parcel.trackingNumber, "trackingURL": parcel.trackingURL as Any])
-        case .delivered: ("delivered", [:])
-        case .canceled: ("canceled", [:])
-        case .refunded(let amount, let reason): ("refunded", ["amount": amount.minorUnits, "currency": amount.currency.code, "reason": reason])
-        case .disputed(let amount, let reason, let reference):
-            ("disputed", ["amount": amount.minorUnits, "currency": amount.currency.code, "reason": reason, "reference": reference])
-        case .disputeClosed(let reference, let outcome): ("dispute-closed", ["reference": reference, "outcome": outcome])
-        }
+        let (kind, details): (String, [String: Any]) =
+            switch event.change {
+            case .placed(let total): ("placed", ["total": total.minorUnits, "currency": total.currency.code])
+            case .charged: ("charged", [:])
+            case .declined(let reason): ("declined", ["reason": reason])
+            case .voided: ("voided", [:])
+            case .unanswered: ("unanswered", [:])
+            case .shipped(let parcel):
+                ("shipped", ["carrier": parcel.carrier, "trackingNumber": parcel.trackingNumber, "trackingURL": parcel.trackingURL as Any])
+            case .delivered: ("delivered", [:])
+            case .canceled: ("canceled", [:])
+            case .refunded(let amount, let reason): ("refunded", ["amount": amount.minorUnits, "currency": amount.currency.code, "reason": reason])
+            case .disputed(let amount, let reason, let reference):
+                ("disputed", ["amount": amount.minorUnits, "currency": amount.currency.code, "reason": reason, "reference": reference])
+            case .disputeClosed(let reference, let outcome): ("dispute-closed", ["reference": reference, "outcome": outcome])
+            }
         self.kind = kind
-        let data = (try? JSONSerialization.data(withJSONObject: details.filter { !($0.value is NSNull) }, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        let data =
+            (try? JSONSerialization.data(withJSONObject: details.filter { !($0.value is NSNull) }, options: [.sortedKeys, .withoutEscapingSlashes]))
+            ?? Data("{}".utf8)
         self.details = String(decoding: data, as: UTF8.self)
     }
 
@@ -55,7 +58,9 @@ public struct OrderEventRecord: Hashable, Sendable {
         case "declined": change = .declined(reason: text("reason"))
         case "voided": change = .voided
         case "unanswered": change = .unanswered
-        case "shipped": change = .shipped(Shipment(carrier: text("carrier"), trackingNumber: text("trackingNumber"), trackingURL: object["trackingURL"] as? String))
+        case "shipped":
+            change = .shipped(
+                Shipment(carrier: text("carrier"), trackingNumber: text("trackingNumber"), trackingURL: object["trackingURL"] as? String))
         case "delivered": change = .delivered
         case "canceled": change = .canceled
         case "refunded": change = .refunded(money("amount"), reason: text("reason"))
@@ -91,12 +96,13 @@ extension OrderActor {
 
     /// Reads `recordText` back.
     public init(recordText text: String) {
-        self = switch text {
-        case "system": .system
-        case "provider": .provider
-        case _ where text.hasPrefix("merchant:"): .merchant(String(text.dropFirst("merchant:".count)))
-        default: .shopper(String(text.dropFirst("shopper:".count)))
-        }
+        self =
+            switch text {
+            case "system": .system
+            case "provider": .provider
+            case _ where text.hasPrefix("merchant:"): .merchant(String(text.dropFirst("merchant:".count)))
+            default: .shopper(String(text.dropFirst("shopper:".count)))
+            }
     }
 }
 

@@ -26,7 +26,8 @@ public enum OrderMail {
         switch entry.kind {
         case .receipt:
             subject = "Your receipt for order \(order.number) from \(shop.name)"
-            body = [greeting, "", "Thank you for your order. It is paid, and we will tell you when it ships.", ""]
+            body =
+                [greeting, "", "Thank you for your order. It is paid, and we will tell you when it ships.", ""]
                 + summary(order) + ["", "Paid with \(order.paymentDescription).", "Ships to: \(order.shipTo) (\(order.shippingMethodLabel))."]
         case .shipped:
             subject = "Your order \(order.number) has shipped"
@@ -39,14 +40,20 @@ public enum OrderMail {
         case .canceled:
             let amount = before?.refundable ?? order.totals.total
             subject = "Your order \(order.number) is canceled"
-            body = [greeting, "", "Your order \(order.number) is canceled, and \(amount.formatted) goes back to \(order.paymentDescription).",
-                    "Your bank may take a few days to show it.", "", "Canceled:"] + order.lines.map { "  \($0.quantity) × \($0.name)" }
+            body =
+                [
+                    greeting, "", "Your order \(order.number) is canceled, and \(amount.formatted) goes back to \(order.paymentDescription).",
+                    "Your bank may take a few days to show it.", "", "Canceled:",
+                ] + order.lines.map { "  \($0.quantity) × \($0.name)" }
         case .refunded:
             var amount = order.totals.total
             var reason = ""
             if case .refunded(let refunded, let why)? = event?.change { (amount, reason) = (refunded, why) }
             subject = "A refund of \(amount.formatted) for order \(order.number)"
-            body = [greeting, "", "We refunded \(amount.formatted) of your order \(order.number) to \(order.paymentDescription).", "Your bank may take a few days to show it."]
+            body = [
+                greeting, "", "We refunded \(amount.formatted) of your order \(order.number) to \(order.paymentDescription).",
+                "Your bank may take a few days to show it.",
+            ]
             if !reason.isEmpty { body.append("Reason: \(MailMessage.oneLine(reason))") }
             body += ["", "Order total: \(order.totals.total.formatted)"]
         }
@@ -59,10 +66,11 @@ public enum OrderMail {
 
     /// The order's lines and totals, one per line, amounts after a tab-free column of spaces.
     static func summary(_ order: Order) -> [String] {
-        let rows = order.lines.map { ("\($0.quantity) × \($0.name)", $0.total.formatted) } + [
-            ("Subtotal", order.totals.subtotal.formatted), ("Shipping", order.totals.shipping.formatted), ("Tax", order.totals.tax.formatted),
-            ("Total", order.totals.total.formatted),
-        ]
+        let rows =
+            order.lines.map { ("\($0.quantity) × \($0.name)", $0.total.formatted) } + [
+                ("Subtotal", order.totals.subtotal.formatted), ("Shipping", order.totals.shipping.formatted), ("Tax", order.totals.tax.formatted),
+                ("Total", order.totals.total.formatted),
+            ]
         let width = rows.map { $0.0.count + $0.1.count }.max() ?? 0
         return ["Order \(order.number)", ""] + rows.map { "  " + $0.0 + String(repeating: " ", count: width + 4 - $0.0.count - $0.1.count) + $0.1 }
     }

@@ -130,7 +130,8 @@ public struct StoredOutboxRow: Decodable, Sendable {
     }
 
     /// The columns in the order `init` takes them.
-    public static let columns = "id, order_number, kind, event_sequence, recipient, recipient_name, message_id, created_at, state, attempts, next_attempt_at, last_error, sent_at"
+    public static let columns =
+        "id, order_number, kind, event_sequence, recipient, recipient_name, message_id, created_at, state, attempts, next_attempt_at, last_error, sent_at"
 
     public var entry: OutboxEntry {
         OutboxEntry(

@@ -67,10 +67,14 @@ public protocol PaymentAuthorizationControlling: AnyObject {
 /// The app's side of a payment, as in `PKPaymentAuthorizationControllerDelegate`.
 @MainActor
 public protocol PaymentAuthorizationControllerDelegate: AnyObject {
-    func paymentAuthorizationController(_ controller: any PaymentAuthorizationControlling, didSelectPaymentMethod method: PaymentMethod) async -> PaymentRequestUpdate
-    func paymentAuthorizationController(_ controller: any PaymentAuthorizationControlling, didSelectShippingContact contact: Contact) async -> ShippingContactUpdate
-    func paymentAuthorizationController(_ controller: any PaymentAuthorizationControlling, didSelectShippingMethod method: ShippingMethod) async -> PaymentRequestUpdate
-    func paymentAuthorizationController(_ controller: any PaymentAuthorizationControlling, didAuthorizePayment payment: Payment) async -> PaymentAuthorizationResult
+    func paymentAuthorizationController(_ controller: any PaymentAuthorizationControlling, didSelectPaymentMethod method: PaymentMethod) async
+        -> PaymentRequestUpdate
+    func paymentAuthorizationController(_ controller: any PaymentAuthorizationControlling, didSelectShippingContact contact: Contact) async
+        -> ShippingContactUpdate
+    func paymentAuthorizationController(_ controller: any PaymentAuthorizationControlling, didSelectShippingMethod method: ShippingMethod) async
+        -> PaymentRequestUpdate
+    func paymentAuthorizationController(_ controller: any PaymentAuthorizationControlling, didAuthorizePayment payment: Payment) async
+        -> PaymentAuthorizationResult
     func paymentAuthorizationControllerDidFinish(_ controller: any PaymentAuthorizationControlling) async
 }
 

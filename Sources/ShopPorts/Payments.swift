@@ -260,7 +260,8 @@ extension ChargeOutcome {
 
     /// Reads `ledgerText` back; an unknown reason reads as a generic decline.
     public init(ledgerText: String) {
-        self = ledgerText == "succeeded"
+        self =
+            ledgerText == "succeeded"
             ? .succeeded
             : .declined(DeclineReason(rawValue: String(ledgerText.dropFirst("declined:".count))) ?? .generic)
     }

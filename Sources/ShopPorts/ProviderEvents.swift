@@ -105,7 +105,8 @@ public struct WaitingProviderEvent: Hashable, Sendable {
     public var givenUp: Bool
 
     public init(
-        provider: String, header: ProviderEventHeader, payload: [UInt8], receivedAt: Date, attempts: Int = 0, lastError: String? = nil, givenUp: Bool = false
+        provider: String, header: ProviderEventHeader, payload: [UInt8], receivedAt: Date, attempts: Int = 0, lastError: String? = nil,
+        givenUp: Bool = false
     ) {
         self.givenUp = givenUp
         self.provider = provider

@@ -82,7 +82,8 @@ public struct FiledRefund: Hashable, Sendable {
 /// pending) → the provider → `settleRefund`; `pendingRefunds` after a crash.
 public protocol RefundRepository: Sendable {
     /// Files `ask` against order `number` as pending, or says why not; nothing is written on a refusal.
-    func fileRefund(_ ask: RefundAsk, toOrder number: String, by actor: OrderActor, at: Date, expecting expected: OrderStatus?) async throws(OrderChangeError) -> FiledRefund
+    func fileRefund(_ ask: RefundAsk, toOrder number: String, by actor: OrderActor, at: Date, expecting expected: OrderStatus?)
+        async throws(OrderChangeError) -> FiledRefund
     /// Settles a pending refund: when refunded, its change joins the order's history and its stock goes back, in one
     /// transaction; when declined, the order is left as it was. A refund settled already is left as it is.
     func settleRefund(id: String, as state: RefundState, at: Date) async throws(OrderChangeError) -> Order
@@ -141,7 +142,8 @@ public enum RefundFailure: Error, Hashable, Sendable, CustomStringConvertible {
         case .declined(let why): "The payment provider refused the refund: \(why)"
         case .unreachable(let why): "The payment provider could not be reached, and nothing was refunded: \(why)"
         case .unanswered(let why): "The refund was sent but not answered (\(why)); it is checked again before any other change to the order."
-        case .unfinished(let why): "The payment provider has the refund but has not finished it (\(why)); the shopper is told once it goes through, and the order waits for it."
+        case .unfinished(let why):
+            "The payment provider has the refund but has not finished it (\(why)); the shopper is told once it goes through, and the order waits for it."
         }
     }
 }
@@ -254,11 +256,12 @@ public struct StoredRefundRow: Decodable, Sendable {
     public func refund(fallback: Currency) -> FiledRefund {
         let money = Money(minorUnits: amount, currency: Currency(code: currency) ?? fallback)
         let items = (try? JSONDecoder().decode([Restock].self, from: Data(restock.utf8))) ?? []
-        let state: RefundState = switch state {
-        case "refunded": .refunded(reference: providerReference ?? "")
-        case "declined": .declined(reason: failure ?? "")
-        default: .pending
-        }
+        let state: RefundState =
+            switch state {
+            case "refunded": .refunded(reference: providerReference ?? "")
+            case "declined": .declined(reason: failure ?? "")
+            default: .pending
+            }
         return FiledRefund(
             id: id, orderNumber: orderNumber, chargeKey: chargeKey,
             ask: RefundAsk(kind: RefundAsk.Kind(rawValue: kind) ?? .refund, amount: money, restock: items, reason: reason),

@@ -107,7 +107,8 @@ public enum AdminKeysError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unreadable(let path, let reason): "cannot read the admin keys file \(path): \(reason)"
-        case .noKey(let line, let path): "\(path ?? "admin keys"), line \(line): no public key (expected a line of authorized_keys, such as \"ssh-ed25519 AAAA… name\")"
+        case .noKey(let line, let path):
+            "\(path ?? "admin keys"), line \(line): no public key (expected a line of authorized_keys, such as \"ssh-ed25519 AAAA… name\")"
         case .badKey(let line, let type, let path): "\(path ?? "admin keys"), line \(line): the \(type) key is not valid base64 of a \(type) key"
         case .unsupported(let line, let type, let path):
             "\(path ?? "admin keys"), line \(line): \(type) keys cannot sign in to this SSH server; list an Ed25519 or ECDSA key"

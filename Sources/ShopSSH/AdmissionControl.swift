@@ -18,7 +18,8 @@ public struct ServeLimits: Sendable, Equatable {
     public var guestsPerAddress: Int
 
     public init(
-        maxSessions: Int = 64, connectionsPerSourcePerMinute: Int = 30, idleTimeout: Duration = .seconds(15 * 60), drainTimeout: Duration = .seconds(10),
+        maxSessions: Int = 64, connectionsPerSourcePerMinute: Int = 30, idleTimeout: Duration = .seconds(15 * 60),
+        drainTimeout: Duration = .seconds(10),
         allowance: ConnectionAllowance = .standard, maxGuests: Int = 16, guestsPerAddress: Int = 2
     ) {
         self.maxGuests = maxGuests
@@ -121,7 +122,9 @@ public final class AdmissionControl: Sendable {
             if state.draining { return .draining }
             guard limits.maxGuests > 0 else { return .noGuests }
             guard state.guests.values.reduce(0, +) < limits.maxGuests else { return .guestsFull(limit: limits.maxGuests) }
-            guard state.guests[source, default: 0] < limits.guestsPerAddress else { return .tooManyGuests(source: source, limit: limits.guestsPerAddress) }
+            guard state.guests[source, default: 0] < limits.guestsPerAddress else {
+                return .tooManyGuests(source: source, limit: limits.guestsPerAddress)
+            }
             state.guests[source, default: 0] += 1
             return nil
         }

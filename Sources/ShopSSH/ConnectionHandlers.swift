@@ -15,7 +15,7 @@ final class QuickAckHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     static let name = "storefront.quickack"
 
-    private static let option = ChannelOptions.Types.SocketOption(level: .tcp, name: .init(rawValue: 12 /* TCP_QUICKACK */))
+    private static let option = ChannelOptions.Types.SocketOption(level: .tcp, name: .init(rawValue: 12))  // TCP_QUICKACK
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         try? context.channel.syncOptions?.setOption(Self.option, value: 1)
@@ -64,7 +64,9 @@ final class ConnectionErrorHandler: ChannelInboundHandler {
             // The client and this server share no key exchange, host key or cipher: say which this server has,
             // since the client's own message ("remote closed the connection") names none.
             identity.keyExchangeFailed()
-            log("connection from \(peer) closed: no algorithm in common with the client; this server offers the ciphers \(offeredCiphers), key exchange \(offeredKeyExchanges) and \(acceptedKeyTypes) keys")
+            log(
+                "connection from \(peer) closed: no algorithm in common with the client; this server offers the ciphers \(offeredCiphers), key exchange \(offeredKeyExchanges) and \(acceptedKeyTypes) keys"
+            )
         } else {
             log("connection from \(peer) closed: \(error)")
         }

@@ -17,7 +17,8 @@ public enum HostKeyError: Error, CustomStringConvertible, Equatable, Sendable {
     public var description: String {
         switch self {
         case .tooOpen(let path, let mode):
-            return "permissions \(String(mode, radix: 8)) for host key '\(path)' are too open: other users could impersonate this server; run chmod 600 '\(path)'"
+            return
+                "permissions \(String(mode, radix: 8)) for host key '\(path)' are too open: other users could impersonate this server; run chmod 600 '\(path)'"
         case .unreadable(let path, let reason):
             return "cannot read host key '\(path)': \(reason)"
         case .notOpenSSHKey(let path):
@@ -72,7 +73,8 @@ public struct HostKey: Sendable {
             case .tooOpen(let mode): throw HostKeyError.tooOpen(path: path, mode: Int(mode))
             case .missing: throw HostKeyError.unreadable(path: path, reason: "no such file")
             case .notRegularFile: throw HostKeyError.unreadable(path: path, reason: "not a regular file")
-            case .wrongOwner(let owner): throw HostKeyError.unreadable(path: path, reason: "it belongs to uid \(owner), not to this server's user (uid \(geteuid()))")
+            case .wrongOwner(let owner):
+                throw HostKeyError.unreadable(path: path, reason: "it belongs to uid \(owner), not to this server's user (uid \(geteuid()))")
             case .io(let reason): throw HostKeyError.unreadable(path: path, reason: reason)
             }
         }
@@ -112,7 +114,10 @@ public struct HostKey: Sendable {
         secret.string(Array(privateKey.rawRepresentation) + publicBytes)
         secret.string("storefront-host-key")
         var pad: UInt8 = 1
-        while secret.bytes.count % 8 != 0 { secret.bytes.append(pad); pad += 1 }
+        while secret.bytes.count % 8 != 0 {
+            secret.bytes.append(pad)
+            pad += 1
+        }
 
         var file = SSHWireWriter()
         file.bytes = Self.magic
@@ -151,7 +156,8 @@ public struct HostKey: Sendable {
 
         var secret = SSHWireReader(bytes: secretBytes)
         guard let first = secret.uint32(), let second = secret.uint32(), first == second else { throw damaged("check words differ") }
-        guard secret.text() == "ssh-ed25519", let publicBytes = secret.blob(), let pair = secret.blob(), pair.count == 64, publicBytes.count == 32 else {
+        guard secret.text() == "ssh-ed25519", let publicBytes = secret.blob(), let pair = secret.blob(), pair.count == 64, publicBytes.count == 32
+        else {
             throw damaged("bad Ed25519 key material")
         }
         let key: Curve25519.Signing.PrivateKey

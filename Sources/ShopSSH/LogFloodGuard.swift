@@ -63,7 +63,10 @@ public final class RefusalLogThrottle: Sendable {
     private let write: @Sendable (String) -> Void
     private let kinds = Mutex<[String: Kind]>([:])
 
-    public init(burst: Int = 20, window: TimeAmount = .seconds(60), now: @escaping @Sendable () -> NIODeadline = { .now() }, write: @escaping @Sendable (String) -> Void) {
+    public init(
+        burst: Int = 20, window: TimeAmount = .seconds(60), now: @escaping @Sendable () -> NIODeadline = { .now() },
+        write: @escaping @Sendable (String) -> Void
+    ) {
         self.burst = burst
         self.window = window
         self.now = now

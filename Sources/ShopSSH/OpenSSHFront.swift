@@ -18,7 +18,7 @@ public enum OpenSSHFront {
     /// agent, no X11 and no rc file (`restrict`) but a terminal (`pty`); nil for a key type or blob that is not one.
     public static func authorizedKeysLine(type: String, key: String) -> String? {
         guard keyTypes.contains(type), let blob = Data(base64Encoded: key), blob.count >= 19, blob.count <= 4_096,
-              keyBlobType(blob) == type
+            keyBlobType(blob) == type
         else { return nil }
         return "restrict,pty \(type) \(key)"
     }
@@ -30,7 +30,7 @@ public enum OpenSSHFront {
         for line in text.split(whereSeparator: \.isNewline) {
             let fields = line.split(separator: " ")
             guard fields.count >= 3, fields[0] == "publickey", keyTypes.contains(String(fields[1])),
-                  let blob = Data(base64Encoded: String(fields[2])), keyBlobType(blob) == String(fields[1])
+                let blob = Data(base64Encoded: String(fields[2])), keyBlobType(blob) == String(fields[1])
             else { continue }
             fingerprint = SSHPublicKeyIdentity.fingerprint(ofKeyBlob: blob)
         }

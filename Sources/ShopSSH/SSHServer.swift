@@ -138,7 +138,9 @@ public final class StorefrontSSHServer: Sendable {
     private let log: @Sendable (String) -> Void
     private let refusals: RefusalLogThrottle
 
-    public init(hostKey: HostKey, limits: ServeLimits, command: SessionCommand, threads: Int = System.coreCount, log: @escaping @Sendable (String) -> Void) {
+    public init(
+        hostKey: HostKey, limits: ServeLimits, command: SessionCommand, threads: Int = System.coreCount, log: @escaping @Sendable (String) -> Void
+    ) {
         self.hostKey = hostKey
         self.command = command
         self.admission = AdmissionControl(limits: limits)
@@ -178,16 +180,19 @@ public final class StorefrontSSHServer: Sendable {
                 }
                 let budget = ConnectionBudget(allowance)
                 let context = SessionContext(
-                    command: command, terminalTypes: terminalTypes, admission: admission, registry: registry, identity: identity, peer: peer, log: log,
+                    command: command, terminalTypes: terminalTypes, admission: admission, registry: registry, identity: identity, peer: peer,
+                    log: log,
                     budget: budget, allowance: allowance, refusals: refusals
                 )
                 return connection.eventLoop.makeCompletedFuture {
                     let ssh = NIOSSHHandler(
-                        role: .server(.init(
-                            hostKeys: [hostKey],
-                            userAuthDelegate: PublicKeyIdentityDelegate(identity: identity, peer: peer, allowsGuests: admission.limits.maxGuests > 0, log: log),
-                            banner: .init(message: StorefrontSSHServer.banner(allowsGuests: admission.limits.maxGuests > 0), languageTag: "en")
-                        )),
+                        role: .server(
+                            .init(
+                                hostKeys: [hostKey],
+                                userAuthDelegate: PublicKeyIdentityDelegate(
+                                    identity: identity, peer: peer, allowsGuests: admission.limits.maxGuests > 0, log: log),
+                                banner: .init(message: StorefrontSSHServer.banner(allowsGuests: admission.limits.maxGuests > 0), languageTag: "en")
+                            )),
                         allocator: connection.allocator,
                         inboundChildChannelInitializer: { child, type in
                             let spent = budget.take(.channel)
@@ -264,8 +269,10 @@ extension StorefrontSSHServer {
     /// What a client shows before it signs in: how to get in, so a client with only RSA keys (which this server does
     /// not take) reads more than "Permission denied".
     static func banner(allowsGuests: Bool) -> String {
-        var lines = ["Storefront: your SSH key is your account. This server takes Ed25519 and ECDSA keys (not RSA);",
-                     "make one with: ssh-keygen -t ed25519"]
+        var lines = [
+            "Storefront: your SSH key is your account. This server takes Ed25519 and ECDSA keys (not RSA);",
+            "make one with: ssh-keygen -t ed25519",
+        ]
         if allowsGuests { lines.append("Or shop as a guest, keeping nothing: ssh -p PORT guest@HOST") }
         lines.append("A shop behind OpenSSH (storefront sshd-config) takes every key type OpenSSH does.")
         return lines.joined(separator: "\r\n") + "\r\n"

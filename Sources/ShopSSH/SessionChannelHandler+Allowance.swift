@@ -9,7 +9,8 @@ extension SessionChannelHandler {
         let spent = self.context.budget.take(.request)
         guard !spent.allowed else { return true }
         if spent.firstRefusal {
-            self.context.refusals.log("flood", "closed the connection from \(self.context.peer): more than \(self.context.allowance.requests) channel requests")
+            self.context.refusals.log(
+                "flood", "closed the connection from \(self.context.peer): more than \(self.context.allowance.requests) channel requests")
         }
         context.channel.parent?.close(promise: nil)
         return false
@@ -19,8 +20,8 @@ extension SessionChannelHandler {
     private static func costsAllowance(_ event: Any) -> Bool {
         switch event {
         case is SSHChannelRequestEvent.PseudoTerminalRequest, is SSHChannelRequestEvent.EnvironmentRequest, is SSHChannelRequestEvent.ShellRequest,
-             is SSHChannelRequestEvent.ExecRequest, is SSHChannelRequestEvent.SubsystemRequest, is SSHChannelRequestEvent.SignalRequest,
-             is SSHChannelRequestEvent.LocalFlowControlRequest:
+            is SSHChannelRequestEvent.ExecRequest, is SSHChannelRequestEvent.SubsystemRequest, is SSHChannelRequestEvent.SignalRequest,
+            is SSHChannelRequestEvent.LocalFlowControlRequest:
             true
         default:
             false

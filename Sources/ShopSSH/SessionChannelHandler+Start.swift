@@ -30,7 +30,8 @@ extension SessionChannelHandler {
         var environment = self.context.command.environment
         let term = self.context.terminalTypes.resolve(terminal.term)
         environment["TERM"] = term.term
-        let (arguments, customer) = self.context.command.launch(guest: isGuest, fingerprint: self.context.identity.fingerprint, environment: &environment)
+        let (arguments, customer) = self.context.command.launch(
+            guest: isGuest, fingerprint: self.context.identity.fingerprint, environment: &environment)
         // In the registry from now, so a drain that begins while the shop starts reaches it.
         sessionNumber = self.context.registry.add(SessionHandle(handler: NIOLoopBound(self, eventLoop: context.eventLoop)))
         isStarting = true
@@ -76,9 +77,12 @@ extension SessionChannelHandler {
         }
         self.process = process
         let (size, requested) = (opening.size, opening.requested)
-        self.context.log("session \(sessionNumber) open: \(opening.customer) from \(self.context.peer), pid \(process.pid), \(opening.term.term) \(size)\(size == requested ? "" : " (asked for \(requested))")")
+        self.context.log(
+            "session \(sessionNumber) open: \(opening.customer) from \(self.context.peer), pid \(process.pid), \(opening.term.term) \(size)\(size == requested ? "" : " (asked for \(requested))")"
+        )
         if opening.term.substituted, let terminal {
-            self.context.log("session \(sessionNumber): TERM \(clientChosen(terminal.term)) is not in this host's terminfo; using \(opening.term.term)")
+            self.context.log(
+                "session \(sessionNumber): TERM \(clientChosen(terminal.term)) is not in this host's terminfo; using \(opening.term.term)")
         }
         reply(true, wanted: opening.wantReply, context: context)
         // On stderr, before the shop takes the screen: it is on the terminal again when the shop gives it back.

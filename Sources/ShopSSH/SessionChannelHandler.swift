@@ -178,12 +178,14 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
         context.log("session \(sessionNumber) closed: \(crashed ? "crashed" : ending.rawValue), pid \(process.pid) \(termination)")
         guard let channel, channel.isActive else { return }
         let limits = context.admission.limits
-        let message: String? = switch ending {
-        case .idle: "storefront: closed after \(ServeDuration.describe(limits.idleTimeout)) without a key; your cart is saved."
-        case .shutdown: "storefront: the shop is closing for maintenance; your cart is saved. Try again in a few minutes."
-        case .clientGone: nil
-        case .shopExited: crashed ? "storefront: this session stopped unexpectedly (\(termination)); your cart is saved. Reconnect to go on." : nil
-        }
+        let message: String? =
+            switch ending {
+            case .idle: "storefront: closed after \(ServeDuration.describe(limits.idleTimeout)) without a key; your cart is saved."
+            case .shutdown: "storefront: the shop is closing for maintenance; your cart is saved. Try again in a few minutes."
+            case .clientGone: nil
+            case .shopExited:
+                crashed ? "storefront: this session stopped unexpectedly (\(termination)); your cart is saved. Reconnect to go on." : nil
+            }
         // A shop that died of a signal (a crash, SIGKILL) could not put the shopper's terminal back: the server does.
         if case .signalled = termination { writeOutput(TerminalReset.afterCrash, to: channel) }
         // After the shop's last frame, so the reason starts on a fresh line.

@@ -63,7 +63,9 @@ public struct SessionCommand: Sendable {
 
     /// Starts a session's program on a new pty of `size`: a fork of the host, or `executable` anew.
     public func start(arguments: [String], environment: [String: String], size: TerminalSize) async throws -> PseudoTerminalProcess {
-        guard let host else { return try PseudoTerminalProcess.spawn(executable: executable, arguments: arguments, environment: environment, size: size) }
+        guard let host else {
+            return try PseudoTerminalProcess.spawn(executable: executable, arguments: arguments, environment: environment, size: size)
+        }
         return try await PseudoTerminalProcess.spawn(arguments: arguments, environment: environment, size: size, host: host)
     }
 

@@ -23,10 +23,18 @@ public struct GuestKeptApartWalletRepository: WalletRepository {
     public func addAddress(_ address: Contact, forCustomer customer: String, makeDefault: Bool) async throws {
         try await store(customer).addAddress(address, forCustomer: customer, makeDefault: makeDefault)
     }
-    public func setDefaultCard(id: String, forCustomer customer: String) async throws { try await store(customer).setDefaultCard(id: id, forCustomer: customer) }
-    public func setDefaultAddress(id: String, forCustomer customer: String) async throws { try await store(customer).setDefaultAddress(id: id, forCustomer: customer) }
-    public func removeCard(id: String, forCustomer customer: String) async throws { try await store(customer).removeCard(id: id, forCustomer: customer) }
-    public func removeAddress(id: String, forCustomer customer: String) async throws { try await store(customer).removeAddress(id: id, forCustomer: customer) }
+    public func setDefaultCard(id: String, forCustomer customer: String) async throws {
+        try await store(customer).setDefaultCard(id: id, forCustomer: customer)
+    }
+    public func setDefaultAddress(id: String, forCustomer customer: String) async throws {
+        try await store(customer).setDefaultAddress(id: id, forCustomer: customer)
+    }
+    public func removeCard(id: String, forCustomer customer: String) async throws {
+        try await store(customer).removeCard(id: id, forCustomer: customer)
+    }
+    public func removeAddress(id: String, forCustomer customer: String) async throws {
+        try await store(customer).removeAddress(id: id, forCustomer: customer)
+    }
     public func fillIfEmpty(_ contents: WalletContents, forCustomer customer: String) async throws -> WalletContents {
         try await store(customer).fillIfEmpty(contents, forCustomer: customer)
     }
@@ -59,7 +67,8 @@ public struct GuestKeptApartProfileRepository: AccountProfileRepository {
     let forGuest: any AccountProfileRepository
     let forAccounts: any AccountProfileRepository
 
-    public init(guest: String, forGuest: any AccountProfileRepository = InMemoryAccountProfileRepository(), forAccounts: any AccountProfileRepository) {
+    public init(guest: String, forGuest: any AccountProfileRepository = InMemoryAccountProfileRepository(), forAccounts: any AccountProfileRepository)
+    {
         self.guest = guest
         self.forGuest = forGuest
         self.forAccounts = forAccounts

@@ -104,7 +104,8 @@ public final class InMemoryAccountProfileRepository: AccountProfileRepository {
     public func save(_ profile: AccountProfile) throws {
         profiles.withLock { all in
             let old = all[profile.customerID]
-            all[profile.customerID] = AccountProfile(customerID: profile.customerID, name: profile.name ?? old?.name, email: profile.email ?? old?.email)
+            all[profile.customerID] = AccountProfile(
+                customerID: profile.customerID, name: profile.name ?? old?.name, email: profile.email ?? old?.email)
         }
     }
 }

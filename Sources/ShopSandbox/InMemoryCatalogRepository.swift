@@ -1,12 +1,13 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import ShopModels
 import ShopPorts
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A catalog held in memory, paged and searched through the same port SQLite will serve.
 ///
@@ -83,7 +84,8 @@ public final class InMemoryCatalogRepository: CatalogRepository {
         let candidates = terms.map { gramIndex.candidates(for: $0) }
         guard let smallest = candidates.indices.min(by: { candidates[$0].products.count < candidates[$1].products.count }) else { return [] }
         let needsCheck = terms.count > 1 || !candidates[smallest].isExact
-        let found = needsCheck
+        let found =
+            needsCheck
             ? candidates[smallest].products.filter { contains(product: Int($0), all: terms) }
             : candidates[smallest].products
         lastSearch.withLock { $0 = (terms, found) }
@@ -92,7 +94,8 @@ public final class InMemoryCatalogRepository: CatalogRepository {
 
     /// True when every term occurs in one product's text.
     private func contains(product: Int, all terms: some Collection<[UInt8]>) -> Bool {
-        let start = starts[product], end = starts[product + 1]
+        let start = starts[product]
+        let end = starts[product + 1]
         return haystack.withUnsafeBufferPointer { hay in
             terms.allSatisfy { term in
                 term.withUnsafeBufferPointer { needle in

@@ -9,10 +9,11 @@ extension InMemoryOrderRepository: MailOutbox {
         guard let kind = OutboxKind(change), let recipient = recipients.withLock({ $0[orderNumber] }) else { return }
         outbox.withLock { all in
             let id = OutboxEntry.id(sequence: all.count + 1)
-            all.append(OutboxEntry(
-                id: id, orderNumber: orderNumber, kind: kind, eventSequence: eventSequence, recipient: recipient,
-                messageID: OutboxEntry.messageID(id: id, orderNumber: orderNumber, installID: "memory"), createdAt: at, nextAttemptAt: at
-            ))
+            all.append(
+                OutboxEntry(
+                    id: id, orderNumber: orderNumber, kind: kind, eventSequence: eventSequence, recipient: recipient,
+                    messageID: OutboxEntry.messageID(id: id, orderNumber: orderNumber, installID: "memory"), createdAt: at, nextAttemptAt: at
+                ))
         }
     }
 

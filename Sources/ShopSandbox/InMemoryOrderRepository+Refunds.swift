@@ -4,7 +4,9 @@ import ShopPorts
 
 /// Refunds kept in memory beside the orders, with no stock to put back: for tests and the in-memory sandbox.
 extension InMemoryOrderRepository: RefundRepository {
-    public func fileRefund(_ ask: RefundAsk, toOrder number: String, by actor: OrderActor, at: Date, expecting expected: OrderStatus?) throws(OrderChangeError) -> FiledRefund {
+    public func fileRefund(_ ask: RefundAsk, toOrder number: String, by actor: OrderActor, at: Date, expecting expected: OrderStatus?)
+        throws(OrderChangeError) -> FiledRefund
+    {
         let result: Result<FiledRefund, OrderChangeError> = orders.withLock { all in
             filedRefunds.withLock { refunds in
                 guard let order = all.first(where: { $0.number == number }) else { return .failure(.notFound(number)) }
@@ -31,13 +33,14 @@ extension InMemoryOrderRepository: RefundRepository {
             filedRefunds.withLock { refunds in
                 history.withLock { history in
                     guard let position = refunds.firstIndex(where: { $0.id == id }),
-                          let index = all.firstIndex(where: { $0.number == refunds[position].orderNumber })
+                        let index = all.firstIndex(where: { $0.number == refunds[position].orderNumber })
                     else { return .failure(.notFound(id)) }
                     let refund = refunds[position]
                     guard refund.state == .pending, state != .pending else { return .success(all[index]) }
                     if case .refunded = state {
                         do throws(OrderChangeError) {
-                            let next = try OrderLifecycle.next(after: history[refund.orderNumber] ?? [], status: all[index].status, applying: refund.ask.change, expecting: nil)
+                            let next = try OrderLifecycle.next(
+                                after: history[refund.orderNumber] ?? [], status: all[index].status, applying: refund.ask.change, expecting: nil)
                             all[index].status = next.status
                             history[refund.orderNumber, default: []].append(OrderEvent(at: at, actor: refund.actor, change: refund.ask.change))
                             enqueue(refund.ask.change, of: refund.orderNumber, eventSequence: history[refund.orderNumber]?.count ?? 0, at: at)
@@ -61,7 +64,8 @@ extension InMemoryOrderRepository: RefundRepository {
                     guard let index = all.firstIndex(where: { $0.number == number }) else { return .failure(.notFound(number)) }
                     let ask = RefundAsk(amount: amount, reason: RefundAsk.madeAtProviderReason)
                     do throws(OrderChangeError) {
-                        let next = try OrderLifecycle.next(after: history[number] ?? [], status: all[index].status, applying: ask.change, expecting: nil)
+                        let next = try OrderLifecycle.next(
+                            after: history[number] ?? [], status: all[index].status, applying: ask.change, expecting: nil)
                         all[index].status = next.status
                         history[number, default: []].append(OrderEvent(at: at, actor: .provider, change: ask.change))
                         enqueue(ask.change, of: number, eventSequence: history[number]?.count ?? 0, at: at)
@@ -69,10 +73,12 @@ extension InMemoryOrderRepository: RefundRepository {
                         return .failure(error)
                     }
                     let chargeKey = keys.withLock { $0.first { $0.value == number }?.key } ?? number
-                    refunds.append(FiledRefund(
-                        id: StoredRefundRow.id(sequence: refunds.count + 1), orderNumber: number, chargeKey: chargeKey, ask: ask, actor: .provider,
-                        filedAt: at, state: .refunded(reference: reference)
-                    ))
+                    refunds.append(
+                        FiledRefund(
+                            id: StoredRefundRow.id(sequence: refunds.count + 1), orderNumber: number, chargeKey: chargeKey, ask: ask,
+                            actor: .provider,
+                            filedAt: at, state: .refunded(reference: reference)
+                        ))
                     return .success(all[index])
                 }
             }
@@ -85,7 +91,9 @@ extension InMemoryOrderRepository: RefundRepository {
     public func claimPendingRefund(id: String, at time: Date, cutoff: Date) -> Bool {
         filedRefunds.withLock { all in
             refundClaims.withLock { claims in
-                guard let filed = all.first(where: { $0.id == id }), filed.state == .pending, (claims[id] ?? filed.filedAt) <= cutoff else { return false }
+                guard let filed = all.first(where: { $0.id == id }), filed.state == .pending, (claims[id] ?? filed.filedAt) <= cutoff else {
+                    return false
+                }
                 claims[id] = time
                 return true
             }

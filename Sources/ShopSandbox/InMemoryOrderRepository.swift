@@ -21,7 +21,9 @@ public final class InMemoryOrderRepository: OrderRepository {
         self.orders.withLock { $0 = orders }
     }
 
-    public func begin(_ draft: OrderDraft, idempotencyKey: String, tokenID: String, paymentDescription: String, placedAt: Date) throws(OrderRepositoryError) -> Order {
+    public func begin(_ draft: OrderDraft, idempotencyKey: String, tokenID: String, paymentDescription: String, placedAt: Date)
+        throws(OrderRepositoryError) -> Order
+    {
         if let number = keys.withLock({ $0[idempotencyKey] }), let existing = orders.withLock({ $0.first { $0.number == number } }) {
             return existing
         }
@@ -37,7 +39,9 @@ public final class InMemoryOrderRepository: OrderRepository {
             return order
         }
         keys.withLock { $0[idempotencyKey] = order.number }
-        history.withLock { $0[order.number] = [OrderEvent(at: placedAt, actor: .shopper(draft.customerID), change: .placed(total: draft.totals.total))] }
+        history.withLock {
+            $0[order.number] = [OrderEvent(at: placedAt, actor: .shopper(draft.customerID), change: .placed(total: draft.totals.total))]
+        }
         if !contact.email.isEmpty { recipients.withLock { $0[order.number] = MailAddress(name: contact.name, address: contact.email) } }
         return order
     }
@@ -60,7 +64,9 @@ public final class InMemoryOrderRepository: OrderRepository {
         history.withLock { $0[orderNumber] ?? [] }
     }
 
-    public func apply(_ change: OrderChange, toOrder number: String, by actor: OrderActor, at: Date, expecting expected: OrderStatus?) throws(OrderChangeError) -> Order {
+    public func apply(_ change: OrderChange, toOrder number: String, by actor: OrderActor, at: Date, expecting expected: OrderStatus?)
+        throws(OrderChangeError) -> Order
+    {
         // One lock over both tables, as one transaction.
         let result: Result<Order, OrderChangeError> = orders.withLock { all in
             history.withLock { history in
@@ -87,11 +93,13 @@ public final class InMemoryOrderRepository: OrderRepository {
         return keys.withLock {
             $0.compactMap { key, number in
                 open[number].map {
-                    UnsettledOrder(number: number, idempotencyKey: key, placedAt: $0.placedAt, total: $0.totals.total, customerID: $0.customerID, status: $0.status)
+                    UnsettledOrder(
+                        number: number, idempotencyKey: key, placedAt: $0.placedAt, total: $0.totals.total, customerID: $0.customerID,
+                        status: $0.status)
                 }
             }
         }
-            .sorted { $0.number < $1.number }
+        .sorted { $0.number < $1.number }
     }
 
     /// Placed orders, and those whose payment is being checked: attempts that were declined or canceled are not the

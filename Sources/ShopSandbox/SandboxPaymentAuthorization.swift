@@ -17,7 +17,10 @@ extension PaymentAuthorization {
                 return (contents?.cards ?? []).contains { networks.contains($0.network) }
             },
             makeController: { request in
-                let contents = lastRead.withLock { read in defer { read = nil }; return read }
+                let contents = lastRead.withLock { read in
+                    defer { read = nil }
+                    return read
+                }
                 guard request.validationFailure == nil else { return nil }
                 return SandboxPaymentAuthorizationController(request: request, wallet: wallet, ids: ids, contents: contents)
             }

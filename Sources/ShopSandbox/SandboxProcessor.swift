@@ -43,7 +43,10 @@ public actor SandboxProcessor: ChargeProcessor, RefundProcessor {
 
     private let ids: IDGenerator
 
-    public init(clock: any Clock<Duration> = ContinuousClock(), latency: Duration = .zero, ledger: any ChargeLedger = InMemoryChargeLedger(), ids: IDGenerator = .random) {
+    public init(
+        clock: any Clock<Duration> = ContinuousClock(), latency: Duration = .zero, ledger: any ChargeLedger = InMemoryChargeLedger(),
+        ids: IDGenerator = .random
+    ) {
         self.ids = ids
         self.clock = clock
         self.latency = latency
@@ -102,10 +105,11 @@ public actor SandboxProcessor: ChargeProcessor, RefundProcessor {
             let fault = faults.isEmpty ? nil : faults.removeFirst()
             if fault == .timeoutBeforeCharging { throw MerchantBackendError.timedOut }
             guard let cardOutcome = Self.outcome(forToken: tokenID) else { throw MerchantBackendError.unavailable("unknown token") }
-            let outcome: ChargeOutcome = switch cardOutcome {
-            case .succeeds: .succeeded
-            case .declines(let reason): .declined(reason)
-            }
+            let outcome: ChargeOutcome =
+                switch cardOutcome {
+                case .succeeds: .succeeded
+                case .declines(let reason): .declined(reason)
+                }
             // `record` keeps the first record for a key: a void filed by a settlement in between wins here.
             let filed = try await ledger.record(LedgerCharge(key: key, tokenID: tokenID, amount: amount, outcome: outcome))
             if fault == .timeoutAfterCharging { throw MerchantBackendError.timedOut }
@@ -124,7 +128,9 @@ public actor SandboxProcessor: ChargeProcessor, RefundProcessor {
         let reference = "re_sandbox_\(request.refundID)"
         do {
             if let existing = try await ledger.charge(forKey: request.idempotencyKey) {
-                guard existing.amount == request.amount else { throw RefundFailure.declined("refund key \(request.idempotencyKey) was used for another amount") }
+                guard existing.amount == request.amount else {
+                    throw RefundFailure.declined("refund key \(request.idempotencyKey) was used for another amount")
+                }
                 return reference
             }
             guard let charge = try await ledger.charge(forKey: request.chargeKey), charge.outcome == .succeeded else {
@@ -134,7 +140,9 @@ public actor SandboxProcessor: ChargeProcessor, RefundProcessor {
                 throw RefundFailure.declined("\(request.amount.formatted) is more than the \(charge.amount.formatted) charged")
             }
             let fault = faults.first == .refundAnswerLost ? faults.removeFirst() : nil
-            _ = try await ledger.record(LedgerCharge(key: request.idempotencyKey, tokenID: LedgerCharge.refundMark + request.chargeKey, amount: request.amount, outcome: .succeeded))
+            _ = try await ledger.record(
+                LedgerCharge(
+                    key: request.idempotencyKey, tokenID: LedgerCharge.refundMark + request.chargeKey, amount: request.amount, outcome: .succeeded))
             if fault != nil { throw RefundFailure.unanswered("the sandbox dropped the answer") }
             return reference
         } catch let failure as RefundFailure {

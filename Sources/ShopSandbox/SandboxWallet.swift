@@ -71,15 +71,19 @@ public struct SandboxWallet: Wallet {
     }
 
     public func contents() throws -> WalletContents {
-        WalletContents(cards: cards.map(\.paymentMethod), defaultCardID: defaultPaymentMethodID, addresses: storedContacts, defaultAddressID: defaultContactID)
+        WalletContents(
+            cards: cards.map(\.paymentMethod), defaultCardID: defaultPaymentMethodID, addresses: storedContacts, defaultAddressID: defaultContactID)
     }
 
     public static let sampleContacts: [Contact] = [
-        Contact(id: "contact-jane", name: "Jane Appleseed", email: "jane@example.com", phone: "+1 555 0100",
-                address: PostalAddress(street: "1 Loop Road", city: "Cupertino", postalCode: "95014", countryCode: "US")),
-        Contact(id: "contact-sam", name: "Sam Rivera", email: "sam@example.org", phone: "+1 555 0142",
-                address: PostalAddress(street: "42 Harbor Street", city: "Portland", postalCode: "97201", countryCode: "US")),
-        Contact(id: "contact-ines", name: "Ines Okafor", email: "", phone: "+354 555 0199",
-                address: PostalAddress(street: "Laugavegur 7", city: "Reykjavik", postalCode: "101", countryCode: "IS")),
+        Contact(
+            id: "contact-jane", name: "Jane Appleseed", email: "jane@example.com", phone: "+1 555 0100",
+            address: PostalAddress(street: "1 Loop Road", city: "Cupertino", postalCode: "95014", countryCode: "US")),
+        Contact(
+            id: "contact-sam", name: "Sam Rivera", email: "sam@example.org", phone: "+1 555 0142",
+            address: PostalAddress(street: "42 Harbor Street", city: "Portland", postalCode: "97201", countryCode: "US")),
+        Contact(
+            id: "contact-ines", name: "Ines Okafor", email: "", phone: "+354 555 0199",
+            address: PostalAddress(street: "Laugavegur 7", city: "Reykjavik", postalCode: "101", countryCode: "IS")),
     ]
 }

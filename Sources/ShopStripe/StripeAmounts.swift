@@ -7,7 +7,9 @@ import ShopModels
 /// minimum there (its minimum is the settlement currency's, converted) is left for Stripe to judge.
 public enum StripeAmounts {
     /// Currencies Stripe counts in whole units.
-    static let zeroDecimal: Set<String> = ["BIF", "CLP", "DJF", "GNF", "JPY", "KMF", "KRW", "MGA", "PYG", "RWF", "UGX", "VND", "VUV", "XAF", "XOF", "XPF"]
+    static let zeroDecimal: Set<String> = [
+        "BIF", "CLP", "DJF", "GNF", "JPY", "KMF", "KRW", "MGA", "PYG", "RWF", "UGX", "VND", "VUV", "XAF", "XOF", "XPF",
+    ]
     /// Currencies Stripe counts in thousandths, whose last digit must be 0.
     static let threeDecimal: Set<String> = ["BHD", "JOD", "KWD", "OMR", "TND"]
     /// The smallest charge in each currency with a fixed one, in Stripe's units.
@@ -63,7 +65,8 @@ public enum StripeAmounts {
         case .failure(let refusal): return refusal
         case .success(let units):
             guard let minimum = minimums[total.currency.code], units < minimum,
-                  let smallest = money(units: minimum, currencyCode: total.currency.code) else { return nil }
+                let smallest = money(units: minimum, currencyCode: total.currency.code)
+            else { return nil }
             return .belowMinimum(total, minimum: smallest)
         }
     }

@@ -30,14 +30,16 @@ public struct StripeCardSetup: HostedCardSetup {
     public func startCardSetup(forCustomer customerID: String) async throws(PaymentProviderError) -> CardSetupLink {
         do throws(StripeOperationFailure) {
             let customer = try await customers.reference(for: customerID)
-            let session: StripeCheckoutSession = try await client.postStep("/v1/checkout/sessions", [
-                ("mode", "setup"), ("currency", currency.code.lowercased()), ("customer", customer),
-                ("payment_method_types[]", "card"),
-                ("success_url", Self.returning(returnURL, "card-added")), ("cancel_url", Self.returning(returnURL, "card-not-added")),
-                ("metadata[storefront_customer]", customerID),
-                // An hour, not Stripe's day: a page left open is closed soon, and a link seen on a screen goes stale.
-                ("expires_at", String(Int(Date().timeIntervalSince1970) + Self.pageLifetimeSeconds)),
-            ], idempotencyKey: "storefront-setup-\(ids.next())")
+            let session: StripeCheckoutSession = try await client.postStep(
+                "/v1/checkout/sessions",
+                [
+                    ("mode", "setup"), ("currency", currency.code.lowercased()), ("customer", customer),
+                    ("payment_method_types[]", "card"),
+                    ("success_url", Self.returning(returnURL, "card-added")), ("cancel_url", Self.returning(returnURL, "card-not-added")),
+                    ("metadata[storefront_customer]", customerID),
+                    // An hour, not Stripe's day: a page left open is closed soon, and a link seen on a screen goes stale.
+                    ("expires_at", String(Int(Date().timeIntervalSince1970) + Self.pageLifetimeSeconds)),
+                ], idempotencyKey: "storefront-setup-\(ids.next())")
             guard let url = session.url else { throw StripeOperationFailure.stripe(.noAnswer("Stripe's Checkout Session \(session.id) has no URL")) }
             return CardSetupLink(id: session.id, url: url)
         } catch {
@@ -50,9 +52,13 @@ public struct StripeCardSetup: HostedCardSetup {
             let session: StripeCheckoutSession = try await client.getStep("/v1/checkout/sessions/\(link.id)")
             switch session.status {
             case "complete":
-                guard let setupID = session.setupIntent else { throw StripeOperationFailure.stripe(.noAnswer("the completed session \(link.id) names no SetupIntent")) }
+                guard let setupID = session.setupIntent else {
+                    throw StripeOperationFailure.stripe(.noAnswer("the completed session \(link.id) names no SetupIntent"))
+                }
                 let setup: StripeSetupIntent = try await client.getStep("/v1/setup_intents/\(setupID)")
-                guard let methodID = setup.paymentMethod else { throw StripeOperationFailure.stripe(.noAnswer("SetupIntent \(setupID) names no card")) }
+                guard let methodID = setup.paymentMethod else {
+                    throw StripeOperationFailure.stripe(.noAnswer("SetupIntent \(setupID) names no card"))
+                }
                 let method: StripePaymentMethod = try await client.getStep("/v1/payment_methods/\(methodID)")
                 return .completed(StripePaymentProvider.paymentMethod(method, fallback: nil))
             case "expired": return .expired
@@ -64,7 +70,8 @@ public struct StripeCardSetup: HostedCardSetup {
     }
 
     public func cancelCardSetup(_ link: CardSetupLink) async {
-        let _: StripeCheckoutSession? = try? await client.post("/v1/checkout/sessions/\(link.id)/expire", [], idempotencyKey: "storefront-expire-\(link.id)")
+        let _: StripeCheckoutSession? = try? await client.post(
+            "/v1/checkout/sessions/\(link.id)/expire", [], idempotencyKey: "storefront-expire-\(link.id)")
     }
 
     /// `base` with `storefront=<outcome>` added to its query, so the page there can say what happened.

@@ -50,11 +50,13 @@ public struct StripeChargeProcessor: ChargeProcessor {
         let intent: StripePaymentIntent
         do {
             let customer = try await customers.reference(for: request.customerID)
-            intent = try await client.postStep("/v1/payment_intents", [
-                ("amount", String(units)), ("currency", request.amount.currency.code.lowercased()),
-                ("customer", customer), ("payment_method", request.tokenID), ("payment_method_types[]", "card"),
-                ("metadata[order_number]", request.orderNumber), ("metadata[idempotency_key]", request.idempotencyKey),
-            ], idempotencyKey: request.idempotencyKey)
+            intent = try await client.postStep(
+                "/v1/payment_intents",
+                [
+                    ("amount", String(units)), ("currency", request.amount.currency.code.lowercased()),
+                    ("customer", customer), ("payment_method", request.tokenID), ("payment_method_types[]", "card"),
+                    ("metadata[order_number]", request.orderNumber), ("metadata[idempotency_key]", request.idempotencyKey),
+                ], idempotencyKey: request.idempotencyKey)
         } catch {
             throw Self.beforeCharging(error)
         }
@@ -107,7 +109,7 @@ public struct StripeChargeProcessor: ChargeProcessor {
         if let outcome = settledOutcome(intent) { return ledger(request, intent, outcome) }
         switch intent.status {
         case "requires_confirmation", "requires_payment_method": return try await confirm(intent.id, request)
-        default: throw .timedOut // processing: Stripe has not decided yet; the order stays open.
+        default: throw .timedOut  // processing: Stripe has not decided yet; the order stays open.
         }
     }
 

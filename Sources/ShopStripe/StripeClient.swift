@@ -94,7 +94,7 @@ public final class StripeClient: Sendable {
     public static func validatedBase(_ url: URL) throws(BaseURLProblem) -> URL {
         let text = url.absoluteString
         guard let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http",
-              let host = url.host, !host.isEmpty, url.user == nil, url.password == nil, url.query == nil, url.fragment == nil
+            let host = url.host, !host.isEmpty, url.user == nil, url.password == nil, url.query == nil, url.fragment == nil
         else { throw BaseURLProblem(text: text, reason: .notAnAPIBase) }
         guard scheme == "https" || isLoopback(host: host) else { throw BaseURLProblem(text: text, reason: .cleartextOffLoopback) }
         return url
@@ -135,7 +135,8 @@ public final class StripeClient: Sendable {
     }
 
     /// POSTs `form` to `path` (such as "/v1/customers"), with `idempotencyKey` on every try.
-    func post<T: Decodable>(_ path: String, _ form: [(String, String)], idempotencyKey: String?, as: T.Type = T.self) async throws(StripeFailure) -> T {
+    func post<T: Decodable>(_ path: String, _ form: [(String, String)], idempotencyKey: String?, as: T.Type = T.self) async throws(StripeFailure) -> T
+    {
         try await send(.POST, path, body: FormEncoding.encode(form), idempotencyKey: idempotencyKey)
     }
 
@@ -181,7 +182,8 @@ public final class StripeClient: Sendable {
         }
     }
 
-    private func sendOnce<T: Decodable>(_ method: HTTPMethod, _ path: String, body: String?, idempotencyKey: String?) async throws(StripeFailure) -> T {
+    private func sendOnce<T: Decodable>(_ method: HTTPMethod, _ path: String, body: String?, idempotencyKey: String?) async throws(StripeFailure) -> T
+    {
         var request = HTTPClientRequest(url: base + path)
         request.method = method
         request.headers.add(name: "Authorization", value: key.authorization)
@@ -229,7 +231,8 @@ public final class StripeClient: Sendable {
         case 500...:
             throw .noAnswer("Stripe answered \(status)")
         default:
-            var error = (try? JSONDecoder().decode(ErrorEnvelope.self, from: bytes))?.error
+            var error =
+                (try? JSONDecoder().decode(ErrorEnvelope.self, from: bytes))?.error
                 ?? StripeError(message: "Stripe answered \(status)")
             // Stripe's messages about a bad key quote part of it; none of it is passed on.
             if status == 401 { error.message = "Stripe did not accept the secret key" }
@@ -240,7 +243,9 @@ public final class StripeClient: Sendable {
 
     /// Connecting failed (nothing was sent) or the answer never came (anything may have happened).
     private static func transportFailure(_ error: any Error) -> StripeFailure {
-        if let client = error as? HTTPClientError, client == .connectTimeout || client == .tlsHandshakeTimeout || client == .getConnectionFromPoolTimeout {
+        if let client = error as? HTTPClientError,
+            client == .connectTimeout || client == .tlsHandshakeTimeout || client == .getConnectionFromPoolTimeout
+        {
             return .notSent("could not connect to Stripe (\(client))")
         }
         if error is NIOConnectionError {

@@ -14,7 +14,9 @@ struct StripeCustomers: Sendable {
     /// filing is first-wins, so two sessions of one customer end up with one Stripe Customer, and two shops on
     /// one Stripe account never share one.
     func reference(for customerID: String) async throws(StripeOperationFailure) -> String {
-        if let known = try await StripeOperationFailure.storing({ try await references.customerReference(for: customerID, account: account) }) { return known }
+        if let known = try await StripeOperationFailure.storing({ try await references.customerReference(for: customerID, account: account) }) {
+            return known
+        }
         let install = try await StripeOperationFailure.storing { try await references.installID() }
         let created: StripeCustomer = try await client.postStep(
             "/v1/customers", [("metadata[storefront_customer]", customerID), ("metadata[storefront_install]", install)],
@@ -75,7 +77,9 @@ public struct StripePaymentProvider: PaymentProvider {
         self.customers = customers
         self.ids = ids
         self.mode = key.mode
-        self.cardPage = cardPage.map { StripeCardSetup(client: client, customers: customers, currency: $0.currency, returnURL: $0.returnURL, ids: ids) }
+        self.cardPage = cardPage.map {
+            StripeCardSetup(client: client, customers: customers, currency: $0.currency, returnURL: $0.returnURL, ids: ids)
+        }
     }
 
     public var cardCollection: CardCollection { rawCardData || cardPage == nil ? .typedInTheShop : .onTheProvidersPage }
@@ -100,7 +104,8 @@ public struct StripePaymentProvider: PaymentProvider {
         } catch {
             let refusal = Self.providerError(error)
             if case .typedCardsRefused(let why) = refusal {
-                onTypedCardsRefused("""
+                onTypedCardsRefused(
+                    """
                     Stripe refused a card number typed in the shop: this Stripe account has no raw card data access ("\(why)"). \
                     Turn stripe-raw-card-data off so cards are taken on Stripe's own page (stripe-return-url must be set), \
                     or ask Stripe for raw card data access, which puts this host in PCI DSS scope (SAQ D). Shoppers are offered the card page meanwhile.
@@ -128,7 +133,8 @@ public struct StripePaymentProvider: PaymentProvider {
 
     public func forget(cardID: String) async {
         guard cardID.hasPrefix("pm_") else { return }
-        let _: StripePaymentMethod? = try? await client.post("/v1/payment_methods/\(cardID)/detach", [], idempotencyKey: "storefront-detach-\(cardID)")
+        let _: StripePaymentMethod? = try? await client.post(
+            "/v1/payment_methods/\(cardID)/detach", [], idempotencyKey: "storefront-detach-\(cardID)")
     }
 
     /// Only Stripe PaymentMethods: sandbox cards from an earlier run stay in the wallet but are not offered.

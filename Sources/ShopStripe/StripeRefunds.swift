@@ -31,7 +31,9 @@ struct StripeRefundList: Decodable, Sendable {
 extension StripeChargeProcessor: RefundProcessor {
     public func refund(_ request: RefundRequest) async throws(RefundFailure) -> String {
         let filed: String?
-        do { filed = try await references.paymentReference(forOrderKey: request.chargeKey) } catch { throw .unreachable("the shop's records failed: \(error)") }
+        do { filed = try await references.paymentReference(forOrderKey: request.chargeKey) } catch {
+            throw .unreachable("the shop's records failed: \(error)")
+        }
         guard let intent = filed, intent != Self.voidMark else { throw .declined("no Stripe payment is filed for order \(request.orderNumber)") }
         let units: Int64
         switch StripeAmounts.units(request.amount) {
@@ -40,10 +42,13 @@ extension StripeChargeProcessor: RefundProcessor {
         }
         let refund: StripeRefund
         do {
-            refund = try await client.postLookingFirst("/v1/refunds", [
-                ("payment_intent", intent), ("amount", String(units)),
-                ("metadata[refund_id]", request.refundID), ("metadata[order_number]", request.orderNumber), ("metadata[reason]", request.reason),
-            ], idempotencyKey: request.idempotencyKey) { () async throws(StripeFailure) -> StripeRefund? in
+            refund = try await client.postLookingFirst(
+                "/v1/refunds",
+                [
+                    ("payment_intent", intent), ("amount", String(units)),
+                    ("metadata[refund_id]", request.refundID), ("metadata[order_number]", request.orderNumber), ("metadata[reason]", request.reason),
+                ], idempotencyKey: request.idempotencyKey
+            ) { () async throws(StripeFailure) -> StripeRefund? in
                 let made: StripeRefundList = try await client.get("/v1/refunds?payment_intent=\(intent)&limit=100")
                 return made.data.first { $0.metadata?["refund_id"] == request.refundID }
             }
@@ -56,7 +61,8 @@ extension StripeChargeProcessor: RefundProcessor {
         }
         guard refund.amount == units else { throw .declined("Stripe holds refund \(refund.id) for this refund with another amount") }
         switch refund.status {
-        case "failed", "canceled": throw .declined("Stripe's refund \(refund.id) \(refund.status ?? "failed"): \(refund.failureReason ?? "no reason given")")
+        case "failed", "canceled":
+            throw .declined("Stripe's refund \(refund.id) \(refund.status ?? "failed"): \(refund.failureReason ?? "no reason given")")
         case "pending", "requires_action": throw .unfinished("Stripe's refund \(refund.id) is \(refund.status ?? "pending")")
         default: return refund.id
         }

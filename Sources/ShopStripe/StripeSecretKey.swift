@@ -29,8 +29,8 @@ public struct StripeSecretKey: Sendable, Equatable, CustomStringConvertible, Cus
         guard !key.isEmpty else { throw .empty }
         let kinds: [(prefix: String, mode: PaymentMode)] = [("sk_test_", .test), ("sk_live_", .live), ("rk_test_", .test), ("rk_live_", .live)]
         guard let kind = kinds.first(where: { key.hasPrefix($0.prefix) }),
-              key.count > kind.prefix.count, key.count <= 255,
-              key.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "_") })
+            key.count > kind.prefix.count, key.count <= 255,
+            key.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "_") })
         else {
             throw .malformed(kind: Self.kindDescription(of: key))
         }

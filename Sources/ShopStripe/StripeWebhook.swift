@@ -14,7 +14,10 @@ public struct StripeWebhook: ProviderWebhook {
     private let client: StripeClient
     private let references: any ProviderReferenceRepository
 
-    public init(secrets: [String], tolerance: Duration = StripeWebhookSignature.defaultTolerance, client: StripeClient, references: any ProviderReferenceRepository) {
+    public init(
+        secrets: [String], tolerance: Duration = StripeWebhookSignature.defaultTolerance, client: StripeClient,
+        references: any ProviderReferenceRepository
+    ) {
         signature = StripeWebhookSignature(secrets: secrets, tolerance: tolerance)
         self.client = client
         self.references = references
@@ -47,13 +50,16 @@ public struct StripeWebhook: ProviderWebhook {
             let intent: StripePaymentIntent = try await client.get("/v1/payment_intents/\(id)")
             guard let number = try await order(of: intent) else { return Self.notOurs(id) }
             let list: StripeRefundList = try await client.get("/v1/refunds?payment_intent=\(id)&limit=100")
-            return .refunds(orderNumber: number, list.data.map { refund in
-                ProviderRefund(
-                    reference: refund.id, amount: Self.money(refund.amount, intent.currency), shopRefundID: refund.metadata?["refund_id"],
-                    succeeded: refund.status == "succeeded" || refund.status == nil,
-                    failure: refund.status == "failed" || refund.status == "canceled" ? "\(refund.status ?? "failed"): \(refund.failureReason ?? "no reason given")" : nil
-                )
-            })
+            return .refunds(
+                orderNumber: number,
+                list.data.map { refund in
+                    ProviderRefund(
+                        reference: refund.id, amount: Self.money(refund.amount, intent.currency), shopRefundID: refund.metadata?["refund_id"],
+                        succeeded: refund.status == "succeeded" || refund.status == nil,
+                        failure: refund.status == "failed" || refund.status == "canceled"
+                            ? "\(refund.status ?? "failed"): \(refund.failureReason ?? "no reason given")" : nil
+                    )
+                })
         case "checkout.session.completed":
             // The card page finished, perhaps after the SSH session that opened it was gone: its card is read from
             // Stripe's records (the SetupIntent's PaymentMethod), never from the event alone.
@@ -66,12 +72,18 @@ public struct StripeWebhook: ProviderWebhook {
             return .cardSaved(customer: customer, card: StripePaymentProvider.paymentMethod(method, fallback: nil))
         case "charge.dispute.closed":
             // The signed event carries the dispute as it closed: its status is the outcome.
-            guard let disputeID = object.id, let status = object.status else { throw WebhookRefusal.malformed("a dispute event without the dispute's id or status") }
+            guard let disputeID = object.id, let status = object.status else {
+                throw WebhookRefusal.malformed("a dispute event without the dispute's id or status")
+            }
             return try await disputedOrder(object) { number, _ in .disputeClosed(orderNumber: number, reference: disputeID, outcome: status) }
         case "charge.dispute.created":
-            guard let disputeID = object.id, let amount = object.amount else { throw WebhookRefusal.malformed("a dispute event without the dispute's id or amount") }
+            guard let disputeID = object.id, let amount = object.amount else {
+                throw WebhookRefusal.malformed("a dispute event without the dispute's id or amount")
+            }
             return try await disputedOrder(object) { number, intent in
-                .disputed(orderNumber: number, amount: Self.money(amount, object.currency ?? intent.currency), reason: Self.words(object.reason), reference: disputeID)
+                .disputed(
+                    orderNumber: number, amount: Self.money(amount, object.currency ?? intent.currency), reason: Self.words(object.reason),
+                    reference: disputeID)
             }
         default:
             return .ignored("Stripe events of type \(event.type) are not acted on")

@@ -15,7 +15,8 @@ struct OriginGatedChannel: ServerChildChannel {
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<HTTP1WebSocketUpgradeChannel.Value> {
         inner.setup(channel: channel, logger: logger).flatMapThrowing { value in
-            let upgrader = try channel.pipeline.syncOperations.handler(type: NIOTypedHTTPServerUpgradeHandler<HTTP1WebSocketUpgradeChannel.UpgradeResult>.self)
+            let upgrader = try channel.pipeline.syncOperations.handler(
+                type: NIOTypedHTTPServerUpgradeHandler<HTTP1WebSocketUpgradeChannel.UpgradeResult>.self)
             try channel.pipeline.syncOperations.addHandler(MaskedFramesOnly(), position: .first)
             for handler in guards.http1Handlers() { try channel.pipeline.syncOperations.addHandler(handler, position: .before(upgrader)) }
             try channel.pipeline.syncOperations.addHandler(gate(), position: .before(upgrader))

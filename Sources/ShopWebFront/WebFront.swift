@@ -42,10 +42,11 @@ public final class WebFront: Sendable {
         listening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) {
         let limits = settings.limits
-        let admission = AdmissionControl(limits: ServeLimits(
-            maxSessions: 0, connectionsPerSourcePerMinute: limits.connectionsPerMinute, idleTimeout: limits.idleTimeout,
-            drainTimeout: limits.drainTimeout, maxGuests: limits.maxSessions, guestsPerAddress: limits.sessionsPerAddress
-        ))
+        let admission = AdmissionControl(
+            limits: ServeLimits(
+                maxSessions: 0, connectionsPerSourcePerMinute: limits.connectionsPerMinute, idleTimeout: limits.idleTimeout,
+                drainTimeout: limits.drainTimeout, maxGuests: limits.maxSessions, guestsPerAddress: limits.sessionsPerAddress
+            ))
         let context = WebFrontContext(
             command: command, admission: admission, limits: limits, sessions: WebSessionRegistry(), refusals: RefusalLogThrottle(write: log), log: log
         )
@@ -83,30 +84,38 @@ public final class WebFront: Sendable {
         let refusedOrigin: @Sendable (String, String) -> Void = { origin, address in
             context.refusals.log("refused origin", "web: refused a socket from \(address): Origin \(Self.printable(origin)) is not allowed")
         }
-        let shouldUpgrade: @Sendable (HTTPRequest, any Channel, Logger) async throws -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> = { request, channel, _ in
-            guard let path = request.path, path.split(separator: "?", maxSplits: 1).first.map(String.init) == Self.sessionPath else { return .dontUpgrade }
-            let address = Self.clientAddress(request, channel: channel, trustForwardedFor: trustForwardedFor)
-            // The gate in front answers a foreign page 403 before this is asked; this is the second lock.
-            guard allowed(request.headerFields[.origin]) else {
-                refusedOrigin(request.headerFields[.origin] ?? "missing", address)
-                return .dontUpgrade
+        let shouldUpgrade:
+            @Sendable (HTTPRequest, any Channel, Logger) async throws -> ShouldUpgradeResult<
+                WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>
+            > = { request, channel, _ in
+                guard let path = request.path, path.split(separator: "?", maxSplits: 1).first.map(String.init) == Self.sessionPath else {
+                    return .dontUpgrade
+                }
+                let address = Self.clientAddress(request, channel: channel, trustForwardedFor: trustForwardedFor)
+                // The gate in front answers a foreign page 403 before this is asked; this is the second lock.
+                guard allowed(request.headerFields[.origin]) else {
+                    refusedOrigin(request.headerFields[.origin] ?? "missing", address)
+                    return .dontUpgrade
+                }
+                let session = WebTerminalSession(front: context, address: address, requested: Self.requestedSize(path))
+                let loop = channel.eventLoop
+                return .upgrade([.cacheControl: "no-store"]) { inbound, outbound, _ in
+                    await session.run(inbound: inbound, outbound: outbound, loop: loop)
+                }
             }
-            let session = WebTerminalSession(front: context, address: address, requested: Self.requestedSize(path))
-            let loop = channel.eventLoop
-            return .upgrade([.cacheControl: "no-store"]) { inbound, outbound, _ in
-                await session.run(inbound: inbound, outbound: outbound, loop: loop)
-            }
-        }
         let guards = HTTPGuards(
             HTTPGuardLimits(
                 requestDeadline: TimeAmount(limits.connectionIdleTimeout),
-                connectionsPerAddress: settings.trustForwardedFor ? limits.maxConnections : limits.connectionsPerAddress, connections: limits.maxConnections
+                connectionsPerAddress: settings.trustForwardedFor ? limits.maxConnections : limits.connectionsPerAddress,
+                connections: limits.maxConnections
             ),
             name: "web", log: { line in context.refusals.log("http guard", line) }
         )
         self.guards = guards
         let server = HTTPServerBuilder { responder in
-            OriginGatedChannel(inner: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: configuration, shouldUpgrade: shouldUpgrade), guards: guards) {
+            OriginGatedChannel(
+                inner: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: configuration, shouldUpgrade: shouldUpgrade), guards: guards
+            ) {
                 OriginGate(allowed: allowed, headDeadline: TimeAmount(limits.connectionIdleTimeout), refused: refusedOrigin)
             }
         }
@@ -163,15 +172,16 @@ public final class WebFront: Sendable {
     static func clientAddress(_ request: HTTPRequest, channel: any Channel, trustForwardedFor: Bool) -> String {
         let peer = channel.remoteAddress?.ipAddress ?? "unknown"
         guard trustForwardedFor, let name = HTTPField.Name("X-Forwarded-For"),
-              let last = request.headerFields[values: name].last?.split(separator: ",").last?.trimmingCharacters(in: .whitespaces),
-              !last.isEmpty, last.count <= 45, last.allSatisfy({ $0.isHexDigit || $0 == "." || $0 == ":" })
+            let last = request.headerFields[values: name].last?.split(separator: ",").last?.trimmingCharacters(in: .whitespaces),
+            !last.isEmpty, last.count <= 45, last.allSatisfy({ $0.isHexDigit || $0 == "." || $0 == ":" })
         else { return peer }
         return last
     }
 
     /// The page's terminal size from `?columns=C&rows=R`; 80x24 for anything missing or malformed.
     static func requestedSize(_ path: String) -> TerminalSize {
-        var columns = 80, rows = 24
+        var columns = 80
+        var rows = 24
         if let query = path.split(separator: "?", maxSplits: 1).dropFirst().first {
             for pair in query.split(separator: "&") {
                 let parts = pair.split(separator: "=", maxSplits: 1)

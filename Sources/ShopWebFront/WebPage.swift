@@ -52,7 +52,9 @@ enum WebPage {
     /// An embedded file and its content type, by the name after `assets/`.
     static func asset(named name: Substring) -> (bytes: UnsafeRawBufferPointer, type: String)? {
         guard let file = files[String(name)] else { return nil }
-        let type = name.hasSuffix(".js") ? "text/javascript; charset=utf-8" : name.hasSuffix(".css") ? "text/css; charset=utf-8" : "text/plain; charset=utf-8"
+        let type =
+            name.hasSuffix(".js")
+            ? "text/javascript; charset=utf-8" : name.hasSuffix(".css") ? "text/css; charset=utf-8" : "text/plain; charset=utf-8"
         return (file, type)
     }
 

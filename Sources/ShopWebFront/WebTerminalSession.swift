@@ -57,7 +57,9 @@ struct WebTerminalSession {
         }
         let (number, stops) = front.sessions.add()
         defer { front.sessions.remove(number) }
-        front.log("web session \(number) open: \(customer) from \(address), pid \(process.pid), xterm-256color \(size)\(size == requested ? "" : " (asked for \(requested))")")
+        front.log(
+            "web session \(number) open: \(customer) from \(address), pid \(process.pid), xterm-256color \(size)\(size == requested ? "" : " (asked for \(requested))")"
+        )
 
         let ending: WebSessionEnding
         do {
@@ -189,10 +191,10 @@ enum WebControlMessage: Equatable {
     /// Parses `{"type":"resize","columns":120,"rows":40}`; nil for anything else.
     init?(_ text: String) {
         guard text.utf8.count <= 256,
-              let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
-              object["type"] as? String == "resize",
-              let columns = object["columns"] as? Int, let rows = object["rows"] as? Int,
-              (1...10_000).contains(columns), (1...10_000).contains(rows)
+            let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+            object["type"] as? String == "resize",
+            let columns = object["columns"] as? Int, let rows = object["rows"] as? Int,
+            (1...10_000).contains(columns), (1...10_000).contains(rows)
         else { return nil }
         self = .resize(TerminalSize(columns: columns, rows: rows))
     }
@@ -220,7 +222,8 @@ enum WebNotice {
         case .idle: ("Closed after \(ServeDuration.describe(limits.idleTimeout)) without a key.", .goingAway)
         case .tooLong: ("Closed after \(ServeDuration.describe(limits.maxSessionLength)), the longest a visit lasts.", .goingAway)
         case .inputFlood: ("Closed: the page sent input faster than anyone types.", .policyViolation)
-        case .badMessage: ("Closed: the page sent a message the shop cannot take (over \(limits.maxMessageBytes / 1024) KiB, or not understood).", .policyViolation)
+        case .badMessage:
+            ("Closed: the page sent a message the shop cannot take (over \(limits.maxMessageBytes / 1024) KiB, or not understood).", .policyViolation)
         case .shutdown: ("The shop is closing for maintenance. Try again in a few minutes.", .goingAway)
         }
     }

@@ -55,15 +55,18 @@ public final class WebhookServer: Sendable {
             name: "webhooks", log: log
         )
         let app = Application(
-            router: router, server: .http1(configuration: HTTP1Channel.Configuration(additionalChannelHandlers: guards.httpTypesHandlers(), idleTimeout: .seconds(30))),
+            router: router,
+            server: .http1(
+                configuration: HTTP1Channel.Configuration(additionalChannelHandlers: guards.httpTypesHandlers(), idleTimeout: .seconds(30))),
             configuration: ApplicationConfiguration(
                 address: .hostname(host, port: port), serverName: nil, availableConnectionsDelegate: MaximumAvailableConnections(Self.maxConnections)
             ),
             onServerRunning: { channel in await listening(channel.localAddress?.port ?? 0) }, logger: Self.quietLogger
         )
-        group = ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: [.init(service: app)], gracefulShutdownSignals: handlesSignals ? [.sigterm, .sigint] : [], logger: Self.quietLogger
-        ))
+        group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [.init(service: app)], gracefulShutdownSignals: handlesSignals ? [.sigterm, .sigint] : [], logger: Self.quietLogger
+            ))
     }
 
     /// Serves until stopped; throws when the address cannot be listened on.

@@ -12,7 +12,8 @@ public final class PostgresAPITokenRepository: APITokenRepository {
 
     public func add(_ token: APITokenRecord) async throws {
         _ = try await database.writeInOneStatement { connection in
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO api_token (id, name, owner, scope, secret_hash, last_four, created_at)
                 VALUES (\(token.id), \(token.name), \(token.owner), \(token.scope.rawValue), \(token.secretHash), \(token.lastFour), \(token.createdAt.timeIntervalSince1970))
                 """, logger: PostgresDatabase.quiet)
@@ -30,7 +31,8 @@ public final class PostgresAPITokenRepository: APITokenRepository {
 
     public func tokens(owner: String?) async throws -> [APITokenRecord] {
         try await database.read { connection in
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 SELECT \(unescaped: Self.columns) FROM api_token WHERE \(owner)::text IS NULL OR owner = \(owner) ORDER BY created_at, id
                 """, logger: PostgresDatabase.quiet)
             return try await Self.records(rows)
@@ -39,7 +41,8 @@ public final class PostgresAPITokenRepository: APITokenRepository {
 
     public func revoke(id: String, owner: String?, at time: Date) async throws -> APITokenRecord? {
         try await database.writeInOneStatement { connection in
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 UPDATE api_token SET revoked_at = COALESCE(revoked_at, \(time.timeIntervalSince1970))
                 WHERE id = \(id) AND (\(owner)::text IS NULL OR owner = \(owner)) RETURNING \(unescaped: Self.columns)
                 """, logger: PostgresDatabase.quiet)
@@ -49,7 +52,8 @@ public final class PostgresAPITokenRepository: APITokenRepository {
 
     public func markUsed(id: String, at time: Date) async throws {
         _ = try await database.writeInOneStatement { connection in
-            try await connection.query("UPDATE api_token SET last_used_at = \(time.timeIntervalSince1970) WHERE id = \(id)", logger: PostgresDatabase.quiet)
+            try await connection.query(
+                "UPDATE api_token SET last_used_at = \(time.timeIntervalSince1970) WHERE id = \(id)", logger: PostgresDatabase.quiet)
         }
     }
 
@@ -57,10 +61,12 @@ public final class PostgresAPITokenRepository: APITokenRepository {
         var records: [APITokenRecord] = []
         for try await (id, name, owner, scope, hash, lastFour, created, used, revoked) in rows.decode(Columns.self) {
             guard let scope = APITokenScope(rawValue: scope) else { continue }
-            records.append(APITokenRecord(
-                id: id, name: name, owner: owner, scope: scope, secretHash: hash, lastFour: lastFour, createdAt: Date(timeIntervalSince1970: created),
-                lastUsedAt: used.map(Date.init(timeIntervalSince1970:)), revokedAt: revoked.map(Date.init(timeIntervalSince1970:))
-            ))
+            records.append(
+                APITokenRecord(
+                    id: id, name: name, owner: owner, scope: scope, secretHash: hash, lastFour: lastFour,
+                    createdAt: Date(timeIntervalSince1970: created),
+                    lastUsedAt: used.map(Date.init(timeIntervalSince1970:)), revokedAt: revoked.map(Date.init(timeIntervalSince1970:))
+                ))
         }
         return records
     }
@@ -74,12 +80,15 @@ public final class PostgresIdempotencyRepository: IdempotencyRepository {
     public func claim(owner: String, key: String, fingerprint: String, at time: Date, abandonedBefore: Date) async throws -> IdempotentClaim {
         try await database.write { connection in
             // Two first claims meet on the key: the second insert waits for the first's transaction, then does nothing.
-            let inserted = try await connection.query("""
+            let inserted = try await connection.query(
+                """
                 INSERT INTO api_idempotency (owner, key, fingerprint, started_at) VALUES (\(owner), \(key), \(fingerprint), \(time.timeIntervalSince1970))
                 ON CONFLICT (owner, key) DO NOTHING RETURNING true
-                """, logger: PostgresDatabase.quiet).collect()
+                """, logger: PostgresDatabase.quiet
+            ).collect()
             guard inserted.isEmpty else { return .granted }
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 SELECT fingerprint, started_at, status, content_type, body FROM api_idempotency WHERE owner = \(owner) AND key = \(key) FOR UPDATE
                 """, logger: PostgresDatabase.quiet)
             var filed: FiledIdempotentRequest?
@@ -92,7 +101,8 @@ public final class PostgresIdempotencyRepository: IdempotencyRepository {
             let claim = IdempotentClaim.decide(filed, fingerprint: fingerprint, abandonedBefore: abandonedBefore)
             if claim == .granted {
                 try await connection.query(
-                    "UPDATE api_idempotency SET started_at = \(time.timeIntervalSince1970) WHERE owner = \(owner) AND key = \(key)", logger: PostgresDatabase.quiet
+                    "UPDATE api_idempotency SET started_at = \(time.timeIntervalSince1970) WHERE owner = \(owner) AND key = \(key)",
+                    logger: PostgresDatabase.quiet
                 )
             }
             return claim
@@ -101,7 +111,8 @@ public final class PostgresIdempotencyRepository: IdempotencyRepository {
 
     public func answer(_ answer: IdempotentAnswer, owner: String, key: String) async throws {
         _ = try await database.writeInOneStatement { connection in
-            try await connection.query("""
+            try await connection.query(
+                """
                 UPDATE api_idempotency SET status = \(answer.status), content_type = \(answer.contentType), body = \(ByteBuffer(bytes: answer.body))
                 WHERE owner = \(owner) AND key = \(key)
                 """, logger: PostgresDatabase.quiet)
@@ -110,7 +121,8 @@ public final class PostgresIdempotencyRepository: IdempotencyRepository {
 
     public func release(owner: String, key: String) async throws {
         _ = try await database.writeInOneStatement { connection in
-            try await connection.query("DELETE FROM api_idempotency WHERE owner = \(owner) AND key = \(key) AND status IS NULL", logger: PostgresDatabase.quiet)
+            try await connection.query(
+                "DELETE FROM api_idempotency WHERE owner = \(owner) AND key = \(key) AND status IS NULL", logger: PostgresDatabase.quiet)
         }
     }
 }

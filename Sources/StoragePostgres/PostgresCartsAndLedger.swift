@@ -11,13 +11,16 @@ public final class PostgresCartRepository: CartRepository {
     public func lines(forCustomer customer: String) async throws -> [CartLine] {
         try await database.read { connection in
             var lines: [CartLine] = []
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 SELECT product_id, name, unit_price, currency, quantity FROM cart_line WHERE customer = \(customer) ORDER BY position
                 """, logger: PostgresDatabase.quiet)
             for try await (productID, name, price, code, quantity) in rows.decode((String, String, Int64, String, Int).self) {
                 // A row no shop could have written (edited by hand, damaged) is left out rather than trapping in CartLine.
                 guard let currency = Currency(code: code), CartLine.quantityRange.contains(quantity), price >= 0 else { continue }
-                lines.append(CartLine(productID: ProductID(productID), name: name, unitPrice: Money(minorUnits: price, currency: currency), quantity: quantity))
+                lines.append(
+                    CartLine(productID: ProductID(productID), name: name, unitPrice: Money(minorUnits: price, currency: currency), quantity: quantity)
+                )
             }
             return lines
         }
@@ -27,7 +30,8 @@ public final class PostgresCartRepository: CartRepository {
         // One statement: the lines are written over the old ones by position and the old ones past them deleted;
         // the two touch different rows, and the statement commits as one.
         try await database.writeInOneStatement { connection in
-            _ = try await connection.query("""
+            _ = try await connection.query(
+                """
                 WITH written AS (
                     INSERT INTO cart_line (customer, position, product_id, name, unit_price, currency, quantity)
                     SELECT \(customer), position, product_id, name, unit_price, currency, quantity
@@ -56,12 +60,14 @@ public final class PostgresChargeLedger: ChargeLedger {
     public func record(_ charge: LedgerCharge) async throws -> LedgerCharge {
         let outcome = charge.outcome.ledgerText
         return try await database.writeInOneStatement { connection in
-            let inserted = try await connection.query("""
+            let inserted = try await connection.query(
+                """
                 INSERT INTO sandbox_charge (idempotency_key, token_id, amount, currency, outcome)
                 VALUES (\(charge.key), \(charge.tokenID), \(charge.amount.minorUnits), \(charge.amount.currency.code), \(outcome))
                 ON CONFLICT (idempotency_key) DO NOTHING
                 RETURNING idempotency_key
-                """, logger: PostgresDatabase.quiet).collect()
+                """, logger: PostgresDatabase.quiet
+            ).collect()
             if !inserted.isEmpty { return charge }
             // Another charge holds the key: the first one wins, read in a statement of its own, which sees it committed.
             return try await Self.charge(forKey: charge.key, on: connection) ?? charge
@@ -69,9 +75,12 @@ public final class PostgresChargeLedger: ChargeLedger {
     }
 
     private static func charge(forKey key: String, on connection: PostgresConnection) async throws -> LedgerCharge? {
-        let rows = try await connection.query("SELECT token_id, amount, currency, outcome FROM sandbox_charge WHERE idempotency_key = \(key)", logger: PostgresDatabase.quiet)
+        let rows = try await connection.query(
+            "SELECT token_id, amount, currency, outcome FROM sandbox_charge WHERE idempotency_key = \(key)", logger: PostgresDatabase.quiet)
         for try await (tokenID, amount, code, outcome) in rows.decode((String, Int64, String, String).self) {
-            return LedgerCharge(key: key, tokenID: tokenID, amount: Money(minorUnits: amount, currency: Currency(code: code) ?? .usd), outcome: ChargeOutcome(ledgerText: outcome))
+            return LedgerCharge(
+                key: key, tokenID: tokenID, amount: Money(minorUnits: amount, currency: Currency(code: code) ?? .usd),
+                outcome: ChargeOutcome(ledgerText: outcome))
         }
         return nil
     }
@@ -85,25 +94,33 @@ public final class PostgresProviderReferences: ProviderReferenceRepository {
 
     public func customerReference(for customer: String, account: String) async throws -> String? {
         try await database.read { connection in
-            try await connection.query("SELECT reference FROM provider_customer WHERE customer = \(customer) AND account = \(account)", logger: PostgresDatabase.quiet)
-                .collect().first?.decode(String.self)
+            try await connection.query(
+                "SELECT reference FROM provider_customer WHERE customer = \(customer) AND account = \(account)", logger: PostgresDatabase.quiet
+            )
+            .collect().first?.decode(String.self)
         }
     }
 
     public func fileCustomerReference(_ reference: String, for customer: String, account: String) async throws -> String {
         try await database.write { connection in
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO provider_customer (customer, account, reference) VALUES (\(customer), \(account), \(reference))
                 ON CONFLICT (customer, account) DO NOTHING
                 """, logger: PostgresDatabase.quiet)
-            return try await connection.query("SELECT reference FROM provider_customer WHERE customer = \(customer) AND account = \(account)", logger: PostgresDatabase.quiet)
-                .collect().first?.decode(String.self) ?? reference
+            return try await connection.query(
+                "SELECT reference FROM provider_customer WHERE customer = \(customer) AND account = \(account)", logger: PostgresDatabase.quiet
+            )
+            .collect().first?.decode(String.self) ?? reference
         }
     }
 
     public func installID() async throws -> String {
         try await database.read { connection in
-            guard let id = try await connection.query("SELECT id FROM shop_install", logger: PostgresDatabase.quiet).collect().first?.decode(String.self) else {
+            guard
+                let id = try await connection.query("SELECT id FROM shop_install", logger: PostgresDatabase.quiet).collect().first?.decode(
+                    String.self)
+            else {
                 throw PostgresDatabaseError.configuration("the database has no shop_install row (written when it was made); restore it from a backup")
             }
             return id
@@ -120,10 +137,12 @@ public final class PostgresProviderReferences: ProviderReferenceRepository {
     public func filePaymentReference(_ reference: String, forOrderKey orderKey: String) async throws -> String {
         try await database.write { connection in
             // COALESCE keeps a reference already filed; the row lock makes the second of two filings see the first.
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 UPDATE orders SET payment_reference = COALESCE(payment_reference, \(reference))
                 WHERE idempotency_key = \(orderKey) RETURNING payment_reference
-                """, logger: PostgresDatabase.quiet).collect()
+                """, logger: PostgresDatabase.quiet
+            ).collect()
             guard let filed = try rows.first?.decode(String.self) else { throw UnknownOrderKey(orderKey: orderKey) }
             return filed
         }

@@ -25,17 +25,19 @@ public final class PostgresCatalogRepository: CatalogRepository {
         let meta: [String: String]
         do {
             meta = try await database.call { client in
-            var meta: [String: String] = [:]
-            for try await (key, value) in try await client.query("SELECT key, value FROM catalog_meta WHERE key IN ('store', 'product-count')").decode((String, String).self) {
-                meta[key] = value
-            }
-            return meta
+                var meta: [String: String] = [:]
+                for try await (key, value) in try await client.query("SELECT key, value FROM catalog_meta WHERE key IN ('store', 'product-count')")
+                    .decode((String, String).self)
+                {
+                    meta[key] = value
+                }
+                return meta
             }
         } catch {
             throw error as? PostgresDatabaseError ?? .server(state: "", message: "\(error)")
         }
         guard let storeJSON = meta["store"], let shop = try? JSONDecoder().decode(ShopProfile.self, from: Data(storeJSON.utf8)),
-              let count = meta["product-count"].flatMap(Int.init)
+            let count = meta["product-count"].flatMap(Int.init)
         else { throw .noCatalog(location: database.location.description) }
         return PostgresCatalogRepository(shop: shop, database: database, activeCount: count)
     }
@@ -61,27 +63,35 @@ public final class PostgresCatalogRepository: CatalogRepository {
 
     /// Imports or updates the catalog in one transaction: names, texts and prices replaced, stock
     /// set only for products that first appear, products no longer listed kept out of the catalog.
-    public static func importCatalog(_ catalog: Catalog, contentHash: String, into database: PostgresDatabase) async throws(PostgresDatabaseError) -> ImportSummary {
+    public static func importCatalog(_ catalog: Catalog, contentHash: String, into database: PostgresDatabase) async throws(PostgresDatabaseError)
+        -> ImportSummary
+    {
         let storeJSON = String(decoding: (try? JSONEncoder().encode(catalog.shop)) ?? Data("{}".utf8), as: UTF8.self)
         let products = catalog.products
         do {
             return try await database.transaction(timeout: .seconds(600)) { connection in
                 try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresDatabase.catalogLock))", logger: PostgresDatabase.quiet)
-                let previous = try await connection.query("SELECT value FROM catalog_meta WHERE key = 'content-hash'", logger: PostgresDatabase.quiet).collect().first?.decode(String.self)
+                let previous = try await connection.query("SELECT value FROM catalog_meta WHERE key = 'content-hash'", logger: PostgresDatabase.quiet)
+                    .collect().first?.decode(String.self)
                 if previous == contentHash {
                     return ImportSummary(products: products.count, added: 0, retired: 0, changed: false)
                 }
-                let before = try await connection.query("SELECT count(*) FROM product", logger: PostgresDatabase.quiet).collect().first?.decode(Int.self) ?? 0
+                let before =
+                    try await connection.query("SELECT count(*) FROM product", logger: PostgresDatabase.quiet).collect().first?.decode(Int.self) ?? 0
                 try await connection.query("UPDATE product SET position = NULL WHERE position IS NOT NULL", logger: PostgresDatabase.quiet)
                 var position = 0
                 for chunk in products.chunks(of: 1_000) {
                     try await upsert(chunk, firstPosition: position, on: connection)
                     position += chunk.count
                 }
-                let after = try await connection.query("SELECT count(*) FROM product", logger: PostgresDatabase.quiet).collect().first?.decode(Int.self) ?? 0
-                let retired = try await connection.query("SELECT count(*) FROM product WHERE position IS NULL", logger: PostgresDatabase.quiet).collect().first?.decode(Int.self) ?? 0
+                let after =
+                    try await connection.query("SELECT count(*) FROM product", logger: PostgresDatabase.quiet).collect().first?.decode(Int.self) ?? 0
+                let retired =
+                    try await connection.query("SELECT count(*) FROM product WHERE position IS NULL", logger: PostgresDatabase.quiet).collect().first?
+                    .decode(Int.self) ?? 0
                 for (key, value) in [("content-hash", contentHash), ("store", storeJSON), ("product-count", String(products.count))] {
-                    try await connection.query("""
+                    try await connection.query(
+                        """
                         INSERT INTO catalog_meta (key, value) VALUES (\(key), \(value))
                         ON CONFLICT (key) DO UPDATE SET value = excluded.value
                         """, logger: PostgresDatabase.quiet)
@@ -100,16 +110,20 @@ public final class PostgresCatalogRepository: CatalogRepository {
     private static func upsert(_ products: ArraySlice<Product>, firstPosition: Int, on connection: PostgresConnection) async throws {
         let ids = products.map(\.id.rawValue)
         let positions = products.indices.map { $0 - products.startIndex + firstPosition }
-        let names = products.map(\.name), summaries = products.map(\.summary), descriptions = products.map(\.description)
+        let names = products.map(\.name)
+        let summaries = products.map(\.summary)
+        let descriptions = products.map(\.description)
         let prices = products.map(\.price.minorUnits)
-        let art = products.map { $0.art.joined(separator: "\n") }, tags = products.map { $0.tags.joined(separator: "\n") }
+        let art = products.map { $0.art.joined(separator: "\n") }
+        let tags = products.map { $0.tags.joined(separator: "\n") }
         let words = products.map { product in
             var seen: Set<String> = []
             return SearchWords.words(in: ([product.name, product.summary] + product.tags).joined(separator: " "))
                 .filter { seen.insert($0).inserted }.joined(separator: " ")
         }
         let stock = products.map { $0.stock ?? defaultStock }
-        try await connection.query("""
+        try await connection.query(
+            """
             INSERT INTO product (id, position, name, summary, description, price, art, tags, search)
             SELECT id, position, name, summary, description, price, art, tags,
                    array_to_tsvector(coalesce(string_to_array(nullif(words, ''), ' '), '{}'))
@@ -121,7 +135,8 @@ public final class PostgresCatalogRepository: CatalogRepository {
                 search = excluded.search
             """, logger: PostgresDatabase.quiet)
         // Stock is set once, when a product first appears: a changed catalog keeps what was sold.
-        try await connection.query("""
+        try await connection.query(
+            """
             INSERT INTO stock (product_id, on_hand)
             SELECT * FROM unnest(\(ids)::text[], \(stock)::int8[])
             ON CONFLICT (product_id) DO NOTHING
@@ -131,8 +146,10 @@ public final class PostgresCatalogRepository: CatalogRepository {
     public func count(matching query: String) async throws -> Int {
         guard let pattern = Self.searchQuery(query) else { return query.allSatisfy(\.isWhitespace) ? activeCount : 0 }
         return try await database.read { connection in
-            try await connection.query("SELECT count(*) FROM product WHERE position IS NOT NULL AND search @@ \(pattern)::tsquery", logger: PostgresDatabase.quiet)
-                .collect().first?.decode(Int.self) ?? 0
+            try await connection.query(
+                "SELECT count(*) FROM product WHERE position IS NOT NULL AND search @@ \(pattern)::tsquery", logger: PostgresDatabase.quiet
+            )
+            .collect().first?.decode(Int.self) ?? 0
         }
     }
 
@@ -145,41 +162,51 @@ public final class PostgresCatalogRepository: CatalogRepository {
             guard query.allSatisfy(\.isWhitespace) else { return [] }
             // Positions are dense from 0, so a page is a range: its cost does not depend on the offset.
             return try await database.read { connection in
-                try await Self.products(connection.query("""
-                    SELECT \(unescaped: Self.columns) FROM product p \(unescaped: Self.stockJoin)
-                    WHERE p.position >= \(offset) AND p.position < \(offset + limit) ORDER BY p.position
-                    """, logger: PostgresDatabase.quiet), currency: currency)
+                try await Self.products(
+                    connection.query(
+                        """
+                        SELECT \(unescaped: Self.columns) FROM product p \(unescaped: Self.stockJoin)
+                        WHERE p.position >= \(offset) AND p.position < \(offset + limit) ORDER BY p.position
+                        """, logger: PostgresDatabase.quiet), currency: currency)
             }
         }
         return try await database.read { connection in
-            try await Self.products(connection.query("""
-                SELECT \(unescaped: Self.columns) FROM product p \(unescaped: Self.stockJoin)
-                WHERE p.position IS NOT NULL AND p.search @@ \(pattern)::tsquery
-                ORDER BY p.position LIMIT \(limit) OFFSET \(offset)
-                """, logger: PostgresDatabase.quiet), currency: currency)
+            try await Self.products(
+                connection.query(
+                    """
+                    SELECT \(unescaped: Self.columns) FROM product p \(unescaped: Self.stockJoin)
+                    WHERE p.position IS NOT NULL AND p.search @@ \(pattern)::tsquery
+                    ORDER BY p.position LIMIT \(limit) OFFSET \(offset)
+                    """, logger: PostgresDatabase.quiet), currency: currency)
         }
     }
 
     public func product(id: ProductID) async throws -> Product? {
         let currency = shop.currency
         return try await database.read { connection in
-            try await Self.products(connection.query("""
-                SELECT \(unescaped: Self.columns) FROM product p \(unescaped: Self.stockJoin)
-                WHERE p.id = \(id.rawValue) AND p.position IS NOT NULL
-                """, logger: PostgresDatabase.quiet), currency: currency).first
+            try await Self.products(
+                connection.query(
+                    """
+                    SELECT \(unescaped: Self.columns) FROM product p \(unescaped: Self.stockJoin)
+                    WHERE p.id = \(id.rawValue) AND p.position IS NOT NULL
+                    """, logger: PostgresDatabase.quiet), currency: currency
+            ).first
         }
     }
 
     private static func products(_ rows: PostgresRowSequence, currency: Currency) async throws -> [Product] {
         var products: [Product] = []
-        for try await (id, name, summary, description, price, art, tags, onHand) in rows.decode((String, String, String, String, Int64, String, String, Int?).self) {
-            products.append(Product(
-                id: ProductID(id), name: name, summary: summary, description: description,
-                price: Money(minorUnits: price, currency: currency),
-                art: Product.storedLines(art),
-                tags: Product.storedLines(tags),
-                stock: onHand
-            ))
+        for try await (id, name, summary, description, price, art, tags, onHand) in rows.decode(
+            (String, String, String, String, Int64, String, String, Int?).self)
+        {
+            products.append(
+                Product(
+                    id: ProductID(id), name: name, summary: summary, description: description,
+                    price: Money(minorUnits: price, currency: currency),
+                    art: Product.storedLines(art),
+                    tags: Product.storedLines(tags),
+                    stock: onHand
+                ))
         }
         return products
     }

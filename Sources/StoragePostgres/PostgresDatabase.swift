@@ -58,11 +58,15 @@ public final class PostgresDatabase: Sendable {
 
     /// Starts the client; no connection is opened until the first call. The driver's own log
     /// lines (each failed connection attempt) go to `logger`, silent by default.
-    public static func connect(_ location: PostgresLocation, pool: Pool, logger: Logger = PostgresDatabase.quiet) throws(PostgresDatabaseError) -> PostgresDatabase {
+    public static func connect(_ location: PostgresLocation, pool: Pool, logger: Logger = PostgresDatabase.quiet) throws(PostgresDatabaseError)
+        -> PostgresDatabase
+    {
         try PostgresDatabase(location: location, pool: pool, logger: logger)
     }
 
-    private static func startPool(_ location: PostgresLocation, pool: Pool, logger: Logger) throws(PostgresDatabaseError) -> (PostgresClient, Task<Void, Never>) {
+    private static func startPool(_ location: PostgresLocation, pool: Pool, logger: Logger) throws(PostgresDatabaseError) -> (
+        PostgresClient, Task<Void, Never>
+    ) {
         var configuration: PostgresClient.Configuration
         do {
             configuration = try location.clientConfiguration()
@@ -109,7 +113,7 @@ public final class PostgresDatabase: Sendable {
         let client = try await clientForCall()
         do {
             return try await deadline(timeout, probing: true) { try await body(client) }
-        } catch where Task.isCancelled {
+        } catch  where Task.isCancelled {
             // The caller gave up (a newer search replaced this read): that says nothing about the server.
             throw CancellationError()
         } catch let error as PostgresDatabaseError where error.isUnreachable {
@@ -128,7 +132,8 @@ public final class PostgresDatabase: Sendable {
         }
         guard let down else { return client }
         guard probeDue else {
-            throw PostgresDatabaseError.unreachable(location: location.description, reason: "down for \((now - down).formatted(.units(allowed: [.seconds], width: .narrow)))")
+            throw PostgresDatabaseError.unreachable(
+                location: location.description, reason: "down for \((now - down).formatted(.units(allowed: [.seconds], width: .narrow)))")
         }
         try await probe()
         let (fresh, runner) = try Self.startPool(location, pool: pool, logger: logger)
@@ -180,7 +185,9 @@ public final class PostgresDatabase: Sendable {
     ///
     /// `probing`: once the operation has waited `probeAfter`, the server is asked directly; a pool
     /// waiting on a server that refuses connections would otherwise wait out its own backoff.
-    private func deadline<T: Sendable>(_ timeout: Duration?, probing: Bool = false, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+    private func deadline<T: Sendable>(_ timeout: Duration?, probing: Bool = false, _ operation: @escaping @Sendable () async throws -> T)
+        async throws -> T
+    {
         let limit = timeout ?? callTimeout
         do {
             return try await withTaskExecutorPreference(PostgresExecutor.shared) {

@@ -72,8 +72,10 @@ public enum PostgresDatabaseError: Error, Equatable, CustomStringConvertible {
             if state == "28P01" || state == "28000" || state == "3D000" { return .refusedLogin(location: place, reason: message) }
             return .server(state: state, message: message)
         case .authMechanismRequiresPassword, .unsupportedAuthMechanism, .saslError:
-            return .refusedLogin(location: place, reason: psql.code == .authMechanismRequiresPassword
-                ? "the server wants a password; put it in the URL or in PGPASSFILE" : psql.code.description)
+            return .refusedLogin(
+                location: place,
+                reason: psql.code == .authMechanismRequiresPassword
+                    ? "the server wants a password; put it in the URL or in PGPASSFILE" : psql.code.description)
         case .sslUnsupported:
             return .refusedLogin(location: place, reason: "sslmode asks for TLS and the server does not offer it")
         default:

@@ -43,15 +43,19 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
     ///
     /// Order of look-ups for the password: the URL's, then the password file named by
     /// `environment["PGPASSFILE"]`, then `~/.pgpass`; a password file others can read is refused.
-    public static func parse(_ text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(PostgresLocationError) -> PostgresLocation {
+    public static func parse(_ text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(PostgresLocationError)
+        -> PostgresLocation
+    {
         guard let url = URL(string: text) else { throw .notAURL }
         return try parse(url, environment: environment)
     }
 
     /// Reads a `postgres://` (or `postgresql://`) URL already parsed as one; the same look-ups as above.
-    public static func parse(_ url: URL, environment: [String: String] = ProcessInfo.processInfo.environment) throws(PostgresLocationError) -> PostgresLocation {
+    public static func parse(_ url: URL, environment: [String: String] = ProcessInfo.processInfo.environment) throws(PostgresLocationError)
+        -> PostgresLocation
+    {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false), let scheme = components.scheme?.lowercased(),
-              scheme == "postgres" || scheme == "postgresql"
+            scheme == "postgres" || scheme == "postgresql"
         else { throw .notAURL }
         var query: [String: String] = [:]
         for item in components.queryItems ?? [] { query[item.name] = item.value ?? "" }
@@ -65,7 +69,9 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
             sslMode = .prefer
         }
         let timeout = query["connect_timeout"].map { Int($0) } ?? 5
-        guard let connectTimeout = timeout, connectTimeout > 0, connectTimeout <= 600 else { throw .badConnectTimeout(query["connect_timeout"] ?? "") }
+        guard let connectTimeout = timeout, connectTimeout > 0, connectTimeout <= 600 else {
+            throw .badConnectTimeout(query["connect_timeout"] ?? "")
+        }
         let host = components.percentEncodedHost.flatMap { $0.removingPercentEncoding }.flatMap { $0.isEmpty ? nil : $0 } ?? "localhost"
         let port = components.port ?? 5432
         guard (1...65_535).contains(port) else { throw .badPort(port) }
@@ -80,7 +86,9 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
             rootCertificate: query["sslrootcert"], connectTimeout: connectTimeout,
             applicationName: query["application_name"] ?? "storefront", password: components.password
         )
-        if query["host"].map({ !$0.hasPrefix("/") }) == true { throw .unknownParameter("host (only a socket folder, starting with /, is taken there)") }
+        if query["host"].map({ !$0.hasPrefix("/") }) == true {
+            throw .unknownParameter("host (only a socket folder, starting with /, is taken there)")
+        }
         if location.password == nil { location.password = try PasswordFile.password(for: location, environment: environment) }
         return location
     }
@@ -91,11 +99,12 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
         if let socketDirectory {
             configuration = .init(unixSocketPath: socketPath(in: socketDirectory), username: user, password: password, database: database)
         } else {
-            let tls: PostgresClient.Configuration.TLS = switch try tlsPolicy() {
-            case .disable: .disable
-            case .prefer(let settings): .prefer(settings)
-            case .require(let settings): .require(settings)
-            }
+            let tls: PostgresClient.Configuration.TLS =
+                switch try tlsPolicy() {
+                case .disable: .disable
+                case .prefer(let settings): .prefer(settings)
+                case .require(let settings): .require(settings)
+                }
             configuration = .init(host: host, port: port, username: user, password: password, database: database, tls: tls)
         }
         configuration.options.connectTimeout = .seconds(connectTimeout)
@@ -111,11 +120,12 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
         } else {
             let tls: PostgresConnection.Configuration.TLS
             do {
-                tls = switch try tlsPolicy() {
-                case .disable: .disable
-                case .prefer(let settings): .prefer(try NIOSSLContext(configuration: settings))
-                case .require(let settings): .require(try NIOSSLContext(configuration: settings))
-                }
+                tls =
+                    switch try tlsPolicy() {
+                    case .disable: .disable
+                    case .prefer(let settings): .prefer(try NIOSSLContext(configuration: settings))
+                    case .require(let settings): .require(try NIOSSLContext(configuration: settings))
+                    }
             } catch let error as PostgresLocationError {
                 throw error
             } catch {

@@ -8,10 +8,12 @@ extension PostgresOrderRepository: OrderQueue {
     public func count(statuses: [OrderStatus], disputedOnly: Bool) async throws -> Int {
         let names = statuses.map(\.rawValue)
         return try await database.read { connection in
-            try await connection.query("""
+            try await connection.query(
+                """
                 SELECT count(*) FROM orders WHERE status = ANY(\(names))
                 AND (NOT \(disputedOnly) OR number IN (SELECT order_number FROM order_event WHERE kind = 'disputed'))
-                """, logger: PostgresDatabase.quiet).collect().first?.decode(Int.self) ?? 0
+                """, logger: PostgresDatabase.quiet
+            ).collect().first?.decode(Int.self) ?? 0
         }
     }
 
@@ -19,11 +21,13 @@ extension PostgresOrderRepository: OrderQueue {
         guard offset >= 0, limit > 0, !statuses.isEmpty else { return [] }
         let (names, currency) = (statuses.map(\.rawValue), currency)
         return try await database.read { connection in
-            let records = try await Self.records(connection.query("""
-                SELECT \(unescaped: StoredOrderRow.columns) FROM orders WHERE status = ANY(\(names))
-                AND (NOT \(disputedOnly) OR number IN (SELECT order_number FROM order_event WHERE kind = 'disputed'))
-                ORDER BY sequence LIMIT \(limit) OFFSET \(offset)
-                """, logger: PostgresDatabase.quiet))
+            let records = try await Self.records(
+                connection.query(
+                    """
+                    SELECT \(unescaped: StoredOrderRow.columns) FROM orders WHERE status = ANY(\(names))
+                    AND (NOT \(disputedOnly) OR number IN (SELECT order_number FROM order_event WHERE kind = 'disputed'))
+                    ORDER BY sequence LIMIT \(limit) OFFSET \(offset)
+                    """, logger: PostgresDatabase.quiet))
             return try await Self.orders(from: records, currency: currency, on: connection)
         }
     }
@@ -33,7 +37,8 @@ extension PostgresOrderRepository: OrderQueue {
         let (from, to, code) = (start.timeIntervalSince1970, end.timeIntervalSince1970, currency.code)
         return try await database.read { connection in
             var figures = SalesFigures(orders: 0, revenue: .zero(currency), refunds: .zero(currency))
-            let placed = try await connection.query("""
+            let placed = try await connection.query(
+                """
                 SELECT count(*)::bigint, coalesce(sum(subtotal + shipping + tax), 0)::bigint FROM orders
                 WHERE currency = \(code) AND placed_at >= \(from) AND placed_at < \(to) AND status = ANY(\(charged))
                 """, logger: PostgresDatabase.quiet)
@@ -41,7 +46,8 @@ extension PostgresOrderRepository: OrderQueue {
                 figures.orders = Int(orders)
                 figures.revenue = Money(minorUnits: revenue, currency: currency)
             }
-            let refunded = try await connection.query("""
+            let refunded = try await connection.query(
+                """
                 SELECT coalesce(sum(amount), 0)::bigint FROM refund WHERE state = 'refunded' AND currency = \(code) AND settled_at >= \(from) AND settled_at < \(to)
                 """, logger: PostgresDatabase.quiet)
             for try await amount in refunded.decode(Int64.self) { figures.refunds = Money(minorUnits: amount, currency: currency) }

@@ -20,22 +20,31 @@ public final class PostgresOrderRepository: OrderRepository {
         self.currency = currency
     }
 
-    public func begin(_ draft: OrderDraft, idempotencyKey: String, tokenID: String, paymentDescription: String, placedAt: Date) async throws(OrderRepositoryError) -> Order {
+    public func begin(_ draft: OrderDraft, idempotencyKey: String, tokenID: String, paymentDescription: String, placedAt: Date)
+        async throws(OrderRepositoryError) -> Order
+    {
         let currency = currency
         do {
             return try await database.transaction { connection in
-                if let number = try await connection.query("SELECT number FROM orders WHERE idempotency_key = \(idempotencyKey)", logger: PostgresDatabase.quiet)
-                    .collect().first?.decode(String.self) {
+                if let number = try await connection.query(
+                    "SELECT number FROM orders WHERE idempotency_key = \(idempotencyKey)", logger: PostgresDatabase.quiet
+                )
+                .collect().first?.decode(String.self) {
                     return try await Self.written(number, currency: currency, on: connection)
                 }
                 for line in draft.lines.sorted(by: { $0.productID.rawValue < $1.productID.rawValue }) {
-                    let taken = try await connection.query("""
+                    let taken = try await connection.query(
+                        """
                         UPDATE stock SET on_hand = on_hand - \(line.quantity), reserved = reserved + \(line.quantity)
                         WHERE product_id = \(line.productID.rawValue) AND on_hand >= \(line.quantity)
                         RETURNING on_hand
-                        """, logger: PostgresDatabase.quiet).collect()
+                        """, logger: PostgresDatabase.quiet
+                    ).collect()
                     if taken.isEmpty {
-                        let available = try await connection.query("SELECT on_hand FROM stock WHERE product_id = \(line.productID.rawValue)", logger: PostgresDatabase.quiet)
+                        let available =
+                            try await connection.query(
+                                "SELECT on_hand FROM stock WHERE product_id = \(line.productID.rawValue)", logger: PostgresDatabase.quiet
+                            )
                             .collect().first?.decode(Int.self) ?? 0
                         throw OrderRepositoryError.soldOut(productName: line.name, available: available)
                     }
@@ -44,36 +53,42 @@ public final class PostgresOrderRepository: OrderRepository {
                 let totals = draft.totals
                 let lines = draft.lines
                 let placed = OrderEventRecord(OrderEvent(at: placedAt, actor: .shopper(draft.customerID), change: .placed(total: totals.total)))
-                let rows = try await Self.records(connection.query("""
-                    WITH numbered AS (SELECT nextval('order_sequence') AS sequence),
-                    placed AS (
-                        INSERT INTO orders (number, sequence, idempotency_key, status, placed_at, currency, subtotal, shipping, tax,
-                                            token_id, payment_description, shipping_method, ship_to, customer, email, email_name)
-                        SELECT 'SF-' || substr((1000000 + sequence)::text, 2), sequence, \(idempotencyKey), \(OrderStatus.charging.rawValue),
-                               \(placedAt.timeIntervalSince1970), \(currency.code), \(totals.subtotal.minorUnits), \(totals.shipping.minorUnits),
-                               \(totals.tax.minorUnits), \(tokenID), \(paymentDescription), \(draft.shippingMethod.label),
-                               \(draft.shippingContact.shipToLine), \(draft.customerID),
-                               \(draft.shippingContact.email.isEmpty ? nil : draft.shippingContact.email), \(draft.shippingContact.name)
-                        FROM numbered
-                        RETURNING \(unescaped: StoredOrderRow.columns)
-                    ),
-                    placed_lines AS (
-                        INSERT INTO order_line (order_number, position, product_id, name, unit_price, quantity)
-                        SELECT placed.number, position, product_id, name, unit_price, quantity
-                        FROM placed, unnest(\(Array(lines.indices))::int8[], \(lines.map(\.productID.rawValue))::text[], \(lines.map(\.name))::text[],
-                                            \(lines.map(\.unitPrice.minorUnits))::int8[], \(lines.map(\.quantity))::int8[])
-                             AS t (position, product_id, name, unit_price, quantity)
-                    ),
-                    first_event AS (   -- placing sends no mail: OutboxKind(.placed) is nil, so no outbox row
-                        INSERT INTO order_event (order_number, sequence, at, actor, kind, details)
-                        SELECT placed.number, 1, \(placedAt.timeIntervalSince1970), \(placed.actor), \(placed.kind), \(placed.details) FROM placed
-                    )
-                    SELECT \(unescaped: StoredOrderRow.columns) FROM placed
-                    """, logger: PostgresDatabase.quiet))
+                let rows = try await Self.records(
+                    connection.query(
+                        """
+                        WITH numbered AS (SELECT nextval('order_sequence') AS sequence),
+                        placed AS (
+                            INSERT INTO orders (number, sequence, idempotency_key, status, placed_at, currency, subtotal, shipping, tax,
+                                                token_id, payment_description, shipping_method, ship_to, customer, email, email_name)
+                            SELECT 'SF-' || substr((1000000 + sequence)::text, 2), sequence, \(idempotencyKey), \(OrderStatus.charging.rawValue),
+                                   \(placedAt.timeIntervalSince1970), \(currency.code), \(totals.subtotal.minorUnits), \(totals.shipping.minorUnits),
+                                   \(totals.tax.minorUnits), \(tokenID), \(paymentDescription), \(draft.shippingMethod.label),
+                                   \(draft.shippingContact.shipToLine), \(draft.customerID),
+                                   \(draft.shippingContact.email.isEmpty ? nil : draft.shippingContact.email), \(draft.shippingContact.name)
+                            FROM numbered
+                            RETURNING \(unescaped: StoredOrderRow.columns)
+                        ),
+                        placed_lines AS (
+                            INSERT INTO order_line (order_number, position, product_id, name, unit_price, quantity)
+                            SELECT placed.number, position, product_id, name, unit_price, quantity
+                            FROM placed, unnest(\(Array(lines.indices))::int8[], \(lines.map(\.productID.rawValue))::text[], \(lines.map(\.name))::text[],
+                                                \(lines.map(\.unitPrice.minorUnits))::int8[], \(lines.map(\.quantity))::int8[])
+                                 AS t (position, product_id, name, unit_price, quantity)
+                        ),
+                        first_event AS (   -- placing sends no mail: OutboxKind(.placed) is nil, so no outbox row
+                            INSERT INTO order_event (order_number, sequence, at, actor, kind, details)
+                            SELECT placed.number, 1, \(placedAt.timeIntervalSince1970), \(placed.actor), \(placed.kind), \(placed.details) FROM placed
+                        )
+                        SELECT \(unescaped: StoredOrderRow.columns) FROM placed
+                        """, logger: PostgresDatabase.quiet))
                 guard let row = rows.first else { throw OrderRepositoryError.storage("the order was not written") }
                 // The lines as written above; the row as the database stored it.
                 return row.order(fallback: currency) { lineCurrency in
-                    lines.map { CartLine(productID: $0.productID, name: $0.name, unitPrice: Money(minorUnits: $0.unitPrice.minorUnits, currency: lineCurrency), quantity: $0.quantity) }
+                    lines.map {
+                        CartLine(
+                            productID: $0.productID, name: $0.name, unitPrice: Money(minorUnits: $0.unitPrice.minorUnits, currency: lineCurrency),
+                            quantity: $0.quantity)
+                    }
                 }
             }
         } catch let error as OrderRepositoryError {
@@ -92,7 +107,10 @@ public final class PostgresOrderRepository: OrderRepository {
         let currency = currency
         do {
             return try await database.read { connection in
-                guard let number = try await connection.query("SELECT number FROM orders WHERE idempotency_key = \(idempotencyKey)", logger: PostgresDatabase.quiet)
+                guard
+                    let number = try await connection.query(
+                        "SELECT number FROM orders WHERE idempotency_key = \(idempotencyKey)", logger: PostgresDatabase.quiet
+                    )
                     .collect().first?.decode(String.self)
                 else { throw OrderRepositoryError.storage("no order under this key after a conflict on it") }
                 return try await Self.written(number, currency: currency, on: connection)
@@ -105,11 +123,12 @@ public final class PostgresOrderRepository: OrderRepository {
     }
 
     public func finish(orderNumber: String, status: OrderStatus, failure: String?, at: Date) async throws(OrderRepositoryError) {
-        let settle: String = switch status {
-        case .paid: "reserved = reserved - l.quantity, sold = sold + l.quantity"
-        case .declined, .voided: "reserved = reserved - l.quantity, on_hand = on_hand + l.quantity"
-        default: "reserved = reserved"   // never applied: see `settles`
-        }
+        let settle: String =
+            switch status {
+            case .paid: "reserved = reserved - l.quantity, sold = sold + l.quantity"
+            case .declined, .voided: "reserved = reserved - l.quantity, on_hand = on_hand + l.quantity"
+            default: "reserved = reserved"  // never applied: see `settles`
+            }
         let settles = [.paid, .declined, .voided].contains(status)
         let open = OrderStatus.allCases.filter(\.isOpen).map(\.rawValue)
         do {
@@ -117,7 +136,8 @@ public final class PostgresOrderRepository: OrderRepository {
                 // The order changes only while it is open; its row lock (taken by the update) makes a second finish
                 // wait and then find it settled. The stock of every line moves in the same statement, each product's
                 // lines summed first so each stock row changes once.
-                let marked = try await connection.query("""
+                let marked = try await connection.query(
+                    """
                     WITH marked AS (
                         UPDATE orders SET status = \(status.rawValue), failure = \(failure)
                         WHERE number = \(orderNumber) AND status = ANY(\(open)) RETURNING number
@@ -129,7 +149,8 @@ public final class PostgresOrderRepository: OrderRepository {
                         WHERE stock.product_id = l.product_id AND \(settles)
                     )
                     SELECT number FROM marked
-                    """, logger: PostgresDatabase.quiet).collect()
+                    """, logger: PostgresDatabase.quiet
+                ).collect()
                 guard !marked.isEmpty else { return }
                 if let (actor, change) = OrderEventRecord.settlement(status, failure: failure) {
                     try await Self.record(OrderEvent(at: at, actor: actor, change: change), of: orderNumber, on: connection)
@@ -151,16 +172,22 @@ public final class PostgresOrderRepository: OrderRepository {
             "SELECT at, actor, kind, details FROM order_event WHERE order_number = \(orderNumber) ORDER BY sequence", logger: PostgresDatabase.quiet
         )
         for try await (at, actor, kind, details) in rows.decode((Double, String, String, String).self) {
-            events.append(try OrderEventRecord(actor: actor, kind: kind, details: details).event(at: Date(timeIntervalSince1970: at), currency: currency))
+            events.append(
+                try OrderEventRecord(actor: actor, kind: kind, details: details).event(at: Date(timeIntervalSince1970: at), currency: currency))
         }
         return events
     }
 
-    public func apply(_ change: OrderChange, toOrder number: String, by actor: OrderActor, at: Date, expecting expected: OrderStatus?) async throws(OrderChangeError) -> Order {
+    public func apply(_ change: OrderChange, toOrder number: String, by actor: OrderActor, at: Date, expecting expected: OrderStatus?)
+        async throws(OrderChangeError) -> Order
+    {
         let currency = currency
         return try await self.change { connection in
             // The row lock makes two changes to one order take turns; the second reads what the first wrote.
-            guard let written = try await connection.query("SELECT status FROM orders WHERE number = \(number) FOR UPDATE", logger: PostgresDatabase.quiet)
+            guard
+                let written = try await connection.query(
+                    "SELECT status FROM orders WHERE number = \(number) FOR UPDATE", logger: PostgresDatabase.quiet
+                )
                 .collect().first?.decode(String.self), let status = OrderStatus(rawValue: written)
             else { throw OrderChangeError.notFound(number) }
             if let pending = try await Self.pendingRefund(of: number, on: connection) { throw OrderChangeError.refundPending(pending) }
@@ -180,7 +207,8 @@ public final class PostgresOrderRepository: OrderRepository {
         let record = OrderEventRecord(event)
         let instant = event.at.timeIntervalSince1970
         let kind = OutboxKind(event.change)?.rawValue
-        _ = try await connection.query("""
+        _ = try await connection.query(
+            """
             WITH recorded AS (
                 INSERT INTO order_event (order_number, sequence, at, actor, kind, details)
                 SELECT \(orderNumber), coalesce(max(sequence), 0) + 1, \(instant), \(record.actor), \(record.kind), \(record.details)
@@ -193,22 +221,30 @@ public final class PostgresOrderRepository: OrderRepository {
             SELECT 'MSG-' || lpad(n.v::text, 6, '0'), n.v, orders.number, \(kind), recorded.sequence, orders.email, coalesce(orders.email_name, ''),
                    '<MSG-' || lpad(n.v::text, 6, '0') || '.' || orders.number || '.' || i.install || '@storefront.invalid>', \(instant), \(instant)
             FROM orders, n, i, recorded WHERE orders.number = \(orderNumber) AND coalesce(orders.email, '') <> ''
-            """, logger: PostgresDatabase.quiet).collect()
+            """, logger: PostgresDatabase.quiet
+        ).collect()
     }
 
     public func unsettledOrders() async throws -> [UnsettledOrder] {
         let open = OrderStatus.allCases.filter(\.isOpen).map(\.rawValue)
         let currency = currency
         return try await database.read { connection in
-            try await Self.records(connection.query("SELECT \(unescaped: StoredOrderRow.columns) FROM orders WHERE status = ANY(\(open)) ORDER BY sequence", logger: PostgresDatabase.quiet))
-                .map { $0.unsettled(fallback: currency) }
+            try await Self.records(
+                connection.query(
+                    "SELECT \(unescaped: StoredOrderRow.columns) FROM orders WHERE status = ANY(\(open)) ORDER BY sequence",
+                    logger: PostgresDatabase.quiet)
+            )
+            .map { $0.unsettled(fallback: currency) }
         }
     }
 
     public func count(customer: String?) async throws -> Int {
         try await database.read { connection in
-            try await connection.query("SELECT count(*) FROM orders WHERE status IN \(unescaped: StoredOrderRow.shownStatuses) AND (\(customer)::text IS NULL OR customer = \(customer))", logger: PostgresDatabase.quiet)
-                .collect().first?.decode(Int.self) ?? 0
+            try await connection.query(
+                "SELECT count(*) FROM orders WHERE status IN \(unescaped: StoredOrderRow.shownStatuses) AND (\(customer)::text IS NULL OR customer = \(customer))",
+                logger: PostgresDatabase.quiet
+            )
+            .collect().first?.decode(Int.self) ?? 0
         }
     }
 
@@ -217,10 +253,12 @@ public final class PostgresOrderRepository: OrderRepository {
         guard offset >= 0, limit > 0 else { return [] }
         let currency = currency
         return try await database.read { connection in
-            let records = try await Self.records(connection.query("""
-                SELECT \(unescaped: StoredOrderRow.columns) FROM orders WHERE status IN \(unescaped: StoredOrderRow.shownStatuses) AND (\(customer)::text IS NULL OR customer = \(customer))
-                ORDER BY sequence DESC LIMIT \(limit) OFFSET \(offset)
-                """, logger: PostgresDatabase.quiet))
+            let records = try await Self.records(
+                connection.query(
+                    """
+                    SELECT \(unescaped: StoredOrderRow.columns) FROM orders WHERE status IN \(unescaped: StoredOrderRow.shownStatuses) AND (\(customer)::text IS NULL OR customer = \(customer))
+                    ORDER BY sequence DESC LIMIT \(limit) OFFSET \(offset)
+                    """, logger: PostgresDatabase.quiet))
             return try await Self.orders(from: records, currency: currency, on: connection)
         }
     }
@@ -231,7 +269,8 @@ public final class PostgresOrderRepository: OrderRepository {
     }
 
     private static func order(number: String, currency: Currency, on connection: PostgresConnection) async throws -> Order? {
-        let records = try await records(connection.query("SELECT \(unescaped: StoredOrderRow.columns) FROM orders WHERE number = \(number)", logger: PostgresDatabase.quiet))
+        let records = try await records(
+            connection.query("SELECT \(unescaped: StoredOrderRow.columns) FROM orders WHERE number = \(number)", logger: PostgresDatabase.quiet))
         return try await orders(from: records, currency: currency, on: connection).first
     }
 
@@ -245,7 +284,8 @@ public final class PostgresOrderRepository: OrderRepository {
 
     static func records(_ rows: PostgresRowSequence) async throws -> [StoredOrderRow] {
         var records: [StoredOrderRow] = []
-        for try await row in rows.decode((String, String, String, Double, String, Int64, Int64, Int64, String, String, String, String, String?).self) {
+        for try await row in rows.decode((String, String, String, Double, String, Int64, Int64, Int64, String, String, String, String, String?).self)
+        {
             records.append(StoredOrderRow(columns: row))
         }
         return records
@@ -254,7 +294,8 @@ public final class PostgresOrderRepository: OrderRepository {
     static func orders(from records: [StoredOrderRow], currency: Currency, on connection: PostgresConnection) async throws -> [Order] {
         guard !records.isEmpty else { return [] }
         var linesByOrder: [String: [(productID: String, name: String, unitPrice: Int64, quantity: Int)]] = [:]
-        let rows = try await connection.query("""
+        let rows = try await connection.query(
+            """
             SELECT order_number, product_id, name, unit_price, quantity FROM order_line
             WHERE order_number = ANY(\(records.map(\.number))) ORDER BY order_number, position
             """, logger: PostgresDatabase.quiet)
@@ -264,7 +305,9 @@ public final class PostgresOrderRepository: OrderRepository {
         return records.map { record in
             record.order(fallback: currency) { lineCurrency in
                 (linesByOrder[record.number] ?? []).map {
-                    CartLine(productID: ProductID($0.productID), name: $0.name, unitPrice: Money(minorUnits: $0.unitPrice, currency: lineCurrency), quantity: $0.quantity)
+                    CartLine(
+                        productID: ProductID($0.productID), name: $0.name, unitPrice: Money(minorUnits: $0.unitPrice, currency: lineCurrency),
+                        quantity: $0.quantity)
                 }
             }
         }

@@ -21,11 +21,17 @@ public final class PostgresOutbox: MailOutbox {
         _ = try await database.write { connection in
             switch attempt {
             case .sent:
-                try await connection.query("UPDATE outbox SET state = 'sent', attempts = attempts + 1, sent_at = \(instant), last_error = NULL WHERE id = \(id) AND state = 'pending'", logger: PostgresDatabase.quiet)
+                try await connection.query(
+                    "UPDATE outbox SET state = 'sent', attempts = attempts + 1, sent_at = \(instant), last_error = NULL WHERE id = \(id) AND state = 'pending'",
+                    logger: PostgresDatabase.quiet)
             case .retry(let next, let error):
-                try await connection.query("UPDATE outbox SET attempts = attempts + 1, next_attempt_at = \(next.timeIntervalSince1970), last_error = \(error) WHERE id = \(id) AND state = 'pending'", logger: PostgresDatabase.quiet)
+                try await connection.query(
+                    "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = \(next.timeIntervalSince1970), last_error = \(error) WHERE id = \(id) AND state = 'pending'",
+                    logger: PostgresDatabase.quiet)
             case .gaveUp(let error):
-                try await connection.query("UPDATE outbox SET state = 'failed', attempts = attempts + 1, last_error = \(error) WHERE id = \(id) AND state = 'pending'", logger: PostgresDatabase.quiet)
+                try await connection.query(
+                    "UPDATE outbox SET state = 'failed', attempts = attempts + 1, last_error = \(error) WHERE id = \(id) AND state = 'pending'",
+                    logger: PostgresDatabase.quiet)
             }
         }
     }
@@ -47,11 +53,14 @@ public final class PostgresOutbox: MailOutbox {
         try await database.read { connection in
             var entries: [OutboxEntry] = []
             let rows = try await connection.query(query, logger: PostgresDatabase.quiet)
-            for try await row in rows.decode((String, String, String, Int, String, String, String, Double, String, Int, Double, String?, Double?).self) {
-                entries.append(StoredOutboxRow(
-                    id: row.0, orderNumber: row.1, kind: row.2, eventSequence: row.3, recipient: row.4, recipientName: row.5, messageId: row.6,
-                    createdAt: row.7, state: row.8, attempts: row.9, nextAttemptAt: row.10, lastError: row.11, sentAt: row.12
-                ).entry)
+            for try await row in rows.decode(
+                (String, String, String, Int, String, String, String, Double, String, Int, Double, String?, Double?).self)
+            {
+                entries.append(
+                    StoredOutboxRow(
+                        id: row.0, orderNumber: row.1, kind: row.2, eventSequence: row.3, recipient: row.4, recipientName: row.5, messageId: row.6,
+                        createdAt: row.7, state: row.8, attempts: row.9, nextAttemptAt: row.10, lastError: row.11, sentAt: row.12
+                    ).entry)
             }
             return entries
         }

@@ -12,7 +12,8 @@ public final class PostgresStockRepository: StockRepository {
     public func stockLevels() async throws -> [StockLevel] {
         try await database.read { connection in
             var levels: [StockLevel] = []
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 SELECT product.id, product.name, stock.on_hand, stock.reserved, stock.sold
                 FROM product JOIN stock ON stock.product_id = product.id WHERE product.position IS NOT NULL
                 ORDER BY stock.on_hand, product.position
@@ -33,19 +34,26 @@ public final class PostgresStockRepository: StockRepository {
 
     public func adjustStock(of product: ProductID, by amount: Int) async throws(StockChangeError) -> StockLevel {
         try await change(product) { connection in
-            guard let onHand = try await connection.query("SELECT on_hand FROM stock WHERE product_id = \(product.rawValue) FOR UPDATE", logger: PostgresDatabase.quiet)
-                .collect().first?.decode(Int.self) else { return }
+            guard
+                let onHand = try await connection.query(
+                    "SELECT on_hand FROM stock WHERE product_id = \(product.rawValue) FOR UPDATE", logger: PostgresDatabase.quiet
+                )
+                .collect().first?.decode(Int.self)
+            else { return }
             let next = try StockLevel.checked(onHand: onHand, changedBy: amount, of: product)
             try await connection.query("UPDATE stock SET on_hand = \(next) WHERE product_id = \(product.rawValue)", logger: PostgresDatabase.quiet)
         }
     }
 
     /// Runs `body` and reads the product's level back, in one transaction; an unknown product changes nothing.
-    private func change(_ product: ProductID, _ body: @escaping @Sendable (PostgresConnection) async throws -> Void) async throws(StockChangeError) -> StockLevel {
+    private func change(_ product: ProductID, _ body: @escaping @Sendable (PostgresConnection) async throws -> Void) async throws(StockChangeError)
+        -> StockLevel
+    {
         do {
             return try await database.write { connection in
                 try await body(connection)
-                let rows = try await connection.query("""
+                let rows = try await connection.query(
+                    """
                     SELECT product.id, product.name, stock.on_hand, stock.reserved, stock.sold
                     FROM product JOIN stock ON stock.product_id = product.id
                     WHERE product.position IS NOT NULL AND product.id = \(product.rawValue)

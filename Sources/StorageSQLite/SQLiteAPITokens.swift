@@ -9,9 +9,13 @@ public final class SQLiteAPITokenRepository: APITokenRepository {
 
     public func add(_ token: APITokenRecord) async throws {
         try await database.write { db in
-            try db.execute(sql: """
-                INSERT INTO api_token (id, name, owner, scope, secret_hash, last_four, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [token.id, token.name, token.owner, token.scope.rawValue, token.secretHash, token.lastFour, token.createdAt.timeIntervalSince1970])
+            try db.execute(
+                sql: """
+                    INSERT INTO api_token (id, name, owner, scope, secret_hash, last_four, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    token.id, token.name, token.owner, token.scope.rawValue, token.secretHash, token.lastFour, token.createdAt.timeIntervalSince1970,
+                ])
         }
     }
 
@@ -23,16 +27,19 @@ public final class SQLiteAPITokenRepository: APITokenRepository {
 
     public func tokens(owner: String?) async throws -> [APITokenRecord] {
         try await database.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM api_token WHERE ? IS NULL OR owner = ? ORDER BY created_at, id", arguments: [owner, owner]).compactMap(Self.record)
+            try Row.fetchAll(db, sql: "SELECT * FROM api_token WHERE ? IS NULL OR owner = ? ORDER BY created_at, id", arguments: [owner, owner])
+                .compactMap(Self.record)
         }
     }
 
     public func revoke(id: String, owner: String?, at time: Date) async throws -> APITokenRecord? {
         try await database.write { db in
-            try db.execute(sql: """
-                UPDATE api_token SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? AND (? IS NULL OR owner = ?)
-                """, arguments: [time.timeIntervalSince1970, id, owner, owner])
-            return try Row.fetchOne(db, sql: "SELECT * FROM api_token WHERE id = ? AND (? IS NULL OR owner = ?)", arguments: [id, owner, owner]).flatMap(Self.record)
+            try db.execute(
+                sql: """
+                    UPDATE api_token SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? AND (? IS NULL OR owner = ?)
+                    """, arguments: [time.timeIntervalSince1970, id, owner, owner])
+            return try Row.fetchOne(db, sql: "SELECT * FROM api_token WHERE id = ? AND (? IS NULL OR owner = ?)", arguments: [id, owner, owner])
+                .flatMap(Self.record)
         }
     }
 
@@ -60,21 +67,26 @@ public final class SQLiteIdempotencyRepository: IdempotencyRepository {
 
     public func claim(owner: String, key: String, fingerprint: String, at time: Date, abandonedBefore: Date) async throws -> IdempotentClaim {
         try await database.write { db in
-            let row = try Row.fetchOne(db, sql: """
-                SELECT fingerprint, started_at, status, content_type, body FROM api_idempotency WHERE owner = ? AND key = ?
-                """, arguments: [owner, key])
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT fingerprint, started_at, status, content_type, body FROM api_idempotency WHERE owner = ? AND key = ?
+                    """, arguments: [owner, key])
             let filed = row.map { row in
                 FiledIdempotentRequest(
                     fingerprint: row["fingerprint"], startedAt: Date(timeIntervalSince1970: row["started_at"]),
-                    answer: (row["status"] as Int?).map { IdempotentAnswer(status: $0, contentType: row["content_type"] ?? "", body: [UInt8]((row["body"] as Data?) ?? Data())) }
+                    answer: (row["status"] as Int?).map {
+                        IdempotentAnswer(status: $0, contentType: row["content_type"] ?? "", body: [UInt8]((row["body"] as Data?) ?? Data()))
+                    }
                 )
             }
             let claim = IdempotentClaim.decide(filed, fingerprint: fingerprint, abandonedBefore: abandonedBefore)
             if claim == .granted {
-                try db.execute(sql: """
-                    INSERT INTO api_idempotency (owner, key, fingerprint, started_at) VALUES (?, ?, ?, ?)
-                    ON CONFLICT (owner, key) DO UPDATE SET started_at = excluded.started_at
-                    """, arguments: [owner, key, fingerprint, time.timeIntervalSince1970])
+                try db.execute(
+                    sql: """
+                        INSERT INTO api_idempotency (owner, key, fingerprint, started_at) VALUES (?, ?, ?, ?)
+                        ON CONFLICT (owner, key) DO UPDATE SET started_at = excluded.started_at
+                        """, arguments: [owner, key, fingerprint, time.timeIntervalSince1970])
             }
             return claim
         }
@@ -82,8 +94,9 @@ public final class SQLiteIdempotencyRepository: IdempotencyRepository {
 
     public func answer(_ answer: IdempotentAnswer, owner: String, key: String) async throws {
         try await database.write { db in
-            try db.execute(sql: "UPDATE api_idempotency SET status = ?, content_type = ?, body = ? WHERE owner = ? AND key = ?",
-                           arguments: [answer.status, answer.contentType, Data(answer.body), owner, key])
+            try db.execute(
+                sql: "UPDATE api_idempotency SET status = ?, content_type = ?, body = ? WHERE owner = ? AND key = ?",
+                arguments: [answer.status, answer.contentType, Data(answer.body), owner, key])
         }
     }
 

@@ -14,9 +14,11 @@ public final class SQLiteCartRepository: CartRepository {
             try Row.fetchAll(db, sql: "SELECT * FROM cart_line WHERE customer = ? ORDER BY position", arguments: [customer]).compactMap { row in
                 // A row no shop could have written (edited by hand, damaged) is left out rather than trapping in CartLine.
                 guard let currency = Currency(code: row["currency"]), let quantity = row["quantity"] as Int?,
-                      CartLine.quantityRange.contains(quantity), let price = row["unit_price"] as Int64?, price >= 0
+                    CartLine.quantityRange.contains(quantity), let price = row["unit_price"] as Int64?, price >= 0
                 else { return nil }
-                return CartLine(productID: ProductID(row["product_id"] as String), name: row["name"], unitPrice: Money(minorUnits: price, currency: currency), quantity: quantity)
+                return CartLine(
+                    productID: ProductID(row["product_id"] as String), name: row["name"], unitPrice: Money(minorUnits: price, currency: currency),
+                    quantity: quantity)
             }
         }
     }
@@ -26,9 +28,12 @@ public final class SQLiteCartRepository: CartRepository {
     public func save(_ lines: [CartLine], forCustomer customer: String) async throws {
         try await database.writeUnsynced { db in
             try db.cachedStatement(sql: "DELETE FROM cart_line WHERE customer = ?").execute(arguments: [customer])
-            let insert = try db.cachedStatement(sql: "INSERT INTO cart_line (customer, position, product_id, name, unit_price, currency, quantity) VALUES (?, ?, ?, ?, ?, ?, ?)")
+            let insert = try db.cachedStatement(
+                sql: "INSERT INTO cart_line (customer, position, product_id, name, unit_price, currency, quantity) VALUES (?, ?, ?, ?, ?, ?, ?)")
             for (position, line) in lines.enumerated() {
-                try insert.execute(arguments: [customer, position, line.productID.rawValue, line.name, line.unitPrice.minorUnits, line.unitPrice.currency.code, line.quantity])
+                try insert.execute(arguments: [
+                    customer, position, line.productID.rawValue, line.name, line.unitPrice.minorUnits, line.unitPrice.currency.code, line.quantity,
+                ])
             }
         }
     }

@@ -68,14 +68,17 @@ public final class SQLiteCatalogRepository: CatalogRepository {
         let meta: [String: String]
         do {
             meta = try database.pool.read { db in
-                Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT key, value FROM catalog_meta").map { ($0["key"] as String, $0["value"] as String) })
+                Dictionary(
+                    uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT key, value FROM catalog_meta").map {
+                        ($0["key"] as String, $0["value"] as String)
+                    })
             }
         } catch {
             throw SQLiteDatabaseError.from(error, path: database.path)
         }
         guard meta[key] == value, let storeJSON = meta["store"],
-              let shop = try? JSONDecoder().decode(ShopProfile.self, from: Data(storeJSON.utf8)),
-              let count = meta["product-count"].flatMap(Int.init)
+            let shop = try? JSONDecoder().decode(ShopProfile.self, from: Data(storeJSON.utf8)),
+            let count = meta["product-count"].flatMap(Int.init)
         else { return nil }
         return SQLiteCatalogRepository(shop: shop, database: database, activeCount: count, didImport: false)
     }
@@ -109,13 +112,14 @@ public final class SQLiteCatalogRepository: CatalogRepository {
             // rowid order, hands back a search page without sorting every match. Rows first move
             // out of the way; products gone from the catalog keep a rowid above that range.
             try db.execute(sql: "UPDATE product SET position = NULL, rowid = rowid + \(Self.retiredRowidBase) WHERE rowid < \(Self.retiredRowidBase)")
-            let upsert = try db.makeStatement(sql: """
-                INSERT INTO product (rowid, id, position, name, summary, description, price, art, tags)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT(id) DO UPDATE SET rowid = excluded.rowid, position = excluded.position, name = excluded.name,
-                    summary = excluded.summary, description = excluded.description, price = excluded.price,
-                    art = excluded.art, tags = excluded.tags
-                """)
+            let upsert = try db.makeStatement(
+                sql: """
+                    INSERT INTO product (rowid, id, position, name, summary, description, price, art, tags)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT(id) DO UPDATE SET rowid = excluded.rowid, position = excluded.position, name = excluded.name,
+                        summary = excluded.summary, description = excluded.description, price = excluded.price,
+                        art = excluded.art, tags = excluded.tags
+                    """)
             for (position, product) in catalog.products.enumerated() {
                 try upsert.execute(arguments: [
                     position + 1, product.id.rawValue, position, product.name, product.summary, product.description,
@@ -139,9 +143,11 @@ public final class SQLiteCatalogRepository: CatalogRepository {
         guard let pattern = Self.matchExpression(query) else { return query.allSatisfy(\.isWhitespace) ? activeCount : 0 }
         return try await read { db in
             // Products in the catalog are exactly the rowids below the retired range: no join needed.
-            try Int.fetchOne(db, sql: """
-                SELECT COUNT(*) FROM product_search WHERE product_search MATCH ? AND rowid < \(Self.retiredRowidBase)
-                """, arguments: [pattern]) ?? 0
+            try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT COUNT(*) FROM product_search WHERE product_search MATCH ? AND rowid < \(Self.retiredRowidBase)
+                    """, arguments: [pattern]) ?? 0
         }
     }
 
@@ -154,28 +160,37 @@ public final class SQLiteCatalogRepository: CatalogRepository {
             // Positions are dense from 0, so a page is a range: its cost does not depend on the offset.
             return try await read { db in
                 // Cached statements: a key that scrolls or adds reads again, and preparing costs more than the read.
-                try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Self.columns) FROM product \(Self.stockJoin) WHERE position >= ? AND position < ? ORDER BY position"),
-                                 arguments: [offset, offset + limit])
-                    .map(self.product(from:))
+                try Row.fetchAll(
+                    db.cachedStatement(
+                        sql: "SELECT \(Self.columns) FROM product \(Self.stockJoin) WHERE position >= ? AND position < ? ORDER BY position"),
+                    arguments: [offset, offset + limit]
+                )
+                .map(self.product(from:))
             }
         }
         return try await read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT \(Self.columns) FROM product \(Self.stockJoin)
-                WHERE product.rowid IN (
-                    SELECT rowid FROM product_search WHERE product_search MATCH ? AND rowid < \(Self.retiredRowidBase)
-                    ORDER BY rowid LIMIT ? OFFSET ?
-                )
-                ORDER BY product.rowid
-                """, arguments: [pattern, limit, offset]).map(self.product(from:))
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(Self.columns) FROM product \(Self.stockJoin)
+                    WHERE product.rowid IN (
+                        SELECT rowid FROM product_search WHERE product_search MATCH ? AND rowid < \(Self.retiredRowidBase)
+                        ORDER BY rowid LIMIT ? OFFSET ?
+                    )
+                    ORDER BY product.rowid
+                    """, arguments: [pattern, limit, offset]
+            ).map(self.product(from:))
         }
     }
 
     /// One product, as fresh as the database: stock is checked against it before a cart grows.
     public func product(id: ProductID) async throws -> Product? {
         try await database.readOnWriter { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.columns) FROM product \(Self.stockJoin) WHERE id = ? AND position IS NOT NULL"), arguments: [id.rawValue])
-                .map(self.product(from:))
+            try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT \(Self.columns) FROM product \(Self.stockJoin) WHERE id = ? AND position IS NOT NULL"),
+                arguments: [id.rawValue]
+            )
+            .map(self.product(from:))
         }
     }
 

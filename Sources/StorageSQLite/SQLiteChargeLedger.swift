@@ -18,8 +18,9 @@ public final class SQLiteChargeLedger: ChargeLedger {
         try await database.pool.write { db in
             if let existing = try Self.charge(forKey: charge.key, in: db) { return existing }
             let outcome = charge.outcome.ledgerText
-            try db.execute(sql: "INSERT INTO sandbox_charge (idempotency_key, token_id, amount, currency, outcome) VALUES (?, ?, ?, ?, ?)",
-                           arguments: [charge.key, charge.tokenID, charge.amount.minorUnits, charge.amount.currency.code, outcome])
+            try db.execute(
+                sql: "INSERT INTO sandbox_charge (idempotency_key, token_id, amount, currency, outcome) VALUES (?, ?, ?, ?, ?)",
+                arguments: [charge.key, charge.tokenID, charge.amount.minorUnits, charge.amount.currency.code, outcome])
             return charge
         }
     }

@@ -87,7 +87,9 @@ public final class SQLiteDatabase: Sendable {
         var warnings: [String] = []
         var info = stat()
         if stat(directory.path, &info) == 0, info.st_mode & 0o007 != 0 {
-            warnings.append("the data directory \(directory.path) is open to other users (mode \(String(info.st_mode & 0o777, radix: 8))); the database in it is kept 0600, but chmod 700 the directory")
+            warnings.append(
+                "the data directory \(directory.path) is open to other users (mode \(String(info.st_mode & 0o777, radix: 8))); the database in it is kept 0600, but chmod 700 the directory"
+            )
         }
         return try open(path: directory.appendingPathComponent(fileName).path, warnings: warnings)
     }
@@ -124,7 +126,9 @@ public final class SQLiteDatabase: Sendable {
 
     /// Opens for commands that only read (`storefront orders`): nothing in the file is written, and a
     /// schema this version does not know, or one not yet migrated, is refused.
-    public static func openReadOnly(path: String, requireCurrentSchema: Bool = true, busyTimeout: Double = 10) throws(SQLiteDatabaseError) -> SQLiteDatabase {
+    public static func openReadOnly(path: String, requireCurrentSchema: Bool = true, busyTimeout: Double = 10) throws(SQLiteDatabaseError)
+        -> SQLiteDatabase
+    {
         do {
             var configuration = configuration(readOnly: true)
             configuration.busyMode = .timeout(busyTimeout)
@@ -135,10 +139,13 @@ public final class SQLiteDatabase: Sendable {
                 // Reading WAL mode needs its index file, which a full disk cannot hold. With no WAL beside it (no
                 // writer has the database open) the file itself is the whole database: read it as immutable.
                 guard case .diskFull = SQLiteDatabaseError.from(error, path: path), !hasWriteAheadLog(path) else { throw error }
-                pool = try DatabaseQueue(path: "file:\(path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path)?immutable=1", configuration: configuration)
+                pool = try DatabaseQueue(
+                    path: "file:\(path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path)?immutable=1",
+                    configuration: configuration)
             }
             let (unknown, missing) = try pool.read { db in
-                let applied = try db.tableExists("grdb_migrations")
+                let applied =
+                    try db.tableExists("grdb_migrations")
                     ? Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")) : []
                 let known = migrator.migrations
                 return (applied.subtracting(known), known.filter { !applied.contains($0) })

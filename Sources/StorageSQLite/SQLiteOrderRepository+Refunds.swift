@@ -5,20 +5,27 @@ import ShopPorts
 
 /// Refunds in SQLite: filing and settling are each one IMMEDIATE transaction with the order's change.
 extension SQLiteOrderRepository: RefundRepository {
-    public func fileRefund(_ ask: RefundAsk, toOrder number: String, by actor: OrderActor, at: Date, expecting expected: OrderStatus?) async throws(OrderChangeError) -> FiledRefund {
+    public func fileRefund(_ ask: RefundAsk, toOrder number: String, by actor: OrderActor, at: Date, expecting expected: OrderStatus?)
+        async throws(OrderChangeError) -> FiledRefund
+    {
         try await change { db in
             let order = try self.existing(number, in: db)
-            _ = try FiledRefund.admit(ask, to: order, events: try self.events(number, in: db), earlier: try self.refunds(number, in: db), expecting: expected)
+            _ = try FiledRefund.admit(
+                ask, to: order, events: try self.events(number, in: db), earlier: try self.refunds(number, in: db), expecting: expected)
             let sequence = (try Int.fetchOne(db, sql: "SELECT MAX(sequence) FROM refund") ?? 0) + 1
             let id = StoredRefundRow.id(sequence: sequence)
-            try db.execute(sql: """
-                INSERT INTO refund (id, sequence, order_number, kind, amount, currency, reason, restock, actor, filed_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [
+            try db.execute(
+                sql: """
+                    INSERT INTO refund (id, sequence, order_number, kind, amount, currency, reason, restock, actor, filed_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
                     id, sequence, number, ask.kind.rawValue, ask.amount.minorUnits, ask.amount.currency.code, ask.reason,
                     StoredRefundRow.restockText(ask.restock), actor.recordText, at.timeIntervalSince1970,
                 ])
-            guard let filed = try self.refunds(number, in: db).first(where: { $0.id == id }) else { throw OrderChangeError.storage("refund \(id) was not found right after it was filed") }
+            guard let filed = try self.refunds(number, in: db).first(where: { $0.id == id }) else {
+                throw OrderChangeError.storage("refund \(id) was not found right after it was filed")
+            }
             return filed
         }
     }
@@ -33,18 +40,23 @@ extension SQLiteOrderRepository: RefundRepository {
             case .pending:
                 break
             case .declined(let reason):
-                try db.execute(sql: "UPDATE refund SET state = 'declined', failure = ?, settled_at = ? WHERE id = ?", arguments: [reason, at.timeIntervalSince1970, id])
+                try db.execute(
+                    sql: "UPDATE refund SET state = 'declined', failure = ?, settled_at = ? WHERE id = ?",
+                    arguments: [reason, at.timeIntervalSince1970, id])
             case .refunded(let reference):
                 let order = try self.existing(refund.orderNumber, in: db)
-                let next = try OrderLifecycle.next(after: try self.events(order.number, in: db), status: order.status, applying: refund.ask.change, expecting: nil)
+                let next = try OrderLifecycle.next(
+                    after: try self.events(order.number, in: db), status: order.status, applying: refund.ask.change, expecting: nil)
                 try db.execute(sql: "UPDATE orders SET status = ? WHERE number = ?", arguments: [next.status.rawValue, order.number])
                 try Self.record(OrderEvent(at: at, actor: refund.actor, change: refund.ask.change), of: order.number, in: db)
                 for item in refund.ask.restock {
-                    try db.execute(sql: "UPDATE stock SET on_hand = on_hand + ?, sold = max(0, sold - ?) WHERE product_id = ?",
-                                   arguments: [item.quantity, item.quantity, item.productID.rawValue])
+                    try db.execute(
+                        sql: "UPDATE stock SET on_hand = on_hand + ?, sold = max(0, sold - ?) WHERE product_id = ?",
+                        arguments: [item.quantity, item.quantity, item.productID.rawValue])
                 }
-                try db.execute(sql: "UPDATE refund SET state = 'refunded', provider_reference = ?, settled_at = ? WHERE id = ?",
-                               arguments: [reference, at.timeIntervalSince1970, id])
+                try db.execute(
+                    sql: "UPDATE refund SET state = 'refunded', provider_reference = ?, settled_at = ? WHERE id = ?",
+                    arguments: [reference, at.timeIntervalSince1970, id])
             }
             return try self.existing(refund.orderNumber, in: db)
         }
@@ -57,10 +69,12 @@ extension SQLiteOrderRepository: RefundRepository {
             let change = OrderChange.refunded(amount, reason: RefundAsk.madeAtProviderReason)
             let next = try OrderLifecycle.next(after: try self.events(number, in: db), status: order.status, applying: change, expecting: nil)
             let sequence = (try Int.fetchOne(db, sql: "SELECT MAX(sequence) FROM refund") ?? 0) + 1
-            try db.execute(sql: """
-                INSERT INTO refund (id, sequence, order_number, kind, amount, currency, reason, restock, actor, filed_at, state, provider_reference, settled_at)
-                VALUES (?, ?, ?, 'refund', ?, ?, ?, '[]', ?, ?, 'refunded', ?, ?)
-                """, arguments: [
+            try db.execute(
+                sql: """
+                    INSERT INTO refund (id, sequence, order_number, kind, amount, currency, reason, restock, actor, filed_at, state, provider_reference, settled_at)
+                    VALUES (?, ?, ?, 'refund', ?, ?, ?, '[]', ?, ?, 'refunded', ?, ?)
+                    """,
+                arguments: [
                     StoredRefundRow.id(sequence: sequence), sequence, number, amount.minorUnits, amount.currency.code, RefundAsk.madeAtProviderReason,
                     OrderActor.provider.recordText, at.timeIntervalSince1970, reference, at.timeIntervalSince1970,
                 ])
@@ -72,9 +86,10 @@ extension SQLiteOrderRepository: RefundRepository {
 
     public func claimPendingRefund(id: String, at time: Date, cutoff: Date) async throws -> Bool {
         try await database.write { db in
-            try db.execute(sql: """
-                UPDATE refund SET claimed_at = ? WHERE id = ? AND state = 'pending' AND COALESCE(claimed_at, filed_at) <= ?
-                """, arguments: [time.timeIntervalSince1970, id, cutoff.timeIntervalSince1970])
+            try db.execute(
+                sql: """
+                    UPDATE refund SET claimed_at = ? WHERE id = ? AND state = 'pending' AND COALESCE(claimed_at, filed_at) <= ?
+                    """, arguments: [time.timeIntervalSince1970, id, cutoff.timeIntervalSince1970])
             return db.changesCount == 1
         }
     }
@@ -91,8 +106,10 @@ extension SQLiteOrderRepository: RefundRepository {
     }
 
     func refunds(_ orderNumber: String, in db: Database) throws -> [FiledRefund] {
-        try StoredRefundRow.fetchAll(db, sql: "SELECT \(StoredRefundRow.columns) WHERE refund.order_number = ? ORDER BY refund.sequence", arguments: [orderNumber])
-            .map { $0.refund(fallback: currency) }
+        try StoredRefundRow.fetchAll(
+            db, sql: "SELECT \(StoredRefundRow.columns) WHERE refund.order_number = ? ORDER BY refund.sequence", arguments: [orderNumber]
+        )
+        .map { $0.refund(fallback: currency) }
     }
 
     /// The refund pending on an order, which holds every other change to it until it is settled.

@@ -13,58 +13,72 @@ public final class SQLiteOrderRepository: OrderRepository {
         self.currency = currency
     }
 
-    public func begin(_ draft: OrderDraft, idempotencyKey: String, tokenID: String, paymentDescription: String, placedAt: Date) async throws(OrderRepositoryError) -> Order {
+    public func begin(_ draft: OrderDraft, idempotencyKey: String, tokenID: String, paymentDescription: String, placedAt: Date)
+        async throws(OrderRepositoryError) -> Order
+    {
         try await write { db in
             if let number = try String.fetchOne(db, sql: "SELECT number FROM orders WHERE idempotency_key = ?", arguments: [idempotencyKey]) {
                 return try self.written(number, in: db)
             }
             // Reserve each line with a conditional update: it takes the stock only if it is there.
             for line in draft.lines {
-                try db.execute(sql: """
-                    UPDATE stock SET on_hand = on_hand - ?, reserved = reserved + ?
-                    WHERE product_id = ? AND on_hand >= ?
-                    """, arguments: [line.quantity, line.quantity, line.productID.rawValue, line.quantity])
+                try db.execute(
+                    sql: """
+                        UPDATE stock SET on_hand = on_hand - ?, reserved = reserved + ?
+                        WHERE product_id = ? AND on_hand >= ?
+                        """, arguments: [line.quantity, line.quantity, line.productID.rawValue, line.quantity])
                 if db.changesCount != 1 {
-                    let available = try Int.fetchOne(db, sql: "SELECT on_hand FROM stock WHERE product_id = ?", arguments: [line.productID.rawValue]) ?? 0
+                    let available =
+                        try Int.fetchOne(db, sql: "SELECT on_hand FROM stock WHERE product_id = ?", arguments: [line.productID.rawValue]) ?? 0
                     throw OrderRepositoryError.soldOut(productName: line.name, available: available)
                 }
             }
             let sequence = (try Int.fetchOne(db, sql: "SELECT MAX(sequence) FROM orders") ?? 0) + 1
             let number = "SF-" + String(1_000_000 + sequence).dropFirst()
             let contact = draft.shippingContact
-            try db.execute(sql: """
-                INSERT INTO orders (number, sequence, idempotency_key, status, placed_at, currency, subtotal, shipping, tax,
-                                    token_id, payment_description, shipping_method, ship_to, customer, email, email_name)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [
+            try db.execute(
+                sql: """
+                    INSERT INTO orders (number, sequence, idempotency_key, status, placed_at, currency, subtotal, shipping, tax,
+                                        token_id, payment_description, shipping_method, ship_to, customer, email, email_name)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
                     number, sequence, idempotencyKey, OrderStatus.charging.rawValue, placedAt.timeIntervalSince1970,
                     self.currency.code, draft.totals.subtotal.minorUnits, draft.totals.shipping.minorUnits, draft.totals.tax.minorUnits,
                     tokenID, paymentDescription, draft.shippingMethod.label, contact.shipToLine,
                     draft.customerID, contact.email.isEmpty ? nil : contact.email, contact.name,
                 ])
             for (position, line) in draft.lines.enumerated() {
-                try db.execute(sql: "INSERT INTO order_line (order_number, position, product_id, name, unit_price, quantity) VALUES (?, ?, ?, ?, ?, ?)",
-                               arguments: [number, position, line.productID.rawValue, line.name, line.unitPrice.minorUnits, line.quantity])
+                try db.execute(
+                    sql: "INSERT INTO order_line (order_number, position, product_id, name, unit_price, quantity) VALUES (?, ?, ?, ?, ?, ?)",
+                    arguments: [number, position, line.productID.rawValue, line.name, line.unitPrice.minorUnits, line.quantity])
             }
-            try Self.record(OrderEvent(at: placedAt, actor: .shopper(draft.customerID), change: .placed(total: draft.totals.total)), of: number, in: db)
+            try Self.record(
+                OrderEvent(at: placedAt, actor: .shopper(draft.customerID), change: .placed(total: draft.totals.total)), of: number, in: db)
             return try self.written(number, in: db)
         }
     }
 
     public func finish(orderNumber: String, status: OrderStatus, failure: String?, at: Date) async throws(OrderRepositoryError) {
         try await write { db in
-            guard let current = try String.fetchOne(db, sql: "SELECT status FROM orders WHERE number = ?", arguments: [orderNumber]).flatMap(OrderStatus.init(rawValue:)),
-                  current.isOpen
+            guard
+                let current = try String.fetchOne(db, sql: "SELECT status FROM orders WHERE number = ?", arguments: [orderNumber]).flatMap(
+                    OrderStatus.init(rawValue:)),
+                current.isOpen
             else { return }
             let lines = try OrderLineRecord.fetchAll(db, sql: "SELECT * FROM order_line WHERE order_number = ?", arguments: [orderNumber])
             switch status {
             case .paid:
                 for line in lines {
-                    try db.execute(sql: "UPDATE stock SET reserved = reserved - ?, sold = sold + ? WHERE product_id = ?", arguments: [line.quantity, line.quantity, line.productId])
+                    try db.execute(
+                        sql: "UPDATE stock SET reserved = reserved - ?, sold = sold + ? WHERE product_id = ?",
+                        arguments: [line.quantity, line.quantity, line.productId])
                 }
             case .declined, .voided:
                 for line in lines {
-                    try db.execute(sql: "UPDATE stock SET reserved = reserved - ?, on_hand = on_hand + ? WHERE product_id = ?", arguments: [line.quantity, line.quantity, line.productId])
+                    try db.execute(
+                        sql: "UPDATE stock SET reserved = reserved - ?, on_hand = on_hand + ? WHERE product_id = ?",
+                        arguments: [line.quantity, line.quantity, line.productId])
                 }
             default:
                 break
@@ -81,17 +95,23 @@ public final class SQLiteOrderRepository: OrderRepository {
     }
 
     func events(_ orderNumber: String, in db: Database) throws -> [OrderEvent] {
-        try Row.fetchAll(db, sql: "SELECT at, actor, kind, details FROM order_event WHERE order_number = ? ORDER BY sequence", arguments: [orderNumber])
-            .map { row in
-                try OrderEventRecord(actor: row["actor"], kind: row["kind"], details: row["details"])
-                    .event(at: Date(timeIntervalSince1970: row["at"]), currency: self.currency)
-            }
+        try Row.fetchAll(
+            db, sql: "SELECT at, actor, kind, details FROM order_event WHERE order_number = ? ORDER BY sequence", arguments: [orderNumber]
+        )
+        .map { row in
+            try OrderEventRecord(actor: row["actor"], kind: row["kind"], details: row["details"])
+                .event(at: Date(timeIntervalSince1970: row["at"]), currency: self.currency)
+        }
     }
 
-    public func apply(_ change: OrderChange, toOrder number: String, by actor: OrderActor, at: Date, expecting expected: OrderStatus?) async throws(OrderChangeError) -> Order {
+    public func apply(_ change: OrderChange, toOrder number: String, by actor: OrderActor, at: Date, expecting expected: OrderStatus?)
+        async throws(OrderChangeError) -> Order
+    {
         // IMMEDIATE: two changes to one order take turns, and the second reads what the first wrote.
         try await self.change { db in
-            guard let status = try String.fetchOne(db, sql: "SELECT status FROM orders WHERE number = ?", arguments: [number]).flatMap(OrderStatus.init(rawValue:))
+            guard
+                let status = try String.fetchOne(db, sql: "SELECT status FROM orders WHERE number = ?", arguments: [number]).flatMap(
+                    OrderStatus.init(rawValue:))
             else { throw OrderChangeError.notFound(number) }
             if let pending = try self.pendingRefund(of: number, in: db) { throw OrderChangeError.refundPending(pending) }
             let next = try OrderLifecycle.next(after: try self.events(number, in: db), status: status, applying: change, expecting: expected)
@@ -105,8 +125,9 @@ public final class SQLiteOrderRepository: OrderRepository {
     static func record(_ event: OrderEvent, of orderNumber: String, in db: Database) throws {
         let record = OrderEventRecord(event)
         let next = (try Int.fetchOne(db, sql: "SELECT MAX(sequence) FROM order_event WHERE order_number = ?", arguments: [orderNumber]) ?? 0) + 1
-        try db.execute(sql: "INSERT INTO order_event (order_number, sequence, at, actor, kind, details) VALUES (?, ?, ?, ?, ?, ?)",
-                       arguments: [orderNumber, next, event.at.timeIntervalSince1970, record.actor, record.kind, record.details])
+        try db.execute(
+            sql: "INSERT INTO order_event (order_number, sequence, at, actor, kind, details) VALUES (?, ?, ?, ?, ?, ?)",
+            arguments: [orderNumber, next, event.at.timeIntervalSince1970, record.actor, record.kind, record.details])
         if let kind = OutboxKind(event.change) { try SQLiteOutbox.enqueue(kind, of: orderNumber, eventSequence: next, at: event.at, in: db) }
     }
 
@@ -122,7 +143,9 @@ public final class SQLiteOrderRepository: OrderRepository {
 
     public func count(customer: String?) async throws -> Int {
         try await read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM orders WHERE status IN \(StoredOrderRow.shownStatuses) AND (? IS NULL OR customer = ?)", arguments: [customer, customer]) ?? 0
+            try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM orders WHERE status IN \(StoredOrderRow.shownStatuses) AND (? IS NULL OR customer = ?)",
+                arguments: [customer, customer]) ?? 0
         }
     }
 
@@ -130,10 +153,12 @@ public final class SQLiteOrderRepository: OrderRepository {
     public func orders(customer: String?, offset: Int, limit: Int) async throws -> [Order] {
         guard offset >= 0, limit > 0 else { return [] }
         return try await read { db in
-            let records = try StoredOrderRow.fetchAll(db, sql: """
-                SELECT * FROM orders WHERE status IN \(StoredOrderRow.shownStatuses) AND (? IS NULL OR customer = ?)
-                ORDER BY sequence DESC LIMIT ? OFFSET ?
-                """, arguments: [customer, customer, limit, offset])
+            let records = try StoredOrderRow.fetchAll(
+                db,
+                sql: """
+                    SELECT * FROM orders WHERE status IN \(StoredOrderRow.shownStatuses) AND (? IS NULL OR customer = ?)
+                    ORDER BY sequence DESC LIMIT ? OFFSET ?
+                    """, arguments: [customer, customer, limit, offset])
             return try self.orders(from: records, in: db)
         }
     }
@@ -149,7 +174,9 @@ public final class SQLiteOrderRepository: OrderRepository {
 
     /// The order just written under `number`; its absence means the transaction did not hold.
     private func written(_ number: String, in db: Database) throws -> Order {
-        guard let order = try order(number: number, in: db) else { throw OrderRepositoryError.storage("order \(number) was not found right after it was written") }
+        guard let order = try order(number: number, in: db) else {
+            throw OrderRepositoryError.storage("order \(number) was not found right after it was written")
+        }
         return order
     }
 
@@ -157,7 +184,8 @@ public final class SQLiteOrderRepository: OrderRepository {
         guard !records.isEmpty else { return [] }
         let numbers = records.map(\.number)
         let lines = try OrderLineRecord.fetchAll(
-            db, sql: "SELECT * FROM order_line WHERE order_number IN (\(databaseQuestionMarks(count: numbers.count))) ORDER BY order_number, position",
+            db,
+            sql: "SELECT * FROM order_line WHERE order_number IN (\(databaseQuestionMarks(count: numbers.count))) ORDER BY order_number, position",
             arguments: StatementArguments(numbers)
         )
         let linesByOrder = Dictionary(grouping: lines, by: \.orderNumber)

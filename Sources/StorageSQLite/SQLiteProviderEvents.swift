@@ -16,10 +16,11 @@ public final class SQLiteProviderEvents: ProviderEventLog {
 
     public func recordEvent(_ header: ProviderEventHeader, provider: String, orderNumber: String?, outcome: String, at: Date) async throws {
         try await database.pool.write { db in
-            try db.execute(sql: """
-                INSERT INTO provider_event (provider, id, type, order_number, outcome, received_at) VALUES (?, ?, ?, ?, ?, ?)
-                ON CONFLICT (provider, id) DO NOTHING
-                """, arguments: [provider, header.id, header.type, orderNumber, outcome, at.timeIntervalSince1970])
+            try db.execute(
+                sql: """
+                    INSERT INTO provider_event (provider, id, type, order_number, outcome, received_at) VALUES (?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (provider, id) DO NOTHING
+                    """, arguments: [provider, header.id, header.type, orderNumber, outcome, at.timeIntervalSince1970])
         }
     }
 }

@@ -10,14 +10,18 @@ public final class SQLiteProviderReferences: ProviderReferenceRepository {
 
     public func customerReference(for customer: String, account: String) async throws -> String? {
         try await database.read { db in
-            try String.fetchOne(db, sql: "SELECT reference FROM provider_customer WHERE customer = ? AND account = ?", arguments: [customer, account])
+            try String.fetchOne(
+                db, sql: "SELECT reference FROM provider_customer WHERE customer = ? AND account = ?", arguments: [customer, account])
         }
     }
 
     public func fileCustomerReference(_ reference: String, for customer: String, account: String) async throws -> String {
         try await database.write { db in
-            try db.execute(sql: "INSERT OR IGNORE INTO provider_customer (customer, account, reference) VALUES (?, ?, ?)", arguments: [customer, account, reference])
-            return try String.fetchOne(db, sql: "SELECT reference FROM provider_customer WHERE customer = ? AND account = ?", arguments: [customer, account]) ?? reference
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO provider_customer (customer, account, reference) VALUES (?, ?, ?)",
+                arguments: [customer, account, reference])
+            return try String.fetchOne(
+                db, sql: "SELECT reference FROM provider_customer WHERE customer = ? AND account = ?", arguments: [customer, account]) ?? reference
         }
     }
 
@@ -36,7 +40,9 @@ public final class SQLiteProviderReferences: ProviderReferenceRepository {
 
     public func filePaymentReference(_ reference: String, forOrderKey orderKey: String) async throws -> String {
         try await database.write { db in
-            try db.execute(sql: "UPDATE orders SET payment_reference = ? WHERE idempotency_key = ? AND payment_reference IS NULL", arguments: [reference, orderKey])
+            try db.execute(
+                sql: "UPDATE orders SET payment_reference = ? WHERE idempotency_key = ? AND payment_reference IS NULL",
+                arguments: [reference, orderKey])
             guard let row = try Row.fetchOne(db, sql: "SELECT payment_reference FROM orders WHERE idempotency_key = ?", arguments: [orderKey]) else {
                 throw UnknownOrderKey(orderKey: orderKey)
             }

@@ -28,7 +28,9 @@ public final class SQLiteStockRepository: StockRepository {
 
     public func adjustStock(of product: ProductID, by amount: Int) async throws(StockChangeError) -> StockLevel {
         try await change(product) { db in
-            guard let onHand = try Int.fetchOne(db, sql: "SELECT on_hand FROM stock WHERE product_id = ?", arguments: [product.rawValue]) else { return }
+            guard let onHand = try Int.fetchOne(db, sql: "SELECT on_hand FROM stock WHERE product_id = ?", arguments: [product.rawValue]) else {
+                return
+            }
             let next = try StockLevel.checked(onHand: onHand, changedBy: amount, of: product)
             try db.execute(sql: "UPDATE stock SET on_hand = ? WHERE product_id = ?", arguments: [next, product.rawValue])
         }

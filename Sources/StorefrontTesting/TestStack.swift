@@ -121,12 +121,13 @@ public enum Fixtures {
         products.reserveCapacity(count)
         for i in 0..<count {
             let name = "\(adjectives[i % 8]) \(materials[(i / 8) % 8]) \(nouns[(i / 64) % 8]) #\(i + 1)"
-            products.append(Product(
-                id: ProductID("p\(i + 1)"), name: name, summary: "Generated product \(i + 1).",
-                description: "A generated product for scale tests.",
-                price: Money(minorUnits: Int64(199 + (i * 7_919) % 99_800), currency: shop.currency),
-                stock: 10 + i % 40
-            ))
+            products.append(
+                Product(
+                    id: ProductID("p\(i + 1)"), name: name, summary: "Generated product \(i + 1).",
+                    description: "A generated product for scale tests.",
+                    price: Money(minorUnits: Int64(199 + (i * 7_919) % 99_800), currency: shop.currency),
+                    stock: 10 + i % 40
+                ))
         }
         return Catalog(shop: shop, products: products)
     }
@@ -159,5 +160,10 @@ extension IDGenerator {
 
 private final class Counter: Sendable {
     private let value = Mutex(0)
-    func next() -> Int { value.withLock { $0 += 1; return $0 } }
+    func next() -> Int {
+        value.withLock {
+            $0 += 1
+            return $0
+        }
+    }
 }

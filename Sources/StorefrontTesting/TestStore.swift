@@ -38,12 +38,18 @@ public final class TestStore {
     }
 
     /// Sends `action`; `expect` turns the state before into the state expected after (it may read `state`, already reduced).
-    public func send(_ action: Action, fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column, _ expect: (inout AppState) throws -> Void = { _ in }) rethrows {
+    public func send(
+        _ action: Action, fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
+        _ expect: (inout AppState) throws -> Void = { _ in }
+    ) rethrows {
         try step(.key(action), fileID: fileID, filePath: filePath, line: line, column: column, expect)
     }
 
     /// Sends an action that is not a key (`.opened`, or an answer a test hands in itself), asserting its change.
-    public func send(_ action: AppAction, fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column, _ expect: (inout AppState) throws -> Void = { _ in }) rethrows {
+    public func send(
+        _ action: AppAction, fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
+        _ expect: (inout AppState) throws -> Void = { _ in }
+    ) rethrows {
         try step(action, fileID: fileID, filePath: filePath, line: line, column: column, expect)
     }
 
@@ -52,13 +58,17 @@ public final class TestStore {
     /// Effects started together run at the same time (each port call leaves the main actor), so their
     /// answers are taken in the order the test names them; an answer that never comes, once every
     /// effect has ended, fails with a diff against the first one that did.
-    public func receive(_ expected: AppAction, fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column, _ expect: (inout AppState) throws -> Void = { _ in }) async rethrows {
+    public func receive(
+        _ expected: AppAction, fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
+        _ expect: (inout AppState) throws -> Void = { _ in }
+    ) async rethrows {
         while !received.contains(expected), await effects.settleOne() {}
         guard let index = received.firstIndex(of: expected) else {
             if let first = received.first {
                 expectNoDifference(first, expected, "A different action arrived.", fileID: fileID, filePath: filePath, line: line, column: column)
             } else {
-                reportIssue("Expected to receive \(expected), but no effect sent anything.", fileID: fileID, filePath: filePath, line: line, column: column)
+                reportIssue(
+                    "Expected to receive \(expected), but no effect sent anything.", fileID: fileID, filePath: filePath, line: line, column: column)
             }
             return
         }
@@ -88,7 +98,9 @@ public final class TestStore {
         }
         received.removeAll()
         if !effects.isIdle {
-            reportIssue("\(effects.runningCount) effect(s) were still running when the test finished: receive their answers, or call skipInFlightEffects().", fileID: fileID, filePath: filePath, line: line, column: column)
+            reportIssue(
+                "\(effects.runningCount) effect(s) were still running when the test finished: receive their answers, or call skipInFlightEffects().",
+                fileID: fileID, filePath: filePath, line: line, column: column)
             effects.cancelAll()
         }
     }
@@ -110,13 +122,16 @@ public final class TestStore {
         }
     }
 
-    private func step(_ action: AppAction, fileID: StaticString, filePath: StaticString, line: UInt, column: UInt, _ expect: (inout AppState) throws -> Void) rethrows {
+    private func step(
+        _ action: AppAction, fileID: StaticString, filePath: StaticString, line: UInt, column: UInt, _ expect: (inout AppState) throws -> Void
+    ) rethrows {
         var expected = state
         // Every step records what the shopper saw before it.
         expected.noticeBeforeAction = expected.notice
         let effect = AppReducer.step(&state, action, environment)
         effects.start(effect, send: environment.mailbox.send)
         try expect(&expected)
-        expectNoDifference(state, expected, "The state after \(action) is not the one expected.", fileID: fileID, filePath: filePath, line: line, column: column)
+        expectNoDifference(
+            state, expected, "The state after \(action) is not the one expected.", fileID: fileID, filePath: filePath, line: line, column: column)
     }
 }

@@ -28,13 +28,17 @@ extension Frame {
         var best: (rows: ClosedRange<Int>, offset: Int, gain: Int)?
         for offset in [-1, 1, -3, 3, -2, 2] {
             // New row r shows old row r - offset.
-            let first = max(0, offset), end = min(rows, rows + offset)
+            let first = max(0, offset)
+            let end = min(rows, rows + offset)
             guard first < end else { continue }
             var start: Int?
             var gain = 0
             for row in first...end {
                 if row < end, self.row(row, matches: old, row: row - offset) {
-                    if start == nil { start = row; gain = 0 }
+                    if start == nil {
+                        start = row
+                        gain = 0
+                    }
                     if !self.row(row, matches: old) { gain += 1 }
                     continue
                 }

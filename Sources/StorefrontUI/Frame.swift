@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A terminal size in character cells.
@@ -79,7 +79,9 @@ public struct Frame: Hashable, Sendable {
         guard count > 0 else { return true }
         return packed.withUnsafeBufferPointer { mine in
             other.packed.withUnsafeBufferPointer { theirs in
-                guard memcmp(mine.baseAddress! + start, theirs.baseAddress! + otherStart, count * MemoryLayout<PackedCell>.stride) == 0 else { return false }
+                guard memcmp(mine.baseAddress! + start, theirs.baseAddress! + otherStart, count * MemoryLayout<PackedCell>.stride) == 0 else {
+                    return false
+                }
                 if clusters.isEmpty && other.clusters.isEmpty { return true }
                 for x in 0..<count where mine[start + x].isCluster {
                     if clusters[Int(mine[start + x].code)] != other.clusters[Int(theirs[otherStart + x].code)] { return false }
@@ -91,7 +93,8 @@ public struct Frame: Hashable, Sendable {
 
     /// True when the cell at `index` shows the same in both frames.
     public func cell(at index: Int, matches other: Frame) -> Bool {
-        let a = packed[index], b = other.packed[index]
+        let a = packed[index]
+        let b = other.packed[index]
         guard a == b else { return false }
         return !a.isCluster || clusters[Int(a.code)] == other.clusters[Int(b.code)]
     }

@@ -75,7 +75,10 @@ struct Painter {
                     lineWidth = 0
                     continue
                 }
-                if lineWidth > 0 { line += " "; lineWidth += 1 }
+                if lineWidth > 0 {
+                    line += " "
+                    lineWidth += 1
+                }
                 line += word
                 lineWidth += w
             }
@@ -97,7 +100,9 @@ struct Painter {
     }
 
     /// A row with `left` text and `right` text aligned to the right edge of the span.
-    mutating func putSpread(_ left: String, _ right: String, column: Int, row: Int, width: Int, leftStyle: Style = .normal, rightStyle: Style = .normal) {
+    mutating func putSpread(
+        _ left: String, _ right: String, column: Int, row: Int, width: Int, leftStyle: Style = .normal, rightStyle: Style = .normal
+    ) {
         let rightWidth = self.width(right)
         put(left, column: column, row: row, style: leftStyle, width: max(0, width - rightWidth - 1))
         putRight(right, end: column + width, row: row, style: rightStyle)

@@ -86,7 +86,8 @@ public enum TerminalText {
     static func isOneColumnCharacter(_ value: UInt32) -> Bool {
         switch value {
         case 0x20...0x7E, 0xA0...0xAC, 0xAE...0x2FF, 0x2010...0x2027, 0x2030...0x205E, 0x20A0...0x20BF,
-             0x2190...0x21FF, 0x2500...0x259F, 0x2713, 0x2800...0x28FF: true
+            0x2190...0x21FF, 0x2500...0x259F, 0x2713, 0x2800...0x28FF:
+            true
         default: false
         }
     }
@@ -120,7 +121,10 @@ public enum TerminalText {
         var scalars = text.unicodeScalars.makeIterator()
         var pending: Unicode.Scalar? = nil
         func next() -> Unicode.Scalar? {
-            if let p = pending { pending = nil; return p }
+            if let p = pending {
+                pending = nil
+                return p
+            }
             return scalars.next()
         }
         var cluster = String.UnicodeScalarView()
@@ -183,7 +187,10 @@ public enum TerminalText {
             // Parameters and intermediates, up to a final byte in 0x40...0x7E.
             while let s = next() {
                 if (0x40...0x7E).contains(s.value) { return }
-                if !(0x20...0x3F).contains(s.value) { pushBack(s); return }
+                if !(0x20...0x3F).contains(s.value) {
+                    pushBack(s)
+                    return
+                }
             }
         } else if isString {
             // Until BEL or ST (ESC \).

@@ -35,7 +35,7 @@ extension AnsiDialect {
             guard filled("cup", row, column) == "\(escape)\(row + 1);\(column + 1)H" else { return nil }
         }
         guard string("el") == "\(escape)K", let reset = string("sgr0"), let clear = string("clear"),
-              !reset.contains("$<"), !clear.contains("$<"), !clear.isEmpty
+            !reset.contains("$<"), !clear.contains("$<"), !clear.isEmpty
         else { return nil }
         // Writing the last column of the last row must not scroll: auto-margins need the delayed wrap.
         guard sf_tigetflag("xenl") == 1 || sf_tigetflag("am") == 0 else { return nil }
@@ -48,8 +48,12 @@ extension AnsiDialect {
         if colorMode != .monochrome {
             guard string("op") == "\(escape)39;49m" else { return nil }
             for look in looks {
-                if look.foreground >= 0, filled("setaf", Int(look.foreground)) != "\(escape)\(RoleLook.colorParameter(look.foreground, base: 30))m" { return nil }
-                if look.background >= 0, filled("setab", Int(look.background)) != "\(escape)\(RoleLook.colorParameter(look.background, base: 40))m" { return nil }
+                if look.foreground >= 0, filled("setaf", Int(look.foreground)) != "\(escape)\(RoleLook.colorParameter(look.foreground, base: 30))m" {
+                    return nil
+                }
+                if look.background >= 0, filled("setab", Int(look.background)) != "\(escape)\(RoleLook.colorParameter(look.background, base: 40))m" {
+                    return nil
+                }
             }
         }
         return AnsiDialect(

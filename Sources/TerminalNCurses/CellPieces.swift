@@ -28,7 +28,10 @@ public enum CellPieces {
         func finish() {
             guard let piece = current else { return }
             current = nil
-            if isFull || used + piece.width > columns { isFull = true; return }
+            if isFull || used + piece.width > columns {
+                isFull = true
+                return
+            }
             pieces.append(Piece(offset: used, text: String(piece.text)))
             used += piece.width
         }

@@ -132,7 +132,10 @@ struct FrameEncoder {
                 while column < columns {
                     let index = base + column
                     let cell = cells[index]
-                    if cell.isContinuation || new.cell(at: index, matches: previous) { column += 1; continue }
+                    if cell.isContinuation || new.cell(at: index, matches: previous) {
+                        column += 1
+                        continue
+                    }
                     let target = Self.penIndex(cell)
                     if cell.code == 0x20, !cell.isCluster, erasable[target] {
                         var run = 1
@@ -268,7 +271,10 @@ struct FrameEncoder {
     static func digits(_ value: Int) -> Int {
         var count = 1
         var rest = value
-        while rest >= 10 { rest /= 10; count += 1 }
+        while rest >= 10 {
+            rest /= 10
+            count += 1
+        }
         return count
     }
 }

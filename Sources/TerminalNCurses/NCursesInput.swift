@@ -129,7 +129,8 @@ extension NCursesScreen {
 
     /// The mouse event behind KEY_MOUSE; nil for releases, moves and other buttons.
     private static func mouse() -> Input? {
-        var column: Int32 = 0, row: Int32 = 0
+        var column: Int32 = 0
+        var row: Int32 = 0
         switch sf_read_mouse(&column, &row) {
         case 1: return .click(column: Int(column), row: Int(row))
         case 4: return .wheel(down: false)
@@ -140,13 +141,13 @@ extension NCursesScreen {
 
     private static func character(_ value: UInt32) -> Input? {
         switch value {
-        case 3: return .interrupt                     // Ctrl-C
+        case 3: return .interrupt  // Ctrl-C
         case 9: return .key(.tab)
         case 10, 13: return .key(.enter)
-        case 12: return .redraw                       // Ctrl-L
+        case 12: return .redraw  // Ctrl-L
         case 27: return .key(.escape)
         case 8, 127: return .key(.backspace)
-        case 0..<32: return nil                       // Ctrl-Z, Ctrl-\ and the rest mean nothing here
+        case 0..<32: return nil  // Ctrl-Z, Ctrl-\ and the rest mean nothing here
         default:
             guard let scalar = Unicode.Scalar(value) else { return nil }
             return .key(.character(Character(scalar)))

@@ -74,7 +74,8 @@ final class NCursesScreen {
         // every session) are made one column wide; they keep the terminal's rows, which curses sets the scrolling
         // region to (a one-row region is no valid region), and grow to the terminal, bounded by the shop's maximum,
         // only where curses draws.
-        var rows: Int32 = 0, columns: Int32 = 0
+        var rows: Int32 = 0
+        var columns: Int32 = 0
         let measured = sf_window_size(1, &rows, &columns) == 0 && rows > 0 && columns > 0
         let bounded = Size(columns: Int(columns), rows: Int(rows)).bounded
         let started = measured ? Self.sized(Size(columns: 1, rows: bounded.rows)) { sf_newterm() } : sf_newterm()
@@ -221,7 +222,9 @@ final class NCursesScreen {
                             _ = sf_put_scalar(window, Int32(row), Int32(column), wchar_t(bitPattern: cell.code), attr, pair)
                             continue
                         }
-                        for piece in CellPieces.pieces(of: frame.text(of: cell), columns: columns, width: { Int(sf_wcwidth(wchar_t(bitPattern: $0.value))) }) {
+                        for piece in CellPieces.pieces(
+                            of: frame.text(of: cell), columns: columns, width: { Int(sf_wcwidth(wchar_t(bitPattern: $0.value))) })
+                        {
                             buffer.removeAll(keepingCapacity: true)
                             for scalar in piece.text.unicodeScalars { buffer.append(wchar_t(bitPattern: scalar.value)) }
                             buffer.append(0)
@@ -236,7 +239,8 @@ final class NCursesScreen {
 
     /// Reads the terminal's size after SIGWINCH and tells curses; returns the new size.
     func adoptTerminalSize() -> Size {
-        var rows: Int32 = 0, columns: Int32 = 0
+        var rows: Int32 = 0
+        var columns: Int32 = 0
         if sf_window_size(1, &rows, &columns) == 0, rows > 0, columns > 0 {
             let bounded = Size(columns: Int(columns), rows: Int(rows)).bounded
             // Where the shop writes its own frames, curses' screens stay one column wide (see `init`).

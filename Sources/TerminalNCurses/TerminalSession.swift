@@ -85,7 +85,8 @@ public final class TerminalSession {
         log("screen \(screen.size), charset \(screen.charset), colours \(screen.colorMode)")
         let backend = NCursesBackend(screen: screen)
         let events = TerminalEvents(
-            screen: screen, backend: backend, program: Program(dependencies: dependencies, backend: backend), hasTypeahead: !typeahead.isEmpty, signalPipe: signalPipe,
+            screen: screen, backend: backend, program: Program(dependencies: dependencies, backend: backend), hasTypeahead: !typeahead.isEmpty,
+            signalPipe: signalPipe,
             marksSettled: environment[Self.settledMarkerVariable] != nil,
             marksPrivate: environment[Self.privateMarkersVariable] != nil
         )
@@ -257,9 +258,15 @@ private final class TerminalEvents {
         for number in numbers {
             switch number {
             case SIGWINCH: resized()
-            case SIGTERM: end(.terminated); return
-            case SIGHUP: end(.hangup); return
-            case SIGINT, SIGQUIT: end(.interrupted); return
+            case SIGTERM:
+                end(.terminated)
+                return
+            case SIGHUP:
+                end(.hangup)
+                return
+            case SIGINT, SIGQUIT:
+                end(.interrupted)
+                return
             default: break
             }
         }
@@ -283,8 +290,14 @@ private final class TerminalEvents {
         // Once the session has ended (`finish` taken), the ticker is resumed for good: states published after it
         // (the cart's last write answering) must not suspend it, as a source released suspended crashes libdispatch.
         guard let ticker, !marksSettled, finish != nil else { return }
-        if busy && !isTicking { ticker.resume(); isTicking = true }
-        if !busy && isTicking { ticker.suspend(); isTicking = false }
+        if busy && !isTicking {
+            ticker.resume()
+            isTicking = true
+        }
+        if !busy && isTicking {
+            ticker.suspend()
+            isTicking = false
+        }
     }
 
     private func end(_ ending: TerminalSession.Ending) {
@@ -293,7 +306,10 @@ private final class TerminalEvents {
         backend.isOpen = false
         keyWaiter?.stop()
         // A suspended dispatch source must be resumed before it is cancelled and released.
-        if !isTicking { ticker?.resume(); isTicking = true }
+        if !isTicking {
+            ticker?.resume()
+            isTicking = true
+        }
         screen.restore()
         finish.resume(returning: ending)
     }

@@ -8,7 +8,10 @@ public func writeAll(_ bytes: [UInt8], to fd: Int32) -> Bool {
         var offset = 0
         while offset < buffer.count {
             let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-            if written > 0 { offset += written; continue }
+            if written > 0 {
+                offset += written
+                continue
+            }
             if written < 0, errno == EINTR { continue }
             if written < 0, errno == EAGAIN {
                 var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)

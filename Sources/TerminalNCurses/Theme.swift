@@ -124,7 +124,9 @@ enum Theme {
     }
 
     /// Picks the mode: a non-empty `NO_COLOR` or `mono` wins, then what the terminal can show, for `background`.
-    static func mode(preference: ThemePreference, environment: [String: String], hasColors: Bool, colors: Int, background: Background = .dark) -> ColorMode {
+    static func mode(preference: ThemePreference, environment: [String: String], hasColors: Bool, colors: Int, background: Background = .dark)
+        -> ColorMode
+    {
         if preference == .mono || !(environment["NO_COLOR"] ?? "").isEmpty || !hasColors { return .monochrome }
         let light = preference == .light || (preference == .auto && background == .light)
         if colors >= 256 { return light ? .color256Light : .color256 }

@@ -24,25 +24,43 @@ struct APICommand: AsyncParsableCommand {
 
     @OptionGroup var shop: ShopOptions
 
-    @Option(help: ArgumentHelp("HOST:PORT to listen on; port 0 picks a free one (printed at start).", valueName: "address"), transform: ListenAddress.init(parsing:))
+    @Option(
+        help: ArgumentHelp("HOST:PORT to listen on; port 0 picks a free one (printed at start).", valueName: "address"),
+        transform: ListenAddress.init(parsing:))
     var listen = ListenAddress(host: "127.0.0.1", port: 8081)
 
-    @Option(name: .customLong("rate-limit"), help: ArgumentHelp("Requests one token may make a minute; a burst of half as many (at least 1) may come at once.", valueName: "n"))
+    @Option(
+        name: .customLong("rate-limit"),
+        help: ArgumentHelp("Requests one token may make a minute; a burst of half as many (at least 1) may come at once.", valueName: "n"))
     var rateLimit = 120
 
-    @Option(name: .customLong("sandbox-latency-ms"), help: ArgumentHelp("How long each sandbox payment call takes, to try a slow provider.", valueName: "ms"))
+    @Option(
+        name: .customLong("sandbox-latency-ms"),
+        help: ArgumentHelp("How long each sandbox payment call takes, to try a slow provider.", valueName: "ms"))
     var sandboxLatency: Int?
 
-    @Option(name: .customLong("request-timeout"), help: ArgumentHelp("Close a connection that has not sent a whole request (head and body) after this long (default: 30s).", valueName: "duration"), transform: Arguments.duration("--request-timeout", examples: "10s or 1m"))
+    @Option(
+        name: .customLong("request-timeout"),
+        help: ArgumentHelp(
+            "Close a connection that has not sent a whole request (head and body) after this long (default: 30s).", valueName: "duration"),
+        transform: Arguments.duration("--request-timeout", examples: "10s or 1m"))
     var requestTimeout = Duration.seconds(30)
 
     @Option(name: .customLong("connections-per-address"), help: ArgumentHelp("Connections one client address may hold at once.", valueName: "n"))
     var connectionsPerAddress = 32
 
-    @Option(name: .customLong("bank-check-window"), help: ArgumentHelp("How long an order waits for its bank's check (3-D Secure) before it is voided and its stock released (default: 15m).", valueName: "duration"), transform: Arguments.duration("--bank-check-window", examples: "15m or 1h"))
+    @Option(
+        name: .customLong("bank-check-window"),
+        help: ArgumentHelp(
+            "How long an order waits for its bank's check (3-D Secure) before it is voided and its stock released (default: 15m).",
+            valueName: "duration"), transform: Arguments.duration("--bank-check-window", examples: "15m or 1h"))
     var bankCheckWindow = Duration.seconds(15 * 60)
 
-    @Option(name: .customLong("admin-keys"), help: ArgumentHelp("The authorized_keys file of `serve --admin-keys`: a merchant token is honoured only while its key is in it (read again when it changes). Without it, merchant tokens are refused.", valueName: "file"))
+    @Option(
+        name: .customLong("admin-keys"),
+        help: ArgumentHelp(
+            "The authorized_keys file of `serve --admin-keys`: a merchant token is honoured only while its key is in it (read again when it changes). Without it, merchant tokens are refused.",
+            valueName: "file"))
     var adminKeys: String?
 
     @Option(name: .customLong("max-connections"), help: ArgumentHelp("Connections open at once, from everyone.", valueName: "n"))
@@ -52,12 +70,18 @@ struct APICommand: AsyncParsableCommand {
     var maxBody = 64 * 1024
 
     func validate() throws {
-        guard (1...1_000_000).contains(rateLimit) else { throw ValidationError("--rate-limit must be 1 to 1000000 requests a minute, not \(rateLimit)") }
+        guard (1...1_000_000).contains(rateLimit) else {
+            throw ValidationError("--rate-limit must be 1 to 1000000 requests a minute, not \(rateLimit)")
+        }
         guard (256...(16 << 20)).contains(maxBody) else { throw ValidationError("--max-body must be 256 bytes to 16 MiB, not \(maxBody)") }
-        guard bankCheckWindow >= .seconds(60), bankCheckWindow <= .seconds(86_400) else { throw ValidationError("--bank-check-window must be 1m to 24h") }
+        guard bankCheckWindow >= .seconds(60), bankCheckWindow <= .seconds(86_400) else {
+            throw ValidationError("--bank-check-window must be 1m to 24h")
+        }
         if let sandboxLatency, !(0...60_000).contains(sandboxLatency) { throw ValidationError("--sandbox-latency-ms must be between 0 and 60000") }
         guard (1...100_000).contains(maxConnections) else { throw ValidationError("--max-connections must be 1 to 100000, not \(maxConnections)") }
-        guard (1...maxConnections).contains(connectionsPerAddress) else { throw ValidationError("--connections-per-address must be 1 to --max-connections, not \(connectionsPerAddress)") }
+        guard (1...maxConnections).contains(connectionsPerAddress) else {
+            throw ValidationError("--connections-per-address must be 1 to --max-connections, not \(connectionsPerAddress)")
+        }
     }
 
     func run() async throws {
@@ -73,16 +97,19 @@ struct APICommand: AsyncParsableCommand {
         SessionLaunch.raiseOpenFileLimit()
         let payments = try PaymentStack.make(
             configuration: configuration, environment: environment, ledger: storage.ledger, references: storage.references,
-            currency: storage.catalog.shop.currency, clock: ContinuousClock(), latency: .milliseconds(sandboxLatency ?? 0), fault: FaultHook(environment: environment), log: announce
+            currency: storage.catalog.shop.currency, clock: ContinuousClock(), latency: .milliseconds(sandboxLatency ?? 0),
+            fault: FaultHook(environment: environment), log: announce
         )
         let isSandbox = payments.provider.mode == .sandbox
         let backend = LiveMerchantBackend(processor: payments.processor, orders: storage.orders, dates: .system)
         let commerce = APICommerce(
-            wallets: CardForgettingWalletRepository(storage.wallets) { await payments.provider.forget(cardID: $0) }, profiles: storage.profiles, provider: payments.provider,
+            wallets: CardForgettingWalletRepository(storage.wallets) { await payments.provider.forget(cardID: $0) }, profiles: storage.profiles,
+            provider: payments.provider,
             backend: backend,
             orders: storage.orders,
             backOffice: LiveBackOffice(
-                orders: storage.orders, stock: storage.stock, processor: payments.refunds, mail: storage.outbox, dates: .system, currency: storage.catalog.shop.currency
+                orders: storage.orders, stock: storage.stock, processor: payments.refunds, mail: storage.outbox, dates: .system,
+                currency: storage.catalog.shop.currency
             ),
             idempotency: storage.idempotency,
             // The sandbox makes a token from its card's id, as its payment sheet does; Stripe from the saved card itself.
@@ -101,7 +128,8 @@ struct APICommand: AsyncParsableCommand {
         }
         let (bound, boundContinuation) = AsyncStream.makeStream(of: Int?.self)
         let server = try APIServer(
-            host: listen.host, port: listen.port, shop: APIShop(catalog: storage.catalog, carts: storage.carts), commerce: commerce, tokens: storage.tokens,
+            host: listen.host, port: listen.port, shop: APIShop(catalog: storage.catalog, carts: storage.carts), commerce: commerce,
+            tokens: storage.tokens,
             merchantKeys: merchantKeys, limits: limits, log: announce
         ) { port in boundContinuation.yield(port) }
         // Orders a bank's check held longer than the window are given up: canceled at the provider unless they went
@@ -110,7 +138,9 @@ struct APICommand: AsyncParsableCommand {
         let sweeping = Task.detached {
             while !Task.isCancelled {
                 if let swept = try? await backend.reconcile(minimumAge: window) {
-                    for (number, status) in swept.settled { announce("api: \(number), open past the bank check window, settled as \(status.rawValue)") }
+                    for (number, status) in swept.settled {
+                        announce("api: \(number), open past the bank check window, settled as \(status.rawValue)")
+                    }
                 }
                 try? await Task.sleep(for: .seconds(60))
             }
@@ -123,12 +153,18 @@ struct APICommand: AsyncParsableCommand {
         }
         var events = bound.makeAsyncIterator()
         guard let port = await events.next() ?? nil else {
-            let failure: String = switch await serving.result { case .failure(let error): "\(error)"; case .success: "it stopped" }
+            let failure: String =
+                switch await serving.result {
+                case .failure(let error): "\(error)"
+                case .success: "it stopped"
+                }
             complain("cannot listen on \(listen): \(failure)")
             await payments.close()
             throw ExitCodes.cannotListen
         }
-        announce("listening on \(ListenAddress(host: listen.host, port: port)); the document is at http://\(ListenAddress(host: listen.host, port: port))/v1/openapi.json")
+        announce(
+            "listening on \(ListenAddress(host: listen.host, port: port)); the document is at http://\(ListenAddress(host: listen.host, port: port))/v1/openapi.json"
+        )
         let signal = await stop.next()
         announce("\(signalName(signal)): stopping after the requests in flight")
         await server.stop()

@@ -39,7 +39,9 @@ struct Admin: AsyncParsableCommand {
     /// Who the console's changes are recorded as made by: the SSH key `serve --admin-keys` let in, or the local user
     /// (the same name the `orders` commands record).
     static func merchantName(environment: [String: String]) -> String {
-        if let fingerprint = environment[SessionCommand.fingerprintVariable], SSHPublicKeyIdentity.isFingerprint(fingerprint) { return "ssh:\(fingerprint)" }
+        if let fingerprint = environment[SessionCommand.fingerprintVariable], SSHPublicKeyIdentity.isFingerprint(fingerprint) {
+            return "ssh:\(fingerprint)"
+        }
         return NSUserName()
     }
 }

@@ -11,7 +11,9 @@ enum Arguments {
     /// `--size COLUMNSxROWS`, up to the largest size the shop draws.
     static func size(_ text: String) throws -> Size {
         guard let parsed = Size(parsing: text) else { throw ValidationError("bad size \"\(text)\": use COLUMNSxROWS, e.g. 80x24") }
-        guard parsed.bounded == parsed else { throw ValidationError("bad size \"\(text)\": at most \(Size.maximum), the largest size the shop draws") }
+        guard parsed.bounded == parsed else {
+            throw ValidationError("bad size \"\(text)\": at most \(Size.maximum), the largest size the shop draws")
+        }
         return parsed
     }
 
@@ -29,9 +31,21 @@ enum Arguments {
 
     /// "400ms" or "2s": a pace between keys, from 10 ms to a minute.
     static let pace: @Sendable (String) throws -> Duration = { text in
-        let value: Int?, scale: Int
-        if text.hasSuffix("ms") { value = Int(text.dropLast(2)); scale = 1 } else if text.hasSuffix("s") { value = Int(text.dropLast()); scale = 1000 } else { value = nil; scale = 1 }
-        guard let value, (10...60_000).contains(value * scale) else { throw ValidationError("--pace \"\(text)\" is not a duration like 400ms or 1s (10ms to 60s)") }
+        let value: Int?
+        let scale: Int
+        if text.hasSuffix("ms") {
+            value = Int(text.dropLast(2))
+            scale = 1
+        } else if text.hasSuffix("s") {
+            value = Int(text.dropLast())
+            scale = 1000
+        } else {
+            value = nil
+            scale = 1
+        }
+        guard let value, (10...60_000).contains(value * scale) else {
+            throw ValidationError("--pace \"\(text)\" is not a duration like 400ms or 1s (10ms to 60s)")
+        }
         return .milliseconds(value * scale)
     }
 
@@ -45,8 +59,10 @@ enum Arguments {
 
 extension ThemePreference: ExpressibleByArgument {}
 
+// swift-format-ignore: AvoidRetroactiveConformances
 extension Logger.Level: @retroactive ExpressibleByArgument {}
 
+// swift-format-ignore: AvoidRetroactiveConformances
 extension FilePath: @retroactive ExpressibleByArgument {
     public init?(argument: String) {
         guard !argument.isEmpty else { return nil }

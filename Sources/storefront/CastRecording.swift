@@ -2,8 +2,8 @@ import Foundation
 import PseudoTerminal
 import ShopModels
 import StorefrontUI
-import TerminalNCurses
 import SystemPackage
+import TerminalNCurses
 
 /// A key script's session written as an asciicast v2 file (the format asciinema plays): the shop
 /// runs in a pty of its own, as at a terminal, so the file holds the very bytes a terminal would
@@ -51,7 +51,9 @@ struct CastRecording {
             case "wheelup": return .wheel(down: false)
             case "wheeldown": return .wheel(down: true)
             default:
-                if let click = entry.name.wholeMatch(of: /click@(\d{1,4})x(\d{1,4})/), let column = Int(click.1), let row = Int(click.2), column >= 1, row >= 1 {
+                if let click = entry.name.wholeMatch(of: /click@(\d{1,4})x(\d{1,4})/), let column = Int(click.1), let row = Int(click.2), column >= 1,
+                    row >= 1
+                {
                     return .click(column: column, row: row)
                 }
                 guard let key = entry.key else { throw KeyScriptError(position: entry.position, name: entry.written) }
@@ -192,7 +194,10 @@ enum RecordingFile {
             var lines = [String(decoding: try JSONSerialization.data(withJSONObject: header, options: [.sortedKeys]), as: UTF8.self)]
             for event in events {
                 let text = String(decoding: event.output, as: UTF8.self)
-                lines.append(String(decoding: try JSONSerialization.data(withJSONObject: [event.time, event.code, text] as [Any], options: [.withoutEscapingSlashes]), as: UTF8.self))
+                lines.append(
+                    String(
+                        decoding: try JSONSerialization.data(
+                            withJSONObject: [event.time, event.code, text] as [Any], options: [.withoutEscapingSlashes]), as: UTF8.self))
             }
             let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
             guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
@@ -211,7 +216,9 @@ enum RecordingFile {
             if !force { unlink(temporary.path) }
         } catch {
             unlink(temporary.path)
-            complain("cannot write \(url.path): \(error is RecordingFileExists ? "it appeared while recording; pass --force to replace it" : error.localizedDescription)")
+            complain(
+                "cannot write \(url.path): \(error is RecordingFileExists ? "it appeared while recording; pass --force to replace it" : error.localizedDescription)"
+            )
             throw ExitCodes.cannotCreate
         }
     }

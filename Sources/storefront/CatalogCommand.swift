@@ -64,7 +64,8 @@ struct CatalogCommand: ParsableCommand {
                 emit("\(place) already holds this catalog (\(summary.products) products); nothing changed\n", to: STDOUT_FILENO)
                 return
             }
-            emit("imported \(summary.products) products into \(place): \(summary.added) new, \(summary.retired) no longer listed\n", to: STDOUT_FILENO)
+            emit(
+                "imported \(summary.products) products into \(place): \(summary.added) new, \(summary.retired) no longer listed\n", to: STDOUT_FILENO)
         }
     }
 

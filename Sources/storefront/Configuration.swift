@@ -65,14 +65,16 @@ struct Configuration: Equatable {
 
     /// Where the config file is looked for.
     static func fileURL(environment: [String: String]) -> URL {
-        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let base =
+            environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
         return URL(fileURLWithPath: base).appendingPathComponent("storefront/config")
     }
 
     /// The default data directory: `$XDG_DATA_HOME/storefront`, else `~/.local/share/storefront`.
     static func defaultDataDirectory(environment: [String: String]) -> FilePath {
-        let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : FilePath($0) }
+        let base =
+            environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : FilePath($0) }
             ?? FilePath(environment["HOME"] ?? NSHomeDirectory()).appending(".local/share")
         return base.appending("storefront")
     }
@@ -110,7 +112,8 @@ struct Configuration: Equatable {
         }
         if let latency = environment["STOREFRONT_SANDBOX_LATENCY_MS"], !latency.isEmpty {
             guard let value = Int(latency), value >= 0 else {
-                throw ConfigurationError(source: "STOREFRONT_SANDBOX_LATENCY_MS", line: nil, message: "must be a whole number of milliseconds, got \"\(latency)\"")
+                throw ConfigurationError(
+                    source: "STOREFRONT_SANDBOX_LATENCY_MS", line: nil, message: "must be a whole number of milliseconds, got \"\(latency)\"")
             }
             configuration.sandboxLatencyMilliseconds = value
         }
@@ -136,7 +139,8 @@ struct Configuration: Equatable {
         }
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
-            throw ConfigurationError(source: url.path, line: nil, message: "cannot be read: \((error as NSError).localizedFailureReason ?? error.localizedDescription)")
+            throw ConfigurationError(
+                source: url.path, line: nil, message: "cannot be read: \((error as NSError).localizedFailureReason ?? error.localizedDescription)")
         }
         guard let text = String(validating: data, as: UTF8.self) else {
             let line = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
@@ -149,7 +153,8 @@ struct Configuration: Equatable {
     static func parse(_ text: String, source: String) throws -> Configuration {
         var configuration = Configuration()
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)?
+            let line =
+                raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)?
                 .trimmingCharacters(in: .whitespaces) ?? ""
             if line.isEmpty { continue }
             let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
@@ -182,7 +187,8 @@ struct Configuration: Equatable {
                 }
                 configuration.sandboxLatencyMilliseconds = number
             default:
-                throw ConfigurationError(source: source, line: index + 1, message: "unknown key \"\(key)\"; known keys: \(keys.joined(separator: ", "))")
+                throw ConfigurationError(
+                    source: source, line: index + 1, message: "unknown key \"\(key)\"; known keys: \(keys.joined(separator: ", "))")
             }
         }
         return configuration

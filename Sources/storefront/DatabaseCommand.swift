@@ -15,7 +15,8 @@ struct DatabaseCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "migrate",
             abstract: "Bring the PostgreSQL schema up to date (serve does this at start unless --no-migrate).",
-            discussion: "Exits 0 when the schema is current, 74 when a newer storefront wrote it, 69 when the server does not answer, 78 for a bad URL or login."
+            discussion:
+                "Exits 0 when the schema is current, 74 when a newer storefront wrote it, 69 when the server does not answer, 78 for a bad URL or login."
         )
 
         @Option(help: ArgumentHelp("The database: postgres://USER@HOST:PORT/DB?sslmode=require. Env: STOREFRONT_DATABASE_URL.", valueName: "url"))
@@ -33,7 +34,9 @@ struct DatabaseCommand: ParsableCommand {
                 throw PostgresSetup.exit(for: error)
             }
             let place = database.location.description
-            emit(applied.isEmpty ? "\(place): the schema is up to date\n" : "\(place): applied \(applied.joined(separator: ", "))\n", to: STDOUT_FILENO)
+            emit(
+                applied.isEmpty ? "\(place): the schema is up to date\n" : "\(place): applied \(applied.joined(separator: ", "))\n", to: STDOUT_FILENO
+            )
         }
     }
 }

@@ -47,7 +47,9 @@ struct FileLogHandler: LogHandler {
     static func open(_ url: URL, level: Logger.Level) throws -> (sink: Sink, factory: @Sendable (String) -> any LogHandler) {
         let descriptor = Foundation.open(url.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NONBLOCK, 0o600)
         guard descriptor >= 0 else {
-            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: url.path, NSUnderlyingErrorKey: POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)])
+            throw CocoaError(
+                .fileWriteNoPermission,
+                userInfo: [NSFilePathErrorKey: url.path, NSUnderlyingErrorKey: POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)])
         }
         let sink = Sink(descriptor: descriptor)
         return (sink, { label in FileLogHandler(sink: sink, label: label, logLevel: level) })

@@ -2,8 +2,8 @@ import ArgumentParser
 import Foundation
 import PseudoTerminal
 import StorefrontUI
-import TerminalNCurses
 import SystemPackage
+import TerminalNCurses
 
 /// `storefront headless`: runs a key script without a terminal and prints frames as text.
 struct Headless: AsyncParsableCommand {
@@ -11,9 +11,9 @@ struct Headless: AsyncParsableCommand {
         commandName: "headless",
         abstract: "Run a key script without a terminal and print the final frame as text.",
         discussion: """
-        Key names: up, down, left, right, enter, esc, tab, backspace, pgup, pgdn, home, end, space,
-        comma, or any single character. Frames are printed once every effect has settled.
-        """
+            Key names: up, down, left, right, enter, esc, tab, backspace, pgup, pgdn, home, end, space,
+            comma, or any single character. Frames are printed once every effect has settled.
+            """
     )
 
     @Option(help: ArgumentHelp("Terminal size as COLUMNSxROWS (default: 80x24).", valueName: "size"), transform: Arguments.size)
@@ -31,16 +31,21 @@ struct Headless: AsyncParsableCommand {
     @Flag(help: "Run the merchant console (storefront admin) instead of the shop.")
     var admin = false
 
-    @Option(help: ArgumentHelp("Write the session as an asciicast v2 file (asciinema plays it): the shop runs in a pty, so the file holds what a terminal receives.", valueName: "file.cast"))
+    @Option(
+        help: ArgumentHelp(
+            "Write the session as an asciicast v2 file (asciinema plays it): the shop runs in a pty, so the file holds what a terminal receives.",
+            valueName: "file.cast"))
     var cast: FilePath?
 
     @Flag(help: "With --cast: replace the file if it exists.")
     var force = false
 
-    @Option(help: ArgumentHelp("With --cast: dark (default), light or mono; the file is the same on every terminal it is played on.", valueName: "theme"))
+    @Option(
+        help: ArgumentHelp("With --cast: dark (default), light or mono; the file is the same on every terminal it is played on.", valueName: "theme"))
     var theme: ThemePreference = .dark
 
-    @Option(help: ArgumentHelp("With --cast: the time between keys, e.g. 400ms or 1s (default 400ms).", valueName: "duration"), transform: Arguments.pace)
+    @Option(
+        help: ArgumentHelp("With --cast: the time between keys, e.g. 400ms or 1s (default 400ms).", valueName: "duration"), transform: Arguments.pace)
     var pace = Duration.milliseconds(400)
 
     @OptionGroup var shop: ShopOptions
@@ -116,14 +121,16 @@ struct Headless: AsyncParsableCommand {
             executable: thisExecutable(),
             arguments: arguments, environment: environment, size: size, pace: pace
         )
-        let events: [CastRecording.Event], termination: ProcessTermination
+        let events: [CastRecording.Event]
+        let termination: ProcessTermination
         do {
             (events, termination) = try recording.record(script)
         } catch {
             complain("cannot record \(path): \(error)")
             throw ExitCodes.ioError
         }
-        try RecordingFile.write(events, size: size, term: environment["TERM"] ?? "xterm-256color", title: "storefront headless", to: url, force: force)
+        try RecordingFile.write(
+            events, size: size, term: environment["TERM"] ?? "xterm-256color", title: "storefront headless", to: url, force: force)
         let seconds = events.last.map { String(format: "%.1f", $0.time) } ?? "0"
         print("wrote \(path): \(script.count) keys, \(events.count) frames, \(seconds) s")
         if termination.shellStatus != 0 { throw ExitCode(termination.shellStatus) }

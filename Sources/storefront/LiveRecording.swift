@@ -29,7 +29,8 @@ struct LiveRecording {
     }
 
     func run() throws -> Result {
-        var rows: Int32 = 24, columns: Int32 = 80
+        var rows: Int32 = 24
+        var columns: Int32 = 80
         var window = winsize()
         if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &window) == 0, window.ws_row > 0, window.ws_col > 0 {
             rows = Int32(window.ws_row)

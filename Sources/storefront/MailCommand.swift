@@ -11,16 +11,28 @@ import StorefrontUI
 /// How the shop mails its shoppers: the mail command and who the messages are from. `run`, `admin`, `serve` and
 /// `mail-worker` take these.
 struct MailSettings: ParsableArguments {
-    @Option(name: .customLong("mail-command"), help: ArgumentHelp("A sendmail-compatible command that takes a message on stdin, such as \"sendmail -t -i\" or \"msmtp -t\". Env: STOREFRONT_MAIL_COMMAND. Without one, messages wait in the outbox (mail-worker defaults to sendmail -t -i).", valueName: "command"))
+    @Option(
+        name: .customLong("mail-command"),
+        help: ArgumentHelp(
+            "A sendmail-compatible command that takes a message on stdin, such as \"sendmail -t -i\" or \"msmtp -t\". Env: STOREFRONT_MAIL_COMMAND. Without one, messages wait in the outbox (mail-worker defaults to sendmail -t -i).",
+            valueName: "command"))
     var command: String?
 
-    @Option(name: .customLong("mail-from"), help: ArgumentHelp("The address the shop's messages come from, under the shop's name. Env: STOREFRONT_MAIL_FROM. Default: storefront@HOSTNAME.", valueName: "address"))
+    @Option(
+        name: .customLong("mail-from"),
+        help: ArgumentHelp(
+            "The address the shop's messages come from, under the shop's name. Env: STOREFRONT_MAIL_FROM. Default: storefront@HOSTNAME.",
+            valueName: "address"))
     var from: String?
 
     @Option(name: .customLong("mail-reply-to"), help: ArgumentHelp("Where replies go. Env: STOREFRONT_MAIL_REPLY_TO.", valueName: "address"))
     var replyTo: String?
 
-    @Option(name: .customLong("mail-timeout"), help: ArgumentHelp("How long the mail command may take for one message before it is killed and the message tried again later (default: 60s).", valueName: "duration"), transform: Arguments.duration("--mail-timeout", examples: "30s or 2m"))
+    @Option(
+        name: .customLong("mail-timeout"),
+        help: ArgumentHelp(
+            "How long the mail command may take for one message before it is killed and the message tried again later (default: 60s).",
+            valueName: "duration"), transform: Arguments.duration("--mail-timeout", examples: "30s or 2m"))
     var timeout = Duration.seconds(60)
 
     /// The mail command the flag or the environment names; nil when neither does.
@@ -45,11 +57,14 @@ struct MailSettings: ParsableArguments {
     }
 
     /// The delivery worker over `storage`, or nil without a mail command.
-    func delivery(storage: ShopStorage, environment: [String: String], defaultCommand: [String]? = nil, retryAfter: Int = 30, giveUpHours: Int = 72) throws -> MailDelivery? {
+    func delivery(storage: ShopStorage, environment: [String: String], defaultCommand: [String]? = nil, retryAfter: Int = 30, giveUpHours: Int = 72)
+        throws -> MailDelivery?
+    {
         guard let command = command(environment: environment) ?? defaultCommand else { return nil }
         let fault = FaultHook(environment: environment)
         return MailDelivery(
-            outbox: storage.outbox, orders: storage.orders, transport: SendmailTransport(command: command, deadline: timeout), shop: storage.catalog.shop,
+            outbox: storage.outbox, orders: storage.orders, transport: SendmailTransport(command: command, deadline: timeout),
+            shop: storage.catalog.shop,
             sender: try sender(shop: storage.catalog.shop, environment: environment), dates: .system,
             giveUpAfter: .seconds(giveUpHours * 3_600), firstBackoffSeconds: retryAfter
         ) { fault.reached($0.rawValue) }
@@ -65,7 +80,8 @@ struct MailOptions: ParsableArguments {
     func open(environment: [String: String]) async throws -> (storage: ShopStorage, sender: MailSender) {
         let configuration = try shop.configuration(environment: environment)
         let dataDirectory = configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment)
-        let storage = try await ShopStorage.open(configuration: configuration, dataDirectory: dataDirectory, pool: .command, migrate: !shop.noMigrate, environment: environment)
+        let storage = try await ShopStorage.open(
+            configuration: configuration, dataDirectory: dataDirectory, pool: .command, migrate: !shop.noMigrate, environment: environment)
         return (storage, try settings.sender(shop: storage.catalog.shop, environment: environment))
     }
 }
@@ -87,24 +103,33 @@ struct OutboxCommand: AsyncParsableCommand {
             let (storage, _) = try await mail.open(environment: ProcessInfo.processInfo.environment)
             let entries = try await storage.outbox.entries(limit: 1_000)
             if json {
-                let document: [String: Any] = ["version": 1, "messages": entries.map { entry -> [String: Any] in
-                    var fields: [String: Any] = [
-                        "id": entry.id, "order": entry.orderNumber, "kind": entry.kind.rawValue, "to": entry.recipient.address,
-                        "messageId": entry.messageID, "createdAt": UTCTime(entry.createdAt).iso8601, "state": Self.state(entry.state),
-                        "attempts": entry.attempts, "nextAttemptAt": UTCTime(entry.nextAttemptAt).iso8601,
-                    ]
-                    if case .sent(let at) = entry.state { fields["sentAt"] = UTCTime(at).iso8601 }
-                    if let error = entry.lastError { fields["lastError"] = error }
-                    return fields
-                }]
+                let document: [String: Any] = [
+                    "version": 1,
+                    "messages": entries.map { entry -> [String: Any] in
+                        var fields: [String: Any] = [
+                            "id": entry.id, "order": entry.orderNumber, "kind": entry.kind.rawValue, "to": entry.recipient.address,
+                            "messageId": entry.messageID, "createdAt": UTCTime(entry.createdAt).iso8601, "state": Self.state(entry.state),
+                            "attempts": entry.attempts, "nextAttemptAt": UTCTime(entry.nextAttemptAt).iso8601,
+                        ]
+                        if case .sent(let at) = entry.state { fields["sentAt"] = UTCTime(at).iso8601 }
+                        if let error = entry.lastError { fields["lastError"] = error }
+                        return fields
+                    },
+                ]
                 printSafely(try jsonText(document))
                 return
             }
-            printSafely(TextTable.render(
-                header: ["Message", "Order", "Kind", "To", "State", "Tries", "Last error"],
-                rows: entries.map { [$0.id, $0.orderNumber, $0.kind.rawValue, $0.recipient.address, Self.state($0.state), String($0.attempts), $0.lastError ?? ""] },
-                rightAligned: [5]
-            ))
+            printSafely(
+                TextTable.render(
+                    header: ["Message", "Order", "Kind", "To", "State", "Tries", "Last error"],
+                    rows: entries.map {
+                        [
+                            $0.id, $0.orderNumber, $0.kind.rawValue, $0.recipient.address, Self.state($0.state), String($0.attempts),
+                            $0.lastError ?? "",
+                        ]
+                    },
+                    rightAligned: [5]
+                ))
         }
 
         static func state(_ state: OutboxState) -> String {
@@ -125,12 +150,13 @@ struct OutboxCommand: AsyncParsableCommand {
         func run() async throws {
             let (storage, sender) = try await mail.open(environment: ProcessInfo.processInfo.environment)
             guard let entry = try await storage.outbox.entry(id: id),
-                  let order = try await storage.orders.order(number: entry.orderNumber)
+                let order = try await storage.orders.order(number: entry.orderNumber)
             else {
                 complain("There is no message \(id).")
                 throw ExitCodes.dataError
             }
-            let message = OrderMail.compose(entry, order: order, events: try await storage.orders.events(orderNumber: order.number), shop: storage.catalog.shop, sender: sender)
+            let message = OrderMail.compose(
+                entry, order: order, events: try await storage.orders.events(orderNumber: order.number), shop: storage.catalog.shop, sender: sender)
             // Headers as sent; the body decoded, to be read.
             printSafely(message.rfc5322.components(separatedBy: "\n\n")[0] + "\n\n" + message.text)
         }
@@ -151,10 +177,15 @@ struct MailWorker: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Seconds between passes (default 10).", valueName: "seconds"))
     var interval = 10
 
-    @Option(name: .customLong("retry-after"), help: ArgumentHelp("Seconds before a message that failed is tried again, doubling each time up to an hour (default 30).", valueName: "seconds"))
+    @Option(
+        name: .customLong("retry-after"),
+        help: ArgumentHelp(
+            "Seconds before a message that failed is tried again, doubling each time up to an hour (default 30).", valueName: "seconds"))
     var retryAfter = 30
 
-    @Option(name: .customLong("give-up-after"), help: ArgumentHelp("Stop trying a message this many hours after it was written (default 72).", valueName: "hours"))
+    @Option(
+        name: .customLong("give-up-after"),
+        help: ArgumentHelp("Stop trying a message this many hours after it was written (default 72).", valueName: "hours"))
     var giveUpAfter = 72
 
     func validate() throws {
@@ -165,9 +196,11 @@ struct MailWorker: AsyncParsableCommand {
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let (storage, _) = try await mail.open(environment: environment)
-        guard let delivery = try mail.settings.delivery(
-            storage: storage, environment: environment, defaultCommand: ["sendmail", "-t", "-i"], retryAfter: retryAfter, giveUpHours: giveUpAfter
-        ) else { return }
+        guard
+            let delivery = try mail.settings.delivery(
+                storage: storage, environment: environment, defaultCommand: ["sendmail", "-t", "-i"], retryAfter: retryAfter, giveUpHours: giveUpAfter
+            )
+        else { return }
         while true {
             let pass = try await delivery.deliverDue()
             for id in pass.sent { printSafely("sent \(id)") }

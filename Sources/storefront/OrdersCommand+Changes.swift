@@ -10,7 +10,9 @@ import SystemPackage
 /// Where the merchant's commands (`orders show/ship/deliver`, `stock`) find the shop: the data directory's SQLite,
 /// or PostgreSQL.
 struct ShopDatabaseOptions: ParsableArguments {
-    @Option(name: .customLong("data-dir"), help: ArgumentHelp("Where the shop keeps its files. Default: $XDG_DATA_HOME/storefront. Env: STOREFRONT_DATA_DIR.", valueName: "path"))
+    @Option(
+        name: .customLong("data-dir"),
+        help: ArgumentHelp("Where the shop keeps its files. Default: $XDG_DATA_HOME/storefront. Env: STOREFRONT_DATA_DIR.", valueName: "path"))
     var dataDirectory: String?
 
     @Option(help: ArgumentHelp("The shop's PostgreSQL instead of the data directory's SQLite. Env: STOREFRONT_DATABASE_URL.", valueName: "url"))
@@ -99,7 +101,8 @@ enum OrderOutput {
         object["refunded"] = (try? OrderLifecycle.rebuilt(from: events))?.refunded.minorUnits ?? 0
         object["refunds"] = refunds.map { refund -> [String: Any] in
             var fields: [String: Any] = [
-                "id": refund.id, "kind": refund.ask.kind.rawValue, "amount": refund.ask.amount.minorUnits, "currency": refund.ask.amount.currency.code,
+                "id": refund.id, "kind": refund.ask.kind.rawValue, "amount": refund.ask.amount.minorUnits,
+                "currency": refund.ask.amount.currency.code,
                 "reason": refund.ask.reason, "state": refund.state.name, "actor": refund.actor.recordText, "filedAt": UTCTime(refund.filedAt).iso8601,
                 "restock": refund.ask.restock.map { ["productId": $0.productID.rawValue, "quantity": $0.quantity] },
             ]
@@ -122,11 +125,12 @@ enum OrderOutput {
             return "  \(Layout.timestamp(event.at))  \(record.kind)  by \(record.actor)\(record.details == "{}" ? "" : "  \(record.details)")"
         }
         lines += refunds.map { refund in
-            let state = switch refund.state {
-            case .pending: "pending: waiting for the payment provider"
-            case .refunded(let reference): "refunded (\(reference))"
-            case .declined(let reason): "declined: \(reason)"
-            }
+            let state =
+                switch refund.state {
+                case .pending: "pending: waiting for the payment provider"
+                case .refunded(let reference): "refunded (\(reference))"
+                case .declined(let reason): "declined: \(reason)"
+                }
             return "  \(refund.id)  \(refund.ask.kind.rawValue) of \(refund.ask.amount.formatted)  \(state)"
         }
         return lines.joined(separator: "\n")
@@ -197,7 +201,9 @@ extension OrdersCommand {
 
         func run() async throws {
             let (number, parcel) = (target.number, Shipment(carrier: carrier, trackingNumber: trackingNumber, trackingURL: trackingURL))
-            try await BackOfficeSession.run(target) { office, actor throws(BackOfficeError) in try await office.ship(number, parcel, by: actor, expecting: nil) }
+            try await BackOfficeSession.run(target) { office, actor throws(BackOfficeError) in
+                try await office.ship(number, parcel, by: actor, expecting: nil)
+            }
         }
     }
 
@@ -209,7 +215,9 @@ extension OrdersCommand {
 
         func run() async throws {
             let number = target.number
-            try await BackOfficeSession.run(target) { office, actor throws(BackOfficeError) in try await office.markDelivered(number, by: actor, expecting: nil) }
+            try await BackOfficeSession.run(target) { office, actor throws(BackOfficeError) in
+                try await office.markDelivered(number, by: actor, expecting: nil)
+            }
         }
     }
 }

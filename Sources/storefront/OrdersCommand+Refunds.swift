@@ -59,7 +59,9 @@ struct BackOfficeSession {
     func recover() async {
         do {
             for recovery in try await office.finishPendingRefunds() {
-                complain("refund \(recovery.refundID) of \(recovery.orderNumber), left pending by an earlier run: \(recovery.failure.map(\.description) ?? "refunded now")")
+                complain(
+                    "refund \(recovery.refundID) of \(recovery.orderNumber), left pending by an earlier run: \(recovery.failure.map(\.description) ?? "refunded now")"
+                )
             }
         } catch {
             complain("cannot read the refunds left pending: \(error)")
@@ -79,7 +81,8 @@ struct BackOfficeSession {
             await session.close()
             complain("\(error)")
             switch error {
-            case .change(.refused), .change(.notFound), .change(.restockAboveOrdered), .refund(.declined), .stock(.unknownProduct), .stock(.belowZero), .stock(.aboveMaximum):
+            case .change(.refused), .change(.notFound), .change(.restockAboveOrdered), .refund(.declined), .stock(.unknownProduct),
+                .stock(.belowZero), .stock(.aboveMaximum):
                 throw ExitCodes.dataError
             case .change(.changed), .change(.refundPending), .refund(.unanswered), .refund(.unfinished): throw ExitCodes.temporaryFailure
             case .refund(.unreachable): throw ExitCodes.databaseUnreachable
@@ -108,7 +111,10 @@ extension OrdersCommand {
         @Option(help: ArgumentHelp("How much to give back, in the order's currency, such as 12.50.", valueName: "amount"))
         var amount: String?
 
-        @Option(name: .customLong("line"), help: ArgumentHelp("A line to refund, as PRODUCT-ID or PRODUCT-ID:QUANTITY (all of it by default). Repeat for more lines.", valueName: "id[:n]"))
+        @Option(
+            name: .customLong("line"),
+            help: ArgumentHelp(
+                "A line to refund, as PRODUCT-ID or PRODUCT-ID:QUANTITY (all of it by default). Repeat for more lines.", valueName: "id[:n]"))
         var lines: [String] = []
 
         @Flag(help: "Put the chosen lines back in stock.")
@@ -118,14 +124,19 @@ extension OrdersCommand {
         var reason: String
 
         func validate() throws {
-            guard amount != nil || !lines.isEmpty else { throw ValidationError("say what to refund: --amount 12.50, or one or more --line PRODUCT-ID[:QUANTITY]") }
+            guard amount != nil || !lines.isEmpty else {
+                throw ValidationError("say what to refund: --amount 12.50, or one or more --line PRODUCT-ID[:QUANTITY]")
+            }
             if restock, lines.isEmpty { throw ValidationError("--restock puts back the --line lines; name at least one") }
             if let amount, Money(typed: amount, currency: .usd) == nil, Money(typed: amount, currency: .jpy) == nil {
                 throw ValidationError("--amount must be a plain amount such as 12.50, got \"\(amount)\"")
             }
-            guard MerchantEntry.isPlainLine(reason) else { throw ValidationError("--reason must be 1 to 100 characters on one line, got \"\(reason)\"") }
+            guard MerchantEntry.isPlainLine(reason) else {
+                throw ValidationError("--reason must be 1 to 100 characters on one line, got \"\(reason)\"")
+            }
             for line in lines where Self.parseLine(line) == nil {
-                throw ValidationError("--line must be PRODUCT-ID or PRODUCT-ID:QUANTITY with a quantity of 1 to \(CartLine.quantityRange.upperBound), got \"\(line)\"")
+                throw ValidationError(
+                    "--line must be PRODUCT-ID or PRODUCT-ID:QUANTITY with a quantity of 1 to \(CartLine.quantityRange.upperBound), got \"\(line)\"")
             }
         }
 
@@ -168,7 +179,8 @@ extension OrdersCommand {
 
     /// `storefront orders cancel N [--reason TEXT]`.
     struct Cancel: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Cancel a paid order that has not shipped: give back all of what is left of its payment and put every line back in stock.")
+        static let configuration = CommandConfiguration(
+            abstract: "Cancel a paid order that has not shipped: give back all of what is left of its payment and put every line back in stock.")
 
         @OptionGroup var target: OrderTarget
 
@@ -176,7 +188,9 @@ extension OrdersCommand {
         var reason = "canceled by the shop"
 
         func validate() throws {
-            guard MerchantEntry.isPlainLine(reason) else { throw ValidationError("--reason must be 1 to 100 characters on one line, got \"\(reason)\"") }
+            guard MerchantEntry.isPlainLine(reason) else {
+                throw ValidationError("--reason must be 1 to 100 characters on one line, got \"\(reason)\"")
+            }
         }
 
         func run() async throws {

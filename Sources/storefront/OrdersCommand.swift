@@ -19,137 +19,144 @@ struct OrdersCommand: AsyncParsableCommand {
 }
 
 extension OrdersCommand {
-/// `storefront orders [list]`: the order history as a table, or JSON for scripts.
-struct List: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "list",
-        abstract: "List placed orders of every customer, newest first."
-    )
+    /// `storefront orders [list]`: the order history as a table, or JSON for scripts.
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list",
+            abstract: "List placed orders of every customer, newest first."
+        )
 
-    @Option(help: ArgumentHelp("Only this customer's orders: local:<user>, sandbox-id:<id> or ssh:SHA256:<fingerprint>.", valueName: "id"))
-    var customer: String?
+        @Option(help: ArgumentHelp("Only this customer's orders: local:<user>, sandbox-id:<id> or ssh:SHA256:<fingerprint>.", valueName: "id"))
+        var customer: String?
 
-    @Option(name: .customLong("data-dir"), help: ArgumentHelp("Where the shop keeps its files. Default: $XDG_DATA_HOME/storefront. Env: STOREFRONT_DATA_DIR.", valueName: "path"))
-    var dataDirectory: String?
+        @Option(
+            name: .customLong("data-dir"),
+            help: ArgumentHelp("Where the shop keeps its files. Default: $XDG_DATA_HOME/storefront. Env: STOREFRONT_DATA_DIR.", valueName: "path"))
+        var dataDirectory: String?
 
-    @Option(help: ArgumentHelp("Read the orders from this PostgreSQL instead of the data directory's SQLite. Env: STOREFRONT_DATABASE_URL.", valueName: "url"))
-    var database: String?
+        @Option(
+            help: ArgumentHelp(
+                "Read the orders from this PostgreSQL instead of the data directory's SQLite. Env: STOREFRONT_DATABASE_URL.", valueName: "url"))
+        var database: String?
 
-    @Flag(help: "Print JSON instead of a table.")
-    var json = false
+        @Flag(help: "Print JSON instead of a table.")
+        var json = false
 
-    @Option(help: ArgumentHelp("Show at most this many orders.", valueName: "n"))
-    var limit: Int = 1_000
+        @Option(help: ArgumentHelp("Show at most this many orders.", valueName: "n"))
+        var limit: Int = 1_000
 
-    func validate() throws {
-        guard limit > 0 else { throw ValidationError("--limit must be at least 1") }
-        if let customer, !Self.isCustomerID(customer) {
-            throw ValidationError("--customer \"\(customer)\" is not a customer id: use local:<user>, sandbox-id:<id> or ssh:SHA256:<fingerprint>")
+        func validate() throws {
+            guard limit > 0 else { throw ValidationError("--limit must be at least 1") }
+            if let customer, !Self.isCustomerID(customer) {
+                throw ValidationError(
+                    "--customer \"\(customer)\" is not a customer id: use local:<user>, sandbox-id:<id> or ssh:SHA256:<fingerprint>")
+            }
         }
-    }
 
-    /// True for the ids orders are filed under: `local:<user>`, `sandbox-id:<id>`, `ssh:SHA256:<fingerprint>`.
-    static func isCustomerID(_ text: String) -> Bool {
-        let plain = { (rest: Substring) in
-            !rest.isEmpty && rest.count <= 256 && rest.unicodeScalars.allSatisfy { !$0.isUnsafeForTerminal && $0 != " " }
+        /// True for the ids orders are filed under: `local:<user>`, `sandbox-id:<id>`, `ssh:SHA256:<fingerprint>`.
+        static func isCustomerID(_ text: String) -> Bool {
+            let plain = { (rest: Substring) in
+                !rest.isEmpty && rest.count <= 256 && rest.unicodeScalars.allSatisfy { !$0.isUnsafeForTerminal && $0 != " " }
+            }
+            if text.hasPrefix("local:") { return plain(text.dropFirst(6)) }
+            if text.hasPrefix("sandbox-id:") { return plain(text.dropFirst(11)) }
+            if text.hasPrefix("ssh:") { return SSHPublicKeyIdentity.isFingerprint(String(text.dropFirst(4))) }
+            return false
         }
-        if text.hasPrefix("local:") { return plain(text.dropFirst(6)) }
-        if text.hasPrefix("sandbox-id:") { return plain(text.dropFirst(11)) }
-        if text.hasPrefix("ssh:") { return SSHPublicKeyIdentity.isFingerprint(String(text.dropFirst(4))) }
-        return false
-    }
 
-    /// EX_SOFTWARE: the orders were read but could not be written as JSON.
-    static let cannotSerialize = ExitCode(70)
+        /// EX_SOFTWARE: the orders were read but could not be written as JSON.
+        static let cannotSerialize = ExitCode(70)
 
-    func run() async throws {
-        // The same precedence as the shop itself: flag, environment, config file, default.
-        let environment = ProcessInfo.processInfo.environment
-        var configuration = try Configuration.loadForCommand(environment: environment)
-        try configuration.apply(flags: [("data-dir", dataDirectory), ("database", database)])
-        let orders: [Order]
-        if let url = configuration.database {
-            // Listing writes nothing: the schema is checked, never migrated.
-            let database = try await PostgresSetup.connect(url, pool: .command, migrate: false, environment: environment)
-            defer { database.close() }
-            do {
-                orders = try await PostgresOrderRepository(database: database, currency: .usd).orders(customer: customer, offset: 0, limit: limit)
-            } catch {
-                complain("\(error)")
+        func run() async throws {
+            // The same precedence as the shop itself: flag, environment, config file, default.
+            let environment = ProcessInfo.processInfo.environment
+            var configuration = try Configuration.loadForCommand(environment: environment)
+            try configuration.apply(flags: [("data-dir", dataDirectory), ("database", database)])
+            let orders: [Order]
+            if let url = configuration.database {
+                // Listing writes nothing: the schema is checked, never migrated.
+                let database = try await PostgresSetup.connect(url, pool: .command, migrate: false, environment: environment)
+                defer { database.close() }
+                do {
+                    orders = try await PostgresOrderRepository(database: database, currency: .usd).orders(customer: customer, offset: 0, limit: limit)
+                } catch {
+                    complain("\(error)")
+                    throw ExitCodes.ioError
+                }
+            } else {
+                orders = try await readSQLite(named: configuration.dataDirectory, environment: environment)
+            }
+            // The list is the command's result: a list that did not reach its reader (a full disk, a closed pipe) is an error.
+            guard emit(try render(orders) + "\n", to: STDOUT_FILENO) else {
+                complain("cannot write the orders: \(String(cString: strerror(errno)))")
                 throw ExitCodes.ioError
             }
-        } else {
-            orders = try await readSQLite(named: configuration.dataDirectory, environment: environment)
         }
-        // The list is the command's result: a list that did not reach its reader (a full disk, a closed pipe) is an error.
-        guard emit(try render(orders) + "\n", to: STDOUT_FILENO) else {
-            complain("cannot write the orders: \(String(cString: strerror(errno)))")
-            throw ExitCodes.ioError
-        }
-    }
 
-    /// The orders in the data directory's SQLite, opened read-only. A directory that was named must exist (66);
-    /// one with no database yet, or the default one not made yet, holds no orders.
-    private func readSQLite(named: FilePath?, environment: [String: String]) async throws -> [Order] {
-        let directory = named ?? Configuration.defaultDataDirectory(environment: environment)
-        var info = stat()
-        if directory.withPlatformString({ stat($0, &info) }) != 0 {
-            guard named == nil, errno == ENOENT else {
-                complain("no such data directory: \(directory)")
+        /// The orders in the data directory's SQLite, opened read-only. A directory that was named must exist (66);
+        /// one with no database yet, or the default one not made yet, holds no orders.
+        private func readSQLite(named: FilePath?, environment: [String: String]) async throws -> [Order] {
+            let directory = named ?? Configuration.defaultDataDirectory(environment: environment)
+            var info = stat()
+            if directory.withPlatformString({ stat($0, &info) }) != 0 {
+                guard named == nil, errno == ENOENT else {
+                    complain("no such data directory: \(directory)")
+                    throw ExitCodes.noInput
+                }
+                return []
+            }
+            guard info.st_mode & S_IFMT == S_IFDIR else {
+                complain("the data directory \(directory) is not a directory")
                 throw ExitCodes.noInput
             }
-            return []
+            let file = directory.appending(SQLiteDatabase.fileName)
+            // SQLite's own calls take the path as text.
+            let path = file.string
+            guard FileManager.default.fileExists(atPath: path) else { return [] }
+            do {
+                let database = try SQLiteDatabase.openReadOnly(path: path, busyTimeout: 3)
+                return try await SQLiteOrderRepository(database: database, currency: .usd).orders(customer: customer, offset: 0, limit: limit)
+            } catch {
+                let problem = SQLiteDatabaseError.from(error, path: path)
+                complain("\(problem)")
+                if case .busy = problem { throw ExitCodes.temporaryFailure }
+                throw ExitCodes.ioError
+            }
         }
-        guard info.st_mode & S_IFMT == S_IFDIR else {
-            complain("the data directory \(directory) is not a directory")
-            throw ExitCodes.noInput
+
+        private func render(_ orders: [Order]) throws -> String {
+            guard json else { return Self.table(orders) }
+            do {
+                return try Self.json(orders)
+            } catch {
+                complain("cannot write the orders as JSON: \(error)")
+                throw Self.cannotSerialize
+            }
         }
-        let file = directory.appending(SQLiteDatabase.fileName)
-        // SQLite's own calls take the path as text.
-        let path = file.string
-        guard FileManager.default.fileExists(atPath: path) else { return [] }
-        do {
-            let database = try SQLiteDatabase.openReadOnly(path: path, busyTimeout: 3)
-            return try await SQLiteOrderRepository(database: database, currency: .usd).orders(customer: customer, offset: 0, limit: limit)
-        } catch {
-            let problem = SQLiteDatabaseError.from(error, path: path)
-            complain("\(problem)")
-            if case .busy = problem { throw ExitCodes.temporaryFailure }
-            throw ExitCodes.ioError
+
+        static func table(_ orders: [Order]) -> String {
+            guard !orders.isEmpty else { return "No orders yet." }
+            let header = ["Order", "Placed (UTC)", "Items", "Status", "Total", "Customer"]
+            let rows = orders.map { order in
+                [
+                    order.number, Layout.timestamp(order.placedAt), String(order.itemCount), order.status.displayName, order.totals.total.formatted,
+                    order.customerID.isEmpty ? "-" : order.customerID,
+                ]
+            }
+            return TextTable.render(header: header, rows: rows, rightAligned: [2, 4])
         }
-    }
 
-    private func render(_ orders: [Order]) throws -> String {
-        guard json else { return Self.table(orders) }
-        do {
-            return try Self.json(orders)
-        } catch {
-            complain("cannot write the orders as JSON: \(error)")
-            throw Self.cannotSerialize
+        /// The version of the `--json` document; raised when a field changes meaning or goes away (docs/orders-json.md).
+        static let jsonVersion = 1
+
+        /// `{"version": 1, "orders": [...]}`, each order as docs/orders-json.md lists its fields.
+        static func json(_ orders: [Order]) throws -> String {
+            let document: [String: Any] = ["version": jsonVersion, "orders": orders.map(object)]
+            return try jsonText(document)
         }
-    }
 
-    static func table(_ orders: [Order]) -> String {
-        guard !orders.isEmpty else { return "No orders yet." }
-        let header = ["Order", "Placed (UTC)", "Items", "Status", "Total", "Customer"]
-        let rows = orders.map { order in
-            [order.number, Layout.timestamp(order.placedAt), String(order.itemCount), order.status.displayName, order.totals.total.formatted,
-             order.customerID.isEmpty ? "-" : order.customerID]
-        }
-        return TextTable.render(header: header, rows: rows, rightAligned: [2, 4])
-    }
-
-    /// The version of the `--json` document; raised when a field changes meaning or goes away (docs/orders-json.md).
-    static let jsonVersion = 1
-
-    /// `{"version": 1, "orders": [...]}`, each order as docs/orders-json.md lists its fields.
-    static func json(_ orders: [Order]) throws -> String {
-        let document: [String: Any] = ["version": jsonVersion, "orders": orders.map(object)]
-        return try jsonText(document)
-    }
-
-    /// One order as the JSON documents show it (docs/orders-json.md).
-    static func object(_ order: Order) -> [String: Any] {
+        /// One order as the JSON documents show it (docs/orders-json.md).
+        static func object(_ order: Order) -> [String: Any] {
             [
                 "number": order.number,
                 "placedAt": UTCTime(order.placedAt).iso8601,
@@ -164,8 +171,11 @@ struct List: AsyncParsableCommand {
                 "shippingMethod": order.shippingMethodLabel,
                 "shipTo": order.shipTo,
                 "customer": order.customerID,
-                "lines": order.lines.map { ["productId": $0.productID.rawValue, "name": $0.name, "unitPrice": $0.unitPrice.minorUnits, "quantity": $0.quantity] as [String: Any] },
+                "lines": order.lines.map {
+                    ["productId": $0.productID.rawValue, "name": $0.name, "unitPrice": $0.unitPrice.minorUnits, "quantity": $0.quantity]
+                        as [String: Any]
+                },
             ]
+        }
     }
-}
 }

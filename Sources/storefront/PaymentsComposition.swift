@@ -128,11 +128,12 @@ struct StripeSettings {
             throw Problem(description: "stripe-return-url must be a web address (https://…), got \"\(returnURL.absoluteString)\"")
         }
         if !rawCardData, returnURL == nil {
-            throw Problem(description: """
-                --payments stripe takes cards on Stripe's own page, which sends the shopper back to a page of yours: \
-                set stripe-return-url (--stripe-return-url https://your-shop.example/thanks). Only if your Stripe account \
-                has raw card data access, turn on stripe-raw-card-data instead (docs/stripe.md)
-                """)
+            throw Problem(
+                description: """
+                    --payments stripe takes cards on Stripe's own page, which sends the shopper back to a page of yours: \
+                    set stripe-return-url (--stripe-return-url https://your-shop.example/thanks). Only if your Stripe account \
+                    has raw card data access, turn on stripe-raw-card-data instead (docs/stripe.md)
+                    """)
         }
         return StripeSettings(key: key, base: base, returnURL: returnURL, rawCardData: rawCardData)
     }
@@ -143,13 +144,14 @@ struct StripeSettings {
         do {
             data = try ProtectedFile.read(path)
         } catch {
-            let why = switch error {
-            case .missing: "does not exist"
-            case .notRegularFile: "is not a regular file"
-            case .wrongOwner(let uid): "belongs to user \(uid), not to you"
-            case .tooOpen(let mode): "can be read by others (mode \(String(mode, radix: 8))); chmod 600 it"
-            case .io(let reason): "cannot be read: \(reason)"
-            }
+            let why =
+                switch error {
+                case .missing: "does not exist"
+                case .notRegularFile: "is not a regular file"
+                case .wrongOwner(let uid): "belongs to user \(uid), not to you"
+                case .tooOpen(let mode): "can be read by others (mode \(String(mode, radix: 8))); chmod 600 it"
+                case .io(let reason): "cannot be read: \(reason)"
+                }
             throw Problem(description: "the Stripe secret key file \(path) \(why)")
         }
         guard let text = String(data: data, encoding: .utf8) else {

@@ -4,8 +4,8 @@ import Logging
 import PseudoTerminal
 import ShopSSH
 import StorefrontCore
-import TerminalNCurses
 import SystemPackage
+import TerminalNCurses
 
 /// `storefront` / `storefront run`: opens the shop in this terminal.
 struct Run: AsyncParsableCommand {
@@ -27,7 +27,9 @@ struct Run: AsyncParsableCommand {
     @Flag(help: "With --record: replace the file if it exists.")
     var force = false
 
-    @Option(name: .customLong("sandbox-latency-ms"), help: ArgumentHelp("How long each sandbox payment call takes, to show progress. Default 300.", valueName: "ms"))
+    @Option(
+        name: .customLong("sandbox-latency-ms"),
+        help: ArgumentHelp("How long each sandbox payment call takes, to show progress. Default 300.", valueName: "ms"))
     var sandboxLatencyMilliseconds: Int?
 
     @MainActor
@@ -63,7 +65,8 @@ struct Run: AsyncParsableCommand {
         // `auto` asks the terminal for its background now and reads the answer when the screen starts: the round trip
         // (over SSH, the client's) overlaps opening the database instead of delaying the first frame.
         // Only of a terminal the shop will draw on: a dumb one would print the question.
-        let backgroundQuestion = theme == .auto && (environment["NO_COLOR"] ?? "").isEmpty && (try? TerminalSession.checkTerminal(environment: environment)) != nil
+        let backgroundQuestion =
+            theme == .auto && (environment["NO_COLOR"] ?? "").isEmpty && (try? TerminalSession.checkTerminal(environment: environment)) != nil
             ? BackgroundProbe.ask(input: STDIN_FILENO, output: STDOUT_FILENO, environment: environment) : nil
 
         // Everything that can fail is checked before the screen is touched: files first, then the terminal.
@@ -85,7 +88,9 @@ struct Run: AsyncParsableCommand {
         let productCount = try await catalog.count(matching: "")
         // Every SSH session appends to this one file: the customer and pid tell their lines apart.
         let sshCustomer = environment[SessionCommand.fingerprintVariable].map { ", over SSH for ssh:\($0), pid \(getpid())" } ?? ""
-        logger.info("starting: catalog \(configuration.database == nil ? configuration.catalog?.string ?? "bundled" : "from the database") with \(productCount) products\(storage.didImport ? ", imported into SQLite" : ""), stored in \(storage.place)\(sshCustomer)")
+        logger.info(
+            "starting: catalog \(configuration.database == nil ? configuration.catalog?.string ?? "bundled" : "from the database") with \(productCount) products\(storage.didImport ? ", imported into SQLite" : ""), stored in \(storage.place)\(sshCustomer)"
+        )
 
         let (dependencies, settlement, payments) = try await ShopComposition.dependencies(
             storage: storage, configuration: configuration, environment: environment, clock: ContinuousClock(), latency: .milliseconds(latency),
@@ -174,19 +179,28 @@ struct Run: AsyncParsableCommand {
             complain("cannot record \(path): \(error)")
             throw ExitCodes.ioError
         }
-        try RecordingFile.write(result.events, size: result.size, term: environment["TERM"] ?? "xterm-256color", title: "storefront run", to: url, force: force)
+        try RecordingFile.write(
+            result.events, size: result.size, term: environment["TERM"] ?? "xterm-256color", title: "storefront run", to: url, force: force)
         if result.termination.shellStatus != 0 { throw ExitCode(result.termination.shellStatus) }
     }
 }
 
 /// How the shop or the console uses the terminal, and what it logs: the options `run` and `admin` share.
 struct TerminalOptions: ParsableArguments {
-    @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, notice, warning, error or critical. Env: STOREFRONT_LOG_LEVEL.", valueName: "level"))
+    @Option(
+        name: .customLong("log-level"),
+        help: ArgumentHelp("trace, debug, info, notice, warning, error or critical. Env: STOREFRONT_LOG_LEVEL.", valueName: "level"))
     var logLevel: Logger.Level?
 
-    @Option(help: ArgumentHelp("auto (asks the terminal for its background), dark, light or mono (NO_COLOR also selects mono). Env: STOREFRONT_THEME.", valueName: "theme"))
+    @Option(
+        help: ArgumentHelp(
+            "auto (asks the terminal for its background), dark, light or mono (NO_COLOR also selects mono). Env: STOREFRONT_THEME.",
+            valueName: "theme"))
     var theme: ThemePreference?
 
-    @Option(help: ArgumentHelp("on or off: clicks and the wheel (default on; off leaves the terminal's own selection). Env: STOREFRONT_MOUSE.", valueName: "on|off"), transform: Arguments.onOff("--mouse"))
+    @Option(
+        help: ArgumentHelp(
+            "on or off: clicks and the wheel (default on; off leaves the terminal's own selection). Env: STOREFRONT_MOUSE.", valueName: "on|off"),
+        transform: Arguments.onOff("--mouse"))
     var mouse: Bool?
 }

@@ -43,7 +43,9 @@ struct SSHDSession: ParsableCommand {
     @Option(name: .customLong("guests-per-address"), help: ArgumentHelp("With --guest: guest sessions one address may hold at once.", valueName: "n"))
     var guestsPerAddress = 2
 
-    @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("Options passed on to storefront run (--data-dir, --payments, …).", valueName: "run options"))
+    @Argument(
+        parsing: .captureForPassthrough,
+        help: ArgumentHelp("Options passed on to storefront run (--data-dir, --payments, …).", valueName: "run options"))
     var runArguments: [String] = []
 
     func run() throws {
@@ -63,7 +65,7 @@ struct SSHDSession: ParsableCommand {
             sessionEnvironment[SessionCommand.fingerprintVariable] = nil
         } else {
             guard let path = environment["SSH_USER_AUTH"], let info = try? String(contentsOfFile: path, encoding: .utf8),
-                  let fingerprint = OpenSSHFront.verifiedKeyFingerprint(authInfo: info)
+                let fingerprint = OpenSSHFront.verifiedKeyFingerprint(authInfo: info)
             else {
                 complain("sshd named no verified key (set ExposeAuthInfo yes: storefront sshd-config prints the setup)")
                 throw ExitCode(1)
@@ -88,7 +90,8 @@ extension SSHDSession {
     /// past the limits with the words `serve` uses, exit 1.
     private func takeGuestSlot(environment: [String: String]) throws {
         // The data directory `run` will use: `--data-dir DIR` or `--data-dir=DIR` among its options, else its default.
-        let named = runArguments.firstIndex(of: "--data-dir").flatMap { runArguments.indices.contains($0 + 1) ? runArguments[$0 + 1] : nil }
+        let named =
+            runArguments.firstIndex(of: "--data-dir").flatMap { runArguments.indices.contains($0 + 1) ? runArguments[$0 + 1] : nil }
             ?? runArguments.last { $0.hasPrefix("--data-dir=") }.map { String($0.dropFirst("--data-dir=".count)) }
         let dataDirectory = named ?? environment["STOREFRONT_DATA_DIR"] ?? Configuration.defaultDataDirectory(environment: environment).string
         let directory = dataDirectory + "/guest-slots"
@@ -109,22 +112,31 @@ struct SSHDConfig: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sshd-config",
         abstract: "Print the sshd_config block that serves the shop through the system's OpenSSH, for a dedicated user.",
-        discussion: "Options after -- are passed to each session's storefront run (--data-dir, --payments stripe, …); keep secrets in the user's config file or environment, not here. docs/openssh.md walks through the setup."
+        discussion:
+            "Options after -- are passed to each session's storefront run (--data-dir, --payments stripe, …); keep secrets in the user's config file or environment, not here. docs/openssh.md walks through the setup."
     )
 
     @Option(help: ArgumentHelp("The system user shoppers connect as (ssh shop@HOST).", valueName: "name"))
     var user = "shop"
 
-    @Option(name: .customLong("guest-user"), help: ArgumentHelp("Also a block for this system user (same UID as --user, empty password): no key, no prompt, a guest's session. docs/openssh.md.", valueName: "name"))
+    @Option(
+        name: .customLong("guest-user"),
+        help: ArgumentHelp(
+            "Also a block for this system user (same UID as --user, empty password): no key, no prompt, a guest's session. docs/openssh.md.",
+            valueName: "name"))
     var guestUser: String?
 
-    @Option(name: .customLong("max-guests"), help: ArgumentHelp("With --guest-user: guest sessions on this host at once (default 16).", valueName: "n"))
+    @Option(
+        name: .customLong("max-guests"), help: ArgumentHelp("With --guest-user: guest sessions on this host at once (default 16).", valueName: "n"))
     var maxGuests = 16
 
-    @Option(name: .customLong("guests-per-address"), help: ArgumentHelp("With --guest-user: guest sessions one address may hold (default 2).", valueName: "n"))
+    @Option(
+        name: .customLong("guests-per-address"),
+        help: ArgumentHelp("With --guest-user: guest sessions one address may hold (default 2).", valueName: "n"))
     var guestsPerAddress = 2
 
-    @Option(help: ArgumentHelp("The storefront binary sshd runs: root-owned, in a directory only root can write. Default: this one.", valueName: "path"))
+    @Option(
+        help: ArgumentHelp("The storefront binary sshd runs: root-owned, in a directory only root can write. Default: this one.", valueName: "path"))
     var binary: String?
 
     @Argument(parsing: .postTerminator, help: ArgumentHelp("Options for each session's storefront run.", valueName: "run options"))
@@ -142,22 +154,34 @@ struct SSHDConfig: ParsableCommand {
         if let binary, !binary.hasPrefix("/") { throw ValidationError("--binary must be an absolute path: sshd runs it by its full name") }
         // The path lands in ForceCommand and AuthorizedKeysCommand lines: a newline would add sshd directives, a shell
         // character would run through the shell, a parenthesis breaks every login.
-        if let binary, binary.contains(where: { $0.isWhitespace || $0.isNewline || "\"'\\$`;&|<>()*?[]{}#~%!".contains($0) }) || binary.unicodeScalars.contains(where: \.isUnsafeForTerminal) {
-            throw ValidationError("--binary must be a plain path (letters, digits, / . - _), got \"\(binary.debugDescription.dropFirst().dropLast())\"")
+        if let binary,
+            binary.contains(where: { $0.isWhitespace || $0.isNewline || "\"'\\$`;&|<>()*?[]{}#~%!".contains($0) })
+                || binary.unicodeScalars.contains(where: \.isUnsafeForTerminal)
+        {
+            throw ValidationError(
+                "--binary must be a plain path (letters, digits, / . - _), got \"\(binary.debugDescription.dropFirst().dropLast())\"")
         }
-        for argument in runArguments where argument.contains(where: { $0.isWhitespace || $0.isNewline || "\"'\\$`;&|<>()".contains($0) }) || argument.unicodeScalars.contains(where: \.isUnsafeForTerminal) {
-            throw ValidationError("\"\(argument)\": keep session options free of spaces and shell characters (sshd runs the line with the user's shell)")
+        for argument in runArguments
+        where argument.contains(where: { $0.isWhitespace || $0.isNewline || "\"'\\$`;&|<>()".contains($0) })
+            || argument.unicodeScalars.contains(where: \.isUnsafeForTerminal)
+        {
+            throw ValidationError(
+                "\"\(argument)\": keep session options free of spaces and shell characters (sshd runs the line with the user's shell)")
         }
     }
 
     func run() throws {
         let executable = binary ?? thisExecutable()
-        print(OpenSSHFront.configSnippet(
-            user: user, keysCommand: "\(executable) sshd-keys", sessionCommand: ([executable, "sshd-session"] + runArguments).joined(separator: " ")
-        ), terminator: "")
+        print(
+            OpenSSHFront.configSnippet(
+                user: user, keysCommand: "\(executable) sshd-keys",
+                sessionCommand: ([executable, "sshd-session"] + runArguments).joined(separator: " ")
+            ), terminator: "")
         if let guestUser {
             let limits = ["--guest", "--max-guests", String(maxGuests), "--guests-per-address", String(guestsPerAddress)]
-            print(OpenSSHFront.guestConfigSnippet(user: guestUser, sessionCommand: ([executable, "sshd-session"] + limits + runArguments).joined(separator: " ")), terminator: "")
+            print(
+                OpenSSHFront.guestConfigSnippet(
+                    user: guestUser, sessionCommand: ([executable, "sshd-session"] + limits + runArguments).joined(separator: " ")), terminator: "")
         }
     }
 }

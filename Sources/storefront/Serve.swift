@@ -30,19 +30,32 @@ struct Serve: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The TCP port to listen on; 0 picks a free one (printed at start).", valueName: "port"))
     var port = 2222
 
-    @Option(name: .customLong("host-key"), help: ArgumentHelp("The Ed25519 host key (OpenSSH format), created on first start. Default: DATA-DIR/ssh_host_ed25519_key.", valueName: "path"))
+    @Option(
+        name: .customLong("host-key"),
+        help: ArgumentHelp(
+            "The Ed25519 host key (OpenSSH format), created on first start. Default: DATA-DIR/ssh_host_ed25519_key.", valueName: "path"))
     var hostKey: FilePath?
 
     @Option(name: .customLong("max-sessions"), help: ArgumentHelp("Sessions open at once; more are told the shop is full.", valueName: "n"))
     var maxSessions = 64
 
-    @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Close a session after this long without a key: 90s, 15m, 2h (default: 15m).", valueName: "duration"), transform: Arguments.duration("--idle-timeout", examples: "90s, 15m or 2h"))
+    @Option(
+        name: .customLong("idle-timeout"),
+        help: ArgumentHelp("Close a session after this long without a key: 90s, 15m, 2h (default: 15m).", valueName: "duration"),
+        transform: Arguments.duration("--idle-timeout", examples: "90s, 15m or 2h"))
     var idleTimeout = Duration.seconds(15 * 60)
 
-    @Option(name: .customLong("max-guests"), help: ArgumentHelp("Guest sessions (no key: ssh guest@HOST) open at once, beside --max-sessions for key holders; 0 takes no guests.", valueName: "n"))
+    @Option(
+        name: .customLong("max-guests"),
+        help: ArgumentHelp(
+            "Guest sessions (no key: ssh guest@HOST) open at once, beside --max-sessions for key holders; 0 takes no guests.", valueName: "n"))
     var maxGuests = 16
 
-    @Option(name: .customLong("openssh-front"), help: ArgumentHelp("How shoppers reach the shop through the system's OpenSSH (such as \"ssh shop@shop.example\"), told to guests: the way in for RSA keys (docs/openssh.md).", valueName: "command"))
+    @Option(
+        name: .customLong("openssh-front"),
+        help: ArgumentHelp(
+            "How shoppers reach the shop through the system's OpenSSH (such as \"ssh shop@shop.example\"), told to guests: the way in for RSA keys (docs/openssh.md).",
+            valueName: "command"))
     var openSSHFront: String?
 
     @Option(name: .customLong("guests-per-address"), help: ArgumentHelp("Guest sessions one address may hold at once.", valueName: "n"))
@@ -51,17 +64,26 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("connections-per-minute"), help: ArgumentHelp("New connections one address may open in any minute.", valueName: "n"))
     var connectionsPerMinute = 30
 
-    @Option(name: .customLong("drain-timeout"), help: ArgumentHelp("How long SIGTERM waits for sessions to end before killing them (default: 10s).", valueName: "duration"), transform: Arguments.duration("--drain-timeout", examples: "10s or 1m"))
+    @Option(
+        name: .customLong("drain-timeout"),
+        help: ArgumentHelp("How long SIGTERM waits for sessions to end before killing them (default: 10s).", valueName: "duration"),
+        transform: Arguments.duration("--drain-timeout", examples: "10s or 1m"))
     var drainTimeout = Duration.seconds(10)
 
     @OptionGroup var mail: MailSettings
 
-    @Option(name: .customLong("webhook-listen"), help: ArgumentHelp("Also listen for Stripe's webhooks (POST /webhooks/stripe) on HOST:PORT, behind a TLS proxy (docs/webhooks.md).", valueName: "address"), transform: ListenAddress.init(parsing:))
+    @Option(
+        name: .customLong("webhook-listen"),
+        help: ArgumentHelp(
+            "Also listen for Stripe's webhooks (POST /webhooks/stripe) on HOST:PORT, behind a TLS proxy (docs/webhooks.md).", valueName: "address"),
+        transform: ListenAddress.init(parsing:))
     var webhookListen: ListenAddress?
 
     @OptionGroup var webhooks: WebhookSettings
 
-    @Option(name: .customLong("admin-keys"), help: ArgumentHelp("An authorized_keys file: these keys get the merchant console (storefront admin) instead of the shop.", valueName: "file"))
+    @Option(
+        name: .customLong("admin-keys"),
+        help: ArgumentHelp("An authorized_keys file: these keys get the merchant console (storefront admin) instead of the shop.", valueName: "file"))
     var adminKeys: String?
 
     @OptionGroup var sessionLatency: SessionLatencyOption
@@ -75,7 +97,9 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--openssh-front must be one line of printable text, at most 200 characters")
         }
         guard (0...10_000).contains(maxGuests) else { throw ValidationError("--max-guests must be between 0 and 10000, not \(maxGuests)") }
-        guard (1...1_000).contains(guestsPerAddress) else { throw ValidationError("--guests-per-address must be between 1 and 1000, not \(guestsPerAddress)") }
+        guard (1...1_000).contains(guestsPerAddress) else {
+            throw ValidationError("--guests-per-address must be between 1 and 1000, not \(guestsPerAddress)")
+        }
         guard connectionsPerMinute >= 1 else { throw ValidationError("--connections-per-minute must be at least 1") }
     }
 
@@ -90,7 +114,9 @@ struct Serve: AsyncParsableCommand {
             complain("\(error)")
             throw ExitCodes.configError
         }
-        if let adminKeys { announce("merchant console for \(admins.fingerprints.count) admin key\(admins.fingerprints.count == 1 ? "" : "s") from \(adminKeys)") }
+        if let adminKeys {
+            announce("merchant console for \(admins.fingerprints.count) admin key\(admins.fingerprints.count == 1 ? "" : "s") from \(adminKeys)")
+        }
 
         // Checked before anything is opened: a listener that cannot check signatures, or hear no one, must not start.
         let webhookSecrets = try webhookListen.map { _ in
@@ -99,7 +125,8 @@ struct Serve: AsyncParsableCommand {
         }
         // Opening storage here migrates the database (and, on SQLite, imports the catalog) once,
         // before any session process races to do it.
-        let storage = try await ShopStorage.open(configuration: configuration, dataDirectory: dataDirectory, pool: .command, migrate: !shop.noMigrate, environment: environment)
+        let storage = try await ShopStorage.open(
+            configuration: configuration, dataDirectory: dataDirectory, pool: .command, migrate: !shop.noMigrate, environment: environment)
         announce("storage: \(storage.place)")
         if let database = storage.postgres { DatabaseWatch.start(database) { announce($0) } }
 
@@ -148,20 +175,24 @@ struct Serve: AsyncParsableCommand {
         if let webhookListen, let webhookSecrets {
             do {
                 hearing = try await WebhookListener.start(
-                    at: webhookListen, storage: storage, configuration: configuration, environment: environment, secrets: webhookSecrets, log: announce
+                    at: webhookListen, storage: storage, configuration: configuration, environment: environment, secrets: webhookSecrets,
+                    log: announce
                 )
             } catch {
                 try? await server.shutdown()
                 throw error
             }
-            announce("webhooks: listening on \(ListenAddress(host: webhookListen.host, port: hearing?.port ?? 0)) for POST \(WebhookServer.stripePath)")
+            announce(
+                "webhooks: listening on \(ListenAddress(host: webhookListen.host, port: hearing?.port ?? 0)) for POST \(WebhookServer.stripePath)")
         }
         let mailer = try mail.delivery(storage: storage, environment: environment).map { delivery in
             announce("mail: sending the shoppers' messages with \(mail.command(environment: environment)?.joined(separator: " ") ?? "")")
             return MailLoop.start(delivery, every: .seconds(10)) { announce("mail: \($0)") }
         }
         let signal = await stop.next()
-        announce("\(signalName(signal)): draining \(server.openSessions) session\(server.openSessions == 1 ? "" : "s") for up to \(ServeDuration.describe(drainTimeout))")
+        announce(
+            "\(signalName(signal)): draining \(server.openSessions) session\(server.openSessions == 1 ? "" : "s") for up to \(ServeDuration.describe(drainTimeout))"
+        )
         let killed = await server.drain()
         if killed > 0 { announce("killed \(killed) session\(killed == 1 ? "" : "s") still open after \(ServeDuration.describe(drainTimeout))") }
         try await server.shutdown()

@@ -34,7 +34,10 @@ enum SessionLaunch {
         }
         // A session's terminal is the client's, described by its pty request, never the server's.
         // The server sends the shoppers' mail itself (one worker), so sessions are given no mail command.
-        for name in ["TERM", "COLUMNS", "LINES", "NO_COLOR", "COLORFGBG", "TMUX", "TMUX_PANE", "STY", SessionCommand.fingerprintVariable, SessionCommand.guestVariable, SessionCommand.browserGuestVariable, SessionCommand.sandboxSignInVariable, "STOREFRONT_MAIL_COMMAND"] { sessionEnvironment[name] = nil }
+        for name in [
+            "TERM", "COLUMNS", "LINES", "NO_COLOR", "COLORFGBG", "TMUX", "TMUX_PANE", "STY", SessionCommand.fingerprintVariable,
+            SessionCommand.guestVariable, SessionCommand.browserGuestVariable, SessionCommand.sandboxSignInVariable, "STOREFRONT_MAIL_COMMAND",
+        ] { sessionEnvironment[name] = nil }
         SessionCommand.setLocale(&sessionEnvironment)
         return (arguments, sessionEnvironment)
     }
@@ -44,13 +47,18 @@ enum SessionLaunch {
         let settings = try StripeSettings.load(configuration: configuration, environment: environment)
         let client = StripeClient(key: settings.key, base: settings.base, retry: .init(retries: 0))
         let answer: Result<Void, StripeFailure>
-        do { try await client.verifyKey(); answer = .success(()) } catch { answer = .failure(error) }
+        do {
+            try await client.verifyKey()
+            answer = .success(())
+        } catch { answer = .failure(error) }
         try? await client.shutdown()
         switch answer {
         case .success:
             announce("payments: Stripe, \(settings.key.mode.label), at \(settings.base)")
         case .failure(.refused(let status, let error)):
-            complain("Stripe refused the secret key (\(status)): \(error.message ?? "no reason given"); check \(StripeSettings.keyVariable) or stripe-secret-key-file")
+            complain(
+                "Stripe refused the secret key (\(status)): \(error.message ?? "no reason given"); check \(StripeSettings.keyVariable) or stripe-secret-key-file"
+            )
             throw ExitCodes.configError
         case .failure(let error):
             complain("cannot reach Stripe at \(settings.base) to check the secret key: \(error)")
@@ -74,7 +82,9 @@ enum SessionLaunch {
 
 /// `--sandbox-latency-ms` on a server, handed on to every session it starts.
 struct SessionLatencyOption: ParsableArguments {
-    @Option(name: .customLong("sandbox-latency-ms"), help: ArgumentHelp("Passed to each session: how long each sandbox payment call takes.", valueName: "ms"))
+    @Option(
+        name: .customLong("sandbox-latency-ms"),
+        help: ArgumentHelp("Passed to each session: how long each sandbox payment call takes.", valueName: "ms"))
     var milliseconds: Int?
 
     func validate() throws {
@@ -96,7 +106,11 @@ struct SessionStartOption: ParsableArguments {
         case exec
     }
 
-    @Option(name: .customLong("session-start"), help: ArgumentHelp("How a session's process starts: fork (from a session host started once; the default) or exec (a new program each time).", valueName: "fork|exec"))
+    @Option(
+        name: .customLong("session-start"),
+        help: ArgumentHelp(
+            "How a session's process starts: fork (from a session host started once; the default) or exec (a new program each time).",
+            valueName: "fork|exec"))
     var start: Start = .fork
 
     /// The session host for `fork`, started now from this very program to prepare `arguments` (the shop's session

@@ -20,7 +20,8 @@ import StorefrontCore
 enum ShopComposition {
     static func dependencies(
         storage: ShopStorage, configuration: Configuration,
-        environment: [String: String], clock: any Clock<Duration>, latency: Duration, console: Console = .shop, log: @escaping @Sendable (String) -> Void = { _ in }
+        environment: [String: String], clock: any Clock<Duration>, latency: Duration, console: Console = .shop,
+        log: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws -> (dependencies: StorefrontDependencies, settlement: StartSettlement, payments: PaymentStack) {
         let ids = IDGenerator.random
         let fault = FaultHook(environment: environment)
@@ -32,7 +33,8 @@ enum ShopComposition {
         let backend = LiveMerchantBackend(processor: payments.processor, orders: orders, dates: .system) { fault.reached($0.rawValue) }
         let settleAfter = environment["STOREFRONT_SETTLE_AFTER_SECONDS"].flatMap(Int.init) ?? 120
         let backOffice = LiveBackOffice(
-            orders: orders, stock: storage.stock, processor: payments.refunds, mail: storage.outbox, dates: .system, currency: storage.catalog.shop.currency,
+            orders: orders, stock: storage.stock, processor: payments.refunds, mail: storage.outbox, dates: .system,
+            currency: storage.catalog.shop.currency,
             refundInFlightAge: .seconds(settleAfter)
         ) { fault.reached($0.rawValue) }
         let settlement: StartSettlement
@@ -50,22 +52,26 @@ enum ShopComposition {
         let seedsTestCards = provider.mode == .sandbox && configuration.sandboxTestCards ?? true
         // A guest keeps nothing: wallet and cart live as long as the session. A browser guest who signs in reaches
         // the account's own, kept ones.
-        let kept: any WalletRepository = switch visitor {
-        case .sshGuest: InMemoryWalletRepository()
-        case .browserGuest: GuestKeptApartWalletRepository(guest: guestID, forAccounts: storage.wallets)
-        case .keyHolder, .local: storage.wallets
-        }
+        let kept: any WalletRepository =
+            switch visitor {
+            case .sshGuest: InMemoryWalletRepository()
+            case .browserGuest: GuestKeptApartWalletRepository(guest: guestID, forAccounts: storage.wallets)
+            case .keyHolder, .local: storage.wallets
+            }
         let stored: any WalletRepository = seedsTestCards ? try SandboxSeededWalletRepository(kept) : kept
-        let wallets = ChargeableCardsWalletRepository(CardForgettingWalletRepository(stored) { await provider.forget(cardID: $0) }) { provider.canCharge($0) }
+        let wallets = ChargeableCardsWalletRepository(CardForgettingWalletRepository(stored) { await provider.forget(cardID: $0) }) {
+            provider.canCharge($0)
+        }
         let owner = WalletOwner(guestID)
         let accounts = try await accounts(
             storage: storage, wallets: wallets, owner: owner, visitor: visitor, sandboxPayments: provider.mode == .sandbox, environment: environment
         )
-        let carts: any CartRepository = switch visitor {
-        case .sshGuest: InMemoryCartRepository()
-        case .browserGuest: GuestKeptApartCartRepository(guest: guestID, forAccounts: storage.carts)
-        case .keyHolder, .local: storage.carts
-        }
+        let carts: any CartRepository =
+            switch visitor {
+            case .sshGuest: InMemoryCartRepository()
+            case .browserGuest: GuestKeptApartCartRepository(guest: guestID, forAccounts: storage.carts)
+            case .keyHolder, .local: storage.carts
+            }
         let dependencies = StorefrontDependencies(
             catalog: storage.catalog, orderHistory: orders,
             paymentAuthorization: .sandbox(wallet: StoredWallet(repository: wallets, owner: owner), ids: ids),
@@ -93,7 +99,8 @@ enum ShopComposition {
     /// Who is shopping: the SSH key `serve` verified, a guest `serve` or `web` let in, a stored Sandbox ID sign-in
     /// that still holds, or the local guest.
     private static func accounts(
-        storage: ShopStorage, wallets: any WalletRepository, owner: WalletOwner, visitor: Visitor, sandboxPayments: Bool, environment: [String: String]
+        storage: ShopStorage, wallets: any WalletRepository, owner: WalletOwner, visitor: Visitor, sandboxPayments: Bool,
+        environment: [String: String]
     ) async throws -> AccountDependencies {
         let guestID = visitor.guestID
         switch visitor {
@@ -113,7 +120,8 @@ enum ShopComposition {
             break
         }
         let isBrowser = if case .browserGuest = visitor { true } else { false }
-        let profiles: any AccountProfileRepository = isBrowser ? GuestKeptApartProfileRepository(guest: guestID, forAccounts: storage.profiles) : storage.profiles
+        let profiles: any AccountProfileRepository =
+            isBrowser ? GuestKeptApartProfileRepository(guest: guestID, forAccounts: storage.profiles) : storage.profiles
         // Sandbox ID shows its own code: whoever types an email gets that account. It is offered only where the shop
         // is a local sandbox: sandbox payments, and for a browser a page `web` vouches nobody else can reach.
         let publicPage = isBrowser && environment[SessionCommand.sandboxSignInVariable] != SessionCommand.localSandboxSignIn

@@ -19,9 +19,13 @@ struct StockCommand: AsyncParsableCommand {
     static func emit(_ levels: [StockLevel], json: Bool) throws {
         let text: String
         if json {
-            let document: [String: Any] = ["version": jsonVersion, "stock": levels.map {
-                ["productId": $0.productID.rawValue, "name": $0.name, "onHand": $0.onHand, "reserved": $0.reserved, "sold": $0.sold] as [String: Any]
-            }]
+            let document: [String: Any] = [
+                "version": jsonVersion,
+                "stock": levels.map {
+                    ["productId": $0.productID.rawValue, "name": $0.name, "onHand": $0.onHand, "reserved": $0.reserved, "sold": $0.sold]
+                        as [String: Any]
+                },
+            ]
             text = try jsonText(document)
         } else if levels.isEmpty {
             text = "No products."
@@ -39,7 +43,9 @@ struct StockCommand: AsyncParsableCommand {
     }
 
     /// Runs a change; exits 65 for an unknown product or a count below zero, 74 when storage failed.
-    static func change(_ store: ShopDatabaseOptions, json: Bool, _ body: (any StockRepository) async throws(StockChangeError) -> StockLevel) async throws {
+    static func change(_ store: ShopDatabaseOptions, json: Bool, _ body: (any StockRepository) async throws(StockChangeError) -> StockLevel)
+        async throws
+    {
         let (stock, close) = try await store.openStock()
         defer { close() }
         let level: StockLevel
@@ -98,7 +104,8 @@ struct StockCommand: AsyncParsableCommand {
 
         func run() async throws {
             let (product, count) = (ProductID(product), count)
-            try await StockCommand.change(store, json: json) { stock throws(StockChangeError) in try await stock.setStock(of: product, onHand: count) }
+            try await StockCommand.change(store, json: json) { stock throws(StockChangeError) in try await stock.setStock(of: product, onHand: count)
+            }
         }
     }
 
@@ -120,7 +127,8 @@ struct StockCommand: AsyncParsableCommand {
 
         func run() async throws {
             let (product, change) = (ProductID(product), change)
-            try await StockCommand.change(store, json: json) { stock throws(StockChangeError) in try await stock.adjustStock(of: product, by: change) }
+            try await StockCommand.change(store, json: json) { stock throws(StockChangeError) in try await stock.adjustStock(of: product, by: change)
+            }
         }
     }
 }

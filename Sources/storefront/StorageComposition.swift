@@ -43,16 +43,22 @@ struct ShopStorage {
     ///
     /// `waitsForDatabase`: a PostgreSQL that does not answer is waited for, said once on stderr,
     /// instead of ending the process with 69; for a shopper at a terminal, who can leave with Ctrl-C.
-    static func open(configuration: Configuration, dataDirectory: FilePath, pool: PostgresDatabase.Pool, migrate: Bool, environment: [String: String], waitsForDatabase: Bool = false) async throws -> ShopStorage {
+    static func open(
+        configuration: Configuration, dataDirectory: FilePath, pool: PostgresDatabase.Pool, migrate: Bool, environment: [String: String],
+        waitsForDatabase: Bool = false
+    ) async throws -> ShopStorage {
         guard let url = configuration.database else {
             let opened = try ShopOptions.openSQLite(path: configuration.catalog, dataDirectory: dataDirectory)
             return sqlite(opened.database, catalog: opened.catalog)
         }
         if let catalog = configuration.catalog {
-            complain("with a PostgreSQL database the catalog comes from the database, not from \(catalog): import it once with `storefront catalog import \(catalog) --database URL`, and drop the catalog setting")
+            complain(
+                "with a PostgreSQL database the catalog comes from the database, not from \(catalog): import it once with `storefront catalog import \(catalog) --database URL`, and drop the catalog setting"
+            )
             throw ExitCodes.usage
         }
-        let database = try await PostgresSetup.connect(url, pool: pool, migrate: migrate, environment: environment, waitsWhileUnreachable: waitsForDatabase)
+        let database = try await PostgresSetup.connect(
+            url, pool: pool, migrate: migrate, environment: environment, waitsWhileUnreachable: waitsForDatabase)
         let catalog: PostgresCatalogRepository
         do {
             catalog = try await PostgresCatalogRepository.open(database: database)
@@ -60,10 +66,12 @@ struct ShopStorage {
             throw PostgresSetup.exit(for: error)
         }
         return ShopStorage(
-            catalog: catalog, orders: PostgresOrderRepository(database: database, currency: catalog.shop.currency), stock: PostgresStockRepository(database: database),
+            catalog: catalog, orders: PostgresOrderRepository(database: database, currency: catalog.shop.currency),
+            stock: PostgresStockRepository(database: database),
             carts: PostgresCartRepository(database: database), wallets: PostgresWalletRepository(database: database),
             profiles: PostgresAccountProfileRepository(database: database), identities: PostgresIdentityDirectory(database: database),
-            ledger: PostgresChargeLedger(database: database), outbox: PostgresOutbox(database: database), providerEvents: PostgresProviderEvents(database: database), references: PostgresProviderReferences(database: database),
+            ledger: PostgresChargeLedger(database: database), outbox: PostgresOutbox(database: database),
+            providerEvents: PostgresProviderEvents(database: database), references: PostgresProviderReferences(database: database),
             tokens: PostgresAPITokenRepository(database: database), idempotency: PostgresIdempotencyRepository(database: database),
             place: database.location.description, didImport: false, warnings: [], postgres: database
         )
@@ -71,10 +79,12 @@ struct ShopStorage {
 
     static func sqlite(_ database: SQLiteDatabase, catalog: SQLiteCatalogRepository) -> ShopStorage {
         ShopStorage(
-            catalog: catalog, orders: SQLiteOrderRepository(database: database, currency: catalog.shop.currency), stock: SQLiteStockRepository(database: database),
+            catalog: catalog, orders: SQLiteOrderRepository(database: database, currency: catalog.shop.currency),
+            stock: SQLiteStockRepository(database: database),
             carts: SQLiteCartRepository(database: database), wallets: SQLiteWalletRepository(database: database),
             profiles: SQLiteAccountProfileRepository(database: database), identities: SQLiteIdentityDirectory(database: database),
-            ledger: SQLiteChargeLedger(database: database), outbox: SQLiteOutbox(database: database), providerEvents: SQLiteProviderEvents(database: database), references: SQLiteProviderReferences(database: database),
+            ledger: SQLiteChargeLedger(database: database), outbox: SQLiteOutbox(database: database),
+            providerEvents: SQLiteProviderEvents(database: database), references: SQLiteProviderReferences(database: database),
             tokens: SQLiteAPITokenRepository(database: database), idempotency: SQLiteIdempotencyRepository(database: database),
             place: database.path, didImport: catalog.didImport, warnings: database.warnings, postgres: nil
         )
@@ -87,7 +97,10 @@ enum PostgresSetup {
     ///
     /// `waitsWhileUnreachable`: a server that does not answer is tried again every two seconds
     /// (said once on stderr) instead of exiting 69; any other failure still exits.
-    static func connect(_ url: URL, pool: PostgresDatabase.Pool, migrate: Bool, environment: [String: String], checkSchema: Bool = true, waitsWhileUnreachable: Bool = false) async throws -> PostgresDatabase {
+    static func connect(
+        _ url: URL, pool: PostgresDatabase.Pool, migrate: Bool, environment: [String: String], checkSchema: Bool = true,
+        waitsWhileUnreachable: Bool = false
+    ) async throws -> PostgresDatabase {
         let location: PostgresLocation
         do {
             location = try PostgresLocation.parse(url, environment: environment)
@@ -102,7 +115,7 @@ enum PostgresSetup {
                 if migrate { try await database.migrate() } else if checkSchema { try await database.checkSchema() }
                 if toldWaiting { complain("the shop's database answers again; opening the shop") }
                 return database
-            } catch where error.isUnreachable && waitsWhileUnreachable {
+            } catch  where error.isUnreachable && waitsWhileUnreachable {
                 if !toldWaiting { complain("The database is not reachable; retrying every 2 s (Ctrl-C leaves): \(error)") }
                 toldWaiting = true
                 try await Task.sleep(for: .seconds(2))
@@ -131,9 +144,9 @@ extension ShopOptions {
     func openForServer(environment: [String: String]) async throws -> (configuration: Configuration, dataDirectory: FilePath, storage: ShopStorage) {
         let configuration = try configuration(environment: environment)
         let dataDirectory = SessionLaunch.absolute(configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment))
-        let storage = try await ShopStorage.open(configuration: configuration, dataDirectory: dataDirectory, pool: .command, migrate: !noMigrate, environment: environment)
+        let storage = try await ShopStorage.open(
+            configuration: configuration, dataDirectory: dataDirectory, pool: .command, migrate: !noMigrate, environment: environment)
         announce("storage: \(storage.place)")
         return (configuration, dataDirectory, storage)
     }
 }
-

@@ -12,8 +12,8 @@ import ShopSandbox
 import StorageSQLite
 import StorefrontCore
 import StorefrontUI
-import TerminalNCurses
 import SystemPackage
+import TerminalNCurses
 
 /// The `storefront` command: the composition root, and the only place that picks live implementations.
 struct Storefront: AsyncParsableCommand {
@@ -21,7 +21,11 @@ struct Storefront: AsyncParsableCommand {
         commandName: "storefront",
         abstract: "A terminal storefront: browse, fill a cart and pay on an Apple Pay-style sheet.",
         version: "0.1.0",
-        subcommands: [Run.self, Admin.self, Headless.self, OrdersCommand.self, OutboxCommand.self, MailWorker.self, WebhooksCommand.self, StockCommand.self, TokensCommand.self, APICommand.self, SSHDConfig.self, SSHDKeys.self, SSHDSession.self, CatalogCommand.self, DatabaseCommand.self, Serve.self, WebCommand.self],
+        subcommands: [
+            Run.self, Admin.self, Headless.self, OrdersCommand.self, OutboxCommand.self, MailWorker.self, WebhooksCommand.self, StockCommand.self,
+            TokensCommand.self, APICommand.self, SSHDConfig.self, SSHDKeys.self, SSHDSession.self, CatalogCommand.self, DatabaseCommand.self,
+            Serve.self, WebCommand.self,
+        ],
         defaultSubcommand: Run.self
     )
 
@@ -32,7 +36,9 @@ struct Storefront: AsyncParsableCommand {
         if arguments == nil {
             let given = Array(CommandLine.arguments.dropFirst())
             let executable = thisExecutable()
-            switch GuestLoginShell.decide(argv0: CommandLine.arguments[0], arguments: given, executable: executable, isSomeonesShell: { isAccountShell(executable) }) {
+            switch GuestLoginShell.decide(
+                argv0: CommandLine.arguments[0], arguments: given, executable: executable, isSomeonesShell: { isAccountShell(executable) })
+            {
             case .notAShell: break
             case .run(let session): arguments = session
             case .refused(let why):
@@ -111,7 +117,9 @@ func printSafely(_ text: String) {
 
 /// A command's `--json` document as it prints it: indented, keys sorted, slashes as they are.
 func jsonText(_ document: [String: Any]) throws -> String {
-    String(decoding: try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]), as: UTF8.self)
+    String(
+        decoding: try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]), as: UTF8.self
+    )
 }
 
 /// Writes `text` to `descriptor` with write(2), made safe for a terminal first (`TerminalText.safeLines`).
@@ -125,42 +133,56 @@ func emit(_ text: String, to descriptor: Int32) -> Bool {
 
 /// Options shared by every command that opens a shop. Flags win over the environment and the config file.
 struct ShopOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("A catalog JSON file to sell from instead of the bundled one. Env: STOREFRONT_CATALOG.", valueName: "path"))
+    @Option(
+        name: .long, help: ArgumentHelp("A catalog JSON file to sell from instead of the bundled one. Env: STOREFRONT_CATALOG.", valueName: "path"))
     var catalog: String?
 
-    @Option(name: .customLong("data-dir"), help: ArgumentHelp("Where the shop keeps its files. Default: $XDG_DATA_HOME/storefront. Env: STOREFRONT_DATA_DIR.", valueName: "path"))
+    @Option(
+        name: .customLong("data-dir"),
+        help: ArgumentHelp("Where the shop keeps its files. Default: $XDG_DATA_HOME/storefront. Env: STOREFRONT_DATA_DIR.", valueName: "path"))
     var dataDirectory: String?
 
-    @Option(name: .customLong("one-tap"), help: ArgumentHelp("One-Tap Buy now: on, off, cart, product or cart,product. Env: STOREFRONT_ONE_TAP.", valueName: "setting"))
+    @Option(
+        name: .customLong("one-tap"),
+        help: ArgumentHelp("One-Tap Buy now: on, off, cart, product or cart,product. Env: STOREFRONT_ONE_TAP.", valueName: "setting"))
     var oneTap: String?
 
     @Option(help: ArgumentHelp("The payment provider: sandbox (default) or stripe. Env: STOREFRONT_PAYMENTS.", valueName: "provider"))
     var payments: PaymentsChoice?
 
-    @Option(name: .customLong("stripe-secret-key-file"), help: ArgumentHelp(
-        "A file (mode 0600, yours) holding the Stripe secret key, instead of STOREFRONT_STRIPE_SECRET_KEY. Env: STOREFRONT_STRIPE_SECRET_KEY_FILE.",
-        valueName: "path"
-    ))
+    @Option(
+        name: .customLong("stripe-secret-key-file"),
+        help: ArgumentHelp(
+            "A file (mode 0600, yours) holding the Stripe secret key, instead of STOREFRONT_STRIPE_SECRET_KEY. Env: STOREFRONT_STRIPE_SECRET_KEY_FILE.",
+            valueName: "path"
+        ))
     var stripeSecretKeyFile: String?
 
-    @Option(name: .customLong("stripe-api-base"), help: ArgumentHelp("Stripe's API address. Default: https://api.stripe.com. Env: STOREFRONT_STRIPE_API_BASE.", valueName: "url"))
+    @Option(
+        name: .customLong("stripe-api-base"),
+        help: ArgumentHelp("Stripe's API address. Default: https://api.stripe.com. Env: STOREFRONT_STRIPE_API_BASE.", valueName: "url"))
     var stripeAPIBase: String?
 
-    @Option(name: .customLong("stripe-return-url"), help: ArgumentHelp(
-        "A page of yours Stripe sends the shopper back to after its card page or a card check. Needed with Stripe unless cards are typed in the shop. Env: STOREFRONT_STRIPE_RETURN_URL.",
-        valueName: "url"
-    ))
+    @Option(
+        name: .customLong("stripe-return-url"),
+        help: ArgumentHelp(
+            "A page of yours Stripe sends the shopper back to after its card page or a card check. Needed with Stripe unless cards are typed in the shop. Env: STOREFRONT_STRIPE_RETURN_URL.",
+            valueName: "url"
+        ))
     var stripeReturnURL: String?
 
-    @Flag(name: .customLong("stripe-raw-card-data"), help: ArgumentHelp(
-        "Take cards typed in the shop and send them to Stripe, instead of Stripe's card page. Only for a Stripe account granted raw card data access; it puts this host in PCI DSS scope for card data (SAQ D). Env: STOREFRONT_STRIPE_RAW_CARD_DATA=on."
-    ))
+    @Flag(
+        name: .customLong("stripe-raw-card-data"),
+        help: ArgumentHelp(
+            "Take cards typed in the shop and send them to Stripe, instead of Stripe's card page. Only for a Stripe account granted raw card data access; it puts this host in PCI DSS scope for card data (SAQ D). Env: STOREFRONT_STRIPE_RAW_CARD_DATA=on."
+        ))
     var stripeRawCardData = false
 
-    @Option(help: ArgumentHelp(
-        "Keep everything in PostgreSQL: postgres://USER@HOST:PORT/DB?sslmode=require. Default: SQLite in the data directory. Env: STOREFRONT_DATABASE_URL.",
-        valueName: "url"
-    ))
+    @Option(
+        help: ArgumentHelp(
+            "Keep everything in PostgreSQL: postgres://USER@HOST:PORT/DB?sslmode=require. Default: SQLite in the data directory. Env: STOREFRONT_DATABASE_URL.",
+            valueName: "url"
+        ))
     var database: String?
 
     @Flag(name: .customLong("no-migrate"), help: "On PostgreSQL, do not bring the schema up to date; refuse a database that is not (exit 74).")
@@ -201,7 +223,9 @@ struct ShopOptions: ParsableArguments {
             if let path {
                 return (database, try SQLiteCatalogRepository.open(database: database, catalogFile: path.fileURL))
             }
-            return (database, try SQLiteCatalogRepository.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled catalog"))
+            return (
+                database, try SQLiteCatalogRepository.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled catalog")
+            )
         } catch let error as CatalogError {
             complain("invalid catalog \(error)")
             throw ExitCodes.dataError

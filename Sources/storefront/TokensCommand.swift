@@ -36,7 +36,10 @@ struct TokensCommand: AsyncParsableCommand {
         @Option(help: ArgumentHelp("shop (a shopper's own cart, wallet and orders) or merchant.", valueName: "scope"))
         var scope: String = APITokenScope.shop.rawValue
 
-        @Option(name: .customLong("admin-keys"), help: ArgumentHelp("For a merchant token: the authorized_keys file of `serve --admin-keys`, which must hold the --customer key.", valueName: "file"))
+        @Option(
+            name: .customLong("admin-keys"),
+            help: ArgumentHelp(
+                "For a merchant token: the authorized_keys file of `serve --admin-keys`, which must hold the --customer key.", valueName: "file"))
         var adminKeys: String?
 
         @OptionGroup var store: ShopDatabaseOptions
@@ -46,8 +49,12 @@ struct TokensCommand: AsyncParsableCommand {
 
         func validate() throws {
             try TokenRules.check(name: name, customer: customer)
-            guard let scope = APITokenScope(rawValue: scope) else { throw ValidationError("--scope must be shop or merchant, not \"\(scope.prefix(20))\"") }
-            if scope == .merchant, adminKeys == nil { throw ValidationError("a merchant token needs --admin-keys: the file of keys let into the merchant console") }
+            guard let scope = APITokenScope(rawValue: scope) else {
+                throw ValidationError("--scope must be shop or merchant, not \"\(scope.prefix(20))\"")
+            }
+            if scope == .merchant, adminKeys == nil {
+                throw ValidationError("a merchant token needs --admin-keys: the file of keys let into the merchant console")
+            }
             if scope == .shop, adminKeys != nil { throw ValidationError("--admin-keys is for merchant tokens; add --scope merchant") }
         }
 
@@ -61,7 +68,9 @@ struct TokensCommand: AsyncParsableCommand {
                 }
                 let fingerprint = customer.hasPrefix("ssh:") ? String(customer.dropFirst(4)) : ""
                 guard keys.fingerprints.contains(fingerprint) else {
-                    complain("\(customer) is not an admin key: \(adminKeys) does not hold \(fingerprint.isEmpty ? "it (a merchant token's --customer is ssh:SHA256:…)" : fingerprint)")
+                    complain(
+                        "\(customer) is not an admin key: \(adminKeys) does not hold \(fingerprint.isEmpty ? "it (a merchant token's --customer is ssh:SHA256:…)" : fingerprint)"
+                    )
                     throw ExitCodes.dataError
                 }
             }
@@ -74,11 +83,15 @@ struct TokensCommand: AsyncParsableCommand {
                 throw ExitCodes.ioError
             }
             if json {
-                try TokenRules.print(["token": secret.secret, "id": record.id, "name": record.name, "owner": record.owner, "scope": record.scope.rawValue])
+                try TokenRules.print([
+                    "token": secret.secret, "id": record.id, "name": record.name, "owner": record.owner, "scope": record.scope.rawValue,
+                ])
             } else {
                 // The secret alone on stdout, for `TOKEN=$(storefront tokens create …)`; the note for the person on stderr.
                 try TokenRules.output(secret.secret)
-                _ = storefront.emit("made \(record.scope.rawValue) token \(record.id) \"\(record.name)\" for \(record.owner); the secret above is shown once\n", to: STDERR_FILENO)
+                _ = storefront.emit(
+                    "made \(record.scope.rawValue) token \(record.id) \"\(record.name)\" for \(record.owner); the secret above is shown once\n",
+                    to: STDERR_FILENO)
             }
         }
     }
@@ -107,11 +120,19 @@ struct TokensCommand: AsyncParsableCommand {
                 try TokenRules.print(["version": 1, "tokens": records.map(TokenRules.document)])
                 return
             }
-            let text = records.isEmpty ? "No tokens." : TextTable.render(
-                header: ["Id", "Name", "Scope", "Owner", "Ends", "Made", "Last used", "Revoked"],
-                rows: records.map { [$0.id, $0.name, $0.scope.rawValue, $0.owner, "…" + $0.lastFour, TokenRules.time($0.createdAt), $0.lastUsedAt.map(TokenRules.time) ?? "never", $0.revokedAt.map(TokenRules.time) ?? ""] },
-                rightAligned: []
-            )
+            let text =
+                records.isEmpty
+                ? "No tokens."
+                : TextTable.render(
+                    header: ["Id", "Name", "Scope", "Owner", "Ends", "Made", "Last used", "Revoked"],
+                    rows: records.map {
+                        [
+                            $0.id, $0.name, $0.scope.rawValue, $0.owner, "…" + $0.lastFour, TokenRules.time($0.createdAt),
+                            $0.lastUsedAt.map(TokenRules.time) ?? "never", $0.revokedAt.map(TokenRules.time) ?? "",
+                        ]
+                    },
+                    rightAligned: []
+                )
             try TokenRules.output(text)
         }
     }
@@ -150,7 +171,9 @@ enum TokenRules {
         }
         let kinds = ["ssh:SHA256:", "sandbox-id:"]
         guard kinds.contains(where: { customer.hasPrefix($0) && customer.count > $0.count }), customer.count <= 200 else {
-            throw ValidationError("--customer must be a customer id such as ssh:SHA256:… (a key) or sandbox-id:… (a Sandbox ID account), not \"\(customer.prefix(40))\"")
+            throw ValidationError(
+                "--customer must be a customer id such as ssh:SHA256:… (a key) or sandbox-id:… (a Sandbox ID account), not \"\(customer.prefix(40))\""
+            )
         }
         if customer.hasPrefix("ssh:"), !SSHPublicKeyIdentity.isFingerprint(String(customer.dropFirst(4))) {
             throw ValidationError("--customer \(customer.prefix(60)) is not ssh: and an OpenSSH SHA256 fingerprint (ssh-keygen -lf KEY shows it)")

@@ -23,13 +23,21 @@ struct WebCommand: AsyncParsableCommand {
 
     @OptionGroup var shop: ShopOptions
 
-    @Option(help: ArgumentHelp("HOST:PORT to listen on; port 0 picks a free one (printed at start).", valueName: "address"), transform: ListenAddress.init(parsing:))
+    @Option(
+        help: ArgumentHelp("HOST:PORT to listen on; port 0 picks a free one (printed at start).", valueName: "address"),
+        transform: ListenAddress.init(parsing:))
     var listen = ListenAddress(host: "127.0.0.1", port: 8080)
 
-    @Option(name: .customLong("public-origin"), help: ArgumentHelp("The origin visitors' browsers show (https://shop.example); only pages from it may open a session. Repeat for several. Needed unless listening on loopback.", valueName: "origin"))
+    @Option(
+        name: .customLong("public-origin"),
+        help: ArgumentHelp(
+            "The origin visitors' browsers show (https://shop.example); only pages from it may open a session. Repeat for several. Needed unless listening on loopback.",
+            valueName: "origin"))
     var publicOrigins: [String] = []
 
-    @Flag(name: .customLong("trust-forwarded-for"), help: "Take the visitor's address from the last X-Forwarded-For entry: only behind a proxy that sets it.")
+    @Flag(
+        name: .customLong("trust-forwarded-for"),
+        help: "Take the visitor's address from the last X-Forwarded-For entry: only behind a proxy that sets it.")
     var trustForwardedFor = false
 
     @Option(name: .customLong("max-sessions"), help: ArgumentHelp("Browser sessions open at once; more are told the shop is full.", valueName: "n"))
@@ -38,22 +46,36 @@ struct WebCommand: AsyncParsableCommand {
     @Option(name: .customLong("sessions-per-address"), help: ArgumentHelp("Sessions one address may hold at once.", valueName: "n"))
     var sessionsPerAddress = 2
 
-    @Option(name: .customLong("connections-per-address"), help: ArgumentHelp("HTTP connections one address may hold at once; ignored with --trust-forwarded-for, where all come from the proxy.", valueName: "n"))
+    @Option(
+        name: .customLong("connections-per-address"),
+        help: ArgumentHelp(
+            "HTTP connections one address may hold at once; ignored with --trust-forwarded-for, where all come from the proxy.", valueName: "n"))
     var connectionsPerAddress = 16
 
     @Option(name: .customLong("connections-per-minute"), help: ArgumentHelp("Sessions one address may open in any minute.", valueName: "n"))
     var connectionsPerMinute = 30
 
-    @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Close a session after this long without a key (default: 15m).", valueName: "duration"), transform: Arguments.duration("--idle-timeout", examples: "90s, 15m or 2h"))
+    @Option(
+        name: .customLong("idle-timeout"), help: ArgumentHelp("Close a session after this long without a key (default: 15m).", valueName: "duration"),
+        transform: Arguments.duration("--idle-timeout", examples: "90s, 15m or 2h"))
     var idleTimeout = Duration.seconds(15 * 60)
 
-    @Option(name: .customLong("max-session-length"), help: ArgumentHelp("Close a session after this long, however busy (default: 2h).", valueName: "duration"), transform: Arguments.duration("--max-session-length", examples: "30m or 2h"))
+    @Option(
+        name: .customLong("max-session-length"),
+        help: ArgumentHelp("Close a session after this long, however busy (default: 2h).", valueName: "duration"),
+        transform: Arguments.duration("--max-session-length", examples: "30m or 2h"))
     var maxSessionLength = Duration.seconds(2 * 60 * 60)
 
-    @Option(name: .customLong("request-timeout"), help: ArgumentHelp("Close a connection that has not sent a whole request (head and body) after this long, however slowly it sends, or sits idle between requests (default: 30s).", valueName: "duration"), transform: Arguments.duration("--request-timeout", examples: "10s or 1m"))
+    @Option(
+        name: .customLong("request-timeout"),
+        help: ArgumentHelp(
+            "Close a connection that has not sent a whole request (head and body) after this long, however slowly it sends, or sits idle between requests (default: 30s).",
+            valueName: "duration"), transform: Arguments.duration("--request-timeout", examples: "10s or 1m"))
     var requestTimeout = Duration.seconds(30)
 
-    @Option(name: .customLong("drain-timeout"), help: ArgumentHelp("How long SIGTERM waits for sessions to end (default: 10s).", valueName: "duration"), transform: Arguments.duration("--drain-timeout", examples: "10s or 1m"))
+    @Option(
+        name: .customLong("drain-timeout"), help: ArgumentHelp("How long SIGTERM waits for sessions to end (default: 10s).", valueName: "duration"),
+        transform: Arguments.duration("--drain-timeout", examples: "10s or 1m"))
     var drainTimeout = Duration.seconds(10)
 
     @OptionGroup var mail: MailSettings
@@ -64,14 +86,22 @@ struct WebCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (1...10_000).contains(maxSessions) else { throw ValidationError("--max-sessions must be between 1 and 10000, not \(maxSessions)") }
-        guard (1...1_000).contains(sessionsPerAddress) else { throw ValidationError("--sessions-per-address must be between 1 and 1000, not \(sessionsPerAddress)") }
+        guard (1...1_000).contains(sessionsPerAddress) else {
+            throw ValidationError("--sessions-per-address must be between 1 and 1000, not \(sessionsPerAddress)")
+        }
         guard connectionsPerMinute >= 1 else { throw ValidationError("--connections-per-minute must be at least 1") }
-        guard (1...10_000).contains(connectionsPerAddress) else { throw ValidationError("--connections-per-address must be between 1 and 10000, not \(connectionsPerAddress)") }
+        guard (1...10_000).contains(connectionsPerAddress) else {
+            throw ValidationError("--connections-per-address must be between 1 and 10000, not \(connectionsPerAddress)")
+        }
         for origin in publicOrigins where WebOrigin(origin) == nil {
-            throw ValidationError("--public-origin \"\(origin.prefix(80))\" is not an origin: give the scheme, host and any port, as https://shop.example or http://10.0.0.5:8080")
+            throw ValidationError(
+                "--public-origin \"\(origin.prefix(80))\" is not an origin: give the scheme, host and any port, as https://shop.example or http://10.0.0.5:8080"
+            )
         }
         if publicOrigins.isEmpty, !WebFrontSettings.isLoopback(listen.host) {
-            throw ValidationError("--public-origin is needed when listening on \(listen.host): the address visitors' browsers show, such as https://shop.example (docs/web.md)")
+            throw ValidationError(
+                "--public-origin is needed when listening on \(listen.host): the address visitors' browsers show, such as https://shop.example (docs/web.md)"
+            )
         }
     }
 
@@ -80,7 +110,8 @@ struct WebCommand: AsyncParsableCommand {
         let (configuration, dataDirectory, storage) = try await shop.openForServer(environment: environment)
         // Made here once, so sessions only read it: every visitor's Sandbox ID tokens are signed with it.
         do {
-            _ = try SandboxIdentityProvider.signingKey(in: FileCredentialRepository(path: FileCredentialRepository.defaultPath(environment: environment)))
+            _ = try SandboxIdentityProvider.signingKey(
+                in: FileCredentialRepository(path: FileCredentialRepository.defaultPath(environment: environment)))
         } catch {
             announce("sign-in is off for visitors: \(error)")
         }
@@ -128,17 +159,29 @@ struct WebCommand: AsyncParsableCommand {
         }
         var events = bound.makeAsyncIterator()
         guard let port = await events.next() ?? nil else {
-            let failure: String = switch await serving.result { case .failure(let error): "\(error)"; case .success: "it stopped" }
+            let failure: String =
+                switch await serving.result {
+                case .failure(let error): "\(error)"
+                case .success: "it stopped"
+                }
             complain("cannot listen on \(listen): \(failure)")
             await mailer?.stop()
             throw ExitCodes.cannotListen
         }
         let shown = ListenAddress(host: listen.host, port: port)
-        announce("listening on \(shown); open http://\(shown)/ (pages from \(front.allowedOrigins.map(\.description).joined(separator: ", ")) may open the shop)")
+        announce(
+            "listening on \(shown); open http://\(shown)/ (pages from \(front.allowedOrigins.map(\.description).joined(separator: ", ")) may open the shop)"
+        )
         let signal = await stop.next()
-        announce("\(signalName(signal)): draining \(front.openSessions) session\(front.openSessions == 1 ? "" : "s") for up to \(ServeDuration.describe(drainTimeout))")
+        announce(
+            "\(signalName(signal)): draining \(front.openSessions) session\(front.openSessions == 1 ? "" : "s") for up to \(ServeDuration.describe(drainTimeout))"
+        )
         let left = await front.stop()
-        if left > 0 { announce("\(left) session\(left == 1 ? "" : "s") still open after \(ServeDuration.describe(drainTimeout)); their shops are killed 5 s after being asked to end") }
+        if left > 0 {
+            announce(
+                "\(left) session\(left == 1 ? "" : "s") still open after \(ServeDuration.describe(drainTimeout)); their shops are killed 5 s after being asked to end"
+            )
+        }
         _ = await serving.result
         await mailer?.stop()
         announce("stopped")

@@ -12,10 +12,12 @@ import SystemPackage
 struct WebhookSettings: ParsableArguments {
     static let secretVariable = "STOREFRONT_STRIPE_WEBHOOK_SECRET"
 
-    @Option(name: .customLong("webhook-secret-file"), help: ArgumentHelp(
-        "A file (mode 0600, yours) holding the endpoint's signing secret (whsec_…), one per line while a secret is rotated. Env: \(secretVariable) (comma-separated).",
-        valueName: "path"
-    ))
+    @Option(
+        name: .customLong("webhook-secret-file"),
+        help: ArgumentHelp(
+            "A file (mode 0600, yours) holding the endpoint's signing secret (whsec_…), one per line while a secret is rotated. Env: \(secretVariable) (comma-separated).",
+            valueName: "path"
+        ))
     var secretFile: String?
 
     /// The signing secrets from the file or the environment (one of them); a problem is told and exits 78.
@@ -23,7 +25,9 @@ struct WebhookSettings: ParsableArguments {
         let text: String
         switch (environment[Self.secretVariable].flatMap { $0.isEmpty ? nil : $0 }, secretFile) {
         case (nil, nil):
-            complain("webhooks need the endpoint's signing secret from Stripe: set \(Self.secretVariable), or name a file with --webhook-secret-file (docs/webhooks.md)")
+            complain(
+                "webhooks need the endpoint's signing secret from Stripe: set \(Self.secretVariable), or name a file with --webhook-secret-file (docs/webhooks.md)"
+            )
             throw ExitCodes.configError
         case (.some, .some):
             complain("both \(Self.secretVariable) and --webhook-secret-file are set; keep one")
@@ -44,7 +48,8 @@ struct WebhookSettings: ParsableArguments {
             throw ExitCodes.configError
         }
         for secret in secrets where !secret.hasPrefix("whsec_") || secret.count < 16 {
-            complain("\"\(secret.prefix(10))…\" is not a Stripe webhook signing secret (they start whsec_); the dashboard shows it under the endpoint")
+            complain(
+                "\"\(secret.prefix(10))…\" is not a Stripe webhook signing secret (they start whsec_); the dashboard shows it under the endpoint")
             throw ExitCodes.configError
         }
         return secrets
@@ -97,7 +102,8 @@ enum WebhookListener {
             throw ExitCodes.configError
         }
         let backend = LiveMerchantBackend(processor: payments.processor, orders: storage.orders, dates: .system)
-        let desk = ProviderEventDesk(webhook: webhook, events: storage.providerEvents, backend: backend, orders: storage.orders, dates: .system, wallets: storage.wallets)
+        let desk = ProviderEventDesk(
+            webhook: webhook, events: storage.providerEvents, backend: backend, orders: storage.orders, dates: .system, wallets: storage.wallets)
         let worker = ProviderEventWorker(desk: desk, log: { log("webhook \($0)") }) { log("webhook \($0.logLine)") }
         let (bound, binding) = AsyncStream.makeStream(of: Result<Int, any Error>.self)
         let server = WebhookServer(
@@ -162,13 +168,16 @@ struct WebhooksCommand: AsyncParsableCommand {
     struct Listen: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Listen for Stripe's signed webhook events (POST /webhooks/stripe): each is kept and answered, then applied to its order once.",
-            discussion: "Run it behind a reverse proxy that ends TLS; docs/webhooks.md shows one. Stops on SIGTERM or SIGINT, after applying what it kept."
+            discussion:
+                "Run it behind a reverse proxy that ends TLS; docs/webhooks.md shows one. Stops on SIGTERM or SIGINT, after applying what it kept."
         )
 
         @OptionGroup var shop: ShopOptions
         @OptionGroup var settings: WebhookSettings
 
-        @Option(help: ArgumentHelp("The address to listen on, HOST:PORT; port 0 picks a free one (printed at start).", valueName: "address"), transform: ListenAddress.init(parsing:))
+        @Option(
+            help: ArgumentHelp("The address to listen on, HOST:PORT; port 0 picks a free one (printed at start).", valueName: "address"),
+            transform: ListenAddress.init(parsing:))
         var listen = ListenAddress(host: "127.0.0.1", port: 8088)
 
         func run() async throws {
@@ -177,11 +186,14 @@ struct WebhooksCommand: AsyncParsableCommand {
             try WebhookListener.requireStripe(configuration)
             let secrets = try settings.secrets(environment: environment)
             let dataDirectory = configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment)
-            let storage = try await ShopStorage.open(configuration: configuration, dataDirectory: dataDirectory, pool: .command, migrate: !shop.noMigrate, environment: environment)
+            let storage = try await ShopStorage.open(
+                configuration: configuration, dataDirectory: dataDirectory, pool: .command, migrate: !shop.noMigrate, environment: environment)
             let listener = try await WebhookListener.start(
                 at: listen, storage: storage, configuration: configuration, environment: environment, secrets: secrets, log: announce
             )
-            announce("webhooks: listening on \(ListenAddress(host: listen.host, port: listener.port)) for POST \(WebhookServer.stripePath); storage: \(storage.place)")
+            announce(
+                "webhooks: listening on \(ListenAddress(host: listen.host, port: listener.port)) for POST \(WebhookServer.stripePath); storage: \(storage.place)"
+            )
             let stop = await StopSignals().next()
             await listener.stop()
             announce("\(signalName(stop)): stopped")
@@ -201,25 +213,34 @@ struct WebhooksCommand: AsyncParsableCommand {
             let environment = ProcessInfo.processInfo.environment
             let configuration = try shop.configuration(environment: environment)
             let dataDirectory = configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment)
-            let storage = try await ShopStorage.open(configuration: configuration, dataDirectory: dataDirectory, pool: .command, migrate: !shop.noMigrate, environment: environment)
+            let storage = try await ShopStorage.open(
+                configuration: configuration, dataDirectory: dataDirectory, pool: .command, migrate: !shop.noMigrate, environment: environment)
             let events = try await storage.providerEvents.waiting(limit: 1_000)
             let state = { (event: WaitingProviderEvent) in event.givenUp ? "given up" : "waiting" }
             if json {
-                printSafely(try jsonText(["version": 1, "events": events.map { event -> [String: Any] in
-                    var fields: [String: Any] = [
-                        "provider": event.provider, "id": event.header.id, "type": event.header.type, "receivedAt": UTCTime(event.receivedAt).iso8601,
-                        "attempts": event.attempts, "state": state(event),
-                    ]
-                    if let error = event.lastError { fields["lastError"] = error }
-                    return fields
-                }]))
+                printSafely(
+                    try jsonText([
+                        "version": 1,
+                        "events": events.map { event -> [String: Any] in
+                            var fields: [String: Any] = [
+                                "provider": event.provider, "id": event.header.id, "type": event.header.type,
+                                "receivedAt": UTCTime(event.receivedAt).iso8601,
+                                "attempts": event.attempts, "state": state(event),
+                            ]
+                            if let error = event.lastError { fields["lastError"] = error }
+                            return fields
+                        },
+                    ]))
                 return
             }
-            printSafely(TextTable.render(
-                header: ["Event", "Type", "Received", "Tries", "State", "Last error"],
-                rows: events.map { [$0.header.id, $0.header.type, UTCTime($0.receivedAt).iso8601, String($0.attempts), state($0), $0.lastError ?? ""] },
-                rightAligned: [3]
-            ))
+            printSafely(
+                TextTable.render(
+                    header: ["Event", "Type", "Received", "Tries", "State", "Last error"],
+                    rows: events.map {
+                        [$0.header.id, $0.header.type, UTCTime($0.receivedAt).iso8601, String($0.attempts), state($0), $0.lastError ?? ""]
+                    },
+                    rightAligned: [3]
+                ))
         }
     }
 }

@@ -1,9 +1,10 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import StorefrontTesting
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// `storefront api` as a new user meets it: a token made on the SSH shop's account screen, then plain HTTP on loopback for a
 /// whole purchase, the merchant's shipment, and the shopper reading the tracking number through the API and in the
@@ -51,7 +52,8 @@ struct APIEndToEndTests {
         #expect(products.status == 200)
         let first = try #require((products.json["data"] as? [[String: Any]])?.first?["id"] as? String)
         #expect(try await http.send("PUT", "/v1/cart/lines/\(first)", token: token, json: #"{"quantity": 2}"#).status == 200)
-        let address = #"{"name": "Ada Lovelace", "email": "ada@example.com", "street": "1 Loop Road", "city": "Cupertino", "postalCode": "95014", "countryCode": "US"}"#
+        let address =
+            #"{"name": "Ada Lovelace", "email": "ada@example.com", "street": "1 Loop Road", "city": "Cupertino", "postalCode": "95014", "countryCode": "US"}"#
         #expect(try await http.send("POST", "/v1/addresses", token: token, json: address).status == 201)
         #expect(try await http.send("POST", "/v1/cards", token: token, json: #"{"testCard": "card_ok_visa_4242"}"#).status == 201)
         let order = try await http.send("POST", "/v1/orders", token: token, json: "{}", headers: ["Idempotency-Key": "first-order"])
@@ -61,11 +63,13 @@ struct APIEndToEndTests {
         let again = try await http.send("POST", "/v1/orders", token: token, json: "{}", headers: ["Idempotency-Key": "first-order"])
         #expect(again.json["number"] as? String == number, "the same key: the same order")
 
-        let merchant = try Self.storefront([
-            "tokens", "create", "--name", "fulfilment", "--customer", "ssh:\(adminFingerprint)", "--scope", "merchant", "--admin-keys", adminKeys,
-            "--data-dir", shop.dataDirectory,
-        ], environment)
-        let shipped = try await http.send("POST", "/v1/merchant/orders/\(number)/ship", token: merchant, json: #"{"carrier": "UPS", "trackingNumber": "1Z999AA10123456784"}"#)
+        let merchant = try Self.storefront(
+            [
+                "tokens", "create", "--name", "fulfilment", "--customer", "ssh:\(adminFingerprint)", "--scope", "merchant", "--admin-keys", adminKeys,
+                "--data-dir", shop.dataDirectory,
+            ], environment)
+        let shipped = try await http.send(
+            "POST", "/v1/merchant/orders/\(number)/ship", token: merchant, json: #"{"carrier": "UPS", "trackingNumber": "1Z999AA10123456784"}"#)
         #expect(shipped.status == 200, "\(shipped.json)")
         // The key taken out of the admin keys file takes the token's power with it, at its next use; put back, it returns.
         try "# no one\n".write(toFile: adminKeys, atomically: true, encoding: .utf8)
@@ -84,7 +88,9 @@ struct APIEndToEndTests {
         try terminal.waitFor("tracking 1Z999AA10123456784")
         try shop.leave(terminal)
 
-        #expect(try Self.storefront(["tokens", "revoke", Self.tokenID(of: token, shop, environment), "--data-dir", shop.dataDirectory], environment).isEmpty)
+        #expect(
+            try Self.storefront(["tokens", "revoke", Self.tokenID(of: token, shop, environment), "--data-dir", shop.dataDirectory], environment)
+                .isEmpty)
         #expect(try await http.send("GET", "/v1/cart", token: token).status == 401, "a revoked token is refused at once")
         #expect(try api.terminate() == 0)
         for secret in [token, merchant] {
@@ -100,7 +106,9 @@ struct APIEndToEndTests {
         case .sqlite:
             let files = try FileManager.default.contentsOfDirectory(atPath: shop.dataDirectory).filter { $0.hasPrefix("storefront.sqlite") }
             try #require(!files.isEmpty)
-            return try files.contains { try Data(contentsOf: URL(fileURLWithPath: shop.dataDirectory).appendingPathComponent($0)).range(of: Data(text.utf8)) != nil }
+            return try files.contains {
+                try Data(contentsOf: URL(fileURLWithPath: shop.dataDirectory).appendingPathComponent($0)).range(of: Data(text.utf8)) != nil
+            }
         case .postgresql:
             let url = try #require(environment["STOREFRONT_DATABASE_URL"])
             let dump = try Subprocess.run("/usr/bin/env", ["pg_dump", "--data-only", url])
@@ -111,7 +119,8 @@ struct APIEndToEndTests {
 
     /// Runs the built `storefront` and returns its standard output, trimmed; fails on a non-zero exit.
     static func storefront(_ arguments: [String], _ environment: [String: String]) throws -> String {
-        let run = try Subprocess.run(try BuiltProduct.requireStorefront(), arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
+        let run = try Subprocess.run(
+            try BuiltProduct.requireStorefront(), arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
         try #require(run.status == 0, "storefront \(arguments.first ?? "") failed: \(run.stderr)")
         return run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -146,7 +155,8 @@ struct HTTPClient {
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let (data, response) = try await URLSession.shared.data(for: request)
         let http = try #require(response as? HTTPURLResponse)
-        let fields = Dictionary(uniqueKeysWithValues: http.allHeaderFields.compactMap { key, value in (key as? String).map { ($0.lowercased(), "\(value)") } })
+        let fields = Dictionary(
+            uniqueKeysWithValues: http.allHeaderFields.compactMap { key, value in (key as? String).map { ($0.lowercased(), "\(value)") } })
         return Reply(status: http.statusCode, headers: fields, json: (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:])
     }
 }

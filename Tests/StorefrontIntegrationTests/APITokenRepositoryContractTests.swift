@@ -73,7 +73,9 @@ struct APITokenRepositoryContractTests {
         let keys = try await Self.repositories(kind).keys
         #expect(try await keys.claim(owner: "ada", key: "lost", fingerprint: "p", at: Self.made, abandonedBefore: Self.made - 60) == .granted)
         let later = Self.made + 120
-        #expect(try await keys.claim(owner: "ada", key: "lost", fingerprint: "p", at: later, abandonedBefore: later - 60) == .granted, "its process died with it")
+        #expect(
+            try await keys.claim(owner: "ada", key: "lost", fingerprint: "p", at: later, abandonedBefore: later - 60) == .granted,
+            "its process died with it")
         #expect(try await keys.claim(owner: "ada", key: "lost", fingerprint: "p", at: later, abandonedBefore: later - 60) == .inFlight)
         let claims = try await withThrowingTaskGroup(of: IdempotentClaim.self) { group in
             for _ in 0..<20 {

@@ -18,18 +18,26 @@ enum AccountRepositoryKind: String, CaseIterable, CustomTestStringConvertible {
             return (InMemoryWalletRepository(), InMemoryAccountProfileRepository(), InMemoryIdentityDirectory())
         case .sqlite:
             let database = try SQLiteDatabase.open(directory: TemporaryDirectory.make())
-            return (SQLiteWalletRepository(database: database), SQLiteAccountProfileRepository(database: database), SQLiteIdentityDirectory(database: database))
+            return (
+                SQLiteWalletRepository(database: database), SQLiteAccountProfileRepository(database: database),
+                SQLiteIdentityDirectory(database: database)
+            )
         case .postgres:
             let database = try await PostgresFixture().database
-            return (PostgresWalletRepository(database: database), PostgresAccountProfileRepository(database: database), PostgresIdentityDirectory(database: database))
+            return (
+                PostgresWalletRepository(database: database), PostgresAccountProfileRepository(database: database),
+                PostgresIdentityDirectory(database: database)
+            )
         }
     }
 }
 
 @Suite("Account stores contract")
 struct AccountRepositoryContractTests {
-    static let mastercard = PaymentMethod(id: "pm_mc_4444", network: .mastercard, lastFour: "4444", expiry: CardExpiry(month: 3, year: 2031), displayName: "Expires 03/31")
-    static let amex = PaymentMethod(id: "pm_amex_0005", network: .amex, lastFour: "0005", expiry: CardExpiry(month: 7, year: 2032), displayName: "Expires 07/32")
+    static let mastercard = PaymentMethod(
+        id: "pm_mc_4444", network: .mastercard, lastFour: "4444", expiry: CardExpiry(month: 3, year: 2031), displayName: "Expires 03/31")
+    static let amex = PaymentMethod(
+        id: "pm_amex_0005", network: .amex, lastFour: "0005", expiry: CardExpiry(month: 7, year: 2032), displayName: "Expires 07/32")
     static let office = Contact(
         id: "office", name: "Jane Appleseed", email: "jane@example.com", phone: "+1 555 0100",
         address: PostalAddress(street: "1 Market St", city: "San Francisco", postalCode: "94105", countryCode: "US")
@@ -79,7 +87,9 @@ struct AccountRepositoryContractTests {
         #expect(try await profiles.profile(forCustomer: "sandboxid:1") == nil)
         try await profiles.save(AccountProfile(customerID: "sandboxid:1", name: "Jane Appleseed", email: "jane@example.com"))
         try await profiles.save(AccountProfile(customerID: "sandboxid:1", name: nil, email: nil))
-        #expect(try await profiles.profile(forCustomer: "sandboxid:1") == AccountProfile(customerID: "sandboxid:1", name: "Jane Appleseed", email: "jane@example.com"))
+        #expect(
+            try await profiles.profile(forCustomer: "sandboxid:1")
+                == AccountProfile(customerID: "sandboxid:1", name: "Jane Appleseed", email: "jane@example.com"))
     }
 
     @Test(arguments: AccountRepositoryKind.allCases)
@@ -122,7 +132,9 @@ struct SandboxSeededWalletTests {
         // Two front ends opening one new customer's wallet at once: every add is an upsert under a fixed id.
         let again = try SandboxSeededWalletRepository(base)
         try await base.removeCard(id: Self.sample.cards[1].id, forCustomer: "ssh:SHA256:new")
-        #expect(try await again.wallet(forCustomer: "ssh:SHA256:new").cards.count == Self.sample.cards.count - 1, "a wallet with anything in it is left alone")
+        #expect(
+            try await again.wallet(forCustomer: "ssh:SHA256:new").cards.count == Self.sample.cards.count - 1,
+            "a wallet with anything in it is left alone")
         #expect(try await base.wallet(forCustomer: "someone-else") == WalletContents(), "only the customer read is filled")
     }
 

@@ -18,7 +18,9 @@ struct CastTests {
         environment["XDG_CONFIG_HOME"] = home + "/config"
         environment["XDG_DATA_HOME"] = home + "/data"
         environment.merge(extraEnvironment) { $1 }
-        let result = try Subprocess.run(try BuiltProduct.requireStorefront(), ["headless", "--data-dir", home + "/data", "--size", "80x24", "--keys", keys, "--cast", file] + extra, environment: environment)
+        let result = try Subprocess.run(
+            try BuiltProduct.requireStorefront(),
+            ["headless", "--data-dir", home + "/data", "--size", "80x24", "--keys", keys, "--cast", file] + extra, environment: environment)
         try #require(result.status == 0, "headless --cast failed: \(result.stderr)")
         #expect(result.stdout.contains("wrote \(file): \(keys.split(separator: ",").count) keys"))
         return try String(contentsOfFile: file, encoding: .utf8)
@@ -40,7 +42,9 @@ struct CastTests {
         let header = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
         #expect(header["version"] as? Int == 2 && header["width"] as? Int == 80 && header["height"] as? Int == 24)
         // A steady pace: the first frame at 0, then one answer per key 400 ms apart, then q.
-        let times = try lines.dropFirst().map { line in try #require((try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [Any])?.first as? Double) }
+        let times = try lines.dropFirst().map { line in
+            try #require((try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [Any])?.first as? Double)
+        }
         let steady: [Double] = [0, 0.4, 0.8, 1.2, 1.6, 2, 2.4, 2.8]
         #expect(times == steady, "\(times)")
         #expect(cast.contains(#"\u001b[?1049h"#), "the real escape sequences: the alternate screen is entered")
@@ -64,7 +68,8 @@ struct CastTests {
         let home = TemporaryDirectory.make().path
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         let file = home + "/card.cast"
-        let result = try Subprocess.run(try BuiltProduct.requireStorefront(), ["headless", "--data-dir", home + "/data", "--keys", "u,n," + card, "--cast", file])
+        let result = try Subprocess.run(
+            try BuiltProduct.requireStorefront(), ["headless", "--data-dir", home + "/data", "--keys", "u,n," + card, "--cast", file])
         try #require(result.status == 0, "\(result.stderr)")
         let cast = try String(contentsOfFile: file, encoding: .utf8)
         let header = try #require(try JSONSerialization.jsonObject(with: Data(cast.prefix { $0 != "\n" }.utf8)) as? [String: Any])
@@ -146,7 +151,9 @@ struct CastTests {
         try terminal.fill(["4000056655665556", "11/31", "987", "Secret Shopper", "95014"])
         try terminal.waitFor("Saved Visa ••5556")
         try terminal.resize(columns: 90, rows: 30)
-        try terminal.waitUntil("the shop redraws at 90x30") { $0.split(separator: "\n", omittingEmptySubsequences: false).count >= 30 && $0.contains("Your account") && $0.contains("q quit") }
+        try terminal.waitUntil("the shop redraws at 90x30") {
+            $0.split(separator: "\n", omittingEmptySubsequences: false).count >= 30 && $0.contains("Your account") && $0.contains("q quit")
+        }
         try terminal.press("q")
         try terminal.waitFor("EXIT=0")
 

@@ -70,16 +70,19 @@ struct CatalogRepositoryContractTests {
 struct SQLiteDatabaseTests {
     @Test func importsOnlyWhenTheContentChanges() async throws {
         let directory = TemporaryDirectory.make()
-        let first = try SQLiteCatalogRepository.open(database: try SQLiteDatabase.open(directory: directory), catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
+        let first = try SQLiteCatalogRepository.open(
+            database: try SQLiteDatabase.open(directory: directory), catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
         #expect(first.didImport)
-        let again = try SQLiteCatalogRepository.open(database: try SQLiteDatabase.open(directory: directory), catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
+        let again = try SQLiteCatalogRepository.open(
+            database: try SQLiteDatabase.open(directory: directory), catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
         #expect(!again.didImport)
         #expect(try await again.count(matching: "") == 24)
 
         var changed = try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled")
         changed.products[0].price = Money(minorUnits: 1, currency: .usd)
         changed.products.removeLast()
-        let reimported = try SQLiteCatalogRepository.open(database: try SQLiteDatabase.open(directory: directory), catalogData: try Fixtures.catalogJSON(changed), source: "changed")
+        let reimported = try SQLiteCatalogRepository.open(
+            database: try SQLiteDatabase.open(directory: directory), catalogData: try Fixtures.catalogJSON(changed), source: "changed")
         #expect(reimported.didImport)
         #expect(try await reimported.count(matching: "") == 23)
         #expect(try await reimported.page(matching: "", offset: 0, limit: 1).first?.price.minorUnits == 1)

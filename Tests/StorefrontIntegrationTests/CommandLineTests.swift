@@ -18,7 +18,8 @@ struct CommandLineTests {
 
     @Test func dumbTerminalIsRefusedWithAReason() throws {
         // stdin/stdout are pipes here, so the TTY check fires first; TERM handling is checked by the screen tests.
-        let result = try Subprocess.run(try BuiltProduct.requireStorefront(), ["--data-dir", scratch], environment: ["TERM": "dumb", "PATH": "/usr/bin:/bin"])
+        let result = try Subprocess.run(
+            try BuiltProduct.requireStorefront(), ["--data-dir", scratch], environment: ["TERM": "dumb", "PATH": "/usr/bin:/bin"])
         #expect(result.status == 69)
     }
 
@@ -34,13 +35,15 @@ struct CommandLineTests {
 
     @Test func catalogValidate() throws {
         let binary = try BuiltProduct.requireStorefront()
-        let assets = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../assets/catalog.json").standardizedFileURL.path
+        let assets = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../assets/catalog.json")
+            .standardizedFileURL.path
         let valid = try Subprocess.run(binary, ["catalog", "validate", assets])
         #expect(valid.status == 0)
         #expect(valid.stdout.contains("valid, 24 products in USD for Storefront"))
 
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("dup-\(UUID()).json")
-        try #"[{"id":1,"name":"A","price":1,"description":"d"},{"id":1,"name":"B","price":2.5,"description":"d"}]"#.write(to: file, atomically: true, encoding: .utf8)
+        try #"[{"id":1,"name":"A","price":1,"description":"d"},{"id":1,"name":"B","price":2.5,"description":"d"}]"#.write(
+            to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
         let invalid = try Subprocess.run(binary, ["catalog", "validate", file.path])
         #expect(invalid.status == 65)
@@ -52,7 +55,8 @@ struct CommandLineTests {
     }
 
     @Test func headlessPrintsTheFinalFrame() throws {
-        let result = try Subprocess.run(try BuiltProduct.requireStorefront(), ["headless", "--data-dir", scratch, "--size", "80x24", "--keys", "enter,a,c,enter,p,enter"])
+        let result = try Subprocess.run(
+            try BuiltProduct.requireStorefront(), ["headless", "--data-dir", scratch, "--size", "80x24", "--keys", "enter,a,c,enter,p,enter"])
         #expect(result.status == 0)
         #expect(result.stdout.contains("Thank you!"))
         #expect(result.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().count == 24, "one line per row")
@@ -73,7 +77,8 @@ struct CommandLineTests {
         try FileManager.default.createDirectory(at: home.appendingPathComponent("storefront"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: home) }
         try "theme = mono\ncolour = blue\n".write(to: home.appendingPathComponent("storefront/config"), atomically: true, encoding: .utf8)
-        let result = try Subprocess.run(try BuiltProduct.requireStorefront(), ["headless"], environment: ["XDG_CONFIG_HOME": home.path, "PATH": "/usr/bin:/bin"])
+        let result = try Subprocess.run(
+            try BuiltProduct.requireStorefront(), ["headless"], environment: ["XDG_CONFIG_HOME": home.path, "PATH": "/usr/bin:/bin"])
         #expect(result.status == 78)
         #expect(result.stderr.contains("config:2: unknown key \"colour\""))
     }
@@ -86,7 +91,8 @@ struct CommandLineTests {
         let base = ["XDG_CONFIG_HOME": home.path, "PATH": "/usr/bin:/bin"]
         let flag = try Subprocess.run(binary, ["headless", "--data-dir", scratch, "--database", "not a url"], environment: base)
         #expect(flag.status == 64 && flag.stderr.contains("--database: database must be a URL, got \"not a url\""), "\(flag.stderr)")
-        let variable = try Subprocess.run(binary, ["headless", "--data-dir", scratch], environment: base.merging(["STOREFRONT_DATABASE_URL": "not a url"]) { $1 })
+        let variable = try Subprocess.run(
+            binary, ["headless", "--data-dir", scratch], environment: base.merging(["STOREFRONT_DATABASE_URL": "not a url"]) { $1 })
         #expect(variable.status == 78 && variable.stderr.contains("STOREFRONT_DATABASE_URL: database must be a URL"), "\(variable.stderr)")
         try "database = not a url\n".write(to: home.appendingPathComponent("storefront/config"), atomically: true, encoding: .utf8)
         let file = try Subprocess.run(binary, ["headless", "--data-dir", scratch], environment: base)
@@ -126,7 +132,11 @@ extension CommandLineTests {
         #expect(orders.map { $0["total"] as? Int } == [2448, 13856])
         #expect(orders.map { $0["status"] as? String } == ["paid", "paid"])
         #expect(orders.allSatisfy { $0["paymentReference"] is NSNull }, "the sandbox has no provider reference")
-        #expect(Set(orders[0].keys) == ["number", "placedAt", "status", "currency", "subtotal", "shipping", "tax", "total", "payment", "paymentReference", "shippingMethod", "shipTo", "customer", "lines"], "the fields docs/orders-json.md lists")
+        #expect(
+            Set(orders[0].keys) == [
+                "number", "placedAt", "status", "currency", "subtotal", "shipping", "tax", "total", "payment", "paymentReference", "shippingMethod",
+                "shipTo", "customer", "lines",
+            ], "the fields docs/orders-json.md lists")
         let screen = try Subprocess.run(binary, ["headless", "--data-dir", scratch, "--keys", "o"])
         #expect(screen.stdout.contains("2 total"), "the orders screen reads the same database")
     }
@@ -139,7 +149,8 @@ extension CommandLineTests {
         try FileManager.default.createDirectory(at: config.appendingPathComponent("storefront"), withIntermediateDirectories: true)
         try "data-dir = \(scratch)\n".write(to: config.appendingPathComponent("storefront/config"), atomically: true, encoding: .utf8)
         #expect(try Subprocess.run(binary, ["headless", "--data-dir", scratch, "--keys", "enter,a,c,enter,p,enter"]).status == 0)
-        let listed = try Subprocess.run(binary, ["orders"], environment: ["XDG_CONFIG_HOME": config.path, "HOME": config.path, "PATH": "/usr/bin:/bin"])
+        let listed = try Subprocess.run(
+            binary, ["orders"], environment: ["XDG_CONFIG_HOME": config.path, "HOME": config.path, "PATH": "/usr/bin:/bin"])
         #expect(listed.stdout.hasPrefix("Order"), "the order made in the configured data directory is listed:\n\(listed.stdout)\(listed.stderr)")
     }
 }

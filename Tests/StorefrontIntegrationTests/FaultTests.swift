@@ -21,7 +21,8 @@ struct FaultTests {
         let directory = TemporaryDirectory.make().path
         var environment = ProcessInfo.processInfo.environment
         environment["STOREFRONT_FAULT"] = "kill-\(step.rawValue)"
-        let killed = try Subprocess.run(binary, ["headless", "--data-dir", directory, "--keys", "enter,a,a,c,enter,p,enter"], environment: environment)
+        let killed = try Subprocess.run(
+            binary, ["headless", "--data-dir", directory, "--keys", "enter,a,a,c,enter,p,enter"], environment: environment)
         #expect(killed.status == 128 + 9, "killed by SIGKILL at \(step.rawValue)")
 
         // Start again; open orders are settled at once (the fault test does not wait two minutes).
@@ -32,9 +33,11 @@ struct FaultTests {
 
         let database = try DatabaseQueue(path: directory + "/storefront.sqlite")
         let (charges, orders, stock) = try database.read { db in
-            (try Row.fetchAll(db, sql: "SELECT * FROM sandbox_charge"),
-             try Row.fetchAll(db, sql: "SELECT number, status FROM orders"),
-             try Row.fetchAll(db, sql: "SELECT * FROM stock"))
+            (
+                try Row.fetchAll(db, sql: "SELECT * FROM sandbox_charge"),
+                try Row.fetchAll(db, sql: "SELECT number, status FROM orders"),
+                try Row.fetchAll(db, sql: "SELECT * FROM stock")
+            )
         }
         #expect(charges.count <= 1, "one record per key: never charged twice")
         #expect(orders.count == 1)
@@ -65,7 +68,9 @@ struct StoppedBuyerTests {
         var environment = ProcessInfo.processInfo.environment
         environment["STOREFRONT_FAULT"] = "stop-after-reserving"
         environment["XDG_CONFIG_HOME"] = directory + "/config"
-        let pid = try spawnProcess(try BuiltProduct.requireStorefront(), ["headless", "--data-dir", directory, "--keys", "enter,a,c,enter,p,enter"], environment: environment) { actions in
+        let pid = try spawnProcess(
+            try BuiltProduct.requireStorefront(), ["headless", "--data-dir", directory, "--keys", "enter,a,c,enter,p,enter"], environment: environment
+        ) { actions in
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
             posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         }
@@ -86,7 +91,10 @@ struct StoppedBuyerTests {
     private func rows(_ directory: String) throws -> (charges: [Row], orders: [Row], stock: [Row]) {
         let database = try DatabaseQueue(path: directory + "/storefront.sqlite")
         return try database.read { db in
-            (try Row.fetchAll(db, sql: "SELECT * FROM sandbox_charge"), try Row.fetchAll(db, sql: "SELECT number, status FROM orders"), try Row.fetchAll(db, sql: "SELECT * FROM stock"))
+            (
+                try Row.fetchAll(db, sql: "SELECT * FROM sandbox_charge"), try Row.fetchAll(db, sql: "SELECT number, status FROM orders"),
+                try Row.fetchAll(db, sql: "SELECT * FROM stock")
+            )
         }
     }
 
@@ -97,7 +105,9 @@ struct StoppedBuyerTests {
         // Another start settles at once: the order is open and its process says nothing.
         var environment = ProcessInfo.processInfo.environment
         environment["STOREFRONT_SETTLE_AFTER_SECONDS"] = "0"
-        #expect(try Subprocess.run(try BuiltProduct.requireStorefront(), ["headless", "--data-dir", directory, "--keys", "o"], environment: environment).status == 0)
+        #expect(
+            try Subprocess.run(try BuiltProduct.requireStorefront(), ["headless", "--data-dir", directory, "--keys", "o"], environment: environment)
+                .status == 0)
         #expect(try rows(directory).orders.map { $0["status"] as String } == ["voided"])
 
         #expect(resume(buyer) == 0)
@@ -120,7 +130,9 @@ struct StoppedBuyerTests {
         let buyer = try stoppedBuyer(directory: directory, output: output)
         var environment = ProcessInfo.processInfo.environment
         environment["STOREFRONT_SETTLE_AFTER_SECONDS"] = nil
-        #expect(try Subprocess.run(try BuiltProduct.requireStorefront(), ["headless", "--data-dir", directory, "--keys", "o"], environment: environment).status == 0)
+        #expect(
+            try Subprocess.run(try BuiltProduct.requireStorefront(), ["headless", "--data-dir", directory, "--keys", "o"], environment: environment)
+                .status == 0)
         #expect(try rows(directory).orders.map { $0["status"] as String } == ["charging"], "a moment-old order is not settled")
 
         #expect(resume(buyer) == 0)
@@ -149,8 +161,10 @@ struct TwoProcessTests {
         #expect(outputs.filter { $0.contains("Thank you") }.count == 1, "exactly one wins:\n\(outputs.joined(separator: "\n---\n"))")
         // The loser is told, either at payment (the other reserved first) or, if the other
         // finished before it even added the item, when adding.
-        #expect(outputs.filter { $0.contains("Sorry, Quiet Hours Headphones just sold out.") || $0.contains("Quiet Hours Headphones is sold out.") }.count == 1,
-                "the other is told it sold out:\n\(outputs.joined(separator: "\n---\n"))")
+        #expect(
+            outputs.filter { $0.contains("Sorry, Quiet Hours Headphones just sold out.") || $0.contains("Quiet Hours Headphones is sold out.") }.count
+                == 1,
+            "the other is told it sold out:\n\(outputs.joined(separator: "\n---\n"))")
         let database = try DatabaseQueue(path: directory + "/storefront.sqlite")
         let stock = try database.read { db in try Row.fetchOne(db, sql: "SELECT * FROM stock WHERE product_id = 'headphones-quiet'") }
         #expect(stock?["on_hand"] == 0)
@@ -161,6 +175,14 @@ struct TwoProcessTests {
 final class Results: @unchecked Sendable {
     private let lock = NSLock()
     private var values: [String] = []
-    func add(_ value: String) { lock.lock(); values.append(value); lock.unlock() }
-    var all: [String] { lock.lock(); defer { lock.unlock() }; return values }
+    func add(_ value: String) {
+        lock.lock()
+        values.append(value)
+        lock.unlock()
+    }
+    var all: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return values
+    }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import StorefrontTesting
 import StorefrontUI
-@testable import TerminalNCurses
 import Testing
+
+@testable import TerminalNCurses
 
 /// Random frames encoded one after another and played through an independent VT emulator (pyte).
 extension FrameEncoderTests {
@@ -10,7 +11,7 @@ extension FrameEncoderTests {
     struct Seeded: RandomNumberGenerator {
         var state: UInt64
         mutating func next() -> UInt64 {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return state ^ (state >> 29)
         }
     }
@@ -24,8 +25,9 @@ extension FrameEncoderTests {
             let bottom = Int.random(in: (top + 2)..<size.rows, using: &random)
             frame.scroll(top...bottom, by: [-3, -2, -1, 1, 2, 3].randomElement(using: &random)!)
             for _ in 0..<Int.random(in: 0..<3, using: &random) {
-                frame.put(pieces.randomElement(using: &random)!, column: Int.random(in: 0..<(size.columns - 6), using: &random),
-                          row: Int.random(in: 0..<size.rows, using: &random), style: Style(.price))
+                frame.put(
+                    pieces.randomElement(using: &random)!, column: Int.random(in: 0..<(size.columns - 6), using: &random),
+                    row: Int.random(in: 0..<size.rows, using: &random), style: Style(.price))
             }
             return frame
         }
@@ -36,7 +38,10 @@ extension FrameEncoderTests {
                 var column = 0
                 while column < size.columns {
                     let cell = previous[column, row]
-                    if cell.isContinuation { column += 1; continue }
+                    if cell.isContinuation {
+                        column += 1
+                        continue
+                    }
                     column += max(1, frame.put(cell.text, column: column, row: row, style: cell.style))
                 }
                 continue
@@ -46,17 +51,26 @@ extension FrameEncoderTests {
             }
             var column = Int.random(in: 0..<4, using: &random)
             while column < size.columns - 1 {
-                let style = Style(StyleRole.allCases.randomElement(using: &random)!, bold: Bool.random(using: &random), underline: Int.random(in: 0..<5, using: &random) == 0)
-                column += frame.put(pieces.randomElement(using: &random)!, column: column, row: row, style: style) + Int.random(in: 0..<3, using: &random)
+                let style = Style(
+                    StyleRole.allCases.randomElement(using: &random)!, bold: Bool.random(using: &random),
+                    underline: Int.random(in: 0..<5, using: &random) == 0)
+                column +=
+                    frame.put(pieces.randomElement(using: &random)!, column: column, row: row, style: style) + Int.random(in: 0..<3, using: &random)
             }
         }
         return frame
     }
 
-    @Test("random frames, encoded one after another, show what the frames hold", arguments: [
-        (AnsiDialect.xterm(.color256), UInt64(1)), (AnsiDialect.xterm(.color8), UInt64(2)), (AnsiDialect.xterm(.monochrome), UInt64(3)),
-        (AnsiDialect(colorMode: .color256, erasesInBackground: false, erasesCharacters: false, movesForward: false, movesLines: false, resetAndClear: Array("\u{1B}[m\u{0F}\u{1B}[H\u{1B}[J".utf8)), UInt64(4)),
-    ])
+    @Test(
+        "random frames, encoded one after another, show what the frames hold",
+        arguments: [
+            (AnsiDialect.xterm(.color256), UInt64(1)), (AnsiDialect.xterm(.color8), UInt64(2)), (AnsiDialect.xterm(.monochrome), UInt64(3)),
+            (
+                AnsiDialect(
+                    colorMode: .color256, erasesInBackground: false, erasesCharacters: false, movesForward: false, movesLines: false,
+                    resetAndClear: Array("\u{1B}[m\u{0F}\u{1B}[H\u{1B}[J".utf8)), UInt64(4)
+            ),
+        ])
     func randomFramesPlayBackAsTheyWereLaidOut(dialect: AnsiDialect, seed: UInt64) throws {
         let size = Size(columns: 30, rows: 8)
         var random = Seeded(state: seed)
@@ -92,7 +106,9 @@ extension FrameEncoderTests {
                     let shown = screen.styles[row][column]
                     // Blanks show only their background: their colour and weight need not match, the background must.
                     let background = String(shown.split(separator: ",")[1])
-                    if let known = pyteBackground[look.background] { #expect(known == background, "frame \(index), row \(row), column \(column): background") }
+                    if let known = pyteBackground[look.background] {
+                        #expect(known == background, "frame \(index), row \(row), column \(column): background")
+                    }
                     pyteBackground[look.background] = background
                     if cell.code == 0x20, !look.underline, !look.reverse { continue }
                     if let known = pyteStyle[look] { #expect(known == shown, "frame \(index), row \(row), column \(column): \(look)") }

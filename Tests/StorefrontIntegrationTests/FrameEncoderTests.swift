@@ -1,7 +1,8 @@
 import Foundation
 import StorefrontUI
-@testable import TerminalNCurses
 import Testing
+
+@testable import TerminalNCurses
 
 /// The shop's own terminal output: frames encoded as ANSI bytes, checked byte for byte where the choice
 /// matters and, for many random frames, played through an independent VT emulator (pyte).
@@ -58,13 +59,23 @@ struct FrameEncoderTests {
 
     @Test func theNextRowsFirstColumnIsReachedWithCarriageReturnAndLineFeed() {
         var encoder = Self.encoder()
-        let first = Self.frame { $0.put("ab", column: 18, row: 0); $0.put("c", column: 0, row: 1) }
-        let second = Self.frame { $0.put("aB", column: 18, row: 0); $0.put("C", column: 0, row: 1) }
+        let first = Self.frame {
+            $0.put("ab", column: 18, row: 0)
+            $0.put("c", column: 0, row: 1)
+        }
+        let second = Self.frame {
+            $0.put("aB", column: 18, row: 0)
+            $0.put("C", column: 0, row: 1)
+        }
         encoder.encode(from: nil, to: first)
         encoder.encode(from: first, to: second)
         // Writing the last column leaves the cursor waiting to wrap; CR cancels that, so CR LF still reaches the next row.
         #expect(Self.text(encoder) == "\u{1B}[1;20HB\r\nC")
-        let third = Self.frame { $0.put("aB", column: 18, row: 0); $0.put("C", column: 5, row: 1); $0.put("D", column: 0, row: 2) }
+        let third = Self.frame {
+            $0.put("aB", column: 18, row: 0)
+            $0.put("C", column: 5, row: 1)
+            $0.put("D", column: 0, row: 2)
+        }
         encoder.encode(from: second, to: third)
         #expect(Self.text(encoder) == "\u{1B}[2H \u{1B}[4CC\r\nD")
     }
@@ -73,7 +84,10 @@ struct FrameEncoderTests {
         var encoder = Self.encoder()
         let full = Self.frame { $0.put(String(repeating: "x", count: 20), column: 0, row: 0) }
         encoder.encode(from: nil, to: full)
-        let cleared = Self.frame { $0.put("x", column: 0, row: 0); $0.put("x", column: 15, row: 0) }
+        let cleared = Self.frame {
+            $0.put("x", column: 0, row: 0)
+            $0.put("x", column: 15, row: 0)
+        }
         encoder.encode(from: full, to: cleared)
         // ECH leaves the cursor where it was, so the next change is 15 columns on.
         #expect(Self.text(encoder) == "\u{1B}[1;2H\u{1B}[14X\u{1B}[15C\u{1B}[K")
@@ -97,14 +111,20 @@ struct FrameEncoderTests {
         #expect(String(decoding: FrameEncoder.sgr(from: header, to: selection), as: UTF8.self) == "\u{1B}[48;5;25m")
         #expect(String(decoding: FrameEncoder.sgr(from: selection, to: RoleLook()), as: UTF8.self) == "\u{1B}[0m")
         #expect(String(decoding: FrameEncoder.sgr(from: RoleLook(bold: true, dim: true), to: RoleLook(dim: true)), as: UTF8.self) == "\u{1B}[0;2m")
-        #expect(String(decoding: FrameEncoder.sgr(from: RoleLook(foreground: 114, bold: true), to: RoleLook(foreground: 114)), as: UTF8.self) == "\u{1B}[22m")
+        #expect(
+            String(decoding: FrameEncoder.sgr(from: RoleLook(foreground: 114, bold: true), to: RoleLook(foreground: 114)), as: UTF8.self)
+                == "\u{1B}[22m")
         #expect(String(decoding: FrameEncoder.sgr(from: nil, to: RoleLook(foreground: 2)), as: UTF8.self) == "\u{1B}[0;32m")
     }
 
     @Test func aBlankIsDrawnInWhicheverPenShowsTheSameBackground() {
         var encoder = Self.encoder()
         let first = Self.frame { $0.put("ab", column: 0, row: 0) }
-        let second = Self.frame { $0.put("$1", column: 0, row: 0, style: Style(.price)); $0.put(" ", column: 2, row: 0); $0.put("x", column: 3, row: 0) }
+        let second = Self.frame {
+            $0.put("$1", column: 0, row: 0, style: Style(.price))
+            $0.put(" ", column: 2, row: 0)
+            $0.put("x", column: 3, row: 0)
+        }
         encoder.encode(from: nil, to: first)
         encoder.encode(from: first, to: second)
         // The blank after "$1" keeps the price pen: its colour does not show on a blank.
@@ -128,8 +148,14 @@ struct FrameEncoderTests {
     @Test func aScrolledBandIsMovedWithLineDeletionAndInsertionWhenThatIsShorter() {
         let size = Size(columns: 20, rows: 6)
         let list = (0..<8).map { "product number \($0)" }
-        let first = Self.frame(size) { frame in for row in 0..<5 { frame.put(list[row], column: 0, row: row) }; frame.put("footer", column: 0, row: 5) }
-        let second = Self.frame(size) { frame in for row in 0..<5 { frame.put(list[row + 1], column: 0, row: row) }; frame.put("footer", column: 0, row: 5) }
+        let first = Self.frame(size) { frame in
+            for row in 0..<5 { frame.put(list[row], column: 0, row: row) }
+            frame.put("footer", column: 0, row: 5)
+        }
+        let second = Self.frame(size) { frame in
+            for row in 0..<5 { frame.put(list[row + 1], column: 0, row: row) }
+            frame.put("footer", column: 0, row: 5)
+        }
         var encoder = Self.encoder()
         encoder.encode(from: nil, to: first)
         encoder.encode(from: first, to: second)
@@ -167,7 +193,9 @@ struct FrameEncoderTests {
         #expect(Self.text(encoder) == "\u{1B}[1;2H\u{1B}[0;38;5;114mc")
     }
 
-    @Test("terminals whose terminfo entry speaks ANSI get the shop's own bytes", arguments: ["xterm-256color", "xterm", "screen-256color", "tmux-256color", "linux"])
+    @Test(
+        "terminals whose terminfo entry speaks ANSI get the shop's own bytes",
+        arguments: ["xterm-256color", "xterm", "screen-256color", "tmux-256color", "linux"])
     @MainActor func ansiTerminalsAreWrittenDirectly(term: String) throws {
         let screen = try OffscreenCurses(size: Size(columns: 40, rows: 12), term: term, direct: true)
         defer { screen.close() }

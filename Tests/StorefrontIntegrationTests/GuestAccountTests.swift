@@ -30,7 +30,8 @@ struct GuestAccountTests {
         }
         try must("/usr/sbin/useradd", ["--system", "--user-group", "--no-create-home", "--home-dir", data, "--shell", "/bin/sh", shop])
         let uid = String(getpwnam(shop)!.pointee.pw_uid)
-        try must("/usr/sbin/useradd", ["--non-unique", "--uid", uid, "--gid", shop, "--no-create-home", "--home-dir", data, "--shell", binary, guest])
+        try must(
+            "/usr/sbin/useradd", ["--non-unique", "--uid", uid, "--gid", shop, "--no-create-home", "--home-dir", data, "--shell", binary, guest])
         try must("/usr/bin/passwd", ["-d", guest])
         try must("/usr/sbin/useradd", ["--no-create-home", "--shell", "/bin/sh", mallory])
         try "secret of the shop\n".write(toFile: data + "/storefront.sqlite", atomically: true, encoding: .utf8)
@@ -55,12 +56,17 @@ struct GuestAccountTests {
         }
         // What sshd runs still runs: the forced command, called as the account's shell.
         let forced = try Subprocess.run("/usr/bin/su", [guest, "-c", "\(binary) sshd-session --guest"], timeout: .seconds(30))
-        #expect(forced.stderr.contains("needs an interactive terminal") && !forced.stderr.contains("only opens"), "the session ran and asked for its terminal: \(forced.stderr)")
+        #expect(
+            forced.stderr.contains("needs an interactive terminal") && !forced.stderr.contains("only opens"),
+            "the session ran and asked for its terminal: \(forced.stderr)")
     }
 
     /// The binary's path and the run options land in sshd's configuration: nothing in them may add a directive,
     /// reach the shell, or break every login.
-    @Test(arguments: ["/usr/bin/storefront\nPermitRootLogin yes", "/usr/bin/store front", "/usr/bin/storefront;id", "/usr/bin/(storefront)", "/usr/bin/sf\u{1B}]0;x\u{07}"])
+    @Test(arguments: [
+        "/usr/bin/storefront\nPermitRootLogin yes", "/usr/bin/store front", "/usr/bin/storefront;id", "/usr/bin/(storefront)",
+        "/usr/bin/sf\u{1B}]0;x\u{07}",
+    ])
     func sshdConfigRefusesABinaryThatWouldChangeWhatSshdRuns(_ binary: String) throws {
         let result = try Subprocess.run(try BuiltProduct.requireStorefront(), ["sshd-config", "--binary", binary])
         #expect(result.status == 64, "\(result.stdout)")

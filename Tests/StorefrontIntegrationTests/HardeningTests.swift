@@ -31,13 +31,15 @@ struct HardeningTests {
 
     // MARK: - Escape sequences in messages (10)
 
-    @Test("values from a catalog reach stderr without escape sequences", arguments: [
-        #"[{"id":"\u001b]52;c;UFdORUQ=\u0007x","name":"W","description":"d.","price":1}]"#,
-        #"{"store":{"currency":"\u001b]0;PWNED\u0007"},"products":[{"id":"a","name":"W","description":"d.","price":1}]}"#,
-        #"{"store":{"supportedNetworks":["\u001b[2J"]},"products":[{"id":"a","name":"W","description":"d.","price":1}]}"#,
-        #"[{"id":"a","name":"W","description":"d.","price":1,"currency":"\u001b]0;x\u0007"}]"#,
-        "{\"\u{1B}]0;PWNED\u{07}\" 1}",
-    ])
+    @Test(
+        "values from a catalog reach stderr without escape sequences",
+        arguments: [
+            #"[{"id":"\u001b]52;c;UFdORUQ=\u0007x","name":"W","description":"d.","price":1}]"#,
+            #"{"store":{"currency":"\u001b]0;PWNED\u0007"},"products":[{"id":"a","name":"W","description":"d.","price":1}]}"#,
+            #"{"store":{"supportedNetworks":["\u001b[2J"]},"products":[{"id":"a","name":"W","description":"d.","price":1}]}"#,
+            #"[{"id":"a","name":"W","description":"d.","price":1,"currency":"\u001b]0;x\u0007"}]"#,
+            "{\"\u{1B}]0;PWNED\u{07}\" 1}",
+        ])
     func catalogValuesAreSanitized(json: String) throws {
         let path = try file("catalog.json", json)
         let result = try Subprocess.run(try BuiltProduct.requireStorefront(), ["catalog", "validate", path])
@@ -47,13 +49,15 @@ struct HardeningTests {
     }
 
     /// ArgumentParser quotes a refused value back; the quote goes through the shop's sanitizer.
-    @Test("a refused argument is echoed without its escape sequences", arguments: [
-        ["headless", "--keys", "a,\u{1B}]0;PWNED\u{07}"],
-        ["headless", "--size", "\u{1B}[2J80x24"],
-        ["headless", "--keys", "a", "--cast", "/tmp/never.cast", "--pace", "\u{1B}[31m1s"],
-        ["serve", "--idle-timeout", "\u{9B}2J5m"],
-        ["--\u{1B}[2Jnot-an-option"],
-    ])
+    @Test(
+        "a refused argument is echoed without its escape sequences",
+        arguments: [
+            ["headless", "--keys", "a,\u{1B}]0;PWNED\u{07}"],
+            ["headless", "--size", "\u{1B}[2J80x24"],
+            ["headless", "--keys", "a", "--cast", "/tmp/never.cast", "--pace", "\u{1B}[31m1s"],
+            ["serve", "--idle-timeout", "\u{9B}2J5m"],
+            ["--\u{1B}[2Jnot-an-option"],
+        ])
     func argumentErrorsAreSanitized(arguments: [String]) throws {
         let result = try Subprocess.run(try BuiltProduct.requireStorefront(), arguments)
         #expect(result.status == 64, "\(result.stderr)")
@@ -65,15 +69,19 @@ struct HardeningTests {
         let binary = try BuiltProduct.requireStorefront()
         let config = scratch.appendingPathComponent("config")
         try FileManager.default.createDirectory(at: config.appendingPathComponent("storefront"), withIntermediateDirectories: true)
-        try "catalog = /nowhere/\u{1B}]0;PWNED\u{07}.json\n".write(to: config.appendingPathComponent("storefront/config"), atomically: true, encoding: .utf8)
-        let badPath = try Subprocess.run(binary, ["headless", "--data-dir", scratch.path + "/data"], environment: ["XDG_CONFIG_HOME": config.path, "PATH": "/usr/bin:/bin"])
+        try "catalog = /nowhere/\u{1B}]0;PWNED\u{07}.json\n".write(
+            to: config.appendingPathComponent("storefront/config"), atomically: true, encoding: .utf8)
+        let badPath = try Subprocess.run(
+            binary, ["headless", "--data-dir", scratch.path + "/data"], environment: ["XDG_CONFIG_HOME": config.path, "PATH": "/usr/bin:/bin"])
         #expect(badPath.status == 66)
         #expect(badPath.stderr.contains("no such catalog file: /nowhere/"))
         #expect(!hasTerminalControls(badPath.stderr))
 
-        let fingerprint = try Subprocess.run(binary, ["headless", "--data-dir", scratch.path + "/data"], environment: [
-            "STOREFRONT_SSH_KEY_FINGERPRINT": "SHA256:\u{1B}]52;c;UFdORUQ=\u{07}", "PATH": "/usr/bin:/bin", "HOME": scratch.path,
-        ])
+        let fingerprint = try Subprocess.run(
+            binary, ["headless", "--data-dir", scratch.path + "/data"],
+            environment: [
+                "STOREFRONT_SSH_KEY_FINGERPRINT": "SHA256:\u{1B}]52;c;UFdORUQ=\u{07}", "PATH": "/usr/bin:/bin", "HOME": scratch.path,
+            ])
         #expect(fingerprint.status == 64)
         #expect(fingerprint.stderr.contains("is not an OpenSSH SHA256 fingerprint"))
         #expect(!hasTerminalControls(fingerprint.stderr))
@@ -81,11 +89,13 @@ struct HardeningTests {
 
     // MARK: - Config files that cannot be read (9)
 
-    @Test("a config file that cannot be used stops the program with exit 78", arguments: [
-        ("directory", "is a directory, not a config file"),
-        ("latin1", "config:2: is not valid UTF-8"),
-        ("fifo", "is not a regular file"),
-    ])
+    @Test(
+        "a config file that cannot be used stops the program with exit 78",
+        arguments: [
+            ("directory", "is a directory, not a config file"),
+            ("latin1", "config:2: is not valid UTF-8"),
+            ("fifo", "is not a regular file"),
+        ])
     func unusableConfigFilesAreErrors(kind: String, message: String) throws {
         let config = scratch.appendingPathComponent("config/storefront")
         try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
@@ -95,9 +105,11 @@ struct HardeningTests {
         case "latin1": try (Data("theme = mono\ndata-dir = /tmp/caf".utf8) + [0xE9, 0x0A]).write(to: URL(fileURLWithPath: path))
         default: try #require(mkfifo(path, 0o600) == 0)
         }
-        let result = try Subprocess.run(try BuiltProduct.requireStorefront(), ["headless", "--data-dir", scratch.path + "/data"], environment: [
-            "XDG_CONFIG_HOME": scratch.appendingPathComponent("config").path, "PATH": "/usr/bin:/bin",
-        ], timeout: .seconds(30))
+        let result = try Subprocess.run(
+            try BuiltProduct.requireStorefront(), ["headless", "--data-dir", scratch.path + "/data"],
+            environment: [
+                "XDG_CONFIG_HOME": scratch.appendingPathComponent("config").path, "PATH": "/usr/bin:/bin",
+            ], timeout: .seconds(30))
         #expect(result.status == 78, "\(result.stderr)")
         #expect(result.stderr.contains(message), "\(result.stderr)")
     }
@@ -108,9 +120,11 @@ struct HardeningTests {
         let config = scratch.appendingPathComponent("config/storefront")
         try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
         try #require(mkfifo(config.appendingPathComponent("credentials").path, 0o600) == 0)
-        let result = try Subprocess.run(try BuiltProduct.requireStorefront(), ["headless", "--size", "200x24", "--data-dir", scratch.path + "/data"], environment: [
-            "XDG_CONFIG_HOME": scratch.appendingPathComponent("config").path, "PATH": "/usr/bin:/bin", "HOME": scratch.path,
-        ], timeout: .seconds(30))
+        let result = try Subprocess.run(
+            try BuiltProduct.requireStorefront(), ["headless", "--size", "200x24", "--data-dir", scratch.path + "/data"],
+            environment: [
+                "XDG_CONFIG_HOME": scratch.appendingPathComponent("config").path, "PATH": "/usr/bin:/bin", "HOME": scratch.path,
+            ], timeout: .seconds(30))
         #expect(result.status == 0, "killed by the watchdog means it hung: \(result.status)")
         #expect(result.stdout.contains("not a regular file"))
     }
@@ -118,7 +132,9 @@ struct HardeningTests {
     @Test func aFIFOAsTheHostKeyOrTheCatalogIsRefusedWithoutHanging() throws {
         let binary = try BuiltProduct.requireStorefront()
         let hostKey = try fifo("host_key")
-        let serve = try Subprocess.run(binary, ["serve", "--host", "127.0.0.1", "--port", "0", "--host-key", hostKey, "--data-dir", scratch.path + "/data"], timeout: .seconds(30))
+        let serve = try Subprocess.run(
+            binary, ["serve", "--host", "127.0.0.1", "--port", "0", "--host-key", hostKey, "--data-dir", scratch.path + "/data"],
+            timeout: .seconds(30))
         #expect(serve.status == 78, "\(serve.stderr)")
         #expect(serve.stderr.contains("not a regular file"))
 

@@ -16,7 +16,8 @@ struct MailDeliveryTests {
             self.directory = directory
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Support/smtp-sink.py").path
-            let (child, line) = try LocalStripe.spawnAnnouncing(["/usr/bin/python3", script, directory, String(port)], errorFile: directory + "/sink.err")
+            let (child, line) = try LocalStripe.spawnAnnouncing(
+                ["/usr/bin/python3", script, directory, String(port)], errorFile: directory + "/sink.err")
             guard let line, let announced = Int(line.dropFirst("listening ".count)) else {
                 let why = (try? String(contentsOfFile: directory + "/sink.err", encoding: .utf8)) ?? ""
                 Issue.record("the SMTP sink (Debian python3-aiosmtpd) did not start: \(why)")
@@ -48,7 +49,8 @@ struct MailDeliveryTests {
     /// msmtp's configuration for `sink`, mode 0600 as msmtp requires.
     func msmtp(_ sink: Sink, in directory: String) throws -> String {
         let path = directory + "/msmtprc"
-        try "account default\nhost 127.0.0.1\nport \(sink.port)\nfrom shop@example.com\nauth off\ntls off\n".write(toFile: path, atomically: true, encoding: .utf8)
+        try "account default\nhost 127.0.0.1\nport \(sink.port)\nfrom shop@example.com\nauth off\ntls off\n".write(
+            toFile: path, atomically: true, encoding: .utf8)
         chmod(path, 0o600)
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/msmtp") else {
             Issue.record("msmtp is missing: install Debian's msmtp")
@@ -58,9 +60,13 @@ struct MailDeliveryTests {
     }
 
     func worker(_ binary: String, _ data: String, _ command: String, environment: [String: String] = [:]) throws -> Subprocess {
-        try Subprocess.run(binary, ["mail-worker", "--once", "--retry-after", "0", "--data-dir", data, "--mail-command", command,
-                                    "--mail-from", "shop@example.com", "--mail-reply-to", "help@example.com"],
-                           environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
+        try Subprocess.run(
+            binary,
+            [
+                "mail-worker", "--once", "--retry-after", "0", "--data-dir", data, "--mail-command", command,
+                "--mail-from", "shop@example.com", "--mail-reply-to", "help@example.com",
+            ],
+            environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
     }
 
     @Test func aPurchaseAShipmentAndARefundEachMailOneReadableMessage() throws {
@@ -71,18 +77,30 @@ struct MailDeliveryTests {
         let command = try msmtp(sink, in: root)
         let bought = try Subprocess.run(binary, ["headless", "--data-dir", data, "--keys", "enter,a,a,c,enter,p,enter"])
         try #require(bought.status == 0, "\(bought.stderr)")
-        #expect(try Subprocess.run(binary, ["orders", "ship", "SF-000001", "--carrier", "UPS", "--tracking-number", "1Z999", "--tracking-url", "https://ups.example/1Z999", "--data-dir", data]).status == 0)
-        #expect(try Subprocess.run(binary, ["orders", "refund", "SF-000001", "--line", "keycap-dusk:1", "--reason", "arrived bent", "--data-dir", data]).status == 0)
+        #expect(
+            try Subprocess.run(
+                binary,
+                [
+                    "orders", "ship", "SF-000001", "--carrier", "UPS", "--tracking-number", "1Z999", "--tracking-url", "https://ups.example/1Z999",
+                    "--data-dir", data,
+                ]
+            ).status == 0)
+        #expect(
+            try Subprocess.run(binary, ["orders", "refund", "SF-000001", "--line", "keycap-dusk:1", "--reason", "arrived bent", "--data-dir", data])
+                .status == 0)
 
         let sent = try worker(binary, data, command)
         #expect(sent.status == 0, "\(sent.stderr)")
         #expect(sent.stdout == "sent MSG-000001\nsent MSG-000002\nsent MSG-000003\n")
         let messages = try sink.messages()
-        #expect(messages.map { $0["subject"] } == [
-            "Your receipt for order SF-000001 from Storefront", "Your order SF-000001 has shipped", "A refund of $69.28 for order SF-000001",
-        ])
+        #expect(
+            messages.map { $0["subject"] } == [
+                "Your receipt for order SF-000001 from Storefront", "Your order SF-000001 has shipped", "A refund of $69.28 for order SF-000001",
+            ])
         #expect(messages.allSatisfy { $0["from"] == "Storefront <shop@example.com>" && $0["to"] == "Jane Appleseed <jane@example.com>" })
-        #expect(messages[0]["body"]?.contains("2 × Dusk Keycap Set") == true && messages[0]["body"]?.contains("$138.56") == true, "\(messages[0]["body"] ?? "")")
+        #expect(
+            messages[0]["body"]?.contains("2 × Dusk Keycap Set") == true && messages[0]["body"]?.contains("$138.56") == true,
+            "\(messages[0]["body"] ?? "")")
         #expect(messages[0]["body"]?.contains("Visa ••4242") == true)
         #expect(messages[1]["body"]?.contains("Tracking number: 1Z999") == true && messages[1]["body"]?.contains("https://ups.example/1Z999") == true)
         #expect(messages[2]["body"]?.contains("Reason: arrived bent") == true)
@@ -103,14 +121,21 @@ struct MailDeliveryTests {
         defer { close(silent) }
         let rc = root + "/msmtprc"
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        try "account default\nhost 127.0.0.1\nport \(port)\nfrom shop@example.com\nauth off\ntls off\ntimeout 600\n".write(toFile: rc, atomically: true, encoding: .utf8)
+        try "account default\nhost 127.0.0.1\nport \(port)\nfrom shop@example.com\nauth off\ntls off\ntimeout 600\n".write(
+            toFile: rc, atomically: true, encoding: .utf8)
         chmod(rc, 0o600)
         try #require(try Subprocess.run(binary, ["headless", "--data-dir", data, "--keys", "enter,a,c,enter,p,enter"]).status == 0)
-        let tried = try Subprocess.run(binary, [
-            "mail-worker", "--once", "--data-dir", data, "--mail-command", "/usr/bin/msmtp -C \(rc) -t", "--mail-timeout", "1s", "--mail-from", "shop@example.com", "--retry-after", "0",
-        ], timeout: .seconds(60))
+        let tried = try Subprocess.run(
+            binary,
+            [
+                "mail-worker", "--once", "--data-dir", data, "--mail-command", "/usr/bin/msmtp -C \(rc) -t", "--mail-timeout", "1s", "--mail-from",
+                "shop@example.com", "--retry-after", "0",
+            ], timeout: .seconds(60))
         #expect(tried.status == 75, "\(tried.stderr)")
-        #expect(tried.stderr.contains("MSG-000001 not sent, tried again later: the mail command /usr/bin/msmtp was killed: it did not finish within 1.0 seconds"), "\(tried.stderr)")
+        #expect(
+            tried.stderr.contains(
+                "MSG-000001 not sent, tried again later: the mail command /usr/bin/msmtp was killed: it did not finish within 1.0 seconds"),
+            "\(tried.stderr)")
         let listed = try Subprocess.run(binary, ["outbox", "list", "--json", "--data-dir", data])
         #expect(listed.stdout.contains("\"attempts\" : 1") && listed.stdout.contains("was killed"), "\(listed.stdout)")
 
@@ -138,7 +163,9 @@ struct MailDeliveryTests {
         let listed = try Subprocess.run(binary, ["outbox", "list", "--json", "--data-dir", data])
         #expect(listed.stdout.contains("\"state\" : \"pending\"") && listed.stdout.contains("\"attempts\" : 1"), "\(listed.stdout)")
         let shown = try Subprocess.run(binary, ["outbox", "show", "MSG-000001", "--data-dir", data])
-        #expect(shown.status == 0 && shown.stdout.contains("Subject: Your receipt for order SF-000001") && shown.stdout.contains("Order SF-000001"), "\(shown.stdout)")
+        #expect(
+            shown.status == 0 && shown.stdout.contains("Subject: Your receipt for order SF-000001") && shown.stdout.contains("Order SF-000001"),
+            "\(shown.stdout)")
         let unknown = try Subprocess.run(binary, ["outbox", "show", "MSG-000009", "--data-dir", data])
         #expect(unknown.status == 65 && unknown.stderr.contains("There is no message MSG-000009."), "\(unknown.stderr)")
 
@@ -155,7 +182,9 @@ struct MailDeliveryTests {
         let sink = try Sink(directory: root + "/sink")
         let command = try msmtp(sink, in: root)
         try #require(try Subprocess.run(binary, ["headless", "--data-dir", data, "--keys", "enter,a,c,enter,p,enter"]).status == 0)
-        #expect(try Subprocess.run(binary, ["orders", "ship", "SF-000001", "--carrier", "UPS", "--tracking-number", "1Z", "--data-dir", data]).status == 0)
+        #expect(
+            try Subprocess.run(binary, ["orders", "ship", "SF-000001", "--carrier", "UPS", "--tracking-number", "1Z", "--data-dir", data]).status == 0
+        )
         let killed = try worker(binary, data, command, environment: ["STOREFRONT_FAULT": "kill-after-sending"])
         #expect(killed.status != 0)
         #expect(try sink.messages().count == 1, "the first message went before the kill")
@@ -174,7 +203,8 @@ struct MailDeliveryTests {
         let root = terminal.directory.path
         let sink = try Sink(directory: root + "/sink")
         let command = try msmtp(sink, in: root)
-        try terminal.type("'\(binary)' --data-dir '\(root)/data' --sandbox-latency-ms 20 --mail-command '\(command)' --mail-from shop@example.com; echo EXIT=$?")
+        try terminal.type(
+            "'\(binary)' --data-dir '\(root)/data' --sandbox-latency-ms 20 --mail-command '\(command)' --mail-from shop@example.com; echo EXIT=$?")
         try terminal.waitForShop()
         try terminal.press("Enter", "a", "c", "Enter", "p", "Enter")
         try terminal.waitFor("Thank you")

@@ -2,8 +2,9 @@ import Foundation
 import StorefrontCore
 import StorefrontTesting
 import StorefrontUI
-@testable import TerminalNCurses
 import Testing
+
+@testable import TerminalNCurses
 
 /// The mouse as keys: what a click on each kind of place in a frame stands for.
 @MainActor
@@ -72,8 +73,9 @@ struct MouseTargetTests {
         #expect(form.keys(forClickAt: 6, row: city) == [.down, .down], "two fields below the focused one")
         let buttonRow = try #require(lines.firstIndex { $0.contains("[ Save address ]") })
         let fields = try #require(driver.state.form?.fields.count)
-        #expect(form.keys(forClickAt: try column(of: "[ Save address ]", row: buttonRow, in: form) + 2, row: buttonRow)
-            == Array(repeating: .down, count: fields - 1) + [.enter])
+        #expect(
+            form.keys(forClickAt: try column(of: "[ Save address ]", row: buttonRow, in: form) + 2, row: buttonRow)
+                == Array(repeating: .down, count: fields - 1) + [.enter])
     }
 }
 
@@ -89,7 +91,8 @@ struct SGRMouseReportTests {
         #expect(NCursesScreen.inputs(from: Self.read("\u{1B}[<0;240;6M")) == [.click(column: 239, row: 5)])
         #expect(NCursesScreen.inputs(from: Self.read("\u{1B}[<0;240;6m")).isEmpty, "a release is nothing")
         #expect(NCursesScreen.inputs(from: Self.read("\u{1B}[<65;1;1M\u{1B}[<64;1;1M")) == [.wheel(down: true), .wheel(down: false)])
-        #expect(NCursesScreen.inputs(from: Self.read("a\u{1B}[<0;3;4Mb")) == [.key(.character("a")), .click(column: 2, row: 3), .key(.character("b"))])
+        #expect(
+            NCursesScreen.inputs(from: Self.read("a\u{1B}[<0;3;4Mb")) == [.key(.character("a")), .click(column: 2, row: 3), .key(.character("b"))])
     }
 
     /// The answers to the background question that arrive after the shop stopped waiting: never keys (the `?` would
@@ -105,8 +108,11 @@ struct SGRMouseReportTests {
 
     @Test func somethingElseAfterAnEscapeIsLeftAsKeys() {
         #expect(NCursesScreen.inputs(from: Self.read("\u{1B}")) == [.key(.escape)])
-        #expect(NCursesScreen.inputs(from: Self.read("\u{1B}[<0;x;1M")) == [.key(.escape), .key(.character("[")), .key(.character("<")), .key(.character("0")),
-                                                                            .key(.character(";")), .key(.character("x")), .key(.character(";")), .key(.character("1")), .key(.character("M"))])
+        #expect(
+            NCursesScreen.inputs(from: Self.read("\u{1B}[<0;x;1M")) == [
+                .key(.escape), .key(.character("[")), .key(.character("<")), .key(.character("0")),
+                .key(.character(";")), .key(.character("x")), .key(.character(";")), .key(.character("1")), .key(.character("M")),
+            ])
     }
 }
 

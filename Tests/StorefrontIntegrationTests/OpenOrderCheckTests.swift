@@ -22,7 +22,9 @@ struct OpenOrderCheckTests {
     func anOrderTheProviderCannotAnswerForIsStillOpen(kind: StockedRepositoryKind) async throws {
         let fixture = try await kind.make()
         let placedAt = Date(timeIntervalSince1970: 1_795_339_800)
-        let order = try await fixture.orders.begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 1), idempotencyKey: "k-open", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
+        let order = try await fixture.orders.begin(
+            Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 1), idempotencyKey: "k-open", tokenID: "t", paymentDescription: "Visa",
+            placedAt: placedAt)
         let backend = LiveMerchantBackend(processor: SilentProcessor(), orders: fixture.orders, dates: DateSource { placedAt + 3_600 })
         let check = try await backend.settleOpenOrders(customer: "local:jane")
         #expect(check.stillOpen == [order.number], "reported still open, so Pay waits: \(check)")

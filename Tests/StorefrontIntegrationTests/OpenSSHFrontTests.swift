@@ -100,8 +100,10 @@ struct OpenSSHFrontTests {
     @Test func nothingButTheShopRuns() throws {
         let server = try OpenSSHServer()
         let key = try server.makeClientKey("prober")
-        let ssh = ["-p", "\(server.port)", "-i", key, "-F", "/dev/null", "-o", "IdentitiesOnly=yes", "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=no",
-                   "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR"]
+        let ssh = [
+            "-p", "\(server.port)", "-i", key, "-F", "/dev/null", "-o", "IdentitiesOnly=yes", "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=no",
+            "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR",
+        ]
         let target = "\(server.user)@127.0.0.1"
 
         let command = try Subprocess.run("/usr/bin/ssh", ssh + ["-T", target, "id; cat /etc/passwd"], timeout: .seconds(30))
@@ -119,7 +121,8 @@ struct OpenSSHFrontTests {
         let stdio = try Subprocess.run("/usr/bin/ssh", ssh + ["-W", "127.0.0.1:\(server.port)", target], timeout: .seconds(30))
         #expect(stdio.status == 255, "no forwarding to any address: \(stdio.stderr)")
 
-        let remote = try Subprocess.run("/usr/bin/ssh", ssh + ["-N", "-o", "ExitOnForwardFailure=yes", "-R", "0:127.0.0.1:\(server.port)", target], timeout: .seconds(30))
+        let remote = try Subprocess.run(
+            "/usr/bin/ssh", ssh + ["-N", "-o", "ExitOnForwardFailure=yes", "-R", "0:127.0.0.1:\(server.port)", target], timeout: .seconds(30))
         #expect(remote.status == 255, "no remote forwarding: \(remote.stderr)")
         #expect(remote.stderr.contains("remote port forwarding failed"), "\(remote.stderr)")
 
@@ -134,7 +137,8 @@ struct OpenSSHFrontTests {
         // Both spellings of the data directory name the same slots.
         func guest(from address: String, _ limits: [String]) -> String {
             let dataOption = address.hasSuffix("7") ? "--data-dir \(data)" : "--data-dir=\(data)"
-            return "env -u SSH_USER_AUTH SSH_CONNECTION='\(address) 50000 127.0.0.1 22' \(BuiltProduct.storefront) sshd-session --guest \(limits.joined(separator: " ")) \(dataOption); echo EXIT=$?"
+            return
+                "env -u SSH_USER_AUTH SSH_CONNECTION='\(address) 50000 127.0.0.1 22' \(BuiltProduct.storefront) sshd-session --guest \(limits.joined(separator: " ")) \(dataOption); echo EXIT=$?"
         }
         let limits = ["--max-guests", "2", "--guests-per-address", "1"]
         let first = try TmuxTerminal()
@@ -166,9 +170,11 @@ struct OpenSSHFrontTests {
     @Test func sshdRefusesAnythingThatIsNotAKeyBeforeTheShop() throws {
         let listed = try Subprocess.run(BuiltProduct.storefront, ["sshd-keys", "ssh-ed25519", "not base64 at all"])
         #expect(listed.status == 0 && listed.stdout.isEmpty, "nothing printed: sshd refuses the key")
-        let lying = try Subprocess.run(BuiltProduct.storefront, ["sshd-keys", "ssh-rsa", "AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl"])
+        let lying = try Subprocess.run(
+            BuiltProduct.storefront, ["sshd-keys", "ssh-rsa", "AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl"])
         #expect(lying.stdout.isEmpty, "a key whose blob names another type is refused")
-        let good = try Subprocess.run(BuiltProduct.storefront, ["sshd-keys", "ssh-ed25519", "AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl"])
+        let good = try Subprocess.run(
+            BuiltProduct.storefront, ["sshd-keys", "ssh-ed25519", "AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl"])
         #expect(good.stdout == "restrict,pty ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl\n")
     }
 }

@@ -26,9 +26,10 @@ struct OrderHistoryTests {
 
         let placed = OrderEvent(at: placedAt, actor: .shopper("local:jane"), change: .placed(total: draft.totals.total))
         #expect(try await orders.events(orderNumber: paid.number) == [placed, OrderEvent(at: settledAt, actor: .provider, change: .charged)])
-        #expect(try await orders.events(orderNumber: declined.number) == [
-            placed, OrderEvent(at: settledAt, actor: .provider, change: .declined(reason: "Your card was declined.")),
-        ])
+        #expect(
+            try await orders.events(orderNumber: declined.number) == [
+                placed, OrderEvent(at: settledAt, actor: .provider, change: .declined(reason: "Your card was declined.")),
+            ])
         for order in [paid, declined] {
             let stored = try #require(try await orders.order(number: order.number))
             #expect(try OrderLifecycle.rebuilt(from: try await orders.events(orderNumber: order.number)).status == stored.status)
@@ -37,7 +38,9 @@ struct OrderHistoryTests {
 
     @Test func sqliteRefusesToChangeOrDeleteAnEvent() async throws {
         let fixture = try SQLiteFixture()
-        let order = try await fixture.orders.begin(Drafts.draft("mug-stdout", name: "stdout Mug", quantity: 1), idempotencyKey: "k", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
+        let order = try await fixture.orders.begin(
+            Drafts.draft("mug-stdout", name: "stdout Mug", quantity: 1), idempotencyKey: "k", tokenID: "t", paymentDescription: "Visa",
+            placedAt: placedAt)
         for statement in ["UPDATE order_event SET kind = 'charged'", "DELETE FROM order_event"] {
             await #expect(throws: DatabaseError.self, "\(statement)") {
                 try await fixture.database.pool.write { db in try db.execute(sql: statement) }
@@ -48,7 +51,9 @@ struct OrderHistoryTests {
 
     @Test func postgresRefusesToChangeOrDeleteAnEvent() async throws {
         let fixture = try await PostgresStockFixture()
-        let order = try await fixture.orders.begin(Drafts.draft("mug-stdout", name: "stdout Mug", quantity: 1), idempotencyKey: "k", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
+        let order = try await fixture.orders.begin(
+            Drafts.draft("mug-stdout", name: "stdout Mug", quantity: 1), idempotencyKey: "k", tokenID: "t", paymentDescription: "Visa",
+            placedAt: placedAt)
         for statement in ["UPDATE order_event SET kind = 'charged'", "DELETE FROM order_event"] {
             #expect(throws: (any Error).self, "\(statement)") { try fixture.server.rows(statement) }
         }
@@ -97,7 +102,9 @@ struct OrderHistoryTests {
         }
         #expect(try await orders.apply(.delivered, toOrder: order.number, by: .system, at: settledAt, expecting: .shipped).status == .delivered)
         let events = try await orders.events(orderNumber: order.number)
-        #expect(events.map(\.change) == [.placed(total: draft.totals.total), .charged, .shipped(Self.parcel), .delivered], "the refused ones wrote nothing")
+        #expect(
+            events.map(\.change) == [.placed(total: draft.totals.total), .charged, .shipped(Self.parcel), .delivered],
+            "the refused ones wrote nothing")
         #expect(events[2].actor == .merchant("ops"))
         #expect(try await orders.order(number: order.number)?.status == .delivered)
     }
@@ -105,7 +112,9 @@ struct OrderHistoryTests {
     @Test("two changes racing for one order: exactly one is made", arguments: StockedRepositoryKind.allCases)
     func twoChangesRacing(kind: StockedRepositoryKind) async throws {
         let fixture = try await kind.make()
-        let order = try await fixture.orders.begin(Drafts.draft("mug-stdout", name: "stdout Mug", quantity: 1), idempotencyKey: "k", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
+        let order = try await fixture.orders.begin(
+            Drafts.draft("mug-stdout", name: "stdout Mug", quantity: 1), idempotencyKey: "k", tokenID: "t", paymentDescription: "Visa",
+            placedAt: placedAt)
         try await fixture.orders.finish(orderNumber: order.number, status: .paid, failure: nil, at: settledAt)
         // A merchant ships while the shopper cancels, each on connections of their own.
         let merchant = try fixture.anotherBuyer()

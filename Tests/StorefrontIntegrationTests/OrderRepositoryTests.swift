@@ -56,7 +56,8 @@ enum Drafts {
     static func draft(_ id: String, name: String, quantity: Int, unitPrice: Int64 = 8_900) -> OrderDraft {
         let line = CartLine(productID: ProductID(id), name: name, unitPrice: Money(minorUnits: unitPrice, currency: .usd), quantity: quantity)
         let totals = Cart(currency: .usd, lines: [line]).totals(shipping: Fixtures.standardShipping, tax: TaxPolicy(basisPoints: 825))
-        return OrderDraft(lines: [line], totals: totals, shippingMethod: Fixtures.standardShipping, shippingContact: Fixtures.jane, customerID: "local:jane")
+        return OrderDraft(
+            lines: [line], totals: totals, shippingMethod: Fixtures.standardShipping, shippingContact: Fixtures.jane, customerID: "local:jane")
     }
 }
 
@@ -79,9 +80,15 @@ struct OrderRepositoryContractTests {
     @Test(arguments: OrderRepositoryKind.allCases)
     func paidOrdersAreListedNewestFirstAndDeclinedOnesAreNot(kind: OrderRepositoryKind) async throws {
         let orders = try await kind.make()
-        let a = try await orders.begin(Drafts.draft("mug-stdout", name: "stdout Mug", quantity: 1), idempotencyKey: "a", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
-        let b = try await orders.begin(Drafts.draft("rubber-duck", name: "Debugging Duck", quantity: 2), idempotencyKey: "b", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
-        let c = try await orders.begin(Drafts.draft("pen-fine", name: "Fine Liner Trio", quantity: 1), idempotencyKey: "c", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
+        let a = try await orders.begin(
+            Drafts.draft("mug-stdout", name: "stdout Mug", quantity: 1), idempotencyKey: "a", tokenID: "t", paymentDescription: "Visa",
+            placedAt: placedAt)
+        let b = try await orders.begin(
+            Drafts.draft("rubber-duck", name: "Debugging Duck", quantity: 2), idempotencyKey: "b", tokenID: "t", paymentDescription: "Visa",
+            placedAt: placedAt)
+        let c = try await orders.begin(
+            Drafts.draft("pen-fine", name: "Fine Liner Trio", quantity: 1), idempotencyKey: "c", tokenID: "t", paymentDescription: "Visa",
+            placedAt: placedAt)
         try await orders.finish(orderNumber: a.number, status: .paid, failure: nil)
         try await orders.finish(orderNumber: b.number, status: .declined, failure: "Your card was declined.")
         try await orders.finish(orderNumber: c.number, status: .paid, failure: nil)
@@ -110,7 +117,9 @@ extension SQLiteFixture: StockedOrderRepository {
     var catalog: any CatalogRepository { sqliteCatalog }
     var providerEvents: any ProviderEvents { SQLiteProviderEvents(database: database) }
     var outbox: any MailOutbox { SQLiteOutbox(database: database) }
-    func anotherBuyer() throws -> any LiveBackOffice.Orders { SQLiteOrderRepository(database: try SQLiteDatabase.open(directory: directory), currency: .usd) }
+    func anotherBuyer() throws -> any LiveBackOffice.Orders {
+        SQLiteOrderRepository(database: try SQLiteDatabase.open(directory: directory), currency: .usd)
+    }
 }
 
 /// PostgreSQL with the bundled catalog imported.
@@ -151,7 +160,9 @@ struct StockedOrderRepositoryContractTests {
     @Test(arguments: StockedRepositoryKind.allCases)
     func reservingThenPayingMovesStockToSold(kind: StockedRepositoryKind) async throws {
         let fixture = try await kind.make()
-        let order = try await fixture.orders.begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 2), idempotencyKey: "k", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
+        let order = try await fixture.orders.begin(
+            Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 2), idempotencyKey: "k", tokenID: "t", paymentDescription: "Visa",
+            placedAt: placedAt)
         #expect(try fixture.stock("hoodie-root") == (1, 2, 0))
         try await fixture.orders.finish(orderNumber: order.number, status: .paid, failure: nil)
         #expect(try fixture.stock("hoodie-root") == (1, 0, 2))
@@ -165,7 +176,9 @@ struct StockedOrderRepositoryContractTests {
     func ordersAreListedWithTheirOwnLinesNewestFirst(kind: StockedRepositoryKind) async throws {
         let fixture = try await kind.make()
         for (index, (id, quantity)) in [("hoodie-root", 1), ("keycap-dusk", 2), ("hoodie-root", 1)].enumerated() {
-            let order = try await fixture.orders.begin(Drafts.draft(id, name: id, quantity: quantity), idempotencyKey: "k\(index)", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
+            let order = try await fixture.orders.begin(
+                Drafts.draft(id, name: id, quantity: quantity), idempotencyKey: "k\(index)", tokenID: "t", paymentDescription: "Visa",
+                placedAt: placedAt)
             try await fixture.orders.finish(orderNumber: order.number, status: .paid, failure: nil)
         }
         let listed = try await fixture.orders.orders(customer: "local:jane", offset: 0, limit: 10)
@@ -180,7 +193,9 @@ struct StockedOrderRepositoryContractTests {
     @Test(arguments: StockedRepositoryKind.allCases)
     func aDeclineReleasesTheStock(kind: StockedRepositoryKind) async throws {
         let fixture = try await kind.make()
-        let order = try await fixture.orders.begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 3), idempotencyKey: "k", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
+        let order = try await fixture.orders.begin(
+            Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 3), idempotencyKey: "k", tokenID: "t", paymentDescription: "Visa",
+            placedAt: placedAt)
         #expect(try fixture.stock("hoodie-root") == (0, 3, 0))
         #expect(try await fixture.orders.unsettledOrders().map(\.number) == [order.number])
         try await fixture.orders.finish(orderNumber: order.number, status: .declined, failure: "Your card was declined.")
@@ -193,7 +208,9 @@ struct StockedOrderRepositoryContractTests {
     func moreThanTheStockIsSoldOutAndReservesNothing(kind: StockedRepositoryKind) async throws {
         let fixture = try await kind.make()
         await #expect(throws: OrderRepositoryError.soldOut(productName: "root Hoodie", available: 3)) {
-            try await fixture.orders.begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 4), idempotencyKey: "k", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
+            try await fixture.orders.begin(
+                Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 4), idempotencyKey: "k", tokenID: "t", paymentDescription: "Visa",
+                placedAt: placedAt)
         }
         #expect(try fixture.stock("hoodie-root") == (3, 0, 0))
         #expect(try await fixture.orders.order(number: "SF-000001") == nil)
@@ -203,7 +220,9 @@ struct StockedOrderRepositoryContractTests {
     func twoBuyersRaceForTheLastUnitAndExactlyOneWins(kind: StockedRepositoryKind) async throws {
         let fixture = try await kind.make()
         // Leave one hoodie.
-        _ = try await fixture.orders.begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 2), idempotencyKey: "earlier", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
+        _ = try await fixture.orders.begin(
+            Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 2), idempotencyKey: "earlier", tokenID: "t", paymentDescription: "Visa",
+            placedAt: placedAt)
         // Two buyers with their own connections to the same database.
         let buyers = try (0..<2).map { _ in try fixture.anotherBuyer() }
         let outcomes = Outcomes()
@@ -211,7 +230,9 @@ struct StockedOrderRepositoryContractTests {
             for index in 0..<2 {
                 group.addTask {
                     do {
-                        _ = try await buyers[index].begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 1), idempotencyKey: "buyer-\(index)", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
+                        _ = try await buyers[index].begin(
+                            Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 1), idempotencyKey: "buyer-\(index)", tokenID: "t",
+                            paymentDescription: "Visa", placedAt: placedAt)
                         outcomes.add("won")
                     } catch {
                         outcomes.add("\(error)")
@@ -232,7 +253,11 @@ struct StockedOrderRepositoryContractTests {
             for index in 0..<2 {
                 group.addTask {
                     do {
-                        numbers.add(try await buyers[index].begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 1), idempotencyKey: "same", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt).number)
+                        numbers.add(
+                            try await buyers[index].begin(
+                                Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 1), idempotencyKey: "same", tokenID: "t",
+                                paymentDescription: "Visa", placedAt: placedAt
+                            ).number)
                     } catch {
                         numbers.add("\(error)")
                     }
@@ -248,8 +273,16 @@ struct StockedOrderRepositoryContractTests {
 final class Outcomes: @unchecked Sendable {
     private let lock = NSLock()
     private var values: [String] = []
-    func add(_ value: String) { lock.lock(); values.append(value); lock.unlock() }
-    var sorted: [String] { lock.lock(); defer { lock.unlock() }; return values.sorted() }
+    func add(_ value: String) {
+        lock.lock()
+        values.append(value)
+        lock.unlock()
+    }
+    var sorted: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return values.sorted()
+    }
 }
 
 enum CartRepositoryKind: String, CaseIterable, CustomTestStringConvertible {
@@ -287,7 +320,8 @@ struct CartRepositoryContractTests {
 struct IdempotentDeclineTests {
     @Test func aRetryOfADeclinedChargeGivesTheFirstReason() async throws {
         let fixture = try SQLiteFixture()
-        let backend = LiveMerchantBackend(processor: SandboxProcessor(ledger: SQLiteChargeLedger(database: fixture.database)), orders: fixture.orders, dates: Fixtures.fixedDates)
+        let backend = LiveMerchantBackend(
+            processor: SandboxProcessor(ledger: SQLiteChargeLedger(database: fixture.database)), orders: fixture.orders, dates: Fixtures.fixedDates)
         let token = PaymentToken(id: "tok_sandbox_1_card_insufficientFunds_visa_9995", paymentMethod: Fixtures.visa)
         let draft = Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 1)
         for _ in 0..<2 {

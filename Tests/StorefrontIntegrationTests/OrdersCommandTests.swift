@@ -11,8 +11,10 @@ struct OrdersCommandTests {
         let bought = try Subprocess.run(binary, ["headless", "--data-dir", directory, "--keys", "enter,a,c,enter,p,enter"])
         try #require(bought.status == 0 && bought.stdout.contains("Thank you"), "\(bought.stderr)")
 
-        let ship = ["orders", "ship", "SF-000001", "--carrier", "UPS", "--tracking-number", "1Z999AA10123456784",
-                    "--tracking-url", "https://ups.example/t/1Z999AA10123456784", "--data-dir", directory]
+        let ship = [
+            "orders", "ship", "SF-000001", "--carrier", "UPS", "--tracking-number", "1Z999AA10123456784",
+            "--tracking-url", "https://ups.example/t/1Z999AA10123456784", "--data-dir", directory,
+        ]
         let shipped = try Subprocess.run(binary, ship)
         #expect(shipped.status == 0, "\(shipped.stderr)")
         #expect(shipped.stdout.contains("SF-000001  Shipped"))
@@ -31,7 +33,10 @@ struct OrdersCommandTests {
         #expect(order["status"] as? String == "delivered")
         let events = try #require(order["events"] as? [[String: Any]])
         #expect(events.map { $0["kind"] as? String } == ["placed", "charged", "shipped", "delivered"])
-        #expect(events.map { $0["actor"] as? String } == ["shopper:local:\(NSUserName())", "provider", "merchant:\(NSUserName())", "merchant:\(NSUserName())"])
+        #expect(
+            events.map { $0["actor"] as? String } == [
+                "shopper:local:\(NSUserName())", "provider", "merchant:\(NSUserName())", "merchant:\(NSUserName())",
+            ])
         #expect((events[2]["details"] as? [String: String])?["trackingURL"] == "https://ups.example/t/1Z999AA10123456784")
     }
 
@@ -44,12 +49,19 @@ struct OrdersCommandTests {
         #expect(unknown.status == 65 && unknown.stderr.contains("There is no order SF-999999."))
         let notShipped = try Subprocess.run(binary, ["orders", "deliver", "SF-000001", "--data-dir", directory])
         #expect(notShipped.status == 65 && notShipped.stderr.contains("only a shipped order can be delivered"), "\(notShipped.stderr)")
-        let badURL = try Subprocess.run(binary, ["orders", "ship", "SF-000001", "--carrier", "UPS", "--tracking-number", "1Z", "--tracking-url", "javascript:alert(1)", "--data-dir", directory])
+        let badURL = try Subprocess.run(
+            binary,
+            [
+                "orders", "ship", "SF-000001", "--carrier", "UPS", "--tracking-number", "1Z", "--tracking-url", "javascript:alert(1)", "--data-dir",
+                directory,
+            ])
         #expect(badURL.status == 64 && badURL.stderr.contains("--tracking-url must be a web address"))
         let noShop = try Subprocess.run(binary, ["orders", "show", "SF-000001", "--data-dir", directory + "/nowhere"])
         #expect(noShop.status == 66)
         let shown = try Subprocess.run(binary, ["orders", "show", "SF-000001", "--json", "--data-dir", directory])
-        let events = ((try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any])?["order"] as? [String: Any])?["events"] as? [[String: Any]]
+        let events =
+            ((try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any])?["order"] as? [String: Any])?["events"]
+            as? [[String: Any]]
         #expect(events?.count == 2, "placed and charged only: the refused changes wrote nothing")
     }
 }

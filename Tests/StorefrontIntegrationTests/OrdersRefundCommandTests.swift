@@ -29,7 +29,9 @@ struct OrdersRefundCommandTests {
     @Test func aLineIsRefundedAndRestockedThenTheRestCanceled() throws {
         let (binary, directory) = try shopWithAnOrder()
         let before = try #require(try onHand(binary, directory, "keycap-dusk"))
-        let refunded = try Subprocess.run(binary, ["orders", "refund", "SF-000001", "--line", "keycap-dusk:1", "--restock", "--reason", "arrived bent", "--json", "--data-dir", directory])
+        let refunded = try Subprocess.run(
+            binary,
+            ["orders", "refund", "SF-000001", "--line", "keycap-dusk:1", "--restock", "--reason", "arrived bent", "--json", "--data-dir", directory])
         #expect(refunded.status == 0, "\(refunded.stderr)")
         var order = try order(binary, directory)
         #expect(order["status"] as? String == "partiallyRefunded")
@@ -71,26 +73,37 @@ struct OrdersRefundCommandTests {
             let result = try Subprocess.run(binary, ["orders", "refund", "SF-000001"] + arguments + ["--data-dir", directory])
             #expect(result.status == 64 && result.stderr.contains(message), "\(arguments): \(result.stderr)")
         }
-        let moreThanBought = try Subprocess.run(binary, ["orders", "refund", "SF-000001", "--line", "keycap-dusk:3", "--restock", "--reason", "x", "--data-dir", directory])
+        let moreThanBought = try Subprocess.run(
+            binary, ["orders", "refund", "SF-000001", "--line", "keycap-dusk:3", "--restock", "--reason", "x", "--data-dir", directory])
         #expect(moreThanBought.status == 65)
-        #expect(moreThanBought.stderr.contains("Cannot put back 3 of Dusk Keycap Set: only 2 of those bought are left to put back."), "\(moreThanBought.stderr)")
+        #expect(
+            moreThanBought.stderr.contains("Cannot put back 3 of Dusk Keycap Set: only 2 of those bought are left to put back."),
+            "\(moreThanBought.stderr)")
         #expect((try order(binary, directory)["refunds"] as? [Any])?.isEmpty == true)
     }
 
-    @Test("a refund filed by a process killed before the provider answered is finished by the next command", arguments: ["after-filing-refund", "after-refunding"])
+    @Test(
+        "a refund filed by a process killed before the provider answered is finished by the next command",
+        arguments: ["after-filing-refund", "after-refunding"])
     func aKilledRefundIsFinishedOnce(step: String) throws {
         let (binary, directory) = try shopWithAnOrder()
-        let killed = try Subprocess.run(binary, ["orders", "refund", "SF-000001", "--amount", "10", "--reason", "goodwill", "--data-dir", directory], environment: ProcessInfo.processInfo.environment.merging(["STOREFRONT_FAULT": "kill-\(step)"]) { $1 })
+        let killed = try Subprocess.run(
+            binary, ["orders", "refund", "SF-000001", "--amount", "10", "--reason", "goodwill", "--data-dir", directory],
+            environment: ProcessInfo.processInfo.environment.merging(["STOREFRONT_FAULT": "kill-\(step)"]) { $1 })
         #expect(killed.status != 0)
         #expect((try order(binary, directory)["refunds"] as? [[String: Any]])?.map { $0["state"] as? String } == ["pending"])
         let blocked = try order(binary, directory)["status"] as? String
         #expect(blocked == "paid")
 
         // The next change first asks the provider about the pending refund, under its own key: refunded once.
-        let soon = try Subprocess.run(binary, ["orders", "ship", "SF-000001", "--carrier", "UPS", "--tracking-number", "1Z", "--data-dir", directory])
-        #expect(soon.status == 75 && !soon.stderr.contains("left pending by an earlier run"), "a refund just filed is its filer's for two minutes: \(soon.stderr)")
+        let soon = try Subprocess.run(
+            binary, ["orders", "ship", "SF-000001", "--carrier", "UPS", "--tracking-number", "1Z", "--data-dir", directory])
+        #expect(
+            soon.status == 75 && !soon.stderr.contains("left pending by an earlier run"),
+            "a refund just filed is its filer's for two minutes: \(soon.stderr)")
         let settleNow = ProcessInfo.processInfo.environment.merging(["STOREFRONT_SETTLE_AFTER_SECONDS": "0"]) { $1 }
-        let shipped = try Subprocess.run(binary, ["orders", "ship", "SF-000001", "--carrier", "UPS", "--tracking-number", "1Z", "--data-dir", directory], environment: settleNow)
+        let shipped = try Subprocess.run(
+            binary, ["orders", "ship", "SF-000001", "--carrier", "UPS", "--tracking-number", "1Z", "--data-dir", directory], environment: settleNow)
         #expect(shipped.status == 0, "\(shipped.stderr)")
         #expect(shipped.stderr.contains("refund RF-000001 of SF-000001, left pending by an earlier run: refunded now"), "\(shipped.stderr)")
         let order = try order(binary, directory)

@@ -22,7 +22,9 @@ struct OutboxOutputTests {
         for arguments in [["outbox", "list"], ["outbox", "list", "--json"], ["outbox", "show", "MSG-000001"]] {
             let shown = try Subprocess.run(binary, arguments + ["--data-dir", data])
             #expect(shown.status == 0, "\(arguments): \(shown.stderr)")
-            #expect(!shown.stdout.contains("\u{1B}") && !shown.stdout.contains("\u{07}"), "\(arguments) printed an escape raw: \(shown.stdout.debugDescription)")
+            #expect(
+                !shown.stdout.contains("\u{1B}") && !shown.stdout.contains("\u{07}"),
+                "\(arguments) printed an escape raw: \(shown.stdout.debugDescription)")
         }
     }
 }

@@ -32,8 +32,11 @@ struct OutboxTests {
         let declined = try await orders.begin(draft, idempotencyKey: "declined", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
         try await orders.finish(orderNumber: paid.number, status: .paid, failure: nil, at: placedAt)
         try await orders.finish(orderNumber: declined.number, status: .declined, failure: "no", at: placedAt)
-        _ = try await orders.apply(.shipped(Shipment(carrier: "UPS", trackingNumber: "1Z")), toOrder: paid.number, by: .merchant("ops"), at: placedAt, expecting: .paid)
-        let filed = try await orders.fileRefund(RefundAsk(amount: Money(minorUnits: 500, currency: .usd), reason: "x"), toOrder: paid.number, by: .merchant("ops"), at: placedAt, expecting: nil)
+        _ = try await orders.apply(
+            .shipped(Shipment(carrier: "UPS", trackingNumber: "1Z")), toOrder: paid.number, by: .merchant("ops"), at: placedAt, expecting: .paid)
+        let filed = try await orders.fileRefund(
+            RefundAsk(amount: Money(minorUnits: 500, currency: .usd), reason: "x"), toOrder: paid.number, by: .merchant("ops"), at: placedAt,
+            expecting: nil)
         _ = try await orders.settleRefund(id: filed.id, as: .refunded(reference: "re_1"), at: placedAt)
 
         let entries = try await outbox.entries(orderNumber: paid.number)
@@ -59,12 +62,15 @@ struct OutboxTests {
 
     @Test func failuresAreTriedAgainLaterDoublingThenGivenUp() async throws {
         let orders = InMemoryOrderRepository()
-        let order = try orders.begin(Drafts.draft("mug-stdout", name: "stdout Mug", quantity: 1), idempotencyKey: "k", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
+        let order = try orders.begin(
+            Drafts.draft("mug-stdout", name: "stdout Mug", quantity: 1), idempotencyKey: "k", tokenID: "t", paymentDescription: "Visa",
+            placedAt: placedAt)
         try orders.finish(orderNumber: order.number, status: .paid, failure: nil, at: placedAt)
         let now = Mutex(placedAt)
         let transport = FlakyTransport()
         let delivery = MailDelivery(
-            outbox: orders, orders: orders, transport: transport, shop: .standard(), sender: MailSender(from: MailAddress(address: "shop@example.com")),
+            outbox: orders, orders: orders, transport: transport, shop: .standard(),
+            sender: MailSender(from: MailAddress(address: "shop@example.com")),
             dates: DateSource { now.withLock { $0 } }, giveUpAfter: .seconds(3_600)
         )
         #expect(try await delivery.deliverDue().retried == ["MSG-000001": "connection refused"])
@@ -80,7 +86,9 @@ struct OutboxTests {
         #expect(orders.entries(orderNumber: order.number).first?.attempts == 3)
 
         // Another order's message, failing for longer than an hour, is given up and shows why.
-        let late = try orders.begin(Drafts.draft("mug-stdout", name: "stdout Mug", quantity: 1), idempotencyKey: "k2", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
+        let late = try orders.begin(
+            Drafts.draft("mug-stdout", name: "stdout Mug", quantity: 1), idempotencyKey: "k2", tokenID: "t", paymentDescription: "Visa",
+            placedAt: placedAt)
         try orders.finish(orderNumber: late.number, status: .paid, failure: nil, at: placedAt)
         transport.failing.withLock { $0 = true }
         now.withLock { $0 = placedAt.addingTimeInterval(3_600) }

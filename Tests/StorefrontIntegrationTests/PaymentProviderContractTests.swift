@@ -55,7 +55,9 @@ struct PaymentProviderContractTests {
                     processor: StripeChargeProcessor(client: client, key: key, references: references),
                     declinesWhenCharged: "4000000000000341",
                     succeededCharges: { key in
-                        try server.paymentIntents().filter { ($0["metadata"] as? [String: String])?["idempotency_key"] == key && $0["status"] as? String == "succeeded" }.count
+                        try server.paymentIntents().filter {
+                            ($0["metadata"] as? [String: String])?["idempotency_key"] == key && $0["status"] as? String == "succeeded"
+                        }.count
                     },
                     close: { try? await client.shutdown() }, server: server
                 )
@@ -76,53 +78,55 @@ struct PaymentProviderContractTests {
     }
 
     static func request(_ token: PaymentToken, key: String, cents: Int64 = 4_250) -> ChargeRequest {
-        ChargeRequest(tokenID: token.id, amount: Money(minorUnits: cents, currency: .usd), idempotencyKey: key, orderNumber: "SF-0000\(key.suffix(2))", customerID: "ssh:SHA256:contract")
+        ChargeRequest(
+            tokenID: token.id, amount: Money(minorUnits: cents, currency: .usd), idempotencyKey: key, orderNumber: "SF-0000\(key.suffix(2))",
+            customerID: "ssh:SHA256:contract")
     }
 
     @Test("a vaulted card keeps no number and is charged once per key", arguments: Kind.allCases)
     func vaultAndChargeOnce(kind: Kind) async throws {
         try await Harness.with(kind) { harness in
-        let method = try await harness.provider.vault(try Self.card("4242424242424242"), forCustomer: "ssh:SHA256:contract")
-        #expect(method.lastFour == "4242")
-        #expect(method.network == .visa)
-        #expect(method.expiry == CardExpiry(month: 12, year: 2034))
-        #expect(!method.id.contains("4242424242424242"), "the id names the card, never by its number")
-        #expect(harness.provider.canCharge(method))
+            let method = try await harness.provider.vault(try Self.card("4242424242424242"), forCustomer: "ssh:SHA256:contract")
+            #expect(method.lastFour == "4242")
+            #expect(method.network == .visa)
+            #expect(method.expiry == CardExpiry(month: 12, year: 2034))
+            #expect(!method.id.contains("4242424242424242"), "the id names the card, never by its number")
+            #expect(harness.provider.canCharge(method))
 
-        let token = try await harness.provider.createToken(for: Self.payment(with: method))
-        let key = "order-\(UUID().uuidString)-01"
-        let first = try await harness.processor.charge(Self.request(token, key: key))
-        #expect(first.outcome == .succeeded)
-        #expect(first.amount == Money(minorUnits: 4_250, currency: .usd))
-        let again = try await harness.processor.charge(Self.request(token, key: key))
-        #expect(again.outcome == .succeeded, "the same key answers with the first result")
-        #expect(try await harness.succeededCharges(key) == 1, "and moves money once")
-        #expect(try await harness.processor.recordedCharge(forKey: key)?.outcome == .succeeded)
+            let token = try await harness.provider.createToken(for: Self.payment(with: method))
+            let key = "order-\(UUID().uuidString)-01"
+            let first = try await harness.processor.charge(Self.request(token, key: key))
+            #expect(first.outcome == .succeeded)
+            #expect(first.amount == Money(minorUnits: 4_250, currency: .usd))
+            let again = try await harness.processor.charge(Self.request(token, key: key))
+            #expect(again.outcome == .succeeded, "the same key answers with the first result")
+            #expect(try await harness.succeededCharges(key) == 1, "and moves money once")
+            #expect(try await harness.processor.recordedCharge(forKey: key)?.outcome == .succeeded)
         }
     }
 
     @Test("a card that declines when charged is declined, and recorded so", arguments: Kind.allCases)
     func declinedWhenCharged(kind: Kind) async throws {
         try await Harness.with(kind) { harness in
-        let method = try await harness.provider.vault(try Self.card(harness.declinesWhenCharged), forCustomer: "guest")
-        let token = try await harness.provider.createToken(for: Self.payment(with: method))
-        let key = "order-\(UUID().uuidString)-02"
-        #expect(try await harness.processor.charge(Self.request(token, key: key)).outcome == .declined(.generic))
-        #expect(try await harness.processor.recordedCharge(forKey: key)?.outcome == .declined(.generic))
-        #expect(try await harness.succeededCharges(key) == 0)
+            let method = try await harness.provider.vault(try Self.card(harness.declinesWhenCharged), forCustomer: "guest")
+            let token = try await harness.provider.createToken(for: Self.payment(with: method))
+            let key = "order-\(UUID().uuidString)-02"
+            #expect(try await harness.processor.charge(Self.request(token, key: key)).outcome == .declined(.generic))
+            #expect(try await harness.processor.recordedCharge(forKey: key)?.outcome == .declined(.generic))
+            #expect(try await harness.succeededCharges(key) == 0)
         }
     }
 
     @Test("a voided key is never charged afterwards", arguments: Kind.allCases)
     func voidWins(kind: Kind) async throws {
         try await Harness.with(kind) { harness in
-        let method = try await harness.provider.vault(try Self.card("4242424242424242"), forCustomer: "guest")
-        let token = try await harness.provider.createToken(for: Self.payment(with: method))
-        let key = "order-\(UUID().uuidString)-03"
-        #expect(try await harness.processor.recordedCharge(forKey: key) == nil, "nothing is recorded for a key never charged")
-        #expect(try await harness.processor.void(key: key, amount: Money(minorUnits: 4_250, currency: .usd)).outcome == .declined(.voided))
-        #expect(try await harness.processor.charge(Self.request(token, key: key)).outcome == .declined(.voided), "a late charge gets the void")
-        #expect(try await harness.succeededCharges(key) == 0)
+            let method = try await harness.provider.vault(try Self.card("4242424242424242"), forCustomer: "guest")
+            let token = try await harness.provider.createToken(for: Self.payment(with: method))
+            let key = "order-\(UUID().uuidString)-03"
+            #expect(try await harness.processor.recordedCharge(forKey: key) == nil, "nothing is recorded for a key never charged")
+            #expect(try await harness.processor.void(key: key, amount: Money(minorUnits: 4_250, currency: .usd)).outcome == .declined(.voided))
+            #expect(try await harness.processor.charge(Self.request(token, key: key)).outcome == .declined(.voided), "a late charge gets the void")
+            #expect(try await harness.succeededCharges(key) == 0)
         }
     }
 }

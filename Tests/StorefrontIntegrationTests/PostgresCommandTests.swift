@@ -9,7 +9,8 @@ import Testing
 @Suite("PostgreSQL location")
 struct PostgresLocationTests {
     @Test func aURLGivesEveryPartAndPrintsWithoutItsPassword() throws {
-        let location = try PostgresLocation.parse("postgres://shop:s3cret%40x@db.example.com:6543/storefront?sslmode=require&application_name=front-1", environment: [:])
+        let location = try PostgresLocation.parse(
+            "postgres://shop:s3cret%40x@db.example.com:6543/storefront?sslmode=require&application_name=front-1", environment: [:])
         #expect(location.host == "db.example.com")
         #expect(location.port == 6543)
         #expect(location.user == "shop")
@@ -52,11 +53,11 @@ struct PostgresLocationTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let file = directory.appendingPathComponent("pgpass").path
         try """
-            # host:port:database:user:password
-            other.example.com:5432:*:shop:wrong
-            db.example.com:*:storefront:shop:pa\\:ss\\\\word
-            *:*:*:*:fallback
-            """.write(toFile: file, atomically: true, encoding: .utf8)
+        # host:port:database:user:password
+        other.example.com:5432:*:shop:wrong
+        db.example.com:*:storefront:shop:pa\\:ss\\\\word
+        *:*:*:*:fallback
+        """.write(toFile: file, atomically: true, encoding: .utf8)
         chmod(file, 0o600)
         let location = try PostgresLocation.parse("postgres://shop@db.example.com/storefront", environment: ["PGPASSFILE": file])
         #expect(location.hasPassword)
@@ -129,7 +130,9 @@ struct PostgresCommandTests {
         let catalog = try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled")
         let repository = try await fixture.importing(catalog)
         let orders = PostgresOrderRepository(database: fixture.database, currency: .usd)
-        let order = try await orders.begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 2), idempotencyKey: "k", tokenID: "t", paymentDescription: "Visa", placedAt: Date())
+        let order = try await orders.begin(
+            Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 2), idempotencyKey: "k", tokenID: "t", paymentDescription: "Visa",
+            placedAt: Date())
         try await orders.finish(orderNumber: order.number, status: .paid, failure: nil)
         var changed = catalog
         changed.products[0].price = Money(minorUnits: 12_345, currency: .usd)
@@ -148,7 +151,8 @@ struct PostgresCommandTests {
     @Test func anInvalidCatalogImportsNothing() throws {
         let url = try PostgresServer.freshDatabase()
         let file = TemporaryDirectory.make().path + ".json"
-        try #"{"store": {"name": "X", "currency": "USD"}, "products": [{"id": "a", "name": "A", "price": -1}]}"#.write(toFile: file, atomically: true, encoding: .utf8)
+        try #"{"store": {"name": "X", "currency": "USD"}, "products": [{"id": "a", "name": "A", "price": -1}]}"#.write(
+            toFile: file, atomically: true, encoding: .utf8)
         let result = try storefront(["catalog", "import", file, "--database", url])
         #expect(result.status == 65)
         #expect(try storefront(["headless", "--database", url, "--keys", "q"]).status == 66, "still no catalog")
@@ -158,7 +162,8 @@ struct PostgresCommandTests {
     @Test func aSchemaFromANewerStorefrontIsRefused() throws {
         let url = try PostgresServer.freshDatabase()
         #expect(try storefront(["db", "migrate", "--database", url]).status == 0)
-        let psql = try Subprocess.run("/usr/bin/env", ["psql", url, "-c", "INSERT INTO storefront_migrations (identifier) VALUES ('v99-from-the-future')"])
+        let psql = try Subprocess.run(
+            "/usr/bin/env", ["psql", url, "-c", "INSERT INTO storefront_migrations (identifier) VALUES ('v99-from-the-future')"])
         #expect(psql.status == 0, "\(psql.stderr)")
         for arguments in [["db", "migrate", "--database", url], ["headless", "--database", url, "--keys", "q"], ["orders", "--database", url]] {
             let result = try storefront(arguments)
@@ -259,7 +264,12 @@ struct PostgresOutageTests {
         let holders = try (0..<2).map { _ in
             try Subprocess.start("/usr/bin/env", ["psql", limitedURL + "&application_name=holder", "-c", "SELECT pg_sleep(60)"])
         }
-        defer { for holder in holders { kill(holder.pid, SIGKILL); _ = holder.wait() } }
+        defer {
+            for holder in holders {
+                kill(holder.pid, SIGKILL)
+                _ = holder.wait()
+            }
+        }
         let held = "usename = '\(role)' AND application_name = 'holder'"
         try #require(try fixture.waitForConnections(held, count: 2), "psql holds both of the role's connections")
 

@@ -31,7 +31,9 @@ struct PostgresEndToEndTests {
         try terminal.press("q")
         try terminal.waitFor("EXIT=0")
         let saved = try Subprocess.run("/usr/bin/env", ["psql", url, "-At", "-c", "SELECT quantity FROM cart_line"])
-        #expect(saved.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "2", "the cart reached the database once it was back: \(saved.stdout) \(saved.stderr)")
+        #expect(
+            saved.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "2",
+            "the cart reached the database once it was back: \(saved.stdout) \(saved.stderr)")
     }
 }
 
@@ -81,7 +83,9 @@ struct ManyFrontEndsTests {
         _ = try await fixture.importing(try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled"))
         // The URL (with its password) reaches serve through the environment, as an operator would pass it.
         // The test cards are off, so the wallet that follows the key holds only the card it adds.
-        let hosts = try (0..<3).map { _ in try ServeProcess(environment: ["STOREFRONT_DATABASE_URL": fixture.url, "STOREFRONT_SANDBOX_TEST_CARDS": "off"]) }
+        let hosts = try (0..<3).map { _ in
+            try ServeProcess(environment: ["STOREFRONT_DATABASE_URL": fixture.url, "STOREFRONT_SANDBOX_TEST_CARDS": "off"])
+        }
         for host in hosts {
             try host.waitForLog(#/storage: postgres:\/\/storefront@127\.0\.0\.1:\d+\/shop_\w+\?sslmode=disable/#)
             #expect(!host.log.contains("storefront-test"), "the password is not in serve's log")
@@ -139,7 +143,8 @@ struct ManyFrontEndsTests {
         #expect(outcomes.filter { $0.contains("Thank you") }.count == 1, "one buyer wins: \(outcomes)")
         #expect(outcomes.filter { $0.contains("Sorry, Last Units just sold out. You were not charged") }.count == 1, "the other is told: \(outcomes)")
         let stock = try fixture.stock("last-units")
-        #expect(stock.sold == 1 && stock.onHand == 0 && stock.reserved == 0, "sold \(stock.sold), on hand \(stock.onHand), reserved \(stock.reserved)")
+        #expect(
+            stock.sold == 1 && stock.onHand == 0 && stock.reserved == 0, "sold \(stock.sold), on hand \(stock.onHand), reserved \(stock.reserved)")
         #expect(try fixture.rows("SELECT outcome FROM sandbox_charge") == ["succeeded"], "one charge, the winner's")
     }
 

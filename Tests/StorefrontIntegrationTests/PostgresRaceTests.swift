@@ -24,7 +24,9 @@ struct PostgresRaceTests {
             environment["STOREFRONT_DATABASE_URL"] = fixture.url
             environment[HeadlessScript.fingerprintVariable] = HeadlessScript.newFingerprint()
             environment["HOME"] = TemporaryDirectory.make().path
-            return try Subprocess.start(binary, ["headless", "--no-migrate", "--frames", "--keys", script.joined(separator: ",")], environment: environment, timeout: .seconds(600))
+            return try Subprocess.start(
+                binary, ["headless", "--no-migrate", "--frames", "--keys", script.joined(separator: ",")], environment: environment,
+                timeout: .seconds(600))
         }
         let results = running.map { $0.wait() }
         var confirmed = Set<String>()
@@ -40,18 +42,21 @@ struct PostgresRaceTests {
 
         #expect(confirmed.count == 100, "shoppers were told of \(confirmed.count) paid orders")
         let stock = try fixture.stock("last-units")
-        #expect(stock.sold == 100 && stock.onHand == 0 && stock.reserved == 0, "sold \(stock.sold), on hand \(stock.onHand), reserved \(stock.reserved)")
+        #expect(
+            stock.sold == 100 && stock.onHand == 0 && stock.reserved == 0, "sold \(stock.sold), on hand \(stock.onHand), reserved \(stock.reserved)")
         #expect(stock.onHand + stock.reserved + stock.sold == 100)
         let paid = try fixture.rows("SELECT number FROM orders WHERE status = 'paid' ORDER BY number")
         #expect(Set(paid) == confirmed, "the paid orders are the ones shoppers were told of")
         // Every paid order has exactly one succeeded charge, and no succeeded charge lacks a paid order.
-        let charges = try fixture.rows("""
+        let charges = try fixture.rows(
+            """
             SELECT o.number, count(c.idempotency_key) FROM orders o
             LEFT JOIN sandbox_charge c ON c.idempotency_key = o.idempotency_key AND c.outcome = 'succeeded'
             WHERE o.status = 'paid' GROUP BY o.number HAVING count(c.idempotency_key) <> 1
             """)
         #expect(charges.isEmpty, "paid orders without exactly one succeeded charge: \(charges)")
-        let stray = try fixture.rows("""
+        let stray = try fixture.rows(
+            """
             SELECT c.idempotency_key FROM sandbox_charge c LEFT JOIN orders o ON o.idempotency_key = c.idempotency_key
             WHERE c.outcome = 'succeeded' AND (o.status IS NULL OR o.status <> 'paid')
             """)

@@ -45,13 +45,17 @@ struct ProviderEventDeskTests {
     /// An order of two root Hoodies charged in the sandbox's ledger; its own process stopped before recording the
     /// charge (`settled: false`), or it was recorded paid.
     func chargedOrder(_ orders: any LiveBackOffice.Orders, _ processor: SandboxProcessor, settled: Bool) async throws -> Order {
-        let order = try await orders.begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 2), idempotencyKey: "k", tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
+        let order = try await orders.begin(
+            Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 2), idempotencyKey: "k", tokenID: "t", paymentDescription: "Visa",
+            placedAt: placedAt)
         _ = try await processor.ledger.record(LedgerCharge(key: "k", tokenID: "t", amount: order.totals.total, outcome: .succeeded))
         if settled { try await orders.finish(orderNumber: order.number, status: .paid, failure: nil, at: placedAt) }
         return try #require(try await orders.order(number: order.number))
     }
 
-    func desk(_ fixture: any StockedOrderRepository, _ processor: SandboxProcessor, _ webhook: ScriptedWebhook, dates: DateSource = Fixtures.fixedDates) -> ProviderEventDesk {
+    func desk(
+        _ fixture: any StockedOrderRepository, _ processor: SandboxProcessor, _ webhook: ScriptedWebhook, dates: DateSource = Fixtures.fixedDates
+    ) -> ProviderEventDesk {
         ProviderEventDesk(
             webhook: webhook, events: fixture.providerEvents,
             backend: LiveMerchantBackend(processor: processor, orders: fixture.orders, dates: dates), orders: fixture.orders, dates: dates
@@ -83,7 +87,9 @@ struct ProviderEventDeskTests {
         #expect(try await fixture.providerEvents.handledEvent("evt_1", provider: "scripted"))
     }
 
-    @Test("a refund made at the provider joins the order's history as the provider's, with the shopper's notice, once", arguments: StockedRepositoryKind.allCases)
+    @Test(
+        "a refund made at the provider joins the order's history as the provider's, with the shopper's notice, once",
+        arguments: StockedRepositoryKind.allCases)
     func refundMadeElsewhere(kind: StockedRepositoryKind) async throws {
         let fixture = try await kind.make()
         let processor = SandboxProcessor()
@@ -92,17 +98,29 @@ struct ProviderEventDeskTests {
         let refund = ProviderRefund(reference: "re_dashboard_1", amount: amount, shopRefundID: nil, succeeded: true)
         let pending = ProviderRefund(reference: "re_pending", amount: amount, shopRefundID: nil, succeeded: false)
         // The provider sends one refund in two events (charge.refunded, then charge.refund.updated): one record.
-        let desk = desk(fixture, processor, ScriptedWebhook(notices: [
-            "evt_a": .refunds(orderNumber: order.number, [refund, pending]), "evt_b": .refunds(orderNumber: order.number, [refund]),
-        ]))
+        let desk = desk(
+            fixture, processor,
+            ScriptedWebhook(notices: [
+                "evt_a": .refunds(orderNumber: order.number, [refund, pending]), "evt_b": .refunds(orderNumber: order.number, [refund]),
+            ]))
 
         let first = try await desk.deliver("evt_a", type: "charge.refunded")
-        #expect(first == [.applied(ProviderEventHeader(id: "evt_a", type: "charge.refunded"), orderNumber: order.number, outcome: "recorded re_dashboard_1 of $25.00")])
+        #expect(
+            first == [
+                .applied(
+                    ProviderEventHeader(id: "evt_a", type: "charge.refunded"), orderNumber: order.number, outcome: "recorded re_dashboard_1 of $25.00"
+                )
+            ])
         let second = try await desk.deliver("evt_b", type: "charge.refund.updated")
-        #expect(second == [.applied(ProviderEventHeader(id: "evt_b", type: "charge.refund.updated"), orderNumber: order.number, outcome: "no new refunds")])
+        #expect(
+            second == [
+                .applied(ProviderEventHeader(id: "evt_b", type: "charge.refund.updated"), orderNumber: order.number, outcome: "no new refunds")
+            ])
 
         let events = try await fixture.orders.events(orderNumber: order.number)
-        #expect(events.last == OrderEvent(at: Fixtures.fixedDates.now(), actor: .provider, change: .refunded(amount, reason: RefundAsk.madeAtProviderReason)))
+        #expect(
+            events.last
+                == OrderEvent(at: Fixtures.fixedDates.now(), actor: .provider, change: .refunded(amount, reason: RefundAsk.madeAtProviderReason)))
         #expect(events.count == 3)
         #expect(try await fixture.orders.order(number: order.number)?.status == .partiallyRefunded)
         #expect(try await fixture.orders.refunds(orderNumber: order.number).map(\.state) == [.refunded(reference: "re_dashboard_1")])
@@ -122,12 +140,19 @@ struct ProviderEventDeskTests {
         let desk = desk(fixture, processor, ScriptedWebhook(notices: ["evt_r": .refunds(orderNumber: order.number, [made])]))
 
         let reply = try await desk.deliver("evt_r")
-        #expect(reply == [.applied(ProviderEventHeader(id: "evt_r", type: "test.event"), orderNumber: order.number, outcome: "settled \(filed.id) as re_ours")])
+        #expect(
+            reply == [
+                .applied(ProviderEventHeader(id: "evt_r", type: "test.event"), orderNumber: order.number, outcome: "settled \(filed.id) as re_ours")
+            ])
         #expect(try await fixture.orders.refunds(orderNumber: order.number).map(\.state) == [.refunded(reference: "re_ours")])
-        #expect(try await fixture.orders.events(orderNumber: order.number).last?.actor == .merchant("ops"), "the merchant's refund, heard from the provider")
+        #expect(
+            try await fixture.orders.events(orderNumber: order.number).last?.actor == .merchant("ops"),
+            "the merchant's refund, heard from the provider")
     }
 
-    @Test("a refund made elsewhere while the shop's cancel is pending waits: asked again later, nothing recorded", arguments: StockedRepositoryKind.allCases)
+    @Test(
+        "a refund made elsewhere while the shop's cancel is pending waits: asked again later, nothing recorded",
+        arguments: StockedRepositoryKind.allCases)
     func refundElsewhereWaitsForThePendingOne(kind: StockedRepositoryKind) async throws {
         let fixture = try await kind.make()
         let processor = SandboxProcessor()
@@ -138,7 +163,10 @@ struct ProviderEventDeskTests {
         let desk = desk(fixture, processor, ScriptedWebhook(notices: ["evt_x": .refunds(orderNumber: order.number, [elsewhere])]))
 
         let reply = try await desk.deliver("evt_x", type: "charge.refunded")
-        guard case .postponed(let header, let reason, let next) = reply.first else { Issue.record("not tried again later: \(reply)"); return }
+        guard case .postponed(let header, let reason, let next) = reply.first else {
+            Issue.record("not tried again later: \(reply)")
+            return
+        }
         #expect(header.id == "evt_x" && reason.contains("RF-000001"), "\(reason)")
         #expect(next == Fixtures.fixedDates.now().addingTimeInterval(30), "the first retry 30 s on")
         #expect(try await fixture.orders.refunds(orderNumber: order.number).map(\.state) == [.pending], "nothing recorded beside the pending cancel")
@@ -146,19 +174,30 @@ struct ProviderEventDeskTests {
         #expect(try await fixture.providerEvents.handledEvent("evt_x", provider: "scripted") == false, "asked again, not marked handled")
     }
 
-    @Test("the shop's own refund the provider gave up on is closed as declined with why, and the order left as it was", arguments: StockedRepositoryKind.allCases)
+    @Test(
+        "the shop's own refund the provider gave up on is closed as declined with why, and the order left as it was",
+        arguments: StockedRepositoryKind.allCases)
     func ownPendingRefundFailedAtTheProvider(kind: StockedRepositoryKind) async throws {
         let fixture = try await kind.make()
         let processor = SandboxProcessor()
         let order = try await chargedOrder(fixture.orders, processor, settled: true)
         let ask = RefundAsk(amount: Money(minorUnits: 1_000, currency: .usd), reason: "goodwill")
         let filed = try await fixture.orders.fileRefund(ask, toOrder: order.number, by: .merchant("ops"), at: placedAt, expecting: .paid)
-        let failed = ProviderRefund(reference: "re_ours", amount: ask.amount, shopRefundID: filed.id, succeeded: false, failure: "failed: expired_or_canceled_card")
+        let failed = ProviderRefund(
+            reference: "re_ours", amount: ask.amount, shopRefundID: filed.id, succeeded: false, failure: "failed: expired_or_canceled_card")
         let desk = desk(fixture, processor, ScriptedWebhook(notices: ["evt_f": .refunds(orderNumber: order.number, [failed])]))
 
         let reply = try await desk.deliver("evt_f", type: "charge.refund.updated")
-        #expect(reply == [.applied(ProviderEventHeader(id: "evt_f", type: "charge.refund.updated"), orderNumber: order.number, outcome: "declined \(filed.id): re_ours failed: expired_or_canceled_card")])
-        #expect(try await fixture.orders.refunds(orderNumber: order.number).map(\.state) == [.declined(reason: "re_ours failed: expired_or_canceled_card")])
+        #expect(
+            reply == [
+                .applied(
+                    ProviderEventHeader(id: "evt_f", type: "charge.refund.updated"), orderNumber: order.number,
+                    outcome: "declined \(filed.id): re_ours failed: expired_or_canceled_card")
+            ])
+        #expect(
+            try await fixture.orders.refunds(orderNumber: order.number).map(\.state) == [
+                .declined(reason: "re_ours failed: expired_or_canceled_card")
+            ])
         #expect(try await fixture.orders.order(number: order.number)?.status == .paid)
         #expect(try await fixture.outbox.entries(orderNumber: order.number).map(\.kind) == [.receipt], "the shopper was told nothing of it")
     }
@@ -168,22 +207,32 @@ struct ProviderEventDeskTests {
         let fixture = try await kind.make()
         let processor = SandboxProcessor()
         let order = try await chargedOrder(fixture.orders, processor, settled: true)
-        #expect(try await LiveBackOffice(orders: fixture.orders, processor: processor, dates: Fixtures.fixedDates).queue(.disputed, offset: 0, limit: 10).total == 0)
+        #expect(
+            try await LiveBackOffice(orders: fixture.orders, processor: processor, dates: Fixtures.fixedDates).queue(.disputed, offset: 0, limit: 10)
+                .total == 0)
         let notice = ProviderNotice.disputed(orderNumber: order.number, amount: order.totals.total, reason: "product not received", reference: "dp_1")
         let desk = desk(fixture, processor, ScriptedWebhook(notices: ["evt_d": notice, "evt_d2": notice]))
 
         #expect(try await desk.deliver("evt_d").count == 1)
         let again = try await desk.deliver("evt_d2")
-        #expect(again == [.applied(ProviderEventHeader(id: "evt_d2", type: "test.event"), orderNumber: order.number, outcome: "dispute dp_1 recorded already")])
+        #expect(
+            again == [
+                .applied(ProviderEventHeader(id: "evt_d2", type: "test.event"), orderNumber: order.number, outcome: "dispute dp_1 recorded already")
+            ])
         let changes = try await fixture.orders.events(orderNumber: order.number).map(\.change)
-        #expect(changes == [.placed(total: order.totals.total), .charged, .disputed(order.totals.total, reason: "product not received", reference: "dp_1")])
+        #expect(
+            changes == [
+                .placed(total: order.totals.total), .charged, .disputed(order.totals.total, reason: "product not received", reference: "dp_1"),
+            ])
         #expect(try await fixture.orders.order(number: order.number)?.status == .paid)
         let office = LiveBackOffice(orders: fixture.orders, processor: processor, dates: Fixtures.fixedDates)
         #expect(try await office.queue(.disputed, offset: 0, limit: 10).rows.map(\.number) == [order.number], "the console's Disputed tab")
         #expect(try await office.queue(.paid, offset: 0, limit: 10).rows.map(\.number) == [order.number], "still to ship")
     }
 
-    @Test("a dispute's end is recorded once with its outcome; an end of no dispute of the order changes nothing", arguments: StockedRepositoryKind.allCases)
+    @Test(
+        "a dispute's end is recorded once with its outcome; an end of no dispute of the order changes nothing",
+        arguments: StockedRepositoryKind.allCases)
     func disputeClosedRecordsItsOutcome(kind: StockedRepositoryKind) async throws {
         let fixture = try await kind.make()
         let processor = SandboxProcessor()
@@ -194,14 +243,29 @@ struct ProviderEventDeskTests {
         let desk = desk(fixture, processor, ScriptedWebhook(notices: ["evt_o": opened, "evt_c": closed, "evt_c2": closed, "evt_x": stranger]))
 
         let early = try await desk.deliver("evt_x", type: "charge.dispute.closed")
-        guard case .applied = early.first else { Issue.record("an end of no dispute of the order is logged, not retried: \(early)"); return }
+        guard case .applied = early.first else {
+            Issue.record("an end of no dispute of the order is logged, not retried: \(early)")
+            return
+        }
         #expect(try await desk.deliver("evt_o", type: "charge.dispute.created").count == 1)
         let ended = try await desk.deliver("evt_c", type: "charge.dispute.closed")
-        #expect(ended == [.applied(ProviderEventHeader(id: "evt_c", type: "charge.dispute.closed"), orderNumber: order.number, outcome: "dispute dp_7 closed: won")])
+        #expect(
+            ended == [
+                .applied(
+                    ProviderEventHeader(id: "evt_c", type: "charge.dispute.closed"), orderNumber: order.number, outcome: "dispute dp_7 closed: won")
+            ])
         let again = try await desk.deliver("evt_c2", type: "charge.dispute.closed")
-        #expect(again == [.applied(ProviderEventHeader(id: "evt_c2", type: "charge.dispute.closed"), orderNumber: order.number, outcome: "dispute dp_7 closed already")])
+        #expect(
+            again == [
+                .applied(
+                    ProviderEventHeader(id: "evt_c2", type: "charge.dispute.closed"), orderNumber: order.number,
+                    outcome: "dispute dp_7 closed already")
+            ])
         let changes = try await fixture.orders.events(orderNumber: order.number).map(\.change)
-        #expect(changes.suffix(2) == [.disputed(order.totals.total, reason: "fraudulent", reference: "dp_7"), .disputeClosed(reference: "dp_7", outcome: "won")])
+        #expect(
+            changes.suffix(2) == [
+                .disputed(order.totals.total, reason: "fraudulent", reference: "dp_7"), .disputeClosed(reference: "dp_7", outcome: "won"),
+            ])
         #expect(try await fixture.orders.order(number: order.number)?.status == .paid)
         #expect(OrderChange.disputeClosed(reference: "dp_7", outcome: "warning_closed").shopperSummary == "The bank's dispute closed: warning closed")
     }
@@ -211,7 +275,8 @@ struct ProviderEventDeskTests {
         let fixture = try await StockedRepositoryKind.sqlite.make()
         let processor = SandboxProcessor()
         let wallets = InMemoryWalletRepository()
-        let card = PaymentMethod(id: "pm_late", network: .mastercard, lastFour: "4444", expiry: CardExpiry(month: 12, year: 2030), displayName: "Expires 12/30")
+        let card = PaymentMethod(
+            id: "pm_late", network: .mastercard, lastFour: "4444", expiry: CardExpiry(month: 12, year: 2030), displayName: "Expires 12/30")
         let desk = ProviderEventDesk(
             webhook: ScriptedWebhook(notices: [
                 "evt_s": .cardSaved(customer: "ssh:SHA256:ada", card: card), "evt_s2": .cardSaved(customer: "ssh:SHA256:ada", card: card),
@@ -236,15 +301,20 @@ struct ProviderEventDeskTests {
         let fixture = try await kind.make()
         let processor = SandboxProcessor()
         let order = try await chargedOrder(fixture.orders, processor, settled: false)
-        let desk = desk(fixture, processor, ScriptedWebhook(
-            notices: ["evt_other": .ignored("not this shop's")], unreachable: ["evt_down"]
-        ))
+        let desk = desk(
+            fixture, processor,
+            ScriptedWebhook(
+                notices: ["evt_other": .ignored("not this shop's")], unreachable: ["evt_down"]
+            ))
 
         let forged = await desk.receive(payload: ScriptedWebhook.payload("evt_forged"), signature: "forged")
         #expect(forged == .refused(.badSignature("not signed \"valid\"")))
         #expect(forged.httpStatus == 400)
         let down = try await desk.deliver("evt_down")
-        guard case .postponed = down.first else { Issue.record("tried again later: \(down)"); return }
+        guard case .postponed = down.first else {
+            Issue.record("tried again later: \(down)")
+            return
+        }
         #expect(try await !fixture.providerEvents.handledEvent("evt_down", provider: "scripted"), "not logged, so a later pass applies it")
         let other = try await desk.deliver("evt_other")
         #expect(other == [.applied(ProviderEventHeader(id: "evt_other", type: "test.event"), orderNumber: nil, outcome: "ignored: not this shop's")])

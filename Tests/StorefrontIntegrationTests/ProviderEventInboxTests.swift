@@ -68,7 +68,8 @@ struct ProviderEventInboxTests {
     }
 
     static func waiting(_ id: String, at: Date) -> WaitingProviderEvent {
-        WaitingProviderEvent(provider: "p", header: ProviderEventHeader(id: id, type: "t"), payload: Array("{\"id\":\"\(id)\"}".utf8) + [0, 255], receivedAt: at)
+        WaitingProviderEvent(
+            provider: "p", header: ProviderEventHeader(id: id, type: "t"), payload: Array("{\"id\":\"\(id)\"}".utf8) + [0, 255], receivedAt: at)
     }
 
     @Test("an inbox keeps each event once, holds a claimed one from other workers, and revives one given up", arguments: Kind.allCases)
@@ -84,7 +85,9 @@ struct ProviderEventInboxTests {
         #expect(first == [Self.waiting("evt_a", at: t0)], "oldest first, the payload byte for byte, at most the limit")
         #expect(try await inbox.claimDue(at: t0.addingTimeInterval(2), hold: .seconds(300), limit: 10).map(\.header.id) == ["evt_b"], "evt_a held")
         #expect(try await inbox.claimDue(at: t0.addingTimeInterval(301), hold: .seconds(300), limit: 10).map(\.header.id) == [], "both held")
-        #expect(try await inbox.claimDue(at: t0.addingTimeInterval(302), hold: .seconds(300), limit: 10).map(\.header.id) == ["evt_a", "evt_b"], "a claim runs out")
+        #expect(
+            try await inbox.claimDue(at: t0.addingTimeInterval(302), hold: .seconds(300), limit: 10).map(\.header.id) == ["evt_a", "evt_b"],
+            "a claim runs out")
 
         try await inbox.setBack("evt_a", provider: "p", .retry(next: t0.addingTimeInterval(1_000), error: "down"))
         try await inbox.logged("evt_b", provider: "p")
@@ -117,14 +120,21 @@ struct ProviderEventInboxTests {
         let again = await desk.receive(payload: ScriptedWebhook.payload("evt_1"), signature: "valid")
         #expect(again == .duplicate(ProviderEventHeader(id: "evt_1", type: "test.event")), "a redelivery while it waits is kept once")
 
-        #expect(try await desk.processDue() == [.applied(ProviderEventHeader(id: "evt_1", type: "test.event"), orderNumber: nil, outcome: "ignored: evt_1")])
+        #expect(
+            try await desk.processDue() == [
+                .applied(ProviderEventHeader(id: "evt_1", type: "test.event"), orderNumber: nil, outcome: "ignored: evt_1")
+            ])
         #expect(webhook.asked == 1)
         #expect(try await fixture.providerEvents.waiting(limit: 10) == [], "applied: out of the inbox, into the log")
         #expect(try await fixture.providerEvents.handledEvent("evt_1", provider: "switchable"))
-        #expect(await desk.receive(payload: ScriptedWebhook.payload("evt_1"), signature: "valid") == .duplicate(ProviderEventHeader(id: "evt_1", type: "test.event")))
+        #expect(
+            await desk.receive(payload: ScriptedWebhook.payload("evt_1"), signature: "valid")
+                == .duplicate(ProviderEventHeader(id: "evt_1", type: "test.event")))
     }
 
-    @Test("an event that cannot be applied is tried again, waiting longer each time, given up after three days, and taken again when resent", arguments: StockedRepositoryKind.allCases)
+    @Test(
+        "an event that cannot be applied is tried again, waiting longer each time, given up after three days, and taken again when resent",
+        arguments: StockedRepositoryKind.allCases)
     func triedAgainThenGivenUp(kind: StockedRepositoryKind) async throws {
         let fixture = try await kind.make()
         let webhook = SwitchableWebhook()
@@ -148,7 +158,9 @@ struct ProviderEventInboxTests {
         #expect(try await !fixture.providerEvents.handledEvent("evt_1", provider: "switchable"), "not logged: a resend is applied")
 
         webhook.down = false
-        #expect(await desk.receive(payload: ScriptedWebhook.payload("evt_1"), signature: "valid") == .accepted(header), "resent from the provider's dashboard")
+        #expect(
+            await desk.receive(payload: ScriptedWebhook.payload("evt_1"), signature: "valid") == .accepted(header),
+            "resent from the provider's dashboard")
         #expect(try await desk.processDue() == [.applied(header, orderNumber: nil, outcome: "ignored: evt_1")])
         #expect(webhook.asked == 4)
     }

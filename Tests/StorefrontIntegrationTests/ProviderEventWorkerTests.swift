@@ -51,7 +51,10 @@ struct ProviderEventWorkerTests {
         webhook.down = true
         let second = ProviderEventHeader(id: "evt_2", type: "test.event")
         #expect(await worker.receive(payload: ScriptedWebhook.payload("evt_2"), signature: "valid") == .accepted(second))
-        guard case .postponed(second, _, let next)? = await outcomes.next() else { Issue.record("not postponed"); return }
+        guard case .postponed(second, _, let next)? = await outcomes.next() else {
+            Issue.record("not postponed")
+            return
+        }
         webhook.down = false
         dates.advance(seconds: next.timeIntervalSince(ProviderEventInboxTests.start))
         clock.tick()

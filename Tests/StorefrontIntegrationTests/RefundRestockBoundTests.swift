@@ -20,11 +20,13 @@ struct RefundRestockBoundTests {
         let office = refunds.backOffice(fixture.orders, processor)
         let twice = Array(repeating: Restock(productID: "hoodie-root", quantity: 2), count: 3)
         await #expect(throws: BackOfficeError.change(.restockAboveOrdered(product: "root Hoodie", asked: 4, left: 2))) {
-            try await office.refund(order.number, RefundAsk(amount: order.totals.total, restock: twice, reason: "2+2+2"), by: .merchant("ops"), expecting: nil)
+            try await office.refund(
+                order.number, RefundAsk(amount: order.totals.total, restock: twice, reason: "2+2+2"), by: .merchant("ops"), expecting: nil)
         }
         let huge = [Restock(productID: "hoodie-root", quantity: 1), Restock(productID: "hoodie-root", quantity: .max)]
         await #expect(throws: BackOfficeError.change(.restockAboveOrdered(product: "root Hoodie", asked: .max, left: 2))) {
-            try await office.refund(order.number, RefundAsk(amount: order.totals.total, restock: huge, reason: "overflow"), by: .merchant("ops"), expecting: nil)
+            try await office.refund(
+                order.number, RefundAsk(amount: order.totals.total, restock: huge, reason: "overflow"), by: .merchant("ops"), expecting: nil)
         }
         #expect(try await fixture.orders.refunds(orderNumber: order.number).isEmpty)
         #expect(try fixture.stock("hoodie-root") == (1, 0, 2), "nothing put back")
@@ -37,16 +39,22 @@ struct RefundRestockBoundTests {
         let order = try await refunds.paidOrder(fixture.orders, processor: processor)
         let office = refunds.backOffice(fixture.orders, processor)
         let one = order.refundAmount(for: ["hoodie-root": 1])
-        _ = try await office.refund(order.number, RefundAsk(amount: one, restock: [Restock(productID: "hoodie-root", quantity: 2)], reason: "both back"), by: .merchant("ops"), expecting: .paid)
+        _ = try await office.refund(
+            order.number, RefundAsk(amount: one, restock: [Restock(productID: "hoodie-root", quantity: 2)], reason: "both back"),
+            by: .merchant("ops"), expecting: .paid)
         #expect(try fixture.stock("hoodie-root") == (3, 0, 0))
         await #expect(throws: BackOfficeError.change(.restockAboveOrdered(product: "root Hoodie", asked: 1, left: 0))) {
-            try await office.refund(order.number, RefundAsk(amount: one, restock: [Restock(productID: "hoodie-root", quantity: 1)], reason: "again"), by: .merchant("ops"), expecting: nil)
+            try await office.refund(
+                order.number, RefundAsk(amount: one, restock: [Restock(productID: "hoodie-root", quantity: 1)], reason: "again"),
+                by: .merchant("ops"), expecting: nil)
         }
         #expect(try fixture.stock("hoodie-root") == (3, 0, 0), "the second refund put nothing back")
         #expect(await processor.allRefunds.count == 1)
     }
 
-    @Test("two recoveries starting together ask the provider once, and neither takes a refund its filer may still be sending", arguments: StockedRepositoryKind.allCases)
+    @Test(
+        "two recoveries starting together ask the provider once, and neither takes a refund its filer may still be sending",
+        arguments: StockedRepositoryKind.allCases)
     func aPendingRefundIsTakenBeforeItIsSentAgain(kind: StockedRepositoryKind) async throws {
         let fixture = try await kind.make()
         let processor = SandboxProcessor()

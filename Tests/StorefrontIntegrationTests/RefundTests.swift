@@ -14,7 +14,9 @@ struct RefundTests {
 
     /// A paid order of two root Hoodies, charged in the sandbox's ledger under the order's key.
     func paidOrder(_ orders: any LiveBackOffice.Orders, processor: SandboxProcessor, key: String = "k", charged: Bool = true) async throws -> Order {
-        let order = try await orders.begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 2), idempotencyKey: key, tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
+        let order = try await orders.begin(
+            Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 2), idempotencyKey: key, tokenID: "t", paymentDescription: "Visa",
+            placedAt: placedAt)
         if charged {
             _ = try await processor.ledger.record(LedgerCharge(key: key, tokenID: "t", amount: order.totals.total, outcome: .succeeded))
         }
@@ -60,7 +62,9 @@ struct RefundTests {
             try await office.refund(order.number, RefundAsk(amount: above, reason: "x"), by: .merchant("ops"), expecting: nil)
         }
         await #expect(throws: BackOfficeError.change(.restockAboveOrdered(product: "root Hoodie", asked: 3, left: 2))) {
-            try await office.refund(order.number, RefundAsk(amount: total, restock: [Restock(productID: "hoodie-root", quantity: 3)], reason: "x"), by: .merchant("ops"), expecting: nil)
+            try await office.refund(
+                order.number, RefundAsk(amount: total, restock: [Restock(productID: "hoodie-root", quantity: 3)], reason: "x"), by: .merchant("ops"),
+                expecting: nil)
         }
         #expect(try await fixture.orders.refunds(orderNumber: order.number).isEmpty)
         #expect(await processor.allRefunds.isEmpty)
@@ -84,12 +88,20 @@ struct RefundTests {
         }
         #expect(try await fixture.orders.order(number: order.number)?.status == .paid)
         #expect(try await fixture.orders.events(orderNumber: order.number).map(\.change) == [.placed(total: order.totals.total), .charged])
-        #expect(try await fixture.orders.refunds(orderNumber: order.number).map(\.state) == [.declined(reason: "no payment was taken for order \(order.number)")])
+        #expect(
+            try await fixture.orders.refunds(orderNumber: order.number).map(\.state) == [
+                .declined(reason: "no payment was taken for order \(order.number)")
+            ])
         // Declined is settled: the order may change again.
-        #expect(try await backOffice(fixture.orders, processor).ship(order.number, Shipment(carrier: "UPS", trackingNumber: "1Z"), by: .merchant("ops"), expecting: .paid).status == .shipped)
+        #expect(
+            try await backOffice(fixture.orders, processor).ship(
+                order.number, Shipment(carrier: "UPS", trackingNumber: "1Z"), by: .merchant("ops"), expecting: .paid
+            ).status == .shipped)
     }
 
-    @Test("a refund whose answer was lost stays pending, holds the order, and is refunded once when asked again", arguments: StockedRepositoryKind.allCases)
+    @Test(
+        "a refund whose answer was lost stays pending, holds the order, and is refunded once when asked again",
+        arguments: StockedRepositoryKind.allCases)
     func lostAnswerRefundsOnce(kind: StockedRepositoryKind) async throws {
         let fixture = try await kind.make()
         let processor = SandboxProcessor()
@@ -118,7 +130,8 @@ struct RefundTests {
         let fixture = try await kind.make()
         let processor = SandboxProcessor()
         let order = try await paidOrder(fixture.orders, processor: processor)
-        let ask = RefundAsk(amount: Money(minorUnits: 2_000, currency: .usd), restock: [Restock(productID: "hoodie-root", quantity: 1)], reason: "dented")
+        let ask = RefundAsk(
+            amount: Money(minorUnits: 2_000, currency: .usd), restock: [Restock(productID: "hoodie-root", quantity: 1)], reason: "dented")
         _ = try await fixture.orders.fileRefund(ask, toOrder: order.number, by: .merchant("ops"), at: placedAt, expecting: .paid)
         #expect(await processor.allRefunds.isEmpty)
 
@@ -135,13 +148,17 @@ struct RefundTests {
         let fixture = try await kind.make()
         let processor = SandboxProcessor()
         let order = try await paidOrder(fixture.orders, processor: processor)
-        let canceled = try await backOffice(fixture.orders, processor).cancel(order.number, reason: "changed my mind", by: .shopper("local:jane"), expecting: .paid)
+        let canceled = try await backOffice(fixture.orders, processor).cancel(
+            order.number, reason: "changed my mind", by: .shopper("local:jane"), expecting: .paid)
         #expect(canceled.status == .canceled)
         #expect(try fixture.stock("hoodie-root") == (3, 0, 0))
         #expect(await processor.allRefunds.map(\.amount) == [order.totals.total])
         #expect(try await fixture.orders.events(orderNumber: order.number).last?.change == .canceled)
-        await #expect(throws: BackOfficeError.change(.refused(.notAllowed(.shipped(Shipment(carrier: "UPS", trackingNumber: "1Z")), after: .canceled)))) {
-            try await backOffice(fixture.orders, processor).ship(order.number, Shipment(carrier: "UPS", trackingNumber: "1Z"), by: .merchant("ops"), expecting: nil)
+        await #expect(
+            throws: BackOfficeError.change(.refused(.notAllowed(.shipped(Shipment(carrier: "UPS", trackingNumber: "1Z")), after: .canceled)))
+        ) {
+            try await backOffice(fixture.orders, processor).ship(
+                order.number, Shipment(carrier: "UPS", trackingNumber: "1Z"), by: .merchant("ops"), expecting: nil)
         }
     }
 

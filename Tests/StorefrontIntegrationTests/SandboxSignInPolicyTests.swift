@@ -24,15 +24,16 @@ struct SandboxSignInPolicyTests {
         environment[SessionCommand.browserGuestVariable] = "0123456789abcdef"
         environment["HOME"] = home
         environment[SessionCommand.sandboxSignInVariable] = vouched ? SessionCommand.localSandboxSignIn : nil
-        let result = try Subprocess.run(try BuiltProduct.requireStorefront(), ["headless", "--data-dir", home + "/data", "--keys", "u"], environment: environment)
+        let result = try Subprocess.run(
+            try BuiltProduct.requireStorefront(), ["headless", "--data-dir", home + "/data", "--keys", "u"], environment: environment)
         #expect(result.status == 0, "\(result.stderr)")
         return result.stdout
     }
 
     @Test func aBrowserVisitorOfAPublicPageIsOfferedNoSignIn() throws {
-        let public_ = try accountScreen(vouched: false)
-        #expect(public_.contains("Shopping as a guest."), "\(public_)")
-        #expect(!public_.contains("Sign in"), "\(public_)")
+        let publicPage = try accountScreen(vouched: false)
+        #expect(publicPage.contains("Shopping as a guest."), "\(publicPage)")
+        #expect(!publicPage.contains("Sign in"), "\(publicPage)")
         let local = try accountScreen(vouched: true)
         #expect(local.contains("Sign in to keep your cart"), "\(local)")
     }

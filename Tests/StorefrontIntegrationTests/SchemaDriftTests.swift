@@ -63,7 +63,8 @@ extension SchemaShape {
     static func of(sqlite database: SQLiteDatabase) throws -> SchemaShape {
         try database.pool.read { db in
             var shape = SchemaShape()
-            let names = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'grdb_migrations'")
+            let names = try String.fetchAll(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'grdb_migrations'")
             for name in names {
                 var table = Table()
                 let columns = try db.columns(in: name)
@@ -72,9 +73,12 @@ extension SchemaShape {
                 table.columns = columns.map {
                     Column(name: $0.name, family: family($0.type), nullable: !$0.isNotNull && !primaryKey.contains($0.name))
                 }.sorted()
-                for row in try Row.fetchAll(db, sql: "SELECT name, \"unique\", origin, partial FROM pragma_index_list(?)", arguments: [name]) where row["origin"] as String != "pk" {
-                    let indexColumns = try Row.fetchAll(db, sql: "SELECT name, desc FROM pragma_index_xinfo(?) WHERE key = 1 ORDER BY seqno", arguments: [row["name"] as String])
-                        .map { ($0["name"] as String) + (($0["desc"] as Bool) ? " DESC" : "") }
+                for row in try Row.fetchAll(db, sql: "SELECT name, \"unique\", origin, partial FROM pragma_index_list(?)", arguments: [name])
+                where row["origin"] as String != "pk" {
+                    let indexColumns = try Row.fetchAll(
+                        db, sql: "SELECT name, desc FROM pragma_index_xinfo(?) WHERE key = 1 ORDER BY seqno", arguments: [row["name"] as String]
+                    )
+                    .map { ($0["name"] as String) + (($0["desc"] as Bool) ? " DESC" : "") }
                     table.indexes.append(Index(columns: indexColumns, unique: row["unique"] as Bool, partial: row["partial"] as Bool))
                 }
                 table.indexes.sort()
@@ -91,40 +95,51 @@ extension SchemaShape {
     static func of(postgres fixture: PostgresFixture) throws -> SchemaShape {
         var shape = SchemaShape()
         let ledger = "storefront_migrations"
-        for line in try fixture.rows("""
+        for line in try fixture.rows(
+            """
             SELECT table_name || '|' || column_name || '|' || data_type || '|' || is_nullable FROM information_schema.columns
             WHERE table_schema = 'public' AND table_name != '\(ledger)'
-            """) {
+            """)
+        {
             let parts = line.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
             shape.tables[parts[0], default: Table()].columns.append(Column(name: parts[1], family: family(parts[2]), nullable: parts[3] == "YES"))
         }
         for name in shape.tables.keys { shape.tables[name]?.columns.sort() }
         // pg_get_indexdef spells out each index: CREATE [UNIQUE] INDEX n ON public.t USING btree (a, b) [WHERE …].
-        for line in try fixture.rows("""
+        for line in try fixture.rows(
+            """
             SELECT i.indrelid::regclass || '|' || i.indisprimary || '|' || pg_get_indexdef(i.indexrelid) FROM pg_index i
             JOIN pg_class c ON c.oid = i.indrelid JOIN pg_namespace n ON n.oid = c.relnamespace
             WHERE n.nspname = 'public' AND c.relname != '\(ledger)'
-            """) {
+            """)
+        {
             let parts = line.split(separator: "|", maxSplits: 2).map(String.init)
             let definition = parts[2]
             guard let open = definition.firstIndex(of: "("), let close = definition[open...].firstIndex(of: ")") else { continue }
-            let columns = definition[definition.index(after: open)..<close].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+            let columns = definition[definition.index(after: open)..<close].split(separator: ",").map {
+                $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            }
             if parts[1] == "t" || parts[1] == "true" {
                 shape.tables[parts[0]]?.primaryKey = columns
             } else {
-                shape.tables[parts[0]]?.indexes.append(Index(columns: columns, unique: definition.hasPrefix("CREATE UNIQUE"), partial: definition.contains(" WHERE ")))
+                shape.tables[parts[0]]?.indexes.append(
+                    Index(columns: columns, unique: definition.hasPrefix("CREATE UNIQUE"), partial: definition.contains(" WHERE ")))
             }
         }
-        for line in try fixture.rows("""
+        for line in try fixture.rows(
+            """
             SELECT conrelid::regclass || '|' || pg_get_constraintdef(oid) FROM pg_constraint WHERE contype = 'f' AND connamespace = 'public'::regnamespace
-            """) {
+            """)
+        {
             // FOREIGN KEY (order_number) REFERENCES orders(number)
             let parts = line.split(separator: "|", maxSplits: 1).map(String.init)
             let match = parts[1].firstMatch(of: #/FOREIGN KEY \(([^)]*)\) REFERENCES ([a-z_]+)\(([^)]*)\)/#)
             guard let match else { continue }
             let origins = match.1.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             let destinations = match.3.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-            for (origin, destination) in zip(origins, destinations) { shape.tables[parts[0]]?.foreignKeys.append("\(origin) → \(match.2)(\(destination))") }
+            for (origin, destination) in zip(origins, destinations) {
+                shape.tables[parts[0]]?.foreignKeys.append("\(origin) → \(match.2)(\(destination))")
+            }
         }
         for name in shape.tables.keys {
             shape.tables[name]?.indexes.sort()
@@ -148,10 +163,14 @@ struct SchemaDriftTests {
         let sqlite = try SchemaShape.of(sqlite: try SQLiteDatabase.open(directory: TemporaryDirectory.make()))
         let postgres = try SchemaShape.of(postgres: try await PostgresFixture())
         #expect(sqlite.tables.count > 20, "the whole schema was read: \(sqlite.tables.keys.sorted())")
-        let (left, right) = (Set(sqlite.description.split(separator: "\n").map(String.init)), Set(postgres.description.split(separator: "\n").map(String.init)))
+        let (left, right) = (
+            Set(sqlite.description.split(separator: "\n").map(String.init)), Set(postgres.description.split(separator: "\n").map(String.init))
+        )
         let inSQLiteOnly = left.subtracting(right).filter { !$0.hasPrefix(Self.sqliteOnlyTables) }
         #expect(inSQLiteOnly.subtracting(Self.sqliteOnly).sorted() == [], "in SQLite only")
         #expect(right.subtracting(left).subtracting(Self.postgresOnly).sorted() == [], "in PostgreSQL only")
-        #expect(Self.sqliteOnly.isSubset(of: inSQLiteOnly) && Self.postgresOnly.isSubset(of: right.subtracting(left)), "each database's own parts are still its own")
+        #expect(
+            Self.sqliteOnly.isSubset(of: inSQLiteOnly) && Self.postgresOnly.isSubset(of: right.subtracting(left)),
+            "each database's own parts are still its own")
     }
 }

@@ -14,7 +14,8 @@ struct ServeAdminKeysTests {
         try #require(made.status == 0, "ssh-keygen failed: \(made.stderr)")
         // An authorized_keys file as operators write them: a comment, and options before the key.
         let file = keys.appendingPathComponent("admin_keys").path
-        try ("# the shop's operators\n" + String(contentsOfFile: admin + ".pub", encoding: .utf8)).write(toFile: file, atomically: true, encoding: .utf8)
+        try ("# the shop's operators\n" + String(contentsOfFile: admin + ".pub", encoding: .utf8)).write(
+            toFile: file, atomically: true, encoding: .utf8)
 
         let server = try ServeProcess(arguments: ["--admin-keys", file])
         try server.waitForLog(#/merchant console for 1 admin key from/#)
@@ -49,7 +50,8 @@ struct ServeAdminKeysTests {
         try server.waitForLog(Regex("session 2 open: merchant console for admin key ssh:\(NSRegularExpression.escapedPattern(for: fingerprint))"))
         try server.leave(console)
 
-        let shown = try Subprocess.run(try BuiltProduct.requireStorefront(), ["orders", "show", String(number), "--json", "--data-dir", server.dataDirectory])
+        let shown = try Subprocess.run(
+            try BuiltProduct.requireStorefront(), ["orders", "show", String(number), "--json", "--data-dir", server.dataDirectory])
         #expect(shown.status == 0, "\(shown.stderr)")
         #expect(shown.stdout.contains("\"actor\" : \"merchant:ssh:\(fingerprint)\""), "the change is the admin key's: \(shown.stdout)")
     }
@@ -59,9 +61,13 @@ struct ServeAdminKeysTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let file = directory.appendingPathComponent("admin_keys").path
         try "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHh0 ops\nnot a key\n".write(toFile: file, atomically: true, encoding: .utf8)
-        let result = try Subprocess.run(try BuiltProduct.requireStorefront(), ["serve", "--port", "0", "--data-dir", directory.appendingPathComponent("data").path, "--admin-keys", file])
+        let result = try Subprocess.run(
+            try BuiltProduct.requireStorefront(),
+            ["serve", "--port", "0", "--data-dir", directory.appendingPathComponent("data").path, "--admin-keys", file])
         #expect(result.status == 78)
         #expect(result.stderr.contains("\(file), line 1: the ssh-ed25519 key is not valid base64 of a ssh-ed25519 key"), "\(result.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("data/ssh_host_ed25519_key").path), "refused before anything was made")
+        #expect(
+            !FileManager.default.fileExists(atPath: directory.appendingPathComponent("data/ssh_host_ed25519_key").path),
+            "refused before anything was made")
     }
 }

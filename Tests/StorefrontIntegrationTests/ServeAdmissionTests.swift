@@ -8,14 +8,17 @@ struct ServeAdmissionTests {
     @Test func theHostKeyIsMadeOnceKeptPrivateAndNamedAtStart() throws {
         let server = try ServeProcess()
         let announced = try server.waitForLog(#/host key fingerprint (SHA256:\S+)/#)
-        #expect(String(announced.output.1) == (try ServeProcess.fingerprint(ofKey: server.hostKeyPath)), "the printed fingerprint is the one ssh-keygen computes")
+        #expect(
+            String(announced.output.1) == (try ServeProcess.fingerprint(ofKey: server.hostKeyPath)),
+            "the printed fingerprint is the one ssh-keygen computes")
         let mode = try #require(FileManager.default.attributesOfItem(atPath: server.hostKeyPath)[.posixPermissions] as? Int)
         #expect(mode == 0o600)
         // The client saw the same key.
         let key = try server.makeClientKey("checker")
         _ = try Subprocess.run("/usr/bin/ssh", server.sshArguments(key: key, allocateTerminal: false))
         let known = try String(contentsOf: server.directory.appendingPathComponent("known_hosts"), encoding: .utf8)
-        let published = try String(contentsOfFile: server.hostKeyPath + ".pub", encoding: .utf8).split(separator: " ").prefix(2).joined(separator: " ")
+        let published = try String(contentsOfFile: server.hostKeyPath + ".pub", encoding: .utf8).split(separator: " ").prefix(2).joined(
+            separator: " ")
         #expect(known.contains(published))
     }
 
@@ -67,7 +70,8 @@ struct ServeAdmissionTests {
     /// The instant a log line was written, from its timestamp.
     private func stamp(of line: Substring) throws -> Date {
         let text = String(try #require(line.split(separator: " ").first))
-        return try #require(try? Date(text, strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted)))
+        return try #require(
+            try? Date(text, strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted)))
     }
 
     @Test func theDrainTimeoutIsHonouredBeyondFiveSeconds() throws {
@@ -121,7 +125,9 @@ struct ServeAdmissionTests {
         let grown = server.log.utf8.count - before
         #expect(grown < 1_000_000, "the flood added \(grown) bytes of log")
         #expect(grown < 10_000, "a line for each refusal, each short: \(grown) bytes")
-        #expect(server.log.contains(#"refused exec "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"… (120000 bytes) from 127.0.0.1"#), "\(server.log.suffix(2000))")
+        #expect(
+            server.log.contains(#"refused exec "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"… (120000 bytes) from 127.0.0.1"#),
+            "\(server.log.suffix(2000))")
     }
 
     /// A window change is held to the largest terminal the shop draws, as the first pty request is.
@@ -176,7 +182,9 @@ struct ServeAdmissionTests {
         try #require(made.status == 0, "dropbearkey failed: \(made.stderr)")
         let result = try Subprocess.run("/usr/bin/dbclient", ["-y", "-i", key, "-p", "\(server.port)", "127.0.0.1"], timeout: .seconds(30))
         #expect(result.status != 0)
-        try server.waitForLog(#/connection from 127\.0\.0\.1 closed: no algorithm in common with the client; this server offers the ciphers aes256-gcm@openssh.com, aes128-gcm@openssh.com/#)
+        try server.waitForLog(
+            #/connection from 127\.0\.0\.1 closed: no algorithm in common with the client; this server offers the ciphers aes256-gcm@openssh.com, aes128-gcm@openssh.com/#
+        )
         #expect(!server.log.contains("not RSA"), "the key was never asked for: \(server.log)")
     }
 
@@ -192,8 +200,10 @@ struct ServeAdmissionTests {
         try #require(made.status == 0, "puttygen failed: \(made.stderr)")
         let exported = try Subprocess.run("/usr/bin/puttygen", [key, "-O", "public-openssh", "-o", key + ".pub"])
         try #require(exported.status == 0, "\(exported.stderr)")
-        let fingerprint = try #require(try Subprocess.run("/usr/bin/ssh-keygen", ["-lf", key + ".pub"]).stdout.split(separator: " ").dropFirst().first)
-        let hostKey = try #require(try Subprocess.run("/usr/bin/ssh-keygen", ["-lf", server.hostKeyPath + ".pub"]).stdout.split(separator: " ").dropFirst().first)
+        let fingerprint = try #require(
+            try Subprocess.run("/usr/bin/ssh-keygen", ["-lf", key + ".pub"]).stdout.split(separator: " ").dropFirst().first)
+        let hostKey = try #require(
+            try Subprocess.run("/usr/bin/ssh-keygen", ["-lf", server.hostKeyPath + ".pub"]).stdout.split(separator: " ").dropFirst().first)
         let terminal = try TmuxTerminal()
         try terminal.type("plink -batch -ssh -P \(server.port) -i '\(key)' -hostkey '\(hostKey)' -t shopper@127.0.0.1; echo EXIT=$?")
         try terminal.waitFor("q quit", timeout: .seconds(30))
@@ -259,7 +269,8 @@ struct ServeAdmissionTests {
         #expect(busy.stderr.contains("cannot listen on 127.0.0.1:\(server.port)"), "stderr: \(busy.stderr)")
 
         chmod(server.hostKeyPath, 0o644)
-        let open = try Subprocess.run(BuiltProduct.storefront, ["serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", scratch, "--host-key", server.hostKeyPath])
+        let open = try Subprocess.run(
+            BuiltProduct.storefront, ["serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", scratch, "--host-key", server.hostKeyPath])
         #expect(open.status == 78)
         #expect(open.stderr.contains("permissions 644 for host key '\(server.hostKeyPath)' are too open"), "stderr: \(open.stderr)")
         #expect(open.stderr.contains("chmod 600"))

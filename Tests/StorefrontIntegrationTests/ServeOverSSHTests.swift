@@ -157,9 +157,9 @@ struct ServeOverSSHTests {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.compactMap { pid_t($0) }.first { pid in
             guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                  let close = stat.range(of: ")", options: .backwards),
-                  stat[close.upperBound...].split(separator: " ")[1] == "\(parent)",
-                  let command = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline")
+                let close = stat.range(of: ")", options: .backwards),
+                stat[close.upperBound...].split(separator: " ")[1] == "\(parent)",
+                let command = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline")
             else { return false }
             return String(decoding: command, as: UTF8.self).contains(name)
         }
@@ -212,7 +212,10 @@ struct ServeOverSSHTests {
         #expect(try terminal.paneFlag("alternate_on") == "1" && terminal.paneFlag("mouse_any_flag") == "1", "the shop set the modes up")
         kill(try #require(pid_t(opened.output.1)), signal)
         _ = try terminal.waitForSSHExit()
-        for (flag, expected) in [("alternate_on", "0"), ("cursor_flag", "1"), ("mouse_any_flag", "0"), ("mouse_sgr_flag", "0"), ("keypad_flag", "0"), ("keypad_cursor_flag", "0")] {
+        for (flag, expected) in [
+            ("alternate_on", "0"), ("cursor_flag", "1"), ("mouse_any_flag", "0"), ("mouse_sgr_flag", "0"), ("keypad_flag", "0"),
+            ("keypad_cursor_flag", "0"),
+        ] {
             #expect(try terminal.paneFlag(flag) == expected, "\(flag) after the session died of signal \(signal)")
         }
     }
@@ -233,12 +236,15 @@ struct ServeOverSSHTests {
         #expect(subsystem.status == 1)
         #expect(subsystem.stderr.contains("storefront offers no subsystems"))
 
-        let tunnel = try Subprocess.run("/usr/bin/ssh", server.sshArguments(key: key, allocateTerminal: false) + ["-N", "-o", "ExitOnForwardFailure=yes", "-R", "0:localhost:9"])
+        let tunnel = try Subprocess.run(
+            "/usr/bin/ssh", server.sshArguments(key: key, allocateTerminal: false) + ["-N", "-o", "ExitOnForwardFailure=yes", "-R", "0:localhost:9"])
         #expect(tunnel.status == 255, "remote forwarding is refused: \(tunnel.stderr)")
 
-        let noKey = try Subprocess.run("/usr/bin/ssh", server.sshArguments(key: "/dev/null", allocateTerminal: false) + ["-o", "PubkeyAuthentication=no"])
+        let noKey = try Subprocess.run(
+            "/usr/bin/ssh", server.sshArguments(key: "/dev/null", allocateTerminal: false) + ["-o", "PubkeyAuthentication=no"])
         #expect(noKey.status == 255)
-        #expect(noKey.stderr.contains("Permission denied (password,publickey)"), "a key, or a password for a guest (none in batch mode): \(noKey.stderr)")
+        #expect(
+            noKey.stderr.contains("Permission denied (password,publickey)"), "a key, or a password for a guest (none in batch mode): \(noKey.stderr)")
         #expect(!server.log.contains("session 1 open"))
     }
 

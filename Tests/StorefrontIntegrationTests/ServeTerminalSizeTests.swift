@@ -45,7 +45,9 @@ struct ServeTerminalSizeTests {
             var buffer = [UInt8](repeating: 0, count: 65_536)
             while !received.dropFirst(offset).contains(text) {
                 let remaining = deadline - clock.now
-                guard remaining > .zero else { throw TmuxError(message: "never saw \(text.debugDescription); last: \(received.suffix(200).debugDescription)") }
+                guard remaining > .zero else {
+                    throw TmuxError(message: "never saw \(text.debugDescription); last: \(received.suffix(200).debugDescription)")
+                }
                 var descriptor = pollfd(fd: terminal, events: Int16(POLLIN), revents: 0)
                 guard poll(&descriptor, 1, Int32(remaining.components.seconds * 1000 + 1)) > 0 else { continue }
                 let count = read(terminal, &buffer, buffer.count)

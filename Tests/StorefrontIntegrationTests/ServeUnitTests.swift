@@ -5,8 +5,8 @@ import NIOCore
 import PseudoTerminal
 import ShopSSH
 import StorefrontTesting
-import Testing
 import SystemPackage
+import Testing
 
 @Suite("Host key file")
 struct HostKeyFileTests {
@@ -173,7 +173,8 @@ struct ServeDurationTests {
 @Suite("A program on a fresh pty")
 struct PseudoTerminalProcessTests {
     @Test func runsAsASessionLeaderWithTheSizeAndNoSuspendCharacter() throws {
-        let script = #"stty size; stty -a | tr ';' '\n' | grep -o 'susp = .*'; [ "$(cut -d' ' -f6 /proc/$$/stat)" = "$$" ] && echo leader; tty; echo "TERM=$TERM""#
+        let script =
+            #"stty size; stty -a | tr ';' '\n' | grep -o 'susp = .*'; [ "$(cut -d' ' -f6 /proc/$$/stat)" = "$$" ] && echo leader; tty; echo "TERM=$TERM""#
         let process = try PseudoTerminalProcess.spawn(
             executable: "/bin/sh", arguments: ["-c", script], environment: ["TERM": "xterm-256color", "PATH": "/usr/bin:/bin"],
             size: TerminalSize(columns: 33, rows: 7)
@@ -215,8 +216,10 @@ struct PseudoTerminalProcessTests {
 @Suite("Terminal types over SSH")
 struct TerminalTypesTests {
     let types = TerminalTypes(directories: ["/home/s/.terminfo", "/usr/share/terminfo"]) { path in
-        ["/usr/share/terminfo/x/xterm-256color", "/usr/share/terminfo/x/xterm", "/usr/share/terminfo/v/vt100",
-         "/home/s/.terminfo/78/xterm-ghostty"].contains(path)
+        [
+            "/usr/share/terminfo/x/xterm-256color", "/usr/share/terminfo/x/xterm", "/usr/share/terminfo/v/vt100",
+            "/home/s/.terminfo/78/xterm-ghostty",
+        ].contains(path)
     }
 
     @Test func keepsATypeTheHostKnowsInEitherLayout() {
@@ -249,7 +252,9 @@ struct LogFloodGuardTests {
     @Test func eachKindOfRefusalIsLoggedAtMostBurstTimesAWindowThenCounted() {
         let now = NIOLockedValueBox(NIODeadline.uptimeNanoseconds(0))
         let lines = NIOLockedValueBox<[String]>([])
-        let throttle = RefusalLogThrottle(burst: 3, window: .seconds(60), now: { now.withLockedValue { $0 } }) { line in lines.withLockedValue { $0.append(line) } }
+        let throttle = RefusalLogThrottle(burst: 3, window: .seconds(60), now: { now.withLockedValue { $0 } }) { line in
+            lines.withLockedValue { $0.append(line) }
+        }
         for index in 1...10 { throttle.log("refused exec", "exec \(index)") }
         throttle.log("refused subsystem", "subsystem 1")
         #expect(lines.withLockedValue { $0 } == ["exec 1", "exec 2", "exec 3", "subsystem 1"], "a kind's burst does not silence another kind")

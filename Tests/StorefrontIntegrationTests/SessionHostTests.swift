@@ -1,7 +1,8 @@
 import Foundation
-@testable import PseudoTerminal
 import StorefrontTesting
 import Testing
+
+@testable import PseudoTerminal
 
 /// Sessions forked from the session host (the built `storefront`, started as one): what each fork runs, on which
 /// terminal, how its end is heard, and what happens when the host itself dies.
@@ -16,7 +17,9 @@ struct SessionHostTests {
     }
 
     private func startHost(_ log: Log = Log(), answerTimeout: Duration = .seconds(5)) throws -> SessionHostClient {
-        try SessionHostClient.start(executable: BuiltProduct.requireStorefront(), environment: ["PATH": "/usr/bin:/bin"], answerTimeout: answerTimeout) { log.append($0) }
+        try SessionHostClient.start(
+            executable: BuiltProduct.requireStorefront(), environment: ["PATH": "/usr/bin:/bin"], answerTimeout: answerTimeout
+        ) { log.append($0) }
     }
 
     /// Reads the pty until `text` has appeared; false if the program ended first or 30 s passed.
@@ -130,7 +133,8 @@ struct SessionHostTests {
         kill(pid, SIGSTOP)
         let refused: Error? = await {
             do {
-                _ = try await PseudoTerminalProcess.spawn(arguments: ["--version"], environment: [:], size: TerminalSize(columns: 80, rows: 24), host: host)
+                _ = try await PseudoTerminalProcess.spawn(
+                    arguments: ["--version"], environment: [:], size: TerminalSize(columns: 80, rows: 24), host: host)
                 return nil
             } catch { return error }
         }()
@@ -140,7 +144,8 @@ struct SessionHostTests {
         // waited for as long as a busy machine needs.
         kill(pid, SIGCONT)
         host.answerTimeout = .seconds(30)
-        let next = try await PseudoTerminalProcess.spawn(arguments: ["--version"], environment: [:], size: TerminalSize(columns: 80, rows: 24), host: host)
+        let next = try await PseudoTerminalProcess.spawn(
+            arguments: ["--version"], environment: [:], size: TerminalSize(columns: 80, rows: 24), host: host)
         #expect(next.readAllOutput().contains("0.1.0"))
         #expect(await next.exited() == .exited(0))
         #expect(host.hostPID == pid, "the same host: a slow one is not replaced")

@@ -34,7 +34,9 @@ private final class LockHolder {
 
     /// PostgreSQL: every table the product list and the cart read, in ACCESS EXCLUSIVE mode.
     static func postgres(_ url: String) throws -> LockHolder {
-        try LockHolder(["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", url], script: "BEGIN;\nLOCK TABLE product, stock, cart_line IN ACCESS EXCLUSIVE MODE;\n\\echo locked\n")
+        try LockHolder(
+            ["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", url],
+            script: "BEGIN;\nLOCK TABLE product, stock, cart_line IN ACCESS EXCLUSIVE MODE;\n\\echo locked\n")
     }
 
     /// SQLite: BEGIN EXCLUSIVE on the database file, from another process.

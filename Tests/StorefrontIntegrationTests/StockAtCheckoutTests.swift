@@ -20,7 +20,9 @@ struct StockAtCheckoutTests {
         try await driver.press("/,h,e,a,d,p,h,o,n,e,s,enter,a,a,c")
         #expect(driver.state.cart.lines.first?.quantity == 2)
         // Another buyer takes one before this shopper pays.
-        _ = try await fixture.orders.begin(Drafts.draft("headphones-quiet", name: "Quiet Hours Headphones", quantity: 1), idempotencyKey: "other", tokenID: "t", paymentDescription: "Visa", placedAt: Date())
+        _ = try await fixture.orders.begin(
+            Drafts.draft("headphones-quiet", name: "Quiet Hours Headphones", quantity: 1), idempotencyKey: "other", tokenID: "t",
+            paymentDescription: "Visa", placedAt: Date())
         try await driver.press("enter,p,enter")
         #expect(driver.state.paymentSheet?.status == "Only 1 of Quiet Hours Headphones left. You were not charged; lower the quantity and pay again.")
         #expect(driver.state.cart.lines.first?.quantity == 2, "the cart is kept")
@@ -87,10 +89,18 @@ struct ReconciliationTests {
         let fixture = try SQLiteFixture()
         let ledger = SQLiteChargeLedger(database: fixture.database)
         let longAgo = Date(timeIntervalSince1970: 1_700_000_000)
-        let charged = try await fixture.orders.begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 1), idempotencyKey: "charged", tokenID: "t1", paymentDescription: "Visa", placedAt: longAgo)
-        let never = try await fixture.orders.begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 1), idempotencyKey: "never", tokenID: "t2", paymentDescription: "Visa", placedAt: longAgo)
-        let declined = try await fixture.orders.begin(Drafts.draft("headphones-quiet", name: "Quiet Hours Headphones", quantity: 2), idempotencyKey: "declined", tokenID: "t3", paymentDescription: "Visa", placedAt: longAgo)
-        let young = try await fixture.orders.begin(Drafts.draft("rubber-duck", name: "Debugging Duck", quantity: 1), idempotencyKey: "young", tokenID: "t4", paymentDescription: "Visa", placedAt: Fixtures.fixedDates.now())
+        let charged = try await fixture.orders.begin(
+            Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 1), idempotencyKey: "charged", tokenID: "t1", paymentDescription: "Visa",
+            placedAt: longAgo)
+        let never = try await fixture.orders.begin(
+            Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 1), idempotencyKey: "never", tokenID: "t2", paymentDescription: "Visa",
+            placedAt: longAgo)
+        let declined = try await fixture.orders.begin(
+            Drafts.draft("headphones-quiet", name: "Quiet Hours Headphones", quantity: 2), idempotencyKey: "declined", tokenID: "t3",
+            paymentDescription: "Visa", placedAt: longAgo)
+        let young = try await fixture.orders.begin(
+            Drafts.draft("rubber-duck", name: "Debugging Duck", quantity: 1), idempotencyKey: "young", tokenID: "t4", paymentDescription: "Visa",
+            placedAt: Fixtures.fixedDates.now())
         _ = try await ledger.record(LedgerCharge(key: "charged", tokenID: "t1", amount: charged.totals.total, outcome: .succeeded))
         _ = try await ledger.record(LedgerCharge(key: "declined", tokenID: "t3", amount: declined.totals.total, outcome: .declined(.generic)))
 
@@ -118,7 +128,8 @@ struct ReconciliationTests {
             try await first.processPayment(token: token, order: draft, idempotencyKey: "same")
         }
         // A new process: new processor and backend over the same database, the same key.
-        let second = LiveMerchantBackend(processor: SandboxProcessor(ledger: SQLiteChargeLedger(database: fixture.database)), orders: fixture.orders, dates: Fixtures.fixedDates)
+        let second = LiveMerchantBackend(
+            processor: SandboxProcessor(ledger: SQLiteChargeLedger(database: fixture.database)), orders: fixture.orders, dates: Fixtures.fixedDates)
         let confirmation = try await second.processPayment(token: token, order: draft, idempotencyKey: "same")
         #expect(try await fixture.orders.order(number: confirmation.orderNumber)?.status == .paid)
         let charges = try await fixture.database.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sandbox_charge") }
@@ -183,6 +194,8 @@ struct StorageErrorWordingTests {
             Issue.record("NOTADB is a damaged file")
             return
         }
-        #expect(SQLiteDatabaseError.diskFull(path: path).description == "the disk holding /data/storefront.sqlite is full; free some space there (the shop cannot save carts or orders until then).")
+        #expect(
+            SQLiteDatabaseError.diskFull(path: path).description
+                == "the disk holding /data/storefront.sqlite is full; free some space there (the shop cannot save carts or orders until then).")
     }
 }

@@ -86,7 +86,9 @@ struct StockTests {
     @Test func sqliteRefusesACountPastWhatPostgreSQLsIntegerHolds() throws {
         let fixture = try SQLiteFixture()
         #expect(throws: (any Error).self) {
-            try fixture.database.pool.write { try $0.execute(sql: "UPDATE stock SET on_hand = on_hand + 9223372036854775807 WHERE product_id = 'mug-stdout'") }
+            try fixture.database.pool.write {
+                try $0.execute(sql: "UPDATE stock SET on_hand = on_hand + 9223372036854775807 WHERE product_id = 'mug-stdout'")
+            }
         }
         #expect(throws: (any Error).self) {
             try fixture.database.pool.write { try $0.execute(sql: "UPDATE stock SET on_hand = 2.5 WHERE product_id = 'mug-stdout'") }
@@ -103,7 +105,12 @@ struct StockTests {
         #expect(try Subprocess.run(binary, ["stock", "set", "poster-vt100", "1000000", "--data-dir", directory]).status == 0)
         let top = try Subprocess.run(binary, ["stock", "adjust", "poster-vt100", "--by", "1", "--data-dir", directory])
         #expect(top.status == 65, "\(top.stderr)")
-        let refund = try Subprocess.run(binary, ["orders", "refund", "SF-000001", "--line", "poster-vt100:9223372036854775807", "--line", "poster-vt100:9223372036854775807", "--reason", "x", "--data-dir", directory])
+        let refund = try Subprocess.run(
+            binary,
+            [
+                "orders", "refund", "SF-000001", "--line", "poster-vt100:9223372036854775807", "--line", "poster-vt100:9223372036854775807",
+                "--reason", "x", "--data-dir", directory,
+            ])
         #expect(refund.status == 64 && refund.stderr.contains("--line must be"), "parsed into a bounded range, no trap: \(refund.stderr)")
         #expect(try Subprocess.run(binary, ["stock", "--data-dir", directory]).status == 0)
         #expect(try Subprocess.run(binary, ["headless", "--data-dir", directory, "--keys", "q"]).status == 0, "the shop still opens")

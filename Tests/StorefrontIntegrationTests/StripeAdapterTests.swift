@@ -58,8 +58,12 @@ struct StripeAdapterTests {
             let charge = try await processor.charge(Contract.request(token, key: key))
             #expect(charge.outcome == .declined(.authenticationRequired))
         }
-        #expect(DeclineReason.authenticationRequired.message == "This card needs a check in a browser, which a terminal cannot show; choose another card.")
-        #expect(try Self.intents(server, key: key).map { $0["status"] as? String } == ["canceled"], "the PaymentIntent is canceled, so it can never be completed later")
+        #expect(
+            DeclineReason.authenticationRequired.message == "This card needs a check in a browser, which a terminal cannot show; choose another card."
+        )
+        #expect(
+            try Self.intents(server, key: key).map { $0["status"] as? String } == ["canceled"],
+            "the PaymentIntent is canceled, so it can never be completed later")
     }
 
     /// A 409 with `Stripe-Should-Retry: true` (a request with the key still under way at Stripe) is asked again
@@ -73,7 +77,8 @@ struct StripeAdapterTests {
             let token = try await provider.createToken(for: Contract.payment(with: method))
             #expect(try await processor.charge(Contract.request(token, key: key)).outcome == .succeeded)
         }
-        #expect(try proxy.log().filter { $0.hasPrefix("POST /v1/payment_intents ") } == ["POST /v1/payment_intents 409", "POST /v1/payment_intents 200"])
+        #expect(
+            try proxy.log().filter { $0.hasPrefix("POST /v1/payment_intents ") } == ["POST /v1/payment_intents 409", "POST /v1/payment_intents 200"])
         #expect(try Self.intents(server, key: key).count == 1)
     }
 
@@ -102,15 +107,19 @@ struct StripeAdapterTests {
     func failuresThenSuccessPayOnce(when: String) async throws {
         let server = try LocalStripe()
         // Create and confirm each fail twice; "after" means the server did the work and the answer was lost.
-        let proxy = try StripeFaultProxy(upstream: server.base, rules: [
-            "POST:^/v1/payment_intents$:2:\(when)", "POST:/confirm$:2:\(when)",
-        ])
+        let proxy = try StripeFaultProxy(
+            upstream: server.base,
+            rules: [
+                "POST:^/v1/payment_intents$:2:\(when)", "POST:/confirm$:2:\(when)",
+            ])
         let key = "order-flaky-\(when)"
         try await Self.withStripe(base: proxy.base) { provider, processor, _ in
             let method = try await provider.vault(try Contract.card("4242424242424242"), forCustomer: "guest")
             let token = try await provider.createToken(for: Contract.payment(with: method))
             #expect(try await processor.charge(Contract.request(token, key: key)).outcome == .succeeded)
-            #expect(try await processor.charge(Contract.request(token, key: key)).outcome == .succeeded, "asking again is answered from the PaymentIntent")
+            #expect(
+                try await processor.charge(Contract.request(token, key: key)).outcome == .succeeded, "asking again is answered from the PaymentIntent"
+            )
         }
         let log = try proxy.log()
         #expect(log.filter { $0.hasSuffix(" 500") }.count == 4, "each call failed twice first: \(log)")
@@ -146,7 +155,10 @@ struct StripeAdapterTests {
                 let said = "\(error)"
                 #expect(!said.contains(LocalStripe.secretKey) && !said.contains("sk_test_") && !said.contains("4f9a27"), "\(said)")
                 if kind == "unauthorized" {
-                    guard case .refused(401, let refusal)? = error as? StripeFailure else { Issue.record("not a 401 refusal: \(error)"); return }
+                    guard case .refused(401, let refusal)? = error as? StripeFailure else {
+                        Issue.record("not a 401 refusal: \(error)")
+                        return
+                    }
                     #expect(refusal.message == "Stripe did not accept the secret key")
                 } else {
                     #expect(said.contains("[secret key]") && said.contains("does not have the required permissions"), "\(said)")
@@ -204,15 +216,20 @@ struct StripeAdapterTests {
             let draft = Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 1)
             // Paid, but the process died before recording it.
             let paid = try await fixture.orders.begin(draft, idempotencyKey: "paid", tokenID: token.id, paymentDescription: "Visa", placedAt: longAgo)
-            _ = try await processor.charge(ChargeRequest(tokenID: token.id, amount: paid.totals.total, idempotencyKey: "paid", orderNumber: paid.number, customerID: "guest"))
+            _ = try await processor.charge(
+                ChargeRequest(tokenID: token.id, amount: paid.totals.total, idempotencyKey: "paid", orderNumber: paid.number, customerID: "guest"))
             // A PaymentIntent filed, never confirmed.
-            let filed = try await fixture.orders.begin(draft, idempotencyKey: "filed", tokenID: token.id, paymentDescription: "Visa", placedAt: longAgo)
+            let filed = try await fixture.orders.begin(
+                draft, idempotencyKey: "filed", tokenID: token.id, paymentDescription: "Visa", placedAt: longAgo)
             let dying = try StripeFaultProxy(upstream: server.base, rules: ["POST:/confirm$:99:before"])
             try await Self.withStripe(base: dying.base, references: references) { _, first, _ in
-                _ = try? await first.charge(ChargeRequest(tokenID: token.id, amount: filed.totals.total, idempotencyKey: "filed", orderNumber: filed.number, customerID: "guest"))
+                _ = try? await first.charge(
+                    ChargeRequest(
+                        tokenID: token.id, amount: filed.totals.total, idempotencyKey: "filed", orderNumber: filed.number, customerID: "guest"))
             }
             // Nothing reached Stripe.
-            let never = try await fixture.orders.begin(draft, idempotencyKey: "never", tokenID: token.id, paymentDescription: "Visa", placedAt: longAgo)
+            let never = try await fixture.orders.begin(
+                draft, idempotencyKey: "never", tokenID: token.id, paymentDescription: "Visa", placedAt: longAgo)
 
             let backend = LiveMerchantBackend(processor: processor, orders: fixture.orders, dates: Fixtures.fixedDates)
             let settlement = try await backend.reconcile()
@@ -223,7 +240,11 @@ struct StripeAdapterTests {
             #expect(try await fixture.orders.order(number: never.number)?.status == .voided)
             #expect(try await references.paymentReference(forOrderKey: "never") == "void")
             // A late charge of a settled order gets nothing.
-            #expect(try await processor.charge(ChargeRequest(tokenID: token.id, amount: filed.totals.total, idempotencyKey: "filed", orderNumber: filed.number, customerID: "guest")).outcome == .declined(.voided))
+            #expect(
+                try await processor.charge(
+                    ChargeRequest(
+                        tokenID: token.id, amount: filed.totals.total, idempotencyKey: "filed", orderNumber: filed.number, customerID: "guest")
+                ).outcome == .declined(.voided))
         }
         #expect(try Self.intents(server, key: "paid").map { $0["status"] as? String } == ["succeeded"])
         #expect(try Self.intents(server, key: "filed").map { $0["status"] as? String } == ["canceled"])
@@ -245,10 +266,13 @@ struct StripeAdapterTests {
         let fixture = try SQLiteFixture()
         let postgres = try await PostgresStockFixture()
         for orders in [fixture.orders, postgres.orders] {
-            _ = try await orders.begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 1), idempotencyKey: "k", tokenID: "pm_1", paymentDescription: "Visa", placedAt: Date())
+            _ = try await orders.begin(
+                Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 1), idempotencyKey: "k", tokenID: "pm_1", paymentDescription: "Visa",
+                placedAt: Date())
         }
         let repositories: [any ProviderReferenceRepository] = [
-            InMemoryProviderReferences(), SQLiteProviderReferences(database: fixture.database), PostgresProviderReferences(database: postgres.server.database),
+            InMemoryProviderReferences(), SQLiteProviderReferences(database: fixture.database),
+            PostgresProviderReferences(database: postgres.server.database),
         ]
         for references in repositories {
             #expect(try await references.customerReference(for: "guest", account: "stripe:test") == nil)

@@ -91,7 +91,9 @@ struct StripeCardPageEndToEndTests {
         let upstream = fake?.base ?? local?.base ?? ""
         let binary = try BuiltProduct.requireStorefront()
         let directory = TemporaryDirectory.make().path
-        var environment = ProcessInfo.processInfo.environment.merging(Self.environment(base: upstream, rawCardData: true, withReturnURL: server == .fake)) { $1 }
+        var environment = ProcessInfo.processInfo.environment.merging(
+            Self.environment(base: upstream, rawCardData: true, withReturnURL: server == .fake)
+        ) { $1 }
         try StripeEndToEndTests.prepareWallet(binary, directory: directory, environment: environment)
 
         // The confirm reaches Stripe and charges; then the network goes, before its answer.

@@ -77,7 +77,9 @@ struct StripeEndToEndTests {
         #expect(intent["currency"] as? String == "usd")
         #expect(intent["amount"] as? Int == Int(String(total.1 + total.2)))
         let database = try DatabaseQueue(path: data + "/storefront.sqlite")
-        let reference = try database.read { db in try String.fetchOne(db, sql: "SELECT payment_reference FROM orders WHERE number = ?", arguments: [String(number)]) }
+        let reference = try database.read { db in
+            try String.fetchOne(db, sql: "SELECT payment_reference FROM orders WHERE number = ?", arguments: [String(number)])
+        }
         #expect(reference == intent["id"] as? String, "the order holds its PaymentIntent's id")
         let cards = try database.read { db in try Row.fetchAll(db, sql: "SELECT * FROM wallet_card") }
         #expect(cards.allSatisfy { ($0["token"] as String).hasPrefix("pm_") }, "the shop keeps PaymentMethod ids")
@@ -88,7 +90,9 @@ struct StripeEndToEndTests {
         // The key is nowhere the shop writes: not the database, the log, stderr or a frame.
         #expect(Self.filesHoldingTheKey(in: data).isEmpty)
         #expect(!(try String(contentsOfFile: terminal.directory.path + "/stderr", encoding: .utf8)).contains(LocalStripe.secretKey))
-        #expect(!(try terminal.history()).replacingOccurrences(of: "STOREFRONT_STRIPE_SECRET_KEY='\(LocalStripe.secretKey)'", with: "").contains(LocalStripe.secretKey))
+        #expect(
+            !(try terminal.history()).replacingOccurrences(of: "STOREFRONT_STRIPE_SECRET_KEY='\(LocalStripe.secretKey)'", with: "").contains(
+                LocalStripe.secretKey))
     }
 
     /// From the sheet: back to the cart, a card added on the account screen, then the sheet again
@@ -109,15 +113,18 @@ struct StripeEndToEndTests {
     /// Adds a card and an address with a headless run, so a later run can go straight to Pay.
     static func prepareWallet(_ binary: String, directory: String, environment: [String: String]) throws {
         let type: (String) -> String = { $0.map { $0 == " " ? "space" : String($0) }.joined(separator: ",") }
-        let keys = ["u", "n", type("4242424242424242"), "enter", type("12/30"), "enter", type("123"), "enter", type("Jane"), "enter", type("95014"), "enter",
-                    "d", type("Jane"), "enter", type("1 Loop Road"), "enter", type("Cupertino"), "enter", type("95014"), "enter", "enter",
-                    type("jane@example.com"), "enter", "enter"].joined(separator: ",")
+        let keys = [
+            "u", "n", type("4242424242424242"), "enter", type("12/30"), "enter", type("123"), "enter", type("Jane"), "enter", type("95014"), "enter",
+            "d", type("Jane"), "enter", type("1 Loop Road"), "enter", type("Cupertino"), "enter", type("95014"), "enter", "enter",
+            type("jane@example.com"), "enter", "enter",
+        ].joined(separator: ",")
         let run = try Subprocess.run(binary, ["headless", "--data-dir", directory, "--keys", keys], environment: environment)
         try #require(run.status == 0 && run.stdout.contains("Saved the address for Jane."), "the wallet was prepared: \(run.stdout)\(run.stderr)")
     }
 
-    @Test("killed after the PaymentIntent is filed, or after it is confirmed: one charge at most, no paid order lost",
-          arguments: ["after-filing-intent", "after-charging"])
+    @Test(
+        "killed after the PaymentIntent is filed, or after it is confirmed: one charge at most, no paid order lost",
+        arguments: ["after-filing-intent", "after-charging"])
     func killedMidPurchase(step: String) throws {
         let server = try LocalStripe()
         let binary = try BuiltProduct.requireStorefront()
@@ -156,7 +163,8 @@ struct StripeEndToEndTests {
         let directory = TemporaryDirectory.make().path
         var environment = ProcessInfo.processInfo.environment
         environment["STOREFRONT_STRIPE_SECRET_KEY"] = "pk_test_publishable123"
-        let malformed = try Subprocess.run(binary, ["headless", "--payments", "stripe", "--data-dir", directory, "--keys", "q"], environment: environment)
+        let malformed = try Subprocess.run(
+            binary, ["headless", "--payments", "stripe", "--data-dir", directory, "--keys", "q"], environment: environment)
         #expect(malformed.status == 78)
         #expect(malformed.stderr.contains("does not look like one"))
         #expect(!malformed.stderr.contains("publishable123"), "a refused key is not repeated")
@@ -165,7 +173,9 @@ struct StripeEndToEndTests {
         let keyFile = directory + "-key"
         try "sk_test_fromAFile123\n".write(toFile: keyFile, atomically: true, encoding: .utf8)
         chmod(keyFile, 0o644)
-        let open = try Subprocess.run(binary, ["headless", "--payments", "stripe", "--stripe-secret-key-file", keyFile, "--data-dir", directory, "--keys", "q"], environment: environment)
+        let open = try Subprocess.run(
+            binary, ["headless", "--payments", "stripe", "--stripe-secret-key-file", keyFile, "--data-dir", directory, "--keys", "q"],
+            environment: environment)
         #expect(open.status == 78)
         #expect(open.stderr.contains("can be read by others (mode 644); chmod 600 it"), "\(open.stderr)")
 
@@ -180,7 +190,9 @@ struct StripeEndToEndTests {
         var environment = ProcessInfo.processInfo.environment
         environment["STOREFRONT_STRIPE_SECRET_KEY"] = "sk_test_neverSentInClear123"
         for base in ["http://api.stripe.com", "http://10.0.0.5:12111", "http://127.example.com", "HTTP://stripe.internal:80"] {
-            let refused = try Subprocess.run(binary, ["headless", "--payments", "stripe", "--stripe-api-base", base, "--data-dir", TemporaryDirectory.make().path, "--keys", "q"], environment: environment)
+            let refused = try Subprocess.run(
+                binary, ["headless", "--payments", "stripe", "--stripe-api-base", base, "--data-dir", TemporaryDirectory.make().path, "--keys", "q"],
+                environment: environment)
             #expect(refused.status == 78, "\(base): \(refused.stderr)")
             #expect(refused.stderr.contains("is plain http to another host"), "\(base): \(refused.stderr)")
             #expect(!refused.stderr.contains("neverSentInClear"))
@@ -197,12 +209,19 @@ struct StripeEndToEndTests {
         let binary = try BuiltProduct.requireStorefront()
         var environment = ProcessInfo.processInfo.environment
         environment["STOREFRONT_STRIPE_SECRET_KEY"] = "rk_test_refusedByTheServer"
-        let refused = try Subprocess.run(binary, ["serve", "--port", "0", "--data-dir", TemporaryDirectory.make().path, "--payments", "stripe", "--stripe-api-base", server.base, "--stripe-return-url", "https://shop.example/thanks"], environment: environment)
+        let refused = try Subprocess.run(
+            binary,
+            [
+                "serve", "--port", "0", "--data-dir", TemporaryDirectory.make().path, "--payments", "stripe", "--stripe-api-base", server.base,
+                "--stripe-return-url", "https://shop.example/thanks",
+            ], environment: environment)
         #expect(refused.status == 78)
         #expect(refused.stderr.contains("Stripe refused the secret key (401)"), "\(refused.stderr)")
         #expect(!refused.stderr.contains("refusedByTheServer"))
 
-        let serve = try ServeProcess(arguments: ["--payments", "stripe", "--stripe-api-base", server.base, "--stripe-return-url", "https://shop.example/thanks"], environment: ["STOREFRONT_STRIPE_SECRET_KEY": LocalStripe.secretKey])
+        let serve = try ServeProcess(
+            arguments: ["--payments", "stripe", "--stripe-api-base", server.base, "--stripe-return-url", "https://shop.example/thanks"],
+            environment: ["STOREFRONT_STRIPE_SECRET_KEY": LocalStripe.secretKey])
         try serve.waitForLog(#/payments: Stripe, Stripe test mode/#)
         let key = try serve.makeClientKey("shopper")
         let terminal = try TmuxTerminal()

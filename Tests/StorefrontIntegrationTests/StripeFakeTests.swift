@@ -118,17 +118,24 @@ struct StripeFakeTests {
             try fake.completeCheckoutSession(link.id, card: "5555555555554444")
             let session = try #require(try fake.objects("checkout_sessions").first { $0["id"] as? String == link.id })
             let key = try StripeSecretKey(StripeFake.secretKey)
-            let client = StripeClient(key: key, base: try #require(URL(string: fake.base)), connectTimeout: .milliseconds(300), clock: ImmediateClock())
+            let client = StripeClient(
+                key: key, base: try #require(URL(string: fake.base)), connectTimeout: .milliseconds(300), clock: ImmediateClock())
             let webhook = StripeWebhook(secrets: ["whsec_test"], client: client, references: references)
             func event(_ object: [String: Any]) throws -> [UInt8] {
                 Array(try JSONSerialization.data(withJSONObject: ["id": "evt_1", "type": "checkout.session.completed", "data": ["object": object]]))
             }
             let notice = try await webhook.notice(for: try event(session))
-            guard case .cardSaved(let customer, let card) = notice else { Issue.record("not a saved card: \(notice)"); return }
+            guard case .cardSaved(let customer, let card) = notice else {
+                Issue.record("not a saved card: \(notice)")
+                return
+            }
             #expect(customer == "ssh:SHA256:ada" && card.lastFour == "4444" && card.network == .mastercard && card.id.hasPrefix("pm_"))
             var payment = session
             payment["mode"] = "payment"
-            guard case .ignored = try await webhook.notice(for: try event(payment)) else { Issue.record("a payment session is not the card page"); return }
+            guard case .ignored = try await webhook.notice(for: try event(payment)) else {
+                Issue.record("a payment session is not the card page")
+                return
+            }
             try await client.shutdown()
         }
     }
@@ -144,16 +151,21 @@ struct StripeFakeTests {
             let token = try await provider.createToken(for: Contract.payment(with: card))
             _ = try await processor.charge(Contract.request(token, key: "order-headers"))
             let typed = try await provider.vault(try Contract.card("4000000000000002"), forCustomer: "guest")
-            _ = try await processor.charge(Contract.request(try await provider.createToken(for: Contract.payment(with: typed)), key: "order-declined"))
+            _ = try await processor.charge(
+                Contract.request(try await provider.createToken(for: Contract.payment(with: typed)), key: "order-declined"))
         }
         let requests = try fake.requests()
         #expect(requests.count >= 12)
-        #expect(requests.allSatisfy { $0.stripeVersion == StripeClient.apiVersion }, "\(requests.filter { $0.stripeVersion != StripeClient.apiVersion }.map(\.path))")
-        #expect(requests.filter { $0.method == "POST" }.allSatisfy { !($0.idempotencyKey ?? "").isEmpty },
-                "\(requests.filter { $0.method == "POST" && ($0.idempotencyKey ?? "").isEmpty }.map(\.path))")
-        #expect(Set(requests.map(\.path).map { $0.split(separator: "/").prefix(2).joined(separator: "/") }).isSuperset(of: [
-            "v1/customers", "v1/checkout", "v1/setup_intents", "v1/payment_methods", "v1/payment_intents",
-        ]))
+        #expect(
+            requests.allSatisfy { $0.stripeVersion == StripeClient.apiVersion },
+            "\(requests.filter { $0.stripeVersion != StripeClient.apiVersion }.map(\.path))")
+        #expect(
+            requests.filter { $0.method == "POST" }.allSatisfy { !($0.idempotencyKey ?? "").isEmpty },
+            "\(requests.filter { $0.method == "POST" && ($0.idempotencyKey ?? "").isEmpty }.map(\.path))")
+        #expect(
+            Set(requests.map(\.path).map { $0.split(separator: "/").prefix(2).joined(separator: "/") }).isSuperset(of: [
+                "v1/customers", "v1/checkout", "v1/setup_intents", "v1/payment_methods", "v1/payment_intents",
+            ]))
     }
 
     @Test func twoShopsOnOneStripeAccountNeverShareACustomerAndOneShopNeverMakesTwo() async throws {
@@ -186,7 +198,9 @@ struct StripeFakeTests {
             await #expect(throws: MerchantBackendError.self) { try await processor.charge(dinar) }
         }
         let intents = try fake.objects("payment_intents")
-        #expect(intents.map { "\($0["amount"] ?? "") \($0["currency"] ?? "")" } == ["1500 jpy"], "¥1,500 is 1500 in Stripe's units; 5.124 KWD was never sent")
+        #expect(
+            intents.map { "\($0["amount"] ?? "") \($0["currency"] ?? "")" } == ["1500 jpy"],
+            "¥1,500 is 1500 in Stripe's units; 5.124 KWD was never sent")
     }
 
     @Test func aRefusedKeyIsToldWithoutQuotingIt() async throws {

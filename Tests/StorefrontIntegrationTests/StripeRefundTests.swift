@@ -14,12 +14,15 @@ struct StripeRefundTests {
     let placedAt = Date(timeIntervalSince1970: 1_795_339_800)
 
     /// A paid order, charged on Stripe under its own key; its PaymentIntent's id is filed in `references`.
-    func paidOrder(_ orders: InMemoryOrderRepository, _ provider: StripePaymentProvider, _ processor: StripeChargeProcessor, key: String) async throws -> Order {
+    func paidOrder(_ orders: InMemoryOrderRepository, _ provider: StripePaymentProvider, _ processor: StripeChargeProcessor, key: String) async throws
+        -> Order
+    {
         let draft = Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 2)
         let order = try orders.begin(draft, idempotencyKey: key, tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
         let method = try await provider.vault(try PaymentProviderContractTests.card("4242424242424242"), forCustomer: "guest")
         let token = try await provider.createToken(for: PaymentProviderContractTests.payment(with: method))
-        let charge = try await processor.charge(ChargeRequest(tokenID: token.id, amount: order.totals.total, idempotencyKey: key, orderNumber: order.number, customerID: "local:jane"))
+        let charge = try await processor.charge(
+            ChargeRequest(tokenID: token.id, amount: order.totals.total, idempotencyKey: key, orderNumber: order.number, customerID: "local:jane"))
         #expect(charge.outcome == ChargeOutcome.succeeded)
         try orders.finish(orderNumber: order.number, status: .paid, failure: nil, at: placedAt)
         return try #require(try orders.order(number: order.number))
@@ -42,7 +45,8 @@ struct StripeRefundTests {
             let order = try await paidOrder(orders, provider, processor, key: key)
             let office = LiveBackOffice(orders: orders, processor: processor, dates: Fixtures.fixedDates)
             let amount = order.refundAmount(for: ["hoodie-root": 1])
-            let refunded = try await office.refund(order.number, RefundAsk(amount: amount, reason: "arrived torn"), by: .merchant("ops"), expecting: .paid)
+            let refunded = try await office.refund(
+                order.number, RefundAsk(amount: amount, reason: "arrived torn"), by: .merchant("ops"), expecting: .paid)
             #expect(refunded.status == .partiallyRefunded)
             let made = try refunds(server, references, key: key)
             #expect(made.count == 1, "\(made)")
@@ -52,7 +56,9 @@ struct StripeRefundTests {
             #expect(orders.refunds(orderNumber: order.number).map(\.state) == [.refunded(reference: reference)])
         }
         if fault == "after" {
-            #expect(try proxy.log().filter { $0.hasPrefix("POST /v1/refunds") } == ["POST /v1/refunds 500"], "sent once; the retry found the refund instead of sending again")
+            #expect(
+                try proxy.log().filter { $0.hasPrefix("POST /v1/refunds") } == ["POST /v1/refunds 500"],
+                "sent once; the retry found the refund instead of sending again")
         }
     }
 
@@ -68,11 +74,16 @@ struct StripeRefundTests {
             let office = LiveBackOffice(orders: orders, processor: processor, mail: orders, dates: Fixtures.fixedDates)
             var failure: BackOfficeError?
             do throws(BackOfficeError) {
-                _ = try await office.refund(order.number, RefundAsk(amount: Money(minorUnits: 500, currency: .usd), reason: "goodwill"), by: .merchant("ops"), expecting: .paid)
+                _ = try await office.refund(
+                    order.number, RefundAsk(amount: Money(minorUnits: 500, currency: .usd), reason: "goodwill"), by: .merchant("ops"),
+                    expecting: .paid)
             } catch {
                 failure = error
             }
-            guard case .refund(.unfinished(let why))? = failure else { Issue.record("left unfinished, got \(String(describing: failure))"); return }
+            guard case .refund(.unfinished(let why))? = failure else {
+                Issue.record("left unfinished, got \(String(describing: failure))")
+                return
+            }
             #expect(why.contains("is pending"), "\(why)")
             #expect(try orders.order(number: order.number)?.status == .paid, "not called refunded")
             #expect(orders.refunds(orderNumber: order.number).map(\.state) == [.pending])
@@ -92,11 +103,16 @@ struct StripeRefundTests {
             let office = LiveBackOffice(orders: orders, processor: processor, dates: Fixtures.fixedDates)
             var failure: BackOfficeError?
             do throws(BackOfficeError) {
-                _ = try await office.refund(order.number, RefundAsk(amount: Money(minorUnits: 500, currency: .usd), reason: "goodwill"), by: .merchant("ops"), expecting: .paid)
+                _ = try await office.refund(
+                    order.number, RefundAsk(amount: Money(minorUnits: 500, currency: .usd), reason: "goodwill"), by: .merchant("ops"),
+                    expecting: .paid)
             } catch {
                 failure = error
             }
-            guard case .refund(.declined(let why))? = failure else { Issue.record("refused as declined, got \(String(describing: failure))"); return }
+            guard case .refund(.declined(let why))? = failure else {
+                Issue.record("refused as declined, got \(String(describing: failure))")
+                return
+            }
             #expect(why.contains("permission") && !why.contains(LocalStripe.secretKey), "Stripe's reason, without the key: \(why)")
             #expect(try orders.order(number: order.number)?.status == .paid)
             #expect(try orders.events(orderNumber: order.number).map(\.change) == [.placed(total: order.totals.total), .charged])

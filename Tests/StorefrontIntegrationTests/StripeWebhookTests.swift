@@ -38,7 +38,8 @@ struct StripeWebhookTests {
             let worker = ProviderEventWorker(desk: desk, clock: TickingClock(), log: { Issue.record("\($0)") }, processed: { heard.yield($0) })
             self.worker = worker
             let (bound, binding) = AsyncStream.makeStream(of: Int.self)
-            server = WebhookServer(host: "127.0.0.1", port: 0, bodyLimit: 64 * 1024, log: { _ in }, listening: { binding.yield($0) }) { payload, signature in
+            server = WebhookServer(host: "127.0.0.1", port: 0, bodyLimit: 64 * 1024, log: { _ in }, listening: { binding.yield($0) }) {
+                payload, signature in
                 let reply = await worker.receive(payload: payload, signature: signature)
                 return WebhookServer.Answer(status: reply.httpStatus, log: reply.logLine)
             }
@@ -102,10 +103,14 @@ struct StripeWebhookTests {
 
     /// An order charged on localstripe whose process stopped before it recorded the charge: still `.charging`.
     static func chargedAndLost(_ shop: Shop, _ provider: StripePaymentProvider, _ processor: StripeChargeProcessor) async throws -> (Order, String) {
-        let order = try shop.orders.begin(Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 2), idempotencyKey: "k-webhook", tokenID: "t", paymentDescription: "Visa", placedAt: Date())
+        let order = try shop.orders.begin(
+            Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 2), idempotencyKey: "k-webhook", tokenID: "t", paymentDescription: "Visa",
+            placedAt: Date())
         let method = try await provider.vault(try PaymentProviderContractTests.card("4242424242424242"), forCustomer: "guest")
         let token = try await provider.createToken(for: PaymentProviderContractTests.payment(with: method))
-        let charge = try await processor.charge(ChargeRequest(tokenID: token.id, amount: order.totals.total, idempotencyKey: "k-webhook", orderNumber: order.number, customerID: "local:jane"))
+        let charge = try await processor.charge(
+            ChargeRequest(
+                tokenID: token.id, amount: order.totals.total, idempotencyKey: "k-webhook", orderNumber: order.number, customerID: "local:jane"))
         #expect(charge.outcome == .succeeded)
         return (order, try #require(try shop.references.paymentReference(forOrderKey: "k-webhook")))
     }
@@ -120,7 +125,10 @@ struct StripeWebhookTests {
             #expect(try shop.orders.order(number: order.number)?.status == .charging)
 
             let reply = try await shop.nextOutcome()
-            guard case .applied(let header, let number, let outcome) = reply else { Issue.record("applied, got \(reply)"); return }
+            guard case .applied(let header, let number, let outcome) = reply else {
+                Issue.record("applied, got \(reply)")
+                return
+            }
             #expect(header.type == "payment_intent.succeeded" && header.id.hasPrefix("evt_"))
             #expect(number == order.number && outcome == "settled as paid")
             #expect(try shop.orders.order(number: order.number)?.status == .paid)
@@ -144,7 +152,9 @@ struct StripeWebhookTests {
                 port: server.port
             )
             #expect(made.contains("\"re_"), "localstripe refunded: \(made.prefix(300))")
-            let refunded = Self.event("evt_dashboard_refund", "charge.refunded", ["id": "ch_dashboard", "object": "charge", "payment_intent": intent, "amount_refunded": 2500])
+            let refunded = Self.event(
+                "evt_dashboard_refund", "charge.refunded",
+                ["id": "ch_dashboard", "object": "charge", "payment_intent": intent, "amount_refunded": 2500])
             let before = try shop.orders.events(orderNumber: order.number)
 
             // Refused, each with nothing changed: a forged signature, a stale one, the wrong type, too big a body.
@@ -153,7 +163,10 @@ struct StripeWebhookTests {
             let payload = Array(try JSONSerialization.data(withJSONObject: refunded))
             let signature = StripeWebhookSignature.header(for: payload, secret: Self.secret, at: Date())
             #expect(try shop.post(payload, headers: ["Content-Type": "text/plain", "Stripe-Signature": signature]).0 == 415)
-            #expect(try shop.post(Array(repeating: UInt8(ascii: " "), count: 70_000), headers: ["Content-Type": "application/json", "Stripe-Signature": signature]).0 == 413)
+            #expect(
+                try shop.post(
+                    Array(repeating: UInt8(ascii: " "), count: 70_000), headers: ["Content-Type": "application/json", "Stripe-Signature": signature]
+                ).0 == 413)
             #expect(try shop.post(payload, headers: ["Content-Type": "application/json"]).0 == 400, "no signature at all")
             #expect(try shop.orders.events(orderNumber: order.number) == before)
             #expect(shop.events.recorded.isEmpty)
@@ -172,13 +185,17 @@ struct StripeWebhookTests {
             #expect(try shop.deliver(refunded).0 == 200)
             #expect(try shop.orders.events(orderNumber: order.number).count == history.count)
 
-            let dispute = Self.event("evt_dispute", "charge.dispute.created", [
-                "id": "dp_test_1", "object": "dispute", "amount": 1_000, "currency": "usd", "reason": "product_not_received",
-                "payment_intent": intent, "charge": "ch_dashboard",
-            ])
+            let dispute = Self.event(
+                "evt_dispute", "charge.dispute.created",
+                [
+                    "id": "dp_test_1", "object": "dispute", "amount": 1_000, "currency": "usd", "reason": "product_not_received",
+                    "payment_intent": intent, "charge": "ch_dashboard",
+                ])
             #expect(try shop.deliver(dispute).0 == 200)
             _ = try await shop.nextOutcome()
-            #expect(try shop.orders.events(orderNumber: order.number).last?.change == .disputed(Money(minorUnits: 1_000, currency: .usd), reason: "product not received", reference: "dp_test_1"))
+            #expect(
+                try shop.orders.events(orderNumber: order.number).last?.change
+                    == .disputed(Money(minorUnits: 1_000, currency: .usd), reason: "product not received", reference: "dp_test_1"))
 
             let unknown = Self.event("evt_other", "customer.created", ["id": "cus_1", "object": "customer"])
             #expect(try shop.deliver(unknown).0 == 200)

@@ -23,7 +23,9 @@ struct TerminalEndToEndTests {
         let shop = try #require(children.stdout.split(separator: "\n").first.flatMap { pid_t($0) }, "the shop's pid under the shell \(shell)")
         kill(shop, SIGSEGV)
         try terminal.waitFor("EXIT=139")
-        for (flag, expected) in [("alternate_on", "0"), ("cursor_flag", "1"), ("mouse_any_flag", "0"), ("keypad_flag", "0"), ("keypad_cursor_flag", "0")] {
+        for (flag, expected) in [
+            ("alternate_on", "0"), ("cursor_flag", "1"), ("mouse_any_flag", "0"), ("keypad_flag", "0"), ("keypad_cursor_flag", "0"),
+        ] {
             #expect(try terminal.paneFlag(flag) == expected, "\(flag) after a crash")
         }
     }
@@ -122,10 +124,12 @@ struct TerminalEndToEndTests {
 /// Terminals the shop cannot or should not draw on in full.
 @Suite("Unusual terminals", .serialized)
 struct UnusualTerminalTests {
-    @Test("a terminal type that cannot be used gets a reason and exit 69", arguments: [
-        ("dumb", "cannot move the cursor"),
-        ("no-such-terminal-xyz", "is not in the terminfo database"),
-    ])
+    @Test(
+        "a terminal type that cannot be used gets a reason and exit 69",
+        arguments: [
+            ("dumb", "cannot move the cursor"),
+            ("no-such-terminal-xyz", "is not in the terminfo database"),
+        ])
     func refusedTerminal(term: String, reason: String) throws {
         let terminal = try TmuxTerminal()
         let binary = try BuiltProduct.requireStorefront()

@@ -1,7 +1,8 @@
 import Foundation
 import StorefrontUI
-@testable import TerminalNCurses
 import Testing
+
+@testable import TerminalNCurses
 
 /// The palettes, light and dark, and how `--theme auto` picks one.
 @Suite("Themes")
@@ -80,10 +81,12 @@ struct ThemeTests {
 /// `--theme auto` in tmux, which answers OSC 11 with its pane's background.
 @Suite("Themes in a real terminal", .serialized)
 struct ThemeTerminalTests {
-    @Test("auto follows the pane's background; light and dark force one", arguments: [
-        ("#ffffff", "auto", "38;5;24m"), ("#000000", "auto", "38;5;153m"),
-        ("#000000", "light", "38;5;24m"), ("#ffffff", "dark", "38;5;153m"),
-    ])
+    @Test(
+        "auto follows the pane's background; light and dark force one",
+        arguments: [
+            ("#ffffff", "auto", "38;5;24m"), ("#000000", "auto", "38;5;153m"),
+            ("#000000", "light", "38;5;24m"), ("#ffffff", "dark", "38;5;153m"),
+        ])
     func autoFollowsTheBackground(paneBackground: String, theme: String, titleStyle: String) throws {
         // NO_COLOR empty: a test runner's own NO_COLOR would make every theme monochrome.
         let terminal = try TmuxTerminal(environment: ["NO_COLOR": ""])

@@ -7,17 +7,19 @@ import Testing
 /// Column widths: the generated table, how curses is fed, and agreement with a real terminal.
 @Suite("Unicode widths")
 struct UnicodeWidthTests {
-    @Test("characters the hand-written table got wrong take two columns", arguments: [
-        ("🫠", "U+1FAE0 melting face (Symbols and Pictographs Extended-A)"),
-        ("🟠", "U+1F7E0 orange circle (Geometric Shapes Extended)"),
-        ("🀄", "U+1F004 mahjong tile red dragon"),
-        ("🆎", "U+1F18E negative squared AB"),
-        ("🈁", "U+1F201 squared katakana koko"),
-        ("🇺🇸", "a flag: two regional indicators"),
-        ("\u{17000}", "U+17000 Tangut"),
-        ("\u{1B000}", "U+1B000 Kana Supplement"),
-        ("\u{1B132}", "U+1B132 Kana Extended-B, new in Unicode 15"),
-    ])
+    @Test(
+        "characters the hand-written table got wrong take two columns",
+        arguments: [
+            ("🫠", "U+1FAE0 melting face (Symbols and Pictographs Extended-A)"),
+            ("🟠", "U+1F7E0 orange circle (Geometric Shapes Extended)"),
+            ("🀄", "U+1F004 mahjong tile red dragon"),
+            ("🆎", "U+1F18E negative squared AB"),
+            ("🈁", "U+1F201 squared katakana koko"),
+            ("🇺🇸", "a flag: two regional indicators"),
+            ("\u{17000}", "U+17000 Tangut"),
+            ("\u{1B000}", "U+1B000 Kana Supplement"),
+            ("\u{1B132}", "U+1B132 Kana Extended-B, new in Unicode 15"),
+        ])
     func wide(character: String, what: String) throws {
         let grapheme = try #require(character.first)
         #expect(TerminalText.width(of: grapheme) == 2, "\(what)")
@@ -34,10 +36,12 @@ struct UnicodeWidthTests {
         #expect(TerminalText.width(of: try #require("한".first)) == 2)
     }
 
-    @Test("narrow and zero-width characters", arguments: [
-        ("é", 1), ("Ω", 1), ("─", 1), ("❤", 1), ("\u{1F1FA}", 1), ("\u{0301}", 0), ("\u{200B}", 0), ("A", 1),
-        ("\u{1160}", 0), ("\u{11A8}", 0), ("\u{D7CB}", 0),
-    ])
+    @Test(
+        "narrow and zero-width characters",
+        arguments: [
+            ("é", 1), ("Ω", 1), ("─", 1), ("❤", 1), ("\u{1F1FA}", 1), ("\u{0301}", 0), ("\u{200B}", 0), ("A", 1),
+            ("\u{1160}", 0), ("\u{11A8}", 0), ("\u{D7CB}", 0),
+        ])
     func narrow(character: String, columns: Int) throws {
         #expect(TerminalText.width(of: try #require(character.first)) == columns)
     }
@@ -47,8 +51,10 @@ struct UnicodeWidthTests {
     @Test func theScalarsDrawnOneToACellAreOneColumnCharactersOfTheirOwn() {
         let scalars = (0...0x2FFFF).compactMap(Unicode.Scalar.init).filter { TerminalText.isOneColumnPerScalar(String($0)) }
         #expect(scalars.count > 1_000)
-        for scalar in scalars where TerminalText.width(of: Character(scalar)) != 1 || scalar.isUnsafeForTerminal
-            || scalar.properties.isGraphemeExtend || scalar.properties.generalCategory == .format {
+        for scalar in scalars
+        where TerminalText.width(of: Character(scalar)) != 1 || scalar.isUnsafeForTerminal
+            || scalar.properties.isGraphemeExtend || scalar.properties.generalCategory == .format
+        {
             Issue.record("U+\(String(scalar.value, radix: 16, uppercase: true)) is not a one-column character of its own")
         }
         var text = String.UnicodeScalarView()
@@ -193,15 +199,21 @@ struct TerminalWidthTests {
                 #expect(width == departure.drawn, "\(name): \(departure.why)")
                 continue
             }
-            #expect(TerminalText.width(of: sample.character) == width, "\(name): the shop counts \(TerminalText.width(of: sample.character)) columns, tmux drew \(width)")
+            #expect(
+                TerminalText.width(of: sample.character) == width,
+                "\(name): the shop counts \(TerminalText.width(of: sample.character)) columns, tmux drew \(width)")
             if sample.range.contains(sample.character.unicodeScalars.first!.value) { knownRanges.insert(sample.range.lowerBound) }
         }
         let unchecked = TerminalText.wideRanges.filter { !knownRanges.contains($0.lowerBound) }
-        print("widths: \(samples.count) samples, \(TerminalText.wideRanges.count - unchecked.count) of \(TerminalText.wideRanges.count) ranges checked against tmux; unknown to this terminal: \(unknown.joined(separator: ", "))")
+        print(
+            "widths: \(samples.count) samples, \(TerminalText.wideRanges.count - unchecked.count) of \(TerminalText.wideRanges.count) ranges checked against tmux; unknown to this terminal: \(unknown.joined(separator: ", "))"
+        )
         // A range with no character this terminal knows can only be one made wholly of newer characters.
         for range in unchecked {
             let ages = range.compactMap { Unicode.Scalar($0)?.properties.age }
-            #expect(!ages.isEmpty && ages.allSatisfy { $0.major > 14 }, "range \(String(range.lowerBound, radix: 16))…\(String(range.upperBound, radix: 16)) was not checked")
+            #expect(
+                !ages.isEmpty && ages.allSatisfy { $0.major > 14 },
+                "range \(String(range.lowerBound, radix: 16))…\(String(range.upperBound, radix: 16)) was not checked")
         }
     }
 }
@@ -247,7 +259,8 @@ struct WideNamesInATerminalTests {
 
         try terminal.press("Enter")
         let page = try terminal.waitFor("Product ")
-        #expect(page.split(separator: "\n").contains { $0.trimmingCharacters(in: .whitespaces) == "$10.00" }, "the price on a row of its own:\n\(page)")
+        #expect(
+            page.split(separator: "\n").contains { $0.trimmingCharacters(in: .whitespaces) == "$10.00" }, "the price on a row of its own:\n\(page)")
 
         try terminal.press("a", "c")
         let cart = try terminal.waitFor("Your cart")

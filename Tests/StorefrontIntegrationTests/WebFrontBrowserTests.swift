@@ -24,7 +24,8 @@ struct WebFrontBrowserTests {
         let first = try browser.waitFor("Products")
         #expect(first.contains("Guest: nothing is kept. Sign in (Account) for your saved cards."), "\(first)")
         #expect(first.contains("│") && first.contains("guest · cart: empty"), "box drawing and UTF-8 arrive whole: \(first)")
-        let open = try server.waitForLog(#/web session 1 open: browser guest web-guest:[0-9a-f]{16} from 127\.0\.0\.1, pid \d+, xterm-256color (\d+)x(\d+)/#)
+        let open = try server.waitForLog(
+            #/web session 1 open: browser guest web-guest:[0-9a-f]{16} from 127\.0\.0\.1, pid \d+, xterm-256color (\d+)x(\d+)/#)
         let wide = try browser.screen()
         #expect("\(wide.columns)x\(wide.lines)" == "\(open.output.1)x\(open.output.2)", "the session's pty is the page's size")
 

@@ -13,13 +13,18 @@ struct WebFrontTests {
         let page = try LocalStripe.exchange("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", port: server.port)
         #expect(page.hasPrefix("HTTP/1.1 200"))
         #expect(page.contains("Content-Security-Policy: default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self';"), "\(page)")
-        #expect(page.contains("X-Content-Type-Options: nosniff") && page.contains("Referrer-Policy: no-referrer") && page.contains("frame-ancestors 'none'"))
+        #expect(
+            page.contains("X-Content-Type-Options: nosniff") && page.contains("Referrer-Policy: no-referrer")
+                && page.contains("frame-ancestors 'none'"))
         #expect(page.contains("<title>Storefront</title>"))
-        for (name, type) in [("xterm.js", "text/javascript"), ("xterm.css", "text/css"), ("storefront.js", "text/javascript"), ("LICENSE-xterm.txt", "text/plain")] {
+        for (name, type) in [
+            ("xterm.js", "text/javascript"), ("xterm.css", "text/css"), ("storefront.js", "text/javascript"), ("LICENSE-xterm.txt", "text/plain"),
+        ] {
             let file = try LocalStripe.exchange("GET /assets/\(name) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", port: server.port)
             #expect(file.hasPrefix("HTTP/1.1 200") && file.contains("Content-Type: \(type)"), "\(name): \(file.prefix(300))")
         }
-        let missing = try LocalStripe.exchange("GET /assets/../../etc/passwd HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", port: server.port)
+        let missing = try LocalStripe.exchange(
+            "GET /assets/../../etc/passwd HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", port: server.port)
         #expect(missing.hasPrefix("HTTP/1.1 404") && missing.contains("X-Content-Type-Options: nosniff"), "\(missing.prefix(300))")
     }
 
@@ -39,7 +44,8 @@ struct WebFrontTests {
         try server.waitForLog(#/web session 1 open: browser guest web-guest:[0-9a-f]{16} from 127\.0\.0\.1, pid \d+, xterm-256color 100x30/#)
         #expect(!server.log.contains("web session 2"))
         // A plain GET of the socket's address is no way in either.
-        let plain = try LocalStripe.exchange("GET /session HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: http://127.0.0.1:\(server.port)\r\nConnection: close\r\n\r\n", port: server.port)
+        let plain = try LocalStripe.exchange(
+            "GET /session HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: http://127.0.0.1:\(server.port)\r\nConnection: close\r\n\r\n", port: server.port)
         #expect(plain.hasPrefix("HTTP/1.1 426"), "\(plain.prefix(200))")
     }
 
@@ -78,10 +84,11 @@ struct WebFrontTests {
     }
 
     @Test func twoHundredIdleSessionsAreHeldThenDroppedAtTheIdleTimeoutLeavingNothing() throws {
-        let server = try ServeProcess(arguments: [
-            "--max-sessions", "250", "--sessions-per-address", "250", "--connections-per-address", "300", "--connections-per-minute", "1000",
-            "--idle-timeout", "20s", "--request-timeout", "20s",
-        ], command: Self.web)
+        let server = try ServeProcess(
+            arguments: [
+                "--max-sessions", "250", "--sessions-per-address", "250", "--connections-per-address", "300", "--connections-per-minute", "1000",
+                "--idle-timeout", "20s", "--request-timeout", "20s",
+            ], command: Self.web)
         let origin = "http://127.0.0.1:\(server.port)"
         // One session first: what the server makes once, on its first timer (a timerfd), is not a session's.
         do {
@@ -124,7 +131,9 @@ struct WebFrontTests {
         #expect(Self.children(of: host).isEmpty, "every shop process is gone and reaped")
         #expect(Self.children(of: server.pid) == [host], "the session host waits for the next")
         // The server closed its ends before the clients saw the end; the shops' ptys went with their sessions.
-        #expect(Self.descriptors(of: server.pid) <= descriptorsBefore, "no descriptor left: \(Self.descriptors(of: server.pid)) open, \(descriptorsBefore) before")
+        #expect(
+            Self.descriptors(of: server.pid) <= descriptorsBefore,
+            "no descriptor left: \(Self.descriptors(of: server.pid)) open, \(descriptorsBefore) before")
     }
 
     /// The processes whose parent is `pid`, from /proc.
@@ -132,7 +141,8 @@ struct WebFrontTests {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.compactMap { entry -> pid_t? in
             guard let child = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { return nil }
+                let close = stat.lastIndex(of: ")")
+            else { return nil }
             let fields = stat[stat.index(after: close)...].split(separator: " ")
             return fields.count > 1 && pid_t(fields[1]) == pid ? child : nil
         }

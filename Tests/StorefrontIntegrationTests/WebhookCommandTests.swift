@@ -61,24 +61,30 @@ struct WebhookCommandTests {
 
     @Test func waitingListsTheEventsKeptButNotAppliedAndPrintsNoEscapeSequence() throws {
         let binary = try BuiltProduct.requireStorefront()
-        let empty = try Subprocess.run(binary, ["webhooks", "waiting", "--data-dir", scratch], environment: ["PATH": "/usr/bin:/bin", "HOME": scratch])
+        let empty = try Subprocess.run(
+            binary, ["webhooks", "waiting", "--data-dir", scratch], environment: ["PATH": "/usr/bin:/bin", "HOME": scratch])
         #expect(empty.status == 0, "\(empty.stderr)")
         #expect(empty.stdout.contains("Event") && !empty.stdout.contains("evt_"), "\(empty.stdout)")
         // An error as Stripe's API could word it, with an OSC 0 title change in it.
         let queue = try DatabaseQueue(path: scratch + "/storefront.sqlite")
         try queue.write { db in
-            try db.execute(sql: """
-                INSERT INTO provider_event_inbox (provider, id, type, payload, received_at, attempts, next_attempt_at, last_error, state)
-                VALUES ('stripe', 'evt_late', 'charge.refunded', x'7B7D', 1795339800, 3, 1795349800, ?, 'given-up'),
-                       ('stripe', 'evt_next', 'payment_intent.succeeded', x'7B7D', 1795339900, 1, 1795339930, 'Stripe did not answer', 'waiting')
-                """, arguments: ["said \u{1B}]0;pwned\u{07}"])
+            try db.execute(
+                sql: """
+                    INSERT INTO provider_event_inbox (provider, id, type, payload, received_at, attempts, next_attempt_at, last_error, state)
+                    VALUES ('stripe', 'evt_late', 'charge.refunded', x'7B7D', 1795339800, 3, 1795349800, ?, 'given-up'),
+                           ('stripe', 'evt_next', 'payment_intent.succeeded', x'7B7D', 1795339900, 1, 1795339930, 'Stripe did not answer', 'waiting')
+                    """, arguments: ["said \u{1B}]0;pwned\u{07}"])
         }
         try queue.close()
-        let table = try Subprocess.run(binary, ["webhooks", "waiting", "--data-dir", scratch], environment: ["PATH": "/usr/bin:/bin", "HOME": scratch])
+        let table = try Subprocess.run(
+            binary, ["webhooks", "waiting", "--data-dir", scratch], environment: ["PATH": "/usr/bin:/bin", "HOME": scratch])
         let rows = table.stdout.split(separator: "\n").filter { $0.contains("evt_") }
-        #expect(rows.count == 2 && rows[0].contains("evt_late") && rows[0].contains("given up") && rows[1].contains("evt_next") && rows[1].contains("waiting"), "\(table.stdout)")
+        #expect(
+            rows.count == 2 && rows[0].contains("evt_late") && rows[0].contains("given up") && rows[1].contains("evt_next")
+                && rows[1].contains("waiting"), "\(table.stdout)")
         #expect(!table.stdout.contains("\u{1B}") && !table.stdout.contains("\u{07}"), "\(table.stdout.debugDescription)")
-        let json = try Subprocess.run(binary, ["webhooks", "waiting", "--json", "--data-dir", scratch], environment: ["PATH": "/usr/bin:/bin", "HOME": scratch])
+        let json = try Subprocess.run(
+            binary, ["webhooks", "waiting", "--json", "--data-dir", scratch], environment: ["PATH": "/usr/bin:/bin", "HOME": scratch])
         let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         let events = try #require(document["events"] as? [[String: Any]])
         #expect(events.map { $0["id"] as? String } == ["evt_late", "evt_next"])

@@ -8,19 +8,23 @@ struct WebhookListenerTests {
     @Test func aDeliveryThatCannotBeAppliedNowIsA503ThatNamesNothingOfTheShop() async throws {
         let (bound, binding) = AsyncStream.makeStream(of: Int.self)
         let server = WebhookServer(host: "127.0.0.1", port: 0, log: { _ in }, listening: { binding.yield($0) }) { _, _ in
-            WebhookServer.Answer(status: 503, log: "charge.refunded evt_1: not applied: SQLite error 10 on /var/lib/storefront/storefront.sqlite: disk I/O error")
+            WebhookServer.Answer(
+                status: 503, log: "charge.refunded evt_1: not applied: SQLite error 10 on /var/lib/storefront/storefront.sqlite: disk I/O error")
         }
         let task = Task { try await server.run() }
         var iterator = bound.makeAsyncIterator()
         let port = try #require(await iterator.next())
         let answer: String = try await withCheckedThrowingContinuation { continuation in
             Thread {
-                continuation.resume(with: Result {
-                    let client = try WebSocketTestClient(port: port)
-                    let body = #"{"id":"evt_1"}"#
-                    try client.sendRaw("POST /webhooks/stripe HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nStripe-Signature: t=1,v1=00\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
-                    return client.read(until: "}")
-                })
+                continuation.resume(
+                    with: Result {
+                        let client = try WebSocketTestClient(port: port)
+                        let body = #"{"id":"evt_1"}"#
+                        try client.sendRaw(
+                            "POST /webhooks/stripe HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nStripe-Signature: t=1,v1=00\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+                        )
+                        return client.read(until: "}")
+                    })
             }.start()
         }
         await server.stop()

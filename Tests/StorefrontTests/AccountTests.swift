@@ -64,7 +64,9 @@ struct AccountFlowTests {
         let session = try await #require(try AuthManager(credentials: stack.credentials).storedSession())
         #expect(try stack.carts?.lines(forCustomer: "sandbox-id:\(session.userID)").count == 2)
         #expect(try stack.carts?.lines(forCustomer: "guest").isEmpty == true, "the guest cart moved, it was not copied")
-        #expect(try stack.profiles.profile(forCustomer: "sandbox-id:\(session.userID)") == AccountProfile(customerID: "sandbox-id:\(session.userID)", name: "Jane", email: "jane@example.com"))
+        #expect(
+            try stack.profiles.profile(forCustomer: "sandbox-id:\(session.userID)")
+                == AccountProfile(customerID: "sandbox-id:\(session.userID)", name: "Jane", email: "jane@example.com"))
 
         try await driver.press("i")
         #expect(driver.state.account.title == "Guest")
@@ -108,7 +110,8 @@ struct AccountFlowTests {
         var answers = SignInProviderStub.Answers()
         answers.identityToken = .expired
         let factory = SignInControllerFactorySpy(outcome: .success(TestCredential(user: "user-1", identityToken: "old")))
-        stack.signIn = SignInServices(makeController: factory.factory, provider: SignInProviderStub(answers), auth: AuthManager(credentials: stack.credentials))
+        stack.signIn = SignInServices(
+            makeController: factory.factory, provider: SignInProviderStub(answers), auth: AuthManager(credentials: stack.credentials))
         let driver = await ScriptedDriver(stack: stack)
         try await driver.press("u,i")
         #expect(driver.state.account.title == "Guest")
@@ -122,7 +125,10 @@ struct AccountFlowTests {
         var answers = SignInProviderStub.Answers()
         answers.credentialState = state
         let provider = SignInProviderStub(answers)
-        let outcome = await LaunchCheck.run(services: SignInServices(makeController: SignInControllerFactorySpy(outcome: .failure(.canceled)).factory, provider: provider, auth: AuthManager(credentials: credentials)))
+        let outcome = await LaunchCheck.run(
+            services: SignInServices(
+                makeController: SignInControllerFactorySpy(outcome: .failure(.canceled)).factory, provider: provider,
+                auth: AuthManager(credentials: credentials)))
         #expect(outcome.account == nil && outcome.notice != nil)
         #expect(try await AuthManager(credentials: credentials).storedSession() == nil)
         #expect(provider.calls == ["credentialState(user-1)"])
@@ -134,7 +140,9 @@ struct AccountFlowTests {
         var answers = SignInProviderStub.Answers()
         answers.accessToken = .expired
         let provider = SignInProviderStub(answers)
-        let services = SignInServices(makeController: SignInControllerFactorySpy(outcome: .failure(.canceled)).factory, provider: provider, auth: AuthManager(credentials: credentials))
+        let services = SignInServices(
+            makeController: SignInControllerFactorySpy(outcome: .failure(.canceled)).factory, provider: provider,
+            auth: AuthManager(credentials: credentials))
         let outcome = await LaunchCheck.run(services: services)
         #expect(outcome == LaunchCheck.Outcome(account: SignedInAccount(provider: .sandboxID, userID: "user-1"), notice: nil))
         #expect(provider.calls == ["credentialState(user-1)", "verifyAccessToken", "refresh(rt-1)"])
@@ -142,7 +150,8 @@ struct AccountFlowTests {
 
         answers.refresh = .failure(.failed("Your sign-in expired. Sign in again."))
         let failing = SignInProviderStub(answers)
-        let expired = await LaunchCheck.run(services: SignInServices(makeController: services.makeController, provider: failing, auth: AuthManager(credentials: credentials)))
+        let expired = await LaunchCheck.run(
+            services: SignInServices(makeController: services.makeController, provider: failing, auth: AuthManager(credentials: credentials)))
         #expect(expired == LaunchCheck.Outcome(account: nil, notice: "Your sign-in expired. Sign in again."))
         #expect(try await AuthManager(credentials: credentials).storedSession() == nil)
     }
@@ -159,10 +168,11 @@ struct AccountFlowTests {
         await driver.type("1")
         try await driver.press("enter,enter,enter")
         let form = try #require(driver.state.form)
-        #expect(form.fields.map(\.error) == [
-            "This card number is not valid: check the digits.", "This card expired at the end of 01/20.",
-            "Enter the 3-digit security code from the back of the card.", "Enter the name on the card.", "Enter the postal code.",
-        ])
+        #expect(
+            form.fields.map(\.error) == [
+                "This card number is not valid: check the digits.", "This card expired at the end of 01/20.",
+                "Enter the 3-digit security code from the back of the card.", "Enter the name on the card.", "Enter the postal code.",
+            ])
         #expect(form.focusedIndex == 0, "the first field with an error gets the focus")
         #expect(driver.frameText.contains("! This card number is not valid: check the digits."))
 

@@ -17,7 +17,11 @@ struct AccountTokenTests {
         var stack = TestStack()
         stack.signedIn = SignedInAccount(provider: .sshKey, userID: String(Self.owner.dropFirst(4)))
         stack.apiTokens = APITokenAccess(repository: repository) { name, owner, time in
-            ("sfp_secret_for_\(name)", APITokenRecord(id: "tok_\(name)", name: name, owner: owner, scope: .shop, secretHash: "hash-of-\(name)", lastFour: "2345", createdAt: time))
+            (
+                "sfp_secret_for_\(name)",
+                APITokenRecord(
+                    id: "tok_\(name)", name: name, owner: owner, scope: .shop, secretHash: "hash-of-\(name)", lastFour: "2345", createdAt: time)
+            )
         }
         return stack
     }
@@ -69,7 +73,10 @@ struct AccountTokenTests {
 
     @Test func aGuestIsToldTokensAreForAccounts() async throws {
         var guest = TestStack()
-        guest.apiTokens = .init(repository: InMemoryAPITokenRepository()) { _, _, _ in Issue.record("a guest minted a token"); return ("", APITokenRecord(id: "", name: "", owner: "", scope: .shop, secretHash: "", lastFour: "", createdAt: Date())) }
+        guest.apiTokens = .init(repository: InMemoryAPITokenRepository()) { _, _, _ in
+            Issue.record("a guest minted a token")
+            return ("", APITokenRecord(id: "", name: "", owner: "", scope: .shop, secretHash: "", lastFour: "", createdAt: Date()))
+        }
         let driver = await ScriptedDriver(stack: guest)
         try await driver.press("u,t")
         #expect(driver.state.form == nil)

@@ -43,7 +43,8 @@ struct AdminKeysTests {
 
     /// The embedded server does not sign RSA keys in: listing one would give a console no one can reach.
     @Test func anRSAKeyIsRefusedAsOneThatCannotSignIn() {
-        let rsa = "ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAAAgQDJLxNquSTqWPgOq5hwgGt3YtLIsIscbwLCahR5qBUk+8XH5XCARuenAaWMGViDyhlFiumga/58lerphtSpQYdK7EAzb4js1YXOHSDmcYG1NIQcyVySTFJmxRcBMOn5s+4ogMvvK0GM1DItCw728NdDvoHRF+140Eq5C1IuE5GNOw== ops"
+        let rsa =
+            "ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAAAgQDJLxNquSTqWPgOq5hwgGt3YtLIsIscbwLCahR5qBUk+8XH5XCARuenAaWMGViDyhlFiumga/58lerphtSpQYdK7EAzb4js1YXOHSDmcYG1NIQcyVySTFJmxRcBMOn5s+4ogMvvK0GM1DItCw728NdDvoHRF+140Eq5C1IuE5GNOw== ops"
         #expect(throws: AdminKeysError.unsupported(line: 1, type: "ssh-rsa")) { try AdminKeys.parse(rsa) }
     }
 }

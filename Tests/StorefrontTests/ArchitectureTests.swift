@@ -60,9 +60,12 @@ struct ArchitectureTests {
         #expect(targets.count > 25, "the targets were read from Package.swift: \(targets)")
         let page = try String(contentsOf: root.appendingPathComponent("docs/architecture.md"), encoding: .utf8)
         // The first cell of each row of the targets' table: `Name`, or `Name` (+ `CPart`).
-        let named = Set(page.split(separator: "\n").filter { $0.hasPrefix("| `") }.flatMap { row in
-            row.split(separator: "|", omittingEmptySubsequences: true).first.map { cell in cell.matches(of: /`([^`]+)`/).map { String($0.output.1) } } ?? []
-        })
+        let named = Set(
+            page.split(separator: "\n").filter { $0.hasPrefix("| `") }.flatMap { row in
+                row.split(separator: "|", omittingEmptySubsequences: true).first.map { cell in
+                    cell.matches(of: /`([^`]+)`/).map { String($0.output.1) }
+                } ?? []
+            })
         #expect(targets.filter { !named.contains($0) } == [], "each target is described in docs/architecture.md's table")
         #expect(named.subtracting(targets).sorted() == [], "the table names no target the package does not have")
     }

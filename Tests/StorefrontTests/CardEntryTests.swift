@@ -10,8 +10,8 @@ import StorageSQLite
 import StorefrontCore
 import StorefrontTesting
 import StorefrontUI
-import Testing
 import SystemPackage
+import Testing
 
 @Suite("Card entry")
 struct CardEntryTests {
@@ -30,41 +30,58 @@ struct CardEntryTests {
 
     @Test func eachFieldGetsItsOwnError() throws {
         let result = CardEntry(number: "4242 4242 4242 4241", expiry: "10/26", securityCode: "12", name: " ", postalCode: "!").validated(today: today)
-        guard case .failure(let errors) = result else { Issue.record("expected errors"); return }
-        #expect(errors.fields == [
-            .number: "This card number is not valid: check the digits.",
-            .expiry: "This card expired at the end of 10/26.",
-            .securityCode: "Enter the 3-digit security code from the back of the card.",
-            .name: "Enter the name on the card.",
-            .postalCode: "A postal code has 3 to 10 letters or digits.",
-        ])
+        guard case .failure(let errors) = result else {
+            Issue.record("expected errors")
+            return
+        }
+        #expect(
+            errors.fields == [
+                .number: "This card number is not valid: check the digits.",
+                .expiry: "This card expired at the end of 10/26.",
+                .securityCode: "Enter the 3-digit security code from the back of the card.",
+                .name: "Enter the name on the card.",
+                .postalCode: "A postal code has 3 to 10 letters or digits.",
+            ])
     }
 
     @Test func amexNeedsFourDigitsAndLengthsAreChecked() {
-        let amex = CardEntry(number: "378282246310005", expiry: "11/26", securityCode: "123", name: "Jane", postalCode: "95014").validated(today: today)
-        guard case .failure(let errors) = amex else { Issue.record("expected errors"); return }
+        let amex = CardEntry(number: "378282246310005", expiry: "11/26", securityCode: "123", name: "Jane", postalCode: "95014").validated(
+            today: today)
+        guard case .failure(let errors) = amex else {
+            Issue.record("expected errors")
+            return
+        }
         #expect(errors.fields == [.securityCode: "Amex cards have a 4-digit security code on the front."], "this month is not in the past")
         let short = CardEntry(number: "42424242424242", expiry: "1130", securityCode: "123", name: "J", postalCode: "95014").validated(today: today)
-        guard case .failure(let shortErrors) = short else { Issue.record("expected errors"); return }
+        guard case .failure(let shortErrors) = short else {
+            Issue.record("expected errors")
+            return
+        }
         #expect(shortErrors.fields[.number] == "A Visa number has 13, 16 or 19 digits; this has 14.")
         #expect(shortErrors.fields[.expiry] == nil, "MMYY is read too")
     }
 
     @Test(arguments: ["", "13/30", "1/2", "ab/cd", "12-30"])
     func badExpiriesAreRefused(expiry: String) {
-        let result = CardEntry(number: "4242424242424242", expiry: expiry, securityCode: "123", name: "J", postalCode: "95014").validated(today: today)
-        guard case .failure(let errors) = result else { Issue.record("expected an expiry error for \(expiry)"); return }
+        let result = CardEntry(number: "4242424242424242", expiry: expiry, securityCode: "123", name: "J", postalCode: "95014").validated(
+            today: today)
+        guard case .failure(let errors) = result else {
+            Issue.record("expected an expiry error for \(expiry)")
+            return
+        }
         #expect(errors.fields.keys.sorted { $0.rawValue < $1.rawValue } == [.expiry])
     }
 
     @Test func addressesAreValidatedFieldByField() {
-        let problems = AddressEntry(name: "", street: "1 Loop Road", city: "", postalCode: "9501", country: "US", email: "jane@", phone: "12").problems()
-        #expect(problems == [
-            .name: "Enter the recipient's name.", .city: "Enter the city.",
-            .postalCode: "A US ZIP code is 5 digits, or 5+4 like 95014-2083.",
-            .email: "Enter a valid email address, like name@example.com.",
-            .phone: "A phone number has 7 to 15 digits, optionally with + ( ) - and spaces.",
-        ])
+        let problems = AddressEntry(name: "", street: "1 Loop Road", city: "", postalCode: "9501", country: "US", email: "jane@", phone: "12")
+            .problems()
+        #expect(
+            problems == [
+                .name: "Enter the recipient's name.", .city: "Enter the city.",
+                .postalCode: "A US ZIP code is 5 digits, or 5+4 like 95014-2083.",
+                .email: "Enter a valid email address, like name@example.com.",
+                .phone: "A phone number has 7 to 15 digits, optionally with + ( ) - and spaces.",
+            ])
         #expect(AddressEntry(Fixtures.jane).problems().isEmpty)
     }
 }
@@ -83,8 +100,10 @@ struct NoCardNumberTests {
         try await wallets.addAddress(Fixtures.jane, forCustomer: "guest", makeDefault: true)
         var dependencies = stack.dependencies
         dependencies.accounts.wallets = wallets
-        dependencies.accounts.signIn = SignInServices(makeController: stack.identity.controllerFactory, provider: stack.identity, auth: AuthManager(credentials: credentials))
-        dependencies.paymentAuthorization = .sandbox(wallet: StoredWallet(repository: wallets, owner: dependencies.accounts.walletOwner), ids: stack.ids)
+        dependencies.accounts.signIn = SignInServices(
+            makeController: stack.identity.controllerFactory, provider: stack.identity, auth: AuthManager(credentials: credentials))
+        dependencies.paymentAuthorization = .sandbox(
+            wallet: StoredWallet(repository: wallets, owner: dependencies.accounts.walletOwner), ids: stack.ids)
         dependencies.carts = SQLiteCartRepository(database: database)
         let driver = await ScriptedDriver(dependencies: dependencies)
         try await driver.signIn()
@@ -108,8 +127,10 @@ struct NoCardNumberTests {
         }
         // Three digits can occur anywhere in a database file by chance, so its values are checked one by one.
         let values = try await database.pool.read { db in
-            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'product_search%' AND name NOT LIKE 'sqlite_%'")
-                .flatMap { table in try Row.fetchAll(db, sql: "SELECT * FROM \"\(table)\"").flatMap { row in row.databaseValues.map { "\($0)" } } }
+            try String.fetchAll(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'product_search%' AND name NOT LIKE 'sqlite_%'"
+            )
+            .flatMap { table in try Row.fetchAll(db, sql: "SELECT * FROM \"\(table)\"").flatMap { row in row.databaseValues.map { "\($0)" } } }
         }
         #expect(!values.isEmpty)
         #expect(!values.contains { $0.contains("4000000000009995") || $0 == "987" || $0 == "\"987\"" })

@@ -34,11 +34,13 @@ struct CatalogLoaderTests {
     /// Where the shop's mail comes from and replies go: addresses, checked as the shoppers' are.
     @Test func theStoreNamesItsMailAddresses() throws {
         let product = #"{"id": "a", "name": "Mug", "description": "ok", "price": 100}"#
-        let catalog = try CatalogLoader.load(data: Data(#"{"store": {"email": "shop@example.com", "replyTo": "help@example.com"}, "products": [\#(product)]}"#.utf8), source: "test")
+        let catalog = try CatalogLoader.load(
+            data: Data(#"{"store": {"email": "shop@example.com", "replyTo": "help@example.com"}, "products": [\#(product)]}"#.utf8), source: "test")
         #expect(catalog.shop.email == "shop@example.com" && catalog.shop.replyTo == "help@example.com")
-        #expect(issues(#"{"store": {"replyTo": "help@example.com, eve@evil.example"}, "products": [\#(product)]}"#) == [
-            "$.store.replyTo: must be an email address such as shop@example.com",
-        ])
+        #expect(
+            issues(#"{"store": {"replyTo": "help@example.com, eve@evil.example"}, "products": [\#(product)]}"#) == [
+                "$.store.replyTo: must be an email address such as shop@example.com"
+            ])
     }
 
     @Test func malformedJSON() {
@@ -49,18 +51,18 @@ struct CatalogLoaderTests {
 
     @Test func everyProblemIsNamedByPathAndProduct() {
         let json = """
-        {"store": {"currency": "XXX"},
-         "products": [
-          {"id": "a", "name": "Fine", "description": "ok", "price": 100},
-          {"id": "b", "description": "no name", "price": 100},
-          {"id": "c", "name": "Neg", "description": "d", "price": -5},
-          {"id": "d", "name": "Frac", "description": "d", "price": 12.5},
-          {"id": "a", "name": "Dup", "description": "d", "price": 1},
-          {"id": "e", "name": "\(String(repeating: "x", count: 81))", "description": "d", "price": 1},
-          {"id": "f", "name": "Bell\\u0007", "description": "d", "price": 1},
-          {"id": "g", "name": "Str", "description": "d", "price": "12"}
-         ]}
-        """
+            {"store": {"currency": "XXX"},
+             "products": [
+              {"id": "a", "name": "Fine", "description": "ok", "price": 100},
+              {"id": "b", "description": "no name", "price": 100},
+              {"id": "c", "name": "Neg", "description": "d", "price": -5},
+              {"id": "d", "name": "Frac", "description": "d", "price": 12.5},
+              {"id": "a", "name": "Dup", "description": "d", "price": 1},
+              {"id": "e", "name": "\(String(repeating: "x", count: 81))", "description": "d", "price": 1},
+              {"id": "f", "name": "Bell\\u0007", "description": "d", "price": 1},
+              {"id": "g", "name": "Str", "description": "d", "price": "12"}
+             ]}
+            """
         let found = issues(json)
         #expect(found.contains("$.store.currency: unknown currency XXX"))
         #expect(found.contains(#"$.products[1].name (product "b"): missing field"#))

@@ -122,7 +122,9 @@ struct CheckoutFlowTests {
         try await driver.press("a,c,enter,p")
         await driver.press(.enter, settle: false)
         for _ in 0..<1_000 where driver.state.paymentSheet?.phase != .checkingPayment(isStopping: false) { await Task.yield() }
-        #expect(driver.state.paymentSheet?.status == "No answer yet: asking the payment service whether the payment went through. You are never charged twice.")
+        #expect(
+            driver.state.paymentSheet?.status
+                == "No answer yet: asking the payment service whether the payment went through. You are never charged twice.")
         #expect(!(driver.state.paymentSheet?.isPayEnabled ?? true), "nothing invites a new payment until the shop knows")
         return (driver, stack)
     }
@@ -141,7 +143,10 @@ struct CheckoutFlowTests {
         let clock = TestClock()
         let (driver, stack) = try await Self.sheetAskingAfterTheRetriesRanOut(clock)
         await driver.press(.escape)
-        #expect(driver.state.paymentSheet?.status == "No answer yet on whether the payment went through; your orders show it as being checked. Paying again is safe: you are never charged twice.")
+        #expect(
+            driver.state.paymentSheet?.status
+                == "No answer yet on whether the payment went through; your orders show it as being checked. Paying again is safe: you are never charged twice."
+        )
         try await driver.press("p,enter")
         #expect(driver.state.screen == .confirmation, "status: \(driver.state.paymentSheet?.status ?? "none")")
         #expect(await stack.processor.successfulCharges.count == 1)

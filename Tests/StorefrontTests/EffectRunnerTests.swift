@@ -19,10 +19,11 @@ struct EffectRunnerTests {
         let runner = EffectRunner()
         let mailbox = ActionMailbox()
         var order: [String] = []
-        runner.start(.run { send in
-            order.append("first")
-            runner.start(.run { _ in order.append("second") }, send: send)
-        }, send: mailbox.send)
+        runner.start(
+            .run { send in
+                order.append("first")
+                runner.start(.run { _ in order.append("second") }, send: send)
+            }, send: mailbox.send)
         await runner.settled()
         #expect(order == ["first", "second"])
         #expect(runner.isIdle)

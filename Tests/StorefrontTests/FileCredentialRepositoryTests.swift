@@ -10,8 +10,8 @@ import StorageSQLite
 import StorefrontCore
 import StorefrontTesting
 import StorefrontUI
-import Testing
 import SystemPackage
+import Testing
 
 @Suite("Credential file")
 struct FileCredentialRepositoryTests {

@@ -8,10 +8,12 @@ struct GuestLoginShellTests {
 
     @Test func sshdsForcedCommandRunsAsTheSession() {
         let decision = GuestLoginShell.decide(
-            argv0: "storefront", arguments: ["-c", "\(Self.binary) sshd-session --guest --max-guests 16 --guests-per-address 2 --data-dir /var/lib/storefront"],
+            argv0: "storefront",
+            arguments: ["-c", "\(Self.binary) sshd-session --guest --max-guests 16 --guests-per-address 2 --data-dir /var/lib/storefront"],
             executable: Self.binary, isSomeonesShell: { true }
         )
-        #expect(decision == .run(["sshd-session", "--guest", "--max-guests", "16", "--guests-per-address", "2", "--data-dir", "/var/lib/storefront"]))
+        #expect(
+            decision == .run(["sshd-session", "--guest", "--max-guests", "16", "--guests-per-address", "2", "--data-dir", "/var/lib/storefront"]))
     }
 
     @Test(arguments: [
@@ -20,7 +22,10 @@ struct GuestLoginShellTests {
     ])
     func anyOtherCommandIsRefused(_ arguments: [String]) {
         let decision = GuestLoginShell.decide(argv0: "storefront", arguments: arguments, executable: Self.binary, isSomeonesShell: { true })
-        guard case .refused(let why) = decision else { Issue.record("\(arguments) was not refused: \(decision)"); return }
+        guard case .refused(let why) = decision else {
+            Issue.record("\(arguments) was not refused: \(decision)")
+            return
+        }
         #expect(why.contains("only opens the shop's guest sessions"))
     }
 
@@ -28,6 +33,12 @@ struct GuestLoginShellTests {
         #expect(GuestLoginShell.decide(argv0: "-storefront", arguments: [], executable: Self.binary, isSomeonesShell: { false }) != .notAShell)
         #expect(GuestLoginShell.decide(argv0: "storefront", arguments: [], executable: Self.binary, isSomeonesShell: { true }) != .notAShell)
         #expect(GuestLoginShell.decide(argv0: "storefront", arguments: [], executable: Self.binary, isSomeonesShell: { false }) == .notAShell)
-        #expect(GuestLoginShell.decide(argv0: "storefront", arguments: ["run"], executable: Self.binary, isSomeonesShell: { Issue.record("not asked"); return true }) == .notAShell)
+        #expect(
+            GuestLoginShell.decide(
+                argv0: "storefront", arguments: ["run"], executable: Self.binary,
+                isSomeonesShell: {
+                    Issue.record("not asked")
+                    return true
+                }) == .notAShell)
     }
 }

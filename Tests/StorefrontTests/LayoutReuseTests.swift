@@ -16,7 +16,10 @@ struct LayoutReuseTests {
         .character("a"), .character("a"), .character("c"), .character("/"), .character("e"), .character("+"),
         .character("x"), .character("?"), .character("j"), .character("k"),
     ]
-    nonisolated static let sizes = [Size(columns: 80, rows: 24), Size(columns: 200, rows: 60), Size(columns: 120, rows: 14), Size(columns: 40, rows: 12), Size(columns: 30, rows: 10)]
+    nonisolated static let sizes = [
+        Size(columns: 80, rows: 24), Size(columns: 200, rows: 60), Size(columns: 120, rows: 14), Size(columns: 40, rows: 12),
+        Size(columns: 30, rows: 10),
+    ]
 
     /// Names with graphemes of several scalars (kept in the frame's clusters), wide characters, a
     /// sold-out product and prices of several widths, so rows differ in every way a copy must keep.

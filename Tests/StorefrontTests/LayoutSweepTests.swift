@@ -71,7 +71,8 @@ struct LayoutSweepTests {
             for (left, character) in line.enumerated() where character == topLeft {
                 // ASCII corners are all "+": a top-left one has "-" to its right and "|" below it.
                 guard left + 1 < line.count, line[left + 1] == horizontal, top + 1 < grid.count, left < grid[top + 1].count,
-                      grid[top + 1][left] == vertical else { continue }
+                    grid[top + 1][left] == vertical
+                else { continue }
                 guard let right = line[(left + 1)...].firstIndex(of: topRight) else {
                     problems.append("box at \(left),\(top) has no top-right corner")
                     continue

@@ -10,13 +10,19 @@ import Testing
 @Suite("Layout")
 struct LayoutTests {
     private func catalog(named name: String, summary: String = "Safe.") -> InMemoryCatalogRepository {
-        InMemoryCatalogRepository(catalog: Catalog(shop: .standard(), products: [
-            Product(id: "evil", name: name, summary: summary, description: "Desc \u{1B}]0;pwned\u{07} end", price: Money(minorUnits: 100, currency: .usd)),
-        ]))
+        InMemoryCatalogRepository(
+            catalog: Catalog(
+                shop: .standard(),
+                products: [
+                    Product(
+                        id: "evil", name: name, summary: summary, description: "Desc \u{1B}]0;pwned\u{07} end",
+                        price: Money(minorUnits: 100, currency: .usd))
+                ]))
     }
 
     @Test func escapeSequencesFromDataNeverReachTheFrame() async throws {
-        let driver = await ScriptedDriver(stack: TestStack(catalog: catalog(named: "Lamp\u{1B}[2J\u{1B}[31mRED", summary: "bell\u{07}")), size: Size(columns: 120, rows: 30))
+        let driver = await ScriptedDriver(
+            stack: TestStack(catalog: catalog(named: "Lamp\u{1B}[2J\u{1B}[31mRED", summary: "bell\u{07}")), size: Size(columns: 120, rows: 30))
         try await driver.press("enter")
         for frame in driver.renderer.frames + [driver.program.frame] {
             for cell in frame.cells {
@@ -60,9 +66,12 @@ struct LayoutTests {
         #expect(narrow.lines[0] == "a x")
     }
 
-    @Test("every frame is exactly the terminal size", arguments: [
-        Size(columns: 40, rows: 12), Size(columns: 80, rows: 24), Size(columns: 200, rows: 60), Size(columns: 300, rows: 100), Size(columns: 39, rows: 11), Size(columns: 1, rows: 1),
-    ])
+    @Test(
+        "every frame is exactly the terminal size",
+        arguments: [
+            Size(columns: 40, rows: 12), Size(columns: 80, rows: 24), Size(columns: 200, rows: 60), Size(columns: 300, rows: 100),
+            Size(columns: 39, rows: 11), Size(columns: 1, rows: 1),
+        ])
     func frameMatchesSize(size: Size) async throws {
         let driver = await ScriptedDriver(size: size)
         try await driver.press("enter,a,c,enter")
@@ -99,10 +108,11 @@ struct LayoutTests {
 @Suite("Keys")
 struct KeyTests {
     @Test func scriptNames() throws {
-        #expect(try Key.script("up,down,enter,esc,pgup,pgdn,home,end,space,tab,backspace,a,/,comma") == [
-            .up, .down, .enter, .escape, .pageUp, .pageDown, .home, .end, .character(" "), .tab, .backspace,
-            .character("a"), .character("/"), .character(","),
-        ])
+        #expect(
+            try Key.script("up,down,enter,esc,pgup,pgdn,home,end,space,tab,backspace,a,/,comma") == [
+                .up, .down, .enter, .escape, .pageUp, .pageDown, .home, .end, .character(" "), .tab, .backspace,
+                .character("a"), .character("/"), .character(","),
+            ])
         #expect(try Key.script("") == [])
     }
 
@@ -138,7 +148,8 @@ struct KeyTests {
             let context = KeyContext(state)
             for key in keys {
                 let scanned = KeyBindings.table.first { $0.contexts.contains(context) && $0.keys.contains(key) && $0.appliesWhen(state) }?.action
-                let typed: Action? = if case .character(let c) = key, [KeyContext.search, .form].contains(context) { .textInput(String(c)) } else { nil }
+                let typed: Action? =
+                    if case .character(let c) = key, [KeyContext.search, .form].contains(context) { .textInput(String(c)) } else { nil }
                 #expect(KeyBindings.action(for: key, in: state) == scanned ?? typed, "\(key) in \(context)")
             }
             let footer = KeyBindings.table.filter { $0.inFooter && $0.contexts.contains(context) && $0.appliesWhen(state) }.map(\.summary)
@@ -147,9 +158,11 @@ struct KeyTests {
     }
 
     @Test func everyDocumentedKeyDoesSomethingSomewhere() {
-        let documented: [Key] = [.up, .down, .character("k"), .character("j"), .pageUp, .pageDown, .home, .end, .enter, .escape,
-                                 .character("a"), .character("c"), .character("s"), .character("o"), .character("/"), .character("+"),
-                                 .character("-"), .character("x"), .character("p"), .character("b"), .character("?"), .character("q")]
+        let documented: [Key] = [
+            .up, .down, .character("k"), .character("j"), .pageUp, .pageDown, .home, .end, .enter, .escape,
+            .character("a"), .character("c"), .character("s"), .character("o"), .character("/"), .character("+"),
+            .character("-"), .character("x"), .character("p"), .character("b"), .character("?"), .character("q"),
+        ]
         for key in documented {
             #expect(KeyBindings.table.contains { $0.keys.contains(key) }, "\(key) is in the key table")
         }

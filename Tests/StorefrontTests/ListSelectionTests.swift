@@ -11,11 +11,13 @@ struct ListSelectionTests {
         #expect(ListSelection.clamped(2, count: 0) == 0, "an empty list selects 0")
     }
 
-    @Test("movement keys", arguments: [
-        (Action.moveUp, 3, nil as Int?, 2), (.moveDown, 3, nil, 4), (.moveDown, 9, nil, 9), (.moveUp, 0, nil, 0),
-        (.moveToTop, 5, nil, 0), (.moveToBottom, 0, nil, 9),
-        (.pageUp, 5, nil, 0), (.pageDown, 5, nil, 9), (.pageUp, 5, 3, 2), (.pageDown, 5, 3, 8), (.pageDown, 8, 3, 9),
-    ])
+    @Test(
+        "movement keys",
+        arguments: [
+            (Action.moveUp, 3, nil as Int?, 2), (.moveDown, 3, nil, 4), (.moveDown, 9, nil, 9), (.moveUp, 0, nil, 0),
+            (.moveToTop, 5, nil, 0), (.moveToBottom, 0, nil, 9),
+            (.pageUp, 5, nil, 0), (.pageDown, 5, nil, 9), (.pageUp, 5, 3, 2), (.pageDown, 5, 3, 8), (.pageDown, 8, 3, 9),
+        ])
     func moved(action: Action, from index: Int, page: Int?, expected: Int) {
         #expect(ListSelection.moved(index, by: action, count: 10, page: page) == expected)
     }

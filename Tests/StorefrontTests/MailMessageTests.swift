@@ -19,17 +19,18 @@ struct MailMessageTests {
     @Test func headersAreTheOnesAMailClientReads() {
         let text = message().rfc5322
         let headers = text.components(separatedBy: "\n\n")[0].split(separator: "\n").map(String.init)
-        #expect(headers == [
-            "From: Storefront <shop@example.com>",
-            "To: Jane Appleseed <jane@example.com>",
-            "Reply-To: <help@example.com>",
-            "Subject: Your receipt for SF-000001",
-            "Date: Sun, 22 Nov 2026 09:30:00 +0000",
-            "Message-ID: <SF-000001.receipt.abc@storefront.example.com>",
-            "MIME-Version: 1.0",
-            "Content-Type: text/plain; charset=utf-8",
-            "Content-Transfer-Encoding: quoted-printable",
-        ])
+        #expect(
+            headers == [
+                "From: Storefront <shop@example.com>",
+                "To: Jane Appleseed <jane@example.com>",
+                "Reply-To: <help@example.com>",
+                "Subject: Your receipt for SF-000001",
+                "Date: Sun, 22 Nov 2026 09:30:00 +0000",
+                "Message-ID: <SF-000001.receipt.abc@storefront.example.com>",
+                "MIME-Version: 1.0",
+                "Content-Type: text/plain; charset=utf-8",
+                "Content-Transfer-Encoding: quoted-printable",
+            ])
     }
 
     @Test func aNameWithALineBreakOrAngleBracketsCannotAddAHeaderOrARecipient() {
@@ -48,7 +49,8 @@ struct MailMessageTests {
             from: MailAddress(name: "Storefront\(end)Bcc: from@evil.example", address: "shop@example.com"),
             replyTo: MailAddress(name: "Help\(end)X-Injected: yes", address: "help@example.com"),
             to: MailAddress(name: "Jane\(end)Cc: to@evil.example", address: "jane@example.com"),
-            subject: "Receipt\(end)X-Subject-Injected: yes", date: Date(timeIntervalSince1970: 1_795_339_800), messageID: "<m@example.com>", text: "Thank you."
+            subject: "Receipt\(end)X-Subject-Injected: yes", date: Date(timeIntervalSince1970: 1_795_339_800), messageID: "<m@example.com>",
+            text: "Thank you."
         )
         let headers = message.rfc5322.components(separatedBy: "\n\n")[0]
         #expect(!headers.contains("\r"), "no carriage return in any header")

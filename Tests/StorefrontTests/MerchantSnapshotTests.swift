@@ -38,11 +38,15 @@ struct MerchantSnapshotTests {
         assertSnapshot(of: driver.frameText, as: .lines, named: "\(name)-\(size)")
     }
 
-    @Test("the shopper's cancel and a refunded order at 80x24, 120x34 and 200x60", arguments: ["shopper-cancel-prompt", "shopper-refunded-order"], sizes)
+    @Test(
+        "the shopper's cancel and a refunded order at 80x24, 120x34 and 200x60", arguments: ["shopper-cancel-prompt", "shopper-refunded-order"], sizes
+    )
     func shopper(name: String, size: Size) async throws {
         var (stack, order) = try await MerchantConsoleTests.stackWithPaidOrder(console: .shop)
         if name == "shopper-refunded-order" {
-            _ = try await stack.backOffice.refund(order.number, RefundAsk(amount: order.refundAmount(for: ["hoodie-root": 1]), reason: "arrived torn"), by: .merchant("local:ops"), expecting: .paid)
+            _ = try await stack.backOffice.refund(
+                order.number, RefundAsk(amount: order.refundAmount(for: ["hoodie-root": 1]), reason: "arrived torn"), by: .merchant("local:ops"),
+                expecting: .paid)
         }
         stack.backOffice = stack.liveBackOffice
         let driver = await ScriptedDriver(stack: stack, size: size)

@@ -26,25 +26,26 @@ struct MoneyBoundsTests {
 
     @Test func theValidatorBoundsShippingAmountsAndFreeFrom() throws {
         let json = #"""
-        {"store": {"shipping": [
-            {"id": "huge", "label": "Huge", "amount": 9223372036854775807},
-            {"id": "odd", "label": "Odd", "amount": 100, "freeFrom": "soon"},
-            {"id": "neg", "label": "Neg", "amount": 100, "freeFrom": -1},
-            {"id": "esc", "label": "Esc\u001b]0;x\u0007", "amount": 100}
-        ]}, "products": [{"id": "a", "name": "A", "description": "d.", "price": 100}]}
-        """#
+            {"store": {"shipping": [
+                {"id": "huge", "label": "Huge", "amount": 9223372036854775807},
+                {"id": "odd", "label": "Odd", "amount": 100, "freeFrom": "soon"},
+                {"id": "neg", "label": "Neg", "amount": 100, "freeFrom": -1},
+                {"id": "esc", "label": "Esc\u001b]0;x\u0007", "amount": 100}
+            ]}, "products": [{"id": "a", "name": "A", "description": "d.", "price": 100}]}
+            """#
         let error = try #require(throws: CatalogError.self) { try CatalogLoader.load(data: Data(json.utf8), source: "c.json") }
-        #expect(error.issues.map(\.path) == [
-            "$.store.shipping[0].amount", "$.store.shipping[1].freeFrom", "$.store.shipping[2].freeFrom", "$.store.shipping[3]",
-        ])
+        #expect(
+            error.issues.map(\.path) == [
+                "$.store.shipping[0].amount", "$.store.shipping[1].freeFrom", "$.store.shipping[2].freeFrom", "$.store.shipping[3]",
+            ])
     }
 
     /// The dearest catalog the validator accepts: the highest price, 100 % tax, the dearest shipping.
     private static func dearestCatalog() throws -> InMemoryCatalogRepository {
         let json = """
-        {"store": {"taxBasisPoints": 10000, "shipping": [{"id": "s", "label": "S", "amount": \(CatalogLoader.maximumPrice)}]},
-         "products": [{"id": "gold", "name": "Gold Bar", "description": "d.", "price": \(CatalogLoader.maximumPrice), "stock": 1000}]}
-        """
+            {"store": {"taxBasisPoints": 10000, "shipping": [{"id": "s", "label": "S", "amount": \(CatalogLoader.maximumPrice)}]},
+             "products": [{"id": "gold", "name": "Gold Bar", "description": "d.", "price": \(CatalogLoader.maximumPrice), "stock": 1000}]}
+            """
         return InMemoryCatalogRepository(catalog: try CatalogLoader.load(data: Data(json.utf8), source: "dear.json"))
     }
 
@@ -63,11 +64,12 @@ struct MoneyBoundsTests {
         var stack = TestStack(catalog: try Self.dearestCatalog())
         let carts = InMemoryCartRepository()
         let price = Money(minorUnits: CatalogLoader.maximumPrice, currency: .usd)
-        try carts.save([
-            CartLine(productID: "gold", name: "Gold Bar", unitPrice: price, quantity: 40),
-            CartLine(productID: "other", name: "Platinum Bar", unitPrice: price, quantity: 99),
-            CartLine(productID: "forged", name: "Forged", unitPrice: Money(minorUnits: .max, currency: .usd), quantity: 99),
-        ], forCustomer: stack.guestID)
+        try carts.save(
+            [
+                CartLine(productID: "gold", name: "Gold Bar", unitPrice: price, quantity: 40),
+                CartLine(productID: "other", name: "Platinum Bar", unitPrice: price, quantity: 99),
+                CartLine(productID: "forged", name: "Forged", unitPrice: Money(minorUnits: .max, currency: .usd), quantity: 99),
+            ], forCustomer: stack.guestID)
         stack.carts = carts
         let driver = await ScriptedDriver(stack: stack)
         #expect(driver.state.notice?.text == "Your saved cart would cost over $9,999,999,999.99; left out: Platinum Bar, Forged.")

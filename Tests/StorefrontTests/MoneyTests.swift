@@ -3,21 +3,23 @@ import Testing
 
 @Suite("Money")
 struct MoneyTests {
-    @Test("formats each currency with its own exponent and symbol", arguments: [
-        (Money(minorUnits: 1250, currency: .usd), "$12.50"),
-        (Money(minorUnits: 5, currency: .usd), "$0.05"),
-        (Money(minorUnits: 500, currency: .jpy), "¥500"),
-        (Money(minorUnits: 1250, currency: .kwd), "KWD 1.250"),
-        (Money(minorUnits: 123_456_789, currency: .usd), "$1,234,567.89"),
-        (Money(minorUnits: -300, currency: .eur), "-€3.00"),
-        (Money(minorUnits: 100, currency: .chf), "CHF 1.00"),
-        (Money(minorUnits: 0, currency: .krw), "₩0"),
-        (Money(minorUnits: 1_000_000, currency: .krw), "₩1,000,000"),
-        (Money(minorUnits: 99_999, currency: .usd), "$999.99"),
-        (Money(minorUnits: 100_000, currency: .usd), "$1,000.00"),
-        (Money(minorUnits: 999_999_999_999, currency: .bhd), "BHD 999,999,999.999"),
-        (Money(minorUnits: .min, currency: .usd), "-$92,233,720,368,547,758.08"),
-    ])
+    @Test(
+        "formats each currency with its own exponent and symbol",
+        arguments: [
+            (Money(minorUnits: 1250, currency: .usd), "$12.50"),
+            (Money(minorUnits: 5, currency: .usd), "$0.05"),
+            (Money(minorUnits: 500, currency: .jpy), "¥500"),
+            (Money(minorUnits: 1250, currency: .kwd), "KWD 1.250"),
+            (Money(minorUnits: 123_456_789, currency: .usd), "$1,234,567.89"),
+            (Money(minorUnits: -300, currency: .eur), "-€3.00"),
+            (Money(minorUnits: 100, currency: .chf), "CHF 1.00"),
+            (Money(minorUnits: 0, currency: .krw), "₩0"),
+            (Money(minorUnits: 1_000_000, currency: .krw), "₩1,000,000"),
+            (Money(minorUnits: 99_999, currency: .usd), "$999.99"),
+            (Money(minorUnits: 100_000, currency: .usd), "$1,000.00"),
+            (Money(minorUnits: 999_999_999_999, currency: .bhd), "BHD 999,999,999.999"),
+            (Money(minorUnits: .min, currency: .usd), "-$92,233,720,368,547,758.08"),
+        ])
     func formatting(money: Money, expected: String) {
         #expect(money.formatted == expected)
     }
@@ -29,13 +31,15 @@ struct MoneyTests {
         #expect(Currency(code: "XYZ") == nil)
     }
 
-    @Test("tax rounds half up on the whole subtotal", arguments: [
-        (Int64(1000), 825, Int64(83)),   // 82.5 → 83
-        (Int64(6400), 825, Int64(528)),  // 528.0
-        (Int64(1), 5000, Int64(1)),      // 0.5 → 1
-        (Int64(1), 4999, Int64(0)),      // 0.4999 → 0
-        (Int64(0), 825, Int64(0)),
-    ])
+    @Test(
+        "tax rounds half up on the whole subtotal",
+        arguments: [
+            (Int64(1000), 825, Int64(83)),  // 82.5 → 83
+            (Int64(6400), 825, Int64(528)),  // 528.0
+            (Int64(1), 5000, Int64(1)),  // 0.5 → 1
+            (Int64(1), 4999, Int64(0)),  // 0.4999 → 0
+            (Int64(0), 825, Int64(0)),
+        ])
     func taxRounding(subtotal: Int64, basisPoints: Int, expected: Int64) {
         let tax = TaxPolicy(basisPoints: basisPoints).tax(on: Money(minorUnits: subtotal, currency: .usd))
         #expect(tax.minorUnits == expected)
@@ -88,7 +92,10 @@ struct CartTests {
         var request = PaymentRequest(
             merchantIdentifier: "merchant.test", merchantName: "Shop", countryCode: "US", currency: usd,
             supportedNetworks: [.visa], merchantCapabilities: [.threeDSecure],
-            summaryItems: [SummaryItem(label: "Subtotal", amount: Money(minorUnits: 100, currency: usd)), SummaryItem(label: "Shop", amount: Money(minorUnits: 100, currency: usd))],
+            summaryItems: [
+                SummaryItem(label: "Subtotal", amount: Money(minorUnits: 100, currency: usd)),
+                SummaryItem(label: "Shop", amount: Money(minorUnits: 100, currency: usd)),
+            ],
             shippingMethods: [], requiredShippingContactFields: []
         )
         #expect(request.validationFailure == nil)

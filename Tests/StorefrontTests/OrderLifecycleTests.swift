@@ -44,7 +44,9 @@ struct OrderLifecycleTests {
         #expect(canceled.status == .canceled && canceled.refunded == Self.total)
         let shipped = try Self.paid().applying(.shipped(Self.parcel))
         #expect(throws: OrderChangeRefusal.notAllowed(.canceled, after: .shipped)) { try shipped.applying(.canceled) }
-        #expect("\(OrderChangeRefusal.notAllowed(.canceled, after: .shipped))" == "The order is shipped: a shipped order cannot be canceled; refund it instead.")
+        #expect(
+            "\(OrderChangeRefusal.notAllowed(.canceled, after: .shipped))"
+                == "The order is shipped: a shipped order cannot be canceled; refund it instead.")
         #expect(throws: OrderChangeRefusal.notAllowed(.shipped(Self.parcel), after: .canceled)) { try canceled.applying(.shipped(Self.parcel)) }
     }
 

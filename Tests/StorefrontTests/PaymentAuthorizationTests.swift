@@ -1,6 +1,6 @@
-import ShopSandbox
 import ShopModels
 import ShopPorts
+import ShopSandbox
 import StorefrontCore
 import StorefrontTesting
 import Synchronization
@@ -75,7 +75,9 @@ struct ShopProfileOverride: CatalogRepository {
     let base: any CatalogRepository
     let shop: ShopProfile
     func count(matching query: String) async throws -> Int { try await base.count(matching: query) }
-    func page(matching query: String, offset: Int, limit: Int) async throws -> [Product] { try await base.page(matching: query, offset: offset, limit: limit) }
+    func page(matching query: String, offset: Int, limit: Int) async throws -> [Product] {
+        try await base.page(matching: query, offset: offset, limit: limit)
+    }
     func product(id: ProductID) async throws -> Product? { try await base.product(id: id) }
 }
 
@@ -88,7 +90,8 @@ struct SandboxWalletReadTests {
         let reads = Mutex(0)
         func contents() async throws -> WalletContents {
             reads.withLock { $0 += 1 }
-            return WalletContents(cards: [Fixtures.visa], defaultCardID: Fixtures.visa.id, addresses: [Fixtures.jane], defaultAddressID: Fixtures.jane.id)
+            return WalletContents(
+                cards: [Fixtures.visa], defaultCardID: Fixtures.visa.id, addresses: [Fixtures.jane], defaultAddressID: Fixtures.jane.id)
         }
     }
 

@@ -14,7 +14,9 @@ struct PropertyTests {
         .character("+"), .character("-"), .character("x"), .character("p"), .character("?"), .character("k"),
         .character("j"), .character("m"), .character("e"), .character("q"),
     ]
-    nonisolated static let sizes = [Size(columns: 40, rows: 12), Size(columns: 80, rows: 24), Size(columns: 200, rows: 60), Size(columns: 30, rows: 10)]
+    nonisolated static let sizes = [
+        Size(columns: 40, rows: 12), Size(columns: 80, rows: 24), Size(columns: 200, rows: 60), Size(columns: 30, rows: 10),
+    ]
 
     @Test func neverCrashAndKeepTheInvariants() async {
         let keyIndexes = Gen.int(in: 0...(Self.keys.count - 1)).array(of: 0...200)

@@ -13,14 +13,17 @@ struct ReadmeTests {
         var count = 0
         for page in ["README.md", "docs/screens.md"] {
             let text = try String(contentsOf: Self.root.appendingPathComponent(page), encoding: .utf8)
-            let pattern = try NSRegularExpression(pattern: #"<!-- screen keys="([^"]*)" size="([^"]*)" -->\n```text\n(.*?)```\n<!-- /screen -->"#, options: [.dotMatchesLineSeparators])
+            let pattern = try NSRegularExpression(
+                pattern: #"<!-- screen keys="([^"]*)" size="([^"]*)" -->\n```text\n(.*?)```\n<!-- /screen -->"#, options: [.dotMatchesLineSeparators])
             for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
                 let keys = String(text[Range(match.range(at: 1), in: text)!])
                 let size = Size(parsing: String(text[Range(match.range(at: 2), in: text)!]))!
                 let captured = String(text[Range(match.range(at: 3), in: text)!])
                 let driver = await ScriptedDriver(size: size)
                 try await driver.press(keys)
-                #expect(captured == driver.program.frame.plainText + "\n", "\(page) capture for keys \"\(keys)\" is stale: run scripts/update-readme-screens")
+                #expect(
+                    captured == driver.program.frame.plainText + "\n",
+                    "\(page) capture for keys \"\(keys)\" is stale: run scripts/update-readme-screens")
                 count += 1
             }
         }

@@ -23,7 +23,8 @@ struct StockTests {
         var products = json["products"] as! [[String: Any]]
         for index in products.indices { products[index]["stock"] = 99 }
         json["products"] = products
-        let reopened = try SQLiteCatalogRepository.open(database: database, catalogData: try JSONSerialization.data(withJSONObject: json), source: "changed")
+        let reopened = try SQLiteCatalogRepository.open(
+            database: database, catalogData: try JSONSerialization.data(withJSONObject: json), source: "changed")
         #expect(reopened.didImport)
         #expect(try await reopened.product(id: "hoodie-root")?.stock == 1, "re-reading the catalog keeps the stock")
         #expect(try await reopened.page(matching: "", offset: 0, limit: 1).first?.name == "Dusk Keycap Set, second edition")
@@ -31,7 +32,8 @@ struct StockTests {
 
     @Test func catalogsWithoutStockGetTheDefault() async throws {
         let database = try SQLiteDatabase.open(directory: TemporaryDirectory.make())
-        let repository = try SQLiteCatalogRepository.open(database: database, catalogData: Data(#"[{"id":1,"name":"A","price":100,"description":"d"}]"#.utf8), source: "bench")
+        let repository = try SQLiteCatalogRepository.open(
+            database: database, catalogData: Data(#"[{"id":1,"name":"A","price":100,"description":"d"}]"#.utf8), source: "bench")
         #expect(try await repository.product(id: "1")?.stock == SQLiteCatalogRepository.defaultStock)
     }
 
@@ -79,19 +81,29 @@ struct CatalogFileStampTests {
         #expect(try SQLiteCatalogRepository.open(database: database, catalogFile: file).didImport)
         #expect(try !SQLiteCatalogRepository.open(database: database, catalogFile: file).didImport)
         // Rewritten (a new inode and size): read, hashed, and imported.
-        try #"[{"id":1,"name":"A","price":100,"description":"d"},{"id":2,"name":"B","price":5,"description":"e"}]"#.write(to: file, atomically: true, encoding: .utf8)
+        try #"[{"id":1,"name":"A","price":100,"description":"d"},{"id":2,"name":"B","price":5,"description":"e"}]"#.write(
+            to: file, atomically: true, encoding: .utf8)
         let changed = try SQLiteCatalogRepository.open(database: database, catalogFile: file)
         #expect(changed.didImport)
         #expect(try await changed.count(matching: "") == 2)
         // Same content written again: the stamp differs, the hash does not, so nothing is imported.
-        try #"[{"id":1,"name":"A","price":100,"description":"d"},{"id":2,"name":"B","price":5,"description":"e"}]"#.write(to: file, atomically: true, encoding: .utf8)
+        try #"[{"id":1,"name":"A","price":100,"description":"d"},{"id":2,"name":"B","price":5,"description":"e"}]"#.write(
+            to: file, atomically: true, encoding: .utf8)
         #expect(try !SQLiteCatalogRepository.open(database: database, catalogFile: file).didImport)
     }
 
     @Test func searchKeepsCatalogOrderAfterAReorder() async throws {
         let database = try SQLiteDatabase.open(directory: TemporaryDirectory.make())
-        _ = try SQLiteCatalogRepository.open(database: database, catalogData: Data(#"[{"id":"a","name":"Oak Mug","price":1,"description":"d"},{"id":"b","name":"Oak Lamp","price":1,"description":"d"},{"id":"c","name":"Oak Desk","price":1,"description":"d"}]"#.utf8), source: "first")
-        let reordered = try SQLiteCatalogRepository.open(database: database, catalogData: Data(#"[{"id":"c","name":"Oak Desk","price":1,"description":"d"},{"id":"a","name":"Oak Mug","price":1,"description":"d"}]"#.utf8), source: "second")
+        _ = try SQLiteCatalogRepository.open(
+            database: database,
+            catalogData: Data(
+                #"[{"id":"a","name":"Oak Mug","price":1,"description":"d"},{"id":"b","name":"Oak Lamp","price":1,"description":"d"},{"id":"c","name":"Oak Desk","price":1,"description":"d"}]"#
+                    .utf8), source: "first")
+        let reordered = try SQLiteCatalogRepository.open(
+            database: database,
+            catalogData: Data(
+                #"[{"id":"c","name":"Oak Desk","price":1,"description":"d"},{"id":"a","name":"Oak Mug","price":1,"description":"d"}]"#.utf8),
+            source: "second")
         #expect(try await reordered.page(matching: "oak", offset: 0, limit: 10).map(\.id) == ["c", "a"])
         #expect(try await reordered.count(matching: "oak") == 2, "the retired product is not counted")
         #expect(try await reordered.page(matching: "", offset: 0, limit: 10).map(\.id) == ["c", "a"])

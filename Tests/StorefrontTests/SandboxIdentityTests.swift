@@ -10,12 +10,16 @@ import StorageSQLite
 import StorefrontCore
 import StorefrontTesting
 import StorefrontUI
+import Synchronization
 import Testing
 
 @Suite("Sandbox ID")
 struct SandboxIdentityTests {
-    func provider(now: @escaping @Sendable () -> Date = { Fixtures.fixedDates.now() }, directory: any IdentityDirectory = InMemoryIdentityDirectory()) -> SandboxIdentityProvider {
-        SandboxIdentityProvider(signingKey: Fixtures.signingKey, directory: directory, dates: DateSource(now), ids: .sequential(prefix: "id"), makeCode: { "123456" })
+    func provider(now: @escaping @Sendable () -> Date = { Fixtures.fixedDates.now() }, directory: any IdentityDirectory = InMemoryIdentityDirectory())
+        -> SandboxIdentityProvider
+    {
+        SandboxIdentityProvider(
+            signingKey: Fixtures.signingKey, directory: directory, dates: DateSource(now), ids: .sequential(prefix: "id"), makeCode: { "123456" })
     }
 
     @Test func nameAndEmailComeOnTheFirstSignInOnly() async throws {
@@ -25,7 +29,9 @@ struct SandboxIdentityTests {
         let credential = try await sandbox.verify(challengeID: first.id, code: "123456", name: "Jane Appleseed", nonce: "n-1")
         #expect(credential.email == "jane@example.com" && credential.fullName == "Jane Appleseed")
         #expect(await sandbox.verifyIdentityToken(try #require(credential.identityToken), nonce: "n-1") == .valid(user: credential.user))
-        #expect(await sandbox.verifyIdentityToken(try #require(credential.identityToken), nonce: "other") == .invalid("the nonce does not match the request"))
+        #expect(
+            await sandbox.verifyIdentityToken(try #require(credential.identityToken), nonce: "other")
+                == .invalid("the nonce does not match the request"))
 
         let second = try await sandbox.requestCode(email: "jane@example.com")
         #expect(!second.isNewUser)
@@ -82,5 +88,3 @@ struct SandboxIdentityTests {
         #expect(!SSHPublicKeyIdentity.isFingerprint("SHA256:short"))
     }
 }
-
-import Synchronization

@@ -11,10 +11,11 @@ struct AuthManagerTests {
         let credentials = CredentialRepositorySpy()
         let manager = AuthManager(credentials: credentials)
         try await manager.save(accessToken: "access-abc", refreshToken: "refresh-xyz")
-        #expect(credentials.operations == [
-            .set(key: "storefront.auth.access-token", value: "access-abc"),
-            .set(key: "storefront.auth.refresh-token", value: "refresh-xyz"),
-        ])
+        #expect(
+            credentials.operations == [
+                .set(key: "storefront.auth.access-token", value: "access-abc"),
+                .set(key: "storefront.auth.refresh-token", value: "refresh-xyz"),
+            ])
         #expect(try await manager.accessToken() == "access-abc")
         #expect(try await manager.refreshToken() == "refresh-xyz")
     }
@@ -42,7 +43,8 @@ struct OneTapTests {
 
     @Test func toggleOnNavigates() {
         let navigator = NavigatorSpy()
-        let oneTap = OneTapCheckout(entryPoint: .product(id: "lamp-aurora"), flags: StaticFeatureFlags(enabled: [.oneTapProduct]), navigator: navigator)
+        let oneTap = OneTapCheckout(
+            entryPoint: .product(id: "lamp-aurora"), flags: StaticFeatureFlags(enabled: [.oneTapProduct]), navigator: navigator)
         #expect(oneTap.isEnabled)
         oneTap.present()
         #expect(navigator.destinations == [.oneTapCheckout(.product(id: "lamp-aurora"))])

@@ -40,14 +40,18 @@ struct SnapshotTests {
 
     /// The screens that wait on a page elsewhere, each left waiting (a clock that never moves): Stripe's card page
     /// and a bank's check, with the QR code the test double draws.
-    @Test("pages elsewhere at 80x24, 120x34 and 200x60", arguments: ["card-page", "bank-check"], [
-        Size(columns: 80, rows: 24), Size(columns: 120, rows: 34), Size(columns: 200, rows: 60),
-    ])
+    @Test(
+        "pages elsewhere at 80x24, 120x34 and 200x60", arguments: ["card-page", "bank-check"],
+        [
+            Size(columns: 80, rows: 24), Size(columns: 120, rows: 34), Size(columns: 200, rows: 60),
+        ])
     func pageElsewhere(name: String, size: Size) async throws {
         var stack = TestStack(clock: TestClock())
         let link = CardSetupLink(id: "cs_test_a1", url: "https://checkout.stripe.com/c/pay/cs_test_a1")
         stack.paymentProvider = PaymentProviderStub(cardPage: CardPageStub(links: [link], states: [.open]))
-        stack.merchantBackend = MerchantBackendSpy(results: [.failure(.authenticationRequired(url: "https://hooks.stripe.com/3d_secure_2/hosted?pi=pi_1"))])
+        stack.merchantBackend = MerchantBackendSpy(results: [
+            .failure(.authenticationRequired(url: "https://hooks.stripe.com/3d_secure_2/hosted?pi=pi_1"))
+        ])
         let driver = await ScriptedDriver(stack: stack, size: size)
         if name == "card-page" {
             try await driver.press("u")

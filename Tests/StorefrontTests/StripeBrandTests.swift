@@ -1,6 +1,7 @@
 import ShopModels
-@testable import ShopStripe
 import Testing
+
+@testable import ShopStripe
 
 /// Card brands as Stripe names them: each known one by its name, an unknown one as a card, never as another brand.
 @Suite("Stripe card brands")

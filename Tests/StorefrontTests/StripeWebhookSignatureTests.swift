@@ -21,7 +21,9 @@ struct StripeWebhookSignatureTests {
     @Test func aSignatureMadeWithTheSecretPasses() throws {
         let time = Int(now.timeIntervalSince1970) - 299
         try StripeWebhookSignature(secrets: [secret]).check(payload, header: "t=\(time),v1=\(v1(payload, secret: secret, at: time))", now: now)
-        #expect(StripeWebhookSignature.header(for: payload, secret: secret, at: now) == "t=\(Int(now.timeIntervalSince1970)),v1=\(v1(payload, secret: secret, at: Int(now.timeIntervalSince1970)))")
+        #expect(
+            StripeWebhookSignature.header(for: payload, secret: secret, at: now)
+                == "t=\(Int(now.timeIntervalSince1970)),v1=\(v1(payload, secret: secret, at: Int(now.timeIntervalSince1970)))")
     }
 
     @Test func anyV1OfAnySecretHeldPassesWhileASecretIsRotated() throws {
@@ -44,7 +46,10 @@ struct StripeWebhookSignatureTests {
             ("v1=\(good)", payload, .badSignature("the Stripe-Signature header has no timestamp (t=, whole seconds since 1970)")),
             ("t=\(time)", payload, .badSignature("the Stripe-Signature header has no v1 signature")),
             ("t=\(time),v0=\(good)", payload, .badSignature("the Stripe-Signature header has no v1 signature")),
-            ("t=\(time),v1=\(v1(payload, secret: "whsec_someone_else_000", at: time))", payload, .badSignature("no v1 signature matches the endpoint's secret")),
+            (
+                "t=\(time),v1=\(v1(payload, secret: "whsec_someone_else_000", at: time))", payload,
+                .badSignature("no v1 signature matches the endpoint's secret")
+            ),
             ("t=\(time),v1=\(good)", payload + Array(" ".utf8), .badSignature("no v1 signature matches the endpoint's secret")),
             ("t=\(time + 1),v1=\(good)", payload, .badSignature("no v1 signature matches the endpoint's secret")),
             ("t=\(time),v1=\(good.prefix(63))", payload, .badSignature("the Stripe-Signature header has no v1 signature")),

@@ -5,7 +5,8 @@ import Testing
 /// a command): nothing a terminal or a mail header would act on gets stored.
 @Suite("Text field rules")
 struct TextFieldRuleTests {
-    static let good = AddressEntry(name: "Ada Lovelace", street: "1 Loop Road", city: "Cupertino", postalCode: "95014", country: "US", email: "ada@example.com")
+    static let good = AddressEntry(
+        name: "Ada Lovelace", street: "1 Loop Road", city: "Cupertino", postalCode: "95014", country: "US", email: "ada@example.com")
 
     @Test(arguments: [AddressField.name, .street, .city, .phone])
     func anEscapeOrABellInAnAddressFieldIsRefused(field: AddressField) {
@@ -29,7 +30,9 @@ struct TextFieldRuleTests {
         #expect(Contact.emailProblem("\u{E9}ve@example.com") == nil, "a precomposed letter is a letter")
     }
 
-    @Test(arguments: ["https://track.example/1Z\r\nX-Evil: 1", "https://track.example/\u{1B}]0;x\u{07}", "https://track.example/a b", "https://t.example/\u{07}"])
+    @Test(arguments: [
+        "https://track.example/1Z\r\nX-Evil: 1", "https://track.example/\u{1B}]0;x\u{07}", "https://track.example/a b", "https://t.example/\u{07}",
+    ])
     func aTrackingAddressWithAControlCharacterIsRefused(_ url: String) {
         #expect(!MerchantEntry.isWebAddress(url))
         #expect(MerchantEntry.isWebAddress("https://track.example/1Z999?x=1"))

@@ -6,8 +6,9 @@ import PseudoTerminal
 import ShopModels
 import ShopPorts
 import ShopSandbox
-@testable import ShopWebFront
 import Testing
+
+@testable import ShopWebFront
 
 /// The browser front's pieces that need no socket: origins, the input rate, the page's messages, the words shown.
 @Suite("The browser front's rules")
@@ -17,7 +18,10 @@ struct WebFrontUnitTests {
         #expect(WebOrigin("https://shop.example:443")?.description == "https://shop.example", "a default port is dropped, as browsers do")
         #expect(WebOrigin("http://127.0.0.1:8080/")?.description == "http://127.0.0.1:8080")
         #expect(WebOrigin("http://[::1]:8080")?.description == "http://[::1]:8080")
-        for bad in ["shop.example", "ftp://shop.example", "https://shop.example/shop", "https://user@shop.example", "https://", "https://shop.example:99999", "null"] {
+        for bad in [
+            "shop.example", "ftp://shop.example", "https://shop.example/shop", "https://user@shop.example", "https://", "https://shop.example:99999",
+            "null",
+        ] {
             #expect(WebOrigin(bad) == nil, "\(bad)")
         }
         #expect(WebOrigin.loopback(port: 8080).map(\.description) == ["http://127.0.0.1:8080", "http://localhost:8080", "http://[::1]:8080"])

@@ -48,7 +48,9 @@ public enum FeatureRequest: Equatable, Sendable {
     /// A form for a new card or address was left unsaved; a payment sheet waiting for it stops waiting (Checkout).
     case walletEntryCanceled(FormState.Purpose)
     /// Sign in, sign out, or answer or leave the sign-in's prompt (SignIn).
-    case beginSignIn, signOut, submitSignInPrompt(FormState), cancelSignInPrompt
+    case beginSignIn, signOut
+    case submitSignInPrompt(FormState)
+    case cancelSignInPrompt
     /// A merchant console's form was submitted (Merchant).
     case submitMerchantForm(FormState)
     /// Read the wallet again (Account).

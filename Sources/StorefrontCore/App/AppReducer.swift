@@ -121,7 +121,9 @@ public enum AppReducer {
         switch action {
         case .viewportChanged(let rows):
             state.listRowCapacity = max(1, rows)
-            if state.screens.merchant != nil { return state.screen == .merchantQueue ? MerchantFeature.reloadQueue(&state.merchantScope, env) : .none }
+            if state.screens.merchant != nil {
+                return state.screen == .merchantQueue ? MerchantFeature.reloadQueue(&state.merchantScope, env) : .none
+            }
             let list = ProductListFeature.reload(&state.productListScope, env, keepSelection: true)
             // The orders are read when their screen opens; reading them here would cost every start two queries.
             if state.screen == .orders || state.screen == .orderDetail { return list + OrdersFeature.reload(&state.ordersScope, env) }

@@ -44,14 +44,16 @@ public struct AuthManager: Sendable {
     /// The stored sign-in, or nil when nobody is signed in (or what is stored is incomplete).
     public func storedSession() async throws -> StoredSession? {
         guard let user = try credentials.string(forKey: Self.userKey),
-              let access = try await accessToken(), let refresh = try await refreshToken(),
-              let accessExpiry = try credentials.string(forKey: Self.accessExpiryKey).flatMap(Double.init),
-              let refreshExpiry = try credentials.string(forKey: Self.refreshExpiryKey).flatMap(Double.init)
+            let access = try await accessToken(), let refresh = try await refreshToken(),
+            let accessExpiry = try credentials.string(forKey: Self.accessExpiryKey).flatMap(Double.init),
+            let refreshExpiry = try credentials.string(forKey: Self.refreshExpiryKey).flatMap(Double.init)
         else { return nil }
-        return StoredSession(userID: user, tokens: SessionTokens(
-            accessToken: access, accessTokenExpiresAt: Date(timeIntervalSince1970: accessExpiry),
-            refreshToken: refresh, refreshTokenExpiresAt: Date(timeIntervalSince1970: refreshExpiry)
-        ))
+        return StoredSession(
+            userID: user,
+            tokens: SessionTokens(
+                accessToken: access, accessTokenExpiresAt: Date(timeIntervalSince1970: accessExpiry),
+                refreshToken: refresh, refreshTokenExpiresAt: Date(timeIntervalSince1970: refreshExpiry)
+            ))
     }
 
     /// Forgets the user and both tokens (sign-out, or a revoked credential).

@@ -61,7 +61,9 @@ public struct WalletRead: Equatable, Sendable {
     public var notice: Notice?
     /// The customer's API tokens that are not revoked; nil where none were read (a guest, no API).
     public var tokens: [APITokenRecord]?
-    public init(customer: String, wallet: Result<WalletContents, StorageError>, profile: AccountProfile?, notice: Notice?, tokens: [APITokenRecord]? = nil) {
+    public init(
+        customer: String, wallet: Result<WalletContents, StorageError>, profile: AccountProfile?, notice: Notice?, tokens: [APITokenRecord]? = nil
+    ) {
         self.tokens = tokens
         self.customer = customer
         self.wallet = wallet
@@ -104,7 +106,8 @@ enum AccountFeature {
             state.shell.presentForm(APITokenForm.make())
         case .confirm, .makeDefault:
             guard let row = state.screen.selectedRow, !row.isDefault, row.kind != .token else { return .none }
-            return changeWallet(&state, env, success: "\(row.title) is now your default \(row.kind == .card ? "card" : "address").") { wallets, customer in
+            return changeWallet(&state, env, success: "\(row.title) is now your default \(row.kind == .card ? "card" : "address").") {
+                wallets, customer in
                 switch row.kind {
                 case .card: try await wallets.setDefaultCard(id: row.id, forCustomer: customer)
                 case .address: try await wallets.setDefaultAddress(id: row.id, forCustomer: customer)
@@ -211,11 +214,15 @@ enum AccountFeature {
         screen.tokens = screen.canMakeTokens ? state.apiTokens : []
         screen.newToken = state.screen.newToken
         state.shopperLabel = account == nil ? "guest" : (account?.provider == .sshKey ? shortFingerprint(account?.userID ?? "") : screen.title)
-        screen.rows = wallet.cards.map { card in
-            AccountRow(kind: .card, id: card.id, title: card.shortName, detail: card.displayName, isDefault: card.id == wallet.defaultCardID)
-        } + wallet.addresses.map { address in
-            AccountRow(kind: .address, id: address.id, title: address.name, detail: address.address.singleLine, isDefault: address.id == wallet.defaultAddressID)
-        } + screen.tokens.map(APITokenForm.row)
+        screen.rows =
+            wallet.cards.map { card in
+                AccountRow(kind: .card, id: card.id, title: card.shortName, detail: card.displayName, isDefault: card.id == wallet.defaultCardID)
+            }
+            + wallet.addresses.map { address in
+                AccountRow(
+                    kind: .address, id: address.id, title: address.name, detail: address.address.singleLine,
+                    isDefault: address.id == wallet.defaultAddressID)
+            } + screen.tokens.map(APITokenForm.row)
         screen.selectedIndex = ListSelection.clamped(state.screen.selectedIndex, count: screen.rows.count)
         let defaultCardWorksHere = wallet.defaultCard.map { env.shopProfile.supportedNetworks.contains($0.network) } ?? false
         screen.isOneTapReady = defaultCardWorksHere && wallet.defaultAddress != nil

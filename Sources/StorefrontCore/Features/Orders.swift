@@ -63,7 +63,8 @@ enum OrdersFeature {
         return .run(id: .orders) { send in
             do {
                 let total = try await history.count(customer: customer)
-                let start = ListSelection.windowStart(selected: ListSelection.clamped(selected, count: total), currentStart: current, capacity: capacity, total: total)
+                let start = ListSelection.windowStart(
+                    selected: ListSelection.clamped(selected, count: total), currentStart: current, capacity: capacity, total: total)
                 let rows = try await history.orders(customer: customer, offset: start, limit: capacity)
                 send(.orders(.loaded(request: request, total: total, start: start, rows: rows)))
             } catch {
@@ -113,7 +114,8 @@ enum OrdersFeature {
     static func reduce(_ state: inout State, _ action: Action, _ env: ShopEnvironment) -> Effect {
         if let moved = ListSelection.moved(state.list.selectedIndex, by: action, count: state.list.totalCount, page: state.rowCapacity) {
             state.list.selectedIndex = moved
-            let start = ListSelection.windowStart(selected: moved, currentStart: state.list.windowStart, capacity: state.rowCapacity, total: state.list.totalCount)
+            let start = ListSelection.windowStart(
+                selected: moved, currentStart: state.list.windowStart, capacity: state.rowCapacity, total: state.list.totalCount)
             // A move inside the rows on screen needs nothing read.
             return start == state.list.windowStart && !state.list.isLoading ? .none : reload(&state, env)
         }
@@ -145,7 +147,11 @@ enum OrdersFeature {
             let (number, status, actor) = (order.number, order.status, OrderActor.shopper(state.customerID))
             return .run(id: .orderCancel) { send in
                 do throws(BackOfficeError) {
-                    send(.orders(.canceled(order: number, .success(try await office.cancel(number, reason: "canceled by the shopper", by: actor, expecting: status)))))
+                    send(
+                        .orders(
+                            .canceled(
+                                order: number,
+                                .success(try await office.cancel(number, reason: "canceled by the shopper", by: actor, expecting: status)))))
                 } catch {
                     send(.orders(.canceled(order: number, .failure(error))))
                 }
@@ -154,7 +160,8 @@ enum OrdersFeature {
             state.cancel = nil
             state.shell.notice = Notice(.info, "Your order stays as it is.")
         case (nil, .cancelOrder):
-            guard env.dependencies.backOffice != nil, let order = state.detail, StorefrontState.isCancelableByItsShopper(order, events: state.events) else { return .none }
+            guard env.dependencies.backOffice != nil, let order = state.detail, StorefrontState.isCancelableByItsShopper(order, events: state.events)
+            else { return .none }
             state.cancel = .confirming
         case (nil, .back), (nil, .confirm):
             state.shell.popScreen()

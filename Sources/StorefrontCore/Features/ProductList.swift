@@ -174,7 +174,8 @@ enum ProductListFeature {
         return .run(id: .productList) { send in
             do {
                 let total = try await catalog.count(matching: query)
-                let start = ListSelection.windowStart(selected: ListSelection.clamped(selected, count: total), currentStart: current, capacity: capacity, total: total)
+                let start = ListSelection.windowStart(
+                    selected: ListSelection.clamped(selected, count: total), currentStart: current, capacity: capacity, total: total)
                 let from = ProductsAround.readStart(for: start, capacity: capacity)
                 let rows = try await catalog.page(matching: query, offset: from, limit: ProductsAround.readLimit(capacity: capacity))
                 send(.productList(.counted(request: request, total: total, from: from, rows: rows)))
@@ -191,7 +192,8 @@ enum ProductListFeature {
     private static func showWindow(_ state: inout State, _ env: ShopEnvironment) -> Effect {
         let list = state.list
         let capacity = state.rowCapacity
-        let start = ListSelection.windowStart(selected: list.selectedIndex, currentStart: list.windowStart, capacity: capacity, total: list.totalCount)
+        let start = ListSelection.windowStart(
+            selected: list.selectedIndex, currentStart: list.windowStart, capacity: capacity, total: list.totalCount)
         let end = min(start + capacity, list.totalCount)
         if let rows = state.around.rows(start, end, query: list.query) {
             state.list.rows = rows

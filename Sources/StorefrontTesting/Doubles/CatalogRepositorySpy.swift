@@ -22,7 +22,10 @@ public final class CatalogRepositorySpy: CatalogRepository {
     }
 
     public func page(matching query: String, offset: Int, limit: Int) async throws -> [Product] {
-        stats.withLock { $0.pages += 1; $0.largestLimit = max($0.largestLimit, limit) }
+        stats.withLock {
+            $0.pages += 1
+            $0.largestLimit = max($0.largestLimit, limit)
+        }
         return try await base.page(matching: query, offset: offset, limit: limit)
     }
 

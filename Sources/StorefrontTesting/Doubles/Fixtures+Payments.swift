@@ -14,14 +14,17 @@ extension Fixtures {
         accessToken: "at-2", accessTokenExpiresAt: fixedDates.now().addingTimeInterval(3_600),
         refreshToken: "rt-2", refreshTokenExpiresAt: fixedDates.now().addingTimeInterval(30 * 86_400)
     )
-    public static let visa = PaymentMethod(id: "card_ok_visa_4242", network: .visa, lastFour: "4242", expiry: CardExpiry(month: 12, year: 2034), displayName: "Test: succeeds")
+    public static let visa = PaymentMethod(
+        id: "card_ok_visa_4242", network: .visa, lastFour: "4242", expiry: CardExpiry(month: 12, year: 2034), displayName: "Test: succeeds")
     public static let jane = Contact(
         id: "contact-jane", name: "Jane Appleseed", email: "jane@example.com", phone: "+1 555 0100",
         address: PostalAddress(street: "1 Loop Road", city: "Cupertino", postalCode: "95014", countryCode: "US")
     )
     public static let standardShipping = ShopProfile.standard().shippingMethods[0]
     public static let sheetOptions = PaymentSheetOptions(paymentMethods: [visa], contacts: [jane], selectedPaymentMethod: visa, selectedContact: jane)
-    public static let payment = Payment(method: visa, methodData: "sandbox:card_ok_visa_4242", shippingContact: jane, shippingMethod: standardShipping, transactionIdentifier: "txn-1")
+    public static let payment = Payment(
+        method: visa, methodData: "sandbox:card_ok_visa_4242", shippingContact: jane, shippingMethod: standardShipping, transactionIdentifier: "txn-1"
+    )
     public static func confirmation(_ number: String = "SF-000042", total: Money = Money(minorUnits: 0, currency: .usd)) -> OrderConfirmation {
         OrderConfirmation(orderNumber: number, total: total)
     }

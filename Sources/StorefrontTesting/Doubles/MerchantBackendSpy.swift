@@ -54,7 +54,8 @@ public final class MerchantBackendSpy: MerchantBackend {
         return try openOrders.get()
     }
 
-    public func processPayment(token: PaymentToken, order: OrderDraft, idempotencyKey: String) async throws(MerchantBackendError) -> OrderConfirmation {
+    public func processPayment(token: PaymentToken, order: OrderDraft, idempotencyKey: String) async throws(MerchantBackendError) -> OrderConfirmation
+    {
         recorded.withLock { $0.append(Call(tokenID: token.id, total: order.totals.total, idempotencyKey: idempotencyKey)) }
         let next = script.withLock { $0.isEmpty ? nil : $0.removeFirst() }
         guard let next else {

@@ -32,19 +32,22 @@ public final class PaymentAuthorizationControllerSpy: PaymentAuthorizationContro
     public func selectPaymentMethod(_ method: PaymentMethod) async -> PaymentRequestUpdate {
         calls.append("selectPaymentMethod(\(method.id))")
         payment.method = method
-        return await requireDelegate()?.paymentAuthorizationController(self, didSelectPaymentMethod: method) ?? PaymentRequestUpdate(summaryItems: request.summaryItems)
+        return await requireDelegate()?.paymentAuthorizationController(self, didSelectPaymentMethod: method)
+            ?? PaymentRequestUpdate(summaryItems: request.summaryItems)
     }
 
     public func selectShippingContact(_ contact: Contact) async -> ShippingContactUpdate {
         calls.append("selectShippingContact(\(contact.id))")
         payment.shippingContact = contact
-        return await requireDelegate()?.paymentAuthorizationController(self, didSelectShippingContact: contact) ?? ShippingContactUpdate(summaryItems: request.summaryItems)
+        return await requireDelegate()?.paymentAuthorizationController(self, didSelectShippingContact: contact)
+            ?? ShippingContactUpdate(summaryItems: request.summaryItems)
     }
 
     public func selectShippingMethod(_ method: ShippingMethod) async -> PaymentRequestUpdate {
         calls.append("selectShippingMethod(\(method.id))")
         payment.shippingMethod = method
-        return await requireDelegate()?.paymentAuthorizationController(self, didSelectShippingMethod: method) ?? PaymentRequestUpdate(summaryItems: request.summaryItems)
+        return await requireDelegate()?.paymentAuthorizationController(self, didSelectShippingMethod: method)
+            ?? PaymentRequestUpdate(summaryItems: request.summaryItems)
     }
 
     public func authorize() async -> PaymentAuthorizationResult {
@@ -78,7 +81,8 @@ public final class PaymentAuthorizationSpy {
     public init() {}
 
     public var authorization: PaymentAuthorization {
-        let canPay = canMakePayments, networks = supportsNetworks
+        let canPay = canMakePayments
+        let networks = supportsNetworks
         return PaymentAuthorization(
             canMakePayments: { canPay },
             canMakePaymentsUsingNetworks: { _ in networks },

@@ -7,8 +7,12 @@ import ShopSandbox
 import StorefrontCore
 
 /// Fails the test that called `method` of `port` without setting that port up, naming both.
-func unimplemented(_ port: String, _ method: String, fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column) {
-    reportIssue("Unimplemented: \(port).\(method) was called, but this test did not set up \(port).", fileID: fileID, filePath: filePath, line: line, column: column)
+func unimplemented(
+    _ port: String, _ method: String, fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+) {
+    reportIssue(
+        "Unimplemented: \(port).\(method) was called, but this test did not set up \(port).", fileID: fileID, filePath: filePath, line: line,
+        column: column)
 }
 
 /// The error an unimplemented storage port throws after failing the test.

@@ -11,13 +11,19 @@ public struct UnimplementedWalletRepository: WalletRepository {
     }
 
     public func wallet(forCustomer customer: String) async throws -> WalletContents { throw fail("wallet(forCustomer:)") }
-    public func addCard(_ card: PaymentMethod, forCustomer customer: String, makeDefault: Bool) async throws { throw fail("addCard(_:forCustomer:makeDefault:)") }
-    public func addAddress(_ address: Contact, forCustomer customer: String, makeDefault: Bool) async throws { throw fail("addAddress(_:forCustomer:makeDefault:)") }
+    public func addCard(_ card: PaymentMethod, forCustomer customer: String, makeDefault: Bool) async throws {
+        throw fail("addCard(_:forCustomer:makeDefault:)")
+    }
+    public func addAddress(_ address: Contact, forCustomer customer: String, makeDefault: Bool) async throws {
+        throw fail("addAddress(_:forCustomer:makeDefault:)")
+    }
     public func setDefaultCard(id: String, forCustomer customer: String) async throws { throw fail("setDefaultCard(id:forCustomer:)") }
     public func setDefaultAddress(id: String, forCustomer customer: String) async throws { throw fail("setDefaultAddress(id:forCustomer:)") }
     public func removeCard(id: String, forCustomer customer: String) async throws { throw fail("removeCard(id:forCustomer:)") }
     public func removeAddress(id: String, forCustomer customer: String) async throws { throw fail("removeAddress(id:forCustomer:)") }
-    public func fillIfEmpty(_ contents: WalletContents, forCustomer customer: String) async throws -> WalletContents { throw fail("fillIfEmpty(_:forCustomer:)") }
+    public func fillIfEmpty(_ contents: WalletContents, forCustomer customer: String) async throws -> WalletContents {
+        throw fail("fillIfEmpty(_:forCustomer:)")
+    }
 }
 
 /// A profile repository a test did not set up: reading or saving a profile fails the test.

@@ -41,7 +41,8 @@ public struct UnimplementedPaymentProvider: PaymentProvider {
 public struct UnimplementedMerchantBackend: MerchantBackend {
     public init() {}
 
-    public func processPayment(token: PaymentToken, order: OrderDraft, idempotencyKey: String) async throws(MerchantBackendError) -> OrderConfirmation {
+    public func processPayment(token: PaymentToken, order: OrderDraft, idempotencyKey: String) async throws(MerchantBackendError) -> OrderConfirmation
+    {
         unimplemented("MerchantBackend", "processPayment(token:order:idempotencyKey:)")
         throw .unavailable("MerchantBackend is not set up in this test")
     }

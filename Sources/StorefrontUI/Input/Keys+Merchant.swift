@@ -8,22 +8,48 @@ extension KeyBindings {
         KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "open", contexts: [.merchantQueue], inFooter: true),
         KeyBinding(keys: [.tab, .right], label: "Tab/→", action: .nextFilter, summary: "next status", contexts: [.merchantQueue], inFooter: true),
         KeyBinding(keys: [.left], label: "←", action: .previousFilter, summary: "previous status", contexts: [.merchantQueue], inFooter: false),
-        KeyBinding(keys: [.character("s")], label: "s", action: .ship, summary: "ship", contexts: [.merchantOrder], inFooter: true, appliesWhen: { $0.merchant?.canShip ?? false }),
-        KeyBinding(keys: [.character("d")], label: "d", action: .markDelivered, summary: "delivered", contexts: [.merchantOrder], inFooter: true, appliesWhen: { $0.merchant?.canMarkDelivered ?? false }),
-        KeyBinding(keys: [.character("r")], label: "r", action: .refund, summary: "refund", contexts: [.merchantOrder], inFooter: true, appliesWhen: { $0.merchant?.canRefund ?? false }),
-        KeyBinding(keys: [.character("x")], label: "x", action: .cancelOrder, summary: "cancel order", contexts: [.merchantOrder], inFooter: true, appliesWhen: { $0.merchant?.canCancel ?? false }),
-        KeyBinding(keys: [.character("+"), .character("=")], label: "+/-", action: .increaseQuantity, summary: "quantity", contexts: [.merchantRefund], inFooter: true),
-        KeyBinding(keys: [.character("+"), .character("=")], label: "+/-", action: .increaseQuantity, summary: "adjust", contexts: [.merchantStock], inFooter: true),
-        KeyBinding(keys: [.character("-")], label: "-", action: .decreaseQuantity, summary: "less", contexts: [.merchantRefund, .merchantStock], inFooter: false),
-        KeyBinding(keys: [.character("r"), .character(" ")], label: "r", action: .toggleRestock, summary: "restock", contexts: [.merchantRefund], inFooter: true),
+        KeyBinding(
+            keys: [.character("s")], label: "s", action: .ship, summary: "ship", contexts: [.merchantOrder], inFooter: true,
+            appliesWhen: { $0.merchant?.canShip ?? false }),
+        KeyBinding(
+            keys: [.character("d")], label: "d", action: .markDelivered, summary: "delivered", contexts: [.merchantOrder], inFooter: true,
+            appliesWhen: { $0.merchant?.canMarkDelivered ?? false }),
+        KeyBinding(
+            keys: [.character("r")], label: "r", action: .refund, summary: "refund", contexts: [.merchantOrder], inFooter: true,
+            appliesWhen: { $0.merchant?.canRefund ?? false }),
+        KeyBinding(
+            keys: [.character("x")], label: "x", action: .cancelOrder, summary: "cancel order", contexts: [.merchantOrder], inFooter: true,
+            appliesWhen: { $0.merchant?.canCancel ?? false }),
+        KeyBinding(
+            keys: [.character("+"), .character("=")], label: "+/-", action: .increaseQuantity, summary: "quantity", contexts: [.merchantRefund],
+            inFooter: true),
+        KeyBinding(
+            keys: [.character("+"), .character("=")], label: "+/-", action: .increaseQuantity, summary: "adjust", contexts: [.merchantStock],
+            inFooter: true),
+        KeyBinding(
+            keys: [.character("-")], label: "-", action: .decreaseQuantity, summary: "less", contexts: [.merchantRefund, .merchantStock],
+            inFooter: false),
+        KeyBinding(
+            keys: [.character("r"), .character(" ")], label: "r", action: .toggleRestock, summary: "restock", contexts: [.merchantRefund],
+            inFooter: true),
         KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "amount", contexts: [.merchantRefund], inFooter: true),
         KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "set count", contexts: [.merchantStock], inFooter: true),
         KeyBinding(keys: [.character("l")], label: "l", action: .toggleLowStock, summary: "low stock", contexts: [.merchantStock], inFooter: true),
-        KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "confirm", contexts: [.merchantPrompt], inFooter: true, appliesWhen: { !($0.merchant?.prompt?.isWorking ?? true) }),
-        KeyBinding(keys: [.escape], label: "Esc", action: .back, summary: "don't", contexts: [.merchantPrompt], inFooter: true, appliesWhen: { !($0.merchant?.prompt?.isWorking ?? true) }),
+        KeyBinding(
+            keys: [.enter], label: "Enter", action: .confirm, summary: "confirm", contexts: [.merchantPrompt], inFooter: true,
+            appliesWhen: { !($0.merchant?.prompt?.isWorking ?? true) }),
+        KeyBinding(
+            keys: [.escape], label: "Esc", action: .back, summary: "don't", contexts: [.merchantPrompt], inFooter: true,
+            appliesWhen: { !($0.merchant?.prompt?.isWorking ?? true) }),
         KeyBinding(keys: [.escape], label: "Esc", action: .back, summary: "back", contexts: console.subtracting([.merchantQueue]), inFooter: true),
-        KeyBinding(keys: [.character("1")], label: "1", action: .showOrders, summary: "orders", contexts: console.subtracting([.merchantQueue]), inFooter: true),
-        KeyBinding(keys: [.character("2")], label: "2", action: .showStock, summary: "stock", contexts: console.subtracting([.merchantStock]), inFooter: true),
-        KeyBinding(keys: [.character("3")], label: "3", action: .showSales, summary: "sales", contexts: console.subtracting([.merchantSales]), inFooter: true),
+        KeyBinding(
+            keys: [.character("1")], label: "1", action: .showOrders, summary: "orders", contexts: console.subtracting([.merchantQueue]),
+            inFooter: true),
+        KeyBinding(
+            keys: [.character("2")], label: "2", action: .showStock, summary: "stock", contexts: console.subtracting([.merchantStock]), inFooter: true
+        ),
+        KeyBinding(
+            keys: [.character("3")], label: "3", action: .showSales, summary: "sales", contexts: console.subtracting([.merchantSales]), inFooter: true
+        ),
     ]
 }

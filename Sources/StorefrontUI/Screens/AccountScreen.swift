@@ -12,7 +12,8 @@ extension Layout {
         row += 1
         p.put(account.detail, column: column, row: row, style: Style(.dim), width: width)
         row += 1
-        let oneTap = account.isOneTapReady
+        let oneTap =
+            account.isOneTapReady
             ? "\(p.glyphs.check) One-Tap ready: b buys at once with your default card and address."
             : "One-Tap needs a default card (on \(state.shopName)'s networks) and a default address."
         // Rows: a heading and its entries per section, then the One-Tap line at the bottom.
@@ -65,6 +66,8 @@ extension Layout {
             if line.isDefault { p.putRight(tag, end: column + width, row: row, style: isSelected ? style : Style(.success)) }
             row += 1
         }
-        if body.bottom - 1 > row { p.put(oneTap, column: column, row: body.bottom - 1, style: oneTap.hasPrefix(p.glyphs.check) ? Style(.success) : Style(.dim), width: width) }
+        if body.bottom - 1 > row {
+            p.put(oneTap, column: column, row: body.bottom - 1, style: oneTap.hasPrefix(p.glyphs.check) ? Style(.success) : Style(.dim), width: width)
+        }
     }
 }

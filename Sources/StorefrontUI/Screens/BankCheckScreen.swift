@@ -12,7 +12,8 @@ extension Layout {
         let total = sheet.summaryItems.last.map { "\($0.amount.formatted) to \($0.label)" } ?? "this payment"
         p.put("Your bank wants to check the payment of \(total).", column: column, row: row, style: Style(.title, bold: true), width: width)
         row += 1
-        let intro = "Open this link with your phone's camera or in a browser and follow your bank's steps; the shop goes on by itself when they are done. Esc cancels the payment."
+        let intro =
+            "Open this link with your phone's camera or in a browser and follow your bank's steps; the shop goes on by itself when they are done. Esc cancels the payment."
         for line in p.wrapped(intro, width: width) where row < statusRow - 1 {
             p.put(line, column: column, row: row, style: Style(.dim))
             row += 1

@@ -10,7 +10,8 @@ extension Layout {
         let width = max(1, body.width - 4)
         var row = body.top
         let statusRow = body.bottom - 1
-        let intro = "Open this link with your phone's camera or in a browser, and add your card there. The card number goes to the payment service only; this shop never sees it."
+        let intro =
+            "Open this link with your phone's camera or in a browser, and add your card there. The card number goes to the payment service only; this shop never sees it."
         for line in p.wrapped(intro, width: width) where row < statusRow - 1 {
             p.put(line, column: column, row: row, style: Style(.dim))
             row += 1

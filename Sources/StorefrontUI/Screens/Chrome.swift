@@ -6,7 +6,9 @@ extension Layout {
     static func drawTooSmall(_ p: inout Painter) {
         let size = p.size
         // How to leave is never cut: the other lines wrap, then give way to it, as the window shrinks.
-        let leave = size.columns >= 39 ? ["Enlarge the window, or press q to quit."]
+        let leave =
+            size.columns >= 39
+            ? ["Enlarge the window, or press q to quit."]
             : size.columns >= 19 ? ["Enlarge the window,", "or press q to quit."] : ["q quits"]
         let candidates = [
             ["Terminal too small", "Need \(Size.minimum.columns)x\(Size.minimum.rows), have \(size.columns)x\(size.rows)."] + leave,
@@ -32,11 +34,14 @@ extension Layout {
     }
 
     static func drawHeader(_ state: StorefrontState, _ p: inout Painter) {
-        let header = HeaderContent(shopName: state.shopName, shopperLabel: state.shopperLabel, badge: state.cartBadge, isConsole: state.merchant != nil)
+        let header = HeaderContent(
+            shopName: state.shopName, shopperLabel: state.shopperLabel, badge: state.cartBadge, isConsole: state.merchant != nil)
         p.region(Self.headerRow, rows: 0..<1, content: header) { p in drawShopRow(header, &p) }
         let title = TitleContent(title(for: state, p))
         p.region(Self.titleRow, rows: 1..<2, content: title) { p in
-            p.putSpread(" " + title.left, title.right + " ", column: 0, row: 1, width: p.size.columns, leftStyle: Style(.title, bold: true), rightStyle: Style(.dim))
+            p.putSpread(
+                " " + title.left, title.right + " ", column: 0, row: 1, width: p.size.columns, leftStyle: Style(.title, bold: true),
+                rightStyle: Style(.dim))
         }
     }
 
@@ -49,11 +54,14 @@ extension Layout {
         let style = Style(.header, bold: true)
         p.fill(row: 0, style: style)
         guard !header.isConsole else {
-            p.putSpread(" \(header.shopName) \(p.glyphs.separator) merchant console", header.shopperLabel + " ", column: 0, row: 0, width: p.size.columns, leftStyle: style, rightStyle: style)
+            p.putSpread(
+                " \(header.shopName) \(p.glyphs.separator) merchant console", header.shopperLabel + " ", column: 0, row: 0, width: p.size.columns,
+                leftStyle: style, rightStyle: style)
             return
         }
         let badge = header.badge
-        let cart = badge.itemCount == 0
+        let cart =
+            badge.itemCount == 0
             ? "cart: empty"
             : "cart: \(badge.itemCount) item\(badge.itemCount == 1 ? "" : "s") \(p.glyphs.separator) \(badge.subtotal.formatted)"
         let right = "\(header.shopperLabel) \(p.glyphs.separator) \(cart) "
@@ -88,12 +96,18 @@ extension Layout {
         case .merchantQueue:
             let queue = state.merchant?.queue ?? OrderListState()
             let counted = queue.totalCount == 0 ? "0 of 0" : "\(queue.selectedIndex + 1) of \(queue.totalCount)"
-            return ("Orders \(p.glyphs.separator) \(state.merchant?.filter.title ?? "")", (queue.isLoading ? "\(p.glyphs.ellipsis) loading " : "") + counted)
+            return (
+                "Orders \(p.glyphs.separator) \(state.merchant?.filter.title ?? "")",
+                (queue.isLoading ? "\(p.glyphs.ellipsis) loading " : "") + counted
+            )
         case .merchantOrder: return ("Order \(state.merchant?.dossier?.order.number ?? "")", state.merchant?.dossier?.order.status.displayName ?? "")
         case .merchantRefund: return ("Refund \(state.merchant?.refund?.order.number ?? "")", "")
         case .merchantStock:
             let stock = state.merchant?.stock ?? MerchantStockState()
-            return ("Stock", stock.isLowOnly ? "at or under \(stock.lowThreshold) on hand" : "\(stock.levels.count) product\(stock.levels.count == 1 ? "" : "s")")
+            return (
+                "Stock",
+                stock.isLowOnly ? "at or under \(stock.lowThreshold) on hand" : "\(stock.levels.count) product\(stock.levels.count == 1 ? "" : "s")"
+            )
         case .merchantSales: return ("Sales", "")
         }
     }

@@ -48,7 +48,9 @@ extension Layout {
             if isFocused { p.fill(row: row, column: column + labelWidth + 2, width: valueWidth, style: style) }
             let used = p.put(text, column: column + labelWidth + 2, row: row, style: style, width: valueWidth)
             if field.value.isEmpty, !field.hint.isEmpty, used + 2 < valueWidth {
-                p.put(field.hint, column: column + labelWidth + 2 + used + 1, row: row, style: isFocused ? style : Style(.dim), width: valueWidth - used - 1)
+                p.put(
+                    field.hint, column: column + labelWidth + 2 + used + 1, row: row, style: isFocused ? style : Style(.dim),
+                    width: valueWidth - used - 1)
             }
             row += 1
         }
@@ -60,7 +62,9 @@ extension Layout {
         }
         let button = "[ \(form.submitLabel) ]"
         if let status = form.status {
-            p.put(status, column: statusColumn, row: statusRow, style: form.isStatusError ? Style(.error, bold: true) : Style(.accent), width: width - p.width(button) - 1 - (statusColumn - column))
+            p.put(
+                status, column: statusColumn, row: statusRow, style: form.isStatusError ? Style(.error, bold: true) : Style(.accent),
+                width: width - p.width(button) - 1 - (statusColumn - column))
         }
         if !form.isBusy {
             p.putRight(button, end: column + width, row: statusRow, style: form.isOnLastField ? Style(.accent, bold: true) : Style(.dim))

@@ -10,7 +10,9 @@ extension Layout {
         var column = 1
         for filter in OrderQueueFilter.allCases {
             let isChosen = filter == console.filter
-            column += p.put(isChosen ? "[\(filter.title)]" : " \(filter.title) ", column: column, row: body.top, style: isChosen ? Style(.title, bold: true) : Style(.dim))
+            column += p.put(
+                isChosen ? "[\(filter.title)]" : " \(filter.title) ", column: column, row: body.top,
+                style: isChosen ? Style(.title, bold: true) : Style(.dim))
             column += 1
         }
         let queue = console.queue
@@ -51,22 +53,31 @@ extension Layout {
         // Wide: the order at the left, its refunds and history at the right; narrow: one under the other.
         let leftWidth = wide ? min(50, body.width / 2 - 2) : min(body.width - 4, 90)
         var row = body.top
-        p.putSpread("\(order.status.displayName) \(p.glyphs.separator) \(timestamp(order.placedAt)) UTC", order.customerID, column: column, row: row, width: leftWidth, leftStyle: statusStyle(order.status), rightStyle: Style(.dim))
+        p.putSpread(
+            "\(order.status.displayName) \(p.glyphs.separator) \(timestamp(order.placedAt)) UTC", order.customerID, column: column, row: row,
+            width: leftWidth, leftStyle: statusStyle(order.status), rightStyle: Style(.dim))
         row += 1
         p.put("\(order.shippingMethodLabel) to \(order.shipTo)", column: column, row: row, style: Style(.dim), width: leftWidth)
         row += 1
-        p.put("Paid with \(order.paymentDescription)" + (order.paymentReference.map { " (\($0))" } ?? ""), column: column, row: row, style: Style(.dim), width: leftWidth)
+        p.put(
+            "Paid with \(order.paymentDescription)" + (order.paymentReference.map { " (\($0))" } ?? ""), column: column, row: row, style: Style(.dim),
+            width: leftWidth)
         row += 1
         if let parcel = lifecycle?.shipment {
-            p.put("\(parcel.carrier) \(parcel.trackingNumber)" + (parcel.trackingURL.map { " \($0)" } ?? ""), column: column, row: row, style: Style(.accent), width: leftWidth)
+            p.put(
+                "\(parcel.carrier) \(parcel.trackingNumber)" + (parcel.trackingURL.map { " \($0)" } ?? ""), column: column, row: row,
+                style: Style(.accent), width: leftWidth)
             row += 1
         }
         // A chargeback has a deadline at the provider: the merchant sees it before anything else about the order.
-        if case .disputed(let amount, let reason, let reference)? = dossier.events.last(where: { if case .disputed = $0.change { true } else { false } })?.change {
+        if case .disputed(let amount, let reason, let reference)? = dossier.events.last(where: {
+            if case .disputed = $0.change { true } else { false }
+        })?.change {
             let closed = dossier.events.lazy.compactMap { event -> String? in
                 if case .disputeClosed(reference, let outcome) = event.change { outcome } else { nil }
             }.first
-            let text = "Disputed \(amount.formatted)" + (reason.isEmpty ? "" : ": \(reason)") + " (\(reference)); "
+            let text =
+                "Disputed \(amount.formatted)" + (reason.isEmpty ? "" : ": \(reason)") + " (\(reference)); "
                 + (closed.map { "closed: \($0.replacingOccurrences(of: "_", with: " "))" } ?? "answer at the payment provider")
             p.put(text, column: column, row: row, style: closed == nil ? Style(.error, bold: true) : Style(.accent), width: leftWidth)
             row += 1
@@ -87,7 +98,9 @@ extension Layout {
             p.put("Refunds", column: rightColumn, row: right, style: Style(.title, bold: true))
             right += 1
             for refund in dossier.refunds.suffix(max(0, min(4, body.bottom - right))) {
-                p.put("\(refund.id)  \(refund.ask.amount.formatted)  \(describe(refund.state))", column: rightColumn, row: right, style: refund.state == .pending ? Style(.error) : .normal, width: rightWidth)
+                p.put(
+                    "\(refund.id)  \(refund.ask.amount.formatted)  \(describe(refund.state))", column: rightColumn, row: right,
+                    style: refund.state == .pending ? Style(.error) : .normal, width: rightWidth)
                 right += 1
             }
             right += 1
@@ -96,11 +109,12 @@ extension Layout {
             p.put("Mail to \(dossier.messages[0].recipient.address)", column: rightColumn, row: right, style: Style(.title, bold: true))
             right += 1
             for message in dossier.messages.suffix(max(0, min(4, body.bottom - right - 1))) {
-                let (state, style): (String, Style) = switch message.state {
-                case .sent: ("sent", .normal)
-                case .pending: (message.attempts == 0 ? "waiting" : "waiting, \(message.attempts) tries: \(message.lastError ?? "")", Style(.dim))
-                case .failed: ("given up: \(message.lastError ?? "")", Style(.error))
-                }
+                let (state, style): (String, Style) =
+                    switch message.state {
+                    case .sent: ("sent", .normal)
+                    case .pending: (message.attempts == 0 ? "waiting" : "waiting, \(message.attempts) tries: \(message.lastError ?? "")", Style(.dim))
+                    case .failed: ("given up: \(message.lastError ?? "")", Style(.error))
+                    }
                 p.put("\(message.id)  \(message.kind.rawValue)  \(state)", column: rightColumn, row: right, style: style, width: rightWidth)
                 right += 1
             }
@@ -110,12 +124,15 @@ extension Layout {
             p.put("History", column: rightColumn, row: right, style: Style(.title, bold: true))
             right += 1
             for event in dossier.events.suffix(max(0, body.bottom - right)) {
-                p.put("\(timestamp(event.at))  \(describe(event.change)) \(p.glyphs.separator) \(describe(event.actor))", column: rightColumn, row: right, style: Style(.dim), width: rightWidth)
+                p.put(
+                    "\(timestamp(event.at))  \(describe(event.change)) \(p.glyphs.separator) \(describe(event.actor))", column: rightColumn,
+                    row: right, style: Style(.dim), width: rightWidth)
                 right += 1
             }
         }
         if let prompt = console.prompt {
-            p.promptBox(prompt.lines, title: "Confirm", isWorking: prompt.isWorking, spinnerPhase: state.spinnerPhase, bottom: body.bottom, width: body.width)
+            p.promptBox(
+                prompt.lines, title: "Confirm", isWorking: prompt.isWorking, spinnerPhase: state.spinnerPhase, bottom: body.bottom, width: body.width)
         }
     }
 

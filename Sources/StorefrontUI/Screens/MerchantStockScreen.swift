@@ -9,7 +9,9 @@ extension Layout {
         guard let draft = console.refund else { return }
         let width = min(body.width - 4, 90)
         let column = 2
-        p.put("Choose how many of each line to refund; up to \(draft.refundable.formatted) is left.", column: column, row: body.top, style: Style(.dim), width: width)
+        p.put(
+            "Choose how many of each line to refund; up to \(draft.refundable.formatted) is left.", column: column, row: body.top, style: Style(.dim),
+            width: width)
         var row = body.top + 2
         for (index, line) in draft.order.lines.enumerated() where row < body.bottom - 3 {
             let style = p.selectableRow(row: row, band: 1, width: width + 1, fromSelected: index - draft.selectedIndex, opens: false)
@@ -23,9 +25,12 @@ extension Layout {
         }
         row += 1
         p.putSpread("The lines with their tax", draft.amount.formatted, column: column, row: row, width: width, rightStyle: Style(.price, bold: true))
-        p.putSpread("Put back in stock", draft.restock ? "yes" : "no", column: column, row: row + 1, width: width, rightStyle: draft.restock ? Style(.success) : Style(.dim))
+        p.putSpread(
+            "Put back in stock", draft.restock ? "yes" : "no", column: column, row: row + 1, width: width,
+            rightStyle: draft.restock ? Style(.success) : Style(.dim))
         if let prompt = console.prompt {
-            p.promptBox(prompt.lines, title: "Confirm", isWorking: prompt.isWorking, spinnerPhase: state.spinnerPhase, bottom: body.bottom, width: body.width)
+            p.promptBox(
+                prompt.lines, title: "Confirm", isWorking: prompt.isWorking, spinnerPhase: state.spinnerPhase, bottom: body.bottom, width: body.width)
         }
     }
 
@@ -35,7 +40,8 @@ extension Layout {
         let width = min(body.width - 2, 90)
         let (left, end) = (1, 1 + width)
         guard !rows.isEmpty else {
-            let empty = stock.isLoading ? "Reading the stock…" : stock.isLowOnly ? "Nothing is at or under \(stock.lowThreshold) on hand." : "No products."
+            let empty =
+                stock.isLoading ? "Reading the stock…" : stock.isLowOnly ? "Nothing is at or under \(stock.lowThreshold) on hand." : "No products."
             p.put(empty, column: 2, row: body.top + 1, style: Style(.dim))
             return
         }
@@ -65,7 +71,9 @@ extension Layout {
         }
         let width = min(body.width - 4, 60)
         let column = 2
-        p.put("Days in UTC: revenue by the day paid, refunds by the day made.", column: column, row: body.top, style: Style(.dim), width: body.width - 4)
+        p.put(
+            "Days in UTC: revenue by the day paid, refunds by the day made.", column: column, row: body.top, style: Style(.dim), width: body.width - 4
+        )
         let top = body.top + 2
         p.put("", column: column, row: top)
         p.putRight("Today", end: column + width - 18, row: top, style: Style(.title, bold: true))

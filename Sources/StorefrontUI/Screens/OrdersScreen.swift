@@ -35,7 +35,9 @@ extension Layout {
         let column = 2
         let width = min(body.width - 4, 90)
         var row = body.top
-        p.putSpread("\(order.status.displayName) \(p.glyphs.separator) \(timestamp(order.placedAt)) UTC", order.paymentDescription, column: column, row: row, width: width, leftStyle: statusStyle(order.status))
+        p.putSpread(
+            "\(order.status.displayName) \(p.glyphs.separator) \(timestamp(order.placedAt)) UTC", order.paymentDescription, column: column, row: row,
+            width: width, leftStyle: statusStyle(order.status))
         row += 1
         p.put("\(order.shippingMethodLabel) to \(order.shipTo)", column: column, row: row, style: Style(.dim), width: width)
         row += 2
@@ -58,11 +60,12 @@ extension Layout {
             }
         }
         if let receipt, row < body.bottom - totalsRows - 1 {
-            let (text, style): (String, Style) = switch receipt.state {
-            case .sent: ("Receipt sent to \(receipt.recipient.address)", Style(.success))
-            case .pending: ("Receipt waiting to be sent to \(receipt.recipient.address)", Style(.dim))
-            case .failed: ("The receipt could not be sent to \(receipt.recipient.address)", Style(.error))
-            }
+            let (text, style): (String, Style) =
+                switch receipt.state {
+                case .sent: ("Receipt sent to \(receipt.recipient.address)", Style(.success))
+                case .pending: ("Receipt waiting to be sent to \(receipt.recipient.address)", Style(.dim))
+                case .failed: ("The receipt could not be sent to \(receipt.recipient.address)", Style(.error))
+                }
             p.put(text, column: column, row: row, style: style, width: width)
             row += 1
         }
@@ -71,16 +74,23 @@ extension Layout {
         if let step = state.orderCancel {
             let back = refunded.map { order.totals.total - $0 } ?? order.totals.total
             let lines = ["Cancel order \(order.number)?", "\(back.formatted) goes back to \(order.paymentDescription), and nothing is sent."]
-            p.promptBox(lines, title: "Cancel order", isWorking: step == .canceling, spinnerPhase: state.spinnerPhase, bottom: body.bottom, width: body.width)
+            p.promptBox(
+                lines, title: "Cancel order", isWorking: step == .canceling, spinnerPhase: state.spinnerPhase, bottom: body.bottom, width: body.width)
         }
     }
 
     /// An order's totals, then what was refunded and what is left, once anything was.
     static func totalsRows(_ order: Order, refunded: Money?) -> [(String, Money, Style)] {
         let totals = order.totals
-        var rows: [(String, Money, Style)] = [("Subtotal", totals.subtotal, .normal), ("Shipping", totals.shipping, .normal), ("Tax", totals.tax, .normal), ("Total", totals.total, Style(.price, bold: true))]
+        var rows: [(String, Money, Style)] = [
+            ("Subtotal", totals.subtotal, .normal), ("Shipping", totals.shipping, .normal), ("Tax", totals.tax, .normal),
+            ("Total", totals.total, Style(.price, bold: true)),
+        ]
         if let refunded, refunded.minorUnits > 0 {
-            rows += [("Refunded", Money(minorUnits: -refunded.minorUnits, currency: refunded.currency), .normal), ("Net", totals.total - refunded, Style(.price, bold: true))]
+            rows += [
+                ("Refunded", Money(minorUnits: -refunded.minorUnits, currency: refunded.currency), .normal),
+                ("Net", totals.total - refunded, Style(.price, bold: true)),
+            ]
         }
         return rows
     }

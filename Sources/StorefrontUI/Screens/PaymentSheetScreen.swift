@@ -40,7 +40,8 @@ extension Layout {
                 let style = p.selectableRow(row: row, band: column, width: inner, fromSelected: start + offset - chooser.selectedIndex)
                 let titleWidth = min(inner / 2, max(18, p.width(option.title)))
                 p.put(option.title, column: column + 2, row: row, style: style, width: titleWidth)
-                p.put(option.detail, column: column + 3 + titleWidth, row: row, style: isSelected ? style : Style(.dim), width: inner - titleWidth - 3)
+                p.put(
+                    option.detail, column: column + 3 + titleWidth, row: row, style: isSelected ? style : Style(.dim), width: inner - titleWidth - 3)
                 row += 1
             }
             return
@@ -51,13 +52,16 @@ extension Layout {
             let isSelected = sheetRow == sheet.selectedRow && sheet.authorizationPrompt == nil
             let style: Style
             if sheet.authorizationPrompt == nil && !sheet.isBusy {
-                style = p.selectableRow(row: row, band: column, width: inner, fromSelected: sheetRow.rawValue - sheet.selectedRow.rawValue, showsMarker: false)
+                style = p.selectableRow(
+                    row: row, band: column, width: inner, fromSelected: sheetRow.rawValue - sheet.selectedRow.rawValue, showsMarker: false)
             } else {
                 style = .normal
             }
             // The row Pay sent the shopper to is marked, as Apple's sheet marks a field in red.
             let isMarked = sheet.markedRow == sheetRow
-            p.put(sheetRow.title, column: column, row: row, style: isMarked ? Style(.error, bold: true) : isSelected ? style : Style(.dim), width: labelWidth)
+            p.put(
+                sheetRow.title, column: column, row: row, style: isMarked ? Style(.error, bold: true) : isSelected ? style : Style(.dim),
+                width: labelWidth)
             p.put(sheet.rowValues[sheetRow] ?? "", column: column + labelWidth, row: row, style: style, width: inner - labelWidth - 2)
             p.put(p.glyphs.chevron, column: column + inner - 1, row: row, style: isSelected ? style : Style(.dim))
             row += 1

@@ -16,7 +16,8 @@ extension Layout {
             let column = artWidth + 6
             drawProductSummaryWithoutArt(detail, column: column, top: body.top + 1, width: body.width - column - 2, height: body.height - 1, &p)
         } else {
-            drawProductSummary(product, quantityInCart: detail.quantityInCart, column: 2, top: body.top, width: body.width - 4, height: body.height, &p)
+            drawProductSummary(
+                product, quantityInCart: detail.quantityInCart, column: 2, top: body.top, width: body.width - 4, height: body.height, &p)
         }
     }
 

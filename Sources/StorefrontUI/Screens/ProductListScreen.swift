@@ -8,7 +8,8 @@ extension Layout {
         let hasPreview = body.width >= previewThreshold
         let listWidth = hasPreview ? min(90, body.width * 11 / 20) : body.width
         if list.totalCount == 0 {
-            let message = list.isLoading && list.rows.isEmpty
+            let message =
+                list.isLoading && list.rows.isEmpty
                 ? "Loading the catalog\(p.glyphs.ellipsis)"
                 : list.query.isEmpty ? "The catalog is empty." : "No products match \u{201C}\(list.query)\u{201D}. Esc clears the search."
             p.put(message, column: 2, row: body.top + 1, style: Style(.dim))
@@ -35,7 +36,9 @@ extension Layout {
             let nameWidth = showsSummary ? 30 : nameSpace
             p.put(list.rows[offset].name, column: 3, row: row, style: style, width: nameWidth)
             if showsSummary {
-                p.put(list.rows[offset].summary, column: 3 + nameWidth + 2, row: row, style: isSelected ? style : Style(.dim), width: nameSpace - nameWidth - 2)
+                p.put(
+                    list.rows[offset].summary, column: 3 + nameWidth + 2, row: row, style: isSelected ? style : Style(.dim),
+                    width: nameSpace - nameWidth - 2)
             }
             if list.rows[offset].isSoldOut {
                 p.putRight("Sold out", end: listWidth - 1, row: row, style: isSelected ? style : Style(.error))
@@ -48,7 +51,8 @@ extension Layout {
             p.region(Self.productPreview, rows: body.top..<body.bottom, columns: listWidth..<body.width, content: pane) { p in
                 let column = listWidth + 1
                 p.verticalLine(column: listWidth, rows: body.top..<body.bottom, style: Style(.border))
-                drawProductSummary(product, quantityInCart: nil, column: column + 1, top: body.top, width: body.width - column - 2, height: body.height, &p)
+                drawProductSummary(
+                    product, quantityInCart: nil, column: column + 1, top: body.top, width: body.width - column - 2, height: body.height, &p)
             }
         }
     }
@@ -60,7 +64,10 @@ extension Layout {
     static func drawProductSummary(_ product: Product, quantityInCart: Int?, column: Int, top: Int, width: Int, height: Int, _ p: inout Painter) {
         var lines: [(String, Style)] = [
             (product.name, Style(.title, bold: true)),
-            (product.price.formatted + stockNote(product, p) + (quantityInCart.map { $0 > 0 ? "  \(p.glyphs.separator) \($0) in your cart" : "" } ?? ""), Style(.price, bold: true)),
+            (
+                product.price.formatted + stockNote(product, p)
+                    + (quantityInCart.map { $0 > 0 ? "  \(p.glyphs.separator) \($0) in your cart" : "" } ?? ""), Style(.price, bold: true)
+            ),
             ("", .normal),
         ]
         if !product.art.isEmpty, height >= 14 {

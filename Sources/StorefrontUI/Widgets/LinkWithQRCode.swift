@@ -37,12 +37,13 @@ extension Painter {
                 let top = code.isDark(row: line * 2 - quiet, column: x - quiet)
                 let bottom = code.isDark(row: line * 2 + 1 - quiet, column: x - quiet)
                 // The cell's colours are dark on light: the glyph draws the dark modules.
-                let glyph = switch (top, bottom) {
-                case (true, true): "█"
-                case (true, false): "▀"
-                case (false, true): "▄"
-                case (false, false): " "
-                }
+                let glyph =
+                    switch (top, bottom) {
+                    case (true, true): "█"
+                    case (true, false): "▀"
+                    case (false, true): "▄"
+                    case (false, false): " "
+                    }
                 text += glyph
             }
             put(text, column: column, row: row + line, style: style, width: side)

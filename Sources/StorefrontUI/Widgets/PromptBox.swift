@@ -2,7 +2,10 @@
 extension Painter {
     mutating func promptBox(_ lines: [String], title: String, isWorking: Bool, spinnerPhase: Int, bottom: Int, width available: Int) {
         let width = min(available - 2, 86)
-        let rows = lines.flatMap { wrapped($0, width: width - 4) } + [isWorking ? "\(glyphs.spinner[spinnerPhase % glyphs.spinner.count]) Working…" : "Enter: yes    Esc: no"]
+        let rows =
+            lines.flatMap { wrapped($0, width: width - 4) } + [
+                isWorking ? "\(glyphs.spinner[spinnerPhase % glyphs.spinner.count]) Working…" : "Enter: yes    Esc: no"
+            ]
         let height = rows.count + 2
         let top = max(2, bottom - height)
         let column = 1

@@ -5,7 +5,9 @@ extension Painter {
     ///   - fromSelected: how many rows below (or above, negative) the selected row this one is; 0 draws it selected.
     ///   - opens: whether Enter on the selected row opens it, so a click on it does.
     @discardableResult
-    mutating func selectableRow(row: Int, band: Int, width: Int, marker: Int? = nil, fromSelected: Int, opens: Bool = true, showsMarker: Bool = true) -> Style {
+    mutating func selectableRow(row: Int, band: Int, width: Int, marker: Int? = nil, fromSelected: Int, opens: Bool = true, showsMarker: Bool = true)
+        -> Style
+    {
         let isSelected = fromSelected == 0
         let style = isSelected ? Style(.selection, bold: true) : .normal
         if isSelected { fill(row: row, column: band, width: width, style: style) }

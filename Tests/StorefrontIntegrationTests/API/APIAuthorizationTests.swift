@@ -1,11 +1,12 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
-@testable import ShopAPI
 import ShopIdentity
 import ShopModels
 import ShopPorts
 import Testing
+
+@testable import ShopAPI
 
 /// Every operation the document lists, called with each token scope and every spelling of its path a router might
 /// fold onto it: a token never reaches an operation of another scope.
@@ -86,7 +87,8 @@ struct APIAuthorizationTests {
                 }
                 var headers = HTTPFields()
                 headers[HTTPField.Name("Idempotency-Key")!] = "walk-\(operation.id)"
-                for (token, scope) in [(shopper, APITokenScope.shop), (merchant, .merchant)] where operation.scope != nil && operation.scope != scope {
+                for (token, scope) in [(shopper, APITokenScope.shop), (merchant, .merchant)] where operation.scope != nil && operation.scope != scope
+                {
                     for path in Self.variants(of: operation.path) {
                         let reply = try await client.call(operation.method, path, token: token, json: body, headers: headers)
                         #expect(!(200..<300).contains(reply.status.code), "a \(scope) token reached \(operation) as \(path): \(reply.status)")
@@ -109,6 +111,8 @@ struct APIAuthorizationTests {
             #expect((mallory.json["data"] as? [Any])?.isEmpty == true)
         }
         let forbidden = api.log.filter { $0.contains(" 403 ") }
-        #expect(!forbidden.isEmpty && forbidden.allSatisfy { $0.contains(" shop ssh:SHA256:mallory") || $0.contains(" merchant ssh:SHA256:admin") }, "a 403 names its token: \(forbidden)")
+        #expect(
+            !forbidden.isEmpty && forbidden.allSatisfy { $0.contains(" shop ssh:SHA256:mallory") || $0.contains(" merchant ssh:SHA256:admin") },
+            "a 403 names its token: \(forbidden)")
     }
 }

@@ -1,15 +1,16 @@
+import Clocks
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
-@testable import ShopAPI
 import ShopMerchant
 import ShopModels
 import ShopPorts
 import ShopSandbox
 import ShopStripe
-import Clocks
 import StorefrontTesting
 import Testing
+
+@testable import ShopAPI
 
 /// A card whose bank wants its check (3-D Secure) bought through the API on the Stripe fake: a 202 naming the bank's
 /// page, the order followed until the check passes, and an order whose check is never done given up with its stock.
@@ -25,7 +26,8 @@ struct APIBankCheckTests {
         let client = StripeClient(key: key, base: try #require(URL(string: fake.base)), connectTimeout: .milliseconds(300), clock: ImmediateClock())
         let references = InMemoryProviderReferences()
         let returnURL = try #require(URL(string: "https://shop.example/thanks"))
-        let provider = StripePaymentProvider(client: client, key: key, references: references, cardPage: (.usd, returnURL), rawCardData: false, onTypedCardsRefused: { _ in })
+        let provider = StripePaymentProvider(
+            client: client, key: key, references: references, cardPage: (.usd, returnURL), rawCardData: false, onTypedCardsRefused: { _ in })
         let processor = StripeChargeProcessor(client: client, key: key, references: references, returnURL: returnURL)
         let backend = LiveMerchantBackend(processor: processor, orders: api.orders, dates: DateSource { api.now })
         let commerce = APICommerce(
@@ -37,7 +39,10 @@ struct APIBankCheckTests {
         let pages = try #require(provider.hostedCardSetup)
         let link = try await pages.startCardSetup(forCustomer: owner)
         try fake.completeCheckoutSession(link.id, card: "4000002500003155")
-        guard case .completed(let card) = try await pages.cardSetupState(link) else { Issue.record("the page completed"); return }
+        guard case .completed(let card) = try await pages.cardSetupState(link) else {
+            Issue.record("the page completed")
+            return
+        }
         try await api.wallets.addCard(card, forCustomer: owner, makeDefault: true)
         let before = try #require(try await api.stock.stockLevels().first { $0.productID == "keycap-dusk" })
 

@@ -1,9 +1,10 @@
 import Foundation
 import HTTPTypes
-@testable import ShopAPI
 import ShopIdentity
 import ShopPorts
 import Testing
+
+@testable import ShopAPI
 
 /// Who may call what: tokens, scopes, the rate limit, and what every answer carries.
 @Suite("API gate")
@@ -101,7 +102,8 @@ struct APIGateTests {
         let api = try await APIHarness(kind, limits: limits)
         let token = try await api.makeToken()
         try await api.run { client async throws in
-            let reply = try await client.call(.put, "/v1/cart/lines/keycap-dusk", token: token, json: #"{"quantity": 1, "pad": "\#(String(repeating: "x", count: 200))"}"#)
+            let reply = try await client.call(
+                .put, "/v1/cart/lines/keycap-dusk", token: token, json: #"{"quantity": 1, "pad": "\#(String(repeating: "x", count: 200))"}"#)
             #expect(reply.status == .contentTooLarge)
             #expect(reply.problemType == "urn:storefront:problem:request-too-large")
         }
@@ -134,7 +136,9 @@ struct APIGateTests {
 
     /// A body the API cannot read is explained in the client's terms: which field, what was wrong; never Swift's
     /// type names, coding keys or "underlying error", and each thing said once.
-    @Test(arguments: [(#"{"quantity": "two"}"#, "quantity"), ("{", "JSON"), ("{}", "quantity"), (#"{"quantity": 1.5}"#, "whole number"), ("[1]", "object")])
+    @Test(arguments: [
+        (#"{"quantity": "two"}"#, "quantity"), ("{", "JSON"), ("{}", "quantity"), (#"{"quantity": 1.5}"#, "whole number"), ("[1]", "object"),
+    ])
     func anUnreadableBodyIsExplainedInTheClientsTerms(body: String, names: String) async throws {
         let api = try await APIHarness()
         let token = try await api.makeToken()
@@ -143,7 +147,9 @@ struct APIGateTests {
             #expect(reply.status == .badRequest || reply.status == .unprocessableContent, "\(reply.text)")
             let detail = reply.json["detail"] as? String ?? ""
             #expect(detail.contains(names), "\(detail)")
-            for word in ["DecodingError", "CodingKeys", "underlying error", "Swift", "Optional(", "<nil>", "dataCorrupted", "typeMismatch", "keyNotFound"] {
+            for word in [
+                "DecodingError", "CodingKeys", "underlying error", "Swift", "Optional(", "<nil>", "dataCorrupted", "typeMismatch", "keyNotFound",
+            ] {
                 #expect(!detail.contains(word), "\(word) in \(detail)")
             }
             let sentences = detail.split(separator: ".").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }

@@ -3,7 +3,6 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
-@testable import ShopAPI
 import ShopIdentity
 import ShopMerchant
 import ShopModels
@@ -14,6 +13,8 @@ import StorageSQLite
 import StorefrontTesting
 import Synchronization
 import Testing
+
+@testable import ShopAPI
 
 /// The API on the bundled catalog and one kind of store (memory, a SQLite file, a fresh PostgreSQL database), driven
 /// through Hummingbird's router test client (no socket), with a clock the test moves and the log kept.
@@ -40,22 +41,31 @@ final class APIHarness: Sendable {
         switch kind {
         case .inMemory:
             catalog = InMemoryCatalogRepository(catalog: bundled)
-            (carts, tokens, wallets, profiles) = (InMemoryCartRepository(), InMemoryAPITokenRepository(), InMemoryWalletRepository(), InMemoryAccountProfileRepository())
+            (carts, tokens, wallets, profiles) = (
+                InMemoryCartRepository(), InMemoryAPITokenRepository(), InMemoryWalletRepository(), InMemoryAccountProfileRepository()
+            )
             (orders, idempotency, processor) = (InMemoryOrderRepository(), InMemoryIdempotencyRepository(), SandboxProcessor())
-            stock = InMemoryStockRepository(bundled.products.compactMap { product in
-                product.stock.map { StockLevel(productID: product.id, name: product.name, onHand: $0, reserved: 0, sold: 0) }
-            })
+            stock = InMemoryStockRepository(
+                bundled.products.compactMap { product in
+                    product.stock.map { StockLevel(productID: product.id, name: product.name, onHand: $0, reserved: 0, sold: 0) }
+                })
         case .sqlite:
             let database = try SQLiteDatabase.open(directory: TemporaryDirectory.make())
             catalog = try SQLiteCatalogRepository.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
-            (carts, tokens, wallets, profiles) = (SQLiteCartRepository(database: database), SQLiteAPITokenRepository(database: database), SQLiteWalletRepository(database: database), SQLiteAccountProfileRepository(database: database))
+            (carts, tokens, wallets, profiles) = (
+                SQLiteCartRepository(database: database), SQLiteAPITokenRepository(database: database), SQLiteWalletRepository(database: database),
+                SQLiteAccountProfileRepository(database: database)
+            )
             (orders, idempotency) = (SQLiteOrderRepository(database: database, currency: .usd), SQLiteIdempotencyRepository(database: database))
             (stock, processor) = (SQLiteStockRepository(database: database), SandboxProcessor(ledger: SQLiteChargeLedger(database: database)))
         case .postgres:
             let fixture = try await PostgresFixture()
             let database = fixture.database
             catalog = try await fixture.importing(bundled)
-            (carts, tokens, wallets, profiles) = (PostgresCartRepository(database: database), PostgresAPITokenRepository(database: database), PostgresWalletRepository(database: database), PostgresAccountProfileRepository(database: database))
+            (carts, tokens, wallets, profiles) = (
+                PostgresCartRepository(database: database), PostgresAPITokenRepository(database: database),
+                PostgresWalletRepository(database: database), PostgresAccountProfileRepository(database: database)
+            )
             (orders, idempotency) = (PostgresOrderRepository(database: database, currency: .usd), PostgresIdempotencyRepository(database: database))
             (stock, processor) = (PostgresStockRepository(database: database), SandboxProcessor(ledger: PostgresChargeLedger(database: database)))
         }
@@ -98,7 +108,8 @@ final class APIHarness: Sendable {
     func serve(_ body: @Sendable (Int) async throws -> Void) async throws {
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let server = try APIServer(
-            host: "127.0.0.1", port: 0, shop: APIShop(catalog: catalog, carts: carts), commerce: commerce, tokens: tokens, merchantKeys: merchantKeys, limits: limits,
+            host: "127.0.0.1", port: 0, shop: APIShop(catalog: catalog, carts: carts), commerce: commerce, tokens: tokens, merchantKeys: merchantKeys,
+            limits: limits,
             log: { line in self.lines.withLock { $0.append(line) } }
         ) { port in continuation.yield(port) }
         let serving = Task { try await server.run() }

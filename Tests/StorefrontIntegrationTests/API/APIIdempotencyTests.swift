@@ -1,10 +1,11 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
-@testable import ShopAPI
 import ShopModels
 import ShopPorts
 import Testing
+
+@testable import ShopAPI
 
 /// Retries the API documents as safe are safe: the IETF Idempotency-Key draft's answers (409 while running, the first
 /// answer after), keys taken as sent, every money-moving POST covered, and a cart bought once whatever the keys.
@@ -80,13 +81,18 @@ struct APIIdempotencyTests {
         try await api.run { client async throws in
             let number = try await APIMerchantTests.paidOrder(client, api)
             let body = #"{"reason": "one scratched", "amount": 500}"#
-            let first = try await client.call(.post, "/v1/merchant/orders/\(number)/refund", token: merchant, json: body, headers: Self.keyed("refund-1"))
+            let first = try await client.call(
+                .post, "/v1/merchant/orders/\(number)/refund", token: merchant, json: body, headers: Self.keyed("refund-1"))
             #expect(first.status == .ok, "\(first.text)")
-            let retried = try await client.call(.post, "/v1/merchant/orders/\(number)/refund", token: merchant, json: body, headers: Self.keyed("refund-1"))
+            let retried = try await client.call(
+                .post, "/v1/merchant/orders/\(number)/refund", token: merchant, json: body, headers: Self.keyed("refund-1"))
             #expect(retried.status == .ok && retried.body == first.body, "the first answer, byte for byte")
-            let other = try await client.call(.post, "/v1/merchant/orders/\(number)/refund", token: merchant, json: #"{"reason": "two", "amount": 700}"#, headers: Self.keyed("refund-1"))
+            let other = try await client.call(
+                .post, "/v1/merchant/orders/\(number)/refund", token: merchant, json: #"{"reason": "two", "amount": 700}"#,
+                headers: Self.keyed("refund-1"))
             #expect(other.status == .unprocessableContent && other.problemType == "urn:storefront:problem:idempotency-key-reused")
-            let badKey = try await client.call(.post, "/v1/merchant/orders/\(number)/refund", token: merchant, json: body, headers: Self.keyed(String(repeating: "k", count: 256)))
+            let badKey = try await client.call(
+                .post, "/v1/merchant/orders/\(number)/refund", token: merchant, json: body, headers: Self.keyed(String(repeating: "k", count: 256)))
             #expect(badKey.status == .badRequest)
             let filed = try await api.orders.refunds(orderNumber: number)
             #expect(filed.map(\.ask.amount.minorUnits) == [500], "refunded once")

@@ -1,10 +1,11 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
-@testable import ShopAPI
 import ShopModels
 import ShopPorts
 import Testing
+
+@testable import ShopAPI
 
 /// The merchant's order changes and stock, and the shopper's profile, through the API.
 @Suite("API merchant and profile")
@@ -24,7 +25,8 @@ struct APIMerchantTests {
             let number = try await Self.paidOrder(client, api)
             let early = try await client.call(.post, "/v1/merchant/orders/\(number)/deliver", token: merchant)
             #expect(early.status == .conflict, "not shipped yet: \(early.text)")
-            _ = try await client.call(.post, "/v1/merchant/orders/\(number)/ship", token: merchant, json: #"{"carrier": "UPS", "trackingNumber": "1Z"}"#)
+            _ = try await client.call(
+                .post, "/v1/merchant/orders/\(number)/ship", token: merchant, json: #"{"carrier": "UPS", "trackingNumber": "1Z"}"#)
             let delivered = try await client.call(.post, "/v1/merchant/orders/\(number)/deliver", token: merchant)
             #expect(delivered.json["status"] as? String == "delivered")
         }
@@ -42,16 +44,19 @@ struct APIMerchantTests {
             #expect(canceled.json["status"] as? String == "canceled", "\(canceled.text)")
 
             let second = try await Self.paidOrder(client, api, key: "two")
-            let part = try await client.call(.post, "/v1/merchant/orders/\(second)/refund", token: merchant, json: #"{"amount": 100, "reason": "Scuffed box"}"#)
+            let part = try await client.call(
+                .post, "/v1/merchant/orders/\(second)/refund", token: merchant, json: #"{"amount": 100, "reason": "Scuffed box"}"#)
             #expect(part.json["status"] as? String == "partiallyRefunded", "\(part.text)")
             let events = try #require(part.json["events"] as? [[String: Any]])
             #expect(events.last?["type"] as? String == "refunded")
             #expect(events.last?["actor"] as? String == "merchant:ssh:SHA256:admin")
-            let tooMuch = try await client.call(.post, "/v1/merchant/orders/\(second)/refund", token: merchant, json: #"{"amount": 99999999, "reason": "x"}"#)
+            let tooMuch = try await client.call(
+                .post, "/v1/merchant/orders/\(second)/refund", token: merchant, json: #"{"amount": 99999999, "reason": "x"}"#)
             #expect(tooMuch.status == .conflict, "\(tooMuch.text)")
             let rest = try await client.call(.post, "/v1/merchant/orders/\(second)/refund", token: merchant, json: #"{"reason": "Goodwill"}"#)
             #expect(rest.json["status"] as? String == "refunded", "\(rest.text)")
-            #expect(try await client.call(.post, "/v1/merchant/orders/SF-424242/refund", token: merchant, json: #"{"reason": "x"}"#).status == .notFound)
+            #expect(
+                try await client.call(.post, "/v1/merchant/orders/SF-424242/refund", token: merchant, json: #"{"reason": "x"}"#).status == .notFound)
         }
     }
 
@@ -69,7 +74,9 @@ struct APIMerchantTests {
             let onHand = levels.compactMap { $0["onHand"] as? Int }
             #expect(onHand == onHand.sorted() && onHand.count == levels.count, "fewest on hand first")
             #expect(try await client.call(.put, "/v1/merchant/stock/nothing", token: merchant, json: #"{"onHand": 1}"#).status == .notFound)
-            #expect(try await client.call(.put, "/v1/merchant/stock/mug-stdout", token: merchant, json: #"{"onHand": -1}"#).status == .unprocessableContent)
+            #expect(
+                try await client.call(.put, "/v1/merchant/stock/mug-stdout", token: merchant, json: #"{"onHand": -1}"#).status
+                    == .unprocessableContent)
         }
         #expect(try await api.stock.stockLevels().first { $0.productID == "mug-stdout" }?.onHand == 40)
     }

@@ -2,17 +2,19 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import NIOCore
-@testable import ShopAPI
 import ShopIdentity
 import ShopModels
 import ShopPorts
 import ShopSandbox
 import Testing
 
+@testable import ShopAPI
+
 /// Wallets, orders and the merchant's shipping through the API, on the sandbox's payments.
 @Suite("API wallet and orders")
 struct APIOrdersTests {
-    static let address = #"{"name": "Ada Lovelace", "email": "ada@example.com", "street": "1 Loop Road", "city": "Cupertino", "postalCode": "95014", "countryCode": "US"}"#
+    static let address =
+        #"{"name": "Ada Lovelace", "email": "ada@example.com", "street": "1 Loop Road", "city": "Cupertino", "postalCode": "95014", "countryCode": "US"}"#
 
     /// An address, a card and two keycaps: what a purchase needs.
     static func ready(_ client: any TestClientProtocol, _ token: PersonalAccessToken, card: String = "card_ok_visa_4242") async throws {
@@ -49,7 +51,9 @@ struct APIOrdersTests {
             #expect(shown.json["status"] as? String == "paid")
         }
         #expect(try await api.orders.count(customer: "ssh:SHA256:shopper") == 1, "one order, charged once")
-        #expect(try await api.processor.recordedCharge(forKey: "api_" + Encodings.sha256Hex("ssh:SHA256:shopper\norder-1").prefix(32))?.outcome == .succeeded)
+        #expect(
+            try await api.processor.recordedCharge(forKey: "api_" + Encodings.sha256Hex("ssh:SHA256:shopper\norder-1").prefix(32))?.outcome
+                == .succeeded)
     }
 
     @Test(arguments: AccountRepositoryKind.allCases)
@@ -93,10 +97,14 @@ struct APIOrdersTests {
         let api = try await APIHarness(kind)
         let token = try await api.makeToken()
         try await api.run { client async throws in
-            let abroad = try await client.call(.post, "/v1/addresses", token: token, json: #"{"name": "Jo", "email": "jo@example.com", "street": "1 Rue", "city": "Paris", "postalCode": "75001", "countryCode": "FR"}"#)
+            let abroad = try await client.call(
+                .post, "/v1/addresses", token: token,
+                json: #"{"name": "Jo", "email": "jo@example.com", "street": "1 Rue", "city": "Paris", "postalCode": "75001", "countryCode": "FR"}"#)
             #expect(abroad.status == .unprocessableContent)
             #expect((abroad.json["errors"] as? [[String: Any]])?.first?["field"] as? String == "countryCode")
-            let bad = try await client.call(.post, "/v1/addresses", token: token, json: #"{"name": "", "email": "nope", "street": "1 Loop", "city": "X", "postalCode": "9", "countryCode": "US"}"#)
+            let bad = try await client.call(
+                .post, "/v1/addresses", token: token,
+                json: #"{"name": "", "email": "nope", "street": "1 Loop", "city": "X", "postalCode": "9", "countryCode": "US"}"#)
             let fields = Set((bad.json["errors"] as? [[String: Any]] ?? []).compactMap { $0["field"] as? String })
             #expect(fields == ["name", "email", "postalCode"])
             let card = try await client.call(.post, "/v1/cards", token: token, json: #"{"testCard": "4242424242424242"}"#)
@@ -115,7 +123,8 @@ struct APIOrdersTests {
             let address = try #require(try await client.call(.post, "/v1/addresses", token: token, json: Self.address).json["id"] as? String)
             let first = try await client.call(.post, "/v1/cards", token: token, json: #"{"testCard": "card_ok_visa_4242"}"#)
             #expect(first.json["isDefault"] as? Bool == true, "the first card becomes the default")
-            let second = try await client.call(.post, "/v1/cards", token: token, json: #"{"testCard": "card_ok_mastercard_4444", "makeDefault": true}"#)
+            let second = try await client.call(
+                .post, "/v1/cards", token: token, json: #"{"testCard": "card_ok_mastercard_4444", "makeDefault": true}"#)
             #expect(second.json["isDefault"] as? Bool == true)
             let cards = try await client.call(.get, "/v1/cards", token: token)
             #expect((cards.json["data"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["card_ok_mastercard_4444", "card_ok_visa_4242"])
@@ -141,14 +150,20 @@ struct APIOrdersTests {
             let queue = try await client.call(.get, "/v1/merchant/orders?status=paid", token: merchant)
             #expect((queue.json["data"] as? [[String: Any]])?.compactMap { $0["number"] as? String } == [number])
 
-            let blank = try await client.call(.post, "/v1/merchant/orders/\(number)/ship", token: merchant, json: #"{"carrier": " ", "trackingNumber": "1Z999"}"#)
+            let blank = try await client.call(
+                .post, "/v1/merchant/orders/\(number)/ship", token: merchant, json: #"{"carrier": " ", "trackingNumber": "1Z999"}"#)
             #expect(blank.status == .unprocessableContent)
-            let shipped = try await client.call(.post, "/v1/merchant/orders/\(number)/ship", token: merchant, json: #"{"carrier": "UPS", "trackingNumber": "1Z999"}"#)
+            let shipped = try await client.call(
+                .post, "/v1/merchant/orders/\(number)/ship", token: merchant, json: #"{"carrier": "UPS", "trackingNumber": "1Z999"}"#)
             #expect(shipped.status == .ok, "\(shipped.text)")
             #expect(shipped.json["status"] as? String == "shipped")
-            let twice = try await client.call(.post, "/v1/merchant/orders/\(number)/ship", token: merchant, json: #"{"carrier": "UPS", "trackingNumber": "1Z999"}"#)
+            let twice = try await client.call(
+                .post, "/v1/merchant/orders/\(number)/ship", token: merchant, json: #"{"carrier": "UPS", "trackingNumber": "1Z999"}"#)
             #expect(twice.status == .conflict)
-            #expect(try await client.call(.post, "/v1/merchant/orders/SF-999999/ship", token: merchant, json: #"{"carrier": "UPS", "trackingNumber": "1"}"#).status == .notFound)
+            #expect(
+                try await client.call(
+                    .post, "/v1/merchant/orders/SF-999999/ship", token: merchant, json: #"{"carrier": "UPS", "trackingNumber": "1"}"#
+                ).status == .notFound)
 
             let seen = try await client.call(.get, "/v1/orders/\(number)", token: shopper)
             let tracking = try #require(seen.json["tracking"] as? [String: Any])
@@ -156,7 +171,9 @@ struct APIOrdersTests {
             let events = try #require(seen.json["events"] as? [[String: Any]])
             #expect(events.last?["type"] as? String == "shipped")
             #expect(events.last?["actor"] as? String == "merchant:ssh:SHA256:admin", "recorded as the token's owner")
-            #expect(try await client.call(.get, "/v1/orders/\(number)", token: stranger).status == .notFound, "another shopper's order is unknown to them")
+            #expect(
+                try await client.call(.get, "/v1/orders/\(number)", token: stranger).status == .notFound, "another shopper's order is unknown to them"
+            )
         }
     }
 }

@@ -1,9 +1,10 @@
 import Foundation
 import HTTPTypes
-@testable import ShopAPI
 import ShopModels
 import ShopPorts
 import Testing
+
+@testable import ShopAPI
 
 /// The shopper's endpoints for products and the cart, each on the in-memory shop.
 @Suite("API products and cart")
@@ -70,7 +71,8 @@ struct APIProductsAndCartTests {
             for (path, query) in [("/v1/products", ""), ("/v1/products", "desk"), ("/v1/orders", "orders")] {
                 let huge = Data("v1:9223372036854775807:\(query)".utf8).base64EncodedString()
                     .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-                let reply = try await client.call(.get, "\(path)?\(query.isEmpty || query == "orders" ? "" : "q=\(query)&")cursor=\(huge)&limit=100", token: token)
+                let reply = try await client.call(
+                    .get, "\(path)?\(query.isEmpty || query == "orders" ? "" : "q=\(query)&")cursor=\(huge)&limit=100", token: token)
                 #expect(reply.status == .badRequest, "\(path) \(query): \(reply.text)")
             }
             #expect(try await api.catalog.page(matching: "", offset: .max, limit: 100).isEmpty, "the store's own window never overflows")
@@ -102,7 +104,10 @@ struct APIProductsAndCartTests {
             #expect(changed.json["itemCount"] as? Int == 1)
             #expect(try await client.call(.get, "/v1/cart", token: token).json["itemCount"] as? Int == 1)
         }
-        #expect(try await api.carts.lines(forCustomer: "ssh:SHA256:shopper") == [CartLine(productID: mug.id, name: mug.name, unitPrice: mug.price, quantity: 1)])
+        #expect(
+            try await api.carts.lines(forCustomer: "ssh:SHA256:shopper") == [
+                CartLine(productID: mug.id, name: mug.name, unitPrice: mug.price, quantity: 1)
+            ])
         #expect(try await api.carts.lines(forCustomer: "ssh:SHA256:other").isEmpty, "only the token's owner's cart")
     }
 
@@ -119,14 +124,18 @@ struct APIProductsAndCartTests {
         #expect(try await api.carts.lines(forCustomer: "ssh:SHA256:shopper").isEmpty)
     }
 
-    @Test(arguments: AccountRepositoryKind.allCases, [
-        (#"{"quantity": 100}"#, HTTPResponse.Status.unprocessableContent, "validation-failed"),
-        (#"{"quantity": -1}"#, .unprocessableContent, "validation-failed"),
-        (#"{"quantity": "two"}"#, .badRequest, "invalid-request"),
-        (#"{"amount": 2}"#, .badRequest, "invalid-request"),
-        ("not json", .badRequest, "invalid-request"),
-    ])
-    func aLineThatCannotBeSetChangesNothing(kind: AccountRepositoryKind, _ refused: (body: String, status: HTTPResponse.Status, type: String)) async throws {
+    @Test(
+        arguments: AccountRepositoryKind.allCases,
+        [
+            (#"{"quantity": 100}"#, HTTPResponse.Status.unprocessableContent, "validation-failed"),
+            (#"{"quantity": -1}"#, .unprocessableContent, "validation-failed"),
+            (#"{"quantity": "two"}"#, .badRequest, "invalid-request"),
+            (#"{"amount": 2}"#, .badRequest, "invalid-request"),
+            ("not json", .badRequest, "invalid-request"),
+        ])
+    func aLineThatCannotBeSetChangesNothing(kind: AccountRepositoryKind, _ refused: (body: String, status: HTTPResponse.Status, type: String))
+        async throws
+    {
         let (body, status, type) = refused
         let api = try await APIHarness(kind)
         let token = try await api.makeToken()

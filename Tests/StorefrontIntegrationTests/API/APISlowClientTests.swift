@@ -1,6 +1,7 @@
 import Foundation
-@testable import ShopAPI
 import Testing
+
+@testable import ShopAPI
 
 /// Slow and greedy clients of the API over a real loopback socket: a request must arrive whole within its deadline
 /// however it trickles, one address holds only so many connections, and a body is read only for a known token.
@@ -17,33 +18,40 @@ struct APISlowClientTests {
     @Test func aBodyThatTricklesIsCutAtTheRequestDeadlineThoughTheIdleTimerWouldWait() async throws {
         let api = try await APIHarness(limits: Self.limits(deadline: .milliseconds(300)))
         let token = try await api.makeToken()
-        let (slowCut, headCut, answer) = try await api.serveCollecting(port: { port in try await Self.offThePool {
-            let slow = try WebSocketTestClient(port: port)
-            try slow.sendRaw("PUT /v1/cart/lines/keycap-dusk HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token.secret)\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{")
-            try slow.sendRaw("\"")
-            let slowCut = slow.waitForEnd(timeout: .seconds(60))
-            let head = try WebSocketTestClient(port: port)
-            try head.sendRaw("GET /v1/produ")
-            let headCut = head.waitForEnd(timeout: .seconds(60))
-            let fine = try WebSocketTestClient(port: port)
-            try fine.sendRaw("GET /v1/openapi.json HTTP/1.1\r\nHost: x\r\n\r\n")
-            return (slowCut, headCut, fine.read(until: "\r\n\r\n"))
-        } })
+        let (slowCut, headCut, answer) = try await api.serveCollecting(port: { port in
+            try await Self.offThePool {
+                let slow = try WebSocketTestClient(port: port)
+                try slow.sendRaw(
+                    "PUT /v1/cart/lines/keycap-dusk HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token.secret)\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"
+                )
+                try slow.sendRaw("\"")
+                let slowCut = slow.waitForEnd(timeout: .seconds(60))
+                let head = try WebSocketTestClient(port: port)
+                try head.sendRaw("GET /v1/produ")
+                let headCut = head.waitForEnd(timeout: .seconds(60))
+                let fine = try WebSocketTestClient(port: port)
+                try fine.sendRaw("GET /v1/openapi.json HTTP/1.1\r\nHost: x\r\n\r\n")
+                return (slowCut, headCut, fine.read(until: "\r\n\r\n"))
+            }
+        })
         #expect(slowCut, "closed at the deadline, not the 60 s idle timer")
         #expect(headCut, "a head that never ends is cut too")
         #expect(answer.hasPrefix("HTTP/1.1 200"), "a whole request in time is answered: \(answer)")
-        #expect(api.log.contains { $0.contains("api: closed a connection from 127.0.0.1 that did not send a whole request within 300 ms") }, "\(api.log)")
+        #expect(
+            api.log.contains { $0.contains("api: closed a connection from 127.0.0.1 that did not send a whole request within 300 ms") }, "\(api.log)")
     }
 
     @Test func oneAddressHoldsOnlySoManyConnections() async throws {
         let api = try await APIHarness(limits: Self.limits(perAddress: 3))
-        let (answer, fourthCut) = try await api.serveCollecting(port: { port in try await Self.offThePool {
-            let held = try (0..<3).map { _ in try WebSocketTestClient(port: port) }
-            try held[0].sendRaw("GET /v1/openapi.json HTTP/1.1\r\nHost: x\r\n\r\n")
-            let answer = held[0].read(until: "\r\n\r\n")
-            let fourth = try WebSocketTestClient(port: port)
-            return withExtendedLifetime(held) { (answer, fourth.waitForEnd(timeout: .seconds(30))) }
-        } })
+        let (answer, fourthCut) = try await api.serveCollecting(port: { port in
+            try await Self.offThePool {
+                let held = try (0..<3).map { _ in try WebSocketTestClient(port: port) }
+                try held[0].sendRaw("GET /v1/openapi.json HTTP/1.1\r\nHost: x\r\n\r\n")
+                let answer = held[0].read(until: "\r\n\r\n")
+                let fourth = try WebSocketTestClient(port: port)
+                return withExtendedLifetime(held) { (answer, fourth.waitForEnd(timeout: .seconds(30))) }
+            }
+        })
         #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer)")
         #expect(fourthCut, "the fourth from one address is closed at once")
         #expect(api.log.contains { $0.contains("api: refused a connection from 127.0.0.1: 3 per address") }, "\(api.log)")
@@ -51,11 +59,14 @@ struct APISlowClientTests {
 
     @Test func aRequestWithoutATokenIsRefusedBeforeItsBodyIsRead() async throws {
         let api = try await APIHarness(limits: Self.limits())
-        let answer = try await api.serveCollecting(port: { port in try await Self.offThePool {
-            let client = try WebSocketTestClient(port: port)
-            try client.sendRaw("POST /v1/orders HTTP/1.1\r\nHost: x\r\nIdempotency-Key: k\r\nContent-Type: application/json\r\nContent-Length: 60000\r\n\r\n{")
-            return client.read(until: "\r\n\r\n", timeout: .seconds(30))
-        } })
+        let answer = try await api.serveCollecting(port: { port in
+            try await Self.offThePool {
+                let client = try WebSocketTestClient(port: port)
+                try client.sendRaw(
+                    "POST /v1/orders HTTP/1.1\r\nHost: x\r\nIdempotency-Key: k\r\nContent-Type: application/json\r\nContent-Length: 60000\r\n\r\n{")
+                return client.read(until: "\r\n\r\n", timeout: .seconds(30))
+            }
+        })
         #expect(answer.hasPrefix("HTTP/1.1 401"), "answered with the body still unsent: \(answer)")
     }
 

@@ -120,7 +120,7 @@ final class LocalStripe: @unchecked Sendable {
     static func get(_ path: String, port: Int) throws -> [String: Any] {
         let text = try exchange("GET \(path) HTTP/1.0\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(secretKey)\r\n\r\n", port: port)
         guard let body = text.range(of: "\r\n\r\n").map({ text[$0.upperBound...] }),
-              let object = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
+            let object = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
         else { throw TmuxError(message: "no JSON from GET \(path): \(text.prefix(300))") }
         return object
     }

@@ -29,7 +29,8 @@ final class OpenSSHServer {
         // sshd runs an AuthorizedKeysCommand only from a path root owns at every step, none writable by others (so
         // never from under /tmp): the binary is copied to a directory of its own under /run, which takes root.
         guard getuid() == 0 else {
-            Issue.record("the OpenSSH front's tests need root: sshd runs an AuthorizedKeysCommand only from a root-owned path", sourceLocation: sourceLocation)
+            Issue.record(
+                "the OpenSSH front's tests need root: sshd runs an AuthorizedKeysCommand only from a root-owned path", sourceLocation: sourceLocation)
             throw TmuxError(message: "not root")
         }
         let safe = "/run/storefront-sshd-test-\(UUID().uuidString)"
@@ -47,16 +48,22 @@ final class OpenSSHServer {
         directory = TemporaryDirectory.make()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         user = String(cString: getpwuid(getuid()).pointee.pw_name)
-        let made = try Subprocess.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", directory.appendingPathComponent("host_ed25519").path])
+        let made = try Subprocess.run(
+            "/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", directory.appendingPathComponent("host_ed25519").path])
         try #require(made.status == 0, "ssh-keygen failed: \(made.stderr)")
         // sshd run by root wants its privilege separation directory; run by anyone else it needs none.
-        if getuid() == 0 { try? FileManager.default.createDirectory(atPath: "/run/sshd", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755]) }
+        if getuid() == 0 {
+            try? FileManager.default.createDirectory(atPath: "/run/sshd", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        }
         port = try Self.freePort()
         // The guests' block too: sshd checks it, though no test logs in as a guest through it (that needs an account
         // with an empty password on the host).
-        let snippet = try Subprocess.run(binary, [
-            "sshd-config", "--user", user, "--binary", binary, "--guest-user", "storefront-guest-test", "--", "--data-dir", directory.appendingPathComponent("data").path,
-        ])
+        let snippet = try Subprocess.run(
+            binary,
+            [
+                "sshd-config", "--user", user, "--binary", binary, "--guest-user", "storefront-guest-test", "--", "--data-dir",
+                directory.appendingPathComponent("data").path,
+            ])
         try #require(snippet.status == 0, "sshd-config failed: \(snippet.stderr)")
         let config = """
             Port \(port)
@@ -156,7 +163,9 @@ final class OpenSSHServer {
 
     /// Reads the log until `pattern` matches a line, or the deadline passes.
     @discardableResult
-    func waitForLog<Output>(_ pattern: Regex<Output>, timeout: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation) throws -> Regex<Output>.Match {
+    func waitForLog<Output>(_ pattern: Regex<Output>, timeout: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> Regex<Output>.Match
+    {
         if let match = readLog(&log, from: logReader, until: pattern, timeout: timeout) { return match }
         Issue.record("sshd never logged \(pattern); its log was:\n\(log)", sourceLocation: sourceLocation)
         throw TmuxError(message: "timed out waiting for sshd")

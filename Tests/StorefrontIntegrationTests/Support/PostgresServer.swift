@@ -67,7 +67,9 @@ final class PostgresServer: @unchecked Sendable {
         defer { bouncerLock.unlock() }
         if bouncerPort == nil {
             let output = try run("bouncer", "pgbouncer", "2")
-            guard let started = output.firstMatch(of: /127\.0\.0\.1:(\d+)\//) else { throw PostgresServerError(message: "pgbouncer printed no URL: \(output)") }
+            guard let started = output.firstMatch(of: /127\.0\.0\.1:(\d+)\//) else {
+                throw PostgresServerError(message: "pgbouncer printed no URL: \(output)")
+            }
             bouncerPort = Int(started.1)
         }
         return url.replacingOccurrences(of: "127.0.0.1:\(port)/", with: "127.0.0.1:\(bouncerPort!)/")
@@ -81,7 +83,8 @@ final class PostgresServer: @unchecked Sendable {
         let database = try PostgresDatabase.connect(try PostgresLocation.parse(url, environment: [:]), pool: .command)
         defer { database.close() }
         try await database.migrate()
-        _ = try await PostgresCatalogRepository.importCatalog(try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled"), contentHash: "bundled", into: database)
+        _ = try await PostgresCatalogRepository.importCatalog(
+            try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled"), contentHash: "bundled", into: database)
         return url
     }
 
@@ -94,11 +97,14 @@ final class PostgresServer: @unchecked Sendable {
     private func run(_ command: String, _ arguments: String..., environment: [String: String] = [:]) throws -> String {
         var settings = ProcessInfo.processInfo.environment
         settings.merge(environment) { $1 }
-        let result = try Subprocess.run(LocalStripe.script("pg-throwaway"), [command, directory] + arguments, environment: settings, timeout: .seconds(120))
+        let result = try Subprocess.run(
+            LocalStripe.script("pg-throwaway"), [command, directory] + arguments, environment: settings, timeout: .seconds(120))
         guard result.status == 0 else {
             throw PostgresServerError(message: "scripts/pg-throwaway \(command) failed (\(result.status)): \(result.stderr)")
         }
-        if let line = result.stdout.split(separator: "\n").first(where: { $0.hasPrefix("listening ") }), let number = Int(line.dropFirst("listening ".count)) {
+        if let line = result.stdout.split(separator: "\n").first(where: { $0.hasPrefix("listening ") }),
+            let number = Int(line.dropFirst("listening ".count))
+        {
             port = number
         }
         return result.stdout
@@ -134,7 +140,8 @@ struct PostgresFixture {
 
     /// on_hand, reserved, sold for a product.
     func stock(_ id: String) throws -> (onHand: Int, reserved: Int, sold: Int) {
-        let numbers = try rows("SELECT on_hand, reserved, sold FROM stock WHERE product_id = '\(id)'").first?
+        let numbers =
+            try rows("SELECT on_hand, reserved, sold FROM stock WHERE product_id = '\(id)'").first?
             .split(separator: " ").compactMap { Int($0) } ?? []
         guard numbers.count == 3 else { throw PostgresServerError(message: "no stock row for \(id)") }
         return (numbers[0], numbers[1], numbers[2])

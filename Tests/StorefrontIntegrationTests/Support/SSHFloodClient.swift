@@ -57,7 +57,8 @@ final class SSHFloodClient {
 
     /// Tells the server the client's window is now `columns` x `rows`.
     func resize(_ channel: Channel, columns: Int, rows: Int) async throws {
-        let change = SSHChannelRequestEvent.WindowChangeRequest(terminalCharacterWidth: columns, terminalRowHeight: rows, terminalPixelWidth: 0, terminalPixelHeight: 0)
+        let change = SSHChannelRequestEvent.WindowChangeRequest(
+            terminalCharacterWidth: columns, terminalRowHeight: rows, terminalPixelWidth: 0, terminalPixelHeight: 0)
         try await channel.triggerUserOutboundEvent(change).get()
     }
 
@@ -96,7 +97,9 @@ private final class OneKeyOffer: NIOSSHClientUserAuthenticationDelegate {
         self.key = key
     }
 
-    func nextAuthenticationType(availableMethods: NIOSSHAvailableUserAuthenticationMethods, nextChallengePromise: EventLoopPromise<NIOSSHUserAuthenticationOffer?>) {
+    func nextAuthenticationType(
+        availableMethods: NIOSSHAvailableUserAuthenticationMethods, nextChallengePromise: EventLoopPromise<NIOSSHUserAuthenticationOffer?>
+    ) {
         guard !offered, availableMethods.contains(.publicKey) else { return nextChallengePromise.succeed(nil) }
         offered = true
         nextChallengePromise.succeed(NIOSSHUserAuthenticationOffer(username: user, serviceName: "", offer: .privateKey(.init(privateKey: key))))

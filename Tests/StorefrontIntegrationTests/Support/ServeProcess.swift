@@ -66,7 +66,9 @@ final class ServeProcess {
 
     /// Reads the log until `pattern` matches a line after `after` characters, or the deadline passes.
     @discardableResult
-    func waitForLog<Output>(_ pattern: Regex<Output>, after offset: Int = 0, timeout: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation) throws -> Regex<Output>.Match {
+    func waitForLog<Output>(
+        _ pattern: Regex<Output>, after offset: Int = 0, timeout: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> Regex<Output>.Match {
         if let match = readLog(&log, from: logReader, until: pattern, after: offset, timeout: timeout) { return match }
         Issue.record("the server never logged \(pattern); its log was:\n\(log)", sourceLocation: sourceLocation)
         throw TmuxError(message: "timed out waiting for the server")
@@ -192,7 +194,11 @@ final class SSHClientProcess {
     deinit {
         close(input)
         close(output)
-        if !reaped { kill(pid, SIGKILL); var status: Int32 = 0; waitpid(pid, &status, 0) }
+        if !reaped {
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+        }
     }
 
     /// Reads whatever is waiting; returns false at end of output.
@@ -200,7 +206,10 @@ final class SSHClientProcess {
         var buffer = [UInt8](repeating: 0, count: 16_384)
         while true {
             let count = read(output, &buffer, buffer.count)
-            if count > 0 { received += String(decoding: buffer.prefix(count), as: UTF8.self); continue }
+            if count > 0 {
+                received += String(decoding: buffer.prefix(count), as: UTF8.self)
+                continue
+            }
             return count < 0 && errno == EAGAIN
         }
     }
@@ -248,7 +257,9 @@ extension TmuxTerminal {
 
 /// Reads a server's log from the pipe `reader` into `log` until `pattern` matches a line after `offset` characters;
 /// nil once `timeout` passes or the pipe closes. Waiting is `poll(2)` on the pipe, never a fixed sleep.
-func readLog<Output>(_ log: inout String, from reader: Int32, until pattern: Regex<Output>, after offset: Int = 0, timeout: Duration) -> Regex<Output>.Match? {
+func readLog<Output>(_ log: inout String, from reader: Int32, until pattern: Regex<Output>, after offset: Int = 0, timeout: Duration) -> Regex<Output>
+    .Match?
+{
     let clock = ContinuousClock()
     let deadline = clock.now.advanced(by: timeout)
     while true {

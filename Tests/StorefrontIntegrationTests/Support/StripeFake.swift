@@ -74,7 +74,8 @@ final class StripeFake: @unchecked Sendable {
 
     /// A POST over a plain socket, as `LocalStripe.get` does; fails when the fake refuses the command.
     private func command(_ path: String, form: String) throws {
-        let request = "POST \(path) HTTP/1.0\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(form.utf8.count)\r\n\r\n\(form)"
+        let request =
+            "POST \(path) HTTP/1.0\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(form.utf8.count)\r\n\r\n\(form)"
         let text = try LocalStripe.exchange(request, port: port)
         guard text.hasPrefix("HTTP/1.1 200") || text.hasPrefix("HTTP/1.0 200") else {
             throw TmuxError(message: "the fake Stripe refused \(path): \(text.prefix(300))")

@@ -12,7 +12,9 @@ enum BuiltProduct {
     /// Fails the test with a clear message when the binary is missing.
     static func requireStorefront(sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
         let path = storefront
-        try #require(FileManager.default.isExecutableFile(atPath: path), "build the binary first: swift build (looked at \(path))", sourceLocation: sourceLocation)
+        try #require(
+            FileManager.default.isExecutableFile(atPath: path), "build the binary first: swift build (looked at \(path))",
+            sourceLocation: sourceLocation)
         return path
     }
 }
@@ -25,12 +27,16 @@ struct Subprocess {
 
     /// `timeout` is a watchdog, not a wait: a program that hangs (reading a FIFO, say) is killed with
     /// SIGKILL then, and the test sees status 137 instead of hanging the suite.
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, input: String = "", timeout: Duration = .seconds(120)) throws -> Subprocess {
+    static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil, input: String = "", timeout: Duration = .seconds(120)
+    ) throws -> Subprocess {
         try start(executable, arguments, environment: environment, input: input, timeout: timeout).wait()
     }
 
     /// Starts the program and returns at once, so several can run side by side; `wait()` collects each.
-    static func start(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, input: String = "", timeout: Duration = .seconds(120)) throws -> Running {
+    static func start(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil, input: String = "", timeout: Duration = .seconds(120)
+    ) throws -> Running {
         // posix_spawn and waitpid: Foundation's Process did not reap tmux's client here.
         // Output goes to files, not pipes: a daemon the program starts (tmux's server) would
         // inherit a pipe's write end and reading to the end would never finish.
@@ -107,7 +113,7 @@ func spawnProcess(
     posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     let env = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer { (argv + env).forEach { free($0) } }
+    defer { for pointer in argv + env { free(pointer) } }
     var pid: pid_t = 0
     let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, env)
     guard spawned == 0 else { throw TmuxError(message: "cannot run \(executable): \(String(cString: strerror(spawned)))") }
@@ -129,13 +135,18 @@ final class TmuxTerminal {
     init(columns: Int = 100, rows: Int = 30, environment: [String: String] = [:]) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(socket)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        var settings = ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "PS1": "$ ", "HOME": directory.path, "XDG_CONFIG_HOME": directory.appendingPathComponent("config").path]
+        var settings = [
+            "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "PS1": "$ ", "HOME": directory.path,
+            "XDG_CONFIG_HOME": directory.appendingPathComponent("config").path,
+        ]
         settings.merge(environment) { $1 }
         let exports = settings.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
         // A long history, so a test can read back output taller than the pane.
         let configuration = directory.appendingPathComponent("tmux.conf")
         try "set -g history-limit 50000\n".write(to: configuration, atomically: true, encoding: .utf8)
-        try tmux(["-f", configuration.path, "new-session", "-d", "-s", "main", "-x", "\(columns)", "-y", "\(rows)", "env \(exports) TERM=xterm-256color sh"])
+        try tmux([
+            "-f", configuration.path, "new-session", "-d", "-s", "main", "-x", "\(columns)", "-y", "\(rows)", "env \(exports) TERM=xterm-256color sh",
+        ])
         try tmux(["set-option", "-t", "main", "window-size", "manual"])
     }
 
@@ -152,7 +163,10 @@ final class TmuxTerminal {
     }
 
     /// Types a shell command line and presses Enter.
-    func type(_ line: String) throws { try tmux(["send-keys", "-t", "main", "-l", line]); try tmux(["send-keys", "-t", "main", "Enter"]) }
+    func type(_ line: String) throws {
+        try tmux(["send-keys", "-t", "main", "-l", line])
+        try tmux(["send-keys", "-t", "main", "Enter"])
+    }
 
     /// Presses keys by tmux name ("Enter", "Down", "C-c", "a").
     func press(_ keys: String...) throws { try tmux(["send-keys", "-t", "main"] + keys) }
@@ -183,7 +197,9 @@ final class TmuxTerminal {
 
     /// Polls the screen until `predicate` holds or `timeout` passes; returns the last screen.
     @discardableResult
-    func waitUntil(timeout: Duration = .seconds(15), sourceLocation: SourceLocation = #_sourceLocation, _ what: String, _ predicate: (String) -> Bool) throws -> String {
+    func waitUntil(timeout: Duration = .seconds(15), sourceLocation: SourceLocation = #_sourceLocation, _ what: String, _ predicate: (String) -> Bool)
+        throws -> String
+    {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         var last = ""
@@ -198,7 +214,9 @@ final class TmuxTerminal {
     /// Waits for the shop's first whole screen: the footer drawn and the first products read (no loading marker).
     @discardableResult
     func waitForShop(timeout: Duration = .seconds(15), sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        try waitUntil(timeout: timeout, sourceLocation: sourceLocation, "the shop with its products") { $0.contains("q quit") && !$0.contains("loading") && !$0.contains("Loading") }
+        try waitUntil(timeout: timeout, sourceLocation: sourceLocation, "the shop with its products") {
+            $0.contains("q quit") && !$0.contains("loading") && !$0.contains("Loading")
+        }
     }
 
     @discardableResult

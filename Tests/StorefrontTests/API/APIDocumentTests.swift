@@ -1,7 +1,8 @@
 import Crypto
 import Foundation
-@testable import ShopAPI
 import Testing
+
+@testable import ShopAPI
 
 /// The committed code and JSON are what scripts/openapi-generate makes of openapi/storefront.yaml today.
 @Suite("API document and generated code")
@@ -30,7 +31,9 @@ struct APIDocumentTests {
             #expect(try Self.hash(path) == hash, "\(path) changed since scripts/openapi-generate last ran: run it and commit what it writes")
         }
         let generated = try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("Sources/ShopAPI/Generated").path)
-        #expect(Set(generated.map { "Sources/ShopAPI/Generated/\($0)" }) == Set(paths.filter { $0.hasPrefix("Sources/ShopAPI/Generated/") }), "no generated file left over or missing")
+        #expect(
+            Set(generated.map { "Sources/ShopAPI/Generated/\($0)" }) == Set(paths.filter { $0.hasPrefix("Sources/ShopAPI/Generated/") }),
+            "no generated file left over or missing")
     }
 
     @Test func theServedDocumentIsTheCommittedJSON() throws {

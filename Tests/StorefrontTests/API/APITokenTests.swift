@@ -1,8 +1,9 @@
 import Crypto
 import Foundation
-@testable import ShopIdentity
 import ShopPorts
 import Testing
+
+@testable import ShopIdentity
 
 @Suite("Personal access tokens")
 struct APITokenTests {

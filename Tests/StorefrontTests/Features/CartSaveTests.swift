@@ -16,7 +16,9 @@ struct CartSaveTests {
         stack.carts = carts
         let store = await TestStore(dependencies: stack.dependencies)
         let product = store.state.productList.rows[0]
-        return (store, carts, CartLine(productID: product.id, name: product.name, unitPrice: product.price, quantity: 1), stack.guestID, product.stock)
+        return (
+            store, carts, CartLine(productID: product.id, name: product.name, unitPrice: product.price, quantity: 1), stack.guestID, product.stock
+        )
     }
 
     @Test func theChangeIsShownFirstThenCheckedThenWritten() async throws {

@@ -28,7 +28,9 @@ struct ChargeRulesTests {
         #expect(StripeAmounts.refusal(forCharge: Money(minorUnits: 29, currency: .gbp)) != nil)
         #expect(StripeAmounts.refusal(forCharge: Money(minorUnits: 30, currency: .gbp)) == nil)
         // In yen the minimum is ¥50, counted in whole yen.
-        #expect(StripeAmounts.refusal(forCharge: Money(minorUnits: 49, currency: .jpy)) == .belowMinimum(Money(minorUnits: 49, currency: .jpy), minimum: Money(minorUnits: 50, currency: .jpy)))
+        #expect(
+            StripeAmounts.refusal(forCharge: Money(minorUnits: 49, currency: .jpy))
+                == .belowMinimum(Money(minorUnits: 49, currency: .jpy), minimum: Money(minorUnits: 50, currency: .jpy)))
         // No fixed minimum for won: Stripe judges it.
         #expect(StripeAmounts.refusal(forCharge: Money(minorUnits: 1, currency: .krw)) == nil)
     }
@@ -38,7 +40,8 @@ struct ChargeRulesTests {
         var stack = TestStack()
         let spy = PaymentAuthorizationSpy()
         spy.supportsNetworks = true
-        spy.options = PaymentSheetOptions(paymentMethods: [Fixtures.visa], contacts: [Fixtures.jane], selectedPaymentMethod: Fixtures.visa, selectedContact: Fixtures.jane)
+        spy.options = PaymentSheetOptions(
+            paymentMethods: [Fixtures.visa], contacts: [Fixtures.jane], selectedPaymentMethod: Fixtures.visa, selectedContact: Fixtures.jane)
         stack.paymentAuthorization = spy.authorization
         stack.paymentProvider = PaymentProviderStub(refusingCharges: refusal)
         stack.merchantBackend = MerchantBackendSpy(results: [])

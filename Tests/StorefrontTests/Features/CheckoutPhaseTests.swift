@@ -22,9 +22,9 @@ struct CheckoutPhaseTests {
     private static func sampled(_ action: Action) -> Bool {
         switch action {
         case .moveUp, .moveDown, .pageUp, .pageDown, .moveToTop, .moveToBottom, .confirm, .back, .addToCart, .showCart, .showShop,
-             .showOrders, .showAccount, .beginSearch, .textInput, .deleteBackward, .nextField, .addCard, .addAddress, .makeDefault, .newAPIToken,
-             .signInOrOut, .increaseQuantity, .decreaseQuantity, .removeLine, .pay, .buyNow, .toggleHelp, .quit, .viewportChanged, .tick,
-             .cancelOrder, .ship, .markDelivered, .refund, .showStock, .showSales, .nextFilter, .previousFilter, .toggleRestock, .toggleLowStock:
+            .showOrders, .showAccount, .beginSearch, .textInput, .deleteBackward, .nextField, .addCard, .addAddress, .makeDefault, .newAPIToken,
+            .signInOrOut, .increaseQuantity, .decreaseQuantity, .removeLine, .pay, .buyNow, .toggleHelp, .quit, .viewportChanged, .tick,
+            .cancelOrder, .ship, .markDelivered, .refund, .showStock, .showSales, .nextFilter, .previousFilter, .toggleRestock, .toggleLowStock:
             actions.contains { $0.caseName == action.caseName }
         }
     }
@@ -46,7 +46,9 @@ struct CheckoutPhaseTests {
         var stack = TestStack()
         let spy = PaymentAuthorizationSpy()
         spy.supportsNetworks = supportsNetworks
-        spy.options = PaymentSheetOptions(paymentMethods: [Fixtures.visa], contacts: [Fixtures.jane, Self.john], selectedPaymentMethod: Fixtures.visa, selectedContact: Fixtures.jane)
+        spy.options = PaymentSheetOptions(
+            paymentMethods: [Fixtures.visa], contacts: [Fixtures.jane, Self.john], selectedPaymentMethod: Fixtures.visa,
+            selectedContact: Fixtures.jane)
         stack.paymentAuthorization = spy.authorization
         stack.paymentProvider = PaymentProviderStub()
         stack.merchantBackend = MerchantBackendSpy(results: [])
@@ -84,48 +86,72 @@ struct CheckoutPhaseTests {
         let addresses = [Fixtures.jane, Self.john].map { ChooserState.Option(title: $0.name, detail: $0.address.singleLine) }
         let prompt = try #require(confirming.paymentSheet?.authorizationPrompt)
         let table: [(name: String, store: TestStore, start: AppState, accepts: [Accepted])] = [
-            ("needsCard", cardStore, needsCard, [
-                Accepted(action: .moveUp) { $0.paymentSheet?.selectedRow = .card },
-                Accepted(action: .moveDown) { $0.paymentSheet?.selectedRow = .shippingMethod },
-                Accepted(action: .confirm) { state in
-                    state.route.append(.form)
-                    state.form = cardStore.outcome(of: .confirm, from: needsCard).state.form
-                    #expect(state.form?.purpose == .addCard)
-                },
-                Accepted(action: .pay) { $0.notice = Notice(.error, "No card in your wallet works here. Set up a card to pay.") },
-                Accepted(action: .back) { state in
-                    state.sheetAwaits = nil
-                    state.paymentSheet = nil
-                    state.route.removeLast()
-                },
-            ]),
-            ("reviewing", sheetStore, reviewing, [
-                Accepted(action: .moveUp) { $0.paymentSheet?.selectedRow = .card },
-                Accepted(action: .moveDown) { $0.paymentSheet?.selectedRow = .shippingMethod },
-                Accepted(action: .confirm) { $0.paymentSheet?.phase = .choosing(ChooserState(row: .shippingAddress, options: addresses, selectedIndex: 0, addTitle: "Add a new address")) },
-                Accepted(action: .pay) { $0.paymentSheet?.phase = .confirming(prompt: prompt) },
-                Accepted(action: .back, startsEffect: true) { _ in },
-            ]),
-            ("choosing", sheetStore, choosing, [
-                Accepted(action: .moveUp) { _ in },
-                Accepted(action: .moveDown) { $0.paymentSheet?.phase = .choosing(ChooserState(row: .shippingAddress, options: addresses, selectedIndex: 1, addTitle: "Add a new address")) },
-                Accepted(action: .back) { $0.paymentSheet?.phase = .reviewing },
-                Accepted(action: .confirm, startsEffect: true) { $0.paymentSheet?.phase = .reviewing },
-            ]),
-            ("confirming", sheetStore, confirming, [
-                Accepted(action: .confirm, startsEffect: true) { $0.paymentSheet?.phase = .authorizing },
-                Accepted(action: .back) { $0.paymentSheet?.phase = .reviewing },
-            ]),
+            (
+                "needsCard", cardStore, needsCard,
+                [
+                    Accepted(action: .moveUp) { $0.paymentSheet?.selectedRow = .card },
+                    Accepted(action: .moveDown) { $0.paymentSheet?.selectedRow = .shippingMethod },
+                    Accepted(action: .confirm) { state in
+                        state.route.append(.form)
+                        state.form = cardStore.outcome(of: .confirm, from: needsCard).state.form
+                        #expect(state.form?.purpose == .addCard)
+                    },
+                    Accepted(action: .pay) { $0.notice = Notice(.error, "No card in your wallet works here. Set up a card to pay.") },
+                    Accepted(action: .back) { state in
+                        state.sheetAwaits = nil
+                        state.paymentSheet = nil
+                        state.route.removeLast()
+                    },
+                ]
+            ),
+            (
+                "reviewing", sheetStore, reviewing,
+                [
+                    Accepted(action: .moveUp) { $0.paymentSheet?.selectedRow = .card },
+                    Accepted(action: .moveDown) { $0.paymentSheet?.selectedRow = .shippingMethod },
+                    Accepted(action: .confirm) {
+                        $0.paymentSheet?.phase = .choosing(
+                            ChooserState(row: .shippingAddress, options: addresses, selectedIndex: 0, addTitle: "Add a new address"))
+                    },
+                    Accepted(action: .pay) { $0.paymentSheet?.phase = .confirming(prompt: prompt) },
+                    Accepted(action: .back, startsEffect: true) { _ in },
+                ]
+            ),
+            (
+                "choosing", sheetStore, choosing,
+                [
+                    Accepted(action: .moveUp) { _ in },
+                    Accepted(action: .moveDown) {
+                        $0.paymentSheet?.phase = .choosing(
+                            ChooserState(row: .shippingAddress, options: addresses, selectedIndex: 1, addTitle: "Add a new address"))
+                    },
+                    Accepted(action: .back) { $0.paymentSheet?.phase = .reviewing },
+                    Accepted(action: .confirm, startsEffect: true) { $0.paymentSheet?.phase = .reviewing },
+                ]
+            ),
+            (
+                "confirming", sheetStore, confirming,
+                [
+                    Accepted(action: .confirm, startsEffect: true) { $0.paymentSheet?.phase = .authorizing },
+                    Accepted(action: .back) { $0.paymentSheet?.phase = .reviewing },
+                ]
+            ),
             ("authorizing", sheetStore, authorizing, []),
             ("processing", sheetStore, processing, []),
             // Only Esc: the charge waiting for the bank is given up, in an effect.
-            ("checkingWithBank", sheetStore, checkingWithBank, [
-                Accepted(action: .back, startsEffect: true) { $0.paymentSheet?.phase = .checkingWithBank(canceling) },
-            ]),
+            (
+                "checkingWithBank", sheetStore, checkingWithBank,
+                [
+                    Accepted(action: .back, startsEffect: true) { $0.paymentSheet?.phase = .checkingWithBank(canceling) }
+                ]
+            ),
             // Only Esc: the shop stops asking whether the unanswered charge went through.
-            ("checkingPayment", sheetStore, checkingPayment, [
-                Accepted(action: .back, startsEffect: true) { $0.paymentSheet?.phase = .checkingPayment(isStopping: true) },
-            ]),
+            (
+                "checkingPayment", sheetStore, checkingPayment,
+                [
+                    Accepted(action: .back, startsEffect: true) { $0.paymentSheet?.phase = .checkingPayment(isStopping: true) }
+                ]
+            ),
         ]
 
         var checked = 0
@@ -171,7 +197,7 @@ struct CheckoutPhaseTests {
     }
 }
 
-private extension Action {
+extension Action {
     /// The case without its payload, so samples match whatever they carry.
-    var caseName: String { String(describing: self).prefix { $0 != "(" }.description }
+    fileprivate var caseName: String { String(describing: self).prefix { $0 != "(" }.description }
 }

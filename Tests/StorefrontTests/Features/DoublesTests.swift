@@ -13,7 +13,8 @@ struct DoublesTests {
     @Test func aMerchantBackendSpyPastItsScriptFailsTheTest() async {
         let backend = MerchantBackendSpy(results: [])
         let totals = CartTotals(subtotal: .zero(.usd), shipping: .zero(.usd), tax: .zero(.usd))
-        let draft = OrderDraft(lines: [], totals: totals, shippingMethod: Fixtures.standardShipping, shippingContact: Fixtures.jane, customerID: "guest")
+        let draft = OrderDraft(
+            lines: [], totals: totals, shippingMethod: Fixtures.standardShipping, shippingContact: Fixtures.jane, customerID: "guest")
         await withKnownIssue {
             _ = try? await backend.processPayment(token: PaymentToken(id: "tok", paymentMethod: Fixtures.visa), order: draft, idempotencyKey: "key-1")
         }
@@ -22,8 +23,9 @@ struct DoublesTests {
 
     @Test func aProviderStubWithoutAVaultResultFailsTheTest() async throws {
         let provider = PaymentProviderStub()
-        let card = try #require(try? CardEntry(number: "4242 4242 4242 4242", expiry: "12/34", securityCode: "123", name: "J", postalCode: "95014")
-            .validated(today: CardExpiry(month: 1, year: 2026)).get())
+        let card = try #require(
+            try? CardEntry(number: "4242 4242 4242 4242", expiry: "12/34", securityCode: "123", name: "J", postalCode: "95014")
+                .validated(today: CardExpiry(month: 1, year: 2026)).get())
         await withKnownIssue {
             _ = try? await provider.vault(card, forCustomer: "guest")
         }
@@ -101,7 +103,9 @@ final class GatedCatalog: CatalogRepository {
 
     var shop: ShopProfile { base.shop }
     func count(matching query: String) async throws -> Int { try await base.count(matching: query) }
-    func page(matching query: String, offset: Int, limit: Int) async throws -> [Product] { try await base.page(matching: query, offset: offset, limit: limit) }
+    func page(matching query: String, offset: Int, limit: Int) async throws -> [Product] {
+        try await base.page(matching: query, offset: offset, limit: limit)
+    }
     func product(id: ProductID) async throws -> Product? {
         if closed.withLock({ $0 }) {
             // Never yields: the iteration ends only when the waiting task is cancelled.

@@ -79,7 +79,8 @@ struct FeatureStoreTests {
     @Test func signingInMovesTheShopToTheAccount() async throws {
         var stack = stack
         let factory = SignInControllerFactorySpy(outcome: .success(TestCredential(user: "user-1", email: "jane@example.com", fullName: "Jane")))
-        stack.signIn = SignInServices(makeController: factory.factory, provider: SignInProviderStub(), auth: AuthManager(credentials: CredentialRepositorySpy()))
+        stack.signIn = SignInServices(
+            makeController: factory.factory, provider: SignInProviderStub(), auth: AuthManager(credentials: CredentialRepositorySpy()))
         let store = await TestStore(dependencies: stack.dependencies)
         await store.setUp(.showAccount)
         // The spy answers at once: the credential arrives in the same step, and its tokens are kept by an effect.
@@ -105,10 +106,13 @@ struct FeatureStoreTests {
             $0.notice = Notice(.info, "Signed in as Jane.")
         }
         // The account's wallet follows: empty, so the guest's cards leave the screen.
-        await store.receive(.wallet(WalletRead(
-            customer: "sandbox-id:user-1", wallet: .success(WalletContents()),
-            profile: AccountProfile(customerID: "sandbox-id:user-1", name: "Jane", email: "jane@example.com"), notice: nil
-        ))) {
+        await store.receive(
+            .wallet(
+                WalletRead(
+                    customer: "sandbox-id:user-1", wallet: .success(WalletContents()),
+                    profile: AccountProfile(customerID: "sandbox-id:user-1", name: "Jane", email: "jane@example.com"), notice: nil
+                ))
+        ) {
             $0.wallet = WalletContents()
             $0.account.rows = []
             $0.account.selectedIndex = 0
@@ -123,7 +127,9 @@ struct FeatureStoreTests {
         let spy = PaymentAuthorizationSpy()
         stack.paymentAuthorization = spy.authorization
         stack.paymentProvider = PaymentProviderStub()
-        stack.merchantBackend = MerchantBackendSpy(results: [.success(Fixtures.confirmation("SF-777777", total: Money(minorUnits: 6_928, currency: .usd)))])
+        stack.merchantBackend = MerchantBackendSpy(results: [
+            .success(Fixtures.confirmation("SF-777777", total: Money(minorUnits: 6_928, currency: .usd)))
+        ])
         let store = await TestStore(dependencies: stack.dependencies)
         await store.setUp(.addToCart, .showCart)
         let lines = store.state.cart.lines
@@ -131,7 +137,9 @@ struct FeatureStoreTests {
 
         store.send(.pay) { $0.isCheckingWallet = true }
         #expect(!store.state.isAcceptingInput, "keys wait while the wallet is checked")
-        await store.receive(.checkout(.walletChecked(CheckoutOrder(lines: lines, clearsCartOnSuccess: true), oneTap: false, canPay: true, noticeBefore: nil))) {
+        await store.receive(
+            .checkout(.walletChecked(CheckoutOrder(lines: lines, clearsCartOnSuccess: true), oneTap: false, canPay: true, noticeBefore: nil))
+        ) {
             $0.isCheckingWallet = false
             // The state holds the session's id; the effect makes the controller and keeps the session.
             $0.checkout = Checkout(
@@ -167,7 +175,9 @@ struct FeatureStoreTests {
             $0.paymentSheet = sheet
         }
         let total = try #require(summary.last)
-        store.send(.pay) { $0.paymentSheet?.phase = .confirming(prompt: "Pay \(shop.name) \(total.amount.formatted)? Enter to confirm, Esc to cancel") }
+        store.send(.pay) {
+            $0.paymentSheet?.phase = .confirming(prompt: "Pay \(shop.name) \(total.amount.formatted)? Enter to confirm, Esc to cancel")
+        }
         store.send(.confirm) { $0.paymentSheet?.phase = .authorizing }
         await store.receive(.checkout(.processingStarted)) { $0.paymentSheet?.phase = .processing }
         let confirmation = ConfirmationState(

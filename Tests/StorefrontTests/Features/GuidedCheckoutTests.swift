@@ -61,14 +61,18 @@ struct GuidedCheckoutTests {
     @Test func everyChooserButShippingEndsWithAddANewRow() async throws {
         let (store, _) = try await sheetWithoutAnAddress()
         store.send(.confirm) {
-            $0.paymentSheet?.phase = .choosing(ChooserState(
-                row: .card, options: [ChooserState.Option(title: "Visa ••4242", detail: "Test: succeeds")], selectedIndex: 0, addTitle: "Add a new card"
-            ))
+            $0.paymentSheet?.phase = .choosing(
+                ChooserState(
+                    row: .card, options: [ChooserState.Option(title: "Visa ••4242", detail: "Test: succeeds")], selectedIndex: 0,
+                    addTitle: "Add a new card"
+                ))
         }
         store.send(.moveDown) {
-            $0.paymentSheet?.phase = .choosing(ChooserState(
-                row: .card, options: [ChooserState.Option(title: "Visa ••4242", detail: "Test: succeeds")], selectedIndex: 1, addTitle: "Add a new card"
-            ))
+            $0.paymentSheet?.phase = .choosing(
+                ChooserState(
+                    row: .card, options: [ChooserState.Option(title: "Visa ••4242", detail: "Test: succeeds")], selectedIndex: 1,
+                    addTitle: "Add a new card"
+                ))
         }
         #expect(store.state.paymentSheet?.chooser?.isOnAddRow == true)
         let opened = store.outcome(of: .confirm, from: store.state).state

@@ -24,12 +24,14 @@ struct MerchantConsoleTests {
             lines: [line], totals: Cart(currency: .usd, lines: [line]).totals(shipping: shop.shippingMethods.first, tax: shop.tax),
             shippingMethod: shop.shippingMethods[0], shippingContact: Fixtures.jane, customerID: "guest"
         )
-        let order = try stack.orders.begin(draft, idempotencyKey: "k1", tokenID: "t", paymentDescription: "Visa ••4242", placedAt: Fixtures.fixedDates.now())
+        let order = try stack.orders.begin(
+            draft, idempotencyKey: "k1", tokenID: "t", paymentDescription: "Visa ••4242", placedAt: Fixtures.fixedDates.now())
         _ = try await stack.processor.ledger.record(LedgerCharge(key: "k1", tokenID: "t", amount: order.totals.total, outcome: .succeeded))
         try stack.orders.finish(orderNumber: order.number, status: .paid, failure: nil, at: Fixtures.fixedDates.now())
         stack.console = console
         stack.backOffice = LiveBackOffice(
-            orders: stack.orders, stock: InMemoryStockRepository([StockLevel(productID: "hoodie-root", name: "root Hoodie", onHand: 1, reserved: 0, sold: 2)]),
+            orders: stack.orders,
+            stock: InMemoryStockRepository([StockLevel(productID: "hoodie-root", name: "root Hoodie", onHand: 1, reserved: 0, sold: 2)]),
             processor: stack.processor, mail: stack.orders, dates: Fixtures.fixedDates
         )
         return (stack, try #require(try stack.orders.order(number: order.number)))
@@ -87,16 +89,19 @@ struct MerchantConsoleTests {
         store.send(.confirm) {
             $0.form = nil
             $0.route = [.merchantQueue, .merchantOrder]
-            $0.screens.merchant?.prompt = MerchantPrompt(change: .ship(Self.parcel), lines: [
-                "Ship \(order.number) with UPS, tracking 1Z999?", "The shopper follows it at https://ups.example/1Z999.",
-            ])
+            $0.screens.merchant?.prompt = MerchantPrompt(
+                change: .ship(Self.parcel),
+                lines: [
+                    "Ship \(order.number) with UPS, tracking 1Z999?", "The shopper follows it at https://ups.example/1Z999.",
+                ])
         }
         store.send(.confirm) { $0.screens.merchant?.prompt?.isWorking = true }
-        let shipped = try #require(try stack.orders.order(number: order.number).map { order -> Order in
-            var order = order
-            order.status = .shipped
-            return order
-        })
+        let shipped = try #require(
+            try stack.orders.order(number: order.number).map { order -> Order in
+                var order = order
+                order.status = .shipped
+                return order
+            })
         await store.receive(.merchant(.changed(.ship(Self.parcel), .success(shipped)))) {
             $0.screens.merchant?.prompt = nil
             $0.notice = Notice(.info, "\(order.number) is shipped.")
@@ -112,9 +117,11 @@ struct MerchantConsoleTests {
         let store = await TestStore(dependencies: stack.dependencies)
         await store.setUp(.confirm)
         store.send(.cancelOrder) {
-            $0.screens.merchant?.prompt = MerchantPrompt(change: .cancel, lines: [
-                "Cancel \(order.number)?", "\(order.totals.total.formatted) goes back to Visa ••4242, and every line goes back in stock.",
-            ])
+            $0.screens.merchant?.prompt = MerchantPrompt(
+                change: .cancel,
+                lines: [
+                    "Cancel \(order.number)?", "\(order.totals.total.formatted) goes back to Visa ••4242, and every line goes back in stock.",
+                ])
         }
         store.send(.back) {
             $0.screens.merchant?.prompt = nil
@@ -141,7 +148,9 @@ struct MerchantConsoleTests {
         #expect(store.state.form?.purpose == .refundDetails)
         #expect(store.state.form?.fields.map(\.value) == ["96.34", "requested by the customer"])
         await store.setUp(.confirm, .confirm)
-        #expect(store.state.merchant?.prompt?.change == .refund(RefundAsk(amount: amount, restock: [Restock(productID: "hoodie-root", quantity: 1)], reason: "requested by the customer")))
+        #expect(
+            store.state.merchant?.prompt?.change
+                == .refund(RefundAsk(amount: amount, restock: [Restock(productID: "hoodie-root", quantity: 1)], reason: "requested by the customer")))
         await store.setUp(.confirm)
         #expect(store.state.route == [.merchantQueue, .merchantOrder], "back on the order once refunded")
         #expect(store.state.merchant?.dossier?.order.status == .partiallyRefunded)

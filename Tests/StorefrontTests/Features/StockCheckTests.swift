@@ -16,7 +16,9 @@ final class StockTakenElsewhere: CatalogRepository {
 
     var shop: ShopProfile { base.shop }
     func count(matching query: String) async throws -> Int { try await base.count(matching: query) }
-    func page(matching query: String, offset: Int, limit: Int) async throws -> [Product] { try await base.page(matching: query, offset: offset, limit: limit) }
+    func page(matching query: String, offset: Int, limit: Int) async throws -> [Product] {
+        try await base.page(matching: query, offset: offset, limit: limit)
+    }
     func product(id: ProductID) async throws -> Product? {
         guard var product = try await base.product(id: id) else { return nil }
         if let stock = fresh.withLock({ $0[id] }) { product.stock = stock }
@@ -80,7 +82,9 @@ struct StockCheckTests {
         let first = CartLine(productID: product.id, name: product.name, unitPrice: product.price, quantity: 1)
         // The page's stock is used up in the cart: the first add's check runs, the others' waits for it.
         for quantity in 1...stock {
-            store.send(.addToCart) { $0.expectAdded(CartLine(productID: product.id, name: product.name, unitPrice: product.price, quantity: quantity), in: shop) }
+            store.send(.addToCart) {
+                $0.expectAdded(CartLine(productID: product.id, name: product.name, unitPrice: product.price, quantity: quantity), in: shop)
+            }
         }
         await store.receive(.cart(.stockChecked([.afterAdding(first, stock: stock)]))) {
             $0.stockChecksDue = [:]
@@ -92,7 +96,9 @@ struct StockCheckTests {
         await store.receive(.cart(.stockReadForAdd(product, stock: stock + 1))) {
             $0.expectAdded(CartLine(productID: product.id, name: product.name, unitPrice: product.price, quantity: stock + 1), in: shop)
         }
-        await store.receive(.cart(.stockChecked([StockCheck(productID: product.id, quantityBefore: stock, stock: stock + 1)]))) { $0.expectStockChecked() }
+        await store.receive(.cart(.stockChecked([StockCheck(productID: product.id, quantityBefore: stock, stock: stock + 1)]))) {
+            $0.expectStockChecked()
+        }
         await store.finish()
     }
 }

@@ -25,20 +25,32 @@ struct SwitchedCatalog: CatalogRepository {
     let base: any CatalogRepository
     let power: StoreSwitch
     var shop: ShopProfile { base.shop }
-    func count(matching query: String) async throws -> Int { try power.check(); return try await base.count(matching: query) }
+    func count(matching query: String) async throws -> Int {
+        try power.check()
+        return try await base.count(matching: query)
+    }
     func page(matching query: String, offset: Int, limit: Int) async throws -> [Product] {
         try power.check()
         return try await base.page(matching: query, offset: offset, limit: limit)
     }
-    func product(id: ProductID) async throws -> Product? { try power.check(); return try await base.product(id: id) }
+    func product(id: ProductID) async throws -> Product? {
+        try power.check()
+        return try await base.product(id: id)
+    }
 }
 
 /// The cart repository behind a `StoreSwitch`.
 struct SwitchedCarts: CartRepository {
     let base = InMemoryCartRepository()
     let power: StoreSwitch
-    func lines(forCustomer customer: String) async throws -> [CartLine] { try power.check(); return try base.lines(forCustomer: customer) }
-    func save(_ lines: [CartLine], forCustomer customer: String) async throws { try power.check(); try base.save(lines, forCustomer: customer) }
+    func lines(forCustomer customer: String) async throws -> [CartLine] {
+        try power.check()
+        return try base.lines(forCustomer: customer)
+    }
+    func save(_ lines: [CartLine], forCustomer customer: String) async throws {
+        try power.check()
+        try base.save(lines, forCustomer: customer)
+    }
 }
 
 @MainActor
@@ -93,7 +105,9 @@ struct StorageOutageTests {
             $0.productListPending = .count(keepSelection: true)
             $0.productList.isLoading = true
         }
-        await store.receive(.productList(.counted(request: store.state.productListRequest, total: store.state.productList.totalCount, from: 0, rows: rows))) {
+        await store.receive(
+            .productList(.counted(request: store.state.productListRequest, total: store.state.productList.totalCount, from: 0, rows: rows))
+        ) {
             $0.productListPending = nil
             $0.productList.isLoading = false
             $0.screens.isWaitingForStorage = false

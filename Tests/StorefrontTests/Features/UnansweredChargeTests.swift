@@ -50,11 +50,17 @@ struct UnansweredChargeTests {
         await store.setUp(.addToCart, .showCart)
         let order = CheckoutOrder(lines: store.state.cart.lines, clearsCartOnSuccess: true)
         store.send(.pay) { $0.isCheckingWallet = true }
-        await store.receive(.checkout(.walletChecked(
-            order, oneTap: false, canPay: true, noticeBefore: nil, openOrders: .success(OpenOrderCheck(stillOpen: ["SF-000007"]))
-        ))) {
+        await store.receive(
+            .checkout(
+                .walletChecked(
+                    order, oneTap: false, canPay: true, noticeBefore: nil, openOrders: .success(OpenOrderCheck(stillOpen: ["SF-000007"]))
+                ))
+        ) {
             $0.isCheckingWallet = false
-            $0.notice = Notice(.error, "Your payment for order SF-000007 is still being checked with the payment service. Nothing more is charged until it is known; try again in a moment.")
+            $0.notice = Notice(
+                .error,
+                "Your payment for order SF-000007 is still being checked with the payment service. Nothing more is charged until it is known; try again in a moment."
+            )
         }
         await store.finish()
         #expect(backend.openOrderChecks == ["guest"])
@@ -79,10 +85,13 @@ struct UnansweredChargeTests {
         let lines = store.state.cart.lines
         try #require(lines.first?.productID == first.id && lines.first?.quantity == 2 && lines.count == 2)
         store.send(.pay) { $0.isCheckingWallet = true }
-        await store.receive(.checkout(.walletChecked(
-            CheckoutOrder(lines: lines, clearsCartOnSuccess: true), oneTap: false, canPay: true, noticeBefore: nil,
-            openOrders: .success(OpenOrderCheck(paid: [paid]))
-        ))) {
+        await store.receive(
+            .checkout(
+                .walletChecked(
+                    CheckoutOrder(lines: lines, clearsCartOnSuccess: true), oneTap: false, canPay: true, noticeBefore: nil,
+                    openOrders: .success(OpenOrderCheck(paid: [paid]))
+                ))
+        ) {
             $0.isCheckingWallet = false
             $0.notice = Notice(.info, "Your earlier payment went through: order SF-000003 is paid and in your orders (o). Nothing more was charged.")
             $0.cart.setQuantity(at: 0, to: 1)

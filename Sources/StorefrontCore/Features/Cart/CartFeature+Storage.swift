@@ -26,7 +26,7 @@ extension CartFeature {
         }
         // Every step ends here, every key among them: the flags are read first, and the lines compared only when a write may go.
         guard let carts = env.dependencies.carts, state.saveInFlight == nil, !state.isStockCheckInFlight,
-              !state.shell.isWaitingForStorage, let saved = state.savedCart
+            !state.shell.isWaitingForStorage, let saved = state.savedCart
         else { return .none }
         let lines = state.cart.lines
         guard saved != lines, state.saveFailed != lines else { return .none }
@@ -103,7 +103,9 @@ extension CartFeature {
         }
         if !addedMeanwhile.isEmpty {
             state.cart.merge(addedMeanwhile)
-            if let left = leaveOutLinesOverMaximum(&state, from: "Your cart with the lines just added", env) { state.shell.notice = Notice(.error, left) }
+            if let left = leaveOutLinesOverMaximum(&state, from: "Your cart with the lines just added", env) {
+                state.shell.notice = Notice(.error, left)
+            }
         }
     }
 

@@ -166,7 +166,8 @@ enum CartFeature {
     private static func takeBack(_ state: inout State, _ checks: [StockCheck], _ env: ShopEnvironment) {
         for check in checks {
             guard let index = state.cart.lines.firstIndex(where: { $0.productID == check.productID }),
-                  let stock = check.stock, state.cart.lines[index].quantity > stock else { continue }
+                let stock = check.stock, state.cart.lines[index].quantity > stock
+            else { continue }
             let name = state.cart.lines[index].name
             let kept = max(stock, check.quantityBefore)
             if kept == 0 { state.cart.removeLine(at: index) } else { state.cart.setQuantity(at: index, to: kept) }

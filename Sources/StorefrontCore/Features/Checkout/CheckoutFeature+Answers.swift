@@ -76,7 +76,8 @@ extension CheckoutFeature {
         state.checkout = nil
         state.sheet = nil
         if state.shell.screen == .paymentSheet { state.shell.popScreen() }
-        state.shell.notice = didAuthorize
+        state.shell.notice =
+            didAuthorize
             ? Notice(.error, "Not paid: \(lastStatus ?? "the payment did not go through.") Your cart is kept.")
             : checkout.noticeBeforeCheckout
         let sessions = env.sessions

@@ -44,16 +44,21 @@ extension CheckoutFeature {
     static func heldByOpenOrders(_ state: inout State, _ openOrders: Result<OpenOrderCheck, MerchantBackendError>) -> Effect? {
         switch openOrders {
         case .failure(let error):
-            state.shell.notice = Notice(.error, "Your earlier orders could not be checked, so nothing was charged: \(CheckoutMessages.message(for: error))")
+            state.shell.notice = Notice(
+                .error, "Your earlier orders could not be checked, so nothing was charged: \(CheckoutMessages.message(for: error))")
             return Effect.none
         case .success(let check):
             if !check.paid.isEmpty {
                 let numbers = check.paid.map(\.number).joined(separator: ", ")
-                state.shell.notice = Notice(.info, "Your earlier payment went through: order \(numbers) is paid and in your orders (o). Nothing more was charged.")
+                state.shell.notice = Notice(
+                    .info, "Your earlier payment went through: order \(numbers) is paid and in your orders (o). Nothing more was charged.")
                 return .send(.request(.removeBoughtLines(check.paid.flatMap(\.lines))))
             }
             if let open = check.stillOpen.first {
-                state.shell.notice = Notice(.error, "Your payment for order \(open) is still being checked with the payment service. Nothing more is charged until it is known; try again in a moment.")
+                state.shell.notice = Notice(
+                    .error,
+                    "Your payment for order \(open) is still being checked with the payment service. Nothing more is charged until it is known; try again in a moment."
+                )
                 return Effect.none
             }
             return nil
@@ -63,7 +68,8 @@ extension CheckoutFeature {
     /// The shipping method a checkout starts with (the cheapest for One-Tap) and its payment request; nil without shipping methods.
     private static func paymentRequest(for order: CheckoutOrder, oneTap: Bool, _ shop: ShopProfile) -> (ShippingMethod, PaymentRequest)? {
         let subtotal = order.lines.subtotal(in: shop.currency)
-        let shipping = oneTap
+        let shipping =
+            oneTap
             ? shop.shippingMethods.min { $0.cost(forSubtotal: subtotal).minorUnits < $1.cost(forSubtotal: subtotal).minorUnits }
             : shop.shippingMethods.first
         guard let shipping else { return nil }
@@ -71,15 +77,19 @@ extension CheckoutFeature {
     }
 
     /// The wallet answered: the sheet offers card setup, or a fresh controller presents it.
-    static func walletChecked(_ state: inout State, _ order: CheckoutOrder, oneTap: Bool, canPay: Bool, noticeBefore: Notice?, _ env: ShopEnvironment) -> Effect {
+    static func walletChecked(_ state: inout State, _ order: CheckoutOrder, oneTap: Bool, canPay: Bool, noticeBefore: Notice?, _ env: ShopEnvironment)
+        -> Effect
+    {
         let shop = env.shopProfile
         guard let (shipping, request) = paymentRequest(for: order, oneTap: oneTap, shop) else { return .none }
         guard canPay else {
             state.sheetAwaits = .cardToStart(order)
             let networks = shop.supportedNetworks.map(\.displayName).joined(separator: ", ")
-            openSheet(&state, PaymentSheetState(
-                merchantName: shop.name, rowValues: [.card: "No card on \(networks)"], summaryItems: request.summaryItems, phase: .needsCard
-            ))
+            openSheet(
+                &state,
+                PaymentSheetState(
+                    merchantName: shop.name, rowValues: [.card: "No card on \(networks)"], summaryItems: request.summaryItems, phase: .needsCard
+                ))
             state.shell.notice = Notice(.error, CheckoutMessages.message(for: .networksNotSupported))
             return .none
         }

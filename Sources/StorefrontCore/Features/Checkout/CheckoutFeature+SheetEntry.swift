@@ -45,7 +45,9 @@ extension CheckoutFeature {
     /// An address was saved while the sheet waited for one: offer it and choose it for the row that asked;
     /// a row still without a choice takes it too, so one address both ships and contacts.
     static func entryAdded(contact: Contact, _ state: inout State, _ env: ShopEnvironment) -> Effect {
-        guard case .entry(let row) = state.sheetAwaits, row == .shippingAddress || row == .contact, var checkout = state.checkout else { return .none }
+        guard case .entry(let row) = state.sheetAwaits, row == .shippingAddress || row == .contact, var checkout = state.checkout else {
+            return .none
+        }
         state.sheetAwaits = nil
         checkout.options.contacts.append(contact)
         if row == .shippingAddress || checkout.shipTo == nil { checkout.shipTo = contact }

@@ -188,11 +188,13 @@ enum CheckoutFeature {
         let sessions = env.sessions
         let codes = env.dependencies.qrCodes
         return .run { send in
-            guard let outcome = await sessions.payment(id)?.authorize(
-                processing: { send(.checkout(.processingStarted)) },
-                bankCheck: { url in send(.checkout(.bankCheckShown(url, codes.qrCode(for: url)))) },
-                checking: { send(.checkout(.checkingPayment)) }
-            ) else { return }
+            guard
+                let outcome = await sessions.payment(id)?.authorize(
+                    processing: { send(.checkout(.processingStarted)) },
+                    bankCheck: { url in send(.checkout(.bankCheckShown(url, codes.qrCode(for: url)))) },
+                    checking: { send(.checkout(.checkingPayment)) }
+                )
+            else { return }
             send(.checkout(.finished(outcome)))
         }
     }

@@ -26,7 +26,8 @@ enum CheckoutMessages {
                 ? "Sorry, \(name) just sold out. You were not charged; the rest of your cart is kept."
                 : "Only \(available) of \(name) left. You were not charged; lower the quantity and pay again."
         case .idempotencyMismatch: "This payment conflicts with an earlier attempt. You were not charged twice; please try again."
-        case .timedOut: "No answer yet on whether the payment went through; your orders show it as being checked. Paying again is safe: you are never charged twice."
+        case .timedOut:
+            "No answer yet on whether the payment went through; your orders show it as being checked. Paying again is safe: you are never charged twice."
         case .providerUnreachable: "The payment service is not answering; nothing was charged. Your cart is kept; try again in a moment."
         case .authenticationRequired: "Your bank wants to check this payment, and the check was not finished; you were not charged."
         case .unavailable(let why): "The shop could not take the order (\(why))."

@@ -40,8 +40,10 @@ enum CheckoutSheet {
             .shippingMethod: "\(checkout.shippingMethod.label) · \(checkout.shippingMethod.detail)",
             .contact: checkout.contact.map { [$0.email, $0.phone].filter { !$0.isEmpty }.joined(separator: " · ") } ?? "Choose a contact",
         ]
-        sheet.unchosenRows = [(PaymentSheetRow.card, checkout.card == nil), (.shippingAddress, checkout.shipTo == nil), (.contact, checkout.contact == nil)]
-            .filter(\.1).map(\.0)
+        sheet.unchosenRows = [
+            (PaymentSheetRow.card, checkout.card == nil), (.shippingAddress, checkout.shipTo == nil), (.contact, checkout.contact == nil),
+        ]
+        .filter(\.1).map(\.0)
         if let marked = sheet.markedRow, sheet.attention?.row != marked { sheet.markedRow = nil }
         state.sheet = sheet
     }
@@ -51,17 +53,26 @@ enum CheckoutSheet {
         switch row {
         case .card:
             let choices = options.paymentMethods.map { ChooserState.Option(title: $0.shortName, detail: $0.displayName) }
-            return ChooserState(row: row, options: choices, selectedIndex: options.paymentMethods.firstIndex { $0.id == checkout.card?.id } ?? 0, addTitle: "Add a new card")
+            return ChooserState(
+                row: row, options: choices, selectedIndex: options.paymentMethods.firstIndex { $0.id == checkout.card?.id } ?? 0,
+                addTitle: "Add a new card")
         case .shippingAddress:
             let choices = options.contacts.map { ChooserState.Option(title: $0.name, detail: $0.address.singleLine) }
-            return ChooserState(row: row, options: choices, selectedIndex: options.contacts.firstIndex { $0.id == checkout.shipTo?.id } ?? 0, addTitle: "Add a new address")
+            return ChooserState(
+                row: row, options: choices, selectedIndex: options.contacts.firstIndex { $0.id == checkout.shipTo?.id } ?? 0,
+                addTitle: "Add a new address")
         case .shippingMethod:
             let subtotal = checkout.order.lines.subtotal(in: shop.currency)
-            let choices = shop.shippingMethods.map { ChooserState.Option(title: "\($0.label) · \($0.cost(forSubtotal: subtotal).formatted)", detail: $0.detail) }
-            return ChooserState(row: row, options: choices, selectedIndex: shop.shippingMethods.firstIndex { $0.id == checkout.shippingMethod.id } ?? 0)
+            let choices = shop.shippingMethods.map {
+                ChooserState.Option(title: "\($0.label) · \($0.cost(forSubtotal: subtotal).formatted)", detail: $0.detail)
+            }
+            return ChooserState(
+                row: row, options: choices, selectedIndex: shop.shippingMethods.firstIndex { $0.id == checkout.shippingMethod.id } ?? 0)
         case .contact:
             let choices = options.contacts.map { ChooserState.Option(title: $0.email.isEmpty ? "(no email)" : $0.email, detail: $0.phone) }
-            return ChooserState(row: row, options: choices, selectedIndex: options.contacts.firstIndex { $0.id == checkout.contact?.id } ?? 0, addTitle: "Add a new contact")
+            return ChooserState(
+                row: row, options: choices, selectedIndex: options.contacts.firstIndex { $0.id == checkout.contact?.id } ?? 0,
+                addTitle: "Add a new contact")
         }
     }
 

@@ -126,7 +126,8 @@ struct OrderPlacement: Sendable {
 
     /// The attempt for this charge: the previous one while the same charge is retried, a new key for anything else.
     private func attempt(for draft: OrderDraft, method: PaymentMethod, after previous: ChargeAttempt?) -> ChargeAttempt {
-        let fingerprint = "\(method.id)|\(draft.totals.total.minorUnits)|\(draft.lines.map { "\($0.productID)x\($0.quantity)" })|\(draft.shippingMethod.id)"
+        let fingerprint =
+            "\(method.id)|\(draft.totals.total.minorUnits)|\(draft.lines.map { "\($0.productID)x\($0.quantity)" })|\(draft.shippingMethod.id)"
         if let previous, previous.fingerprint == fingerprint { return previous }
         return ChargeAttempt(fingerprint: fingerprint, key: ids.next(), token: nil)
     }

@@ -33,7 +33,10 @@ public final class PaymentSession: PaymentAuthorizationControllerDelegate {
     private var (leavings, leave) = AsyncStream<Void>.makeStream()
     private var hasStoppedWaiting = false
 
-    init(controller: any PaymentAuthorizationControlling, order: CheckoutOrder, shippingMethod: ShippingMethod, customerID: String, _ env: ShopEnvironment) {
+    init(
+        controller: any PaymentAuthorizationControlling, order: CheckoutOrder, shippingMethod: ShippingMethod, customerID: String,
+        _ env: ShopEnvironment
+    ) {
         let dependencies = env.dependencies
         self.controller = controller
         self.shop = env.shopProfile
@@ -126,21 +129,29 @@ public final class PaymentSession: PaymentAuthorizationControllerDelegate {
 
     // MARK: Delegate
 
-    public func paymentAuthorizationController(_ controller: any PaymentAuthorizationControlling, didSelectPaymentMethod method: PaymentMethod) async -> PaymentRequestUpdate {
+    public func paymentAuthorizationController(_ controller: any PaymentAuthorizationControlling, didSelectPaymentMethod method: PaymentMethod) async
+        -> PaymentRequestUpdate
+    {
         PaymentRequestUpdate(summaryItems: summary())
     }
 
-    public func paymentAuthorizationController(_ controller: any PaymentAuthorizationControlling, didSelectShippingContact contact: Contact) async -> ShippingContactUpdate {
+    public func paymentAuthorizationController(_ controller: any PaymentAuthorizationControlling, didSelectShippingContact contact: Contact) async
+        -> ShippingContactUpdate
+    {
         ShippingContactUpdate(summaryItems: summary(), errors: CheckoutSheet.contactErrors(for: contact, shop))
     }
 
-    public func paymentAuthorizationController(_ controller: any PaymentAuthorizationControlling, didSelectShippingMethod method: ShippingMethod) async -> PaymentRequestUpdate {
+    public func paymentAuthorizationController(_ controller: any PaymentAuthorizationControlling, didSelectShippingMethod method: ShippingMethod)
+        async -> PaymentRequestUpdate
+    {
         shippingMethod = method
         return PaymentRequestUpdate(summaryItems: summary())
     }
 
     /// The payment was authorized: the sheet says "Processing…" while the order is placed.
-    public func paymentAuthorizationController(_ controller: any PaymentAuthorizationControlling, didAuthorizePayment payment: Payment) async -> PaymentAuthorizationResult {
+    public func paymentAuthorizationController(_ controller: any PaymentAuthorizationControlling, didAuthorizePayment payment: Payment) async
+        -> PaymentAuthorizationResult
+    {
         didAuthorize = true
         processing?()
         let hooks = PlacementHooks(

@@ -48,7 +48,10 @@ enum APITokenForm {
             let notice: Notice
             do {
                 let revoked = try await access.repository.revoke(id: row.id, owner: customer, at: accounts.dates.now())
-                notice = revoked == nil ? Notice(.error, "That token is not yours.") : Notice(.info, "Revoked the token \(row.title): requests with it are refused from now on.")
+                notice =
+                    revoked == nil
+                    ? Notice(.error, "That token is not yours.")
+                    : Notice(.info, "Revoked the token \(row.title): requests with it are refused from now on.")
             } catch {
                 notice = Notice(.error, "The token could not be revoked: \(error)")
             }
@@ -58,7 +61,8 @@ enum APITokenForm {
 
     static func row(_ token: APITokenRecord) -> AccountRow {
         let used = token.lastUsedAt.map { "last used \(UTCTime($0).minutes)" } ?? "never used"
-        return AccountRow(kind: .token, id: token.id, title: token.name, detail: "sfp_…\(token.lastFour) · \(token.scope.rawValue) · \(used)", isDefault: false)
+        return AccountRow(
+            kind: .token, id: token.id, title: token.name, detail: "sfp_…\(token.lastFour) · \(token.scope.rawValue) · \(used)", isDefault: false)
     }
 }
 

@@ -8,7 +8,8 @@ enum CardForm {
     static func make(profile: AccountProfile?, _ env: ShopEnvironment) -> FormState {
         FormState(
             purpose: .addCard, title: "Add a card",
-            message: "The number and security code go to the payment provider once; the shop keeps only its token, the network, the last 4 digits and the expiry.",
+            message:
+                "The number and security code go to the payment provider once; the shop keeps only its token, the network, the last 4 digits and the expiry.",
             fields: [
                 FormState.Field(id: CardField.number.rawValue, label: "Card number", hint: testCardHint(env.dependencies.paymentProvider.mode)),
                 FormState.Field(id: CardField.expiry.rawValue, label: "Expiry", hint: "MM/YY"),

@@ -56,4 +56,3 @@ public struct FormState: Equatable, Sendable {
         status = nil
     }
 }
-

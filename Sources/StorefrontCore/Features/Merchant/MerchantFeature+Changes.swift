@@ -9,16 +9,17 @@ import ShopPorts
 /// → Enter → the back office → `changed` (the order shown again, the queue re-read).
 extension MerchantFeature {
     static func presentShipForm(_ state: inout State) {
-        state.shell.presentForm(FormState(
-            purpose: .shipOrder, title: "Ship \(state.console.dossier?.order.number ?? "")",
-            message: "Who carries the parcel, and how the shopper follows it.",
-            fields: [
-                .init(id: "carrier", label: "Carrier", hint: "UPS"),
-                .init(id: "tracking", label: "Tracking number", hint: "1Z999AA10123456784"),
-                .init(id: "url", label: "Tracking URL", hint: "https://… (optional)"),
-            ],
-            submitLabel: "Ship"
-        ))
+        state.shell.presentForm(
+            FormState(
+                purpose: .shipOrder, title: "Ship \(state.console.dossier?.order.number ?? "")",
+                message: "Who carries the parcel, and how the shopper follows it.",
+                fields: [
+                    .init(id: "carrier", label: "Carrier", hint: "UPS"),
+                    .init(id: "tracking", label: "Tracking number", hint: "1Z999AA10123456784"),
+                    .init(id: "url", label: "Tracking URL", hint: "https://… (optional)"),
+                ],
+                submitLabel: "Ship"
+            ))
     }
 
     /// A submitted console form: checked field by field, then the change it asks for is put to the merchant.
@@ -26,7 +27,9 @@ extension MerchantFeature {
         switch form.purpose {
         case .shipOrder:
             var errors: [String: String] = [:]
-            for id in ["carrier", "tracking"] where !MerchantEntry.isPlainLine(form.value(id)) { errors[id] = "Enter 1 to 100 characters on one line." }
+            for id in ["carrier", "tracking"] where !MerchantEntry.isPlainLine(form.value(id)) {
+                errors[id] = "Enter 1 to 100 characters on one line."
+            }
             let url = form.value("url").trimmingCharacters(in: .whitespaces)
             if !url.isEmpty, !MerchantEntry.isWebAddress(url) {
                 errors["url"] = "Enter a web address (https://…), or leave it empty."
@@ -36,7 +39,9 @@ extension MerchantFeature {
                 return .none
             }
             state.shell.dismissForm()
-            let parcel = Shipment(carrier: form.value("carrier").trimmingCharacters(in: .whitespaces), trackingNumber: form.value("tracking").trimmingCharacters(in: .whitespaces), trackingURL: url.isEmpty ? nil : url)
+            let parcel = Shipment(
+                carrier: form.value("carrier").trimmingCharacters(in: .whitespaces),
+                trackingNumber: form.value("tracking").trimmingCharacters(in: .whitespaces), trackingURL: url.isEmpty ? nil : url)
             ask(&state, .ship(parcel))
         case .refundDetails:
             guard let draft = state.console.refund else { return .none }
@@ -54,7 +59,9 @@ extension MerchantFeature {
                 return .none
             }
             state.shell.dismissForm()
-            ask(&state, .refund(RefundAsk(amount: amount, restock: draft.restockItems, reason: form.value("reason").trimmingCharacters(in: .whitespaces))))
+            ask(
+                &state,
+                .refund(RefundAsk(amount: amount, restock: draft.restockItems, reason: form.value("reason").trimmingCharacters(in: .whitespaces))))
         case .stockCount:
             guard let level = state.console.stock.shown[safe: state.console.stock.selectedIndex] else { return .none }
             guard let count = Int(form.value("count").trimmingCharacters(in: .whitespaces)), (0...1_000_000).contains(count) else {
@@ -62,7 +69,9 @@ extension MerchantFeature {
                 return .none
             }
             state.shell.dismissForm()
-            return changeStock(level.productID, env) { office, product throws(BackOfficeError) in try await office.setStock(of: product, onHand: count) }
+            return changeStock(level.productID, env) { office, product throws(BackOfficeError) in
+                try await office.setStock(of: product, onHand: count)
+            }
         case .signIn, .addCard, .addAddress, .apiToken:
             break
         }
@@ -73,16 +82,30 @@ extension MerchantFeature {
     static func ask(_ state: inout State, _ change: MerchantChange) {
         guard let dossier = state.console.dossier, let lifecycle = dossier.lifecycle else { return }
         let order = dossier.order
-        let lines: [String] = switch change {
-        case .ship(let parcel):
-            ["Ship \(order.number) with \(parcel.carrier), tracking \(parcel.trackingNumber)?", parcel.trackingURL.map { "The shopper follows it at \($0)." } ?? "No tracking URL."]
-        case .deliver: ["Mark \(order.number) delivered?"]
-        case .cancel:
-            ["Cancel \(order.number)?", "\(lifecycle.refundable.formatted) goes back to \(order.paymentDescription), and every line goes back in stock."]
-        case .refund(let ask):
-            ["Refund \(ask.amount.formatted) of \(order.number) to \(order.paymentDescription)?",
-             ask.restock.isEmpty ? "Nothing goes back in stock." : "Back in stock: " + ask.restock.map { item in "\(item.quantity) × \(order.lines.first { $0.productID == item.productID }?.name ?? item.productID.rawValue)" }.joined(separator: ", ") + "."]
-        }
+        let lines: [String] =
+            switch change {
+            case .ship(let parcel):
+                [
+                    "Ship \(order.number) with \(parcel.carrier), tracking \(parcel.trackingNumber)?",
+                    parcel.trackingURL.map { "The shopper follows it at \($0)." } ?? "No tracking URL.",
+                ]
+            case .deliver: ["Mark \(order.number) delivered?"]
+            case .cancel:
+                [
+                    "Cancel \(order.number)?",
+                    "\(lifecycle.refundable.formatted) goes back to \(order.paymentDescription), and every line goes back in stock.",
+                ]
+            case .refund(let ask):
+                [
+                    "Refund \(ask.amount.formatted) of \(order.number) to \(order.paymentDescription)?",
+                    ask.restock.isEmpty
+                        ? "Nothing goes back in stock."
+                        : "Back in stock: "
+                            + ask.restock.map { item in
+                                "\(item.quantity) × \(order.lines.first { $0.productID == item.productID }?.name ?? item.productID.rawValue)"
+                            }.joined(separator: ", ") + ".",
+                ]
+            }
         state.console.prompt = MerchantPrompt(change: change, lines: lines)
     }
 
@@ -101,12 +124,13 @@ extension MerchantFeature {
             let (change, number, status, actor) = (prompt.change, order.number, order.status, OrderActor.merchant(state.console.merchantName))
             return .run(id: .merchantChange) { send in
                 do throws(BackOfficeError) {
-                    let changed: Order = switch change {
-                    case .ship(let parcel): try await office.ship(number, parcel, by: actor, expecting: status)
-                    case .deliver: try await office.markDelivered(number, by: actor, expecting: status)
-                    case .cancel: try await office.cancel(number, reason: "canceled by the shop", by: actor, expecting: status)
-                    case .refund(let ask): try await office.refund(number, ask, by: actor, expecting: status)
-                    }
+                    let changed: Order =
+                        switch change {
+                        case .ship(let parcel): try await office.ship(number, parcel, by: actor, expecting: status)
+                        case .deliver: try await office.markDelivered(number, by: actor, expecting: status)
+                        case .cancel: try await office.cancel(number, reason: "canceled by the shop", by: actor, expecting: status)
+                        case .refund(let ask): try await office.refund(number, ask, by: actor, expecting: status)
+                        }
                     send(.merchant(.changed(change, .success(changed))))
                 } catch {
                     send(.merchant(.changed(change, .failure(error))))
@@ -123,12 +147,13 @@ extension MerchantFeature {
         guard let number = state.console.dossier?.order.number else { return .none }
         switch result {
         case .success(let order):
-            let told: String = switch change {
-            case .ship: "\(order.number) is shipped."
-            case .deliver: "\(order.number) is delivered."
-            case .cancel: "\(order.number) is canceled and refunded in full."
-            case .refund(let ask): "\(ask.amount.formatted) of \(order.number) is refunded."
-            }
+            let told: String =
+                switch change {
+                case .ship: "\(order.number) is shipped."
+                case .deliver: "\(order.number) is delivered."
+                case .cancel: "\(order.number) is canceled and refunded in full."
+                case .refund(let ask): "\(ask.amount.formatted) of \(order.number) is refunded."
+                }
             state.shell.notice = Notice(.info, told)
             state.console.refund = nil
             if state.shell.screen == .merchantRefund { state.shell.popScreen() }
@@ -146,23 +171,28 @@ extension MerchantFeature {
         } else {
             switch action {
             case .increaseQuantity:
-                if let line = lines[safe: draft.selectedIndex] { draft.quantities[draft.selectedIndex] = min(line.quantity, draft.quantities[draft.selectedIndex] + 1) }
+                if let line = lines[safe: draft.selectedIndex] {
+                    draft.quantities[draft.selectedIndex] = min(line.quantity, draft.quantities[draft.selectedIndex] + 1)
+                }
             case .decreaseQuantity:
-                if draft.quantities.indices.contains(draft.selectedIndex) { draft.quantities[draft.selectedIndex] = max(0, draft.quantities[draft.selectedIndex] - 1) }
+                if draft.quantities.indices.contains(draft.selectedIndex) {
+                    draft.quantities[draft.selectedIndex] = max(0, draft.quantities[draft.selectedIndex] - 1)
+                }
             case .toggleRestock:
                 draft.restock.toggle()
             case .confirm:
                 state.console.refund = draft
                 let amount = draft.quantities.allSatisfy { $0 == 0 } ? "" : draft.amount.plainAmount
-                state.shell.presentForm(FormState(
-                    purpose: .refundDetails, title: "Refund \(draft.order.number)",
-                    message: "Up to \(draft.refundable.formatted) is left to refund. The amount may differ from the lines'.",
-                    fields: [
-                        .init(id: "amount", label: "Amount", value: amount, hint: draft.refundable.plainAmount),
-                        .init(id: "reason", label: "Reason", value: "requested by the customer"),
-                    ],
-                    submitLabel: "Refund"
-                ))
+                state.shell.presentForm(
+                    FormState(
+                        purpose: .refundDetails, title: "Refund \(draft.order.number)",
+                        message: "Up to \(draft.refundable.formatted) is left to refund. The amount may differ from the lines'.",
+                        fields: [
+                            .init(id: "amount", label: "Amount", value: amount, hint: draft.refundable.plainAmount),
+                            .init(id: "reason", label: "Reason", value: "requested by the customer"),
+                        ],
+                        submitLabel: "Refund"
+                    ))
                 return .none
             case .back:
                 state.console.refund = nil
@@ -194,14 +224,17 @@ extension MerchantFeature {
         case .increaseQuantity, .decreaseQuantity:
             guard let selected else { return .none }
             let change = action == .increaseQuantity ? 1 : -1
-            return changeStock(selected.productID, env) { office, product throws(BackOfficeError) in try await office.adjustStock(of: product, by: change) }
+            return changeStock(selected.productID, env) { office, product throws(BackOfficeError) in
+                try await office.adjustStock(of: product, by: change)
+            }
         case .confirm:
             guard let selected else { return .none }
-            state.shell.presentForm(FormState(
-                purpose: .stockCount, title: "Stock of \(selected.name)",
-                message: "The count on the shelf, free to sell. \(selected.reserved) reserved and \(selected.sold) sold stay as they are.",
-                fields: [.init(id: "count", label: "On hand", value: String(selected.onHand))], submitLabel: "Set"
-            ))
+            state.shell.presentForm(
+                FormState(
+                    purpose: .stockCount, title: "Stock of \(selected.name)",
+                    message: "The count on the shelf, free to sell. \(selected.reserved) reserved and \(selected.sold) sold stay as they are.",
+                    fields: [.init(id: "count", label: "On hand", value: String(selected.onHand))], submitLabel: "Set"
+                ))
         default:
             break
         }
@@ -209,7 +242,8 @@ extension MerchantFeature {
     }
 
     private static func changeStock(
-        _ product: ProductID, _ env: ShopEnvironment, _ body: @escaping @Sendable (any BackOffice, ProductID) async throws(BackOfficeError) -> StockLevel
+        _ product: ProductID, _ env: ShopEnvironment,
+        _ body: @escaping @Sendable (any BackOffice, ProductID) async throws(BackOfficeError) -> StockLevel
     ) -> Effect {
         guard let office = env.dependencies.backOffice else { return .none }
         return .run { send in
@@ -224,7 +258,9 @@ extension MerchantFeature {
     static func stockChanged(_ state: inout State, _ result: Result<StockLevel, BackOfficeError>, _ env: ShopEnvironment) -> Effect {
         switch result {
         case .success(let level):
-            if let index = state.console.stock.levels.firstIndex(where: { $0.productID == level.productID }) { state.console.stock.levels[index] = level }
+            if let index = state.console.stock.levels.firstIndex(where: { $0.productID == level.productID }) {
+                state.console.stock.levels[index] = level
+            }
             state.shell.notice = Notice(.info, "\(level.name): \(level.onHand) on hand.")
         case .failure(let error):
             state.shell.notice = Notice(.error, "\(error)")

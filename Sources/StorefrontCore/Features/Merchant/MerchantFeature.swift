@@ -25,7 +25,8 @@ enum MerchantFeature {
         state.console.queue.isLoading = true
         let (request, filter, capacity) = (state.console.request, state.console.filter, state.rowCapacity)
         let queue = state.console.queue
-        let start = ListSelection.windowStart(selected: queue.selectedIndex, currentStart: queue.windowStart, capacity: capacity, total: max(queue.totalCount, queue.selectedIndex + 1))
+        let start = ListSelection.windowStart(
+            selected: queue.selectedIndex, currentStart: queue.windowStart, capacity: capacity, total: max(queue.totalCount, queue.selectedIndex + 1))
         return .run(id: .orders) { send in
             do throws(BackOfficeError) {
                 send(.merchant(.queue(request: request, .success(try await office.queue(filter, offset: start, limit: capacity)))))
@@ -75,7 +76,8 @@ enum MerchantFeature {
         var queue = state.console.queue
         if let moved = ListSelection.moved(queue.selectedIndex, by: action, count: queue.totalCount, page: state.rowCapacity) {
             queue.selectedIndex = moved
-            let start = ListSelection.windowStart(selected: moved, currentStart: queue.windowStart, capacity: state.rowCapacity, total: queue.totalCount)
+            let start = ListSelection.windowStart(
+                selected: moved, currentStart: queue.windowStart, capacity: state.rowCapacity, total: queue.totalCount)
             state.console.queue = queue
             // A move inside the rows on screen needs nothing read.
             return start == queue.windowStart && !queue.isLoading ? .none : reloadQueue(&state, env)
