@@ -8,7 +8,9 @@ let strict: [SwiftSetting] = [
 
 /// What both test targets build against.
 let testDependencies: [Target.Dependency] = [
-    "ShopModels", "ShopPorts", "StorefrontCore", "StorefrontUI", "StorefrontTesting", "ShopSandbox", "ShopMerchant", "StorageSQLite", "ShopMail",
+    "ShopModels", "ShopPorts", "ShopApplication", "StorefrontCore", "StorefrontUI", "StorefrontTesting", "ShopSandbox", "ShopMerchant",
+    "StorageSQLite",
+    "ShopMail",
     "ShopIdentity", "ShopCredentialFile", "ShopSSH", "ShopWebhookServer", "ShopWebFront", "ShopAPI", "HTTPGuards", "PseudoTerminal",
     "TerminalNCurses", "ShopStripe", "StoragePostgres", "ShopQRCode",
     .product(name: "SystemPackage", package: "swift-system"),
@@ -211,10 +213,20 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The application between the ports and the fronts: the shop's storage opened in one place.
+        .target(
+            name: "ShopApplication",
+            dependencies: [
+                "ShopModels", "ShopPorts", "ShopSandbox", "StorageSQLite", "StoragePostgres",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "storefront",
             dependencies: [
-                "ShopModels", "ShopPorts", "StorefrontCore", "StorefrontUI", "ShopSandbox", "ShopMerchant", "StorageSQLite", "ShopIdentity",
+                "ShopModels", "ShopPorts", "ShopApplication", "StorefrontCore", "StorefrontUI", "ShopSandbox", "ShopMerchant", "StorageSQLite",
+                "ShopIdentity",
                 "ShopCredentialFile", "ShopMail", "ShopWebhookServer", "ShopWebFront", "ShopAPI", "TerminalNCurses", "ShopSSH", "PseudoTerminal",
                 "ShopStripe", "StoragePostgres", "ShopQRCode",
                 .product(name: "SystemPackage", package: "swift-system"),

@@ -63,8 +63,14 @@ public final class SQLiteCatalogRepository: CatalogRepository {
         return SQLiteCatalogRepository(shop: catalog.shop, database: database, activeCount: catalog.products.count, didImport: true)
     }
 
-    /// The repository as last imported, when the meta value `key` equals `value`; nil otherwise.
-    private static func unchanged(database: SQLiteDatabase, where key: String, equals value: String) throws -> SQLiteCatalogRepository? {
+    /// The catalog as last imported, for commands that read a shop's data without a catalog file; nil before the first
+    /// import.
+    public static func stored(database: SQLiteDatabase) throws -> SQLiteCatalogRepository? {
+        try unchanged(database: database, where: "product-count", equals: nil)
+    }
+
+    /// The repository as last imported, when the meta value `key` equals `value` (or always, for nil); nil otherwise.
+    private static func unchanged(database: SQLiteDatabase, where key: String, equals value: String?) throws -> SQLiteCatalogRepository? {
         let meta: [String: String]
         do {
             meta = try database.pool.read { db in
@@ -76,7 +82,7 @@ public final class SQLiteCatalogRepository: CatalogRepository {
         } catch {
             throw SQLiteDatabaseError.from(error, path: database.path)
         }
-        guard meta[key] == value, let storeJSON = meta["store"],
+        guard value == nil || meta[key] == value, let storeJSON = meta["store"],
             let shop = try? JSONDecoder().decode(ShopProfile.self, from: Data(storeJSON.utf8)),
             let count = meta["product-count"].flatMap(Int.init)
         else { return nil }

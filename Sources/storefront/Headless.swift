@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PseudoTerminal
+import ShopApplication
 import StorefrontUI
 import SystemPackage
 import TerminalNCurses

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ShopApplication
 import ShopMail
 import ShopMerchant
 import ShopModels

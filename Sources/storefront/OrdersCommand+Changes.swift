@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ShopApplication
 import ShopModels
 import ShopPorts
 import StoragePostgres
@@ -25,55 +26,30 @@ struct ShopDatabaseOptions: ParsableArguments {
         return configuration
     }
 
-    /// The shop's database, opened for writing (SQLite is brought up to date; PostgreSQL must be), and how to close it.
-    func open() async throws -> (database: Either, close: @Sendable () -> Void) {
+    /// The shop's storage, opened for writing (SQLite is brought up to date; PostgreSQL must be already); a shop that
+    /// is not there is told and exits 66.
+    func openStorage() async throws -> ShopStorage {
         let environment = ProcessInfo.processInfo.environment
         let configuration = try configuration(environment: environment)
-        if let url = configuration.database {
-            let database = try await PostgresSetup.connect(url, pool: .command, migrate: false, environment: environment)
-            return (.postgres(database), { database.close() })
-        }
         let directory = configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment)
-        let file = directory.appending(SQLiteDatabase.fileName)
-        guard FileManager.default.fileExists(atPath: file.string) else {
-            complain("no shop in \(directory): it holds no \(SQLiteDatabase.fileName)")
-            throw ExitCodes.noInput
+        return try await openingStorage {
+            try await ShopStorage.openExisting(at: configuration.storagePlace(dataDirectory: directory), environment: environment)
         }
-        do {
-            return (.sqlite(try SQLiteDatabase.open(directory: directory.fileURL)), {})
-        } catch {
-            complain("\(SQLiteDatabaseError.from(error, path: file.string))")
-            throw ExitCodes.ioError
-        }
-    }
-
-    enum Either {
-        case sqlite(SQLiteDatabase)
-        case postgres(PostgresDatabase)
     }
 
     func openOrders() async throws -> (orders: any OrderRepository & RefundRepository, close: @Sendable () -> Void) {
-        let (database, close) = try await open()
-        switch database {
-        case .sqlite(let database): return (SQLiteOrderRepository(database: database, currency: .usd), close)
-        case .postgres(let database): return (PostgresOrderRepository(database: database, currency: .usd), close)
-        }
+        let storage = try await openStorage()
+        return (storage.orders, storage.close)
     }
 
     func openTokens() async throws -> (tokens: any APITokenRepository, close: @Sendable () -> Void) {
-        let (database, close) = try await open()
-        switch database {
-        case .sqlite(let database): return (SQLiteAPITokenRepository(database: database), close)
-        case .postgres(let database): return (PostgresAPITokenRepository(database: database), close)
-        }
+        let storage = try await openStorage()
+        return (storage.tokens, storage.close)
     }
 
     func openStock() async throws -> (stock: any StockRepository, close: @Sendable () -> Void) {
-        let (database, close) = try await open()
-        switch database {
-        case .sqlite(let database): return (SQLiteStockRepository(database: database), close)
-        case .postgres(let database): return (PostgresStockRepository(database: database), close)
-        }
+        let storage = try await openStorage()
+        return (storage.stock, storage.close)
     }
 }
 

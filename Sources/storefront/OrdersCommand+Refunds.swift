@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ShopApplication
 import ShopMerchant
 import ShopModels
 import ShopPorts
@@ -17,41 +18,26 @@ struct BackOfficeSession {
     static func open(_ store: ShopDatabaseOptions) async throws -> BackOfficeSession {
         let environment = ProcessInfo.processInfo.environment
         let configuration = try store.configuration(environment: environment)
-        let (database, closeDatabase) = try await store.open()
-        let orders: any LiveBackOffice.Orders
-        let stock: any StockRepository
-        let ledger: any ChargeLedger
-        let references: any ProviderReferenceRepository
-        switch database {
-        case .sqlite(let database):
-            (orders, stock, ledger, references) = (
-                SQLiteOrderRepository(database: database, currency: .usd), SQLiteStockRepository(database: database),
-                SQLiteChargeLedger(database: database), SQLiteProviderReferences(database: database)
-            )
-        case .postgres(let database):
-            (orders, stock, ledger, references) = (
-                PostgresOrderRepository(database: database, currency: .usd), PostgresStockRepository(database: database),
-                PostgresChargeLedger(database: database), PostgresProviderReferences(database: database)
-            )
-        }
+        let storage = try await store.openStorage()
         let payments: PaymentStack
         do {
             payments = try PaymentStack.make(
-                configuration: configuration, environment: environment, ledger: ledger, references: references, currency: .usd,
+                configuration: configuration, environment: environment, ledger: storage.ledger, references: storage.references,
+                currency: storage.currency,
                 clock: ContinuousClock(), latency: .zero, fault: FaultHook(environment: environment), log: { complain($0) }
             )
         } catch {
-            closeDatabase()
+            storage.close()
             throw error
         }
         let fault = FaultHook(environment: environment)
         let settleAfter = environment["STOREFRONT_SETTLE_AFTER_SECONDS"].flatMap(Int.init) ?? 120
         let office = LiveBackOffice(
-            orders: orders, stock: stock, processor: payments.refunds, dates: .system, refundInFlightAge: .seconds(settleAfter)
+            orders: storage.orders, stock: storage.stock, processor: payments.refunds, dates: .system, refundInFlightAge: .seconds(settleAfter)
         ) { fault.reached($0.rawValue) }
         return BackOfficeSession(office: office) {
             await payments.close()
-            closeDatabase()
+            storage.close()
         }
     }
 

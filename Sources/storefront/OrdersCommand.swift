@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ShopApplication
 import ShopModels
 import ShopSSH
 import StoragePostgres
@@ -72,19 +73,14 @@ extension OrdersCommand {
             let environment = ProcessInfo.processInfo.environment
             var configuration = try Configuration.loadForCommand(environment: environment)
             try configuration.apply(flags: [("data-dir", dataDirectory), ("database", database)])
-            let orders: [Order]
-            if let url = configuration.database {
-                // Listing writes nothing: the schema is checked, never migrated.
-                let database = try await PostgresSetup.connect(url, pool: .command, migrate: false, environment: environment)
-                defer { database.close() }
-                do {
-                    orders = try await PostgresOrderRepository(database: database, currency: .usd).orders(customer: customer, offset: 0, limit: limit)
-                } catch {
-                    complain("\(error)")
-                    throw ExitCodes.ioError
+            // Listing writes nothing. On SQLite, the data directory decides whether there is a shop to read at all.
+            let place: StoragePlace? =
+                if let url = configuration.database { .postgres(url) } else {
+                    try dataDirectory(named: configuration.dataDirectory, environment: environment).map { .sqlite(directory: $0) }
                 }
-            } else {
-                orders = try await readSQLite(named: configuration.dataDirectory, environment: environment)
+            let orders = try await openingStorage {
+                guard let place else { return [Order]() }
+                return try await ShopStorage.readOrders(at: place, customer: customer, limit: limit, environment: environment)
             }
             // The list is the command's result: a list that did not reach its reader (a full disk, a closed pipe) is an error.
             guard emit(try render(orders) + "\n", to: STDOUT_FILENO) else {
@@ -93,9 +89,9 @@ extension OrdersCommand {
             }
         }
 
-        /// The orders in the data directory's SQLite, opened read-only. A directory that was named must exist (66);
-        /// one with no database yet, or the default one not made yet, holds no orders.
-        private func readSQLite(named: FilePath?, environment: [String: String]) async throws -> [Order] {
+        /// The data directory to read: a directory that was named must exist (66); the default one not made yet holds
+        /// no orders (nil).
+        private func dataDirectory(named: FilePath?, environment: [String: String]) throws -> FilePath? {
             let directory = named ?? Configuration.defaultDataDirectory(environment: environment)
             var info = stat()
             if directory.withPlatformString({ stat($0, &info) }) != 0 {
@@ -103,25 +99,13 @@ extension OrdersCommand {
                     complain("no such data directory: \(directory)")
                     throw ExitCodes.noInput
                 }
-                return []
+                return nil
             }
             guard info.st_mode & S_IFMT == S_IFDIR else {
                 complain("the data directory \(directory) is not a directory")
                 throw ExitCodes.noInput
             }
-            let file = directory.appending(SQLiteDatabase.fileName)
-            // SQLite's own calls take the path as text.
-            let path = file.string
-            guard FileManager.default.fileExists(atPath: path) else { return [] }
-            do {
-                let database = try SQLiteDatabase.openReadOnly(path: path, busyTimeout: 3)
-                return try await SQLiteOrderRepository(database: database, currency: .usd).orders(customer: customer, offset: 0, limit: limit)
-            } catch {
-                let problem = SQLiteDatabaseError.from(error, path: path)
-                complain("\(problem)")
-                if case .busy = problem { throw ExitCodes.temporaryFailure }
-                throw ExitCodes.ioError
-            }
+            return directory
         }
 
         private func render(_ orders: [Order]) throws -> String {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import PseudoTerminal
+import ShopApplication
 import ShopSSH
 import StorefrontCore
 import SystemPackage

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import NIOCore
 import PseudoTerminal
+import ShopApplication
 import ShopModels
 import ShopSSH
 import ShopStripe

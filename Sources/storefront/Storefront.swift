@@ -205,35 +205,4 @@ struct ShopOptions: ParsableArguments {
         }
         return configuration
     }
-
-    /// Opens the database in the data directory and the catalog in it, importing the catalog
-    /// file (or the bundled one) when its content changed. Prints the problem and exits on failure.
-    static func openSQLite(path: FilePath?, dataDirectory: FilePath) throws -> (database: SQLiteDatabase, catalog: SQLiteCatalogRepository) {
-        if let path, !FileManager.default.fileExists(atPath: path.string) {
-            complain("no such catalog file: \(path)")
-            throw ExitCodes.noInput
-        }
-        // A FIFO or a device would be read until its writer stops, which may be never.
-        if let path, !isRegularFile(path) {
-            complain("the catalog \(path) is not a regular file")
-            throw ExitCodes.noInput
-        }
-        do {
-            let database = try SQLiteDatabase.open(directory: dataDirectory.fileURL)
-            if let path {
-                return (database, try SQLiteCatalogRepository.open(database: database, catalogFile: path.fileURL))
-            }
-            return (
-                database, try SQLiteCatalogRepository.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled catalog")
-            )
-        } catch let error as CatalogError {
-            complain("invalid catalog \(error)")
-            throw ExitCodes.dataError
-        } catch let error as SQLiteDatabaseError {
-            complain("\(error)")
-            if case .cannotCreateDirectory = error { throw ExitCodes.cannotCreate }
-            throw ExitCodes.ioError
-        }
-    }
-
 }

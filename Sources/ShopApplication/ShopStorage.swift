@@ -1,0 +1,71 @@
+import Foundation
+import ShopModels
+import ShopPorts
+import StoragePostgres
+import StorageSQLite
+
+/// Every repository the shop keeps, in one database: SQLite in the data directory (the default), or the PostgreSQL
+/// every front end shares. Each repository takes the shop's currency from its catalog.
+public struct ShopStorage: Sendable {
+    public var catalog: any CatalogRepository
+    public var orders: any OrderRepository & RefundRepository & OrderQueue
+    public var stock: any StockRepository
+    public var carts: any CartRepository
+    public var wallets: any WalletRepository
+    public var profiles: any AccountProfileRepository
+    public var identities: any IdentityDirectory
+    public var ledger: any ChargeLedger
+    /// The messages the orders' changes wrote for their shoppers.
+    public var outbox: any MailOutbox
+    /// The payment provider's webhook events: the ones waiting, and the ones handled.
+    public var providerEvents: any ProviderEvents
+    public var references: any ProviderReferenceRepository
+    /// The HTTP API's personal access tokens.
+    public var tokens: any APITokenRepository
+    /// The HTTP API's idempotency keys.
+    public var idempotency: any IdempotencyRepository
+    /// Where it is, for the log: the file, or the URL without its password.
+    public var place: String
+    /// True when this start imported the catalog file into SQLite.
+    public var didImport: Bool
+    /// What the operator should hear about the files; for the log.
+    public var warnings: [String]
+    /// The PostgreSQL client, when the shop is on PostgreSQL: `serve` watches it to log outages.
+    public var postgres: PostgresDatabase?
+
+    /// The shop's currency, as its catalog names it.
+    public var currency: Currency { catalog.shop.currency }
+
+    /// Closes the database's connections: PostgreSQL's client; SQLite's file closes with the process.
+    public func close() {
+        postgres?.close()
+    }
+
+    /// The repositories over a SQLite database and the catalog in it.
+    public static func sqlite(_ database: SQLiteDatabase, catalog: SQLiteCatalogRepository) -> ShopStorage {
+        ShopStorage(
+            catalog: catalog, orders: SQLiteOrderRepository(database: database, currency: catalog.shop.currency),
+            stock: SQLiteStockRepository(database: database),
+            carts: SQLiteCartRepository(database: database), wallets: SQLiteWalletRepository(database: database),
+            profiles: SQLiteAccountProfileRepository(database: database), identities: SQLiteIdentityDirectory(database: database),
+            ledger: SQLiteChargeLedger(database: database), outbox: SQLiteOutbox(database: database),
+            providerEvents: SQLiteProviderEvents(database: database), references: SQLiteProviderReferences(database: database),
+            tokens: SQLiteAPITokenRepository(database: database), idempotency: SQLiteIdempotencyRepository(database: database),
+            place: database.path, didImport: catalog.didImport, warnings: database.warnings, postgres: nil
+        )
+    }
+
+    /// The repositories over a PostgreSQL database and the catalog in it.
+    public static func postgres(_ database: PostgresDatabase, catalog: PostgresCatalogRepository) -> ShopStorage {
+        ShopStorage(
+            catalog: catalog, orders: PostgresOrderRepository(database: database, currency: catalog.shop.currency),
+            stock: PostgresStockRepository(database: database),
+            carts: PostgresCartRepository(database: database), wallets: PostgresWalletRepository(database: database),
+            profiles: PostgresAccountProfileRepository(database: database), identities: PostgresIdentityDirectory(database: database),
+            ledger: PostgresChargeLedger(database: database), outbox: PostgresOutbox(database: database),
+            providerEvents: PostgresProviderEvents(database: database), references: PostgresProviderReferences(database: database),
+            tokens: PostgresAPITokenRepository(database: database), idempotency: PostgresIdempotencyRepository(database: database),
+            place: database.location.description, didImport: false, warnings: [], postgres: database
+        )
+    }
+}
