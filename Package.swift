@@ -8,7 +8,8 @@ let strict: [SwiftSetting] = [
 
 /// What both test targets build against.
 let testDependencies: [Target.Dependency] = [
-    "ShopModels", "ShopPorts", "ShopApplication", "StorefrontCore", "StorefrontUI", "StorefrontTesting", "ShopSandbox", "ShopMerchant",
+    "ShopModels", "ShopPorts", "ShopApplication", "ShopSessions", "StorefrontCore", "StorefrontUI", "StorefrontTesting", "ShopSandbox",
+    "ShopMerchant",
     "StorageSQLite",
     "ShopMail",
     "ShopIdentity", "ShopCredentialFile", "ShopSSH", "ShopWebhookServer", "ShopWebFront", "ShopAPI", "HTTPGuards", "PseudoTerminal",
@@ -89,10 +90,17 @@ let package = Package(
         ),
         .target(name: "CPseudoTerminal"),
         .target(name: "PseudoTerminal", dependencies: ["CPseudoTerminal"], swiftSettings: strict),
+        // What a session is allowed, whichever front (SSH or the browser) it came through: admission, limits, refusals
+        // logged without flooding, the command a session process runs.
+        .target(
+            name: "ShopSessions",
+            dependencies: ["PseudoTerminal", .product(name: "NIOCore", package: "swift-nio")],
+            swiftSettings: strict
+        ),
         .target(
             name: "ShopSSH",
             dependencies: [
-                "PseudoTerminal", "ShopCredentialFile", "ShopModels",
+                "PseudoTerminal", "ShopCredentialFile", "ShopModels", "ShopSessions",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -135,7 +143,7 @@ let package = Package(
         .target(
             name: "ShopWebFront",
             dependencies: [
-                "CWebAssets", "PseudoTerminal", "ShopSSH", "HTTPGuards",
+                "CWebAssets", "PseudoTerminal", "ShopSessions", "HTTPGuards",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -225,7 +233,8 @@ let package = Package(
         .executableTarget(
             name: "storefront",
             dependencies: [
-                "ShopModels", "ShopPorts", "ShopApplication", "StorefrontCore", "StorefrontUI", "ShopSandbox", "ShopMerchant", "StorageSQLite",
+                "ShopModels", "ShopPorts", "ShopApplication", "ShopSessions", "StorefrontCore", "StorefrontUI", "ShopSandbox", "ShopMerchant",
+                "StorageSQLite",
                 "ShopIdentity",
                 "ShopCredentialFile", "ShopMail", "ShopWebhookServer", "ShopWebFront", "ShopAPI", "TerminalNCurses", "ShopSSH", "PseudoTerminal",
                 "ShopStripe", "StoragePostgres", "ShopQRCode",

@@ -120,7 +120,10 @@ extension ShopStorage {
             switch catalog {
             case .file(let path): return (database, try SQLiteCatalogRepository.open(database: database, catalogFile: path.urlForFoundation))
             case .bundled:
-                return (database, try SQLiteCatalogRepository.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled catalog"))
+                return (
+                    database,
+                    try SQLiteCatalogRepository.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled catalog")
+                )
             }
         } catch let error as CatalogError {
             throw StorageOpenFailure(.invalidCatalog, "invalid catalog \(error)")
@@ -154,7 +157,7 @@ public enum PostgresConnecting {
                 if migrate { try await database.migrate() } else if checkSchema { try await database.checkSchema() }
                 if toldWaiting { tell("the shop's database answers again; opening the shop") }
                 return database
-            } catch where error.isUnreachable && waitsWhileUnreachable {
+            } catch  where error.isUnreachable && waitsWhileUnreachable {
                 if !toldWaiting { tell("The database is not reachable; retrying every 2 s (Ctrl-C leaves): \(error)") }
                 toldWaiting = true
                 try await Task.sleep(for: .seconds(2))
@@ -188,7 +191,8 @@ extension ShopStorage {
             do {
                 let database = try SQLiteDatabase.openReadOnly(path: path, busyTimeout: 3)
                 guard let catalog = try SQLiteCatalogRepository.stored(database: database) else { return [] }
-                return try await SQLiteOrderRepository(database: database, currency: catalog.shop.currency).orders(customer: customer, offset: 0, limit: limit)
+                return try await SQLiteOrderRepository(database: database, currency: catalog.shop.currency).orders(
+                    customer: customer, offset: 0, limit: limit)
             } catch {
                 let problem = SQLiteDatabaseError.from(error, path: path)
                 if case .busy = problem { throw StorageOpenFailure(.busy, "\(problem)") }
@@ -199,7 +203,8 @@ extension ShopStorage {
             defer { database.close() }
             do {
                 let catalog = try await PostgresCatalogRepository.open(database: database)
-                return try await PostgresOrderRepository(database: database, currency: catalog.shop.currency).orders(customer: customer, offset: 0, limit: limit)
+                return try await PostgresOrderRepository(database: database, currency: catalog.shop.currency).orders(
+                    customer: customer, offset: 0, limit: limit)
             } catch {
                 throw StorageOpenFailure(.io, "\(error)")
             }

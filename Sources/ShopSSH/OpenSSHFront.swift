@@ -1,4 +1,5 @@
 import Foundation
+import ShopSessions
 
 /// The shop behind the system's OpenSSH server: sshd does the SSH (every key type it supports, RSA among them) and
 /// hands the shop the key it verified.

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOPosix
 import NIOSSH
+import ShopSessions
 import Synchronization
 
 /// The key a connection authenticated with (set once by the auth delegate, read by its sessions),

@@ -1,5 +1,6 @@
 import NIOCore
 import NIOSSH
+import ShopSessions
 
 /// What a channel's requests cost its connection (`ConnectionAllowance`), and the connection closed once it is spent.
 extension SessionChannelHandler {

@@ -2,6 +2,7 @@ import NIOCore
 import NIOPosix
 import NIOSSH
 import PseudoTerminal
+import ShopSessions
 
 /// Starting the shop for a shell request: admission, the start off the event loop, then the reply and the relay.
 extension SessionChannelHandler {

@@ -4,6 +4,7 @@ import NIOPosix
 import NIOSSH
 import PseudoTerminal
 import ShopModels
+import ShopSessions
 
 /// One SSH `session` channel: collects the pty request, refuses what the shop does not offer, runs
 /// the shop on a fresh pty for a shell request, and relays bytes both ways until either side ends.

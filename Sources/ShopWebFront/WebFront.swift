@@ -8,7 +8,7 @@ import Logging
 import NIOCore
 import PseudoTerminal
 import ServiceLifecycle
-import ShopSSH
+import ShopSessions
 import Synchronization
 
 /// What every browser session shares: how to start the shop, who may come in, and where lines go.

@@ -4,7 +4,7 @@ import NIOCore
 import NIOPosix
 import NIOWebSocket
 import PseudoTerminal
-import ShopSSH
+import ShopSessions
 import Synchronization
 
 /// Why a browser session ended, as the log names it.

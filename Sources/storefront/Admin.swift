@@ -4,6 +4,7 @@ import Logging
 import ShopModels
 import ShopPorts
 import ShopSSH
+import ShopSessions
 import StorefrontCore
 import SystemPackage
 import TerminalNCurses

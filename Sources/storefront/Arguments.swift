@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import ShopSSH
+import ShopSessions
 import StorefrontUI
 import SystemPackage
 import TerminalNCurses

@@ -4,6 +4,7 @@ import Logging
 import PseudoTerminal
 import ShopApplication
 import ShopSSH
+import ShopSessions
 import StorefrontCore
 import SystemPackage
 import TerminalNCurses

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ShopModels
 import ShopSSH
+import ShopSessions
 
 /// `storefront sshd-keys TYPE KEY`: sshd's `AuthorizedKeysCommand`. Prints the one authorized_keys line that lets the
 /// offered key in with `restrict,pty`; prints nothing (so sshd refuses it) for anything that is not a key.

@@ -6,6 +6,7 @@ import PseudoTerminal
 import ShopApplication
 import ShopModels
 import ShopSSH
+import ShopSessions
 import ShopStripe
 import ShopWebhookServer
 import StorefrontUI
@@ -150,7 +151,7 @@ struct Serve: AsyncParsableCommand {
         let command = SessionCommand(
             executable: thisExecutable(), arguments: shopArguments, environment: sessionEnvironment,
             largestTerminal: TerminalSize(columns: Size.maximum.columns, rows: Size.maximum.rows),
-            adminArguments: ["admin"] + arguments, adminKeys: admins, openSSHFront: openSSHFront,
+            adminArguments: ["admin"] + arguments, adminFingerprints: admins.fingerprints, openSSHFront: openSSHFront,
             host: try sessionStart.host(preparing: shopArguments, environment: sessionEnvironment)
         )
         defer { command.host?.stop() }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PseudoTerminal
 import ShopSSH
+import ShopSessions
 import ShopStripe
 import SystemPackage
 

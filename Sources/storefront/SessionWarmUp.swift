@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ShopModels
 import ShopSandbox
+import ShopSessions
 import StorefrontCore
 import StorefrontUI
 import SystemPackage

@@ -9,6 +9,7 @@ import ShopPorts
 import ShopQRCode
 import ShopSSH
 import ShopSandbox
+import ShopSessions
 import StorefrontCore
 
 /// The shop's dependencies: the catalog, orders, wallets and the providers' records in its database, the

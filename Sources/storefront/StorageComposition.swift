@@ -46,7 +46,8 @@ extension ShopStorage {
     ) async throws -> ShopStorage {
         try await openingStorage {
             try await openShop(
-                at: configuration.storagePlace(dataDirectory: dataDirectory), catalog: configuration.catalog.map { .file($0) } ?? .bundled, pool: pool,
+                at: configuration.storagePlace(dataDirectory: dataDirectory), catalog: configuration.catalog.map { .file($0) } ?? .bundled,
+                pool: pool,
                 migrate: migrate, environment: environment, waitsWhileUnreachable: waitsForDatabase, tell: { complain($0) }
             )
         }

@@ -4,6 +4,7 @@ import PseudoTerminal
 import ShopCredentialFile
 import ShopIdentity
 import ShopSSH
+import ShopSessions
 import ShopWebFront
 import StorefrontUI
 import SystemPackage

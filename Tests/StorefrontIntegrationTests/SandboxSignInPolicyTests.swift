@@ -1,5 +1,6 @@
 import Foundation
 import ShopSSH
+import ShopSessions
 import ShopWebFront
 import StorefrontTesting
 import Testing

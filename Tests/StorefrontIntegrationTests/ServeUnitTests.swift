@@ -4,6 +4,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import PseudoTerminal
 import ShopSSH
+import ShopSessions
 import StorefrontTesting
 import SystemPackage
 import Testing

@@ -21,7 +21,8 @@ struct ShopStorageOpeningTests {
 
     @Test func aShopOpenedThenReopenedByTheMerchantsCommandsKeepsItsCatalogsCurrency() async throws {
         let directory = FilePath(TemporaryDirectory.make().path)
-        let shop = try await ShopStorage.openShop(at: .sqlite(directory: directory), catalog: .file(try Self.yenCatalog()), pool: .command, migrate: true, environment: [:])
+        let shop = try await ShopStorage.openShop(
+            at: .sqlite(directory: directory), catalog: .file(try Self.yenCatalog()), pool: .command, migrate: true, environment: [:])
         #expect(shop.currency == .jpy && shop.didImport)
         let merchant = try await ShopStorage.openExisting(at: .sqlite(directory: directory), environment: [:])
         #expect(merchant.currency == .jpy, "the catalog as last imported, not the bundled one")
@@ -34,7 +35,8 @@ struct ShopStorageOpeningTests {
         await #expect(throws: StorageOpenFailure(.noInput, "no shop in \(empty): it holds no storefront.sqlite")) {
             try await ShopStorage.openExisting(at: .sqlite(directory: empty), environment: [:])
         }
-        #expect(try await ShopStorage.readOrders(at: .sqlite(directory: empty), customer: nil, limit: 10, environment: [:]) == [], "no shop, no orders")
+        #expect(
+            try await ShopStorage.readOrders(at: .sqlite(directory: empty), customer: nil, limit: 10, environment: [:]) == [], "no shop, no orders")
         let missing = empty.appending("nowhere.json")
         await #expect(throws: StorageOpenFailure(.noInput, "no such catalog file: \(missing)")) {
             try await ShopStorage.openShop(at: .sqlite(directory: empty), catalog: .file(missing), pool: .command, migrate: true, environment: [:])
@@ -43,7 +45,8 @@ struct ShopStorageOpeningTests {
         try FileManager.default.createDirectory(atPath: empty.string, withIntermediateDirectories: true)
         try Data("{\"store\": {}}".utf8).write(to: URL(fileURLWithPath: invalid.string))
         do {
-            _ = try await ShopStorage.openShop(at: .sqlite(directory: empty), catalog: .file(invalid), pool: .command, migrate: true, environment: [:])
+            _ = try await ShopStorage.openShop(
+                at: .sqlite(directory: empty), catalog: .file(invalid), pool: .command, migrate: true, environment: [:])
             Issue.record("an invalid catalog opened")
         } catch let failure as StorageOpenFailure {
             #expect(failure.kind == .invalidCatalog && failure.description.hasPrefix("invalid catalog"), "\(failure)")

@@ -9,9 +9,10 @@ public struct SessionCommand: Sendable {
     /// The largest pty a session gets: a client asking for more (on the first request or in a window
     /// change) gets this, so no client chooses how much memory its session lays out and allocates.
     public var largestTerminal: TerminalSize
-    /// What keys in `adminKeys` get instead of the shop: the merchant console.
+    /// What the keys of `adminFingerprints` get instead of the shop: the merchant console.
     public var adminArguments: [String]
-    public var adminKeys: AdminKeys
+    /// The OpenSSH SHA-256 fingerprints of the keys `serve --admin-keys` names.
+    public var adminFingerprints: Set<String>
     /// Where the operator's OpenSSH front is (`ssh shop@shop.example`), for guests told how to get an account.
     public var openSSHFront: String?
     /// Forks each session from this pre-started host; without one, each session starts `executable` anew.
@@ -19,7 +20,7 @@ public struct SessionCommand: Sendable {
 
     public init(
         executable: String, arguments: [String], environment: [String: String], largestTerminal: TerminalSize,
-        adminArguments: [String] = [], adminKeys: AdminKeys = AdminKeys(), openSSHFront: String? = nil, host: SessionHostClient? = nil
+        adminArguments: [String] = [], adminFingerprints: Set<String> = [], openSSHFront: String? = nil, host: SessionHostClient? = nil
     ) {
         self.openSSHFront = openSSHFront
         self.host = host
@@ -28,12 +29,12 @@ public struct SessionCommand: Sendable {
         self.environment = environment
         self.largestTerminal = largestTerminal
         self.adminArguments = adminArguments
-        self.adminKeys = adminKeys
+        self.adminFingerprints = adminFingerprints
     }
 
     /// The command line for the key with `fingerprint`: the merchant console for an admin key, else the shop.
     public func arguments(forKey fingerprint: String) -> (arguments: [String], isAdmin: Bool) {
-        adminKeys.fingerprints.contains(fingerprint) && !adminArguments.isEmpty ? (adminArguments, true) : (arguments, false)
+        adminFingerprints.contains(fingerprint) && !adminArguments.isEmpty ? (adminArguments, true) : (arguments, false)
     }
 
     /// The command line for a session, its customer added to `environment`, and the customer as the log names it: a
@@ -118,15 +119,6 @@ public struct SessionCommand: Sendable {
     public static func isGuestID(_ text: String) -> Bool {
         text.count == 16 && text.allSatisfy(\.isHexDigit)
     }
-}
-
-/// Why a session ended, as the server logs it.
-enum SessionEnding: String, Sendable {
-    /// The shop exited by itself: the shopper quit, or it crashed.
-    case shopExited = "finished"
-    case clientGone = "client went away"
-    case idle = "idle"
-    case shutdown = "server shutting down"
 }
 
 extension String {
