@@ -8,7 +8,7 @@ let strict: [SwiftSetting] = [
 
 /// What both test targets build against.
 let testDependencies: [Target.Dependency] = [
-    "ShopModels", "ShopPorts", "ShopApplication", "ShopSessions", "StorefrontCore", "StorefrontUI", "StorefrontTesting", "ShopSandbox",
+    "ShopModels", "ShopPorts", "ShopBootstrap", "ShopSessions", "StorefrontCore", "StorefrontUI", "StorefrontTesting", "ShopSandbox",
     "ShopMerchant",
     "StorageSQLite",
     "ShopMail",
@@ -70,7 +70,9 @@ let package = Package(
     targets: [
         .target(name: "ShopModels", swiftSettings: strict),
         .target(name: "ShopPorts", dependencies: ["ShopModels"], swiftSettings: strict),
-        .target(name: "StorefrontCore", dependencies: ["ShopModels", "ShopPorts"], swiftSettings: strict),
+        // The use cases every front shares, over the ports alone.
+        .target(name: "ShopApplication", dependencies: ["ShopModels", "ShopPorts"], swiftSettings: strict),
+        .target(name: "StorefrontCore", dependencies: ["ShopApplication", "ShopModels", "ShopPorts"], swiftSettings: strict),
         .target(name: "StorefrontUI", dependencies: ["ShopModels", "ShopPorts", "StorefrontCore"], swiftSettings: strict),
         .systemLibrary(name: "CNCurses", providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "CQRencode", providers: [.apt(["libqrencode-dev"])]),
@@ -162,7 +164,7 @@ let package = Package(
         .target(
             name: "ShopAPI",
             dependencies: [
-                "ShopModels", "ShopPorts", "ShopIdentity", "HTTPGuards",
+                "ShopApplication", "ShopModels", "ShopPorts", "ShopIdentity", "HTTPGuards",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -223,7 +225,7 @@ let package = Package(
         ),
         // The application between the ports and the fronts: the shop's storage opened in one place.
         .target(
-            name: "ShopApplication",
+            name: "ShopBootstrap",
             dependencies: [
                 "ShopModels", "ShopPorts", "ShopSandbox", "StorageSQLite", "StoragePostgres",
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -233,7 +235,7 @@ let package = Package(
         .executableTarget(
             name: "storefront",
             dependencies: [
-                "ShopModels", "ShopPorts", "ShopApplication", "ShopSessions", "StorefrontCore", "StorefrontUI", "ShopSandbox", "ShopMerchant",
+                "ShopModels", "ShopPorts", "ShopBootstrap", "ShopSessions", "StorefrontCore", "StorefrontUI", "ShopSandbox", "ShopMerchant",
                 "StorageSQLite",
                 "ShopIdentity",
                 "ShopCredentialFile", "ShopMail", "ShopWebhookServer", "ShopWebFront", "ShopAPI", "TerminalNCurses", "ShopSSH", "PseudoTerminal",

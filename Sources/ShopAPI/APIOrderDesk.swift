@@ -1,4 +1,5 @@
 import Foundation
+import ShopApplication
 import ShopIdentity
 import ShopModels
 import ShopPorts
@@ -48,9 +49,9 @@ package struct APICommerce: Sendable {
 /// `IdempotencyGate`, and a cart is held by one purchase at a time, whichever key it came with.
 ///
 /// Order of calls: the cart claimed for this purchase (another under way: a 409) → the cart, address, card and
-/// shipping method read and checked → a token from the provider → the merchant backend's charge under a key derived
-/// from the owner and theirs (so a repeat after a crash finds the same charge, never a second one) → the cart emptied
-/// → the cart's claim released.
+/// shipping method read and checked → the application's `PlaceOrder` (the one the terminal's sheet places orders
+/// through): a token, then the charge under a key derived from the owner and theirs (so a repeat after a crash finds
+/// the same charge, never a second one) → the cart emptied → the cart's claim released.
 struct APIOrderDesk {
     let shop: APIShop
     let commerce: APICommerce
@@ -100,12 +101,12 @@ struct APIOrderDesk {
             shippingMethod: draft.order.shippingMethod, transactionIdentifier: backendKey
         )
         let confirmation: OrderConfirmation
-        do {
-            let token = try await commerce.provider.createToken(for: payment)
-            confirmation = try await commerce.backend.processPayment(token: token, order: draft.order, idempotencyKey: backendKey)
-        } catch let error as PaymentProviderError {
-            throw Self.problem(error)
-        } catch MerchantBackendError.authenticationRequired(let url) {
+        let (step, _) = await PlaceOrder(provider: commerce.provider, backend: commerce.backend).charge(
+            draft.order, paying: payment, key: backendKey, token: nil)
+        switch step {
+        case .paid(let paid):
+            confirmation = paid
+        case .bankCheck(let url):
             // The order holds its lines and stock while the bank checks: the cart is bought, the check decides.
             guard let number = try await commerce.openCharges.openOrderNumber(idempotencyKey: backendKey),
                 let order = try await commerce.orders.order(number: number)
@@ -115,7 +116,11 @@ struct APIOrderDesk {
             }
             try await shop.carts.save([], forCustomer: owner)
             return .awaitingBankCheck(order, url: url)
-        } catch let error as MerchantBackendError {
+        case .noAnswer:
+            throw Self.problem(MerchantBackendError.timedOut)
+        case .tokenRefused(let error):
+            throw Self.problem(error)
+        case .refused(let error):
             throw Self.problem(error)
         }
         try await shop.carts.save([], forCustomer: owner)
@@ -161,9 +166,9 @@ struct APIOrderDesk {
                 return found
             } ?? methods.first
         guard let method else { throw APIProblem(.internal, "The shop has no shipping methods.") }
-        let totals = Cart(currency: shop.catalog.shop.currency, lines: lines).totals(shipping: method, tax: shop.catalog.shop.tax)
-        if let refusal = commerce.provider.chargeRefusal(totals.total) { throw Self.missing("cart", refusal) }
-        return (OrderDraft(lines: lines, totals: totals, shippingMethod: method, shippingContact: address, customerID: owner), card)
+        let order = PlaceOrder.draft(lines: lines, shipping: method, contact: address, customerID: owner, shop: shop.catalog.shop)
+        if let refusal = commerce.provider.chargeRefusal(order.totals.total) { throw Self.missing("cart", refusal) }
+        return (order, card)
     }
 
     private static func missing(_ field: String, _ message: String) -> APIProblem {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import PseudoTerminal
-import ShopApplication
+import ShopBootstrap
 import StorefrontUI
 import SystemPackage
 import TerminalNCurses

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import ShopApplication
+import ShopBootstrap
 import ShopModels
 import ShopSSH
 import StoragePostgres

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import PseudoTerminal
-import ShopApplication
+import ShopBootstrap
 import ShopSSH
 import ShopSessions
 import StorefrontCore

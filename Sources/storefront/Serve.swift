@@ -3,7 +3,7 @@ import Dispatch
 import Foundation
 import NIOCore
 import PseudoTerminal
-import ShopApplication
+import ShopBootstrap
 import ShopModels
 import ShopSSH
 import ShopSessions

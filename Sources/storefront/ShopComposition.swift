@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import ShopApplication
+import ShopBootstrap
 import ShopCredentialFile
 import ShopIdentity
 import ShopMerchant

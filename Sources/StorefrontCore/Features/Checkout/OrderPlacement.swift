@@ -1,3 +1,4 @@
+import ShopApplication
 import ShopModels
 import ShopPorts
 
@@ -22,9 +23,9 @@ struct PlacementHooks: Sendable {
     var waitOrLeave: @MainActor @Sendable (Duration) async -> Bool
 }
 
-/// Turns an authorized payment into an order: a token from the provider, then the merchant
-/// backend's charge under an idempotency key, retried with the same key when it times out, and asked again with
-/// the same key while the card's bank checks it.
+/// Turns an authorized payment into an order through the application's `PlaceOrder` (the one the HTTP API places its
+/// orders through): retried under the same key when it times out, and asked again under the same key while the
+/// card's bank checks it.
 struct OrderPlacement: Sendable {
     /// Number of times a timed-out charge is retried with the same idempotency key.
     static let timeoutRetries = 2
@@ -49,31 +50,23 @@ struct OrderPlacement: Sendable {
     /// asked again, backing off, until the check ends or the shopper leaves it (`abandonCharge`).
     @MainActor
     func place(_ payment: Payment, after previous: ChargeAttempt?, hooks: PlacementHooks) async -> (CheckoutOutcome, ChargeAttempt?) {
-        let draft = OrderDraft(
-            lines: order.lines, totals: CheckoutSheet.totals(lines: order.lines, shipping: payment.shippingMethod, shop),
-            shippingMethod: payment.shippingMethod, shippingContact: payment.shippingContact, customerID: customerID
-        )
+        let draft = PlaceOrder.draft(
+            lines: order.lines, shipping: payment.shippingMethod, contact: payment.shippingContact, customerID: customerID, shop: shop)
         var attempt = attempt(for: draft, method: payment.method, after: previous)
-        let token: PaymentToken
-        if let kept = attempt.token {
-            token = kept
-        } else {
-            do {
-                token = try await provider.createToken(for: payment)
-            } catch {
-                return (.notPaid(CheckoutMessages.message(for: error)), attempt)
-            }
-            attempt.token = token
-        }
+        let placing = PlaceOrder(provider: provider, backend: backend)
         var timeouts = 0
         var shownCheck: String?
         var wait = Duration.seconds(1)
         var checkingWait = Duration.seconds(1)
         while true {
-            do {
-                let confirmation = try await backend.processPayment(token: token, order: draft, idempotencyKey: attempt.key)
+            let (step, token) = await placing.charge(draft, paying: payment, key: attempt.key, token: attempt.token)
+            attempt.token = token
+            switch step {
+            case .paid(let confirmation):
                 return (.paid(confirmed(confirmation, draft, payment)), nil)
-            } catch .timedOut {
+            case .tokenRefused(let error):
+                return (.notPaid(CheckoutMessages.message(for: error)), attempt)
+            case .noAnswer:
                 timeouts += 1
                 guard timeouts > Self.timeoutRetries else { continue }
                 // Nothing invites a new payment until the provider says: the same key is asked again, backing off.
@@ -84,14 +77,14 @@ struct OrderPlacement: Sendable {
                     return (.notPaid(CheckoutMessages.message(for: MerchantBackendError.timedOut)), attempt)
                 }
                 checkingWait *= 2
-            } catch .authenticationRequired(let url) {
+            case .bankCheck(let url):
                 if shownCheck != url {
                     hooks.showBankCheck(url)
                     shownCheck = url
                 }
                 if await hooks.waitOrLeave(wait) { return await leaveBankCheck(attempt, draft, payment) }
                 wait = min(wait * 2, Self.slowestBankCheckLook)
-            } catch {
+            case .refused(let error):
                 // A definite answer: the next attempt is a new charge with a new key.
                 return (.notPaid(CheckoutMessages.message(for: error)), nil)
             }
@@ -106,7 +99,8 @@ struct OrderPlacement: Sendable {
                 return (.notPaid(DeclineReason.authenticationCanceled.message), nil)
             }
             // The check passed as the shopper left it: the order is paid, and the same key says so.
-            let confirmation = try await backend.processPayment(token: token, order: draft, idempotencyKey: attempt.key)
+            let (step, _) = await PlaceOrder(provider: provider, backend: backend).charge(draft, paying: payment, key: attempt.key, token: token)
+            guard case .paid(let confirmation) = step else { throw .timedOut }
             return (.paid(confirmed(confirmation, draft, payment)), nil)
         } catch {
             // Not known: the order stays open, shown as being checked, and the next Pay settles it.

@@ -1,5 +1,5 @@
 import Foundation
-import ShopApplication
+import ShopBootstrap
 import ShopModels
 import ShopSandbox
 import StorefrontTesting
