@@ -31,7 +31,10 @@ final class TickingClock: Clock, Sendable {
 /// The worker beside the webhook listener: a kept event is applied at once, one that failed when its time comes.
 @Suite("Provider event worker")
 struct ProviderEventWorkerTests {
-    @Test("a kept event is applied by a pass the delivery asks for; one that failed is applied on a later tick; stopping ends the passes")
+    @Test(
+        "a kept event is applied by a pass the delivery asks for; one that failed is applied on a later tick; stopping ends the passes",
+        .timeLimit(.minutes(1))
+    )
     func passes() async throws {
         let fixture = try await StockedRepositoryKind.sqlite.make()
         let webhook = SwitchableWebhook()
