@@ -33,7 +33,8 @@ final class TickingClock: Clock, Sendable {
 struct ProviderEventWorkerTests {
     @Test(
         "a kept event is applied by a pass the delivery asks for; one that failed is applied on a later tick; stopping ends the passes",
-        .timeLimit(.minutes(1))
+        // Generous: in the whole suite on two cores, tests wait minutes for a thread (their durations say so).
+        .timeLimit(.minutes(10))
     )
     func passes() async throws {
         let fixture = try await StockedRepositoryKind.sqlite.make()

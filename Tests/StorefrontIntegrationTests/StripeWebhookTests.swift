@@ -139,7 +139,7 @@ struct StripeWebhookTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(3))) func aRefundMadeInStripesDashboardAndADisputeReachTheOrderAndEveryBadDeliveryChangesNothing() async throws {
+    @Test(.timeLimit(.minutes(10))) func aRefundMadeInStripesDashboardAndADisputeReachTheOrderAndEveryBadDeliveryChangesNothing() async throws {
         let server = try LocalStripe()
         let references = InMemoryProviderReferences()
         try await StripeAdapterTests.withStripe(base: server.base, references: references) { provider, processor, client in
