@@ -81,7 +81,7 @@ let package = Package(
         .target(name: "TerminalNCurses", dependencies: ["CNCurses", "ShopModels", "StorefrontCore", "StorefrontUI"], swiftSettings: strict),
         .target(
             name: "ShopSandbox",
-            dependencies: ["ShopModels", "ShopPorts"],
+            dependencies: ["ShopModels", "ShopPorts", "StorageRows"],
             resources: [.embedInCode("Resources/catalog.json")],
             swiftSettings: strict
         ),
@@ -195,7 +195,7 @@ let package = Package(
         .target(
             name: "StorageSQLite",
             dependencies: [
-                "CSQLiteMemory", "ShopModels", "ShopPorts", .product(name: "GRDB", package: "GRDB.swift"),
+                "CSQLiteMemory", "ShopModels", "ShopPorts", "StorageRows", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: strict
@@ -203,7 +203,7 @@ let package = Package(
         .target(
             name: "StoragePostgres",
             dependencies: [
-                "ShopModels", "ShopPorts",
+                "ShopModels", "ShopPorts", "StorageRows",
                 "ShopCredentialFile",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -224,6 +224,8 @@ let package = Package(
             swiftSettings: strict
         ),
         // The application between the ports and the fronts: the shop's storage opened in one place.
+        // The rows both databases keep, read the same way: next to the storage, not in the ports.
+        .target(name: "StorageRows", dependencies: ["ShopModels", "ShopPorts"], swiftSettings: strict),
         .target(
             name: "ShopBootstrap",
             dependencies: [

@@ -1,6 +1,7 @@
 import Foundation
 import ShopModels
 import ShopPorts
+import StorageRows
 
 /// Refunds kept in memory beside the orders, with no stock to put back: for tests and the in-memory sandbox.
 extension InMemoryOrderRepository: RefundRepository {

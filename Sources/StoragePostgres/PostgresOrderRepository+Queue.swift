@@ -2,6 +2,7 @@ import Foundation
 import PostgresNIO
 import ShopModels
 import ShopPorts
+import StorageRows
 
 /// The merchant's queue in PostgreSQL.
 extension PostgresOrderRepository: OrderQueue {

@@ -2,6 +2,7 @@ import Foundation
 import PostgresNIO
 import ShopModels
 import ShopPorts
+import StorageRows
 
 /// Refunds in PostgreSQL: filing and settling each lock the order's row (`FOR UPDATE`) and change it in one
 /// transaction, so of two refunds, or a refund and a cancel, racing for one order exactly one is filed.

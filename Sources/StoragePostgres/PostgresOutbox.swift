@@ -2,6 +2,7 @@ import Foundation
 import PostgresNIO
 import ShopModels
 import ShopPorts
+import StorageRows
 
 /// The outbox in PostgreSQL: written by the order repository with each event that sends a message
 /// (`PostgresOrderRepository.record`), read and recorded by the delivery workers of every host.

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import ShopModels
 import ShopPorts
+import StorageRows
 
 /// The merchant's queue in SQLite.
 extension SQLiteOrderRepository: OrderQueue {

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import ShopModels
 import ShopPorts
+import StorageRows
 
 /// Refunds in SQLite: filing and settling are each one IMMEDIATE transaction with the order's change.
 extension SQLiteOrderRepository: RefundRepository {

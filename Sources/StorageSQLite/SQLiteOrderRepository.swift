@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import ShopModels
 import ShopPorts
+import StorageRows
 
 /// Orders in SQLite, with the stock they take. Every change is one IMMEDIATE transaction.
 public final class SQLiteOrderRepository: OrderRepository {

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import ShopModels
 import ShopPorts
+import StorageRows
 
 /// The outbox in SQLite: written by the order repository in the transaction of each change, read and recorded
 /// by the delivery worker.
