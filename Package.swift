@@ -229,7 +229,7 @@ let package = Package(
         .target(
             name: "ShopBootstrap",
             dependencies: [
-                "ShopModels", "ShopPorts", "ShopSandbox", "StorageSQLite", "StoragePostgres",
+                "ShopCredentialFile", "ShopModels", "ShopPorts", "ShopSandbox", "ShopStripe", "StorageSQLite", "StoragePostgres",
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: strict

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PseudoTerminal
 import ShopAPI
+import ShopBootstrap
 import ShopMerchant
 import ShopPorts
 import ShopSSH

@@ -1,54 +1,44 @@
 import ArgumentParser
 import Foundation
-import ShopCredentialFile
+import ShopBootstrap
 import ShopModels
 import ShopPorts
-import ShopSandbox
-import ShopStripe
-import SystemPackage
 
 /// Which payment provider the shop takes payments with.
 enum PaymentsChoice: String, CaseIterable, ExpressibleByArgument {
     case sandbox, stripe
 }
 
-/// The payment side of a shop, picked by configuration: the provider that vaults cards and makes
-/// tokens, and the processor the merchant backend charges through.
-struct PaymentStack {
-    var provider: any PaymentProvider
-    var processor: any ChargeProcessor
-    /// What the back office gives money back through: the same provider.
-    var refunds: any RefundProcessor
-    /// Gives back what the stack opened (Stripe's HTTP connections); call once, at the end.
-    var close: @Sendable () async -> Void
-    /// The provider's webhook checked with the given signing secrets; nil for the sandbox, which sends none.
-    var webhook: (@Sendable (_ secrets: [String]) -> any ProviderWebhook)? = nil
+extension StripeSettings {
+    /// The configuration's Stripe settings, checked; a problem is told on stderr and exits 78.
+    static func load(configuration: Configuration, environment: [String: String]) throws -> StripeSettings {
+        do {
+            return try read(
+                apiBase: configuration.stripeAPIBase, secretKeyFile: configuration.stripeSecretKeyFile, returnURL: configuration.stripeReturnURL,
+                rawCardData: configuration.stripeRawCardData, environment: environment
+            )
+        } catch {
+            complain(error.description)
+            throw ExitCodes.configError
+        }
+    }
+}
 
-    /// The sandbox with its ledger in the shop's database, or Stripe with its references beside the orders.
+extension PaymentStack {
+    /// The payment side the configuration picks (`PaymentStack.make` in ShopBootstrap builds it); Stripe's settings are
+    /// checked first, and a problem exits 78.
     static func make(
         configuration: Configuration, environment: [String: String], ledger: any ChargeLedger, references: any ProviderReferenceRepository,
         currency: Currency, clock: any Clock<Duration>, latency: Duration, fault: FaultHook, log: @escaping @Sendable (String) -> Void
     ) throws -> PaymentStack {
-        switch configuration.payments ?? .sandbox {
-        case .sandbox:
-            let processor = SandboxProcessor(clock: clock, latency: latency, ledger: ledger)
-            return PaymentStack(provider: SandboxPaymentProvider(processor: processor), processor: processor, refunds: processor, close: {})
-        case .stripe:
-            let settings = try StripeSettings.load(configuration: configuration, environment: environment)
-            let client = StripeClient(key: settings.key, base: settings.base)
-            let processor = StripeChargeProcessor(client: client, key: settings.key, references: references, returnURL: settings.returnURL) {
-                fault.reached($0.rawValue)
+        let choice: Choice =
+            switch configuration.payments ?? .sandbox {
+            case .sandbox: .sandbox
+            case .stripe: .stripe(try StripeSettings.load(configuration: configuration, environment: environment))
             }
-            return PaymentStack(
-                provider: StripePaymentProvider(
-                    client: client, key: settings.key, references: references,
-                    cardPage: settings.returnURL.map { (currency, $0) }, rawCardData: settings.rawCardData, onTypedCardsRefused: log
-                ),
-                processor: processor, refunds: processor,
-                close: { try? await client.shutdown() },
-                webhook: { StripeWebhook(secrets: $0, client: client, references: references) }
-            )
-        }
+        return make(
+            choice, ledger: ledger, references: references, currency: currency, clock: clock, latency: latency, reached: { fault.reached($0) },
+            log: log)
     }
 }
 
@@ -72,91 +62,3 @@ struct FaultHook: Sendable {
     }
 }
 
-/// The Stripe key and API address, checked before anything is opened.
-///
-/// The key comes from `STOREFRONT_STRIPE_SECRET_KEY` or from the file `stripe-secret-key-file`
-/// names (one of them, not both), and is refused at once when it does not look like a Stripe key.
-struct StripeSettings {
-    static let keyVariable = "STOREFRONT_STRIPE_SECRET_KEY"
-
-    var key: StripeSecretKey
-    var base: URL
-    /// Where Stripe sends the shopper back to; needed unless cards are typed in the shop.
-    var returnURL: URL?
-    /// Cards are typed in the shop and sent to Stripe (an account with raw card data access).
-    var rawCardData: Bool
-
-    /// Reads and checks the settings; a problem is told on stderr and exits 78.
-    static func load(configuration: Configuration, environment: [String: String]) throws -> StripeSettings {
-        do {
-            return try read(configuration: configuration, environment: environment)
-        } catch {
-            complain(error.description)
-            throw ExitCodes.configError
-        }
-    }
-
-    /// A setting that keeps `--payments stripe` from starting.
-    struct Problem: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    static func read(configuration: Configuration, environment: [String: String]) throws(Problem) -> StripeSettings {
-        let base: URL
-        do { base = try StripeClient.validatedBase(configuration.stripeAPIBase ?? StripeClient.defaultBase) } catch {
-            throw Problem(description: error.description)
-        }
-        let fromEnvironment = environment[keyVariable].flatMap { $0.isEmpty ? nil : $0 }
-        let raw: String
-        switch (fromEnvironment, configuration.stripeSecretKeyFile) {
-        case (nil, nil):
-            throw Problem(description: "--payments stripe needs a secret key: set \(keyVariable), or name a file with --stripe-secret-key-file")
-        case (.some, .some):
-            throw Problem(description: "both \(keyVariable) and a stripe-secret-key-file are set; keep one")
-        case (let value?, nil):
-            raw = value
-        case (nil, let path?):
-            raw = try readKeyFile(path)
-        }
-        let key: StripeSecretKey
-        do { key = try StripeSecretKey(raw) } catch {
-            throw Problem(description: error.description)
-        }
-        let rawCardData = configuration.stripeRawCardData ?? false
-        let returnURL = configuration.stripeReturnURL
-        if let returnURL, !["https", "http"].contains(returnURL.scheme?.lowercased() ?? "") || returnURL.host == nil {
-            throw Problem(description: "stripe-return-url must be a web address (https://…), got \"\(returnURL.absoluteString)\"")
-        }
-        if !rawCardData, returnURL == nil {
-            throw Problem(
-                description: """
-                    --payments stripe takes cards on Stripe's own page, which sends the shopper back to a page of yours: \
-                    set stripe-return-url (--stripe-return-url https://your-shop.example/thanks). Only if your Stripe account \
-                    has raw card data access, turn on stripe-raw-card-data instead (docs/stripe.md)
-                    """)
-        }
-        return StripeSettings(key: key, base: base, returnURL: returnURL, rawCardData: rawCardData)
-    }
-
-    /// The key file's text, through the same checks as the credential file: yours, mode 0600, not a link.
-    private static func readKeyFile(_ path: FilePath) throws(Problem) -> String {
-        let data: Data
-        do {
-            data = try ProtectedFile.read(path)
-        } catch {
-            let why =
-                switch error {
-                case .missing: "does not exist"
-                case .notRegularFile: "is not a regular file"
-                case .wrongOwner(let uid): "belongs to user \(uid), not to you"
-                case .tooOpen(let mode): "can be read by others (mode \(String(mode, radix: 8))); chmod 600 it"
-                case .io(let reason): "cannot be read: \(reason)"
-                }
-            throw Problem(description: "the Stripe secret key file \(path) \(why)")
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw Problem(description: "the Stripe secret key file \(path) is not text")
-        }
-        return text
-    }
-}

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PseudoTerminal
+import ShopBootstrap
 import ShopSSH
 import ShopSessions
 import ShopStripe
