@@ -8,7 +8,8 @@ let strict: [SwiftSetting] = [
 
 /// What both test targets build against.
 let testDependencies: [Target.Dependency] = [
-    "ShopModels", "ShopPorts", "ShopBootstrap", "ShopSessions", "StorefrontCore", "StorefrontUI", "StorefrontTesting", "ShopSandbox",
+    "ShopModels", "ShopPorts", "ShopBootstrap", "ShopBundledCatalog", "ShopSessions", "StorefrontCore", "StorefrontUI", "StorefrontTesting",
+    "ShopSandbox",
     "ShopMerchant",
     "StorageSQLite",
     "ShopMail",
@@ -79,10 +80,11 @@ let package = Package(
         // The one module that calls libqrencode: links shown in the terminal as QR codes.
         .target(name: "ShopQRCode", dependencies: ["CQRencode", "ShopPorts"], swiftSettings: strict),
         .target(name: "TerminalNCurses", dependencies: ["CNCurses", "ShopModels", "StorefrontCore", "StorefrontUI"], swiftSettings: strict),
+        // The catalog the shop runs on when none is given, embedded in the binary.
+        .target(name: "ShopBundledCatalog", resources: [.embedInCode("Resources/catalog.json")], swiftSettings: strict),
         .target(
             name: "ShopSandbox",
-            dependencies: ["ShopModels", "ShopPorts", "StorageRows"],
-            resources: [.embedInCode("Resources/catalog.json")],
+            dependencies: ["ShopBundledCatalog", "ShopModels", "ShopPorts", "StorageRows"],
             swiftSettings: strict
         ),
         .target(
@@ -229,7 +231,8 @@ let package = Package(
         .target(
             name: "ShopBootstrap",
             dependencies: [
-                "ShopCredentialFile", "ShopModels", "ShopPorts", "ShopSandbox", "ShopStripe", "StorageSQLite", "StoragePostgres",
+                "ShopBundledCatalog", "ShopCredentialFile", "ShopModels", "ShopPorts", "ShopSandbox", "ShopStripe", "StorageSQLite",
+                "StoragePostgres",
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: strict
@@ -237,7 +240,8 @@ let package = Package(
         .executableTarget(
             name: "storefront",
             dependencies: [
-                "ShopModels", "ShopPorts", "ShopBootstrap", "ShopSessions", "StorefrontCore", "StorefrontUI", "ShopSandbox", "ShopMerchant",
+                "ShopModels", "ShopPorts", "ShopBootstrap", "ShopBundledCatalog", "ShopSessions", "StorefrontCore", "StorefrontUI", "ShopSandbox",
+                "ShopMerchant",
                 "StorageSQLite",
                 "ShopIdentity",
                 "ShopCredentialFile", "ShopMail", "ShopWebhookServer", "ShopWebFront", "ShopAPI", "TerminalNCurses", "ShopSSH", "PseudoTerminal",
@@ -253,7 +257,8 @@ let package = Package(
         .executableTarget(
             name: "storefront-bench",
             dependencies: [
-                "ShopModels", "ShopPorts", "StorefrontCore", "StorefrontUI", "ShopSandbox", "StorageSQLite", "StorefrontTesting", "TerminalNCurses",
+                "ShopBundledCatalog", "ShopModels", "ShopPorts", "StorefrontCore", "StorefrontUI", "ShopSandbox", "StorageSQLite",
+                "StorefrontTesting", "TerminalNCurses",
             ],
             path: "Benchmarks/storefront-bench",
             swiftSettings: strict

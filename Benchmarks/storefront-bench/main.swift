@@ -1,3 +1,4 @@
+import Foundation
 // Measures what one keystroke costs inside the process (view model + layout), by catalog size.
 //
 //     swift run -c release storefront-bench [--keys N]
@@ -5,7 +6,7 @@
 //
 // Each case drives the real view model through the `Program` loop with the sandbox, and times
 // every key from `press` until its frame is laid out. Results go to stdout as a markdown table.
-import Foundation
+import ShopBundledCatalog
 import ShopModels
 import ShopPorts
 import ShopSandbox

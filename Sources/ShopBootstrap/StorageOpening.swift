@@ -1,6 +1,6 @@
 import Foundation
+import ShopBundledCatalog
 import ShopModels
-import ShopSandbox
 import StoragePostgres
 import StorageSQLite
 import SystemPackage

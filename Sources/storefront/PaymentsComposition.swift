@@ -61,4 +61,3 @@ struct FaultHook: Sendable {
         if name == step { raise(signal) }
     }
 }
-

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
+import ShopBundledCatalog
 import ShopModels
-import ShopSandbox
 import ShopSessions
 import StorefrontCore
 import StorefrontUI

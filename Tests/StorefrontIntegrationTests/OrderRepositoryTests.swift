@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ShopBundledCatalog
 import ShopMerchant
 import ShopModels
 import ShopPorts

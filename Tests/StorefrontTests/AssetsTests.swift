@@ -1,4 +1,5 @@
 import Foundation
+import ShopBundledCatalog
 import ShopSandbox
 import Testing
 
@@ -13,7 +14,7 @@ struct AssetsTests {
     }
 
     @Test func theTargetsResourceIsALinkToTheAsset() throws {
-        let link = Self.root.appendingPathComponent("Sources/ShopSandbox/Resources/catalog.json").path
+        let link = Self.root.appendingPathComponent("Sources/ShopBundledCatalog/Resources/catalog.json").path
         let destination = try FileManager.default.destinationOfSymbolicLink(atPath: link)
         #expect(destination == "../../../assets/catalog.json", "one file, not a copy that can drift")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import ShopBundledCatalog
 import ShopModels
 import ShopSandbox
 import StorageSQLite

@@ -1,5 +1,6 @@
 import Foundation
 import ShopBootstrap
+import ShopBundledCatalog
 import ShopModels
 import ShopSandbox
 import StorefrontTesting
