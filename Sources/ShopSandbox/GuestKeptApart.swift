@@ -1,7 +1,7 @@
 import ShopModels
 import ShopPorts
 
-/// Keeps one guest's wallet in memory and everyone else's in the shop's store: a browser visitor shops as a guest
+/// Keeps one guest's wallet in memory and everyone else's in the shop's storage: a browser visitor shops as a guest
 /// (nothing kept) and, once signed in, reaches the saved wallet of the account.
 public struct GuestKeptApartWalletRepository: WalletRepository {
     let guest: String
@@ -14,33 +14,35 @@ public struct GuestKeptApartWalletRepository: WalletRepository {
         self.forAccounts = forAccounts
     }
 
-    private func store(_ customer: String) -> any WalletRepository { customer == guest ? forGuest : forAccounts }
+    private func repository(for customer: String) -> any WalletRepository { customer == guest ? forGuest : forAccounts }
 
-    public func wallet(forCustomer customer: String) async throws -> WalletContents { try await store(customer).wallet(forCustomer: customer) }
+    public func wallet(forCustomer customer: String) async throws -> WalletContents {
+        try await repository(for: customer).wallet(forCustomer: customer)
+    }
     public func addCard(_ card: PaymentMethod, forCustomer customer: String, makeDefault: Bool) async throws {
-        try await store(customer).addCard(card, forCustomer: customer, makeDefault: makeDefault)
+        try await repository(for: customer).addCard(card, forCustomer: customer, makeDefault: makeDefault)
     }
     public func addAddress(_ address: Contact, forCustomer customer: String, makeDefault: Bool) async throws {
-        try await store(customer).addAddress(address, forCustomer: customer, makeDefault: makeDefault)
+        try await repository(for: customer).addAddress(address, forCustomer: customer, makeDefault: makeDefault)
     }
     public func setDefaultCard(id: String, forCustomer customer: String) async throws {
-        try await store(customer).setDefaultCard(id: id, forCustomer: customer)
+        try await repository(for: customer).setDefaultCard(id: id, forCustomer: customer)
     }
     public func setDefaultAddress(id: String, forCustomer customer: String) async throws {
-        try await store(customer).setDefaultAddress(id: id, forCustomer: customer)
+        try await repository(for: customer).setDefaultAddress(id: id, forCustomer: customer)
     }
     public func removeCard(id: String, forCustomer customer: String) async throws {
-        try await store(customer).removeCard(id: id, forCustomer: customer)
+        try await repository(for: customer).removeCard(id: id, forCustomer: customer)
     }
     public func removeAddress(id: String, forCustomer customer: String) async throws {
-        try await store(customer).removeAddress(id: id, forCustomer: customer)
+        try await repository(for: customer).removeAddress(id: id, forCustomer: customer)
     }
     public func fillIfEmpty(_ contents: WalletContents, forCustomer customer: String) async throws -> WalletContents {
-        try await store(customer).fillIfEmpty(contents, forCustomer: customer)
+        try await repository(for: customer).fillIfEmpty(contents, forCustomer: customer)
     }
 }
 
-/// One guest's cart in memory, everyone else's in the shop's store.
+/// One guest's cart in memory, everyone else's in the shop's storage.
 public struct GuestKeptApartCartRepository: CartRepository {
     let guest: String
     let forGuest: any CartRepository
@@ -61,7 +63,7 @@ public struct GuestKeptApartCartRepository: CartRepository {
     }
 }
 
-/// One guest's profile in memory, everyone else's in the shop's store.
+/// One guest's profile in memory, everyone else's in the shop's storage.
 public struct GuestKeptApartProfileRepository: AccountProfileRepository {
     let guest: String
     let forGuest: any AccountProfileRepository

@@ -58,7 +58,7 @@ struct OrderTarget: ParsableArguments {
     @Argument(help: ArgumentHelp("The order number, such as SF-000001.", valueName: "number"))
     var number: String
 
-    @OptionGroup var store: ShopDatabaseOptions
+    @OptionGroup var shop: ShopDatabaseOptions
 
     @Flag(help: "Print JSON instead of text.")
     var json = false
@@ -131,7 +131,7 @@ extension OrdersCommand {
 
         func run() async throws {
             let (number, json) = (target.number, target.json)
-            let (orders, close) = try await target.store.openOrders()
+            let (orders, close) = try await target.shop.openOrders()
             defer { close() }
             let order: Order?
             let events: [OrderEvent]

@@ -15,10 +15,10 @@ struct BackOfficeSession {
     let office: LiveBackOffice
     let close: @Sendable () async -> Void
 
-    static func open(_ store: ShopDatabaseOptions) async throws -> BackOfficeSession {
+    static func open(_ shop: ShopDatabaseOptions) async throws -> BackOfficeSession {
         let environment = ProcessInfo.processInfo.environment
-        let configuration = try store.configuration(environment: environment)
-        let storage = try await store.openStorage()
+        let configuration = try shop.configuration(environment: environment)
+        let storage = try await shop.openStorage()
         let payments: PaymentStack
         do {
             payments = try PaymentStack.make(
@@ -58,7 +58,7 @@ struct BackOfficeSession {
     /// the order or the provider refuses, 69 when the provider cannot be reached, 75 when the order changed or the
     /// refund went unanswered, 74 when storage failed.
     static func run(_ target: OrderTarget, _ change: @Sendable (LiveBackOffice, OrderActor) async throws(BackOfficeError) -> Order) async throws {
-        let session = try await open(target.store)
+        let session = try await open(target.shop)
         await session.recover()
         let order: Order
         do throws(BackOfficeError) {

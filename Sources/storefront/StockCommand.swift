@@ -43,10 +43,10 @@ struct StockCommand: AsyncParsableCommand {
     }
 
     /// Runs a change; exits 65 for an unknown product or a count below zero, 74 when storage failed.
-    static func change(_ store: ShopDatabaseOptions, json: Bool, _ body: (any StockRepository) async throws(StockChangeError) -> StockLevel)
+    static func change(_ shop: ShopDatabaseOptions, json: Bool, _ body: (any StockRepository) async throws(StockChangeError) -> StockLevel)
         async throws
     {
-        let (stock, close) = try await store.openStock()
+        let (stock, close) = try await shop.openStock()
         defer { close() }
         let level: StockLevel
         do throws(StockChangeError) {
@@ -66,7 +66,7 @@ struct StockCommand: AsyncParsableCommand {
         @Option(help: ArgumentHelp("Only products with at most this many on hand.", valueName: "n"))
         var low: Int?
 
-        @OptionGroup var store: ShopDatabaseOptions
+        @OptionGroup var shop: ShopDatabaseOptions
 
         @Flag(help: "Print JSON instead of a table.")
         var json = false
@@ -76,7 +76,7 @@ struct StockCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let (stock, close) = try await store.openStock()
+            let (stock, close) = try await shop.openStock()
             defer { close() }
             let levels: [StockLevel]
             do { levels = try await stock.stockLevels() } catch {
@@ -97,14 +97,14 @@ struct StockCommand: AsyncParsableCommand {
         @Argument(help: ArgumentHelp("How many are on hand, 0 or more.", valueName: "count"))
         var count: Int
 
-        @OptionGroup var store: ShopDatabaseOptions
+        @OptionGroup var shop: ShopDatabaseOptions
 
         @Flag(help: "Print JSON instead of a table.")
         var json = false
 
         func run() async throws {
             let (product, count) = (ProductID(product), count)
-            try await StockCommand.change(store, json: json) { stock throws(StockChangeError) in try await stock.setStock(of: product, onHand: count)
+            try await StockCommand.change(shop, json: json) { stock throws(StockChangeError) in try await stock.setStock(of: product, onHand: count)
             }
         }
     }
@@ -120,14 +120,14 @@ struct StockCommand: AsyncParsableCommand {
         @Option(name: .customLong("by"), help: ArgumentHelp("How many to add (5) or take away (-2).", valueName: "change"))
         var change: Int
 
-        @OptionGroup var store: ShopDatabaseOptions
+        @OptionGroup var shop: ShopDatabaseOptions
 
         @Flag(help: "Print JSON instead of a table.")
         var json = false
 
         func run() async throws {
             let (product, change) = (ProductID(product), change)
-            try await StockCommand.change(store, json: json) { stock throws(StockChangeError) in try await stock.adjustStock(of: product, by: change)
+            try await StockCommand.change(shop, json: json) { stock throws(StockChangeError) in try await stock.adjustStock(of: product, by: change)
             }
         }
     }

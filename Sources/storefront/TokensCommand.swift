@@ -42,7 +42,7 @@ struct TokensCommand: AsyncParsableCommand {
                 "For a merchant token: the authorized_keys file of `serve --admin-keys`, which must hold the --customer key.", valueName: "file"))
         var adminKeys: String?
 
-        @OptionGroup var store: ShopDatabaseOptions
+        @OptionGroup var shop: ShopDatabaseOptions
 
         @Flag(help: "Print JSON instead of text.")
         var json = false
@@ -74,7 +74,7 @@ struct TokensCommand: AsyncParsableCommand {
                     throw ExitCodes.dataError
                 }
             }
-            let (tokens, close) = try await store.openTokens()
+            let (tokens, close) = try await shop.openTokens()
             defer { close() }
             let secret = PersonalAccessToken.mint()
             let record = secret.record(name: name, owner: customer, scope: scope, at: Date())
@@ -103,13 +103,13 @@ struct TokensCommand: AsyncParsableCommand {
         @Option(help: ArgumentHelp("Only this customer's tokens.", valueName: "id"))
         var customer: String?
 
-        @OptionGroup var store: ShopDatabaseOptions
+        @OptionGroup var shop: ShopDatabaseOptions
 
         @Flag(help: "Print JSON instead of a table.")
         var json = false
 
         func run() async throws {
-            let (tokens, close) = try await store.openTokens()
+            let (tokens, close) = try await shop.openTokens()
             defer { close() }
             let records: [APITokenRecord]
             do { records = try await tokens.tokens(owner: customer) } catch {
@@ -144,10 +144,10 @@ struct TokensCommand: AsyncParsableCommand {
         @Argument(help: ArgumentHelp("The token's id (tok_…), as `storefront tokens list` shows it.", valueName: "id"))
         var id: String
 
-        @OptionGroup var store: ShopDatabaseOptions
+        @OptionGroup var shop: ShopDatabaseOptions
 
         func run() async throws {
-            let (tokens, close) = try await store.openTokens()
+            let (tokens, close) = try await shop.openTokens()
             defer { close() }
             let revoked: APITokenRecord?
             do { revoked = try await tokens.revoke(id: id, owner: nil, at: Date()) } catch {
