@@ -1,5 +1,6 @@
 /// Record, then process: each delivery is answered as soon as the desk has kept it, and a pass applies what is due
-/// at once and again every `interval`, so a slow provider or database never keeps the provider waiting.
+/// at once and again at each tick (every 30 s in a shop), so a slow provider or database never keeps the provider
+/// waiting.
 ///
 /// Order of calls: `init` → `receive` for each delivery (from any number of connections) → `stop` once.
 public final class ProviderEventWorker: Sendable {
@@ -8,12 +9,12 @@ public final class ProviderEventWorker: Sendable {
     static let batch = 50
 
     /// `processed` hears each try at an event; `log` hears an inbox that cannot be read.
-    public init<C: Clock<Duration>>(
-        desk: ProviderEventDesk, every interval: Duration = .seconds(30), clock: C = ContinuousClock(),
+    public init(
+        desk: ProviderEventDesk, ticks: AsyncStream<Void> = .ticks(every: .seconds(30)),
         log: @escaping @Sendable (String) -> Void, processed: @escaping @Sendable (ProviderEventDesk.Outcome) -> Void
     ) {
         self.desk = desk
-        passes = RecurringPass(every: interval, clock: clock) {
+        passes = RecurringPass(ticks: ticks) {
             do {
                 // A full batch may leave more due behind it.
                 var outcomes: [ProviderEventDesk.Outcome]

@@ -1,4 +1,4 @@
-/// Work done in passes beside a shop: one pass at once, then one every `interval` and one whenever `kick` asks,
+/// Work done in passes beside a shop: one pass at once, then one at each tick and one whenever `kick` asks,
 /// never two at a time; at `stop`, one last pass (outside the cancelled task, whose database reads would refuse), so
 /// what arrived just before quitting is still done.
 ///
@@ -9,7 +9,8 @@ public final class RecurringPass: Sendable {
     private let loop: Task<Void, Never>
     private let ticker: Task<Void, Never>
 
-    public init<C: Clock<Duration>>(every interval: Duration, clock: C, pass: @escaping @Sendable () async -> Void) {
+    /// `ticks` asks for a pass each time it yields: `.ticks(every:)` in a shop, a stream the test yields into in tests.
+    public init(ticks: AsyncStream<Void>, pass: @escaping @Sendable () async -> Void) {
         // One kick waiting is enough: a pass reads everything due, however many asked for it.
         let (asked, kicks) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         self.pass = pass
@@ -22,7 +23,7 @@ public final class RecurringPass: Sendable {
             }
         }
         ticker = Task.detached {
-            while (try? await clock.sleep(for: interval)) != nil { kicks.yield() }
+            for await _ in ticks { kicks.yield() }
         }
     }
 
@@ -45,5 +46,17 @@ public final class RecurringPass: Sendable {
         }
         await last.value
         deadline.cancel()
+    }
+}
+
+extension AsyncStream<Void> {
+    /// Yields every `interval` on `clock` until the stream is let go.
+    public static func ticks(every interval: Duration, clock: some Clock<Duration> = ContinuousClock()) -> AsyncStream<Void> {
+        let (ticks, ticking) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let timer = Task.detached {
+            while (try? await clock.sleep(for: interval)) != nil { ticking.yield() }
+        }
+        ticking.onTermination = { _ in timer.cancel() }
+        return ticks
     }
 }

@@ -224,7 +224,7 @@ struct MailLoop {
     private let passes: RecurringPass
 
     static func start(_ delivery: MailDelivery, every interval: Duration, log: @escaping @Sendable (String) -> Void) -> MailLoop {
-        MailLoop(passes: RecurringPass(every: interval, clock: ContinuousClock()) { await pass(delivery, log: log) })
+        MailLoop(passes: RecurringPass(ticks: .ticks(every: interval)) { await pass(delivery, log: log) })
     }
 
     /// Cancelling the pass kills a mail command that is running; the last pass has `lastPass` before its command is

@@ -1,32 +1,10 @@
+import Clocks
 import Foundation
 import ShopMerchant
 import ShopPorts
 import StorefrontTesting
 import Synchronization
 import Testing
-
-/// A clock whose sleeps end only when the test ticks: one tick ends one sleep, now or when it begins.
-final class TickingClock: Clock, Sendable {
-    typealias Instant = ContinuousClock.Instant
-    private let ticks: AsyncStream<Void>
-    private let ticking: AsyncStream<Void>.Continuation
-
-    init() { (ticks, ticking) = AsyncStream.makeStream(of: Void.self) }
-
-    var now: Instant { ContinuousClock.now }
-    var minimumResolution: Duration { .zero }
-
-    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
-        for await _ in ticks {
-            try Task.checkCancellation()
-            return
-        }
-        throw CancellationError()
-    }
-
-    /// Ends the sleep under way, or the next one.
-    func tick() { ticking.yield() }
-}
 
 /// The worker beside the webhook listener: a kept event is applied at once, one that failed when its time comes.
 @Suite("Provider event worker")
@@ -40,11 +18,11 @@ struct ProviderEventWorkerTests {
         let fixture = try await StockedRepositoryKind.sqlite.make()
         let webhook = SwitchableWebhook()
         let dates = MovableDates(ProviderEventInboxTests.start)
-        let clock = TickingClock()
+        let (ticks, ticking) = AsyncStream.makeStream(of: Void.self)
         let (processed, hearing) = AsyncStream.makeStream(of: ProviderEventDesk.Outcome.self)
         let logged = Mutex<[String]>([])
         let worker = ProviderEventWorker(
-            desk: ProviderEventInboxTests.desk(fixture, webhook, dates: dates.source), every: .seconds(30), clock: clock,
+            desk: ProviderEventInboxTests.desk(fixture, webhook, dates: dates.source), ticks: ticks,
             log: { line in logged.withLock { $0.append(line) } }, processed: { hearing.yield($0) }
         )
         var outcomes = processed.makeAsyncIterator()
@@ -61,7 +39,7 @@ struct ProviderEventWorkerTests {
         }
         webhook.down = false
         dates.advance(seconds: next.timeIntervalSince(ProviderEventInboxTests.start))
-        clock.tick()
+        ticking.yield()
         #expect(await outcomes.next() == .applied(second, orderNumber: nil, outcome: "ignored: evt_2"), "the interval's pass")
 
         #expect(await worker.receive(payload: ScriptedWebhook.payload("evt_3"), signature: "bad") == .refused(.badSignature("not signed \"valid\"")))
@@ -70,5 +48,15 @@ struct ProviderEventWorkerTests {
         #expect(await outcomes.next() == nil, "nothing else was applied")
         #expect(logged.withLock { $0 }.isEmpty, "the inbox was always read")
         #expect(webhook.asked == 3)
+    }
+
+    @Test("a shop's ticks come from its clock, one per interval slept", .timeLimit(.minutes(10)))
+    func ticksFollowTheClock() async {
+        var heard = 0
+        for await _ in AsyncStream<Void>.ticks(every: .seconds(30), clock: ImmediateClock()) {
+            heard += 1
+            if heard == 3 { break }
+        }
+        #expect(heard == 3)
     }
 }

@@ -34,8 +34,8 @@ struct StripeWebhookTests {
             )
             let (outcomes, heard) = AsyncStream.makeStream(of: ProviderEventDesk.Outcome.self)
             self.outcomes = outcomes
-            // Passes only when a delivery asks: the clock never ticks.
-            let worker = ProviderEventWorker(desk: desk, clock: TickingClock(), log: { Issue.record("\($0)") }, processed: { heard.yield($0) })
+            // Passes only when a delivery asks: nothing ticks.
+            let worker = ProviderEventWorker(desk: desk, ticks: AsyncStream { _ in }, log: { Issue.record("\($0)") }, processed: { heard.yield($0) })
             self.worker = worker
             let (bound, binding) = AsyncStream.makeStream(of: Int.self)
             server = WebhookServer(host: "127.0.0.1", port: 0, bodyLimit: 64 * 1024, log: { _ in }, listening: { binding.yield($0) }) {
