@@ -134,7 +134,7 @@ struct ServeOverSSHTests {
         // The host names itself `storefront session-host` once it is ready to fork.
         let deadline = ContinuousClock.now.advanced(by: .seconds(15))
         var ready: pid_t?
-        while ready == nil, ContinuousClock.now < deadline { ready = Self.child(of: server.pid, named: "session-host") }
+        while ready == nil, ContinuousClock.now < deadline { ready = ProcessTree.child(of: server.pid, named: "session-host") }
         let host = try #require(ready, "the server's session host, ready")
         kill(host, SIGSTOP)
         var stopped = true
@@ -150,19 +150,6 @@ struct ServeOverSSHTests {
         let header = try #require(screen.split(separator: "\n").first { $0.contains("cart: empty") })
         #expect(header.count > 100, "drawn at the width the client had when it started: \(header)")
         try server.leave(terminal)
-    }
-
-    /// The child of `parent` whose command line contains `name`.
-    static func child(of parent: pid_t, named name: String) -> pid_t? {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return entries.compactMap { pid_t($0) }.first { pid in
-            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                let close = stat.range(of: ")", options: .backwards),
-                stat[close.upperBound...].split(separator: " ")[1] == "\(parent)",
-                let command = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline")
-            else { return false }
-            return String(decoding: command, as: UTF8.self).contains(name)
-        }
     }
 
     /// Waits until a request to start a session sits unread on the stopped host's socket (`ss` from iproute2).

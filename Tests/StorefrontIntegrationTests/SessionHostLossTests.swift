@@ -13,7 +13,7 @@ struct SessionHostLossTests {
         try server.connect(first, key: key)
         let second = try TmuxTerminal()
         try server.connect(second, key: key)
-        let host = try #require(ServeOverSSHTests.child(of: server.pid, named: "session-host"), "the server's session host")
+        let host = try #require(ProcessTree.child(of: server.pid, named: "session-host"), "the server's session host")
         #expect(kill(host, SIGKILL) == 0)
         try server.waitForLog(#/session host ended \(SIGKILL\) with 2 session\(s\) running/#)
 

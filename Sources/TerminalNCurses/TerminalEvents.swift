@@ -1,0 +1,223 @@
+import CNCurses
+import Dispatch
+import Foundation
+import StorefrontCore
+import StorefrontUI
+
+/// The events of one running session: keys on stdin, signals forwarded through a pipe, and timer
+/// ticks while a payment is in progress, all on the main queue, fed to the program loop.
+@MainActor
+final class TerminalEvents {
+    private let screen: NCursesScreen
+    private let backend: NCursesBackend
+    private let program: Program
+    private var finish: CheckedContinuation<TerminalSession.Ending, Never>?
+    private var sources: [any DispatchSourceProtocol] = []
+    private var ticker: (any DispatchSourceTimer)?
+    private var keyWaiter: KeyWaiter?
+    private var isTicking = false
+    private let marksSettled: Bool
+    private let marksPrivate: Bool
+    private var inPrivate = false
+
+    /// Keys typed before the screen opened were handed back to curses (`NCursesScreen`), where no poll of stdin sees them.
+    private let hasTypeahead: Bool
+
+    /// Where the signals the session handles arrive, forwarded since before curses started.
+    private let signalPipe: (read: Int32, write: Int32)
+
+    init(
+        screen: NCursesScreen, backend: NCursesBackend, program: Program, hasTypeahead: Bool, signalPipe: (read: Int32, write: Int32),
+        marksSettled: Bool, marksPrivate: Bool
+    ) {
+        self.screen = screen
+        self.hasTypeahead = hasTypeahead
+        self.signalPipe = signalPipe
+        self.backend = backend
+        self.program = program
+        self.marksSettled = marksSettled
+        self.marksPrivate = marksPrivate
+    }
+
+    /// For a recorder: a form about to be drawn opens a private section; one closed ends it and
+    /// repaints the whole screen, since the recording missed what the form drew over.
+    private func markPrivacy(_ state: StorefrontState) {
+        guard marksPrivate, (state.form != nil) != inPrivate else { return }
+        inPrivate = state.form != nil
+        writeAll(inPrivate ? TerminalSession.privateBegins : TerminalSession.privateEnds, to: STDOUT_FILENO)
+        if !inPrivate {
+            screen.invalidate()
+            program.setNeedsDraw()
+        }
+    }
+
+    /// For a recorder: once the effects of what was just handled have settled and been drawn, the marker.
+    private func markWhenSettled() {
+        guard marksSettled else { return }
+        Task { @MainActor [program] in
+            await program.viewModel.settled()
+            program.drawIfNeeded()
+            writeAll(TerminalSession.settledMarker, to: STDOUT_FILENO)
+        }
+    }
+
+    /// After the screen is given back: the cart's last write is waited for, so no change is lost.
+    func finish() async {
+        await program.viewModel.finish()
+    }
+
+    func run() async throws -> TerminalSession.Ending {
+        program.onStateChange = { [weak self] state in
+            self?.updateTicker(busy: state.wantsTicks)
+            self?.markPrivacy(state)
+        }
+        program.onBurstHandled = { [weak self] state in
+            if state.isQuitting { self?.end(.quit) }
+        }
+        program.draw()
+        try listen()
+        if hasTypeahead { inputReady(bytesAvailable: 1) }
+        markWhenSettled()
+        let ending = await withCheckedContinuation { finish = $0 }
+        for source in sources { source.cancel() }
+        keyWaiter?.stop()
+        ticker?.cancel()
+        return ending
+    }
+
+    private func listen() throws {
+        let keys = try KeyWaiter { [weak self] bytesAvailable in self?.inputReady(bytesAvailable: bytesAvailable) }
+        keys.start()
+        keyWaiter = keys
+
+        let signals = DispatchSource.makeReadSource(fileDescriptor: signalPipe.read, queue: .main)
+        let readEnd = signalPipe.read
+        signals.setEventHandler { [weak self] in
+            var bytes = [UInt8](repeating: 0, count: 64)
+            let count = read(readEnd, &bytes, bytes.count)
+            guard count > 0 else { return }
+            MainActor.assumeIsolated { self?.signalsArrived(bytes.prefix(count).map(Int32.init)) }
+        }
+        signals.resume()
+        sources.append(signals)
+
+        let timer = DispatchSource.makeTimerSource(queue: .main)
+        timer.schedule(deadline: .now(), repeating: .milliseconds(100))
+        timer.setEventHandler { [weak self] in
+            MainActor.assumeIsolated { self?.tick() }
+        }
+        ticker = timer
+        updateTicker(busy: program.state.wantsTicks)
+    }
+
+    private func inputReady(bytesAvailable: Int) {
+        let inputs = screen.readKeys()
+        if inputs.isEmpty && bytesAvailable == 0 {
+            // Readable with nothing to read: the terminal went away.
+            end(.hangup)
+            return
+        }
+        // One pass for the burst: its frame is drawn below, so no later pass is scheduled for it.
+        var ending: TerminalSession.Ending?
+        program.handlingInput { ending = handle(inputs) }
+        if let ending {
+            end(ending)
+            return
+        }
+        program.drawIfNeeded()
+        markWhenSettled()
+    }
+
+    /// Sends each input to the program; the ending one of them asks for, if any, leaving the rest.
+    private func handle(_ inputs: [NCursesScreen.Input]) -> TerminalSession.Ending? {
+        var keys: [Key] = []
+        for (index, input) in inputs.enumerated() {
+            if case .key(let key) = input {
+                // Keys in a row go to the program together, so a paste is handled as one text.
+                keys.append(key)
+                if index + 1 < inputs.count, case .key = inputs[index + 1] { continue }
+                program.enqueue(contentsOf: keys)
+                keys.removeAll(keepingCapacity: true)
+                if program.state.isQuitting { return .quit }
+                continue
+            }
+            switch input {
+            case .key:
+                break
+            case .click(let column, let row):
+                program.click(column: column, row: row)
+            case .wheel(let down):
+                program.wheel(down: down)
+            case .interrupt:
+                return .interrupted
+            case .redraw:
+                screen.invalidate()
+                program.setNeedsDraw()
+            case .resize:
+                resized()
+            }
+            if program.state.isQuitting { return .quit }
+        }
+        return nil
+    }
+
+    private func signalsArrived(_ numbers: [Int32]) {
+        for number in numbers {
+            switch number {
+            case SIGWINCH: resized()
+            case SIGTERM:
+                end(.terminated)
+                return
+            case SIGHUP:
+                end(.hangup)
+                return
+            case SIGINT, SIGQUIT:
+                end(.interrupted)
+                return
+            default: break
+            }
+        }
+        program.drawIfNeeded()
+    }
+
+    private func resized() {
+        _ = screen.adoptTerminalSize()
+        program.resized()
+    }
+
+    private func tick() {
+        guard program.state.wantsTicks else { return }
+        program.viewModel.send(.tick)
+        program.drawIfNeeded()
+    }
+
+    /// Ticks only while something is in progress or the database is being waited for, so an idle shop writes nothing.
+    private func updateTicker(busy: Bool) {
+        // A recording has no timer: a spinner turned by the clock would make each take differ.
+        // Once the session has ended (`finish` taken), the ticker is resumed for good: states published after it
+        // (the cart's last write answering) must not suspend it, as a source released suspended crashes libdispatch.
+        guard let ticker, !marksSettled, finish != nil else { return }
+        if busy && !isTicking {
+            ticker.resume()
+            isTicking = true
+        }
+        if !busy && isTicking {
+            ticker.suspend()
+            isTicking = false
+        }
+    }
+
+    private func end(_ ending: TerminalSession.Ending) {
+        guard let finish else { return }
+        self.finish = nil
+        backend.isOpen = false
+        keyWaiter?.stop()
+        // A suspended dispatch source must be resumed before it is cancelled and released.
+        if !isTicking {
+            ticker?.resume()
+            isTicking = true
+        }
+        screen.restore()
+        finish.resume(returning: ending)
+    }
+}
