@@ -110,10 +110,9 @@ extension ShopStorage {
     /// The SQLite database in `directory` with `catalog` imported when it changed.
     static func openSQLite(directory: FilePath, catalog: CatalogSource) throws -> (SQLiteDatabase, SQLiteCatalogRepository) {
         if case .file(let path) = catalog {
-            var info = stat()
-            guard path.withPlatformString({ stat($0, &info) }) == 0 else { throw StorageOpenFailure(.noInput, "no such catalog file: \(path)") }
+            guard FileManager.default.fileExists(atPath: path.string) else { throw StorageOpenFailure(.noInput, "no such catalog file: \(path)") }
             // A FIFO or a device would be read until its writer stops, which may be never.
-            guard info.st_mode & S_IFMT == S_IFREG else { throw StorageOpenFailure(.noInput, "the catalog \(path) is not a regular file") }
+            guard isRegularFile(path) else { throw StorageOpenFailure(.noInput, "the catalog \(path) is not a regular file") }
         }
         do {
             let database = try SQLiteDatabase.open(directory: directory.urlForFoundation)
@@ -215,4 +214,10 @@ extension ShopStorage {
 extension FilePath {
     /// The path as Foundation's file URL.
     fileprivate var urlForFoundation: URL { URL(fileURLWithPath: string) }
+}
+
+/// Whether `path` names a regular file (after links): not a directory, FIFO or device.
+public func isRegularFile(_ path: FilePath) -> Bool {
+    var info = stat()
+    return path.withPlatformString { stat($0, &info) } == 0 && info.st_mode & S_IFMT == S_IFREG
 }

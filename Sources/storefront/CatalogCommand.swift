@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ShopBootstrap
 import ShopModels
 import StoragePostgres
 import SystemPackage

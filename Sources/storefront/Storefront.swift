@@ -82,12 +82,6 @@ enum ExitCodes {
     static let configError = ExitCode(78)
 }
 
-/// True when `path` (after links) is a regular file.
-func isRegularFile(_ path: FilePath) -> Bool {
-    var info = stat()
-    return path.withPlatformString { stat($0, &info) } == 0 && info.st_mode & S_IFMT == S_IFREG
-}
-
 /// This very binary, so a process it starts (an SSH session, a recorded shop) runs the same build.
 /// Whether an account of this process's user id has `executable` as its login shell (the OpenSSH front's guest).
 func isAccountShell(_ executable: String) -> Bool {
