@@ -7,6 +7,10 @@ import Synchronization
 /// Idempotent the way real providers are: the same key with the same parameters returns the
 /// first result; the same key with different parameters is an error.
 public actor SandboxProcessor: ChargeProcessor, RefundProcessor {
+    private static let paymentDataPrefix = "sandbox:"
+
+    /// What the sandbox wallet hands the provider for a card: its id, which `issueToken` reads back.
+    public static func paymentData(for card: PaymentMethod) -> String { paymentDataPrefix + card.id }
     public struct Charge: Hashable, Sendable {
         public var key: String
         public var tokenID: String
@@ -78,7 +82,7 @@ public actor SandboxProcessor: ChargeProcessor, RefundProcessor {
 
     func issueToken(for payment: Payment) async throws(PaymentProviderError) -> PaymentToken {
         await simulateLatency()
-        let cardID = payment.methodData.hasPrefix("sandbox:") ? String(payment.methodData.dropFirst("sandbox:".count)) : ""
+        let cardID = payment.methodData.hasPrefix(Self.paymentDataPrefix) ? String(payment.methodData.dropFirst(Self.paymentDataPrefix.count)) : ""
         guard let outcome = SandboxCard.outcome(cardID: cardID) else { throw .cardRejected(.incorrectNumber) }
         if outcome == .declines(.incorrectNumber) { throw .cardRejected(.incorrectNumber) }
         issued += 1

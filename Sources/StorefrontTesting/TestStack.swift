@@ -70,7 +70,7 @@ public struct TestStack: Sendable {
         self.signIn = SignInServices(makeController: identity.controllerFactory, provider: identity, auth: AuthManager(credentials: credentials))
         self.flags = flags
         self.ids = ids
-        self.paymentAuthorization = .sandbox(wallet: StoredWallet(repository: wallets, owner: walletOwner), ids: ids)
+        self.paymentAuthorization = .sandbox(wallet: StoredWallet(repository: wallets, owner: walletOwner))
         self.paymentProvider = SandboxPaymentProvider(processor: processor)
         self.merchantBackend = LiveMerchantBackend(processor: processor, orders: orders, dates: Fixtures.fixedDates)
         self.clock = clock

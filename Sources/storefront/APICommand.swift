@@ -114,7 +114,7 @@ struct APICommand: AsyncParsableCommand {
             ),
             idempotency: storage.idempotency,
             // The sandbox makes a token from its card's id, as its payment sheet does; Stripe from the saved card itself.
-            methodData: { isSandbox ? "sandbox:\($0.id)" : $0.id },
+            methodData: { isSandbox ? SandboxProcessor.paymentData(for: $0) : $0.id },
             testCards: isSandbox ? SandboxCard.all.map(\.paymentMethod) : []
         )
         let merchantKeys: any MerchantKeys

@@ -76,7 +76,7 @@ enum ShopComposition {
             }
         let dependencies = StorefrontDependencies(
             catalog: storage.catalog, orderHistory: orders,
-            paymentAuthorization: .sandbox(wallet: StoredWallet(repository: wallets, owner: owner), ids: ids),
+            paymentAuthorization: .sandbox(wallet: StoredWallet(repository: wallets, owner: owner)),
             paymentProvider: provider,
             merchantBackend: backend,
             featureFlags: configuration.featureFlags, ids: ids,

@@ -103,8 +103,7 @@ struct NoCardNumberTests {
         dependencies.accounts.wallets = wallets
         dependencies.accounts.signIn = SignInServices(
             makeController: stack.identity.controllerFactory, provider: stack.identity, auth: AuthManager(credentials: credentials))
-        dependencies.paymentAuthorization = .sandbox(
-            wallet: StoredWallet(repository: wallets, owner: dependencies.accounts.walletOwner), ids: stack.ids)
+        dependencies.paymentAuthorization = .sandbox(wallet: StoredWallet(repository: wallets, owner: dependencies.accounts.walletOwner))
         dependencies.carts = SQLiteCartRepository(database: database)
         let driver = await ScriptedDriver(dependencies: dependencies)
         try await driver.signIn()

@@ -30,15 +30,14 @@ struct CheckoutFlowTests {
         #expect(driver.state.cartBadge.itemCount == 1)
     }
 
-    @Test func aSheetsSessionIsLetGoWhenTheSheetCloses() async throws {
+    @Test func aSheetKeepsNothingLiveOutsideTheState() async throws {
         let driver = await ScriptedDriver()
         try await driver.press("a,c,enter")
-        #expect(driver.viewModel.liveSessionCount == 1, "the open sheet's session is kept, by id, outside the state")
-        try await driver.press("esc")
-        #expect(driver.viewModel.liveSessionCount == 0, "closed unpaid: let go")
-        try await driver.press("enter,p,enter")
+        #expect(driver.state.paymentSheet != nil)
+        #expect(driver.viewModel.liveSessionCount == 0, "the sheet's choices and charge are state: no session object is kept")
+        try await driver.press("esc,enter,p,enter")
         #expect(driver.state.confirmation != nil)
-        #expect(driver.viewModel.liveSessionCount == 0, "paid: let go")
+        #expect(driver.viewModel.liveSessionCount == 0)
     }
 
     @Test func buyAuthorizeTokenSuccessEndsInThankYou() async throws {
@@ -59,8 +58,7 @@ struct CheckoutFlowTests {
         #expect(driver.frameText.contains("SF-777777"))
         #expect(provider.payments.count == 1)
         #expect(backend.calls.map(\.tokenID) == ["tok_stub"])
-        #expect(spy.controllers[0].calls == ["present", "authorize", "dismiss"])
-        #expect(spy.controllers[0].authorizationResults == [.success])
+        #expect(spy.controllers[0].calls == ["present"], "the controller presents; the charge does not go through it")
         #expect(driver.state.cartBadge.itemCount == 0)
     }
 

@@ -66,7 +66,7 @@ struct PaymentAuthorizationTests {
         try await driver.press("esc,enter")
         #expect(spy.controllers.count == 2)
         #expect(spy.controllers[0] !== spy.controllers[1])
-        #expect(spy.controllers[0].calls == ["present", "dismiss"])
+        #expect(spy.controllers.map(\.calls) == [["present"], ["present"]])
     }
 }
 
@@ -107,7 +107,7 @@ struct SandboxWalletReadTests {
 
     @Test func theChecksReadIsHandedToTheNextControllerOnce() async throws {
         let wallet = CountingWallet()
-        let authorization = PaymentAuthorization.sandbox(wallet: wallet, ids: IDGenerator.sequential(prefix: "t"))
+        let authorization = PaymentAuthorization.sandbox(wallet: wallet)
         #expect(await authorization.canMakePaymentsUsingNetworks([.visa]))
         let controller = try #require(authorization.makeController(request))
         let options = try #require(await controller.present())

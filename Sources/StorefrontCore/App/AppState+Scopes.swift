@@ -67,7 +67,7 @@ extension AppState {
         get {
             CheckoutFeature.State(
                 sheet: screens.paymentSheet, checkout: checkout, sheetAwaits: sheetAwaits, isCheckingWallet: isCheckingWallet,
-                nextSessionID: nextSessionID, confirmation: screens.confirmation, shell: shell,
+                confirmation: screens.confirmation, shell: shell,
                 noticeBeforeAction: noticeBeforeAction, cartLines: cart.lines, customerID: customerID, profile: profile
             )
         }
@@ -76,7 +76,6 @@ extension AppState {
             checkout = newValue.checkout
             sheetAwaits = newValue.sheetAwaits
             isCheckingWallet = newValue.isCheckingWallet
-            nextSessionID = newValue.nextSessionID
             screens.confirmation = newValue.confirmation
             shell = newValue.shell
         }

@@ -55,7 +55,7 @@ public struct AppState: Equatable {
     public var sheetAwaits: SheetAwaits?
     /// The sign-in in progress: its session's id (the session lives in `LiveSessions`) and its nonce.
     public var signIn: SignInProgress?
-    /// The id the next payment sheet or sign-in session is filed under.
+    /// The id the next sign-in session is filed under.
     public var nextSessionID = 1
     /// What the shopper saw before the action being handled; a checkout closed unpaid gives it back.
     public var noticeBeforeAction: Notice?

@@ -6,11 +6,17 @@
 @MainActor
 public struct Effect {
     public typealias Operation = @MainActor (_ send: Send) async -> Void
+    /// Work that waits between steps, and can be asked to stop waiting without being cancelled.
+    public typealias StoppableOperation = @MainActor (_ send: Send, _ stops: StopRequests) async -> Void
 
     enum Item {
         /// Starts `operation`; one with an id first cancels the work running under that id.
         case run(EffectID?, Operation)
+        /// Starts `operation` under `id`, with the stop requests `.stop(id)` sends it.
+        case runStoppable(EffectID, StoppableOperation)
         case cancel(EffectID)
+        /// Asks the work under the id to stop waiting and wind down; unlike `cancel`, what it sends still counts.
+        case stop(EffectID)
         /// An action for another feature, reduced in the same step where it stands (`AppReducer.step`).
         case send(AppAction)
     }
@@ -24,6 +30,17 @@ public struct Effect {
     /// that work is cancelled, and whatever it sends from then on is dropped.
     public static func run(id: EffectID? = nil, _ operation: @escaping Operation) -> Effect {
         Effect(items: [.run(id, operation)])
+    }
+
+    /// One operation under `id` that `.stop(id)` can ask to stop waiting: it finishes what it is doing, and its
+    /// last answers are reduced, where a cancelled effect's would be dropped.
+    public static func run(id: EffectID, stoppable operation: @escaping StoppableOperation) -> Effect {
+        Effect(items: [.runStoppable(id, operation)])
+    }
+
+    /// Asks the stoppable work under `id` to stop waiting (Esc while a payment waits on the bank).
+    public static func stop(_ id: EffectID) -> Effect {
+        Effect(items: [.stop(id)])
     }
 
     /// Asks another feature for something: `action` is reduced in this same step, in its place among
@@ -70,6 +87,8 @@ public enum EffectID: Hashable, Sendable {
     case merchantOrder, merchantStock, merchantSales, merchantChange
     /// The shopper's cancel of an order.
     case orderCancel
+    /// Placing the order of the open payment sheet: charged, looked at again while unanswered or with the bank.
+    case checkoutCharge
 }
 
 /// Delivers an effect's answer to the store it came from.

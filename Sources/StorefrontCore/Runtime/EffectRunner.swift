@@ -6,6 +6,8 @@ public final class EffectRunner {
     private var tasks: [Int: Task<Void, Never>] = [:]
     /// Which task runs the work of each id.
     private var identified: [EffectID: Int] = [:]
+    /// The stop requests of stoppable work, by the key of its task.
+    private var stoppers: [Int: StopRequests] = [:]
     private var nextTaskID = 0
 
     public init() {}
@@ -15,21 +17,34 @@ public final class EffectRunner {
             switch item {
             case .cancel(let id):
                 cancel(id)
+            case .stop(let id):
+                if let key = identified[id] { stoppers[key]?.request() }
+            case .runStoppable(let id, let operation):
+                let stops = StopRequests()
+                let key = track(id, send: send) { send in await operation(send, stops) }
+                stoppers[key] = stops
             case .send:
                 // Reduced within its step by AppReducer.step, which never hands one on.
                 break
             case .run(let id, let operation):
-                if let id { cancel(id) }
-                let key = nextTaskID
-                nextTaskID += 1
-                if let id { identified[id] = key }
-                // The task starts after this step returns, so it is in `tasks` before it can remove itself.
-                tasks[key] = Task { @MainActor [weak self] in
-                    await operation(send)
-                    self?.finished(key, id)
-                }
+                track(id, send: send, operation)
             }
         }
+    }
+
+    /// Starts `operation` as a task, replacing the work under `id`; returns the task's key.
+    @discardableResult
+    private func track(_ id: EffectID?, send: Send, _ operation: @escaping Effect.Operation) -> Int {
+        if let id { cancel(id) }
+        let key = nextTaskID
+        nextTaskID += 1
+        if let id { identified[id] = key }
+        // The task starts after this step returns, so it is in `tasks` before it can remove itself.
+        tasks[key] = Task { @MainActor [weak self] in
+            await operation(send)
+            self?.finished(key, id)
+        }
+        return key
     }
 
     private func cancel(_ id: EffectID) {
@@ -39,6 +54,7 @@ public final class EffectRunner {
 
     private func finished(_ key: Int, _ id: EffectID?) {
         tasks[key] = nil
+        stoppers[key] = nil
         if let id, identified[id] == key { identified[id] = nil }
     }
 

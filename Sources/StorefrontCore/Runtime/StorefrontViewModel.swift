@@ -34,7 +34,7 @@ public final class StorefrontViewModel {
     /// What the screens show now.
     public var state: StorefrontState { app.screens }
 
-    /// How many payment sheet and sign-in sessions are kept live: none once each has ended.
+    /// How many sign-in sessions are kept live: none once each has ended.
     public var liveSessionCount: Int { environment.sessions.count }
 
     /// Handles one action and publishes the resulting state once, if it changed.

@@ -72,6 +72,10 @@ extension PaymentAuthorization {
         makeController: { _ in
             StorefrontTesting.unimplemented("PaymentAuthorization", "makeController")
             return nil
+        },
+        paymentData: { _ in
+            StorefrontTesting.unimplemented("PaymentAuthorization", "paymentData")
+            return ""
         }
     )
 }

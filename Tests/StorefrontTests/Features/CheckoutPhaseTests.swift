@@ -114,7 +114,12 @@ struct CheckoutPhaseTests {
                             ChooserState(row: .shippingAddress, options: addresses, selectedIndex: 0, addTitle: "Add a new address"))
                     },
                     Accepted(action: .pay) { $0.paymentSheet?.phase = .confirming(prompt: prompt) },
-                    Accepted(action: .back, startsEffect: true) { _ in },
+                    // Esc closes the sheet at once: nothing was authorized, so nothing is said.
+                    Accepted(action: .back) { state in
+                        state.checkout = nil
+                        state.paymentSheet = nil
+                        state.route.removeLast()
+                    },
                 ]
             ),
             (
@@ -126,19 +131,23 @@ struct CheckoutPhaseTests {
                             ChooserState(row: .shippingAddress, options: addresses, selectedIndex: 1, addTitle: "Add a new address"))
                     },
                     Accepted(action: .back) { $0.paymentSheet?.phase = .reviewing },
-                    Accepted(action: .confirm, startsEffect: true) { $0.paymentSheet?.phase = .reviewing },
+                    // The choice, its summary and its contact's errors are the checkout's: no round trip.
+                    Accepted(action: .confirm) { $0.paymentSheet?.phase = .reviewing },
                 ]
             ),
             (
                 "confirming", sheetStore, confirming,
                 [
-                    Accepted(action: .confirm, startsEffect: true) { $0.paymentSheet?.phase = .authorizing },
+                    Accepted(action: .confirm, startsEffect: true) {
+                        $0.paymentSheet?.phase = .authorizing
+                        $0.checkout?.didAuthorize = true
+                    },
                     Accepted(action: .back) { $0.paymentSheet?.phase = .reviewing },
                 ]
             ),
             ("authorizing", sheetStore, authorizing, []),
             ("processing", sheetStore, processing, []),
-            // Only Esc: the charge waiting for the bank is given up, in an effect.
+            // Only Esc: the charge waiting for the bank is asked to stop waiting (`.stop`), and gives it up.
             (
                 "checkingWithBank", sheetStore, checkingWithBank,
                 [

@@ -31,19 +31,6 @@ struct DoublesTests {
         }
     }
 
-    @Test func aSheetControllerSpyWithoutADelegateFailsTheTest() async {
-        let shop = ShopProfile.standard()
-        let request = PaymentRequest(
-            merchantIdentifier: shop.merchantIdentifier, merchantName: shop.name, countryCode: shop.countryCode, currency: shop.currency,
-            supportedNetworks: shop.supportedNetworks, merchantCapabilities: [.threeDSecure], summaryItems: [],
-            shippingMethods: shop.shippingMethods, requiredShippingContactFields: [.name]
-        )
-        let controller = PaymentAuthorizationControllerSpy(request: request)
-        await withKnownIssue {
-            _ = await controller.authorize()
-        }
-    }
-
     @Test func theTestStoreFailsWhenTheChangeIsNotTheOneExpected() async {
         let store = await TestStore(dependencies: TestStack().dependencies)
         withKnownIssue {

@@ -11,9 +11,8 @@ public struct CheckoutOrder: Equatable, Sendable {
     }
 }
 
-/// One payment sheet's checkout: the id of its session with the controller (in `LiveSessions`), and the shopper's choices.
+/// One payment sheet's checkout: what it buys, what the sheet offers, the shopper's choices, and the charge being paid.
 public struct Checkout: Equatable, Sendable {
-    public let sessionID: Int
     public var order: CheckoutOrder
     /// Straight to the authorization prompt once the sheet is up (One-Tap).
     public var oneTap: Bool
@@ -25,9 +24,13 @@ public struct Checkout: Equatable, Sendable {
     public var shippingMethod: ShippingMethod
     /// What the screen under the sheet said when checkout began; closing the sheet without authorizing restores it.
     public var noticeBeforeCheckout: Notice?
+    /// Set once the shopper confirms a payment on this sheet; decides what closing the sheet leaves behind.
+    public var didAuthorize = false
+    /// The charge the last Pay left unfinished (unanswered, or with the bank): the next Pay of the same charge reuses
+    /// its key and token.
+    public var attempt: ChargeAttempt?
 
-    public init(sessionID: Int, order: CheckoutOrder, oneTap: Bool, shippingMethod: ShippingMethod, noticeBeforeCheckout: Notice?) {
-        self.sessionID = sessionID
+    public init(order: CheckoutOrder, oneTap: Bool, shippingMethod: ShippingMethod, noticeBeforeCheckout: Notice?) {
         self.order = order
         self.oneTap = oneTap
         self.shippingMethod = shippingMethod

@@ -1,10 +1,10 @@
 import ShopModels
 import ShopPorts
 
-/// The checkout's answers: what the payment sheet's session, the wallet check and the catalog said, and how a
-/// sheet closed without a payment ends.
+/// The checkout's answers: what the controller presented, how the charge went, and what the wallet check and the
+/// catalog said.
 extension CheckoutFeature {
-    /// What the session answered.
+    /// What an effect answered.
     static func reduce(_ state: inout State, _ action: CheckoutAction, _ env: ShopEnvironment) -> Effect {
         switch action {
         case .presented(nil):
@@ -25,37 +25,24 @@ extension CheckoutFeature {
             }
             CheckoutSheet.refreshRows(&state)
             if checkout.oneTap { requestAuthorization(&state, env) }
-        case .summaryUpdated(let items):
-            state.sheet?.summaryItems = items
-            CheckoutSheet.refreshRows(&state)
-        case .contactChecked(let update):
-            CheckoutSheet.setRowErrors(&state, update.errors)
-            state.sheet?.summaryItems = update.summaryItems
-            CheckoutSheet.refreshRows(&state)
         case .processingStarted:
             state.sheet?.phase = .processing
         case .bankCheckShown(let url, let code):
             state.sheet?.phase = .checkingWithBank(BankCheck(url: url, qrCode: code))
         case .checkingPayment:
             state.sheet?.phase = .checkingPayment(isStopping: false)
-        case .finished(.paid(let confirmation)):
+        case .finished(.paid(let confirmation), _):
             guard let checkout = state.checkout else { return .none }
             state.checkout = nil
             state.sheet = nil
             state.confirmation = confirmation
             state.shell.route = [.productList, .confirmation]
-            let sessions = env.sessions
-            let close = Effect.run { _ in
-                await sessions.payment(checkout.sessionID)?.closeAfterPayment()
-                sessions.endPayment(checkout.sessionID)
-            }
-            return checkout.order.clearsCartOnSuccess ? .send(.request(.emptyCart)) + close : close
-        case .finished(.notPaid(let why)):
+            return checkout.order.clearsCartOnSuccess ? .send(.request(.emptyCart)) : .none
+        case .finished(.notPaid(let why), let attempt):
+            state.checkout?.attempt = attempt
             state.sheet?.phase = .reviewing
             state.sheet?.failure = why
             CheckoutSheet.refreshRows(&state)
-        case .sheetClosed(let didAuthorize):
-            return sheetClosed(&state, didAuthorize: didAuthorize, env)
         case .walletChecked(let order, let oneTap, let canPay, let noticeBefore, let openOrders):
             state.isCheckingWallet = false
             if let held = heldByOpenOrders(&state, openOrders) { return held }
@@ -64,23 +51,5 @@ extension CheckoutFeature {
             return buyNow(&state, product, env)
         }
         return .none
-    }
-
-    /// The sheet closed without a successful payment (success ends in `.finished(.paid)`).
-    ///
-    /// Never authorized: the screen below gets back the status it had before checkout. Authorized and
-    /// failed: that screen says the order was not paid and why, so the outcome outlives the sheet.
-    private static func sheetClosed(_ state: inout State, didAuthorize: Bool, _ env: ShopEnvironment) -> Effect {
-        guard let checkout = state.checkout else { return .none }
-        let lastStatus = state.sheet?.status
-        state.checkout = nil
-        state.sheet = nil
-        if state.shell.screen == .paymentSheet { state.shell.popScreen() }
-        state.shell.notice =
-            didAuthorize
-            ? Notice(.error, "Not paid: \(lastStatus ?? "the payment did not go through.") Your cart is kept.")
-            : checkout.noticeBeforeCheckout
-        let sessions = env.sessions
-        return .run { _ in sessions.endPayment(checkout.sessionID) }
     }
 }

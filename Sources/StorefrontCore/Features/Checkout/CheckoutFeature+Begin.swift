@@ -93,19 +93,11 @@ extension CheckoutFeature {
             state.shell.notice = Notice(.error, CheckoutMessages.message(for: .networksNotSupported))
             return .none
         }
-        let id = state.nextSessionID
-        state.nextSessionID += 1
-        state.checkout = Checkout(sessionID: id, order: order, oneTap: oneTap, shippingMethod: shipping, noticeBeforeCheckout: noticeBefore)
-        let (makeController, customerID) = (env.dependencies.paymentAuthorization.makeController, state.customerID)
-        // A fresh controller per checkout, made and kept by the effect: the state holds only its session's id.
+        state.checkout = Checkout(order: order, oneTap: oneTap, shippingMethod: shipping, noticeBeforeCheckout: noticeBefore)
+        let makeController = env.dependencies.paymentAuthorization.makeController
+        // A fresh controller per checkout, asked what the sheet offers; the checkout keeps the rest.
         return .run { send in
-            guard let controller = makeController(request) else {
-                send(.checkout(.presented(nil)))
-                return
-            }
-            let session = PaymentSession(controller: controller, order: order, shippingMethod: shipping, customerID: customerID, env)
-            env.sessions.file(session, as: id)
-            send(.checkout(.presented(await session.present())))
+            send(.checkout(.presented(await makeController(request)?.present())))
         }
     }
 

@@ -1,23 +1,18 @@
 import ShopModels
 import ShopPorts
 
-/// What the payment sheet's session answers with.
+/// What the checkout's effects answer with: the controller that presented the sheet, and the charge.
 public enum CheckoutAction: Equatable, Sendable {
     /// The sheet is up with these options, or could not be shown (nil).
     case presented(PaymentSheetOptions?)
-    /// The controller's answer to a new card or shipping method.
-    case summaryUpdated([SummaryItem])
-    /// The controller's answer to a new address or contact: new totals, or what is wrong with it.
-    case contactChecked(ShippingContactUpdate)
     /// The payment was authorized and the order is being placed.
     case processingStarted
     /// The card's bank wants the shopper to pass its check at this address before it charges; with its QR code.
     case bankCheckShown(String, QRCode?)
     /// A charge went unanswered: the shop asks the provider again, backing off, whether it went through.
     case checkingPayment
-    case finished(CheckoutOutcome)
-    /// The sheet closed without a payment; whether one was authorized on it decides what is said.
-    case sheetClosed(didAuthorize: Bool)
+    /// The charge ended; a charge left unfinished (unanswered, or with the bank) is kept for the next Pay.
+    case finished(CheckoutOutcome, keeping: ChargeAttempt? = nil)
     /// The customer's unanswered orders were settled and the wallet checked for a card on the shop's networks, for
     /// a checkout of `order` begun while the shopper saw `noticeBefore` (closing the sheet unpaid gives it back).
     case walletChecked(
@@ -31,15 +26,13 @@ public enum CheckoutAction: Equatable, Sendable {
 /// The checkout: the payment sheet's rows and choosers, Pay, and how it ends. Opening it is in `CheckoutFeature+Begin`.
 @MainActor
 enum CheckoutFeature {
-    /// What the checkout reduces: the sheet, its session and choices, what it waits for from a form, the
+    /// What the checkout reduces: the sheet, its choices and charge, what it waits for from a form, the
     /// confirmation it ends on, and the shell; with what it reads of the shopper.
     struct State: Equatable {
         var sheet: PaymentSheetState?
         var checkout: Checkout?
         var sheetAwaits: SheetAwaits?
         var isCheckingWallet: Bool
-        /// The id the next payment sheet or sign-in session is filed under.
-        var nextSessionID: Int
         var confirmation: ConfirmationState?
         var shell: Shell
         /// What the shopper saw before the action being handled; a checkout closed unpaid gives it back.
@@ -56,18 +49,16 @@ enum CheckoutFeature {
         case .authorizing, .processing:
             return .none
         case .checkingWithBank(var check):
-            guard action == .back, !check.isCanceling, let id = state.checkout?.sessionID else { return .none }
+            guard action == .back, !check.isCanceling else { return .none }
             // Esc: the charge waiting for the bank is given up; the outcome comes back as `.finished`.
             check.isCanceling = true
             state.sheet?.phase = .checkingWithBank(check)
-            let sessions = env.sessions
-            return .run { _ in sessions.payment(id)?.stopWaiting() }
+            return .stop(.checkoutCharge)
         case .checkingPayment(let isStopping):
-            guard action == .back, !isStopping, let id = state.checkout?.sessionID else { return .none }
+            guard action == .back, !isStopping else { return .none }
             // Esc: the shop stops asking; the order stays "being checked", and the next Pay settles it first.
             state.sheet?.phase = .checkingPayment(isStopping: true)
-            let sessions = env.sessions
-            return .run { _ in sessions.payment(id)?.stopWaiting() }
+            return .stop(.checkoutCharge)
         case .confirming:
             switch action {
             case .confirm: return confirm(&state, env)
@@ -124,40 +115,26 @@ enum CheckoutFeature {
         if state.shell.screen != .paymentSheet { state.shell.push(.paymentSheet) }
     }
 
-    /// Applies a choice from a chooser: the session reports it to the controller, whose answer updates the sheet.
+    /// Applies a choice from a chooser; the summary and the contact's errors follow in the same frame.
     static func choose(_ state: inout State, row: PaymentSheetRow, index: Int, _ env: ShopEnvironment) -> Effect {
         guard var checkout = state.checkout else { return .none }
-        let (sessions, id) = (env.sessions, checkout.sessionID)
+        let shop = env.shopProfile
         switch row {
         case .card:
             guard let method = checkout.options.paymentMethods[safe: index] else { return .none }
             checkout.card = method
-            state.checkout = checkout
-            CheckoutSheet.refreshRows(&state)
-            return .run { send in
-                guard let update = await sessions.payment(id)?.select(method) else { return }
-                send(.checkout(.summaryUpdated(update.summaryItems)))
-            }
         case .shippingMethod:
-            guard let method = env.shopProfile.shippingMethods[safe: index] else { return .none }
+            guard let method = shop.shippingMethods[safe: index] else { return .none }
             checkout.shippingMethod = method
-            state.checkout = checkout
-            CheckoutSheet.refreshRows(&state)
-            return .run { send in
-                guard let update = await sessions.payment(id)?.select(method) else { return }
-                send(.checkout(.summaryUpdated(update.summaryItems)))
-            }
+            state.sheet?.summaryItems = CheckoutSheet.summaryItems(lines: checkout.order.lines, shipping: method, shop)
         case .shippingAddress, .contact:
             guard let picked = checkout.options.contacts[safe: index] else { return .none }
             if row == .shippingAddress { checkout.shipTo = picked } else { checkout.contact = picked }
-            state.checkout = checkout
-            CheckoutSheet.refreshRows(&state)
-            guard let contact = checkout.shippingContact else { return .none }
-            return .run { send in
-                guard let update = await sessions.payment(id)?.select(contact) else { return }
-                send(.checkout(.contactChecked(update)))
-            }
+            if let contact = checkout.shippingContact { CheckoutSheet.setRowErrors(&state, CheckoutSheet.contactErrors(for: contact, shop)) }
         }
+        state.checkout = checkout
+        CheckoutSheet.refreshRows(&state)
+        return .none
     }
 
     /// Pay: "Authorizing…" and the confirmation prompt; Enter confirms, Esc cancels.
@@ -182,37 +159,53 @@ enum CheckoutFeature {
         state.sheet?.phase = .confirming(prompt: "Pay \(total.label) \(total.amount.formatted)? Enter to confirm, Esc to cancel")
     }
 
+    /// Enter on the prompt: one effect places the order through the application's `PlaceOrder` and streams its
+    /// progress back; Esc on a wait stops it (`.stop`), and its outcome still comes back as `.finished`.
     private static func confirm(_ state: inout State, _ env: ShopEnvironment) -> Effect {
-        guard let id = state.checkout?.sessionID else { return .none }
+        guard let checkout = state.checkout, let card = checkout.card, let contact = checkout.shippingContact else { return .none }
         state.sheet?.phase = .authorizing
-        let sessions = env.sessions
-        let codes = env.dependencies.qrCodes
-        return .run { send in
-            guard
-                let outcome = await sessions.payment(id)?.authorize(
-                    processing: { send(.checkout(.processingStarted)) },
-                    bankCheck: { url in send(.checkout(.bankCheckShown(url, codes.qrCode(for: url)))) },
-                    checking: { send(.checkout(.checkingPayment)) }
-                )
-            else { return }
-            send(.checkout(.finished(outcome)))
+        state.checkout?.didAuthorize = true
+        let dependencies = env.dependencies
+        let placement = OrderPlacement(
+            provider: dependencies.paymentProvider, backend: dependencies.merchantBackend, ids: dependencies.ids, shop: env.shopProfile,
+            order: checkout.order, customerID: state.customerID, clock: dependencies.clock)
+        let payment = Payment(
+            method: card, methodData: dependencies.paymentAuthorization.paymentData(card), shippingContact: contact,
+            shippingMethod: checkout.shippingMethod, transactionIdentifier: dependencies.ids.next())
+        let codes = dependencies.qrCodes
+        return .run(id: .checkoutCharge) { send, stops in
+            send(.checkout(.processingStarted))
+            let (outcome, attempt) = await placement.place(
+                payment, after: checkout.attempt,
+                progress: { step in
+                    switch step {
+                    case .bankCheck(let url): send(.checkout(.bankCheckShown(url, codes.qrCode(for: url))))
+                    case .checking: send(.checkout(.checkingPayment))
+                    }
+                }, stops: stops)
+            send(.checkout(.finished(outcome, keeping: attempt)))
         }
     }
 
-    /// Esc on the sheet: the session closes it, and `.sheetClosed` follows.
+    /// Esc on the sheet: it closes. Never authorized, the screen below gets back the status it had before
+    /// checkout; authorized and not paid, that screen says the order was not paid and why, so the outcome
+    /// outlives the sheet.
     static func dismiss(_ state: inout State, _ env: ShopEnvironment) -> Effect {
-        guard let id = state.checkout?.sessionID else {
+        guard let checkout = state.checkout else {
             // The "Set up card" sheet: leaving it drops the checkout it was waiting to resume.
             state.sheetAwaits = nil
             state.sheet = nil
             state.shell.popScreen()
             return .none
         }
-        let sessions = env.sessions
-        return .run { send in
-            guard let didAuthorize = await sessions.payment(id)?.close() else { return }
-            send(.checkout(.sheetClosed(didAuthorize: didAuthorize)))
-        }
+        let lastStatus = state.sheet?.status
+        state.checkout = nil
+        state.sheet = nil
+        if state.shell.screen == .paymentSheet { state.shell.popScreen() }
+        state.shell.notice =
+            checkout.didAuthorize
+            ? Notice(.error, "Not paid: \(lastStatus ?? "the payment did not go through.") Your cart is kept.")
+            : checkout.noticeBeforeCheckout
+        return .none
     }
-
 }

@@ -7,20 +7,18 @@ import ShopPorts
 /// Paying again for the same charge reuses the key and the token, so a charge that went through
 /// unanswered is found under its key instead of looking like a different charge.
 public struct ChargeAttempt: Equatable, Sendable {
+    /// What is charged (card, total, lines, shipping): a Pay of anything else is a new charge.
     var fingerprint: String
     var key: String
     var token: PaymentToken?
 }
 
-/// What placing an order needs from the sheet while it waits: for the card's bank to check the payment (3-D
-/// Secure), or for the provider to say whether an unanswered charge went through.
-struct PlacementHooks: Sendable {
-    /// Shows the bank's page (its address) to the shopper.
-    var showBankCheck: @MainActor @Sendable (String) -> Void
-    /// Says the shop is asking whether an unanswered charge went through.
-    var showChecking: @MainActor @Sendable () -> Void
-    /// Waits `duration` before the next look; true when the shopper stopped waiting instead (Esc).
-    var waitOrLeave: @MainActor @Sendable (Duration) async -> Bool
+/// What placing an order tells the sheet while it waits.
+enum PlacementProgress: Equatable {
+    /// The card's bank checks the payment (3-D Secure) at this address.
+    case bankCheck(String)
+    /// A charge went unanswered: the shop asks the provider, backing off, whether it went through.
+    case checking
 }
 
 /// Turns an authorized payment into an order through the application's `PlaceOrder` (the one the HTTP API places its
@@ -41,15 +39,19 @@ struct OrderPlacement: Sendable {
     var shop: ShopProfile
     var order: CheckoutOrder
     var customerID: String
+    var clock: any Clock<Duration>
 
-    /// Places the order for `payment`; returns the outcome and the attempt to keep for the next Pay.
+    /// Places the order for `payment`; returns the outcome and the attempt to keep for the next Pay. Between looks
+    /// it waits on `stops`, so Esc ends a wait, never a charge in flight.
     ///
     /// Order of calls: a token (kept for a retry) → `processPayment` under the attempt's key → on a time-out, the
     /// same again at once up to `timeoutRetries` times, then backing off while the sheet says the shop is checking,
     /// until an answer comes or the shopper stops waiting → on the bank's check, its page shown and the same key
     /// asked again, backing off, until the check ends or the shopper leaves it (`abandonCharge`).
     @MainActor
-    func place(_ payment: Payment, after previous: ChargeAttempt?, hooks: PlacementHooks) async -> (CheckoutOutcome, ChargeAttempt?) {
+    func place(_ payment: Payment, after previous: ChargeAttempt?, progress: (PlacementProgress) -> Void, stops: StopRequests) async -> (
+        CheckoutOutcome, ChargeAttempt?
+    ) {
         let draft = PlaceOrder.draft(
             lines: order.lines, shipping: payment.shippingMethod, contact: payment.shippingContact, customerID: customerID, shop: shop)
         var attempt = attempt(for: draft, method: payment.method, after: previous)
@@ -70,19 +72,19 @@ struct OrderPlacement: Sendable {
                 timeouts += 1
                 guard timeouts > Self.timeoutRetries else { continue }
                 // Nothing invites a new payment until the provider says: the same key is asked again, backing off.
-                if timeouts == Self.timeoutRetries + 1 { hooks.showChecking() }
+                if timeouts == Self.timeoutRetries + 1 { progress(.checking) }
                 let hasAskedEnough = timeouts > Self.timeoutRetries + Self.chargeLooks
                 if hasAskedEnough { return (.notPaid(CheckoutMessages.message(for: MerchantBackendError.timedOut)), attempt) }
-                if await hooks.waitOrLeave(checkingWait) {
+                if await stops.wait(checkingWait, on: clock) {
                     return (.notPaid(CheckoutMessages.message(for: MerchantBackendError.timedOut)), attempt)
                 }
                 checkingWait *= 2
             case .bankCheck(let url):
                 if shownCheck != url {
-                    hooks.showBankCheck(url)
+                    progress(.bankCheck(url))
                     shownCheck = url
                 }
-                if await hooks.waitOrLeave(wait) { return await leaveBankCheck(attempt, draft, payment) }
+                if await stops.wait(wait, on: clock) { return await leaveBankCheck(attempt, draft, payment) }
                 wait = min(wait * 2, Self.slowestBankCheckLook)
             case .refused(let error):
                 // A definite answer: the next attempt is a new charge with a new key.
