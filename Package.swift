@@ -232,8 +232,9 @@ let package = Package(
             name: "ShopBootstrap",
             dependencies: [
                 "ShopBundledCatalog", "ShopCredentialFile", "ShopModels", "ShopPorts", "ShopSandbox", "ShopStripe", "StorageSQLite",
-                "StoragePostgres",
+                "StoragePostgres", "StorefrontCore", "ShopIdentity", "ShopMerchant", "ShopQRCode", "ShopSSH", "ShopSessions",
                 .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
         ),

@@ -96,11 +96,13 @@ struct APICommand: AsyncParsableCommand {
         limits.connectionsPerAddress = connectionsPerAddress
         limits.maxConnections = maxConnections
         SessionLaunch.raiseOpenFileLimit()
-        let payments = try PaymentStack.make(
-            configuration: configuration, environment: environment, ledger: storage.ledger, references: storage.references,
-            currency: storage.catalog.shop.currency, clock: ContinuousClock(), latency: .milliseconds(sandboxLatency ?? 0),
-            fault: FaultHook(environment: environment), log: announce
-        )
+        let payments = try configuringPayments { () throws(StripeSettings.Problem) in
+            try PaymentStack.make(
+                configuration: configuration, environment: environment, ledger: storage.ledger, references: storage.references,
+                currency: storage.catalog.shop.currency, clock: ContinuousClock(), latency: .milliseconds(sandboxLatency ?? 0),
+                fault: FaultHook(environment: environment), log: announce
+            )
+        }
         let isSandbox = payments.provider.mode == .sandbox
         let backend = LiveMerchantBackend(processor: payments.processor, orders: storage.orders, dates: .system)
         let commerce = APICommerce(

@@ -46,10 +46,3 @@ struct Admin: AsyncParsableCommand {
         return NSUserName()
     }
 }
-
-/// What the start settled of what an earlier stop left open: charges, and refunds.
-struct StartSettlement {
-    var settled: [(number: String, status: OrderStatus)]
-    var leftOpen: [(number: String, reason: String)]
-    var refunds: [RefundRecovery]
-}

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ShopBootstrap
 import StoragePostgres
 
 /// `storefront db …`: looking after the shop's PostgreSQL.
@@ -45,11 +46,11 @@ struct DatabaseCommand: ParsableCommand {
 enum DatabaseURL {
     static func required(_ flag: String?, environment: [String: String]) throws -> URL {
         // A flag is taken alone: the config file is not read, so a broken one does not stand in its way.
-        var configuration = Configuration()
+        var configuration = ShopConfiguration()
         if flag != nil {
             try configuration.apply(flags: [("database", flag)])
         } else {
-            configuration = try Configuration.loadForCommand(environment: environment)
+            configuration = try ShopConfiguration.loadForCommand(environment: environment)
         }
         guard let url = configuration.database else {
             complain("name the database with --database postgres://USER@HOST:PORT/DB (or STOREFRONT_DATABASE_URL, or `database` in the config file)")

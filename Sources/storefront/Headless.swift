@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PseudoTerminal
 import ShopBootstrap
+import StorefrontCore
 import StorefrontUI
 import SystemPackage
 import TerminalNCurses
@@ -66,15 +67,16 @@ struct Headless: AsyncParsableCommand {
         let script = try Key.script(keys)
         let configuration = try shop.configuration(environment: ProcessInfo.processInfo.environment)
         let environment = ProcessInfo.processInfo.environment
-        let (dependencies, _, payments) = try await ShopComposition.dependencies(
-            storage: try await ShopStorage.open(
-                configuration: configuration,
-                dataDirectory: configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment),
-                pool: .session, migrate: !shop.noMigrate, environment: environment
-            ),
-            configuration: configuration, environment: environment, clock: ContinuousClock(), latency: .zero,
-            console: admin ? .merchant(name: Admin.merchantName(environment: environment)) : .shop
-        )
+        let storage = try await ShopStorage.open(
+            configuration: configuration, dataDirectory: configuration.dataDirectory(environment: environment), pool: .session,
+            migrate: !shop.noMigrate, environment: environment)
+        let console: Console = admin ? .merchant(name: Admin.merchantName(environment: environment)) : .shop
+        let composed: (dependencies: StorefrontDependencies, settlement: StartSettlement, payments: PaymentStack)
+        do {
+            composed = try await SessionComposition.dependencies(
+                storage: storage, configuration: configuration, environment: environment, clock: ContinuousClock(), latency: .zero, console: console)
+        } catch { throw error.told() }
+        let (dependencies, payments) = (composed.dependencies, composed.payments)
         var printed = 0
         let printsEveryFrame = frames
         let backend = HeadlessBackend(size: size, charset: ascii ? .ascii : .unicode) { _, frame in

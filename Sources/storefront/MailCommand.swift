@@ -80,7 +80,7 @@ struct MailOptions: ParsableArguments {
     /// The shop's storage and who its mail is from.
     func open(environment: [String: String]) async throws -> (storage: ShopStorage, sender: MailSender) {
         let configuration = try shop.configuration(environment: environment)
-        let dataDirectory = configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment)
+        let dataDirectory = configuration.dataDirectory(environment: environment)
         let storage = try await ShopStorage.open(
             configuration: configuration, dataDirectory: dataDirectory, pool: .command, migrate: !shop.noMigrate, environment: environment)
         return (storage, try settings.sender(shop: storage.catalog.shop, environment: environment))

@@ -20,8 +20,8 @@ struct ShopDatabaseOptions: ParsableArguments {
     var database: String?
 
     /// The configuration these options complete: flag, environment, config file, default.
-    func configuration(environment: [String: String]) throws -> Configuration {
-        var configuration = try Configuration.loadForCommand(environment: environment)
+    func configuration(environment: [String: String]) throws -> ShopConfiguration {
+        var configuration = try ShopConfiguration.loadForCommand(environment: environment)
         try configuration.apply(flags: [("data-dir", dataDirectory), ("database", database)])
         return configuration
     }
@@ -31,7 +31,7 @@ struct ShopDatabaseOptions: ParsableArguments {
     func openStorage() async throws -> ShopStorage {
         let environment = ProcessInfo.processInfo.environment
         let configuration = try configuration(environment: environment)
-        let directory = configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment)
+        let directory = configuration.dataDirectory(environment: environment)
         return try await openingStorage {
             try await ShopStorage.openExisting(at: configuration.storagePlace(dataDirectory: directory), environment: environment)
         }

@@ -21,11 +21,13 @@ struct BackOfficeSession {
         let storage = try await shop.openStorage()
         let payments: PaymentStack
         do {
-            payments = try PaymentStack.make(
-                configuration: configuration, environment: environment, ledger: storage.ledger, references: storage.references,
-                currency: storage.currency,
-                clock: ContinuousClock(), latency: .zero, fault: FaultHook(environment: environment), log: { complain($0) }
-            )
+            payments = try configuringPayments { () throws(StripeSettings.Problem) in
+                try PaymentStack.make(
+                    configuration: configuration, environment: environment, ledger: storage.ledger, references: storage.references,
+                    currency: storage.currency,
+                    clock: ContinuousClock(), latency: .zero, fault: FaultHook(environment: environment), log: { complain($0) }
+                )
+            }
         } catch {
             storage.close()
             throw error

@@ -71,7 +71,7 @@ extension OrdersCommand {
         func run() async throws {
             // The same precedence as the shop itself: flag, environment, config file, default.
             let environment = ProcessInfo.processInfo.environment
-            var configuration = try Configuration.loadForCommand(environment: environment)
+            var configuration = try ShopConfiguration.loadForCommand(environment: environment)
             try configuration.apply(flags: [("data-dir", dataDirectory), ("database", database)])
             // Listing writes nothing. On SQLite, the data directory decides whether there is a shop to read at all.
             let place: StoragePlace? =
@@ -92,7 +92,7 @@ extension OrdersCommand {
         /// The data directory to read: a directory that was named must exist (66); the default one not made yet holds
         /// no orders (nil).
         private func dataDirectory(named: FilePath?, environment: [String: String]) throws -> FilePath? {
-            let directory = named ?? Configuration.defaultDataDirectory(environment: environment)
+            let directory = named ?? ShopConfiguration.defaultDataDirectory(environment: environment)
             var info = stat()
             if directory.withPlatformString({ stat($0, &info) }) != 0 {
                 guard named == nil, errno == ENOENT else {

@@ -1,63 +1,38 @@
 import ArgumentParser
-import Foundation
 import ShopBootstrap
-import ShopModels
-import ShopPorts
-
-/// Which payment provider the shop takes payments with.
-enum PaymentsChoice: String, CaseIterable, ExpressibleByArgument {
-    case sandbox, stripe
-}
 
 extension StripeSettings {
     /// The configuration's Stripe settings, checked; a problem is told on stderr and exits 78.
-    static func load(configuration: Configuration, environment: [String: String]) throws -> StripeSettings {
-        do {
-            return try read(
-                apiBase: configuration.stripeAPIBase, secretKeyFile: configuration.stripeSecretKeyFile, returnURL: configuration.stripeReturnURL,
-                rawCardData: configuration.stripeRawCardData, environment: environment
-            )
-        } catch {
-            complain(error.description)
-            throw ExitCodes.configError
+    static func load(configuration: ShopConfiguration, environment: [String: String]) throws -> StripeSettings {
+        try configuringPayments { () throws(Problem) in try read(configuration: configuration, environment: environment) }
+    }
+}
+
+/// Runs `make`; payment settings that cannot be used are told on stderr and end the command with 78.
+func configuringPayments<T>(_ make: () throws(StripeSettings.Problem) -> T) throws -> T {
+    do {
+        return try make()
+    } catch {
+        complain(error.description)
+        throw ExitCodes.configError
+    }
+}
+
+extension SessionStartFailure {
+    /// The exit code each failure ends a session's start with (docs/exit-codes.md).
+    var exitCode: ExitCode {
+        switch self {
+        case .usage: ExitCodes.usage
+        case .configuration: ExitCodes.configError
+        case .cannotSettle: ExitCodes.ioError
         }
     }
 }
 
-extension PaymentStack {
-    /// The payment side the configuration picks (`PaymentStack.make` in ShopBootstrap builds it); Stripe's settings are
-    /// checked first, and a problem exits 78.
-    static func make(
-        configuration: Configuration, environment: [String: String], ledger: any ChargeLedger, references: any ProviderReferenceRepository,
-        currency: Currency, clock: any Clock<Duration>, latency: Duration, fault: FaultHook, log: @escaping @Sendable (String) -> Void
-    ) throws -> PaymentStack {
-        let choice: Choice =
-            switch configuration.payments ?? .sandbox {
-            case .sandbox: .sandbox
-            case .stripe: .stripe(try StripeSettings.load(configuration: configuration, environment: environment))
-            }
-        return make(
-            choice, ledger: ledger, references: references, currency: currency, clock: clock, latency: latency, reached: { fault.reached($0) },
-            log: log)
-    }
-}
-
-/// Test hook: STOREFRONT_FAULT=kill-<step> (or stop-<step>) makes the process kill itself at that
-/// step of a purchase, as a power cut would, so fault tests can restart it; stop-… makes it stop
-/// itself (SIGSTOP), as a paused laptop would, until SIGCONT. Steps: the backend's and Stripe's.
-struct FaultHook: Sendable {
-    var step: String?
-    var signal: Int32
-
-    init(environment: [String: String]) {
-        let fault = environment["STOREFRONT_FAULT"] ?? ""
-        signal = fault.hasPrefix("stop-") ? SIGSTOP : SIGKILL
-        step = fault.isEmpty ? nil : String(fault.drop { $0 != "-" }.dropFirst())
-    }
-
-    func reached(_ name: String) {
-        // raise, not kill(getpid()): it signals this very thread, so the step goes no further
-        // before the process stops or dies; kill may let this thread run on for a while.
-        if name == step { raise(signal) }
+extension SessionStartFailure {
+    /// Tells the failure on stderr; returns the exit code to end with.
+    func told() -> ExitCode {
+        complain(description)
+        return exitCode
     }
 }

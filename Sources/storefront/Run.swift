@@ -72,7 +72,7 @@ struct Run: AsyncParsableCommand {
             ? BackgroundProbe.ask(input: STDIN_FILENO, output: STDOUT_FILENO, environment: environment) : nil
 
         // Everything that can fail is checked before the screen is touched: files first, then the terminal.
-        let dataDirectory = configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment)
+        let dataDirectory = configuration.dataDirectory(environment: environment)
         // A shopper at a terminal (an SSH session among them) waits for a database that is down; a script gets 69.
         let storage = try await ShopStorage.open(
             configuration: configuration, dataDirectory: dataDirectory, pool: .session, migrate: !shop.noMigrate,
@@ -94,10 +94,13 @@ struct Run: AsyncParsableCommand {
             "starting: catalog \(configuration.database == nil ? configuration.catalog?.string ?? "bundled" : "from the database") with \(productCount) products\(storage.didImport ? ", imported into SQLite" : ""), stored in \(storage.place)\(sshCustomer)"
         )
 
-        let (dependencies, settlement, payments) = try await ShopComposition.dependencies(
-            storage: storage, configuration: configuration, environment: environment, clock: ContinuousClock(), latency: .milliseconds(latency),
-            console: console, log: { logger.warning("\($0)") }
-        )
+        let composed: (dependencies: StorefrontDependencies, settlement: StartSettlement, payments: PaymentStack)
+        do {
+            composed = try await SessionComposition.dependencies(
+                storage: storage, configuration: configuration, environment: environment, clock: ContinuousClock(), latency: .milliseconds(latency),
+                console: console, log: { logger.warning("\($0)") })
+        } catch { throw error.told() }
+        let (dependencies, settlement, payments) = composed
         logger.info("payments: \(dependencies.paymentProvider.mode.label)")
         for order in settlement.settled { logger.notice("settled order \(order.number) left open by an earlier stop: \(order.status.rawValue)") }
         for order in settlement.leftOpen { logger.warning("order \(order.number) left open by an earlier stop is still open: \(order.reason)") }

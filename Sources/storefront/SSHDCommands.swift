@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ShopBootstrap
 import ShopModels
 import ShopSSH
 import ShopSessions
@@ -94,7 +95,7 @@ extension SSHDSession {
         let named =
             runArguments.firstIndex(of: "--data-dir").flatMap { runArguments.indices.contains($0 + 1) ? runArguments[$0 + 1] : nil }
             ?? runArguments.last { $0.hasPrefix("--data-dir=") }.map { String($0.dropFirst("--data-dir=".count)) }
-        let dataDirectory = named ?? environment["STOREFRONT_DATA_DIR"] ?? Configuration.defaultDataDirectory(environment: environment).string
+        let dataDirectory = named ?? environment["STOREFRONT_DATA_DIR"] ?? ShopConfiguration.defaultDataDirectory(environment: environment).string
         let directory = dataDirectory + "/guest-slots"
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         // SSH_CONNECTION is "client-address client-port server-address server-port", set by sshd.

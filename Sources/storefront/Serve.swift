@@ -108,7 +108,7 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let configuration = try shop.configuration(environment: environment)
-        let dataDirectory = SessionLaunch.absolute(configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment))
+        let dataDirectory = SessionLaunch.absolute(configuration.dataDirectory(environment: environment))
         let admins: AdminKeys
         do {
             admins = try adminKeys.map { try AdminKeys.load(SessionLaunch.absolute(FilePath($0)).string) } ?? AdminKeys()

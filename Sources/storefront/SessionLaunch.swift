@@ -12,7 +12,7 @@ import SystemPackage
 enum SessionLaunch {
     /// The arguments after `run` (or `admin`) and the environment for every session; checks a Stripe key first.
     static func shop(
-        configuration: Configuration, oneTap: String?, dataDirectory: FilePath, environment: [String: String]
+        configuration: ShopConfiguration, oneTap: String?, dataDirectory: FilePath, environment: [String: String]
     ) async throws -> (arguments: [String], environment: [String: String]) {
         // A session is another process: its settings travel as the text of its command line.
         var arguments = ["--data-dir", dataDirectory.string]
@@ -45,7 +45,7 @@ enum SessionLaunch {
     }
 
     /// Asks Stripe once, before any shopper connects, whether it takes the key; exits with the reason if not.
-    private static func checkStripe(configuration: Configuration, environment: [String: String]) async throws {
+    private static func checkStripe(configuration: ShopConfiguration, environment: [String: String]) async throws {
         let settings = try StripeSettings.load(configuration: configuration, environment: environment)
         let client = StripeClient(key: settings.key, base: settings.base, retry: .init(retries: 0))
         let answer: Result<Void, StripeFailure>

@@ -30,18 +30,11 @@ func openingStorage<T>(_ open: () async throws -> T) async throws -> T {
     }
 }
 
-extension Configuration {
-    /// Where the configuration keeps the shop: its PostgreSQL, or SQLite in `dataDirectory`.
-    func storagePlace(dataDirectory: FilePath) -> StoragePlace {
-        database.map { .postgres($0) } ?? .sqlite(directory: dataDirectory)
-    }
-}
-
 extension ShopStorage {
     /// Opens the storage `configuration` names, for a shop, a front end or a worker; prints the problem and exits on
     /// failure (`ShopStorage.openShop` says what is opened how).
     static func open(
-        configuration: Configuration, dataDirectory: FilePath, pool: PostgresDatabase.Pool, migrate: Bool, environment: [String: String],
+        configuration: ShopConfiguration, dataDirectory: FilePath, pool: PostgresDatabase.Pool, migrate: Bool, environment: [String: String],
         waitsForDatabase: Bool = false
     ) async throws -> ShopStorage {
         try await openingStorage {
@@ -76,9 +69,11 @@ enum PostgresSetup {
 extension ShopOptions {
     /// A server's start: the configuration, the absolute data directory, and the database opened once (migrated and,
     /// on SQLite, the catalog imported, before any session or request races to do it), said in the log.
-    func openForServer(environment: [String: String]) async throws -> (configuration: Configuration, dataDirectory: FilePath, storage: ShopStorage) {
+    func openForServer(environment: [String: String]) async throws -> (
+        configuration: ShopConfiguration, dataDirectory: FilePath, storage: ShopStorage
+    ) {
         let configuration = try configuration(environment: environment)
-        let dataDirectory = SessionLaunch.absolute(configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment))
+        let dataDirectory = SessionLaunch.absolute(configuration.dataDirectory(environment: environment))
         let storage = try await ShopStorage.open(
             configuration: configuration, dataDirectory: dataDirectory, pool: .command, migrate: !noMigrate, environment: environment)
         announce("storage: \(storage.place)")

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Crypto
 import Foundation
+import ShopBootstrap
 import ShopCredentialFile
 import ShopIdentity
 import ShopMerchant
@@ -183,8 +184,8 @@ struct ShopOptions: ParsableArguments {
     var noMigrate = false
 
     /// The file, environment and these flags, merged.
-    func configuration(environment: [String: String]) throws -> Configuration {
-        var configuration = try Configuration.loadForCommand(environment: environment)
+    func configuration(environment: [String: String]) throws -> ShopConfiguration {
+        var configuration = try ShopConfiguration.loadForCommand(environment: environment)
         if let payments { configuration.payments = payments }
         try configuration.apply(flags: [
             ("catalog", catalog), ("data-dir", dataDirectory), ("stripe-secret-key-file", stripeSecretKeyFile),

@@ -82,7 +82,7 @@ struct ListenAddress: Sendable, CustomStringConvertible {
 /// Order of calls: `start` (binds, or exits 69) → the listener runs as a task → `stop`.
 enum WebhookListener {
     /// Exits 78 unless the shop takes payments through Stripe, the one provider that sends webhooks.
-    static func requireStripe(_ configuration: Configuration) throws {
+    static func requireStripe(_ configuration: ShopConfiguration) throws {
         guard configuration.payments == .stripe else {
             complain("webhooks come from Stripe: start with --payments stripe (the sandbox sends none)")
             throw ExitCodes.configError
@@ -90,14 +90,17 @@ enum WebhookListener {
     }
 
     static func start(
-        at address: ListenAddress, storage: ShopStorage, configuration: Configuration, environment: [String: String],
+        at address: ListenAddress, storage: ShopStorage, configuration: ShopConfiguration, environment: [String: String],
         secrets: [String], log: @escaping @Sendable (String) -> Void
     ) async throws -> RunningWebhookListener {
         try requireStripe(configuration)
-        let payments = try PaymentStack.make(
-            configuration: configuration, environment: environment, ledger: storage.ledger, references: storage.references,
-            currency: storage.catalog.shop.currency, clock: ContinuousClock(), latency: .zero, fault: FaultHook(environment: environment), log: log
-        )
+        let payments = try configuringPayments { () throws(StripeSettings.Problem) in
+            try PaymentStack.make(
+                configuration: configuration, environment: environment, ledger: storage.ledger, references: storage.references,
+                currency: storage.catalog.shop.currency, clock: ContinuousClock(), latency: .zero, fault: FaultHook(environment: environment),
+                log: log
+            )
+        }
         guard let webhook = payments.webhook?(secrets) else {
             complain("this payment provider sends no webhooks")
             throw ExitCodes.configError
@@ -186,7 +189,7 @@ struct WebhooksCommand: AsyncParsableCommand {
             let configuration = try shop.configuration(environment: environment)
             try WebhookListener.requireStripe(configuration)
             let secrets = try settings.secrets(environment: environment)
-            let dataDirectory = configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment)
+            let dataDirectory = configuration.dataDirectory(environment: environment)
             let storage = try await ShopStorage.open(
                 configuration: configuration, dataDirectory: dataDirectory, pool: .command, migrate: !shop.noMigrate, environment: environment)
             let listener = try await WebhookListener.start(
@@ -213,7 +216,7 @@ struct WebhooksCommand: AsyncParsableCommand {
         func run() async throws {
             let environment = ProcessInfo.processInfo.environment
             let configuration = try shop.configuration(environment: environment)
-            let dataDirectory = configuration.dataDirectory ?? Configuration.defaultDataDirectory(environment: environment)
+            let dataDirectory = configuration.dataDirectory(environment: environment)
             let storage = try await ShopStorage.open(
                 configuration: configuration, dataDirectory: dataDirectory, pool: .command, migrate: !shop.noMigrate, environment: environment)
             let events = try await storage.providerEvents.waiting(limit: 1_000)

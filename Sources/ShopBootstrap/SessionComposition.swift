@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import ShopBootstrap
 import ShopCredentialFile
 import ShopIdentity
 import ShopMerchant
@@ -19,18 +18,23 @@ import StorefrontCore
 /// Order of calls: the payment stack → settle orders an earlier stop left open → pick the identity
 /// (an SSH key handed over by `storefront serve`, or Sandbox ID) → the launch check of a stored
 /// sign-in → dependencies. The caller closes the payment stack when the shop ends.
-enum ShopComposition {
-    static func dependencies(
-        storage: ShopStorage, configuration: Configuration,
+public enum SessionComposition {
+    public static func dependencies(
+        storage: ShopStorage, configuration: ShopConfiguration,
         environment: [String: String], clock: any Clock<Duration>, latency: Duration, console: Console = .shop,
         log: @escaping @Sendable (String) -> Void = { _ in }
-    ) async throws -> (dependencies: StorefrontDependencies, settlement: StartSettlement, payments: PaymentStack) {
+    ) async throws(SessionStartFailure) -> (dependencies: StorefrontDependencies, settlement: StartSettlement, payments: PaymentStack) {
         let ids = IDGenerator.random
         let fault = FaultHook(environment: environment)
-        let payments = try PaymentStack.make(
-            configuration: configuration, environment: environment, ledger: storage.ledger, references: storage.references,
-            currency: storage.catalog.shop.currency, clock: clock, latency: latency, fault: fault, log: log
-        )
+        let payments: PaymentStack
+        do {
+            payments = try PaymentStack.make(
+                configuration: configuration, environment: environment, ledger: storage.ledger, references: storage.references,
+                currency: storage.catalog.shop.currency, clock: clock, latency: latency, fault: fault, log: log
+            )
+        } catch {
+            throw .configuration(error.description)
+        }
         let orders = storage.orders
         let backend = LiveMerchantBackend(processor: payments.processor, orders: orders, dates: .system) { fault.reached($0.rawValue) }
         let settleAfter = environment["STOREFRONT_SETTLE_AFTER_SECONDS"].flatMap(Int.init) ?? 120
@@ -44,14 +48,15 @@ enum ShopComposition {
             let charges = try await backend.reconcile(minimumAge: .seconds(settleAfter))
             settlement = StartSettlement(settled: charges.settled, leftOpen: charges.leftOpen, refunds: try await backOffice.finishPendingRefunds())
         } catch {
-            complain("cannot settle earlier orders: \(error)")
-            throw ExitCodes.ioError
+            throw .cannotSettle("cannot settle earlier orders: \(error)")
         }
         let visitor = try Visitor(environment)
         let guestID = visitor.guestID
         let provider = payments.provider
         // The labelled test cards belong to the sandbox: with a real provider they could not be charged.
         let seedsTestCards = provider.mode == .sandbox && configuration.sandboxTestCards ?? true
+        let stored: any WalletRepository
+        let accounts: AccountDependencies
         // A guest keeps nothing: wallet and cart live as long as the session. A browser guest who signs in reaches
         // the account's own, kept ones.
         let kept: any WalletRepository =
@@ -60,12 +65,14 @@ enum ShopComposition {
             case .browserGuest: GuestKeptApartWalletRepository(guest: guestID, forAccounts: storage.wallets)
             case .keyHolder, .local: storage.wallets
             }
-        let stored: any WalletRepository = seedsTestCards ? try SandboxSeededWalletRepository(kept) : kept
+        do { stored = seedsTestCards ? try SandboxSeededWalletRepository(kept) : kept } catch {
+            throw .configuration("cannot read the sandbox's sample wallet: \(error)")
+        }
         let wallets = ChargeableCardsWalletRepository(CardForgettingWalletRepository(stored) { await provider.forget(cardID: $0) }) {
             provider.canCharge($0)
         }
         let owner = WalletOwner(guestID)
-        let accounts = try await accounts(
+        accounts = await Self.accounts(
             storage: storage, wallets: wallets, owner: owner, visitor: visitor, sandboxPayments: provider.mode == .sandbox, environment: environment
         )
         let carts: any CartRepository =
@@ -87,23 +94,23 @@ enum ShopComposition {
     }
 
     /// What a guest over SSH is told when the shop opens.
-    static let sshGuestNotice = "Guest: nothing is kept after you leave. Use an SSH key for an account."
+    public static let sshGuestNotice = "Guest: nothing is kept after you leave. Use an SSH key for an account."
 
     /// What a browser visitor is told when the shop opens.
-    static let browserGuestNotice = "Guest: nothing is kept. Sign in (Account) for your saved cards."
+    public static let browserGuestNotice = "Guest: nothing is kept. Sign in (Account) for your saved cards."
 
     /// What a visitor of a public browser shop is told: no sign-in there until real sign-in comes.
-    static let browserPublicGuestNotice = "Guest: nothing is kept after you leave this page."
+    public static let browserPublicGuestNotice = "Guest: nothing is kept after you leave this page."
 
     /// What the local shop says when payments are real: Sandbox ID is for trying the shop out.
-    static let localSignInOffNotice = "Sign-in is off: Sandbox ID shows its own code, so it is offered only with sandbox payments."
+    public static let localSignInOffNotice = "Sign-in is off: Sandbox ID shows its own code, so it is offered only with sandbox payments."
 
     /// Who is shopping: the SSH key `serve` verified, a guest `serve` or `web` let in, a stored Sandbox ID sign-in
     /// that still holds, or the local guest.
     private static func accounts(
         storage: ShopStorage, wallets: any WalletRepository, owner: WalletOwner, visitor: Visitor, sandboxPayments: Bool,
         environment: [String: String]
-    ) async throws -> AccountDependencies {
+    ) async -> AccountDependencies {
         let guestID = visitor.guestID
         switch visitor {
         case .sshGuest:
@@ -164,7 +171,7 @@ enum ShopComposition {
 }
 
 /// Who a session is for, from what `serve`, `sshd-session` or `web` put in its environment.
-enum Visitor: Equatable {
+public enum Visitor: Equatable, Sendable {
     /// An SSH key `serve` or sshd verified: the key is the account.
     case keyHolder(fingerprint: String)
     /// An SSH visitor without a key: nothing kept, no sign-in.
@@ -174,16 +181,15 @@ enum Visitor: Equatable {
     /// Someone at this machine's terminal.
     case local
 
-    /// Reads the environment; exits 64 for an id or fingerprint the servers would not have made.
-    init(_ environment: [String: String]) throws {
+    /// Reads the environment; refuses an id or fingerprint the servers would not have made.
+    public init(_ environment: [String: String]) throws(SessionStartFailure) {
         if let guest = try Self.guestID(SessionCommand.guestVariable, environment) {
             self = .sshGuest(id: guest)
         } else if let guest = try Self.guestID(SessionCommand.browserGuestVariable, environment) {
             self = .browserGuest(id: guest)
         } else if let fingerprint = environment[SessionCommand.fingerprintVariable], !fingerprint.isEmpty {
             guard SSHPublicKeyIdentity.isFingerprint(fingerprint) else {
-                complain("\(SessionCommand.fingerprintVariable) is not an OpenSSH SHA256 fingerprint: \"\(fingerprint)\"")
-                throw ExitCodes.usage
+                throw .usage("\(SessionCommand.fingerprintVariable) is not an OpenSSH SHA256 fingerprint: \"\(fingerprint)\"")
             }
             self = .keyHolder(fingerprint: fingerprint)
         } else {
@@ -192,7 +198,7 @@ enum Visitor: Equatable {
     }
 
     /// The customer id carts and wallets are kept under before any sign-in.
-    var guestID: String {
+    public var guestID: String {
         switch self {
         case .sshGuest(let id): "ssh-guest:\(id)"
         case .browserGuest(let id): "web-guest:\(id)"
@@ -200,12 +206,34 @@ enum Visitor: Equatable {
         }
     }
 
-    private static func guestID(_ variable: String, _ environment: [String: String]) throws -> String? {
+    private static func guestID(_ variable: String, _ environment: [String: String]) throws(SessionStartFailure) -> String? {
         guard let guest = environment[variable], !guest.isEmpty else { return nil }
         guard SessionCommand.isGuestID(guest) else {
-            complain("\(variable) is not a guest id made by storefront serve or web: \"\(guest.prefix(40))\"")
-            throw ExitCodes.usage
+            throw .usage("\(variable) is not a guest id made by storefront serve or web: \"\(guest.prefix(40))\"")
         }
         return guest
     }
+}
+
+/// Why a session's shop could not be put together, each with what to tell the operator.
+public enum SessionStartFailure: Error, CustomStringConvertible {
+    /// The environment a server handed the session is not one it would make.
+    case usage(String)
+    /// The payment settings cannot be used.
+    case configuration(String)
+    /// Orders or wallets an earlier stop left could not be read or settled.
+    case cannotSettle(String)
+
+    public var description: String {
+        switch self {
+        case .usage(let why), .configuration(let why), .cannotSettle(let why): why
+        }
+    }
+}
+
+/// What the start settled of what an earlier stop left open: charges, and refunds.
+public struct StartSettlement: Sendable {
+    public var settled: [(number: String, status: OrderStatus)]
+    public var leftOpen: [(number: String, reason: String)]
+    public var refunds: [RefundRecovery]
 }

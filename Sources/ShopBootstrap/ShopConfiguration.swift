@@ -3,44 +3,61 @@ import ShopPorts
 import ShopSandbox
 import SystemPackage
 
+/// Which payment provider the shop takes payments with.
+public enum PaymentsChoice: String, CaseIterable, Sendable {
+    case sandbox, stripe
+}
+
 /// Settings from the config file and the environment, before command-line flags are applied.
 ///
 /// Precedence, highest first: flags, `STOREFRONT_*` environment variables, the config file,
 /// built-in defaults. The file is `$XDG_CONFIG_HOME/storefront/config` (default
 /// `~/.config/storefront/config`), one `key = value` per line, `#` starts a comment.
-struct Configuration: Equatable {
-    var catalog: FilePath?
-    var dataDirectory: FilePath?
-    var logLevel: String?
+public struct ShopConfiguration: Equatable, Sendable {
+    public var catalog: FilePath?
+    public var dataDirectory: FilePath?
+    public var logLevel: String?
     /// One-Tap per entry point; nil keeps the default (on).
-    var oneTapCart: Bool?
-    var oneTapProduct: Bool?
-    var theme: String?
-    var sandboxLatencyMilliseconds: Int?
+    public var oneTapCart: Bool?
+    public var oneTapProduct: Bool?
+    public var theme: String?
+    public var sandboxLatencyMilliseconds: Int?
     /// Whether the guest's empty wallet is filled with the sandbox test cards and sample addresses.
-    var sandboxTestCards: Bool?
+    public var sandboxTestCards: Bool?
     /// Whether clicks and the wheel work in the terminal (on unless switched off).
-    var mouse: Bool?
+    public var mouse: Bool?
     /// The payment provider: sandbox (the default) or stripe.
-    var payments: PaymentsChoice?
+    public var payments: PaymentsChoice?
     /// A file holding the Stripe secret key, read through the credential file's owner-only checks.
-    var stripeSecretKeyFile: FilePath?
+    public var stripeSecretKeyFile: FilePath?
     /// Where Stripe's API is; tests point it at a local server.
-    var stripeAPIBase: URL?
+    public var stripeAPIBase: URL?
     /// Where Stripe sends the shopper back to after its card page or a card check (3-D Secure).
-    var stripeReturnURL: URL?
+    public var stripeReturnURL: URL?
     /// Cards typed in the shop are sent to Stripe: only for an account with raw card data access (off by default).
-    var stripeRawCardData: Bool?
+    public var stripeRawCardData: Bool?
     /// A `postgres://` URL: the shop keeps everything in that PostgreSQL instead of SQLite.
-    var database: URL?
+    public var database: URL?
 
-    static let keys = [
+    public static let keys = [
         "catalog", "data-dir", "log-level", "one-tap", "one-tap-cart", "one-tap-product", "theme", "sandbox-latency-ms", "sandbox-test-cards",
         "payments", "stripe-secret-key-file", "stripe-api-base", "stripe-return-url", "stripe-raw-card-data", "database", "mouse",
     ]
 
+    public init() {}
+
+    /// Where the shop keeps its files: the setting, else `defaultDataDirectory`.
+    public func dataDirectory(environment: [String: String]) -> FilePath {
+        dataDirectory ?? Self.defaultDataDirectory(environment: environment)
+    }
+
+    /// Where the configuration keeps the shop: its PostgreSQL, or SQLite in `dataDirectory`.
+    public func storagePlace(dataDirectory: FilePath) -> StoragePlace {
+        database.map { .postgres($0) } ?? .sqlite(directory: dataDirectory)
+    }
+
     /// The One-Tap flags: both entry points on unless switched off.
-    var featureFlags: StaticFeatureFlags {
+    public var featureFlags: StaticFeatureFlags {
         var enabled: Set<FeatureFlag> = []
         if oneTapCart ?? true { enabled.insert(.oneTapCart) }
         if oneTapProduct ?? true { enabled.insert(.oneTapProduct) }
@@ -48,14 +65,14 @@ struct Configuration: Equatable {
     }
 
     /// Applies a One-Tap setting for both entry points ("on", "off", "cart", "product", "cart,product").
-    mutating func applyOneTap(_ value: String) throws {
+    public mutating func applyOneTap(_ value: String) throws {
         let flags = try StaticFeatureFlags.parseOneTap(value)
         oneTapCart = flags.contains(.oneTapCart)
         oneTapProduct = flags.contains(.oneTapProduct)
     }
 
     /// "on"/"off" and their usual spellings.
-    static func parseSwitch(_ value: String) -> Bool? {
+    public static func parseSwitch(_ value: String) -> Bool? {
         switch value.lowercased() {
         case "on", "true", "yes", "1": true
         case "off", "false", "no", "0": false
@@ -64,7 +81,7 @@ struct Configuration: Equatable {
     }
 
     /// Where the config file is looked for.
-    static func fileURL(environment: [String: String]) -> URL {
+    public static func fileURL(environment: [String: String]) -> URL {
         let base =
             environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
@@ -72,7 +89,7 @@ struct Configuration: Equatable {
     }
 
     /// The default data directory: `$XDG_DATA_HOME/storefront`, else `~/.local/share/storefront`.
-    static func defaultDataDirectory(environment: [String: String]) -> FilePath {
+    public static func defaultDataDirectory(environment: [String: String]) -> FilePath {
         let base =
             environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : FilePath($0) }
             ?? FilePath(environment["HOME"] ?? NSHomeDirectory()).appending(".local/share")
@@ -80,9 +97,9 @@ struct Configuration: Equatable {
     }
 
     /// Reads the file (a missing file is fine), then applies the environment over it.
-    static func load(environment: [String: String]) throws -> Configuration {
+    public static func load(environment: [String: String]) throws -> ShopConfiguration {
         let url = fileURL(environment: environment)
-        var configuration = Configuration()
+        var configuration = ShopConfiguration()
         if let text = try readFile(url) {
             configuration = try parse(text, source: url.path)
         }
@@ -95,7 +112,7 @@ struct Configuration: Equatable {
                 throw ConfigurationError(source: "STOREFRONT_ONE_TAP", line: nil, message: "\(error)")
             }
         }
-        let switches: [(String, WritableKeyPath<Configuration, Bool?>)] = [
+        let switches: [(String, WritableKeyPath<ShopConfiguration, Bool?>)] = [
             ("STOREFRONT_ONE_TAP_CART", \.oneTapCart), ("STOREFRONT_ONE_TAP_PRODUCT", \.oneTapProduct),
             ("STOREFRONT_SANDBOX_TEST_CARDS", \.sandboxTestCards), ("STOREFRONT_MOUSE", \.mouse),
             ("STOREFRONT_STRIPE_RAW_CARD_DATA", \.stripeRawCardData),
@@ -122,7 +139,7 @@ struct Configuration: Equatable {
 
     /// The config file's text, nil when there is none; anything else that keeps it from being read is an error,
     /// because a file silently skipped would drop its `data-dir` and send orders elsewhere.
-    static func readFile(_ url: URL) throws -> String? {
+    public static func readFile(_ url: URL) throws -> String? {
         var info = stat()
         guard lstat(url.path, &info) == 0 else {
             if errno == ENOENT { return nil }
@@ -150,8 +167,8 @@ struct Configuration: Equatable {
         return text
     }
 
-    static func parse(_ text: String, source: String) throws -> Configuration {
-        var configuration = Configuration()
+    public static func parse(_ text: String, source: String) throws -> ShopConfiguration {
+        var configuration = ShopConfiguration()
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line =
                 raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)?
@@ -195,31 +212,21 @@ struct Configuration: Equatable {
     }
 }
 
-extension Configuration {
+extension ShopConfiguration {
     /// The settings `set` reads from text, by their key in the file.
-    static var textKeys: [String] { environmentKeys.map(\.1) }
+    public static var textKeys: [String] { environmentKeys.map(\.1) }
 
     /// The environment variables that set a text setting, by the setting's key in the file.
-    static let environmentKeys = [
+    public static let environmentKeys = [
         ("STOREFRONT_CATALOG", "catalog"), ("STOREFRONT_DATA_DIR", "data-dir"), ("STOREFRONT_LOG_LEVEL", "log-level"),
         ("STOREFRONT_THEME", "theme"), ("STOREFRONT_STRIPE_SECRET_KEY_FILE", "stripe-secret-key-file"),
         ("STOREFRONT_STRIPE_API_BASE", "stripe-api-base"), ("STOREFRONT_STRIPE_RETURN_URL", "stripe-return-url"),
         ("STOREFRONT_DATABASE_URL", "database"),
     ]
 
-    /// Command-line values over the file's and the environment's, each typed by `set`; a bad one is told and exits 64.
-    mutating func apply(flags: [(key: String, value: String?)]) throws {
-        for case let (key, value?) in flags {
-            do { try set(key, to: value, source: "--\(key)", line: nil) } catch {
-                complain("\(error)")
-                throw ExitCodes.usage
-            }
-        }
-    }
-
     /// Sets the setting `key` from `text`, typed as it is used: paths as `FilePath`, addresses as `URL`.
     /// The file, the environment and the flags all come through here, so each refuses the same text.
-    mutating func set(_ key: String, to text: String, source: String, line: Int?) throws {
+    public mutating func set(_ key: String, to text: String, source: String, line: Int?) throws {
         func refuse(_ message: String) -> ConfigurationError { ConfigurationError(source: source, line: line, message: message) }
         switch key {
         case "catalog": catalog = FilePath(text)
@@ -242,7 +249,7 @@ extension Configuration {
 
 extension PaymentsChoice {
     /// A `payments` setting from the file or the environment.
-    static func parse(_ value: String, source: String, line: Int?) throws -> PaymentsChoice {
+    public static func parse(_ value: String, source: String, line: Int?) throws -> PaymentsChoice {
         guard let choice = PaymentsChoice(rawValue: value.lowercased()) else {
             throw ConfigurationError(source: source, line: line, message: "payments must be sandbox or stripe, got \"\(value)\"")
         }
@@ -251,21 +258,9 @@ extension PaymentsChoice {
 }
 
 /// A config file or environment value that cannot be used.
-struct ConfigurationError: Error, CustomStringConvertible {
-    var source: String
-    var line: Int?
-    var message: String
-    var description: String { line.map { "\(source):\($0): \(message)" } ?? "\(source): \(message)" }
-}
-
-extension Configuration {
-    /// Loads the file and environment for a command; a bad one is told on stderr and exits 78.
-    static func loadForCommand(environment: [String: String]) throws -> Configuration {
-        do {
-            return try load(environment: environment)
-        } catch let error as ConfigurationError {
-            complain("bad configuration: \(error)")
-            throw ExitCodes.configError
-        }
-    }
+public struct ConfigurationError: Error, CustomStringConvertible {
+    public var source: String
+    public var line: Int?
+    public var message: String
+    public var description: String { line.map { "\(source):\($0): \(message)" } ?? "\(source): \(message)" }
 }

@@ -1,0 +1,46 @@
+import Foundation
+import ShopBootstrap
+import StorefrontTesting
+import SystemPackage
+import Testing
+
+/// The configuration every command reads: the file, then the environment over it, each value typed the same way.
+@Suite("Shop configuration")
+struct ShopConfigurationTests {
+    @Test func theEnvironmentOverridesTheFileAndEachValueIsTyped() throws {
+        let home = TemporaryDirectory.make()
+        let folder = home.appendingPathComponent(".config/storefront")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data(
+            """
+            # the shop on this laptop
+            data-dir = /srv/shop
+            payments = stripe
+            one-tap = cart
+            database = postgres://shop@db/shop
+            """.utf8
+        ).write(to: folder.appendingPathComponent("config"))
+        let configuration = try ShopConfiguration.load(environment: [
+            "HOME": home.path, "STOREFRONT_PAYMENTS": "sandbox", "STOREFRONT_ONE_TAP_PRODUCT": "on",
+        ])
+        #expect(configuration.dataDirectory(environment: [:]) == FilePath("/srv/shop"))
+        #expect(configuration.payments == .sandbox, "the environment wins over the file")
+        #expect(configuration.oneTapCart == true && configuration.oneTapProduct == true)
+        #expect(configuration.storagePlace(dataDirectory: "/srv/shop") == .postgres(URL(string: "postgres://shop@db/shop")!))
+    }
+
+    @Test func aBadLineIsNamedWithItsNumber() {
+        #expect(throws: ConfigurationError.self) { try ShopConfiguration.parse("theme = dark\nmouse = maybe\n", source: "config") }
+        do {
+            _ = try ShopConfiguration.parse("theme = dark\n\nstripe-api-base = not a url\n", source: "config")
+            Issue.record("a URL that is not one was taken")
+        } catch {
+            #expect("\(error)" == "config:3: stripe-api-base must be a URL, got \"not a url\"")
+        }
+    }
+
+    @Test func withoutASettingTheDataDirectoryIsXDGs() {
+        #expect(ShopConfiguration().dataDirectory(environment: ["XDG_DATA_HOME": "/x"]) == FilePath("/x/storefront"))
+        #expect(ShopConfiguration().dataDirectory(environment: ["HOME": "/h"]) == FilePath("/h/.local/share/storefront"))
+    }
+}
