@@ -14,7 +14,7 @@ let testDependencies: [Target.Dependency] = [
     "StorageSQLite",
     "ShopMail",
     "ShopIdentity", "ShopCredentialFile", "ShopSSH", "ShopWebhookServer", "ShopWebFront", "ShopAPI", "HTTPGuards", "PseudoTerminal",
-    "TerminalNCurses", "ShopStripe", "StoragePostgres", "ShopQRCode",
+    "TerminalNCurses", "ShopStripe", "StoragePostgres", "ShopQRCode", "ShopRecording",
     .product(name: "SystemPackage", package: "swift-system"),
     .product(name: "NIOCore", package: "swift-nio"),
     .product(name: "NIOPosix", package: "swift-nio"),
@@ -114,6 +114,13 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "ShopMerchant", dependencies: ["ShopModels", "ShopPorts"], swiftSettings: strict),
+        .target(
+            name: "ShopRecording",
+            dependencies: [
+                "PseudoTerminal", "ShopModels", "StorefrontUI", "TerminalNCurses", .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            swiftSettings: strict
+        ),
         // Hands the outbox's messages to the system's mail command.
         .target(name: "ShopMail", dependencies: ["ShopModels", "ShopPorts"], swiftSettings: strict),
         // The shop's HTTP listener: the payment provider's signed webhooks.
@@ -246,7 +253,7 @@ let package = Package(
                 "StorageSQLite",
                 "ShopIdentity",
                 "ShopCredentialFile", "ShopMail", "ShopWebhookServer", "ShopWebFront", "ShopAPI", "TerminalNCurses", "ShopSSH", "PseudoTerminal",
-                "ShopStripe", "StoragePostgres", "ShopQRCode",
+                "ShopStripe", "StoragePostgres", "ShopQRCode", "ShopRecording",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PseudoTerminal
 import ShopBootstrap
+import ShopRecording
 import StorefrontCore
 import StorefrontUI
 import SystemPackage
@@ -98,7 +99,7 @@ struct Headless: AsyncParsableCommand {
 
     /// `--cast`: this binary's `run` in a pty, with the same shop, recorded; exits as the shop did.
     private func recordCast(_ script: [CastRecording.Step], to path: FilePath) throws {
-        let url = try RecordingFile.checked(path, force: force)
+        let url = try writingRecording { () throws(RecordingFileError) in try RecordingFile.checked(path, force: force) }
         // The file is played on someone else's xterm-256color: in the theme asked for (never probed), whatever this
         // terminal's NO_COLOR says, so the same script always gives the same file.
         var arguments = ["run", "--sandbox-latency-ms", "0", "--theme", theme == .auto ? "dark" : theme.rawValue]
@@ -132,10 +133,22 @@ struct Headless: AsyncParsableCommand {
             complain("cannot record \(path): \(error)")
             throw ExitCodes.ioError
         }
-        try RecordingFile.write(
-            events, size: size, term: environment["TERM"] ?? "xterm-256color", title: "storefront headless", to: url, force: force)
+        try writingRecording { () throws(RecordingFileError) in
+            try RecordingFile.write(
+                events, size: size, term: environment["TERM"] ?? "xterm-256color", title: "storefront headless", to: url, force: force)
+        }
         let seconds = events.last.map { String(format: "%.1f", $0.time) } ?? "0"
         print("wrote \(path): \(script.count) keys, \(events.count) frames, \(seconds) s")
         if termination.shellStatus != 0 { throw ExitCode(termination.shellStatus) }
+    }
+}
+
+/// Runs `write`; a recording's file that cannot be written is told on stderr and ends the command with 73.
+func writingRecording<T>(_ write: () throws(RecordingFileError) -> T) throws -> T {
+    do {
+        return try write()
+    } catch {
+        complain(error.description)
+        throw ExitCodes.cannotCreate
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import PseudoTerminal
 import ShopBootstrap
+import ShopRecording
 import ShopSSH
 import ShopSessions
 import StorefrontCore
@@ -157,7 +158,7 @@ struct Run: AsyncParsableCommand {
     /// shop, recorded; exits as the shop did.
     @MainActor
     private func recordSession(to path: FilePath) throws {
-        let url = try RecordingFile.checked(path, force: force)
+        let url = try writingRecording { () throws(RecordingFileError) in try RecordingFile.checked(path, force: force) }
         do {
             try TerminalSession.checkTerminal(environment: ProcessInfo.processInfo.environment)
         } catch {
@@ -184,8 +185,10 @@ struct Run: AsyncParsableCommand {
             complain("cannot record \(path): \(error)")
             throw ExitCodes.ioError
         }
-        try RecordingFile.write(
-            result.events, size: result.size, term: environment["TERM"] ?? "xterm-256color", title: "storefront run", to: url, force: force)
+        try writingRecording { () throws(RecordingFileError) in
+            try RecordingFile.write(
+                result.events, size: result.size, term: environment["TERM"] ?? "xterm-256color", title: "storefront run", to: url, force: force)
+        }
         if result.termination.shellStatus != 0 { throw ExitCode(result.termination.shellStatus) }
     }
 }

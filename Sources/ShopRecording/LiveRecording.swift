@@ -14,21 +14,27 @@ import TerminalNCurses
 /// Order of calls: this terminal to raw mode → spawn `storefront run` in a pty of this
 /// terminal's size → relay keys in, output out (and window sizes) until the shop ends → this
 /// terminal restored → the file written.
-struct LiveRecording {
-    var executable: String
-    var arguments: [String]
-    var environment: [String: String]
+public struct LiveRecording {
+    public var executable: String
+    public var arguments: [String]
+    public var environment: [String: String]
 
-    /// What the recording shows while a form is open.
-    static let formPlaceholder = "\u{1B}[H\u{1B}[2J\u{1B}[1;1H(A form is open: what is typed in it is not recorded.)"
-
-    struct Result {
-        var events: [CastRecording.Event]
-        var size: Size
-        var termination: ProcessTermination
+    public init(executable: String, arguments: [String], environment: [String: String]) {
+        self.executable = executable
+        self.arguments = arguments
+        self.environment = environment
     }
 
-    func run() throws -> Result {
+    /// What the recording shows while a form is open.
+    public static let formPlaceholder = "\u{1B}[H\u{1B}[2J\u{1B}[1;1H(A form is open: what is typed in it is not recorded.)"
+
+    public struct Result {
+        public var events: [CastRecording.Event]
+        public var size: Size
+        public var termination: ProcessTermination
+    }
+
+    public func run() throws -> Result {
         var rows: Int32 = 24
         var columns: Int32 = 80
         var window = winsize()
@@ -111,16 +117,19 @@ struct LiveRecording {
 
 /// Splits the shop's output at its private markers: what is outside them is recorded, what is
 /// inside is replaced by one placeholder. A marker cut between two reads is held until it is whole.
-struct PrivateSections {
+public struct PrivateSections {
     private static let begins = Array(TerminalSession.privateBegins.utf8)
     private static let ends = Array(TerminalSession.privateEnds.utf8)
     private var isPrivate = false
     private var held: [UInt8] = []
 
     /// True while the shop has a form open: what it draws now is left out, and `q` would be typed into it.
-    var isInsideForm: Bool { isPrivate }
+    public var isInsideForm: Bool { isPrivate }
 
-    mutating func recordable(_ output: [UInt8]) -> [UInt8] {
+    public init() {}
+
+    /// What of `output` the recording keeps.
+    public mutating func recordable(_ output: [UInt8]) -> [UInt8] {
         var pending = held + output
         held = []
         var kept: [UInt8] = []

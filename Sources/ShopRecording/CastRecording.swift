@@ -13,12 +13,20 @@ import TerminalNCurses
 ///
 /// Order of calls: spawn `storefront run` in a pty → take its first frame → each key, then its
 /// answer → `q` unless the script quit → wait for the exit (the terminal given back) → write the file.
-struct CastRecording {
-    var executable: String
-    var arguments: [String]
-    var environment: [String: String]
-    var size: Size
-    var pace: Duration
+public struct CastRecording {
+    public var executable: String
+    public var arguments: [String]
+    public var environment: [String: String]
+    public var size: Size
+    public var pace: Duration
+
+    public init(executable: String, arguments: [String], environment: [String: String], size: Size, pace: Duration) {
+        self.executable = executable
+        self.arguments = arguments
+        self.environment = environment
+        self.size = size
+        self.pace = pace
+    }
 
     /// The longest any one answer may take.
     static let answerLimit = Duration.seconds(60)
@@ -27,7 +35,7 @@ struct CastRecording {
     static let formDepthLimit = 4
 
     /// One step of a recorded script: a key, or the mouse as a terminal reports it.
-    enum Step: Equatable {
+    public enum Step: Equatable, Sendable {
         case key(Key)
         /// A left click (press and release) on a cell, counted from 1 as terminals count.
         case click(column: Int, row: Int)
@@ -45,7 +53,7 @@ struct CastRecording {
 
     /// A `--keys` script for a recording: key names, and `click@COLxROW` (from 1, as a terminal
     /// counts), `wheelup`, `wheeldown`.
-    static func steps(_ script: String) throws -> [Step] {
+    public static func steps(_ script: String) throws -> [Step] {
         try Key.scriptEntries(script).map { entry in
             switch entry.name {
             case "wheelup": return .wheel(down: false)
@@ -63,10 +71,10 @@ struct CastRecording {
     }
 
     /// One line of the file: what the terminal received ("o"), or its new size ("r", as "COLSxROWS").
-    struct Event {
-        var time: Double
-        var output: [UInt8]
-        var code = "o"
+    public struct Event: Sendable {
+        public var time: Double
+        public var output: [UInt8]
+        public var code = "o"
 
         /// The terminal became `size` at `time`.
         static func resize(at time: Double, to size: Size) -> Event {
@@ -75,7 +83,7 @@ struct CastRecording {
     }
 
     /// Runs the script and returns the events, and the program's termination.
-    func record(_ steps: [Step]) throws -> (events: [Event], termination: ProcessTermination) {
+    public func record(_ steps: [Step]) throws -> (events: [Event], termination: ProcessTermination) {
         let process = try PseudoTerminalProcess.spawn(
             executable: executable, arguments: arguments, environment: environment,
             size: TerminalSize(columns: size.columns, rows: size.rows)
@@ -151,32 +159,34 @@ struct CastRecording {
     }
 }
 
-struct CastRecordingError: Error, CustomStringConvertible {
-    var message: String
-    var description: String { message }
+public struct CastRecordingError: Error, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}
+
+/// Why a recording's file cannot be written; the executable ends the command with 73.
+public struct RecordingFileError: Error, CustomStringConvertible {
+    public var description: String
 }
 
 /// What both recorders need of files and descriptors.
-enum RecordingFile {
-    /// The recording's URL, once its folder is known to exist and the file not to (unless `force`); says
-    /// why and exits 73 otherwise, before anything is recorded.
-    static func checked(_ path: FilePath, force: Bool) throws -> URL {
-        let url = path.fileURL
+public enum RecordingFile {
+    /// The recording's URL, once its folder is known to exist and the file not to (unless `force`); refuses
+    /// otherwise, before anything is recorded.
+    public static func checked(_ path: FilePath, force: Bool) throws(RecordingFileError) -> URL {
+        let url = URL(fileURLWithPath: path.string)
         var isDirectory: ObjCBool = false
         let folder = url.deletingLastPathComponent().path
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-            complain("cannot write \(path): the folder \(folder) does not exist")
-            throw ExitCodes.cannotCreate
+            throw RecordingFileError(description: "cannot write \(path): the folder \(folder) does not exist")
         }
         var info = stat()
         if path.withPlatformString({ lstat($0, &info) }) == 0 {
             guard info.st_mode & S_IFMT == S_IFREG else {
-                complain("cannot write \(path): it exists and is not a regular file")
-                throw ExitCodes.cannotCreate
+                throw RecordingFileError(description: "cannot write \(path): it exists and is not a regular file")
             }
             guard force else {
-                complain("cannot write \(path): it exists; pass --force to replace it")
-                throw ExitCodes.cannotCreate
+                throw RecordingFileError(description: "cannot write \(path): it exists; pass --force to replace it")
             }
         }
         return url
@@ -184,10 +194,12 @@ enum RecordingFile {
 
     /// Writes the recording as asciicast v2 (a header line, then one `[time, code, data]` line per event),
     /// readable by its owner only (it may show a wallet or an address), into a new file renamed over the
-    /// path, so a file being replaced is never half written; says so and exits 73 when it cannot be written.
+    /// path, so a file being replaced is never half written; refuses when it cannot be written.
     ///
     /// `title` names what was recorded, never the keys: they may be a card number typed into a form.
-    static func write(_ events: [CastRecording.Event], size: Size, term: String, title: String, to url: URL, force: Bool) throws {
+    public static func write(_ events: [CastRecording.Event], size: Size, term: String, title: String, to url: URL, force: Bool)
+        throws(RecordingFileError)
+    {
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).partial")
         do {
             let header: [String: Any] = ["version": 2, "width": size.columns, "height": size.rows, "title": title, "env": ["TERM": term]]
@@ -216,10 +228,10 @@ enum RecordingFile {
             if !force { unlink(temporary.path) }
         } catch {
             unlink(temporary.path)
-            complain(
-                "cannot write \(url.path): \(error is RecordingFileExists ? "it appeared while recording; pass --force to replace it" : error.localizedDescription)"
+            throw RecordingFileError(
+                description:
+                    "cannot write \(url.path): \(error is RecordingFileExists ? "it appeared while recording; pass --force to replace it" : error.localizedDescription)"
             )
-            throw ExitCodes.cannotCreate
         }
     }
 
