@@ -14,7 +14,7 @@ let testDependencies: [Target.Dependency] = [
     "StorageSQLite",
     "ShopMail",
     "ShopIdentity", "ShopCredentialFile", "ShopSSH", "ShopWebhookServer", "ShopWebFront", "ShopAPI", "HTTPGuards", "PseudoTerminal",
-    "TerminalNCurses", "ShopStripe", "StoragePostgres", "ShopQRCode", "ShopRecording",
+    "TerminalNCurses", "ShopStripe", "StoragePostgres", "ShopQRCode", "ShopRecording", "MerchantReports",
     .product(name: "SystemPackage", package: "swift-system"),
     .product(name: "NIOCore", package: "swift-nio"),
     .product(name: "NIOPosix", package: "swift-nio"),
@@ -114,6 +114,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "ShopMerchant", dependencies: ["ShopModels", "ShopPorts"], swiftSettings: strict),
+        .target(name: "MerchantReports", dependencies: ["ShopModels", "ShopPorts", "StorefrontUI"], swiftSettings: strict),
         .target(
             name: "ShopRecording",
             dependencies: [
@@ -253,7 +254,7 @@ let package = Package(
                 "StorageSQLite",
                 "ShopIdentity",
                 "ShopCredentialFile", "ShopMail", "ShopWebhookServer", "ShopWebFront", "ShopAPI", "TerminalNCurses", "ShopSSH", "PseudoTerminal",
-                "ShopStripe", "StoragePostgres", "ShopQRCode", "ShopRecording",
+                "ShopStripe", "StoragePostgres", "ShopQRCode", "ShopRecording", "MerchantReports",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -48,6 +48,15 @@ public struct MailDelivery: Sendable {
         public var gaveUp: [String: String] = [:]
 
         public init() {}
+
+        /// "sent ID" for each message that went.
+        public var sentLines: [String] { sent.map { "sent \($0)" } }
+
+        /// One line for each message not sent: tried again later, or given up, with why.
+        public var problemLines: [String] {
+            retried.sorted { $0.key < $1.key }.map { "\($0.key) not sent, tried again later: \($0.value)" }
+                + gaveUp.sorted { $0.key < $1.key }.map { "\($0.key) given up: \($0.value)" }
+        }
     }
 
     /// Sends every message due now, at most `limit`.

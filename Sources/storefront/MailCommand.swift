@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MerchantReports
 import ShopBootstrap
 import ShopMail
 import ShopMerchant
@@ -103,42 +104,7 @@ struct OutboxCommand: AsyncParsableCommand {
         func run() async throws {
             let (storage, _) = try await mail.open(environment: ProcessInfo.processInfo.environment)
             let entries = try await storage.outbox.entries(limit: 1_000)
-            if json {
-                let document: [String: Any] = [
-                    "version": 1,
-                    "messages": entries.map { entry -> [String: Any] in
-                        var fields: [String: Any] = [
-                            "id": entry.id, "order": entry.orderNumber, "kind": entry.kind.rawValue, "to": entry.recipient.address,
-                            "messageId": entry.messageID, "createdAt": UTCTime(entry.createdAt).iso8601, "state": Self.state(entry.state),
-                            "attempts": entry.attempts, "nextAttemptAt": UTCTime(entry.nextAttemptAt).iso8601,
-                        ]
-                        if case .sent(let at) = entry.state { fields["sentAt"] = UTCTime(at).iso8601 }
-                        if let error = entry.lastError { fields["lastError"] = error }
-                        return fields
-                    },
-                ]
-                printSafely(try jsonText(document))
-                return
-            }
-            printSafely(
-                TextTable.render(
-                    header: ["Message", "Order", "Kind", "To", "State", "Tries", "Last error"],
-                    rows: entries.map {
-                        [
-                            $0.id, $0.orderNumber, $0.kind.rawValue, $0.recipient.address, Self.state($0.state), String($0.attempts),
-                            $0.lastError ?? "",
-                        ]
-                    },
-                    rightAligned: [5]
-                ))
-        }
-
-        static func state(_ state: OutboxState) -> String {
-            switch state {
-            case .pending: "pending"
-            case .sent: "sent"
-            case .failed: "failed"
-            }
+            printSafely(json ? try OutboxReport.json(entries) : OutboxReport.table(entries))
         }
     }
 
@@ -204,45 +170,13 @@ struct MailWorker: AsyncParsableCommand {
         else { return }
         while true {
             let pass = try await delivery.deliverDue()
-            for id in pass.sent { printSafely("sent \(id)") }
-            for (id, why) in pass.retried.sorted(by: { $0.key < $1.key }) { complain("\(id) not sent, tried again later: \(why)") }
-            for (id, why) in pass.gaveUp.sorted(by: { $0.key < $1.key }) { complain("\(id) given up: \(why)") }
+            pass.sentLines.forEach(printSafely)
+            pass.problemLines.forEach(complain)
             if once {
                 if !pass.retried.isEmpty || !pass.gaveUp.isEmpty { throw ExitCodes.temporaryFailure }
                 return
             }
             try await Task.sleep(for: .seconds(interval))
-        }
-    }
-}
-
-/// A mail worker beside a shop: a pass over the due messages, then another every `interval`, until stopped; then one
-/// last pass, so a purchase made just before quitting still has its receipt sent.
-///
-/// Order of calls: `start` → the shop runs → `stop`.
-struct MailLoop {
-    private let passes: RecurringPass
-
-    static func start(_ delivery: MailDelivery, every interval: Duration, log: @escaping @Sendable (String) -> Void) -> MailLoop {
-        MailLoop(passes: RecurringPass(ticks: .ticks(every: interval)) { await pass(delivery, log: log) })
-    }
-
-    /// Cancelling the pass kills a mail command that is running; the last pass has `lastPass` before its command is
-    /// killed too, so a mail command that hangs never holds the shop's quitting.
-    func stop(lastPass: Duration = .seconds(5)) async {
-        await passes.stop(lastPass: lastPass)
-    }
-
-    static func pass(_ delivery: MailDelivery, log: @Sendable (String) -> Void) async {
-        do {
-            let pass = try await delivery.deliverDue()
-            for id in pass.sent { log("sent \(id)") }
-            for (id, why) in pass.retried.sorted(by: { $0.key < $1.key }) { log("\(id) not sent, tried again later: \(why)") }
-            for (id, why) in pass.gaveUp.sorted(by: { $0.key < $1.key }) { log("\(id) given up: \(why)") }
-        } catch is CancellationError {
-            return
-        } catch {
-            log("cannot read the outbox: \(error)")
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MerchantReports
 import ShopBootstrap
 import ShopModels
 import ShopPorts
@@ -66,59 +67,10 @@ struct OrderTarget: ParsableArguments {
 
 /// How the order commands print an order: its summary and history, or the JSON document.
 enum OrderOutput {
-    /// `{"version": 1, "order": {...fields of orders --json, "refunded", "events": [...], "refunds": [...]}}`.
-    static func json(_ order: Order, events: [OrderEvent], refunds: [FiledRefund]) throws -> String {
-        var object = OrdersCommand.List.object(order)
-        object["events"] = events.map { event -> [String: Any] in
-            let record = OrderEventRecord(event)
-            let details = (try? JSONSerialization.jsonObject(with: Data(record.details.utf8))) ?? [:]
-            return ["at": UTCTime(event.at).iso8601, "actor": record.actor, "kind": record.kind, "details": details]
-        }
-        object["refunded"] = (try? OrderLifecycle.rebuilt(from: events))?.refunded.minorUnits ?? 0
-        object["refunds"] = refunds.map { refund -> [String: Any] in
-            var fields: [String: Any] = [
-                "id": refund.id, "kind": refund.ask.kind.rawValue, "amount": refund.ask.amount.minorUnits,
-                "currency": refund.ask.amount.currency.code,
-                "reason": refund.ask.reason, "state": refund.state.name, "actor": refund.actor.recordText, "filedAt": UTCTime(refund.filedAt).iso8601,
-                "restock": refund.ask.restock.map { ["productId": $0.productID.rawValue, "quantity": $0.quantity] },
-            ]
-            switch refund.state {
-            case .refunded(let reference): fields["providerReference"] = reference
-            case .declined(let reason): fields["failure"] = reason
-            case .pending: break
-            }
-            return fields
-        }
-        let document: [String: Any] = ["version": OrdersCommand.List.jsonVersion, "order": object]
-        return try jsonText(document)
-    }
-
-    static func text(_ order: Order, events: [OrderEvent], refunds: [FiledRefund]) -> String {
-        var lines = ["\(order.number)  \(order.status.displayName)  \(order.totals.total.formatted)  \(order.customerID)"]
-        lines += order.lines.map { "  \($0.quantity) × \($0.name)  \(($0.unitPrice * $0.quantity).formatted)" }
-        lines += events.map { event in
-            let record = OrderEventRecord(event)
-            return "  \(Layout.timestamp(event.at))  \(record.kind)  by \(record.actor)\(record.details == "{}" ? "" : "  \(record.details)")"
-        }
-        lines += refunds.map { refund in
-            let state =
-                switch refund.state {
-                case .pending: "pending: waiting for the payment provider"
-                case .refunded(let reference): "refunded (\(reference))"
-                case .declined(let reason): "declined: \(reason)"
-                }
-            return "  \(refund.id)  \(refund.ask.kind.rawValue) of \(refund.ask.amount.formatted)  \(state)"
-        }
-        return lines.joined(separator: "\n")
-    }
-
     /// Prints the order as asked; a change that is made but cannot be told is still an error.
     static func emit(_ order: Order, events: [OrderEvent], refunds: [FiledRefund] = [], json: Bool) throws {
-        let text = json ? try Self.json(order, events: events, refunds: refunds) : Self.text(order, events: events, refunds: refunds)
-        guard storefront.emit(text + "\n", to: STDOUT_FILENO) else {
-            complain("cannot write the order: \(String(cString: strerror(errno)))")
-            throw ExitCodes.ioError
-        }
+        let text = json ? try OrderReport.json(order, events: events, refunds: refunds) : OrderReport.text(order, events: events, refunds: refunds)
+        try writeResult(text, what: "the order")
     }
 }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MerchantReports
 import ShopBootstrap
 import ShopModels
 import ShopSSH
@@ -83,10 +84,7 @@ extension OrdersCommand {
                 return try await ShopStorage.readOrders(at: place, customer: customer, limit: limit, environment: environment)
             }
             // The list is the command's result: a list that did not reach its reader (a full disk, a closed pipe) is an error.
-            guard emit(try render(orders) + "\n", to: STDOUT_FILENO) else {
-                complain("cannot write the orders: \(String(cString: strerror(errno)))")
-                throw ExitCodes.ioError
-            }
+            try writeResult(try render(orders), what: "the orders")
         }
 
         /// The data directory to read: a directory that was named must exist (66); the default one not made yet holds
@@ -109,57 +107,13 @@ extension OrdersCommand {
         }
 
         private func render(_ orders: [Order]) throws -> String {
-            guard json else { return Self.table(orders) }
+            guard json else { return OrderReport.table(orders) }
             do {
-                return try Self.json(orders)
+                return try OrderReport.json(orders)
             } catch {
                 complain("cannot write the orders as JSON: \(error)")
                 throw Self.cannotSerialize
             }
-        }
-
-        static func table(_ orders: [Order]) -> String {
-            guard !orders.isEmpty else { return "No orders yet." }
-            let header = ["Order", "Placed (UTC)", "Items", "Status", "Total", "Customer"]
-            let rows = orders.map { order in
-                [
-                    order.number, Layout.timestamp(order.placedAt), String(order.itemCount), order.status.displayName, order.totals.total.formatted,
-                    order.customerID.isEmpty ? "-" : order.customerID,
-                ]
-            }
-            return TextTable.render(header: header, rows: rows, rightAligned: [2, 4])
-        }
-
-        /// The version of the `--json` document; raised when a field changes meaning or goes away (docs/orders-json.md).
-        static let jsonVersion = 1
-
-        /// `{"version": 1, "orders": [...]}`, each order as docs/orders-json.md lists its fields.
-        static func json(_ orders: [Order]) throws -> String {
-            let document: [String: Any] = ["version": jsonVersion, "orders": orders.map(object)]
-            return try jsonText(document)
-        }
-
-        /// One order as the JSON documents show it (docs/orders-json.md).
-        static func object(_ order: Order) -> [String: Any] {
-            [
-                "number": order.number,
-                "placedAt": UTCTime(order.placedAt).iso8601,
-                "status": order.status.rawValue,
-                "currency": order.totals.total.currency.code,
-                "subtotal": order.totals.subtotal.minorUnits,
-                "shipping": order.totals.shipping.minorUnits,
-                "tax": order.totals.tax.minorUnits,
-                "total": order.totals.total.minorUnits,
-                "payment": order.paymentDescription,
-                "paymentReference": order.paymentReference.map { $0 as Any } ?? NSNull(),
-                "shippingMethod": order.shippingMethodLabel,
-                "shipTo": order.shipTo,
-                "customer": order.customerID,
-                "lines": order.lines.map {
-                    ["productId": $0.productID.rawValue, "name": $0.name, "unitPrice": $0.unitPrice.minorUnits, "quantity": $0.quantity]
-                        as [String: Any]
-                },
-            ]
         }
     }
 }

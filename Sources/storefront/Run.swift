@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import PseudoTerminal
 import ShopBootstrap
+import ShopMerchant
 import ShopRecording
 import ShopSSH
 import ShopSessions

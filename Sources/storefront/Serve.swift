@@ -4,6 +4,7 @@ import Foundation
 import NIOCore
 import PseudoTerminal
 import ShopBootstrap
+import ShopMerchant
 import ShopModels
 import ShopSSH
 import ShopSessions

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MerchantReports
 import ShopModels
 import ShopPorts
 
@@ -12,34 +13,9 @@ struct StockCommand: AsyncParsableCommand {
         defaultSubcommand: List.self
     )
 
-    /// The version of the `--json` documents (docs/stock.md).
-    static let jsonVersion = 1
-
     /// Prints `levels` as a table or as `{"version": 1, "stock": [...]}`.
     static func emit(_ levels: [StockLevel], json: Bool) throws {
-        let text: String
-        if json {
-            let document: [String: Any] = [
-                "version": jsonVersion,
-                "stock": levels.map {
-                    ["productId": $0.productID.rawValue, "name": $0.name, "onHand": $0.onHand, "reserved": $0.reserved, "sold": $0.sold]
-                        as [String: Any]
-                },
-            ]
-            text = try jsonText(document)
-        } else if levels.isEmpty {
-            text = "No products."
-        } else {
-            text = TextTable.render(
-                header: ["Product", "Name", "On hand", "Reserved", "Sold"],
-                rows: levels.map { [$0.productID.rawValue, $0.name, String($0.onHand), String($0.reserved), String($0.sold)] },
-                rightAligned: [2, 3, 4]
-            )
-        }
-        guard storefront.emit(text + "\n", to: STDOUT_FILENO) else {
-            complain("cannot write the stock: \(String(cString: strerror(errno)))")
-            throw ExitCodes.ioError
-        }
+        try writeResult(json ? try StockReport.json(levels) : StockReport.table(levels), what: "the stock")
     }
 
     /// Runs a change; exits 65 for an unknown product or a count below zero, 74 when storage failed.

@@ -110,11 +110,12 @@ func printSafely(_ text: String) {
     emit(text + "\n", to: STDOUT_FILENO)
 }
 
-/// A command's `--json` document as it prints it: indented, keys sorted, slashes as they are.
-func jsonText(_ document: [String: Any]) throws -> String {
-    String(
-        decoding: try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]), as: UTF8.self
-    )
+/// Writes a command's result on stdout; one that cannot be written (a closed pipe, a full disk) is told and exits 74.
+func writeResult(_ text: String, what: String) throws {
+    guard emit(text + "\n", to: STDOUT_FILENO) else {
+        complain("cannot write \(what): \(String(cString: strerror(errno)))")
+        throw ExitCodes.ioError
+    }
 }
 
 /// Writes `text` to `descriptor` with write(2), made safe for a terminal first (`TerminalText.safeLines`).

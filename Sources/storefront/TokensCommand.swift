@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MerchantReports
 import ShopIdentity
 import ShopModels
 import ShopPorts
@@ -83,12 +84,13 @@ struct TokensCommand: AsyncParsableCommand {
                 throw ExitCodes.ioError
             }
             if json {
-                try TokenRules.print([
-                    "token": secret.secret, "id": record.id, "name": record.name, "owner": record.owner, "scope": record.scope.rawValue,
-                ])
+                try writeResult(
+                    try jsonText([
+                        "token": secret.secret, "id": record.id, "name": record.name, "owner": record.owner, "scope": record.scope.rawValue,
+                    ]), what: "the token")
             } else {
                 // The secret alone on stdout, for `TOKEN=$(storefront tokens create …)`; the note for the person on stderr.
-                try TokenRules.output(secret.secret)
+                try writeResult(secret.secret, what: "the token")
                 _ = storefront.emit(
                     "made \(record.scope.rawValue) token \(record.id) \"\(record.name)\" for \(record.owner); the secret above is shown once\n",
                     to: STDERR_FILENO)
@@ -116,24 +118,7 @@ struct TokensCommand: AsyncParsableCommand {
                 complain("\(error)")
                 throw ExitCodes.ioError
             }
-            if json {
-                try TokenRules.print(["version": 1, "tokens": records.map(TokenRules.document)])
-                return
-            }
-            let text =
-                records.isEmpty
-                ? "No tokens."
-                : TextTable.render(
-                    header: ["Id", "Name", "Scope", "Owner", "Ends", "Made", "Last used", "Revoked"],
-                    rows: records.map {
-                        [
-                            $0.id, $0.name, $0.scope.rawValue, $0.owner, "…" + $0.lastFour, TokenRules.time($0.createdAt),
-                            $0.lastUsedAt.map(TokenRules.time) ?? "never", $0.revokedAt.map(TokenRules.time) ?? "",
-                        ]
-                    },
-                    rightAligned: []
-                )
-            try TokenRules.output(text)
+            try writeResult(json ? try TokenReport.json(records) : TokenReport.table(records), what: "the tokens")
         }
     }
 
@@ -177,32 +162,6 @@ enum TokenRules {
         }
         if customer.hasPrefix("ssh:"), !SSHPublicKeyIdentity.isFingerprint(String(customer.dropFirst(4))) {
             throw ValidationError("--customer \(customer.prefix(60)) is not ssh: and an OpenSSH SHA256 fingerprint (ssh-keygen -lf KEY shows it)")
-        }
-    }
-
-    static func document(_ record: APITokenRecord) -> [String: Any] {
-        var document: [String: Any] = [
-            "id": record.id, "name": record.name, "owner": record.owner, "scope": record.scope.rawValue, "lastFour": record.lastFour,
-            "createdAt": time(record.createdAt),
-        ]
-        if let used = record.lastUsedAt { document["lastUsedAt"] = time(used) }
-        if let revoked = record.revokedAt { document["revokedAt"] = time(revoked) }
-        return document
-    }
-
-    static func time(_ date: Date) -> String {
-        UTCTime(date).iso8601
-    }
-
-    static func print(_ document: [String: Any]) throws {
-        try output(try jsonText(document))
-    }
-
-    /// Writes a command's result on stdout; one that cannot be written (a closed pipe, a full disk) exits 74.
-    static func output(_ text: String) throws {
-        guard storefront.emit(text + "\n", to: STDOUT_FILENO) else {
-            complain("cannot write the tokens: \(String(cString: strerror(errno)))")
-            throw ExitCodes.ioError
         }
     }
 }

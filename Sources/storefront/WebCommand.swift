@@ -3,6 +3,7 @@ import Foundation
 import PseudoTerminal
 import ShopCredentialFile
 import ShopIdentity
+import ShopMerchant
 import ShopSSH
 import ShopSessions
 import ShopWebFront

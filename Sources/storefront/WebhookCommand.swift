@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MerchantReports
 import PseudoTerminal
 import ShopBootstrap
 import ShopCredentialFile
@@ -220,31 +221,7 @@ struct WebhooksCommand: AsyncParsableCommand {
             let storage = try await ShopStorage.open(
                 configuration: configuration, dataDirectory: dataDirectory, pool: .command, migrate: !shop.noMigrate, environment: environment)
             let events = try await storage.providerEvents.waiting(limit: 1_000)
-            let state = { (event: WaitingProviderEvent) in event.givenUp ? "given up" : "waiting" }
-            if json {
-                printSafely(
-                    try jsonText([
-                        "version": 1,
-                        "events": events.map { event -> [String: Any] in
-                            var fields: [String: Any] = [
-                                "provider": event.provider, "id": event.header.id, "type": event.header.type,
-                                "receivedAt": UTCTime(event.receivedAt).iso8601,
-                                "attempts": event.attempts, "state": state(event),
-                            ]
-                            if let error = event.lastError { fields["lastError"] = error }
-                            return fields
-                        },
-                    ]))
-                return
-            }
-            printSafely(
-                TextTable.render(
-                    header: ["Event", "Type", "Received", "Tries", "State", "Last error"],
-                    rows: events.map {
-                        [$0.header.id, $0.header.type, UTCTime($0.receivedAt).iso8601, String($0.attempts), state($0), $0.lastError ?? ""]
-                    },
-                    rightAligned: [3]
-                ))
+            printSafely(json ? try ProviderEventReport.json(events) : ProviderEventReport.table(events))
         }
     }
 }

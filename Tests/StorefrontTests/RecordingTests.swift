@@ -1,6 +1,6 @@
 import ShopRecording
-import Testing
 import TerminalNCurses
+import Testing
 
 /// What a recording keeps of the shop's output: everything but the forms, even when a marker is cut between reads.
 @Suite("Recording: forms left out")
