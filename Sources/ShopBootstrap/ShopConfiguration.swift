@@ -4,7 +4,7 @@ import ShopSandbox
 import SystemPackage
 
 /// Which payment provider the shop takes payments with.
-public enum PaymentsChoice: String, CaseIterable, Sendable {
+public enum PaymentsChoice: String, CaseIterable, Codable, Sendable {
     case sandbox, stripe
 }
 
@@ -13,7 +13,7 @@ public enum PaymentsChoice: String, CaseIterable, Sendable {
 /// Precedence, highest first: flags, `STOREFRONT_*` environment variables, the config file,
 /// built-in defaults. The file is `$XDG_CONFIG_HOME/storefront/config` (default
 /// `~/.config/storefront/config`), one `key = value` per line, `#` starts a comment.
-public struct ShopConfiguration: Equatable, Sendable {
+public struct ShopConfiguration: Equatable, Codable, Sendable {
     public var catalog: FilePath?
     public var dataDirectory: FilePath?
     public var logLevel: String?

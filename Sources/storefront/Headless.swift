@@ -102,18 +102,12 @@ struct Headless: AsyncParsableCommand {
         let url = try writingRecording { () throws(RecordingFileError) in try RecordingFile.checked(path, force: force) }
         // The file is played on someone else's xterm-256color: in the theme asked for (never probed), whatever this
         // terminal's NO_COLOR says, so the same script always gives the same file.
-        var arguments = ["run", "--sandbox-latency-ms", "0", "--theme", theme == .auto ? "dark" : theme.rawValue]
-        let forwarded: [(String, String?)] = [
-            ("--catalog", shop.catalog), ("--data-dir", shop.dataDirectory), ("--one-tap", shop.oneTap),
-            ("--payments", shop.payments?.rawValue), ("--stripe-secret-key-file", shop.stripeSecretKeyFile),
-            ("--stripe-api-base", shop.stripeAPIBase), ("--stripe-return-url", shop.stripeReturnURL),
-        ]
-        for case let (option, value?) in forwarded { arguments += [option, value] }
-        if shop.stripeRawCardData { arguments.append("--stripe-raw-card-data") }
-        if shop.noMigrate { arguments.append("--no-migrate") }
+        var configuration = try shop.configuration(environment: ProcessInfo.processInfo.environment)
+        configuration.sandboxLatencyMilliseconds = 0
+        configuration.theme = theme == .auto ? "dark" : theme.rawValue
         var environment = ProcessInfo.processInfo.environment
-        // The URL may hold a password: the environment, never a command line.
-        if let database = shop.database { environment["STOREFRONT_DATABASE_URL"] = database }
+        // The recorded shop gets this command's configuration whole, as a server's sessions do.
+        environment[SessionSettings.variable] = SessionSettings(configuration: configuration, migrates: !shop.noMigrate).encoded()
         environment["TERM"] = "xterm-256color"
         let locale = ascii ? "C" : "C.UTF-8"
         environment["LANG"] = locale
@@ -123,7 +117,7 @@ struct Headless: AsyncParsableCommand {
         environment[TerminalSession.privateMarkersVariable] = "1"
         let recording = CastRecording(
             executable: thisExecutable(),
-            arguments: arguments, environment: environment, size: size, pace: pace
+            arguments: ["run"], environment: environment, size: size, pace: pace
         )
         let events: [CastRecording.Event]
         let termination: ProcessTermination

@@ -46,7 +46,11 @@ struct Run: AsyncParsableCommand {
     func open(console: Console) async throws {
         if let record { return try recordSession(to: record) }
         let environment = ProcessInfo.processInfo.environment
-        var configuration = try shop.configuration(environment: environment)
+        // A session a server started has the server's configuration; a shop started by hand reads its own.
+        let handedOver: SessionSettings?
+        do { handedOver = try SessionSettings.handedOver(in: environment) } catch { throw error.told() }
+        var configuration = try handedOver?.configuration ?? shop.configuration(environment: environment)
+        let migrates = handedOver?.migrates ?? !shop.noMigrate
         if let logLevel = terminal.logLevel { configuration.logLevel = logLevel.rawValue }
         if let theme = terminal.theme { configuration.theme = theme.rawValue }
         if let mouse = terminal.mouse { configuration.mouse = mouse }
@@ -77,7 +81,7 @@ struct Run: AsyncParsableCommand {
         let dataDirectory = configuration.dataDirectory(environment: environment)
         // A shopper at a terminal (an SSH session among them) waits for a database that is down; a script gets 69.
         let storage = try await ShopStorage.open(
-            configuration: configuration, dataDirectory: dataDirectory, pool: .session, migrate: !shop.noMigrate,
+            configuration: configuration, dataDirectory: dataDirectory, pool: .session, migrate: migrates,
             environment: environment, waitsForDatabase: isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
         )
         let catalog = storage.catalog

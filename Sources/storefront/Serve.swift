@@ -145,15 +145,14 @@ struct Serve: AsyncParsableCommand {
             throw ExitCodes.configError
         }
 
-        let (arguments, sessionEnvironment) = try await SessionLaunch.shop(
-            configuration: configuration, oneTap: shop.oneTap, dataDirectory: dataDirectory, environment: environment
+        let sessionEnvironment = try await SessionLaunch.shop(
+            configuration: configuration, dataDirectory: dataDirectory, latencyMilliseconds: sessionLatency.milliseconds, environment: environment
         )
-        let shopArguments = ["run"] + arguments + sessionLatency.arguments
         let command = SessionCommand(
-            executable: thisExecutable(), arguments: shopArguments, environment: sessionEnvironment,
+            executable: thisExecutable(), arguments: ["run"], environment: sessionEnvironment,
             largestTerminal: TerminalSize(columns: Size.maximum.columns, rows: Size.maximum.rows),
-            adminArguments: ["admin"] + arguments, adminFingerprints: admins.fingerprints, openSSHFront: openSSHFront,
-            host: try sessionStart.host(preparing: shopArguments, environment: sessionEnvironment)
+            adminArguments: ["admin"], adminFingerprints: admins.fingerprints, openSSHFront: openSSHFront,
+            host: try sessionStart.host(preparing: ["run"], environment: sessionEnvironment)
         )
         defer { command.host?.stop() }
 

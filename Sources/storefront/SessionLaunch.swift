@@ -10,30 +10,21 @@ import SystemPackage
 /// How a server (`serve`, `web`) starts the shop for one session: the command line and environment each session
 /// process gets, made once from the server's own configuration.
 enum SessionLaunch {
-    /// The arguments after `run` (or `admin`) and the environment for every session; checks a Stripe key first.
+    /// The environment every session starts with, holding the server's configuration as `SessionSettings` (its paths
+    /// made absolute, One-Tap and the sandbox's latency put in); checks a Stripe key first.
     static func shop(
-        configuration: ShopConfiguration, oneTap: String?, dataDirectory: FilePath, environment: [String: String]
-    ) async throws -> (arguments: [String], environment: [String: String]) {
-        // A session is another process: its settings travel as the text of its command line.
-        var arguments = ["--data-dir", dataDirectory.string]
-        if configuration.payments == .stripe {
-            try await checkStripe(configuration: configuration, environment: environment)
-            // The key itself reaches a session only through the environment it inherits, never its command line.
-            arguments += ["--payments", "stripe"]
-            if let base = configuration.stripeAPIBase { arguments += ["--stripe-api-base", base.absoluteString] }
-            if let back = configuration.stripeReturnURL { arguments += ["--stripe-return-url", back.absoluteString] }
-            if configuration.stripeRawCardData == true { arguments += ["--stripe-raw-card-data"] }
-            if let file = configuration.stripeSecretKeyFile { arguments += ["--stripe-secret-key-file", absolute(file).string] }
-        }
-        if let catalog = configuration.catalog { arguments += ["--catalog", absolute(catalog).string] }
-        if let oneTap { arguments += ["--one-tap", oneTap] }
+        configuration: ShopConfiguration, dataDirectory: FilePath, latencyMilliseconds: Int?, environment: [String: String]
+    ) async throws -> [String: String] {
+        var settings = configuration
+        settings.dataDirectory = dataDirectory
+        settings.catalog = configuration.catalog.map(absolute)
+        settings.stripeSecretKeyFile = configuration.stripeSecretKeyFile.map(absolute)
+        if let latencyMilliseconds { settings.sandboxLatencyMilliseconds = latencyMilliseconds }
+        // The key itself reaches a session only through the environment it inherits, never its settings.
+        if configuration.payments == .stripe { try await checkStripe(configuration: configuration, environment: environment) }
         var sessionEnvironment = environment
-        if let database = configuration.database {
-            // The URL may hold a password: it reaches a session through the environment, never its command line.
-            // The schema is this process's to migrate; sessions only check it.
-            sessionEnvironment["STOREFRONT_DATABASE_URL"] = database.absoluteString
-            arguments += ["--no-migrate"]
-        }
+        // The schema is this process's to migrate; sessions only check it.
+        sessionEnvironment[SessionSettings.variable] = SessionSettings(configuration: settings, migrates: configuration.database == nil).encoded()
         // A session's terminal is the client's, described by its pty request, never the server's.
         // The server sends the shoppers' mail itself (one worker), so sessions are given no mail command.
         for name in [
@@ -41,7 +32,7 @@ enum SessionLaunch {
             SessionCommand.guestVariable, SessionCommand.browserGuestVariable, SessionCommand.sandboxSignInVariable, "STOREFRONT_MAIL_COMMAND",
         ] { sessionEnvironment[name] = nil }
         SessionCommand.setLocale(&sessionEnvironment)
-        return (arguments, sessionEnvironment)
+        return sessionEnvironment
     }
 
     /// Asks Stripe once, before any shopper connects, whether it takes the key; exits with the reason if not.
@@ -95,8 +86,6 @@ struct SessionLatencyOption: ParsableArguments {
         }
     }
 
-    /// The session's own options for it: none unless given.
-    var arguments: [String] { milliseconds.map { ["--sandbox-latency-ms", String($0)] } ?? [] }
 }
 
 /// `--session-start` on a server: whether sessions are forks of a pre-started host (the default) or new programs.

@@ -117,23 +117,22 @@ struct WebCommand: AsyncParsableCommand {
         } catch {
             announce("sign-in is off for visitors: \(error)")
         }
-        let (arguments, shopEnvironment) = try await SessionLaunch.shop(
-            configuration: configuration, oneTap: shop.oneTap, dataDirectory: dataDirectory, environment: environment
-        )
-        var sessionEnvironment = shopEnvironment
+        var shopConfiguration = configuration
         // The page's terminal is dark (storefront.css), so the shop need not ask: a question's answer that arrives
         // after the shop stopped waiting (a busy host) would otherwise be read as keys (its "?" opens the help).
-        sessionEnvironment["STOREFRONT_THEME"] = "dark"
+        shopConfiguration.theme = "dark"
+        var sessionEnvironment = try await SessionLaunch.shop(
+            configuration: shopConfiguration, dataDirectory: dataDirectory, latencyMilliseconds: sessionLatency.milliseconds, environment: environment
+        )
         var settings = WebFrontSettings(
             host: listen.host, port: listen.port, publicOrigins: publicOrigins.compactMap(WebOrigin.init), trustForwardedFor: trustForwardedFor,
             shopName: storage.catalog.shop.name
         )
         if settings.offersSandboxSignIn { sessionEnvironment[SessionCommand.sandboxSignInVariable] = SessionCommand.localSandboxSignIn }
-        let shopArguments = ["run"] + arguments + sessionLatency.arguments
         let command = SessionCommand(
-            executable: thisExecutable(), arguments: shopArguments, environment: sessionEnvironment,
+            executable: thisExecutable(), arguments: ["run"], environment: sessionEnvironment,
             largestTerminal: TerminalSize(columns: Size.maximum.columns, rows: Size.maximum.rows),
-            host: try sessionStart.host(preparing: shopArguments, environment: sessionEnvironment)
+            host: try sessionStart.host(preparing: ["run"], environment: sessionEnvironment)
         )
         defer { command.host?.stop() }
         var limits = WebFrontLimits()

@@ -203,7 +203,7 @@ struct StripeEndToEndTests {
         }
     }
 
-    @Test func serveChecksTheKeyOnceAndSessionsNeverSeeItOnTheirCommandLine() throws {
+    @Test func serveChecksTheKeyOnceAndSessionsNeverSeeItInTheirArgumentsOrSettings() throws {
         let server = try LocalStripe()
         // localstripe refuses restricted keys: a key Stripe would refuse stops serve at once.
         let binary = try BuiltProduct.requireStorefront()
@@ -230,8 +230,11 @@ struct StripeEndToEndTests {
         let opened = try serve.waitForLog(#/session 1 open: .* pid (\d+)/#)
         let arguments = try #require(FileManager.default.contents(atPath: "/proc/\(opened.output.1)/cmdline"))
         let session = String(decoding: arguments, as: UTF8.self).replacingOccurrences(of: "\0", with: " ")
-        #expect(session.contains("--payments stripe"), "\(session)")
-        #expect(!session.contains(LocalStripe.secretKey))
+        #expect(!session.contains(LocalStripe.secretKey), "\(session)")
+        #expect(session.trimmingCharacters(in: .whitespaces) == "storefront run", "settings travel typed, not as flags: \(session)")
+        // The session took the server's settings (Stripe, at localstripe) from what it was handed: its own log says so.
+        let log = try String(contentsOfFile: serve.dataDirectory + "/storefront.log", encoding: .utf8)
+        #expect(log.contains("payments: Stripe test mode"), "\(log)")
         #expect(!serve.log.contains(LocalStripe.secretKey))
     }
 }

@@ -43,4 +43,17 @@ struct ShopConfigurationTests {
         #expect(ShopConfiguration().dataDirectory(environment: ["XDG_DATA_HOME": "/x"]) == FilePath("/x/storefront"))
         #expect(ShopConfiguration().dataDirectory(environment: ["HOME": "/h"]) == FilePath("/h/.local/share/storefront"))
     }
+
+    @Test func aSessionGetsTheServersConfigurationWholeAndRefusesOneItCannotRead() throws {
+        var configuration = ShopConfiguration()
+        configuration.dataDirectory = "/srv/shop"
+        configuration.payments = .stripe
+        configuration.stripeReturnURL = URL(string: "https://shop.example/back")
+        configuration.sandboxLatencyMilliseconds = 0
+        let settings = SessionSettings(configuration: configuration, migrates: false)
+        let environment = [SessionSettings.variable: settings.encoded()]
+        #expect(try SessionSettings.handedOver(in: environment) == settings)
+        #expect(try SessionSettings.handedOver(in: [:]) == nil, "a shop started by hand reads its own")
+        #expect(throws: SessionStartFailure.self) { try SessionSettings.handedOver(in: [SessionSettings.variable: "--payments stripe"]) }
+    }
 }

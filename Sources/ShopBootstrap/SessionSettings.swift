@@ -1,0 +1,37 @@
+import Foundation
+
+/// What a server (`serve`, `web`) hands each shop session it starts: the configuration it resolved, typed, made once.
+///
+/// It travels as JSON in one environment variable, never on a command line (it may name a database with its
+/// password). A session that has it reads no config file, no `STOREFRONT_*` setting and no flag of its own, so a
+/// config file edited while the server runs cannot give one session other settings than the server's.
+public struct SessionSettings: Codable, Equatable, Sendable {
+    public static let variable = "STOREFRONT_SESSION_SETTINGS"
+
+    public var configuration: ShopConfiguration
+    /// Whether the session may bring the schema up to date; a server did it already, so its sessions only check.
+    public var migrates: Bool
+
+    public init(configuration: ShopConfiguration, migrates: Bool) {
+        self.configuration = configuration
+        self.migrates = migrates
+    }
+
+    /// The settings as the environment variable's value.
+    public func encoded() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // A value of plain strings, numbers and flags always encodes.
+        return (try? String(decoding: encoder.encode(self), as: UTF8.self)) ?? "{}"
+    }
+
+    /// The settings a server handed this process; nil when none did (a shop started by hand).
+    public static func handedOver(in environment: [String: String]) throws(SessionStartFailure) -> SessionSettings? {
+        guard let text = environment[variable], !text.isEmpty else { return nil }
+        do {
+            return try JSONDecoder().decode(SessionSettings.self, from: Data(text.utf8))
+        } catch {
+            throw .usage("\(variable) is not settings a storefront server made: \(error)")
+        }
+    }
+}
