@@ -1,6 +1,7 @@
 import Foundation
 import ShopModels
 import ShopPorts
+import StorageRows
 import Synchronization
 
 /// Orders kept in memory, newest first, with no stock limits: for tests and the in-memory sandbox.
@@ -29,12 +30,11 @@ public final class InMemoryOrderRepository: OrderRepository {
         }
         let contact = draft.shippingContact
         let order = orders.withLock { all in
-            let order = Order(
-                number: "SF-" + String(1_000_000 + all.count + 1).dropFirst(), placedAt: placedAt, lines: draft.lines,
-                totals: draft.totals, status: .charging, paymentDescription: paymentDescription,
-                shippingMethodLabel: draft.shippingMethod.label, shipTo: contact.shipToLine,
-                customerID: draft.customerID
-            )
+            // Built as the databases build it, from the same row.
+            let order = StoredOrderRow(
+                placing: draft, number: "SF-" + String(1_000_000 + all.count + 1).dropFirst(), idempotencyKey: idempotencyKey,
+                paymentDescription: paymentDescription, placedAt: placedAt, currency: draft.totals.total.currency
+            ).order(fallback: draft.totals.total.currency) { _ in draft.lines }
             all.insert(order, at: 0)
             return order
         }

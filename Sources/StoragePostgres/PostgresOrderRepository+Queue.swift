@@ -25,7 +25,7 @@ extension PostgresOrderRepository: OrderQueue {
             let records = try await Self.records(
                 connection.query(
                     """
-                    SELECT \(unescaped: StoredOrderRow.columns) FROM orders WHERE status = ANY(\(names))
+                    SELECT * FROM orders WHERE status = ANY(\(names))
                     AND (NOT \(disputedOnly) OR number IN (SELECT order_number FROM order_event WHERE kind = 'disputed'))
                     ORDER BY sequence LIMIT \(limit) OFFSET \(offset)
                     """, logger: PostgresDatabase.quiet))

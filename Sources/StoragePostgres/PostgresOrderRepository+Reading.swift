@@ -12,7 +12,7 @@ extension PostgresOrderRepository {
         return try await database.read { connection in
             try await Self.records(
                 connection.query(
-                    "SELECT \(unescaped: StoredOrderRow.columns) FROM orders WHERE status = ANY(\(open)) ORDER BY sequence",
+                    "SELECT * FROM orders WHERE status = ANY(\(open)) ORDER BY sequence",
                     logger: PostgresDatabase.quiet)
             )
             .map { $0.unsettled(fallback: currency) }
@@ -37,7 +37,7 @@ extension PostgresOrderRepository {
             let records = try await Self.records(
                 connection.query(
                     """
-                    SELECT \(unescaped: StoredOrderRow.columns) FROM orders WHERE status IN \(unescaped: StoredOrderRow.shownStatuses) AND (\(customer)::text IS NULL OR customer = \(customer))
+                    SELECT * FROM orders WHERE status IN \(unescaped: StoredOrderRow.shownStatuses) AND (\(customer)::text IS NULL OR customer = \(customer))
                     ORDER BY sequence DESC LIMIT \(limit) OFFSET \(offset)
                     """, logger: PostgresDatabase.quiet))
             return try await Self.orders(from: records, currency: currency, on: connection)
@@ -51,7 +51,7 @@ extension PostgresOrderRepository {
 
     private static func order(number: String, currency: Currency, on connection: PostgresConnection) async throws -> Order? {
         let records = try await records(
-            connection.query("SELECT \(unescaped: StoredOrderRow.columns) FROM orders WHERE number = \(number)", logger: PostgresDatabase.quiet))
+            connection.query("SELECT * FROM orders WHERE number = \(number)", logger: PostgresDatabase.quiet))
         return try await orders(from: records, currency: currency, on: connection).first
     }
 
@@ -64,12 +64,7 @@ extension PostgresOrderRepository {
     }
 
     static func records(_ rows: PostgresRowSequence) async throws -> [StoredOrderRow] {
-        var records: [StoredOrderRow] = []
-        for try await row in rows.decode((String, String, String, Double, String, Int64, Int64, Int64, String, String, String, String, String?).self)
-        {
-            records.append(StoredOrderRow(columns: row))
-        }
-        return records
+        try await PostgresRowDecoder.decode(StoredOrderRow.self, from: rows)
     }
 
     static func orders(from records: [StoredOrderRow], currency: Currency, on connection: PostgresConnection) async throws -> [Order] {

@@ -54,20 +54,20 @@ public final class PostgresOrderRepository: OrderRepository {
                 let totals = draft.totals
                 let lines = draft.lines
                 let placed = OrderEventRecord(OrderEvent(at: placedAt, actor: .shopper(draft.customerID), change: .placed(total: totals.total)))
+                // The number is the database's (from its sequence); the rest is the row both databases place alike.
+                let columns = StoredOrderRow(
+                    placing: draft, number: "", idempotencyKey: idempotencyKey, paymentDescription: paymentDescription, placedAt: placedAt,
+                    currency: currency
+                ).placedColumns(tokenID: tokenID, contact: draft.shippingContact)
                 let rows = try await Self.records(
                     connection.query(
                         """
                         WITH numbered AS (SELECT nextval('order_sequence') AS sequence),
                         placed AS (
-                            INSERT INTO orders (number, sequence, idempotency_key, status, placed_at, currency, subtotal, shipping, tax,
-                                                token_id, payment_description, shipping_method, ship_to, customer, email, email_name)
-                            SELECT 'SF-' || substr((1000000 + sequence)::text, 2), sequence, \(idempotencyKey), \(OrderStatus.charging.rawValue),
-                                   \(placedAt.timeIntervalSince1970), \(currency.code), \(totals.subtotal.minorUnits), \(totals.shipping.minorUnits),
-                                   \(totals.tax.minorUnits), \(tokenID), \(paymentDescription), \(draft.shippingMethod.label),
-                                   \(draft.shippingContact.shipToLine), \(draft.customerID),
-                                   \(draft.shippingContact.email.isEmpty ? nil : draft.shippingContact.email), \(draft.shippingContact.name)
+                            INSERT INTO orders (number, sequence, \(unescaped: columns.map(\.column).joined(separator: ", ")))
+                            SELECT 'SF-' || substr((1000000 + sequence)::text, 2), sequence, \(values: columns.map(\.value))
                             FROM numbered
-                            RETURNING \(unescaped: StoredOrderRow.columns)
+                            RETURNING *
                         ),
                         placed_lines AS (
                             INSERT INTO order_line (order_number, position, product_id, name, unit_price, quantity)
@@ -80,7 +80,7 @@ public final class PostgresOrderRepository: OrderRepository {
                             INSERT INTO order_event (order_number, sequence, at, actor, kind, details)
                             SELECT placed.number, 1, \(placedAt.timeIntervalSince1970), \(placed.actor), \(placed.kind), \(placed.details) FROM placed
                         )
-                        SELECT \(unescaped: StoredOrderRow.columns) FROM placed
+                        SELECT * FROM placed
                         """, logger: PostgresDatabase.quiet))
                 guard let row = rows.first else { throw OrderRepositoryError.storage("the order was not written") }
                 // The lines as written above; the row as the database stored it.
@@ -224,5 +224,19 @@ public final class PostgresOrderRepository: OrderRepository {
             FROM orders, n, i, recorded WHERE orders.number = \(orderNumber) AND coalesce(orders.email, '') <> ''
             """, logger: PostgresDatabase.quiet
         ).collect()
+    }
+}
+
+extension PostgresQuery.StringInterpolation {
+    /// `values` as binds, comma-separated, in order.
+    mutating func appendInterpolation(values: [StoredValue]) {
+        for (index, value) in values.enumerated() {
+            if index > 0 { appendInterpolation(unescaped: ", ") }
+            switch value {
+            case .text(let text): appendInterpolation(text)
+            case .integer(let number): appendInterpolation(number)
+            case .real(let number): appendInterpolation(number)
+            }
+        }
     }
 }

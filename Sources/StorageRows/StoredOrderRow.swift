@@ -2,8 +2,10 @@ import Foundation
 import ShopModels
 import ShopPorts
 
-/// A row of `orders` as both databases keep it; each adapter reads it its own way and builds
-/// the `Order` here, so the two cannot drift apart. Decodable by the columns' names in camel case.
+/// A row of `orders` as both databases keep it: what an order is placed with, how it is read back, and the `Order` it
+/// is. Both adapters write `placedColumns` and decode the row by its columns' names (GRDB for SQLite,
+/// `PostgresRowDecoder` for PostgreSQL), and the in-memory orders are built here too, so a stored field is added in
+/// this file, the model and each database's migration, and nowhere else.
 public struct StoredOrderRow: Decodable, Sendable {
     public var number: String
     public var idempotencyKey: String
@@ -22,15 +24,35 @@ public struct StoredOrderRow: Decodable, Sendable {
     /// The statuses a shopper's orders list shows, as an SQL list: `('paid', 'charging', 'unknown')`.
     public static let shownStatuses = "(" + OrderStatus.shownToTheirShopper.map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")"
 
-    /// The columns in the order `init(columns:)` takes them.
-    public static let columns =
-        "number, idempotency_key, status, placed_at, currency, subtotal, shipping, tax, payment_description, shipping_method, ship_to, customer, payment_reference"
+    /// The row an order placed from `draft` starts as: charging, not yet with a reference from the provider.
+    public init(
+        placing draft: OrderDraft, number: String, idempotencyKey: String, paymentDescription: String, placedAt: Date, currency: Currency
+    ) {
+        self.number = number
+        self.idempotencyKey = idempotencyKey
+        status = OrderStatus.charging.rawValue
+        self.placedAt = placedAt.timeIntervalSince1970
+        self.currency = currency.code
+        subtotal = draft.totals.subtotal.minorUnits
+        shipping = draft.totals.shipping.minorUnits
+        tax = draft.totals.tax.minorUnits
+        self.paymentDescription = paymentDescription
+        shippingMethod = draft.shippingMethod.label
+        shipTo = draft.shippingContact.shipToLine
+        customer = draft.customerID
+        paymentReference = nil
+    }
 
-    public init(columns row: (String, String, String, Double, String, Int64, Int64, Int64, String, String, String, String, String?)) {
-        (
-            number, idempotencyKey, status, placedAt, currency, subtotal, shipping, tax, paymentDescription, shippingMethod, shipTo, customer,
-            paymentReference
-        ) = row
+    /// What a placed order's `INSERT` writes, column by column, but `number` and `sequence`, which each database
+    /// numbers its own way; with the token it was charged with and whom its mail goes to.
+    public func placedColumns(tokenID: String, contact: Contact) -> [(column: String, value: StoredValue)] {
+        [
+            ("idempotency_key", .text(idempotencyKey)), ("status", .text(status)), ("placed_at", .real(placedAt)), ("currency", .text(currency)),
+            ("subtotal", .integer(subtotal)), ("shipping", .integer(shipping)), ("tax", .integer(tax)), ("token_id", .text(tokenID)),
+            ("payment_description", .text(paymentDescription)), ("shipping_method", .text(shippingMethod)), ("ship_to", .text(shipTo)),
+            ("customer", .text(customer)), ("payment_reference", .text(paymentReference)),
+            ("email", .text(contact.email.isEmpty ? nil : contact.email)), ("email_name", .text(contact.name)),
+        ]
     }
 
     /// The totals frozen on the order, in its own currency (`fallback` when the code is unknown).
@@ -54,4 +76,11 @@ public struct StoredOrderRow: Decodable, Sendable {
             shippingMethodLabel: shippingMethod, shipTo: shipTo, customerID: customer, paymentReference: paymentReference
         )
     }
+}
+
+/// One column's value as both databases take it.
+public enum StoredValue: Sendable, Equatable {
+    case text(String?)
+    case integer(Int64)
+    case real(Double)
 }

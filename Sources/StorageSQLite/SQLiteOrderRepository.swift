@@ -36,19 +36,16 @@ public final class SQLiteOrderRepository: OrderRepository {
             }
             let sequence = (try Int.fetchOne(db, sql: "SELECT MAX(sequence) FROM orders") ?? 0) + 1
             let number = "SF-" + String(1_000_000 + sequence).dropFirst()
-            let contact = draft.shippingContact
+            let row = StoredOrderRow(
+                placing: draft, number: number, idempotencyKey: idempotencyKey, paymentDescription: paymentDescription, placedAt: placedAt,
+                currency: self.currency)
+            let columns: [(column: String, value: StoredValue)] =
+                [("number", .text(number)), ("sequence", .integer(Int64(sequence)))]
+                + row.placedColumns(tokenID: tokenID, contact: draft.shippingContact)
             try db.execute(
-                sql: """
-                    INSERT INTO orders (number, sequence, idempotency_key, status, placed_at, currency, subtotal, shipping, tax,
-                                        token_id, payment_description, shipping_method, ship_to, customer, email, email_name)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    number, sequence, idempotencyKey, OrderStatus.charging.rawValue, placedAt.timeIntervalSince1970,
-                    self.currency.code, draft.totals.subtotal.minorUnits, draft.totals.shipping.minorUnits, draft.totals.tax.minorUnits,
-                    tokenID, paymentDescription, draft.shippingMethod.label, contact.shipToLine,
-                    draft.customerID, contact.email.isEmpty ? nil : contact.email, contact.name,
-                ])
+                sql:
+                    "INSERT INTO orders (\(columns.map(\.column).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))",
+                arguments: StatementArguments(columns.map(\.value.databaseValue)))
             for (position, line) in draft.lines.enumerated() {
                 try db.execute(
                     sql: "INSERT INTO order_line (order_number, position, product_id, name, unit_price, quantity) VALUES (?, ?, ?, ?, ?, ?)",
@@ -225,5 +222,16 @@ private struct OrderLineRecord: Decodable, FetchableRecord {
 
     func cartLine(currency: Currency) -> CartLine {
         CartLine(productID: ProductID(productId), name: name, unitPrice: Money(minorUnits: unitPrice, currency: currency), quantity: quantity)
+    }
+}
+
+extension StoredValue {
+    /// The value as SQLite stores it.
+    var databaseValue: DatabaseValue {
+        switch self {
+        case .text(let text): text.databaseValue
+        case .integer(let number): number.databaseValue
+        case .real(let number): number.databaseValue
+        }
     }
 }
