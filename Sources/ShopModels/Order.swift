@@ -51,6 +51,8 @@ public struct Order: Hashable, Sendable, Identifiable {
     public var status: OrderStatus
     public var paymentDescription: String
     public var shippingMethodLabel: String
+    /// The id of the shipping method in the catalog (`standard`, `express`); empty for orders placed before it was kept.
+    public var shippingMethodID: String
     public var shipTo: String
     /// Whose order it is: the account or guest that placed it.
     public var customerID: String
@@ -61,7 +63,7 @@ public struct Order: Hashable, Sendable, Identifiable {
 
     public init(
         number: String, placedAt: Date, lines: [CartLine], totals: CartTotals, status: OrderStatus, paymentDescription: String,
-        shippingMethodLabel: String, shipTo: String, customerID: String = "", paymentReference: String? = nil
+        shippingMethodLabel: String, shippingMethodID: String = "", shipTo: String, customerID: String = "", paymentReference: String? = nil
     ) {
         self.number = number
         self.placedAt = placedAt
@@ -70,6 +72,7 @@ public struct Order: Hashable, Sendable, Identifiable {
         self.status = status
         self.paymentDescription = paymentDescription
         self.shippingMethodLabel = shippingMethodLabel
+        self.shippingMethodID = shippingMethodID
         self.shipTo = shipTo
         self.customerID = customerID
         self.paymentReference = paymentReference

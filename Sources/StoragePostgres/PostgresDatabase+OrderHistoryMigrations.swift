@@ -183,5 +183,7 @@ extension PostgresDatabase {
                 """,
                 "CREATE INDEX provider_event_inbox_due ON provider_event_inbox(state, next_attempt_at)",
             ]),
+        // Which of the catalog's shipping methods an order took, beside its label. SQLite's v18.
+        Migration(identifier: "v18-shipping-method-id", sql: ["ALTER TABLE orders ADD COLUMN shipping_method_id text NOT NULL DEFAULT ''"]),
     ]
 }

@@ -17,6 +17,7 @@ public struct StoredOrderRow: Decodable, Sendable {
     public var tax: Int64
     public var paymentDescription: String
     public var shippingMethod: String
+    public var shippingMethodId: String
     public var shipTo: String
     public var customer: String
     public var paymentReference: String?
@@ -38,6 +39,7 @@ public struct StoredOrderRow: Decodable, Sendable {
         tax = draft.totals.tax.minorUnits
         self.paymentDescription = paymentDescription
         shippingMethod = draft.shippingMethod.label
+        shippingMethodId = draft.shippingMethod.id
         shipTo = draft.shippingContact.shipToLine
         customer = draft.customerID
         paymentReference = nil
@@ -49,7 +51,8 @@ public struct StoredOrderRow: Decodable, Sendable {
         [
             ("idempotency_key", .text(idempotencyKey)), ("status", .text(status)), ("placed_at", .real(placedAt)), ("currency", .text(currency)),
             ("subtotal", .integer(subtotal)), ("shipping", .integer(shipping)), ("tax", .integer(tax)), ("token_id", .text(tokenID)),
-            ("payment_description", .text(paymentDescription)), ("shipping_method", .text(shippingMethod)), ("ship_to", .text(shipTo)),
+            ("payment_description", .text(paymentDescription)), ("shipping_method", .text(shippingMethod)),
+            ("shipping_method_id", .text(shippingMethodId)), ("ship_to", .text(shipTo)),
             ("customer", .text(customer)), ("payment_reference", .text(paymentReference)),
             ("email", .text(contact.email.isEmpty ? nil : contact.email)), ("email_name", .text(contact.name)),
         ]
@@ -73,7 +76,8 @@ public struct StoredOrderRow: Decodable, Sendable {
         return Order(
             number: number, placedAt: Date(timeIntervalSince1970: placedAt), lines: lines(totals.total.currency), totals: totals,
             status: OrderStatus(rawValue: status) ?? .unknown, paymentDescription: paymentDescription,
-            shippingMethodLabel: shippingMethod, shipTo: shipTo, customerID: customer, paymentReference: paymentReference
+            shippingMethodLabel: shippingMethod, shippingMethodID: shippingMethodId, shipTo: shipTo, customerID: customer,
+            paymentReference: paymentReference
         )
     }
 }

@@ -234,6 +234,10 @@ extension SQLiteDatabase {
                     CREATE INDEX orders_open ON orders(sequence) WHERE status IN ('charging', 'unknown');
                     """)
         }
+        migrator.registerMigration("v18-shipping-method-id") { db in
+            // Which of the catalog's shipping methods an order took, beside its label; PostgreSQL's v18.
+            try db.execute(sql: "ALTER TABLE orders ADD COLUMN shipping_method_id TEXT NOT NULL DEFAULT ''")
+        }
         return migrator
     }
 }

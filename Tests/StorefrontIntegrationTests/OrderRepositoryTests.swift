@@ -76,6 +76,8 @@ struct OrderRepositoryContractTests {
         #expect(first.status == .charging)
         #expect(first.lines == draft.lines, "lines are frozen at purchase time")
         #expect(first.totals == draft.totals)
+        #expect(first.shippingMethodID == Fixtures.standardShipping.id, "the shipping method's id is kept beside its label")
+        #expect(try await orders.order(number: first.number)?.shippingMethodID == Fixtures.standardShipping.id, "and read back")
     }
 
     @Test(arguments: OrderRepositoryKind.allCases)
