@@ -8,7 +8,8 @@ let strict: [SwiftSetting] = [
 
 /// What both test targets build against.
 let testDependencies: [Target.Dependency] = [
-    "ShopModels", "ShopPorts", "ShopBootstrap", "ShopBundledCatalog", "ShopSessions", "StorefrontCore", "StorefrontUI", "StorefrontTesting",
+    "ShopModels", "ShopPorts", "ShopApplication", "ShopBootstrap", "ShopBundledCatalog", "ShopSessions", "StorefrontCore", "StorefrontUI",
+    "StorefrontTesting",
     "ShopSandbox",
     "ShopMerchant",
     "StorageSQLite",
@@ -225,7 +226,7 @@ let package = Package(
         .target(
             name: "StorefrontTesting",
             dependencies: [
-                "ShopModels", "ShopPorts", "StorefrontCore", "StorefrontUI", "ShopSandbox", "ShopMerchant", "ShopIdentity",
+                "ShopModels", "ShopPorts", "ShopApplication", "StorefrontCore", "StorefrontUI", "ShopSandbox", "ShopMerchant", "ShopIdentity",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "CustomDump", package: "swift-custom-dump"),
@@ -240,7 +241,7 @@ let package = Package(
             name: "ShopBootstrap",
             dependencies: [
                 "ShopBundledCatalog", "ShopCredentialFile", "ShopModels", "ShopPorts", "ShopSandbox", "ShopStripe", "StorageSQLite",
-                "StoragePostgres", "StorefrontCore", "ShopIdentity", "ShopMerchant", "ShopQRCode", "ShopSSH", "ShopSessions",
+                "StoragePostgres", "StorefrontCore", "ShopApplication", "ShopIdentity", "ShopMerchant", "ShopQRCode", "ShopSSH", "ShopSessions",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import ShopApplication
 import ShopCredentialFile
 import ShopIdentity
 import ShopMerchant

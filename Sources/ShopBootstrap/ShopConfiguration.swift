@@ -1,4 +1,5 @@
 import Foundation
+import ShopApplication
 import ShopPorts
 import ShopSandbox
 import SystemPackage

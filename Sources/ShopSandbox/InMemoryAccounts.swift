@@ -3,81 +3,6 @@ import ShopModels
 import ShopPorts
 import Synchronization
 
-/// Wallets kept in memory, per customer: the double for the SQLite wallet repository.
-public final class InMemoryWalletRepository: WalletRepository {
-    private let wallets = Mutex<[String: WalletContents]>([:])
-
-    public init(_ initial: [String: WalletContents] = [:]) {
-        wallets.withLock { $0 = initial }
-    }
-
-    public func wallet(forCustomer customer: String) throws -> WalletContents {
-        wallets.withLock { $0[customer] ?? WalletContents() }
-    }
-
-    public func addCard(_ card: PaymentMethod, forCustomer customer: String, makeDefault: Bool) throws {
-        update(customer) { wallet in
-            wallet.cards.removeAll { $0.id == card.id }
-            wallet.cards.append(card)
-            if makeDefault || wallet.defaultCardID == nil { wallet.defaultCardID = card.id }
-        }
-    }
-
-    public func addAddress(_ address: Contact, forCustomer customer: String, makeDefault: Bool) throws {
-        update(customer) { wallet in
-            wallet.addresses.removeAll { $0.id == address.id }
-            wallet.addresses.append(address)
-            if makeDefault || wallet.defaultAddressID == nil { wallet.defaultAddressID = address.id }
-        }
-    }
-
-    public func setDefaultCard(id: String, forCustomer customer: String) throws {
-        update(customer) { wallet in
-            if wallet.cards.contains(where: { $0.id == id }) { wallet.defaultCardID = id }
-        }
-    }
-
-    public func setDefaultAddress(id: String, forCustomer customer: String) throws {
-        update(customer) { wallet in
-            if wallet.addresses.contains(where: { $0.id == id }) { wallet.defaultAddressID = id }
-        }
-    }
-
-    public func removeCard(id: String, forCustomer customer: String) throws {
-        update(customer) { wallet in
-            wallet.cards.removeAll { $0.id == id }
-            if wallet.defaultCardID == id { wallet.defaultCardID = wallet.cards.first?.id }
-        }
-    }
-
-    public func removeAddress(id: String, forCustomer customer: String) throws {
-        update(customer) { wallet in
-            wallet.addresses.removeAll { $0.id == id }
-            if wallet.defaultAddressID == id { wallet.defaultAddressID = wallet.addresses.first?.id }
-        }
-    }
-
-    public func fillIfEmpty(_ contents: WalletContents, forCustomer customer: String) throws -> WalletContents {
-        wallets.withLock { all in
-            let current = all[customer] ?? WalletContents()
-            guard current.cards.isEmpty, current.addresses.isEmpty else { return current }
-            var filled = contents
-            filled.defaultCardID = contents.defaultCardID ?? contents.cards.first?.id
-            filled.defaultAddressID = contents.defaultAddressID ?? contents.addresses.first?.id
-            all[customer] = filled
-            return filled
-        }
-    }
-
-    private func update(_ customer: String, _ change: (inout WalletContents) -> Void) {
-        wallets.withLock { all in
-            var wallet = all[customer] ?? WalletContents()
-            change(&wallet)
-            all[customer] = wallet
-        }
-    }
-}
-
 /// The device wallet over a wallet repository: whichever customer `owner` names right now.
 public struct StoredWallet: Wallet {
     private let repository: any WalletRepository
@@ -93,20 +18,6 @@ public struct StoredWallet: Wallet {
             if let label = SandboxCard.label(cardID: contents.cards[index].id) { contents.cards[index].displayName = label }
         }
         return contents
-    }
-}
-
-/// Account profiles kept in memory.
-public final class InMemoryAccountProfileRepository: AccountProfileRepository {
-    private let profiles = Mutex<[String: AccountProfile]>([:])
-    public init() {}
-    public func profile(forCustomer customer: String) throws -> AccountProfile? { profiles.withLock { $0[customer] } }
-    public func save(_ profile: AccountProfile) throws {
-        profiles.withLock { all in
-            let old = all[profile.customerID]
-            all[profile.customerID] = AccountProfile(
-                customerID: profile.customerID, name: profile.name ?? old?.name, email: profile.email ?? old?.email)
-        }
     }
 }
 

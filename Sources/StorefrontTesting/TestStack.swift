@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import ShopApplication
 import ShopIdentity
 import ShopMerchant
 import ShopModels

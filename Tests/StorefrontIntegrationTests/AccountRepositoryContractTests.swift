@@ -1,4 +1,5 @@
 import Foundation
+import ShopApplication
 import ShopModels
 import ShopPorts
 import ShopSandbox

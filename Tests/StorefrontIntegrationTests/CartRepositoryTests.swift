@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ShopApplication
 import ShopBundledCatalog
 import ShopMerchant
 import ShopModels

@@ -1,5 +1,6 @@
 import Clocks
 import Foundation
+import ShopApplication
 import ShopModels
 import ShopPorts
 import ShopSandbox

@@ -3,6 +3,7 @@ import HTTPTypes
 import NIOCore
 import NIOEmbedded
 import PseudoTerminal
+import ShopApplication
 import ShopModels
 import ShopPorts
 import ShopSandbox

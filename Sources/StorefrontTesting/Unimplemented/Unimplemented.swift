@@ -1,6 +1,7 @@
 import Clocks
 import Foundation
 import IssueReporting
+import ShopApplication
 import ShopModels
 import ShopPorts
 import ShopSandbox

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import ShopApplication
 import ShopBundledCatalog
 import ShopIdentity
 import ShopMerchant

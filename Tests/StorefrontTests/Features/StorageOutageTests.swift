@@ -1,4 +1,5 @@
 import CustomDump
+import ShopApplication
 import ShopModels
 import ShopPorts
 import ShopSandbox

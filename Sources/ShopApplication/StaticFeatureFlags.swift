@@ -1,16 +1,4 @@
-import Foundation
-import ShopModels
 import ShopPorts
-import Synchronization
-
-/// A credential repository in memory: the double for the credential file.
-public final class InMemoryCredentialRepository: CredentialRepository {
-    private let values = Mutex<[String: String]>([:])
-    public init() {}
-    public func string(forKey key: String) throws -> String? { values.withLock { $0[key] } }
-    public func set(_ value: String, forKey key: String) throws { values.withLock { $0[key] = value } }
-    public func removeValue(forKey key: String) throws { _ = values.withLock { $0.removeValue(forKey: key) } }
-}
 
 /// Feature flags fixed at start-up (the shop reads them from its configuration).
 public struct StaticFeatureFlags: FeatureFlags {
@@ -41,12 +29,4 @@ public struct StaticFeatureFlags: FeatureFlags {
 public struct FeatureFlagError: Error, CustomStringConvertible {
     public var value: String
     public var description: String { "unknown One-Tap setting \"\(value)\": use on, off, cart, product, or cart,product" }
-}
-
-/// Carts kept in memory, per customer: the double for the SQLite cart repository.
-public final class InMemoryCartRepository: CartRepository {
-    private let carts = Mutex<[String: [CartLine]]>([:])
-    public init() {}
-    public func lines(forCustomer customer: String) throws -> [CartLine] { carts.withLock { $0[customer] ?? [] } }
-    public func save(_ lines: [CartLine], forCustomer customer: String) throws { carts.withLock { $0[customer] = lines } }
 }
