@@ -15,7 +15,7 @@ let testDependencies: [Target.Dependency] = [
     "StorageSQLite",
     "ShopMail",
     "ShopIdentity", "ShopCredentialFile", "ShopSSH", "ShopWebhookServer", "ShopWebFront", "ShopAPI", "HTTPGuards", "PseudoTerminal",
-    "TerminalNCurses", "ShopStripe", "StoragePostgres", "ShopQRCode", "ShopRecording", "MerchantReports",
+    "TerminalNCurses", "ShopStripe", "StoragePostgres", "ShopQRCode", "ShopRecording", "MerchantReports", "ShopServices",
     .product(name: "SystemPackage", package: "swift-system"),
     .product(name: "NIOCore", package: "swift-nio"),
     .product(name: "NIOPosix", package: "swift-nio"),
@@ -115,6 +115,15 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "ShopMerchant", dependencies: ["ShopModels", "ShopPorts"], swiftSettings: strict),
+        // Each front and worker started from typed settings over the shop's storage.
+        .target(
+            name: "ShopServices",
+            dependencies: [
+                "ShopBootstrap", "ShopCredentialFile", "ShopMerchant", "ShopModels", "ShopPorts", "ShopWebhookServer",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            swiftSettings: strict
+        ),
         .target(name: "MerchantReports", dependencies: ["ShopModels", "ShopPorts", "StorefrontUI"], swiftSettings: strict),
         .target(
             name: "ShopRecording",
@@ -255,7 +264,7 @@ let package = Package(
                 "StorageSQLite",
                 "ShopIdentity",
                 "ShopCredentialFile", "ShopMail", "ShopWebhookServer", "ShopWebFront", "ShopAPI", "TerminalNCurses", "ShopSSH", "PseudoTerminal",
-                "ShopStripe", "StoragePostgres", "ShopQRCode", "ShopRecording", "MerchantReports",
+                "ShopStripe", "StoragePostgres", "ShopQRCode", "ShopRecording", "MerchantReports", "ShopServices",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -7,6 +7,7 @@ import ShopMerchant
 import ShopPorts
 import ShopSSH
 import ShopSandbox
+import ShopServices
 
 /// `storefront api`: the public HTTP API (openapi/storefront.yaml) on the shop's database, alone or beside `serve`
 /// and `web` on the same database.
@@ -27,7 +28,7 @@ struct APICommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp("HOST:PORT to listen on; port 0 picks a free one (printed at start).", valueName: "address"),
-        transform: ListenAddress.init(parsing:))
+        transform: ListenAddress.init(argument:))
     var listen = ListenAddress(host: "127.0.0.1", port: 8081)
 
     @Option(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ShopBootstrap
+import ShopServices
 
 extension StripeSettings {
     /// The configuration's Stripe settings, checked; a problem is told on stderr and exits 78.
@@ -34,5 +35,18 @@ extension SessionStartFailure {
     func told() -> ExitCode {
         complain(description)
         return exitCode
+    }
+}
+
+extension ServiceStartFailure {
+    /// Tells the failure on stderr; returns the exit code to end with (docs/exit-codes.md).
+    func told() -> ExitCode {
+        complain(description)
+        switch kind {
+        case .configuration: return ExitCodes.configError
+        case .cannotListen: return ExitCodes.cannotListen
+        case .cannotCreate: return ExitCodes.cannotCreate
+        case .system: return ExitCodes.systemError
+        }
     }
 }

@@ -7,6 +7,7 @@ import ShopBootstrap
 import ShopMerchant
 import ShopModels
 import ShopSSH
+import ShopServices
 import ShopSessions
 import ShopStripe
 import ShopWebhookServer
@@ -79,7 +80,7 @@ struct Serve: AsyncParsableCommand {
         name: .customLong("webhook-listen"),
         help: ArgumentHelp(
             "Also listen for Stripe's webhooks (POST /webhooks/stripe) on HOST:PORT, behind a TLS proxy (docs/webhooks.md).", valueName: "address"),
-        transform: ListenAddress.init(parsing:))
+        transform: ListenAddress.init(argument:))
     var webhookListen: ListenAddress?
 
     @OptionGroup var webhooks: WebhookSettings
@@ -123,7 +124,7 @@ struct Serve: AsyncParsableCommand {
 
         // Checked before anything is opened: a listener that cannot check signatures, or hear no one, must not start.
         let webhookSecrets = try webhookListen.map { _ in
-            try WebhookListener.requireStripe(configuration)
+            do throws(ServiceStartFailure) { try WebhookListener.requireStripe(configuration) } catch { throw error.told() }
             return try webhooks.secrets(environment: environment)
         }
         // Opening storage here migrates the database (and, on SQLite, imports the catalog) once,
@@ -175,14 +176,14 @@ struct Serve: AsyncParsableCommand {
         announce("listening on \(address.ipAddress ?? host):\(address.port ?? port); connect with: ssh -p \(address.port ?? port) HOST")
         var hearing: RunningWebhookListener?
         if let webhookListen, let webhookSecrets {
-            do {
+            do throws(ServiceStartFailure) {
                 hearing = try await WebhookListener.start(
                     at: webhookListen, storage: storage, configuration: configuration, environment: environment, secrets: webhookSecrets,
                     log: announce
                 )
             } catch {
                 try? await server.shutdown()
-                throw error
+                throw error.told()
             }
             announce(
                 "webhooks: listening on \(ListenAddress(host: webhookListen.host, port: hearing?.port ?? 0)) for POST \(WebhookServer.stripePath)")

@@ -5,6 +5,7 @@ import ShopCredentialFile
 import ShopIdentity
 import ShopMerchant
 import ShopSSH
+import ShopServices
 import ShopSessions
 import ShopWebFront
 import StorefrontUI
@@ -27,7 +28,7 @@ struct WebCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp("HOST:PORT to listen on; port 0 picks a free one (printed at start).", valueName: "address"),
-        transform: ListenAddress.init(parsing:))
+        transform: ListenAddress.init(argument:))
     var listen = ListenAddress(host: "127.0.0.1", port: 8080)
 
     @Option(

@@ -1,0 +1,92 @@
+import Foundation
+import ShopBootstrap
+import ShopMerchant
+import ShopModels
+import ShopPorts
+import ShopWebhookServer
+
+/// The webhook listener over the shop's storage and its Stripe account: what `serve --webhook-listen` and
+/// `storefront webhooks` run.
+///
+/// Order of calls: `start` (binds, or refuses) → the listener runs as a task → `stop`.
+public enum WebhookListener {
+    /// Refuses unless the shop takes payments through Stripe, the one provider that sends webhooks.
+    public static func requireStripe(_ configuration: ShopConfiguration) throws(ServiceStartFailure) {
+        guard configuration.payments == .stripe else {
+            throw ServiceStartFailure(.configuration, "webhooks come from Stripe: start with --payments stripe (the sandbox sends none)")
+        }
+    }
+
+    public static func start(
+        at address: ListenAddress, storage: ShopStorage, configuration: ShopConfiguration, environment: [String: String],
+        secrets: [String], log: @escaping @Sendable (String) -> Void
+    ) async throws(ServiceStartFailure) -> RunningWebhookListener {
+        try requireStripe(configuration)
+        let payments: PaymentStack
+        do {
+            payments = try PaymentStack.make(
+                configuration: configuration, environment: environment, ledger: storage.ledger, references: storage.references,
+                currency: storage.catalog.shop.currency, clock: ContinuousClock(), latency: .zero, fault: FaultHook(environment: environment),
+                log: log
+            )
+        } catch {
+            throw ServiceStartFailure(.configuration, error.description)
+        }
+        guard let webhook = payments.webhook?(secrets) else {
+            throw ServiceStartFailure(.configuration, "this payment provider sends no webhooks")
+        }
+        let backend = LiveMerchantBackend(processor: payments.processor, orders: storage.orders, dates: .system)
+        let desk = ProviderEventDesk(
+            webhook: webhook, events: storage.providerEvents, backend: backend, orders: storage.orders, dates: .system, wallets: storage.wallets)
+        let worker = ProviderEventWorker(desk: desk, log: { log("webhook \($0)") }) { log("webhook \($0.logLine)") }
+        let (bound, binding) = AsyncStream.makeStream(of: Result<Int, any Error>.self)
+        let server = WebhookServer(
+            host: address.host, port: address.port, log: log, listening: { binding.yield(.success($0)) }
+        ) { payload, signature in
+            let reply = await worker.receive(payload: payload, signature: signature)
+            return WebhookServer.Answer(status: reply.httpStatus, log: reply.logLine)
+        }
+        let task = Task {
+            do {
+                try await server.run()
+                binding.finish()
+            } catch {
+                binding.yield(.failure(error))
+                binding.finish()
+                throw error
+            }
+        }
+        for await first in bound {
+            switch first {
+            case .success(let port): return RunningWebhookListener(server: server, task: task, port: port, worker: worker, payments: payments)
+            case .failure(let error):
+                await worker.stop()
+                await payments.close()
+                throw ServiceStartFailure(.cannotListen, "cannot listen for webhooks on \(address): \(error)")
+            }
+        }
+        await worker.stop()
+        await payments.close()
+        throw ServiceStartFailure(.cannotListen, "the webhook listener on \(address) stopped before it listened")
+    }
+}
+
+/// A webhook listener that listens: stop it once, at the end.
+public struct RunningWebhookListener: Sendable {
+    let server: WebhookServer
+    let task: Task<Void, any Error>
+    /// The port it listens on (the one picked, for port 0).
+    public let port: Int
+    let worker: ProviderEventWorker
+    let payments: PaymentStack
+
+    /// Answers the deliveries under way, stops listening, applies what was kept, and closes the provider's
+    /// connections.
+    public func stop() async {
+        await server.stop()
+        _ = try? await task.value
+        await worker.stop()
+        await payments.close()
+    }
+}
+
