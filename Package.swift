@@ -119,8 +119,10 @@ let package = Package(
         .target(
             name: "ShopServices",
             dependencies: [
-                "ShopBootstrap", "ShopCredentialFile", "ShopMerchant", "ShopModels", "ShopPorts", "ShopWebhookServer",
+                "ShopBootstrap", "ShopCredentialFile", "ShopMerchant", "ShopModels", "ShopPorts", "ShopSessions", "ShopStripe", "ShopWebhookServer",
+                "StoragePostgres", "StorefrontUI",
                 .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),

@@ -89,4 +89,3 @@ public struct RunningWebhookListener: Sendable {
         await payments.close()
     }
 }
-

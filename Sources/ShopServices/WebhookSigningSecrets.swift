@@ -13,7 +13,8 @@ public enum WebhookSigningSecrets {
         case (nil, nil):
             throw ServiceStartFailure(
                 .configuration,
-                "webhooks need the endpoint's signing secret from Stripe: set \(variable), or name a file with --webhook-secret-file (docs/webhooks.md)")
+                "webhooks need the endpoint's signing secret from Stripe: set \(variable), or name a file with --webhook-secret-file (docs/webhooks.md)"
+            )
         case (.some, .some):
             throw ServiceStartFailure(.configuration, "both \(variable) and --webhook-secret-file are set; keep one")
         case (let value?, nil):

@@ -6,6 +6,7 @@ import ShopBootstrap
 import ShopMerchant
 import ShopRecording
 import ShopSSH
+import ShopServices
 import ShopSessions
 import StorefrontCore
 import SystemPackage

@@ -146,9 +146,13 @@ struct Serve: AsyncParsableCommand {
             throw ExitCodes.configError
         }
 
-        let sessionEnvironment = try await SessionLaunch.shop(
-            configuration: configuration, dataDirectory: dataDirectory, latencyMilliseconds: sessionLatency.milliseconds, environment: environment
-        )
+        let sessionEnvironment: [String: String]
+        do throws(ServiceStartFailure) {
+            sessionEnvironment = try await SessionLaunch.shop(
+                configuration: configuration, dataDirectory: dataDirectory, latencyMilliseconds: sessionLatency.milliseconds,
+                environment: environment,
+                log: announce)
+        } catch { throw error.told() }
         let command = SessionCommand(
             executable: thisExecutable(), arguments: ["run"], environment: sessionEnvironment,
             largestTerminal: TerminalSize(columns: Size.maximum.columns, rows: Size.maximum.rows),
@@ -209,28 +213,4 @@ struct Serve: AsyncParsableCommand {
 func announce(_ message: String) {
     let stamp = UTCTime(Date()).iso8601Milliseconds
     emit("\(stamp) \(message)\n", to: STDOUT_FILENO)
-}
-
-/// Turns SIGTERM and SIGINT into an awaited value instead of ending the process.
-final class StopSignals {
-    private let signals: AsyncStream<Int32>
-    private let sources: [any DispatchSourceSignal]
-
-    init() {
-        let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
-        signals = stream
-        sources = [SIGTERM, SIGINT].map { number in
-            // Dispatch needs the default action off; session processes get it back (POSIX_SPAWN_SETSIGDEF).
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { continuation.yield(number) }
-            source.resume()
-            return source
-        }
-    }
-
-    func next() async -> Int32 {
-        for await number in signals { return number }
-        return SIGTERM
-    }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ShopBootstrap
+import ShopServices
 import StoragePostgres
 import SystemPackage
 

@@ -3,9 +3,9 @@ import StoragePostgres
 
 /// `serve`'s eye on the shared PostgreSQL: asks it every few seconds whether it answers, and
 /// says in the log when that changes. Serving goes on either way; sessions wait for the database.
-enum DatabaseWatch {
+public enum DatabaseWatch {
     /// Starts the watch as a task of its own; it runs until the process ends.
-    static func start(_ database: PostgresDatabase, every interval: Duration = .seconds(2), announce: @escaping @Sendable (String) -> Void) {
+    public static func start(_ database: PostgresDatabase, every interval: Duration = .seconds(2), announce: @escaping @Sendable (String) -> Void) {
         Task.detached {
             var wasDown = false
             while !Task.isCancelled {

@@ -9,8 +9,8 @@ import Synchronization
 /// A line that cannot be written (a full disk, a log on /dev/full) is dropped: the log never stops
 /// the shop. The first such failure is kept so the program can say so once, after the terminal
 /// is given back (`firstFailure`).
-struct FileLogHandler: LogHandler {
-    final class Sink: Sendable {
+public struct FileLogHandler: LogHandler {
+    public final class Sink: Sendable {
         private let descriptor: Int32
         private let failure = Mutex<String?>(nil)
         private let lock = Mutex(())
@@ -32,19 +32,19 @@ struct FileLogHandler: LogHandler {
         }
 
         /// Why the first line was lost, or nil while every line has been written.
-        var firstFailure: String? { failure.withLock { $0 } }
+        public var firstFailure: String? { failure.withLock { $0 } }
     }
 
     private let sink: Sink
     private let label: String
-    var logLevel: Logger.Level
-    var metadata: Logger.Metadata = [:]
+    public var logLevel: Logger.Level
+    public var metadata: Logger.Metadata = [:]
 
     /// Opens (creating if needed, mode 0600) `url` for appending.
     ///
     /// O_APPEND, not a seek to the end: every SSH session is a process writing this same file, and
     /// only O_APPEND makes each line land after the others' instead of over them.
-    static func open(_ url: URL, level: Logger.Level) throws -> (sink: Sink, factory: @Sendable (String) -> any LogHandler) {
+    public static func open(_ url: URL, level: Logger.Level) throws -> (sink: Sink, factory: @Sendable (String) -> any LogHandler) {
         let descriptor = Foundation.open(url.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NONBLOCK, 0o600)
         guard descriptor >= 0 else {
             throw CocoaError(
@@ -61,12 +61,12 @@ struct FileLogHandler: LogHandler {
         self.logLevel = logLevel
     }
 
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    func log(event: LogEvent) {
+    public func log(event: LogEvent) {
         let stamp = UTCTime(Date()).iso8601
         sink.write(TerminalText.safeLines("\(stamp) \(event.level) \(label): \(event.message)") + "\n")
     }
