@@ -37,16 +37,11 @@ public enum SessionComposition {
             throw .configuration(error.description)
         }
         let orders = storage.orders
-        let backend = LiveMerchantBackend(processor: payments.processor, orders: orders, dates: .system) { fault.reached($0.rawValue) }
-        let settleAfter = environment["STOREFRONT_SETTLE_AFTER_SECONDS"].flatMap(Int.init) ?? 120
-        let backOffice = LiveBackOffice(
-            orders: orders, stock: storage.stock, processor: payments.refunds, mail: storage.outbox, dates: .system,
-            currency: storage.catalog.shop.currency,
-            refundInFlightAge: .seconds(settleAfter)
-        ) { fault.reached($0.rawValue) }
+        let backend = storage.merchantBackend(payments, environment: environment)
+        let backOffice = storage.backOffice(payments, environment: environment)
         let settlement: StartSettlement
         do {
-            let charges = try await backend.reconcile(minimumAge: .seconds(settleAfter))
+            let charges = try await backend.reconcile(minimumAge: ShopStorage.settleAfter(environment: environment))
             settlement = StartSettlement(settled: charges.settled, leftOpen: charges.leftOpen, refunds: try await backOffice.finishPendingRefunds())
         } catch {
             throw .cannotSettle("cannot settle earlier orders: \(error)")

@@ -74,4 +74,3 @@ public enum SessionLaunch {
         path.isAbsolute ? path : FilePath(FileManager.default.currentDirectoryPath).pushing(path)
     }
 }
-

@@ -35,7 +35,7 @@ public enum WebhookListener {
         guard let webhook = payments.webhook?(secrets) else {
             throw ServiceStartFailure(.configuration, "this payment provider sends no webhooks")
         }
-        let backend = LiveMerchantBackend(processor: payments.processor, orders: storage.orders, dates: .system)
+        let backend = storage.merchantBackend(payments, environment: environment)
         let desk = ProviderEventDesk(
             webhook: webhook, events: storage.providerEvents, backend: backend, orders: storage.orders, dates: .system, wallets: storage.wallets)
         let worker = ProviderEventWorker(desk: desk, log: { log("webhook \($0)") }) { log("webhook \($0.logLine)") }

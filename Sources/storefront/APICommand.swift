@@ -105,16 +105,13 @@ struct APICommand: AsyncParsableCommand {
             )
         }
         let isSandbox = payments.provider.mode == .sandbox
-        let backend = LiveMerchantBackend(processor: payments.processor, orders: storage.orders, dates: .system)
+        let backend = storage.merchantBackend(payments, environment: environment)
         let commerce = APICommerce(
             wallets: CardForgettingWalletRepository(storage.wallets) { await payments.provider.forget(cardID: $0) }, profiles: storage.profiles,
             provider: payments.provider,
             backend: backend,
             orders: storage.orders,
-            backOffice: LiveBackOffice(
-                orders: storage.orders, stock: storage.stock, processor: payments.refunds, mail: storage.outbox, dates: .system,
-                currency: storage.catalog.shop.currency
-            ),
+            backOffice: storage.backOffice(payments, environment: environment),
             idempotency: storage.idempotency,
             // The sandbox makes a token from its card's id, as its payment sheet does; Stripe from the saved card itself.
             methodData: { isSandbox ? SandboxProcessor.paymentData(for: $0) : $0.id },

@@ -32,12 +32,7 @@ struct BackOfficeSession {
             storage.close()
             throw error
         }
-        let fault = FaultHook(environment: environment)
-        let settleAfter = environment["STOREFRONT_SETTLE_AFTER_SECONDS"].flatMap(Int.init) ?? 120
-        let office = LiveBackOffice(
-            orders: storage.orders, stock: storage.stock, processor: payments.refunds, dates: .system, refundInFlightAge: .seconds(settleAfter)
-        ) { fault.reached($0.rawValue) }
-        return BackOfficeSession(office: office) {
+        return BackOfficeSession(office: storage.backOffice(payments, environment: environment)) {
             await payments.close()
             storage.close()
         }
@@ -141,26 +136,7 @@ extension OrdersCommand {
         func run() async throws {
             let (number, typedAmount, lines, restock, reason) = (target.number, amount, lines.compactMap(Self.parseLine), restock, reason)
             try await BackOfficeSession.run(target) { office, actor throws(BackOfficeError) in
-                let order = try await office.dossier(number).order
-                var quantities: [ProductID: Int] = [:]
-                for (id, quantity) in lines {
-                    guard let line = order.lines.first(where: { $0.productID == id }) else {
-                        throw .change(.restockAboveOrdered(product: id.rawValue, asked: quantity ?? 1, left: 0))
-                    }
-                    quantities[id, default: 0] += quantity ?? line.quantity
-                }
-                let currency = order.totals.total.currency
-                let amount: Money
-                if let typedAmount {
-                    guard let typed = Money(typed: typedAmount, currency: currency) else {
-                        throw .change(.refused(.refundNotPositive(Money(minorUnits: 0, currency: currency))))
-                    }
-                    amount = typed
-                } else {
-                    amount = order.refundAmount(for: quantities)
-                }
-                let items = restock ? quantities.sorted { $0.key < $1.key }.map { Restock(productID: $0.key, quantity: $0.value) } : []
-                return try await office.refund(number, RefundAsk(amount: amount, restock: items, reason: reason), by: actor, expecting: order.status)
+                try await office.refund(number, lines: lines, typedAmount: typedAmount, restock: restock, reason: reason, by: actor)
             }
         }
     }

@@ -1,0 +1,27 @@
+import ShopMerchant
+import ShopModels
+import ShopPorts
+
+extension ShopStorage {
+    /// How old an unanswered charge or refund must be before a start settles it, so one a live session is still
+    /// paying is left to it: `STOREFRONT_SETTLE_AFTER_SECONDS`, 120 by default.
+    public static func settleAfter(environment: [String: String]) -> Duration {
+        .seconds(environment["STOREFRONT_SETTLE_AFTER_SECONDS"].flatMap(Int.init).map { max(0, $0) } ?? 120)
+    }
+
+    /// The merchant backend every front charges through (the terminal's sheet, the API, the webhook listener).
+    public func merchantBackend(_ payments: PaymentStack, environment: [String: String]) -> LiveMerchantBackend {
+        let fault = FaultHook(environment: environment)
+        return LiveMerchantBackend(processor: payments.processor, orders: orders, dates: .system) { fault.reached($0.rawValue) }
+    }
+
+    /// The back office every front changes orders through (the console, the API, the `orders` commands): this shop's
+    /// orders, stock, mail and currency, its provider's refunds.
+    public func backOffice(_ payments: PaymentStack, environment: [String: String]) -> LiveBackOffice {
+        let fault = FaultHook(environment: environment)
+        return LiveBackOffice(
+            orders: orders, stock: stock, processor: payments.refunds, mail: outbox, dates: .system, currency: currency,
+            refundInFlightAge: Self.settleAfter(environment: environment)
+        ) { fault.reached($0.rawValue) }
+    }
+}
