@@ -1,4 +1,5 @@
 import Foundation
+import ShopModels
 
 /// What an API token may reach: a shopper's own cart, wallet and orders, or the merchant's endpoints.
 public enum APITokenScope: String, Hashable, Sendable, CaseIterable {
@@ -7,6 +8,12 @@ public enum APITokenScope: String, Hashable, Sendable, CaseIterable {
 
 /// A personal access token as the shop keeps it: never its secret, only the secret's SHA-256 and a hint to tell it by.
 public struct APITokenRecord: Hashable, Sendable {
+    /// The one rule for a token's name, whichever front makes the token (the account screen, `storefront tokens
+    /// create`): 1 to 60 characters on one line, nothing a terminal would act on. Checked after trimming spaces.
+    public static func isValidName(_ name: String) -> Bool {
+        (1...60).contains(name.count) && MerchantEntry.isPlainLine(name)
+    }
+
     /// The token's public id (`tok_` and 16 hex digits), for listing and revoking it.
     public var id: String
     /// What its owner called it ("fulfilment script").

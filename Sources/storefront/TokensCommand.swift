@@ -78,7 +78,7 @@ struct TokensCommand: AsyncParsableCommand {
             let (tokens, close) = try await shop.openTokens()
             defer { close() }
             let secret = PersonalAccessToken.mint()
-            let record = secret.record(name: name, owner: customer, scope: scope, at: Date())
+            let record = secret.record(name: name.trimmingCharacters(in: .whitespaces), owner: customer, scope: scope, at: Date())
             do { try await tokens.add(record) } catch {
                 complain("cannot store the token: \(error)")
                 throw ExitCodes.ioError
@@ -151,8 +151,8 @@ struct TokensCommand: AsyncParsableCommand {
 /// What every token command checks and prints alike.
 enum TokenRules {
     static func check(name: String, customer: String) throws {
-        guard (1...60).contains(name.count), !name.contains(where: { $0.isNewline || $0.asciiValue.map { $0 < 32 || $0 == 127 } == true }) else {
-            throw ValidationError("--name must be 1 to 60 characters on one line")
+        guard APITokenRecord.isValidName(name.trimmingCharacters(in: .whitespaces)) else {
+            throw ValidationError("--name must be 1 to 60 characters on one line, with nothing a terminal would act on")
         }
         let kinds = ["ssh:SHA256:", "sandbox-id:"]
         guard kinds.contains(where: { customer.hasPrefix($0) && customer.count > $0.count }), customer.count <= 200 else {

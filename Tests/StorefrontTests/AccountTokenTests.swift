@@ -82,4 +82,12 @@ struct AccountTokenTests {
         #expect(driver.state.form == nil)
         #expect(driver.state.account.canMakeTokens == false)
     }
+
+    @Test func aTokensNameFollowsOneRuleInEveryFront() {
+        #expect(APITokenRecord.isValidName("laptop scripts"))
+        #expect(APITokenRecord.isValidName(String(repeating: "x", count: 60)))
+        for bad in ["", "   ", String(repeating: "x", count: 61), "two\nlines", "tab\there", "\u{202E}gnp.exe", "bell\u{07}"] {
+            #expect(!APITokenRecord.isValidName(bad), "\(bad.debugDescription)")
+        }
+    }
 }

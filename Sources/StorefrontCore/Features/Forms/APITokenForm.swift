@@ -17,7 +17,7 @@ enum APITokenForm {
 
     static func submit(_ state: inout FormFeature.State, _ form: FormState, _ env: ShopEnvironment) -> Effect {
         let name = form.value("name").trimmingCharacters(in: .whitespaces)
-        guard (1...60).contains(name.count), MerchantEntry.isPlainLine(name) else {
+        guard APITokenRecord.isValidName(name) else {
             state.shell.form?.showFieldErrors(["name": "Enter 1 to 60 characters on one line."])
             return .none
         }
