@@ -146,13 +146,8 @@ struct Serve: AsyncParsableCommand {
             throw ExitCodes.configError
         }
 
-        let sessionEnvironment: [String: String]
-        do throws(ServiceStartFailure) {
-            sessionEnvironment = try await SessionLaunch.shop(
-                configuration: configuration, dataDirectory: dataDirectory, latencyMilliseconds: sessionLatency.milliseconds,
-                environment: environment,
-                log: announce)
-        } catch { throw error.told() }
+        let sessionEnvironment = try await sessionLatency.sessionEnvironment(
+            configuration: configuration, dataDirectory: dataDirectory, environment: environment)
         let command = SessionCommand(
             executable: thisExecutable(), arguments: ["run"], environment: sessionEnvironment,
             largestTerminal: TerminalSize(columns: Size.maximum.columns, rows: Size.maximum.rows),

@@ -3,6 +3,7 @@ import Foundation
 import PseudoTerminal
 import ShopBootstrap
 import ShopSSH
+import ShopServices
 import ShopSessions
 import ShopStripe
 import SystemPackage
@@ -20,6 +21,17 @@ struct SessionLatencyOption: ParsableArguments {
         }
     }
 
+    /// The environment every session of this server starts with (`SessionLaunch.shop`); a Stripe key Stripe refuses,
+    /// or cannot be asked about, is told and ends the server.
+    func sessionEnvironment(configuration: ShopConfiguration, dataDirectory: FilePath, environment: [String: String]) async throws
+        -> [String: String]
+    {
+        do throws(ServiceStartFailure) {
+            return try await SessionLaunch.shop(
+                configuration: configuration, dataDirectory: dataDirectory, latencyMilliseconds: milliseconds, environment: environment,
+                log: announce)
+        } catch { throw error.told() }
+    }
 }
 
 /// `--session-start` on a server: whether sessions are forks of a pre-started host (the default) or new programs.

@@ -122,13 +122,8 @@ struct WebCommand: AsyncParsableCommand {
         // The page's terminal is dark (storefront.css), so the shop need not ask: a question's answer that arrives
         // after the shop stopped waiting (a busy host) would otherwise be read as keys (its "?" opens the help).
         shopConfiguration.theme = "dark"
-        var sessionEnvironment: [String: String]
-        do throws(ServiceStartFailure) {
-            sessionEnvironment = try await SessionLaunch.shop(
-                configuration: shopConfiguration, dataDirectory: dataDirectory, latencyMilliseconds: sessionLatency.milliseconds,
-                environment: environment,
-                log: announce)
-        } catch { throw error.told() }
+        var sessionEnvironment = try await sessionLatency.sessionEnvironment(
+            configuration: shopConfiguration, dataDirectory: dataDirectory, environment: environment)
         var settings = WebFrontSettings(
             host: listen.host, port: listen.port, publicOrigins: publicOrigins.compactMap(WebOrigin.init), trustForwardedFor: trustForwardedFor,
             shopName: storage.catalog.shop.name
