@@ -40,6 +40,7 @@ public enum OrderReport {
             "payment": order.paymentDescription,
             "paymentReference": order.paymentReference.map { $0 as Any } ?? NSNull(),
             "shippingMethod": order.shippingMethodLabel,
+            "shippingMethodId": order.shippingMethodID,
             "shipTo": order.shipTo,
             "customer": order.customerID,
             "lines": order.lines.map {
