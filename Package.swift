@@ -119,8 +119,8 @@ let package = Package(
         .target(
             name: "ShopServices",
             dependencies: [
-                "ShopBootstrap", "ShopCredentialFile", "ShopMerchant", "ShopModels", "ShopPorts", "ShopSessions", "ShopStripe", "ShopWebhookServer",
-                "StoragePostgres", "StorefrontUI",
+                "ShopAPI", "ShopBootstrap", "ShopCredentialFile", "ShopMerchant", "ShopModels", "ShopPorts", "ShopSSH", "ShopSandbox", "ShopSessions",
+                "ShopStripe", "ShopWebhookServer", "StoragePostgres", "StorefrontUI",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
             ],

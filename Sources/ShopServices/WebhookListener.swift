@@ -39,35 +39,20 @@ public enum WebhookListener {
         let desk = ProviderEventDesk(
             webhook: webhook, events: storage.providerEvents, backend: backend, orders: storage.orders, dates: .system, wallets: storage.wallets)
         let worker = ProviderEventWorker(desk: desk, log: { log("webhook \($0)") }) { log("webhook \($0.logLine)") }
-        let (bound, binding) = AsyncStream.makeStream(of: Result<Int, any Error>.self)
-        let server = WebhookServer(
-            host: address.host, port: address.port, log: log, listening: { binding.yield(.success($0)) }
-        ) { payload, signature in
+        let listening = BoundPort()
+        let server = WebhookServer(host: address.host, port: address.port, log: log, listening: listening.bound) { payload, signature in
             let reply = await worker.receive(payload: payload, signature: signature)
             return WebhookServer.Answer(status: reply.httpStatus, log: reply.logLine)
         }
-        let task = Task {
-            do {
-                try await server.run()
-                binding.finish()
-            } catch {
-                binding.yield(.failure(error))
-                binding.finish()
-                throw error
-            }
+        let (task, bound) = await listening.serve { try await server.run() }
+        switch bound {
+        case .success(let port):
+            return RunningWebhookListener(server: server, task: task, port: port, worker: worker, payments: payments)
+        case .failure(let failure):
+            await worker.stop()
+            await payments.close()
+            throw ServiceStartFailure(.cannotListen, "cannot listen for webhooks on \(address): \(failure)")
         }
-        for await first in bound {
-            switch first {
-            case .success(let port): return RunningWebhookListener(server: server, task: task, port: port, worker: worker, payments: payments)
-            case .failure(let error):
-                await worker.stop()
-                await payments.close()
-                throw ServiceStartFailure(.cannotListen, "cannot listen for webhooks on \(address): \(error)")
-            }
-        }
-        await worker.stop()
-        await payments.close()
-        throw ServiceStartFailure(.cannotListen, "the webhook listener on \(address) stopped before it listened")
     }
 }
 

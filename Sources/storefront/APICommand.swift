@@ -97,80 +97,20 @@ struct APICommand: AsyncParsableCommand {
         limits.connectionsPerAddress = connectionsPerAddress
         limits.maxConnections = maxConnections
         SessionLaunch.raiseOpenFileLimit()
-        let payments = try configuringPayments { () throws(StripeSettings.Problem) in
-            try PaymentStack.make(
-                configuration: configuration, environment: environment, ledger: storage.ledger, references: storage.references,
-                currency: storage.catalog.shop.currency, clock: ContinuousClock(), latency: .milliseconds(sandboxLatency ?? 0),
-                fault: FaultHook(environment: environment), log: announce
-            )
-        }
-        let isSandbox = payments.provider.mode == .sandbox
-        let backend = storage.merchantBackend(payments, environment: environment)
-        let commerce = APICommerce(
-            wallets: CardForgettingWalletRepository(storage.wallets) { await payments.provider.forget(cardID: $0) }, profiles: storage.profiles,
-            provider: payments.provider,
-            backend: backend,
-            orders: storage.orders,
-            backOffice: storage.backOffice(payments, environment: environment),
-            idempotency: storage.idempotency,
-            // The sandbox makes a token from its card's id, as its payment sheet does; Stripe from the saved card itself.
-            methodData: { isSandbox ? SandboxProcessor.paymentData(for: $0) : $0.id },
-            testCards: isSandbox ? SandboxCard.all.map(\.paymentMethod) : []
-        )
-        let merchantKeys: any MerchantKeys
-        if let adminKeys {
-            do { _ = try AdminKeys.load(adminKeys) } catch {
-                complain("\(error)")
-                throw ExitCodes.configError
-            }
-            merchantKeys = AdminKeysFile(path: adminKeys, load: { path in try AdminKeys.load(path).fingerprints }, log: announce)
-        } else {
-            merchantKeys = NoMerchantKeys()
-        }
-        let (bound, boundContinuation) = AsyncStream.makeStream(of: Int?.self)
-        let server = try APIServer(
-            host: listen.host, port: listen.port, shop: APIShop(catalog: storage.catalog, carts: storage.carts), commerce: commerce,
-            tokens: storage.tokens,
-            merchantKeys: merchantKeys, limits: limits, log: announce
-        ) { port in boundContinuation.yield(port) }
-        // Orders a bank's check held longer than the window are given up: canceled at the provider unless they went
-        // through first, their stock released. Looked at every minute.
-        let window = bankCheckWindow
-        let sweeping = Task.detached {
-            while !Task.isCancelled {
-                if let swept = try? await backend.reconcile(minimumAge: window) {
-                    for (number, status) in swept.settled {
-                        announce("api: \(number), open past the bank check window, settled as \(status.rawValue)")
-                    }
-                }
-                try? await Task.sleep(for: .seconds(60))
-            }
-        }
-        defer { sweeping.cancel() }
+        let settings = APIServiceSettings(
+            listen: listen, limits: limits, bankCheckWindow: bankCheckWindow, adminKeysFile: adminKeys,
+            sandboxLatency: .milliseconds(sandboxLatency ?? 0))
         let stop = StopSignals()
-        let serving = Task {
-            defer { boundContinuation.yield(nil) }
-            try await server.run()
-        }
-        var events = bound.makeAsyncIterator()
-        guard let port = await events.next() ?? nil else {
-            let failure: String =
-                switch await serving.result {
-                case .failure(let error): "\(error)"
-                case .success: "it stopped"
-                }
-            complain("cannot listen on \(listen): \(failure)")
-            await payments.close()
-            throw ExitCodes.cannotListen
-        }
+        let api: RunningAPI
+        do {
+            api = try await APIService.start(settings, configuration: configuration, storage: storage, environment: environment, log: announce)
+        } catch { throw error.told() }
         announce(
-            "listening on \(ListenAddress(host: listen.host, port: port)); the document is at http://\(ListenAddress(host: listen.host, port: port))/v1/openapi.json"
+            "listening on \(ListenAddress(host: listen.host, port: api.port)); the document is at http://\(ListenAddress(host: listen.host, port: api.port))/v1/openapi.json"
         )
         let signal = await stop.next()
         announce("\(signalName(signal)): stopping after the requests in flight")
-        await server.stop()
-        _ = await serving.result
-        await payments.close()
+        await api.stop()
         storage.postgres?.close()
         announce("stopped")
     }

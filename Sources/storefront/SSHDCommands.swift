@@ -91,11 +91,8 @@ extension SSHDSession {
     /// Takes this guest's slots in the data directory's `guest-slots`, held by the shop this process becomes; refuses
     /// past the limits with the words `serve` uses, exit 1.
     private func takeGuestSlot(environment: [String: String]) throws {
-        // The data directory `run` will use: `--data-dir DIR` or `--data-dir=DIR` among its options, else its default.
-        let named =
-            runArguments.firstIndex(of: "--data-dir").flatMap { runArguments.indices.contains($0 + 1) ? runArguments[$0 + 1] : nil }
-            ?? runArguments.last { $0.hasPrefix("--data-dir=") }.map { String($0.dropFirst("--data-dir=".count)) }
-        let dataDirectory = named ?? environment["STOREFRONT_DATA_DIR"] ?? ShopConfiguration.defaultDataDirectory(environment: environment).string
+        // The data directory `run` will use, read as `run` reads it: its options, the environment, the config file.
+        let dataDirectory = try Run.parse(runArguments).shop.configuration(environment: environment).dataDirectory(environment: environment).string
         let directory = dataDirectory + "/guest-slots"
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         // SSH_CONNECTION is "client-address client-port server-address server-port", set by sshd.

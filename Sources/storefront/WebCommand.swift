@@ -147,24 +147,17 @@ struct WebCommand: AsyncParsableCommand {
         settings.limits = limits
         SessionLaunch.raiseOpenFileLimit()
         let stop = StopSignals()
-        // The bound port once listening, or nil once serving ended (it could not listen).
-        let (bound, boundContinuation) = AsyncStream.makeStream(of: Int?.self)
-        let front = WebFront(settings: settings, command: command, log: announce) { port in boundContinuation.yield(port) }
-        let serving = Task {
-            defer { boundContinuation.yield(nil) }
-            try await front.run()
-        }
+        let listening = BoundPort()
+        let front = WebFront(settings: settings, command: command, log: announce) { port in listening.bound(port) }
         let mailer = try mail.delivery(storage: storage, environment: environment).map { delivery in
             announce("mail: sending the shoppers' messages with \(mail.command(environment: environment)?.joined(separator: " ") ?? "")")
             return MailLoop.start(delivery, every: .seconds(10)) { announce("mail: \($0)") }
         }
-        var events = bound.makeAsyncIterator()
-        guard let port = await events.next() ?? nil else {
-            let failure: String =
-                switch await serving.result {
-                case .failure(let error): "\(error)"
-                case .success: "it stopped"
-                }
+        let (serving, bound) = await listening.serve { try await front.run() }
+        let port: Int
+        switch bound {
+        case .success(let bound): port = bound
+        case .failure(let failure):
             complain("cannot listen on \(listen): \(failure)")
             await mailer?.stop()
             throw ExitCodes.cannotListen

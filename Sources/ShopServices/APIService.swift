@@ -1,0 +1,114 @@
+import Foundation
+import ShopAPI
+import ShopBootstrap
+import ShopMerchant
+import ShopPorts
+import ShopSSH
+import ShopSandbox
+
+/// What `storefront api` is started with, besides the shop's configuration.
+package struct APIServiceSettings: Sendable {
+    package var listen: ListenAddress
+    package var limits: APILimits
+    /// How long an order waits for its bank's check before it is voided and its stock released.
+    package var bankCheckWindow: Duration
+    /// `serve --admin-keys`' file: a merchant token is honoured only while its key is in it. Nil: none is.
+    package var adminKeysFile: String?
+    package var sandboxLatency: Duration
+
+    package init(listen: ListenAddress, limits: APILimits, bankCheckWindow: Duration, adminKeysFile: String?, sandboxLatency: Duration) {
+        self.listen = listen
+        self.limits = limits
+        self.bankCheckWindow = bankCheckWindow
+        self.adminKeysFile = adminKeysFile
+        self.sandboxLatency = sandboxLatency
+    }
+}
+
+/// The public HTTP API (openapi/storefront.yaml) over the shop's storage: what `storefront api` runs.
+///
+/// Order of calls: `start` (binds, or refuses) → it serves, and every minute settles the orders a bank's check held
+/// past the window → `stop` (after the requests in flight).
+package enum APIService {
+    package static func start(
+        _ settings: APIServiceSettings, configuration: ShopConfiguration, storage: ShopStorage, environment: [String: String],
+        log: @escaping @Sendable (String) -> Void
+    ) async throws(ServiceStartFailure) -> RunningAPI {
+        let payments: PaymentStack
+        do {
+            payments = try PaymentStack.make(
+                configuration: configuration, environment: environment, ledger: storage.ledger, references: storage.references,
+                currency: storage.currency, clock: ContinuousClock(), latency: settings.sandboxLatency, fault: FaultHook(environment: environment),
+                log: log)
+        } catch { throw ServiceStartFailure(.configuration, error.description) }
+        let isSandbox = payments.provider.mode == .sandbox
+        let backend = storage.merchantBackend(payments, environment: environment)
+        let commerce = APICommerce(
+            wallets: CardForgettingWalletRepository(storage.wallets) { await payments.provider.forget(cardID: $0) }, profiles: storage.profiles,
+            provider: payments.provider, backend: backend, orders: storage.orders,
+            backOffice: storage.backOffice(payments, environment: environment), idempotency: storage.idempotency,
+            // The sandbox makes a token from its card's id, as its payment sheet does; Stripe from the saved card itself.
+            methodData: { isSandbox ? SandboxProcessor.paymentData(for: $0) : $0.id },
+            testCards: isSandbox ? SandboxCard.all.map(\.paymentMethod) : []
+        )
+        let merchantKeys: any MerchantKeys
+        if let file = settings.adminKeysFile {
+            do { _ = try AdminKeys.load(file) } catch {
+                await payments.close()
+                throw ServiceStartFailure(.configuration, "\(error)")
+            }
+            merchantKeys = AdminKeysFile(path: file, load: { path in try AdminKeys.load(path).fingerprints }, log: log)
+        } else {
+            merchantKeys = NoMerchantKeys()
+        }
+        let listening = BoundPort()
+        let listen = settings.listen
+        let server: APIServer
+        do {
+            server = try APIServer(
+                host: listen.host, port: listen.port, shop: APIShop(catalog: storage.catalog, carts: storage.carts), commerce: commerce,
+                tokens: storage.tokens, merchantKeys: merchantKeys, limits: settings.limits, log: log, listening: listening.bound)
+        } catch {
+            await payments.close()
+            throw ServiceStartFailure(.cannotListen, "cannot listen on \(listen): \(error)")
+        }
+        let (serving, bound) = await listening.serve { try await server.run() }
+        let port: Int
+        switch bound {
+        case .success(let bound): port = bound
+        case .failure(let failure):
+            await payments.close()
+            throw ServiceStartFailure(.cannotListen, "cannot listen on \(listen): \(failure)")
+        }
+        // Orders a bank's check held longer than the window are given up: canceled at the provider unless they went
+        // through first, their stock released. Looked at every minute.
+        let window = settings.bankCheckWindow
+        let sweeping = Task.detached {
+            while !Task.isCancelled {
+                if let swept = try? await backend.reconcile(minimumAge: window) {
+                    for (number, status) in swept.settled { log("api: \(number), open past the bank check window, settled as \(status.rawValue)") }
+                }
+                try? await Task.sleep(for: .seconds(60))
+            }
+        }
+        return RunningAPI(port: port, server: server, serving: serving, sweeping: sweeping, payments: payments)
+    }
+}
+
+/// The API while it serves: stop it once, at the end.
+package struct RunningAPI: Sendable {
+    /// The port it listens on (the one picked, for port 0).
+    package let port: Int
+    let server: APIServer
+    let serving: Task<Void, any Error>
+    let sweeping: Task<Void, Never>
+    let payments: PaymentStack
+
+    /// Stops taking requests, answers the ones in flight, and closes the provider's connections.
+    package func stop() async {
+        sweeping.cancel()
+        await server.stop()
+        _ = await serving.result
+        await payments.close()
+    }
+}
