@@ -1,7 +1,6 @@
 import ArgumentParser
 import Dispatch
 import Foundation
-import NIOCore
 import PseudoTerminal
 import ShopBootstrap
 import ShopMerchant
@@ -134,18 +133,6 @@ struct Serve: AsyncParsableCommand {
         announce("storage: \(storage.place)")
         if let database = storage.postgres { DatabaseWatch.start(database) { announce($0) } }
 
-        let keyPath = SessionLaunch.absolute(hostKey ?? dataDirectory.appending("ssh_host_ed25519_key"))
-        let key: HostKey
-        do {
-            let (loaded, created) = try HostKey.loadOrCreate(at: keyPath)
-            key = loaded
-            announce(created ? "created host key \(keyPath) (mode 0600)" : "host key \(keyPath)")
-        } catch let error as HostKeyError {
-            complain("\(error)")
-            if case .cannotWrite = error { throw ExitCodes.cannotCreate }
-            throw ExitCodes.configError
-        }
-
         let sessionEnvironment = try await sessionLatency.sessionEnvironment(
             configuration: configuration, dataDirectory: dataDirectory, environment: environment)
         let command = SessionCommand(
@@ -157,22 +144,16 @@ struct Serve: AsyncParsableCommand {
         defer { command.host?.stop() }
 
         SessionLaunch.raiseOpenFileLimit()
-        let limits = ServeLimits(
-            maxSessions: maxSessions, connectionsPerSourcePerMinute: connectionsPerMinute,
-            idleTimeout: idleTimeout, drainTimeout: drainTimeout, maxGuests: maxGuests, guestsPerAddress: guestsPerAddress
-        )
-        let server = StorefrontSSHServer(hostKey: key, limits: limits, command: command) { announce($0) }
+        let settings = SSHShopSettings(
+            host: host, port: port, hostKeyPath: SessionLaunch.absolute(hostKey ?? dataDirectory.appending("ssh_host_ed25519_key")),
+            limits: ServeLimits(
+                maxSessions: maxSessions, connectionsPerSourcePerMinute: connectionsPerMinute, idleTimeout: idleTimeout,
+                drainTimeout: drainTimeout, maxGuests: maxGuests, guestsPerAddress: guestsPerAddress))
         let stop = StopSignals()
-        let address: SocketAddress
-        do {
-            address = try await server.start(host: host, port: port)
-        } catch {
-            complain("cannot listen on \(host):\(port): \(error)")
-            try? await server.shutdown()
-            throw ExitCodes.cannotListen
-        }
-        announce("host key fingerprint \(key.fingerprint)")
-        announce("listening on \(address.ipAddress ?? host):\(address.port ?? port); connect with: ssh -p \(address.port ?? port) HOST")
+        let server: RunningSSHShop
+        do throws(ServiceStartFailure) {
+            server = try await SSHShopService.start(settings, command: command, log: announce)
+        } catch { throw error.told() }
         var hearing: RunningWebhookListener?
         if let webhookListen, let webhookSecrets {
             do throws(ServiceStartFailure) {

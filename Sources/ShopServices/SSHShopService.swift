@@ -1,0 +1,66 @@
+import Foundation
+import NIOCore
+import ShopSSH
+import ShopSessions
+import SystemPackage
+
+/// What `storefront serve` listens with, besides its sessions' command.
+public struct SSHShopSettings: Sendable {
+    public var host: String
+    public var port: Int
+    /// The Ed25519 host key, made (mode 0600) on the first start.
+    public var hostKeyPath: FilePath
+    public var limits: ServeLimits
+
+    public init(host: String, port: Int, hostKeyPath: FilePath, limits: ServeLimits) {
+        self.host = host
+        self.port = port
+        self.hostKeyPath = hostKeyPath
+        self.limits = limits
+    }
+}
+
+/// The shop over SSH: one session process per shopper, run by `command`. What `storefront serve` runs.
+///
+/// Order of calls: `start` (the host key read or made, then bound, or refused) → it serves → `drain` → `shutdown`.
+public enum SSHShopService {
+    public static func start(
+        _ settings: SSHShopSettings, command: SessionCommand, log: @escaping @Sendable (String) -> Void
+    ) async throws(ServiceStartFailure) -> RunningSSHShop {
+        let key: HostKey
+        do {
+            let (loaded, created) = try HostKey.loadOrCreate(at: settings.hostKeyPath)
+            key = loaded
+            log(created ? "created host key \(settings.hostKeyPath) (mode 0600)" : "host key \(settings.hostKeyPath)")
+        } catch let error as HostKeyError {
+            if case .cannotWrite = error { throw ServiceStartFailure(.cannotCreate, "\(error)") }
+            throw ServiceStartFailure(.configuration, "\(error)")
+        } catch {
+            throw ServiceStartFailure(.configuration, "\(error)")
+        }
+        let server = StorefrontSSHServer(hostKey: key, limits: settings.limits, command: command, log: log)
+        let address: SocketAddress
+        do {
+            address = try await server.start(host: settings.host, port: settings.port)
+        } catch {
+            try? await server.shutdown()
+            throw ServiceStartFailure(.cannotListen, "cannot listen on \(settings.host):\(settings.port): \(error)")
+        }
+        log("host key fingerprint \(key.fingerprint)")
+        let port = address.port ?? settings.port
+        log("listening on \(address.ipAddress ?? settings.host):\(port); connect with: ssh -p \(port) HOST")
+        return RunningSSHShop(server: server)
+    }
+}
+
+/// The SSH shop while it serves.
+public struct RunningSSHShop: Sendable {
+    let server: StorefrontSSHServer
+
+    public var openSessions: Int { server.openSessions }
+
+    /// Takes no new connection, tells the open sessions, and waits for them; returns how many were killed at the end.
+    public func drain() async -> Int { await server.drain() }
+
+    public func shutdown() async throws { try await server.shutdown() }
+}
