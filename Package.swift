@@ -120,7 +120,7 @@ let package = Package(
             name: "ShopServices",
             dependencies: [
                 "ShopAPI", "ShopBootstrap", "ShopCredentialFile", "ShopMerchant", "ShopModels", "ShopPorts", "ShopSSH", "ShopSandbox", "ShopSessions",
-                "ShopStripe", "ShopWebhookServer", "StoragePostgres", "StorefrontUI",
+                "ShopStripe", "ShopWebFront", "ShopWebhookServer", "StoragePostgres", "StorefrontUI",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

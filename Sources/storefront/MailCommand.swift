@@ -58,6 +58,15 @@ struct MailSettings: ParsableArguments {
         return MailSender(from: MailAddress(name: shopName, address: address), replyTo: reply.map { MailAddress(address: $0) })
     }
 
+    /// A server's mail worker over `storage`, said in its log, or nil without a mail command: one pass at once, then one
+    /// every 10 s, and a last one at `stop`.
+    func startLoop(storage: ShopStorage, environment: [String: String]) throws -> MailLoop? {
+        try delivery(storage: storage, environment: environment).map { delivery in
+            announce("mail: sending the shoppers' messages with \(command(environment: environment)?.joined(separator: " ") ?? "")")
+            return MailLoop.start(delivery, every: .seconds(10)) { announce("mail: \($0)") }
+        }
+    }
+
     /// The delivery worker over `storage`, or nil without a mail command.
     func delivery(storage: ShopStorage, environment: [String: String], defaultCommand: [String]? = nil, retryAfter: Int = 30, giveUpHours: Int = 72)
         throws -> MailDelivery?

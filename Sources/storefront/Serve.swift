@@ -168,10 +168,7 @@ struct Serve: AsyncParsableCommand {
             announce(
                 "webhooks: listening on \(ListenAddress(host: webhookListen.host, port: hearing?.port ?? 0)) for POST \(WebhookServer.stripePath)")
         }
-        let mailer = try mail.delivery(storage: storage, environment: environment).map { delivery in
-            announce("mail: sending the shoppers' messages with \(mail.command(environment: environment)?.joined(separator: " ") ?? "")")
-            return MailLoop.start(delivery, every: .seconds(10)) { announce("mail: \($0)") }
-        }
+        let mailer = try mail.startLoop(storage: storage, environment: environment)
         let signal = await stop.next()
         announce(
             "\(signalName(signal)): draining \(server.openSessions) session\(server.openSessions == 1 ? "" : "s") for up to \(ServeDuration.describe(drainTimeout))"

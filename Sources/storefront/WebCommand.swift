@@ -147,25 +147,14 @@ struct WebCommand: AsyncParsableCommand {
         settings.limits = limits
         SessionLaunch.raiseOpenFileLimit()
         let stop = StopSignals()
-        let listening = BoundPort()
-        let front = WebFront(settings: settings, command: command, log: announce) { port in listening.bound(port) }
-        let mailer = try mail.delivery(storage: storage, environment: environment).map { delivery in
-            announce("mail: sending the shoppers' messages with \(mail.command(environment: environment)?.joined(separator: " ") ?? "")")
-            return MailLoop.start(delivery, every: .seconds(10)) { announce("mail: \($0)") }
-        }
-        let (serving, bound) = await listening.serve { try await front.run() }
-        let port: Int
-        switch bound {
-        case .success(let bound): port = bound
-        case .failure(let failure):
-            complain("cannot listen on \(listen): \(failure)")
+        let mailer = try mail.startLoop(storage: storage, environment: environment)
+        let front: RunningWebShop
+        do throws(ServiceStartFailure) {
+            front = try await WebShopService.start(settings, command: command, log: announce)
+        } catch {
             await mailer?.stop()
-            throw ExitCodes.cannotListen
+            throw error.told()
         }
-        let shown = ListenAddress(host: listen.host, port: port)
-        announce(
-            "listening on \(shown); open http://\(shown)/ (pages from \(front.allowedOrigins.map(\.description).joined(separator: ", ")) may open the shop)"
-        )
         let signal = await stop.next()
         announce(
             "\(signalName(signal)): draining \(front.openSessions) session\(front.openSessions == 1 ? "" : "s") for up to \(ServeDuration.describe(drainTimeout))"
@@ -176,7 +165,6 @@ struct WebCommand: AsyncParsableCommand {
                 "\(left) session\(left == 1 ? "" : "s") still open after \(ServeDuration.describe(drainTimeout)); their shops are killed 5 s after being asked to end"
             )
         }
-        _ = await serving.result
         await mailer?.stop()
         announce("stopped")
     }

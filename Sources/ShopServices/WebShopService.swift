@@ -1,0 +1,43 @@
+import ShopSessions
+import ShopWebFront
+
+/// The shop in a browser tab: one session process per visitor, run by the front's session command. What
+/// `storefront web` runs.
+///
+/// Order of calls: `start` (bound, or refused) → it serves → `stop` (drains the sessions).
+public enum WebShopService {
+    public static func start(
+        _ settings: WebFrontSettings, command: SessionCommand, log: @escaping @Sendable (String) -> Void
+    ) async throws(ServiceStartFailure) -> RunningWebShop {
+        let listening = BoundPort()
+        let front = WebFront(settings: settings, command: command, log: log) { port in listening.bound(port) }
+        let (serving, bound) = await listening.serve { try await front.run() }
+        switch bound {
+        case .success(let port):
+            let shown = ListenAddress(host: settings.host, port: port)
+            log(
+                "listening on \(shown); open http://\(shown)/ (pages from \(front.allowedOrigins.map(\.description).joined(separator: ", ")) may open the shop)"
+            )
+            return RunningWebShop(front: front, serving: serving, port: port)
+        case .failure(let failure):
+            throw ServiceStartFailure(.cannotListen, "cannot listen on \(ListenAddress(host: settings.host, port: settings.port)): \(failure)")
+        }
+    }
+}
+
+/// The browser front while it serves.
+public struct RunningWebShop: Sendable {
+    let front: WebFront
+    let serving: Task<Void, any Error>
+    /// The port it listens on (the one picked, for port 0).
+    public let port: Int
+
+    public var openSessions: Int { front.openSessions }
+
+    /// Tells every session the shop is closing and waits up to the drain timeout; returns how many were still open.
+    public func stop() async -> Int {
+        let left = await front.stop()
+        _ = await serving.result
+        return left
+    }
+}
