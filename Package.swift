@@ -297,7 +297,7 @@ let package = Package(
             name: "StorefrontIntegrationTests",
             dependencies: testDependencies,
             // The fake Stripe API the tests start, a Python program like the fault proxy.
-            exclude: ["Support/stripe-fake.py", "Support/smtp-sink.py"],
+            exclude: ["Support/stripe-fake.py", "Support/smtp-sink.py", "Support/browser.py"],
             swiftSettings: strict
         ),
     ]

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What a server (`serve`, `web`) hands each shop session it starts: the configuration it resolved, typed, made once.
 ///
@@ -26,12 +27,21 @@ public struct SessionSettings: Codable, Equatable, Sendable {
     }
 
     /// The settings a server handed this process; nil when none did (a shop started by hand).
+    ///
+    /// The last text read is kept decoded: a session host reads its own (the same every session gets) before it forks,
+    /// so a forked session finds them decoded on pages it shares, and never touches a JSON decoder.
     public static func handedOver(in environment: [String: String]) throws(SessionStartFailure) -> SessionSettings? {
         guard let text = environment[variable], !text.isEmpty else { return nil }
+        if let known = lastRead.withLock({ $0 }), known.text == text { return known.settings }
+        let settings: SessionSettings
         do {
-            return try JSONDecoder().decode(SessionSettings.self, from: Data(text.utf8))
+            settings = try JSONDecoder().decode(SessionSettings.self, from: Data(text.utf8))
         } catch {
             throw .usage("\(variable) is not settings a storefront server made: \(error)")
         }
+        lastRead.withLock { $0 = (text, settings) }
+        return settings
     }
+
+    private static let lastRead = Mutex<(text: String, settings: SessionSettings)?>(nil)
 }

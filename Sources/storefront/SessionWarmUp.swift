@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ShopBootstrap
 import ShopBundledCatalog
 import ShopModels
 import ShopSessions
@@ -24,6 +25,8 @@ enum SessionWarmUp {
             _ = command as? any AsyncParsableCommand
             prepared = (arguments, command)
         }
+        // The settings every session of this host is handed, decoded once here.
+        _ = try? SessionSettings.handedOver(in: ProcessInfo.processInfo.environment)
         // The merchant console's command line, and the cast `Storefront.start` makes of it.
         if let command = try? Storefront.parseAsRoot(["admin", "--data-dir", "/"]) { _ = command as? any AsyncParsableCommand }
         // Every session runs in C.UTF-8 (SessionCommand.setLocale); glibc keeps a locale it has loaded.
