@@ -296,7 +296,7 @@ let package = Package(
         .testTarget(
             name: "StorefrontIntegrationTests",
             dependencies: testDependencies,
-            // The fake Stripe API the tests start, a Python program like the fault proxy.
+            // Python helpers the tests start: the fake Stripe API, the mail sink, the browser driver.
             exclude: ["Support/stripe-fake.py", "Support/smtp-sink.py", "Support/browser.py"],
             swiftSettings: strict
         ),
