@@ -1,5 +1,4 @@
-/// Where actions from outside a reducer arrive: effects, the payment sheet's and sign-in's
-/// delegates, and One-Tap's navigator.
+/// Where actions from outside a reducer arrive: effects, the sign-in's delegate, and One-Tap's navigator.
 ///
 /// An action posted while a reducer runs (a controller that calls its delegate at once) is handled
 /// in the same step, so the shopper sees one frame; one posted later is handed to the store.

@@ -13,9 +13,10 @@ public final class StopRequests {
         continuation.yield()
     }
 
-    /// Waits `duration` on `clock`; true when a stop was asked for before or meanwhile.
+    /// Waits `duration` on `clock`; true when a stop was asked for before or meanwhile, or the work was cancelled (a
+    /// session that ends): a cancelled sleep returns at once, and a loop of looks must not spin on it.
     public func wait(_ duration: Duration, on clock: any Clock<Duration>) async -> Bool {
-        if isRequested { return true }
+        if isRequested || Task.isCancelled { return true }
         let requests = requests
         let stopped = await withTaskGroup(of: Bool.self) { group in
             group.addTask {
@@ -30,6 +31,6 @@ public final class StopRequests {
             group.cancelAll()
             return first
         }
-        return stopped || isRequested
+        return stopped || isRequested || Task.isCancelled
     }
 }
