@@ -4,8 +4,8 @@ import ShopSessions
 import ShopStripe
 import SystemPackage
 
-/// How a server (`serve`, `web`) starts the shop for one session: the command line and environment each session
-/// process gets, made once from the server's own configuration.
+/// How a server (`serve`, `web`) starts the shop for one session: the environment each session process gets (its
+/// command line is plain `run`), made once from the server's own configuration.
 public enum SessionLaunch {
     /// The environment every session starts with, holding the server's configuration as `SessionSettings` (its paths
     /// made absolute, One-Tap and the sandbox's latency put in); checks a Stripe key first.

@@ -47,7 +47,7 @@ public struct AppState: Equatable {
     public var listRowCapacity = 10
     /// Products read around the visible window, so a scroll by a row seldom asks the catalog.
     public var productsAround = ProductsAround()
-    /// The payment sheet's checkout: its session with the controller, and the shopper's choices.
+    /// The payment sheet's checkout: what it buys, what the sheet offers, the shopper's choices and the charge.
     public var checkout: Checkout?
     /// The payment service's card page being followed, while its link is on screen.
     public var cardPage: CardSetupLink?
@@ -86,7 +86,7 @@ public struct AppState: Equatable {
     }
 }
 
-/// What the reducers work with: the injected dependencies, the shop's profile, the mailbox, and the live sessions their effects use.
+/// What the reducers work with: the injected dependencies, the shop's profile, the mailbox, and the sign-in sessions their effects use.
 @MainActor
 public struct ShopEnvironment {
     public let dependencies: StorefrontDependencies
@@ -94,7 +94,7 @@ public struct ShopEnvironment {
     public let shopProfile: ShopProfile
     /// Where effects, delegates and One-Tap's navigator post their actions.
     public let mailbox: ActionMailbox
-    /// The live payment sheet and sign-in sessions, which only effects touch.
+    /// The live sign-in sessions, which only effects touch.
     public let sessions: LiveSessions
 
     public init(dependencies: StorefrontDependencies, mailbox: ActionMailbox = ActionMailbox(), sessions: LiveSessions = LiveSessions()) {
