@@ -33,7 +33,7 @@ public struct LiveBackOffice: BackOffice {
     /// the shop passes a no-op, fault tests a kill.
     public init(
         orders: any Orders, stock: (any StockRepository)? = nil, processor: any RefundProcessor, mail: (any MailOutbox)? = nil, dates: DateSource,
-        currency: Currency = .usd, refundInFlightAge: Duration = refundInFlightAge, reached: @escaping @Sendable (Step) -> Void = { _ in }
+        currency: Currency, refundInFlightAge: Duration = refundInFlightAge, reached: @escaping @Sendable (Step) -> Void = { _ in }
     ) {
         self.refundInFlightAge = refundInFlightAge
         self.mail = mail

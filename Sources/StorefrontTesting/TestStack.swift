@@ -87,7 +87,7 @@ public struct TestStack: Sendable {
 
     /// The back office the shop runs on, over this stack's orders and sandbox processor, at the fixed date.
     public var liveBackOffice: LiveBackOffice {
-        LiveBackOffice(orders: orders, processor: processor, dates: Fixtures.fixedDates, refundInFlightAge: .zero)
+        LiveBackOffice(orders: orders, processor: processor, dates: Fixtures.fixedDates, currency: .usd, refundInFlightAge: .zero)
     }
 
     public var accounts: AccountDependencies {

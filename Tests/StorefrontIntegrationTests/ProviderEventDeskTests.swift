@@ -177,8 +177,10 @@ struct ProviderEventDeskTests {
         let processor = SandboxProcessor()
         let order = try await chargedOrder(fixture.orders, processor, settled: true)
         #expect(
-            try await LiveBackOffice(orders: fixture.orders, processor: processor, dates: Fixtures.fixedDates).queue(.disputed, offset: 0, limit: 10)
-                .total == 0)
+            try await LiveBackOffice(orders: fixture.orders, processor: processor, dates: Fixtures.fixedDates, currency: .usd).queue(
+                .disputed, offset: 0, limit: 10
+            )
+            .total == 0)
         let notice = ProviderNotice.disputed(orderNumber: order.number, amount: order.totals.total, reason: "product not received", reference: "dp_1")
         let desk = desk(fixture, processor, ScriptedWebhook(notices: ["evt_d": notice, "evt_d2": notice]))
 
@@ -194,7 +196,7 @@ struct ProviderEventDeskTests {
                 .placed(total: order.totals.total), .charged, .disputed(order.totals.total, reason: "product not received", reference: "dp_1"),
             ])
         #expect(try await fixture.orders.order(number: order.number)?.status == .paid)
-        let office = LiveBackOffice(orders: fixture.orders, processor: processor, dates: Fixtures.fixedDates)
+        let office = LiveBackOffice(orders: fixture.orders, processor: processor, dates: Fixtures.fixedDates, currency: .usd)
         #expect(try await office.queue(.disputed, offset: 0, limit: 10).rows.map(\.number) == [order.number], "the console's Disputed tab")
         #expect(try await office.queue(.paid, offset: 0, limit: 10).rows.map(\.number) == [order.number], "still to ship")
     }

@@ -63,7 +63,7 @@ struct RefundRestockBoundTests {
         let ask = RefundAsk(amount: Money(minorUnits: 1_000, currency: .usd), reason: "goodwill")
         _ = try await fixture.orders.fileRefund(ask, toOrder: order.number, by: .merchant("ops"), at: filedAt, expecting: .paid)
         func office(at time: Date) throws -> LiveBackOffice {
-            LiveBackOffice(orders: try fixture.anotherBuyer(), processor: processor, dates: DateSource { time })
+            LiveBackOffice(orders: try fixture.anotherBuyer(), processor: processor, dates: DateSource { time }, currency: .usd)
         }
         #expect(try await office(at: filedAt + 60).finishPendingRefunds().isEmpty, "a minute after filing it is still its filer's")
         #expect(await processor.allRefunds.isEmpty)

@@ -25,7 +25,7 @@ struct RefundTests {
     }
 
     func backOffice(_ orders: any LiveBackOffice.Orders, _ processor: SandboxProcessor) -> LiveBackOffice {
-        LiveBackOffice(orders: orders, processor: processor, dates: Fixtures.fixedDates, refundInFlightAge: .zero)
+        LiveBackOffice(orders: orders, processor: processor, dates: Fixtures.fixedDates, currency: .usd, refundInFlightAge: .zero)
     }
 
     @Test("a refund of one line is refunded once, joins the history and puts the line back", arguments: StockedRepositoryKind.allCases)

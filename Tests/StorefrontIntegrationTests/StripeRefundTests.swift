@@ -43,7 +43,7 @@ struct StripeRefundTests {
         let key = "order-refund-\(fault)"
         try await StripeAdapterTests.withStripe(base: proxy.base, references: references) { provider, processor, _ in
             let order = try await paidOrder(orders, provider, processor, key: key)
-            let office = LiveBackOffice(orders: orders, processor: processor, dates: Fixtures.fixedDates)
+            let office = LiveBackOffice(orders: orders, processor: processor, dates: Fixtures.fixedDates, currency: .usd)
             let amount = order.refundAmount(for: ["hoodie-root": 1])
             let refunded = try await office.refund(
                 order.number, RefundAsk(amount: amount, reason: "arrived torn"), by: .merchant("ops"), expecting: .paid)
@@ -71,7 +71,7 @@ struct StripeRefundTests {
         let orders = InMemoryOrderRepository()
         try await StripeAdapterTests.withStripe(base: proxy.base, references: references) { provider, processor, _ in
             let order = try await paidOrder(orders, provider, processor, key: "order-refund-pending")
-            let office = LiveBackOffice(orders: orders, processor: processor, mail: orders, dates: Fixtures.fixedDates)
+            let office = LiveBackOffice(orders: orders, processor: processor, mail: orders, dates: Fixtures.fixedDates, currency: .usd)
             var failure: BackOfficeError?
             do throws(BackOfficeError) {
                 _ = try await office.refund(
@@ -100,7 +100,7 @@ struct StripeRefundTests {
         let orders = InMemoryOrderRepository()
         try await StripeAdapterTests.withStripe(base: proxy.base, references: references) { provider, processor, _ in
             let order = try await paidOrder(orders, provider, processor, key: "order-refund-refused")
-            let office = LiveBackOffice(orders: orders, processor: processor, dates: Fixtures.fixedDates)
+            let office = LiveBackOffice(orders: orders, processor: processor, dates: Fixtures.fixedDates, currency: .usd)
             var failure: BackOfficeError?
             do throws(BackOfficeError) {
                 _ = try await office.refund(

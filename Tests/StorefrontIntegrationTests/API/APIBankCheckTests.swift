@@ -32,7 +32,7 @@ struct APIBankCheckTests {
         let backend = LiveMerchantBackend(processor: processor, orders: api.orders, dates: DateSource { api.now })
         let commerce = APICommerce(
             wallets: api.wallets, profiles: api.profiles, provider: provider, backend: backend, orders: api.orders,
-            backOffice: LiveBackOffice(orders: api.orders, stock: api.stock, processor: processor, dates: DateSource { api.now }),
+            backOffice: LiveBackOffice(orders: api.orders, stock: api.stock, processor: processor, dates: DateSource { api.now }, currency: .usd),
             idempotency: api.idempotency, methodData: { $0.id }, testCards: [], now: { api.now }
         )
         // The card comes from Stripe's page, as it does for a shopper with a real Stripe account.

@@ -32,8 +32,7 @@ struct MerchantConsoleTests {
         stack.backOffice = LiveBackOffice(
             orders: stack.orders,
             stock: InMemoryStockRepository([StockLevel(productID: "hoodie-root", name: "root Hoodie", onHand: 1, reserved: 0, sold: 2)]),
-            processor: stack.processor, mail: stack.orders, dates: Fixtures.fixedDates
-        )
+            processor: stack.processor, mail: stack.orders, dates: Fixtures.fixedDates, currency: .usd)
         return (stack, try #require(try stack.orders.order(number: order.number)))
     }
 
