@@ -24,7 +24,7 @@ public enum SessionComposition {
         storage: ShopStorage, configuration: ShopConfiguration,
         environment: [String: String], clock: any Clock<Duration>, latency: Duration, console: Console = .shop,
         log: @escaping @Sendable (String) -> Void = { _ in }
-    ) async throws(SessionStartFailure) -> (dependencies: StorefrontDependencies, settlement: StartSettlement, payments: PaymentStack) {
+    ) async throws(ServiceStartFailure) -> (dependencies: StorefrontDependencies, settlement: StartSettlement, payments: PaymentStack) {
         let ids = IDGenerator.random
         let fault = FaultHook(environment: environment)
         let payments: PaymentStack
@@ -178,7 +178,7 @@ public enum Visitor: Equatable, Sendable {
     case local
 
     /// Reads the environment; refuses an id or fingerprint the servers would not have made.
-    public init(_ environment: [String: String]) throws(SessionStartFailure) {
+    public init(_ environment: [String: String]) throws(ServiceStartFailure) {
         if let guest = try Self.guestID(SessionCommand.guestVariable, environment) {
             self = .sshGuest(id: guest)
         } else if let guest = try Self.guestID(SessionCommand.browserGuestVariable, environment) {
@@ -202,28 +202,12 @@ public enum Visitor: Equatable, Sendable {
         }
     }
 
-    private static func guestID(_ variable: String, _ environment: [String: String]) throws(SessionStartFailure) -> String? {
+    private static func guestID(_ variable: String, _ environment: [String: String]) throws(ServiceStartFailure) -> String? {
         guard let guest = environment[variable], !guest.isEmpty else { return nil }
         guard SessionCommand.isGuestID(guest) else {
             throw .usage("\(variable) is not a guest id made by storefront serve or web: \"\(guest.prefix(40))\"")
         }
         return guest
-    }
-}
-
-/// Why a session's shop could not be put together, each with what to tell the operator.
-public enum SessionStartFailure: Error, CustomStringConvertible {
-    /// The environment a server handed the session is not one it would make.
-    case usage(String)
-    /// The payment settings cannot be used.
-    case configuration(String)
-    /// Orders or wallets an earlier stop left could not be read or settled.
-    case cannotSettle(String)
-
-    public var description: String {
-        switch self {
-        case .usage(let why), .configuration(let why), .cannotSettle(let why): why
-        }
     }
 }
 

@@ -30,7 +30,7 @@ public struct SessionSettings: Codable, Equatable, Sendable {
     ///
     /// The last text read is kept decoded: a session host reads its own (the same every session gets) before it forks,
     /// so a forked session finds them decoded on pages it shares, and never touches a JSON decoder.
-    public static func handedOver(in environment: [String: String]) throws(SessionStartFailure) -> SessionSettings? {
+    public static func handedOver(in environment: [String: String]) throws(ServiceStartFailure) -> SessionSettings? {
         guard let text = environment[variable], !text.isEmpty else { return nil }
         if let known = lastRead.withLock({ $0 }), known.text == text { return known.settings }
         let settings: SessionSettings

@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import ShopBootstrap
 import ShopSSH
 import ShopSessions
 import SystemPackage

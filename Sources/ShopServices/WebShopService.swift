@@ -1,3 +1,4 @@
+import ShopBootstrap
 import ShopSessions
 import ShopWebFront
 

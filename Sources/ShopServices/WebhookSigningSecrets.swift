@@ -1,4 +1,5 @@
 import Foundation
+import ShopBootstrap
 import ShopCredentialFile
 import SystemPackage
 

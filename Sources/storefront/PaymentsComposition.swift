@@ -19,25 +19,6 @@ func configuringPayments<T>(_ make: () throws(StripeSettings.Problem) -> T) thro
     }
 }
 
-extension SessionStartFailure {
-    /// The exit code each failure ends a session's start with (docs/exit-codes.md).
-    var exitCode: ExitCode {
-        switch self {
-        case .usage: ExitCodes.usage
-        case .configuration: ExitCodes.configError
-        case .cannotSettle: ExitCodes.ioError
-        }
-    }
-}
-
-extension SessionStartFailure {
-    /// Tells the failure on stderr; returns the exit code to end with.
-    func told() -> ExitCode {
-        complain(description)
-        return exitCode
-    }
-}
-
 extension ServiceStartFailure {
     /// Tells the failure on stderr; returns the exit code to end with (docs/exit-codes.md).
     func told() -> ExitCode {
@@ -47,6 +28,8 @@ extension ServiceStartFailure {
         case .cannotListen: return ExitCodes.cannotListen
         case .cannotCreate: return ExitCodes.cannotCreate
         case .system: return ExitCodes.systemError
+        case .usage: return ExitCodes.usage
+        case .io: return ExitCodes.ioError
         }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PseudoTerminal
+import ShopBootstrap
 import ShopCredentialFile
 import ShopIdentity
 import ShopMerchant

@@ -54,6 +54,6 @@ struct ShopConfigurationTests {
         let environment = [SessionSettings.variable: settings.encoded()]
         #expect(try SessionSettings.handedOver(in: environment) == settings)
         #expect(try SessionSettings.handedOver(in: [:]) == nil, "a shop started by hand reads its own")
-        #expect(throws: SessionStartFailure.self) { try SessionSettings.handedOver(in: [SessionSettings.variable: "--payments stripe"]) }
+        #expect(throws: ServiceStartFailure.self) { try SessionSettings.handedOver(in: [SessionSettings.variable: "--payments stripe"]) }
     }
 }

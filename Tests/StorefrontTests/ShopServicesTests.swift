@@ -1,3 +1,4 @@
+import ShopBootstrap
 import ShopServices
 import Testing
 
