@@ -15,7 +15,7 @@ let testDependencies: [Target.Dependency] = [
     "StorageSQLite",
     "ShopMail",
     "ShopIdentity", "ShopCredentialFile", "ShopSSH", "ShopWebhookServer", "ShopWebFront", "ShopAPI", "HTTPGuards", "PseudoTerminal",
-    "TerminalNCurses", "ShopStripe", "StoragePostgres", "ShopQRCode", "ShopRecording", "MerchantReports", "ShopServices",
+    "TerminalNCurses", "ShopStripe", "StoragePostgres", "ShopQRCode", "ShopRecording", "MerchantReports", "ShopServices", "ShopCommands",
     .product(name: "SystemPackage", package: "swift-system"),
     .product(name: "NIOCore", package: "swift-nio"),
     .product(name: "NIOPosix", package: "swift-nio"),
@@ -124,6 +124,19 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        // What each command does once its options are parsed: the executable parses, these run.
+        .target(
+            name: "ShopCommands",
+            dependencies: [
+                "MerchantReports", "PseudoTerminal", "ShopAPI", "ShopBootstrap", "ShopBundledCatalog", "ShopCredentialFile", "ShopIdentity",
+                "ShopMail", "ShopMerchant",
+                "ShopModels", "ShopPorts", "ShopRecording", "ShopSSH", "ShopServices", "ShopSessions", "ShopWebFront", "ShopWebhookServer",
+                "StoragePostgres", "StorefrontCore", "StorefrontUI", "TerminalNCurses",
+                .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -267,7 +280,7 @@ let package = Package(
                 "StorageSQLite",
                 "ShopIdentity",
                 "ShopCredentialFile", "ShopMail", "ShopWebhookServer", "ShopWebFront", "ShopAPI", "TerminalNCurses", "ShopSSH", "PseudoTerminal",
-                "ShopStripe", "StoragePostgres", "ShopQRCode", "ShopRecording", "MerchantReports", "ShopServices",
+                "ShopStripe", "StoragePostgres", "ShopQRCode", "ShopRecording", "MerchantReports", "ShopServices", "ShopCommands",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -112,3 +112,19 @@ package struct RunningAPI: Sendable {
         await payments.close()
     }
 }
+
+extension APIServiceSettings {
+    /// What is out of bounds, if anything, named as `api`'s options: checked before any number is used.
+    package var problem: String? {
+        let rate = limits.requestsPerMinute
+        if !(1...1_000_000).contains(rate) { return "--rate-limit must be 1 to 1000000 requests a minute, not \(rate)" }
+        if !(256...(16 << 20)).contains(limits.maxBodyBytes) { return "--max-body must be 256 bytes to 16 MiB, not \(limits.maxBodyBytes)" }
+        if bankCheckWindow < .seconds(60) || bankCheckWindow > .seconds(86_400) { return "--bank-check-window must be 1m to 24h" }
+        if sandboxLatency < .zero || sandboxLatency > .seconds(60) { return "--sandbox-latency-ms must be between 0 and 60000" }
+        if !(1...100_000).contains(limits.maxConnections) { return "--max-connections must be 1 to 100000, not \(limits.maxConnections)" }
+        if !(1...limits.maxConnections).contains(limits.connectionsPerAddress) {
+            return "--connections-per-address must be 1 to --max-connections, not \(limits.connectionsPerAddress)"
+        }
+        return nil
+    }
+}

@@ -65,3 +65,17 @@ public struct RunningSSHShop: Sendable {
 
     public func shutdown() async throws { try await server.shutdown() }
 }
+
+extension SSHShopSettings {
+    /// What is out of bounds, if anything, named as `serve`'s options: checked before any number is used.
+    public var problem: String? {
+        if !(0...65_535).contains(port) { return "--port must be between 0 and 65535, not \(port)" }
+        if !(1...10_000).contains(limits.maxSessions) { return "--max-sessions must be between 1 and 10000, not \(limits.maxSessions)" }
+        if !(0...10_000).contains(limits.maxGuests) { return "--max-guests must be between 0 and 10000, not \(limits.maxGuests)" }
+        if !(1...1_000).contains(limits.guestsPerAddress) {
+            return "--guests-per-address must be between 1 and 1000, not \(limits.guestsPerAddress)"
+        }
+        if limits.connectionsPerSourcePerMinute < 1 { return "--connections-per-minute must be at least 1" }
+        return nil
+    }
+}

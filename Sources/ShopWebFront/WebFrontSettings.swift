@@ -146,3 +146,22 @@ struct InputAllowance {
         return true
     }
 }
+
+extension WebFrontSettings {
+    /// What is out of bounds, if anything, named as `web`'s options: checked before any number is used.
+    public var problem: String? {
+        if !(1...10_000).contains(limits.maxSessions) { return "--max-sessions must be between 1 and 10000, not \(limits.maxSessions)" }
+        if !(1...1_000).contains(limits.sessionsPerAddress) {
+            return "--sessions-per-address must be between 1 and 1000, not \(limits.sessionsPerAddress)"
+        }
+        if limits.connectionsPerMinute < 1 { return "--connections-per-minute must be at least 1" }
+        if !(1...10_000).contains(limits.connectionsPerAddress) {
+            return "--connections-per-address must be between 1 and 10000, not \(limits.connectionsPerAddress)"
+        }
+        if publicOrigins.isEmpty, !Self.isLoopback(host) {
+            return
+                "--public-origin is needed when listening on \(host): the address visitors' browsers show, such as https://shop.example (docs/web.md)"
+        }
+        return nil
+    }
+}

@@ -1,12 +1,6 @@
 import ArgumentParser
-import Foundation
-import PseudoTerminal
 import ShopAPI
-import ShopBootstrap
-import ShopMerchant
-import ShopPorts
-import ShopSSH
-import ShopSandbox
+import ShopCommands
 import ShopServices
 
 /// `storefront api`: the public HTTP API (openapi/storefront.yaml) on the shop's database, alone or beside `serve`
@@ -26,6 +20,8 @@ struct APICommand: AsyncParsableCommand {
 
     @OptionGroup var shop: ShopOptions
 
+    @OptionGroup var latency: SandboxLatencyOption
+
     @Option(
         help: ArgumentHelp("HOST:PORT to listen on; port 0 picks a free one (printed at start).", valueName: "address"),
         transform: ListenAddress.init(argument:))
@@ -35,11 +31,6 @@ struct APICommand: AsyncParsableCommand {
         name: .customLong("rate-limit"),
         help: ArgumentHelp("Requests one token may make a minute; a burst of half as many (at least 1) may come at once.", valueName: "n"))
     var rateLimit = 120
-
-    @Option(
-        name: .customLong("sandbox-latency-ms"),
-        help: ArgumentHelp("How long each sandbox payment call takes, to try a slow provider.", valueName: "ms"))
-    var sandboxLatency: Int?
 
     @Option(
         name: .customLong("request-timeout"),
@@ -72,23 +63,11 @@ struct APICommand: AsyncParsableCommand {
     var maxBody = 64 * 1024
 
     func validate() throws {
-        guard (1...1_000_000).contains(rateLimit) else {
-            throw ValidationError("--rate-limit must be 1 to 1000000 requests a minute, not \(rateLimit)")
-        }
-        guard (256...(16 << 20)).contains(maxBody) else { throw ValidationError("--max-body must be 256 bytes to 16 MiB, not \(maxBody)") }
-        guard bankCheckWindow >= .seconds(60), bankCheckWindow <= .seconds(86_400) else {
-            throw ValidationError("--bank-check-window must be 1m to 24h")
-        }
-        if let sandboxLatency, !(0...60_000).contains(sandboxLatency) { throw ValidationError("--sandbox-latency-ms must be between 0 and 60000") }
-        guard (1...100_000).contains(maxConnections) else { throw ValidationError("--max-connections must be 1 to 100000, not \(maxConnections)") }
-        guard (1...maxConnections).contains(connectionsPerAddress) else {
-            throw ValidationError("--connections-per-address must be 1 to --max-connections, not \(connectionsPerAddress)")
-        }
+        if let problem = settings.problem { throw ValidationError(problem) }
     }
 
-    func run() async throws {
-        let environment = ProcessInfo.processInfo.environment
-        let (configuration, _, storage) = try await shop.openForServer(environment: environment)
+    /// The API's settings from these options.
+    var settings: APIServiceSettings {
         var limits = APILimits()
         limits.requestsPerMinute = rateLimit
         limits.burst = max(1, rateLimit / 2)
@@ -96,22 +75,13 @@ struct APICommand: AsyncParsableCommand {
         limits.requestDeadline = requestTimeout
         limits.connectionsPerAddress = connectionsPerAddress
         limits.maxConnections = maxConnections
-        SessionLaunch.raiseOpenFileLimit()
-        let settings = APIServiceSettings(
+        return APIServiceSettings(
             listen: listen, limits: limits, bankCheckWindow: bankCheckWindow, adminKeysFile: adminKeys,
-            sandboxLatency: .milliseconds(sandboxLatency ?? 0))
-        let stop = StopSignals()
-        let api: RunningAPI
-        do {
-            api = try await APIService.start(settings, configuration: configuration, storage: storage, environment: environment, log: announce)
-        } catch { throw error.told() }
-        announce(
-            "listening on \(ListenAddress(host: listen.host, port: api.port)); the document is at http://\(ListenAddress(host: listen.host, port: api.port))/v1/openapi.json"
-        )
-        let signal = await stop.next()
-        announce("\(signalName(signal)): stopping after the requests in flight")
-        await api.stop()
-        storage.postgres?.close()
-        announce("stopped")
+            sandboxLatency: .milliseconds(latency.milliseconds ?? 0))
+    }
+
+    func run() async throws {
+        try await FrontCommands.serveAPI(
+            configuration: shop.configuration(), migrate: !shop.noMigrate, settings: settings)
     }
 }

@@ -1,7 +1,6 @@
 import ArgumentParser
-import Foundation
 import Logging
-import ShopSSH
+import ShopRecording
 import ShopSessions
 import StorefrontUI
 import SystemPackage
@@ -18,7 +17,6 @@ enum Arguments {
         return parsed
     }
 
-    /// A duration option such as `--idle-timeout 15m`; `examples` shows what a good one looks like.
     /// "on" or "off", for a switch given on the command line.
     static func onOff(_ option: String) -> @Sendable (String) throws -> Bool {
         { text in
@@ -32,24 +30,13 @@ enum Arguments {
 
     /// "400ms" or "2s": a pace between keys, from 10 ms to a minute.
     static let pace: @Sendable (String) throws -> Duration = { text in
-        let value: Int?
-        let scale: Int
-        if text.hasSuffix("ms") {
-            value = Int(text.dropLast(2))
-            scale = 1
-        } else if text.hasSuffix("s") {
-            value = Int(text.dropLast())
-            scale = 1000
-        } else {
-            value = nil
-            scale = 1
-        }
-        guard let value, (10...60_000).contains(value * scale) else {
+        guard let pace = CastRecording.pace(parsing: text) else {
             throw ValidationError("--pace \"\(text)\" is not a duration like 400ms or 1s (10ms to 60s)")
         }
-        return .milliseconds(value * scale)
+        return pace
     }
 
+    /// A duration option such as `--idle-timeout 15m`; `examples` shows what a good one looks like.
     static func duration(_ option: String, examples: String) -> @Sendable (String) throws -> Duration {
         { text in
             guard let duration = ServeDuration.parse(text) else { throw ValidationError("\(option) \"\(text)\" is not a duration like \(examples)") }
@@ -69,10 +56,4 @@ extension FilePath: @retroactive ExpressibleByArgument {
         guard !argument.isEmpty else { return nil }
         self.init(argument)
     }
-}
-
-extension FilePath {
-    /// The same file as Foundation's file APIs (and the storage modules built on them) take it: Foundation on Linux
-    /// has no `URL(filePath:)` for swift-system's `FilePath`.
-    var fileURL: URL { URL(fileURLWithPath: string) }
 }

@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
-import ShopBootstrap
-import ShopModels
-import StoragePostgres
+import ShopCommands
 import SystemPackage
 
 /// `storefront catalog …`: tools for catalog files.
@@ -21,8 +19,7 @@ struct CatalogCommand: ParsableCommand {
         var path: FilePath
 
         func run() throws {
-            let (catalog, _) = try CatalogCommand.load(path)
-            emit("\(path): valid, \(catalog.products.count) products in \(catalog.shop.currency.code) for \(catalog.shop.name)\n", to: STDOUT_FILENO)
+            try CatalogCommands.validate(path)
         }
     }
 
@@ -49,49 +46,34 @@ struct CatalogCommand: ParsableCommand {
         var noMigrate = false
 
         func run() async throws {
-            let environment = ProcessInfo.processInfo.environment
-            let url = try DatabaseURL.required(database, environment: environment)
-            let (catalog, data) = try CatalogCommand.load(path)
-            let database = try await PostgresSetup.connect(url, pool: .command, migrate: !noMigrate, environment: environment)
-            defer { database.close() }
-            let summary: PostgresCatalogRepository.ImportSummary
-            do {
-                summary = try await PostgresCatalogRepository.importCatalog(catalog, contentHash: ContentHash.fnv1a64(data), into: database)
-            } catch {
-                throw PostgresSetup.exit(for: error)
-            }
-            let place = database.location.description
-            guard summary.changed else {
-                emit("\(place) already holds this catalog (\(summary.products) products); nothing changed\n", to: STDOUT_FILENO)
-                return
-            }
-            emit(
-                "imported \(summary.products) products into \(place): \(summary.added) new, \(summary.retired) no longer listed\n", to: STDOUT_FILENO)
+            try await CatalogCommands.importCatalog(
+                path, databaseFlag: database, migrate: !noMigrate, environment: ProcessInfo.processInfo.environment)
         }
     }
+}
 
-    /// Reads and validates a catalog file: exits 66 when it is missing or not a file, 65 with every problem when it is invalid.
-    static func load(_ path: FilePath) throws -> (Catalog, Data) {
-        guard FileManager.default.fileExists(atPath: path.string) else {
-            complain("no such file: \(path)")
-            throw ExitCodes.noInput
-        }
-        guard isRegularFile(path) else {
-            complain("\(path) is not a regular file")
-            throw ExitCodes.noInput
-        }
-        let data: Data
-        do {
-            data = try Data(contentsOf: path.fileURL)
-        } catch {
-            complain("cannot read \(path): \(error.localizedDescription)")
-            throw ExitCodes.noInput
-        }
-        do {
-            return (try CatalogLoader.load(data: data, source: path.string), data)
-        } catch let error as CatalogError {
-            emit("\(error)\n", to: STDERR_FILENO)
-            throw ExitCodes.dataError
+/// `storefront db …`: looking after the shop's PostgreSQL.
+struct DatabaseCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "db",
+        abstract: "Look after the shop's PostgreSQL database.",
+        subcommands: [Migrate.self]
+    )
+
+    /// `storefront db migrate --database URL`: applies the schema steps the database lacks.
+    struct Migrate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "migrate",
+            abstract: "Bring the PostgreSQL schema up to date (serve does this at start unless --no-migrate).",
+            discussion:
+                "Exits 0 when the schema is current, 74 when a newer storefront wrote it, 69 when the server does not answer, 78 for a bad URL or login."
+        )
+
+        @Option(help: ArgumentHelp("The database: postgres://USER@HOST:PORT/DB?sslmode=require. Env: STOREFRONT_DATABASE_URL.", valueName: "url"))
+        var database: String?
+
+        func run() async throws {
+            try await CatalogCommands.migrate(databaseFlag: database, environment: ProcessInfo.processInfo.environment)
         }
     }
 }

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import PseudoTerminal
 import StorageSQLite

@@ -1,13 +1,10 @@
 import ArgumentParser
 import Foundation
-import MerchantReports
 import ShopBootstrap
+import ShopCommands
+import ShopMerchant
 import ShopModels
 import ShopPorts
-import StoragePostgres
-import StorageSQLite
-import StorefrontUI
-import SystemPackage
 
 /// Where the merchant's commands (`orders show/ship/deliver`, `stock`) find the shop: the data directory's SQLite,
 /// or PostgreSQL.
@@ -21,36 +18,10 @@ struct ShopDatabaseOptions: ParsableArguments {
     var database: String?
 
     /// The configuration these options complete: flag, environment, config file, default.
-    func configuration(environment: [String: String]) throws -> ShopConfiguration {
-        var configuration = try ShopConfiguration.loadForCommand(environment: environment)
+    func configuration(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ShopConfiguration {
+        var configuration = try ShopConfiguration.loadForCommand()
         try configuration.apply(flags: [("data-dir", dataDirectory), ("database", database)])
         return configuration
-    }
-
-    /// The shop's storage, opened for writing (SQLite is brought up to date; PostgreSQL must be already); a shop that
-    /// is not there is told and exits 66.
-    func openStorage() async throws -> ShopStorage {
-        let environment = ProcessInfo.processInfo.environment
-        let configuration = try configuration(environment: environment)
-        let directory = configuration.dataDirectory(environment: environment)
-        return try await openingStorage {
-            try await ShopStorage.openExisting(at: configuration.storagePlace(dataDirectory: directory), environment: environment)
-        }
-    }
-
-    func openOrders() async throws -> (orders: any OrderRepository & RefundRepository, close: @Sendable () -> Void) {
-        let storage = try await openStorage()
-        return (storage.orders, storage.close)
-    }
-
-    func openTokens() async throws -> (tokens: any APITokenRepository, close: @Sendable () -> Void) {
-        let storage = try await openStorage()
-        return (storage.tokens, storage.close)
-    }
-
-    func openStock() async throws -> (stock: any StockRepository, close: @Sendable () -> Void) {
-        let storage = try await openStorage()
-        return (storage.stock, storage.close)
     }
 }
 
@@ -63,14 +34,10 @@ struct OrderTarget: ParsableArguments {
 
     @Flag(help: "Print JSON instead of text.")
     var json = false
-}
 
-/// How the order commands print an order: its summary and history, or the JSON document.
-enum OrderOutput {
-    /// Prints the order as asked; a change that is made but cannot be told is still an error.
-    static func emit(_ order: Order, events: [OrderEvent], refunds: [FiledRefund] = [], json: Bool) throws {
-        let text = json ? try OrderReport.json(order, events: events, refunds: refunds) : OrderReport.text(order, events: events, refunds: refunds)
-        try writeResult(text, what: "the order")
+    /// Makes `change` in the back office and prints the order (`BackOfficeCommand.run`).
+    func change(_ change: @Sendable (LiveBackOffice, OrderActor) async throws(BackOfficeError) -> Order) async throws {
+        try await BackOfficeCommand.run(configuration: shop.configuration(), json: json, change)
     }
 }
 
@@ -82,25 +49,8 @@ extension OrdersCommand {
         @OptionGroup var target: OrderTarget
 
         func run() async throws {
-            let (number, json) = (target.number, target.json)
-            let (orders, close) = try await target.shop.openOrders()
-            defer { close() }
-            let order: Order?
-            let events: [OrderEvent]
-            let refunds: [FiledRefund]
-            do {
-                order = try await orders.order(number: number)
-                events = try await orders.events(orderNumber: number)
-                refunds = try await orders.refunds(orderNumber: number)
-            } catch {
-                complain("\(error)")
-                throw ExitCodes.ioError
-            }
-            guard let order else {
-                complain("There is no order \(number).")
-                throw ExitCodes.dataError
-            }
-            try OrderOutput.emit(order, events: events, refunds: refunds, json: json)
+            try await OrderCommands.show(
+                target.number, configuration: target.shop.configuration(), json: target.json)
         }
     }
 
@@ -119,17 +69,13 @@ extension OrdersCommand {
         var trackingURL: String?
 
         func validate() throws {
-            for (name, value) in [("--carrier", carrier), ("--tracking-number", trackingNumber)] where !MerchantEntry.isPlainLine(value) {
-                throw ValidationError("\(name) must be 1 to 100 characters on one line, got \"\(value)\"")
-            }
-            if let trackingURL, !MerchantEntry.isWebAddress(trackingURL) {
-                throw ValidationError("--tracking-url must be a web address (https://…), got \"\(trackingURL)\"")
-            }
+            let problem = OrderCommands.shipmentProblem(carrier: carrier, trackingNumber: trackingNumber, trackingURL: trackingURL)
+            if let problem { throw ValidationError(problem) }
         }
 
         func run() async throws {
             let (number, parcel) = (target.number, Shipment(carrier: carrier, trackingNumber: trackingNumber, trackingURL: trackingURL))
-            try await BackOfficeSession.run(target) { office, actor throws(BackOfficeError) in
+            try await target.change { office, actor throws(BackOfficeError) in
                 try await office.ship(number, parcel, by: actor, expecting: nil)
             }
         }
@@ -143,7 +89,7 @@ extension OrdersCommand {
 
         func run() async throws {
             let number = target.number
-            try await BackOfficeSession.run(target) { office, actor throws(BackOfficeError) in
+            try await target.change { office, actor throws(BackOfficeError) in
                 try await office.markDelivered(number, by: actor, expecting: nil)
             }
         }

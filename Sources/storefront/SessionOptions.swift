@@ -1,18 +1,13 @@
 import ArgumentParser
 import Foundation
-import PseudoTerminal
-import ShopBootstrap
-import ShopSSH
-import ShopServices
-import ShopSessions
-import ShopStripe
-import SystemPackage
+import ShopCommands
 
-/// `--sandbox-latency-ms` on a server, handed on to every session it starts.
-struct SessionLatencyOption: ParsableArguments {
+/// `--sandbox-latency-ms`: how long each sandbox payment call takes, in `run` and `api`, and in each session of a server.
+struct SandboxLatencyOption: ParsableArguments {
     @Option(
         name: .customLong("sandbox-latency-ms"),
-        help: ArgumentHelp("Passed to each session: how long each sandbox payment call takes.", valueName: "ms"))
+        help: ArgumentHelp(
+            "How long each sandbox payment call takes, to show progress (run's default: 300; a server's sessions take it).", valueName: "ms"))
     var milliseconds: Int?
 
     func validate() throws {
@@ -20,47 +15,62 @@ struct SessionLatencyOption: ParsableArguments {
             throw ValidationError("--sandbox-latency-ms must be between 0 and 60000")
         }
     }
-
-    /// The environment every session of this server starts with (`SessionLaunch.shop`); a Stripe key Stripe refuses,
-    /// or cannot be asked about, is told and ends the server.
-    func sessionEnvironment(configuration: ShopConfiguration, dataDirectory: FilePath, environment: [String: String]) async throws
-        -> [String: String]
-    {
-        do throws(ServiceStartFailure) {
-            return try await SessionLaunch.shop(
-                configuration: configuration, dataDirectory: dataDirectory, latencyMilliseconds: milliseconds, environment: environment,
-                log: announce)
-        } catch { throw error.told() }
-    }
 }
+
+extension ServerSessions.Start: ExpressibleByArgument {}
 
 /// `--session-start` on a server: whether sessions are forks of a pre-started host (the default) or new programs.
 struct SessionStartOption: ParsableArguments {
-    enum Start: String, ExpressibleByArgument, CaseIterable {
-        /// Each session a fork of one pre-initialised session host: its pages shared, its start a fork.
-        case fork
-        /// Each session a new `storefront run` program, as before the host.
-        case exec
-    }
-
     @Option(
         name: .customLong("session-start"),
         help: ArgumentHelp(
             "How a session's process starts: fork (from a session host started once; the default) or exec (a new program each time).",
             valueName: "fork|exec"))
-    var start: Start = .fork
+    var start: ServerSessions.Start = .fork
+}
 
-    /// The session host for `fork`, started now from this very program to prepare `arguments` (the shop's session
-    /// command line); nil for `exec`.
-    func host(preparing arguments: [String], environment: [String: String]) throws -> SessionHostClient? {
-        guard start == .fork else { return nil }
-        do {
-            let host = try SessionHostClient.start(executable: thisExecutable(), arguments: arguments, environment: environment) { announce($0) }
-            announce("sessions: forked from a session host, pid \(host.hostPID.map(String.init) ?? "?")")
-            return host
-        } catch {
-            complain("cannot start the session host: \(error); --session-start exec starts each session as a new program instead")
-            throw ExitCodes.systemError
-        }
+extension ShopOptions {
+    /// What a server takes beside its own options.
+    func serverStart(
+        mail: MailSettings, latency: SandboxLatencyOption, sessions: SessionStartOption,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws
+        -> ServerStart
+    {
+        ServerStart(
+            configuration: try configuration(), migrate: !noMigrate, mail: mail.choice,
+            sandboxLatencyMilliseconds: latency.milliseconds, sessionStart: sessions.start)
     }
+}
+
+/// How long a server's sessions may idle, how long a stop waits for them, and how fast one address may open them:
+/// `serve` and `web`.
+struct SessionTimeOptions: ParsableArguments {
+    @Option(
+        name: .customLong("idle-timeout"),
+        help: ArgumentHelp("Close a session after this long without a key: 90s, 15m, 2h (default: 15m).", valueName: "duration"),
+        transform: Arguments.duration("--idle-timeout", examples: "90s, 15m or 2h"))
+    var idleTimeout = Duration.seconds(15 * 60)
+
+    @Option(
+        name: .customLong("drain-timeout"),
+        help: ArgumentHelp("How long SIGTERM waits for sessions to end before ending them (default: 10s).", valueName: "duration"),
+        transform: Arguments.duration("--drain-timeout", examples: "10s or 1m"))
+    var drainTimeout = Duration.seconds(10)
+
+    @Option(name: .customLong("connections-per-minute"), help: ArgumentHelp("Sessions one address may open in any minute.", valueName: "n"))
+    var connectionsPerMinute = 30
+}
+
+/// How many guests (no key) the host and one address may have at once: `serve`, `sshd-config` and `sshd-session`.
+struct GuestLimitOptions: ParsableArguments {
+    @Option(
+        name: .customLong("max-guests"),
+        help: ArgumentHelp("Guest sessions (no key) open at once on this host, beside key holders' (default 16).", valueName: "n"))
+    var maxGuests = 16
+
+    @Option(name: .customLong("guests-per-address"), help: ArgumentHelp("Guest sessions one address may hold at once (default 2).", valueName: "n"))
+    var guestsPerAddress = 2
+
+    var limits: OpenSSHSession.GuestLimits { OpenSSHSession.GuestLimits(maxGuests: maxGuests, guestsPerAddress: guestsPerAddress) }
 }

@@ -1,12 +1,7 @@
 import ArgumentParser
 import Foundation
 import ShopBootstrap
-import ShopBundledCatalog
-import ShopModels
-import ShopSessions
-import StorefrontCore
-import StorefrontUI
-import SystemPackage
+import ShopCommands
 
 /// What a session host does once, before it forks any session, so that each session finds it done, on pages all
 /// sessions share: the Swift runtime's caches filled by what every session does first (each first dynamic cast of a
@@ -29,33 +24,7 @@ enum SessionWarmUp {
         _ = try? SessionSettings.handedOver(in: ProcessInfo.processInfo.environment)
         // The merchant console's command line, and the cast `Storefront.start` makes of it.
         if let command = try? Storefront.parseAsRoot(["admin", "--data-dir", "/"]) { _ = command as? any AsyncParsableCommand }
-        // Every session runs in C.UTF-8 (SessionCommand.setLocale); glibc keeps a locale it has loaded.
-        _ = setlocale(LC_ALL, "C.UTF-8")
-        _ = setlocale(LC_ALL, "C")
-        // What a start does with files, users and text: attributes, home directories, descriptions of values.
-        _ = try? FileManager.default.attributesOfItem(atPath: "/")
-        _ = FileManager.default.fileExists(atPath: "/")
-        _ = FileManager.default.homeDirectoryForCurrentUser
-        _ = getpwuid(getuid())
-        // What opening and closing a database pool does in Foundation (GRDB's WAL check, its memory-warning observer).
-        _ = try? URL(fileURLWithPath: "/").resourceValues(forKeys: [.fileSizeKey])
-        NotificationCenter.default.removeObserver(NSObject(), name: nil, object: nil)
-        let path = FilePath("/")
-        _ = "\(1) \(1.5) \(true) \(path) \(URL(fileURLWithPath: "/")) \(Duration.milliseconds(1)) \(Date()) \(UTCTime(Date()).iso8601Milliseconds)"
-        _ = [String(describing: path), String(describing: Optional(1))].joined(separator: " ")
-
-        guard let catalog = try? CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled catalog") else { return }
-        // The shop's profile as SQLite keeps it: every start reads it back.
-        if let profile = try? JSONEncoder().encode(catalog.shop) { _ = try? JSONDecoder().decode(ShopProfile.self, from: profile) }
-        var state = StorefrontState(shopName: catalog.shop.name, currency: catalog.shop.currency)
-        state.productList.rows = Array(catalog.products.prefix(60))
-        state.productList.totalCount = catalog.products.count
-        for size in [Size(columns: 80, rows: 24), Size(columns: 200, rows: 60)] {
-            for charset in [Charset.unicode, .ascii] {
-                let frame = layout(state, size, charset: charset)
-                _ = layout(state, size, charset: charset, previous: frame)
-            }
-        }
+        TerminalShop.warmUp()
     }
 
     /// The command parsed before the fork, when `arguments` are the ones it was parsed from.

@@ -1,6 +1,5 @@
 import ArgumentParser
-import Foundation
-import MerchantReports
+import ShopCommands
 import ShopModels
 import ShopPorts
 
@@ -12,28 +11,6 @@ struct StockCommand: AsyncParsableCommand {
         subcommands: [List.self, Set.self, Adjust.self],
         defaultSubcommand: List.self
     )
-
-    /// Prints `levels` as a table or as `{"version": 1, "stock": [...]}`.
-    static func emit(_ levels: [StockLevel], json: Bool) throws {
-        try writeResult(json ? try StockReport.json(levels) : StockReport.table(levels), what: "the stock")
-    }
-
-    /// Runs a change; exits 65 for an unknown product or a count below zero, 74 when storage failed.
-    static func change(_ shop: ShopDatabaseOptions, json: Bool, _ body: (any StockRepository) async throws(StockChangeError) -> StockLevel)
-        async throws
-    {
-        let (stock, close) = try await shop.openStock()
-        defer { close() }
-        let level: StockLevel
-        do throws(StockChangeError) {
-            level = try await body(stock)
-        } catch {
-            complain("\(error)")
-            if case .storage = error { throw ExitCodes.ioError }
-            throw ExitCodes.dataError
-        }
-        try emit([level], json: json)
-    }
 
     /// `storefront stock [list] [--low N] [--json]`.
     struct List: AsyncParsableCommand {
@@ -52,14 +29,7 @@ struct StockCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let (stock, close) = try await shop.openStock()
-            defer { close() }
-            let levels: [StockLevel]
-            do { levels = try await stock.stockLevels() } catch {
-                complain("\(error)")
-                throw ExitCodes.ioError
-            }
-            try StockCommand.emit(levels.filter { level in low.map { level.onHand <= $0 } ?? true }, json: json)
+            try await StockCommands.list(configuration: shop.configuration(), low: low, json: json)
         }
     }
 
@@ -80,7 +50,7 @@ struct StockCommand: AsyncParsableCommand {
 
         func run() async throws {
             let (product, count) = (ProductID(product), count)
-            try await StockCommand.change(shop, json: json) { stock throws(StockChangeError) in try await stock.setStock(of: product, onHand: count)
+            try await shop.changeStock(json: json) { stock throws(StockChangeError) in try await stock.setStock(of: product, onHand: count)
             }
         }
     }
@@ -103,8 +73,15 @@ struct StockCommand: AsyncParsableCommand {
 
         func run() async throws {
             let (product, change) = (ProductID(product), change)
-            try await StockCommand.change(shop, json: json) { stock throws(StockChangeError) in try await stock.adjustStock(of: product, by: change)
+            try await shop.changeStock(json: json) { stock throws(StockChangeError) in try await stock.adjustStock(of: product, by: change)
             }
         }
+    }
+}
+
+extension ShopDatabaseOptions {
+    /// Makes a stock change and prints the product's new level (`StockCommands.change`).
+    func changeStock(json: Bool, _ body: (any StockRepository) async throws(StockChangeError) -> StockLevel) async throws {
+        try await StockCommands.change(configuration: configuration(), json: json, body)
     }
 }

@@ -1,20 +1,7 @@
 import ArgumentParser
-import Crypto
 import Foundation
 import ShopBootstrap
-import ShopCredentialFile
-import ShopIdentity
-import ShopMerchant
-import ShopModels
-import ShopPorts
-import ShopQRCode
-import ShopSSH
-import ShopSandbox
-import StorageSQLite
-import StorefrontCore
-import StorefrontUI
-import SystemPackage
-import TerminalNCurses
+import ShopCommands
 
 /// The `storefront` command: the composition root, and the only place that picks live implementations.
 struct Storefront: AsyncParsableCommand {
@@ -33,20 +20,7 @@ struct Storefront: AsyncParsableCommand {
     /// Parses and runs `arguments` (nil: the command line); every message ArgumentParser makes (which may quote an
     /// argument's raw escape sequences back) goes through the same sanitizer as the shop's own messages.
     static func start(_ arguments: [String]?) async {
-        var arguments = arguments
-        if arguments == nil {
-            let given = Array(CommandLine.arguments.dropFirst())
-            let executable = thisExecutable()
-            switch GuestLoginShell.decide(
-                argv0: CommandLine.arguments[0], arguments: given, executable: executable, isSomeonesShell: { isAccountShell(executable) })
-            {
-            case .notAShell: break
-            case .run(let session): arguments = session
-            case .refused(let why):
-                complain(why)
-                Foundation.exit(1)
-            }
-        }
+        let arguments = arguments ?? OpenSSHSession.argumentsCalledAsShell()
         do {
             var command = try SessionWarmUp.preparedCommand(for: arguments) ?? parseAsRoot(arguments)
             if var asynchronous = command as? any AsyncParsableCommand {
@@ -54,6 +28,8 @@ struct Storefront: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+        } catch let exit as CommandExit {
+            Foundation.exit(exit.status)
         } catch {
             let code = exitCode(for: error)
             let message = fullMessage(for: error)
@@ -63,69 +39,7 @@ struct Storefront: AsyncParsableCommand {
     }
 }
 
-/// Exit codes, as documented in the README (sysexits.h values where one fits).
-enum ExitCodes {
-    static let usage = ExitCode(64)
-    static let dataError = ExitCode(65)
-    static let noInput = ExitCode(66)
-    static let noTerminal = ExitCode(69)
-    /// EX_UNAVAILABLE as `serve` uses it: the address cannot be listened on.
-    static let cannotListen = ExitCode(69)
-    /// EX_UNAVAILABLE for a PostgreSQL server that does not answer.
-    static let databaseUnreachable = ExitCode(69)
-    static let cannotCreate = ExitCode(73)
-    /// EX_OSERR: the system would not start a process (`serve` and `web` starting their session host).
-    static let systemError = ExitCode(71)
-    /// EX_TEMPFAIL: trying again later may work (a database locked by another process, an order changed meanwhile,
-    /// a refund or a message the other side did not answer yet).
-    static let temporaryFailure = ExitCode(75)
-    static let ioError = ExitCode(74)
-    static let configError = ExitCode(78)
-}
-
-/// This very binary, so a process it starts (an SSH session, a recorded shop) runs the same build.
-/// Whether an account of this process's user id has `executable` as its login shell (the OpenSSH front's guest).
-func isAccountShell(_ executable: String) -> Bool {
-    let uid = getuid()
-    setpwent()
-    defer { endpwent() }
-    while let entry = getpwent() {
-        if entry.pointee.pw_uid == uid, String(cString: entry.pointee.pw_shell) == executable { return true }
-    }
-    return false
-}
-
-func thisExecutable() -> String {
-    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-}
-
-/// Prints `message` to stderr prefixed with the command name.
-func complain(_ message: String) {
-    emit("storefront: \(message)\n", to: STDERR_FILENO)
-}
-
-/// Prints a command's output to stdout as `print` would, made safe for a terminal first: what shoppers typed (an
-/// address, a name) may hold escape sequences that must never reach the merchant's terminal raw.
-func printSafely(_ text: String) {
-    emit(text + "\n", to: STDOUT_FILENO)
-}
-
-/// Writes a command's result on stdout; one that cannot be written (a closed pipe, a full disk) is told and exits 74.
-func writeResult(_ text: String, what: String) throws {
-    guard emit(text + "\n", to: STDOUT_FILENO) else {
-        complain("cannot write \(what): \(String(cString: strerror(errno)))")
-        throw ExitCodes.ioError
-    }
-}
-
-/// Writes `text` to `descriptor` with write(2), made safe for a terminal first (`TerminalText.safeLines`).
-///
-/// A write that fails (a full disk, a closed pipe) never traps, unlike FileHandle.write: it returns false, with `errno`
-/// saying why, for a command whose output is its result to tell.
-@discardableResult
-func emit(_ text: String, to descriptor: Int32) -> Bool {
-    writeAll(TerminalText.safeLines(text), to: descriptor)
-}
+extension PaymentsChoice: ExpressibleByArgument {}
 
 /// Options shared by every command that opens a shop. Flags win over the environment and the config file.
 struct ShopOptions: ParsableArguments {
@@ -185,8 +99,8 @@ struct ShopOptions: ParsableArguments {
     var noMigrate = false
 
     /// The file, environment and these flags, merged.
-    func configuration(environment: [String: String]) throws -> ShopConfiguration {
-        var configuration = try ShopConfiguration.loadForCommand(environment: environment)
+    func configuration(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ShopConfiguration {
+        var configuration = try ShopConfiguration.loadForCommand()
         if let payments { configuration.payments = payments }
         try configuration.apply(flags: [
             ("catalog", catalog), ("data-dir", dataDirectory), ("stripe-secret-key-file", stripeSecretKeyFile),

@@ -1,11 +1,6 @@
 import ArgumentParser
-import Foundation
-import MerchantReports
-import ShopIdentity
-import ShopModels
+import ShopCommands
 import ShopPorts
-import ShopSSH
-import SystemPackage
 
 /// `storefront tokens`: the API's personal access tokens, made, listed and revoked from the server's shell.
 struct TokensCommand: AsyncParsableCommand {
@@ -49,52 +44,15 @@ struct TokensCommand: AsyncParsableCommand {
         var json = false
 
         func validate() throws {
-            try TokenRules.check(name: name, customer: customer)
-            guard let scope = APITokenScope(rawValue: scope) else {
-                throw ValidationError("--scope must be shop or merchant, not \"\(scope.prefix(20))\"")
+            if let problem = TokenCommands.problem(name: name, customer: customer, scope: scope, adminKeys: adminKeys) {
+                throw ValidationError(problem)
             }
-            if scope == .merchant, adminKeys == nil {
-                throw ValidationError("a merchant token needs --admin-keys: the file of keys let into the merchant console")
-            }
-            if scope == .shop, adminKeys != nil { throw ValidationError("--admin-keys is for merchant tokens; add --scope merchant") }
         }
 
         func run() async throws {
-            let scope = APITokenScope(rawValue: scope) ?? .shop
-            if scope == .merchant, let adminKeys {
-                let keys: AdminKeys
-                do { keys = try AdminKeys.load(adminKeys) } catch {
-                    complain("\(error)")
-                    throw ExitCodes.configError
-                }
-                let fingerprint = customer.hasPrefix("ssh:") ? String(customer.dropFirst(4)) : ""
-                guard keys.fingerprints.contains(fingerprint) else {
-                    complain(
-                        "\(customer) is not an admin key: \(adminKeys) does not hold \(fingerprint.isEmpty ? "it (a merchant token's --customer is ssh:SHA256:…)" : fingerprint)"
-                    )
-                    throw ExitCodes.dataError
-                }
-            }
-            let (tokens, close) = try await shop.openTokens()
-            defer { close() }
-            let secret = PersonalAccessToken.mint()
-            let record = secret.record(name: name.trimmingCharacters(in: .whitespaces), owner: customer, scope: scope, at: Date())
-            do { try await tokens.add(record) } catch {
-                complain("cannot store the token: \(error)")
-                throw ExitCodes.ioError
-            }
-            if json {
-                try writeResult(
-                    try jsonText([
-                        "token": secret.secret, "id": record.id, "name": record.name, "owner": record.owner, "scope": record.scope.rawValue,
-                    ]), what: "the token")
-            } else {
-                // The secret alone on stdout, for `TOKEN=$(storefront tokens create …)`; the note for the person on stderr.
-                try writeResult(secret.secret, what: "the token")
-                _ = storefront.emit(
-                    "made \(record.scope.rawValue) token \(record.id) \"\(record.name)\" for \(record.owner); the secret above is shown once\n",
-                    to: STDERR_FILENO)
-            }
+            try await TokenCommands.create(
+                name: name, customer: customer, scope: APITokenScope(rawValue: scope) ?? .shop, adminKeys: adminKeys, json: json,
+                configuration: shop.configuration())
         }
     }
 
@@ -111,14 +69,8 @@ struct TokensCommand: AsyncParsableCommand {
         var json = false
 
         func run() async throws {
-            let (tokens, close) = try await shop.openTokens()
-            defer { close() }
-            let records: [APITokenRecord]
-            do { records = try await tokens.tokens(owner: customer) } catch {
-                complain("\(error)")
-                throw ExitCodes.ioError
-            }
-            try writeResult(json ? try TokenReport.json(records) : TokenReport.table(records), what: "the tokens")
+            try await TokenCommands.list(
+                customer: customer, json: json, configuration: shop.configuration())
         }
     }
 
@@ -132,36 +84,7 @@ struct TokensCommand: AsyncParsableCommand {
         @OptionGroup var shop: ShopDatabaseOptions
 
         func run() async throws {
-            let (tokens, close) = try await shop.openTokens()
-            defer { close() }
-            let revoked: APITokenRecord?
-            do { revoked = try await tokens.revoke(id: id, owner: nil, at: Date()) } catch {
-                complain("\(error)")
-                throw ExitCodes.ioError
-            }
-            guard let revoked else {
-                complain("no token has the id \"\(id.prefix(40))\": `storefront tokens list` shows them")
-                throw ExitCodes.dataError
-            }
-            _ = storefront.emit("revoked \(revoked.id) \"\(revoked.name)\" of \(revoked.owner)\n", to: STDERR_FILENO)
-        }
-    }
-}
-
-/// What every token command checks and prints alike.
-enum TokenRules {
-    static func check(name: String, customer: String) throws {
-        guard APITokenRecord.isValidName(name.trimmingCharacters(in: .whitespaces)) else {
-            throw ValidationError("--name must be 1 to 60 characters on one line, with nothing a terminal would act on")
-        }
-        let kinds = ["ssh:SHA256:", "sandbox-id:"]
-        guard kinds.contains(where: { customer.hasPrefix($0) && customer.count > $0.count }), customer.count <= 200 else {
-            throw ValidationError(
-                "--customer must be a customer id such as ssh:SHA256:… (a key) or sandbox-id:… (a Sandbox ID account), not \"\(customer.prefix(40))\""
-            )
-        }
-        if customer.hasPrefix("ssh:"), !SSHPublicKeyIdentity.isFingerprint(String(customer.dropFirst(4))) {
-            throw ValidationError("--customer \(customer.prefix(60)) is not ssh: and an OpenSSH SHA256 fingerprint (ssh-keygen -lf KEY shows it)")
+            try await TokenCommands.revoke(id: id, configuration: shop.configuration())
         }
     }
 }

@@ -1,16 +1,7 @@
 import ArgumentParser
-import Foundation
-import PseudoTerminal
-import ShopBootstrap
-import ShopCredentialFile
-import ShopIdentity
-import ShopMerchant
-import ShopSSH
+import ShopCommands
 import ShopServices
-import ShopSessions
 import ShopWebFront
-import StorefrontUI
-import SystemPackage
 
 /// `storefront web`: the shop in a browser, a terminal page whose WebSocket runs a guest session per tab.
 struct WebCommand: AsyncParsableCommand {
@@ -56,14 +47,6 @@ struct WebCommand: AsyncParsableCommand {
             "HTTP connections one address may hold at once; ignored with --trust-forwarded-for, where all come from the proxy.", valueName: "n"))
     var connectionsPerAddress = 16
 
-    @Option(name: .customLong("connections-per-minute"), help: ArgumentHelp("Sessions one address may open in any minute.", valueName: "n"))
-    var connectionsPerMinute = 30
-
-    @Option(
-        name: .customLong("idle-timeout"), help: ArgumentHelp("Close a session after this long without a key (default: 15m).", valueName: "duration"),
-        transform: Arguments.duration("--idle-timeout", examples: "90s, 15m or 2h"))
-    var idleTimeout = Duration.seconds(15 * 60)
-
     @Option(
         name: .customLong("max-session-length"),
         help: ArgumentHelp("Close a session after this long, however busy (default: 2h).", valueName: "duration"),
@@ -77,96 +60,41 @@ struct WebCommand: AsyncParsableCommand {
             valueName: "duration"), transform: Arguments.duration("--request-timeout", examples: "10s or 1m"))
     var requestTimeout = Duration.seconds(30)
 
-    @Option(
-        name: .customLong("drain-timeout"), help: ArgumentHelp("How long SIGTERM waits for sessions to end (default: 10s).", valueName: "duration"),
-        transform: Arguments.duration("--drain-timeout", examples: "10s or 1m"))
-    var drainTimeout = Duration.seconds(10)
+    @OptionGroup var sessions: SessionTimeOptions
 
     @OptionGroup var mail: MailSettings
 
-    @OptionGroup var sessionLatency: SessionLatencyOption
+    @OptionGroup var latency: SandboxLatencyOption
 
     @OptionGroup var sessionStart: SessionStartOption
 
     func validate() throws {
-        guard (1...10_000).contains(maxSessions) else { throw ValidationError("--max-sessions must be between 1 and 10000, not \(maxSessions)") }
-        guard (1...1_000).contains(sessionsPerAddress) else {
-            throw ValidationError("--sessions-per-address must be between 1 and 1000, not \(sessionsPerAddress)")
-        }
-        guard connectionsPerMinute >= 1 else { throw ValidationError("--connections-per-minute must be at least 1") }
-        guard (1...10_000).contains(connectionsPerAddress) else {
-            throw ValidationError("--connections-per-address must be between 1 and 10000, not \(connectionsPerAddress)")
-        }
         for origin in publicOrigins where WebOrigin(origin) == nil {
             throw ValidationError(
                 "--public-origin \"\(origin.prefix(80))\" is not an origin: give the scheme, host and any port, as https://shop.example or http://10.0.0.5:8080"
             )
         }
-        if publicOrigins.isEmpty, !WebFrontSettings.isLoopback(listen.host) {
-            throw ValidationError(
-                "--public-origin is needed when listening on \(listen.host): the address visitors' browsers show, such as https://shop.example (docs/web.md)"
-            )
-        }
+        if let problem = settings.problem { throw ValidationError(problem) }
+    }
+
+    /// The web front's settings from these options; the shop's name is read at start.
+    var settings: WebFrontSettings {
+        var settings = WebFrontSettings(
+            host: listen.host, port: listen.port, publicOrigins: publicOrigins.compactMap(WebOrigin.init), trustForwardedFor: trustForwardedFor,
+            shopName: "")
+        settings.limits.maxSessions = maxSessions
+        settings.limits.sessionsPerAddress = sessionsPerAddress
+        settings.limits.connectionsPerMinute = sessions.connectionsPerMinute
+        settings.limits.idleTimeout = sessions.idleTimeout
+        settings.limits.maxSessionLength = maxSessionLength
+        settings.limits.drainTimeout = sessions.drainTimeout
+        settings.limits.connectionIdleTimeout = requestTimeout
+        settings.limits.connectionsPerAddress = connectionsPerAddress
+        return settings
     }
 
     func run() async throws {
-        let environment = ProcessInfo.processInfo.environment
-        let (configuration, dataDirectory, storage) = try await shop.openForServer(environment: environment)
-        // Made here once, so sessions only read it: every visitor's Sandbox ID tokens are signed with it.
-        do {
-            _ = try SandboxIdentityProvider.signingKey(
-                in: FileCredentialRepository(path: FileCredentialRepository.defaultPath(environment: environment)))
-        } catch {
-            announce("sign-in is off for visitors: \(error)")
-        }
-        var shopConfiguration = configuration
-        // The page's terminal is dark (storefront.css), so the shop need not ask: a question's answer that arrives
-        // after the shop stopped waiting (a busy host) would otherwise be read as keys (its "?" opens the help).
-        shopConfiguration.theme = "dark"
-        var sessionEnvironment = try await sessionLatency.sessionEnvironment(
-            configuration: shopConfiguration, dataDirectory: dataDirectory, environment: environment)
-        var settings = WebFrontSettings(
-            host: listen.host, port: listen.port, publicOrigins: publicOrigins.compactMap(WebOrigin.init), trustForwardedFor: trustForwardedFor,
-            shopName: storage.catalog.shop.name
-        )
-        if settings.offersSandboxSignIn { sessionEnvironment[SessionCommand.sandboxSignInVariable] = SessionCommand.localSandboxSignIn }
-        let command = SessionCommand(
-            executable: thisExecutable(), arguments: ["run"], environment: sessionEnvironment,
-            largestTerminal: TerminalSize(columns: Size.maximum.columns, rows: Size.maximum.rows),
-            host: try sessionStart.host(preparing: ["run"], environment: sessionEnvironment)
-        )
-        defer { command.host?.stop() }
-        var limits = WebFrontLimits()
-        limits.maxSessions = maxSessions
-        limits.sessionsPerAddress = sessionsPerAddress
-        limits.connectionsPerMinute = connectionsPerMinute
-        limits.idleTimeout = idleTimeout
-        limits.maxSessionLength = maxSessionLength
-        limits.drainTimeout = drainTimeout
-        limits.connectionIdleTimeout = requestTimeout
-        limits.connectionsPerAddress = connectionsPerAddress
-        settings.limits = limits
-        SessionLaunch.raiseOpenFileLimit()
-        let stop = StopSignals()
-        let mailer = try mail.startLoop(storage: storage, environment: environment)
-        let front: RunningWebShop
-        do throws(ServiceStartFailure) {
-            front = try await WebShopService.start(settings, command: command, log: announce)
-        } catch {
-            await mailer?.stop()
-            throw error.told()
-        }
-        let signal = await stop.next()
-        announce(
-            "\(signalName(signal)): draining \(front.openSessions) session\(front.openSessions == 1 ? "" : "s") for up to \(ServeDuration.describe(drainTimeout))"
-        )
-        let left = await front.stop()
-        if left > 0 {
-            announce(
-                "\(left) session\(left == 1 ? "" : "s") still open after \(ServeDuration.describe(drainTimeout)); their shops are killed 5 s after being asked to end"
-            )
-        }
-        await mailer?.stop()
-        announce("stopped")
+        try await FrontCommands.serveWeb(
+            shop.serverStart(mail: mail, latency: latency, sessions: sessionStart), settings: settings)
     }
 }

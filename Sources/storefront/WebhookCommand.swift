@@ -1,36 +1,16 @@
 import ArgumentParser
-import Foundation
-import MerchantReports
-import PseudoTerminal
-import ShopBootstrap
-import ShopCredentialFile
-import ShopMerchant
-import ShopModels
-import ShopPorts
+import ShopCommands
 import ShopServices
-import ShopWebhookServer
-import SystemPackage
 
 /// How the webhook listener checks what arrives: the endpoint's signing secrets. `serve` and `webhooks` take these.
 struct WebhookSettings: ParsableArguments {
-    static let secretVariable = "STOREFRONT_STRIPE_WEBHOOK_SECRET"
-
     @Option(
         name: .customLong("webhook-secret-file"),
         help: ArgumentHelp(
-            "A file (mode 0600, yours) holding the endpoint's signing secret (whsec_…), one per line while a secret is rotated. Env: \(secretVariable) (comma-separated).",
+            "A file (mode 0600, yours) holding the endpoint's signing secret (whsec_…), one per line while a secret is rotated. Env: STOREFRONT_STRIPE_WEBHOOK_SECRET (comma-separated).",
             valueName: "path"
         ))
     var secretFile: String?
-
-    /// The signing secrets from the file or the environment (one of them); a problem is told and exits 78.
-    func secrets(environment: [String: String]) throws -> [String] {
-        do {
-            return try WebhookSigningSecrets.read(value: environment[Self.secretVariable], file: secretFile.map { FilePath($0) })
-        } catch {
-            throw error.told()
-        }
-    }
 }
 
 extension ListenAddress {
@@ -64,24 +44,8 @@ struct WebhooksCommand: AsyncParsableCommand {
         var listen = ListenAddress(host: "127.0.0.1", port: 8088)
 
         func run() async throws {
-            let environment = ProcessInfo.processInfo.environment
-            let configuration = try shop.configuration(environment: environment)
-            do { try WebhookListener.requireStripe(configuration) } catch { throw error.told() }
-            let secrets = try settings.secrets(environment: environment)
-            let dataDirectory = configuration.dataDirectory(environment: environment)
-            let storage = try await ShopStorage.open(
-                configuration: configuration, dataDirectory: dataDirectory, pool: .command, migrate: !shop.noMigrate, environment: environment)
-            let listener: RunningWebhookListener
-            do {
-                listener = try await WebhookListener.start(
-                    at: listen, storage: storage, configuration: configuration, environment: environment, secrets: secrets, log: announce)
-            } catch { throw error.told() }
-            announce(
-                "webhooks: listening on \(ListenAddress(host: listen.host, port: listener.port)) for POST \(WebhookServer.stripePath); storage: \(storage.place)"
-            )
-            let stop = await StopSignals().next()
-            await listener.stop()
-            announce("\(signalName(stop)): stopped")
+            try await WebhookCommands.listen(
+                at: listen, configuration: shop.configuration(), secretFile: settings.secretFile, migrate: !shop.noMigrate)
         }
     }
 
@@ -95,13 +59,8 @@ struct WebhooksCommand: AsyncParsableCommand {
         var json = false
 
         func run() async throws {
-            let environment = ProcessInfo.processInfo.environment
-            let configuration = try shop.configuration(environment: environment)
-            let dataDirectory = configuration.dataDirectory(environment: environment)
-            let storage = try await ShopStorage.open(
-                configuration: configuration, dataDirectory: dataDirectory, pool: .command, migrate: !shop.noMigrate, environment: environment)
-            let events = try await storage.providerEvents.waiting(limit: 1_000)
-            printSafely(json ? try ProviderEventReport.json(events) : ProviderEventReport.table(events))
+            try await WebhookCommands.waiting(
+                configuration: shop.configuration(), migrate: !shop.noMigrate, json: json)
         }
     }
 }

@@ -1,0 +1,54 @@
+import Foundation
+import ShopModels
+import StorefrontUI
+import TerminalNCurses
+
+/// Prints `message` to stderr prefixed with the command name.
+public func complain(_ message: String) {
+    emit("storefront: \(message)\n", to: STDERR_FILENO)
+}
+
+/// Prints a command's output to stdout as `print` would, made safe for a terminal first: what shoppers typed (an
+/// address, a name) may hold escape sequences that must never reach the merchant's terminal raw.
+public func printSafely(_ text: String) {
+    emit(text + "\n", to: STDOUT_FILENO)
+}
+
+/// Prints one timestamped line of a server's log to stdout.
+public func announce(_ message: String) {
+    let stamp = UTCTime(Date()).iso8601Milliseconds
+    emit("\(stamp) \(message)\n", to: STDOUT_FILENO)
+}
+
+/// Writes a command's result on stdout; one that cannot be written (a closed pipe, a full disk) is told and exits 74.
+public func writeResult(_ text: String, what: String) throws {
+    guard emit(text + "\n", to: STDOUT_FILENO) else {
+        complain("cannot write \(what): \(String(cString: strerror(errno)))")
+        throw ExitCodes.ioError
+    }
+}
+
+/// Writes `text` to `descriptor` with write(2), made safe for a terminal first (`TerminalText.safeLines`).
+///
+/// A write that fails (a full disk, a closed pipe) never traps, unlike FileHandle.write: it returns false, with `errno`
+/// saying why, for a command whose output is its result to tell.
+@discardableResult
+public func emit(_ text: String, to descriptor: Int32) -> Bool {
+    writeAll(TerminalText.safeLines(text), to: descriptor)
+}
+
+/// This very binary, so a process it starts (an SSH session, a recorded shop) runs the same build.
+public func thisExecutable() -> String {
+    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+}
+
+/// Whether an account of this process's user id has `executable` as its login shell (the OpenSSH front's guest).
+public func isAccountShell(_ executable: String) -> Bool {
+    let uid = getuid()
+    setpwent()
+    defer { endpwent() }
+    while let entry = getpwent() {
+        if entry.pointee.pw_uid == uid, String(cString: entry.pointee.pw_shell) == executable { return true }
+    }
+    return false
+}

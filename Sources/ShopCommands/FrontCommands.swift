@@ -1,0 +1,178 @@
+import Foundation
+import PseudoTerminal
+import ShopAPI
+import ShopBootstrap
+import ShopCredentialFile
+import ShopIdentity
+import ShopSSH
+import ShopServices
+import ShopSessions
+import ShopWebFront
+import ShopWebhookServer
+import StorefrontUI
+import SystemPackage
+
+/// What every server takes beside its own options: the shop's configuration, whether to migrate, its mail, and how
+/// its sessions start.
+public struct ServerStart: Sendable {
+    public var configuration: ShopConfiguration
+    public var migrate: Bool
+    public var mail: MailChoice
+    public var sandboxLatencyMilliseconds: Int?
+    public var sessionStart: ServerSessions.Start
+
+    public init(
+        configuration: ShopConfiguration, migrate: Bool, mail: MailChoice, sandboxLatencyMilliseconds: Int?, sessionStart: ServerSessions.Start
+    ) {
+        self.configuration = configuration
+        self.migrate = migrate
+        self.mail = mail
+        self.sandboxLatencyMilliseconds = sandboxLatencyMilliseconds
+        self.sessionStart = sessionStart
+    }
+
+    /// The command line of every session, with the host that forks them (nil for exec); stop the host at the end.
+    func sessionCommand(
+        environment sessionEnvironment: [String: String], adminFingerprints: Set<String> = [], openSSHFront: String? = nil
+    ) throws -> SessionCommand {
+        SessionCommand(
+            executable: thisExecutable(), arguments: ["run"], environment: sessionEnvironment,
+            largestTerminal: TerminalSize(columns: Size.maximum.columns, rows: Size.maximum.rows),
+            adminArguments: ["admin"], adminFingerprints: adminFingerprints, openSSHFront: openSSHFront,
+            host: try ServerSessions.host(sessionStart, preparing: ["run"], environment: sessionEnvironment)
+        )
+    }
+}
+
+/// `storefront serve`, `web` and `api`: each front started, run until SIGTERM or SIGINT, and drained.
+public enum FrontCommands {
+    /// The shop over SSH, with the merchant console for `adminKeys` and, at `webhookListen`, Stripe's webhooks.
+    public static func serveSSH(
+        _ start: ServerStart, settings: SSHShopSettings, hostKey: FilePath?, adminKeys: String?, openSSHFront: String?,
+        webhookListen: ListenAddress?, webhookSecretFile: String?, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) async throws {
+        let configuration = start.configuration
+        let dataDirectory = SessionLaunch.absolute(configuration.dataDirectory(environment: environment))
+        let admins: AdminKeys
+        do {
+            admins = try adminKeys.map { try AdminKeys.load(SessionLaunch.absolute(FilePath($0)).string) } ?? AdminKeys()
+        } catch {
+            complain("\(error)")
+            throw ExitCodes.configError
+        }
+        if let adminKeys {
+            announce("merchant console for \(admins.fingerprints.count) admin key\(admins.fingerprints.count == 1 ? "" : "s") from \(adminKeys)")
+        }
+        // Checked before anything is opened: a listener that cannot check signatures, or hear no one, must not start.
+        let webhookSecrets = try webhookListen.map { _ in
+            do throws(ServiceStartFailure) { try WebhookListener.requireStripe(configuration) } catch { throw error.told() }
+            return try WebhookCommands.secrets(file: webhookSecretFile, environment: environment)
+        }
+        // Opening storage here migrates the database (and, on SQLite, imports the catalog) once,
+        // before any session process races to do it.
+        let storage = try await ShopStorage.open(
+            configuration: configuration, dataDirectory: dataDirectory, pool: .command, migrate: start.migrate, environment: environment)
+        announce("storage: \(storage.place)")
+        if let database = storage.postgres { DatabaseWatch.start(database) { announce($0) } }
+        let sessionEnvironment = try await ServerSessions.environment(
+            configuration: configuration, dataDirectory: dataDirectory, latencyMilliseconds: start.sandboxLatencyMilliseconds, environment: environment)
+        let command = try start.sessionCommand(environment: sessionEnvironment, adminFingerprints: admins.fingerprints, openSSHFront: openSSHFront)
+        defer { command.host?.stop() }
+
+        SessionLaunch.raiseOpenFileLimit()
+        var settings = settings
+        settings.hostKeyPath = SessionLaunch.absolute(hostKey ?? dataDirectory.appending("ssh_host_ed25519_key"))
+        let stop = StopSignals()
+        let server: RunningSSHShop
+        do throws(ServiceStartFailure) {
+            server = try await SSHShopService.start(settings, command: command, log: announce)
+        } catch { throw error.told() }
+        var hearing: RunningWebhookListener?
+        if let webhookListen, let webhookSecrets {
+            do throws(ServiceStartFailure) {
+                hearing = try await WebhookListener.start(
+                    at: webhookListen, storage: storage, configuration: configuration, environment: environment, secrets: webhookSecrets, log: announce)
+            } catch {
+                try? await server.shutdown()
+                throw error.told()
+            }
+            announce("webhooks: listening on \(ListenAddress(host: webhookListen.host, port: hearing?.port ?? 0)) for POST \(WebhookServer.stripePath)")
+        }
+        let mailer = try start.mail.startLoop(storage: storage, environment: environment)
+        let signal = await stop.next()
+        let drainTimeout = settings.limits.drainTimeout
+        announce(ServerSessions.drainLine(signal, open: server.openSessions, for: drainTimeout))
+        let killed = await server.drain()
+        if killed > 0 { announce("killed \(killed) session\(killed == 1 ? "" : "s") still open after \(ServeDuration.describe(drainTimeout))") }
+        try await server.shutdown()
+        await hearing?.stop()
+        await mailer?.stop()
+        announce("stopped")
+    }
+
+    /// The shop in a browser: a terminal page whose WebSocket runs a guest session per tab.
+    public static func serveWeb(_ start: ServerStart, settings: WebFrontSettings, environment: [String: String] = ProcessInfo.processInfo.environment) async throws {
+        let (dataDirectory, storage) = try await ShopStorage.openForServer(
+            configuration: start.configuration, migrate: start.migrate, environment: environment)
+        // Made here once, so sessions only read it: every visitor's Sandbox ID tokens are signed with it.
+        do {
+            _ = try SandboxIdentityProvider.signingKey(
+                in: FileCredentialRepository(path: FileCredentialRepository.defaultPath(environment: environment)))
+        } catch {
+            announce("sign-in is off for visitors: \(error)")
+        }
+        var shopConfiguration = start.configuration
+        // The page's terminal is dark (storefront.css), so the shop need not ask: a question's answer that arrives
+        // after the shop stopped waiting (a busy host) would otherwise be read as keys (its "?" opens the help).
+        shopConfiguration.theme = "dark"
+        var sessionEnvironment = try await ServerSessions.environment(
+            configuration: shopConfiguration, dataDirectory: dataDirectory, latencyMilliseconds: start.sandboxLatencyMilliseconds,
+            environment: environment)
+        var settings = settings
+        settings.shopName = storage.catalog.shop.name
+        if settings.offersSandboxSignIn { sessionEnvironment[SessionCommand.sandboxSignInVariable] = SessionCommand.localSandboxSignIn }
+        let command = try start.sessionCommand(environment: sessionEnvironment)
+        defer { command.host?.stop() }
+        SessionLaunch.raiseOpenFileLimit()
+        let stop = StopSignals()
+        let mailer = try start.mail.startLoop(storage: storage, environment: environment)
+        let front: RunningWebShop
+        do throws(ServiceStartFailure) {
+            front = try await WebShopService.start(settings, command: command, log: announce)
+        } catch {
+            await mailer?.stop()
+            throw error.told()
+        }
+        let signal = await stop.next()
+        let drainTimeout = settings.limits.drainTimeout
+        announce(ServerSessions.drainLine(signal, open: front.openSessions, for: drainTimeout))
+        let left = await front.stop()
+        if left > 0 {
+            announce(
+                "\(left) session\(left == 1 ? "" : "s") still open after \(ServeDuration.describe(drainTimeout)); their shops are killed 5 s after being asked to end"
+            )
+        }
+        await mailer?.stop()
+        announce("stopped")
+    }
+
+    /// The shop's HTTP API on its database, until SIGTERM or SIGINT stops it after the requests in flight.
+    package static func serveAPI(
+        configuration: ShopConfiguration, migrate: Bool, settings: APIServiceSettings, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) async throws {
+        let (_, storage) = try await ShopStorage.openForServer(configuration: configuration, migrate: migrate, environment: environment)
+        SessionLaunch.raiseOpenFileLimit()
+        let stop = StopSignals()
+        let api: RunningAPI
+        do throws(ServiceStartFailure) {
+            api = try await APIService.start(settings, configuration: configuration, storage: storage, environment: environment, log: announce)
+        } catch { throw error.told() }
+        let address = ListenAddress(host: settings.listen.host, port: api.port)
+        announce("listening on \(address); the document is at http://\(address)/v1/openapi.json")
+        let signal = await stop.next()
+        announce("\(signalName(signal)): stopping after the requests in flight")
+        await api.stop()
+        storage.postgres?.close()
+        announce("stopped")
+    }
+}
