@@ -13,7 +13,9 @@ public enum CatalogCommands {
     }
 
     /// Imports or updates the catalog in the shop's PostgreSQL, in one transaction.
-    public static func importCatalog(_ path: FilePath, databaseFlag: String?, migrate: Bool, environment: [String: String] = ProcessInfo.processInfo.environment) async throws {
+    public static func importCatalog(
+        _ path: FilePath, databaseFlag: String?, migrate: Bool, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) async throws {
         let url = try PostgresSetup.databaseURL(flag: databaseFlag, environment: environment)
         let (catalog, data) = try load(path)
         let database = try await PostgresSetup.connect(url, pool: .command, migrate: migrate, environment: environment)

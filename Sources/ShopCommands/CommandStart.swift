@@ -42,7 +42,9 @@ extension ShopStorage {
     }
 
     /// A command's storage in the data directory `configuration` names (never made here).
-    public static func open(configuration: ShopConfiguration, migrate: Bool, environment: [String: String] = ProcessInfo.processInfo.environment) async throws -> ShopStorage {
+    public static func open(configuration: ShopConfiguration, migrate: Bool, environment: [String: String] = ProcessInfo.processInfo.environment)
+        async throws -> ShopStorage
+    {
         try await open(
             configuration: configuration, dataDirectory: configuration.dataDirectory(environment: environment), pool: .command, migrate: migrate,
             environment: environment)
@@ -50,7 +52,9 @@ extension ShopStorage {
 
     /// The shop's storage for a merchant's command, opened for writing (SQLite is brought up to date; PostgreSQL must
     /// be already); a shop that is not there is told and exits 66.
-    public static func openForMerchant(configuration: ShopConfiguration, environment: [String: String] = ProcessInfo.processInfo.environment) async throws -> ShopStorage {
+    public static func openForMerchant(configuration: ShopConfiguration, environment: [String: String] = ProcessInfo.processInfo.environment)
+        async throws -> ShopStorage
+    {
         let directory = configuration.dataDirectory(environment: environment)
         return try await openingStorage {
             try await ShopStorage.openExisting(at: configuration.storagePlace(dataDirectory: directory), environment: environment)
@@ -59,11 +63,14 @@ extension ShopStorage {
 
     /// A server's start: the absolute data directory and the database opened once (migrated and, on SQLite, the catalog
     /// imported, before any session or request races to do it), said in the log.
-    public static func openForServer(configuration: ShopConfiguration, migrate: Bool, environment: [String: String] = ProcessInfo.processInfo.environment) async throws -> (
+    public static func openForServer(
+        configuration: ShopConfiguration, migrate: Bool, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) async throws -> (
         dataDirectory: FilePath, storage: ShopStorage
     ) {
         let dataDirectory = SessionLaunch.absolute(configuration.dataDirectory(environment: environment))
-        let storage = try await open(configuration: configuration, dataDirectory: dataDirectory, pool: .command, migrate: migrate, environment: environment)
+        let storage = try await open(
+            configuration: configuration, dataDirectory: dataDirectory, pool: .command, migrate: migrate, environment: environment)
         announce("storage: \(storage.place)")
         return (dataDirectory, storage)
     }

@@ -75,7 +75,8 @@ public enum FrontCommands {
         announce("storage: \(storage.place)")
         if let database = storage.postgres { DatabaseWatch.start(database) { announce($0) } }
         let sessionEnvironment = try await ServerSessions.environment(
-            configuration: configuration, dataDirectory: dataDirectory, latencyMilliseconds: start.sandboxLatencyMilliseconds, environment: environment)
+            configuration: configuration, dataDirectory: dataDirectory, latencyMilliseconds: start.sandboxLatencyMilliseconds,
+            environment: environment)
         let command = try start.sessionCommand(environment: sessionEnvironment, adminFingerprints: admins.fingerprints, openSSHFront: openSSHFront)
         defer { command.host?.stop() }
 
@@ -91,12 +92,14 @@ public enum FrontCommands {
         if let webhookListen, let webhookSecrets {
             do throws(ServiceStartFailure) {
                 hearing = try await WebhookListener.start(
-                    at: webhookListen, storage: storage, configuration: configuration, environment: environment, secrets: webhookSecrets, log: announce)
+                    at: webhookListen, storage: storage, configuration: configuration, environment: environment, secrets: webhookSecrets,
+                    log: announce)
             } catch {
                 try? await server.shutdown()
                 throw error.told()
             }
-            announce("webhooks: listening on \(ListenAddress(host: webhookListen.host, port: hearing?.port ?? 0)) for POST \(WebhookServer.stripePath)")
+            announce(
+                "webhooks: listening on \(ListenAddress(host: webhookListen.host, port: hearing?.port ?? 0)) for POST \(WebhookServer.stripePath)")
         }
         let mailer = try start.mail.startLoop(storage: storage, environment: environment)
         let signal = await stop.next()
@@ -111,7 +114,9 @@ public enum FrontCommands {
     }
 
     /// The shop in a browser: a terminal page whose WebSocket runs a guest session per tab.
-    public static func serveWeb(_ start: ServerStart, settings: WebFrontSettings, environment: [String: String] = ProcessInfo.processInfo.environment) async throws {
+    public static func serveWeb(_ start: ServerStart, settings: WebFrontSettings, environment: [String: String] = ProcessInfo.processInfo.environment)
+        async throws
+    {
         let (dataDirectory, storage) = try await ShopStorage.openForServer(
             configuration: start.configuration, migrate: start.migrate, environment: environment)
         // Made here once, so sessions only read it: every visitor's Sandbox ID tokens are signed with it.
@@ -158,7 +163,8 @@ public enum FrontCommands {
 
     /// The shop's HTTP API on its database, until SIGTERM or SIGINT stops it after the requests in flight.
     package static func serveAPI(
-        configuration: ShopConfiguration, migrate: Bool, settings: APIServiceSettings, environment: [String: String] = ProcessInfo.processInfo.environment
+        configuration: ShopConfiguration, migrate: Bool, settings: APIServiceSettings,
+        environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws {
         let (_, storage) = try await ShopStorage.openForServer(configuration: configuration, migrate: migrate, environment: environment)
         SessionLaunch.raiseOpenFileLimit()

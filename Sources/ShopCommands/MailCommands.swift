@@ -51,7 +51,8 @@ public struct MailChoice: Sendable {
 
     /// The delivery worker over `storage`, or nil without a mail command.
     public func delivery(
-        storage: ShopStorage, environment: [String: String] = ProcessInfo.processInfo.environment, defaultCommand: [String]? = nil, retryAfter: Int = 30, giveUpHours: Int = 72
+        storage: ShopStorage, environment: [String: String] = ProcessInfo.processInfo.environment, defaultCommand: [String]? = nil,
+        retryAfter: Int = 30, giveUpHours: Int = 72
     ) throws -> MailDelivery? {
         guard let command = command(environment: environment) ?? defaultCommand else { return nil }
         let fault = FaultHook(environment: environment)

@@ -11,7 +11,10 @@ import SystemPackage
 public enum OrderCommands {
     /// Every customer's orders (or one's), newest first, as a table or JSON. Listing writes nothing: on SQLite, a data
     /// directory that was named must exist (66), and the default one not made yet holds no orders.
-    public static func list(configuration: ShopConfiguration, customer: String?, limit: Int, json: Bool, environment: [String: String] = ProcessInfo.processInfo.environment) async throws {
+    public static func list(
+        configuration: ShopConfiguration, customer: String?, limit: Int, json: Bool,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) async throws {
         let place: StoragePlace? =
             if let url = configuration.database { .postgres(url) } else {
                 try existingDataDirectory(named: configuration.dataDirectory, environment: environment).map { .sqlite(directory: $0) }
@@ -34,7 +37,9 @@ public enum OrderCommands {
     }
 
     /// One order with its lines, history and refunds; 65 for no such order, 74 when storage fails.
-    public static func show(_ number: String, configuration: ShopConfiguration, json: Bool, environment: [String: String] = ProcessInfo.processInfo.environment) async throws {
+    public static func show(
+        _ number: String, configuration: ShopConfiguration, json: Bool, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) async throws {
         let storage = try await ShopStorage.openForMerchant(configuration: configuration, environment: environment)
         defer { storage.close() }
         let orders = storage.orders

@@ -18,7 +18,8 @@ public enum ServerSessions {
     /// The environment every session of this server starts with (`SessionLaunch.shop`); a Stripe key Stripe refuses,
     /// or cannot be asked about, is told and ends the server.
     public static func environment(
-        configuration: ShopConfiguration, dataDirectory: FilePath, latencyMilliseconds: Int?, environment: [String: String] = ProcessInfo.processInfo.environment
+        configuration: ShopConfiguration, dataDirectory: FilePath, latencyMilliseconds: Int?,
+        environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws -> [String: String] {
         do throws(ServiceStartFailure) {
             return try await SessionLaunch.shop(
@@ -29,7 +30,9 @@ public enum ServerSessions {
 
     /// The session host for `fork`, started now from this very program to prepare `arguments` (the shop's session
     /// command line); nil for `exec`. A host that cannot start is told and exits 71.
-    public static func host(_ start: Start, preparing arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) throws -> SessionHostClient? {
+    public static func host(_ start: Start, preparing arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) throws
+        -> SessionHostClient?
+    {
         guard start == .fork else { return nil }
         do {
             let host = try SessionHostClient.start(executable: thisExecutable(), arguments: arguments, environment: environment) { announce($0) }

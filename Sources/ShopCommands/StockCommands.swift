@@ -7,7 +7,9 @@ import ShopPorts
 /// `storefront stock`: every product's stock, and counts set or adjusted by hand.
 public enum StockCommands {
     /// Every product's stock (at most `low` on hand, when given), fewest first; 74 when storage fails.
-    public static func list(configuration: ShopConfiguration, low: Int?, json: Bool, environment: [String: String] = ProcessInfo.processInfo.environment) async throws {
+    public static func list(
+        configuration: ShopConfiguration, low: Int?, json: Bool, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) async throws {
         let storage = try await ShopStorage.openForMerchant(configuration: configuration, environment: environment)
         defer { storage.close() }
         let levels: [StockLevel]

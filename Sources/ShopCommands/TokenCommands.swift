@@ -43,12 +43,16 @@ public enum TokenCommands {
                 ]), what: "the token")
         } else {
             try writeResult(secret.secret, what: "the token")
-            emit("made \(record.scope.rawValue) token \(record.id) \"\(record.name)\" for \(record.owner); the secret above is shown once\n", to: STDERR_FILENO)
+            emit(
+                "made \(record.scope.rawValue) token \(record.id) \"\(record.name)\" for \(record.owner); the secret above is shown once\n",
+                to: STDERR_FILENO)
         }
     }
 
     /// Every token (or one customer's), revoked ones too; never a secret.
-    public static func list(customer: String?, json: Bool, configuration: ShopConfiguration, environment: [String: String] = ProcessInfo.processInfo.environment) async throws {
+    public static func list(
+        customer: String?, json: Bool, configuration: ShopConfiguration, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) async throws {
         let storage = try await ShopStorage.openForMerchant(configuration: configuration, environment: environment)
         defer { storage.close() }
         let records: [APITokenRecord]
@@ -60,7 +64,9 @@ public enum TokenCommands {
     }
 
     /// Revokes the token `id`; 65 when there is none.
-    public static func revoke(id: String, configuration: ShopConfiguration, environment: [String: String] = ProcessInfo.processInfo.environment) async throws {
+    public static func revoke(id: String, configuration: ShopConfiguration, environment: [String: String] = ProcessInfo.processInfo.environment)
+        async throws
+    {
         let storage = try await ShopStorage.openForMerchant(configuration: configuration, environment: environment)
         defer { storage.close() }
         let revoked: APITokenRecord?
@@ -96,7 +102,8 @@ extension TokenCommands {
         }
         let kinds = ["ssh:SHA256:", "sandbox-id:"]
         guard kinds.contains(where: { customer.hasPrefix($0) && customer.count > $0.count }), customer.count <= 200 else {
-            return "--customer must be a customer id such as ssh:SHA256:… (a key) or sandbox-id:… (a Sandbox ID account), not \"\(customer.prefix(40))\""
+            return
+                "--customer must be a customer id such as ssh:SHA256:… (a key) or sandbox-id:… (a Sandbox ID account), not \"\(customer.prefix(40))\""
         }
         if customer.hasPrefix("ssh:"), !SSHPublicKeyIdentity.isFingerprint(String(customer.dropFirst(4))) {
             return "--customer \(customer.prefix(60)) is not ssh: and an OpenSSH SHA256 fingerprint (ssh-keygen -lf KEY shows it)"

@@ -19,7 +19,8 @@ public enum WebhookCommands {
 
     /// Listens at `address` until SIGTERM or SIGINT, then applies what it kept and stops.
     public static func listen(
-        at address: ListenAddress, configuration: ShopConfiguration, secretFile: String?, migrate: Bool, environment: [String: String] = ProcessInfo.processInfo.environment
+        at address: ListenAddress, configuration: ShopConfiguration, secretFile: String?, migrate: Bool,
+        environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws {
         do throws(ServiceStartFailure) { try WebhookListener.requireStripe(configuration) } catch { throw error.told() }
         let secrets = try secrets(file: secretFile, environment: environment)
@@ -38,7 +39,9 @@ public enum WebhookCommands {
     }
 
     /// The provider's events kept but not yet applied, oldest first.
-    public static func waiting(configuration: ShopConfiguration, migrate: Bool, json: Bool, environment: [String: String] = ProcessInfo.processInfo.environment) async throws {
+    public static func waiting(
+        configuration: ShopConfiguration, migrate: Bool, json: Bool, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) async throws {
         let storage = try await ShopStorage.open(configuration: configuration, migrate: migrate, environment: environment)
         let events = try await storage.providerEvents.waiting(limit: 1_000)
         printSafely(json ? try ProviderEventReport.json(events) : ProviderEventReport.table(events))

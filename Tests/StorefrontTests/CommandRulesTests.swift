@@ -91,7 +91,8 @@ struct CommandRulesTests {
         var limits = APILimits()
         limits.maxBodyBytes = 100
         let api = APIServiceSettings(
-            listen: ListenAddress(host: "127.0.0.1", port: 0), limits: limits, bankCheckWindow: .seconds(900), adminKeysFile: nil, sandboxLatency: .zero)
+            listen: ListenAddress(host: "127.0.0.1", port: 0), limits: limits, bankCheckWindow: .seconds(900), adminKeysFile: nil,
+            sandboxLatency: .zero)
         #expect(api.problem?.hasPrefix("--max-body") == true)
     }
 }
