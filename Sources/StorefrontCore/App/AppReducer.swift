@@ -2,7 +2,7 @@ import ShopModels
 import ShopPorts
 
 /// The root reducer: the keys every screen shares, help, the notice, and dispatch to the features, each given
-/// its own scope of the state (`AppState+Scopes`).
+/// its own scope of the state (`AppState.scope`, by key path).
 @MainActor
 public enum AppReducer {
     /// The state a shop opens with, before anything is read: `.opened` reads the saved cart, the wallet and the first products.
@@ -10,28 +10,25 @@ public enum AppReducer {
         let dependencies = env.dependencies
         let profile = env.shopProfile
         let account = dependencies.accounts.signedIn
-        var screens = StorefrontState(shopName: profile.name, currency: profile.currency)
-        screens.notice = dependencies.accounts.launchNotice.map { Notice(.error, $0) }
-        screens.paymentMode = dependencies.paymentProvider.mode
-        screens.productList.isLoading = true
         var state = AppState(
-            screens: screens, cart: Cart(currency: profile.currency),
-            customerID: account?.customerID ?? dependencies.accounts.guestID, signedIn: account
-        )
-        if dependencies.carts == nil { state.savedCart = [] }
-        state.screens.canCancelOrders = dependencies.backOffice != nil
+            shopName: profile.name, currency: profile.currency, customerID: account?.customerID ?? dependencies.accounts.guestID, signedIn: account)
+        state.shell.notice = dependencies.accounts.launchNotice.map { Notice(.error, $0) }
+        state.paymentMode = dependencies.paymentProvider.mode
+        state.productList.list.isLoading = true
+        if dependencies.carts == nil { state.cart.savedCart = [] }
+        state.canCancelOrders = dependencies.backOffice != nil
         if case .merchant(let name) = dependencies.console {
             // The console sells nothing: no products, cart or wallet are read, and keys are taken at once.
-            state.route = [.merchantQueue]
-            state.screens.merchant = MerchantConsoleState(merchantName: name)
-            state.screens.shopperLabel = "merchant \(name)"
-            state.screens.canCancelOrders = false
-            state.savedCart = []
-            state.isOpening = false
+            state.shell.route = [.merchantQueue]
+            state.merchant = MerchantFeature.Owned(console: MerchantConsoleState(merchantName: name))
+            state.account.shopperLabel = "merchant \(name)"
+            state.canCancelOrders = false
+            state.cart.savedCart = []
+            state.productList.isOpening = false
             return state
         }
-        AccountFeature.refresh(&state.accountScope, env)
-        CartFeature.showCart(&state.cartScope, env)
+        state.scope(\.account) { AccountFeature.refresh(&$0, env) }
+        state.scope(\.cart) { CartFeature.showCart(&$0, env) }
         return state
     }
 
@@ -41,17 +38,17 @@ public enum AppReducer {
         env.mailbox.isReducing = true
         defer { env.mailbox.isReducing = false }
         // What the shopper sees now, before this step changes it: a key may open a checkout that gives it back.
-        state.noticeBeforeAction = state.notice
+        state.noticeBeforeAction = state.shell.notice
         let derivedFrom = DerivedScreens.inputs(state)
-        let wasWaitingForStorage = state.isWaitingForStorage
+        let wasWaitingForStorage = state.shell.isWaitingForStorage
         var effect = reduceWithSends(&state, action, env)
         while let next = env.mailbox.takeQueued() {
             effect += reduceWithSends(&state, next, env)
         }
         DerivedScreens.update(&state, since: derivedFrom, env)
         dropScreensLeftBehind(&state)
-        if wasWaitingForStorage, !state.isWaitingForStorage { CartFeature.storageIsBack(&state.cartScope) }
-        return effect + CartFeature.followUp(&state.cartScope, env)
+        if wasWaitingForStorage, !state.shell.isWaitingForStorage { state.scope(\.cart) { CartFeature.storageIsBack(&$0) } }
+        return effect + state.scope(\.cart) { CartFeature.followUp(&$0, env) }
     }
 
     /// `action`, with every action its reduction sends reduced in its place, depth first, as a call would have been.
@@ -65,21 +62,21 @@ public enum AppReducer {
 
     static func reduce(_ state: inout AppState, _ action: AppAction, _ env: ShopEnvironment) -> Effect {
         switch action {
-        case .opened where state.screens.merchant != nil:
-            return MerchantFeature.open(&state.merchantScope, env)
+        case .opened where state.merchant != nil:
+            return state.scope(\.console) { MerchantFeature.open(&$0, env) }
         case .opened:
-            return route(&state, .customerChanged, env) + ProductListFeature.reload(&state.productListScope, env, keepSelection: false)
+            return route(&state, .customerChanged, env) + state.scope(\.productList) { ProductListFeature.reload(&$0, env, keepSelection: false) }
         case .key(let key): return reduceKey(&state, key, env)
-        case .navigate(let destination): return CheckoutFeature.navigate(&state.checkoutScope, to: destination, env)
-        case .checkout(let event): return CheckoutFeature.reduce(&state.checkoutScope, event, env)
-        case .form(let event): return FormFeature.reduce(&state.formScope, event, env)
-        case .cardLink(let event): return CardLinkFeature.reduce(&state.cardLinkScope, event, env)
-        case .signIn(let event): return SignInFeature.reduce(&state.signInScope, event, env)
-        case .productList(let answer): return ProductListFeature.reduce(&state.productListScope, answer, env)
-        case .cart(let answer): return CartFeature.reduce(&state.cartScope, answer, env)
-        case .wallet(let read): return AccountFeature.loaded(&state.accountScope, read, env)
-        case .orders(let answer): return OrdersFeature.reduce(&state.ordersScope, answer, env)
-        case .merchant(let answer): return MerchantFeature.reduce(&state.merchantScope, answer, env)
+        case .navigate(let destination): return state.scope(\.checkout) { CheckoutFeature.navigate(&$0, to: destination, env) }
+        case .checkout(let event): return state.scope(\.checkout) { CheckoutFeature.reduce(&$0, event, env) }
+        case .form(let event): return state.scope(\.forms) { FormFeature.reduce(&$0, event, env) }
+        case .cardLink(let event): return state.scope(\.cardLink) { CardLinkFeature.reduce(&$0, event, env) }
+        case .signIn(let event): return state.scope(\.signIn) { SignInFeature.reduce(&$0, event, env) }
+        case .productList(let answer): return state.scope(\.productList) { ProductListFeature.reduce(&$0, answer, env) }
+        case .cart(let answer): return state.scope(\.cart) { CartFeature.reduce(&$0, answer, env) }
+        case .wallet(let read): return state.scope(\.account) { AccountFeature.loaded(&$0, read, env) }
+        case .orders(let answer): return state.scope(\.orders) { OrdersFeature.reduce(&$0, answer, env) }
+        case .merchant(let answer): return state.scope(\.console) { MerchantFeature.reduce(&$0, answer, env) }
         case .request(let request): return route(&state, request, env)
         }
     }
@@ -87,32 +84,34 @@ public enum AppReducer {
     /// Hands what one feature asks of another to the feature that does it.
     private static func route(_ state: inout AppState, _ request: FeatureRequest, _ env: ShopEnvironment) -> Effect {
         switch request {
-        case .addToCart(let product): return CartFeature.add(&state.cartScope, product, env)
-        case .emptyCart: CartFeature.empty(&state.cartScope)
-        case .removeBoughtLines(let lines): CartFeature.removeBought(lines, &state.cartScope)
-        case .handOverCart(let leaving, let merging): return CartFeature.handOver(&state.cartScope, leaving: leaving, mergingIntoNext: merging, env)
-        case .openProduct(let product): ProductDetailFeature.open(&state.productDetailScope, product, env)
+        case .addToCart(let product): return state.scope(\.cart) { CartFeature.add(&$0, product, env) }
+        case .emptyCart: state.scope(\.cart) { CartFeature.empty(&$0) }
+        case .removeBoughtLines(let lines): state.scope(\.cart) { CartFeature.removeBought(lines, &$0) }
+        case .handOverCart(let leaving, let merging):
+            return state.scope(\.cart) { CartFeature.handOver(&$0, leaving: leaving, mergingIntoNext: merging, env) }
+        case .openProduct(let product): state.scope(\.productDetail) { ProductDetailFeature.open(&$0, product, env) }
         case .addCard:
             guard env.dependencies.paymentProvider.cardCollection == .onTheProvidersPage else {
-                FormFeature.presentCardForm(&state.formScope, env)
+                state.scope(\.forms) { FormFeature.presentCardForm(&$0, env) }
                 return .none
             }
-            return CardLinkFeature.open(&state.cardLinkScope, env)
-        case .addCardOnProvidersPage: return CardLinkFeature.open(&state.cardLinkScope, env)
-        case .beginCheckout(let order): return CheckoutFeature.begin(&state.checkoutScope, order, oneTap: false, env)
-        case .addedToWallet(.card(let card)): return CheckoutFeature.entryAdded(card: card, &state.checkoutScope, env)
-        case .addedToWallet(.address(let contact)): return CheckoutFeature.entryAdded(contact: contact, &state.checkoutScope, env)
-        case .walletEntryCanceled(let purpose): CheckoutFeature.entryCanceled(purpose, &state.checkoutScope)
-        case .beginSignIn: return SignInFeature.begin(&state.signInScope, env)
-        case .signOut: return SignInFeature.signOut(&state.signInScope, env)
-        case .submitSignInPrompt(let form): return SignInFeature.submitPrompt(&state.signInScope, form, env)
-        case .cancelSignInPrompt: return SignInFeature.cancelPrompt(&state.signInScope, env)
-        case .reloadWallet: return AccountFeature.reloadWallet(&state.accountScope, env)
-        case .showNewAPIToken(let secret, let name): return AccountFeature.showNewToken(&state.accountScope, secret: secret, name: name, env)
-        case .submitMerchantForm(let form): return MerchantFeature.submitForm(&state.merchantScope, form, env)
+            return state.scope(\.cardLink) { CardLinkFeature.open(&$0, env) }
+        case .addCardOnProvidersPage: return state.scope(\.cardLink) { CardLinkFeature.open(&$0, env) }
+        case .beginCheckout(let order): return state.scope(\.checkout) { CheckoutFeature.begin(&$0, order, oneTap: false, env) }
+        case .addedToWallet(.card(let card)): return state.scope(\.checkout) { CheckoutFeature.entryAdded(card: card, &$0, env) }
+        case .addedToWallet(.address(let contact)): return state.scope(\.checkout) { CheckoutFeature.entryAdded(contact: contact, &$0, env) }
+        case .walletEntryCanceled(let purpose): state.scope(\.checkout) { CheckoutFeature.entryCanceled(purpose, &$0) }
+        case .beginSignIn: return state.scope(\.signIn) { SignInFeature.begin(&$0, env) }
+        case .signOut: return state.scope(\.signIn) { SignInFeature.signOut(&$0, env) }
+        case .submitSignInPrompt(let form): return state.scope(\.signIn) { SignInFeature.submitPrompt(&$0, form, env) }
+        case .cancelSignInPrompt: return state.scope(\.signIn) { SignInFeature.cancelPrompt(&$0, env) }
+        case .reloadWallet: return state.scope(\.account) { AccountFeature.reloadWallet(&$0, env) }
+        case .showNewAPIToken(let secret, let name):
+            return state.scope(\.account) { AccountFeature.showNewToken(&$0, secret: secret, name: name, env) }
+        case .submitMerchantForm(let form): return state.scope(\.console) { MerchantFeature.submitForm(&$0, form, env) }
         case .customerChanged:
-            return AccountFeature.pointTheSheetsWallet(at: state.customerID, env) + CartFeature.restore(&state.cartScope, env)
-                + AccountFeature.reloadWallet(&state.accountScope, env)
+            return AccountFeature.pointTheSheetsWallet(at: state.customer.customerID, env) + state.scope(\.cart) { CartFeature.restore(&$0, env) }
+                + state.scope(\.account) { AccountFeature.reloadWallet(&$0, env) }
         }
         return .none
     }
@@ -121,53 +120,53 @@ public enum AppReducer {
         switch action {
         case .viewportChanged(let rows):
             state.listRowCapacity = max(1, rows)
-            if state.screens.merchant != nil {
-                return state.screen == .merchantQueue ? MerchantFeature.reloadQueue(&state.merchantScope, env) : .none
+            if state.merchant != nil {
+                return state.screen == .merchantQueue ? state.scope(\.console) { MerchantFeature.reloadQueue(&$0, env) } : .none
             }
-            let list = ProductListFeature.reload(&state.productListScope, env, keepSelection: true)
+            let list = state.scope(\.productList) { ProductListFeature.reload(&$0, env, keepSelection: true) }
             // The orders are read when their screen opens; reading them here would cost every start two queries.
-            if state.screen == .orders || state.screen == .orderDetail { return list + OrdersFeature.reload(&state.ordersScope, env) }
+            if state.screen == .orders || state.screen == .orderDetail { return list + state.scope(\.orders) { OrdersFeature.reload(&$0, env) } }
             return list
         case .tick:
-            if state.isBusy { state.spinnerPhase &+= 1 }
+            if state.screens.isBusy { state.spinnerPhase &+= 1 }
             // While the database is away, a tick tries again what the shop needs from it: the products on screen.
             // A try still pending is left be, so a slow database is not asked again and again.
-            guard state.isWaitingForStorage, state.productListPending == nil else { return .none }
-            return ProductListFeature.reload(&state.productListScope, env, keepSelection: true)
+            guard state.shell.isWaitingForStorage, state.productList.pending == nil else { return .none }
+            return state.scope(\.productList) { ProductListFeature.reload(&$0, env, keepSelection: true) }
         case .quit:
             state.isQuitting = true
-            return CartFeature.quit(&state.cartScope)
+            return state.scope(\.cart) { CartFeature.quit(&$0) }
         default:
             break
         }
-        state.notice = nil
+        state.shell.notice = nil
         // A database still out of reach stays said, whatever the key.
-        if state.screens.isWaitingForStorage { state.notice = Notice(.error, StorageError.unavailableMessage) }
+        if state.shell.isWaitingForStorage { state.shell.notice = Notice(.error, StorageError.unavailableMessage) }
         if state.isHelpShown {
             if action == .toggleHelp || action == .back { state.isHelpShown = false }
             return .none
         }
-        if action == .toggleHelp, !state.isTakingText {
+        if action == .toggleHelp, !state.screens.isTakingText {
             state.isHelpShown = true
             return .none
         }
         // Keys every browsing screen shares, before the screen's own.
-        if state.screen.isBrowsing, !state.isTakingText, let effect = navigation(&state, action, env) {
+        if state.screen.isBrowsing, !state.screens.isTakingText, let effect = navigation(&state, action, env) {
             return effect
         }
         switch state.screen {
-        case .productList: return ProductListFeature.reduce(&state.productListScope, action, env)
-        case .productDetail: return ProductDetailFeature.reduce(&state.productDetailScope, action, env)
-        case .cart: return CartFeature.reduce(&state.cartScope, action, env)
-        case .paymentSheet: return CheckoutFeature.reduceKey(&state.checkoutScope, action, env)
+        case .productList: return state.scope(\.productList) { ProductListFeature.reduce(&$0, action, env) }
+        case .productDetail: return state.scope(\.productDetail) { ProductDetailFeature.reduce(&$0, action, env) }
+        case .cart: return state.scope(\.cart) { CartFeature.reduce(&$0, action, env) }
+        case .paymentSheet: return state.scope(\.checkout) { CheckoutFeature.reduceKey(&$0, action, env) }
         case .confirmation: return ConfirmationFeature.reduce(&state.shell, action, env)
-        case .orders: return OrdersFeature.reduce(&state.ordersScope, action, env)
-        case .orderDetail: return OrdersFeature.reduceDetail(&state.ordersScope, action, env)
-        case .account: return AccountFeature.reduce(&state.accountScope, action, env)
-        case .form: return FormFeature.reduceKey(&state.formScope, action, env)
-        case .cardLink: return CardLinkFeature.reduceKey(&state.cardLinkScope, action, env)
+        case .orders: return state.scope(\.orders) { OrdersFeature.reduce(&$0, action, env) }
+        case .orderDetail: return state.scope(\.orders) { OrdersFeature.reduceDetail(&$0, action, env) }
+        case .account: return state.scope(\.account) { AccountFeature.reduce(&$0, action, env) }
+        case .form: return state.scope(\.forms) { FormFeature.reduceKey(&$0, action, env) }
+        case .cardLink: return state.scope(\.cardLink) { CardLinkFeature.reduceKey(&$0, action, env) }
         case .merchantQueue, .merchantOrder, .merchantRefund, .merchantStock, .merchantSales:
-            return MerchantFeature.reduceKey(&state.merchantScope, action, env)
+            return state.scope(\.console) { MerchantFeature.reduceKey(&$0, action, env) }
         }
     }
 
@@ -176,10 +175,10 @@ public enum AppReducer {
         switch action {
         case .showShop: state.shell.goToShop()
         case .showCart: state.shell.show(.cart)
-        case .showOrders: return OrdersFeature.open(&state.ordersScope, env)
+        case .showOrders: return state.scope(\.orders) { OrdersFeature.open(&$0, env) }
         case .showAccount:
             // A new token's secret is shown once: coming back to the screen does not show it again.
-            state.screens.account.newToken = nil
+            state.account.screen.newToken = nil
             state.shell.show(.account)
         default: return nil
         }
@@ -189,12 +188,12 @@ public enum AppReducer {
     /// The screens of a finished purchase or order go with their place in the route: back in the shop, the
     /// "Thank you" and the order opened are dropped.
     private static func dropScreensLeftBehind(_ state: inout AppState) {
-        if state.confirmation != nil, !state.route.contains(.confirmation) { state.screens.confirmation = nil }
-        if state.orderDetail != nil, !state.route.contains(.orderDetail) {
-            state.screens.orderDetail = nil
-            state.screens.orderDetailEvents = []
-            state.screens.orderCancel = nil
-            state.screens.orderDetailMessages = []
+        if state.checkout.confirmation != nil, !state.shell.route.contains(.confirmation) { state.checkout.confirmation = nil }
+        if state.orders.detail != nil, !state.shell.route.contains(.orderDetail) {
+            state.orders.detail = nil
+            state.orders.events = []
+            state.orders.cancel = nil
+            state.orders.messages = []
         }
     }
 }

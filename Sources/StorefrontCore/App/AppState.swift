@@ -1,88 +1,85 @@
 import ShopModels
 import ShopPorts
 
-/// Everything the reducers keep: what the screens show, and what stays behind them.
+/// Everything the reducers keep: each feature's state under a property of its own, the shell every feature shares,
+/// who the customer is, and what the app reducer itself keeps.
 ///
-/// Only `screens` is published. Its properties read and write through this type too (`state.route`,
-/// `state.notice`), so tests and hosts read one state; `state.cart` is the cart itself, and `state.screens.cart`
-/// the cart screen. Features never see it whole: each reduces its scope (`AppState+Scopes`).
+/// A feature reduces its property through a scope (`scope(_:_:)`, by key path, in `App/Scoped.swift`), never the whole
+/// state. What the screens show is made from these properties (`screens`, in `AppState+Screens`); it is the only part
+/// a host sees, and reads of it go through this type too (`state.route`, `state.paymentSheet`).
 @dynamicMemberLookup
 public struct AppState: Equatable {
-    /// What the screens show; the only part a host sees.
-    public var screens: StorefrontState
-    /// The shopper's cart; `screens.cart` (the cart screen) and the badge show it.
-    public var cart: Cart
-    /// The cart as last saved or read, so only real changes are written; nil until the saved cart is read.
-    public var savedCart: [CartLine]?
-    /// The lines being written now: one write at a time, so an older cart never lands after a newer one.
-    public var cartSaveInFlight: [CartLine]?
-    /// Lines whose write just failed: not asked for again until the cart changes, or the database is back.
-    public var cartSaveFailed: [CartLine]?
-    /// Products added on the stock last read, whose fresh stock is read after the frame, each with
-    /// the quantity the cart had before the first such add.
-    public var stockChecksDue: [ProductID: Int] = [:]
-    /// A read of fresh stock is pending; checks due meanwhile wait for the next one.
-    public var isStockCheckInFlight = false
-    /// The product list's latest read; answers to older ones are dropped.
-    public var productListRequest = 0
-    /// What the product list waits for, if anything.
-    public var productListPending: ProductListPending?
-    /// The orders screen's latest read; answers to older ones are dropped.
-    public var ordersRequest = 0
-    /// The customer's name and email as the shop keeps them, read with the wallet.
-    public var profile: AccountProfile?
-    /// The wallet is being checked for a card the shop takes, before the payment sheet is made.
-    public var isCheckingWallet = false
-    /// The first products are on their way: keys typed now are for them, so hosts hold them until they arrive.
-    public var isOpening = true
-    /// Whose cart, wallet and orders these are: the signed-in account's, or the guest's.
-    public var customerID: String
-    /// The signed-in account, or nil for a guest.
-    public var signedIn: SignedInAccount?
-    /// The customer's saved cards and addresses, re-read after every change to them.
-    public var wallet = WalletContents()
-    /// The account's API tokens that are not revoked, read with the wallet; none for a guest.
-    public var apiTokens: [APITokenRecord] = []
+    /// Where the shopper is, the form on top, what the shop tells them, and the database's outage.
+    public var shell = Shell(route: [.productList], form: nil, notice: nil, isWaitingForStorage: false)
+    /// Whose cart, wallet and orders these are, and what the shop keeps of them.
+    public var customer: Customer
+    public var productList = ProductListFeature.Owned()
+    public var productDetail = ProductDetailFeature.Owned()
+    public var cart: CartFeature.Owned
+    public var checkout = CheckoutFeature.Owned()
+    public var orders = OrdersFeature.Owned()
+    public var account = AccountFeature.Owned()
+    /// The merchant console; nil in the shop.
+    public var merchant: MerchantFeature.Owned?
+    public var cardLink = CardLinkFeature.Owned()
+    public var signIn = SignInFeature.Owned()
+    public var forms = FormFeature.Owned()
+
+    /// The shop's name, for the header.
+    public var shopName: String
+    /// Whose money a payment moves, for the checkout header: the sandbox's, a provider's test mode, or real.
+    public var paymentMode = PaymentMode.sandbox
+    /// The shop can cancel orders for their shopper (it has a back office).
+    public var canCancelOrders = false
+    public var isHelpShown = false
+    /// Advances on timer ticks while something is in progress, to animate a spinner.
+    public var spinnerPhase = 0
+    public var isQuitting = false
     /// Rows the host's list area fits: the size of a list window and of a page.
     public var listRowCapacity = 10
-    /// Products read around the visible window, so a scroll by a row seldom asks the catalog.
-    public var productsAround = ProductsAround()
-    /// The payment sheet's checkout: what it buys, what the sheet offers, the shopper's choices and the charge.
-    public var checkout: Checkout?
-    /// The payment service's card page being followed, while its link is on screen.
-    public var cardPage: CardSetupLink?
-    /// What the payment sheet waits for from a form it opened, and what to do with it.
-    public var sheetAwaits: SheetAwaits?
-    /// The sign-in in progress: its session's id (the session lives in `LiveSessions`) and its nonce.
-    public var signIn: SignInProgress?
-    /// The id the next sign-in session is filed under.
-    public var nextSessionID = 1
     /// What the shopper saw before the action being handled; a checkout closed unpaid gives it back.
     public var noticeBeforeAction: Notice?
 
-    public init(screens: StorefrontState, cart: Cart, customerID: String, signedIn: SignedInAccount?) {
-        self.screens = screens
-        self.cart = cart
-        self.customerID = customerID
-        self.signedIn = signedIn
+    public init(shopName: String, currency: Currency, customerID: String, signedIn: SignedInAccount?) {
+        self.shopName = shopName
+        self.customer = Customer(customerID: customerID, signedIn: signedIn)
+        self.cart = CartFeature.Owned(currency: currency)
     }
 
-    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<StorefrontState, Value>) -> Value {
-        get { screens[keyPath: keyPath] }
-        set { screens[keyPath: keyPath] = newValue }
-    }
-
+    /// What the screens show now, read as the host reads it.
     public subscript<Value>(dynamicMember keyPath: KeyPath<StorefrontState, Value>) -> Value {
         screens[keyPath: keyPath]
     }
 
+    /// The screen on top.
+    public var screen: Screen { shell.screen }
+
     /// A checkout has begun and its sheet is not up yet: the controller is presenting it.
-    public var isPresentingSheet: Bool { checkout != nil && screens.paymentSheet == nil }
+    public var isPresentingSheet: Bool { checkout.checkout != nil && checkout.sheet == nil }
 
     /// False while a screen is on its way (the first products, a customer's saved cart, the payment sheet,
     /// a form being saved): keys typed now wait for it.
     public var isAcceptingInput: Bool {
-        !isOpening && savedCart != nil && !isPresentingSheet && !isCheckingWallet && !(screens.form?.isBusy ?? false)
+        !productList.isOpening && cart.savedCart != nil && !isPresentingSheet && !checkout.isCheckingWallet && !(shell.form?.isBusy ?? false)
+    }
+}
+
+/// Who is shopping: the customer id their cart, wallet and orders are filed under, the account signed in (nil for a
+/// guest), and what the shop keeps of them. Sign-in changes who; the account screen reads what is kept.
+public struct Customer: Equatable, Sendable {
+    public var customerID: String
+    /// The signed-in account, or nil for a guest.
+    public var signedIn: SignedInAccount?
+    /// The customer's name and email as the shop keeps them, read with the wallet.
+    public var profile: AccountProfile?
+    /// The customer's saved cards and addresses, re-read after every change to them.
+    public var wallet = WalletContents()
+    /// The account's API tokens that are not revoked, read with the wallet; none for a guest.
+    public var apiTokens: [APITokenRecord] = []
+
+    public init(customerID: String, signedIn: SignedInAccount?) {
+        self.customerID = customerID
+        self.signedIn = signedIn
     }
 }
 

@@ -20,8 +20,8 @@ enum DerivedScreens {
 
     static func inputs(_ state: AppState) -> Inputs {
         Inputs(
-            cart: state.cart.lines, signedIn: state.signedIn, wallet: state.wallet, profile: state.profile, apiTokens: state.apiTokens,
-            productOnPage: state.productDetail?.product.id
+            cart: state.cart.cart.lines, signedIn: state.customer.signedIn, wallet: state.customer.wallet, profile: state.customer.profile,
+            apiTokens: state.customer.apiTokens, productOnPage: state.productDetail.page?.product.id
         )
     }
 
@@ -30,14 +30,15 @@ enum DerivedScreens {
         let now = inputs(state)
         // Arrays compare by identity first, so a step that changed none of them costs a few comparisons.
         guard now != before else { return }
-        let wasOneTapReady = state.account.isOneTapReady
+        let wasOneTapReady = state.account.screen.isOneTapReady
         if now.signedIn != before.signedIn || now.wallet != before.wallet || now.profile != before.profile || now.apiTokens != before.apiTokens {
-            AccountFeature.refresh(&state.accountScope, env)
+            state.scope(\.account) { AccountFeature.refresh(&$0, env) }
         }
-        let oneTapChanged = state.account.isOneTapReady != wasOneTapReady
-        if now.cart != before.cart || oneTapChanged { CartFeature.showCart(&state.cartScope, env) }
+        let oneTapChanged = state.account.screen.isOneTapReady != wasOneTapReady
+        if now.cart != before.cart || oneTapChanged { state.scope(\.cart) { CartFeature.showCart(&$0, env) } }
         if now.cart != before.cart || oneTapChanged || now.productOnPage != before.productOnPage {
-            ProductDetailFeature.refresh(&state.screens.productDetail, cart: state.cart.lines, isOneTapReady: state.account.isOneTapReady, env)
+            let (lines, isOneTapReady) = (state.cart.cart.lines, state.account.screen.isOneTapReady)
+            ProductDetailFeature.refresh(&state.productDetail.page, cart: lines, isOneTapReady: isOneTapReady, env)
         }
     }
 }

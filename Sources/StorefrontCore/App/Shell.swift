@@ -3,8 +3,8 @@ import ShopPorts
 /// The part of the screens every feature shares: where the shopper is (the route and the form on top), what the
 /// shop tells them, and whether the database is being waited for.
 ///
-/// Each feature's state carries a copy, scoped from the app state and written back after the feature reduces
-/// (`AppState+Scopes`), as a browser's history and status bar are shared by its pages.
+/// Each feature's scope carries it, taken from the app state and written back after the feature reduces
+/// (`AppState.scope`), as a browser's history and status bar are shared by its pages.
 public struct Shell: Equatable, Sendable {
     public var route: [Screen]
     public var form: FormState?

@@ -74,20 +74,18 @@ public struct WalletRead: Equatable, Sendable {
 
 /// The account screen: who is shopping, their saved cards and addresses, sign-in and sign-out.
 @MainActor
-enum AccountFeature {
+public enum AccountFeature {
     /// What the account screen reduces: the screen, the wallet and profile it shows, the header's shopper label,
     /// and the shell.
-    struct State: Equatable {
-        var screen: AccountState
-        var wallet: WalletContents
-        var profile: AccountProfile?
-        var apiTokens: [APITokenRecord]
-        var shopperLabel: String
-        var shell: Shell
-        /// Whose wallet this is.
-        let customerID: String
-        let signedIn: SignedInAccount?
+    /// What the account screen owns: the screen, and who is shopping as the header says it.
+    public struct Owned: Equatable, Sendable {
+        public var screen = AccountState()
+        /// Who is shopping, for the header: a name, an email, a key fingerprint, or "guest".
+        public var shopperLabel = "guest"
     }
+
+    /// The account reads the wallet, the profile and the tokens into the customer.
+    typealias State = CustomerScoped<Owned>
 
     static func reduce(_ state: inout State, _ action: Action, _ env: ShopEnvironment) -> Effect {
         if let moved = ListSelection.moved(state.screen.selectedIndex, by: action, count: state.screen.rows.count) {

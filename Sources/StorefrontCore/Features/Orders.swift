@@ -27,23 +27,23 @@ public enum OrdersAnswer: Equatable, Sendable {
 
 /// Past orders, newest first, a window at a time; Enter opens one.
 @MainActor
-enum OrdersFeature {
+public enum OrdersFeature {
     /// What the orders screens reduce: the list, the order opened from it, their reads, and the shell.
-    struct State: Equatable {
-        var list: OrderListState
-        var detail: Order?
-        var events: [OrderEvent]
-        var messages: [OutboxEntry]
+    /// What the orders screens own: the list, the opened order with its history and messages, and a cancel.
+    public struct Owned: Equatable, Sendable {
+        public var list = OrderListState()
+        public var detail: Order?
+        /// The opened order's history, oldest first; empty until it is read.
+        public var events: [OrderEvent] = []
+        /// The opened order's messages to its shopper (the receipt first), as the outbox holds them.
+        public var messages: [OutboxEntry] = []
         /// The shopper's cancel of the opened order, while it is asked and made.
-        var cancel: OrderCancelStep?
+        public var cancel: OrderCancelStep?
         /// The latest read; answers to older ones are dropped.
-        var request: Int
-        var shell: Shell
-        /// Whose orders these are.
-        let customerID: String
-        /// Rows the host's list area fits.
-        let rowCapacity: Int
+        public var request = 0
     }
+
+    typealias State = Scoped<Owned>
 
     static func open(_ state: inout State, _ env: ShopEnvironment) -> Effect {
         state.list.selectedIndex = 0

@@ -9,12 +9,14 @@ public struct ProductDetailState: Equatable, Sendable {
 
 /// One product's page: add it, or buy it now with One-Tap.
 @MainActor
-enum ProductDetailFeature {
+public enum ProductDetailFeature {
     /// What the product page reduces: the page, and the shell it goes back through.
-    struct State: Equatable {
-        var page: ProductDetailState?
-        var shell: Shell
+    /// What the product page owns: the product on it.
+    public struct Owned: Equatable, Sendable {
+        public var page: ProductDetailState?
     }
+
+    typealias State = Scoped<Owned>
 
     static func open(_ state: inout State, _ product: Product, _ env: ShopEnvironment) {
         // Its quantity in the cart and Buy now are filled in at the step's end (`DerivedScreens`).

@@ -56,20 +56,22 @@ public enum ProductListAnswer: Equatable, Sendable {
 /// and its read starts under `EffectID.productList` (replacing any read still pending) → the
 /// catalog answers `.counted` or `.paged` → the window is shown; an answer to an older request is dropped.
 @MainActor
-enum ProductListFeature {
+public enum ProductListFeature {
     /// What the product list reduces: its screen, its reads, and the shell it reports the database's outage to.
-    struct State: Equatable {
-        var list: ProductListState
+    /// What the product list owns: its screen, its reads, and whether the first products are still coming.
+    public struct Owned: Equatable, Sendable {
+        public var list = ProductListState()
         /// The latest read; answers to older ones are dropped.
-        var request: Int
-        var pending: ProductListPending?
-        var around: ProductsAround
-        /// The first products are on their way.
-        var isOpening: Bool
-        var shell: Shell
-        /// Rows the host's list area fits: the size of a window and of a page.
-        let rowCapacity: Int
+        public var request = 0
+        /// What the list waits for, if anything.
+        public var pending: ProductListPending?
+        /// Products read around the visible window, so a scroll by a row seldom asks the catalog.
+        public var around = ProductsAround()
+        /// The first products are on their way: keys typed now are for them, so hosts hold them until they arrive.
+        public var isOpening = true
     }
+
+    typealias State = Scoped<Owned>
 
     static func reduce(_ state: inout State, _ action: Action, _ env: ShopEnvironment) -> Effect {
         if state.list.isEditingQuery {

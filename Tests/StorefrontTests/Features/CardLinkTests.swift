@@ -17,12 +17,12 @@ struct CardLinkTests {
 
     /// The card the page added is saved: the screen closes and says so.
     private static func receiveTheCardSaved(_ store: TestStore) async {
-        await store.receive(.cardLink(.completed(card))) { $0.screens.cardLink?.phase = .saving }
+        await store.receive(.cardLink(.completed(card))) { $0.cardLink.link?.phase = .saving }
         await store.receive(.cardLink(.saved(card))) {
-            $0.screens.cardLink = nil
-            $0.cardPage = nil
-            $0.screens.route.removeLast()
-            $0.notice = Notice(.info, "Saved \(card.shortName).")
+            $0.cardLink.link = nil
+            $0.cardLink.page = nil
+            $0.shell.route.removeLast()
+            $0.shell.notice = Notice(.info, "Saved \(card.shortName).")
         }
     }
 
@@ -38,13 +38,13 @@ struct CardLinkTests {
         let page = CardPageStub(links: [Self.link], states: [.open, .open, .completed(Self.card)])
         let (store, stack) = await store(page)
         store.send(.addCard) {
-            $0.screens.route.append(.cardLink)
-            $0.screens.cardLink = CardLinkState(url: nil, qrCode: nil, phase: .opening)
+            $0.shell.route.append(.cardLink)
+            $0.cardLink.link = CardLinkState(url: nil, qrCode: nil, phase: .opening)
         }
         let code = QRCodeStub().qrCode(for: Self.link.url)
         await store.receive(.cardLink(.opened(Self.link, code))) {
-            $0.cardPage = Self.link
-            $0.screens.cardLink = CardLinkState(url: Self.link.url, qrCode: code, phase: .waiting)
+            $0.cardLink.page = Self.link
+            $0.cardLink.link = CardLinkState(url: Self.link.url, qrCode: code, phase: .waiting)
         }
         await Self.receiveTheCardSaved(store)
         // The wallet's reload that follows belongs to the account screen's tests.
@@ -60,22 +60,22 @@ struct CardLinkTests {
         let page = CardPageStub(links: [Self.link, second], states: [.expired, .completed(Self.card)])
         let (store, _) = await store(page)
         store.send(.addCard) {
-            $0.screens.route.append(.cardLink)
-            $0.screens.cardLink = CardLinkState(url: nil, qrCode: nil, phase: .opening)
+            $0.shell.route.append(.cardLink)
+            $0.cardLink.link = CardLinkState(url: nil, qrCode: nil, phase: .opening)
         }
         let codes = QRCodeStub()
         await store.receive(.cardLink(.opened(Self.link, codes.qrCode(for: Self.link.url)))) {
-            $0.cardPage = Self.link
-            $0.screens.cardLink = CardLinkState(url: Self.link.url, qrCode: codes.qrCode(for: Self.link.url), phase: .waiting)
+            $0.cardLink.page = Self.link
+            $0.cardLink.link = CardLinkState(url: Self.link.url, qrCode: codes.qrCode(for: Self.link.url), phase: .waiting)
         }
         await store.receive(.cardLink(.expired)) {
-            $0.cardPage = nil
-            $0.screens.cardLink?.phase = .expired
+            $0.cardLink.page = nil
+            $0.cardLink.link?.phase = .expired
         }
-        store.send(.confirm) { $0.screens.cardLink = CardLinkState(url: nil, qrCode: nil, phase: .opening) }
+        store.send(.confirm) { $0.cardLink.link = CardLinkState(url: nil, qrCode: nil, phase: .opening) }
         await store.receive(.cardLink(.opened(second, codes.qrCode(for: second.url)))) {
-            $0.cardPage = second
-            $0.screens.cardLink = CardLinkState(url: second.url, qrCode: codes.qrCode(for: second.url), phase: .waiting)
+            $0.cardLink.page = second
+            $0.cardLink.link = CardLinkState(url: second.url, qrCode: codes.qrCode(for: second.url), phase: .waiting)
         }
         await Self.receiveTheCardSaved(store)
         await store.skipInFlightEffects()
@@ -87,21 +87,21 @@ struct CardLinkTests {
         let clock = TestClock()
         let (store, _) = await store(page, clock: clock)
         store.send(.addCard) {
-            $0.screens.route.append(.cardLink)
-            $0.screens.cardLink = CardLinkState(url: nil, qrCode: nil, phase: .opening)
+            $0.shell.route.append(.cardLink)
+            $0.cardLink.link = CardLinkState(url: nil, qrCode: nil, phase: .opening)
         }
         let code = QRCodeStub().qrCode(for: Self.link.url)
         await store.receive(.cardLink(.opened(Self.link, code))) {
-            $0.cardPage = Self.link
-            $0.screens.cardLink = CardLinkState(url: Self.link.url, qrCode: code, phase: .waiting)
+            $0.cardLink.page = Self.link
+            $0.cardLink.link = CardLinkState(url: Self.link.url, qrCode: code, phase: .waiting)
         }
         // The first look finds the page open; the next one waits on the clock, which is never moved.
         for _ in 0..<1_000 where page.looks.isEmpty { await Task.yield() }
         try #require(page.looks == ["cs_test_1"])
         store.send(.back) {
-            $0.screens.cardLink = nil
-            $0.cardPage = nil
-            $0.screens.route.removeLast()
+            $0.cardLink.link = nil
+            $0.cardLink.page = nil
+            $0.shell.route.removeLast()
         }
         await store.finish()
         #expect(page.looks == ["cs_test_1"])
@@ -113,13 +113,13 @@ struct CardLinkTests {
         let clock = TestClock()
         let (store, _) = await store(page, clock: clock)
         store.send(.addCard) {
-            $0.screens.route.append(.cardLink)
-            $0.screens.cardLink = CardLinkState(url: nil, qrCode: nil, phase: .opening)
+            $0.shell.route.append(.cardLink)
+            $0.cardLink.link = CardLinkState(url: nil, qrCode: nil, phase: .opening)
         }
         let code = QRCodeStub().qrCode(for: Self.link.url)
         await store.receive(.cardLink(.opened(Self.link, code))) {
-            $0.cardPage = Self.link
-            $0.screens.cardLink = CardLinkState(url: Self.link.url, qrCode: code, phase: .waiting)
+            $0.cardLink.page = Self.link
+            $0.cardLink.link = CardLinkState(url: Self.link.url, qrCode: code, phase: .waiting)
         }
         #expect(store.state.screens.wantsTicks)
         store.send(.tick) { $0.spinnerPhase += 1 }

@@ -6,30 +6,30 @@ extension AppState {
     /// notice, and the fresh stock check that follows the frame (started now, or due after the one in flight).
     /// `startsCheck`: false for a cart that a check's answer puts back, which asks for no check of its own.
     mutating func expectAdded(_ line: CartLine, in shop: ShopProfile = .standard(), startsCheck: Bool = true) {
-        cart = Cart(currency: shop.currency, lines: [line])
-        screens.cart.lines = [line]
-        screens.cart.totals = cart.totals(shipping: shop.shippingMethods.first, tax: shop.tax)
-        screens.cartBadge = CartBadge(itemCount: line.quantity, subtotal: line.unitPrice * line.quantity)
-        screens.cart.canBuyNow = true
-        screens.notice = Notice(.info, "Added \(line.name) to your cart.")
+        cart.cart = Cart(currency: shop.currency, lines: [line])
+        cart.screen.lines = [line]
+        cart.screen.totals = cart.cart.totals(shipping: shop.shippingMethods.first, tax: shop.tax)
+        cart.badge = CartBadge(itemCount: line.quantity, subtotal: line.unitPrice * line.quantity)
+        cart.screen.canBuyNow = true
+        shell.notice = Notice(.info, "Added \(line.name) to your cart.")
         guard startsCheck else { return }
-        if isStockCheckInFlight {
-            if stockChecksDue[line.productID] == nil { stockChecksDue[line.productID] = line.quantity - 1 }
+        if cart.isStockCheckInFlight {
+            if cart.stockChecksDue[line.productID] == nil { cart.stockChecksDue[line.productID] = line.quantity - 1 }
         } else {
-            isStockCheckInFlight = true
+            cart.isStockCheckInFlight = true
         }
     }
 
     /// What the stock check's answer changes when it takes nothing back: the write may follow.
     mutating func expectStockChecked(writing lines: [CartLine]? = nil) {
-        isStockCheckInFlight = false
-        cartSaveInFlight = lines
+        cart.isStockCheckInFlight = false
+        cart.saveInFlight = lines
     }
 
     /// What a write's answer changes: the lines are what the database holds.
     mutating func expectSaved(_ lines: [CartLine]) {
-        cartSaveInFlight = nil
-        savedCart = lines
+        cart.saveInFlight = nil
+        cart.savedCart = lines
     }
 }
 

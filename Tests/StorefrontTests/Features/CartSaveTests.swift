@@ -16,7 +16,7 @@ struct CartSaveTests {
         let carts = InMemoryCartRepository()
         stack.carts = carts
         let store = await TestStore(dependencies: stack.dependencies)
-        let product = store.state.productList.rows[0]
+        let product = store.state.productList.list.rows[0]
         return (
             store, carts, CartLine(productID: product.id, name: product.name, unitPrice: product.price, quantity: 1), stack.guestID, product.stock
         )
@@ -52,8 +52,8 @@ struct CartSaveTests {
         store.send(.addToCart) { $0.expectAdded(line) }
         store.send(.quit) {
             $0.isQuitting = true
-            $0.isStockCheckInFlight = false
-            $0.cartSaveInFlight = [line]
+            $0.cart.isStockCheckInFlight = false
+            $0.cart.saveInFlight = [line]
         }
         await store.receive(.cart(.saved(customer: guest, lines: [line]))) { $0.expectSaved([line]) }
         #expect(try carts.lines(forCustomer: guest) == [line], "written before the shop goes")

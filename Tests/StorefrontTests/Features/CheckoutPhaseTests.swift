@@ -69,14 +69,14 @@ struct CheckoutPhaseTests {
         let confirming = sheetStore.outcome(of: .pay, from: reviewing).state
         let authorizing = sheetStore.outcome(of: .confirm, from: confirming).state
         var processing = authorizing
-        processing.paymentSheet?.phase = .processing
+        processing.checkout.sheet?.phase = .processing
         let check = BankCheck(url: "https://bank.example/3ds/pi_1", qrCode: nil)
         var checkingWithBank = authorizing
-        checkingWithBank.paymentSheet?.phase = .checkingWithBank(check)
+        checkingWithBank.checkout.sheet?.phase = .checkingWithBank(check)
         var canceling = check
         canceling.isCanceling = true
         var checkingPayment = authorizing
-        checkingPayment.paymentSheet?.phase = .checkingPayment(isStopping: false)
+        checkingPayment.checkout.sheet?.phase = .checkingPayment(isStopping: false)
 
         let (cardStore, cardSpy) = await store(supportsNetworks: false)
         await cardStore.setUp(.addToCart, .showCart, .pay, .moveDown)
@@ -89,36 +89,36 @@ struct CheckoutPhaseTests {
             (
                 "needsCard", cardStore, needsCard,
                 [
-                    Accepted(action: .moveUp) { $0.paymentSheet?.selectedRow = .card },
-                    Accepted(action: .moveDown) { $0.paymentSheet?.selectedRow = .shippingMethod },
+                    Accepted(action: .moveUp) { $0.checkout.sheet?.selectedRow = .card },
+                    Accepted(action: .moveDown) { $0.checkout.sheet?.selectedRow = .shippingMethod },
                     Accepted(action: .confirm) { state in
-                        state.route.append(.form)
-                        state.form = cardStore.outcome(of: .confirm, from: needsCard).state.form
-                        #expect(state.form?.purpose == .addCard)
+                        state.shell.route.append(.form)
+                        state.shell.form = cardStore.outcome(of: .confirm, from: needsCard).state.shell.form
+                        #expect(state.shell.form?.purpose == .addCard)
                     },
-                    Accepted(action: .pay) { $0.notice = Notice(.error, "No card in your wallet works here. Set up a card to pay.") },
+                    Accepted(action: .pay) { $0.shell.notice = Notice(.error, "No card in your wallet works here. Set up a card to pay.") },
                     Accepted(action: .back) { state in
-                        state.sheetAwaits = nil
-                        state.paymentSheet = nil
-                        state.route.removeLast()
+                        state.checkout.sheetAwaits = nil
+                        state.checkout.sheet = nil
+                        state.shell.route.removeLast()
                     },
                 ]
             ),
             (
                 "reviewing", sheetStore, reviewing,
                 [
-                    Accepted(action: .moveUp) { $0.paymentSheet?.selectedRow = .card },
-                    Accepted(action: .moveDown) { $0.paymentSheet?.selectedRow = .shippingMethod },
+                    Accepted(action: .moveUp) { $0.checkout.sheet?.selectedRow = .card },
+                    Accepted(action: .moveDown) { $0.checkout.sheet?.selectedRow = .shippingMethod },
                     Accepted(action: .confirm) {
-                        $0.paymentSheet?.phase = .choosing(
+                        $0.checkout.sheet?.phase = .choosing(
                             ChooserState(row: .shippingAddress, options: addresses, selectedIndex: 0, addTitle: "Add a new address"))
                     },
-                    Accepted(action: .pay) { $0.paymentSheet?.phase = .confirming(prompt: prompt) },
+                    Accepted(action: .pay) { $0.checkout.sheet?.phase = .confirming(prompt: prompt) },
                     // Esc closes the sheet at once: nothing was authorized, so nothing is said.
                     Accepted(action: .back) { state in
-                        state.checkout = nil
-                        state.paymentSheet = nil
-                        state.route.removeLast()
+                        state.checkout.checkout = nil
+                        state.checkout.sheet = nil
+                        state.shell.route.removeLast()
                     },
                 ]
             ),
@@ -127,22 +127,22 @@ struct CheckoutPhaseTests {
                 [
                     Accepted(action: .moveUp) { _ in },
                     Accepted(action: .moveDown) {
-                        $0.paymentSheet?.phase = .choosing(
+                        $0.checkout.sheet?.phase = .choosing(
                             ChooserState(row: .shippingAddress, options: addresses, selectedIndex: 1, addTitle: "Add a new address"))
                     },
-                    Accepted(action: .back) { $0.paymentSheet?.phase = .reviewing },
+                    Accepted(action: .back) { $0.checkout.sheet?.phase = .reviewing },
                     // The choice, its summary and its contact's errors are the checkout's: no round trip.
-                    Accepted(action: .confirm) { $0.paymentSheet?.phase = .reviewing },
+                    Accepted(action: .confirm) { $0.checkout.sheet?.phase = .reviewing },
                 ]
             ),
             (
                 "confirming", sheetStore, confirming,
                 [
                     Accepted(action: .confirm, startsEffect: true) {
-                        $0.paymentSheet?.phase = .authorizing
-                        $0.checkout?.didAuthorize = true
+                        $0.checkout.sheet?.phase = .authorizing
+                        $0.checkout.checkout?.didAuthorize = true
                     },
-                    Accepted(action: .back) { $0.paymentSheet?.phase = .reviewing },
+                    Accepted(action: .back) { $0.checkout.sheet?.phase = .reviewing },
                 ]
             ),
             ("authorizing", sheetStore, authorizing, []),
@@ -151,14 +151,14 @@ struct CheckoutPhaseTests {
             (
                 "checkingWithBank", sheetStore, checkingWithBank,
                 [
-                    Accepted(action: .back, startsEffect: true) { $0.paymentSheet?.phase = .checkingWithBank(canceling) }
+                    Accepted(action: .back, startsEffect: true) { $0.checkout.sheet?.phase = .checkingWithBank(canceling) }
                 ]
             ),
             // Only Esc: the shop stops asking whether the unanswered charge went through.
             (
                 "checkingPayment", sheetStore, checkingPayment,
                 [
-                    Accepted(action: .back, startsEffect: true) { $0.paymentSheet?.phase = .checkingPayment(isStopping: true) }
+                    Accepted(action: .back, startsEffect: true) { $0.checkout.sheet?.phase = .checkingPayment(isStopping: true) }
                 ]
             ),
         ]
@@ -170,7 +170,7 @@ struct CheckoutPhaseTests {
                 expected.noticeBeforeAction = start.notice
                 var startsEffect = false
                 if let accepted = accepts.first(where: { $0.action == action }) {
-                    expected.notice = nil
+                    expected.shell.notice = nil
                     accepted.change(&expected)
                     startsEffect = accepted.startsEffect
                 } else {
@@ -193,15 +193,15 @@ struct CheckoutPhaseTests {
         switch action {
         case .viewportChanged:
             // The list under the sheet re-reads its window for the new size, keeping its rows meanwhile.
-            state.productListRequest += 1
-            state.productListPending = .count(keepSelection: true)
-            state.productList.isLoading = true
+            state.productList.request += 1
+            state.productList.pending = .count(keepSelection: true)
+            state.productList.list.isLoading = true
         case .quit: state.isQuitting = true
-        case .tick: if state.isBusy { state.spinnerPhase += 1 }
+        case .tick: if state.screens.isBusy { state.spinnerPhase += 1 }
         case .toggleHelp:
-            state.notice = nil
+            state.shell.notice = nil
             state.isHelpShown = true
-        default: state.notice = nil
+        default: state.shell.notice = nil
         }
     }
 }

@@ -35,7 +35,7 @@ struct DoublesTests {
     @Test func theTestStoreFailsWhenTheChangeIsNotTheOneExpected() async {
         let store = await TestStore(dependencies: TestStack().dependencies)
         withKnownIssue {
-            store.send(.moveDown) { $0.productList.selectedIndex = 2 }
+            store.send(.moveDown) { $0.productList.list.selectedIndex = 2 }
         }
     }
 
@@ -46,7 +46,7 @@ struct DoublesTests {
         let store = await TestStore(dependencies: stack.dependencies)
         await store.setUp(.addToCart, .showCart)
         // Pay checks the wallet in an effect whose answer this test never takes.
-        store.send(.pay) { $0.isCheckingWallet = true }
+        store.send(.pay) { $0.checkout.isCheckingWallet = true }
         await withKnownIssue {
             await store.finish()
         }
@@ -72,7 +72,7 @@ struct DoublesTests {
         stack.catalog = catalog
         let store = await TestStore(dependencies: stack.dependencies)
         catalog.closeGate()
-        let product = store.state.productList.rows[0]
+        let product = store.state.productList.list.rows[0]
         let line = CartLine(productID: product.id, name: product.name, unitPrice: product.price, quantity: 1)
         store.send(.addToCart) { $0.expectAdded(line, in: catalog.shop) }
         return store
@@ -132,7 +132,7 @@ struct UnimplementedDependenciesTests {
         dependencies.accounts.wallets = InMemoryWalletRepository()
         dependencies.accounts.profiles = InMemoryAccountProfileRepository()
         let store = await TestStore(dependencies: dependencies)
-        store.send(.moveDown) { $0.productList.selectedIndex = 1 }
+        store.send(.moveDown) { $0.productList.list.selectedIndex = 1 }
         await store.finish()
     }
 }

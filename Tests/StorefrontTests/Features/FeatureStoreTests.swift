@@ -14,17 +14,17 @@ struct FeatureStoreTests {
 
     @Test func movingDownSelectsTheNextProduct() async {
         let store = await TestStore(dependencies: stack.dependencies)
-        store.send(.moveDown) { $0.productList.selectedIndex = 1 }
-        store.send(.moveUp) { $0.productList.selectedIndex = 0 }
+        store.send(.moveDown) { $0.productList.list.selectedIndex = 1 }
+        store.send(.moveUp) { $0.productList.list.selectedIndex = 0 }
     }
 
     @Test func typingASearchReadsTheMatchingWindow() async throws {
         let store = await TestStore(dependencies: stack.dependencies)
-        store.send(.beginSearch) { $0.productList.isEditingQuery = true }
+        store.send(.beginSearch) { $0.productList.list.isEditingQuery = true }
         // The query shows at once, the list marked loading; the matches follow from the catalog.
         store.send(.textInput("mug")) { $0.expectSearchStarted(query: "mug") }
         try await receiveMatches(of: "mug", in: store)
-        #expect(store.state.productList.totalCount < 10, "the search narrowed the list")
+        #expect(store.state.productList.list.totalCount < 10, "the search narrowed the list")
         await store.finish()
     }
 
@@ -32,23 +32,23 @@ struct FeatureStoreTests {
     private func receiveMatches(of query: String, in store: TestStore) async throws {
         let total = try await stack.catalog.count(matching: query)
         let rows = try await stack.catalog.page(matching: query, offset: 0, limit: 50)
-        await store.receive(.productList(.counted(request: store.state.productListRequest, total: total, from: 0, rows: rows))) {
-            $0.productList.isLoading = false
-            $0.productListPending = nil
-            $0.productList.totalCount = total
-            $0.productList.rows = Array(rows.prefix(10))
+        await store.receive(.productList(.counted(request: store.state.productList.request, total: total, from: 0, rows: rows))) {
+            $0.productList.list.isLoading = false
+            $0.productList.pending = nil
+            $0.productList.list.totalCount = total
+            $0.productList.list.rows = Array(rows.prefix(10))
         }
     }
 
     @Test func aLateAnswerToASupersededSearchIsDropped() async throws {
         let store = await TestStore(dependencies: stack.dependencies)
-        store.send(.beginSearch) { $0.productList.isEditingQuery = true }
+        store.send(.beginSearch) { $0.productList.list.isEditingQuery = true }
         store.send(.textInput("m")) { $0.expectSearchStarted(query: "m") }
-        let superseded = store.state.productListRequest
+        let superseded = store.state.productList.request
         // The next key replaces the first search; an answer to it that still arrived changes nothing.
         store.send(.textInput("u")) {
-            $0.productList.query = "mu"
-            $0.productListRequest += 1
+            $0.productList.list.query = "mu"
+            $0.productList.request += 1
         }
         store.send(.productList(.counted(request: superseded, total: 1, from: 0, rows: []))) { _ in }
         try await receiveMatches(of: "mu", in: store)
@@ -57,21 +57,21 @@ struct FeatureStoreTests {
 
     @Test func addingAProductPutsItInTheCartTheBadgeAndTheNotice() async {
         let store = await TestStore(dependencies: stack.dependencies)
-        let product = store.state.productList.rows[0]
+        let product = store.state.productList.list.rows[0]
         let line = CartLine(productID: product.id, name: product.name, unitPrice: product.price, quantity: 1)
         store.send(.addToCart) {
-            $0.cart = Cart(currency: shop.currency, lines: [line])
-            $0.screens.cart.lines = [line]
-            $0.screens.cart.totals = $0.cart.totals(shipping: shop.shippingMethods.first, tax: shop.tax)
-            $0.cartBadge = CartBadge(itemCount: 1, subtotal: product.price)
+            $0.cart.cart = Cart(currency: shop.currency, lines: [line])
+            $0.cart.screen.lines = [line]
+            $0.cart.screen.totals = $0.cart.cart.totals(shipping: shop.shippingMethods.first, tax: shop.tax)
+            $0.cart.badge = CartBadge(itemCount: 1, subtotal: product.price)
             // The guest's sandbox wallet has a default card and address, and One-Tap for the cart is on.
-            $0.screens.cart.canBuyNow = true
-            $0.notice = Notice(.info, "Added \(product.name) to your cart.")
+            $0.cart.screen.canBuyNow = true
+            $0.shell.notice = Notice(.info, "Added \(product.name) to your cart.")
             // Added on the stock its page read; the fresh stock is read once the frame is out.
-            $0.isStockCheckInFlight = true
+            $0.cart.isStockCheckInFlight = true
         }
         await store.receive(.cart(.stockChecked([.afterAdding(line, stock: product.stock)]))) {
-            $0.isStockCheckInFlight = false
+            $0.cart.isStockCheckInFlight = false
         }
         await store.finish()
     }
@@ -86,24 +86,24 @@ struct FeatureStoreTests {
         // The spy answers at once: the credential arrives in the same step, and its tokens are kept by an effect.
         // The state keeps the sign-in's session id and nonce; the effect makes the controller, which answers at once.
         store.send(.signInOrOut) {
-            $0.signIn = SignInProgress(sessionID: 1, nonce: store.state.signIn?.nonce)
-            $0.nextSessionID = 2
+            $0.signIn.progress = SignInProgress(sessionID: 1, nonce: store.state.signIn.progress?.nonce)
+            $0.signIn.nextSessionID = 2
         }
-        #expect(store.state.signIn?.nonce != nil)
+        #expect(store.state.signIn.progress?.nonce != nil)
         let credential = SignInCompletion(TestCredential(user: "user-1", email: "jane@example.com", fullName: "Jane"))
         await store.receive(.signIn(.credentialReceived(credential))) { _ in }
         await store.receive(.signIn(.accountSaved(credential))) {
-            $0.signIn = nil
-            $0.signedIn = SignedInAccount(provider: .sandboxID, userID: "user-1")
-            $0.customerID = "sandbox-id:user-1"
-            $0.profile = AccountProfile(customerID: "sandbox-id:user-1", name: "Jane", email: "jane@example.com")
-            $0.shopperLabel = "Jane"
-            $0.account.title = "Jane"
-            $0.account.detail = "jane@example.com · signed in with Sandbox ID"
-            $0.account.isSignedIn = true
-            $0.account.canSignIn = false
-            $0.account.canSignOut = true
-            $0.notice = Notice(.info, "Signed in as Jane.")
+            $0.signIn.progress = nil
+            $0.customer.signedIn = SignedInAccount(provider: .sandboxID, userID: "user-1")
+            $0.customer.customerID = "sandbox-id:user-1"
+            $0.customer.profile = AccountProfile(customerID: "sandbox-id:user-1", name: "Jane", email: "jane@example.com")
+            $0.account.shopperLabel = "Jane"
+            $0.account.screen.title = "Jane"
+            $0.account.screen.detail = "jane@example.com · signed in with Sandbox ID"
+            $0.account.screen.isSignedIn = true
+            $0.account.screen.canSignIn = false
+            $0.account.screen.canSignOut = true
+            $0.shell.notice = Notice(.info, "Signed in as Jane.")
         }
         // The account's wallet follows: empty, so the guest's cards leave the screen.
         await store.receive(
@@ -113,10 +113,10 @@ struct FeatureStoreTests {
                     profile: AccountProfile(customerID: "sandbox-id:user-1", name: "Jane", email: "jane@example.com"), notice: nil
                 ))
         ) {
-            $0.wallet = WalletContents()
-            $0.account.rows = []
-            $0.account.selectedIndex = 0
-            $0.account.isOneTapReady = false
+            $0.customer.wallet = WalletContents()
+            $0.account.screen.rows = []
+            $0.account.screen.selectedIndex = 0
+            $0.account.screen.isOneTapReady = false
         }
         #expect(factory.made.count == 1)
         await store.finish()
@@ -132,17 +132,17 @@ struct FeatureStoreTests {
         ])
         let store = await TestStore(dependencies: stack.dependencies)
         await store.setUp(.addToCart, .showCart)
-        let lines = store.state.cart.lines
+        let lines = store.state.cart.cart.lines
         let standard = try #require(shop.shippingMethods.first)
 
-        store.send(.pay) { $0.isCheckingWallet = true }
+        store.send(.pay) { $0.checkout.isCheckingWallet = true }
         #expect(!store.state.isAcceptingInput, "keys wait while the wallet is checked")
         await store.receive(
             .checkout(.walletChecked(CheckoutOrder(lines: lines, clearsCartOnSuccess: true), oneTap: false, canPay: true, noticeBefore: nil))
         ) {
-            $0.isCheckingWallet = false
+            $0.checkout.isCheckingWallet = false
             // The state holds the checkout; the effect makes a controller and asks it what the sheet offers.
-            $0.checkout = Checkout(
+            $0.checkout.checkout = Checkout(
                 order: CheckoutOrder(lines: lines, clearsCartOnSuccess: true), oneTap: false, shippingMethod: standard, noticeBeforeCheckout: nil
             )
         }
@@ -150,15 +150,15 @@ struct FeatureStoreTests {
         let summary = [
             SummaryItem(label: "Subtotal", amount: lines[0].total),
             SummaryItem(label: "Shipping (\(standard.label))", amount: standard.cost(forSubtotal: lines[0].total)),
-            SummaryItem(label: shop.tax.label, amount: store.state.screens.cart.totals.tax),
-            SummaryItem(label: shop.name, amount: store.state.screens.cart.totals.total),
+            SummaryItem(label: shop.tax.label, amount: store.state.cart.screen.totals.tax),
+            SummaryItem(label: shop.name, amount: store.state.cart.screen.totals.total),
         ]
         await store.receive(.checkout(.presented(Fixtures.sheetOptions))) {
-            $0.checkout?.options = Fixtures.sheetOptions
-            $0.checkout?.card = Fixtures.visa
-            $0.checkout?.shipTo = Fixtures.jane
-            $0.checkout?.contact = Fixtures.jane
-            $0.route = [.productList, .cart, .paymentSheet]
+            $0.checkout.checkout?.options = Fixtures.sheetOptions
+            $0.checkout.checkout?.card = Fixtures.visa
+            $0.checkout.checkout?.shipTo = Fixtures.jane
+            $0.checkout.checkout?.contact = Fixtures.jane
+            $0.shell.route = [.productList, .cart, .paymentSheet]
             var sheet = PaymentSheetState(
                 merchantName: shop.name,
                 rowValues: [
@@ -170,30 +170,30 @@ struct FeatureStoreTests {
                 summaryItems: summary, phase: .reviewing
             )
             sheet.unchosenRows = []
-            $0.paymentSheet = sheet
+            $0.checkout.sheet = sheet
         }
         let total = try #require(summary.last)
         store.send(.pay) {
-            $0.paymentSheet?.phase = .confirming(prompt: "Pay \(shop.name) \(total.amount.formatted)? Enter to confirm, Esc to cancel")
+            $0.checkout.sheet?.phase = .confirming(prompt: "Pay \(shop.name) \(total.amount.formatted)? Enter to confirm, Esc to cancel")
         }
         store.send(.confirm) {
-            $0.paymentSheet?.phase = .authorizing
-            $0.checkout?.didAuthorize = true
+            $0.checkout.sheet?.phase = .authorizing
+            $0.checkout.checkout?.didAuthorize = true
         }
-        await store.receive(.checkout(.processingStarted)) { $0.paymentSheet?.phase = .processing }
+        await store.receive(.checkout(.processingStarted)) { $0.checkout.sheet?.phase = .processing }
         let confirmation = ConfirmationState(
             orderNumber: "SF-777777", total: Money(minorUnits: 6_928, currency: .usd), itemCount: 1,
             paymentDescription: "Visa ••4242", shipTo: "Jane Appleseed, 1 Loop Road, Cupertino 95014, US", shippingMethodLabel: standard.label
         )
         await store.receive(.checkout(.finished(.paid(confirmation)))) {
-            $0.cart = Cart(currency: shop.currency)
-            $0.screens.cart = CartScreenState(totals: Cart(currency: shop.currency).totals(shipping: standard, tax: shop.tax))
-            $0.screens.cart.shippingLabel = standard.label
-            $0.cartBadge = CartBadge(itemCount: 0, subtotal: .zero(shop.currency))
-            $0.checkout = nil
-            $0.paymentSheet = nil
-            $0.confirmation = confirmation
-            $0.route = [.productList, .confirmation]
+            $0.cart.cart = Cart(currency: shop.currency)
+            $0.cart.screen = CartScreenState(totals: Cart(currency: shop.currency).totals(shipping: standard, tax: shop.tax))
+            $0.cart.screen.shippingLabel = standard.label
+            $0.cart.badge = CartBadge(itemCount: 0, subtotal: .zero(shop.currency))
+            $0.checkout.checkout = nil
+            $0.checkout.sheet = nil
+            $0.checkout.confirmation = confirmation
+            $0.shell.route = [.productList, .confirmation]
         }
         await store.finish()
         #expect(spy.controllers.first?.calls == ["present"], "the controller presented the sheet and took no part in the charge")
@@ -203,9 +203,9 @@ struct FeatureStoreTests {
 extension AppState {
     /// What a key that starts a search for `query` changes: the query, and the list marked loading under a new request.
     fileprivate mutating func expectSearchStarted(query: String) {
-        screens.productList.query = query
-        screens.productList.isLoading = true
-        productListRequest += 1
-        productListPending = .count(keepSelection: false)
+        productList.list.query = query
+        productList.list.isLoading = true
+        productList.request += 1
+        productList.pending = .count(keepSelection: false)
     }
 }

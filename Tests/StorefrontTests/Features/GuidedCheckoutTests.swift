@@ -37,22 +37,22 @@ struct GuidedCheckoutTests {
     @Test func payWithTheAddressMissingMovesToShipToMarksItAndSaysWhy() async throws {
         let (store, _) = try await sheetWithoutAnAddress()
         store.send(.pay) {
-            $0.paymentSheet?.selectedRow = .shippingAddress
-            $0.paymentSheet?.markedRow = .shippingAddress
-            $0.notice = Notice(.error, "Add a shipping address to pay.")
+            $0.checkout.sheet?.selectedRow = .shippingAddress
+            $0.checkout.sheet?.markedRow = .shippingAddress
+            $0.shell.notice = Notice(.error, "Add a shipping address to pay.")
         }
         await store.finish()
     }
 
     @Test func enterOnAnEmptyShipToOpensTheAddressFormAtOnce() async throws {
         let (store, _) = try await sheetWithoutAnAddress()
-        store.send(.moveDown) { $0.paymentSheet?.selectedRow = .shippingAddress }
+        store.send(.moveDown) { $0.checkout.sheet?.selectedRow = .shippingAddress }
         let opened = store.outcome(of: .confirm, from: store.state).state
         store.send(.confirm) {
-            $0.route.append(.form)
-            $0.form = opened.form
-            $0.sheetAwaits = .entry(.shippingAddress)
-            $0.notice = Notice(.info, "No address yet: add one to ship to.")
+            $0.shell.route.append(.form)
+            $0.shell.form = opened.form
+            $0.checkout.sheetAwaits = .entry(.shippingAddress)
+            $0.shell.notice = Notice(.info, "No address yet: add one to ship to.")
         }
         #expect(store.state.form?.purpose == .addAddress)
         await store.finish()
@@ -61,14 +61,14 @@ struct GuidedCheckoutTests {
     @Test func everyChooserButShippingEndsWithAddANewRow() async throws {
         let (store, _) = try await sheetWithoutAnAddress()
         store.send(.confirm) {
-            $0.paymentSheet?.phase = .choosing(
+            $0.checkout.sheet?.phase = .choosing(
                 ChooserState(
                     row: .card, options: [ChooserState.Option(title: "Visa ••4242", detail: "Test: succeeds")], selectedIndex: 0,
                     addTitle: "Add a new card"
                 ))
         }
         store.send(.moveDown) {
-            $0.paymentSheet?.phase = .choosing(
+            $0.checkout.sheet?.phase = .choosing(
                 ChooserState(
                     row: .card, options: [ChooserState.Option(title: "Visa ••4242", detail: "Test: succeeds")], selectedIndex: 1,
                     addTitle: "Add a new card"
@@ -77,25 +77,25 @@ struct GuidedCheckoutTests {
         #expect(store.state.paymentSheet?.chooser?.isOnAddRow == true)
         let opened = store.outcome(of: .confirm, from: store.state).state
         store.send(.confirm) {
-            $0.paymentSheet?.phase = .reviewing
-            $0.route.append(.form)
-            $0.form = opened.form
-            $0.sheetAwaits = .entry(.card)
+            $0.checkout.sheet?.phase = .reviewing
+            $0.shell.route.append(.form)
+            $0.shell.form = opened.form
+            $0.checkout.sheetAwaits = .entry(.card)
         }
         #expect(store.state.form?.purpose == .addCard)
         store.send(.back) {
-            $0.route.removeLast()
-            $0.form = nil
-            $0.sheetAwaits = nil
-            $0.notice = Notice(.info, "No card was added.")
+            $0.shell.route.removeLast()
+            $0.shell.form = nil
+            $0.checkout.sheetAwaits = nil
+            $0.shell.notice = Notice(.info, "No card was added.")
         }
         store.send(.moveDown) {
-            $0.paymentSheet?.selectedRow = .shippingAddress
-            $0.notice = nil
+            $0.checkout.sheet?.selectedRow = .shippingAddress
+            $0.shell.notice = nil
         }
-        store.send(.moveDown) { $0.paymentSheet?.selectedRow = .shippingMethod }
+        store.send(.moveDown) { $0.checkout.sheet?.selectedRow = .shippingMethod }
         let shippingChooser = store.outcome(of: .confirm, from: store.state).state.paymentSheet
-        store.send(.confirm) { $0.paymentSheet = shippingChooser }
+        store.send(.confirm) { $0.checkout.sheet = shippingChooser }
         #expect(store.state.paymentSheet?.chooser?.row == .shippingMethod)
         #expect(store.state.paymentSheet?.chooser?.addTitle == nil, "shipping methods are the shop's: nothing to add")
         await store.finish()
@@ -108,15 +108,15 @@ struct GuidedCheckoutTests {
             if !value.isEmpty { await store.setUp(.textInput(value)) }
             await store.setUp(.confirm)
         }
-        let checkout = try #require(store.state.checkout)
+        let checkout = try #require(store.state.checkout.checkout)
         let saved = try #require(checkout.shipTo)
         #expect(saved.name == "Sam Shopper" && saved.address.street == "1 Loop Road")
         #expect(checkout.contact == saved, "one address both ships and contacts")
         #expect(checkout.options.contacts == [saved], "the sheet offers it from now on")
         #expect(store.state.form == nil && store.state.screen == .paymentSheet, "back on the sheet")
-        #expect(store.state.sheetAwaits == nil)
+        #expect(store.state.checkout.sheetAwaits == nil)
         let sheet = try #require(store.state.paymentSheet)
         #expect(sheet.unchosenRows.isEmpty && sheet.isPayEnabled && sheet.status == nil)
-        #expect(store.state.wallet.addresses.last?.name == "Sam Shopper", "and it is in the wallet")
+        #expect(store.state.customer.wallet.addresses.last?.name == "Sam Shopper", "and it is in the wallet")
     }
 }

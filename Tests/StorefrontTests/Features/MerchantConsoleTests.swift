@@ -40,18 +40,18 @@ struct MerchantConsoleTests {
         let (stack, order) = try await Self.stackWithPaidOrder()
         let store = await TestStore(dependencies: stack.dependencies)
         #expect(store.state.route == [.merchantQueue])
-        #expect(store.state.merchant?.filter == .paid)
-        #expect(store.state.merchant?.queue.rows == [order])
-        #expect(store.state.merchant?.queue.totalCount == 1)
+        #expect(store.state.merchant?.console.filter == .paid)
+        #expect(store.state.merchant?.console.queue.rows == [order])
+        #expect(store.state.merchant?.console.queue.totalCount == 1)
         // Tab: the next status; nothing is shipped yet.
         store.send(.nextFilter) {
-            $0.screens.merchant?.filter = .shipped
-            $0.screens.merchant?.queue = OrderListState()
-            $0.screens.merchant?.queue.isLoading = true
-            $0.screens.merchant?.request += 1
+            $0.merchant!.console.filter = .shipped
+            $0.merchant!.console.queue = OrderListState()
+            $0.merchant!.console.queue.isLoading = true
+            $0.merchant!.console.request += 1
         }
         await store.receive(.merchant(.queue(request: 2, .success(OrderQueuePage(total: 0, start: 0, rows: []))))) {
-            $0.screens.merchant?.queue.isLoading = false
+            $0.merchant!.console.queue.isLoading = false
         }
         await store.finish()
     }
@@ -59,42 +59,42 @@ struct MerchantConsoleTests {
     @Test func shippingIsEnteredConfirmedAndRecordedAsTheMerchants() async throws {
         let (stack, order) = try await Self.stackWithPaidOrder()
         let store = await TestStore(dependencies: stack.dependencies)
-        store.send(.confirm) { $0.route = [.merchantQueue, .merchantOrder] }
+        store.send(.confirm) { $0.shell.route = [.merchantQueue, .merchantOrder] }
         let dossier = try await stack.backOffice.dossier(order.number)
-        await store.receive(.merchant(.dossier(.success(dossier)))) { $0.screens.merchant?.dossier = dossier }
-        #expect(store.state.merchant?.canShip == true && store.state.merchant?.canMarkDelivered == false)
+        await store.receive(.merchant(.dossier(.success(dossier)))) { $0.merchant!.console.dossier = dossier }
+        #expect(store.state.merchant?.console.canShip == true && store.state.merchant?.console.canMarkDelivered == false)
 
         store.send(.ship) {
-            $0.route.append(.form)
-            $0.form = store.state.form
+            $0.shell.route.append(.form)
+            $0.shell.form = store.state.form
         }
         #expect(store.state.form?.purpose == .shipOrder)
         // A carrier with a line break is refused in place; nothing is asked.
-        store.send(.textInput("UPS\n")) { $0.form?.fields[0].value = "UPS\n" }
-        store.send(.confirm) { $0.form?.focusedIndex = 1 }
-        store.send(.textInput("1Z999")) { $0.form?.fields[1].value = "1Z999" }
-        store.send(.confirm) { $0.form?.focusedIndex = 2 }
-        store.send(.textInput("https://ups.example/1Z999")) { $0.form?.fields[2].value = "https://ups.example/1Z999" }
+        store.send(.textInput("UPS\n")) { $0.shell.form?.fields[0].value = "UPS\n" }
+        store.send(.confirm) { $0.shell.form?.focusedIndex = 1 }
+        store.send(.textInput("1Z999")) { $0.shell.form?.fields[1].value = "1Z999" }
+        store.send(.confirm) { $0.shell.form?.focusedIndex = 2 }
+        store.send(.textInput("https://ups.example/1Z999")) { $0.shell.form?.fields[2].value = "https://ups.example/1Z999" }
         store.send(.confirm) {
-            $0.form?.fields[0].error = "Enter 1 to 100 characters on one line."
-            $0.form?.focusedIndex = 0
+            $0.shell.form?.fields[0].error = "Enter 1 to 100 characters on one line."
+            $0.shell.form?.focusedIndex = 0
         }
         store.send(.deleteBackward) {
-            $0.form?.fields[0].value = "UPS"
-            $0.form?.fields[0].error = nil
+            $0.shell.form?.fields[0].value = "UPS"
+            $0.shell.form?.fields[0].error = nil
         }
-        store.send(.nextField) { $0.form?.focusedIndex = 1 }
-        store.send(.nextField) { $0.form?.focusedIndex = 2 }
+        store.send(.nextField) { $0.shell.form?.focusedIndex = 1 }
+        store.send(.nextField) { $0.shell.form?.focusedIndex = 2 }
         store.send(.confirm) {
-            $0.form = nil
-            $0.route = [.merchantQueue, .merchantOrder]
-            $0.screens.merchant?.prompt = MerchantPrompt(
+            $0.shell.form = nil
+            $0.shell.route = [.merchantQueue, .merchantOrder]
+            $0.merchant!.console.prompt = MerchantPrompt(
                 change: .ship(Self.parcel),
                 lines: [
                     "Ship \(order.number) with UPS, tracking 1Z999?", "The shopper follows it at https://ups.example/1Z999.",
                 ])
         }
-        store.send(.confirm) { $0.screens.merchant?.prompt?.isWorking = true }
+        store.send(.confirm) { $0.merchant!.console.prompt?.isWorking = true }
         let shipped = try #require(
             try stack.orders.order(number: order.number).map { order -> Order in
                 var order = order
@@ -102,12 +102,12 @@ struct MerchantConsoleTests {
                 return order
             })
         await store.receive(.merchant(.changed(.ship(Self.parcel), .success(shipped)))) {
-            $0.screens.merchant?.prompt = nil
-            $0.notice = Notice(.info, "\(order.number) is shipped.")
+            $0.merchant!.console.prompt = nil
+            $0.shell.notice = Notice(.info, "\(order.number) is shipped.")
         }
         let after = try await stack.backOffice.dossier(order.number)
         #expect(after.events.last == OrderEvent(at: Fixtures.fixedDates.now(), actor: .merchant("local:ops"), change: .shipped(Self.parcel)))
-        await store.receive(.merchant(.dossier(.success(after)))) { $0.screens.merchant?.dossier = after }
+        await store.receive(.merchant(.dossier(.success(after)))) { $0.merchant!.console.dossier = after }
         await store.finish()
     }
 
@@ -116,15 +116,15 @@ struct MerchantConsoleTests {
         let store = await TestStore(dependencies: stack.dependencies)
         await store.setUp(.confirm)
         store.send(.cancelOrder) {
-            $0.screens.merchant?.prompt = MerchantPrompt(
+            $0.merchant!.console.prompt = MerchantPrompt(
                 change: .cancel,
                 lines: [
                     "Cancel \(order.number)?", "\(order.totals.total.formatted) goes back to Visa ••4242, and every line goes back in stock.",
                 ])
         }
         store.send(.back) {
-            $0.screens.merchant?.prompt = nil
-            $0.notice = Notice(.info, "Nothing was changed.")
+            $0.merchant!.console.prompt = nil
+            $0.shell.notice = Notice(.info, "Nothing was changed.")
         }
         #expect(try stack.orders.order(number: order.number)?.status == .paid)
         #expect(await stack.processor.allRefunds.isEmpty)
@@ -135,24 +135,24 @@ struct MerchantConsoleTests {
         let (stack, order) = try await Self.stackWithPaidOrder()
         let store = await TestStore(dependencies: stack.dependencies)
         await store.setUp(.confirm)
-        let dossier = try #require(store.state.merchant?.dossier)
+        let dossier = try #require(store.state.merchant?.console.dossier)
         store.send(.refund) {
-            $0.route.append(.merchantRefund)
-            $0.screens.merchant?.refund = RefundDraft(dossier: dossier, refundable: order.totals.total)
+            $0.shell.route.append(.merchantRefund)
+            $0.merchant!.console.refund = RefundDraft(dossier: dossier, refundable: order.totals.total)
         }
-        store.send(.increaseQuantity) { $0.screens.merchant?.refund?.quantities = [1] }
+        store.send(.increaseQuantity) { $0.merchant!.console.refund?.quantities = [1] }
         let amount = order.refundAmount(for: ["hoodie-root": 1])
-        #expect(store.state.merchant?.refund?.amount == amount)
+        #expect(store.state.merchant?.console.refund?.amount == amount)
         await store.setUp(.confirm)
         #expect(store.state.form?.purpose == .refundDetails)
         #expect(store.state.form?.fields.map(\.value) == ["96.34", "requested by the customer"])
         await store.setUp(.confirm, .confirm)
         #expect(
-            store.state.merchant?.prompt?.change
+            store.state.merchant?.console.prompt?.change
                 == .refund(RefundAsk(amount: amount, restock: [Restock(productID: "hoodie-root", quantity: 1)], reason: "requested by the customer")))
         await store.setUp(.confirm)
         #expect(store.state.route == [.merchantQueue, .merchantOrder], "back on the order once refunded")
-        #expect(store.state.merchant?.dossier?.order.status == .partiallyRefunded)
+        #expect(store.state.merchant?.console.dossier?.order.status == .partiallyRefunded)
         #expect(store.state.notice == Notice(.info, "\(amount.formatted) of \(order.number) is refunded."))
         #expect(await stack.processor.allRefunds.map(\.amount) == [amount])
         #expect(stack.orders.refunds(orderNumber: order.number).map(\.ask.restock) == [[Restock(productID: "hoodie-root", quantity: 1)]])
@@ -162,12 +162,12 @@ struct MerchantConsoleTests {
         let (stack, order) = try await Self.stackWithPaidOrder()
         let store = await TestStore(dependencies: stack.dependencies)
         await store.setUp(.confirm, .refund, .confirm)
-        store.send(.textInput("999")) { $0.form?.fields[0].value = "999" }
+        store.send(.textInput("999")) { $0.shell.form?.fields[0].value = "999" }
         await store.setUp(.confirm)
         #expect(store.state.form?.focusedIndex == 1, "Enter moves to the reason first")
         await store.setUp(.confirm)
         #expect(store.state.form?.fields[0].error == "At most \(order.totals.total.formatted) is left to refund.")
-        #expect(store.state.merchant?.prompt == nil)
+        #expect(store.state.merchant?.console.prompt == nil)
     }
 
     @Test func theStockScreenAdjustsAndSetsCounts() async throws {
@@ -175,17 +175,17 @@ struct MerchantConsoleTests {
         let store = await TestStore(dependencies: stack.dependencies)
         await store.setUp(.showStock)
         #expect(store.state.route == [.merchantQueue, .merchantStock])
-        #expect(store.state.merchant?.stock.levels.map(\.onHand) == [1])
+        #expect(store.state.merchant?.console.stock.levels.map(\.onHand) == [1])
         await store.setUp(.increaseQuantity)
-        #expect(store.state.merchant?.stock.levels.map(\.onHand) == [2])
+        #expect(store.state.merchant?.console.stock.levels.map(\.onHand) == [2])
         await store.setUp(.confirm, .deleteBackward)
-        store.send(.textInput("-3")) { $0.form?.fields[0].value = "-3" }
+        store.send(.textInput("-3")) { $0.shell.form?.fields[0].value = "-3" }
         await store.setUp(.confirm)
         #expect(store.state.form?.fields[0].error == "Enter a whole number from 0 to 1,000,000.")
         await store.setUp(.deleteBackward, .deleteBackward, .textInput("7"), .confirm)
-        #expect(store.state.merchant?.stock.levels.map(\.onHand) == [7])
+        #expect(store.state.merchant?.console.stock.levels.map(\.onHand) == [7])
         await store.setUp(.toggleLowStock)
-        #expect(store.state.merchant?.stock.shown.isEmpty == true, "7 is over the low-stock line of 5")
+        #expect(store.state.merchant?.console.stock.shown.isEmpty == true, "7 is over the low-stock line of 5")
     }
 
     @Test func theSalesSummaryCountsTodayAndTheWeek() async throws {
@@ -193,7 +193,7 @@ struct MerchantConsoleTests {
         let store = await TestStore(dependencies: stack.dependencies)
         await store.setUp(.showSales)
         let figures = SalesFigures(orders: 1, revenue: order.totals.total, refunds: .zero(.usd))
-        #expect(store.state.merchant?.sales == SalesSummary(today: figures, lastSevenDays: figures))
+        #expect(store.state.merchant?.console.sales == SalesSummary(today: figures, lastSevenDays: figures))
     }
 
     @Test func theShopperCancelsTheirUnshippedOrderAfterConfirming() async throws {
@@ -202,19 +202,19 @@ struct MerchantConsoleTests {
         let store = await TestStore(dependencies: stack.dependencies)
         await store.setUp(.showOrders, .confirm)
         #expect(store.state.canCancelOpenedOrder)
-        store.send(.cancelOrder) { $0.screens.orderCancel = .confirming }
-        store.send(.confirm) { $0.screens.orderCancel = .canceling }
+        store.send(.cancelOrder) { $0.orders.cancel = .confirming }
+        store.send(.confirm) { $0.orders.cancel = .canceling }
         var canceled = order
         canceled.status = .canceled
         await store.receive(.orders(.canceled(order: order.number, .success(canceled)))) {
-            $0.screens.orderCancel = nil
-            $0.orderDetail = canceled
-            $0.notice = Notice(.info, "Order \(order.number) is canceled. The refund goes back to Visa ••4242.")
-            $0.screens.orders.rows = [canceled]
+            $0.orders.cancel = nil
+            $0.orders.detail = canceled
+            $0.shell.notice = Notice(.info, "Order \(order.number) is canceled. The refund goes back to Visa ••4242.")
+            $0.orders.list.rows = [canceled]
         }
         let events = try stack.orders.events(orderNumber: order.number)
         #expect(events.last == OrderEvent(at: Fixtures.fixedDates.now(), actor: .shopper("guest"), change: .canceled))
-        await store.receive(.orders(.history(order: order.number, .success(events)))) { $0.screens.orderDetailEvents = events }
+        await store.receive(.orders(.history(order: order.number, .success(events)))) { $0.orders.events = events }
         await store.finish()
         #expect(await stack.processor.allRefunds.map(\.amount) == [order.totals.total])
         #expect(!store.state.canCancelOpenedOrder, "nothing is left to cancel")

@@ -36,7 +36,7 @@ struct StockCheckTests {
         let catalog = StockTakenElsewhere(base: stack.catalog)
         stack.catalog = catalog
         let store = await TestStore(dependencies: stack.dependencies)
-        return (store, catalog, store.state.productList.rows[0], catalog.shop)
+        return (store, catalog, store.state.productList.list.rows[0], catalog.shop)
     }
 
     @Test func anAddTheFreshStockNoLongerCoversIsTakenBackAfterItsFrame() async {
@@ -46,13 +46,13 @@ struct StockCheckTests {
         let line = CartLine(productID: product.id, name: product.name, unitPrice: product.price, quantity: 1)
         store.send(.addToCart) { $0.expectAdded(line, in: shop) }
         await store.receive(.cart(.stockChecked([.afterAdding(line, stock: 0)]))) {
-            $0.isStockCheckInFlight = false
-            $0.cart = Cart(currency: shop.currency)
-            $0.screens.cart.lines = []
-            $0.screens.cart.totals = $0.cart.totals(shipping: shop.shippingMethods.first, tax: shop.tax)
-            $0.screens.cart.canBuyNow = false
-            $0.cartBadge = CartBadge(itemCount: 0, subtotal: .zero(shop.currency))
-            $0.notice = Notice(.error, "\(product.name) is sold out.")
+            $0.cart.isStockCheckInFlight = false
+            $0.cart.cart = Cart(currency: shop.currency)
+            $0.cart.screen.lines = []
+            $0.cart.screen.totals = $0.cart.cart.totals(shipping: shop.shippingMethods.first, tax: shop.tax)
+            $0.cart.screen.canBuyNow = false
+            $0.cart.badge = CartBadge(itemCount: 0, subtotal: .zero(shop.currency))
+            $0.shell.notice = Notice(.error, "\(product.name) is sold out.")
         }
         await store.finish()
     }
@@ -68,9 +68,9 @@ struct StockCheckTests {
         catalog.setStock(of: product.id, to: 0)
         store.send(.addToCart) { $0.expectAdded(two, in: shop) }
         await store.receive(.cart(.stockChecked([.afterAdding(two, stock: 0)]))) {
-            $0.isStockCheckInFlight = false
+            $0.cart.isStockCheckInFlight = false
             $0.expectAdded(one, in: shop, startsCheck: false)
-            $0.notice = Notice(.error, "\(product.name) is sold out.")
+            $0.shell.notice = Notice(.error, "\(product.name) is sold out.")
         }
         await store.finish()
     }
@@ -87,12 +87,12 @@ struct StockCheckTests {
             }
         }
         await store.receive(.cart(.stockChecked([.afterAdding(first, stock: stock)]))) {
-            $0.stockChecksDue = [:]
+            $0.cart.stockChecksDue = [:]
         }
         await store.receive(.cart(.stockChecked([StockCheck(productID: product.id, quantityBefore: 1, stock: stock)]))) { $0.expectStockChecked() }
         // The database has more again: the add waits for the fresh stock, and nothing changes until it answers.
         catalog.setStock(of: product.id, to: stock + 1)
-        store.send(.addToCart) { $0.notice = nil }
+        store.send(.addToCart) { $0.shell.notice = nil }
         await store.receive(.cart(.stockReadForAdd(product, stock: stock + 1))) {
             $0.expectAdded(CartLine(productID: product.id, name: product.name, unitPrice: product.price, quantity: stock + 1), in: shop)
         }

@@ -66,7 +66,7 @@ struct StorageOutageTests {
         dependencies.carts = carts
         let store = await TestStore(dependencies: dependencies)
         let shop = dependencies.catalog.shop
-        let product = store.state.productList.rows[0]
+        let product = store.state.productList.list.rows[0]
         let line = CartLine(productID: product.id, name: product.name, unitPrice: product.price, quantity: 1)
 
         power.isDown = true
@@ -74,51 +74,51 @@ struct StorageOutageTests {
         store.send(.addToCart) { $0.expectAdded(line, in: shop) }
         await store.receive(.cart(.stockChecked([.afterAdding(line, stock: nil)]))) { $0.expectStockChecked(writing: [line]) }
         let unreachable = StorageError(StorageError.unavailableMessage, isUnavailable: true)
-        await store.receive(.cart(.saveFailed(customer: store.state.customerID, lines: [line], unreachable))) {
+        await store.receive(.cart(.saveFailed(customer: store.state.customer.customerID, lines: [line], unreachable))) {
             // The cart is kept in memory; the shopper hears why it is not saved, in one line.
-            $0.cartSaveInFlight = nil
-            $0.cartSaveFailed = [line]
-            $0.screens.isWaitingForStorage = true
-            $0.notice = Notice(.error, "The database is not reachable; retrying")
+            $0.cart.saveInFlight = nil
+            $0.cart.saveFailed = [line]
+            $0.shell.isWaitingForStorage = true
+            $0.shell.notice = Notice(.error, "The database is not reachable; retrying")
         }
         #expect(store.state.screens.wantsTicks, "the host ticks while the store is waited for")
         // A tick tries the database again; a second tick while that try is pending asks nothing more.
         store.send(.tick) {
-            $0.productListRequest += 1
-            $0.productListPending = .count(keepSelection: true)
-            $0.productList.isLoading = true
+            $0.productList.request += 1
+            $0.productList.pending = .count(keepSelection: true)
+            $0.productList.list.isLoading = true
         }
         store.send(.tick) { _ in }
-        try await store.receive(.productList(.failed(request: store.state.productListRequest, unreachable))) {
-            $0.productListPending = nil
-            $0.productList.isLoading = false
+        try await store.receive(.productList(.failed(request: store.state.productList.request, unreachable))) {
+            $0.productList.pending = nil
+            $0.productList.list.isLoading = false
         }
         // Keys that need nothing from the database are answered meanwhile.
         store.send(.moveDown) {
-            $0.productList.selectedIndex = 1
+            $0.productList.list.selectedIndex = 1
         }
 
         power.isDown = false
         // The window and two either side of it, as the list reads them.
         let rows = try await dependencies.catalog.page(matching: "", offset: 0, limit: 5 * store.state.listRowCapacity)
         store.send(.tick) {
-            $0.productListRequest += 1
-            $0.productListPending = .count(keepSelection: true)
-            $0.productList.isLoading = true
+            $0.productList.request += 1
+            $0.productList.pending = .count(keepSelection: true)
+            $0.productList.list.isLoading = true
         }
         await store.receive(
-            .productList(.counted(request: store.state.productListRequest, total: store.state.productList.totalCount, from: 0, rows: rows))
+            .productList(.counted(request: store.state.productList.request, total: store.state.productList.list.totalCount, from: 0, rows: rows))
         ) {
-            $0.productListPending = nil
-            $0.productList.isLoading = false
-            $0.screens.isWaitingForStorage = false
-            $0.cartSaveFailed = nil
-            $0.notice = Notice(.info, "The database is back.")
+            $0.productList.pending = nil
+            $0.productList.list.isLoading = false
+            $0.shell.isWaitingForStorage = false
+            $0.cart.saveFailed = nil
+            $0.shell.notice = Notice(.info, "The database is back.")
             // The write held while the database was away goes out now.
-            $0.cartSaveInFlight = [line]
+            $0.cart.saveInFlight = [line]
         }
-        await store.receive(.cart(.saved(customer: store.state.customerID, lines: [line]))) { $0.expectSaved([line]) }
-        #expect(try carts.base.lines(forCustomer: store.state.customerID) == [line], "the cart reached the store once it was back")
+        await store.receive(.cart(.saved(customer: store.state.customer.customerID, lines: [line]))) { $0.expectSaved([line]) }
+        #expect(try carts.base.lines(forCustomer: store.state.customer.customerID) == [line], "the cart reached the store once it was back")
         #expect(!store.state.screens.wantsTicks)
         await store.finish()
     }
@@ -129,14 +129,14 @@ struct StorageOutageTests {
         dependencies.carts = FailingCarts()
         stack.catalog = dependencies.catalog
         let store = await TestStore(dependencies: dependencies)
-        let product = store.state.productList.rows[0]
+        let product = store.state.productList.list.rows[0]
         let line = CartLine(productID: product.id, name: product.name, unitPrice: product.price, quantity: 1)
         store.send(.addToCart) { $0.expectAdded(line, in: dependencies.catalog.shop) }
         await store.receive(.cart(.stockChecked([.afterAdding(line, stock: product.stock)]))) { $0.expectStockChecked(writing: [line]) }
-        await store.receive(.cart(.saveFailed(customer: store.state.customerID, lines: [line], StorageError("the disk is full")))) {
-            $0.cartSaveInFlight = nil
-            $0.cartSaveFailed = [line]
-            $0.notice = Notice(.error, "Your cart could not be saved: the disk is full")
+        await store.receive(.cart(.saveFailed(customer: store.state.customer.customerID, lines: [line], StorageError("the disk is full")))) {
+            $0.cart.saveInFlight = nil
+            $0.cart.saveFailed = [line]
+            $0.shell.notice = Notice(.error, "Your cart could not be saved: the disk is full")
         }
         #expect(!store.state.screens.wantsTicks)
         await store.finish()

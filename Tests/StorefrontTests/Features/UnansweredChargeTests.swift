@@ -48,16 +48,16 @@ struct UnansweredChargeTests {
         stack.merchantBackend = backend
         let store = await TestStore(dependencies: stack.dependencies)
         await store.setUp(.addToCart, .showCart)
-        let order = CheckoutOrder(lines: store.state.cart.lines, clearsCartOnSuccess: true)
-        store.send(.pay) { $0.isCheckingWallet = true }
+        let order = CheckoutOrder(lines: store.state.cart.cart.lines, clearsCartOnSuccess: true)
+        store.send(.pay) { $0.checkout.isCheckingWallet = true }
         await store.receive(
             .checkout(
                 .walletChecked(
                     order, oneTap: false, canPay: true, noticeBefore: nil, openOrders: .success(OpenOrderCheck(stillOpen: ["SF-000007"]))
                 ))
         ) {
-            $0.isCheckingWallet = false
-            $0.notice = Notice(
+            $0.checkout.isCheckingWallet = false
+            $0.shell.notice = Notice(
                 .error,
                 "Your payment for order SF-000007 is still being checked with the payment service. Nothing more is charged until it is known; try again in a moment."
             )
@@ -82,9 +82,9 @@ struct UnansweredChargeTests {
         let store = await TestStore(dependencies: stack.dependencies)
         // Two of the first product, one of the second: the earlier order bought one of the first.
         await store.setUp(.addToCart, .addToCart, .moveDown, .addToCart, .showCart)
-        let lines = store.state.cart.lines
+        let lines = store.state.cart.cart.lines
         try #require(lines.first?.productID == first.id && lines.first?.quantity == 2 && lines.count == 2)
-        store.send(.pay) { $0.isCheckingWallet = true }
+        store.send(.pay) { $0.checkout.isCheckingWallet = true }
         await store.receive(
             .checkout(
                 .walletChecked(
@@ -92,13 +92,14 @@ struct UnansweredChargeTests {
                     openOrders: .success(OpenOrderCheck(paid: [paid]))
                 ))
         ) {
-            $0.isCheckingWallet = false
-            $0.notice = Notice(.info, "Your earlier payment went through: order SF-000003 is paid and in your orders (o). Nothing more was charged.")
-            $0.cart.setQuantity(at: 0, to: 1)
+            $0.checkout.isCheckingWallet = false
+            $0.shell.notice = Notice(
+                .info, "Your earlier payment went through: order SF-000003 is paid and in your orders (o). Nothing more was charged.")
+            $0.cart.cart.setQuantity(at: 0, to: 1)
             let shop = Fixtures.bundledCatalog.shop
-            $0.screens.cart.lines = $0.cart.lines
-            $0.screens.cart.totals = $0.cart.totals(shipping: shop.shippingMethods.first, tax: shop.tax)
-            $0.screens.cartBadge = CartBadge(itemCount: $0.cart.itemCount, subtotal: $0.screens.cart.totals.subtotal)
+            $0.cart.screen.lines = $0.cart.cart.lines
+            $0.cart.screen.totals = $0.cart.cart.totals(shipping: shop.shippingMethods.first, tax: shop.tax)
+            $0.cart.badge = CartBadge(itemCount: $0.cart.cart.itemCount, subtotal: $0.cart.screen.totals.subtotal)
         }
         await store.finish()
     }

@@ -49,16 +49,16 @@ public enum CardLinkAction: Equatable, Sendable {
 /// wallet (`.saved`) → the screen closes, and a payment sheet waiting for a card takes it. Esc cancels the
 /// following and closes the page at the provider.
 @MainActor
-enum CardLinkFeature {
+public enum CardLinkFeature {
     /// What the card page reduces: its screen, the page at the provider, and the shell.
-    struct State: Equatable {
-        var link: CardLinkState?
-        var page: CardSetupLink?
-        var shell: Shell
-        /// Whose wallet the card goes to.
-        let customerID: String
-        let wallet: WalletContents
+    /// What the card page owns: the link on screen, and the page being followed.
+    public struct Owned: Equatable, Sendable {
+        public var link: CardLinkState?
+        /// The payment service's card page being followed, while its link is on screen.
+        public var page: CardSetupLink?
     }
+
+    typealias State = Scoped<Owned>
 
     /// The longest wait between two looks at the page.
     static let slowestFollow: Duration = .seconds(10)

@@ -42,28 +42,33 @@ public struct StockCheck: Equatable, Sendable {
 /// `followUp` reads the fresh stock of what was added and writes the cart, each as an effect →
 /// `.stockChecked` takes back adds the stock no longer covers → `.saved` records what the database holds.
 @MainActor
-enum CartFeature {
+public enum CartFeature {
     /// What the cart reduces: the cart and its screen and badge, its writes and stock checks, and the shell.
-    struct State: Equatable {
-        var cart: Cart
-        var screen: CartScreenState
-        var badge: CartBadge
+    /// What the cart owns: the cart itself, its screen and badge, and its writes and stock checks.
+    public struct Owned: Equatable, Sendable {
+        /// The shopper's cart; the screen and the badge show it.
+        public var cart: Cart
+        public var screen: CartScreenState
+        public var badge: CartBadge
         /// The cart as last saved or read, so only real changes are written; nil until the saved cart is read.
-        var savedCart: [CartLine]?
+        public var savedCart: [CartLine]?
         /// The lines being written now: one write at a time, so an older cart never lands after a newer one.
-        var saveInFlight: [CartLine]?
+        public var saveInFlight: [CartLine]?
         /// Lines whose write just failed: not asked for again until the cart changes, or the database is back.
-        var saveFailed: [CartLine]?
+        public var saveFailed: [CartLine]?
         /// Products added on the stock last read, each with the quantity the cart had before the first such add.
-        var stockChecksDue: [ProductID: Int]
+        public var stockChecksDue: [ProductID: Int] = [:]
         /// A read of fresh stock is pending; checks due meanwhile wait for the next one.
-        var isStockCheckInFlight: Bool
-        var shell: Shell
-        /// Whose cart this is.
-        let customerID: String
-        /// One-Tap is ready, so the cart offers Buy now.
-        let isOneTapReady: Bool
+        public var isStockCheckInFlight = false
+
+        init(currency: Currency) {
+            cart = Cart(currency: currency)
+            screen = CartScreenState(totals: CartTotals(subtotal: .zero(currency), shipping: .zero(currency), tax: .zero(currency)))
+            badge = CartBadge(itemCount: 0, subtotal: .zero(currency))
+        }
     }
+
+    typealias State = Scoped<Owned>
 
     static func reduce(_ state: inout State, _ action: Action, _ env: ShopEnvironment) -> Effect {
         let index = state.screen.selectedIndex

@@ -25,22 +25,22 @@ public enum CheckoutAction: Equatable, Sendable {
 
 /// The checkout: the payment sheet's rows and choosers, Pay, and how it ends. Opening it is in `CheckoutFeature+Begin`.
 @MainActor
-enum CheckoutFeature {
+public enum CheckoutFeature {
     /// What the checkout reduces: the sheet, its choices and charge, what it waits for from a form, the
     /// confirmation it ends on, and the shell; with what it reads of the shopper.
-    struct State: Equatable {
-        var sheet: PaymentSheetState?
-        var checkout: Checkout?
-        var sheetAwaits: SheetAwaits?
-        var isCheckingWallet: Bool
-        var confirmation: ConfirmationState?
-        var shell: Shell
-        /// What the shopper saw before the action being handled; a checkout closed unpaid gives it back.
-        let noticeBeforeAction: Notice?
-        let cartLines: [CartLine]
-        let customerID: String
-        let profile: AccountProfile?
+    /// What checkout owns: the payment sheet, what it buys and offers, the charge, and the "Thank you" after it.
+    public struct Owned: Equatable, Sendable {
+        public var sheet: PaymentSheetState?
+        /// The payment sheet's checkout: what it buys, what the sheet offers, the shopper's choices and the charge.
+        public var checkout: Checkout?
+        /// What the payment sheet waits for from a form it opened, and what to do with it.
+        public var sheetAwaits: SheetAwaits?
+        /// The wallet is being checked for a card the shop takes, before the payment sheet is made.
+        public var isCheckingWallet = false
+        public var confirmation: ConfirmationState?
     }
+
+    typealias State = Scoped<Owned>
 
     /// A key on the sheet, by phase.
     static func reduceKey(_ state: inout State, _ action: Action, _ env: ShopEnvironment) -> Effect {

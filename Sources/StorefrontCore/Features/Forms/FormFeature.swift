@@ -22,15 +22,12 @@ public enum FormAction: Equatable, Sendable {
 /// A form on top of another screen: typing, moving between fields, submitting and cancelling.
 /// What a form asks for and how it is saved lives with its purpose: CardForm, AddressForm, SignInFeature.
 @MainActor
-enum FormFeature {
+public enum FormFeature {
     /// What a form reduces: the shell, which holds the form on top, and whose wallet it adds to.
-    struct State: Equatable {
-        var shell: Shell
-        let customerID: String
-        let wallet: WalletContents
-        /// The name and email the forms start with.
-        let profile: AccountProfile?
-    }
+    /// What the forms own beside the shell, where the form on top lives: nothing.
+    public struct Owned: Equatable, Sendable {}
+
+    typealias State = Scoped<Owned>
 
     /// The card form, for a provider that takes cards typed in the shop.
     static func presentCardForm(_ state: inout State, _ env: ShopEnvironment) {

@@ -4,14 +4,14 @@ import ShopPorts
 /// The merchant console: the order queue by status, one order whole, and the tabs to the stock and the sales.
 /// The changes an order takes, and their confirmation, are in `MerchantFeature+Changes`.
 @MainActor
-enum MerchantFeature {
+public enum MerchantFeature {
     /// What the console reduces: its screens and the shell.
-    struct State: Equatable {
-        var console: MerchantConsoleState
-        var shell: Shell
-        /// Rows the host's list area fits.
-        let rowCapacity: Int
+    /// What the merchant console owns: its screens.
+    public struct Owned: Equatable, Sendable {
+        public var console: MerchantConsoleState
     }
+
+    typealias State = Scoped<Owned>
 
     /// The console opened: the queue's first window is read.
     static func open(_ state: inout State, _ env: ShopEnvironment) -> Effect {

@@ -20,19 +20,18 @@ public enum SignInAction: Equatable, Sendable {
 
 /// Signing in with Sandbox ID and out again, moving the shop to the account's cart, wallet and orders.
 @MainActor
-enum SignInFeature {
+public enum SignInFeature {
     /// What sign-in reduces: the sign-in in progress, who is shopping, their profile, and the shell.
-    struct State: Equatable {
-        var progress: SignInProgress?
-        /// The id the next payment sheet or sign-in session is filed under.
-        var nextSessionID: Int
-        var signedIn: SignedInAccount?
-        var customerID: String
-        var profile: AccountProfile?
-        var shell: Shell
-        /// The guest's cart has lines, which a sign-in adds to the account's cart.
-        let hasCartLines: Bool
+    /// What sign-in owns: the sign-in in progress, and the id the next one is filed under.
+    public struct Owned: Equatable, Sendable {
+        /// The sign-in in progress: its session's id (the session lives in `LiveSessions`) and its nonce.
+        public var progress: SignInProgress?
+        /// The id the next sign-in session is filed under.
+        public var nextSessionID = 1
     }
+
+    /// Sign-in changes who the customer is.
+    typealias State = CustomerScoped<Owned>
 
     /// Starts a sign-in with a fresh controller from the factory.
     ///
