@@ -19,11 +19,13 @@ struct ListSelectionTests {
             (.pageUp, 5, nil, 0), (.pageDown, 5, nil, 9), (.pageUp, 5, 3, 2), (.pageDown, 5, 3, 8), (.pageDown, 8, 3, 9),
         ])
     func moved(action: Action, from index: Int, page: Int?, expected: Int) {
-        #expect(ListSelection.moved(index, by: action, count: 10, page: page) == expected)
+        #expect(ListMove(action).map { ListSelection.moved(index, by: $0, count: 10, page: page) } == expected)
     }
 
-    @Test func aKeyThatDoesNotMoveIsNil() {
-        #expect(ListSelection.moved(3, by: .confirm, count: 10) == nil)
+    @Test func aKeyThatDoesNotMoveIsNoMove() {
+        for action in [Action.confirm, .back, .addToCart, .textInput("j"), .tick] {
+            #expect(ListMove(action) == nil, "\(action)")
+        }
     }
 
     @Test func theWindowScrollsOnlyAsFarAsNeeded() {

@@ -154,19 +154,41 @@ public enum AppReducer {
         if state.screen.isBrowsing, !state.screens.isTakingText, let effect = navigation(&state, action, env) {
             return effect
         }
+        // Each screen's feature takes the keys its own action enum names, and handles every one of them.
         switch state.screen {
-        case .productList: return state.scope(\.productList) { ProductListFeature.reduce(&$0, action, env) }
-        case .productDetail: return state.scope(\.productDetail) { ProductDetailFeature.reduce(&$0, action, env) }
-        case .cart: return state.scope(\.cart) { CartFeature.reduce(&$0, action, env) }
-        case .paymentSheet: return state.scope(\.checkout) { CheckoutFeature.reduceKey(&$0, action, env) }
-        case .confirmation: return ConfirmationFeature.reduce(&state.shell, action, env)
-        case .orders: return state.scope(\.orders) { OrdersFeature.reduce(&$0, action, env) }
-        case .orderDetail: return state.scope(\.orders) { OrdersFeature.reduceDetail(&$0, action, env) }
-        case .account: return state.scope(\.account) { AccountFeature.reduce(&$0, action, env) }
-        case .form: return state.scope(\.forms) { FormFeature.reduceKey(&$0, action, env) }
-        case .cardLink: return state.scope(\.cardLink) { CardLinkFeature.reduceKey(&$0, action, env) }
+        case .productList:
+            guard let key = ProductListFeature.Action(action) else { return .none }
+            return state.scope(\.productList) { ProductListFeature.reduce(&$0, key, env) }
+        case .productDetail:
+            guard let key = ProductDetailFeature.Action(action) else { return .none }
+            return state.scope(\.productDetail) { ProductDetailFeature.reduce(&$0, key, env) }
+        case .cart:
+            guard let key = CartFeature.Action(action) else { return .none }
+            return state.scope(\.cart) { CartFeature.reduce(&$0, key, env) }
+        case .paymentSheet:
+            guard let key = CheckoutFeature.Action(action) else { return .none }
+            return state.scope(\.checkout) { CheckoutFeature.reduceKey(&$0, key, env) }
+        case .confirmation:
+            guard let key = ConfirmationFeature.Action(action) else { return .none }
+            return ConfirmationFeature.reduce(&state.shell, key, env)
+        case .orders:
+            guard let key = OrdersFeature.ListAction(action) else { return .none }
+            return state.scope(\.orders) { OrdersFeature.reduce(&$0, key, env) }
+        case .orderDetail:
+            guard let key = OrdersFeature.DetailAction(action) else { return .none }
+            return state.scope(\.orders) { OrdersFeature.reduceDetail(&$0, key, env) }
+        case .account:
+            guard let key = AccountFeature.Action(action) else { return .none }
+            return state.scope(\.account) { AccountFeature.reduce(&$0, key, env) }
+        case .form:
+            guard let key = FormFeature.Action(action) else { return .none }
+            return state.scope(\.forms) { FormFeature.reduceKey(&$0, key, env) }
+        case .cardLink:
+            guard let key = CardLinkFeature.Action(action) else { return .none }
+            return state.scope(\.cardLink) { CardLinkFeature.reduceKey(&$0, key, env) }
         case .merchantQueue, .merchantOrder, .merchantRefund, .merchantStock, .merchantSales:
-            return state.scope(\.console) { MerchantFeature.reduceKey(&$0, action, env) }
+            guard let key = MerchantFeature.Action(action) else { return .none }
+            return state.scope(\.console) { MerchantFeature.reduceKey(&$0, key, env) }
         }
     }
 

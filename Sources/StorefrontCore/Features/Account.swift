@@ -75,8 +75,6 @@ public struct WalletRead: Equatable, Sendable {
 /// The account screen: who is shopping, their saved cards and addresses, sign-in and sign-out.
 @MainActor
 public enum AccountFeature {
-    /// What the account screen reduces: the screen, the wallet and profile it shows, the header's shopper label,
-    /// and the shell.
     /// What the account screen owns: the screen, and who is shopping as the header says it.
     public struct Owned: Equatable, Sendable {
         public var screen = AccountState()
@@ -87,12 +85,38 @@ public enum AccountFeature {
     /// The account reads the wallet, the profile and the tokens into the customer.
     typealias State = CustomerScoped<Owned>
 
-    static func reduce(_ state: inout State, _ action: Action, _ env: ShopEnvironment) -> Effect {
-        if let moved = ListSelection.moved(state.screen.selectedIndex, by: action, count: state.screen.rows.count) {
-            state.screen.selectedIndex = moved
-            return .none
+    /// The keys the account screen takes.
+    enum Action: Equatable {
+        case move(ListMove)
+        case addCard, addAddress, newAPIToken
+        /// Enter or d: the selected card or address becomes the default.
+        case makeDefault
+        /// x: the selected card, address or token goes.
+        case remove
+        case signInOrOut, back
+
+        init?(_ key: StorefrontCore.Action) {
+            if let move = ListMove(key) {
+                self = .move(move)
+                return
+            }
+            switch key {
+            case .addCard: self = .addCard
+            case .addAddress: self = .addAddress
+            case .newAPIToken: self = .newAPIToken
+            case .confirm, .makeDefault: self = .makeDefault
+            case .removeLine: self = .remove
+            case .signInOrOut: self = .signInOrOut
+            case .back: self = .back
+            default: return nil
+            }
         }
+    }
+
+    static func reduce(_ state: inout State, _ action: Action, _ env: ShopEnvironment) -> Effect {
         switch action {
+        case .move(let move):
+            state.screen.selectedIndex = ListSelection.moved(state.screen.selectedIndex, by: move, count: state.screen.rows.count)
         case .addCard: return .send(.request(.addCard))
         case .addAddress: state.shell.presentForm(AddressForm.make(profile: state.profile, env))
         case .newAPIToken:
@@ -102,7 +126,7 @@ public enum AccountFeature {
             }
             state.screen.newToken = nil
             state.shell.presentForm(APITokenForm.make())
-        case .confirm, .makeDefault:
+        case .makeDefault:
             guard let row = state.screen.selectedRow, !row.isDefault, row.kind != .token else { return .none }
             return changeWallet(&state, env, success: "\(row.title) is now your default \(row.kind == .card ? "card" : "address").") {
                 wallets, customer in
@@ -112,7 +136,7 @@ public enum AccountFeature {
                 case .token: break
                 }
             }
-        case .removeLine:
+        case .remove:
             guard let row = state.screen.selectedRow else { return .none }
             if row.kind == .token { return APITokenForm.revoke(row, &state, env) }
             return changeWallet(&state, env, success: "Removed \(row.title).") { wallets, customer in
@@ -126,7 +150,6 @@ public enum AccountFeature {
             if state.screen.canSignIn { return .send(.request(.beginSignIn)) }
             if state.screen.canSignOut { return .send(.request(.signOut)) }
         case .back: state.shell.popScreen()
-        default: break
         }
         return .none
     }

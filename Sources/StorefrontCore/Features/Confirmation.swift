@@ -22,8 +22,23 @@ public struct ConfirmationState: Equatable, Sendable {
 /// The "Thank you" screen: Enter or Esc goes back to the shop.
 @MainActor
 enum ConfirmationFeature {
+    /// The keys the "Thank you" takes: both go back to the shop.
+    enum Action: Equatable {
+        case confirm, back
+
+        init?(_ key: StorefrontCore.Action) {
+            switch key {
+            case .confirm: self = .confirm
+            case .back: self = .back
+            default: return nil
+            }
+        }
+    }
+
     static func reduce(_ shell: inout Shell, _ action: Action, _ env: ShopEnvironment) -> Effect {
-        if action == .back || action == .confirm { shell.goToShop() }
+        switch action {
+        case .confirm, .back: shell.goToShop()
+        }
         return .none
     }
 }

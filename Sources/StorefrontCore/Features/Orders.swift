@@ -111,16 +111,48 @@ public enum OrdersFeature {
         return .none
     }
 
-    static func reduce(_ state: inout State, _ action: Action, _ env: ShopEnvironment) -> Effect {
-        if let moved = ListSelection.moved(state.list.selectedIndex, by: action, count: state.list.totalCount, page: state.rowCapacity) {
+    /// The keys the orders list takes.
+    enum ListAction: Equatable {
+        case move(ListMove)
+        case open, back
+
+        init?(_ key: Action) {
+            if let move = ListMove(key) {
+                self = .move(move)
+                return
+            }
+            switch key {
+            case .confirm: self = .open
+            case .back: self = .back
+            default: return nil
+            }
+        }
+    }
+
+    /// The keys an order's page takes.
+    enum DetailAction: Equatable {
+        case confirm, back, cancelOrder
+
+        init?(_ key: Action) {
+            switch key {
+            case .confirm: self = .confirm
+            case .back: self = .back
+            case .cancelOrder: self = .cancelOrder
+            default: return nil
+            }
+        }
+    }
+
+    static func reduce(_ state: inout State, _ action: ListAction, _ env: ShopEnvironment) -> Effect {
+        switch action {
+        case .move(let move):
+            let moved = ListSelection.moved(state.list.selectedIndex, by: move, count: state.list.totalCount, page: state.rowCapacity)
             state.list.selectedIndex = moved
             let start = ListSelection.windowStart(
                 selected: moved, currentStart: state.list.windowStart, capacity: state.rowCapacity, total: state.list.totalCount)
             // A move inside the rows on screen needs nothing read.
             return start == state.list.windowStart && !state.list.isLoading ? .none : reload(&state, env)
-        }
-        switch action {
-        case .confirm:
+        case .open:
             if let order = state.list.rows[safe: state.list.selectedIndex - state.list.windowStart] {
                 state.detail = order
                 state.events = []
@@ -131,13 +163,12 @@ public enum OrdersFeature {
         case .back:
             state.shell.popScreen()
             return .cancel(.orders)
-        default: break
         }
         return .none
     }
 
     /// One order's page: Enter or Esc goes back to the list; x asks to cancel the order, and Enter then cancels it.
-    static func reduceDetail(_ state: inout State, _ action: Action, _ env: ShopEnvironment) -> Effect {
+    static func reduceDetail(_ state: inout State, _ action: DetailAction, _ env: ShopEnvironment) -> Effect {
         switch (state.cancel, action) {
         case (.canceling?, _):
             return .none
@@ -165,7 +196,7 @@ public enum OrdersFeature {
             state.cancel = .confirming
         case (nil, .back), (nil, .confirm):
             state.shell.popScreen()
-        default:
+        case (.confirming?, .cancelOrder):
             break
         }
         return .none

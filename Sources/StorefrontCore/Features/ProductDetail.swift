@@ -34,13 +34,26 @@ public enum ProductDetailFeature {
         page?.canBuyNow = canBuyNow
     }
 
+    /// The keys the product page takes.
+    enum Action: Equatable {
+        case addToCart, buyNow, back
+
+        init?(_ key: StorefrontCore.Action) {
+            switch key {
+            case .addToCart: self = .addToCart
+            case .buyNow: self = .buyNow
+            case .back: self = .back
+            default: return nil
+            }
+        }
+    }
+
     static func reduce(_ state: inout State, _ action: Action, _ env: ShopEnvironment) -> Effect {
         guard let product = state.page?.product else { return .none }
         switch action {
         case .addToCart: return .send(.request(.addToCart(product)))
         case .buyNow: return env.oneTap(.product(id: product.id)).buyNow
         case .back: state.shell.popScreen()
-        default: break
         }
         return .none
     }

@@ -73,10 +73,34 @@ public enum ProductListFeature {
 
     typealias State = Scoped<Owned>
 
+    /// The keys the product list takes: moves, open, add, search, and while the search is typed, its text.
+    enum Action: Equatable {
+        case move(ListMove)
+        case confirm, back, addToCart, beginSearch
+        case type(String)
+        case deleteBackward
+
+        init?(_ key: StorefrontCore.Action) {
+            if let move = ListMove(key) {
+                self = .move(move)
+                return
+            }
+            switch key {
+            case .confirm: self = .confirm
+            case .back: self = .back
+            case .addToCart: self = .addToCart
+            case .beginSearch: self = .beginSearch
+            case .textInput(let text): self = .type(text)
+            case .deleteBackward: self = .deleteBackward
+            default: return nil
+            }
+        }
+    }
+
     static func reduce(_ state: inout State, _ action: Action, _ env: ShopEnvironment) -> Effect {
         if state.list.isEditingQuery {
             switch action {
-            case .textInput(let text):
+            case .type(let text):
                 // What is typed past the limit is dropped, so no key costs more than a search of the longest query.
                 let room = ProductListState.queryLimit - state.list.query.count
                 guard room > 0 else { return .none }
@@ -93,20 +117,20 @@ public enum ProductListFeature {
                 state.list.isEditingQuery = false
                 state.list.query = ""
                 return reload(&state, env, keepSelection: false)
-            case .moveUp, .moveDown, .pageUp, .pageDown:
+            case .move(.up), .move(.down), .move(.pageUp), .move(.pageDown):
                 break
-            default:
+            case .move(.top), .move(.bottom), .addToCart, .beginSearch:
                 return .none
             }
         }
         let page = state.rowCapacity
         switch action {
-        case .moveUp: return moveSelection(&state, by: -1, env)
-        case .moveDown: return moveSelection(&state, by: 1, env)
-        case .pageUp: return moveSelection(&state, by: -page, env)
-        case .pageDown: return moveSelection(&state, by: page, env)
-        case .moveToTop: return moveSelection(&state, by: -state.list.totalCount, env)
-        case .moveToBottom: return moveSelection(&state, by: state.list.totalCount, env)
+        case .move(.up): return moveSelection(&state, by: -1, env)
+        case .move(.down): return moveSelection(&state, by: 1, env)
+        case .move(.pageUp): return moveSelection(&state, by: -page, env)
+        case .move(.pageDown): return moveSelection(&state, by: page, env)
+        case .move(.top): return moveSelection(&state, by: -state.list.totalCount, env)
+        case .move(.bottom): return moveSelection(&state, by: state.list.totalCount, env)
         case .confirm:
             if let product = state.list.selectedProduct { return .send(.request(.openProduct(product))) }
         case .addToCart:
@@ -118,7 +142,8 @@ public enum ProductListFeature {
                 state.list.query = ""
                 return reload(&state, env, keepSelection: false)
             }
-        default: break
+        case .type, .deleteBackward:
+            break
         }
         return .none
     }

@@ -5,19 +5,18 @@ public enum ListSelection {
         max(0, min(index, count - 1))
     }
 
-    /// The selection after a movement action, or nil when `action` does not move.
+    /// The selection after `move` in a list of `count` items.
     /// - Parameter page: rows per page; nil sends the page keys to the ends, as on short lists.
-    public static func moved(_ index: Int, by action: Action, count: Int, page: Int? = nil) -> Int? {
-        let target: Int
-        switch action {
-        case .moveUp: target = index - 1
-        case .moveDown: target = index + 1
-        case .moveToTop: target = 0
-        case .moveToBottom: target = count - 1
-        case .pageUp: target = page.map { index - $0 } ?? 0
-        case .pageDown: target = page.map { index + $0 } ?? count - 1
-        default: return nil
-        }
+    public static func moved(_ index: Int, by move: ListMove, count: Int, page: Int? = nil) -> Int {
+        let target =
+            switch move {
+            case .up: index - 1
+            case .down: index + 1
+            case .top: 0
+            case .bottom: count - 1
+            case .pageUp: page.map { index - $0 } ?? 0
+            case .pageDown: page.map { index + $0 } ?? count - 1
+            }
         return clamped(target, count: count)
     }
 
@@ -28,5 +27,23 @@ public enum ListSelection {
         if selected < start { start = selected }
         if selected >= start + capacity { start = selected - capacity + 1 }
         return max(0, min(start, max(0, total - capacity)))
+    }
+}
+
+/// A movement in a list: the keys every list screen shares.
+public enum ListMove: Equatable, Sendable {
+    case up, down, pageUp, pageDown, top, bottom
+
+    /// The movement a key's action is, or nil for any other action.
+    public init?(_ action: Action) {
+        switch action {
+        case .moveUp: self = .up
+        case .moveDown: self = .down
+        case .pageUp: self = .pageUp
+        case .pageDown: self = .pageDown
+        case .moveToTop: self = .top
+        case .moveToBottom: self = .bottom
+        default: return nil
+        }
     }
 }

@@ -68,6 +68,19 @@ public enum CardLinkFeature {
         return start(&state, env)
     }
 
+    /// The keys the card page's screen takes: leave it, or ask for a new link once one expired or failed.
+    enum Action: Equatable {
+        case back, confirm
+
+        init?(_ key: StorefrontCore.Action) {
+            switch key {
+            case .back: self = .back
+            case .confirm: self = .confirm
+            default: return nil
+            }
+        }
+    }
+
     static func reduceKey(_ state: inout State, _ action: Action, _ env: ShopEnvironment) -> Effect {
         switch action {
         case .back: return leave(&state, env)
@@ -76,7 +89,6 @@ public enum CardLinkFeature {
             case .expired?, .failed?: return start(&state, env)
             default: return .none
             }
-        default: return .none
         }
     }
 

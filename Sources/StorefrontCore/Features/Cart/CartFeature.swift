@@ -70,14 +70,37 @@ public enum CartFeature {
 
     typealias State = Scoped<Owned>
 
+    /// The keys the cart takes.
+    enum Action: Equatable {
+        case move(ListMove)
+        case increaseQuantity, decreaseQuantity, removeLine
+        /// Enter or p: to the payment sheet with the whole cart.
+        case checkout
+        case buyNow, back
+
+        init?(_ key: StorefrontCore.Action) {
+            if let move = ListMove(key) {
+                self = .move(move)
+                return
+            }
+            switch key {
+            case .increaseQuantity: self = .increaseQuantity
+            case .decreaseQuantity: self = .decreaseQuantity
+            case .removeLine: self = .removeLine
+            case .confirm, .pay: self = .checkout
+            case .buyNow: self = .buyNow
+            case .back: self = .back
+            default: return nil
+            }
+        }
+    }
+
     static func reduce(_ state: inout State, _ action: Action, _ env: ShopEnvironment) -> Effect {
         let index = state.screen.selectedIndex
-        if let moved = ListSelection.moved(index, by: action, count: state.cart.lines.count) {
-            state.screen.selectedIndex = moved
-            return .none
-        }
         var effect = Effect.none
         switch action {
+        case .move(let move):
+            state.screen.selectedIndex = ListSelection.moved(index, by: move, count: state.cart.lines.count)
         case .increaseQuantity:
             guard let line = state.cart.lines[safe: index] else { break }
             if let refusal = amountRefusal(state, env, after: { $0.setQuantity(at: index, to: line.quantity + 1) }) {
@@ -97,11 +120,10 @@ public enum CartFeature {
                 state.cart.removeLine(at: index)
                 state.shell.notice = Notice(.info, "Removed \(line.name).")
             }
-        case .confirm, .pay:
+        case .checkout:
             effect = .send(.request(.beginCheckout(CheckoutOrder(lines: state.cart.lines, clearsCartOnSuccess: true))))
         case .buyNow: return env.oneTap(.cart).buyNow
         case .back: state.shell.popScreen()
-        default: break
         }
         return effect
     }

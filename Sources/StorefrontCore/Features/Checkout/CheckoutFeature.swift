@@ -42,6 +42,22 @@ public enum CheckoutFeature {
 
     typealias State = Scoped<Owned>
 
+    /// The keys the payment sheet takes, in whichever phase.
+    enum Action: Equatable {
+        case up, down, confirm, pay, back
+
+        init?(_ key: StorefrontCore.Action) {
+            switch key {
+            case .moveUp: self = .up
+            case .moveDown: self = .down
+            case .confirm: self = .confirm
+            case .pay: self = .pay
+            case .back: self = .back
+            default: return nil
+            }
+        }
+    }
+
     /// A key on the sheet, by phase.
     static func reduceKey(_ state: inout State, _ action: Action, _ env: ShopEnvironment) -> Effect {
         guard var sheet = state.sheet else { return .none }
@@ -65,13 +81,13 @@ public enum CheckoutFeature {
             case .back:
                 state.sheet?.phase = .reviewing
                 CheckoutSheet.refreshRows(&state)
-            default: break
+            case .up, .down, .pay: break
             }
             return .none
         case .choosing(var chooser):
             switch action {
-            case .moveUp, .moveDown:
-                chooser.selectedIndex = ListSelection.moved(chooser.selectedIndex, by: action, count: chooser.rowCount) ?? chooser.selectedIndex
+            case .up, .down:
+                chooser.selectedIndex = ListSelection.moved(chooser.selectedIndex, by: action == .up ? .up : .down, count: chooser.rowCount)
                 state.sheet?.phase = .choosing(chooser)
             case .back:
                 state.sheet?.phase = .reviewing
@@ -79,14 +95,14 @@ public enum CheckoutFeature {
                 state.sheet?.phase = .reviewing
                 if chooser.isOnAddRow { return openEntryForm(&state, for: chooser.row, env) }
                 return choose(&state, row: chooser.row, index: chooser.selectedIndex, env)
-            default: break
+            case .pay: break
             }
             return .none
         case .reviewing, .needsCard:
             let rows = PaymentSheetRow.allCases
             switch action {
-            case .moveUp: sheet.selectedRow = rows[ListSelection.clamped(sheet.selectedRow.rawValue - 1, count: rows.count)]
-            case .moveDown: sheet.selectedRow = rows[ListSelection.clamped(sheet.selectedRow.rawValue + 1, count: rows.count)]
+            case .up: sheet.selectedRow = rows[ListSelection.clamped(sheet.selectedRow.rawValue - 1, count: rows.count)]
+            case .down: sheet.selectedRow = rows[ListSelection.clamped(sheet.selectedRow.rawValue + 1, count: rows.count)]
             case .confirm:
                 if sheet.offersCardSetup { return .send(.request(.addCard)) }
                 if let checkout = state.checkout {
@@ -103,7 +119,6 @@ public enum CheckoutFeature {
                 return .none
             case .back:
                 return dismiss(&state, env)
-            default: break
             }
             state.sheet = sheet
             return .none

@@ -37,11 +37,29 @@ public enum FormFeature {
     /// Longest value a form field takes; anything longer is not a card, code, name or address.
     static let fieldLimit = 120
 
+    /// The keys a form takes: text, and moving between fields, submitting and leaving.
+    enum Action: Equatable {
+        case type(String)
+        case deleteBackward, nextField, previousField, confirm, back
+
+        init?(_ key: StorefrontCore.Action) {
+            switch key {
+            case .textInput(let text): self = .type(text)
+            case .deleteBackward: self = .deleteBackward
+            case .nextField, .moveDown: self = .nextField
+            case .moveUp: self = .previousField
+            case .confirm: self = .confirm
+            case .back: self = .back
+            default: return nil
+            }
+        }
+    }
+
     static func reduceKey(_ state: inout State, _ action: Action, _ env: ShopEnvironment) -> Effect {
         guard var form = state.shell.form, !form.isBusy else { return .none }
         let index = form.focusedIndex
         switch action {
-        case .textInput(let text):
+        case .type(let text):
             // A paste arrives as one text: what fits is kept, the rest refused.
             let room = max(0, fieldLimit - form.fields[index].value.count)
             form.fields[index].value += text.prefix(room)
@@ -49,9 +67,9 @@ public enum FormFeature {
         case .deleteBackward:
             if !form.fields[index].value.isEmpty { form.fields[index].value.removeLast() }
             form.fields[index].error = nil
-        case .nextField, .moveDown:
+        case .nextField:
             form.focusedIndex = (index + 1) % form.fields.count
-        case .moveUp:
+        case .previousField:
             form.focusedIndex = (index + form.fields.count - 1) % form.fields.count
         case .confirm:
             if !form.isOnLastField {
@@ -62,7 +80,6 @@ public enum FormFeature {
             }
         case .back:
             return cancel(&state, form, env)
-        default: break
         }
         state.shell.form = form
         return .none

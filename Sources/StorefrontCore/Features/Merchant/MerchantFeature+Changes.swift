@@ -136,7 +136,8 @@ extension MerchantFeature {
                     send(.merchant(.changed(change, .failure(error))))
                 }
             }
-        default:
+        case .move, .showQueue, .showStock, .showSales, .nextFilter, .previousFilter, .ship, .markDelivered, .cancelOrder, .refund, .increase,
+            .decrease, .toggleRestock, .toggleLowStock:
             return .none
         }
     }
@@ -166,15 +167,15 @@ extension MerchantFeature {
     static func reduceRefund(_ state: inout State, _ action: Action, _ env: ShopEnvironment) -> Effect {
         guard var draft = state.console.refund else { return .none }
         let lines = draft.order.lines
-        if let moved = ListSelection.moved(draft.selectedIndex, by: action, count: lines.count) {
-            draft.selectedIndex = moved
-        } else {
+        do {
             switch action {
-            case .increaseQuantity:
+            case .move(let move):
+                draft.selectedIndex = ListSelection.moved(draft.selectedIndex, by: move, count: lines.count)
+            case .increase:
                 if let line = lines[safe: draft.selectedIndex] {
                     draft.quantities[draft.selectedIndex] = min(line.quantity, draft.quantities[draft.selectedIndex] + 1)
                 }
-            case .decreaseQuantity:
+            case .decrease:
                 if draft.quantities.indices.contains(draft.selectedIndex) {
                     draft.quantities[draft.selectedIndex] = max(0, draft.quantities[draft.selectedIndex] - 1)
                 }
@@ -198,7 +199,7 @@ extension MerchantFeature {
                 state.console.refund = nil
                 state.shell.popScreen()
                 return .none
-            default:
+            case .showQueue, .showStock, .showSales, .nextFilter, .previousFilter, .ship, .markDelivered, .cancelOrder, .refund, .toggleLowStock:
                 return .none
             }
         }
@@ -208,12 +209,10 @@ extension MerchantFeature {
 
     static func reduceStock(_ state: inout State, _ action: Action, _ env: ShopEnvironment) -> Effect {
         var stock = state.console.stock
-        if let moved = ListSelection.moved(stock.selectedIndex, by: action, count: stock.shown.count, page: state.rowCapacity) {
-            state.console.stock.selectedIndex = moved
-            return .none
-        }
         let selected = stock.shown[safe: stock.selectedIndex]
         switch action {
+        case .move(let move):
+            state.console.stock.selectedIndex = ListSelection.moved(stock.selectedIndex, by: move, count: stock.shown.count, page: state.rowCapacity)
         case .back:
             state.shell.route = [.merchantQueue]
             return reloadQueue(&state, env)
@@ -221,9 +220,9 @@ extension MerchantFeature {
             stock.isLowOnly.toggle()
             stock.selectedIndex = 0
             state.console.stock = stock
-        case .increaseQuantity, .decreaseQuantity:
+        case .increase, .decrease:
             guard let selected else { return .none }
-            let change = action == .increaseQuantity ? 1 : -1
+            let change = action == .increase ? 1 : -1
             return changeStock(selected.productID, env) { office, product throws(BackOfficeError) in
                 try await office.adjustStock(of: product, by: change)
             }
@@ -235,7 +234,7 @@ extension MerchantFeature {
                     message: "The count on the shelf, free to sell. \(selected.reserved) reserved and \(selected.sold) sold stay as they are.",
                     fields: [.init(id: "count", label: "On hand", value: String(selected.onHand))], submitLabel: "Set"
                 ))
-        default:
+        case .showQueue, .showStock, .showSales, .nextFilter, .previousFilter, .ship, .markDelivered, .cancelOrder, .refund, .toggleRestock:
             break
         }
         return .none

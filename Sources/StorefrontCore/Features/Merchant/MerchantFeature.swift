@@ -5,7 +5,6 @@ import ShopPorts
 /// The changes an order takes, and their confirmation, are in `MerchantFeature+Changes`.
 @MainActor
 public enum MerchantFeature {
-    /// What the console reduces: its screens and the shell.
     /// What the merchant console owns: its screens.
     public struct Owned: Equatable, Sendable {
         public var console: MerchantConsoleState
@@ -36,32 +35,62 @@ public enum MerchantFeature {
         }
     }
 
-    static func reduceKey(_ state: inout State, _ action: Action, _ env: ShopEnvironment) -> Effect {
-        if state.console.prompt != nil { return reducePrompt(&state, action, env) }
-        if let tab = tabs(&state, action, env) { return tab }
-        switch state.shell.screen {
-        case .merchantQueue: return reduceQueue(&state, action, env)
-        case .merchantOrder: return reduceOrder(&state, action, env)
-        case .merchantRefund: return reduceRefund(&state, action, env)
-        case .merchantStock: return reduceStock(&state, action, env)
-        case .merchantSales:
-            if action == .back { return showQueue(&state, env) }
-            return .none
-        default: return .none
+    /// The keys the console takes, on whichever of its screens.
+    enum Action: Equatable {
+        case move(ListMove)
+        case confirm, back
+        /// 1, 2 and 3: the queue, the stock, the sales.
+        case showQueue, showStock, showSales
+        case nextFilter, previousFilter
+        case ship, markDelivered, cancelOrder, refund
+        case increase, decrease, toggleRestock, toggleLowStock
+
+        init?(_ key: StorefrontCore.Action) {
+            if let move = ListMove(key) {
+                self = .move(move)
+                return
+            }
+            switch key {
+            case .confirm: self = .confirm
+            case .back: self = .back
+            case .showOrders: self = .showQueue
+            case .showStock: self = .showStock
+            case .showSales: self = .showSales
+            case .nextFilter, .nextField: self = .nextFilter
+            case .previousFilter: self = .previousFilter
+            case .ship: self = .ship
+            case .markDelivered: self = .markDelivered
+            case .cancelOrder: self = .cancelOrder
+            case .refund: self = .refund
+            case .increaseQuantity: self = .increase
+            case .decreaseQuantity: self = .decrease
+            case .toggleRestock: self = .toggleRestock
+            case .toggleLowStock: self = .toggleLowStock
+            default: return nil
+            }
         }
     }
 
-    /// 1, 2 and 3: the queue, the stock and the sales, from any screen of the console.
-    private static func tabs(_ state: inout State, _ action: Action, _ env: ShopEnvironment) -> Effect? {
+    static func reduceKey(_ state: inout State, _ action: Action, _ env: ShopEnvironment) -> Effect {
+        if state.console.prompt != nil { return reducePrompt(&state, action, env) }
+        // 1, 2 and 3 work from any screen of the console.
         switch action {
-        case .showOrders: return showQueue(&state, env)
+        case .showQueue: return showQueue(&state, env)
         case .showStock:
             state.shell.route = [.merchantQueue, .merchantStock]
             return reloadStock(&state, env)
         case .showSales:
             state.shell.route = [.merchantQueue, .merchantSales]
             return reloadSales(&state, env)
-        default: return nil
+        default: break
+        }
+        switch state.shell.screen {
+        case .merchantQueue: return reduceQueue(&state, action, env)
+        case .merchantOrder: return reduceOrder(&state, action, env)
+        case .merchantRefund: return reduceRefund(&state, action, env)
+        case .merchantStock: return reduceStock(&state, action, env)
+        case .merchantSales: return action == .back ? showQueue(&state, env) : .none
+        case .productList, .productDetail, .cart, .paymentSheet, .confirmation, .orders, .orderDetail, .account, .form, .cardLink: return .none
         }
     }
 
@@ -74,16 +103,16 @@ public enum MerchantFeature {
 
     private static func reduceQueue(_ state: inout State, _ action: Action, _ env: ShopEnvironment) -> Effect {
         var queue = state.console.queue
-        if let moved = ListSelection.moved(queue.selectedIndex, by: action, count: queue.totalCount, page: state.rowCapacity) {
+        switch action {
+        case .move(let move):
+            let moved = ListSelection.moved(queue.selectedIndex, by: move, count: queue.totalCount, page: state.rowCapacity)
             queue.selectedIndex = moved
             let start = ListSelection.windowStart(
                 selected: moved, currentStart: queue.windowStart, capacity: state.rowCapacity, total: queue.totalCount)
             state.console.queue = queue
             // A move inside the rows on screen needs nothing read.
             return start == queue.windowStart && !queue.isLoading ? .none : reloadQueue(&state, env)
-        }
-        switch action {
-        case .nextFilter, .previousFilter, .nextField:
+        case .nextFilter, .previousFilter:
             let all = OrderQueueFilter.allCases
             let index = all.firstIndex(of: state.console.filter) ?? 0
             let step = action == .previousFilter ? all.count - 1 : 1
@@ -94,7 +123,8 @@ public enum MerchantFeature {
             guard let order = queue.rows[safe: queue.selectedIndex - queue.windowStart] else { return .none }
             state.shell.push(.merchantOrder)
             return readDossier(order.number, env)
-        default:
+        case .back, .showQueue, .showStock, .showSales, .ship, .markDelivered, .cancelOrder, .refund, .increase, .decrease, .toggleRestock,
+            .toggleLowStock:
             return .none
         }
     }
@@ -105,14 +135,15 @@ public enum MerchantFeature {
             state.shell.popScreen()
             state.console.dossier = nil
             return reloadQueue(&state, env)
-        case .ship where state.console.canShip: presentShipForm(&state)
-        case .markDelivered where state.console.canMarkDelivered: ask(&state, .deliver)
-        case .cancelOrder where state.console.canCancel: ask(&state, .cancel)
-        case .refund where state.console.canRefund:
-            guard let dossier = state.console.dossier, let lifecycle = dossier.lifecycle else { return .none }
+        case .ship: if state.console.canShip { presentShipForm(&state) }
+        case .markDelivered: if state.console.canMarkDelivered { ask(&state, .deliver) }
+        case .cancelOrder: if state.console.canCancel { ask(&state, .cancel) }
+        case .refund:
+            guard state.console.canRefund, let dossier = state.console.dossier, let lifecycle = dossier.lifecycle else { return .none }
             state.console.refund = RefundDraft(dossier: dossier, refundable: lifecycle.refundable)
             state.shell.push(.merchantRefund)
-        default: break
+        case .move, .confirm, .showQueue, .showStock, .showSales, .nextFilter, .previousFilter, .increase, .decrease, .toggleRestock, .toggleLowStock:
+            break
         }
         return .none
     }
