@@ -7,56 +7,77 @@ import ShopPorts
 /// Made by `AppState.scope(_:_:)` from a key path to the feature's property, as TCA's `Scope` does: there is no
 /// hand-written getter or setter per feature, so nothing a feature writes can be dropped on the way back.
 @dynamicMemberLookup
-struct Scoped<Owned: Equatable>: Equatable {
-    var owned: Owned
-    var shell: Shell
-    let customer: Customer
-    let context: FeatureContext
+public struct Scoped<Owned: Equatable>: Equatable {
+    public var owned: Owned
+    public var shell: Shell
+    public let customer: Customer
+    public let context: FeatureContext
 
-    subscript<Value>(dynamicMember keyPath: WritableKeyPath<Owned, Value>) -> Value {
+    public init(owned: Owned, shell: Shell, customer: Customer, context: FeatureContext) {
+        self.owned = owned
+        self.shell = shell
+        self.customer = customer
+        self.context = context
+    }
+
+    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<Owned, Value>) -> Value {
         get { owned[keyPath: keyPath] }
         set { owned[keyPath: keyPath] = newValue }
     }
 
-    subscript<Value>(dynamicMember keyPath: KeyPath<Customer, Value>) -> Value { customer[keyPath: keyPath] }
-    subscript<Value>(dynamicMember keyPath: KeyPath<FeatureContext, Value>) -> Value { context[keyPath: keyPath] }
+    public subscript<Value>(dynamicMember keyPath: KeyPath<Customer, Value>) -> Value { customer[keyPath: keyPath] }
+    public subscript<Value>(dynamicMember keyPath: KeyPath<FeatureContext, Value>) -> Value { context[keyPath: keyPath] }
 }
 
 /// A scope for the features that change who the customer is or what the shop keeps of them (sign-in, the account):
 /// the customer is theirs to write too.
 @dynamicMemberLookup
-struct CustomerScoped<Owned: Equatable>: Equatable {
-    var owned: Owned
-    var shell: Shell
-    var customer: Customer
-    let context: FeatureContext
+public struct CustomerScoped<Owned: Equatable>: Equatable {
+    public var owned: Owned
+    public var shell: Shell
+    public var customer: Customer
+    public let context: FeatureContext
 
-    subscript<Value>(dynamicMember keyPath: WritableKeyPath<Owned, Value>) -> Value {
+    public init(owned: Owned, shell: Shell, customer: Customer, context: FeatureContext) {
+        self.owned = owned
+        self.shell = shell
+        self.customer = customer
+        self.context = context
+    }
+
+    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<Owned, Value>) -> Value {
         get { owned[keyPath: keyPath] }
         set { owned[keyPath: keyPath] = newValue }
     }
 
-    subscript<Value>(dynamicMember keyPath: WritableKeyPath<Customer, Value>) -> Value {
+    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<Customer, Value>) -> Value {
         get { customer[keyPath: keyPath] }
         set { customer[keyPath: keyPath] = newValue }
     }
 
-    subscript<Value>(dynamicMember keyPath: KeyPath<FeatureContext, Value>) -> Value { context[keyPath: keyPath] }
+    public subscript<Value>(dynamicMember keyPath: KeyPath<FeatureContext, Value>) -> Value { context[keyPath: keyPath] }
 }
 
 /// What features read of the state others own, made once per scope from the app state.
-struct FeatureContext: Equatable {
+public struct FeatureContext: Equatable, Sendable {
     /// Rows the host's list area fits: the size of a list window and of a page.
-    var rowCapacity: Int
+    public var rowCapacity: Int
     /// The cart's lines, which checkout buys and a sign-in carries into the account's cart.
-    var cartLines: [CartLine]
+    public var cartLines: [CartLine]
     /// One-Tap is ready, so the cart offers Buy now.
-    var isOneTapReady: Bool
+    public var isOneTapReady: Bool
     /// What the shopper saw before the action being handled; a checkout closed unpaid gives it back.
-    var noticeBeforeAction: Notice?
+    public var noticeBeforeAction: Notice?
+
+    public init(rowCapacity: Int = 10, cartLines: [CartLine] = [], isOneTapReady: Bool = false, noticeBeforeAction: Notice? = nil) {
+        self.rowCapacity = rowCapacity
+        self.cartLines = cartLines
+        self.isOneTapReady = isOneTapReady
+        self.noticeBeforeAction = noticeBeforeAction
+    }
 
     /// The guest's cart has lines, which a sign-in adds to the account's cart.
-    var hasCartLines: Bool { !cartLines.isEmpty }
+    public var hasCartLines: Bool { !cartLines.isEmpty }
 }
 
 extension AppState {

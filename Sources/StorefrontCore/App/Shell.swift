@@ -11,6 +11,13 @@ public struct Shell: Equatable, Sendable {
     public var notice: Notice?
     public var isWaitingForStorage: Bool
 
+    public init(route: [Screen], form: FormState? = nil, notice: Notice? = nil, isWaitingForStorage: Bool = false) {
+        self.route = route
+        self.form = form
+        self.notice = notice
+        self.isWaitingForStorage = isWaitingForStorage
+    }
+
     public var screen: Screen { route.last ?? .productList }
 
     /// Brings `screen` to the top: back to it where it is in the route, else pushed.

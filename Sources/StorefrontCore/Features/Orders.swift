@@ -28,7 +28,6 @@ public enum OrdersAnswer: Equatable, Sendable {
 /// Past orders, newest first, a window at a time; Enter opens one.
 @MainActor
 public enum OrdersFeature {
-    /// What the orders screens reduce: the list, the order opened from it, their reads, and the shell.
     /// What the orders screens own: the list, the opened order with its history and messages, and a cancel.
     public struct Owned: Equatable, Sendable {
         public var list = OrderListState()

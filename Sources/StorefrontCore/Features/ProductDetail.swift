@@ -5,15 +5,21 @@ public struct ProductDetailState: Equatable, Sendable {
     public var product: Product
     public var quantityInCart: Int
     public var canBuyNow: Bool
+
+    public init(product: Product, quantityInCart: Int, canBuyNow: Bool) {
+        self.product = product
+        self.quantityInCart = quantityInCart
+        self.canBuyNow = canBuyNow
+    }
 }
 
 /// One product's page: add it, or buy it now with One-Tap.
 @MainActor
 public enum ProductDetailFeature {
-    /// What the product page reduces: the page, and the shell it goes back through.
     /// What the product page owns: the product on it.
     public struct Owned: Equatable, Sendable {
         public var page: ProductDetailState?
+        public init(page: ProductDetailState? = nil) { self.page = page }
     }
 
     typealias State = Scoped<Owned>

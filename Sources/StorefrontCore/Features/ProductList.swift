@@ -57,7 +57,6 @@ public enum ProductListAnswer: Equatable, Sendable {
 /// catalog answers `.counted` or `.paged` → the window is shown; an answer to an older request is dropped.
 @MainActor
 public enum ProductListFeature {
-    /// What the product list reduces: its screen, its reads, and the shell it reports the database's outage to.
     /// What the product list owns: its screen, its reads, and whether the first products are still coming.
     public struct Owned: Equatable, Sendable {
         public var list = ProductListState()
@@ -69,6 +68,7 @@ public enum ProductListFeature {
         public var around = ProductsAround()
         /// The first products are on their way: keys typed now are for them, so hosts hold them until they arrive.
         public var isOpening = true
+        public init() {}
     }
 
     typealias State = Scoped<Owned>

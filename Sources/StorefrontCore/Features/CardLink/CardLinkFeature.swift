@@ -50,7 +50,6 @@ public enum CardLinkAction: Equatable, Sendable {
 /// following and closes the page at the provider.
 @MainActor
 public enum CardLinkFeature {
-    /// What the card page reduces: its screen, the page at the provider, and the shell.
     /// What the card page owns: the link on screen, and the page being followed.
     public struct Owned: Equatable, Sendable {
         public var link: CardLinkState?

@@ -43,7 +43,6 @@ public struct StockCheck: Equatable, Sendable {
 /// `.stockChecked` takes back adds the stock no longer covers → `.saved` records what the database holds.
 @MainActor
 public enum CartFeature {
-    /// What the cart reduces: the cart and its screen and badge, its writes and stock checks, and the shell.
     /// What the cart owns: the cart itself, its screen and badge, and its writes and stock checks.
     public struct Owned: Equatable, Sendable {
         /// The shopper's cart; the screen and the badge show it.
@@ -61,7 +60,7 @@ public enum CartFeature {
         /// A read of fresh stock is pending; checks due meanwhile wait for the next one.
         public var isStockCheckInFlight = false
 
-        init(currency: Currency) {
+        public init(currency: Currency) {
             cart = Cart(currency: currency)
             screen = CartScreenState(totals: CartTotals(subtotal: .zero(currency), shipping: .zero(currency), tax: .zero(currency)))
             badge = CartBadge(itemCount: 0, subtotal: .zero(currency))

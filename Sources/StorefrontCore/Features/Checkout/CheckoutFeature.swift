@@ -26,8 +26,6 @@ public enum CheckoutAction: Equatable, Sendable {
 /// The checkout: the payment sheet's rows and choosers, Pay, and how it ends. Opening it is in `CheckoutFeature+Begin`.
 @MainActor
 public enum CheckoutFeature {
-    /// What the checkout reduces: the sheet, its choices and charge, what it waits for from a form, the
-    /// confirmation it ends on, and the shell; with what it reads of the shopper.
     /// What checkout owns: the payment sheet, what it buys and offers, the charge, and the "Thank you" after it.
     public struct Owned: Equatable, Sendable {
         public var sheet: PaymentSheetState?

@@ -23,7 +23,6 @@ public enum FormAction: Equatable, Sendable {
 /// What a form asks for and how it is saved lives with its purpose: CardForm, AddressForm, SignInFeature.
 @MainActor
 public enum FormFeature {
-    /// What a form reduces: the shell, which holds the form on top, and whose wallet it adds to.
     /// What the forms own beside the shell, where the form on top lives: nothing.
     public struct Owned: Equatable, Sendable {}
 

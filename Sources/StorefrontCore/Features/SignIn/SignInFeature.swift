@@ -21,7 +21,6 @@ public enum SignInAction: Equatable, Sendable {
 /// Signing in with Sandbox ID and out again, moving the shop to the account's cart, wallet and orders.
 @MainActor
 public enum SignInFeature {
-    /// What sign-in reduces: the sign-in in progress, who is shopping, their profile, and the shell.
     /// What sign-in owns: the sign-in in progress, and the id the next one is filed under.
     public struct Owned: Equatable, Sendable {
         /// The sign-in in progress: its session's id (the session lives in `LiveSessions`) and its nonce.

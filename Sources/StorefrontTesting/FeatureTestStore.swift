@@ -1,0 +1,87 @@
+import CustomDump
+import IssueReporting
+import StorefrontCore
+
+/// A test store for one feature alone: its scope as the state, its reducer, and only the dependencies the test gives
+/// it (the rest fail the test when called: `StorefrontDependencies.unimplemented`), as TCA's SyncUps tests make a
+/// `TestStore` of one feature.
+///
+/// Order of calls: `FeatureTestStore(scope, reducer:, dependencies:)` → `send` a key with the change it makes →
+/// `receive` each answer its effects send, and each request it made of another feature (`.request(…)`, which the app
+/// would hand on), in order → `finish()`. Exhaustive as `TestStore` is: an unasserted change, an answer or request
+/// nobody received, or work still running fails the test.
+@MainActor
+public final class FeatureTestStore<Scope: Equatable> {
+    public private(set) var state: Scope
+    private let reducer: FeatureReducer<Scope>
+    private let environment: ShopEnvironment
+    private let effects = EffectRunner()
+    private var received: [AppAction] = []
+
+    public init(_ initial: Scope, reducer: FeatureReducer<Scope>, dependencies: StorefrontDependencies = .unimplemented()) {
+        state = initial
+        self.reducer = reducer
+        environment = ShopEnvironment(dependencies: dependencies)
+        environment.mailbox.deliver = { [weak self] in self?.received.append($0) }
+    }
+
+    /// Sends a key; `expect` turns the state before into the state expected after.
+    public func send(
+        _ key: Action, fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
+        _ expect: (inout Scope) -> Void = { _ in }
+    ) {
+        step(.key(key), fileID: fileID, filePath: filePath, line: line, column: column, expect)
+    }
+
+    /// Waits for `expected`, an effect's answer or a request the feature made, and asserts the change it makes (none,
+    /// for a request, which another feature would take).
+    public func receive(
+        _ expected: AppAction, fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
+        _ expect: (inout Scope) -> Void = { _ in }
+    ) async {
+        while !received.contains(expected), await effects.settleOne() {}
+        guard let index = received.firstIndex(of: expected) else {
+            if let first = received.first {
+                expectNoDifference(first, expected, "A different action arrived.", fileID: fileID, filePath: filePath, line: line, column: column)
+            } else {
+                reportIssue("Expected to receive \(expected), but nothing was sent.", fileID: fileID, filePath: filePath, line: line, column: column)
+            }
+            return
+        }
+        let action = received.remove(at: index)
+        if case .request = action {
+            var expected = state
+            expect(&expected)
+            expectNoDifference(state, expected, "A request changes nothing here.", fileID: fileID, filePath: filePath, line: line, column: column)
+            return
+        }
+        step(action, fileID: fileID, filePath: filePath, line: line, column: column, expect)
+    }
+
+    /// Fails the test for each answer or request no `receive` took and for effects still running; waits for nothing.
+    public func finish(fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column) async {
+        for _ in 0..<3 where !effects.isIdle { await Task.yield() }
+        for action in received {
+            reportIssue("The feature sent \(action), which the test did not receive.", fileID: fileID, filePath: filePath, line: line, column: column)
+        }
+        received.removeAll()
+        if !effects.isIdle {
+            reportIssue(
+                "\(effects.runningCount) effect(s) were still running when the test finished.", fileID: fileID, filePath: filePath, line: line,
+                column: column)
+            effects.cancelAll()
+        }
+    }
+
+    private func step(
+        _ action: AppAction, fileID: StaticString, filePath: StaticString, line: UInt, column: UInt, _ expect: (inout Scope) -> Void
+    ) {
+        var expected = state
+        let (effect, sent) = reducer.reduce(&state, action, environment)
+        received += sent
+        effects.start(effect, send: environment.mailbox.send)
+        expect(&expected)
+        expectNoDifference(
+            state, expected, "The state after \(action) is not the one expected.", fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+}
