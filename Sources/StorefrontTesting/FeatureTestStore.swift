@@ -33,6 +33,14 @@ public final class FeatureTestStore<Scope: Equatable> {
         step(.key(key), fileID: fileID, filePath: filePath, line: line, column: column, expect)
     }
 
+    /// Sends an action that is not a key: an answer the test hands in, or a request another feature would make.
+    public func send(
+        _ action: AppAction, fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
+        _ expect: (inout Scope) -> Void = { _ in }
+    ) {
+        step(action, fileID: fileID, filePath: filePath, line: line, column: column, expect)
+    }
+
     /// Waits for `expected`, an effect's answer or a request the feature made, and asserts the change it makes (none,
     /// for a request, which another feature would take).
     public func receive(

@@ -60,60 +60,47 @@ public enum AppReducer {
         return effect
     }
 
+    /// Hands `action` to the feature that takes it, through that feature's reducer on its property.
     static func reduce(_ state: inout AppState, _ action: AppAction, _ env: ShopEnvironment) -> Effect {
         switch action {
-        case .opened where state.merchant != nil:
-            return state.scope(\.console) { MerchantFeature.open(&$0, env) }
+        case .opened where state.merchant != nil: return state.run(\.console, MerchantFeature.reducer, action, env)
         case .opened:
             return route(&state, .customerChanged, env) + state.scope(\.productList) { ProductListFeature.reload(&$0, env, keepSelection: false) }
         case .key(let key): return reduceKey(&state, key, env)
-        case .navigate(let destination): return state.scope(\.checkout) { CheckoutFeature.navigate(&$0, to: destination, env) }
-        case .checkout(let event): return state.scope(\.checkout) { CheckoutFeature.reduce(&$0, event, env) }
-        case .form(let event): return state.scope(\.forms) { FormFeature.reduce(&$0, event, env) }
-        case .cardLink(let event): return state.scope(\.cardLink) { CardLinkFeature.reduce(&$0, event, env) }
-        case .signIn(let event): return state.scope(\.signIn) { SignInFeature.reduce(&$0, event, env) }
-        case .productList(let answer): return state.scope(\.productList) { ProductListFeature.reduce(&$0, answer, env) }
-        case .cart(let answer): return state.scope(\.cart) { CartFeature.reduce(&$0, answer, env) }
-        case .wallet(let read): return state.scope(\.account) { AccountFeature.loaded(&$0, read, env) }
-        case .orders(let answer): return state.scope(\.orders) { OrdersFeature.reduce(&$0, answer, env) }
-        case .merchant(let answer): return state.scope(\.console) { MerchantFeature.reduce(&$0, answer, env) }
+        case .navigate, .checkout: return state.run(\.checkout, CheckoutFeature.reducer, action, env)
+        case .form: return state.run(\.forms, FormFeature.reducer, action, env)
+        case .cardLink: return state.run(\.cardLink, CardLinkFeature.reducer, action, env)
+        case .signIn: return state.run(\.signIn, SignInFeature.reducer, action, env)
+        case .productList: return state.run(\.productList, ProductListFeature.reducer, action, env)
+        case .cart: return state.run(\.cart, CartFeature.reducer, action, env)
+        case .wallet: return state.run(\.account, AccountFeature.reducer, action, env)
+        case .orders: return state.run(\.orders, OrdersFeature.reducer, action, env)
+        case .merchant: return state.run(\.console, MerchantFeature.reducer, action, env)
         case .request(let request): return route(&state, request, env)
         }
     }
 
     /// Hands what one feature asks of another to the feature that does it.
     private static func route(_ state: inout AppState, _ request: FeatureRequest, _ env: ShopEnvironment) -> Effect {
+        let action = AppAction.request(request)
         switch request {
-        case .addToCart(let product): return state.scope(\.cart) { CartFeature.add(&$0, product, env) }
-        case .emptyCart: state.scope(\.cart) { CartFeature.empty(&$0) }
-        case .removeBoughtLines(let lines): state.scope(\.cart) { CartFeature.removeBought(lines, &$0) }
-        case .handOverCart(let leaving, let merging):
-            return state.scope(\.cart) { CartFeature.handOver(&$0, leaving: leaving, mergingIntoNext: merging, env) }
-        case .openProduct(let product): state.scope(\.productDetail) { ProductDetailFeature.open(&$0, product, env) }
+        case .addToCart, .emptyCart, .removeBoughtLines, .handOverCart: return state.run(\.cart, CartFeature.reducer, action, env)
+        case .openProduct: return state.run(\.productDetail, ProductDetailFeature.reducer, action, env)
         case .addCard:
+            // The shop's provider decides: its card page, or the card form.
             guard env.dependencies.paymentProvider.cardCollection == .onTheProvidersPage else {
-                state.scope(\.forms) { FormFeature.presentCardForm(&$0, env) }
-                return .none
+                return state.run(\.forms, FormFeature.reducer, action, env)
             }
-            return state.scope(\.cardLink) { CardLinkFeature.open(&$0, env) }
-        case .addCardOnProvidersPage: return state.scope(\.cardLink) { CardLinkFeature.open(&$0, env) }
-        case .beginCheckout(let order): return state.scope(\.checkout) { CheckoutFeature.begin(&$0, order, oneTap: false, env) }
-        case .addedToWallet(.card(let card)): return state.scope(\.checkout) { CheckoutFeature.entryAdded(card: card, &$0, env) }
-        case .addedToWallet(.address(let contact)): return state.scope(\.checkout) { CheckoutFeature.entryAdded(contact: contact, &$0, env) }
-        case .walletEntryCanceled(let purpose): state.scope(\.checkout) { CheckoutFeature.entryCanceled(purpose, &$0) }
-        case .beginSignIn: return state.scope(\.signIn) { SignInFeature.begin(&$0, env) }
-        case .signOut: return state.scope(\.signIn) { SignInFeature.signOut(&$0, env) }
-        case .submitSignInPrompt(let form): return state.scope(\.signIn) { SignInFeature.submitPrompt(&$0, form, env) }
-        case .cancelSignInPrompt: return state.scope(\.signIn) { SignInFeature.cancelPrompt(&$0, env) }
-        case .reloadWallet: return state.scope(\.account) { AccountFeature.reloadWallet(&$0, env) }
-        case .showNewAPIToken(let secret, let name):
-            return state.scope(\.account) { AccountFeature.showNewToken(&$0, secret: secret, name: name, env) }
-        case .submitMerchantForm(let form): return state.scope(\.console) { MerchantFeature.submitForm(&$0, form, env) }
+            return state.run(\.cardLink, CardLinkFeature.reducer, action, env)
+        case .addCardOnProvidersPage: return state.run(\.cardLink, CardLinkFeature.reducer, action, env)
+        case .beginCheckout, .addedToWallet, .walletEntryCanceled: return state.run(\.checkout, CheckoutFeature.reducer, action, env)
+        case .beginSignIn, .signOut, .submitSignInPrompt, .cancelSignInPrompt: return state.run(\.signIn, SignInFeature.reducer, action, env)
+        case .reloadWallet, .showNewAPIToken: return state.run(\.account, AccountFeature.reducer, action, env)
+        case .submitMerchantForm: return state.run(\.console, MerchantFeature.reducer, action, env)
         case .customerChanged:
-            return AccountFeature.pointTheSheetsWallet(at: state.customer.customerID, env) + state.scope(\.cart) { CartFeature.restore(&$0, env) }
-                + state.scope(\.account) { AccountFeature.reloadWallet(&$0, env) }
+            return AccountFeature.pointTheSheetsWallet(at: state.customer.customerID, env) + state.run(\.cart, CartFeature.reducer, action, env)
+                + state.run(\.account, AccountFeature.reducer, .request(.reloadWallet), env)
         }
-        return .none
     }
 
     private static func reduceKey(_ state: inout AppState, _ action: Action, _ env: ShopEnvironment) -> Effect {
@@ -155,40 +142,21 @@ public enum AppReducer {
             return effect
         }
         // Each screen's feature takes the keys its own action enum names, and handles every one of them.
+        let key = AppAction.key(action)
         switch state.screen {
-        case .productList:
-            guard let key = ProductListFeature.Action(action) else { return .none }
-            return state.scope(\.productList) { ProductListFeature.reduce(&$0, key, env) }
-        case .productDetail:
-            guard let key = ProductDetailFeature.Action(action) else { return .none }
-            return state.scope(\.productDetail) { ProductDetailFeature.reduce(&$0, key, env) }
-        case .cart:
-            guard let key = CartFeature.Action(action) else { return .none }
-            return state.scope(\.cart) { CartFeature.reduce(&$0, key, env) }
-        case .paymentSheet:
-            guard let key = CheckoutFeature.Action(action) else { return .none }
-            return state.scope(\.checkout) { CheckoutFeature.reduceKey(&$0, key, env) }
+        case .productList: return state.run(\.productList, ProductListFeature.reducer, key, env)
+        case .productDetail: return state.run(\.productDetail, ProductDetailFeature.reducer, key, env)
+        case .cart: return state.run(\.cart, CartFeature.reducer, key, env)
+        case .paymentSheet: return state.run(\.checkout, CheckoutFeature.reducer, key, env)
         case .confirmation:
             guard let key = ConfirmationFeature.Action(action) else { return .none }
             return ConfirmationFeature.reduce(&state.shell, key, env)
-        case .orders:
-            guard let key = OrdersFeature.ListAction(action) else { return .none }
-            return state.scope(\.orders) { OrdersFeature.reduce(&$0, key, env) }
-        case .orderDetail:
-            guard let key = OrdersFeature.DetailAction(action) else { return .none }
-            return state.scope(\.orders) { OrdersFeature.reduceDetail(&$0, key, env) }
-        case .account:
-            guard let key = AccountFeature.Action(action) else { return .none }
-            return state.scope(\.account) { AccountFeature.reduce(&$0, key, env) }
-        case .form:
-            guard let key = FormFeature.Action(action) else { return .none }
-            return state.scope(\.forms) { FormFeature.reduceKey(&$0, key, env) }
-        case .cardLink:
-            guard let key = CardLinkFeature.Action(action) else { return .none }
-            return state.scope(\.cardLink) { CardLinkFeature.reduceKey(&$0, key, env) }
+        case .orders, .orderDetail: return state.run(\.orders, OrdersFeature.reducer, key, env)
+        case .account: return state.run(\.account, AccountFeature.reducer, key, env)
+        case .form: return state.run(\.forms, FormFeature.reducer, key, env)
+        case .cardLink: return state.run(\.cardLink, CardLinkFeature.reducer, key, env)
         case .merchantQueue, .merchantOrder, .merchantRefund, .merchantStock, .merchantSales:
-            guard let key = MerchantFeature.Action(action) else { return .none }
-            return state.scope(\.console) { MerchantFeature.reduceKey(&$0, key, env) }
+            return state.run(\.console, MerchantFeature.reducer, key, env)
         }
     }
 

@@ -34,6 +34,8 @@ struct FeatureAloneTests {
         let bought = Cart(currency: .usd, lines: [CartLine(productID: line.productID, name: line.name, unitPrice: line.unitPrice, quantity: 2)])
         store.send(.pay)
         await store.receive(.request(.beginCheckout(CheckoutOrder(lines: bought.lines, clearsCartOnSuccess: true))))
+        // What checkout asks of the cart once the order is paid, handed in as the app would.
+        store.send(.request(.emptyCart)) { $0.cart.removeAll() }
         await store.finish()
     }
 
