@@ -1,4 +1,6 @@
 import Foundation
+import ShopModels
+import StorefrontCore
 import Testing
 
 /// The rules of the architecture that a reader of one file cannot see broken: checked over the sources.
@@ -50,7 +52,20 @@ struct ArchitectureTests {
         let files = try Self.featureFiles()
         #expect(files.count > 10, "the feature files were found at \(Self.features.path)")
         let whole = try files.filter { try String(contentsOf: $0.file, encoding: .utf8).contains("AppState") }.map(\.file.lastPathComponent)
-        #expect(whole.isEmpty, "a feature reduces its scope of the state (AppState+Scopes), never the whole app state: \(whole)")
+        #expect(whole.isEmpty, "a feature reduces its scope of the state (AppState.scope), never the whole app state: \(whole)")
+    }
+
+    /// The screens are made from the features' states by hand, in one place: a field of `StorefrontState` that place
+    /// forgets would show its default on every screen, whatever the feature did.
+    @Test func everyFieldTheScreensShowIsMadeFromTheFeaturesStates() throws {
+        let source = Self.features.deletingLastPathComponent().appendingPathComponent("App/AppState+Screens.swift")
+        let text = try String(contentsOf: source, encoding: .utf8)
+        let made = Set(text.matches(of: #/screens\.(\w+) = /#).map { String($0.output.1) })
+        let fields = Set(Mirror(reflecting: StorefrontState(shopName: "", currency: .usd)).children.compactMap(\.label))
+        #expect(fields.count > 20, "StorefrontState's fields were read: \(fields.sorted())")
+        // The name is given to the initializer, which the projection calls with it.
+        #expect(fields.subtracting(made).subtracting(["shopName"]).sorted() == [], "each field is set in AppState+Screens")
+        #expect(made.subtracting(fields).sorted() == [], "AppState+Screens sets no field StorefrontState lacks")
     }
 
     @Test func everyTargetOfThePackageHasItsRowInTheArchitecturePage() throws {
