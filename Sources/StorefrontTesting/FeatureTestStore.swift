@@ -16,13 +16,13 @@ public final class FeatureTestStore<Scope: Equatable> {
     private let reducer: FeatureReducer<Scope>
     private let environment: ShopEnvironment
     private let effects = EffectRunner()
-    private var received: [AppAction] = []
+    private let received = ReceivedActions()
 
     public init(_ initial: Scope, reducer: FeatureReducer<Scope>, dependencies: StorefrontDependencies = .unimplemented()) {
         state = initial
         self.reducer = reducer
         environment = ShopEnvironment(dependencies: dependencies)
-        environment.mailbox.deliver = { [weak self] in self?.received.append($0) }
+        environment.mailbox.deliver = { [weak self] in self?.received.actions.append($0) }
     }
 
     /// Sends a key; `expect` turns the state before into the state expected after.
@@ -47,16 +47,8 @@ public final class FeatureTestStore<Scope: Equatable> {
         _ expected: AppAction, fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
         _ expect: (inout Scope) -> Void = { _ in }
     ) async {
-        while !received.contains(expected), await effects.settleOne() {}
-        guard let index = received.firstIndex(of: expected) else {
-            if let first = received.first {
-                expectNoDifference(first, expected, "A different action arrived.", fileID: fileID, filePath: filePath, line: line, column: column)
-            } else {
-                reportIssue("Expected to receive \(expected), but nothing was sent.", fileID: fileID, filePath: filePath, line: line, column: column)
-            }
-            return
-        }
-        let action = received.remove(at: index)
+        guard let action = await received.take(expected, effects: effects, fileID: fileID, filePath: filePath, line: line, column: column)
+        else { return }
         if case .request = action {
             var expected = state
             expect(&expected)
@@ -68,17 +60,7 @@ public final class FeatureTestStore<Scope: Equatable> {
 
     /// Fails the test for each answer or request no `receive` took and for effects still running; waits for nothing.
     public func finish(fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column) async {
-        for _ in 0..<3 where !effects.isIdle { await Task.yield() }
-        for action in received {
-            reportIssue("The feature sent \(action), which the test did not receive.", fileID: fileID, filePath: filePath, line: line, column: column)
-        }
-        received.removeAll()
-        if !effects.isIdle {
-            reportIssue(
-                "\(effects.runningCount) effect(s) were still running when the test finished.", fileID: fileID, filePath: filePath, line: line,
-                column: column)
-            effects.cancelAll()
-        }
+        await received.finish(effects: effects, stillRunning: ".", fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
     private func step(
@@ -86,7 +68,7 @@ public final class FeatureTestStore<Scope: Equatable> {
     ) {
         var expected = state
         let (effect, sent) = reducer.reduce(&state, action, environment)
-        received += sent
+        received.actions += sent
         effects.start(effect, send: environment.mailbox.send)
         expect(&expected)
         expectNoDifference(

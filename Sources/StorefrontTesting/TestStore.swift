@@ -22,7 +22,7 @@ public final class TestStore {
     public private(set) var state: AppState
     private let environment: ShopEnvironment
     private let effects = EffectRunner()
-    private var received: [AppAction] = []
+    private let received = ReceivedActions()
 
     /// A store whose shop has opened: the saved cart, the wallet and the first products are read, unasserted.
     public convenience init(dependencies: StorefrontDependencies) async {
@@ -34,7 +34,7 @@ public final class TestStore {
     public init(unopened dependencies: StorefrontDependencies) {
         environment = ShopEnvironment(dependencies: dependencies)
         state = AppReducer.initialState(environment)
-        environment.mailbox.deliver = { [weak self] in self?.received.append($0) }
+        environment.mailbox.deliver = { [weak self] in self?.received.actions.append($0) }
     }
 
     /// Sends `action`; `expect` turns the state before into the state expected after (it may read `state`, already reduced).
@@ -62,17 +62,8 @@ public final class TestStore {
         _ expected: AppAction, fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
         _ expect: (inout AppState) throws -> Void = { _ in }
     ) async rethrows {
-        while !received.contains(expected), await effects.settleOne() {}
-        guard let index = received.firstIndex(of: expected) else {
-            if let first = received.first {
-                expectNoDifference(first, expected, "A different action arrived.", fileID: fileID, filePath: filePath, line: line, column: column)
-            } else {
-                reportIssue(
-                    "Expected to receive \(expected), but no effect sent anything.", fileID: fileID, filePath: filePath, line: line, column: column)
-            }
-            return
-        }
-        let action = received.remove(at: index)
+        guard let action = await received.take(expected, effects: effects, fileID: fileID, filePath: filePath, line: line, column: column)
+        else { return }
         try step(action, fileID: fileID, filePath: filePath, line: line, column: column, expect)
     }
 
@@ -86,23 +77,14 @@ public final class TestStore {
     public func skipInFlightEffects() async {
         effects.cancelAll()
         await effects.settled()
-        received.removeAll()
+        received.actions.removeAll()
     }
 
     /// Fails the test for each answer no `receive` took and for effects still running; waits for nothing.
     public func finish(fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column) async {
-        // Work that needs only its turn on the main actor (an in-memory double answers at once) gets it first.
-        for _ in 0..<3 where !effects.isIdle { await Task.yield() }
-        for action in received {
-            reportIssue("An effect sent \(action), which the test did not receive.", fileID: fileID, filePath: filePath, line: line, column: column)
-        }
-        received.removeAll()
-        if !effects.isIdle {
-            reportIssue(
-                "\(effects.runningCount) effect(s) were still running when the test finished: receive their answers, or call skipInFlightEffects().",
-                fileID: fileID, filePath: filePath, line: line, column: column)
-            effects.cancelAll()
-        }
+        await received.finish(
+            effects: effects, stillRunning: ": receive their answers, or call skipInFlightEffects().", fileID: fileID, filePath: filePath, line: line,
+            column: column)
     }
 
     /// What `action` would do from `start`, without touching the store: the state after and whether an effect would run.
@@ -116,8 +98,8 @@ public final class TestStore {
         effects.start(AppReducer.step(&state, action, environment), send: environment.mailbox.send)
         while true {
             await effects.settled()
-            guard !received.isEmpty else { break }
-            let answer = received.removeFirst()
+            guard !received.actions.isEmpty else { break }
+            let answer = received.actions.removeFirst()
             effects.start(AppReducer.step(&state, answer, environment), send: environment.mailbox.send)
         }
     }
