@@ -126,6 +126,8 @@ public enum AppReducer {
         default:
             break
         }
+        // The screens are made from the features' states: once for this key, not once per question.
+        let isTakingText = state.screens.isTakingText
         state.shell.notice = nil
         // A database still out of reach stays said, whatever the key.
         if state.shell.isWaitingForStorage { state.shell.notice = Notice(.error, StorageError.unavailableMessage) }
@@ -133,12 +135,12 @@ public enum AppReducer {
             if action == .toggleHelp || action == .back { state.isHelpShown = false }
             return .none
         }
-        if action == .toggleHelp, !state.screens.isTakingText {
+        if action == .toggleHelp, !isTakingText {
             state.isHelpShown = true
             return .none
         }
         // Keys every browsing screen shares, before the screen's own.
-        if state.screen.isBrowsing, !state.screens.isTakingText, let effect = navigation(&state, action, env) {
+        if state.screen.isBrowsing, !isTakingText, let effect = navigation(&state, action, env) {
             return effect
         }
         // Each screen's feature takes the keys its own action enum names, and handles every one of them.

@@ -31,8 +31,9 @@ public final class StorefrontViewModel {
         step(.opened)
     }
 
-    /// What the screens show now.
-    public var state: StorefrontState { app.screens }
+    /// What the screens show now: as last published, which every step brings up to date until `finish()`; made from
+    /// the features' states only after it, so a frame drawn from it does not make them again.
+    public var state: StorefrontState { isFinishing ? app.screens : published }
 
     /// How many sign-in sessions are kept live: none once each has ended.
     public var liveSessionCount: Int { environment.sessions.count }
@@ -74,17 +75,18 @@ public final class StorefrontViewModel {
         let effect = AppReducer.step(&app, action, environment)
         effects.start(effect, send: environment.mailbox.send)
         guard !isFinishing, Self.publish(&app, over: &published, acceptingInput: &isAcceptingInput) else { return }
-        onState(app.screens)
+        onState(published)
     }
 
     // The state is worked on through `inout` from here: read through `self` around a call, the compiler copies it
     // whole first (every string and array in it retained and released), which put four copies into every key.
 
-    /// Brings `published` up to `app`'s screens; true when they changed.
+    /// Brings `published` up to `app`'s screens, made once a step from the features' states; true when they changed.
     private static func publish(_ app: inout AppState, over published: inout StorefrontState, acceptingInput: inout Bool) -> Bool {
         acceptingInput = app.isAcceptingInput
-        guard app.screens != published else { return false }
-        published = app.screens
+        let screens = app.screens
+        guard screens != published else { return false }
+        published = screens
         return true
     }
 
