@@ -274,18 +274,13 @@ let package = Package(
         ),
         .executableTarget(
             name: "storefront",
+            // What the executable imports itself; everything a command runs comes with ShopCommands.
             dependencies: [
-                "ShopModels", "ShopPorts", "ShopBootstrap", "ShopBundledCatalog", "ShopSessions", "StorefrontCore", "StorefrontUI", "ShopSandbox",
-                "ShopMerchant",
-                "StorageSQLite",
-                "ShopIdentity",
-                "ShopCredentialFile", "ShopMail", "ShopWebhookServer", "ShopWebFront", "ShopAPI", "TerminalNCurses", "ShopSSH", "PseudoTerminal",
-                "ShopStripe", "StoragePostgres", "ShopQRCode", "ShopRecording", "MerchantReports", "ShopServices", "ShopCommands",
+                "PseudoTerminal", "ShopAPI", "ShopBootstrap", "ShopCommands", "ShopMerchant", "ShopModels", "ShopPorts", "ShopRecording",
+                "ShopServices", "ShopSessions", "ShopWebFront", "StorageSQLite", "StorefrontCore", "StorefrontUI", "TerminalNCurses",
                 .product(name: "SystemPackage", package: "swift-system"),
-                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
         ),
