@@ -46,9 +46,10 @@ public struct ServerStart: Sendable {
 
 /// `storefront serve`, `web` and `api`: each front started, run until SIGTERM or SIGINT, and drained.
 public enum FrontCommands {
-    /// The shop over SSH, with the merchant console for `adminKeys` and, at `webhookListen`, Stripe's webhooks.
+    /// The shop over SSH at `host`:`port`, its host key at `hostKey` (default: in the data directory), with the
+    /// merchant console for `adminKeys` and, at `webhookListen`, Stripe's webhooks.
     public static func serveSSH(
-        _ start: ServerStart, settings: SSHShopSettings, hostKey: FilePath?, adminKeys: String?, openSSHFront: String?,
+        _ start: ServerStart, host: String, port: Int, limits: ServeLimits, hostKey: FilePath?, adminKeys: String?, openSSHFront: String?,
         webhookListen: ListenAddress?, webhookSecretFile: String?, environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws {
         let configuration = start.configuration
@@ -81,8 +82,8 @@ public enum FrontCommands {
         defer { command.host?.stop() }
 
         SessionLaunch.raiseOpenFileLimit()
-        var settings = settings
-        settings.hostKeyPath = SessionLaunch.absolute(hostKey ?? dataDirectory.appending("ssh_host_ed25519_key"))
+        let settings = SSHShopSettings(
+            host: host, port: port, hostKeyPath: SessionLaunch.absolute(hostKey ?? dataDirectory.appending("ssh_host_ed25519_key")), limits: limits)
         let stop = StopSignals()
         let server: RunningSSHShop
         do throws(ServiceStartFailure) {

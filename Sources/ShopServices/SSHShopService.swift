@@ -68,7 +68,11 @@ public struct RunningSSHShop: Sendable {
 
 extension SSHShopSettings {
     /// What is out of bounds, if anything, named as `serve`'s options: checked before any number is used.
-    public var problem: String? {
+    public var problem: String? { Self.problem(port: port, limits: limits) }
+
+    /// The same, before there are settings: `serve` checks its options before it knows the data directory, and so
+    /// the host key's path.
+    public static func problem(port: Int, limits: ServeLimits) -> String? {
         if !(0...65_535).contains(port) { return "--port must be between 0 and 65535, not \(port)" }
         if !(1...10_000).contains(limits.maxSessions) { return "--max-sessions must be between 1 and 10000, not \(limits.maxSessions)" }
         if !(0...10_000).contains(limits.maxGuests) { return "--max-guests must be between 0 and 10000, not \(limits.maxGuests)" }

@@ -65,21 +65,20 @@ struct Serve: AsyncParsableCommand {
     @OptionGroup var sessionStart: SessionStartOption
 
     func validate() throws {
-        if let problem = settings.problem { throw ValidationError(problem) }
+        if let problem = SSHShopSettings.problem(port: port, limits: limits) { throw ValidationError(problem) }
         if let problem = openSSHFront.flatMap(OpenSSHSession.frontProblem) { throw ValidationError(problem) }
     }
 
-    /// The SSH server's settings from these options; the host key's path is decided at start, from the data directory.
-    var settings: SSHShopSettings {
-        let limits = ServeLimits(
+    /// The limits these options set on sessions and connections.
+    var limits: ServeLimits {
+        ServeLimits(
             maxSessions: maxSessions, connectionsPerSourcePerMinute: sessions.connectionsPerMinute, idleTimeout: sessions.idleTimeout,
             drainTimeout: sessions.drainTimeout, maxGuests: guests.maxGuests, guestsPerAddress: guests.guestsPerAddress)
-        return SSHShopSettings(host: host, port: port, hostKeyPath: FilePath(), limits: limits)
     }
 
     func run() async throws {
         try await FrontCommands.serveSSH(
-            shop.serverStart(mail: mail, latency: latency, sessions: sessionStart), settings: settings,
-            hostKey: hostKey, adminKeys: adminKeys, openSSHFront: openSSHFront, webhookListen: webhookListen, webhookSecretFile: webhooks.secretFile)
+            shop.serverStart(mail: mail, latency: latency, sessions: sessionStart), host: host, port: port, limits: limits, hostKey: hostKey,
+            adminKeys: adminKeys, openSSHFront: openSSHFront, webhookListen: webhookListen, webhookSecretFile: webhooks.secretFile)
     }
 }
