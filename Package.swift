@@ -252,6 +252,7 @@ let package = Package(
             name: "StorefrontTesting",
             dependencies: [
                 "ShopModels", "ShopPorts", "ShopApplication", "StorefrontCore", "StorefrontUI", "ShopSandbox", "ShopMerchant", "ShopIdentity",
+                "StorageSQLite", "ShopBundledCatalog",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "CustomDump", package: "swift-custom-dump"),

@@ -124,6 +124,39 @@ public final class SQLiteDatabase: Sendable {
         }
     }
 
+    /// A migrated, empty database that lives in this process's memory only, on one connection: the shop's own
+    /// storage for tests and benchmarks, with nothing written to disk and nothing shared between two of them.
+    ///
+    /// Each is a copy of one database migrated once per process, so making one costs a page copy, not the migrations.
+    public static func inMemory() throws(SQLiteDatabaseError) -> SQLiteDatabase {
+        do {
+            return try migratedInMemory.get().copiedInMemory()
+        } catch {
+            throw SQLiteDatabaseError.from(error, path: ":memory:")
+        }
+    }
+
+    /// A copy of this database, in memory (SQLite's backup): what a test starts from, made once and copied per test.
+    /// The copy is another shop: it gets its own install id, as a new database does, so two copies never share the
+    /// provider's idempotency keys or mail message ids.
+    public func copiedInMemory() throws(SQLiteDatabaseError) -> SQLiteDatabase {
+        do {
+            let queue = try DatabaseQueue(configuration: Self.configuration(readOnly: false))
+            try pool.backup(to: queue)
+            try queue.write { try $0.execute(sql: "UPDATE shop_install SET id = lower(hex(randomblob(16)))") }
+            return SQLiteDatabase(pool: queue, path: ":memory:", warnings: [])
+        } catch {
+            throw SQLiteDatabaseError.from(error, path: ":memory:")
+        }
+    }
+
+    /// The schema every `inMemory()` database starts from, migrated at first use.
+    private static let migratedInMemory = Result { () throws -> SQLiteDatabase in
+        let queue = try DatabaseQueue(configuration: configuration(readOnly: false))
+        try migrator.migrate(queue)
+        return SQLiteDatabase(pool: queue, path: ":memory:", warnings: [])
+    }
+
     /// Opens for commands that only read (`storefront orders`): nothing in the file is written, and a
     /// schema this version does not know, or one not yet migrated, is refused.
     public static func openReadOnly(path: String, requireCurrentSchema: Bool = true, busyTimeout: Double = 10) throws(SQLiteDatabaseError)

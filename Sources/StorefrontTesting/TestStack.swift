@@ -1,25 +1,29 @@
 import Crypto
 import Foundation
 import ShopApplication
+import ShopBundledCatalog
 import ShopIdentity
 import ShopMerchant
 import ShopModels
 import ShopPorts
 import ShopSandbox
+import StorageSQLite
 import StorefrontCore
 import Synchronization
 
 /// The sandbox wired for tests: deterministic ids and dates, every part reachable for assertions.
 public struct TestStack: Sendable {
     public var catalog: any CatalogRepository
-    public var orders: InMemoryOrderRepository
+    /// The shop's SQLite storage, in memory: the bundled catalog imported, with its stock.
+    public var database: SQLiteDatabase
+    public var orders: SQLiteOrderRepository
     public var processor: SandboxProcessor
     /// Every customer's cards and addresses; the guest starts with the sandbox test cards and contacts.
     public var wallets: InMemoryWalletRepository
     public var walletOwner: WalletOwner
     public var profiles: InMemoryAccountProfileRepository
     public var carts: InMemoryCartRepository?
-    /// Sandbox ID over in-memory records, its code always "123456", at the fixed date.
+    /// Sandbox ID over the stack's database, its code always "123456", at the fixed date.
     public var identity: SandboxIdentityProvider
     public var credentials: InMemoryCredentialRepository
     /// The sign-in the view model offers; tests swap in a factory spy and a provider stub.
@@ -53,9 +57,11 @@ public struct TestStack: Sendable {
         latency: Duration = .zero
     ) {
         let ids = IDGenerator.sequential(prefix: "id")
-        let orders = InMemoryOrderRepository()
+        let database = Fixtures.bundledShop()
+        let orders = SQLiteOrderRepository(database: database, currency: Fixtures.bundledCatalog.shop.currency)
         let processor = SandboxProcessor(clock: clock, latency: latency, ids: IDGenerator.sequential(prefix: "vault"))
-        self.catalog = catalog ?? Fixtures.bundledCatalog
+        self.catalog = catalog ?? Fixtures.bundledCatalog(in: database)
+        self.database = database
         self.orders = orders
         self.processor = processor
         self.guestID = guestID
@@ -65,7 +71,7 @@ public struct TestStack: Sendable {
         self.carts = nil
         self.credentials = InMemoryCredentialRepository()
         self.identity = SandboxIdentityProvider(
-            signingKey: Fixtures.signingKey, directory: InMemoryIdentityDirectory(), dates: Fixtures.fixedDates,
+            signingKey: Fixtures.signingKey, directory: SQLiteIdentityDirectory(database: database), dates: Fixtures.fixedDates,
             ids: IDGenerator.sequential(prefix: "sbx"), makeCode: { "123456" }
         )
         self.signIn = SignInServices(makeController: identity.controllerFactory, provider: identity, auth: AuthManager(credentials: credentials))
@@ -104,6 +110,29 @@ public enum Fixtures {
     public static let bundledCatalog: InMemoryCatalogRepository = {
         do { return try InMemoryCatalogRepository.bundled() } catch { preconditionFailure("bundled catalog is invalid: \(error)") }
     }()
+
+    /// A new in-memory shop database holding the bundled catalog and its stock (a copy of one imported once).
+    public static func bundledShop() -> SQLiteDatabase {
+        do { return try bundledShopTemplate.get().copiedInMemory() } catch { preconditionFailure("cannot copy the test database: \(error)") }
+    }
+
+    /// The bundled catalog served from `database`, as the shop serves it.
+    public static func bundledCatalog(in database: SQLiteDatabase) -> SQLiteCatalogRepository {
+        do {
+            guard let catalog = try SQLiteCatalogRepository.stored(database: database) else {
+                preconditionFailure("the test database has no catalog")
+            }
+            return catalog
+        } catch {
+            preconditionFailure("cannot read the test database's catalog: \(error)")
+        }
+    }
+
+    private static let bundledShopTemplate = Result { () throws -> SQLiteDatabase in
+        let database = try SQLiteDatabase.inMemory()
+        _ = try SQLiteCatalogRepository.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled catalog")
+        return database
+    }
 
     /// The same Ed25519 key in every test run, so token bytes are deterministic.
     public static let signingKey: Curve25519.Signing.PrivateKey = {

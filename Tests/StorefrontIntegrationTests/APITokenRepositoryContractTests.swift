@@ -7,12 +7,14 @@ import StorageSQLite
 import StorefrontTesting
 import Testing
 
-/// The API's token and idempotency stores, alike in memory, in SQLite and in PostgreSQL.
+/// The API's token and idempotency stores, alike in SQLite (in memory and in a file) and in PostgreSQL.
 @Suite("API token stores contract")
 struct APITokenRepositoryContractTests {
     static func repositories(_ kind: AccountRepositoryKind) async throws -> (tokens: any APITokenRepository, keys: any IdempotencyRepository) {
         switch kind {
-        case .inMemory: return (InMemoryAPITokenRepository(), InMemoryIdempotencyRepository())
+        case .inMemory:
+            let database = try SQLiteDatabase.inMemory()
+            return (SQLiteAPITokenRepository(database: database), SQLiteIdempotencyRepository(database: database))
         case .sqlite:
             let database = try SQLiteDatabase.open(directory: TemporaryDirectory.make())
             return (SQLiteAPITokenRepository(database: database), SQLiteIdempotencyRepository(database: database))

@@ -8,7 +8,7 @@ import StorageSQLite
 import StorefrontTesting
 import Testing
 
-/// Where the account stores live: memory, a SQLite file, or a PostgreSQL database.
+/// Where the account stores live: a session's memory (the identities in SQLite in memory), a SQLite file, or a PostgreSQL database.
 enum AccountRepositoryKind: String, CaseIterable, CustomTestStringConvertible {
     case inMemory, sqlite, postgres
     var testDescription: String { rawValue }
@@ -16,7 +16,7 @@ enum AccountRepositoryKind: String, CaseIterable, CustomTestStringConvertible {
     func repositories() async throws -> (wallets: any WalletRepository, profiles: any AccountProfileRepository, directory: any IdentityDirectory) {
         switch self {
         case .inMemory:
-            return (InMemoryWalletRepository(), InMemoryAccountProfileRepository(), InMemoryIdentityDirectory())
+            return (InMemoryWalletRepository(), InMemoryAccountProfileRepository(), SQLiteIdentityDirectory(database: try SQLiteDatabase.inMemory()))
         case .sqlite:
             let database = try SQLiteDatabase.open(directory: TemporaryDirectory.make())
             return (

@@ -10,14 +10,14 @@ import StorageSQLite
 import StorefrontTesting
 import Testing
 
-/// A fresh order repository of one kind; the SQLite one over the bundled catalog's stock.
+/// A fresh order repository of one kind, over the bundled catalog's stock: SQLite in memory (the unit tests' storage), in a file, and PostgreSQL.
 enum OrderRepositoryKind: String, CaseIterable, CustomTestStringConvertible {
-    case inMemory, sqlite, postgres
+    case sqliteInMemory, sqlite, postgres
     var testDescription: String { rawValue }
 
     func make() async throws -> any LiveBackOffice.Orders {
         switch self {
-        case .inMemory: return InMemoryOrderRepository()
+        case .sqliteInMemory: return SQLiteOrderRepository(database: Fixtures.bundledShop(), currency: .usd)
         case .sqlite: return try SQLiteFixture().orders
         case .postgres: return try await PostgresStockFixture().orders
         }

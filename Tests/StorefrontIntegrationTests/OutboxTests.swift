@@ -61,15 +61,16 @@ struct OutboxTests {
     }
 
     @Test func failuresAreTriedAgainLaterDoublingThenGivenUp() async throws {
-        let orders = InMemoryOrderRepository()
-        let order = try orders.begin(
+        let database = Fixtures.bundledShop()
+        let (orders, outbox) = (SQLiteOrderRepository(database: database, currency: .usd), SQLiteOutbox(database: database))
+        let order = try await orders.begin(
             Drafts.draft("mug-stdout", name: "stdout Mug", quantity: 1), idempotencyKey: "k", tokenID: "t", paymentDescription: "Visa",
             placedAt: placedAt)
-        try orders.finish(orderNumber: order.number, status: .paid, failure: nil, at: placedAt)
+        try await orders.finish(orderNumber: order.number, status: .paid, failure: nil, at: placedAt)
         let now = Mutex(placedAt)
         let transport = FlakyTransport()
         let delivery = MailDelivery(
-            outbox: orders, orders: orders, transport: transport, shop: .standard(),
+            outbox: outbox, orders: orders, transport: transport, shop: .standard(),
             sender: MailSender(from: MailAddress(address: "shop@example.com")),
             dates: DateSource { now.withLock { $0 } }, giveUpAfter: .seconds(3_600)
         )
@@ -83,16 +84,16 @@ struct OutboxTests {
         transport.failing.withLock { $0 = false }
         #expect(try await delivery.deliverDue().sent == ["MSG-000001"])
         #expect(transport.sent.withLock { $0.count } == 1)
-        #expect(orders.entries(orderNumber: order.number).first?.attempts == 3)
+        #expect(try await outbox.entries(orderNumber: order.number).first?.attempts == 3)
 
         // Another order's message, failing for longer than an hour, is given up and shows why.
-        let late = try orders.begin(
+        let late = try await orders.begin(
             Drafts.draft("mug-stdout", name: "stdout Mug", quantity: 1), idempotencyKey: "k2", tokenID: "t", paymentDescription: "Visa",
             placedAt: placedAt)
-        try orders.finish(orderNumber: late.number, status: .paid, failure: nil, at: placedAt)
+        try await orders.finish(orderNumber: late.number, status: .paid, failure: nil, at: placedAt)
         transport.failing.withLock { $0 = true }
         now.withLock { $0 = placedAt.addingTimeInterval(3_600) }
         #expect(try await delivery.deliverDue().gaveUp == ["MSG-000002": "connection refused"])
-        #expect(orders.entries(orderNumber: late.number).first?.state == .failed)
+        #expect(try await outbox.entries(orderNumber: late.number).first?.state == .failed)
     }
 }

@@ -3,6 +3,7 @@ import ShopMerchant
 import ShopModels
 import ShopPorts
 import ShopSandbox
+import StorageSQLite
 import StorefrontTesting
 import Synchronization
 import Testing
@@ -50,13 +51,13 @@ struct ProviderEventInboxTests {
     static let start = Date(timeIntervalSince1970: 1_795_339_800)
 
     enum Kind: String, CaseIterable, CustomTestStringConvertible {
-        case memory, sqlite, postgres
+        case sqliteInMemory, sqlite, postgres
         var testDescription: String { rawValue }
 
         /// The events, and what keeps their database alive.
         func make() async throws -> (any ProviderEvents, Any) {
             switch self {
-            case .memory: return (InMemoryProviderEvents(), ())
+            case .sqliteInMemory: return (SQLiteProviderEvents(database: try SQLiteDatabase.inMemory()), ())
             case .sqlite:
                 let fixture = try SQLiteFixture()
                 return (fixture.providerEvents, fixture)

@@ -3,6 +3,7 @@ import ShopMerchant
 import ShopModels
 import ShopPorts
 import ShopSandbox
+import StorageSQLite
 import StorefrontTesting
 import Testing
 
@@ -163,13 +164,13 @@ struct RefundTests {
     }
 
     @Test func aShopperCannotCancelAnotherShoppersOrder() async throws {
-        let orders = InMemoryOrderRepository()
+        let orders = SQLiteOrderRepository(database: Fixtures.bundledShop(), currency: .usd)
         let processor = SandboxProcessor()
         let order = try await paidOrder(orders, processor: processor)
         await #expect(throws: BackOfficeError.change(.notFound(order.number))) {
             try await backOffice(orders, processor).cancel(order.number, reason: "mine now", by: .shopper("local:mallory"), expecting: nil)
         }
-        #expect(try orders.order(number: order.number)?.status == .paid)
+        #expect(try await orders.order(number: order.number)?.status == .paid)
         #expect(await processor.allRefunds.isEmpty)
     }
 

@@ -4,6 +4,7 @@ import ShopModels
 import ShopPorts
 import ShopSandbox
 import ShopStripe
+import StorageSQLite
 import StorefrontTesting
 import Testing
 
@@ -14,18 +15,18 @@ struct StripeRefundTests {
     let placedAt = Date(timeIntervalSince1970: 1_795_339_800)
 
     /// A paid order, charged on Stripe under its own key; its PaymentIntent's id is filed in `references`.
-    func paidOrder(_ orders: InMemoryOrderRepository, _ provider: StripePaymentProvider, _ processor: StripeChargeProcessor, key: String) async throws
+    func paidOrder(_ orders: SQLiteOrderRepository, _ provider: StripePaymentProvider, _ processor: StripeChargeProcessor, key: String) async throws
         -> Order
     {
         let draft = Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 2)
-        let order = try orders.begin(draft, idempotencyKey: key, tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
+        let order = try await orders.begin(draft, idempotencyKey: key, tokenID: "t", paymentDescription: "Visa", placedAt: placedAt)
         let method = try await provider.vault(try PaymentProviderContractTests.card("4242424242424242"), forCustomer: "guest")
         let token = try await provider.createToken(for: PaymentProviderContractTests.payment(with: method))
         let charge = try await processor.charge(
             ChargeRequest(tokenID: token.id, amount: order.totals.total, idempotencyKey: key, orderNumber: order.number, customerID: "local:jane"))
         #expect(charge.outcome == ChargeOutcome.succeeded)
-        try orders.finish(orderNumber: order.number, status: .paid, failure: nil, at: placedAt)
-        return try #require(try orders.order(number: order.number))
+        try await orders.finish(orderNumber: order.number, status: .paid, failure: nil, at: placedAt)
+        return try #require(try await orders.order(number: order.number))
     }
 
     /// Stripe's refunds of the order's PaymentIntent.
@@ -39,7 +40,8 @@ struct StripeRefundTests {
         let server = try LocalStripe()
         let proxy = try StripeFaultProxy(upstream: server.base, rules: fault == "none" ? [] : ["POST:^/v1/refunds$:1:\(fault)"])
         let references = InMemoryProviderReferences()
-        let orders = InMemoryOrderRepository()
+        let database = Fixtures.bundledShop()
+        let orders = SQLiteOrderRepository(database: database, currency: .usd)
         let key = "order-refund-\(fault)"
         try await StripeAdapterTests.withStripe(base: proxy.base, references: references) { provider, processor, _ in
             let order = try await paidOrder(orders, provider, processor, key: key)
@@ -53,7 +55,7 @@ struct StripeRefundTests {
             #expect((made.first?["amount"] as? NSNumber)?.int64Value == amount.minorUnits)
             #expect((made.first?["metadata"] as? [String: String])?["refund_id"] == "RF-000001")
             let reference = try #require(made.first?["id"] as? String)
-            #expect(orders.refunds(orderNumber: order.number).map(\.state) == [.refunded(reference: reference)])
+            #expect(try await orders.refunds(orderNumber: order.number).map(\.state) == [.refunded(reference: reference)])
         }
         if fault == "after" {
             #expect(
@@ -68,10 +70,12 @@ struct StripeRefundTests {
         let server = try LocalStripe()
         let proxy = try StripeFaultProxy(upstream: server.base, rules: ["POST:^/v1/refunds$:1:pending"])
         let references = InMemoryProviderReferences()
-        let orders = InMemoryOrderRepository()
+        let database = Fixtures.bundledShop()
+        let orders = SQLiteOrderRepository(database: database, currency: .usd)
         try await StripeAdapterTests.withStripe(base: proxy.base, references: references) { provider, processor, _ in
             let order = try await paidOrder(orders, provider, processor, key: "order-refund-pending")
-            let office = LiveBackOffice(orders: orders, processor: processor, mail: orders, dates: Fixtures.fixedDates, currency: .usd)
+            let office = LiveBackOffice(
+                orders: orders, processor: processor, mail: SQLiteOutbox(database: database), dates: Fixtures.fixedDates, currency: .usd)
             var failure: BackOfficeError?
             do throws(BackOfficeError) {
                 _ = try await office.refund(
@@ -85,10 +89,12 @@ struct StripeRefundTests {
                 return
             }
             #expect(why.contains("is pending"), "\(why)")
-            #expect(try orders.order(number: order.number)?.status == .paid, "not called refunded")
-            #expect(orders.refunds(orderNumber: order.number).map(\.state) == [.pending])
-            #expect(!(try orders.events(orderNumber: order.number)).contains { if case .refunded = $0.change { true } else { false } })
-            #expect(orders.entries(orderNumber: order.number).allSatisfy { $0.kind != .refunded }, "no refund notice to the shopper")
+            #expect(try await orders.order(number: order.number)?.status == .paid, "not called refunded")
+            #expect(try await orders.refunds(orderNumber: order.number).map(\.state) == [.pending])
+            #expect(!(try await orders.events(orderNumber: order.number)).contains { if case .refunded = $0.change { true } else { false } })
+            #expect(
+                try await SQLiteOutbox(database: database).entries(orderNumber: order.number).allSatisfy { $0.kind != .refunded },
+                "no refund notice to the shopper")
         }
     }
 
@@ -97,7 +103,8 @@ struct StripeRefundTests {
         // A restricted key without the refunds permission: Stripe answers 403 and refunds nothing.
         let proxy = try StripeFaultProxy(upstream: server.base, rules: ["POST:^/v1/refunds$:1:forbidden"])
         let references = InMemoryProviderReferences()
-        let orders = InMemoryOrderRepository()
+        let database = Fixtures.bundledShop()
+        let orders = SQLiteOrderRepository(database: database, currency: .usd)
         try await StripeAdapterTests.withStripe(base: proxy.base, references: references) { provider, processor, _ in
             let order = try await paidOrder(orders, provider, processor, key: "order-refund-refused")
             let office = LiveBackOffice(orders: orders, processor: processor, dates: Fixtures.fixedDates, currency: .usd)
@@ -114,8 +121,8 @@ struct StripeRefundTests {
                 return
             }
             #expect(why.contains("permission") && !why.contains(LocalStripe.secretKey), "Stripe's reason, without the key: \(why)")
-            #expect(try orders.order(number: order.number)?.status == .paid)
-            #expect(try orders.events(orderNumber: order.number).map(\.change) == [.placed(total: order.totals.total), .charged])
+            #expect(try await orders.order(number: order.number)?.status == .paid)
+            #expect(try await orders.events(orderNumber: order.number).map(\.change) == [.placed(total: order.totals.total), .charged])
             #expect(try refunds(server, references, key: "order-refund-refused").isEmpty)
         }
     }

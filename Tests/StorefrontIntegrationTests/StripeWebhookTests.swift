@@ -1,10 +1,12 @@
 import Foundation
+import GRDB
 import ShopMerchant
 import ShopModels
 import ShopPorts
 import ShopSandbox
 import ShopStripe
 import ShopWebhookServer
+import StorageSQLite
 import StorefrontTesting
 import Testing
 
@@ -15,11 +17,12 @@ import Testing
 struct StripeWebhookTests {
     static let secret = "whsec_storefront_test_secret_9b1f"
 
-    /// The shop's side: in-memory orders and records, the listener on a loopback port, and each event as it is applied.
+    /// The shop's side: orders in an in-memory database, records in memory, the listener on a loopback port, and each event as it is applied.
     final class Shop: Sendable {
-        let orders = InMemoryOrderRepository()
+        let database = Fixtures.bundledShop()
+        let orders: SQLiteOrderRepository
         let references: InMemoryProviderReferences
-        let events = InMemoryProviderEvents()
+        let events: SQLiteProviderEvents
         let outcomes: AsyncStream<ProviderEventDesk.Outcome>
         let port: Int
         private let server: WebhookServer
@@ -28,6 +31,8 @@ struct StripeWebhookTests {
 
         init(client: StripeClient, processor: StripeChargeProcessor, references shared: InMemoryProviderReferences) async throws {
             references = shared
+            orders = SQLiteOrderRepository(database: database, currency: .usd)
+            events = SQLiteProviderEvents(database: database)
             let desk = ProviderEventDesk(
                 webhook: StripeWebhook(secrets: [StripeWebhookTests.secret], client: client, references: shared), events: events,
                 backend: LiveMerchantBackend(processor: processor, orders: orders, dates: .system), orders: orders, dates: .system
@@ -50,6 +55,11 @@ struct StripeWebhookTests {
                 break
             }
             port = listening
+        }
+
+        /// The ids of the provider's events the shop recorded as handled, in the order it handled them.
+        func recordedEvents() throws -> [String] {
+            try database.pool.read { try String.fetchAll($0, sql: "SELECT id FROM provider_event ORDER BY rowid") }
         }
 
         /// Stops the listener, answering what is under way.
@@ -103,7 +113,7 @@ struct StripeWebhookTests {
 
     /// An order charged on localstripe whose process stopped before it recorded the charge: still `.charging`.
     static func chargedAndLost(_ shop: Shop, _ provider: StripePaymentProvider, _ processor: StripeChargeProcessor) async throws -> (Order, String) {
-        let order = try shop.orders.begin(
+        let order = try await shop.orders.begin(
             Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 2), idempotencyKey: "k-webhook", tokenID: "t", paymentDescription: "Visa",
             placedAt: Date())
         let method = try await provider.vault(try PaymentProviderContractTests.card("4242424242424242"), forCustomer: "guest")
@@ -122,7 +132,7 @@ struct StripeWebhookTests {
             let shop = try await Shop(client: client, processor: processor, references: references)
             try Self.register(shop, with: server, events: ["payment_intent.succeeded"])
             let (order, _) = try await Self.chargedAndLost(shop, provider, processor)
-            #expect(try shop.orders.order(number: order.number)?.status == .charging)
+            #expect(try await shop.orders.order(number: order.number)?.status == .charging)
 
             let reply = try await shop.nextOutcome()
             guard case .applied(let header, let number, let outcome) = reply else {
@@ -131,10 +141,10 @@ struct StripeWebhookTests {
             }
             #expect(header.type == "payment_intent.succeeded" && header.id.hasPrefix("evt_"))
             #expect(number == order.number && outcome == "settled as paid")
-            #expect(try shop.orders.order(number: order.number)?.status == .paid)
-            #expect(try shop.orders.events(orderNumber: order.number).map(\.actor) == [.shopper("local:jane"), .provider])
+            #expect(try await shop.orders.order(number: order.number)?.status == .paid)
+            #expect(try await shop.orders.events(orderNumber: order.number).map(\.actor) == [.shopper("local:jane"), .provider])
             #expect(try StripeAdapterTests.intents(server, key: "k-webhook").count == 1, "settled from Stripe's record, never charged again")
-            #expect(shop.events.recorded.map(\.header.id) == [header.id])
+            #expect(try shop.recordedEvents() == [header.id])
             await shop.stop()
         }
     }
@@ -145,7 +155,7 @@ struct StripeWebhookTests {
         try await StripeAdapterTests.withStripe(base: server.base, references: references) { provider, processor, client in
             let shop = try await Shop(client: client, processor: processor, references: references)
             let (order, intent) = try await Self.chargedAndLost(shop, provider, processor)
-            try shop.orders.finish(orderNumber: order.number, status: .paid, failure: nil, at: Date())
+            try await shop.orders.finish(orderNumber: order.number, status: .paid, failure: nil, at: Date())
             // Made in the dashboard: straight at Stripe, with none of the shop's metadata.
             let made = try LocalStripe.exchange(
                 "POST /v1/refunds HTTP/1.0\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(LocalStripe.secretKey)\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \("payment_intent=\(intent)&amount=2500".utf8.count)\r\n\r\npayment_intent=\(intent)&amount=2500",
@@ -155,7 +165,7 @@ struct StripeWebhookTests {
             let refunded = Self.event(
                 "evt_dashboard_refund", "charge.refunded",
                 ["id": "ch_dashboard", "object": "charge", "payment_intent": intent, "amount_refunded": 2500])
-            let before = try shop.orders.events(orderNumber: order.number)
+            let before = try await shop.orders.events(orderNumber: order.number)
 
             // Refused, each with nothing changed: a forged signature, a stale one, the wrong type, too big a body.
             #expect(try shop.deliver(refunded, secret: "whsec_someone_else_secret_0").0 == 400)
@@ -168,22 +178,24 @@ struct StripeWebhookTests {
                     Array(repeating: UInt8(ascii: " "), count: 70_000), headers: ["Content-Type": "application/json", "Stripe-Signature": signature]
                 ).0 == 413)
             #expect(try shop.post(payload, headers: ["Content-Type": "application/json"]).0 == 400, "no signature at all")
-            #expect(try shop.orders.events(orderNumber: order.number) == before)
-            #expect(shop.events.recorded.isEmpty)
+            #expect(try await shop.orders.events(orderNumber: order.number) == before)
+            #expect(try shop.recordedEvents().isEmpty)
 
             let (status, body) = try shop.deliver(refunded)
             #expect(status == 200 && body.contains("kept, to be applied"), "answered once kept: \(body)")
             let recorded = try await shop.nextOutcome()
             #expect(recorded.logLine.contains("recorded re_"), "\(recorded)")
-            let history = try shop.orders.events(orderNumber: order.number)
+            let history = try await shop.orders.events(orderNumber: order.number)
             #expect(history.last?.actor == .provider)
             #expect(history.last?.change == .refunded(Money(minorUnits: 2_500, currency: .usd), reason: RefundAsk.madeAtProviderReason))
-            #expect(try shop.orders.order(number: order.number)?.status == .partiallyRefunded)
-            #expect(shop.orders.entries(orderNumber: order.number).map(\.kind) == [.receipt, .refunded], "the shopper is told")
+            #expect(try await shop.orders.order(number: order.number)?.status == .partiallyRefunded)
+            #expect(
+                try await SQLiteOutbox(database: shop.database).entries(orderNumber: order.number).map(\.kind) == [.receipt, .refunded],
+                "the shopper is told")
 
             // Stripe sends an event again until it hears 2xx: the replay is acknowledged and applied once.
             #expect(try shop.deliver(refunded).0 == 200)
-            #expect(try shop.orders.events(orderNumber: order.number).count == history.count)
+            #expect(try await shop.orders.events(orderNumber: order.number).count == history.count)
 
             let dispute = Self.event(
                 "evt_dispute", "charge.dispute.created",
@@ -194,14 +206,14 @@ struct StripeWebhookTests {
             #expect(try shop.deliver(dispute).0 == 200)
             _ = try await shop.nextOutcome()
             #expect(
-                try shop.orders.events(orderNumber: order.number).last?.change
+                try await shop.orders.events(orderNumber: order.number).last?.change
                     == .disputed(Money(minorUnits: 1_000, currency: .usd), reason: "product not received", reference: "dp_test_1"))
 
             let unknown = Self.event("evt_other", "customer.created", ["id": "cus_1", "object": "customer"])
             #expect(try shop.deliver(unknown).0 == 200)
             let other = try await shop.nextOutcome()
             #expect(other.logLine.contains("not acted on"), "\(other)")
-            #expect(shop.events.recorded.map(\.header.id) == ["evt_dashboard_refund", "evt_dispute", "evt_other"])
+            #expect(try shop.recordedEvents() == ["evt_dashboard_refund", "evt_dispute", "evt_other"])
             await shop.stop()
         }
     }

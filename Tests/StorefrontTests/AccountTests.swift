@@ -270,6 +270,6 @@ struct AccountFlowTests {
         try await driver.signIn()
         try await driver.press("o")
         #expect(driver.state.orders.totalCount == 0, "the guest's order is not the account's")
-        #expect(try stack.orders.count(customer: nil) == 1)
+        #expect(try await stack.orders.count(customer: nil) == 1)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import ShopModels
 import ShopPorts
 import ShopSandbox
+import StorageSQLite
 import StorefrontCore
 import StorefrontTesting
 import Testing
@@ -12,9 +13,10 @@ import Testing
 struct AccountTokenTests {
     static let owner = "ssh:SHA256:Z1vQ0xKk3pQy7lL9b0mX2yq1cVbN8aF4dE6rT0uI2oP"
 
-    /// A key holder whose tokens go to `repository`, minted with a known secret.
-    func stack(_ repository: InMemoryAPITokenRepository) -> TestStack {
+    /// A key holder whose tokens go to the stack's database, minted with a known secret.
+    func stack() -> (TestStack, SQLiteAPITokenRepository) {
         var stack = TestStack()
+        let repository = SQLiteAPITokenRepository(database: stack.database)
         stack.signedIn = SignedInAccount(provider: .sshKey, userID: String(Self.owner.dropFirst(4)))
         stack.apiTokens = APITokenAccess(repository: repository) { name, owner, time in
             (
@@ -23,12 +25,12 @@ struct AccountTokenTests {
                     id: "tok_\(name)", name: name, owner: owner, scope: .shop, secretHash: "hash-of-\(name)", lastFour: "2345", createdAt: time)
             )
         }
-        return stack
+        return (stack, repository)
     }
 
     @Test func aNamedTokenIsMadeItsSecretShownOnceAndItIsListed() async throws {
-        let repository = InMemoryAPITokenRepository()
-        let driver = await ScriptedDriver(stack: stack(repository))
+        let (stack, repository) = stack()
+        let driver = await ScriptedDriver(stack: stack)
         try await driver.press("u")
         #expect(driver.state.account.canMakeTokens)
         try await driver.press("t")
@@ -42,7 +44,7 @@ struct AccountTokenTests {
         #expect(driver.state.account.tokens.map(\.id) == ["tok_deploy"])
         let row = try #require(driver.state.account.rows.last)
         #expect(row.kind == .token && row.id == "tok_deploy" && row.title == "deploy" && row.detail == "sfp_…2345 · shop · never used")
-        #expect(try repository.tokens(owner: Self.owner).map(\.secretHash) == ["hash-of-deploy"], "kept as its hash, for the key's customer id")
+        #expect(try await repository.tokens(owner: Self.owner).map(\.secretHash) == ["hash-of-deploy"], "kept as its hash, for the key's customer id")
         let frame = try #require(driver.renderer.lastFrameText)
         #expect(frame.contains("sfp_secret_for_deploy") && frame.contains("shown once"), "\(frame)")
 
@@ -52,28 +54,28 @@ struct AccountTokenTests {
     }
 
     @Test func aBlankNameIsRefusedInPlace() async throws {
-        let repository = InMemoryAPITokenRepository()
-        let driver = await ScriptedDriver(stack: stack(repository))
+        let (stack, repository) = stack()
+        let driver = await ScriptedDriver(stack: stack)
         try await driver.press("u,t,enter")
         #expect(driver.state.form?.fields.first?.error == "Enter 1 to 60 characters on one line.")
-        #expect(try repository.tokens(owner: nil).isEmpty)
+        #expect(try await repository.tokens(owner: nil).isEmpty)
     }
 
     @Test func revokingTheSelectedTokenTakesItOffTheList() async throws {
-        let repository = InMemoryAPITokenRepository()
-        let driver = await ScriptedDriver(stack: stack(repository))
+        let (stack, repository) = stack()
+        let driver = await ScriptedDriver(stack: stack)
         try await driver.press("u,t")
         await driver.type("ci")
         try await driver.press("enter")
         try await driver.press("end,x")
         #expect(driver.state.account.tokens.isEmpty)
         #expect(driver.state.notice?.text.contains("Revoked the token ci") == true)
-        #expect(try repository.tokens(owner: nil).first?.revokedAt == Fixtures.fixedDates.now())
+        #expect(try await repository.tokens(owner: nil).first?.revokedAt == Fixtures.fixedDates.now())
     }
 
     @Test func aGuestIsToldTokensAreForAccounts() async throws {
         var guest = TestStack()
-        guest.apiTokens = .init(repository: InMemoryAPITokenRepository()) { _, _, _ in
+        guest.apiTokens = .init(repository: SQLiteAPITokenRepository(database: guest.database)) { _, _, _ in
             Issue.record("a guest minted a token")
             return ("", APITokenRecord(id: "", name: "", owner: "", scope: .shop, secretHash: "", lastFour: "", createdAt: Date()))
         }

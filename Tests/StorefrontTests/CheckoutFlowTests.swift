@@ -107,7 +107,7 @@ struct CheckoutFlowTests {
         try await driver.press("a,c,enter,p,enter")
         #expect(driver.state.screen == .confirmation)
         #expect(await stack.processor.successfulCharges.count == 1)
-        #expect(try stack.orders.count(customer: nil) == 1)
+        #expect(try await stack.orders.count(customer: nil) == 1)
     }
 
     /// Two attempts get no answer; the third charges, but its answer is lost too: the sheet waits, asking again.
@@ -154,7 +154,7 @@ struct CheckoutFlowTests {
         #expect(driver.state.screen == .confirmation, "status: \(driver.state.paymentSheet?.status ?? "none")")
         #expect(await stack.processor.successfulCharges.count == 1)
         #expect(await stack.processor.allCharges.count == 1, "one idempotency key for every attempt")
-        #expect(try stack.orders.count(customer: nil) == 1)
+        #expect(try await stack.orders.count(customer: nil) == 1)
     }
 
     @Test func aNewAttemptAfterADeclineGetsANewKey() async throws {

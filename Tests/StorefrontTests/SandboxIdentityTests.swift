@@ -15,7 +15,10 @@ import Testing
 
 @Suite("Sandbox ID")
 struct SandboxIdentityTests {
-    func provider(now: @escaping @Sendable () -> Date = { Fixtures.fixedDates.now() }, directory: any IdentityDirectory = InMemoryIdentityDirectory())
+    func provider(
+        now: @escaping @Sendable () -> Date = { Fixtures.fixedDates.now() },
+        directory: any IdentityDirectory = SQLiteIdentityDirectory(database: Fixtures.bundledShop())
+    )
         -> SandboxIdentityProvider
     {
         SandboxIdentityProvider(
@@ -66,7 +69,8 @@ struct SandboxIdentityTests {
         forged.removeLast()
         forged += forged.hasSuffix("A") ? "B" : "A"
         #expect(await sandbox.verifyAccessToken(forged) == .invalid("the signature does not match this install's key"))
-        let otherInstall = SandboxIdentityProvider(signingKey: .init(), directory: InMemoryIdentityDirectory(), dates: Fixtures.fixedDates)
+        let otherInstall = SandboxIdentityProvider(
+            signingKey: .init(), directory: SQLiteIdentityDirectory(database: Fixtures.bundledShop()), dates: Fixtures.fixedDates)
         #expect(await otherInstall.verifyAccessToken(tokens.accessToken) == .invalid("the signature does not match this install's key"))
 
         clock.withLock { $0 = $0.addingTimeInterval(3_601) }

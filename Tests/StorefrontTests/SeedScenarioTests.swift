@@ -109,7 +109,7 @@ struct SandboxCardTests {
             #expect(driver.frameText.contains(String(reason.message.prefix(30))))
             #expect(driver.state.cartBadge.itemCount == 1, "a decline keeps the cart")
             #expect(await stack.processor.successfulCharges.isEmpty)
-            #expect(try stack.orders.count(customer: nil) == 0)
+            #expect(try await stack.orders.count(customer: nil) == 0)
         }
     }
 }

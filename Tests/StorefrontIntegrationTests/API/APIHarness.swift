@@ -42,15 +42,16 @@ final class APIHarness: Sendable {
         let bundled = try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled catalog")
         switch kind {
         case .inMemory:
-            catalog = InMemoryCatalogRepository(catalog: bundled)
+            // A session's memory for what a visitor keeps; the shop's own storage is SQLite in memory, as in the unit tests.
+            let database = Fixtures.bundledShop()
+            catalog = Fixtures.bundledCatalog(in: database)
             (carts, tokens, wallets, profiles) = (
-                InMemoryCartRepository(), InMemoryAPITokenRepository(), InMemoryWalletRepository(), InMemoryAccountProfileRepository()
+                InMemoryCartRepository(), SQLiteAPITokenRepository(database: database), InMemoryWalletRepository(), InMemoryAccountProfileRepository()
             )
-            (orders, idempotency, processor) = (InMemoryOrderRepository(), InMemoryIdempotencyRepository(), SandboxProcessor())
-            stock = InMemoryStockRepository(
-                bundled.products.compactMap { product in
-                    product.stock.map { StockLevel(productID: product.id, name: product.name, onHand: $0, reserved: 0, sold: 0) }
-                })
+            (orders, idempotency, processor) = (
+                SQLiteOrderRepository(database: database, currency: .usd), SQLiteIdempotencyRepository(database: database), SandboxProcessor()
+            )
+            stock = SQLiteStockRepository(database: database)
         case .sqlite:
             let database = try SQLiteDatabase.open(directory: TemporaryDirectory.make())
             catalog = try SQLiteCatalogRepository.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled")

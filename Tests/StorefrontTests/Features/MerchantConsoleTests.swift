@@ -1,9 +1,11 @@
 import CustomDump
 import Foundation
+import GRDB
 import ShopMerchant
 import ShopModels
 import ShopPorts
 import ShopSandbox
+import StorageSQLite
 import StorefrontCore
 import StorefrontTesting
 import Testing
@@ -24,16 +26,21 @@ struct MerchantConsoleTests {
             lines: [line], totals: Cart(currency: .usd, lines: [line]).totals(shipping: shop.shippingMethods.first, tax: shop.tax),
             shippingMethod: shop.shippingMethods[0], shippingContact: Fixtures.jane, customerID: "guest"
         )
-        let order = try stack.orders.begin(
+        let order = try await stack.orders.begin(
             draft, idempotencyKey: "k1", tokenID: "t", paymentDescription: "Visa ••4242", placedAt: Fixtures.fixedDates.now())
         _ = try await stack.processor.ledger.record(LedgerCharge(key: "k1", tokenID: "t", amount: order.totals.total, outcome: .succeeded))
-        try stack.orders.finish(orderNumber: order.number, status: .paid, failure: nil, at: Fixtures.fixedDates.now())
+        try await stack.orders.finish(orderNumber: order.number, status: .paid, failure: nil, at: Fixtures.fixedDates.now())
         stack.console = console
+        // The shop keeps stock of the hoodie alone, one left, so the stock screen has one row.
+        try await stack.database.pool.write { try $0.execute(sql: "DELETE FROM stock WHERE product_id <> 'hoodie-root'") }
+        let stock = SQLiteStockRepository(database: stack.database)
+        #expect(
+            try await stock.setStock(of: "hoodie-root", onHand: 1)
+                == StockLevel(productID: "hoodie-root", name: "root Hoodie", onHand: 1, reserved: 0, sold: 2))
         stack.backOffice = LiveBackOffice(
-            orders: stack.orders,
-            stock: InMemoryStockRepository([StockLevel(productID: "hoodie-root", name: "root Hoodie", onHand: 1, reserved: 0, sold: 2)]),
-            processor: stack.processor, mail: stack.orders, dates: Fixtures.fixedDates, currency: .usd)
-        return (stack, try #require(try stack.orders.order(number: order.number)))
+            orders: stack.orders, stock: stock,
+            processor: stack.processor, mail: SQLiteOutbox(database: stack.database), dates: Fixtures.fixedDates, currency: .usd)
+        return (stack, try #require(try await stack.orders.order(number: order.number)))
     }
 
     @Test func theConsoleOpensOnTheOrdersToShipOldestFirst() async throws {
@@ -96,7 +103,7 @@ struct MerchantConsoleTests {
         }
         store.send(.confirm) { $0.merchant!.console.prompt?.isWorking = true }
         let shipped = try #require(
-            try stack.orders.order(number: order.number).map { order -> Order in
+            try await stack.orders.order(number: order.number).map { order -> Order in
                 var order = order
                 order.status = .shipped
                 return order
@@ -126,7 +133,7 @@ struct MerchantConsoleTests {
             $0.merchant!.console.prompt = nil
             $0.shell.notice = Notice(.info, "Nothing was changed.")
         }
-        #expect(try stack.orders.order(number: order.number)?.status == .paid)
+        #expect(try await stack.orders.order(number: order.number)?.status == .paid)
         #expect(await stack.processor.allRefunds.isEmpty)
         await store.finish()
     }
@@ -155,7 +162,7 @@ struct MerchantConsoleTests {
         #expect(store.state.merchant?.console.dossier?.order.status == .partiallyRefunded)
         #expect(store.state.notice == Notice(.info, "\(amount.formatted) of \(order.number) is refunded."))
         #expect(await stack.processor.allRefunds.map(\.amount) == [amount])
-        #expect(stack.orders.refunds(orderNumber: order.number).map(\.ask.restock) == [[Restock(productID: "hoodie-root", quantity: 1)]])
+        #expect(try await stack.orders.refunds(orderNumber: order.number).map(\.ask.restock) == [[Restock(productID: "hoodie-root", quantity: 1)]])
     }
 
     @Test func aRefundAmountAboveWhatIsLeftIsRefusedInPlace() async throws {
@@ -212,7 +219,7 @@ struct MerchantConsoleTests {
             $0.shell.notice = Notice(.info, "Order \(order.number) is canceled. The refund goes back to Visa ••4242.")
             $0.orders.list.rows = [canceled]
         }
-        let events = try stack.orders.events(orderNumber: order.number)
+        let events = try await stack.orders.events(orderNumber: order.number)
         #expect(events.last == OrderEvent(at: Fixtures.fixedDates.now(), actor: .shopper("guest"), change: .canceled))
         await store.receive(.orders(.history(order: order.number, .success(events)))) { $0.orders.events = events }
         await store.finish()

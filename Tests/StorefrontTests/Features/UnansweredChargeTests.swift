@@ -25,7 +25,7 @@ struct UnansweredChargeTests {
         await first.press(.escape)
         #expect(first.state.paymentSheet?.status?.hasPrefix("No answer yet on whether") == true)
         #expect(await stack.processor.successfulCharges.count == 1)
-        let open = try stack.orders.orders(customer: "guest", offset: 0, limit: 10)
+        let open = try await stack.orders.orders(customer: "guest", offset: 0, limit: 10)
         #expect(open.map(\.status) == [.unknown], "the order is shown to its shopper, never hidden")
         #expect(open.first?.status.displayName == "Payment being checked")
 
@@ -36,7 +36,7 @@ struct UnansweredChargeTests {
         #expect(second.state.notice?.text.hasPrefix("Your earlier payment went through: order \(open[0].number) is paid") == true)
         #expect(second.state.cart.lines.isEmpty, "what the paid order bought left the cart")
         #expect(await stack.processor.successfulCharges.count == 1)
-        #expect(try stack.orders.orders(customer: "guest", offset: 0, limit: 10).map(\.status) == [.paid])
+        #expect(try await stack.orders.orders(customer: "guest", offset: 0, limit: 10).map(\.status) == [.paid])
     }
 
     @Test func anOrderTheProviderCannotAnswerForYetHoldsPay() async throws {
