@@ -110,3 +110,27 @@ struct CatalogFileStampTests {
         #expect(try await reordered.page(matching: "", offset: 0, limit: 10).map(\.id) == ["c", "a"])
     }
 }
+
+@Suite("SQLite in memory")
+struct SQLiteInMemoryTests {
+    @Test func eachCopyOfTheTestShopIsAShopOfItsOwn() async throws {
+        let (first, second) = (Fixtures.bundledShop(), Fixtures.bundledShop())
+        let (firstStock, secondStock) = (SQLiteStockRepository(database: first), SQLiteStockRepository(database: second))
+        _ = try await firstStock.setStock(of: "hoodie-root", onHand: 0)
+        #expect(try await firstStock.stockLevels().first { $0.productID == "hoodie-root" }?.onHand == 0)
+        #expect(try await secondStock.stockLevels().first { $0.productID == "hoodie-root" }?.onHand == 3, "a write to one copy stays there")
+        let installs = try await [first, second, try SQLiteDatabase.inMemory()].asyncMap {
+            try await SQLiteProviderReferences(database: $0).installID()
+        }
+        #expect(Set(installs).count == 3, "each copy has its own install id, as a new database has: \(installs)")
+        #expect(first.path == ":memory:")
+    }
+}
+
+extension Array {
+    fileprivate func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var mapped: [T] = []
+        for element in self { mapped.append(try await transform(element)) }
+        return mapped
+    }
+}
