@@ -11,7 +11,7 @@ extension LiveBackOffice {
         let order = try await dossier(number).order
         var quantities: [ProductID: Int] = [:]
         for (id, quantity) in lines {
-            guard let line = order.lines.first(where: { $0.productID == id }) else {
+            guard let line = order.lines.first(where: { $0.stockKey == id }) else {
                 throw .change(.restockAboveOrdered(product: id.rawValue, asked: quantity ?? 1, left: 0))
             }
             quantities[id, default: 0] += quantity ?? line.quantity

@@ -1,23 +1,54 @@
-/// One product in the cart, priced at the moment it was added.
+/// One product (or one variant of it) in the cart, priced at the moment it was added.
 public struct CartLine: Hashable, Sendable, Identifiable {
     public static let quantityRange = 1...99
 
     public var productID: ProductID
+    /// What the line is called wherever it is shown: the product's name, and the variant's values after " — ".
     public var name: String
     public var unitPrice: Money
     public var quantity: Int
+    /// The variant bought, for a product with options.
+    public var variant: ChosenVariant?
 
-    public var id: ProductID { productID }
+    /// The line's identity in a cart, and the stock it takes: the variant's SKU, or the product's id.
+    public var id: ProductID { stockKey }
+    public var stockKey: ProductID { variant?.sku ?? productID }
 
-    public init(productID: ProductID, name: String, unitPrice: Money, quantity: Int) {
+    public init(productID: ProductID, name: String, unitPrice: Money, quantity: Int, variant: ChosenVariant? = nil) {
         precondition(Self.quantityRange.contains(quantity), "quantity \(quantity) out of \(Self.quantityRange)")
         self.productID = productID
         self.name = name
         self.unitPrice = unitPrice
         self.quantity = quantity
+        self.variant = variant
     }
 
+    /// A line for one variant of `product`, named "Product — values".
+    public init(product: Product, variant: ProductVariant?, quantity: Int) {
+        guard let variant else {
+            self.init(productID: product.id, name: product.name, unitPrice: product.price, quantity: quantity)
+            return
+        }
+        self.init(
+            productID: product.id, name: Self.name(product.name, variant.title), unitPrice: variant.price, quantity: quantity,
+            variant: ChosenVariant(sku: variant.sku, title: variant.title))
+    }
+
+    /// A variant's line name: "root Hoodie — M".
+    public static func name(_ product: String, _ variant: String) -> String { "\(product) — \(variant)" }
+
     public var total: Money { unitPrice * quantity }
+}
+
+/// The variant a cart or order line is for: its SKU and its option values as shown ("M", "Whole bean · 1 kg").
+public struct ChosenVariant: Hashable, Sendable, Codable {
+    public var sku: ProductID
+    public var title: String
+
+    public init(sku: ProductID, title: String) {
+        self.sku = sku
+        self.title = title
+    }
 }
 
 extension Sequence<CartLine> {
@@ -67,13 +98,15 @@ public struct Cart: Hashable, Sendable {
     /// What happened to a change of quantity, so the shopper can be told when a limit held.
     public enum Change: Equatable, Sendable { case changed, atMaximum, atMinimum, noSuchLine }
 
-    /// Adds one unit of a product, or one more of a product already in the cart.
+    /// Adds one unit of a product (of `variant`, or its default variant, for a product with options), or one more of a
+    /// line already in the cart.
     @discardableResult
-    public mutating func add(_ product: Product, quantity: Int = 1) -> Change {
-        if let index = lines.firstIndex(where: { $0.productID == product.id }) {
+    public mutating func add(_ product: Product, variant: ProductVariant? = nil, quantity: Int = 1) -> Change {
+        let line = CartLine(product: product, variant: variant ?? product.defaultVariant, quantity: min(max(quantity, 1), 99))
+        if let index = lines.firstIndex(where: { $0.stockKey == line.stockKey }) {
             return setQuantity(at: index, to: lines[index].quantity + quantity)
         }
-        lines.append(CartLine(productID: product.id, name: product.name, unitPrice: product.price, quantity: min(max(quantity, 1), 99)))
+        lines.append(line)
         return .changed
     }
 
@@ -145,7 +178,7 @@ extension Cart {
     /// Adds `other` lines (a guest's cart at sign-in) to this cart: quantities of the same product add up, to the limit.
     public mutating func merge(_ other: [CartLine]) {
         for line in other {
-            if let index = lines.firstIndex(where: { $0.productID == line.productID }) {
+            if let index = lines.firstIndex(where: { $0.stockKey == line.stockKey }) {
                 lines[index].quantity = min(CartLine.quantityRange.upperBound, lines[index].quantity + line.quantity)
             } else if line.unitPrice.currency == currency {
                 lines.append(line)

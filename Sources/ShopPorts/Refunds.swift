@@ -159,7 +159,7 @@ extension Order {
     /// (rounded as the order's tax was), never more than was paid. Shipping is given back only by an amount.
     public func refundAmount(for quantities: [ProductID: Int]) -> Money {
         let goods = lines.reduce(Money.zero(totals.total.currency)) { sum, line in
-            let quantity = min(max(0, quantities[line.productID] ?? 0), line.quantity)
+            let quantity = min(max(0, quantities[line.stockKey] ?? 0), line.quantity)
             return sum + Money(minorUnits: line.unitPrice.minorUnits * Int64(quantity), currency: sum.currency)
         }
         guard totals.subtotal.minorUnits > 0 else { return goods }
@@ -189,7 +189,7 @@ extension FiledRefund {
             let available = left[item.productID] ?? 0
             let before = asked[item.productID] ?? 0
             guard item.quantity > 0, item.quantity <= available - before else {
-                let name = order.lines.first { $0.productID == item.productID }?.name ?? item.productID.rawValue
+                let name = order.lines.first { $0.stockKey == item.productID }?.name ?? item.productID.rawValue
                 throw .restockAboveOrdered(product: name, asked: item.quantity > available ? item.quantity : before + item.quantity, left: available)
             }
             asked[item.productID] = before + item.quantity
@@ -199,7 +199,7 @@ extension FiledRefund {
 
     /// How much of each product the order may still put back: what was bought, less what refunds put back already.
     public static func restockable(_ order: Order, _ refunds: [FiledRefund]) -> [ProductID: Int] {
-        var left = Dictionary(order.lines.map { ($0.productID, $0.quantity) }, uniquingKeysWith: +)
+        var left = Dictionary(order.lines.map { ($0.stockKey, $0.quantity) }, uniquingKeysWith: +)
         for refund in refunds {
             guard case .refunded = refund.state else { continue }
             for item in refund.ask.restock { left[item.productID, default: 0] -= item.quantity }

@@ -2,6 +2,7 @@ import Foundation
 import PostgresNIO
 import ShopModels
 import ShopPorts
+import StorageRows
 
 /// Carts per customer in PostgreSQL; a save replaces the customer's lines in one statement.
 public final class PostgresCartRepository: CartRepository {
@@ -13,14 +14,18 @@ public final class PostgresCartRepository: CartRepository {
             var lines: [CartLine] = []
             let rows = try await connection.query(
                 """
-                SELECT product_id, name, unit_price, currency, quantity FROM cart_line WHERE customer = \(customer) ORDER BY position
+                SELECT product_id, name, unit_price, currency, quantity, variant_sku, variant_title FROM cart_line
+                WHERE customer = \(customer) ORDER BY position
                 """, logger: PostgresDatabase.quiet)
-            for try await (productID, name, price, code, quantity) in rows.decode((String, String, Int64, String, Int).self) {
+            for try await (productID, name, price, code, quantity, sku, title) in rows.decode(
+                (String, String, Int64, String, Int, String?, String?).self)
+            {
                 // A row no shop could have written (edited by hand, damaged) is left out rather than trapping in CartLine.
                 guard let currency = Currency(code: code), CartLine.quantityRange.contains(quantity), price >= 0 else { continue }
                 lines.append(
-                    CartLine(productID: ProductID(productID), name: name, unitPrice: Money(minorUnits: price, currency: currency), quantity: quantity)
-                )
+                    CartLine(
+                        productID: ProductID(productID), name: name, unitPrice: Money(minorUnits: price, currency: currency), quantity: quantity,
+                        variant: ChosenVariant(storedSKU: sku, title: title)))
             }
             return lines
         }
@@ -33,13 +38,15 @@ public final class PostgresCartRepository: CartRepository {
             _ = try await connection.query(
                 """
                 WITH written AS (
-                    INSERT INTO cart_line (customer, position, product_id, name, unit_price, currency, quantity)
-                    SELECT \(customer), position, product_id, name, unit_price, currency, quantity
+                    INSERT INTO cart_line (customer, position, product_id, name, unit_price, currency, quantity, variant_sku, variant_title)
+                    SELECT \(customer), position, product_id, name, unit_price, currency, quantity, nullif(variant_sku, ''), nullif(variant_title, '')
                     FROM unnest(\(Array(lines.indices))::int8[], \(lines.map(\.productID.rawValue))::text[], \(lines.map(\.name))::text[],
-                                \(lines.map(\.unitPrice.minorUnits))::int8[], \(lines.map(\.unitPrice.currency.code))::text[], \(lines.map(\.quantity))::int8[])
-                         AS t (position, product_id, name, unit_price, currency, quantity)
+                                \(lines.map(\.unitPrice.minorUnits))::int8[], \(lines.map(\.unitPrice.currency.code))::text[], \(lines.map(\.quantity))::int8[],
+                                \(lines.map { $0.variant?.sku.rawValue ?? "" })::text[], \(lines.map { $0.variant?.title ?? "" })::text[])
+                         AS t (position, product_id, name, unit_price, currency, quantity, variant_sku, variant_title)
                     ON CONFLICT (customer, position) DO UPDATE SET product_id = EXCLUDED.product_id, name = EXCLUDED.name,
-                        unit_price = EXCLUDED.unit_price, currency = EXCLUDED.currency, quantity = EXCLUDED.quantity
+                        unit_price = EXCLUDED.unit_price, currency = EXCLUDED.currency, quantity = EXCLUDED.quantity,
+                        variant_sku = EXCLUDED.variant_sku, variant_title = EXCLUDED.variant_title
                 )
                 DELETE FROM cart_line WHERE customer = \(customer) AND position >= \(lines.count)
                 """, logger: PostgresDatabase.quiet)

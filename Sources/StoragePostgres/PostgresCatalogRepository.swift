@@ -2,6 +2,7 @@ import Foundation
 import PostgresNIO
 import ShopModels
 import ShopPorts
+import StorageRows
 
 /// The catalog served from PostgreSQL. Front ends only read it; `importCatalog` (the
 /// `storefront catalog import` command) is the one writer, so two hosts never fight over it.
@@ -11,7 +12,7 @@ public final class PostgresCatalogRepository: CatalogRepository {
     private let activeCount: Int
     /// Units of a product whose catalog entry names no stock (as on SQLite).
     public static let defaultStock = 25
-    private static let columns = "p.id, p.name, p.summary, p.description, p.price, p.art, p.tags, s.on_hand"
+    private static let columns = "p.id, p.name, p.summary, p.description, p.price, p.art, p.tags, s.on_hand, p.options"
     private static let stockJoin = "LEFT JOIN stock s ON s.product_id = p.id"
 
     private init(shop: ShopProfile, database: PostgresDatabase, activeCount: Int) {
@@ -121,24 +122,39 @@ public final class PostgresCatalogRepository: CatalogRepository {
             return SearchWords.words(in: ([product.name, product.summary] + product.tags).joined(separator: " "))
                 .filter { seen.insert($0).inserted }.joined(separator: " ")
         }
-        let stock = products.map { $0.stock ?? defaultStock }
+        let options = try products.map { try StoredVariants.options($0.options) }
         try await connection.query(
             """
-            INSERT INTO product (id, position, name, summary, description, price, art, tags, search)
+            INSERT INTO product (id, position, name, summary, description, price, art, tags, search, options)
             SELECT id, position, name, summary, description, price, art, tags,
-                   array_to_tsvector(coalesce(string_to_array(nullif(words, ''), ' '), '{}'))
+                   array_to_tsvector(coalesce(string_to_array(nullif(words, ''), ' '), '{}')), options
             FROM unnest(\(ids)::text[], \(positions)::int8[], \(names)::text[], \(summaries)::text[], \(descriptions)::text[],
-                        \(prices)::int8[], \(art)::text[], \(tags)::text[], \(words)::text[])
-                 AS t (id, position, name, summary, description, price, art, tags, words)
+                        \(prices)::int8[], \(art)::text[], \(tags)::text[], \(words)::text[], \(options)::text[])
+                 AS t (id, position, name, summary, description, price, art, tags, words, options)
             ON CONFLICT (id) DO UPDATE SET position = excluded.position, name = excluded.name, summary = excluded.summary,
                 description = excluded.description, price = excluded.price, art = excluded.art, tags = excluded.tags,
-                search = excluded.search
+                search = excluded.search, options = excluded.options
             """, logger: PostgresDatabase.quiet)
-        // Stock is set once, when a product first appears: a changed catalog keeps what was sold.
+        // A product's variants are replaced whole; their stock, like a product's, is kept.
+        try await connection.query("DELETE FROM product_variant WHERE product_id = ANY(\(ids)::text[])", logger: PostgresDatabase.quiet)
+        let variants = products.flatMap { product in product.variants.enumerated().map { (product.id.rawValue, $0, $1) } }
+        if !variants.isEmpty {
+            try await connection.query(
+                """
+                INSERT INTO product_variant (sku, product_id, position, option_values, title, price, grams)
+                SELECT sku, product_id, position, option_values, title, price, nullif(grams, 0)  -- 0: no weight given
+                FROM unnest(\(variants.map(\.2.sku.rawValue))::text[], \(variants.map(\.0))::text[], \(variants.map(\.1))::int8[],
+                    \(variants.map { $0.2.values.joined(separator: "\n") })::text[], \(variants.map(\.2.title))::text[],
+                    \(variants.map(\.2.price.minorUnits))::int8[], \(variants.map { $0.2.grams ?? 0 })::int8[])
+                    AS t (sku, product_id, position, option_values, title, price, grams)
+                """, logger: PostgresDatabase.quiet)
+        }
+        // Stock is set once, when a product or variant first appears: a changed catalog keeps what was sold.
+        let stock = products.flatMap(StoredVariants.stockKeys(of:))
         try await connection.query(
             """
             INSERT INTO stock (product_id, on_hand)
-            SELECT * FROM unnest(\(ids)::text[], \(stock)::int8[])
+            SELECT * FROM unnest(\(stock.map(\.0.rawValue))::text[], \(stock.map { $0.1 ?? defaultStock })::int8[])
             ON CONFLICT (product_id) DO NOTHING
             """, logger: PostgresDatabase.quiet)
     }
@@ -167,7 +183,8 @@ public final class PostgresCatalogRepository: CatalogRepository {
                         """
                         SELECT \(unescaped: Self.columns) FROM product p \(unescaped: Self.stockJoin)
                         WHERE p.position >= \(offset) AND p.position < \(offset + limit) ORDER BY p.position
-                        """, logger: PostgresDatabase.quiet), currency: currency)
+                        """, logger: PostgresDatabase.quiet), currency: currency
+                ).withVariants(on: connection)
             }
         }
         return try await database.read { connection in
@@ -177,7 +194,8 @@ public final class PostgresCatalogRepository: CatalogRepository {
                     SELECT \(unescaped: Self.columns) FROM product p \(unescaped: Self.stockJoin)
                     WHERE p.position IS NOT NULL AND p.search @@ \(pattern)::tsquery
                     ORDER BY p.position LIMIT \(limit) OFFSET \(offset)
-                    """, logger: PostgresDatabase.quiet), currency: currency)
+                    """, logger: PostgresDatabase.quiet), currency: currency
+            ).withVariants(on: connection)
         }
     }
 
@@ -190,14 +208,14 @@ public final class PostgresCatalogRepository: CatalogRepository {
                     SELECT \(unescaped: Self.columns) FROM product p \(unescaped: Self.stockJoin)
                     WHERE p.id = \(id.rawValue) AND p.position IS NOT NULL
                     """, logger: PostgresDatabase.quiet), currency: currency
-            ).first
+            ).withVariants(on: connection).first
         }
     }
 
     private static func products(_ rows: PostgresRowSequence, currency: Currency) async throws -> [Product] {
         var products: [Product] = []
-        for try await (id, name, summary, description, price, art, tags, onHand) in rows.decode(
-            (String, String, String, String, Int64, String, String, Int?).self)
+        for try await (id, name, summary, description, price, art, tags, onHand, options) in rows.decode(
+            (String, String, String, String, Int64, String, String, Int?, String).self)
         {
             products.append(
                 Product(
@@ -205,7 +223,8 @@ public final class PostgresCatalogRepository: CatalogRepository {
                     price: Money(minorUnits: price, currency: currency),
                     art: Product.storedLines(art),
                     tags: Product.storedLines(tags),
-                    stock: onHand
+                    stock: onHand,
+                    options: StoredVariants.options(options)
                 ))
         }
         return products
@@ -228,5 +247,29 @@ extension PostgresDatabase {
 extension Array {
     func chunks(of size: Int) -> [ArraySlice<Element>] {
         stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
+    }
+}
+
+extension [Product] {
+    /// The products with their variants and each variant's stock, read in one query for every product with options.
+    fileprivate func withVariants(on connection: PostgresConnection) async throws -> [Product] {
+        let owners = filter { !$0.options.isEmpty }.map(\.id.rawValue)
+        guard let currency = first?.price.currency, !owners.isEmpty else { return self }
+        let rows = try await connection.query(
+            """
+            SELECT v.product_id, v.sku, v.option_values, v.price, v.grams, s.on_hand
+            FROM product_variant v LEFT JOIN stock s ON s.product_id = v.sku
+            WHERE v.product_id = ANY(\(owners)::text[]) ORDER BY v.product_id, v.position
+            """, logger: PostgresDatabase.quiet)
+        var variants: [String: [ProductVariant]] = [:]
+        for try await (product, sku, values, price, grams, onHand) in rows.decode((String, String, String, Int64, Int?, Int?).self) {
+            variants[product, default: []].append(
+                ProductVariant(
+                    sku: ProductID(sku), values: Product.storedLines(values), price: Money(minorUnits: price, currency: currency), stock: onHand,
+                    grams: grams))
+        }
+        return map { product in
+            product.options.isEmpty ? product : StoredVariants.attach(variants[product.id.rawValue] ?? [], to: product)
+        }
     }
 }

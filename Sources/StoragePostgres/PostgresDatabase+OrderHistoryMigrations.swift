@@ -185,5 +185,27 @@ extension PostgresDatabase {
             ]),
         // Which of the catalog's shipping methods an order took, beside its label. SQLite's v18.
         Migration(identifier: "v18-shipping-method-id", sql: ["ALTER TABLE orders ADD COLUMN shipping_method_id text NOT NULL DEFAULT ''"]),
+        // Options and variants: each variant's stock is kept in `stock` under its SKU. SQLite's v19.
+        Migration(
+            identifier: "v19-variants",
+            sql: [
+                "ALTER TABLE product ADD COLUMN options text NOT NULL DEFAULT ''",
+                """
+                CREATE TABLE product_variant (
+                    sku text PRIMARY KEY,
+                    product_id text NOT NULL,
+                    position integer NOT NULL,
+                    option_values text NOT NULL,
+                    title text NOT NULL,
+                    price bigint NOT NULL CHECK (price >= 0),
+                    grams integer,
+                    UNIQUE (product_id, position)
+                )
+                """,
+                "ALTER TABLE order_line ADD COLUMN variant_sku text",
+                "ALTER TABLE order_line ADD COLUMN variant_title text",
+                "ALTER TABLE cart_line ADD COLUMN variant_sku text",
+                "ALTER TABLE cart_line ADD COLUMN variant_title text",
+            ]),
     ]
 }

@@ -69,21 +69,23 @@ extension PostgresOrderRepository {
 
     static func orders(from records: [StoredOrderRow], currency: Currency, on connection: PostgresConnection) async throws -> [Order] {
         guard !records.isEmpty else { return [] }
-        var linesByOrder: [String: [(productID: String, name: String, unitPrice: Int64, quantity: Int)]] = [:]
+        var linesByOrder: [String: [(productID: String, name: String, unitPrice: Int64, quantity: Int, variant: ChosenVariant?)]] = [:]
         let rows = try await connection.query(
             """
-            SELECT order_number, product_id, name, unit_price, quantity FROM order_line
+            SELECT order_number, product_id, name, unit_price, quantity, variant_sku, variant_title FROM order_line
             WHERE order_number = ANY(\(records.map(\.number))) ORDER BY order_number, position
             """, logger: PostgresDatabase.quiet)
-        for try await (number, productID, name, unitPrice, quantity) in rows.decode((String, String, String, Int64, Int).self) {
-            linesByOrder[number, default: []].append((productID, name, unitPrice, quantity))
+        for try await (number, productID, name, unitPrice, quantity, sku, title) in rows.decode(
+            (String, String, String, Int64, Int, String?, String?).self)
+        {
+            linesByOrder[number, default: []].append((productID, name, unitPrice, quantity, ChosenVariant(storedSKU: sku, title: title)))
         }
         return records.map { record in
             record.order(fallback: currency) { lineCurrency in
                 (linesByOrder[record.number] ?? []).map {
                     CartLine(
                         productID: ProductID($0.productID), name: $0.name, unitPrice: Money(minorUnits: $0.unitPrice, currency: lineCurrency),
-                        quantity: $0.quantity)
+                        quantity: $0.quantity, variant: $0.variant)
                 }
             }
         }

@@ -33,18 +33,18 @@ public final class PostgresOrderRepository: OrderRepository {
                 .collect().first?.decode(String.self) {
                     return try await Self.written(number, currency: currency, on: connection)
                 }
-                for line in draft.lines.sorted(by: { $0.productID.rawValue < $1.productID.rawValue }) {
+                for line in draft.lines.sorted(by: { $0.stockKey.rawValue < $1.stockKey.rawValue }) {
                     let taken = try await connection.query(
                         """
                         UPDATE stock SET on_hand = on_hand - \(line.quantity), reserved = reserved + \(line.quantity)
-                        WHERE product_id = \(line.productID.rawValue) AND on_hand >= \(line.quantity)
+                        WHERE product_id = \(line.stockKey.rawValue) AND on_hand >= \(line.quantity)
                         RETURNING on_hand
                         """, logger: PostgresDatabase.quiet
                     ).collect()
                     if taken.isEmpty {
                         let available =
                             try await connection.query(
-                                "SELECT on_hand FROM stock WHERE product_id = \(line.productID.rawValue)", logger: PostgresDatabase.quiet
+                                "SELECT on_hand FROM stock WHERE product_id = \(line.stockKey.rawValue)", logger: PostgresDatabase.quiet
                             )
                             .collect().first?.decode(Int.self) ?? 0
                         throw OrderRepositoryError.soldOut(productName: line.name, available: available)
@@ -70,11 +70,12 @@ public final class PostgresOrderRepository: OrderRepository {
                             RETURNING *
                         ),
                         placed_lines AS (
-                            INSERT INTO order_line (order_number, position, product_id, name, unit_price, quantity)
-                            SELECT placed.number, position, product_id, name, unit_price, quantity
+                            INSERT INTO order_line (order_number, position, product_id, name, unit_price, quantity, variant_sku, variant_title)
+                            SELECT placed.number, position, product_id, name, unit_price, quantity, nullif(variant_sku, ''), nullif(variant_title, '')
                             FROM placed, unnest(\(Array(lines.indices))::int8[], \(lines.map(\.productID.rawValue))::text[], \(lines.map(\.name))::text[],
-                                                \(lines.map(\.unitPrice.minorUnits))::int8[], \(lines.map(\.quantity))::int8[])
-                                 AS t (position, product_id, name, unit_price, quantity)
+                                                \(lines.map(\.unitPrice.minorUnits))::int8[], \(lines.map(\.quantity))::int8[],
+                                                \(lines.map { $0.variant?.sku.rawValue ?? "" })::text[], \(lines.map { $0.variant?.title ?? "" })::text[])
+                                 AS t (position, product_id, name, unit_price, quantity, variant_sku, variant_title)
                         ),
                         first_event AS (   -- placing sends no mail: OutboxKind(.placed) is nil, so no outbox row
                             INSERT INTO order_event (order_number, sequence, at, actor, kind, details)
@@ -88,7 +89,7 @@ public final class PostgresOrderRepository: OrderRepository {
                     lines.map {
                         CartLine(
                             productID: $0.productID, name: $0.name, unitPrice: Money(minorUnits: $0.unitPrice.minorUnits, currency: lineCurrency),
-                            quantity: $0.quantity)
+                            quantity: $0.quantity, variant: $0.variant)
                     }
                 }
             }

@@ -1,6 +1,7 @@
 import PostgresNIO
 import ShopModels
 import ShopPorts
+import StorageRows
 
 /// Stock in PostgreSQL, changed by hand: each change is one statement under the row's lock, so two hosts' changes
 /// never lose one.
@@ -13,11 +14,7 @@ public final class PostgresStockRepository: StockRepository {
         try await database.read { connection in
             var levels: [StockLevel] = []
             let rows = try await connection.query(
-                """
-                SELECT product.id, product.name, stock.on_hand, stock.reserved, stock.sold
-                FROM product JOIN stock ON stock.product_id = product.id WHERE product.position IS NOT NULL
-                ORDER BY stock.on_hand, product.position
-                """, logger: PostgresDatabase.quiet)
+                "\(unescaped: StoredVariants.stockLevels + StoredVariants.stockLevelOrder)", logger: PostgresDatabase.quiet)
             for try await (id, name, onHand, reserved, sold) in rows.decode((String, String, Int, Int, Int).self) {
                 levels.append(StockLevel(productID: ProductID(id), name: name, onHand: onHand, reserved: reserved, sold: sold))
             }
@@ -53,11 +50,7 @@ public final class PostgresStockRepository: StockRepository {
             return try await database.write { connection in
                 try await body(connection)
                 let rows = try await connection.query(
-                    """
-                    SELECT product.id, product.name, stock.on_hand, stock.reserved, stock.sold
-                    FROM product JOIN stock ON stock.product_id = product.id
-                    WHERE product.position IS NOT NULL AND product.id = \(product.rawValue)
-                    """, logger: PostgresDatabase.quiet)
+                    "\(unescaped: StoredVariants.stockLevels) WHERE id = \(product.rawValue)", logger: PostgresDatabase.quiet)
                 for try await (id, name, onHand, reserved, sold) in rows.decode((String, String, Int, Int, Int).self) {
                     return StockLevel(productID: ProductID(id), name: name, onHand: onHand, reserved: reserved, sold: sold)
                 }

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import ShopModels
 import ShopPorts
+import StorageRows
 
 /// The catalog served from SQLite: imported from the catalog file when its content hash changes,
 /// then paged and searched (FTS5) from the database, so start-up cost does not grow with the catalog.
@@ -120,22 +121,38 @@ public final class SQLiteCatalogRepository: CatalogRepository {
             try db.execute(sql: "UPDATE product SET position = NULL, rowid = rowid + \(Self.retiredRowidBase) WHERE rowid < \(Self.retiredRowidBase)")
             let upsert = try db.makeStatement(
                 sql: """
-                    INSERT INTO product (rowid, id, position, name, summary, description, price, art, tags)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO product (rowid, id, position, name, summary, description, price, art, tags, options)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT(id) DO UPDATE SET rowid = excluded.rowid, position = excluded.position, name = excluded.name,
                         summary = excluded.summary, description = excluded.description, price = excluded.price,
-                        art = excluded.art, tags = excluded.tags
+                        art = excluded.art, tags = excluded.tags, options = excluded.options
                     """)
             for (position, product) in catalog.products.enumerated() {
                 try upsert.execute(arguments: [
                     position + 1, product.id.rawValue, position, product.name, product.summary, product.description,
                     product.price.minorUnits, product.art.joined(separator: "\n"), product.tags.joined(separator: "\n"),
+                    try StoredVariants.options(product.options),
                 ])
             }
-            // Stock is set once, when a product first appears: a changed catalog keeps what was sold.
+            // A product's variants are replaced whole; their stock, like a product's, is kept.
+            let dropVariants = try db.makeStatement(sql: "DELETE FROM product_variant WHERE product_id = ?")
+            let variant = try db.makeStatement(
+                sql: "INSERT INTO product_variant (sku, product_id, position, option_values, title, price, grams) VALUES (?, ?, ?, ?, ?, ?, ?)")
+            for product in catalog.products {
+                try dropVariants.execute(arguments: [product.id.rawValue])
+                for (position, each) in product.variants.enumerated() {
+                    try variant.execute(arguments: [
+                        each.sku.rawValue, product.id.rawValue, position, each.values.joined(separator: "\n"), each.title,
+                        each.price.minorUnits, each.grams,
+                    ])
+                }
+            }
+            // Stock is set once, when a product or variant first appears: a changed catalog keeps what was sold.
             let stock = try db.makeStatement(sql: "INSERT INTO stock (product_id, on_hand) VALUES (?, ?) ON CONFLICT(product_id) DO NOTHING")
             for product in catalog.products {
-                try stock.execute(arguments: [product.id.rawValue, product.stock ?? defaultStock])
+                for (key, units) in StoredVariants.stockKeys(of: product) {
+                    try stock.execute(arguments: [key.rawValue, units ?? defaultStock])
+                }
             }
             try db.execute(sql: "INSERT INTO product_search(product_search) VALUES('rebuild')")
             let meta = try db.makeStatement(sql: "INSERT OR REPLACE INTO catalog_meta (key, value) VALUES (?, ?)")
@@ -171,7 +188,7 @@ public final class SQLiteCatalogRepository: CatalogRepository {
                         sql: "SELECT \(Self.columns) FROM product \(Self.stockJoin) WHERE position >= ? AND position < ? ORDER BY position"),
                     arguments: [offset, offset + limit]
                 )
-                .map(self.product(from:))
+                .map(self.product(from:)).withVariants(in: db)
             }
         }
         return try await read { db in
@@ -185,7 +202,7 @@ public final class SQLiteCatalogRepository: CatalogRepository {
                     )
                     ORDER BY product.rowid
                     """, arguments: [pattern, limit, offset]
-            ).map(self.product(from:))
+            ).map(self.product(from:)).withVariants(in: db)
         }
     }
 
@@ -196,7 +213,7 @@ public final class SQLiteCatalogRepository: CatalogRepository {
                 db.cachedStatement(sql: "SELECT \(Self.columns) FROM product \(Self.stockJoin) WHERE id = ? AND position IS NOT NULL"),
                 arguments: [id.rawValue]
             )
-            .map(self.product(from:))
+            .map(self.product(from:)).map { try [$0].withVariants(in: db)[0] }
         }
     }
 
@@ -210,7 +227,8 @@ public final class SQLiteCatalogRepository: CatalogRepository {
             price: Money(minorUnits: row["price"], currency: shop.currency),
             art: Product.storedLines(art),
             tags: Product.storedLines(tags),
-            stock: row["on_hand"]
+            stock: row["on_hand"],
+            options: StoredVariants.options(row["options"] as String)
         )
     }
 
@@ -219,5 +237,33 @@ public final class SQLiteCatalogRepository: CatalogRepository {
         let words = SearchWords.words(in: query)
         guard !words.isEmpty else { return nil }
         return words.map { "\"\($0)\"*" }.joined(separator: " ")
+    }
+}
+
+extension [Product] {
+    /// The products with their variants and each variant's stock, read in one query for every product with options.
+    fileprivate func withVariants(in db: Database) throws -> [Product] {
+        let owners = filter { !$0.options.isEmpty }
+        guard !owners.isEmpty else { return self }
+        let marks = owners.map { _ in "?" }.joined(separator: ", ")
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT product_variant.*, stock.on_hand AS on_hand FROM product_variant LEFT JOIN stock ON stock.product_id = product_variant.sku
+                WHERE product_variant.product_id IN (\(marks)) ORDER BY product_variant.product_id, product_variant.position
+                """, arguments: StatementArguments(owners.map(\.id.rawValue)))
+        var variants: [String: [ProductVariant]] = [:]
+        for row in rows {
+            let price: Int64 = row["price"]
+            let currency = owners[0].price.currency
+            variants[row["product_id"], default: []].append(
+                ProductVariant(
+                    sku: ProductID(row["sku"] as String), values: Product.storedLines(row["option_values"]),
+                    price: Money(minorUnits: price, currency: currency), stock: row["on_hand"], grams: row["grams"]))
+        }
+        return map { product in
+            guard !product.options.isEmpty else { return product }
+            return StoredVariants.attach(variants[product.id.rawValue] ?? [], to: product)
+        }
     }
 }

@@ -238,6 +238,27 @@ extension SQLiteDatabase {
             // Which of the catalog's shipping methods an order took, beside its label; PostgreSQL's v18.
             try db.execute(sql: "ALTER TABLE orders ADD COLUMN shipping_method_id TEXT NOT NULL DEFAULT ''")
         }
+        migrator.registerMigration("v19-variants") { db in
+            // Options and variants: each variant's stock is kept in `stock` under its SKU. PostgreSQL's v19.
+            try db.execute(
+                sql: """
+                    ALTER TABLE product ADD COLUMN options TEXT NOT NULL DEFAULT '';  -- JSON [{name, values}]; '' for none
+                    CREATE TABLE product_variant (
+                        sku TEXT PRIMARY KEY NOT NULL,
+                        product_id TEXT NOT NULL,
+                        position INTEGER NOT NULL,
+                        option_values TEXT NOT NULL,      -- one value per option, joined by newlines
+                        title TEXT NOT NULL,              -- the values as shown: "Whole bean · 1 kg"
+                        price INTEGER NOT NULL CHECK (price >= 0),
+                        grams INTEGER,
+                        UNIQUE (product_id, position)
+                    );
+                    ALTER TABLE order_line ADD COLUMN variant_sku TEXT;
+                    ALTER TABLE order_line ADD COLUMN variant_title TEXT;
+                    ALTER TABLE cart_line ADD COLUMN variant_sku TEXT;
+                    ALTER TABLE cart_line ADD COLUMN variant_title TEXT;
+                    """)
+        }
         return migrator
     }
 }

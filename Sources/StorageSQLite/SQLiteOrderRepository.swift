@@ -27,10 +27,10 @@ public final class SQLiteOrderRepository: OrderRepository {
                     sql: """
                         UPDATE stock SET on_hand = on_hand - ?, reserved = reserved + ?
                         WHERE product_id = ? AND on_hand >= ?
-                        """, arguments: [line.quantity, line.quantity, line.productID.rawValue, line.quantity])
+                        """, arguments: [line.quantity, line.quantity, line.stockKey.rawValue, line.quantity])
                 if db.changesCount != 1 {
                     let available =
-                        try Int.fetchOne(db, sql: "SELECT on_hand FROM stock WHERE product_id = ?", arguments: [line.productID.rawValue]) ?? 0
+                        try Int.fetchOne(db, sql: "SELECT on_hand FROM stock WHERE product_id = ?", arguments: [line.stockKey.rawValue]) ?? 0
                     throw OrderRepositoryError.soldOut(productName: line.name, available: available)
                 }
             }
@@ -48,8 +48,14 @@ public final class SQLiteOrderRepository: OrderRepository {
                 arguments: StatementArguments(columns.map(\.value.databaseValue)))
             for (position, line) in draft.lines.enumerated() {
                 try db.execute(
-                    sql: "INSERT INTO order_line (order_number, position, product_id, name, unit_price, quantity) VALUES (?, ?, ?, ?, ?, ?)",
-                    arguments: [number, position, line.productID.rawValue, line.name, line.unitPrice.minorUnits, line.quantity])
+                    sql: """
+                        INSERT INTO order_line (order_number, position, product_id, name, unit_price, quantity, variant_sku, variant_title)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        number, position, line.productID.rawValue, line.name, line.unitPrice.minorUnits, line.quantity, line.variant?.sku.rawValue,
+                        line.variant?.title,
+                    ])
             }
             try Self.record(
                 OrderEvent(at: placedAt, actor: .shopper(draft.customerID), change: .placed(total: draft.totals.total)), of: number, in: db)
@@ -217,11 +223,15 @@ private struct OrderLineRecord: Decodable, FetchableRecord {
     var name: String
     var unitPrice: Int64
     var quantity: Int
+    var variantSku: String?
+    var variantTitle: String?
 
     static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
 
     func cartLine(currency: Currency) -> CartLine {
-        CartLine(productID: ProductID(productId), name: name, unitPrice: Money(minorUnits: unitPrice, currency: currency), quantity: quantity)
+        CartLine(
+            productID: ProductID(productId), name: name, unitPrice: Money(minorUnits: unitPrice, currency: currency), quantity: quantity,
+            variant: ChosenVariant(storedSKU: variantSku, title: variantTitle))
     }
 }
 

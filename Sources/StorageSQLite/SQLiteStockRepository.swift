@@ -1,6 +1,7 @@
 import GRDB
 import ShopModels
 import ShopPorts
+import StorageRows
 
 /// Stock in SQLite, changed by hand: each change is one IMMEDIATE transaction.
 public final class SQLiteStockRepository: StockRepository {
@@ -8,14 +9,9 @@ public final class SQLiteStockRepository: StockRepository {
 
     public init(database: SQLiteDatabase) { self.database = database }
 
-    private static let levels = """
-        SELECT product.id AS id, product.name AS name, stock.on_hand AS on_hand, stock.reserved AS reserved, stock.sold AS sold
-        FROM product JOIN stock ON stock.product_id = product.id WHERE product.position IS NOT NULL
-        """
-
     public func stockLevels() async throws -> [StockLevel] {
         try await database.read { db in
-            try Row.fetchAll(db, sql: Self.levels + " ORDER BY stock.on_hand, product.position").map(Self.level)
+            try Row.fetchAll(db, sql: StoredVariants.stockLevels + StoredVariants.stockLevelOrder).map(Self.level)
         }
     }
 
@@ -41,7 +37,7 @@ public final class SQLiteStockRepository: StockRepository {
         do {
             return try await database.pool.write { db in
                 try body(db)
-                guard let row = try Row.fetchOne(db, sql: Self.levels + " AND product.id = ?", arguments: [product.rawValue]) else {
+                guard let row = try Row.fetchOne(db, sql: StoredVariants.stockLevels + " WHERE id = ?", arguments: [product.rawValue]) else {
                     throw StockChangeError.unknownProduct(product)
                 }
                 return Self.level(row)

@@ -83,6 +83,18 @@ public struct TestStack: Sendable {
         self.clock = clock
     }
 
+    /// The stack over a shop whose catalog is `catalog`, imported into a new in-memory database as the shop imports a
+    /// catalog file: its products, variants and stock, and the orders kept there.
+    public static func selling(_ catalog: Catalog) throws -> TestStack {
+        var stack = TestStack()
+        let database = try SQLiteDatabase.inMemory()
+        stack.catalog = try SQLiteCatalogRepository.open(database: database, catalogData: try Fixtures.catalogJSON(catalog), source: "test catalog")
+        stack.database = database
+        stack.orders = SQLiteOrderRepository(database: database, currency: catalog.shop.currency)
+        stack.merchantBackend = LiveMerchantBackend(processor: stack.processor, orders: stack.orders, dates: Fixtures.fixedDates)
+        return stack
+    }
+
     public var dependencies: StorefrontDependencies {
         StorefrontDependencies(
             catalog: catalog, orderHistory: orders, paymentAuthorization: paymentAuthorization,
@@ -171,7 +183,16 @@ extension Fixtures {
                 "id": product.id.rawValue, "name": product.name, "summary": product.summary, "description": product.description,
                 "price": product.price.minorUnits, "art": product.art, "tags": product.tags,
             ]
-            if let stock = product.stock { fields["stock"] = stock }
+            if product.options.isEmpty, let stock = product.stock { fields["stock"] = stock }
+            if !product.options.isEmpty {
+                fields["options"] = product.options.map { ["name": $0.name, "values": $0.values] }
+                fields["variants"] = product.variants.map { variant in
+                    var fields: [String: Any] = ["sku": variant.sku.rawValue, "options": variant.values, "price": variant.price.minorUnits]
+                    if let stock = variant.stock { fields["stock"] = stock }
+                    if let grams = variant.grams { fields["grams"] = grams }
+                    return fields
+                }
+            }
             return fields
         }
         return try JSONSerialization.data(withJSONObject: [

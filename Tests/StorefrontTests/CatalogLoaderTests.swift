@@ -44,6 +44,77 @@ struct CatalogLoaderTests {
             ])
     }
 
+    @Test func aProductWithOptionsLoadsItsVariantsPricedFromTheLowest() throws {
+        let json = #"""
+            [{"id": "tee", "name": "Tee", "description": "A tee.", "price": 2000,
+              "options": [{"name": "Size", "values": ["S", "M"]}, {"name": "Colour", "values": ["Black", "Grey"]}],
+              "variants": [
+                {"sku": "tee-s-black", "options": ["S", "Black"], "stock": 3, "grams": 180},
+                {"sku": "tee-m-black", "options": ["M", "Black"], "price": 2200, "stock": 0},
+                {"sku": "tee-m-grey", "options": ["M", "Grey"], "price": 1800, "stock": 2}
+              ]}]
+            """#
+        let tee = try CatalogLoader.load(data: Data(json.utf8), source: "t").products[0]
+        #expect(tee.options == [ProductOption(name: "Size", values: ["S", "M"]), ProductOption(name: "Colour", values: ["Black", "Grey"])])
+        #expect(tee.variants.map(\.sku) == ["tee-s-black", "tee-m-black", "tee-m-grey"])
+        #expect(tee.variants.map(\.price.minorUnits) == [2_000, 2_200, 1_800], "a variant without a price takes the product's")
+        #expect(tee.price.minorUnits == 1_800 && tee.highestPrice?.minorUnits == 2_200, "listed from the lowest")
+        #expect(tee.stock == 5 && tee.variants[0].grams == 180)
+        #expect(tee.defaultVariant?.sku == "tee-s-black")
+        #expect(tee.variant(values: ["M", "Black"])?.title == "M · Black")
+        #expect(tee.variant(values: ["S", "Grey"]) == nil, "a combination the shop does not sell")
+    }
+
+    @Test func everyProblemWithOptionsAndVariantsIsListed() {
+        let json = #"""
+            {"products": [
+              {"id": "a", "name": "A", "description": "d", "price": 1, "stock": 4,
+               "options": [{"name": "Size", "values": ["S", "S", ""]}, {"name": "Size", "values": []}, {"name": "X", "values": ["1"]},
+                           {"name": "Y", "values": ["2"]}],
+               "variants": [{"options": ["S"]}]},
+              {"id": "b", "name": "B", "description": "d", "price": 1,
+               "options": [{"name": "Size", "values": ["S", "M"]}],
+               "variants": [{"sku": "b-s", "options": ["S"]}, {"sku": "b-s2", "options": ["S"]}, {"sku": "b-l", "options": ["L"]},
+                            {"sku": "a", "options": ["M"], "price": -1}]},
+              {"id": "c", "name": "C", "description": "d", "price": 1, "variants": [{"sku": "b-s", "options": []}]},
+              {"id": "d", "name": "D", "description": "d", "options": [{"name": "Size", "values": ["S"]}]}
+            ]}
+            """#
+        let found = issues(json)
+        for expected in [
+            #"$.products[0].options (product "a"): has 4 options; a product has at most 3"#,
+            #"$.products[0].options[0].values[1] (product "a"): repeats the value "S""#,
+            #"$.products[0].options[0].values[2] (product "a"): must be a non-empty string"#,
+            #"$.products[0].options[1].name (product "a"): repeats the option "Size""#,
+            #"$.products[0].options[1].values (product "a"): must be a non-empty array of strings"#,
+            #"$.products[0].variants[0].sku (product "a"): missing field"#,
+            #"$.products[0].stock (product "a"): is kept per variant for a product with options"#,
+            #"$.products[1].variants[1].options (product "b"): repeats the combination of variants[0]"#,
+            #"$.products[1].variants[2].options[0] (product "b"): must be one of Size's values: S, M"#,
+            #"$.products[1].variants[3].price (product "b"): must not be negative, got -1"#,
+            #"$.products[2].variants (product "c"): needs "options" naming what its variants differ in"#,
+            #"$.products[3].variants (product "d"): missing field: a product with options lists its variants"#,
+        ] {
+            #expect(found.contains(expected), "\(expected) in \(found)")
+        }
+    }
+
+    @Test func aSKUNamesOneStockInTheWholeCatalog() {
+        let json = #"""
+            [{"id": "a", "name": "A", "description": "d", "price": 1,
+              "options": [{"name": "Size", "values": ["S", "M"]}],
+              "variants": [{"sku": "b", "options": ["S"]}, {"sku": "a-m", "options": ["M"]}]},
+             {"id": "b", "name": "B", "description": "d", "price": 1},
+             {"id": "c", "name": "C", "description": "d", "price": 1,
+              "options": [{"name": "Size", "values": ["S"]}], "variants": [{"sku": "a-m", "options": ["S"]}]}]
+            """#
+        #expect(
+            issues(json) == [
+                #"$.products[0].variants[0].sku (product "a"): b is the id of $.products[1]"#,
+                #"$.products[2].variants[0].sku (product "c"): a-m is already a SKU of a"#,
+            ])
+    }
+
     @Test func malformedJSON() {
         let found = issues(#"{"products": [ {"id": "a", }"#)
         #expect(found.count == 1)

@@ -18,6 +18,8 @@ public enum Action: Equatable, Sendable {
     /// Signs in a guest, or signs out an account.
     case signInOrOut
     case increaseQuantity, decreaseQuantity, removeLine
+    /// ←/→ on a product's page: the focused option's previous or next value.
+    case previousChoice, nextChoice
     case pay, buyNow
     /// The shopper cancels the opened order; the merchant too, in the console.
     case cancelOrder

@@ -14,6 +14,8 @@ public enum AppAction: Equatable, Sendable {
     case cardLink(CardLinkAction)
     case signIn(SignInAction)
     case productList(ProductListAnswer)
+    /// The product page's product, read afresh.
+    case productDetail(ProductDetailAnswer)
     case cart(CartAnswer)
     case wallet(WalletRead)
     case orders(OrdersAnswer)

@@ -72,6 +72,7 @@ public enum AppReducer {
         case .cardLink: return state.run(\.cardLink, CardLinkFeature.reducer, action, env)
         case .signIn: return state.run(\.signIn, SignInFeature.reducer, action, env)
         case .productList: return state.run(\.productList, ProductListFeature.reducer, action, env)
+        case .productDetail: return state.run(\.productDetail, ProductDetailFeature.reducer, action, env)
         case .cart: return state.run(\.cart, CartFeature.reducer, action, env)
         case .wallet: return state.run(\.account, AccountFeature.reducer, action, env)
         case .orders: return state.run(\.orders, OrdersFeature.reducer, action, env)

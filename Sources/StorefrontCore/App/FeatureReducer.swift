@@ -60,7 +60,8 @@ extension ProductDetailFeature {
         FeatureReducer { state, action, env in
             switch action {
             case .key(let key): return Action(key).map { reduce(&state, $0, env) } ?? .none
-            case .request(.openProduct(let product)): open(&state, product, env)
+            case .request(.openProduct(let product)): return open(&state, product, env)
+            case .productDetail(.fresh(let product)): fresh(&state, product)
             default: break
             }
             return .none

@@ -5,12 +5,53 @@ public struct ProductDetailState: Equatable, Sendable {
     public var product: Product
     public var quantityInCart: Int
     public var canBuyNow: Bool
+    /// The value chosen for each of the product's options, in their order; empty for a product without options.
+    public var choice: [String]
+    /// The option ←/→ change.
+    public var focusedOption: Int
 
     public init(product: Product, quantityInCart: Int, canBuyNow: Bool) {
         self.product = product
         self.quantityInCart = quantityInCart
         self.canBuyNow = canBuyNow
+        self.choice = product.defaultVariant?.values ?? []
+        self.focusedOption = 0
     }
+
+    /// The variant the choice names; nil for a product without options.
+    public var chosenVariant: ProductVariant? { product.variant(values: choice) }
+
+    /// What Add and Buy now take: the product as the chosen variant, or the product itself.
+    public var purchase: Product { chosenVariant.map(product.narrowed(to:)) ?? product }
+
+    /// Whether `value` of option `option` can be picked: the variant it makes with the other choices is for sale.
+    public func canPick(_ value: String, of option: Int) -> Bool {
+        guard choice.indices.contains(option) else { return false }
+        var values = choice
+        values[option] = value
+        return product.variant(values: values).map { !$0.isSoldOut } ?? false
+    }
+
+    /// The choice with the focused option moved `step` values along, past the ones that cannot be picked.
+    mutating func stepChoice(by step: Int) -> Bool {
+        guard product.options.indices.contains(focusedOption), choice.indices.contains(focusedOption) else { return false }
+        let values = product.options[focusedOption].values
+        guard var index = values.firstIndex(of: choice[focusedOption]) else { return false }
+        for _ in 1..<max(values.count, 1) {
+            index += step
+            guard values.indices.contains(index) else { return false }
+            if canPick(values[index], of: focusedOption) {
+                choice[focusedOption] = values[index]
+                return true
+            }
+        }
+        return false
+    }
+}
+
+/// The product page's effects' answers.
+public enum ProductDetailAnswer: Equatable, Sendable {
+    case fresh(Product)
 }
 
 /// One product's page: add it, or buy it now with One-Tap.
@@ -24,17 +65,32 @@ public enum ProductDetailFeature {
 
     typealias State = Scoped<Owned>
 
-    static func open(_ state: inout State, _ product: Product, _ env: ShopEnvironment) {
+    static func open(_ state: inout State, _ product: Product, _ env: ShopEnvironment) -> Effect {
         // Its quantity in the cart and Buy now are filled in at the step's end (`DerivedScreens`).
         state.page = ProductDetailState(product: product, quantityInCart: 0, canBuyNow: false)
         state.shell.push(.productDetail)
+        // Which values can be picked depends on each variant's stock, which the list's page may have read long ago.
+        guard product.hasVariants else { return .none }
+        let catalog = env.dependencies.catalog
+        return .run { send in
+            if let fresh = (try? await catalog.product(id: product.id)) ?? nil { send(.productDetail(.fresh(fresh))) }
+        }
+    }
+
+    /// The product as the catalog has it now: the choice is kept where it can still be bought, else the default.
+    static func fresh(_ state: inout State, _ product: Product) {
+        guard var page = state.page, page.product.id == product.id else { return }
+        page.product = product
+        if page.chosenVariant.map({ $0.isSoldOut }) ?? true { page.choice = product.defaultVariant?.values ?? [] }
+        state.page = page
     }
 
     /// Puts the quantity in the cart and whether Buy now is offered on the page.
     static func refresh(_ page: inout ProductDetailState?, cart: [CartLine], isOneTapReady: Bool, _ env: ShopEnvironment) {
         guard let product = page?.product else { return }
         // Computed first: an optional-chained assignment holds `page` while its right side runs.
-        let quantity = cart.first { $0.productID == product.id }?.quantity ?? 0
+        let key = page?.purchase.stockKey ?? product.id
+        let quantity = cart.first { $0.stockKey == key }?.quantity ?? 0
         page?.quantityInCart = quantity
         let canBuyNow = env.oneTap(.product(id: product.id)).isEnabled && isOneTapReady
         page?.canBuyNow = canBuyNow
@@ -43,23 +99,42 @@ public enum ProductDetailFeature {
     /// The keys the product page takes.
     enum Action: Equatable {
         case addToCart, buyNow, back
+        /// ↑/↓ between a product's options; ←/→ through the focused option's values.
+        case previousOption, nextOption, previousValue, nextValue
 
         init?(_ key: StorefrontCore.Action) {
             switch key {
             case .addToCart: self = .addToCart
             case .buyNow: self = .buyNow
             case .back: self = .back
+            case .moveUp: self = .previousOption
+            case .moveDown: self = .nextOption
+            case .previousChoice: self = .previousValue
+            case .nextChoice: self = .nextValue
             default: return nil
             }
         }
     }
 
     static func reduce(_ state: inout State, _ action: Action, _ env: ShopEnvironment) -> Effect {
-        guard let product = state.page?.product else { return .none }
+        guard var page = state.page else { return .none }
+        let product = page.product
         switch action {
-        case .addToCart: return .send(.request(.addToCart(product)))
-        case .buyNow: return env.oneTap(.product(id: product.id)).buyNow
+        case .addToCart, .buyNow:
+            if let variant = page.chosenVariant, variant.isSoldOut {
+                state.shell.notice = Notice(.error, "\(CartLine.name(product.name, variant.title)) is sold out.")
+                return .none
+            }
+            if action == .buyNow { return env.oneTap(.product(id: product.id, sku: page.chosenVariant?.sku)).buyNow }
+            return .send(.request(.addToCart(page.purchase)))
         case .back: state.shell.popScreen()
+        case .previousOption, .nextOption:
+            let count = product.options.count
+            guard count > 0 else { return .none }
+            page.focusedOption = min(max(page.focusedOption + (action == .nextOption ? 1 : -1), 0), count - 1)
+            state.page = page
+        case .previousValue, .nextValue:
+            if page.stepChoice(by: action == .nextValue ? 1 : -1) { state.page = page }
         }
         return .none
     }

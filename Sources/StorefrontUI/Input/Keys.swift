@@ -162,6 +162,19 @@ public enum KeyBindings {
         KeyBinding(
             keys: [.character("p")], label: "p", action: .pay, summary: "what's missing", contexts: [.paymentSheet], inFooter: true,
             appliesWhen: { !($0.paymentSheet?.isPayEnabled ?? false) && !($0.paymentSheet?.offersCardSetup ?? false) }),
+        // A product with options: ←/→ pick a value of the focused option, ↑/↓ move between options.
+        KeyBinding(
+            keys: [.left, .character("h")], label: "←/→", action: .previousChoice, summary: "choose", contexts: [.productDetail], inFooter: true,
+            appliesWhen: { $0.productDetail?.product.hasVariants ?? false }),
+        KeyBinding(
+            keys: [.right, .character("l")], label: "→", action: .nextChoice, summary: "next value", contexts: [.productDetail], inFooter: false,
+            appliesWhen: { $0.productDetail?.product.hasVariants ?? false }),
+        KeyBinding(
+            keys: [.up, .character("k")], label: "↑/↓", action: .moveUp, summary: "option", contexts: [.productDetail], inFooter: true,
+            appliesWhen: { ($0.productDetail?.product.options.count ?? 0) > 1 }),
+        KeyBinding(
+            keys: [.down, .character("j")], label: "↓", action: .moveDown, summary: "next option", contexts: [.productDetail], inFooter: false,
+            appliesWhen: { ($0.productDetail?.product.options.count ?? 0) > 1 }),
         KeyBinding(
             keys: [.character("a")], label: "a", action: .addToCart, summary: "add", contexts: [.productList, .productDetail], inFooter: true),
         KeyBinding(

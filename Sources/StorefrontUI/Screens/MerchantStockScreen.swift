@@ -16,7 +16,7 @@ extension Layout {
         for (index, line) in draft.order.lines.enumerated() where row < body.bottom - 3 {
             let style = p.selectableRow(row: row, band: 1, width: width + 1, fromSelected: index - draft.selectedIndex, opens: false)
             let chosen = draft.quantities[index]
-            let back = min(chosen, draft.restockable[line.productID] ?? 0)
+            let back = min(chosen, draft.restockable[line.stockKey] ?? 0)
             p.put("\(chosen) of \(line.quantity) \(p.glyphs.separator) \(line.name)", column: column + 1, row: row, style: style, width: width - 24)
             let note = draft.restock && back > 0 ? "\(back) back in stock" : ""
             p.putRight(note, end: column + width - 12, row: row, style: index == draft.selectedIndex ? style : Style(.dim))

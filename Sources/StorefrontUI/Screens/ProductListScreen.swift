@@ -22,7 +22,7 @@ extension Layout {
         p.listWindow(
             Self.productRows, items: list.rows, count: visible, firstIndex: list.windowStart, selectedIndex: list.selectedIndex,
             top: body.top, band: 0, width: listWidth,
-            measure: { [charset = p.frame.charset] offset in Painter.width(list.rows[offset].price.formatted, charset: charset) },
+            measure: { [charset = p.frame.charset] offset in Painter.width(priceText(list.rows[offset]), charset: charset) },
             look: { widest in
                 look.priceWidth = widest
                 return look
@@ -43,7 +43,7 @@ extension Layout {
             if list.rows[offset].isSoldOut {
                 p.putRight("Sold out", end: listWidth - 1, row: row, style: isSelected ? style : Style(.error))
             } else {
-                p.putRight(list.rows[offset].price.formatted, end: listWidth - 1, row: row, style: isSelected ? style : Style(.price))
+                p.putRight(priceText(list.rows[offset]), end: listWidth - 1, row: row, style: isSelected ? style : Style(.price))
             }
         }
         if hasPreview, let product = list.selectedProduct {
@@ -61,15 +61,25 @@ extension Layout {
     static let productPreview = RegionID("product list preview")
 
     /// Name, price, art, description and tags, stacked in a column.
-    static func drawProductSummary(_ product: Product, quantityInCart: Int?, column: Int, top: Int, width: Int, height: Int, _ p: inout Painter) {
+    /// A product's name, price and stock, (on its page) its options, then its art, description and tags.
+    static func drawProductSummary(
+        _ product: Product, quantityInCart: Int?, choosing: ProductDetailState? = nil, column: Int, top: Int, width: Int, height: Int,
+        _ p: inout Painter
+    ) {
+        // On the page the price and stock are the chosen variant's; in the list's preview, the product's ("from").
+        let shown = choosing?.purchase ?? product
         var lines: [(String, Style)] = [
             (product.name, Style(.title, bold: true)),
             (
-                product.price.formatted + stockNote(product, p)
+                priceText(shown) + stockNote(shown, p)
                     + (quantityInCart.map { $0 > 0 ? "  \(p.glyphs.separator) \($0) in your cart" : "" } ?? ""), Style(.price, bold: true)
             ),
             ("", .normal),
         ]
+        if let choosing, product.hasVariants, height >= lines.count + product.options.count + 2 {
+            drawOptions(choosing, column: column, top: top + lines.count, width: width, &p)
+            lines += product.options.map { _ in ("", .normal) } + [("", .normal)]
+        }
         if !product.art.isEmpty, height >= 14 {
             lines += product.art.map { ($0, Style(.art)) }
             lines.append(("", .normal))
@@ -82,6 +92,11 @@ extension Layout {
         for (offset, line) in lines.prefix(height).enumerated() {
             p.put(line.0, column: column, row: top + offset, style: line.1, width: width)
         }
+    }
+
+    /// "$17.00", or "from $17.00" for a product whose variants differ in price.
+    static func priceText(_ product: Product) -> String {
+        product.highestPrice == nil ? product.price.formatted : "from \(product.price.formatted)"
     }
 
     /// "  · Sold out" or "  · Only 3 left"; empty when stock is plentiful or not tracked.

@@ -16,7 +16,7 @@ struct CheckoutPhaseTests {
         .showOrders, .showAccount, .beginSearch, .textInput("x"), .deleteBackward, .nextField, .addCard, .addAddress,
         .makeDefault, .newAPIToken, .signInOrOut, .increaseQuantity, .decreaseQuantity, .removeLine, .pay, .buyNow, .toggleHelp, .quit,
         .viewportChanged(listRows: 10), .tick, .cancelOrder, .ship, .markDelivered, .refund, .showStock, .showSales, .nextFilter,
-        .previousFilter, .toggleRestock, .toggleLowStock,
+        .previousFilter, .toggleRestock, .toggleLowStock, .previousChoice, .nextChoice,
     ]
 
     private static func sampled(_ action: Action) -> Bool {
@@ -24,7 +24,8 @@ struct CheckoutPhaseTests {
         case .moveUp, .moveDown, .pageUp, .pageDown, .moveToTop, .moveToBottom, .confirm, .back, .addToCart, .showCart, .showShop,
             .showOrders, .showAccount, .beginSearch, .textInput, .deleteBackward, .nextField, .addCard, .addAddress, .makeDefault, .newAPIToken,
             .signInOrOut, .increaseQuantity, .decreaseQuantity, .removeLine, .pay, .buyNow, .toggleHelp, .quit, .viewportChanged, .tick,
-            .cancelOrder, .ship, .markDelivered, .refund, .showStock, .showSales, .nextFilter, .previousFilter, .toggleRestock, .toggleLowStock:
+            .cancelOrder, .ship, .markDelivered, .refund, .showStock, .showSales, .nextFilter, .previousFilter, .toggleRestock, .toggleLowStock,
+            .previousChoice, .nextChoice:
             actions.contains { $0.caseName == action.caseName }
         }
     }

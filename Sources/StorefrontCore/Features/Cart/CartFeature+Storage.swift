@@ -10,16 +10,20 @@ extension CartFeature {
     /// (the outage's retry brings it back) and after a failure of these very lines.
     static func followUp(_ state: inout State, _ env: ShopEnvironment) -> Effect {
         if !state.stockChecksDue.isEmpty, !state.isStockCheckInFlight {
-            let due = state.stockChecksDue.sorted { $0.key.rawValue < $1.key.rawValue }
+            // Each check's stock key with its product (a variant's SKU is read through its product).
+            let lines = state.cart.lines
+            let due = state.stockChecksDue.sorted { $0.key.rawValue < $1.key.rawValue }.map { key, before in
+                (key: key, before: before, product: lines.first { $0.stockKey == key }?.productID ?? key)
+            }
             // Emptied keeping its storage: the next add records its check without allocating a dictionary.
             state.stockChecksDue.removeAll(keepingCapacity: true)
             state.isStockCheckInFlight = true
             let catalog = env.dependencies.catalog
             return .run(id: .stockCheck) { send in
                 var checks: [StockCheck] = []
-                for (productID, before) in due {
-                    let stock = ((try? await catalog.product(id: productID)) ?? nil)?.stock
-                    checks.append(StockCheck(productID: productID, quantityBefore: before, stock: stock))
+                for check in due {
+                    let stock = ((try? await catalog.product(id: check.product)) ?? nil)?.stock(of: check.key)
+                    checks.append(StockCheck(productID: check.key, quantityBefore: check.before, stock: stock))
                 }
                 send(.cart(.stockChecked(checks)))
             }
@@ -132,7 +136,7 @@ extension CartFeature {
     /// added since stay.
     static func removeBought(_ bought: [CartLine], _ state: inout State) {
         for line in bought {
-            guard let index = state.cart.lines.firstIndex(where: { $0.productID == line.productID }) else { continue }
+            guard let index = state.cart.lines.firstIndex(where: { $0.stockKey == line.stockKey }) else { continue }
             let left = state.cart.lines[index].quantity - line.quantity
             if left > 0 { state.cart.setQuantity(at: index, to: left) } else { state.cart.removeLine(at: index) }
         }

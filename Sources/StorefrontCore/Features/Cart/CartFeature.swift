@@ -25,6 +25,7 @@ public enum CartAnswer: Equatable, Sendable {
 
 /// A product's fresh stock after adds made on the stock read before, and the quantity before those adds.
 public struct StockCheck: Equatable, Sendable {
+    /// The line's stock key: the product's id, or the variant's SKU.
     public var productID: ProductID
     public var quantityBefore: Int
     /// Nil where stock is not tracked or could not be read (checkout checks again).
@@ -106,9 +107,9 @@ public enum CartFeature {
                 state.shell.notice = Notice(.error, refusal)
             } else if state.cart.setQuantity(at: index, to: line.quantity + 1) == .atMaximum {
                 state.shell.notice = Notice(.error, "At most \(CartLine.quantityRange.upperBound) per product.")
-            } else if state.stockChecksDue[line.productID] == nil {
+            } else if state.stockChecksDue[line.stockKey] == nil {
                 // The fresh stock is read after the frame: the key does not wait on the database.
-                state.stockChecksDue[line.productID] = line.quantity
+                state.stockChecksDue[line.stockKey] = line.quantity
             }
         case .decreaseQuantity:
             if state.cart.setQuantity(at: index, to: (state.cart.lines[safe: index]?.quantity ?? 0) - 1) == .atMinimum {
@@ -146,7 +147,7 @@ public enum CartFeature {
             state.isStockCheckInFlight = false
             takeBack(&state, checks, env)
         case .stockReadForAdd(let product, let stock):
-            let inCart = state.cart.lines.first { $0.productID == product.id }?.quantity ?? 0
+            let inCart = state.cart.lines.first { $0.stockKey == product.stockKey }?.quantity ?? 0
             if let stock, inCart + 1 > stock {
                 state.shell.notice = Notice(.error, shortage(stock: stock, name: product.name, inCart: inCart))
                 return .none
@@ -164,11 +165,12 @@ public enum CartFeature {
     /// short, the fresh stock is read first, as stock may have come back; when it allows the add,
     /// the fresh read follows the frame (`followUp`), so the key does not wait on the database.
     static func add(_ state: inout State, _ product: Product, _ env: ShopEnvironment) -> Effect {
-        let inCart = state.cart.lines.first { $0.productID == product.id }?.quantity ?? 0
+        let product = product.purchasable
+        let inCart = state.cart.lines.first { $0.stockKey == product.stockKey }?.quantity ?? 0
         if let stock = product.stock, inCart + 1 > stock {
             let catalog = env.dependencies.catalog
             return .run { send in
-                let fresh = ((try? await catalog.product(id: product.id)) ?? nil)?.stock
+                let fresh = ((try? await catalog.product(id: product.id)) ?? nil)?.stock(of: product.stockKey)
                 send(.cart(.stockReadForAdd(product, stock: fresh)))
             }
         }
@@ -176,7 +178,7 @@ public enum CartFeature {
             state.shell.notice = Notice(.error, refusal)
             return .none
         }
-        if state.stockChecksDue[product.id] == nil { state.stockChecksDue[product.id] = inCart }
+        if state.stockChecksDue[product.stockKey] == nil { state.stockChecksDue[product.stockKey] = inCart }
         switch state.cart.add(product) {
         case .atMaximum: state.shell.notice = Notice(.error, "You can buy at most \(CartLine.quantityRange.upperBound) of \(product.name).")
         default: state.shell.notice = Notice(.info, "Added \(product.name) to your cart.")
@@ -191,7 +193,7 @@ public enum CartFeature {
     /// Takes back the adds the fresh stock no longer covers, never below what the cart had before them.
     private static func takeBack(_ state: inout State, _ checks: [StockCheck], _ env: ShopEnvironment) {
         for check in checks {
-            guard let index = state.cart.lines.firstIndex(where: { $0.productID == check.productID }),
+            guard let index = state.cart.lines.firstIndex(where: { $0.stockKey == check.productID }),
                 let stock = check.stock, state.cart.lines[index].quantity > stock
             else { continue }
             let name = state.cart.lines[index].name

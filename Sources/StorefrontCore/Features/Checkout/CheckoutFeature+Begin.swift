@@ -106,10 +106,19 @@ extension CheckoutFeature {
         switch destination {
         case .oneTapCheckout(.cart):
             return begin(&state, CheckoutOrder(lines: state.cartLines, clearsCartOnSuccess: true), oneTap: true, env)
-        case .oneTapCheckout(.product(let id)):
+        case .oneTapCheckout(.product(let id, let sku)):
             let catalog = env.dependencies.catalog
             state.isCheckingWallet = true
-            return .run { send in send(.checkout(.productForOneTap((try? await catalog.product(id: id)) ?? nil))) }
+            return .run { send in
+                let product = (try? await catalog.product(id: id)) ?? nil
+                // The variant chosen on the page, as the catalog has it now; its default where none was chosen.
+                send(
+                    .checkout(
+                        .productForOneTap(
+                            product.map { product in
+                                sku.flatMap { sku in product.variants.first { $0.sku == sku } }.map(product.narrowed(to:)) ?? product
+                            })))
+            }
         }
     }
 
@@ -120,7 +129,8 @@ extension CheckoutFeature {
             state.shell.notice = Notice(.error, "That product is no longer sold.")
             return .none
         }
-        let line = CartLine(productID: product.id, name: product.name, unitPrice: product.price, quantity: 1)
+        let purchase = product.purchasable
+        let line = CartLine(product: purchase, variant: purchase.variants.first, quantity: 1)
         return begin(&state, CheckoutOrder(lines: [line], clearsCartOnSuccess: false), oneTap: true, env)
     }
 }

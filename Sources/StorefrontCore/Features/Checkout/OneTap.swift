@@ -19,7 +19,8 @@ public protocol Navigator: AnyObject {
 public final class OneTapCheckout {
     public enum EntryPoint: Hashable, Sendable {
         case cart
-        case product(id: ProductID)
+        /// A product, as the variant with this SKU where the shopper chose one.
+        case product(id: ProductID, sku: ProductID? = nil)
     }
 
     public let entryPoint: EntryPoint

@@ -60,7 +60,7 @@ public struct RefundDraft: Equatable, Sendable {
 
     /// What the chosen lines come to with their tax, never more than is left to refund.
     public var amount: Money {
-        let chosen = Dictionary(zip(order.lines.map(\.productID), quantities), uniquingKeysWith: +)
+        let chosen = Dictionary(zip(order.lines.map(\.stockKey), quantities), uniquingKeysWith: +)
         let amount = order.refundAmount(for: chosen)
         return amount.minorUnits > refundable.minorUnits ? refundable : amount
     }
@@ -69,8 +69,8 @@ public struct RefundDraft: Equatable, Sendable {
     public var restockItems: [Restock] {
         guard restock else { return [] }
         return zip(order.lines, quantities).compactMap { line, quantity in
-            let count = min(quantity, restockable[line.productID] ?? 0)
-            return count > 0 ? Restock(productID: line.productID, quantity: count) : nil
+            let count = min(quantity, restockable[line.stockKey] ?? 0)
+            return count > 0 ? Restock(productID: line.stockKey, quantity: count) : nil
         }
     }
 }

@@ -102,7 +102,7 @@ extension MerchantFeature {
                         ? "Nothing goes back in stock."
                         : "Back in stock: "
                             + ask.restock.map { item in
-                                "\(item.quantity) × \(order.lines.first { $0.productID == item.productID }?.name ?? item.productID.rawValue)"
+                                "\(item.quantity) × \(order.lines.first { $0.stockKey == item.productID }?.name ?? item.productID.rawValue)"
                             }.joined(separator: ", ") + ".",
                 ]
             }
