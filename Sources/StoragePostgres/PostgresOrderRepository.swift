@@ -137,7 +137,7 @@ public final class PostgresOrderRepository: OrderRepository {
             try await database.write { connection in
                 // The order changes only while it is open; its row lock (taken by the update) makes a second finish
                 // wait and then find it settled. The stock of every line moves in the same statement, each product's
-                // lines summed first so each stock row changes once.
+                // lines summed first so each stock row (a product's, or a variant's under its SKU) changes once.
                 let marked = try await connection.query(
                     """
                     WITH marked AS (
@@ -146,9 +146,9 @@ public final class PostgresOrderRepository: OrderRepository {
                     ),
                     settled AS (
                         UPDATE stock SET \(unescaped: settle)
-                        FROM (SELECT product_id, sum(quantity)::int AS quantity FROM order_line
-                              WHERE order_number IN (SELECT number FROM marked) GROUP BY product_id) AS l
-                        WHERE stock.product_id = l.product_id AND \(settles)
+                        FROM (SELECT coalesce(variant_sku, product_id) AS stock_key, sum(quantity)::int AS quantity FROM order_line
+                              WHERE order_number IN (SELECT number FROM marked) GROUP BY stock_key) AS l
+                        WHERE stock.product_id = l.stock_key AND \(settles)
                     )
                     SELECT number FROM marked
                     """, logger: PostgresDatabase.quiet

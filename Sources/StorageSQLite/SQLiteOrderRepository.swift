@@ -76,13 +76,13 @@ public final class SQLiteOrderRepository: OrderRepository {
                 for line in lines {
                     try db.execute(
                         sql: "UPDATE stock SET reserved = reserved - ?, sold = sold + ? WHERE product_id = ?",
-                        arguments: [line.quantity, line.quantity, line.productId])
+                        arguments: [line.quantity, line.quantity, line.stockKey])
                 }
             case .declined, .voided:
                 for line in lines {
                     try db.execute(
                         sql: "UPDATE stock SET reserved = reserved - ?, on_hand = on_hand + ? WHERE product_id = ?",
-                        arguments: [line.quantity, line.quantity, line.productId])
+                        arguments: [line.quantity, line.quantity, line.stockKey])
                 }
             default:
                 break
@@ -227,6 +227,9 @@ private struct OrderLineRecord: Decodable, FetchableRecord {
     var variantTitle: String?
 
     static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
+
+    /// Where the line's stock is kept: its variant's SKU, or its product's id.
+    var stockKey: String { variantSku ?? productId }
 
     func cartLine(currency: Currency) -> CartLine {
         CartLine(
