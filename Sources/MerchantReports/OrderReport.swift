@@ -44,8 +44,10 @@ public enum OrderReport {
             "shipTo": order.shipTo,
             "customer": order.customerID,
             "lines": order.lines.map {
-                ["productId": $0.productID.rawValue, "name": $0.name, "unitPrice": $0.unitPrice.minorUnits, "quantity": $0.quantity]
-                    as [String: Any]
+                [
+                    "productId": $0.productID.rawValue, "name": $0.name, "unitPrice": $0.unitPrice.minorUnits, "quantity": $0.quantity,
+                    "variant": $0.variant.map { ["sku": $0.sku.rawValue, "title": $0.title] as Any } ?? NSNull(),
+                ] as [String: Any]
             },
         ]
     }

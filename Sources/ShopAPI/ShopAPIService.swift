@@ -74,15 +74,17 @@ struct ShopAPIService: APIProtocol {
                 .validation, "A line holds 0 to \(CartLine.quantityRange.upperBound) of a product.",
                 errors: [.init(field: "quantity", message: "must be 0 to \(CartLine.quantityRange.upperBound), not \(quantity)")])
         }
-        let product = try await existingProduct(input.path.productId)
+        let whole = try await existingProduct(input.path.productId)
+        let product = try Self.purchase(whole, sku: body.sku)
+        let name = product.variants.first.map { CartLine.name(product.name, $0.title) } ?? product.name
         if let stock = product.stock, quantity > stock {
             let left = stock == 0 ? "it is sold out" : "only \(stock) left"
             throw APIProblem(
-                .validation, "\(product.name): \(left).", errors: [.init(field: "quantity", message: "at most \(stock), the stock on hand")])
+                .validation, "\(name): \(left).", errors: [.init(field: "quantity", message: "at most \(stock), the stock on hand")])
         }
         var lines = try await shop.carts.lines(forCustomer: caller.token.owner)
-        let line = quantity == 0 ? nil : CartLine(productID: product.id, name: product.name, unitPrice: product.price, quantity: quantity)
-        if let index = lines.firstIndex(where: { $0.productID == product.id }) {
+        let line = quantity == 0 ? nil : CartLine(product: product, variant: product.variants.first, quantity: quantity)
+        if let index = lines.firstIndex(where: { $0.stockKey == product.stockKey }) {
             if let line { lines[index] = line } else { lines.remove(at: index) }
         } else if let line {
             lines.append(line)
@@ -95,6 +97,27 @@ struct ShopAPIService: APIProtocol {
         }
         try await shop.carts.save(lines, forCustomer: caller.token.owner)
         return .ok(.init(body: .json(APIModels.cart(lines, currency: shop.catalog.shop.currency))))
+    }
+
+    /// The product as the line buys it: the variant `sku` names, which a product with options requires.
+    static func purchase(_ product: Product, sku: String?) throws -> Product {
+        guard product.hasVariants else {
+            guard sku == nil || sku == product.id.rawValue else {
+                throw APIProblem(
+                    .validation, "\(product.name) has no variants.", errors: [.init(field: "sku", message: "leave it out for this product")])
+            }
+            return product
+        }
+        let skus = product.variants.map(\.sku.rawValue).joined(separator: ", ")
+        guard let sku else {
+            throw APIProblem(
+                .validation, "Choose a variant of \(product.name).", errors: [.init(field: "sku", message: "required; one of \(skus)")])
+        }
+        guard let variant = product.variants.first(where: { $0.sku.rawValue == sku }) else {
+            throw APIProblem(
+                .validation, "\(product.name) has no variant \"\(sku.prefix(100))\".", errors: [.init(field: "sku", message: "one of \(skus)")])
+        }
+        return product.narrowed(to: variant)
     }
 
     private func existingProduct(_ id: String) async throws -> Product {
@@ -149,8 +172,18 @@ enum APIModels {
     static func product(_ product: Product) -> Components.Schemas.Product {
         .init(
             id: product.id.rawValue, name: product.name, summary: product.summary, description: product.description,
-            price: money(product.price), tags: product.tags, stock: product.stock
+            price: money(product.price), tags: product.tags, stock: product.stock,
+            options: product.options.isEmpty ? nil : product.options.map { .init(name: $0.name, values: $0.values) },
+            variants: product.variants.isEmpty
+                ? nil
+                : product.variants.map {
+                    .init(sku: $0.sku.rawValue, options: $0.values, title: $0.title, price: money($0.price), stock: $0.stock, grams: $0.grams)
+                }
         )
+    }
+
+    static func variant(_ line: CartLine) -> Components.Schemas.LineVariant? {
+        line.variant.map { .init(sku: $0.sku.rawValue, title: $0.title) }
     }
 
     static func cart(_ lines: [CartLine], currency: Currency) -> Components.Schemas.Cart {
@@ -158,7 +191,8 @@ enum APIModels {
         return .init(
             lines: lines.map {
                 .init(
-                    productId: $0.productID.rawValue, name: $0.name, quantity: $0.quantity, unitPrice: money($0.unitPrice), lineTotal: money($0.total)
+                    productId: $0.productID.rawValue, name: $0.name, variant: variant($0), quantity: $0.quantity, unitPrice: money($0.unitPrice),
+                    lineTotal: money($0.total)
                 )
             },
             itemCount: cart.itemCount, subtotal: money(cart.subtotal)
@@ -173,7 +207,8 @@ extension APIModels {
             number: order.number, status: .init(rawValue: order.status.rawValue) ?? .unknown, placedAt: order.placedAt,
             lines: order.lines.map {
                 .init(
-                    productId: $0.productID.rawValue, name: $0.name, quantity: $0.quantity, unitPrice: money($0.unitPrice), lineTotal: money($0.total)
+                    productId: $0.productID.rawValue, name: $0.name, variant: variant($0), quantity: $0.quantity, unitPrice: money($0.unitPrice),
+                    lineTotal: money($0.total)
                 )
             },
             subtotal: money(order.totals.subtotal), shipping: money(order.totals.shipping), tax: money(order.totals.tax),

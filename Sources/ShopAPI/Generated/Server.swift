@@ -1063,7 +1063,7 @@ extension UniversalServer where APIHandler: APIProtocol {
             }
         )
     }
-    /// Sets how many of a product the cart holds; 0 takes the line out.
+    /// Sets how many of a product (of one of its variants, by `sku`) the cart holds; 0 takes the line out.
     ///
     /// - Remark: HTTP `PUT /v1/cart/lines/{productId}`.
     /// - Remark: Generated from `#/paths//v1/cart/lines/{productId}/put(setCartLine)`.

@@ -49,10 +49,18 @@ extension Components {
             internal var price: Components.Schemas.Money
             /// - Remark: Generated from `#/components/schemas/Product/tags`.
             internal var tags: [Swift.String]
-            /// How many are left; absent when the shop does not count this product's stock.
+            /// How many are left (for a product with variants, theirs added up); absent when the shop does not count this product's stock.
             ///
             /// - Remark: Generated from `#/components/schemas/Product/stock`.
             internal var stock: Swift.Int?
+            /// What a shopper chooses (Size; Grind, Weight); absent for a product sold as one item. `price` is then the lowest variant's.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Product/options`.
+            internal var options: [Components.Schemas.ProductOption]?
+            /// One per combination of option values the shop sells; give a variant's `sku` to put it in the cart.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Product/variants`.
+            internal var variants: [Components.Schemas.ProductVariant]?
             /// Creates a new `Product`.
             ///
             /// - Parameters:
@@ -62,7 +70,9 @@ extension Components {
             ///   - description:
             ///   - price:
             ///   - tags:
-            ///   - stock: How many are left; absent when the shop does not count this product's stock.
+            ///   - stock: How many are left (for a product with variants, theirs added up); absent when the shop does not count this product's stock.
+            ///   - options: What a shopper chooses (Size; Grind, Weight); absent for a product sold as one item. `price` is then the lowest variant's.
+            ///   - variants: One per combination of option values the shop sells; give a variant's `sku` to put it in the cart.
             internal init(
                 id: Swift.String,
                 name: Swift.String,
@@ -70,7 +80,9 @@ extension Components {
                 description: Swift.String,
                 price: Components.Schemas.Money,
                 tags: [Swift.String],
-                stock: Swift.Int? = nil
+                stock: Swift.Int? = nil,
+                options: [Components.Schemas.ProductOption]? = nil,
+                variants: [Components.Schemas.ProductVariant]? = nil
             ) {
                 self.id = id
                 self.name = name
@@ -79,6 +91,8 @@ extension Components {
                 self.price = price
                 self.tags = tags
                 self.stock = stock
+                self.options = options
+                self.variants = variants
             }
             internal enum CodingKeys: String, CodingKey {
                 case id
@@ -88,6 +102,107 @@ extension Components {
                 case price
                 case tags
                 case stock
+                case options
+                case variants
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ProductOption`.
+        internal struct ProductOption: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ProductOption/name`.
+            internal var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ProductOption/values`.
+            internal var values: [Swift.String]
+            /// Creates a new `ProductOption`.
+            ///
+            /// - Parameters:
+            ///   - name:
+            ///   - values:
+            internal init(
+                name: Swift.String,
+                values: [Swift.String]
+            ) {
+                self.name = name
+                self.values = values
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case name
+                case values
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ProductVariant`.
+        internal struct ProductVariant: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ProductVariant/sku`.
+            internal var sku: Swift.String
+            /// One value per option of the product, in the options' order.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProductVariant/options`.
+            internal var options: [Swift.String]
+            /// The values as shown, such as "Espresso · 1 kg".
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProductVariant/title`.
+            internal var title: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ProductVariant/price`.
+            internal var price: Components.Schemas.Money
+            /// - Remark: Generated from `#/components/schemas/ProductVariant/stock`.
+            internal var stock: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/ProductVariant/grams`.
+            internal var grams: Swift.Int?
+            /// Creates a new `ProductVariant`.
+            ///
+            /// - Parameters:
+            ///   - sku:
+            ///   - options: One value per option of the product, in the options' order.
+            ///   - title: The values as shown, such as "Espresso · 1 kg".
+            ///   - price:
+            ///   - stock:
+            ///   - grams:
+            internal init(
+                sku: Swift.String,
+                options: [Swift.String],
+                title: Swift.String,
+                price: Components.Schemas.Money,
+                stock: Swift.Int? = nil,
+                grams: Swift.Int? = nil
+            ) {
+                self.sku = sku
+                self.options = options
+                self.title = title
+                self.price = price
+                self.stock = stock
+                self.grams = grams
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case sku
+                case options
+                case title
+                case price
+                case stock
+                case grams
+            }
+        }
+        /// The variant a line is for.
+        ///
+        /// - Remark: Generated from `#/components/schemas/LineVariant`.
+        internal struct LineVariant: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/LineVariant/sku`.
+            internal var sku: Swift.String
+            /// - Remark: Generated from `#/components/schemas/LineVariant/title`.
+            internal var title: Swift.String
+            /// Creates a new `LineVariant`.
+            ///
+            /// - Parameters:
+            ///   - sku:
+            ///   - title:
+            internal init(
+                sku: Swift.String,
+                title: Swift.String
+            ) {
+                self.sku = sku
+                self.title = title
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case sku
+                case title
             }
         }
         /// - Remark: Generated from `#/components/schemas/ProductPage`.
@@ -127,8 +242,12 @@ extension Components {
         internal struct CartLine: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/CartLine/productId`.
             internal var productId: Swift.String
+            /// The product's name, and a variant's values after " — ".
+            ///
             /// - Remark: Generated from `#/components/schemas/CartLine/name`.
             internal var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/CartLine/variant`.
+            internal var variant: Components.Schemas.LineVariant?
             /// - Remark: Generated from `#/components/schemas/CartLine/quantity`.
             internal var quantity: Swift.Int
             /// - Remark: Generated from `#/components/schemas/CartLine/unitPrice`.
@@ -139,19 +258,22 @@ extension Components {
             ///
             /// - Parameters:
             ///   - productId:
-            ///   - name:
+            ///   - name: The product's name, and a variant's values after " — ".
+            ///   - variant:
             ///   - quantity:
             ///   - unitPrice:
             ///   - lineTotal:
             internal init(
                 productId: Swift.String,
                 name: Swift.String,
+                variant: Components.Schemas.LineVariant? = nil,
                 quantity: Swift.Int,
                 unitPrice: Components.Schemas.Money,
                 lineTotal: Components.Schemas.Money
             ) {
                 self.productId = productId
                 self.name = name
+                self.variant = variant
                 self.quantity = quantity
                 self.unitPrice = unitPrice
                 self.lineTotal = lineTotal
@@ -159,6 +281,7 @@ extension Components {
             internal enum CodingKeys: String, CodingKey {
                 case productId
                 case name
+                case variant
                 case quantity
                 case unitPrice
                 case lineTotal
@@ -197,15 +320,25 @@ extension Components {
         internal struct CartLineQuantity: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/CartLineQuantity/quantity`.
             internal var quantity: Swift.Int
+            /// The variant, for a product with options (required there); a product's lines are one per variant.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CartLineQuantity/sku`.
+            internal var sku: Swift.String?
             /// Creates a new `CartLineQuantity`.
             ///
             /// - Parameters:
             ///   - quantity:
-            internal init(quantity: Swift.Int) {
+            ///   - sku: The variant, for a product with options (required there); a product's lines are one per variant.
+            internal init(
+                quantity: Swift.Int,
+                sku: Swift.String? = nil
+            ) {
                 self.quantity = quantity
+                self.sku = sku
             }
             internal enum CodingKeys: String, CodingKey {
                 case quantity
+                case sku
             }
         }
         /// - Remark: Generated from `#/components/schemas/Address`.
@@ -523,8 +656,12 @@ extension Components {
         internal struct OrderLine: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/OrderLine/productId`.
             internal var productId: Swift.String
+            /// The product's name, and a variant's values after " — ".
+            ///
             /// - Remark: Generated from `#/components/schemas/OrderLine/name`.
             internal var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/OrderLine/variant`.
+            internal var variant: Components.Schemas.LineVariant?
             /// - Remark: Generated from `#/components/schemas/OrderLine/quantity`.
             internal var quantity: Swift.Int
             /// - Remark: Generated from `#/components/schemas/OrderLine/unitPrice`.
@@ -535,19 +672,22 @@ extension Components {
             ///
             /// - Parameters:
             ///   - productId:
-            ///   - name:
+            ///   - name: The product's name, and a variant's values after " — ".
+            ///   - variant:
             ///   - quantity:
             ///   - unitPrice:
             ///   - lineTotal:
             internal init(
                 productId: Swift.String,
                 name: Swift.String,
+                variant: Components.Schemas.LineVariant? = nil,
                 quantity: Swift.Int,
                 unitPrice: Components.Schemas.Money,
                 lineTotal: Components.Schemas.Money
             ) {
                 self.productId = productId
                 self.name = name
+                self.variant = variant
                 self.quantity = quantity
                 self.unitPrice = unitPrice
                 self.lineTotal = lineTotal
@@ -555,6 +695,7 @@ extension Components {
             internal enum CodingKeys: String, CodingKey {
                 case productId
                 case name
+                case variant
                 case quantity
                 case unitPrice
                 case lineTotal

@@ -1158,7 +1158,7 @@ internal enum Operations {
             }
         }
     }
-    /// Sets how many of a product the cart holds; 0 takes the line out.
+    /// Sets how many of a product (of one of its variants, by `sku`) the cart holds; 0 takes the line out.
     ///
     /// - Remark: HTTP `PUT /v1/cart/lines/{productId}`.
     /// - Remark: Generated from `#/paths//v1/cart/lines/{productId}/put(setCartLine)`.

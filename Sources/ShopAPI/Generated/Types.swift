@@ -32,7 +32,7 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /v1/cart`.
     /// - Remark: Generated from `#/paths//v1/cart/delete(clearCart)`.
     func clearCart(_ input: Operations.ClearCart.Input) async throws -> Operations.ClearCart.Output
-    /// Sets how many of a product the cart holds; 0 takes the line out.
+    /// Sets how many of a product (of one of its variants, by `sku`) the cart holds; 0 takes the line out.
     ///
     /// - Remark: HTTP `PUT /v1/cart/lines/{productId}`.
     /// - Remark: Generated from `#/paths//v1/cart/lines/{productId}/put(setCartLine)`.
@@ -182,7 +182,7 @@ extension APIProtocol {
     internal func clearCart(headers: Operations.ClearCart.Input.Headers = .init()) async throws -> Operations.ClearCart.Output {
         try await clearCart(Operations.ClearCart.Input(headers: headers))
     }
-    /// Sets how many of a product the cart holds; 0 takes the line out.
+    /// Sets how many of a product (of one of its variants, by `sku`) the cart holds; 0 takes the line out.
     ///
     /// - Remark: HTTP `PUT /v1/cart/lines/{productId}`.
     /// - Remark: Generated from `#/paths//v1/cart/lines/{productId}/put(setCartLine)`.
