@@ -38,6 +38,19 @@ struct SnapshotTests {
         assertSnapshot(of: driver.frameText, as: .lines, named: "\(name)-\(size)")
     }
 
+    /// A product with options (the bundled coffee, by grind and weight) with a value chosen, and a cart holding two of
+    /// its variants.
+    @Test(
+        "a product's options at 80x24, 120x34 and 200x60", arguments: ["product-options", "cart-variants"],
+        [Size(columns: 80, rows: 24), Size(columns: 120, rows: 34), Size(columns: 200, rows: 60)])
+    func productOptions(name: String, size: Size) async throws {
+        let driver = await ScriptedDriver(size: size)
+        try await driver.press("j,j,j,j,j,j,j,j,j,enter,right,down,right")
+        #expect(driver.state.productDetail?.choice == ["Filter", "1 kg"])
+        if name == "cart-variants" { try await driver.press("a,up,left,a,c") }
+        assertSnapshot(of: driver.frameText, as: .lines, named: "\(name)-\(size)")
+    }
+
     /// The screens that wait on a page elsewhere, each left waiting (a clock that never moves): Stripe's card page
     /// and a bank's check, with the QR code the test double draws.
     @Test(
