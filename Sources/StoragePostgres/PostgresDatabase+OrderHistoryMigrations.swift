@@ -192,14 +192,14 @@ extension PostgresDatabase {
                 "ALTER TABLE product ADD COLUMN options text NOT NULL DEFAULT ''",
                 """
                 CREATE TABLE product_variant (
-                    sku text PRIMARY KEY,
                     product_id text NOT NULL,
                     position integer NOT NULL,
+                    sku text NOT NULL UNIQUE,
                     option_values text NOT NULL,
                     title text NOT NULL,
                     price bigint NOT NULL CHECK (price >= 0),
                     grams integer,
-                    UNIQUE (product_id, position)
+                    PRIMARY KEY (product_id, position)
                 )
                 """,
                 "ALTER TABLE order_line ADD COLUMN variant_sku text",

@@ -243,16 +243,17 @@ extension SQLiteDatabase {
             try db.execute(
                 sql: """
                     ALTER TABLE product ADD COLUMN options TEXT NOT NULL DEFAULT '';  -- JSON [{name, values}]; '' for none
+                    -- Keyed by product, without a rowid: a page's variants are read from one place in the tree each.
                     CREATE TABLE product_variant (
-                        sku TEXT PRIMARY KEY NOT NULL,
                         product_id TEXT NOT NULL,
                         position INTEGER NOT NULL,
+                        sku TEXT NOT NULL UNIQUE,
                         option_values TEXT NOT NULL,      -- one value per option, joined by newlines
                         title TEXT NOT NULL,              -- the values as shown: "Whole bean · 1 kg"
                         price INTEGER NOT NULL CHECK (price >= 0),
                         grams INTEGER,
-                        UNIQUE (product_id, position)
-                    );
+                        PRIMARY KEY (product_id, position)
+                    ) WITHOUT ROWID;
                     ALTER TABLE order_line ADD COLUMN variant_sku TEXT;
                     ALTER TABLE order_line ADD COLUMN variant_title TEXT;
                     ALTER TABLE cart_line ADD COLUMN variant_sku TEXT;
