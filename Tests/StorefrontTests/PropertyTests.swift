@@ -26,6 +26,31 @@ struct PropertyTests {
         }
     }
 
+    /// The same on a shop of products with options: the page's choice always names a variant for sale (one that is
+    /// not sold out, unless every variant is), and the cart holds one line per variant, named by it.
+    @Test func aShopWithVariantsKeepsItsChoicesAndLines() async throws {
+        let keyIndexes = Gen.int(in: 0...(Self.keys.count - 1)).array(of: 0...150)
+        let sizeIndex = Gen.int(in: 0...(Self.sizes.count - 1))
+        await propertyCheck(count: 30, input: keyIndexes, sizeIndex) { indexes, sizeIndex in
+            var stack = try! TestStack.selling(VariantTests.catalog(mediumLeft: 0))
+            stack.backOffice = stack.liveBackOffice
+            let size = Self.sizes[sizeIndex]
+            let driver = await ScriptedDriver(stack: stack, size: size)
+            for index in indexes {
+                await driver.press(Self.keys[index])
+                Self.checkInvariants(driver.state, frame: driver.program.frame, size: size)
+                if let page = driver.state.productDetail, page.product.hasVariants {
+                    let chosen = page.chosenVariant
+                    #expect(chosen != nil, "the choice \(page.choice) names a variant")
+                    #expect(chosen?.isSoldOut != true || page.product.variants.allSatisfy(\.isSoldOut))
+                }
+                let keys = driver.state.cart.lines.map(\.stockKey)
+                #expect(Set(keys).count == keys.count, "one line per variant")
+                #expect(driver.state.cart.lines.allSatisfy { $0.variant == nil || $0.name.hasSuffix(" — \($0.variant!.title)") })
+            }
+        }
+    }
+
     /// A sequence a run found: Buy now pays, then the order is canceled from the orders screen.
     @Test func buyNowThenCancelTheOrder() async {
         let driver = await Self.press([22, 22, 6, 13, 6, 22, 22, 16, 6, 20, 6], size: Size(columns: 80, rows: 24))

@@ -76,6 +76,21 @@ struct VariantTests {
         #expect(frame.keys(forClickAt: medium, row: row) == [], "a sold-out value cannot be picked")
     }
 
+    @Test func buyNowTakesTheVariantChosenOnThePage() async throws {
+        let stack = try TestStack.selling(Self.catalog())
+        let driver = await ScriptedDriver(stack: stack)
+        try await driver.press("enter,right,right")
+        #expect(driver.state.productDetail?.choice == ["L"])
+        #expect(driver.state.productDetail?.canBuyNow == true)
+        try await driver.press("b")
+        #expect(driver.state.paymentSheet?.authorizationPrompt != nil, "b goes straight to authorization")
+        try await driver.press("enter")
+        #expect(driver.state.screen == .confirmation)
+        let order = try #require(try await stack.orders.orders(customer: nil, offset: 0, limit: 1).first)
+        #expect(order.lines.map(\.name) == ["Hoodie — L"])
+        #expect(order.totals.subtotal == Self.usd(5_800))
+    }
+
     @Test func aCartKeepsEachVariantOnItsOwnLineAcrossARestart() async throws {
         let stack = try TestStack.selling(Self.catalog())
         let carts = SQLiteCartRepository(database: stack.database)
