@@ -1,6 +1,7 @@
 import Foundation
 import ShopBootstrap
 import ShopModels
+import ShopPorts
 import StoragePostgres
 import SystemPackage
 
@@ -32,6 +33,48 @@ public enum CatalogCommands {
             return
         }
         emit("imported \(summary.products) products into \(place): \(summary.added) new, \(summary.retired) no longer listed\n", to: STDOUT_FILENO)
+    }
+
+    /// Writes the shop's catalog as it is now (its products, options, variants and the stock on hand) to `path`, or to
+    /// standard output for "-", in the file format `catalog import` and `--catalog` read back to the same catalog.
+    /// 73 when the file cannot be written (nothing is left half-written), 74 when storage fails.
+    public static func export(
+        to path: FilePath, configuration: ShopConfiguration, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) async throws {
+        let storage = try await ShopStorage.openForMerchant(configuration: configuration, environment: environment)
+        defer { storage.close() }
+        let data: Data
+        do {
+            data = try CatalogWriter.json(try await everyProduct(of: storage.catalog))
+        } catch {
+            complain("cannot read the catalog: \(error)")
+            throw ExitCodes.ioError
+        }
+        if path.string == "-" {
+            try writeResult(String(decoding: data, as: UTF8.self), what: "the catalog")
+            return
+        }
+        do {
+            // Written beside the file and renamed over it: a reader never sees half a catalog.
+            try data.write(to: URL(fileURLWithPath: path.string), options: .atomic)
+        } catch {
+            complain("cannot write \(path): \((error as NSError).localizedDescription)")
+            throw ExitCodes.cannotCreate
+        }
+        emit("wrote \(path): the catalog of \(storage.catalog.shop.name)\n", to: STDERR_FILENO)
+    }
+
+    /// The catalog's products in catalog order, a thousand at a time, with their variants.
+    static func everyProduct(of catalog: any CatalogRepository) async throws -> Catalog {
+        let total = try await catalog.count(matching: "")
+        var products: [Product] = []
+        products.reserveCapacity(total)
+        while products.count < total {
+            let page = try await catalog.page(matching: "", offset: products.count, limit: 1_000)
+            guard !page.isEmpty else { break }
+            products += page
+        }
+        return Catalog(shop: catalog.shop, products: products)
     }
 
     /// Applies the schema steps the database lacks.

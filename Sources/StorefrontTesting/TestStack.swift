@@ -176,28 +176,9 @@ public enum Fixtures {
 }
 
 extension Fixtures {
-    /// `catalog` written back as catalog JSON, the format `CatalogLoader` reads (the shop's name and currency under "store", products).
+    /// `catalog` written back as catalog JSON, the format `CatalogLoader` reads (`CatalogWriter`'s).
     public static func catalogJSON(_ catalog: Catalog) throws -> Data {
-        let products: [[String: Any]] = catalog.products.map { product in
-            var fields: [String: Any] = [
-                "id": product.id.rawValue, "name": product.name, "summary": product.summary, "description": product.description,
-                "price": product.price.minorUnits, "art": product.art, "tags": product.tags,
-            ]
-            if product.options.isEmpty, let stock = product.stock { fields["stock"] = stock }
-            if !product.options.isEmpty {
-                fields["options"] = product.options.map { ["name": $0.name, "values": $0.values] }
-                fields["variants"] = product.variants.map { variant in
-                    var fields: [String: Any] = ["sku": variant.sku.rawValue, "options": variant.values, "price": variant.price.minorUnits]
-                    if let stock = variant.stock { fields["stock"] = stock }
-                    if let grams = variant.grams { fields["grams"] = grams }
-                    return fields
-                }
-            }
-            return fields
-        }
-        return try JSONSerialization.data(withJSONObject: [
-            "store": ["name": catalog.shop.name, "currency": catalog.shop.currency.code], "products": products,
-        ])
+        try CatalogWriter.json(catalog)
     }
 }
 

@@ -8,7 +8,7 @@ struct CatalogCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "catalog",
         abstract: "Work with catalog files.",
-        subcommands: [Validate.self, Import.self]
+        subcommands: [Validate.self, Import.self, Export.self]
     )
 
     /// `storefront catalog validate PATH`: exits 0 when valid, 65 with every problem listed when not.
@@ -48,6 +48,26 @@ struct CatalogCommand: ParsableCommand {
         func run() async throws {
             try await CatalogCommands.importCatalog(
                 path, databaseFlag: database, migrate: !noMigrate, environment: ProcessInfo.processInfo.environment)
+        }
+    }
+}
+
+extension CatalogCommand {
+    /// `storefront catalog export PATH`: the shop's catalog as it is now, as a file `catalog import` reads back.
+    struct Export: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "export",
+            abstract: "Write the shop's catalog as it is now (products, options, variants, stock on hand) to a catalog file.",
+            discussion: "PATH - writes to standard output. Exits 73 when the file cannot be written, 74 when storage fails."
+        )
+
+        @Argument(help: ArgumentHelp("Where to write the catalog JSON, or - for standard output.", valueName: "path"))
+        var path: FilePath
+
+        @OptionGroup var shop: ShopDatabaseOptions
+
+        func run() async throws {
+            try await CatalogCommands.export(to: path, configuration: shop.configuration())
         }
     }
 }

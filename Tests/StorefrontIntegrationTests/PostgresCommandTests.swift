@@ -75,6 +75,37 @@ struct PostgresCommandTests {
         #expect(try await orders.order(number: order.number)?.lines.first?.productID == "hoodie-root", "old orders keep their lines")
     }
 
+    /// `catalog export` writes what the shop sells now, variants and stock on hand included, as a file that imports back
+    /// to the same catalog: from SQLite into PostgreSQL, and out of PostgreSQL again.
+    @Test func anExportedCatalogImportsBackToTheSameCatalog() throws {
+        let data = TemporaryDirectory.make().path
+        let bought = try storefront(["headless", "--data-dir", data, "--keys", "j,j,j,j,j,j,j,j,j,enter,right,a,c,enter,p,enter"])
+        #expect(bought.status == 0, "\(bought.stderr)")
+        let fromSQLite = TemporaryDirectory.make().path + ".json"
+        let exported = try storefront(["catalog", "export", fromSQLite, "--data-dir", data])
+        #expect(exported.status == 0, "\(exported.stderr)")
+        let first = try CatalogLoader.load(contentsOf: URL(fileURLWithPath: fromSQLite))
+        let bundled = try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled")
+        #expect(first.shop == bundled.shop)
+        #expect(first.products.map(\.id) == bundled.products.map(\.id))
+        let coffee = try #require(first.products.first { $0.id == "coffee-beans" })
+        #expect(coffee.variants.first { $0.sku == "coffee-beans-filter-250g" }?.stock == 2, "the stock on hand: one was bought")
+        #expect(coffee.options == bundled.products.first { $0.id == "coffee-beans" }?.options)
+
+        let url = try PostgresServer.freshDatabase()
+        #expect(try storefront(["catalog", "import", fromSQLite, "--database", url]).status == 0)
+        let fromPostgres = try storefront(["catalog", "export", "-", "--database", url])
+        #expect(fromPostgres.status == 0, "\(fromPostgres.stderr)")
+        let second = try CatalogLoader.load(data: Data(fromPostgres.stdout.utf8), source: "stdout")
+        #expect(second.shop == first.shop)
+        #expect(second.products == first.products, "the same products, options, variants and stock")
+        #expect(fromPostgres.stdout == (try String(contentsOfFile: fromSQLite, encoding: .utf8)) + "\n", "byte for byte")
+
+        let unwritable = try storefront(["catalog", "export", "/proc/no-such-dir/catalog.json", "--data-dir", data])
+        #expect(unwritable.status == 73, "\(unwritable.stderr)")
+        #expect(unwritable.stderr.contains("cannot write /proc/no-such-dir/catalog.json"))
+    }
+
     @Test func anInvalidCatalogImportsNothing() throws {
         let url = try PostgresServer.freshDatabase()
         let file = TemporaryDirectory.make().path + ".json"

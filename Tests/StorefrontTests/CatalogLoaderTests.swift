@@ -115,6 +115,13 @@ struct CatalogLoaderTests {
             ])
     }
 
+    @Test func aWrittenCatalogReadsBackTheSame() throws {
+        let bundled = try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled")
+        let again = try CatalogLoader.load(data: try CatalogWriter.json(bundled), source: "written")
+        #expect(again.shop == bundled.shop)
+        #expect(again.products == bundled.products)
+    }
+
     @Test func malformedJSON() {
         let found = issues(#"{"products": [ {"id": "a", }"#)
         #expect(found.count == 1)
