@@ -11,6 +11,7 @@ let testDependencies: [Target.Dependency] = [
     "ShopModels", "ShopPorts", "ShopApplication", "ShopBootstrap", "ShopBundledCatalog", "ShopSessions", "StorefrontCore", "StorefrontUI",
     "StorefrontTesting",
     "AddressFormats",
+    "StorageRows",
     "ShopSandbox",
     "ShopMerchant",
     "StorageSQLite",
@@ -71,7 +72,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird", from: "2.1.0"),
     ],
     targets: [
-        .target(name: "ShopModels", swiftSettings: strict),
+        .target(name: "ShopModels", dependencies: ["AddressFormats"], swiftSettings: strict),
         .target(name: "ShopPorts", dependencies: ["ShopModels"], swiftSettings: strict),
         // The use cases every front shares, over the ports alone.
         .target(name: "ShopApplication", dependencies: ["ShopModels", "ShopPorts"], swiftSettings: strict),

@@ -52,7 +52,7 @@ public struct AddressFormat: Hashable, Sendable, Decodable {
         guard let pattern = postalPattern else { return nil }
         guard typed.wholeMatch(of: AddressFormats.compiled(pattern)) != nil else {
             let example = postalExamples.first.map { ", such as \($0)" } ?? ""
-            return "That is not a \(name) \(postalLabel.lowercasedFirst)\(example)."
+            return "Enter the \(postalLabel.lowercasedFirst) as \(name) writes it\(example)."
         }
         return nil
     }
@@ -105,9 +105,9 @@ private final class PatternCache: @unchecked Sendable {  // @unchecked: the dict
 }
 
 extension String {
-    /// "ZIP code" stays, "Postal code" becomes "postal code": an acronym keeps its capitals.
+    /// "Postal code" becomes "postal code" in a sentence; "ZIP code" (an acronym) and "Eircode" (a name) stay.
     fileprivate var lowercasedFirst: String {
-        guard let first, first.isUppercase, dropFirst().first?.isLowercase == true else { return self }
+        guard contains(" "), let first, first.isUppercase, dropFirst().first?.isLowercase == true else { return self }
         return first.lowercased() + dropFirst()
     }
 }

@@ -15,6 +15,25 @@ extension ShopConfiguration {
         }
     }
 
+    /// A command's configuration: the file and the environment, with its flags over them (a bad value is told and exits
+    /// 64, a bad file 78). `oneTap` is `--one-tap`'s setting; `stripeRawCardData` only ever turns raw card data on.
+    public static func forCommand(
+        flags: [(key: String, value: String?)], payments: PaymentsChoice? = nil, stripeRawCardData: Bool = false, oneTap: String? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> ShopConfiguration {
+        var configuration = try loadForCommand(environment: environment)
+        if let payments { configuration.payments = payments }
+        try configuration.apply(flags: flags)
+        if stripeRawCardData { configuration.stripeRawCardData = true }
+        if let oneTap {
+            do { try configuration.applyOneTap(oneTap) } catch {
+                complain("\(error)")
+                throw ExitCodes.usage
+            }
+        }
+        return configuration
+    }
+
     /// Command-line values over the file's and the environment's, each typed by `set`; a bad one is told and exits 64.
     public mutating func apply(flags: [(key: String, value: String?)]) throws {
         for case let (key, value?) in flags {

@@ -1,3 +1,5 @@
+import AddressFormats
+
 /// The fields of the address form, which are also the shipping contact's fields on the sheet.
 public enum AddressField: String, Hashable, Sendable, CaseIterable {
     case name, street, city, postalCode, country, email, phone
@@ -71,10 +73,12 @@ public struct AddressEntry: Hashable, Sendable {
             errors[field] = "Letters, digits, spaces and punctuation only: no control characters."
         }
         let country = country.trimming(" ").uppercased()
-        if country.count != 2 || !country.allSatisfy({ $0.isASCII && $0.isLetter }) {
-            errors[.country] = "Enter a two-letter country code, e.g. US."
+        // The country's own rules where the code names one of ISO 3166's (its postal code's pattern and name).
+        let format = country.count == 2 && country.allSatisfy({ $0.isASCII && $0.isLetter }) ? AddressFormats.format(for: country) : nil
+        if format == nil {
+            errors[.country] = "Enter a country's two-letter code (ISO 3166), e.g. US, CA or DE."
         }
-        if let problem = PostalAddress.postalCodeProblem(postalCode, countryCode: errors[.country] == nil ? country : nil) {
+        if let problem = format.map({ $0.postalCodeProblem(postalCode) }) ?? PostalAddress.postalCodeProblem(postalCode, countryCode: nil) {
             errors[.postalCode] = problem
         }
         if let problem = Contact.emailProblem(email) { errors[.email] = problem }

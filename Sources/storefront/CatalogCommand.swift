@@ -50,9 +50,7 @@ struct CatalogCommand: ParsableCommand {
                 path, databaseFlag: database, migrate: !noMigrate, environment: ProcessInfo.processInfo.environment)
         }
     }
-}
 
-extension CatalogCommand {
     /// `storefront catalog export PATH`: the shop's catalog as it is now, as a file `catalog import` reads back.
     struct Export: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

@@ -19,9 +19,7 @@ struct ShopDatabaseOptions: ParsableArguments {
 
     /// The configuration these options complete: flag, environment, config file, default.
     func configuration(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ShopConfiguration {
-        var configuration = try ShopConfiguration.loadForCommand()
-        try configuration.apply(flags: [("data-dir", dataDirectory), ("database", database)])
-        return configuration
+        try .forCommand(flags: [("data-dir", dataDirectory), ("database", database)], environment: environment)
     }
 }
 

@@ -37,7 +37,7 @@ struct StockCommand: AsyncParsableCommand {
     struct Set: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Set what is on hand of a product (a count taken on the shelf).")
 
-        @Argument(help: ArgumentHelp("The product's id, as in the catalog.", valueName: "product"))
+        @Argument(help: ArgumentHelp("The product's id as in the catalog, or a variant's SKU.", valueName: "product"))
         var product: String
 
         @Argument(help: ArgumentHelp("How many are on hand, 0 or more.", valueName: "count"))
@@ -50,7 +50,8 @@ struct StockCommand: AsyncParsableCommand {
 
         func run() async throws {
             let (product, count) = (ProductID(product), count)
-            try await shop.changeStock(json: json) { stock throws(StockChangeError) in try await stock.setStock(of: product, onHand: count)
+            try await StockCommands.change(configuration: shop.configuration(), json: json) { stock throws(StockChangeError) in
+                try await stock.setStock(of: product, onHand: count)
             }
         }
     }
@@ -59,7 +60,7 @@ struct StockCommand: AsyncParsableCommand {
     struct Adjust: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Add to what is on hand of a product, or take away with a negative number.")
 
-        @Argument(help: ArgumentHelp("The product's id, as in the catalog.", valueName: "product"))
+        @Argument(help: ArgumentHelp("The product's id as in the catalog, or a variant's SKU.", valueName: "product"))
         var product: String
 
         // An option, not an argument: a bare "-2" reads as an option; "--by -2" and "--by=-2" both read as a number.
@@ -73,15 +74,9 @@ struct StockCommand: AsyncParsableCommand {
 
         func run() async throws {
             let (product, change) = (ProductID(product), change)
-            try await shop.changeStock(json: json) { stock throws(StockChangeError) in try await stock.adjustStock(of: product, by: change)
+            try await StockCommands.change(configuration: shop.configuration(), json: json) { stock throws(StockChangeError) in
+                try await stock.adjustStock(of: product, by: change)
             }
         }
-    }
-}
-
-extension ShopDatabaseOptions {
-    /// Makes a stock change and prints the product's new level (`StockCommands.change`).
-    func changeStock(json: Bool, _ body: (any StockRepository) async throws(StockChangeError) -> StockLevel) async throws {
-        try await StockCommands.change(configuration: configuration(), json: json, body)
     }
 }

@@ -100,19 +100,10 @@ struct ShopOptions: ParsableArguments {
 
     /// The file, environment and these flags, merged.
     func configuration(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ShopConfiguration {
-        var configuration = try ShopConfiguration.loadForCommand()
-        if let payments { configuration.payments = payments }
-        try configuration.apply(flags: [
-            ("catalog", catalog), ("data-dir", dataDirectory), ("stripe-secret-key-file", stripeSecretKeyFile),
-            ("stripe-api-base", stripeAPIBase), ("stripe-return-url", stripeReturnURL), ("database", database),
-        ])
-        if stripeRawCardData { configuration.stripeRawCardData = true }
-        if let oneTap {
-            do { try configuration.applyOneTap(oneTap) } catch {
-                complain("\(error)")
-                throw ExitCodes.usage
-            }
-        }
-        return configuration
+        try .forCommand(
+            flags: [
+                ("catalog", catalog), ("data-dir", dataDirectory), ("stripe-secret-key-file", stripeSecretKeyFile),
+                ("stripe-api-base", stripeAPIBase), ("stripe-return-url", stripeReturnURL), ("database", database),
+            ], payments: payments, stripeRawCardData: stripeRawCardData, oneTap: oneTap, environment: environment)
     }
 }

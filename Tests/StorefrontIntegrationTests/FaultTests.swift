@@ -4,16 +4,17 @@ import ShopBundledCatalog
 import ShopMerchant
 import ShopModels
 import ShopSandbox
+import StorageRows
 import StorefrontTesting
 import Testing
 
 /// The real binary killed with SIGKILL at each step of a purchase, then started again.
 @Suite("Killed mid-purchase")
 struct FaultTests {
-    /// Starting stock per product, from the bundled catalog.
+    /// Starting stock per stock row (a product's id, or a variant's SKU), from the bundled catalog.
     static let initialStock: [String: Int] = {
         let catalog = try! CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled")
-        return Dictionary(uniqueKeysWithValues: catalog.products.map { ($0.id.rawValue, $0.stock ?? 0) })
+        return Dictionary(uniqueKeysWithValues: catalog.products.flatMap(StoredVariants.stockKeys(of:)).map { ($0.0.rawValue, $0.1 ?? 0) })
     }()
 
     @Test("no second charge, no lost paid order, stock adds up", arguments: LiveMerchantBackend.Step.allCases)

@@ -38,11 +38,11 @@ struct AddressFormatTests {
     @Test func aPostalCodeIsCheckedAgainstItsCountrysPattern() throws {
         let us = try #require(AddressFormats.format(for: "US"))
         #expect(us.postalCodeProblem("95014") == nil && us.postalCodeProblem("22162-1010") == nil)
-        #expect(us.postalCodeProblem("9501") == "That is not a United States ZIP code, such as 95014.")
+        #expect(us.postalCodeProblem("9501") == "Enter the ZIP code as United States writes it, such as 95014.")
         #expect(us.postalCodeProblem("") == "Enter the ZIP code.")
         let canada = try #require(AddressFormats.format(for: "CA"))
         #expect(canada.postalCodeProblem("k1a 0b1") == nil, "typed in lower case")
-        #expect(canada.postalCodeProblem("D1A 0B1") == "That is not a Canada postal code, such as H3Z 2Y7.")
+        #expect(canada.postalCodeProblem("D1A 0B1") == "Enter the postal code as Canada writes it, such as H3Z 2Y7.")
         #expect(AddressFormats.format(for: "HK")?.postalCodeProblem("") == nil, "Hong Kong has no postal codes")
     }
 

@@ -80,11 +80,29 @@ struct CardEntryTests {
         #expect(
             problems == [
                 .name: "Enter the recipient's name.", .city: "Enter the city.",
-                .postalCode: "A US ZIP code is 5 digits, or 5+4 like 95014-2083.",
+                .postalCode: "Enter the ZIP code as United States writes it, such as 95014.",
                 .email: "Enter a valid email address, like name@example.com.",
                 .phone: "A phone number has 7 to 15 digits, optionally with + ( ) - and spaces.",
             ])
         #expect(AddressEntry(Fixtures.jane).problems().isEmpty)
+    }
+
+    /// Every front (the form, the browser, the API) checks an address by its country's rules.
+    @Test func anAddressIsCheckedByItsCountrysRules() {
+        func postal(_ code: String, _ country: String) -> String? {
+            AddressEntry(name: "A", street: "1 Way", city: "Town", postalCode: code, country: country, email: "a@b.example", phone: "+15555550100")
+                .problems()[.postalCode]
+        }
+        #expect(postal("K1A 0B1", "CA") == nil)
+        #expect(postal("95014", "CA") == "Enter the postal code as Canada writes it, such as H3Z 2Y7.")
+        #expect(postal("10115", "de") == nil, "the country in any case")
+        #expect(postal("D02 X285", "IE") == nil)
+        #expect(postal("D02", "IE") == "Enter the Eircode as Ireland writes it, such as A65 F4E2.")
+        #expect(postal("", "HK") == nil, "Hong Kong has no postal codes")
+        #expect(postal("", "US") == "Enter the ZIP code.")
+        let unknown = AddressEntry(
+            name: "A", street: "1 Way", city: "Town", postalCode: "12345", country: "XX", email: "a@b.example", phone: "+15555550100")
+        #expect(unknown.problems()[.country] == "Enter a country's two-letter code (ISO 3166), e.g. US, CA or DE.")
     }
 }
 
