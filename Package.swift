@@ -76,7 +76,7 @@ let package = Package(
         .target(name: "ShopPorts", dependencies: ["ShopModels"], swiftSettings: strict),
         // The use cases every front shares, over the ports alone.
         .target(name: "ShopApplication", dependencies: ["ShopModels", "ShopPorts"], swiftSettings: strict),
-        .target(name: "StorefrontCore", dependencies: ["ShopApplication", "ShopModels", "ShopPorts"], swiftSettings: strict),
+        .target(name: "StorefrontCore", dependencies: ["AddressFormats", "ShopApplication", "ShopModels", "ShopPorts"], swiftSettings: strict),
         .target(name: "StorefrontUI", dependencies: ["ShopModels", "ShopPorts", "StorefrontCore"], swiftSettings: strict),
         .systemLibrary(name: "CNCurses", providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "CQRencode", providers: [.apt(["libqrencode-dev"])]),

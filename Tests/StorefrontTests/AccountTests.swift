@@ -232,6 +232,24 @@ struct AccountFlowTests {
         #expect(off.state.screen == .productDetail)
     }
 
+    /// The form asks for the street, city and postal code in the shop's country's order and words.
+    @Test(arguments: [
+        ("US", ["Name", "Street", "City", "ZIP code", "Country", "Email", "Phone"], "e.g. 95014"),
+        ("DE", ["Name", "Street", "Postal code", "City", "Country", "Email", "Phone"], "e.g. 26133"),
+        ("GB", ["Name", "Street", "Post town", "Postal code", "Country", "Email", "Phone"], "e.g. EC1Y 8SY"),
+    ])
+    func theAddressFormFollowsTheShopsCountry(country: String, labels: [String], postalHint: String) async throws {
+        var shop = ShopProfile.standard()
+        shop.countryCode = country
+        let catalog = Catalog(shop: shop, products: Fixtures.generatedCatalog(count: 3).products)
+        let driver = await ScriptedDriver(stack: try TestStack.selling(catalog))
+        try await driver.press("u,d")
+        let form = try #require(driver.state.form)
+        #expect(form.fields.map(\.label) == labels)
+        #expect(form.fields.first { $0.id == "postalCode" }?.hint == postalHint)
+        #expect(form.fields.first { $0.id == "country" }?.value == country)
+    }
+
     @Test func anAddressIsValidatedInPlaceAndBecomesTheDefault() async throws {
         let stack = stack()
         let driver = await ScriptedDriver(stack: stack)

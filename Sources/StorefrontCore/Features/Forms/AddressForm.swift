@@ -1,3 +1,4 @@
+import AddressFormats
 import ShopModels
 import ShopPorts
 
@@ -9,17 +10,39 @@ enum AddressForm {
         return FormState(
             purpose: .addAddress, title: "Add an address",
             message: "\(shop.name) ships to \(shop.countryCode) addresses. The email gets the receipt.",
-            fields: [
-                FormState.Field(id: AddressField.name.rawValue, label: "Name", value: profile?.name ?? ""),
-                FormState.Field(id: AddressField.street.rawValue, label: "Street"),
-                FormState.Field(id: AddressField.city.rawValue, label: "City"),
-                FormState.Field(id: AddressField.postalCode.rawValue, label: "Postal code"),
-                FormState.Field(id: AddressField.country.rawValue, label: "Country", value: shop.countryCode, hint: "two letters"),
-                FormState.Field(id: AddressField.email.rawValue, label: "Email", value: profile?.email ?? ""),
-                FormState.Field(id: AddressField.phone.rawValue, label: "Phone", hint: "optional"),
-            ],
+            fields: [FormState.Field(id: AddressField.name.rawValue, label: "Name", value: profile?.name ?? "")]
+                + addressFields(for: shop.countryCode) + [
+                    FormState.Field(id: AddressField.country.rawValue, label: "Country", value: shop.countryCode, hint: "two letters"),
+                    FormState.Field(id: AddressField.email.rawValue, label: "Email", value: profile?.email ?? ""),
+                    FormState.Field(id: AddressField.phone.rawValue, label: "Phone", hint: "optional"),
+                ],
             submitLabel: "Save address"
         )
+    }
+
+    /// The street, city and postal code in the order the shop's country writes them, named as it names them ("ZIP
+    /// code", "Post town"), the postal code with an example; the shop's order of old where the country is unknown.
+    static func addressFields(for country: String) -> [FormState.Field] {
+        guard let format = AddressFormats.format(for: country) else {
+            return [
+                FormState.Field(id: AddressField.street.rawValue, label: "Street"), FormState.Field(id: AddressField.city.rawValue, label: "City"),
+                FormState.Field(id: AddressField.postalCode.rawValue, label: "Postal code"),
+            ]
+        }
+        // Every country's address has a street and a city line here, even where its format folds the city into them.
+        let order =
+            format.fields.filter { $0 != .region } + ([.street, .city, .postal] as [AddressFormat.Field]).filter { !format.fields.contains($0) }
+        return order.map { field in
+            switch field {
+            // The form has no region field yet: `order` leaves it out.
+            case .street, .region: FormState.Field(id: AddressField.street.rawValue, label: format.label(of: .street))
+            case .city: FormState.Field(id: AddressField.city.rawValue, label: format.label(of: .city))
+            case .postal:
+                FormState.Field(
+                    id: AddressField.postalCode.rawValue, label: format.label(of: .postal),
+                    hint: format.postalExamples.first.map { "e.g. \($0)" } ?? (format.required.contains(.postal) ? "" : "optional"))
+            }
+        }
     }
 
     static func submit(_ state: inout FormFeature.State, _ form: FormState, _ env: ShopEnvironment) -> Effect {
