@@ -148,7 +148,7 @@ public enum CatalogLoader {
         let options = parseOptions(fields["options"], path: path, id: id, issues: &issues)
         let variants = parseVariants(
             fields["variants"], options: options, path: path, id: id, price: price, currency: currency, issues: &issues)
-        if options.isEmpty == false, fields["stock"] != nil { fail("stock", "is kept per variant for a product with options") }
+        if !options.isEmpty, fields["stock"] != nil { fail("stock", "is kept per variant for a product with options") }
         guard issues.count == before, let id, let name, let description else { return nil }
         let lowest = variants.map(\.price.minorUnits).min()
         guard let price = lowest ?? price else { return nil }

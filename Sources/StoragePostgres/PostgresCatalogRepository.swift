@@ -80,6 +80,9 @@ public final class PostgresCatalogRepository: CatalogRepository {
                 let before =
                     try await connection.query("SELECT count(*) FROM product", logger: PostgresDatabase.quiet).collect().first?.decode(Int.self) ?? 0
                 try await connection.query("UPDATE product SET position = NULL WHERE position IS NOT NULL", logger: PostgresDatabase.quiet)
+                // Variants are replaced whole (a product that left the catalog is never shown, so it needs none); their
+                // stock, like a product's, is kept.
+                try await connection.query("DELETE FROM product_variant", logger: PostgresDatabase.quiet)
                 var position = 0
                 for chunk in products.chunks(of: 1_000) {
                     try await upsert(chunk, firstPosition: position, on: connection)
@@ -135,8 +138,6 @@ public final class PostgresCatalogRepository: CatalogRepository {
                 description = excluded.description, price = excluded.price, art = excluded.art, tags = excluded.tags,
                 search = excluded.search, options = excluded.options
             """, logger: PostgresDatabase.quiet)
-        // A product's variants are replaced whole; their stock, like a product's, is kept.
-        try await connection.query("DELETE FROM product_variant WHERE product_id = ANY(\(ids)::text[])", logger: PostgresDatabase.quiet)
         let variants = products.flatMap { product in product.variants.enumerated().map { (product.id.rawValue, $0, $1) } }
         if !variants.isEmpty {
             try await connection.query(

@@ -134,12 +134,12 @@ public final class SQLiteCatalogRepository: CatalogRepository {
                     try StoredVariants.options(product.options),
                 ])
             }
-            // A product's variants are replaced whole; their stock, like a product's, is kept.
-            let dropVariants = try db.makeStatement(sql: "DELETE FROM product_variant WHERE product_id = ?")
+            // Variants are replaced whole (a product that left the catalog is never shown, so it needs none); their
+            // stock, like a product's, is kept.
+            try db.execute(sql: "DELETE FROM product_variant")
             let variant = try db.makeStatement(
                 sql: "INSERT INTO product_variant (sku, product_id, position, option_values, title, price, grams) VALUES (?, ?, ?, ?, ?, ?, ?)")
             for product in catalog.products {
-                try dropVariants.execute(arguments: [product.id.rawValue])
                 for (position, each) in product.variants.enumerated() {
                     try variant.execute(arguments: [
                         each.sku.rawValue, product.id.rawValue, position, each.values.joined(separator: "\n"), each.title,

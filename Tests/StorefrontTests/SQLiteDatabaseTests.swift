@@ -134,3 +134,24 @@ extension Array {
         return mapped
     }
 }
+
+@Suite("Variants across imports")
+struct VariantImportTests {
+    @Test func aChangedCatalogReplacesVariantsAndKeepsTheStockOfThoseThatStay() async throws {
+        let database = try SQLiteDatabase.inMemory()
+        var catalog = VariantCatalogs.hoodieAndMug()
+        _ = try SQLiteCatalogRepository.open(database: database, catalogData: try Fixtures.catalogJSON(catalog), source: "first")
+        _ = try await SQLiteStockRepository(database: database).setStock(of: "hoodie-l", onHand: 1)
+        // XL leaves, XXL arrives, L costs more.
+        let usd = { (cents: Int64) in Money(minorUnits: cents, currency: .usd) }
+        catalog.products[0].options = [ProductOption(name: "Size", values: ["S", "M", "L", "XXL"])]
+        catalog.products[0].variants.removeLast()
+        catalog.products[0].variants[2].price = usd(6_000)
+        catalog.products[0].variants.append(ProductVariant(sku: "hoodie-xxl", values: ["XXL"], price: usd(6_400), stock: 2))
+        let reopened = try SQLiteCatalogRepository.open(database: database, catalogData: try Fixtures.catalogJSON(catalog), source: "second")
+        let hoodie = try #require(try await reopened.product(id: "hoodie"))
+        #expect(hoodie.variants.map(\.sku) == ["hoodie-s", "hoodie-m", "hoodie-l", "hoodie-xxl"])
+        #expect(hoodie.variants.map(\.stock) == [5, 1, 1, 2], "L keeps the count set by hand; XXL starts with its own")
+        #expect(hoodie.variants[2].price == usd(6_000))
+    }
+}

@@ -15,19 +15,7 @@ struct VariantTests {
     static func usd(_ cents: Int64) -> Money { Money(minorUnits: cents, currency: .usd) }
 
     /// A hoodie in S–XL with one M left, and a mug sold as one item.
-    static func catalog(mediumLeft: Int = 1) -> Catalog {
-        let sizes = ["S", "M", "L", "XL"]
-        let hoodie = Product(
-            id: "hoodie", name: "Hoodie", summary: "Warm.", description: "A warm hoodie.", price: usd(5_800), art: ["[]"],
-            options: [ProductOption(name: "Size", values: sizes)],
-            variants: sizes.map { size in
-                ProductVariant(
-                    sku: ProductID("hoodie-\(size.lowercased())"), values: [size], price: usd(size == "XL" ? 6_200 : 5_800),
-                    stock: size == "M" ? mediumLeft : 5, grams: 600)
-            })
-        let mug = Product(id: "mug", name: "Mug", summary: "A mug.", description: "A mug.", price: usd(1_800), art: ["U"], stock: 9)
-        return Catalog(shop: shop, products: [hoodie, mug])
-    }
+    static func catalog(mediumLeft: Int = 1) -> Catalog { VariantCatalogs.hoodieAndMug(mediumLeft: mediumLeft) }
 
     @Test func aShopBuysOutSizeMAndStillSellsL() async throws {
         let stack = try TestStack.selling(Self.catalog())
@@ -104,5 +92,24 @@ struct VariantTests {
         #expect(cart.subtotal == Self.usd(2 * 5_800 + 6_200))
         try await carts.save(cart.lines, forCustomer: "guest")
         #expect(try await carts.lines(forCustomer: "guest") == cart.lines)
+    }
+}
+
+/// The shops these tests sell from, for suites on any actor.
+enum VariantCatalogs {
+    /// A hoodie in S–XL (XL dearer) with `mediumLeft` M left, and a mug sold as one item.
+    static func hoodieAndMug(mediumLeft: Int = 1) -> Catalog {
+        let usd = { (cents: Int64) in Money(minorUnits: cents, currency: .usd) }
+        let sizes = ["S", "M", "L", "XL"]
+        let hoodie = Product(
+            id: "hoodie", name: "Hoodie", summary: "Warm.", description: "A warm hoodie.", price: usd(5_800), art: ["[]"],
+            options: [ProductOption(name: "Size", values: sizes)],
+            variants: sizes.map { size in
+                ProductVariant(
+                    sku: ProductID("hoodie-\(size.lowercased())"), values: [size], price: usd(size == "XL" ? 6_200 : 5_800),
+                    stock: size == "M" ? mediumLeft : 5, grams: 600)
+            })
+        let mug = Product(id: "mug", name: "Mug", summary: "A mug.", description: "A mug.", price: usd(1_800), art: ["U"], stock: 9)
+        return Catalog(shop: .standard(), products: [hoodie, mug])
     }
 }
