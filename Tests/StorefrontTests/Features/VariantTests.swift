@@ -11,7 +11,6 @@ import Testing
 @MainActor
 @Suite("Options and variants")
 struct VariantTests {
-    static let shop = ShopProfile.standard()
     static func usd(_ cents: Int64) -> Money { Money(minorUnits: cents, currency: .usd) }
 
     /// A hoodie in S–XL with one M left, and a mug sold as one item.
