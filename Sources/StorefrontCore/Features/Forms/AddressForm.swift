@@ -20,6 +20,25 @@ enum AddressForm {
         )
     }
 
+    /// Puts the street, city and postal code in the order and words of the country the form now names, keeping what was
+    /// typed in them; nothing changes while the country field names no country.
+    static func follow(country: String, in form: inout FormState) {
+        guard AddressFormats.format(for: country.trimmingCharacters(in: .whitespaces)) != nil else { return }
+        let addressIDs: Set<String> = [AddressField.street.rawValue, AddressField.city.rawValue, AddressField.postalCode.rawValue]
+        guard let first = form.fields.firstIndex(where: { addressIDs.contains($0.id) }) else { return }
+        let typed = Dictionary(uniqueKeysWithValues: form.fields.filter { addressIDs.contains($0.id) }.map { ($0.id, $0) })
+        let focusedID = form.fields[form.focusedIndex].id
+        let followed = addressFields(for: country.trimmingCharacters(in: .whitespaces)).map { field in
+            var field = field
+            field.value = typed[field.id]?.value ?? ""
+            field.error = typed[field.id]?.error
+            return field
+        }
+        form.fields.removeAll { addressIDs.contains($0.id) }
+        form.fields.insert(contentsOf: followed, at: first)
+        form.focusedIndex = form.fields.firstIndex { $0.id == focusedID } ?? form.focusedIndex
+    }
+
     /// The street, city and postal code in the order the shop's country writes them, named as it names them ("ZIP
     /// code", "Post town"), the postal code with an example; the shop's order of old where the country is unknown.
     static func addressFields(for country: String) -> [FormState.Field] {

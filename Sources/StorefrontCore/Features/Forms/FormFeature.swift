@@ -80,6 +80,10 @@ public enum FormFeature {
         case .back:
             return cancel(&state, form, env)
         }
+        // An address's fields follow the country typed into it.
+        if form.purpose == .addAddress, form.fields[index].id == AddressField.country.rawValue {
+            AddressForm.follow(country: form.fields[index].value, in: &form)
+        }
         state.shell.form = form
         return .none
     }
