@@ -85,26 +85,7 @@ public enum CatalogLoader {
         return Catalog(shop: shop, products: products)
     }
 
-    /// A variant's SKU names its stock, so it must be unique in the catalog and apart from every product's id.
-    private static func skuClashes(_ products: [Product], productIDs: [String: Int]) -> [CatalogIssue] {
-        var issues: [CatalogIssue] = []
-        var skus: [ProductID: ProductID] = [:]
-        for product in products {
-            for (index, variant) in product.variants.enumerated() {
-                let path = "$.products[\(productIDs[product.id.rawValue] ?? 0)].variants[\(index)].sku"
-                if let owner = skus[variant.sku] {
-                    issues.append(CatalogIssue(path: path, productID: product.id.rawValue, message: "\(variant.sku) is already a SKU of \(owner)"))
-                } else if let index = productIDs[variant.sku.rawValue] {
-                    issues.append(
-                        CatalogIssue(path: path, productID: product.id.rawValue, message: "\(variant.sku) is the id of $.products[\(index)]"))
-                }
-                skus[variant.sku] = product.id
-            }
-        }
-        return issues
-    }
-
-    private static func productID(_ value: JSONValue?) -> String? {
+    static func productID(_ value: JSONValue?) -> String? {
         switch value {
         case .string(let string): string
         case .integer(let number): String(number)
@@ -164,7 +145,7 @@ public enum CatalogLoader {
     }
 
     /// A price in minor units, within 0...`maximumPrice`; nil after telling `fail` what is wrong.
-    private static func minorUnits(_ value: JSONValue, currency: Currency, fail: (String) -> Void) -> Int64? {
+    static func minorUnits(_ value: JSONValue, currency: Currency, fail: (String) -> Void) -> Int64? {
         switch value {
         case .integer(let value):
             if value < 0 {
@@ -182,116 +163,10 @@ public enum CatalogLoader {
     }
 
     /// A count of units within 0...`maximumStock`; nil after telling `fail` what is wrong.
-    private static func stockCount(_ value: JSONValue, fail: (String) -> Void) -> Int? {
+    static func stockCount(_ value: JSONValue, fail: (String) -> Void) -> Int? {
         if case .integer(let count) = value, (0...maximumStock).contains(count) { return Int(count) }
         fail("must be a whole number from 0 to \(maximumStock)")
         return nil
-    }
-
-    /// `options`: at most three, each a unique non-empty name with unique non-empty values.
-    private static func parseOptions(_ value: JSONValue?, path: String, id: String?, issues: inout [CatalogIssue]) -> [ProductOption] {
-        guard let value else { return [] }
-        func fail(_ at: String, _ message: String) { issues.append(CatalogIssue(path: "\(path).options\(at)", productID: id, message: message)) }
-        guard let list = value.arrayValue else {
-            fail("", "must be an array of options")
-            return []
-        }
-        if list.count > ProductOption.maximumCount { fail("", "has \(list.count) options; a product has at most \(ProductOption.maximumCount)") }
-        var options: [ProductOption] = []
-        for (index, item) in list.enumerated() {
-            guard let fields = item.objectValue else {
-                fail("[\(index)]", "must be an object with \"name\" and \"values\"")
-                continue
-            }
-            let name = label(fields["name"]) { fail("[\(index)].name", $0) }
-            if let name, options.contains(where: { $0.name == name }) { fail("[\(index)].name", "repeats the option \"\(name)\"") }
-            var values: [String] = []
-            if let list = fields["values"]?.arrayValue, !list.isEmpty {
-                for (position, item) in list.enumerated() {
-                    guard let value = label(item, fail: { fail("[\(index)].values[\(position)]", $0) }) else { continue }
-                    if values.contains(value) { fail("[\(index)].values[\(position)]", "repeats the value \"\(value)\"") }
-                    values.append(value)
-                }
-            } else {
-                fail("[\(index)].values", "must be a non-empty array of strings")
-            }
-            if let name { options.append(ProductOption(name: name, values: values)) }
-        }
-        return options
-    }
-
-    /// `variants`: each with a SKU, one known value per option, a combination no other variant has, and an optional
-    /// price (the product's otherwise), stock and weight in grams.
-    private static func parseVariants(
-        _ value: JSONValue?, options: [ProductOption], path: String, id: String?, price: Int64?, currency: Currency,
-        issues: inout [CatalogIssue]
-    ) -> [ProductVariant] {
-        func fail(_ at: String, _ message: String) { issues.append(CatalogIssue(path: "\(path).variants\(at)", productID: id, message: message)) }
-        guard let value else {
-            if !options.isEmpty { fail("", "missing field: a product with options lists its variants") }
-            return []
-        }
-        guard let list = value.arrayValue, !list.isEmpty else {
-            fail("", "must be a non-empty array of variants")
-            return []
-        }
-        if options.isEmpty { fail("", "needs \"options\" naming what its variants differ in") }
-        var variants: [ProductVariant] = []
-        for (index, item) in list.enumerated() {
-            let at = "[\(index)]"
-            guard let fields = item.objectValue else {
-                fail(at, "must be an object")
-                continue
-            }
-            let sku = productID(fields["sku"])
-            if sku?.isEmpty != false || sku.map({ containsControlCharacter($0) }) == true {
-                fail("\(at).sku", fields["sku"] == nil ? "missing field" : "must be a non-empty string without control characters")
-            }
-            var values: [String] = []
-            if let list = fields["options"]?.arrayValue, list.count == options.count {
-                for (position, item) in list.enumerated() {
-                    let option = options[position]
-                    guard let value = item.stringValue, option.values.contains(value) else {
-                        fail("\(at).options[\(position)]", "must be one of \(option.name)'s values: \(option.values.joined(separator: ", "))")
-                        continue
-                    }
-                    values.append(value)
-                }
-            } else if !options.isEmpty {
-                fail(
-                    "\(at).options",
-                    "must list \(options.count) value\(options.count == 1 ? "" : "s"), one for each option (\(options.map(\.name).joined(separator: ", ")))"
-                )
-            }
-            if values.count == options.count, let first = variants.firstIndex(where: { $0.values == values }) {
-                fail("\(at).options", "repeats the combination of variants[\(first)]")
-            }
-            let own = fields["price"].flatMap { minorUnits($0, currency: currency) { fail("\(at).price", $0) } }
-            let stock = fields["stock"].flatMap { stockCount($0) { fail("\(at).stock", $0) } }
-            var grams: Int?
-            if let weight = fields["grams"] {
-                if case .integer(let value) = weight, (1...1_000_000).contains(value) {
-                    grams = Int(value)
-                } else {
-                    fail("\(at).grams", "must be a whole number of grams from 1 to 1000000")
-                }
-            }
-            guard let sku, !sku.isEmpty, values.count == options.count, let unit = own ?? price else { continue }
-            variants.append(
-                ProductVariant(sku: ProductID(sku), values: values, price: Money(minorUnits: unit, currency: currency), stock: stock, grams: grams))
-        }
-        return variants
-    }
-
-    /// An option's name or value: a non-empty string of at most 40 characters without control characters.
-    private static func label(_ value: JSONValue?, fail: (String) -> Void) -> String? {
-        guard let string = value?.stringValue, !string.trimmingCharacters(in: .whitespaces).isEmpty else {
-            fail(value == nil ? "missing field" : "must be a non-empty string")
-            return nil
-        }
-        if string.count > 40 { fail("is too long (\(string.count) characters, at most 40)") }
-        if containsControlCharacter(string) { fail("contains a control character") }
-        return string
     }
 
     private static func text(
