@@ -20,6 +20,12 @@ enum AddressForm {
         )
     }
 
+    /// The text of field `index` changed: typed into the country field, the street, city and postal code follow it.
+    static func edited(_ form: inout FormState, field index: Int) {
+        guard form.fields[index].id == AddressField.country.rawValue else { return }
+        follow(country: form.fields[index].value, in: &form)
+    }
+
     /// Puts the street, city and postal code in the order and words of the country the form now names, keeping what was
     /// typed in them; nothing changes while the country field names no country.
     static func follow(country: String, in form: inout FormState) {

@@ -63,9 +63,11 @@ public enum FormFeature {
             let room = max(0, fieldLimit - form.fields[index].value.count)
             form.fields[index].value += text.prefix(room)
             form.fields[index].error = text.count > room ? "That is too long." : nil
+            edited(&form, field: index)
         case .deleteBackward:
             if !form.fields[index].value.isEmpty { form.fields[index].value.removeLast() }
             form.fields[index].error = nil
+            edited(&form, field: index)
         case .nextField:
             form.focusedIndex = (index + 1) % form.fields.count
         case .previousField:
@@ -79,10 +81,6 @@ public enum FormFeature {
             }
         case .back:
             return cancel(&state, form, env)
-        }
-        // An address's fields follow the country typed into it.
-        if form.purpose == .addAddress, form.fields[index].id == AddressField.country.rawValue {
-            AddressForm.follow(country: form.fields[index].value, in: &form)
         }
         state.shell.form = form
         return .none
@@ -111,6 +109,14 @@ public enum FormFeature {
         case .apiTokenMade(let secret, let name):
             state.shell.dismissForm()
             return .send(.request(.showNewAPIToken(secret: secret, name: name)))
+        }
+    }
+
+    /// What a form does when the text of field `index` changed, by its purpose: an address's fields follow its country.
+    private static func edited(_ form: inout FormState, field index: Int) {
+        switch form.purpose {
+        case .addAddress: AddressForm.edited(&form, field: index)
+        case .signIn, .addCard, .apiToken, .shipOrder, .refundDetails, .stockCount: break
         }
     }
 
