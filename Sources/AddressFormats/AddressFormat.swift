@@ -59,6 +59,17 @@ public struct AddressFormat: Hashable, Sendable, Decodable {
         return nil
     }
 
+    /// Why `text` is not a region of this country, in one line; nil when it is one, or when the country has no table of
+    /// them and the text is short enough to keep. Empty is a problem only where the country requires a region.
+    public func regionProblem(_ text: String) -> String? {
+        let typed = text.trimmingCharacters(in: .whitespaces)
+        if typed.isEmpty { return required.contains(.region) && !regions.isEmpty ? "Enter the \(regionLabel.lowercased())." : nil }
+        if regions.isEmpty { return typed.count > 80 ? "The \(regionLabel.lowercased()) is too long (at most 80 characters)." : nil }
+        guard region(named: typed) == nil else { return nil }
+        let example = regions.first.map { " such as \($0.key == $0.name ? $0.name : "\($0.key) or \($0.name)")" } ?? ""
+        return "Enter a \(regionLabel.lowercased()) of \(name) by its code or name,\(example)."
+    }
+
     /// The region `text` names, by its ISO code ("US-TX"), the address data's key ("TX") or its name ("Texas"),
     /// in any case; nil when it names none of this country's.
     public func region(named text: String) -> Region? {

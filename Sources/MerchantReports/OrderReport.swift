@@ -36,6 +36,10 @@ public enum OrderReport {
             "subtotal": order.totals.subtotal.minorUnits,
             "shipping": order.totals.shipping.minorUnits,
             "tax": order.totals.tax.minorUnits,
+            "taxDetails": [
+                "rule": order.taxCharged.rule.rawValue, "label": order.taxCharged.label, "basisPoints": order.taxCharged.basisPoints,
+                "jurisdiction": order.taxCharged.jurisdiction,
+            ] as [String: Any],
             "total": order.totals.total.minorUnits,
             "payment": order.paymentDescription,
             "paymentReference": order.paymentReference.map { $0 as Any } ?? NSNull(),

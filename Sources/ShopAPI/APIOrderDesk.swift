@@ -147,7 +147,6 @@ struct APIOrderDesk {
                 return found
             } ?? wallet.defaultAddress
         guard let address else { throw Self.missing("addressId", "no saved address: add one with POST /v1/addresses") }
-        if let refusal = shop.catalog.shop.shippingRefusal(country: address.address.countryCode) { throw Self.missing("addressId", refusal) }
         let chargeable = wallet.cards.filter(commerce.provider.canCharge)
         let card =
             try request.cardID.map { id in
@@ -157,16 +156,15 @@ struct APIOrderDesk {
                 return found
             } ?? (chargeable.first { $0.id == wallet.defaultCardID } ?? chargeable.first)
         guard let card else { throw Self.missing("cardId", "no saved card: add one with POST /v1/cards") }
-        let methods = shop.catalog.shop.shippingMethods
-        let method =
-            try request.shippingMethod.map { id in
-                guard let found = methods.first(where: { $0.id == id }) else {
-                    throw Self.missing("shippingMethod", "must be one of \(methods.map(\.id).joined(separator: ", "))")
-                }
-                return found
-            } ?? methods.first
-        guard let method else { throw APIProblem(.internal, "The shop has no shipping methods.") }
-        let order = PlaceOrder.draft(lines: lines, shipping: method, contact: address, customerID: owner, shop: shop.catalog.shop)
+        let order: OrderDraft
+        do {
+            order = try PlaceOrder.draft(
+                lines: lines, shippingMethodID: request.shippingMethod, contact: address, customerID: owner, shop: shop.catalog.shop)
+        } catch .shipsElsewhere(let refusal) {
+            throw Self.missing("addressId", refusal)
+        } catch {
+            throw Self.missing("shippingMethod", error.message)
+        }
         if let refusal = commerce.provider.chargeRefusal(order.totals.total) { throw Self.missing("cart", refusal) }
         return (order, card)
     }

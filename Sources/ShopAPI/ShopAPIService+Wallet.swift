@@ -14,15 +14,17 @@ extension ShopAPIService {
         let caller = try APICaller.required(.shop)
         guard case .json(let body) = input.body else { throw APIProblem(.invalidRequest, "The body must be JSON.") }
         let entry = AddressEntry(
-            name: body.name, street: body.street, city: body.city, postalCode: body.postalCode, country: body.countryCode, email: body.email,
-            phone: body.phone ?? ""
+            name: body.name, street: body.street, street2: body.street2 ?? "", city: body.city, region: body.region ?? "",
+            postalCode: body.postalCode, country: body.countryCode, email: body.email, phone: body.phone ?? ""
         )
         var problems = entry.problems().map { APIProblem.FieldError(field: Self.fieldName($0.key), message: $0.value) }.sorted { $0.field < $1.field }
-        if problems.isEmpty, let refusal = shop.catalog.shop.shippingRefusal(country: entry.country) {
-            problems.append(.init(field: "countryCode", message: refusal))
-        }
         // Named as the shop's address form names one.
         let id = "addr_" + commerce.ids.next()
+        if !problems.contains(where: { ["countryCode", "region"].contains($0.field) }),
+            let refusal = shop.catalog.shop.shippingRefusal(address: entry.destination)
+        {
+            problems.append(.init(field: "countryCode", message: refusal))
+        }
         guard problems.isEmpty, let contact = entry.contact(id: id) else {
             throw APIProblem(.validation, problems.map { "\($0.field): \($0.message)" }.joined(separator: " "), errors: problems)
         }

@@ -212,6 +212,9 @@ extension APIModels {
                 )
             },
             subtotal: money(order.totals.subtotal), shipping: money(order.totals.shipping), tax: money(order.totals.tax),
+            taxDetails: .init(
+                rule: .init(rawValue: order.taxCharged.rule.rawValue) ?? .added, label: order.taxCharged.label,
+                basisPoints: order.taxCharged.basisPoints, jurisdiction: order.taxCharged.jurisdiction),
             total: money(order.totals.total),
             payment: order.paymentDescription, shippingMethod: order.shippingMethodLabel, shipTo: order.shipTo, customer: order.customerID,
             tracking: parcel.map { .init(carrier: $0.carrier, trackingNumber: $0.trackingNumber, trackingUrl: $0.trackingURL) },
@@ -226,8 +229,7 @@ extension APIModels {
     static func address(_ contact: Contact, isDefault: Bool) -> Components.Schemas.Address {
         .init(
             id: contact.id, name: contact.name, email: contact.email, phone: contact.phone, street: contact.address.street,
-            city: contact.address.city,
-            postalCode: contact.address.postalCode, countryCode: contact.address.countryCode, isDefault: isDefault
+            street2: contact.address.street2, city: contact.address.city, region: contact.address.region, postalCode: contact.address.postalCode, countryCode: contact.address.countryCode, isDefault: isDefault
         )
     }
 

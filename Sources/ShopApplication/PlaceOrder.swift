@@ -29,12 +29,38 @@ public struct PlaceOrder: Sendable {
         case refused(MerchantBackendError)
     }
 
-    /// The order `lines` make for `customerID` at `shop`'s prices: the subtotal, the shipping and the tax.
-    public static func draft(lines: [CartLine], shipping: ShippingMethod, contact: Contact, customerID: String, shop: ShopProfile) -> OrderDraft {
-        OrderDraft(
-            lines: lines, totals: Cart(currency: shop.currency, lines: lines).totals(shipping: shipping, tax: shop.tax), shippingMethod: shipping,
-            shippingContact: contact, customerID: customerID
-        )
+    /// Why an order cannot be drafted for an address: the shop does not ship there, or not by the method asked for.
+    public enum DraftRefusal: Error, Equatable, Sendable {
+        /// One line saying where the shop ships.
+        case shipsElsewhere(String)
+        /// The methods the address's region offers for these lines (none when nothing takes their weight).
+        case noSuchMethod(offered: [String])
+
+        public var message: String {
+            switch self {
+            case .shipsElsewhere(let line): line
+            case .noSuchMethod(let offered) where offered.isEmpty: "No shipping method takes an order this heavy to that address."
+            case .noSuchMethod(let offered): "Choose one of the shipping methods offered there: \(offered.joined(separator: ", "))."
+            }
+        }
+    }
+
+    /// The order `lines` make for `customerID` at `shop`'s prices, shipped to `contact` by the method `shippingMethodID`
+    /// (the region's first when nil): the method priced for the lines and the tax of the address's region, worked out
+    /// here whichever front asks, so no front's figures are taken on trust.
+    public static func draft(
+        lines: [CartLine], shippingMethodID: String?, contact: Contact, customerID: String, shop: ShopProfile
+    ) throws(DraftRefusal) -> OrderDraft {
+        let cart = Cart(currency: shop.currency, lines: lines)
+        guard let quote = shop.quote(for: cart, to: contact.address) else {
+            throw .shipsElsewhere(shop.shippingRefusal(address: contact.address) ?? "")
+        }
+        guard let method = shippingMethodID.map({ id in quote.methods.first { $0.id == id } }) ?? quote.methods.first else {
+            throw .noSuchMethod(offered: quote.methods.map(\.id))
+        }
+        return OrderDraft(
+            lines: lines, totals: cart.totals(shipping: method, tax: quote.tax), shippingMethod: method, shippingContact: contact,
+            customerID: customerID, tax: quote.tax)
     }
 
     /// One try: a token, unless `kept` holds the one an earlier try made (the token is returned, to keep), then the

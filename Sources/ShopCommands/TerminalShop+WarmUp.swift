@@ -27,7 +27,7 @@ extension TerminalShop {
 
         guard let catalog = try? CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled catalog") else { return }
         // The shop's profile as SQLite keeps it: every start reads it back.
-        if let profile = try? JSONEncoder().encode(catalog.shop) { _ = try? JSONDecoder().decode(ShopProfile.self, from: profile) }
+        _ = ShopProfile(storedJSON: catalog.shop.storedJSON)
         var state = StorefrontState(shopName: catalog.shop.name, currency: catalog.shop.currency)
         state.productList.rows = Array(catalog.products.prefix(60))
         state.productList.totalCount = catalog.products.count

@@ -2,13 +2,13 @@ import AddressFormats
 
 /// The fields of the address form, which are also the shipping contact's fields on the sheet.
 public enum AddressField: String, Hashable, Sendable, CaseIterable {
-    case name, street, city, postalCode, country, email, phone
+    case name, street, street2, city, region, postalCode, country, email, phone
 
     /// The payment sheet's contact field this form field belongs to.
     public var contactField: ContactField {
         switch self {
         case .name: .name
-        case .street, .city, .postalCode, .country: .postalAddress
+        case .street, .street2, .city, .region, .postalCode, .country: .postalAddress
         case .email: .email
         case .phone: .phone
         }
@@ -19,19 +19,24 @@ public enum AddressField: String, Hashable, Sendable, CaseIterable {
 public struct AddressEntry: Hashable, Sendable {
     public var name: String
     public var street: String
+    public var street2: String
     public var city: String
+    /// The region as typed: its code ("TX", "US-TX") or its name ("Texas").
+    public var region: String
     public var postalCode: String
     public var country: String
     public var email: String
     public var phone: String
 
     public init(
-        name: String = "", street: String = "", city: String = "", postalCode: String = "", country: String = "", email: String = "",
-        phone: String = ""
+        name: String = "", street: String = "", street2: String = "", city: String = "", region: String = "", postalCode: String = "",
+        country: String = "", email: String = "", phone: String = ""
     ) {
         self.name = name
         self.street = street
+        self.street2 = street2
         self.city = city
+        self.region = region
         self.postalCode = postalCode
         self.country = country
         self.email = email
@@ -40,8 +45,9 @@ public struct AddressEntry: Hashable, Sendable {
 
     public init(_ contact: Contact) {
         self.init(
-            name: contact.name, street: contact.address.street, city: contact.address.city, postalCode: contact.address.postalCode,
-            country: contact.address.countryCode, email: contact.email, phone: contact.phone)
+            name: contact.name, street: contact.address.street, street2: contact.address.street2, city: contact.address.city,
+            region: contact.address.region, postalCode: contact.address.postalCode, country: contact.address.countryCode, email: contact.email,
+            phone: contact.phone)
     }
 
     /// Every field's problem, by field; empty when the address can be used.
@@ -60,6 +66,9 @@ public struct AddressEntry: Hashable, Sendable {
         } else if street.count > 120 {
             errors[.street] = "The street is too long (at most 120 characters)."
         }
+        if street2.trimming(" ").count > 120 {
+            errors[.street2] = "The second street line is too long (at most 120 characters)."
+        }
         if city.isEmpty {
             errors[.city] = "Enter the city."
         } else if city.count > 80 {
@@ -67,7 +76,8 @@ public struct AddressEntry: Hashable, Sendable {
         }
         // The same rule whichever front the text came through: nothing a terminal or a mail header would act on.
         for (field, text) in [
-            (AddressField.name, name), (.street, street), (.city, city), (.postalCode, postalCode), (.country, country), (.phone, phone),
+            (AddressField.name, name), (.street, street), (.street2, street2), (.city, city), (.region, region), (.postalCode, postalCode),
+            (.country, country), (.phone, phone),
         ]
         where text.unicodeScalars.contains(where: \.isUnsafeForTerminal) {
             errors[field] = "Letters, digits, spaces and punctuation only: no control characters."
@@ -81,6 +91,7 @@ public struct AddressEntry: Hashable, Sendable {
         if let problem = format.map({ $0.postalCodeProblem(postalCode) }) ?? PostalAddress.postalCodeProblem(postalCode, countryCode: nil) {
             errors[.postalCode] = problem
         }
+        if let format, errors[.region] == nil, let problem = format.regionProblem(region) { errors[.region] = problem }
         if let problem = Contact.emailProblem(email) { errors[.email] = problem }
         if let problem = Contact.phoneProblem(phone) { errors[.phone] = problem }
         return errors
@@ -92,9 +103,23 @@ public struct AddressEntry: Hashable, Sendable {
         return Contact(
             id: id, name: name.trimming(" "), email: email.trimming(" "), phone: phone.trimming(" "),
             address: PostalAddress(
-                street: street.trimming(" "), city: city.trimming(" "), postalCode: postalCode.trimming(" ").uppercased(),
-                countryCode: country.trimming(" ").uppercased())
+                street: street.trimming(" "), street2: street2.trimming(" "), city: city.trimming(" "), region: regionCode,
+                postalCode: postalCode.trimming(" ").uppercased(), countryCode: country.trimming(" ").uppercased())
         )
+    }
+}
+
+extension AddressEntry {
+    /// The country and region as they would be stored, the rest left empty: where the shop's regions are checked
+    /// before the other fields are right, so every problem is told at once.
+    public var destination: PostalAddress {
+        PostalAddress(street: "", city: "", region: regionCode, postalCode: "", countryCode: country.trimming(" ").uppercased())
+    }
+
+    /// The region as stored: the ISO 3166-2 code of the subdivision typed, or the text where the country has no table.
+    var regionCode: String {
+        let typed = region.trimming(" ")
+        return AddressFormats.format(for: country.trimming(" "))?.region(named: typed)?.code ?? typed
     }
 }
 
@@ -140,12 +165,14 @@ extension Contact {
         return nil
     }
 
-    /// Why `phone` is not a phone number, or nil; the phone is optional.
+    /// Why `phone` is not a phone number in international form (E.164: "+", the country code, then the number), or nil;
+    /// the phone is optional. A carrier or a customs form abroad needs the country code.
     public static func phoneProblem(_ phone: String) -> String? {
         let phone = phone.trimming(" ")
         guard !phone.isEmpty else { return nil }
-        let allowed = phone.allSatisfy { $0.isASCIIDigit || " +-().".contains($0) }
+        let allowed = phone.dropFirst().allSatisfy { $0.isASCIIDigit || " -().".contains($0) }
         let digits = phone.filter(\.isASCIIDigit).count
-        return allowed && (7...15).contains(digits) ? nil : "A phone number has 7 to 15 digits, optionally with + ( ) - and spaces."
+        return phone.hasPrefix("+") && allowed && (7...15).contains(digits)
+            ? nil : "Enter the phone in international form: + and the country code, such as +1 512 555 0100."
     }
 }

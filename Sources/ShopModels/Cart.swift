@@ -9,18 +9,21 @@ public struct CartLine: Hashable, Sendable, Identifiable {
     public var quantity: Int
     /// The variant bought, for a product with options.
     public var variant: ChosenVariant?
+    /// One unit's shipping weight in grams; 0 where the catalog gives none.
+    public var unitGrams: Int
 
     /// The line's identity in a cart, and the stock it takes: the variant's SKU, or the product's id.
     public var id: ProductID { stockKey }
     public var stockKey: ProductID { variant?.sku ?? productID }
 
-    public init(productID: ProductID, name: String, unitPrice: Money, quantity: Int, variant: ChosenVariant? = nil) {
+    public init(productID: ProductID, name: String, unitPrice: Money, quantity: Int, variant: ChosenVariant? = nil, unitGrams: Int = 0) {
         precondition(Self.quantityRange.contains(quantity), "quantity \(quantity) out of \(Self.quantityRange)")
         self.productID = productID
         self.name = name
         self.unitPrice = unitPrice
         self.quantity = quantity
         self.variant = variant
+        self.unitGrams = max(0, unitGrams)
     }
 
     /// A line for one variant of `product`, named "Product — values".
@@ -31,7 +34,7 @@ public struct CartLine: Hashable, Sendable, Identifiable {
         }
         self.init(
             productID: product.id, name: Self.name(product.name, variant.title), unitPrice: variant.price, quantity: quantity,
-            variant: ChosenVariant(sku: variant.sku, title: variant.title))
+            variant: ChosenVariant(sku: variant.sku, title: variant.title), unitGrams: variant.grams ?? 0)
     }
 
     /// A variant's line name: "root Hoodie — M".
@@ -58,25 +61,29 @@ extension Sequence<CartLine> {
     }
 }
 
-/// The amounts that make up what a cart costs. `total` is always the sum of the other three.
+/// The amounts that make up what a cart costs. `total` is always the sum of the subtotal, the shipping and the tax,
+/// but for tax included in prices, which is already in the other two.
 public struct CartTotals: Hashable, Sendable {
     public var subtotal: Money
     public var shipping: Money
     public var tax: Money
-    public var total: Money { subtotal + shipping + tax }
+    /// The tax is the part of the subtotal and shipping that is tax (VAT), not an amount added to them.
+    public var taxIncluded: Bool
+    public var total: Money { taxIncluded ? subtotal + shipping : subtotal + shipping + tax }
 
-    public init(subtotal: Money, shipping: Money, tax: Money) {
+    public init(subtotal: Money, shipping: Money, tax: Money, taxIncluded: Bool = false) {
         self.subtotal = subtotal
         self.shipping = shipping
         self.tax = tax
+        self.taxIncluded = taxIncluded
     }
 
     /// Totals as a stored order keeps them: minor units and a currency code (`fallback` when the code is unknown).
-    public init(stored code: String, subtotal: Int64, shipping: Int64, tax: Int64, fallback: Currency) {
+    public init(stored code: String, subtotal: Int64, shipping: Int64, tax: Int64, taxIncluded: Bool = false, fallback: Currency) {
         let currency = Currency(code: code) ?? fallback
         self.init(
             subtotal: Money(minorUnits: subtotal, currency: currency), shipping: Money(minorUnits: shipping, currency: currency),
-            tax: Money(minorUnits: tax, currency: currency)
+            tax: Money(minorUnits: tax, currency: currency), taxIncluded: taxIncluded
         )
     }
 }
@@ -135,12 +142,12 @@ public struct Cart: Hashable, Sendable {
     /// The totals for this cart shipped with `shipping` under `tax`.
     public func totals(shipping: ShippingMethod?, tax: TaxPolicy) -> CartTotals {
         let subtotal = self.subtotal
-        return CartTotals(
-            subtotal: subtotal,
-            shipping: shipping?.cost(forSubtotal: subtotal) ?? .zero(currency),
-            tax: tax.tax(on: subtotal)
-        )
+        let shipped = shipping?.cost(forSubtotal: subtotal) ?? .zero(currency)
+        return CartTotals(subtotal: subtotal, shipping: shipped, tax: tax.tax(goods: subtotal, shipping: shipped), taxIncluded: tax.isIncluded)
     }
+
+    /// What the lines weigh, in grams; a line whose weight the catalog does not give counts as nothing.
+    public var grams: Int { lines.reduce(0) { $0 + $1.unitGrams * $1.quantity } }
 }
 
 extension Cart {
@@ -149,7 +156,7 @@ extension Cart {
         let subtotal = self.subtotal
         // Lazily: every add asks, and mapping the methods into an array allocated one each time.
         let shipping = shippingMethods.lazy.map { $0.cost(forSubtotal: subtotal) }.max { $0.minorUnits < $1.minorUnits } ?? .zero(currency)
-        return subtotal + shipping + tax.tax(on: subtotal)
+        return subtotal + shipping + (tax.isIncluded ? .zero(currency) : tax.tax(on: subtotal))
     }
 
     /// True when every line's price and quantity are valid and the cart costs at most `Money.maximumMinorUnits`

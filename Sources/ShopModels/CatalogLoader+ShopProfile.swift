@@ -1,6 +1,7 @@
 import Foundation
 
-/// Reading the catalog file's `store` object: the shop's name, currency, shipping, tax and networks.
+/// Reading the catalog file's `store` object: the shop's name, currency, networks, and its regions
+/// (`CatalogLoader+Regions.swift`).
 extension CatalogLoader {
     static func parseShopProfile(_ value: JSONValue, issues: inout [CatalogIssue]) -> ShopProfile? {
         guard case .object(let fields) = value else {
@@ -47,15 +48,6 @@ extension CatalogLoader {
                 fail("country", "must be a two-letter ISO 3166 code")
             }
         }
-        if let tax = fields["taxBasisPoints"] {
-            if let points = tax.integerValue, (0...10_000).contains(points) {
-                let label = fields["taxLabel"]?.stringValue ?? "Sales tax"
-                if containsControlCharacter(label) { fail("taxLabel", "contains a control character") }
-                profile.tax = TaxPolicy(label: label, basisPoints: Int(points))
-            } else {
-                fail("taxBasisPoints", "must be a whole number from 0 to 10000 (hundredths of a percent)")
-            }
-        }
         if let networks = fields["supportedNetworks"] {
             if let names = networks.arrayValue, !names.isEmpty {
                 var parsed: [PaymentNetwork] = []
@@ -71,44 +63,13 @@ extension CatalogLoader {
                 fail("supportedNetworks", "must be a non-empty array of network names")
             }
         }
-        if let shipping = fields["shipping"] {
-            if let list = shipping.arrayValue, !list.isEmpty {
-                var methods: [ShippingMethod] = []
-                for (index, method) in list.enumerated() {
-                    let path = "shipping[\(index)]"
-                    guard let object = method.objectValue, let id = object["id"]?.stringValue, let label = object["label"]?.stringValue,
-                        let amount = object["amount"]?.integerValue, amount >= 0
-                    else {
-                        fail(path, "needs id, label and a non-negative whole amount")
-                        continue
-                    }
-                    let detail = object["detail"]?.stringValue ?? ""
-                    guard !containsControlCharacter(id), !containsControlCharacter(label), !containsControlCharacter(detail) else {
-                        fail(path, "id, label and detail must not contain control characters")
-                        continue
-                    }
-                    guard amount <= maximumPrice else {
-                        fail("\(path).amount", "is too large (at most \(maximumPrice) minor units)")
-                        continue
-                    }
-                    var freeFrom: Money?
-                    if let value = object["freeFrom"] {
-                        guard let minor = value.integerValue, (0...Money.maximumMinorUnits).contains(minor) else {
-                            fail("\(path).freeFrom", "must be a whole number of minor units from 0 to \(Money.maximumMinorUnits)")
-                            continue
-                        }
-                        freeFrom = Money(minorUnits: minor, currency: currency)
-                    }
-                    methods.append(
-                        ShippingMethod(
-                            id: id, label: label, detail: detail,
-                            amount: Money(minorUnits: amount, currency: currency), freeFrom: freeFrom
-                        ))
-                }
-                profile.shippingMethods = methods
-            } else {
-                fail("shipping", "must be a non-empty array of shipping methods")
+        if let regions = fields["regions"] {
+            for legacy in ["shipping", "taxBasisPoints", "taxLabel"] where fields[legacy] != nil {
+                fail(legacy, "goes in a region's shipping or tax where the store has regions")
             }
+            if let parsed = parseRegions(regions, currency: currency, issues: &issues) { profile.regions = parsed }
+        } else {
+            profile.regions = [parseDomesticRegion(fields, country: profile.countryCode, currency: currency, issues: &issues)]
         }
         return issues.count == before ? profile : nil
     }

@@ -12,17 +12,35 @@ public enum CatalogWriter {
     static func store(_ shop: ShopProfile) -> [String: Any] {
         var fields: [String: Any] = [
             "name": shop.name, "merchantIdentifier": shop.merchantIdentifier, "country": shop.countryCode,
-            "currency": shop.currency.code, "taxLabel": shop.tax.label, "taxBasisPoints": shop.tax.basisPoints,
-            "supportedNetworks": shop.supportedNetworks.map(\.rawValue),
-            "shipping": shop.shippingMethods.map { method -> [String: Any] in
-                var fields: [String: Any] = ["id": method.id, "label": method.label, "detail": method.detail, "amount": method.amount.minorUnits]
-                if let free = method.freeFrom { fields["freeFrom"] = free.minorUnits }
-                return fields
-            },
+            "currency": shop.currency.code, "supportedNetworks": shop.supportedNetworks.map(\.rawValue), "regions": shop.regions.map(region),
         ]
         if let email = shop.email { fields["email"] = email }
         if let replyTo = shop.replyTo { fields["replyTo"] = replyTo }
         return fields
+    }
+
+    static func region(_ region: SalesRegion) -> [String: Any] {
+        var tax: [String: Any] = ["rule": region.tax.rule.rawValue, "label": region.tax.label]
+        if region.tax.rule != .none {
+            tax["basisPoints"] = region.tax.basisPoints
+            if !region.tax.rates.isEmpty {
+                tax["rates"] = Dictionary(
+                    uniqueKeysWithValues: region.tax.rates.map { rate -> (String, Any) in
+                        (rate.place, rate.label.map { ["basisPoints": rate.basisPoints, "label": $0] as [String: Any] } ?? rate.basisPoints)
+                    })
+            }
+        }
+        let shipping = region.rates.map { rate -> [String: Any] in
+            var fields: [String: Any] = ["id": rate.id, "label": rate.label, "detail": rate.detail]
+            switch rate.pricing {
+            case .flat(let amount): fields["amount"] = amount.minorUnits
+            case .byWeight(let bands): fields["weightBands"] = bands.map { ["upToGrams": $0.upToGrams, "amount": $0.amount.minorUnits] }
+            case .bySubtotal(let bands): fields["subtotalBands"] = bands.map { ["from": $0.from.minorUnits, "amount": $0.amount.minorUnits] }
+            }
+            if let free = rate.freeFrom { fields["freeFrom"] = free.minorUnits }
+            return fields
+        }
+        return ["id": region.id, "name": region.name, "places": region.places, "tax": tax, "shipping": shipping]
     }
 
     static func product(_ product: Product, stock: (Product) -> Int?) -> [String: Any] {

@@ -58,13 +58,17 @@ public struct Order: Hashable, Sendable, Identifiable {
     public var customerID: String
     /// The payment provider's id for the charge (a Stripe PaymentIntent), once it has one.
     public var paymentReference: String?
+    /// The tax rule, rate and jurisdiction the order was charged under, for the merchant's reports.
+    public var taxCharged: TaxPolicy
 
     public var id: String { number }
 
     public init(
         number: String, placedAt: Date, lines: [CartLine], totals: CartTotals, status: OrderStatus, paymentDescription: String,
-        shippingMethodLabel: String, shippingMethodID: String = "", shipTo: String, customerID: String = "", paymentReference: String? = nil
+        shippingMethodLabel: String, shippingMethodID: String = "", shipTo: String, customerID: String = "", paymentReference: String? = nil,
+        taxCharged: TaxPolicy = TaxPolicy(basisPoints: 0)
     ) {
+        self.taxCharged = taxCharged
         self.number = number
         self.placedAt = placedAt
         self.lines = lines

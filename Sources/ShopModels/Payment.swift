@@ -77,21 +77,34 @@ public struct PaymentMethod: Hashable, Sendable, Identifiable {
     public var shortName: String { "\(network.displayName) ••\(lastFour)" }
 }
 
-/// A postal address.
+/// A postal address: two street lines, a city, a region where the country names one, a postal code and a country.
 public struct PostalAddress: Hashable, Sendable {
     public var street: String
+    /// The second street line (apartment, suite, building); empty where there is none.
+    public var street2: String
     public var city: String
+    /// The subdivision's ISO 3166-2 code ("US-TX", "CA-ON") where the country has a table of them, else the region as
+    /// typed; empty where the address names none.
+    public var region: String
     public var postalCode: String
     public var countryCode: String
 
-    public init(street: String, city: String, postalCode: String, countryCode: String) {
+    public init(street: String, street2: String = "", city: String, region: String = "", postalCode: String, countryCode: String) {
         self.street = street
+        self.street2 = street2
         self.city = city
+        self.region = region
         self.postalCode = postalCode
         self.countryCode = countryCode
     }
 
-    public var singleLine: String { "\(street), \(city) \(postalCode), \(countryCode)" }
+    /// "1 Infinite Loop, Suite 2, Cupertino CA 95014, US": the region as the country writes it ("CA" of "US-CA").
+    public var singleLine: String {
+        let street = [street, street2].filter { !$0.isEmpty }.joined(separator: ", ")
+        let region = region.hasPrefix(countryCode + "-") ? String(region.dropFirst(countryCode.count + 1)) : region
+        let place = [city, region, postalCode].filter { !$0.isEmpty }.joined(separator: " ")
+        return "\(street), \(place), \(countryCode)"
+    }
 }
 
 /// A shopper's contact details, as in `PKContact`.

@@ -1,27 +1,29 @@
-/// The merchant's settings that come with a catalog: who sells, in what currency, with what tax and shipping.
-public struct ShopProfile: Hashable, Sendable, Codable {
+import AddressFormats
+
+/// The merchant's settings that come with a catalog: who sells, in what currency, where it ships with what tax and
+/// shipping, and which cards it takes.
+public struct ShopProfile: Hashable, Sendable {
     public var name: String
     public var merchantIdentifier: String
     public var countryCode: String
     public var currency: Currency
-    public var tax: TaxPolicy
     public var supportedNetworks: [PaymentNetwork]
-    public var shippingMethods: [ShippingMethod]
+    /// Where the shop ships, the first being its home: never empty.
+    public var regions: [SalesRegion]
     /// The address the shop's messages to shoppers come from, and where replies go (`store.email`, `store.replyTo`).
     public var email: String?
     public var replyTo: String?
 
     public init(
         name: String, merchantIdentifier: String, countryCode: String, currency: Currency,
-        tax: TaxPolicy, supportedNetworks: [PaymentNetwork], shippingMethods: [ShippingMethod]
+        supportedNetworks: [PaymentNetwork], regions: [SalesRegion]
     ) {
         self.name = name
         self.merchantIdentifier = merchantIdentifier
         self.countryCode = countryCode
         self.currency = currency
-        self.tax = tax
         self.supportedNetworks = supportedNetworks
-        self.shippingMethods = shippingMethods
+        self.regions = regions
     }
 
     /// The profile used when a catalog file has none (a bare array of products).
@@ -31,28 +33,83 @@ public struct ShopProfile: Hashable, Sendable, Codable {
             merchantIdentifier: "merchant.dev.storefront",
             countryCode: "US",
             currency: currency,
-            tax: TaxPolicy(label: "Sales tax", basisPoints: 825),
             supportedNetworks: [.visa, .mastercard, .amex, .discover],
-            shippingMethods: [
-                ShippingMethod(
-                    id: "standard", label: "Standard", detail: "3–5 business days",
-                    amount: Money(minorUnits: 499, currency: currency),
-                    freeFrom: Money(minorUnits: 5_000, currency: currency)
-                ),
-                ShippingMethod(
-                    id: "express", label: "Express", detail: "Next business day",
-                    amount: Money(minorUnits: 1_499, currency: currency)
-                ),
-            ]
+            regions: [domestic(country: "US", currency: currency)]
         )
+    }
+
+    /// A shop's one region where its catalog declares none: its own country, one sales tax, Standard and Express.
+    public static func domestic(
+        country: String, currency: Currency, tax: RegionTax = RegionTax(rule: .added, label: "Sales tax", basisPoints: 825),
+        rates: [ShippingRate]? = nil
+    ) -> SalesRegion {
+        SalesRegion(
+            id: "domestic", name: AddressFormats.format(for: country)?.name ?? country, places: [country], tax: tax,
+            rates: rates ?? [
+                ShippingRate(
+                    id: "standard", label: "Standard", detail: "3–5 business days", pricing: .flat(Money(minorUnits: 499, currency: currency)),
+                    freeFrom: Money(minorUnits: 5_000, currency: currency)),
+                ShippingRate(
+                    id: "express", label: "Express", detail: "Next business day", pricing: .flat(Money(minorUnits: 1_499, currency: currency))),
+            ])
     }
 }
 
 extension ShopProfile {
-    /// Why the shop will not ship to `country`, or nil when it does: the one check the address form, the payment sheet
-    /// and the API share.
-    public func shippingRefusal(country: String) -> String? {
-        guard country.trimming(" ").uppercased() != countryCode else { return nil }
-        return "\(name) ships to \(countryCode) addresses only."
+    /// The region `address` ships under: the one naming its subdivision, else the one naming its country.
+    public func region(for address: PostalAddress) -> SalesRegion? {
+        let country = address.countryCode.trimming(" ").uppercased()
+        let subdivision = address.region.uppercased()
+        return regions.first { !subdivision.isEmpty && $0.places.contains(subdivision) } ?? regions.first { $0.places.contains(country) }
+    }
+
+    /// Why the shop will not ship to `address`, in one line that says where it does ship; nil when it ships there. The
+    /// one check the address form, the payment sheet and the API share.
+    public func shippingRefusal(address: PostalAddress) -> String? {
+        guard region(for: address) == nil else { return nil }
+        return "\(name) ships only to \(Self.listed(regions.map(\.name)))."
+    }
+
+    /// The methods, priced for `cart`, and the tax of shipping it to `address`; nil where the shop does not ship there.
+    public func quote(for cart: Cart, to address: PostalAddress) -> ShippingQuote? {
+        guard let region = region(for: address) else { return nil }
+        return ShippingQuote(region: region.id, methods: region.methods(for: cart), tax: region.tax.policy(for: address))
+    }
+
+    /// What the cart screen shows before an address is chosen: the home region's first method and its tax in the
+    /// shop's own country.
+    public func estimate(for cart: Cart) -> ShippingQuote {
+        let home = regions[0]
+        let address = PostalAddress(street: "", city: "", postalCode: "", countryCode: countryCode)
+        return ShippingQuote(region: home.id, methods: home.methods(for: cart), tax: home.tax.policy(for: address))
+    }
+
+    /// The dearest every region can be: each rate at its highest and the highest added tax, which bound what a cart
+    /// may cost before its address is known.
+    public var ceiling: (methods: [ShippingMethod], tax: TaxPolicy) {
+        let methods = regions.flatMap(\.rates).compactMap { rate in
+            rate.highest.map { ShippingMethod(id: rate.id, label: rate.label, detail: rate.detail, amount: $0) }
+        }
+        let added = regions.map(\.tax).filter { $0.rule == .added }.map(\.highest.basisPoints).max() ?? 0
+        return (methods, TaxPolicy(basisPoints: added))
+    }
+
+    /// "the United States, Canada and Germany".
+    public static func listed(_ names: [String]) -> String {
+        guard names.count > 1 else { return names.first ?? "nowhere" }
+        return names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1]
+    }
+}
+
+/// What shipping one cart to one address comes to: its region, the methods on offer priced for the cart, and the tax.
+public struct ShippingQuote: Hashable, Sendable {
+    public var region: String
+    public var methods: [ShippingMethod]
+    public var tax: TaxPolicy
+
+    public init(region: String, methods: [ShippingMethod], tax: TaxPolicy) {
+        self.region = region
+        self.methods = methods
+        self.tax = tax
     }
 }

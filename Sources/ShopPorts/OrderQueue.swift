@@ -9,15 +9,31 @@ public struct SalesFigures: Hashable, Sendable {
     public var revenue: Money
     /// What refunds settled in the stretch gave back, of any order.
     public var refunds: Money
+    /// The tax those orders were charged, by jurisdiction and label, in the jurisdictions' order.
+    public var taxes: [JurisdictionTax]
 
-    public init(orders: Int, revenue: Money, refunds: Money) {
+    public init(orders: Int, revenue: Money, refunds: Money, taxes: [JurisdictionTax] = []) {
         self.orders = orders
         self.revenue = revenue
         self.refunds = refunds
+        self.taxes = taxes
     }
 
     /// Revenue less refunds.
     public var net: Money { revenue - refunds }
+}
+
+/// The tax charged in one jurisdiction ("US-TX", "DE"; empty for orders from before it was kept) under one label.
+public struct JurisdictionTax: Hashable, Sendable {
+    public var jurisdiction: String
+    public var label: String
+    public var amount: Money
+
+    public init(jurisdiction: String, label: String, amount: Money) {
+        self.jurisdiction = jurisdiction
+        self.label = label
+        self.amount = amount
+    }
 }
 
 /// Every customer's orders as the merchant works through them: by status, oldest first, and what they add up to.

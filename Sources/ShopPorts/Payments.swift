@@ -101,13 +101,19 @@ public struct OrderDraft: Hashable, Sendable {
     public var shippingContact: Contact
     /// Who is buying: the signed-in account or the guest.
     public var customerID: String
+    /// The rule, rate and jurisdiction the tax in `totals` was charged under.
+    public var tax: TaxPolicy
 
-    public init(lines: [CartLine], totals: CartTotals, shippingMethod: ShippingMethod, shippingContact: Contact, customerID: String) {
+    public init(
+        lines: [CartLine], totals: CartTotals, shippingMethod: ShippingMethod, shippingContact: Contact, customerID: String,
+        tax: TaxPolicy = TaxPolicy(basisPoints: 0)
+    ) {
         self.lines = lines
         self.totals = totals
         self.shippingMethod = shippingMethod
         self.shippingContact = shippingContact
         self.customerID = customerID
+        self.tax = tax
     }
 }
 

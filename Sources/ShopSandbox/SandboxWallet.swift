@@ -78,12 +78,18 @@ public struct SandboxWallet: Wallet {
     public static let sampleContacts: [Contact] = [
         Contact(
             id: "contact-jane", name: "Jane Appleseed", email: "jane@example.com", phone: "+1 555 0100",
-            address: PostalAddress(street: "1 Loop Road", city: "Cupertino", postalCode: "95014", countryCode: "US")),
+            address: PostalAddress(street: "1 Loop Road", city: "Cupertino", region: "US-CA", postalCode: "95014", countryCode: "US")),
         Contact(
             id: "contact-sam", name: "Sam Rivera", email: "sam@example.org", phone: "+1 555 0142",
-            address: PostalAddress(street: "42 Harbor Street", city: "Portland", postalCode: "97201", countryCode: "US")),
+            address: PostalAddress(street: "42 Harbor Street", city: "Portland", region: "US-OR", postalCode: "97201", countryCode: "US")),
         Contact(
             id: "contact-ines", name: "Ines Okafor", email: "", phone: "+354 555 0199",
             address: PostalAddress(street: "Laugavegur 7", city: "Reykjavik", postalCode: "101", countryCode: "IS")),
+        Contact(
+            id: "contact-priya", name: "Priya Nair", email: "priya@example.ca", phone: "+1 416 555 0123",
+            address: PostalAddress(street: "100 Queen St W", street2: "Suite 300", city: "Toronto", region: "CA-ON", postalCode: "M5H 2N2", countryCode: "CA")),
+        Contact(
+            id: "contact-lena", name: "Lena Vogel", email: "lena@example.de", phone: "+49 30 5550 100",
+            address: PostalAddress(street: "Hauptstraße 1", city: "Berlin", postalCode: "10115", countryCode: "DE")),
     ]
 }

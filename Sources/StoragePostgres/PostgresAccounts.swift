@@ -26,16 +26,17 @@ public final class PostgresWalletRepository: WalletTableRepository {
             }
             let addresses = try await connection.query(
                 """
-                SELECT id, name, email, phone, street, city, postal_code, country, is_default FROM address
+                SELECT id, name, email, phone, street, street2, city, region, postal_code, country, is_default FROM address
                 WHERE customer = \(customer) ORDER BY added, id
                 """, logger: PostgresDatabase.quiet)
-            for try await (id, name, email, phone, street, city, postalCode, country, isDefault) in addresses.decode(
-                (String, String, String, String, String, String, String, String, Bool).self)
+            for try await (id, name, email, phone, street, street2, city, region, postalCode, country, isDefault) in addresses.decode(
+                (String, String, String, String, String, String, String, String, String, String, Bool).self)
             {
                 wallet.addresses.append(
                     Contact(
                         id: id, name: name, email: email, phone: phone,
-                        address: PostalAddress(street: street, city: city, postalCode: postalCode, countryCode: country)
+                        address: PostalAddress(
+                            street: street, street2: street2, city: city, region: region, postalCode: postalCode, countryCode: country)
                     ))
                 if isDefault { wallet.defaultAddressID = id }
             }
@@ -88,10 +89,11 @@ public final class PostgresWalletRepository: WalletTableRepository {
         let postal = address.address
         try await connection.query(
             """
-            INSERT INTO address (customer, id, name, street, city, postal_code, country, email, phone, is_default, added)
-            VALUES (\(customer), \(address.id), \(address.name), \(postal.street), \(postal.city), \(postal.postalCode), \(postal.countryCode),
-                    \(address.email), \(address.phone), \(isDefault), \(added))
-            ON CONFLICT (customer, id) DO UPDATE SET name = excluded.name, street = excluded.street, city = excluded.city,
+            INSERT INTO address (customer, id, name, street, street2, city, region, postal_code, country, email, phone, is_default, added)
+            VALUES (\(customer), \(address.id), \(address.name), \(postal.street), \(postal.street2), \(postal.city), \(postal.region),
+                    \(postal.postalCode), \(postal.countryCode), \(address.email), \(address.phone), \(isDefault), \(added))
+            ON CONFLICT (customer, id) DO UPDATE SET name = excluded.name, street = excluded.street, street2 = excluded.street2,
+                city = excluded.city, region = excluded.region,
                 postal_code = excluded.postal_code, country = excluded.country, email = excluded.email, phone = excluded.phone,
                 is_default = excluded.is_default, added = excluded.added
             """, logger: PostgresDatabase.quiet)

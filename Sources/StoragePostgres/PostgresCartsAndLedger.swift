@@ -14,18 +14,18 @@ public final class PostgresCartRepository: CartRepository {
             var lines: [CartLine] = []
             let rows = try await connection.query(
                 """
-                SELECT product_id, name, unit_price, currency, quantity, variant_sku, variant_title FROM cart_line
+                SELECT product_id, name, unit_price, currency, quantity, variant_sku, variant_title, grams FROM cart_line
                 WHERE customer = \(customer) ORDER BY position
                 """, logger: PostgresDatabase.quiet)
-            for try await (productID, name, price, code, quantity, sku, title) in rows.decode(
-                (String, String, Int64, String, Int, String?, String?).self)
+            for try await (productID, name, price, code, quantity, sku, title, grams) in rows.decode(
+                (String, String, Int64, String, Int, String?, String?, Int).self)
             {
                 // A row no shop could have written (edited by hand, damaged) is left out rather than trapping in CartLine.
                 guard let currency = Currency(code: code), CartLine.quantityRange.contains(quantity), price >= 0 else { continue }
                 lines.append(
                     CartLine(
                         productID: ProductID(productID), name: name, unitPrice: Money(minorUnits: price, currency: currency), quantity: quantity,
-                        variant: ChosenVariant(storedSKU: sku, title: title)))
+                        variant: ChosenVariant(storedSKU: sku, title: title), unitGrams: grams))
             }
             return lines
         }
@@ -38,15 +38,17 @@ public final class PostgresCartRepository: CartRepository {
             _ = try await connection.query(
                 """
                 WITH written AS (
-                    INSERT INTO cart_line (customer, position, product_id, name, unit_price, currency, quantity, variant_sku, variant_title)
-                    SELECT \(customer), position, product_id, name, unit_price, currency, quantity, nullif(variant_sku, ''), nullif(variant_title, '')
+                    INSERT INTO cart_line (customer, position, product_id, name, unit_price, currency, quantity, variant_sku, variant_title, grams)
+                    SELECT \(customer), position, product_id, name, unit_price, currency, quantity, nullif(variant_sku, ''), nullif(variant_title, ''),
+                           grams
                     FROM unnest(\(Array(lines.indices))::int8[], \(lines.map(\.productID.rawValue))::text[], \(lines.map(\.name))::text[],
                                 \(lines.map(\.unitPrice.minorUnits))::int8[], \(lines.map(\.unitPrice.currency.code))::text[], \(lines.map(\.quantity))::int8[],
-                                \(lines.map { $0.variant?.sku.rawValue ?? "" })::text[], \(lines.map { $0.variant?.title ?? "" })::text[])
-                         AS t (position, product_id, name, unit_price, currency, quantity, variant_sku, variant_title)
+                                \(lines.map { $0.variant?.sku.rawValue ?? "" })::text[], \(lines.map { $0.variant?.title ?? "" })::text[],
+                                \(lines.map(\.unitGrams))::int8[])
+                         AS t (position, product_id, name, unit_price, currency, quantity, variant_sku, variant_title, grams)
                     ON CONFLICT (customer, position) DO UPDATE SET product_id = EXCLUDED.product_id, name = EXCLUDED.name,
                         unit_price = EXCLUDED.unit_price, currency = EXCLUDED.currency, quantity = EXCLUDED.quantity,
-                        variant_sku = EXCLUDED.variant_sku, variant_title = EXCLUDED.variant_title
+                        variant_sku = EXCLUDED.variant_sku, variant_title = EXCLUDED.variant_title, grams = EXCLUDED.grams
                 )
                 DELETE FROM cart_line WHERE customer = \(customer) AND position >= \(lines.count)
                 """, logger: PostgresDatabase.quiet)

@@ -37,7 +37,7 @@ public final class PostgresCatalogRepository: CatalogRepository {
         } catch {
             throw error as? PostgresDatabaseError ?? .server(state: "", message: "\(error)")
         }
-        guard let storeJSON = meta["store"], let shop = try? JSONDecoder().decode(ShopProfile.self, from: Data(storeJSON.utf8)),
+        guard let storeJSON = meta["store"], let shop = ShopProfile(storedJSON: storeJSON),
             let count = meta["product-count"].flatMap(Int.init)
         else { throw .noCatalog(location: database.location.description) }
         return PostgresCatalogRepository(shop: shop, database: database, activeCount: count)
@@ -67,7 +67,7 @@ public final class PostgresCatalogRepository: CatalogRepository {
     public static func importCatalog(_ catalog: Catalog, contentHash: String, into database: PostgresDatabase) async throws(PostgresDatabaseError)
         -> ImportSummary
     {
-        let storeJSON = String(decoding: (try? JSONEncoder().encode(catalog.shop)) ?? Data("{}".utf8), as: UTF8.self)
+        let storeJSON = catalog.shop.storedJSON
         let products = catalog.products
         do {
             return try await database.transaction(timeout: .seconds(600)) { connection in

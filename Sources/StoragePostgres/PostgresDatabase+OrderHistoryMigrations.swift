@@ -1,4 +1,5 @@
 import PostgresNIO
+import StorageRows
 
 extension PostgresDatabase {
     /// The steps from the order history on (v8–v11): SQLite's in PostgreSQL's types.
@@ -207,5 +208,7 @@ extension PostgresDatabase {
                 "ALTER TABLE cart_line ADD COLUMN variant_sku text",
                 "ALTER TABLE cart_line ADD COLUMN variant_title text",
             ]),
+        // Addresses of every country, orders' tax jurisdictions and carts' weights. SQLite's v20.
+        Migration(identifier: "v20-regions", sql: RegionsMigration.statements),
     ]
 }

@@ -40,12 +40,21 @@ extension PostgresOrderRepository: OrderQueue {
             var figures = SalesFigures(orders: 0, revenue: .zero(currency), refunds: .zero(currency))
             let placed = try await connection.query(
                 """
-                SELECT count(*)::bigint, coalesce(sum(subtotal + shipping + tax), 0)::bigint FROM orders
+                SELECT count(*)::bigint, coalesce(sum(\(unescaped: StoredOrderRow.chargedTotalSQL)), 0)::bigint FROM orders
                 WHERE currency = \(code) AND placed_at >= \(from) AND placed_at < \(to) AND status = ANY(\(charged))
                 """, logger: PostgresDatabase.quiet)
             for try await (orders, revenue) in placed.decode((Int64, Int64).self) {
                 figures.orders = Int(orders)
                 figures.revenue = Money(minorUnits: revenue, currency: currency)
+            }
+            let taxes = try await connection.query(
+                """
+                SELECT tax_jurisdiction, tax_label, sum(tax)::bigint FROM orders
+                WHERE currency = \(code) AND placed_at >= \(from) AND placed_at < \(to) AND status = ANY(\(charged)) AND tax <> 0
+                GROUP BY tax_jurisdiction, tax_label ORDER BY tax_jurisdiction, tax_label
+                """, logger: PostgresDatabase.quiet)
+            for try await (jurisdiction, label, amount) in taxes.decode((String, String, Int64).self) {
+                figures.taxes.append(JurisdictionTax(jurisdiction: jurisdiction, label: label, amount: Money(minorUnits: amount, currency: currency)))
             }
             let refunded = try await connection.query(
                 """

@@ -21,6 +21,14 @@ public struct StoredOrderRow: Decodable, Sendable {
     public var shipTo: String
     public var customer: String
     public var paymentReference: String?
+    /// The tax's rule (`added`, `included`, `none`), label, rate in basis points and jurisdiction.
+    public var taxRule: String
+    public var taxLabel: String
+    public var taxRate: Int
+    public var taxJurisdiction: String
+
+    /// What an order charged, in SQL both databases run: tax included in prices (VAT) is already in the other two.
+    public static let chargedTotalSQL = "subtotal + shipping + CASE WHEN tax_rule = 'included' THEN 0 ELSE tax END"
 
     /// The statuses a shopper's orders list shows, as an SQL list: `('paid', 'charging', 'unknown')`.
     public static let shownStatuses = "(" + OrderStatus.shownToTheirShopper.map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")"
@@ -43,6 +51,10 @@ public struct StoredOrderRow: Decodable, Sendable {
         shipTo = draft.shippingContact.shipToLine
         customer = draft.customerID
         paymentReference = nil
+        taxRule = draft.tax.rule.rawValue
+        taxLabel = draft.tax.label
+        taxRate = draft.tax.basisPoints
+        taxJurisdiction = draft.tax.jurisdiction
     }
 
     /// What a placed order's `INSERT` writes, column by column, but `number` and `sequence`, which each database
@@ -55,12 +67,19 @@ public struct StoredOrderRow: Decodable, Sendable {
             ("shipping_method_id", .text(shippingMethodId)), ("ship_to", .text(shipTo)),
             ("customer", .text(customer)), ("payment_reference", .text(paymentReference)),
             ("email", .text(contact.email.isEmpty ? nil : contact.email)), ("email_name", .text(contact.name)),
+            ("tax_rule", .text(taxRule)), ("tax_label", .text(taxLabel)), ("tax_rate", .integer(Int64(taxRate))),
+            ("tax_jurisdiction", .text(taxJurisdiction)),
         ]
     }
 
     /// The totals frozen on the order, in its own currency (`fallback` when the code is unknown).
     public func totals(or fallback: Currency) -> CartTotals {
-        CartTotals(stored: currency, subtotal: subtotal, shipping: shipping, tax: tax, fallback: fallback)
+        CartTotals(stored: currency, subtotal: subtotal, shipping: shipping, tax: tax, taxIncluded: taxPolicy.isIncluded, fallback: fallback)
+    }
+
+    /// The tax the order was charged under; an unknown rule reads as added, as every order's was before rules.
+    public var taxPolicy: TaxPolicy {
+        TaxPolicy(label: taxLabel, basisPoints: taxRate, rule: TaxPolicy.Rule(rawValue: taxRule) ?? .added, jurisdiction: taxJurisdiction)
     }
 
     public func unsettled(fallback: Currency) -> UnsettledOrder {
@@ -77,7 +96,7 @@ public struct StoredOrderRow: Decodable, Sendable {
             number: number, placedAt: Date(timeIntervalSince1970: placedAt), lines: lines(totals.total.currency), totals: totals,
             status: OrderStatus(rawValue: status) ?? .unknown, paymentDescription: paymentDescription,
             shippingMethodLabel: shippingMethod, shippingMethodID: shippingMethodId, shipTo: shipTo, customerID: customer,
-            paymentReference: paymentReference
+            paymentReference: paymentReference, taxCharged: taxPolicy
         )
     }
 }

@@ -26,7 +26,9 @@ public final class SQLiteWalletRepository: WalletTableRepository {
                 wallet.addresses.append(
                     Contact(
                         id: row["id"], name: row["name"], email: row["email"], phone: row["phone"],
-                        address: PostalAddress(street: row["street"], city: row["city"], postalCode: row["postal_code"], countryCode: row["country"])
+                        address: PostalAddress(
+                            street: row["street"], street2: row["street2"], city: row["city"], region: row["region"], postalCode: row["postal_code"],
+                            countryCode: row["country"])
                     ))
                 if row["is_default"] as Bool { wallet.defaultAddressID = row["id"] }
             }
@@ -86,12 +88,13 @@ public final class SQLiteWalletRepository: WalletTableRepository {
         let (isDefault, added) = try prepareAdd(.addresses, customer: customer, makeDefault: makeDefault, db)
         try db.execute(
             sql: """
-                INSERT OR REPLACE INTO address (customer, id, name, street, city, postal_code, country, email, phone, is_default, added)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT OR REPLACE INTO address
+                    (customer, id, name, street, street2, city, region, postal_code, country, email, phone, is_default, added)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
-                customer, address.id, address.name, address.address.street, address.address.city, address.address.postalCode,
-                address.address.countryCode, address.email, address.phone, isDefault, added,
+                customer, address.id, address.name, address.address.street, address.address.street2, address.address.city,
+                address.address.region, address.address.postalCode, address.address.countryCode, address.email, address.phone, isDefault, added,
             ])
     }
 

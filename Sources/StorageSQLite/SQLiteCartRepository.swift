@@ -19,7 +19,7 @@ public final class SQLiteCartRepository: CartRepository {
                 else { return nil }
                 return CartLine(
                     productID: ProductID(row["product_id"] as String), name: row["name"], unitPrice: Money(minorUnits: price, currency: currency),
-                    quantity: quantity, variant: ChosenVariant(storedSKU: row["variant_sku"], title: row["variant_title"]))
+                    quantity: quantity, variant: ChosenVariant(storedSKU: row["variant_sku"], title: row["variant_title"]), unitGrams: row["grams"])
             }
         }
     }
@@ -31,13 +31,13 @@ public final class SQLiteCartRepository: CartRepository {
             try db.cachedStatement(sql: "DELETE FROM cart_line WHERE customer = ?").execute(arguments: [customer])
             let insert = try db.cachedStatement(
                 sql: """
-                    INSERT INTO cart_line (customer, position, product_id, name, unit_price, currency, quantity, variant_sku, variant_title)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO cart_line (customer, position, product_id, name, unit_price, currency, quantity, variant_sku, variant_title, grams)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """)
             for (position, line) in lines.enumerated() {
                 try insert.execute(arguments: [
                     customer, position, line.productID.rawValue, line.name, line.unitPrice.minorUnits, line.unitPrice.currency.code, line.quantity,
-                    line.variant?.sku.rawValue, line.variant?.title,
+                    line.variant?.sku.rawValue, line.variant?.title, line.unitGrams,
                 ])
             }
         }

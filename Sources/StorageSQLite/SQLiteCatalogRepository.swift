@@ -84,7 +84,7 @@ public final class SQLiteCatalogRepository: CatalogRepository {
             throw SQLiteDatabaseError.from(error, path: database.path)
         }
         guard value == nil || meta[key] == value, let storeJSON = meta["store"],
-            let shop = try? JSONDecoder().decode(ShopProfile.self, from: Data(storeJSON.utf8)),
+            let shop = ShopProfile(storedJSON: storeJSON),
             let count = meta["product-count"].flatMap(Int.init)
         else { return nil }
         return SQLiteCatalogRepository(shop: shop, database: database, activeCount: count, didImport: false)
@@ -113,7 +113,7 @@ public final class SQLiteCatalogRepository: CatalogRepository {
     /// the catalog stay (with no position) so nothing that refers to them breaks.
     private static func importCatalog(_ catalog: Catalog, hash: String, into database: SQLiteDatabase) throws {
         let defaultStock = Self.defaultStock
-        let storeJSON = String(decoding: try JSONEncoder().encode(catalog.shop), as: UTF8.self)
+        let storeJSON = catalog.shop.storedJSON
         try database.pool.write { db in
             // Rowids follow catalog order (rowid = position + 1), so FTS5, which yields matches in
             // rowid order, hands back a search page without sorting every match. Rows first move

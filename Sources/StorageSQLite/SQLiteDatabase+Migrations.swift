@@ -1,4 +1,6 @@
 import GRDB
+import ShopModels
+import StorageRows
 
 extension SQLiteDatabase {
     /// Every schema step, in order. A step, once shipped, is never edited: changes are new steps.
@@ -259,6 +261,10 @@ extension SQLiteDatabase {
                     ALTER TABLE cart_line ADD COLUMN variant_sku TEXT;
                     ALTER TABLE cart_line ADD COLUMN variant_title TEXT;
                     """)
+        }
+        migrator.registerMigration("v20-regions") { db in
+            // Addresses of every country, orders' tax jurisdictions and carts' weights. PostgreSQL's v20.
+            for statement in RegionsMigration.statements { try db.execute(sql: statement) }
         }
         return migrator
     }

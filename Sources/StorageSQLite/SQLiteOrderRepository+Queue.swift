@@ -39,9 +39,17 @@ extension SQLiteOrderRepository: OrderQueue {
             let row = try Row.fetchOne(
                 db,
                 sql: """
-                    SELECT COUNT(*) AS orders, COALESCE(SUM(subtotal + shipping + tax), 0) AS revenue FROM orders
+                    SELECT COUNT(*) AS orders, COALESCE(SUM(\(StoredOrderRow.chargedTotalSQL)), 0) AS revenue FROM orders
                     WHERE currency = ? AND placed_at >= ? AND placed_at < ? AND status IN (\(databaseQuestionMarks(count: charged.count)))
                     """, arguments: [currency.code, from, to] + StatementArguments(charged))
+            let taxes = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT tax_jurisdiction, tax_label, SUM(tax) AS amount FROM orders
+                    WHERE currency = ? AND placed_at >= ? AND placed_at < ? AND status IN (\(databaseQuestionMarks(count: charged.count))) AND tax <> 0
+                    GROUP BY tax_jurisdiction, tax_label ORDER BY tax_jurisdiction, tax_label
+                    """, arguments: [currency.code, from, to] + StatementArguments(charged)
+            ).map { JurisdictionTax(jurisdiction: $0["tax_jurisdiction"], label: $0["tax_label"], amount: Money(minorUnits: $0["amount"], currency: currency)) }
             let refunds =
                 try Int64.fetchOne(
                     db,
@@ -50,7 +58,7 @@ extension SQLiteOrderRepository: OrderQueue {
                         """, arguments: [currency.code, from, to]) ?? 0
             return SalesFigures(
                 orders: row?["orders"] ?? 0, revenue: Money(minorUnits: row?["revenue"] ?? 0, currency: currency),
-                refunds: Money(minorUnits: refunds, currency: currency)
+                refunds: Money(minorUnits: refunds, currency: currency), taxes: taxes
             )
         }
     }

@@ -53,7 +53,7 @@ struct APIEndToEndTests {
         let first = try #require((products.json["data"] as? [[String: Any]])?.first?["id"] as? String)
         #expect(try await http.send("PUT", "/v1/cart/lines/\(first)", token: token, json: #"{"quantity": 2}"#).status == 200)
         let address =
-            #"{"name": "Ada Lovelace", "email": "ada@example.com", "street": "1 Loop Road", "city": "Cupertino", "postalCode": "95014", "countryCode": "US"}"#
+            #"{"name": "Ada Lovelace", "email": "ada@example.com", "street": "1 Loop Road", "city": "Cupertino", "region": "CA", "postalCode": "95014", "countryCode": "US"}"#
         #expect(try await http.send("POST", "/v1/addresses", token: token, json: address).status == 201)
         #expect(try await http.send("POST", "/v1/cards", token: token, json: #"{"testCard": "card_ok_visa_4242"}"#).status == 201)
         let order = try await http.send("POST", "/v1/orders", token: token, json: "{}", headers: ["Idempotency-Key": "first-order"])

@@ -123,20 +123,23 @@ extension CommandLineTests {
         let table = try Subprocess.run(binary, ["orders", "--data-dir", scratch])
         let lines = table.stdout.split(separator: "\n")
         #expect(lines.count == 3)
-        #expect(lines[1].hasPrefix("SF-000002") && lines[1].contains("$24.48") && lines[1].hasSuffix("local:\(NSUserName())"))
-        #expect(lines[2].hasPrefix("SF-000001") && lines[2].contains("$138.56"))
+        #expect(lines[1].hasPrefix("SF-000002") && lines[1].contains("$24.30") && lines[1].hasSuffix("local:\(NSUserName())"))
+        #expect(lines[2].hasPrefix("SF-000001") && lines[2].contains("$137.28"))
         let json = try Subprocess.run(binary, ["orders", "--data-dir", scratch, "--json"])
         let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect(document["version"] as? Int == 1)
         let orders = try #require(document["orders"] as? [[String: Any]])
-        #expect(orders.map { $0["total"] as? Int } == [2448, 13856])
+        #expect(orders.map { $0["total"] as? Int } == [2430, 13728])
         #expect(orders.map { $0["status"] as? String } == ["paid", "paid"])
         #expect(orders.allSatisfy { $0["paymentReference"] is NSNull }, "the sandbox has no provider reference")
         #expect(
             Set(orders[0].keys) == [
-                "number", "placedAt", "status", "currency", "subtotal", "shipping", "tax", "total", "payment", "paymentReference", "shippingMethod",
-                "shippingMethodId", "shipTo", "customer", "lines",
+                "number", "placedAt", "status", "currency", "subtotal", "shipping", "tax", "taxDetails", "total", "payment", "paymentReference",
+                "shippingMethod", "shippingMethodId", "shipTo", "customer", "lines",
             ], "the fields docs/orders-json.md lists")
+        #expect(
+            orders[0]["taxDetails"] as? [String: AnyHashable]
+                == ["rule": "added", "label": "Sales tax", "basisPoints": 725, "jurisdiction": "US-CA"], "Jane ships to California")
         #expect(orders.allSatisfy { $0["shippingMethodId"] as? String == "standard" }, "the method's id, kept since v18")
         let screen = try Subprocess.run(binary, ["headless", "--data-dir", scratch, "--keys", "o"])
         #expect(screen.stdout.contains("2 total"), "the orders screen reads the same database")

@@ -95,11 +95,11 @@ struct MailDeliveryTests {
         let messages = try sink.messages()
         #expect(
             messages.map { $0["subject"] } == [
-                "Your receipt for order SF-000001 from Storefront", "Your order SF-000001 has shipped", "A refund of $69.28 for order SF-000001",
+                "Your receipt for order SF-000001 from Storefront", "Your order SF-000001 has shipped", "A refund of $68.64 for order SF-000001",
             ])
         #expect(messages.allSatisfy { $0["from"] == "Storefront <shop@example.com>" && $0["to"] == "Jane Appleseed <jane@example.com>" })
         #expect(
-            messages[0]["body"]?.contains("2 × Dusk Keycap Set") == true && messages[0]["body"]?.contains("$138.56") == true,
+            messages[0]["body"]?.contains("2 × Dusk Keycap Set") == true && messages[0]["body"]?.contains("$137.28") == true,
             "\(messages[0]["body"] ?? "")")
         #expect(messages[0]["body"]?.contains("Visa ••4242") == true)
         #expect(messages[1]["body"]?.contains("Tracking number: 1Z999") == true && messages[1]["body"]?.contains("https://ups.example/1Z999") == true)

@@ -261,7 +261,7 @@ struct ServeOverSSHTests {
         try terminal.waitUntil("the cursor on Ship to") { $0.contains("Ship to   Choose an address") }
         try press("Enter", shown: "Enter change")
         try terminal.waitFor("Add an address")
-        try terminal.fill(["Sam Shopper", "1 Loop Road", "Cupertino", "95014", "", "sam@example.com", ""])
+        try terminal.fill(["Sam Shopper", "1 Loop Road", "", "Cupertino", "CA", "95014", "sam@example.com", ""])
         let ready = try terminal.waitFor("Ship to   Sam Shopper, 1 Loop Road")
         #expect(ready.contains("p pay"), "Pay is offered once the sheet is complete: \(ready)")
         try press("p", shown: "p pay")

@@ -126,7 +126,7 @@ struct StripeCardPageEndToEndTests {
         try fake.completeCheckoutSession(try cardPageShown(terminal, fake), card: card)
         try terminal.waitFor("Saved Visa ••\(card.suffix(4))")
         try terminal.press("d")
-        try terminal.fill(["Jane Appleseed", "1 Loop Road", "Cupertino", "95014", "", "jane@example.com", ""])
+        try terminal.fill(["Jane Appleseed", "1 Loop Road", "", "Cupertino", "CA", "95014", "jane@example.com", ""])
         try terminal.waitFor("Saved the address for Jane Appleseed.")
         try terminal.press("Escape")
         try terminal.waitFor("Products")
@@ -137,7 +137,7 @@ struct StripeCardPageEndToEndTests {
     /// Pays, and waits for the bank's check on screen: the PaymentIntent waiting for it.
     static func payIntoTheBankCheck(_ terminal: TmuxTerminal, _ fake: StripeFake) throws -> String {
         try terminal.press("p", "Enter")
-        let screen = try terminal.waitFor("Your bank wants to check the payment of $69.28")
+        let screen = try terminal.waitFor("Your bank wants to check the payment of $68.64")
         let intent = try #require(try fake.objects("payment_intents").last)
         #expect(intent["status"] as? String == "requires_action")
         let id = try #require(intent["id"] as? String)

@@ -46,7 +46,7 @@ struct StripeEndToEndTests {
         try terminal.press("Enter", "Enter", "Enter", "Enter", "Enter")
         try terminal.waitFor("Saved Visa ••0341")
         try terminal.press("d")
-        try terminal.fill(["Jane Appleseed", "1 Loop Road", "Cupertino", "95014", "", "jane@example.com", ""])
+        try terminal.fill(["Jane Appleseed", "1 Loop Road", "", "Cupertino", "CA", "95014", "jane@example.com", ""])
         try terminal.waitFor("Saved the address for Jane Appleseed.")
 
         // Escape alone, then a wait: an Escape and a key sent together read as Alt and the key.
@@ -115,7 +115,7 @@ struct StripeEndToEndTests {
         let type: (String) -> String = { $0.map { $0 == " " ? "space" : String($0) }.joined(separator: ",") }
         let keys = [
             "u", "n", type("4242424242424242"), "enter", type("12/30"), "enter", type("123"), "enter", type("Jane"), "enter", type("95014"), "enter",
-            "d", type("Jane"), "enter", type("1 Loop Road"), "enter", type("Cupertino"), "enter", type("95014"), "enter", "enter",
+            "d", type("Jane"), "enter", type("1 Loop Road"), "enter", "enter", type("Cupertino"), "enter", type("CA"), "enter", type("95014"), "enter",
             type("jane@example.com"), "enter", "enter",
         ].joined(separator: ",")
         let run = try Subprocess.run(binary, ["headless", "--data-dir", directory, "--keys", keys], environment: environment)

@@ -192,7 +192,7 @@ extension TerminalEndToEndTests {
         try terminal.press("d")
         try terminal.waitFor("Add an address")
         // Name, country and email come filled in from the account.
-        try terminal.fill(["", "1 Loop Road", "Cupertino", "95014", "", "", ""])
+        try terminal.fill(["", "1 Loop Road", "", "Cupertino", "CA", "95014", "", ""])
         try terminal.waitFor("One-Tap ready")
 
         try terminal.press("s", "Enter")

@@ -75,16 +75,28 @@ struct CardEntryTests {
     }
 
     @Test func addressesAreValidatedFieldByField() {
-        let problems = AddressEntry(name: "", street: "1 Loop Road", city: "", postalCode: "9501", country: "US", email: "jane@", phone: "12")
-            .problems()
+        let problems = AddressEntry(
+            name: "", street: "1 Loop Road", street2: String(repeating: "x", count: 121), city: "", region: "Ontario", postalCode: "9501",
+            country: "US", email: "jane@", phone: "512 555 0100"
+        ).problems()
         #expect(
             problems == [
                 .name: "Enter the recipient's name.", .city: "Enter the city.",
+                .street2: "The second street line is too long (at most 120 characters).",
+                .region: "Enter a state of United States by its code or name, such as AL or Alabama.",
                 .postalCode: "Enter the ZIP code as United States writes it, such as 95014.",
                 .email: "Enter a valid email address, like name@example.com.",
-                .phone: "A phone number has 7 to 15 digits, optionally with + ( ) - and spaces.",
+                .phone: "Enter the phone in international form: + and the country code, such as +1 512 555 0100.",
             ])
         #expect(AddressEntry(Fixtures.jane).problems().isEmpty)
+        var withoutState = AddressEntry(Fixtures.jane)
+        withoutState.region = ""
+        #expect(withoutState.problems() == [.region: "Enter the state."])
+        // A region by its name, its code or its ISO code is kept as its ISO code.
+        for typed in ["Texas", "tx", "US-TX"] {
+            withoutState.region = typed
+            #expect(withoutState.contact(id: "a")?.address.region == "US-TX")
+        }
     }
 
     /// Every front (the form, the browser, the API) checks an address by its country's rules.

@@ -101,7 +101,7 @@ struct SandboxWalletReadTests {
             merchantIdentifier: shop.merchantIdentifier, merchantName: shop.name, countryCode: shop.countryCode, currency: shop.currency,
             supportedNetworks: shop.supportedNetworks, merchantCapabilities: [.threeDSecure],
             summaryItems: [SummaryItem(label: shop.name, amount: Money(minorUnits: 1_800, currency: shop.currency))],
-            shippingMethods: shop.shippingMethods, requiredShippingContactFields: [.name]
+            shippingMethods: [Fixtures.standardShipping], requiredShippingContactFields: [.name]
         )
     }()
 

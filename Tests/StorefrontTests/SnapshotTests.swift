@@ -51,6 +51,21 @@ struct SnapshotTests {
         assertSnapshot(of: driver.frameText, as: .lines, named: "\(name)-\(size)")
     }
 
+    /// Where the shop ships: the address form in the shop's country's order, and the sheet shipping to Ontario (HST
+    /// added, Canada Post by weight) and to Germany (VAT in the prices, DHL by subtotal).
+    @Test(
+        "regions at 80x24, 120x34 and 200x60", arguments: ["address-form", "sheet-ontario", "sheet-germany"],
+        [Size(columns: 80, rows: 24), Size(columns: 120, rows: 34), Size(columns: 200, rows: 60)])
+    func regions(name: String, size: Size) async throws {
+        let driver = await ScriptedDriver(size: size)
+        switch name {
+        case "address-form": try await driver.press("u,d")
+        case "sheet-ontario": try await driver.press("a,c,enter,down,enter,down,down,down,enter")
+        default: try await driver.press("a,c,enter,down,enter,down,down,down,down,enter")
+        }
+        assertSnapshot(of: driver.frameText, as: .lines, named: "\(name)-\(size)")
+    }
+
     /// The screens that wait on a page elsewhere, each left waiting (a clock that never moves): Stripe's card page
     /// and a bank's check, with the QR code the test double draws.
     @Test(

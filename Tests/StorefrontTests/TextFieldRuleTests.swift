@@ -6,17 +6,19 @@ import Testing
 @Suite("Text field rules")
 struct TextFieldRuleTests {
     static let good = AddressEntry(
-        name: "Ada Lovelace", street: "1 Loop Road", city: "Cupertino", postalCode: "95014", country: "US", email: "ada@example.com")
+        name: "Ada Lovelace", street: "1 Loop Road", city: "Cupertino", region: "CA", postalCode: "95014", country: "US", email: "ada@example.com")
 
-    @Test(arguments: [AddressField.name, .street, .city, .phone])
+    @Test(arguments: [AddressField.name, .street, .street2, .city, .region, .phone])
     func anEscapeOrABellInAnAddressFieldIsRefused(field: AddressField) {
         var entry = Self.good
         let attack = "x\u{1B}]52;c;aGk=\u{07}y"
         switch field {
         case .name: entry.name = attack
         case .street: entry.street = attack
+        case .street2: entry.street2 = attack
         case .city: entry.city = attack
-        case .phone: entry.phone = "555 0100\u{1B}]0;pwned\u{07}"
+        case .region: entry.region = attack
+        case .phone: entry.phone = "+1 555 0100\u{1B}]0;pwned\u{07}"
         default: Issue.record("not tried")
         }
         #expect(entry.problems()[field] != nil, "\(field) with an escape is refused")

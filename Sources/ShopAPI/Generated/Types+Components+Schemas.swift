@@ -349,12 +349,22 @@ extension Components {
             internal var name: Swift.String
             /// - Remark: Generated from `#/components/schemas/Address/email`.
             internal var email: Swift.String
+            /// In international form (+ and the country code), or empty.
+            ///
             /// - Remark: Generated from `#/components/schemas/Address/phone`.
             internal var phone: Swift.String
             /// - Remark: Generated from `#/components/schemas/Address/street`.
             internal var street: Swift.String
+            /// The second street line (apartment, suite), or empty.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Address/street2`.
+            internal var street2: Swift.String
             /// - Remark: Generated from `#/components/schemas/Address/city`.
             internal var city: Swift.String
+            /// The state, province or prefecture as an ISO 3166-2 code (US-TX, CA-ON) where the country has them, or empty.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Address/region`.
+            internal var region: Swift.String
             /// - Remark: Generated from `#/components/schemas/Address/postalCode`.
             internal var postalCode: Swift.String
             /// - Remark: Generated from `#/components/schemas/Address/countryCode`.
@@ -367,9 +377,11 @@ extension Components {
             ///   - id:
             ///   - name:
             ///   - email:
-            ///   - phone:
+            ///   - phone: In international form (+ and the country code), or empty.
             ///   - street:
+            ///   - street2: The second street line (apartment, suite), or empty.
             ///   - city:
+            ///   - region: The state, province or prefecture as an ISO 3166-2 code (US-TX, CA-ON) where the country has them, or empty.
             ///   - postalCode:
             ///   - countryCode:
             ///   - isDefault:
@@ -379,7 +391,9 @@ extension Components {
                 email: Swift.String,
                 phone: Swift.String,
                 street: Swift.String,
+                street2: Swift.String,
                 city: Swift.String,
+                region: Swift.String,
                 postalCode: Swift.String,
                 countryCode: Swift.String,
                 isDefault: Swift.Bool
@@ -389,7 +403,9 @@ extension Components {
                 self.email = email
                 self.phone = phone
                 self.street = street
+                self.street2 = street2
                 self.city = city
+                self.region = region
                 self.postalCode = postalCode
                 self.countryCode = countryCode
                 self.isDefault = isDefault
@@ -400,7 +416,9 @@ extension Components {
                 case email
                 case phone
                 case street
+                case street2
                 case city
+                case region
                 case postalCode
                 case countryCode
                 case isDefault
@@ -427,12 +445,22 @@ extension Components {
             internal var name: Swift.String
             /// - Remark: Generated from `#/components/schemas/NewAddress/email`.
             internal var email: Swift.String
+            /// In international form, + and the country code, such as +1 512 555 0100.
+            ///
             /// - Remark: Generated from `#/components/schemas/NewAddress/phone`.
             internal var phone: Swift.String?
             /// - Remark: Generated from `#/components/schemas/NewAddress/street`.
             internal var street: Swift.String
+            /// The second street line (apartment, suite, building).
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewAddress/street2`.
+            internal var street2: Swift.String?
             /// - Remark: Generated from `#/components/schemas/NewAddress/city`.
             internal var city: Swift.String
+            /// The state, province or prefecture by its code (TX, US-TX) or name (Texas); required where the country requires one.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewAddress/region`.
+            internal var region: Swift.String?
             /// - Remark: Generated from `#/components/schemas/NewAddress/postalCode`.
             internal var postalCode: Swift.String
             /// ISO 3166-1 alpha-2, such as US.
@@ -446,9 +474,11 @@ extension Components {
             /// - Parameters:
             ///   - name:
             ///   - email:
-            ///   - phone:
+            ///   - phone: In international form, + and the country code, such as +1 512 555 0100.
             ///   - street:
+            ///   - street2: The second street line (apartment, suite, building).
             ///   - city:
+            ///   - region: The state, province or prefecture by its code (TX, US-TX) or name (Texas); required where the country requires one.
             ///   - postalCode:
             ///   - countryCode: ISO 3166-1 alpha-2, such as US.
             ///   - makeDefault:
@@ -457,7 +487,9 @@ extension Components {
                 email: Swift.String,
                 phone: Swift.String? = nil,
                 street: Swift.String,
+                street2: Swift.String? = nil,
                 city: Swift.String,
+                region: Swift.String? = nil,
                 postalCode: Swift.String,
                 countryCode: Swift.String,
                 makeDefault: Swift.Bool? = nil
@@ -466,7 +498,9 @@ extension Components {
                 self.email = email
                 self.phone = phone
                 self.street = street
+                self.street2 = street2
                 self.city = city
+                self.region = region
                 self.postalCode = postalCode
                 self.countryCode = countryCode
                 self.makeDefault = makeDefault
@@ -476,7 +510,9 @@ extension Components {
                 case email
                 case phone
                 case street
+                case street2
                 case city
+                case region
                 case postalCode
                 case countryCode
                 case makeDefault
@@ -810,6 +846,8 @@ extension Components {
             internal var shipping: Components.Schemas.Money
             /// - Remark: Generated from `#/components/schemas/Order/tax`.
             internal var tax: Components.Schemas.Money
+            /// - Remark: Generated from `#/components/schemas/Order/taxDetails`.
+            internal var taxDetails: Components.Schemas.TaxDetails
             /// - Remark: Generated from `#/components/schemas/Order/total`.
             internal var total: Components.Schemas.Money
             /// The card, as the receipt names it (Visa ••4242).
@@ -840,6 +878,7 @@ extension Components {
             ///   - subtotal:
             ///   - shipping:
             ///   - tax:
+            ///   - taxDetails:
             ///   - total:
             ///   - payment: The card, as the receipt names it (Visa ••4242).
             ///   - shippingMethod:
@@ -856,6 +895,7 @@ extension Components {
                 subtotal: Components.Schemas.Money,
                 shipping: Components.Schemas.Money,
                 tax: Components.Schemas.Money,
+                taxDetails: Components.Schemas.TaxDetails,
                 total: Components.Schemas.Money,
                 payment: Swift.String,
                 shippingMethod: Swift.String,
@@ -872,6 +912,7 @@ extension Components {
                 self.subtotal = subtotal
                 self.shipping = shipping
                 self.tax = tax
+                self.taxDetails = taxDetails
                 self.total = total
                 self.payment = payment
                 self.shippingMethod = shippingMethod
@@ -889,6 +930,7 @@ extension Components {
                 case subtotal
                 case shipping
                 case tax
+                case taxDetails
                 case total
                 case payment
                 case shippingMethod
@@ -897,6 +939,59 @@ extension Components {
                 case tracking
                 case events
                 case nextAction
+            }
+        }
+        /// The tax rule, rate and jurisdiction the order was charged under.
+        ///
+        /// - Remark: Generated from `#/components/schemas/TaxDetails`.
+        internal struct TaxDetails: Codable, Hashable, Sendable {
+            /// added: sales tax on top of the prices; included: VAT or GST already in them (tax is the part of the total that is tax).
+            ///
+            /// - Remark: Generated from `#/components/schemas/TaxDetails/rule`.
+            internal enum RulePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case added = "added"
+                case included = "included"
+                case none = "none"
+            }
+            /// added: sales tax on top of the prices; included: VAT or GST already in them (tax is the part of the total that is tax).
+            ///
+            /// - Remark: Generated from `#/components/schemas/TaxDetails/rule`.
+            internal var rule: Components.Schemas.TaxDetails.RulePayload
+            /// Sales tax, HST, VAT…
+            ///
+            /// - Remark: Generated from `#/components/schemas/TaxDetails/label`.
+            internal var label: Swift.String
+            /// The rate in hundredths of a percent (1900 is 19%).
+            ///
+            /// - Remark: Generated from `#/components/schemas/TaxDetails/basisPoints`.
+            internal var basisPoints: Swift.Int
+            /// The ISO 3166 country or subdivision whose rate it is (DE, US-TX, CA-ON); empty for orders placed before it was kept.
+            ///
+            /// - Remark: Generated from `#/components/schemas/TaxDetails/jurisdiction`.
+            internal var jurisdiction: Swift.String
+            /// Creates a new `TaxDetails`.
+            ///
+            /// - Parameters:
+            ///   - rule: added: sales tax on top of the prices; included: VAT or GST already in them (tax is the part of the total that is tax).
+            ///   - label: Sales tax, HST, VAT…
+            ///   - basisPoints: The rate in hundredths of a percent (1900 is 19%).
+            ///   - jurisdiction: The ISO 3166 country or subdivision whose rate it is (DE, US-TX, CA-ON); empty for orders placed before it was kept.
+            internal init(
+                rule: Components.Schemas.TaxDetails.RulePayload,
+                label: Swift.String,
+                basisPoints: Swift.Int,
+                jurisdiction: Swift.String
+            ) {
+                self.rule = rule
+                self.label = label
+                self.basisPoints = basisPoints
+                self.jurisdiction = jurisdiction
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case rule
+                case label
+                case basisPoints
+                case jurisdiction
             }
         }
         /// What the shopper must do before the order can be paid.

@@ -42,7 +42,7 @@ extension Layout {
         let rows: [(String, String, Style)] = [
             ("Subtotal", totals.subtotal.formatted, .normal),
             ("Shipping (\(cart.shippingLabel))", shipping, .normal),
-            ("Tax", totals.tax.formatted, .normal),
+            (cart.taxLabel, totals.tax.formatted, .normal),
             ("Total", totals.total.formatted, Style(.price, bold: true)),
         ]
         for (offset, row) in rows.enumerated() {

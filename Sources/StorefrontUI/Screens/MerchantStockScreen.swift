@@ -90,5 +90,19 @@ extension Layout {
             p.putRight(value(sales.today), end: column + width - 18, row: row, style: style)
             p.putRight(value(sales.lastSevenDays), end: column + width, row: row, style: style)
         }
+        drawTaxes(sales, column: column, width: width, top: top + figures.count + 2, body, &p)
+    }
+
+    /// The tax charged by jurisdiction, as the week's orders name them, today's beside the week's.
+    static func drawTaxes(_ sales: SalesSummary, column: Int, width: Int, top: Int, _ body: BodyRect, _ p: inout Painter) {
+        guard !sales.lastSevenDays.taxes.isEmpty, top < body.bottom else { return }
+        p.put("Tax by jurisdiction", column: column, row: top, style: Style(.title, bold: true))
+        for (offset, tax) in sales.lastSevenDays.taxes.enumerated() where top + 1 + offset < body.bottom {
+            let row = top + 1 + offset
+            let today = sales.today.taxes.first { $0.jurisdiction == tax.jurisdiction && $0.label == tax.label }
+            p.put("\(tax.jurisdiction.isEmpty ? "(not kept)" : tax.jurisdiction)  \(tax.label)", column: column, row: row, width: width - 36)
+            p.putRight(today?.amount.formatted ?? "—", end: column + width - 18, row: row, style: Style(.dim))
+            p.putRight(tax.amount.formatted, end: column + width, row: row)
+        }
     }
 }

@@ -83,7 +83,7 @@ extension Layout {
     static func totalsRows(_ order: Order, refunded: Money?) -> [(String, Money, Style)] {
         let totals = order.totals
         var rows: [(String, Money, Style)] = [
-            ("Subtotal", totals.subtotal, .normal), ("Shipping", totals.shipping, .normal), ("Tax", totals.tax, .normal),
+            ("Subtotal", totals.subtotal, .normal), ("Shipping", totals.shipping, .normal), (order.taxCharged.summaryLabel, totals.tax, .normal),
             ("Total", totals.total, Style(.price, bold: true)),
         ]
         if let refunded, refunded.minorUnits > 0 {

@@ -12,7 +12,10 @@ extension Layout {
         let width = min(body.width - 2, 72)
         let left = (body.width - width) / 2
         // Full sheet: box, four rows, a gap, the summary items, a gap, the status (wrapped) beside the button.
-        let errorRows = sheet.rowErrors.count
+        // A row's error wraps under its value, so a refusal that says where the shop ships is read whole.
+        let labelWidth = 10
+        let errorLines = sheet.rowErrors.mapValues { p.wrapped("! " + $0, width: max(1, width - 4 - labelWidth)) }
+        let errorRows = errorLines.values.reduce(0) { $0 + $1.count }
         let button = sheet.offersCardSetup ? "[ Set up card ]" : "[ Pay ]"
         let statusLines = Self.statusLines(sheet, button: button, width: width - 4, p)
         // The line that asks to charge is always drawn whole: the sheet makes room for all of it.
@@ -47,7 +50,6 @@ extension Layout {
             return
         }
 
-        let labelWidth = 10
         for sheetRow in PaymentSheetRow.allCases where row < bottomLimit {
             let isSelected = sheetRow == sheet.selectedRow && sheet.authorizationPrompt == nil
             let style: Style
@@ -65,8 +67,10 @@ extension Layout {
             p.put(sheet.rowValues[sheetRow] ?? "", column: column + labelWidth, row: row, style: style, width: inner - labelWidth - 2)
             p.put(p.glyphs.chevron, column: column + inner - 1, row: row, style: isSelected ? style : Style(.dim))
             row += 1
-            if let error = sheet.rowErrors[sheetRow], row < bottomLimit {
-                p.put("! " + error, column: column + labelWidth, row: row, style: Style(.error, bold: true), width: inner - labelWidth)
+            // Compact, the rows give way to the total: the error takes one line, cut where it does not fit.
+            let lines = compact ? sheet.rowErrors[sheetRow].map { ["! " + $0] } ?? [] : errorLines[sheetRow] ?? []
+            for line in lines where row < bottomLimit {
+                p.put(line, column: column + labelWidth, row: row, style: Style(.error, bold: true), width: inner - labelWidth)
                 row += 1
             }
         }

@@ -160,7 +160,7 @@ extension TmuxTerminal {
         try waitFor("Saved Visa ••4242")
         try press("d")
         try waitFor("Add an address")
-        try fill([name, "1 Loop Road", "Cupertino", "95014", "", "shopper@example.com", ""])
+        try fill([name, "1 Loop Road", "", "Cupertino", "CA", "95014", "shopper@example.com", ""])
         try waitFor("One-Tap ready")
     }
 }

@@ -28,7 +28,7 @@ struct BankCheckTests {
         #expect(backend.calls.count == 3)
         #expect(Set(backend.calls.map(\.idempotencyKey)).count == 1, "the same charge, asked again")
         let shown = try #require(driver.renderer.frameTexts.first { $0.contains("Your bank wants to check the payment of") })
-        #expect(shown.contains("$69.28 to Storefront"))
+        #expect(shown.contains("$68.64 to Storefront"))
         #expect(shown.contains(Self.check))
         #expect(shown.contains("▀"), "with its QR code")
         #expect(shown.contains("Waiting for your bank's check…"))

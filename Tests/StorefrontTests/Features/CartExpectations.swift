@@ -8,7 +8,7 @@ extension AppState {
     mutating func expectAdded(_ line: CartLine, in shop: ShopProfile = .standard(), startsCheck: Bool = true) {
         cart.cart = Cart(currency: shop.currency, lines: [line])
         cart.screen.lines = [line]
-        cart.screen.totals = cart.cart.totals(shipping: shop.shippingMethods.first, tax: shop.tax)
+        cart.screen.totals = shop.estimatedTotals(cart.cart)
         cart.badge = CartBadge(itemCount: line.quantity, subtotal: line.unitPrice * line.quantity)
         cart.screen.canBuyNow = true
         shell.notice = Notice(.info, "Added \(line.name) to your cart.")

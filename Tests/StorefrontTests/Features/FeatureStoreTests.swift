@@ -62,7 +62,7 @@ struct FeatureStoreTests {
         store.send(.addToCart) {
             $0.cart.cart = Cart(currency: shop.currency, lines: [line])
             $0.cart.screen.lines = [line]
-            $0.cart.screen.totals = $0.cart.cart.totals(shipping: shop.shippingMethods.first, tax: shop.tax)
+            $0.cart.screen.totals = shop.estimatedTotals($0.cart.cart)
             $0.cart.badge = CartBadge(itemCount: 1, subtotal: product.price)
             // The guest's sandbox wallet has a default card and address, and One-Tap for the cart is on.
             $0.cart.screen.canBuyNow = true
@@ -133,7 +133,9 @@ struct FeatureStoreTests {
         let store = await TestStore(dependencies: stack.dependencies)
         await store.setUp(.addToCart, .showCart)
         let lines = store.state.cart.cart.lines
-        let standard = try #require(shop.shippingMethods.first)
+        let standard = Fixtures.standardShipping
+        // Jane ships to California: the sheet charges its rate, not the 8.25 % the cart estimated at home.
+        let california = TaxPolicy(label: "Sales tax", basisPoints: 725, jurisdiction: "US-CA")
 
         store.send(.pay) { $0.checkout.isCheckingWallet = true }
         #expect(!store.state.isAcceptingInput, "keys wait while the wallet is checked")
@@ -143,27 +145,31 @@ struct FeatureStoreTests {
             $0.checkout.isCheckingWallet = false
             // The state holds the checkout; the effect makes a controller and asks it what the sheet offers.
             $0.checkout.checkout = Checkout(
-                order: CheckoutOrder(lines: lines, clearsCartOnSuccess: true), oneTap: false, shippingMethod: standard, noticeBeforeCheckout: nil
+                order: CheckoutOrder(lines: lines, clearsCartOnSuccess: true), oneTap: false, shippingMethod: standard,
+                quote: shop.estimate(for: Cart(currency: shop.currency, lines: lines)), noticeBeforeCheckout: nil
             )
         }
         #expect(store.state.isPresentingSheet && !store.state.isAcceptingInput, "keys wait while the sheet is on its way")
         let summary = [
             SummaryItem(label: "Subtotal", amount: lines[0].total),
             SummaryItem(label: "Shipping (\(standard.label))", amount: standard.cost(forSubtotal: lines[0].total)),
-            SummaryItem(label: shop.tax.label, amount: store.state.cart.screen.totals.tax),
-            SummaryItem(label: shop.name, amount: store.state.cart.screen.totals.total),
+            SummaryItem(label: "Sales tax", amount: california.tax(on: lines[0].total)),
+            SummaryItem(
+                label: shop.name,
+                amount: lines[0].total + standard.cost(forSubtotal: lines[0].total) + california.tax(on: lines[0].total)),
         ]
         await store.receive(.checkout(.presented(Fixtures.sheetOptions))) {
             $0.checkout.checkout?.options = Fixtures.sheetOptions
             $0.checkout.checkout?.card = Fixtures.visa
             $0.checkout.checkout?.shipTo = Fixtures.jane
             $0.checkout.checkout?.contact = Fixtures.jane
+            $0.checkout.checkout?.quote = ShippingQuote(region: "us", methods: shop.estimate(for: Cart(currency: shop.currency, lines: lines)).methods, tax: california)
             $0.shell.route = [.productList, .cart, .paymentSheet]
             var sheet = PaymentSheetState(
                 merchantName: shop.name,
                 rowValues: [
                     .card: "Visa ••4242  Test: succeeds",
-                    .shippingAddress: "Jane Appleseed, 1 Loop Road, Cupertino 95014, US",
+                    .shippingAddress: "Jane Appleseed, 1 Loop Road, Cupertino CA 95014, US",
                     .shippingMethod: "\(standard.label) · \(standard.detail)",
                     .contact: "jane@example.com · +1 555 0100",
                 ],
@@ -183,11 +189,12 @@ struct FeatureStoreTests {
         await store.receive(.checkout(.processingStarted)) { $0.checkout.sheet?.phase = .processing }
         let confirmation = ConfirmationState(
             orderNumber: "SF-777777", total: Money(minorUnits: 6_928, currency: .usd), itemCount: 1,
-            paymentDescription: "Visa ••4242", shipTo: "Jane Appleseed, 1 Loop Road, Cupertino 95014, US", shippingMethodLabel: standard.label
+            paymentDescription: "Visa ••4242", shipTo: "Jane Appleseed, 1 Loop Road, Cupertino CA 95014, US", shippingMethodLabel: standard.label
         )
         await store.receive(.checkout(.finished(.paid(confirmation)))) {
             $0.cart.cart = Cart(currency: shop.currency)
-            $0.cart.screen = CartScreenState(totals: Cart(currency: shop.currency).totals(shipping: standard, tax: shop.tax))
+            $0.cart.screen = CartScreenState(totals: shop.estimatedTotals(Cart(currency: shop.currency)))
+            $0.cart.screen.taxLabel = "Sales tax"
             $0.cart.screen.shippingLabel = standard.label
             $0.cart.badge = CartBadge(itemCount: 0, subtotal: .zero(shop.currency))
             $0.checkout.checkout = nil

@@ -104,7 +104,7 @@ struct GuidedCheckoutTests {
     @Test func theAddressTheFormSavesIsChosenForShipToAndContactAndPayIsReady() async throws {
         let (store, _) = try await sheetWithoutAnAddress()
         await store.setUp(.moveDown, .confirm)
-        for value in ["Sam Shopper", "1 Loop Road", "Cupertino", "95014", "", "sam@example.com", ""] {
+        for value in ["Sam Shopper", "1 Loop Road", "", "Cupertino", "CA", "95014", "sam@example.com", ""] {
             if !value.isEmpty { await store.setUp(.textInput(value)) }
             await store.setUp(.confirm)
         }

@@ -23,8 +23,9 @@ struct MerchantConsoleTests {
         let line = CartLine(productID: "hoodie-root", name: "root Hoodie", unitPrice: Money(minorUnits: 8_900, currency: .usd), quantity: 2)
         let shop = stack.catalog.shop
         let draft = OrderDraft(
-            lines: [line], totals: Cart(currency: .usd, lines: [line]).totals(shipping: shop.shippingMethods.first, tax: shop.tax),
-            shippingMethod: shop.shippingMethods[0], shippingContact: Fixtures.jane, customerID: "guest"
+            lines: [line], totals: shop.estimatedTotals(Cart(currency: .usd, lines: [line])),
+            shippingMethod: Fixtures.standardShipping, shippingContact: Fixtures.jane, customerID: "guest",
+            tax: shop.estimate(for: Cart(currency: .usd, lines: [line])).tax
         )
         let order = try await stack.orders.begin(
             draft, idempotencyKey: "k1", tokenID: "t", paymentDescription: "Visa ••4242", placedAt: Fixtures.fixedDates.now())
@@ -199,7 +200,9 @@ struct MerchantConsoleTests {
         let (stack, order) = try await Self.stackWithPaidOrder()
         let store = await TestStore(dependencies: stack.dependencies)
         await store.setUp(.showSales)
-        let figures = SalesFigures(orders: 1, revenue: order.totals.total, refunds: .zero(.usd))
+        let figures = SalesFigures(
+            orders: 1, revenue: order.totals.total, refunds: .zero(.usd),
+            taxes: [JurisdictionTax(jurisdiction: "US", label: "Sales tax", amount: order.totals.tax)])
         #expect(store.state.merchant?.console.sales == SalesSummary(today: figures, lastSevenDays: figures))
     }
 

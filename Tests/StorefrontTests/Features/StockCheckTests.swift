@@ -49,7 +49,7 @@ struct StockCheckTests {
             $0.cart.isStockCheckInFlight = false
             $0.cart.cart = Cart(currency: shop.currency)
             $0.cart.screen.lines = []
-            $0.cart.screen.totals = $0.cart.cart.totals(shipping: shop.shippingMethods.first, tax: shop.tax)
+            $0.cart.screen.totals = shop.estimatedTotals($0.cart.cart)
             $0.cart.screen.canBuyNow = false
             $0.cart.badge = CartBadge(itemCount: 0, subtotal: .zero(shop.currency))
             $0.shell.notice = Notice(.error, "\(product.name) is sold out.")

@@ -98,7 +98,7 @@ struct UnansweredChargeTests {
             $0.cart.cart.setQuantity(at: 0, to: 1)
             let shop = Fixtures.bundledCatalog.shop
             $0.cart.screen.lines = $0.cart.cart.lines
-            $0.cart.screen.totals = $0.cart.cart.totals(shipping: shop.shippingMethods.first, tax: shop.tax)
+            $0.cart.screen.totals = shop.estimatedTotals($0.cart.cart)
             $0.cart.badge = CartBadge(itemCount: $0.cart.cart.itemCount, subtotal: $0.cart.screen.totals.subtotal)
         }
         await store.finish()

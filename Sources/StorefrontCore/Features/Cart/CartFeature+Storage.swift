@@ -116,7 +116,8 @@ extension CartFeature {
     /// Keeps the cart within `Money.maximumMinorUnits`; says which lines were left out, or nil.
     static func leaveOutLinesOverMaximum(_ state: inout State, from source: String, _ env: ShopEnvironment) -> String? {
         let profile = env.shopProfile
-        let left = state.cart.removeLinesOverMaximum(shippingMethods: profile.shippingMethods, tax: profile.tax)
+        let ceiling = profile.ceiling
+        let left = state.cart.removeLinesOverMaximum(shippingMethods: ceiling.methods, tax: ceiling.tax)
         guard !left.isEmpty else { return nil }
         let names = left.map(\.name).joined(separator: ", ")
         return "\(source) would cost over \(Money.maximum(profile.currency).formatted); left out: \(names)."

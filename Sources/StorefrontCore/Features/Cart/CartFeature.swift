@@ -7,6 +7,8 @@ public struct CartScreenState: Equatable, Sendable {
     public var selectedIndex = 0
     public var totals: CartTotals
     public var shippingLabel = ""
+    /// "Sales tax", or "incl. VAT 19%" where the home region's prices include it.
+    public var taxLabel = "Tax"
     public var canBuyNow = false
     public init(totals: CartTotals) { self.totals = totals }
 }
@@ -208,18 +210,20 @@ public enum CartFeature {
         let profile = env.shopProfile
         var trial = state.cart
         change(&trial)
-        guard !trial.isWithinMaximum(shippingMethods: profile.shippingMethods, tax: profile.tax) else { return nil }
+        let ceiling = profile.ceiling
+        guard !trial.isWithinMaximum(shippingMethods: ceiling.methods, tax: ceiling.tax) else { return nil }
         return "This would take the cart over \(Money.maximum(profile.currency).formatted)."
     }
 
-    /// Puts the cart, its totals and the badge on screen.
+    /// Puts the cart, its totals (estimated at home, before an address is chosen) and the badge on screen.
     static func showCart(_ state: inout State, _ env: ShopEnvironment) {
-        let profile = env.shopProfile
-        let shipping = profile.shippingMethods.first
         let cart = state.cart
+        let estimate = env.shopProfile.estimate(for: cart)
+        let shipping = estimate.methods.first
         state.screen.lines = cart.lines
-        let totals = cart.totals(shipping: shipping, tax: profile.tax)
+        let totals = cart.totals(shipping: shipping, tax: estimate.tax)
         state.screen.totals = totals
+        state.screen.taxLabel = estimate.tax.summaryLabel
         state.screen.shippingLabel = shipping?.label ?? ""
         state.screen.selectedIndex = ListSelection.clamped(state.screen.selectedIndex, count: cart.lines.count)
         state.screen.canBuyNow = env.oneTap(.cart).isEnabled && state.isOneTapReady && !cart.isEmpty

@@ -22,6 +22,9 @@ public struct Checkout: Equatable, Sendable {
     public var shipTo: Contact?
     public var contact: Contact?
     public var shippingMethod: ShippingMethod
+    /// The methods and tax of the ship-to address's region, priced for the order (the home region's until an address is
+    /// chosen); kept from the last address the shop ships to.
+    public var quote: ShippingQuote
     /// What the screen under the sheet said when checkout began; closing the sheet without authorizing restores it.
     public var noticeBeforeCheckout: Notice?
     /// Set once the shopper confirms a payment on this sheet; decides what closing the sheet leaves behind.
@@ -30,10 +33,11 @@ public struct Checkout: Equatable, Sendable {
     /// its key and token.
     public var attempt: ChargeAttempt?
 
-    public init(order: CheckoutOrder, oneTap: Bool, shippingMethod: ShippingMethod, noticeBeforeCheckout: Notice?) {
+    public init(order: CheckoutOrder, oneTap: Bool, shippingMethod: ShippingMethod, quote: ShippingQuote, noticeBeforeCheckout: Notice?) {
         self.order = order
         self.oneTap = oneTap
         self.shippingMethod = shippingMethod
+        self.quote = quote
         self.noticeBeforeCheckout = noticeBeforeCheckout
     }
 

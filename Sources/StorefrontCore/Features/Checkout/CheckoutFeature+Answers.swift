@@ -17,11 +17,13 @@ extension CheckoutFeature {
             checkout.shipTo = options.selectedContact
             checkout.contact = options.selectedContact
             state.checkout = checkout
-            let summary = CheckoutSheet.summaryItems(lines: checkout.order.lines, shipping: checkout.shippingMethod, env.shopProfile)
+            let summary = CheckoutSheet.summaryItems(
+                lines: checkout.order.lines, shipping: checkout.shippingMethod, tax: checkout.quote.tax, env.shopProfile)
             openSheet(&state, PaymentSheetState(merchantName: env.shopProfile.name, rowValues: [:], summaryItems: summary, phase: .reviewing))
+            CheckoutSheet.reprice(&state, env.shopProfile)
             if let contact = options.selectedContact {
                 // As Apple's sheet does, the preselected contact is checked before anything can be paid.
-                CheckoutSheet.setRowErrors(&state, CheckoutSheet.contactErrors(for: contact, env.shopProfile))
+                CheckoutSheet.setRowErrors(&state, CheckoutSheet.contactErrors(for: contact, lines: checkout.order.lines, env.shopProfile))
             }
             CheckoutSheet.refreshRows(&state)
             if checkout.oneTap { requestAuthorization(&state, env) }

@@ -19,8 +19,8 @@ extension CheckoutFeature {
             state.shell.notice = Notice(.error, "Payments are not available on this device.")
             return .none
         }
-        guard let (_, request) = paymentRequest(for: order, oneTap: oneTap, env.shopProfile) else {
-            state.shell.notice = Notice(.error, "This shop has no shipping methods.")
+        guard let (_, _, request) = paymentRequest(for: order, oneTap: oneTap, env.shopProfile) else {
+            state.shell.notice = Notice(.error, "No shipping method takes an order this heavy: remove some items.")
             return .none
         }
         state.isCheckingWallet = true
@@ -65,15 +65,13 @@ extension CheckoutFeature {
         }
     }
 
-    /// The shipping method a checkout starts with (the cheapest for One-Tap) and its payment request; nil without shipping methods.
-    private static func paymentRequest(for order: CheckoutOrder, oneTap: Bool, _ shop: ShopProfile) -> (ShippingMethod, PaymentRequest)? {
+    /// What a checkout starts with, before an address is chosen: the home region's quote, its first method (the
+    /// cheapest for One-Tap) and the payment request; nil where the home region ships nothing this heavy.
+    private static func paymentRequest(for order: CheckoutOrder, oneTap: Bool, _ shop: ShopProfile) -> (ShippingMethod, ShippingQuote, PaymentRequest)? {
+        let quote = shop.estimate(for: Cart(currency: shop.currency, lines: order.lines))
         let subtotal = order.lines.subtotal(in: shop.currency)
-        let shipping =
-            oneTap
-            ? shop.shippingMethods.min { $0.cost(forSubtotal: subtotal).minorUnits < $1.cost(forSubtotal: subtotal).minorUnits }
-            : shop.shippingMethods.first
-        guard let shipping else { return nil }
-        return (shipping, CheckoutSheet.paymentRequest(lines: order.lines, shipping: shipping, shop))
+        guard let shipping = CheckoutSheet.method(in: quote, keeping: nil, cheapest: oneTap, subtotal: subtotal) else { return nil }
+        return (shipping, quote, CheckoutSheet.paymentRequest(lines: order.lines, shipping: shipping, quote: quote, shop))
     }
 
     /// The wallet answered: the sheet offers card setup, or a fresh controller presents it.
@@ -81,7 +79,7 @@ extension CheckoutFeature {
         -> Effect
     {
         let shop = env.shopProfile
-        guard let (shipping, request) = paymentRequest(for: order, oneTap: oneTap, shop) else { return .none }
+        guard let (shipping, quote, request) = paymentRequest(for: order, oneTap: oneTap, shop) else { return .none }
         guard canPay else {
             state.sheetAwaits = .cardToStart(order)
             let networks = shop.supportedNetworks.map(\.displayName).joined(separator: ", ")
@@ -93,7 +91,7 @@ extension CheckoutFeature {
             state.shell.notice = Notice(.error, CheckoutMessages.message(for: .networksNotSupported))
             return .none
         }
-        state.checkout = Checkout(order: order, oneTap: oneTap, shippingMethod: shipping, noticeBeforeCheckout: noticeBefore)
+        state.checkout = Checkout(order: order, oneTap: oneTap, shippingMethod: shipping, quote: quote, noticeBeforeCheckout: noticeBefore)
         let makeController = env.dependencies.paymentAuthorization.makeController
         // A fresh controller per checkout, asked what the sheet offers; the checkout keeps the rest.
         return .run { send in

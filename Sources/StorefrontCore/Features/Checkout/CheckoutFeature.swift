@@ -137,13 +137,19 @@ public enum CheckoutFeature {
             guard let method = checkout.options.paymentMethods[safe: index] else { return .none }
             checkout.card = method
         case .shippingMethod:
-            guard let method = shop.shippingMethods[safe: index] else { return .none }
+            guard let method = checkout.quote.methods[safe: index] else { return .none }
             checkout.shippingMethod = method
-            state.sheet?.summaryItems = CheckoutSheet.summaryItems(lines: checkout.order.lines, shipping: method, shop)
+            state.sheet?.summaryItems = CheckoutSheet.summaryItems(lines: checkout.order.lines, shipping: method, tax: checkout.quote.tax, shop)
         case .shippingAddress, .contact:
             guard let picked = checkout.options.contacts[safe: index] else { return .none }
             if row == .shippingAddress { checkout.shipTo = picked } else { checkout.contact = picked }
-            if let contact = checkout.shippingContact { CheckoutSheet.setRowErrors(&state, CheckoutSheet.contactErrors(for: contact, shop)) }
+            state.checkout = checkout
+            CheckoutSheet.reprice(&state, shop)
+            if let contact = checkout.shippingContact {
+                CheckoutSheet.setRowErrors(&state, CheckoutSheet.contactErrors(for: contact, lines: checkout.order.lines, shop))
+            }
+            CheckoutSheet.refreshRows(&state)
+            return .none
         }
         state.checkout = checkout
         CheckoutSheet.refreshRows(&state)

@@ -1,4 +1,5 @@
 import Foundation
+import ShopApplication
 import ShopModels
 import ShopPorts
 
@@ -6,29 +7,48 @@ import ShopPorts
 /// the rows, the choosers and what the shop cannot accept about a contact.
 @MainActor
 enum CheckoutSheet {
-    static func paymentRequest(lines: [CartLine], shipping: ShippingMethod, _ shop: ShopProfile) -> PaymentRequest {
+    static func paymentRequest(lines: [CartLine], shipping: ShippingMethod, quote: ShippingQuote, _ shop: ShopProfile) -> PaymentRequest {
         PaymentRequest(
             merchantIdentifier: shop.merchantIdentifier, merchantName: shop.name, countryCode: shop.countryCode,
             currency: shop.currency, supportedNetworks: shop.supportedNetworks,
             merchantCapabilities: [.threeDSecure, .credit, .debit],
-            summaryItems: summaryItems(lines: lines, shipping: shipping, shop),
-            shippingMethods: shop.shippingMethods, requiredShippingContactFields: [.name, .email, .postalAddress]
+            summaryItems: summaryItems(lines: lines, shipping: shipping, tax: quote.tax, shop),
+            shippingMethods: quote.methods, requiredShippingContactFields: [.name, .email, .postalAddress]
         )
     }
 
-    nonisolated static func totals(lines: [CartLine], shipping: ShippingMethod, _ shop: ShopProfile) -> CartTotals {
-        Cart(currency: shop.currency, lines: lines).totals(shipping: shipping, tax: shop.tax)
-    }
-
-    /// Subtotal, shipping, tax, then the total labelled with the merchant's name.
-    nonisolated static func summaryItems(lines: [CartLine], shipping: ShippingMethod, _ shop: ShopProfile) -> [SummaryItem] {
-        let totals = totals(lines: lines, shipping: shipping, shop)
+    /// Subtotal, shipping, tax ("Sales tax", "HST", "incl. VAT 19%"), then the total labelled with the merchant's name.
+    nonisolated static func summaryItems(lines: [CartLine], shipping: ShippingMethod, tax: TaxPolicy, _ shop: ShopProfile) -> [SummaryItem] {
+        let totals = Cart(currency: shop.currency, lines: lines).totals(shipping: shipping, tax: tax)
         return [
             SummaryItem(label: "Subtotal", amount: totals.subtotal),
             SummaryItem(label: "Shipping (\(shipping.label))", amount: totals.shipping),
-            SummaryItem(label: shop.tax.label, amount: totals.tax),
+            SummaryItem(label: tax.summaryLabel, amount: totals.tax),
             SummaryItem(label: shop.name, amount: totals.total),
         ]
+    }
+
+    /// The method a quote offers in place of `current`: the same one where offered, else the cheapest for One-Tap and
+    /// the first otherwise; nil when it offers none.
+    nonisolated static func method(in quote: ShippingQuote, keeping current: ShippingMethod?, cheapest: Bool, subtotal: Money) -> ShippingMethod? {
+        if let current, let same = quote.methods.first(where: { $0.id == current.id }) { return same }
+        guard cheapest else { return quote.methods.first }
+        return quote.methods.min { $0.cost(forSubtotal: subtotal).minorUnits < $1.cost(forSubtotal: subtotal).minorUnits }
+    }
+
+    /// The ship-to address decides the region: its methods priced for the order, its tax and the total, all in the
+    /// same frame, as Apple Pay's sheet recomputes on `didSelectShippingContact`. An address the shop does not ship to
+    /// keeps the last figures; its row's error says where the shop ships and holds Pay.
+    static func reprice(_ state: inout CheckoutFeature.State, _ shop: ShopProfile) {
+        guard var checkout = state.checkout else { return }
+        let cart = Cart(currency: shop.currency, lines: checkout.order.lines)
+        let quote = checkout.shipTo.map { shop.quote(for: cart, to: $0.address) } ?? shop.estimate(for: cart)
+        guard let quote, let method = method(in: quote, keeping: checkout.shippingMethod, cheapest: checkout.oneTap, subtotal: cart.subtotal)
+        else { return }
+        checkout.quote = quote
+        checkout.shippingMethod = method
+        state.checkout = checkout
+        state.sheet?.summaryItems = summaryItems(lines: checkout.order.lines, shipping: method, tax: quote.tax, shop)
     }
 
     /// Each row's current choice in words, and whether every row has one.
@@ -63,11 +83,11 @@ enum CheckoutSheet {
                 addTitle: "Add a new address")
         case .shippingMethod:
             let subtotal = checkout.order.lines.subtotal(in: shop.currency)
-            let choices = shop.shippingMethods.map {
+            let methods = checkout.quote.methods
+            let choices = methods.map {
                 ChooserState.Option(title: "\($0.label) · \($0.cost(forSubtotal: subtotal).formatted)", detail: $0.detail)
             }
-            return ChooserState(
-                row: row, options: choices, selectedIndex: shop.shippingMethods.firstIndex { $0.id == checkout.shippingMethod.id } ?? 0)
+            return ChooserState(row: row, options: choices, selectedIndex: methods.firstIndex { $0.id == checkout.shippingMethod.id } ?? 0)
         case .contact:
             let choices = options.contacts.map { ChooserState.Option(title: $0.email.isEmpty ? "(no email)" : $0.email, detail: $0.phone) }
             return ChooserState(
@@ -86,14 +106,18 @@ enum CheckoutSheet {
         state.sheet?.rowErrors = errors
     }
 
-    /// What the shop cannot accept about a shipping contact: the address form's checks, then where it ships.
-    nonisolated static func contactErrors(for contact: Contact, _ shop: ShopProfile) -> [ContactFieldError] {
+    /// What the shop cannot accept about a shipping contact for `lines`: the address form's checks, then where it ships
+    /// and whether any method there takes the lines' weight.
+    nonisolated static func contactErrors(for contact: Contact, lines: [CartLine], _ shop: ShopProfile) -> [ContactFieldError] {
         let problems = AddressEntry(contact).problems()
         var errors = AddressField.allCases.compactMap { field in
             problems[field].map { ContactFieldError(field: field.contactField, message: $0) }
         }
-        if problems[.country] == nil, let elsewhere = shop.shippingRefusal(country: contact.address.countryCode) {
+        guard problems[.country] == nil, problems[.region] == nil else { return errors }
+        if let elsewhere = shop.shippingRefusal(address: contact.address) {
             errors.append(ContactFieldError(field: .postalAddress, message: elsewhere))
+        } else if shop.quote(for: Cart(currency: shop.currency, lines: lines), to: contact.address)?.methods.isEmpty == true {
+            errors.append(ContactFieldError(field: .postalAddress, message: PlaceOrder.DraftRefusal.noSuchMethod(offered: []).message))
         }
         return errors
     }

@@ -52,8 +52,15 @@ struct OrderPlacement: Sendable {
     func place(_ payment: Payment, after previous: ChargeAttempt?, progress: (PlacementProgress) -> Void, stops: StopRequests) async -> (
         CheckoutOutcome, ChargeAttempt?
     ) {
-        let draft = PlaceOrder.draft(
-            lines: order.lines, shipping: payment.shippingMethod, contact: payment.shippingContact, customerID: customerID, shop: shop)
+        let draft: OrderDraft
+        do {
+            draft = try PlaceOrder.draft(
+                lines: order.lines, shippingMethodID: payment.shippingMethod.id, contact: payment.shippingContact, customerID: customerID,
+                shop: shop)
+        } catch {
+            // The sheet refuses such an address before Pay; a catalog reloaded meanwhile can still change the regions.
+            return (.notPaid(error.message), previous)
+        }
         var attempt = attempt(for: draft, method: payment.method, after: previous)
         let placing = PlaceOrder(provider: provider, backend: backend)
         var timeouts = 0
@@ -123,7 +130,7 @@ struct OrderPlacement: Sendable {
     /// The attempt for this charge: the previous one while the same charge is retried, a new key for anything else.
     private func attempt(for draft: OrderDraft, method: PaymentMethod, after previous: ChargeAttempt?) -> ChargeAttempt {
         let fingerprint =
-            "\(method.id)|\(draft.totals.total.minorUnits)|\(draft.lines.map { "\($0.productID)x\($0.quantity)" })|\(draft.shippingMethod.id)"
+            "\(method.id)|\(draft.totals.total.minorUnits)|\(draft.lines.map { "\($0.productID)x\($0.quantity)" })|\(draft.shippingMethod.id)|\(draft.shippingContact.address.singleLine)"
         if let previous, previous.fingerprint == fingerprint { return previous }
         return ChargeAttempt(fingerprint: fingerprint, key: ids.next(), token: nil)
     }

@@ -7,32 +7,40 @@ import ShopPorts
 enum AddressForm {
     static func make(profile: AccountProfile?, _ env: ShopEnvironment) -> FormState {
         let shop = env.shopProfile
-        return FormState(
+        // The country comes first, so the fields after it are asked for in its order and named in its words; it is
+        // filled in with the shop's, so typing starts at the name.
+        var form = FormState(
             purpose: .addAddress, title: "Add an address",
-            message: "\(shop.name) ships to \(shop.countryCode) addresses. The email gets the receipt.",
-            fields: [FormState.Field(id: AddressField.name.rawValue, label: "Name", value: profile?.name ?? "")]
-                + addressFields(for: shop.countryCode) + [
-                    FormState.Field(id: AddressField.country.rawValue, label: "Country", value: shop.countryCode, hint: "two letters"),
-                    FormState.Field(id: AddressField.email.rawValue, label: "Email", value: profile?.email ?? ""),
-                    FormState.Field(id: AddressField.phone.rawValue, label: "Phone", hint: "optional"),
-                ],
+            message: "\(shop.name) ships to \(ShopProfile.listed(shop.regions.map(\.name))). The email gets the receipt.",
+            fields: [
+                FormState.Field(id: AddressField.country.rawValue, label: "Country", value: shop.countryCode, hint: "two letters"),
+                FormState.Field(id: AddressField.name.rawValue, label: "Name", value: profile?.name ?? ""),
+            ] + addressFields(for: shop.countryCode) + [
+                FormState.Field(id: AddressField.email.rawValue, label: "Email", value: profile?.email ?? ""),
+                FormState.Field(id: AddressField.phone.rawValue, label: "Phone", hint: "optional, +1 512 555 0100"),
+            ],
             submitLabel: "Save address"
         )
+        form.focusedIndex = 1
+        return form
     }
 
-    /// The text of field `index` changed: typed into the country field, the street, city and postal code follow it.
+    /// The text of field `index` changed: typed into the country field, the address fields follow it.
     static func edited(_ form: inout FormState, field index: Int) {
         guard form.fields[index].id == AddressField.country.rawValue else { return }
         follow(country: form.fields[index].value, in: &form)
     }
 
-    /// Puts the street, city and postal code in the order and words of the country the form now names, keeping what was
-    /// typed in them; nothing changes while the country field names no country.
+    /// The fields that follow the country: the street lines, the city, the region and the postal code.
+    static let followingIDs: Set<String> = Set(
+        [AddressField.street, .street2, .city, .region, .postalCode].map(\.rawValue))
+
+    /// Puts the address fields in the order and words of the country the form now names, keeping what was typed in
+    /// them; nothing changes while the country field names no country.
     static func follow(country: String, in form: inout FormState) {
         guard AddressFormats.format(for: country.trimmingCharacters(in: .whitespaces)) != nil else { return }
-        let addressIDs: Set<String> = [AddressField.street.rawValue, AddressField.city.rawValue, AddressField.postalCode.rawValue]
-        guard let first = form.fields.firstIndex(where: { addressIDs.contains($0.id) }) else { return }
-        let typed = Dictionary(uniqueKeysWithValues: form.fields.filter { addressIDs.contains($0.id) }.map { ($0.id, $0) })
+        guard let first = form.fields.firstIndex(where: { followingIDs.contains($0.id) }) else { return }
+        let typed = Dictionary(uniqueKeysWithValues: form.fields.filter { followingIDs.contains($0.id) }.map { ($0.id, $0) })
         let focusedID = form.fields[form.focusedIndex].id
         let followed = addressFields(for: country.trimmingCharacters(in: .whitespaces)).map { field in
             var field = field
@@ -40,32 +48,41 @@ enum AddressForm {
             field.error = typed[field.id]?.error
             return field
         }
-        form.fields.removeAll { addressIDs.contains($0.id) }
+        form.fields.removeAll { followingIDs.contains($0.id) }
         form.fields.insert(contentsOf: followed, at: first)
         form.focusedIndex = form.fields.firstIndex { $0.id == focusedID } ?? form.focusedIndex
     }
 
-    /// The street, city and postal code in the order the shop's country writes them, named as it names them ("ZIP
-    /// code", "Post town"), the postal code with an example; the shop's order of old where the country is unknown.
+    /// The address fields in the order the country writes them, named as it names them ("ZIP code", "Post town",
+    /// "Province"), with the second street line after the first; the region only where the country has one.
     static func addressFields(for country: String) -> [FormState.Field] {
+        let street2 = FormState.Field(id: AddressField.street2.rawValue, label: "Apt, suite", hint: "optional")
         guard let format = AddressFormats.format(for: country) else {
             return [
-                FormState.Field(id: AddressField.street.rawValue, label: "Street"), FormState.Field(id: AddressField.city.rawValue, label: "City"),
+                FormState.Field(id: AddressField.street.rawValue, label: "Street"), street2,
+                FormState.Field(id: AddressField.city.rawValue, label: "City"),
+                FormState.Field(id: AddressField.region.rawValue, label: "Region", hint: "optional"),
                 FormState.Field(id: AddressField.postalCode.rawValue, label: "Postal code"),
             ]
         }
         // Every country's address has a street and a city line here, even where its format folds the city into them.
-        let order =
-            format.fields.filter { $0 != .region } + ([.street, .city, .postal] as [AddressFormat.Field]).filter { !format.fields.contains($0) }
-        return order.map { field in
+        let order = format.fields + ([.street, .city, .postal] as [AddressFormat.Field]).filter { !format.fields.contains($0) }
+        return order.flatMap { field -> [FormState.Field] in
             switch field {
-            // The form has no region field yet: `order` leaves it out.
-            case .street, .region: FormState.Field(id: AddressField.street.rawValue, label: format.label(of: .street))
-            case .city: FormState.Field(id: AddressField.city.rawValue, label: format.label(of: .city))
+            case .street: [FormState.Field(id: AddressField.street.rawValue, label: format.label(of: .street)), street2]
+            case .city: [FormState.Field(id: AddressField.city.rawValue, label: format.label(of: .city))]
+            case .region:
+                [
+                    FormState.Field(
+                        id: AddressField.region.rawValue, label: format.label(of: .region),
+                        hint: format.regions.first.map { "e.g. \($0.key)" } ?? (format.required.contains(.region) ? "" : "optional"))
+                ]
             case .postal:
-                FormState.Field(
-                    id: AddressField.postalCode.rawValue, label: format.label(of: .postal),
-                    hint: format.postalExamples.first.map { "e.g. \($0)" } ?? (format.required.contains(.postal) ? "" : "optional"))
+                [
+                    FormState.Field(
+                        id: AddressField.postalCode.rawValue, label: format.label(of: .postal),
+                        hint: format.postalExamples.first.map { "e.g. \($0)" } ?? (format.required.contains(.postal) ? "" : "optional"))
+                ]
             }
         }
     }
@@ -73,12 +90,15 @@ enum AddressForm {
     static func submit(_ state: inout FormFeature.State, _ form: FormState, _ env: ShopEnvironment) -> Effect {
         let entry = AddressEntry(
             name: form.value(AddressField.name.rawValue), street: form.value(AddressField.street.rawValue),
-            city: form.value(AddressField.city.rawValue), postalCode: form.value(AddressField.postalCode.rawValue),
+            street2: form.value(AddressField.street2.rawValue), city: form.value(AddressField.city.rawValue),
+            region: form.value(AddressField.region.rawValue), postalCode: form.value(AddressField.postalCode.rawValue),
             country: form.value(AddressField.country.rawValue), email: form.value(AddressField.email.rawValue),
             phone: form.value(AddressField.phone.rawValue)
         )
         var problems = Dictionary(uniqueKeysWithValues: entry.problems().map { ($0.key.rawValue, $0.value) })
-        if problems[AddressField.country.rawValue] == nil, let elsewhere = env.shopProfile.shippingRefusal(country: entry.country) {
+        if problems[AddressField.country.rawValue] == nil, problems[AddressField.region.rawValue] == nil,
+            let elsewhere = env.shopProfile.shippingRefusal(address: entry.destination)
+        {
             problems[AddressField.country.rawValue] = elsewhere
         }
         guard problems.isEmpty, let contact = entry.contact(id: "addr_" + env.dependencies.ids.next()) else {
