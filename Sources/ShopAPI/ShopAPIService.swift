@@ -229,7 +229,8 @@ extension APIModels {
     static func address(_ contact: Contact, isDefault: Bool) -> Components.Schemas.Address {
         .init(
             id: contact.id, name: contact.name, email: contact.email, phone: contact.phone, street: contact.address.street,
-            street2: contact.address.street2, city: contact.address.city, region: contact.address.region, postalCode: contact.address.postalCode, countryCode: contact.address.countryCode, isDefault: isDefault
+            street2: contact.address.street2, city: contact.address.city, region: contact.address.region, postalCode: contact.address.postalCode,
+            countryCode: contact.address.countryCode, isDefault: isDefault
         )
     }
 

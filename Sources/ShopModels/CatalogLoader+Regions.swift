@@ -13,7 +13,8 @@ extension CatalogLoader {
             if let points = value.integerValue, (0...10_000).contains(points) {
                 tax.basisPoints = Int(points)
             } else {
-                issues.append(CatalogIssue(path: "$.store.taxBasisPoints", message: "must be a whole number from 0 to 10000 (hundredths of a percent)"))
+                issues.append(
+                    CatalogIssue(path: "$.store.taxBasisPoints", message: "must be a whole number from 0 to 10000 (hundredths of a percent)"))
             }
         }
         if let label = fields["taxLabel"] {
@@ -89,7 +90,11 @@ extension CatalogLoader {
         }
         var tax = RegionTax(rule: rule, label: rule == .included ? "VAT" : rule == .added ? "Sales tax" : "Tax")
         if let label = fields["label"] {
-            if let text = label.stringValue, isLabel(text) { tax.label = text } else { fail(".label", "must be 1 to 30 characters without control characters") }
+            if let text = label.stringValue, isLabel(text) {
+                tax.label = text
+            } else {
+                fail(".label", "must be 1 to 30 characters without control characters")
+            }
         }
         if let points = fields["basisPoints"] {
             if let rate = basisPoints(points) { tax.basisPoints = rate } else { fail(".basisPoints", "must be a whole number from 0 to 10000") }
@@ -150,12 +155,18 @@ extension CatalogLoader {
             }
             let priced = ["amount", "weightBands", "subtotalBands"].filter { object[$0] != nil }
             guard priced.count == 1 else {
-                fail("", "needs exactly one of amount, weightBands or subtotalBands (it has \(priced.isEmpty ? "none" : priced.joined(separator: ", ")))")
+                fail(
+                    "",
+                    "needs exactly one of amount, weightBands or subtotalBands (it has \(priced.isEmpty ? "none" : priced.joined(separator: ", ")))")
                 continue
             }
             var pricing: ShippingRate.Pricing?
             if let amount = object["amount"] {
-                if let flat = money(amount) { pricing = .flat(flat) } else { fail(".amount", "must be a whole amount from 0 to \(maximumPrice) minor units") }
+                if let flat = money(amount) {
+                    pricing = .flat(flat)
+                } else {
+                    fail(".amount", "must be a whole amount from 0 to \(maximumPrice) minor units")
+                }
             } else if let bands = object["weightBands"] {
                 let parsed = bands.arrayValue?.compactMap { band -> ShippingRate.WeightBand? in
                     guard let grams = band.objectValue?["upToGrams"]?.integerValue, (1...100_000_000).contains(grams),
@@ -163,7 +174,9 @@ extension CatalogLoader {
                     else { return nil }
                     return ShippingRate.WeightBand(upToGrams: Int(grams), amount: amount)
                 }
-                if let parsed, !parsed.isEmpty, parsed.count == bands.arrayValue?.count, zip(parsed, parsed.dropFirst()).allSatisfy({ $0.upToGrams < $1.upToGrams }) {
+                if let parsed, !parsed.isEmpty, parsed.count == bands.arrayValue?.count,
+                    zip(parsed, parsed.dropFirst()).allSatisfy({ $0.upToGrams < $1.upToGrams })
+                {
                     pricing = .byWeight(parsed)
                 } else {
                     fail(".weightBands", "must be bands {\"upToGrams\": 500, \"amount\": 1200} with limits from 1 g, each higher than the last")

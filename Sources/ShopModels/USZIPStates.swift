@@ -25,7 +25,9 @@ public enum USZIPStates {
 
     /// The SQL both databases run to give saved US addresses without a state the state of their ZIP code.
     public static var migrationSQL: String {
-        let cases = ranges.map { "WHEN substr(postal_code, 1, 3) BETWEEN '\(digits($0.0.lowerBound))' AND '\(digits($0.0.upperBound))' THEN '\($0.1)'" }
+        let cases = ranges.map {
+            "WHEN substr(postal_code, 1, 3) BETWEEN '\(digits($0.0.lowerBound))' AND '\(digits($0.0.upperBound))' THEN '\($0.1)'"
+        }
         return """
             UPDATE address SET region = CASE \(cases.joined(separator: " ")) ELSE '' END
             WHERE country = 'US' AND region = '' AND length(postal_code) >= 5

@@ -68,7 +68,8 @@ public enum OrderMail {
     static func summary(_ order: Order) -> [String] {
         let rows =
             order.lines.map { ("\($0.quantity) × \($0.name)", $0.total.formatted) } + [
-                ("Subtotal", order.totals.subtotal.formatted), ("Shipping", order.totals.shipping.formatted), (order.taxCharged.summaryLabel, order.totals.tax.formatted),
+                ("Subtotal", order.totals.subtotal.formatted), ("Shipping", order.totals.shipping.formatted),
+                (order.taxCharged.summaryLabel, order.totals.tax.formatted),
                 ("Total", order.totals.total.formatted),
             ]
         let width = rows.map { $0.0.count + $0.1.count }.max() ?? 0

@@ -87,7 +87,8 @@ public struct SandboxWallet: Wallet {
             address: PostalAddress(street: "Laugavegur 7", city: "Reykjavik", postalCode: "101", countryCode: "IS")),
         Contact(
             id: "contact-priya", name: "Priya Nair", email: "priya@example.ca", phone: "+1 416 555 0123",
-            address: PostalAddress(street: "100 Queen St W", street2: "Suite 300", city: "Toronto", region: "CA-ON", postalCode: "M5H 2N2", countryCode: "CA")),
+            address: PostalAddress(
+                street: "100 Queen St W", street2: "Suite 300", city: "Toronto", region: "CA-ON", postalCode: "M5H 2N2", countryCode: "CA")),
         Contact(
             id: "contact-lena", name: "Lena Vogel", email: "lena@example.de", phone: "+49 30 5550 100",
             address: PostalAddress(street: "Hauptstraße 1", city: "Berlin", postalCode: "10115", countryCode: "DE")),

@@ -49,7 +49,10 @@ extension SQLiteOrderRepository: OrderQueue {
                     WHERE currency = ? AND placed_at >= ? AND placed_at < ? AND status IN (\(databaseQuestionMarks(count: charged.count))) AND tax <> 0
                     GROUP BY tax_jurisdiction, tax_label ORDER BY tax_jurisdiction, tax_label
                     """, arguments: [currency.code, from, to] + StatementArguments(charged)
-            ).map { JurisdictionTax(jurisdiction: $0["tax_jurisdiction"], label: $0["tax_label"], amount: Money(minorUnits: $0["amount"], currency: currency)) }
+            ).map {
+                JurisdictionTax(
+                    jurisdiction: $0["tax_jurisdiction"], label: $0["tax_label"], amount: Money(minorUnits: $0["amount"], currency: currency))
+            }
             let refunds =
                 try Int64.fetchOne(
                     db,

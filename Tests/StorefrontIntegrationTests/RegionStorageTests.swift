@@ -17,9 +17,11 @@ struct RegionStorageTests {
         Contact(id: id, name: id, email: "\(id)@example.com", phone: "", address: address)
     }
 
-    static let ontario = contact("priya", PostalAddress(street: "100 Queen St W", city: "Toronto", region: "CA-ON", postalCode: "M5H 2N2", countryCode: "CA"))
+    static let ontario = contact(
+        "priya", PostalAddress(street: "100 Queen St W", city: "Toronto", region: "CA-ON", postalCode: "M5H 2N2", countryCode: "CA"))
     static let berlin = contact("lena", PostalAddress(street: "Hauptstraße 1", city: "Berlin", postalCode: "10115", countryCode: "DE"))
-    static let austin = contact("sam", PostalAddress(street: "1 Congress Ave", city: "Austin", region: "US-TX", postalCode: "78701", countryCode: "US"))
+    static let austin = contact(
+        "sam", PostalAddress(street: "1 Congress Ave", city: "Austin", region: "US-TX", postalCode: "78701", countryCode: "US"))
     static let reykjavik = contact("ines", PostalAddress(street: "Laugavegur 7", city: "Reykjavik", postalCode: "101", countryCode: "IS"))
 
     @Test(arguments: StockedRepositoryKind.allCases)

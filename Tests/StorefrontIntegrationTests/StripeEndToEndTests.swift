@@ -115,7 +115,8 @@ struct StripeEndToEndTests {
         let type: (String) -> String = { $0.map { $0 == " " ? "space" : String($0) }.joined(separator: ",") }
         let keys = [
             "u", "n", type("4242424242424242"), "enter", type("12/30"), "enter", type("123"), "enter", type("Jane"), "enter", type("95014"), "enter",
-            "d", type("Jane"), "enter", type("1 Loop Road"), "enter", "enter", type("Cupertino"), "enter", type("CA"), "enter", type("95014"), "enter",
+            "d", type("Jane"), "enter", type("1 Loop Road"), "enter", "enter", type("Cupertino"), "enter", type("CA"), "enter", type("95014"),
+            "enter",
             type("jane@example.com"), "enter", "enter",
         ].joined(separator: ",")
         let run = try Subprocess.run(binary, ["headless", "--data-dir", directory, "--keys", keys], environment: environment)

@@ -83,7 +83,8 @@ struct CartTests {
 
     @Test func freeShippingFromTheThreshold() {
         let standard = ShippingMethod(
-            id: "standard", label: "Standard", detail: "", amount: Money(minorUnits: 499, currency: .usd), freeFrom: Money(minorUnits: 5000, currency: .usd))
+            id: "standard", label: "Standard", detail: "", amount: Money(minorUnits: 499, currency: .usd),
+            freeFrom: Money(minorUnits: 5000, currency: .usd))
         #expect(standard.cost(forSubtotal: Money(minorUnits: 4999, currency: .usd)).minorUnits == 499)
         #expect(standard.cost(forSubtotal: Money(minorUnits: 5000, currency: .usd)).isZero)
     }

@@ -17,7 +17,8 @@ struct RegionTests {
         do { return try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled").shop } catch { preconditionFailure("\(error)") }
     }()
     static let keycaps = Cart(
-        currency: .usd, lines: [CartLine(productID: "keycap-dusk", name: "Dusk Keycap Set", unitPrice: Money(minorUnits: 6_400, currency: .usd), quantity: 1)])
+        currency: .usd,
+        lines: [CartLine(productID: "keycap-dusk", name: "Dusk Keycap Set", unitPrice: Money(minorUnits: 6_400, currency: .usd), quantity: 1)])
 
     static func address(_ country: String, _ region: String = "") -> PostalAddress {
         PostalAddress(street: "1 Main St", city: "Town", region: region, postalCode: "1", countryCode: country)
@@ -60,8 +61,10 @@ struct RegionTests {
         }
         #expect(costs == [1_200, 1_900, 3_400, nil])
         let heavy = [line(grams: 1_000, quantity: 11)]
-        let contact = Contact(id: "p", name: "Priya", email: "p@example.ca", phone: "", address: PostalAddress(
-            street: "100 Queen St W", city: "Toronto", region: "CA-ON", postalCode: "M5H 2N2", countryCode: "CA"))
+        let contact = Contact(
+            id: "p", name: "Priya", email: "p@example.ca", phone: "",
+            address: PostalAddress(
+                street: "100 Queen St W", city: "Toronto", region: "CA-ON", postalCode: "M5H 2N2", countryCode: "CA"))
         #expect(throws: PlaceOrder.DraftRefusal.noSuchMethod(offered: [])) {
             try PlaceOrder.draft(lines: heavy, shippingMethodID: nil, contact: contact, customerID: "g", shop: Self.shop)
         }
@@ -70,7 +73,8 @@ struct RegionTests {
     /// The European Union's bands by subtotal, and its free shipping from €150 (the shop's one currency, here USD).
     @Test func subtotalBandsAndFreeShipping() {
         let costs = [6_400, 7_500, 15_000].map { cents in
-            let cart = Cart(currency: .usd, lines: [CartLine(productID: "k", name: "K", unitPrice: Money(minorUnits: Int64(cents), currency: .usd), quantity: 1)])
+            let cart = Cart(
+                currency: .usd, lines: [CartLine(productID: "k", name: "K", unitPrice: Money(minorUnits: Int64(cents), currency: .usd), quantity: 1)])
             return Self.shop.quote(for: cart, to: Self.address("FR"))?.methods.first.map { $0.cost(forSubtotal: cart.subtotal).minorUnits }
         }
         #expect(costs == [1_500, 900, 0])

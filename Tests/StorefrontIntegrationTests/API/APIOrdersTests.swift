@@ -99,7 +99,9 @@ struct APIOrdersTests {
         try await api.run { client async throws in
             let abroad = try await client.call(
                 .post, "/v1/addresses", token: token,
-                json: #"{"name": "Jo", "email": "jo@example.com", "street": "Laugavegur 7", "city": "Reykjavik", "postalCode": "101", "countryCode": "IS"}"#)
+                json:
+                    #"{"name": "Jo", "email": "jo@example.com", "street": "Laugavegur 7", "city": "Reykjavik", "postalCode": "101", "countryCode": "IS"}"#
+            )
             #expect(abroad.status == .unprocessableContent)
             #expect((abroad.json["errors"] as? [[String: Any]])?.first?["field"] as? String == "countryCode")
             let bad = try await client.call(

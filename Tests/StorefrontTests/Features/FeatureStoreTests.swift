@@ -163,7 +163,8 @@ struct FeatureStoreTests {
             $0.checkout.checkout?.card = Fixtures.visa
             $0.checkout.checkout?.shipTo = Fixtures.jane
             $0.checkout.checkout?.contact = Fixtures.jane
-            $0.checkout.checkout?.quote = ShippingQuote(region: "us", methods: shop.estimate(for: Cart(currency: shop.currency, lines: lines)).methods, tax: california)
+            $0.checkout.checkout?.quote = ShippingQuote(
+                region: "us", methods: shop.estimate(for: Cart(currency: shop.currency, lines: lines)).methods, tax: california)
             $0.shell.route = [.productList, .cart, .paymentSheet]
             var sheet = PaymentSheetState(
                 merchantName: shop.name,

@@ -67,7 +67,9 @@ extension CheckoutFeature {
 
     /// What a checkout starts with, before an address is chosen: the home region's quote, its first method (the
     /// cheapest for One-Tap) and the payment request; nil where the home region ships nothing this heavy.
-    private static func paymentRequest(for order: CheckoutOrder, oneTap: Bool, _ shop: ShopProfile) -> (ShippingMethod, ShippingQuote, PaymentRequest)? {
+    private static func paymentRequest(for order: CheckoutOrder, oneTap: Bool, _ shop: ShopProfile) -> (
+        ShippingMethod, ShippingQuote, PaymentRequest
+    )? {
         let quote = shop.estimate(for: Cart(currency: shop.currency, lines: order.lines))
         let subtotal = order.lines.subtotal(in: shop.currency)
         guard let shipping = CheckoutSheet.method(in: quote, keeping: nil, cheapest: oneTap, subtotal: subtotal) else { return nil }
