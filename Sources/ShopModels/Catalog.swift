@@ -85,7 +85,7 @@ public enum CatalogLoader {
         return Catalog(shop: shop, products: products)
     }
 
-    static func productID(_ value: JSONValue?) -> String? {
+    public static func productID(_ value: JSONValue?) -> String? {
         switch value {
         case .string(let string): string
         case .integer(let number): String(number)

@@ -43,7 +43,7 @@ public enum CatalogWriter {
         return ["id": region.id, "name": region.name, "places": region.places, "tax": tax, "shipping": shipping]
     }
 
-    static func product(_ product: Product, stock: (Product) -> Int?) -> [String: Any] {
+    public static func product(_ product: Product, stock: (Product) -> Int?) -> [String: Any] {
         var fields: [String: Any] = [
             "id": product.id.rawValue, "name": product.name, "summary": product.summary, "description": product.description,
             "price": product.price.minorUnits, "art": product.art, "tags": product.tags,

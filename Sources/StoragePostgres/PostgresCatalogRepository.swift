@@ -67,7 +67,6 @@ public final class PostgresCatalogRepository: CatalogRepository {
     public static func importCatalog(_ catalog: Catalog, contentHash: String, into database: PostgresDatabase) async throws(PostgresDatabaseError)
         -> ImportSummary
     {
-        let storeJSON = catalog.shop.storedJSON
         let products = catalog.products
         do {
             return try await database.transaction(timeout: .seconds(600)) { connection in
@@ -77,37 +76,47 @@ public final class PostgresCatalogRepository: CatalogRepository {
                 if previous == contentHash {
                     return ImportSummary(products: products.count, added: 0, retired: 0, changed: false)
                 }
-                let before =
-                    try await connection.query("SELECT count(*) FROM product", logger: PostgresDatabase.quiet).collect().first?.decode(Int.self) ?? 0
-                try await connection.query("UPDATE product SET position = NULL WHERE position IS NOT NULL", logger: PostgresDatabase.quiet)
-                // Variants are replaced whole (a product that left the catalog is never shown, so it needs none); their
-                // stock, like a product's, is kept.
-                try await connection.query("DELETE FROM product_variant", logger: PostgresDatabase.quiet)
-                var position = 0
-                for chunk in products.chunks(of: 1_000) {
-                    try await upsert(chunk, firstPosition: position, on: connection)
-                    position += chunk.count
-                }
-                let after =
-                    try await connection.query("SELECT count(*) FROM product", logger: PostgresDatabase.quiet).collect().first?.decode(Int.self) ?? 0
-                let retired =
-                    try await connection.query("SELECT count(*) FROM product WHERE position IS NULL", logger: PostgresDatabase.quiet).collect().first?
-                    .decode(Int.self) ?? 0
-                for (key, value) in [("content-hash", contentHash), ("store", storeJSON), ("product-count", String(products.count))] {
-                    try await connection.query(
-                        """
-                        INSERT INTO catalog_meta (key, value) VALUES (\(key), \(value))
-                        ON CONFLICT (key) DO UPDATE SET value = excluded.value
-                        """, logger: PostgresDatabase.quiet)
-                }
-                // Fresh statistics before any front end reads: without them the planner guessed a
-                // hash join over all of stock for a 20-row window (14 ms at 100,000 products, not 0.1).
-                try await connection.query("ANALYZE product, stock", logger: PostgresDatabase.quiet)
-                return ImportSummary(products: products.count, added: after - before, retired: retired, changed: true)
+                try await PostgresCatalogEditor.followFile(catalog, at: Date(), on: connection)
+                return try await write(catalog, contentHash: contentHash, on: connection)
             }
         } catch {
             throw error as? PostgresDatabaseError ?? .server(state: "", message: "\(error)")
         }
+    }
+
+    /// Writes `catalog` as the shop's catalog on `connection`, in its transaction, which holds the catalog's lock: the
+    /// file's hash kept when it came from one.
+    static func write(_ catalog: Catalog, contentHash: String?, on connection: PostgresConnection) async throws -> ImportSummary {
+        let storeJSON = catalog.shop.storedJSON
+        let products = catalog.products
+        let before =
+            try await connection.query("SELECT count(*) FROM product", logger: PostgresDatabase.quiet).collect().first?.decode(Int.self) ?? 0
+        try await connection.query("UPDATE product SET position = NULL WHERE position IS NOT NULL", logger: PostgresDatabase.quiet)
+        // Variants are replaced whole (a product that left the catalog is never shown, so it needs none); their
+        // stock, like a product's, is kept.
+        try await connection.query("DELETE FROM product_variant", logger: PostgresDatabase.quiet)
+        var position = 0
+        for chunk in products.chunks(of: 1_000) {
+            try await upsert(chunk, firstPosition: position, on: connection)
+            position += chunk.count
+        }
+        let after = try await connection.query("SELECT count(*) FROM product", logger: PostgresDatabase.quiet).collect().first?.decode(Int.self) ?? 0
+        let retired =
+            try await connection.query("SELECT count(*) FROM product WHERE position IS NULL", logger: PostgresDatabase.quiet).collect().first?
+            .decode(Int.self) ?? 0
+        var meta = [("store", storeJSON), ("product-count", String(products.count))]
+        if let contentHash { meta.append(("content-hash", contentHash)) }
+        for (key, value) in meta {
+            try await connection.query(
+                """
+                INSERT INTO catalog_meta (key, value) VALUES (\(key), \(value))
+                ON CONFLICT (key) DO UPDATE SET value = excluded.value
+                """, logger: PostgresDatabase.quiet)
+        }
+        // Fresh statistics before any front end reads: without them the planner guessed a
+        // hash join over all of stock for a 20-row window (14 ms at 100,000 products, not 0.1).
+        try await connection.query("ANALYZE product, stock", logger: PostgresDatabase.quiet)
+        return ImportSummary(products: products.count, added: after - before, retired: retired, changed: true)
     }
 
     /// One statement per thousand products: the rows travel as arrays and `unnest` turns them back into rows.
@@ -161,7 +170,14 @@ public final class PostgresCatalogRepository: CatalogRepository {
     }
 
     public func count(matching query: String) async throws -> Int {
-        guard let pattern = Self.searchQuery(query) else { return query.allSatisfy(\.isWhitespace) ? activeCount : 0 }
+        guard let pattern = Self.searchQuery(query) else {
+            guard query.allSatisfy(\.isWhitespace) else { return 0 }
+            // Read each time, not kept from the start: a merchant's edit on any host changes it.
+            return try await database.read { connection in
+                try await connection.query("SELECT value FROM catalog_meta WHERE key = 'product-count'", logger: PostgresDatabase.quiet)
+                    .collect().first.flatMap { Int(try $0.decode(String.self)) }
+            } ?? activeCount
+        }
         return try await database.read { connection in
             try await connection.query(
                 "SELECT count(*) FROM product WHERE position IS NOT NULL AND search @@ \(pattern)::tsquery", logger: PostgresDatabase.quiet

@@ -210,5 +210,33 @@ extension PostgresDatabase {
             ]),
         // Addresses of every country, orders' tax jurisdictions and carts' weights. SQLite's v20.
         Migration(identifier: "v20-regions", sql: RegionsMigration.statements),
+        // The merchant's record of every product, whatever its status, and the history of its changes. SQLite's v21.
+        Migration(
+            identifier: "v21-catalog-editing",
+            sql: [
+                """
+                CREATE TABLE catalog_product (
+                    id text PRIMARY KEY,
+                    position integer UNIQUE,
+                    status text NOT NULL CHECK (status IN ('published', 'unpublished', 'archived')),
+                    version integer NOT NULL CHECK (version >= 1),
+                    document text NOT NULL,
+                    updated_at double precision NOT NULL,
+                    updated_by text NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE catalog_edit (
+                    sequence bigserial PRIMARY KEY,
+                    product_id text NOT NULL,
+                    version integer NOT NULL,
+                    action text NOT NULL,
+                    actor text NOT NULL,
+                    at double precision NOT NULL,
+                    document text NOT NULL
+                )
+                """,
+                "CREATE INDEX catalog_edit_product ON catalog_edit (product_id, sequence)",
+            ]),
     ]
 }

@@ -112,13 +112,27 @@ public final class SQLiteCatalogRepository: CatalogRepository {
     /// Replaces the catalog's names, texts and prices in one transaction; rows of products that left
     /// the catalog stay (with no position) so nothing that refers to them breaks.
     private static func importCatalog(_ catalog: Catalog, hash: String, into database: SQLiteDatabase) throws {
+        try database.pool.write { db in
+            try SQLiteCatalogEditor.followFile(catalog, at: Date(), db)
+            try write(catalog, contentHash: hash, db)
+        }
+    }
+
+    /// Writes `catalog` as the shop's catalog in the transaction of `db`: the file's hash kept when it came from one.
+    static func write(_ catalog: Catalog, contentHash hash: String?, _ db: Database) throws {
         let defaultStock = Self.defaultStock
         let storeJSON = catalog.shop.storedJSON
-        try database.pool.write { db in
+        do {
             // Rowids follow catalog order (rowid = position + 1), so FTS5, which yields matches in
             // rowid order, hands back a search page without sorting every match. Rows first move
-            // out of the way; products gone from the catalog keep a rowid above that range.
-            try db.execute(sql: "UPDATE product SET position = NULL, rowid = rowid + \(Self.retiredRowidBase) WHERE rowid < \(Self.retiredRowidBase)")
+            // out of the way; products gone from the catalog keep a rowid above that range, past every rowid there,
+            // so a product retired, listed again and retired again never lands on another's.
+            try db.execute(
+                sql: """
+                    UPDATE product SET position = NULL,
+                        rowid = rowid + (SELECT max(max(rowid), \(Self.retiredRowidBase)) FROM product)
+                    WHERE rowid < \(Self.retiredRowidBase)
+                    """)
             let upsert = try db.makeStatement(
                 sql: """
                     INSERT INTO product (rowid, id, position, name, summary, description, price, art, tags, options)
@@ -156,14 +170,20 @@ public final class SQLiteCatalogRepository: CatalogRepository {
             }
             try db.execute(sql: "INSERT INTO product_search(product_search) VALUES('rebuild')")
             let meta = try db.makeStatement(sql: "INSERT OR REPLACE INTO catalog_meta (key, value) VALUES (?, ?)")
-            try meta.execute(arguments: ["content-hash", hash])
+            if let hash { try meta.execute(arguments: ["content-hash", hash]) }
             try meta.execute(arguments: ["store", storeJSON])
             try meta.execute(arguments: ["product-count", String(catalog.products.count)])
         }
     }
 
     public func count(matching query: String) async throws -> Int {
-        guard let pattern = Self.matchExpression(query) else { return query.allSatisfy(\.isWhitespace) ? activeCount : 0 }
+        guard let pattern = Self.matchExpression(query) else {
+            guard query.allSatisfy(\.isWhitespace) else { return 0 }
+            // Read each time, not kept from the start: a merchant's edit in another session changes it.
+            return try await read { db in
+                try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM catalog_meta WHERE key = 'product-count'")).flatMap(Int.init)
+            } ?? activeCount
+        }
         return try await read { db in
             // Products in the catalog are exactly the rowids below the retired range: no join needed.
             try Int.fetchOne(

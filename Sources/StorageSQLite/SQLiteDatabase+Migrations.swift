@@ -266,6 +266,31 @@ extension SQLiteDatabase {
             // Addresses of every country, orders' tax jurisdictions and carts' weights. PostgreSQL's v20.
             for statement in RegionsMigration.statements { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v21-catalog-editing") { db in
+            // The merchant's record of every product, whatever its status, and the history of its changes. PostgreSQL's v21.
+            try db.execute(
+                sql: """
+                    CREATE TABLE catalog_product (
+                        id TEXT PRIMARY KEY,
+                        position INTEGER UNIQUE,          -- the shop's order while published; NULL otherwise
+                        status TEXT NOT NULL CHECK (status IN ('published', 'unpublished', 'archived')),
+                        version INTEGER NOT NULL CHECK (version >= 1),
+                        document TEXT NOT NULL,           -- the catalog file's product object, without stock
+                        updated_at REAL NOT NULL,
+                        updated_by TEXT NOT NULL
+                    );
+                    CREATE TABLE catalog_edit (
+                        sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+                        product_id TEXT NOT NULL,
+                        version INTEGER NOT NULL,
+                        action TEXT NOT NULL,             -- create, update, publish, unpublish, archive, import
+                        actor TEXT NOT NULL,
+                        at REAL NOT NULL,
+                        document TEXT NOT NULL            -- the product as this change left it
+                    );
+                    CREATE INDEX catalog_edit_product ON catalog_edit (product_id, sequence);
+                    """)
+        }
         return migrator
     }
 }
