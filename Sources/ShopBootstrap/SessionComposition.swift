@@ -84,7 +84,8 @@ public enum SessionComposition {
             merchantBackend: backend,
             featureFlags: configuration.featureFlags, ids: ids,
             carts: carts,
-            accounts: accounts, qrCodes: LibQREncoder(), clock: clock, backOffice: backOffice, console: console, mail: storage.outbox
+            accounts: accounts, qrCodes: LibQREncoder(), clock: clock, backOffice: backOffice, console: console, mail: storage.outbox,
+            catalogDesk: console == .shop ? nil : CatalogDesk(editor: storage.catalogEditor, dates: .system)
         )
         return (dependencies, settlement, payments)
     }

@@ -47,6 +47,8 @@ public struct TestStack: Sendable {
     public var apiTokens: APITokenAccess?
     /// The shop, or the merchant console.
     public var console: Console = .shop
+    /// The console's catalog editing; nil in the shop.
+    public var catalogDesk: CatalogDesk?
 
     public init(
         catalog: (any CatalogRepository)? = nil,
@@ -99,7 +101,8 @@ public struct TestStack: Sendable {
         StorefrontDependencies(
             catalog: catalog, orderHistory: orders, paymentAuthorization: paymentAuthorization,
             paymentProvider: paymentProvider, merchantBackend: merchantBackend, featureFlags: flags, ids: ids,
-            carts: carts, accounts: accounts, qrCodes: qrCodes, clock: clock, backOffice: backOffice, console: console
+            carts: carts, accounts: accounts, qrCodes: qrCodes, clock: clock, backOffice: backOffice, console: console,
+            catalogDesk: catalogDesk
         )
     }
 

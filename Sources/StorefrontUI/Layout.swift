@@ -46,6 +46,7 @@ public enum Layout {
         case .merchantRefund: state.merchant.map { drawMerchantRefund(state, $0, body, &painter) }
         case .merchantStock: state.merchant.map { drawMerchantStock($0, body, &painter) }
         case .merchantSales: state.merchant.map { drawMerchantSales($0, body, &painter) }
+        case .merchantCatalog: state.merchant.map { drawMerchantCatalog($0, body, &painter) }
         }
         if state.isHelpShown {
             painter.overlay(rows: body.top..<body.bottom) { drawHelp(state, body, &$0) }

@@ -25,6 +25,8 @@ public enum Action: Equatable, Sendable {
     case cancelOrder
     /// The merchant console: an order's changes, its tabs, the queue's filter, a refund's restock, the low-stock list.
     case ship, markDelivered, refund, showStock, showSales, nextFilter, previousFilter, toggleRestock, toggleLowStock
+    /// The console's catalog: its screen, a new product, publish or unpublish, archive.
+    case showCatalog, newProduct, togglePublished, archiveProduct
     case toggleHelp, quit
     /// The host's list area now fits this many rows.
     case viewportChanged(listRows: Int)

@@ -41,9 +41,14 @@ public enum AppReducer {
         state.noticeBeforeAction = state.shell.notice
         let derivedFrom = DerivedScreens.inputs(state)
         let wasWaitingForStorage = state.shell.isWaitingForStorage
+        let screenBefore = state.screen
         var effect = reduceWithSends(&state, action, env)
         while let next = env.mailbox.takeQueued() {
             effect += reduceWithSends(&state, next, env)
+        }
+        // Back on the list from another screen, it is read again: a merchant's edit since shows at this screen change.
+        if state.screen == .productList, screenBefore != .productList, state.merchant == nil, state.productList.pending == nil {
+            effect += state.scope(\.productList) { ProductListFeature.reload(&$0, env, keepSelection: true) }
         }
         DerivedScreens.update(&state, since: derivedFrom, env)
         dropScreensLeftBehind(&state)
@@ -158,7 +163,7 @@ public enum AppReducer {
         case .account: return state.run(\.account, AccountFeature.reducer, key, env)
         case .form: return state.run(\.forms, FormFeature.reducer, key, env)
         case .cardLink: return state.run(\.cardLink, CardLinkFeature.reducer, key, env)
-        case .merchantQueue, .merchantOrder, .merchantRefund, .merchantStock, .merchantSales:
+        case .merchantQueue, .merchantOrder, .merchantRefund, .merchantStock, .merchantSales, .merchantCatalog:
             return state.run(\.console, MerchantFeature.reducer, key, env)
         }
     }

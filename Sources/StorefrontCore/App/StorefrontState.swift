@@ -12,21 +12,21 @@ public enum Screen: Hashable, Sendable {
     case cardLink
     /// The merchant console (`storefront admin`): the order queue, one order, a refund being chosen, the stock
     /// and the sales summary.
-    case merchantQueue, merchantOrder, merchantRefund, merchantStock, merchantSales
+    case merchantQueue, merchantOrder, merchantRefund, merchantStock, merchantSales, merchantCatalog
 
     /// A screen the shared keys (shop, cart, orders, account) work on: not a form, the card page, the payment
     /// sheet or the merchant console, which take keys of their own.
     public var isBrowsing: Bool {
         switch self {
         case .productList, .productDetail, .cart, .confirmation, .orders, .orderDetail, .account: true
-        case .form, .paymentSheet, .cardLink, .merchantQueue, .merchantOrder, .merchantRefund, .merchantStock, .merchantSales: false
+        case .form, .paymentSheet, .cardLink, .merchantQueue, .merchantOrder, .merchantRefund, .merchantStock, .merchantSales, .merchantCatalog: false
         }
     }
 
     /// A screen of the merchant console.
     public var isMerchants: Bool {
         switch self {
-        case .merchantQueue, .merchantOrder, .merchantRefund, .merchantStock, .merchantSales: true
+        case .merchantQueue, .merchantOrder, .merchantRefund, .merchantStock, .merchantSales, .merchantCatalog: true
         default: false
         }
     }

@@ -24,15 +24,18 @@ public struct StorefrontDependencies: Sendable {
     public var console: Console
     /// The messages the orders' changes wrote for their shoppers; nil where the shop keeps none.
     public var mail: (any MailOutbox)?
+    /// The merchant console's catalog editing; nil in the shop.
+    public var catalogDesk: CatalogDesk?
 
     public init(
         catalog: any CatalogRepository, orderHistory: any OrderHistory,
         paymentAuthorization: PaymentAuthorization, paymentProvider: any PaymentProvider,
         merchantBackend: any MerchantBackend, featureFlags: any FeatureFlags, ids: IDGenerator,
         carts: (any CartRepository)? = nil, accounts: AccountDependencies, qrCodes: any QRCodeMaking, clock: any Clock<Duration>,
-        backOffice: (any BackOffice)? = nil, console: Console = .shop, mail: (any MailOutbox)? = nil
+        backOffice: (any BackOffice)? = nil, console: Console = .shop, mail: (any MailOutbox)? = nil, catalogDesk: CatalogDesk? = nil
     ) {
         self.mail = mail
+        self.catalogDesk = catalogDesk
         self.backOffice = backOffice
         self.console = console
         self.catalog = catalog
@@ -46,5 +49,16 @@ public struct StorefrontDependencies: Sendable {
         self.accounts = accounts
         self.qrCodes = qrCodes
         self.clock = clock
+    }
+}
+
+/// The catalog's editing as the console uses it: the editor, and the dates its changes are recorded at.
+public struct CatalogDesk: Sendable {
+    public var editor: any CatalogEditing
+    public var dates: DateSource
+
+    public init(editor: any CatalogEditing, dates: DateSource) {
+        self.editor = editor
+        self.dates = dates
     }
 }

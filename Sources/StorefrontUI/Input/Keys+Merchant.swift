@@ -2,7 +2,9 @@ import StorefrontCore
 
 /// The merchant console's keys: its tabs, the queue's filter, an order's changes, a refund's lines, the stock.
 extension KeyBindings {
-    private static let console: Set<KeyContext> = [.merchantQueue, .merchantOrder, .merchantRefund, .merchantStock, .merchantSales]
+    private static let console: Set<KeyContext> = [
+        .merchantQueue, .merchantOrder, .merchantRefund, .merchantStock, .merchantSales, .merchantCatalog,
+    ]
 
     static let merchantTable: [KeyBinding] = [
         KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "open", contexts: [.merchantQueue], inFooter: true),
@@ -35,6 +37,12 @@ extension KeyBindings {
         KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "amount", contexts: [.merchantRefund], inFooter: true),
         KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "set count", contexts: [.merchantStock], inFooter: true),
         KeyBinding(keys: [.character("l")], label: "l", action: .toggleLowStock, summary: "low stock", contexts: [.merchantStock], inFooter: true),
+        KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "edit", contexts: [.merchantCatalog], inFooter: true),
+        KeyBinding(keys: [.character("n")], label: "n", action: .newProduct, summary: "new product", contexts: [.merchantCatalog], inFooter: true),
+        KeyBinding(
+            keys: [.character("p")], label: "p", action: .togglePublished, summary: "publish/unpublish", contexts: [.merchantCatalog],
+            inFooter: true),
+        KeyBinding(keys: [.character("x")], label: "x", action: .archiveProduct, summary: "archive", contexts: [.merchantCatalog], inFooter: true),
         KeyBinding(
             keys: [.enter], label: "Enter", action: .confirm, summary: "confirm", contexts: [.merchantPrompt], inFooter: true,
             appliesWhen: { !($0.merchant?.prompt?.isWorking ?? true) }),
@@ -51,5 +59,8 @@ extension KeyBindings {
         KeyBinding(
             keys: [.character("3")], label: "3", action: .showSales, summary: "sales", contexts: console.subtracting([.merchantSales]), inFooter: true
         ),
+        KeyBinding(
+            keys: [.character("4")], label: "4", action: .showCatalog, summary: "catalog", contexts: console.subtracting([.merchantCatalog]),
+            inFooter: true),
     ]
 }

@@ -109,6 +109,10 @@ extension Layout {
                 stock.isLowOnly ? "at or under \(stock.lowThreshold) on hand" : "\(stock.levels.count) product\(stock.levels.count == 1 ? "" : "s")"
             )
         case .merchantSales: return ("Sales", "")
+        case .merchantCatalog:
+            let catalog = state.merchant?.catalog ?? MerchantCatalogState()
+            let published = catalog.products.filter { $0.status == .published }.count
+            return ("Catalog", catalog.isLoading && catalog.products.isEmpty ? "" : "\(published) of \(catalog.products.count) in the shop")
         }
     }
 

@@ -25,7 +25,7 @@ struct CheckoutPhaseTests {
             .showOrders, .showAccount, .beginSearch, .textInput, .deleteBackward, .nextField, .addCard, .addAddress, .makeDefault, .newAPIToken,
             .signInOrOut, .increaseQuantity, .decreaseQuantity, .removeLine, .pay, .buyNow, .toggleHelp, .quit, .viewportChanged, .tick,
             .cancelOrder, .ship, .markDelivered, .refund, .showStock, .showSales, .nextFilter, .previousFilter, .toggleRestock, .toggleLowStock,
-            .previousChoice, .nextChoice:
+            .previousChoice, .nextChoice, .showCatalog, .newProduct, .togglePublished, .archiveProduct:
             actions.contains { $0.caseName == action.caseName }
         }
     }
@@ -39,7 +39,7 @@ struct CheckoutPhaseTests {
 
     private static let john = Contact(
         id: "contact-john", name: "John Appleseed", email: "john@example.com", phone: "",
-        address: PostalAddress(street: "2 Park Way", city: "Cupertino", postalCode: "95014", countryCode: "US")
+        address: PostalAddress(street: "2 Park Way", city: "Cupertino", region: "US-CA", postalCode: "95014", countryCode: "US")
     )
 
     /// A store over a sheet-controller spy, with the spy (the factory holds it weakly).

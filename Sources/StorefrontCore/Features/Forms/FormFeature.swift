@@ -116,7 +116,7 @@ public enum FormFeature {
     private static func edited(_ form: inout FormState, field index: Int) {
         switch form.purpose {
         case .addAddress: AddressForm.edited(&form, field: index)
-        case .signIn, .addCard, .apiToken, .shipOrder, .refundDetails, .stockCount: break
+        case .signIn, .addCard, .apiToken, .shipOrder, .refundDetails, .stockCount, .productDetails: break
         }
     }
 
@@ -126,7 +126,7 @@ public enum FormFeature {
         case .addCard: return CardForm.submit(&state, form, env)
         case .addAddress: return AddressForm.submit(&state, form, env)
         case .apiToken: return APITokenForm.submit(&state, form, env)
-        case .shipOrder, .refundDetails, .stockCount: return .send(.request(.submitMerchantForm(form)))
+        case .shipOrder, .refundDetails, .stockCount, .productDetails: return .send(.request(.submitMerchantForm(form)))
         }
     }
 
@@ -135,7 +135,7 @@ public enum FormFeature {
         switch form.purpose {
         case .signIn: return .send(.request(.cancelSignInPrompt))
         case .addCard, .addAddress: return .send(.request(.walletEntryCanceled(form.purpose)))
-        case .shipOrder, .refundDetails, .stockCount, .apiToken: return .none
+        case .shipOrder, .refundDetails, .stockCount, .apiToken, .productDetails: return .none
         }
     }
 

@@ -8,6 +8,8 @@ public struct FormState: Equatable, Sendable {
         case apiToken
         /// The merchant console's entries: a parcel, a refund's amount and reason, a stock count.
         case shipOrder, refundDetails, stockCount
+        /// A product of the catalog, new or edited.
+        case productDetails
     }
     public struct Field: Equatable, Sendable {
         public var id: String

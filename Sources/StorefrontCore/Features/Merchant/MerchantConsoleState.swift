@@ -23,6 +23,7 @@ public struct MerchantConsoleState: Equatable, Sendable {
     public var prompt: MerchantPrompt?
     public var stock = MerchantStockState()
     public var sales: SalesSummary?
+    public var catalog = MerchantCatalogState()
     /// The latest queue read; answers to older ones are dropped.
     public var request = 0
 
@@ -119,4 +120,32 @@ public enum MerchantAnswer: Equatable, Sendable {
     case stock(Result<[StockLevel], BackOfficeError>)
     case stockChanged(Result<StockLevel, BackOfficeError>)
     case sales(Result<SalesSummary, BackOfficeError>)
+    /// The catalog's products, whatever their status, and its latest changes.
+    case catalog(Result<CatalogListing, CatalogEditError>)
+    case catalogEdited(Result<EditableProduct, CatalogEditError>)
+}
+
+/// The catalog screen: every product with its status and version, the one chosen, and the latest changes.
+public struct MerchantCatalogState: Equatable, Sendable {
+    public var products: [EditableProduct] = []
+    public var history: [CatalogHistoryEntry] = []
+    public var selectedIndex = 0
+    public var isLoading = false
+    /// The product the form edits; nil while it makes a new one.
+    public var editing: EditableProduct?
+
+    public init() {}
+
+    public var selected: EditableProduct? { products[safe: selectedIndex] }
+}
+
+/// What the catalog screen reads: its products and its latest changes.
+public struct CatalogListing: Equatable, Sendable {
+    public var products: [EditableProduct]
+    public var history: [CatalogHistoryEntry]
+
+    public init(products: [EditableProduct], history: [CatalogHistoryEntry]) {
+        self.products = products
+        self.history = history
+    }
 }

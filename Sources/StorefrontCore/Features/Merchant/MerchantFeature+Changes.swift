@@ -72,6 +72,8 @@ extension MerchantFeature {
             return changeStock(level.productID, env) { office, product throws(BackOfficeError) in
                 try await office.setStock(of: product, onHand: count)
             }
+        case .productDetails:
+            return submitProductForm(&state, form, env)
         case .signIn, .addCard, .addAddress, .apiToken:
             break
         }
@@ -136,7 +138,8 @@ extension MerchantFeature {
                     send(.merchant(.changed(change, .failure(error))))
                 }
             }
-        case .move, .showQueue, .showStock, .showSales, .nextFilter, .previousFilter, .ship, .markDelivered, .cancelOrder, .refund, .increase,
+        case .move, .showQueue, .showStock, .showSales, .showCatalog, .newProduct, .togglePublished, .archive, .nextFilter, .previousFilter, .ship,
+            .markDelivered, .cancelOrder, .refund, .increase,
             .decrease, .toggleRestock, .toggleLowStock:
             return .none
         }
@@ -199,7 +202,8 @@ extension MerchantFeature {
                 state.console.refund = nil
                 state.shell.popScreen()
                 return .none
-            case .showQueue, .showStock, .showSales, .nextFilter, .previousFilter, .ship, .markDelivered, .cancelOrder, .refund, .toggleLowStock:
+            case .showQueue, .showStock, .showSales, .showCatalog, .newProduct, .togglePublished, .archive, .nextFilter, .previousFilter, .ship,
+                .markDelivered, .cancelOrder, .refund, .toggleLowStock:
                 return .none
             }
         }
@@ -234,7 +238,8 @@ extension MerchantFeature {
                     message: "The count on the shelf, free to sell. \(selected.reserved) reserved and \(selected.sold) sold stay as they are.",
                     fields: [.init(id: "count", label: "On hand", value: String(selected.onHand))], submitLabel: "Set"
                 ))
-        case .showQueue, .showStock, .showSales, .nextFilter, .previousFilter, .ship, .markDelivered, .cancelOrder, .refund, .toggleRestock:
+        case .showQueue, .showStock, .showSales, .showCatalog, .newProduct, .togglePublished, .archive, .nextFilter, .previousFilter, .ship,
+            .markDelivered, .cancelOrder, .refund, .toggleRestock:
             break
         }
         return .none

@@ -39,8 +39,10 @@ public enum MerchantFeature {
     enum Action: Equatable {
         case move(ListMove)
         case confirm, back
-        /// 1, 2 and 3: the queue, the stock, the sales.
-        case showQueue, showStock, showSales
+        /// 1, 2, 3 and 4: the queue, the stock, the sales, the catalog.
+        case showQueue, showStock, showSales, showCatalog
+        /// The catalog's: a new product, publish or unpublish, archive.
+        case newProduct, togglePublished, archive
         case nextFilter, previousFilter
         case ship, markDelivered, cancelOrder, refund
         case increase, decrease, toggleRestock, toggleLowStock
@@ -56,6 +58,10 @@ public enum MerchantFeature {
             case .showOrders: self = .showQueue
             case .showStock: self = .showStock
             case .showSales: self = .showSales
+            case .showCatalog: self = .showCatalog
+            case .newProduct: self = .newProduct
+            case .togglePublished: self = .togglePublished
+            case .archiveProduct: self = .archive
             case .nextFilter, .nextField: self = .nextFilter
             case .previousFilter: self = .previousFilter
             case .ship: self = .ship
@@ -73,9 +79,10 @@ public enum MerchantFeature {
 
     static func reduceKey(_ state: inout State, _ action: Action, _ env: ShopEnvironment) -> Effect {
         if state.console.prompt != nil { return reducePrompt(&state, action, env) }
-        // 1, 2 and 3 work from any screen of the console.
+        // 1, 2, 3 and 4 work from any screen of the console.
         switch action {
         case .showQueue: return showQueue(&state, env)
+        case .showCatalog: return showCatalog(&state, env)
         case .showStock:
             state.shell.route = [.merchantQueue, .merchantStock]
             return reloadStock(&state, env)
@@ -90,11 +97,12 @@ public enum MerchantFeature {
         case .merchantRefund: return reduceRefund(&state, action, env)
         case .merchantStock: return reduceStock(&state, action, env)
         case .merchantSales: return action == .back ? showQueue(&state, env) : .none
+        case .merchantCatalog: return reduceCatalog(&state, action, env)
         case .productList, .productDetail, .cart, .paymentSheet, .confirmation, .orders, .orderDetail, .account, .form, .cardLink: return .none
         }
     }
 
-    private static func showQueue(_ state: inout State, _ env: ShopEnvironment) -> Effect {
+    static func showQueue(_ state: inout State, _ env: ShopEnvironment) -> Effect {
         state.shell.route = [.merchantQueue]
         state.console.dossier = nil
         state.console.refund = nil
@@ -123,8 +131,8 @@ public enum MerchantFeature {
             guard let order = queue.rows[safe: queue.selectedIndex - queue.windowStart] else { return .none }
             state.shell.push(.merchantOrder)
             return readDossier(order.number, env)
-        case .back, .showQueue, .showStock, .showSales, .ship, .markDelivered, .cancelOrder, .refund, .increase, .decrease, .toggleRestock,
-            .toggleLowStock:
+        case .back, .showQueue, .showStock, .showSales, .showCatalog, .newProduct, .togglePublished, .archive, .ship, .markDelivered, .cancelOrder,
+            .refund, .increase, .decrease, .toggleRestock, .toggleLowStock:
             return .none
         }
     }
@@ -142,7 +150,8 @@ public enum MerchantFeature {
             guard state.console.canRefund, let dossier = state.console.dossier, let lifecycle = dossier.lifecycle else { return .none }
             state.console.refund = RefundDraft(dossier: dossier, refundable: lifecycle.refundable)
             state.shell.push(.merchantRefund)
-        case .move, .confirm, .showQueue, .showStock, .showSales, .nextFilter, .previousFilter, .increase, .decrease, .toggleRestock, .toggleLowStock:
+        case .move, .confirm, .showQueue, .showStock, .showSales, .showCatalog, .newProduct, .togglePublished, .archive, .nextFilter,
+            .previousFilter, .increase, .decrease, .toggleRestock, .toggleLowStock:
             break
         }
         return .none
@@ -219,6 +228,10 @@ public enum MerchantFeature {
             case .success(let summary): state.console.sales = summary
             case .failure(let error): state.shell.notice = Notice(.error, "Could not read the sales: \(error)")
             }
+        case .catalog(let read):
+            catalogRead(&state, read)
+        case .catalogEdited(let result):
+            return edited(&state, result, env)
         }
         return .none
     }

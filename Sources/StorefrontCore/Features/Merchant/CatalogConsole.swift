@@ -1,0 +1,143 @@
+import ShopModels
+import ShopPorts
+
+/// The console's catalog (`4`): every product with its status and version, and the latest changes. Enter edits the
+/// product chosen, `n` makes one, `p` publishes or unpublishes it, `x` archives it. Each change names the version it was
+/// made against; one made meanwhile elsewhere is told, and nothing is overwritten.
+///
+/// Order of calls for an edit: Enter or `n` → the product form (`ProductDocumentForm`) → its document → the editor
+/// → `edited` (the list read again, the shop's catalog rebuilt by then).
+extension MerchantFeature {
+    static func showCatalog(_ state: inout State, _ env: ShopEnvironment) -> Effect {
+        state.shell.route = [.merchantQueue, .merchantCatalog]
+        return reloadCatalog(&state, env)
+    }
+
+    static func reloadCatalog(_ state: inout State, _ env: ShopEnvironment) -> Effect {
+        guard let desk = env.dependencies.catalogDesk else {
+            state.shell.notice = Notice(.error, "This console cannot edit the catalog.")
+            return .none
+        }
+        state.console.catalog.isLoading = true
+        return .run(id: .merchantCatalog) { send in
+            do {
+                let listing = CatalogListing(products: try await desk.editor.products(), history: try await desk.editor.history(of: nil, limit: 8))
+                send(.merchant(.catalog(.success(listing))))
+            } catch {
+                send(.merchant(.catalog(.failure(.storage("\(error)")))))
+            }
+        }
+    }
+
+    static func reduceCatalog(_ state: inout State, _ action: Action, _ env: ShopEnvironment) -> Effect {
+        let catalog = state.console.catalog
+        switch action {
+        case .move(let move):
+            state.console.catalog.selectedIndex = ListSelection.moved(
+                catalog.selectedIndex, by: move, count: catalog.products.count, page: state.rowCapacity)
+        case .confirm:
+            guard let product = catalog.selected else { return .none }
+            state.console.catalog.editing = product
+            state.shell.presentForm(ProductDocumentForm.make(product, currency: env.shopProfile.currency))
+        case .newProduct:
+            state.console.catalog.editing = nil
+            state.shell.presentForm(ProductDocumentForm.make(nil, currency: env.shopProfile.currency))
+        case .togglePublished:
+            guard let product = catalog.selected else { return .none }
+            return edit(&state, product.id, .setStatus(product.status == .published ? .unpublished : .published), version: product.version, env)
+        case .archive:
+            guard let product = catalog.selected, product.status != .archived else { return .none }
+            return edit(&state, product.id, .setStatus(.archived), version: product.version, env)
+        case .back:
+            return showQueue(&state, env)
+        case .showQueue, .showStock, .showSales, .showCatalog, .nextFilter, .previousFilter, .ship, .markDelivered, .cancelOrder, .refund,
+            .increase, .decrease, .toggleRestock, .toggleLowStock:
+            break
+        }
+        return .none
+    }
+
+    /// The product form submitted: its document, or each field's problem in place.
+    static func submitProductForm(_ state: inout State, _ form: FormState, _ env: ShopEnvironment) -> Effect {
+        let editing = state.console.catalog.editing
+        switch ProductDocumentForm.document(form, base: editing?.document, currency: env.shopProfile.currency) {
+        case .problems(let errors):
+            state.shell.form?.showFieldErrors(errors)
+            return .none
+        case .document(let document):
+            state.shell.form?.isBusy = true
+            state.shell.form?.status = "Saving…"
+            state.shell.form?.isStatusError = false
+            if let editing { return edit(&state, editing.id, .update(document: document), version: editing.version, env) }
+            return edit(&state, ProductID(form.value("id").trimmingCharacters(in: .whitespaces)), .create(document: document), version: nil, env)
+        }
+    }
+
+    private static func edit(
+        _ state: inout State, _ id: ProductID, _ change: CatalogEdit.Change, version: Int?, _ env: ShopEnvironment
+    ) -> Effect {
+        guard let desk = env.dependencies.catalogDesk else { return .none }
+        let edit = CatalogEdit(productID: id, change: change, expectedVersion: version, actor: state.console.merchantName)
+        return .run(id: .merchantChange) { send in
+            do throws(CatalogEditError) {
+                send(.merchant(.catalogEdited(.success(try await desk.editor.apply(edit, at: desk.dates.now())))))
+            } catch {
+                send(.merchant(.catalogEdited(.failure(error))))
+            }
+        }
+    }
+
+    /// The editor answered: saved, the form closes and the list is read again; refused, the form says why in place
+    /// (a field's problem by the field) and keeps what was typed.
+    static func edited(_ state: inout State, _ result: Result<EditableProduct, CatalogEditError>, _ env: ShopEnvironment) -> Effect {
+        switch result {
+        case .success(let product):
+            if state.shell.form?.purpose == .productDetails { state.shell.dismissForm() }
+            state.console.catalog.editing = nil
+            let told: String =
+                switch product.status {
+                case .published where product.version == 1: "\(product.name) is on sale, last in the shop."
+                case .published: "Saved \(product.name), version \(product.version): the shop shows it at its next screen."
+                case .unpublished: "\(product.name) is out of the shop until you publish it again (p)."
+                case .archived: "Archived \(product.name): out of the shop; its orders keep their lines. p publishes it again."
+                }
+            state.shell.notice = Notice(.info, told)
+            if let index = state.console.catalog.products.firstIndex(where: { $0.id == product.id }) {
+                state.console.catalog.products[index] = product
+            }
+        case .failure(let error):
+            guard state.shell.form?.purpose == .productDetails else {
+                state.shell.notice = Notice(.error, error.message)
+                return reloadCatalog(&state, env)
+            }
+            state.shell.form?.isBusy = false
+            if case .invalid(let problems) = error {
+                // "price: must not be negative": by its field where the form has one.
+                var errors: [String: String] = [:]
+                for problem in problems {
+                    let field = String(problem.prefix { $0 != ":" && $0 != "[" && $0 != "." })
+                    let id = ProductDocumentForm.fieldIDs.contains(field) ? field : field == "variants" ? "options" : "name"
+                    errors[id] = errors[id].map { $0 + " " + problem } ?? problem
+                }
+                state.shell.form?.showFieldErrors(errors)
+            } else {
+                state.shell.form?.status = error.message
+                state.shell.form?.isStatusError = true
+            }
+            return .none
+        }
+        return reloadCatalog(&state, env)
+    }
+
+    static func catalogRead(_ state: inout State, _ result: Result<CatalogListing, CatalogEditError>) {
+        state.console.catalog.isLoading = false
+        switch result {
+        case .success(let listing):
+            state.console.catalog.products = listing.products
+            state.console.catalog.history = listing.history
+            state.console.catalog.selectedIndex = ListSelection.clamped(state.console.catalog.selectedIndex, count: listing.products.count)
+        case .failure(let error):
+            state.shell.notice = Notice(.error, "Could not read the catalog: \(error.message)")
+        }
+    }
+}
