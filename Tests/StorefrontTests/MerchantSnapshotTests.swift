@@ -1,5 +1,6 @@
 import ShopModels
 import ShopPorts
+import StorageSQLite
 import SnapshotTesting
 import StorefrontCore
 import StorefrontTesting
@@ -35,6 +36,26 @@ struct MerchantSnapshotTests {
         let (stack, _) = try await MerchantConsoleTests.stackWithPaidOrder()
         let driver = await ScriptedDriver(stack: stack, size: size)
         try await driver.press(Self.console.first { $0.name == name }!.keys)
+        assertSnapshot(of: driver.frameText, as: .lines, named: "\(name)-\(size)")
+    }
+
+    /// The catalog after a product was made with two options, and the form that edits it.
+    @Test("the catalog and its product form at 80x24, 120x34 and 200x60", arguments: ["catalog", "product-form"], sizes)
+    func catalog(name: String, size: Size) async throws {
+        var stack = TestStack()
+        stack.console = .merchant(name: "local:ops")
+        stack.backOffice = stack.liveBackOffice
+        stack.catalogDesk = CatalogDesk(
+            editor: SQLiteCatalogEditor(database: stack.database, shop: stack.catalog.shop), dates: Fixtures.fixedDates)
+        let driver = await ScriptedDriver(stack: stack, size: size)
+        try await driver.press("4")
+        try await driver.press("n")
+        for value in ["tee-pipes", "Pipes Tee", "A tee with a pipe on it.", "Heavy cotton.", "24.00", "tee", "Size: S, M; Colour: Black, White"] {
+            await driver.type(value)
+            try await driver.press("enter")
+        }
+        try await driver.press("end")
+        if name == "product-form" { try await driver.press("enter") }
         assertSnapshot(of: driver.frameText, as: .lines, named: "\(name)-\(size)")
     }
 

@@ -19,14 +19,14 @@ enum ProductDocumentForm {
                 let values = option.objectValue?["values"]?.arrayValue?.compactMap(\.stringValue) ?? []
                 return "\(name): \(values.joined(separator: ", "))"
             }.joined(separator: "; ") ?? ""
-        var form = FormState(
+        return FormState(
             purpose: .productDetails,
-            title: product.map { "Edit \($0.name) (version \($0.version))" } ?? "New product",
+            title: product.map { "Edit \($0.name) \u{00B7} \($0.id) (version \($0.version))" } ?? "New product",
             message: product == nil
                 ? "It goes on sale when saved, last in the shop. Options make a variant of each combination."
                 : "Saved over version \(product?.version ?? 0); if someone saves first, you are told and nothing is lost.",
-            fields: [
-                .init(id: "id", label: "Id", value: product?.id.rawValue ?? "", hint: "letters, digits and -"),
+            // An existing product's id is its key: it is shown in the title, not offered for editing.
+            fields: (product == nil ? [.init(id: "id", label: "Id", hint: "letters, digits and -")] : []) + [
                 .init(id: "name", label: "Name", value: text("name")),
                 .init(id: "summary", label: "Summary", value: text("summary"), hint: "one line for the list"),
                 .init(id: "description", label: "Description", value: text("description")),
@@ -36,9 +36,6 @@ enum ProductDocumentForm {
             ],
             submitLabel: product == nil ? "Create" : "Save"
         )
-        // An existing product's id is its key: the form starts at its name and sends the id it was opened with.
-        if product != nil { form.focusedIndex = 1 }
-        return form
     }
 
     /// What the form's fields make: a document, or each field's problem by its id.
