@@ -22,14 +22,17 @@ package struct APICommerce: Sendable {
     /// Names new addresses, as the shop's address form does.
     package var ids: IDGenerator
     package var now: @Sendable () -> Date
+    /// The merchant's catalog editing; nil where the server edits none.
+    package var catalogEditor: (any CatalogEditing)?
 
     package init(
         wallets: any WalletRepository, profiles: any AccountProfileRepository, provider: any PaymentProvider,
         backend: any MerchantBackend & OpenCharges,
         orders: any OrderHistory, backOffice: any BackOffice,
         idempotency: any IdempotencyRepository, methodData: @escaping @Sendable (PaymentMethod) -> String, testCards: [PaymentMethod],
-        ids: IDGenerator = .random, now: @escaping @Sendable () -> Date = Date.init
+        ids: IDGenerator = .random, now: @escaping @Sendable () -> Date = Date.init, catalogEditor: (any CatalogEditing)? = nil
     ) {
+        self.catalogEditor = catalogEditor
         self.testCards = testCards
         self.ids = ids
         self.wallets = wallets

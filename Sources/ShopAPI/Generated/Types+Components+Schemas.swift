@@ -1220,6 +1220,278 @@ extension Components {
                 case sold
             }
         }
+        /// - Remark: Generated from `#/components/schemas/CatalogProduct`.
+        internal struct CatalogProduct: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/CatalogProduct/id`.
+            internal var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/CatalogProduct/name`.
+            internal var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/CatalogProduct/status`.
+            internal enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case published = "published"
+                case unpublished = "unpublished"
+                case archived = "archived"
+            }
+            /// - Remark: Generated from `#/components/schemas/CatalogProduct/status`.
+            internal var status: Components.Schemas.CatalogProduct.StatusPayload
+            /// Raised by every change; a change names the version it was made against.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CatalogProduct/version`.
+            internal var version: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/CatalogProduct/updatedAt`.
+            internal var updatedAt: Foundation.Date
+            /// Who made the last change (local:NAME, ssh:SHA256:…, token:…, import).
+            ///
+            /// - Remark: Generated from `#/components/schemas/CatalogProduct/updatedBy`.
+            internal var updatedBy: Swift.String
+            /// The product in the catalog file's format (docs/catalog.md), without stock.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CatalogProduct/product`.
+            internal struct ProductPayload: Codable, Hashable, Sendable {
+                /// A container of undocumented properties.
+                internal var additionalProperties: OpenAPIRuntime.OpenAPIObjectContainer
+                /// Creates a new `ProductPayload`.
+                ///
+                /// - Parameters:
+                ///   - additionalProperties: A container of undocumented properties.
+                internal init(additionalProperties: OpenAPIRuntime.OpenAPIObjectContainer = .init()) {
+                    self.additionalProperties = additionalProperties
+                }
+                internal init(from decoder: any Swift.Decoder) throws {
+                    additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                }
+                internal func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeAdditionalProperties(additionalProperties)
+                }
+            }
+            /// The product in the catalog file's format (docs/catalog.md), without stock.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CatalogProduct/product`.
+            internal var product: Components.Schemas.CatalogProduct.ProductPayload
+            /// Creates a new `CatalogProduct`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - name:
+            ///   - status:
+            ///   - version: Raised by every change; a change names the version it was made against.
+            ///   - updatedAt:
+            ///   - updatedBy: Who made the last change (local:NAME, ssh:SHA256:…, token:…, import).
+            ///   - product: The product in the catalog file's format (docs/catalog.md), without stock.
+            internal init(
+                id: Swift.String,
+                name: Swift.String,
+                status: Components.Schemas.CatalogProduct.StatusPayload,
+                version: Swift.Int,
+                updatedAt: Foundation.Date,
+                updatedBy: Swift.String,
+                product: Components.Schemas.CatalogProduct.ProductPayload
+            ) {
+                self.id = id
+                self.name = name
+                self.status = status
+                self.version = version
+                self.updatedAt = updatedAt
+                self.updatedBy = updatedBy
+                self.product = product
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case id
+                case name
+                case status
+                case version
+                case updatedAt
+                case updatedBy
+                case product
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/CatalogProductList`.
+        internal struct CatalogProductList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/CatalogProductList/data`.
+            internal var data: [Components.Schemas.CatalogProduct]
+            /// Creates a new `CatalogProductList`.
+            ///
+            /// - Parameters:
+            ///   - data:
+            internal init(data: [Components.Schemas.CatalogProduct]) {
+                self.data = data
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case data
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/NewCatalogProduct`.
+        internal struct NewCatalogProduct: Codable, Hashable, Sendable {
+            /// The product in the catalog file's format, its id included; its stock (or its variants') is the units on hand.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewCatalogProduct/product`.
+            internal struct ProductPayload: Codable, Hashable, Sendable {
+                /// A container of undocumented properties.
+                internal var additionalProperties: OpenAPIRuntime.OpenAPIObjectContainer
+                /// Creates a new `ProductPayload`.
+                ///
+                /// - Parameters:
+                ///   - additionalProperties: A container of undocumented properties.
+                internal init(additionalProperties: OpenAPIRuntime.OpenAPIObjectContainer = .init()) {
+                    self.additionalProperties = additionalProperties
+                }
+                internal init(from decoder: any Swift.Decoder) throws {
+                    additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                }
+                internal func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeAdditionalProperties(additionalProperties)
+                }
+            }
+            /// The product in the catalog file's format, its id included; its stock (or its variants') is the units on hand.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewCatalogProduct/product`.
+            internal var product: Components.Schemas.NewCatalogProduct.ProductPayload
+            /// Creates a new `NewCatalogProduct`.
+            ///
+            /// - Parameters:
+            ///   - product: The product in the catalog file's format, its id included; its stock (or its variants') is the units on hand.
+            internal init(product: Components.Schemas.NewCatalogProduct.ProductPayload) {
+                self.product = product
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case product
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/CatalogProductChange`.
+        internal struct CatalogProductChange: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/CatalogProductChange/version`.
+            internal var version: Swift.Int
+            /// The product in the catalog file's format; its id is the path's.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CatalogProductChange/product`.
+            internal struct ProductPayload: Codable, Hashable, Sendable {
+                /// A container of undocumented properties.
+                internal var additionalProperties: OpenAPIRuntime.OpenAPIObjectContainer
+                /// Creates a new `ProductPayload`.
+                ///
+                /// - Parameters:
+                ///   - additionalProperties: A container of undocumented properties.
+                internal init(additionalProperties: OpenAPIRuntime.OpenAPIObjectContainer = .init()) {
+                    self.additionalProperties = additionalProperties
+                }
+                internal init(from decoder: any Swift.Decoder) throws {
+                    additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                }
+                internal func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeAdditionalProperties(additionalProperties)
+                }
+            }
+            /// The product in the catalog file's format; its id is the path's.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CatalogProductChange/product`.
+            internal var product: Components.Schemas.CatalogProductChange.ProductPayload
+            /// Creates a new `CatalogProductChange`.
+            ///
+            /// - Parameters:
+            ///   - version:
+            ///   - product: The product in the catalog file's format; its id is the path's.
+            internal init(
+                version: Swift.Int,
+                product: Components.Schemas.CatalogProductChange.ProductPayload
+            ) {
+                self.version = version
+                self.product = product
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case version
+                case product
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/CatalogStatusChange`.
+        internal struct CatalogStatusChange: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/CatalogStatusChange/version`.
+            internal var version: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/CatalogStatusChange/status`.
+            internal enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case published = "published"
+                case unpublished = "unpublished"
+                case archived = "archived"
+            }
+            /// - Remark: Generated from `#/components/schemas/CatalogStatusChange/status`.
+            internal var status: Components.Schemas.CatalogStatusChange.StatusPayload
+            /// Creates a new `CatalogStatusChange`.
+            ///
+            /// - Parameters:
+            ///   - version:
+            ///   - status:
+            internal init(
+                version: Swift.Int,
+                status: Components.Schemas.CatalogStatusChange.StatusPayload
+            ) {
+                self.version = version
+                self.status = status
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case version
+                case status
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/CatalogHistory`.
+        internal struct CatalogHistory: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/CatalogHistory/DataPayload`.
+            internal struct DataPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/CatalogHistory/DataPayload/version`.
+                internal var version: Swift.Int
+                /// - Remark: Generated from `#/components/schemas/CatalogHistory/DataPayload/action`.
+                internal enum ActionPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case create = "create"
+                    case update = "update"
+                    case publish = "publish"
+                    case unpublish = "unpublish"
+                    case archive = "archive"
+                    case _import = "import"
+                }
+                /// - Remark: Generated from `#/components/schemas/CatalogHistory/DataPayload/action`.
+                internal var action: Components.Schemas.CatalogHistory.DataPayloadPayload.ActionPayload
+                /// - Remark: Generated from `#/components/schemas/CatalogHistory/DataPayload/actor`.
+                internal var actor: Swift.String
+                /// - Remark: Generated from `#/components/schemas/CatalogHistory/DataPayload/at`.
+                internal var at: Foundation.Date
+                /// Creates a new `DataPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - version:
+                ///   - action:
+                ///   - actor:
+                ///   - at:
+                internal init(
+                    version: Swift.Int,
+                    action: Components.Schemas.CatalogHistory.DataPayloadPayload.ActionPayload,
+                    actor: Swift.String,
+                    at: Foundation.Date
+                ) {
+                    self.version = version
+                    self.action = action
+                    self.actor = actor
+                    self.at = at
+                }
+                internal enum CodingKeys: String, CodingKey {
+                    case version
+                    case action
+                    case actor
+                    case at
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/CatalogHistory/data`.
+            internal typealias DataPayload = [Components.Schemas.CatalogHistory.DataPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/CatalogHistory/data`.
+            internal var data: Components.Schemas.CatalogHistory.DataPayload
+            /// Creates a new `CatalogHistory`.
+            ///
+            /// - Parameters:
+            ///   - data:
+            internal init(data: Components.Schemas.CatalogHistory.DataPayload) {
+                self.data = data
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case data
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/StockList`.
         internal struct StockList: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/StockList/data`.

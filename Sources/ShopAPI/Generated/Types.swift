@@ -117,6 +117,31 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/merchant/orders/{orderNumber}/refund`.
     /// - Remark: Generated from `#/paths//v1/merchant/orders/{orderNumber}/refund/post(refundOrder)`.
     func refundOrder(_ input: Operations.RefundOrder.Input) async throws -> Operations.RefundOrder.Output
+    /// Every product of the catalog, whatever its status: the published in the shop's order, then the rest by id.
+    ///
+    /// - Remark: HTTP `GET /v1/merchant/products`.
+    /// - Remark: Generated from `#/paths//v1/merchant/products/get(listCatalogProducts)`.
+    func listCatalogProducts(_ input: Operations.ListCatalogProducts.Input) async throws -> Operations.ListCatalogProducts.Output
+    /// Makes a product, on sale at once, last in the shop.
+    ///
+    /// - Remark: HTTP `POST /v1/merchant/products`.
+    /// - Remark: Generated from `#/paths//v1/merchant/products/post(createCatalogProduct)`.
+    func createCatalogProduct(_ input: Operations.CreateCatalogProduct.Input) async throws -> Operations.CreateCatalogProduct.Output
+    /// Replaces a product's document, against the version it was read at: 409 when it changed meanwhile.
+    ///
+    /// - Remark: HTTP `PUT /v1/merchant/products/{productId}`.
+    /// - Remark: Generated from `#/paths//v1/merchant/products/{productId}/put(updateCatalogProduct)`.
+    func updateCatalogProduct(_ input: Operations.UpdateCatalogProduct.Input) async throws -> Operations.UpdateCatalogProduct.Output
+    /// Publishes, unpublishes or archives a product, against the version it was read at.
+    ///
+    /// - Remark: HTTP `PUT /v1/merchant/products/{productId}/status`.
+    /// - Remark: Generated from `#/paths//v1/merchant/products/{productId}/status/put(setCatalogProductStatus)`.
+    func setCatalogProductStatus(_ input: Operations.SetCatalogProductStatus.Input) async throws -> Operations.SetCatalogProductStatus.Output
+    /// The product's changes, newest first: who made each, and the version it made.
+    ///
+    /// - Remark: HTTP `GET /v1/merchant/products/{productId}/history`.
+    /// - Remark: Generated from `#/paths//v1/merchant/products/{productId}/history/get(getCatalogProductHistory)`.
+    func getCatalogProductHistory(_ input: Operations.GetCatalogProductHistory.Input) async throws -> Operations.GetCatalogProductHistory.Output
     /// Every product's stock, fewest on hand first.
     ///
     /// - Remark: HTTP `GET /v1/merchant/stock`.
@@ -405,6 +430,75 @@ extension APIProtocol {
                 path: path,
                 headers: headers,
                 body: body
+            ))
+    }
+    /// Every product of the catalog, whatever its status: the published in the shop's order, then the rest by id.
+    ///
+    /// - Remark: HTTP `GET /v1/merchant/products`.
+    /// - Remark: Generated from `#/paths//v1/merchant/products/get(listCatalogProducts)`.
+    internal func listCatalogProducts(headers: Operations.ListCatalogProducts.Input.Headers = .init()) async throws
+        -> Operations.ListCatalogProducts.Output
+    {
+        try await listCatalogProducts(Operations.ListCatalogProducts.Input(headers: headers))
+    }
+    /// Makes a product, on sale at once, last in the shop.
+    ///
+    /// - Remark: HTTP `POST /v1/merchant/products`.
+    /// - Remark: Generated from `#/paths//v1/merchant/products/post(createCatalogProduct)`.
+    internal func createCatalogProduct(
+        headers: Operations.CreateCatalogProduct.Input.Headers = .init(),
+        body: Operations.CreateCatalogProduct.Input.Body
+    ) async throws -> Operations.CreateCatalogProduct.Output {
+        try await createCatalogProduct(
+            Operations.CreateCatalogProduct.Input(
+                headers: headers,
+                body: body
+            ))
+    }
+    /// Replaces a product's document, against the version it was read at: 409 when it changed meanwhile.
+    ///
+    /// - Remark: HTTP `PUT /v1/merchant/products/{productId}`.
+    /// - Remark: Generated from `#/paths//v1/merchant/products/{productId}/put(updateCatalogProduct)`.
+    internal func updateCatalogProduct(
+        path: Operations.UpdateCatalogProduct.Input.Path,
+        headers: Operations.UpdateCatalogProduct.Input.Headers = .init(),
+        body: Operations.UpdateCatalogProduct.Input.Body
+    ) async throws -> Operations.UpdateCatalogProduct.Output {
+        try await updateCatalogProduct(
+            Operations.UpdateCatalogProduct.Input(
+                path: path,
+                headers: headers,
+                body: body
+            ))
+    }
+    /// Publishes, unpublishes or archives a product, against the version it was read at.
+    ///
+    /// - Remark: HTTP `PUT /v1/merchant/products/{productId}/status`.
+    /// - Remark: Generated from `#/paths//v1/merchant/products/{productId}/status/put(setCatalogProductStatus)`.
+    internal func setCatalogProductStatus(
+        path: Operations.SetCatalogProductStatus.Input.Path,
+        headers: Operations.SetCatalogProductStatus.Input.Headers = .init(),
+        body: Operations.SetCatalogProductStatus.Input.Body
+    ) async throws -> Operations.SetCatalogProductStatus.Output {
+        try await setCatalogProductStatus(
+            Operations.SetCatalogProductStatus.Input(
+                path: path,
+                headers: headers,
+                body: body
+            ))
+    }
+    /// The product's changes, newest first: who made each, and the version it made.
+    ///
+    /// - Remark: HTTP `GET /v1/merchant/products/{productId}/history`.
+    /// - Remark: Generated from `#/paths//v1/merchant/products/{productId}/history/get(getCatalogProductHistory)`.
+    internal func getCatalogProductHistory(
+        path: Operations.GetCatalogProductHistory.Input.Path,
+        headers: Operations.GetCatalogProductHistory.Input.Headers = .init()
+    ) async throws -> Operations.GetCatalogProductHistory.Output {
+        try await getCatalogProductHistory(
+            Operations.GetCatalogProductHistory.Input(
+                path: path,
+                headers: headers
             ))
     }
     /// Every product's stock, fewest on hand first.

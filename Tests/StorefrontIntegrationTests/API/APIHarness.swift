@@ -30,6 +30,7 @@ final class APIHarness: Sendable {
     let stock: any StockRepository
     let idempotency: any IdempotencyRepository
     let processor: SandboxProcessor
+    let catalogEditor: any CatalogEditing
     let limits: APILimits
     /// The admin keys the API checks merchant tokens against: the harness's merchant, `ssh:SHA256:admin`.
     let merchantKeys: any MerchantKeys = TestMerchantKeys(["SHA256:admin"])
@@ -52,6 +53,7 @@ final class APIHarness: Sendable {
                 SQLiteOrderRepository(database: database, currency: .usd), SQLiteIdempotencyRepository(database: database), SandboxProcessor()
             )
             stock = SQLiteStockRepository(database: database)
+            catalogEditor = SQLiteCatalogEditor(database: database, shop: bundled.shop)
         case .sqlite:
             let database = try SQLiteDatabase.open(directory: TemporaryDirectory.make())
             catalog = try SQLiteCatalogRepository.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
@@ -61,6 +63,7 @@ final class APIHarness: Sendable {
             )
             (orders, idempotency) = (SQLiteOrderRepository(database: database, currency: .usd), SQLiteIdempotencyRepository(database: database))
             (stock, processor) = (SQLiteStockRepository(database: database), SandboxProcessor(ledger: SQLiteChargeLedger(database: database)))
+            catalogEditor = SQLiteCatalogEditor(database: database, shop: bundled.shop)
         case .postgres:
             let fixture = try await PostgresFixture()
             let database = fixture.database
@@ -71,6 +74,7 @@ final class APIHarness: Sendable {
             )
             (orders, idempotency) = (PostgresOrderRepository(database: database, currency: .usd), PostgresIdempotencyRepository(database: database))
             (stock, processor) = (PostgresStockRepository(database: database), SandboxProcessor(ledger: PostgresChargeLedger(database: database)))
+            catalogEditor = PostgresCatalogEditor(database: database, shop: bundled.shop)
         }
     }
 
@@ -94,7 +98,8 @@ final class APIHarness: Sendable {
             backend: LiveMerchantBackend(processor: processor, orders: orders, dates: DateSource { self.now }),
             orders: orders,
             backOffice: LiveBackOffice(orders: orders, stock: stock, processor: processor, dates: DateSource { self.now }, currency: .usd),
-            idempotency: idempotency, methodData: { "sandbox:\($0.id)" }, testCards: SandboxCard.all.map(\.paymentMethod), now: { self.now }
+            idempotency: idempotency, methodData: { "sandbox:\($0.id)" }, testCards: SandboxCard.all.map(\.paymentMethod), now: { self.now },
+            catalogEditor: catalogEditor
         )
     }
 
