@@ -159,11 +159,12 @@ public enum CatalogEditPlan {
             var row = row
             row.position = position
             return row
-        } + others.map { row in
-            var row = row
-            row.position = nil
-            return row
         }
+            + others.map { row in
+                var row = row
+                row.position = nil
+                return row
+            }
     }
 
     private static func check(_ row: CatalogProductRow, against edit: CatalogEdit) throws(CatalogEditError) {
@@ -190,10 +191,13 @@ public enum CatalogEditPlan {
         } catch let error as CatalogError {
             // Its own problems, named by field, not by place in a file.
             let own = error.issues.filter { $0.path.hasPrefix(at) }
-            throw .invalid((own.isEmpty ? error.issues.map(\.description) : own.map { issue in
-                let field = issue.path.replacingOccurrences(of: at + ".", with: "").replacingOccurrences(of: at, with: "product")
-                return "\(field): \(issue.message)"
-            }))
+            throw .invalid(
+                (own.isEmpty
+                    ? error.issues.map(\.description)
+                    : own.map { issue in
+                        let field = issue.path.replacingOccurrences(of: at + ".", with: "").replacingOccurrences(of: at, with: "product")
+                        return "\(field): \(issue.message)"
+                    }))
         } catch let error as CatalogEditError {
             throw error
         } catch {

@@ -50,9 +50,11 @@ struct CatalogEditingTests {
         #expect(made.version == 1 && made.status == .published && made.name == "Pipes Tee")
         #expect(try await fixture.catalog.count(matching: "") == before + 1, "the count is read afresh")
         let tee = try #require(try await fixture.catalog.product(id: "tee-pipes"))
-        #expect(tee.options.map(\.name) == ["Size", "Colour"] && tee.variants.map(\.sku.rawValue) == [
-            "tee-pipes-s-black", "tee-pipes-m-black", "tee-pipes-m-white",
-        ])
+        #expect(
+            tee.options.map(\.name) == ["Size", "Colour"]
+                && tee.variants.map(\.sku.rawValue) == [
+                    "tee-pipes-s-black", "tee-pipes-m-black", "tee-pipes-m-white",
+                ])
         #expect(tee.variants.map(\.stock) == [25, 2, 25], "a variant's stock as its document gives it, else the shop's default")
         let page = try await fixture.catalog.page(matching: "", offset: before, limit: 5)
         #expect(page.map(\.id) == ["tee-pipes"], "a new product comes last")

@@ -1,7 +1,7 @@
 import ShopModels
 import ShopPorts
-import StorageSQLite
 import SnapshotTesting
+import StorageSQLite
 import StorefrontCore
 import StorefrontTesting
 import StorefrontUI

@@ -7916,6 +7916,29 @@ internal enum Operations {
                     }
                 }
             }
+            /// No such item, or not the token owner's.
+            ///
+            /// - Remark: Generated from `#/paths//v1/merchant/products/{productId}/history/get(getCatalogProductHistory)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// The token made more requests than its rate allows.
             ///
             /// - Remark: Generated from `#/paths//v1/merchant/products/{productId}/history/get(getCatalogProductHistory)/responses/429`.

@@ -41,7 +41,8 @@ struct APICatalogTests {
             #expect((stale.json["detail"] as? String)?.contains("changed meanwhile (now version 2") == true, "\(stale.text)")
 
             let bad = try await client.call(
-                .put, "/v1/merchant/products/tee-pipes", token: merchant, json: renamed.replacingOccurrences(of: "\"version\": 1", with: "\"version\": 2")
+                .put, "/v1/merchant/products/tee-pipes", token: merchant,
+                json: renamed.replacingOccurrences(of: "\"version\": 1", with: "\"version\": 2")
                     .replacingOccurrences(of: "\"price\": 2400", with: "\"price\": -5"))
             #expect(bad.status == .unprocessableContent)
             #expect((bad.json["errors"] as? [[String: Any]])?.first?["field"] as? String == "product.price", "\(bad.text)")

@@ -40,7 +40,9 @@ struct CatalogConsoleTests {
         #expect(admin.state.screen == .merchantCatalog)
         #expect(admin.state.merchant?.catalog.products.count == before)
         try await admin.press("n")
-        try await fill(admin, ["tee-pipes", "Pipes Tee", "A tee with a pipe on it.", "Heavy cotton.", "24.00", "tee, cotton", "Size: S, M; Colour: Black, White"])
+        try await fill(
+            admin,
+            ["tee-pipes", "Pipes Tee", "A tee with a pipe on it.", "Heavy cotton.", "24.00", "tee, cotton", "Size: S, M; Colour: Black, White"])
         #expect(admin.state.screen == .merchantCatalog, "\(admin.state.form?.fields.compactMap(\.error) ?? [])")
         #expect(admin.state.notice?.text == "Pipes Tee is on sale, last in the shop.")
         let made = try #require(admin.state.merchant?.catalog.products.last)

@@ -89,7 +89,9 @@ enum ProductDocumentForm {
         var options: [ProductOption] = []
         for part in parts {
             let halves = part.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard halves.count == 2, !halves[0].isEmpty else { return .failure(OptionsProblem(message: "Write each option as Name: value, value; such as Size: S, M, L.")) }
+            guard halves.count == 2, !halves[0].isEmpty else {
+                return .failure(OptionsProblem(message: "Write each option as Name: value, value; such as Size: S, M, L."))
+            }
             let values = halves[1].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             guard !values.isEmpty else { return .failure(OptionsProblem(message: "The option \(halves[0]) has no values.")) }
             options.append(ProductOption(name: halves[0], values: values))
