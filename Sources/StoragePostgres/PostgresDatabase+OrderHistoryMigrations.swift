@@ -238,5 +238,8 @@ extension PostgresDatabase {
                 """,
                 "CREATE INDEX catalog_edit_product ON catalog_edit (product_id, sequence)",
             ]),
+        // Accounts apart from their ways in, every customer kept so far one of them. SQLite's v22.
+        Migration(
+            identifier: "v22-accounts", sql: AccountsMigration.schema + AccountsMigration.backfill + [AccountsMigration.sandboxEmails]),
     ]
 }

@@ -74,4 +74,27 @@ extension SQLiteDatabase {
         );
         CREATE INDEX provider_event_inbox_due ON provider_event_inbox(state, next_attempt_at);
         """
+
+    /// The merchant's record of every product, whatever its status, and the history of its changes (v21).
+    static let catalogEditingTables = """
+        CREATE TABLE catalog_product (
+            id TEXT PRIMARY KEY,
+            position INTEGER UNIQUE,          -- the shop's order while published; NULL otherwise
+            status TEXT NOT NULL CHECK (status IN ('published', 'unpublished', 'archived')),
+            version INTEGER NOT NULL CHECK (version >= 1),
+            document TEXT NOT NULL,           -- the catalog file's product object, without stock
+            updated_at REAL NOT NULL,
+            updated_by TEXT NOT NULL
+        );
+        CREATE TABLE catalog_edit (
+            sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+            product_id TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            action TEXT NOT NULL,             -- create, update, publish, unpublish, archive, import
+            actor TEXT NOT NULL,
+            at REAL NOT NULL,
+            document TEXT NOT NULL            -- the product as this change left it
+        );
+        CREATE INDEX catalog_edit_product ON catalog_edit (product_id, sequence);
+        """
 }
