@@ -47,6 +47,7 @@ public enum SessionComposition {
             throw .cannotSettle("cannot settle earlier orders: \(error)")
         }
         let visitor = try Visitor(environment)
+        let keyAccount = try await Self.keyAccount(visitor, storage: storage)
         let guestID = visitor.guestID
         let provider = payments.provider
         // The labelled test cards belong to the sandbox: with a real provider they could not be charged.
@@ -69,7 +70,8 @@ public enum SessionComposition {
         }
         let owner = WalletOwner(guestID)
         accounts = await Self.accounts(
-            storage: storage, wallets: wallets, owner: owner, visitor: visitor, sandboxPayments: provider.mode == .sandbox, environment: environment
+            storage: storage, wallets: wallets, owner: owner, visitor: visitor, keyAccount: keyAccount, sandboxPayments: provider.mode == .sandbox,
+            environment: environment
         )
         let carts: any CartRepository =
             switch visitor {
@@ -90,6 +92,25 @@ public enum SessionComposition {
         return (dependencies, settlement, payments)
     }
 
+    /// The account an SSH key reaches, looked up afresh at every session on the shop's database, so a key taken off its
+    /// account on any host is refused at its next connection; nil for a visitor without a key.
+    public static func keyAccount(_ visitor: Visitor, storage: ShopStorage, at date: Date = Date()) async throws(ServiceStartFailure)
+        -> CustomerAccount?
+    {
+        guard case .keyHolder(let fingerprint) = visitor else { return nil }
+        let account: CustomerAccount?
+        do {
+            account = try await storage.accounts.account(for: .sshKey(fingerprint: fingerprint), at: date)
+        } catch {
+            throw ServiceStartFailure(.io, "cannot read the accounts: \(error)")
+        }
+        guard let account else {
+            throw ServiceStartFailure(
+                .refused, "This SSH key (\(fingerprint)) was taken off its account, so it is refused. Use another key of the account.")
+        }
+        return account
+    }
+
     /// What a guest over SSH is told when the shop opens.
     public static let sshGuestNotice = "Guest: nothing is kept after you leave. Use an SSH key for an account."
 
@@ -105,8 +126,8 @@ public enum SessionComposition {
     /// Who is shopping: the SSH key `serve` verified, a guest `serve` or `web` let in, a stored Sandbox ID sign-in
     /// that still holds, or the local guest.
     private static func accounts(
-        storage: ShopStorage, wallets: any WalletRepository, owner: WalletOwner, visitor: Visitor, sandboxPayments: Bool,
-        environment: [String: String]
+        storage: ShopStorage, wallets: any WalletRepository, owner: WalletOwner, visitor: Visitor, keyAccount: CustomerAccount?,
+        sandboxPayments: Bool, environment: [String: String]
     ) async -> AccountDependencies {
         let guestID = visitor.guestID
         switch visitor {
@@ -116,10 +137,11 @@ public enum SessionComposition {
                 launchNotice: sshGuestNotice, guestID: guestID, dates: .system
             )
         case .keyHolder(let fingerprint):
-            // The key is the account: no sign-in to offer, no tokens in the local credential file.
+            // The key reaches its account (made by it, or by another key it was linked to): no sign-in to offer, no
+            // tokens in the local credential file.
             return AccountDependencies(
                 wallets: wallets, walletOwner: owner, profiles: storage.profiles, signIn: nil,
-                signedIn: SignedInAccount(provider: .sshKey, userID: fingerprint), guestID: guestID, dates: .system,
+                signedIn: SignedInAccount(provider: .sshKey, userID: fingerprint, customerID: keyAccount?.id), guestID: guestID, dates: .system,
                 apiTokens: .shopTokens(in: storage.tokens)
             )
         case .browserGuest, .local:

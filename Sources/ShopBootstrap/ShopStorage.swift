@@ -26,6 +26,8 @@ public struct ShopStorage: Sendable {
     public var idempotency: any IdempotencyRepository
     /// The merchant's edits to the catalog.
     public var catalogEditor: any CatalogEditing
+    /// The customers' accounts and the ways in that reach them.
+    public var accounts: any AccountDirectory
     /// Where it is, for the log: the file, or the URL without its password.
     public var place: String
     /// True when this start imported the catalog file into SQLite.
@@ -53,7 +55,7 @@ public struct ShopStorage: Sendable {
             ledger: SQLiteChargeLedger(database: database), outbox: SQLiteOutbox(database: database),
             providerEvents: SQLiteProviderEvents(database: database), references: SQLiteProviderReferences(database: database),
             tokens: SQLiteAPITokenRepository(database: database), idempotency: SQLiteIdempotencyRepository(database: database),
-            catalogEditor: SQLiteCatalogEditor(database: database, shop: catalog.shop),
+            catalogEditor: SQLiteCatalogEditor(database: database, shop: catalog.shop), accounts: SQLiteAccountDirectory(database: database),
             place: database.path, didImport: catalog.didImport, warnings: database.warnings, postgres: nil
         )
     }
@@ -68,7 +70,7 @@ public struct ShopStorage: Sendable {
             ledger: PostgresChargeLedger(database: database), outbox: PostgresOutbox(database: database),
             providerEvents: PostgresProviderEvents(database: database), references: PostgresProviderReferences(database: database),
             tokens: PostgresAPITokenRepository(database: database), idempotency: PostgresIdempotencyRepository(database: database),
-            catalogEditor: PostgresCatalogEditor(database: database, shop: catalog.shop),
+            catalogEditor: PostgresCatalogEditor(database: database, shop: catalog.shop), accounts: PostgresAccountDirectory(database: database),
             place: database.location.description, didImport: false, warnings: [], postgres: database
         )
     }

@@ -14,6 +14,8 @@ public struct ServiceStartFailure: Error, CustomStringConvertible {
         case cannotCreate
         /// The system would not start a process (71).
         case system
+        /// The visitor may not come in: an SSH key taken off its account (77).
+        case refused
     }
 
     public var kind: Kind

@@ -28,6 +28,8 @@ public enum ExitCodes {
     /// a refund or a message the other side did not answer yet).
     public static let temporaryFailure = CommandExit(75)
     public static let configError = CommandExit(78)
+    /// The visitor may not come in (EX_NOPERM): an SSH key taken off its account.
+    public static let permissionDenied = CommandExit(77)
 }
 
 extension ServiceStartFailure {
@@ -41,6 +43,7 @@ extension ServiceStartFailure {
         case .system: return ExitCodes.systemError
         case .usage: return ExitCodes.usage
         case .io: return ExitCodes.ioError
+        case .refused: return ExitCodes.permissionDenied
         }
     }
 }

@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import ShopBootstrap
+import ShopBundledCatalog
 import ShopPorts
 import StoragePostgres
 import StorageRows
@@ -101,5 +103,25 @@ struct AccountDirectoryTests {
         #expect(try await directory.account(for: Self.keyA, at: now)?.id == "ssh:SHA256:aaaa", "key A reaches its cart's account")
         let cart = try await SQLiteCartRepository(database: database).lines(forCustomer: "ssh:SHA256:aaaa")
         #expect(cart.map(\.name) == ["Mug"], "and its cart is where it was")
+    }
+
+    /// A session of a key: the account it reaches, made by it or by the key it was linked to; a key taken off its
+    /// account ends its next session, refused (exit 77), with a line that says why.
+    @Test func aLinkedKeyShopsAsItsAccountAndARemovedKeysNextSessionIsRefused() async throws {
+        let database = try SQLiteDatabase.open(directory: TemporaryDirectory.make())
+        let catalog = try SQLiteCatalogRepository.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
+        let storage = ShopStorage.sqlite(database, catalog: catalog)
+        let first = try #require(try await SessionComposition.keyAccount(.keyHolder(fingerprint: "SHA256:aaaa"), storage: storage, at: now))
+        try await storage.accounts.link(Self.keyB, to: first.id, at: now)
+        let second = try await SessionComposition.keyAccount(.keyHolder(fingerprint: "SHA256:bbbb"), storage: storage, at: now)
+        #expect(second?.id == "ssh:SHA256:aaaa", "key B shops as the account key A made: its cart, wallet and orders")
+        try await storage.accounts.remove(Self.keyA, from: first.id, at: now)
+        do {
+            _ = try await SessionComposition.keyAccount(.keyHolder(fingerprint: "SHA256:aaaa"), storage: storage, at: now)
+            Issue.record("key A was let in after it was taken off its account")
+        } catch {
+            #expect(error.kind == .refused && error.description.contains("was taken off its account"))
+        }
+        #expect(try await SessionComposition.keyAccount(.local, storage: storage, at: now) == nil, "no key, no account to look up")
     }
 }

@@ -10,12 +10,15 @@ public struct SignedInAccount: Hashable, Sendable {
     }
     public var provider: Provider
     public var userID: String
-    public init(provider: Provider, userID: String) {
+    /// The key carts, wallets and orders are kept under: the account this way in reaches, which for a key another key
+    /// made is that key's customer id.
+    public var customerID: String
+
+    public init(provider: Provider, userID: String, customerID: String? = nil) {
         self.provider = provider
         self.userID = userID
+        self.customerID = customerID ?? "\(provider.rawValue):\(userID)"
     }
-    /// The key carts, wallets and orders are kept under.
-    public var customerID: String { "\(provider.rawValue):\(userID)" }
 }
 
 /// Sign-in with an interactive identity provider (Sandbox ID): its controller factory, its
