@@ -24,7 +24,8 @@ public struct PostgresAccountDirectory: AccountDirectory {
             // A first sign-in: the account takes the id this way in kept its data under before accounts. Two hosts
             // seeing the same new key at once both land on the one row.
             try await connection.query(
-                "INSERT INTO account (customer, created_at) VALUES (\(id), \(stamp)) ON CONFLICT (customer) DO NOTHING", logger: PostgresDatabase.quiet
+                "INSERT INTO account (customer, created_at) VALUES (\(id), \(stamp)) ON CONFLICT (customer) DO NOTHING",
+                logger: PostgresDatabase.quiet
             )
             let owner = try await connection.query(
                 """

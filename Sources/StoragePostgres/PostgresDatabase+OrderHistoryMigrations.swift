@@ -241,5 +241,7 @@ extension PostgresDatabase {
         // Accounts apart from their ways in, every customer kept so far one of them. SQLite's v22.
         Migration(
             identifier: "v22-accounts", sql: AccountsMigration.schema + AccountsMigration.backfill + [AccountsMigration.sandboxEmails]),
+        // Codes sent by email, as keyed hashes, and the requests counted for the hourly limits. SQLite's v23.
+        Migration(identifier: "v23-sign-in-codes", sql: SignInCodesMigration.statements),
     ]
 }

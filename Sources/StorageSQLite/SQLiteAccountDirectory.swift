@@ -93,7 +93,8 @@ public struct SQLiteAccountDirectory: AccountDirectory {
                 arguments: [email, accountID])
             guard holder == nil else { return .emailTaken }
             try db.execute(
-                sql: "UPDATE account SET email = ?, email_verified_at = ? WHERE customer = ?", arguments: [email, date.timeIntervalSince1970, accountID])
+                sql: "UPDATE account SET email = ?, email_verified_at = ? WHERE customer = ?",
+                arguments: [email, date.timeIntervalSince1970, accountID])
             return nil
         }
     }

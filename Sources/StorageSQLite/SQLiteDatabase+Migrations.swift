@@ -276,6 +276,9 @@ extension SQLiteDatabase {
                 try db.execute(sql: statement)
             }
         }
+        migrator.registerMigration("v23-sign-in-codes") { db in
+            for statement in SignInCodesMigration.statements { try db.execute(sql: statement) }
+        }
         return migrator
     }
 }

@@ -1,0 +1,89 @@
+import Crypto
+import Foundation
+import ShopModels
+import ShopPorts
+
+/// Six-digit codes sent by email: to sign in, to link a new SSH key to an account, to verify an email.
+///
+/// Order of calls: `request` (the code to mail, or nil when a limit held; the shopper is told the same line either
+/// way) → the mail goes out at once → `check` with what the shopper typed. Only an HMAC of each code, keyed with the
+/// install's secret, is stored; whether the email has an account is never looked at here, so the answer and its timing
+/// are the same for every email.
+public struct EmailCodes: Sendable {
+    public enum Purpose: String, Sendable, CaseIterable {
+        case signIn = "sign-in"
+        case linkKey = "link-key"
+        case verifyEmail = "verify-email"
+    }
+
+    private let store: any SignInCodeStore
+    private let key: SymmetricKey
+    private let makeCode: @Sendable () -> String
+    public let limits: CodeLimits
+
+    /// The line every request is answered with, whatever came of it.
+    public static let requestedLine = "If that email can get codes, one is on its way: it lasts 10 minutes."
+
+    public init(
+        store: any SignInCodeStore, key: SymmetricKey, limits: CodeLimits = CodeLimits(),
+        makeCode: @escaping @Sendable () -> String = EmailCodes.randomCode
+    ) {
+        self.store = store
+        self.key = key
+        self.limits = limits
+        self.makeCode = makeCode
+    }
+
+    /// Six digits from the system's CSPRNG, leading zeros kept.
+    public static func randomCode() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let number = Int.random(in: 0..<1_000_000, using: &generator)
+        return String(repeating: "0", count: 6 - String(number).count) + String(number)
+    }
+
+    /// Files a new code for `email` (checked as every front checks an email) asked by `client`; returns the code to
+    /// mail, or nil when the email or the client asked for too many within the hour.
+    public func request(email: String, purpose: Purpose, client: String, at date: Date) async throws(EmailCodeError) -> String? {
+        guard let email = Self.normalized(email) else { throw .invalidEmail(Contact.emailProblem(email) ?? "Enter an email address.") }
+        let code = makeCode()
+        do {
+            let filed = try await store.file(
+                hash(code, email: email, purpose: purpose), email: email, purpose: purpose.rawValue, client: client, at: date, limits: limits)
+            return filed ? code : nil
+        } catch {
+            throw .storage("\(error)")
+        }
+    }
+
+    /// What `typed` comes to for `email`; an accepted code is used up.
+    public func check(email: String, typed: String, purpose: Purpose, at date: Date) async throws(EmailCodeError) -> CodeCheck {
+        guard let email = Self.normalized(email) else { throw .invalidEmail(Contact.emailProblem(email) ?? "Enter an email address.") }
+        // Spaces and dashes people type between the digits ("123 456") are not part of the code.
+        let digits = typed.filter { !" -".contains($0) }
+        do {
+            return try await store.check(
+                hash(digits, email: email, purpose: purpose), email: email, purpose: purpose.rawValue, at: date, limits: limits)
+        } catch {
+            throw .storage("\(error)")
+        }
+    }
+
+    /// The email as codes are filed under it: trimmed and in lower case; nil when it is not an email address.
+    static func normalized(_ email: String) -> String? {
+        let trimmed = email.trimmingCharacters(in: .whitespaces)
+        return Contact.emailProblem(trimmed) == nil ? trimmed.lowercased() : nil
+    }
+
+    /// HMAC-SHA256 of the purpose, the email and the code under the install's key, in hex: a leaked table gives no
+    /// code without the key, and a code for one email or purpose is no other's.
+    func hash(_ code: String, email: String, purpose: Purpose) -> String {
+        let message = Data("\(purpose.rawValue)\n\(email)\n\(code)".utf8)
+        return HMAC<SHA256>.authenticationCode(for: message, using: key).map { String(format: "%02x", $0) }.joined()
+    }
+}
+
+/// Why a code was not filed or checked.
+public enum EmailCodeError: Error, Equatable, Sendable {
+    case invalidEmail(String)
+    case storage(String)
+}
