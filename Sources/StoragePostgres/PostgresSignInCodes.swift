@@ -26,7 +26,8 @@ public struct PostgresSignInCodes: SignInCodeStore {
             }
             guard counts.byEmail < limits.perEmailPerHour, counts.byClient < limits.perClientPerHour else { return false }
             try await connection.query(
-                "INSERT INTO sign_in_code_request (email, client, at) VALUES (\(email), \(client), \(now))", logger: PostgresDatabase.quiet)
+                "INSERT INTO sign_in_code_request (id, email, client, at) VALUES (\(UUID().uuidString), \(email), \(client), \(now))",
+                logger: PostgresDatabase.quiet)
             try await connection.query("DELETE FROM sign_in_code_request WHERE at <= \(hourAgo)", logger: PostgresDatabase.quiet)
             try await connection.query(
                 """

@@ -17,6 +17,7 @@ public enum SignInCodesMigration {
         """,
         """
         CREATE TABLE sign_in_code_request (
+            id TEXT PRIMARY KEY,
             email TEXT NOT NULL,
             client TEXT NOT NULL,
             at DOUBLE PRECISION NOT NULL

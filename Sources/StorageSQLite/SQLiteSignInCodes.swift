@@ -18,7 +18,8 @@ public struct SQLiteSignInCodes: SignInCodeStore {
                 try Int.fetchOne(db, sql: "SELECT count(*) FROM sign_in_code_request WHERE client = ? AND at > ?", arguments: [client, hourAgo]) ?? 0
             // Requests over a limit are not counted either: a client asking on and on is not kept out for longer.
             guard byEmail < limits.perEmailPerHour, byClient < limits.perClientPerHour else { return false }
-            try db.execute(sql: "INSERT INTO sign_in_code_request (email, client, at) VALUES (?, ?, ?)", arguments: [email, client, now])
+            try db.execute(
+                sql: "INSERT INTO sign_in_code_request (id, email, client, at) VALUES (?, ?, ?, ?)", arguments: [UUID().uuidString, email, client, now])
             try db.execute(sql: "DELETE FROM sign_in_code_request WHERE at <= ?", arguments: [hourAgo])
             try db.execute(
                 sql: """
