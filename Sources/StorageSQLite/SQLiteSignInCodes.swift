@@ -19,7 +19,8 @@ public struct SQLiteSignInCodes: SignInCodeStore {
             // Requests over a limit are not counted either: a client asking on and on is not kept out for longer.
             guard byEmail < limits.perEmailPerHour, byClient < limits.perClientPerHour else { return false }
             try db.execute(
-                sql: "INSERT INTO sign_in_code_request (id, email, client, at) VALUES (?, ?, ?, ?)", arguments: [UUID().uuidString, email, client, now])
+                sql: "INSERT INTO sign_in_code_request (id, email, client, at) VALUES (?, ?, ?, ?)",
+                arguments: [UUID().uuidString, email, client, now])
             try db.execute(sql: "DELETE FROM sign_in_code_request WHERE at <= ?", arguments: [hourAgo])
             try db.execute(
                 sql: """
