@@ -10,11 +10,7 @@ import ShopPorts
 /// install's secret, is stored; whether the email has an account is never looked at here, so the answer and its timing
 /// are the same for every email.
 public struct EmailCodes: Sendable {
-    public enum Purpose: String, Sendable, CaseIterable {
-        case signIn = "sign-in"
-        case linkKey = "link-key"
-        case verifyEmail = "verify-email"
-    }
+    public typealias Purpose = CodePurpose
 
     private let store: any SignInCodeStore
     private let key: SymmetricKey

@@ -1,5 +1,12 @@
 import Foundation
 
+/// What a code sent by email is for.
+public enum CodePurpose: String, Hashable, Sendable, CaseIterable {
+    case signIn = "sign-in"
+    case linkKey = "link-key"
+    case verifyEmail = "verify-email"
+}
+
 /// How long a code lasts, how many tries it allows, and how many codes an email and a client may ask for in an hour.
 public struct CodeLimits: Hashable, Sendable {
     public var lifetime: TimeInterval
