@@ -1,3 +1,5 @@
+import AddressFormats
+
 /// A card network, as named in a payment request's supported networks.
 public enum PaymentNetwork: String, Hashable, Sendable, Codable, CaseIterable {
     case visa, mastercard, amex, discover, jcb
@@ -98,12 +100,23 @@ public struct PostalAddress: Hashable, Sendable {
         self.countryCode = countryCode
     }
 
-    /// "1 Infinite Loop, Suite 2, Cupertino CA 95014, US": the region as the country writes it ("CA" of "US-CA").
+    /// "1 Infinite Loop, Suite 2, Cupertino CA 95014, US", "Hauptstraße 1, 10115 Berlin, DE": the city, region and postal
+    /// code in the order the country writes them, the region as it writes it ("CA" of "US-CA").
     public var singleLine: String {
         let street = [street, street2].filter { !$0.isEmpty }.joined(separator: ", ")
         let region = region.hasPrefix(countryCode + "-") ? String(region.dropFirst(countryCode.count + 1)) : region
-        let place = [city, region, postalCode].filter { !$0.isEmpty }.joined(separator: " ")
-        return "\(street), \(place), \(countryCode)"
+        let written = AddressFormats.format(for: countryCode)?.fields ?? [.street, .city, .region, .postal]
+        // A country whose format folds the city into the street still gets its city, after the rest.
+        let order = written + ([.city, .region, .postal] as [AddressFormat.Field]).filter { !written.contains($0) }
+        let place = order.compactMap { field -> String? in
+            switch field {
+            case .street: nil
+            case .city: city
+            case .region: region
+            case .postal: postalCode
+            }
+        }
+        return "\(street), \(place.filter { !$0.isEmpty }.joined(separator: " ")), \(countryCode)"
     }
 }
 
