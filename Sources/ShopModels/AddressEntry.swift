@@ -88,7 +88,7 @@ public struct AddressEntry: Hashable, Sendable {
         if format == nil {
             errors[.country] = "Enter a country's two-letter code (ISO 3166), e.g. US, CA or DE."
         }
-        if let problem = format.map({ $0.postalCodeProblem(postalCode) }) ?? PostalAddress.postalCodeProblem(postalCode, countryCode: nil) {
+        if let problem = format.map({ $0.postalCodeProblem(postalCode) }) ?? PostalAddress.postalCodeProblem(postalCode) {
             errors[.postalCode] = problem
         }
         if let format, errors[.region] == nil, let problem = format.regionProblem(region) { errors[.region] = problem }
@@ -124,17 +124,12 @@ extension AddressEntry {
 }
 
 extension PostalAddress {
-    /// Why `code` is not a postal code (of `countryCode`, when known), or nil when it is one.
-    public static func postalCodeProblem(_ code: String, countryCode: String?) -> String? {
+    /// Why `code` is not a postal code of any country, or nil when it could be one: where the country is not known (a
+    /// card's billing code, an address whose country is not one of ISO 3166's). A known country's own pattern is
+    /// `AddressFormat.postalCodeProblem`.
+    public static func postalCodeProblem(_ code: String) -> String? {
         let code = code.trimming(" ")
         if code.isEmpty { return "Enter the postal code." }
-        if countryCode == "US" {
-            let parts = code.split(separator: "-", omittingEmptySubsequences: false)
-            let valid =
-                parts[0].count == 5 && parts[0].allSatisfy(\.isASCIIDigit)
-                && (parts.count == 1 || (parts.count == 2 && parts[1].count == 4 && parts[1].allSatisfy(\.isASCIIDigit)))
-            return valid ? nil : "A US ZIP code is 5 digits, or 5+4 like 95014-2083."
-        }
         let allowed = code.allSatisfy { ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == " " || $0 == "-" }
         let significant = code.filter { $0 != " " && $0 != "-" }.count
         return allowed && (3...10).contains(significant) ? nil : "A postal code has 3 to 10 letters or digits."

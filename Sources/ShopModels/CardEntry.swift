@@ -67,7 +67,7 @@ public struct CardEntry: Hashable, Sendable {
             errors[.name] = "The name is too long (at most 80 characters)."
         }
 
-        if let problem = PostalAddress.postalCodeProblem(postalCode, countryCode: nil) { errors[.postalCode] = problem }
+        if let problem = PostalAddress.postalCodeProblem(postalCode) { errors[.postalCode] = problem }
 
         guard errors.isEmpty, let network, case .success(let expiryValue) = parsedExpiry else {
             return .failure(CardEntryErrors(fields: errors))

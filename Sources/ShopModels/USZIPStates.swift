@@ -17,11 +17,6 @@ public enum USZIPStates {
         (967...968, "US-HI"), (969...969, "US-GU"), (970...979, "US-OR"), (980...994, "US-WA"), (995...999, "US-AK"),
     ]
 
-    /// The state of `zip` ("95014", "95014-2083"); nil for a prefix no state has (military mail, unassigned).
-    public static func state(forZIP zip: String) -> String? {
-        guard zip.count >= 5, let prefix = Int(zip.prefix(3)), zip.prefix(5).allSatisfy(\.isASCIIDigit) else { return nil }
-        return ranges.first { $0.0.contains(prefix) }?.1
-    }
 
     /// The SQL both databases run to give saved US addresses without a state the state of their ZIP code.
     public static var migrationSQL: String {
