@@ -19,8 +19,13 @@ public struct SalesRegion: Hashable, Sendable {
 
     /// The shipping methods this region offers for `cart`, each priced for it; a rate whose weight bands stop below
     /// the cart's weight is left out.
-    public func methods(for cart: Cart) -> [ShippingMethod] {
+    func methods(for cart: Cart) -> [ShippingMethod] {
         rates.compactMap { $0.method(subtotal: cart.subtotal, grams: cart.grams) }
+    }
+
+    /// Shipping `cart` to `address` within this region: its methods priced for the cart, and the address's tax.
+    public func quote(for cart: Cart, to address: PostalAddress) -> ShippingQuote {
+        ShippingQuote(region: id, methods: methods(for: cart), tax: tax.policy(for: address))
     }
 }
 

@@ -72,16 +72,13 @@ extension ShopProfile {
 
     /// The methods, priced for `cart`, and the tax of shipping it to `address`; nil where the shop does not ship there.
     public func quote(for cart: Cart, to address: PostalAddress) -> ShippingQuote? {
-        guard let region = region(for: address) else { return nil }
-        return ShippingQuote(region: region.id, methods: region.methods(for: cart), tax: region.tax.policy(for: address))
+        region(for: address).map { $0.quote(for: cart, to: address) }
     }
 
-    /// What the cart screen shows before an address is chosen: the home region's first method and its tax in the
-    /// shop's own country.
+    /// What the cart screen shows before an address is chosen: the home region's methods and its tax in the shop's own
+    /// country.
     public func estimate(for cart: Cart) -> ShippingQuote {
-        let home = regions[0]
-        let address = PostalAddress(street: "", city: "", postalCode: "", countryCode: countryCode)
-        return ShippingQuote(region: home.id, methods: home.methods(for: cart), tax: home.tax.policy(for: address))
+        regions[0].quote(for: cart, to: PostalAddress(street: "", city: "", postalCode: "", countryCode: countryCode))
     }
 
     /// The dearest every region can be: each rate at its highest and the highest added tax, which bound what a cart

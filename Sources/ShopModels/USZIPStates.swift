@@ -17,7 +17,6 @@ public enum USZIPStates {
         (967...968, "US-HI"), (969...969, "US-GU"), (970...979, "US-OR"), (980...994, "US-WA"), (995...999, "US-AK"),
     ]
 
-
     /// The SQL both databases run to give saved US addresses without a state the state of their ZIP code.
     public static var migrationSQL: String {
         let cases = ranges.map {

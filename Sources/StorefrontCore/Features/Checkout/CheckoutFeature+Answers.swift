@@ -20,11 +20,7 @@ extension CheckoutFeature {
             let summary = CheckoutSheet.summaryItems(
                 lines: checkout.order.lines, shipping: checkout.shippingMethod, tax: checkout.quote.tax, env.shopProfile)
             openSheet(&state, PaymentSheetState(merchantName: env.shopProfile.name, rowValues: [:], summaryItems: summary, phase: .reviewing))
-            CheckoutSheet.reprice(&state, env.shopProfile)
-            if let contact = options.selectedContact {
-                // As Apple's sheet does, the preselected contact is checked before anything can be paid.
-                CheckoutSheet.setRowErrors(&state, CheckoutSheet.contactErrors(for: contact, lines: checkout.order.lines, env.shopProfile))
-            }
+            CheckoutSheet.shippingContactChanged(&state, env.shopProfile)
             CheckoutSheet.refreshRows(&state)
             if checkout.oneTap { requestAuthorization(&state, env) }
         case .processingStarted:

@@ -144,10 +144,7 @@ public enum CheckoutFeature {
             guard let picked = checkout.options.contacts[safe: index] else { return .none }
             if row == .shippingAddress { checkout.shipTo = picked } else { checkout.contact = picked }
             state.checkout = checkout
-            CheckoutSheet.reprice(&state, shop)
-            if let contact = checkout.shippingContact {
-                CheckoutSheet.setRowErrors(&state, CheckoutSheet.contactErrors(for: contact, lines: checkout.order.lines, shop))
-            }
+            CheckoutSheet.shippingContactChanged(&state, shop)
             CheckoutSheet.refreshRows(&state)
             return .none
         }

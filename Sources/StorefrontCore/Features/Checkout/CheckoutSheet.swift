@@ -37,18 +37,21 @@ enum CheckoutSheet {
     }
 
     /// The ship-to address decides the region: its methods priced for the order, its tax and the total, all in the
-    /// same frame, as Apple Pay's sheet recomputes on `didSelectShippingContact`. An address the shop does not ship to
-    /// keeps the last figures; its row's error says where the shop ships and holds Pay.
-    static func reprice(_ state: inout CheckoutFeature.State, _ shop: ShopProfile) {
+    /// same frame, as Apple Pay's sheet recomputes on `didSelectShippingContact`; then the contact is checked against
+    /// that same quote. An address the shop does not ship to keeps the last figures; its row's error says where the
+    /// shop ships and holds Pay.
+    static func shippingContactChanged(_ state: inout CheckoutFeature.State, _ shop: ShopProfile) {
         guard var checkout = state.checkout else { return }
         let cart = Cart(currency: shop.currency, lines: checkout.order.lines)
         let quote = checkout.shipTo.map { shop.quote(for: cart, to: $0.address) } ?? shop.estimate(for: cart)
-        guard let quote, let method = method(in: quote, keeping: checkout.shippingMethod, cheapest: checkout.oneTap, subtotal: cart.subtotal)
-        else { return }
-        checkout.quote = quote
-        checkout.shippingMethod = method
-        state.checkout = checkout
-        state.sheet?.summaryItems = summaryItems(lines: checkout.order.lines, shipping: method, tax: quote.tax, shop)
+        if let quote, let method = method(in: quote, keeping: checkout.shippingMethod, cheapest: checkout.oneTap, subtotal: cart.subtotal) {
+            checkout.quote = quote
+            checkout.shippingMethod = method
+            state.checkout = checkout
+            state.sheet?.summaryItems = summaryItems(lines: checkout.order.lines, shipping: method, tax: quote.tax, shop)
+        }
+        // As Apple's sheet does, the contact is checked before anything can be paid.
+        if let contact = checkout.shippingContact { setRowErrors(&state, contactErrors(for: contact, quote: quote, shop)) }
     }
 
     /// Each row's current choice in words, and whether every row has one.
@@ -106,17 +109,17 @@ enum CheckoutSheet {
         state.sheet?.rowErrors = errors
     }
 
-    /// What the shop cannot accept about a shipping contact for `lines`: the address form's checks, then where it ships
-    /// and whether any method there takes the lines' weight.
-    nonisolated static func contactErrors(for contact: Contact, lines: [CartLine], _ shop: ShopProfile) -> [ContactFieldError] {
+    /// What the shop cannot accept about a shipping contact whose address was quoted `quote` (nil: no region takes
+    /// it): the address form's checks, then where the shop ships and whether any method there takes the order's weight.
+    nonisolated static func contactErrors(for contact: Contact, quote: ShippingQuote?, _ shop: ShopProfile) -> [ContactFieldError] {
         let problems = AddressEntry(contact).problems()
         var errors = AddressField.allCases.compactMap { field in
             problems[field].map { ContactFieldError(field: field.contactField, message: $0) }
         }
         guard problems[.country] == nil, problems[.region] == nil else { return errors }
-        if let elsewhere = shop.shippingRefusal(address: contact.address) {
+        if quote == nil, let elsewhere = shop.shippingRefusal(address: contact.address) {
             errors.append(ContactFieldError(field: .postalAddress, message: elsewhere))
-        } else if shop.quote(for: Cart(currency: shop.currency, lines: lines), to: contact.address)?.methods.isEmpty == true {
+        } else if quote?.methods.isEmpty == true {
             errors.append(ContactFieldError(field: .postalAddress, message: PlaceOrder.DraftRefusal.noSuchMethod(offered: []).message))
         }
         return errors
