@@ -46,7 +46,7 @@ public struct PostgresSignInCodes: SignInCodeStore {
                 "SELECT code_hash, expires_at, tries, used_at FROM sign_in_code WHERE email = \(email) AND purpose = \(purpose) FOR UPDATE",
                 logger: PostgresDatabase.quiet
             ).collect().first?.decode((String, Double, Int, Double?).self)
-            let (verdict, countsTry) = SignInCodesMigration.verdict(
+            let (verdict, countsTry) = SignInCodeVerdict.of(
                 storedHash: row?.0, expiresAt: row?.1, tries: row?.2 ?? 0, usedAt: row?.3, typedHash: hash, at: now, limits: limits.tries)
             if countsTry {
                 let used: Double? = verdict == .accepted ? now : nil

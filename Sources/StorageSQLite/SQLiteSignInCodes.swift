@@ -36,7 +36,7 @@ public struct SQLiteSignInCodes: SignInCodeStore {
         let now = date.timeIntervalSince1970
         return try await database.write { db in
             let row = try Row.fetchOne(db, sql: "SELECT * FROM sign_in_code WHERE email = ? AND purpose = ?", arguments: [email, purpose])
-            let (verdict, countsTry) = SignInCodesMigration.verdict(
+            let (verdict, countsTry) = SignInCodeVerdict.of(
                 storedHash: row?["code_hash"], expiresAt: row?["expires_at"], tries: row?["tries"] ?? 0, usedAt: row?["used_at"], typedHash: hash,
                 at: now, limits: limits.tries)
             if countsTry {
