@@ -22,7 +22,7 @@ import StorefrontCore
 public enum SessionComposition {
     public static func dependencies(
         storage: ShopStorage, configuration: ShopConfiguration,
-        environment: [String: String], clock: any Clock<Duration>, latency: Duration, console: Console = .shop,
+        environment: [String: String], clock: any Clock<Duration>, latency: Duration, console: Console = .shop, codeMailer: CodeMailer? = nil,
         log: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws(ServiceStartFailure) -> (dependencies: StorefrontDependencies, settlement: StartSettlement, payments: PaymentStack) {
         let ids = IDGenerator.random
@@ -71,7 +71,7 @@ public enum SessionComposition {
         let owner = WalletOwner(guestID)
         accounts = await Self.accounts(
             storage: storage, wallets: wallets, owner: owner, visitor: visitor, keyAccount: keyAccount, sandboxPayments: provider.mode == .sandbox,
-            environment: environment
+            codeSignIn: CodeSignIn.make(storage: storage, mailer: codeMailer, environment: environment), environment: environment
         )
         let carts: any CartRepository =
             switch visitor {
@@ -123,11 +123,11 @@ public enum SessionComposition {
     /// What the local shop says when payments are real: Sandbox ID is for trying the shop out.
     public static let localSignInOffNotice = "Sign-in is off: Sandbox ID shows its own code, so it is offered only with sandbox payments."
 
-    /// Who is shopping: the SSH key `serve` verified, a guest `serve` or `web` let in, a stored Sandbox ID sign-in
-    /// that still holds, or the local guest.
+    /// Who is shopping: the SSH key `serve` verified, a guest `serve` or `web` let in, a stored sign-in (an emailed
+    /// code's, or Sandbox ID's) that still holds, or the local guest.
     private static func accounts(
         storage: ShopStorage, wallets: any WalletRepository, owner: WalletOwner, visitor: Visitor, keyAccount: CustomerAccount?,
-        sandboxPayments: Bool, environment: [String: String]
+        sandboxPayments: Bool, codeSignIn: Result<CodeSignIn, CodeSignInOff>?, environment: [String: String]
     ) async -> AccountDependencies {
         let guestID = visitor.guestID
         switch visitor {
@@ -137,12 +137,16 @@ public enum SessionComposition {
                 launchNotice: sshGuestNotice, guestID: guestID, dates: .system
             )
         case .keyHolder(let fingerprint):
-            // The key reaches its account (made by it, or by another key it was linked to): no sign-in to offer, no
-            // tokens in the local credential file.
+            // The key reaches its account (made by it, or by another key it was linked to); no tokens in the local
+            // credential file. A key that alone makes its account may join the account of an email its holder proves.
+            let joining = try? codeSignIn?.get()
+            let join = keyAccount.flatMap { joining?.keyJoining($0, fingerprint: fingerprint) }
+            let isNew = keyAccount.map { $0.waysIn.count == 1 && $0.waysIn.first?.addedAt == $0.waysIn.first?.lastUsedAt } ?? false
             return AccountDependencies(
-                wallets: wallets, walletOwner: owner, profiles: storage.profiles, signIn: nil,
-                signedIn: SignedInAccount(provider: .sshKey, userID: fingerprint, customerID: keyAccount?.id), guestID: guestID, dates: .system,
-                apiTokens: .shopTokens(in: storage.tokens)
+                wallets: wallets, walletOwner: owner, profiles: storage.profiles, signIn: join,
+                signedIn: SignedInAccount(provider: .sshKey, userID: fingerprint, customerID: keyAccount?.id),
+                launchNotice: join != nil && isNew ? newKeyNotice : nil, guestID: guestID, dates: .system,
+                apiTokens: .shopTokens(in: storage.tokens), waysIn: storage.waysIn
             )
         case .browserGuest, .local:
             break
@@ -150,6 +154,28 @@ public enum SessionComposition {
         let isBrowser = if case .browserGuest = visitor { true } else { false }
         let profiles: any AccountProfileRepository =
             isBrowser ? GuestKeptApartProfileRepository(guest: guestID, forAccounts: storage.profiles) : storage.profiles
+        switch codeSignIn {
+        case .success(let codes):
+            // A code by mail proves the email: offered wherever the shop can mail, public pages and real payments too.
+            let services: SignInServices
+            if isBrowser {
+                services = codes.signIn(kind: .browser, client: guestID, auth: AuthManager(credentials: InMemoryCredentialRepository()))
+                return AccountDependencies(
+                    wallets: wallets, walletOwner: owner, profiles: profiles, signIn: services, launchNotice: browserGuestNotice, guestID: guestID,
+                    dates: .system, apiTokens: .shopTokens(in: storage.tokens), waysIn: storage.waysIn)
+            }
+            let file = FileCredentialRepository(path: FileCredentialRepository.defaultPath(environment: environment))
+            services = codes.signIn(kind: .terminal, client: guestID, auth: AuthManager(credentials: file))
+            let launch = await LaunchCheck.run(services: services)
+            return AccountDependencies(
+                wallets: wallets, walletOwner: owner, profiles: profiles, signIn: services, signedIn: launch.account, launchNotice: launch.notice,
+                guestID: guestID, dates: .system, apiTokens: .shopTokens(in: storage.tokens), waysIn: storage.waysIn)
+        case .failure(let off):
+            return AccountDependencies(
+                wallets: wallets, walletOwner: owner, profiles: profiles, signIn: nil, launchNotice: off.reason, guestID: guestID, dates: .system)
+        case nil:
+            break
+        }
         // Sandbox ID shows its own code: whoever types an email gets that account. It is offered only where the shop
         // is a local sandbox: sandbox payments, and for a browser a page `web` vouches nobody else can reach.
         let publicPage = isBrowser && environment[SessionCommand.sandboxSignInVariable] != SessionCommand.localSandboxSignIn
@@ -184,7 +210,7 @@ public enum SessionComposition {
         return AccountDependencies(
             wallets: wallets, walletOwner: owner, profiles: profiles, signIn: services,
             signedIn: launch.account, launchNotice: launch.notice, guestID: guestID, dates: .system,
-            apiTokens: .shopTokens(in: storage.tokens)
+            apiTokens: .shopTokens(in: storage.tokens), waysIn: storage.waysIn
         )
     }
 }

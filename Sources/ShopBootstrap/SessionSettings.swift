@@ -12,10 +12,13 @@ public struct SessionSettings: Codable, Equatable, Sendable {
     public var configuration: ShopConfiguration
     /// Whether the session may bring the schema up to date; a server did it already, so its sessions only check.
     public var migrates: Bool
+    /// How a session mails a sign-in code at once: the server's mail command and sender; nil without one.
+    public var codeMail: CodeMailSettings?
 
-    public init(configuration: ShopConfiguration, migrates: Bool) {
+    public init(configuration: ShopConfiguration, migrates: Bool, codeMail: CodeMailSettings? = nil) {
         self.configuration = configuration
         self.migrates = migrates
+        self.codeMail = codeMail
     }
 
     /// The settings as the environment variable's value.
@@ -44,4 +47,21 @@ public struct SessionSettings: Codable, Equatable, Sendable {
     }
 
     private static let lastRead = Mutex<(text: String, settings: SessionSettings)?>(nil)
+}
+
+/// The mail command and sender a session sends sign-in codes with: codes cannot wait for the server's mail worker.
+public struct CodeMailSettings: Codable, Equatable, Sendable {
+    public var command: [String]
+    public var fromName: String
+    public var fromAddress: String
+    public var replyTo: String?
+    public var timeoutSeconds: Int
+
+    public init(command: [String], fromName: String, fromAddress: String, replyTo: String?, timeoutSeconds: Int) {
+        self.command = command
+        self.fromName = fromName
+        self.fromAddress = fromAddress
+        self.replyTo = replyTo
+        self.timeoutSeconds = timeoutSeconds
+    }
 }

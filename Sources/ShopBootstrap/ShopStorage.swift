@@ -28,6 +28,10 @@ public struct ShopStorage: Sendable {
     public var catalogEditor: any CatalogEditing
     /// The customers' accounts and the ways in that reach them.
     public var accounts: any AccountDirectory
+    /// The codes sent by email, as keyed hashes.
+    public var signInCodes: any SignInCodeStore
+    /// The accounts' signed-in sessions (browser cookies, terminals), as hashes.
+    public var accountSessions: any AccountSessionStore
     /// Where it is, for the log: the file, or the URL without its password.
     public var place: String
     /// True when this start imported the catalog file into SQLite.
@@ -36,6 +40,9 @@ public struct ShopStorage: Sendable {
     public var warnings: [String]
     /// The PostgreSQL client, when the shop is on PostgreSQL: `serve` watches it to log outages.
     public var postgres: PostgresDatabase?
+
+    /// The accounts' ways in and sessions, as the account screen reads and removes them.
+    public var waysIn: WaysInAccess { WaysInAccess(directory: accounts, sessions: accountSessions) }
 
     /// The shop's currency, as its catalog names it.
     public var currency: Currency { catalog.shop.currency }
@@ -56,6 +63,7 @@ public struct ShopStorage: Sendable {
             providerEvents: SQLiteProviderEvents(database: database), references: SQLiteProviderReferences(database: database),
             tokens: SQLiteAPITokenRepository(database: database), idempotency: SQLiteIdempotencyRepository(database: database),
             catalogEditor: SQLiteCatalogEditor(database: database, shop: catalog.shop), accounts: SQLiteAccountDirectory(database: database),
+            signInCodes: SQLiteSignInCodes(database: database), accountSessions: SQLiteAccountSessions(database: database),
             place: database.path, didImport: catalog.didImport, warnings: database.warnings, postgres: nil
         )
     }
@@ -71,6 +79,7 @@ public struct ShopStorage: Sendable {
             providerEvents: PostgresProviderEvents(database: database), references: PostgresProviderReferences(database: database),
             tokens: PostgresAPITokenRepository(database: database), idempotency: PostgresIdempotencyRepository(database: database),
             catalogEditor: PostgresCatalogEditor(database: database, shop: catalog.shop), accounts: PostgresAccountDirectory(database: database),
+            signInCodes: PostgresSignInCodes(database: database), accountSessions: PostgresAccountSessions(database: database),
             place: database.location.description, didImport: false, warnings: [], postgres: database
         )
     }

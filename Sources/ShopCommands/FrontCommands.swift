@@ -77,7 +77,7 @@ public enum FrontCommands {
         if let database = storage.postgres { DatabaseWatch.start(database) { announce($0) } }
         let sessionEnvironment = try await ServerSessions.environment(
             configuration: configuration, dataDirectory: dataDirectory, latencyMilliseconds: start.sandboxLatencyMilliseconds,
-            environment: environment)
+            codeMail: try start.mail.codeMailSettings(shop: storage.catalog.shop, environment: environment), environment: environment)
         let command = try start.sessionCommand(environment: sessionEnvironment, adminFingerprints: admins.fingerprints, openSSHFront: openSSHFront)
         defer { command.host?.stop() }
 
@@ -133,7 +133,7 @@ public enum FrontCommands {
         shopConfiguration.theme = "dark"
         var sessionEnvironment = try await ServerSessions.environment(
             configuration: shopConfiguration, dataDirectory: dataDirectory, latencyMilliseconds: start.sandboxLatencyMilliseconds,
-            environment: environment)
+            codeMail: try start.mail.codeMailSettings(shop: storage.catalog.shop, environment: environment), environment: environment)
         var settings = settings
         settings.shopName = storage.catalog.shop.name
         if settings.offersSandboxSignIn { sessionEnvironment[SessionCommand.sandboxSignInVariable] = SessionCommand.localSandboxSignIn }

@@ -40,6 +40,28 @@ public struct MailChoice: Sendable {
         return MailSender(from: MailAddress(name: shop.name, address: address), replyTo: reply.map { MailAddress(address: $0) })
     }
 
+    /// What a session needs to mail sign-in codes itself, or nil without a mail command.
+    public func codeMailSettings(shop: ShopProfile, environment: [String: String] = ProcessInfo.processInfo.environment) throws
+        -> CodeMailSettings?
+    {
+        guard let command = command(environment: environment) else { return nil }
+        let sender = try sender(shop: shop, environment: environment)
+        return CodeMailSettings(
+            command: command, fromName: sender.from.name, fromAddress: sender.from.address, replyTo: sender.replyTo?.address,
+            timeoutSeconds: Int(timeout.components.seconds))
+    }
+
+    /// The mailer of sign-in codes `settings` describe.
+    public static func codeMailer(_ settings: CodeMailSettings?, shop: ShopProfile) -> CodeMailer? {
+        settings.map {
+            CodeMailer(
+                transport: SendmailTransport(command: $0.command, deadline: .seconds($0.timeoutSeconds)),
+                sender: MailSender(
+                    from: MailAddress(name: $0.fromName, address: $0.fromAddress), replyTo: $0.replyTo.map { MailAddress(address: $0) }),
+                shop: shop.name)
+        }
+    }
+
     /// A server's mail worker over `storage`, said in its log, or nil without a mail command: one pass at once, then one
     /// every 10 s, and a last one at `stop`.
     public func startLoop(storage: ShopStorage, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> MailLoop? {

@@ -18,13 +18,13 @@ public enum ServerSessions {
     /// The environment every session of this server starts with (`SessionLaunch.shop`); a Stripe key Stripe refuses,
     /// or cannot be asked about, is told and ends the server.
     public static func environment(
-        configuration: ShopConfiguration, dataDirectory: FilePath, latencyMilliseconds: Int?,
+        configuration: ShopConfiguration, dataDirectory: FilePath, latencyMilliseconds: Int?, codeMail: CodeMailSettings? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws -> [String: String] {
         do throws(ServiceStartFailure) {
             return try await SessionLaunch.shop(
                 configuration: configuration, dataDirectory: dataDirectory, latencyMilliseconds: latencyMilliseconds, environment: environment,
-                log: announce)
+                codeMail: codeMail, log: announce)
         } catch { throw error.told() }
     }
 

@@ -91,11 +91,15 @@ public enum TerminalShop {
             "starting: catalog \(catalogSource) with \(productCount) products\(storage.didImport ? ", imported into SQLite" : ""), stored in \(storage.place)\(sshCustomer)"
         )
 
+        let codeMailer = MailChoice.codeMailer(
+            try handedOver?.codeMail ?? mail.codeMailSettings(shop: storage.catalog.shop, environment: environment), shop: storage.catalog.shop)
         let composed: (dependencies: StorefrontDependencies, settlement: StartSettlement, payments: PaymentStack)
         do throws(ServiceStartFailure) {
             composed = try await SessionComposition.dependencies(
                 storage: storage, configuration: configuration, environment: environment, clock: ContinuousClock(), latency: .milliseconds(latency),
-                console: console, log: { logger.warning("\($0)") })
+                console: console,
+                codeMailer: codeMailer,
+                log: { logger.warning("\($0)") })
         } catch { throw error.told() }
         let (dependencies, settlement, payments) = composed
         logger.info("payments: \(dependencies.paymentProvider.mode.label)")

@@ -13,12 +13,9 @@ extension SandboxIdentityProvider {
 /// Order of prompts: email → code (plus the name, on a first sign-in that asks for it) → the
 /// delegate hears the credential, or `.canceled` / `.failed`.
 @MainActor
-public final class SandboxIDSignInController: SignInAuthorizationControlling {
-    public weak var delegate: (any SignInAuthorizationControllerDelegate)?
-    public weak var presentationContextProvider: (any SignInPresentationContextProviding)?
+public final class SandboxIDSignInController: PromptingSignInController {
     private let request: SignInRequest
     private let provider: SandboxIdentityProvider
-    private var isFinished = false
 
     public static let title = "Sign in with Sandbox ID"
 
@@ -27,7 +24,7 @@ public final class SandboxIDSignInController: SignInAuthorizationControlling {
         self.provider = provider
     }
 
-    public func performRequests() {
+    public override func performRequests() {
         askForEmail(SignInPrompt.Field(id: "email", label: "Email", hint: "Sandbox ID shows your code here; no mail is sent."))
     }
 
@@ -84,26 +81,5 @@ public final class SandboxIDSignInController: SignInAuthorizationControlling {
                 }
             }
         }
-    }
-
-    /// Shows a prompt; a cancel ends the sign-in.
-    private func present(_ prompt: SignInPrompt, then next: @escaping @MainActor ([String: String]) async -> Void) {
-        guard let context = presentationContextProvider else {
-            finish { $0.signInController(self, didCompleteWith: .failed("Nowhere to show the sign-in.")) }
-            return
-        }
-        context.presentSignInPrompt(prompt) { [self] values in
-            guard let values else {
-                finish { $0.signInController(self, didCompleteWith: .canceled) }
-                return
-            }
-            await next(values)
-        }
-    }
-
-    private func finish(_ report: (any SignInAuthorizationControllerDelegate) -> Void) {
-        guard !isFinished else { return }
-        isFinished = true
-        if let delegate { report(delegate) }
     }
 }

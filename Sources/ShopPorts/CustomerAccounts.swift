@@ -109,6 +109,12 @@ public protocol AccountDirectory: Sendable {
     func account(verifiedEmail email: String) async throws -> CustomerAccount?
     /// Adds `wayIn` to the account `accountID` (again, after it was removed).
     func link(_ wayIn: WayIn, to accountID: String, at date: Date) async throws(AccountChangeError)
+    /// Moves `wayIn` to the account `accountID` from an account it alone makes up (no other way in, no verified email):
+    /// a key seen for the first time joins the account its holder proves by a code. One that reaches a real account is
+    /// refused as `.reachesAnotherAccount`: joining two accounts is `storefront accounts merge`'s.
+    func move(_ wayIn: WayIn, to accountID: String, at date: Date) async throws(AccountChangeError)
+    /// The account whose verified email is `email`, or a new one with id `newID` and that email, verified at `date`.
+    func openAccount(verifiedEmail email: String, newID: String, at date: Date) async throws(AccountChangeError) -> CustomerAccount
     /// Takes `wayIn` off the account, which refuses it from then on on every host; its last one stays.
     func remove(_ wayIn: WayIn, from accountID: String, at date: Date) async throws(AccountChangeError)
     /// Records `email` as the account's, verified at `date`.

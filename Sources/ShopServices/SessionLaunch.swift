@@ -11,7 +11,7 @@ public enum SessionLaunch {
     /// made absolute, One-Tap and the sandbox's latency put in); checks a Stripe key first.
     public static func shop(
         configuration: ShopConfiguration, dataDirectory: FilePath, latencyMilliseconds: Int?, environment: [String: String],
-        log: @Sendable (String) -> Void
+        codeMail: CodeMailSettings? = nil, log: @Sendable (String) -> Void
     ) async throws(ServiceStartFailure) -> [String: String] {
         var settings = configuration
         settings.dataDirectory = dataDirectory
@@ -22,9 +22,12 @@ public enum SessionLaunch {
         if configuration.payments == .stripe { try await checkStripe(configuration: configuration, environment: environment, log: log) }
         var sessionEnvironment = environment
         // The schema is this process's to migrate; sessions only check it.
-        sessionEnvironment[SessionSettings.variable] = SessionSettings(configuration: settings, migrates: configuration.database == nil).encoded()
+        sessionEnvironment[SessionSettings.variable] = SessionSettings(
+            configuration: settings, migrates: configuration.database == nil, codeMail: codeMail
+        ).encoded()
         // A session's terminal is the client's, described by its pty request, never the server's.
-        // The server sends the shoppers' mail itself (one worker), so sessions are given no mail command.
+        // The server sends the shoppers' mail itself (one worker), so sessions are given no mail command: only the one
+        // for sign-in codes, in their settings, which go at once.
         for name in [
             "TERM", "COLUMNS", "LINES", "NO_COLOR", "COLORFGBG", "TMUX", "TMUX_PANE", "STY", SessionCommand.fingerprintVariable,
             SessionCommand.guestVariable, SessionCommand.browserGuestVariable, SessionCommand.sandboxSignInVariable, "STOREFRONT_MAIL_COMMAND",

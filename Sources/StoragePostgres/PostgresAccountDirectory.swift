@@ -73,6 +73,53 @@ public struct PostgresAccountDirectory: AccountDirectory {
         }
     }
 
+    public func move(_ wayIn: WayIn, to accountID: String, at date: Date) async throws(AccountChangeError) {
+        let (kind, key, stamp) = (wayIn.kind, wayIn.key, date.timeIntervalSince1970)
+        try await change { connection in
+            guard try await Self.exists(accountID, on: connection) else { return .noSuchAccount(accountID) }
+            let owner = try await connection.query(
+                "SELECT account FROM account_way_in WHERE kind = \(kind) AND way_key = \(key) AND removed_at IS NULL FOR UPDATE",
+                logger: PostgresDatabase.quiet
+            ).collect().first?.decode(String.self)
+            guard let owner, owner != accountID else { return owner == nil ? .notLinked : nil }
+            // The account it leaves, locked with its ways in: a way in linked to it meanwhile makes it a real account.
+            let others = try await connection.query(
+                "SELECT 1 FROM account_way_in WHERE account = \(owner) AND removed_at IS NULL FOR UPDATE", logger: PostgresDatabase.quiet
+            ).collect().count
+            let verified = try await !connection.query(
+                "SELECT 1 FROM account WHERE customer = \(owner) AND email_verified_at IS NOT NULL FOR UPDATE", logger: PostgresDatabase.quiet
+            ).collect().isEmpty
+            guard others == 1, !verified else { return .reachesAnotherAccount(owner) }
+            try await connection.query(
+                "UPDATE account_way_in SET account = \(accountID), added_at = \(stamp) WHERE kind = \(kind) AND way_key = \(key)",
+                logger: PostgresDatabase.quiet)
+            return nil
+        }
+    }
+
+    public func openAccount(verifiedEmail email: String, newID: String, at date: Date) async throws(AccountChangeError) -> CustomerAccount {
+        let stamp = date.timeIntervalSince1970
+        do {
+            return try await database.transaction { connection in
+                // One email, one account, even when two hosts open it at once.
+                try await connection.query(
+                    "SELECT pg_advisory_xact_lock(hashtext(\("account-email:" + email.lowercased())))", logger: PostgresDatabase.quiet)
+                if let id = try await connection.query(
+                    "SELECT customer FROM account WHERE lower(email) = lower(\(email)) AND email_verified_at IS NOT NULL",
+                    logger: PostgresDatabase.quiet
+                ).collect().first?.decode(String.self) {
+                    return try await Self.account(id, on: connection)
+                }
+                try await connection.query(
+                    "INSERT INTO account (customer, email, email_verified_at, created_at) VALUES (\(newID), \(email), \(stamp), \(stamp))",
+                    logger: PostgresDatabase.quiet)
+                return try await Self.account(newID, on: connection)
+            }
+        } catch {
+            throw .storage("\(error)")
+        }
+    }
+
     public func remove(_ wayIn: WayIn, from accountID: String, at date: Date) async throws(AccountChangeError) {
         let (kind, key, stamp) = (wayIn.kind, wayIn.key, date.timeIntervalSince1970)
         try await change { connection in

@@ -243,5 +243,7 @@ extension PostgresDatabase {
             identifier: "v22-accounts", sql: AccountsMigration.schema + AccountsMigration.backfill + [AccountsMigration.sandboxEmails]),
         // Codes sent by email, as keyed hashes, and the requests counted for the hourly limits. SQLite's v23.
         Migration(identifier: "v23-sign-in-codes", sql: SignInCodesMigration.statements),
+        // The accounts' signed-in sessions, as hashes of their secrets. SQLite's v24.
+        Migration(identifier: "v24-account-sessions", sql: AccountSessionsMigration.statements),
     ]
 }

@@ -70,6 +70,49 @@ public struct SQLiteAccountDirectory: AccountDirectory {
         }
     }
 
+    public func move(_ wayIn: WayIn, to accountID: String, at date: Date) async throws(AccountChangeError) {
+        try await change { db in
+            guard try Int.fetchOne(db, sql: "SELECT 1 FROM account WHERE customer = ?", arguments: [accountID]) != nil else {
+                return .noSuchAccount(accountID)
+            }
+            let owner = try String.fetchOne(
+                db, sql: "SELECT account FROM account_way_in WHERE kind = ? AND way_key = ? AND removed_at IS NULL",
+                arguments: [wayIn.kind, wayIn.key])
+            guard let owner, owner != accountID else { return owner == nil ? .notLinked : nil }
+            let others =
+                try Int.fetchOne(
+                    db, sql: "SELECT count(*) FROM account_way_in WHERE account = ? AND removed_at IS NULL", arguments: [owner]) ?? 0
+            let verified =
+                try Int.fetchOne(
+                    db, sql: "SELECT 1 FROM account WHERE customer = ? AND email_verified_at IS NOT NULL", arguments: [owner]) != nil
+            guard others == 1, !verified else { return .reachesAnotherAccount(owner) }
+            try db.execute(
+                sql: "UPDATE account_way_in SET account = ?, added_at = ? WHERE kind = ? AND way_key = ?",
+                arguments: [accountID, date.timeIntervalSince1970, wayIn.kind, wayIn.key])
+            return nil
+        }
+    }
+
+    public func openAccount(verifiedEmail email: String, newID: String, at date: Date) async throws(AccountChangeError) -> CustomerAccount {
+        let opened: CustomerAccount
+        do {
+            opened = try await database.write { db in
+                if let id = try String.fetchOne(
+                    db, sql: "SELECT customer FROM account WHERE lower(email) = lower(?) AND email_verified_at IS NOT NULL", arguments: [email])
+                {
+                    return try Self.account(id, db)
+                }
+                try db.execute(
+                    sql: "INSERT INTO account (customer, email, email_verified_at, created_at) VALUES (?, ?, ?, ?)",
+                    arguments: [newID, email, date.timeIntervalSince1970, date.timeIntervalSince1970])
+                return try Self.account(newID, db)
+            }
+        } catch {
+            throw .storage(SQLiteDatabaseError.from(error, path: database.path).description)
+        }
+        return opened
+    }
+
     public func remove(_ wayIn: WayIn, from accountID: String, at date: Date) async throws(AccountChangeError) {
         try await change { db in
             let ways = try String.fetchAll(

@@ -279,6 +279,10 @@ extension SQLiteDatabase {
         migrator.registerMigration("v23-sign-in-codes") { db in
             for statement in SignInCodesMigration.statements { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v24-account-sessions") { db in
+            // The accounts' signed-in sessions, as hashes of their secrets. PostgreSQL's v24.
+            for statement in AccountSessionsMigration.statements { try db.execute(sql: statement) }
+        }
         return migrator
     }
 }

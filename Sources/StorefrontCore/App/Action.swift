@@ -15,6 +15,8 @@ public enum Action: Equatable, Sendable {
     case addCard, addAddress, makeDefault
     /// The account screen: make an API token.
     case newAPIToken
+    /// The account screen: end every session and token of the account, keeping its keys.
+    case signOutEverywhere
     /// Signs in a guest, or signs out an account.
     case signInOrOut
     case increaseQuantity, decreaseQuantity, removeLine

@@ -76,6 +76,8 @@ public struct Customer: Equatable, Sendable {
     public var wallet = WalletContents()
     /// The account's API tokens that are not revoked, read with the wallet; none for a guest.
     public var apiTokens: [APITokenRecord] = []
+    /// The account's keys, providers and sessions, read with the wallet; nil for a guest.
+    public var waysIn: AccountWaysIn?
 
     public init(customerID: String, signedIn: SignedInAccount?) {
         self.customerID = customerID

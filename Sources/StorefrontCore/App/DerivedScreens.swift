@@ -15,13 +15,14 @@ enum DerivedScreens {
         var wallet: WalletContents
         var profile: AccountProfile?
         var apiTokens: [APITokenRecord]
+        var waysIn: AccountWaysIn?
         var productOnPage: ProductID?
     }
 
     static func inputs(_ state: AppState) -> Inputs {
         Inputs(
             cart: state.cart.cart.lines, signedIn: state.customer.signedIn, wallet: state.customer.wallet, profile: state.customer.profile,
-            apiTokens: state.customer.apiTokens, productOnPage: state.productDetail.page?.product.id
+            apiTokens: state.customer.apiTokens, waysIn: state.customer.waysIn, productOnPage: state.productDetail.page?.product.id
         )
     }
 
@@ -31,7 +32,9 @@ enum DerivedScreens {
         // Arrays compare by identity first, so a step that changed none of them costs a few comparisons.
         guard now != before else { return }
         let wasOneTapReady = state.account.screen.isOneTapReady
-        if now.signedIn != before.signedIn || now.wallet != before.wallet || now.profile != before.profile || now.apiTokens != before.apiTokens {
+        if now.signedIn != before.signedIn || now.wallet != before.wallet || now.profile != before.profile || now.apiTokens != before.apiTokens
+            || now.waysIn != before.waysIn
+        {
             state.scope(\.account) { AccountFeature.refresh(&$0, env) }
         }
         let oneTapChanged = state.account.screen.isOneTapReady != wasOneTapReady

@@ -7,6 +7,8 @@ public struct SignedInAccount: Hashable, Sendable {
     public enum Provider: String, Hashable, Sendable {
         case sandboxID = "sandbox-id"
         case sshKey = "ssh"
+        /// The shop's own account, signed in by an emailed code: the user id is the account's.
+        case account
     }
     public var provider: Provider
     public var userID: String
@@ -17,20 +19,30 @@ public struct SignedInAccount: Hashable, Sendable {
     public init(provider: Provider, userID: String, customerID: String? = nil) {
         self.provider = provider
         self.userID = userID
-        self.customerID = customerID ?? "\(provider.rawValue):\(userID)"
+        self.customerID = customerID ?? (provider == .account ? userID : "\(provider.rawValue):\(userID)")
     }
 }
 
-/// Sign-in with an interactive identity provider (Sandbox ID): its controller factory, its
-/// account side, and where its tokens are kept.
+/// Sign-in with an interactive identity provider (Sandbox ID, an emailed code): its controller factory, its account
+/// side, where its tokens are kept, and what kind of account it signs in to.
 public struct SignInServices: Sendable {
     public var makeController: SignInControllerFactory
     public var provider: any SignInProviding
-    public var auth: AuthManager
-    public init(makeController: @escaping SignInControllerFactory, provider: any SignInProviding, auth: AuthManager) {
+    /// Where the tokens are kept between launches; nil where the sign-in keeps none (a key joining an account).
+    public var auth: AuthManager?
+    public var kind: SignedInAccount.Provider
+    /// The provider's name in what the shopper reads ("Sandbox ID", "an emailed code").
+    public var name: String
+    public init(
+        makeController: @escaping SignInControllerFactory, provider: any SignInProviding, auth: AuthManager?,
+        kind: SignedInAccount.Provider = .sandboxID,
+        name: String = "Sandbox ID"
+    ) {
         self.makeController = makeController
         self.provider = provider
         self.auth = auth
+        self.kind = kind
+        self.name = name
     }
 }
 
@@ -51,11 +63,15 @@ public struct AccountDependencies: Sendable {
     public var dates: DateSource
     /// The API's tokens, made and revoked on the account screen by a signed-in shopper; nil where there is no API.
     public var apiTokens: APITokenAccess?
+    /// The account's keys, providers and sessions, listed and removed on the account screen; nil for a guest shop.
+    public var waysIn: WaysInAccess?
 
     public init(
         wallets: any WalletRepository, walletOwner: WalletOwner, profiles: any AccountProfileRepository, signIn: SignInServices?,
-        signedIn: SignedInAccount? = nil, launchNotice: String? = nil, guestID: String, dates: DateSource, apiTokens: APITokenAccess? = nil
+        signedIn: SignedInAccount? = nil, launchNotice: String? = nil, guestID: String, dates: DateSource, apiTokens: APITokenAccess? = nil,
+        waysIn: WaysInAccess? = nil
     ) {
+        self.waysIn = waysIn
         self.apiTokens = apiTokens
         self.wallets = wallets
         self.walletOwner = walletOwner
@@ -84,22 +100,23 @@ public enum LaunchCheck {
     }
 
     public static func run(services: SignInServices) async -> Outcome {
+        guard let auth = services.auth else { return Outcome(account: nil, notice: nil) }
         let session: AuthManager.StoredSession?
         do {
-            session = try await services.auth.storedSession()
+            session = try await auth.storedSession()
         } catch {
             // The tokens stay where they are: the shopper can fix the file and start again.
             return Outcome(account: nil, notice: "You are shopping as a guest: \(error)")
         }
         guard let session else { return Outcome(account: nil, notice: nil) }
-        let account = SignedInAccount(provider: .sandboxID, userID: session.userID)
+        let account = SignedInAccount(provider: services.kind, userID: session.userID)
         switch await services.provider.credentialState(forUserID: session.userID) {
         case .revoked:
-            try? await services.auth.clear()
-            return Outcome(account: nil, notice: "Your Sandbox ID sign-in was revoked, so you were signed out.")
+            try? await auth.clear()
+            return Outcome(account: nil, notice: "Your \(services.name) sign-in was revoked, so you were signed out.")
         case .notFound:
-            try? await services.auth.clear()
-            return Outcome(account: nil, notice: "Sandbox ID no longer knows your account, so you were signed out.")
+            try? await auth.clear()
+            return Outcome(account: nil, notice: "\(services.name) no longer knows your account, so you were signed out.")
         case .authorized:
             break
         }
@@ -108,10 +125,10 @@ public enum LaunchCheck {
         }
         do {
             let tokens = try await services.provider.refresh(refreshToken: session.tokens.refreshToken)
-            try await services.auth.save(tokens, userID: session.userID)
+            try await auth.save(tokens, userID: session.userID)
             return Outcome(account: account, notice: nil)
         } catch let error as SignInError {
-            try? await services.auth.clear()
+            try? await auth.clear()
             if case .failed(let why) = error { return Outcome(account: nil, notice: why) }
             return Outcome(account: nil, notice: "Your sign-in expired. Sign in again.")
         } catch {

@@ -17,6 +17,8 @@ public struct AccountState: Equatable, Sendable {
     public var isOneTapReady = false
     /// The signed-in shopper can make API tokens here.
     public var canMakeTokens = false
+    /// An account's sessions and tokens can all be ended here (its keys stay).
+    public var canSignOutEverywhere = false
     /// The shopper's API tokens that are not revoked, oldest first.
     public var tokens: [APITokenRecord] = []
     /// A token just made: its name and secret, shown once, until the shopper leaves the screen.
@@ -31,6 +33,7 @@ public struct AccountState: Equatable, Sendable {
         switch account?.provider {
         case .sandboxID?: profile?.name ?? profile?.email ?? "Sandbox ID account"
         case .sshKey?: "SSH key"
+        case .account?: profile?.name ?? profile?.email ?? "Account"
         case nil: "Guest"
         }
     }
@@ -44,7 +47,7 @@ public struct NewAPIToken: Equatable, Sendable {
 
 /// A saved card or address, or an API token, on the account screen.
 public struct AccountRow: Equatable, Sendable {
-    public enum Kind: Equatable, Sendable { case card, address, token }
+    public enum Kind: Equatable, Sendable { case card, address, token, wayIn, session }
     public var kind: Kind
     public var id: String
     public var title: String
@@ -61,9 +64,13 @@ public struct WalletRead: Equatable, Sendable {
     public var notice: Notice?
     /// The customer's API tokens that are not revoked; nil where none were read (a guest, no API).
     public var tokens: [APITokenRecord]?
+    /// The account's ways in; nil where none were read (a guest).
+    public var waysIn: AccountWaysIn?
     public init(
-        customer: String, wallet: Result<WalletContents, StorageError>, profile: AccountProfile?, notice: Notice?, tokens: [APITokenRecord]? = nil
+        customer: String, wallet: Result<WalletContents, StorageError>, profile: AccountProfile?, notice: Notice?, tokens: [APITokenRecord]? = nil,
+        waysIn: AccountWaysIn? = nil
     ) {
+        self.waysIn = waysIn
         self.tokens = tokens
         self.customer = customer
         self.wallet = wallet
@@ -88,7 +95,7 @@ public enum AccountFeature {
     /// The keys the account screen takes.
     enum Action: Equatable {
         case move(ListMove)
-        case addCard, addAddress, newAPIToken
+        case addCard, addAddress, newAPIToken, signOutEverywhere
         /// Enter or d: the selected card or address becomes the default.
         case makeDefault
         /// x: the selected card, address or token goes.
@@ -104,6 +111,7 @@ public enum AccountFeature {
             case .addCard: self = .addCard
             case .addAddress: self = .addAddress
             case .newAPIToken: self = .newAPIToken
+            case .signOutEverywhere: self = .signOutEverywhere
             case .confirm, .makeDefault: self = .makeDefault
             case .removeLine: self = .remove
             case .signInOrOut: self = .signInOrOut
@@ -126,24 +134,26 @@ public enum AccountFeature {
             }
             state.screen.newToken = nil
             state.shell.presentForm(APITokenForm.make())
+        case .signOutEverywhere: return signOutEverywhere(&state, env)
         case .makeDefault:
-            guard let row = state.screen.selectedRow, !row.isDefault, row.kind != .token else { return .none }
+            guard let row = state.screen.selectedRow, !row.isDefault, [.card, .address].contains(row.kind) else { return .none }
             return changeWallet(&state, env, success: "\(row.title) is now your default \(row.kind == .card ? "card" : "address").") {
                 wallets, customer in
                 switch row.kind {
                 case .card: try await wallets.setDefaultCard(id: row.id, forCustomer: customer)
                 case .address: try await wallets.setDefaultAddress(id: row.id, forCustomer: customer)
-                case .token: break
+                case .token, .wayIn, .session: break
                 }
             }
         case .remove:
             guard let row = state.screen.selectedRow else { return .none }
             if row.kind == .token { return APITokenForm.revoke(row, &state, env) }
+            if row.kind == .wayIn || row.kind == .session { return removeWayIn(row, &state, env) }
             return changeWallet(&state, env, success: "Removed \(row.title).") { wallets, customer in
                 switch row.kind {
                 case .card: try await wallets.removeCard(id: row.id, forCustomer: customer)
                 case .address: try await wallets.removeAddress(id: row.id, forCustomer: customer)
-                case .token: break
+                case .token, .wayIn, .session: break
                 }
             }
         case .signInOrOut:
@@ -196,7 +206,8 @@ public enum AccountFeature {
         let profile = (try? await accounts.profiles.profile(forCustomer: customer)) ?? nil
         // Only an account has tokens: a guest's customer id is not one a token may act for.
         let tokens = customer == accounts.guestID ? nil : try? await accounts.apiTokens?.repository.tokens(owner: customer).filter { !$0.isRevoked }
-        return WalletRead(customer: customer, wallet: wallet, profile: profile, notice: notice, tokens: tokens)
+        let waysIn = customer == accounts.guestID ? nil : await readWaysIn(accounts, customer)
+        return WalletRead(customer: customer, wallet: wallet, profile: profile, notice: notice, tokens: tokens, waysIn: waysIn)
     }
 
     /// The wallet and profile arrived; the account screen, the cart's Buy now and the product page follow them (`DerivedScreens`).
@@ -209,6 +220,7 @@ public enum AccountFeature {
         state.profile = read.profile
         if let notice = read.notice { state.shell.notice = notice }
         state.apiTokens = read.tokens ?? []
+        state.waysIn = read.waysIn
         return .none
     }
 
@@ -224,8 +236,15 @@ public enum AccountFeature {
         case .sandboxID?:
             screen.detail = [profile?.name == nil ? nil : profile?.email, "signed in with Sandbox ID"].compactMap { $0 }.joined(separator: " · ")
             screen.canSignOut = accounts.signIn != nil
+        case .account?:
+            screen.detail = [profile?.name == nil ? nil : profile?.email, "signed in with \(accounts.signIn?.name ?? "an emailed code")"]
+                .compactMap { $0 }.joined(separator: " · ")
+            screen.canSignOut = accounts.signIn != nil
         case .sshKey?:
-            screen.detail = "\(account?.userID ?? "") · your key is your account"
+            // A key that made its own account may join the one its holder has: sign-in here is "enter its email".
+            screen.canSignIn = accounts.signIn != nil
+            screen.detail =
+                "\(account?.userID ?? "") · " + (screen.canSignIn ? "Have an account? i: enter its email" : "your key reaches your account")
         case nil:
             screen.canSignIn = accounts.signIn != nil
             screen.detail = screen.canSignIn ? "Sign in to keep your cart, wallet and orders in an account." : "Shopping as a guest."
@@ -233,6 +252,7 @@ public enum AccountFeature {
         screen.isSignedIn = account != nil
         screen.canMakeTokens = account != nil && accounts.apiTokens != nil
         screen.tokens = screen.canMakeTokens ? state.apiTokens : []
+        screen.canSignOutEverywhere = account != nil && accounts.waysIn != nil
         screen.newToken = state.screen.newToken
         state.shopperLabel = account == nil ? "guest" : (account?.provider == .sshKey ? shortFingerprint(account?.userID ?? "") : screen.title)
         screen.rows =
@@ -243,7 +263,7 @@ public enum AccountFeature {
                 AccountRow(
                     kind: .address, id: address.id, title: address.name, detail: address.address.singleLine,
                     isDefault: address.id == wallet.defaultAddressID)
-            } + screen.tokens.map(APITokenForm.row)
+            } + screen.tokens.map(APITokenForm.row) + (account == nil ? [] : wayInRows(state.waysIn, current: account))
         screen.selectedIndex = ListSelection.clamped(state.screen.selectedIndex, count: screen.rows.count)
         let defaultCardWorksHere = wallet.defaultCard.map { env.shopProfile.supportedNetworks.contains($0.network) } ?? false
         screen.isOneTapReady = defaultCardWorksHere && wallet.defaultAddress != nil

@@ -124,11 +124,17 @@ public enum KeyBindings {
             keys: [.character("t")], label: "t", action: .newAPIToken, summary: "API token", contexts: [.account], inFooter: true,
             appliesWhen: { $0.account.canMakeTokens }),
         KeyBinding(
+            keys: [.character("e")], label: "e", action: .signOutEverywhere, summary: "sign out everywhere", contexts: [.account], inFooter: false,
+            appliesWhen: { $0.account.canSignOutEverywhere }),
+        KeyBinding(
             keys: [.character("x")], label: "x", action: .removeLine, summary: "remove", contexts: [.account], inFooter: true,
             appliesWhen: { $0.account.selectedRow != nil }),
         KeyBinding(
             keys: [.character("i")], label: "i", action: .signInOrOut, summary: "sign in", contexts: [.account], inFooter: true,
-            appliesWhen: { $0.account.canSignIn }),
+            appliesWhen: { $0.account.canSignIn && !$0.account.isSignedIn }),
+        KeyBinding(
+            keys: [.character("i")], label: "i", action: .signInOrOut, summary: "join account", contexts: [.account], inFooter: true,
+            appliesWhen: { $0.account.canSignIn && $0.account.isSignedIn }),
         KeyBinding(
             keys: [.character("i")], label: "i", action: .signInOrOut, summary: "sign out", contexts: [.account], inFooter: true,
             appliesWhen: { $0.account.canSignOut }),

@@ -18,7 +18,7 @@ public enum SignInAction: Equatable, Sendable {
     case signOutFailed(String)
 }
 
-/// Signing in with Sandbox ID and out again, moving the shop to the account's cart, wallet and orders.
+/// Signing in (Sandbox ID, an emailed code) and out again, or a new SSH key joining an account, moving the shop to the account's cart, wallet and orders.
 @MainActor
 public enum SignInFeature {
     /// What sign-in owns: the sign-in in progress, and the id the next one is filed under.
@@ -99,14 +99,14 @@ public enum SignInFeature {
     /// Keeps the tokens and the profile in an effect; `.accountSaved` then moves the shop to the account.
     private static func complete(_ state: inout State, _ credential: SignInCompletion, _ env: ShopEnvironment) -> Effect {
         guard let services = env.dependencies.accounts.signIn else { return .none }
-        guard let tokens = credential.tokens else {
-            return finish(&state, Notice(.error, "Sandbox ID gave no tokens, so you are still a guest."), env)
+        if services.auth != nil, credential.tokens == nil {
+            return finish(&state, Notice(.error, "\(services.name) gave no tokens, so you are still a guest."), env)
         }
         let profiles = env.dependencies.accounts.profiles
-        let account = SignedInAccount(provider: .sandboxID, userID: credential.user)
+        let account = signedInAccount(credential, services, current: state.signedIn)
         return .run { send in
             do {
-                try await services.auth.save(tokens, userID: credential.user)
+                if let auth = services.auth, let tokens = credential.tokens { try await auth.save(tokens, userID: credential.user) }
                 if credential.fullName != nil || credential.email != nil {
                     // Given on the first sign-in only: this is the one chance to keep them.
                     try await profiles.save(AccountProfile(customerID: account.customerID, name: credential.fullName, email: credential.email))
@@ -118,17 +118,28 @@ public enum SignInFeature {
         }
     }
 
+    /// Who the sign-in makes the shopper: an SSH key that joined an account stays the key, now reaching that account.
+    private static func signedInAccount(_ credential: SignInCompletion, _ services: SignInServices, current: SignedInAccount?) -> SignedInAccount {
+        if let current, current.provider == .sshKey {
+            return SignedInAccount(provider: .sshKey, userID: current.userID, customerID: credential.user)
+        }
+        return SignedInAccount(provider: services.kind, userID: credential.user)
+    }
+
     /// The sign-in is kept: the shop moves to the account, with the guest's cart added to its own.
     private static func signedIn(_ state: inout State, _ credential: SignInCompletion, _ env: ShopEnvironment) -> Effect {
-        let account = SignedInAccount(provider: .sandboxID, userID: credential.user)
+        guard let services = env.dependencies.accounts.signIn else { return .none }
+        let account = signedInAccount(credential, services, current: state.signedIn)
         let hadGuestItems = state.hasCartLines
         // The name and email given now show at once; the wallet's read brings the stored profile.
         if credential.fullName != nil || credential.email != nil {
             state.profile = AccountProfile(customerID: account.customerID, name: credential.fullName, email: credential.email)
         }
+        let joined = state.signedIn?.provider == .sshKey
         let effect = switchCustomer(&state, to: account, mergingGuestCart: true, env)
-        let merged = hadGuestItems ? " Your guest cart was added to your account's cart." : ""
-        return effect + finish(&state, Notice(.info, "Signed in as \(AccountState.title(for: account, profile: state.profile)).\(merged)"), env)
+        let merged = hadGuestItems ? " Your \(joined ? "key's" : "guest") cart was added to your account's cart." : ""
+        let line = joined ? "This key now reaches your account." : "Signed in as \(AccountState.title(for: account, profile: state.profile))."
+        return effect + finish(&state, Notice(.info, line + merged), env)
     }
 
     /// Ends the sign-in with `notice`, on the account screen; its session is let go by the effect returned.
@@ -165,11 +176,11 @@ public enum SignInFeature {
 
     /// Forgets the tokens in an effect; `.signedOut` moves the shop to the guest, and the refresh token is revoked.
     static func signOut(_ state: inout State, _ env: ShopEnvironment) -> Effect {
-        guard let services = env.dependencies.accounts.signIn, state.signedIn != nil else { return .none }
+        guard let services = env.dependencies.accounts.signIn, let auth = services.auth, state.signedIn != nil else { return .none }
         return .run { send in
-            let refresh = (try? await services.auth.refreshToken()) ?? nil
+            let refresh = (try? await auth.refreshToken()) ?? nil
             do {
-                try await services.auth.clear()
+                try await auth.clear()
             } catch {
                 send(.signIn(.signOutFailed("\(error)")))
                 return

@@ -1,0 +1,96 @@
+import Foundation
+import ShopCredentialFile
+import ShopIdentity
+import ShopPorts
+import StorefrontCore
+
+/// Sign-in by an emailed code, where the shop can mail: for a local terminal and a browser visitor, into an account of
+/// their email; for a key seen for the first time, joining the account its holder has.
+extension SessionComposition {
+    /// What the emailed codes need beside a session's customer: the storage, the mailer and the key codes are hashed with.
+    struct CodeSignIn {
+        var storage: ShopStorage
+        var mailer: CodeMailer
+        var codes: EmailCodes
+        var accounts: AccountSignIn
+
+        /// Nil without a mailer; an unreadable code key is the error to tell (sign-in off, the shop still opens).
+        static func make(storage: ShopStorage, mailer: CodeMailer?, environment: [String: String]) -> Result<CodeSignIn, CodeSignInOff>? {
+            guard let mailer else { return nil }
+            let credentials = FileCredentialRepository(path: FileCredentialRepository.defaultPath(environment: environment))
+            do {
+                let key = try AccountSignIn.codeKey(environment: environment, credentials: credentials)
+                return .success(
+                    CodeSignIn(
+                        storage: storage, mailer: mailer, codes: EmailCodes(store: storage.signInCodes, key: key),
+                        accounts: AccountSignIn(directory: storage.accounts, sessions: storage.accountSessions, dates: .system)))
+            } catch {
+                return .failure(CodeSignInOff(reason: "Sign-in is off: the code key cannot be read: \(error)"))
+            }
+        }
+
+        /// Sign-in into the account of an email: its session's secret is kept by `auth` (the credential file, or the
+        /// browser tab's memory).
+        func signIn(kind: AccountSessionKind, client: String, auth: AuthManager) -> SignInServices {
+            let accounts = accounts
+            let flow = EmailCodeFlow(
+                title: "Sign in with your email", intro: "Enter your email: a code is sent there, and signs you in to its account.",
+                purpose: .signIn, client: client, codes: codes, mailer: mailer, dates: .system
+            ) { email throws(SignInError) in
+                do {
+                    let account = try await accounts.directory.openAccount(
+                        verifiedEmail: email.lowercased(), newID: Encodings.randomID("acct_"), at: Date())
+                    let session = try await accounts.startSession(account: account.id, kind: kind, label: "email code")
+                    return AccountCredential(user: account.id, email: account.email, fullName: account.name, session: session)
+                } catch {
+                    throw .failed("Your account could not be opened: \(error)")
+                }
+            }
+            return SignInServices(
+                makeController: flow.controllerFactory, provider: ShopAccountProvider(accounts), auth: auth, kind: .account, name: "an emailed code")
+        }
+
+        /// A key that alone makes up its account joins the account of an email its holder proves; an email no account
+        /// has becomes this account's. Nil for a key of a real account (another way in, or a verified email).
+        func keyJoining(_ account: CustomerAccount, fingerprint: String) -> SignInServices? {
+            guard account.waysIn.count == 1, account.emailVerifiedAt == nil else { return nil }
+            let directory = accounts.directory
+            let flow = EmailCodeFlow(
+                title: "Join your account", intro: "Have an account? Enter its email: the code sent there adds this key to it.",
+                purpose: .linkKey, client: "ssh:" + fingerprint, codes: codes, mailer: mailer, dates: .system
+            ) { email throws(SignInError) in
+                let email = email.lowercased()
+                do throws(AccountChangeError) {
+                    guard let target = try? await directory.account(verifiedEmail: email) else {
+                        try await directory.verify(email: email, for: account.id, at: Date())
+                        return AccountCredential(user: account.id, email: email, fullName: nil, session: nil)
+                    }
+                    try await directory.move(.sshKey(fingerprint: fingerprint), to: target.id, at: Date())
+                    return AccountCredential(user: target.id, email: target.email, fullName: target.name, session: nil)
+                } catch {
+                    throw .failed(Self.joinRefusal(error))
+                }
+            }
+            return SignInServices(
+                makeController: flow.controllerFactory, provider: ShopAccountProvider(accounts), auth: nil, kind: .sshKey, name: "an emailed code")
+        }
+
+        static func joinRefusal(_ error: AccountChangeError) -> String {
+            switch error {
+            case .reachesAnotherAccount:
+                "This key's account has keys or an email of its own; the shop can join two accounts (storefront accounts merge)."
+            case .emailTaken: "That email is another account's."
+            case .storage(let why): "The key could not join the account: \(why)"
+            case .noSuchAccount, .lastWayIn, .notLinked: "The key could not join the account: \(error)"
+            }
+        }
+    }
+
+    /// Why code sign-in is off, for the launch notice.
+    struct CodeSignInOff: Error {
+        var reason: String
+    }
+
+    /// What a key seen for the first time is told when the shop opens.
+    public static let newKeyNotice = "New key? If you have an account, open Account (u) and press i to enter its email."
+}

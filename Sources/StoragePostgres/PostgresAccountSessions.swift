@@ -1,0 +1,97 @@
+import Foundation
+import PostgresNIO
+import ShopPorts
+import StorageRows
+
+/// The accounts' signed-in sessions in PostgreSQL (`account_session`), shared by every host: a session ended on one host
+/// is refused on every other at its next check.
+public struct PostgresAccountSessions: AccountSessionStore {
+    private let database: PostgresDatabase
+
+    public init(database: PostgresDatabase) { self.database = database }
+
+    public func start(_ record: AccountSessionRecord, secretHash: String) async throws {
+        let (created, used, expires) = (
+            record.createdAt.timeIntervalSince1970, record.lastUsedAt.timeIntervalSince1970, record.expiresAt.timeIntervalSince1970
+        )
+        _ = try await database.write { connection in
+            try await connection.query(
+                """
+                INSERT INTO account_session (id, secret_hash, account, kind, label, created_at, last_used_at, expires_at)
+                VALUES (\(record.id), \(secretHash), \(record.account), \(record.kind.rawValue), \(record.label), \(created), \(used), \(expires))
+                """, logger: PostgresDatabase.quiet)
+        }
+    }
+
+    public func check(secretHash: String, at date: Date, lifetime: TimeInterval) async throws -> AccountSessionCheck {
+        let now = date.timeIntervalSince1970
+        return try await database.transaction { connection in
+            let rows = try await connection.query(
+                """
+                SELECT id, account, kind, label, created_at, expires_at, ended_at FROM account_session
+                WHERE secret_hash = \(secretHash) FOR UPDATE
+                """, logger: PostgresDatabase.quiet
+            ).collect()
+            guard let row = rows.first else { return .unknown }
+            let (id, account, kind, label, created, expires, ended) = try row.decode((String, String, String, String, Double, Double, Double?).self)
+            let check = AccountSessionVerdict.of(
+                id: id, account: account, kind: kind, label: label, createdAt: created, expiresAt: expires, endedAt: ended, now: now,
+                lifetime: lifetime)
+            if case .valid(let record) = check {
+                try await connection.query(
+                    "UPDATE account_session SET last_used_at = \(now), expires_at = \(record.expiresAt.timeIntervalSince1970) WHERE id = \(id)",
+                    logger: PostgresDatabase.quiet)
+            }
+            return check
+        }
+    }
+
+    public func end(secretHash: String, at date: Date) async throws {
+        let stamp = date.timeIntervalSince1970
+        _ = try await database.write { connection in
+            try await connection.query(
+                "UPDATE account_session SET ended_at = \(stamp) WHERE secret_hash = \(secretHash) AND ended_at IS NULL",
+                logger: PostgresDatabase.quiet)
+        }
+    }
+
+    public func end(id: String, account: String, at date: Date) async throws -> Bool {
+        let stamp = date.timeIntervalSince1970
+        return try await database.write { connection in
+            try await !connection.query(
+                "UPDATE account_session SET ended_at = \(stamp) WHERE id = \(id) AND account = \(account) AND ended_at IS NULL RETURNING id",
+                logger: PostgresDatabase.quiet
+            ).collect().isEmpty
+        }
+    }
+
+    public func endAll(account: String, at date: Date) async throws -> Int {
+        let stamp = date.timeIntervalSince1970
+        return try await database.write { connection in
+            try await connection.query(
+                "UPDATE account_session SET ended_at = \(stamp) WHERE account = \(account) AND ended_at IS NULL RETURNING id",
+                logger: PostgresDatabase.quiet
+            ).collect().count
+        }
+    }
+
+    public func sessions(account: String, at date: Date) async throws -> [AccountSessionRecord] {
+        let now = date.timeIntervalSince1970
+        return try await database.read { connection in
+            var records: [AccountSessionRecord] = []
+            for try await (id, kind, label, created, used, expires) in try await connection.query(
+                """
+                SELECT id, kind, label, created_at, last_used_at, expires_at FROM account_session
+                WHERE account = \(account) AND ended_at IS NULL AND expires_at > \(now) ORDER BY last_used_at DESC, id
+                """, logger: PostgresDatabase.quiet
+            ).decode((String, String, String, Double, Double, Double).self) {
+                guard let kind = AccountSessionKind(rawValue: kind) else { continue }
+                records.append(
+                    AccountSessionRecord(
+                        id: id, account: account, kind: kind, label: label, createdAt: Date(timeIntervalSince1970: created),
+                        lastUsedAt: Date(timeIntervalSince1970: used), expiresAt: Date(timeIntervalSince1970: expires)))
+            }
+            return records
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import ShopPorts
+
+/// Schema step v24, the same statements on SQLite and PostgreSQL: the accounts' signed-in sessions, as hashes of their
+/// secrets only.
+public enum AccountSessionsMigration {
+    public static let statements: [String] = [
+        """
+        CREATE TABLE account_session (
+            id TEXT PRIMARY KEY,
+            secret_hash TEXT NOT NULL UNIQUE,
+            account TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            label TEXT NOT NULL,
+            created_at DOUBLE PRECISION NOT NULL,
+            last_used_at DOUBLE PRECISION NOT NULL,
+            expires_at DOUBLE PRECISION NOT NULL,
+            ended_at DOUBLE PRECISION
+        )
+        """,
+        "CREATE INDEX account_session_account ON account_session (account, ended_at)",
+    ]
+}
+
+/// What a stored session comes to at a time, the same on both databases.
+public enum AccountSessionVerdict {
+    /// Its row's fields at `now`: ended, expired, or the record it makes (its use to be recorded by the caller).
+    public static func of(
+        id: String, account: String, kind: String, label: String, createdAt: Double, expiresAt: Double, endedAt: Double?, now: Double,
+        lifetime: Double
+    ) -> AccountSessionCheck {
+        guard endedAt == nil else { return .ended }
+        guard expiresAt > now, let kind = AccountSessionKind(rawValue: kind) else { return .expired }
+        return .valid(
+            AccountSessionRecord(
+                id: id, account: account, kind: kind, label: label, createdAt: Date(timeIntervalSince1970: createdAt),
+                lastUsedAt: Date(timeIntervalSince1970: now), expiresAt: Date(timeIntervalSince1970: now + lifetime)))
+    }
+}

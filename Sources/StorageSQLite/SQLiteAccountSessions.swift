@@ -1,0 +1,88 @@
+import Foundation
+import GRDB
+import ShopPorts
+import StorageRows
+
+/// The accounts' signed-in sessions in SQLite (`account_session`): hashes of their secrets only.
+public struct SQLiteAccountSessions: AccountSessionStore {
+    private let database: SQLiteDatabase
+
+    public init(database: SQLiteDatabase) { self.database = database }
+
+    public func start(_ record: AccountSessionRecord, secretHash: String) async throws {
+        try await database.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO account_session (id, secret_hash, account, kind, label, created_at, last_used_at, expires_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    record.id, secretHash, record.account, record.kind.rawValue, record.label, record.createdAt.timeIntervalSince1970,
+                    record.lastUsedAt.timeIntervalSince1970, record.expiresAt.timeIntervalSince1970,
+                ])
+        }
+    }
+
+    public func check(secretHash: String, at date: Date, lifetime: TimeInterval) async throws -> AccountSessionCheck {
+        let now = date.timeIntervalSince1970
+        return try await database.write { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM account_session WHERE secret_hash = ?", arguments: [secretHash]) else {
+                return .unknown
+            }
+            let check = AccountSessionVerdict.of(
+                id: row["id"], account: row["account"], kind: row["kind"], label: row["label"], createdAt: row["created_at"],
+                expiresAt: row["expires_at"], endedAt: row["ended_at"], now: now, lifetime: lifetime)
+            if case .valid(let record) = check {
+                try db.execute(
+                    sql: "UPDATE account_session SET last_used_at = ?, expires_at = ? WHERE id = ?",
+                    arguments: [now, record.expiresAt.timeIntervalSince1970, record.id])
+            }
+            return check
+        }
+    }
+
+    public func end(secretHash: String, at date: Date) async throws {
+        try await database.write { db in
+            try db.execute(
+                sql: "UPDATE account_session SET ended_at = ? WHERE secret_hash = ? AND ended_at IS NULL",
+                arguments: [date.timeIntervalSince1970, secretHash])
+        }
+    }
+
+    public func end(id: String, account: String, at date: Date) async throws -> Bool {
+        try await database.write { db in
+            try db.execute(
+                sql: "UPDATE account_session SET ended_at = ? WHERE id = ? AND account = ? AND ended_at IS NULL",
+                arguments: [date.timeIntervalSince1970, id, account])
+            return db.changesCount > 0
+        }
+    }
+
+    public func endAll(account: String, at date: Date) async throws -> Int {
+        try await database.write { db in
+            try db.execute(
+                sql: "UPDATE account_session SET ended_at = ? WHERE account = ? AND ended_at IS NULL",
+                arguments: [date.timeIntervalSince1970, account])
+            return db.changesCount
+        }
+    }
+
+    public func sessions(account: String, at date: Date) async throws -> [AccountSessionRecord] {
+        try await database.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT * FROM account_session WHERE account = ? AND ended_at IS NULL AND expires_at > ? ORDER BY last_used_at DESC, id
+                    """,
+                arguments: [account, date.timeIntervalSince1970]
+            ).compactMap { row in
+                AccountSessionKind(rawValue: row["kind"]).map { kind in
+                    AccountSessionRecord(
+                        id: row["id"], account: row["account"], kind: kind, label: row["label"],
+                        createdAt: Date(timeIntervalSince1970: row["created_at"]), lastUsedAt: Date(timeIntervalSince1970: row["last_used_at"]),
+                        expiresAt: Date(timeIntervalSince1970: row["expires_at"]))
+                }
+            }
+        }
+    }
+}
