@@ -123,11 +123,13 @@ let package = Package(
         .target(
             name: "ShopServices",
             dependencies: [
-                "ShopAPI", "ShopBootstrap", "ShopCredentialFile", "ShopMerchant", "ShopModels", "ShopPorts", "ShopSSH", "ShopSandbox", "ShopSessions",
+                "ShopAPI", "ShopBootstrap", "ShopCredentialFile", "ShopIdentity", "ShopMerchant", "ShopModels", "ShopPorts", "ShopSSH", "ShopSandbox",
+                "ShopSessions",
                 "ShopStripe", "ShopWebFront", "ShopWebhookServer", "StoragePostgres", "StorefrontUI",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
         ),

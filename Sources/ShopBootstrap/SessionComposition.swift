@@ -60,7 +60,7 @@ public enum SessionComposition {
             switch visitor {
             case .sshGuest: InMemoryWalletRepository()
             case .browserGuest: GuestKeptApartWalletRepository(guest: guestID, forAccounts: storage.wallets)
-            case .keyHolder, .local: storage.wallets
+            case .keyHolder, .local, .browserAccount: storage.wallets
             }
         do { stored = seedsTestCards ? try SandboxSeededWalletRepository(kept) : kept } catch {
             throw .configuration("cannot read the sandbox's sample wallet: \(error)")
@@ -77,7 +77,7 @@ public enum SessionComposition {
             switch visitor {
             case .sshGuest: InMemoryCartRepository()
             case .browserGuest: GuestKeptApartCartRepository(guest: guestID, forAccounts: storage.carts)
-            case .keyHolder, .local: storage.carts
+            case .keyHolder, .local, .browserAccount: storage.carts
             }
         let dependencies = StorefrontDependencies(
             catalog: storage.catalog, orderHistory: orders,
@@ -117,6 +117,9 @@ public enum SessionComposition {
     /// What a browser visitor is told when the shop opens.
     public static let browserGuestNotice = "Guest: nothing is kept. Sign in (Account) for your saved cards."
 
+    /// What a browser visitor is told where the page offers sign-in by an emailed code.
+    public static let browserSignInAboveNotice = "Guest: nothing is kept. Sign in above the shop to keep your cart and orders."
+
     /// What a visitor of a public browser shop is told: no sign-in there until real sign-in comes.
     public static let browserPublicGuestNotice = "Guest: nothing is kept after you leave this page."
 
@@ -148,6 +151,12 @@ public enum SessionComposition {
                 launchNotice: join != nil && isNew ? newKeyNotice : nil, guestID: guestID, dates: .system,
                 apiTokens: .shopTokens(in: storage.tokens), waysIn: storage.waysIn
             )
+        case .browserAccount(let account, _):
+            // The page's cookie holds a session of this account, checked by `web` as the socket opened; the page signs out.
+            return AccountDependencies(
+                wallets: wallets, walletOwner: owner, profiles: storage.profiles, signIn: nil,
+                signedIn: SignedInAccount(provider: .account, userID: account), guestID: guestID, dates: .system,
+                apiTokens: .shopTokens(in: storage.tokens), waysIn: storage.waysIn)
         case .browserGuest, .local:
             break
         }
@@ -159,10 +168,10 @@ public enum SessionComposition {
             // A code by mail proves the email: offered wherever the shop can mail, public pages and real payments too.
             let services: SignInServices
             if isBrowser {
-                services = codes.signIn(kind: .browser, client: guestID, auth: AuthManager(credentials: InMemoryCredentialRepository()))
+                // The page signs in, above the shop, so the cookie can keep the session.
                 return AccountDependencies(
-                    wallets: wallets, walletOwner: owner, profiles: profiles, signIn: services, launchNotice: browserGuestNotice, guestID: guestID,
-                    dates: .system, apiTokens: .shopTokens(in: storage.tokens), waysIn: storage.waysIn)
+                    wallets: wallets, walletOwner: owner, profiles: profiles, signIn: nil, launchNotice: browserSignInAboveNotice, guestID: guestID,
+                    dates: .system)
             }
             let file = FileCredentialRepository(path: FileCredentialRepository.defaultPath(environment: environment))
             services = codes.signIn(kind: .terminal, client: guestID, auth: AuthManager(credentials: file))
@@ -212,51 +221,6 @@ public enum SessionComposition {
             signedIn: launch.account, launchNotice: launch.notice, guestID: guestID, dates: .system,
             apiTokens: .shopTokens(in: storage.tokens), waysIn: storage.waysIn
         )
-    }
-}
-
-/// Who a session is for, from what `serve`, `sshd-session` or `web` put in its environment.
-public enum Visitor: Equatable, Sendable {
-    /// An SSH key `serve` or sshd verified: the key is the account.
-    case keyHolder(fingerprint: String)
-    /// An SSH visitor without a key: nothing kept, no sign-in.
-    case sshGuest(id: String)
-    /// A browser visitor: nothing kept until they sign in with Sandbox ID.
-    case browserGuest(id: String)
-    /// Someone at this machine's terminal.
-    case local
-
-    /// Reads the environment; refuses an id or fingerprint the servers would not have made.
-    public init(_ environment: [String: String]) throws(ServiceStartFailure) {
-        if let guest = try Self.guestID(SessionCommand.guestVariable, environment) {
-            self = .sshGuest(id: guest)
-        } else if let guest = try Self.guestID(SessionCommand.browserGuestVariable, environment) {
-            self = .browserGuest(id: guest)
-        } else if let fingerprint = environment[SessionCommand.fingerprintVariable], !fingerprint.isEmpty {
-            guard SSHPublicKeyIdentity.isFingerprint(fingerprint) else {
-                throw .usage("\(SessionCommand.fingerprintVariable) is not an OpenSSH SHA256 fingerprint: \"\(fingerprint)\"")
-            }
-            self = .keyHolder(fingerprint: fingerprint)
-        } else {
-            self = .local
-        }
-    }
-
-    /// The customer id carts and wallets are kept under before any sign-in.
-    public var guestID: String {
-        switch self {
-        case .sshGuest(let id): "ssh-guest:\(id)"
-        case .browserGuest(let id): "web-guest:\(id)"
-        case .keyHolder, .local: "local:\(NSUserName())"
-        }
-    }
-
-    private static func guestID(_ variable: String, _ environment: [String: String]) throws(ServiceStartFailure) -> String? {
-        guard let guest = environment[variable], !guest.isEmpty else { return nil }
-        guard SessionCommand.isGuestID(guest) else {
-            throw .usage("\(variable) is not a guest id made by storefront serve or web: \"\(guest.prefix(40))\"")
-        }
-        return guest
     }
 }
 

@@ -131,9 +131,23 @@ public enum FrontCommands {
         // The page's terminal is dark (storefront.css), so the shop need not ask: a question's answer that arrives
         // after the shop stopped waiting (a busy host) would otherwise be read as keys (its "?" opens the help).
         shopConfiguration.theme = "dark"
+        let codeMail = try start.mail.codeMailSettings(shop: storage.catalog.shop, environment: environment)
         var sessionEnvironment = try await ServerSessions.environment(
             configuration: shopConfiguration, dataDirectory: dataDirectory, latencyMilliseconds: start.sandboxLatencyMilliseconds,
-            codeMail: try start.mail.codeMailSettings(shop: storage.catalog.shop, environment: environment), environment: environment)
+            codeMail: codeMail, environment: environment)
+        // With a mail command, visitors sign in on the page by an emailed code; the cookie holds the session.
+        var signIn: WebSignIn?
+        if let mailer = MailChoice.codeMailer(codeMail, shop: storage.catalog.shop) {
+            do {
+                let key = try AccountSignIn.codeKey(
+                    environment: environment,
+                    credentials: FileCredentialRepository(path: FileCredentialRepository.defaultPath(environment: environment)))
+                signIn = WebAccountSignIn.make(storage: storage, mailer: mailer, codeKey: key)
+                announce("sign-in: by a code mailed with \(codeMail?.command.joined(separator: " ") ?? "")")
+            } catch {
+                announce("sign-in is off for visitors: the code key cannot be read: \(error)")
+            }
+        }
         var settings = settings
         settings.shopName = storage.catalog.shop.name
         if settings.offersSandboxSignIn { sessionEnvironment[SessionCommand.sandboxSignInVariable] = SessionCommand.localSandboxSignIn }
@@ -144,7 +158,7 @@ public enum FrontCommands {
         let mailer = try start.mail.startLoop(storage: storage, environment: environment)
         let front: RunningWebShop
         do throws(ServiceStartFailure) {
-            front = try await WebShopService.start(settings, command: command, log: announce)
+            front = try await WebShopService.start(settings, command: command, signIn: signIn, log: announce)
         } catch {
             await mailer?.stop()
             throw error.told()

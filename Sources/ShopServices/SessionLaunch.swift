@@ -30,7 +30,8 @@ public enum SessionLaunch {
         // for sign-in codes, in their settings, which go at once.
         for name in [
             "TERM", "COLUMNS", "LINES", "NO_COLOR", "COLORFGBG", "TMUX", "TMUX_PANE", "STY", SessionCommand.fingerprintVariable,
-            SessionCommand.guestVariable, SessionCommand.browserGuestVariable, SessionCommand.sandboxSignInVariable, "STOREFRONT_MAIL_COMMAND",
+            SessionCommand.guestVariable, SessionCommand.browserGuestVariable, SessionCommand.browserAccountVariable,
+            SessionCommand.sandboxSignInVariable, "STOREFRONT_MAIL_COMMAND",
         ] { sessionEnvironment[name] = nil }
         SessionCommand.setLocale(&sessionEnvironment)
         return sessionEnvironment

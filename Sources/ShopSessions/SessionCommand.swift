@@ -54,12 +54,14 @@ public struct SessionCommand: Sendable {
 
     /// The command line for a browser visitor, a guest under a new one-time id who may sign in with Sandbox ID
     /// inside the shop, and the customer as the log names it.
-    public func launchBrowserGuest(environment: inout [String: String]) -> (arguments: [String], customer: String) {
+    /// With `account` (the page's cookie holds a session of it), the shop opens signed in to that account.
+    public func launchBrowserGuest(environment: inout [String: String], account: String? = nil) -> (arguments: [String], customer: String) {
         let id = Self.newGuestID()
         environment[Self.browserGuestVariable] = id
+        environment[Self.browserAccountVariable] = account
         environment[Self.guestVariable] = nil
         environment[Self.fingerprintVariable] = nil
-        return (arguments, "browser guest web-guest:\(id)")
+        return (arguments, account.map { "browser account \($0)" } ?? "browser guest web-guest:\(id)")
     }
 
     /// Starts a session's program on a new pty of `size`: a fork of the host, or `executable` anew.
@@ -92,6 +94,9 @@ public struct SessionCommand: Sendable {
 
     /// The environment variable that marks a session as a browser visitor's, with the visitor's one-time id.
     public static let browserGuestVariable = "STOREFRONT_WEB_GUEST"
+
+    /// The environment variable that carries the account a browser visitor's cookie holds to their session.
+    public static let browserAccountVariable = "STOREFRONT_WEB_ACCOUNT"
 
     /// The environment variable by which `web` vouches that its page is reachable from this machine only, so a
     /// browser visitor may be offered Sandbox ID (which shows its code on the screen); absent, visitors stay guests.

@@ -38,7 +38,7 @@ public final class WebFront: Sendable {
 
     /// `log` gets a line per session and refusal; `listening` the bound port once it listens.
     public init(
-        settings: WebFrontSettings, command: SessionCommand, log: @escaping @Sendable (String) -> Void,
+        settings: WebFrontSettings, command: SessionCommand, signIn: WebSignIn? = nil, log: @escaping @Sendable (String) -> Void,
         listening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) {
         let limits = settings.limits
@@ -53,15 +53,14 @@ public final class WebFront: Sendable {
         let origins = AllowedOrigins(settings.publicOrigins)
         self.context = context
         self.origins = origins
-        let page = WebPage.html(title: settings.shopName)
         let allowed: @Sendable (String?) -> Bool = { origin in
             guard let origin, let parsed = WebOrigin(origin) else { return false }
             return origins.set.withLock { $0.contains(parsed) }
         }
 
-        let router = Router()
+        let router = Router(context: WebRequestContext.self)
         router.add(middleware: SecurityHeaders())
-        router.get("/") { _, _ in Self.response(.ok, type: "text/html; charset=utf-8", body: ByteBuffer(string: page), cache: "no-cache") }
+        Self.addPages(to: router, settings: settings, signIn: signIn, allowed: allowed)
         router.get("/assets/:name") { _, request in
             guard let name = request.parameters.get("name"), let asset = WebPage.asset(named: Substring(name)) else {
                 return Self.response(.notFound, text: "no such file")
@@ -97,7 +96,9 @@ public final class WebFront: Sendable {
                     refusedOrigin(request.headerFields[.origin] ?? "missing", address)
                     return .dontUpgrade
                 }
-                let session = WebTerminalSession(front: context, address: address, requested: Self.requestedSize(path))
+                // The cookie's session, checked afresh at every socket: one ended on any host opens a guest's shop.
+                let account = await signIn?.account(in: request.headerFields)
+                let session = WebTerminalSession(front: context, address: address, requested: Self.requestedSize(path), account: account?.id)
                 let loop = channel.eventLoop
                 return .upgrade([.cacheControl: "no-store"]) { inbound, outbound, _ in
                     await session.run(inbound: inbound, outbound: outbound, loop: loop)
@@ -170,12 +171,7 @@ public final class WebFront: Sendable {
     /// The visitor's address: the socket's peer, or with `trustForwardedFor` the last `X-Forwarded-For` entry (the
     /// one the proxy in front added; earlier ones are whatever the client claimed).
     static func clientAddress(_ request: HTTPRequest, channel: any Channel, trustForwardedFor: Bool) -> String {
-        let peer = channel.remoteAddress?.ipAddress ?? "unknown"
-        guard trustForwardedFor, let name = HTTPField.Name("X-Forwarded-For"),
-            let last = request.headerFields[values: name].last?.split(separator: ",").last?.trimmingCharacters(in: .whitespaces),
-            !last.isEmpty, last.count <= 45, last.allSatisfy({ $0.isHexDigit || $0 == "." || $0 == ":" })
-        else { return peer }
-        return last
+        forwardedAddress(request.headerFields, peer: channel.remoteAddress?.ipAddress ?? "unknown", trustForwardedFor: trustForwardedFor)
     }
 
     /// The page's terminal size from `?columns=C&rows=R`; 80x24 for anything missing or malformed.

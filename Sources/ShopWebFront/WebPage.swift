@@ -3,10 +3,11 @@ import HTTPTypes
 
 /// The page and its files, with the headers a public web terminal sends.
 enum WebPage {
-    /// The page's policy: scripts, styles and the socket from this origin only; no inline script, no frames, no forms.
+    /// The page's policy: scripts, styles, the socket and the sign-in forms' posts to this origin only; no inline
+    /// script, no frames.
     static let contentSecurityPolicy = [
         "default-src 'none'", "script-src 'self'", "style-src 'self'", "connect-src 'self'", "img-src 'self' data:",
-        "font-src 'self'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
+        "font-src 'self'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
     ].joined(separator: "; ")
 
     /// Sent with every answer, the page's and the refusals' alike.
@@ -21,32 +22,43 @@ enum WebPage {
     ]
 
     /// The page: a full-window terminal, its scripts loaded from `assets/` (relative, so a proxy may mount it under a path).
-    static func html(title: String) -> String {
-        """
-        <!doctype html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <link rel="icon" href="data:,">
-        <title>\(escaped(title))</title>
-        <link rel="stylesheet" href="assets/xterm.css">
-        <link rel="stylesheet" href="assets/storefront.css">
-        <script src="assets/xterm.js" defer></script>
-        <script src="assets/xterm-addon-fit.js" defer></script>
-        <script src="assets/storefront.js" defer></script>
-        </head>
-        <body>
-        <main id="terminal" aria-label="\(escaped(title))"></main>
-        <div id="status" role="alert" hidden>
-        <p id="status-text"></p>
-        <button id="reconnect" type="button">Reconnect</button>
-        </div>
-        <noscript><p class="noscript">This shop runs in a terminal on this page and needs JavaScript. It is also open over SSH.</p></noscript>
-        </body>
-        </html>
+    /// `account`: who the visitor is signed in as (a sign-out button), or nil; `signIn`: whether a guest is offered one.
+    static func html(title: String, account: String? = nil, signIn: Bool = false) -> String {
+        let signOut = #"<form method="post" action="sign-out"><button type="submit">Sign out</button></form>"#
+        let bar =
+            if let account {
+                #"<nav id="account">Signed in as "# + escaped(account) + " " + signOut + "</nav>"
+            } else if signIn {
+                #"<nav id="account"><a href="sign-in">Sign in</a> to keep your cart, cards and orders in your account</nav>"#
+            } else {
+                ""
+            }
+        return """
+            <!doctype html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <link rel="icon" href="data:,">
+            <title>\(escaped(title))</title>
+            <link rel="stylesheet" href="assets/xterm.css">
+            <link rel="stylesheet" href="assets/storefront.css">
+            <script src="assets/xterm.js" defer></script>
+            <script src="assets/xterm-addon-fit.js" defer></script>
+            <script src="assets/storefront.js" defer></script>
+            </head>
+            <body\(bar.isEmpty ? "" : " class=\"with-account\"")>
+            \(bar)
+            <main id="terminal" aria-label="\(escaped(title))"></main>
+            <div id="status" role="alert" hidden>
+            <p id="status-text"></p>
+            <button id="reconnect" type="button">Reconnect</button>
+            </div>
+            <noscript><p class="noscript">This shop runs in a terminal on this page and needs JavaScript. It is also open over SSH.</p></noscript>
+            </body>
+            </html>
 
-        """
+            """
     }
 
     /// An embedded file and its content type, by the name after `assets/`.
@@ -70,7 +82,7 @@ enum WebPage {
         return files
     }()
 
-    private static func escaped(_ text: String) -> String {
+    static func escaped(_ text: String) -> String {
         var out = ""
         for character in text {
             switch character {

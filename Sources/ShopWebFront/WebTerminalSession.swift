@@ -27,6 +27,8 @@ struct WebTerminalSession {
     let front: WebFrontContext
     let address: String
     let requested: TerminalSize
+    /// The account the page's cookie holds, or nil for a guest.
+    var account: String?
 
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, loop: any EventLoop) async {
         // Logged once the session has given everything back (pty, process, socket, slot), so the line means it.
@@ -45,7 +47,7 @@ struct WebTerminalSession {
 
         var environment = front.command.environment
         environment["TERM"] = "xterm-256color"
-        let (arguments, customer) = front.command.launchBrowserGuest(environment: &environment)
+        let (arguments, customer) = front.command.launchBrowserGuest(environment: &environment, account: account)
         let size = front.command.bounded(requested)
         let process: PseudoTerminalProcess
         do {

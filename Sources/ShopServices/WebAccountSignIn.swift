@@ -1,0 +1,57 @@
+import Crypto
+import Foundation
+import ShopBootstrap
+import ShopIdentity
+import ShopPorts
+import ShopWebFront
+
+/// The browser front's sign-in over the shop's storage: codes by email, and sessions held by a cookie.
+public enum WebAccountSignIn {
+    public static func make(storage: ShopStorage, mailer: CodeMailer, codeKey: SymmetricKey) -> WebSignIn {
+        let codes = EmailCodes(store: storage.signInCodes, key: codeKey)
+        let accounts = AccountSignIn(directory: storage.accounts, sessions: storage.accountSessions, dates: .system)
+        return WebSignIn(
+            requestCode: { email, client in
+                do throws(EmailCodeError) {
+                    if let code = try await codes.request(email: email, purpose: .signIn, client: client, at: Date()) {
+                        do throws(MailTransportError) {
+                            try await mailer.send(code: code, purpose: .signIn, to: email.trimmingCharacters(in: .whitespaces), at: Date())
+                        } catch {
+                            return ("The code could not be mailed: \(error). Try again later.", true)
+                        }
+                    }
+                    return (EmailCodes.requestedLine, false)
+                } catch {
+                    switch error {
+                    case .invalidEmail(let problem): return (problem, true)
+                    case .storage(let why): return ("Codes cannot be sent now: \(why)", true)
+                    }
+                }
+            },
+            checkCode: { email, typed in
+                let verdict: CodeCheck
+                do throws(EmailCodeError) { verdict = try await codes.check(email: email, typed: typed, purpose: .signIn, at: Date()) } catch {
+                    return .over("The code could not be checked: \(error)")
+                }
+                switch verdict {
+                case .accepted:
+                    do {
+                        let account = try await accounts.directory.openAccount(
+                            verifiedEmail: email.trimmingCharacters(in: .whitespaces).lowercased(), newID: Encodings.randomID("acct_"), at: Date())
+                        return .signedIn(secret: try await accounts.startSession(account: account.id, kind: .browser, label: "email code").secret)
+                    } catch {
+                        return .over("Your account could not be opened: \(error)")
+                    }
+                case .wrong: return .again(verdict.message)
+                case .expired, .tooManyTries, .noCode: return .over(verdict.message)
+                }
+            },
+            account: { secret in
+                guard case .valid(let record) = (try? await accounts.check(secret: secret)) ?? .unknown else { return nil }
+                let email = (try? await accounts.directory.account(id: record.account))??.email
+                return (record.account, email ?? record.account)
+            },
+            signOut: { secret in try? await accounts.end(secret: secret) }
+        )
+    }
+}

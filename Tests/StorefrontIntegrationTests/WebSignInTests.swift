@@ -1,0 +1,93 @@
+import Foundation
+import StorefrontTesting
+import Testing
+
+/// `storefront web` with a mail command: a visitor signs in on the page by a code mailed through msmtp into aiosmtpd,
+/// the session lives in an HttpOnly, SameSite=Lax cookie whose secret only the browser has, the tab's shop opens as the
+/// account, and sign-out ends the session. A forged cookie is a guest's, and nothing secret reaches the database.
+@Suite("Signing in on the browser's page", .serialized)
+struct WebSignInTests {
+    struct Page {
+        var head: String
+        var body: String
+        var status: Int { Int(head.dropFirst(9).prefix(3)) ?? 0 }
+    }
+
+    let root = TemporaryDirectory.make().path
+
+    func request(_ method: String, _ path: String, port: Int, origin: Bool = true, cookie: String? = nil, form: String? = nil) throws -> Page {
+        var text = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+        if origin { text += "Origin: http://127.0.0.1:\(port)\r\n" }
+        if let cookie { text += "Cookie: \(cookie)\r\n" }
+        if let form { text += "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(form.utf8.count)\r\n" }
+        let answer = try LocalStripe.exchange(text + "\r\n" + (form ?? ""), port: port)
+        let parts = answer.components(separatedBy: "\r\n\r\n")
+        return Page(head: parts[0], body: parts.dropFirst().joined(separator: "\r\n\r\n"))
+    }
+
+    func code(_ sink: MailDeliveryTests.Sink, message index: Int) throws -> String {
+        let messages = try sink.messages()
+        try #require(messages.count > index, "message \(index + 1) was mailed")
+        let body = messages[index]["body"] ?? ""
+        return try #require(
+            body.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.first {
+                $0.count == 6 && $0.allSatisfy(\.isNumber)
+            })
+    }
+
+    @Test func aCodeSignsTheVisitorInAndTheCookieOpensTheirAccountUntilSignOut() throws {
+        let sink = try MailDeliveryTests.Sink(directory: root + "/sink")
+        defer { sink.stop() }
+        let mail = try MailDeliveryTests().msmtp(sink, in: root)
+        let data = root + "/data"
+        let server = try ServeProcess(arguments: ["--mail-command", mail], command: ["web", "--listen", "127.0.0.1:0"], dataDirectory: data)
+        let port = server.port
+
+        let guestPage = try request("GET", "/", port: port)
+        #expect(guestPage.body.contains(#"<a href="sign-in">Sign in</a>"#) && guestPage.head.contains("form-action 'self'"), "\(guestPage.head)")
+        #expect(try request("GET", "/sign-in", port: port).body.contains(#"<form method="post" action="sign-in">"#))
+        // A post from another page (no Origin of this one) is refused before anything is sent.
+        #expect(try request("POST", "/sign-in", port: port, origin: false, form: "email=ada%40example.com").status == 403)
+        #expect(try sink.messages().isEmpty)
+        let bad = try request("POST", "/sign-in", port: port, form: "email=not-an-email")
+        #expect(bad.status == 400 && bad.body.contains("class=\"error\""), "\(bad.body)")
+
+        let asked = try request("POST", "/sign-in", port: port, form: "email=ada%40example.com")
+        #expect(asked.status == 200 && asked.body.contains("If that email can get codes, one is on its way"), "\(asked.body)")
+        let code = try code(sink, message: 0)
+        let wrong = String(code.reversed()) == code ? "000000" : String(code.reversed())
+        let refused = try request("POST", "/sign-in/code", port: port, form: "email=ada%40example.com&code=\(wrong == code ? "111111" : wrong)")
+        #expect(refused.status == 401 && refused.body.contains("4 tries left"), "\(refused.body)")
+        #expect(!refused.head.contains("Set-Cookie"))
+
+        let signedIn = try request("POST", "/sign-in/code", port: port, form: "email=ada%40example.com&code=\(code)")
+        #expect(signedIn.status == 303 && signedIn.head.contains("Location: ../"), "\(signedIn.head)")
+        let setCookie = try #require(signedIn.head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("set-cookie:") })
+        #expect(setCookie.hasSuffix("; Max-Age=2592000; Path=/; HttpOnly; SameSite=Lax"), "no Secure on plain http: \(setCookie)")
+        let secret = try #require(setCookie.firstMatch(of: /storefront_session=(sfs_[A-Za-z0-9_-]{43})/).map { String($0.output.1) })
+        let cookie = "storefront_session=\(secret)"
+        // The code is used up: a second use is refused.
+        #expect(try request("POST", "/sign-in/code", port: port, form: "email=ada%40example.com&code=\(code)").status == 401)
+
+        let accountPage = try request("GET", "/", port: port, cookie: cookie)
+        #expect(accountPage.body.contains("Signed in as ada@example.com") && accountPage.body.contains(#"action="sign-out""#))
+        let client = try WebSocketTestClient(port: port)
+        #expect(try client.handshake(origin: "http://127.0.0.1:\(port)", cookie: cookie).hasPrefix("HTTP/1.1 101"))
+        try server.waitForLog(#/web session 1 open: browser account acct_[0-9a-f]{16} from 127\.0\.0\.1/#)
+
+        // A forged cookie is a guest's.
+        let forged = "storefront_session=sfs_" + String(repeating: "A", count: 43)
+        #expect(try request("GET", "/", port: port, cookie: forged).body.contains(#"<a href="sign-in">Sign in</a>"#))
+        let guest = try WebSocketTestClient(port: port)
+        #expect(try guest.handshake(origin: "http://127.0.0.1:\(port)", cookie: forged).hasPrefix("HTTP/1.1 101"))
+        try server.waitForLog(#/web session 2 open: browser guest web-guest:/#)
+
+        // Only the hashes are in the database: neither the session's secret nor the code.
+        let database = try Data(contentsOf: URL(fileURLWithPath: data + "/storefront.sqlite"))
+        #expect(database.range(of: Data(secret.utf8)) == nil && database.range(of: Data(code.utf8)) == nil)
+
+        let out = try request("POST", "/sign-out", port: port, cookie: cookie)
+        #expect(out.status == 303 && out.head.contains("storefront_session=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax"), "\(out.head)")
+        #expect(try request("GET", "/", port: port, cookie: cookie).body.contains(#"<a href="sign-in">Sign in</a>"#), "the session ended")
+    }
+}
