@@ -16,7 +16,7 @@ let testDependencies: [Target.Dependency] = [
     "ShopMerchant",
     "StorageSQLite",
     "ShopMail",
-    "ShopIdentity", "ShopCredentialFile", "ShopSSH", "ShopWebhookServer", "ShopWebFront", "ShopAPI", "HTTPGuards", "PseudoTerminal",
+    "ShopIdentity", "ShopOpenID", "ShopCredentialFile", "ShopSSH", "ShopWebhookServer", "ShopWebFront", "ShopAPI", "HTTPGuards", "PseudoTerminal",
     "TerminalNCurses", "ShopStripe", "StoragePostgres", "ShopQRCode", "ShopRecording", "MerchantReports", "ShopServices", "ShopCommands",
     .product(name: "SystemPackage", package: "swift-system"),
     .product(name: "NIOCore", package: "swift-nio"),
@@ -69,6 +69,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
         .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird", from: "2.1.0"),
     ],
     targets: [
@@ -95,6 +96,15 @@ let package = Package(
         .target(
             name: "ShopIdentity",
             dependencies: ["ShopModels", "ShopPorts", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
+        // OpenID Connect: discovery, the provider's keys (rotation followed), the code flow with PKCE, ID tokens checked.
+        .target(
+            name: "ShopOpenID",
+            dependencies: [
+                "ShopPorts", .product(name: "JWTKit", package: "jwt-kit"), .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strict
         ),
         .target(name: "CPseudoTerminal"),

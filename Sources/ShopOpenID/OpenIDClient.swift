@@ -1,0 +1,263 @@
+import Crypto
+import Foundation
+import JWTKit
+import ShopPorts
+
+/// One provider's side of a sign-in: discovery, the authorization request, the code's exchange, and the ID token's
+/// checks. The provider's keys are read once and again whenever a token names a key not seen yet (a rotation), at most
+/// once per `keyRefetchInterval`.
+///
+/// Order of calls: `authorizationURL` (the browser goes there) → the provider calls back with `code` and `state` →
+/// `exchange` (the ID token) → `verify` (who signed in).
+public actor OpenIDClient {
+    /// What signs an ID token: asymmetric algorithms only, so no token is "signed" with `none` or with an HMAC keyed by a
+    /// public key.
+    public static let allowedAlgorithms: Set<String> = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "EdDSA"]
+    /// How far the provider's clock may be from the shop's.
+    static let skew: TimeInterval = 60
+
+    public nonisolated let settings: OpenIDProviderSettings
+    private let transport: any OpenIDTransport
+    private let dates: DateSource
+    private let keyRefetchInterval: TimeInterval
+    private var discovered: ProviderMetadata?
+    private var keys: (collection: JWTKeyCollection, byID: [String: (type: String, algorithm: String?)])?
+    private var keysReadAt: Date?
+
+    public init(settings: OpenIDProviderSettings, transport: any OpenIDTransport, dates: DateSource = .system, keyRefetchInterval: TimeInterval = 10)
+    {
+        self.settings = settings
+        self.transport = transport
+        self.dates = dates
+        self.keyRefetchInterval = keyRefetchInterval
+    }
+
+    /// The provider's metadata, read once; its `issuer` must be the one configured, character for character.
+    public func metadata() async throws(OpenIDError) -> ProviderMetadata {
+        if let discovered { return discovered }
+        let url =
+            settings.issuer.hasSuffix("/")
+            ? settings.issuer + ".well-known/openid-configuration" : settings.issuer + "/.well-known/openid-configuration"
+        let answer: (status: Int, body: Data)
+        do { answer = try await transport.get(url) } catch { throw .discovery("\(url): \(error)") }
+        guard answer.status == 200 else { throw .discovery("\(url) answered \(answer.status)") }
+        let metadata: ProviderMetadata
+        do { metadata = try JSONDecoder().decode(ProviderMetadata.self, from: answer.body) } catch { throw .discovery("\(url): \(error)") }
+        guard metadata.issuer == settings.issuer else {
+            throw .discovery("it names its issuer \(metadata.issuer), not \(settings.issuer)")
+        }
+        discovered = metadata
+        return metadata
+    }
+
+    /// Where to send the browser: the code flow with PKCE (S256), `state` and `nonce`; Apple's answer posted back
+    /// (`response_mode=form_post`) since a name and email are asked for.
+    public func authorizationURL(state: String, nonce: String, verifier: String, redirectURI: String) async throws(OpenIDError) -> String {
+        let endpoint = try await metadata().authorizationEndpoint
+        var fields = [
+            ("response_type", "code"), ("client_id", settings.clientID), ("redirect_uri", redirectURI),
+            ("scope", (["openid"] + settings.scopes).joined(separator: " ")), ("state", state), ("nonce", nonce),
+            ("code_challenge", PKCE.challenge(for: verifier)), ("code_challenge_method", "S256"),
+        ]
+        if settings.isApple { fields.append(("response_mode", "form_post")) }
+        return endpoint + (endpoint.contains("?") ? "&" : "?") + FormEncoding.encode(fields)
+    }
+
+    /// Trades the code for the ID token, proving the request with the PKCE verifier.
+    public func exchange(code: String, verifier: String, redirectURI: String) async throws(OpenIDError) -> String {
+        let endpoint = try await metadata().tokenEndpoint
+        var fields = [
+            ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI), ("client_id", settings.clientID),
+            ("code_verifier", verifier),
+        ]
+        switch settings.authentication {
+        case .secret(let secret): fields.append(("client_secret", secret))
+        case .apple(let team, let key, let pem):
+            do {
+                fields.append(
+                    (
+                        "client_secret",
+                        try await AppleClientSecret.make(teamID: team, keyID: key, clientID: settings.clientID, pem: pem, at: dates.now())
+                    ))
+            } catch {
+                throw .tokenEndpoint("the Apple client secret could not be made: \(error)")
+            }
+        case .none: break
+        }
+        let answer: (status: Int, body: Data)
+        do { answer = try await transport.postForm(endpoint, fields: fields) } catch { throw .tokenEndpoint("\(error)") }
+        let json = (try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any]
+        guard answer.status == 200, let token = json?["id_token"] as? String else {
+            throw .tokenEndpoint("\(answer.status) \(json?["error"] as? String ?? "without an ID token")")
+        }
+        return token
+    }
+
+    /// Checks an ID token: its algorithm and key, its signature, `iss`, `aud` (and `azp`), `exp`, `iat` and `nonce`.
+    public func verify(idToken: String, nonce: String) async throws(OpenIDError) -> OpenIDIdentity {
+        let metadata = try await metadata()
+        let parts = idToken.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, idToken.utf8.count <= 16_384,
+            let headerData = Base64URL.decode(parts[0]), let header = try? JSONDecoder().decode(TokenHeader.self, from: headerData)
+        else { throw .idToken("it is not a signed JWT") }
+        guard Self.allowedAlgorithms.contains(header.alg) else { throw .idToken("its algorithm \(header.alg) is not one a provider signs with") }
+        if let named = metadata.signingAlgorithms, !named.contains(header.alg) {
+            throw .idToken("its algorithm \(header.alg) is not one the provider names")
+        }
+        let (collection, key) = try await key(header.kid, metadata: metadata)
+        guard Self.fits(header.alg, keyType: key.type), key.algorithm == nil || key.algorithm == header.alg else {
+            throw .idToken("its algorithm \(header.alg) does not fit the provider's key \(header.kid ?? "")")
+        }
+        let claims: IDTokenClaims
+        do { claims = try await collection.verify(Array(idToken.utf8), as: IDTokenClaims.self) } catch {
+            throw .idToken("its signature does not verify")
+        }
+        let now = dates.now().timeIntervalSince1970
+        guard claims.iss == metadata.issuer else { throw .idToken("it was issued by \(claims.iss), not \(metadata.issuer)") }
+        guard claims.aud.values.contains(settings.clientID) else { throw .idToken("it is for another client") }
+        if claims.aud.values.count > 1, claims.azp != settings.clientID { throw .idToken("it was given to another client") }
+        guard claims.exp + Self.skew > now else { throw .idToken("it expired") }
+        guard claims.iat - Self.skew <= now, claims.iat > now - 24 * 3_600 else { throw .idToken("its issue time is not now") }
+        guard let given = claims.nonce, given.utf8.count == nonce.utf8.count,
+            zip(given.utf8, nonce.utf8).reduce(0, { $0 | ($1.0 ^ $1.1) }) == 0
+        else { throw .idToken("its nonce is not this sign-in's") }
+        return OpenIDIdentity(
+            issuer: claims.iss, subject: claims.sub, email: claims.email, emailVerified: claims.emailVerified?.value ?? false, name: claims.name)
+    }
+
+    /// The provider's key `kid`, read again when it is not known yet (the provider rotated its keys). A token that names
+    /// no key may use the provider's only one.
+    private func key(_ kid: String?, metadata: ProviderMetadata) async throws(OpenIDError)
+        -> (JWTKeyCollection, (type: String, algorithm: String?))
+    {
+        if let keys, let key = Self.pick(kid, keys.byID) { return (keys.collection, key) }
+        let now = dates.now()
+        if let keysReadAt, keys != nil, now.timeIntervalSince(keysReadAt) < keyRefetchInterval {
+            throw .idToken("it names a key the provider does not have: \(kid ?? "none")")
+        }
+        let answer: (status: Int, body: Data)
+        do { answer = try await transport.get(metadata.jwksURI) } catch { throw .keys("\(error)") }
+        guard answer.status == 200, let set = try? JSONDecoder().decode(KeySet.self, from: answer.body) else {
+            throw .keys("\(metadata.jwksURI) answered \(answer.status)")
+        }
+        let collection = JWTKeyCollection()
+        do { try await collection.add(jwksJSON: String(decoding: answer.body, as: UTF8.self)) } catch { throw .keys("\(error)") }
+        let byID = Dictionary(set.keys.compactMap { key in key.kid.map { ($0, (type: key.kty, algorithm: key.alg)) } }) { first, _ in first }
+        keys = (collection, byID)
+        keysReadAt = now
+        guard let key = Self.pick(kid, byID) else { throw .idToken("it names a key the provider does not have: \(kid ?? "none")") }
+        return (collection, key)
+    }
+
+    /// The key `kid` names, or the only key when it names none.
+    private static func pick(_ kid: String?, _ byID: [String: (type: String, algorithm: String?)]) -> (type: String, algorithm: String?)? {
+        guard let kid else { return byID.count == 1 ? byID.first?.value : nil }
+        return byID[kid]
+    }
+
+    /// Whether a key of `keyType` signs with `algorithm`.
+    static func fits(_ algorithm: String, keyType: String) -> Bool {
+        switch keyType {
+        case "RSA": algorithm.hasPrefix("RS") || algorithm.hasPrefix("PS")
+        case "EC": algorithm.hasPrefix("ES")
+        case "OKP": algorithm == "EdDSA"
+        default: false
+        }
+    }
+}
+
+struct TokenHeader: Decodable {
+    var alg: String
+    var kid: String?
+}
+
+struct KeySet: Decodable {
+    struct Key: Decodable {
+        var kty: String
+        var kid: String?
+        var alg: String?
+    }
+    var keys: [Key]
+}
+
+/// An ID token's claims; the shop checks each itself after the signature.
+struct IDTokenClaims: JWTPayload {
+    /// `aud` is a string or a list of them.
+    struct Audience: Codable, Sendable {
+        var values: [String]
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let list = try? container.decode([String].self) {
+                values = list
+            } else {
+                values = [try container.decode(String.self)]
+            }
+        }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(values)
+        }
+    }
+    /// Apple sends `email_verified` as the string "true".
+    struct Flag: Codable, Sendable {
+        var value: Bool
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            value = (try? container.decode(Bool.self)) ?? ((try? container.decode(String.self)) == "true")
+        }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        }
+    }
+
+    var iss: String
+    var sub: String
+    var aud: Audience
+    var azp: String?
+    var exp: Double
+    var iat: Double
+    var nonce: String?
+    var email: String?
+    var emailVerified: Flag?
+    var name: String?
+
+    enum CodingKeys: String, CodingKey {
+        case iss, sub, aud, azp, exp, iat, nonce, email, name
+        case emailVerified = "email_verified"
+    }
+
+    func verify(using algorithm: some JWTAlgorithm) async throws {}
+}
+
+/// base64url without padding, as JWTs and PKCE write it.
+public enum Base64URL {
+    public static func encode(_ data: some DataProtocol) -> String {
+        Data(data).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    public static func decode(_ text: some StringProtocol) -> Data? {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        return Data(base64Encoded: base64)
+    }
+}
+
+/// Proof Key for Code Exchange (RFC 7636) with S256, and the values a sign-in's `state` derives.
+public enum PKCE {
+    public static func challenge(for verifier: String) -> String {
+        Base64URL.encode(Data(SHA256.hash(data: Data(verifier.utf8))))
+    }
+
+    /// A new `state`: 32 random bytes in base64url.
+    public static func newState() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return Base64URL.encode((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+    }
+
+    /// A secret the shop derives from `state` under its key (`verifier`, `nonce`): it keeps neither, only the state's hash.
+    public static func derived(_ label: String, state: String, key: SymmetricKey) -> String {
+        Base64URL.encode(Data(HMAC<SHA256>.authenticationCode(for: Data("\(label)\n\(state)".utf8), using: key)))
+    }
+}

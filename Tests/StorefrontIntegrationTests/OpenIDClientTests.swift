@@ -1,0 +1,165 @@
+import Crypto
+import Foundation
+import ShopOpenID
+import ShopPorts
+import Synchronization
+import Testing
+
+/// The shop's OpenID Connect client: the code flow with PKCE against oidc-provider-mock (a real provider, PKCE
+/// required), and ID tokens the test signs itself to show every check refuses what it must.
+@Suite("OpenID Connect: the code flow and the ID token's checks")
+struct OpenIDClientTests {
+    static let redirect = "http://127.0.0.1:1/sign-in/oidc/callback"
+
+    @Test func theCodeFlowWithPKCESignsInAndARepeatedCodeOrAWrongVerifierIsRefused() async throws {
+        let provider = try OpenIDTestProvider(users: [["sub": "ada-1", "email": "ada@example.com", "email_verified": true, "name": "Ada"]])
+        let client = OpenIDClient(
+            settings: OpenIDProviderSettings(
+                name: "Mock", id: "mock", issuer: provider.issuer, clientID: "storefront", authentication: .secret("s3cret")),
+            transport: HTTPOpenIDTransport())
+        let (state, nonce, verifier) = (PKCE.newState(), PKCE.newState(), PKCE.newState() + PKCE.newState())
+        let url = try await client.authorizationURL(state: state, nonce: nonce, verifier: verifier, redirectURI: Self.redirect)
+        #expect(url.contains("code_challenge=\(PKCE.challenge(for: verifier))") && url.contains("code_challenge_method=S256"))
+        let back = try provider.authorize(url, as: "ada-1")
+        #expect(back.hasPrefix(Self.redirect) && OpenIDTestProvider.parameter("state", of: back) == state, "\(back)")
+        let code = try #require(OpenIDTestProvider.parameter("code", of: back))
+
+        let token = try await client.exchange(code: code, verifier: verifier, redirectURI: Self.redirect)
+        let identity = try await client.verify(idToken: token, nonce: nonce)
+        #expect(identity == OpenIDIdentity(issuer: provider.issuer, subject: "ada-1", email: "ada@example.com", emailVerified: true, name: "Ada"))
+        // The same token with another sign-in's nonce is refused: a replayed token is not this sign-in's.
+        await #expect(throws: OpenIDError.idToken("its nonce is not this sign-in's")) {
+            try await client.verify(idToken: token, nonce: PKCE.newState())
+        }
+        // A code works once.
+        await #expect(throws: OpenIDError.self) { try await client.exchange(code: code, verifier: verifier, redirectURI: Self.redirect) }
+
+        // A code asked for with one verifier is refused with another.
+        let second = try provider.authorize(
+            try await client.authorizationURL(state: state, nonce: nonce, verifier: verifier, redirectURI: Self.redirect), as: "ada-1")
+        let stolen = try #require(OpenIDTestProvider.parameter("code", of: second))
+        await #expect(throws: OpenIDError.self) {
+            try await client.exchange(code: stolen, verifier: PKCE.newState() + PKCE.newState(), redirectURI: Self.redirect)
+        }
+    }
+
+    /// A provider of the test's own: discovery and a key set it can change, with a count of key set reads.
+    final class Provider: OpenIDTransport {
+        static let issuer = "https://id.example"
+        let keySet = Mutex<[[String: String]]>([])
+        let keyReads = Mutex(0)
+
+        func get(_ url: String) async throws -> (status: Int, body: Data) {
+            if url.hasSuffix("/.well-known/openid-configuration") {
+                let metadata = [
+                    "issuer": Self.issuer, "authorization_endpoint": Self.issuer + "/authorize", "token_endpoint": Self.issuer + "/token",
+                    "jwks_uri": Self.issuer + "/jwks",
+                ]
+                return (200, try JSONSerialization.data(withJSONObject: metadata))
+            }
+            keyReads.withLock { $0 += 1 }
+            return (200, try JSONSerialization.data(withJSONObject: ["keys": keySet.withLock { $0 }]))
+        }
+
+        func postForm(_ url: String, fields: [(String, String)]) async throws -> (status: Int, body: Data) { (500, Data()) }
+
+        static func jwk(_ key: P256.Signing.PrivateKey, id: String) -> [String: String] {
+            let point = key.publicKey.x963Representation.dropFirst()
+            return [
+                "kty": "EC", "crv": "P-256", "kid": id, "alg": "ES256", "use": "sig", "x": Base64URL.encode(point.prefix(32)),
+                "y": Base64URL.encode(point.suffix(32)),
+            ]
+        }
+    }
+
+    let now = Date(timeIntervalSince1970: 1_795_339_800)
+    let keyOne = P256.Signing.PrivateKey()
+
+    func client(_ provider: Provider, refetch: TimeInterval = 0) -> OpenIDClient {
+        let now = now
+        return OpenIDClient(
+            settings: OpenIDProviderSettings(name: "Example", id: "example", issuer: Provider.issuer, clientID: "shop", authentication: .none),
+            transport: provider, dates: DateSource { now }, keyRefetchInterval: refetch)
+    }
+
+    func claims(_ changes: [String: Any] = [:]) -> [String: Any] {
+        let base: [String: Any] = [
+            "iss": Provider.issuer, "sub": "u1", "aud": "shop", "exp": now.timeIntervalSince1970 + 600, "iat": now.timeIntervalSince1970,
+            "nonce": "n-1",
+            "email": "ada@example.com", "email_verified": "true",
+        ]
+        return base.merging(changes) { $1 }
+    }
+
+    func token(_ claims: [String: Any], header: [String: String] = ["alg": "ES256", "kid": "k1"], key: P256.Signing.PrivateKey? = nil) throws
+        -> String
+    {
+        let input =
+            Base64URL.encode(try JSONSerialization.data(withJSONObject: header)) + "."
+            + Base64URL.encode(try JSONSerialization.data(withJSONObject: claims))
+        let signature = try (key ?? keyOne).signature(for: Data(input.utf8)).rawRepresentation
+        return input + "." + Base64URL.encode(signature)
+    }
+
+    @Test func everyCheckRefusesWhatItMust() async throws {
+        let provider = Provider()
+        provider.keySet.withLock { $0 = [Provider.jwk(keyOne, id: "k1")] }
+        let client = client(provider)
+        let identity = try await client.verify(idToken: try token(claims()), nonce: "n-1")
+        #expect(identity.subject == "u1" && identity.emailVerified, "Apple's \"true\" is a verified email")
+
+        let refusals: [(String, String)] = [
+            (try token(claims(["aud": "another-client"])), "it is for another client"),
+            (try token(claims(["aud": ["shop", "other"]])), "it was given to another client"),
+            (try token(claims(["iss": "https://evil.example"])), "it was issued by https://evil.example, not https://id.example"),
+            (try token(claims(["exp": now.timeIntervalSince1970 - 3_600])), "it expired"),
+            (try token(claims(["iat": now.timeIntervalSince1970 + 3_600])), "its issue time is not now"),
+            (try token(claims(["nonce": "n-2"])), "its nonce is not this sign-in's"),
+            (try token(claims(), key: P256.Signing.PrivateKey()), "its signature does not verify"),
+            (try token(claims(), header: ["alg": "ES384", "kid": "k1"]), "its algorithm ES384 does not fit the provider's key k1"),
+        ]
+        for (token, why) in refusals {
+            await #expect(throws: OpenIDError.idToken(why)) { try await client.verify(idToken: token, nonce: "n-1") }
+        }
+        // `alg: none`, and HS256 "signed" with the provider's public key as the HMAC key.
+        let body = Base64URL.encode(try JSONSerialization.data(withJSONObject: claims()))
+        let none = Base64URL.encode(Data(#"{"alg":"none","kid":"k1"}"#.utf8)) + "." + body + "."
+        let hsInput = Base64URL.encode(Data(#"{"alg":"HS256","kid":"k1"}"#.utf8)) + "." + body
+        let publicKey = SymmetricKey(data: keyOne.publicKey.x963Representation)
+        let hs = hsInput + "." + Base64URL.encode(Data(HMAC<SHA256>.authenticationCode(for: Data(hsInput.utf8), using: publicKey)))
+        for (token, alg) in [(none, "none"), (hs, "HS256")] {
+            await #expect(throws: OpenIDError.idToken("its algorithm \(alg) is not one a provider signs with")) {
+                try await client.verify(idToken: token, nonce: "n-1")
+            }
+        }
+    }
+
+    @Test func aRotatedKeyIsReadWhenATokenFirstNamesIt() async throws {
+        let provider = Provider()
+        provider.keySet.withLock { $0 = [Provider.jwk(keyOne, id: "k1")] }
+        let client = client(provider, refetch: 0)
+        _ = try await client.verify(idToken: try token(claims()), nonce: "n-1")
+        #expect(provider.keyReads.withLock { $0 } == 1)
+        _ = try await client.verify(idToken: try token(claims()), nonce: "n-1")
+        #expect(provider.keyReads.withLock { $0 } == 1, "a known key is not read again")
+
+        // The provider rotates: a new key k2 signs, k1 is gone.
+        let keyTwo = P256.Signing.PrivateKey()
+        provider.keySet.withLock { $0 = [Provider.jwk(keyTwo, id: "k2")] }
+        let rotated = try token(claims(), header: ["alg": "ES256", "kid": "k2"], key: keyTwo)
+        #expect(try await client.verify(idToken: rotated, nonce: "n-1").subject == "u1")
+        #expect(provider.keyReads.withLock { $0 } == 2)
+        await #expect(throws: OpenIDError.self, "a token of the retired key is refused") {
+            try await client.verify(idToken: try token(claims()), nonce: "n-1")
+        }
+
+        // Within the refetch interval an unknown key is refused without reading the set again.
+        let patient = self.client(provider, refetch: 60)
+        _ = try await patient.verify(idToken: rotated, nonce: "n-1")
+        let reads = provider.keyReads.withLock { $0 }
+        await #expect(throws: OpenIDError.idToken("it names a key the provider does not have: k9")) {
+            try await patient.verify(idToken: try token(claims(), header: ["alg": "ES256", "kid": "k9"]), nonce: "n-1")
+        }
+        #expect(provider.keyReads.withLock { $0 } == reads)
+    }
+}
