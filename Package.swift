@@ -133,8 +133,8 @@ let package = Package(
         .target(
             name: "ShopServices",
             dependencies: [
-                "ShopAPI", "ShopBootstrap", "ShopCredentialFile", "ShopIdentity", "ShopMerchant", "ShopModels", "ShopPorts", "ShopSSH", "ShopSandbox",
-                "ShopSessions",
+                "ShopAPI", "ShopBootstrap", "ShopCredentialFile", "ShopIdentity", "ShopMerchant", "ShopModels", "ShopOpenID", "ShopPorts", "ShopSSH",
+                "ShopSandbox", "ShopSessions",
                 "ShopStripe", "ShopWebFront", "ShopWebhookServer", "StoragePostgres", "StorefrontUI",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
@@ -148,7 +148,7 @@ let package = Package(
             name: "ShopCommands",
             dependencies: [
                 "MerchantReports", "PseudoTerminal", "ShopAPI", "ShopBootstrap", "ShopBundledCatalog", "ShopCredentialFile", "ShopIdentity",
-                "ShopMail", "ShopMerchant",
+                "ShopMail", "ShopMerchant", "ShopOpenID",
                 "ShopModels", "ShopPorts", "ShopRecording", "ShopSSH", "ShopServices", "ShopSessions", "ShopWebFront", "ShopWebhookServer",
                 "StoragePostgres", "StorefrontCore", "StorefrontUI", "TerminalNCurses",
                 .product(name: "SystemPackage", package: "swift-system"),

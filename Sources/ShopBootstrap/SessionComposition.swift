@@ -163,18 +163,23 @@ public enum SessionComposition {
         let isBrowser = if case .browserGuest = visitor { true } else { false }
         let profiles: any AccountProfileRepository =
             isBrowser ? GuestKeptApartProfileRepository(guest: guestID, forAccounts: storage.profiles) : storage.profiles
+        if isBrowser, environment[SessionCommand.pageSignInVariable] == "on" {
+            // The page signs in, above the shop, so the cookie can keep the session.
+            return AccountDependencies(
+                wallets: wallets, walletOwner: owner, profiles: profiles, signIn: nil, launchNotice: browserSignInAboveNotice, guestID: guestID,
+                dates: .system)
+        }
         switch codeSignIn {
         case .success(let codes):
-            // A code by mail proves the email: offered wherever the shop can mail, public pages and real payments too.
-            let services: SignInServices
+            // A code by mail proves the email: offered wherever the shop can mail, with real payments too.
+            // Only the page signs a browser visitor in (the cookie keeps the session); this tab's page does not.
             if isBrowser {
-                // The page signs in, above the shop, so the cookie can keep the session.
                 return AccountDependencies(
-                    wallets: wallets, walletOwner: owner, profiles: profiles, signIn: nil, launchNotice: browserSignInAboveNotice, guestID: guestID,
+                    wallets: wallets, walletOwner: owner, profiles: profiles, signIn: nil, launchNotice: browserPublicGuestNotice, guestID: guestID,
                     dates: .system)
             }
             let file = FileCredentialRepository(path: FileCredentialRepository.defaultPath(environment: environment))
-            services = codes.signIn(kind: .terminal, client: guestID, auth: AuthManager(credentials: file))
+            let services = codes.signIn(kind: .terminal, client: guestID, auth: AuthManager(credentials: file))
             let launch = await LaunchCheck.run(services: services)
             return AccountDependencies(
                 wallets: wallets, walletOwner: owner, profiles: profiles, signIn: services, signedIn: launch.account, launchNotice: launch.notice,

@@ -4,6 +4,7 @@ import ShopAPI
 import ShopBootstrap
 import ShopCredentialFile
 import ShopIdentity
+import ShopOpenID
 import ShopSSH
 import ShopServices
 import ShopSessions
@@ -115,9 +116,11 @@ public enum FrontCommands {
     }
 
     /// The shop in a browser: a terminal page whose WebSocket runs a guest session per tab.
-    public static func serveWeb(_ start: ServerStart, settings: WebFrontSettings, environment: [String: String] = ProcessInfo.processInfo.environment)
-        async throws
-    {
+    public static func serveWeb(
+        _ start: ServerStart, settings: WebFrontSettings, openIDProviders: String? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) async throws {
+        let providers = try (openIDProviders ?? environment["STOREFRONT_OPENID_PROVIDERS"]).map(OpenIDProviderFile.read) ?? []
         let (dataDirectory, storage) = try await ShopStorage.openForServer(
             configuration: start.configuration, migrate: start.migrate, environment: environment)
         // Made here once, so sessions only read it: every visitor's Sandbox ID tokens are signed with it.
@@ -135,15 +138,19 @@ public enum FrontCommands {
         var sessionEnvironment = try await ServerSessions.environment(
             configuration: shopConfiguration, dataDirectory: dataDirectory, latencyMilliseconds: start.sandboxLatencyMilliseconds,
             codeMail: codeMail, environment: environment)
-        // With a mail command, visitors sign in on the page by an emailed code; the cookie holds the session.
+        // With a mail command, visitors sign in on the page by an emailed code, and with each provider named; the
+        // cookie holds the session.
         var signIn: WebSignIn?
-        if let mailer = MailChoice.codeMailer(codeMail, shop: storage.catalog.shop) {
+        let codeMailer = MailChoice.codeMailer(codeMail, shop: storage.catalog.shop)
+        if codeMailer != nil || !providers.isEmpty {
             do {
                 let key = try AccountSignIn.codeKey(
                     environment: environment,
                     credentials: FileCredentialRepository(path: FileCredentialRepository.defaultPath(environment: environment)))
-                signIn = WebAccountSignIn.make(storage: storage, mailer: mailer, codeKey: key)
-                announce("sign-in: by a code mailed with \(codeMail?.command.joined(separator: " ") ?? "")")
+                let clients = providers.map { OpenIDClient(settings: $0, transport: HTTPOpenIDTransport()) }
+                signIn = WebAccountSignIn.make(storage: storage, mailer: codeMailer, codeKey: key, providers: clients)
+                if let codeMail { announce("sign-in: by a code mailed with \(codeMail.command.joined(separator: " "))") }
+                for provider in providers { announce("sign-in: with \(provider.name) (\(provider.issuer))") }
             } catch {
                 announce("sign-in is off for visitors: the code key cannot be read: \(error)")
             }
@@ -151,6 +158,7 @@ public enum FrontCommands {
         var settings = settings
         settings.shopName = storage.catalog.shop.name
         if settings.offersSandboxSignIn { sessionEnvironment[SessionCommand.sandboxSignInVariable] = SessionCommand.localSandboxSignIn }
+        if signIn != nil { sessionEnvironment[SessionCommand.pageSignInVariable] = "on" }
         let command = try start.sessionCommand(environment: sessionEnvironment)
         defer { command.host?.stop() }
         SessionLaunch.raiseOpenFileLimit()

@@ -87,3 +87,10 @@ public struct AccountWaysIn: Equatable, Sendable {
         self.sessions = sessions
     }
 }
+
+/// The `state` of each sign-in sent to an OpenID Connect provider, as a hash, so a callback is taken once only.
+public protocol OpenIDStateStore: Sendable {
+    func file(stateHash: String, provider: String, at date: Date) async throws
+    /// True, once, for a state filed for `provider` within `lifetime` before `date`: it is used up.
+    func take(stateHash: String, provider: String, at date: Date, lifetime: TimeInterval) async throws -> Bool
+}

@@ -31,7 +31,7 @@ public enum SessionLaunch {
         for name in [
             "TERM", "COLUMNS", "LINES", "NO_COLOR", "COLORFGBG", "TMUX", "TMUX_PANE", "STY", SessionCommand.fingerprintVariable,
             SessionCommand.guestVariable, SessionCommand.browserGuestVariable, SessionCommand.browserAccountVariable,
-            SessionCommand.sandboxSignInVariable, "STOREFRONT_MAIL_COMMAND",
+            SessionCommand.sandboxSignInVariable, SessionCommand.pageSignInVariable, "STOREFRONT_MAIL_COMMAND",
         ] { sessionEnvironment[name] = nil }
         SessionCommand.setLocale(&sessionEnvironment)
         return sessionEnvironment

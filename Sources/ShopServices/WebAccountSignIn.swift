@@ -2,17 +2,20 @@ import Crypto
 import Foundation
 import ShopBootstrap
 import ShopIdentity
+import ShopOpenID
 import ShopPorts
 import ShopWebFront
 
 /// The browser front's sign-in over the shop's storage: codes by email, and sessions held by a cookie.
 public enum WebAccountSignIn {
-    public static func make(storage: ShopStorage, mailer: CodeMailer, codeKey: SymmetricKey) -> WebSignIn {
+    /// Sign-in by an emailed code (with a mailer) and with `providers`.
+    public static func make(storage: ShopStorage, mailer: CodeMailer?, codeKey: SymmetricKey, providers: [OpenIDClient] = []) -> WebSignIn {
         let codes = EmailCodes(store: storage.signInCodes, key: codeKey)
         let accounts = AccountSignIn(directory: storage.accounts, sessions: storage.accountSessions, dates: .system)
-        return WebSignIn(
+        var signIn = WebSignIn(
             requestCode: { email, client in
                 do throws(EmailCodeError) {
+                    guard let mailer else { return ("Sign-in by email is off here: use a provider below.", true) }
                     if let code = try await codes.request(email: email, purpose: .signIn, client: client, at: Date()) {
                         do throws(MailTransportError) {
                             try await mailer.send(code: code, purpose: .signIn, to: email.trimmingCharacters(in: .whitespaces), at: Date())
@@ -53,5 +56,7 @@ public enum WebAccountSignIn {
             },
             signOut: { secret in try? await accounts.end(secret: secret) }
         )
+        if !providers.isEmpty { addOpenID(&signIn, providers: providers, storage: storage, accounts: accounts, key: codeKey) }
+        return signIn
     }
 }

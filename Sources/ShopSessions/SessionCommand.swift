@@ -98,6 +98,10 @@ public struct SessionCommand: Sendable {
     /// The environment variable that carries the account a browser visitor's cookie holds to their session.
     public static let browserAccountVariable = "STOREFRONT_WEB_ACCOUNT"
 
+    /// The environment variable by which `web` says its page signs visitors in (by an emailed code or a provider), above
+    /// the shop: a guest's shop points there. Its one value is "on".
+    public static let pageSignInVariable = "STOREFRONT_WEB_PAGE_SIGN_IN"
+
     /// The environment variable by which `web` vouches that its page is reachable from this machine only, so a
     /// browser visitor may be offered Sandbox ID (which shows its code on the screen); absent, visitors stay guests.
     public static let sandboxSignInVariable = "STOREFRONT_SANDBOX_SIGN_IN"

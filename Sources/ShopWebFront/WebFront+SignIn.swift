@@ -19,7 +19,8 @@ extension WebFront {
     /// `POST /sign-out`. Every post must come from an allowed origin (SameSite=Lax keeps the cookie off foreign posts
     /// too); bodies are bounded and read before the request's deadline.
     static func addPages(
-        to router: Router<WebRequestContext>, settings: WebFrontSettings, signIn: WebSignIn?, allowed: @escaping @Sendable (String?) -> Bool
+        to router: Router<WebRequestContext>, settings: WebFrontSettings, signIn: WebSignIn?, allowed: @escaping @Sendable (String?) -> Bool,
+        origins: @escaping @Sendable () -> [WebOrigin]
     ) {
         let title = settings.shopName
         let plain = WebPage.html(title: title)
@@ -29,22 +30,21 @@ extension WebFront {
         }
         let secure = settings.publicOrigins.contains { $0.scheme == "https" }
         let trust = settings.trustForwardedFor
+        let providers = signIn.providers
         router.get("/") { request, _ in
             let account = await signIn.account(in: request.headers)
             return html(.ok, WebPage.html(title: title, account: account?.label, signIn: account == nil))
         }
-        router.get("/sign-in") { _, _ in html(.ok, WebSignInPage.emailForm(title: title)) }
+        router.get("/sign-in") { _, _ in html(.ok, WebSignInPage.emailForm(title: title, root: "./", providers: providers)) }
         router.post("/sign-in") { request, context in
             guard allowed(request.headers[.origin]) else { return response(.forbidden, text: "this page's origin may not sign in") }
             let fields = WebSignIn.formFields(try await request.body.collect(upTo: 4_096))
             let email = String((fields["email"] ?? "").prefix(320))
             let client = forwardedAddress(request.headers, peer: context.peer, trustForwardedFor: trust)
             let answer = await signIn.requestCode(email, "web:" + client)
-            return html(
-                answer.isProblem ? .badRequest : .ok,
-                answer.isProblem
-                    ? WebSignInPage.emailForm(title: title, error: answer.line, email: email)
-                    : WebSignInPage.codeForm(title: title, email: email, line: answer.line))
+            return answer.isProblem
+                ? html(.badRequest, WebSignInPage.emailForm(title: title, root: "./", error: answer.line, email: email, providers: providers))
+                : html(.ok, WebSignInPage.codeForm(title: title, root: "./", email: email, line: answer.line))
         }
         router.post("/sign-in/code") { request, _ in
             guard allowed(request.headers[.origin]) else { return response(.forbidden, text: "this page's origin may not sign in") }
@@ -52,13 +52,11 @@ extension WebFront {
             let email = String((fields["email"] ?? "").prefix(320))
             switch await signIn.checkCode(email, String((fields["code"] ?? "").prefix(32))) {
             case .signedIn(let secret):
-                return Response(
-                    status: .seeOther,
-                    headers: [.location: "../", .setCookie: WebSignIn.setCookie(secret, secure: secure), .cacheControl: "no-store"])
+                return signedIn(secret, back: "../", secure: secure)
             case .again(let line):
-                return html(.unauthorized, WebSignInPage.codeForm(title: title, email: email, line: line, error: true))
+                return html(.unauthorized, WebSignInPage.codeForm(title: title, root: "../", email: email, line: line, error: true))
             case .over(let line):
-                return html(.unauthorized, WebSignInPage.emailForm(title: title, error: line, email: email))
+                return html(.unauthorized, WebSignInPage.emailForm(title: title, root: "../", error: line, email: email))
             }
         }
         router.post("/sign-out") { request, _ in
@@ -67,6 +65,75 @@ extension WebFront {
             return Response(
                 status: .seeOther, headers: [.location: "./", .setCookie: WebSignIn.setCookie(nil, secure: secure), .cacheControl: "no-store"])
         }
+        addOpenIDRoutes(to: router, title: title, signIn: signIn, secure: secure, origins: origins)
+    }
+
+    /// `GET /sign-in/oidc/ID` sends the browser to the provider (a top-level redirect) with a cookie binding the
+    /// `state` to it; `GET|POST /sign-in/oidc/ID/callback` (Apple posts) takes the code back. A callback whose `state` is
+    /// not the one this browser was given, or was used, is refused before the code is sent anywhere.
+    static func addOpenIDRoutes(
+        to router: Router<WebRequestContext>, title: String, signIn: WebSignIn, secure: Bool, origins: @escaping @Sendable () -> [WebOrigin]
+    ) {
+        let root = "../../../"
+        router.get("/sign-in/oidc/:provider") { request, context in
+            let id = context.parameters.get("provider") ?? ""
+            guard let redirect = redirectURI(id, authority: request.head.authority, origins()) else {
+                return response(.badRequest, text: "unknown host")
+            }
+            switch await signIn.startOpenID(id, redirect) {
+            case .success(let start):
+                return Response(
+                    status: .found,
+                    headers: [.location: start.url, .setCookie: WebSignIn.setBinding(start.state, secure: secure), .cacheControl: "no-store"])
+            case .failure(let problem):
+                return html(.badGateway, WebSignInPage.emailForm(title: title, root: "../../", error: problem.message))
+            }
+        }
+        let callback: @Sendable (Request, WebRequestContext) async throws -> Response = { request, context in
+            let id = context.parameters.get("provider") ?? ""
+            var fields = request.uri.queryParameters.reduce(into: [String: String]()) { $0[String($1.key)] = String($1.value) }
+            if request.method == .post { fields.merge(WebSignIn.formFields(try await request.body.collect(upTo: 16_384))) { $1 } }
+            let clear = WebSignIn.setBinding(nil, secure: secure)
+            func refused(_ line: String) -> Response {
+                var answer = html(.badRequest, WebSignInPage.emailForm(title: title, root: root, error: line))
+                answer.headers[.setCookie] = clear
+                return answer
+            }
+            if let error = fields["error"] { return refused("The provider did not sign you in (\(printable(error))).") }
+            guard let state = fields["state"], let code = fields["code"], state.utf8.count <= 64, code.utf8.count <= 2_048,
+                let bound = WebSignIn.cookie(WebSignIn.bindingCookie, in: request.headers), constantTimeEqual(bound, state),
+                let redirect = redirectURI(id, authority: request.head.authority, origins())
+            else { return refused("This sign-in was not started in this browser. Start it again.") }
+            switch await signIn.finishOpenID(id, state, code, fields["user"], redirect) {
+            case .signedIn(let secret):
+                var answer = signedIn(secret, back: root, secure: secure)
+                answer.headers.append(HTTPField(name: .setCookie, value: clear))
+                return answer
+            case .again(let line), .over(let line):
+                return refused(line)
+            }
+        }
+        router.get("/sign-in/oidc/:provider/callback", use: callback)
+        router.post("/sign-in/oidc/:provider/callback", use: callback)
+    }
+
+    /// The callback's address for provider `id`: on the allowed origin the browser came to (its `Host`), else the
+    /// first one configured; nil for a host the shop does not serve.
+    static func redirectURI(_ id: String, authority: String?, _ origins: [WebOrigin]) -> String? {
+        guard id.count <= 40, id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }), !id.isEmpty else { return nil }
+        let host = authority?.lowercased()
+        let origin = origins.first { origin in host == origin.host + (origin.port.map { ":\($0)" } ?? "") } ?? origins.first
+        return origin.map { "\($0)/sign-in/oidc/\(id)/callback" }
+    }
+
+    /// A session began: its cookie set, and the browser sent back to the shop.
+    static func signedIn(_ secret: String, back: String, secure: Bool) -> Response {
+        Response(status: .seeOther, headers: [.location: back, .setCookie: WebSignIn.setCookie(secret, secure: secure), .cacheControl: "no-store"])
+    }
+
+    static func constantTimeEqual(_ left: String, _ right: String) -> Bool {
+        let (a, b) = (Array(left.utf8), Array(right.utf8))
+        return a.count == b.count && zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
     static func html(_ status: HTTPResponse.Status, _ page: String) -> Response {

@@ -60,7 +60,9 @@ public final class WebFront: Sendable {
 
         let router = Router(context: WebRequestContext.self)
         router.add(middleware: SecurityHeaders())
-        Self.addPages(to: router, settings: settings, signIn: signIn, allowed: allowed)
+        Self.addPages(to: router, settings: settings, signIn: signIn, allowed: allowed) {
+            origins.set.withLock { $0.sorted { $0.description < $1.description } }
+        }
         router.get("/assets/:name") { _, request in
             guard let name = request.parameters.get("name"), let asset = WebPage.asset(named: Substring(name)) else {
                 return Self.response(.notFound, text: "no such file")

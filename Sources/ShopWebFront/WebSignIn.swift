@@ -23,6 +23,18 @@ public struct WebSignIn: Sendable {
     /// The account id and its label (the email) a session secret holds now; nil when it does not (ended, expired, unknown).
     public var account: @Sendable (_ secret: String) async -> (id: String, label: String)?
     public var signOut: @Sendable (_ secret: String) async -> Void
+    /// The OpenID Connect providers offered beside the code, by id and name.
+    public var providers: [(id: String, name: String)] = []
+    /// Where to send the browser to sign in with provider `id`, and the `state` to bind to it; or why not.
+    public var startOpenID: @Sendable (_ id: String, _ redirectURI: String) async -> Result<(url: String, state: String), OpenIDStartError> = {
+        _, _ in
+        .failure(OpenIDStartError(message: "No such provider."))
+    }
+    /// The provider called back with `code` for `state` (and, from Apple, the `user` it posts on a first sign-in).
+    public var finishOpenID: @Sendable (_ id: String, _ state: String, _ code: String, _ user: String?, _ redirectURI: String) async -> CodeOutcome =
+        {
+            _, _, _, _, _ in .over("No such provider.")
+        }
 
     public init(
         requestCode: @escaping @Sendable (_ email: String, _ client: String) async -> (line: String, isProblem: Bool),
@@ -34,6 +46,22 @@ public struct WebSignIn: Sendable {
         self.checkCode = checkCode
         self.account = account
         self.signOut = signOut
+    }
+
+    /// Why a sign-in with a provider could not start, in the visitor's words.
+    public struct OpenIDStartError: Error, Sendable {
+        public var message: String
+        public init(message: String) { self.message = message }
+    }
+
+    /// The cookie that binds a provider's callback to the browser that started it; its value is the `state`.
+    static let bindingCookie = "storefront_oidc"
+
+    /// The binding cookie for `state` (nil clears it): 10 minutes, for the provider's paths only. Cross-site where it
+    /// must come back on Apple's posted answer (`SameSite=None`, which takes `Secure`).
+    static func setBinding(_ state: String?, secure: Bool) -> String {
+        let value = state.map { "\(bindingCookie)=\($0); Max-Age=600" } ?? "\(bindingCookie)=; Max-Age=0"
+        return value + "; Path=/sign-in/oidc/; HttpOnly" + (secure ? "; SameSite=None; Secure" : "; SameSite=Lax")
     }
 
     /// The cookie's name; its value is the session's secret, never in a URL.
@@ -48,11 +76,14 @@ public struct WebSignIn: Sendable {
     }
 
     /// The session secret in a request's `Cookie` header, if any; a cookie longer than any the shop sets is none.
-    static func secret(in headers: HTTPFields) -> String? {
+    static func secret(in headers: HTTPFields) -> String? { cookie(cookieName, in: headers) }
+
+    /// The value of cookie `name`, if any; one longer than any the shop sets is none.
+    static func cookie(_ name: String, in headers: HTTPFields) -> String? {
         for header in headers[values: .cookie] {
             for pair in header.split(separator: ";") {
                 let parts = pair.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
-                if parts.count == 2, parts[0] == cookieName, parts[1].utf8.count <= 64 { return String(parts[1]) }
+                if parts.count == 2, parts[0] == name, parts[1].utf8.count <= 64 { return String(parts[1]) }
             }
         }
         return nil
@@ -76,39 +107,47 @@ public struct WebSignIn: Sendable {
     }
 }
 
-/// The sign-in pages: plain forms, posted to this origin only.
+/// The sign-in pages: plain forms, posted to this origin only. `root` leads from the page's path back to the shop's
+/// (`./` from `/sign-in`, `../` from `/sign-in/code`), so the pages work wherever a proxy mounts the shop.
 enum WebSignInPage {
-    static func emailForm(title: String, error: String? = nil, email: String = "") -> String {
-        page(
-            title: title,
+    static func emailForm(
+        title: String, root: String, error: String? = nil, email: String = "", providers: [(id: String, name: String)] = []
+    ) -> String {
+        let links = providers.map {
+            #"<p><a class="provider" href=""# + root + "sign-in/oidc/" + WebPage.escaped($0.id) + #"">Sign in with "# + WebPage.escaped($0.name)
+                + "</a></p>"
+        }
+        return page(
+            title: title, root: root,
             body: """
                 <h1>Sign in to \(WebPage.escaped(title))</h1>
                 <p>Enter your email: a code is sent there, and signs you in to its account.</p>
                 \(error.map { "<p class=\"error\" role=\"alert\">\(WebPage.escaped($0))</p>" } ?? "")
-                <form method="post" action="sign-in">
+                <form method="post" action="\(root)sign-in">
                 <label>Email <input name="email" type="email" autocomplete="email" required value="\(WebPage.escaped(email))"></label>
                 <button type="submit">Send code</button>
                 </form>
-                <p><a href="./">Back to the shop</a></p>
+                \(links.joined(separator: "\n"))
+                <p><a href="\(root)">Back to the shop</a></p>
                 """)
     }
 
-    static func codeForm(title: String, email: String, line: String, error: Bool = false) -> String {
+    static func codeForm(title: String, root: String, email: String, line: String, error: Bool = false) -> String {
         page(
-            title: title,
+            title: title, root: root,
             body: """
                 <h1>Enter your code</h1>
                 <p\(error ? " class=\"error\" role=\"alert\"" : "")>\(WebPage.escaped(line))</p>
-                <form method="post" action="sign-in/code">
+                <form method="post" action="\(root)sign-in/code">
                 <input type="hidden" name="email" value="\(WebPage.escaped(email))">
                 <label>Code <input name="code" inputmode="numeric" autocomplete="one-time-code" required></label>
                 <button type="submit">Sign in</button>
                 </form>
-                <p><a href="sign-in">Use another email</a></p>
+                <p><a href="\(root)sign-in">Use another email</a></p>
                 """)
     }
 
-    static func page(title: String, body: String) -> String {
+    static func page(title: String, root: String, body: String) -> String {
         """
         <!doctype html>
         <html lang="en">
@@ -117,7 +156,7 @@ enum WebSignInPage {
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <link rel="icon" href="data:,">
         <title>\(WebPage.escaped(title))</title>
-        <link rel="stylesheet" href="assets/storefront.css">
+        <link rel="stylesheet" href="\(root)assets/storefront.css">
         </head>
         <body class="form-page">
         <main>

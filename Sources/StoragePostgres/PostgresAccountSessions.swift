@@ -95,3 +95,33 @@ public struct PostgresAccountSessions: AccountSessionStore {
         }
     }
 }
+
+/// The states of sign-ins with OpenID Connect providers in PostgreSQL (`oidc_state`): a callback reaching any host
+/// takes its state once.
+public struct PostgresOpenIDStates: OpenIDStateStore {
+    private let database: PostgresDatabase
+
+    public init(database: PostgresDatabase) { self.database = database }
+
+    public func file(stateHash: String, provider: String, at date: Date) async throws {
+        let (stamp, old) = (date.timeIntervalSince1970, date.timeIntervalSince1970 - 86_400)
+        _ = try await database.write { connection in
+            try await connection.query("DELETE FROM oidc_state WHERE created_at < \(old)", logger: PostgresDatabase.quiet)
+            try await connection.query(
+                "INSERT INTO oidc_state (state_hash, provider, created_at) VALUES (\(stateHash), \(provider), \(stamp))",
+                logger: PostgresDatabase.quiet)
+        }
+    }
+
+    public func take(stateHash: String, provider: String, at date: Date, lifetime: TimeInterval) async throws -> Bool {
+        let (stamp, oldest) = (date.timeIntervalSince1970, date.timeIntervalSince1970 - lifetime)
+        return try await database.write { connection in
+            try await !connection.query(
+                """
+                UPDATE oidc_state SET used_at = \(stamp)
+                WHERE state_hash = \(stateHash) AND provider = \(provider) AND used_at IS NULL AND created_at > \(oldest) RETURNING state_hash
+                """, logger: PostgresDatabase.quiet
+            ).collect().isEmpty
+        }
+    }
+}

@@ -245,5 +245,6 @@ extension PostgresDatabase {
         Migration(identifier: "v23-sign-in-codes", sql: SignInCodesMigration.statements),
         // The accounts' signed-in sessions, as hashes of their secrets. SQLite's v24.
         Migration(identifier: "v24-account-sessions", sql: AccountSessionsMigration.statements),
+        Migration(identifier: "v25-oidc-states", sql: AccountSessionsMigration.openIDStates),
     ]
 }

@@ -20,6 +20,19 @@ public enum AccountSessionsMigration {
         """,
         "CREATE INDEX account_session_account ON account_session (account, ended_at)",
     ]
+
+    /// Schema step v25: the `state` of each sign-in with an OpenID Connect provider, hashed, taken once.
+    public static let openIDStates: [String] = [
+        """
+        CREATE TABLE oidc_state (
+            state_hash TEXT PRIMARY KEY,
+            provider TEXT NOT NULL,
+            created_at DOUBLE PRECISION NOT NULL,
+            used_at DOUBLE PRECISION
+        )
+        """,
+        "CREATE INDEX oidc_state_created ON oidc_state (created_at)",
+    ]
 }
 
 /// What a stored session comes to at a time, the same on both databases.

@@ -86,3 +86,31 @@ public struct SQLiteAccountSessions: AccountSessionStore {
         }
     }
 }
+
+/// The states of sign-ins with OpenID Connect providers in SQLite (`oidc_state`): hashes, each taken once.
+public struct SQLiteOpenIDStates: OpenIDStateStore {
+    private let database: SQLiteDatabase
+
+    public init(database: SQLiteDatabase) { self.database = database }
+
+    public func file(stateHash: String, provider: String, at date: Date) async throws {
+        try await database.write { db in
+            // States older than a day are of no use to anyone.
+            try db.execute(sql: "DELETE FROM oidc_state WHERE created_at < ?", arguments: [date.timeIntervalSince1970 - 86_400])
+            try db.execute(
+                sql: "INSERT INTO oidc_state (state_hash, provider, created_at) VALUES (?, ?, ?)",
+                arguments: [stateHash, provider, date.timeIntervalSince1970])
+        }
+    }
+
+    public func take(stateHash: String, provider: String, at date: Date, lifetime: TimeInterval) async throws -> Bool {
+        try await database.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE oidc_state SET used_at = ? WHERE state_hash = ? AND provider = ? AND used_at IS NULL AND created_at > ?
+                    """,
+                arguments: [date.timeIntervalSince1970, stateHash, provider, date.timeIntervalSince1970 - lifetime])
+            return db.changesCount == 1
+        }
+    }
+}

@@ -283,6 +283,9 @@ extension SQLiteDatabase {
             // The accounts' signed-in sessions, as hashes of their secrets. PostgreSQL's v24.
             for statement in AccountSessionsMigration.statements { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v25-oidc-states") { db in
+            for statement in AccountSessionsMigration.openIDStates { try db.execute(sql: statement) }
+        }
         return migrator
     }
 }

@@ -60,6 +60,13 @@ struct WebCommand: AsyncParsableCommand {
             valueName: "duration"), transform: Arguments.duration("--request-timeout", examples: "10s or 1m"))
     var requestTimeout = Duration.seconds(30)
 
+    @Option(
+        name: .customLong("openid-providers"),
+        help: ArgumentHelp(
+            "A JSON file of OpenID Connect providers visitors may sign in with (docs/openid-connect.md). Env: STOREFRONT_OPENID_PROVIDERS.",
+            valueName: "file"))
+    var openIDProviders: String?
+
     @OptionGroup var sessions: SessionTimeOptions
 
     @OptionGroup var mail: MailSettings
@@ -95,6 +102,6 @@ struct WebCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await FrontCommands.serveWeb(
-            shop.serverStart(mail: mail, latency: latency, sessions: sessionStart), settings: settings)
+            shop.serverStart(mail: mail, latency: latency, sessions: sessionStart), settings: settings, openIDProviders: openIDProviders)
     }
 }

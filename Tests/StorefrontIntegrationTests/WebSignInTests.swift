@@ -16,7 +16,7 @@ struct WebSignInTests {
     let root = TemporaryDirectory.make().path
 
     func request(_ method: String, _ path: String, port: Int, origin: Bool = true, cookie: String? = nil, form: String? = nil) throws -> Page {
-        var text = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+        var text = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
         if origin { text += "Origin: http://127.0.0.1:\(port)\r\n" }
         if let cookie { text += "Cookie: \(cookie)\r\n" }
         if let form { text += "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(form.utf8.count)\r\n" }
@@ -45,7 +45,7 @@ struct WebSignInTests {
 
         let guestPage = try request("GET", "/", port: port)
         #expect(guestPage.body.contains(#"<a href="sign-in">Sign in</a>"#) && guestPage.head.contains("form-action 'self'"), "\(guestPage.head)")
-        #expect(try request("GET", "/sign-in", port: port).body.contains(#"<form method="post" action="sign-in">"#))
+        #expect(try request("GET", "/sign-in", port: port).body.contains(#"<form method="post" action="./sign-in">"#))
         // A post from another page (no Origin of this one) is refused before anything is sent.
         #expect(try request("POST", "/sign-in", port: port, origin: false, form: "email=ada%40example.com").status == 403)
         #expect(try sink.messages().isEmpty)
@@ -89,5 +89,71 @@ struct WebSignInTests {
         let out = try request("POST", "/sign-out", port: port, cookie: cookie)
         #expect(out.status == 303 && out.head.contains("storefront_session=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax"), "\(out.head)")
         #expect(try request("GET", "/", port: port, cookie: cookie).body.contains(#"<a href="sign-in">Sign in</a>"#), "the session ended")
+    }
+
+    /// The value of the `Set-Cookie` named `name` in `head`.
+    func cookie(_ name: String, in head: String) -> String? {
+        head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("set-cookie: \(name)=") }
+            .map { String($0.dropFirst("set-cookie: ".count).prefix { $0 != ";" }) }
+    }
+
+    func location(_ page: Page) -> String? {
+        page.head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("location:") }.map {
+            String($0.dropFirst(9)).trimmingCharacters(in: .whitespaces)
+        }
+    }
+
+    @Test func aProviderSignsTheVisitorInToTheAccountOfItsVerifiedEmailAndACallbackWorksOnce() throws {
+        let sink = try MailDeliveryTests.Sink(directory: root + "/sink")
+        defer { sink.stop() }
+        let mail = try MailDeliveryTests().msmtp(sink, in: root)
+        let provider = try OpenIDTestProvider(users: [["sub": "ada-1", "email": "ada@example.com", "email_verified": true, "name": "Ada"]])
+        try "s3cret\n".write(toFile: root + "/mock.secret", atomically: true, encoding: .utf8)
+        let providers =
+            #"{"providers":[{"id":"mock","name":"Mock ID","issuer":""# + provider.issuer
+            + #"","client_id":"storefront","client_secret_file":"mock.secret"}]}"#
+        try providers.write(toFile: root + "/providers.json", atomically: true, encoding: .utf8)
+        let server = try ServeProcess(
+            arguments: ["--mail-command", mail, "--openid-providers", root + "/providers.json"], command: ["web", "--listen", "127.0.0.1:0"],
+            dataDirectory: root + "/data")
+        let port = server.port
+        try server.waitForLog(#/sign-in: with Mock ID \(http://127\.0\.0\.1:\d+\)/#)
+
+        // The email first: its code opens an account with the email verified.
+        _ = try request("POST", "/sign-in", port: port, form: "email=ada%40example.com")
+        let byCode = try request("POST", "/sign-in/code", port: port, form: "email=ada%40example.com&code=\(try code(sink, message: 0))")
+        let codeCookie = try #require(cookie("storefront_session", in: byCode.head))
+        #expect(try WebSocketTestClient(port: port).handshake(origin: "http://127.0.0.1:\(port)", cookie: codeCookie).hasPrefix("HTTP/1.1 101"))
+        let first = try server.waitForLog(#/web session 1 open: browser account (acct_[0-9a-f]{16})/#).output.1
+
+        #expect(try request("GET", "/sign-in", port: port).body.contains(#"href="./sign-in/oidc/mock">Sign in with Mock ID</a>"#))
+        let start = try request("GET", "/sign-in/oidc/mock", port: port)
+        #expect(start.status == 302, "\(start.head)")
+        let binding = try #require(cookie("storefront_oidc", in: start.head))
+        #expect(start.head.contains("Max-Age=600; Path=/sign-in/oidc/; HttpOnly; SameSite=Lax"))
+        let authorize = try #require(location(start))
+        #expect(authorize.hasPrefix(provider.issuer + "/oauth2/authorize?") && authorize.contains("code_challenge_method=S256"))
+        #expect(OpenIDTestProvider.parameter("redirect_uri", of: authorize) == "http://127.0.0.1:\(port)/sign-in/oidc/mock/callback")
+        let back = try provider.authorize(authorize, as: "ada-1")
+        let callback = String(back.dropFirst("http://127.0.0.1:\(port)".count))
+
+        // Another browser (no binding cookie) cannot use the callback, and its try does not spend the state.
+        let elsewhere = try request("GET", callback, port: port)
+        #expect(elsewhere.status == 400 && elsewhere.body.contains("This sign-in was not started in this browser"), "\(elsewhere.body)")
+        let signedIn = try request("GET", callback, port: port, cookie: binding)
+        #expect(signedIn.status == 303 && location(signedIn) == "../../../", "\(signedIn.head)\n\(signedIn.body)")
+        let session = try #require(cookie("storefront_session", in: signedIn.head))
+        #expect(signedIn.head.contains("storefront_oidc=; Max-Age=0"), "the binding is cleared")
+        // The same callback again (a replayed state and code) is refused.
+        let replay = try request("GET", callback, port: port, cookie: binding)
+        #expect(replay.status == 400 && replay.body.contains("This sign-in was used already"), "\(replay.body)")
+
+        #expect(try request("GET", "/", port: port, cookie: session).body.contains("Signed in as ada@example.com"))
+        #expect(try WebSocketTestClient(port: port).handshake(origin: "http://127.0.0.1:\(port)", cookie: session).hasPrefix("HTTP/1.1 101"))
+        let second = try server.waitForLog(#/web session 2 open: browser account (acct_[0-9a-f]{16})/#).output.1
+        #expect(second == first, "the provider's subject joined the account of the email it vouches for")
+        let stored = try Subprocess.run(
+            try BuiltProduct.requireStorefront(), ["accounts", "show", "ada@example.com", "--json", "--data-dir", root + "/data"])
+        #expect(stored.stdout.contains("\"kind\" : \"oidc\"") || stored.stdout.contains("\"kind\":\"oidc\""), "\(stored.stdout)")
     }
 }
