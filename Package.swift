@@ -103,7 +103,7 @@ let package = Package(
             name: "ShopOpenID",
             dependencies: [
                 "ShopPorts", .product(name: "JWTKit", package: "jwt-kit"), .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),

@@ -1,7 +1,6 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
-import NIOHTTP1
 
 /// How the shop talks to a provider: a GET of a JSON document, and a form POST to the token endpoint.
 public protocol OpenIDTransport: Sendable {
