@@ -8,11 +8,16 @@ import StorefrontCore
 /// their email; for a key seen for the first time, joining the account its holder has.
 extension SessionComposition {
     /// What the emailed codes need beside a session's customer: the storage, the mailer and the key codes are hashed with.
-    struct CodeSignIn {
-        var storage: ShopStorage
+    public struct CodeSignIn: Sendable {
         var mailer: CodeMailer
         var codes: EmailCodes
         var accounts: AccountSignIn
+
+        public init(mailer: CodeMailer, codes: EmailCodes, accounts: AccountSignIn) {
+            self.mailer = mailer
+            self.codes = codes
+            self.accounts = accounts
+        }
 
         /// Nil without a mailer; an unreadable code key is the error to tell (sign-in off, the shop still opens).
         static func make(storage: ShopStorage, mailer: CodeMailer?, environment: [String: String]) -> Result<CodeSignIn, CodeSignInOff>? {
@@ -22,7 +27,7 @@ extension SessionComposition {
                 let key = try AccountSignIn.codeKey(environment: environment, credentials: credentials)
                 return .success(
                     CodeSignIn(
-                        storage: storage, mailer: mailer, codes: EmailCodes(store: storage.signInCodes, key: key),
+                        mailer: mailer, codes: EmailCodes(store: storage.signInCodes, key: key),
                         accounts: AccountSignIn(directory: storage.accounts, sessions: storage.accountSessions, dates: .system)))
             } catch {
                 return .failure(CodeSignInOff(reason: "Sign-in is off: the code key cannot be read: \(error)"))
@@ -31,15 +36,15 @@ extension SessionComposition {
 
         /// Sign-in into the account of an email: its session's secret is kept by `auth` (the credential file, or the
         /// browser tab's memory).
-        func signIn(kind: AccountSessionKind, client: String, auth: AuthManager) -> SignInServices {
+        public func signIn(kind: AccountSessionKind, client: String, auth: AuthManager) -> SignInServices {
             let accounts = accounts
             let flow = EmailCodeFlow(
                 title: "Sign in with your email", intro: "Enter your email: a code is sent there, and signs you in to its account.",
-                purpose: .signIn, client: client, codes: codes, mailer: mailer, dates: .system
+                purpose: .signIn, client: client, codes: codes, mailer: mailer, dates: accounts.dates
             ) { email throws(SignInError) in
                 do {
                     let account = try await accounts.directory.openAccount(
-                        verifiedEmail: email.lowercased(), newID: Encodings.randomID("acct_"), at: Date())
+                        verifiedEmail: email.lowercased(), newID: Encodings.randomID("acct_"), at: accounts.dates.now())
                     let session = try await accounts.startSession(account: account.id, kind: kind, label: "email code")
                     return AccountCredential(user: account.id, email: account.email, fullName: account.name, session: session)
                 } catch {
@@ -52,20 +57,20 @@ extension SessionComposition {
 
         /// A key that alone makes up its account joins the account of an email its holder proves; an email no account
         /// has becomes this account's. Nil for a key of a real account (another way in, or a verified email).
-        func keyJoining(_ account: CustomerAccount, fingerprint: String) -> SignInServices? {
+        public func keyJoining(_ account: CustomerAccount, fingerprint: String) -> SignInServices? {
             guard account.waysIn.count == 1, account.emailVerifiedAt == nil else { return nil }
-            let directory = accounts.directory
+            let (directory, dates) = (accounts.directory, accounts.dates)
             let flow = EmailCodeFlow(
                 title: "Join your account", intro: "Have an account? Enter its email: the code sent there adds this key to it.",
-                purpose: .linkKey, client: "ssh:" + fingerprint, codes: codes, mailer: mailer, dates: .system
+                purpose: .linkKey, client: "ssh:" + fingerprint, codes: codes, mailer: mailer, dates: dates
             ) { email throws(SignInError) in
                 let email = email.lowercased()
                 do throws(AccountChangeError) {
                     guard let target = try? await directory.account(verifiedEmail: email) else {
-                        try await directory.verify(email: email, for: account.id, at: Date())
+                        try await directory.verify(email: email, for: account.id, at: dates.now())
                         return AccountCredential(user: account.id, email: email, fullName: nil, session: nil)
                     }
-                    try await directory.move(.sshKey(fingerprint: fingerprint), to: target.id, at: Date())
+                    try await directory.move(.sshKey(fingerprint: fingerprint), to: target.id, at: dates.now())
                     return AccountCredential(user: target.id, email: target.email, fullName: target.name, session: nil)
                 } catch {
                     throw .failed(Self.joinRefusal(error))

@@ -45,6 +45,8 @@ public struct TestStack: Sendable {
     public var backOffice: any BackOffice = UnimplementedBackOffice()
     /// The account screen's API tokens; nil: the shop offers none.
     public var apiTokens: APITokenAccess?
+    /// The account screen's keys and sessions; nil unless a test sets it.
+    public var waysIn: WaysInAccess?
     /// The shop, or the merchant console.
     public var console: Console = .shop
     /// The console's catalog editing; nil in the shop.
@@ -114,7 +116,8 @@ public struct TestStack: Sendable {
     public var accounts: AccountDependencies {
         AccountDependencies(
             wallets: wallets, walletOwner: walletOwner, profiles: profiles, signIn: signIn,
-            signedIn: signedIn, launchNotice: launchNotice, guestID: guestID, dates: Fixtures.fixedDates, apiTokens: apiTokens
+            signedIn: signedIn, launchNotice: launchNotice, guestID: guestID, dates: Fixtures.fixedDates, apiTokens: apiTokens,
+            waysIn: waysIn
         )
     }
 }

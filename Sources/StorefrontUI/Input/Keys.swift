@@ -117,7 +117,7 @@ public enum KeyBindings {
             appliesWhen: { $0.form?.isOnLastField ?? false }),
         KeyBinding(
             keys: [.enter], label: "Enter", action: .confirm, summary: "make default", contexts: [.account], inFooter: true,
-            appliesWhen: { $0.account.selectedRow != nil }),
+            appliesWhen: { [.card, .address].contains($0.account.selectedRow?.kind) }),
         KeyBinding(keys: [.character("n")], label: "n", action: .addCard, summary: "add card", contexts: [.account], inFooter: true),
         KeyBinding(keys: [.character("d")], label: "d", action: .addAddress, summary: "add address", contexts: [.account], inFooter: true),
         KeyBinding(

@@ -1,7 +1,7 @@
 import ShopModels
 import StorefrontCore
 
-/// The account screen: cards, addresses and One-Tap readiness.
+/// The account screen: cards, addresses, API tokens, the ways in, and One-Tap readiness.
 extension Layout {
     static func drawAccount(_ state: StorefrontState, _ body: BodyRect, _ p: inout Painter) {
         let account = state.account
@@ -39,6 +39,12 @@ extension Layout {
             lines.append(("API tokens", "", false, nil))
             if tokens.isEmpty { lines.append(("  No tokens: press t to make one for the HTTP API.", "", false, -1)) }
             for (index, token) in tokens { lines.append((token.title, token.detail, false, index)) }
+        }
+        let waysIn = account.rows.enumerated().filter { $0.element.kind == .wayIn || $0.element.kind == .session }
+        if account.canSignOutEverywhere || !waysIn.isEmpty {
+            lines.append(("Ways in", "", false, nil))
+            lines.append(("  x removes one (not the last); e signs out everywhere, keeping the keys.", "", false, -1))
+            for (index, way) in waysIn { lines.append((way.title, way.detail, false, index)) }
         }
         let room = max(0, body.bottom - row - 2)
         // Scroll so the selected entry stays in view.
