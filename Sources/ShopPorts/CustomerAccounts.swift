@@ -121,4 +121,7 @@ public protocol AccountDirectory: Sendable {
     func verify(email: String, for accountID: String, at date: Date) async throws(AccountChangeError)
     /// Every account, by id.
     func accounts(offset: Int, limit: Int) async throws -> [CustomerAccount]
+    /// Joins account `from` into `into`: its orders, cart, cards, addresses, tokens, ways in and sessions become
+    /// `into`'s, and `from` is gone. Returns how many of each moved, by what they are.
+    func merge(_ from: String, into: String) async throws(AccountChangeError) -> [(what: String, count: Int)]
 }

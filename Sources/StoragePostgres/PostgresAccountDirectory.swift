@@ -1,6 +1,7 @@
 import Foundation
 import PostgresNIO
 import ShopPorts
+import StorageRows
 
 /// The accounts and their ways in, in PostgreSQL (`account`, `account_way_in`), shared by every host: a way in linked
 /// or removed on one host reaches or stops reaching its account on every other at its next look.
@@ -181,7 +182,7 @@ public struct PostgresAccountDirectory: AccountDirectory {
         if let refusal { throw refusal }
     }
 
-    private static func exists(_ id: String, on connection: PostgresConnection) async throws -> Bool {
+    static func exists(_ id: String, on connection: PostgresConnection) async throws -> Bool {
         try await !connection.query("SELECT 1 FROM account WHERE customer = \(id)", logger: PostgresDatabase.quiet).collect().isEmpty
     }
 
@@ -212,4 +213,37 @@ extension Optional {
         guard let self else { return nil }
         return try await transform(self)
     }
+}
+
+extension PostgresAccountDirectory {
+    public func merge(_ from: String, into: String) async throws(AccountChangeError) -> [(what: String, count: Int)] {
+        let moved: Result<[MergeCount], AccountChangeError>
+        do {
+            moved = try await database.transaction { connection in
+                for id in [from, into] where try await !Self.exists(id, on: connection) { return .failure(.noSuchAccount(id)) }
+                // Both accounts locked first: a way in linked to either meanwhile waits for the merge.
+                try await connection.query(
+                    "SELECT customer FROM account WHERE customer IN (\(from), \(into)) ORDER BY customer FOR UPDATE", logger: PostgresDatabase.quiet)
+                var counts: [MergeCount] = []
+                for (what, sql) in AccountMerge.statements {
+                    var binds = PostgresBindings()
+                    binds.append(from)
+                    binds.append(into)
+                    let text = AccountMerge.bound(sql, from: "$1", into: "$2") + (what.isEmpty ? "" : " RETURNING 1")
+                    let rows = try await connection.query(PostgresQuery(unsafeSQL: text, binds: binds), logger: PostgresDatabase.quiet).collect()
+                    if !what.isEmpty { counts.append(MergeCount(what: what, count: rows.count)) }
+                }
+                return .success(counts)
+            }
+        } catch {
+            throw .storage("\(error)")
+        }
+        return try moved.get().map { ($0.what, $0.count) }
+    }
+}
+
+/// How many of one kind of thing a merge moved.
+struct MergeCount: Sendable {
+    var what: String
+    var count: Int
 }

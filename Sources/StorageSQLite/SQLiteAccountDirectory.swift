@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import ShopPorts
+import StorageRows
 
 /// The accounts and their ways in, in SQLite (`account`, `account_way_in`).
 public struct SQLiteAccountDirectory: AccountDirectory {
@@ -174,5 +175,28 @@ public struct SQLiteAccountDirectory: AccountDirectory {
         return CustomerAccount(
             id: id, name: row?["name"], email: row?["email"],
             emailVerifiedAt: (row?["email_verified_at"] as Double?).map(Date.init(timeIntervalSince1970:)), waysIn: ways)
+    }
+}
+
+extension SQLiteAccountDirectory {
+    public func merge(_ from: String, into: String) async throws(AccountChangeError) -> [(what: String, count: Int)] {
+        let moved: Result<[(what: String, count: Int)], AccountChangeError>
+        do {
+            moved = try await database.write { db in
+                for id in [from, into] where try Int.fetchOne(db, sql: "SELECT 1 FROM account WHERE customer = ?", arguments: [id]) == nil {
+                    return .failure(.noSuchAccount(id))
+                }
+                var counts: [(what: String, count: Int)] = []
+                for (what, sql) in AccountMerge.statements {
+                    let bound = AccountMerge.bound(sql, from: "?1", into: "?2")
+                    try db.execute(sql: bound, arguments: StatementArguments(bound.contains("?2") ? [from, into] : [from]))
+                    if !what.isEmpty { counts.append((what, db.changesCount)) }
+                }
+                return .success(counts)
+            }
+        } catch {
+            throw .storage(SQLiteDatabaseError.from(error, path: database.path).description)
+        }
+        return try moved.get()
     }
 }

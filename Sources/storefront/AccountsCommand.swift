@@ -5,8 +5,8 @@ import ShopCommands
 struct AccountsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "accounts",
-        abstract: "List the customers' accounts, or show one, with their ways in (docs/accounts.md).",
-        subcommands: [List.self, Show.self],
+        abstract: "List the customers' accounts, show one with its ways in, or join two one person made (docs/accounts.md).",
+        subcommands: [List.self, Show.self, Merge.self],
         defaultSubcommand: List.self
     )
 
@@ -35,5 +35,21 @@ struct AccountsCommand: AsyncParsableCommand {
         var json = false
 
         func run() async throws { try await AccountCommands.show(idOrEmail, json: json, configuration: shop.configuration()) }
+    }
+
+    /// `storefront accounts merge FROM INTO`.
+    struct Merge: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Join two accounts one person made: FROM's orders, cart, cards, addresses, tokens, ways in and sessions become INTO's.")
+
+        @Argument(help: ArgumentHelp("The account that goes: its id or verified email.", valueName: "from"))
+        var from: String
+
+        @Argument(help: ArgumentHelp("The account that stays: its id or verified email.", valueName: "into"))
+        var into: String
+
+        @OptionGroup var shop: ShopDatabaseOptions
+
+        func run() async throws { try await AccountCommands.merge(from, into: into, configuration: shop.configuration()) }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import ShopBootstrap
 import ShopBundledCatalog
+import ShopIdentity
 import ShopModels
 import ShopPorts
 import ShopSessions
@@ -169,5 +170,33 @@ struct CodeSignInTests {
         // The next connection with key B opens key A's account, with nothing left to join.
         let next = try await compose(here, ["HOME": home, SessionCommand.fingerprintVariable: keyB], mail: mail)
         #expect(next.accounts.signedIn?.customerID == first.id && next.accounts.signIn == nil)
+    }
+
+    @Test(arguments: Kind.allCases)
+    func twoAccountsOnePersonMadeAreMergedWithEverythingTheyHad(kind: Kind) async throws {
+        let (here, there, _) = try await storages(kind)
+        let now = Date()
+        let keyA = WayIn.sshKey(fingerprint: "SHA256:" + String(repeating: "c", count: 43))
+        let keyB = WayIn.sshKey(fingerprint: "SHA256:" + String(repeating: "d", count: 43))
+        let left = try #require(try await here.accounts.account(for: keyA, at: now))
+        let kept = try #require(try await here.accounts.account(for: keyB, at: now))
+        try await here.accounts.verify(email: "ada@example.com", for: kept.id, at: now)
+        let mug = CartLine(productID: "mug-stdout", name: "stdout Mug", unitPrice: Money(minorUnits: 1_800, currency: .usd), quantity: 2)
+        let duck = CartLine(productID: "rubber-duck", name: "Debugging Duck", unitPrice: Money(minorUnits: 700, currency: .usd), quantity: 1)
+        try await here.carts.save([mug], forCustomer: left.id)
+        try await here.carts.save([duck], forCustomer: kept.id)
+        try await here.wallets.addAddress(AccountRepositoryContractTests.office, forCustomer: left.id, makeDefault: true)
+        let signIn = AccountSignIn(directory: here.accounts, sessions: here.accountSessions, dates: .system)
+        _ = try await signIn.startSession(account: left.id, kind: .browser, label: "email code")
+
+        let moved = try await there.accounts.merge(left.id, into: kept.id)
+        #expect(moved.map(\.what) == ["orders", "cart lines", "cards", "addresses", "API tokens", "ways in", "sessions"])
+        #expect(moved.map(\.count) == [0, 1, 0, 1, 0, 1, 1])
+        #expect(try await here.accounts.account(id: left.id) == nil, "the account left behind is gone")
+        #expect(try await here.accounts.account(for: keyA, at: now)?.id == kept.id, "its key reaches the kept account")
+        #expect(try await here.carts.lines(forCustomer: kept.id).map(\.productID) == ["rubber-duck", "mug-stdout"])
+        #expect(try await here.wallets.wallet(forCustomer: kept.id).addresses.map(\.id) == [AccountRepositoryContractTests.office.id])
+        #expect(try await here.accountSessions.sessions(account: kept.id, at: now).count == 1)
+        await #expect(throws: AccountChangeError.noSuchAccount(left.id)) { _ = try await here.accounts.merge(left.id, into: kept.id) }
     }
 }
