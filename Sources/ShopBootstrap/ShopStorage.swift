@@ -34,6 +34,8 @@ public struct ShopStorage: Sendable {
     public var accountSessions: any AccountSessionStore
     /// The states of sign-ins sent to OpenID Connect providers, as hashes.
     public var openIDStates: any OpenIDStateStore
+    /// The accounts the operator named merchants.
+    public var admins: any AccountAdmins
     /// Where it is, for the log: the file, or the URL without its password.
     public var place: String
     /// True when this start imported the catalog file into SQLite.
@@ -66,7 +68,7 @@ public struct ShopStorage: Sendable {
             tokens: SQLiteAPITokenRepository(database: database), idempotency: SQLiteIdempotencyRepository(database: database),
             catalogEditor: SQLiteCatalogEditor(database: database, shop: catalog.shop), accounts: SQLiteAccountDirectory(database: database),
             signInCodes: SQLiteSignInCodes(database: database), accountSessions: SQLiteAccountSessions(database: database),
-            openIDStates: SQLiteOpenIDStates(database: database),
+            openIDStates: SQLiteOpenIDStates(database: database), admins: SQLiteAccountAdmins(database: database),
             place: database.path, didImport: catalog.didImport, warnings: database.warnings, postgres: nil
         )
     }
@@ -83,7 +85,7 @@ public struct ShopStorage: Sendable {
             tokens: PostgresAPITokenRepository(database: database), idempotency: PostgresIdempotencyRepository(database: database),
             catalogEditor: PostgresCatalogEditor(database: database, shop: catalog.shop), accounts: PostgresAccountDirectory(database: database),
             signInCodes: PostgresSignInCodes(database: database), accountSessions: PostgresAccountSessions(database: database),
-            openIDStates: PostgresOpenIDStates(database: database),
+            openIDStates: PostgresOpenIDStates(database: database), admins: PostgresAccountAdmins(database: database),
             place: database.location.description, didImport: false, warnings: [], postgres: database
         )
     }

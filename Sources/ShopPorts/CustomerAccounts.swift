@@ -125,3 +125,13 @@ public protocol AccountDirectory: Sendable {
     /// `into`'s, and `from` is gone. Returns how many of each moved, by what they are.
     func merge(_ from: String, into: String) async throws(AccountChangeError) -> [(what: String, count: Int)]
 }
+
+/// The accounts the operator named merchants (`storefront admins`): their keys open the merchant console.
+public protocol AccountAdmins: Sendable {
+    func add(_ account: String, at date: Date) async throws
+    /// False when the account was not a merchant.
+    func remove(_ account: String) async throws -> Bool
+    func isAdmin(_ account: String) async throws -> Bool
+    /// Every merchant account and when it was named, oldest first.
+    func admins() async throws -> [(account: String, addedAt: Date)]
+}

@@ -125,3 +125,49 @@ public struct PostgresOpenIDStates: OpenIDStateStore {
         }
     }
 }
+
+/// The merchant accounts in PostgreSQL (`account_admin`), the same for every host.
+public struct PostgresAccountAdmins: AccountAdmins {
+    private let database: PostgresDatabase
+
+    public init(database: PostgresDatabase) { self.database = database }
+
+    public func add(_ account: String, at date: Date) async throws {
+        let stamp = date.timeIntervalSince1970
+        _ = try await database.write { connection in
+            try await connection.query(
+                "INSERT INTO account_admin (account, added_at) VALUES (\(account), \(stamp)) ON CONFLICT (account) DO NOTHING",
+                logger: PostgresDatabase.quiet)
+        }
+    }
+
+    public func remove(_ account: String) async throws -> Bool {
+        try await database.write { connection in
+            try await !connection.query("DELETE FROM account_admin WHERE account = \(account) RETURNING account", logger: PostgresDatabase.quiet)
+                .collect().isEmpty
+        }
+    }
+
+    public func isAdmin(_ account: String) async throws -> Bool {
+        try await database.read { connection in
+            try await !connection.query("SELECT 1 FROM account_admin WHERE account = \(account)", logger: PostgresDatabase.quiet).collect().isEmpty
+        }
+    }
+
+    public func admins() async throws -> [(account: String, addedAt: Date)] {
+        try await database.read { connection in
+            var admins: [AdminRow] = []
+            for try await (account, added) in try await connection.query(
+                "SELECT account, added_at FROM account_admin ORDER BY added_at, account", logger: PostgresDatabase.quiet
+            ).decode((String, Double).self) {
+                admins.append(AdminRow(account: account, addedAt: Date(timeIntervalSince1970: added)))
+            }
+            return admins
+        }.map { ($0.account, $0.addedAt) }
+    }
+}
+
+struct AdminRow: Sendable {
+    var account: String
+    var addedAt: Date
+}

@@ -246,5 +246,6 @@ extension PostgresDatabase {
         // The accounts' signed-in sessions, as hashes of their secrets. SQLite's v24.
         Migration(identifier: "v24-account-sessions", sql: AccountSessionsMigration.statements),
         Migration(identifier: "v25-oidc-states", sql: AccountSessionsMigration.openIDStates),
+        Migration(identifier: "v26-admins", sql: AdminsMigration.statements),
     ]
 }

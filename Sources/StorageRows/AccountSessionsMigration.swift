@@ -50,3 +50,15 @@ public enum AccountSessionVerdict {
                 lastUsedAt: Date(timeIntervalSince1970: now), expiresAt: Date(timeIntervalSince1970: now + lifetime)))
     }
 }
+
+/// Schema step v26, the same on SQLite and PostgreSQL: the accounts the operator gave merchant rights.
+public enum AdminsMigration {
+    public static let statements: [String] = [
+        """
+        CREATE TABLE account_admin (
+            account TEXT PRIMARY KEY,
+            added_at DOUBLE PRECISION NOT NULL
+        )
+        """
+    ]
+}

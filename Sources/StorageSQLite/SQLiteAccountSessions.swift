@@ -114,3 +114,37 @@ public struct SQLiteOpenIDStates: OpenIDStateStore {
         }
     }
 }
+
+/// The merchant accounts in SQLite (`account_admin`).
+public struct SQLiteAccountAdmins: AccountAdmins {
+    private let database: SQLiteDatabase
+
+    public init(database: SQLiteDatabase) { self.database = database }
+
+    public func add(_ account: String, at date: Date) async throws {
+        try await database.write { db in
+            try db.execute(
+                sql: "INSERT INTO account_admin (account, added_at) VALUES (?, ?) ON CONFLICT (account) DO NOTHING",
+                arguments: [account, date.timeIntervalSince1970])
+        }
+    }
+
+    public func remove(_ account: String) async throws -> Bool {
+        try await database.write { db in
+            try db.execute(sql: "DELETE FROM account_admin WHERE account = ?", arguments: [account])
+            return db.changesCount > 0
+        }
+    }
+
+    public func isAdmin(_ account: String) async throws -> Bool {
+        try await database.read { db in try Int.fetchOne(db, sql: "SELECT 1 FROM account_admin WHERE account = ?", arguments: [account]) != nil }
+    }
+
+    public func admins() async throws -> [(account: String, addedAt: Date)] {
+        try await database.read { db in
+            try Row.fetchAll(db, sql: "SELECT account, added_at FROM account_admin ORDER BY added_at, account").map {
+                (account: $0["account"] as String, addedAt: Date(timeIntervalSince1970: $0["added_at"]))
+            }
+        }
+    }
+}

@@ -286,6 +286,7 @@ extension SQLiteDatabase {
         migrator.registerMigration("v25-oidc-states") { db in
             for statement in AccountSessionsMigration.openIDStates { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v26-admins") { db in try db.execute(sql: AdminsMigration.statements[0]) }
         return migrator
     }
 }

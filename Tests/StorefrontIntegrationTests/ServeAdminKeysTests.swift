@@ -56,6 +56,34 @@ struct ServeAdminKeysTests {
         #expect(shown.stdout.contains("\"actor\" : \"merchant:ssh:\(fingerprint)\""), "the change is the admin key's: \(shown.stdout)")
     }
 
+    /// `storefront admins add` names an account a merchant by its key: that key opens the console at its next connection,
+    /// with no file; `admins remove` takes it back.
+    @Test func anAccountNamedAMerchantOpensTheConsoleUntilItIsTakenBack() throws {
+        let server = try ServeProcess()
+        let key = try server.makeClientKey("ops")
+        let fingerprint = try ServeProcess.fingerprint(ofKey: key)
+        let binary = try BuiltProduct.requireStorefront()
+        let added = try Subprocess.run(binary, ["admins", "add", fingerprint, "--data-dir", server.dataDirectory])
+        #expect(
+            added.status == 0 && added.stdout.contains("is a merchant: its 1 SSH key open the merchant console"), "\(added.stdout)\(added.stderr)")
+        let listed = try Subprocess.run(binary, ["admins", "list", "--json", "--data-dir", server.dataDirectory])
+        #expect(listed.stdout.contains(fingerprint) && listed.stdout.contains("\"account\" : \"ssh:\(fingerprint)\""), "\(listed.stdout)")
+
+        let console = try TmuxTerminal()
+        try console.type(server.sshCommand(key: key) + "; echo EXIT=$?")
+        try console.waitFor("merchant console", timeout: .seconds(30))
+        try server.leave(console)
+
+        let removed = try Subprocess.run(binary, ["admins", "remove", "ssh:" + fingerprint, "--data-dir", server.dataDirectory])
+        #expect(removed.status == 0 && removed.stdout.contains("is no longer a merchant"), "\(removed.stderr)")
+        let again = try Subprocess.run(binary, ["admins", "remove", fingerprint, "--data-dir", server.dataDirectory])
+        #expect(again.status == 65 && again.stderr.contains("is not a merchant"), "\(again.stderr)")
+        let shop = try TmuxTerminal()
+        try server.connect(shop, key: key)
+        #expect(try !shop.screen().contains("merchant console"))
+        try server.leave(shop)
+    }
+
     @Test func aFileWithoutKeysStopsServeWithTheLine() throws {
         let directory = TemporaryDirectory.make()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
