@@ -43,7 +43,7 @@ extension WebAccountSignIn {
                 let account = try await Self.account(for: identity, in: storage.accounts)
                 // Apple gives the name once, posted beside the code on the first sign-in: kept then, or never.
                 if let name = AppleUser.name(user), (try? await storage.profiles.profile(forCustomer: account.id))??.name == nil {
-                    try? await storage.profiles.save(AccountProfile(customerID: account.id, name: name, email: identity.email))
+                    try? await storage.profiles.save(AccountProfile(customerID: account.id, name: name, email: nil))
                 }
                 return .signedIn(secret: try await accounts.startSession(account: account.id, kind: .browser, label: client.settings.name).secret)
             } catch let error as OpenIDError {

@@ -125,6 +125,22 @@ def main():
                     WebDriverWait(driver, 10, poll_frequency=0.001).until(
                         lambda d: wanted in "\n".join((screen(d) or {"rows": []})["rows"]))
                     answer["ms"] = (time.monotonic() - started) * 1000
+                elif op == "fill":
+                    field = driver.find_element(By.CSS_SELECTOR, command["selector"])
+                    field.clear()
+                    field.send_keys(command["text"])
+                elif op == "click":
+                    driver.find_element(By.CSS_SELECTOR, command["selector"]).click()
+                    answer["url"] = driver.current_url
+                elif op == "page":
+                    # The page as its reader sees it: the address, the body's text, the cookies script can read, and
+                    # every cookie with its flags (from the browser, which also sees HttpOnly ones).
+                    answer["url"] = driver.current_url
+                    answer["text"] = driver.find_element(By.TAG_NAME, "body").text
+                    answer["scriptCookies"] = driver.execute_script("return document.cookie")
+                    answer["cookies"] = driver.get_cookies()
+                elif op == "add_cookie":
+                    driver.add_cookie({"name": command["name"], "value": command["value"], "path": "/"})
                 elif op == "quit":
                     print(json.dumps(answer), flush=True)
                     break
