@@ -14,7 +14,9 @@ enum WebPage {
     static let securityHeaders: HTTPFields = [
         .contentSecurityPolicy: contentSecurityPolicy,
         HTTPField.Name("X-Content-Type-Options")!: "nosniff",
-        HTTPField.Name("Referrer-Policy")!: "no-referrer",
+        // Not `no-referrer`: under it a browser sends a form's post with `Origin: null`, and the sign-in's posts are
+        // checked by their origin. No other site is told anything; the shop's URLs hold no secret.
+        HTTPField.Name("Referrer-Policy")!: "same-origin",
         HTTPField.Name("X-Frame-Options")!: "DENY",
         HTTPField.Name("Cross-Origin-Opener-Policy")!: "same-origin",
         HTTPField.Name("Cross-Origin-Resource-Policy")!: "same-origin",

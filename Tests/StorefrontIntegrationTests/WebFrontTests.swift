@@ -14,7 +14,7 @@ struct WebFrontTests {
         #expect(page.hasPrefix("HTTP/1.1 200"))
         #expect(page.contains("Content-Security-Policy: default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self';"), "\(page)")
         #expect(
-            page.contains("X-Content-Type-Options: nosniff") && page.contains("Referrer-Policy: no-referrer")
+            page.contains("X-Content-Type-Options: nosniff") && page.contains("Referrer-Policy: same-origin")
                 && page.contains("frame-ancestors 'none'"))
         #expect(page.contains("<title>Storefront</title>"))
         for (name, type) in [

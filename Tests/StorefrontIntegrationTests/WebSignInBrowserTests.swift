@@ -30,7 +30,8 @@ struct WebSignInBrowserTests {
         try browser.must(["op": "click", "selector": "#account a"])
         try browser.must(["op": "fill", "selector": "input[name=email]", "text": "ada@example.com"])
         try browser.must(["op": "click", "selector": "button[type=submit]"])
-        #expect((try browser.must(["op": "page"])["text"] as? String)?.contains("If that email can get codes") == true)
+        let asked = try browser.must(["op": "page"])
+        #expect((asked["text"] as? String)?.contains("If that email can get codes") == true, "\(asked)")
         let body = try sink.messages().first?["body"] ?? ""
         let code = try #require(
             body.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.first {
