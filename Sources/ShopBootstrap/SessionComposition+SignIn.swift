@@ -99,12 +99,11 @@ extension SessionComposition {
     /// What a key seen for the first time is told when the shop opens.
     public static let newKeyNotice = "New key? If you have an account, open Account (u) and press i to enter its email."
 
-    /// The console a session opens: the merchant console, named `merchant`, for a key whose account the operator named a
-    /// merchant (`storefront admins`); else the one asked for. Decided afresh at every connection.
-    public static func console(_ asked: Console, visitor: Visitor, storage: ShopStorage, merchant: String) async -> Console {
-        guard asked == .shop, case .keyHolder = visitor, let account = try? await keyAccount(visitor, storage: storage),
-            (try? await storage.admins.isAdmin(account.id)) == true
+    /// The console a session opens: the merchant console, named after the key, for a key whose account the operator
+    /// named a merchant (`storefront admins`); else the one asked for. Decided afresh at every connection.
+    static func console(_ asked: Console, visitor: Visitor, account: CustomerAccount?, storage: ShopStorage) async -> Console {
+        guard asked == .shop, case .keyHolder(let fingerprint) = visitor, let account, (try? await storage.admins.isAdmin(account.id)) == true
         else { return asked }
-        return .merchant(name: merchant)
+        return .merchant(name: "ssh:" + fingerprint)
     }
 }

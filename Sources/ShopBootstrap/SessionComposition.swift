@@ -48,6 +48,8 @@ public enum SessionComposition {
         }
         let visitor = try Visitor(environment)
         let keyAccount = try await Self.keyAccount(visitor, storage: storage)
+        // A key of a merchant account opens the merchant console, wherever the key connects.
+        let console = await Self.console(console, visitor: visitor, account: keyAccount, storage: storage)
         let guestID = visitor.guestID
         let provider = payments.provider
         // The labelled test cards belong to the sandbox: with a real provider they could not be charged.

@@ -91,9 +91,6 @@ public enum TerminalShop {
             "starting: catalog \(catalogSource) with \(productCount) products\(storage.didImport ? ", imported into SQLite" : ""), stored in \(storage.place)\(sshCustomer)"
         )
 
-        // A key of a merchant account opens the merchant console, wherever the key connects.
-        let console = await SessionComposition.console(
-            console, visitor: (try? Visitor(environment)) ?? .local, storage: storage, merchant: merchantName(environment: environment))
         let codeMailer = MailChoice.codeMailer(
             try handedOver?.codeMail ?? mail.codeMailSettings(shop: storage.catalog.shop, environment: environment), shop: storage.catalog.shop)
         let composed: (dependencies: StorefrontDependencies, settlement: StartSettlement, payments: PaymentStack)
