@@ -162,4 +162,45 @@ struct OpenIDClientTests {
         }
         #expect(provider.keyReads.withLock { $0 } == reads)
     }
+
+    /// Sign in with Apple: the client secret is an ES256 JWT of the team's key as Apple documents it, and the answer is
+    /// asked to be posted back.
+    @Test func appleGetsAnES256ClientSecretAndAFormPostRequest() async throws {
+        let teamKey = P256.Signing.PrivateKey()
+        let secret = try await AppleClientSecret.make(
+            teamID: "ABCDE12345", keyID: "XYZ987ABCD", clientID: "com.example.shop.web", pem: teamKey.pemRepresentation, at: now)
+        let parts = secret.split(separator: ".").map(String.init)
+        try #require(parts.count == 3)
+        let (headerData, claimsData, signatureData) = (
+            Base64URL.decode(parts[0]) ?? Data(), Base64URL.decode(parts[1]) ?? Data(), Base64URL.decode(parts[2])
+        )
+        let header = try #require(try JSONSerialization.jsonObject(with: headerData) as? [String: Any])
+        let claims = try #require(try JSONSerialization.jsonObject(with: claimsData) as? [String: Any])
+        #expect(header["alg"] as? String == "ES256" && header["kid"] as? String == "XYZ987ABCD")
+        #expect(claims["iss"] as? String == "ABCDE12345" && claims["sub"] as? String == "com.example.shop.web")
+        #expect(claims["aud"] as? String == "https://appleid.apple.com")
+        let issued = try #require(claims["iat"] as? Int)
+        #expect(issued == Int(now.timeIntervalSince1970) && claims["exp"] as? Int == issued + 300)
+        let signature = try P256.Signing.ECDSASignature(rawRepresentation: try #require(signatureData))
+        #expect(teamKey.publicKey.isValidSignature(signature, for: Data((parts[0] + "." + parts[1]).utf8)), "signed with the team's key")
+
+        final class Apple: OpenIDTransport {
+            func get(_ url: String) async throws -> (status: Int, body: Data) {
+                let metadata = [
+                    "issuer": "https://appleid.apple.com", "authorization_endpoint": "https://appleid.apple.com/auth/authorize",
+                    "token_endpoint": "https://appleid.apple.com/auth/token", "jwks_uri": "https://appleid.apple.com/auth/keys",
+                ]
+                return (200, try JSONSerialization.data(withJSONObject: metadata))
+            }
+            func postForm(_ url: String, fields: [(String, String)]) async throws -> (status: Int, body: Data) { (500, Data()) }
+        }
+        let apple = OpenIDClient(
+            settings: OpenIDProviderSettings(
+                name: "Apple", id: "apple", issuer: "https://appleid.apple.com", clientID: "com.example.shop.web",
+                authentication: .apple(teamID: "ABCDE12345", keyID: "XYZ987ABCD", privateKeyPEM: teamKey.pemRepresentation),
+                scopes: ["name", "email"]),
+            transport: Apple())
+        let url = try await apple.authorizationURL(state: "s", nonce: "n", verifier: PKCE.newState(), redirectURI: Self.redirect)
+        #expect(url.contains("response_mode=form_post") && url.contains("scope=openid%20name%20email"), "\(url)")
+    }
 }
