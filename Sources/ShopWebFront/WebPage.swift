@@ -35,14 +35,7 @@ enum WebPage {
             } else {
                 ""
             }
-        return """
-            <!doctype html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <link rel="icon" href="data:,">
-            <title>\(escaped(title))</title>
+        return head(title: title) + """
             <link rel="stylesheet" href="assets/xterm.css">
             <link rel="stylesheet" href="assets/storefront.css">
             <script src="assets/xterm.js" defer></script>
@@ -61,6 +54,20 @@ enum WebPage {
             </html>
 
             """
+    }
+
+    /// Every page's start, up to its title: the shop's page and the sign-in pages.
+    static func head(title: String) -> String {
+        """
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <link rel="icon" href="data:,">
+        <title>\(escaped(title))</title>
+
+        """
     }
 
     /// An embedded file and its content type, by the name after `assets/`.

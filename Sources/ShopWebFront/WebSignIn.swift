@@ -148,23 +148,16 @@ enum WebSignInPage {
     }
 
     static func page(title: String, root: String, body: String) -> String {
-        """
-        <!doctype html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <link rel="icon" href="data:,">
-        <title>\(WebPage.escaped(title))</title>
-        <link rel="stylesheet" href="\(root)assets/storefront.css">
-        </head>
-        <body class="form-page">
-        <main>
-        \(body)
-        </main>
-        </body>
-        </html>
+        WebPage.head(title: title) + """
+            <link rel="stylesheet" href="\(root)assets/storefront.css">
+            </head>
+            <body class="form-page">
+            <main>
+            \(body)
+            </main>
+            </body>
+            </html>
 
-        """
+            """
     }
 }

@@ -10,17 +10,8 @@ import Testing
 struct OnePersonJourneyTests {
     let root = TemporaryDirectory.make().path
 
-    /// The six digits of mail number `index` (from 0) in the sink.
-    func code(_ sink: MailDeliveryTests.Sink, _ index: Int) throws -> String {
-        let messages = try sink.messages()
-        try #require(messages.count > index, "message \(index + 1) was mailed: \(messages.count) so far")
-        return try #require(
-            (messages[index]["body"] ?? "").split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
-                .first { $0.count == 6 && $0.allSatisfy(\.isNumber) })
-    }
-
     /// The account screen's "join account" by the emailed code, in an SSH session.
-    func join(_ terminal: TmuxTerminal, sink: MailDeliveryTests.Sink, message: Int) throws {
+    func join(_ terminal: TmuxTerminal, world: SignInWorld, message: Int) throws {
         try terminal.press("u")
         try terminal.waitFor("Have an account? i: enter its email")
         try terminal.press("i")
@@ -28,7 +19,7 @@ struct OnePersonJourneyTests {
         try terminal.write("ada@example.com")
         try terminal.press("Enter")
         try terminal.waitFor("If that email can get codes")
-        try terminal.write(try code(sink, message))
+        try terminal.write(try world.code(message))
         try terminal.press("Enter")
         try terminal.waitFor("This key now reaches your account.")
     }
@@ -60,19 +51,11 @@ struct OnePersonJourneyTests {
         defer { withExtendedLifetime(postgres) {} }
         // Every host of one database hashes codes with one key.
         environment["STOREFRONT_CODE_KEY"] = Data(repeating: 42, count: 32).base64EncodedString()
-        let sink = try MailDeliveryTests.Sink(directory: root + "/sink")
-        defer { sink.stop() }
-        let mail = try MailDeliveryTests().msmtp(sink, in: root)
-        let provider = try OpenIDTestProvider(users: [["sub": "ada-1", "email": "ada@example.com", "email_verified": true]])
-        try "s3cret\n".write(toFile: root + "/mock.secret", atomically: true, encoding: .utf8)
-        try
-            (#"{"providers":[{"id":"mock","name":"Mock ID","issuer":""# + provider.issuer
-            + #"","client_id":"shop","client_secret_file":"mock.secret"}]}"#)
-            .write(toFile: root + "/providers.json", atomically: true, encoding: .utf8)
-
-        let shop = try ServeProcess(arguments: ["--mail-command", mail], environment: environment)
+        let world = try SignInWorld(in: root)
+        defer { world.stop() }
+        let shop = try ServeProcess(arguments: ["--mail-command", world.mail], environment: environment)
         let web = try ServeProcess(
-            arguments: ["--mail-command", mail, "--openid-providers", root + "/providers.json"], environment: environment,
+            arguments: ["--mail-command", world.mail, "--openid-providers", world.providers], environment: environment,
             command: ["web", "--listen", "127.0.0.1:0"], dataDirectory: shop.dataDirectory)
         let api = try ServeProcess(environment: environment, command: ["api", "--listen", "127.0.0.1:0"], dataDirectory: shop.dataDirectory)
         let keyA = try shop.makeClientKey("laptop")
@@ -85,25 +68,25 @@ struct OnePersonJourneyTests {
         try first.press("Enter", "a", "c", "Enter", "p", "Enter")
         let thanks = try first.waitFor("Thank you")
         let number = String(try #require(thanks.firstMatch(of: /Order (SF-\d{6}) is paid/)?.1))
-        try join(first, sink: sink, message: 0)
+        try join(first, world: world, message: 0)
         try shop.leave(first)
 
         // Key B, seen for the first time, joins that account by the code and sees the order.
         let second = try TmuxTerminal()
         try shop.connect(second, key: keyB)
         try second.waitFor("New key? If you have an account")
-        try join(second, sink: sink, message: 1)
+        try join(second, world: world, message: 1)
         try second.press("o")
         try second.waitFor(number)
         try shop.leave(second)
 
         // The browser: by the code, then with the provider; each opens the tab's shop as key A's account.
         _ = try post("/sign-in", "email=ada%40example.com", port: web.port)
-        let byCode = try post("/sign-in/code", "email=ada%40example.com&code=\(try code(sink, 2))", port: web.port)
+        let byCode = try post("/sign-in/code", "email=ada%40example.com&code=\(try world.code(2))", port: web.port)
         let codeCookie = try #require(Self.sessionCookie(byCode), "\(byCode.prefix(400))")
         let start = try get("/sign-in/oidc/mock", port: web.port)
         let binding = try #require(start.firstMatch(of: /storefront_oidc=([A-Za-z0-9_-]+)/).map { "storefront_oidc=\($0.output.1)" })
-        let back = try provider.authorize(try #require(Self.header("Location", in: start)), as: "ada-1")
+        let back = try world.provider.authorize(try #require(Self.header("Location", in: start)), as: "ada-1")
         let byProvider = try get(String(back.dropFirst("http://127.0.0.1:\(web.port)".count)), port: web.port, cookie: binding)
         let providerCookie = try #require(Self.sessionCookie(byProvider), "\(byProvider.prefix(600))")
         let account = "ssh:" + fingerprintA

@@ -10,17 +10,10 @@ struct WebSignInBrowserTests {
     let root = TemporaryDirectory.make().path
 
     @Test func theBrowserSignsInByCodeAndByProviderIntoOneAccountWithAnHttpOnlyCookie() throws {
-        let sink = try MailDeliveryTests.Sink(directory: root + "/sink")
-        defer { sink.stop() }
-        let mail = try MailDeliveryTests().msmtp(sink, in: root)
-        let provider = try OpenIDTestProvider(users: [["sub": "ada-1", "email": "ada@example.com", "email_verified": true]])
-        try "s3cret\n".write(toFile: root + "/mock.secret", atomically: true, encoding: .utf8)
-        try
-            (#"{"providers":[{"id":"mock","name":"Mock ID","issuer":""# + provider.issuer
-            + #"","client_id":"shop","client_secret_file":"mock.secret"}]}"#)
-            .write(toFile: root + "/providers.json", atomically: true, encoding: .utf8)
+        let world = try SignInWorld(in: root)
+        defer { world.stop() }
         let server = try ServeProcess(
-            arguments: ["--mail-command", mail, "--openid-providers", root + "/providers.json"], command: ["web", "--listen", "127.0.0.1:0"],
+            arguments: ["--mail-command", world.mail, "--openid-providers", world.providers], command: ["web", "--listen", "127.0.0.1:0"],
             dataDirectory: root + "/data")
         let page = "http://127.0.0.1:\(server.port)/"
         let browser = try Browser()
@@ -32,12 +25,7 @@ struct WebSignInBrowserTests {
         try browser.must(["op": "click", "selector": "button[type=submit]"])
         let asked = try browser.must(["op": "page"])
         #expect((asked["text"] as? String)?.contains("If that email can get codes") == true, "\(asked)")
-        let body = try sink.messages().first?["body"] ?? ""
-        let code = try #require(
-            body.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.first {
-                $0.count == 6 && $0.allSatisfy(\.isNumber)
-            })
-        try browser.must(["op": "fill", "selector": "input[name=code]", "text": code])
+        try browser.must(["op": "fill", "selector": "input[name=code]", "text": try world.code(0)])
         try browser.must(["op": "click", "selector": "button[type=submit]"])
         try browser.waitFor("ada@example.com")
         let signedIn = try browser.must(["op": "page"])

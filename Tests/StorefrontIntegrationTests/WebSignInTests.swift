@@ -25,20 +25,10 @@ struct WebSignInTests {
         return Page(head: parts[0], body: parts.dropFirst().joined(separator: "\r\n\r\n"))
     }
 
-    func code(_ sink: MailDeliveryTests.Sink, message index: Int) throws -> String {
-        let messages = try sink.messages()
-        try #require(messages.count > index, "message \(index + 1) was mailed")
-        let body = messages[index]["body"] ?? ""
-        return try #require(
-            body.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.first {
-                $0.count == 6 && $0.allSatisfy(\.isNumber)
-            })
-    }
-
     @Test func aCodeSignsTheVisitorInAndTheCookieOpensTheirAccountUntilSignOut() throws {
-        let sink = try MailDeliveryTests.Sink(directory: root + "/sink")
-        defer { sink.stop() }
-        let mail = try MailDeliveryTests().msmtp(sink, in: root)
+        let world = try SignInWorld(in: root)
+        defer { world.stop() }
+        let (sink, mail) = (world.sink, world.mail)
         let data = root + "/data"
         let server = try ServeProcess(arguments: ["--mail-command", mail], command: ["web", "--listen", "127.0.0.1:0"], dataDirectory: data)
         let port = server.port
@@ -54,7 +44,7 @@ struct WebSignInTests {
 
         let asked = try request("POST", "/sign-in", port: port, form: "email=ada%40example.com")
         #expect(asked.status == 200 && asked.body.contains("If that email can get codes, one is on its way"), "\(asked.body)")
-        let code = try code(sink, message: 0)
+        let code = try world.code(0)
         let wrong = String(code.reversed()) == code ? "000000" : String(code.reversed())
         let refused = try request("POST", "/sign-in/code", port: port, form: "email=ada%40example.com&code=\(wrong == code ? "111111" : wrong)")
         #expect(refused.status == 401 && refused.body.contains("4 tries left"), "\(refused.body)")
@@ -104,24 +94,18 @@ struct WebSignInTests {
     }
 
     @Test func aProviderSignsTheVisitorInToTheAccountOfItsVerifiedEmailAndACallbackWorksOnce() throws {
-        let sink = try MailDeliveryTests.Sink(directory: root + "/sink")
-        defer { sink.stop() }
-        let mail = try MailDeliveryTests().msmtp(sink, in: root)
-        let provider = try OpenIDTestProvider(users: [["sub": "ada-1", "email": "ada@example.com", "email_verified": true, "name": "Ada"]])
-        try "s3cret\n".write(toFile: root + "/mock.secret", atomically: true, encoding: .utf8)
-        let providers =
-            #"{"providers":[{"id":"mock","name":"Mock ID","issuer":""# + provider.issuer
-            + #"","client_id":"storefront","client_secret_file":"mock.secret"}]}"#
-        try providers.write(toFile: root + "/providers.json", atomically: true, encoding: .utf8)
+        let world = try SignInWorld(in: root)
+        defer { world.stop() }
+        let provider = world.provider
         let server = try ServeProcess(
-            arguments: ["--mail-command", mail, "--openid-providers", root + "/providers.json"], command: ["web", "--listen", "127.0.0.1:0"],
+            arguments: ["--mail-command", world.mail, "--openid-providers", world.providers], command: ["web", "--listen", "127.0.0.1:0"],
             dataDirectory: root + "/data")
         let port = server.port
         try server.waitForLog(#/sign-in: with Mock ID \(http://127\.0\.0\.1:\d+\)/#)
 
         // The email first: its code opens an account with the email verified.
         _ = try request("POST", "/sign-in", port: port, form: "email=ada%40example.com")
-        let byCode = try request("POST", "/sign-in/code", port: port, form: "email=ada%40example.com&code=\(try code(sink, message: 0))")
+        let byCode = try request("POST", "/sign-in/code", port: port, form: "email=ada%40example.com&code=\(try world.code(0))")
         let codeCookie = try #require(cookie("storefront_session", in: byCode.head))
         #expect(try WebSocketTestClient(port: port).handshake(origin: "http://127.0.0.1:\(port)", cookie: codeCookie).hasPrefix("HTTP/1.1 101"))
         let first = try server.waitForLog(#/web session 1 open: browser account (acct_[0-9a-f]{16})/#).output.1
