@@ -237,8 +237,11 @@ public enum AccountFeature {
             screen.detail = [profile?.name == nil ? nil : profile?.email, "signed in with Sandbox ID"].compactMap { $0 }.joined(separator: " · ")
             screen.canSignOut = accounts.signIn != nil
         case .account?:
-            screen.detail = [profile?.name == nil ? nil : profile?.email, "signed in with \(accounts.signIn?.name ?? "an emailed code")"]
-                .compactMap { $0 }.joined(separator: " · ")
+            // A browser tab's account was signed in on the page above the shop, which signs it out too.
+            screen.detail = [
+                profile?.name == nil ? nil : profile?.email, accounts.signIn.map { "signed in with \($0.name)" } ?? "signed in on this page",
+            ]
+            .compactMap { $0 }.joined(separator: " · ")
             screen.canSignOut = accounts.signIn != nil
         case .sshKey?:
             // A key that made its own account may join the one its holder has: sign-in here is "enter its email".
