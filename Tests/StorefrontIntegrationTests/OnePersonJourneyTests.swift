@@ -122,6 +122,27 @@ struct OnePersonJourneyTests {
         #expect(orders.status == 200 && "\(orders.json)".contains(number), "\(orders.json)")
         #expect(try await http.send("PUT", "/v1/cart/lines/rubber-duck", token: token, json: #"{"quantity": 3}"#).status == 200)
 
+        // Codes, session secrets and the token exist only as hashes: not in the database (the SQLite files, or a
+        // pg_dump) and not in any log line.
+        let codes = [try world.code(0), try world.code(1), try world.code(2)]
+        let secrets = [codeCookie, providerCookie, token].map { $0.replacingOccurrences(of: "storefront_session=", with: "") }
+        var kept = shop.log + web.log + api.log
+        if let url = environment["STOREFRONT_DATABASE_URL"] {
+            let dump = try Subprocess.run("/usr/bin/env", ["pg_dump", "--data-only", url])
+            try #require(dump.status == 0, "pg_dump: \(dump.stderr)")
+            kept += dump.stdout
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: shop.dataDirectory).map { shop.dataDirectory + "/" + $0 }
+        for file in files where file.contains("storefront.sqlite") || file.hasSuffix(".log") {
+            kept += String(decoding: try Data(contentsOf: URL(fileURLWithPath: file)), as: UTF8.self)
+        }
+        for secret in secrets { #expect(!kept.contains(secret), "\(secret.prefix(8))… is kept somewhere") }
+        // A code is six digits: looked for on its own, not inside a longer number (a time, a price).
+        for code in codes {
+            #expect(kept.firstMatch(of: try Regex("(?<![0-9])\(code)(?![0-9])")) == nil, "the code \(code) is kept somewhere")
+        }
+        #expect(kept.contains(account), "the search reads what was kept")
+
         // From key B's account screen, key A goes; its next connection is refused.
         let third = try TmuxTerminal()
         try shop.connect(third, key: keyB)
