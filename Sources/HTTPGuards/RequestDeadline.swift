@@ -76,7 +76,11 @@ public final class RequestDeadline<Inbound, Outbound>: ChannelDuplexHandler, Rem
     }
 
     private func arm(_ context: ChannelHandlerContext) {
-        waiting?.add(context.channel)
+        // A connection that starts waiting once the server is stopping is closed at once, not at its deadline.
+        guard waiting?.add(context.channel) ?? true else {
+            context.close(promise: nil)
+            return
+        }
         timer?.cancel()
         let channel = context.channel
         let expired = self.expired
@@ -90,15 +94,29 @@ public final class RequestDeadline<Inbound, Outbound>: ChannelDuplexHandler, Rem
 /// The connections of one server that wait for a request (none under way on them): what a stopping server closes at
 /// once instead of waiting out their deadlines.
 public final class WaitingConnections: Sendable {
-    private let channels = Mutex<[ObjectIdentifier: any Channel]>([:])
+    private let state = Mutex<(channels: [ObjectIdentifier: any Channel], closed: Bool)>(([:], false))
 
     public init() {}
 
-    func add(_ channel: any Channel) { channels.withLock { $0[ObjectIdentifier(channel)] = channel } }
-    func remove(_ channel: any Channel) { channels.withLock { $0[ObjectIdentifier(channel)] = nil } }
+    /// Files `channel` as waiting; false once `closeAll` ran, and the caller closes it: a connection accepted just
+    /// before the stop starts waiting only after `closeAll` looked.
+    func add(_ channel: any Channel) -> Bool {
+        state.withLock {
+            guard !$0.closed else { return false }
+            $0.channels[ObjectIdentifier(channel)] = channel
+            return true
+        }
+    }
 
-    /// Closes every connection waiting for a request; requests under way finish.
+    func remove(_ channel: any Channel) { state.withLock { $0.channels[ObjectIdentifier(channel)] = nil } }
+
+    /// Closes every connection waiting for a request, and every one that starts waiting from now on; requests under
+    /// way finish.
     public func closeAll() {
-        for channel in channels.withLock({ Array($0.values) }) { channel.close(promise: nil) }
+        let channels = state.withLock {
+            $0.closed = true
+            return Array($0.channels.values)
+        }
+        for channel in channels { channel.close(promise: nil) }
     }
 }
