@@ -4,10 +4,10 @@ import ShopIdentity
 import ShopPorts
 import StorefrontCore
 
-/// Sign-in by an emailed code, where the shop can mail: for a local terminal and a browser visitor, into an account of
-/// their email; for a key seen for the first time, joining the account its holder has.
+/// Sign-in by an emailed code, where the shop can mail: for a local terminal, into the account of the email; for a key
+/// seen for the first time, joining the account its holder has. (A browser visitor signs in on the page, `web`'s.)
 extension SessionComposition {
-    /// What the emailed codes need beside a session's customer: the storage, the mailer and the key codes are hashed with.
+    /// What the emailed codes need: the mailer, the codes (hashed under the install's key) and the accounts' sessions.
     public struct CodeSignIn: Sendable {
         var mailer: CodeMailer
         var codes: EmailCodes
@@ -34,8 +34,7 @@ extension SessionComposition {
             }
         }
 
-        /// Sign-in into the account of an email: its session's secret is kept by `auth` (the credential file, or the
-        /// browser tab's memory).
+        /// Sign-in into the account of an email: its session's secret is kept by `auth` (the credential file).
         public func signIn(kind: AccountSessionKind, client: String, auth: AuthManager) -> SignInServices {
             let accounts = accounts
             let flow = EmailCodeFlow(
