@@ -102,7 +102,8 @@ let package = Package(
         .target(
             name: "ShopOpenID",
             dependencies: [
-                "ShopPorts", .product(name: "JWTKit", package: "jwt-kit"), .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                "ShopIdentity", "ShopPorts", .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: strict

@@ -27,10 +27,7 @@ public struct AccountSignIn: Sendable {
     }
 
     /// A new session secret: `sfs_` and 32 random bytes in base64url.
-    public static func newSecret() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return "sfs_" + Encodings.base64URL((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
-    }
+    public static func newSecret() -> String { "sfs_" + Encodings.randomToken() }
 
     /// Starts a session for `account`; returns its secret, which the shop never keeps, and its record.
     public func startSession(account: String, kind: AccountSessionKind, label: String) async throws -> (secret: String, record: AccountSessionRecord)

@@ -21,6 +21,18 @@ public enum Encodings {
         SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 
+    /// `bytes` bytes from the system's CSPRNG in base64url: a session's secret, a sign-in's `state`.
+    public static func randomToken(bytes: Int = 32) -> String {
+        var generator = SystemRandomNumberGenerator()
+        return base64URL((0..<bytes).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+    }
+
+    /// Whether two secrets are equal, in a time that does not depend on where they differ.
+    public static func constantTimeEqual(_ left: String, _ right: String) -> Bool {
+        let (a, b) = (Array(left.utf8), Array(right.utf8))
+        return a.count == b.count && zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+
     /// `prefix` then `bytes` random bytes in hex (`tok_1f…`, `req_9a…`): the public id of a token or a request.
     public static func randomID(_ prefix: String, bytes: Int = 8) -> String {
         prefix + (0..<bytes).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max)) }.joined()

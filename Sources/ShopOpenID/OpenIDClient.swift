@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import JWTKit
+import ShopIdentity
 import ShopPorts
 
 /// One provider's side of a sign-in: discovery, the authorization request, the code's exchange, and the ID token's
@@ -98,7 +99,7 @@ public actor OpenIDClient {
         let metadata = try await metadata()
         let parts = idToken.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, idToken.utf8.count <= 16_384,
-            let headerData = Base64URL.decode(parts[0]), let header = try? JSONDecoder().decode(TokenHeader.self, from: headerData)
+            let headerData = Encodings.decodeBase64URL(parts[0]), let header = try? JSONDecoder().decode(TokenHeader.self, from: headerData)
         else { throw .idToken("it is not a signed JWT") }
         guard Self.allowedAlgorithms.contains(header.alg) else { throw .idToken("its algorithm \(header.alg) is not one a provider signs with") }
         if let named = metadata.signingAlgorithms, !named.contains(header.alg) {
@@ -118,9 +119,7 @@ public actor OpenIDClient {
         if claims.aud.values.count > 1, claims.azp != settings.clientID { throw .idToken("it was given to another client") }
         guard claims.exp + Self.skew > now else { throw .idToken("it expired") }
         guard claims.iat - Self.skew <= now, claims.iat > now - 24 * 3_600 else { throw .idToken("its issue time is not now") }
-        guard let given = claims.nonce, given.utf8.count == nonce.utf8.count,
-            zip(given.utf8, nonce.utf8).reduce(0, { $0 | ($1.0 ^ $1.1) }) == 0
-        else { throw .idToken("its nonce is not this sign-in's") }
+        guard let given = claims.nonce, Encodings.constantTimeEqual(given, nonce) else { throw .idToken("its nonce is not this sign-in's") }
         return OpenIDIdentity(
             issuer: claims.iss, subject: claims.sub, email: claims.email, emailVerified: claims.emailVerified?.value ?? false, name: claims.name)
     }
@@ -230,34 +229,17 @@ struct IDTokenClaims: JWTPayload {
     func verify(using algorithm: some JWTAlgorithm) async throws {}
 }
 
-/// base64url without padding, as JWTs and PKCE write it.
-public enum Base64URL {
-    public static func encode(_ data: some DataProtocol) -> String {
-        Data(data).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    public static func decode(_ text: some StringProtocol) -> Data? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        return Data(base64Encoded: base64)
-    }
-}
-
 /// Proof Key for Code Exchange (RFC 7636) with S256, and the values a sign-in's `state` derives.
 public enum PKCE {
     public static func challenge(for verifier: String) -> String {
-        Base64URL.encode(Data(SHA256.hash(data: Data(verifier.utf8))))
+        Encodings.base64URL(Data(SHA256.hash(data: Data(verifier.utf8))))
     }
 
     /// A new `state`: 32 random bytes in base64url.
-    public static func newState() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return Base64URL.encode((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
-    }
+    public static func newState() -> String { Encodings.randomToken() }
 
     /// A secret the shop derives from `state` under its key (`verifier`, `nonce`): it keeps neither, only the state's hash.
     public static func derived(_ label: String, state: String, key: SymmetricKey) -> String {
-        Base64URL.encode(Data(HMAC<SHA256>.authenticationCode(for: Data("\(label)\n\(state)".utf8), using: key)))
+        Encodings.base64URL(Data(HMAC<SHA256>.authenticationCode(for: Data("\(label)\n\(state)".utf8), using: key)))
     }
 }

@@ -32,8 +32,10 @@ extension WebAccountSignIn {
                 return .failure(.init(message: "\(client.settings.name) cannot be reached now: \(error)"))
             }
         }
-        signIn.finishOpenID = { id, state, code, user, redirect in
+        signIn.finishOpenID = { id, state, bound, code, user, redirect in
             guard let client = byID[id] else { return .over("No such provider.") }
+            // Another browser's callback (a login forged on this visitor) spends nothing.
+            guard let bound, Encodings.constantTimeEqual(bound, state) else { return .over(WebSignIn.notThisBrowser) }
             do {
                 guard try await states.take(stateHash: Encodings.sha256Hex(state), provider: id, at: Date(), lifetime: openIDLifetime) else {
                     return .over("This sign-in was used already or took over 10 minutes. Start it again.")

@@ -101,10 +101,10 @@ extension WebFront {
             }
             if let error = fields["error"] { return refused("The provider did not sign you in (\(printable(error))).") }
             guard let state = fields["state"], let code = fields["code"], state.utf8.count <= 64, code.utf8.count <= 2_048,
-                let bound = WebSignIn.cookie(WebSignIn.bindingCookie, in: request.headers), constantTimeEqual(bound, state),
                 let redirect = redirectURI(id, authority: request.head.authority, origins())
-            else { return refused("This sign-in was not started in this browser. Start it again.") }
-            switch await signIn.finishOpenID(id, state, code, fields["user"], redirect) {
+            else { return refused(WebSignIn.notThisBrowser) }
+            let bound = WebSignIn.cookie(WebSignIn.bindingCookie, in: request.headers)
+            switch await signIn.finishOpenID(id, state, bound, code, fields["user"], redirect) {
             case .signedIn(let secret):
                 var answer = signedIn(secret, back: root, secure: secure)
                 answer.headers.append(HTTPField(name: .setCookie, value: clear))
@@ -129,11 +129,6 @@ extension WebFront {
     /// A session began: its cookie set, and the browser sent back to the shop.
     static func signedIn(_ secret: String, back: String, secure: Bool) -> Response {
         Response(status: .seeOther, headers: [.location: back, .setCookie: WebSignIn.setCookie(secret, secure: secure), .cacheControl: "no-store"])
-    }
-
-    static func constantTimeEqual(_ left: String, _ right: String) -> Bool {
-        let (a, b) = (Array(left.utf8), Array(right.utf8))
-        return a.count == b.count && zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
     static func html(_ status: HTTPResponse.Status, _ page: String) -> Response {

@@ -30,11 +30,15 @@ public struct WebSignIn: Sendable {
         _, _ in
         .failure(OpenIDStartError(message: "No such provider."))
     }
-    /// The provider called back with `code` for `state` (and, from Apple, the `user` it posts on a first sign-in).
-    public var finishOpenID: @Sendable (_ id: String, _ state: String, _ code: String, _ user: String?, _ redirectURI: String) async -> CodeOutcome =
-        {
-            _, _, _, _, _ in .over("No such provider.")
+    /// The provider called back with `code` for `state` (and, from Apple, the `user` it posts on a first sign-in);
+    /// `bound` is the state this browser's binding cookie holds, which must be the same before anything is spent.
+    public var finishOpenID:
+        @Sendable (_ id: String, _ state: String, _ bound: String?, _ code: String, _ user: String?, _ redirectURI: String) async -> CodeOutcome = {
+            _, _, _, _, _, _ in .over("No such provider.")
         }
+
+    /// What a callback whose state this browser was not given is told.
+    public static let notThisBrowser = "This sign-in was not started in this browser. Start it again."
 
     public init(
         requestCode: @escaping @Sendable (_ email: String, _ client: String) async -> (line: String, isProblem: Bool),

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import ShopIdentity
 import ShopOpenID
 import ShopPorts
 import Synchronization
@@ -66,8 +67,8 @@ struct OpenIDClientTests {
         static func jwk(_ key: P256.Signing.PrivateKey, id: String) -> [String: String] {
             let point = key.publicKey.x963Representation.dropFirst()
             return [
-                "kty": "EC", "crv": "P-256", "kid": id, "alg": "ES256", "use": "sig", "x": Base64URL.encode(point.prefix(32)),
-                "y": Base64URL.encode(point.suffix(32)),
+                "kty": "EC", "crv": "P-256", "kid": id, "alg": "ES256", "use": "sig", "x": Encodings.base64URL(point.prefix(32)),
+                "y": Encodings.base64URL(point.suffix(32)),
             ]
         }
     }
@@ -95,10 +96,10 @@ struct OpenIDClientTests {
         -> String
     {
         let input =
-            Base64URL.encode(try JSONSerialization.data(withJSONObject: header)) + "."
-            + Base64URL.encode(try JSONSerialization.data(withJSONObject: claims))
+            Encodings.base64URL(try JSONSerialization.data(withJSONObject: header)) + "."
+            + Encodings.base64URL(try JSONSerialization.data(withJSONObject: claims))
         let signature = try (key ?? keyOne).signature(for: Data(input.utf8)).rawRepresentation
-        return input + "." + Base64URL.encode(signature)
+        return input + "." + Encodings.base64URL(signature)
     }
 
     @Test func everyCheckRefusesWhatItMust() async throws {
@@ -122,11 +123,11 @@ struct OpenIDClientTests {
             await #expect(throws: OpenIDError.idToken(why)) { try await client.verify(idToken: token, nonce: "n-1") }
         }
         // `alg: none`, and HS256 "signed" with the provider's public key as the HMAC key.
-        let body = Base64URL.encode(try JSONSerialization.data(withJSONObject: claims()))
-        let none = Base64URL.encode(Data(#"{"alg":"none","kid":"k1"}"#.utf8)) + "." + body + "."
-        let hsInput = Base64URL.encode(Data(#"{"alg":"HS256","kid":"k1"}"#.utf8)) + "." + body
+        let body = Encodings.base64URL(try JSONSerialization.data(withJSONObject: claims()))
+        let none = Encodings.base64URL(Data(#"{"alg":"none","kid":"k1"}"#.utf8)) + "." + body + "."
+        let hsInput = Encodings.base64URL(Data(#"{"alg":"HS256","kid":"k1"}"#.utf8)) + "." + body
         let publicKey = SymmetricKey(data: keyOne.publicKey.x963Representation)
-        let hs = hsInput + "." + Base64URL.encode(Data(HMAC<SHA256>.authenticationCode(for: Data(hsInput.utf8), using: publicKey)))
+        let hs = hsInput + "." + Encodings.base64URL(Data(HMAC<SHA256>.authenticationCode(for: Data(hsInput.utf8), using: publicKey)))
         for (token, alg) in [(none, "none"), (hs, "HS256")] {
             await #expect(throws: OpenIDError.idToken("its algorithm \(alg) is not one a provider signs with")) {
                 try await client.verify(idToken: token, nonce: "n-1")
@@ -172,7 +173,7 @@ struct OpenIDClientTests {
         let parts = secret.split(separator: ".").map(String.init)
         try #require(parts.count == 3)
         let (headerData, claimsData, signatureData) = (
-            Base64URL.decode(parts[0]) ?? Data(), Base64URL.decode(parts[1]) ?? Data(), Base64URL.decode(parts[2])
+            Encodings.decodeBase64URL(parts[0]) ?? Data(), Encodings.decodeBase64URL(parts[1]) ?? Data(), Encodings.decodeBase64URL(parts[2])
         )
         let header = try #require(try JSONSerialization.jsonObject(with: headerData) as? [String: Any])
         let claims = try #require(try JSONSerialization.jsonObject(with: claimsData) as? [String: Any])
