@@ -42,9 +42,7 @@ extension SessionComposition {
                 purpose: .signIn, client: client, codes: codes, mailer: mailer, dates: accounts.dates
             ) { email throws(SignInError) in
                 do {
-                    let account = try await accounts.directory.openAccount(
-                        verifiedEmail: email.lowercased(), newID: Encodings.randomID("acct_"), at: accounts.dates.now())
-                    let session = try await accounts.startSession(account: account.id, kind: kind, label: "email code")
+                    let (account, session) = try await accounts.signIn(verifiedEmail: email, kind: kind, label: "email code")
                     return AccountCredential(user: account.id, email: account.email, fullName: account.name, session: session)
                 } catch {
                     throw .failed("Your account could not be opened: \(error)")

@@ -41,6 +41,15 @@ public struct AccountSignIn: Sendable {
         return (secret, record)
     }
 
+    /// Signs in to the account whose verified email is `email` (opened now when none has it): a new session for it.
+    public func signIn(verifiedEmail email: String, kind: AccountSessionKind, label: String) async throws
+        -> (account: CustomerAccount, session: (secret: String, record: AccountSessionRecord))
+    {
+        let normalized = email.trimmingCharacters(in: .whitespaces).lowercased()
+        let account = try await directory.openAccount(verifiedEmail: normalized, newID: Encodings.randomID("acct_"), at: dates.now())
+        return (account, try await startSession(account: account.id, kind: kind, label: label))
+    }
+
     /// What a presented secret comes to now; a valid one lives 30 days from now.
     public func check(secret: String) async throws -> AccountSessionCheck {
         // Nothing the shop made is longer: a huge cookie is not hashed.

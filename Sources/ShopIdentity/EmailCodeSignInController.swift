@@ -55,25 +55,16 @@ public final class EmailCodeSignInController: PromptingSignInController {
             let email = (values["email"] ?? "").trimmingCharacters(in: .whitespaces)
             var retry = field
             retry.value = email
-            do throws(EmailCodeError) {
-                let code = try await flow.codes.request(email: email, purpose: flow.purpose, client: flow.client, at: flow.dates.now())
-                if let code {
-                    do throws(MailTransportError) {
-                        try await flow.mailer.send(code: code, purpose: flow.purpose, to: email, at: flow.dates.now())
-                    } catch {
-                        // Said whether or not the email has an account: the message was written and not sent either way.
-                        finish { $0.signInController(self, didCompleteWith: .failed("The code could not be mailed: \(error). Try again later.")) }
-                        return
-                    }
-                }
+            do throws(CodeSendingProblem) {
+                try await flow.codes.send(email: email, purpose: flow.purpose, client: flow.client, mailer: flow.mailer, at: flow.dates.now())
                 askForCode(email: email, error: nil)
             } catch {
                 switch error {
                 case .invalidEmail(let problem):
                     retry.error = problem
                     askForEmail(retry)
-                case .storage(let why):
-                    finish { $0.signInController(self, didCompleteWith: .failed("Codes cannot be sent now: \(why)")) }
+                case .unavailable(let why):
+                    finish { $0.signInController(self, didCompleteWith: .failed(why)) }
                 }
             }
         }

@@ -83,3 +83,30 @@ public enum EmailCodeError: Error, Equatable, Sendable {
     case invalidEmail(String)
     case storage(String)
 }
+
+/// Why a code was not sent: the email is not one (ask again), or codes cannot go out now (say so and stop).
+public enum CodeSendingProblem: Error, Equatable, Sendable {
+    case invalidEmail(String)
+    case unavailable(String)
+}
+
+extension EmailCodes {
+    /// Files a code for `email` and mails it at once through `mailer`: what every front does when an email is entered.
+    /// Nothing is mailed when a limit held, and the caller says the same line either way.
+    public func send(email: String, purpose: Purpose, client: String, mailer: CodeMailer, at date: Date) async throws(CodeSendingProblem) {
+        let code: String?
+        do throws(EmailCodeError) { code = try await request(email: email, purpose: purpose, client: client, at: date) } catch {
+            switch error {
+            case .invalidEmail(let problem): throw .invalidEmail(problem)
+            case .storage(let why): throw .unavailable("Codes cannot be sent now: \(why)")
+            }
+        }
+        guard let code else { return }
+        do throws(MailTransportError) {
+            try await mailer.send(code: code, purpose: purpose, to: email.trimmingCharacters(in: .whitespaces), at: date)
+        } catch {
+            // Said whether or not the email has an account: the message was written and not sent either way.
+            throw .unavailable("The code could not be mailed: \(error). Try again later.")
+        }
+    }
+}

@@ -14,20 +14,13 @@ public enum WebAccountSignIn {
         let accounts = AccountSignIn(directory: storage.accounts, sessions: storage.accountSessions, dates: .system)
         var signIn = WebSignIn(
             requestCode: { email, client in
-                do throws(EmailCodeError) {
-                    guard let mailer else { return ("Sign-in by email is off here: use a provider below.", true) }
-                    if let code = try await codes.request(email: email, purpose: .signIn, client: client, at: Date()) {
-                        do throws(MailTransportError) {
-                            try await mailer.send(code: code, purpose: .signIn, to: email.trimmingCharacters(in: .whitespaces), at: Date())
-                        } catch {
-                            return ("The code could not be mailed: \(error). Try again later.", true)
-                        }
-                    }
+                guard let mailer else { return ("Sign-in by email is off here: use a provider below.", true) }
+                do throws(CodeSendingProblem) {
+                    try await codes.send(email: email, purpose: .signIn, client: client, mailer: mailer, at: Date())
                     return (EmailCodes.requestedLine, false)
                 } catch {
                     switch error {
-                    case .invalidEmail(let problem): return (problem, true)
-                    case .storage(let why): return ("Codes cannot be sent now: \(why)", true)
+                    case .invalidEmail(let problem), .unavailable(let problem): return (problem, true)
                     }
                 }
             },
@@ -39,9 +32,7 @@ public enum WebAccountSignIn {
                 switch verdict {
                 case .accepted:
                     do {
-                        let account = try await accounts.directory.openAccount(
-                            verifiedEmail: email.trimmingCharacters(in: .whitespaces).lowercased(), newID: Encodings.randomID("acct_"), at: Date())
-                        return .signedIn(secret: try await accounts.startSession(account: account.id, kind: .browser, label: "email code").secret)
+                        return .signedIn(secret: try await accounts.signIn(verifiedEmail: email, kind: .browser, label: "email code").session.secret)
                     } catch {
                         return .over("Your account could not be opened: \(error)")
                     }
