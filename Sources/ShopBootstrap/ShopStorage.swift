@@ -36,6 +36,10 @@ public struct ShopStorage: Sendable {
     public var openIDStates: any OpenIDStateStore
     /// The accounts the operator named merchants.
     public var admins: any AccountAdmins
+    /// Sign-ins a terminal started with a provider and a browser finishes.
+    public var terminalSignIns: any TerminalSignIns
+    /// How the process that finished such a sign-in wakes the terminal waiting on it.
+    public var wakeups: any SignInWakeups
     /// Where it is, for the log: the file, or the URL without its password.
     public var place: String
     /// True when this start imported the catalog file into SQLite.
@@ -69,6 +73,7 @@ public struct ShopStorage: Sendable {
             catalogEditor: SQLiteCatalogEditor(database: database, shop: catalog.shop), accounts: SQLiteAccountDirectory(database: database),
             signInCodes: SQLiteSignInCodes(database: database), accountSessions: SQLiteAccountSessions(database: database),
             openIDStates: SQLiteOpenIDStates(database: database), admins: SQLiteAccountAdmins(database: database),
+            terminalSignIns: SQLiteTerminalSignIns(database: database), wakeups: FileSignInWakeups(besideDatabase: database.path),
             place: database.path, didImport: catalog.didImport, warnings: database.warnings, postgres: nil
         )
     }
@@ -86,6 +91,7 @@ public struct ShopStorage: Sendable {
             catalogEditor: PostgresCatalogEditor(database: database, shop: catalog.shop), accounts: PostgresAccountDirectory(database: database),
             signInCodes: PostgresSignInCodes(database: database), accountSessions: PostgresAccountSessions(database: database),
             openIDStates: PostgresOpenIDStates(database: database), admins: PostgresAccountAdmins(database: database),
+            terminalSignIns: PostgresTerminalSignIns(database: database), wakeups: PostgresSignInWakeups(database: database),
             place: database.location.description, didImport: false, warnings: [], postgres: database
         )
     }

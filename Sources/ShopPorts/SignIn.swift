@@ -63,24 +63,33 @@ public struct SignInPrompt: Equatable, Sendable {
         /// Where the value came from or what it is for ("shared on first sign-in only").
         public var hint: String
         public var error: String?
-        public init(id: String, label: String, value: String = "", hint: String = "", error: String? = nil) {
+        /// The values the field takes, for a choice (the value is the first until another is picked); empty for text.
+        public var options: [String]
+        public init(id: String, label: String, value: String = "", hint: String = "", error: String? = nil, options: [String] = []) {
             self.id = id
             self.label = label
-            self.value = value
+            self.value = value.isEmpty ? options.first ?? "" : value
             self.hint = hint
             self.error = error
+            self.options = options
         }
     }
     public var title: String
     public var message: String
     public var fields: [Field]
     public var submitLabel: String
+    /// A link to open elsewhere (a phone, a browser), shown with its QR code; the prompt then waits with `waiting` as its
+    /// line until the controller hears how it went, and takes no answer but a cancel.
+    public var link: String?
+    public var waiting: String?
 
-    public init(title: String, message: String, fields: [Field], submitLabel: String) {
+    public init(title: String, message: String, fields: [Field], submitLabel: String, link: String? = nil, waiting: String? = nil) {
         self.title = title
         self.message = message
         self.fields = fields
         self.submitLabel = submitLabel
+        self.link = link
+        self.waiting = waiting
     }
 }
 

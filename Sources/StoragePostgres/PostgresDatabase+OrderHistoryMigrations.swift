@@ -247,5 +247,6 @@ extension PostgresDatabase {
         Migration(identifier: "v24-account-sessions", sql: AccountSessionsMigration.statements),
         Migration(identifier: "v25-oidc-states", sql: AccountSessionsMigration.openIDStates),
         Migration(identifier: "v26-admins", sql: AdminsMigration.statements),
+        Migration(identifier: "v27-terminal-sign-ins", sql: TerminalSignInsMigration.statements),
     ]
 }

@@ -62,3 +62,22 @@ public enum AdminsMigration {
         """
     ]
 }
+
+/// Schema step v27, the same on SQLite and PostgreSQL: sign-ins a terminal started and a browser finishes, by the
+/// hash of the link's handle; the provider's `state` the browser was given; and how it ended, until the terminal takes it.
+public enum TerminalSignInsMigration {
+    public static let statements: [String] = [
+        """
+        CREATE TABLE terminal_sign_in (
+            handle_hash TEXT PRIMARY KEY,
+            provider TEXT NOT NULL,
+            created_at DOUBLE PRECISION NOT NULL,
+            state_hash TEXT UNIQUE,
+            outcome TEXT,
+            finished_at DOUBLE PRECISION,
+            taken_at DOUBLE PRECISION
+        )
+        """,
+        "CREATE INDEX terminal_sign_in_created ON terminal_sign_in (created_at)",
+    ]
+}

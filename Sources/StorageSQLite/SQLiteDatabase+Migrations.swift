@@ -287,6 +287,9 @@ extension SQLiteDatabase {
             for statement in AccountSessionsMigration.openIDStates { try db.execute(sql: statement) }
         }
         migrator.registerMigration("v26-admins") { db in try db.execute(sql: AdminsMigration.statements[0]) }
+        migrator.registerMigration("v27-terminal-sign-ins") { db in
+            for statement in TerminalSignInsMigration.statements { try db.execute(sql: statement) }
+        }
         return migrator
     }
 }

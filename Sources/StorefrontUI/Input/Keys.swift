@@ -108,13 +108,15 @@ public enum KeyBindings {
             contexts: lists.union([.paymentSheet, .chooser, .merchantRefund]), inFooter: false),
         KeyBinding(keys: [.up], label: "↑", action: .moveUp, summary: "up", contexts: typing, inFooter: false),
         KeyBinding(keys: [.down], label: "↓", action: .moveDown, summary: "down", contexts: typing, inFooter: false),
-        KeyBinding(keys: [.tab], label: "Tab", action: .nextField, summary: "next field", contexts: [.form], inFooter: true),
+        KeyBinding(
+            keys: [.tab], label: "Tab", action: .nextField, summary: "next field", contexts: [.form], inFooter: true,
+            appliesWhen: { $0.form?.link == nil }),
         KeyBinding(
             keys: [.enter], label: "Enter", action: .confirm, summary: "next", contexts: [.form], inFooter: true,
-            appliesWhen: { !($0.form?.isOnLastField ?? true) }),
+            appliesWhen: { $0.form?.link == nil && !($0.form?.isOnLastField ?? true) }),
         KeyBinding(
             keys: [.enter], label: "Enter", action: .confirm, summary: "submit", contexts: [.form], inFooter: true,
-            appliesWhen: { $0.form?.isOnLastField ?? false }),
+            appliesWhen: { $0.form?.link == nil && $0.form?.isOnLastField ?? false }),
         KeyBinding(
             keys: [.enter], label: "Enter", action: .confirm, summary: "make default", contexts: [.account], inFooter: true,
             appliesWhen: { [.card, .address].contains($0.account.selectedRow?.kind) }),

@@ -92,7 +92,7 @@ extension Layout {
         case .cardLink: return ("Add a card", "on the payment service's page")
         case .form:
             guard let form = state.form else { return ("", "") }
-            return (form.title, "field \(form.focusedIndex + 1) of \(form.fields.count)")
+            return (form.title, form.fields.isEmpty ? "open the link" : "field \(form.focusedIndex + 1) of \(form.fields.count)")
         case .merchantQueue:
             let queue = state.merchant?.queue ?? OrderListState()
             let counted = queue.totalCount == 0 ? "0 of 0" : "\(queue.selectedIndex + 1) of \(queue.totalCount)"

@@ -24,6 +24,9 @@ extension Layout {
             row += 1
         }
         if !shownMessage.isEmpty { row += 1 }
+        if let link = form.link {
+            row = p.link(link, qrCode: form.qrCode, column: column, from: row, above: body.bottom - 1, width: width)
+        }
         let room = max(1, body.bottom - row - 1)
         let focusedLine = fieldLines.firstIndex { $0.field == form.focusedIndex && !$0.isError } ?? 0
         let start = min(max(0, focusedLine - room + 2), max(0, fieldLines.count - room))
@@ -40,14 +43,17 @@ extension Layout {
             p.target(.listRow(offset: line.field - form.focusedIndex, opens: false), row: row, columns: column..<(column + width))
             p.put(isFocused ? p.glyphs.marker : " ", column: column, row: row, style: isFocused ? Style(.accent, bold: true) : .normal)
             p.put(field.label, column: column + 2, row: row, style: field.error != nil ? Style(.error) : Style(.dim), width: labelWidth)
-            let shown = field.isMasked ? String(repeating: p.glyphs.bullet, count: field.value.count) : field.value
-            let cursor = isFocused && !form.isBusy ? "_" : ""
+            let isChoice = !field.options.isEmpty
+            let shown =
+                isChoice
+                ? "\(field.value) \(p.glyphs.chevron)" : field.isMasked ? String(repeating: p.glyphs.bullet, count: field.value.count) : field.value
+            let cursor = isFocused && !form.isBusy && !isChoice ? "_" : ""
             // The end of a long value stays in view while typing.
             var text = shown + cursor
             while p.width(text) > valueWidth, !text.isEmpty { text.removeFirst() }
             if isFocused { p.fill(row: row, column: column + labelWidth + 2, width: valueWidth, style: style) }
             let used = p.put(text, column: column + labelWidth + 2, row: row, style: style, width: valueWidth)
-            if field.value.isEmpty, !field.hint.isEmpty, used + 2 < valueWidth {
+            if field.value.isEmpty || isChoice, !field.hint.isEmpty, used + 2 < valueWidth {
                 p.put(
                     field.hint, column: column + labelWidth + 2 + used + 1, row: row, style: isFocused ? style : Style(.dim),
                     width: valueWidth - used - 1)

@@ -55,9 +55,18 @@ public enum FormFeature {
     }
 
     static func reduceKey(_ state: inout State, _ action: Action, _ env: ShopEnvironment) -> Effect {
-        guard var form = state.shell.form, !form.isBusy else { return .none }
+        guard var form = state.shell.form else { return .none }
+        // A form waiting on a link opened elsewhere takes only Esc.
+        guard !form.isBusy else { return action == .back && form.link != nil ? cancel(&state, form, env) : .none }
+        guard form.fields.indices.contains(form.focusedIndex) else { return action == .back ? cancel(&state, form, env) : .none }
         let index = form.focusedIndex
         switch action {
+        case .type(let text) where !form.fields[index].options.isEmpty:
+            form.fields[index].value = Self.pick(text, in: form.fields[index].options, after: form.fields[index].value)
+        case .deleteBackward where !form.fields[index].options.isEmpty:
+            let options = form.fields[index].options
+            let at = options.firstIndex(of: form.fields[index].value) ?? 0
+            form.fields[index].value = options[(at + options.count - 1) % options.count]
         case .type(let text):
             // A paste arrives as one text: what fits is kept, the rest refused.
             let room = max(0, fieldLimit - form.fields[index].value.count)
@@ -110,6 +119,15 @@ public enum FormFeature {
             state.shell.dismissForm()
             return .send(.request(.showNewAPIToken(secret: secret, name: name)))
         }
+    }
+
+    /// The option a key picks: Space the next one; a letter the next one starting with it, else the current one.
+    static func pick(_ typed: String, in options: [String], after current: String) -> String {
+        let at = options.firstIndex(of: current) ?? 0
+        let order = (1...options.count).map { options[(at + $0) % options.count] }
+        if typed == " " { return order[0] }
+        guard let letter = typed.first?.lowercased() else { return current }
+        return order.first { $0.first?.lowercased() == letter } ?? current
     }
 
     /// What a form does when the text of field `index` changed, by its purpose: an address's fields follow its country.

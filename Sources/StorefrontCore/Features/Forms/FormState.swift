@@ -1,4 +1,5 @@
 import ShopModels
+import ShopPorts
 
 /// A form: sign-in, a new card, or a new address. Each field shows its own error in place.
 public struct FormState: Equatable, Sendable {
@@ -19,13 +20,18 @@ public struct FormState: Equatable, Sendable {
         public var error: String?
         /// Drawn as dots (the security code).
         public var isMasked: Bool
-        public init(id: String, label: String, value: String = "", hint: String = "", error: String? = nil, isMasked: Bool = false) {
+        /// The values a choice takes, picked by typing their first letter or Space; empty for text.
+        public var options: [String]
+        public init(
+            id: String, label: String, value: String = "", hint: String = "", error: String? = nil, isMasked: Bool = false, options: [String] = []
+        ) {
             self.id = id
             self.label = label
-            self.value = value
+            self.value = value.isEmpty ? options.first ?? "" : value
             self.hint = hint
             self.error = error
             self.isMasked = isMasked
+            self.options = options
         }
     }
     public var purpose: Purpose
@@ -38,6 +44,9 @@ public struct FormState: Equatable, Sendable {
     public var status: String?
     public var isStatusError = false
     public var isBusy = false
+    /// A link to open elsewhere, drawn with its QR code, while the form waits for what happens there (Esc leaves).
+    public var link: String?
+    public var qrCode: QRCode?
 
     public init(purpose: Purpose, title: String, message: String, fields: [Field], submitLabel: String) {
         self.purpose = purpose

@@ -5,6 +5,8 @@ import ShopPorts
 public enum SignInAction: Equatable, Sendable {
     /// The controller asks the shopper something; shown as a form.
     case promptShown(SignInPrompt)
+    /// The QR code of the link the prompt on screen shows, when one could be made.
+    case linkCoded(link: String, QRCode?)
     case credentialReceived(SignInCompletion)
     /// The identity token was checked against the provider and the request's nonce.
     case verified(SignInCompletion, isValid: Bool)
@@ -55,12 +57,26 @@ public enum SignInFeature {
         case .promptShown(let prompt):
             var form = FormState(
                 purpose: .signIn, title: prompt.title, message: prompt.message,
-                fields: prompt.fields.map { FormState.Field(id: $0.id, label: $0.label, value: $0.value, hint: $0.hint, error: $0.error) },
+                fields: prompt.fields.map {
+                    FormState.Field(id: $0.id, label: $0.label, value: $0.value, hint: $0.hint, error: $0.error, options: $0.options)
+                },
                 submitLabel: prompt.submitLabel
             )
             form.focusedIndex = form.fields.firstIndex { $0.error != nil } ?? 0
-            state.shell.presentForm(form)
             state.progress?.isPromptShown = true
+            guard let link = prompt.link else {
+                state.shell.presentForm(form)
+                return .none
+            }
+            // Opened elsewhere: the form waits, with the link and its code, until the controller hears the outcome.
+            form.link = link
+            form.isBusy = true
+            form.status = prompt.waiting
+            state.shell.presentForm(form)
+            let codes = env.dependencies.qrCodes
+            return .run { send in send(.signIn(.linkCoded(link: link, codes.qrCode(for: link)))) }
+        case .linkCoded(let link, let code):
+            if state.shell.form?.purpose == .signIn, state.shell.form?.link == link { state.shell.form?.qrCode = code }
             return .none
         case .credentialReceived(let credential):
             guard let progress = state.progress, let services = env.dependencies.accounts.signIn else { return .none }
