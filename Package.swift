@@ -284,8 +284,8 @@ let package = Package(
             name: "ShopBootstrap",
             dependencies: [
                 "ShopBundledCatalog", "ShopCredentialFile", "ShopModels", "ShopPorts", "ShopSandbox", "ShopStripe", "StorageSQLite",
-                "StoragePostgres", "StorefrontCore", "ShopApplication", "ShopIdentity", "ShopMerchant", "ShopQRCode", "ShopSSH", "ShopSessions",
-                .product(name: "SystemPackage", package: "swift-system"),
+                "StoragePostgres", "StorefrontCore", "ShopApplication", "ShopIdentity", "ShopMerchant", "ShopOpenID", "ShopQRCode", "ShopSSH",
+                "ShopSessions", .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict

@@ -5,6 +5,7 @@ import ShopCredentialFile
 import ShopIdentity
 import ShopMerchant
 import ShopModels
+import ShopOpenID
 import ShopPorts
 import ShopQRCode
 import ShopSSH
@@ -23,7 +24,7 @@ public enum SessionComposition {
     public static func dependencies(
         storage: ShopStorage, configuration: ShopConfiguration,
         environment: [String: String], clock: any Clock<Duration>, latency: Duration, console: Console = .shop, codeMailer: CodeMailer? = nil,
-        log: @escaping @Sendable (String) -> Void = { _ in }
+        openID: TerminalOpenIDSettings? = nil, log: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws(ServiceStartFailure) -> (dependencies: StorefrontDependencies, settlement: StartSettlement, payments: PaymentStack) {
         let ids = IDGenerator.random
         let fault = FaultHook(environment: environment)
@@ -73,7 +74,10 @@ public enum SessionComposition {
         let owner = WalletOwner(guestID)
         accounts = await Self.accounts(
             storage: storage, wallets: wallets, owner: owner, visitor: visitor, keyAccount: keyAccount, sandboxPayments: provider.mode == .sandbox,
-            codeSignIn: CodeSignIn.make(storage: storage, mailer: codeMailer, environment: environment), environment: environment
+            codeSignIn: CodeSignIn.make(
+                storage: storage, mailer: codeMailer, providers: Self.terminalProviders(openID, storage: storage, clock: clock),
+                environment: environment),
+            environment: environment
         )
         let carts: any CartRepository =
             switch visitor {
@@ -92,6 +96,14 @@ public enum SessionComposition {
             catalogDesk: console == .shop ? nil : CatalogDesk(editor: storage.catalogEditor, dates: .system)
         )
         return (dependencies, settlement, payments)
+    }
+
+    /// The providers a terminal signs in with, over HTTPS; nil without any.
+    static func terminalProviders(_ settings: TerminalOpenIDSettings?, storage: ShopStorage, clock: any Clock<Duration>) -> TerminalProviders? {
+        guard let settings, !settings.providers.isEmpty else { return nil }
+        return TerminalProviders(
+            clients: settings.providers.map { OpenIDClient(settings: $0, transport: HTTPOpenIDTransport()) }, webOrigin: settings.webOrigin,
+            terminals: storage.terminalSignIns, wakeups: storage.wakeups, clock: clock)
     }
 
     /// The account an SSH key reaches, looked up afresh at every session on the shop's database, so a key taken off its

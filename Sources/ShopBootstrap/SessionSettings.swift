@@ -1,4 +1,5 @@
 import Foundation
+import ShopOpenID
 import Synchronization
 
 /// What a server (`serve`, `web`) hands each shop session it starts: the configuration it resolved, typed, made once.
@@ -14,11 +15,14 @@ public struct SessionSettings: Codable, Equatable, Sendable {
     public var migrates: Bool
     /// How a session mails a sign-in code at once: the server's mail command and sender; nil without one.
     public var codeMail: CodeMailSettings?
+    /// The providers a session's terminal signs in with, and where their links open; nil without any.
+    public var openID: TerminalOpenIDSettings?
 
-    public init(configuration: ShopConfiguration, migrates: Bool, codeMail: CodeMailSettings? = nil) {
+    public init(configuration: ShopConfiguration, migrates: Bool, codeMail: CodeMailSettings? = nil, openID: TerminalOpenIDSettings? = nil) {
         self.configuration = configuration
         self.migrates = migrates
         self.codeMail = codeMail
+        self.openID = openID
     }
 
     /// The settings as the environment variable's value.
@@ -63,5 +67,17 @@ public struct CodeMailSettings: Codable, Equatable, Sendable {
         self.fromAddress = fromAddress
         self.replyTo = replyTo
         self.timeoutSeconds = timeoutSeconds
+    }
+}
+
+/// The OpenID Connect providers a terminal signs in with, and the shop's web origin where a link opens and the
+/// provider calls back (`storefront web`); without an origin only providers with a device endpoint are offered.
+public struct TerminalOpenIDSettings: Codable, Equatable, Sendable {
+    public var providers: [OpenIDProviderSettings]
+    public var webOrigin: String?
+
+    public init(providers: [OpenIDProviderSettings], webOrigin: String?) {
+        self.providers = providers
+        self.webOrigin = webOrigin
     }
 }

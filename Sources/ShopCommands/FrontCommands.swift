@@ -21,6 +21,8 @@ public struct ServerStart: Sendable {
     public var mail: MailChoice
     public var sandboxLatencyMilliseconds: Int?
     public var sessionStart: ServerSessions.Start
+    /// The providers a session's terminal signs in with, and where their links open.
+    public var terminalOpenID: TerminalOpenIDSettings?
 
     public init(
         configuration: ShopConfiguration, migrate: Bool, mail: MailChoice, sandboxLatencyMilliseconds: Int?, sessionStart: ServerSessions.Start
@@ -78,7 +80,13 @@ public enum FrontCommands {
         if let database = storage.postgres { DatabaseWatch.start(database) { announce($0) } }
         let sessionEnvironment = try await ServerSessions.environment(
             configuration: configuration, dataDirectory: dataDirectory, latencyMilliseconds: start.sandboxLatencyMilliseconds,
-            codeMail: try start.mail.codeMailSettings(shop: storage.catalog.shop, environment: environment), environment: environment)
+            codeMail: try start.mail.codeMailSettings(shop: storage.catalog.shop, environment: environment), openID: start.terminalOpenID,
+            environment: environment)
+        for provider in start.terminalOpenID?.providers ?? [] {
+            announce(
+                "sign-in: with \(provider.name) (\(provider.issuer)) from the terminal, by \(start.terminalOpenID?.webOrigin ?? "its device flow only")"
+            )
+        }
         let command = try start.sessionCommand(environment: sessionEnvironment, adminFingerprints: admins.fingerprints, openSSHFront: openSSHFront)
         defer { command.host?.stop() }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ShopBootstrap
 import ShopOpenID
 
 /// The OpenID Connect providers a front offers, from the JSON file `--openid-providers` names (docs/openid-connect.md).
@@ -83,5 +84,36 @@ public enum OpenIDProviderFile {
                 name: entry.name, id: entry.id, issuer: entry.issuer, clientID: entry.clientID, authentication: authentication,
                 scopes: entry.scopes ?? ["email", "profile"])
         }
+    }
+}
+
+/// The providers a terminal signs in with: `--openid-providers` (or `STOREFRONT_OPENID_PROVIDERS`) and `--web-origin`
+/// (or `STOREFRONT_WEB_ORIGIN`), where its links open.
+public enum TerminalOpenIDChoice {
+    /// Nil without a providers file.
+    public static func settings(
+        providersFile: String?, webOrigin: String?, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> TerminalOpenIDSettings? {
+        guard let file = providersFile ?? environment["STOREFRONT_OPENID_PROVIDERS"] else { return nil }
+        let origin = webOrigin ?? environment["STOREFRONT_WEB_ORIGIN"]
+        if let problem = origin.flatMap(originProblem) {
+            complain("STOREFRONT_WEB_ORIGIN: \(problem)")
+            throw ExitCodes.configError
+        }
+        return TerminalOpenIDSettings(providers: try OpenIDProviderFile.read(file), webOrigin: origin.map { String($0.trimmingSuffix("/")) })
+    }
+
+    /// What is wrong with a web origin, or nil: http(s), a host, no path beyond "/", no query.
+    public static func originProblem(_ text: String) -> String? {
+        guard let url = URL(string: text), url.scheme == "https" || url.scheme == "http", url.host != nil, url.query == nil, url.fragment == nil,
+            url.path.isEmpty || url.path == "/"
+        else { return "the web origin must be like https://shop.example (a scheme and a host, no path): \(text.prefix(80))" }
+        return nil
+    }
+}
+
+extension String {
+    fileprivate func trimmingSuffix(_ suffix: String) -> Substring {
+        hasSuffix(suffix) ? dropLast(suffix.count) : Substring(self)
     }
 }

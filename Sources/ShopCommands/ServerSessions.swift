@@ -19,12 +19,12 @@ public enum ServerSessions {
     /// or cannot be asked about, is told and ends the server.
     public static func environment(
         configuration: ShopConfiguration, dataDirectory: FilePath, latencyMilliseconds: Int?, codeMail: CodeMailSettings? = nil,
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        openID: TerminalOpenIDSettings? = nil, environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws -> [String: String] {
         do throws(ServiceStartFailure) {
             return try await SessionLaunch.shop(
                 configuration: configuration, dataDirectory: dataDirectory, latencyMilliseconds: latencyMilliseconds, environment: environment,
-                codeMail: codeMail, log: announce)
+                codeMail: codeMail, openID: openID, log: announce)
         } catch { throw error.told() }
     }
 

@@ -93,12 +93,14 @@ public enum TerminalShop {
 
         let codeMailer = MailChoice.codeMailer(
             try handedOver?.codeMail ?? mail.codeMailSettings(shop: storage.catalog.shop, environment: environment), shop: storage.catalog.shop)
+        let openID = try handedOver.map { $0.openID } ?? TerminalOpenIDChoice.settings(providersFile: nil, webOrigin: nil, environment: environment)
         let composed: (dependencies: StorefrontDependencies, settlement: StartSettlement, payments: PaymentStack)
         do throws(ServiceStartFailure) {
             composed = try await SessionComposition.dependencies(
                 storage: storage, configuration: configuration, environment: environment, clock: ContinuousClock(), latency: .milliseconds(latency),
                 console: console,
                 codeMailer: codeMailer,
+                openID: openID,
                 log: { logger.warning("\($0)") })
         } catch { throw error.told() }
         let (dependencies, settlement, payments) = composed

@@ -38,3 +38,15 @@ public enum Encodings {
         prefix + (0..<bytes).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max)) }.joined()
     }
 }
+
+/// The code a terminal shows beside its sign-in link, and the page the link opens shows too: whoever opens the link
+/// checks it is their own terminal's before signing in.
+public enum TerminalLinkCode {
+    /// Eight letters and digits without look-alikes, as "ABCD-EFGH", from the link's handle.
+    public static func of(_ handle: String) -> String {
+        let alphabet = Array("ABCDEFGHJKLMNPQRSTUVWXYZ23456789")
+        let digest = Array(SHA256.hash(data: Data(("terminal-link:" + handle).utf8)))
+        let letters = digest.prefix(8).map { alphabet[Int($0) % alphabet.count] }
+        return String(letters.prefix(4)) + "-" + String(letters.suffix(4))
+    }
+}

@@ -18,8 +18,8 @@ public actor OpenIDClient {
     static let skew: TimeInterval = 60
 
     public nonisolated let settings: OpenIDProviderSettings
-    private let transport: any OpenIDTransport
-    private let dates: DateSource
+    let transport: any OpenIDTransport
+    let dates: DateSource
     private let keyRefetchInterval: TimeInterval
     private var discovered: ProviderMetadata?
     private var keys: (collection: JWTKeyCollection, byID: [String: (type: String, algorithm: String?)])?
@@ -71,20 +71,7 @@ public actor OpenIDClient {
             ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI), ("client_id", settings.clientID),
             ("code_verifier", verifier),
         ]
-        switch settings.authentication {
-        case .secret(let secret): fields.append(("client_secret", secret))
-        case .apple(let team, let key, let pem):
-            do {
-                fields.append(
-                    (
-                        "client_secret",
-                        try await AppleClientSecret.make(teamID: team, keyID: key, clientID: settings.clientID, pem: pem, at: dates.now())
-                    ))
-            } catch {
-                throw .tokenEndpoint("the Apple client secret could not be made: \(error)")
-            }
-        case .none: break
-        }
+        fields += try await clientAuthentication()
         let answer: (status: Int, body: Data)
         do { answer = try await transport.postForm(endpoint, fields: fields) } catch { throw .tokenEndpoint("\(error)") }
         let json = (try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any]
@@ -94,8 +81,28 @@ public actor OpenIDClient {
         return token
     }
 
-    /// Checks an ID token: its algorithm and key, its signature, `iss`, `aud` (and `azp`), `exp`, `iat` and `nonce`.
-    public func verify(idToken: String, nonce: String) async throws(OpenIDError) -> OpenIDIdentity {
+    /// How the shop proves itself at the provider's endpoints: its secret, Apple's ES256 JWT, or nothing (PKCE alone).
+    func clientAuthentication() async throws(OpenIDError) -> [(String, String)] {
+        switch settings.authentication {
+        case .secret(let secret): return [("client_secret", secret)]
+        case .apple(let team, let key, let pem):
+            do {
+                return [
+                    (
+                        "client_secret",
+                        try await AppleClientSecret.make(teamID: team, keyID: key, clientID: settings.clientID, pem: pem, at: dates.now())
+                    )
+                ]
+            } catch {
+                throw .tokenEndpoint("the Apple client secret could not be made: \(error)")
+            }
+        case .none: return []
+        }
+    }
+
+    /// Checks an ID token: its algorithm and key, its signature, `iss`, `aud` (and `azp`), `exp`, `iat` and `nonce`
+    /// (nil only for the device flow, whose request carries none).
+    public func verify(idToken: String, nonce: String?) async throws(OpenIDError) -> OpenIDIdentity {
         let metadata = try await metadata()
         let parts = idToken.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, idToken.utf8.count <= 16_384,
@@ -119,7 +126,9 @@ public actor OpenIDClient {
         if claims.aud.values.count > 1, claims.azp != settings.clientID { throw .idToken("it was given to another client") }
         guard claims.exp + Self.skew > now else { throw .idToken("it expired") }
         guard claims.iat - Self.skew <= now, claims.iat > now - 24 * 3_600 else { throw .idToken("its issue time is not now") }
-        guard let given = claims.nonce, Encodings.constantTimeEqual(given, nonce) else { throw .idToken("its nonce is not this sign-in's") }
+        if let nonce {
+            guard let given = claims.nonce, Encodings.constantTimeEqual(given, nonce) else { throw .idToken("its nonce is not this sign-in's") }
+        }
         return OpenIDIdentity(
             issuer: claims.iss, subject: claims.sub, email: claims.email, emailVerified: claims.emailVerified?.value ?? false, name: claims.name)
     }

@@ -11,7 +11,7 @@ public enum SessionLaunch {
     /// made absolute, One-Tap and the sandbox's latency put in); checks a Stripe key first.
     public static func shop(
         configuration: ShopConfiguration, dataDirectory: FilePath, latencyMilliseconds: Int?, environment: [String: String],
-        codeMail: CodeMailSettings? = nil, log: @Sendable (String) -> Void
+        codeMail: CodeMailSettings? = nil, openID: TerminalOpenIDSettings? = nil, log: @Sendable (String) -> Void
     ) async throws(ServiceStartFailure) -> [String: String] {
         var settings = configuration
         settings.dataDirectory = dataDirectory
@@ -23,7 +23,7 @@ public enum SessionLaunch {
         var sessionEnvironment = environment
         // The schema is this process's to migrate; sessions only check it.
         sessionEnvironment[SessionSettings.variable] = SessionSettings(
-            configuration: settings, migrates: configuration.database == nil, codeMail: codeMail
+            configuration: settings, migrates: configuration.database == nil, codeMail: codeMail, openID: openID
         ).encoded()
         // A session's terminal is the client's, described by its pty request, never the server's.
         // The server sends the shoppers' mail itself (one worker), so sessions are given no mail command: only the one
@@ -32,6 +32,7 @@ public enum SessionLaunch {
             "TERM", "COLUMNS", "LINES", "NO_COLOR", "COLORFGBG", "TMUX", "TMUX_PANE", "STY", SessionCommand.fingerprintVariable,
             SessionCommand.guestVariable, SessionCommand.browserGuestVariable, SessionCommand.browserAccountVariable,
             SessionCommand.sandboxSignInVariable, SessionCommand.pageSignInVariable, "STOREFRONT_MAIL_COMMAND",
+            "STOREFRONT_OPENID_PROVIDERS", "STOREFRONT_WEB_ORIGIN",
         ] { sessionEnvironment[name] = nil }
         SessionCommand.setLocale(&sessionEnvironment)
         return sessionEnvironment

@@ -32,49 +32,84 @@ extension WebAccountSignIn {
                 return .failure(.init(message: "\(client.settings.name) cannot be reached now: \(error)"))
             }
         }
+        signIn.terminalCode = { TerminalLinkCode.of($0) }
+        signIn.startTerminal = { handle, redirect in
+            let state = PKCE.newState()
+            let provider: String?
+            do {
+                provider = try await storage.terminalSignIns.open(
+                    handleHash: Encodings.sha256Hex(handle), stateHash: Encodings.sha256Hex(state), at: Date(), lifetime: OpenIDTerminalFlow.lifetime)
+            } catch {
+                return .failure(.init(message: "The sign-in could not be found now: \(error)"))
+            }
+            guard let provider, let client = byID[provider], let redirectURI = redirect(provider) else {
+                return .failure(.init(message: "This link was used already or is over 10 minutes old. Start again in your terminal."))
+            }
+            do {
+                let url = try await client.authorizationURL(
+                    state: state, nonce: PKCE.derived("nonce", state: state, key: key), verifier: PKCE.derived("verifier", state: state, key: key),
+                    redirectURI: redirectURI)
+                try await states.file(stateHash: Encodings.sha256Hex(state), provider: provider, at: Date())
+                return .success((url, state))
+            } catch {
+                return .failure(.init(message: "\(client.settings.name) cannot be reached now: \(error)"))
+            }
+        }
         signIn.finishOpenID = { id, state, bound, code, user, redirect in
             guard let client = byID[id] else { return .over("No such provider.") }
             // Another browser's callback (a login forged on this visitor) spends nothing.
             guard let bound, Encodings.constantTimeEqual(bound, state) else { return .over(WebSignIn.notThisBrowser) }
+            let stateHash = Encodings.sha256Hex(state)
             do {
-                guard try await states.take(stateHash: Encodings.sha256Hex(state), provider: id, at: Date(), lifetime: openIDLifetime) else {
+                guard try await states.take(stateHash: stateHash, provider: id, at: Date(), lifetime: openIDLifetime) else {
                     return .over("This sign-in was used already or took over 10 minutes. Start it again.")
                 }
+            } catch {
+                return .over("Your sign-in could not be kept: \(error)")
+            }
+            // A terminal's sign-in: the outcome, either way, goes to it, and wakes it at once.
+            let terminal = (try? await storage.terminalSignIns.handle(forState: stateHash)) ?? nil
+            let outcome: WebSignIn.CodeOutcome
+            do {
                 let token = try await client.exchange(code: code, verifier: PKCE.derived("verifier", state: state, key: key), redirectURI: redirect)
                 let identity = try await client.verify(idToken: token, nonce: PKCE.derived("nonce", state: state, key: key))
-                let account = try await Self.account(for: identity, in: storage.accounts)
+                if let terminal {
+                    let name = AppleUser.name(user) ?? identity.name
+                    return await tellTerminal(
+                        terminal,
+                        .signedIn(
+                            issuer: identity.issuer, subject: identity.subject, email: identity.email, emailVerified: identity.emailVerified,
+                            name: name),
+                        storage: storage)
+                }
+                let account = try await OpenIDAccounts.account(for: identity, in: storage.accounts, at: Date())
                 // Apple gives the name once, posted beside the code on the first sign-in: kept then, or never.
                 if let name = AppleUser.name(user), (try? await storage.profiles.profile(forCustomer: account.id))??.name == nil {
                     try? await storage.profiles.save(AccountProfile(customerID: account.id, name: name, email: nil))
                 }
-                return .signedIn(secret: try await accounts.startSession(account: account.id, kind: .browser, label: client.settings.name).secret)
+                outcome = .signedIn(secret: try await accounts.startSession(account: account.id, kind: .browser, label: client.settings.name).secret)
             } catch let error as OpenIDError {
-                return .over("\(client.settings.name) did not sign you in: \(error)")
+                outcome = .over("\(client.settings.name) did not sign you in: \(error)")
             } catch {
-                return .over("Your sign-in could not be kept: \(error)")
+                outcome = .over("Your sign-in could not be kept: \(error)")
             }
+            if let terminal, case .over(let why) = outcome { _ = await tellTerminal(terminal, .refused(why), storage: storage) }
+            return outcome
         }
     }
 
-    /// The account a provider's subject reaches: the one it was linked to; else the account whose verified email the
-    /// provider vouches for, which it joins; else a new one, with that email verified when no account has it.
-    static func account(for identity: OpenIDIdentity, in directory: any AccountDirectory) async throws -> CustomerAccount {
-        let wayIn = WayIn.openID(issuer: identity.issuer, subject: identity.subject)
-        let now = Date()
-        let email = identity.emailVerified ? identity.email?.lowercased() : nil
-        if let email, let holder = try await directory.account(verifiedEmail: email) {
-            do {
-                try await directory.link(wayIn, to: holder.id, at: now)
-                return try await directory.account(for: wayIn, at: now) ?? holder
-            } catch AccountChangeError.reachesAnotherAccount {
-                // Linked to another account before: that link stands.
+    /// Records how a terminal's sign-in ended and wakes the terminal waiting on it, on whichever host it runs.
+    static func tellTerminal(_ handleHash: String, _ outcome: TerminalSignInOutcome, storage: ShopStorage) async -> WebSignIn.CodeOutcome {
+        do {
+            guard try await storage.terminalSignIns.finish(handleHash: handleHash, outcome: outcome, at: Date()) else {
+                return .over("This terminal's sign-in is over already. Start again in your terminal.")
             }
+        } catch {
+            return .over("Your sign-in could not be passed to your terminal: \(error)")
         }
-        guard let account = try await directory.account(for: wayIn, at: now) else {
-            throw OpenIDError.idToken("this sign-in was taken off its account")
-        }
-        if let email, account.emailVerifiedAt == nil { try? await directory.verify(email: email, for: account.id, at: now) }
-        return account
+        await storage.wakeups.wake(handleHash)
+        if case .refused(let why) = outcome { return .over(why) }
+        return .terminalSignedIn
     }
 }
 

@@ -57,6 +57,8 @@ extension WebFront {
                 return html(.unauthorized, WebSignInPage.codeForm(title: title, root: "../", email: email, line: line, error: true))
             case .over(let line):
                 return html(.unauthorized, WebSignInPage.emailForm(title: title, root: "../", error: line, email: email))
+            case .terminalSignedIn:
+                return html(.ok, WebSignInPage.terminalDone(title: title, root: "../"))
             }
         }
         router.post("/sign-out") { request, _ in
@@ -65,14 +67,15 @@ extension WebFront {
             return Response(
                 status: .seeOther, headers: [.location: "./", .setCookie: WebSignIn.setCookie(nil, secure: secure), .cacheControl: "no-store"])
         }
-        addOpenIDRoutes(to: router, title: title, signIn: signIn, secure: secure, origins: origins)
+        addOpenIDRoutes(to: router, title: title, signIn: signIn, secure: secure, allowed: allowed, origins: origins)
     }
 
     /// `GET /sign-in/oidc/ID` sends the browser to the provider (a top-level redirect) with a cookie binding the
     /// `state` to it; `GET|POST /sign-in/oidc/ID/callback` (Apple posts) takes the code back. A callback whose `state` is
     /// not the one this browser was given, or was used, is refused before the code is sent anywhere.
     static func addOpenIDRoutes(
-        to router: Router<WebRequestContext>, title: String, signIn: WebSignIn, secure: Bool, origins: @escaping @Sendable () -> [WebOrigin]
+        to router: Router<WebRequestContext>, title: String, signIn: WebSignIn, secure: Bool, allowed: @escaping @Sendable (String?) -> Bool,
+        origins: @escaping @Sendable () -> [WebOrigin]
     ) {
         let root = "../../../"
         router.get("/sign-in/oidc/:provider") { request, context in
@@ -109,12 +112,51 @@ extension WebFront {
                 var answer = signedIn(secret, back: root, secure: secure)
                 answer.headers.append(HTTPField(name: .setCookie, value: clear))
                 return answer
+            case .terminalSignedIn:
+                var answer = html(.ok, WebSignInPage.terminalDone(title: title, root: root))
+                answer.headers[.setCookie] = clear
+                return answer
             case .again(let line), .over(let line):
                 return refused(line)
             }
         }
         router.get("/sign-in/oidc/:provider/callback", use: callback)
         router.post("/sign-in/oidc/:provider/callback", use: callback)
+        addTerminalRoutes(to: router, title: title, signIn: signIn, secure: secure, allowed: allowed, origins: origins)
+    }
+
+    /// `GET /sign-in/terminal/HANDLE`, the link a terminal shows: a page with the terminal's code to check; its button
+    /// (`POST`, from an allowed origin) sends the browser on to the provider the terminal chose, bound as any sign-in.
+    static func addTerminalRoutes(
+        to router: Router<WebRequestContext>, title: String, signIn: WebSignIn, secure: Bool, allowed: @escaping @Sendable (String?) -> Bool,
+        origins: @escaping @Sendable () -> [WebOrigin]
+    ) {
+        let isHandle: @Sendable (String) -> Bool = { handle in
+            (20...64).contains(handle.count) && handle.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+        }
+        router.get("/sign-in/terminal/:handle") { _, context in
+            let handle = context.parameters.get("handle") ?? ""
+            guard isHandle(handle) else {
+                return html(.notFound, WebSignInPage.emailForm(title: title, root: "../../", error: "This is not a terminal's sign-in link."))
+            }
+            return html(.ok, WebSignInPage.terminalConfirm(title: title, code: signIn.terminalCode(handle)))
+        }
+        router.post("/sign-in/terminal/:handle") { request, context in
+            guard allowed(request.headers[.origin]) else { return response(.forbidden, text: "this page's origin may not sign in") }
+            let handle = context.parameters.get("handle") ?? ""
+            let authority = request.head.authority
+            guard isHandle(handle) else {
+                return html(.notFound, WebSignInPage.emailForm(title: title, root: "../../", error: "This is not a terminal's sign-in link."))
+            }
+            switch await signIn.startTerminal(handle, { redirectURI($0, authority: authority, origins()) }) {
+            case .success(let start):
+                return Response(
+                    status: .seeOther,
+                    headers: [.location: start.url, .setCookie: WebSignIn.setBinding(start.state, secure: secure), .cacheControl: "no-store"])
+            case .failure(let problem):
+                return html(.badRequest, WebSignInPage.emailForm(title: title, root: "../../", error: problem.message))
+            }
+        }
     }
 
     /// The callback's address for provider `id`: on the allowed origin the browser came to (its `Host`), else the

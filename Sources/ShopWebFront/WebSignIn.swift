@@ -15,6 +15,8 @@ public struct WebSignIn: Sendable {
         case again(String)
         /// The code is spent: start over, with this line.
         case over(String)
+        /// The sign-in was a terminal's: it goes on there, and this browser keeps no session.
+        case terminalSignedIn
     }
 
     /// The line to show after an email is entered: the same whatever came of it, or a problem with the email.
@@ -36,6 +38,17 @@ public struct WebSignIn: Sendable {
         @Sendable (_ id: String, _ state: String, _ bound: String?, _ code: String, _ user: String?, _ redirectURI: String) async -> CodeOutcome = {
             _, _, _, _, _, _ in .over("No such provider.")
         }
+
+    /// Sends the browser that opened a terminal's link (its `handle`) to the provider the terminal chose, with the
+    /// `state` to bind to it; `redirect` makes the callback's address for a provider's id.
+    public var startTerminal:
+        @Sendable (_ handle: String, _ redirect: @Sendable (String) -> String?) async -> Result<(url: String, state: String), OpenIDStartError> = {
+            _, _ in
+            .failure(OpenIDStartError(message: "Signing in a terminal is off here."))
+        }
+
+    /// The code a terminal shows beside its link (`handle`), for the page to show too.
+    public var terminalCode: @Sendable (_ handle: String) -> String = { _ in "" }
 
     /// What a callback whose state this browser was not given is told.
     public static let notThisBrowser = "This sign-in was not started in this browser. Start it again."
@@ -148,6 +161,31 @@ enum WebSignInPage {
                 <button type="submit">Sign in</button>
                 </form>
                 <p><a href="\(root)sign-in">Use another email</a></p>
+                """)
+    }
+
+    /// The page a terminal's link opens: its code, to check against the terminal's, and the button that goes on.
+    static func terminalConfirm(title: String, code: String) -> String {
+        page(
+            title: title, root: "../../",
+            body: """
+                <h1>Sign in your terminal</h1>
+                <p>A terminal of \(WebPage.escaped(title)) asks to sign in. Go on only if it is yours and it shows this code:</p>
+                <p class="code">\(WebPage.escaped(code))</p>
+                <form method="post" action="">
+                <button type="submit">Continue</button>
+                </form>
+                <p>Not yours, or another code? Close this page: nothing happens.</p>
+                """)
+    }
+
+    /// The page after a terminal's sign-in: it goes on there.
+    static func terminalDone(title: String, root: String) -> String {
+        page(
+            title: title, root: root,
+            body: """
+                <h1>Signed in</h1>
+                <p>Your terminal is signed in now. You can close this page.</p>
                 """)
     }
 

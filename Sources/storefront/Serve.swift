@@ -60,11 +60,26 @@ struct Serve: AsyncParsableCommand {
         help: ArgumentHelp("An authorized_keys file: these keys get the merchant console (storefront admin) instead of the shop.", valueName: "file"))
     var adminKeys: String?
 
+    @Option(
+        name: .customLong("openid-providers"),
+        help: ArgumentHelp(
+            "A JSON file of OpenID Connect providers shoppers may sign in with from the terminal (docs/openid-connect.md). Env: STOREFRONT_OPENID_PROVIDERS.",
+            valueName: "file"))
+    var openIDProviders: String?
+
+    @Option(
+        name: .customLong("web-origin"),
+        help: ArgumentHelp(
+            "The origin of this shop's storefront web (https://shop.example), where a terminal's sign-in link opens. Env: STOREFRONT_WEB_ORIGIN.",
+            valueName: "url"))
+    var webOrigin: String?
+
     @OptionGroup var latency: SandboxLatencyOption
 
     @OptionGroup var sessionStart: SessionStartOption
 
     func validate() throws {
+        if let problem = webOrigin.flatMap(TerminalOpenIDChoice.originProblem) { throw ValidationError(problem) }
         if let problem = SSHShopSettings.problem(port: port, limits: limits) { throw ValidationError(problem) }
         if let problem = openSSHFront.flatMap(OpenSSHSession.frontProblem) { throw ValidationError(problem) }
     }
@@ -77,8 +92,10 @@ struct Serve: AsyncParsableCommand {
     }
 
     func run() async throws {
+        var start = try shop.serverStart(mail: mail, latency: latency, sessions: sessionStart)
+        start.terminalOpenID = try TerminalOpenIDChoice.settings(providersFile: openIDProviders, webOrigin: webOrigin)
         try await FrontCommands.serveSSH(
-            shop.serverStart(mail: mail, latency: latency, sessions: sessionStart), host: host, port: port, limits: limits, hostKey: hostKey,
+            start, host: host, port: port, limits: limits, hostKey: hostKey,
             adminKeys: adminKeys, openSSHFront: openSSHFront, webhookListen: webhookListen, webhookSecretFile: webhooks.secretFile)
     }
 }
