@@ -37,9 +37,10 @@ open class PromptingSignInController: SignInAuthorizationControlling {
     package func finish(_ report: (any SignInAuthorizationControllerDelegate) -> Void) {
         guard !isFinished else { return }
         isFinished = true
+        if let delegate { report(delegate) }
+        // After the report: the work being stopped may be the very task telling it, whose sends a cancel would drop.
         whenFinished?()
         whenFinished = nil
-        if let delegate { report(delegate) }
     }
 
     /// Ends the sign-in with `error`.

@@ -11,12 +11,14 @@ final class OpenIDTestProvider: @unchecked Sendable {
 
     var issuer: String { "http://127.0.0.1:\(port)" }
 
-    init(users: [[String: Any]], sourceLocation: SourceLocation = #_sourceLocation) throws {
+    /// With `device`, it does the device authorization grant too, asking to be polled at most once a second.
+    init(users: [[String: Any]], device: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let directory = TemporaryDirectory.make()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let claims = try users.flatMap { ["--user-claims", String(decoding: try JSONSerialization.data(withJSONObject: $0), as: UTF8.self)] }
         (pid, port) = try LocalStripe.startServer(
-            [LocalStripe.script("oidc-test-provider")] + claims, errorFile: directory.appendingPathComponent("oidc.err").path,
+            [LocalStripe.script("oidc-test-provider")] + claims + (device ? ["--device", "--device-interval", "1"] : []),
+            errorFile: directory.appendingPathComponent("oidc.err").path,
             what: "oidc-provider-mock (PyPI: oidc-provider-mock; install it with `python3 -m pip install oidc-provider-mock`)",
             sourceLocation: sourceLocation)
     }
@@ -33,6 +35,15 @@ final class OpenIDTestProvider: @unchecked Sendable {
                 + "Content-Length: \(form.utf8.count)\r\n\r\n\(form)", port: port)
         let location = answer.split(separator: "\r\n").first { $0.lowercased().hasPrefix("location:") }
         return try #require(location.map { String($0.dropFirst("location:".count)).trimmingCharacters(in: .whitespaces) }, "\(answer.prefix(600))")
+    }
+
+    /// What a person does at the provider's device page: approves `userCode` as `subject`, or denies it.
+    func decide(userCode: String, as subject: String, approve: Bool = true) throws {
+        let form = "user_code=\(userCode)&sub=\(subject)&action=\(approve ? "approve" : "deny")"
+        let answer = try LocalStripe.exchange(
+            "POST /device HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                + "Content-Length: \(form.utf8.count)\r\n\r\n\(form)", port: port)
+        try #require(answer.hasPrefix("HTTP/1.1 200"), "\(answer.prefix(400))")
     }
 
     /// The query parameter `name` of `url`.

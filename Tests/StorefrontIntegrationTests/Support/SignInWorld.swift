@@ -11,10 +11,12 @@ struct SignInWorld {
     /// The `--openid-providers` file.
     let providers: String
 
-    init(in root: String) throws {
+    /// With `device`, the provider does the device authorization grant too.
+    init(in root: String, device: Bool = false) throws {
         sink = try MailDeliveryTests.Sink(directory: root + "/sink")
         mail = try MailDeliveryTests().msmtp(sink, in: root)
-        provider = try OpenIDTestProvider(users: [["sub": "ada-1", "email": "ada@example.com", "email_verified": true, "name": "Ada"]])
+        provider = try OpenIDTestProvider(
+            users: [["sub": "ada-1", "email": "ada@example.com", "email_verified": true, "name": "Ada"]], device: device)
         try "s3cret\n".write(toFile: root + "/mock.secret", atomically: true, encoding: .utf8)
         providers = root + "/providers.json"
         try
