@@ -137,15 +137,18 @@ extension SessionComposition {
         var terminals: any TerminalSignIns
         var wakeups: any SignInWakeups
         var clock: any Clock<Duration>
+        var newHandle: @Sendable () -> String
 
         public init(
-            clients: [OpenIDClient], webOrigin: String?, terminals: any TerminalSignIns, wakeups: any SignInWakeups, clock: any Clock<Duration>
+            clients: [OpenIDClient], webOrigin: String?, terminals: any TerminalSignIns, wakeups: any SignInWakeups, clock: any Clock<Duration>,
+            newHandle: @escaping @Sendable () -> String = { Encodings.randomToken(bytes: 16) }
         ) {
             self.clients = clients
             self.webOrigin = webOrigin
             self.terminals = terminals
             self.wakeups = wakeups
             self.clock = clock
+            self.newHandle = newHandle
         }
 
         /// One way per provider, each ending with what `accepted` makes of who signed in.
@@ -153,9 +156,10 @@ extension SessionComposition {
             _ accepted: @escaping @Sendable (OpenIDClient, OpenIDIdentity) async throws(SignInError) -> any SignInCredential
         ) -> [SignInChoiceController.Way] {
             clients.map { client in
-                let flow = OpenIDTerminalFlow(
+                var flow = OpenIDTerminalFlow(
                     client: client, webOrigin: webOrigin, terminals: terminals, wakeups: wakeups, dates: .system, clock: clock
                 ) { identity throws(SignInError) in try await accepted(client, identity) }
+                flow.newHandle = newHandle
                 return SignInChoiceController.Way(name: client.settings.name) { OpenIDTerminalSignInController(flow: flow) }
             }
         }

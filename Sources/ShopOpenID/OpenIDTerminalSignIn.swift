@@ -13,6 +13,9 @@ public struct OpenIDTerminalFlow: Sendable {
     public var dates: DateSource
     /// What the device flow waits on between two asks: tests give a clock they move.
     public var clock: any Clock<Duration>
+    /// Makes each link's secret handle: 128 random bits (a short link makes a small QR code; it lasts 10 minutes and
+    /// works once), fixed in tests whose frames show it.
+    public var newHandle: @Sendable () -> String = { Encodings.randomToken(bytes: 16) }
     /// Runs once the provider vouched for `identity`: the credential the sign-in ends with.
     public var accepted: @Sendable (_ identity: OpenIDIdentity) async throws(SignInError) -> any SignInCredential
 
@@ -75,7 +78,7 @@ public final class OpenIDTerminalSignInController: PromptingSignInController {
         guard let origin = flow.webOrigin else {
             return fail(.failed("\(name) cannot sign in a terminal here: the shop has no web address for its page (storefront serve --web-origin)."))
         }
-        let handle = Encodings.randomToken()
+        let handle = flow.newHandle()
         let key = Encodings.sha256Hex(handle)
         do {
             try await flow.terminals.file(handleHash: key, provider: flow.client.settings.id, at: flow.dates.now())

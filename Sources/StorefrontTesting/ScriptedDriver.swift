@@ -51,6 +51,18 @@ public final class ScriptedDriver {
 
     public func settle() async { await program.settle() }
 
+    /// Waits for work no effect tracks (a sign-in woken from outside) to bring the state to `done`: settles, and lets
+    /// other tasks run, until it holds or `deadline` passes on the wall clock. False when it never held.
+    public func waitUntil(deadline: Duration = .seconds(10), _ done: (StorefrontState) -> Bool) async -> Bool {
+        let end = ContinuousClock.now.advanced(by: deadline)
+        while ContinuousClock.now < end {
+            await settle()
+            if done(state) { return true }
+            await Task.yield()
+        }
+        return done(state)
+    }
+
     /// A new terminal size: the list window follows and a frame is drawn at the new size.
     public func resize(to size: Size) async {
         renderer.size = size

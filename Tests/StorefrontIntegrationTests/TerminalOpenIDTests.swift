@@ -45,7 +45,7 @@ struct TerminalOpenIDTests {
             arguments: ["--mail-command", world.mail, "--openid-providers", world.providers, "--web-origin", "http://127.0.0.1:\(web.port)"],
             environment: environment, dataDirectory: web.dataDirectory)
         try shop.waitForLog(#/sign-in: with Mock ID .* from the terminal, by http:\/\/127\.0\.0\.1/#)
-        let linkPattern = try Regex<(Substring, Substring)>(#"(http://127\.0\.0\.1:\#(web.port)/sign-in/terminal/[A-Za-z0-9_-]{43})"#)
+        let linkPattern = try Regex<(Substring, Substring)>(#"(http://127\.0\.0\.1:\#(web.port)/sign-in/terminal/[A-Za-z0-9_-]{22})"#)
         var links: [String] = []
         for name in ["laptop", "desktop"] {
             let terminal = try TmuxTerminal(columns: 120, rows: 44)

@@ -58,9 +58,10 @@ public struct AppState: Equatable {
     public var isPresentingSheet: Bool { checkout.checkout != nil && checkout.sheet == nil }
 
     /// False while a screen is on its way (the first products, a customer's saved cart, the payment sheet,
-    /// a form being saved): keys typed now wait for it.
+    /// a form being saved): keys typed now wait for it. A form waiting on a link opened elsewhere takes Esc at once.
     public var isAcceptingInput: Bool {
-        !productList.isOpening && cart.savedCart != nil && !isPresentingSheet && !checkout.isCheckingWallet && !(shell.form?.isBusy ?? false)
+        !productList.isOpening && cart.savedCart != nil && !isPresentingSheet && !checkout.isCheckingWallet
+            && !((shell.form?.isBusy ?? false) && shell.form?.link == nil)
     }
 }
 

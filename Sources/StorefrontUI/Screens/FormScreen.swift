@@ -1,8 +1,19 @@
 import ShopModels
+import ShopPorts
 import StorefrontCore
 
-/// The card and address forms.
+/// The forms: a card, an address, a sign-in's questions, and a sign-in's link with its QR code.
 extension Layout {
+    /// The link's QR code, when it does not fit below the text but does to its right (a standard 80x24 window).
+    private static func qrCodeBeside(_ form: FormState, _ body: BodyRect, _ p: inout Painter) -> (code: QRCode, side: Int)? {
+        guard let link = form.link, let code = form.qrCode, p.frame.charset == .unicode else { return nil }
+        let width = min(body.width - 4, 90)
+        let side = code.size + 4
+        let below = p.wrapped(form.message, width: width).count + 1 + (link.count + width - 1) / width + 1 + (side + 1) / 2
+        guard below > body.height - 2, (side + 1) / 2 < body.height, body.width - 4 - side - 2 >= 30 else { return nil }
+        return (code, side)
+    }
+
     static func drawForm(_ state: StorefrontState, _ body: BodyRect, _ p: inout Painter) {
         guard let form = state.form else { return }
         let column = 2
@@ -15,18 +26,24 @@ extension Layout {
             fieldLines.append((index, false))
             if field.error != nil { fieldLines.append((index, true)) }
         }
-        let messageLines = p.wrapped(form.message, width: width)
-        let spare = body.height - fieldLines.count - 2
+        let beside = Self.qrCodeBeside(form, body, &p)
+        let textWidth = beside.map { body.width - 4 - $0.side - 2 } ?? width
+        let messageLines = p.wrapped(form.message, width: textWidth)
+        // A link is no use cut short: its rows come before the message's.
+        let linkRows = form.link.map { ($0.count + textWidth - 1) / max(1, textWidth) + 1 } ?? 0
+        let spare = body.height - fieldLines.count - 2 - linkRows
         let shownMessage = spare > 0 ? Array(messageLines.prefix(spare)) : []
         var row = body.top
         for line in shownMessage {
-            p.put(line, column: column, row: row, style: Style(.dim), width: width)
+            p.put(line, column: column, row: row, style: Style(.dim), width: textWidth)
             row += 1
         }
         if !shownMessage.isEmpty { row += 1 }
         if let link = form.link {
-            row = p.link(link, qrCode: form.qrCode, column: column, from: row, above: body.bottom - 1, width: width)
+            row = p.link(link, qrCode: beside == nil ? form.qrCode : nil, column: column, from: row, above: body.bottom - 1, width: textWidth)
         }
+        // Beside the text, the code may reach the status row: the status is short and on the left.
+        if let beside { _ = p.drawQRCode(beside.code, column: body.width - 2 - beside.side, from: body.top, above: body.bottom) }
         let room = max(1, body.bottom - row - 1)
         let focusedLine = fieldLines.firstIndex { $0.field == form.focusedIndex && !$0.isError } ?? 0
         let start = min(max(0, focusedLine - room + 2), max(0, fieldLines.count - room))

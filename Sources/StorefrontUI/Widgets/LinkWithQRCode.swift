@@ -18,7 +18,7 @@ extension Painter {
 
     /// Draws `code` with a quiet zone, two modules a row in half blocks, where it fits between `row` and `limit`;
     /// returns the row after it. A terminal without Unicode, or too small, gets a line saying so.
-    private mutating func drawQRCode(_ code: QRCode, column: Int, from row: Int, above limit: Int) -> Int {
+    mutating func drawQRCode(_ code: QRCode, column: Int, from row: Int, above limit: Int) -> Int {
         let quiet = 2
         let side = code.size + 2 * quiet
         let rows = (side + 1) / 2
