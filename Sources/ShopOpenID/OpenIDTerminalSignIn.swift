@@ -155,14 +155,16 @@ public final class OpenIDTerminalSignInController: PromptingSignInController {
                 case .slowDown: interval += .seconds(5)
                 case .idToken(let token): return .success(try await flow.client.verify(idToken: token, nonce: nil))
                 case .denied: return .failure(.failed("The sign-in was turned down at \(name)."))
-                case .expired: break
+                case .expired: return .failure(Self.deviceCodeExpired)
                 }
             } catch {
                 return .failure(.failed("\(name) did not sign you in: \(error)"))
             }
         }
-        return .failure(.failed("The code expired: nobody signed in within its time. Start again."))
+        return .failure(Self.deviceCodeExpired)
     }
+
+    static let deviceCodeExpired = SignInError.failed("The code expired: nobody signed in within its time. Start again.")
 }
 
 /// The outcome of a terminal's sign-in, taken once from storage when there is one.

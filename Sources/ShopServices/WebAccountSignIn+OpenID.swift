@@ -19,18 +19,23 @@ extension WebAccountSignIn {
         let byID = Dictionary(providers.map { ($0.settings.id, $0) }) { first, _ in first }
         signIn.providers = providers.map { ($0.settings.id, $0.settings.name) }
         let states = storage.openIDStates
-        signIn.startOpenID = { id, redirect in
-            guard let client = byID[id] else { return .failure(.init(message: "No such provider.")) }
-            let state = PKCE.newState()
+        /// The provider's address for `state`, which is filed (as a hash) for the callback to take once.
+        @Sendable func send(to client: OpenIDClient, state: String, redirect: String) async -> Result<
+            (url: String, state: String), WebSignIn.OpenIDStartError
+        > {
             do {
                 let url = try await client.authorizationURL(
                     state: state, nonce: PKCE.derived("nonce", state: state, key: key), verifier: PKCE.derived("verifier", state: state, key: key),
                     redirectURI: redirect)
-                try await states.file(stateHash: Encodings.sha256Hex(state), provider: id, at: Date())
+                try await states.file(stateHash: Encodings.sha256Hex(state), provider: client.settings.id, at: Date())
                 return .success((url, state))
             } catch {
                 return .failure(.init(message: "\(client.settings.name) cannot be reached now: \(error)"))
             }
+        }
+        signIn.startOpenID = { id, redirect in
+            guard let client = byID[id] else { return .failure(.init(message: "No such provider.")) }
+            return await send(to: client, state: PKCE.newState(), redirect: redirect)
         }
         signIn.terminalCode = { TerminalLinkCode.of($0) }
         signIn.startTerminal = { handle, redirect in
@@ -45,15 +50,7 @@ extension WebAccountSignIn {
             guard let provider, let client = byID[provider], let redirectURI = redirect(provider) else {
                 return .failure(.init(message: "This link was used already or is over 10 minutes old. Start again in your terminal."))
             }
-            do {
-                let url = try await client.authorizationURL(
-                    state: state, nonce: PKCE.derived("nonce", state: state, key: key), verifier: PKCE.derived("verifier", state: state, key: key),
-                    redirectURI: redirectURI)
-                try await states.file(stateHash: Encodings.sha256Hex(state), provider: provider, at: Date())
-                return .success((url, state))
-            } catch {
-                return .failure(.init(message: "\(client.settings.name) cannot be reached now: \(error)"))
-            }
+            return await send(to: client, state: state, redirect: redirectURI)
         }
         signIn.finishOpenID = { id, state, bound, code, user, redirect in
             guard let client = byID[id] else { return .over("No such provider.") }

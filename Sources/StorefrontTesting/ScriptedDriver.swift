@@ -52,8 +52,9 @@ public final class ScriptedDriver {
     public func settle() async { await program.settle() }
 
     /// Waits for work no effect tracks (a sign-in woken from outside) to bring the state to `done`: settles, and lets
-    /// other tasks run, until it holds or `deadline` passes on the wall clock. False when it never held.
-    public func waitUntil(deadline: Duration = .seconds(10), _ done: (StorefrontState) -> Bool) async -> Bool {
+    /// other tasks run, until it holds or `deadline` passes on the wall clock (long: the whole suite shares the main
+    /// actor, and a busy machine slows it). False when it never held.
+    public func waitUntil(deadline: Duration = .seconds(60), _ done: (StorefrontState) -> Bool) async -> Bool {
         let end = ContinuousClock.now.advanced(by: deadline)
         while ContinuousClock.now < end {
             await settle()

@@ -23,6 +23,8 @@ struct WebSignInBrowserTests {
         try browser.must(["op": "click", "selector": "#account a"])
         try browser.must(["op": "fill", "selector": "input[name=email]", "text": "ada@example.com"])
         try browser.must(["op": "click", "selector": "button[type=submit]"])
+        // Read once the next page is there: a read during the navigation finds the old page's elements gone.
+        try browser.must(["op": "waitPage", "text": "If that email can get codes"])
         let asked = try browser.must(["op": "page"])
         #expect((asked["text"] as? String)?.contains("If that email can get codes") == true, "\(asked)")
         try browser.must(["op": "fill", "selector": "input[name=code]", "text": try world.code(0)])

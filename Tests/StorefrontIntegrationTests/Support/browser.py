@@ -62,6 +62,14 @@ def main():
                     answer["loadedMs"] = (time.monotonic() - started) * 1000
                 elif op == "rows":
                     answer["screen"] = screen(driver)
+                elif op == "waitPage":
+                    # Waits for text in the page's body: a page read while the browser navigates finds old elements gone.
+                    wanted = command["text"]
+                    try:
+                        WebDriverWait(driver, command.get("timeout", 20), poll_frequency=0.02).until(
+                            lambda d: wanted in d.find_element(By.TAG_NAME, "body").text)
+                    except TimeoutException:
+                        answer = {"ok": False, "error": f"timed out waiting for {wanted!r} in the page"}
                 elif op == "wait":
                     # Waits for text on the terminal's screen (or the status box); answers the screen either way.
                     wanted, timeout = command["text"], command.get("timeout", 20)
