@@ -46,18 +46,21 @@ class Shop:
         raise SystemExit(f"timed out; the screen was:\n{self.text()}")
 
 
-def start_shop(binary, database):
-    """Starts the shop in a fresh data directory (its colours as a user's, `NO_COLOR` dropped, the mouse off)."""
+def start_shop(binary, database, data=None, extra_env=None, size=(80, 24)):
+    """Starts the shop in a fresh data directory, or `data` (its colours as a user's, `NO_COLOR` dropped, the mouse
+    off), with `extra_env` added, at `size` (columns, rows)."""
     home = tempfile.mkdtemp()
     env = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8", LC_ALL="C.UTF-8",
                XDG_CONFIG_HOME=home + "/config", XDG_DATA_HOME=home + "/data")
     env.pop("NO_COLOR", None)
+    env.update(extra_env or {})
     if database:
         env["STOREFRONT_DATABASE_URL"] = database
+    columns, rows = size
     pid, fd = pty.fork()
     if pid == 0:
-        os.execve(binary, [binary, "run", "--data-dir", home + "/data", "--mouse", "off"], env)
-    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+        os.execve(binary, [binary, "run", "--data-dir", data or home + "/data", "--mouse", "off"], env)
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
     os.kill(pid, signal.SIGWINCH)
-    screen = pyte.Screen(80, 24)
+    screen = pyte.Screen(columns, rows)
     return Shop(pid, fd, screen, pyte.ByteStream(screen), home)
