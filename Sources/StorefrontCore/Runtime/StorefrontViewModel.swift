@@ -83,9 +83,12 @@ public final class StorefrontViewModel {
 
     /// Brings `published` up to `app`'s screens, made once a step from the features' states; true when they changed.
     private static func publish(_ app: inout AppState, over published: inout StorefrontState, acceptingInput: inout Bool) -> Bool {
+        let wasAccepting = acceptingInput
         acceptingInput = app.isAcceptingInput
         let screens = app.screens
-        guard screens != published else { return false }
+        // Input taken again with the screens unchanged (a signed-out shopper's empty cart read back empty) still
+        // tells the host: keys typed meanwhile wait for that, and would wait for ever.
+        guard screens != published || (acceptingInput && !wasAccepting) else { return false }
         published = screens
         return true
     }
