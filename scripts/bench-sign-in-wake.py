@@ -66,7 +66,6 @@ def request(port, method, path, body=None, headers=None):
 results = []
 shop.pump_until(lambda text: "Your account" in text, writing=b"u")
 for round in range(rounds):
-    print(f"round {round}", file=sys.stderr, flush=True)
     shop.pump_until(lambda text: "Waiting for Mock ID" in text, writing=b"i")
     link = re.search(origin.replace(".", r"\.") + r"(/sign-in/terminal/[A-Za-z0-9_-]{22})", shop.text()).group(1)
     answer, _ = request(web_port, "POST", link, "", {"Origin": origin, "Content-Length": "0"})
