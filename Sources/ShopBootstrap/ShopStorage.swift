@@ -40,6 +40,8 @@ public struct ShopStorage: Sendable {
     public var terminalSignIns: any TerminalSignIns
     /// How the process that finished such a sign-in wakes the terminal waiting on it.
     public var wakeups: any SignInWakeups
+    /// The discount codes and the uses orders hold.
+    public var discounts: any DiscountCodes
     /// Where it is, for the log: the file, or the URL without its password.
     public var place: String
     /// True when this start imported the catalog file into SQLite.
@@ -74,6 +76,7 @@ public struct ShopStorage: Sendable {
             signInCodes: SQLiteSignInCodes(database: database), accountSessions: SQLiteAccountSessions(database: database),
             openIDStates: SQLiteOpenIDStates(database: database), admins: SQLiteAccountAdmins(database: database),
             terminalSignIns: SQLiteTerminalSignIns(database: database), wakeups: FileSignInWakeups(besideDatabase: database.path),
+            discounts: SQLiteDiscountCodes(database: database),
             place: database.path, didImport: catalog.didImport, warnings: database.warnings, postgres: nil
         )
     }
@@ -92,6 +95,7 @@ public struct ShopStorage: Sendable {
             signInCodes: PostgresSignInCodes(database: database), accountSessions: PostgresAccountSessions(database: database),
             openIDStates: PostgresOpenIDStates(database: database), admins: PostgresAccountAdmins(database: database),
             terminalSignIns: PostgresTerminalSignIns(database: database), wakeups: PostgresSignInWakeups(database: database),
+            discounts: PostgresDiscountCodes(database: database),
             place: database.location.description, didImport: false, warnings: [], postgres: database
         )
     }

@@ -248,5 +248,6 @@ extension PostgresDatabase {
         Migration(identifier: "v25-oidc-states", sql: AccountSessionsMigration.openIDStates),
         Migration(identifier: "v26-admins", sql: AdminsMigration.statements),
         Migration(identifier: "v27-terminal-sign-ins", sql: TerminalSignInsMigration.statements),
+        Migration(identifier: "v28-discount-codes", sql: DiscountCodesMigration.statements),
     ]
 }

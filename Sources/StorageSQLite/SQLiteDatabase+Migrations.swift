@@ -290,6 +290,9 @@ extension SQLiteDatabase {
         migrator.registerMigration("v27-terminal-sign-ins") { db in
             for statement in TerminalSignInsMigration.statements { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v28-discount-codes") { db in
+            for statement in DiscountCodesMigration.statements { try db.execute(sql: statement) }
+        }
         return migrator
     }
 }

@@ -1,0 +1,174 @@
+import Foundation
+
+/// A discount code as the merchant made it: what it takes off, and when and for whom it holds.
+public struct DiscountCode: Hashable, Sendable, Codable {
+    /// What a code takes off.
+    public enum Kind: Hashable, Sendable, Codable {
+        /// A share of the goods it applies to, in hundredths of a percent (1 to 10,000).
+        case percentage(basisPoints: Int)
+        /// An amount off the goods it applies to, never more than they cost.
+        case fixed(Money)
+        /// The shipping, whole.
+        case freeShipping
+    }
+
+    /// Upper-case letters, digits and dashes, 3 to 32 of them: what the shopper types, in any case.
+    public var code: String
+    public var kind: Kind
+    /// The first moment it holds, and the moment it stops; nil for no bound.
+    public var startsAt: Date?
+    public var endsAt: Date?
+    /// Uses in total, and by one customer; nil for no limit.
+    public var totalUses: Int?
+    public var usesPerCustomer: Int?
+    /// The least the goods it applies to must come to.
+    public var minimumSubtotal: Money?
+    /// The products (their ids) and variants (their SKUs) it applies to; empty for every one.
+    public var onlyFor: Set<ProductID>
+    /// A paused code is refused like an unknown one until it is resumed.
+    public var isPaused: Bool
+
+    public init(
+        code: String, kind: Kind, startsAt: Date? = nil, endsAt: Date? = nil, totalUses: Int? = nil, usesPerCustomer: Int? = nil,
+        minimumSubtotal: Money? = nil, onlyFor: Set<ProductID> = [], isPaused: Bool = false
+    ) {
+        self.code = code
+        self.kind = kind
+        self.startsAt = startsAt
+        self.endsAt = endsAt
+        self.totalUses = totalUses
+        self.usesPerCustomer = usesPerCustomer
+        self.minimumSubtotal = minimumSubtotal
+        self.onlyFor = onlyFor
+        self.isPaused = isPaused
+    }
+
+    /// The code as it is kept and compared: trimmed and upper-cased; nil for text that is not a code.
+    public static func normalized(_ typed: String) -> String? {
+        let code = typed.trimmingCharacters(in: .whitespaces).uppercased()
+        guard (3...32).contains(code.count), code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else { return nil }
+        return code
+    }
+
+    /// Whether `line` is one the code applies to: every line, or the product's id or the variant's SKU is named.
+    public func covers(_ line: CartLine) -> Bool {
+        onlyFor.isEmpty || onlyFor.contains(line.productID) || line.variant.map { onlyFor.contains($0.sku) } == true
+    }
+
+    /// Why the code does not hold at `date` for a customer, whatever the cart: paused, not yet, expired, used up; nil
+    /// when it holds. A use is claimed against this, in the same transaction that counts the uses.
+    public func refusal(at date: Date, usedInAll: Int, usedByCustomer: Int) -> DiscountRefusal? {
+        if isPaused { return .unknown }
+        if let startsAt, date < startsAt { return .notYet }
+        if let endsAt, date >= endsAt { return .expired }
+        if let totalUses, usedInAll >= totalUses { return .usedUp }
+        if let usesPerCustomer, usedByCustomer >= usesPerCustomer { return .usedByYou }
+        return nil
+    }
+
+    /// The code as a column keeps it.
+    public var document: String {
+        // A value of plain strings, numbers and dates always encodes.
+        (try? String(decoding: JSONEncoder().encode(self), as: UTF8.self)) ?? "{}"
+    }
+
+    /// The code a column kept; nil for text that is not one.
+    public static func decoded(_ document: String) -> DiscountCode? {
+        try? JSONDecoder().decode(DiscountCode.self, from: Data(document.utf8))
+    }
+
+    /// What the code takes off `lines` and `shipping` at `date`, given how often it was used (in all, and by this
+    /// customer); or why it does not apply.
+    public func apply(to lines: [CartLine], shipping: Money, at date: Date, usedInAll: Int, usedByCustomer: Int) -> Result<
+        AppliedDiscount, DiscountRefusal
+    > {
+        let currency = shipping.currency
+        if let refusal = refusal(at: date, usedInAll: usedInAll, usedByCustomer: usedByCustomer) { return .failure(refusal) }
+        let covered = lines.filter(covers)
+        guard !covered.isEmpty else { return .failure(.otherProducts) }
+        let eligible = covered.subtotal(in: currency)
+        if let minimumSubtotal, eligible.minorUnits < minimumSubtotal.minorUnits { return .failure(.belowMinimum(minimumSubtotal)) }
+        let goods: Int64
+        switch kind {
+        case .percentage(let basisPoints):
+            // Half a minor unit and more rounds up: 10% of 0.05 is 0.01.
+            goods = (eligible.minorUnits * Int64(min(max(basisPoints, 0), 10_000)) + 5_000) / 10_000
+        case .fixed(let amount):
+            goods = min(max(amount.minorUnits, 0), eligible.minorUnits)
+        case .freeShipping:
+            return .success(AppliedDiscount(code: code, shipping: shipping, lineShares: [:], currency: currency))
+        }
+        let shares = ProportionalShares.split(goods, by: covered.map(\.total.minorUnits))
+        var byLine: [ProductID: Money] = [:]
+        for (line, share) in zip(covered, shares) { byLine[line.stockKey] = Money(minorUnits: share, currency: currency) }
+        return .success(AppliedDiscount(code: code, shipping: .zero(currency), lineShares: byLine, currency: currency))
+    }
+}
+
+/// What a code took off an order: off each line (by its stock key) and off the shipping.
+public struct AppliedDiscount: Hashable, Sendable, Codable {
+    public var code: String
+    /// Off the shipping (a free-shipping code: all of it).
+    public var shipping: Money
+    /// Off each line's total, by the line's stock key; the shares add up to `goods`.
+    public var lineShares: [ProductID: Money]
+    public var currency: Currency
+
+    public init(code: String, shipping: Money, lineShares: [ProductID: Money], currency: Currency) {
+        self.code = code
+        self.shipping = shipping
+        self.lineShares = lineShares
+        self.currency = currency
+    }
+
+    /// Off the goods, in all.
+    public var goods: Money { lineShares.values.sum(in: currency) }
+    /// Off the order, in all.
+    public var total: Money { goods + shipping }
+}
+
+/// Why a code does not apply, in one line a shopper reads. An unknown code and a paused one read the same, and neither
+/// hints at a code that looks like it.
+public enum DiscountRefusal: Error, Hashable, Sendable {
+    case unknown, notYet, expired, usedUp, usedByYou
+    case belowMinimum(Money)
+    case otherProducts
+
+    public var line: String {
+        switch self {
+        case .unknown: "That code is not one this shop has."
+        case .notYet: "That code does not hold yet."
+        case .expired: "That code has expired."
+        case .usedUp: "That code has been used up."
+        case .usedByYou: "You have used that code already."
+        case .belowMinimum(let minimum): "That code needs \(minimum.formatted) of goods it applies to."
+        case .otherProducts: "That code is for other products."
+        }
+    }
+}
+
+/// A total shared across parts in proportion to their weights, in whole minor units that add up to the total exactly:
+/// each part's exact share rounded down, then the units left over given one each to the parts with the largest
+/// remainders (the earlier part first on a tie). Discounts share out this way across an order's lines.
+public enum ProportionalShares {
+    public static func split(_ total: Int64, by weights: [Int64]) -> [Int64] {
+        let weights = weights.map { max($0, 0) }
+        let sum = weights.reduce(0, +)
+        guard total > 0, sum > 0 else { return weights.map { _ in 0 } }
+        // Products of two amounts within Money's bound fit in 128 bits, never in 64.
+        var shares: [Int64] = []
+        var remainders: [(index: Int, remainder: Int64)] = []
+        for (index, weight) in weights.enumerated() {
+            let (high, low) = total.multipliedFullWidth(by: weight)
+            let (quotient, remainder) = sum.dividingFullWidth((high, low))
+            shares.append(quotient)
+            remainders.append((index, remainder))
+        }
+        var left = total - shares.reduce(0, +)
+        for entry in remainders.sorted(by: { $0.remainder != $1.remainder ? $0.remainder > $1.remainder : $0.index < $1.index }) where left > 0 {
+            shares[entry.index] += 1
+            left -= 1
+        }
+        return shares
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import ShopModels
+
+/// The shop's discount codes and their uses (`discount_code`, `discount_use`), the same on every host.
+///
+/// Order of calls at a checkout: `code` (the sheet shows what it takes off) → `claim` as the order is placed (one use
+/// held for the order, or why not) → `release` when the order is declined or canceled; a use held stays with a paid
+/// order, refunded or not.
+public protocol DiscountCodes: Sendable {
+    /// Files a new code; `.exists` when one has its name.
+    func create(_ code: DiscountCode, at date: Date) async throws(DiscountCodeError)
+    func code(_ name: String) async throws(DiscountCodeError) -> DiscountCode?
+    /// Every code with its uses held, by name.
+    func all() async throws(DiscountCodeError) -> [(code: DiscountCode, uses: Int)]
+    /// Pauses or resumes a code; false for no such code.
+    func setPaused(_ name: String, _ paused: Bool) async throws(DiscountCodeError) -> Bool
+    /// Deletes a code no order used; `.used` when one did (pause it instead: the orders name it).
+    func delete(_ name: String) async throws(DiscountCodeError) -> Bool
+    /// Uses held of `name`: in all, and by `customer`.
+    func uses(of name: String, customer: String) async throws(DiscountCodeError) -> (inAll: Int, byCustomer: Int)
+    /// Holds one use of `name` for `order` by `customer` when one is left, in all and for the customer, and the code
+    /// holds at `date`: of two takers of the last use, exactly one gets it. The code as it stood, or why not.
+    func claim(_ name: String, order: String, customer: String, at date: Date) async throws(DiscountCodeError) -> Result<
+        DiscountCode, DiscountRefusal
+    >
+    /// Lets the use `order` held go (a declined or canceled order); nothing when it held none.
+    func release(order: String) async throws(DiscountCodeError)
+}
+
+/// Why a discount code could not be filed, changed or read.
+public enum DiscountCodeError: Error, Hashable, Sendable, CustomStringConvertible {
+    case exists(String)
+    case used(String)
+    case storage(String)
+
+    public var description: String {
+        switch self {
+        case .exists(let code): "a code named \(code) exists already"
+        case .used(let code): "orders used \(code): pause it instead (storefront discounts pause \(code))"
+        case .storage(let why): why
+        }
+    }
+}
