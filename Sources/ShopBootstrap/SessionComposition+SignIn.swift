@@ -137,11 +137,12 @@ extension SessionComposition {
         var terminals: any TerminalSignIns
         var wakeups: any SignInWakeups
         var clock: any Clock<Duration>
-        var newHandle: @Sendable () -> String
+        /// Fixes each link's handle (tests whose frames show it); nil for the flow's own random ones.
+        var newHandle: (@Sendable () -> String)?
 
         public init(
             clients: [OpenIDClient], webOrigin: String?, terminals: any TerminalSignIns, wakeups: any SignInWakeups, clock: any Clock<Duration>,
-            newHandle: @escaping @Sendable () -> String = { Encodings.randomToken(bytes: 16) }
+            newHandle: (@Sendable () -> String)? = nil
         ) {
             self.clients = clients
             self.webOrigin = webOrigin
@@ -159,7 +160,7 @@ extension SessionComposition {
                 var flow = OpenIDTerminalFlow(
                     client: client, webOrigin: webOrigin, terminals: terminals, wakeups: wakeups, dates: .system, clock: clock
                 ) { identity throws(SignInError) in try await accepted(client, identity) }
-                flow.newHandle = newHandle
+                if let newHandle { flow.newHandle = newHandle }
                 return SignInChoiceController.Way(name: client.settings.name) { OpenIDTerminalSignInController(flow: flow) }
             }
         }

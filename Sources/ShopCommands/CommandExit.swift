@@ -93,3 +93,9 @@ public func writingRecording<T>(_ write: () throws(RecordingFileError) -> T) thr
         throw ExitCodes.cannotCreate
     }
 }
+
+/// What is wrong with a command's options or a file it reads, in one line.
+public struct CommandProblem: Error, Sendable {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+}

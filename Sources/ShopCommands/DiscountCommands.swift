@@ -169,12 +169,6 @@ public enum DiscountCommands {
     }
 }
 
-/// A problem with a command's options, in one line.
-public struct CommandProblem: Error, Sendable {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-}
-
 extension Decimal {
     fileprivate var isWhole: Bool {
         var value = self

@@ -37,7 +37,7 @@ public enum OpenIDProviderFile {
         }
         do {
             return try parse(data, relativeTo: (path as NSString).deletingLastPathComponent)
-        } catch let problem as ProviderProblem {
+        } catch let problem as CommandProblem {
             complain("\(path): \(problem.message)")
             throw ExitCodes.dataError
         } catch {
@@ -46,15 +46,11 @@ public enum OpenIDProviderFile {
         }
     }
 
-    struct ProviderProblem: Error {
-        var message: String
-    }
-
     static func parse(_ data: Data, relativeTo directory: String) throws -> [OpenIDProviderSettings] {
         let file = try JSONDecoder().decode(File.self, from: data)
         var seen = Set<String>()
         return try file.providers.map { entry in
-            let problem = { (text: String) in ProviderProblem(message: "provider \"\(entry.id.prefix(40))\": \(text)") }
+            let problem = { (text: String) in CommandProblem("provider \"\(entry.id.prefix(40))\": \(text)") }
             guard (1...40).contains(entry.id.count), entry.id.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-") }) else {
                 throw problem("its id must be 1 to 40 lowercase letters, digits or dashes (it is in the callback's path)")
             }

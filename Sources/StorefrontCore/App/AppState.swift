@@ -58,10 +58,9 @@ public struct AppState: Equatable {
     public var isPresentingSheet: Bool { checkout.checkout != nil && checkout.sheet == nil }
 
     /// False while a screen is on its way (the first products, a customer's saved cart, the payment sheet,
-    /// a form being saved): keys typed now wait for it. A form waiting on a link opened elsewhere takes Esc at once.
+    /// a form being saved): keys typed now wait for it.
     public var isAcceptingInput: Bool {
-        !productList.isOpening && cart.savedCart != nil && !isPresentingSheet && !checkout.isCheckingWallet
-            && !((shell.form?.isBusy ?? false) && shell.form?.link == nil)
+        !productList.isOpening && cart.savedCart != nil && !isPresentingSheet && !checkout.isCheckingWallet && !(shell.form?.isBusy ?? false)
     }
 }
 

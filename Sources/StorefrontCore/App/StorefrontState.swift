@@ -82,7 +82,7 @@ public struct StorefrontState: Equatable, Sendable {
 
     /// True while a payment is being authorized or processed; the host ticks the spinner then.
     public var isBusy: Bool {
-        (paymentSheet?.isBusy ?? false) || (form?.isBusy ?? false) || (cardLink?.isBusy ?? false) || orderCancel == .canceling
+        (paymentSheet?.isBusy ?? false) || (form?.isInProgress ?? false) || (cardLink?.isBusy ?? false) || orderCancel == .canceling
             || (merchant?.prompt?.isWorking ?? false)
     }
 

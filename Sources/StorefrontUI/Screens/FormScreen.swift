@@ -80,7 +80,7 @@ extension Layout {
         let statusRow = body.bottom - 1
         guard statusRow >= row else { return }
         var statusColumn = column
-        if form.isBusy {
+        if form.isInProgress {
             statusColumn += p.spinner(phase: state.spinnerPhase, column: column, row: statusRow)
         }
         let button = "[ \(form.submitLabel) ]"
@@ -89,7 +89,7 @@ extension Layout {
                 status, column: statusColumn, row: statusRow, style: form.isStatusError ? Style(.error, bold: true) : Style(.accent),
                 width: width - p.width(button) - 1 - (statusColumn - column))
         }
-        if !form.isBusy {
+        if !form.isInProgress {
             p.putRight(button, end: column + width, row: statusRow, style: form.isOnLastField ? Style(.accent, bold: true) : Style(.dim))
             // The button submits: from another field, down to the last one first, as Enter submits only there.
             let toLast = Array(repeating: Key.down, count: max(0, form.fields.count - 1 - form.focusedIndex))

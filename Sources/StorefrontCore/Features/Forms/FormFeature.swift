@@ -55,18 +55,15 @@ public enum FormFeature {
     }
 
     static func reduceKey(_ state: inout State, _ action: Action, _ env: ShopEnvironment) -> Effect {
-        guard var form = state.shell.form else { return .none }
-        // A form waiting on a link opened elsewhere takes only Esc.
-        guard !form.isBusy else { return action == .back && form.link != nil ? cancel(&state, form, env) : .none }
+        guard var form = state.shell.form, !form.isBusy else { return .none }
+        // A form of no fields (one waiting on a link opened elsewhere) takes only Esc.
         guard form.fields.indices.contains(form.focusedIndex) else { return action == .back ? cancel(&state, form, env) : .none }
         let index = form.focusedIndex
         switch action {
         case .type(let text) where !form.fields[index].options.isEmpty:
             form.fields[index].value = Self.pick(text, in: form.fields[index].options, after: form.fields[index].value)
         case .deleteBackward where !form.fields[index].options.isEmpty:
-            let options = form.fields[index].options
-            let at = options.firstIndex(of: form.fields[index].value) ?? 0
-            form.fields[index].value = options[(at + options.count - 1) % options.count]
+            form.fields[index].value = Self.pick(nil, in: form.fields[index].options, after: form.fields[index].value)
         case .type(let text):
             // A paste arrives as one text: what fits is kept, the rest refused.
             let room = max(0, fieldLimit - form.fields[index].value.count)
@@ -121,10 +118,12 @@ public enum FormFeature {
         }
     }
 
-    /// The option a key picks: Space the next one; a letter the next one starting with it, else the current one.
-    static func pick(_ typed: String, in options: [String], after current: String) -> String {
+    /// The option a key picks: Space the next one, Backspace (nil) the one before; a letter the next one starting with
+    /// it, else the current one.
+    static func pick(_ typed: String?, in options: [String], after current: String) -> String {
         let at = options.firstIndex(of: current) ?? 0
         let order = (1...options.count).map { options[(at + $0) % options.count] }
+        guard let typed else { return order[max(0, options.count - 2)] }
         if typed == " " { return order[0] }
         guard let letter = typed.first?.lowercased() else { return current }
         return order.first { $0.first?.lowercased() == letter } ?? current

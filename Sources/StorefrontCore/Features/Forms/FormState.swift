@@ -56,6 +56,9 @@ public struct FormState: Equatable, Sendable {
         self.submitLabel = submitLabel
     }
 
+    /// Saving, or waiting on a link opened elsewhere: the spinner turns.
+    public var isInProgress: Bool { isBusy || link != nil }
+
     public var isOnLastField: Bool { focusedIndex >= fields.count - 1 }
     public func value(_ id: String) -> String { fields.first { $0.id == id }?.value ?? "" }
 

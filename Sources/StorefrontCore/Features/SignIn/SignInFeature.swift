@@ -70,7 +70,6 @@ public enum SignInFeature {
             }
             // Opened elsewhere: the form waits, with the link and its code, until the controller hears the outcome.
             form.link = link
-            form.isBusy = true
             form.status = prompt.waiting
             state.shell.presentForm(form)
             let codes = env.dependencies.qrCodes
