@@ -35,6 +35,13 @@ public enum OrderReport {
             "currency": order.totals.total.currency.code,
             "subtotal": order.totals.subtotal.minorUnits,
             "shipping": order.totals.shipping.minorUnits,
+            "discount": order.discount.map { discount in
+                [
+                    "code": discount.code, "goods": discount.goods.minorUnits, "shipping": discount.shipping.minorUnits,
+                    "total": discount.total.minorUnits,
+                ]
+                    as Any
+            } ?? NSNull(),
             "tax": order.totals.tax.minorUnits,
             "taxDetails": [
                 "rule": order.taxCharged.rule.rawValue, "label": order.taxCharged.label, "basisPoints": order.taxCharged.basisPoints,
@@ -47,10 +54,11 @@ public enum OrderReport {
             "shippingMethodId": order.shippingMethodID,
             "shipTo": order.shipTo,
             "customer": order.customerID,
-            "lines": order.lines.map {
+            "lines": order.lines.map { line in
                 [
-                    "productId": $0.productID.rawValue, "name": $0.name, "unitPrice": $0.unitPrice.minorUnits, "quantity": $0.quantity,
-                    "variant": $0.variant.map { ["sku": $0.sku.rawValue, "title": $0.title] as Any } ?? NSNull(),
+                    "productId": line.productID.rawValue, "name": line.name, "unitPrice": line.unitPrice.minorUnits, "quantity": line.quantity,
+                    "variant": line.variant.map { ["sku": $0.sku.rawValue, "title": $0.title] as Any } ?? NSNull(),
+                    "discount": order.discount?.share(of: line.stockKey).minorUnits ?? 0, "paid": order.paid(for: line).minorUnits,
                 ] as [String: Any]
             },
         ]

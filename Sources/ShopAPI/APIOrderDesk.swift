@@ -24,14 +24,18 @@ package struct APICommerce: Sendable {
     package var now: @Sendable () -> Date
     /// The merchant's catalog editing; nil where the server edits none.
     package var catalogEditor: (any CatalogEditing)?
+    /// The shop's discount codes; nil where it takes none (every code is unknown).
+    package var discounts: (any DiscountCodes)?
 
     package init(
         wallets: any WalletRepository, profiles: any AccountProfileRepository, provider: any PaymentProvider,
         backend: any MerchantBackend & OpenCharges,
         orders: any OrderHistory, backOffice: any BackOffice,
         idempotency: any IdempotencyRepository, methodData: @escaping @Sendable (PaymentMethod) -> String, testCards: [PaymentMethod],
-        ids: IDGenerator = .random, now: @escaping @Sendable () -> Date = Date.init, catalogEditor: (any CatalogEditing)? = nil
+        ids: IDGenerator = .random, now: @escaping @Sendable () -> Date = Date.init, catalogEditor: (any CatalogEditing)? = nil,
+        discounts: (any DiscountCodes)? = nil
     ) {
+        self.discounts = discounts
         self.catalogEditor = catalogEditor
         self.testCards = testCards
         self.ids = ids
@@ -63,6 +67,8 @@ struct APIOrderDesk {
         var addressID: String?
         var cardID: String?
         var shippingMethod: String?
+        /// A discount code, as the shopper typed it.
+        var discountCode: String?
     }
 
     /// The key a cart's purchase is claimed under, for the owner `cart:<customer>`: no token's owner is spelled so
@@ -159,17 +165,35 @@ struct APIOrderDesk {
                 return found
             } ?? (chargeable.first { $0.id == wallet.defaultCardID } ?? chargeable.first)
         guard let card else { throw Self.missing("cardId", "no saved card: add one with POST /v1/cards") }
+        var discount: DiscountCode?
+        if let typed = request.discountCode { discount = try await code(typed, owner: owner) }
         let order: OrderDraft
         do {
             order = try PlaceOrder.draft(
-                lines: lines, shippingMethodID: request.shippingMethod, contact: address, customerID: owner, shop: shop.catalog.shop)
+                lines: lines, shippingMethodID: request.shippingMethod, contact: address, customerID: owner, shop: shop.catalog.shop,
+                discount: discount)
         } catch .shipsElsewhere(let refusal) {
             throw Self.missing("addressId", refusal)
+        } catch .discount(let refusal) {
+            throw Self.missing("discountCode", refusal.line)
         } catch {
             throw Self.missing("shippingMethod", error.message)
         }
         if let refusal = commerce.provider.chargeRefusal(order.totals.total) { throw Self.missing("cart", refusal) }
         return (order, card)
+    }
+
+    /// The code `typed` names, holding now with a use left for `owner`; else a 422 saying in one line why not, the same
+    /// for a code that is not the shop's as for a paused one, and for text that cannot be a code.
+    private func code(_ typed: String, owner: String) async throws -> DiscountCode {
+        guard let name = DiscountCode.normalized(typed), let discounts = commerce.discounts, let code = try await discounts.code(name) else {
+            throw Self.missing("discountCode", DiscountRefusal.unknown.line)
+        }
+        let uses = try await discounts.uses(of: name, customer: owner)
+        if let refusal = code.refusal(at: commerce.now(), usedInAll: uses.inAll, usedByCustomer: uses.byCustomer) {
+            throw Self.missing("discountCode", refusal.line)
+        }
+        return code
     }
 
     private static func missing(_ field: String, _ message: String) -> APIProblem {
@@ -199,6 +223,7 @@ struct APIOrderDesk {
                 "The payment provider did not answer. Send the same request with the same Idempotency-Key again: it is never charged twice.",
                 retryAfter: 5)
         case .authenticationRequired: APIProblem(.paymentFailed, DeclineReason.authenticationRequired.message)
+        case .discountRefused(let refusal): missing("discountCode", refusal.line)
         case .unavailable(let message): APIProblem(.unavailable, message, retryAfter: 30)
         }
     }

@@ -205,13 +205,16 @@ extension APIModels {
         let parcel = events.flatMap { (try? OrderLifecycle.rebuilt(from: $0))?.shipment }
         return .init(
             number: order.number, status: .init(rawValue: order.status.rawValue) ?? .unknown, placedAt: order.placedAt,
-            lines: order.lines.map {
+            lines: order.lines.map { line in
                 .init(
-                    productId: $0.productID.rawValue, name: $0.name, variant: variant($0), quantity: $0.quantity, unitPrice: money($0.unitPrice),
-                    lineTotal: money($0.total)
+                    productId: line.productID.rawValue, name: line.name, variant: variant(line), quantity: line.quantity,
+                    unitPrice: money(line.unitPrice), lineTotal: money(line.total),
+                    discount: order.discount.map { money($0.share(of: line.stockKey)) }
                 )
             },
-            subtotal: money(order.totals.subtotal), shipping: money(order.totals.shipping), tax: money(order.totals.tax),
+            subtotal: money(order.totals.subtotal), shipping: money(order.totals.shipping),
+            discount: order.discount.map { .init(code: $0.code, goods: money($0.goods), shipping: money($0.shipping), total: money($0.total)) },
+            tax: money(order.totals.tax),
             taxDetails: .init(
                 rule: .init(rawValue: order.taxCharged.rule.rawValue) ?? .added, label: order.taxCharged.label,
                 basisPoints: order.taxCharged.basisPoints, jurisdiction: order.taxCharged.jurisdiction),

@@ -35,21 +35,26 @@ public struct PlaceOrder: Sendable {
         case shipsElsewhere(String)
         /// The methods the address's region offers for these lines (none when nothing takes their weight).
         case noSuchMethod(offered: [String])
+        /// The discount code does not apply to this order.
+        case discount(DiscountRefusal)
 
         public var message: String {
             switch self {
             case .shipsElsewhere(let line): line
             case .noSuchMethod(let offered) where offered.isEmpty: "No shipping method takes an order this heavy to that address."
             case .noSuchMethod(let offered): "Choose one of the shipping methods offered there: \(offered.joined(separator: ", "))."
+            case .discount(let refusal): refusal.line
             }
         }
     }
 
     /// The order `lines` make for `customerID` at `shop`'s prices, shipped to `contact` by the method `shippingMethodID`
     /// (the region's first when nil): the method priced for the lines and the tax of the address's region, worked out
-    /// here whichever front asks, so no front's figures are taken on trust.
+    /// here whichever front asks, so no front's figures are taken on trust. A `discount` code is applied to the lines
+    /// and that shipping here too; whether it holds today and has uses left is decided as the order is begun, in the
+    /// transaction that holds its use.
     public static func draft(
-        lines: [CartLine], shippingMethodID: String?, contact: Contact, customerID: String, shop: ShopProfile
+        lines: [CartLine], shippingMethodID: String?, contact: Contact, customerID: String, shop: ShopProfile, discount: DiscountCode? = nil
     ) throws(DraftRefusal) -> OrderDraft {
         let cart = Cart(currency: shop.currency, lines: lines)
         guard let quote = shop.quote(for: cart, to: contact.address) else {
@@ -58,9 +63,16 @@ public struct PlaceOrder: Sendable {
         guard let method = shippingMethodID.map({ id in quote.methods.first { $0.id == id } }) ?? quote.methods.first else {
             throw .noSuchMethod(offered: quote.methods.map(\.id))
         }
+        var applied: AppliedDiscount?
+        if let discount {
+            switch discount.amounts(on: lines, shipping: method.cost(forSubtotal: cart.subtotal)) {
+            case .success(let amounts): applied = amounts
+            case .failure(let refusal): throw .discount(refusal)
+            }
+        }
         return OrderDraft(
-            lines: lines, totals: cart.totals(shipping: method, tax: quote.tax), shippingMethod: method, shippingContact: contact,
-            customerID: customerID, tax: quote.tax)
+            lines: lines, totals: cart.totals(shipping: method, tax: quote.tax, discount: applied), shippingMethod: method,
+            shippingContact: contact, customerID: customerID, tax: quote.tax, discount: applied)
     }
 
     /// One try: a token, unless `kept` holds the one an earlier try made (the token is returned, to keep), then the

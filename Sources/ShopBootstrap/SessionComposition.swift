@@ -93,7 +93,7 @@ public enum SessionComposition {
             featureFlags: configuration.featureFlags, ids: ids,
             carts: carts,
             accounts: accounts, qrCodes: LibQREncoder(), clock: clock, backOffice: backOffice, console: console, mail: storage.outbox,
-            catalogDesk: console == .shop ? nil : CatalogDesk(editor: storage.catalogEditor, dates: .system)
+            catalogDesk: console == .shop ? nil : CatalogDesk(editor: storage.catalogEditor, dates: .system), discounts: storage.discounts
         )
         return (dependencies, settlement, payments)
     }

@@ -214,6 +214,7 @@ public actor LiveMerchantBackend: MerchantBackend, OpenCharges {
         switch error as? OrderRepositoryError {
         case .soldOut(let name, let available): .soldOut(productName: name, available: available)
         case .idempotencyMismatch: .idempotencyMismatch
+        case .discountRefused(let refusal): .discountRefused(refusal)
         case .storage(let why): .unavailable(why)
         case nil: .unavailable("\(error)")
         }

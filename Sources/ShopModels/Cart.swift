@@ -61,29 +61,36 @@ extension Sequence<CartLine> {
     }
 }
 
-/// The amounts that make up what a cart costs. `total` is always the sum of the subtotal, the shipping and the tax,
-/// but for tax included in prices, which is already in the other two.
+/// The amounts that make up what a cart costs. `total` is always the subtotal and the shipping, less the discount, plus
+/// the tax, but for tax included in prices, which is already in the other two.
 public struct CartTotals: Hashable, Sendable {
+    /// The goods at their prices, before any discount.
     public var subtotal: Money
+    /// The shipping at its price, before any discount.
     public var shipping: Money
+    /// Taken off by a discount code: off the goods and the shipping together. Tax is worked out after it.
+    public var discount: Money
     public var tax: Money
     /// The tax is the part of the subtotal and shipping that is tax (VAT), not an amount added to them.
     public var taxIncluded: Bool
-    public var total: Money { taxIncluded ? subtotal + shipping : subtotal + shipping + tax }
+    public var total: Money { taxIncluded ? subtotal + shipping - discount : subtotal + shipping - discount + tax }
 
-    public init(subtotal: Money, shipping: Money, tax: Money, taxIncluded: Bool = false) {
+    public init(subtotal: Money, shipping: Money, tax: Money, taxIncluded: Bool = false, discount: Money? = nil) {
         self.subtotal = subtotal
         self.shipping = shipping
+        self.discount = discount ?? .zero(subtotal.currency)
         self.tax = tax
         self.taxIncluded = taxIncluded
     }
 
     /// Totals as a stored order keeps them: minor units and a currency code (`fallback` when the code is unknown).
-    public init(stored code: String, subtotal: Int64, shipping: Int64, tax: Int64, taxIncluded: Bool = false, fallback: Currency) {
+    public init(
+        stored code: String, subtotal: Int64, shipping: Int64, tax: Int64, taxIncluded: Bool = false, discount: Int64 = 0, fallback: Currency
+    ) {
         let currency = Currency(code: code) ?? fallback
         self.init(
             subtotal: Money(minorUnits: subtotal, currency: currency), shipping: Money(minorUnits: shipping, currency: currency),
-            tax: Money(minorUnits: tax, currency: currency), taxIncluded: taxIncluded
+            tax: Money(minorUnits: tax, currency: currency), taxIncluded: taxIncluded, discount: Money(minorUnits: discount, currency: currency)
         )
     }
 }
@@ -139,11 +146,16 @@ public struct Cart: Hashable, Sendable {
 
     public mutating func removeAll() { lines.removeAll() }
 
-    /// The totals for this cart shipped with `shipping` under `tax`.
-    public func totals(shipping: ShippingMethod?, tax: TaxPolicy) -> CartTotals {
+    /// The totals for this cart shipped with `shipping` under `tax`, less what `discount` takes off; the tax is worked
+    /// out on what is paid after the discount.
+    public func totals(shipping: ShippingMethod?, tax: TaxPolicy, discount: AppliedDiscount? = nil) -> CartTotals {
         let subtotal = self.subtotal
         let shipped = shipping?.cost(forSubtotal: subtotal) ?? .zero(currency)
-        return CartTotals(subtotal: subtotal, shipping: shipped, tax: tax.tax(goods: subtotal, shipping: shipped), taxIncluded: tax.isIncluded)
+        let offGoods = discount?.goods ?? .zero(currency)
+        let offShipping = discount?.shipping ?? .zero(currency)
+        return CartTotals(
+            subtotal: subtotal, shipping: shipped, tax: tax.tax(goods: subtotal - offGoods, shipping: shipped - offShipping),
+            taxIncluded: tax.isIncluded, discount: offGoods + offShipping)
     }
 
     /// What the lines weigh, in grams; a line whose weight the catalog does not give counts as nothing.

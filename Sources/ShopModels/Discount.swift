@@ -82,8 +82,15 @@ public struct DiscountCode: Hashable, Sendable, Codable {
     public func apply(to lines: [CartLine], shipping: Money, at date: Date, usedInAll: Int, usedByCustomer: Int) -> Result<
         AppliedDiscount, DiscountRefusal
     > {
-        let currency = shipping.currency
         if let refusal = refusal(at: date, usedInAll: usedInAll, usedByCustomer: usedByCustomer) { return .failure(refusal) }
+        return amounts(on: lines, shipping: shipping)
+    }
+
+    /// What the code takes off `lines` and `shipping`, whenever and by whomever it is used: the part of `apply` that
+    /// depends on the cart alone (the products it covers, its minimum), which the sheet works out again when the
+    /// shipping changes.
+    public func amounts(on lines: [CartLine], shipping: Money) -> Result<AppliedDiscount, DiscountRefusal> {
+        let currency = shipping.currency
         let covered = lines.filter(covers)
         guard !covered.isEmpty else { return .failure(.otherProducts) }
         let eligible = covered.subtotal(in: currency)
@@ -121,8 +128,39 @@ public struct AppliedDiscount: Hashable, Sendable, Codable {
         self.currency = currency
     }
 
+    /// Why this discount, worked out when the order was drafted, cannot be held for it now that `code` (nil: gone) is
+    /// read under the lock that counts its uses: the code refuses, or takes off something else than it did then.
+    public func refusal(holding code: DiscountCode?, on lines: [CartLine], shipping: Money, at date: Date, usedInAll: Int, usedByCustomer: Int)
+        -> DiscountRefusal?
+    {
+        guard let code, code.code == self.code else { return .unknown }
+        switch code.apply(to: lines, shipping: shipping, at: date, usedInAll: usedInAll, usedByCustomer: usedByCustomer) {
+        case .failure(let refusal): return refusal
+        case .success(let now): return now == self ? nil : .unknown
+        }
+    }
+
     /// Off the goods, in all.
     public var goods: Money { lineShares.values.sum(in: currency) }
+    /// Off the line whose stock key is `key`.
+    public func share(of key: ProductID) -> Money { lineShares[key] ?? .zero(currency) }
+    /// The shares as a column keeps them: `{"stock key": minor units}`.
+    public var sharesDocument: String {
+        let plain = Dictionary(uniqueKeysWithValues: lineShares.map { ($0.key.rawValue, $0.value.minorUnits) })
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return (try? String(decoding: encoder.encode(plain), as: UTF8.self)) ?? "{}"
+    }
+
+    /// The discount an order kept: its code, what came off the goods line by line (`sharesDocument`) and the shipping.
+    public init?(stored code: String?, shares: String?, shipping: Int64, currency: Currency) {
+        guard let code else { return nil }
+        let plain = shares.flatMap { try? JSONDecoder().decode([String: Int64].self, from: Data($0.utf8)) } ?? [:]
+        self.init(
+            code: code, shipping: Money(minorUnits: shipping, currency: currency),
+            lineShares: Dictionary(uniqueKeysWithValues: plain.map { (ProductID($0.key), Money(minorUnits: $0.value, currency: currency)) }),
+            currency: currency)
+    }
     /// Off the order, in all.
     public var total: Money { goods + shipping }
 }

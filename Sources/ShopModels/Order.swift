@@ -60,15 +60,18 @@ public struct Order: Hashable, Sendable, Identifiable {
     public var paymentReference: String?
     /// The tax rule, rate and jurisdiction the order was charged under, for the merchant's reports.
     public var taxCharged: TaxPolicy
+    /// The code the order used and what it took off each line and the shipping; nil for none.
+    public var discount: AppliedDiscount?
 
     public var id: String { number }
 
     public init(
         number: String, placedAt: Date, lines: [CartLine], totals: CartTotals, status: OrderStatus, paymentDescription: String,
         shippingMethodLabel: String, shippingMethodID: String = "", shipTo: String, customerID: String = "", paymentReference: String? = nil,
-        taxCharged: TaxPolicy = TaxPolicy(basisPoints: 0)
+        taxCharged: TaxPolicy = TaxPolicy(basisPoints: 0), discount: AppliedDiscount? = nil
     ) {
         self.taxCharged = taxCharged
+        self.discount = discount
         self.number = number
         self.placedAt = placedAt
         self.lines = lines
@@ -83,4 +86,9 @@ public struct Order: Hashable, Sendable, Identifiable {
     }
 
     public var itemCount: Int { lines.reduce(0) { $0 + $1.quantity } }
+
+    /// What the shopper paid for `line`'s goods: its total less its share of the discount.
+    public func paid(for line: CartLine) -> Money {
+        line.total - (discount?.share(of: line.stockKey) ?? .zero(line.total.currency))
+    }
 }

@@ -129,6 +129,8 @@ public enum OrderRepositoryError: Error, Equatable, Sendable {
     case soldOut(productName: String, available: Int)
     /// The key was used before for a different order.
     case idempotencyMismatch
+    /// The order's discount code has no use left for it, or no longer holds; nothing was reserved.
+    case discountRefused(DiscountRefusal)
     case storage(String)
 }
 

@@ -67,8 +67,9 @@ public enum OrderMail {
     /// The order's lines and totals, one per line, amounts after a tab-free column of spaces.
     static func summary(_ order: Order) -> [String] {
         let rows =
-            order.lines.map { ("\($0.quantity) × \($0.name)", $0.total.formatted) } + [
-                ("Subtotal", order.totals.subtotal.formatted), ("Shipping", order.totals.shipping.formatted),
+            order.lines.map { ("\($0.quantity) × \($0.name)", $0.total.formatted) } + [("Subtotal", order.totals.subtotal.formatted)]
+            + (order.discount.map { [("Discount \($0.code)", (.zero($0.currency) - $0.total).formatted)] } ?? []) + [
+                ("Shipping", order.totals.shipping.formatted),
                 (order.taxCharged.summaryLabel, order.totals.tax.formatted),
                 ("Total", order.totals.total.formatted),
             ]

@@ -103,11 +103,14 @@ public struct OrderDraft: Hashable, Sendable {
     public var customerID: String
     /// The rule, rate and jurisdiction the tax in `totals` was charged under.
     public var tax: TaxPolicy
+    /// The code the order uses and what it takes off each line and the shipping (its sum is `totals.discount`).
+    public var discount: AppliedDiscount?
 
     public init(
         lines: [CartLine], totals: CartTotals, shippingMethod: ShippingMethod, shippingContact: Contact, customerID: String,
-        tax: TaxPolicy = TaxPolicy(basisPoints: 0)
+        tax: TaxPolicy = TaxPolicy(basisPoints: 0), discount: AppliedDiscount? = nil
     ) {
+        self.discount = discount
         self.lines = lines
         self.totals = totals
         self.shippingMethod = shippingMethod
@@ -141,6 +144,8 @@ public enum MerchantBackendError: Error, Hashable, Sendable {
     /// The card's bank wants the shopper to pass a check (3-D Secure) at `url` before it charges; the charge waits,
     /// and the same key asks again how it stands.
     case authenticationRequired(url: String)
+    /// The order's discount code has no use left for it, or no longer holds; nothing was charged or reserved.
+    case discountRefused(DiscountRefusal)
     case unavailable(String)
 }
 

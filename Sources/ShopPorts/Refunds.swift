@@ -155,18 +155,32 @@ public protocol RefundProcessor: Sendable {
 }
 
 extension Order {
-    /// What giving back `quantities` of the order's lines comes to: their prices and the tax charged on them
-    /// (rounded as the order's tax was), never more than was paid. Shipping is given back only by an amount.
+    /// What giving back `quantities` of the order's lines comes to: what was paid for them (their prices less their
+    /// share of a discount code, by the item, rounded down) and the tax added on them (their share of the order's,
+    /// rounded down), never more than was paid. Tax included in prices is in what was paid already. Shipping is given
+    /// back only by an amount.
     public func refundAmount(for quantities: [ProductID: Int]) -> Money {
-        let goods = lines.reduce(Money.zero(totals.total.currency)) { sum, line in
+        let currency = totals.total.currency
+        var goods: Int64 = 0
+        for line in lines {
             let quantity = min(max(0, quantities[line.stockKey] ?? 0), line.quantity)
-            return sum + Money(minorUnits: line.unitPrice.minorUnits * Int64(quantity), currency: sum.currency)
+            guard quantity > 0, line.quantity > 0 else { continue }
+            // All of a line gives back all it paid; part of it, its share by the item, rounded down.
+            let paid = paid(for: line).minorUnits
+            goods += quantity == line.quantity ? paid : Self.share(paid, quantity, of: line.quantity)
         }
-        guard totals.subtotal.minorUnits > 0 else { return goods }
-        // The tax of these lines is their share of the order's tax, rounded down so the shares never exceed it.
-        let tax = totals.tax.minorUnits * goods.minorUnits / totals.subtotal.minorUnits
-        return goods + Money(minorUnits: tax, currency: goods.currency)
+        let paidForGoods = totals.subtotal.minorUnits - (discount?.goods.minorUnits ?? 0)
+        guard !totals.taxIncluded, paidForGoods > 0 else { return Money(minorUnits: goods, currency: currency) }
+        return Money(minorUnits: goods + Self.share(totals.tax.minorUnits, goods, of: paidForGoods), currency: currency)
     }
+
+    /// `amount` × `part` / `whole`, rounded down, in 128 bits: a price times a quantity never overflows here.
+    private static func share(_ amount: Int64, _ part: Int64, of whole: Int64) -> Int64 {
+        guard whole > 0, amount > 0, part > 0 else { return 0 }
+        return whole.dividingFullWidth(amount.multipliedFullWidth(by: part)).quotient
+    }
+
+    private static func share(_ amount: Int64, _ part: Int, of whole: Int) -> Int64 { share(amount, Int64(part), of: Int64(whole)) }
 }
 
 extension FiledRefund {

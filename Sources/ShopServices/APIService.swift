@@ -49,7 +49,7 @@ package enum APIService {
             backOffice: storage.backOffice(payments, environment: environment), idempotency: storage.idempotency,
             // The sandbox makes a token from its card's id, as its payment sheet does; Stripe from the saved card itself.
             methodData: { isSandbox ? SandboxProcessor.paymentData(for: $0) : $0.id },
-            testCards: isSandbox ? SandboxCard.all.map(\.paymentMethod) : [], catalogEditor: storage.catalogEditor
+            testCards: isSandbox ? SandboxCard.all.map(\.paymentMethod) : [], catalogEditor: storage.catalogEditor, discounts: storage.discounts
         )
         let merchantKeys: any MerchantKeys
         if let file = settings.adminKeysFile {

@@ -249,5 +249,6 @@ extension PostgresDatabase {
         Migration(identifier: "v26-admins", sql: AdminsMigration.statements),
         Migration(identifier: "v27-terminal-sign-ins", sql: TerminalSignInsMigration.statements),
         Migration(identifier: "v28-discount-codes", sql: DiscountCodesMigration.statements),
+        Migration(identifier: "v29-order-discounts", sql: OrderDiscountsMigration.statements),
     ]
 }

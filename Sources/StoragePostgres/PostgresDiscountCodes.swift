@@ -93,24 +93,40 @@ public struct PostgresDiscountCodes: DiscountCodes {
     public func claim(_ name: String, order: String, customer: String, at date: Date) async throws(DiscountCodeError) -> Result<
         DiscountCode, DiscountRefusal
     > {
-        let stamp = date.timeIntervalSince1970
-        return try await run { connection in
-            guard let code = try await Self.document(connection, name, locking: true) else { return .failure(.unknown) }
-            let counts = try await Self.count(connection, name, customer)
-            if let refusal = code.refusal(at: date, usedInAll: counts.inAll, usedByCustomer: counts.byCustomer) { return .failure(refusal) }
-            try await connection.query(
-                "INSERT INTO discount_use (order_id, code, customer, held_at) VALUES (\(order), \(name), \(customer), \(stamp))",
-                logger: PostgresDatabase.quiet)
-            return .success(code)
+        try await run { connection in
+            try await Self.hold(name, order: order, customer: customer, at: date, on: connection) {
+                code, inAll, byCustomer in code.map { $0.refusal(at: date, usedInAll: inAll, usedByCustomer: byCustomer) } ?? .unknown
+            }
         }
     }
 
+    /// Holds a use of `name` for `order` in `connection`'s transaction unless `refusal` (given the code as it stands,
+    /// or nil for none, and its uses held in all and by `customer`) says why not. The code's row is locked first, so
+    /// takers on every host queue on it. A placed order holds its use this way, in the transaction reserving its stock.
+    static func hold(
+        _ name: String, order: String, customer: String, at date: Date, on connection: PostgresConnection,
+        refusal: @Sendable (DiscountCode?, Int, Int) -> DiscountRefusal?
+    ) async throws -> Result<DiscountCode, DiscountRefusal> {
+        let code = try await document(connection, name, locking: true)
+        let counts = try await count(connection, name, customer)
+        if let refusal = refusal(code, counts.inAll, counts.byCustomer) { return .failure(refusal) }
+        guard let code else { return .failure(.unknown) }
+        let stamp = date.timeIntervalSince1970
+        try await connection.query(
+            "INSERT INTO discount_use (order_id, code, customer, held_at) VALUES (\(order), \(name), \(customer), \(stamp))",
+            logger: PostgresDatabase.quiet)
+        return .success(code)
+    }
+
     public func release(order: String) async throws(DiscountCodeError) {
-        let stamp = Date().timeIntervalSince1970
-        _ = try await run { connection in
-            try await connection.query(
-                "UPDATE discount_use SET released_at = \(stamp) WHERE order_id = \(order) AND released_at IS NULL", logger: PostgresDatabase.quiet)
-        }
+        _ = try await run { connection in try await Self.release(order: order, at: Date(), on: connection) }
+    }
+
+    /// Lets the use `order` held go, in `connection`'s transaction (the one that declines or cancels the order).
+    static func release(order: String, at date: Date, on connection: PostgresConnection) async throws {
+        let stamp = date.timeIntervalSince1970
+        try await connection.query(
+            "UPDATE discount_use SET released_at = \(stamp) WHERE order_id = \(order) AND released_at IS NULL", logger: PostgresDatabase.quiet)
     }
 
     private static func count(_ connection: PostgresConnection, _ name: String, _ customer: String) async throws -> DiscountCounts {

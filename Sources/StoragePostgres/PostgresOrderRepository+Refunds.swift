@@ -58,6 +58,8 @@ extension PostgresOrderRepository: RefundRepository {
                 try await connection.query(
                     "UPDATE orders SET status = \(next.status.rawValue) WHERE number = \(number)", logger: PostgresDatabase.quiet)
                 try await Self.record(OrderEvent(at: at, actor: refund.actor, change: refund.ask.change), of: number, on: connection)
+                // A canceled order gives its discount code's use back; a refunded one keeps it, as it was used.
+                if next.status == .canceled { try await PostgresDiscountCodes.release(order: number, at: at, on: connection) }
                 for item in refund.ask.restock.sorted(by: { $0.productID < $1.productID }) {
                     try await connection.query(
                         "UPDATE stock SET on_hand = on_hand + \(item.quantity), sold = greatest(0, sold - \(item.quantity)) WHERE product_id = \(item.productID.rawValue)",

@@ -84,6 +84,13 @@ public final class PostgresOrderRepository: OrderRepository {
                         SELECT * FROM placed
                         """, logger: PostgresDatabase.quiet))
                 guard let row = rows.first else { throw OrderRepositoryError.storage("the order was not written") }
+                if let discount = draft.discount {
+                    let (lines, shipping) = (draft.lines, draft.totals.shipping)
+                    let held = try await PostgresDiscountCodes.hold(
+                        discount.code, order: row.number, customer: draft.customerID, at: placedAt, on: connection
+                    ) { discount.refusal(holding: $0, on: lines, shipping: shipping, at: placedAt, usedInAll: $1, usedByCustomer: $2) }
+                    if case .failure(let refusal) = held { throw OrderRepositoryError.discountRefused(refusal) }
+                }
                 // The lines as written above; the row as the database stored it.
                 return row.order(fallback: currency) { lineCurrency in
                     lines.map {
@@ -154,6 +161,9 @@ public final class PostgresOrderRepository: OrderRepository {
                     """, logger: PostgresDatabase.quiet
                 ).collect()
                 guard !marked.isEmpty else { return }
+                if status == .declined || status == .voided {
+                    try await PostgresDiscountCodes.release(order: orderNumber, at: at, on: connection)
+                }
                 if let (actor, change) = OrderEventRecord.settlement(status, failure: failure) {
                     try await Self.record(OrderEvent(at: at, actor: actor, change: change), of: orderNumber, on: connection)
                 }

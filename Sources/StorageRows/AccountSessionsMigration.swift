@@ -81,27 +81,3 @@ public enum TerminalSignInsMigration {
         "CREATE INDEX terminal_sign_in_created ON terminal_sign_in (created_at)",
     ]
 }
-
-/// Schema step v28, the same on SQLite and PostgreSQL: the discount codes (their definition as a JSON document) and the
-/// uses held, one per order at most, let go when the order is declined or canceled.
-public enum DiscountCodesMigration {
-    public static let statements: [String] = [
-        """
-        CREATE TABLE discount_code (
-            code TEXT PRIMARY KEY,
-            document TEXT NOT NULL,
-            created_at DOUBLE PRECISION NOT NULL
-        )
-        """,
-        """
-        CREATE TABLE discount_use (
-            order_id TEXT PRIMARY KEY,
-            code TEXT NOT NULL REFERENCES discount_code (code),
-            customer TEXT NOT NULL,
-            held_at DOUBLE PRECISION NOT NULL,
-            released_at DOUBLE PRECISION
-        )
-        """,
-        "CREATE INDEX discount_use_code ON discount_use (code, customer)",
-    ]
-}

@@ -26,9 +26,15 @@ public struct StoredOrderRow: Decodable, Sendable {
     public var taxLabel: String
     public var taxRate: Int
     public var taxJurisdiction: String
+    /// The discount code the order used, what it took off the goods and the shipping, and the goods' part line by line.
+    public var discountCode: String?
+    public var discountGoods: Int64
+    public var discountShipping: Int64
+    public var discountShares: String?
 
     /// What an order charged, in SQL both databases run: tax included in prices (VAT) is already in the other two.
-    public static let chargedTotalSQL = "subtotal + shipping + CASE WHEN tax_rule = 'included' THEN 0 ELSE tax END"
+    public static let chargedTotalSQL =
+        "subtotal + shipping - discount_goods - discount_shipping + CASE WHEN tax_rule = 'included' THEN 0 ELSE tax END"
 
     /// The statuses a shopper's orders list shows, as an SQL list: `('paid', 'charging', 'unknown')`.
     public static let shownStatuses = "(" + OrderStatus.shownToTheirShopper.map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")"
@@ -55,6 +61,10 @@ public struct StoredOrderRow: Decodable, Sendable {
         taxLabel = draft.tax.label
         taxRate = draft.tax.basisPoints
         taxJurisdiction = draft.tax.jurisdiction
+        discountCode = draft.discount?.code
+        discountGoods = draft.discount?.goods.minorUnits ?? 0
+        discountShipping = draft.discount?.shipping.minorUnits ?? 0
+        discountShares = draft.discount?.sharesDocument
     }
 
     /// What a placed order's `INSERT` writes, column by column, but `number` and `sequence`, which each database
@@ -68,13 +78,17 @@ public struct StoredOrderRow: Decodable, Sendable {
             ("customer", .text(customer)), ("payment_reference", .text(paymentReference)),
             ("email", .text(contact.email.isEmpty ? nil : contact.email)), ("email_name", .text(contact.name)),
             ("tax_rule", .text(taxRule)), ("tax_label", .text(taxLabel)), ("tax_rate", .integer(Int64(taxRate))),
-            ("tax_jurisdiction", .text(taxJurisdiction)),
+            ("tax_jurisdiction", .text(taxJurisdiction)), ("discount_code", .text(discountCode)),
+            ("discount_goods", .integer(discountGoods)), ("discount_shipping", .integer(discountShipping)),
+            ("discount_shares", .text(discountShares)),
         ]
     }
 
     /// The totals frozen on the order, in its own currency (`fallback` when the code is unknown).
     public func totals(or fallback: Currency) -> CartTotals {
-        CartTotals(stored: currency, subtotal: subtotal, shipping: shipping, tax: tax, taxIncluded: taxPolicy.isIncluded, fallback: fallback)
+        CartTotals(
+            stored: currency, subtotal: subtotal, shipping: shipping, tax: tax, taxIncluded: taxPolicy.isIncluded,
+            discount: discountGoods + discountShipping, fallback: fallback)
     }
 
     /// The tax the order was charged under; an unknown rule reads as added, as every order's was before rules.
@@ -96,7 +110,8 @@ public struct StoredOrderRow: Decodable, Sendable {
             number: number, placedAt: Date(timeIntervalSince1970: placedAt), lines: lines(totals.total.currency), totals: totals,
             status: OrderStatus(rawValue: status) ?? .unknown, paymentDescription: paymentDescription,
             shippingMethodLabel: shippingMethod, shippingMethodID: shippingMethodId, shipTo: shipTo, customerID: customer,
-            paymentReference: paymentReference, taxCharged: taxPolicy
+            paymentReference: paymentReference, taxCharged: taxPolicy,
+            discount: AppliedDiscount(stored: discountCode, shares: discountShares, shipping: discountShipping, currency: totals.total.currency)
         )
     }
 }

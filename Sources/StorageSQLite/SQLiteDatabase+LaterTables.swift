@@ -1,3 +1,6 @@
+import GRDB
+import StorageRows
+
 /// Tables and rules added after the first API release (migrations v12 on), kept apart from the first eleven.
 extension SQLiteDatabase {
     /// The API's personal access tokens (the SHA-256 of each secret, never the secret) and its idempotency keys. The
@@ -97,4 +100,23 @@ extension SQLiteDatabase {
         );
         CREATE INDEX catalog_edit_product ON catalog_edit (product_id, sequence);
         """
+}
+
+extension SQLiteDatabase {
+    /// Schema steps v25 on, each the same statements as PostgreSQL's step of its name.
+    static func registerLaterMigrations(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v25-oidc-states") { db in
+            for statement in AccountSessionsMigration.openIDStates { try db.execute(sql: statement) }
+        }
+        migrator.registerMigration("v26-admins") { db in try db.execute(sql: AdminsMigration.statements[0]) }
+        migrator.registerMigration("v27-terminal-sign-ins") { db in
+            for statement in TerminalSignInsMigration.statements { try db.execute(sql: statement) }
+        }
+        migrator.registerMigration("v28-discount-codes") { db in
+            for statement in DiscountCodesMigration.statements { try db.execute(sql: statement) }
+        }
+        migrator.registerMigration("v29-order-discounts") { db in
+            for statement in OrderDiscountsMigration.statements { try db.execute(sql: statement) }
+        }
+    }
 }

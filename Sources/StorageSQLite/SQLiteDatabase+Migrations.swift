@@ -283,16 +283,7 @@ extension SQLiteDatabase {
             // The accounts' signed-in sessions, as hashes of their secrets. PostgreSQL's v24.
             for statement in AccountSessionsMigration.statements { try db.execute(sql: statement) }
         }
-        migrator.registerMigration("v25-oidc-states") { db in
-            for statement in AccountSessionsMigration.openIDStates { try db.execute(sql: statement) }
-        }
-        migrator.registerMigration("v26-admins") { db in try db.execute(sql: AdminsMigration.statements[0]) }
-        migrator.registerMigration("v27-terminal-sign-ins") { db in
-            for statement in TerminalSignInsMigration.statements { try db.execute(sql: statement) }
-        }
-        migrator.registerMigration("v28-discount-codes") { db in
-            for statement in DiscountCodesMigration.statements { try db.execute(sql: statement) }
-        }
+        registerLaterMigrations(&migrator)
         return migrator
     }
 }

@@ -81,25 +81,39 @@ public struct SQLiteDiscountCodes: DiscountCodes {
         DiscountCode, DiscountRefusal
     > {
         try await run { db in
-            guard
-                let code = try String.fetchOne(db, sql: "SELECT document FROM discount_code WHERE code = ?", arguments: [name]).flatMap(
-                    DiscountCode.decoded)
-            else { return .failure(.unknown) }
-            let (inAll, byCustomer) = try Self.count(db, name, customer)
-            if let refusal = code.refusal(at: date, usedInAll: inAll, usedByCustomer: byCustomer) { return .failure(refusal) }
-            try db.execute(
-                sql: "INSERT INTO discount_use (order_id, code, customer, held_at) VALUES (?, ?, ?, ?)",
-                arguments: [order, name, customer, date.timeIntervalSince1970])
-            return .success(code)
+            try Self.hold(name, order: order, customer: customer, at: date, in: db) {
+                code, inAll, byCustomer in code.map { $0.refusal(at: date, usedInAll: inAll, usedByCustomer: byCustomer) } ?? .unknown
+            }
         }
     }
 
+    /// Holds a use of `name` for `order` in `db`'s transaction unless `refusal` (given the code as it stands, or nil for
+    /// none, and its uses held in all and by `customer`) says why not. A placed order holds its use this way, in the
+    /// transaction that reserves its stock.
+    static func hold(
+        _ name: String, order: String, customer: String, at date: Date, in db: Database,
+        refusal: (DiscountCode?, Int, Int) -> DiscountRefusal?
+    ) throws -> Result<DiscountCode, DiscountRefusal> {
+        let code = try String.fetchOne(db, sql: "SELECT document FROM discount_code WHERE code = ?", arguments: [name]).flatMap(
+            DiscountCode.decoded)
+        let (inAll, byCustomer) = try count(db, name, customer)
+        if let refusal = refusal(code, inAll, byCustomer) { return .failure(refusal) }
+        guard let code else { return .failure(.unknown) }
+        try db.execute(
+            sql: "INSERT INTO discount_use (order_id, code, customer, held_at) VALUES (?, ?, ?, ?)",
+            arguments: [order, name, customer, date.timeIntervalSince1970])
+        return .success(code)
+    }
+
+    /// Lets the use `order` held go, in `db`'s transaction (the one that declines or cancels the order).
+    static func release(order: String, at date: Date, in db: Database) throws {
+        try db.execute(
+            sql: "UPDATE discount_use SET released_at = ? WHERE order_id = ? AND released_at IS NULL",
+            arguments: [date.timeIntervalSince1970, order])
+    }
+
     public func release(order: String) async throws(DiscountCodeError) {
-        try await run { db in
-            try db.execute(
-                sql: "UPDATE discount_use SET released_at = ? WHERE order_id = ? AND released_at IS NULL",
-                arguments: [Date().timeIntervalSince1970, order])
-        }
+        try await run { db in try Self.release(order: order, at: Date(), in: db) }
     }
 
     private static func count(_ db: Database, _ name: String, _ customer: String) throws -> (Int, Int) {

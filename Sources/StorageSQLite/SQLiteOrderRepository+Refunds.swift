@@ -50,6 +50,8 @@ extension SQLiteOrderRepository: RefundRepository {
                     after: try self.events(order.number, in: db), status: order.status, applying: refund.ask.change, expecting: nil)
                 try db.execute(sql: "UPDATE orders SET status = ? WHERE number = ?", arguments: [next.status.rawValue, order.number])
                 try Self.record(OrderEvent(at: at, actor: refund.actor, change: refund.ask.change), of: order.number, in: db)
+                // A canceled order gives its discount code's use back; a refunded one keeps it, as it was used.
+                if next.status == .canceled { try SQLiteDiscountCodes.release(order: order.number, at: at, in: db) }
                 for item in refund.ask.restock {
                     try db.execute(
                         sql: "UPDATE stock SET on_hand = on_hand + ?, sold = max(0, sold - ?) WHERE product_id = ?",

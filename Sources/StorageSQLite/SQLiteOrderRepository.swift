@@ -36,6 +36,12 @@ public final class SQLiteOrderRepository: OrderRepository {
             }
             let sequence = (try Int.fetchOne(db, sql: "SELECT MAX(sequence) FROM orders") ?? 0) + 1
             let number = "SF-" + String(1_000_000 + sequence).dropFirst()
+            if let discount = draft.discount {
+                let held = try SQLiteDiscountCodes.hold(discount.code, order: number, customer: draft.customerID, at: placedAt, in: db) {
+                    discount.refusal(holding: $0, on: draft.lines, shipping: draft.totals.shipping, at: placedAt, usedInAll: $1, usedByCustomer: $2)
+                }
+                if case .failure(let refusal) = held { throw OrderRepositoryError.discountRefused(refusal) }
+            }
             let row = StoredOrderRow(
                 placing: draft, number: number, idempotencyKey: idempotencyKey, paymentDescription: paymentDescription, placedAt: placedAt,
                 currency: self.currency)
@@ -84,6 +90,7 @@ public final class SQLiteOrderRepository: OrderRepository {
                         sql: "UPDATE stock SET reserved = reserved - ?, on_hand = on_hand + ? WHERE product_id = ?",
                         arguments: [line.quantity, line.quantity, line.stockKey])
                 }
+                try SQLiteDiscountCodes.release(order: orderNumber, at: at, in: db)
             default:
                 break
             }

@@ -104,7 +104,7 @@ public struct TestStack: Sendable {
             catalog: catalog, orderHistory: orders, paymentAuthorization: paymentAuthorization,
             paymentProvider: paymentProvider, merchantBackend: merchantBackend, featureFlags: flags, ids: ids,
             carts: carts, accounts: accounts, qrCodes: qrCodes, clock: clock, backOffice: backOffice, console: console,
-            catalogDesk: catalogDesk
+            catalogDesk: catalogDesk, discounts: SQLiteDiscountCodes(database: database)
         )
     }
 

@@ -638,25 +638,33 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/NewOrder/shippingMethod`.
             internal var shippingMethod: Swift.String?
+            /// A discount code, in any case (docs/discounts.md). One that does not apply is a 422 naming `discountCode` with one line why: expired, used up, below its minimum, for other products; an unknown and a paused code read alike.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewOrder/discountCode`.
+            internal var discountCode: Swift.String?
             /// Creates a new `NewOrder`.
             ///
             /// - Parameters:
             ///   - addressId: A saved address; the default when absent.
             ///   - cardId: A saved card; the default when absent.
             ///   - shippingMethod: A shipping method's id (the shop's first when absent).
+            ///   - discountCode: A discount code, in any case (docs/discounts.md). One that does not apply is a 422 naming `discountCode` with one line why: expired, used up, below its minimum, for other products; an unknown and a paused code read alike.
             internal init(
                 addressId: Swift.String? = nil,
                 cardId: Swift.String? = nil,
-                shippingMethod: Swift.String? = nil
+                shippingMethod: Swift.String? = nil,
+                discountCode: Swift.String? = nil
             ) {
                 self.addressId = addressId
                 self.cardId = cardId
                 self.shippingMethod = shippingMethod
+                self.discountCode = discountCode
             }
             internal enum CodingKeys: String, CodingKey {
                 case addressId
                 case cardId
                 case shippingMethod
+                case discountCode
             }
         }
         /// - Remark: Generated from `#/components/schemas/NewShipment`.
@@ -704,6 +712,10 @@ extension Components {
             internal var unitPrice: Components.Schemas.Money
             /// - Remark: Generated from `#/components/schemas/OrderLine/lineTotal`.
             internal var lineTotal: Components.Schemas.Money
+            /// This line's share of the order's discount code, taken off its total; absent without one.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OrderLine/discount`.
+            internal var discount: Components.Schemas.Money?
             /// Creates a new `OrderLine`.
             ///
             /// - Parameters:
@@ -713,13 +725,15 @@ extension Components {
             ///   - quantity:
             ///   - unitPrice:
             ///   - lineTotal:
+            ///   - discount: This line's share of the order's discount code, taken off its total; absent without one.
             internal init(
                 productId: Swift.String,
                 name: Swift.String,
                 variant: Components.Schemas.LineVariant? = nil,
                 quantity: Swift.Int,
                 unitPrice: Components.Schemas.Money,
-                lineTotal: Components.Schemas.Money
+                lineTotal: Components.Schemas.Money,
+                discount: Components.Schemas.Money? = nil
             ) {
                 self.productId = productId
                 self.name = name
@@ -727,6 +741,7 @@ extension Components {
                 self.quantity = quantity
                 self.unitPrice = unitPrice
                 self.lineTotal = lineTotal
+                self.discount = discount
             }
             internal enum CodingKeys: String, CodingKey {
                 case productId
@@ -735,6 +750,46 @@ extension Components {
                 case quantity
                 case unitPrice
                 case lineTotal
+                case discount
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/OrderDiscount`.
+        internal struct OrderDiscount: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/OrderDiscount/code`.
+            internal var code: Swift.String
+            /// Taken off the goods, shared across the lines (each line's `discount`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/OrderDiscount/goods`.
+            internal var goods: Components.Schemas.Money
+            /// Taken off the shipping (a free-shipping code).
+            ///
+            /// - Remark: Generated from `#/components/schemas/OrderDiscount/shipping`.
+            internal var shipping: Components.Schemas.Money
+            /// - Remark: Generated from `#/components/schemas/OrderDiscount/total`.
+            internal var total: Components.Schemas.Money
+            /// Creates a new `OrderDiscount`.
+            ///
+            /// - Parameters:
+            ///   - code:
+            ///   - goods: Taken off the goods, shared across the lines (each line's `discount`).
+            ///   - shipping: Taken off the shipping (a free-shipping code).
+            ///   - total:
+            internal init(
+                code: Swift.String,
+                goods: Components.Schemas.Money,
+                shipping: Components.Schemas.Money,
+                total: Components.Schemas.Money
+            ) {
+                self.code = code
+                self.goods = goods
+                self.shipping = shipping
+                self.total = total
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case code
+                case goods
+                case shipping
+                case total
             }
         }
         /// - Remark: Generated from `#/components/schemas/OrderEvent`.
@@ -844,6 +899,10 @@ extension Components {
             internal var subtotal: Components.Schemas.Money
             /// - Remark: Generated from `#/components/schemas/Order/shipping`.
             internal var shipping: Components.Schemas.Money
+            /// The discount code the order used: total = subtotal + shipping − discount.total (+ tax where it is added). Absent without one.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Order/discount`.
+            internal var discount: Components.Schemas.OrderDiscount?
             /// - Remark: Generated from `#/components/schemas/Order/tax`.
             internal var tax: Components.Schemas.Money
             /// - Remark: Generated from `#/components/schemas/Order/taxDetails`.
@@ -877,6 +936,7 @@ extension Components {
             ///   - lines:
             ///   - subtotal:
             ///   - shipping:
+            ///   - discount: The discount code the order used: total = subtotal + shipping − discount.total (+ tax where it is added). Absent without one.
             ///   - tax:
             ///   - taxDetails:
             ///   - total:
@@ -894,6 +954,7 @@ extension Components {
                 lines: [Components.Schemas.OrderLine],
                 subtotal: Components.Schemas.Money,
                 shipping: Components.Schemas.Money,
+                discount: Components.Schemas.OrderDiscount? = nil,
                 tax: Components.Schemas.Money,
                 taxDetails: Components.Schemas.TaxDetails,
                 total: Components.Schemas.Money,
@@ -911,6 +972,7 @@ extension Components {
                 self.lines = lines
                 self.subtotal = subtotal
                 self.shipping = shipping
+                self.discount = discount
                 self.tax = tax
                 self.taxDetails = taxDetails
                 self.total = total
@@ -929,6 +991,7 @@ extension Components {
                 case lines
                 case subtotal
                 case shipping
+                case discount
                 case tax
                 case taxDetails
                 case total

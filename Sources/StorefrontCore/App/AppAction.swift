@@ -45,6 +45,8 @@ public enum FeatureRequest: Equatable, Sendable {
     case addCardOnProvidersPage
     /// Put `order` on the payment sheet (Checkout).
     case beginCheckout(CheckoutOrder)
+    /// The discount code typed on the payment sheet's field; empty takes the code off (Checkout).
+    case applyDiscountCode(String)
     /// A form saved this to the wallet; a payment sheet waiting for it takes it (Checkout).
     case addedToWallet(WalletEntry)
     /// A form for a new card or address was left unsaved; a payment sheet waiting for it stops waiting (Checkout).

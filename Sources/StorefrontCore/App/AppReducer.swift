@@ -99,7 +99,8 @@ public enum AppReducer {
             }
             return state.run(\.cardLink, CardLinkFeature.reducer, action, env)
         case .addCardOnProvidersPage: return state.run(\.cardLink, CardLinkFeature.reducer, action, env)
-        case .beginCheckout, .addedToWallet, .walletEntryCanceled: return state.run(\.checkout, CheckoutFeature.reducer, action, env)
+        case .beginCheckout, .addedToWallet, .walletEntryCanceled, .applyDiscountCode:
+            return state.run(\.checkout, CheckoutFeature.reducer, action, env)
         case .beginSignIn, .signOut, .submitSignInPrompt, .cancelSignInPrompt: return state.run(\.signIn, SignInFeature.reducer, action, env)
         case .reloadWallet, .showNewAPIToken: return state.run(\.account, AccountFeature.reducer, action, env)
         case .submitMerchantForm: return state.run(\.console, MerchantFeature.reducer, action, env)

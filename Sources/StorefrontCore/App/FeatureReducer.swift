@@ -115,6 +115,7 @@ extension CheckoutFeature {
             case .request(.addedToWallet(.card(let card))): return entryAdded(card: card, &state, env)
             case .request(.addedToWallet(.address(let contact))): return entryAdded(contact: contact, &state, env)
             case .request(.walletEntryCanceled(let purpose)): entryCanceled(purpose, &state)
+            case .request(.applyDiscountCode(let typed)): return submitDiscountCode(&state, typed, env)
             default: break
             }
             return .none

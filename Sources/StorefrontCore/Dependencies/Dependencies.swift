@@ -26,14 +26,18 @@ public struct StorefrontDependencies: Sendable {
     public var mail: (any MailOutbox)?
     /// The merchant console's catalog editing; nil in the shop.
     public var catalogDesk: CatalogDesk?
+    /// The shop's discount codes, looked up from the payment sheet; nil where the shop takes none (every code is unknown).
+    public var discounts: (any DiscountCodes)?
 
     public init(
         catalog: any CatalogRepository, orderHistory: any OrderHistory,
         paymentAuthorization: PaymentAuthorization, paymentProvider: any PaymentProvider,
         merchantBackend: any MerchantBackend, featureFlags: any FeatureFlags, ids: IDGenerator,
         carts: (any CartRepository)? = nil, accounts: AccountDependencies, qrCodes: any QRCodeMaking, clock: any Clock<Duration>,
-        backOffice: (any BackOffice)? = nil, console: Console = .shop, mail: (any MailOutbox)? = nil, catalogDesk: CatalogDesk? = nil
+        backOffice: (any BackOffice)? = nil, console: Console = .shop, mail: (any MailOutbox)? = nil, catalogDesk: CatalogDesk? = nil,
+        discounts: (any DiscountCodes)? = nil
     ) {
+        self.discounts = discounts
         self.mail = mail
         self.catalogDesk = catalogDesk
         self.backOffice = backOffice

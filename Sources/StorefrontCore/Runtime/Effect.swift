@@ -89,6 +89,8 @@ public enum EffectID: Hashable, Sendable {
     case orderCancel
     /// Placing the order of the open payment sheet: charged, looked at again while unanswered or with the bank.
     case checkoutCharge
+    /// Looking up the discount code typed on the payment sheet.
+    case discountCode
 }
 
 /// Delivers an effect's answer to the store it came from.

@@ -82,10 +82,12 @@ extension Layout {
     /// An order's totals, then what was refunded and what is left, once anything was.
     static func totalsRows(_ order: Order, refunded: Money?) -> [(String, Money, Style)] {
         let totals = order.totals
-        var rows: [(String, Money, Style)] = [
-            ("Subtotal", totals.subtotal, .normal), ("Shipping", totals.shipping, .normal), (order.taxCharged.summaryLabel, totals.tax, .normal),
-            ("Total", totals.total, Style(.price, bold: true)),
-        ]
+        let discount = order.discount.map { [("Discount \($0.code)", .zero($0.currency) - $0.total, Style.normal)] } ?? []
+        var rows: [(String, Money, Style)] =
+            [("Subtotal", totals.subtotal, .normal)] + discount + [
+                ("Shipping", totals.shipping, .normal), (order.taxCharged.summaryLabel, totals.tax, .normal),
+                ("Total", totals.total, Style(.price, bold: true)),
+            ]
         if let refunded, refunded.minorUnits > 0 {
             rows += [
                 ("Refunded", Money(minorUnits: -refunded.minorUnits, currency: refunded.currency), .normal),

@@ -11,7 +11,7 @@ extension Layout {
         }
         let width = min(body.width - 2, 72)
         let left = (body.width - width) / 2
-        // Full sheet: box, four rows, a gap, the summary items, a gap, the status (wrapped) beside the button.
+        // Full sheet: box, the rows, a gap, the summary items, a gap, the status (wrapped) beside the button.
         // A row's error wraps under its value, so a refusal that says where the shop ships is read whole.
         let labelWidth = 10
         let errorLines = sheet.rowErrors.mapValues { p.wrapped("! " + $0, width: max(1, width - 4 - labelWidth)) }
@@ -20,7 +20,8 @@ extension Layout {
         let statusLines = Self.statusLines(sheet, button: button, width: width - 4, p)
         // The line that asks to charge is always drawn whole: the sheet makes room for all of it.
         let boxedPrompt = Self.promptLines(sheet, width: width - 4, p)
-        let fullHeight = 2 + 4 + errorRows + 1 + sheet.summaryItems.count + 1 + max(1, statusLines.count, boxedPrompt.count)
+        let fullHeight =
+            2 + PaymentSheetRow.allCases.count + errorRows + 1 + sheet.summaryItems.count + 1 + max(1, statusLines.count, boxedPrompt.count)
         let compact = body.height < fullHeight
         let inner = compact ? width : width - 4
         let column = compact ? left : left + 2

@@ -211,6 +211,26 @@ final class TmuxTerminal {
         throw TmuxError(message: "timed out waiting for \(what)")
     }
 
+    /// Presses Down until the selected row (marked `›`) contains `text`, waiting for each move to be drawn so no press overshoots.
+    func selectRow(containing text: String, presses: Int = 30, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        func selected(_ screen: String) -> String? {
+            screen.split(separator: "\n").first { $0.contains("›") }.map(String.init)
+        }
+        var current = selected(try screen())
+        for _ in 0..<presses {
+            if current?.contains(text) == true { return }
+            let before = current
+            try press("Down")
+            let moved = try waitUntil(sourceLocation: sourceLocation, "the selection to move from \(before ?? "nothing")") {
+                selected($0) != before
+            }
+            current = selected(moved)
+        }
+        if current?.contains(text) == true { return }
+        Issue.record("no row containing \(text) after \(presses) presses", sourceLocation: sourceLocation)
+        throw TmuxError(message: "no row containing \(text)")
+    }
+
     /// Waits for the shop's first whole screen: the footer drawn and the first products read (no loading marker).
     @discardableResult
     func waitForShop(timeout: Duration = .seconds(15), sourceLocation: SourceLocation = #_sourceLocation) throws -> String {

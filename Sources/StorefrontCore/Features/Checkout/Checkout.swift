@@ -32,6 +32,11 @@ public struct Checkout: Equatable, Sendable {
     /// The charge the last Pay left unfinished (unanswered, or with the bank): the next Pay of the same charge reuses
     /// its key and token.
     public var attempt: ChargeAttempt?
+    /// The discount code the shopper entered, as the shop had it when it was checked.
+    public var discount: DiscountCode?
+
+    /// The shipping at the chosen method's price for these lines, before any code.
+    func shippingCost(_ shop: ShopProfile) -> Money { shippingMethod.cost(forSubtotal: order.lines.subtotal(in: shop.currency)) }
 
     public init(order: CheckoutOrder, oneTap: Bool, shippingMethod: ShippingMethod, quote: ShippingQuote, noticeBeforeCheckout: Notice?) {
         self.order = order

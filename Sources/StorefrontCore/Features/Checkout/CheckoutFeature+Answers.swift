@@ -17,9 +17,8 @@ extension CheckoutFeature {
             checkout.shipTo = options.selectedContact
             checkout.contact = options.selectedContact
             state.checkout = checkout
-            let summary = CheckoutSheet.summaryItems(
-                lines: checkout.order.lines, shipping: checkout.shippingMethod, tax: checkout.quote.tax, env.shopProfile)
-            openSheet(&state, PaymentSheetState(merchantName: env.shopProfile.name, rowValues: [:], summaryItems: summary, phase: .reviewing))
+            openSheet(&state, PaymentSheetState(merchantName: env.shopProfile.name, rowValues: [:], summaryItems: [], phase: .reviewing))
+            CheckoutSheet.recompute(&state, env.shopProfile)
             CheckoutSheet.shippingContactChanged(&state, env.shopProfile)
             CheckoutSheet.refreshRows(&state)
             if checkout.oneTap { requestAuthorization(&state, env) }
@@ -47,6 +46,8 @@ extension CheckoutFeature {
             return walletChecked(&state, order, oneTap: oneTap, canPay: canPay, noticeBefore: noticeBefore, env)
         case .productForOneTap(let product):
             return buyNow(&state, product, env)
+        case .discountChecked(let answer):
+            return discountChecked(&state, answer, env)
         }
         return .none
     }

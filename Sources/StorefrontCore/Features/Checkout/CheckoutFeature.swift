@@ -21,6 +21,8 @@ public enum CheckoutAction: Equatable, Sendable {
     )
     /// The product One-Tap buys, read fresh (nil: no longer sold).
     case productForOneTap(Product?)
+    /// The discount code typed on the sheet, as the shop has it (holding today, with a use left for this customer), or why not.
+    case discountChecked(Result<DiscountCode, DiscountRefusal>)
 }
 
 /// The checkout: the payment sheet's rows and choosers, Pay, and how it ends. Opening it is in `CheckoutFeature+Begin`.
@@ -35,6 +37,8 @@ public enum CheckoutFeature {
         public var sheetAwaits: SheetAwaits?
         /// The wallet is being checked for a card the shop takes, before the payment sheet is made.
         public var isCheckingWallet = false
+        /// Codes entered this session that are not the shop's: past `unknownCodeTries`, the field takes no more.
+        public var unknownCodes = 0
         public var confirmation: ConfirmationState?
     }
 
@@ -103,6 +107,11 @@ public enum CheckoutFeature {
             case .down: sheet.selectedRow = rows[ListSelection.clamped(sheet.selectedRow.rawValue + 1, count: rows.count)]
             case .confirm:
                 if sheet.offersCardSetup { return .send(.request(.addCard)) }
+                if sheet.selectedRow == .discountCode, state.checkout != nil {
+                    state.sheet = sheet
+                    openDiscountCodeForm(&state)
+                    return .none
+                }
                 if let checkout = state.checkout {
                     let chooser = CheckoutSheet.chooser(for: sheet.selectedRow, checkout, env.shopProfile)
                     // Nothing to choose from: straight to the form that adds one.
@@ -139,7 +148,10 @@ public enum CheckoutFeature {
         case .shippingMethod:
             guard let method = checkout.quote.methods[safe: index] else { return .none }
             checkout.shippingMethod = method
-            state.sheet?.summaryItems = CheckoutSheet.summaryItems(lines: checkout.order.lines, shipping: method, tax: checkout.quote.tax, shop)
+            state.checkout = checkout
+            CheckoutSheet.recompute(&state, shop)
+        case .discountCode:
+            return .none
         case .shippingAddress, .contact:
             guard let picked = checkout.options.contacts[safe: index] else { return .none }
             if row == .shippingAddress { checkout.shipTo = picked } else { checkout.contact = picked }
@@ -184,7 +196,7 @@ public enum CheckoutFeature {
         let dependencies = env.dependencies
         let placement = OrderPlacement(
             provider: dependencies.paymentProvider, backend: dependencies.merchantBackend, ids: dependencies.ids, shop: env.shopProfile,
-            order: checkout.order, customerID: state.customerID, clock: dependencies.clock)
+            order: checkout.order, discount: checkout.discount, customerID: state.customerID, clock: dependencies.clock)
         let payment = Payment(
             method: card, methodData: dependencies.paymentAuthorization.paymentData(card), shippingContact: contact,
             shippingMethod: checkout.shippingMethod, transactionIdentifier: dependencies.ids.next())

@@ -30,6 +30,7 @@ enum CheckoutMessages {
             "No answer yet on whether the payment went through; your orders show it as being checked. Paying again is safe: you are never charged twice."
         case .providerUnreachable: "The payment service is not answering; nothing was charged. Your cart is kept; try again in a moment."
         case .authenticationRequired: "Your bank wants to check this payment, and the check was not finished; you were not charged."
+        case .discountRefused(let refusal): "\(refusal.line) You were not charged; take the code off or enter another."
         case .unavailable(let why): "The shop could not take the order (\(why))."
         }
     }

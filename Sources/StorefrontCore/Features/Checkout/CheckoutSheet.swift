@@ -17,15 +17,37 @@ enum CheckoutSheet {
         )
     }
 
-    /// Subtotal, shipping, tax ("Sales tax", "HST", "incl. VAT 19%"), then the total labelled with the merchant's name.
-    nonisolated static func summaryItems(lines: [CartLine], shipping: ShippingMethod, tax: TaxPolicy, _ shop: ShopProfile) -> [SummaryItem] {
-        let totals = Cart(currency: shop.currency, lines: lines).totals(shipping: shipping, tax: tax)
-        return [
-            SummaryItem(label: "Subtotal", amount: totals.subtotal),
+    /// Subtotal, the discount code's line (what it takes off, as a negative amount), shipping, tax ("Sales tax", "HST",
+    /// "incl. VAT 19%"), then the total labelled with the merchant's name.
+    nonisolated static func summaryItems(
+        lines: [CartLine], shipping: ShippingMethod, tax: TaxPolicy, _ shop: ShopProfile, discount: DiscountCode? = nil
+    ) -> [SummaryItem] {
+        let cart = Cart(currency: shop.currency, lines: lines)
+        let applied = Self.applied(discount, lines: lines, shipping: shipping, shop)
+        let totals = cart.totals(shipping: shipping, tax: tax, discount: applied)
+        let off = applied.map { [SummaryItem(label: "Discount \($0.code)", amount: .zero(shop.currency) - $0.total)] } ?? []
+        return [SummaryItem(label: "Subtotal", amount: totals.subtotal)] + off + [
             SummaryItem(label: "Shipping (\(shipping.label))", amount: totals.shipping),
             SummaryItem(label: tax.summaryLabel, amount: totals.tax),
             SummaryItem(label: shop.name, amount: totals.total),
         ]
+    }
+
+    /// What `discount` takes off `lines` shipped by `shipping`; nil without a code, or for one that does not apply to them.
+    nonisolated static func applied(_ discount: DiscountCode?, lines: [CartLine], shipping: ShippingMethod, _ shop: ShopProfile) -> AppliedDiscount? {
+        guard let discount else { return nil }
+        let shipped = shipping.cost(forSubtotal: lines.subtotal(in: shop.currency))
+        return try? discount.amounts(on: lines, shipping: shipped).get()
+    }
+
+    /// The summary and the "Code" row from the checkout's lines, shipping, tax and code: after any of them changed.
+    static func recompute(_ state: inout CheckoutFeature.State, _ shop: ShopProfile) {
+        guard let checkout = state.checkout else { return }
+        let lines = checkout.order.lines
+        state.sheet?.summaryItems = summaryItems(
+            lines: lines, shipping: checkout.shippingMethod, tax: checkout.quote.tax, shop, discount: checkout.discount)
+        let applied = applied(checkout.discount, lines: lines, shipping: checkout.shippingMethod, shop)
+        state.sheet?.rowValues[.discountCode] = applied.map { "\($0.code) · \($0.total.formatted) off" } ?? "Add a code"
     }
 
     /// The method a quote offers in place of `current`: the same one where offered, else the cheapest for One-Tap and
@@ -48,7 +70,7 @@ enum CheckoutSheet {
             checkout.quote = quote
             checkout.shippingMethod = method
             state.checkout = checkout
-            state.sheet?.summaryItems = summaryItems(lines: checkout.order.lines, shipping: method, tax: quote.tax, shop)
+            recompute(&state, shop)
         }
         // As Apple's sheet does, the contact is checked before anything can be paid.
         if let contact = checkout.shippingContact { setRowErrors(&state, contactErrors(for: contact, quote: quote, shop)) }
@@ -58,6 +80,7 @@ enum CheckoutSheet {
     static func refreshRows(_ state: inout CheckoutFeature.State) {
         guard let checkout = state.checkout, var sheet = state.sheet else { return }
         sheet.rowValues = [
+            .discountCode: sheet.rowValues[.discountCode] ?? "Add a code",
             .card: checkout.card.map { "\($0.shortName)  \($0.displayName)" } ?? "Choose a card",
             .shippingAddress: checkout.shipTo.map(\.shipToLine) ?? "Choose an address",
             .shippingMethod: "\(checkout.shippingMethod.label) · \(checkout.shippingMethod.detail)",
@@ -91,6 +114,8 @@ enum CheckoutSheet {
                 ChooserState.Option(title: "\($0.label) · \($0.cost(forSubtotal: subtotal).formatted)", detail: $0.detail)
             }
             return ChooserState(row: row, options: choices, selectedIndex: methods.firstIndex { $0.id == checkout.shippingMethod.id } ?? 0)
+        case .discountCode:
+            return ChooserState(row: row, options: [], selectedIndex: 0)
         case .contact:
             let choices = options.contacts.map { ChooserState.Option(title: $0.email.isEmpty ? "(no email)" : $0.email, detail: $0.phone) }
             return ChooserState(

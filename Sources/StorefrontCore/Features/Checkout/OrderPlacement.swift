@@ -38,6 +38,8 @@ struct OrderPlacement: Sendable {
     var ids: IDGenerator
     var shop: ShopProfile
     var order: CheckoutOrder
+    /// The code the sheet applied; whether it still holds is decided as the order is begun.
+    var discount: DiscountCode?
     var customerID: String
     var clock: any Clock<Duration>
 
@@ -56,7 +58,7 @@ struct OrderPlacement: Sendable {
         do {
             draft = try PlaceOrder.draft(
                 lines: order.lines, shippingMethodID: payment.shippingMethod.id, contact: payment.shippingContact, customerID: customerID,
-                shop: shop)
+                shop: shop, discount: discount)
         } catch {
             // The sheet refuses such an address before Pay; a catalog reloaded meanwhile can still change the regions.
             return (.notPaid(error.message), previous)

@@ -3,7 +3,7 @@ import ShopPorts
 
 /// The rows of the payment sheet, top to bottom.
 public enum PaymentSheetRow: Int, CaseIterable, Hashable, Sendable {
-    case card, shippingAddress, shippingMethod, contact
+    case card, shippingAddress, shippingMethod, contact, discountCode
 
     public var title: String {
         switch self {
@@ -11,6 +11,7 @@ public enum PaymentSheetRow: Int, CaseIterable, Hashable, Sendable {
         case .shippingAddress: "Ship to"
         case .shippingMethod: "Shipping"
         case .contact: "Contact"
+        case .discountCode: "Code"
         }
     }
 }
@@ -116,6 +117,7 @@ public struct PaymentSheetState: Equatable, Sendable {
         case .shippingAddress: "Add a shipping address to pay."
         case .shippingMethod: "Choose a shipping method to pay."
         case .contact: "Add a contact to pay."
+        case .discountCode: ""
         }
     }
 

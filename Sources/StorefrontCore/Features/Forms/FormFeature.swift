@@ -133,7 +133,7 @@ public enum FormFeature {
     private static func edited(_ form: inout FormState, field index: Int) {
         switch form.purpose {
         case .addAddress: AddressForm.edited(&form, field: index)
-        case .signIn, .addCard, .apiToken, .shipOrder, .refundDetails, .stockCount, .productDetails: break
+        case .signIn, .addCard, .apiToken, .shipOrder, .refundDetails, .stockCount, .productDetails, .discountCode: break
         }
     }
 
@@ -143,6 +143,7 @@ public enum FormFeature {
         case .addCard: return CardForm.submit(&state, form, env)
         case .addAddress: return AddressForm.submit(&state, form, env)
         case .apiToken: return APITokenForm.submit(&state, form, env)
+        case .discountCode: return .send(.request(.applyDiscountCode(form.value("code"))))
         case .shipOrder, .refundDetails, .stockCount, .productDetails: return .send(.request(.submitMerchantForm(form)))
         }
     }
@@ -152,22 +153,12 @@ public enum FormFeature {
         switch form.purpose {
         case .signIn: return .send(.request(.cancelSignInPrompt))
         case .addCard, .addAddress: return .send(.request(.walletEntryCanceled(form.purpose)))
-        case .shipOrder, .refundDetails, .stockCount, .apiToken, .productDetails: return .none
+        case .shipOrder, .refundDetails, .stockCount, .apiToken, .productDetails, .discountCode: return .none
         }
     }
 
     static func failed(_ state: inout State, _ message: String, field: String?) {
-        guard var form = state.shell.form else { return }
-        form.isBusy = false
-        if let field, let index = form.fields.firstIndex(where: { $0.id == field }) {
-            form.fields[index].error = message
-            form.focusedIndex = index
-            form.status = nil
-        } else {
-            form.status = message
-            form.isStatusError = true
-        }
-        state.shell.form = form
+        state.shell.form?.fail(message, field: field)
     }
 
 }

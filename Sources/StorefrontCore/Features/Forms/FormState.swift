@@ -11,6 +11,8 @@ public struct FormState: Equatable, Sendable {
         case shipOrder, refundDetails, stockCount
         /// A product of the catalog, new or edited.
         case productDetails
+        /// A discount code for the open payment sheet.
+        case discountCode
     }
     public struct Field: Equatable, Sendable {
         public var id: String
@@ -64,6 +66,19 @@ public struct FormState: Equatable, Sendable {
 
     /// Puts each field's message from `errors` (by field id) on it, clears the others and the status, and moves to
     /// the first field that is wrong.
+    /// Saving failed: the message goes on `field` (focused), or on the whole form when nil or no such field.
+    mutating func fail(_ message: String, field: String?) {
+        isBusy = false
+        if let field, let index = fields.firstIndex(where: { $0.id == field }) {
+            fields[index].error = message
+            focusedIndex = index
+            status = nil
+        } else {
+            status = message
+            isStatusError = true
+        }
+    }
+
     mutating func showFieldErrors(_ errors: [String: String]) {
         for index in fields.indices { fields[index].error = errors[fields[index].id] }
         if let first = fields.firstIndex(where: { $0.error != nil }) { focusedIndex = first }

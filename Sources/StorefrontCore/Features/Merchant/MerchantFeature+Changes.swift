@@ -74,7 +74,7 @@ extension MerchantFeature {
             }
         case .productDetails:
             return submitProductForm(&state, form, env)
-        case .signIn, .addCard, .addAddress, .apiToken:
+        case .signIn, .addCard, .addAddress, .apiToken, .discountCode:
             break
         }
         return .none
