@@ -45,7 +45,7 @@ struct DiscountsCommandTests {
         (["create", "SAVE", "--percent", "150"], "--percent must be more than 0 and at most 100"),
         (["create", "SAVE", "--percent", "10", "--free-shipping"], "one of --percent, --amount or --free-shipping"),
         (["create", "SAVE", "--amount", "3.999"], "--amount must be a plain amount"),
-        (["create", "SAVE", "--percent", "5", "--uses", "0"], "--uses and --per-customer count from 1"),
+        (["create", "SAVE", "--percent", "5", "--uses", "0"], "--uses counts from 1 to 1000000000"),
         (["create", "SAVE", "--percent", "5", "--from", "tomorrow"], "--from must be a date"),
         (["create", "SAVE", "--percent", "5", "--from", "2027-02-01", "--until", "2027-01-01"], "--until must come after --from"),
     ])

@@ -1242,6 +1242,220 @@ extension Components {
                 case restock
             }
         }
+        /// - Remark: Generated from `#/components/schemas/Discount`.
+        internal struct Discount: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Discount/code`.
+            internal var code: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Discount/kind`.
+            internal enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case percentage = "percentage"
+                case fixed = "fixed"
+                case freeShipping = "freeShipping"
+            }
+            /// - Remark: Generated from `#/components/schemas/Discount/kind`.
+            internal var kind: Components.Schemas.Discount.KindPayload
+            /// A percentage's share in hundredths of a percent (1250 is 12.5 %).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Discount/basisPoints`.
+            internal var basisPoints: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/Discount/amount`.
+            internal var amount: Components.Schemas.Money?
+            /// - Remark: Generated from `#/components/schemas/Discount/startsAt`.
+            internal var startsAt: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/Discount/endsAt`.
+            internal var endsAt: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/Discount/totalUses`.
+            internal var totalUses: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/Discount/usesPerCustomer`.
+            internal var usesPerCustomer: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/Discount/minimumSubtotal`.
+            internal var minimumSubtotal: Components.Schemas.Money?
+            /// The product ids and variant SKUs it applies to; empty for every product.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Discount/onlyFor`.
+            internal var onlyFor: [Swift.String]
+            /// - Remark: Generated from `#/components/schemas/Discount/status`.
+            internal enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case active = "active"
+                case paused = "paused"
+            }
+            /// - Remark: Generated from `#/components/schemas/Discount/status`.
+            internal var status: Components.Schemas.Discount.StatusPayload
+            /// Uses held by orders (a declined or canceled order gives its use back).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Discount/uses`.
+            internal var uses: Swift.Int
+            /// Creates a new `Discount`.
+            ///
+            /// - Parameters:
+            ///   - code:
+            ///   - kind:
+            ///   - basisPoints: A percentage's share in hundredths of a percent (1250 is 12.5 %).
+            ///   - amount:
+            ///   - startsAt:
+            ///   - endsAt:
+            ///   - totalUses:
+            ///   - usesPerCustomer:
+            ///   - minimumSubtotal:
+            ///   - onlyFor: The product ids and variant SKUs it applies to; empty for every product.
+            ///   - status:
+            ///   - uses: Uses held by orders (a declined or canceled order gives its use back).
+            internal init(
+                code: Swift.String,
+                kind: Components.Schemas.Discount.KindPayload,
+                basisPoints: Swift.Int? = nil,
+                amount: Components.Schemas.Money? = nil,
+                startsAt: Foundation.Date? = nil,
+                endsAt: Foundation.Date? = nil,
+                totalUses: Swift.Int? = nil,
+                usesPerCustomer: Swift.Int? = nil,
+                minimumSubtotal: Components.Schemas.Money? = nil,
+                onlyFor: [Swift.String],
+                status: Components.Schemas.Discount.StatusPayload,
+                uses: Swift.Int
+            ) {
+                self.code = code
+                self.kind = kind
+                self.basisPoints = basisPoints
+                self.amount = amount
+                self.startsAt = startsAt
+                self.endsAt = endsAt
+                self.totalUses = totalUses
+                self.usesPerCustomer = usesPerCustomer
+                self.minimumSubtotal = minimumSubtotal
+                self.onlyFor = onlyFor
+                self.status = status
+                self.uses = uses
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case code
+                case kind
+                case basisPoints
+                case amount
+                case startsAt
+                case endsAt
+                case totalUses
+                case usesPerCustomer
+                case minimumSubtotal
+                case onlyFor
+                case status
+                case uses
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/DiscountList`.
+        internal struct DiscountList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/DiscountList/data`.
+            internal var data: [Components.Schemas.Discount]
+            /// Creates a new `DiscountList`.
+            ///
+            /// - Parameters:
+            ///   - data:
+            internal init(data: [Components.Schemas.Discount]) {
+                self.data = data
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case data
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/NewDiscount`.
+        internal struct NewDiscount: Codable, Hashable, Sendable {
+            /// 3 to 32 letters, digits or dashes, kept upper-cased.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewDiscount/code`.
+            internal var code: Swift.String
+            /// More than 0 and at most 100, in hundredths at most ("12.5").
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewDiscount/percent`.
+            internal var percent: Swift.String?
+            /// An amount in the shop's currency ("5.00").
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewDiscount/amount`.
+            internal var amount: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/NewDiscount/freeShipping`.
+            internal var freeShipping: Swift.Bool?
+            /// A date (2026-12-01) or a UTC time (2026-12-01T09:00:00Z).
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewDiscount/startsAt`.
+            internal var startsAt: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/NewDiscount/endsAt`.
+            internal var endsAt: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/NewDiscount/totalUses`.
+            internal var totalUses: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/NewDiscount/usesPerCustomer`.
+            internal var usesPerCustomer: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/NewDiscount/minimumSubtotal`.
+            internal var minimumSubtotal: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/NewDiscount/onlyFor`.
+            internal var onlyFor: [Swift.String]?
+            /// Creates a new `NewDiscount`.
+            ///
+            /// - Parameters:
+            ///   - code: 3 to 32 letters, digits or dashes, kept upper-cased.
+            ///   - percent: More than 0 and at most 100, in hundredths at most ("12.5").
+            ///   - amount: An amount in the shop's currency ("5.00").
+            ///   - freeShipping:
+            ///   - startsAt: A date (2026-12-01) or a UTC time (2026-12-01T09:00:00Z).
+            ///   - endsAt:
+            ///   - totalUses:
+            ///   - usesPerCustomer:
+            ///   - minimumSubtotal:
+            ///   - onlyFor:
+            internal init(
+                code: Swift.String,
+                percent: Swift.String? = nil,
+                amount: Swift.String? = nil,
+                freeShipping: Swift.Bool? = nil,
+                startsAt: Swift.String? = nil,
+                endsAt: Swift.String? = nil,
+                totalUses: Swift.Int? = nil,
+                usesPerCustomer: Swift.Int? = nil,
+                minimumSubtotal: Swift.String? = nil,
+                onlyFor: [Swift.String]? = nil
+            ) {
+                self.code = code
+                self.percent = percent
+                self.amount = amount
+                self.freeShipping = freeShipping
+                self.startsAt = startsAt
+                self.endsAt = endsAt
+                self.totalUses = totalUses
+                self.usesPerCustomer = usesPerCustomer
+                self.minimumSubtotal = minimumSubtotal
+                self.onlyFor = onlyFor
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case code
+                case percent
+                case amount
+                case freeShipping
+                case startsAt
+                case endsAt
+                case totalUses
+                case usesPerCustomer
+                case minimumSubtotal
+                case onlyFor
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/DiscountStatusChange`.
+        internal struct DiscountStatusChange: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/DiscountStatusChange/status`.
+            internal enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case active = "active"
+                case paused = "paused"
+            }
+            /// - Remark: Generated from `#/components/schemas/DiscountStatusChange/status`.
+            internal var status: Components.Schemas.DiscountStatusChange.StatusPayload
+            /// Creates a new `DiscountStatusChange`.
+            ///
+            /// - Parameters:
+            ///   - status:
+            internal init(status: Components.Schemas.DiscountStatusChange.StatusPayload) {
+                self.status = status
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case status
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/StockLevel`.
         internal struct StockLevel: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/StockLevel/productId`.

@@ -152,6 +152,26 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `PUT /v1/merchant/stock/{productId}`.
     /// - Remark: Generated from `#/paths//v1/merchant/stock/{productId}/put(setStock)`.
     func setStock(_ input: Operations.SetStock.Input) async throws -> Operations.SetStock.Output
+    /// Every discount code, by name, with its uses held (docs/discounts.md).
+    ///
+    /// - Remark: HTTP `GET /v1/merchant/discounts`.
+    /// - Remark: Generated from `#/paths//v1/merchant/discounts/get(listDiscounts)`.
+    func listDiscounts(_ input: Operations.ListDiscounts.Input) async throws -> Operations.ListDiscounts.Output
+    /// Makes a discount code: exactly one of percent, amount or freeShipping, and its limits.
+    ///
+    /// - Remark: HTTP `POST /v1/merchant/discounts`.
+    /// - Remark: Generated from `#/paths//v1/merchant/discounts/post(createDiscount)`.
+    func createDiscount(_ input: Operations.CreateDiscount.Input) async throws -> Operations.CreateDiscount.Output
+    /// Deletes a code no order used; one an order used is a 409 (pause it instead).
+    ///
+    /// - Remark: HTTP `DELETE /v1/merchant/discounts/{code}`.
+    /// - Remark: Generated from `#/paths//v1/merchant/discounts/{code}/delete(deleteDiscount)`.
+    func deleteDiscount(_ input: Operations.DeleteDiscount.Input) async throws -> Operations.DeleteDiscount.Output
+    /// Pauses a code (refused like an unknown one) or makes it active again.
+    ///
+    /// - Remark: HTTP `PUT /v1/merchant/discounts/{code}/status`.
+    /// - Remark: Generated from `#/paths//v1/merchant/discounts/{code}/status/put(setDiscountStatus)`.
+    func setDiscountStatus(_ input: Operations.SetDiscountStatus.Input) async throws -> Operations.SetDiscountStatus.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -519,6 +539,57 @@ extension APIProtocol {
     ) async throws -> Operations.SetStock.Output {
         try await setStock(
             Operations.SetStock.Input(
+                path: path,
+                headers: headers,
+                body: body
+            ))
+    }
+    /// Every discount code, by name, with its uses held (docs/discounts.md).
+    ///
+    /// - Remark: HTTP `GET /v1/merchant/discounts`.
+    /// - Remark: Generated from `#/paths//v1/merchant/discounts/get(listDiscounts)`.
+    internal func listDiscounts(headers: Operations.ListDiscounts.Input.Headers = .init()) async throws -> Operations.ListDiscounts.Output {
+        try await listDiscounts(Operations.ListDiscounts.Input(headers: headers))
+    }
+    /// Makes a discount code: exactly one of percent, amount or freeShipping, and its limits.
+    ///
+    /// - Remark: HTTP `POST /v1/merchant/discounts`.
+    /// - Remark: Generated from `#/paths//v1/merchant/discounts/post(createDiscount)`.
+    internal func createDiscount(
+        headers: Operations.CreateDiscount.Input.Headers = .init(),
+        body: Operations.CreateDiscount.Input.Body
+    ) async throws -> Operations.CreateDiscount.Output {
+        try await createDiscount(
+            Operations.CreateDiscount.Input(
+                headers: headers,
+                body: body
+            ))
+    }
+    /// Deletes a code no order used; one an order used is a 409 (pause it instead).
+    ///
+    /// - Remark: HTTP `DELETE /v1/merchant/discounts/{code}`.
+    /// - Remark: Generated from `#/paths//v1/merchant/discounts/{code}/delete(deleteDiscount)`.
+    internal func deleteDiscount(
+        path: Operations.DeleteDiscount.Input.Path,
+        headers: Operations.DeleteDiscount.Input.Headers = .init()
+    ) async throws -> Operations.DeleteDiscount.Output {
+        try await deleteDiscount(
+            Operations.DeleteDiscount.Input(
+                path: path,
+                headers: headers
+            ))
+    }
+    /// Pauses a code (refused like an unknown one) or makes it active again.
+    ///
+    /// - Remark: HTTP `PUT /v1/merchant/discounts/{code}/status`.
+    /// - Remark: Generated from `#/paths//v1/merchant/discounts/{code}/status/put(setDiscountStatus)`.
+    internal func setDiscountStatus(
+        path: Operations.SetDiscountStatus.Input.Path,
+        headers: Operations.SetDiscountStatus.Input.Headers = .init(),
+        body: Operations.SetDiscountStatus.Input.Body
+    ) async throws -> Operations.SetDiscountStatus.Output {
+        try await setDiscountStatus(
+            Operations.SetDiscountStatus.Input(
                 path: path,
                 headers: headers,
                 body: body

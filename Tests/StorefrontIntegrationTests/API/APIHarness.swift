@@ -31,6 +31,7 @@ final class APIHarness: Sendable {
     let idempotency: any IdempotencyRepository
     let processor: SandboxProcessor
     let catalogEditor: any CatalogEditing
+    let discounts: any DiscountCodes
     let limits: APILimits
     /// The admin keys the API checks merchant tokens against: the harness's merchant, `ssh:SHA256:admin`.
     let merchantKeys: any MerchantKeys = TestMerchantKeys(["SHA256:admin"])
@@ -54,6 +55,7 @@ final class APIHarness: Sendable {
             )
             stock = SQLiteStockRepository(database: database)
             catalogEditor = SQLiteCatalogEditor(database: database, shop: bundled.shop)
+            discounts = SQLiteDiscountCodes(database: database)
         case .sqlite:
             let database = try SQLiteDatabase.open(directory: TemporaryDirectory.make())
             catalog = try SQLiteCatalogRepository.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
@@ -64,6 +66,7 @@ final class APIHarness: Sendable {
             (orders, idempotency) = (SQLiteOrderRepository(database: database, currency: .usd), SQLiteIdempotencyRepository(database: database))
             (stock, processor) = (SQLiteStockRepository(database: database), SandboxProcessor(ledger: SQLiteChargeLedger(database: database)))
             catalogEditor = SQLiteCatalogEditor(database: database, shop: bundled.shop)
+            discounts = SQLiteDiscountCodes(database: database)
         case .postgres:
             let fixture = try await PostgresFixture()
             let database = fixture.database
@@ -75,6 +78,7 @@ final class APIHarness: Sendable {
             (orders, idempotency) = (PostgresOrderRepository(database: database, currency: .usd), PostgresIdempotencyRepository(database: database))
             (stock, processor) = (PostgresStockRepository(database: database), SandboxProcessor(ledger: PostgresChargeLedger(database: database)))
             catalogEditor = PostgresCatalogEditor(database: database, shop: bundled.shop)
+            discounts = PostgresDiscountCodes(database: database)
         }
     }
 
@@ -99,7 +103,7 @@ final class APIHarness: Sendable {
             orders: orders,
             backOffice: LiveBackOffice(orders: orders, stock: stock, processor: processor, dates: DateSource { self.now }, currency: .usd),
             idempotency: idempotency, methodData: { "sandbox:\($0.id)" }, testCards: SandboxCard.all.map(\.paymentMethod), now: { self.now },
-            catalogEditor: catalogEditor
+            catalogEditor: catalogEditor, discounts: discounts
         )
     }
 
