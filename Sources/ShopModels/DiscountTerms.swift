@@ -12,6 +12,11 @@ public struct DiscountTerms: Sendable {
     public struct Problem: Error, Equatable, Sendable {
         public var field: Field
         public var message: String
+
+        public init(field: Field, message: String) {
+            self.field = field
+            self.message = message
+        }
     }
 
     /// The most uses a code can be given in all or per customer, and the most products it can name.
@@ -107,6 +112,34 @@ public struct DiscountTerms: Sendable {
         if let date = formatter.date(from: text) { return date }
         formatter.formatOptions = [.withFullDate]
         return formatter.date(from: text)
+    }
+}
+
+extension DiscountCode {
+    /// "10% off; 3 uses, 1 a customer; from … until …; at least $20.00; only mug, tee-m; paused".
+    public var summary: String {
+        var parts: [String] = []
+        switch kind {
+        case .percentage(let points): parts.append("\(Self.percent(points))% off")
+        case .fixed(let amount): parts.append("\(amount.formatted) off")
+        case .freeShipping: parts.append("free shipping")
+        }
+        let uses = [totalUses.map { "\($0) use\($0 == 1 ? "" : "s")" }, usesPerCustomer.map { "\($0) a customer" }].compactMap { $0 }
+        if !uses.isEmpty { parts.append(uses.joined(separator: ", ")) }
+        if let startsAt { parts.append("from \(UTCTime(startsAt).minutes) UTC") }
+        if let endsAt { parts.append("until \(UTCTime(endsAt).minutes) UTC") }
+        if let minimumSubtotal { parts.append("at least \(minimumSubtotal.formatted)") }
+        if !onlyFor.isEmpty { parts.append("only " + onlyFor.map(\.description).sorted().joined(separator: ", ")) }
+        if isPaused { parts.append("paused") }
+        return parts.joined(separator: "; ")
+    }
+
+    /// Basis points as a percentage: "10", "12.5", "0.01".
+    public static func percent(_ points: Int) -> String {
+        let whole = "\(points / 100)"
+        let cents = points % 100
+        guard cents != 0 else { return whole }
+        return whole + "." + (cents % 10 == 0 ? "\(cents / 10)" : (cents < 10 ? "0\(cents)" : "\(cents)"))
     }
 }
 

@@ -29,6 +29,8 @@ public enum Action: Equatable, Sendable {
     case ship, markDelivered, refund, showStock, showSales, nextFilter, previousFilter, toggleRestock, toggleLowStock
     /// The console's catalog: its screen, a new product, publish or unpublish, archive.
     case showCatalog, newProduct, togglePublished, archiveProduct
+    /// The console's discount codes: their screen, a new code, pause or resume, delete.
+    case showDiscounts, newDiscount, toggleDiscountPaused, deleteDiscount
     case toggleHelp, quit
     /// The host's list area now fits this many rows.
     case viewportChanged(listRows: Int)

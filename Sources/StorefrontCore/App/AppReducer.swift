@@ -164,7 +164,7 @@ public enum AppReducer {
         case .account: return state.run(\.account, AccountFeature.reducer, key, env)
         case .form: return state.run(\.forms, FormFeature.reducer, key, env)
         case .cardLink: return state.run(\.cardLink, CardLinkFeature.reducer, key, env)
-        case .merchantQueue, .merchantOrder, .merchantRefund, .merchantStock, .merchantSales, .merchantCatalog:
+        case .merchantQueue, .merchantOrder, .merchantRefund, .merchantStock, .merchantSales, .merchantCatalog, .merchantDiscounts:
             return state.run(\.console, MerchantFeature.reducer, key, env)
         }
     }

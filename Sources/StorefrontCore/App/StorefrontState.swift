@@ -12,21 +12,23 @@ public enum Screen: Hashable, Sendable {
     case cardLink
     /// The merchant console (`storefront admin`): the order queue, one order, a refund being chosen, the stock
     /// and the sales summary.
-    case merchantQueue, merchantOrder, merchantRefund, merchantStock, merchantSales, merchantCatalog
+    case merchantQueue, merchantOrder, merchantRefund, merchantStock, merchantSales, merchantCatalog, merchantDiscounts
 
     /// A screen the shared keys (shop, cart, orders, account) work on: not a form, the card page, the payment
     /// sheet or the merchant console, which take keys of their own.
     public var isBrowsing: Bool {
         switch self {
         case .productList, .productDetail, .cart, .confirmation, .orders, .orderDetail, .account: true
-        case .form, .paymentSheet, .cardLink, .merchantQueue, .merchantOrder, .merchantRefund, .merchantStock, .merchantSales, .merchantCatalog: false
+        case .form, .paymentSheet, .cardLink, .merchantQueue, .merchantOrder, .merchantRefund, .merchantStock, .merchantSales, .merchantCatalog,
+            .merchantDiscounts:
+            false
         }
     }
 
     /// A screen of the merchant console.
     public var isMerchants: Bool {
         switch self {
-        case .merchantQueue, .merchantOrder, .merchantRefund, .merchantStock, .merchantSales, .merchantCatalog: true
+        case .merchantQueue, .merchantOrder, .merchantRefund, .merchantStock, .merchantSales, .merchantCatalog, .merchantDiscounts: true
         default: false
         }
     }

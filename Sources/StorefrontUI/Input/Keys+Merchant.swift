@@ -3,7 +3,7 @@ import StorefrontCore
 /// The merchant console's keys: its tabs, the queue's filter, an order's changes, a refund's lines, the stock.
 extension KeyBindings {
     private static let console: Set<KeyContext> = [
-        .merchantQueue, .merchantOrder, .merchantRefund, .merchantStock, .merchantSales, .merchantCatalog,
+        .merchantQueue, .merchantOrder, .merchantRefund, .merchantStock, .merchantSales, .merchantCatalog, .merchantDiscounts,
     ]
 
     static let merchantTable: [KeyBinding] = [
@@ -43,6 +43,11 @@ extension KeyBindings {
             keys: [.character("p")], label: "p", action: .togglePublished, summary: "publish/unpublish", contexts: [.merchantCatalog],
             inFooter: true),
         KeyBinding(keys: [.character("x")], label: "x", action: .archiveProduct, summary: "archive", contexts: [.merchantCatalog], inFooter: true),
+        KeyBinding(keys: [.character("n")], label: "n", action: .newDiscount, summary: "new code", contexts: [.merchantDiscounts], inFooter: true),
+        KeyBinding(
+            keys: [.character("p")], label: "p", action: .toggleDiscountPaused, summary: "pause/resume", contexts: [.merchantDiscounts],
+            inFooter: true),
+        KeyBinding(keys: [.character("x")], label: "x", action: .deleteDiscount, summary: "delete", contexts: [.merchantDiscounts], inFooter: true),
         KeyBinding(
             keys: [.enter], label: "Enter", action: .confirm, summary: "confirm", contexts: [.merchantPrompt], inFooter: true,
             appliesWhen: { !($0.merchant?.prompt?.isWorking ?? true) }),
@@ -61,6 +66,9 @@ extension KeyBindings {
         ),
         KeyBinding(
             keys: [.character("4")], label: "4", action: .showCatalog, summary: "catalog", contexts: console.subtracting([.merchantCatalog]),
+            inFooter: true),
+        KeyBinding(
+            keys: [.character("5")], label: "5", action: .showDiscounts, summary: "codes", contexts: console.subtracting([.merchantDiscounts]),
             inFooter: true),
     ]
 }

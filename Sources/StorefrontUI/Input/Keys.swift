@@ -36,7 +36,7 @@ public enum KeyContext: Int, Hashable, Sendable, CaseIterable {
     /// The shopper is asked whether to cancel the opened order.
     case cancelPrompt
     /// The merchant console's screens, and its prompt before a change.
-    case merchantQueue, merchantOrder, merchantRefund, merchantStock, merchantSales, merchantCatalog, merchantPrompt
+    case merchantQueue, merchantOrder, merchantRefund, merchantStock, merchantSales, merchantCatalog, merchantDiscounts, merchantPrompt
 
     /// Borrows the state: an initializer owns its arguments, so taking it plainly copied the state on every key.
     public init(_ state: borrowing StorefrontState) {
@@ -69,6 +69,7 @@ public enum KeyContext: Int, Hashable, Sendable, CaseIterable {
         case .merchantStock: self = .merchantStock
         case .merchantSales: self = .merchantSales
         case .merchantCatalog: self = .merchantCatalog
+        case .merchantDiscounts: self = .merchantDiscounts
         }
     }
 }
@@ -93,7 +94,9 @@ public struct KeyBinding: Sendable {
 /// The one key table: decoding, footers and the help overlay all read it.
 public enum KeyBindings {
     private static let browsing: Set<KeyContext> = [.productList, .productDetail, .cart, .confirmation, .orders, .orderDetail, .account]
-    private static let lists: Set<KeyContext> = [.productList, .cart, .orders, .account, .merchantQueue, .merchantStock, .merchantCatalog]
+    private static let lists: Set<KeyContext> = [
+        .productList, .cart, .orders, .account, .merchantQueue, .merchantStock, .merchantCatalog, .merchantDiscounts,
+    ]
     /// Where typed characters are text, so letters bind nothing.
     private static let typing: Set<KeyContext> = [.search, .form]
 

@@ -113,6 +113,10 @@ extension Layout {
             let catalog = state.merchant?.catalog ?? MerchantCatalogState()
             let published = catalog.products.filter { $0.status == .published }.count
             return ("Catalog", catalog.isLoading && catalog.products.isEmpty ? "" : "\(published) of \(catalog.products.count) in the shop")
+        case .merchantDiscounts:
+            let codes = state.merchant?.discounts.codes ?? []
+            let paused = codes.filter(\.code.isPaused).count
+            return ("Discount codes", "\(codes.count) code\(codes.count == 1 ? "" : "s")" + (paused > 0 ? ", \(paused) paused" : ""))
         }
     }
 

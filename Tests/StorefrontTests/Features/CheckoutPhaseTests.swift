@@ -27,7 +27,8 @@ struct CheckoutPhaseTests {
             .signOutEverywhere, .signInOrOut, .increaseQuantity, .decreaseQuantity, .removeLine, .pay, .buyNow, .toggleHelp, .quit, .viewportChanged,
             .tick,
             .cancelOrder, .ship, .markDelivered, .refund, .showStock, .showSales, .nextFilter, .previousFilter, .toggleRestock, .toggleLowStock,
-            .previousChoice, .nextChoice, .showCatalog, .newProduct, .togglePublished, .archiveProduct:
+            .previousChoice, .nextChoice, .showCatalog, .newProduct, .togglePublished, .archiveProduct, .showDiscounts, .newDiscount,
+            .toggleDiscountPaused, .deleteDiscount:
             actions.contains { $0.caseName == action.caseName }
         }
     }

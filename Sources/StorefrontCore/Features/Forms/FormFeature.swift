@@ -133,7 +133,7 @@ public enum FormFeature {
     private static func edited(_ form: inout FormState, field index: Int) {
         switch form.purpose {
         case .addAddress: AddressForm.edited(&form, field: index)
-        case .signIn, .addCard, .apiToken, .shipOrder, .refundDetails, .stockCount, .productDetails, .discountCode: break
+        case .signIn, .addCard, .apiToken, .shipOrder, .refundDetails, .stockCount, .productDetails, .discountCode, .discountTerms: break
         }
     }
 
@@ -144,7 +144,7 @@ public enum FormFeature {
         case .addAddress: return AddressForm.submit(&state, form, env)
         case .apiToken: return APITokenForm.submit(&state, form, env)
         case .discountCode: return .send(.request(.applyDiscountCode(form.value("code"))))
-        case .shipOrder, .refundDetails, .stockCount, .productDetails: return .send(.request(.submitMerchantForm(form)))
+        case .shipOrder, .refundDetails, .stockCount, .productDetails, .discountTerms: return .send(.request(.submitMerchantForm(form)))
         }
     }
 
@@ -153,7 +153,7 @@ public enum FormFeature {
         switch form.purpose {
         case .signIn: return .send(.request(.cancelSignInPrompt))
         case .addCard, .addAddress: return .send(.request(.walletEntryCanceled(form.purpose)))
-        case .shipOrder, .refundDetails, .stockCount, .apiToken, .productDetails, .discountCode: return .none
+        case .shipOrder, .refundDetails, .stockCount, .apiToken, .productDetails, .discountCode, .discountTerms: return .none
         }
     }
 

@@ -13,6 +13,8 @@ public struct FormState: Equatable, Sendable {
         case productDetails
         /// A discount code for the open payment sheet.
         case discountCode
+        /// A new discount code's terms (the merchant console).
+        case discountTerms
     }
     public struct Field: Equatable, Sendable {
         public var id: String

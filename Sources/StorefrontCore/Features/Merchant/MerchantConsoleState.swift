@@ -24,6 +24,7 @@ public struct MerchantConsoleState: Equatable, Sendable {
     public var stock = MerchantStockState()
     public var sales: SalesSummary?
     public var catalog = MerchantCatalogState()
+    public var discounts = MerchantDiscountsState()
     /// The latest queue read; answers to older ones are dropped.
     public var request = 0
 
@@ -123,6 +124,10 @@ public enum MerchantAnswer: Equatable, Sendable {
     /// The catalog's products, whatever their status, and its latest changes.
     case catalog(Result<CatalogListing, CatalogEditError>)
     case catalogEdited(Result<EditableProduct, CatalogEditError>)
+    /// The discount codes with their uses held, or why they could not be read.
+    case discounts(Result<[DiscountListing], DiscountCodeError>)
+    /// A code made, paused, resumed or deleted: what to tell the merchant, or why not.
+    case discountChanged(Result<String, DiscountCodeError>)
 }
 
 /// The catalog screen: every product with its status and version, the one chosen, and the latest changes.

@@ -74,6 +74,8 @@ extension MerchantFeature {
             }
         case .productDetails:
             return submitProductForm(&state, form, env)
+        case .discountTerms:
+            return submitDiscountForm(&state, form, env)
         case .signIn, .addCard, .addAddress, .apiToken, .discountCode:
             break
         }
@@ -138,7 +140,8 @@ extension MerchantFeature {
                     send(.merchant(.changed(change, .failure(error))))
                 }
             }
-        case .move, .showQueue, .showStock, .showSales, .showCatalog, .newProduct, .togglePublished, .archive, .nextFilter, .previousFilter, .ship,
+        case .move, .showQueue, .showStock, .showSales, .showCatalog, .showDiscounts, .newDiscount, .toggleDiscountPaused, .deleteDiscount,
+            .newProduct, .togglePublished, .archive, .nextFilter, .previousFilter, .ship,
             .markDelivered, .cancelOrder, .refund, .increase,
             .decrease, .toggleRestock, .toggleLowStock:
             return .none
@@ -202,7 +205,8 @@ extension MerchantFeature {
                 state.console.refund = nil
                 state.shell.popScreen()
                 return .none
-            case .showQueue, .showStock, .showSales, .showCatalog, .newProduct, .togglePublished, .archive, .nextFilter, .previousFilter, .ship,
+            case .showQueue, .showStock, .showSales, .showCatalog, .showDiscounts, .newDiscount, .toggleDiscountPaused, .deleteDiscount, .newProduct,
+                .togglePublished, .archive, .nextFilter, .previousFilter, .ship,
                 .markDelivered, .cancelOrder, .refund, .toggleLowStock:
                 return .none
             }
@@ -238,7 +242,8 @@ extension MerchantFeature {
                     message: "The count on the shelf, free to sell. \(selected.reserved) reserved and \(selected.sold) sold stay as they are.",
                     fields: [.init(id: "count", label: "On hand", value: String(selected.onHand))], submitLabel: "Set"
                 ))
-        case .showQueue, .showStock, .showSales, .showCatalog, .newProduct, .togglePublished, .archive, .nextFilter, .previousFilter, .ship,
+        case .showQueue, .showStock, .showSales, .showCatalog, .showDiscounts, .newDiscount, .toggleDiscountPaused, .deleteDiscount, .newProduct,
+            .togglePublished, .archive, .nextFilter, .previousFilter, .ship,
             .markDelivered, .cancelOrder, .refund, .toggleRestock:
             break
         }

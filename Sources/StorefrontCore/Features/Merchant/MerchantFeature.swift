@@ -39,10 +39,12 @@ public enum MerchantFeature {
     enum Action: Equatable {
         case move(ListMove)
         case confirm, back
-        /// 1, 2, 3 and 4: the queue, the stock, the sales, the catalog.
-        case showQueue, showStock, showSales, showCatalog
+        /// 1 to 5: the queue, the stock, the sales, the catalog, the discount codes.
+        case showQueue, showStock, showSales, showCatalog, showDiscounts
         /// The catalog's: a new product, publish or unpublish, archive.
         case newProduct, togglePublished, archive
+        /// The discount codes': a new code, pause or resume, delete.
+        case newDiscount, toggleDiscountPaused, deleteDiscount
         case nextFilter, previousFilter
         case ship, markDelivered, cancelOrder, refund
         case increase, decrease, toggleRestock, toggleLowStock
@@ -62,6 +64,10 @@ public enum MerchantFeature {
             case .newProduct: self = .newProduct
             case .togglePublished: self = .togglePublished
             case .archiveProduct: self = .archive
+            case .showDiscounts: self = .showDiscounts
+            case .newDiscount: self = .newDiscount
+            case .toggleDiscountPaused: self = .toggleDiscountPaused
+            case .deleteDiscount: self = .deleteDiscount
             case .nextFilter, .nextField: self = .nextFilter
             case .previousFilter: self = .previousFilter
             case .ship: self = .ship
@@ -83,6 +89,7 @@ public enum MerchantFeature {
         switch action {
         case .showQueue: return showQueue(&state, env)
         case .showCatalog: return showCatalog(&state, env)
+        case .showDiscounts: return showDiscounts(&state, env)
         case .showStock:
             state.shell.route = [.merchantQueue, .merchantStock]
             return reloadStock(&state, env)
@@ -98,6 +105,7 @@ public enum MerchantFeature {
         case .merchantStock: return reduceStock(&state, action, env)
         case .merchantSales: return action == .back ? showQueue(&state, env) : .none
         case .merchantCatalog: return reduceCatalog(&state, action, env)
+        case .merchantDiscounts: return reduceDiscounts(&state, action, env)
         case .productList, .productDetail, .cart, .paymentSheet, .confirmation, .orders, .orderDetail, .account, .form, .cardLink: return .none
         }
     }
@@ -131,7 +139,8 @@ public enum MerchantFeature {
             guard let order = queue.rows[safe: queue.selectedIndex - queue.windowStart] else { return .none }
             state.shell.push(.merchantOrder)
             return readDossier(order.number, env)
-        case .back, .showQueue, .showStock, .showSales, .showCatalog, .newProduct, .togglePublished, .archive, .ship, .markDelivered, .cancelOrder,
+        case .back, .showQueue, .showStock, .showSales, .showCatalog, .showDiscounts, .newDiscount, .toggleDiscountPaused, .deleteDiscount,
+            .newProduct, .togglePublished, .archive, .ship, .markDelivered, .cancelOrder,
             .refund, .increase, .decrease, .toggleRestock, .toggleLowStock:
             return .none
         }
@@ -150,7 +159,8 @@ public enum MerchantFeature {
             guard state.console.canRefund, let dossier = state.console.dossier, let lifecycle = dossier.lifecycle else { return .none }
             state.console.refund = RefundDraft(dossier: dossier, refundable: lifecycle.refundable)
             state.shell.push(.merchantRefund)
-        case .move, .confirm, .showQueue, .showStock, .showSales, .showCatalog, .newProduct, .togglePublished, .archive, .nextFilter,
+        case .move, .confirm, .showQueue, .showStock, .showSales, .showCatalog, .showDiscounts, .newDiscount, .toggleDiscountPaused, .deleteDiscount,
+            .newProduct, .togglePublished, .archive, .nextFilter,
             .previousFilter, .increase, .decrease, .toggleRestock, .toggleLowStock:
             break
         }
@@ -232,6 +242,10 @@ public enum MerchantFeature {
             catalogRead(&state, read)
         case .catalogEdited(let result):
             return edited(&state, result, env)
+        case .discounts(let read):
+            discountsRead(&state, read)
+        case .discountChanged(let result):
+            return discountChanged(&state, result, env)
         }
         return .none
     }
