@@ -135,8 +135,9 @@ extension CommandLineTests {
         #expect(
             Set(orders[0].keys) == [
                 "number", "placedAt", "status", "currency", "subtotal", "shipping", "tax", "taxDetails", "total", "payment", "paymentReference",
-                "shippingMethod", "shippingMethodId", "shipTo", "customer", "lines",
+                "shippingMethod", "shippingMethodId", "shipTo", "customer", "lines", "discount",
             ], "the fields docs/orders-json.md lists")
+        #expect(orders.allSatisfy { $0["discount"] is NSNull }, "no code was used")
         let tax = orders[0]["taxDetails"] as? [String: Any]
         #expect(
             tax?["rule"] as? String == "added" && tax?["label"] as? String == "Sales tax" && tax?["basisPoints"] as? Int == 725
