@@ -129,7 +129,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .target(name: "ShopMerchant", dependencies: ["ShopModels", "ShopPorts"], swiftSettings: strict),
+        .target(name: "ShopMerchant", dependencies: ["ShopApplication", "ShopModels", "ShopPorts"], swiftSettings: strict),
         // Each front and worker started from typed settings over the shop's storage.
         .target(
             name: "ShopServices",

@@ -54,7 +54,8 @@ public struct PlaceOrder: Sendable {
     /// and that shipping here too; whether it holds today and has uses left is decided as the order is begun, in the
     /// transaction that holds its use.
     public static func draft(
-        lines: [CartLine], shippingMethodID: String?, contact: Contact, customerID: String, shop: ShopProfile, discount: DiscountCode? = nil
+        lines: [CartLine], shippingMethodID: String?, contact: Contact, customerID: String, shop: ShopProfile, discount: DiscountCode? = nil,
+        offSession: Bool = false
     ) throws(DraftRefusal) -> OrderDraft {
         let cart = Cart(currency: shop.currency, lines: lines)
         guard let quote = shop.quote(for: cart, to: contact.address) else {
@@ -70,9 +71,11 @@ public struct PlaceOrder: Sendable {
             case .failure(let refusal): throw .discount(refusal)
             }
         }
-        return OrderDraft(
+        var draft = OrderDraft(
             lines: lines, totals: cart.totals(shipping: method, tax: quote.tax, discount: applied), shippingMethod: method,
             shippingContact: contact, customerID: customerID, tax: quote.tax, discount: applied)
+        draft.offSession = offSession
+        return draft
     }
 
     /// One try: a token, unless `kept` holds the one an earlier try made (the token is returned, to keep), then the

@@ -18,6 +18,12 @@ public struct PaymentStack: Sendable {
     /// The provider's webhook checked with the given signing secrets; nil for the sandbox, which sends none.
     public var webhook: (@Sendable (_ secrets: [String]) -> any ProviderWebhook)? = nil
 
+    /// What the provider makes a token from for a saved card, with no payment sheet (the API's orders, renewals): the
+    /// sandbox its card's id as its sheet gives it, Stripe the saved card (a PaymentMethod) itself.
+    public func methodData(_ card: PaymentMethod) -> String {
+        provider.mode == .sandbox ? SandboxProcessor.paymentData(for: card) : card.id
+    }
+
     /// Which provider the shop takes payments with, and Stripe's settings when it is Stripe.
     public enum Choice: Sendable {
         case sandbox

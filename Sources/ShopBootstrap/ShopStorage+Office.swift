@@ -15,6 +15,13 @@ extension ShopStorage {
         return LiveMerchantBackend(processor: payments.processor, orders: orders, dates: .system) { fault.reached($0.rawValue) }
     }
 
+    /// The renewal worker over this shop's subscriptions, charging through `payments`, its leases held as `name`.
+    public func renewalWorker(_ payments: PaymentStack, environment: [String: String], name: String) -> RenewalWorker {
+        RenewalWorker(
+            store: subscriptions, catalog: catalog, wallets: wallets, provider: payments.provider,
+            backend: merchantBackend(payments, environment: environment), methodData: { payments.methodData($0) }, name: name)
+    }
+
     /// The back office every front changes orders through (the console, the API, the `orders` commands): this shop's
     /// orders, stock, mail and currency, its provider's refunds.
     public func backOffice(_ payments: PaymentStack, environment: [String: String]) -> LiveBackOffice {

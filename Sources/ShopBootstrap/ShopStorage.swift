@@ -42,6 +42,8 @@ public struct ShopStorage: Sendable {
     public var wakeups: any SignInWakeups
     /// The discount codes and the uses orders hold.
     public var discounts: any DiscountCodes
+    /// The subscriptions and their histories.
+    public var subscriptions: any SubscriptionStore
     /// Where it is, for the log: the file, or the URL without its password.
     public var place: String
     /// True when this start imported the catalog file into SQLite.
@@ -76,7 +78,7 @@ public struct ShopStorage: Sendable {
             signInCodes: SQLiteSignInCodes(database: database), accountSessions: SQLiteAccountSessions(database: database),
             openIDStates: SQLiteOpenIDStates(database: database), admins: SQLiteAccountAdmins(database: database),
             terminalSignIns: SQLiteTerminalSignIns(database: database), wakeups: FileSignInWakeups(besideDatabase: database.path),
-            discounts: SQLiteDiscountCodes(database: database),
+            discounts: SQLiteDiscountCodes(database: database), subscriptions: SQLiteSubscriptions(database: database),
             place: database.path, didImport: catalog.didImport, warnings: database.warnings, postgres: nil
         )
     }
@@ -95,7 +97,7 @@ public struct ShopStorage: Sendable {
             signInCodes: PostgresSignInCodes(database: database), accountSessions: PostgresAccountSessions(database: database),
             openIDStates: PostgresOpenIDStates(database: database), admins: PostgresAccountAdmins(database: database),
             terminalSignIns: PostgresTerminalSignIns(database: database), wakeups: PostgresSignInWakeups(database: database),
-            discounts: PostgresDiscountCodes(database: database),
+            discounts: PostgresDiscountCodes(database: database), subscriptions: PostgresSubscriptions(database: database),
             place: database.location.description, didImport: false, warnings: [], postgres: database
         )
     }

@@ -112,6 +112,7 @@ public enum FrontCommands {
                 "webhooks: listening on \(ListenAddress(host: webhookListen.host, port: hearing?.port ?? 0)) for POST \(WebhookServer.stripePath)")
         }
         let mailer = try start.mail.startLoop(storage: storage, environment: environment)
+        let renewals = SubscriptionCommands.startBeside(storage: storage, configuration: start.configuration, environment: environment)
         let signal = await stop.next()
         let drainTimeout = settings.limits.drainTimeout
         announce(ServerSessions.drainLine(signal, open: server.openSessions, for: drainTimeout))
@@ -120,6 +121,7 @@ public enum FrontCommands {
         try await server.shutdown()
         await hearing?.stop()
         await mailer?.stop()
+        await renewals?.stop()
         announce("stopped")
     }
 

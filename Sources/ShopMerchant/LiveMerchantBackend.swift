@@ -54,7 +54,7 @@ public actor LiveMerchantBackend: MerchantBackend, OpenCharges {
             charge = try await processor.charge(
                 ChargeRequest(
                     tokenID: token.id, amount: draft.totals.total, idempotencyKey: idempotencyKey,
-                    orderNumber: order.number, customerID: draft.customerID
+                    orderNumber: order.number, customerID: draft.customerID, offSession: draft.offSession
                 ))
         } catch .timedOut {
             // The charge may or may not have happened: the order stays open and a retry with the same key settles it.

@@ -80,7 +80,7 @@ public struct PaymentMethod: Hashable, Sendable, Identifiable {
 }
 
 /// A postal address: two street lines, a city, a region where the country names one, a postal code and a country.
-public struct PostalAddress: Hashable, Sendable {
+public struct PostalAddress: Hashable, Sendable, Codable {
     public var street: String
     /// The second street line (apartment, suite, building); empty where there is none.
     public var street2: String
@@ -121,7 +121,7 @@ public struct PostalAddress: Hashable, Sendable {
 }
 
 /// A shopper's contact details, as in `PKContact`.
-public struct Contact: Hashable, Sendable, Identifiable {
+public struct Contact: Hashable, Sendable, Identifiable, Codable {
     public var id: String
     public var name: String
     public var email: String

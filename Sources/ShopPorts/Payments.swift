@@ -105,6 +105,8 @@ public struct OrderDraft: Hashable, Sendable {
     public var tax: TaxPolicy
     /// The code the order uses and what it takes off each line and the shipping (its sum is `totals.discount`).
     public var discount: AppliedDiscount?
+    /// Charged with nobody there: a subscription's renewal.
+    public var offSession = false
 
     public init(
         lines: [CartLine], totals: CartTotals, shippingMethod: ShippingMethod, shippingContact: Contact, customerID: String,
@@ -215,8 +217,12 @@ public struct ChargeRequest: Hashable, Sendable {
     public var orderNumber: String
     /// The shop's id for the buyer.
     public var customerID: String
+    /// Charged with nobody there (a subscription's renewal): the card's bank cannot ask the buyer to authenticate, and
+    /// a charge that needs it fails (`authentication_required`) instead of waiting for a check.
+    public var offSession: Bool
 
-    public init(tokenID: String, amount: Money, idempotencyKey: String, orderNumber: String, customerID: String) {
+    public init(tokenID: String, amount: Money, idempotencyKey: String, orderNumber: String, customerID: String, offSession: Bool = false) {
+        self.offSession = offSession
         self.tokenID = tokenID
         self.amount = amount
         self.idempotencyKey = idempotencyKey

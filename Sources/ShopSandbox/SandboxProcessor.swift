@@ -113,6 +113,7 @@ public actor SandboxProcessor: ChargeProcessor, RefundProcessor {
                 switch cardOutcome {
                 case .succeeds: .succeeded
                 case .declines(let reason): .declined(reason)
+                case .needsAuthenticationOffSession: request.offSession ? .declined(.authenticationRequired) : .succeeded
                 }
             // `record` keeps the first record for a key: a void filed by a settlement in between wins here.
             let filed = try await ledger.record(LedgerCharge(key: key, tokenID: tokenID, amount: amount, outcome: outcome))

@@ -6,6 +6,9 @@ public struct SandboxCard: Hashable, Sendable {
     public enum Outcome: Hashable, Sendable {
         case succeeds
         case declines(DeclineReason)
+        /// Succeeds with the shopper there (as if the bank's check passed at once); charged off-session, as renewals
+        /// are, the bank wants the subscriber to authenticate (`authentication_required`).
+        case needsAuthenticationOffSession
     }
 
     public var number: String
@@ -31,6 +34,7 @@ public struct SandboxCard: Hashable, Sendable {
         SandboxCard(number: "4000000000000127", network: .visa, label: "Test: incorrect CVC", outcome: .declines(.incorrectCVC)),
         SandboxCard(number: "4000000000000119", network: .visa, label: "Test: processing error", outcome: .declines(.processingError)),
         SandboxCard(number: "4242424242424241", network: .visa, label: "Test: incorrect number", outcome: .declines(.incorrectNumber)),
+        SandboxCard(number: "4000002760003184", network: .visa, label: "Test: authenticate off-session", outcome: .needsAuthenticationOffSession),
     ]
 
     /// "card_<outcome>_<suffix>", where the outcome is "ok" or a decline reason.
@@ -38,6 +42,7 @@ public struct SandboxCard: Hashable, Sendable {
         switch outcome {
         case .succeeds: "card_ok_\(suffix)"
         case .declines(let reason): "card_\(reason.rawValue)_\(suffix)"
+        case .needsAuthenticationOffSession: "card_offsession-auth_\(suffix)"
         }
     }
 
@@ -52,6 +57,7 @@ public struct SandboxCard: Hashable, Sendable {
         let parts = cardID.split(separator: "_", maxSplits: 2)
         guard parts.count == 3, parts[0] == "card" else { return nil }
         if parts[1] == "ok" { return .succeeds }
+        if parts[1] == "offsession-auth" { return .needsAuthenticationOffSession }
         return DeclineReason(rawValue: String(parts[1])).map { .declines($0) }
     }
 }

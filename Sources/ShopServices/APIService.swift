@@ -47,8 +47,7 @@ package enum APIService {
             wallets: CardForgettingWalletRepository(storage.wallets) { await payments.provider.forget(cardID: $0) }, profiles: storage.profiles,
             provider: payments.provider, backend: backend, orders: storage.orders,
             backOffice: storage.backOffice(payments, environment: environment), idempotency: storage.idempotency,
-            // The sandbox makes a token from its card's id, as its payment sheet does; Stripe from the saved card itself.
-            methodData: { isSandbox ? SandboxProcessor.paymentData(for: $0) : $0.id },
+            methodData: { payments.methodData($0) },
             testCards: isSandbox ? SandboxCard.all.map(\.paymentMethod) : [], catalogEditor: storage.catalogEditor, discounts: storage.discounts
         )
         let merchantKeys: any MerchantKeys

@@ -115,7 +115,11 @@ public struct StripeChargeProcessor: ChargeProcessor {
 
     private func confirm(_ id: String, _ request: ChargeRequest) async throws(MerchantBackendError) -> LedgerCharge {
         let intent: StripePaymentIntent
-        let form = returnURL.map { [("return_url", StripeCardSetup.returning($0, "card-checked"))] } ?? []
+        // Off-session (a renewal) nobody can pass a bank's check: Stripe fails it with `authentication_required`
+        // instead of asking for one, and the charge is declined for that reason.
+        let form =
+            request.offSession
+            ? [("off_session", "true")] : returnURL.map { [("return_url", StripeCardSetup.returning($0, "card-checked"))] } ?? []
         do {
             intent = try await client.post("/v1/payment_intents/\(id)/confirm", form, idempotencyKey: "\(request.idempotencyKey):confirm")
         } catch .refused(_, let error) where error.declineReason != nil {

@@ -250,5 +250,6 @@ extension PostgresDatabase {
         Migration(identifier: "v27-terminal-sign-ins", sql: TerminalSignInsMigration.statements),
         Migration(identifier: "v28-discount-codes", sql: DiscountCodesMigration.statements),
         Migration(identifier: "v29-order-discounts", sql: OrderDiscountsMigration.statements),
+        Migration(identifier: "v30-subscriptions", sql: SubscriptionsMigration.statements),
     ]
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ShopModels
 
 /// Schema step v28, the same on SQLite and PostgreSQL: the discount codes (their definition as a JSON document) and the
 /// uses held, one per order at most, let go when the order is declined or canceled.
@@ -33,4 +34,51 @@ public enum OrderDiscountsMigration {
         "ALTER TABLE orders ADD COLUMN discount_shipping BIGINT NOT NULL DEFAULT 0",
         "ALTER TABLE orders ADD COLUMN discount_shares TEXT",
     ]
+}
+
+/// Schema step v30, the same on SQLite and PostgreSQL: subscriptions (each a JSON document of `Subscription`, with the
+/// columns the worker's claim reads beside it) and their histories.
+public enum SubscriptionsMigration {
+    public static let statements: [String] = [
+        """
+        CREATE TABLE subscription (
+            id TEXT PRIMARY KEY,
+            customer TEXT NOT NULL,
+            status TEXT NOT NULL,
+            due_at DOUBLE PRECISION NOT NULL,
+            document TEXT NOT NULL,
+            lease_worker TEXT,
+            lease_until DOUBLE PRECISION,
+            created_at DOUBLE PRECISION NOT NULL
+        )
+        """,
+        "CREATE INDEX subscription_due ON subscription (due_at) WHERE status IN ('active', 'past_due')",
+        "CREATE INDEX subscription_customer ON subscription (customer, created_at)",
+        """
+        CREATE TABLE subscription_event (
+            subscription_id TEXT NOT NULL REFERENCES subscription (id),
+            sequence INTEGER NOT NULL,
+            at DOUBLE PRECISION NOT NULL,
+            actor TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            detail TEXT NOT NULL,
+            PRIMARY KEY (subscription_id, sequence)
+        )
+        """,
+    ]
+
+    /// The document a row keeps of `subscription`.
+    public static func document(_ subscription: Subscription) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        encoder.dateEncodingStrategy = .secondsSince1970
+        return (try? String(decoding: encoder.encode(subscription), as: UTF8.self)) ?? "{}"
+    }
+
+    /// The subscription a row's document is; nil for one that is not.
+    public static func subscription(_ document: String) -> Subscription? {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        return try? decoder.decode(Subscription.self, from: Data(document.utf8))
+    }
 }

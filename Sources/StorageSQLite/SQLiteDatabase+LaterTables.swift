@@ -118,5 +118,8 @@ extension SQLiteDatabase {
         migrator.registerMigration("v29-order-discounts") { db in
             for statement in OrderDiscountsMigration.statements { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v30-subscriptions") { db in
+            for statement in SubscriptionsMigration.statements { try db.execute(sql: statement) }
+        }
     }
 }

@@ -1,0 +1,88 @@
+import Foundation
+import PseudoTerminal
+import ShopBootstrap
+import ShopMerchant
+import ShopModels
+import ShopPorts
+import ShopServices
+
+/// `storefront subscriptions-worker`: the subscriptions' renewals on their own, beside any number of shops on the
+/// same database (docs/subscriptions.md).
+public enum SubscriptionCommands {
+    /// The interval's bounds, in seconds.
+    public static let intervals = 1...3_600
+
+    /// Renews what is due every `interval` until SIGTERM or SIGINT, then makes one last pass; with `once`, one pass,
+    /// exiting 75 when something was left for later (the provider did not answer, or the storage failed).
+    public static func work(
+        configuration: ShopConfiguration, migrate: Bool, interval: Duration, once: Bool,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) async throws {
+        let storage = try await ShopStorage.open(configuration: configuration, migrate: migrate, environment: environment)
+        defer { storage.close() }
+        let payments: PaymentStack
+        do throws(StripeSettings.Problem) { payments = try Self.payments(storage, configuration, environment) } catch {
+            complain(error.description)
+            throw ExitCodes.configError
+        }
+        let worker = storage.renewalWorker(payments, environment: environment, name: workerName())
+        if once {
+            let pass: RenewalWorker.Pass
+            do { pass = try await worker.pass(at: Date()) } catch {
+                complain("cannot read the subscriptions: \(error)")
+                await payments.close()
+                throw ExitCodes.ioError
+            }
+            printSafely(RenewalLoop.line(pass) ?? "nothing due")
+            await payments.close()
+            if !pass.leftForLater.isEmpty { throw ExitCodes.temporaryFailure }
+            return
+        }
+        announce("renewals: every \(interval.components.seconds) s on \(storage.place) as \(worker.name)")
+        let loop = RenewalLoop.start(worker, every: interval, log: announce)
+        let stop = await StopSignals().next()
+        await loop.stop()
+        await payments.close()
+        announce("\(signalName(stop)): stopped")
+    }
+
+    /// The renewals beside a front (`serve`), a pass every minute; nil, told in the log, when the payment settings
+    /// cannot be read (the sessions refuse them too).
+    public static func startBeside(
+        storage: ShopStorage, configuration: ShopConfiguration, environment: [String: String], interval: Duration = .seconds(60)
+    ) -> RunningRenewals? {
+        let payments: PaymentStack
+        do throws(StripeSettings.Problem) { payments = try Self.payments(storage, configuration, environment) } catch {
+            announce("renewals: off: \(error.description)")
+            return nil
+        }
+        let worker = storage.renewalWorker(payments, environment: environment, name: workerName())
+        announce("renewals: every \(interval.components.seconds) s as \(worker.name)")
+        return RunningRenewals(loop: RenewalLoop.start(worker, every: interval) { announce("renewals: \($0)") }, payments: payments)
+    }
+
+    /// The renewals a front started; `stop` once, as the front stops.
+    public struct RunningRenewals: Sendable {
+        let loop: RenewalLoop
+        let payments: PaymentStack
+
+        public func stop() async {
+            await loop.stop()
+            await payments.close()
+        }
+    }
+
+    /// The payment side renewals charge through: the one the configuration picks, as the shop's sessions use.
+    private static func payments(_ storage: ShopStorage, _ configuration: ShopConfiguration, _ environment: [String: String])
+        throws(StripeSettings.Problem) -> PaymentStack
+    {
+        try PaymentStack.make(
+            configuration: configuration, environment: environment, ledger: storage.ledger, references: storage.references,
+            currency: storage.currency, clock: ContinuousClock(), latency: .zero, fault: FaultHook(environment: environment), log: announce)
+    }
+
+    /// This process's name in the leases it holds: the host and the process id.
+    public static func workerName() -> String {
+        "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)"
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import ShopApplication
+import ShopModels
+import ShopPorts
+
+/// Renews the subscriptions that are due: each renewal a normal order (stock, tax and shipping as the shop's own
+/// orders have them), charged off-session to the subscriber's saved card under a key made from the subscription, the
+/// period and the try, so no renewal is charged twice whichever workers run it and however often.
+///
+/// Order of calls per pass: `store.claimDue` (a lease on each due subscription) → per subscription: its step
+/// (charge, skip, end) → for a charge, the application's `PlaceOrder` (a token from the saved card, then the
+/// merchant backend's charge, off-session) → `store.update` with the outcome, as the subscription stands then.
+public struct RenewalWorker: Sendable {
+    /// What one pass did.
+    public struct Pass: Equatable, Sendable {
+        public var renewed: [String] = []
+        public var skipped: [String] = []
+        public var failed: [String] = []
+        public var ended: [String] = []
+        /// Claimed and left to their lease: the provider did not answer, or the shop's storage failed.
+        public var leftForLater: [String] = []
+        public var claimed: Int { renewed.count + skipped.count + failed.count + ended.count + leftForLater.count }
+    }
+
+    public var store: any SubscriptionStore
+    public var catalog: any CatalogRepository
+    public var wallets: any WalletRepository
+    public var provider: any PaymentProvider
+    public var backend: any MerchantBackend
+    /// What the provider needs to make a token from a saved card (the sandbox: its card id).
+    public var methodData: @Sendable (PaymentMethod) -> String
+    /// This worker's name in the leases it holds: unique per process.
+    public var name: String
+    /// How long a claim holds a subscription before another worker may take it (its worker stopped).
+    public var lease: Duration
+    /// Subscriptions claimed at a time.
+    public var batch: Int
+
+    public init(
+        store: any SubscriptionStore, catalog: any CatalogRepository, wallets: any WalletRepository, provider: any PaymentProvider,
+        backend: any MerchantBackend, methodData: @escaping @Sendable (PaymentMethod) -> String, name: String, lease: Duration = .seconds(300),
+        batch: Int = 50
+    ) {
+        self.store = store
+        self.catalog = catalog
+        self.wallets = wallets
+        self.provider = provider
+        self.backend = backend
+        self.methodData = methodData
+        self.name = name
+        self.lease = lease
+        self.batch = batch
+    }
+
+    /// Renews everything due at `now`, a batch at a time, until nothing due is left to claim.
+    public func pass(at now: Date) async throws(SubscriptionStoreError) -> Pass {
+        var pass = Pass()
+        while true {
+            let claimed = try await store.claimDue(
+                at: now, limit: batch, worker: name, leaseUntil: now.addingTimeInterval(Double(lease.components.seconds)))
+            guard !claimed.isEmpty else { return pass }
+            for subscription in claimed { await renew(subscription, at: now, into: &pass) }
+            // Left to its lease, a subscription is not claimable again in this pass: the loop ends when all are.
+            if claimed.count < batch { return pass }
+        }
+    }
+
+    private func renew(_ subscription: Subscription, at now: Date, into pass: inout Pass) async {
+        let id = subscription.id
+        let outcome: RenewalSchedule.Outcome
+        switch subscription.step(at: now) {
+        case .notDue:
+            return
+        case .end:
+            outcome = .ended
+        case .skip:
+            outcome = .skipped
+        case .charge(let key):
+            guard let charged = await charge(subscription, key: key) else {
+                pass.leftForLater.append(id)
+                return
+            }
+            outcome = charged
+        }
+        let period = subscription.period
+        let event = Self.event(outcome, period: period, at: now)
+        do {
+            let settled = try await store.update(id, worker: name, event: event) { current in
+                // Changed meanwhile by another worker (its lease ran out and it renewed): nothing to apply.
+                current.period == period && current.failedAttempts == subscription.failedAttempts ? current.after(outcome, at: now) : nil
+            }
+            guard settled != nil else {
+                pass.leftForLater.append(id)
+                return
+            }
+        } catch {
+            pass.leftForLater.append(id)
+            return
+        }
+        switch outcome {
+        case .paid: pass.renewed.append(id)
+        case .skipped: pass.skipped.append(id)
+        case .ended: pass.ended.append(id)
+        case .failed: pass.failed.append(id)
+        }
+    }
+
+    /// The period's order, charged off-session under `key`: paid, failed and why, or nil when no answer came (the
+    /// same key asks again at the next claim).
+    private func charge(_ subscription: Subscription, key: String) async -> RenewalSchedule.Outcome? {
+        let shop = catalog.shop
+        let found: Product?
+        do { found = try await catalog.product(id: subscription.productID) } catch { return nil }
+        guard let product = found else { return .failed("\(subscription.productID) is no longer sold.") }
+        let variant = subscription.variantSKU.flatMap { sku in product.variants.first { $0.sku == sku } }
+        if subscription.variantSKU != nil, variant == nil { return .failed("That choice of \(product.name) is no longer sold.") }
+        var cart = Cart(currency: shop.currency)
+        _ = cart.add(product, variant: variant, quantity: subscription.quantity)
+        let draft: OrderDraft
+        do {
+            draft = try PlaceOrder.draft(
+                lines: cart.lines, shippingMethodID: subscription.shippingMethodID, contact: subscription.shipTo, customerID: subscription.customerID,
+                shop: shop, offSession: true)
+        } catch {
+            return .failed(error.message)
+        }
+        guard let wallet = try? await wallets.wallet(forCustomer: subscription.customerID) else { return nil }
+        guard let card = wallet.cards.first(where: { $0.id == subscription.cardID }) else {
+            return .failed("The card \(subscription.cardDescription) is no longer saved.")
+        }
+        let payment = Payment(
+            method: card, methodData: methodData(card), shippingContact: draft.shippingContact, shippingMethod: draft.shippingMethod,
+            transactionIdentifier: key)
+        let (step, _) = await PlaceOrder(provider: provider, backend: backend).charge(draft, paying: payment, key: key, token: nil)
+        switch step {
+        case .paid(let confirmation): return .paid(orderNumber: confirmation.orderNumber)
+        case .noAnswer: return nil
+        case .bankCheck: return .failed(DeclineReason.authenticationRequired.message)
+        case .tokenRefused(let error): return .failed("\(error)")
+        case .refused(.declined(let reason)): return .failed(reason.message)
+        case .refused(.soldOut(let name, _)): return .failed("\(name) is sold out.")
+        case .refused(.timedOut), .refused(.providerUnreachable), .refused(.unavailable): return nil
+        case .refused(let error): return .failed("\(error)")
+        }
+    }
+
+    static func event(_ outcome: RenewalSchedule.Outcome, period: Int, at now: Date) -> SubscriptionEvent {
+        switch outcome {
+        case .paid(let number): SubscriptionEvent(at: now, actor: "renewals", kind: "renewed", detail: "period \(period): order \(number)")
+        case .skipped: SubscriptionEvent(at: now, actor: "renewals", kind: "skipped", detail: "period \(period) skipped")
+        case .ended: SubscriptionEvent(at: now, actor: "renewals", kind: "ended", detail: "ended at the end of period \(period - 1)")
+        case .failed(let why): SubscriptionEvent(at: now, actor: "renewals", kind: "failed", detail: "period \(period): \(why)")
+        }
+    }
+}

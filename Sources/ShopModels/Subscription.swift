@@ -1,0 +1,163 @@
+import Foundation
+
+/// Where a subscription stands.
+public enum SubscriptionStatus: String, Hashable, Sendable, Codable, CaseIterable {
+    /// Renews on its schedule.
+    case active
+    /// Renews no more until resumed.
+    case paused
+    /// Its last renewal failed (declined, or the bank wants the subscriber to authenticate); it is tried again on
+    /// `RenewalSchedule.retryDelays`.
+    case pastDue = "past_due"
+    case canceled
+}
+
+/// A product (or one of its variants) bought every N weeks: what each delivery is, where it goes, the saved card it is
+/// charged to off-session, and where its schedule stands.
+public struct Subscription: Hashable, Sendable, Codable {
+    public var id: String
+    public var customerID: String
+    public var productID: ProductID
+    /// The variant's SKU, for a product with options.
+    public var variantSKU: ProductID?
+    public var quantity: Int
+    public var intervalWeeks: Int
+    public var status: SubscriptionStatus
+    /// The period the next renewal is for: 1 is the order placed when subscribing, 2 the first renewal.
+    public var period: Int
+    /// When `period` is scheduled; retries of a failed renewal do not move it.
+    public var renewsAt: Date
+    /// When the worker next tries it: `renewsAt`, or a retry's time while past due.
+    public var dueAt: Date
+    /// Failed tries of `period` so far.
+    public var failedAttempts: Int
+    /// The next renewal delivers nothing and charges nothing; the one after is as usual.
+    public var skipsNext: Bool
+    /// Ends at `renewsAt` instead of renewing.
+    public var endsAtPeriodEnd: Bool
+    /// The saved card (its wallet id) and how receipts name it ("Visa ••4242").
+    public var cardID: String
+    public var cardDescription: String
+    public var shipTo: Contact
+    public var shippingMethodID: String
+
+    public init(
+        id: String, customerID: String, productID: ProductID, variantSKU: ProductID? = nil, quantity: Int, intervalWeeks: Int,
+        status: SubscriptionStatus = .active, period: Int = 2, renewsAt: Date, dueAt: Date? = nil, failedAttempts: Int = 0, skipsNext: Bool = false,
+        endsAtPeriodEnd: Bool = false, cardID: String, cardDescription: String, shipTo: Contact, shippingMethodID: String
+    ) {
+        self.id = id
+        self.customerID = customerID
+        self.productID = productID
+        self.variantSKU = variantSKU
+        self.quantity = quantity
+        self.intervalWeeks = intervalWeeks
+        self.status = status
+        self.period = period
+        self.renewsAt = renewsAt
+        self.dueAt = dueAt ?? renewsAt
+        self.failedAttempts = failedAttempts
+        self.skipsNext = skipsNext
+        self.endsAtPeriodEnd = endsAtPeriodEnd
+        self.cardID = cardID
+        self.cardDescription = cardDescription
+        self.shipTo = shipTo
+        self.shippingMethodID = shippingMethodID
+    }
+
+    /// The stock key a delivery takes: the variant's SKU, or the product's id.
+    public var stockKey: ProductID { variantSKU ?? productID }
+
+    /// The idempotency key of the renewal of `period`'s try number `failedAttempts + 1`: the same for every worker and
+    /// every repeat of that try, so it is charged at most once however often it is run; a retry is a new charge.
+    public var renewalKey: String { "sub_\(id)_p\(period)_t\(failedAttempts + 1)" }
+}
+
+/// How renewals are spaced and retried. Documented in docs/subscriptions.md.
+public enum RenewalSchedule {
+    /// The intervals a subscription may have, in weeks.
+    public static let intervals = 1...26
+    /// After a failed renewal, the next tries come these many days after the failure; when the last fails too, the
+    /// subscription is canceled and the subscriber told.
+    public static let retryDays = [1, 3, 5]
+    public static let day: TimeInterval = 86_400
+    public static let week: TimeInterval = 7 * day
+
+    /// What the worker does with a subscription at `now`.
+    public enum Step: Hashable, Sendable {
+        case notDue
+        /// Renew: charge under `key` and place the period's order.
+        case charge(key: String)
+        /// Skip this period: nothing charged, nothing sent.
+        case skip
+        /// The subscriber canceled at the period's end, and it has come.
+        case end
+    }
+
+    /// What a renewal came to.
+    public enum Outcome: Hashable, Sendable {
+        case paid(orderNumber: String)
+        case skipped
+        case ended
+        /// Declined, or the bank wants the subscriber to authenticate: why, in words for the subscriber.
+        case failed(String)
+    }
+}
+
+extension Subscription {
+    public func step(at now: Date) -> RenewalSchedule.Step {
+        guard status == .active || status == .pastDue, dueAt <= now else { return .notDue }
+        if endsAtPeriodEnd { return .end }
+        if skipsNext, failedAttempts == 0 { return .skip }
+        return .charge(key: renewalKey)
+    }
+
+    /// The subscription after its renewal came to `outcome` at `now`: the next period scheduled an interval after this
+    /// one's date (the interval as it is now, so a change of interval takes effect from the next period), a failure
+    /// retried on `RenewalSchedule.retryDays` and canceled after the last.
+    public func after(_ outcome: RenewalSchedule.Outcome, at now: Date) -> Subscription {
+        var next = self
+        switch outcome {
+        case .paid, .skipped:
+            next.period += 1
+            next.failedAttempts = 0
+            next.skipsNext = false
+            next.status = .active
+            next.renewsAt = nextSlot(after: renewsAt, at: now)
+            next.dueAt = next.renewsAt
+        case .ended:
+            next.status = .canceled
+        case .failed:
+            next.failedAttempts += 1
+            if next.failedAttempts > RenewalSchedule.retryDays.count {
+                next.status = .canceled
+            } else {
+                next.status = .pastDue
+                next.dueAt = now.addingTimeInterval(Double(RenewalSchedule.retryDays[next.failedAttempts - 1]) * RenewalSchedule.day)
+            }
+        }
+        return next
+    }
+
+    /// The first date on this subscription's schedule after `date` that is still to come at `now`: a renewal paid late
+    /// (after retries, or a worker that was down) never brings the next one due at once.
+    public func nextSlot(after date: Date, at now: Date) -> Date {
+        let interval = Double(intervalWeeks) * RenewalSchedule.week
+        var next = date.addingTimeInterval(interval)
+        if next <= now {
+            let behind = (now.timeIntervalSince(next) / interval).rounded(.down) + 1
+            next = next.addingTimeInterval(behind * interval)
+        }
+        return next
+    }
+
+    /// Resumed at `now`: active again, due at the next date of its schedule still to come.
+    public func resumed(at now: Date) -> Subscription {
+        var next = self
+        next.status = .active
+        next.failedAttempts = 0
+        if renewsAt <= now { next.renewsAt = nextSlot(after: renewsAt, at: now) }
+        next.dueAt = next.renewsAt
+        return next
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import ShopModels
+
+/// One line of a subscription's history: who changed it, when, and how, in words.
+public struct SubscriptionEvent: Hashable, Sendable {
+    public var at: Date
+    /// `shopper:<customer>`, `merchant:<name>` or `renewals`.
+    public var actor: String
+    /// `created`, `renewed`, `skipped`, `failed`, `ended`, `canceled`, `paused`, `resumed`, `changed`.
+    public var kind: String
+    public var detail: String
+
+    public init(at: Date, actor: String, kind: String, detail: String) {
+        self.at = at
+        self.actor = actor
+        self.kind = kind
+        self.detail = detail
+    }
+}
+
+/// Why a subscription could not be kept, read or changed.
+public struct SubscriptionStoreError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// The shop's subscriptions and their histories, the same on every host.
+///
+/// Order of calls for a renewal: `claimDue` (each due subscription taken by one worker, for a lease) → the charge and
+/// the order → `settle` (the outcome applied to the subscription as it is then, the lease let go). A worker that stops
+/// between the two leaves its lease to run out; the next claim takes the subscription again and repeats the same try
+/// under the same idempotency key, which never charges twice.
+public protocol SubscriptionStore: Sendable {
+    func create(_ subscription: Subscription, event: SubscriptionEvent) async throws(SubscriptionStoreError)
+    func subscription(id: String) async throws(SubscriptionStoreError) -> Subscription?
+    /// A customer's subscriptions, newest first.
+    func subscriptions(customer: String) async throws(SubscriptionStoreError) -> [Subscription]
+    /// Every subscription in `status` (all when nil), soonest due first, at most `limit`.
+    func subscriptions(status: SubscriptionStatus?, limit: Int) async throws(SubscriptionStoreError) -> [Subscription]
+    /// Its history, oldest first.
+    func history(of id: String) async throws(SubscriptionStoreError) -> [SubscriptionEvent]
+    /// Takes up to `limit` subscriptions due at `now` (active or past due, `dueAt` come, no lease or one run out) for
+    /// `worker` until `leaseUntil`, soonest due first. Two workers never take the same one: PostgreSQL skips rows
+    /// another transaction has locked (`FOR UPDATE SKIP LOCKED`); SQLite takes them in one write transaction.
+    func claimDue(at now: Date, limit: Int, worker: String, leaseUntil: Date) async throws(SubscriptionStoreError) -> [Subscription]
+    /// Applies `change` to subscription `id` as it stands, under its row's lock, with `event`: for `worker`'s renewal
+    /// only while it holds the lease (nil worker: a shopper's or merchant's change, made whoever holds it). The lease is
+    /// let go by a worker's change. Nil when there is no such subscription, `worker` no longer holds it, or `change`
+    /// declines (answers nil).
+    func update(
+        _ id: String, worker: String?, event: SubscriptionEvent, _ change: @escaping @Sendable (Subscription) -> Subscription?
+    ) async throws(SubscriptionStoreError) -> Subscription?
+}

@@ -1,0 +1,113 @@
+import Foundation
+import GRDB
+import ShopModels
+import ShopPorts
+import StorageRows
+
+/// Subscriptions in SQLite. A claim reads the due rows and writes their leases in one write transaction, which SQLite
+/// runs alone: two workers never hold one subscription.
+public struct SQLiteSubscriptions: SubscriptionStore {
+    private let database: SQLiteDatabase
+
+    public init(database: SQLiteDatabase) { self.database = database }
+
+    private func run<T: Sendable>(writing: Bool = true, _ body: @escaping @Sendable (Database) throws -> T) async throws(SubscriptionStoreError) -> T
+    {
+        do {
+            return try await writing ? database.write(body) : database.read(body)
+        } catch {
+            throw SubscriptionStoreError("\(error)")
+        }
+    }
+
+    public func create(_ subscription: Subscription, event: SubscriptionEvent) async throws(SubscriptionStoreError) {
+        try await run { db in
+            try db.execute(
+                sql: "INSERT INTO subscription (id, customer, status, due_at, document, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [
+                    subscription.id, subscription.customerID, subscription.status.rawValue, subscription.dueAt.timeIntervalSince1970,
+                    SubscriptionsMigration.document(subscription), event.at.timeIntervalSince1970,
+                ])
+            try Self.record(event, of: subscription.id, in: db)
+        }
+    }
+
+    public func subscription(id: String) async throws(SubscriptionStoreError) -> Subscription? {
+        try await run(writing: false) { db in try Self.read(db, "SELECT document FROM subscription WHERE id = ?", [id]).first }
+    }
+
+    public func subscriptions(customer: String) async throws(SubscriptionStoreError) -> [Subscription] {
+        try await run(writing: false) { db in
+            try Self.read(db, "SELECT document FROM subscription WHERE customer = ? ORDER BY created_at DESC, id DESC", [customer])
+        }
+    }
+
+    public func subscriptions(status: SubscriptionStatus?, limit: Int) async throws(SubscriptionStoreError) -> [Subscription] {
+        try await run(writing: false) { db in
+            try Self.read(
+                db, "SELECT document FROM subscription WHERE (? IS NULL OR status = ?) ORDER BY due_at, id LIMIT ?",
+                [status?.rawValue, status?.rawValue, max(0, limit)])
+        }
+    }
+
+    public func history(of id: String) async throws(SubscriptionStoreError) -> [SubscriptionEvent] {
+        try await run(writing: false) { db in
+            try Row.fetchAll(
+                db, sql: "SELECT at, actor, kind, detail FROM subscription_event WHERE subscription_id = ? ORDER BY sequence", arguments: [id]
+            ).map { SubscriptionEvent(at: Date(timeIntervalSince1970: $0["at"]), actor: $0["actor"], kind: $0["kind"], detail: $0["detail"]) }
+        }
+    }
+
+    public func claimDue(at now: Date, limit: Int, worker: String, leaseUntil: Date) async throws(SubscriptionStoreError) -> [Subscription] {
+        let (stamp, until) = (now.timeIntervalSince1970, leaseUntil.timeIntervalSince1970)
+        return try await run { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT id, document FROM subscription
+                    WHERE status IN ('active', 'past_due') AND due_at <= ? AND (lease_until IS NULL OR lease_until < ?)
+                    ORDER BY due_at, id LIMIT ?
+                    """, arguments: [stamp, stamp, max(0, limit)])
+            for row in rows {
+                try db.execute(
+                    sql: "UPDATE subscription SET lease_worker = ?, lease_until = ? WHERE id = ?", arguments: [worker, until, row["id"] as String])
+            }
+            return rows.compactMap { SubscriptionsMigration.subscription($0["document"]) }
+        }
+    }
+
+    public func update(
+        _ id: String, worker: String?, event: SubscriptionEvent, _ change: @escaping @Sendable (Subscription) -> Subscription?
+    ) async throws(SubscriptionStoreError) -> Subscription? {
+        try await run { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT document, lease_worker FROM subscription WHERE id = ?", arguments: [id]),
+                let current = SubscriptionsMigration.subscription(row["document"])
+            else { return nil }
+            if let worker, (row["lease_worker"] as String?) != worker { return nil }
+            guard let next = change(current) else { return nil }
+            try db.execute(
+                sql: """
+                    UPDATE subscription SET document = ?, status = ?, due_at = ?,
+                        lease_worker = CASE WHEN ? THEN NULL ELSE lease_worker END,
+                        lease_until = CASE WHEN ? THEN NULL ELSE lease_until END
+                    WHERE id = ?
+                    """,
+                arguments: [
+                    SubscriptionsMigration.document(next), next.status.rawValue, next.dueAt.timeIntervalSince1970, worker != nil, worker != nil, id,
+                ])
+            try Self.record(event, of: id, in: db)
+            return next
+        }
+    }
+
+    private static func read(_ db: Database, _ sql: String, _ arguments: StatementArguments) throws -> [Subscription] {
+        try String.fetchAll(db, sql: sql, arguments: arguments).compactMap(SubscriptionsMigration.subscription)
+    }
+
+    private static func record(_ event: SubscriptionEvent, of id: String, in db: Database) throws {
+        let next = (try Int.fetchOne(db, sql: "SELECT MAX(sequence) FROM subscription_event WHERE subscription_id = ?", arguments: [id]) ?? 0) + 1
+        try db.execute(
+            sql: "INSERT INTO subscription_event (subscription_id, sequence, at, actor, kind, detail) VALUES (?, ?, ?, ?, ?, ?)",
+            arguments: [id, next, event.at.timeIntervalSince1970, event.actor, event.kind, event.detail])
+    }
+}
