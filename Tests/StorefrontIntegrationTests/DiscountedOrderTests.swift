@@ -85,6 +85,15 @@ struct DiscountedOrderTests {
         #expect(totals.total.minorUnits == totals.subtotal.minorUnits + totals.shipping.minorUnits - 7_599 + totals.tax.minorUnits)
         // California's 7.25 % on what is paid for the goods: $152.01 → $11.02.
         #expect(totals.tax.minorUnits == 1_102)
+        // The receipt names the code's line and the total charged.
+        let receipt = OrderMail.compose(
+            OutboxEntry(
+                id: "MSG-1", orderNumber: order.number, kind: .receipt, eventSequence: 2, recipient: MailAddress(address: "jane@example.com"),
+                messageID: "<m@shop>", createdAt: now, nextAttemptAt: now),
+            order: order, events: try await storage.orders.events(orderNumber: order.number), shop: storage.catalog.shop,
+            sender: MailSender(from: MailAddress(address: "shop@example.com"))
+        ).text
+        #expect(receipt.contains("Discount THIRD") && receipt.contains("-$75.99") && receipt.contains(totals.total.formatted), "\(receipt)")
         let json = OrderReport.object(order)
         #expect(json["total"] as? Int64 == totals.total.minorUnits)
         #expect((json["discount"] as? [String: Any])?["total"] as? Int64 == 7_599)
