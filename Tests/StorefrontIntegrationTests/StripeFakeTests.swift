@@ -220,3 +220,34 @@ struct StripeFakeTests {
         #expect(try fake.requests().map(\.status) == [401], "the customer's creation was refused, and nothing after it was sent")
     }
 }
+
+/// Renewals against the fake: charged off-session (`off_session=true` on the confirm), a card that asks for the bank's
+/// check on every payment declined with `authentication_required`, and a repeat under the same key never a second charge.
+@Suite("Stripe off-session renewals on the fake")
+struct StripeOffSessionTests {
+    @Test func offSessionTheStrictCardIsDeclinedForAuthenticationAndTheSetUpOneIsCharged() async throws {
+        let fake = try StripeFake(rawCardData: true)
+        try await StripeFakeTests.withStripe(fake, rawCardData: true) { provider, processor in
+            func card(_ number: String) async throws -> PaymentToken {
+                let method = try await provider.vault(try StripeFakeTests.Contract.card(number), forCustomer: "ssh:SHA256:contract")
+                return try await provider.createToken(for: StripeFakeTests.Contract.payment(with: method))
+            }
+            func renewal(_ token: PaymentToken, key: String) -> ChargeRequest {
+                var request = StripeFakeTests.Contract.request(token, key: key)
+                request.offSession = true
+                return request
+            }
+            let strict = try await card("4000002760003184")
+            #expect(try await processor.charge(renewal(strict, key: "sub_1_p2_t1")).outcome == .declined(.authenticationRequired))
+            // 3155 asks for the check with the shopper there; set up, off-session it is charged.
+            let setUp = try await card("4000002500003155")
+            #expect(try await processor.charge(renewal(setUp, key: "sub_2_p2_t1")).outcome == .succeeded)
+            // The worker asking again under the same key (it stopped before settling) gets the same charge.
+            #expect(try await processor.charge(renewal(setUp, key: "sub_2_p2_t1")).outcome == .succeeded)
+        }
+        let intents = try fake.objects("payment_intents")
+        #expect(intents.count == 2, "one PaymentIntent per key: \(intents)")
+        #expect(intents.allSatisfy { $0["off_session"] as? Bool == true }, "every renewal confirmed off-session")
+        #expect(intents.filter { $0["status"] as? String == "succeeded" }.count == 1)
+    }
+}

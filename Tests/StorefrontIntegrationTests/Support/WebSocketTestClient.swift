@@ -143,6 +143,7 @@ final class WebSocketTestClient: @unchecked Sendable {  // @unchecked: each test
         var sent = 0
         while sent < bytes.count {
             let count = bytes[sent...].withUnsafeBytes { Foundation.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if count < 0, errno == EINTR { continue }
             guard count > 0 else { throw TmuxError(message: "send failed: \(String(cString: strerror(errno)))") }
             sent += count
         }
@@ -152,13 +153,19 @@ final class WebSocketTestClient: @unchecked Sendable {  // @unchecked: each test
 
     /// Reads what arrives before `deadline`.
     private func fill(until deadline: ContinuousClock.Instant) throws -> Arrival {
-        let remaining = deadline - ContinuousClock.now
-        guard remaining > .zero else { return .timedOut }
-        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        let milliseconds = Int32(remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000)
-        guard poll(&poller, 1, max(1, milliseconds)) > 0 else { return .timedOut }
+        var ready: Int32
+        repeat {
+            let remaining = deadline - ContinuousClock.now
+            guard remaining > .zero else { return .timedOut }
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let milliseconds = Int32(remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000)
+            ready = poll(&poller, 1, max(1, milliseconds))
+            // A signal (the suite's child processes ending) interrupts the wait; it is not the deadline.
+        } while ready < 0 && errno == EINTR
+        guard ready > 0 else { return .timedOut }
         var buffer = [UInt8](repeating: 0, count: 65_536)
-        let count = recv(descriptor, &buffer, buffer.count, 0)
+        var count: Int
+        repeat { count = recv(descriptor, &buffer, buffer.count, 0) } while count < 0 && errno == EINTR
         guard count > 0 else {
             if count < 0, errno != ECONNRESET { throw TmuxError(message: "recv failed: \(String(cString: strerror(errno)))") }
             return .ended

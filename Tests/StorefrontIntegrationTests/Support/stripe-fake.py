@@ -9,7 +9,9 @@ error). What localstripe lacks and this fake holds:
   the same key with another body is a 400 idempotency_error, as Stripe answers.
 - Checkout Sessions in setup mode, completed or expired on command, each with its SetupIntent.
 - 3-D Secure: test card 4000 0025 0000 3155 confirms to requires_action with a redirect_to_url, and the challenge
-  is passed or failed on command.
+  is passed or failed on command; off-session (off_session=true, as renewals confirm) it succeeds, as a card set up for
+  later use does. Test card 4000 0027 6000 3184 asks for the check on every payment: on-session as 3155 does,
+  off-session it is declined with authentication_required (402, the PaymentIntent back to requires_payment_method).
 - Raw card numbers refused as an ordinary Stripe account refuses them (402), unless started with --raw-card-data.
 - A 401 quoting the secret key, on command.
 Commands (not Stripe's; under /_fake):
@@ -45,6 +47,7 @@ CARDS = {
     "4242424242424242": ("visa", "succeeds"),
     "5555555555554444": ("mastercard", "succeeds"),
     "4000002500003155": ("visa", "three_d_secure"),
+    "4000002760003184": ("visa", "three_d_secure_always"),
     "4000000000000002": ("visa", "card_declined"),
     "4000000000009995": ("visa", "insufficient_funds"),
 }
@@ -174,7 +177,8 @@ def create_payment_intent(form):
 def decline(intent, code, message):
     intent["status"] = "requires_payment_method"
     intent["last_payment_error"] = {"type": "card_error", "code": code, "decline_code": code, "message": message}
-    return error(402, "card_error", message, code="card_declined" if code != "insufficient_funds" else "card_declined", decline_code=code, payment_intent=intent)
+    # Stripe's error code is card_declined for a bank's refusal, and authentication_required itself off-session.
+    return error(402, "card_error", message, code="authentication_required" if code == "authentication_required" else "card_declined", decline_code=code, payment_intent=intent)
 
 
 def confirm(intent_id, form):
@@ -187,6 +191,14 @@ def confirm(intent_id, form):
     if pm is None:
         return error(400, "invalid_request_error", "You cannot confirm this PaymentIntent because it's missing a payment method.", code="payment_intent_unexpected_state")
     behaviour = pm["_behaviour"]
+    off_session = form.get("off_session") == "true"
+    intent["off_session"] = off_session
+    if off_session and behaviour == "three_d_secure_always":
+        return decline(intent, "authentication_required", "Your card was declined. This transaction requires authentication.")
+    if off_session and behaviour == "three_d_secure":
+        behaviour = "succeeds"
+    if behaviour == "three_d_secure_always":
+        behaviour = "three_d_secure"
     if behaviour == "card_declined":
         return decline(intent, "generic_decline", "Your card was declined.")
     if behaviour == "insufficient_funds":
