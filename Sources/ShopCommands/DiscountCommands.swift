@@ -53,7 +53,7 @@ public enum DiscountCommands {
         } else if codes.isEmpty {
             printSafely("No discount codes: `storefront discounts create CODE --percent 10` makes one.")
         } else {
-            try writeResult(codes.map { DiscountReport.line($0.code, uses: $0.uses) }.joined(separator: "\n") + "\n", what: "the codes")
+            try writeResult(codes.map { DiscountReport.line($0.code, uses: $0.uses) }.joined(separator: "\n"), what: "the codes")
         }
     }
 

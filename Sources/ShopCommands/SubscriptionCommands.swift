@@ -1,4 +1,5 @@
 import Foundation
+import MerchantReports
 import PseudoTerminal
 import ShopBootstrap
 import ShopMerchant
@@ -85,4 +86,94 @@ public enum SubscriptionCommands {
     public static func workerName() -> String {
         "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)"
     }
+
+    /// The subscriptions in `status` (every one when nil), soonest due first; 74 when the database fails.
+    public static func list(
+        status: SubscriptionStatus?, json: Bool, configuration: ShopConfiguration, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) async throws {
+        let storage = try await ShopStorage.openForMerchant(configuration: configuration, environment: environment)
+        defer { storage.close() }
+        let found = try await reading { try await storage.subscriptions.subscriptions(status: status, limit: 100_000) }
+        try writeResult(json ? try SubscriptionReport.json(found) : SubscriptionReport.table(found), what: "the subscriptions")
+    }
+
+    /// One subscription with its history; 65 for none of that id.
+    public static func show(
+        _ id: String, json: Bool, configuration: ShopConfiguration, environment: [String: String] = ProcessInfo.processInfo.environment
+    )
+        async throws
+    {
+        let storage = try await ShopStorage.openForMerchant(configuration: configuration, environment: environment)
+        defer { storage.close() }
+        guard let subscription = try await reading({ try await storage.subscriptions.subscription(id: id) }) else {
+            complain("no subscription \(id): `storefront subscriptions list` shows them")
+            throw ExitCodes.dataError
+        }
+        let history = try await reading { try await storage.subscriptions.history(of: id) }
+        if json {
+            try writeResult(try jsonText(["version": 1, "subscription": SubscriptionReport.object(subscription, history: history)]), what: "it")
+        } else {
+            let lines =
+                [SubscriptionReport.table([subscription])] + history.map { "\(UTCTime($0.at).minutes)  \($0.actor)  \($0.kind)  \($0.detail)" }
+            try writeResult(lines.joined(separator: "\n"), what: "it")
+        }
+    }
+
+    /// The renewals due in the next `days` days and their goods at today's prices.
+    public static func upcoming(
+        days: Int, json: Bool, configuration: ShopConfiguration, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) async throws {
+        let storage = try await ShopStorage.openForMerchant(configuration: configuration, environment: environment)
+        defer { storage.close() }
+        let now = Date()
+        var due: [Subscription] = []
+        for status in [SubscriptionStatus.active, .pastDue] {
+            due += try await reading { try await storage.subscriptions.subscriptions(status: status, limit: 100_000) }
+        }
+        var prices: [ProductID: Money] = [:]
+        for subscription in due where prices[subscription.stockKey] == nil {
+            guard let product = try await reading({ try await storage.catalog.product(id: subscription.productID) }) else { continue }
+            let variant = subscription.variantSKU.flatMap { sku in product.variants.first { $0.sku == sku } }
+            if subscription.variantSKU == nil || variant != nil { prices[subscription.stockKey] = variant?.price ?? product.price }
+        }
+        let renewals = RenewalSchedule.upcoming(due, from: now, until: now.addingTimeInterval(Double(days) * RenewalSchedule.day)) {
+            prices[$0.stockKey]
+        }
+        try writeResult(json ? try SubscriptionReport.upcomingJSON(renewals) : SubscriptionReport.upcomingTable(renewals), what: "the renewals")
+    }
+
+    /// Cancels a subscription as the merchant: at once, or at the end of its period (`atPeriodEnd`); 65 for none of
+    /// that id or one canceled already.
+    public static func cancel(
+        _ id: String, atPeriodEnd: Bool, configuration: ShopConfiguration, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) async throws {
+        let storage = try await ShopStorage.openForMerchant(configuration: configuration, environment: environment)
+        defer { storage.close() }
+        let event = SubscriptionEvent(
+            at: Date(), actor: "merchant:\(NSUserName())", kind: "canceled", detail: atPeriodEnd ? "at the end of the period" : "at once")
+        let changed = try await reading {
+            try await storage.subscriptions.update(id, worker: nil, event: event) { current in
+                guard current.status != .canceled else { return nil }
+                var next = current
+                if atPeriodEnd { next.endsAtPeriodEnd = true } else { next.status = .canceled }
+                return next
+            }
+        }
+        guard let changed else {
+            complain("no subscription \(id) that is not canceled already: `storefront subscriptions list` shows them")
+            throw ExitCodes.dataError
+        }
+        printSafely(
+            atPeriodEnd
+                ? "\(id) ends on \(UTCTime(changed.renewsAt).minutes) UTC instead of renewing." : "\(id) is canceled: nothing more is charged.")
+    }
+
+    /// `body`'s answer; the database failing is told and exits 74.
+    private static func reading<T>(_ body: () async throws -> T) async throws -> T {
+        do { return try await body() } catch {
+            complain("\(error)")
+            throw ExitCodes.ioError
+        }
+    }
+
 }

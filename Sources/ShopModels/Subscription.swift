@@ -161,3 +161,42 @@ extension Subscription {
         return next
     }
 }
+
+/// A renewal to come: when, which subscription, and what it charges for its goods at today's price.
+public struct UpcomingRenewal: Hashable, Sendable {
+    public var at: Date
+    public var subscription: Subscription
+    /// The goods (price × quantity) before tax and shipping; nil when the product or its choice is no longer sold.
+    public var goods: Money?
+
+    public init(at: Date, subscription: Subscription, goods: Money?) {
+        self.at = at
+        self.subscription = subscription
+        self.goods = goods
+    }
+}
+
+extension RenewalSchedule {
+    /// The renewals `subscriptions` make from `now` until `until`, soonest first: each active or past-due one at its
+    /// due date and then every interval on its schedule (a skip charges nothing; one ending at the period's end makes
+    /// none), priced by `price` (a unit's price today, nil when no longer sold).
+    public static func upcoming(
+        _ subscriptions: [Subscription], from now: Date, until end: Date, price: (Subscription) -> Money?
+    ) -> [UpcomingRenewal] {
+        var renewals: [UpcomingRenewal] = []
+        for subscription in subscriptions where subscription.status == .active || subscription.status == .pastDue {
+            guard !subscription.endsAtPeriodEnd else { continue }
+            let goods = price(subscription).map { Money(minorUnits: $0.minorUnits * Int64(subscription.quantity), currency: $0.currency) }
+            var at = max(subscription.dueAt, now)
+            var skipping = subscription.skipsNext && subscription.failedAttempts == 0
+            var scheduled = subscription.renewsAt
+            while at < end {
+                if !skipping { renewals.append(UpcomingRenewal(at: at, subscription: subscription, goods: goods)) }
+                skipping = false
+                scheduled = scheduled.addingTimeInterval(Double(subscription.intervalWeeks) * week)
+                at = max(scheduled, at.addingTimeInterval(1))
+            }
+        }
+        return renewals.sorted { ($0.at, $0.subscription.id) < ($1.at, $1.subscription.id) }
+    }
+}

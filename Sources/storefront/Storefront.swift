@@ -11,7 +11,8 @@ struct Storefront: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             Run.self, Admin.self, Headless.self, OrdersCommand.self, OutboxCommand.self, MailWorker.self, WebhooksCommand.self, StockCommand.self,
-            TokensCommand.self, AccountsCommand.self, AdminsCommand.self, DiscountsCommand.self, SubscriptionsWorker.self, APICommand.self,
+            TokensCommand.self, AccountsCommand.self, AdminsCommand.self, DiscountsCommand.self, SubscriptionsCommand.self, SubscriptionsWorker.self,
+            APICommand.self,
             SSHDConfig.self, SSHDKeys.self,
             SSHDSession.self,
             CatalogCommand.self,
