@@ -26,6 +26,8 @@ package struct APICommerce: Sendable {
     package var catalogEditor: (any CatalogEditing)?
     /// The shop's discount codes; nil where it takes none (every code is unknown).
     package var discounts: (any DiscountCodes)?
+    /// The shop's subscriptions; nil where the server keeps none.
+    package var subscriptions: (any SubscriptionStore)?
 
     package init(
         wallets: any WalletRepository, profiles: any AccountProfileRepository, provider: any PaymentProvider,
@@ -33,9 +35,10 @@ package struct APICommerce: Sendable {
         orders: any OrderHistory, backOffice: any BackOffice,
         idempotency: any IdempotencyRepository, methodData: @escaping @Sendable (PaymentMethod) -> String, testCards: [PaymentMethod],
         ids: IDGenerator = .random, now: @escaping @Sendable () -> Date = Date.init, catalogEditor: (any CatalogEditing)? = nil,
-        discounts: (any DiscountCodes)? = nil
+        discounts: (any DiscountCodes)? = nil, subscriptions: (any SubscriptionStore)? = nil
     ) {
         self.discounts = discounts
+        self.subscriptions = subscriptions
         self.catalogEditor = catalogEditor
         self.testCards = testCards
         self.ids = ids

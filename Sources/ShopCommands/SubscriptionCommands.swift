@@ -125,20 +125,7 @@ public enum SubscriptionCommands {
     ) async throws {
         let storage = try await ShopStorage.openForMerchant(configuration: configuration, environment: environment)
         defer { storage.close() }
-        let now = Date()
-        var due: [Subscription] = []
-        for status in [SubscriptionStatus.active, .pastDue] {
-            due += try await reading { try await storage.subscriptions.subscriptions(status: status, limit: 100_000) }
-        }
-        var prices: [ProductID: Money] = [:]
-        for subscription in due where prices[subscription.stockKey] == nil {
-            guard let product = try await reading({ try await storage.catalog.product(id: subscription.productID) }) else { continue }
-            let variant = subscription.variantSKU.flatMap { sku in product.variants.first { $0.sku == sku } }
-            if subscription.variantSKU == nil || variant != nil { prices[subscription.stockKey] = variant?.price ?? product.price }
-        }
-        let renewals = RenewalSchedule.upcoming(due, from: now, until: now.addingTimeInterval(Double(days) * RenewalSchedule.day)) {
-            prices[$0.stockKey]
-        }
+        let renewals = try await reading { try await storage.subscriptions.upcomingRenewals(catalog: storage.catalog, from: Date(), days: days) }
         try writeResult(json ? try SubscriptionReport.upcomingJSON(renewals) : SubscriptionReport.upcomingTable(renewals), what: "the renewals")
     }
 
@@ -149,15 +136,8 @@ public enum SubscriptionCommands {
     ) async throws {
         let storage = try await ShopStorage.openForMerchant(configuration: configuration, environment: environment)
         defer { storage.close() }
-        let event = SubscriptionEvent(
-            at: Date(), actor: "merchant:\(NSUserName())", kind: "canceled", detail: atPeriodEnd ? "at the end of the period" : "at once")
         let changed = try await reading {
-            try await storage.subscriptions.update(id, worker: nil, event: event) { current in
-                guard current.status != .canceled else { return nil }
-                var next = current
-                if atPeriodEnd { next.endsAtPeriodEnd = true } else { next.status = .canceled }
-                return next
-            }
+            try await storage.subscriptions.cancel(id, atPeriodEnd: atPeriodEnd, by: "merchant:\(NSUserName())", at: Date())
         }
         guard let changed else {
             complain("no subscription \(id) that is not canceled already: `storefront subscriptions list` shows them")

@@ -35,8 +35,8 @@ public protocol SubscriptionStore: Sendable {
     func subscription(id: String) async throws(SubscriptionStoreError) -> Subscription?
     /// A customer's subscriptions, newest first.
     func subscriptions(customer: String) async throws(SubscriptionStoreError) -> [Subscription]
-    /// Every subscription in `status` (all when nil), soonest due first, at most `limit`.
-    func subscriptions(status: SubscriptionStatus?, limit: Int) async throws(SubscriptionStoreError) -> [Subscription]
+    /// Every subscription in `status` (all when nil), soonest due first: `limit` of them after the first `offset`.
+    func subscriptions(status: SubscriptionStatus?, offset: Int, limit: Int) async throws(SubscriptionStoreError) -> [Subscription]
     /// Its history, oldest first.
     func history(of id: String) async throws(SubscriptionStoreError) -> [SubscriptionEvent]
     /// Takes up to `limit` subscriptions due at `now` (active or past due, `dueAt` come, no lease or one run out) for
@@ -50,4 +50,37 @@ public protocol SubscriptionStore: Sendable {
     func update(
         _ id: String, worker: String?, event: SubscriptionEvent, _ change: @escaping @Sendable (Subscription) -> Subscription?
     ) async throws(SubscriptionStoreError) -> Subscription?
+}
+
+extension SubscriptionStore {
+    /// The first `limit` subscriptions in `status`, soonest due first.
+    public func subscriptions(status: SubscriptionStatus?, limit: Int) async throws(SubscriptionStoreError) -> [Subscription] {
+        try await subscriptions(status: status, offset: 0, limit: limit)
+    }
+
+    /// Cancels subscription `id` for `actor`: at once, or at its next renewal date (`atPeriodEnd`); nil for no such
+    /// subscription or one canceled already. Every front cancels through this.
+    public func cancel(_ id: String, atPeriodEnd: Bool, by actor: String, at date: Date) async throws(SubscriptionStoreError) -> Subscription? {
+        let event = SubscriptionEvent(at: date, actor: actor, kind: "canceled", detail: atPeriodEnd ? "at the end of the period" : "at once")
+        return try await update(id, worker: nil, event: event) { current in
+            guard current.status != .canceled else { return nil }
+            var next = current
+            if atPeriodEnd { next.endsAtPeriodEnd = true } else { next.status = .canceled }
+            return next
+        }
+    }
+
+    /// The renewals due from `now` for `days` days, priced at `catalog`'s prices today (a product or choice no longer
+    /// sold: no price), soonest first. Every front lists them through this.
+    public func upcomingRenewals(catalog: any CatalogRepository, from now: Date, days: Int) async throws -> [UpcomingRenewal] {
+        var due: [Subscription] = []
+        for status in [SubscriptionStatus.active, .pastDue] { due += try await subscriptions(status: status, limit: 1_000_000) }
+        var prices: [ProductID: Money] = [:]
+        for subscription in due where prices[subscription.stockKey] == nil {
+            guard let product = try await catalog.product(id: subscription.productID) else { continue }
+            let variant = subscription.variantSKU.flatMap { sku in product.variants.first { $0.sku == sku } }
+            if subscription.variantSKU == nil || variant != nil { prices[subscription.stockKey] = variant?.price ?? product.price }
+        }
+        return RenewalSchedule.upcoming(due, from: now, until: now.addingTimeInterval(Double(days) * RenewalSchedule.day)) { prices[$0.stockKey] }
+    }
 }

@@ -48,7 +48,8 @@ package enum APIService {
             provider: payments.provider, backend: backend, orders: storage.orders,
             backOffice: storage.backOffice(payments, environment: environment), idempotency: storage.idempotency,
             methodData: { payments.methodData($0) },
-            testCards: isSandbox ? SandboxCard.all.map(\.paymentMethod) : [], catalogEditor: storage.catalogEditor, discounts: storage.discounts
+            testCards: isSandbox ? SandboxCard.all.map(\.paymentMethod) : [], catalogEditor: storage.catalogEditor, discounts: storage.discounts,
+            subscriptions: storage.subscriptions
         )
         let merchantKeys: any MerchantKeys
         if let file = settings.adminKeysFile {

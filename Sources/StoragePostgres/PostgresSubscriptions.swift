@@ -52,13 +52,15 @@ public struct PostgresSubscriptions: SubscriptionStore {
         }
     }
 
-    public func subscriptions(status: SubscriptionStatus?, limit: Int) async throws(SubscriptionStoreError) -> [Subscription] {
-        let (wanted, limit) = (status?.rawValue, max(0, limit))
+    public func subscriptions(status: SubscriptionStatus?, offset: Int, limit: Int) async throws(SubscriptionStoreError) -> [Subscription] {
+        let (wanted, offset, limit) = (status?.rawValue, max(0, offset), max(0, limit))
         return try await run(writing: false) { connection in
             try await Self.documents(
                 connection.query(
-                    "SELECT document FROM subscription WHERE (\(wanted)::text IS NULL OR status = \(wanted)) ORDER BY due_at, id LIMIT \(limit)",
-                    logger: PostgresDatabase.quiet))
+                    """
+                    SELECT document FROM subscription WHERE (\(wanted)::text IS NULL OR status = \(wanted))
+                    ORDER BY due_at, id LIMIT \(limit) OFFSET \(offset)
+                    """, logger: PostgresDatabase.quiet))
         }
     }
 

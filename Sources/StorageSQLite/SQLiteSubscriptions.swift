@@ -42,11 +42,11 @@ public struct SQLiteSubscriptions: SubscriptionStore {
         }
     }
 
-    public func subscriptions(status: SubscriptionStatus?, limit: Int) async throws(SubscriptionStoreError) -> [Subscription] {
+    public func subscriptions(status: SubscriptionStatus?, offset: Int, limit: Int) async throws(SubscriptionStoreError) -> [Subscription] {
         try await run(writing: false) { db in
             try Self.read(
-                db, "SELECT document FROM subscription WHERE (? IS NULL OR status = ?) ORDER BY due_at, id LIMIT ?",
-                [status?.rawValue, status?.rawValue, max(0, limit)])
+                db, "SELECT document FROM subscription WHERE (? IS NULL OR status = ?) ORDER BY due_at, id LIMIT ? OFFSET ?",
+                [status?.rawValue, status?.rawValue, max(0, limit), max(0, offset)])
         }
     }
 

@@ -8,6 +8,8 @@ import struct Foundation.URL
 extension Components {
     /// Types generated from the `#/components/parameters` section of the OpenAPI document.
     internal enum Parameters {
+        /// - Remark: Generated from `#/components/parameters/SubscriptionId`.
+        internal typealias SubscriptionId = Swift.String
         /// - Remark: Generated from `#/components/parameters/DiscountCodeName`.
         internal typealias DiscountCodeName = Swift.String
         /// - Remark: Generated from `#/components/parameters/ProductId`.

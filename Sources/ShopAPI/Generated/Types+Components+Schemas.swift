@@ -1242,6 +1242,266 @@ extension Components {
                 case restock
             }
         }
+        /// - Remark: Generated from `#/components/schemas/Subscription`.
+        internal struct Subscription: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Subscription/id`.
+            internal var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Subscription/status`.
+            internal enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case active = "active"
+                case paused = "paused"
+                case pastDue = "past_due"
+                case canceled = "canceled"
+            }
+            /// - Remark: Generated from `#/components/schemas/Subscription/status`.
+            internal var status: Components.Schemas.Subscription.StatusPayload
+            /// - Remark: Generated from `#/components/schemas/Subscription/customer`.
+            internal var customer: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Subscription/productId`.
+            internal var productId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Subscription/sku`.
+            internal var sku: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Subscription/quantity`.
+            internal var quantity: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/Subscription/intervalWeeks`.
+            internal var intervalWeeks: Swift.Int
+            /// The period its next renewal is for (1 was the order placed when subscribing).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Subscription/period`.
+            internal var period: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/Subscription/renewsAt`.
+            internal var renewsAt: Foundation.Date
+            /// When it is next tried (a retry's time while past due).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Subscription/dueAt`.
+            internal var dueAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/Subscription/failedAttempts`.
+            internal var failedAttempts: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/Subscription/skipsNext`.
+            internal var skipsNext: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/Subscription/endsAtPeriodEnd`.
+            internal var endsAtPeriodEnd: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/Subscription/card`.
+            internal var card: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Subscription/shipTo`.
+            internal var shipTo: Swift.String
+            /// Its changes, oldest first; in the answers about one subscription, not in lists.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Subscription/history`.
+            internal var history: [Components.Schemas.SubscriptionEvent]?
+            /// Creates a new `Subscription`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - status:
+            ///   - customer:
+            ///   - productId:
+            ///   - sku:
+            ///   - quantity:
+            ///   - intervalWeeks:
+            ///   - period: The period its next renewal is for (1 was the order placed when subscribing).
+            ///   - renewsAt:
+            ///   - dueAt: When it is next tried (a retry's time while past due).
+            ///   - failedAttempts:
+            ///   - skipsNext:
+            ///   - endsAtPeriodEnd:
+            ///   - card:
+            ///   - shipTo:
+            ///   - history: Its changes, oldest first; in the answers about one subscription, not in lists.
+            internal init(
+                id: Swift.String,
+                status: Components.Schemas.Subscription.StatusPayload,
+                customer: Swift.String,
+                productId: Swift.String,
+                sku: Swift.String? = nil,
+                quantity: Swift.Int,
+                intervalWeeks: Swift.Int,
+                period: Swift.Int,
+                renewsAt: Foundation.Date,
+                dueAt: Foundation.Date,
+                failedAttempts: Swift.Int,
+                skipsNext: Swift.Bool,
+                endsAtPeriodEnd: Swift.Bool,
+                card: Swift.String,
+                shipTo: Swift.String,
+                history: [Components.Schemas.SubscriptionEvent]? = nil
+            ) {
+                self.id = id
+                self.status = status
+                self.customer = customer
+                self.productId = productId
+                self.sku = sku
+                self.quantity = quantity
+                self.intervalWeeks = intervalWeeks
+                self.period = period
+                self.renewsAt = renewsAt
+                self.dueAt = dueAt
+                self.failedAttempts = failedAttempts
+                self.skipsNext = skipsNext
+                self.endsAtPeriodEnd = endsAtPeriodEnd
+                self.card = card
+                self.shipTo = shipTo
+                self.history = history
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case id
+                case status
+                case customer
+                case productId
+                case sku
+                case quantity
+                case intervalWeeks
+                case period
+                case renewsAt
+                case dueAt
+                case failedAttempts
+                case skipsNext
+                case endsAtPeriodEnd
+                case card
+                case shipTo
+                case history
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/SubscriptionEvent`.
+        internal struct SubscriptionEvent: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SubscriptionEvent/at`.
+            internal var at: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/SubscriptionEvent/actor`.
+            internal var actor: Swift.String
+            /// - Remark: Generated from `#/components/schemas/SubscriptionEvent/kind`.
+            internal var kind: Swift.String
+            /// - Remark: Generated from `#/components/schemas/SubscriptionEvent/detail`.
+            internal var detail: Swift.String
+            /// Creates a new `SubscriptionEvent`.
+            ///
+            /// - Parameters:
+            ///   - at:
+            ///   - actor:
+            ///   - kind:
+            ///   - detail:
+            internal init(
+                at: Foundation.Date,
+                actor: Swift.String,
+                kind: Swift.String,
+                detail: Swift.String
+            ) {
+                self.at = at
+                self.actor = actor
+                self.kind = kind
+                self.detail = detail
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case at
+                case actor
+                case kind
+                case detail
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/SubscriptionPage`.
+        internal struct SubscriptionPage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SubscriptionPage/data`.
+            internal var data: [Components.Schemas.Subscription]
+            /// - Remark: Generated from `#/components/schemas/SubscriptionPage/nextCursor`.
+            internal var nextCursor: Swift.String?
+            /// Creates a new `SubscriptionPage`.
+            ///
+            /// - Parameters:
+            ///   - data:
+            ///   - nextCursor:
+            internal init(
+                data: [Components.Schemas.Subscription],
+                nextCursor: Swift.String? = nil
+            ) {
+                self.data = data
+                self.nextCursor = nextCursor
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case data
+                case nextCursor
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/SubscriptionCancellation`.
+        internal struct SubscriptionCancellation: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SubscriptionCancellation/when`.
+            internal enum WhenPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case now = "now"
+                case periodEnd = "periodEnd"
+            }
+            /// - Remark: Generated from `#/components/schemas/SubscriptionCancellation/when`.
+            internal var when: Components.Schemas.SubscriptionCancellation.WhenPayload
+            /// Creates a new `SubscriptionCancellation`.
+            ///
+            /// - Parameters:
+            ///   - when:
+            internal init(when: Components.Schemas.SubscriptionCancellation.WhenPayload) {
+                self.when = when
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case when
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/UpcomingRenewal`.
+        internal struct UpcomingRenewal: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/UpcomingRenewal/at`.
+            internal var at: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/UpcomingRenewal/subscription`.
+            internal var subscription: Swift.String
+            /// - Remark: Generated from `#/components/schemas/UpcomingRenewal/customer`.
+            internal var customer: Swift.String
+            /// Price × quantity today, before tax and shipping; absent when no longer sold.
+            ///
+            /// - Remark: Generated from `#/components/schemas/UpcomingRenewal/goods`.
+            internal var goods: Components.Schemas.Money?
+            /// Creates a new `UpcomingRenewal`.
+            ///
+            /// - Parameters:
+            ///   - at:
+            ///   - subscription:
+            ///   - customer:
+            ///   - goods: Price × quantity today, before tax and shipping; absent when no longer sold.
+            internal init(
+                at: Foundation.Date,
+                subscription: Swift.String,
+                customer: Swift.String,
+                goods: Components.Schemas.Money? = nil
+            ) {
+                self.at = at
+                self.subscription = subscription
+                self.customer = customer
+                self.goods = goods
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case at
+                case subscription
+                case customer
+                case goods
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/UpcomingRenewals`.
+        internal struct UpcomingRenewals: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/UpcomingRenewals/data`.
+            internal var data: [Components.Schemas.UpcomingRenewal]
+            /// The goods summed, one per currency.
+            ///
+            /// - Remark: Generated from `#/components/schemas/UpcomingRenewals/goods`.
+            internal var goods: [Components.Schemas.Money]
+            /// Creates a new `UpcomingRenewals`.
+            ///
+            /// - Parameters:
+            ///   - data:
+            ///   - goods: The goods summed, one per currency.
+            internal init(
+                data: [Components.Schemas.UpcomingRenewal],
+                goods: [Components.Schemas.Money]
+            ) {
+                self.data = data
+                self.goods = goods
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case data
+                case goods
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/Discount`.
         internal struct Discount: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Discount/code`.

@@ -172,6 +172,26 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `PUT /v1/merchant/discounts/{code}/status`.
     /// - Remark: Generated from `#/paths//v1/merchant/discounts/{code}/status/put(setDiscountStatus)`.
     func setDiscountStatus(_ input: Operations.SetDiscountStatus.Input) async throws -> Operations.SetDiscountStatus.Output
+    /// Every subscription, or those in one state, soonest due first (docs/subscriptions.md).
+    ///
+    /// - Remark: HTTP `GET /v1/merchant/subscriptions`.
+    /// - Remark: Generated from `#/paths//v1/merchant/subscriptions/get(listSubscriptions)`.
+    func listSubscriptions(_ input: Operations.ListSubscriptions.Input) async throws -> Operations.ListSubscriptions.Output
+    /// One subscription, with every change in its history.
+    ///
+    /// - Remark: HTTP `GET /v1/merchant/subscriptions/{subscriptionId}`.
+    /// - Remark: Generated from `#/paths//v1/merchant/subscriptions/{subscriptionId}/get(getSubscription)`.
+    func getSubscription(_ input: Operations.GetSubscription.Input) async throws -> Operations.GetSubscription.Output
+    /// Cancels a subscription at once, or at its next renewal date.
+    ///
+    /// - Remark: HTTP `POST /v1/merchant/subscriptions/{subscriptionId}/cancel`.
+    /// - Remark: Generated from `#/paths//v1/merchant/subscriptions/{subscriptionId}/cancel/post(cancelSubscription)`.
+    func cancelSubscription(_ input: Operations.CancelSubscription.Input) async throws -> Operations.CancelSubscription.Output
+    /// The renewals due in the next days and their goods at today's prices, summed per currency.
+    ///
+    /// - Remark: HTTP `GET /v1/merchant/renewals`.
+    /// - Remark: Generated from `#/paths//v1/merchant/renewals/get(listUpcomingRenewals)`.
+    func listUpcomingRenewals(_ input: Operations.ListUpcomingRenewals.Input) async throws -> Operations.ListUpcomingRenewals.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -593,6 +613,64 @@ extension APIProtocol {
                 path: path,
                 headers: headers,
                 body: body
+            ))
+    }
+    /// Every subscription, or those in one state, soonest due first (docs/subscriptions.md).
+    ///
+    /// - Remark: HTTP `GET /v1/merchant/subscriptions`.
+    /// - Remark: Generated from `#/paths//v1/merchant/subscriptions/get(listSubscriptions)`.
+    internal func listSubscriptions(
+        query: Operations.ListSubscriptions.Input.Query = .init(),
+        headers: Operations.ListSubscriptions.Input.Headers = .init()
+    ) async throws -> Operations.ListSubscriptions.Output {
+        try await listSubscriptions(
+            Operations.ListSubscriptions.Input(
+                query: query,
+                headers: headers
+            ))
+    }
+    /// One subscription, with every change in its history.
+    ///
+    /// - Remark: HTTP `GET /v1/merchant/subscriptions/{subscriptionId}`.
+    /// - Remark: Generated from `#/paths//v1/merchant/subscriptions/{subscriptionId}/get(getSubscription)`.
+    internal func getSubscription(
+        path: Operations.GetSubscription.Input.Path,
+        headers: Operations.GetSubscription.Input.Headers = .init()
+    ) async throws -> Operations.GetSubscription.Output {
+        try await getSubscription(
+            Operations.GetSubscription.Input(
+                path: path,
+                headers: headers
+            ))
+    }
+    /// Cancels a subscription at once, or at its next renewal date.
+    ///
+    /// - Remark: HTTP `POST /v1/merchant/subscriptions/{subscriptionId}/cancel`.
+    /// - Remark: Generated from `#/paths//v1/merchant/subscriptions/{subscriptionId}/cancel/post(cancelSubscription)`.
+    internal func cancelSubscription(
+        path: Operations.CancelSubscription.Input.Path,
+        headers: Operations.CancelSubscription.Input.Headers = .init(),
+        body: Operations.CancelSubscription.Input.Body
+    ) async throws -> Operations.CancelSubscription.Output {
+        try await cancelSubscription(
+            Operations.CancelSubscription.Input(
+                path: path,
+                headers: headers,
+                body: body
+            ))
+    }
+    /// The renewals due in the next days and their goods at today's prices, summed per currency.
+    ///
+    /// - Remark: HTTP `GET /v1/merchant/renewals`.
+    /// - Remark: Generated from `#/paths//v1/merchant/renewals/get(listUpcomingRenewals)`.
+    internal func listUpcomingRenewals(
+        query: Operations.ListUpcomingRenewals.Input.Query = .init(),
+        headers: Operations.ListUpcomingRenewals.Input.Headers = .init()
+    ) async throws -> Operations.ListUpcomingRenewals.Output {
+        try await listUpcomingRenewals(
+            Operations.ListUpcomingRenewals.Input(
+                query: query,
+                headers: headers
             ))
     }
 }

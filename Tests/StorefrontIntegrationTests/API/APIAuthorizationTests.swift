@@ -37,6 +37,7 @@ struct APIAuthorizationTests {
         "setCatalogProductStatus": #"{"version": 1, "status": "archived"}"#,
         "createDiscount": #"{"code": "ATTACK", "percent": "50"}"#,
         "setDiscountStatus": #"{"status": "paused"}"#,
+        "cancelSubscription": #"{"when": "now"}"#,
     ]
 
     /// The document's operations; `merchant`-tagged ones need a merchant token, the document itself none, the rest a
@@ -44,7 +45,10 @@ struct APIAuthorizationTests {
     static func operations(orderNumber: String) throws -> [Operation] {
         let document = try #require(try JSONSerialization.jsonObject(with: Data(ShopAPIService.documentJSON)) as? [String: Any])
         let paths = try #require(document["paths"] as? [String: [String: Any]])
-        let values = ["{productId}": "keycap-dusk", "{orderNumber}": orderNumber, "{addressId}": "addr_x", "{cardId}": "card_x", "{code}": "LAUNCH"]
+        let values = [
+            "{productId}": "keycap-dusk", "{orderNumber}": orderNumber, "{addressId}": "addr_x", "{cardId}": "card_x", "{code}": "LAUNCH",
+            "{subscriptionId}": "sub_x",
+        ]
         return try paths.flatMap { template, methods in
             try methods.map { method, body in
                 let operation = try #require(body as? [String: Any])
@@ -84,7 +88,7 @@ struct APIAuthorizationTests {
             let number = try #require(placed.json["number"] as? String, "\(placed.text)")
             let stockBefore = try await api.stock.stockLevels()
             let operations = try Self.operations(orderNumber: number)
-            #expect(operations.count == 33, "the walk covers the whole document: \(operations)")
+            #expect(operations.count == 37, "the walk covers the whole document: \(operations)")
             for operation in operations {
                 let body = Self.bodies[operation.id]
                 if [.post, .put, .patch].contains(operation.method), operation.id != "deliverOrder" {

@@ -32,6 +32,7 @@ final class APIHarness: Sendable {
     let processor: SandboxProcessor
     let catalogEditor: any CatalogEditing
     let discounts: any DiscountCodes
+    let subscriptions: any SubscriptionStore
     let limits: APILimits
     /// The admin keys the API checks merchant tokens against: the harness's merchant, `ssh:SHA256:admin`.
     let merchantKeys: any MerchantKeys = TestMerchantKeys(["SHA256:admin"])
@@ -56,6 +57,7 @@ final class APIHarness: Sendable {
             stock = SQLiteStockRepository(database: database)
             catalogEditor = SQLiteCatalogEditor(database: database, shop: bundled.shop)
             discounts = SQLiteDiscountCodes(database: database)
+            subscriptions = SQLiteSubscriptions(database: database)
         case .sqlite:
             let database = try SQLiteDatabase.open(directory: TemporaryDirectory.make())
             catalog = try SQLiteCatalogRepository.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
@@ -67,6 +69,7 @@ final class APIHarness: Sendable {
             (stock, processor) = (SQLiteStockRepository(database: database), SandboxProcessor(ledger: SQLiteChargeLedger(database: database)))
             catalogEditor = SQLiteCatalogEditor(database: database, shop: bundled.shop)
             discounts = SQLiteDiscountCodes(database: database)
+            subscriptions = SQLiteSubscriptions(database: database)
         case .postgres:
             let fixture = try await PostgresFixture()
             let database = fixture.database
@@ -79,6 +82,7 @@ final class APIHarness: Sendable {
             (stock, processor) = (PostgresStockRepository(database: database), SandboxProcessor(ledger: PostgresChargeLedger(database: database)))
             catalogEditor = PostgresCatalogEditor(database: database, shop: bundled.shop)
             discounts = PostgresDiscountCodes(database: database)
+            subscriptions = PostgresSubscriptions(database: database)
         }
     }
 
@@ -103,7 +107,7 @@ final class APIHarness: Sendable {
             orders: orders,
             backOffice: LiveBackOffice(orders: orders, stock: stock, processor: processor, dates: DateSource { self.now }, currency: .usd),
             idempotency: idempotency, methodData: { "sandbox:\($0.id)" }, testCards: SandboxCard.all.map(\.paymentMethod), now: { self.now },
-            catalogEditor: catalogEditor, discounts: discounts
+            catalogEditor: catalogEditor, discounts: discounts, subscriptions: subscriptions
         )
     }
 
