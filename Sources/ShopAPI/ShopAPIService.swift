@@ -178,7 +178,8 @@ enum APIModels {
                 ? nil
                 : product.variants.map {
                     .init(sku: $0.sku.rawValue, options: $0.values, title: $0.title, price: money($0.price), stock: $0.stock, grams: $0.grams)
-                }
+                },
+            subscriptionWeeks: product.subscriptionWeeks.isEmpty ? nil : product.subscriptionWeeks
         )
     }
 

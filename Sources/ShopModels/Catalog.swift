@@ -130,6 +130,7 @@ public enum CatalogLoader {
         let variants = parseVariants(
             fields["variants"], options: options, path: path, id: id, price: price, currency: currency, issues: &issues)
         if !options.isEmpty, fields["stock"] != nil { fail("stock", "is kept per variant for a product with options") }
+        let subscriptionWeeks = parseSubscription(fields["subscription"]) { fail("subscription", $0) }
         guard issues.count == before, let id, let name, let description else { return nil }
         let lowest = variants.map(\.price.minorUnits).min()
         guard let price = lowest ?? price else { return nil }
@@ -140,8 +141,35 @@ public enum CatalogLoader {
             description: description,
             price: Money(minorUnits: price, currency: currency), art: art, tags: tags,
             stock: variants.isEmpty ? stock : (counted.count == variants.count ? counted.reduce(0, +) : nil),
-            options: options, variants: variants
+            options: options, variants: variants, subscriptionWeeks: subscriptionWeeks
         )
+    }
+
+    /// The most intervals a product is offered at.
+    public static let maximumSubscriptionIntervals = 6
+
+    /// `{"everyWeeks": [2, 4]}`: the intervals a product is sold as a subscription at, ascending; empty for none.
+    static func parseSubscription(_ value: JSONValue?, fail: (String) -> Void) -> [Int] {
+        guard let value else { return [] }
+        guard let object = value.objectValue, Set(object.keys) == ["everyWeeks"], let list = object["everyWeeks"]?.arrayValue else {
+            fail("must be {\"everyWeeks\": [weeks, …]}")
+            return []
+        }
+        var weeks: [Int] = []
+        for item in list {
+            guard case .integer(let count) = item, RenewalSchedule.intervals.contains(Int(count)) else {
+                fail(
+                    "everyWeeks: each must be a whole number of weeks from \(RenewalSchedule.intervals.lowerBound) to \(RenewalSchedule.intervals.upperBound)"
+                )
+                return []
+            }
+            weeks.append(Int(count))
+        }
+        guard !weeks.isEmpty, weeks.count <= maximumSubscriptionIntervals, Set(weeks).count == weeks.count else {
+            fail("everyWeeks: 1 to \(maximumSubscriptionIntervals) intervals, each once")
+            return []
+        }
+        return weeks.sorted()
     }
 
     /// A price in minor units, within 0...`maximumPrice`; nil after telling `fail` what is wrong.

@@ -48,6 +48,7 @@ public enum CatalogWriter {
             "id": product.id.rawValue, "name": product.name, "summary": product.summary, "description": product.description,
             "price": product.price.minorUnits, "art": product.art, "tags": product.tags,
         ]
+        if !product.subscriptionWeeks.isEmpty { fields["subscription"] = ["everyWeeks": product.subscriptionWeeks] }
         guard !product.options.isEmpty else {
             if let stock = stock(product) { fields["stock"] = stock }
             return fields

@@ -39,12 +39,15 @@ public struct Product: Hashable, Sendable, Identifiable {
     public var options: [ProductOption]
     /// One per combination the shop sells, in catalog order; empty when `options` is.
     public var variants: [ProductVariant]
+    /// The intervals, in weeks, it is sold as a subscription at (ascending); empty when it is not.
+    public var subscriptionWeeks: [Int]
 
     public init(
         id: ProductID, name: String, summary: String, description: String,
         price: Money, art: [String] = [], tags: [String] = [], stock: Int? = nil,
-        options: [ProductOption] = [], variants: [ProductVariant] = []
+        options: [ProductOption] = [], variants: [ProductVariant] = [], subscriptionWeeks: [Int] = []
     ) {
+        self.subscriptionWeeks = subscriptionWeeks
         self.id = id
         self.name = name
         self.summary = summary

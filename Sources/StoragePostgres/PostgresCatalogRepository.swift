@@ -12,7 +12,7 @@ public final class PostgresCatalogRepository: CatalogRepository {
     private let activeCount: Int
     /// Units of a product whose catalog entry names no stock (as on SQLite).
     public static let defaultStock = 25
-    private static let columns = "p.id, p.name, p.summary, p.description, p.price, p.art, p.tags, s.on_hand, p.options"
+    private static let columns = "p.id, p.name, p.summary, p.description, p.price, p.art, p.tags, s.on_hand, p.options, p.subscription_weeks"
     private static let stockJoin = "LEFT JOIN stock s ON s.product_id = p.id"
 
     private init(shop: ShopProfile, database: PostgresDatabase, activeCount: Int) {
@@ -135,17 +135,18 @@ public final class PostgresCatalogRepository: CatalogRepository {
                 .filter { seen.insert($0).inserted }.joined(separator: " ")
         }
         let options = try products.map { try StoredVariants.options($0.options) }
+        let weeks = products.map { ProductSubscriptionMigration.stored($0.subscriptionWeeks) }
         try await connection.query(
             """
-            INSERT INTO product (id, position, name, summary, description, price, art, tags, search, options)
+            INSERT INTO product (id, position, name, summary, description, price, art, tags, search, options, subscription_weeks)
             SELECT id, position, name, summary, description, price, art, tags,
-                   array_to_tsvector(coalesce(string_to_array(nullif(words, ''), ' '), '{}')), options
+                   array_to_tsvector(coalesce(string_to_array(nullif(words, ''), ' '), '{}')), options, weeks
             FROM unnest(\(ids)::text[], \(positions)::int8[], \(names)::text[], \(summaries)::text[], \(descriptions)::text[],
-                        \(prices)::int8[], \(art)::text[], \(tags)::text[], \(words)::text[], \(options)::text[])
-                 AS t (id, position, name, summary, description, price, art, tags, words, options)
+                        \(prices)::int8[], \(art)::text[], \(tags)::text[], \(words)::text[], \(options)::text[], \(weeks)::text[])
+                 AS t (id, position, name, summary, description, price, art, tags, words, options, weeks)
             ON CONFLICT (id) DO UPDATE SET position = excluded.position, name = excluded.name, summary = excluded.summary,
                 description = excluded.description, price = excluded.price, art = excluded.art, tags = excluded.tags,
-                search = excluded.search, options = excluded.options
+                search = excluded.search, options = excluded.options, subscription_weeks = excluded.subscription_weeks
             """, logger: PostgresDatabase.quiet)
         let variants = products.flatMap { product in product.variants.enumerated().map { (product.id.rawValue, $0, $1) } }
         if !variants.isEmpty {
@@ -231,8 +232,8 @@ public final class PostgresCatalogRepository: CatalogRepository {
 
     private static func products(_ rows: PostgresRowSequence, currency: Currency) async throws -> [Product] {
         var products: [Product] = []
-        for try await (id, name, summary, description, price, art, tags, onHand, options) in rows.decode(
-            (String, String, String, String, Int64, String, String, Int?, String).self)
+        for try await (id, name, summary, description, price, art, tags, onHand, options, weeks) in rows.decode(
+            (String, String, String, String, Int64, String, String, Int?, String, String).self)
         {
             products.append(
                 Product(
@@ -241,7 +242,7 @@ public final class PostgresCatalogRepository: CatalogRepository {
                     art: Product.storedLines(art),
                     tags: Product.storedLines(tags),
                     stock: onHand,
-                    options: StoredVariants.options(options)
+                    options: StoredVariants.options(options), subscriptionWeeks: ProductSubscriptionMigration.weeks(weeks)
                 ))
         }
         return products

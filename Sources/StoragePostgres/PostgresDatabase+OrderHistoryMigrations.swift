@@ -251,5 +251,6 @@ extension PostgresDatabase {
         Migration(identifier: "v28-discount-codes", sql: DiscountCodesMigration.statements),
         Migration(identifier: "v29-order-discounts", sql: OrderDiscountsMigration.statements),
         Migration(identifier: "v30-subscriptions", sql: SubscriptionsMigration.statements),
+        Migration(identifier: "v31-product-subscriptions", sql: ProductSubscriptionMigration.statements),
     ]
 }

@@ -82,3 +82,15 @@ public enum SubscriptionsMigration {
         return try? decoder.decode(Subscription.self, from: Data(document.utf8))
     }
 }
+
+/// Schema step v31, the same on SQLite and PostgreSQL: the intervals each product is sold as a subscription at, in
+/// weeks joined by commas; empty for none.
+public enum ProductSubscriptionMigration {
+    public static let statements = ["ALTER TABLE product ADD COLUMN subscription_weeks TEXT NOT NULL DEFAULT ''"]
+
+    /// The column's text for `weeks`.
+    public static func stored(_ weeks: [Int]) -> String { weeks.map(String.init).joined(separator: ",") }
+
+    /// The weeks a column's text names; what is not a number is left out.
+    public static func weeks(_ stored: String) -> [Int] { stored.split(separator: ",").compactMap { Int($0) } }
+}

@@ -135,17 +135,18 @@ public final class SQLiteCatalogRepository: CatalogRepository {
                     """)
             let upsert = try db.makeStatement(
                 sql: """
-                    INSERT INTO product (rowid, id, position, name, summary, description, price, art, tags, options)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO product (rowid, id, position, name, summary, description, price, art, tags, options, subscription_weeks)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT(id) DO UPDATE SET rowid = excluded.rowid, position = excluded.position, name = excluded.name,
                         summary = excluded.summary, description = excluded.description, price = excluded.price,
-                        art = excluded.art, tags = excluded.tags, options = excluded.options
+                        art = excluded.art, tags = excluded.tags, options = excluded.options,
+                        subscription_weeks = excluded.subscription_weeks
                     """)
             for (position, product) in catalog.products.enumerated() {
                 try upsert.execute(arguments: [
                     position + 1, product.id.rawValue, position, product.name, product.summary, product.description,
                     product.price.minorUnits, product.art.joined(separator: "\n"), product.tags.joined(separator: "\n"),
-                    try StoredVariants.options(product.options),
+                    try StoredVariants.options(product.options), ProductSubscriptionMigration.stored(product.subscriptionWeeks),
                 ])
             }
             // Variants are replaced whole (a product that left the catalog is never shown, so it needs none); their
@@ -248,7 +249,8 @@ public final class SQLiteCatalogRepository: CatalogRepository {
             art: Product.storedLines(art),
             tags: Product.storedLines(tags),
             stock: row["on_hand"],
-            options: StoredVariants.options(row["options"] as String)
+            options: StoredVariants.options(row["options"] as String),
+            subscriptionWeeks: ProductSubscriptionMigration.weeks(row["subscription_weeks"] as String)
         )
     }
 

@@ -121,5 +121,8 @@ extension SQLiteDatabase {
         migrator.registerMigration("v30-subscriptions") { db in
             for statement in SubscriptionsMigration.statements { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v31-product-subscriptions") { db in
+            for statement in ProductSubscriptionMigration.statements { try db.execute(sql: statement) }
+        }
     }
 }

@@ -43,6 +43,14 @@ struct SubscriptionRenewalTests {
         try await storage.orders.orders(customer: customer, offset: 0, limit: 100).filter { $0.status == .paid }
     }
 
+    @Test(arguments: CodeSignInTests.Kind.allCases)
+    func theCatalogKeepsTheIntervalsAProductIsSoldAsASubscriptionAt(_ kind: CodeSignInTests.Kind) async throws {
+        let (storage, other, _) = try await CodeSignInTests().storages(kind)
+        #expect(try await storage.catalog.product(id: "coffee-beans")?.subscriptionWeeks == [1, 2, 4])
+        #expect(try await other.catalog.product(id: "coffee-beans")?.subscriptionWeeks == [1, 2, 4], "as another host reads it")
+        #expect(try await storage.catalog.product(id: "keycap-dusk")?.subscriptionWeeks == [])
+    }
+
     @Test func twoWorkersOnOnePostgresDatabaseMakeExactlyOneOrderPerPeriod() async throws {
         let (one, two, _) = try await CodeSignInTests().storages(.postgres)
         let customers = (0..<20).map { "acct_\($0)" }

@@ -24,6 +24,24 @@ struct CatalogLoaderTests {
         #expect(catalog.shop.currency == .usd)
     }
 
+    /// A product sold as a subscription: its intervals kept in order, written back as read, and each wrong one told.
+    @Test func aProductNamesTheIntervalsItIsSoldAsASubscriptionAt() throws {
+        let bundled = try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled")
+        #expect(bundled.products.first { $0.id == "coffee-beans" }?.subscriptionWeeks == [1, 2, 4])
+        #expect(bundled.products.filter { !$0.subscriptionWeeks.isEmpty }.count == 1)
+        let written = CatalogWriter.product(try #require(bundled.products.first { $0.id == "coffee-beans" })) { _ in nil }
+        #expect((written["subscription"] as? [String: [Int]]) == ["everyWeeks": [1, 2, 4]])
+        func product(_ subscription: String) -> String {
+            #"[{"id": "beans", "name": "Beans", "description": "ok", "price": 100, "subscription": \#(subscription)}]"#
+        }
+        let ordered = try CatalogLoader.load(data: Data(product(#"{"everyWeeks": [4, 2]}"#).utf8), source: "test")
+        #expect(ordered.products[0].subscriptionWeeks == [2, 4])
+        for wrong in [#"{"everyWeeks": []}"#, #"{"everyWeeks": [0]}"#, #"{"everyWeeks": [27]}"#, #"{"everyWeeks": [2, 2]}"#, #"{"weeks": [2]}"#, "2"]
+        {
+            #expect(issues(product(wrong)).contains { $0.contains("subscription") }, "\(wrong)")
+        }
+    }
+
     @Test func acceptsTheBenchHarnessFormat() throws {
         let json = #"[{"id":1,"name":"Red Oak Mug #1","price":1999,"description":"Durable handmade mug. Gift ready."}]"#
         let catalog = try CatalogLoader.load(data: Data(json.utf8), source: "bench")

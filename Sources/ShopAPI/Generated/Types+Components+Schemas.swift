@@ -61,6 +61,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Product/variants`.
             internal var variants: [Components.Schemas.ProductVariant]?
+            /// The intervals, in weeks, it is sold as a subscription at (docs/subscriptions.md); absent when it is not.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Product/subscriptionWeeks`.
+            internal var subscriptionWeeks: [Swift.Int]?
             /// Creates a new `Product`.
             ///
             /// - Parameters:
@@ -73,6 +77,7 @@ extension Components {
             ///   - stock: How many are left (for a product with variants, theirs added up); absent when the shop does not count this product's stock.
             ///   - options: What a shopper chooses (Size; Grind, Weight); absent for a product sold as one item. `price` is then the lowest variant's.
             ///   - variants: One per combination of option values the shop sells; give a variant's `sku` to put it in the cart.
+            ///   - subscriptionWeeks: The intervals, in weeks, it is sold as a subscription at (docs/subscriptions.md); absent when it is not.
             internal init(
                 id: Swift.String,
                 name: Swift.String,
@@ -82,7 +87,8 @@ extension Components {
                 tags: [Swift.String],
                 stock: Swift.Int? = nil,
                 options: [Components.Schemas.ProductOption]? = nil,
-                variants: [Components.Schemas.ProductVariant]? = nil
+                variants: [Components.Schemas.ProductVariant]? = nil,
+                subscriptionWeeks: [Swift.Int]? = nil
             ) {
                 self.id = id
                 self.name = name
@@ -93,6 +99,7 @@ extension Components {
                 self.stock = stock
                 self.options = options
                 self.variants = variants
+                self.subscriptionWeeks = subscriptionWeeks
             }
             internal enum CodingKeys: String, CodingKey {
                 case id
@@ -104,6 +111,7 @@ extension Components {
                 case stock
                 case options
                 case variants
+                case subscriptionWeeks
             }
         }
         /// - Remark: Generated from `#/components/schemas/ProductOption`.

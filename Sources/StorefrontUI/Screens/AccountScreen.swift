@@ -46,7 +46,8 @@ extension Layout {
             lines.append(("  x removes one (not the last); e signs out everywhere, keeping the keys.", "", false, -1))
             for (index, way) in waysIn { lines.append((way.title, way.detail, false, index)) }
         }
-        let room = max(0, body.bottom - row - 2)
+        // The list's rows: all but the gap above it, the gap below it and the One-Tap line, which a long list never hides.
+        let room = max(0, body.bottom - row - 3)
         // Scroll so the selected entry stays in view.
         let selectedLine = lines.firstIndex { $0.index == account.selectedIndex } ?? 0
         let start = ListSelection.windowStart(selected: selectedLine, capacity: room, total: lines.count)
