@@ -114,7 +114,8 @@ extension Subscription {
 
     /// The subscription after its renewal came to `outcome` at `now`: the next period scheduled an interval after this
     /// one's date (the interval as it is now, so a change of interval takes effect from the next period), a failure
-    /// retried on `RenewalSchedule.retryDays` and canceled after the last.
+    /// retried on `RenewalSchedule.retryDays` and canceled after the last. A pause or cancel the subscriber made while
+    /// the renewal was under way stays: only past due turns back to active.
     public func after(_ outcome: RenewalSchedule.Outcome, at now: Date) -> Subscription {
         var next = self
         switch outcome {
@@ -122,13 +123,14 @@ extension Subscription {
             next.period += 1
             next.failedAttempts = 0
             next.skipsNext = false
-            next.status = .active
+            if status == .pastDue { next.status = .active }
             next.renewsAt = nextSlot(after: renewsAt, at: now)
             next.dueAt = next.renewsAt
         case .ended:
             next.status = .canceled
         case .failed:
             next.failedAttempts += 1
+            guard status == .active || status == .pastDue else { break }
             if next.failedAttempts > RenewalSchedule.retryDays.count {
                 next.status = .canceled
             } else {

@@ -51,6 +51,20 @@ struct SubscriptionScheduleTests {
         #expect(s.step(at: s.dueAt) == .notDue)
     }
 
+    /// A pause or a cancel made while a renewal was being charged is kept when its outcome is applied.
+    @Test func aPauseMadeDuringARenewalStays() {
+        var paused = subscription()
+        paused.status = .paused
+        #expect(paused.after(.paid(orderNumber: "SF-1"), at: start).status == .paused)
+        #expect(paused.after(.failed("declined"), at: start).status == .paused)
+        var canceled = subscription()
+        canceled.status = .canceled
+        #expect(canceled.after(.paid(orderNumber: "SF-1"), at: start).status == .canceled)
+        var pastDue = subscription()
+        pastDue.status = .pastDue
+        #expect(pastDue.after(.paid(orderNumber: "SF-1"), at: start).status == .active)
+    }
+
     @Test func theLastFailedRetryCancels() {
         var s = subscription()
         var now = start
