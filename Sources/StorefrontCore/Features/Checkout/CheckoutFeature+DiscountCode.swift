@@ -57,7 +57,7 @@ extension CheckoutFeature {
 
     /// The code as looked up: worked out against the order's lines and shipping, or why it does not apply.
     static func discountChecked(_ state: inout State, _ answer: Result<DiscountCode, DiscountRefusal>, _ env: ShopEnvironment) -> Effect {
-        // The field was left (Esc) before the answer came: the code was not asked for any more.
+        // The field is gone (the sheet closed meanwhile): the code is not wanted any more.
         guard let checkout = state.checkout, state.shell.form?.purpose == .discountCode else { return .none }
         let amounts = answer.flatMap { code in
             code.amounts(on: checkout.order.lines, shipping: checkout.shippingCost(env.shopProfile)).map { (code, $0) }
