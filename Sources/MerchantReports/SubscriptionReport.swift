@@ -41,7 +41,7 @@ public enum SubscriptionReport {
         let rows = renewals.map {
             [UTCTime($0.at).minutes, $0.subscription.id, $0.subscription.customerID, $0.goods?.formatted ?? "no longer sold"]
         }
-        let totals = upcomingTotals(renewals).map { "\($0.formatted)" }.joined(separator: ", ")
+        let totals = UpcomingRenewal.goodsTotals(renewals).map { "\($0.formatted)" }.joined(separator: ", ")
         return TextTable.render(header: ["When", "Subscription", "Customer", "Goods"], rows: rows, rightAligned: [3])
             + "\n\(renewals.count) renewal\(renewals.count == 1 ? "" : "s"), goods \(totals) before tax and shipping"
     }
@@ -56,14 +56,7 @@ public enum SubscriptionReport {
                     "goods": $0.goods.map { $0.minorUnits as Any } ?? NSNull(), "currency": $0.goods?.currency.code ?? NSNull(),
                 ] as [String: Any]
             },
-            "goods": upcomingTotals(renewals).map { ["currency": $0.currency.code, "amount": $0.minorUnits] as [String: Any] },
+            "goods": UpcomingRenewal.goodsTotals(renewals).map { ["currency": $0.currency.code, "amount": $0.minorUnits] as [String: Any] },
         ])
-    }
-
-    /// The goods of `renewals` summed per currency, by currency code.
-    static func upcomingTotals(_ renewals: [UpcomingRenewal]) -> [Money] {
-        Dictionary(grouping: renewals.compactMap(\.goods), by: \.currency.code).sorted { $0.key < $1.key }.map {
-            $0.value.sum(in: $0.value[0].currency)
-        }
     }
 }

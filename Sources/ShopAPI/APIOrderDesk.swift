@@ -186,17 +186,13 @@ struct APIOrderDesk {
         return (order, card)
     }
 
-    /// The code `typed` names, holding now with a use left for `owner`; else a 422 saying in one line why not, the same
-    /// for a code that is not the shop's as for a paused one, and for text that cannot be a code.
+    /// The code `typed` names, holding now with a use left for `owner`; else a 422 saying in one line why not.
     private func code(_ typed: String, owner: String) async throws -> DiscountCode {
-        guard let name = DiscountCode.normalized(typed), let discounts = commerce.discounts, let code = try await discounts.code(name) else {
-            throw Self.missing("discountCode", DiscountRefusal.unknown.line)
+        guard let discounts = commerce.discounts else { throw Self.missing("discountCode", DiscountRefusal.unknown.line) }
+        switch try await discounts.check(typed, customer: owner, at: commerce.now()) {
+        case .success(let code): return code
+        case .failure(let refusal): throw Self.missing("discountCode", refusal.line)
         }
-        let uses = try await discounts.uses(of: name, customer: owner)
-        if let refusal = code.refusal(at: commerce.now(), usedInAll: uses.inAll, usedByCustomer: uses.byCustomer) {
-            throw Self.missing("discountCode", refusal.line)
-        }
-        return code
     }
 
     private static func missing(_ field: String, _ message: String) -> APIProblem {

@@ -45,8 +45,7 @@ extension ShopAPIService {
             throw APIProblem(.invalidRequest, "days must be between 1 and 366.", errors: [.init(field: "days", message: "must be 1 to 366")])
         }
         let renewals = try await Self.subscriptions(commerce).upcomingRenewals(catalog: shop.catalog, from: commerce.now(), days: days)
-        let totals = Dictionary(grouping: renewals.compactMap(\.goods), by: \.currency.code).sorted { $0.key < $1.key }
-            .map { APIModels.money($0.value.sum(in: $0.value[0].currency)) }
+        let totals = UpcomingRenewal.goodsTotals(renewals).map(APIModels.money)
         let data = renewals.map {
             Components.Schemas.UpcomingRenewal(
                 at: $0.at, subscription: $0.subscription.id, customer: $0.subscription.customerID, goods: $0.goods.map(APIModels.money))

@@ -112,10 +112,9 @@ public struct RenewalWorker: Sendable {
         let found: Product?
         do { found = try await catalog.product(id: subscription.productID) } catch { return nil }
         guard let product = found else { return .failed("\(subscription.productID) is no longer sold.") }
-        let variant = subscription.variantSKU.flatMap { sku in product.variants.first { $0.sku == sku } }
-        if subscription.variantSKU != nil, variant == nil { return .failed("That choice of \(product.name) is no longer sold.") }
+        guard let offer = subscription.offer(in: product) else { return .failed("That choice of \(product.name) is no longer sold.") }
         var cart = Cart(currency: shop.currency)
-        _ = cart.add(product, variant: variant, quantity: subscription.quantity)
+        _ = cart.add(product, variant: offer.variant, quantity: subscription.quantity)
         let draft: OrderDraft
         do {
             draft = try PlaceOrder.draft(

@@ -153,6 +153,13 @@ extension Subscription {
         return next
     }
 
+    /// What one delivery is in `product` as the catalog has it now: its variant (nil for a product without options)
+    /// and a unit's price; nil when the subscription's choice of it is no longer sold.
+    public func offer(in product: Product) -> (variant: ProductVariant?, price: Money)? {
+        guard let sku = variantSKU else { return (nil, product.price) }
+        return product.variants.first { $0.sku == sku }.map { ($0, $0.price) }
+    }
+
     /// Resumed at `now`: active again, due at the next date of its schedule still to come.
     public func resumed(at now: Date) -> Subscription {
         var next = self
@@ -175,6 +182,14 @@ public struct UpcomingRenewal: Hashable, Sendable {
         self.at = at
         self.subscription = subscription
         self.goods = goods
+    }
+}
+
+extension UpcomingRenewal {
+    /// The goods of `renewals` summed, one amount per currency, by currency code; those no longer sold count nothing.
+    public static func goodsTotals(_ renewals: [UpcomingRenewal]) -> [Money] {
+        Dictionary(grouping: renewals.compactMap(\.goods), by: \.currency.code).sorted { $0.key < $1.key }
+            .map { $0.value.sum(in: $0.value[0].currency) }
     }
 }
 

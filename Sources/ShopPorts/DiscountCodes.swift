@@ -41,3 +41,14 @@ public enum DiscountCodeError: Error, Hashable, Sendable, CustomStringConvertibl
         }
     }
 }
+
+extension DiscountCodes {
+    /// The code `typed` names as the shop has it, holding at `date` with a use left for `customer`, or why not. Text
+    /// that cannot be a code, an unknown code and a paused one answer alike. The payment sheet and the API check a typed
+    /// code through this; whether a use is still left is decided again as the order is begun.
+    public func check(_ typed: String, customer: String, at date: Date) async throws(DiscountCodeError) -> Result<DiscountCode, DiscountRefusal> {
+        guard let name = DiscountCode.normalized(typed), let code = try await code(name) else { return .failure(.unknown) }
+        let uses = try await uses(of: name, customer: customer)
+        return code.refusal(at: date, usedInAll: uses.inAll, usedByCustomer: uses.byCustomer).map { .failure($0) } ?? .success(code)
+    }
+}

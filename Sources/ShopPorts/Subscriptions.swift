@@ -78,8 +78,7 @@ extension SubscriptionStore {
         var prices: [ProductID: Money] = [:]
         for subscription in due where prices[subscription.stockKey] == nil {
             guard let product = try await catalog.product(id: subscription.productID) else { continue }
-            let variant = subscription.variantSKU.flatMap { sku in product.variants.first { $0.sku == sku } }
-            if subscription.variantSKU == nil || variant != nil { prices[subscription.stockKey] = variant?.price ?? product.price }
+            prices[subscription.stockKey] = subscription.offer(in: product)?.price
         }
         return RenewalSchedule.upcoming(due, from: now, until: now.addingTimeInterval(Double(days) * RenewalSchedule.day)) { prices[$0.stockKey] }
     }

@@ -24,7 +24,7 @@ extension Layout {
             let isSelected = index == screen.selectedIndex
             p.put(listing.code.code, column: left + 2, row: row, style: style, width: 13)
             let termsStyle = isSelected ? style : listing.code.isPaused ? Style(.dim) : Style(.normal)
-            p.put(listing.code.summary, column: left + 16, row: row, style: termsStyle, width: max(1, width - 24))
+            p.put(listing.summary, column: left + 16, row: row, style: termsStyle, width: max(1, width - 24))
             p.putRight(String(listing.uses), end: end - 1, row: row, style: isSelected ? style : Style(.dim))
         }
     }

@@ -30,23 +30,15 @@ extension CheckoutFeature {
             state.shell.form?.fail("Too many codes that are not this shop's: try again in a new session.", field: "code")
             return .none
         }
-        // Text that cannot be a code reads as an unknown one: the answer never says what codes look like.
-        guard let name = DiscountCode.normalized(typed), let discounts = env.dependencies.discounts else {
-            return discountChecked(&state, .failure(.unknown), env)
-        }
+        guard let discounts = env.dependencies.discounts else { return discountChecked(&state, .failure(.unknown), env) }
         state.shell.form?.isBusy = true
         state.shell.form?.status = "Checking the code…"
         state.shell.form?.isStatusError = false
         let (customer, now) = (state.customerID, env.dependencies.accounts.dates.now())
         return .run(id: .discountCode) { send in
             let answer: Result<DiscountCode, DiscountRefusal>
-            do {
-                if let code = try await discounts.code(name) {
-                    let uses = try await discounts.uses(of: name, customer: customer)
-                    answer = code.refusal(at: now, usedInAll: uses.inAll, usedByCustomer: uses.byCustomer).map { .failure($0) } ?? .success(code)
-                } else {
-                    answer = .failure(.unknown)
-                }
+            do throws(DiscountCodeError) {
+                answer = try await discounts.check(typed, customer: customer, at: now)
             } catch {
                 send(.form(.failed(message: "The code could not be checked: \(error)", field: "code")))
                 return

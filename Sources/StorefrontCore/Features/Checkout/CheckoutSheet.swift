@@ -25,7 +25,7 @@ enum CheckoutSheet {
         let cart = Cart(currency: shop.currency, lines: lines)
         let applied = Self.applied(discount, lines: lines, shipping: shipping, shop)
         let totals = cart.totals(shipping: shipping, tax: tax, discount: applied)
-        let off = applied.map { [SummaryItem(label: "Discount \($0.code)", amount: .zero(shop.currency) - $0.total)] } ?? []
+        let off = applied.map { [SummaryItem(label: discountLabel($0.code), amount: .zero(shop.currency) - $0.total)] } ?? []
         return [SummaryItem(label: "Subtotal", amount: totals.subtotal)] + off + [
             SummaryItem(label: "Shipping (\(shipping.label))", amount: totals.shipping),
             SummaryItem(label: tax.summaryLabel, amount: totals.tax),
@@ -40,14 +40,14 @@ enum CheckoutSheet {
         return try? discount.amounts(on: lines, shipping: shipped).get()
     }
 
-    /// The summary and the "Code" row from the checkout's lines, shipping, tax and code: after any of them changed.
+    /// The summary's line of a discount code; the "Code" row reads what the code takes off from it.
+    nonisolated static func discountLabel(_ code: String) -> String { "Discount \(code)" }
+
+    /// The summary from the checkout's lines, shipping, tax and code: after any of them changed.
     static func recompute(_ state: inout CheckoutFeature.State, _ shop: ShopProfile) {
         guard let checkout = state.checkout else { return }
-        let lines = checkout.order.lines
         state.sheet?.summaryItems = summaryItems(
-            lines: lines, shipping: checkout.shippingMethod, tax: checkout.quote.tax, shop, discount: checkout.discount)
-        let applied = applied(checkout.discount, lines: lines, shipping: checkout.shippingMethod, shop)
-        state.sheet?.rowValues[.discountCode] = applied.map { "\($0.code) · \($0.total.formatted) off" } ?? "Add a code"
+            lines: checkout.order.lines, shipping: checkout.shippingMethod, tax: checkout.quote.tax, shop, discount: checkout.discount)
     }
 
     /// The method a quote offers in place of `current`: the same one where offered, else the cheapest for One-Tap and
@@ -79,8 +79,10 @@ enum CheckoutSheet {
     /// Each row's current choice in words, and whether every row has one.
     static func refreshRows(_ state: inout CheckoutFeature.State) {
         guard let checkout = state.checkout, var sheet = state.sheet else { return }
+        let discountLine = checkout.discount.flatMap { code in sheet.summaryItems.first { $0.label == discountLabel(code.code) } }
         sheet.rowValues = [
-            .discountCode: sheet.rowValues[.discountCode] ?? "Add a code",
+            .discountCode: discountLine.map { "\(checkout.discount?.code ?? "") · \((.zero($0.amount.currency) - $0.amount).formatted) off" }
+                ?? "Add a code",
             .card: checkout.card.map { "\($0.shortName)  \($0.displayName)" } ?? "Choose a card",
             .shippingAddress: checkout.shipTo.map(\.shipToLine) ?? "Choose an address",
             .shippingMethod: "\(checkout.shippingMethod.label) · \(checkout.shippingMethod.detail)",

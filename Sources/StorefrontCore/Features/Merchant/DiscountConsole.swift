@@ -5,10 +5,13 @@ import ShopPorts
 public struct DiscountListing: Equatable, Sendable {
     public var code: DiscountCode
     public var uses: Int
+    /// Its terms in words, made once as the list is read rather than at every frame that draws it.
+    public let summary: String
 
     public init(code: DiscountCode, uses: Int) {
         self.code = code
         self.uses = uses
+        summary = code.summary
     }
 }
 
