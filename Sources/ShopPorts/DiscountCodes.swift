@@ -3,9 +3,9 @@ import ShopModels
 
 /// The shop's discount codes and their uses (`discount_code`, `discount_use`), the same on every host.
 ///
-/// Order of calls at a checkout: `code` (the sheet shows what it takes off) → `claim` as the order is placed (one use
-/// held for the order, or why not) → `release` when the order is declined or canceled; a use held stays with a paid
-/// order, refunded or not.
+/// Order of calls at a checkout: `check` (the sheet shows what a code takes off) → the order begun with it, which
+/// holds one use in the transaction reserving its stock (`OrderRepository.begin`), or is refused → the use let go as the
+/// order is declined or canceled; a use held stays with a paid order, refunded or not.
 public protocol DiscountCodes: Sendable {
     /// Files a new code; `.exists` when one has its name.
     func create(_ code: DiscountCode, at date: Date) async throws(DiscountCodeError)
@@ -18,13 +18,6 @@ public protocol DiscountCodes: Sendable {
     func delete(_ name: String) async throws(DiscountCodeError) -> Bool
     /// Uses held of `name`: in all, and by `customer`.
     func uses(of name: String, customer: String) async throws(DiscountCodeError) -> (inAll: Int, byCustomer: Int)
-    /// Holds one use of `name` for `order` by `customer` when one is left, in all and for the customer, and the code
-    /// holds at `date`: of two takers of the last use, exactly one gets it. The code as it stood, or why not.
-    func claim(_ name: String, order: String, customer: String, at date: Date) async throws(DiscountCodeError) -> Result<
-        DiscountCode, DiscountRefusal
-    >
-    /// Lets the use `order` held go (a declined or canceled order); nothing when it held none.
-    func release(order: String) async throws(DiscountCodeError)
 }
 
 /// Why a discount code could not be filed, changed or read.

@@ -3,7 +3,8 @@ import PostgresNIO
 import ShopModels
 import ShopPorts
 
-/// The discount codes and their uses in PostgreSQL, shared by every host. A claim locks the code's row (`FOR UPDATE`)
+/// The discount codes and their uses in PostgreSQL, shared by every host. An order begun with a code locks the code's
+/// row (`FOR UPDATE`, in `hold`)
 /// before it counts the uses: two hosts' takers of the last use queue on it, and the second finds none left.
 public struct PostgresDiscountCodes: DiscountCodes {
     private let database: PostgresDatabase
@@ -90,16 +91,6 @@ public struct PostgresDiscountCodes: DiscountCodes {
         return (counts.inAll, counts.byCustomer)
     }
 
-    public func claim(_ name: String, order: String, customer: String, at date: Date) async throws(DiscountCodeError) -> Result<
-        DiscountCode, DiscountRefusal
-    > {
-        try await run { connection in
-            try await Self.hold(name, order: order, customer: customer, at: date, on: connection) {
-                code, inAll, byCustomer in code.map { $0.refusal(at: date, usedInAll: inAll, usedByCustomer: byCustomer) } ?? .unknown
-            }
-        }
-    }
-
     /// Holds a use of `name` for `order` in `connection`'s transaction unless `refusal` (given the code as it stands,
     /// or nil for none, and its uses held in all and by `customer`) says why not. The code's row is locked first, so
     /// takers on every host queue on it. A placed order holds its use this way, in the transaction reserving its stock.
@@ -116,10 +107,6 @@ public struct PostgresDiscountCodes: DiscountCodes {
             "INSERT INTO discount_use (order_id, code, customer, held_at) VALUES (\(order), \(name), \(customer), \(stamp))",
             logger: PostgresDatabase.quiet)
         return .success(code)
-    }
-
-    public func release(order: String) async throws(DiscountCodeError) {
-        _ = try await run { connection in try await Self.release(order: order, at: Date(), on: connection) }
     }
 
     /// Lets the use `order` held go, in `connection`'s transaction (the one that declines or cancels the order).

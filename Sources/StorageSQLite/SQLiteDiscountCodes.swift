@@ -3,7 +3,8 @@ import GRDB
 import ShopModels
 import ShopPorts
 
-/// The discount codes and their uses in SQLite. A claim counts the uses and holds one in one write transaction, which
+/// The discount codes and their uses in SQLite. An order begun with a code counts the uses and holds one in its write
+/// transaction (`hold`), which
 /// SQLite runs alone: two takers of the last use cannot both have it.
 public struct SQLiteDiscountCodes: DiscountCodes {
     private let database: SQLiteDatabase
@@ -77,16 +78,6 @@ public struct SQLiteDiscountCodes: DiscountCodes {
         return (counts.0, counts.1)
     }
 
-    public func claim(_ name: String, order: String, customer: String, at date: Date) async throws(DiscountCodeError) -> Result<
-        DiscountCode, DiscountRefusal
-    > {
-        try await run { db in
-            try Self.hold(name, order: order, customer: customer, at: date, in: db) {
-                code, inAll, byCustomer in code.map { $0.refusal(at: date, usedInAll: inAll, usedByCustomer: byCustomer) } ?? .unknown
-            }
-        }
-    }
-
     /// Holds a use of `name` for `order` in `db`'s transaction unless `refusal` (given the code as it stands, or nil for
     /// none, and its uses held in all and by `customer`) says why not. A placed order holds its use this way, in the
     /// transaction that reserves its stock.
@@ -110,10 +101,6 @@ public struct SQLiteDiscountCodes: DiscountCodes {
         try db.execute(
             sql: "UPDATE discount_use SET released_at = ? WHERE order_id = ? AND released_at IS NULL",
             arguments: [date.timeIntervalSince1970, order])
-    }
-
-    public func release(order: String) async throws(DiscountCodeError) {
-        try await run { db in try Self.release(order: order, at: Date(), in: db) }
     }
 
     private static func count(_ db: Database, _ name: String, _ customer: String) throws -> (Int, Int) {

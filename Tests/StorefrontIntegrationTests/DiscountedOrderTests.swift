@@ -103,7 +103,7 @@ struct DiscountedOrderTests {
         #expect(refund.minorUnits == 4_267 + 309)
         // All of everything gives back exactly what was paid for the goods and their tax.
         #expect(order.refundAmount(for: ["keycap-dusk": 3, "mug-stdout": 2]).minorUnits == 15_201 + 1_102)
-        #expect(try await storage.discounts.claim("THIRD", order: "other", customer: "acct_a", at: now) == .failure(.usedByYou))
+        #expect(try await storage.discounts.check("third", customer: "acct_a", at: now) == .failure(.usedByYou))
         // Canceled (refunded in full before shipping), the order gives its use back.
         let filed = try await storage.orders.fileRefund(
             RefundAsk(kind: .cancel, amount: order.totals.total, reason: "changed my mind"), toOrder: order.number, by: .shopper("acct_a"),
