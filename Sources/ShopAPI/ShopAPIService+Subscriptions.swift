@@ -31,10 +31,11 @@ extension ShopAPIService {
         guard case .json(let body) = input.body else { throw APIProblem(.invalidRequest, "The body must be JSON.") }
         let store = try Self.subscriptions(commerce)
         let id = input.path.subscriptionId
-        guard let current = try await store.subscription(id: id) else { throw Self.noSuchSubscription(id) }
-        guard current.status != .canceled,
-            let changed = try await store.cancel(id, atPeriodEnd: body.when == .periodEnd, by: "merchant:\(caller.token.owner)", at: commerce.now())
-        else { throw APIProblem(.conflict, "Subscription \(id.prefix(100)) is canceled already.") }
+        guard try await store.subscription(id: id) != nil else { throw Self.noSuchSubscription(id) }
+        let change: SubscriptionChange = body.when == .periodEnd ? .cancelAtPeriodEnd : .cancelNow
+        let changed = try await store.change(id, change, by: "merchant:\(caller.token.owner)", at: commerce.now()).mapError {
+            APIProblem(.conflict, "Subscription \(id.prefix(100)): \($0.line)")
+        }.get()
         return .ok(.init(body: .json(APIModels.subscription(changed, history: try await store.history(of: id)))))
     }
 

@@ -37,6 +37,8 @@ public struct PlaceOrder: Sendable {
         case noSuchMethod(offered: [String])
         /// The discount code does not apply to this order.
         case discount(DiscountRefusal)
+        /// The order cannot start a subscription, and why.
+        case subscription(String)
 
         public var message: String {
             switch self {
@@ -44,6 +46,7 @@ public struct PlaceOrder: Sendable {
             case .noSuchMethod(let offered) where offered.isEmpty: "No shipping method takes an order this heavy to that address."
             case .noSuchMethod(let offered): "Choose one of the shipping methods offered there: \(offered.joined(separator: ", "))."
             case .discount(let refusal): refusal.line
+            case .subscription(let why): why
             }
         }
     }
@@ -52,11 +55,18 @@ public struct PlaceOrder: Sendable {
     /// (the region's first when nil): the method priced for the lines and the tax of the address's region, worked out
     /// here whichever front asks, so no front's figures are taken on trust. A `discount` code is applied to the lines
     /// and that shipping here too; whether it holds today and has uses left is decided as the order is begun, in the
-    /// transaction that holds its use.
+    /// transaction that holds its use. A `subscription` is started by the order once it is paid.
     public static func draft(
         lines: [CartLine], shippingMethodID: String?, contact: Contact, customerID: String, shop: ShopProfile, discount: DiscountCode? = nil,
-        offSession: Bool = false
+        offSession: Bool = false, subscription: SubscriptionStart? = nil
     ) throws(DraftRefusal) -> OrderDraft {
+        if let subscription {
+            guard lines.count == 1 else { throw .subscription("A subscription is to one product: subscribe to each on its own page.") }
+            guard RenewalSchedule.intervals.contains(subscription.everyWeeks) else {
+                throw .subscription(
+                    "A subscription renews every \(RenewalSchedule.intervals.lowerBound) to \(RenewalSchedule.intervals.upperBound) weeks.")
+            }
+        }
         let cart = Cart(currency: shop.currency, lines: lines)
         guard let quote = shop.quote(for: cart, to: contact.address) else {
             throw .shipsElsewhere(shop.shippingRefusal(address: contact.address) ?? "")
@@ -75,6 +85,7 @@ public struct PlaceOrder: Sendable {
             lines: lines, totals: cart.totals(shipping: method, tax: quote.tax, discount: applied), shippingMethod: method,
             shippingContact: contact, customerID: customerID, tax: quote.tax, discount: applied)
         draft.offSession = offSession
+        draft.subscription = subscription
         return draft
     }
 

@@ -93,7 +93,8 @@ public enum SessionComposition {
             featureFlags: configuration.featureFlags, ids: ids,
             carts: carts,
             accounts: accounts, qrCodes: LibQREncoder(), clock: clock, backOffice: backOffice, console: console, mail: storage.outbox,
-            catalogDesk: console == .shop ? nil : CatalogDesk(editor: storage.catalogEditor, dates: .system), discounts: storage.discounts
+            catalogDesk: console == .shop ? nil : CatalogDesk(editor: storage.catalogEditor, dates: .system), discounts: storage.discounts,
+            subscriptions: ShopperSubscriptions(store: storage.subscriptions, dates: .system)
         )
         return (dependencies, settlement, payments)
     }

@@ -12,7 +12,9 @@ extension ShopStorage {
     /// The merchant backend every front charges through (the terminal's sheet, the API, the webhook listener).
     public func merchantBackend(_ payments: PaymentStack, environment: [String: String]) -> LiveMerchantBackend {
         let fault = FaultHook(environment: environment)
-        return LiveMerchantBackend(processor: payments.processor, orders: orders, dates: .system) { fault.reached($0.rawValue) }
+        return LiveMerchantBackend(processor: payments.processor, orders: orders, dates: .system, subscriptions: subscriptions) {
+            fault.reached($0.rawValue)
+        }
     }
 
     /// The renewal worker over this shop's subscriptions, charging through `payments`, its leases held as `name`.

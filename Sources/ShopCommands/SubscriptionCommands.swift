@@ -130,17 +130,17 @@ public enum SubscriptionCommands {
     }
 
     /// Cancels a subscription as the merchant: at once, or at the end of its period (`atPeriodEnd`); 65 for none of
-    /// that id or one canceled already.
+    /// that id or one that cannot be (canceled already).
     public static func cancel(
         _ id: String, atPeriodEnd: Bool, configuration: ShopConfiguration, environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws {
         let storage = try await ShopStorage.openForMerchant(configuration: configuration, environment: environment)
         defer { storage.close() }
-        let changed = try await reading {
-            try await storage.subscriptions.cancel(id, atPeriodEnd: atPeriodEnd, by: "merchant:\(NSUserName())", at: Date())
+        let answer = try await reading {
+            try await storage.subscriptions.change(id, atPeriodEnd ? .cancelAtPeriodEnd : .cancelNow, by: "merchant:\(NSUserName())", at: Date())
         }
-        guard let changed else {
-            complain("no subscription \(id) that is not canceled already: `storefront subscriptions list` shows them")
+        guard case .success(let changed) = answer else {
+            if case .failure(let refusal) = answer { complain("\(id): \(refusal.line) `storefront subscriptions list` shows them.") }
             throw ExitCodes.dataError
         }
         printSafely(

@@ -16,13 +16,18 @@ public actor LiveMerchantBackend: MerchantBackend, OpenCharges {
 
     private let processor: any ChargeProcessor
     private let orders: any OrderRepository
-    private let dates: DateSource
+    let dates: DateSource
     private let reached: @Sendable (Step) -> Void
+    /// Where the subscriptions paid orders start are kept; nil where the shop keeps none (a draft that starts one is
+    /// refused before it is charged).
+    let subscriptions: (any SubscriptionStore)?
 
     /// `reached` is called as each step completes; the shop passes a no-op, fault tests a kill.
     public init(
-        processor: any ChargeProcessor, orders: any OrderRepository, dates: DateSource, reached: @escaping @Sendable (Step) -> Void = { _ in }
+        processor: any ChargeProcessor, orders: any OrderRepository, dates: DateSource, subscriptions: (any SubscriptionStore)? = nil,
+        reached: @escaping @Sendable (Step) -> Void = { _ in }
     ) {
+        self.subscriptions = subscriptions
         self.processor = processor
         self.orders = orders
         self.dates = dates
@@ -32,6 +37,7 @@ public actor LiveMerchantBackend: MerchantBackend, OpenCharges {
     public func processPayment(token: PaymentToken, order draft: OrderDraft, idempotencyKey: String) async throws(MerchantBackendError)
         -> OrderConfirmation
     {
+        if draft.subscription != nil, subscriptions == nil { throw .unavailable("this shop keeps no subscriptions") }
         let order: Order
         do {
             order = try await orders.begin(
@@ -42,7 +48,10 @@ public actor LiveMerchantBackend: MerchantBackend, OpenCharges {
         reached(.afterReserving)
         if order.totals.total != draft.totals.total { throw .idempotencyMismatch }
         switch order.status {
-        case _ where order.status.wasCharged: return OrderConfirmation(orderNumber: order.number, total: order.totals.total)
+        case _ where order.status.wasCharged:
+            // Asked again after it was paid (its answer was lost): the subscription it starts is made if it was not.
+            await startSubscription(draft, order: order, card: token.paymentMethod)
+            return OrderConfirmation(orderNumber: order.number, total: order.totals.total)
         case .declined, .voided:
             // The same key gives the first result: the reason the provider filed, when it filed one.
             if case .declined(let reason)? = try? await processor.recordedCharge(forKey: idempotencyKey)?.outcome { throw .declined(reason) }
@@ -54,8 +63,8 @@ public actor LiveMerchantBackend: MerchantBackend, OpenCharges {
             charge = try await processor.charge(
                 ChargeRequest(
                     tokenID: token.id, amount: draft.totals.total, idempotencyKey: idempotencyKey,
-                    orderNumber: order.number, customerID: draft.customerID, offSession: draft.offSession
-                ))
+                    orderNumber: order.number, customerID: draft.customerID, offSession: draft.offSession,
+                    savesCardForRenewals: draft.subscription != nil))
         } catch .timedOut {
             // The charge may or may not have happened: the order stays open and a retry with the same key settles it.
             try? await orders.finish(orderNumber: order.number, status: .unknown, failure: nil, at: dates.now())
@@ -75,6 +84,7 @@ public actor LiveMerchantBackend: MerchantBackend, OpenCharges {
             }
             try await orders.finish(orderNumber: order.number, status: .paid, failure: nil, at: dates.now())
             reached(.afterRecording)
+            await startSubscription(draft, order: order, card: token.paymentMethod)
         } catch let error as MerchantBackendError {
             throw error
         } catch {

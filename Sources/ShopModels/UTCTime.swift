@@ -33,6 +33,9 @@ public struct UTCTime: Hashable, Sendable {
     static let earliestMilliseconds = -62_167_219_200_000.0
     static let latestMilliseconds = 253_402_300_799_999.0
 
+    /// `2026-11-23`
+    public var calendarDate: String { date }
+
     /// `2026-11-23T09:41:07Z`
     public var iso8601: String { "\(date)T\(two(hour)):\(two(minute)):\(two(second))Z" }
 

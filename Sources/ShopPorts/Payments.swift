@@ -107,6 +107,8 @@ public struct OrderDraft: Hashable, Sendable {
     public var discount: AppliedDiscount?
     /// Charged with nobody there: a subscription's renewal.
     public var offSession = false
+    /// The subscription paying this order starts: its goods again every so many weeks, to the card it is paid with.
+    public var subscription: SubscriptionStart?
 
     public init(
         lines: [CartLine], totals: CartTotals, shippingMethod: ShippingMethod, shippingContact: Contact, customerID: String,
@@ -120,6 +122,12 @@ public struct OrderDraft: Hashable, Sendable {
         self.customerID = customerID
         self.tax = tax
     }
+}
+
+/// The subscription a paid order starts: its lines every `everyWeeks` weeks, from one interval after the order.
+public struct SubscriptionStart: Hashable, Sendable {
+    public var everyWeeks: Int
+    public init(everyWeeks: Int) { self.everyWeeks = everyWeeks }
 }
 
 /// The backend's receipt for a paid order.
@@ -220,9 +228,16 @@ public struct ChargeRequest: Hashable, Sendable {
     /// Charged with nobody there (a subscription's renewal): the card's bank cannot ask the buyer to authenticate, and
     /// a charge that needs it fails (`authentication_required`) instead of waiting for a check.
     public var offSession: Bool
+    /// The card is kept for the renewals of the subscription this order starts: the provider sets it up for charges
+    /// made off-session (Stripe's `setup_future_usage=off_session`).
+    public var savesCardForRenewals: Bool
 
-    public init(tokenID: String, amount: Money, idempotencyKey: String, orderNumber: String, customerID: String, offSession: Bool = false) {
+    public init(
+        tokenID: String, amount: Money, idempotencyKey: String, orderNumber: String, customerID: String, offSession: Bool = false,
+        savesCardForRenewals: Bool = false
+    ) {
         self.offSession = offSession
+        self.savesCardForRenewals = savesCardForRenewals
         self.tokenID = tokenID
         self.amount = amount
         self.idempotencyKey = idempotencyKey

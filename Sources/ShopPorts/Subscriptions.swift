@@ -58,16 +58,19 @@ extension SubscriptionStore {
         try await subscriptions(status: status, offset: 0, limit: limit)
     }
 
-    /// Cancels subscription `id` for `actor`: at once, or at its next renewal date (`atPeriodEnd`); nil for no such
-    /// subscription or one canceled already. Every front cancels through this.
-    public func cancel(_ id: String, atPeriodEnd: Bool, by actor: String, at date: Date) async throws(SubscriptionStoreError) -> Subscription? {
-        let event = SubscriptionEvent(at: date, actor: actor, kind: "canceled", detail: atPeriodEnd ? "at the end of the period" : "at once")
-        return try await update(id, worker: nil, event: event) { current in
-            guard current.status != .canceled else { return nil }
-            var next = current
-            if atPeriodEnd { next.endsAtPeriodEnd = true } else { next.status = .canceled }
-            return next
-        }
+    /// Makes `change` to subscription `id` for `actor` (`shopper:<customer>`, `merchant:<name>`) at `date`, written in
+    /// its history; or why it cannot be made. `offered` are the intervals its product is sold at today. Every front
+    /// changes subscriptions through this.
+    public func change(
+        _ id: String, _ change: SubscriptionChange, offered: [Int] = [], by actor: String, at date: Date
+    ) async throws(SubscriptionStoreError) -> Result<Subscription, SubscriptionChangeRefusal> {
+        guard let current = try await subscription(id: id) else { return .failure(.init("No subscription \(id.prefix(100)).")) }
+        if case .failure(let refusal) = current.applying(change, at: date, offered: offered) { return .failure(refusal) }
+        let event = SubscriptionEvent(at: date, actor: actor, kind: change.kind, detail: change.detail)
+        let changed = try await update(id, worker: nil, event: event) { try? $0.applying(change, at: date, offered: offered).get() }
+        // Read, then changed under the row's lock: a renewal or another front got there between the two.
+        guard let changed else { return .failure(.init("The subscription changed meanwhile: look at it again.")) }
+        return .success(changed)
     }
 
     /// The renewals due from `now` for `days` days, priced at `catalog`'s prices today (a product or choice no longer

@@ -56,7 +56,7 @@ public struct StripeChargeProcessor: ChargeProcessor {
                     ("amount", String(units)), ("currency", request.amount.currency.code.lowercased()),
                     ("customer", customer), ("payment_method", request.tokenID), ("payment_method_types[]", "card"),
                     ("metadata[order_number]", request.orderNumber), ("metadata[idempotency_key]", request.idempotencyKey),
-                ], idempotencyKey: request.idempotencyKey)
+                ] + (request.savesCardForRenewals ? [("setup_future_usage", "off_session")] : []), idempotencyKey: request.idempotencyKey)
         } catch {
             throw Self.beforeCharging(error)
         }

@@ -83,7 +83,8 @@ public struct TestStack: Sendable {
         self.ids = ids
         self.paymentAuthorization = .sandbox(wallet: StoredWallet(repository: wallets, owner: walletOwner))
         self.paymentProvider = SandboxPaymentProvider(processor: processor)
-        self.merchantBackend = LiveMerchantBackend(processor: processor, orders: orders, dates: Fixtures.fixedDates)
+        self.merchantBackend = LiveMerchantBackend(
+            processor: processor, orders: orders, dates: Fixtures.fixedDates, subscriptions: SQLiteSubscriptions(database: database))
         self.clock = clock
     }
 
@@ -95,7 +96,8 @@ public struct TestStack: Sendable {
         stack.catalog = try SQLiteCatalogRepository.open(database: database, catalogData: try Fixtures.catalogJSON(catalog), source: "test catalog")
         stack.database = database
         stack.orders = SQLiteOrderRepository(database: database, currency: catalog.shop.currency)
-        stack.merchantBackend = LiveMerchantBackend(processor: stack.processor, orders: stack.orders, dates: Fixtures.fixedDates)
+        stack.merchantBackend = LiveMerchantBackend(
+            processor: stack.processor, orders: stack.orders, dates: Fixtures.fixedDates, subscriptions: SQLiteSubscriptions(database: database))
         return stack
     }
 
@@ -104,7 +106,8 @@ public struct TestStack: Sendable {
             catalog: catalog, orderHistory: orders, paymentAuthorization: paymentAuthorization,
             paymentProvider: paymentProvider, merchantBackend: merchantBackend, featureFlags: flags, ids: ids,
             carts: carts, accounts: accounts, qrCodes: qrCodes, clock: clock, backOffice: backOffice, console: console,
-            catalogDesk: catalogDesk, discounts: SQLiteDiscountCodes(database: database)
+            catalogDesk: catalogDesk, discounts: SQLiteDiscountCodes(database: database),
+            subscriptions: ShopperSubscriptions(store: SQLiteSubscriptions(database: database), dates: Fixtures.fixedDates)
         )
     }
 

@@ -23,6 +23,8 @@ public enum Action: Equatable, Sendable {
     /// ←/→ on a product's page: the focused option's previous or next value.
     case previousChoice, nextChoice
     case pay, buyNow
+    /// A product's page: buy it as a subscription.
+    case subscribe
     /// The shopper cancels the opened order; the merchant too, in the console.
     case cancelOrder
     /// The merchant console: an order's changes, its tabs, the queue's filter, a refund's restock, the low-stock list.

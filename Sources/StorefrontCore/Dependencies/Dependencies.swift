@@ -28,6 +28,8 @@ public struct StorefrontDependencies: Sendable {
     public var catalogDesk: CatalogDesk?
     /// The shop's discount codes, looked up from the payment sheet; nil where the shop takes none (every code is unknown).
     public var discounts: (any DiscountCodes)?
+    /// The shopper's subscriptions, on the account screen; nil where the shop keeps none (nothing can be subscribed).
+    public var subscriptions: ShopperSubscriptions?
 
     public init(
         catalog: any CatalogRepository, orderHistory: any OrderHistory,
@@ -35,8 +37,9 @@ public struct StorefrontDependencies: Sendable {
         merchantBackend: any MerchantBackend, featureFlags: any FeatureFlags, ids: IDGenerator,
         carts: (any CartRepository)? = nil, accounts: AccountDependencies, qrCodes: any QRCodeMaking, clock: any Clock<Duration>,
         backOffice: (any BackOffice)? = nil, console: Console = .shop, mail: (any MailOutbox)? = nil, catalogDesk: CatalogDesk? = nil,
-        discounts: (any DiscountCodes)? = nil
+        discounts: (any DiscountCodes)? = nil, subscriptions: ShopperSubscriptions? = nil
     ) {
+        self.subscriptions = subscriptions
         self.discounts = discounts
         self.mail = mail
         self.catalogDesk = catalogDesk
@@ -63,6 +66,17 @@ public struct CatalogDesk: Sendable {
 
     public init(editor: any CatalogEditing, dates: DateSource) {
         self.editor = editor
+        self.dates = dates
+    }
+}
+
+/// The subscriptions the account screen shows and changes, and the dates their changes are made at.
+public struct ShopperSubscriptions: Sendable {
+    public var store: any SubscriptionStore
+    public var dates: DateSource
+
+    public init(store: any SubscriptionStore, dates: DateSource) {
+        self.store = store
         self.dates = dates
     }
 }

@@ -8,8 +8,14 @@ public struct ConfirmationState: Equatable, Sendable {
     public var paymentDescription: String
     public var shipTo: String
     public var shippingMethodLabel: String
+    /// The subscription the order started, in words; nil for an order bought once.
+    public var subscription: String?
 
-    public init(orderNumber: String, total: Money, itemCount: Int, paymentDescription: String, shipTo: String, shippingMethodLabel: String) {
+    public init(
+        orderNumber: String, total: Money, itemCount: Int, paymentDescription: String, shipTo: String, shippingMethodLabel: String,
+        subscription: String? = nil
+    ) {
+        self.subscription = subscription
         self.orderNumber = orderNumber
         self.total = total
         self.itemCount = itemCount

@@ -21,6 +21,9 @@ public struct ProductDetailState: Equatable, Sendable {
     /// The variant the choice names; nil for a product without options.
     public var chosenVariant: ProductVariant? { product.variant(values: choice) }
 
+    /// The product is sold as a subscription: Subscribe is offered beside Add.
+    public var canSubscribe: Bool { !product.subscriptionWeeks.isEmpty }
+
     /// What Add and Buy now take: the product as the chosen variant, or the product itself.
     public var purchase: Product { chosenVariant.map(product.narrowed(to:)) ?? product }
 
@@ -98,7 +101,7 @@ public enum ProductDetailFeature {
 
     /// The keys the product page takes.
     enum Action: Equatable {
-        case addToCart, buyNow, back
+        case addToCart, buyNow, subscribe, back
         /// ↑/↓ between a product's options; ←/→ through the focused option's values.
         case previousOption, nextOption, previousValue, nextValue
 
@@ -106,6 +109,7 @@ public enum ProductDetailFeature {
             switch key {
             case .addToCart: self = .addToCart
             case .buyNow: self = .buyNow
+            case .subscribe: self = .subscribe
             case .back: self = .back
             case .moveUp: self = .previousOption
             case .moveDown: self = .nextOption
@@ -116,16 +120,35 @@ public enum ProductDetailFeature {
         }
     }
 
+    /// Subscribe: the payment sheet for one of the chosen product, with its schedule on a row of its own. A
+    /// subscription is kept on an account, so a guest is asked to sign in first.
+    private static func subscribe(_ state: inout State, _ page: ProductDetailState, _ env: ShopEnvironment) -> Effect {
+        guard let first = page.product.subscriptionWeeks.first else { return .none }
+        guard env.dependencies.subscriptions != nil else {
+            state.shell.notice = Notice(.error, "This shop takes no subscriptions: press a to add it to your cart.")
+            return .none
+        }
+        guard state.customer.signedIn != nil else {
+            state.shell.notice = Notice(.error, "A subscription is kept on your account: sign in first (u, then i).")
+            return .none
+        }
+        let purchase = page.purchase
+        let line = CartLine(product: purchase, variant: purchase.variants.first, quantity: 1)
+        let plan = SubscriptionPlan(everyWeeks: first, offered: page.product.subscriptionWeeks)
+        return .send(.request(.beginCheckout(CheckoutOrder(lines: [line], clearsCartOnSuccess: false, subscription: plan))))
+    }
+
     static func reduce(_ state: inout State, _ action: Action, _ env: ShopEnvironment) -> Effect {
         guard var page = state.page else { return .none }
         let product = page.product
         switch action {
-        case .addToCart, .buyNow:
+        case .addToCart, .buyNow, .subscribe:
             if let variant = page.chosenVariant, variant.isSoldOut {
                 state.shell.notice = Notice(.error, "\(CartLine.name(product.name, variant.title)) is sold out.")
                 return .none
             }
             if action == .buyNow { return env.oneTap(.product(id: product.id, sku: page.chosenVariant?.sku)).buyNow }
+            if action == .subscribe { return subscribe(&state, page, env) }
             return .send(.request(.addToCart(page.purchase)))
         case .back: state.shell.popScreen()
         case .previousOption, .nextOption:

@@ -190,6 +190,9 @@ public enum KeyBindings {
         KeyBinding(
             keys: [.character("a")], label: "a", action: .addToCart, summary: "add", contexts: [.productList, .productDetail], inFooter: true),
         KeyBinding(
+            keys: [.character("r")], label: "r", action: .subscribe, summary: "subscribe", contexts: [.productDetail], inFooter: true,
+            appliesWhen: { $0.productDetail?.canSubscribe ?? false }),
+        KeyBinding(
             keys: [.character("b")], label: "b", action: .buyNow, summary: "buy now", contexts: [.productDetail, .cart], inFooter: true,
             appliesWhen: canBuyNow),
         KeyBinding(

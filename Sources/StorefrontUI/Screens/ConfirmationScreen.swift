@@ -12,12 +12,13 @@ extension Layout {
         row += 1
         p.put("Order \(confirmation.orderNumber) is paid.", column: column, row: row, style: Style(.title, bold: true), width: width)
         row += body.height >= 10 ? 2 : 1
-        let details: [(String, String)] = [
-            ("Total", "\(confirmation.total.formatted) for \(confirmation.itemCount) item\(confirmation.itemCount == 1 ? "" : "s")"),
-            ("Paid with", confirmation.paymentDescription),
-            ("Shipping", confirmation.shippingMethodLabel),
-            ("Ship to", confirmation.shipTo),
-        ]
+        let details: [(String, String)] =
+            [
+                ("Total", "\(confirmation.total.formatted) for \(confirmation.itemCount) item\(confirmation.itemCount == 1 ? "" : "s")"),
+                ("Paid with", confirmation.paymentDescription),
+                ("Shipping", confirmation.shippingMethodLabel),
+                ("Ship to", confirmation.shipTo),
+            ] + (confirmation.subscription.map { [("Repeats", $0)] } ?? [])
         for (label, value) in details where row < body.bottom {
             p.put(label, column: column, row: row, style: Style(.dim), width: 11)
             p.put(value, column: column + 11, row: row, width: width - 11)

@@ -21,7 +21,7 @@ extension Layout {
         // The line that asks to charge is always drawn whole: the sheet makes room for all of it.
         let boxedPrompt = Self.promptLines(sheet, width: width - 4, p)
         let fullHeight =
-            2 + PaymentSheetRow.allCases.count + errorRows + 1 + sheet.summaryItems.count + 1 + max(1, statusLines.count, boxedPrompt.count)
+            2 + sheet.rows.count + errorRows + 1 + sheet.summaryItems.count + 1 + max(1, statusLines.count, boxedPrompt.count)
         let compact = body.height < fullHeight
         let inner = compact ? width : width - 4
         let column = compact ? left : left + 2
@@ -51,12 +51,13 @@ extension Layout {
             return
         }
 
-        for sheetRow in PaymentSheetRow.allCases where row < bottomLimit {
+        let selectedAt = sheet.rows.firstIndex(of: sheet.selectedRow) ?? 0
+        for (at, sheetRow) in sheet.rows.enumerated() where row < bottomLimit {
             let isSelected = sheetRow == sheet.selectedRow && sheet.authorizationPrompt == nil
             let style: Style
             if sheet.authorizationPrompt == nil && !sheet.isBusy {
                 style = p.selectableRow(
-                    row: row, band: column, width: inner, fromSelected: sheetRow.rawValue - sheet.selectedRow.rawValue, showsMarker: false)
+                    row: row, band: column, width: inner, fromSelected: at - selectedAt, showsMarker: false)
             } else {
                 style = .normal
             }

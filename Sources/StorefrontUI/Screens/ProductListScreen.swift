@@ -74,8 +74,9 @@ extension Layout {
                 priceText(shown) + stockNote(shown, p)
                     + (quantityInCart.map { $0 > 0 ? "  \(p.glyphs.separator) \($0) in your cart" : "" } ?? ""), Style(.price, bold: true)
             ),
-            ("", .normal),
         ]
+        if let every = subscriptionNote(product) { lines.append((every, Style(.accent))) }
+        lines.append(("", .normal))
         if let choosing, product.hasVariants, height >= lines.count + product.options.count + 2 {
             drawOptions(choosing, column: column, top: top + lines.count, width: width, &p)
             lines += product.options.map { _ in ("", .normal) } + [("", .normal)]
@@ -92,6 +93,14 @@ extension Layout {
         for (offset, line) in lines.prefix(height).enumerated() {
             p.put(line.0, column: column, row: top + offset, style: line.1, width: width)
         }
+    }
+
+    /// "Also by subscription: every 1, 2 or 4 weeks"; nil for a product not sold by subscription.
+    static func subscriptionNote(_ product: Product) -> String? {
+        let weeks = product.subscriptionWeeks.map(String.init)
+        guard let last = weeks.last else { return nil }
+        let list = weeks.count == 1 ? last : weeks.dropLast().joined(separator: ", ") + " or " + last
+        return "Also by subscription: every \(list == "1" ? "week" : list + " weeks")"
     }
 
     /// "$17.00", or "from $17.00" for a product whose variants differ in price.

@@ -14,8 +14,8 @@ struct CheckoutPhaseTests {
     static let actions: [Action] = [
         .moveUp, .moveDown, .pageUp, .pageDown, .moveToTop, .moveToBottom, .confirm, .back, .addToCart, .showCart, .showShop,
         .showOrders, .showAccount, .beginSearch, .textInput("x"), .deleteBackward, .nextField, .addCard, .addAddress,
-        .makeDefault, .newAPIToken, .signOutEverywhere, .signInOrOut, .increaseQuantity, .decreaseQuantity, .removeLine, .pay, .buyNow, .toggleHelp,
-        .quit,
+        .makeDefault, .newAPIToken, .signOutEverywhere, .signInOrOut, .increaseQuantity, .decreaseQuantity, .removeLine, .pay, .buyNow, .subscribe,
+        .toggleHelp, .quit,
         .viewportChanged(listRows: 10), .tick, .cancelOrder, .ship, .markDelivered, .refund, .showStock, .showSales, .nextFilter,
         .previousFilter, .toggleRestock, .toggleLowStock, .previousChoice, .nextChoice,
     ]
@@ -24,7 +24,8 @@ struct CheckoutPhaseTests {
         switch action {
         case .moveUp, .moveDown, .pageUp, .pageDown, .moveToTop, .moveToBottom, .confirm, .back, .addToCart, .showCart, .showShop,
             .showOrders, .showAccount, .beginSearch, .textInput, .deleteBackward, .nextField, .addCard, .addAddress, .makeDefault, .newAPIToken,
-            .signOutEverywhere, .signInOrOut, .increaseQuantity, .decreaseQuantity, .removeLine, .pay, .buyNow, .toggleHelp, .quit, .viewportChanged,
+            .signOutEverywhere, .signInOrOut, .increaseQuantity, .decreaseQuantity, .removeLine, .pay, .buyNow, .subscribe, .toggleHelp, .quit,
+            .viewportChanged,
             .tick,
             .cancelOrder, .ship, .markDelivered, .refund, .showStock, .showSales, .nextFilter, .previousFilter, .toggleRestock, .toggleLowStock,
             .previousChoice, .nextChoice, .showCatalog, .newProduct, .togglePublished, .archiveProduct, .showDiscounts, .newDiscount,

@@ -1,13 +1,26 @@
 import ShopModels
 import ShopPorts
 
-/// What is being bought: the lines, and whether paying empties the cart (Buy now on a product does not).
+/// What is being bought: the lines, whether paying empties the cart (Buy now on a product does not), and the
+/// subscription paying starts, if it starts one.
 public struct CheckoutOrder: Equatable, Sendable {
     public var lines: [CartLine]
     public var clearsCartOnSuccess: Bool
-    public init(lines: [CartLine], clearsCartOnSuccess: Bool) {
+    public var subscription: SubscriptionPlan?
+    public init(lines: [CartLine], clearsCartOnSuccess: Bool, subscription: SubscriptionPlan? = nil) {
         self.lines = lines
         self.clearsCartOnSuccess = clearsCartOnSuccess
+        self.subscription = subscription
+    }
+}
+
+/// The subscription a checkout starts: the interval chosen on the sheet, and those its product is sold at.
+public struct SubscriptionPlan: Equatable, Sendable {
+    public var everyWeeks: Int
+    public var offered: [Int]
+    public init(everyWeeks: Int, offered: [Int]) {
+        self.everyWeeks = everyWeeks
+        self.offered = offered
     }
 }
 

@@ -17,10 +17,12 @@ extension CheckoutFeature {
             checkout.shipTo = options.selectedContact
             checkout.contact = options.selectedContact
             state.checkout = checkout
-            openSheet(&state, PaymentSheetState(merchantName: env.shopProfile.name, rowValues: [:], summaryItems: [], phase: .reviewing))
+            var sheet = PaymentSheetState(merchantName: env.shopProfile.name, rowValues: [:], summaryItems: [], phase: .reviewing)
+            if checkout.order.subscription != nil { sheet.rows = PaymentSheetRow.subscribing }
+            openSheet(&state, sheet)
             CheckoutSheet.recompute(&state, env.shopProfile)
             CheckoutSheet.shippingContactChanged(&state, env.shopProfile)
-            CheckoutSheet.refreshRows(&state)
+            CheckoutSheet.refreshRows(&state, env)
             if checkout.oneTap { requestAuthorization(&state, env) }
         case .processingStarted:
             state.sheet?.phase = .processing
@@ -39,7 +41,7 @@ extension CheckoutFeature {
             state.checkout?.attempt = attempt
             state.sheet?.phase = .reviewing
             state.sheet?.failure = why
-            CheckoutSheet.refreshRows(&state)
+            CheckoutSheet.refreshRows(&state, env)
         case .walletChecked(let order, let oneTap, let canPay, let noticeBefore, let openOrders):
             state.isCheckingWallet = false
             if let held = heldByOpenOrders(&state, openOrders) { return held }

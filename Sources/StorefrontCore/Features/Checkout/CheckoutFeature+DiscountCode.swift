@@ -70,7 +70,7 @@ extension CheckoutFeature {
     /// The summary and the rows after the code or the shipping changed.
     static func refreshDiscount(_ state: inout State, _ env: ShopEnvironment) {
         CheckoutSheet.recompute(&state, env.shopProfile)
-        CheckoutSheet.refreshRows(&state)
+        CheckoutSheet.refreshRows(&state, env)
     }
 }
 

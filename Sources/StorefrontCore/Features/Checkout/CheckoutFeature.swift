@@ -82,7 +82,7 @@ public enum CheckoutFeature {
             case .confirm: return confirm(&state, env)
             case .back:
                 state.sheet?.phase = .reviewing
-                CheckoutSheet.refreshRows(&state)
+                CheckoutSheet.refreshRows(&state, env)
             case .up, .down, .pay: break
             }
             return .none
@@ -101,10 +101,11 @@ public enum CheckoutFeature {
             }
             return .none
         case .reviewing, .needsCard:
-            let rows = PaymentSheetRow.allCases
+            let rows = sheet.rows
+            let at = rows.firstIndex(of: sheet.selectedRow) ?? 0
             switch action {
-            case .up: sheet.selectedRow = rows[ListSelection.clamped(sheet.selectedRow.rawValue - 1, count: rows.count)]
-            case .down: sheet.selectedRow = rows[ListSelection.clamped(sheet.selectedRow.rawValue + 1, count: rows.count)]
+            case .up: sheet.selectedRow = rows[ListSelection.clamped(at - 1, count: rows.count)]
+            case .down: sheet.selectedRow = rows[ListSelection.clamped(at + 1, count: rows.count)]
             case .confirm:
                 if sheet.offersCardSetup { return .send(.request(.addCard)) }
                 if sheet.selectedRow == .discountCode, state.checkout != nil {
@@ -150,6 +151,9 @@ public enum CheckoutFeature {
             checkout.shippingMethod = method
             state.checkout = checkout
             CheckoutSheet.recompute(&state, shop)
+        case .schedule:
+            guard let weeks = checkout.order.subscription?.offered[safe: index] else { return .none }
+            checkout.order.subscription?.everyWeeks = weeks
         case .discountCode:
             return .none
         case .shippingAddress, .contact:
@@ -157,11 +161,11 @@ public enum CheckoutFeature {
             if row == .shippingAddress { checkout.shipTo = picked } else { checkout.contact = picked }
             state.checkout = checkout
             CheckoutSheet.shippingContactChanged(&state, shop)
-            CheckoutSheet.refreshRows(&state)
+            CheckoutSheet.refreshRows(&state, env)
             return .none
         }
         state.checkout = checkout
-        CheckoutSheet.refreshRows(&state)
+        CheckoutSheet.refreshRows(&state, env)
         return .none
     }
 
@@ -184,7 +188,8 @@ public enum CheckoutFeature {
             state.shell.notice = Notice(.error, refusal)
             return
         }
-        state.sheet?.phase = .confirming(prompt: "Pay \(total.label) \(total.amount.formatted)? Enter to confirm, Esc to cancel")
+        let repeats = state.checkout?.order.subscription.map { " now and every \(RenewalSchedule.every($0.everyWeeks)) until you cancel" } ?? ""
+        state.sheet?.phase = .confirming(prompt: "Pay \(total.label) \(total.amount.formatted)\(repeats)? Enter to confirm, Esc to cancel")
     }
 
     /// Enter on the prompt: one effect places the order through the application's `PlaceOrder` and streams its
@@ -196,7 +201,8 @@ public enum CheckoutFeature {
         let dependencies = env.dependencies
         let placement = OrderPlacement(
             provider: dependencies.paymentProvider, backend: dependencies.merchantBackend, ids: dependencies.ids, shop: env.shopProfile,
-            order: checkout.order, discount: checkout.discount, customerID: state.customerID, clock: dependencies.clock)
+            order: checkout.order, discount: checkout.discount, customerID: state.customerID, clock: dependencies.clock,
+            dates: dependencies.subscriptions?.dates)
         let payment = Payment(
             method: card, methodData: dependencies.paymentAuthorization.paymentData(card), shippingContact: contact,
             shippingMethod: checkout.shippingMethod, transactionIdentifier: dependencies.ids.next())

@@ -76,11 +76,21 @@ enum CheckoutSheet {
         if let contact = checkout.shippingContact { setRowErrors(&state, contactErrors(for: contact, quote: quote, shop)) }
     }
 
+    /// The "Every" row: the interval, when the next delivery comes, and what each renewal costs at today's prices
+    /// (this order's total without its code, which takes off the first charge only).
+    static func scheduleLine(_ plan: SubscriptionPlan, _ checkout: Checkout, _ shop: ShopProfile, today: Date?) -> String {
+        let renewal = summaryItems(lines: checkout.order.lines, shipping: checkout.shippingMethod, tax: checkout.quote.tax, shop).last?.amount
+        let next = today.map { " · next \(UTCTime($0.addingTimeInterval(Double(plan.everyWeeks) * RenewalSchedule.week)).calendarDate)" } ?? ""
+        return "\(RenewalSchedule.every(plan.everyWeeks))\(next)\(renewal.map { " · then \($0.formatted) each" } ?? "")"
+    }
+
     /// Each row's current choice in words, and whether every row has one.
-    static func refreshRows(_ state: inout CheckoutFeature.State) {
+    static func refreshRows(_ state: inout CheckoutFeature.State, _ env: ShopEnvironment) {
         guard let checkout = state.checkout, var sheet = state.sheet else { return }
         let discountLine = checkout.discount.flatMap { code in sheet.summaryItems.first { $0.label == discountLabel(code.code) } }
+        let today = env.dependencies.subscriptions?.dates.now()
         sheet.rowValues = [
+            .schedule: checkout.order.subscription.map { scheduleLine($0, checkout, env.shopProfile, today: today) } ?? "",
             .discountCode: discountLine.map { "\(checkout.discount?.code ?? "") · \((.zero($0.amount.currency) - $0.amount).formatted) off" }
                 ?? "Add a code",
             .card: checkout.card.map { "\($0.shortName)  \($0.displayName)" } ?? "Choose a card",
@@ -118,6 +128,10 @@ enum CheckoutSheet {
             return ChooserState(row: row, options: choices, selectedIndex: methods.firstIndex { $0.id == checkout.shippingMethod.id } ?? 0)
         case .discountCode:
             return ChooserState(row: row, options: [], selectedIndex: 0)
+        case .schedule:
+            let plan = checkout.order.subscription
+            let choices = (plan?.offered ?? []).map { ChooserState.Option(title: "Every \(RenewalSchedule.every($0))", detail: "") }
+            return ChooserState(row: row, options: choices, selectedIndex: plan.flatMap { $0.offered.firstIndex(of: $0.everyWeeks) } ?? 0)
         case .contact:
             let choices = options.contacts.map { ChooserState.Option(title: $0.email.isEmpty ? "(no email)" : $0.email, detail: $0.phone) }
             return ChooserState(

@@ -42,6 +42,8 @@ struct OrderPlacement: Sendable {
     var discount: DiscountCode?
     var customerID: String
     var clock: any Clock<Duration>
+    /// The day a subscription the order starts is first renewed is worked out from these (nil: not told).
+    var dates: DateSource?
 
     /// Places the order for `payment`; returns the outcome and the attempt to keep for the next Pay. Between looks
     /// it waits on `stops`, so Esc ends a wait, never a charge in flight.
@@ -58,7 +60,7 @@ struct OrderPlacement: Sendable {
         do {
             draft = try PlaceOrder.draft(
                 lines: order.lines, shippingMethodID: payment.shippingMethod.id, contact: payment.shippingContact, customerID: customerID,
-                shop: shop, discount: discount)
+                shop: shop, discount: discount, subscription: order.subscription.map { SubscriptionStart(everyWeeks: $0.everyWeeks) })
         } catch {
             // The sheet refuses such an address before Pay; a catalog reloaded meanwhile can still change the regions.
             return (.notPaid(error.message), previous)
@@ -125,7 +127,13 @@ struct OrderPlacement: Sendable {
             itemCount: draft.lines.reduce(0) { $0 + $1.quantity },
             paymentDescription: payment.method.shortName,
             shipTo: payment.shippingContact.shipToLine,
-            shippingMethodLabel: payment.shippingMethod.label
+            shippingMethodLabel: payment.shippingMethod.label,
+            subscription: order.subscription.map { plan in
+                let next =
+                    dates.map { " · next on " + UTCTime($0.now().addingTimeInterval(Double(plan.everyWeeks) * RenewalSchedule.week)).calendarDate }
+                    ?? ""
+                return "Every \(RenewalSchedule.every(plan.everyWeeks))\(next) · u to change or cancel"
+            }
         )
     }
 

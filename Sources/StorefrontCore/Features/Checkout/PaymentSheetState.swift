@@ -4,6 +4,13 @@ import ShopPorts
 /// The rows of the payment sheet, top to bottom.
 public enum PaymentSheetRow: Int, CaseIterable, Hashable, Sendable {
     case card, shippingAddress, shippingMethod, contact, discountCode
+    /// How often a subscription renews: only on a sheet that starts one, above the others.
+    case schedule
+
+    /// The rows of a sheet that buys once.
+    public static let standard: [PaymentSheetRow] = [.card, .shippingAddress, .shippingMethod, .contact, .discountCode]
+    /// The rows of a sheet that starts a subscription.
+    public static let subscribing: [PaymentSheetRow] = [.schedule] + standard
 
     public var title: String {
         switch self {
@@ -12,6 +19,7 @@ public enum PaymentSheetRow: Int, CaseIterable, Hashable, Sendable {
         case .shippingMethod: "Shipping"
         case .contact: "Contact"
         case .discountCode: "Code"
+        case .schedule: "Every"
         }
     }
 }
@@ -86,6 +94,8 @@ public struct PaymentSheetState: Equatable, Sendable {
     public var merchantName: String
     /// The text of each row's current choice.
     public var rowValues: [PaymentSheetRow: String]
+    /// The rows shown, top to bottom.
+    public var rows = PaymentSheetRow.standard
     /// Errors the merchant reported for a row, shown next to it.
     public var rowErrors: [PaymentSheetRow: String] = [:]
     public var selectedRow: PaymentSheetRow = .card
@@ -104,7 +114,7 @@ public struct PaymentSheetState: Equatable, Sendable {
 
     /// The first row that keeps Pay from working, and why: a missing choice, or what the shop cannot accept.
     public var attention: (row: PaymentSheetRow, reason: String)? {
-        for row in PaymentSheetRow.allCases {
+        for row in rows {
             if unchosenRows.contains(row) { return (row, Self.missingReason(row)) }
             if let error = rowErrors[row] { return (row, error) }
         }
@@ -117,7 +127,7 @@ public struct PaymentSheetState: Equatable, Sendable {
         case .shippingAddress: "Add a shipping address to pay."
         case .shippingMethod: "Choose a shipping method to pay."
         case .contact: "Add a contact to pay."
-        case .discountCode: ""
+        case .discountCode, .schedule: ""
         }
     }
 

@@ -1,0 +1,98 @@
+import Foundation
+
+/// A change a subscriber (or, for a cancel, the merchant) makes to a subscription: the same on every front.
+public enum SubscriptionChange: Hashable, Sendable {
+    /// The next renewal delivers and charges nothing; the one after is as usual.
+    case skipNext
+    /// Takes back a skip of the next renewal.
+    case keepNext
+    case pause
+    /// Active again, due at the next date of its schedule still to come.
+    case resume
+    /// Ends at its next renewal date instead of renewing.
+    case cancelAtPeriodEnd
+    case cancelNow
+    /// A new interval, from the next period on.
+    case interval(weeks: Int)
+    /// Deliveries from the next renewal on go to this address.
+    case shipTo(Contact)
+    /// Renewals from the next one on are charged to this saved card (its wallet id, and how receipts name it).
+    case card(id: String, description: String)
+
+    /// The history's kind for it.
+    public var kind: String {
+        switch self {
+        case .skipNext, .keepNext, .interval, .shipTo, .card: "changed"
+        case .pause: "paused"
+        case .resume: "resumed"
+        case .cancelAtPeriodEnd, .cancelNow: "canceled"
+        }
+    }
+
+    /// The history's detail for it, in words.
+    public var detail: String {
+        switch self {
+        case .skipNext: "the next delivery is skipped"
+        case .keepNext: "the next delivery is kept"
+        case .pause: "paused"
+        case .resume: "resumed"
+        case .cancelAtPeriodEnd: "at the end of the period"
+        case .cancelNow: "at once"
+        case .interval(let weeks): "every \(RenewalSchedule.every(weeks)) from the next period"
+        case .shipTo(let contact): "ships to \(contact.shipToLine)"
+        case .card(_, let description): "charged to \(description)"
+        }
+    }
+}
+
+/// Why a change cannot be made to a subscription as it stands, in one line for whoever asked.
+public struct SubscriptionChangeRefusal: Error, Hashable, Sendable {
+    public var line: String
+    public init(_ line: String) { self.line = line }
+}
+
+extension RenewalSchedule {
+    /// "week", "2 weeks".
+    public static func every(_ weeks: Int) -> String { weeks == 1 ? "week" : "\(weeks) weeks" }
+}
+
+extension Subscription {
+    /// The subscription after `change` at `now`, or why it cannot be made. `offered` are the intervals its product is
+    /// sold at today (an interval change must be one of them).
+    public func applying(_ change: SubscriptionChange, at now: Date, offered: [Int]) -> Result<Subscription, SubscriptionChangeRefusal> {
+        guard status != .canceled else { return .failure(.init("This subscription is canceled.")) }
+        var next = self
+        switch change {
+        case .skipNext, .keepNext:
+            guard status == .active else { return .failure(.init("Only an active subscription's next delivery can be skipped or kept.")) }
+            guard !endsAtPeriodEnd else { return .failure(.init("This subscription ends at its next date: nothing is left to skip.")) }
+            next.skipsNext = change == .skipNext
+        case .pause:
+            guard status != .paused else { return .failure(.init("This subscription is paused already.")) }
+            next.status = .paused
+        case .resume:
+            guard status == .paused || endsAtPeriodEnd else { return .failure(.init("This subscription is not paused.")) }
+            next = status == .paused ? resumed(at: now) : next
+            next.endsAtPeriodEnd = false
+        case .cancelAtPeriodEnd:
+            guard !endsAtPeriodEnd else { return .failure(.init("This subscription ends at its next date already.")) }
+            next.endsAtPeriodEnd = true
+        case .cancelNow:
+            next.status = .canceled
+        case .interval(let weeks):
+            guard offered.contains(weeks) else {
+                let every = offered.map(String.init).joined(separator: ", ")
+                return .failure(.init(offered.isEmpty ? "This product is no longer sold by subscription." : "Choose every \(every) weeks."))
+            }
+            next.intervalWeeks = weeks
+        case .shipTo(let contact):
+            next.shipTo = contact
+        case .card(let id, let description):
+            next.cardID = id
+            next.cardDescription = description
+            // A renewal that failed on the old card is tried on the new one at once, not at its next retry.
+            if status == .pastDue { next.dueAt = min(dueAt, now) }
+        }
+        return .success(next)
+    }
+}
