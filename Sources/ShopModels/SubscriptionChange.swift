@@ -96,3 +96,19 @@ extension Subscription {
         return .success(next)
     }
 }
+
+extension Subscription {
+    /// Where the subscription stands, in one line for its subscriber: what comes next.
+    public var standing: String {
+        let s = self
+        let next = UTCTime(s.renewsAt).calendarDate
+        switch s.status {
+        case .canceled: return "Canceled: nothing more is charged."
+        case .paused: return "Paused: nothing is sent until you resume it."
+        case .pastDue: return "Past due: the last charge to \(s.cardDescription) failed; tried again on \(UTCTime(s.dueAt).calendarDate)."
+        case .active where s.endsAtPeriodEnd: return "Ends on \(next) instead of renewing."
+        case .active where s.skipsNext: return "The delivery of \(next) is skipped; the one after comes as usual."
+        case .active: return "Next delivery \(next), every \(RenewalSchedule.every(s.intervalWeeks))."
+        }
+    }
+}

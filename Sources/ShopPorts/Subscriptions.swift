@@ -60,11 +60,14 @@ extension SubscriptionStore {
 
     /// Makes `change` to subscription `id` for `actor` (`shopper:<customer>`, `merchant:<name>`) at `date`, written in
     /// its history; or why it cannot be made. `offered` are the intervals its product is sold at today. Every front
-    /// changes subscriptions through this.
+    /// changes subscriptions through this. With an `owner`, only that customer's subscription is changed: another's
+    /// reads as no such subscription, so nothing tells a shopper which ids exist.
     public func change(
-        _ id: String, _ change: SubscriptionChange, offered: [Int] = [], by actor: String, at date: Date
+        _ id: String, _ change: SubscriptionChange, offered: [Int] = [], by actor: String, owner: String? = nil, at date: Date
     ) async throws(SubscriptionStoreError) -> Result<Subscription, SubscriptionChangeRefusal> {
-        guard let current = try await subscription(id: id) else { return .failure(.init("No subscription \(id.prefix(100)).")) }
+        guard let current = try await subscription(id: id), owner == nil || current.customerID == owner else {
+            return .failure(.init("No subscription \(id.prefix(100))."))
+        }
         if case .failure(let refusal) = current.applying(change, at: date, offered: offered) { return .failure(refusal) }
         let event = SubscriptionEvent(at: date, actor: actor, kind: change.kind, detail: change.detail)
         let changed = try await update(id, worker: nil, event: event) { try? $0.applying(change, at: date, offered: offered).get() }

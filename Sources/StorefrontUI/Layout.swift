@@ -39,6 +39,7 @@ public enum Layout {
         case .orders: drawOrders(state, body, &painter)
         case .orderDetail: drawOrderDetail(state, body, &painter)
         case .account: drawAccount(state, body, &painter)
+        case .subscriptions: drawSubscriptions(state, body, &painter)
         case .form: drawForm(state, body, &painter)
         case .cardLink: drawCardLink(state, body, &painter)
         case .merchantQueue: state.merchant.map { drawMerchantQueue($0, body, &painter) }

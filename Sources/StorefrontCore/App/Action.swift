@@ -25,6 +25,8 @@ public enum Action: Equatable, Sendable {
     case pay, buyNow
     /// A product's page: buy it as a subscription.
     case subscribe
+    /// The account screen: the shopper's subscriptions.
+    case showSubscriptions
     /// The shopper cancels the opened order; the merchant too, in the console.
     case cancelOrder
     /// The merchant console: an order's changes, its tabs, the queue's filter, a refund's restock, the low-stock list.

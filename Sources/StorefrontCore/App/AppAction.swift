@@ -19,6 +19,7 @@ public enum AppAction: Equatable, Sendable {
     case cart(CartAnswer)
     case wallet(WalletRead)
     case orders(OrdersAnswer)
+    case subscriptions(SubscriptionsAnswer)
     /// The back office answered the merchant console.
     case merchant(MerchantAnswer)
     /// One feature asking another for something (sent with `Effect.send`, reduced in the same step).

@@ -81,6 +81,7 @@ public enum AppReducer {
         case .cart: return state.run(\.cart, CartFeature.reducer, action, env)
         case .wallet: return state.run(\.account, AccountFeature.reducer, action, env)
         case .orders: return state.run(\.orders, OrdersFeature.reducer, action, env)
+        case .subscriptions: return state.run(\.subscriptions, SubscriptionsFeature.reducer, action, env)
         case .merchant: return state.run(\.console, MerchantFeature.reducer, action, env)
         case .request(let request): return route(&state, request, env)
         }
@@ -161,7 +162,9 @@ public enum AppReducer {
             guard let key = ConfirmationFeature.Action(action) else { return .none }
             return ConfirmationFeature.reduce(&state.shell, key, env)
         case .orders, .orderDetail: return state.run(\.orders, OrdersFeature.reducer, key, env)
+        case .account where action == .showSubscriptions: return state.scope(\.subscriptions) { SubscriptionsFeature.open(&$0, env) }
         case .account: return state.run(\.account, AccountFeature.reducer, key, env)
+        case .subscriptions: return state.run(\.subscriptions, SubscriptionsFeature.reducer, key, env)
         case .form: return state.run(\.forms, FormFeature.reducer, key, env)
         case .cardLink: return state.run(\.cardLink, CardLinkFeature.reducer, key, env)
         case .merchantQueue, .merchantOrder, .merchantRefund, .merchantStock, .merchantSales, .merchantCatalog, .merchantDiscounts:

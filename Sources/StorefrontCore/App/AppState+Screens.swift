@@ -16,6 +16,7 @@ extension AppState {
         screens.paymentSheet = checkout.sheet
         screens.confirmation = checkout.confirmation
         screens.orders = orders.list
+        screens.subscriptions = subscriptions.list
         screens.orderDetail = orders.detail
         screens.orderDetailEvents = orders.events
         screens.orderDetailMessages = orders.messages

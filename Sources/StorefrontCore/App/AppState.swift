@@ -19,6 +19,7 @@ public struct AppState: Equatable {
     public var checkout = CheckoutFeature.Owned()
     public var orders = OrdersFeature.Owned()
     public var account = AccountFeature.Owned()
+    public var subscriptions = SubscriptionsFeature.Owned()
     /// The merchant console; nil in the shop.
     public var merchant: MerchantFeature.Owned?
     public var cardLink = CardLinkFeature.Owned()

@@ -102,6 +102,19 @@ extension OrdersFeature {
     }
 }
 
+extension SubscriptionsFeature {
+    /// The subscriptions screen: its keys, and the store's answers.
+    public static var reducer: FeatureReducer<Scoped<Owned>> {
+        FeatureReducer { state, action, env in
+            switch action {
+            case .key(let key): Action(key).map { reduce(&state, $0, env) } ?? .none
+            case .subscriptions(let answer): reduce(&state, answer, env)
+            default: .none
+            }
+        }
+    }
+}
+
 extension CheckoutFeature {
     /// Checkout: the sheet's keys, the controller's and the charge's answers, One-Tap's destinations, and the orders
     /// and wallet entries others hand it.

@@ -6,6 +6,8 @@ public enum Screen: Hashable, Sendable {
     case productList, productDetail, cart, paymentSheet, confirmation, orders, orderDetail
     /// The account: who is signed in, saved cards and addresses.
     case account
+    /// The shopper's subscriptions, from the account screen.
+    case subscriptions
     /// A form on top of another screen: sign-in, a new card or a new address.
     case form
     /// The payment service's card page, as a link and a QR code, on top of another screen.
@@ -18,7 +20,7 @@ public enum Screen: Hashable, Sendable {
     /// sheet or the merchant console, which take keys of their own.
     public var isBrowsing: Bool {
         switch self {
-        case .productList, .productDetail, .cart, .confirmation, .orders, .orderDetail, .account: true
+        case .productList, .productDetail, .cart, .confirmation, .orders, .orderDetail, .account, .subscriptions: true
         case .form, .paymentSheet, .cardLink, .merchantQueue, .merchantOrder, .merchantRefund, .merchantStock, .merchantSales, .merchantCatalog,
             .merchantDiscounts:
             false
@@ -45,6 +47,7 @@ public struct StorefrontState: Equatable, Sendable {
     public var paymentSheet: PaymentSheetState?
     public var confirmation: ConfirmationState?
     public var orders = OrderListState()
+    public var subscriptions = SubscriptionListState()
     public var orderDetail: Order?
     /// The opened order's history, oldest first; empty until it is read.
     public var orderDetailEvents: [OrderEvent] = []

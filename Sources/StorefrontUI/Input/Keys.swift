@@ -35,6 +35,8 @@ public enum KeyContext: Int, Hashable, Sendable, CaseIterable {
     case confirmation, orders, orderDetail, account, form, cardLink, bankCheck, paymentCheck, help
     /// The shopper is asked whether to cancel the opened order.
     case cancelPrompt
+    /// The shopper's subscriptions, and the changes Enter opened for one of them.
+    case subscriptions, subscriptionMenu
     /// The merchant console's screens, and its prompt before a change.
     case merchantQueue, merchantOrder, merchantRefund, merchantStock, merchantSales, merchantCatalog, merchantDiscounts, merchantPrompt
 
@@ -60,6 +62,7 @@ public enum KeyContext: Int, Hashable, Sendable, CaseIterable {
         case .orders: self = .orders
         case .orderDetail: self = state.orderCancel == nil ? .orderDetail : .cancelPrompt
         case .account: self = .account
+        case .subscriptions: self = state.subscriptions.menu == nil ? .subscriptions : .subscriptionMenu
         case .form: self = .form
         case .cardLink: self = .cardLink
         case _ where state.merchant?.prompt != nil: self = .merchantPrompt
@@ -93,9 +96,12 @@ public struct KeyBinding: Sendable {
 
 /// The one key table: decoding, footers and the help overlay all read it.
 public enum KeyBindings {
-    private static let browsing: Set<KeyContext> = [.productList, .productDetail, .cart, .confirmation, .orders, .orderDetail, .account]
+    private static let browsing: Set<KeyContext> = [
+        .productList, .productDetail, .cart, .confirmation, .orders, .orderDetail, .account, .subscriptions,
+    ]
     private static let lists: Set<KeyContext> = [
-        .productList, .cart, .orders, .account, .merchantQueue, .merchantStock, .merchantCatalog, .merchantDiscounts,
+        .productList, .cart, .orders, .account, .subscriptions, .subscriptionMenu, .merchantQueue, .merchantStock, .merchantCatalog,
+        .merchantDiscounts,
     ]
     /// Where typed characters are text, so letters bind nothing.
     private static let typing: Set<KeyContext> = [.search, .form]
@@ -156,6 +162,14 @@ public enum KeyBindings {
             keys: [.enter], label: "Enter", action: .confirm, summary: "set up card", contexts: [.paymentSheet], inFooter: true,
             appliesWhen: { $0.paymentSheet?.offersCardSetup ?? false }),
         KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "select", contexts: [.chooser], inFooter: true),
+        KeyBinding(
+            keys: [.enter], label: "Enter", action: .confirm, summary: "change", contexts: [.subscriptions], inFooter: true,
+            appliesWhen: { $0.subscriptions.selected != nil }),
+        KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "apply", contexts: [.subscriptionMenu], inFooter: true),
+        KeyBinding(keys: [.escape], label: "Esc", action: .back, summary: "close", contexts: [.subscriptionMenu], inFooter: true),
+        KeyBinding(
+            keys: [.character("r")], label: "r", action: .showSubscriptions, summary: "subscriptions", contexts: [.account], inFooter: true,
+            appliesWhen: { $0.account.isSignedIn }),
         KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "confirm", contexts: [.authorizationPrompt], inFooter: true),
         KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "done", contexts: [.search], inFooter: true),
         KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "keep shopping", contexts: [.confirmation], inFooter: true),
@@ -219,7 +233,7 @@ public enum KeyBindings {
             keys: [.character("u")], label: "u", action: .showAccount, summary: "account", contexts: browsing.subtracting([.account]), inFooter: true),
         KeyBinding(
             keys: [.escape], label: "Esc", action: .back, summary: "back",
-            contexts: [.productDetail, .cart, .orders, .orderDetail, .chooser, .account], inFooter: true),
+            contexts: [.productDetail, .cart, .orders, .orderDetail, .chooser, .account, .subscriptions], inFooter: true),
         KeyBinding(
             keys: [.escape], label: "Esc", action: .back, summary: "cancel", contexts: [.paymentSheet, .authorizationPrompt, .form, .cardLink],
             inFooter: true),

@@ -89,6 +89,9 @@ extension Layout {
         case .orders: return ("Your orders", (state.orders.isLoading ? "\(p.glyphs.ellipsis) loading " : "") + "\(state.orders.totalCount) total")
         case .orderDetail: return ("Order \(state.orderDetail?.number ?? "")", "")
         case .account: return ("Your account", state.account.isSignedIn ? "signed in" : "guest")
+        case .subscriptions:
+            let list = state.subscriptions
+            return ("Your subscriptions", (list.isLoading ? "\(p.glyphs.ellipsis) loading " : "") + "\(list.rows.count) total")
         case .cardLink: return ("Add a card", "on the payment service's page")
         case .form:
             guard let form = state.form else { return ("", "") }

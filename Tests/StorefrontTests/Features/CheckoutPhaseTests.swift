@@ -15,6 +15,7 @@ struct CheckoutPhaseTests {
         .moveUp, .moveDown, .pageUp, .pageDown, .moveToTop, .moveToBottom, .confirm, .back, .addToCart, .showCart, .showShop,
         .showOrders, .showAccount, .beginSearch, .textInput("x"), .deleteBackward, .nextField, .addCard, .addAddress,
         .makeDefault, .newAPIToken, .signOutEverywhere, .signInOrOut, .increaseQuantity, .decreaseQuantity, .removeLine, .pay, .buyNow, .subscribe,
+        .showSubscriptions,
         .toggleHelp, .quit,
         .viewportChanged(listRows: 10), .tick, .cancelOrder, .ship, .markDelivered, .refund, .showStock, .showSales, .nextFilter,
         .previousFilter, .toggleRestock, .toggleLowStock, .previousChoice, .nextChoice,
@@ -24,7 +25,8 @@ struct CheckoutPhaseTests {
         switch action {
         case .moveUp, .moveDown, .pageUp, .pageDown, .moveToTop, .moveToBottom, .confirm, .back, .addToCart, .showCart, .showShop,
             .showOrders, .showAccount, .beginSearch, .textInput, .deleteBackward, .nextField, .addCard, .addAddress, .makeDefault, .newAPIToken,
-            .signOutEverywhere, .signInOrOut, .increaseQuantity, .decreaseQuantity, .removeLine, .pay, .buyNow, .subscribe, .toggleHelp, .quit,
+            .signOutEverywhere, .signInOrOut, .increaseQuantity, .decreaseQuantity, .removeLine, .pay, .buyNow, .subscribe, .showSubscriptions,
+            .toggleHelp, .quit,
             .viewportChanged,
             .tick,
             .cancelOrder, .ship, .markDelivered, .refund, .showStock, .showSales, .nextFilter, .previousFilter, .toggleRestock, .toggleLowStock,

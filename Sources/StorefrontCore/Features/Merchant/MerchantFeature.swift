@@ -106,7 +106,8 @@ public enum MerchantFeature {
         case .merchantSales: return action == .back ? showQueue(&state, env) : .none
         case .merchantCatalog: return reduceCatalog(&state, action, env)
         case .merchantDiscounts: return reduceDiscounts(&state, action, env)
-        case .productList, .productDetail, .cart, .paymentSheet, .confirmation, .orders, .orderDetail, .account, .form, .cardLink: return .none
+        case .productList, .productDetail, .cart, .paymentSheet, .confirmation, .orders, .orderDetail, .account, .subscriptions, .form, .cardLink:
+            return .none
         }
     }
 

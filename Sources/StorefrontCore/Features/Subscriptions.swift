@@ -1,0 +1,224 @@
+import Foundation
+import ShopModels
+import ShopPorts
+
+/// One of the shopper's subscriptions as their screen shows it: the subscription, what it delivers and what each
+/// delivery's goods cost today, and the intervals its product is sold at.
+public struct SubscriptionRow: Equatable, Sendable {
+    public var subscription: Subscription
+    /// "Compile-Time Coffee — Whole bean, 250 g"; the product's id when it is no longer sold.
+    public var name: String
+    /// A delivery's goods (price × quantity) at today's price; nil when the product or its choice is no longer sold.
+    public var goods: Money?
+    public var offered: [Int]
+
+    public init(subscription: Subscription, name: String, goods: Money?, offered: [Int]) {
+        self.subscription = subscription
+        self.name = name
+        self.goods = goods
+        self.offered = offered
+    }
+}
+
+/// The changes Enter offers for one subscription, and the one under the cursor.
+public struct SubscriptionMenu: Equatable, Sendable {
+    public struct Option: Equatable, Sendable {
+        public var title: String
+        public var change: SubscriptionChange
+    }
+    public var subscriptionID: String
+    public var options: [Option]
+    public var selectedIndex = 0
+}
+
+/// The shopper's subscriptions screen.
+public struct SubscriptionListState: Equatable, Sendable {
+    public var rows: [SubscriptionRow] = []
+    public var selectedIndex = 0
+    public var isLoading = false
+    /// Enter opened the changes of the selected subscription.
+    public var menu: SubscriptionMenu?
+    /// A change is being written: keys wait.
+    public var isChanging = false
+
+    public init() {}
+
+    public var selected: SubscriptionRow? { rows.indices.contains(selectedIndex) ? rows[selectedIndex] : nil }
+}
+
+/// What the subscriptions' effects answer.
+public enum SubscriptionsAnswer: Equatable, Sendable {
+    case loaded(Result<[SubscriptionRow], StorageError>)
+    /// A change was made (the subscription as it is now), or why not.
+    case changed(Result<Subscription, SubscriptionChangeRefusal>)
+}
+
+/// The shopper's subscriptions: each with its next date, price, card and address; Enter offers the changes a
+/// subscriber can make (skip, pause, resume, interval, address, card, cancel), written through the same store
+/// operation as the API's.
+@MainActor
+public enum SubscriptionsFeature {
+    public struct Owned: Equatable, Sendable {
+        public var list = SubscriptionListState()
+    }
+
+    typealias State = Scoped<Owned>
+
+    /// The keys the subscriptions screen takes.
+    enum Action: Equatable {
+        case move(ListMove)
+        case confirm, back
+
+        init?(_ key: StorefrontCore.Action) {
+            if let move = ListMove(key) {
+                self = .move(move)
+                return
+            }
+            switch key {
+            case .confirm: self = .confirm
+            case .back: self = .back
+            default: return nil
+            }
+        }
+    }
+
+    /// Opens the screen and reads the customer's subscriptions.
+    static func open(_ state: inout State, _ env: ShopEnvironment) -> Effect {
+        guard state.customer.signedIn != nil else {
+            state.shell.notice = Notice(.error, "Subscriptions are kept on an account: sign in first (i).")
+            return .none
+        }
+        state.list.menu = nil
+        state.shell.show(.subscriptions)
+        return reload(&state, env)
+    }
+
+    static func reload(_ state: inout State, _ env: ShopEnvironment) -> Effect {
+        guard let subscriptions = env.dependencies.subscriptions else {
+            state.list.rows = []
+            return .none
+        }
+        state.list.isLoading = true
+        let (catalog, customer) = (env.dependencies.catalog, state.customerID)
+        return .run { send in
+            do {
+                var rows: [SubscriptionRow] = []
+                for subscription in try await subscriptions.store.subscriptions(customer: customer) {
+                    let product = try await catalog.product(id: subscription.productID)
+                    let offer = product.flatMap(subscription.offer(in:))
+                    let name =
+                        product.map { product in offer?.variant.map { CartLine.name(product.name, $0.title) } ?? product.name }
+                        ?? subscription.productID.rawValue
+                    let goods = offer.map { Money(minorUnits: $0.price.minorUnits * Int64(subscription.quantity), currency: $0.price.currency) }
+                    rows.append(SubscriptionRow(subscription: subscription, name: name, goods: goods, offered: product?.subscriptionWeeks ?? []))
+                }
+                send(.subscriptions(.loaded(.success(rows))))
+            } catch {
+                send(.subscriptions(.loaded(.failure(StorageError("Your subscriptions could not be read: \(error)")))))
+            }
+        }
+    }
+
+    static func reduce(_ state: inout State, _ action: Action, _ env: ShopEnvironment) -> Effect {
+        guard !state.list.isChanging else { return .none }
+        if var menu = state.list.menu {
+            switch action {
+            case .move(let move):
+                menu.selectedIndex = ListSelection.moved(menu.selectedIndex, by: move, count: menu.options.count, page: state.rowCapacity)
+                state.list.menu = menu
+            case .back:
+                state.list.menu = nil
+            case .confirm:
+                state.list.menu = nil
+                guard let option = menu.options[safe: menu.selectedIndex] else { return .none }
+                return change(&state, menu.subscriptionID, option.change, env)
+            }
+            return .none
+        }
+        switch action {
+        case .move(let move):
+            state.list.selectedIndex = ListSelection.moved(state.list.selectedIndex, by: move, count: state.list.rows.count, page: state.rowCapacity)
+        case .back:
+            state.shell.popScreen()
+        case .confirm:
+            guard let row = state.list.selected else { return .none }
+            let options = menuOptions(for: row, wallet: state.customer.wallet)
+            guard !options.isEmpty else {
+                state.shell.notice = Notice(.info, "This subscription is canceled: nothing more can change.")
+                return .none
+            }
+            state.list.menu = SubscriptionMenu(subscriptionID: row.subscription.id, options: options)
+        }
+        return .none
+    }
+
+    /// What the subscriber can do with `row` as it stands: skip or keep the next delivery, pause or resume, another
+    /// interval, another saved address or card, cancel at the period's end or now.
+    static func menuOptions(for row: SubscriptionRow, wallet: WalletContents) -> [SubscriptionMenu.Option] {
+        let s = row.subscription
+        guard s.status != .canceled else { return [] }
+        var options: [SubscriptionMenu.Option] = []
+        if s.status == .active, !s.endsAtPeriodEnd {
+            options.append(
+                s.skipsNext ? .init(title: "Keep the next delivery", change: .keepNext) : .init(title: "Skip the next delivery", change: .skipNext))
+        }
+        if s.status == .paused || s.endsAtPeriodEnd {
+            options.append(.init(title: s.status == .paused ? "Resume" : "Keep it (do not end)", change: .resume))
+        }
+        if s.status != .paused { options.append(.init(title: "Pause", change: .pause)) }
+        options += row.offered.filter { $0 != s.intervalWeeks }.map {
+            .init(title: "Every \(RenewalSchedule.every($0))", change: .interval(weeks: $0))
+        }
+        options += wallet.addresses.filter { $0.shipToLine != s.shipTo.shipToLine }.map {
+            .init(title: "Ship to \($0.shipToLine)", change: .shipTo($0))
+        }
+        options += wallet.cards.filter { $0.id != s.cardID }.map {
+            .init(title: "Charge \($0.shortName)  \($0.displayName)", change: .card(id: $0.id, description: $0.shortName))
+        }
+        if !s.endsAtPeriodEnd { options.append(.init(title: "Cancel at the end of the period", change: .cancelAtPeriodEnd)) }
+        options.append(.init(title: "Cancel now", change: .cancelNow))
+        return options
+    }
+
+    /// Writes `change` to subscription `id` as this customer, through the store's one change operation.
+    private static func change(_ state: inout State, _ id: String, _ change: SubscriptionChange, _ env: ShopEnvironment) -> Effect {
+        guard let subscriptions = env.dependencies.subscriptions, let row = state.list.rows.first(where: { $0.subscription.id == id }) else {
+            return .none
+        }
+        state.list.isChanging = true
+        let (customer, offered) = (state.customerID, row.offered)
+        return .run { send in
+            let answer: Result<Subscription, SubscriptionChangeRefusal>
+            do {
+                answer = try await subscriptions.store.change(
+                    id, change, offered: offered, by: "shopper:\(customer)", owner: customer, at: subscriptions.dates.now())
+            } catch {
+                answer = .failure(SubscriptionChangeRefusal("The change was not saved: \(error)"))
+            }
+            send(.subscriptions(.changed(answer)))
+        }
+    }
+
+    static func reduce(_ state: inout State, _ answer: SubscriptionsAnswer, _ env: ShopEnvironment) -> Effect {
+        switch answer {
+        case .loaded(.success(let rows)):
+            state.list.isLoading = false
+            state.list.rows = rows
+            state.list.selectedIndex = min(state.list.selectedIndex, max(rows.count - 1, 0))
+        case .loaded(.failure(let error)):
+            state.list.isLoading = false
+            state.shell.notice = Notice(.error, error.message)
+        case .changed(.success(let subscription)):
+            state.list.isChanging = false
+            if let index = state.list.rows.firstIndex(where: { $0.subscription.id == subscription.id }) {
+                state.list.rows[index].subscription = subscription
+            }
+            state.shell.notice = Notice(.info, "Saved. \(subscription.standing)")
+        case .changed(.failure(let refusal)):
+            state.list.isChanging = false
+            state.shell.notice = Notice(.error, refusal.line)
+            return reload(&state, env)
+        }
+        return .none
+    }
+}
