@@ -72,6 +72,8 @@ struct APIOrderDesk {
         var shippingMethod: String?
         /// A discount code, as the shopper typed it.
         var discountCode: String?
+        /// Starts a subscription to the cart's one line every so many weeks.
+        var subscribeEveryWeeks: Int? = nil
     }
 
     /// The key a cart's purchase is claimed under, for the owner `cart:<customer>`: no token's owner is spelled so
@@ -170,20 +172,40 @@ struct APIOrderDesk {
         guard let card else { throw Self.missing("cardId", "no saved card: add one with POST /v1/cards") }
         var discount: DiscountCode?
         if let typed = request.discountCode { discount = try await code(typed, owner: owner) }
+        var subscription: SubscriptionStart?
+        if let weeks = request.subscribeEveryWeeks { subscription = try await subscriptionStart(weeks, lines: lines) }
         let order: OrderDraft
         do {
             order = try PlaceOrder.draft(
                 lines: lines, shippingMethodID: request.shippingMethod, contact: address, customerID: owner, shop: shop.catalog.shop,
-                discount: discount)
+                discount: discount, subscription: subscription)
         } catch .shipsElsewhere(let refusal) {
             throw Self.missing("addressId", refusal)
         } catch .discount(let refusal) {
             throw Self.missing("discountCode", refusal.line)
+        } catch .subscription(let why) {
+            throw Self.missing("subscribeEveryWeeks", why)
         } catch {
             throw Self.missing("shippingMethod", error.message)
         }
         if let refusal = commerce.provider.chargeRefusal(order.totals.total) { throw Self.missing("cart", refusal) }
         return (order, card)
+    }
+
+    /// The subscription every `weeks` weeks the cart's one line starts, or a 422 saying why it cannot: the shop keeps
+    /// none, the cart holds more than one line, or the product is not sold at that interval.
+    private func subscriptionStart(_ weeks: Int, lines: [CartLine]) async throws -> SubscriptionStart {
+        guard commerce.subscriptions != nil else { throw Self.missing("subscribeEveryWeeks", "this shop takes no subscriptions") }
+        guard lines.count == 1, let line = lines.first else {
+            throw Self.missing("subscribeEveryWeeks", "a subscription is to one product: the cart must hold one line")
+        }
+        let offered = try await shop.catalog.product(id: line.productID)?.subscriptionWeeks ?? []
+        guard offered.contains(weeks) else {
+            let every = offered.map(String.init).joined(separator: ", ")
+            throw Self.missing(
+                "subscribeEveryWeeks", offered.isEmpty ? "\(line.name) is not sold by subscription" : "\(line.name) is sold every \(every) weeks")
+        }
+        return SubscriptionStart(everyWeeks: weeks)
     }
 
     /// The code `typed` names, holding now with a use left for `owner`; else a 422 saying in one line why not.

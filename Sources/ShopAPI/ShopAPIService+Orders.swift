@@ -10,7 +10,9 @@ extension ShopAPIService {
         let desk = APIOrderDesk(shop: shop, commerce: commerce)
         // The key as it was sent: the generated code percent-decodes headers, and `pct-%41` is not `pct-A`.
         let placed = try await desk.place(
-            .init(addressID: body.addressId, cardID: body.cardId, shippingMethod: body.shippingMethod, discountCode: body.discountCode),
+            .init(
+                addressID: body.addressId, cardID: body.cardId, shippingMethod: body.shippingMethod, discountCode: body.discountCode,
+                subscribeEveryWeeks: body.subscribeEveryWeeks),
             owner: caller.token.owner,
             key: APICaller.idempotencyKey ?? input.headers.idempotencyKey
         )

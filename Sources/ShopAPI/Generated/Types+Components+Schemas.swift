@@ -650,6 +650,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/NewOrder/discountCode`.
             internal var discountCode: Swift.String?
+            /// Starts a subscription with this order: its one line again every so many weeks (one of the product's `subscriptionWeeks`), charged off-session to the same card and shipped to the same address (docs/subscriptions.md).
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewOrder/subscribeEveryWeeks`.
+            internal var subscribeEveryWeeks: Swift.Int?
             /// Creates a new `NewOrder`.
             ///
             /// - Parameters:
@@ -657,22 +661,26 @@ extension Components {
             ///   - cardId: A saved card; the default when absent.
             ///   - shippingMethod: A shipping method's id (the shop's first when absent).
             ///   - discountCode: A discount code, in any case (docs/discounts.md). One that does not apply is a 422 naming `discountCode` with one line why: expired, used up, below its minimum, for other products; an unknown and a paused code read alike.
+            ///   - subscribeEveryWeeks: Starts a subscription with this order: its one line again every so many weeks (one of the product's `subscriptionWeeks`), charged off-session to the same card and shipped to the same address (docs/subscriptions.md).
             internal init(
                 addressId: Swift.String? = nil,
                 cardId: Swift.String? = nil,
                 shippingMethod: Swift.String? = nil,
-                discountCode: Swift.String? = nil
+                discountCode: Swift.String? = nil,
+                subscribeEveryWeeks: Swift.Int? = nil
             ) {
                 self.addressId = addressId
                 self.cardId = cardId
                 self.shippingMethod = shippingMethod
                 self.discountCode = discountCode
+                self.subscribeEveryWeeks = subscribeEveryWeeks
             }
             internal enum CodingKeys: String, CodingKey {
                 case addressId
                 case cardId
                 case shippingMethod
                 case discountCode
+                case subscribeEveryWeeks
             }
         }
         /// - Remark: Generated from `#/components/schemas/NewShipment`.
@@ -1426,6 +1434,59 @@ extension Components {
             internal enum CodingKeys: String, CodingKey {
                 case data
                 case nextCursor
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/SubscriptionChangeRequest`.
+        internal struct SubscriptionChangeRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SubscriptionChangeRequest/change`.
+            internal enum ChangePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case skipNext = "skip_next"
+                case keepNext = "keep_next"
+                case pause = "pause"
+                case resume = "resume"
+                case cancelAtPeriodEnd = "cancel_at_period_end"
+                case cancelNow = "cancel_now"
+                case interval = "interval"
+                case shipTo = "ship_to"
+                case card = "card"
+            }
+            /// - Remark: Generated from `#/components/schemas/SubscriptionChangeRequest/change`.
+            internal var change: Components.Schemas.SubscriptionChangeRequest.ChangePayload
+            /// For `interval`: one of the intervals the product is sold at.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SubscriptionChangeRequest/intervalWeeks`.
+            internal var intervalWeeks: Swift.Int?
+            /// For `ship_to`: a saved address.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SubscriptionChangeRequest/addressId`.
+            internal var addressId: Swift.String?
+            /// For `card`: a saved card.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SubscriptionChangeRequest/cardId`.
+            internal var cardId: Swift.String?
+            /// Creates a new `SubscriptionChangeRequest`.
+            ///
+            /// - Parameters:
+            ///   - change:
+            ///   - intervalWeeks: For `interval`: one of the intervals the product is sold at.
+            ///   - addressId: For `ship_to`: a saved address.
+            ///   - cardId: For `card`: a saved card.
+            internal init(
+                change: Components.Schemas.SubscriptionChangeRequest.ChangePayload,
+                intervalWeeks: Swift.Int? = nil,
+                addressId: Swift.String? = nil,
+                cardId: Swift.String? = nil
+            ) {
+                self.change = change
+                self.intervalWeeks = intervalWeeks
+                self.addressId = addressId
+                self.cardId = cardId
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case change
+                case intervalWeeks
+                case addressId
+                case cardId
             }
         }
         /// - Remark: Generated from `#/components/schemas/SubscriptionCancellation`.

@@ -172,6 +172,21 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `PUT /v1/merchant/discounts/{code}/status`.
     /// - Remark: Generated from `#/paths//v1/merchant/discounts/{code}/status/put(setDiscountStatus)`.
     func setDiscountStatus(_ input: Operations.SetDiscountStatus.Input) async throws -> Operations.SetDiscountStatus.Output
+    /// The token owner's subscriptions, newest first (docs/subscriptions.md). Start one with POST /v1/orders and `subscribeEveryWeeks`.
+    ///
+    /// - Remark: HTTP `GET /v1/subscriptions`.
+    /// - Remark: Generated from `#/paths//v1/subscriptions/get(listMySubscriptions)`.
+    func listMySubscriptions(_ input: Operations.ListMySubscriptions.Input) async throws -> Operations.ListMySubscriptions.Output
+    /// One of the token owner's subscriptions, with every change in its history.
+    ///
+    /// - Remark: HTTP `GET /v1/subscriptions/{subscriptionId}`.
+    /// - Remark: Generated from `#/paths//v1/subscriptions/{subscriptionId}/get(getMySubscription)`.
+    func getMySubscription(_ input: Operations.GetMySubscription.Input) async throws -> Operations.GetMySubscription.Output
+    /// Skips or keeps the next delivery, pauses, resumes, changes the interval, the address or the card, or cancels (at the period's end or now): the same changes as the account screen, written in the history.
+    ///
+    /// - Remark: HTTP `POST /v1/subscriptions/{subscriptionId}/changes`.
+    /// - Remark: Generated from `#/paths//v1/subscriptions/{subscriptionId}/changes/post(changeMySubscription)`.
+    func changeMySubscription(_ input: Operations.ChangeMySubscription.Input) async throws -> Operations.ChangeMySubscription.Output
     /// Every subscription, or those in one state, soonest due first (docs/subscriptions.md).
     ///
     /// - Remark: HTTP `GET /v1/merchant/subscriptions`.
@@ -610,6 +625,45 @@ extension APIProtocol {
     ) async throws -> Operations.SetDiscountStatus.Output {
         try await setDiscountStatus(
             Operations.SetDiscountStatus.Input(
+                path: path,
+                headers: headers,
+                body: body
+            ))
+    }
+    /// The token owner's subscriptions, newest first (docs/subscriptions.md). Start one with POST /v1/orders and `subscribeEveryWeeks`.
+    ///
+    /// - Remark: HTTP `GET /v1/subscriptions`.
+    /// - Remark: Generated from `#/paths//v1/subscriptions/get(listMySubscriptions)`.
+    internal func listMySubscriptions(headers: Operations.ListMySubscriptions.Input.Headers = .init()) async throws
+        -> Operations.ListMySubscriptions.Output
+    {
+        try await listMySubscriptions(Operations.ListMySubscriptions.Input(headers: headers))
+    }
+    /// One of the token owner's subscriptions, with every change in its history.
+    ///
+    /// - Remark: HTTP `GET /v1/subscriptions/{subscriptionId}`.
+    /// - Remark: Generated from `#/paths//v1/subscriptions/{subscriptionId}/get(getMySubscription)`.
+    internal func getMySubscription(
+        path: Operations.GetMySubscription.Input.Path,
+        headers: Operations.GetMySubscription.Input.Headers = .init()
+    ) async throws -> Operations.GetMySubscription.Output {
+        try await getMySubscription(
+            Operations.GetMySubscription.Input(
+                path: path,
+                headers: headers
+            ))
+    }
+    /// Skips or keeps the next delivery, pauses, resumes, changes the interval, the address or the card, or cancels (at the period's end or now): the same changes as the account screen, written in the history.
+    ///
+    /// - Remark: HTTP `POST /v1/subscriptions/{subscriptionId}/changes`.
+    /// - Remark: Generated from `#/paths//v1/subscriptions/{subscriptionId}/changes/post(changeMySubscription)`.
+    internal func changeMySubscription(
+        path: Operations.ChangeMySubscription.Input.Path,
+        headers: Operations.ChangeMySubscription.Input.Headers = .init(),
+        body: Operations.ChangeMySubscription.Input.Body
+    ) async throws -> Operations.ChangeMySubscription.Output {
+        try await changeMySubscription(
+            Operations.ChangeMySubscription.Input(
                 path: path,
                 headers: headers,
                 body: body

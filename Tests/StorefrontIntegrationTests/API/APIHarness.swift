@@ -103,7 +103,7 @@ final class APIHarness: Sendable {
     var commerce: APICommerce {
         APICommerce(
             wallets: wallets, profiles: profiles, provider: SandboxPaymentProvider(processor: processor),
-            backend: LiveMerchantBackend(processor: processor, orders: orders, dates: DateSource { self.now }),
+            backend: LiveMerchantBackend(processor: processor, orders: orders, dates: DateSource { self.now }, subscriptions: subscriptions),
             orders: orders,
             backOffice: LiveBackOffice(orders: orders, stock: stock, processor: processor, dates: DateSource { self.now }, currency: .usd),
             idempotency: idempotency, methodData: { "sandbox:\($0.id)" }, testCards: SandboxCard.all.map(\.paymentMethod), now: { self.now },

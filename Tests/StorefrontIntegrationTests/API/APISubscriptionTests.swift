@@ -8,7 +8,8 @@ import Testing
 @testable import ShopAPI
 
 /// The merchant's subscriptions through the API: by state and paged, one with its history, the renewals to come with
-/// their goods, and a cancel; a shopper's token reaches none of it.
+/// their goods, and a cancel; a shopper's token reaches none of it. A shopper subscribes with an order, and lists,
+/// reads and changes their own subscriptions; another's reads as none.
 @Suite("API subscriptions")
 struct APISubscriptionTests {
     @Test(arguments: AccountRepositoryKind.allCases)
@@ -52,5 +53,58 @@ struct APISubscriptionTests {
             #expect((listedCanceled.json["data"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["sub_2"])
             #expect(try await client.call(.get, "/v1/merchant/renewals?days=0", token: merchant).status == .badRequest)
         }
+    }
+
+    @Test(arguments: AccountRepositoryKind.allCases)
+    func aShopperSubscribesWithAnOrderAndChangesTheirSubscription(kind: AccountRepositoryKind) async throws {
+        let api = try await APIHarness(kind)
+        let shopper = try await api.makeToken()
+        let mallory = try await api.makeToken(owner: "ssh:SHA256:mallory")
+        try await api.run { client async throws in
+            #expect(try await client.call(.post, "/v1/addresses", token: shopper, json: APIOrdersTests.address).status == .created)
+            #expect(try await client.call(.post, "/v1/cards", token: shopper, json: #"{"testCard": "card_ok_visa_4242"}"#).status == .created)
+            let other = try await client.call(.post, "/v1/cards", token: shopper, json: #"{"testCard": "card_ok_mastercard_4444"}"#)
+            let otherCard = try #require(other.json["id"] as? String)
+            let line = #"{"quantity": 1, "sku": "coffee-beans-filter-250g"}"#
+            #expect(try await client.call(.put, "/v1/cart/lines/coffee-beans", token: shopper, json: line).status == .ok)
+            // Every 3 weeks is not one of the coffee's intervals: refused before anything is charged.
+            let odd = try await client.order(shopper, key: "sub-0", json: #"{"subscribeEveryWeeks": 3}"#)
+            #expect(odd.status == .unprocessableContent, "\(odd.text)")
+            #expect((odd.json["errors"] as? [[String: Any]])?.first?["field"] as? String == "subscribeEveryWeeks")
+            let paid = try await client.order(shopper, key: "sub-1", json: #"{"subscribeEveryWeeks": 2}"#)
+            #expect(paid.status == .created, "\(paid.text)")
+            let number = try #require(paid.json["number"] as? String)
+
+            let listed = try await client.call(.get, "/v1/subscriptions", token: shopper)
+            let data = try #require(listed.json["data"] as? [[String: Any]])
+            #expect(data.count == 1 && data.first?["id"] as? String == "sub_\(number)" && data.first?["intervalWeeks"] as? Int == 2)
+            #expect(data.first?["sku"] as? String == "coffee-beans-filter-250g" && data.first?["card"] as? String == "Visa ••4242")
+            let id = "sub_\(number)"
+            #expect((try await client.call(.get, "/v1/subscriptions", token: mallory).json["data"] as? [Any])?.isEmpty == true)
+            #expect(try await client.call(.get, "/v1/subscriptions/\(id)", token: mallory).status == .notFound)
+            let stolen = try await client.call(.post, "/v1/subscriptions/\(id)/changes", token: mallory, json: #"{"change": "cancel_now"}"#)
+            #expect(stolen.status == .notFound)
+
+            func change(_ json: String) async throws -> APIReply {
+                try await client.call(.post, "/v1/subscriptions/\(id)/changes", token: shopper, json: json)
+            }
+            #expect(try await change(#"{"change": "skip_next"}"#).json["skipsNext"] as? Bool == true)
+            #expect(try await change(#"{"change": "interval", "intervalWeeks": 4}"#).json["intervalWeeks"] as? Int == 4)
+            let odder = try await change(#"{"change": "interval", "intervalWeeks": 3}"#)
+            #expect(odder.status == .conflict && odder.text.contains("Choose every 1, 2, 4 weeks."), "\(odder.text)")
+            #expect(try await change(#"{"change": "interval"}"#).status == .unprocessableContent)
+            #expect(try await change(#"{"change": "card", "cardId": "\#(otherCard)"}"#).json["card"] as? String == "Mastercard ••4444")
+            #expect(try await change(#"{"change": "card", "cardId": "card_nope"}"#).status == .unprocessableContent)
+            #expect(try await change(#"{"change": "pause"}"#).json["status"] as? String == "paused")
+            #expect(try await change(#"{"change": "pause"}"#).status == .conflict)
+            #expect(try await change(#"{"change": "resume"}"#).json["status"] as? String == "active")
+            let ending = try await change(#"{"change": "cancel_at_period_end"}"#)
+            #expect(ending.json["endsAtPeriodEnd"] as? Bool == true)
+            let shown = try await client.call(.get, "/v1/subscriptions/\(id)", token: shopper)
+            #expect(
+                (shown.json["history"] as? [[String: Any]])?.compactMap { $0["kind"] as? String }
+                    == ["created", "changed", "changed", "changed", "paused", "resumed", "canceled"])
+        }
+        #expect(try await api.orders.count(customer: "ssh:SHA256:shopper") == 1, "the refused interval charged nothing")
     }
 }
