@@ -58,7 +58,7 @@ public struct PlaceOrder: Sendable {
     /// transaction that holds its use. A `subscription` is started by the order once it is paid.
     public static func draft(
         lines: [CartLine], shippingMethodID: String?, contact: Contact, customerID: String, shop: ShopProfile, discount: DiscountCode? = nil,
-        offSession: Bool = false, subscription: SubscriptionStart? = nil
+        offSession: Bool = false, subscription: SubscriptionStart? = nil, renews: MissedRenewal? = nil
     ) throws(DraftRefusal) -> OrderDraft {
         if let subscription {
             guard lines.count == 1 else { throw .subscription("A subscription is to one product: subscribe to each on its own page.") }
@@ -86,6 +86,7 @@ public struct PlaceOrder: Sendable {
             shippingContact: contact, customerID: customerID, tax: quote.tax, discount: applied)
         draft.offSession = offSession
         draft.subscription = subscription
+        draft.renews = renews
         return draft
     }
 

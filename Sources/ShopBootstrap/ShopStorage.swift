@@ -43,7 +43,7 @@ public struct ShopStorage: Sendable {
     /// The discount codes and the uses orders hold.
     public var discounts: any DiscountCodes
     /// The subscriptions and their histories.
-    public var subscriptions: any SubscriptionStore
+    public var subscriptions: any SubscriptionStore & SubscriptionMailbox
     /// Where it is, for the log: the file, or the URL without its password.
     public var place: String
     /// True when this start imported the catalog file into SQLite.

@@ -81,7 +81,10 @@ public struct MailChoice: Sendable {
         return MailDelivery(
             outbox: storage.outbox, orders: storage.orders, transport: SendmailTransport(command: command, deadline: timeout),
             shop: storage.catalog.shop, sender: try sender(shop: storage.catalog.shop, environment: environment), dates: .system,
-            giveUpAfter: .seconds(giveUpHours * 3_600), firstBackoffSeconds: retryAfter
+            giveUpAfter: .seconds(giveUpHours * 3_600), firstBackoffSeconds: retryAfter,
+            subscriptionMail: SubscriptionMailSource(
+                mailbox: storage.subscriptions, store: storage.subscriptions, catalog: storage.catalog,
+                manage: environment["STOREFRONT_SHOP_URL"].flatMap { $0.isEmpty ? nil : $0 })
         ) { fault.reached($0.rawValue) }
     }
 }

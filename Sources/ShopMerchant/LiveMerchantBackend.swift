@@ -37,7 +37,7 @@ public actor LiveMerchantBackend: MerchantBackend, OpenCharges {
     public func processPayment(token: PaymentToken, order draft: OrderDraft, idempotencyKey: String) async throws(MerchantBackendError)
         -> OrderConfirmation
     {
-        if draft.subscription != nil, subscriptions == nil { throw .unavailable("this shop keeps no subscriptions") }
+        if draft.subscription != nil || draft.renews != nil, subscriptions == nil { throw .unavailable("this shop keeps no subscriptions") }
         let order: Order
         do {
             order = try await orders.begin(
@@ -50,7 +50,7 @@ public actor LiveMerchantBackend: MerchantBackend, OpenCharges {
         switch order.status {
         case _ where order.status.wasCharged:
             // Asked again after it was paid (its answer was lost): the subscription it starts is made if it was not.
-            await startSubscription(draft, order: order, card: token.paymentMethod)
+            await subscriptionsAfterPaying(draft, order: order, card: token.paymentMethod)
             return OrderConfirmation(orderNumber: order.number, total: order.totals.total)
         case .declined, .voided:
             // The same key gives the first result: the reason the provider filed, when it filed one.
@@ -84,7 +84,7 @@ public actor LiveMerchantBackend: MerchantBackend, OpenCharges {
             }
             try await orders.finish(orderNumber: order.number, status: .paid, failure: nil, at: dates.now())
             reached(.afterRecording)
-            await startSubscription(draft, order: order, card: token.paymentMethod)
+            await subscriptionsAfterPaying(draft, order: order, card: token.paymentMethod)
         } catch let error as MerchantBackendError {
             throw error
         } catch {

@@ -15,19 +15,22 @@ public struct MailDelivery: Sendable {
 
     private let outbox: any MailOutbox
     private let orders: any OrderHistory
-    private let transport: any MailTransport
-    private let shop: ShopProfile
-    private let sender: MailSender
-    private let dates: DateSource
+    let transport: any MailTransport
+    let shop: ShopProfile
+    let sender: MailSender
+    let dates: DateSource
     private let giveUpAfter: Duration
     private let firstBackoff: Int
-    private let reached: @Sendable (Step) -> Void
+    let reached: @Sendable (Step) -> Void
+    /// The subscriptions' messages, sent in the same passes; nil where the shop keeps none.
+    let subscriptionMail: SubscriptionMailSource?
 
     public init(
         outbox: any MailOutbox, orders: any OrderHistory, transport: any MailTransport, shop: ShopProfile, sender: MailSender,
         dates: DateSource, giveUpAfter: Duration = .seconds(3 * 86_400), firstBackoffSeconds: Int = 30,
-        reached: @escaping @Sendable (Step) -> Void = { _ in }
+        subscriptionMail: SubscriptionMailSource? = nil, reached: @escaping @Sendable (Step) -> Void = { _ in }
     ) {
+        self.subscriptionMail = subscriptionMail
         self.firstBackoff = firstBackoffSeconds
         self.outbox = outbox
         self.orders = orders
@@ -80,16 +83,27 @@ public struct MailDelivery: Sendable {
             } catch {
                 failure = "\(error)"
             }
-            let now = dates.now()
-            if now.timeIntervalSince(entry.createdAt) >= Double(giveUpAfter.components.seconds) {
-                try await outbox.record(.gaveUp(error: failure), for: entry.id, at: now)
-                pass.gaveUp[entry.id] = failure
-            } else {
-                let wait = Double(RetrySchedule.backoff(afterAttempts: entry.attempts, first: firstBackoff).components.seconds)
-                try await outbox.record(.retry(next: now.addingTimeInterval(wait), error: failure), for: entry.id, at: now)
-                pass.retried[entry.id] = failure
+            try await failed(entry.id, failure, createdAt: entry.createdAt, attempts: entry.attempts, into: &pass) { attempt, now in
+                try await outbox.record(attempt, for: entry.id, at: now)
             }
         }
+        if let subscriptionMail { try await deliverDue(subscriptionMail, limit: limit, into: &pass) }
         return pass
+    }
+
+    /// Records a message that was not sent: tried again after a backoff, or given up on once it is `giveUpAfter` old.
+    func failed(
+        _ id: String, _ failure: String, createdAt: Date, attempts: Int, into pass: inout Pass,
+        record: (OutboxAttempt, Date) async throws -> Void
+    ) async throws {
+        let now = dates.now()
+        if now.timeIntervalSince(createdAt) >= Double(giveUpAfter.components.seconds) {
+            try await record(.gaveUp(error: failure), now)
+            pass.gaveUp[id] = failure
+        } else {
+            let wait = Double(RetrySchedule.backoff(afterAttempts: attempts, first: firstBackoff).components.seconds)
+            try await record(.retry(next: now.addingTimeInterval(wait), error: failure), now)
+            pass.retried[id] = failure
+        }
     }
 }

@@ -83,7 +83,7 @@ public struct RenewalWorker: Sendable {
             outcome = charged
         }
         let period = subscription.period
-        let event = Self.event(outcome, period: period, at: now)
+        let event = Self.event(outcome, of: subscription, at: now)
         do {
             let settled = try await store.update(id, worker: name, event: event) { current in
                 // Changed meanwhile by another worker (its lease ran out and it renewed): nothing to apply.
@@ -143,12 +143,21 @@ public struct RenewalWorker: Sendable {
         }
     }
 
-    static func event(_ outcome: RenewalSchedule.Outcome, period: Int, at now: Date) -> SubscriptionEvent {
-        switch outcome {
+    /// The history's line for `outcome` of `subscription`'s renewal; a failure is told to the subscriber, and the last
+    /// one, which cancels it, is a cancel.
+    static func event(_ outcome: RenewalSchedule.Outcome, of subscription: Subscription, at now: Date) -> SubscriptionEvent {
+        let period = subscription.period
+        if case .failed(let why) = outcome {
+            let last = subscription.failedAttempts + 1 > RenewalSchedule.retryDays.count
+            return SubscriptionEvent(
+                at: now, actor: "renewals", kind: last ? "canceled" : "failed",
+                detail: "period \(period): \(why)\(last ? " The last try failed: it is canceled." : "")", tells: subscription.subscriber)
+        }
+        return switch outcome {
         case .paid(let number): SubscriptionEvent(at: now, actor: "renewals", kind: "renewed", detail: "period \(period): order \(number)")
         case .skipped: SubscriptionEvent(at: now, actor: "renewals", kind: "skipped", detail: "period \(period) skipped")
         case .ended: SubscriptionEvent(at: now, actor: "renewals", kind: "ended", detail: "ended at the end of period \(period - 1)")
-        case .failed(let why): SubscriptionEvent(at: now, actor: "renewals", kind: "failed", detail: "period \(period): \(why)")
+        case .failed: SubscriptionEvent(at: now, actor: "renewals", kind: "failed", detail: "")
         }
     }
 }

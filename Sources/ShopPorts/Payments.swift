@@ -109,6 +109,8 @@ public struct OrderDraft: Hashable, Sendable {
     public var offSession = false
     /// The subscription paying this order starts: its goods again every so many weeks, to the card it is paid with.
     public var subscription: SubscriptionStart?
+    /// The past-due renewal this order pays, its subscriber present: once paid, the subscription is active again.
+    public var renews: MissedRenewal?
 
     public init(
         lines: [CartLine], totals: CartTotals, shippingMethod: ShippingMethod, shippingContact: Contact, customerID: String,
@@ -128,6 +130,17 @@ public struct OrderDraft: Hashable, Sendable {
 public struct SubscriptionStart: Hashable, Sendable {
     public var everyWeeks: Int
     public init(everyWeeks: Int) { self.everyWeeks = everyWeeks }
+}
+
+/// A subscription's renewal that failed, paid by its subscriber on the payment sheet: which subscription, and the
+/// period the order is for (a renewal the worker made meanwhile leaves the subscription as it is).
+public struct MissedRenewal: Hashable, Sendable {
+    public var subscriptionID: String
+    public var period: Int
+    public init(subscriptionID: String, period: Int) {
+        self.subscriptionID = subscriptionID
+        self.period = period
+    }
 }
 
 /// The backend's receipt for a paid order.

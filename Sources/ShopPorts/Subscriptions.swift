@@ -9,8 +9,12 @@ public struct SubscriptionEvent: Hashable, Sendable {
     /// `created`, `renewed`, `skipped`, `failed`, `ended`, `canceled`, `paused`, `resumed`, `changed`.
     public var kind: String
     public var detail: String
+    /// Whom the event is told to by mail (its subscriber), or nil: the message is written with the event, in its
+    /// transaction, so none is lost.
+    public var tells: MailAddress?
 
-    public init(at: Date, actor: String, kind: String, detail: String) {
+    public init(at: Date, actor: String, kind: String, detail: String, tells: MailAddress? = nil) {
+        self.tells = tells
         self.at = at
         self.actor = actor
         self.kind = kind
@@ -69,7 +73,9 @@ extension SubscriptionStore {
             return .failure(.init("No subscription \(id.prefix(100))."))
         }
         if case .failure(let refusal) = current.applying(change, at: date, offered: offered) { return .failure(refusal) }
-        let event = SubscriptionEvent(at: date, actor: actor, kind: change.kind, detail: change.detail)
+        // A cancel the shop makes is told to the subscriber; their own changes they made themselves.
+        let tells = change.kind == "canceled" && !actor.hasPrefix("shopper:") ? current.subscriber : nil
+        let event = SubscriptionEvent(at: date, actor: actor, kind: change.kind, detail: change.detail, tells: tells)
         let changed = try await update(id, worker: nil, event: event) { try? $0.applying(change, at: date, offered: offered).get() }
         // Read, then changed under the row's lock: a renewal or another front got there between the two.
         guard let changed else { return .failure(.init("The subscription changed meanwhile: look at it again.")) }
@@ -88,4 +94,39 @@ extension SubscriptionStore {
         }
         return RenewalSchedule.upcoming(due, from: now, until: now.addingTimeInterval(Double(days) * RenewalSchedule.day)) { prices[$0.stockKey] }
     }
+}
+
+/// One message a subscription's event sends its subscriber: the event, to whom, and how its sending stands.
+public struct SubscriptionMailEntry: Hashable, Sendable {
+    public var subscriptionID: String
+    /// The event's place in the subscription's history, from 1.
+    public var sequence: Int
+    public var event: SubscriptionEvent
+    public var recipient: MailAddress
+    public var attempts: Int
+
+    public init(subscriptionID: String, sequence: Int, event: SubscriptionEvent, recipient: MailAddress, attempts: Int) {
+        self.subscriptionID = subscriptionID
+        self.sequence = sequence
+        self.event = event
+        self.recipient = recipient
+        self.attempts = attempts
+    }
+
+    /// The `Message-ID` every attempt of it carries: the subscription, the event, and when it happened.
+    public var messageID: String { "<\(subscriptionID).e\(sequence).\(Int64(event.at.timeIntervalSince1970))@storefront.invalid>" }
+}
+
+/// The messages subscriptions' events send: what the mail worker reads and records. They are written by the store's
+/// `create` and `update`, with the event that tells of them.
+public protocol SubscriptionMailbox: Sendable {
+    /// Messages not sent yet and due at `now`, oldest first.
+    func dueMail(at now: Date, limit: Int) async throws(SubscriptionStoreError) -> [SubscriptionMailEntry]
+    /// Records an attempt on the message of event `sequence` of subscription `id`.
+    func recordMail(_ attempt: OutboxAttempt, subscription id: String, sequence: Int, at: Date) async throws(SubscriptionStoreError)
+}
+
+extension Subscription {
+    /// Where its messages go: the email of the contact it ships to.
+    public var subscriber: MailAddress? { shipTo.email.isEmpty ? nil : MailAddress(name: shipTo.name, address: shipTo.email) }
 }

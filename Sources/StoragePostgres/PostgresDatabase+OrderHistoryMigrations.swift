@@ -252,5 +252,6 @@ extension PostgresDatabase {
         Migration(identifier: "v29-order-discounts", sql: OrderDiscountsMigration.statements),
         Migration(identifier: "v30-subscriptions", sql: SubscriptionsMigration.statements),
         Migration(identifier: "v31-product-subscriptions", sql: ProductSubscriptionMigration.statements),
+        Migration(identifier: "v32-subscription-mail", sql: SubscriptionMailMigration.statements),
     ]
 }

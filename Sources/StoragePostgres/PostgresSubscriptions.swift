@@ -7,7 +7,7 @@ import StorageRows
 /// Subscriptions in PostgreSQL, shared by every host. A claim is one statement: the due rows are chosen
 /// `FOR UPDATE SKIP LOCKED`, so a second worker's claim at the same moment passes over the rows the first is taking
 /// and takes others, and each row's lease is written before either commits.
-public struct PostgresSubscriptions: SubscriptionStore {
+public struct PostgresSubscriptions: SubscriptionStore, SubscriptionMailbox {
     private let database: PostgresDatabase
 
     public init(database: PostgresDatabase) { self.database = database }
@@ -131,10 +131,46 @@ public struct PostgresSubscriptions: SubscriptionStore {
 
     private static func record(_ event: SubscriptionEvent, of id: String, on connection: PostgresConnection) async throws {
         let (at, actor, kind, detail) = (event.at.timeIntervalSince1970, event.actor, event.kind, event.detail)
+        let (to, name, state, next) = (event.tells?.address, event.tells?.name, event.tells == nil ? nil : "pending", event.tells == nil ? nil : at)
         try await connection.query(
             """
-            INSERT INTO subscription_event (subscription_id, sequence, at, actor, kind, detail)
-            SELECT \(id), coalesce(max(sequence), 0) + 1, \(at), \(actor), \(kind), \(detail) FROM subscription_event WHERE subscription_id = \(id)
+            INSERT INTO subscription_event (subscription_id, sequence, at, actor, kind, detail, mail_to, mail_to_name, mail_state, mail_next_at)
+            SELECT \(id), coalesce(max(sequence), 0) + 1, \(at), \(actor), \(kind), \(detail), \(to), \(name), \(state), \(next)
+            FROM subscription_event WHERE subscription_id = \(id)
             """, logger: PostgresDatabase.quiet)
+    }
+
+    public func dueMail(at now: Date, limit: Int) async throws(SubscriptionStoreError) -> [SubscriptionMailEntry] {
+        let (time, limit) = (now.timeIntervalSince1970, max(0, limit))
+        return try await run(writing: false) { connection in
+            let rows = try await connection.query(
+                """
+                SELECT subscription_id, sequence, at, actor, kind, detail, mail_to, mail_to_name, mail_attempts FROM subscription_event
+                WHERE mail_state = 'pending' AND mail_next_at <= \(time) ORDER BY mail_next_at, subscription_id, sequence LIMIT \(limit)
+                """, logger: PostgresDatabase.quiet)
+            var entries: [SubscriptionMailEntry] = []
+            for try await (id, sequence, at, actor, kind, detail, to, name, attempts) in rows.decode(
+                (String, Int, Double, String, String, String, String?, String?, Int).self)
+            {
+                entries.append(
+                    SubscriptionMailRows.entry(
+                        subscription: id, sequence: sequence, at: at, actor: actor, kind: kind, detail: detail, to: to, name: name, attempts: attempts
+                    ))
+            }
+            return entries
+        }
+    }
+
+    public func recordMail(_ attempt: OutboxAttempt, subscription id: String, sequence: Int, at: Date) async throws(SubscriptionStoreError) {
+        let (state, next, error) = SubscriptionMailRows.columns(attempt)
+        let nextAt = next?.timeIntervalSince1970
+        try await run { connection in
+            _ = try await connection.query(
+                """
+                UPDATE subscription_event SET mail_state = \(state), mail_next_at = coalesce(\(nextAt), mail_next_at), mail_error = \(error),
+                    mail_attempts = mail_attempts + 1
+                WHERE subscription_id = \(id) AND sequence = \(sequence)
+                """, logger: PostgresDatabase.quiet)
+        }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ShopModels
+import ShopPorts
 
 /// Schema step v28, the same on SQLite and PostgreSQL: the discount codes (their definition as a JSON document) and the
 /// uses held, one per order at most, let go when the order is declined or canceled.
@@ -93,4 +94,39 @@ public enum ProductSubscriptionMigration {
 
     /// The weeks a column's text names; what is not a number is left out.
     public static func weeks(_ stored: String) -> [Int] { stored.split(separator: ",").compactMap { Int($0) } }
+}
+
+/// Schema step v32, the same on SQLite and PostgreSQL: an event that tells its subscriber (a renewal that failed, a
+/// cancel) is its own outbox entry, written in the event's transaction: to whom, and where its sending stands.
+public enum SubscriptionMailMigration {
+    public static let statements = [
+        "ALTER TABLE subscription_event ADD COLUMN mail_to TEXT",
+        "ALTER TABLE subscription_event ADD COLUMN mail_to_name TEXT",
+        "ALTER TABLE subscription_event ADD COLUMN mail_state TEXT CHECK (mail_state IN ('pending', 'sent', 'failed'))",
+        "ALTER TABLE subscription_event ADD COLUMN mail_attempts INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE subscription_event ADD COLUMN mail_next_at DOUBLE PRECISION",
+        "ALTER TABLE subscription_event ADD COLUMN mail_error TEXT",
+        "CREATE INDEX subscription_mail_due ON subscription_event (mail_next_at) WHERE mail_state = 'pending'",
+    ]
+}
+
+/// The subscription mail columns, read and written the same way by both databases' stores.
+public enum SubscriptionMailRows {
+    /// The message a row of `subscription_event` holds.
+    public static func entry(
+        subscription: String, sequence: Int, at: Double, actor: String, kind: String, detail: String, to: String?, name: String?, attempts: Int
+    ) -> SubscriptionMailEntry {
+        let recipient = MailAddress(name: name ?? "", address: to ?? "")
+        let event = SubscriptionEvent(at: Date(timeIntervalSince1970: at), actor: actor, kind: kind, detail: detail, tells: recipient)
+        return SubscriptionMailEntry(subscriptionID: subscription, sequence: sequence, event: event, recipient: recipient, attempts: attempts)
+    }
+
+    /// The state, next time and error an attempt leaves.
+    public static func columns(_ attempt: OutboxAttempt) -> (state: String, next: Date?, error: String?) {
+        switch attempt {
+        case .sent: ("sent", nil, nil)
+        case .retry(let next, let error): ("pending", next, error)
+        case .gaveUp(let error): ("failed", nil, error)
+        }
+    }
 }

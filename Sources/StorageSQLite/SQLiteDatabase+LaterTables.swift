@@ -124,5 +124,8 @@ extension SQLiteDatabase {
         migrator.registerMigration("v31-product-subscriptions") { db in
             for statement in ProductSubscriptionMigration.statements { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v32-subscription-mail") { db in
+            for statement in SubscriptionMailMigration.statements { try db.execute(sql: statement) }
+        }
     }
 }

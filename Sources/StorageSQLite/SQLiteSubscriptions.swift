@@ -6,7 +6,7 @@ import StorageRows
 
 /// Subscriptions in SQLite. A claim reads the due rows and writes their leases in one write transaction, which SQLite
 /// runs alone: two workers never hold one subscription.
-public struct SQLiteSubscriptions: SubscriptionStore {
+public struct SQLiteSubscriptions: SubscriptionStore, SubscriptionMailbox {
     private let database: SQLiteDatabase
 
     public init(database: SQLiteDatabase) { self.database = database }
@@ -107,7 +107,46 @@ public struct SQLiteSubscriptions: SubscriptionStore {
     private static func record(_ event: SubscriptionEvent, of id: String, in db: Database) throws {
         let next = (try Int.fetchOne(db, sql: "SELECT MAX(sequence) FROM subscription_event WHERE subscription_id = ?", arguments: [id]) ?? 0) + 1
         try db.execute(
-            sql: "INSERT INTO subscription_event (subscription_id, sequence, at, actor, kind, detail) VALUES (?, ?, ?, ?, ?, ?)",
-            arguments: [id, next, event.at.timeIntervalSince1970, event.actor, event.kind, event.detail])
+            sql: """
+                INSERT INTO subscription_event (subscription_id, sequence, at, actor, kind, detail, mail_to, mail_to_name, mail_state, mail_next_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                id, next, event.at.timeIntervalSince1970, event.actor, event.kind, event.detail, event.tells?.address, event.tells?.name,
+                event.tells == nil ? nil : "pending", event.tells == nil ? nil : event.at.timeIntervalSince1970,
+            ])
+    }
+
+    public func dueMail(at now: Date, limit: Int) async throws(SubscriptionStoreError) -> [SubscriptionMailEntry] {
+        try await run(writing: false) { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT subscription_id, sequence, at, actor, kind, detail, mail_to, mail_to_name, mail_attempts FROM subscription_event
+                    WHERE mail_state = 'pending' AND mail_next_at <= ? ORDER BY mail_next_at, subscription_id, sequence LIMIT ?
+                    """, arguments: [now.timeIntervalSince1970, limit]
+            ).map(SubscriptionMailRows.entry)
+        }
+    }
+
+    public func recordMail(_ attempt: OutboxAttempt, subscription id: String, sequence: Int, at: Date) async throws(SubscriptionStoreError) {
+        let (state, next, error) = SubscriptionMailRows.columns(attempt)
+        try await run { db in
+            try db.execute(
+                sql: """
+                    UPDATE subscription_event SET mail_state = ?, mail_next_at = COALESCE(?, mail_next_at), mail_error = ?,
+                        mail_attempts = mail_attempts + 1
+                    WHERE subscription_id = ? AND sequence = ?
+                    """, arguments: [state, next?.timeIntervalSince1970, error, id, sequence])
+        }
+    }
+}
+
+extension SubscriptionMailRows {
+    static func entry(_ row: Row) -> SubscriptionMailEntry {
+        entry(
+            subscription: row["subscription_id"], sequence: row["sequence"], at: row["at"], actor: row["actor"], kind: row["kind"],
+            detail: row["detail"],
+            to: row["mail_to"], name: row["mail_to_name"], attempts: row["mail_attempts"])
     }
 }

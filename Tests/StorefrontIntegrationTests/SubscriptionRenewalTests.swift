@@ -181,7 +181,12 @@ struct SubscriptionRenewalTests {
         #expect(
             kinds == [
                 "created", "renewed", "changed", "skipped", "changed", "changed", "changed", "renewed", "changed", "failed", "failed", "failed",
-                "failed",
+                "canceled",
             ])
+        // Each failure and the cancel wait in the outbox for the subscriber, written with their events; sent, they are due no more.
+        let due = try await storage.subscriptions.dueMail(at: moment, limit: 10)
+        #expect(due.map(\.event.kind) == ["failed", "failed", "failed", "canceled"] && due.allSatisfy { $0.recipient.address == "jane@example.com" })
+        for entry in due { try await storage.subscriptions.recordMail(.sent, subscription: id, sequence: entry.sequence, at: moment) }
+        #expect(try await storage.subscriptions.dueMail(at: moment, limit: 10).isEmpty)
     }
 }

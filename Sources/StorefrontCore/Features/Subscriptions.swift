@@ -24,7 +24,9 @@ public struct SubscriptionRow: Equatable, Sendable {
 public struct SubscriptionMenu: Equatable, Sendable {
     public struct Option: Equatable, Sendable {
         public var title: String
-        public var change: SubscriptionChange
+        public var change: SubscriptionChange?
+        /// Pay the missed renewal now, on the payment sheet (a past-due subscription).
+        public var paysNow = false
     }
     public var subscriptionID: String
     public var options: [Option]
@@ -131,7 +133,8 @@ public enum SubscriptionsFeature {
             case .confirm:
                 state.list.menu = nil
                 guard let option = menu.options[safe: menu.selectedIndex] else { return .none }
-                return change(&state, menu.subscriptionID, option.change, env)
+                if option.paysNow { return payNow(&state, menu.subscriptionID, env) }
+                return option.change.map { change(&state, menu.subscriptionID, $0, env) } ?? .none
             }
             return .none
         }
@@ -158,6 +161,7 @@ public enum SubscriptionsFeature {
         let s = row.subscription
         guard s.status != .canceled else { return [] }
         var options: [SubscriptionMenu.Option] = []
+        if s.status == .pastDue, row.goods != nil { options.append(.init(title: "Pay the missed delivery now", change: nil, paysNow: true)) }
         if s.status == .active, !s.endsAtPeriodEnd {
             options.append(
                 s.skipsNext ? .init(title: "Keep the next delivery", change: .keepNext) : .init(title: "Skip the next delivery", change: .skipNext))
@@ -178,6 +182,22 @@ public enum SubscriptionsFeature {
         if !s.endsAtPeriodEnd { options.append(.init(title: "Cancel at the end of the period", change: .cancelAtPeriodEnd)) }
         options.append(.init(title: "Cancel now", change: .cancelNow))
         return options
+    }
+
+    /// The payment sheet for the missed renewal of subscription `id`: its delivery as the catalog has it now, paid on
+    /// the sheet, where the bank can check it; once paid, the subscription is active again on the card paid with.
+    private static func payNow(_ state: inout State, _ id: String, _ env: ShopEnvironment) -> Effect {
+        guard let s = state.list.rows.first(where: { $0.subscription.id == id })?.subscription else { return .none }
+        let catalog = env.dependencies.catalog
+        return .run { send in
+            guard let product = (try? await catalog.product(id: s.productID)) ?? nil, let offer = s.offer(in: product) else {
+                send(.subscriptions(.changed(.failure(SubscriptionChangeRefusal("\(s.productID) is no longer sold: cancel the subscription.")))))
+                return
+            }
+            let line = CartLine(product: product, variant: offer.variant, quantity: s.quantity)
+            let order = CheckoutOrder(lines: [line], clearsCartOnSuccess: false, renews: MissedRenewal(subscriptionID: s.id, period: s.period))
+            send(.request(.beginCheckout(order)))
+        }
     }
 
     /// Writes `change` to subscription `id` as this customer, through the store's one change operation.

@@ -7,7 +7,10 @@ public struct CheckoutOrder: Equatable, Sendable {
     public var lines: [CartLine]
     public var clearsCartOnSuccess: Bool
     public var subscription: SubscriptionPlan?
-    public init(lines: [CartLine], clearsCartOnSuccess: Bool, subscription: SubscriptionPlan? = nil) {
+    /// The past-due renewal paying brings back, for a subscriber paying it on the sheet.
+    public var renews: MissedRenewal?
+    public init(lines: [CartLine], clearsCartOnSuccess: Bool, subscription: SubscriptionPlan? = nil, renews: MissedRenewal? = nil) {
+        self.renews = renews
         self.lines = lines
         self.clearsCartOnSuccess = clearsCartOnSuccess
         self.subscription = subscription

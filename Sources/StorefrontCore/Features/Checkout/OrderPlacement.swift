@@ -60,7 +60,8 @@ struct OrderPlacement: Sendable {
         do {
             draft = try PlaceOrder.draft(
                 lines: order.lines, shippingMethodID: payment.shippingMethod.id, contact: payment.shippingContact, customerID: customerID,
-                shop: shop, discount: discount, subscription: order.subscription.map { SubscriptionStart(everyWeeks: $0.everyWeeks) })
+                shop: shop, discount: discount, subscription: order.subscription.map { SubscriptionStart(everyWeeks: $0.everyWeeks) },
+                renews: order.renews)
         } catch {
             // The sheet refuses such an address before Pay; a catalog reloaded meanwhile can still change the regions.
             return (.notPaid(error.message), previous)
@@ -128,12 +129,15 @@ struct OrderPlacement: Sendable {
             paymentDescription: payment.method.shortName,
             shipTo: payment.shippingContact.shipToLine,
             shippingMethodLabel: payment.shippingMethod.label,
-            subscription: order.subscription.map { plan in
-                let next =
-                    dates.map { " · next on " + UTCTime($0.now().addingTimeInterval(Double(plan.everyWeeks) * RenewalSchedule.week)).calendarDate }
-                    ?? ""
-                return "Every \(RenewalSchedule.every(plan.everyWeeks))\(next) · u to change or cancel"
-            }
+            subscription: order.renews.map { _ in "Your subscription is active again, charged to this card · u to see it" }
+                ?? order.subscription.map { plan in
+                    let next =
+                        dates.map {
+                            " · next on " + UTCTime($0.now().addingTimeInterval(Double(plan.everyWeeks) * RenewalSchedule.week)).calendarDate
+                        }
+                        ?? ""
+                    return "Every \(RenewalSchedule.every(plan.everyWeeks))\(next) · u to change or cancel"
+                }
         )
     }
 

@@ -1,0 +1,103 @@
+import Foundation
+import ShopMerchant
+import ShopModels
+import ShopPorts
+import ShopSandbox
+import StorageSQLite
+import StorefrontCore
+import StorefrontTesting
+import Synchronization
+import Testing
+
+/// A subscriber whose card starts needing the bank's check off-session in period 3: the renewal fails, the
+/// subscription is past due and a message tells the subscriber where to pay; paying the missed delivery on the sheet
+/// brings it back, charged to the card paid with. A card that keeps failing ends in a cancel and a message.
+@MainActor
+@Suite("A missed renewal, told and paid")
+struct MissedRenewalTests {
+    /// A transport that keeps what it was handed.
+    final class KeptMail: MailTransport {
+        let sent = Mutex<[MailMessage]>([])
+        func send(_ message: MailMessage) throws(MailTransportError) { sent.withLock { $0.append(message) } }
+    }
+
+    static let shopURL = "https://shop.example/"
+
+    func worker(_ stack: TestStack) -> RenewalWorker {
+        RenewalWorker(
+            store: SQLiteSubscriptions(database: stack.database), catalog: stack.catalog, wallets: stack.wallets, provider: stack.paymentProvider,
+            backend: stack.merchantBackend, methodData: SandboxProcessor.paymentData(for:), name: "host")
+    }
+
+    func delivery(_ stack: TestStack, _ mail: KeptMail, at now: Date) -> MailDelivery {
+        let store = SQLiteSubscriptions(database: stack.database)
+        return MailDelivery(
+            outbox: SQLiteOutbox(database: stack.database), orders: stack.orders, transport: mail, shop: stack.catalog.shop,
+            sender: MailSender(from: MailAddress(name: "Storefront", address: "shop@example.com")), dates: DateSource { now },
+            subscriptionMail: SubscriptionMailSource(mailbox: store, store: store, catalog: stack.catalog, manage: Self.shopURL))
+    }
+
+    /// Subscribed weekly with Visa ••4242, renewed once (period 2), then switched to the card that needs the bank's
+    /// check off-session, on the subscriptions screen.
+    func subscribedThenSwitchedCard() async throws -> (ScriptedDriver, String) {
+        let driver = try await SubscribeSheetTests().onCoffee()
+        try await driver.press("r,p,enter")
+        let start = Fixtures.fixedDates.now()
+        let id = try #require(
+            try await SQLiteSubscriptions(database: driver.stack.database).subscriptions(customer: SubscribeSheetTests.customer).first?.id)
+        #expect(try await worker(driver.stack).pass(at: start.addingTimeInterval(RenewalSchedule.week + 60)).renewed == [id])
+        try await driver.press("u,r")
+        try await SubscriptionsScreenTests().apply("Charge Visa ••3184  Test: authenticate off-session", on: driver)
+        return (driver, id)
+    }
+
+    @Test func period3NeedsTheBanksCheckTheSubscriberIsToldAndPayingOnTheSheetResumesIt() async throws {
+        let (driver, id) = try await subscribedThenSwitchedCard()
+        let store = SQLiteSubscriptions(database: driver.stack.database)
+        let period3 = Fixtures.fixedDates.now().addingTimeInterval(2 * RenewalSchedule.week + 60)
+        #expect(try await worker(driver.stack).pass(at: period3).failed == [id])
+        let pastDue = try #require(try await store.subscription(id: id))
+        #expect(pastDue.status == .pastDue && pastDue.period == 3 && pastDue.failedAttempts == 1)
+        #expect(pastDue.dueAt == period3.addingTimeInterval(RenewalSchedule.day), "tried again a day later")
+
+        let mail = KeptMail()
+        let pass = try await delivery(driver.stack, mail, at: period3).deliverDue()
+        #expect(pass.sent.contains("\(id)#4"), "\(pass)")
+        let message = try #require(mail.sent.withLock { $0.first { $0.subject.contains("could not be renewed") } })
+        #expect(message.to.address == "jane@example.com")
+        #expect(message.subject == "Your Compile-Time Coffee — Whole bean · 250 g subscription could not be renewed")
+        #expect(message.text.contains("We could not charge Visa ••3184"))
+        #expect(message.text.contains(DeclineReason.authenticationRequired.message))
+        #expect(message.text.contains("Go to \(Self.shopURL), open your account (u), then your subscriptions (r)."))
+        #expect(try await delivery(driver.stack, mail, at: period3).deliverDue().sent.isEmpty, "sent once")
+
+        // The link's steps: the account, the subscriptions, "Pay the missed delivery now", and Pay on the sheet.
+        try await driver.press("s,u,r")
+        #expect(driver.frameText.contains("Past due: the last charge to Visa ••3184 failed"), "\(driver.frameText)")
+        try await SubscriptionsScreenTests().apply("Pay the missed delivery now", on: driver)
+        #expect(driver.state.paymentSheet?.rows == PaymentSheetRow.standard)
+        try await driver.press("p,enter")
+        #expect(driver.state.confirmation?.subscription == "Your subscription is active again, charged to this card · u to see it")
+        let back = try #require(try await store.subscription(id: id))
+        #expect(back.status == .active && back.period == 4 && back.failedAttempts == 0 && back.cardDescription == "Visa ••4242")
+        #expect(back.renewsAt > period3, "the next delivery is on the schedule, after now")
+        #expect(try await store.history(of: id).last?.kind == "renewed")
+        #expect(try await worker(driver.stack).pass(at: period3.addingTimeInterval(RenewalSchedule.day)).claimed == 0, "nothing due again")
+    }
+
+    @Test func aCardThatKeepsFailingEndsInACancelAndAMessage() async throws {
+        let (driver, id) = try await subscribedThenSwitchedCard()
+        let store = SQLiteSubscriptions(database: driver.stack.database)
+        var now = Fixtures.fixedDates.now().addingTimeInterval(2 * RenewalSchedule.week + 60)
+        for _ in 0...RenewalSchedule.retryDays.count {
+            #expect(try await worker(driver.stack).pass(at: now).failed == [id])
+            now = try #require(try await store.subscription(id: id)).dueAt
+        }
+        #expect(try await store.subscription(id: id)?.status == .canceled)
+        let mail = KeptMail()
+        _ = try await delivery(driver.stack, mail, at: now).deliverDue()
+        let subjects = mail.sent.withLock { $0.map(\.subject) }
+        #expect(subjects.filter { $0.hasSuffix("could not be renewed") }.count == RenewalSchedule.retryDays.count)
+        #expect(subjects.contains("Your Compile-Time Coffee — Whole bean · 250 g subscription has ended"), "\(subjects)")
+    }
+}
