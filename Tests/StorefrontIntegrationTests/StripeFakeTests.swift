@@ -237,6 +237,10 @@ struct StripeOffSessionTests {
                 request.offSession = true
                 return request
             }
+            // The subscription's first order, with the shopper there: the card is set up for the renewals.
+            var first = StripeFakeTests.Contract.request(try await card("4242424242424242"), key: "order_subscribing")
+            first.savesCardForRenewals = true
+            #expect(try await processor.charge(first).outcome == .succeeded)
             let strict = try await card("4000002760003184")
             #expect(try await processor.charge(renewal(strict, key: "sub_1_p2_t1")).outcome == .declined(.authenticationRequired))
             // 3155 asks for the check with the shopper there; set up, off-session it is charged.
@@ -245,7 +249,10 @@ struct StripeOffSessionTests {
             // The worker asking again under the same key (it stopped before settling) gets the same charge.
             #expect(try await processor.charge(renewal(setUp, key: "sub_2_p2_t1")).outcome == .succeeded)
         }
-        let intents = try fake.objects("payment_intents")
+        let all = try fake.objects("payment_intents")
+        let subscribing = all.filter { $0["setup_future_usage"] as? String == "off_session" }
+        #expect(subscribing.count == 1 && subscribing.first?["off_session"] as? Bool != true, "the first order saves the card, on-session")
+        let intents = all.filter { $0["setup_future_usage"] as? String != "off_session" }
         #expect(intents.count == 2, "one PaymentIntent per key: \(intents)")
         #expect(intents.allSatisfy { $0["off_session"] as? Bool == true }, "every renewal confirmed off-session")
         #expect(intents.filter { $0["status"] as? String == "succeeded" }.count == 1)

@@ -169,7 +169,11 @@ def create_payment_intent(form):
         "customer": form.get("customer"), "payment_method": form.get("payment_method"), "metadata": metadata(form),
         "status": "requires_confirmation" if form.get("payment_method") else "requires_payment_method",
         "last_payment_error": None, "next_action": None,
+        # off_session for the first order of a subscription: Stripe keeps the card for the renewals' off-session charges.
+        "setup_future_usage": form.get("setup_future_usage"),
     }
+    if intent["setup_future_usage"] not in (None, "off_session", "on_session"):
+        return error(400, "invalid_request_error", "Invalid setup_future_usage: must be one of on_session or off_session")
     objects["pi"][intent["id"]] = intent
     return 200, intent
 
