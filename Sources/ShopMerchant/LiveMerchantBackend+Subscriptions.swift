@@ -41,7 +41,8 @@ extension LiveMerchantBackend {
         let subscription = Subscription(
             id: id, customerID: draft.customerID, productID: line.productID, variantSKU: line.variant?.sku, quantity: line.quantity,
             intervalWeeks: start.everyWeeks, renewsAt: order.placedAt.addingTimeInterval(Double(start.everyWeeks) * RenewalSchedule.week),
-            cardID: card.id, cardDescription: card.shortName, shipTo: draft.shippingContact, shippingMethodID: draft.shippingMethod.id)
+            cardID: card.id, cardDescription: card.shortName, shipTo: draft.shippingContact, shippingMethodID: draft.shippingMethod.id,
+            unitPrice: line.unitPrice)
         let event = SubscriptionEvent(
             at: dates.now(), actor: "shopper:\(draft.customerID)", kind: "created",
             detail: "by order \(order.number), every \(RenewalSchedule.every(start.everyWeeks))")

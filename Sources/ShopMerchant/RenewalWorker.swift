@@ -97,11 +97,32 @@ public struct RenewalWorker: Sendable {
             pass.leftForLater.append(id)
             return
         }
+        if case .paid = outcome { await tellNewPrice(id, at: now) }
+        if case .skipped = outcome { await tellNewPrice(id, at: now) }
         switch outcome {
         case .paid: pass.renewed.append(id)
         case .skipped: pass.skipped.append(id)
         case .ended: pass.ended.append(id)
         case .failed: pass.failed.append(id)
+        }
+    }
+
+    /// When the catalog's price of subscription `id`'s delivery is not the one its subscriber was told, tells them the
+    /// new one, which the next renewal charges: a period ahead, so nobody is charged a price they were not told.
+    /// Not told now (the storage failed), it is told after the next renewal, which still charges the old price.
+    private func tellNewPrice(_ id: String, at now: Date) async {
+        guard let subscription = try? await store.subscription(id: id), subscription.status != .canceled, let told = subscription.unitPrice,
+            let product = (try? await catalog.product(id: subscription.productID)) ?? nil, let offer = subscription.offer(in: product)
+        else { return }
+        guard told != offer.price else { return }
+        let event = SubscriptionEvent(
+            at: now, actor: "renewals", kind: "price",
+            detail: "from period \(subscription.period): \(offer.price.formatted) each (was \(told.formatted))", tells: subscription.subscriber)
+        _ = try? await store.update(id, worker: nil, event: event) { current in
+            guard current.unitPrice == subscription.unitPrice else { return nil }
+            var next = current
+            next.unitPrice = offer.price
+            return next
         }
     }
 
@@ -113,12 +134,13 @@ public struct RenewalWorker: Sendable {
         do { found = try await catalog.product(id: subscription.productID) } catch { return nil }
         guard let product = found else { return .failed("\(subscription.productID) is no longer sold.") }
         guard let offer = subscription.offer(in: product) else { return .failed("That choice of \(product.name) is no longer sold.") }
-        var cart = Cart(currency: shop.currency)
-        _ = cart.add(product, variant: offer.variant, quantity: subscription.quantity)
+        // At the price the subscriber was told: a new one is charged from the period after it is told.
+        var line = CartLine(product: product, variant: offer.variant, quantity: subscription.quantity)
+        line.unitPrice = subscription.chargedPrice(catalogPrice: offer.price)
         let draft: OrderDraft
         do {
             draft = try PlaceOrder.draft(
-                lines: cart.lines, shippingMethodID: subscription.shippingMethodID, contact: subscription.shipTo, customerID: subscription.customerID,
+                lines: [line], shippingMethodID: subscription.shippingMethodID, contact: subscription.shipTo, customerID: subscription.customerID,
                 shop: shop, offSession: true)
         } catch {
             return .failed(error.message)

@@ -40,12 +40,18 @@ public struct Subscription: Hashable, Sendable, Codable {
     public var cardDescription: String
     public var shipTo: Contact
     public var shippingMethodID: String
+    /// A unit's price as the subscriber was last told it: what the next renewal charges. A price the catalog changes
+    /// is charged from the period after the one it is noticed at, and the subscriber is told first (nil: the
+    /// catalog's price, for a subscription made before prices were kept).
+    public var unitPrice: Money?
 
     public init(
         id: String, customerID: String, productID: ProductID, variantSKU: ProductID? = nil, quantity: Int, intervalWeeks: Int,
         status: SubscriptionStatus = .active, period: Int = 2, renewsAt: Date, dueAt: Date? = nil, failedAttempts: Int = 0, skipsNext: Bool = false,
-        endsAtPeriodEnd: Bool = false, cardID: String, cardDescription: String, shipTo: Contact, shippingMethodID: String
+        endsAtPeriodEnd: Bool = false, cardID: String, cardDescription: String, shipTo: Contact, shippingMethodID: String,
+        unitPrice: Money? = nil
     ) {
+        self.unitPrice = unitPrice
         self.id = id
         self.customerID = customerID
         self.productID = productID
@@ -151,6 +157,13 @@ extension Subscription {
             next = next.addingTimeInterval(behind * interval)
         }
         return next
+    }
+
+    /// The unit price the next renewal charges when the catalog asks `catalogPrice`: the price the subscriber was told,
+    /// in the shop's currency; else the catalog's.
+    public func chargedPrice(catalogPrice: Money) -> Money {
+        guard let told = unitPrice, told.currency == catalogPrice.currency else { return catalogPrice }
+        return told
     }
 
     /// What one delivery is in `product` as the catalog has it now: its variant (nil for a product without options)

@@ -34,6 +34,14 @@ public enum SubscriptionMail {
                 "  \(MailMessage.oneLine(why))", "", "Your subscription is canceled and nothing more will be charged.",
                 "To subscribe again: \(whereTo)",
             ]
+        case ("price", _):
+            let each = event.detail.components(separatedBy: ": ").last ?? event.detail
+            subject = "The price of your \(product) subscription changes"
+            body = [
+                greeting, "", "From your delivery on \(UTCTime(subscription.renewsAt).calendarDate), \(product) costs \(MailMessage.oneLine(each)).",
+                "Your deliveries until then keep the price you had.", "",
+                "To change the interval, skip a delivery or cancel before then: \(whereTo)",
+            ]
         default:
             let ending = subscription.endsAtPeriodEnd && subscription.status != .canceled
             subject = "Your \(product) subscription is canceled"

@@ -111,7 +111,10 @@ public enum SubscriptionsFeature {
                     let name =
                         product.map { product in offer?.variant.map { CartLine.name(product.name, $0.title) } ?? product.name }
                         ?? subscription.productID.rawValue
-                    let goods = offer.map { Money(minorUnits: $0.price.minorUnits * Int64(subscription.quantity), currency: $0.price.currency) }
+                    // The next delivery's price is the one the subscriber was told: a new catalog price comes a period later.
+                    let goods = offer.map { subscription.chargedPrice(catalogPrice: $0.price) }.map {
+                        Money(minorUnits: $0.minorUnits * Int64(subscription.quantity), currency: $0.currency)
+                    }
                     rows.append(SubscriptionRow(subscription: subscription, name: name, goods: goods, offered: product?.subscriptionWeeks ?? []))
                 }
                 send(.subscriptions(.loaded(.success(rows))))

@@ -100,4 +100,43 @@ struct MissedRenewalTests {
         #expect(subjects.filter { $0.hasSuffix("could not be renewed") }.count == RenewalSchedule.retryDays.count)
         #expect(subjects.contains("Your Compile-Time Coffee — Whole bean · 250 g subscription has ended"), "\(subjects)")
     }
+
+    @Test func aNewPriceIsToldFirstAndChargedFromThePeriodAfter() async throws {
+        let driver = try await SubscribeSheetTests().onCoffee()
+        try await driver.press("r,p,enter")
+        let stack = driver.stack
+        let store = SQLiteSubscriptions(database: stack.database)
+        let id = try #require(try await store.subscriptions(customer: SubscribeSheetTests.customer).first?.id)
+        #expect(try await store.subscription(id: id)?.unitPrice?.minorUnits == 1_700, "the price paid when subscribing")
+        // The merchant raises the 250 g bags to $20.00.
+        let editor = SQLiteCatalogEditor(database: stack.database, shop: stack.catalog.shop)
+        let coffee = try #require(try await editor.products().first { $0.id == "coffee-beans" })
+        var document = try #require(try JSONSerialization.jsonObject(with: Data(coffee.document.utf8)) as? [String: Any])
+        document["variants"] = (document["variants"] as? [[String: Any]])?.map { variant in
+            var changed = variant
+            if (variant["sku"] as? String)?.hasSuffix("250g") == true { changed["price"] = 2_000 }
+            return changed
+        }
+        let text = String(decoding: try JSONSerialization.data(withJSONObject: document), as: UTF8.self)
+        _ = try await editor.apply(
+            CatalogEdit(productID: "coffee-beans", change: .update(document: text), expectedVersion: coffee.version, actor: "local:owner"),
+            at: Fixtures.fixedDates.now())
+        let renewals = worker(stack)
+        let week = RenewalSchedule.week
+        let start = Fixtures.fixedDates.now()
+        // Period 2 still costs what the subscriber was told; the new price is told at once, for period 3.
+        #expect(try await renewals.pass(at: start.addingTimeInterval(week + 60)).renewed == [id])
+        let orders = try await stack.orders.orders(customer: SubscribeSheetTests.customer, offset: 0, limit: 10)
+        #expect(orders.first?.totals.subtotal.minorUnits == 1_700, "period 2 at the old price")
+        #expect(try await store.subscription(id: id)?.unitPrice?.minorUnits == 2_000)
+        let mail = KeptMail()
+        _ = try await delivery(stack, mail, at: start.addingTimeInterval(week + 120)).deliverDue()
+        let notice = try #require(mail.sent.withLock { $0.first { $0.subject.hasPrefix("The price of your") } })
+        let period3 = UTCTime(start.addingTimeInterval(2 * week)).calendarDate
+        #expect(notice.text.contains("From your delivery on \(period3), Compile-Time Coffee — Whole bean · 250 g costs $20.00 each (was $17.00)."))
+        #expect(try await renewals.pass(at: start.addingTimeInterval(2 * week + 60)).renewed == [id])
+        let later = try await stack.orders.orders(customer: SubscribeSheetTests.customer, offset: 0, limit: 10)
+        #expect(later.first?.totals.subtotal.minorUnits == 2_000, "period 3 at the new price")
+        #expect(try await store.history(of: id).map(\.kind) == ["created", "renewed", "price", "renewed"])
+    }
 }
