@@ -49,6 +49,7 @@ public enum Layout {
         case .merchantSales: state.merchant.map { drawMerchantSales($0, body, &painter) }
         case .merchantCatalog: state.merchant.map { drawMerchantCatalog($0, body, &painter) }
         case .merchantDiscounts: state.merchant.map { drawMerchantDiscounts($0, body, &painter) }
+        case .merchantSubscriptions: state.merchant.map { drawMerchantSubscriptions($0, body, &painter) }
         }
         if state.isHelpShown {
             painter.overlay(rows: body.top..<body.bottom) { drawHelp(state, body, &$0) }

@@ -167,7 +167,8 @@ public enum AppReducer {
         case .subscriptions: return state.run(\.subscriptions, SubscriptionsFeature.reducer, key, env)
         case .form: return state.run(\.forms, FormFeature.reducer, key, env)
         case .cardLink: return state.run(\.cardLink, CardLinkFeature.reducer, key, env)
-        case .merchantQueue, .merchantOrder, .merchantRefund, .merchantStock, .merchantSales, .merchantCatalog, .merchantDiscounts:
+        case .merchantQueue, .merchantOrder, .merchantRefund, .merchantStock, .merchantSales, .merchantCatalog, .merchantDiscounts,
+            .merchantSubscriptions:
             return state.run(\.console, MerchantFeature.reducer, key, env)
         }
     }

@@ -14,7 +14,7 @@ public enum Screen: Hashable, Sendable {
     case cardLink
     /// The merchant console (`storefront admin`): the order queue, one order, a refund being chosen, the stock
     /// and the sales summary.
-    case merchantQueue, merchantOrder, merchantRefund, merchantStock, merchantSales, merchantCatalog, merchantDiscounts
+    case merchantQueue, merchantOrder, merchantRefund, merchantStock, merchantSales, merchantCatalog, merchantDiscounts, merchantSubscriptions
 
     /// A screen the shared keys (shop, cart, orders, account) work on: not a form, the card page, the payment
     /// sheet or the merchant console, which take keys of their own.
@@ -22,7 +22,7 @@ public enum Screen: Hashable, Sendable {
         switch self {
         case .productList, .productDetail, .cart, .confirmation, .orders, .orderDetail, .account, .subscriptions: true
         case .form, .paymentSheet, .cardLink, .merchantQueue, .merchantOrder, .merchantRefund, .merchantStock, .merchantSales, .merchantCatalog,
-            .merchantDiscounts:
+            .merchantDiscounts, .merchantSubscriptions:
             false
         }
     }
@@ -30,7 +30,9 @@ public enum Screen: Hashable, Sendable {
     /// A screen of the merchant console.
     public var isMerchants: Bool {
         switch self {
-        case .merchantQueue, .merchantOrder, .merchantRefund, .merchantStock, .merchantSales, .merchantCatalog, .merchantDiscounts: true
+        case .merchantQueue, .merchantOrder, .merchantRefund, .merchantStock, .merchantSales, .merchantCatalog, .merchantDiscounts,
+            .merchantSubscriptions:
+            true
         default: false
         }
     }

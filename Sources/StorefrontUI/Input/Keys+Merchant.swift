@@ -4,6 +4,7 @@ import StorefrontCore
 extension KeyBindings {
     private static let console: Set<KeyContext> = [
         .merchantQueue, .merchantOrder, .merchantRefund, .merchantStock, .merchantSales, .merchantCatalog, .merchantDiscounts,
+        .merchantSubscriptions,
     ]
 
     static let merchantTable: [KeyBinding] = [
@@ -70,5 +71,15 @@ extension KeyBindings {
         KeyBinding(
             keys: [.character("5")], label: "5", action: .showDiscounts, summary: "codes", contexts: console.subtracting([.merchantDiscounts]),
             inFooter: true),
+        KeyBinding(
+            keys: [.character("6")], label: "6", action: .showSubscriptions, summary: "subscriptions",
+            contexts: console.subtracting([.merchantSubscriptions]), inFooter: true),
+        KeyBinding(
+            keys: [.tab, .right], label: "Tab/→", action: .nextFilter, summary: "next state", contexts: [.merchantSubscriptions], inFooter: true),
+        KeyBinding(
+            keys: [.left], label: "←", action: .previousFilter, summary: "previous state", contexts: [.merchantSubscriptions], inFooter: false),
+        KeyBinding(
+            keys: [.character("x")], label: "x", action: .cancelOrder, summary: "cancel at period end", contexts: [.merchantSubscriptions],
+            inFooter: true, appliesWhen: { ($0.merchant?.subscriptions.selected).map { $0.status != .canceled && !$0.endsAtPeriodEnd } ?? false }),
     ]
 }

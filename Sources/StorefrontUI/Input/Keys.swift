@@ -39,6 +39,7 @@ public enum KeyContext: Int, Hashable, Sendable, CaseIterable {
     case subscriptions, subscriptionMenu
     /// The merchant console's screens, and its prompt before a change.
     case merchantQueue, merchantOrder, merchantRefund, merchantStock, merchantSales, merchantCatalog, merchantDiscounts, merchantPrompt
+    case merchantSubscriptions
 
     /// Borrows the state: an initializer owns its arguments, so taking it plainly copied the state on every key.
     public init(_ state: borrowing StorefrontState) {
@@ -73,6 +74,7 @@ public enum KeyContext: Int, Hashable, Sendable, CaseIterable {
         case .merchantSales: self = .merchantSales
         case .merchantCatalog: self = .merchantCatalog
         case .merchantDiscounts: self = .merchantDiscounts
+        case .merchantSubscriptions: self = .merchantSubscriptions
         }
     }
 }
@@ -101,7 +103,7 @@ public enum KeyBindings {
     ]
     private static let lists: Set<KeyContext> = [
         .productList, .cart, .orders, .account, .subscriptions, .subscriptionMenu, .merchantQueue, .merchantStock, .merchantCatalog,
-        .merchantDiscounts,
+        .merchantDiscounts, .merchantSubscriptions,
     ]
     /// Where typed characters are text, so letters bind nothing.
     private static let typing: Set<KeyContext> = [.search, .form]

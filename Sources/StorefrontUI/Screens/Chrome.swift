@@ -120,6 +120,14 @@ extension Layout {
             let codes = state.merchant?.discounts.codes ?? []
             let paused = codes.filter(\.code.isPaused).count
             return ("Discount codes", "\(codes.count) code\(codes.count == 1 ? "" : "s")" + (paused > 0 ? ", \(paused) paused" : ""))
+        case .merchantSubscriptions:
+            let screen = state.merchant?.subscriptions ?? MerchantSubscriptionsState()
+            let goods = screen.upcomingGoods.map(\.formatted).joined(separator: " + ")
+            return (
+                "Subscriptions \(p.glyphs.separator) \(screen.filter.map(MerchantSubscriptionsState.title) ?? "all")",
+                "\(screen.upcomingCount) renewal\(screen.upcomingCount == 1 ? "" : "s") in \(MerchantSubscriptionsState.upcomingDays) days"
+                    + (goods.isEmpty ? "" : ", \(goods) of goods")
+            )
         }
     }
 

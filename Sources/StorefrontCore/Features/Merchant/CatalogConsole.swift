@@ -50,7 +50,8 @@ extension MerchantFeature {
             return edit(&state, product.id, .setStatus(.archived), version: product.version, env)
         case .back:
             return showQueue(&state, env)
-        case .showQueue, .showStock, .showSales, .showCatalog, .showDiscounts, .newDiscount, .toggleDiscountPaused, .deleteDiscount, .nextFilter,
+        case .showQueue, .showStock, .showSales, .showCatalog, .showDiscounts, .showSubscriptions, .newDiscount, .toggleDiscountPaused,
+            .deleteDiscount, .nextFilter,
             .previousFilter, .ship, .markDelivered, .cancelOrder, .refund,
             .increase, .decrease, .toggleRestock, .toggleLowStock:
             break

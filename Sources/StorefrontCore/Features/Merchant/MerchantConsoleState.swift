@@ -25,6 +25,7 @@ public struct MerchantConsoleState: Equatable, Sendable {
     public var sales: SalesSummary?
     public var catalog = MerchantCatalogState()
     public var discounts = MerchantDiscountsState()
+    public var subscriptions = MerchantSubscriptionsState()
     /// The latest queue read; answers to older ones are dropped.
     public var request = 0
 
@@ -128,6 +129,10 @@ public enum MerchantAnswer: Equatable, Sendable {
     case discounts(Result<[DiscountListing], DiscountCodeError>)
     /// A code made, paused, resumed or deleted: what to tell the merchant, or why not.
     case discountChanged(Result<String, DiscountCodeError>)
+    /// The subscriptions in the screen's state and the renewals to come, or why not.
+    case subscriptions(Result<SubscriptionsRead, SubscriptionStoreError>)
+    /// A subscription canceled at the end of its period, or why not.
+    case subscriptionCanceled(Result<Subscription, SubscriptionChangeRefusal>)
 }
 
 /// The catalog screen: every product with its status and version, the one chosen, and the latest changes.

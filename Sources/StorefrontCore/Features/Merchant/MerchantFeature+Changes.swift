@@ -140,7 +140,8 @@ extension MerchantFeature {
                     send(.merchant(.changed(change, .failure(error))))
                 }
             }
-        case .move, .showQueue, .showStock, .showSales, .showCatalog, .showDiscounts, .newDiscount, .toggleDiscountPaused, .deleteDiscount,
+        case .move, .showQueue, .showStock, .showSales, .showCatalog, .showDiscounts, .showSubscriptions, .newDiscount, .toggleDiscountPaused,
+            .deleteDiscount,
             .newProduct, .togglePublished, .archive, .nextFilter, .previousFilter, .ship,
             .markDelivered, .cancelOrder, .refund, .increase,
             .decrease, .toggleRestock, .toggleLowStock:
@@ -205,7 +206,8 @@ extension MerchantFeature {
                 state.console.refund = nil
                 state.shell.popScreen()
                 return .none
-            case .showQueue, .showStock, .showSales, .showCatalog, .showDiscounts, .newDiscount, .toggleDiscountPaused, .deleteDiscount, .newProduct,
+            case .showQueue, .showStock, .showSales, .showCatalog, .showDiscounts, .showSubscriptions, .newDiscount, .toggleDiscountPaused,
+                .deleteDiscount, .newProduct,
                 .togglePublished, .archive, .nextFilter, .previousFilter, .ship,
                 .markDelivered, .cancelOrder, .refund, .toggleLowStock:
                 return .none
@@ -242,7 +244,8 @@ extension MerchantFeature {
                     message: "The count on the shelf, free to sell. \(selected.reserved) reserved and \(selected.sold) sold stay as they are.",
                     fields: [.init(id: "count", label: "On hand", value: String(selected.onHand))], submitLabel: "Set"
                 ))
-        case .showQueue, .showStock, .showSales, .showCatalog, .showDiscounts, .newDiscount, .toggleDiscountPaused, .deleteDiscount, .newProduct,
+        case .showQueue, .showStock, .showSales, .showCatalog, .showDiscounts, .showSubscriptions, .newDiscount, .toggleDiscountPaused,
+            .deleteDiscount, .newProduct,
             .togglePublished, .archive, .nextFilter, .previousFilter, .ship,
             .markDelivered, .cancelOrder, .refund, .toggleRestock:
             break

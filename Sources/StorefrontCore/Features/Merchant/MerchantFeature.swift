@@ -39,8 +39,8 @@ public enum MerchantFeature {
     enum Action: Equatable {
         case move(ListMove)
         case confirm, back
-        /// 1 to 5: the queue, the stock, the sales, the catalog, the discount codes.
-        case showQueue, showStock, showSales, showCatalog, showDiscounts
+        /// 1 to 6: the queue, the stock, the sales, the catalog, the discount codes, the subscriptions.
+        case showQueue, showStock, showSales, showCatalog, showDiscounts, showSubscriptions
         /// The catalog's: a new product, publish or unpublish, archive.
         case newProduct, togglePublished, archive
         /// The discount codes': a new code, pause or resume, delete.
@@ -65,6 +65,7 @@ public enum MerchantFeature {
             case .togglePublished: self = .togglePublished
             case .archiveProduct: self = .archive
             case .showDiscounts: self = .showDiscounts
+            case .showSubscriptions: self = .showSubscriptions
             case .newDiscount: self = .newDiscount
             case .toggleDiscountPaused: self = .toggleDiscountPaused
             case .deleteDiscount: self = .deleteDiscount
@@ -90,6 +91,7 @@ public enum MerchantFeature {
         case .showQueue: return showQueue(&state, env)
         case .showCatalog: return showCatalog(&state, env)
         case .showDiscounts: return showDiscounts(&state, env)
+        case .showSubscriptions: return showSubscriptions(&state, env)
         case .showStock:
             state.shell.route = [.merchantQueue, .merchantStock]
             return reloadStock(&state, env)
@@ -106,6 +108,7 @@ public enum MerchantFeature {
         case .merchantSales: return action == .back ? showQueue(&state, env) : .none
         case .merchantCatalog: return reduceCatalog(&state, action, env)
         case .merchantDiscounts: return reduceDiscounts(&state, action, env)
+        case .merchantSubscriptions: return reduceSubscriptions(&state, action, env)
         case .productList, .productDetail, .cart, .paymentSheet, .confirmation, .orders, .orderDetail, .account, .subscriptions, .form, .cardLink:
             return .none
         }
@@ -140,7 +143,8 @@ public enum MerchantFeature {
             guard let order = queue.rows[safe: queue.selectedIndex - queue.windowStart] else { return .none }
             state.shell.push(.merchantOrder)
             return readDossier(order.number, env)
-        case .back, .showQueue, .showStock, .showSales, .showCatalog, .showDiscounts, .newDiscount, .toggleDiscountPaused, .deleteDiscount,
+        case .back, .showQueue, .showStock, .showSales, .showCatalog, .showDiscounts, .showSubscriptions, .newDiscount, .toggleDiscountPaused,
+            .deleteDiscount,
             .newProduct, .togglePublished, .archive, .ship, .markDelivered, .cancelOrder,
             .refund, .increase, .decrease, .toggleRestock, .toggleLowStock:
             return .none
@@ -160,7 +164,8 @@ public enum MerchantFeature {
             guard state.console.canRefund, let dossier = state.console.dossier, let lifecycle = dossier.lifecycle else { return .none }
             state.console.refund = RefundDraft(dossier: dossier, refundable: lifecycle.refundable)
             state.shell.push(.merchantRefund)
-        case .move, .confirm, .showQueue, .showStock, .showSales, .showCatalog, .showDiscounts, .newDiscount, .toggleDiscountPaused, .deleteDiscount,
+        case .move, .confirm, .showQueue, .showStock, .showSales, .showCatalog, .showDiscounts, .showSubscriptions, .newDiscount,
+            .toggleDiscountPaused, .deleteDiscount,
             .newProduct, .togglePublished, .archive, .nextFilter,
             .previousFilter, .increase, .decrease, .toggleRestock, .toggleLowStock:
             break
@@ -247,6 +252,10 @@ public enum MerchantFeature {
             discountsRead(&state, read)
         case .discountChanged(let result):
             return discountChanged(&state, result, env)
+        case .subscriptions(let read):
+            subscriptionsRead(&state, read)
+        case .subscriptionCanceled(let answer):
+            return subscriptionCanceled(&state, answer, env)
         }
         return .none
     }
