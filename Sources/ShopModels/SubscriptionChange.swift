@@ -18,11 +18,14 @@ public enum SubscriptionChange: Hashable, Sendable {
     case shipTo(Contact)
     /// Renewals from the next one on are charged to this saved card (its wallet id, and how receipts name it).
     case card(id: String, description: String)
+    /// The subscriber is paying the missed renewal on the payment sheet: the worker's next try waits until `until`, so
+    /// the period is not charged twice.
+    case payingMissed(until: Date)
 
     /// The history's kind for it.
     public var kind: String {
         switch self {
-        case .skipNext, .keepNext, .interval, .shipTo, .card: "changed"
+        case .skipNext, .keepNext, .interval, .shipTo, .card, .payingMissed: "changed"
         case .pause: "paused"
         case .resume: "resumed"
         case .cancelAtPeriodEnd, .cancelNow: "canceled"
@@ -41,6 +44,7 @@ public enum SubscriptionChange: Hashable, Sendable {
         case .interval(let weeks): "every \(RenewalSchedule.every(weeks)) from the next period"
         case .shipTo(let contact): "ships to \(contact.shipToLine)"
         case .card(_, let description): "charged to \(description)"
+        case .payingMissed: "the subscriber pays the missed delivery on the payment sheet"
         }
     }
 }
@@ -87,6 +91,9 @@ extension Subscription {
             next.intervalWeeks = weeks
         case .shipTo(let contact):
             next.shipTo = contact
+        case .payingMissed(let until):
+            guard status == .pastDue else { return .failure(.init("This subscription has no missed delivery to pay.")) }
+            next.dueAt = max(dueAt, until)
         case .card(let id, let description):
             next.cardID = id
             next.cardDescription = description

@@ -76,4 +76,39 @@ struct SubscriptionScheduleTests {
         s = s.after(.failed("declined"), at: now)
         #expect(s.status == .canceled && s.step(at: now.addingTimeInterval(1e9)) == .notDue)
     }
+
+    @Test func eachChangeOnlyWhereItMakesSenseAndWhyNotInOneLine() {
+        let base = subscription()
+        func refusal(_ s: Subscription, _ change: SubscriptionChange) -> String? {
+            if case .failure(let why) = s.applying(change, at: start, offered: [1, 2, 4]) { return why.line }
+            return nil
+        }
+        var canceled = base
+        canceled.status = .canceled
+        for change in [SubscriptionChange.skipNext, .pause, .resume, .cancelNow, .interval(weeks: 4)] {
+            #expect(refusal(canceled, change) == "This subscription is canceled.")
+        }
+        #expect(refusal(base, .resume) == "This subscription is not paused.")
+        #expect(refusal(base, .interval(weeks: 3)) == "Choose every 1, 2, 4 weeks.")
+        #expect(base.applying(.interval(weeks: 3), at: start, offered: []) == .failure(.init("This product is no longer sold by subscription.")))
+        #expect(refusal(base, .payingMissed(until: start)) == "This subscription has no missed delivery to pay.")
+        var paused = base
+        paused.status = .paused
+        #expect(refusal(paused, .pause) == "This subscription is paused already.")
+        #expect(refusal(paused, .skipNext) == "Only an active subscription's next delivery can be skipped or kept.")
+        var ending = base
+        ending.endsAtPeriodEnd = true
+        #expect(refusal(ending, .cancelAtPeriodEnd) == "This subscription ends at its next date already.")
+        #expect((try? ending.applying(.resume, at: start, offered: []).get())?.endsAtPeriodEnd == false, "kept: it renews again")
+    }
+
+    @Test func aMissedRenewalBeingPaidHoldsTheWorkersNextTryAndANewCardIsTriedAtOnce() {
+        let failed = subscription().after(.failed("declined"), at: start)
+        #expect(failed.status == .pastDue && failed.dueAt == start.addingTimeInterval(RenewalSchedule.day))
+        let later = start.addingTimeInterval(2 * RenewalSchedule.day)
+        let held = try? failed.applying(.payingMissed(until: later), at: start, offered: []).get()
+        #expect(held?.dueAt == later, "the worker waits while the subscriber pays")
+        let newCard = try? failed.applying(.card(id: "card_ok_mastercard_4444", description: "Mastercard ••4444"), at: start, offered: []).get()
+        #expect(newCard?.dueAt == start && newCard?.cardDescription == "Mastercard ••4444")
+    }
 }

@@ -187,12 +187,28 @@ public enum SubscriptionsFeature {
         return options
     }
 
+    /// How long the worker leaves a missed renewal to the subscriber paying it on the sheet.
+    static let payingHold: TimeInterval = 30 * 60
+
     /// The payment sheet for the missed renewal of subscription `id`: its delivery as the catalog has it now, paid on
     /// the sheet, where the bank can check it; once paid, the subscription is active again on the card paid with.
     private static func payNow(_ state: inout State, _ id: String, _ env: ShopEnvironment) -> Effect {
-        guard let s = state.list.rows.first(where: { $0.subscription.id == id })?.subscription else { return .none }
-        let catalog = env.dependencies.catalog
+        guard let s = state.list.rows.first(where: { $0.subscription.id == id })?.subscription, let subscriptions = env.dependencies.subscriptions
+        else { return .none }
+        let (catalog, customer) = (env.dependencies.catalog, state.customerID)
         return .run { send in
+            // The worker's next try waits while the subscriber pays: the period is charged once, here or there.
+            let holding = SubscriptionChange.payingMissed(until: subscriptions.dates.now().addingTimeInterval(Self.payingHold))
+            let held: Result<Subscription, SubscriptionChangeRefusal>
+            do {
+                held = try await subscriptions.store.change(s.id, holding, by: "shopper:\(customer)", owner: customer, at: subscriptions.dates.now())
+            } catch {
+                held = .failure(SubscriptionChangeRefusal("The payment could not be begun: \(error)"))
+            }
+            if case .failure = held {
+                send(.subscriptions(.changed(held)))
+                return
+            }
             guard let product = (try? await catalog.product(id: s.productID)) ?? nil, let offer = s.offer(in: product) else {
                 send(.subscriptions(.changed(.failure(SubscriptionChangeRefusal("\(s.productID) is no longer sold: cancel the subscription.")))))
                 return
