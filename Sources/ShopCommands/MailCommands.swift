@@ -12,6 +12,8 @@ public struct MailChoice: Sendable {
     public var from: String?
     public var replyTo: String?
     public var timeout: Duration
+    /// Where subscribers pay a missed renewal (`serve --web-origin`); else `STOREFRONT_WEB_ORIGIN`.
+    public var webOrigin: String?
 
     public init(command: String?, from: String?, replyTo: String?, timeout: Duration) {
         self.command = command
@@ -84,7 +86,7 @@ public struct MailChoice: Sendable {
             giveUpAfter: .seconds(giveUpHours * 3_600), firstBackoffSeconds: retryAfter,
             subscriptionMail: SubscriptionMailSource(
                 mailbox: storage.subscriptions, store: storage.subscriptions, catalog: storage.catalog,
-                manage: environment["STOREFRONT_SHOP_URL"].flatMap { $0.isEmpty ? nil : $0 })
+                manage: (webOrigin ?? environment["STOREFRONT_WEB_ORIGIN"]).flatMap { $0.isEmpty ? nil : $0 })
         ) { fault.reached($0.rawValue) }
     }
 }

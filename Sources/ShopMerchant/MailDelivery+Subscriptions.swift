@@ -8,7 +8,7 @@ public struct SubscriptionMailSource: Sendable {
     public var mailbox: any SubscriptionMailbox
     public var store: any SubscriptionStore
     public var catalog: any CatalogRepository
-    /// Where a subscriber pays a missed renewal or changes the card (`shop-url`); nil says "in the shop".
+    /// Where a subscriber pays a missed renewal or changes the card (`STOREFRONT_WEB_ORIGIN`); nil says "in the shop".
     public var manage: String?
 
     public init(mailbox: any SubscriptionMailbox, store: any SubscriptionStore, catalog: any CatalogRepository, manage: String?) {

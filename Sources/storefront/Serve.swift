@@ -70,7 +70,7 @@ struct Serve: AsyncParsableCommand {
     @Option(
         name: .customLong("web-origin"),
         help: ArgumentHelp(
-            "The origin of this shop's storefront web (https://shop.example), where a terminal's sign-in link opens. Env: STOREFRONT_WEB_ORIGIN.",
+            "The origin of this shop's storefront web (https://shop.example), where a terminal's sign-in link opens and subscription mail sends subscribers. Env: STOREFRONT_WEB_ORIGIN.",
             valueName: "url"))
     var webOrigin: String?
 
@@ -94,6 +94,7 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         var start = try shop.serverStart(mail: mail, latency: latency, sessions: sessionStart)
         start.terminalOpenID = try TerminalOpenIDChoice.settings(providersFile: openIDProviders, webOrigin: webOrigin)
+        start.mail.webOrigin = webOrigin
         try await FrontCommands.serveSSH(
             start, host: host, port: port, limits: limits, hostKey: hostKey,
             adminKeys: adminKeys, openSSHFront: openSSHFront, webhookListen: webhookListen, webhookSecretFile: webhooks.secretFile)
