@@ -90,7 +90,6 @@ enum CheckoutSheet {
         let discountLine = checkout.discount.flatMap { code in sheet.summaryItems.first { $0.label == discountLabel(code.code) } }
         let today = env.dependencies.subscriptions?.dates.now()
         sheet.rowValues = [
-            .schedule: checkout.order.subscription.map { scheduleLine($0, checkout, env.shopProfile, today: today) } ?? "",
             .discountCode: discountLine.map { "\(checkout.discount?.code ?? "") · \((.zero($0.amount.currency) - $0.amount).formatted) off" }
                 ?? "Add a code",
             .card: checkout.card.map { "\($0.shortName)  \($0.displayName)" } ?? "Choose a card",
@@ -98,6 +97,7 @@ enum CheckoutSheet {
             .shippingMethod: "\(checkout.shippingMethod.label) · \(checkout.shippingMethod.detail)",
             .contact: checkout.contact.map { [$0.email, $0.phone].filter { !$0.isEmpty }.joined(separator: " · ") } ?? "Choose a contact",
         ]
+        if let plan = checkout.order.subscription { sheet.rowValues[.schedule] = scheduleLine(plan, checkout, env.shopProfile, today: today) }
         sheet.unchosenRows = [
             (PaymentSheetRow.card, checkout.card == nil), (.shippingAddress, checkout.shipTo == nil), (.contact, checkout.contact == nil),
         ]
