@@ -133,3 +133,32 @@ struct BackupTests {
         #expect(postgres.status == 64 && postgres.stderr.contains("pg_dump"), "\(postgres.stderr)")
     }
 }
+
+/// A PostgreSQL shop is backed up with PostgreSQL's tools (docs/operations.md): a `pg_dump` taken while it runs
+/// restores with `pg_restore` into an empty database that opens as the same shop, its orders whole.
+@Suite("PostgreSQL dump and restore")
+struct PostgresDumpTests {
+    @Test func aDumpRestoresIntoAShopThatOpensWithItsOrders() async throws {
+        let server = try PostgresServer.shared.get()
+        let url = try await server.createShop()
+        let place = StoragePlace.postgres(try #require(URL(string: url)))
+        let storage = try await ShopStorage.openShop(at: place, catalog: .bundled, pool: .session, migrate: true, environment: [:])
+        _ = try await storage.stock.setStock(of: "mug-stdout", onHand: 100)
+        for index in 0..<3 { #expect(await BackupTests.purchase(storage, key: "dump-\(index)")) }
+        let dump = TemporaryDirectory.make().path
+        let dumped = try Subprocess.run(
+            "/usr/bin/pg_dump", ["--format=custom", "--no-owner", "--file", dump, "--dbname", url], timeout: .seconds(120))
+        #expect(dumped.status == 0, "pg_dump (Debian postgresql-client): \(dumped.stderr)")
+        storage.close()
+
+        let target = try server.createDatabase()
+        let restored = try Subprocess.run("/usr/bin/pg_restore", ["--no-owner", "--exit-on-error", "--dbname", target, dump], timeout: .seconds(120))
+        #expect(restored.status == 0, "pg_restore: \(restored.stderr)")
+        let reopened = try await ShopStorage.openShop(
+            at: .postgres(try #require(URL(string: target))), catalog: .bundled, pool: .session, migrate: true, environment: [:])
+        let orders = try await reopened.orders.orders(customer: BackupTests.buyer, offset: 0, limit: 10)
+        #expect(orders.count == 3 && orders.allSatisfy { $0.status == .paid && $0.lines.count == 1 })
+        #expect(try await reopened.catalog.product(id: "mug-stdout")?.name == "stdout Mug")
+        reopened.close()
+    }
+}
