@@ -17,6 +17,7 @@ let testDependencies: [Target.Dependency] = [
     "StorageSQLite",
     "ShopMail",
     "ShopIdentity", "ShopOpenID", "ShopCredentialFile", "ShopSSH", "ShopWebhookServer", "ShopWebFront", "ShopAPI", "HTTPGuards", "PseudoTerminal",
+    "ShopAdminListener",
     "TerminalNCurses", "ShopStripe", "StoragePostgres", "ShopQRCode", "ShopRecording", "MerchantReports", "ShopServices", "ShopCommands",
     .product(name: "SystemPackage", package: "swift-system"),
     .product(name: "NIOCore", package: "swift-nio"),
@@ -136,7 +137,7 @@ let package = Package(
             dependencies: [
                 "ShopAPI", "ShopBootstrap", "ShopCredentialFile", "ShopIdentity", "ShopMerchant", "ShopModels", "ShopOpenID", "ShopPorts", "ShopSSH",
                 "ShopSandbox", "ShopSessions",
-                "ShopStripe", "ShopWebFront", "ShopWebhookServer", "StoragePostgres", "StorefrontUI",
+                "ShopStripe", "ShopWebFront", "ShopWebhookServer", "ShopAdminListener", "PseudoTerminal", "StoragePostgres", "StorefrontUI",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -172,6 +173,20 @@ let package = Package(
             name: "ShopWebhookServer",
             dependencies: [
                 "ShopModels", "ShopPorts", "HTTPGuards",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
+        // The operator's listener: health and readiness, off the public ones.
+        .target(
+            name: "ShopAdminListener",
+            dependencies: [
+                "ShopPorts", "HTTPGuards",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -110,6 +110,22 @@ public final class SessionHostClient: @unchecked Sendable {
         return try await connection.start(arguments: arguments, environment: environment, terminal: terminal, answerTimeout: wait)
     }
 
+    /// Whether the host is up, starting a new one when it had ended (as the next session would): what a readiness check
+    /// asks, so a host that died is replaced before a load balancer hears of it. The host's pid, or why none.
+    public func revive() -> Result<pid_t, any Error> {
+        lock.withLock {
+            if let current, current.isAlive { return .success(current.hostPID) }
+            do {
+                let fresh = try connect()
+                current = fresh
+                log("session host: it had ended; started a new one")
+                return .success(fresh.hostPID)
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
     /// Ends the host (its running sessions go on until they end) and waits for it.
     public func stop() {
         lock.withLock { current }?.close()

@@ -52,6 +52,8 @@ public struct ShopStorage: Sendable {
     public var warnings: [String]
     /// The PostgreSQL client, when the shop is on PostgreSQL: `serve` watches it to log outages.
     public var postgres: PostgresDatabase?
+    /// The SQLite database, when the shop is on SQLite: `/readyz` reads its schema.
+    public var sqlite: SQLiteDatabase? = nil
 
     /// The accounts' ways in and sessions, as the account screen reads and removes them.
     public var waysIn: WaysInAccess { WaysInAccess(directory: accounts, sessions: accountSessions) }
@@ -66,7 +68,7 @@ public struct ShopStorage: Sendable {
 
     /// The repositories over a SQLite database and the catalog in it.
     public static func sqlite(_ database: SQLiteDatabase, catalog: SQLiteCatalogRepository) -> ShopStorage {
-        ShopStorage(
+        var storage = ShopStorage(
             catalog: catalog, orders: SQLiteOrderRepository(database: database, currency: catalog.shop.currency),
             stock: SQLiteStockRepository(database: database),
             carts: SQLiteCartRepository(database: database), wallets: SQLiteWalletRepository(database: database),
@@ -81,6 +83,8 @@ public struct ShopStorage: Sendable {
             discounts: SQLiteDiscountCodes(database: database), subscriptions: SQLiteSubscriptions(database: database),
             place: database.path, didImport: catalog.didImport, warnings: database.warnings, postgres: nil
         )
+        storage.sqlite = database
+        return storage
     }
 
     /// The repositories over a PostgreSQL database and the catalog in it.

@@ -53,7 +53,8 @@ public enum FrontCommands {
     /// merchant console for `adminKeys` and, at `webhookListen`, Stripe's webhooks.
     public static func serveSSH(
         _ start: ServerStart, host: String, port: Int, limits: ServeLimits, hostKey: FilePath?, adminKeys: String?, openSSHFront: String?,
-        webhookListen: ListenAddress?, webhookSecretFile: String?, environment: [String: String] = ProcessInfo.processInfo.environment
+        webhookListen: ListenAddress?, webhookSecretFile: String?, adminListen: ListenAddress? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws {
         let configuration = start.configuration
         let dataDirectory = SessionLaunch.absolute(configuration.dataDirectory(environment: environment))
@@ -111,6 +112,17 @@ public enum FrontCommands {
             announce(
                 "webhooks: listening on \(ListenAddress(host: webhookListen.host, port: hearing?.port ?? 0)) for POST \(WebhookServer.stripePath)")
         }
+        let admin: RunningAdminListener?
+        do throws(ServiceStartFailure) {
+            admin = try await AdminListening.start(
+                at: adminListen, storage: storage,
+                checks: [AdminListening.payments(configuration)] + [AdminListening.sessions(command.host)].compactMap { $0 },
+                log: announce)
+        } catch {
+            try? await server.shutdown()
+            await hearing?.stop()
+            throw error.told()
+        }
         let mailer = try start.mail.startLoop(storage: storage, environment: environment)
         let renewals = SubscriptionCommands.startBeside(storage: storage, configuration: start.configuration, environment: environment)
         let signal = await stop.next()
@@ -122,12 +134,13 @@ public enum FrontCommands {
         await hearing?.stop()
         await mailer?.stop()
         await renewals?.stop()
+        await admin?.stop()
         announce("stopped")
     }
 
     /// The shop in a browser: a terminal page whose WebSocket runs a guest session per tab.
     public static func serveWeb(
-        _ start: ServerStart, settings: WebFrontSettings, openIDProviders: String? = nil,
+        _ start: ServerStart, settings: WebFrontSettings, openIDProviders: String? = nil, adminListen: ListenAddress? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws {
         let providers = try (openIDProviders ?? environment["STOREFRONT_OPENID_PROVIDERS"]).map(OpenIDProviderFile.read) ?? []
@@ -181,6 +194,16 @@ public enum FrontCommands {
             await mailer?.stop()
             throw error.told()
         }
+        let admin: RunningAdminListener?
+        do throws(ServiceStartFailure) {
+            admin = try await AdminListening.start(
+                at: adminListen, storage: storage,
+                checks: [AdminListening.payments(start.configuration)] + [AdminListening.sessions(command.host)].compactMap { $0 }, log: announce)
+        } catch {
+            _ = await front.stop()
+            await mailer?.stop()
+            throw error.told()
+        }
         let signal = await stop.next()
         let drainTimeout = settings.limits.drainTimeout
         announce(ServerSessions.drainLine(signal, open: front.openSessions, for: drainTimeout))
@@ -191,12 +214,13 @@ public enum FrontCommands {
             )
         }
         await mailer?.stop()
+        await admin?.stop()
         announce("stopped")
     }
 
     /// The shop's HTTP API on its database, until SIGTERM or SIGINT stops it after the requests in flight.
     package static func serveAPI(
-        configuration: ShopConfiguration, migrate: Bool, settings: APIServiceSettings,
+        configuration: ShopConfiguration, migrate: Bool, settings: APIServiceSettings, adminListen: ListenAddress? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws {
         let (_, storage) = try await ShopStorage.openForServer(configuration: configuration, migrate: migrate, environment: environment)
@@ -208,8 +232,16 @@ public enum FrontCommands {
         } catch { throw error.told() }
         let address = ListenAddress(host: settings.listen.host, port: api.port)
         announce("listening on \(address); the document is at http://\(address)/v1/openapi.json")
+        let admin: RunningAdminListener?
+        do throws(ServiceStartFailure) {
+            admin = try await AdminListening.start(at: adminListen, storage: storage, checks: [AdminListening.payments(configuration)], log: announce)
+        } catch {
+            await api.stop()
+            throw error.told()
+        }
         let signal = await stop.next()
         announce("\(signalName(signal)): stopping after the requests in flight")
+        await admin?.stop()
         await api.stop()
         storage.postgres?.close()
         announce("stopped")

@@ -19,7 +19,7 @@ public enum WebhookCommands {
 
     /// Listens at `address` until SIGTERM or SIGINT, then applies what it kept and stops.
     public static func listen(
-        at address: ListenAddress, configuration: ShopConfiguration, secretFile: String?, migrate: Bool,
+        at address: ListenAddress, configuration: ShopConfiguration, secretFile: String?, migrate: Bool, adminListen: ListenAddress? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws {
         do throws(ServiceStartFailure) { try WebhookListener.requireStripe(configuration) } catch { throw error.told() }
@@ -33,7 +33,15 @@ public enum WebhookCommands {
         announce(
             "webhooks: listening on \(ListenAddress(host: address.host, port: listener.port)) for POST \(WebhookServer.stripePath); storage: \(storage.place)"
         )
+        let admin: RunningAdminListener?
+        do throws(ServiceStartFailure) {
+            admin = try await AdminListening.start(at: adminListen, storage: storage, checks: [AdminListening.payments(configuration)], log: announce)
+        } catch {
+            await listener.stop()
+            throw error.told()
+        }
         let stop = await StopSignals().next()
+        await admin?.stop()
         await listener.stop()
         announce("\(signalName(stop)): stopped")
     }

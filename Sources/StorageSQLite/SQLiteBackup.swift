@@ -137,3 +137,21 @@ extension SQLiteDatabase {
         close(descriptor)
     }
 }
+
+extension SQLiteDatabase {
+    /// Why this database cannot serve now (it cannot be read, or its schema is not the one this version knows); nil
+    /// when it can.
+    public func schemaProblem() async -> String? {
+        do {
+            let applied = try await pool.read { db in Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")) }
+            let known = Set(Self.migrator.migrations)
+            if !applied.subtracting(known).isEmpty {
+                return "written by a newer storefront (schema steps \(applied.subtracting(known).sorted().joined(separator: ", ")))"
+            }
+            if !known.subtracting(applied).isEmpty { return "not migrated: \(known.subtracting(applied).count) schema steps missing" }
+            return nil
+        } catch {
+            return "\(SQLiteDatabaseError.from(error, path: path))"
+        }
+    }
+}

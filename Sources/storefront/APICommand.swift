@@ -80,8 +80,10 @@ struct APICommand: AsyncParsableCommand {
             sandboxLatency: .milliseconds(latency.milliseconds ?? 0))
     }
 
+    @OptionGroup var admin: AdminListenOption
+
     func run() async throws {
         try await FrontCommands.serveAPI(
-            configuration: shop.configuration(), migrate: !shop.noMigrate, settings: settings)
+            configuration: shop.configuration(), migrate: !shop.noMigrate, settings: settings, adminListen: admin.address)
     }
 }

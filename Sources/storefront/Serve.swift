@@ -45,6 +45,7 @@ struct Serve: AsyncParsableCommand {
     @OptionGroup var guests: GuestLimitOptions
 
     @OptionGroup var mail: MailSettings
+    @OptionGroup var admin: AdminListenOption
 
     @Option(
         name: .customLong("webhook-listen"),
@@ -97,6 +98,7 @@ struct Serve: AsyncParsableCommand {
         start.mail.webOrigin = webOrigin
         try await FrontCommands.serveSSH(
             start, host: host, port: port, limits: limits, hostKey: hostKey,
-            adminKeys: adminKeys, openSSHFront: openSSHFront, webhookListen: webhookListen, webhookSecretFile: webhooks.secretFile)
+            adminKeys: adminKeys, openSSHFront: openSSHFront, webhookListen: webhookListen, webhookSecretFile: webhooks.secretFile,
+            adminListen: admin.address)
     }
 }

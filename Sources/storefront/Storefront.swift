@@ -16,7 +16,7 @@ struct Storefront: AsyncParsableCommand {
             SSHDConfig.self, SSHDKeys.self,
             SSHDSession.self,
             CatalogCommand.self,
-            DatabaseCommand.self, BackupCommand.self, RestoreCommand.self,
+            DatabaseCommand.self, BackupCommand.self, RestoreCommand.self, StatusCommand.self,
             Serve.self, WebCommand.self,
         ],
         defaultSubcommand: Run.self

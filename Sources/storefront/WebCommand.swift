@@ -100,8 +100,11 @@ struct WebCommand: AsyncParsableCommand {
         return settings
     }
 
+    @OptionGroup var admin: AdminListenOption
+
     func run() async throws {
         try await FrontCommands.serveWeb(
-            shop.serverStart(mail: mail, latency: latency, sessions: sessionStart), settings: settings, openIDProviders: openIDProviders)
+            shop.serverStart(mail: mail, latency: latency, sessions: sessionStart), settings: settings, openIDProviders: openIDProviders,
+            adminListen: admin.address)
     }
 }

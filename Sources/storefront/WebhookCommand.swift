@@ -43,9 +43,12 @@ struct WebhooksCommand: AsyncParsableCommand {
             transform: ListenAddress.init(argument:))
         var listen = ListenAddress(host: "127.0.0.1", port: 8088)
 
+        @OptionGroup var admin: AdminListenOption
+
         func run() async throws {
             try await WebhookCommands.listen(
-                at: listen, configuration: shop.configuration(), secretFile: settings.secretFile, migrate: !shop.noMigrate)
+                at: listen, configuration: shop.configuration(), secretFile: settings.secretFile, migrate: !shop.noMigrate,
+                adminListen: admin.address)
         }
     }
 
@@ -63,4 +66,31 @@ struct WebhooksCommand: AsyncParsableCommand {
                 configuration: shop.configuration(), migrate: !shop.noMigrate, json: json)
         }
     }
+}
+
+/// `--admin-listen` on every server command: the operator's `/healthz` and `/readyz` (docs/operations.md).
+struct AdminListenOption: ParsableArguments {
+    @Option(
+        name: .customLong("admin-listen"),
+        help: ArgumentHelp(
+            "HOST:PORT for GET /healthz and /readyz (docs/operations.md); keep it off the public addresses. Off by default.", valueName: "address"),
+        transform: ListenAddress.init(argument:))
+    var address: ListenAddress?
+}
+
+/// `storefront status`: whether a running instance is ready, as its admin listener says (docs/operations.md).
+struct StatusCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Ask a running instance's admin listener (--admin-listen) whether it is ready, and print each check.",
+        discussion: "Exits 0 when ready, 75 when a check fails, 69 when nothing answers there."
+    )
+
+    @Option(help: ArgumentHelp("The instance's --admin-listen address, HOST:PORT.", valueName: "address"), transform: ListenAddress.init(argument:))
+    var admin: ListenAddress
+
+    @Flag(help: "Print /readyz's JSON as it came.")
+    var json = false
+
+    func run() async throws { try await StatusCommands.status(at: admin, json: json) }
 }
