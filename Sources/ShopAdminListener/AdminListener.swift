@@ -22,7 +22,7 @@ public final class AdminListener: Sendable {
 
     /// `checks` are run at each `/readyz`, together, each within `checkDeadline`; `listening` gets the bound port.
     public init(
-        host: String, port: Int, checks: [@Sendable () async -> ReadinessCheck], log: @escaping @Sendable (String) -> Void,
+        host: String, port: Int, checks: [ReadinessProbe], log: @escaping @Sendable (String) -> Void,
         listening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) {
         let router = Router()
@@ -58,12 +58,12 @@ public final class AdminListener: Sendable {
     public func stop() async { await group.triggerGracefulShutdown() }
 
     /// Every check at once, each given `checkDeadline`: one that does not answer in time is not ready, and says so.
-    static func run(_ checks: [@Sendable () async -> ReadinessCheck]) async -> [ReadinessCheck] {
+    static func run(_ checks: [ReadinessProbe]) async -> [ReadinessCheck] {
         await withTaskGroup(of: (Int, ReadinessCheck).self) { group in
             for (index, check) in checks.enumerated() {
                 group.addTask {
                     await withTaskGroup(of: ReadinessCheck?.self) { race in
-                        race.addTask { await check() }
+                        race.addTask { await check.run() }
                         race.addTask {
                             try? await Task.sleep(for: checkDeadline)
                             return nil
@@ -71,7 +71,7 @@ public final class AdminListener: Sendable {
                         let first = await race.next() ?? nil
                         race.cancelAll()
                         return (
-                            index, first ?? ReadinessCheck(name: "check \(index + 1)", isReady: false, detail: "no answer within \(checkDeadline)")
+                            index, first ?? ReadinessCheck(name: check.name, isReady: false, detail: "no answer within \(checkDeadline)")
                         )
                     }
                 }

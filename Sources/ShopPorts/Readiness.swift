@@ -12,3 +12,14 @@ public struct ReadinessCheck: Hashable, Sendable, Codable {
         self.detail = detail
     }
 }
+
+/// A readiness check by name: what `/readyz` runs, and what it names when the check does not answer in time.
+public struct ReadinessProbe: Sendable {
+    public var name: String
+    public var run: @Sendable () async -> ReadinessCheck
+
+    public init(_ name: String, _ run: @escaping @Sendable () async -> ReadinessCheck) {
+        self.name = name
+        self.run = run
+    }
+}

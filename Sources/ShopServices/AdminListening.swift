@@ -8,13 +8,14 @@ import ShopPorts
 public enum AdminListening {
     /// Starts it at `address`; nil without one. `checks` are the front's own beside the database's.
     public static func start(
-        at address: ListenAddress?, storage: ShopStorage, checks: [@Sendable () async -> ReadinessCheck] = [],
+        at address: ListenAddress?, storage: ShopStorage, checks: [ReadinessProbe] = [],
         log: @escaping @Sendable (String) -> Void
     ) async throws(ServiceStartFailure) -> RunningAdminListener? {
         guard let address else { return nil }
         let listening = BoundPort()
         let listener = AdminListener(
-            host: address.host, port: address.port, checks: [{ await storage.databaseReadiness() }] + checks, log: log, listening: listening.bound)
+            host: address.host, port: address.port, checks: [ReadinessProbe("database") { await storage.databaseReadiness() }] + checks, log: log,
+            listening: listening.bound)
         let (task, bound) = await listening.serve { try await listener.run() }
         switch bound {
         case .success(let port):
@@ -26,15 +27,15 @@ public enum AdminListening {
     }
 
     /// The payment provider's check: the one configured (its settings were read at start, or the front would not run).
-    public static func payments(_ configuration: ShopConfiguration) -> @Sendable () async -> ReadinessCheck {
+    public static func payments(_ configuration: ShopConfiguration) -> ReadinessProbe {
         let choice = configuration.payments ?? .sandbox
-        return { ReadinessCheck(name: "payments", isReady: true, detail: choice == .stripe ? "Stripe" : "sandbox") }
+        return ReadinessProbe("payments") { ReadinessCheck(name: "payments", isReady: true, detail: choice == .stripe ? "Stripe" : "sandbox") }
     }
 
     /// The session host's check: up, or started again; nil where sessions start without one.
-    public static func sessions(_ host: SessionHostClient?) -> (@Sendable () async -> ReadinessCheck)? {
+    public static func sessions(_ host: SessionHostClient?) -> ReadinessProbe? {
         guard let host else { return nil }
-        return {
+        return ReadinessProbe("sessions") {
             switch host.revive() {
             case .success(let pid): ReadinessCheck(name: "sessions", isReady: true, detail: "session host pid \(pid)")
             case .failure(let error): ReadinessCheck(name: "sessions", isReady: false, detail: "the session host cannot be started: \(error)")
