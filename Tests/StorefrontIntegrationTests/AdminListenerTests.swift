@@ -23,39 +23,39 @@ struct AdminListenerTests {
         return (status, (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:])
     }
 
-    /// `storefront status` against the listener in this process, waited for on a thread of its own: the listener
-    /// answers on the concurrency pool, which a wait on it must not hold.
-    static func status(_ port: Int) async throws -> Subprocess {
-        let binary = try BuiltProduct.requireStorefront()
-        return try await APISlowClientTests.offThePool { try Subprocess.run(binary, ["status", "--admin", "127.0.0.1:\(port)"]) }
-    }
-
     static func checkNames(_ body: [String: Any]) -> [String] {
         (body["checks"] as? [[String: Any]])?.compactMap { $0["name"] as? String } ?? []
     }
 
     @Test func aSQLiteShopIsHealthyAndReadyAndStatusSaysSo() async throws {
-        let directory = TemporaryDirectory.make().path
-        let storage = try await ShopStorage.openShop(
-            at: .sqlite(directory: FilePath(directory)), catalog: .bundled, pool: .session, migrate: true, environment: [:])
-        let lines = LogLines()
-        let listener = try #require(
-            try await AdminListening.start(
-                at: ListenAddress(host: "127.0.0.1", port: 0), storage: storage, checks: [AdminListening.payments(ShopConfiguration())],
-                log: lines.append))
-        #expect(lines.all.contains { $0.hasPrefix("admin: listening on 127.0.0.1:\(listener.port)") })
-        let health = try await Self.get(listener.port, "/healthz")
+        let api = try ServeProcess(command: ["api", "--listen", "127.0.0.1:0", "--admin-listen", "127.0.0.1:0"])
+        let admin = try #require(Int(try api.waitForLog(#/admin: listening on 127\.0\.0\.1:(\d+) for GET \/healthz and \/readyz/#).output.1))
+        let health = try await Self.get(admin, "/healthz")
         #expect(health.status == 200 && health.body["status"] as? String == "ok")
-        let ready = try await Self.get(listener.port, "/readyz")
+        let ready = try await Self.get(admin, "/readyz")
         #expect(ready.status == 200 && ready.body["status"] as? String == "ready", "\(ready.body)")
         #expect(Self.checkNames(ready.body) == ["database", "payments"])
-        #expect(try await Self.get(listener.port, "/metrics-not-here").status == 404)
+        #expect(try await Self.get(admin, "/metrics-not-here").status == 404)
 
-        let status = try await Self.status(listener.port)
+        let status = try await Self.timedStatus(admin).run
         #expect(status.status == 0 && status.stdout.hasPrefix("ready\nok   database: SQLite "), "\(status)")
-        await listener.stop()
-        let gone = try await Self.status(listener.port)
-        #expect(gone.status == 69 && gone.stderr.contains("nothing answers at 127.0.0.1:\(listener.port)"), "\(gone)")
+        #expect(try api.terminate() == 0)
+        let gone = try await Self.timedStatus(admin).run
+        #expect(gone.status == 69 && gone.stderr.contains("nothing answers at 127.0.0.1:\(admin)"), "\(gone)")
+    }
+
+    /// A listener in this process that cannot be had: its address taken, start-up fails with why.
+    @Test func anAddressInUseIsRefusedAtStart() async throws {
+        let storage = try await ShopStorage.openShop(
+            at: .sqlite(directory: FilePath(TemporaryDirectory.make().path)), catalog: .bundled, pool: .session, migrate: true, environment: [:])
+        let lines = LogLines()
+        let first = try #require(
+            try await AdminListening.start(at: ListenAddress(host: "127.0.0.1", port: 0), storage: storage, log: lines.append))
+        #expect(lines.all.contains { $0.hasPrefix("admin: listening on 127.0.0.1:\(first.port)") })
+        await #expect {
+            _ = try await AdminListening.start(at: ListenAddress(host: "127.0.0.1", port: first.port), storage: storage, log: { _ in })
+        } throws: { ($0 as? ServiceStartFailure)?.description.hasPrefix("cannot listen for the admin endpoints on 127.0.0.1:\(first.port)") == true }
+        await first.stop()
     }
 
     /// `storefront status` run on a thread of its own, and how long it took from start to exit.
