@@ -169,7 +169,7 @@ public struct PostgresSubscriptions: SubscriptionStore, SubscriptionMailbox {
                 """
                 UPDATE subscription_event SET mail_state = \(state), mail_next_at = coalesce(\(nextAt), mail_next_at), mail_error = \(error),
                     mail_attempts = mail_attempts + 1
-                WHERE subscription_id = \(id) AND sequence = \(sequence)
+                WHERE subscription_id = \(id) AND sequence = \(sequence) AND mail_state = 'pending'
                 """, logger: PostgresDatabase.quiet)
         }
     }

@@ -136,7 +136,7 @@ public struct SQLiteSubscriptions: SubscriptionStore, SubscriptionMailbox {
                 sql: """
                     UPDATE subscription_event SET mail_state = ?, mail_next_at = COALESCE(?, mail_next_at), mail_error = ?,
                         mail_attempts = mail_attempts + 1
-                    WHERE subscription_id = ? AND sequence = ?
+                    WHERE subscription_id = ? AND sequence = ? AND mail_state = 'pending'
                     """, arguments: [state, next?.timeIntervalSince1970, error, id, sequence])
         }
     }

@@ -58,6 +58,8 @@ public enum FeatureRequest: Equatable, Sendable {
     case cancelSignInPrompt
     /// A merchant console's form was submitted (Merchant).
     case submitMerchantForm(FormState)
+    /// Open the account's subscriptions (Subscriptions).
+    case openSubscriptions
     /// Read the wallet again (Account).
     case reloadWallet
     /// A new API token was made: its secret is shown once on the account screen (Account).

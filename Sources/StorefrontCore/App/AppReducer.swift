@@ -104,6 +104,7 @@ public enum AppReducer {
             return state.run(\.checkout, CheckoutFeature.reducer, action, env)
         case .beginSignIn, .signOut, .submitSignInPrompt, .cancelSignInPrompt: return state.run(\.signIn, SignInFeature.reducer, action, env)
         case .reloadWallet, .showNewAPIToken: return state.run(\.account, AccountFeature.reducer, action, env)
+        case .openSubscriptions: return state.run(\.subscriptions, SubscriptionsFeature.reducer, action, env)
         case .submitMerchantForm: return state.run(\.console, MerchantFeature.reducer, action, env)
         case .customerChanged:
             return AccountFeature.pointTheSheetsWallet(at: state.customer.customerID, env) + state.run(\.cart, CartFeature.reducer, action, env)
@@ -162,7 +163,6 @@ public enum AppReducer {
             guard let key = ConfirmationFeature.Action(action) else { return .none }
             return ConfirmationFeature.reduce(&state.shell, key, env)
         case .orders, .orderDetail: return state.run(\.orders, OrdersFeature.reducer, key, env)
-        case .account where action == .showSubscriptions: return state.scope(\.subscriptions) { SubscriptionsFeature.open(&$0, env) }
         case .account: return state.run(\.account, AccountFeature.reducer, key, env)
         case .subscriptions: return state.run(\.subscriptions, SubscriptionsFeature.reducer, key, env)
         case .form: return state.run(\.forms, FormFeature.reducer, key, env)

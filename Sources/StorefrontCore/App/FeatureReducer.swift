@@ -109,6 +109,7 @@ extension SubscriptionsFeature {
             switch action {
             case .key(let key): Action(key).map { reduce(&state, $0, env) } ?? .none
             case .subscriptions(let answer): reduce(&state, answer, env)
+            case .request(.openSubscriptions): open(&state, env)
             default: .none
             }
         }

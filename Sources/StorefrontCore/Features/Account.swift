@@ -101,6 +101,8 @@ public enum AccountFeature {
         /// x: the selected card, address or token goes.
         case remove
         case signInOrOut, back
+        /// r: the account's subscriptions.
+        case showSubscriptions
 
         init?(_ key: StorefrontCore.Action) {
             if let move = ListMove(key) {
@@ -115,6 +117,7 @@ public enum AccountFeature {
             case .confirm, .makeDefault: self = .makeDefault
             case .removeLine: self = .remove
             case .signInOrOut: self = .signInOrOut
+            case .showSubscriptions: self = .showSubscriptions
             case .back: self = .back
             default: return nil
             }
@@ -159,6 +162,7 @@ public enum AccountFeature {
         case .signInOrOut:
             if state.screen.canSignIn { return .send(.request(.beginSignIn)) }
             if state.screen.canSignOut { return .send(.request(.signOut)) }
+        case .showSubscriptions: return .send(.request(.openSubscriptions))
         case .back: state.shell.popScreen()
         }
         return .none

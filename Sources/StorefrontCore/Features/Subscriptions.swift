@@ -5,7 +5,11 @@ import ShopPorts
 /// One of the shopper's subscriptions as their screen shows it: the subscription, what it delivers and what each
 /// delivery's goods cost today, and the intervals its product is sold at.
 public struct SubscriptionRow: Equatable, Sendable {
-    public var subscription: Subscription
+    public var subscription: Subscription {
+        didSet { standing = subscription.standing }
+    }
+    /// Where it stands, in words: made when the row is read or changed rather than at every frame that draws it.
+    public private(set) var standing: String
     /// "Compile-Time Coffee — Whole bean, 250 g"; the product's id when it is no longer sold.
     public var name: String
     /// A delivery's goods (price × quantity) at today's price; nil when the product or its choice is no longer sold.
@@ -14,6 +18,7 @@ public struct SubscriptionRow: Equatable, Sendable {
 
     public init(subscription: Subscription, name: String, goods: Money?, offered: [Int]) {
         self.subscription = subscription
+        self.standing = subscription.standing
         self.name = name
         self.goods = goods
         self.offered = offered

@@ -110,155 +110,131 @@ public enum KeyBindings {
 
     public static let table: [KeyBinding] = shopTable + merchantTable
 
-    private static let shopTable: [KeyBinding] = [
-        KeyBinding(
-            keys: [.up, .character("k")], label: "↑/k", action: .moveUp, summary: "up",
-            contexts: lists.union([.paymentSheet, .chooser, .merchantRefund]), inFooter: false),
-        KeyBinding(
-            keys: [.down, .character("j")], label: "↓/j", action: .moveDown, summary: "down",
-            contexts: lists.union([.paymentSheet, .chooser, .merchantRefund]), inFooter: false),
-        KeyBinding(keys: [.up], label: "↑", action: .moveUp, summary: "up", contexts: typing, inFooter: false),
-        KeyBinding(keys: [.down], label: "↓", action: .moveDown, summary: "down", contexts: typing, inFooter: false),
-        KeyBinding(
-            keys: [.tab], label: "Tab", action: .nextField, summary: "next field", contexts: [.form], inFooter: true,
-            appliesWhen: { $0.form?.link == nil }),
-        KeyBinding(
-            keys: [.enter], label: "Enter", action: .confirm, summary: "next", contexts: [.form], inFooter: true,
-            appliesWhen: { $0.form?.link == nil && !($0.form?.isOnLastField ?? true) }),
-        KeyBinding(
-            keys: [.enter], label: "Enter", action: .confirm, summary: "submit", contexts: [.form], inFooter: true,
-            appliesWhen: { $0.form?.link == nil && $0.form?.isOnLastField ?? false }),
-        KeyBinding(
-            keys: [.enter], label: "Enter", action: .confirm, summary: "make default", contexts: [.account], inFooter: true,
-            appliesWhen: { [.card, .address].contains($0.account.selectedRow?.kind) }),
-        KeyBinding(keys: [.character("n")], label: "n", action: .addCard, summary: "add card", contexts: [.account], inFooter: true),
-        KeyBinding(keys: [.character("d")], label: "d", action: .addAddress, summary: "add address", contexts: [.account], inFooter: true),
-        KeyBinding(
-            keys: [.character("t")], label: "t", action: .newAPIToken, summary: "API token", contexts: [.account], inFooter: true,
-            appliesWhen: { $0.account.canMakeTokens }),
-        KeyBinding(
-            keys: [.character("e")], label: "e", action: .signOutEverywhere, summary: "sign out everywhere", contexts: [.account], inFooter: false,
-            appliesWhen: { $0.account.canSignOutEverywhere }),
-        KeyBinding(
-            keys: [.character("x")], label: "x", action: .removeLine, summary: "remove", contexts: [.account], inFooter: true,
-            appliesWhen: { $0.account.selectedRow != nil }),
-        KeyBinding(
-            keys: [.character("i")], label: "i", action: .signInOrOut, summary: "sign in", contexts: [.account], inFooter: true,
-            appliesWhen: { $0.account.canSignIn && !$0.account.isSignedIn }),
-        KeyBinding(
-            keys: [.character("i")], label: "i", action: .signInOrOut, summary: "join account", contexts: [.account], inFooter: true,
-            appliesWhen: { $0.account.canSignIn && $0.account.isSignedIn }),
-        KeyBinding(
-            keys: [.character("i")], label: "i", action: .signInOrOut, summary: "sign out", contexts: [.account], inFooter: true,
-            appliesWhen: { $0.account.canSignOut }),
-        KeyBinding(keys: [.pageUp], label: "PgUp", action: .pageUp, summary: "page up", contexts: lists, inFooter: false),
-        KeyBinding(keys: [.pageDown], label: "PgDn", action: .pageDown, summary: "page down", contexts: lists, inFooter: false),
-        KeyBinding(keys: [.home], label: "Home", action: .moveToTop, summary: "first", contexts: lists, inFooter: false),
-        KeyBinding(keys: [.end], label: "End", action: .moveToBottom, summary: "last", contexts: lists, inFooter: false),
-        KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "open", contexts: [.productList, .orders], inFooter: true),
-        KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "checkout", contexts: [.cart], inFooter: true),
-        KeyBinding(
-            keys: [.enter], label: "Enter", action: .confirm, summary: "change", contexts: [.paymentSheet], inFooter: true,
-            appliesWhen: { !($0.paymentSheet?.offersCardSetup ?? false) }),
-        KeyBinding(
-            keys: [.enter], label: "Enter", action: .confirm, summary: "set up card", contexts: [.paymentSheet], inFooter: true,
-            appliesWhen: { $0.paymentSheet?.offersCardSetup ?? false }),
-        KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "select", contexts: [.chooser], inFooter: true),
-        KeyBinding(
-            keys: [.enter], label: "Enter", action: .confirm, summary: "change", contexts: [.subscriptions], inFooter: true,
-            appliesWhen: { $0.subscriptions.selected != nil }),
-        KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "apply", contexts: [.subscriptionMenu], inFooter: true),
-        KeyBinding(keys: [.escape], label: "Esc", action: .back, summary: "close", contexts: [.subscriptionMenu], inFooter: true),
-        KeyBinding(
-            keys: [.character("r")], label: "r", action: .showSubscriptions, summary: "subscriptions", contexts: [.account], inFooter: true,
-            appliesWhen: { $0.account.isSignedIn }),
-        KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "confirm", contexts: [.authorizationPrompt], inFooter: true),
-        KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "done", contexts: [.search], inFooter: true),
-        KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "keep shopping", contexts: [.confirmation], inFooter: true),
-        KeyBinding(
-            keys: [.enter], label: "Enter", action: .confirm, summary: "new link", contexts: [.cardLink], inFooter: true,
-            appliesWhen: {
-                switch $0.cardLink?.phase {
-                case .expired?, .failed?: true
-                default: false
-                }
-            }),
-        KeyBinding(
-            keys: [.character("p")], label: "p", action: .pay, summary: "pay", contexts: [.paymentSheet], inFooter: true,
-            appliesWhen: { $0.paymentSheet?.isPayEnabled ?? false }),
-        // Not ready: p still answers, by pointing at what is missing; the footer says so.
-        KeyBinding(
-            keys: [.character("p")], label: "p", action: .pay, summary: "what's missing", contexts: [.paymentSheet], inFooter: true,
-            appliesWhen: { !($0.paymentSheet?.isPayEnabled ?? false) && !($0.paymentSheet?.offersCardSetup ?? false) }),
-        // A product with options: ←/→ pick a value of the focused option, ↑/↓ move between options.
-        KeyBinding(
-            keys: [.left, .character("h")], label: "←/→", action: .previousChoice, summary: "choose", contexts: [.productDetail], inFooter: true,
-            appliesWhen: { $0.productDetail?.product.hasVariants ?? false }),
-        KeyBinding(
-            keys: [.right, .character("l")], label: "→", action: .nextChoice, summary: "next value", contexts: [.productDetail], inFooter: false,
-            appliesWhen: { $0.productDetail?.product.hasVariants ?? false }),
-        KeyBinding(
-            keys: [.up, .character("k")], label: "↑/↓", action: .moveUp, summary: "option", contexts: [.productDetail], inFooter: true,
-            appliesWhen: { ($0.productDetail?.product.options.count ?? 0) > 1 }),
-        KeyBinding(
-            keys: [.down, .character("j")], label: "↓", action: .moveDown, summary: "next option", contexts: [.productDetail], inFooter: false,
-            appliesWhen: { ($0.productDetail?.product.options.count ?? 0) > 1 }),
-        KeyBinding(
-            keys: [.character("a")], label: "a", action: .addToCart, summary: "add", contexts: [.productList, .productDetail], inFooter: true),
-        KeyBinding(
-            keys: [.character("r")], label: "r", action: .subscribe, summary: "subscribe", contexts: [.productDetail], inFooter: true,
-            appliesWhen: { $0.productDetail?.canSubscribe ?? false }),
-        KeyBinding(
-            keys: [.character("b")], label: "b", action: .buyNow, summary: "buy now", contexts: [.productDetail, .cart], inFooter: true,
-            appliesWhen: canBuyNow),
-        KeyBinding(
-            keys: [.character("+"), .character("=")], label: "+/-", action: .increaseQuantity, summary: "quantity", contexts: [.cart], inFooter: true),
-        KeyBinding(keys: [.character("-")], label: "-", action: .decreaseQuantity, summary: "less", contexts: [.cart], inFooter: false),
-        KeyBinding(keys: [.character("x")], label: "x", action: .removeLine, summary: "remove", contexts: [.cart], inFooter: true),
-        KeyBinding(
-            keys: [.character("x")], label: "x", action: .cancelOrder, summary: "cancel order", contexts: [.orderDetail], inFooter: true,
-            appliesWhen: { $0.canCancelOpenedOrder }),
-        KeyBinding(
-            keys: [.enter], label: "Enter", action: .confirm, summary: "cancel order", contexts: [.cancelPrompt], inFooter: true,
-            appliesWhen: { $0.orderCancel == .confirming }),
-        KeyBinding(
-            keys: [.escape], label: "Esc", action: .back, summary: "keep order", contexts: [.cancelPrompt], inFooter: true,
-            appliesWhen: { $0.orderCancel == .confirming }),
-        KeyBinding(keys: [.character("/")], label: "/", action: .beginSearch, summary: "search", contexts: [.productList], inFooter: true),
-        KeyBinding(keys: [.backspace], label: "⌫", action: .deleteBackward, summary: "delete", contexts: typing, inFooter: false),
-        KeyBinding(keys: [.character("c")], label: "c", action: .showCart, summary: "cart", contexts: browsing.subtracting([.cart]), inFooter: true),
-        KeyBinding(
-            keys: [.character("s")], label: "s", action: .showShop, summary: "shop", contexts: browsing.subtracting([.productList]), inFooter: true),
-        KeyBinding(
-            keys: [.character("o")], label: "o", action: .showOrders, summary: "orders", contexts: browsing.subtracting([.orders]), inFooter: true),
-        KeyBinding(
-            keys: [.character("u")], label: "u", action: .showAccount, summary: "account", contexts: browsing.subtracting([.account]), inFooter: true),
-        KeyBinding(
-            keys: [.escape], label: "Esc", action: .back, summary: "back",
-            contexts: [.productDetail, .cart, .orders, .orderDetail, .chooser, .account, .subscriptions], inFooter: true),
-        KeyBinding(
-            keys: [.escape], label: "Esc", action: .back, summary: "cancel", contexts: [.paymentSheet, .authorizationPrompt, .form, .cardLink],
-            inFooter: true),
-        KeyBinding(
-            keys: [.escape], label: "Esc", action: .back, summary: "cancel payment", contexts: [.bankCheck], inFooter: true,
-            appliesWhen: {
-                !($0.paymentSheet?.bankCheck?.isCanceling ?? true)
-            }),
-        KeyBinding(
-            keys: [.escape], label: "Esc", action: .back, summary: "stop waiting", contexts: [.paymentCheck], inFooter: true,
-            appliesWhen: {
-                $0.paymentSheet?.phase == .checkingPayment(isStopping: false)
-            }),
-        KeyBinding(keys: [.escape], label: "Esc", action: .back, summary: "clear", contexts: [.search, .productList], inFooter: false),
-        KeyBinding(keys: [.escape, .character("?")], label: "Esc", action: .back, summary: "close help", contexts: [.help], inFooter: true),
-        KeyBinding(
-            keys: [.character("?")], label: "?", action: .toggleHelp, summary: "help",
-            contexts: Set(KeyContext.allCases).subtracting(typing).subtracting([.help, .authorizationPrompt, .cancelPrompt, .merchantPrompt]),
-            inFooter: true),
-        KeyBinding(
-            keys: [.character("q")], label: "q", action: .quit, summary: "quit", contexts: Set(KeyContext.allCases).subtracting(typing),
-            inFooter: true),
-    ]
+    private static let shopTable: [KeyBinding] =
+        [
+            KeyBinding(
+                keys: [.up, .character("k")], label: "↑/k", action: .moveUp, summary: "up",
+                contexts: lists.union([.paymentSheet, .chooser, .merchantRefund]), inFooter: false),
+            KeyBinding(
+                keys: [.down, .character("j")], label: "↓/j", action: .moveDown, summary: "down",
+                contexts: lists.union([.paymentSheet, .chooser, .merchantRefund]), inFooter: false),
+            KeyBinding(keys: [.up], label: "↑", action: .moveUp, summary: "up", contexts: typing, inFooter: false),
+            KeyBinding(keys: [.down], label: "↓", action: .moveDown, summary: "down", contexts: typing, inFooter: false),
+            KeyBinding(
+                keys: [.tab], label: "Tab", action: .nextField, summary: "next field", contexts: [.form], inFooter: true,
+                appliesWhen: { $0.form?.link == nil }),
+            KeyBinding(
+                keys: [.enter], label: "Enter", action: .confirm, summary: "next", contexts: [.form], inFooter: true,
+                appliesWhen: { $0.form?.link == nil && !($0.form?.isOnLastField ?? true) }),
+            KeyBinding(
+                keys: [.enter], label: "Enter", action: .confirm, summary: "submit", contexts: [.form], inFooter: true,
+                appliesWhen: { $0.form?.link == nil && $0.form?.isOnLastField ?? false }),
+        ] + accountTable + [
+            KeyBinding(keys: [.pageUp], label: "PgUp", action: .pageUp, summary: "page up", contexts: lists, inFooter: false),
+            KeyBinding(keys: [.pageDown], label: "PgDn", action: .pageDown, summary: "page down", contexts: lists, inFooter: false),
+            KeyBinding(keys: [.home], label: "Home", action: .moveToTop, summary: "first", contexts: lists, inFooter: false),
+            KeyBinding(keys: [.end], label: "End", action: .moveToBottom, summary: "last", contexts: lists, inFooter: false),
+            KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "open", contexts: [.productList, .orders], inFooter: true),
+            KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "checkout", contexts: [.cart], inFooter: true),
+            KeyBinding(
+                keys: [.enter], label: "Enter", action: .confirm, summary: "change", contexts: [.paymentSheet], inFooter: true,
+                appliesWhen: { !($0.paymentSheet?.offersCardSetup ?? false) }),
+            KeyBinding(
+                keys: [.enter], label: "Enter", action: .confirm, summary: "set up card", contexts: [.paymentSheet], inFooter: true,
+                appliesWhen: { $0.paymentSheet?.offersCardSetup ?? false }),
+            KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "select", contexts: [.chooser], inFooter: true),
+            KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "confirm", contexts: [.authorizationPrompt], inFooter: true),
+            KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "done", contexts: [.search], inFooter: true),
+            KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "keep shopping", contexts: [.confirmation], inFooter: true),
+            KeyBinding(
+                keys: [.enter], label: "Enter", action: .confirm, summary: "new link", contexts: [.cardLink], inFooter: true,
+                appliesWhen: {
+                    switch $0.cardLink?.phase {
+                    case .expired?, .failed?: true
+                    default: false
+                    }
+                }),
+            KeyBinding(
+                keys: [.character("p")], label: "p", action: .pay, summary: "pay", contexts: [.paymentSheet], inFooter: true,
+                appliesWhen: { $0.paymentSheet?.isPayEnabled ?? false }),
+            // Not ready: p still answers, by pointing at what is missing; the footer says so.
+            KeyBinding(
+                keys: [.character("p")], label: "p", action: .pay, summary: "what's missing", contexts: [.paymentSheet], inFooter: true,
+                appliesWhen: { !($0.paymentSheet?.isPayEnabled ?? false) && !($0.paymentSheet?.offersCardSetup ?? false) }),
+            // A product with options: ←/→ pick a value of the focused option, ↑/↓ move between options.
+            KeyBinding(
+                keys: [.left, .character("h")], label: "←/→", action: .previousChoice, summary: "choose", contexts: [.productDetail], inFooter: true,
+                appliesWhen: { $0.productDetail?.product.hasVariants ?? false }),
+            KeyBinding(
+                keys: [.right, .character("l")], label: "→", action: .nextChoice, summary: "next value", contexts: [.productDetail], inFooter: false,
+                appliesWhen: { $0.productDetail?.product.hasVariants ?? false }),
+            KeyBinding(
+                keys: [.up, .character("k")], label: "↑/↓", action: .moveUp, summary: "option", contexts: [.productDetail], inFooter: true,
+                appliesWhen: { ($0.productDetail?.product.options.count ?? 0) > 1 }),
+            KeyBinding(
+                keys: [.down, .character("j")], label: "↓", action: .moveDown, summary: "next option", contexts: [.productDetail], inFooter: false,
+                appliesWhen: { ($0.productDetail?.product.options.count ?? 0) > 1 }),
+            KeyBinding(
+                keys: [.character("a")], label: "a", action: .addToCart, summary: "add", contexts: [.productList, .productDetail], inFooter: true),
+            KeyBinding(
+                keys: [.character("r")], label: "r", action: .subscribe, summary: "subscribe", contexts: [.productDetail], inFooter: true,
+                appliesWhen: { $0.productDetail?.canSubscribe ?? false }),
+            KeyBinding(
+                keys: [.character("b")], label: "b", action: .buyNow, summary: "buy now", contexts: [.productDetail, .cart], inFooter: true,
+                appliesWhen: canBuyNow),
+            KeyBinding(
+                keys: [.character("+"), .character("=")], label: "+/-", action: .increaseQuantity, summary: "quantity", contexts: [.cart],
+                inFooter: true),
+            KeyBinding(keys: [.character("-")], label: "-", action: .decreaseQuantity, summary: "less", contexts: [.cart], inFooter: false),
+            KeyBinding(keys: [.character("x")], label: "x", action: .removeLine, summary: "remove", contexts: [.cart], inFooter: true),
+            KeyBinding(
+                keys: [.character("x")], label: "x", action: .cancelOrder, summary: "cancel order", contexts: [.orderDetail], inFooter: true,
+                appliesWhen: { $0.canCancelOpenedOrder }),
+            KeyBinding(
+                keys: [.enter], label: "Enter", action: .confirm, summary: "cancel order", contexts: [.cancelPrompt], inFooter: true,
+                appliesWhen: { $0.orderCancel == .confirming }),
+            KeyBinding(
+                keys: [.escape], label: "Esc", action: .back, summary: "keep order", contexts: [.cancelPrompt], inFooter: true,
+                appliesWhen: { $0.orderCancel == .confirming }),
+            KeyBinding(keys: [.character("/")], label: "/", action: .beginSearch, summary: "search", contexts: [.productList], inFooter: true),
+            KeyBinding(keys: [.backspace], label: "⌫", action: .deleteBackward, summary: "delete", contexts: typing, inFooter: false),
+            KeyBinding(
+                keys: [.character("c")], label: "c", action: .showCart, summary: "cart", contexts: browsing.subtracting([.cart]), inFooter: true),
+            KeyBinding(
+                keys: [.character("s")], label: "s", action: .showShop, summary: "shop", contexts: browsing.subtracting([.productList]),
+                inFooter: true),
+            KeyBinding(
+                keys: [.character("o")], label: "o", action: .showOrders, summary: "orders", contexts: browsing.subtracting([.orders]), inFooter: true
+            ),
+            KeyBinding(
+                keys: [.character("u")], label: "u", action: .showAccount, summary: "account", contexts: browsing.subtracting([.account]),
+                inFooter: true),
+            KeyBinding(
+                keys: [.escape], label: "Esc", action: .back, summary: "back",
+                contexts: [.productDetail, .cart, .orders, .orderDetail, .chooser, .account, .subscriptions], inFooter: true),
+            KeyBinding(
+                keys: [.escape], label: "Esc", action: .back, summary: "cancel", contexts: [.paymentSheet, .authorizationPrompt, .form, .cardLink],
+                inFooter: true),
+            KeyBinding(
+                keys: [.escape], label: "Esc", action: .back, summary: "cancel payment", contexts: [.bankCheck], inFooter: true,
+                appliesWhen: {
+                    !($0.paymentSheet?.bankCheck?.isCanceling ?? true)
+                }),
+            KeyBinding(
+                keys: [.escape], label: "Esc", action: .back, summary: "stop waiting", contexts: [.paymentCheck], inFooter: true,
+                appliesWhen: {
+                    $0.paymentSheet?.phase == .checkingPayment(isStopping: false)
+                }),
+            KeyBinding(keys: [.escape], label: "Esc", action: .back, summary: "clear", contexts: [.search, .productList], inFooter: false),
+            KeyBinding(keys: [.escape, .character("?")], label: "Esc", action: .back, summary: "close help", contexts: [.help], inFooter: true),
+            KeyBinding(
+                keys: [.character("?")], label: "?", action: .toggleHelp, summary: "help",
+                contexts: Set(KeyContext.allCases).subtracting(typing).subtracting([.help, .authorizationPrompt, .cancelPrompt, .merchantPrompt]),
+                inFooter: true),
+            KeyBinding(
+                keys: [.character("q")], label: "q", action: .quit, summary: "quit", contexts: Set(KeyContext.allCases).subtracting(typing),
+                inFooter: true),
+        ]
 
     /// A key of a binding, and where the binding is in `table`.
     private struct KeyEntry: Sendable {

@@ -42,7 +42,7 @@ extension Layout {
                 "\(s.quantity > 1 ? "\(s.quantity) × " : "")\(row.name)", price, column: left + 2, row: top, width: width - 2, leftStyle: style,
                 rightStyle: fromSelected == 0 ? style : Style(.price))
             guard top + 1 < body.bottom else { continue }
-            p.put(s.standing, column: left + 2, row: top + 1, style: Style(s.status == .pastDue ? .error : .normal), width: width - 2)
+            p.put(row.standing, column: left + 2, row: top + 1, style: Style(s.status == .pastDue ? .error : .normal), width: width - 2)
             guard top + 2 < body.bottom else { continue }
             p.put(
                 "\(s.cardDescription) \(p.glyphs.separator) \(s.shipTo.shipToLine)", column: left + 2, row: top + 2, style: Style(.dim),
