@@ -81,8 +81,9 @@ public struct ShopConfiguration: Equatable, Codable, Sendable {
         }
     }
 
-    /// Where the config file is looked for.
+    /// Where the config file is looked for: `STOREFRONT_CONFIG`, else the user's config directory.
     public static func fileURL(environment: [String: String]) -> URL {
+        if let path = environment["STOREFRONT_CONFIG"], !path.isEmpty { return URL(fileURLWithPath: path) }
         let base =
             environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
@@ -168,48 +169,42 @@ public struct ShopConfiguration: Equatable, Codable, Sendable {
         return text
     }
 
+    /// The shop's own keys: those above the first header and under `[shop]`; the fronts' sections are read by `up`.
     public static func parse(_ text: String, source: String) throws -> ShopConfiguration {
+        let document = ConfigDocument(parsing: text)
+        if let problem = document.problems.first { throw ConfigurationError(source: source, line: problem.line, message: problem.message) }
         var configuration = ShopConfiguration()
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line =
-                raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)?
-                .trimmingCharacters(in: .whitespaces) ?? ""
-            if line.isEmpty { continue }
-            let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard parts.count == 2, !parts[0].isEmpty else {
-                throw ConfigurationError(source: source, line: index + 1, message: "expected key = value, got \"\(line)\"")
-            }
-            let (key, value) = (parts[0], parts[1])
-            switch key {
-            case _ where textKeys.contains(key):
-                try configuration.set(key, to: value, source: source, line: index + 1)
-            case "one-tap":
-                do { try configuration.applyOneTap(value) } catch {
-                    throw ConfigurationError(source: source, line: index + 1, message: "\(error)")
-                }
-            case "one-tap-cart", "one-tap-product", "sandbox-test-cards", "mouse", "stripe-raw-card-data":
-                guard let on = parseSwitch(value) else {
-                    throw ConfigurationError(source: source, line: index + 1, message: "\(key) must be on or off, got \"\(value)\"")
-                }
-                switch key {
-                case "one-tap-cart": configuration.oneTapCart = on
-                case "one-tap-product": configuration.oneTapProduct = on
-                case "mouse": configuration.mouse = on
-                case "stripe-raw-card-data": configuration.stripeRawCardData = on
-                default: configuration.sandboxTestCards = on
-                }
-            case "payments": configuration.payments = try PaymentsChoice.parse(value, source: source, line: index + 1)
-            case "sandbox-latency-ms":
-                guard let number = Int(value), number >= 0 else {
-                    throw ConfigurationError(source: source, line: index + 1, message: "sandbox-latency-ms must be a whole number, got \"\(value)\"")
-                }
-                configuration.sandboxLatencyMilliseconds = number
-            default:
-                throw ConfigurationError(
-                    source: source, line: index + 1, message: "unknown key \"\(key)\"; known keys: \(keys.joined(separator: ", "))")
-            }
+        for entry in document.entries(in: nil) + document.entries(in: "shop") {
+            try configuration.apply(entry, source: source)
         }
         return configuration
+    }
+
+    /// Sets one of the shop's keys from the file.
+    public mutating func apply(_ entry: ConfigDocument.Entry, source: String) throws {
+        let (key, value, line) = (entry.key, entry.value, entry.line)
+        func refuse(_ message: String) -> ConfigurationError { ConfigurationError(source: source, line: line, message: message) }
+        switch key {
+        case _ where Self.textKeys.contains(key):
+            try set(key, to: value, source: source, line: line)
+        case "one-tap":
+            do { try applyOneTap(value) } catch { throw refuse("\(error)") }
+        case "one-tap-cart", "one-tap-product", "sandbox-test-cards", "mouse", "stripe-raw-card-data":
+            guard let on = Self.parseSwitch(value) else { throw refuse("\(key) must be on or off, got \"\(value)\"") }
+            switch key {
+            case "one-tap-cart": oneTapCart = on
+            case "one-tap-product": oneTapProduct = on
+            case "mouse": mouse = on
+            case "stripe-raw-card-data": stripeRawCardData = on
+            default: sandboxTestCards = on
+            }
+        case "payments": payments = try PaymentsChoice.parse(value, source: source, line: line)
+        case "sandbox-latency-ms":
+            guard let number = Int(value), number >= 0 else { throw refuse("sandbox-latency-ms must be a whole number, got \"\(value)\"") }
+            sandboxLatencyMilliseconds = number
+        default:
+            throw refuse("unknown key \"\(key)\"; known keys: \(Self.keys.joined(separator: ", "))")
+        }
     }
 }
 
@@ -263,5 +258,12 @@ public struct ConfigurationError: Error, CustomStringConvertible {
     public var source: String
     public var line: Int?
     public var message: String
+
+    public init(source: String, line: Int?, message: String) {
+        self.source = source
+        self.line = line
+        self.message = message
+    }
+
     public var description: String { line.map { "\(source):\($0): \(message)" } ?? "\(source): \(message)" }
 }

@@ -58,16 +58,7 @@ public enum FrontCommands {
     ) async throws {
         let configuration = start.configuration
         let dataDirectory = SessionLaunch.absolute(configuration.dataDirectory(environment: environment))
-        let admins: AdminKeys
-        do {
-            admins = try adminKeys.map { try AdminKeys.load(SessionLaunch.absolute(FilePath($0)).string) } ?? AdminKeys()
-        } catch {
-            complain("\(error)")
-            throw ExitCodes.configError
-        }
-        if let adminKeys {
-            announce("merchant console for \(admins.fingerprints.count) admin key\(admins.fingerprints.count == 1 ? "" : "s") from \(adminKeys)")
-        }
+        let admins = try Self.adminKeys(adminKeys)
         // Checked before anything is opened: a listener that cannot check signatures, or hear no one, must not start.
         let webhookSecrets = try webhookListen.map { _ in
             do throws(ServiceStartFailure) { try WebhookListener.requireStripe(configuration) } catch { throw error.told() }
@@ -79,16 +70,8 @@ public enum FrontCommands {
             configuration: configuration, dataDirectory: dataDirectory, pool: .command, migrate: start.migrate, environment: environment)
         announce("storage: \(storage.place)")
         if let database = storage.postgres { DatabaseWatch.start(database) { announce($0) } }
-        let sessionEnvironment = try await ServerSessions.environment(
-            configuration: configuration, dataDirectory: dataDirectory, latencyMilliseconds: start.sandboxLatencyMilliseconds,
-            codeMail: try start.mail.codeMailSettings(shop: storage.catalog.shop, environment: environment), openID: start.terminalOpenID,
-            environment: environment)
-        for provider in start.terminalOpenID?.providers ?? [] {
-            announce(
-                "sign-in: with \(provider.name) (\(provider.issuer)) from the terminal, by \(start.terminalOpenID?.webOrigin ?? "its device flow only")"
-            )
-        }
-        let command = try start.sessionCommand(environment: sessionEnvironment, adminFingerprints: admins.fingerprints, openSSHFront: openSSHFront)
+        let command = try await sshSessions(
+            start, storage: storage, dataDirectory: dataDirectory, admins: admins, openSSHFront: openSSHFront, environment: environment)
         defer { command.host?.stop() }
 
         SessionLaunch.raiseOpenFileLimit()
@@ -146,43 +129,9 @@ public enum FrontCommands {
         let providers = try (openIDProviders ?? environment["STOREFRONT_OPENID_PROVIDERS"]).map(OpenIDProviderFile.read) ?? []
         let (dataDirectory, storage) = try await ShopStorage.openForServer(
             configuration: start.configuration, migrate: start.migrate, environment: environment)
-        // Made here once, so sessions only read it: every visitor's Sandbox ID tokens are signed with it.
-        do {
-            _ = try SandboxIdentityProvider.signingKey(
-                in: FileCredentialRepository(path: FileCredentialRepository.defaultPath(environment: environment)))
-        } catch {
-            announce("sign-in is off for visitors: \(error)")
-        }
-        var shopConfiguration = start.configuration
-        // The page's terminal is dark (storefront.css), so the shop need not ask: a question's answer that arrives
-        // after the shop stopped waiting (a busy host) would otherwise be read as keys (its "?" opens the help).
-        shopConfiguration.theme = "dark"
-        let codeMail = try start.mail.codeMailSettings(shop: storage.catalog.shop, environment: environment)
-        var sessionEnvironment = try await ServerSessions.environment(
-            configuration: shopConfiguration, dataDirectory: dataDirectory, latencyMilliseconds: start.sandboxLatencyMilliseconds,
-            codeMail: codeMail, environment: environment)
-        // With a mail command, visitors sign in on the page by an emailed code, and with each provider named; the
-        // cookie holds the session.
-        var signIn: WebSignIn?
-        let codeMailer = MailChoice.codeMailer(codeMail, shop: storage.catalog.shop)
-        if codeMailer != nil || !providers.isEmpty {
-            do {
-                let key = try AccountSignIn.codeKey(
-                    environment: environment,
-                    credentials: FileCredentialRepository(path: FileCredentialRepository.defaultPath(environment: environment)))
-                let clients = providers.map { OpenIDClient(settings: $0, transport: HTTPOpenIDTransport()) }
-                signIn = WebAccountSignIn.make(storage: storage, mailer: codeMailer, codeKey: key, providers: clients)
-                if let codeMail { announce("sign-in: by a code mailed with \(codeMail.command.joined(separator: " "))") }
-                for provider in providers { announce("sign-in: with \(provider.name) (\(provider.issuer))") }
-            } catch {
-                announce("sign-in is off for visitors: the code key cannot be read: \(error)")
-            }
-        }
         var settings = settings
-        settings.shopName = storage.catalog.shop.name
-        if settings.offersSandboxSignIn { sessionEnvironment[SessionCommand.sandboxSignInVariable] = SessionCommand.localSandboxSignIn }
-        if signIn != nil { sessionEnvironment[SessionCommand.pageSignInVariable] = "on" }
-        let command = try start.sessionCommand(environment: sessionEnvironment)
+        let (command, signIn) = try await webSessions(
+            start, settings: &settings, providers: providers, storage: storage, dataDirectory: dataDirectory, environment: environment)
         defer { command.host?.stop() }
         SessionLaunch.raiseOpenFileLimit()
         let stop = StopSignals()

@@ -1,0 +1,108 @@
+import Foundation
+import ShopAPI
+import ShopBootstrap
+import ShopServices
+import ShopSessions
+import ShopWebFront
+import SystemPackage
+
+/// The configuration read as each front's and worker's settings, once `problems` is empty.
+extension ServiceConfiguration {
+    public func duration(_ name: String) -> Duration { self[name].flatMap(ServeDuration.parse) ?? .zero }
+
+    public func address(_ name: String) -> ListenAddress? { self[name].flatMap { try? ListenAddress(parsing: $0) } }
+
+    /// The fronts and workers `up` runs, in the order it starts them.
+    public var enabled: [String] {
+        ["ssh", "web", "api", "webhooks", "mail-worker", "renewals"].filter { isOn("\($0).enabled") }
+    }
+
+    /// The SSH front's limits: the part SIGHUP can change.
+    public var sshLimits: ServeLimits {
+        ServeLimits(
+            maxSessions: count("ssh.max-sessions"), connectionsPerSourcePerMinute: count("ssh.connections-per-minute"),
+            idleTimeout: duration("ssh.idle-timeout"), drainTimeout: duration("ssh.drain-timeout"), maxGuests: count("ssh.max-guests"),
+            guestsPerAddress: count("ssh.guests-per-address"))
+    }
+
+    /// The browser front's settings; its page's title is the shop's name, read once the shop is open.
+    public var webSettings: WebFrontSettings {
+        let listen = address("web.listen") ?? ListenAddress(host: "127.0.0.1", port: 8080)
+        var settings = WebFrontSettings(
+            host: listen.host, port: listen.port, publicOrigins: webPublicOrigins.compactMap(WebOrigin.init),
+            trustForwardedFor: isOn("web.trust-forwarded-for"), shopName: "")
+        settings.limits.maxSessions = count("web.max-sessions")
+        settings.limits.sessionsPerAddress = count("web.sessions-per-address")
+        settings.limits.connectionsPerMinute = count("web.connections-per-minute")
+        settings.limits.connectionsPerAddress = count("web.connections-per-address")
+        settings.limits.idleTimeout = duration("web.idle-timeout")
+        settings.limits.maxSessionLength = duration("web.max-session-length")
+        settings.limits.connectionIdleTimeout = duration("web.request-timeout")
+        settings.limits.drainTimeout = duration("web.drain-timeout")
+        return settings
+    }
+
+    /// `web.public-origins`, else `web.origin`: the pages that may open a session.
+    var webPublicOrigins: [String] {
+        let listed = (self["web.public-origins"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        return listed.isEmpty ? [self["web.origin"]].compactMap { $0 } : listed
+    }
+
+    /// The API's settings.
+    package var apiSettings: APIServiceSettings {
+        var limits = APILimits()
+        limits.requestsPerMinute = count("api.rate-limit")
+        limits.burst = max(1, limits.requestsPerMinute / 2)
+        limits.maxBodyBytes = count("api.max-body")
+        limits.requestDeadline = duration("api.request-timeout")
+        limits.connectionsPerAddress = count("api.connections-per-address")
+        limits.maxConnections = count("api.max-connections")
+        return APIServiceSettings(
+            listen: address("api.listen") ?? ListenAddress(host: "127.0.0.1", port: 8081), limits: limits,
+            bankCheckWindow: duration("api.bank-check-window"), adminKeysFile: self["api.admin-keys"] ?? self["ssh.admin-keys"],
+            sandboxLatency: .milliseconds(self["shop.sandbox-latency-ms"].flatMap { Int($0) } ?? 0))
+    }
+
+    /// How the shop mails: the command, the sender, where a subscriber's link opens.
+    public var mail: MailChoice {
+        var choice = MailChoice(
+            command: self["mail.command"], from: self["mail.from"], replyTo: self["mail.reply-to"], timeout: duration("mail.timeout"))
+        choice.webOrigin = self["web.origin"]
+        return choice
+    }
+
+    /// What cannot run although each value reads: fronts on one address, a web front open to anyone unnamed, webhooks
+    /// without Stripe, files that are not there, nothing enabled.
+    public var runProblems: [ConfigurationError] {
+        var found: [ConfigurationError] = []
+        func add(_ message: String, _ name: String) { found.append(Self.error(message, from: source(of: name))) }
+        let fronts = ["ssh", "web", "api", "webhooks"].filter { isOn("\($0).enabled") }.map { "\($0).listen" } + ["admin.listen"]
+        var taken: [String: String] = [:]
+        for name in fronts {
+            guard let listen = address(name), listen.port != 0 else { continue }
+            let place = "\(listen.port)"
+            if let other = taken[place] { add("\(name) \(listen) takes port \(listen.port), which \(other) has already", name) }
+            taken[place] = name
+        }
+        if isOn("web.enabled"), let problem = webSettings.problem { add("[web] \(problem)", "web.listen") }
+        for origin in webPublicOrigins where WebOrigin(origin) == nil {
+            add("web.public-origins: \"\(origin.prefix(80))\" is not an origin such as https://shop.example", "web.public-origins")
+        }
+        if isOn("webhooks.enabled"), shop.payments != .stripe {
+            add("webhooks.enabled: webhooks come from Stripe; set shop.payments = stripe (the sandbox sends none)", "webhooks.enabled")
+        }
+        for name in [
+            "shop.catalog", "ssh.admin-keys", "api.admin-keys", "ssh.openid-providers", "webhooks.secret-file", "shop.stripe-secret-key-file",
+        ] {
+            guard let path = self[name], access(path, R_OK) != 0 else { continue }
+            add("\(name): \(path) cannot be read: \(String(cString: strerror(errno)))", name)
+        }
+        if enabled.isEmpty {
+            found.append(
+                ConfigurationError(
+                    source: file ?? "config", line: nil,
+                    message: "nothing is enabled: set enabled = on under [ssh], [web], [api], [webhooks], [mail-worker] or [renewals]"))
+        }
+        return found
+    }
+}
