@@ -155,6 +155,8 @@ let package = Package(
                 "StoragePostgres", "StorefrontCore", "StorefrontUI", "TerminalNCurses",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict
         ),

@@ -26,14 +26,17 @@ package struct APILimits: Sendable {
 /// Order of calls: `init` → `run` (returns once stopped; `listening` is told the bound port first) → `stop`.
 package final class APIServer: Sendable {
     private let group: ServiceGroup
+    private let limiter: RateLimiter
 
     package init(
         host: String, port: Int, shop: APIShop, commerce: APICommerce, tokens: any APITokenRepository, merchantKeys: any MerchantKeys,
         limits: APILimits = APILimits(), log: @escaping @Sendable (String) -> Void, listening: @escaping @Sendable (Int) async -> Void
     ) throws {
+        let limiter = RateLimiter(perMinute: limits.requestsPerMinute, burst: limits.burst)
+        self.limiter = limiter
         let app = try Self.application(
-            host: host, port: port, shop: shop, commerce: commerce, tokens: tokens, merchantKeys: merchantKeys, limits: limits, log: log,
-            listening: listening
+            host: host, port: port, shop: shop, commerce: commerce, tokens: tokens, merchantKeys: merchantKeys, limits: limits, limiter: limiter,
+            log: log, listening: listening
         )
         group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [.init(service: app)], logger: Self.quiet))
     }
@@ -42,7 +45,7 @@ package final class APIServer: Sendable {
     /// drive the rate limit with their own).
     package static func application(
         host: String = "127.0.0.1", port: Int = 0, shop: APIShop, commerce: APICommerce, tokens: any APITokenRepository,
-        merchantKeys: any MerchantKeys, limits: APILimits = APILimits(),
+        merchantKeys: any MerchantKeys, limits: APILimits = APILimits(), limiter: RateLimiter? = nil,
         uptime: @escaping @Sendable () -> Duration = { ContinuousClock.now - APIServer.started },
         now: @escaping @Sendable () -> Date = Date.init,
         log: @escaping @Sendable (String) -> Void, listening: @escaping @Sendable (Int) async -> Void = { _ in }
@@ -58,7 +61,7 @@ package final class APIServer: Sendable {
         router.add(
             middleware: TokenGate(
                 tokens: tokens, merchantKeys: merchantKeys, maxBodyBytes: limits.maxBodyBytes,
-                limiter: RateLimiter(perMinute: limits.requestsPerMinute, burst: limits.burst), uptime: uptime, now: now))
+                limiter: limiter ?? RateLimiter(perMinute: limits.requestsPerMinute, burst: limits.burst), uptime: uptime, now: now))
         router.add(middleware: IdempotencyGate(keys: commerce.idempotency, maxBodyBytes: limits.maxBodyBytes, now: now))
         try ShopAPIService(shop: shop, commerce: commerce).registerHandlers(on: router)
         return Application(
@@ -82,6 +85,11 @@ package final class APIServer: Sendable {
     /// Serves until `stop`.
     package func run() async throws {
         try await group.run()
+    }
+
+    /// A new rate limit from now on (SIGHUP).
+    package func update(_ limits: APILimits) {
+        limiter.update(perMinute: limits.requestsPerMinute, burst: limits.burst)
     }
 
     /// Stops listening, lets requests in flight finish, and makes `run` return.

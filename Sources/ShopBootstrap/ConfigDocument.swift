@@ -3,7 +3,7 @@
 /// `key = value` lines, `[section]` headers and `#` comments. A value is a TOML string (`"…"` with TOML's escapes,
 /// or `'…'` taken as written) or bare text up to a `#`; bare text is how the file was written before it had
 /// sections, and still reads the same.
-public struct ConfigDocument: Sendable, Equatable {
+public struct ConfigDocument: Sendable {
     /// One `key = value`.
     public struct Entry: Sendable, Equatable {
         /// The `[section]` it is under; nil above the first header.
@@ -30,6 +30,8 @@ public struct ConfigDocument: Sendable, Equatable {
     }
 
     public private(set) var entries: [Entry] = []
+    /// Each `[section]` and the line of its header.
+    public private(set) var sections: [(name: String, line: Int)] = []
     /// Every line that could not be read; the rest are still entries, so one mistake does not hide the next.
     public private(set) var problems: [Problem] = []
 
@@ -50,6 +52,7 @@ public struct ConfigDocument: Sendable, Equatable {
                     problems.append(Problem(line: line, message: "[\(name)] appears twice; put its keys under one header"))
                 }
                 section = name
+                sections.append((name, line))
                 continue
             }
             guard let equals = text.firstIndex(of: "=") else {

@@ -56,7 +56,13 @@ public struct ServiceConfiguration: Sendable {
         if let text {
             let document = ConfigDocument(parsing: text)
             problems += document.problems.map { ConfigurationError(source: path, line: $0.line, message: $0.message) }
-            for entry in document.entries {
+            for (section, line) in document.sections where !ServiceKey.sections.contains(section) {
+                problems.append(
+                    ConfigurationError(
+                        source: path, line: line,
+                        message: "unknown section [\(section)]; known sections: \(ServiceKey.sections.map { "[\($0)]" }.joined(separator: ", "))"))
+            }
+            for entry in document.entries where ServiceKey.sections.contains(entry.section ?? "shop") {
                 let section = entry.section ?? "shop"
                 guard let key = ServiceKey.all.first(where: { $0.section == section && $0.key == entry.key }) else {
                     problems.append(unknown(entry, path: path))
@@ -68,10 +74,11 @@ public struct ServiceConfiguration: Sendable {
         for key in ServiceKey.all {
             if let value = environment[key.environment], !value.isEmpty { found[key.name] = (value, .environment(key.environment)) }
         }
+        var flagProblems: [ConfigurationError] = []
         for override in overrides {
             let parts = override.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, let key = ServiceKey.all.first(where: { $0.name == parts[0] }) else {
-                problems.append(
+                flagProblems.append(
                     ConfigurationError(source: "--set", line: nil, message: "\"\(override.prefix(80))\" is not SECTION.KEY=VALUE with a known key"))
                 continue
             }
@@ -86,6 +93,7 @@ public struct ServiceConfiguration: Sendable {
             if let problem = key.section == "shop" ? shopProblem(key, text) : key.problem(text) { problems.append(error(problem, from: source)) }
             values.append(Value(key: key, text: text, source: source))
         }
+        problems += flagProblems
         // In the file's order, then the environment's and the flags'.
         let ordered = problems.enumerated().sorted { ($0.element.line ?? Int.max, $0.offset) < ($1.element.line ?? Int.max, $1.offset) }.map(
             \.element)
@@ -118,11 +126,6 @@ public struct ServiceConfiguration: Sendable {
 
     private static func unknown(_ entry: ConfigDocument.Entry, path: String) -> ConfigurationError {
         let section = entry.section ?? "shop"
-        guard ServiceKey.sections.contains(section) else {
-            return ConfigurationError(
-                source: path, line: entry.line,
-                message: "unknown section [\(section)]; known sections: \(ServiceKey.sections.map { "[\($0)]" }.joined(separator: ", "))")
-        }
         let known = ServiceKey.all.filter { $0.section == section }.map(\.key)
         return ConfigurationError(
             source: path, line: entry.line, message: "unknown key \"\(entry.key)\" in [\(section)]; known keys: \(known.joined(separator: ", "))")

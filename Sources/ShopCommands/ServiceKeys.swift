@@ -103,9 +103,9 @@ extension ServiceKey {
             ServiceKey("web", "sessions-per-address", .count(1...1_000), "2", reloadable: true),
             ServiceKey("web", "connections-per-minute", .count(1...100_000), "30", reloadable: true),
             ServiceKey("web", "connections-per-address", .count(1...10_000), "16"),
-            ServiceKey("web", "idle-timeout", .duration, "15m", reloadable: true),
+            ServiceKey("web", "idle-timeout", .duration, "15m"),
             ServiceKey("web", "max-session-length", .duration, "2h"), ServiceKey("web", "request-timeout", .duration, "30s"),
-            ServiceKey("web", "drain-timeout", .duration, "10s", reloadable: true),
+            ServiceKey("web", "drain-timeout", .duration, "10s"),
 
             ServiceKey("api", "enabled", .onOff, "off"), ServiceKey("api", "listen", .address, "127.0.0.1:8081"),
             ServiceKey("api", "rate-limit", .count(1...100_000), "120", reloadable: true),

@@ -22,7 +22,7 @@ public enum SubscriptionCommands {
         let storage = try await ShopStorage.open(configuration: configuration, migrate: migrate, environment: environment)
         defer { storage.close() }
         let payments: PaymentStack
-        do throws(StripeSettings.Problem) { payments = try Self.payments(storage, configuration, environment) } catch {
+        do throws(StripeSettings.Problem) { payments = try Self.renewalPayments(storage, configuration, environment) } catch {
             complain(error.description)
             throw ExitCodes.configError
         }
@@ -53,7 +53,7 @@ public enum SubscriptionCommands {
         storage: ShopStorage, configuration: ShopConfiguration, environment: [String: String], interval: Duration = .seconds(60)
     ) -> RunningRenewals? {
         let payments: PaymentStack
-        do throws(StripeSettings.Problem) { payments = try Self.payments(storage, configuration, environment) } catch {
+        do throws(StripeSettings.Problem) { payments = try Self.renewalPayments(storage, configuration, environment) } catch {
             announce("renewals: off: \(error.description)")
             return nil
         }
@@ -74,7 +74,7 @@ public enum SubscriptionCommands {
     }
 
     /// The payment side renewals charge through: the one the configuration picks, as the shop's sessions use.
-    private static func payments(_ storage: ShopStorage, _ configuration: ShopConfiguration, _ environment: [String: String])
+    static func renewalPayments(_ storage: ShopStorage, _ configuration: ShopConfiguration, _ environment: [String: String])
         throws(StripeSettings.Problem) -> PaymentStack
     {
         try PaymentStack.make(

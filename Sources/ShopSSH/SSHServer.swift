@@ -228,6 +228,13 @@ public final class StorefrontSSHServer: Sendable {
     /// Sessions open now.
     public var openSessions: Int { admission.openSessions }
 
+    /// New limits for sessions and connections from now on; the flood allowance stays as started.
+    public func update(_ limits: ServeLimits) {
+        var limits = limits
+        limits.allowance = admission.limits.allowance
+        admission.update(limits)
+    }
+
     /// Stops accepting, asks every session to end (each client reads why), waits up to the drain
     /// timeout, then kills what is left. Returns how many sessions had to be killed.
     @discardableResult

@@ -104,6 +104,9 @@ package struct RunningAPI: Sendable {
     let sweeping: Task<Void, Never>
     let payments: PaymentStack
 
+    /// A new rate limit from now on.
+    package func update(_ limits: APILimits) { server.update(limits) }
+
     /// Stops taking requests, answers the ones in flight, and closes the provider's connections.
     package func stop() async {
         sweeping.cancel()

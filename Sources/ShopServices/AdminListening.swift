@@ -33,12 +33,13 @@ public enum AdminListening {
     }
 
     /// The session host's check: up, or started again; nil where sessions start without one.
-    public static func sessions(_ host: SessionHostClient?) -> ReadinessProbe? {
+    /// `name` tells the fronts' hosts apart where one process runs several (`up`).
+    public static func sessions(_ host: SessionHostClient?, name: String = "sessions") -> ReadinessProbe? {
         guard let host else { return nil }
-        return ReadinessProbe("sessions") {
+        return ReadinessProbe(name) {
             switch host.revive() {
-            case .success(let pid): ReadinessCheck(name: "sessions", isReady: true, detail: "session host pid \(pid)")
-            case .failure(let error): ReadinessCheck(name: "sessions", isReady: false, detail: "the session host cannot be started: \(error)")
+            case .success(let pid): ReadinessCheck(name: name, isReady: true, detail: "session host pid \(pid)")
+            case .failure(let error): ReadinessCheck(name: name, isReady: false, detail: "the session host cannot be started: \(error)")
             }
         }
     }

@@ -60,6 +60,9 @@ public struct RunningSSHShop: Sendable {
 
     public var openSessions: Int { server.openSessions }
 
+    /// New limits for what starts from now on: open sessions are kept.
+    public func update(_ limits: ServeLimits) { server.update(limits) }
+
     /// Takes no new connection, tells the open sessions, and waits for them; returns how many were killed at the end.
     public func drain() async -> Int { await server.drain() }
 

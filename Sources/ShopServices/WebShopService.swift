@@ -35,6 +35,9 @@ public struct RunningWebShop: Sendable {
 
     public var openSessions: Int { front.openSessions }
 
+    /// New session limits from now on: open sessions are kept.
+    public func update(_ limits: WebFrontLimits) { front.update(limits) }
+
     /// Tells every session the shop is closing and waits up to the drain timeout; returns how many were still open.
     public func stop() async -> Int {
         let left = await front.stop()

@@ -63,6 +63,7 @@ public final class AdmissionControl: Sendable {
     }
 
     private struct State {
+        var limits: ServeLimits
         var recentConnections: [String: [ContinuousClock.Instant]] = [:]
         var lastSweep: ContinuousClock.Instant?
         var sessions = 0
@@ -70,12 +71,19 @@ public final class AdmissionControl: Sendable {
         var draining = false
     }
 
-    public let limits: ServeLimits
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     private static let window = Duration.seconds(60)
 
     public init(limits: ServeLimits) {
-        self.limits = limits
+        state = Mutex(State(limits: limits))
+    }
+
+    /// The limits now: those configured, or the last `update`.
+    public var limits: ServeLimits { state.withLock { $0.limits } }
+
+    /// New limits for what starts from now on (SIGHUP); sessions already open keep going, even past a lower maximum.
+    public func update(_ limits: ServeLimits) {
+        state.withLock { $0.limits = limits }
     }
 
     /// Counts a new connection from `source` at `now`; refuses it past the per-minute limit.
@@ -92,8 +100,8 @@ public final class AdmissionControl: Sendable {
                 state.lastSweep = now
             }
             let recent = state.recentConnections[source, default: []].filter { now - $0 < Self.window }
-            guard recent.count < limits.connectionsPerSourcePerMinute else {
-                return .tooManyConnections(source: source, limit: limits.connectionsPerSourcePerMinute)
+            guard recent.count < state.limits.connectionsPerSourcePerMinute else {
+                return .tooManyConnections(source: source, limit: state.limits.connectionsPerSourcePerMinute)
             }
             state.recentConnections[source] = recent + [now]
             return nil
@@ -104,7 +112,7 @@ public final class AdmissionControl: Sendable {
     public func beginSession() -> Refusal? {
         state.withLock { state in
             if state.draining { return .draining }
-            guard state.sessions < limits.maxSessions else { return .full(limit: limits.maxSessions) }
+            guard state.sessions < state.limits.maxSessions else { return .full(limit: state.limits.maxSessions) }
             state.sessions += 1
             return nil
         }
@@ -120,6 +128,7 @@ public final class AdmissionControl: Sendable {
     public func beginGuestSession(from source: String) -> Refusal? {
         state.withLock { state in
             if state.draining { return .draining }
+            let limits = state.limits
             guard limits.maxGuests > 0 else { return .noGuests }
             guard state.guests.values.reduce(0, +) < limits.maxGuests else { return .guestsFull(limit: limits.maxGuests) }
             guard state.guests[source, default: 0] < limits.guestsPerAddress else {

@@ -42,11 +42,7 @@ public final class WebFront: Sendable {
         listening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) {
         let limits = settings.limits
-        let admission = AdmissionControl(
-            limits: ServeLimits(
-                maxSessions: 0, connectionsPerSourcePerMinute: limits.connectionsPerMinute, idleTimeout: limits.idleTimeout,
-                drainTimeout: limits.drainTimeout, maxGuests: limits.maxSessions, guestsPerAddress: limits.sessionsPerAddress
-            ))
+        let admission = AdmissionControl(limits: Self.admissionLimits(limits))
         let context = WebFrontContext(
             command: command, admission: admission, limits: limits, sessions: WebSessionRegistry(), refusals: RefusalLogThrottle(write: log), log: log
         )
@@ -147,6 +143,18 @@ public final class WebFront: Sendable {
 
     /// The origins allowed to open a session: those configured, or, when none were, the loopback ones of the bound port.
     public var allowedOrigins: [WebOrigin] { origins.set.withLock { $0.sorted { $0.description < $1.description } } }
+
+    /// Every visitor is a guest to the admission: the front's sessions are its guests.
+    static func admissionLimits(_ limits: WebFrontLimits) -> ServeLimits {
+        ServeLimits(
+            maxSessions: 0, connectionsPerSourcePerMinute: limits.connectionsPerMinute, idleTimeout: limits.idleTimeout,
+            drainTimeout: limits.drainTimeout, maxGuests: limits.maxSessions, guestsPerAddress: limits.sessionsPerAddress)
+    }
+
+    /// New session limits from now on (SIGHUP): how many at once, per address and per minute. Open sessions are kept.
+    public func update(_ limits: WebFrontLimits) {
+        context.admission.update(Self.admissionLimits(limits))
+    }
 
     /// Browser sessions open now.
     public var openSessions: Int { context.admission.openGuestSessions }

@@ -1,0 +1,89 @@
+import Foundation
+import Synchronization
+
+/// What SIGHUP does to a running `up`: the configuration read again, the settings that can change live applied
+/// (session and connection limits, the API's rate, mail settings, log levels), and the rest named as needing a restart.
+final class Reloader: Sendable {
+    private let running: RunningUp
+    private let current: Mutex<ServiceConfiguration>
+    private let overrides: [String]
+    private let environment: [String: String]
+    private let applyLogLevels: @Sendable (ServiceConfiguration) -> Void
+
+    init(
+        running: RunningUp, current: ServiceConfiguration, overrides: [String], environment: [String: String],
+        applyLogLevels: @escaping @Sendable (ServiceConfiguration) -> Void = { _ in }
+    ) {
+        self.running = running
+        self.current = Mutex(current)
+        self.overrides = overrides
+        self.environment = environment
+        self.applyLogLevels = applyLogLevels
+    }
+
+    /// Reads the configuration again and applies what changed; a configuration with a problem changes nothing.
+    func reload() async {
+        let next = ServiceConfiguration.load(environment: environment, overrides: overrides)
+        let problems = next.problems.isEmpty ? next.runProblems : next.problems
+        guard problems.isEmpty else {
+            for problem in problems { announce("reload: \(problem.description)") }
+            announce("reload: refused, nothing changed: \(problems.count) problem\(problems.count == 1 ? "" : "s")")
+            return
+        }
+        let changes = ServiceConfiguration.changes(from: current.withLock { $0 }, to: next)
+        guard !changes.isEmpty else {
+            announce("reload: nothing changed")
+            return
+        }
+        let live = changes.filter(\.key.reloadable)
+        for change in changes where !change.key.reloadable {
+            announce("reload: \(change.key.name) changed (\(change.description)); it takes a restart to apply")
+        }
+        let sections = Set(live.map(\.key.section))
+        if sections.contains("ssh") { running.ssh?.update(next.sshLimits) }
+        if sections.contains("web") { running.web?.update(next.webSettings.limits) }
+        if sections.contains("api") { running.api?.update(next.apiSettings.limits) }
+        if sections.contains("mail"), running.mail.delivery.withLock({ $0 }) != nil {
+            do {
+                let delivery = try UpCommands.mailDelivery(next, storage: running.storage, environment: environment)
+                running.mail.delivery.withLock { $0 = delivery }
+            } catch {
+                announce("reload: the mail settings cannot be used, the old ones stay: \(error)")
+            }
+        }
+        if sections.contains("log") || live.contains(where: { $0.key.name == "shop.log-level" }) { applyLogLevels(next) }
+        for change in live { announce("reload: \(change.key.name): \(change.description)") }
+        // Only what was applied counts as current: a restart-only change is named again on the next reload.
+        current.withLock { configuration in configuration = ServiceConfiguration.merging(live, into: configuration) }
+    }
+}
+
+extension ServiceConfiguration {
+    /// A setting whose value differs between two readings.
+    public struct Change: Sendable {
+        public let key: ServiceKey
+        public let old: String?
+        public let new: String?
+
+        /// "64 → 100", secrets masked.
+        public var description: String {
+            let (was, now) = key.secret ? ("****", "****") : (old ?? "unset", new ?? "unset")
+            return "\(was) → \(now)"
+        }
+    }
+
+    /// What differs from `old` to `new`, in the settings' order.
+    public static func changes(from old: ServiceConfiguration, to new: ServiceConfiguration) -> [Change] {
+        zip(old.values, new.values).compactMap { before, after in
+            before.text == after.text ? nil : Change(key: after.key, old: before.text, new: after.text)
+        }
+    }
+
+    /// `configuration` with `changes` applied, as SIGHUP left it.
+    static func merging(_ changes: [Change], into configuration: ServiceConfiguration) -> ServiceConfiguration {
+        let values = configuration.values.map { value in
+            changes.first { $0.key.name == value.key.name }.map { Value(key: value.key, text: $0.new, source: .defaultValue) } ?? value
+        }
+        return ServiceConfiguration(values: values, file: configuration.file, problems: [])
+    }
+}

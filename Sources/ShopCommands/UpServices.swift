@@ -1,0 +1,67 @@
+import Logging
+import ServiceLifecycle
+import Synchronization
+import UnixSignals
+
+/// Waits for the group's graceful shutdown (SIGTERM, SIGINT), then runs `stop`: a front's drain, a listener's close.
+struct StopOnShutdown: Service {
+    let stop: @Sendable () async -> Void
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        await stop()
+    }
+}
+
+/// A worker's passes, one every `interval`, until shutdown; a pass that fails is logged and the worker tried again
+/// after a back-off that doubles from `interval` up to `maxBackOff`, and comes back to `interval` once a pass works.
+struct SupervisedWorker: Service {
+    let name: String
+    let interval: Duration
+    var maxBackOff = Duration.seconds(300)
+    /// One pass: its lines for the log; a throw is the worker failing.
+    let pass: @Sendable () async throws -> [String]
+    let log: @Sendable (String) -> Void
+    var sleep: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+
+    func run() async throws {
+        var failures = 0
+        while !Task.isShuttingDownGracefully, !Task.isCancelled {
+            do {
+                // Shutdown cancels a pass in flight: a mail command is killed, and its message stays due in the outbox.
+                let lines = try await cancelWhenGracefulShutdown { try await pass() }
+                for line in lines { log("\(name): \(line)") }
+                failures = 0
+            } catch is CancellationError {
+                return
+            } catch {
+                failures += 1
+                let wait = delay(after: failures)
+                log("\(name): failed (\(failures) in a row): \(error); trying again in \(Self.describe(wait))")
+            }
+            let wait = delay(after: failures)
+            do { try await cancelWhenGracefulShutdown { try await sleep(wait) } } catch { return }
+        }
+    }
+
+    /// `interval` after a pass that worked; doubled for each failure in a row, up to `maxBackOff`.
+    func delay(after failures: Int) -> Duration {
+        guard failures > 0 else { return interval }
+        var delay = interval
+        for _ in 0..<min(failures, 30) where delay < maxBackOff { delay *= 2 }
+        return min(delay, maxBackOff)
+    }
+
+    static func describe(_ duration: Duration) -> String { "\(duration.components.seconds) s" }
+}
+
+/// Runs `reload` on every SIGHUP until shutdown.
+struct ReloadOnHangUp: Service {
+    let reload: @Sendable () async -> Void
+
+    func run() async throws {
+        for await _ in await UnixSignalsSequence(trapping: .sighup).cancelOnGracefulShutdown() {
+            await reload()
+        }
+    }
+}

@@ -1,0 +1,223 @@
+import CustomDump
+import Foundation
+import ShopBootstrap
+import ShopServices
+import ShopSessions
+import Testing
+
+@testable import ShopCommands
+
+/// The one configuration `up` runs on: its file's syntax, the precedence over it, its problems named with their
+/// lines, and what it turns into for each front.
+@Suite("Service configuration")
+struct ServiceConfigurationTests {
+    private let file = """
+        # the shop
+        data-dir = /srv/shop
+        database = "postgres://shop:hunter2@db/shop?sslmode=require"
+
+        [ssh]
+        enabled = on
+        listen = "0.0.0.0:2222"   # every interface
+        max-sessions = 100
+
+        [api]
+        enabled = on
+        rate-limit = 60
+        """
+
+    @Test func theFileReadsAsSectionsOfKeysWithTOMLStrings() {
+        let document = ConfigDocument(
+            parsing: """
+                theme = dark # bare, as before
+                [web]
+                origin = "https://shop.example" # a comment after a string
+                public-origins = 'https://a.example, https://b.example'
+                openssh-front = "ssh \\"shop\\"@host\\u00e9"
+                """)
+        expectNoDifference(document.problems, [])
+        expectNoDifference(
+            document.entries.map { "\($0.name)=\($0.value)@\($0.line)" },
+            [
+                "theme=dark@1", "web.origin=https://shop.example@3", "web.public-origins=https://a.example, https://b.example@4",
+                "web.openssh-front=ssh \"shop\"@hosté@5",
+            ])
+    }
+
+    @Test func everyLineThatCannotBeReadIsNamedAndTheRestStillRead() {
+        let document = ConfigDocument(
+            parsing: """
+                [ssh]
+                listen = "127.0.0.1:22
+                max-sessions = 5
+                [Bad Header]
+                max-sessions = 6
+                just words
+                [ssh]
+                origin = "\\q"
+                """)
+        expectNoDifference(
+            document.problems.map { "\($0.line): \($0.message)" },
+            [
+                "2: listen: the string has no closing \"",
+                "4: expected a section header such as [ssh], got \"[Bad Header]\"",
+                "5: ssh.max-sessions is set twice (first on line 3)",
+                "6: expected key = value, got \"just words\"",
+                "7: [ssh] appears twice; put its keys under one header",
+                "8: origin: unknown escape \\q",
+            ])
+        #expect(document.entries.map(\.name) == ["ssh.max-sessions"])
+    }
+
+    @Test func flagsWinOverTheEnvironmentWhichWinsOverTheFileWhichWinsOverDefaults() {
+        let configuration = ServiceConfiguration.resolve(
+            text: file, path: "/etc/storefront.conf", environment: ["STOREFRONT_SSH_MAX_SESSIONS": "200", "STOREFRONT_API_RATE_LIMIT": "90"],
+            overrides: ["api.rate-limit=30"])
+        #expect(configuration.problems.isEmpty, "\(configuration.problems)")
+        #expect(configuration["ssh.max-sessions"] == "200")
+        #expect(configuration.source(of: "ssh.max-sessions") == .environment("STOREFRONT_SSH_MAX_SESSIONS"))
+        #expect(configuration["api.rate-limit"] == "30")
+        #expect(configuration.source(of: "api.rate-limit") == .flag("--set api.rate-limit"))
+        #expect(configuration.source(of: "ssh.listen") == .file(path: "/etc/storefront.conf", line: 7))
+        #expect(configuration["web.max-sessions"] == "32")
+        #expect(configuration.source(of: "web.max-sessions") == .defaultValue)
+        #expect(configuration.enabled == ["ssh", "api"])
+        #expect(configuration.sshLimits.maxSessions == 200)
+        #expect(configuration.apiSettings.limits.requestsPerMinute == 30)
+        #expect(configuration.shop.dataDirectory == "/srv/shop", "the shop's keys above the first header are the shop's")
+    }
+
+    @Test func theOlderVariablesKeepTheirNames() {
+        let configuration = ServiceConfiguration.resolve(
+            text: nil, path: "config",
+            environment: [
+                "STOREFRONT_DATABASE_URL": "postgres://db/shop", "STOREFRONT_MAIL_COMMAND": "msmtp -t", "STOREFRONT_WEB_ORIGIN": "https://s.example",
+            ],
+            overrides: [])
+        #expect(configuration["shop.database"] == "postgres://db/shop")
+        #expect(configuration["mail.command"] == "msmtp -t")
+        #expect(configuration["web.origin"] == "https://s.example")
+        #expect(configuration.mail.webOrigin == "https://s.example")
+    }
+
+    @Test func everyProblemIsNamedWithItsSourceInTheFilesOrder() {
+        let configuration = ServiceConfiguration.resolve(
+            text: """
+                payments = paypal
+                [ssh]
+                max-sessions = lots
+                colour = red
+                [web]
+                idle-timeout = 3 weeks
+                [shipping]
+                carrier = ups
+                """, path: "shop.conf", environment: ["STOREFRONT_API_LISTEN": "everywhere"], overrides: ["ssh.nope=1"])
+        expectNoDifference(
+            configuration.problems.map(\.description),
+            [
+                "shop.conf:1: payments must be sandbox or stripe, got \"paypal\"",
+                "shop.conf:3: ssh.max-sessions must be a whole number from 1 to 10000, got \"lots\"",
+                "shop.conf:4: unknown key \"colour\" in [ssh]; known keys: enabled, listen, host-key, max-sessions, max-guests, guests-per-address, connections-per-minute, idle-timeout, drain-timeout, admin-keys, openssh-front, openid-providers",
+                "shop.conf:6: web.idle-timeout must be a duration such as 30s, 15m or 2h (up to 7 days), got \"3 weeks\"",
+                "shop.conf:7: unknown section [shipping]; known sections: [shop], [ssh], [web], [api], [webhooks], [mail], [mail-worker], [renewals], [admin], [metrics], [log]",
+                "STOREFRONT_API_LISTEN: api.listen: \"everywhere\" is not HOST:PORT (such as 127.0.0.1:8088)",
+                "--set: \"ssh.nope=1\" is not SECTION.KEY=VALUE with a known key",
+            ])
+    }
+
+    @Test func whatCannotRunIsNamedThoughEachValueReads() {
+        let configuration = ServiceConfiguration.resolve(
+            text: """
+                [web]
+                enabled = on
+                listen = "0.0.0.0:8080"
+                [api]
+                enabled = on
+                listen = "127.0.0.1:8080"
+                [webhooks]
+                enabled = on
+                listen = "127.0.0.1:0"
+                """, path: "shop.conf", environment: [:], overrides: [])
+        #expect(configuration.problems.isEmpty)
+        expectNoDifference(
+            configuration.runProblems.map(\.description),
+            [
+                "shop.conf:6: api.listen 127.0.0.1:8080 takes port 8080, which web.listen has already",
+                "shop.conf:3: [web] --public-origin is needed when listening on 0.0.0.0: the address visitors' browsers show, such as https://shop.example (docs/web.md)",
+                "shop.conf:8: webhooks.enabled: webhooks come from Stripe; set shop.payments = stripe (the sandbox sends none)",
+            ])
+        let empty = ServiceConfiguration.resolve(text: "", path: "shop.conf", environment: [:], overrides: [])
+        #expect(
+            empty.runProblems.map(\.description) == [
+                "shop.conf: nothing is enabled: set enabled = on under [ssh], [web], [api], [webhooks], [mail-worker] or [renewals]"
+            ])
+    }
+
+    @Test func secretsAreMaskedWhereverTheyHide() {
+        #expect(ConfigCommands.masked("postgres://shop:hunter2@db/shop?sslmode=require") == "postgres://shop:****@db/shop?sslmode=require")
+        #expect(ConfigCommands.masked("postgres://db/shop?password=hunter2") == "postgres://db/shop?password=****")
+        #expect(ConfigCommands.masked("whsec_abc") == "****")
+        #expect(ServiceKey.all.first { $0.name == "shop.database" }?.secret == true)
+    }
+
+    @Test func aReloadNamesWhatChangedAndWhatTakesARestart() {
+        let before = ServiceConfiguration.resolve(text: file, path: "f", environment: [:], overrides: [])
+        let after = ServiceConfiguration.resolve(
+            text: file.replacingOccurrences(of: "max-sessions = 100", with: "max-sessions = 3").replacingOccurrences(
+                of: "0.0.0.0:2222", with: "0.0.0.0:2200"),
+            path: "f", environment: [:], overrides: [])
+        let changes = ServiceConfiguration.changes(from: before, to: after)
+        expectNoDifference(
+            changes.map { "\($0.key.name) \($0.description) \($0.key.reloadable ? "live" : "restart")" },
+            ["ssh.listen 0.0.0.0:2222 → 0.0.0.0:2200 restart", "ssh.max-sessions 100 → 3 live"])
+    }
+}
+
+/// `up`'s workers: a pass that fails is tried again after a back-off that doubles, and a pass that works resets it.
+@Suite("Supervised workers")
+struct SupervisedWorkerTests {
+    /// What the worker did, in order: its log lines and the waits it asked for.
+    final class Record: @unchecked Sendable {
+        private let lock = NSLock()
+        private var events: [String] = []
+        private var passes = 0
+        func add(_ event: String) { lock.withLock { events.append(event) } }
+        func nextPass() -> Int {
+            lock.withLock {
+                passes += 1
+                return passes
+            }
+        }
+        var all: [String] { lock.withLock { events } }
+    }
+
+    struct OutboxDown: Error, CustomStringConvertible { var description: String { "the outbox cannot be read" } }
+
+    @Test func aFailingWorkerBacksOffDoublingAndComesBackToItsIntervalOnceItWorks() async throws {
+        let record = Record()
+        // Passes 1-3 fail, 4 works, 5 fails; the sixth wait ends the run.
+        let worker = SupervisedWorker(
+            name: "mail-worker", interval: .seconds(10), maxBackOff: .seconds(30),
+            pass: {
+                let number = record.nextPass()
+                if [1, 2, 3, 5].contains(number) { throw OutboxDown() }
+                return ["sent MSG-\(number)"]
+            },
+            log: { record.add($0) },
+            sleep: { duration in
+                record.add("wait \(duration.components.seconds) s")
+                if record.all.filter({ $0.hasPrefix("wait") }).count == 6 { throw CancellationError() }
+            })
+        try await worker.run()
+        expectNoDifference(
+            record.all,
+            [
+                "mail-worker: failed (1 in a row): the outbox cannot be read; trying again in 20 s", "wait 20 s",
+                "mail-worker: failed (2 in a row): the outbox cannot be read; trying again in 30 s", "wait 30 s",
+                "mail-worker: failed (3 in a row): the outbox cannot be read; trying again in 30 s", "wait 30 s",
+                "mail-worker: sent MSG-4", "wait 10 s",
+                "mail-worker: failed (1 in a row): the outbox cannot be read; trying again in 20 s", "wait 20 s",
+                "mail-worker: sent MSG-6", "wait 10 s",
+            ])
+    }
+}
