@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import OpenAPIRuntime
 import ShopIdentity
+import ShopMetrics
 import ShopPorts
 import Synchronization
 
@@ -43,7 +44,9 @@ struct RequestLog<Context: RequestContext>: RouterMiddleware {
         var failure: String?
         let note = CallerNote(requestID: id)
         do {
-            response = try await APICaller.$note.withValue(note) { try await next(request, context) }
+            response = try await APICaller.$note.withValue(note) {
+                try await ShopMetrics.$taskFront.withValue("api") { try await next(request, context) }
+            }
         } catch {
             let problem = Self.problem(for: error, maxBodyBytes: maxBodyBytes, method: request.method, path: request.uri.path)
             if problem.kind == .internal || problem.kind == .unavailable { failure = "\(error)" }
@@ -51,6 +54,9 @@ struct RequestLog<Context: RequestContext>: RouterMiddleware {
         }
         response.headers[.requestID] = id
         let elapsed = uptime() - started
+        let operation = APIRoutes.operation(request.method.rawValue, at: request.uri.path)
+        ShopMetrics.count(ShopMetrics.apiRequests, [("operation", operation), ("status", "\(response.status.code / 100)xx")])
+        ShopMetrics.time(ShopMetrics.apiRequestDuration, [("operation", operation)], elapsed)
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         let caller = note.caller.map { " \($0)" } ?? ""
         log(
@@ -177,6 +183,7 @@ struct TokenGate<Context: RequestContext>: RouterMiddleware {
             throw APIProblem(.forbidden, "\(refusal); the token acts again once its key is listed again.")
         }
         if let wait = limiter.take(token.id, at: uptime()) {
+            ShopMetrics.count(ShopMetrics.rateLimited, [("front", "api")])
             throw APIProblem(.rateLimited, "This token may make \(limiter.perMinute) requests a minute; try again in \(wait) s.", retryAfter: wait)
         }
         let time = now()
@@ -210,21 +217,32 @@ extension HTTPField.Name {
 
 /// The document's paths and the methods each takes, to tell a wrong method (405) from a wrong path (404).
 enum APIRoutes {
-    private static let table: [(segments: [Substring], methods: [String])] = {
+    private static let table: [(segments: [Substring], operations: [String: String])] = {
         guard let document = try? JSONSerialization.jsonObject(with: Data(ShopAPIService.documentJSON)) as? [String: Any],
             let paths = document["paths"] as? [String: [String: Any]]
         else { return [] }
         return paths.map { path, operations in
-            (path.split(separator: "/"), operations.keys.map { $0.uppercased() }.sorted())
+            let named = operations.reduce(into: [String: String]()) { named, operation in
+                named[operation.key.uppercased()] = (operation.value as? [String: Any])?["operationId"] as? String ?? operation.key
+            }
+            return (path.split(separator: "/"), named)
         }
     }()
 
-    /// The methods the document lists for `path` (a `{parameter}` segment matches any one segment); none when no path matches.
-    static func methods(at path: String) -> [String] {
+    /// The document's path `path` falls under: a `{parameter}` segment matches any one segment, and of several, the
+    /// one with the most fixed segments wins (`/v1/orders/mine` over `/v1/orders/{number}`).
+    private static func route(at path: String) -> [String: String]? {
         let segments = path.split(separator: "/")
-        let route = table.first { route in
-            route.segments.count == segments.count && zip(route.segments, segments).allSatisfy { $0.hasPrefix("{") || $0 == $1 }
-        }
-        return route?.methods ?? []
+        return
+            table
+            .filter { route in route.segments.count == segments.count && zip(route.segments, segments).allSatisfy { $0.hasPrefix("{") || $0 == $1 } }
+            .max { $0.segments.filter { !$0.hasPrefix("{") }.count < $1.segments.filter { !$0.hasPrefix("{") }.count }?
+            .operations
     }
+
+    /// The methods the document lists for `path`; none when no path matches.
+    static func methods(at path: String) -> [String] { route(at: path)?.keys.sorted() ?? [] }
+
+    /// The operation's id for the metrics' label: one of the document's, or "other" for anything it does not list.
+    static func operation(_ method: String, at path: String) -> String { route(at: path)?[method] ?? "other" }
 }

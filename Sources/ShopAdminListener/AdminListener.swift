@@ -20,9 +20,10 @@ public final class AdminListener: Sendable {
 
     private let group: ServiceGroup
 
-    /// `checks` are run at each `/readyz`, together, each within `checkDeadline`; `listening` gets the bound port.
+    /// `checks` are run at each `/readyz`, together, each within `checkDeadline`; `metrics` writes `/metrics` in
+    /// Prometheus's text format (none: 404); `listening` gets the bound port.
     public init(
-        host: String, port: Int, checks: [ReadinessProbe], log: @escaping @Sendable (String) -> Void,
+        host: String, port: Int, checks: [ReadinessProbe], metrics: (@Sendable () -> [UInt8])? = nil, log: @escaping @Sendable (String) -> Void,
         listening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) {
         let router = Router()
@@ -31,6 +32,13 @@ public final class AdminListener: Sendable {
             let results = await Self.run(checks)
             let ready = results.allSatisfy(\.isReady)
             return Self.json(ready ? 200 : 503, Answer(status: ready ? "ready" : "unready", checks: results))
+        }
+        if let metrics {
+            router.get("/metrics") { _, _ -> Response in
+                Response(
+                    status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+                    body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics())))
+            }
         }
         let guards = HTTPGuards(
             HTTPGuardLimits(requestDeadline: .seconds(10), connectionsPerAddress: Self.maxConnections, connections: Self.maxConnections),

@@ -1,3 +1,4 @@
+import ShopMetrics
 import ShopModels
 import ShopPorts
 
@@ -93,6 +94,12 @@ public struct PlaceOrder: Sendable {
     /// One try: a token, unless `kept` holds the one an earlier try made (the token is returned, to keep), then the
     /// backend's charge under `key`.
     public func charge(_ draft: OrderDraft, paying payment: Payment, key: String, token kept: PaymentToken?) async -> (Step, PaymentToken?) {
+        let (step, token) = await chargeOnce(draft, paying: payment, key: key, token: kept)
+        ShopMetrics.count(ShopMetrics.orders, [("front", ShopMetrics.front), ("outcome", step.outcome)])
+        return (step, token)
+    }
+
+    private func chargeOnce(_ draft: OrderDraft, paying payment: Payment, key: String, token kept: PaymentToken?) async -> (Step, PaymentToken?) {
         let token: PaymentToken
         if let kept {
             token = kept
@@ -111,6 +118,19 @@ public struct PlaceOrder: Sendable {
             return (.bankCheck(url: url), token)
         } catch {
             return (.refused(error), token)
+        }
+    }
+}
+
+extension PlaceOrder.Step {
+    /// The step's outcome as the orders metric labels it.
+    var outcome: String {
+        switch self {
+        case .paid: "paid"
+        case .bankCheck: "bank_check"
+        case .noAnswer: "no_answer"
+        case .tokenRefused: "token_refused"
+        case .refused: "refused"
         }
     }
 }

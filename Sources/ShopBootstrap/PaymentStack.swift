@@ -36,6 +36,18 @@ public struct PaymentStack: Sendable {
         _ choice: Choice, ledger: any ChargeLedger, references: any ProviderReferenceRepository, currency: Currency, clock: any Clock<Duration>,
         latency: Duration, reached: @escaping @Sendable (String) -> Void = { _ in }, log: @escaping @Sendable (String) -> Void
     ) -> PaymentStack {
+        var stack = unmetered(
+            choice, ledger: ledger, references: references, currency: currency, clock: clock, latency: latency, reached: reached, log: log)
+        let provider = stack.provider.mode == .sandbox ? "sandbox" : "stripe"
+        stack.processor = MeteredChargeProcessor(wrapped: stack.processor, provider: provider)
+        stack.refunds = MeteredRefundProcessor(wrapped: stack.refunds, provider: provider)
+        return stack
+    }
+
+    private static func unmetered(
+        _ choice: Choice, ledger: any ChargeLedger, references: any ProviderReferenceRepository, currency: Currency, clock: any Clock<Duration>,
+        latency: Duration, reached: @escaping @Sendable (String) -> Void, log: @escaping @Sendable (String) -> Void
+    ) -> PaymentStack {
         switch choice {
         case .sandbox:
             let processor = SandboxProcessor(clock: clock, latency: latency, ledger: ledger)

@@ -4,6 +4,7 @@ import ShopAPI
 import ShopBootstrap
 import ShopCredentialFile
 import ShopIdentity
+import ShopMetrics
 import ShopOpenID
 import ShopSSH
 import ShopServices
@@ -23,6 +24,8 @@ public struct ServerStart: Sendable {
     public var sessionStart: ServerSessions.Start
     /// The providers a session's terminal signs in with, and where their links open.
     public var terminalOpenID: TerminalOpenIDSettings?
+    /// Where sessions send their metrics (`MetricsExport`'s relay); nil: they keep none.
+    public var metricsRelay: String?
 
     public init(
         configuration: ShopConfiguration, migrate: Bool, mail: MailChoice, sandboxLatencyMilliseconds: Int?, sessionStart: ServerSessions.Start
@@ -36,9 +39,14 @@ public struct ServerStart: Sendable {
 
     /// The command line of every session, with the host that forks them (nil for exec); stop the host at the end.
     func sessionCommand(
-        environment sessionEnvironment: [String: String], adminFingerprints: Set<String> = [], openSSHFront: String? = nil
+        environment: [String: String], front: String, adminFingerprints: Set<String> = [], openSSHFront: String? = nil
     ) throws -> SessionCommand {
-        SessionCommand(
+        var sessionEnvironment = environment
+        if let metricsRelay {
+            sessionEnvironment[MetricsRelay.addressVariable] = metricsRelay
+            sessionEnvironment[MetricsRelay.frontVariable] = front
+        }
+        return SessionCommand(
             executable: thisExecutable(), arguments: ["run"], environment: sessionEnvironment,
             largestTerminal: TerminalSize(columns: Size.maximum.columns, rows: Size.maximum.rows),
             adminArguments: ["admin"], adminFingerprints: adminFingerprints, openSSHFront: openSSHFront,
@@ -53,7 +61,7 @@ public enum FrontCommands {
     /// merchant console for `adminKeys` and, at `webhookListen`, Stripe's webhooks.
     public static func serveSSH(
         _ start: ServerStart, host: String, port: Int, limits: ServeLimits, hostKey: FilePath?, adminKeys: String?, openSSHFront: String?,
-        webhookListen: ListenAddress?, webhookSecretFile: String?, adminListen: ListenAddress? = nil,
+        webhookListen: ListenAddress?, webhookSecretFile: String?, adminListen: ListenAddress? = nil, metrics: MetricsExport? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws {
         let configuration = start.configuration
@@ -99,7 +107,7 @@ public enum FrontCommands {
         do throws(ServiceStartFailure) {
             admin = try await AdminListening.start(
                 at: adminListen, storage: storage,
-                checks: [AdminListening.payments(configuration)] + [AdminListening.sessions(command.host)].compactMap { $0 },
+                checks: [AdminListening.payments(configuration)] + [AdminListening.sessions(command.host)].compactMap { $0 }, metrics: metrics,
                 log: announce)
         } catch {
             try? await server.shutdown()
@@ -124,6 +132,7 @@ public enum FrontCommands {
     /// The shop in a browser: a terminal page whose WebSocket runs a guest session per tab.
     public static func serveWeb(
         _ start: ServerStart, settings: WebFrontSettings, openIDProviders: String? = nil, adminListen: ListenAddress? = nil,
+        metrics: MetricsExport? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws {
         let providers = try (openIDProviders ?? environment["STOREFRONT_OPENID_PROVIDERS"]).map(OpenIDProviderFile.read) ?? []
@@ -147,7 +156,8 @@ public enum FrontCommands {
         do throws(ServiceStartFailure) {
             admin = try await AdminListening.start(
                 at: adminListen, storage: storage,
-                checks: [AdminListening.payments(start.configuration)] + [AdminListening.sessions(command.host)].compactMap { $0 }, log: announce)
+                checks: [AdminListening.payments(start.configuration)] + [AdminListening.sessions(command.host)].compactMap { $0 }, metrics: metrics,
+                log: announce)
         } catch {
             _ = await front.stop()
             await mailer?.stop()
@@ -170,6 +180,7 @@ public enum FrontCommands {
     /// The shop's HTTP API on its database, until SIGTERM or SIGINT stops it after the requests in flight.
     package static func serveAPI(
         configuration: ShopConfiguration, migrate: Bool, settings: APIServiceSettings, adminListen: ListenAddress? = nil,
+        metrics: MetricsExport? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws {
         let (_, storage) = try await ShopStorage.openForServer(configuration: configuration, migrate: migrate, environment: environment)
@@ -183,7 +194,8 @@ public enum FrontCommands {
         announce("listening on \(address); the document is at http://\(address)/v1/openapi.json")
         let admin: RunningAdminListener?
         do throws(ServiceStartFailure) {
-            admin = try await AdminListening.start(at: adminListen, storage: storage, checks: [AdminListening.payments(configuration)], log: announce)
+            admin = try await AdminListening.start(
+                at: adminListen, storage: storage, checks: [AdminListening.payments(configuration)], metrics: metrics, log: announce)
         } catch {
             await api.stop()
             throw error.told()

@@ -41,7 +41,8 @@ extension FrontCommands {
                 "sign-in: with \(provider.name) (\(provider.issuer)) from the terminal, by \(start.terminalOpenID?.webOrigin ?? "its device flow only")"
             )
         }
-        let command = try start.sessionCommand(environment: sessionEnvironment, adminFingerprints: admins.fingerprints, openSSHFront: openSSHFront)
+        let command = try start.sessionCommand(
+            environment: sessionEnvironment, front: "ssh", adminFingerprints: admins.fingerprints, openSSHFront: openSSHFront)
         return command
     }
 
@@ -85,6 +86,6 @@ extension FrontCommands {
         settings.shopName = storage.catalog.shop.name
         if settings.offersSandboxSignIn { sessionEnvironment[SessionCommand.sandboxSignInVariable] = SessionCommand.localSandboxSignIn }
         if signIn != nil { sessionEnvironment[SessionCommand.pageSignInVariable] = "on" }
-        return (try start.sessionCommand(environment: sessionEnvironment), signIn)
+        return (try start.sessionCommand(environment: sessionEnvironment, front: "web"), signIn)
     }
 }

@@ -57,6 +57,9 @@ public enum UpCommands {
             configuration: shop, migrate: migrate, mail: configuration.mail, sandboxLatencyMilliseconds: shop.sandboxLatencyMilliseconds,
             sessionStart: .fork)
         let dataDirectory = SessionLaunch.absolute(shop.dataDirectory(environment: environment))
+        // Before any front: the process's metrics go to Prometheus from the first, and sessions are told the relay.
+        let metrics = configuration.isOn("metrics.enabled") && configuration.address("admin.listen") != nil ? MetricsExport.start() : nil
+        start.metricsRelay = metrics?.relay?.address
         let runsSSH = configuration.isOn("ssh.enabled")
         let admins = runsSSH ? try FrontCommands.adminKeys(configuration["ssh.admin-keys"]) : AdminKeys()
         if runsSSH {
@@ -128,8 +131,8 @@ public enum UpCommands {
         }
         running.admin = try await told { () async throws(ServiceStartFailure) in
             try await AdminListening.start(
-                at: configuration.address("admin.listen"), storage: storage, checks: [AdminListening.payments(shop)] + sessionChecks,
-                log: announce)
+                at: configuration.address("admin.listen"), storage: storage,
+                checks: [AdminListening.payments(shop)] + sessionChecks + [running.accepting.probe], metrics: metrics, log: announce)
         }
         running.workers = try workers(configuration, storage: storage, environment: environment, running: &running)
         return running

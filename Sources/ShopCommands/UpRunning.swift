@@ -1,6 +1,7 @@
 import Foundation
 import ShopBootstrap
 import ShopMerchant
+import ShopPorts
 import ShopServices
 import Synchronization
 
@@ -17,9 +18,12 @@ struct RunningUp: Sendable {
     var renewalPayments: PaymentStack?
     /// The mail worker's delivery, swapped when SIGHUP brings new mail settings.
     let mail = MailSlot()
+    /// Whether the fronts take new sessions and requests: `/readyz` says unready once the drain begins.
+    let accepting = AcceptingFlag()
 
     /// Every front drained at once: no new sessions or requests, open sessions told and given their grace period.
     func drain() async {
+        accepting.stop()
         let open = (ssh?.openSessions ?? 0) + (web?.openSessions ?? 0)
         announce("draining: \(open) session\(open == 1 ? "" : "s") open")
         await withTaskGroup(of: Void.self) { group in
@@ -97,4 +101,19 @@ extension UpCommands {
 /// The mail worker's delivery, which SIGHUP may replace while the worker runs.
 final class MailSlot: Sendable {
     let delivery = Mutex<MailDelivery?>(nil)
+}
+
+/// Set once the drain begins, so a load balancer stops sending shoppers before the fronts refuse them.
+final class AcceptingFlag: Sendable {
+    private let draining = Atomic(false)
+
+    func stop() { draining.store(true, ordering: .relaxed) }
+
+    /// `/readyz`'s check: ready until the drain begins.
+    var probe: ReadinessProbe {
+        ReadinessProbe("accepting") { [self] in
+            let stopping = draining.load(ordering: .relaxed)
+            return ReadinessCheck(name: "accepting", isReady: !stopping, detail: stopping ? "draining: taking no new sessions" : "taking sessions")
+        }
+    }
 }

@@ -20,6 +20,7 @@ public enum WebhookCommands {
     /// Listens at `address` until SIGTERM or SIGINT, then applies what it kept and stops.
     public static func listen(
         at address: ListenAddress, configuration: ShopConfiguration, secretFile: String?, migrate: Bool, adminListen: ListenAddress? = nil,
+        metrics: MetricsExport? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws {
         do throws(ServiceStartFailure) { try WebhookListener.requireStripe(configuration) } catch { throw error.told() }
@@ -35,7 +36,8 @@ public enum WebhookCommands {
         )
         let admin: RunningAdminListener?
         do throws(ServiceStartFailure) {
-            admin = try await AdminListening.start(at: adminListen, storage: storage, checks: [AdminListening.payments(configuration)], log: announce)
+            admin = try await AdminListening.start(
+                at: adminListen, storage: storage, checks: [AdminListening.payments(configuration)], metrics: metrics, log: announce)
         } catch {
             await listener.stop()
             throw error.told()

@@ -1,4 +1,5 @@
 import Foundation
+import ShopMetrics
 import ShopModels
 import ShopPorts
 
@@ -88,6 +89,12 @@ public struct MailDelivery: Sendable {
             }
         }
         if let subscriptionMail { try await deliverDue(subscriptionMail, limit: limit, into: &pass) }
+        ShopMetrics.count(ShopMetrics.mailSent, by: Int64(pass.sent.count))
+        ShopMetrics.count(ShopMetrics.mailFailures, by: Int64(pass.retried.count + pass.gaveUp.count))
+        // The order messages' backlog; a subscription's message is kept with its subscription.
+        let backlog = try await outbox.backlog()
+        ShopMetrics.gauge(ShopMetrics.mailPending, [], Double(backlog.pending))
+        ShopMetrics.gauge(ShopMetrics.mailOldestPending, [], backlog.oldest.map { max(0, dates.now().timeIntervalSince($0)) } ?? 0)
         return pass
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import ShopApplication
+import ShopMetrics
 import ShopModels
 import ShopPorts
 
@@ -152,7 +153,9 @@ public struct RenewalWorker: Sendable {
         let payment = Payment(
             method: card, methodData: methodData(card), shippingContact: draft.shippingContact, shippingMethod: draft.shippingMethod,
             transactionIdentifier: key)
-        let (step, _) = await PlaceOrder(provider: provider, backend: backend).charge(draft, paying: payment, key: key, token: nil)
+        let (step, _) = await ShopMetrics.$taskFront.withValue("renewals") {
+            await PlaceOrder(provider: provider, backend: backend).charge(draft, paying: payment, key: key, token: nil)
+        }
         switch step {
         case .paid(let confirmation): return .paid(orderNumber: confirmation.orderNumber)
         case .noAnswer: return nil

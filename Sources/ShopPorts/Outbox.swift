@@ -92,4 +92,18 @@ public protocol MailOutbox: Sendable {
     func entries(orderNumber: String) async throws -> [OutboxEntry]
     /// Message `id` (`MSG-000001`), or nil.
     func entry(id: String) async throws -> OutboxEntry?
+    /// How many messages are pending, and when the oldest of them was written: what the operator's metrics show.
+    func backlog() async throws -> OutboxBacklog
+}
+
+/// The outbox's pending messages, counted.
+public struct OutboxBacklog: Equatable, Sendable {
+    public var pending: Int
+    /// When the oldest pending message was written; nil when none is pending.
+    public var oldest: Date?
+
+    public init(pending: Int, oldest: Date?) {
+        self.pending = pending
+        self.oldest = oldest
+    }
 }

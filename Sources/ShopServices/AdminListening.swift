@@ -7,19 +7,24 @@ import ShopPorts
 /// the front's own.
 public enum AdminListening {
     /// Starts it at `address`; nil without one. `checks` are the front's own beside the database's.
+    /// With `metrics`, `/metrics` too.
     public static func start(
-        at address: ListenAddress?, storage: ShopStorage, checks: [ReadinessProbe] = [],
+        at address: ListenAddress?, storage: ShopStorage, checks: [ReadinessProbe] = [], metrics: MetricsExport? = nil,
         log: @escaping @Sendable (String) -> Void
     ) async throws(ServiceStartFailure) -> RunningAdminListener? {
         guard let address else { return nil }
         let listening = BoundPort()
+        var exposition: (@Sendable () -> [UInt8])?
+        if let metrics { exposition = { metrics.exposition() } }
         let listener = AdminListener(
-            host: address.host, port: address.port, checks: [ReadinessProbe("database") { await storage.databaseReadiness() }] + checks, log: log,
-            listening: listening.bound)
+            host: address.host, port: address.port, checks: [ReadinessProbe("database") { await storage.databaseReadiness() }] + checks,
+            metrics: exposition, log: log, listening: listening.bound)
         let (task, bound) = await listening.serve { try await listener.run() }
         switch bound {
         case .success(let port):
-            log("admin: listening on \(ListenAddress(host: address.host, port: port)) for GET /healthz and /readyz")
+            log(
+                "admin: listening on \(ListenAddress(host: address.host, port: port)) for GET /healthz and /readyz\(metrics == nil ? "" : " and /metrics")"
+            )
             return RunningAdminListener(listener: listener, task: task, port: port)
         case .failure(let failure):
             throw ServiceStartFailure(.cannotListen, "cannot listen for the admin endpoints on \(address): \(failure)")

@@ -1,6 +1,7 @@
 import Foundation
 import ShopBootstrap
 import ShopMerchant
+import ShopMetrics
 import ShopModels
 import ShopPorts
 import ShopWebhookServer
@@ -42,6 +43,7 @@ public enum WebhookListener {
         let listening = BoundPort()
         let server = WebhookServer(host: address.host, port: address.port, log: log, listening: listening.bound) { payload, signature in
             let reply = await worker.receive(payload: payload, signature: signature)
+            ShopMetrics.count(ShopMetrics.webhookEvents, reply.metricLabels)
             return WebhookServer.Answer(status: reply.httpStatus, log: reply.logLine)
         }
         let (task, bound) = await listening.serve { try await server.run() }
@@ -72,5 +74,23 @@ public struct RunningWebhookListener: Sendable {
         _ = try? await task.value
         await worker.stop()
         await payments.close()
+    }
+}
+
+extension ProviderEventDesk.Reply {
+    /// The event types the shop acts on; any other is counted as "other", so a sender cannot grow the labels.
+    static let knownTypes: Set<String> = [
+        "payment_intent.succeeded", "payment_intent.payment_failed", "payment_intent.canceled", "charge.refunded", "charge.refund.updated",
+        "charge.dispute.created", "charge.dispute.closed",
+    ]
+
+    /// `type` and `result` for `storefront_webhook_events_total`.
+    var metricLabels: [(String, String)] {
+        switch self {
+        case .accepted(let event): [("type", ShopMetrics.boundedLabel(event.type, allowed: Self.knownTypes)), ("result", "accepted")]
+        case .duplicate(let event): [("type", ShopMetrics.boundedLabel(event.type, allowed: Self.knownTypes)), ("result", "duplicate")]
+        case .refused: [("type", "unknown"), ("result", "refused")]
+        case .retryLater(let event, _): [("type", ShopMetrics.boundedLabel(event.type, allowed: Self.knownTypes)), ("result", "retry_later")]
+        }
     }
 }

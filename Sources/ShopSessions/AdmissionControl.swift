@@ -1,3 +1,4 @@
+import ShopMetrics
 import Synchronization
 
 /// The server's limits, as configured.
@@ -44,6 +45,18 @@ public final class AdmissionControl: Sendable {
         case guestsFull(limit: Int)
         case tooManyGuests(source: String, limit: Int)
 
+        /// The refusal's kind, as the metrics label it: never the address.
+        public var metricReason: String {
+            switch self {
+            case .tooManyConnections: "connections_per_minute"
+            case .full: "full"
+            case .draining: "draining"
+            case .noGuests: "no_guests"
+            case .guestsFull: "guests_full"
+            case .tooManyGuests: "guests_per_address"
+            }
+        }
+
         public var description: String {
             switch self {
             case .tooManyConnections(_, let limit):
@@ -73,9 +86,23 @@ public final class AdmissionControl: Sendable {
 
     private let state: Mutex<State>
     private static let window = Duration.seconds(60)
+    /// The front its sessions are counted under in the metrics (ssh, web).
+    private let front: String
 
-    public init(limits: ServeLimits) {
+    public init(limits: ServeLimits, front: String = "ssh") {
         state = Mutex(State(limits: limits))
+        self.front = front
+    }
+
+    /// Counts what was decided, by front: a session started or a refusal and its reason; the open sessions after it.
+    private func record(_ refusal: Refusal?, open: Int) -> Refusal? {
+        if let refusal {
+            ShopMetrics.count(ShopMetrics.sessionsRefused, [("front", front), ("reason", refusal.metricReason)])
+        } else {
+            ShopMetrics.count(ShopMetrics.sessionsStarted, [("front", front)])
+            ShopMetrics.gauge(ShopMetrics.sessionsOpen, [("front", front)], Double(open))
+        }
+        return refusal
     }
 
     /// The limits now: those configured, or the last `update`.
@@ -88,6 +115,12 @@ public final class AdmissionControl: Sendable {
 
     /// Counts a new connection from `source` at `now`; refuses it past the per-minute limit.
     public func admitConnection(from source: String, at now: ContinuousClock.Instant) -> Refusal? {
+        let refusal = admitConnectionCounted(from: source, at: now)
+        if let refusal { ShopMetrics.count(ShopMetrics.sessionsRefused, [("front", front), ("reason", refusal.metricReason)]) }
+        return refusal
+    }
+
+    private func admitConnectionCounted(from source: String, at now: ContinuousClock.Instant) -> Refusal? {
         state.withLock { state in
             if state.draining { return .draining }
             // Forget sources that have been quiet for a minute, so the table cannot grow without
@@ -110,41 +143,50 @@ public final class AdmissionControl: Sendable {
 
     /// Takes a session slot; the caller must `endSession()` once for every nil returned.
     public func beginSession() -> Refusal? {
-        state.withLock { state in
-            if state.draining { return .draining }
-            guard state.sessions < state.limits.maxSessions else { return .full(limit: state.limits.maxSessions) }
+        let (refusal, open) = state.withLock { state -> (Refusal?, Int) in
+            if state.draining { return (.draining, state.sessions) }
+            guard state.sessions < state.limits.maxSessions else { return (.full(limit: state.limits.maxSessions), state.sessions) }
             state.sessions += 1
-            return nil
+            return (nil, state.sessions + state.guests.values.reduce(0, +))
         }
+        return record(refusal, open: open)
     }
 
     /// Gives back a slot taken by `beginSession()`.
     public func endSession() {
-        state.withLock { $0.sessions = max(0, $0.sessions - 1) }
+        let open = state.withLock { state in
+            state.sessions = max(0, state.sessions - 1)
+            return state.sessions + state.guests.values.reduce(0, +)
+        }
+        ShopMetrics.gauge(ShopMetrics.sessionsOpen, [("front", front)], Double(open))
     }
 
     /// Takes a guest slot for `source`, counted apart from the key holders' sessions so guests never crowd them out;
     /// the caller must `endGuestSession(from:)` once for every nil returned.
     public func beginGuestSession(from source: String) -> Refusal? {
-        state.withLock { state in
-            if state.draining { return .draining }
+        let (refusal, open) = state.withLock { state -> (Refusal?, Int) in
+            let guests = state.guests.values.reduce(0, +)
+            if state.draining { return (.draining, 0) }
             let limits = state.limits
-            guard limits.maxGuests > 0 else { return .noGuests }
-            guard state.guests.values.reduce(0, +) < limits.maxGuests else { return .guestsFull(limit: limits.maxGuests) }
+            guard limits.maxGuests > 0 else { return (.noGuests, 0) }
+            guard guests < limits.maxGuests else { return (.guestsFull(limit: limits.maxGuests), 0) }
             guard state.guests[source, default: 0] < limits.guestsPerAddress else {
-                return .tooManyGuests(source: source, limit: limits.guestsPerAddress)
+                return (.tooManyGuests(source: source, limit: limits.guestsPerAddress), 0)
             }
             state.guests[source, default: 0] += 1
-            return nil
+            return (nil, state.sessions + guests + 1)
         }
+        return record(refusal, open: open)
     }
 
     /// Gives back a slot taken by `beginGuestSession(from:)`.
     public func endGuestSession(from source: String) {
-        state.withLock { state in
+        let open = state.withLock { state in
             let left = state.guests[source, default: 0] - 1
             state.guests[source] = left > 0 ? left : nil
+            return state.sessions + state.guests.values.reduce(0, +)
         }
+        ShopMetrics.gauge(ShopMetrics.sessionsOpen, [("front", front)], Double(open))
     }
 
     /// Guest sessions open now.

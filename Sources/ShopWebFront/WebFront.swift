@@ -42,7 +42,7 @@ public final class WebFront: Sendable {
         listening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) {
         let limits = settings.limits
-        let admission = AdmissionControl(limits: Self.admissionLimits(limits))
+        let admission = AdmissionControl(limits: Self.admissionLimits(limits), front: "web")
         let context = WebFrontContext(
             command: command, admission: admission, limits: limits, sessions: WebSessionRegistry(), refusals: RefusalLogThrottle(write: log), log: log
         )

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import ShopMetrics
 import ShopPorts
 import Synchronization
 
@@ -10,6 +11,8 @@ import Synchronization
 /// Order of calls: `connect(_:pool:)` → `migrate()` (or `checkSchema()` where the process must not
 /// write the schema) → the stores call `call`/`transaction` → `close()` before the process ends.
 public final class PostgresDatabase: Sendable {
+    /// Calls under way in this process, on every database it opened: the metrics' in-flight gauge.
+    private static let callsInFlight = Atomic<Int>(0)
     /// How many connections this process may hold, and how long an idle one is kept.
     public struct Pool: Sendable {
         public var maximumConnections: Int
@@ -75,6 +78,7 @@ public final class PostgresDatabase: Sendable {
         }
         configuration.options.minimumConnections = 0
         configuration.options.maximumConnections = pool.maximumConnections
+        ShopMetrics.gauge(ShopMetrics.databasePoolLimit, [("database", "postgres")], Double(pool.maximumConnections))
         configuration.options.connectionIdleTimeout = pool.idleTimeout
         configuration.options.keepAliveBehavior = nil
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
@@ -110,6 +114,14 @@ public final class PostgresDatabase: Sendable {
     /// While the server is down a call fails at once, except one a second, which asks the server
     /// directly and, when it answers, starts a fresh pool (the old one may still be backing off).
     func call<T: Sendable>(timeout: Duration? = nil, _ body: @escaping @Sendable (PostgresClient) async throws -> T) async throws -> T {
+        let started = ContinuousClock.now
+        ShopMetrics.gauge(
+            ShopMetrics.databaseCallsInFlight, [("database", "postgres")], Double(Self.callsInFlight.add(1, ordering: .relaxed).newValue))
+        defer {
+            ShopMetrics.time(ShopMetrics.databaseCalls, [("database", "postgres"), ("kind", "call")], ContinuousClock.now - started)
+            ShopMetrics.gauge(
+                ShopMetrics.databaseCallsInFlight, [("database", "postgres")], Double(Self.callsInFlight.subtract(1, ordering: .relaxed).newValue))
+        }
         let client = try await clientForCall()
         do {
             return try await deadline(timeout, probing: true) { try await body(client) }

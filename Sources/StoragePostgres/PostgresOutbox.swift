@@ -49,6 +49,17 @@ public final class PostgresOutbox: MailOutbox {
         try await entries("SELECT \(unescaped: StoredOutboxRow.columns) FROM outbox WHERE id = \(id)").first
     }
 
+    public func backlog() async throws -> OutboxBacklog {
+        try await database.read { connection in
+            let rows = try await connection.query(
+                "SELECT COUNT(*)::BIGINT, MIN(created_at) FROM outbox WHERE state = 'pending'", logger: PostgresDatabase.quiet)
+            for try await (pending, oldest) in rows.decode((Int64, Double?).self) {
+                return OutboxBacklog(pending: Int(pending), oldest: oldest.map(Date.init(timeIntervalSince1970:)))
+            }
+            return OutboxBacklog(pending: 0, oldest: nil)
+        }
+    }
+
     /// The rows `query` selects, its columns `StoredOutboxRow.columns`.
     private func entries(_ query: PostgresQuery) async throws -> [OutboxEntry] {
         try await database.read { connection in

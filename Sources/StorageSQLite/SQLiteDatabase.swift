@@ -1,7 +1,9 @@
 import CSQLiteMemory
 import Foundation
 import GRDB
+import ShopMetrics
 import ShopPorts
+import Synchronization
 
 /// Why the database could not be used, in words that name the file.
 public enum SQLiteDatabaseError: Error, Equatable, CustomStringConvertible {
@@ -64,6 +66,8 @@ public enum SQLiteDatabaseError: Error, Equatable, CustomStringConvertible {
 /// Order of calls: `open(directory:)` (creates the directory, refuses damaged or newer files,
 /// migrates) → repositories read and write through `pool`.
 public final class SQLiteDatabase: Sendable {
+    /// Calls under way in this process, on every database it opened: the metrics' in-flight gauge.
+    private static let callsInFlight = Atomic<Int>(0)
     public static let fileName = "storefront.sqlite"
 
     /// A pool of connections; a queue opened immutable when the disk is full and there is nothing to read but the file.
@@ -243,7 +247,7 @@ public final class SQLiteDatabase: Sendable {
 extension SQLiteDatabase {
     /// Reads in a snapshot, off the caller's thread; a failure becomes a `StorageError` in words for the shopper.
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await inWords { try await pool.read(body) }
+        try await inWords("read") { try await pool.read(body) }
     }
 
     /// Reads one statement's worth on the writer connection, outside a transaction (one statement is atomic).
@@ -251,7 +255,7 @@ extension SQLiteDatabase {
     /// right after a cart save then loads no pages (an add's stock check took 0.13 ms on a reader, 0.085 ms here:
     /// docs/BENCHMARKS.md, "Why some code is shaped as it is"). It waits for a write in progress on this connection.
     func readOnWriter<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await inWords { try await pool.writeWithoutTransaction(body) }
+        try await inWords("read") { try await pool.writeWithoutTransaction(body) }
     }
 
     /// Writes in one IMMEDIATE transaction whose commit is not synced to disk: it survives a crash of
@@ -259,7 +263,7 @@ extension SQLiteDatabase {
     /// carts, what a shopper meant to buy, saved on every change: a sync there cost each add a
     /// millisecond on this machine. Orders, stock and charges keep `write`, synced at every commit.
     public func writeUnsynced<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await inWords {
+        try await inWords("write") {
             try await pool.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
                 let result: Result<T, any Error> = Result {
@@ -280,12 +284,19 @@ extension SQLiteDatabase {
 
     /// Writes in one IMMEDIATE transaction; a failure becomes a `StorageError` in words for the shopper.
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await inWords { try await pool.write(body) }
+        try await inWords("write") { try await pool.write(body) }
     }
 
     /// Runs `body`; a failure becomes a `StorageError` in words for the shopper. A lock held by another
     /// process past the busy timeout is an outage the shop waits out, not a failure of this change.
-    private func inWords<T>(_ body: () async throws -> T) async throws -> T {
+    private func inWords<T>(_ kind: String, _ body: () async throws -> T) async throws -> T {
+        let started = ContinuousClock.now
+        ShopMetrics.gauge(ShopMetrics.databaseCallsInFlight, [("database", "sqlite")], Double(Self.callsInFlight.add(1, ordering: .relaxed).newValue))
+        defer {
+            ShopMetrics.time(ShopMetrics.databaseCalls, [("database", "sqlite"), ("kind", kind)], ContinuousClock.now - started)
+            ShopMetrics.gauge(
+                ShopMetrics.databaseCallsInFlight, [("database", "sqlite")], Double(Self.callsInFlight.subtract(1, ordering: .relaxed).newValue))
+        }
         do {
             return try await body()
         } catch is CancellationError {

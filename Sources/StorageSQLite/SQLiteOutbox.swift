@@ -40,6 +40,14 @@ public final class SQLiteOutbox: MailOutbox {
         }
     }
 
+    public func backlog() async throws -> OutboxBacklog {
+        try await database.read { db in
+            let row = try Row.fetchOne(db, sql: "SELECT COUNT(*) AS pending, MIN(created_at) AS oldest FROM outbox WHERE state = 'pending'")
+            let oldest: Double? = row?["oldest"]
+            return OutboxBacklog(pending: row?["pending"] ?? 0, oldest: oldest.map(Date.init(timeIntervalSince1970:)))
+        }
+    }
+
     public func record(_ attempt: OutboxAttempt, for id: String, at: Date) async throws {
         try await database.pool.write { db in
             switch attempt {

@@ -1,6 +1,7 @@
 import CNCurses
 import Dispatch
 import Foundation
+import ShopMetrics
 import StorefrontCore
 import StorefrontUI
 
@@ -111,6 +112,7 @@ final class TerminalEvents {
     }
 
     private func inputReady(bytesAvailable: Int) {
+        let arrived = ContinuousClock.now
         let inputs = screen.readKeys()
         if inputs.isEmpty && bytesAvailable == 0 {
             // Readable with nothing to read: the terminal went away.
@@ -125,6 +127,8 @@ final class TerminalEvents {
             return
         }
         program.drawIfNeeded()
+        // From the keys read to their frame written: what the shopper waits for at every key.
+        ShopMetrics.time(ShopMetrics.keyToFrame, [("front", ShopMetrics.front)], ContinuousClock.now - arrived)
         markWhenSettled()
     }
 

@@ -84,6 +84,6 @@ struct APICommand: AsyncParsableCommand {
 
     func run() async throws {
         try await FrontCommands.serveAPI(
-            configuration: shop.configuration(), migrate: !shop.noMigrate, settings: settings, adminListen: admin.address)
+            configuration: shop.configuration(), migrate: !shop.noMigrate, settings: settings, adminListen: admin.address, metrics: admin.export)
     }
 }

@@ -1,7 +1,9 @@
 import ArgumentParser
+import CoreMetrics
 import Foundation
 import Logging
 import ShopCommands
+import ShopMetrics
 import StorefrontCore
 import SystemPackage
 import TerminalNCurses
@@ -36,6 +38,7 @@ struct Run: AsyncParsableCommand {
     /// Opens the shop, or the merchant console, in this terminal.
     @MainActor
     func open(console: Console) async throws {
+        SessionMetrics.bootstrap(environment: ProcessInfo.processInfo.environment)
         if let record { return try TerminalShop.record(to: record, force: force, arguments: Array(CommandLine.arguments.dropFirst())) }
         let overrides = TerminalShop.Overrides(
             logLevel: terminal.logLevel?.rawValue, theme: terminal.theme?.rawValue, mouse: terminal.mouse,
@@ -92,5 +95,14 @@ struct Admin: AsyncParsableCommand {
         run.terminal = terminal
         run.mail = mail
         try await run.open(console: .merchant(name: TerminalShop.merchantName(environment: ProcessInfo.processInfo.environment)))
+    }
+}
+
+/// A server's session: its counters and timings go to the server's relay, labelled with its front.
+enum SessionMetrics {
+    static func bootstrap(environment: [String: String]) {
+        guard let address = environment[MetricsRelay.addressVariable], let factory = RelayMetricsFactory(address: address) else { return }
+        MetricsSystem.bootstrap(factory)
+        ShopMetrics.setProcessFront(ShopMetrics.boundedLabel(environment[MetricsRelay.frontVariable] ?? "ssh", allowed: ["ssh", "web"]))
     }
 }

@@ -96,9 +96,11 @@ struct Serve: AsyncParsableCommand {
         var start = try shop.serverStart(mail: mail, latency: latency, sessions: sessionStart)
         start.terminalOpenID = try TerminalOpenIDChoice.settings(providersFile: openIDProviders, webOrigin: webOrigin)
         start.mail.webOrigin = webOrigin
+        let metrics = admin.export
+        start.metricsRelay = metrics?.relay?.address
         try await FrontCommands.serveSSH(
             start, host: host, port: port, limits: limits, hostKey: hostKey,
             adminKeys: adminKeys, openSSHFront: openSSHFront, webhookListen: webhookListen, webhookSecretFile: webhooks.secretFile,
-            adminListen: admin.address)
+            adminListen: admin.address, metrics: metrics)
     }
 }

@@ -103,8 +103,9 @@ struct WebCommand: AsyncParsableCommand {
     @OptionGroup var admin: AdminListenOption
 
     func run() async throws {
-        try await FrontCommands.serveWeb(
-            shop.serverStart(mail: mail, latency: latency, sessions: sessionStart), settings: settings, openIDProviders: openIDProviders,
-            adminListen: admin.address)
+        let metrics = admin.export
+        var start = try shop.serverStart(mail: mail, latency: latency, sessions: sessionStart)
+        start.metricsRelay = metrics?.relay?.address
+        try await FrontCommands.serveWeb(start, settings: settings, openIDProviders: openIDProviders, adminListen: admin.address, metrics: metrics)
     }
 }

@@ -48,7 +48,7 @@ struct WebhooksCommand: AsyncParsableCommand {
         func run() async throws {
             try await WebhookCommands.listen(
                 at: listen, configuration: shop.configuration(), secretFile: settings.secretFile, migrate: !shop.noMigrate,
-                adminListen: admin.address)
+                adminListen: admin.address, metrics: admin.export)
         }
     }
 
@@ -76,6 +76,15 @@ struct AdminListenOption: ParsableArguments {
             "HOST:PORT for GET /healthz and /readyz (docs/operations.md); keep it off the public addresses. Off by default.", valueName: "address"),
         transform: ListenAddress.init(argument:))
     var address: ListenAddress?
+
+    @Option(
+        name: .customLong("metrics"),
+        help: ArgumentHelp("GET /metrics on the admin listener, in Prometheus's format (default: on).", valueName: "on|off"),
+        transform: Arguments.onOff("--metrics"))
+    var metrics = true
+
+    /// The process's metrics, exported on the admin listener; nil without one, or with --metrics off.
+    var export: MetricsExport? { address != nil && metrics ? MetricsExport.start() : nil }
 }
 
 /// `storefront status`: whether a running instance is ready, as its admin listener says (docs/operations.md).

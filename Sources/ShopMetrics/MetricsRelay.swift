@@ -1,0 +1,188 @@
+import CoreMetrics
+import Foundation
+import Synchronization
+
+/// Carries a shopper's session's counters and timings to the server that started it, whose `/metrics` shows them.
+///
+/// Each session is a process of its own; it sends one datagram per update on a Unix datagram socket in Linux's
+/// abstract namespace (no file to clean up), never waiting: a full socket drops the update. The server reads them and
+/// records those that name a metric in `ShopMetrics.definitions` with exactly its labels, so a session cannot make up
+/// a metric or a label.
+public enum MetricsRelay {
+    /// The variable that hands a session the relay's address, and the one naming its front.
+    public static let addressVariable = "STOREFRONT_METRICS_RELAY"
+    public static let frontVariable = "STOREFRONT_METRICS_FRONT"
+
+    /// One update as it travels: `c` or `t`, the name, `label=value` pairs joined by commas, the amount.
+    static func encode(kind: Character, name: String, dimensions: [(String, String)], amount: Int64) -> String {
+        "\(kind) \(name) \(dimensions.map { "\($0.0)=\($0.1)" }.joined(separator: ",")) \(amount)"
+    }
+
+    /// An update read back, or nil when it is not one the shop defines.
+    static func decode(_ text: String) -> (kind: Character, name: String, dimensions: [(String, String)], amount: Int64)? {
+        let parts = text.split(separator: " ", omittingEmptySubsequences: false)
+        guard parts.count == 4, let kind = parts[0].first, parts[0].count == 1, kind == "c" || kind == "t",
+            let amount = Int64(parts[3]), amount >= 0, amount <= 1_000_000_000_000
+        else { return nil }
+        let name = String(parts[1])
+        guard let definition = ShopMetrics.definitions.first(where: { $0.name == name }),
+            (kind == "c") == (definition.kind == .counter), kind == "c" || definition.kind == .histogram
+        else { return nil }
+        var dimensions: [(String, String)] = []
+        for pair in parts[2].split(separator: ",") {
+            let halves = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            guard halves.count == 2, ShopMetrics.boundedLabel(halves[1]) == halves[1] else { return nil }
+            dimensions.append((halves[0], halves[1]))
+        }
+        guard dimensions.map(\.0) == definition.labels else { return nil }
+        return (kind, name, dimensions, amount)
+    }
+
+    /// `sockaddr_un` for an abstract name: a NUL, then the name.
+    static func withAddress<T>(_ name: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(name.utf8.prefix(100))
+        withUnsafeMutableBytes(of: &address.sun_path) { path in
+            path[0] = 0
+            for (index, byte) in bytes.enumerated() { path[index + 1] = byte }
+        }
+        let length = socklen_t(MemoryLayout<sa_family_t>.size + 1 + bytes.count)
+        return withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, length) } }
+    }
+}
+
+/// The server's end: reads the sessions' updates and records them in this process's metrics.
+public final class MetricsRelayListener: Sendable {
+    /// The abstract name sessions send to.
+    public let address: String
+    private let descriptor: Int32
+    private let stopped = Atomic(false)
+
+    /// Binds a fresh name; nil when the system refuses a socket.
+    public init?() {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { return nil }
+        let address = "storefront-metrics-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let bound = MetricsRelay.withAddress(address) { bind(descriptor, $0, $1) }
+        guard bound == 0 else {
+            close(descriptor)
+            return nil
+        }
+        self.address = address
+        self.descriptor = descriptor
+        let thread = Thread { [self] in self.receive() }
+        thread.name = "metrics-relay"
+        thread.start()
+    }
+
+    private func receive() {
+        var buffer = [UInt8](repeating: 0, count: 512)
+        while !stopped.load(ordering: .relaxed) {
+            let count = recv(descriptor, &buffer, buffer.count, 0)
+            guard count > 0 else {
+                if count < 0, errno == EINTR { continue }
+                return
+            }
+            guard let text = String(validating: buffer.prefix(count), as: UTF8.self), let update = MetricsRelay.decode(text) else { continue }
+            if update.kind == "c" {
+                ShopMetrics.count(update.name, update.dimensions, by: update.amount)
+            } else {
+                ShopMetrics.time(update.name, update.dimensions, .nanoseconds(update.amount))
+            }
+        }
+    }
+
+    /// Stops reading; sessions' later updates are dropped.
+    public func stop() {
+        stopped.store(true, ordering: .relaxed)
+        shutdown(descriptor, Int32(SHUT_RDWR))
+    }
+}
+
+/// A session's metrics: each counter and timer update sent to the server's relay; gauges and the rest are the server's.
+public struct RelayMetricsFactory: MetricsFactory {
+    private let sender: RelaySender
+
+    /// Sends to `address`; nil when no socket can be had.
+    public init?(address: String) {
+        guard let sender = RelaySender(address: address) else { return nil }
+        self.sender = sender
+    }
+
+    public func makeCounter(label: String, dimensions: [(String, String)]) -> any CounterHandler {
+        RelayCounter(sender: sender, name: label, dimensions: dimensions)
+    }
+
+    public func makeFloatingPointCounter(label: String, dimensions: [(String, String)]) -> any FloatingPointCounterHandler {
+        NOOPMetricsHandler.instance
+    }
+
+    public func makeRecorder(label: String, dimensions: [(String, String)], aggregate: Bool) -> any RecorderHandler {
+        NOOPMetricsHandler.instance
+    }
+
+    public func makeMeter(label: String, dimensions: [(String, String)]) -> any MeterHandler { NOOPMetricsHandler.instance }
+
+    public func makeTimer(label: String, dimensions: [(String, String)]) -> any TimerHandler {
+        RelayTimer(sender: sender, name: label, dimensions: dimensions)
+    }
+
+    public func destroyCounter(_ handler: any CounterHandler) {}
+    public func destroyFloatingPointCounter(_ handler: any FloatingPointCounterHandler) {}
+    public func destroyRecorder(_ handler: any RecorderHandler) {}
+    public func destroyMeter(_ handler: any MeterHandler) {}
+    public func destroyTimer(_ handler: any TimerHandler) {}
+}
+
+/// A session's socket to the relay: one non-blocking datagram per update.
+final class RelaySender: Sendable {
+    private let descriptor: Int32
+    private let address: String
+
+    init?(address: String) {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard descriptor >= 0 else { return nil }
+        self.descriptor = descriptor
+        self.address = address
+    }
+
+    deinit { close(descriptor) }
+
+    func send(_ text: String) {
+        var bytes = Array(text.utf8)
+        // A full socket or a server gone: the update is dropped, never waited for.
+        _ = MetricsRelay.withAddress(address) { target, length in sendto(descriptor, &bytes, bytes.count, Int32(MSG_DONTWAIT), target, length) }
+    }
+}
+
+final class RelayCounter: CounterHandler {
+    let sender: RelaySender
+    let name: String
+    let dimensions: [(String, String)]
+
+    init(sender: RelaySender, name: String, dimensions: [(String, String)]) {
+        self.sender = sender
+        self.name = name
+        self.dimensions = dimensions
+    }
+
+    func increment(by amount: Int64) { sender.send(MetricsRelay.encode(kind: "c", name: name, dimensions: dimensions, amount: amount)) }
+    func reset() {}
+}
+
+final class RelayTimer: TimerHandler {
+    let sender: RelaySender
+    let name: String
+    let dimensions: [(String, String)]
+
+    init(sender: RelaySender, name: String, dimensions: [(String, String)]) {
+        self.sender = sender
+        self.name = name
+        self.dimensions = dimensions
+    }
+
+    func recordNanoseconds(_ duration: Int64) {
+        sender.send(MetricsRelay.encode(kind: "t", name: name, dimensions: dimensions, amount: duration))
+    }
+}
