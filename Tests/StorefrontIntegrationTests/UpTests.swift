@@ -2,6 +2,10 @@ import Foundation
 import StorefrontTesting
 import Testing
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// `storefront up` as an operator runs it: one config file enabling every front and the mail worker, a limit changed
 /// by SIGHUP under an open session, SIGTERM draining with the session told, and a front that cannot start stopping
 /// the start-up with its reason.
@@ -91,5 +95,84 @@ struct UpTests {
                     == run.stderr.replacingOccurrences(
                         of: "nothing started: 2 problems in the configuration (storefront config check)", with: "2 problems in the configuration")
         )
+    }
+}
+
+/// `/metrics` as Prometheus scrapes it from `up`: a purchase over SSH, in a browser and through the API each counted
+/// under its front, with the sessions' own timings brought over from their processes.
+@Suite("storefront up: metrics", .serialized)
+struct UpMetricsTests {
+    /// The samples of `/metrics` (not the comments), by their name and labels as written.
+    /// Labels are put in alphabetical order, so a test names a series one way.
+    static func scrape(_ port: Int) async throws -> [String: Double] {
+        let url = try #require(URL(string: "http://127.0.0.1:\(port)/metrics"))
+        let (data, response) = try await URLSession.shared.data(for: URLRequest(url: url, timeoutInterval: 10))
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type")?.hasPrefix("text/plain; version=0.0.4") == true)
+        var samples: [String: Double] = [:]
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") where !line.hasPrefix("#") {
+            guard let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...]) else { continue }
+            var series = String(line[..<space])
+            if let open = series.firstIndex(of: "{"), series.hasSuffix("}") {
+                let labels = series[series.index(after: open)..<series.index(before: series.endIndex)].split(separator: ",").sorted()
+                series = String(series[..<open]) + "{" + labels.joined(separator: ",") + "}"
+            }
+            samples[series] = value
+        }
+        return samples
+    }
+
+    @Test func aPurchaseOverSSHInABrowserAndThroughTheAPIIsEachCounted() async throws {
+        let config = try UpTests.writeConfig(UpTests.everyFront)
+        let server = try ServeProcess(command: ["up", "--config", config])
+        let web = try #require(Int(try server.waitForLog(#/web: listening on 127\.0\.0\.1:(\d+)/#).output.1))
+        let api = try #require(Int(try server.waitForLog(#/api: listening on 127\.0\.0\.1:(\d+)/#).output.1))
+        let admin = try #require(Int(try server.waitForLog(#/admin: listening on 127\.0\.0\.1:(\d+) .* and \/metrics/#).output.1))
+
+        // Over SSH: the sandbox's test card, then a token for the API from the account screen.
+        let key = try server.makeClientKey("ada")
+        let terminal = try TmuxTerminal()
+        try server.connect(terminal, key: key)
+        try terminal.press("Enter", "a", "c", "Enter", "p", "Enter")
+        #expect(try terminal.waitFor("Thank you").contains(/Order SF-\d{6} is paid/))
+        try terminal.press("Enter", "u", "t")
+        try terminal.type("script")
+        let shown = try terminal.waitFor("copy it now")
+        let token = try #require(shown.firstMatch(of: /sfp_[0-9A-Za-z]{43}/).map { String($0.output) }, "\(shown)")
+        try server.leave(terminal)
+
+        // In a browser tab: a guest's purchase.
+        let browser = try Browser(width: 1100, height: 700)
+        try browser.must(["op": "open", "url": "http://127.0.0.1:\(web)/"])
+        try browser.waitFor("│")
+        try browser.press("ENTER", "a", "c", "ENTER", "p", "ENTER")
+        #expect(try browser.waitFor("Thank you").contains(/Order SF-\d{6} is paid/))
+
+        // Through the API, with the token made over SSH and that shopper's saved card and address.
+        let http = HTTPClient(port: api)
+        let products = try await http.send("GET", "/v1/products?limit=1", token: token)
+        let first = try #require((products.json["data"] as? [[String: Any]])?.first?["id"] as? String)
+        #expect(try await http.send("PUT", "/v1/cart/lines/\(first)", token: token, json: #"{"quantity": 1}"#).status == 200)
+        let order = try await http.send("POST", "/v1/orders", token: token, json: "{}", headers: ["Idempotency-Key": "metrics-order"])
+        #expect(order.status == 201 && order.json["status"] as? String == "paid", "\(order.json)")
+
+        // The sessions' updates travel by datagram, a moment behind the screen: scraped again until the browser's has
+        // come, as Prometheus would, for up to 10 s.
+        let deadline = ContinuousClock.now + .seconds(10)
+        var samples = try await Self.scrape(admin)
+        while samples[#"storefront_orders_total{front="web",outcome="paid"}"#] == nil, ContinuousClock.now < deadline {
+            samples = try await Self.scrape(admin)
+        }
+        #expect(samples[#"storefront_orders_total{front="ssh",outcome="paid"}"#] == 1, "\(samples.keys.sorted())")
+        #expect(samples[#"storefront_orders_total{front="web",outcome="paid"}"#] == 1)
+        #expect(samples[#"storefront_orders_total{front="api",outcome="paid"}"#] == 1)
+        #expect(samples[#"storefront_sessions_started_total{front="ssh"}"#] == 1)
+        #expect(samples[#"storefront_sessions_started_total{front="web"}"#] == 1)
+        #expect((samples[#"storefront_key_to_frame_seconds_count{front="ssh"}"#] ?? 0) > 0, "the SSH session's keys, timed in its process")
+        #expect(samples[#"storefront_payment_seconds_count{operation="charge",outcome="succeeded",provider="sandbox"}"#] == 3)
+        #expect(samples[#"storefront_api_requests_total{operation="createOrder",status="2xx"}"#] == 1, "\(samples.keys.filter { $0.contains("api") })")
+        // No shopper's data in any label: no key, address or order number.
+        #expect(!samples.keys.contains { $0.contains("SF-") || $0.contains("SHA256") || $0.contains("127.0.0.1") })
+        #expect(try server.terminate() == 0)
     }
 }
