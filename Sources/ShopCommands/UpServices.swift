@@ -1,5 +1,6 @@
 import Logging
 import ServiceLifecycle
+import ShopMetrics
 import Synchronization
 import UnixSignals
 
@@ -36,6 +37,7 @@ struct SupervisedWorker: Service {
                 return
             } catch {
                 failures += 1
+                ShopMetrics.count(ShopMetrics.workerFailures, [("worker", name)])
                 let wait = delay(after: failures)
                 log("\(name): failed (\(failures) in a row): \(error); trying again in \(Self.describe(wait))")
             }

@@ -170,7 +170,8 @@ struct UpMetricsTests {
         #expect(samples[#"storefront_sessions_started_total{front="web"}"#] == 1)
         #expect((samples[#"storefront_key_to_frame_seconds_count{front="ssh"}"#] ?? 0) > 0, "the SSH session's keys, timed in its process")
         #expect(samples[#"storefront_payment_seconds_count{operation="charge",outcome="succeeded",provider="sandbox"}"#] == 3)
-        #expect(samples[#"storefront_api_requests_total{operation="createOrder",status="2xx"}"#] == 1, "\(samples.keys.filter { $0.contains("api") })")
+        #expect(
+            samples[#"storefront_api_requests_total{operation="createOrder",status="2xx"}"#] == 1, "\(samples.keys.filter { $0.contains("api") })")
         // No shopper's data in any label: no key, address or order number.
         #expect(!samples.keys.contains { $0.contains("SF-") || $0.contains("SHA256") || $0.contains("127.0.0.1") })
         #expect(try server.terminate() == 0)
