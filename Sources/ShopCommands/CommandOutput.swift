@@ -1,11 +1,16 @@
 import Foundation
+import Logging
 import ShopModels
 import StorefrontUI
 import TerminalNCurses
 
-/// Prints `message` to stderr prefixed with the command name.
+/// Prints `message` to stderr prefixed with the command name; a JSON line at level error when the log is JSON.
 public func complain(_ message: String) {
-    emit("storefront: \(message)\n", to: STDERR_FILENO)
+    guard ServerLog.shared.currentFormat == .json else {
+        emit("storefront: \(message)\n", to: STDERR_FILENO)
+        return
+    }
+    emit(LogLine(time: Date(), level: .error, message: message).json, to: STDERR_FILENO)
 }
 
 /// Prints a command's output to stdout as `print` would, made safe for a terminal first: what shoppers typed (an
@@ -14,10 +19,14 @@ public func printSafely(_ text: String) {
     emit(text + "\n", to: STDOUT_FILENO)
 }
 
-/// Prints one timestamped line of a server's log to stdout.
-public func announce(_ message: String) {
-    let stamp = UTCTime(Date()).iso8601Milliseconds
-    emit("\(stamp) \(message)\n", to: STDOUT_FILENO)
+/// One line of a server's log on stdout, timestamped, as text or JSON (`ServerLog`); never waits for the reader.
+@Sendable public func announce(_ message: String) {
+    ServerLog.shared.write(message)
+}
+
+/// The same at `level`: a warning or an error a log pipeline can pick out.
+public func announce(_ message: String, level: Logger.Level) {
+    ServerLog.shared.write(message, level: level)
 }
 
 /// Writes a command's result on stdout; one that cannot be written (a closed pipe, a full disk) is told and exits 74.

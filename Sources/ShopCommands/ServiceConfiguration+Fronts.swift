@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import ShopAPI
 import ShopBootstrap
 import ShopServices
@@ -104,5 +105,18 @@ extension ServiceConfiguration {
                     message: "nothing is enabled: set enabled = on under [ssh], [web], [api], [webhooks], [mail-worker] or [renewals]"))
         }
         return found
+    }
+}
+
+extension ServiceConfiguration {
+    /// The server log's levels (`shop.log-level` over every component, `[log]`'s per component) and, at start, its format.
+    public func configureLog(format setFormat: Bool) {
+        let level = self["shop.log-level"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        var levels: [String: Logger.Level] = [:]
+        for component in ServiceKey.components {
+            if let named = self["log.\(component)"].flatMap(Logger.Level.init(rawValue:)) { levels[component] = named }
+        }
+        let format = setFormat ? self["log.format"].flatMap(ServerLog.Format.init(rawValue:)) : nil
+        ServerLog.shared.configure(format: format, defaultLevel: level, levels: levels)
     }
 }

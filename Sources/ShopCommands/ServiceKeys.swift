@@ -71,7 +71,9 @@ extension ServiceKey {
     static let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
 
     /// The parts of `up` a log level can be set for in `[log]`, over `shop.log-level`.
-    public static let components = ["ssh", "web", "api", "webhooks", "mail", "renewals", "admin", "storage"]
+    public static let components = [
+        "ssh", "web", "api", "webhooks", "mail", "mail-worker", "renewals", "admin", "storage", "sessions", "sign-in", "reload",
+    ]
 
     /// Every setting `up` reads, in the order `config show` prints them.
     public static let all: [ServiceKey] =

@@ -18,6 +18,7 @@ import SystemPackage
 /// workers and the admin listener stopped.
 public enum UpCommands {
     public static func run(_ configuration: ServiceConfiguration, overrides: [String], migrate: Bool, environment: [String: String]) async throws {
+        if configuration.problems.isEmpty { configuration.configureLog(format: true) }
         let problems = configuration.problems.isEmpty ? configuration.runProblems : configuration.problems
         guard problems.isEmpty else {
             for problem in problems { complain(problem.description) }

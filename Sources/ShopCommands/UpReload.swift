@@ -8,17 +8,12 @@ final class Reloader: Sendable {
     private let current: Mutex<ServiceConfiguration>
     private let overrides: [String]
     private let environment: [String: String]
-    private let applyLogLevels: @Sendable (ServiceConfiguration) -> Void
 
-    init(
-        running: RunningUp, current: ServiceConfiguration, overrides: [String], environment: [String: String],
-        applyLogLevels: @escaping @Sendable (ServiceConfiguration) -> Void = { _ in }
-    ) {
+    init(running: RunningUp, current: ServiceConfiguration, overrides: [String], environment: [String: String]) {
         self.running = running
         self.current = Mutex(current)
         self.overrides = overrides
         self.environment = environment
-        self.applyLogLevels = applyLogLevels
     }
 
     /// Reads the configuration again and applies what changed; a configuration with a problem changes nothing.
@@ -26,8 +21,8 @@ final class Reloader: Sendable {
         let next = ServiceConfiguration.load(environment: environment, overrides: overrides)
         let problems = next.problems.isEmpty ? next.runProblems : next.problems
         guard problems.isEmpty else {
-            for problem in problems { announce("reload: \(problem.description)") }
-            announce("reload: refused, nothing changed: \(problems.count) problem\(problems.count == 1 ? "" : "s")")
+            for problem in problems { announce("reload: \(problem.description)", level: .warning) }
+            announce("reload: refused, nothing changed: \(problems.count) problem\(problems.count == 1 ? "" : "s")", level: .warning)
             return
         }
         let changes = ServiceConfiguration.changes(from: current.withLock { $0 }, to: next)
@@ -37,7 +32,7 @@ final class Reloader: Sendable {
         }
         let live = changes.filter(\.key.reloadable)
         for change in changes where !change.key.reloadable {
-            announce("reload: \(change.key.name) changed (\(change.description)); it takes a restart to apply")
+            announce("reload: \(change.key.name) changed (\(change.description)); it takes a restart to apply", level: .warning)
         }
         let sections = Set(live.map(\.key.section))
         if sections.contains("ssh") { running.ssh?.update(next.sshLimits) }
@@ -48,10 +43,10 @@ final class Reloader: Sendable {
                 let delivery = try UpCommands.mailDelivery(next, storage: running.storage, environment: environment)
                 running.mail.delivery.withLock { $0 = delivery }
             } catch {
-                announce("reload: the mail settings cannot be used, the old ones stay: \(error)")
+                announce("reload: the mail settings cannot be used, the old ones stay: \(error)", level: .warning)
             }
         }
-        if sections.contains("log") || live.contains(where: { $0.key.name == "shop.log-level" }) { applyLogLevels(next) }
+        if sections.contains("log") || live.contains(where: { $0.key.name == "shop.log-level" }) { next.configureLog(format: false) }
         for change in live { announce("reload: \(change.key.name): \(change.description)") }
         // Only what was applied counts as current: a restart-only change is named again on the next reload.
         current.withLock { configuration in configuration = ServiceConfiguration.merging(live, into: configuration) }

@@ -65,7 +65,7 @@ extension UpCommands {
                         guard let delivery = mail.delivery.withLock({ $0 }) else { return [] }
                         let pass = try await delivery.deliverDue()
                         return pass.sentLines + pass.problemLines
-                    }, log: announce))
+                    }, log: { announce($0, level: $1) }))
         }
         if configuration.isOn("renewals.enabled") {
             let payments: PaymentStack
@@ -84,7 +84,7 @@ extension UpCommands {
                     pass: {
                         let pass = try await worker.pass(at: Date())
                         return [RenewalLoop.line(pass)].compactMap { $0 }
-                    }, log: announce))
+                    }, log: { announce($0, level: $1) }))
         }
         return workers
     }

@@ -22,7 +22,7 @@ struct SupervisedWorker: Service {
     var maxBackOff = Duration.seconds(300)
     /// One pass: its lines for the log; a throw is the worker failing.
     let pass: @Sendable () async throws -> [String]
-    let log: @Sendable (String) -> Void
+    let log: @Sendable (String, Logger.Level) -> Void
     var sleep: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
 
     func run() async throws {
@@ -31,7 +31,7 @@ struct SupervisedWorker: Service {
             do {
                 // Shutdown cancels a pass in flight: a mail command is killed, and its message stays due in the outbox.
                 let lines = try await cancelWhenGracefulShutdown { try await pass() }
-                for line in lines { log("\(name): \(line)") }
+                for line in lines { log("\(name): \(line)", .info) }
                 failures = 0
             } catch is CancellationError {
                 return
@@ -39,7 +39,7 @@ struct SupervisedWorker: Service {
                 failures += 1
                 ShopMetrics.count(ShopMetrics.workerFailures, [("worker", name)])
                 let wait = delay(after: failures)
-                log("\(name): failed (\(failures) in a row): \(error); trying again in \(Self.describe(wait))")
+                log("\(name): failed (\(failures) in a row): \(error); trying again in \(Self.describe(wait))", .warning)
             }
             let wait = delay(after: failures)
             do { try await cancelWhenGracefulShutdown { try await sleep(wait) } } catch { return }

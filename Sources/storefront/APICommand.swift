@@ -82,7 +82,10 @@ struct APICommand: AsyncParsableCommand {
 
     @OptionGroup var admin: AdminListenOption
 
+    @OptionGroup var log: LogFormatOption
+
     func run() async throws {
+        log.apply()
         try await FrontCommands.serveAPI(
             configuration: shop.configuration(), migrate: !shop.noMigrate, settings: settings, adminListen: admin.address, metrics: admin.export)
     }

@@ -92,7 +92,10 @@ struct Serve: AsyncParsableCommand {
             drainTimeout: sessions.drainTimeout, maxGuests: guests.maxGuests, guestsPerAddress: guests.guestsPerAddress)
     }
 
+    @OptionGroup var log: LogFormatOption
+
     func run() async throws {
+        log.apply()
         var start = try shop.serverStart(mail: mail, latency: latency, sessions: sessionStart)
         start.terminalOpenID = try TerminalOpenIDChoice.settings(providersFile: openIDProviders, webOrigin: webOrigin)
         start.mail.webOrigin = webOrigin

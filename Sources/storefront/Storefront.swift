@@ -33,12 +33,15 @@ struct Storefront: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+            ServerLog.shared.flush()
         } catch let exit as CommandExit {
+            ServerLog.shared.flush()
             Foundation.exit(exit.status)
         } catch {
             let code = exitCode(for: error)
             let message = fullMessage(for: error)
             if !message.isEmpty { emit(message + "\n", to: code == .success ? STDOUT_FILENO : STDERR_FILENO) }
+            ServerLog.shared.flush()
             Foundation.exit(code.rawValue)
         }
     }

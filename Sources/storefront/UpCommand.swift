@@ -22,6 +22,11 @@ struct UpCommand: AsyncParsableCommand {
 
     @OptionGroup var latency: SandboxLatencyOption
 
+    @Option(
+        name: .customLong("log-format"),
+        help: ArgumentHelp("text or json, over [log] format (docs/operations.md#logs).", valueName: "format"))
+    var logFormat: ServerLog.Format?
+
     /// The shop's flags, as every command takes them, over the file and the environment: `--set shop.KEY=VALUE`.
     var shopSettings: [String] {
         let flags: [(String, String?)] = [
@@ -31,6 +36,7 @@ struct UpCommand: AsyncParsableCommand {
             ("database", shop.database), ("sandbox-latency-ms", latency.milliseconds.map(String.init)),
         ]
         return flags.compactMap { key, value in value.map { "shop.\(key)=\($0)" } }
+            + [logFormat.map { "log.format=\($0.rawValue)" }].compactMap { $0 }
     }
 
     func run() async throws {

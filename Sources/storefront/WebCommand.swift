@@ -102,7 +102,10 @@ struct WebCommand: AsyncParsableCommand {
 
     @OptionGroup var admin: AdminListenOption
 
+    @OptionGroup var log: LogFormatOption
+
     func run() async throws {
+        log.apply()
         let metrics = admin.export
         var start = try shop.serverStart(mail: mail, latency: latency, sessions: sessionStart)
         start.metricsRelay = metrics?.relay?.address

@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import Logging
 import ShopCommands
 import ShopServices
 
@@ -44,8 +46,10 @@ struct WebhooksCommand: AsyncParsableCommand {
         var listen = ListenAddress(host: "127.0.0.1", port: 8088)
 
         @OptionGroup var admin: AdminListenOption
+        @OptionGroup var log: LogFormatOption
 
         func run() async throws {
+            log.apply()
             try await WebhookCommands.listen(
                 at: listen, configuration: shop.configuration(), secretFile: settings.secretFile, migrate: !shop.noMigrate,
                 adminListen: admin.address, metrics: admin.export)
@@ -103,3 +107,19 @@ struct StatusCommand: AsyncParsableCommand {
 
     func run() async throws { try await StatusCommands.status(at: admin, json: json) }
 }
+
+/// `--log-format` on every server command: the log on stdout as text lines or one JSON object per line.
+struct LogFormatOption: ParsableArguments {
+    @Option(
+        name: .customLong("log-format"),
+        help: ArgumentHelp("text (a timestamp and a line, the default) or json (one object per line: docs/operations.md#logs).", valueName: "format"))
+    var format: ServerLog.Format?
+
+    /// Sets the server's log to it; levels from STOREFRONT_LOG_LEVEL when it names one.
+    func apply(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        let level = environment["STOREFRONT_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        ServerLog.shared.configure(format: format ?? .text, defaultLevel: level, levels: [:])
+    }
+}
+
+extension ServerLog.Format: ExpressibleByArgument {}

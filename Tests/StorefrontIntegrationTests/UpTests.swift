@@ -177,3 +177,45 @@ struct UpMetricsTests {
         #expect(try server.terminate() == 0)
     }
 }
+
+/// `up --log-format json`: every line of a run with an SSH purchase and API requests is one JSON object with the
+/// time, level, component and message, the request's id where there is one, and no secret.
+@Suite("storefront up: JSON log", .serialized)
+struct UpJSONLogTests {
+    @Test func theLogOfARunParsesLineByLineWithNoSecretInIt() async throws {
+        let config = try UpTests.writeConfig(UpTests.everyFront)
+        let server = try ServeProcess(command: ["up", "--config", config, "--log-format", "json"])
+        let api = try #require(
+            Int(try server.waitForLog(#/"component":"api","level":"info","message":"listening on 127\.0\.0\.1:(\d+)"/#).output.1))
+        let key = try server.makeClientKey("grace")
+        let terminal = try TmuxTerminal()
+        try server.connect(terminal, key: key)
+        try terminal.press("Enter", "a", "c", "Enter", "p", "Enter")
+        try terminal.waitFor("Thank you")
+        try terminal.press("Enter", "u", "t")
+        try terminal.type("script")
+        let shown = try terminal.waitFor("copy it now")
+        let token = try #require(shown.firstMatch(of: /sfp_[0-9A-Za-z]{43}/).map { String($0.output) })
+        try server.leave(terminal)
+        let http = HTTPClient(port: api)
+        let orders = try await http.send("GET", "/v1/orders", token: token)
+        #expect(orders.status == 200)
+        let requestID = try #require(orders.headers["request-id"])
+        #expect(try await http.send("GET", "/v1/orders", token: "sfp_" + String(repeating: "x", count: 43)).status == 401)
+        #expect(try server.terminate() == 0)
+
+        let lines = server.log.split(separator: "\n")
+        #expect(lines.count > 10)
+        var components: Set<String> = []
+        for line in lines {
+            let object = try #require(try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String], "not one JSON object: \(line)")
+            #expect(["time", "level", "component", "message"].allSatisfy { object[$0] != nil }, "\(object)")
+            components.insert(object["component"] ?? "")
+        }
+        #expect(components.isSuperset(of: ["ssh", "web", "api", "admin", "mail-worker"]), "\(components)")
+        #expect(server.log.contains(#""request_id":"\#(requestID)""#), "the request's id is a field of its line")
+        for secret in [token, String(token.suffix(20)), "4242424242424242", "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"] {
+            #expect(!server.log.contains(secret), "a secret in the log")
+        }
+    }
+}

@@ -203,7 +203,7 @@ struct SupervisedWorkerTests {
                 if [1, 2, 3, 5].contains(number) { throw OutboxDown() }
                 return ["sent MSG-\(number)"]
             },
-            log: { record.add($0) },
+            log: { line, _ in record.add(line) },
             sleep: { duration in
                 record.add("wait \(duration.components.seconds) s")
                 if record.all.filter({ $0.hasPrefix("wait") }).count == 6 { throw CancellationError() }
@@ -219,5 +219,55 @@ struct SupervisedWorkerTests {
                 "mail-worker: failed (1 in a row): the outbox cannot be read; trying again in 20 s", "wait 20 s",
                 "mail-worker: sent MSG-6", "wait 10 s",
             ])
+    }
+}
+
+/// The server's log: JSON lines with the component and the ids a pipeline joins on, levels per component, and a
+/// reader that stops reading costing dropped lines, never a stalled front.
+@Suite("Server log")
+struct ServerLogTests {
+    @Test func aLineBecomesOneJSONObjectWithItsComponentAndIDs() throws {
+        let time = Date(timeIntervalSince1970: 1_800_000_000)
+        let line = LogLine(time: time, level: .info, message: "api: req_ab12 POST /v1/orders 201 3.1 ms token tok_9")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.json.utf8)) as? [String: String])
+        expectNoDifference(
+            object,
+            [
+                "time": "2027-01-15T08:00:00.000Z", "level": "info", "component": "api", "message": "req_ab12 POST /v1/orders 201 3.1 ms token tok_9",
+                "request_id": "req_ab12",
+            ])
+        #expect(line.text == "2027-01-15T08:00:00.000Z api: req_ab12 POST /v1/orders 201 3.1 ms token tok_9\n", "text is as it always was")
+        let session = LogLine(time: time, level: .info, message: "web session 4 open: browser guest from 127.0.0.1\u{1B}[2J")
+        #expect(session.component == "web" && session.fields.map(\.1) == ["4"])
+        #expect(!session.json.contains("\u{1B}"), "a control character is escaped in JSON")
+    }
+
+    @Test func eachComponentHasItsOwnLevel() throws {
+        var pipe: [Int32] = [0, 0]
+        #expect(Foundation.pipe(&pipe) == 0)
+        let log = ServerLog(descriptor: pipe[1])
+        log.configure(format: .json, defaultLevel: .info, levels: ["api": .warning])
+        log.write("api: req_1 GET /v1/products 200 1.0 ms")
+        log.write("ssh: listening on 127.0.0.1:2222")
+        log.write("api: the database is gone", level: .warning)
+        log.flush()
+        close(pipe[1])
+        let written = String(decoding: FileHandle(fileDescriptor: pipe[0], closeOnDealloc: true).readDataToEndOfFile(), as: UTF8.self)
+        let messages = written.split(separator: "\n").compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String])?["message"]
+        }
+        #expect(messages == ["listening on 127.0.0.1:2222", "the database is gone"])
+    }
+
+    @Test func aReaderThatStopsReadingCostsDroppedLinesNotAStall() {
+        var pipe: [Int32] = [0, 0]
+        #expect(Foundation.pipe(&pipe) == 0)
+        defer { close(pipe[0]) }
+        let log = ServerLog(descriptor: pipe[1])
+        // Nobody reads: the pipe fills at 64 KiB, the writer thread blocks, the queue fills, and the rest is dropped.
+        // Were a write to wait for the reader, this loop would never end.
+        for number in 0..<(ServerLog.capacity * 3) { log.write("web: a line the reader never takes, number \(number)") }
+        #expect(log.droppedInAll >= ServerLog.capacity)
+        log.flush(timeout: .milliseconds(100))
     }
 }

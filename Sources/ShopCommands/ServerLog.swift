@@ -1,0 +1,183 @@
+import Foundation
+import Logging
+import ShopMetrics
+import ShopModels
+import StorefrontUI
+import TerminalNCurses
+
+/// A server's log on stdout: text lines (a timestamp and the message, as always) or one JSON object per line, with a
+/// level per component; written by a thread of its own, so a reader that stops reading never stalls a front.
+///
+/// Order of calls: `configure` once at start (and on SIGHUP for the levels) → `write` from anywhere → `flush` before
+/// the process exits.
+public final class ServerLog: @unchecked Sendable {
+    public enum Format: String, Sendable, CaseIterable { case text, json }
+
+    /// The process's log.
+    public static let shared = ServerLog(descriptor: STDOUT_FILENO)
+
+    /// Lines held while the reader is behind; past this, new lines are dropped and counted.
+    static let capacity = 10_000
+
+    // One lock for the queue and the settings: NSCondition wakes the writer thread.
+    private let condition = NSCondition()
+    private var queue: [String] = []
+    private var dropped = 0
+    /// Lines dropped since the start, for the log's own tests; the metric counts them for operators.
+    private(set) var droppedInAll = 0
+    private var writing = false
+    private var format = Format.text
+    private var defaultLevel = Logger.Level.info
+    private var levels: [String: Logger.Level] = [:]
+    private let descriptor: Int32
+    private var started = false
+
+    init(descriptor: Int32) { self.descriptor = descriptor }
+
+    /// Sets the format and the levels: `levels` by component (ssh, web, api, …) over `defaultLevel`.
+    public func configure(format: Format? = nil, defaultLevel: Logger.Level, levels: [String: Logger.Level]) {
+        condition.withLock {
+            if let format { self.format = format }
+            self.defaultLevel = defaultLevel
+            self.levels = levels
+        }
+    }
+
+    public var currentFormat: Format { condition.withLock { format } }
+
+    /// Queues one line for `component` at `level`; dropped (and counted) when the queue is full.
+    public func write(_ message: String, component: String? = nil, level: Logger.Level = .info, at time: Date = Date()) {
+        let line = LogLine(time: time, level: level, message: message, component: component)
+        condition.withLock {
+            guard level >= (levels[line.component] ?? defaultLevel) else { return }
+            guard queue.count < Self.capacity else {
+                dropped += 1
+                droppedInAll += 1
+                ShopMetrics.count(ShopMetrics.logLinesDropped)
+                return
+            }
+            queue.append(format == .json ? line.json : line.text)
+            if !started {
+                started = true
+                let thread = Thread { [self] in drain() }
+                thread.name = "log-writer"
+                thread.start()
+            }
+            condition.signal()
+        }
+    }
+
+    /// Waits until every queued line is written, for up to `timeout`: a reader that stopped must not keep the
+    /// process from exiting.
+    public func flush(timeout: Duration = .seconds(2)) {
+        let deadline = Date().addingTimeInterval(Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18)
+        condition.withLock {
+            while !queue.isEmpty || writing {
+                if !condition.wait(until: deadline) { return }
+            }
+        }
+    }
+
+    private func drain() {
+        // A reader that went away makes the write fail here, not the server die of SIGPIPE.
+        var pipeSignal = sigset_t()
+        sigemptyset(&pipeSignal)
+        sigaddset(&pipeSignal, SIGPIPE)
+        pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
+        var none = timespec()
+        while true {
+            let (lines, lost, format) = condition.withLock { () -> ([String], Int, Format) in
+                while queue.isEmpty && dropped == 0 { condition.wait() }
+                defer {
+                    queue.removeAll(keepingCapacity: true)
+                    dropped = 0
+                    writing = true
+                }
+                return (queue, dropped, self.format)
+            }
+            var text = lines.joined()
+            if lost > 0 {
+                let note = LogLine(
+                    time: Date(), level: .warning, message: "log: \(lost) line\(lost == 1 ? "" : "s") dropped: the log's reader fell behind")
+                text += format == .json ? note.json : note.text
+            }
+            // The only write that may block: this thread's own, never a front's.
+            _ = writeAll(TerminalText.safeLines(text).utf8.map { $0 }, to: descriptor)
+            while sigtimedwait(&pipeSignal, nil, &none) == SIGPIPE {}
+            condition.withLock {
+                writing = false
+                condition.broadcast()
+            }
+        }
+    }
+}
+
+/// One line of a server's log, before it is written.
+struct LogLine {
+    var time: Date
+    var level: Logger.Level
+    var component: String
+    var message: String
+    var fields: [(String, String)]
+    /// The message as it was given, prefix and all: the text format's, unchanged from before JSON.
+    var given: String
+
+    /// `message`'s own component prefix ("api: …", "web session 3 open") is taken when none is given.
+    init(time: Date, level: Logger.Level, message: String, component: String? = nil) {
+        self.time = time
+        self.level = level
+        given = component.map { "\($0): \(message)" } ?? message
+        var message = message
+        if let component {
+            self.component = component
+        } else if let colon = message.utf8.prefix(24).firstIndex(of: UInt8(ascii: ":")),
+            Self.prefixes.contains(String(message[..<colon])), message[colon...].hasPrefix(": ")
+        {
+            let prefix = String(message[..<colon])
+            self.component = prefix == "webhook" ? "webhooks" : prefix
+            message = String(message[message.index(colon, offsetBy: 2)...])
+        } else if message.hasPrefix("web session ") {
+            self.component = "web"
+            message = String(message.dropFirst("web ".count))
+        } else if message.hasPrefix("webhook ") {
+            self.component = "webhooks"
+            message = String(message.dropFirst("webhook ".count))
+        } else {
+            self.component = message.hasPrefix("session ") ? "ssh" : "server"
+        }
+        self.message = message
+        fields = Self.fields(in: message)
+    }
+
+    /// The prefixes the servers' lines start with, each a component of the log.
+    static let prefixes: Set<String> = [
+        "ssh", "web", "api", "webhook", "webhooks", "admin", "mail", "mail-worker", "renewals", "storage", "sessions", "sign-in", "up", "reload",
+        "log",
+    ]
+
+    /// The ids a log pipeline joins on: a request's (`req_…`), a session's (`session 3`). Plain scanning: a log line
+    /// is written at every request, and Swift's regular expressions cost a good part of a millisecond each.
+    static func fields(in message: String) -> [(String, String)] {
+        var fields: [(String, String)] = []
+        if let start = message.range(of: "req_") {
+            let id = message[start.lowerBound...].prefix { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+            if id.count > 4 { fields.append(("request_id", String(id))) }
+        }
+        if let start = message.range(of: "session ") {
+            let digits = message[start.upperBound...].prefix { $0.isASCII && $0.isNumber }
+            if !digits.isEmpty { fields.append(("session_id", String(digits))) }
+        }
+        return fields
+    }
+
+    var text: String { "\(UTCTime(time).iso8601Milliseconds) \(given)\n" }
+
+    var json: String {
+        var object: [String: String] = [
+            "time": UTCTime(time).iso8601Milliseconds, "level": "\(level)", "component": component, "message": message,
+        ]
+        for (name, value) in fields { object[name] = value }
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+}
