@@ -30,7 +30,8 @@ public final class ServerLog: @unchecked Sendable {
     private var defaultLevel = Logger.Level.info
     private var levels: [String: Logger.Level] = [:]
     private let descriptor: Int32
-    private var started = false
+    /// The process whose thread writes: a session forked from its host has none of the host's threads, and starts its own.
+    private var writerProcess: pid_t = 0
 
     init(descriptor: Int32) { self.descriptor = descriptor }
 
@@ -57,8 +58,9 @@ public final class ServerLog: @unchecked Sendable {
                 return
             }
             queue.append(format == .json ? line.json : line.text)
-            if !started {
-                started = true
+            if writerProcess != getpid() {
+                writerProcess = getpid()
+                writing = false
                 let thread = Thread { [self] in drain() }
                 thread.name = "log-writer"
                 thread.start()

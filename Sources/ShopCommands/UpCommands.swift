@@ -40,7 +40,6 @@ public enum UpCommands {
                 configuration: ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
             announce("up: running; SIGHUP reloads the configuration, SIGTERM or SIGINT drains and stops")
             try await group.run()
-            await running.renewalPayments?.close()
             await stack.unwind(startFailed: false)
             announce("stopped")
         } catch {
@@ -130,12 +129,15 @@ public enum UpCommands {
             announce("webhooks: listening on \(ListenAddress(host: listen.host, port: hearing.port))")
             running.webhooks = hearing
         }
-        running.admin = try await told { () async throws(ServiceStartFailure) in
+        let admin = try await told { () async throws(ServiceStartFailure) in
             try await AdminListening.start(
                 at: configuration.address("admin.listen"), storage: storage,
                 checks: [AdminListening.payments(shop)] + sessionChecks + [running.accepting.probe], metrics: metrics, log: announce)
         }
+        stack.pushFront { await admin?.stop() }
+        running.admin = admin
         running.workers = try workers(configuration, storage: storage, environment: environment, running: &running)
+        if let payments = running.renewalPayments { stack.push { await payments.close() } }
         return running
     }
 

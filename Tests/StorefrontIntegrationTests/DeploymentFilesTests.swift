@@ -8,14 +8,18 @@ import Testing
 @Suite("Deployment files")
 struct DeploymentFilesTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let units = ["storefront-ssh.service", "storefront-web.service", "storefront-api.service", "storefront-webhooks.service"]
+    static let units = [
+        "storefront.service", "storefront-ssh.service", "storefront-web.service", "storefront-api.service", "storefront-webhooks.service",
+    ]
 
     @Test(arguments: units)
     func eachUnitVerifiesAndIsHardened(_ name: String) throws {
         let text = try String(contentsOf: Self.root.appendingPathComponent("deploy/systemd/\(name)"), encoding: .utf8)
         for setting in [
             "DynamicUser=yes", "ProtectSystem=strict", "NoNewPrivileges=yes", "CapabilityBoundingSet=\n", "ProtectHome=yes", "PrivateTmp=yes",
-            "StateDirectory=storefront", "KillSignal=SIGTERM", "Restart=on-failure", "--admin-listen 127.0.0.1:",
+            "StateDirectory=storefront", "KillSignal=SIGTERM", "Restart=on-failure",
+            // `up` finds its admin listener in the configuration (deploy/storefront.conf), and reloads it on SIGHUP.
+            name == "storefront.service" ? "ExecReload=/bin/kill -HUP $MAINPID" : "--admin-listen 127.0.0.1:",
         ] {
             #expect(text.contains(setting), "\(name) has \(setting)")
         }
@@ -36,6 +40,17 @@ struct DeploymentFilesTests {
             toFile: folder + "/\(name)", atomically: true, encoding: .utf8)
         let verified = try Subprocess.run("/usr/bin/systemd-analyze", ["verify", "--man=no", folder + "/\(name)"])
         #expect(verified.status == 0 && verified.stderr.isEmpty, "systemd-analyze verify (Debian systemd) on \(name): \(verified.stderr)")
+    }
+
+    @Test func theExampleConfigurationChecksAndEnablesEveryFrontButStripesWebhooks() throws {
+        let example = Self.root.appendingPathComponent("deploy/storefront.conf").path
+        let data = TemporaryDirectory.make().path
+        let checked = try Subprocess.run(
+            try BuiltProduct.requireStorefront(), ["config", "check", "--config", example, "--set", "shop.data-dir=\(data)"])
+        #expect(checked.status == 0, "\(checked)")
+        #expect(checked.stdout == "\(example): ok; up would run ssh, web, api, mail-worker, renewals\n")
+        let shown = try Subprocess.run(try BuiltProduct.requireStorefront(), ["config", "show", "--config", example])
+        #expect(shown.stdout.contains("listen = \"127.0.0.1:9090\"  # \(example):"), "\(shown.stdout)")
     }
 
     @Test func theContainerRunsAsAUserOfItsOwnWithAHealthCheck() throws {

@@ -48,7 +48,7 @@ struct UpTests {
         let admin = try #require(Int(try server.waitForLog(#/admin: listening on 127\.0\.0\.1:(\d+)/#).output.1))
         let ready = try await AdminListenerTests.get(admin, "/readyz")
         #expect(ready.status == 200, "\(ready.body)")
-        #expect(AdminListenerTests.checkNames(ready.body) == ["database", "payments", "ssh sessions", "web sessions"])
+        #expect(AdminListenerTests.checkNames(ready.body) == ["database", "payments", "ssh sessions", "web sessions", "accepting"])
 
         let key = try server.makeClientKey("regular")
         let terminal = try TmuxTerminal()
