@@ -94,6 +94,7 @@ public enum UpCommands {
             }
             stack.pushFront { try? await ssh.shutdown() }
             running.ssh = ssh
+            running.sshSessions = command
         }
         if configuration.isOn("web.enabled") {
             let providers = try configuration["ssh.openid-providers"].map(OpenIDProviderFile.read) ?? []

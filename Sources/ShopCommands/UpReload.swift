@@ -1,5 +1,8 @@
 import Foundation
+import ShopSSH
+import ShopServices
 import Synchronization
+import SystemPackage
 
 /// What SIGHUP does to a running `up`: the configuration read again, the settings that can change live applied
 /// (session and connection limits, the API's rate, mail settings, log levels), and the rest named as needing a restart.
@@ -25,9 +28,10 @@ final class Reloader: Sendable {
             announce("reload: refused, nothing changed: \(problems.count) problem\(problems.count == 1 ? "" : "s")", level: .warning)
             return
         }
+        let keysChanged = reloadAdminKeys(next)
         let changes = ServiceConfiguration.changes(from: current.withLock { $0 }, to: next)
         guard !changes.isEmpty else {
-            announce("reload: nothing changed")
+            if !keysChanged { announce("reload: nothing changed") }
             return
         }
         let live = changes.filter(\.key.reloadable)
@@ -50,6 +54,23 @@ final class Reloader: Sendable {
         for change in live { announce("reload: \(change.key.name): \(change.description)") }
         // Only what was applied counts as current: a restart-only change is named again on the next reload.
         current.withLock { configuration in configuration = ServiceConfiguration.merging(live, into: configuration) }
+    }
+
+    /// The SSH front's merchant keys read again, from the file `ssh.admin-keys` names now (its lines may have changed
+    /// under the same name); a file that cannot be read keeps the keys there were. True when the keys changed.
+    private func reloadAdminKeys(_ next: ServiceConfiguration) -> Bool {
+        guard let command = running.sshSessions else { return false }
+        var keys: Set<String> = []
+        if let path = next["ssh.admin-keys"] {
+            do { keys = try AdminKeys.load(SessionLaunch.absolute(FilePath(path)).string).fingerprints } catch {
+                announce("reload: ssh.admin-keys: \(error); the merchant keys stay as they were", level: .warning)
+                return false
+            }
+        }
+        guard keys != command.adminFingerprints else { return false }
+        command.updateAdminFingerprints(keys)
+        announce("reload: ssh.admin-keys: \(keys.count) merchant key\(keys.count == 1 ? "" : "s") from now on")
+        return true
     }
 }
 

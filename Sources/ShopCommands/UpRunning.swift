@@ -3,12 +3,15 @@ import ShopBootstrap
 import ShopMerchant
 import ShopPorts
 import ShopServices
+import ShopSessions
 import Synchronization
 
 /// The fronts, listener and workers `up` started.
 struct RunningUp: Sendable {
     let storage: ShopStorage
     var ssh: RunningSSHShop?
+    /// The SSH sessions' command, whose merchant keys SIGHUP reads again.
+    var sshSessions: SessionCommand?
     var web: RunningWebShop?
     var api: RunningAPI?
     var webhooks: RunningWebhookListener?

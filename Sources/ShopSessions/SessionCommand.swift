@@ -1,5 +1,6 @@
 import Foundation
 import PseudoTerminal
+import Synchronization
 
 /// How to start the shop for one session; the server adds `TERM` and the customer identity.
 public struct SessionCommand: Sendable {
@@ -11,8 +12,10 @@ public struct SessionCommand: Sendable {
     public var largestTerminal: TerminalSize
     /// What the keys of `adminFingerprints` get instead of the shop: the merchant console.
     public var adminArguments: [String]
-    /// The OpenSSH SHA-256 fingerprints of the keys `serve --admin-keys` names.
-    public var adminFingerprints: Set<String>
+    /// The OpenSSH SHA-256 fingerprints of the keys `serve --admin-keys` names; every copy of the command shares them,
+    /// so `updateAdminFingerprints` (SIGHUP) reaches the server that holds one.
+    public var adminFingerprints: Set<String> { admins.fingerprints.withLock { $0 } }
+    private let admins: AdminFingerprints
     /// Where the operator's OpenSSH front is (`ssh shop@shop.example`), for guests told how to get an account.
     public var openSSHFront: String?
     /// Forks each session from this pre-started host; without one, each session starts `executable` anew.
@@ -29,7 +32,12 @@ public struct SessionCommand: Sendable {
         self.environment = environment
         self.largestTerminal = largestTerminal
         self.adminArguments = adminArguments
-        self.adminFingerprints = adminFingerprints
+        self.admins = AdminFingerprints(adminFingerprints)
+    }
+
+    /// The merchant console's keys from now on: a session already open keeps what it was given.
+    public func updateAdminFingerprints(_ fingerprints: Set<String>) {
+        admins.fingerprints.withLock { $0 = fingerprints }
     }
 
     /// The command line for the key with `fingerprint`: the merchant console for an admin key, else the shop.
@@ -134,4 +142,10 @@ extension String {
     fileprivate func leftPadded(to width: Int) -> String {
         String(repeating: "0", count: max(0, width - count)) + self
     }
+}
+
+/// The admin keys' fingerprints, shared by every copy of one session command.
+final class AdminFingerprints: Sendable {
+    let fingerprints: Mutex<Set<String>>
+    init(_ fingerprints: Set<String>) { self.fingerprints = Mutex(fingerprints) }
 }

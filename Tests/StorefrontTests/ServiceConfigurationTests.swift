@@ -1,5 +1,6 @@
 import CustomDump
 import Foundation
+import PseudoTerminal
 import ShopBootstrap
 import ShopServices
 import ShopSessions
@@ -269,5 +270,19 @@ struct ServerLogTests {
         for number in 0..<(ServerLog.capacity * 3) { log.write("web: a line the reader never takes, number \(number)") }
         #expect(log.droppedInAll >= ServerLog.capacity)
         log.flush(timeout: .milliseconds(100))
+    }
+}
+
+/// SIGHUP's merchant keys reach the SSH server, which holds its own copy of the sessions' command.
+@Suite("Merchant keys on reload")
+struct AdminKeysReloadTests {
+    @Test func everyCopyOfTheSessionCommandTakesTheKeysReadAgain() {
+        let command = SessionCommand(
+            executable: "/usr/bin/storefront", arguments: ["run"], environment: [:], largestTerminal: TerminalSize(columns: 80, rows: 24),
+            adminArguments: ["admin"], adminFingerprints: ["SHA256:before"])
+        let serversCopy = command
+        command.updateAdminFingerprints(["SHA256:after"])
+        #expect(serversCopy.arguments(forKey: "SHA256:after") == (["admin"], true))
+        #expect(serversCopy.arguments(forKey: "SHA256:before") == (["run"], false), "a key taken out of the file is a shopper again")
     }
 }
