@@ -1,10 +1,8 @@
+import AsyncHTTPClient
 import Foundation
+import NIOCore
 import ShopPorts
 import ShopServices
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// `storefront status`: asks a running instance's admin listener whether it is ready, and prints what it says.
 public enum StatusCommands {
@@ -16,15 +14,13 @@ public enum StatusCommands {
 
     /// Exits 0 when ready, 75 when not, 69 when nothing answers at `address`.
     public static func status(at address: ListenAddress, json: Bool) async throws {
-        guard let url = URL(string: "http://\(address)/readyz") else {
-            complain("\(address) is not an address to ask")
-            throw ExitCodes.usage
-        }
+        // AsyncHTTPClient, not URLSession: FoundationNetworking would link libcurl into the deployable static binary.
         let data: Data
         do {
-            (data, _) = try await URLSession.shared.data(for: URLRequest(url: url, timeoutInterval: 5))
+            let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: "http://\(address)/readyz"), timeout: .seconds(5))
+            data = Data(buffer: try await response.body.collect(upTo: 1 << 20))
         } catch {
-            complain("nothing answers at \(address): \(error.localizedDescription)")
+            complain("nothing answers at \(address): \(error)")
             throw ExitCodes.cannotListen
         }
         guard let answer = try? JSONDecoder().decode(Answer.self, from: data) else {
