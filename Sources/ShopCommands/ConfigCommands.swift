@@ -55,23 +55,6 @@ public enum ConfigCommands {
         return parts.string ?? "****"
     }
 
-    /// A TOML basic string, its quotes and backslashes escaped.
-    static func quoted(_ text: String) -> String {
-        var escaped = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": escaped += "\\\""
-            case "\\": escaped += "\\\\"
-            case "\n": escaped += "\\n"
-            case "\t": escaped += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    escaped += String(format: "\\u%04X", scalar.value)
-                } else {
-                    escaped.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return "\"\(escaped)\""
-    }
+    /// A TOML basic string: TOML's escapes are JSON's, so the log's encoder serves both.
+    static func quoted(_ text: String) -> String { LogLine.quoted(text) }
 }

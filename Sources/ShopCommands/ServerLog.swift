@@ -21,7 +21,8 @@ public final class ServerLog: @unchecked Sendable {
 
     // One lock for the queue and the settings: NSCondition wakes the writer thread.
     private let condition = NSCondition()
-    private var queue: [String] = []
+    // Lines are formatted by the writer thread, so a front pays only for queueing one.
+    private var queue: [LogLine] = []
     private var dropped = 0
     /// Lines dropped since the start, for the log's own tests; the metric counts them for operators.
     private(set) var droppedInAll = 0
@@ -57,7 +58,7 @@ public final class ServerLog: @unchecked Sendable {
                 ShopMetrics.count(ShopMetrics.logLinesDropped)
                 return
             }
-            queue.append(format == .json ? line.json : line.text)
+            queue.append(line)
             if writerProcess != getpid() {
                 writerProcess = getpid()
                 writing = false
@@ -88,7 +89,7 @@ public final class ServerLog: @unchecked Sendable {
         pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
         var none = timespec()
         while true {
-            let (lines, lost, format) = condition.withLock { () -> ([String], Int, Format) in
+            let (lines, lost, format) = condition.withLock { () -> ([LogLine], Int, Format) in
                 while queue.isEmpty && dropped == 0 { condition.wait() }
                 defer {
                     queue.removeAll(keepingCapacity: true)
@@ -97,7 +98,8 @@ public final class ServerLog: @unchecked Sendable {
                 }
                 return (queue, dropped, self.format)
             }
-            var text = lines.joined()
+            var text = ""
+            for line in lines { text += format == .json ? line.json : line.text }
             if lost > 0 {
                 let note = LogLine(
                     time: Date(), level: .warning, message: "log: \(lost) line\(lost == 1 ? "" : "s") dropped: the log's reader fell behind")
@@ -120,7 +122,6 @@ struct LogLine {
     var level: Logger.Level
     var component: String
     var message: String
-    var fields: [(String, String)]
     /// The message as it was given, prefix and all: the text format's, unchanged from before JSON.
     var given: String
 
@@ -148,7 +149,6 @@ struct LogLine {
             self.component = message.hasPrefix("session ") ? "ssh" : "server"
         }
         self.message = message
-        fields = Self.fields(in: message)
     }
 
     /// The prefixes the servers' lines start with, each a component of the log.
@@ -174,12 +174,33 @@ struct LogLine {
 
     var text: String { "\(UTCTime(time).iso8601Milliseconds) \(given)\n" }
 
+    /// The ids a pipeline joins on, found in the message.
+    var fields: [(String, String)] { Self.fields(in: message) }
+
+    /// One JSON object, its keys in a fixed order (alphabetical, as a reader sorting them would put them).
     var json: String {
-        var object: [String: String] = [
-            "time": UTCTime(time).iso8601Milliseconds, "level": "\(level)", "component": component, "message": message,
-        ]
-        for (name, value) in fields { object[name] = value }
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self) + "\n"
+        var pairs = [("component", component), ("level", "\(level)"), ("message", message)] + fields
+        pairs.append(("time", UTCTime(time).iso8601Milliseconds))
+        pairs.sort { $0.0 < $1.0 }
+        return "{" + pairs.map { "\"\($0.0)\":\(Self.quoted($0.1))" }.joined(separator: ",") + "}\n"
+    }
+
+    /// A JSON string: quotes, backslashes and every control character escaped; the rest as it is (UTF-8).
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        out.reserveCapacity(text.utf8.count + 2)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value):
+                out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
     }
 }
