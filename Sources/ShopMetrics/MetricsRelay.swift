@@ -111,7 +111,7 @@ public struct RelayMetricsFactory: MetricsFactory {
     }
 
     public func makeCounter(label: String, dimensions: [(String, String)]) -> any CounterHandler {
-        RelayCounter(sender: sender, name: label, dimensions: dimensions)
+        RelayHandler(sender: sender, name: label, dimensions: dimensions)
     }
 
     public func makeFloatingPointCounter(label: String, dimensions: [(String, String)]) -> any FloatingPointCounterHandler {
@@ -125,7 +125,7 @@ public struct RelayMetricsFactory: MetricsFactory {
     public func makeMeter(label: String, dimensions: [(String, String)]) -> any MeterHandler { NOOPMetricsHandler.instance }
 
     public func makeTimer(label: String, dimensions: [(String, String)]) -> any TimerHandler {
-        RelayTimer(sender: sender, name: label, dimensions: dimensions)
+        RelayHandler(sender: sender, name: label, dimensions: dimensions)
     }
 
     public func destroyCounter(_ handler: any CounterHandler) {}
@@ -156,7 +156,8 @@ final class RelaySender: Sendable {
     }
 }
 
-final class RelayCounter: CounterHandler {
+/// One counter or timer of a session: each update a datagram to the relay.
+final class RelayHandler: CounterHandler, TimerHandler {
     let sender: RelaySender
     let name: String
     let dimensions: [(String, String)]
@@ -169,18 +170,6 @@ final class RelayCounter: CounterHandler {
 
     func increment(by amount: Int64) { sender.send(MetricsRelay.encode(kind: "c", name: name, dimensions: dimensions, amount: amount)) }
     func reset() {}
-}
-
-final class RelayTimer: TimerHandler {
-    let sender: RelaySender
-    let name: String
-    let dimensions: [(String, String)]
-
-    init(sender: RelaySender, name: String, dimensions: [(String, String)]) {
-        self.sender = sender
-        self.name = name
-        self.dimensions = dimensions
-    }
 
     func recordNanoseconds(_ duration: Int64) {
         sender.send(MetricsRelay.encode(kind: "t", name: name, dimensions: dimensions, amount: duration))
