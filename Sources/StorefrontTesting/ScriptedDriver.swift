@@ -64,16 +64,6 @@ public final class ScriptedDriver {
         return done(state)
     }
 
-    /// Lets other tasks run, without settling, until `done` holds or `deadline` passes on the wall clock: for a state an
-    /// effect reaches on its way to a sleep on a test clock, which settling would wait for. A count of yields is not
-    /// enough on a busy machine, where the effect may not run at all in that time. False when it never held.
-    @discardableResult
-    public func yieldUntil(deadline: Duration = .seconds(60), _ done: () -> Bool) async -> Bool {
-        let end = ContinuousClock.now.advanced(by: deadline)
-        while !done(), ContinuousClock.now < end { await Task.yield() }
-        return done()
-    }
-
     /// A new terminal size: the list window follows and a frame is drawn at the new size.
     public func resize(to size: Size) async {
         renderer.size = size

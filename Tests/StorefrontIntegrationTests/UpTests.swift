@@ -1,4 +1,5 @@
 import Foundation
+import ShopStripe
 import StorefrontTesting
 import Testing
 
@@ -217,5 +218,45 @@ struct UpJSONLogTests {
         for secret in [token, String(token.suffix(20)), "4242424242424242", "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"] {
             #expect(!server.log.contains(secret), "a secret in the log")
         }
+    }
+}
+
+/// `up` with Stripe: the webhooks front beside SSH, web, the API and the mail worker, from one file, hearing a signed
+/// event and counting it.
+@Suite("storefront up: with Stripe's webhooks", .serialized)
+struct UpWebhooksTests {
+    @Test func oneFileRunsEveryFrontWithTheWebhooksAndCountsAnEvent() async throws {
+        let stripe = try LocalStripe()
+        let secret = "whsec_up_test_secret_4d2a"
+        let config = try UpTests.writeConfig(
+            """
+            payments = "stripe"
+            stripe-api-base = "\(stripe.base)"
+            stripe-raw-card-data = on
+            """ + "\n" + UpTests.everyFront + """
+
+                [webhooks]
+                enabled = on
+                listen = "127.0.0.1:0"
+                """)
+        let server = try ServeProcess(
+            environment: ["STOREFRONT_STRIPE_SECRET_KEY": LocalStripe.secretKey, "STOREFRONT_STRIPE_WEBHOOK_SECRET": secret],
+            command: ["up", "--config", config])
+        let hooks = try #require(Int(try server.waitForLog(#/webhooks: listening on 127\.0\.0\.1:(\d+)/#).output.1))
+        let admin = try #require(Int(try server.waitForLog(#/admin: listening on 127\.0\.0\.1:(\d+)/#).output.1))
+        try server.waitForLog(#/up: running/#)
+        #expect(server.log.contains("starting ssh, web, api, webhooks, mail-worker"), "\(server.log)")
+
+        let payload = Array(#"{"id":"evt_up_1","type":"customer.created","data":{"object":{"id":"cus_1"}}}"#.utf8)
+        let signature = StripeWebhookSignature.header(for: payload, secret: secret, at: Date())
+        let answer = try LocalStripe.exchange(
+            "POST /webhooks/stripe HTTP/1.0\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: application/json\r\nStripe-Signature: \(signature)\r\nContent-Length: \(payload.count)\r\n\r\n"
+                + String(decoding: payload, as: UTF8.self), port: hooks)
+        #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer)")
+        try server.waitForLog(#/webhook customer\.created evt_up_1/#)
+        let samples = try await UpMetricsTests.scrape(admin)
+        #expect(
+            samples[#"storefront_webhook_events_total{result="accepted",type="other"}"#] == 1, "\(samples.keys.filter { $0.contains("webhook") })")
+        #expect(try server.terminate() == 0)
     }
 }

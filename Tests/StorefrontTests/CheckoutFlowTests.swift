@@ -119,7 +119,7 @@ struct CheckoutFlowTests {
         let driver = await ScriptedDriver(stack: stack)
         try await driver.press("a,c,enter,p")
         await driver.press(.enter, settle: false)
-        await driver.yieldUntil { driver.state.paymentSheet?.phase == .checkingPayment(isStopping: false) }
+        for _ in 0..<1_000 where driver.state.paymentSheet?.phase != .checkingPayment(isStopping: false) { await Task.yield() }
         #expect(
             driver.state.paymentSheet?.status
                 == "No answer yet: asking the payment service whether the payment went through. You are never charged twice.")

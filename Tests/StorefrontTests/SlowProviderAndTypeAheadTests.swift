@@ -19,7 +19,7 @@ struct SlowProviderTests {
         try await driver.press("a,c,enter,p")
         await driver.press(.enter, settle: false)
         // Time stands still, so the payment can start but not finish.
-        await driver.yieldUntil { driver.state.paymentSheet?.status == "Processing…" }
+        for _ in 0..<1_000 where driver.state.paymentSheet?.status != "Processing…" { await Task.yield() }
         #expect(driver.state.isBusy)
         #expect(driver.state.paymentSheet?.status == "Processing…")
         #expect(driver.frameText.contains("⠋ Processing…"))

@@ -84,11 +84,11 @@ struct SnapshotTests {
         if name == "card-page" {
             try await driver.press("u")
             await driver.press(.character("n"), settle: false)
-            await driver.yieldUntil { driver.state.cardLink?.phase == .waiting }
+            for _ in 0..<1_000 where driver.state.cardLink?.phase != .waiting { await Task.yield() }
         } else {
             try await driver.press("enter,a,c,enter,p")
             await driver.press(.enter, settle: false)
-            await driver.yieldUntil { driver.state.paymentSheet?.bankCheck != nil }
+            for _ in 0..<1_000 where driver.state.paymentSheet?.bankCheck == nil { await Task.yield() }
         }
         assertSnapshot(of: driver.frameText, as: .lines, named: "\(name)-\(size)")
     }

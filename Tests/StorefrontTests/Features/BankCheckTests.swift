@@ -44,7 +44,7 @@ struct BankCheckTests {
         let driver = await ScriptedDriver(stack: stack, size: Size(columns: 100, rows: 40))
         try await driver.press("a,c,enter,p")
         await driver.press(.enter, settle: false)
-        await driver.yieldUntil { driver.state.paymentSheet?.bankCheck != nil }
+        for _ in 0..<1_000 where driver.state.paymentSheet?.bankCheck == nil { await Task.yield() }
         #expect(driver.state.paymentSheet?.bankCheck?.url == Self.check)
         // The clock never moves: only Esc ends the wait for the next look.
         await driver.press(.escape, settle: false)
