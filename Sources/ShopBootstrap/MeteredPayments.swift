@@ -10,10 +10,7 @@ struct MeteredChargeProcessor: ChargeProcessor {
     func charge(_ request: ChargeRequest) async throws(MerchantBackendError) -> LedgerCharge {
         let started = ContinuousClock.now
         let outcome: String
-        defer {
-            ShopMetrics.time(
-                ShopMetrics.payments, [("operation", "charge"), ("provider", provider), ("outcome", outcome)], ContinuousClock.now - started)
-        }
+        defer { recordPayment("charge", provider: provider, outcome: outcome, since: started) }
         do {
             let charge = try await wrapped.charge(request)
             outcome = charge.outcome.metricOutcome
@@ -37,10 +34,7 @@ struct MeteredRefundProcessor: RefundProcessor {
     func refund(_ request: RefundRequest) async throws(RefundFailure) -> String {
         let started = ContinuousClock.now
         let outcome: String
-        defer {
-            ShopMetrics.time(
-                ShopMetrics.payments, [("operation", "refund"), ("provider", provider), ("outcome", outcome)], ContinuousClock.now - started)
-        }
+        defer { recordPayment("refund", provider: provider, outcome: outcome, since: started) }
         do {
             let id = try await wrapped.refund(request)
             outcome = "succeeded"
@@ -76,4 +70,9 @@ extension MerchantBackendError {
         default: "refused"
         }
     }
+}
+
+/// One charge or refund at the provider, timed under its outcome.
+private func recordPayment(_ operation: String, provider: String, outcome: String, since started: ContinuousClock.Instant) {
+    ShopMetrics.time(ShopMetrics.payments, [("operation", operation), ("provider", provider), ("outcome", outcome)], ContinuousClock.now - started)
 }
