@@ -1,4 +1,3 @@
-import Clocks
 import ShopModels
 import ShopPorts
 import SnapshotTesting
@@ -74,7 +73,8 @@ struct SnapshotTests {
             Size(columns: 80, rows: 24), Size(columns: 120, rows: 34), Size(columns: 200, rows: 60),
         ])
     func pageElsewhere(name: String, size: Size) async throws {
-        var stack = TestStack(clock: TestClock())
+        let clock = SteppedClock()
+        var stack = TestStack(clock: clock)
         let link = CardSetupLink(id: "cs_test_a1", url: "https://checkout.stripe.com/c/pay/cs_test_a1")
         stack.paymentProvider = PaymentProviderStub(cardPage: CardPageStub(links: [link], states: [.open]))
         stack.merchantBackend = MerchantBackendSpy(results: [
@@ -84,10 +84,12 @@ struct SnapshotTests {
         if name == "card-page" {
             try await driver.press("u")
             await driver.press(.character("n"), settle: false)
+            await clock.sleepers(atLeast: 1)
             for _ in 0..<1_000 where driver.state.cardLink?.phase != .waiting { await Task.yield() }
         } else {
             try await driver.press("enter,a,c,enter,p")
             await driver.press(.enter, settle: false)
+            await clock.sleepers(atLeast: 1)
             for _ in 0..<1_000 where driver.state.paymentSheet?.bankCheck == nil { await Task.yield() }
         }
         assertSnapshot(of: driver.frameText, as: .lines, named: "\(name)-\(size)")
