@@ -106,6 +106,30 @@ static inline int sf_check_terminal(const char *term) {
     return can_address ? 1 : 0;
 }
 
+/// Loads terminfo for `term` as the current terminal without a screen, keeping the one loaded before in `previous`:
+/// 1 when loaded (put it back with `sf_unload_terminal`), -1 when the terminal type is unknown.
+static inline int sf_load_terminal(const char *term, TERMINAL **previous) {
+    *previous = cur_term;
+    int status = 0;
+    if (setupterm(term, -1, &status) != OK) {
+        set_curterm(*previous);
+        return -1;
+    }
+    return 1;
+}
+
+/// Frees the terminal `sf_load_terminal` loaded and makes `previous` current again.
+static inline void sf_unload_terminal(TERMINAL *previous) {
+    TERMINAL *loaded = set_curterm(previous);
+    if (loaded != NULL && loaded != previous) del_curterm(loaded);
+}
+
+/// The loaded terminal's numeric capability `name`; -1 when absent.
+static inline int sf_tigetnum(const char *name) {
+    int value = tigetnum(name);
+    return value < 0 ? -1 : value;
+}
+
 /// Reads the window size of a terminal file descriptor; returns 0 on success.
 static inline int sf_window_size(int fd, int *out_rows, int *out_columns) {
     struct winsize size;

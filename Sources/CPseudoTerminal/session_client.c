@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 int sf_session_host_request(int control, uint32_t request, int terminal, const char *strings, size_t length,
-                            uint32_t argument_count, uint32_t environment_count) {
+                            uint32_t argument_count, uint32_t environment_count, int worker) {
     size_t total = sizeof(struct request_header) + length;
     if (total > request_capacity) {
         errno = E2BIG;
@@ -22,7 +22,7 @@ int sf_session_host_request(int control, uint32_t request, int terminal, const c
     }
     char *message = malloc(total);
     if (!message) return -1;
-    struct request_header header = {kind_request, request, argument_count, environment_count};
+    struct request_header header = {worker ? kind_worker : kind_request, request, argument_count, environment_count};
     memcpy(message, &header, sizeof header);
     memcpy(message + sizeof header, strings, length);
     int result = sf_send_with_descriptor(control, message, total, terminal);

@@ -70,6 +70,7 @@ static void retitle(char *const *arguments, uint32_t count) {
 }
 
 /// In a fresh child: the request's terminal, environment and arguments; signals as a new program has them.
+/// For a worker, `terminal` is its socket to the server instead: it becomes descriptor 3, and stdin /dev/null.
 static int become_session(int terminal, char *strings, size_t length, const struct request_header *header,
                           sf_session_arguments *arguments) {
     // Every disposition is already the default: the host was started with them so (POSIX_SPAWN_SETSIGDEF) and sets
@@ -78,11 +79,21 @@ static int become_session(int terminal, char *strings, size_t length, const stru
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
     if (setsid() < 0) return -1;
-    if (ioctl(terminal, TIOCSCTTY, 0) < 0) return -1;
-    for (int standard = 0; standard < 3; standard++) {
-        if (dup2(terminal, standard) < 0) return -1;
+    if (header->kind == kind_worker) {
+        if (terminal != 3) {
+            if (dup2(terminal, 3) < 0) return -1;
+            close(terminal);
+        }
+        int nothing = open("/dev/null", O_RDONLY | O_CLOEXEC);
+        if (nothing < 0 || dup2(nothing, 0) < 0) return -1;
+        close(nothing);
+    } else {
+        if (ioctl(terminal, TIOCSCTTY, 0) < 0) return -1;
+        for (int standard = 0; standard < 3; standard++) {
+            if (dup2(terminal, standard) < 0) return -1;
+        }
+        if (terminal > 2) close(terminal);
     }
-    if (terminal > 2) close(terminal);
 
     uint32_t total = header->argument_count + header->environment_count;
     char **pieces = calloc((size_t)total + 1, sizeof(char *));
@@ -169,14 +180,15 @@ int sf_session_host_serve(int control, sf_session_arguments *arguments) {
         if (length < 0) continue;
         struct request_header header;
         struct host_reply reply = {kind_started, 0, -1, 0, 0};
-        if ((size_t)length < sizeof header || terminal < 0 || truncated) {
-            if ((size_t)length >= sizeof header) memcpy(&header, request_buffer, sizeof header), reply.request = header.request;
+        if (length >= (ssize_t)sizeof header) memcpy(&header, request_buffer, sizeof header);
+        int known = length >= (ssize_t)sizeof header && (header.kind == kind_request || header.kind == kind_worker);
+        if ((size_t)length < sizeof header || terminal < 0 || truncated || !known) {
+            if ((size_t)length >= sizeof header) reply.request = header.request;
             reply.error = truncated ? E2BIG : EINVAL;
             if (terminal >= 0) close(terminal);
             if (sf_send_with_descriptor(control, &reply, sizeof reply, -1) < 0) _exit(0);
             continue;
         }
-        memcpy(&header, request_buffer, sizeof header);
         reply.request = header.request;
         // The child says on this pipe when its terminal is in place (by closing it) or why not (an errno): the
         // answer waits for it, so a session is on its terminal when its start is answered, as after posix_spawn.

@@ -6,7 +6,10 @@
 // a session's end).
 #include <stdint.h>
 
-enum { kind_request = 1, kind_started = 2, kind_ended = 3 };
+// kind_worker: like a request, but the descriptor is a worker's socket to its server (descriptor 3 in the child), and
+// the child gets no terminal. kind_resize and kind_signal go from a server to a worker only (`request` names the
+// session, `argument_count` carries the signal).
+enum { kind_request = 1, kind_started = 2, kind_ended = 3, kind_worker = 4, kind_resize = 5, kind_signal = 6 };
 
 struct request_header {
     uint32_t kind;

@@ -88,8 +88,9 @@ public final class PseudoTerminalProcess: @unchecked Sendable {
     /// A duplicate of the terminal's controlling side, kept for window-size changes.
     private let control: Int32
     private var terminal: Int32
-    /// Set for a fork of a session host, which reaps it; nil for a program this process started and reaps.
-    private let hosted: SessionExit?
+    /// Set for a fork of a session host, which reaps it, or a session in a worker; nil for a program this process
+    /// started and reaps.
+    private let hosted: HostedSession?
 
     /// Starts `executable` with `arguments` on a new pty of `size`, as the leader of a new session
     /// whose controlling terminal is that pty. The terminal cannot suspend it: VSUSP is disabled.
@@ -109,10 +110,10 @@ public final class PseudoTerminalProcess: @unchecked Sendable {
     {
         let pty = try NewPseudoTerminal(size: size)
         let session = try await host.start(arguments: arguments, environment: environment, terminal: pty.replica)
-        return pty.handOver(pid: session.pid, hosted: session.exit)
+        return pty.handOver(pid: session.pid, hosted: session)
     }
 
-    fileprivate init(pid: pid_t, terminal: Int32, control: Int32, hosted: SessionExit?) {
+    fileprivate init(pid: pid_t, terminal: Int32, control: Int32, hosted: HostedSession?) {
         self.pid = pid
         self.terminal = terminal
         self.control = control
@@ -131,15 +132,20 @@ public final class PseudoTerminalProcess: @unchecked Sendable {
         return terminal
     }
 
-    /// Sets the window size; the kernel sends SIGWINCH to the program.
+    /// Sets the window size; the kernel sends SIGWINCH to the program, or its worker is told.
     public func resize(to size: TerminalSize) throws {
         try Self.setSize(size, of: control)
+        hosted?.worker?.windowChanged()
     }
+
+    /// True for a session in a worker process, which it shares with others.
+    public var isInWorker: Bool { hosted?.worker != nil }
 
     /// Sends `number` to the program. Returns false when it is already gone.
     @discardableResult
     public func signal(_ number: Int32) -> Bool {
-        if let hosted { return sf_pidfd_signal(hosted.pidfd, number) == 0 }
+        if let worker = hosted?.worker { return worker.signal(number) }
+        if let hosted { return sf_pidfd_signal(hosted.exit.pidfd, number) == 0 }
         return kill(pid, number) == 0
     }
 
@@ -159,7 +165,7 @@ public final class PseudoTerminalProcess: @unchecked Sendable {
 
     /// Calls `body` once the program has ended, on a thread of its own or the host's reader; call once.
     public func whenExited(_ body: @escaping @Sendable (ProcessTermination) -> Void) {
-        if let hosted { return hosted.whenFinished(body) }
+        if let hosted { return hosted.exit.whenFinished(body) }
         let thread = Thread { [self] in body(ProgramStart.wait(for: pid)) }
         thread.stackSize = 64 * 1024
         thread.start()
@@ -211,7 +217,7 @@ private final class NewPseudoTerminal {
     }
 
     /// The started program's process, which from now owns the controlling side and its duplicate.
-    func handOver(pid: pid_t, hosted: SessionExit?) -> PseudoTerminalProcess {
+    func handOver(pid: pid_t, hosted: HostedSession?) -> PseudoTerminalProcess {
         defer { (master, control) = (-1, -1) }
         return PseudoTerminalProcess(pid: pid, terminal: master, control: control, hosted: hosted)
     }

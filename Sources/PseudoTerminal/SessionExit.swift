@@ -19,7 +19,8 @@ final class SessionExit: @unchecked Sendable {
     }
 
     deinit {
-        close(pidfd)
+        // A session in a worker has no process of its own, and no pidfd.
+        if pidfd >= 0 { close(pidfd) }
     }
 
     func finish(_ ending: ProcessTermination) {

@@ -44,10 +44,13 @@ public enum SessionHost {
     }
 }
 
-/// A session started by the host: its pid, and how it ends (with the pidfd to signal it by).
+/// A session started by the host: its pid (its worker's, for a session in a worker), and how it ends (with the pidfd
+/// to signal it by, or its worker to ask).
 struct HostedSession: Sendable {
     var pid: pid_t
     var exit: SessionExit
+    /// Set for a session in a worker: signals and window changes go to the worker as messages.
+    var worker: WorkerSessionControl?
 }
 
 /// A server's connection to its session host: asks it to fork sessions and hears how they end.
@@ -63,6 +66,8 @@ public final class SessionHostClient: @unchecked Sendable {
     private let log: @Sendable (String) -> Void
     private let lock = NSLock()
     private var current: Connection?
+    /// Set when sessions share worker processes (`sessionsPerWorker` over 1).
+    private var workers: SessionWorkers?
 
     /// How long each next request waits for the fork's answer.
     public var answerTimeout: Duration {
@@ -83,13 +88,44 @@ public final class SessionHostClient: @unchecked Sendable {
     /// Starts `executable` as a session host, given the `arguments` most sessions will run so that it can prepare
     /// them; its forks run with each request's own arguments and environment. A fork not answered within
     /// `answerTimeout` is refused, and ended should its answer come later.
+    ///
+    /// With `workers` of more than one session each, sessions run in worker processes the host forks, each holding up
+    /// to that many; one session per worker is a process per session, as without.
     public static func start(
         executable: String, arguments: [String] = [], environment: [String: String], answerTimeout: Duration = .seconds(5),
-        log: @escaping @Sendable (String) -> Void
+        workers: WorkerPolicy = .processPerSession, log: @escaping @Sendable (String) -> Void
     ) throws -> SessionHostClient {
         let client = SessionHostClient(executable: executable, arguments: arguments, environment: environment, answerTimeout: answerTimeout, log: log)
         client.current = try client.connect()
+        if workers.sessionsPerWorker > 1 {
+            let pool = SessionWorkers(policy: workers, environment: environment, log: log) { [weak client] socket, workerEnvironment in
+                guard let client else { throw PseudoTerminalError(message: "the session host was stopped") }
+                return try await client.forkWorker(socket: socket, environment: workerEnvironment)
+            }
+            client.workers = pool
+            pool.keepSpare()
+        }
         return client
+    }
+
+    /// The sessions each worker process holds, or nil without workers.
+    public var sessionsPerWorker: Int { workers?.policy.sessionsPerWorker ?? 1 }
+
+    /// Forks a worker process that hosts sessions; `socket` becomes its descriptor 3.
+    private func forkWorker(socket: Int32, environment: [String: String]) async throws -> HostedSession {
+        let (connection, wait) = try liveConnection()
+        return try await connection.start(
+            arguments: [SessionWorkerLink.command], environment: environment, terminal: socket, answerTimeout: wait, worker: true)
+    }
+
+    private func liveConnection() throws -> (Connection, Duration) {
+        try lock.withLock {
+            if let current, current.isAlive { return (current, self.timeout) }
+            if current != nil { log("session host: it had ended; starting a new one") }
+            let fresh = try connect()
+            current = fresh
+            return (fresh, self.timeout)
+        }
     }
 
     /// The host's pid, for logs and tests.
@@ -100,13 +136,12 @@ public final class SessionHostClient: @unchecked Sendable {
     /// Asks the host to fork a session running `arguments` with `environment` on `terminal` (the pty's terminal side,
     /// which this call does not close). Suspends for the fork's answer, under a millisecond from a live host.
     func start(arguments: [String], environment: [String: String], terminal: Int32) async throws -> HostedSession {
-        let (connection, wait): (Connection, Duration) = try lock.withLock {
-            if let current, current.isAlive { return (current, self.timeout) }
-            if current != nil { log("session host: it had ended; starting a new one") }
-            let fresh = try connect()
-            current = fresh
-            return (fresh, self.timeout)
+        if let workers,
+            let session = try await workers.start(arguments: arguments, environment: environment, terminal: terminal, answerTimeout: answerTimeout)
+        {
+            return session
         }
+        let (connection, wait) = try liveConnection()
         return try await connection.start(arguments: arguments, environment: environment, terminal: terminal, answerTimeout: wait)
     }
 
@@ -128,6 +163,7 @@ public final class SessionHostClient: @unchecked Sendable {
 
     /// Ends the host (its running sessions go on until they end) and waits for it.
     public func stop() {
+        workers?.stop()
         lock.withLock { current }?.close()
     }
 
@@ -188,7 +224,9 @@ private final class Connection: @unchecked Sendable {
 
     /// Sends the request and suspends until the reader thread hears its answer; nothing blocks meanwhile, so a host
     /// that is alive but silent holds no thread.
-    func start(arguments: [String], environment: [String: String], terminal: Int32, answerTimeout: Duration) async throws -> HostedSession {
+    func start(arguments: [String], environment: [String: String], terminal: Int32, answerTimeout: Duration, worker: Bool = false) async throws
+        -> HostedSession
+    {
         var strings = [UInt8]()
         for text in arguments + environment.sorted(by: { $0.key < $1.key }).map({ "\($0.key)=\($0.value)" }) {
             guard !text.utf8.contains(0) else { throw PseudoTerminalError(message: "a session argument or environment value holds a NUL byte") }
@@ -207,7 +245,8 @@ private final class Connection: @unchecked Sendable {
             // close `terminal` as soon as this returns.
             let sent = strings.withUnsafeBufferPointer { buffer in
                 buffer.withMemoryRebound(to: CChar.self) {
-                    sf_session_host_request(control, request, terminal, $0.baseAddress, $0.count, UInt32(arguments.count), UInt32(environment.count))
+                    sf_session_host_request(
+                        control, request, terminal, $0.baseAddress, $0.count, UInt32(arguments.count), UInt32(environment.count), worker ? 1 : 0)
                 }
             }
             guard sent == 0 else {

@@ -26,6 +26,8 @@ public struct ServerStart: Sendable {
     public var terminalOpenID: TerminalOpenIDSettings?
     /// Where sessions send their metrics (`MetricsExport`'s relay); nil: they keep none.
     public var metricsRelay: String?
+    /// How many sessions share a worker process (with `fork`), and when a worker is recycled.
+    public var workers: WorkerPolicy = .processPerSession
 
     public init(
         configuration: ShopConfiguration, migrate: Bool, mail: MailChoice, sandboxLatencyMilliseconds: Int?, sessionStart: ServerSessions.Start
@@ -50,7 +52,7 @@ public struct ServerStart: Sendable {
             executable: thisExecutable(), arguments: ["run"], environment: sessionEnvironment,
             largestTerminal: TerminalSize(columns: Size.maximum.columns, rows: Size.maximum.rows),
             adminArguments: ["admin"], adminFingerprints: adminFingerprints, openSSHFront: openSSHFront,
-            host: try ServerSessions.host(sessionStart, preparing: ["run"], environment: sessionEnvironment)
+            host: try ServerSessions.host(sessionStart, preparing: ["run"], workers: workers, environment: sessionEnvironment)
         )
     }
 }

@@ -30,13 +30,20 @@ public enum ServerSessions {
 
     /// The session host for `fork`, started now from this very program to prepare `arguments` (the shop's session
     /// command line); nil for `exec`. A host that cannot start is told and exits 71.
-    public static func host(_ start: Start, preparing arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) throws
-        -> SessionHostClient?
-    {
+    public static func host(
+        _ start: Start, preparing arguments: [String], workers: WorkerPolicy = .processPerSession,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> SessionHostClient? {
         guard start == .fork else { return nil }
         do {
-            let host = try SessionHostClient.start(executable: thisExecutable(), arguments: arguments, environment: environment) { announce($0) }
-            announce("sessions: forked from a session host, pid \(host.hostPID.map(String.init) ?? "?")")
+            let host = try SessionHostClient.start(executable: thisExecutable(), arguments: arguments, environment: environment, workers: workers) {
+                announce($0)
+            }
+            let shared =
+                workers.sessionsPerWorker > 1
+                ? ", up to \(workers.sessionsPerWorker) in each worker process (recycled after \(workers.recycleAfterSessions) sessions or \(ServeDuration.describe(workers.recycleAfter)))"
+                : ", a process each"
+            announce("sessions: forked from a session host, pid \(host.hostPID.map(String.init) ?? "?")\(shared)")
             return host
         } catch {
             complain("cannot start the session host: \(error); --session-start exec starts each session as a new program instead")

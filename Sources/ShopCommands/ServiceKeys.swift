@@ -1,3 +1,4 @@
+import PseudoTerminal
 import ShopBootstrap
 import ShopServices
 import ShopSessions
@@ -123,6 +124,10 @@ extension ServiceKey {
             ServiceKey("mail-worker", "enabled", .onOff, "off"), ServiceKey("mail-worker", "interval", .duration, "10s"),
             ServiceKey("mail-worker", "retry-after", .duration, "30s"), ServiceKey("mail-worker", "give-up-after", .duration, "72h"),
             ServiceKey("renewals", "enabled", .onOff, "off"), ServiceKey("renewals", "interval", .duration, "60s"),
+
+            ServiceKey("sessions", "per-worker", .count(1...1_000), String(WorkerPolicy.defaultSessionsPerWorker)),
+            ServiceKey("sessions", "worker-recycle-after", .count(1...10_000_000), "1000"),
+            ServiceKey("sessions", "worker-lifetime", .duration, "6h"),
 
             ServiceKey("admin", "listen", .address), ServiceKey("metrics", "enabled", .onOff, "on"),
             ServiceKey("log", "format", .choice(["text", "json"]), "text"),

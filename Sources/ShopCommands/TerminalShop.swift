@@ -27,16 +27,18 @@ public enum TerminalShop {
         }
     }
 
-    /// Opens `console` in this terminal and returns when the shopper quits; exits with the session's ending otherwise.
+    /// Opens `console` in this terminal (or, in a worker, on `place`'s) and returns when the shopper quits; exits with
+    /// the session's ending otherwise.
     ///
     /// Order of calls: the settings (a server's, handed over, else `ownConfiguration`) → the log level, theme and
     /// latency checked → the terminal asked for its background → storage → the terminal checked → the log → the
     /// session's dependencies → the mail loop → the session runs → the mail loop, then the payments, closed.
     @MainActor
     public static func open(
-        console: Console, ownConfiguration: () throws -> ShopConfiguration, migrate: Bool, overrides: Overrides, mail: MailChoice
+        console: Console, ownConfiguration: () throws -> ShopConfiguration, migrate: Bool, overrides: Overrides, mail: MailChoice,
+        place: TerminalPlace = .ownTerminal
     ) async throws {
-        let environment = ProcessInfo.processInfo.environment
+        let environment = place.environment ?? ProcessInfo.processInfo.environment
         // A session a server started has the server's configuration; a shop started by hand reads its own.
         let handedOver: SessionSettings?
         do throws(ServiceStartFailure) { handedOver = try SessionSettings.handedOver(in: environment) } catch { throw error.told() }
@@ -64,8 +66,10 @@ public enum TerminalShop {
         // `auto` asks the terminal for its background now and reads the answer when the screen starts: the round trip
         // (over SSH, the client's) overlaps opening the database instead of delaying the first frame.
         // Only of a terminal the shop will draw on: a dumb one would print the question.
+        // In a worker, whose sessions must never block one another, the answer is not waited for: COLORFGBG, else dark.
         let backgroundQuestion =
-            theme == .auto && (environment["NO_COLOR"] ?? "").isEmpty && (try? TerminalSession.checkTerminal(environment: environment)) != nil
+            place.isOwnTerminal && theme == .auto && (environment["NO_COLOR"] ?? "").isEmpty
+                && (try? TerminalSession.checkTerminal(environment: environment)) != nil
             ? BackgroundProbe.ask(input: STDIN_FILENO, output: STDOUT_FILENO, environment: environment) : nil
 
         // Everything that can fail is checked before the screen is touched: files first, then the terminal.
@@ -73,15 +77,15 @@ public enum TerminalShop {
         // A shopper at a terminal (an SSH session among them) waits for a database that is down; a script gets 69.
         let storage = try await ShopStorage.open(
             configuration: configuration, dataDirectory: dataDirectory, pool: .session, migrate: migrates,
-            environment: environment, waitsForDatabase: isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
+            environment: environment, waitsForDatabase: !place.isOwnTerminal || (isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1)
         )
         do {
-            try TerminalSession.checkTerminal(environment: environment)
+            if place.isOwnTerminal { try TerminalSession.checkTerminal(environment: environment) }
         } catch let error as TerminalError {
             complain("\(error)")
             throw ExitCodes.noTerminal
         }
-        let (logger, logSink) = try openLog(in: dataDirectory, level: level)
+        let (logger, logSink) = try place.isOwnTerminal ? openLog(in: dataDirectory, level: level) : WorkerLogs.log(in: dataDirectory, level: level)
         for warning in storage.warnings { logger.warning("\(warning)") }
         let productCount = try await storage.catalog.count(matching: "")
         // Every SSH session appends to this one file: the customer and pid tell their lines apart.
@@ -120,15 +124,25 @@ public enum TerminalShop {
         let mailer = try mail.delivery(storage: storage, environment: environment).map { delivery in
             MailLoop.start(delivery, every: .seconds(10)) { logger.notice("mail: \($0)") }
         }
-        SessionHost.releaseFreeMemory()
-        let background = backgroundQuestion?.answer()
-        let session = TerminalSession(
-            dependencies: dependencies, theme: theme, background: background, typeahead: backgroundQuestion?.typedMeanwhile ?? [],
-            environment: environment, mouse: configuration.mouse ?? true
-        ) { logger.info("\($0)") }
         let ending: TerminalSession.Ending
         do {
-            ending = try await session.run()
+            if case .worker(let descriptor, _, let started) = place {
+                let session = try DescriptorSession(
+                    dependencies: dependencies, descriptor: descriptor, theme: theme,
+                    background: environment["COLORFGBG"].flatMap(BackgroundProbe.background(colorFGBG:)),
+                    environment: environment, mouse: configuration.mouse ?? true, crashKey: WorkerFaults.crashKey(environment)
+                ) { logger.info("\($0)") }
+                started(session)
+                ending = try await session.run()
+            } else {
+                SessionHost.releaseFreeMemory()
+                let background = backgroundQuestion?.answer()
+                let session = TerminalSession(
+                    dependencies: dependencies, theme: theme, background: background, typeahead: backgroundQuestion?.typedMeanwhile ?? [],
+                    environment: environment, mouse: configuration.mouse ?? true
+                ) { logger.info("\($0)") }
+                ending = try await session.run()
+            }
         } catch {
             logger.error("terminal failed: \(error)")
             complain("\(error)")
@@ -149,7 +163,7 @@ public enum TerminalShop {
         }
     }
 
-    private static func openLog(in directory: FilePath, level: Logger.Level) throws -> (Logger, FileLogHandler.Sink) {
+    static func openLog(in directory: FilePath, level: Logger.Level) throws -> (Logger, FileLogHandler.Sink) {
         let url = URL(fileURLWithPath: directory.string)
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])

@@ -1,9 +1,17 @@
 import CNCurses
+import Foundation
 import StorefrontUI
 
 /// Reading keys: what curses decodes from stdin, turned into the shop's inputs. The drawing is in
 /// NCursesScreen.swift; both run on the main queue, one call at a time.
-extension NCursesScreen {
+extension NCursesScreen: SessionScreen {
+    /// Curses waits out the escape delay itself, inside its read.
+    var waitsForEscape: Bool { false }
+    func flushKeys() -> [Input] { [] }
+    /// Curses' terminal going away shows as a read with nothing in it.
+    var isGone: Bool { false }
+    func write(_ text: String) { writeAll(text, to: STDOUT_FILENO) }
+
     /// A key as curses decoded it.
     enum Input: Equatable {
         case key(Key)

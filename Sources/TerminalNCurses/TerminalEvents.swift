@@ -5,12 +5,37 @@ import ShopMetrics
 import StorefrontCore
 import StorefrontUI
 
-/// The events of one running session: keys on stdin, signals forwarded through a pipe, and timer
+/// A session's screen as its events use it: curses' on the process's own terminal, or a worker's on a descriptor.
+@MainActor
+protocol SessionScreen: AnyObject {
+    func readKeys() -> [NCursesScreen.Input]
+    /// Bytes of an escape sequence cut by a read wait for the rest; `flushKeys` reads them as typed.
+    var waitsForEscape: Bool { get }
+    func flushKeys() -> [NCursesScreen.Input]
+    /// The terminal went away (its other side closed).
+    var isGone: Bool { get }
+    func invalidate()
+    func adoptTerminalSize() -> Size
+    func restore()
+    /// Writes `text` as is, in order with the frames.
+    func write(_ text: String)
+}
+
+/// Where a session's keys come from.
+enum KeySource {
+    /// The process's own stdin, waited on by a thread of its own (`KeyWaiter`), with signals through `signalPipe`.
+    case ownTerminal(signalPipe: (read: Int32, write: Int32))
+    /// A descriptor among a worker's many, waited on by a dispatch source on the main queue; the worker's server
+    /// says when the window changed or the session must end (`TerminalEvents.resized`, `end`).
+    case descriptor(Int32)
+}
+
+/// The events of one running session: keys, signals (or the worker's messages), and timer
 /// ticks while a payment is in progress, all on the main queue, fed to the program loop.
 @MainActor
 final class TerminalEvents {
-    private let screen: NCursesScreen
-    private let backend: NCursesBackend
+    private let screen: any SessionScreen
+    private let closeBackend: () -> Void
     private let program: Program
     private var finish: CheckedContinuation<TerminalSession.Ending, Never>?
     private var sources: [any DispatchSourceProtocol] = []
@@ -24,17 +49,18 @@ final class TerminalEvents {
     /// Keys typed before the screen opened were handed back to curses (`NCursesScreen`), where no poll of stdin sees them.
     private let hasTypeahead: Bool
 
-    /// Where the signals the session handles arrive, forwarded since before curses started.
-    private let signalPipe: (read: Int32, write: Int32)
+    private let keySource: KeySource
+    /// Called with each key before the program gets it: the fault a test injects (`WorkerFaults`), nil otherwise.
+    var inspectKey: ((Key) -> Void)?
 
     init(
-        screen: NCursesScreen, backend: NCursesBackend, program: Program, hasTypeahead: Bool, signalPipe: (read: Int32, write: Int32),
+        screen: any SessionScreen, closeBackend: @escaping () -> Void, program: Program, hasTypeahead: Bool, keySource: KeySource,
         marksSettled: Bool, marksPrivate: Bool
     ) {
         self.screen = screen
         self.hasTypeahead = hasTypeahead
-        self.signalPipe = signalPipe
-        self.backend = backend
+        self.keySource = keySource
+        self.closeBackend = closeBackend
         self.program = program
         self.marksSettled = marksSettled
         self.marksPrivate = marksPrivate
@@ -45,7 +71,7 @@ final class TerminalEvents {
     private func markPrivacy(_ state: StorefrontState) {
         guard marksPrivate, (state.form != nil) != inPrivate else { return }
         inPrivate = state.form != nil
-        writeAll(inPrivate ? TerminalSession.privateBegins : TerminalSession.privateEnds, to: STDOUT_FILENO)
+        screen.write(inPrivate ? TerminalSession.privateBegins : TerminalSession.privateEnds)
         if !inPrivate {
             screen.invalidate()
             program.setNeedsDraw()
@@ -55,10 +81,10 @@ final class TerminalEvents {
     /// For a recorder: once the effects of what was just handled have settled and been drawn, the marker.
     private func markWhenSettled() {
         guard marksSettled else { return }
-        Task { @MainActor [program] in
+        Task { @MainActor [program, screen] in
             await program.viewModel.settled()
             program.drawIfNeeded()
-            writeAll(TerminalSession.settledMarker, to: STDOUT_FILENO)
+            screen.write(TerminalSession.settledMarker)
         }
     }
 
@@ -81,26 +107,37 @@ final class TerminalEvents {
         markWhenSettled()
         let ending = await withCheckedContinuation { finish = $0 }
         for source in sources { source.cancel() }
+        sources.removeAll()
         keyWaiter?.stop()
         ticker?.cancel()
         return ending
     }
 
     private func listen() throws {
-        let keys = try KeyWaiter { [weak self] bytesAvailable in self?.inputReady(bytesAvailable: bytesAvailable) }
-        keys.start()
-        keyWaiter = keys
-
-        let signals = DispatchSource.makeReadSource(fileDescriptor: signalPipe.read, queue: .main)
-        let readEnd = signalPipe.read
-        signals.setEventHandler { [weak self] in
-            var bytes = [UInt8](repeating: 0, count: 64)
-            let count = read(readEnd, &bytes, bytes.count)
-            guard count > 0 else { return }
-            MainActor.assumeIsolated { self?.signalsArrived(bytes.prefix(count).map(Int32.init)) }
+        switch keySource {
+        case .ownTerminal(let signalPipe):
+            let keys = try KeyWaiter { [weak self] bytesAvailable in self?.inputReady(bytesAvailable: bytesAvailable) }
+            keys.start()
+            keyWaiter = keys
+            let signals = DispatchSource.makeReadSource(fileDescriptor: signalPipe.read, queue: .main)
+            let readEnd = signalPipe.read
+            signals.setEventHandler { [weak self] in
+                var bytes = [UInt8](repeating: 0, count: 64)
+                let count = read(readEnd, &bytes, bytes.count)
+                guard count > 0 else { return }
+                MainActor.assumeIsolated { self?.signalsArrived(bytes.prefix(count).map(Int32.init)) }
+            }
+            signals.resume()
+            sources.append(signals)
+        case .descriptor(let descriptor):
+            let keys = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: .main)
+            keys.setEventHandler { [weak self, keys] in
+                let available = Int(keys.data)
+                MainActor.assumeIsolated { self?.inputReady(bytesAvailable: available) }
+            }
+            keys.resume()
+            sources.append(keys)
         }
-        signals.resume()
-        sources.append(signals)
 
         let timer = DispatchSource.makeTimerSource(queue: .main)
         timer.schedule(deadline: .now(), repeating: .milliseconds(100))
@@ -111,10 +148,11 @@ final class TerminalEvents {
         updateTicker(busy: program.state.wantsTicks)
     }
 
-    private func inputReady(bytesAvailable: Int) {
+    private func inputReady(bytesAvailable: Int, flushing: Bool = false) {
+        guard finish != nil else { return }
         let arrived = ContinuousClock.now
-        let inputs = screen.readKeys()
-        if inputs.isEmpty && bytesAvailable == 0 {
+        let inputs = flushing ? screen.flushKeys() : screen.readKeys()
+        if screen.isGone || (!flushing && inputs.isEmpty && bytesAvailable == 0) {
             // Readable with nothing to read: the terminal went away.
             end(.hangup)
             return
@@ -130,6 +168,15 @@ final class TerminalEvents {
         // From the keys read to their frame written: what the shopper waits for at every key.
         ShopMetrics.time(ShopMetrics.keyToFrame, [("front", ShopMetrics.front)], ContinuousClock.now - arrived)
         markWhenSettled()
+        if screen.waitsForEscape {
+            // A lone ESC, or a sequence cut by the read: what has not followed within curses' escape delay was typed.
+            DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(25)) { [weak self] in
+                MainActor.assumeIsolated {
+                    guard let self, self.screen.waitsForEscape else { return }
+                    self.inputReady(bytesAvailable: 1, flushing: true)
+                }
+            }
+        }
     }
 
     /// Sends each input to the program; the ending one of them asks for, if any, leaving the rest.
@@ -137,6 +184,7 @@ final class TerminalEvents {
         var keys: [Key] = []
         for (index, input) in inputs.enumerated() {
             if case .key(let key) = input {
+                inspectKey?(key)
                 // Keys in a row go to the program together, so a paste is handled as one text.
                 keys.append(key)
                 if index + 1 < inputs.count, case .key = inputs[index + 1] { continue }
@@ -189,6 +237,13 @@ final class TerminalEvents {
         program.resized()
     }
 
+    /// The worker's server says the window changed: the screen takes its new size and is drawn again.
+    func windowChanged() {
+        guard finish != nil else { return }
+        resized()
+        program.drawIfNeeded()
+    }
+
     private func tick() {
         guard program.state.wantsTicks else { return }
         program.viewModel.send(.tick)
@@ -211,10 +266,11 @@ final class TerminalEvents {
         }
     }
 
-    private func end(_ ending: TerminalSession.Ending) {
+    /// Ends the session as `ending` (the first call counts): the terminal is restored and `run` returns.
+    func end(_ ending: TerminalSession.Ending) {
         guard let finish else { return }
         self.finish = nil
-        backend.isOpen = false
+        closeBackend()
         keyWaiter?.stop()
         // A suspended dispatch source must be resumed before it is cancelled and released.
         if !isTicking {

@@ -85,8 +85,8 @@ public final class TerminalSession {
         log("screen \(screen.size), charset \(screen.charset), colours \(screen.colorMode)")
         let backend = NCursesBackend(screen: screen)
         let events = TerminalEvents(
-            screen: screen, backend: backend, program: Program(dependencies: dependencies, backend: backend), hasTypeahead: !typeahead.isEmpty,
-            signalPipe: signalPipe,
+            screen: screen, closeBackend: { backend.isOpen = false }, program: Program(dependencies: dependencies, backend: backend),
+            hasTypeahead: !typeahead.isEmpty, keySource: .ownTerminal(signalPipe: signalPipe),
             marksSettled: environment[Self.settledMarkerVariable] != nil,
             marksPrivate: environment[Self.privateMarkersVariable] != nil
         )

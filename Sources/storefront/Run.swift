@@ -35,17 +35,19 @@ struct Run: AsyncParsableCommand {
         try await open(console: .shop)
     }
 
-    /// Opens the shop, or the merchant console, in this terminal.
+    /// Opens the shop, or the merchant console, in this terminal (or on a worker's session's).
     @MainActor
-    func open(console: Console) async throws {
+    func open(console: Console, place: TerminalPlace = .ownTerminal) async throws {
         SessionMetrics.bootstrap(environment: ProcessInfo.processInfo.environment)
-        if let record { return try TerminalShop.record(to: record, force: force, arguments: Array(CommandLine.arguments.dropFirst())) }
+        if let record, case .ownTerminal = place {
+            return try TerminalShop.record(to: record, force: force, arguments: Array(CommandLine.arguments.dropFirst()))
+        }
         let overrides = TerminalShop.Overrides(
             logLevel: terminal.logLevel?.rawValue, theme: terminal.theme?.rawValue, mouse: terminal.mouse,
             sandboxLatencyMilliseconds: latency.milliseconds)
         try await TerminalShop.open(
             console: console, ownConfiguration: { try shop.configuration(environment: ProcessInfo.processInfo.environment) },
-            migrate: !shop.noMigrate, overrides: overrides, mail: mail.choice)
+            migrate: !shop.noMigrate, overrides: overrides, mail: mail.choice, place: place)
     }
 }
 
@@ -89,18 +91,30 @@ struct Admin: AsyncParsableCommand {
 
     @MainActor
     func run() async throws {
+        try await open(place: .ownTerminal)
+    }
+
+    @MainActor
+    func open(place: TerminalPlace) async throws {
         // Parsed from nothing, so every option of `run` holds its default; then this command's are put in.
         var run = try Run.parse([])
         run.shop = shop
         run.terminal = terminal
         run.mail = mail
-        try await run.open(console: .merchant(name: TerminalShop.merchantName(environment: ProcessInfo.processInfo.environment)))
+        let environment = place.environment ?? ProcessInfo.processInfo.environment
+        try await run.open(console: .merchant(name: TerminalShop.merchantName(environment: environment)), place: place)
     }
 }
 
 /// A server's session: its counters and timings go to the server's relay, labelled with its front.
+@MainActor
 enum SessionMetrics {
+    /// Once per process: a worker's sessions share its relay.
+    private static var isBootstrapped = false
+
     static func bootstrap(environment: [String: String]) {
+        guard !isBootstrapped else { return }
+        isBootstrapped = true
         guard let address = environment[MetricsRelay.addressVariable], let factory = RelayMetricsFactory(address: address) else { return }
         MetricsSystem.bootstrap(factory)
         ShopMetrics.setProcessFront(ShopMetrics.boundedLabel(environment[MetricsRelay.frontVariable] ?? "ssh", allowed: ["ssh", "web"]))

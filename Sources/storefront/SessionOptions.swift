@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PseudoTerminal
 import ShopCommands
 
 /// `--sandbox-latency-ms`: how long each sandbox payment call takes, in `run` and `api`, and in each session of a server.
@@ -27,6 +28,37 @@ struct SessionStartOption: ParsableArguments {
             "How a session's process starts: fork (from a session host started once; the default) or exec (a new program each time).",
             valueName: "fork|exec"))
     var start: ServerSessions.Start = .fork
+
+    @Option(
+        name: .customLong("sessions-per-worker"),
+        help: ArgumentHelp(
+            "With fork: sessions each worker process holds (default \(WorkerPolicy.defaultSessionsPerWorker)); 1 gives each session a process of its own.",
+            valueName: "n"))
+    var sessionsPerWorker = WorkerPolicy.defaultSessionsPerWorker
+
+    @Option(
+        name: .customLong("worker-recycle-after"),
+        help: ArgumentHelp("A worker takes no new session after this many, and ends after its last (default 1000).", valueName: "n"))
+    var recycleAfterSessions = 1_000
+
+    @Option(
+        name: .customLong("worker-lifetime"),
+        help: ArgumentHelp("Nor after this long: 30m, 6h (default 6h).", valueName: "duration"),
+        transform: Arguments.duration("--worker-lifetime", examples: "30m or 6h"))
+    var workerLifetime = Duration.seconds(6 * 3600)
+
+    func validate() throws {
+        guard (1...1_000).contains(sessionsPerWorker) else { throw ValidationError("--sessions-per-worker must be between 1 and 1000") }
+        guard recycleAfterSessions >= 1 else { throw ValidationError("--worker-recycle-after must be at least 1") }
+        if start == .exec, sessionsPerWorker > 1 {
+            // exec starts a new program per session; only forks of the host share workers.
+            throw ValidationError("--sessions-per-worker needs --session-start fork (exec starts a program per session)")
+        }
+    }
+
+    var workers: WorkerPolicy {
+        WorkerPolicy(sessionsPerWorker: sessionsPerWorker, recycleAfterSessions: recycleAfterSessions, recycleAfter: workerLifetime)
+    }
 }
 
 extension ShopOptions {
@@ -37,9 +69,11 @@ extension ShopOptions {
     ) throws
         -> ServerStart
     {
-        ServerStart(
+        var start = ServerStart(
             configuration: try configuration(), migrate: !noMigrate, mail: mail.choice,
             sandboxLatencyMilliseconds: latency.milliseconds, sessionStart: sessions.start)
+        start.workers = sessions.workers
+        return start
     }
 }
 

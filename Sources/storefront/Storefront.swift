@@ -17,7 +17,7 @@ struct Storefront: AsyncParsableCommand {
             SSHDSession.self,
             CatalogCommand.self,
             DatabaseCommand.self, BackupCommand.self, RestoreCommand.self, StatusCommand.self,
-            Serve.self, WebCommand.self, ConfigCommand.self, UpCommand.self,
+            Serve.self, WebCommand.self, ConfigCommand.self, UpCommand.self, SessionWorkerCommand.self,
         ],
         defaultSubcommand: Run.self
     )

@@ -32,9 +32,10 @@ typedef struct {
 } sf_host_message;
 
 /// Sends the host a request to fork `arguments` and `environment` (NUL-separated, `argument_count` and
-/// `environment_count` of each) on `terminal`. Returns 0, or -1 with errno.
+/// `environment_count` of each) on `terminal`; with `worker`, `terminal` is instead a socket that becomes the child's
+/// descriptor 3, and the child has no terminal. Returns 0, or -1 with errno.
 int sf_session_host_request(int control, uint32_t request, int terminal, const char *strings, size_t length,
-                            uint32_t argument_count, uint32_t environment_count);
+                            uint32_t argument_count, uint32_t environment_count, int worker);
 
 /// Blocks for the host's next message. Returns 1 with `message` filled, 0 at end of file, -1 with errno.
 int sf_session_host_receive(int control, sf_host_message *message);

@@ -1,0 +1,140 @@
+import Dispatch
+import Foundation
+import Logging
+import PseudoTerminal
+import ShopServices
+import SystemPackage
+import TerminalNCurses
+
+/// Where a terminal shop draws: the process's own terminal, or one session's pty in a worker that hosts many.
+public enum TerminalPlace {
+    case ownTerminal
+    /// `started` is handed the session once its screen is up, so the worker can pass it window changes and ends.
+    case worker(descriptor: Int32, environment: [String: String], started: @MainActor (DescriptorSession) -> Void)
+
+    /// The session's own environment, for a session in a worker; nil: the process's.
+    public var environment: [String: String]? {
+        if case .worker(_, let environment, _) = self { return environment }
+        return nil
+    }
+
+    public var isOwnTerminal: Bool {
+        if case .ownTerminal = self { return true }
+        return false
+    }
+}
+
+/// A worker process: many sessions, each on its own pty, in one process forked from the session host.
+///
+/// Order of calls: `serve` (never returns) → each `.start` is answered at once (or refused, for a terminal only curses
+/// can draw), its session runs as a main-actor task → `ended` as each ends → once the server closes its side, every
+/// session is hung up, and the worker exits after the last.
+@MainActor
+public enum SessionWorker {
+    private final class Hosted {
+        let descriptor: Int32
+        var session: DescriptorSession?
+        var endAsked: TerminalSession.Ending?
+        init(descriptor: Int32) { self.descriptor = descriptor }
+    }
+
+    private static var sessions: [UInt32: Hosted] = [:]
+    private static var serverGone = false
+    private static var signalSources: [any DispatchSourceSignal] = []
+
+    /// Serves the server's sessions on descriptor 3; `run` runs one session's command line on its place and returns the
+    /// status a process of its own would have exited with.
+    public static func serve(run: @escaping @MainActor (_ arguments: [String], _ place: TerminalPlace) async -> Int32) async -> Never {
+        // Every session's widths are the same UTF-8 ones a session process has under the C.UTF-8 its server sets.
+        setlocale(LC_ALL, "C.UTF-8")
+        signal(SIGPIPE, SIG_IGN)
+        for (number, ending) in [(SIGTERM, TerminalSession.Ending.terminated), (SIGHUP, .hangup), (SIGINT, .interrupted)] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+            source.setEventHandler { MainActor.assumeIsolated { endAll(ending) } }
+            source.resume()
+            signalSources.append(source)
+        }
+        let link = SessionWorkerLink(socket: 3)
+        link.listen({ request in handle(request, link: link, run: run) }, serverGone: { endAll(.hangup) })
+        while true { try? await Task.sleep(for: .seconds(3600)) }
+    }
+
+    private static func handle(
+        _ request: SessionWorkerLink.Request, link: SessionWorkerLink, run: @escaping @MainActor ([String], TerminalPlace) async -> Int32
+    ) {
+        switch request {
+        case .start(let number, let descriptor, let arguments, let environment):
+            guard !serverGone else {
+                close(descriptor)
+                return link.started(number, error: EPIPE)
+            }
+            guard DescriptorSession.drawsByBytes(environment: environment) else {
+                close(descriptor)
+                return link.started(number, error: SessionWorkerLink.needsOwnProcess)
+            }
+            let hosted = Hosted(descriptor: descriptor)
+            sessions[number] = hosted
+            link.started(number)
+            let place = TerminalPlace.worker(descriptor: descriptor, environment: environment) { session in
+                hosted.session = session
+                if let ending = hosted.endAsked { session.end(ending) }
+            }
+            Task { @MainActor in
+                let status = await run(arguments, place)
+                sessions[number] = nil
+                close(descriptor)
+                link.ended(number, exitCode: status)
+                if serverGone, sessions.isEmpty { exit(0) }
+            }
+        case .windowChanged(let number):
+            sessions[number]?.session?.windowChanged()
+        case .signal(let number, let signal):
+            let ending: TerminalSession.Ending =
+                switch signal {
+                case SIGHUP: .hangup
+                case SIGINT, SIGQUIT: .interrupted
+                default: .terminated
+                }
+            end(number, ending)
+        }
+    }
+
+    private static func end(_ number: UInt32, _ ending: TerminalSession.Ending) {
+        guard let hosted = sessions[number] else { return }
+        if hosted.endAsked == nil { hosted.endAsked = ending }
+        hosted.session?.end(ending)
+    }
+
+    /// The server is gone, or the worker was signalled: every session ends; the worker exits after the last.
+    private static func endAll(_ ending: TerminalSession.Ending) {
+        serverGone = true
+        if sessions.isEmpty { exit(0) }
+        for number in sessions.keys { end(number, ending) }
+    }
+}
+
+/// The log file every session of a worker appends to, opened once per file and level.
+@MainActor
+enum WorkerLogs {
+    private static var open: [String: (Logger, FileLogHandler.Sink)] = [:]
+
+    static func log(in directory: FilePath, level: Logger.Level) throws -> (Logger, FileLogHandler.Sink) {
+        let key = "\(level.rawValue) \(directory.string)"
+        if let found = open[key] { return found }
+        let opened = try TerminalShop.openLog(in: directory, level: level)
+        open[key] = opened
+        return opened
+    }
+}
+
+/// Faults a test injects into sessions in workers; each is off unless its variable is set in the server's environment.
+enum WorkerFaults {
+    /// A key that makes the session trap, ending its worker: what the crash-containment test presses.
+    static let crashKeyVariable = "STOREFRONT_FAULT_CRASH_KEY"
+
+    static func crashKey(_ environment: [String: String]) -> Character? {
+        guard let value = environment[crashKeyVariable], value.count == 1 else { return nil }
+        return value.first
+    }
+}

@@ -1,0 +1,174 @@
+import CNCurses
+import Foundation
+import StorefrontUI
+
+/// A session's screen in a worker process that hosts many: the pty's terminal side as a descriptor, its own modes and
+/// frame encoder, keys decoded without curses (whose screen is one per process). Writes never block the worker: what
+/// the terminal does not take now waits, and a terminal that takes nothing for long gets one repaint once it does.
+///
+/// Order of calls: `init` (checks the terminal type, enters raw mode and the shop's screen) → `draw` per burst →
+/// `readKeys` when readable (`flushKeys` after the escape delay while `waitsForEscape`) → `adoptTerminalSize` when the
+/// server says the window changed → `restore` once (safe twice).
+@MainActor
+final class DescriptorScreen: SessionScreen {
+    private(set) var size: Size
+    let charset: Charset
+    let colorMode: ColorMode
+    let descriptor: Int32
+    private var encoder: FrameEncoder
+    private var previous: Frame?
+    private var keys = KeyBytes()
+    private let type: TerminalType
+    private let mouse: Bool
+    private var saved: termios
+    private(set) var isActive = true
+    private(set) var isGone = false
+    /// Bytes the terminal has not taken yet, and the source that writes them once it can.
+    private var unsent: [UInt8] = []
+    private var writable: (any DispatchSourceWrite)?
+    /// Past this much unsent output the frames in it are dropped, and the screen is repainted once the terminal reads.
+    static let unsentLimit = 256 * 1024
+
+    /// Checks `TERM` and the descriptor; throws without writing anything when the shop cannot draw there by its own
+    /// bytes (`TerminalError.startFailed` for a type only curses can draw: its server gives it a process of its own).
+    init(descriptor: Int32, environment: [String: String], theme: ThemePreference, background: Background, mouse: Bool) throws {
+        guard isatty(descriptor) == 1 else { throw TerminalError.notATerminal }
+        let type: TerminalType
+        switch TerminalTypes.type(environment["TERM"] ?? "") {
+        case .success(let found): type = found
+        case .failure(let error): throw error
+        }
+        let mode = Theme.mode(preference: theme, environment: environment, hasColors: type.colors > 0, colors: type.colors, background: background)
+        guard let dialect = type.dialects[mode] else {
+            throw TerminalError.startFailed("terminal type \(environment["TERM"] ?? "") is drawn by curses only")
+        }
+        var modes = termios()
+        guard tcgetattr(descriptor, &modes) == 0 else { throw TerminalError.notATerminal }
+        self.descriptor = descriptor
+        self.type = type
+        self.mouse = mouse
+        saved = modes
+        colorMode = mode
+        charset = Self.locale(environment).uppercased().replacing("-", with: "").contains("UTF8") ? .unicode : .ascii
+        encoder = FrameEncoder(dialect: dialect, width: { Int(sf_wcwidth(wchar_t(bitPattern: $0))) })
+        size = Size(columns: 80, rows: 24)
+        // Raw, as curses' raw(), noecho() and nonl() leave it: Ctrl-C and Ctrl-Z arrive as keys, nothing is echoed.
+        var raw = modes
+        cfmakeraw(&raw)
+        _ = tcsetattr(descriptor, TCSANOW, &raw)
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+        size = measuredSize() ?? size
+        var entering = type.enter
+        if mouse { entering += "\u{1B}[?1000h" + (type.asksForSGRMouse ? "\u{1B}[?1006h" : "") }
+        send(Array(entering.utf8))
+    }
+
+    private static func locale(_ environment: [String: String]) -> String {
+        for name in ["LC_ALL", "LC_CTYPE", "LANG"] {
+            if let value = environment[name], !value.isEmpty { return value }
+        }
+        return "C"
+    }
+
+    private func measuredSize() -> Size? {
+        var rows: Int32 = 0
+        var columns: Int32 = 0
+        guard sf_window_size(descriptor, &rows, &columns) == 0, rows > 0, columns > 0 else { return nil }
+        return Size(columns: Int(columns), rows: Int(rows)).bounded
+    }
+
+    func draw(_ frame: Frame) {
+        guard isActive else { return }
+        encoder.encode(from: previous, to: frame)
+        previous = frame
+        send(encoder.output)
+    }
+
+    func readKeys() -> [NCursesScreen.Input] {
+        guard isActive else { return [] }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var decoded: [(isKeyCode: Bool, value: UInt32)] = []
+        while true {
+            let count = read(descriptor, &buffer, buffer.count)
+            if count > 0 {
+                decoded += keys.decode(buffer.prefix(count))
+                if count < buffer.count { break }
+                continue
+            }
+            if count < 0, errno == EINTR { continue }
+            // 0 or EIO: the server closed the pty's other side.
+            if count == 0 || errno != EAGAIN { isGone = true }
+            break
+        }
+        return NCursesScreen.inputs(from: decoded)
+    }
+
+    var waitsForEscape: Bool { keys.isWaiting }
+
+    func flushKeys() -> [NCursesScreen.Input] {
+        NCursesScreen.inputs(from: keys.flush())
+    }
+
+    func adoptTerminalSize() -> Size {
+        if let measured = measuredSize() { size = measured }
+        invalidate()
+        return size
+    }
+
+    func invalidate() {
+        previous = nil
+    }
+
+    func write(_ text: String) {
+        send(Array(text.utf8))
+    }
+
+    /// Leaves the shop's screen and puts the terminal's modes back; what the terminal will not take at once is dropped.
+    func restore() {
+        guard isActive else { return }
+        isActive = false
+        var leaving = "\u{1B}[m"
+        if mouse { leaving += (type.asksForSGRMouse ? "\u{1B}[?1006l" : "") + "\u{1B}[?1000l" }
+        leaving += type.leave
+        unsent += Array(leaving.utf8)
+        flush()
+        writable?.cancel()
+        writable = nil
+        _ = tcsetattr(descriptor, TCSADRAIN, &saved)
+    }
+
+    private func send(_ bytes: [UInt8]) {
+        unsent += bytes
+        flush()
+    }
+
+    /// Writes what the terminal takes now; the rest waits for it to be writable.
+    private func flush() {
+        while !unsent.isEmpty {
+            let written = unsent.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written > 0 {
+                unsent.removeFirst(written)
+                continue
+            }
+            if written < 0, errno == EINTR { continue }
+            if written < 0, errno == EAGAIN { break }
+            isGone = true
+            unsent.removeAll()
+            return
+        }
+        if unsent.count > Self.unsentLimit {
+            // A terminal that reads nothing must not make the worker hold its every frame: repaint once it reads.
+            unsent.removeAll()
+            previous = nil
+        }
+        if unsent.isEmpty {
+            writable?.cancel()
+            writable = nil
+        } else if writable == nil, isActive {
+            let source = DispatchSource.makeWriteSource(fileDescriptor: descriptor, queue: .main)
+            source.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.flush() } }
+            source.resume()
+            writable = source
+        }
+    }
+}
