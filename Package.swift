@@ -126,7 +126,7 @@ let package = Package(
         .target(
             name: "ShopSSH",
             dependencies: [
-                "PseudoTerminal", "ShopCredentialFile", "ShopModels", "ShopSessions",
+                "PseudoTerminal", "ShopCredentialFile", "ShopMetrics", "ShopModels", "ShopSessions",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -179,6 +179,38 @@ def descendants(pid):
     return found
 
 
+def server_histogram(url):
+    """The server's storefront_server_key_to_frame_seconds buckets (cumulative counts by upper bound), or None."""
+    if not url:
+        return None
+    import urllib.request
+    buckets = {}
+    with urllib.request.urlopen(url, timeout=5) as answer:
+        for line in answer.read().decode().splitlines():
+            if line.startswith("storefront_server_key_to_frame_seconds_bucket"):
+                bound = line.split('le="')[1].split('"')[0]
+                key = float("inf") if bound == "+Inf" else float(bound)
+                buckets[key] = buckets.get(key, 0) + float(line.rsplit(" ", 1)[1])
+    return buckets
+
+
+def histogram_delta(before, after):
+    """The burst's keys by bucket: p50, p99 and the slowest as the upper bounds of their buckets, in ms."""
+    if before is None or after is None:
+        return None
+    bounds = sorted(after)
+    counts = [after[b] - before.get(b, 0) for b in bounds]
+    total = counts[-1] if counts else 0
+    if not total:
+        return {"keys": 0}
+    def bound_for(q):
+        for b, c in zip(bounds, counts):
+            if c >= q * total:
+                return round(b * 1000, 2)
+    slowest = next(b for b, c in zip(bounds, counts) if c >= total)
+    return {"keys": int(total), "p50_ms_at_most": bound_for(0.5), "p99_ms_at_most": bound_for(0.99), "max_ms_at_most": round(slowest * 1000, 2)}
+
+
 def pct(values, p):
     values = sorted(values)
     if not values:
@@ -194,6 +226,8 @@ def main():
     ap.add_argument("--limit-ms", type=float, default=100.0)
     ap.add_argument("--label", default="storefront serve")
     ap.add_argument("--jsonl")
+    ap.add_argument("--metrics-url", help="the server's /metrics: its own key-to-frame histogram is read around the burst")
+    ap.add_argument("--peer", action="store_true", help="a server without session processes (Wish): PSS is the server's own")
     ap.add_argument("cmd", nargs=argparse.REMAINDER)
     args = ap.parse_args()
     cmd = args.cmd[1:] if args.cmd and args.cmd[0] == "--" else args.cmd
@@ -215,7 +249,10 @@ def main():
             shops = descendants(args.server_pid)
             clients = [s.pid for s in sessions]
             before = (cpu_ms([args.server_pid]), cpu_ms(shops), cpu_ms(clients), sum(os.times()[:2]) * 1000)
+            before_hist = server_histogram(args.metrics_url)
             burst = press(sessions)
+            time.sleep(0.5)
+            server_side = histogram_delta(before_hist, server_histogram(args.metrics_url))
             after = (cpu_ms([args.server_pid]), cpu_ms(shops), cpu_ms(clients), sum(os.times()[:2]) * 1000)
             burst_cpu = {name: round(b - a, 1) for name, a, b in zip(["server", "sessions", "clients", "harness"], before, after)}
             firsts = [f for f, _ in one if f is not None]
@@ -230,6 +267,11 @@ def main():
                 "session_processes": len(kids),
                 "session_rss_kib_avg": round(sum(status_kib(k, "VmRSS") for k in kids) / max(1, len(kids))),
                 "session_pss_kib_avg": round(sum(pss_kib(k) for k in everyone) / max(1, len(kids))),
+                # What one session costs whatever holds it: every process below the server (host, workers or session
+                # processes), or for a peer without them the server itself, over the sessions open.
+                "pss_kib_per_session": round((pss_kib(args.server_pid) if args.peer else sum(pss_kib(k) for k in everyone)) / count),
+                "server_pss_kib": pss_kib(args.server_pid),
+                "server_key_to_frame": server_side,
                 "host_pss_kib": sum(pss_kib(k) for k in hosts),
                 "key_one_at_a_time_first_byte_ms_p50": pct(firsts, 50), "key_one_at_a_time_first_byte_ms_max": pct(firsts, 100),
                 "key_one_at_a_time_redrawn_ms_p95": pct(dones, 95),

@@ -4,8 +4,19 @@ import ShopModels
 import StorefrontUI
 import TerminalNCurses
 
-/// Prints `message` to stderr prefixed with the command name; a JSON line at level error when the log is JSON.
+/// Where a session's complaints go: its own terminal, for a session in a worker (whose stderr is its server's); nil:
+/// the process's stderr.
+public enum SessionOutput {
+    @TaskLocal public static var terminal: Int32?
+}
+
+/// Prints `message` to stderr prefixed with the command name; a JSON line at level error when the log is JSON. In a
+/// worker's session, to that session's terminal, as a session process's stderr is.
 public func complain(_ message: String) {
+    if let terminal = SessionOutput.terminal {
+        emit("storefront: \(message)\n", to: terminal)
+        return
+    }
     guard ServerLog.shared.currentFormat == .json else {
         emit("storefront: \(message)\n", to: STDERR_FILENO)
         return

@@ -9,12 +9,14 @@ import TerminalNCurses
 /// Where a terminal shop draws: the process's own terminal, or one session's pty in a worker that hosts many.
 public enum TerminalPlace {
     case ownTerminal
-    /// `started` is handed the session once its screen is up, so the worker can pass it window changes and ends.
-    case worker(descriptor: Int32, environment: [String: String], started: @MainActor (DescriptorSession) -> Void)
+    /// `typedAhead` is called once, just before the screen opens, and gives what was typed until then; `started` is
+    /// handed the session once its screen is up, so the worker can pass it window changes and ends.
+    case worker(
+        descriptor: Int32, environment: [String: String], typedAhead: @MainActor () -> [UInt8], started: @MainActor (DescriptorSession) -> Void)
 
     /// The session's own environment, for a session in a worker; nil: the process's.
     public var environment: [String: String]? {
-        if case .worker(_, let environment, _) = self { return environment }
+        if case .worker(_, let environment, _, _) = self { return environment }
         return nil
     }
 
@@ -35,6 +37,11 @@ public enum SessionWorker {
         let descriptor: Int32
         var session: DescriptorSession?
         var endAsked: TerminalSession.Ending?
+        /// The session's start, cancelled by an end asked before its screen is up (a wait for the database).
+        var task: Task<Void, Never>?
+        /// Until the screen is up: what is typed is kept for it, Ctrl-C leaves, and a hangup ends the start.
+        var watcher: (any DispatchSourceRead)?
+        var typed: [UInt8] = []
         init(descriptor: Int32) { self.descriptor = descriptor }
     }
 
@@ -76,15 +83,26 @@ public enum SessionWorker {
             let hosted = Hosted(descriptor: descriptor)
             sessions[number] = hosted
             link.started(number)
-            let place = TerminalPlace.worker(descriptor: descriptor, environment: environment) { session in
-                hosted.session = session
-                if let ending = hosted.endAsked { session.end(ending) }
-            }
-            Task { @MainActor in
-                let status = await run(arguments, place)
+            watchBeforeTheScreen(number, hosted)
+            let place = TerminalPlace.worker(
+                descriptor: descriptor, environment: environment,
+                typedAhead: {
+                    hosted.watcher?.cancel()
+                    hosted.watcher = nil
+                    return hosted.typed
+                },
+                started: { session in
+                    hosted.session = session
+                    if let ending = hosted.endAsked { session.end(ending) }
+                })
+            hosted.task = Task { @MainActor in
+                let status = await SessionOutput.$terminal.withValue(descriptor) { await run(arguments, place) }
+                hosted.watcher?.cancel()
                 sessions[number] = nil
                 close(descriptor)
-                link.ended(number, exitCode: status)
+                // Ended before its screen was up: as a process of its own would have been, by the signal.
+                let ending = hosted.session == nil ? hosted.endAsked : nil
+                link.ended(number, exitCode: ending?.rawValue ?? status)
                 if serverGone, sessions.isEmpty { exit(0) }
             }
         case .windowChanged(let number):
@@ -103,7 +121,32 @@ public enum SessionWorker {
     private static func end(_ number: UInt32, _ ending: TerminalSession.Ending) {
         guard let hosted = sessions[number] else { return }
         if hosted.endAsked == nil { hosted.endAsked = ending }
-        hosted.session?.end(ending)
+        if let session = hosted.session { return session.end(ending) }
+        hosted.task?.cancel()
+    }
+
+    /// Reads the session's terminal until its screen is up, as its line discipline would serve a process of its own:
+    /// Ctrl-C ends the start, a hangup too, and other keys wait for the screen.
+    private static func watchBeforeTheScreen(_ number: UInt32, _ hosted: Hosted) {
+        let descriptor = hosted.descriptor
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+        let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: .main)
+        source.setEventHandler {
+            MainActor.assumeIsolated {
+                var buffer = [UInt8](repeating: 0, count: 1024)
+                let count = read(descriptor, &buffer, buffer.count)
+                if count > 0 {
+                    if buffer.prefix(count).contains(3) { return end(number, .interrupted) }
+                    hosted.typed += buffer.prefix(count)
+                } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
+                    end(number, .hangup)
+                    hosted.watcher?.cancel()
+                    hosted.watcher = nil
+                }
+            }
+        }
+        source.resume()
+        hosted.watcher = source
     }
 
     /// The server is gone, or the worker was signalled: every session ends; the worker exits after the last.

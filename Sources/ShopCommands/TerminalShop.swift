@@ -126,10 +126,10 @@ public enum TerminalShop {
         }
         let ending: TerminalSession.Ending
         do {
-            if case .worker(let descriptor, _, let started) = place {
+            if case .worker(let descriptor, _, let typedAhead, let started) = place {
                 let session = try DescriptorSession(
                     dependencies: dependencies, descriptor: descriptor, theme: theme,
-                    background: environment["COLORFGBG"].flatMap(BackgroundProbe.background(colorFGBG:)),
+                    background: environment["COLORFGBG"].flatMap(BackgroundProbe.background(colorFGBG:)), typeahead: typedAhead(),
                     environment: environment, mouse: configuration.mouse ?? true, crashKey: WorkerFaults.crashKey(environment)
                 ) { logger.info("\($0)") }
                 started(session)

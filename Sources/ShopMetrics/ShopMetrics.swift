@@ -22,6 +22,7 @@ public enum ShopMetrics {
     public static let sessionsOpen = "storefront_sessions_open"
     public static let sessionsRefused = "storefront_sessions_refused_total"
     public static let keyToFrame = "storefront_key_to_frame_seconds"
+    public static let serverKeyToFrame = "storefront_server_key_to_frame_seconds"
     public static let orders = "storefront_orders_total"
     public static let payments = "storefront_payment_seconds"
     public static let webhookEvents = "storefront_webhook_events_total"
@@ -43,6 +44,9 @@ public enum ShopMetrics {
         Definition(name: sessionsOpen, kind: .gauge, labels: ["front"], help: "Sessions open now, by front."),
         Definition(name: sessionsRefused, kind: .counter, labels: ["front", "reason"], help: "Connections and sessions turned away, by why."),
         Definition(name: keyToFrame, kind: .histogram, labels: ["front"], help: "From a key read to its frame written, in a shopper's session."),
+        Definition(
+            name: serverKeyToFrame, kind: .histogram, labels: ["front"],
+            help: "From a key reaching the server to the first byte of its answer leaving the session, queueing in a worker included."),
         Definition(name: orders, kind: .counter, labels: ["front", "outcome"], help: "Tries to place an order, by how each came out."),
         Definition(name: payments, kind: .histogram, labels: ["operation", "provider", "outcome"], help: "Charges and refunds at the provider."),
         Definition(name: webhookEvents, kind: .counter, labels: ["type", "result"], help: "The provider's webhook events, by type and result."),

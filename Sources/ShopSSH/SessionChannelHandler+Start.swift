@@ -105,7 +105,7 @@ extension SessionChannelHandler {
             .channelOption(ChannelOptions.autoRead, value: true)
             .channelInitializer { relay in
                 relay.eventLoop.makeCompletedFuture {
-                    try relay.pipeline.syncOperations.addHandler(TerminalOutputHandler(sshChannel: sshChannel))
+                    try relay.pipeline.syncOperations.addHandler(TerminalOutputHandler(sshChannel: sshChannel, keys: me.value.keyTimer))
                 }
             }
             .takingOwnershipOfDescriptor(inputOutput: process.takeTerminal())

@@ -30,6 +30,8 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
     var relayClosed = false
     private var finished = false
     private var lastInput = NIODeadline.now()
+    /// When the oldest unanswered key arrived, for the server-side key-to-frame timing.
+    let keyTimer = KeyAnswerTimer()
     private var idleCheck: Scheduled<Void>?
     private var killTimer: Scheduled<Void>?
     private var channel: Channel?
@@ -91,6 +93,7 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
         guard case .channel = message.type, case .byteBuffer(let bytes) = message.data else { return }
         lastInput = .now()
         if let relay {
+            keyTimer.keyArrived()
             relay.writeAndFlush(bytes, promise: nil)
         } else if process != nil || isStarting {
             pendingInput.append(bytes)

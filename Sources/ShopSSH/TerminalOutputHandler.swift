@@ -1,17 +1,39 @@
 import NIOCore
 import NIOSSH
+import ShopMetrics
+
+/// When the oldest key not yet answered reached the server; the channel and the pty's relay share it, on one loop.
+final class KeyAnswerTimer {
+    private var waitingSince: NIODeadline?
+
+    /// A key arrived from the client.
+    func keyArrived() {
+        if waitingSince == nil { waitingSince = .now() }
+    }
+
+    /// The session wrote: what a key waited for, from the server's side, is recorded under `front`.
+    func answered(front: String) {
+        guard let since = waitingSince else { return }
+        waitingSince = nil
+        let waited = NIODeadline.now() - since
+        ShopMetrics.time(ShopMetrics.serverKeyToFrame, [("front", front)], .nanoseconds(waited.nanoseconds))
+    }
+}
 
 /// Forwards what the shop writes on its pty to the SSH channel.
 final class TerminalOutputHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
 
     private let sshChannel: Channel
+    private let keys: KeyAnswerTimer
 
-    init(sshChannel: Channel) {
+    init(sshChannel: Channel, keys: KeyAnswerTimer) {
         self.sshChannel = sshChannel
+        self.keys = keys
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        keys.answered(front: "ssh")
         let bytes = unwrapInboundIn(data)
         sshChannel.write(SSHChannelData(type: .channel, data: .byteBuffer(bytes)), promise: nil)
     }

@@ -29,6 +29,7 @@ public final class MetricsExport: Sendable {
             // A key's frame and a database call take milliseconds: buckets from a quarter of one to a second.
             let fine: [Duration] = [0.25, 0.5, 1, 2, 5, 10, 25, 50, 100, 250, 1_000].map { .microseconds(Int64($0 * 1_000)) }
             factory.durationHistogramBuckets[ShopMetrics.keyToFrame] = fine
+            factory.durationHistogramBuckets[ShopMetrics.serverKeyToFrame] = fine
             factory.durationHistogramBuckets[ShopMetrics.databaseCalls] = fine
             MetricsSystem.bootstrap(factory)
             let export = MetricsExport(registry: registry, relay: MetricsRelayListener())

@@ -18,6 +18,8 @@ final class DescriptorScreen: SessionScreen {
     private var encoder: FrameEncoder
     private var previous: Frame?
     private var keys = KeyBytes()
+    /// Keys typed before the screen opened: the first `readKeys` decodes them before what it reads.
+    private var typedAhead: [UInt8]
     private let type: TerminalType
     private let mouse: Bool
     private var saved: termios
@@ -31,7 +33,9 @@ final class DescriptorScreen: SessionScreen {
 
     /// Checks `TERM` and the descriptor; throws without writing anything when the shop cannot draw there by its own
     /// bytes (`TerminalError.startFailed` for a type only curses can draw: its server gives it a process of its own).
-    init(descriptor: Int32, environment: [String: String], theme: ThemePreference, background: Background, mouse: Bool) throws {
+    init(descriptor: Int32, environment: [String: String], theme: ThemePreference, background: Background, mouse: Bool, typeahead: [UInt8] = [])
+        throws
+    {
         guard isatty(descriptor) == 1 else { throw TerminalError.notATerminal }
         let type: TerminalType
         switch TerminalTypes.type(environment["TERM"] ?? "") {
@@ -57,6 +61,7 @@ final class DescriptorScreen: SessionScreen {
         cfmakeraw(&raw)
         _ = tcsetattr(descriptor, TCSANOW, &raw)
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+        typedAhead = typeahead
         size = measuredSize() ?? size
         var entering = type.enter
         if mouse { entering += "\u{1B}[?1000h" + (type.asksForSGRMouse ? "\u{1B}[?1006h" : "") }
@@ -87,7 +92,8 @@ final class DescriptorScreen: SessionScreen {
     func readKeys() -> [NCursesScreen.Input] {
         guard isActive else { return [] }
         var buffer = [UInt8](repeating: 0, count: 4096)
-        var decoded: [(isKeyCode: Bool, value: UInt32)] = []
+        var decoded = keys.decode(typedAhead)
+        typedAhead = []
         while true {
             let count = read(descriptor, &buffer, buffer.count)
             if count > 0 {

@@ -17,15 +17,16 @@ public final class DescriptorSession {
 
     /// Throws `TerminalError` before writing anything when the shop cannot draw on this terminal by its own bytes.
     public init(
-        dependencies: StorefrontDependencies, descriptor: Int32, theme: ThemePreference, background: Background? = nil,
+        dependencies: StorefrontDependencies, descriptor: Int32, theme: ThemePreference, background: Background? = nil, typeahead: [UInt8] = [],
         environment: [String: String], mouse: Bool = true, crashKey: Character? = nil, log: @escaping (String) -> Void = { _ in }
     ) throws {
         let screen = try DescriptorScreen(
-            descriptor: descriptor, environment: environment, theme: theme, background: background ?? .dark, mouse: mouse)
+            descriptor: descriptor, environment: environment, theme: theme, background: background ?? .dark, mouse: mouse, typeahead: typeahead)
         let backend = DescriptorBackend(screen: screen)
         events = TerminalEvents(
             screen: screen, closeBackend: { backend.isOpen = false }, program: Program(dependencies: dependencies, backend: backend),
-            hasTypeahead: false, keySource: .descriptor(descriptor), marksSettled: environment[TerminalSession.settledMarkerVariable] != nil,
+            hasTypeahead: !typeahead.isEmpty, keySource: .descriptor(descriptor),
+            marksSettled: environment[TerminalSession.settledMarkerVariable] != nil,
             marksPrivate: environment[TerminalSession.privateMarkersVariable] != nil)
         if let crashKey {
             // The fault a test injects to see a worker's crash contained: never set unless its variable is.

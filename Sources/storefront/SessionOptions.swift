@@ -34,7 +34,7 @@ struct SessionStartOption: ParsableArguments {
         help: ArgumentHelp(
             "With fork: sessions each worker process holds (default \(WorkerPolicy.defaultSessionsPerWorker)); 1 gives each session a process of its own.",
             valueName: "n"))
-    var sessionsPerWorker = WorkerPolicy.defaultSessionsPerWorker
+    var sessionsPerWorker: Int?
 
     @Option(
         name: .customLong("worker-recycle-after"),
@@ -48,16 +48,20 @@ struct SessionStartOption: ParsableArguments {
     var workerLifetime = Duration.seconds(6 * 3600)
 
     func validate() throws {
-        guard (1...1_000).contains(sessionsPerWorker) else { throw ValidationError("--sessions-per-worker must be between 1 and 1000") }
+        if let sessionsPerWorker, !(1...1_000).contains(sessionsPerWorker) {
+            throw ValidationError("--sessions-per-worker must be between 1 and 1000")
+        }
         guard recycleAfterSessions >= 1 else { throw ValidationError("--worker-recycle-after must be at least 1") }
-        if start == .exec, sessionsPerWorker > 1 {
+        if start == .exec, let sessionsPerWorker, sessionsPerWorker > 1 {
             // exec starts a new program per session; only forks of the host share workers.
             throw ValidationError("--sessions-per-worker needs --session-start fork (exec starts a program per session)")
         }
     }
 
     var workers: WorkerPolicy {
-        WorkerPolicy(sessionsPerWorker: sessionsPerWorker, recycleAfterSessions: recycleAfterSessions, recycleAfter: workerLifetime)
+        WorkerPolicy(
+            sessionsPerWorker: start == .exec ? 1 : sessionsPerWorker ?? WorkerPolicy.defaultSessionsPerWorker,
+            recycleAfterSessions: recycleAfterSessions, recycleAfter: workerLifetime)
     }
 }
 

@@ -33,9 +33,7 @@ struct SessionWorkerCommand: AsyncParsableCommand {
         } catch {
             let code = Storefront.exitCode(for: error)
             let message = Storefront.fullMessage(for: error)
-            if case .worker(let descriptor, _, _) = place, !message.isEmpty {
-                _ = emit("storefront: " + message.replacing("\n", with: "\r\n") + "\r\n", to: descriptor)
-            }
+            if !message.isEmpty, !(error is CancellationError), case .worker(let terminal, _, _, _) = place { emit(message + "\n", to: terminal) }
             return code.rawValue == 0 ? 1 : code.rawValue
         }
     }

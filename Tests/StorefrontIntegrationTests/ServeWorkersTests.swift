@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+
+/// Sessions sharing worker processes (`--sessions-per-worker`), over the real OpenSSH client: a crash ends one
+/// worker's sessions and no other's, each of its shoppers is told and given their terminal back, and the next shopper
+/// is served by the spare worker without waiting on a fork.
+@Suite("Sessions in worker processes", .serialized)
+struct ServeWorkersTests {
+    /// The pid the server logged for session `number` (its worker's).
+    private func pid(ofSession number: Int, in server: ServeProcess) throws -> pid_t {
+        let opened = try server.waitForLog(try Regex("session \(number) open: .* pid (\\d+)"))
+        return try #require(pid_t(String(opened.output[1].substring ?? "")))
+    }
+
+    @Test(.timeLimit(.minutes(3)))
+    func aCrashEndsItsWorkersSessionsOnlyAndTheSpareServesTheNextShopper() throws {
+        let server = try ServeProcess(arguments: ["--sessions-per-worker", "2"], environment: ["STOREFRONT_FAULT_CRASH_KEY": "!"])
+        let host = try #require(pid_t(try server.waitForLog(#/forked from a session host, pid (\d+), up to 2 in each worker/#).output.1))
+        let key = try server.makeClientKey("worker")
+        var terminals: [TmuxTerminal] = []
+        for _ in 0..<4 {
+            let terminal = try TmuxTerminal()
+            try server.connect(terminal, key: key)
+            terminals.append(terminal)
+        }
+        let pids = try (1...4).map { try pid(ofSession: $0, in: server) }
+        #expect(pids[0] == pids[1] && pids[2] == pids[3] && pids[0] != pids[2], "two workers of two sessions each: \(pids)")
+        // The spare: a worker of the host's holding no session yet.
+        let workers = WebFrontTests.children(of: host)
+        let spare = try #require(workers.first { !pids.contains($0) }, "a spare worker beside \(pids): \(workers)")
+
+        try terminals[0].press("!")
+        for (index, terminal) in terminals.prefix(2).enumerated() {
+            try terminal.waitFor("this session stopped unexpectedly (SIGILL); your cart is saved. Reconnect to go on.", timeout: .seconds(60))
+            try terminal.waitFor("EXIT=")
+            #expect(!(try terminal.screen().contains("q quit")), "session \(index + 1) left the shop's screen: the terminal was reset")
+        }
+        try server.waitForLog(#/session worker \d+ crashed \(SIGILL\) with 2 session\(s\); they were told/#)
+        #expect(kill(pids[0], 0) == -1 && errno == ESRCH, "the crashed worker is gone and reaped")
+
+        // The other worker's shoppers shop on.
+        try terminals[2].press("a")
+        try terminals[2].waitFor("cart: 1 item")
+        try terminals[3].press("j")
+        try terminals[3].waitFor("2 of 24")
+
+        // The next shopper goes to the spare worker that was ready before the crash.
+        let next = try TmuxTerminal()
+        try server.connect(next, key: key)
+        #expect(try pid(ofSession: 5, in: server) == spare, "served by the spare, pid \(spare)")
+        try server.leave(next)
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func aWorkerIsRecycledAfterItsShareOfSessionsAndEndsWithItsLast() throws {
+        let server = try ServeProcess(arguments: ["--sessions-per-worker", "4", "--worker-recycle-after", "2"])
+        let key = try server.makeClientKey("recycled")
+        let first = try TmuxTerminal()
+        try server.connect(first, key: key)
+        let second = try TmuxTerminal()
+        try server.connect(second, key: key)
+        let worker = try pid(ofSession: 1, in: server)
+        #expect(try pid(ofSession: 2, in: server) == worker)
+        // Two sessions were its share: the third goes elsewhere, though the worker has room.
+        let third = try TmuxTerminal()
+        try server.connect(third, key: key)
+        #expect(try pid(ofSession: 3, in: server) != worker)
+        try server.leave(first)
+        #expect(kill(worker, 0) == 0, "it still holds a session")
+        try server.leave(second)
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .seconds(15))
+        while kill(worker, 0) == 0, clock.now < deadline { usleep(20_000) }
+        #expect(kill(worker, 0) == -1, "the recycled worker ended with its last session")
+        try third.press("a")
+        try third.waitFor("cart: 1 item")
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func aWindowChangeReachesASessionInAWorker() throws {
+        let server = try ServeProcess(arguments: ["--sessions-per-worker", "4"])
+        let key = try server.makeClientKey("resized")
+        let terminal = try TmuxTerminal()
+        try server.connect(terminal, key: key)
+        #expect(try terminal.screen().split(separator: "\n").first?.contains("cart: empty") == true)
+        _ = try terminal.tmux(["resize-window", "-t", "main", "-x", "60", "-y", "20"])
+        // Cut to 60 columns, the header loses its right end, "cart: empty"; laid out again at 60, it has it back.
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .seconds(15))
+        func header() throws -> String { String(try terminal.screen().split(separator: "\n").first ?? "") }
+        while try !header().contains("cart: empty"), clock.now < deadline { usleep(50_000) }
+        #expect(try header().contains("cart: empty"), "the shop was laid out again at 60 columns: \(try terminal.screen())")
+        try server.leave(terminal)
+    }
+}
