@@ -2,7 +2,9 @@ import Dispatch
 import Foundation
 import Logging
 import PseudoTerminal
+import ShopBootstrap
 import ShopServices
+import StoragePostgres
 import SystemPackage
 import TerminalNCurses
 
@@ -154,6 +156,24 @@ public enum SessionWorker {
         serverGone = true
         if sessions.isEmpty { exit(0) }
         for number in sessions.keys { end(number, ending) }
+    }
+}
+
+/// The storage every session of a worker shares, opened by the first (one pool, one catalog, one set of
+/// statement caches), where a session process opens its own.
+@MainActor
+enum WorkerStorage {
+    private static var opened: [String: ShopStorage] = [:]
+
+    /// `open` with the pool to open with; `shared`: kept for every later session whose storage has the same `key`.
+    static func open(shared: Bool, key: String, _ open: (PostgresDatabase.Pool) async throws -> ShopStorage) async throws -> ShopStorage {
+        guard shared else { return try await open(.session) }
+        if let found = opened[key] { return found }
+        let storage = try await open(.worker)
+        // Sessions that started together may each have opened it: the first one kept serves them all from now on.
+        if let found = opened[key] { return found }
+        opened[key] = storage
+        return storage
     }
 }
 

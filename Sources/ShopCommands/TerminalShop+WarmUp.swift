@@ -4,6 +4,7 @@ import ShopModels
 import StorefrontCore
 import StorefrontUI
 import SystemPackage
+import TerminalNCurses
 
 extension TerminalShop {
     /// What every session does first, done once in a session host before it forks, so that each session finds it done
@@ -25,6 +26,7 @@ extension TerminalShop {
         _ = "\(1) \(1.5) \(true) \(path) \(URL(fileURLWithPath: "/")) \(Duration.milliseconds(1)) \(Date()) \(UTCTime(Date()).iso8601Milliseconds)"
         _ = [String(describing: path), String(describing: Optional(1))].joined(separator: " ")
 
+        TerminalWarmUp.prepare()
         guard let catalog = try? CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled catalog") else { return }
         // The shop's profile as SQLite keeps it: every start reads it back.
         _ = ShopProfile(storedJSON: catalog.shop.storedJSON)

@@ -75,10 +75,13 @@ public enum TerminalShop {
         // Everything that can fail is checked before the screen is touched: files first, then the terminal.
         let dataDirectory = configuration.dataDirectory(environment: environment)
         // A shopper at a terminal (an SSH session among them) waits for a database that is down; a script gets 69.
-        let storage = try await ShopStorage.open(
-            configuration: configuration, dataDirectory: dataDirectory, pool: .session, migrate: migrates,
-            environment: environment, waitsForDatabase: !place.isOwnTerminal || (isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1)
-        )
+        let storageKey = "\(configuration.storagePlace(dataDirectory: dataDirectory)) \(configuration.catalog?.string ?? "bundled")"
+        let storage = try await WorkerStorage.open(shared: !place.isOwnTerminal, key: storageKey) { pool in
+            try await ShopStorage.open(
+                configuration: configuration, dataDirectory: dataDirectory, pool: pool, migrate: migrates,
+                environment: environment, waitsForDatabase: !place.isOwnTerminal || (isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1)
+            )
+        }
         do {
             if place.isOwnTerminal { try TerminalSession.checkTerminal(environment: environment) }
         } catch let error as TerminalError {

@@ -28,6 +28,8 @@ public final class PostgresDatabase: Sendable {
 
         /// One shopper's process: one connection at a time, given back after two idle seconds.
         public static let session = Pool(maximumConnections: 1, idleTimeout: .seconds(2))
+        /// A worker process's sessions, sharing one pool: a few connections, given back after two idle seconds.
+        public static let worker = Pool(maximumConnections: 4, idleTimeout: .seconds(2))
         /// A command or `serve` itself: a few connections, kept while work comes.
         public static let command = Pool(maximumConnections: 4, idleTimeout: .seconds(30))
     }

@@ -21,21 +21,18 @@ struct FrameEncoder {
     private let looks: [RoleLook]
     /// Blanks in this pen look the same erased as written.
     private let erasable: [Bool]
-    /// The shortest SGR from one pen to another, worked out once each: `(from + 1) * penCount + to`, 0 for "unknown".
-    private var transitions: [[UInt8]?]
+    /// The shortest SGR from one pen to another, shared by every encoder of this colour mode.
+    private let transitions: PenTransitions
     /// The pen and cursor the terminal has now; nil when not known.
     private var pen: Int?
     private var cursor: (row: Int, column: Int)?
-
-    private static let penCount = StyleRole.allCases.count * 4
 
     init(dialect: AnsiDialect, width: @escaping (UInt32) -> Int) {
         self.dialect = dialect
         self.width = width
         looks = Self.penLooks(dialect.colorMode)
         erasable = looks.map { !$0.underline && !$0.reverse && ($0.background < 0 || dialect.erasesInBackground) }
-        transitions = Array(repeating: nil, count: (Self.penCount + 1) * Self.penCount)
-        output.reserveCapacity(4096)
+        transitions = PenTransitions.of(dialect.colorMode)
     }
 
     /// Every pen's look in `mode`, indexed as `penIndex` numbers them: a role's look, with bold and underline added.
@@ -234,11 +231,7 @@ struct FrameEncoder {
 
     private mutating func setPen(_ target: Int) {
         if pen == target { return }
-        let key = ((pen ?? -1) + 1) * Self.penCount + target
-        if transitions[key] == nil {
-            transitions[key] = Self.sgr(from: pen.map { looks[$0] }, to: looks[target])
-        }
-        output.append(contentsOf: transitions[key]!)
+        output.append(contentsOf: transitions.sequence(from: pen, to: target))
         pen = target
     }
 

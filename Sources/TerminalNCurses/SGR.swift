@@ -1,3 +1,5 @@
+import Synchronization
+
 // SGR: how a look becomes the parameters that set it, and the shortest way from one look to another.
 
 extension FrameEncoder {
@@ -50,5 +52,49 @@ extension RoleLook {
         if foreground >= 0 { out.append(Self.colorParameter(foreground, base: 30)) }
         if background >= 0 { out.append(Self.colorParameter(background, base: 40)) }
         return out
+    }
+}
+
+/// The shortest SGR from every pen to every other in one colour mode, worked out once per process and shared by every
+/// frame encoder of that mode: the sessions of a worker, and, made in the session host's warm-up, every fork of it.
+final class PenTransitions: Sendable {
+    /// Every transition's bytes, one after another; the one from `from` (nil: unknown) to `to` starts at
+    /// `offsets[(from + 1) * penCount + to]` and ends where the next starts.
+    private let bytes: [UInt8]
+    private let offsets: [Int32]
+    private let penCount: Int
+
+    private init(looks: [RoleLook]) {
+        penCount = looks.count
+        var bytes: [UInt8] = []
+        var offsets: [Int32] = []
+        offsets.reserveCapacity((penCount + 1) * penCount + 1)
+        for from in [nil] + looks.map(Optional.some) {
+            for to in looks {
+                offsets.append(Int32(bytes.count))
+                bytes += FrameEncoder.sgr(from: from, to: to)
+            }
+        }
+        offsets.append(Int32(bytes.count))
+        self.bytes = bytes
+        self.offsets = offsets
+    }
+
+    /// The bytes that change the pen from `from` (nil: not known) to `to`.
+    func sequence(from: Int?, to: Int) -> ArraySlice<UInt8> {
+        let key = ((from ?? -1) + 1) * penCount + to
+        return bytes[Int(offsets[key])..<Int(offsets[key + 1])]
+    }
+
+    private static let made = Mutex<[ColorMode: PenTransitions]>([:])
+
+    /// The table for `mode`, made on first use.
+    static func of(_ mode: ColorMode) -> PenTransitions {
+        made.withLock { made in
+            if let found = made[mode] { return found }
+            let table = PenTransitions(looks: FrameEncoder.penLooks(mode))
+            made[mode] = table
+            return table
+        }
     }
 }

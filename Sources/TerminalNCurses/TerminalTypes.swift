@@ -53,3 +53,15 @@ enum TerminalTypes {
         return value.replacing(/\$<[0-9.*\/]*>/, with: "")
     }
 }
+
+/// What a session host prepares before it forks, so every session and worker finds it on shared pages.
+public enum TerminalWarmUp {
+    /// The terminal types most sessions have, and the pen tables of every colour mode. On the main thread, before any
+    /// other thread exists.
+    public static func prepare() {
+        for mode in ColorMode.allCases { _ = PenTransitions.of(mode) }
+        MainActor.assumeIsolated {
+            for term in ["xterm-256color", "xterm", "tmux-256color", "screen-256color", "screen", "linux", "vt100"] { _ = TerminalTypes.type(term) }
+        }
+    }
+}
