@@ -141,6 +141,9 @@ public final class PseudoTerminalProcess: @unchecked Sendable {
     /// True for a session in a worker process, which it shares with others.
     public var isInWorker: Bool { hosted?.worker != nil }
 
+    /// The process as a log names it: "pid 123", or "worker pid 123" for a session in a worker.
+    public var processLabel: String { isInWorker ? "worker pid \(pid)" : "pid \(pid)" }
+
     /// Sends `number` to the program. Returns false when it is already gone.
     @discardableResult
     public func signal(_ number: Int32) -> Bool {

@@ -22,7 +22,7 @@ public struct WorkerPolicy: Sendable, Equatable {
     public static let processPerSession = WorkerPolicy(sessionsPerWorker: 1)
 
     /// What servers use unless told: chosen by measurement (docs/BENCHMARKS.md, "Sessions in workers").
-    public static let defaultSessionsPerWorker = 32
+    public static let defaultSessionsPerWorker = 64
 }
 
 /// A server's worker processes, each forked from the session host and holding up to `sessionsPerWorker` sessions, as
@@ -71,7 +71,8 @@ final class SessionWorkers: @unchecked Sendable {
         }
     }
 
-    /// Forks a spare worker unless one is ready (a worker with no session), one is being forked, or crashes hold it back.
+    /// Forks a spare worker unless one is ready (a worker with no session, never used: a used one ends when it empties),
+    /// one is being forked, or crashes hold it back.
     func keepSpare() {
         let shouldFork: Bool = lock.withLock {
             recycle()
@@ -122,8 +123,14 @@ final class SessionWorkers: @unchecked Sendable {
                 try await Task.sleep(until: waitUntil)
                 continue
             }
+            // None with room: a new one, unless a session started meanwhile took it (then the loop looks again).
             let worker = try await forkWorker()
-            if lock.withLock({ worker.hasRoom(for: policy.sessionsPerWorker) ? (worker.reserve(), true).1 : false }) { return worker }
+            let taken: Bool = lock.withLock {
+                guard worker.hasRoom(for: policy.sessionsPerWorker) else { return false }
+                worker.reserve()
+                return true
+            }
+            if taken { return worker }
         }
     }
 
@@ -143,8 +150,8 @@ final class SessionWorkers: @unchecked Sendable {
             close(pair[0])
             throw error
         }
-        let worker = WorkerProcess(socket: pair[0], process: process, log: log) { [weak self] worker, termination, sessions in
-            self?.ended(worker, termination, sessions: sessions)
+        let worker = WorkerProcess(socket: pair[0], process: process, log: log, onIdle: { [weak self] in self?.idle($0) }) {
+            [weak self] worker, termination, sessions in self?.ended(worker, termination, sessions: sessions)
         }
         let kept = lock.withLock {
             guard !stopped else { return false }
@@ -169,6 +176,20 @@ final class SessionWorkers: @unchecked Sendable {
             worker.close()
             return true
         }
+    }
+
+    /// A worker's last session ended: it ends, and a fresh spare is forked unless one is ready, so what its sessions
+    /// left in its heap (and a burst of shoppers' workers) is given back once they have gone, as a recycled worker's is.
+    private func idle(_ worker: WorkerProcess) {
+        let ends: Bool = lock.withLock {
+            guard worker.isSpare else { return false }
+            worker.drain()
+            workers.removeAll { $0 === worker }
+            return true
+        }
+        guard ends else { return }
+        worker.close()
+        keepSpare()
     }
 
     private func ended(_ worker: WorkerProcess, _ termination: ProcessTermination, sessions: Int) {

@@ -16,9 +16,13 @@ struct WorkerSessionControl: Sendable {
     fileprivate let worker: WorkerProcess
     fileprivate let session: UInt32
 
-    /// Asks the worker to end the session as `number` would end a process; false when the worker is gone.
+    /// Asks the worker to end the session as `number` would end a process; false when the worker is gone. SIGKILL,
+    /// which a process cannot refuse, ends the worker itself should the session still run a second later: a worker
+    /// that cannot end one session (stopped, wedged) is ended with all of them.
     func signal(_ number: Int32) -> Bool {
-        worker.send(kind: WorkerMessages.signal, session: session, signal: number)
+        let sent = worker.send(kind: WorkerMessages.signal, session: session, signal: number)
+        if number == SIGKILL { worker.killUnlessEnded(session, after: .seconds(1)) }
+        return sent
     }
 
     /// Tells the worker the session's window changed (the pty's size is already set).
@@ -37,6 +41,8 @@ final class WorkerProcess: @unchecked Sendable {
     private let process: HostedSession
     private let log: @Sendable (String) -> Void
     private let onEnd: @Sendable (WorkerProcess, ProcessTermination, Int) -> Void
+    /// Called when its last session has ended and it takes sessions still: its pool keeps one such spare, no more.
+    private let onIdle: @Sendable (WorkerProcess) -> Void
     private let lock = NSLock()
     private var nextSession: UInt32 = 1
     private var waiting: [UInt32: CheckedContinuation<HostedSession, any Error>] = [:]
@@ -47,9 +53,10 @@ final class WorkerProcess: @unchecked Sendable {
     private var ended = false
 
     init(
-        socket: Int32, process: HostedSession, log: @escaping @Sendable (String) -> Void,
+        socket: Int32, process: HostedSession, log: @escaping @Sendable (String) -> Void, onIdle: @escaping @Sendable (WorkerProcess) -> Void,
         onEnd: @escaping @Sendable (WorkerProcess, ProcessTermination, Int) -> Void
     ) {
+        self.onIdle = onIdle
         self.socket = socket
         self.process = process
         self.pid = process.pid
@@ -120,6 +127,17 @@ final class WorkerProcess: @unchecked Sendable {
         return (try? WorkerMessages.send(bytes, on: socket)) != nil
     }
 
+    /// Kills the worker process if `session` still runs after `delay`.
+    func killUnlessEnded(_ session: UInt32, after delay: Duration) {
+        let (seconds, attoseconds) = delay.components
+        let deadline = DispatchTime.now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+        DispatchQueue.global().asyncAfter(deadline: deadline) { [self] in
+            guard lock.withLock({ running[session] != nil }) else { return }
+            log("session worker \(pid): a session did not end when killed; ending the worker")
+            _ = sf_pidfd_signal(process.exit.pidfd, SIGKILL)
+        }
+    }
+
     /// Tells the worker its server is gone: it hangs its sessions up and exits once they have ended.
     func close() {
         shutdown(socket, Int32(SHUT_RDWR))
@@ -147,12 +165,14 @@ final class WorkerProcess: @unchecked Sendable {
                     _ = send(kind: WorkerMessages.signal, session: message.request, signal: SIGKILL)
                 }
             case WorkerMessages.ended:
-                let exit: SessionExit? = lock.withLock {
-                    guard let exit = running.removeValue(forKey: message.request) else { return nil }
+                let (exit, empty, drained): (SessionExit?, Bool, Bool) = lock.withLock {
+                    guard let exit = running.removeValue(forKey: message.request) else { return (nil, false, false) }
                     reservedPlaces -= 1
-                    return exit
+                    return (exit, reservedPlaces == 0, draining)
                 }
                 exit?.finish(ProcessTermination(waitStatus: message.status))
+                // A recycled worker's last session has ended: told its server is gone, it exits.
+                if empty, drained { close() } else if empty { onIdle(self) }
             default:
                 log("session worker \(pid): an unknown message (\(message.kind)); closing the connection to it")
                 shutdown(socket, Int32(SHUT_RDWR))

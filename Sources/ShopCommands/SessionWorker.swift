@@ -12,9 +12,11 @@ import TerminalNCurses
 public enum TerminalPlace {
     case ownTerminal
     /// `typedAhead` is called once, just before the screen opens, and gives what was typed until then; `started` is
-    /// handed the session once its screen is up, so the worker can pass it window changes and ends.
+    /// handed the session once its screen is up (the start then returns), to run it, pass it window changes and ends,
+    /// and call `finish` with its ending once it has ended, which closes what the start opened and gives the status.
     case worker(
-        descriptor: Int32, environment: [String: String], typedAhead: @MainActor () -> [UInt8], started: @MainActor (DescriptorSession) -> Void)
+        descriptor: Int32, environment: [String: String], typedAhead: @MainActor () -> [UInt8],
+        started: @MainActor (DescriptorSession, _ finish: @escaping @MainActor (TerminalSession.Ending) async -> Int32) -> Void)
 
     /// The session's own environment, for a session in a worker; nil: the process's.
     public var environment: [String: String]? {
@@ -38,6 +40,7 @@ public enum SessionWorker {
     private final class Hosted {
         let descriptor: Int32
         var session: DescriptorSession?
+        var finish: (@MainActor (TerminalSession.Ending) async -> Int32)?
         var endAsked: TerminalSession.Ending?
         /// The session's start, cancelled by an end asked before its screen is up (a wait for the database).
         var task: Task<Void, Never>?
@@ -93,19 +96,31 @@ public enum SessionWorker {
                     hosted.watcher = nil
                     return hosted.typed
                 },
-                started: { session in
+                started: { session, finish in
                     hosted.session = session
+                    hosted.finish = finish
                     if let ending = hosted.endAsked { session.end(ending) }
                 })
             hosted.task = Task { @MainActor in
                 let status = await SessionOutput.$terminal.withValue(descriptor) { await run(arguments, place) }
+                // Held, this task would keep the memory of its start's frames for the session's length.
+                hosted.task = nil
                 hosted.watcher?.cancel()
-                sessions[number] = nil
-                close(descriptor)
-                // Ended before its screen was up: as a process of its own would have been, by the signal.
-                let ending = hosted.session == nil ? hosted.endAsked : nil
-                link.ended(number, exitCode: ending?.rawValue ?? status)
-                if serverGone, sessions.isEmpty { exit(0) }
+                guard let session = hosted.session, let finish = hosted.finish else {
+                    // Ended before its screen was up: as a process of its own would have been, by the signal.
+                    return ended(number, hosted, link: link, status: hosted.endAsked?.rawValue ?? status)
+                }
+                // A task of its own, whose frames are the session loop's alone.
+                Task { @MainActor in
+                    let ending: TerminalSession.Ending
+                    do {
+                        ending = try await session.run()
+                    } catch {
+                        emit("storefront: \(error)\n", to: hosted.descriptor)
+                        return ended(number, hosted, link: link, status: 69)
+                    }
+                    ended(number, hosted, link: link, status: await finish(ending))
+                }
             }
         case .windowChanged(let number):
             sessions[number]?.session?.windowChanged()
@@ -118,6 +133,13 @@ public enum SessionWorker {
                 }
             end(number, ending)
         }
+    }
+
+    private static func ended(_ number: UInt32, _ hosted: Hosted, link: SessionWorkerLink, status: Int32) {
+        sessions[number] = nil
+        close(hosted.descriptor)
+        link.ended(number, exitCode: status)
+        if serverGone, sessions.isEmpty { exit(0) }
     }
 
     private static func end(_ number: UInt32, _ ending: TerminalSession.Ending) {

@@ -135,8 +135,14 @@ public enum TerminalShop {
                     background: environment["COLORFGBG"].flatMap(BackgroundProbe.background(colorFGBG:)), typeahead: typedAhead(),
                     environment: environment, mouse: configuration.mouse ?? true, crashKey: WorkerFaults.crashKey(environment)
                 ) { logger.info("\($0)") }
-                started(session)
-                ending = try await session.run()
+                // The session runs on in a task of the worker's own: this start's deep frames (whose memory a task keeps
+                // until it ends) are given back now, where awaiting the session here would hold them for its length.
+                started(session) { ending in
+                    await mailer?.stop()
+                    await payments.close()
+                    return ending.rawValue
+                }
+                return
             } else {
                 SessionHost.releaseFreeMemory()
                 let background = backgroundQuestion?.answer()

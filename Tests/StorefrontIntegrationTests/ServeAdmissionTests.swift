@@ -131,8 +131,9 @@ struct ServeAdmissionTests {
     }
 
     /// A window change is held to the largest terminal the shop draws, as the first pty request is.
+    /// Read from the session's process's own stdin: a process per session.
     @Test func aHugeWindowChangeIsCappedAtTheLargestTerminal() async throws {
-        let server = try ServeProcess()
+        let server = try ServeProcess(arguments: ["--sessions-per-worker", "1"])
         let client = SSHFloodClient()
         try await client.connect(port: server.port)
         let shell = try await client.openShell(columns: 80, rows: 24)

@@ -100,7 +100,10 @@ struct ServeOverSSHTests {
         // The ssh client dies with its terminal, as when a laptop lid closes.
         _ = try terminal.tmux(["kill-server"])
         try server.waitForLog(#/session 1 closed: client went away, pid \d+ exit 129/#)
-        #expect(kill(pid, 0) == -1 && errno == ESRCH, "the session process is gone and reaped")
+        // A process of its own is gone and reaped; a session in a worker is gone from it, its end reported with 129.
+        if !opened.output.0.contains("worker pid") {
+            #expect(kill(pid, 0) == -1 && errno == ESRCH, "the session process is gone and reaped")
+        }
 
         // The cart outlived the session.
         let again = try TmuxTerminal()

@@ -76,6 +76,31 @@ struct ServeWorkersTests {
         try third.waitFor("cart: 1 item")
     }
 
+    /// The session host killed (as the OOM killer would): its workers are the server's still, so their sessions go on
+    /// and end as ever, their status known, and the next shopper is served.
+    @Test(.timeLimit(.minutes(2)))
+    func losingTheSessionHostLeavesTheWorkersSessionsRunning() throws {
+        let server = try ServeProcess(arguments: ["--sessions-per-worker", "4"])
+        let key = try server.makeClientKey("orphans")
+        let first = try TmuxTerminal()
+        try server.connect(first, key: key)
+        let second = try TmuxTerminal()
+        try server.connect(second, key: key)
+        let host = try #require(ProcessTree.child(of: server.pid, named: "session-host"), "the server's session host")
+        #expect(kill(host, SIGKILL) == 0)
+        try server.waitForLog(#/session host ended \(SIGKILL\)/#)
+        try first.press("a")
+        try first.waitFor("cart: 1 item")
+        try server.leave(first)
+        try server.leave(second)
+        try server.waitForLog(#/session 1 closed: finished, worker pid \d+ exit 0/#)
+        try server.waitForLog(#/session 2 closed: finished, worker pid \d+ exit 0/#)
+        let third = try TmuxTerminal()
+        try server.connect(third, key: key)
+        #expect(try third.screen().contains("cart: 1 item"), "the cart filled after the host was lost was kept")
+        try server.leave(third)
+    }
+
     @Test(.timeLimit(.minutes(2)))
     func aWindowChangeReachesASessionInAWorker() throws {
         let server = try ServeProcess(arguments: ["--sessions-per-worker", "4"])
@@ -89,7 +114,8 @@ struct ServeWorkersTests {
         let deadline = clock.now.advanced(by: .seconds(15))
         func header() throws -> String { String(try terminal.screen().split(separator: "\n").first ?? "") }
         while try !header().contains("cart: empty"), clock.now < deadline { usleep(50_000) }
-        #expect(try header().contains("cart: empty"), "the shop was laid out again at 60 columns: \(try terminal.screen())")
+        let screen = try terminal.screen()
+        #expect(try header().contains("cart: empty"), "the shop was laid out again at 60 columns: \(screen)")
         try server.leave(terminal)
     }
 }

@@ -6,8 +6,9 @@ import Testing
 /// when it ends, and the server serves the next shopper from a new host.
 @Suite("Losing the session host", .serialized)
 struct SessionHostLossTests {
+    /// Sessions as processes of their own: the host's forks, orphaned. (In workers, see `ServeWorkersTests`.)
     @Test func twoOrphanedSessionsQuitAndAThirdShopperIsServed() throws {
-        let server = try ServeProcess()
+        let server = try ServeProcess(arguments: ["--sessions-per-worker", "1"])
         let key = try server.makeClientKey("orphans")
         let first = try TmuxTerminal()
         try server.connect(first, key: key)
