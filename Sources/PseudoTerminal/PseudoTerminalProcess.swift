@@ -141,8 +141,8 @@ public final class PseudoTerminalProcess: @unchecked Sendable {
     /// True for a session in a worker process, which it shares with others.
     public var isInWorker: Bool { hosted?.worker != nil }
 
-    /// The process as a log names it: "pid 123", or "worker pid 123" for a session in a worker.
-    public var processLabel: String { isInWorker ? "worker pid \(pid)" : "pid \(pid)" }
+    /// What a log line about the session ends with: ", in a worker" for a session in one (whose pid is the worker's).
+    public var placeNote: String { isInWorker ? ", in a worker" : "" }
 
     /// Sends `number` to the program. Returns false when it is already gone.
     @discardableResult

@@ -193,9 +193,10 @@ final class SessionWorkers: @unchecked Sendable {
     }
 
     private func ended(_ worker: WorkerProcess, _ termination: ProcessTermination, sessions: Int) {
+        let crashed = !worker.wasKilledByServer && { if case .signalled = termination { true } else { false } }()
         lock.withLock {
             workers.removeAll { $0 === worker }
-            guard case .signalled = termination else { return }
+            guard crashed else { return }
             let now = ContinuousClock.now
             crashes = crashes.filter { $0.duration(to: now) < .seconds(60) } + [now]
             // Three crashes in a minute: wait 1 s before the next fork, doubling with each further one, up to a minute.
@@ -205,8 +206,10 @@ final class SessionWorkers: @unchecked Sendable {
                 log("session workers: \(crashes.count) crashed in the last minute; the next is forked in \(wait)")
             }
         }
-        if case .signalled = termination {
+        if crashed {
             log("session worker \(worker.pid) crashed (\(termination)) with \(sessions) session(s); they were told")
+        } else if sessions > 0 {
+            log("session worker \(worker.pid) ended (\(termination)) with \(sessions) session(s)")
         }
         keepSpare()
         // A spare held back by crashes is forked once the back-off ends, not at the next shopper's arrival.

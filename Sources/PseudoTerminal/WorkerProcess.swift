@@ -51,6 +51,10 @@ final class WorkerProcess: @unchecked Sendable {
     private var started = 0
     private var draining = false
     private var ended = false
+    private var killed = false
+
+    /// The server ended it (a session that would not end): its end is no crash.
+    var wasKilledByServer: Bool { lock.withLock { killed } }
 
     init(
         socket: Int32, process: HostedSession, log: @escaping @Sendable (String) -> Void, onIdle: @escaping @Sendable (WorkerProcess) -> Void,
@@ -132,7 +136,12 @@ final class WorkerProcess: @unchecked Sendable {
         let (seconds, attoseconds) = delay.components
         let deadline = DispatchTime.now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
         DispatchQueue.global().asyncAfter(deadline: deadline) { [self] in
-            guard lock.withLock({ running[session] != nil }) else { return }
+            let stillRunning: Bool = lock.withLock {
+                guard running[session] != nil else { return false }
+                killed = true
+                return true
+            }
+            guard stillRunning else { return }
             log("session worker \(pid): a session did not end when killed; ending the worker")
             _ = sf_pidfd_signal(process.exit.pidfd, SIGKILL)
         }

@@ -188,14 +188,34 @@ enum WorkerStorage {
     private static var opened: [String: ShopStorage] = [:]
 
     /// `open` with the pool to open with; `shared`: kept for every later session whose storage has the same `key`.
+    /// A session that finds the shared database unreachable is told and waits for it, as one that opens its own does.
     static func open(shared: Bool, key: String, _ open: (PostgresDatabase.Pool) async throws -> ShopStorage) async throws -> ShopStorage {
         guard shared else { return try await open(.session) }
-        if let found = opened[key] { return found }
+        if let found = opened[key] {
+            if let database = found.postgres { try await waitUntilReachable(database) }
+            return found
+        }
         let storage = try await open(.worker)
         // Sessions that started together may each have opened it: the first one kept serves them all from now on.
         if let found = opened[key] { return found }
         opened[key] = storage
         return storage
+    }
+
+    /// Returns once `database` answers, trying every 2 s; told once, as `StorageOpening` tells a session opening its own.
+    private static func waitUntilReachable(_ database: PostgresDatabase) async throws {
+        var told = false
+        while true {
+            do {
+                try await database.ping()
+                if told { complain("the shop's database answers again; opening the shop") }
+                return
+            } catch {
+                if !told { complain("The database is not reachable; retrying every 2 s (Ctrl-C leaves): \(error)") }
+                told = true
+                try await Task.sleep(for: .seconds(2))
+            }
+        }
     }
 }
 

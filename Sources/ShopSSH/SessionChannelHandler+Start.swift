@@ -79,7 +79,7 @@ extension SessionChannelHandler {
         self.process = process
         let (size, requested) = (opening.size, opening.requested)
         self.context.log(
-            "session \(sessionNumber) open: \(opening.customer) from \(self.context.peer), \(process.processLabel), \(opening.term.term) \(size)\(size == requested ? "" : " (asked for \(requested))")"
+            "session \(sessionNumber) open: \(opening.customer) from \(self.context.peer), pid \(process.pid), \(opening.term.term) \(size)\(size == requested ? "" : " (asked for \(requested))")\(process.placeNote)"
         )
         if opening.term.substituted, let terminal {
             self.context.log(

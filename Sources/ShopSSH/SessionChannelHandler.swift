@@ -179,7 +179,8 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
         releaseSlot()
         context.registry.remove(sessionNumber)
         let crashed = ending == .shopExited && Self.isCrash(termination)
-        context.log("session \(sessionNumber) closed: \(crashed ? "crashed" : ending.rawValue), \(process.processLabel) \(termination)")
+        context.log(
+            "session \(sessionNumber) closed: \(crashed ? "crashed" : ending.rawValue), pid \(process.pid) \(termination)\(process.placeNote)")
         guard let channel, channel.isActive else { return }
         let limits = context.admission.limits
         let message: String? =

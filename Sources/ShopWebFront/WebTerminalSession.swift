@@ -60,7 +60,7 @@ struct WebTerminalSession {
         let (number, stops) = front.sessions.add()
         defer { front.sessions.remove(number) }
         front.log(
-            "web session \(number) open: \(customer) from \(address), \(process.processLabel), xterm-256color \(size)\(size == requested ? "" : " (asked for \(requested))")"
+            "web session \(number) open: \(customer) from \(address), pid \(process.pid), xterm-256color \(size)\(size == requested ? "" : " (asked for \(requested))")\(process.placeNote)"
         )
 
         let ending: WebSessionEnding
@@ -83,7 +83,7 @@ struct WebTerminalSession {
             let (notice, code) = WebNotice.ending(ending, crashed: crashed, termination: termination, limits: front.limits)
             await Self.close(outbound, notice: notice, code: code)
         }
-        return "web session \(number) closed: \(crashed ? "crashed" : ending.rawValue), \(process.processLabel) \(termination)"
+        return "web session \(number) closed: \(crashed ? "crashed" : ending.rawValue), pid \(process.pid) \(termination)\(process.placeNote)"
     }
 
     /// Races the shop's output, the page's input and the session's clocks; the first to finish is the ending.

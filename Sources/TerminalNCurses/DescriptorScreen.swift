@@ -64,7 +64,7 @@ final class DescriptorScreen: SessionScreen {
         typedAhead = typeahead
         size = measuredSize() ?? size
         var entering = type.enter
-        if mouse { entering += "\u{1B}[?1000h" + (type.asksForSGRMouse ? "\u{1B}[?1006h" : "") }
+        if mouse { entering += type.mouseOn }
         send(Array(entering.utf8))
     }
 
@@ -134,7 +134,7 @@ final class DescriptorScreen: SessionScreen {
         guard isActive else { return }
         isActive = false
         var leaving = "\u{1B}[m"
-        if mouse { leaving += (type.asksForSGRMouse ? "\u{1B}[?1006l" : "") + "\u{1B}[?1000l" }
+        if mouse { leaving += type.mouseOff }
         leaving += type.leave
         unsent += Array(leaving.utf8)
         flush()

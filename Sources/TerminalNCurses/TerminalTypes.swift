@@ -14,6 +14,9 @@ struct TerminalType: Sendable {
     /// (its arrows then arrive as SS3) and the cursor hidden; and what leaving writes.
     var enter: String
     var leave: String
+    /// What turns clicks and the wheel on and off, as curses writes it (`XM`, else xterm's with SGR asked for).
+    var mouseOn: String
+    var mouseOff: String
 }
 
 /// The terminal types this worker has read, by `TERM`; only the main actor touches it, since terminfo's current
@@ -41,10 +44,17 @@ enum TerminalTypes {
             dialects[mode] = AnsiDialect.ofLoadedTerminal(colorMode: mode)
         }
         let asksForSGR = sf_tigetstr("XM") == nil && sf_tigetstr("kmous").map { String(cString: $0) } != "\u{1B}[<"
+        let mouse: (on: String, off: String) =
+            if let xm = sf_tigetstr("XM") {
+                (sf_tiparm(xm, 1, 0).map { String(cString: $0) } ?? "", sf_tiparm(xm, 0, 0).map { String(cString: $0) } ?? "")
+            } else {
+                ("\u{1B}[?1000h" + (asksForSGR ? "\u{1B}[?1006h" : ""), (asksForSGR ? "\u{1B}[?1006l" : "") + "\u{1B}[?1000l")
+            }
         return .success(
             TerminalType(
                 dialects: dialects, colors: Int(sf_tigetnum("colors")), asksForSGRMouse: asksForSGR,
-                enter: ["smcup", "smkx", "civis"].map(capability).joined(), leave: ["cnorm", "rmkx", "rmcup"].map(capability).joined()))
+                enter: ["smcup", "smkx", "civis"].map(capability).joined(), leave: ["cnorm", "rmkx", "rmcup"].map(capability).joined(),
+                mouseOn: mouse.on, mouseOff: mouse.off))
     }
 
     /// A string capability without padding (`$<5>`), which a worker cannot wait out; "" when absent.

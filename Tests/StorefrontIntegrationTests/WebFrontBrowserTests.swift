@@ -51,12 +51,12 @@ struct WebFrontBrowserTests {
         try browser.must(["op": "new_tab"])
         try browser.must(["op": "open", "url": "http://127.0.0.1:\(server.port)/"])
         try browser.waitFor("Products")
-        let second = try server.waitForLog(#/web session 2 open: .* pid (\d+),/#)
+        let second = try server.waitForLog(#/web session 2 open: .* pid (\d+),.*/#)
         let pid = pid_t(second.output.1)!
         try browser.must(["op": "close_tab"])
         try server.waitForLog(#/web session 2 closed: page went away, pid \d+ exit 129/#)
         // A process of its own is gone and reaped; a session in a worker is gone from it (its end was reported).
-        if !second.output.0.contains("worker pid") {
+        if !second.output.0.contains("in a worker") {
             #expect(kill(pid, 0) == -1 && errno == ESRCH, "the closed tab's shop process is gone and reaped")
         }
         #expect(!server.log.contains("web session 1 closed"), "the first tab's shop goes on")
