@@ -22,7 +22,7 @@ public final class DescriptorSession {
     ) throws {
         let screen = try DescriptorScreen(
             descriptor: descriptor, environment: environment, theme: theme, background: background ?? .dark, mouse: mouse, typeahead: typeahead)
-        let backend = DescriptorBackend(screen: screen)
+        let backend = ScreenBackend(screen: screen)
         events = TerminalEvents(
             screen: screen, closeBackend: { backend.isOpen = false }, program: Program(dependencies: dependencies, backend: backend),
             hasTypeahead: !typeahead.isEmpty, keySource: .descriptor(descriptor),
@@ -60,26 +60,4 @@ public final class DescriptorSession {
 
     /// Ends the session as the server asks (a hangup, a shutdown's drain).
     public func end(_ ending: TerminalSession.Ending) { events.end(ending) }
-}
-
-/// The program's backend for a `DescriptorScreen`: one frame per burst, as in the process's own terminal.
-@MainActor
-final class DescriptorBackend: TerminalBackend {
-    private let screen: DescriptorScreen
-    var isOpen = true
-
-    init(screen: DescriptorScreen) { self.screen = screen }
-
-    var size: Size { screen.size }
-    var charset: Charset { screen.charset }
-    var timing: FrameTiming {
-        .perBurst { work in
-            DispatchQueue.main.async { MainActor.assumeIsolated { work() } }
-        }
-    }
-
-    func draw(_ frame: Frame, for state: StorefrontState) {
-        guard isOpen else { return }
-        screen.draw(frame)
-    }
 }

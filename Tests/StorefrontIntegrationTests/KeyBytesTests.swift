@@ -1,4 +1,3 @@
-import CNCurses
 import Foundation
 import StorefrontUI
 import Testing

@@ -2,14 +2,25 @@ import Dispatch
 import StorefrontCore
 import StorefrontUI
 
-/// The program's backend in a real terminal: frames go to curses, once per burst of events.
+/// A screen frames are drawn on: curses' on the process's own terminal, or a worker's session's on its pty.
 @MainActor
-final class NCursesBackend: TerminalBackend {
-    private let screen: NCursesScreen
+protocol DrawingScreen: AnyObject {
+    var size: Size { get }
+    var charset: Charset { get }
+    func draw(_ frame: Frame)
+}
+
+extension NCursesScreen: DrawingScreen {}
+extension DescriptorScreen: DrawingScreen {}
+
+/// The program's backend in a real terminal: frames go to its screen, once per burst of events.
+@MainActor
+final class ScreenBackend: TerminalBackend {
+    private let screen: any DrawingScreen
     /// False once the session ended and the terminal is restored: the one guard against drawing after that.
     var isOpen = true
 
-    init(screen: NCursesScreen) {
+    init(screen: any DrawingScreen) {
         self.screen = screen
     }
 
