@@ -228,11 +228,13 @@ struct StripeEndToEndTests {
         let terminal = try TmuxTerminal()
         try terminal.type(serve.sshCommand(key: key) + "; echo EXIT=$?")
         try terminal.waitFor("q quit", timeout: .seconds(30))
-        let opened = try serve.waitForLog(#/session 1 open: .* pid (\d+)/#)
+        let opened = try serve.waitForLog(#/session 1 open: .* pid (\d+).*/#)
         let arguments = try #require(FileManager.default.contents(atPath: "/proc/\(opened.output.1)/cmdline"))
         let session = String(decoding: arguments, as: UTF8.self).replacingOccurrences(of: "\0", with: " ")
         #expect(!session.contains(LocalStripe.secretKey), "\(session)")
-        #expect(session.trimmingCharacters(in: .whitespaces) == "storefront run", "settings travel typed, not as flags: \(session)")
+        // A process of its own shows its command line; a worker, its own title (its sessions' arguments are messages).
+        let title = opened.output.0.contains("in a worker") ? "storefront session-worker" : "storefront run"
+        #expect(session.trimmingCharacters(in: .whitespaces) == title, "settings travel typed, not as flags: \(session)")
         // The session took the server's settings (Stripe, at localstripe) from what it was handed: its own log says so.
         let log = try String(contentsOfFile: serve.dataDirectory + "/storefront.log", encoding: .utf8)
         #expect(log.contains("payments: Stripe test mode"), "\(log)")

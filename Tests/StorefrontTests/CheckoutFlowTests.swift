@@ -128,7 +128,7 @@ struct CheckoutFlowTests {
         return (driver, stack)
     }
 
-    @Test(.timeLimit(.minutes(2))) func afterTheRetriesRanOutTheShopAsksAgainAndFindsTheChargeThatWentThrough() async throws {
+    @Test(.timeLimit(.minutes(10))) func afterTheRetriesRanOutTheShopAsksAgainAndFindsTheChargeThatWentThrough() async throws {
         let clock = SteppedClock()
         let (driver, stack) = try await Self.sheetAskingAfterTheRetriesRanOut(clock)
         // The first look comes a second later and finds the charge.
@@ -139,7 +139,7 @@ struct CheckoutFlowTests {
         #expect(await stack.processor.allCharges.count == 1, "one idempotency key for every attempt")
     }
 
-    @Test(.timeLimit(.minutes(2))) func payingAgainAfterTheShoperStoppedWaitingFindsTheChargeThatWentThrough() async throws {
+    @Test(.timeLimit(.minutes(10))) func payingAgainAfterTheShoperStoppedWaitingFindsTheChargeThatWentThrough() async throws {
         let clock = SteppedClock()
         let (driver, stack) = try await Self.sheetAskingAfterTheRetriesRanOut(clock)
         await driver.press(.escape)

@@ -82,7 +82,7 @@ struct CardLinkTests {
         #expect(page.looks == ["cs_test_1", "cs_test_2"])
     }
 
-    @Test(.timeLimit(.minutes(2))) func escStopsFollowingAndClosesThePageAtTheProvider() async throws {
+    @Test(.timeLimit(.minutes(10))) func escStopsFollowingAndClosesThePageAtTheProvider() async throws {
         let page = CardPageStub(links: [Self.link], states: [.open])
         let clock = SteppedClock()
         let (store, _) = await store(page, clock: clock)
