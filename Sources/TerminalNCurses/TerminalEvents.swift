@@ -26,7 +26,7 @@ enum KeySource {
     /// The process's own stdin, waited on by a thread of its own (`KeyWaiter`), with signals through `signalPipe`.
     case ownTerminal(signalPipe: (read: Int32, write: Int32))
     /// A descriptor among a worker's many, waited on by a dispatch source on the main queue; the worker's server
-    /// says when the window changed or the session must end (`TerminalEvents.resized`, `end`).
+    /// says when the window changed or the session must end (`TerminalEvents.windowChanged`, `end`).
     case descriptor(Int32)
 }
 
