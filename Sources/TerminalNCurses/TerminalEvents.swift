@@ -45,6 +45,10 @@ final class TerminalEvents {
     private let marksSettled: Bool
     private let marksPrivate: Bool
     private var inPrivate = false
+    /// Set once `end` has run: no key or window change is handled after.
+    private var hasEnded = false
+    /// The end asked for before `run` waited for one.
+    private var pendingEnding: TerminalSession.Ending?
 
     /// Keys typed before the screen opened were handed back to curses (`NCursesScreen`), where no poll of stdin sees them.
     private let hasTypeahead: Bool
@@ -105,7 +109,11 @@ final class TerminalEvents {
         try listen()
         if hasTypeahead { inputReady(bytesAvailable: 1) }
         markWhenSettled()
-        let ending = await withCheckedContinuation { finish = $0 }
+        let ending = await withCheckedContinuation { continuation in
+            finish = continuation
+            // An end asked for before this wait began (a quit typed ahead, a worker's hang-up) ends it at once.
+            if let pendingEnding { end(pendingEnding) }
+        }
         for source in sources { source.cancel() }
         sources.removeAll()
         keyWaiter?.stop()
@@ -149,7 +157,8 @@ final class TerminalEvents {
     }
 
     private func inputReady(bytesAvailable: Int, flushing: Bool = false) {
-        guard finish != nil else { return }
+        // Not `finish`: keys typed ahead are read before `run` starts waiting for the end.
+        guard !hasEnded else { return }
         let arrived = ContinuousClock.now
         let inputs = flushing ? screen.flushKeys() : screen.readKeys()
         if screen.isGone || (!flushing && inputs.isEmpty && bytesAvailable == 0) {
@@ -239,7 +248,7 @@ final class TerminalEvents {
 
     /// The worker's server says the window changed: the screen takes its new size and is drawn again.
     func windowChanged() {
-        guard finish != nil else { return }
+        guard !hasEnded else { return }
         resized()
         program.drawIfNeeded()
     }
@@ -268,8 +277,12 @@ final class TerminalEvents {
 
     /// Ends the session as `ending` (the first call counts): the terminal is restored and `run` returns.
     func end(_ ending: TerminalSession.Ending) {
-        guard let finish else { return }
+        guard let finish else {
+            if pendingEnding == nil { pendingEnding = ending }
+            return
+        }
         self.finish = nil
+        hasEnded = true
         closeBackend()
         keyWaiter?.stop()
         // A suspended dispatch source must be resumed before it is cancelled and released.

@@ -32,7 +32,7 @@ struct SessionStartOption: ParsableArguments {
     @Option(
         name: .customLong("sessions-per-worker"),
         help: ArgumentHelp(
-            "With fork: sessions each worker process holds (default \(WorkerPolicy.defaultSessionsPerWorker)); 1 gives each session a process of its own.",
+            "With fork: sessions each worker process holds (default \(WorkerPolicy.defaultSessionsPerWorker)); 1 gives each session a process of its own. Env: STOREFRONT_SESSIONS_PER_WORKER.",
             valueName: "n"))
     var sessionsPerWorker: Int?
 
@@ -58,10 +58,17 @@ struct SessionStartOption: ParsableArguments {
         }
     }
 
-    var workers: WorkerPolicy {
-        WorkerPolicy(
-            sessionsPerWorker: start == .exec ? 1 : sessionsPerWorker ?? WorkerPolicy.defaultSessionsPerWorker,
-            recycleAfterSessions: recycleAfterSessions, recycleAfter: workerLifetime)
+    /// The policy the flags give, over `STOREFRONT_SESSIONS_PER_WORKER` (the variable `up`'s `[sessions] per-worker` has).
+    func workers(environment: [String: String]) throws -> WorkerPolicy {
+        var perWorker = sessionsPerWorker ?? WorkerPolicy.defaultSessionsPerWorker
+        if sessionsPerWorker == nil, let value = environment["STOREFRONT_SESSIONS_PER_WORKER"] {
+            guard let number = Int(value), (1...1_000).contains(number) else {
+                throw ValidationError("STOREFRONT_SESSIONS_PER_WORKER must be a number from 1 to 1000, not \"\(value)\"")
+            }
+            perWorker = number
+        }
+        return WorkerPolicy(
+            sessionsPerWorker: start == .exec ? 1 : perWorker, recycleAfterSessions: recycleAfterSessions, recycleAfter: workerLifetime)
     }
 }
 
@@ -76,7 +83,7 @@ extension ShopOptions {
         var start = ServerStart(
             configuration: try configuration(), migrate: !noMigrate, mail: mail.choice,
             sandboxLatencyMilliseconds: latency.milliseconds, sessionStart: sessions.start)
-        start.workers = sessions.workers
+        start.workers = try sessions.workers(environment: environment)
         return start
     }
 }
