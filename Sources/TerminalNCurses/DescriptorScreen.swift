@@ -140,7 +140,8 @@ final class DescriptorScreen: SessionScreen {
         flush()
         writable?.cancel()
         writable = nil
-        _ = tcsetattr(descriptor, TCSADRAIN, &saved)
+        // TCSANOW: waiting for the output to drain (TCSADRAIN) would hold every session of the worker.
+        _ = tcsetattr(descriptor, TCSANOW, &saved)
     }
 
     private func send(_ bytes: [UInt8]) {
