@@ -7,33 +7,14 @@ reads the PSS of every process below the server (the session host and its worker
 
     scripts/bench-worker-churn.py --server-pid PID [--waves 100] [--width 100] -- ssh -tt -p PORT ... 127.0.0.1
 """
-import argparse, json, os, pty, select, signal, sys, time
+import argparse, importlib.util, json, os, pty, select, signal, sys, time
 
 
-def pss_kib(pid):
-    try:
-        with open(f"/proc/{pid}/smaps_rollup") as f:
-            return sum(int(line.split()[1]) for line in f if line.startswith("Pss:"))
-    except OSError:
-        return 0
-
-
-def descendants(pid):
-    found, todo = [], [pid]
-    while todo:
-        parent = todo.pop()
-        for entry in os.listdir("/proc"):
-            if not entry.isdigit():
-                continue
-            try:
-                with open(f"/proc/{entry}/stat") as f:
-                    fields = f.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == parent:
-                found.append(int(entry))
-                todo.append(int(entry))
-    return found
+# The /proc readings of the sessions harness, one copy of them.
+_harness_spec = importlib.util.spec_from_file_location("bench_ssh_sessions", os.path.join(os.path.dirname(__file__), "bench-ssh-sessions.py"))
+_harness = importlib.util.module_from_spec(_harness_spec)
+_harness_spec.loader.exec_module(_harness)
+pss_kib, descendants = _harness.pss_kib, _harness.descendants
 
 
 def snapshot(server):

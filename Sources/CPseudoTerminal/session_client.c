@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <malloc.h>
 #include <poll.h>
+#include <sys/pidfd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/pidfd.h>
@@ -73,4 +74,15 @@ int sf_thread_count(void) {
     }
     closedir(directory);
     return count;
+}
+
+int sf_process_ended_within(pid_t pid, int milliseconds) {
+    int pidfd = pidfd_open(pid, 0);
+    if (pidfd < 0) return errno == ESRCH ? 1 : -1;
+    struct pollfd ready = {pidfd, POLLIN, 0};
+    int answer;
+    do answer = poll(&ready, 1, milliseconds);
+    while (answer < 0 && errno == EINTR);
+    close(pidfd);
+    return answer < 0 ? -1 : answer;
 }

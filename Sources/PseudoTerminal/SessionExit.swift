@@ -51,3 +51,9 @@ final class SessionExit: @unchecked Sendable {
         if let ended { body(ended) }
     }
 }
+
+/// Whether a process, any, not only a child, ends within `timeout`: what a test waits for where a log says nothing.
+public func processEnds(_ pid: pid_t, within timeout: Duration) -> Bool {
+    let (seconds, attoseconds) = timeout.components
+    return sf_process_ended_within(pid, Int32(seconds * 1_000 + attoseconds / 1_000_000_000_000_000)) == 1
+}

@@ -1,4 +1,5 @@
 import Foundation
+import PseudoTerminal
 import Testing
 
 /// Sessions sharing worker processes (`--sessions-per-worker`), over the real OpenSSH client: a crash ends one
@@ -68,10 +69,7 @@ struct ServeWorkersTests {
         try server.leave(first)
         #expect(kill(worker, 0) == 0, "it still holds a session")
         try server.leave(second)
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: .seconds(15))
-        while kill(worker, 0) == 0, clock.now < deadline { usleep(20_000) }
-        #expect(kill(worker, 0) == -1, "the recycled worker ended with its last session")
+        #expect(processEnds(worker, within: .seconds(15)), "the recycled worker ended with its last session")
         try third.press("a")
         try third.waitFor("cart: 1 item")
     }
@@ -110,12 +108,7 @@ struct ServeWorkersTests {
         #expect(try terminal.screen().split(separator: "\n").first?.contains("cart: empty") == true)
         _ = try terminal.tmux(["resize-window", "-t", "main", "-x", "60", "-y", "20"])
         // Cut to 60 columns, the header loses its right end, "cart: empty"; laid out again at 60, it has it back.
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: .seconds(15))
-        func header() throws -> String { String(try terminal.screen().split(separator: "\n").first ?? "") }
-        while try !header().contains("cart: empty"), clock.now < deadline { usleep(50_000) }
-        let screen = try terminal.screen()
-        #expect(try header().contains("cart: empty"), "the shop was laid out again at 60 columns: \(screen)")
+        try terminal.waitUntil("the shop laid out again at 60 columns") { $0.split(separator: "\n").first?.contains("cart: empty") == true }
         try server.leave(terminal)
     }
 }

@@ -46,6 +46,10 @@ int sf_pidfd_signal(int pidfd, int signal);
 /// Blocks until the process `pidfd` refers to has ended (its pidfd polls readable).
 void sf_pidfd_wait(int pidfd);
 
+/// Waits up to `milliseconds` for the process `pid` (any, not only a child) to end: 1 when it has, or had already
+/// gone; 0 when it still runs; -1 with errno.
+int sf_process_ended_within(pid_t pid, int milliseconds);
+
 /// Returns the heap's free pages to the system (malloc_trim): for after a start whose temporary memory is done with.
 void sf_release_free_memory(void);
 

@@ -14,4 +14,5 @@ enum ProcessTree {
             return String(decoding: command, as: UTF8.self).contains(name)
         }
     }
+
 }
