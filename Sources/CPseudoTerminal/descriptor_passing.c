@@ -61,3 +61,15 @@ ssize_t sf_receive_with_descriptor(int socket, void *bytes, size_t capacity, int
     }
     return received;
 }
+
+int sf_peer_user(int socket, unsigned int *user) {
+    struct ucred credentials;
+    socklen_t length = sizeof credentials;
+    if (getsockopt(socket, SOL_SOCKET, SO_PEERCRED, &credentials, &length) < 0) return -1;
+    *user = credentials.uid;
+    return 0;
+}
+
+int sf_accept_nonblocking(int socket) {
+    return accept4(socket, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+}

@@ -67,7 +67,7 @@ public final class SessionHostClient: @unchecked Sendable {
     private let lock = NSLock()
     private var current: Connection?
     /// Set when sessions share worker processes (`sessionsPerWorker` over 1).
-    private var workers: SessionWorkers?
+    private(set) var workers: SessionWorkers?
 
     /// How long each next request waits for the fork's answer.
     public var answerTimeout: Duration {

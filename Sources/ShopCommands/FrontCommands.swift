@@ -63,6 +63,7 @@ public enum FrontCommands {
     /// merchant console for `adminKeys` and, at `webhookListen`, Stripe's webhooks.
     public static func serveSSH(
         _ start: ServerStart, host: String, port: Int, limits: ServeLimits, hostKey: FilePath?, adminKeys: String?, openSSHFront: String?,
+        joinSocket: String? = nil,
         webhookListen: ListenAddress?, webhookSecretFile: String?, adminListen: ListenAddress? = nil, metrics: MetricsExport? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws {
@@ -86,7 +87,8 @@ public enum FrontCommands {
 
         SessionLaunch.raiseOpenFileLimit()
         let settings = SSHShopSettings(
-            host: host, port: port, hostKeyPath: SessionLaunch.absolute(hostKey ?? dataDirectory.appending("ssh_host_ed25519_key")), limits: limits)
+            host: host, port: port, hostKeyPath: SessionLaunch.absolute(hostKey ?? dataDirectory.appending("ssh_host_ed25519_key")), limits: limits,
+            joinSocket: joinSocket.map { SessionLaunch.absolute(FilePath($0)).string })
         let stop = StopSignals()
         let server: RunningSSHShop
         do throws(ServiceStartFailure) {

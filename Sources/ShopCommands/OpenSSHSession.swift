@@ -1,8 +1,10 @@
 import Foundation
+import PseudoTerminal
 import ShopModels
 import ShopSSH
 import ShopSessions
 import StorefrontUI
+import TerminalNCurses
 
 /// `storefront sshd-keys` and `sshd-session`: the shop behind the system's OpenSSH.
 public enum OpenSSHSession {
@@ -19,8 +21,11 @@ public enum OpenSSHSession {
     /// sshd's `ForceCommand`: becomes `storefront run runArguments` for the key sshd verified (or a guest, whose slot in
     /// `dataDirectory()`'s `guest-slots` is taken first); refuses a command, a subsystem and a session without a
     /// terminal, exit 1.
+    ///
+    /// With `join`, the session is first offered to the server listening there (`serve --join-socket`), which runs it
+    /// in one of its workers while this process waits; it becomes the shop itself only when nothing takes it.
     public static func become(
-        runArguments: [String], guest: GuestLimits?, dataDirectory: () throws -> String
+        runArguments: [String], guest: GuestLimits?, join: String? = nil, dataDirectory: () throws -> String
     ) throws -> Never {
         let environment = ProcessInfo.processInfo.environment
         if let asked = environment["SSH_ORIGINAL_COMMAND"], !asked.isEmpty {
@@ -48,12 +53,40 @@ public enum OpenSSHSession {
         }
         sessionEnvironment["SSH_ORIGINAL_COMMAND"] = nil
         SessionCommand.setLocale(&sessionEnvironment)
+        if let join { try joinServer(at: join, environment: sessionEnvironment) }
         let executable = thisExecutable()
         let argv = ([executable, "run"] + runArguments).map { strdup($0) } + [nil]
         let envp = sessionEnvironment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         execve(executable, argv, envp)
         complain("cannot start the shop: \(String(cString: strerror(errno)))")
         throw CommandExit(1)
+    }
+
+    /// Offers the session to the server at `path` and, once it has taken it, waits for its end and exits with its
+    /// status, as the shop of its own would have; returns when no server takes it, so the caller runs the shop here.
+    private static func joinServer(at path: String, environment: [String: String]) throws {
+        guard let socket = try? SessionJoin.connect(path: path) else { return }
+        defer { close(socket) }
+        let handed = environment.filter {
+            [SessionCommand.fingerprintVariable, SessionCommand.guestVariable, "TERM", "SSH_CONNECTION"].contains($0.key)
+        }
+        switch SessionJoin.handOver(terminal: STDIN_FILENO, environment: handed, on: socket) {
+        case .ownProcess:
+            return
+        case .refused(let why):
+            _ = emit(why + "\n", to: STDERR_FILENO)
+            throw CommandExit(1)
+        case .ended(let termination, let message):
+            // A shop that died of a signal could not put the terminal back: as the SSH front does, this process does.
+            // Written as it is: `emit` would make its escape sequences safe, and so useless.
+            if case .signalled = termination { _ = writeAll(TerminalReset.afterCrash, to: STDOUT_FILENO) }
+            if let message { _ = writeAll("\r\n" + TerminalText.safeLines(message) + "\r\n", to: STDERR_FILENO) }
+            throw CommandExit(termination.shellStatus)
+        case .serverGone:
+            _ = writeAll(TerminalReset.afterCrash, to: STDOUT_FILENO)
+            _ = writeAll("\r\nstorefront: the shop's server stopped; your cart is saved. Reconnect to go on.\r\n", to: STDERR_FILENO)
+            throw CommandExit(255)
+        }
     }
 
     /// How many guests the host and one address may have at once.
@@ -85,7 +118,7 @@ extension OpenSSHSession {
     /// What is wrong with an `sshd-config` request, if anything: names that are not system users, limits out of range, a
     /// binary or session options that would inject sshd directives or shell syntax.
     public static func setupProblem(
-        user: String, guestUser: String?, maxGuests: Int, guestsPerAddress: Int, binary: String?, runArguments: [String]
+        user: String, guestUser: String?, maxGuests: Int, guestsPerAddress: Int, binary: String?, join: String? = nil, runArguments: [String]
     ) -> String? {
         for (flag, name) in [("--user", user), ("--guest-user", guestUser ?? "guest")]
         where name.isEmpty || !name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }) {
@@ -95,14 +128,8 @@ extension OpenSSHSession {
         guard (1...10_000).contains(maxGuests), (1...1_000).contains(guestsPerAddress) else {
             return "--max-guests must be 1 to 10000 and --guests-per-address 1 to 1000"
         }
-        if let binary, !binary.hasPrefix("/") { return "--binary must be an absolute path: sshd runs it by its full name" }
-        // The path lands in ForceCommand and AuthorizedKeysCommand lines: a newline would add sshd directives, a shell
-        // character would run through the shell, a parenthesis breaks every login.
-        if let binary,
-            binary.contains(where: { $0.isWhitespace || $0.isNewline || "\"'\\$`;&|<>()*?[]{}#~%!".contains($0) })
-                || binary.unicodeScalars.contains(where: \.isUnsafeForTerminal)
-        {
-            return "--binary must be a plain path (letters, digits, / . - _), got \"\(binary.debugDescription.dropFirst().dropLast())\""
+        for (flag, path) in [("--binary", binary), ("--join", join)] {
+            if let path, let problem = plainPathProblem(path, flag: flag) { return problem }
         }
         for argument in runArguments
         where argument.contains(where: { $0.isWhitespace || $0.isNewline || "\"'\\$`;&|<>()".contains($0) })
@@ -113,12 +140,26 @@ extension OpenSSHSession {
         return nil
     }
 
-    /// Prints the sshd_config block for `user`, and for `guestUser` when given, running `binary` (default: this one).
+    /// What is wrong with `path` as `flag`, if anything. The path lands in ForceCommand and AuthorizedKeysCommand lines:
+    /// a newline would add sshd directives, a shell character would run through the shell, a parenthesis breaks every
+    /// login; sshd runs it by its full name.
+    private static func plainPathProblem(_ path: String, flag: String) -> String? {
+        guard path.hasPrefix("/") else { return "\(flag) must be an absolute path: sshd runs it by its full name" }
+        if path.contains(where: { $0.isWhitespace || $0.isNewline || "\"'\\$`;&|<>()*?[]{}#~%!".contains($0) })
+            || path.unicodeScalars.contains(where: \.isUnsafeForTerminal)
+        {
+            return "\(flag) must be a plain path (letters, digits, / . - _), got \"\(path.debugDescription.dropFirst().dropLast())\""
+        }
+        return nil
+    }
+
+    /// Prints the sshd_config block for `user`, and for `guestUser` when given, running `binary` (default: this one);
+    /// with `join`, each session is offered to the server listening there first.
     public static func printSetup(
-        user: String, guestUser: String?, maxGuests: Int, guestsPerAddress: Int, binary: String?, runArguments: [String]
+        user: String, guestUser: String?, maxGuests: Int, guestsPerAddress: Int, binary: String?, join: String? = nil, runArguments: [String]
     ) {
         let executable = binary ?? thisExecutable()
-        let session = [executable, "sshd-session"]
+        let session = [executable, "sshd-session"] + (join.map { ["--join", $0] } ?? [])
         print(
             OpenSSHFront.configSnippet(
                 user: user, keysCommand: "\(executable) sshd-keys", sessionCommand: (session + runArguments).joined(separator: " ")),

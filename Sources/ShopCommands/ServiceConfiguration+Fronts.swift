@@ -92,6 +92,9 @@ extension ServiceConfiguration {
         if isOn("webhooks.enabled"), shop.payments != .stripe {
             add("webhooks.enabled: webhooks come from Stripe; set shop.payments = stripe (the sandbox sends none)", "webhooks.enabled")
         }
+        if self["ssh.join-socket"] != nil, count("sessions.per-worker") < 2 {
+            add("ssh.join-socket: OpenSSH's sessions join this server's workers; set [sessions] per-worker above 1", "ssh.join-socket")
+        }
         for name in [
             "shop.catalog", "ssh.admin-keys", "api.admin-keys", "ssh.openid-providers", "webhooks.secret-file", "shop.stripe-secret-key-file",
         ] {

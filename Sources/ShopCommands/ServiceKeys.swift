@@ -97,6 +97,7 @@ extension ServiceKey {
             ServiceKey("ssh", "idle-timeout", .duration, "15m", reloadable: true),
             ServiceKey("ssh", "drain-timeout", .duration, "10s", reloadable: true),
             ServiceKey("ssh", "admin-keys", .path, reloadable: true), ServiceKey("ssh", "openssh-front", .text),
+            ServiceKey("ssh", "join-socket", .path),
             ServiceKey("ssh", "openid-providers", .path, environment: "STOREFRONT_OPENID_PROVIDERS"),
 
             ServiceKey("web", "enabled", .onOff, "off"), ServiceKey("web", "listen", .address, "127.0.0.1:8080"),

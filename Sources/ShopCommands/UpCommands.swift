@@ -92,7 +92,9 @@ public enum UpCommands {
             let listen = configuration.address("ssh.listen") ?? ListenAddress(host: "0.0.0.0", port: 2222)
             let hostKey =
                 configuration["ssh.host-key"].map { SessionLaunch.absolute(FilePath($0)) } ?? dataDirectory.appending("ssh_host_ed25519_key")
-            let settings = SSHShopSettings(host: listen.host, port: listen.port, hostKeyPath: hostKey, limits: configuration.sshLimits)
+            let settings = SSHShopSettings(
+                host: listen.host, port: listen.port, hostKeyPath: hostKey, limits: configuration.sshLimits,
+                joinSocket: configuration["ssh.join-socket"].map { SessionLaunch.absolute(FilePath($0)).string })
             let ssh = try await told { () async throws(ServiceStartFailure) in
                 try await SSHShopService.start(settings, command: command) { announce("ssh: \($0)") }
             }

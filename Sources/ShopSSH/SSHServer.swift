@@ -63,16 +63,20 @@ struct SessionContext: Sendable {
     var refusals: RefusalLogThrottle
 }
 
-/// A running session, reachable from any thread through its event loop.
+/// A running session, reachable from any thread: an SSH channel's through its event loop, a joined one's directly.
 struct SessionHandle: Sendable {
-    let handler: NIOLoopBound<SessionChannelHandler>
+    let end: @Sendable (SessionEnding) -> Void
+    let kill: @Sendable () -> Void
 
-    func end(_ reason: SessionEnding) {
-        handler.eventLoop.execute { handler.value.end(reason) }
+    init(end: @escaping @Sendable (SessionEnding) -> Void, kill: @escaping @Sendable () -> Void) {
+        self.end = end
+        self.kill = kill
     }
 
-    func kill() {
-        handler.eventLoop.execute { handler.value.kill() }
+    init(handler: NIOLoopBound<SessionChannelHandler>) {
+        self.init(
+            end: { reason in handler.eventLoop.execute { handler.value.end(reason) } },
+            kill: { handler.eventLoop.execute { handler.value.kill() } })
     }
 }
 
@@ -136,6 +140,7 @@ public final class StorefrontSSHServer: Sendable {
     private let registry = SessionRegistry()
     private let group: MultiThreadedEventLoopGroup
     private let listener = Mutex<Channel?>(nil)
+    private let joinListener = Mutex<OpenSSHJoinListener?>(nil)
     private let log: @Sendable (String) -> Void
     private let refusals: RefusalLogThrottle
 
@@ -228,6 +233,18 @@ public final class StorefrontSSHServer: Sendable {
     /// Sessions open now.
     public var openSessions: Int { admission.openSessions }
 
+    /// Also takes the sessions the system's OpenSSH hands over at `path` (`storefront sshd-session --join PATH`) into
+    /// this server's workers, counted against its limits and drained with its own. Throws with the reason.
+    public func openJoinSocket(path: String) throws {
+        let context = JoinContext(
+            path: path, command: command, terminalTypes: TerminalTypes.host(environment: command.environment), admission: admission,
+            registry: registry, log: log, refusals: refusals)
+        let joins = OpenSSHJoinListener(path: path, context: context)
+        try joins.start()
+        joinListener.withLock { $0 = joins }
+        log("taking OpenSSH's sessions at \(path)")
+    }
+
     /// New limits for sessions and connections from now on; the flood allowance stays as started.
     public func update(_ limits: ServeLimits) {
         var limits = limits
@@ -242,6 +259,7 @@ public final class StorefrontSSHServer: Sendable {
         admission.startDraining()
         let channel = listener.withLock { $0 }
         try? await channel?.close()
+        joinListener.withLock { $0 }?.stop()
         let open = registry.handles
         log("draining: \(open.count) open session\(open.count == 1 ? "" : "s")")
         for handle in open { handle.end(.shutdown) }

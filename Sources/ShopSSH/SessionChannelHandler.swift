@@ -178,19 +178,11 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
         idleCheck?.cancel()
         releaseSlot()
         context.registry.remove(sessionNumber)
-        let crashed = ending == .shopExited && Self.isCrash(termination)
+        let crashed = ending.isCrash(termination)
         context.log(
             "session \(sessionNumber) closed: \(crashed ? "crashed" : ending.rawValue), pid \(process.pid) \(termination)\(process.placeNote)")
         guard let channel, channel.isActive else { return }
-        let limits = context.admission.limits
-        let message: String? =
-            switch ending {
-            case .idle: "storefront: closed after \(ServeDuration.describe(limits.idleTimeout)) without a key; your cart is saved."
-            case .shutdown: "storefront: the shop is closing for maintenance; your cart is saved. Try again in a few minutes."
-            case .clientGone: nil
-            case .shopExited:
-                crashed ? "storefront: this session stopped unexpectedly (\(termination)); your cart is saved. Reconnect to go on." : nil
-            }
+        let message = ending.message(for: termination, idleTimeout: context.admission.limits.idleTimeout)
         // A shop that died of a signal (a crash, SIGKILL) could not put the shopper's terminal back: the server does.
         if case .signalled = termination { writeOutput(TerminalReset.afterCrash, to: channel) }
         // After the shop's last frame, so the reason starts on a fresh line.
@@ -198,12 +190,6 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
         // `shellStatus` is always 0 to 255 (an unknown end is 255): ExitStatus traps on a negative number.
         let status = SSHChannelRequestEvent.ExitStatus(exitStatus: Int(termination.shellStatus))
         channel.triggerUserOutboundEvent(status).whenComplete { _ in channel.close(promise: nil) }
-    }
-
-    /// A signal other than the ones used to end a session on purpose.
-    private static func isCrash(_ termination: ProcessTermination) -> Bool {
-        guard case .signalled(let number) = termination else { return false }
-        return ![SIGHUP, SIGTERM, SIGINT].contains(number)
     }
 
     func releaseSlot() {

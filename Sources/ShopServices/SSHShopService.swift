@@ -12,8 +12,11 @@ public struct SSHShopSettings: Sendable {
     /// The Ed25519 host key, made (mode 0600) on the first start.
     public var hostKeyPath: FilePath
     public var limits: ServeLimits
+    /// Where the system's OpenSSH hands its sessions over to this server's workers (`sshd-session --join`), if anywhere.
+    public var joinSocket: String?
 
-    public init(host: String, port: Int, hostKeyPath: FilePath, limits: ServeLimits) {
+    public init(host: String, port: Int, hostKeyPath: FilePath, limits: ServeLimits, joinSocket: String? = nil) {
+        self.joinSocket = joinSocket
         self.host = host
         self.port = port
         self.hostKeyPath = hostKeyPath
@@ -46,6 +49,19 @@ public enum SSHShopService {
         } catch {
             try? await server.shutdown()
             throw ServiceStartFailure(.cannotListen, "cannot listen on \(settings.host):\(settings.port): \(error)")
+        }
+        if let path = settings.joinSocket {
+            guard command.host.map({ $0.sessionsPerWorker > 1 }) ?? false else {
+                try? await server.shutdown()
+                throw ServiceStartFailure(
+                    .configuration, "a join socket needs sessions in workers: --sessions-per-worker over 1 and --session-start fork")
+            }
+            do {
+                try server.openJoinSocket(path: path)
+            } catch {
+                try? await server.shutdown()
+                throw ServiceStartFailure(.cannotListen, "cannot take OpenSSH's sessions at \(path): \(error)")
+            }
         }
         log("host key fingerprint \(key.fingerprint)")
         let port = address.port ?? settings.port

@@ -34,6 +34,12 @@ struct SSHDSession: ParsableCommand {
 
     @OptionGroup var guests: GuestLimitOptions
 
+    @Option(
+        help: ArgumentHelp(
+            "Offer the session to the server listening at this socket (serve --join-socket), to run in its workers; the shop runs in this process when none takes it.",
+            valueName: "path"))
+    var join: String?
+
     @Argument(
         parsing: .captureForPassthrough,
         help: ArgumentHelp("Options passed on to storefront run (--data-dir, --payments, …).", valueName: "run options"))
@@ -42,7 +48,7 @@ struct SSHDSession: ParsableCommand {
     func run() throws {
         let arguments = runArguments
         try OpenSSHSession.become(
-            runArguments: arguments, guest: guest ? guests.limits : nil
+            runArguments: arguments, guest: guest ? guests.limits : nil, join: join
         ) {
             // The data directory `run` will use, read as `run` reads it: its options, the environment, the config file.
             return try Run.parse(arguments).shop.configuration().dataDirectory(environment: ProcessInfo.processInfo.environment).string
@@ -75,19 +81,25 @@ struct SSHDConfig: ParsableCommand {
         help: ArgumentHelp("The storefront binary sshd runs: root-owned, in a directory only root can write. Default: this one.", valueName: "path"))
     var binary: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Each session is offered first to the server listening at this socket (serve --join-socket) and runs in its workers (docs/openssh.md).",
+            valueName: "path"))
+    var join: String?
+
     @Argument(parsing: .postTerminator, help: ArgumentHelp("Options for each session's storefront run.", valueName: "run options"))
     var runArguments: [String] = []
 
     func validate() throws {
         let problem = OpenSSHSession.setupProblem(
-            user: user, guestUser: guestUser, maxGuests: guests.maxGuests, guestsPerAddress: guests.guestsPerAddress, binary: binary,
+            user: user, guestUser: guestUser, maxGuests: guests.maxGuests, guestsPerAddress: guests.guestsPerAddress, binary: binary, join: join,
             runArguments: runArguments)
         if let problem { throw ValidationError(problem) }
     }
 
     func run() throws {
         OpenSSHSession.printSetup(
-            user: user, guestUser: guestUser, maxGuests: guests.maxGuests, guestsPerAddress: guests.guestsPerAddress, binary: binary,
+            user: user, guestUser: guestUser, maxGuests: guests.maxGuests, guestsPerAddress: guests.guestsPerAddress, binary: binary, join: join,
             runArguments: runArguments)
     }
 }

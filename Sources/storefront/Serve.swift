@@ -40,6 +40,13 @@ struct Serve: AsyncParsableCommand {
             valueName: "command"))
     var openSSHFront: String?
 
+    @Option(
+        name: .customLong("join-socket"),
+        help: ArgumentHelp(
+            "Also take the sessions the system's OpenSSH hands over here (storefront sshd-config --join) into this server's workers: a local socket only this user may use (docs/openssh.md).",
+            valueName: "path"))
+    var joinSocket: String?
+
     @OptionGroup var sessions: SessionTimeOptions
 
     @OptionGroup var guests: GuestLimitOptions
@@ -103,7 +110,8 @@ struct Serve: AsyncParsableCommand {
         start.metricsRelay = metrics?.relay?.address
         try await FrontCommands.serveSSH(
             start, host: host, port: port, limits: limits, hostKey: hostKey,
-            adminKeys: adminKeys, openSSHFront: openSSHFront, webhookListen: webhookListen, webhookSecretFile: webhooks.secretFile,
+            adminKeys: adminKeys, openSSHFront: openSSHFront, joinSocket: joinSocket, webhookListen: webhookListen,
+            webhookSecretFile: webhooks.secretFile,
             adminListen: admin.address, metrics: metrics)
     }
 }

@@ -21,7 +21,8 @@ final class OpenSSHServer {
     var dataDirectory: String { directory.appendingPathComponent("data").path }
     var hostKeyPath: String { directory.appendingPathComponent("host_ed25519").path }
 
-    init(sourceLocation: SourceLocation = #_sourceLocation) throws {
+    /// `setupOptions` go to `sshd-config` before its run options (`--join PATH`).
+    init(setupOptions: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) throws {
         guard FileManager.default.isExecutableFile(atPath: Self.sshd) else {
             Issue.record("OpenSSH's server is missing: install Debian's package openssh-server", sourceLocation: sourceLocation)
             throw TmuxError(message: "no sshd")
@@ -61,9 +62,8 @@ final class OpenSSHServer {
         let snippet = try Subprocess.run(
             binary,
             [
-                "sshd-config", "--user", user, "--binary", binary, "--guest-user", "storefront-guest-test", "--", "--data-dir",
-                directory.appendingPathComponent("data").path,
-            ])
+                "sshd-config", "--user", user, "--binary", binary, "--guest-user", "storefront-guest-test",
+            ] + setupOptions + ["--", "--data-dir", directory.appendingPathComponent("data").path])
         try #require(snippet.status == 0, "sshd-config failed: \(snippet.stderr)")
         let config = """
             Port \(port)

@@ -1,0 +1,269 @@
+import Dispatch
+import Foundation
+import PseudoTerminal
+import ShopModels
+import ShopSessions
+import Synchronization
+
+/// `serve --join-socket PATH`: the sessions the system's OpenSSH hands over (`storefront sshd-session --join PATH`)
+/// run in this server's workers, counted, logged and drained as its own SSH sessions are.
+///
+/// Order of calls: `start` → (each joiner: checked, its session started in a worker, its window changes and hang-ups
+/// passed on, its end told) → `stop`.
+final class OpenSSHJoinListener: @unchecked Sendable {
+    // @unchecked: `source` is set once in `start` and cancelled in `stop`; each joiner's state is its own.
+    let path: String
+    private let context: JoinContext
+    private let queue = DispatchQueue(label: "storefront.join")
+    private var source: (any DispatchSourceRead)?
+    private var socket: Int32 = -1
+
+    init(path: String, context: JoinContext) {
+        self.path = path
+        self.context = context
+    }
+
+    /// Listens at `path` (this user's only) and takes joiners from now on. Throws with the reason.
+    func start() throws {
+        socket = try SessionJoin.listen(path: path)
+        _ = fcntl(socket, F_SETFL, fcntl(socket, F_GETFL) | O_NONBLOCK)
+        let source = DispatchSource.makeReadSource(fileDescriptor: socket, queue: queue)
+        let (socket, context) = (socket, context)
+        source.setEventHandler {
+            while true {
+                guard let connection = SessionJoin.accept(on: socket) else { return }
+                // Anyone who may connect could name any customer: only this server's own user (sshd's ForceCommand
+                // runs as the shop's user) and root are believed.
+                guard let user = SessionJoin.peerUser(of: connection), user == getuid() || user == 0 else {
+                    context.refusals.log("refused a joiner", "refused a joiner on \(context.path): not the server's user")
+                    close(connection)
+                    continue
+                }
+                JoinedConnection(socket: connection, context: context).listen()
+            }
+        }
+        source.setCancelHandler { close(socket) }
+        source.resume()
+        self.source = source
+    }
+
+    /// Takes no more joiners and removes the socket file; sessions already joined run on until drained.
+    func stop() {
+        source?.cancel()
+        source = nil
+        unlink(path)
+    }
+}
+
+/// What a joined session needs of its server.
+struct JoinContext: Sendable {
+    var path: String
+    var command: SessionCommand
+    var terminalTypes: TerminalTypes
+    var admission: AdmissionControl
+    var registry: SessionRegistry
+    var log: @Sendable (String) -> Void
+    var refusals: RefusalLogThrottle
+    /// How long a joiner has to send its join once connected.
+    var joinDeadline: Duration = .seconds(5)
+}
+
+/// One joiner's connection: its join checked, its session started, its messages passed on, its session's end told.
+private final class JoinedConnection: @unchecked Sendable {
+    // @unchecked: every mutable property is touched only on `queue`.
+    private let socket: Int32
+    private let context: JoinContext
+    private let queue = DispatchQueue(label: "storefront.joined")
+    private var source: (any DispatchSourceRead)?
+    private var deadline: (any DispatchSourceTimer)?
+    private var session: JoinedSession?
+    private var joined = false
+    private var ending = SessionEnding.shopExited
+    private var number = 0
+    /// A hang-up heard while the session was starting, passed on once it has.
+    private var pendingSignal: Int32?
+
+    init(socket: Int32, context: JoinContext) {
+        self.socket = socket
+        self.context = context
+    }
+
+    deinit {
+        close(socket)
+    }
+
+    func listen() {
+        let source = DispatchSource.makeReadSource(fileDescriptor: socket, queue: queue)
+        source.setEventHandler { [self] in readMessages() }
+        source.resume()
+        self.source = source
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now() + .milliseconds(Int(context.joinDeadline.components.seconds * 1000)))
+        timer.setEventHandler { [self] in
+            guard !joined else { return }
+            context.refusals.log("refused a joiner", "closed a joiner on \(context.path) that sent no join within \(context.joinDeadline)")
+            finish()
+        }
+        timer.resume()
+        deadline = timer
+    }
+
+    private func readMessages() {
+        while true {
+            let received = SessionJoin.receiveRequest(on: socket)
+            switch received {
+            case .nothing: return
+            case .message(.join(let environment, let terminal)) where !joined:
+                joined = true
+                deadline?.cancel()
+                start(environment: environment, terminal: terminal)
+            case .message(.windowChanged):
+                session?.windowChanged()
+            case .message(.hangUp(let number)) where [SIGHUP, SIGTERM].contains(number):
+                hangUp(number)
+            case .gone:
+                // The joiner is gone (sshd ended it with its connection): so is the shopper.
+                source?.cancel()
+                source = nil
+                if joined { hangUp(SIGHUP) } else { finish() }
+                return
+            case .malformed, .message:
+                if case .message(.join(_, let terminal)) = received { close(terminal) }
+                context.refusals.log("refused a joiner", "closed a joiner on \(context.path): a message out of order or malformed")
+                source?.cancel()
+                source = nil
+                if joined { hangUp(SIGHUP) } else { finish() }
+                return
+            }
+        }
+    }
+
+    private func hangUp(_ number: Int32) {
+        ending = .clientGone
+        if let session { session.signal(number) } else { pendingSignal = number }
+    }
+
+    /// Checks the join as the SSH front checks a connection, then starts the session in a worker off this queue.
+    private func start(environment: [String: String], terminal: Int32) {
+        let command = context.command
+        guard let host = command.host, host.sessionsPerWorker > 1 else {
+            close(terminal)
+            return answer(.ownProcess)
+        }
+        switch OpenSSHJoinRequest.check(environment) {
+        case .failure(let problem):
+            close(terminal)
+            context.refusals.log("refused a joiner", "refused a joiner on \(context.path): \(problem)")
+            return answer(.refused("storefront: \(problem)"))
+        case .success(let request):
+            if let refusal = context.admission.beginSession() {
+                close(terminal)
+                context.refusals.log("refused a session", "refused a joined session from \(request.address): \(refusal)")
+                return answer(.refused("storefront: \(refusal)"))
+            }
+            var sessionEnvironment = command.environment
+            sessionEnvironment["TERM"] = context.terminalTypes.resolve(request.term).term
+            let (arguments, customer) = command.launch(guest: request.isGuest, fingerprint: request.fingerprint, environment: &sessionEnvironment)
+            number = context.registry.add(
+                SessionHandle(
+                    end: { [self] reason in queue.async { self.endAsked(reason) } },
+                    kill: { [self] in queue.async { self.session?.signal(SIGKILL) } }))
+            let environmentToRun = sessionEnvironment
+            Task { [self] in
+                let outcome: Result<JoinedSession?, any Error>
+                do {
+                    outcome = .success(try await host.join(arguments: arguments, environment: environmentToRun, terminal: terminal))
+                } catch {
+                    outcome = .failure(error)
+                }
+                close(terminal)
+                queue.async { self.started(outcome, customer: customer, address: request.address) }
+            }
+        }
+    }
+
+    private func started(_ outcome: Result<JoinedSession?, any Error>, customer: String, address: String) {
+        switch outcome {
+        case .success(let joined?):
+            session = joined
+            answer(.started)
+            context.log("session \(number) opened: \(customer) from \(address), joined through \(context.path), pid \(joined.pid), in a worker")
+            if let pendingSignal { joined.signal(pendingSignal) }
+            joined.whenEnded { [self] termination in queue.async { self.ended(termination) } }
+        case .success(nil):
+            release()
+            answer(.ownProcess)
+            finish()
+        case .failure(let error):
+            release()
+            context.log("session \(number) could not start for \(customer) from \(address): \(error)")
+            answer(.refused("storefront: the shop could not start your session; try again in a moment"))
+            finish()
+        }
+    }
+
+    private func endAsked(_ reason: SessionEnding) {
+        ending = reason
+        session?.signal(reason == .shutdown ? SIGTERM : SIGHUP)
+    }
+
+    private func ended(_ termination: ProcessTermination) {
+        let crashed = ending.isCrash(termination)
+        context.log("session \(number) closed: \(crashed ? "crashed" : ending.rawValue), pid \(session?.pid ?? 0) \(termination), in a worker")
+        answer(.ended(termination, message: ending.message(for: termination, idleTimeout: context.admission.limits.idleTimeout)))
+        release()
+        finish()
+    }
+
+    private func release() {
+        context.admission.endSession()
+        context.registry.remove(number)
+    }
+
+    private func answer(_ reply: SessionJoin.Reply) {
+        try? SessionJoin.send(reply, on: socket)
+    }
+
+    /// Lets go of the connection: its sources are cancelled and, once nothing holds it, its socket closed.
+    private func finish() {
+        source?.cancel()
+        deadline?.cancel()
+        (source, deadline) = (nil, nil)
+    }
+}
+
+/// A join's environment, checked as the SSH front checks what a client sends.
+struct OpenSSHJoinRequest: Equatable {
+    var term: String
+    var isGuest: Bool
+    var fingerprint: String
+    /// The client's address, as sshd's SSH_CONNECTION gives it.
+    var address: String
+
+    static func check(_ environment: [String: String]) -> Result<OpenSSHJoinRequest, OpenSSHJoinProblem> {
+        guard let term = environment["TERM"], !term.isEmpty, term.count <= 64, term.allSatisfy({ $0.isASCII && !$0.isWhitespace && !$0.isNewline })
+        else { return .failure(.term) }
+        let address = environment["SSH_CONNECTION"]?.split(separator: " ").first.map(String.init) ?? "unknown"
+        guard address.count <= 64, address.allSatisfy({ $0.isHexDigit || ".:%".contains($0) || $0.isLetter }) else { return .failure(.address) }
+        if environment[SessionCommand.guestVariable] != nil {
+            return .success(OpenSSHJoinRequest(term: term, isGuest: true, fingerprint: "", address: address))
+        }
+        guard let fingerprint = environment[SessionCommand.fingerprintVariable], SSHPublicKeyIdentity.isFingerprint(fingerprint) else {
+            return .failure(.customer)
+        }
+        return .success(OpenSSHJoinRequest(term: term, isGuest: false, fingerprint: fingerprint, address: address))
+    }
+}
+
+/// What is wrong with a join, worded for the shopper (the joiner prints it).
+enum OpenSSHJoinProblem: Error, CustomStringConvertible {
+    case term, address, customer
+
+    var description: String {
+        switch self {
+        case .term: "the terminal type (TERM) is missing or not one word of at most 64 characters"
+        case .address: "sshd's SSH_CONNECTION does not start with an address"
+        case .customer: "sshd named no verified key and no guest: the session has no customer"
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import StorefrontTesting
+import Testing
+
+/// The system's OpenSSH handing its sessions to a server's workers (`sshd-config --join`, `serve --join-socket`):
+/// the shop as the key's account, window changes and the end passed through, a crash told as on `serve`, and a shop
+/// of its own whenever no server takes the session.
+@Suite("OpenSSH's sessions in a server's workers", .serialized)
+struct OpenSSHJoinTests {
+    /// Connects from a shell in `terminal`; once the client exits, the shell prints its status and `TTY=restored` if the
+    /// terminal's modes are what they were before it.
+    func open(_ terminal: TmuxTerminal, key: String, _ sshd: OpenSSHServer) throws {
+        try terminal.type("S=$(stty -g); " + sshd.sshCommand(key: key) + "; echo EXIT=$?; [ \"$(stty -g)\" = \"$S\" ] && echo TTY=restored")
+        do {
+            try terminal.waitForShop(timeout: .seconds(30))
+        } catch {
+            Issue.record("sshd's log:\n\(sshd.log)")
+            throw error
+        }
+    }
+
+    @Test(.timeLimit(.minutes(4)))
+    func aKeysSessionRunsInTheServersWorkerAndFallsBackToItsOwnProcessWithoutOne() throws {
+        let socketDirectory = TemporaryDirectory.make()
+        try FileManager.default.createDirectory(at: socketDirectory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: socketDirectory) }
+        let join = socketDirectory.appendingPathComponent("join.sock").path
+        let sshd = try OpenSSHServer(setupOptions: ["--join", join])
+        let key = try sshd.makeClientKey("joiner")
+        let account = String(try ServeProcess.fingerprint(ofKey: key).prefix(12))
+
+        // Nothing listens yet: the session is the shop in a process of its own, as without --join.
+        let alone = try TmuxTerminal()
+        try open(alone, key: key, sshd)
+        try alone.press("a")
+        try alone.waitFor("cart: 1 item")
+        try alone.press("q")
+        try alone.waitFor("EXIT=0")
+        try alone.waitFor("TTY=restored")
+
+        let server = try ServeProcess(
+            arguments: ["--sessions-per-worker", "4", "--join-socket", join], environment: ["STOREFRONT_FAULT_CRASH_KEY": "!"],
+            dataDirectory: sshd.dataDirectory)
+        try server.waitForLog(#/taking OpenSSH's sessions at /#)
+        let host = try #require(pid_t(try server.waitForLog(#/forked from a session host, pid (\d+), up to 4 in each worker/#).output.1))
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: join)[.posixPermissions] as? Int)
+        #expect(mode == 0o600, "only the server's user may hand it sessions")
+
+        let terminal = try TmuxTerminal()
+        try open(terminal, key: key, sshd)
+        let opened = try server.waitForLog(
+            #/session 1 opened: customer ssh:(SHA256:\S+) from 127\.0\.0\.1, joined through \S+, pid (\d+), in a worker/#)
+        let worker = try #require(pid_t(String(opened.output.2)))
+        #expect(WebFrontTests.children(of: host).contains(worker), "the session runs in a worker of the server's host")
+        #expect(opened.output.1.hasPrefix(account), "the key sshd verified is the customer")
+        #expect(try terminal.screen().contains("cart: 1 item"), "the same account's cart, filled in the session of its own")
+
+        _ = try terminal.tmux(["resize-window", "-t", "main", "-x", "60", "-y", "20"])
+        try terminal.waitUntil("the shop laid out again at 60 columns") { $0.split(separator: "\n").first?.contains("cart: 1 item") == true }
+        try terminal.press("q")
+        try terminal.waitFor("EXIT=0")
+        try terminal.waitFor("TTY=restored")
+        try server.waitForLog(#/session 1 closed: finished, pid \d+ exit 0, in a worker/#)
+
+        // A crash in the worker: this shopper is told with the serve front's words, and the terminal is reset.
+        let crashing = try TmuxTerminal()
+        try open(crashing, key: key, sshd)
+        try server.waitForLog(#/session 2 opened: .*, in a worker/#)
+        try crashing.press("!")
+        do {
+            try crashing.waitFor("this session stopped unexpectedly (SIGILL); your cart is saved. Reconnect to go on.", timeout: .seconds(20))
+        } catch {
+            _ = try? server.waitForLog(#/no such line/#, timeout: .seconds(3))
+            Issue.record("server's log:\n\(server.log)\nsshd's log:\n\(sshd.log)")
+            throw error
+        }
+        try crashing.waitFor("EXIT=132")
+        try crashing.waitFor("TTY=restored")
+        #expect(!(try crashing.screen().contains("q quit")), "the shop's screen is gone: the terminal was reset")
+        try server.waitForLog(#/session 2 closed: crashed, pid \d+ SIGILL, in a worker/#)
+    }
+}
