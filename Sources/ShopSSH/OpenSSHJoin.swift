@@ -148,18 +148,21 @@ private final class JoinedConnection: @unchecked Sendable {
         let command = context.command
         guard let host = command.host, host.sessionsPerWorker > 1 else {
             close(terminal)
-            return answer(.ownProcess)
+            answer(.ownProcess)
+            return finish()
         }
         switch OpenSSHJoinRequest.check(environment) {
         case .failure(let problem):
             close(terminal)
             context.refusals.log("refused a joiner", "refused a joiner on \(context.path): \(problem)")
-            return answer(.refused("storefront: \(problem)"))
+            answer(.refused("storefront: \(problem)"))
+            return finish()
         case .success(let request):
             if let refusal = context.admission.beginSession() {
                 close(terminal)
                 context.refusals.log("refused a session", "refused a joined session from \(request.address): \(refusal)")
-                return answer(.refused("storefront: \(refusal)"))
+                answer(.refused("storefront: \(refusal)"))
+                return finish()
             }
             var sessionEnvironment = command.environment
             sessionEnvironment["TERM"] = context.terminalTypes.resolve(request.term).term
@@ -256,7 +259,7 @@ struct OpenSSHJoinRequest: Equatable {
 }
 
 /// What is wrong with a join, worded for the shopper (the joiner prints it).
-enum OpenSSHJoinProblem: Error, CustomStringConvertible {
+enum OpenSSHJoinProblem: Error, Equatable, CustomStringConvertible {
     case term, address, customer
 
     var description: String {

@@ -1,4 +1,5 @@
 import Foundation
+import PseudoTerminal
 import StorefrontTesting
 import Testing
 
@@ -78,5 +79,79 @@ struct OpenSSHJoinTests {
         try crashing.waitFor("TTY=restored")
         #expect(!(try crashing.screen().contains("q quit")), "the shop's screen is gone: the terminal was reset")
         try server.waitForLog(#/session 2 closed: crashed, pid \d+ SIGILL, in a worker/#)
+
+        // A drain reaches the joined sessions too: told why, and the socket file is gone with the server.
+        let drained = try TmuxTerminal()
+        try open(drained, key: key, sshd)
+        try server.waitForLog(#/session 3 opened: .*, in a worker/#)
+        #expect(try server.terminate() == 0)
+        try drained.waitFor("the shop is closing for maintenance; your cart is saved.")
+        try drained.waitFor("TTY=restored")
+        #expect(!FileManager.default.fileExists(atPath: join), "the join socket is removed at the end")
+    }
+
+    /// Waits (bounded) until the server closes `socket`: a read that returns end of file.
+    func closedByTheServer(_ socket: Int32) -> Bool {
+        var ready = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        var byte: UInt8 = 0
+        while poll(&ready, 1, 30_000) == 1 {
+            if recv(socket, &byte, 1, 0) <= 0 { return true }
+        }
+        return false
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func aJoinerThatSaysNothingNonsenseOrNoCustomerIsTurnedAwayAndTheServerServesOn() throws {
+        let socketDirectory = TemporaryDirectory.make()
+        try FileManager.default.createDirectory(at: socketDirectory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: socketDirectory) }
+        let join = socketDirectory.appendingPathComponent("join.sock").path
+        let server = try ServeProcess(arguments: ["--sessions-per-worker", "4", "--join-socket", join])
+        try server.waitForLog(#/taking OpenSSH's sessions at /#)
+
+        let nonsense = try SessionJoin.connect(path: join)
+        defer { close(nonsense) }
+        #expect(write(nonsense, "GET / HTTP/1.1\r\n\r\n", 18) == 18)
+        #expect(closedByTheServer(nonsense))
+        try server.waitForLog(#/closed a joiner on \S+: a message out of order or malformed/#)
+
+        let silent = try SessionJoin.connect(path: join)
+        defer { close(silent) }
+        #expect(closedByTheServer(silent), "a joiner that sends nothing is let go after its deadline")
+        try server.waitForLog(#/closed a joiner on \S+ that sent no join within 5/#)
+
+        let nameless = try SessionJoin.connect(path: join)
+        defer { close(nameless) }
+        var ends: [Int32] = [-1, -1]
+        try #require(pipe(&ends) == 0)
+        defer {
+            close(ends[0])
+            close(ends[1])
+        }
+        try SessionJoin.send(.join(environment: ["TERM": "xterm"], terminal: ends[1]), on: nameless)
+        guard case .message(let reply) = SessionJoin.receiveReply(on: nameless) else {
+            Issue.record("no reply to a join without a customer")
+            return
+        }
+        #expect(reply == .refused("storefront: sshd named no verified key and no guest: the session has no customer"))
+        #expect(closedByTheServer(nameless))
+
+        let key = try server.makeClientKey("after")
+        let terminal = try TmuxTerminal()
+        try server.connect(terminal, key: key)
+        try server.leave(terminal)
+    }
+
+    @Test func aJoinSocketNeedsSessionsInWorkers() throws {
+        let directory = TemporaryDirectory.make()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let refused = try Subprocess.run(
+            try BuiltProduct.requireStorefront(),
+            [
+                "serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", directory.appendingPathComponent("data").path, "--sessions-per-worker",
+                "1", "--join-socket", directory.appendingPathComponent("join.sock").path,
+            ], timeout: .seconds(60))
+        #expect(refused.status == 78, "a configuration error (docs/exit-codes.md): \(refused.stderr)")
+        #expect(refused.stderr.contains("a join socket needs sessions in workers"), "\(refused.stderr)")
     }
 }
