@@ -44,6 +44,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "storefront", targets: ["storefront"]),
+        // What `storefront sshd-session --join` becomes: a session's waiting process behind OpenSSH, in C to stay small.
+        .executable(name: "storefront-joiner", targets: ["storefront-joiner"]),
         .library(name: "StorefrontTesting", targets: ["StorefrontTesting"]),
         .library(name: "StorefrontCore", targets: ["StorefrontCore"]),
         .library(name: "StorefrontUI", targets: ["StorefrontUI"]),
@@ -115,6 +117,8 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "CPseudoTerminal"),
+        // SwiftPM links the Swift runtime into it all the same; scripts/release-build compiles the deployed one with cc.
+        .executableTarget(name: "storefront-joiner", dependencies: ["CPseudoTerminal"]),
         .target(name: "PseudoTerminal", dependencies: ["CPseudoTerminal"], swiftSettings: strict),
         // What a session is allowed, whichever front (SSH or the browser) it came through: admission, limits, refusals
         // logged without flooding, the command a session process runs.

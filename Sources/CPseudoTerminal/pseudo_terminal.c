@@ -4,8 +4,6 @@
 #include "pseudo_terminal.h"
 
 #include <errno.h>
-#include <signal.h>
-#include <string.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -23,46 +21,4 @@ fail: {
         errno = saved;
         return -1;
     }
-}
-
-static int joiner_pipe[2] = {-1, -1};
-static const int joiner_numbers[] = {SIGWINCH, SIGHUP, SIGTERM, SIGINT, SIGQUIT};
-
-static void joiner_heard(int number) {
-    int saved = errno;
-    unsigned char byte = (unsigned char)number;
-    (void)write(joiner_pipe[1], &byte, 1);
-    errno = saved;
-}
-
-int sf_joiner_signals(void) {
-    // A handler and a pipe, not signalfd: a signal for the process reaches any thread not blocking it, and the Swift
-    // runtime's threads block nothing.
-    if (pipe2(joiner_pipe, O_CLOEXEC | O_NONBLOCK) != 0) return -1;
-    struct sigaction action;
-    memset(&action, 0, sizeof action);
-    action.sa_handler = joiner_heard;
-    action.sa_flags = SA_RESTART;
-    sigemptyset(&action.sa_mask);
-    for (size_t index = 0; index < sizeof joiner_numbers / sizeof joiner_numbers[0]; index++) sigaction(joiner_numbers[index], &action, NULL);
-    signal(SIGPIPE, SIG_IGN);
-    return joiner_pipe[0];
-}
-
-void sf_joiner_signals_end(int descriptor) {
-    (void)descriptor;
-    for (size_t index = 0; index < sizeof joiner_numbers / sizeof joiner_numbers[0]; index++) signal(joiner_numbers[index], SIG_DFL);
-    signal(SIGPIPE, SIG_DFL);
-    for (int end = 0; end < 2; end++) {
-        if (joiner_pipe[end] >= 0) close(joiner_pipe[end]);
-        joiner_pipe[end] = -1;
-    }
-}
-
-int sf_next_signal(int descriptor) {
-    unsigned char byte;
-    ssize_t length;
-    do length = read(descriptor, &byte, 1);
-    while (length < 0 && errno == EINTR);
-    return length == 1 ? byte : 0;
 }

@@ -4,7 +4,6 @@ import ShopModels
 import ShopSSH
 import ShopSessions
 import StorefrontUI
-import TerminalNCurses
 
 /// `storefront sshd-keys` and `sshd-session`: the shop behind the system's OpenSSH.
 public enum OpenSSHSession {
@@ -53,8 +52,8 @@ public enum OpenSSHSession {
         }
         sessionEnvironment["SSH_ORIGINAL_COMMAND"] = nil
         SessionCommand.setLocale(&sessionEnvironment)
-        if let join { try joinServer(at: join, environment: sessionEnvironment) }
         let executable = thisExecutable()
+        if let join { becomeJoiner(at: join, executable: executable, runArguments: runArguments, environment: sessionEnvironment) }
         let argv = ([executable, "run"] + runArguments).map { strdup($0) } + [nil]
         let envp = sessionEnvironment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         execve(executable, argv, envp)
@@ -62,32 +61,18 @@ public enum OpenSSHSession {
         throw CommandExit(1)
     }
 
-    /// Offers the session to the server at `path` and, once it has taken it, waits for its end and exits with its
-    /// status, as the shop of its own would have; returns when no server takes it, so the caller runs the shop here.
-    private static func joinServer(at path: String, environment: [String: String]) throws {
-        guard let socket = try? SessionJoin.connect(path: path) else { return }
-        defer { close(socket) }
-        let handed = environment.filter {
-            [SessionCommand.fingerprintVariable, SessionCommand.guestVariable, "TERM", "SSH_CONNECTION"].contains($0.key)
-        }
-        switch SessionJoin.handOver(terminal: STDIN_FILENO, environment: handed, on: socket) {
-        case .ownProcess:
-            return
-        case .refused(let why):
-            _ = emit(why + "\n", to: STDERR_FILENO)
-            throw CommandExit(1)
-        case .ended(let termination, let message):
-            // A shop that died of a signal could not put the terminal back: as the SSH front does, this process does.
-            // Written as it is: `emit` would make its escape sequences safe, and so useless.
-            if case .signalled = termination { _ = writeAll(TerminalReset.afterCrash, to: STDOUT_FILENO) }
-            if let message { _ = writeAll("\r\n" + TerminalText.safeLines(message) + "\r\n", to: STDERR_FILENO) }
-            throw CommandExit(termination.shellStatus)
-        case .serverGone:
-            _ = writeAll(TerminalReset.afterCrash, to: STDOUT_FILENO)
-            _ = writeAll("\r\nstorefront: the shop's server stopped; your cart is saved. Reconnect to go on.\r\n", to: STDERR_FILENO)
-            throw CommandExit(255)
-        }
+    /// Becomes `storefront-joiner` (beside this binary), which offers the session to the server at `path` and waits
+    /// while it runs there, or becomes `storefront run` itself when nothing takes it; returns only when the joiner
+    /// cannot be started, so the caller runs the shop here.
+    private static func becomeJoiner(at path: String, executable: String, runArguments: [String], environment: [String: String]) {
+        let joiner = URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent(joinerName).path
+        let argv = ([joiner, path, executable, "run"] + runArguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        execve(joiner, argv, envp)
     }
+
+    /// The joiner's file name, installed beside `storefront`.
+    public static let joinerName = "storefront-joiner"
 
     /// How many guests the host and one address may have at once.
     public struct GuestLimits: Sendable {

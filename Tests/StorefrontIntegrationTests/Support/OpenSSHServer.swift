@@ -40,7 +40,10 @@ final class OpenSSHServer {
         let binary = safe + "/storefront"
         // cp, not an open descriptor of this process: a child another test forks meanwhile would inherit one, and the
         // copy could not be run while it is open for writing ("Text file busy").
-        let copied = try Subprocess.run("/bin/cp", [try BuiltProduct.requireStorefront(), binary])
+        // The joiner `sshd-session --join` becomes is found beside the binary, as installed.
+        let built = try BuiltProduct.requireStorefront()
+        let joiner = URL(fileURLWithPath: built).deletingLastPathComponent().appendingPathComponent("storefront-joiner").path
+        let copied = try Subprocess.run("/bin/cp", [built, joiner, safe + "/"])
         guard copied.status == 0 else {
             try? FileManager.default.removeItem(atPath: safe)
             Issue.record("cannot copy the binary to \(safe): \(copied.stderr)", sourceLocation: sourceLocation)

@@ -11,6 +11,15 @@
 // session, `argument_count` carries the signal).
 enum { kind_request = 1, kind_started = 2, kind_ended = 3, kind_worker = 4, kind_resize = 5, kind_signal = 6 };
 
+// The join socket (`serve --join-socket`): a joiner's join (a request with no arguments, its terminal beside it),
+// window changes and hang-ups (`argument_count`, or the second word, the signal); the server's answers are three
+// words (kind, then for an end how it ended and its code or signal) and any text after them.
+enum {
+    kind_join = 21, kind_join_window_changed = 22, kind_join_hang_up = 23,
+    kind_join_started = 31, kind_join_own_process = 32, kind_join_refused = 33, kind_join_ended = 34
+};
+enum { join_end_unknown = 0, join_end_exited = 1, join_end_signalled = 2 };
+
 struct request_header {
     uint32_t kind;
     uint32_t request;
