@@ -30,8 +30,10 @@ public final class MetricsExport: Sendable {
             let fine: [Duration] = [0.25, 0.5, 1, 2, 5, 10, 25, 50, 100, 250, 1_000].map { .microseconds(Int64($0 * 1_000)) }
             factory.durationHistogramBuckets[ShopMetrics.keyToFrame] = fine
             // At the server a burst of keys queues: steps fine enough to tell 100 ms from 250 ms.
-            factory.durationHistogramBuckets[ShopMetrics.serverKeyToFrame] = [0.5, 1, 2, 5, 10, 25, 50, 75, 100, 150, 200, 250, 500, 1_000, 2_500]
-                .map { .microseconds(Int64($0 * 1_000)) }
+            factory.durationHistogramBuckets[ShopMetrics.serverKeyToFrame] = [
+                0.5, 1, 2, 5, 10, 25, 50, 60, 75, 90, 100, 125, 150, 200, 250, 500, 1_000, 2_500,
+            ]
+            .map { .microseconds(Int64($0 * 1_000)) }
             factory.durationHistogramBuckets[ShopMetrics.databaseCalls] = fine
             MetricsSystem.bootstrap(factory)
             let export = MetricsExport(registry: registry, relay: MetricsRelayListener())
