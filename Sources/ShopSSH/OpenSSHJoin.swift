@@ -80,7 +80,7 @@ private final class JoinedConnection: @unchecked Sendable {
     private var joined = false
     private var ending = SessionEnding.shopExited
     private var number = 0
-    /// A hang-up heard while the session was starting, passed on once it has.
+    /// A hang-up, drain or kill heard while the session was starting, passed on once it has.
     private var pendingSignal: Int32?
 
     init(socket: Int32, context: JoinContext) {
@@ -140,6 +140,11 @@ private final class JoinedConnection: @unchecked Sendable {
 
     private func hangUp(_ number: Int32) {
         ending = .clientGone
+        signal(number)
+    }
+
+    /// Passes `number` on to the session, or once it has started.
+    private func signal(_ number: Int32) {
         if let session { session.signal(number) } else { pendingSignal = number }
     }
 
@@ -170,7 +175,7 @@ private final class JoinedConnection: @unchecked Sendable {
             number = context.registry.add(
                 SessionHandle(
                     end: { [self] reason in queue.async { self.endAsked(reason) } },
-                    kill: { [self] in queue.async { self.session?.signal(SIGKILL) } }))
+                    kill: { [self] in queue.async { self.signal(SIGKILL) } }))
             let environmentToRun = sessionEnvironment
             Task { [self] in
                 let outcome: Result<JoinedSession?, any Error>
@@ -207,7 +212,7 @@ private final class JoinedConnection: @unchecked Sendable {
 
     private func endAsked(_ reason: SessionEnding) {
         ending = reason
-        session?.signal(reason == .shutdown ? SIGTERM : SIGHUP)
+        signal(reason == .shutdown ? SIGTERM : SIGHUP)
     }
 
     private func ended(_ termination: ProcessTermination) {

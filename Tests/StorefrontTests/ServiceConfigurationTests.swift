@@ -118,7 +118,7 @@ struct ServiceConfigurationTests {
             [
                 "shop.conf:1: payments must be sandbox or stripe, got \"paypal\"",
                 "shop.conf:3: ssh.max-sessions must be a whole number from 1 to 10000, got \"lots\"",
-                "shop.conf:4: unknown key \"colour\" in [ssh]; known keys: enabled, listen, host-key, max-sessions, max-guests, guests-per-address, connections-per-minute, idle-timeout, drain-timeout, admin-keys, openssh-front, openid-providers",
+                "shop.conf:4: unknown key \"colour\" in [ssh]; known keys: enabled, listen, host-key, max-sessions, max-guests, guests-per-address, connections-per-minute, idle-timeout, drain-timeout, admin-keys, openssh-front, join-socket, openid-providers",
                 "shop.conf:6: web.idle-timeout must be a duration such as 30s, 15m or 2h (up to 7 days), got \"3 weeks\"",
                 "shop.conf:7: unknown section [shipping]; known sections: [shop], [ssh], [web], [api], [webhooks], [mail], [mail-worker], [renewals], [sessions], [admin], [metrics], [log]",
                 "STOREFRONT_API_LISTEN: api.listen: \"everywhere\" is not HOST:PORT (such as 127.0.0.1:8088)",
