@@ -1,5 +1,4 @@
 import Foundation
-import PseudoTerminal
 import ShopModels
 import ShopSSH
 import ShopSessions
@@ -72,7 +71,7 @@ public enum OpenSSHSession {
     }
 
     /// The joiner's file name, installed beside `storefront`.
-    public static let joinerName = "storefront-joiner"
+    static let joinerName = "storefront-joiner"
 
     /// How many guests the host and one address may have at once.
     public struct GuestLimits: Sendable {
