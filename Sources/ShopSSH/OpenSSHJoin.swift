@@ -82,6 +82,7 @@ private final class JoinedConnection: @unchecked Sendable {
     private var number = 0
     /// A hang-up, drain or kill heard while the session was starting, passed on once it has.
     private var pendingSignal: Int32?
+    private var hasEnded = false
 
     init(socket: Int32, context: JoinContext) {
         self.socket = socket
@@ -141,6 +142,10 @@ private final class JoinedConnection: @unchecked Sendable {
     private func hangUp(_ number: Int32) {
         ending = .clientGone
         signal(number)
+        // As the SSH front does for a client gone: a session that has not ended 5 s later is killed.
+        queue.asyncAfter(deadline: .now() + .seconds(5)) { [self] in
+            if !hasEnded { signal(SIGKILL) }
+        }
     }
 
     /// Passes `number` on to the session, or once it has started.
@@ -216,6 +221,7 @@ private final class JoinedConnection: @unchecked Sendable {
     }
 
     private func ended(_ termination: ProcessTermination) {
+        hasEnded = true
         let crashed = ending.isCrash(termination)
         context.log("session \(number) closed: \(crashed ? "crashed" : ending.rawValue), pid \(session?.pid ?? 0) \(termination), in a worker")
         answer(.ended(termination, message: ending.message(for: termination, idleTimeout: context.admission.limits.idleTimeout)))

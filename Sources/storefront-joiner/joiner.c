@@ -52,6 +52,17 @@ static void write_all(int descriptor, const char *text, size_t length) {
     }
 }
 
+// The server's words, each control character but none shown as '?': what reaches a terminal is never an escape.
+static void write_text(const char *text) {
+    char safe[1024];
+    size_t length = 0;
+    for (; *text && length < sizeof safe; text++) {
+        unsigned char byte = (unsigned char)*text;
+        safe[length++] = byte < 0x20 || byte == 0x7f ? '?' : (char)byte;
+    }
+    write_all(2, safe, length);
+}
+
 static void put_terminal_back(void) {
     if (has_modes) tcsetattr(0, TCSANOW, &original);
 }
@@ -130,19 +141,22 @@ int main(int argc, char **argv) {
     }
     if (send_join(server) != 0) run_alone(fallback);
 
-    int running = 0;
+    int running = 0, hung_up = 0;
     unsigned char reply[request_capacity > 16384 ? 16384 : request_capacity];
     for (;;) {
         struct pollfd ready[2] = {{server, POLLIN, 0}, {heard[0], POLLIN, 0}};
-        // Until the server answers, a bound: a server that took the connection and hangs leaves the shop to us.
-        int count = poll(ready, 2, running ? -1 : 30000);
+        // Until the server answers, a bound: a server that took the connection and hangs leaves the shop to us. Once
+        // hung up, another: the server ends a session that does not end within seconds, and nobody is left to wait.
+        int count = poll(ready, 2, hung_up ? 15000 : running ? -1 : 30000);
         if (count < 0 && errno == EINTR) continue;
+        if (count == 0 && hung_up) return 128 + SIGHUP;
         if (count <= 0) running ? exit(255) : run_alone(fallback);
         if (ready[1].revents) {
             unsigned char number;
             while (read(heard[0], &number, 1) == 1) {
                 if (number == SIGWINCH) send_word_pair(server, kind_join_window_changed, 0);
                 if (number == SIGHUP || number == SIGTERM) {
+                    hung_up = 1;
                     uint32_t words[2] = {kind_join_hang_up, number};
                     sf_send_with_descriptor(server, words, sizeof words, -1);
                 }
@@ -171,7 +185,7 @@ int main(int argc, char **argv) {
         case kind_join_own_process: run_alone(fallback); break;
         case kind_join_refused:
             put_terminal_back();
-            write_all(2, text, strlen(text));
+            write_text(text);
             write_all(2, "\n", 1);
             return 1;
         case kind_join_ended: {
@@ -180,7 +194,7 @@ int main(int argc, char **argv) {
             put_terminal_back();
             if (*text) {
                 write_all(2, "\r\n", 2);
-                write_all(2, text, strlen(text));
+                write_text(text);
                 write_all(2, "\r\n", 2);
             }
             int value = (int)words[2];

@@ -80,10 +80,19 @@ struct OpenSSHJoinTests {
         #expect(!(try crashing.screen().contains("q quit")), "the shop's screen is gone: the terminal was reset")
         try server.waitForLog(#/session 2 closed: crashed, pid \d+ SIGILL, in a worker/#)
 
+        // A client that goes away: sshd hangs up the terminal and the joiner, and the session ends in its worker,
+        // whichever the worker hears first (the terminal's hang-up, or the server passing the joiner's on).
+        let leaving = try TmuxTerminal()
+        try open(leaving, key: key, sshd)
+        try server.waitForLog(#/session 3 opened: .*, in a worker/#)
+        _ = try leaving.tmux(["kill-server"])
+        let gone = try server.waitForLog(#/session 3 closed: (client went away|finished), pid \d+ (.*), in a worker/#)
+        #expect(!gone.output.2.contains("SIG") || gone.output.2.contains("SIGHUP"), "ended as a hang-up ends it: \(gone.output.0)")
+
         // A drain reaches the joined sessions too: told why, and the socket file is gone with the server.
         let drained = try TmuxTerminal()
         try open(drained, key: key, sshd)
-        try server.waitForLog(#/session 3 opened: .*, in a worker/#)
+        try server.waitForLog(#/session 4 opened: .*, in a worker/#)
         #expect(try server.terminate() == 0)
         try drained.waitFor("the shop is closing for maintenance; your cart is saved.")
         try drained.waitFor("TTY=restored")
