@@ -17,6 +17,8 @@ final class OpenSSHJoinListener: @unchecked Sendable {
     private let queue = DispatchQueue(label: "storefront.join")
     private var source: (any DispatchSourceRead)?
     private var socket: Int32 = -1
+    /// The joiners connected now, held until each is finished (so a connection's handlers need not hold it).
+    private let connections = HeldConnections()
 
     init(path: String, context: JoinContext) {
         self.path = path
@@ -28,7 +30,7 @@ final class OpenSSHJoinListener: @unchecked Sendable {
         socket = try SessionJoin.listen(path: path)
         _ = fcntl(socket, F_SETFL, fcntl(socket, F_GETFL) | O_NONBLOCK)
         let source = DispatchSource.makeReadSource(fileDescriptor: socket, queue: queue)
-        let (socket, context) = (socket, context)
+        let (socket, context, connections) = (socket, context, connections)
         source.setEventHandler {
             while true {
                 guard let connection = SessionJoin.accept(on: socket) else { return }
@@ -39,7 +41,9 @@ final class OpenSSHJoinListener: @unchecked Sendable {
                     close(connection)
                     continue
                 }
-                JoinedConnection(socket: connection, context: context).listen()
+                let joiner = JoinedConnection(socket: connection, context: context) { connections.remove($0) }
+                connections.add(joiner)
+                joiner.listen()
             }
         }
         source.setCancelHandler { close(socket) }
@@ -52,6 +56,19 @@ final class OpenSSHJoinListener: @unchecked Sendable {
         source?.cancel()
         source = nil
         unlink(path)
+    }
+}
+
+/// The joiners' connections, each held from its accept until it is finished.
+private final class HeldConnections: Sendable {
+    private let held = Mutex<[ObjectIdentifier: JoinedConnection]>([:])
+
+    func add(_ connection: JoinedConnection) {
+        held.withLock { $0[ObjectIdentifier(connection)] = connection }
+    }
+
+    func remove(_ connection: ObjectIdentifier) {
+        _ = held.withLock { $0.removeValue(forKey: connection) }
     }
 }
 
@@ -80,28 +97,31 @@ private final class JoinedConnection: @unchecked Sendable {
     private var joined = false
     private var ending = SessionEnding.shopExited
     private var number = 0
+    /// Tells the listener the connection is finished, so it lets go of it.
+    private let onFinish: @Sendable (ObjectIdentifier) -> Void
+    /// Set once the socket is closed (the joiner gone, or the connection finished): nothing more is sent on it.
+    private var isClosed = false
     /// A hang-up, drain or kill heard while the session was starting, passed on once it has.
     private var pendingSignal: Int32?
     private var hasEnded = false
 
-    init(socket: Int32, context: JoinContext) {
+    init(socket: Int32, context: JoinContext, onFinish: @escaping @Sendable (ObjectIdentifier) -> Void) {
         self.socket = socket
         self.context = context
-    }
-
-    deinit {
-        close(socket)
+        self.onFinish = onFinish
     }
 
     func listen() {
         let source = DispatchSource.makeReadSource(fileDescriptor: socket, queue: queue)
-        source.setEventHandler { [self] in readMessages() }
+        source.setEventHandler { [weak self] in self?.readMessages() }
+        // Closed only once the source is done with it: a descriptor closed under a live source could be reused.
+        source.setCancelHandler { [socket] in close(socket) }
         source.resume()
         self.source = source
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + .milliseconds(Int(context.joinDeadline.components.seconds * 1000)))
-        timer.setEventHandler { [self] in
-            guard !joined else { return }
+        timer.setEventHandler { [weak self] in
+            guard let self, !joined else { return }
             context.refusals.log("refused a joiner", "closed a joiner on \(context.path) that sent no join within \(context.joinDeadline)")
             finish()
         }
@@ -124,15 +144,13 @@ private final class JoinedConnection: @unchecked Sendable {
                 hangUp(number)
             case .gone:
                 // The joiner is gone (sshd ended it with its connection): so is the shopper.
-                source?.cancel()
-                source = nil
+                closeSocket()
                 if joined { hangUp(SIGHUP) } else { finish() }
                 return
             case .malformed, .message:
                 if case .message(.join(_, let terminal)) = received { close(terminal) }
                 context.refusals.log("refused a joiner", "closed a joiner on \(context.path): a message out of order or malformed")
-                source?.cancel()
-                source = nil
+                closeSocket()
                 if joined { hangUp(SIGHUP) } else { finish() }
                 return
             }
@@ -235,14 +253,25 @@ private final class JoinedConnection: @unchecked Sendable {
     }
 
     private func answer(_ reply: SessionJoin.Reply) {
+        guard !isClosed else { return }
         try? SessionJoin.send(reply, on: socket)
     }
 
-    /// Lets go of the connection: its sources are cancelled and, once nothing holds it, its socket closed.
-    private func finish() {
+    /// Stops reading and closes the socket (once its source lets go of it); the joiner hears its end.
+    private func closeSocket() {
+        guard !isClosed else { return }
+        isClosed = true
+        shutdown(socket, Int32(SHUT_RDWR))
         source?.cancel()
+        source = nil
+    }
+
+    /// Lets go of the connection: its socket closed, its deadline cancelled, the listener told.
+    private func finish() {
+        closeSocket()
         deadline?.cancel()
-        (source, deadline) = (nil, nil)
+        deadline = nil
+        onFinish(ObjectIdentifier(self))
     }
 }
 

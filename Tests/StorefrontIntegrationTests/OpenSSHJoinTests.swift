@@ -117,6 +117,8 @@ struct OpenSSHJoinTests {
         let join = socketDirectory.appendingPathComponent("join.sock").path
         let server = try ServeProcess(arguments: ["--sessions-per-worker", "4", "--join-socket", join])
         try server.waitForLog(#/taking OpenSSH's sessions at /#)
+        let descriptors = { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(server.pid)/fd").count) ?? 0 }
+        let before = descriptors()
 
         let nonsense = try SessionJoin.connect(path: join)
         defer { close(nonsense) }
@@ -144,6 +146,15 @@ struct OpenSSHJoinTests {
         }
         #expect(reply == .refused("storefront: sshd named no verified key and no guest: the session has no customer"))
         #expect(closedByTheServer(nameless))
+        // Every refused joiner's connection is let go of: twenty more leave the server's descriptors as they were (a
+        // margin of three for the last ones still closing).
+        for _ in 0..<20 {
+            let another = try SessionJoin.connect(path: join)
+            defer { close(another) }
+            try SessionJoin.send(.join(environment: ["TERM": "xterm"], terminal: ends[1]), on: another)
+            #expect(closedByTheServer(another))
+        }
+        #expect(descriptors() <= before + 3, "the server holds \(descriptors()) descriptors, \(before) before the joiners")
 
         let key = try server.makeClientKey("after")
         let terminal = try TmuxTerminal()
