@@ -10,7 +10,7 @@ import time
 
 try:
     from selenium import webdriver
-    from selenium.common.exceptions import TimeoutException
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, TimeoutException
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
@@ -82,7 +82,10 @@ def main():
                         return text if wanted in text else False
                     started = time.monotonic()
                     try:
-                        WebDriverWait(driver, timeout, poll_frequency=0.02).until(seen)
+                        # A page that navigates meanwhile (a form sent) replaces the status box under the wait: look again.
+                        WebDriverWait(
+                            driver, timeout, poll_frequency=0.02, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)
+                        ).until(seen)
                         answer["waitedMs"] = (time.monotonic() - started) * 1000
                     except TimeoutException:
                         answer = {"ok": False, "error": f"timed out waiting for {wanted!r}"}
