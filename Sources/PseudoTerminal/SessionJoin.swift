@@ -196,19 +196,15 @@ public enum SessionJoin {
         on socket: Int32, _ parse: (_ header: [UInt32], _ body: ArraySlice<UInt8>, _ descriptor: Int32) -> Message?
     ) -> Received<Message> {
         var buffer = [UInt8](repeating: 0, count: capacity)
-        var descriptor: Int32 = -1
-        var truncated: Int32 = 0
-        let length = buffer.withUnsafeMutableBytes { sf_receive_with_descriptor(socket, $0.baseAddress, $0.count, &descriptor, &truncated) }
-        if length < 0 { return errno == EAGAIN || errno == EINTR ? .nothing : .gone }
-        if length == 0 { return .gone }
-        let body = buffer[0..<length]
-        let header = WorkerMessages.words(in: body, count: min(4, length / 4)) ?? []
-        if truncated != 0 {
-            if descriptor >= 0 { close(descriptor) }
-            return .malformed
+        switch WorkerMessages.receive(on: socket, into: &buffer) {
+        case .nothing: return .nothing
+        case .gone: return .gone
+        case .truncated: return .malformed
+        case .message(let body, let descriptor):
+            let header = WorkerMessages.words(in: body, count: min(4, body.count / 4)) ?? []
+            // The parser keeps a terminal it returns and closes any other it was given.
+            return parse(header, body, descriptor).map { .message($0) } ?? .malformed
         }
-        // The parser keeps a terminal it returns and closes any other it was given.
-        return parse(header, body, descriptor).map { .message($0) } ?? .malformed
     }
 
     private static func words(of termination: ProcessTermination) -> [UInt32] {

@@ -68,13 +68,14 @@ public final class SessionWorkerLink {
     }
 
     private func receive() -> Received {
-        var descriptor: Int32 = -1
-        var truncated: Int32 = 0
-        let length = buffer.withUnsafeMutableBytes { sf_receive_with_descriptor(socket, $0.baseAddress, $0.count, &descriptor, &truncated) }
-        if length < 0 { return errno == EAGAIN || errno == EINTR ? .nothing : .gone }
-        if length == 0 { return .gone }
-        let bytes = buffer[0..<length]
-        guard truncated == 0, let header = WorkerMessages.words(in: bytes, count: 4) else {
+        let bytes: ArraySlice<UInt8>
+        let descriptor: Int32
+        switch WorkerMessages.receive(on: socket, into: &buffer) {
+        case .nothing, .truncated: return .nothing
+        case .gone: return .gone
+        case .message(let body, let passed): (bytes, descriptor) = (body, passed)
+        }
+        guard let header = WorkerMessages.words(in: bytes, count: 4) else {
             if descriptor >= 0 { close(descriptor) }
             return .nothing
         }

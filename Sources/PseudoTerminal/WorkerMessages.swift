@@ -55,6 +55,32 @@ enum WorkerMessages {
         values.flatMap { value in withUnsafeBytes(of: value) { Array($0) } }
     }
 
+    /// What one read of a socket gave.
+    enum Incoming {
+        /// A whole message, and the descriptor that came with it (-1 if none): the caller keeps or closes it.
+        case message(ArraySlice<UInt8>, descriptor: Int32)
+        /// A message too long for the buffer; a descriptor that came with it is closed here.
+        case truncated
+        /// Nothing yet (a non-blocking socket).
+        case nothing
+        /// The other side is gone.
+        case gone
+    }
+
+    /// Reads one message into `buffer`, with at most one descriptor.
+    static func receive(on socket: Int32, into buffer: inout [UInt8]) -> Incoming {
+        var descriptor: Int32 = -1
+        var truncated: Int32 = 0
+        let length = buffer.withUnsafeMutableBytes { sf_receive_with_descriptor(socket, $0.baseAddress, $0.count, &descriptor, &truncated) }
+        if length < 0 { return errno == EAGAIN || errno == EINTR ? .nothing : .gone }
+        if length == 0 { return .gone }
+        if truncated != 0 {
+            if descriptor >= 0 { close(descriptor) }
+            return .truncated
+        }
+        return .message(buffer[0..<length], descriptor: descriptor)
+    }
+
     /// Sends one message, with `descriptor` unless it is -1. Throws with the reason.
     static func send(_ bytes: [UInt8], on socket: Int32, descriptor: Int32 = -1) throws {
         while true {
