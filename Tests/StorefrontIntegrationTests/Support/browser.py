@@ -66,8 +66,10 @@ def main():
                     # Waits for text in the page's body: a page read while the browser navigates finds old elements gone.
                     wanted = command["text"]
                     try:
-                        WebDriverWait(driver, command.get("timeout", 20), poll_frequency=0.02).until(
-                            lambda d: wanted in d.find_element(By.TAG_NAME, "body").text)
+                        WebDriverWait(
+                            driver, command.get("timeout", 20), poll_frequency=0.02,
+                            ignored_exceptions=(NoSuchElementException, StaleElementReferenceException),
+                        ).until(lambda d: wanted in d.find_element(By.TAG_NAME, "body").text)
                     except TimeoutException:
                         answer = {"ok": False, "error": f"timed out waiting for {wanted!r} in the page"}
                 elif op == "wait":
