@@ -195,7 +195,9 @@ enum WorkerStorage {
             if let database = found.postgres { try await waitUntilReachable(database) }
             return found
         }
-        let storage = try await open(.worker)
+        var storage = try await open(.worker)
+        // The worker's sessions share the copies of the products they show (the "caches of immutable data").
+        storage.catalog = SharedCatalogReads(storage.catalog)
         // Sessions that started together may each have opened it: the first one kept serves them all from now on.
         if let found = opened[key] { return found }
         opened[key] = storage

@@ -61,6 +61,10 @@ public final class SQLiteCatalogRepository: CatalogRepository {
         } catch {
             throw SQLiteDatabaseError.from(error, path: database.path)
         }
+        // The imported pages move from the write-ahead log into the file, where every connection of every process reads
+        // them through one shared mapping (mmap_size); a page left in the log is copied into each connection's cache.
+        // Only an optimisation: a reader that holds the log keeps it there, and the next automatic checkpoint moves it.
+        _ = try? database.pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
         return SQLiteCatalogRepository(shop: catalog.shop, database: database, activeCount: catalog.products.count, didImport: true)
     }
 

@@ -90,6 +90,19 @@ struct SQLiteDatabaseTests {
         #expect(try await reimported.product(id: "tote-canvas") == nil, "a product gone from the catalog is not sold")
     }
 
+    @Test("an import leaves its pages in the database file, read through the shared mapping, not in the write-ahead log")
+    func anImportIsCheckpointedIntoTheFile() async throws {
+        let directory = TemporaryDirectory.make()
+        let database = try SQLiteDatabase.open(directory: directory)
+        let repository = try SQLiteCatalogRepository.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
+        #expect(repository.didImport)
+        let log = try FileManager.default.attributesOfItem(atPath: database.path + "-wal")[.size] as? Int
+        #expect(log == 0)
+        let file = try FileManager.default.attributesOfItem(atPath: database.path)[.size] as? Int ?? 0
+        #expect(file > 64 * 1024, "the catalog's rows are in the file")
+        #expect(try await repository.count(matching: "") == 24)
+    }
+
     @Test func anInvalidCatalogIsRejectedAndTheOldOneKept() throws {
         let directory = TemporaryDirectory.make()
         let database = try SQLiteDatabase.open(directory: directory)
