@@ -22,7 +22,7 @@ public struct WorkerPolicy: Sendable, Equatable {
     public static let processPerSession = WorkerPolicy(sessionsPerWorker: 1)
 
     /// What servers use unless told: chosen by measurement (docs/BENCHMARKS.md, "Sessions in workers").
-    public static let defaultSessionsPerWorker = 64
+    public static let defaultSessionsPerWorker = 128
 }
 
 /// A server's worker processes, each forked from the session host and holding up to `sessionsPerWorker` sessions, as
