@@ -86,7 +86,7 @@ public struct ShopConfiguration: Equatable, Codable, Sendable {
         if let path = environment["STOREFRONT_CONFIG"], !path.isEmpty { return URL(fileURLWithPath: path) }
         let base =
             environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
+            ?? (environment["HOME"] ?? ProcessUser.home) + "/.config"
         return URL(fileURLWithPath: base).appendingPathComponent("storefront/config")
     }
 
@@ -94,7 +94,7 @@ public struct ShopConfiguration: Equatable, Codable, Sendable {
     public static func defaultDataDirectory(environment: [String: String]) -> FilePath {
         let base =
             environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : FilePath($0) }
-            ?? FilePath(environment["HOME"] ?? NSHomeDirectory()).appending(".local/share")
+            ?? FilePath(environment["HOME"] ?? ProcessUser.home).appending(".local/share")
         return base.appending("storefront")
     }
 

@@ -44,7 +44,7 @@ public enum Visitor: Equatable, Sendable {
         switch self {
         case .sshGuest(let id): "ssh-guest:\(id)"
         case .browserGuest(let id), .browserAccount(_, let id): "web-guest:\(id)"
-        case .keyHolder, .local: "local:\(NSUserName())"
+        case .keyHolder, .local: "local:\(ProcessUser.name)"
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ShopBootstrap
 import ShopBundledCatalog
 import ShopModels
 import StorefrontCore
@@ -18,7 +19,7 @@ extension TerminalShop {
         _ = try? FileManager.default.attributesOfItem(atPath: "/")
         _ = FileManager.default.fileExists(atPath: "/")
         _ = FileManager.default.homeDirectoryForCurrentUser
-        _ = getpwuid(getuid())
+        _ = (ProcessUser.name, ProcessUser.home)
         // What opening and closing a database pool does in Foundation (GRDB's WAL check, its memory-warning observer).
         _ = try? URL(fileURLWithPath: "/").resourceValues(forKeys: [.fileSizeKey])
         NotificationCenter.default.removeObserver(NSObject(), name: nil, object: nil)

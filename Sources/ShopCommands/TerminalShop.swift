@@ -227,6 +227,6 @@ extension TerminalShop {
         if let fingerprint = environment[SessionCommand.fingerprintVariable], SSHPublicKeyIdentity.isFingerprint(fingerprint) {
             return "ssh:\(fingerprint)"
         }
-        return NSUserName()
+        return ProcessUser.name
     }
 }
