@@ -353,7 +353,7 @@ let package = Package(
         // Real parts: tmux, ssh, PostgreSQL, PgBouncer, localstripe, pyte, the built binary.
         .testTarget(
             name: "StorefrontIntegrationTests",
-            dependencies: testDependencies,
+            dependencies: testDependencies + ["CPseudoTerminal"],
             // Python helpers the tests start: the fake Stripe API, the mail sink, the browser driver.
             exclude: ["Support/stripe-fake.py", "Support/smtp-sink.py", "Support/browser.py"],
             swiftSettings: strict

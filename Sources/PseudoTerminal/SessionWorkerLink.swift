@@ -26,6 +26,8 @@ public final class SessionWorkerLink {
         case windowChanged(session: UInt32)
         /// End the session as the signal would end a process of its own (SIGHUP, SIGTERM, SIGINT, SIGKILL).
         case signal(session: UInt32, number: Int32)
+        /// Open what the sessions will share (the storage) before the first asks: the server has no other worker.
+        case prepare
     }
 
     private let socket: Int32
@@ -94,6 +96,8 @@ public final class SessionWorkerLink {
             return .request(.windowChanged(session: header[1]))
         case WorkerMessages.signal:
             return .request(.signal(session: header[1], number: Int32(bitPattern: header[2])))
+        case WorkerMessages.prepare:
+            return .request(.prepare)
         default:
             if descriptor >= 0 { close(descriptor) }
             return .nothing

@@ -85,7 +85,16 @@ final class SessionWorkers: @unchecked Sendable {
             let forked = try? await forkWorker()
             lock.withLock { forkingSpare = false }
             if forked == nil { log("session workers: a spare worker could not be forked") }
+            prepareSpareIfQuiet()
         }
+    }
+
+    /// With no session in any worker (a quiet server, where each worker ends with its last session), the spare opens what
+    /// its sessions will share, so the next shopper waits on no database open. A busy server's spare stays as forked:
+    /// its first session opens them, once a worker's worth of sessions, and it holds no storage meanwhile.
+    private func prepareSpareIfQuiet() {
+        let spares: [WorkerProcess] = lock.withLock { workers.allSatisfy(\.isSpare) ? workers : [] }
+        for spare in spares { spare.prepare() }
     }
 
     /// Ends every worker once its sessions have ended (each is told its server is gone, and hangs them up).
@@ -190,6 +199,7 @@ final class SessionWorkers: @unchecked Sendable {
         guard ends else { return }
         worker.close()
         keepSpare()
+        prepareSpareIfQuiet()
     }
 
     private func ended(_ worker: WorkerProcess, _ termination: ProcessTermination, sessions: Int) {
@@ -212,6 +222,7 @@ final class SessionWorkers: @unchecked Sendable {
             log("session worker \(worker.pid) ended (\(termination)) with \(sessions) session(s)")
         }
         keepSpare()
+        prepareSpareIfQuiet()
         // A spare held back by crashes is forked once the back-off ends, not at the next shopper's arrival.
         if let until = lock.withLock({ isBackingOff ? backOffUntil : nil }) {
             Task { [weak self] in

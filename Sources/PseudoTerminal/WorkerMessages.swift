@@ -15,6 +15,8 @@ enum WorkerMessages {
     static let ended: UInt32 = 3
     static let windowChanged: UInt32 = 5
     static let signal: UInt32 = 6
+    /// Open what the sessions will share now, while no session waits (the server's only worker, its spare).
+    static let prepare: UInt32 = 7
     /// The error a worker answers for a terminal only curses can draw: the session gets a process of its own instead.
     static let needsOwnProcess: Int32 = -2
     /// The largest request, as the session host's.

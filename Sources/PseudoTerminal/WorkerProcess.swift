@@ -48,6 +48,7 @@ final class WorkerProcess: @unchecked Sendable {
     private var waiting: [UInt32: CheckedContinuation<HostedSession, any Error>] = [:]
     private var running: [UInt32: SessionExit] = [:]
     private var reservedPlaces = 0
+    private var prepared = false
     private var started = 0
     private var draining = false
     private var ended = false
@@ -123,6 +124,15 @@ final class WorkerProcess: @unchecked Sendable {
         guard let continuation = lock.withLock({ waiting.removeValue(forKey: session) }) else { return false }
         continuation.resume(with: result)
         return true
+    }
+
+    /// Asks the worker to open what its sessions will share, once, while none waits.
+    func prepare() {
+        let first: Bool = lock.withLock {
+            defer { prepared = true }
+            return !prepared
+        }
+        if first { _ = send(kind: WorkerMessages.prepare, session: 0) }
     }
 
     /// Sends a message about `session`; false when the worker is gone.

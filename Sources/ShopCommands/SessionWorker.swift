@@ -56,7 +56,9 @@ public enum SessionWorker {
 
     /// Serves the server's sessions on descriptor 3; `run` runs one session's command line on its place and returns the
     /// status a process of its own would have exited with.
-    public static func serve(run: @escaping @MainActor (_ arguments: [String], _ place: TerminalPlace) async -> Int32) async -> Never {
+    public static func serve(
+        prepare: @escaping @MainActor () async -> Void, run: @escaping @MainActor (_ arguments: [String], _ place: TerminalPlace) async -> Int32
+    ) async -> Never {
         // Every session's widths are the same UTF-8 ones a session process has under the C.UTF-8 its server sets.
         setlocale(LC_ALL, "C.UTF-8")
         signal(SIGPIPE, SIG_IGN)
@@ -68,12 +70,13 @@ public enum SessionWorker {
             signalSources.append(source)
         }
         let link = SessionWorkerLink(socket: 3)
-        link.listen({ request in handle(request, link: link, run: run) }, serverGone: { endAll(.hangup) })
+        link.listen({ request in handle(request, link: link, run: run, prepare: prepare) }, serverGone: { endAll(.hangup) })
         while true { try? await Task.sleep(for: .seconds(3600)) }
     }
 
     private static func handle(
-        _ request: SessionWorkerLink.Request, link: SessionWorkerLink, run: @escaping @MainActor ([String], TerminalPlace) async -> Int32
+        _ request: SessionWorkerLink.Request, link: SessionWorkerLink, run: @escaping @MainActor ([String], TerminalPlace) async -> Int32,
+        prepare: @escaping @MainActor () async -> Void
     ) {
         switch request {
         case .start(let number, let descriptor, let arguments, let environment):
@@ -132,6 +135,8 @@ public enum SessionWorker {
                 default: .terminated
                 }
             end(number, ending)
+        case .prepare:
+            Task { await prepare() }
         }
     }
 
@@ -181,24 +186,43 @@ public enum SessionWorker {
     }
 }
 
-/// The storage every session of a worker shares, opened by the first (one pool, one catalog, one set of
-/// statement caches), where a session process opens its own.
+/// The storage every session of a worker shares (one pool, one catalog, one set of statement caches), where a session
+/// process opens its own: opened by the worker while it is a quiet server's spare (`prepare`), or else by the first session.
 @MainActor
 enum WorkerStorage {
     private static var opened: [String: ShopStorage] = [:]
+    /// Opens under way, so a session that arrives meanwhile waits for one instead of opening its own.
+    private static var opening: [String: Task<ShopStorage, any Error>] = [:]
 
-    /// `open` with the pool to open with; `shared`: kept for every later session whose storage has the same `key`.
-    /// A session that finds the shared database unreachable is told and waits for it, as one that opens its own does.
-    static func open(shared: Bool, key: String, _ open: (PostgresDatabase.Pool) async throws -> ShopStorage) async throws -> ShopStorage {
+    /// The shop's storage for `configuration`; `shared`: kept for every later session of this worker with the same
+    /// place and catalog. A session that finds the shared database unreachable is told and waits for it, as one that
+    /// opens its own does.
+    static func open(
+        shared: Bool, configuration: ShopConfiguration, environment: [String: String], migrate: Bool, waitsForDatabase: Bool
+    ) async throws -> ShopStorage {
+        let dataDirectory = configuration.dataDirectory(environment: environment)
+        let open = { (pool: PostgresDatabase.Pool) in
+            try await ShopStorage.open(
+                configuration: configuration, dataDirectory: dataDirectory, pool: pool, migrate: migrate, environment: environment,
+                waitsForDatabase: waitsForDatabase)
+        }
         guard shared else { return try await open(.session) }
+        let key = "\(configuration.storagePlace(dataDirectory: dataDirectory)) \(configuration.catalog?.string ?? "bundled")"
+        // An open under way that fails (the worker's own, which does not wait for a database) leaves this one to try.
+        if opened[key] == nil, let pending = opening[key] { _ = try? await pending.value }
         if let found = opened[key] {
             if let database = found.postgres { try await waitUntilReachable(database) }
             return found
         }
-        var storage = try await open(.worker)
-        // The worker's sessions share the copies of the products they show (the issue's "caches of immutable data").
-        storage.catalog = SharedCatalogReads(storage.catalog)
-        // Sessions that started together may each have opened it: the first one kept serves them all from now on.
+        let task = Task {
+            var storage = try await open(.worker)
+            // The worker's sessions share the copies of the products they show (the issue's "caches of immutable data").
+            storage.catalog = SharedCatalogReads(storage.catalog)
+            return storage
+        }
+        opening[key] = task
+        defer { if opening[key] == task { opening[key] = nil } }
+        let storage = try await task.value
         if let found = opened[key] { return found }
         opened[key] = storage
         return storage

@@ -75,13 +75,9 @@ public enum TerminalShop {
         // Everything that can fail is checked before the screen is touched: files first, then the terminal.
         let dataDirectory = configuration.dataDirectory(environment: environment)
         // A shopper at a terminal (an SSH session among them) waits for a database that is down; a script gets 69.
-        let storageKey = "\(configuration.storagePlace(dataDirectory: dataDirectory)) \(configuration.catalog?.string ?? "bundled")"
-        let storage = try await WorkerStorage.open(shared: !place.isOwnTerminal, key: storageKey) { pool in
-            try await ShopStorage.open(
-                configuration: configuration, dataDirectory: dataDirectory, pool: pool, migrate: migrates,
-                environment: environment, waitsForDatabase: !place.isOwnTerminal || (isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1)
-            )
-        }
+        let storage = try await WorkerStorage.open(
+            shared: !place.isOwnTerminal, configuration: configuration, environment: environment, migrate: migrates,
+            waitsForDatabase: !place.isOwnTerminal || (isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1))
         do {
             if place.isOwnTerminal { try TerminalSession.checkTerminal(environment: environment) }
         } catch let error as TerminalError {
@@ -160,6 +156,21 @@ public enum TerminalShop {
         await mailer?.stop()
         await payments.close()
         if ending != .quit { throw CommandExit(ending.rawValue) }
+    }
+
+    /// In a fresh worker, before its first session: opens the storage its sessions will share, for the configuration
+    /// the server hands every session, so that session (on a quiet server, every shopper's) waits on no database open.
+    /// Nothing is said of a failure: the session that needs the storage opens it again, and says why it cannot.
+    @MainActor
+    public static func prepareWorker(ownConfiguration: () throws -> ShopConfiguration, migrate: Bool) async {
+        let environment = ProcessInfo.processInfo.environment
+        let handedOver: SessionSettings?
+        do { handedOver = try SessionSettings.handedOver(in: environment) } catch { return }
+        guard let configuration = try? handedOver?.configuration ?? ownConfiguration() else { return }
+        _ = try? await WorkerStorage.open(
+            shared: true, configuration: configuration, environment: environment, migrate: handedOver?.migrates ?? migrate, waitsForDatabase: false)
+        // What the open decoded and freed goes back to the system: a spare waits, perhaps long, holding only the storage.
+        SessionHost.releaseFreeMemory()
     }
 
     /// What the start found of an earlier stop's open orders and pending refunds, and what it made of them.

@@ -145,27 +145,47 @@ final class DescriptorScreen: SessionScreen {
     }
 
     private func send(_ bytes: [UInt8]) {
-        unsent += bytes
+        guard unsent.isEmpty else {
+            unsent += bytes
+            return flush()
+        }
+        // Most frames go whole, straight from the encoder's buffer: only what the terminal does not take now is kept.
+        guard let written = bytes.withUnsafeBytes({ writeNow($0) }) else { return gone() }
+        if written < bytes.count { unsent = Array(bytes[written...]) }
         flush()
     }
 
-    /// Writes what the terminal takes now; the rest waits for it to be writable.
-    private func flush() {
-        while !unsent.isEmpty {
-            let written = unsent.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+    /// Writes what the terminal takes of `bytes` now: how many it took; nil when the terminal is gone.
+    private func writeNow(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        var offset = 0
+        while offset < bytes.count, let start = bytes.baseAddress {
+            let written = Glibc.write(descriptor, start + offset, bytes.count - offset)
             if written > 0 {
-                unsent.removeFirst(written)
+                offset += written
                 continue
             }
             if written < 0, errno == EINTR { continue }
             if written < 0, errno == EAGAIN { break }
-            isGone = true
-            unsent.removeAll()
-            return
+            return nil
+        }
+        return offset
+    }
+
+    private func gone() {
+        isGone = true
+        unsent = []
+    }
+
+    /// Writes what the terminal takes now; the rest waits for it to be writable.
+    private func flush() {
+        if !unsent.isEmpty {
+            guard let written = unsent.withUnsafeBytes({ writeNow($0) }) else { return gone() }
+            // Emptied, the buffer is let go: an idle session holds none of the frame it once could not send at once.
+            if written == unsent.count { unsent = [] } else { unsent.removeFirst(written) }
         }
         if unsent.count > Self.unsentLimit {
             // A terminal that reads nothing must not make the worker hold its every frame: repaint once it reads.
-            unsent.removeAll()
+            unsent = []
             previous = nil
         }
         if unsent.isEmpty {

@@ -51,6 +51,15 @@ struct Run: AsyncParsableCommand {
     }
 }
 
+extension Run {
+    /// Opens, in a fresh worker, the storage its sessions of this command line will share (`TerminalShop.prepareWorker`).
+    @MainActor
+    func prepareWorker() async {
+        await TerminalShop.prepareWorker(
+            ownConfiguration: { try shop.configuration(environment: ProcessInfo.processInfo.environment) }, migrate: !shop.noMigrate)
+    }
+}
+
 /// How the shop or the console uses the terminal, and what it logs: the options `run` and `admin` share.
 struct TerminalOptions: ParsableArguments {
     @Option(

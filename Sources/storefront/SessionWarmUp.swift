@@ -27,6 +27,9 @@ enum SessionWarmUp {
         TerminalShop.warmUp()
     }
 
+    /// The host's own command line, parsed before the fork: what the server runs in every session.
+    static var preparedCommand: (any ParsableCommand)? { prepared?.command }
+
     /// The command parsed before the fork, when `arguments` are the ones it was parsed from.
     static func preparedCommand(for arguments: [String]?) -> (any ParsableCommand)? {
         guard let prepared, let arguments, arguments == prepared.arguments else { return nil }

@@ -13,7 +13,7 @@ struct SessionWorkerCommand: AsyncParsableCommand {
             complain("session-worker is started by a server's session host, not by hand")
             throw ExitCodes.usage
         }
-        await SessionWorker.serve(run: Self.session)
+        await SessionWorker.serve(prepare: { await (SessionWarmUp.preparedCommand as? Run)?.prepareWorker() }, run: Self.session)
     }
 
     /// Runs one session's command line on `place`; the status a process of its own would have exited with. What the

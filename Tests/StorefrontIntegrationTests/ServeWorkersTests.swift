@@ -99,6 +99,39 @@ struct ServeWorkersTests {
         try server.leave(third)
     }
 
+    /// On a quiet server the spare opens the storage its sessions will share while it waits, so a shopper (each meets
+    /// a spare there, since a worker ends with its last session) waits on no database open; a busy server's spare does
+    /// not, and holds no storage until the server is quiet again.
+    @Test(.timeLimit(.minutes(2)))
+    func aQuietServersSpareOpensTheShopsDatabaseBeforeItsShopper() throws {
+        let server = try ServeProcess(arguments: ["--sessions-per-worker", "4"])
+        let host = try #require(pid_t(try server.waitForLog(#/forked from a session host, pid (\d+)/#).output.1))
+        let database = URL(fileURLWithPath: server.dataDirectory).appendingPathComponent("storefront.sqlite").resolvingSymlinksInPath().path
+        func opensDatabase(_ pid: pid_t) -> Bool {
+            let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+            return descriptors.contains { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")) == database }
+        }
+        /// A worker of the host other than `busy` that `holds` says of, within 30 s.
+        func worker(besides busy: pid_t?, _ holds: (pid_t) -> Bool) -> pid_t? {
+            let clock = ContinuousClock()
+            let deadline = clock.now.advanced(by: .seconds(30))
+            while clock.now < deadline {
+                if let found = WebFrontTests.children(of: host).first(where: { $0 != busy && holds($0) }) { return found }
+            }
+            return nil
+        }
+        let prepared = try #require(worker(besides: nil, opensDatabase), "the quiet server's spare opened \(database)")
+        let key = try server.makeClientKey("prepared")
+        let terminal = try TmuxTerminal()
+        try server.connect(terminal, key: key)
+        #expect(try pid(ofSession: 1, in: server) == prepared, "the first shopper was served by the prepared spare")
+        let busySpare = try #require(worker(besides: prepared) { _ in true }, "a spare forked beside the busy worker")
+        #expect(!opensDatabase(busySpare), "a busy server's spare holds no storage")
+        try server.leave(terminal)
+        #expect(processEnds(prepared, within: .seconds(15)), "the worker ended with its last session")
+        #expect(worker(besides: nil, opensDatabase) == busySpare, "quiet again, the spare opened the database")
+    }
+
     @Test(.timeLimit(.minutes(2)))
     func aWindowChangeReachesASessionInAWorker() throws {
         let server = try ServeProcess(arguments: ["--sessions-per-worker", "4"])

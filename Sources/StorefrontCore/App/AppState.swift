@@ -21,7 +21,7 @@ public struct AppState: Equatable {
     public var account = AccountFeature.Owned()
     public var subscriptions = SubscriptionsFeature.Owned()
     /// The merchant console; nil in the shop.
-    public var merchant: MerchantFeature.Owned?
+    @OutOfLine public var merchant: MerchantFeature.Owned? = nil
     public var cardLink = CardLinkFeature.Owned()
     public var signIn = SignInFeature.Owned()
     public var forms = FormFeature.Owned()

@@ -50,7 +50,7 @@ public struct StorefrontState: Equatable, Sendable {
     public var confirmation: ConfirmationState?
     public var orders = OrderListState()
     public var subscriptions = SubscriptionListState()
-    public var orderDetail: Order?
+    @OutOfLine public var orderDetail: Order? = nil
     /// The opened order's history, oldest first; empty until it is read.
     public var orderDetailEvents: [OrderEvent] = []
     /// The opened order's messages to its shopper (the receipt first), as the outbox holds them.
@@ -60,7 +60,7 @@ public struct StorefrontState: Equatable, Sendable {
     /// The shop can cancel orders for their shopper (it has a back office).
     public var canCancelOrders = false
     /// The merchant console's screens; nil in the shop.
-    public var merchant: MerchantConsoleState?
+    @OutOfLine public var merchant: MerchantConsoleState? = nil
     public var account = AccountState()
     public var form: FormState?
     public var cardLink: CardLinkState?
