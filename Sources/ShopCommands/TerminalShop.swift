@@ -169,8 +169,6 @@ public enum TerminalShop {
         guard let configuration = try? handedOver?.configuration ?? ownConfiguration() else { return }
         _ = try? await WorkerStorage.open(
             shared: true, configuration: configuration, environment: environment, migrate: handedOver?.migrates ?? migrate, waitsForDatabase: false)
-        // What the open decoded and freed goes back to the system: a spare waits, perhaps long, holding only the storage.
-        SessionHost.releaseFreeMemory()
     }
 
     /// What the start found of an earlier stop's open orders and pending refunds, and what it made of them.
