@@ -130,7 +130,7 @@ struct ServeOverSSHTests {
     }
 
     /// The shop starts off the server's event loop: keys and a window change that come while it starts (the session
-    /// host held stopped, so the start waits for its answer) are kept and reach the shop once it runs.
+    /// host and its spare worker held stopped, so the start waits for an answer) are kept and reach the shop once it runs.
     @Test func keysAndAResizeWhileTheShopStartsReachIt() throws {
         let server = try ServeProcess()
         let key = try server.makeClientKey("early")
@@ -139,30 +139,33 @@ struct ServeOverSSHTests {
         var ready: pid_t?
         while ready == nil, ContinuousClock.now < deadline { ready = ProcessTree.child(of: server.pid, named: "session-host") }
         let host = try #require(ready, "the server's session host, ready")
+        // A spare worker forked before the stop would start the session at once; it is held too.
         kill(host, SIGSTOP)
+        let held = [host] + ProcessTree.children(of: host)
+        for process in held.dropFirst() { kill(process, SIGSTOP) }
         var stopped = true
-        defer { if stopped { kill(host, SIGCONT) } }
+        defer { if stopped { for process in held { kill(process, SIGCONT) } } }
         let terminal = try TmuxTerminal()
         try terminal.type(server.sshCommand(key: key) + "; echo EXIT=$?")
-        try Self.waitForQueuedRequest(to: host)
+        try Self.waitForQueuedRequest(to: held)
         try terminal.press("c")
         try terminal.resize(columns: 120, rows: 40)
-        kill(host, SIGCONT)
+        for process in held { kill(process, SIGCONT) }
         stopped = false
-        let screen = try terminal.waitFor("Your cart")
-        let header = try #require(screen.split(separator: "\n").first { $0.contains("cart: empty") })
-        #expect(header.count > 100, "drawn at the width the client had when it started: \(header)")
+        let header = { (screen: String) in screen.split(separator: "\n").first { $0.contains("cart: empty") }.map(String.init) ?? "" }
+        let screen = try terminal.waitUntil("the cart, drawn at 120 columns") { $0.contains("Your cart") && header($0).count > 100 }
+        #expect(header(screen).count > 100, "drawn at the width the client had when it started: \(header(screen))")
         try server.leave(terminal)
     }
 
-    /// Waits until a request to start a session sits unread on the stopped host's socket (`ss` from iproute2).
-    private static func waitForQueuedRequest(to host: pid_t, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    /// Waits until a request to start a session sits unread on a stopped process's socket (`ss` from iproute2).
+    private static func waitForQueuedRequest(to held: [pid_t], sourceLocation: SourceLocation = #_sourceLocation) throws {
         let deadline = ContinuousClock.now.advanced(by: .seconds(4))
         while ContinuousClock.now < deadline {
             let listing = try Subprocess.run("/usr/bin/ss", ["-x", "-a", "-p"]).stdout
             let queued = listing.split(separator: "\n").contains { line in
                 let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-                return line.contains("pid=\(host),") && fields.count > 2 && (Int(fields[2]) ?? 0) > 0
+                return held.contains { line.contains("pid=\($0),") } && fields.count > 2 && (Int(fields[2]) ?? 0) > 0
             }
             if queued { return }
         }
