@@ -292,8 +292,8 @@ def main():
         "--idle-clients-burst", action="store_true",
         help="after the burst, another with the ssh clients at SCHED_IDLE: their CPU no longer competes with the server's, as"
         " clients on other machines would not")
-    ap.add_argument("--bursts", type=int, default=1, help="bursts of a key in every session at each count (the first as before,"
-                    " the rest in more_bursts): a burst of 1,000 varies from one to the next")
+    ap.add_argument("--bursts", type=int, default=1, help="bursts of a key in every session at each count, of each kind (the"
+                    " first as before, the rest in more_bursts and more_idle_clients_bursts): a burst of 1,000 varies from one to the next")
     ap.add_argument("cmd", nargs=argparse.REMAINDER)
     args = ap.parse_args()
     cmd = args.cmd[1:] if args.cmd and args.cmd[0] == "--" else args.cmd
@@ -323,6 +323,7 @@ def main():
             burst_cpu = {name: round(b - a, 1) for name, a, b in zip(["server", "sessions", "clients", "harness"], before, after)}
             idle_clients = idle_clients_burst(sessions, args.metrics_url) if args.idle_clients_burst else None
             more_bursts = [one_more_burst(sessions, args.metrics_url) for _ in range(args.bursts - 1)]
+            more_idle = [idle_clients_burst(sessions, args.metrics_url) for _ in range(args.bursts - 1)] if args.idle_clients_burst else []
             firsts = [f for f, _ in one if f is not None]
             dones = [d for _, d in one if d is not None]
             bfirsts = [f for f, _ in burst if f is not None]
@@ -349,6 +350,7 @@ def main():
                 "burst_cpu_ms": burst_cpu,
                 "idle_clients_burst": idle_clients,
                 "more_bursts": more_bursts,
+                "more_idle_clients_bursts": more_idle,
             }
             rows.append(row)
             print(json.dumps(row), flush=True)

@@ -15,6 +15,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <termios.h>
 #include <unistd.h>
@@ -219,6 +220,26 @@ static inline void sf_install_crash_restore(int fd, const char *sequence) {
         action.sa_flags = SA_RESETHAND;
         sigaction(signals[i], &action, NULL);
     }
+}
+
+/// A worker's one set of its sessions' descriptors to wait on (`DescriptorKeys`), close-on-exec; -1 on failure.
+static inline int sf_keys_poll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
+/// Adds `fd`, waited on for reading (level-triggered) and told by `key`; 0, or -1 with errno.
+static inline int sf_keys_poll_add(int poll, int fd, unsigned long long key) {
+    struct epoll_event event = {.events = EPOLLIN, .data.u64 = key};
+    return epoll_ctl(poll, EPOLL_CTL_ADD, fd, &event);
+}
+static inline int sf_keys_poll_remove(int poll, int fd) { return epoll_ctl(poll, EPOLL_CTL_DEL, fd, NULL); }
+/// Waits until descriptors are ready: fills each one's key, and 1 in `hung_up` where its other side closed; the count
+/// (at most `capacity`, itself at most 256), or -1 with errno.
+static inline int sf_keys_poll_wait(int poll, unsigned long long *keys, int *hung_up, int capacity) {
+    struct epoll_event events[256];
+    int ready = epoll_wait(poll, events, capacity < 256 ? capacity : 256, -1);
+    for (int index = 0; index < ready; index++) {
+        keys[index] = events[index].data.u64;
+        hung_up[index] = (events[index].events & (EPOLLHUP | EPOLLERR)) != 0;
+    }
+    return ready;
 }
 
 #endif

@@ -4,8 +4,9 @@ import Synchronization
 
 /// Carries a shopper's session's counters and timings to the server that started it, whose `/metrics` shows them.
 ///
-/// Each session is a process of its own; it sends one datagram per update on a Unix datagram socket in Linux's
-/// abstract namespace (no file to clean up), never waiting: a full socket drops the update. The server reads them and
+/// A session (a process of its own, or one of a worker's) sends its updates, a line each and gathered while its main
+/// queue is busy, as datagrams on a Unix datagram socket in Linux's abstract namespace (no file to clean up), never
+/// waiting: a full socket drops them. The server reads them and
 /// records those that name a metric in `ShopMetrics.definitions` with exactly its labels, so a session cannot make up
 /// a metric or a label.
 public enum MetricsRelay {
@@ -36,6 +37,11 @@ public enum MetricsRelay {
         }
         guard dimensions.map(\.0) == definition.labels else { return nil }
         return (kind, name, dimensions, amount)
+    }
+
+    /// The updates of one datagram, a line each; a line that is not one the shop defines is dropped alone.
+    static func decode(batch text: String) -> [(kind: Character, name: String, dimensions: [(String, String)], amount: Int64)] {
+        text.split(separator: "\n").compactMap { decode(String($0)) }
     }
 
     /// `sockaddr_un` for an abstract name: a NUL, then the name.
@@ -77,18 +83,21 @@ public final class MetricsRelayListener: Sendable {
     }
 
     private func receive() {
-        var buffer = [UInt8](repeating: 0, count: 512)
+        var buffer = [UInt8](repeating: 0, count: 65_536)
         while !stopped.load(ordering: .relaxed) {
-            let count = recv(descriptor, &buffer, buffer.count, 0)
+            // MSG_TRUNC: the datagram's whole length, so one longer than the buffer is dropped, not read cut.
+            let count = recv(descriptor, &buffer, buffer.count, Int32(MSG_TRUNC))
             guard count > 0 else {
                 if count < 0, errno == EINTR { continue }
                 return
             }
-            guard let text = String(validating: buffer.prefix(count), as: UTF8.self), let update = MetricsRelay.decode(text) else { continue }
-            if update.kind == "c" {
-                ShopMetrics.count(update.name, update.dimensions, by: update.amount)
-            } else {
-                ShopMetrics.time(update.name, update.dimensions, .nanoseconds(update.amount))
+            guard count <= buffer.count, let text = String(validating: buffer.prefix(count), as: UTF8.self) else { continue }
+            for update in MetricsRelay.decode(batch: text) {
+                if update.kind == "c" {
+                    ShopMetrics.count(update.name, update.dimensions, by: update.amount)
+                } else {
+                    ShopMetrics.time(update.name, update.dimensions, .nanoseconds(update.amount))
+                }
             }
         }
     }
@@ -135,28 +144,58 @@ public struct RelayMetricsFactory: MetricsFactory {
     public func destroyTimer(_ handler: any TimerHandler) {}
 }
 
-/// A session's socket to the relay: one non-blocking datagram per update.
+/// A session's socket to the relay: its updates gathered while the main queue is busy and sent as one non-blocking
+/// datagram once it is free, so a worker's burst of 128 sessions' keys is a datagram or two, not a send per key.
 final class RelaySender: Sendable {
     private let descriptor: Int32
     private let address: String
+    /// Updates not sent yet, one a line.
+    private let pending = Mutex<[UInt8]>([])
+    /// Past this many bytes waiting, they go at once (well inside the listener's buffer).
+    static let batchLimit = 4096
 
     init?(address: String) {
         let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard descriptor >= 0 else { return nil }
         self.descriptor = descriptor
         self.address = address
+        RelaySender.current.withLock { $0 = self }
+        // A session process exits once its shopper leaves: what it recorded last still goes.
+        atexit { RelaySender.current.withLock { $0 }?.flush() }
     }
 
     deinit { close(descriptor) }
 
+    /// The process's sender, flushed at exit.
+    private static let current = Mutex<RelaySender?>(nil)
+
     func send(_ text: String) {
-        var bytes = Array(text.utf8)
-        // A full socket or a server gone: the update is dropped, never waited for.
+        let (full, first) = pending.withLock { lines -> (Bool, Bool) in
+            let first = lines.isEmpty
+            if !first { lines.append(UInt8(ascii: "\n")) }
+            lines.append(contentsOf: text.utf8)
+            return (lines.count >= Self.batchLimit, first)
+        }
+        if full {
+            flush()
+        } else if first {
+            // Behind whatever the main queue holds now: the rest of this burst's keys, whose updates join this one.
+            DispatchQueue.main.async { self.flush() }
+        }
+    }
+
+    /// Sends what is waiting; a full socket or a server gone drops it, never waited for.
+    func flush() {
+        var bytes = pending.withLock { lines in
+            defer { lines = [] }
+            return lines
+        }
+        guard !bytes.isEmpty else { return }
         _ = MetricsRelay.withAddress(address) { target, length in sendto(descriptor, &bytes, bytes.count, Int32(MSG_DONTWAIT), target, length) }
     }
 }
 
-/// One counter or timer of a session: each update a datagram to the relay.
+/// One counter or timer of a session: each update a line to the relay.
 final class RelayHandler: CounterHandler, TimerHandler {
     let sender: RelaySender
     let name: String

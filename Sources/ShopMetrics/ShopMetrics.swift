@@ -93,9 +93,7 @@ extension ShopMetrics {
     }
 
     public static func time(_ name: String, _ dimensions: [(String, String)] = [], _ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
-        CoreMetrics.Timer(label: name, dimensions: dimensions).recordNanoseconds(max(0, nanoseconds))
+        Timing(name, dimensions).record(duration)
     }
 
     /// Runs `body` and records how long it took under `name`, whether it threw or not.
@@ -103,5 +101,20 @@ extension ShopMetrics {
         let start = ContinuousClock.now
         defer { time(name, dimensions, ContinuousClock.now - start) }
         return try await body()
+    }
+}
+
+/// A timing looked up once and recorded many times: what a path run at every key keeps, where `ShopMetrics.time` finds
+/// its metric in the registry (a lock and a label check) at each call.
+public struct Timing: Sendable {
+    private let timer: CoreMetrics.Timer
+
+    public init(_ name: String, _ dimensions: [(String, String)] = []) {
+        timer = CoreMetrics.Timer(label: name, dimensions: dimensions)
+    }
+
+    public func record(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        timer.recordNanoseconds(max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
     }
 }

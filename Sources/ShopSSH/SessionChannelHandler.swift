@@ -31,7 +31,7 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
     private var finished = false
     private var lastInput = NIODeadline.now()
     /// When the oldest unanswered key arrived, for the server-side key-to-frame timing.
-    let keyTimer = KeyAnswerTimer()
+    let keyTimer = KeyAnswerTimer(front: "ssh")
     private var idleCheck: Scheduled<Void>?
     private var killTimer: Scheduled<Void>?
     private var channel: Channel?

@@ -5,18 +5,25 @@ import ShopMetrics
 /// When the oldest key not yet answered reached the server; the channel and the pty's relay share it, on one loop.
 final class KeyAnswerTimer {
     private var waitingSince: NIODeadline?
+    /// Looked up once, not at each answer.
+    private let timing: Timing
+
+    /// Times the keys of a session of `front`.
+    init(front: String) {
+        timing = Timing(ShopMetrics.serverKeyToFrame, [("front", front)])
+    }
 
     /// A key arrived from the client.
     func keyArrived() {
         if waitingSince == nil { waitingSince = .now() }
     }
 
-    /// The session wrote: what a key waited for, from the server's side, is recorded under `front`.
-    func answered(front: String) {
+    /// The session wrote: what a key waited for, from the server's side, is recorded.
+    func answered() {
         guard let since = waitingSince else { return }
         waitingSince = nil
         let waited = NIODeadline.now() - since
-        ShopMetrics.time(ShopMetrics.serverKeyToFrame, [("front", front)], .nanoseconds(waited.nanoseconds))
+        timing.record(.nanoseconds(waited.nanoseconds))
     }
 }
 
@@ -33,7 +40,7 @@ final class TerminalOutputHandler: ChannelInboundHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        keys.answered(front: "ssh")
+        keys.answered()
         let bytes = unwrapInboundIn(data)
         sshChannel.write(SSHChannelData(type: .channel, data: .byteBuffer(bytes)), promise: nil)
     }

@@ -25,8 +25,8 @@ protocol SessionScreen: AnyObject {
 enum KeySource {
     /// The process's own stdin, waited on by a thread of its own (`KeyWaiter`), with signals through `signalPipe`.
     case ownTerminal(signalPipe: (read: Int32, write: Int32))
-    /// A descriptor among a worker's many, waited on by a dispatch source on the main queue; the worker's server
-    /// says when the window changed or the session must end (`TerminalEvents.windowChanged`, `end`).
+    /// A descriptor among a worker's many, all waited on by one thread (`DescriptorKeys`); the worker's server says
+    /// when the window changed or the session must end (`TerminalEvents.windowChanged`, `end`).
     case descriptor(Int32)
 }
 
@@ -41,6 +41,10 @@ final class TerminalEvents {
     private var sources: [any DispatchSourceProtocol] = []
     private var ticker: (any DispatchSourceTimer)?
     private var keyWaiter: KeyWaiter?
+    /// Looked up once: every key records it.
+    private lazy var keyToFrame = Timing(ShopMetrics.keyToFrame, [("front", ShopMetrics.front)])
+    /// A worker's session: its descriptor among those the worker's one waiter watches.
+    private var keyWatch: DescriptorKeys.Watch?
     private var isTicking = false
     private let marksSettled: Bool
     private let marksPrivate: Bool
@@ -116,6 +120,7 @@ final class TerminalEvents {
         }
         for source in sources { source.cancel() }
         sources.removeAll()
+        if let keyWatch { DescriptorKeys.shared.stopWatching(keyWatch) }
         keyWaiter?.stop()
         ticker?.cancel()
         return ending
@@ -138,13 +143,8 @@ final class TerminalEvents {
             signals.resume()
             sources.append(signals)
         case .descriptor(let descriptor):
-            let keys = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: .main)
-            keys.setEventHandler { [weak self, keys] in
-                let available = Int(keys.data)
-                MainActor.assumeIsolated { self?.inputReady(bytesAvailable: available) }
-            }
-            keys.resume()
-            sources.append(keys)
+            keyWatch = DescriptorKeys.shared.watch(descriptor) { [weak self] available in self?.inputReady(bytesAvailable: available) }
+            guard keyWatch != nil else { throw TerminalError.startFailed("cannot wait for keys: \(String(cString: strerror(errno)))") }
         }
 
         let timer = DispatchSource.makeTimerSource(queue: .main)
@@ -175,7 +175,7 @@ final class TerminalEvents {
         }
         program.drawIfNeeded()
         // From the keys read to their frame written: what the shopper waits for at every key.
-        ShopMetrics.time(ShopMetrics.keyToFrame, [("front", ShopMetrics.front)], ContinuousClock.now - arrived)
+        keyToFrame.record(ContinuousClock.now - arrived)
         markWhenSettled()
         if screen.waitsForEscape {
             // A lone ESC, or a sequence cut by the read: what has not followed within curses' escape delay was typed.
@@ -285,6 +285,7 @@ final class TerminalEvents {
         hasEnded = true
         closeBackend()
         keyWaiter?.stop()
+        if let keyWatch { DescriptorKeys.shared.stopWatching(keyWatch) }
         // A suspended dispatch source must be resumed before it is cancelled and released.
         if !isTicking {
             ticker?.resume()

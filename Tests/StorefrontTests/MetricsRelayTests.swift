@@ -12,6 +12,17 @@ struct MetricsRelayTests {
         #expect(MetricsRelay.decode("t storefront_key_to_frame_seconds front=web 1200000")?.amount == 1_200_000)
     }
 
+    @Test func eachLineOfABatchReadsBackAndABadLineIsDroppedAlone() {
+        let lines = [
+            MetricsRelay.encode(kind: "t", name: ShopMetrics.keyToFrame, dimensions: [("front", "ssh")], amount: 1_500_000),
+            "c storefront_made_up_total front=ssh 1",
+            MetricsRelay.encode(kind: "c", name: ShopMetrics.orders, dimensions: [("front", "ssh"), ("outcome", "paid")], amount: 2),
+        ]
+        let updates = MetricsRelay.decode(batch: lines.joined(separator: "\n"))
+        #expect(updates.map(\.name) == [ShopMetrics.keyToFrame, ShopMetrics.orders])
+        #expect(updates.map(\.amount) == [1_500_000, 2])
+    }
+
     @Test(arguments: [
         "c storefront_made_up_total front=ssh 1",  // not a metric of the shop's
         "c storefront_orders_total front=ssh 1",  // a label missing
