@@ -44,9 +44,11 @@ final class DescriptorKeys {
         handlers[descriptor] = (watch.generation, handler)
         if !isRunning {
             isRunning = true
-            let thread = Thread { [poll] in Self.wait(on: poll) }
-            thread.name = "storefront session keys"
-            thread.start()
+            Thread { [poll] in
+                // Named from the thread itself (Foundation's `name` does not reach it here), for `top -H` and perf.
+                sf_name_this_thread("session keys")
+                Self.wait(on: poll)
+            }.start()
         }
         return watch
     }

@@ -25,9 +25,11 @@ final class KeyWaiter: @unchecked Sendable {
     }
 
     func start() {
-        let thread = Thread { [self] in run() }
-        thread.name = "storefront keys"
-        thread.start()
+        Thread { [self] in
+            // Named from the thread itself: Foundation's `name`, set before the start, does not reach it here.
+            sf_name_this_thread("storefront keys")
+            run()
+        }.start()
     }
 
     /// Ends the thread: it leaves its wait at once, or after the handler it is in returns.
