@@ -186,21 +186,32 @@ def children(pid):
     return kids
 
 
-TICK_MS = 1000 / os.sysconf("SC_CLK_TCK")
-
-
 def cpu_ms(pids):
-    """CPU time (user + system, every thread) the processes have used, from /proc/PID/stat; sampled at the clock
-    tick, so a sum over many processes is an estimate, not one process's exact figure."""
-    total = 0
+    """CPU time each process's threads have run, in ms, from /proc/PID/task/*/schedstat (nanoseconds, where
+    /proc/PID/stat counts clock ticks): {pid: ms} for the processes still there."""
+    found = {}
     for pid in pids:
         try:
-            with open(f"/proc/{pid}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-            total += int(fields[11]) + int(fields[12])
-        except (FileNotFoundError, ProcessLookupError, IndexError):
+            total = 0
+            for task in os.listdir(f"/proc/{pid}/task"):
+                with open(f"/proc/{pid}/task/{task}/schedstat") as f:
+                    total += int(f.read().split()[0])
+            found[pid] = total / 1e6
+        except (FileNotFoundError, ProcessLookupError, IndexError, ValueError):
             pass
-    return total * TICK_MS
+    return found
+
+
+def burst_cpu(server_pid, sessions, body):
+    """Runs `body` and returns its result with the CPU ms it took each side: the server, the processes below it (host,
+    workers or session processes), the ssh clients, and this harness with its key presser. A process that ended
+    meanwhile counts for nothing (a recycled worker must not make the sum go back)."""
+    groups = [[server_pid], descendants(server_pid), [s.pid for s in sessions]]
+    before = [cpu_ms(g) for g in groups] + [sum(os.times()[:4]) * 1000]
+    result = body()
+    after = [cpu_ms(g) for g in groups] + [sum(os.times()[:4]) * 1000]
+    spent = [sum(a[p] - b[p] for p in b if p in a) for b, a in zip(before[:3], after[:3])] + [after[3] - before[3]]
+    return result, {name: round(ms, 1) for name, ms in zip(["server", "sessions", "clients", "harness"], spent)}
 
 
 def descendants(pid):
@@ -245,7 +256,7 @@ def histogram_delta(before, after):
     return {"keys": int(total), "p50_ms_at_most": bound_for(0.5), "p99_ms_at_most": bound_for(0.99), "max_ms_at_most": round(slowest * 1000, 2)}
 
 
-def idle_clients_burst(sessions, metrics_url):
+def idle_clients_burst(sessions, metrics_url, server_pid):
     """The burst again with every ssh client at SCHED_IDLE (the lowest class: it runs only when nothing else wants the
     CPU), then back at SCHED_OTHER: the server's figure with the load generator out of its way, and the clients'."""
     def schedule(policy):
@@ -256,19 +267,27 @@ def idle_clients_burst(sessions, metrics_url):
                 pass
     schedule(os.SCHED_IDLE)
     try:
-        return one_more_burst(sessions, metrics_url)
+        figures = one_more_burst(sessions, metrics_url, server_pid)
     finally:
         schedule(os.SCHED_OTHER)
+    del figures["presses"]
+    return figures
 
 
-def one_more_burst(sessions, metrics_url):
-    """The burst once more, as the first: the server's figure and the clients', so one run shows how they vary."""
+def one_more_burst(sessions, metrics_url, server_pid):
+    """A key in every session at once: the server's figure, the clients', and where the burst's CPU went (with the
+    half second after it, for the last frames' writes), so one run shows how bursts vary. `presses` is each session's
+    (first byte, redrawn) pair, taken out of what is recorded."""
     before = server_histogram(metrics_url)
-    burst = press(sessions)
-    time.sleep(0.5)
+    def pressed():
+        answers = press(sessions)
+        time.sleep(0.5)
+        return answers
+    burst, cpu = burst_cpu(server_pid, sessions, pressed)
     firsts = [f for f, _ in burst if f is not None]
     return {"server_key_to_frame": histogram_delta(before, server_histogram(metrics_url)), "first_byte_ms_p50": pct(firsts, 50),
-            "first_byte_ms_max": pct(firsts, 100), "unanswered_keys": sum(1 for f, _ in burst if f is None)}
+            "first_byte_ms_max": pct(firsts, 100), "unanswered_keys": sum(1 for f, _ in burst if f is None), "burst_cpu_ms": cpu,
+            "presses": burst}
 
 
 def pct(values, p):
@@ -311,19 +330,11 @@ def main():
             hosts = [k for k in children(args.server_pid) if children(k)] if len(everyone) > len(children(args.server_pid)) else []
             kids = [k for k in everyone if k not in hosts]
             one = [press([s]) [0] for s in sessions]
-            # Where the burst's CPU goes: the server, the session processes (and host), the ssh clients, this harness.
-            shops = descendants(args.server_pid)
-            clients = [s.pid for s in sessions]
-            before = (cpu_ms([args.server_pid]), cpu_ms(shops), cpu_ms(clients), sum(os.times()[:2]) * 1000)
-            before_hist = server_histogram(args.metrics_url)
-            burst = press(sessions)
-            time.sleep(0.5)
-            server_side = histogram_delta(before_hist, server_histogram(args.metrics_url))
-            after = (cpu_ms([args.server_pid]), cpu_ms(shops), cpu_ms(clients), sum(os.times()[:2]) * 1000)
-            burst_cpu = {name: round(b - a, 1) for name, a, b in zip(["server", "sessions", "clients", "harness"], before, after)}
-            idle_clients = idle_clients_burst(sessions, args.metrics_url) if args.idle_clients_burst else None
-            more_bursts = [one_more_burst(sessions, args.metrics_url) for _ in range(args.bursts - 1)]
-            more_idle = [idle_clients_burst(sessions, args.metrics_url) for _ in range(args.bursts - 1)] if args.idle_clients_burst else []
+            first = one_more_burst(sessions, args.metrics_url, args.server_pid)
+            burst, server_side, first_cpu = first["presses"], first["server_key_to_frame"], first["burst_cpu_ms"]
+            idle_clients = idle_clients_burst(sessions, args.metrics_url, args.server_pid) if args.idle_clients_burst else None
+            more_bursts = [one_more_burst(sessions, args.metrics_url, args.server_pid) for _ in range(args.bursts - 1)]
+            more_idle = [idle_clients_burst(sessions, args.metrics_url, args.server_pid) for _ in range(args.bursts - 1)] if args.idle_clients_burst else []
             firsts = [f for f, _ in one if f is not None]
             dones = [d for _, d in one if d is not None]
             bfirsts = [f for f, _ in burst if f is not None]
@@ -347,9 +358,9 @@ def main():
                 "key_all_at_once_first_byte_ms_p50": pct(bfirsts, 50), "key_all_at_once_first_byte_ms_max": pct(bfirsts, 100),
                 "key_all_at_once_redrawn_ms_max": pct(bdones, 100),
                 "unanswered_keys": sum(1 for f, _ in one + burst if f is None),
-                "burst_cpu_ms": burst_cpu,
+                "burst_cpu_ms": first_cpu,
                 "idle_clients_burst": idle_clients,
-                "more_bursts": more_bursts,
+                "more_bursts": [{k: v for k, v in b.items() if k != "presses"} for b in more_bursts],
                 "more_idle_clients_bursts": more_idle,
             }
             rows.append(row)
