@@ -177,6 +177,12 @@ struct TokenGate<Context: RequestContext>: RouterMiddleware {
         guard let token = try await tokens.token(secretHash: secret.hash), !token.isRevoked else {
             throw APIProblem(.unauthenticated, "This token is unknown or revoked.")
         }
+        // A token made in a browser tab ends with that tab's sign-in, wherever and however it ended.
+        guard try await tokens.sessionHolds(token, at: now()) else {
+            throw APIProblem(
+                .unauthenticated,
+                "This token ended with the browser sign-in it was made in (signed out). Make a new one, or a lasting one while signed in.")
+        }
         APICaller.note?.caller = "\(token.id) \(token.scope.rawValue) \(token.owner)"
         // A merchant token acts only while its key is an admin key: removing the key takes the token's power too.
         if token.scope == .merchant, let refusal = merchantKeys.allows(token.owner) {

@@ -166,12 +166,13 @@ public enum SessionComposition {
                 launchNotice: join != nil && isNew ? newKeyNotice : nil, guestID: guestID, dates: .system,
                 apiTokens: .shopTokens(in: storage.tokens), waysIn: storage.waysIn
             )
-        case .browserAccount(let account, _):
-            // The page's cookie holds a session of this account, checked by `web` as the socket opened; the page signs out.
+        case .browserAccount(let account, let session, _):
+            // The page's cookie holds a session of this account, checked by `web` as the socket opened and while the tab
+            // is open (a sign-out anywhere closes it); the page signs out. Tokens made here end with that session.
             return AccountDependencies(
                 wallets: wallets, walletOwner: owner, profiles: storage.profiles, signIn: nil,
                 signedIn: SignedInAccount(provider: .account, userID: account), guestID: guestID, dates: .system,
-                apiTokens: .shopTokens(in: storage.tokens), waysIn: storage.waysIn)
+                apiTokens: .shopTokens(in: storage.tokens, session: session), waysIn: storage.waysIn)
         case .browserGuest, .local:
             break
         }

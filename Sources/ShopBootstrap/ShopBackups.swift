@@ -12,6 +12,11 @@ public enum ShopBackups {
         guard FileManager.default.fileExists(atPath: live.string) else {
             throw StorageOpenFailure(.noInput, "no shop in \(live.removingLastComponent()): it holds no \(SQLiteDatabase.fileName)")
         }
+        let folder = destination.removingLastComponent().string
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.isEmpty ? "." : folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw StorageOpenFailure(.cannotCreate, "cannot write the backup \(destination): no folder \(folder)")
+        }
         do {
             return try SQLiteDatabase.backup(from: live.string, to: destination.string)
         } catch {
@@ -20,12 +25,12 @@ public enum ShopBackups {
     }
 
     /// Checks the backup `source` and puts it in place of the shop at `place`, which no process may have open.
-    public static func restore(_ place: StoragePlace, from source: FilePath) throws -> SQLiteBackupSummary {
+    public static func restore(_ place: StoragePlace, from source: FilePath, beforeSwap: () -> Void = {}) throws -> SQLiteBackupSummary {
         let live = try sqliteFile(place, doing: "restore")
         guard FileManager.default.fileExists(atPath: source.string) else { throw StorageOpenFailure(.noInput, "no backup at \(source)") }
         try FileManager.default.createDirectory(atPath: live.removingLastComponent().string, withIntermediateDirectories: true)
         do {
-            return try SQLiteDatabase.restore(from: source.string, to: live.string)
+            return try SQLiteDatabase.restore(from: source.string, to: live.string, beforeSwap: beforeSwap)
         } catch .busy {
             throw StorageOpenFailure(
                 .busy, "the shop in \(live.removingLastComponent()) is open in a storefront process: stop it, then restore (nothing was changed)")

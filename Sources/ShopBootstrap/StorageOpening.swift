@@ -100,7 +100,9 @@ extension ShopStorage {
             } catch let failure as StorageOpenFailure {
                 throw failure
             } catch {
-                throw StorageOpenFailure(.io, "\(SQLiteDatabaseError.from(error, path: file.string))")
+                let problem = SQLiteDatabaseError.from(error, path: file.string)
+                if case .beingRestored = problem { throw StorageOpenFailure(.busy, "\(problem)") }
+                throw StorageOpenFailure(.io, "\(problem)")
             }
         case .postgres:
             return try await openShop(at: place, catalog: .bundled, pool: .command, migrate: false, environment: environment)
@@ -128,6 +130,8 @@ extension ShopStorage {
             throw StorageOpenFailure(.invalidCatalog, "invalid catalog \(error)")
         } catch let error as SQLiteDatabaseError {
             if case .cannotCreateDirectory = error { throw StorageOpenFailure(.cannotCreate, "\(error)") }
+            // A restore under way: try again once it has finished (75), as for any lock held.
+            if case .beingRestored = error { throw StorageOpenFailure(.busy, "\(error)") }
             throw StorageOpenFailure(.io, "\(error)")
         }
     }

@@ -11,8 +11,8 @@ public enum Visitor: Equatable, Sendable {
     case sshGuest(id: String)
     /// A browser visitor: nothing kept until they sign in.
     case browserGuest(id: String)
-    /// A browser visitor whose cookie holds a session of `account`, as `web` checked it.
-    case browserAccount(account: String, guestID: String)
+    /// A browser visitor whose cookie holds sign-in `session` (its id) of `account`, as `web` checked it.
+    case browserAccount(account: String, session: String?, guestID: String)
     /// Someone at this machine's terminal.
     case local
 
@@ -25,7 +25,14 @@ public enum Visitor: Equatable, Sendable {
                 guard account.count <= 200, MerchantEntry.isPlainLine(account), !account.contains(" ") else {
                     throw .usage("\(SessionCommand.browserAccountVariable) is not an account id: \"\(account.prefix(40))\"")
                 }
-                self = .browserAccount(account: account, guestID: guest)
+                let session = environment[SessionCommand.browserSessionVariable].flatMap { $0.isEmpty ? nil : $0 }
+                if let session,
+                    session.count > 64 || !session.hasPrefix("ses_")
+                        || !session.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") })
+                {
+                    throw .usage("\(SessionCommand.browserSessionVariable) is not a session id: \"\(session.prefix(40))\"")
+                }
+                self = .browserAccount(account: account, session: session, guestID: guest)
             } else {
                 self = .browserGuest(id: guest)
             }
@@ -43,7 +50,7 @@ public enum Visitor: Equatable, Sendable {
     public var guestID: String {
         switch self {
         case .sshGuest(let id): "ssh-guest:\(id)"
-        case .browserGuest(let id), .browserAccount(_, let id): "web-guest:\(id)"
+        case .browserGuest(let id), .browserAccount(_, _, let id): "web-guest:\(id)"
         case .keyHolder, .local: "local:\(ProcessUser.name)"
         }
     }

@@ -71,9 +71,10 @@ public struct PersonalAccessToken: Hashable, Sendable, CustomStringConvertible {
 }
 
 extension APITokenAccess {
-    /// Shop-scoped tokens kept in `repository`, minted as `PersonalAccessToken`s: what the account screen makes.
-    public static func shopTokens(in repository: any APITokenRepository) -> APITokenAccess {
-        APITokenAccess(repository: repository) { name, owner, time in
+    /// Shop-scoped tokens kept in `repository`, minted as `PersonalAccessToken`s: what the account screen makes; in a
+    /// browser tab, each ends with the tab's `session` unless its owner makes it lasting.
+    public static func shopTokens(in repository: any APITokenRepository, session: String? = nil) -> APITokenAccess {
+        APITokenAccess(repository: repository, session: session) { name, owner, time in
             let token = PersonalAccessToken.mint()
             return (token.secret, token.record(name: name, owner: owner, scope: .shop, at: time))
         }

@@ -28,10 +28,12 @@ public struct APITokenRecord: Hashable, Sendable {
     public var createdAt: Date
     public var lastUsedAt: Date?
     public var revokedAt: Date?
+    /// The browser session (`ses_…`) the token was made in and ends with; nil for a token that lasts until revoked.
+    public var session: String?
 
     public init(
         id: String, name: String, owner: String, scope: APITokenScope, secretHash: String, lastFour: String,
-        createdAt: Date, lastUsedAt: Date? = nil, revokedAt: Date? = nil
+        createdAt: Date, lastUsedAt: Date? = nil, revokedAt: Date? = nil, session: String? = nil
     ) {
         self.id = id
         self.name = name
@@ -42,6 +44,7 @@ public struct APITokenRecord: Hashable, Sendable {
         self.createdAt = createdAt
         self.lastUsedAt = lastUsedAt
         self.revokedAt = revokedAt
+        self.session = session
     }
 
     public var isRevoked: Bool { revokedAt != nil }
@@ -59,6 +62,9 @@ public protocol APITokenRepository: Sendable {
     func revoke(id: String, owner: String?, at time: Date) async throws -> APITokenRecord?
     /// Notes that the token was used at `time`.
     func markUsed(id: String, at time: Date) async throws
+    /// Whether the browser session `token` ends with is live at `time` and holds the token's owner (a merge moves both);
+    /// true for a lasting token.
+    func sessionHolds(_ token: APITokenRecord, at time: Date) async throws -> Bool
 }
 
 /// The answer a request under an `Idempotency-Key` gave, kept to be sent again to every repeat.
@@ -125,14 +131,18 @@ public protocol IdempotencyRepository: Sendable {
 /// What the account screen needs to make and revoke its shopper's API tokens.
 public struct APITokenAccess: Sendable {
     public var repository: any APITokenRepository
+    /// The browser session the tokens made here end with unless their owner asks for a lasting one; nil where every
+    /// token lasts (an SSH key, a terminal).
+    public var session: String?
     /// A new secret for `owner`, named `name`, and the record to keep for it (never the secret).
     public var mint: @Sendable (_ name: String, _ owner: String, _ at: Date) -> (secret: String, record: APITokenRecord)
 
     public init(
-        repository: any APITokenRepository,
+        repository: any APITokenRepository, session: String? = nil,
         mint: @escaping @Sendable (_ name: String, _ owner: String, _ at: Date) -> (secret: String, record: APITokenRecord)
     ) {
         self.repository = repository
+        self.session = session
         self.mint = mint
     }
 }

@@ -64,6 +64,9 @@ public protocol AccountSessionStore: Sendable {
     func endAll(account: String, at date: Date) async throws -> Int
     /// `account`'s live sessions at `date`, newest use first.
     func sessions(account: String, at date: Date) async throws -> [AccountSessionRecord]
+    /// Of sessions `ids`, those live at `date` (neither ended nor expired), each with the account it holds now; none is
+    /// marked used. What an open tab and a tab's token are checked against while they last.
+    func liveAccounts(ids: [String], at date: Date) async throws -> [String: String]
 }
 
 /// What the account screen reads and changes of an account's ways in: its keys and providers, and its sessions.

@@ -31,6 +31,7 @@ public enum SessionLaunch {
         for name in [
             "TERM", "COLUMNS", "LINES", "NO_COLOR", "COLORFGBG", "TMUX", "TMUX_PANE", "STY", SessionCommand.fingerprintVariable,
             SessionCommand.guestVariable, SessionCommand.browserGuestVariable, SessionCommand.browserAccountVariable,
+            SessionCommand.browserSessionVariable,
             SessionCommand.sandboxSignInVariable, SessionCommand.pageSignInVariable, "STOREFRONT_MAIL_COMMAND",
             "STOREFRONT_OPENID_PROVIDERS", "STOREFRONT_WEB_ORIGIN",
         ] { sessionEnvironment[name] = nil }

@@ -43,9 +43,10 @@ public enum WebAccountSignIn {
             account: { secret in
                 guard case .valid(let record) = (try? await accounts.check(secret: secret)) ?? .unknown else { return nil }
                 let email = (try? await accounts.directory.account(id: record.account))??.email
-                return (record.account, email ?? record.account)
+                return WebSignedIn(id: record.account, label: email ?? record.account, session: record.id)
             },
-            signOut: { secret in try? await accounts.end(secret: secret) }
+            signOut: { secret in try? await accounts.end(secret: secret) },
+            liveSessions: { ids in try? await accounts.sessions.liveAccounts(ids: ids, at: accounts.dates.now()) }
         )
         if !providers.isEmpty { addOpenID(&signIn, providers: providers, storage: storage, accounts: accounts, key: codeKey) }
         return signIn

@@ -63,10 +63,13 @@ public struct SessionCommand: Sendable {
     /// The command line for a browser visitor, a guest under a new one-time id who may sign in with Sandbox ID
     /// inside the shop, and the customer as the log names it.
     /// With `account` (the page's cookie holds a session of it), the shop opens signed in to that account.
-    public func launchBrowserGuest(environment: inout [String: String], account: String? = nil) -> (arguments: [String], customer: String) {
+    public func launchBrowserGuest(
+        environment: inout [String: String], account: String? = nil, session: String? = nil
+    ) -> (arguments: [String], customer: String) {
         let id = Self.newGuestID()
         environment[Self.browserGuestVariable] = id
         environment[Self.browserAccountVariable] = account
+        environment[Self.browserSessionVariable] = account == nil ? nil : session
         environment[Self.guestVariable] = nil
         environment[Self.fingerprintVariable] = nil
         return (arguments, account.map { "browser account \($0)" } ?? "browser guest web-guest:\(id)")
@@ -105,6 +108,10 @@ public struct SessionCommand: Sendable {
 
     /// The environment variable that carries the account a browser visitor's cookie holds to their session.
     public static let browserAccountVariable = "STOREFRONT_WEB_ACCOUNT"
+
+    /// The environment variable that carries the id (`ses_…`, never the secret) of the sign-in that cookie holds, which
+    /// the tokens the tab makes end with.
+    public static let browserSessionVariable = "STOREFRONT_WEB_SESSION"
 
     /// The environment variable by which `web` says its page signs visitors in (by an emailed code or a provider), above
     /// the shop: a guest's shop points there. Its one value is "on".

@@ -33,6 +33,7 @@ public final class WebFront: Sendable {
 
     private let group: ServiceGroup
     private let context: WebFrontContext
+    private let signIn: WebSignIn?
     private let origins: AllowedOrigins
     private let guards: HTTPGuards
 
@@ -48,6 +49,7 @@ public final class WebFront: Sendable {
         )
         let origins = AllowedOrigins(settings.publicOrigins)
         self.context = context
+        self.signIn = signIn
         self.origins = origins
         let allowed: @Sendable (String?) -> Bool = { origin in
             guard let origin, let parsed = WebOrigin(origin) else { return false }
@@ -94,9 +96,10 @@ public final class WebFront: Sendable {
                     refusedOrigin(request.headerFields[.origin] ?? "missing", address)
                     return .dontUpgrade
                 }
-                // The cookie's session, checked afresh at every socket: one ended on any host opens a guest's shop.
+                // The cookie's session, checked afresh at every socket (one ended on any host opens a guest's shop) and
+                // watched while the tab is open.
                 let account = await signIn?.account(in: request.headerFields)
-                let session = WebTerminalSession(front: context, address: address, requested: Self.requestedSize(path), account: account?.id)
+                let session = WebTerminalSession(front: context, address: address, requested: Self.requestedSize(path), signedIn: account)
                 let loop = channel.eventLoop
                 return .upgrade([.cacheControl: "no-store"]) { inbound, outbound, _ in
                     await session.run(inbound: inbound, outbound: outbound, loop: loop)
@@ -136,9 +139,35 @@ public final class WebFront: Sendable {
         group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [.init(service: app)], logger: quiet))
     }
 
-    /// Serves until stopped; throws when the address cannot be listened on.
+    /// Serves until stopped; throws when the address cannot be listened on. While it serves, the open tabs' sign-ins
+    /// are watched.
     public func run() async throws {
-        try await group.run()
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            if let signIn {
+                let sessions = context.sessions
+                tasks.addTask { await Self.watchSignIns(signIn, sessions: sessions) }
+            }
+            try await group.run()
+            tasks.cancelAll()
+        }
+    }
+
+    /// Twice a second until cancelled: ends every open tab whose sign-in has ended since it opened (signed out there,
+    /// in another tab, everywhere from any front, on any host of the database) or now holds another account (a merge).
+    /// One read covers every open tab; a read that fails ends nothing.
+    static func watchSignIns(_ signIn: WebSignIn, sessions: WebSessionRegistry, every interval: Duration = .milliseconds(500)) async {
+        while true {
+            do { try await Task.sleep(for: interval) } catch { return }
+            let open = sessions.signedIn()
+            guard !open.isEmpty, let live = await signIn.liveSessions(Array(Set(open.map(\.signedIn.session)))) else { continue }
+            for (number, signedIn) in open {
+                switch live[signedIn.session] {
+                case nil: sessions.end(number, .signedOut)
+                case signedIn.id?: break
+                case _?: sessions.end(number, .accountMerged)
+                }
+            }
+        }
     }
 
     /// The origins allowed to open a session: those configured, or, when none were, the loopback ones of the bound port.
@@ -246,19 +275,31 @@ private final class AllowedOrigins: Sendable {
 final class WebSessionRegistry: Sendable {
     private struct Entry {
         var stop: AsyncStream<WebSessionEnding>.Continuation
+        var signedIn: WebSignedIn?
     }
 
     private let state = Mutex((next: 1, open: [Int: Entry]()))
 
-    /// Registers a session: its number for the log, and the stream its relay watches for an ending from outside.
-    func add() -> (Int, AsyncStream<WebSessionEnding>) {
+    /// Registers a session (signed in, or a guest's): its number for the log, and the stream its relay watches for an
+    /// ending from outside.
+    func add(signedIn: WebSignedIn? = nil) -> (Int, AsyncStream<WebSessionEnding>) {
         let (stream, continuation) = AsyncStream.makeStream(of: WebSessionEnding.self)
         let number = state.withLock { state in
             defer { state.next += 1 }
-            state.open[state.next] = Entry(stop: continuation)
+            state.open[state.next] = Entry(stop: continuation, signedIn: signedIn)
             return state.next
         }
         return (number, stream)
+    }
+
+    /// The open sessions that hold a sign-in, by number.
+    func signedIn() -> [(number: Int, signedIn: WebSignedIn)] {
+        state.withLock { state in state.open.compactMap { number, entry in entry.signedIn.map { (number, $0) } } }
+    }
+
+    /// Ends session `number` from outside, if it is still open.
+    func end(_ number: Int, _ reason: WebSessionEnding) {
+        state.withLock { $0.open[number] }?.stop.yield(reason)
     }
 
     func remove(_ number: Int) {

@@ -22,9 +22,12 @@ public struct WebSignIn: Sendable {
     /// The line to show after an email is entered: the same whatever came of it, or a problem with the email.
     public var requestCode: @Sendable (_ email: String, _ client: String) async -> (line: String, isProblem: Bool)
     public var checkCode: @Sendable (_ email: String, _ code: String) async -> CodeOutcome
-    /// The account id and its label (the email) a session secret holds now; nil when it does not (ended, expired, unknown).
-    public var account: @Sendable (_ secret: String) async -> (id: String, label: String)?
+    /// The account a session secret holds now; nil when it does not (ended, expired, unknown).
+    public var account: @Sendable (_ secret: String) async -> WebSignedIn?
     public var signOut: @Sendable (_ secret: String) async -> Void
+    /// Of sign-ins `ids`, the live ones with the account each holds now; nil when that cannot be read just now. Asked
+    /// twice a second for the open tabs, so a sign-out on any host reaches them.
+    public var liveSessions: @Sendable (_ ids: [String]) async -> [String: String]?
     /// The OpenID Connect providers offered beside the code, by id and name.
     public var providers: [(id: String, name: String)] = []
     /// Where to send the browser to sign in with provider `id`, and the `state` to bind to it; or why not.
@@ -56,13 +59,15 @@ public struct WebSignIn: Sendable {
     public init(
         requestCode: @escaping @Sendable (_ email: String, _ client: String) async -> (line: String, isProblem: Bool),
         checkCode: @escaping @Sendable (_ email: String, _ code: String) async -> CodeOutcome,
-        account: @escaping @Sendable (_ secret: String) async -> (id: String, label: String)?,
-        signOut: @escaping @Sendable (_ secret: String) async -> Void
+        account: @escaping @Sendable (_ secret: String) async -> WebSignedIn?,
+        signOut: @escaping @Sendable (_ secret: String) async -> Void,
+        liveSessions: @escaping @Sendable (_ ids: [String]) async -> [String: String]?
     ) {
         self.requestCode = requestCode
         self.checkCode = checkCode
         self.account = account
         self.signOut = signOut
+        self.liveSessions = liveSessions
     }
 
     /// Why a sign-in with a provider could not start, in the visitor's words.
@@ -87,7 +92,7 @@ public struct WebSignIn: Sendable {
     static let cookieMaxAge = 30 * 24 * 60 * 60
 
     /// The account the request's cookie holds a live session of, if any.
-    func account(in headers: HTTPFields) async -> (id: String, label: String)? {
+    func account(in headers: HTTPFields) async -> WebSignedIn? {
         guard let secret = Self.secret(in: headers) else { return nil }
         return await account(secret)
     }
@@ -121,6 +126,20 @@ public struct WebSignIn: Sendable {
             if parts.count == 2 { fields[parts[0]] = parts[1] }
         }
         return fields
+    }
+}
+
+/// A browser's sign-in as a cookie holds it: the account, its label (the email), and the sign-in's id (never its secret).
+public struct WebSignedIn: Sendable, Equatable {
+    public var id: String
+    public var label: String
+    /// The sign-in's public id (`ses_…`), which the front watches while a tab of it is open.
+    public var session: String
+
+    public init(id: String, label: String, session: String) {
+        self.id = id
+        self.label = label
+        self.session = session
     }
 }
 

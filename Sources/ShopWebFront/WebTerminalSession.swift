@@ -16,6 +16,8 @@ enum WebSessionEnding: String, Sendable {
     case inputFlood = "input too fast"
     case badMessage = "a message it cannot take"
     case shutdown = "server shutting down"
+    case signedOut = "signed out"
+    case accountMerged = "account merged"
 }
 
 /// One browser tab's shop: a guest session on its own pty, relayed over the tab's WebSocket until either side ends.
@@ -27,8 +29,8 @@ struct WebTerminalSession {
     let front: WebFrontContext
     let address: String
     let requested: TerminalSize
-    /// The account the page's cookie holds, or nil for a guest.
-    var account: String?
+    /// The sign-in the page's cookie holds, or nil for a guest.
+    var signedIn: WebSignedIn?
 
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, loop: any EventLoop) async {
         // Logged once the session has given everything back (pty, process, socket, slot), so the line means it.
@@ -47,7 +49,8 @@ struct WebTerminalSession {
 
         var environment = front.command.environment
         environment["TERM"] = "xterm-256color"
-        let (arguments, customer) = front.command.launchBrowserGuest(environment: &environment, account: account)
+        let (arguments, customer) = front.command.launchBrowserGuest(
+            environment: &environment, account: signedIn?.id, session: signedIn?.session)
         let size = front.command.bounded(requested)
         let process: PseudoTerminalProcess
         do {
@@ -57,7 +60,7 @@ struct WebTerminalSession {
             await Self.close(outbound, notice: "The shop could not start a session just now. Try again in a minute.", code: .unexpectedServerError)
             return nil
         }
-        let (number, stops) = front.sessions.add()
+        let (number, stops) = front.sessions.add(signedIn: signedIn)
         defer { front.sessions.remove(number) }
         front.log(
             "web session \(number) open: \(customer) from \(address), pid \(process.pid), xterm-256color \(size)\(size == requested ? "" : " (asked for \(requested))")\(process.placeNote)"
@@ -81,7 +84,7 @@ struct WebTerminalSession {
         let crashed = ending == .shopExited && Self.isCrash(termination)
         if ending != .pageGone {
             let (notice, code) = WebNotice.ending(ending, crashed: crashed, termination: termination, limits: front.limits)
-            await Self.close(outbound, notice: notice, code: code)
+            await Self.close(outbound, notice: notice, code: code, signedOut: [.signedOut, .accountMerged].contains(ending))
         }
         return "web session \(number) closed: \(crashed ? "crashed" : ending.rawValue), pid \(process.pid) \(termination)\(process.placeNote)"
     }
@@ -151,8 +154,8 @@ struct WebTerminalSession {
     }
 
     /// Says why on the page (a text message the page shows), then closes the socket with `code`.
-    static func close(_ outbound: WebSocketOutboundWriter, notice: String, code: WebSocketErrorCode) async {
-        try? await outbound.write(.text(WebNotice.json(ended: notice)))
+    static func close(_ outbound: WebSocketOutboundWriter, notice: String, code: WebSocketErrorCode, signedOut: Bool = false) async {
+        try? await outbound.write(.text(WebNotice.json(ended: notice, signedOut: signedOut)))
         // A close reason is at most 123 bytes; the page shows the notice sent before it.
         try? await outbound.close(code, reason: String(notice.utf8.prefix(120)) ?? "")
     }
@@ -227,12 +230,18 @@ enum WebNotice {
         case .badMessage:
             ("Closed: the page sent a message the shop cannot take (over \(limits.maxMessageBytes / 1024) KiB, or not understood).", .policyViolation)
         case .shutdown: ("The shop is closing for maintenance. Try again in a few minutes.", .goingAway)
+        case .signedOut:
+            ("You were signed out (here, in another tab or device, or everywhere from your account). Reconnect to shop as a guest.", .goingAway)
+        case .accountMerged: ("Your account was merged into another. Reconnect to go on in the account it joined.", .goingAway)
         }
     }
 
-    /// `{"type":"ended","text":…}`: the page shows the text over the terminal with a Reconnect button.
-    static func json(ended text: String) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: ["type": "ended", "text": text], options: [.sortedKeys])) ?? Data()
+    /// `{"type":"ended","text":…}`: the page shows the text over the terminal with a Reconnect button; with
+    /// `"signedOut":true`, Reconnect loads the page again, whose account bar then says who is there.
+    static func json(ended text: String, signedOut: Bool = false) -> String {
+        var object: [String: Any] = ["type": "ended", "text": text]
+        if signedOut { object["signedOut"] = true }
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
         return String(decoding: data, as: UTF8.self)
     }
 }

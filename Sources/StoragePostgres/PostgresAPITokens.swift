@@ -7,15 +7,15 @@ public final class PostgresAPITokenRepository: APITokenRepository {
     private let database: PostgresDatabase
     public init(database: PostgresDatabase) { self.database = database }
 
-    private typealias Columns = (String, String, String, String, String, String, Double, Double?, Double?)
-    private static let columns = "id, name, owner, scope, secret_hash, last_four, created_at, last_used_at, revoked_at"
+    private typealias Columns = (String, String, String, String, String, String, Double, Double?, Double?, String?)
+    private static let columns = "id, name, owner, scope, secret_hash, last_four, created_at, last_used_at, revoked_at, session_id"
 
     public func add(_ token: APITokenRecord) async throws {
         _ = try await database.writeInOneStatement { connection in
             try await connection.query(
                 """
-                INSERT INTO api_token (id, name, owner, scope, secret_hash, last_four, created_at)
-                VALUES (\(token.id), \(token.name), \(token.owner), \(token.scope.rawValue), \(token.secretHash), \(token.lastFour), \(token.createdAt.timeIntervalSince1970))
+                INSERT INTO api_token (id, name, owner, scope, secret_hash, last_four, created_at, session_id)
+                VALUES (\(token.id), \(token.name), \(token.owner), \(token.scope.rawValue), \(token.secretHash), \(token.lastFour), \(token.createdAt.timeIntervalSince1970), \(token.session))
                 """, logger: PostgresDatabase.quiet)
         }
     }
@@ -57,15 +57,28 @@ public final class PostgresAPITokenRepository: APITokenRepository {
         }
     }
 
+    public func sessionHolds(_ token: APITokenRecord, at time: Date) async throws -> Bool {
+        guard let session = token.session else { return true }
+        let (owner, stamp) = (token.owner, time.timeIntervalSince1970)
+        return try await database.read { connection in
+            try await !connection.query(
+                """
+                SELECT 1 FROM account_session WHERE id = \(session) AND account = \(owner) AND ended_at IS NULL AND expires_at > \(stamp)
+                """, logger: PostgresDatabase.quiet
+            ).collect().isEmpty
+        }
+    }
+
     private static func records(_ rows: PostgresRowSequence) async throws -> [APITokenRecord] {
         var records: [APITokenRecord] = []
-        for try await (id, name, owner, scope, hash, lastFour, created, used, revoked) in rows.decode(Columns.self) {
+        for try await (id, name, owner, scope, hash, lastFour, created, used, revoked, session) in rows.decode(Columns.self) {
             guard let scope = APITokenScope(rawValue: scope) else { continue }
             records.append(
                 APITokenRecord(
                     id: id, name: name, owner: owner, scope: scope, secretHash: hash, lastFour: lastFour,
                     createdAt: Date(timeIntervalSince1970: created),
-                    lastUsedAt: used.map(Date.init(timeIntervalSince1970:)), revokedAt: revoked.map(Date.init(timeIntervalSince1970:))
+                    lastUsedAt: used.map(Date.init(timeIntervalSince1970:)), revokedAt: revoked.map(Date.init(timeIntervalSince1970:)),
+                    session: session
                 ))
         }
         return records

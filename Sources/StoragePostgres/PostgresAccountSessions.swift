@@ -94,6 +94,21 @@ public struct PostgresAccountSessions: AccountSessionStore {
             return records
         }
     }
+
+    public func liveAccounts(ids: [String], at date: Date) async throws -> [String: String] {
+        guard !ids.isEmpty else { return [:] }
+        let now = date.timeIntervalSince1970
+        return try await database.read { connection in
+            var live: [String: String] = [:]
+            for try await (id, account) in try await connection.query(
+                "SELECT id, account FROM account_session WHERE id = ANY(\(ids)) AND ended_at IS NULL AND expires_at > \(now)",
+                logger: PostgresDatabase.quiet
+            ).decode((String, String).self) {
+                live[id] = account
+            }
+            return live
+        }
+    }
 }
 
 /// The states of sign-ins with OpenID Connect providers in PostgreSQL (`oidc_state`): a callback reaching any host

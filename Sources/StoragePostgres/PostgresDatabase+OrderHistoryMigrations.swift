@@ -253,5 +253,7 @@ extension PostgresDatabase {
         Migration(identifier: "v30-subscriptions", sql: SubscriptionsMigration.statements),
         Migration(identifier: "v31-product-subscriptions", sql: ProductSubscriptionMigration.statements),
         Migration(identifier: "v32-subscription-mail", sql: SubscriptionMailMigration.statements),
+        // The browser session a tab's token ends with. SQLite's v33.
+        Migration(identifier: "v33-token-sessions", sql: AccountSessionsMigration.tokenSessions),
     ]
 }

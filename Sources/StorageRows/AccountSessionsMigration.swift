@@ -33,6 +33,11 @@ public enum AccountSessionsMigration {
         """,
         "CREATE INDEX oidc_state_created ON oidc_state (created_at)",
     ]
+
+    /// Schema step v33: the browser session a token made in a tab ends with (NULL for a lasting token).
+    public static let tokenSessions: [String] = [
+        "ALTER TABLE api_token ADD COLUMN session_id TEXT"
+    ]
 }
 
 /// What a stored session comes to at a time, the same on both databases.

@@ -11,10 +11,11 @@ public final class SQLiteAPITokenRepository: APITokenRepository {
         try await database.write { db in
             try db.execute(
                 sql: """
-                    INSERT INTO api_token (id, name, owner, scope, secret_hash, last_four, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO api_token (id, name, owner, scope, secret_hash, last_four, created_at, session_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     token.id, token.name, token.owner, token.scope.rawValue, token.secretHash, token.lastFour, token.createdAt.timeIntervalSince1970,
+                    token.session,
                 ])
         }
     }
@@ -49,13 +50,23 @@ public final class SQLiteAPITokenRepository: APITokenRepository {
         }
     }
 
+    public func sessionHolds(_ token: APITokenRecord, at time: Date) async throws -> Bool {
+        guard let session = token.session else { return true }
+        return try await database.read { db in
+            try Bool.fetchOne(
+                db,
+                sql: "SELECT 1 FROM account_session WHERE id = ? AND account = ? AND ended_at IS NULL AND expires_at > ?",
+                arguments: [session, token.owner, time.timeIntervalSince1970]) ?? false
+        }
+    }
+
     private static func record(_ row: Row) -> APITokenRecord? {
         guard let scope = APITokenScope(rawValue: row["scope"]) else { return nil }
         return APITokenRecord(
             id: row["id"], name: row["name"], owner: row["owner"], scope: scope, secretHash: row["secret_hash"], lastFour: row["last_four"],
             createdAt: Date(timeIntervalSince1970: row["created_at"]),
             lastUsedAt: (row["last_used_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
-            revokedAt: (row["revoked_at"] as Double?).map(Date.init(timeIntervalSince1970:))
+            revokedAt: (row["revoked_at"] as Double?).map(Date.init(timeIntervalSince1970:)), session: row["session_id"]
         )
     }
 }

@@ -85,6 +85,25 @@ public struct SQLiteAccountSessions: AccountSessionStore {
             }
         }
     }
+
+    public func liveAccounts(ids: [String], at date: Date) async throws -> [String: String] {
+        guard !ids.isEmpty else { return [:] }
+        return try await database.read { db in
+            var live: [String: String] = [:]
+            // In slices, well under SQLite's limit on bound values, however many tabs are open.
+            for start in stride(from: 0, to: ids.count, by: 500) {
+                let slice = Array(ids[start..<min(start + 500, ids.count)])
+                let marks = Array(repeating: "?", count: slice.count).joined(separator: ", ")
+                for row in try Row.fetchAll(
+                    db, sql: "SELECT id, account FROM account_session WHERE id IN (\(marks)) AND ended_at IS NULL AND expires_at > ?",
+                    arguments: StatementArguments(slice.map { $0 as any DatabaseValueConvertible } + [date.timeIntervalSince1970]))
+                {
+                    live[row["id"]] = row["account"]
+                }
+            }
+            return live
+        }
+    }
 }
 
 /// The states of sign-ins with OpenID Connect providers in SQLite (`oidc_state`): hashes, each taken once.

@@ -127,5 +127,8 @@ extension SQLiteDatabase {
         migrator.registerMigration("v32-subscription-mail") { db in
             for statement in SubscriptionMailMigration.statements { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v33-token-sessions") { db in
+            for statement in AccountSessionsMigration.tokenSessions { try db.execute(sql: statement) }
+        }
     }
 }

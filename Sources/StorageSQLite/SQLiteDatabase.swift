@@ -13,6 +13,10 @@ public enum SQLiteDatabaseError: Error, Equatable, CustomStringConvertible {
     case diskFull(path: String)
     /// Another process held a lock for longer than the wait allowed.
     case busy(path: String)
+    /// A restore is putting a backup in place of the file: nothing may open it until it has finished.
+    case beingRestored(path: String)
+    /// The file was replaced under this process (a restore): nothing more is written through it.
+    case replaced(path: String)
     case failed(path: String, reason: String)
 
     public var description: String {
@@ -29,6 +33,10 @@ public enum SQLiteDatabaseError: Error, Equatable, CustomStringConvertible {
             "the disk holding \(path) is full; free some space there (the shop cannot save carts or orders until then)."
         case .busy(let path):
             "\(path) is busy: another process holds a lock on it; try again shortly."
+        case .beingRestored(let path):
+            "\(path) is being restored from a backup (storefront restore); this process did not open it. Start it again once the restore has finished."
+        case .replaced(let path):
+            "\(path) was replaced under this process (a restore?); nothing was written. Stop this process and start it again to open the shop now in place."
         case .failed(let path, let reason):
             "\(path): \(reason)"
         }
@@ -74,11 +82,14 @@ public final class SQLiteDatabase: Sendable {
     public let path: String
     /// What the operator should hear about the files (a data directory others can enter); for the log.
     public let warnings: [String]
+    /// The shop's lock, held shared while this process has the file open (`SQLiteShopLock`); nil in memory.
+    private let lock: SQLiteShopLock?
 
-    private init(pool: any DatabaseWriter, path: String, warnings: [String]) {
+    private init(pool: any DatabaseWriter, path: String, warnings: [String], lock: SQLiteShopLock? = nil) {
         self.pool = pool
         self.path = path
         self.warnings = warnings
+        self.lock = lock
     }
 
     public static func open(directory: URL) throws(SQLiteDatabaseError) -> SQLiteDatabase {
@@ -108,6 +119,8 @@ public final class SQLiteDatabase: Sendable {
     /// The schema's version is GRDB's `grdb_migrations` table (the names of the applied steps), not
     /// `PRAGMA user_version`, which stays 0.
     public static func open(path: String, warnings: [String] = []) throws(SQLiteDatabaseError) -> SQLiteDatabase {
+        // Held from before the file is made until this process lets the database go: a restore waits for no one.
+        let lock = try SQLiteShopLock.shared(for: path)
         let size = try createOwnerOnly(path: path)
         // Checked on a read-only connection first: a refused file must not be touched, and the
         // read-write pool below would switch it to WAL and write its header. A new, empty file has nothing to check.
@@ -116,14 +129,18 @@ public final class SQLiteDatabase: Sendable {
             do { try probe.pool.close() } catch { throw SQLiteDatabaseError.from(error, path: path) }
         }
         do {
-            let pool = try DatabasePool(path: path, configuration: configuration(readOnly: false))
-            try migrator.migrate(pool)
-            return SQLiteDatabase(pool: pool, path: path, warnings: warnings)
+            var configuration = configuration(readOnly: false)
+            if let guardian = ReplacedFileGuard(path: path) {
+                configuration.prepareDatabase { db in db.add(transactionObserver: guardian, extent: .databaseLifetime) }
+            }
+            let pool = try DatabasePool(path: path, configuration: configuration)
+            try SQLiteShopLock.migrating(path) { try migrator.migrate(pool) }
+            return SQLiteDatabase(pool: pool, path: path, warnings: warnings, lock: lock)
         } catch {
             let problem = SQLiteDatabaseError.from(error, path: path)
             // On a full disk the shop can still be browsed: the catalog and orders are read, nothing is saved.
             guard case .diskFull = problem, size > 0, let readOnly = try? openReadOnly(path: path) else { throw problem }
-            return SQLiteDatabase(pool: readOnly.pool, path: path, warnings: warnings + ["\(problem)"])
+            return SQLiteDatabase(pool: readOnly.pool, path: path, warnings: warnings + ["\(problem)"], lock: lock)
         }
     }
 

@@ -11,7 +11,7 @@ struct OnePersonJourneyTests {
     let root = TemporaryDirectory.make().path
 
     /// The account screen's "join account" by the emailed code, in an SSH session.
-    func join(_ terminal: TmuxTerminal, world: SignInWorld, message: Int) throws {
+    static func join(_ terminal: TmuxTerminal, world: SignInWorld, message: Int) throws {
         try terminal.press("u")
         try terminal.waitFor("Have an account? i: enter its email")
         try terminal.press("i")
@@ -68,14 +68,14 @@ struct OnePersonJourneyTests {
         try first.press("Enter", "a", "c", "Enter", "p", "Enter")
         let thanks = try first.waitFor("Thank you")
         let number = String(try #require(thanks.firstMatch(of: /Order (SF-\d{6}) is paid/)?.1))
-        try join(first, world: world, message: 0)
+        try Self.join(first, world: world, message: 0)
         try shop.leave(first)
 
         // Key B, seen for the first time, joins that account by the code and sees the order.
         let second = try TmuxTerminal()
         try shop.connect(second, key: keyB)
         try second.waitFor("New key? If you have an account")
-        try join(second, world: world, message: 1)
+        try Self.join(second, world: world, message: 1)
         try second.press("o")
         try second.waitFor(number)
         try shop.leave(second)

@@ -29,6 +29,8 @@
 
   let socket = null;
   let endedText = null;
+  // Set when the shop ended the tab's sign-in: Reconnect loads the page again, so its account bar is the new one.
+  let signedOut = false;
 
   function show(text, offerReconnect) {
     statusText.textContent = text;
@@ -51,7 +53,7 @@
       if (typeof event.data === "string") {
         try {
           const message = JSON.parse(event.data);
-          if (message.type === "ended") endedText = message.text;
+          if (message.type === "ended") { endedText = message.text; signedOut = message.signedOut === true; }
         } catch (error) { /* not ours: ignore */ }
         return;
       }
@@ -88,6 +90,6 @@
     pending = true;
     window.requestAnimationFrame(function () { pending = false; fit.fit(); });
   });
-  reconnect.addEventListener("click", connect);
+  reconnect.addEventListener("click", function () { if (signedOut) window.location.reload(); else connect(); });
   connect();
 })();

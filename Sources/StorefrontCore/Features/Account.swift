@@ -136,7 +136,7 @@ public enum AccountFeature {
                 return .none
             }
             state.screen.newToken = nil
-            state.shell.presentForm(APITokenForm.make())
+            state.shell.presentForm(APITokenForm.make(inBrowserSession: env.dependencies.accounts.apiTokens?.session != nil))
         case .signOutEverywhere: return signOutEverywhere(&state, env)
         case .makeDefault:
             guard let row = state.screen.selectedRow, !row.isDefault, [.card, .address].contains(row.kind) else { return .none }

@@ -126,6 +126,8 @@ def main():
                     answer["messages"] = [entry["message"] for entry in driver.get_log("browser")]
                 elif op == "new_tab":
                     driver.switch_to.new_window("tab")
+                elif op == "switch_tab":
+                    driver.switch_to.window(driver.window_handles[command["index"]])
                 elif op == "close_tab":
                     driver.close()
                     driver.switch_to.window(driver.window_handles[0])

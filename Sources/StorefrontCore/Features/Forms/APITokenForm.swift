@@ -6,11 +6,21 @@ import ShopPorts
 /// and a token revoked.
 @MainActor
 enum APITokenForm {
-    static func make() -> FormState {
-        FormState(
+    /// The choices of how long a token made in a browser tab lasts, the first the default.
+    static let lastingChoices = [untilSignOut, untilRevoked]
+    static let untilSignOut = "until this browser signs out"
+    static let untilRevoked = "until revoked"
+
+    /// The form; in a browser tab it asks how long the token lasts, ending with the tab's sign-in unless told otherwise.
+    static func make(inBrowserSession: Bool = false) -> FormState {
+        var fields = [FormState.Field(id: "name", label: "Name", hint: "what it is for")]
+        if inBrowserSession {
+            fields.append(FormState.Field(id: "lasts", label: "Lasts", hint: "Space to change", options: lastingChoices))
+        }
+        return FormState(
             purpose: .apiToken, title: "Make an API token",
             message: "A token lets a script use the shop's HTTP API as you: your cart, wallet and orders. Its secret is shown once.",
-            fields: [FormState.Field(id: "name", label: "Name", hint: "what it is for")],
+            fields: fields,
             submitLabel: "Make token"
         )
     }
@@ -27,8 +37,11 @@ enum APITokenForm {
         state.shell.form?.status = "Making the token…"
         state.shell.form?.isStatusError = false
         let (customer, dates) = (state.customerID, env.dependencies.accounts.dates)
+        // A token made in a browser tab ends with the tab's sign-in, so a sign-out anywhere takes it too.
+        let session = form.value("lasts") == untilRevoked ? nil : access.session
         return .run { send in
-            let made = access.mint(name, customer, dates.now())
+            var made = access.mint(name, customer, dates.now())
+            made.record.session = session
             do {
                 try await access.repository.add(made.record)
                 send(.form(.apiTokenMade(secret: made.secret, name: name)))
@@ -62,7 +75,9 @@ enum APITokenForm {
     static func row(_ token: APITokenRecord) -> AccountRow {
         let used = token.lastUsedAt.map { "last used \(UTCTime($0).minutes)" } ?? "never used"
         return AccountRow(
-            kind: .token, id: token.id, title: token.name, detail: "sfp_…\(token.lastFour) · \(token.scope.rawValue) · \(used)", isDefault: false)
+            kind: .token, id: token.id, title: token.name,
+            detail: "sfp_…\(token.lastFour) · \(token.scope.rawValue)\(token.session == nil ? "" : " · ends at sign-out") · \(used)", isDefault: false
+        )
     }
 }
 
