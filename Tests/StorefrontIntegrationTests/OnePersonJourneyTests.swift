@@ -109,7 +109,8 @@ struct OnePersonJourneyTests {
         }
         func readUntil(_ text: String) throws { try readUntil({ $0.contains(text) }, text) }
         try readUntil("Canvas Tote")
-        for keys in ["u", "t", "script", "\r"] {
+        // Enter goes from the name to how long it lasts (a tab's token ends with its sign-in), then makes it.
+        for keys in ["u", "t", "script", "\r", "\r"] {
             try tab.send(Array(keys.utf8))
             if keys == "t" { try readUntil("Name") }
         }
