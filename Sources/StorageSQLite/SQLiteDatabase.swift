@@ -133,8 +133,13 @@ public final class SQLiteDatabase: Sendable {
             if let guardian = ReplacedFileGuard(path: path) {
                 configuration.prepareDatabase { db in db.add(transactionObserver: guardian, extent: .databaseLifetime) }
             }
-            let pool = try DatabasePool(path: path, configuration: configuration)
-            try SQLiteShopLock.migrating(path) { try migrator.migrate(pool) }
+            // Switching a new file to WAL and its schema steps, one process at a time: a second switching the journal
+            // mode meanwhile is answered SQLITE_BUSY at once, without waiting.
+            let pool = try SQLiteShopLock.migrating(path) { () throws -> DatabasePool in
+                let pool = try DatabasePool(path: path, configuration: configuration)
+                try migrator.migrate(pool)
+                return pool
+            }
             return SQLiteDatabase(pool: pool, path: path, warnings: warnings, lock: lock)
         } catch {
             let problem = SQLiteDatabaseError.from(error, path: path)
