@@ -206,10 +206,12 @@ public final class StripeClient: Sendable {
             throw Self.transportFailure(error)
         }
         let bytes = Data(data.readableBytesView)
-        // Stripe's own word on whether a try may be made again comes first: "false" after a 5xx means it will fail
-        // the same way (refused, not retried); "true" means the same request may go again (a key's lock, say).
+        // A 5xx is indeterminate whatever else it says: the work may have been done. "Stripe-Should-Retry: false" says
+        // only that the same request will get the same answer (Stripe keeps it under the key), not that nothing
+        // happened; so it is "no answer", and what happened is read from Stripe's objects (the caller's lookup)
+        // before anything is decided. "true" means the same request may go again (a key's lock, say).
         if shouldRetry == false, status >= 500 {
-            throw .refused(status: status, StripeError(message: "Stripe answered \(status) and said not to try again"))
+            throw .noAnswer("Stripe answered \(status) and said a repeat would get the same answer; whether it was done is not known yet")
         }
         if shouldRetry == true, !(200..<300).contains(status) {
             throw .noAnswer("Stripe answered \(status) and asked for the request again")

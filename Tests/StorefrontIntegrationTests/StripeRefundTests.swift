@@ -35,10 +35,15 @@ struct StripeRefundTests {
         return try #require(try server.get("/v1/refunds?payment_intent=\(intent)")["data"] as? [[String: Any]])
     }
 
-    @Test("a refund makes one Stripe refund of the amount, also when its first answer is lost", arguments: ["none", "after"])
+    /// "after-no-retry": Stripe made the refund, then answered 500 with `Stripe-Should-Retry: false` and keeps that 500
+    /// under the key; the shop must not call it declined, and finds the refund by asking.
+    @Test(
+        "a refund makes one Stripe refund of the amount, also when its first answer is lost or a 5xx",
+        arguments: ["none", "after", "after-no-retry"])
     func oneRefundOfTheRightAmount(fault: String) async throws {
         let server = try LocalStripe()
-        let proxy = try StripeFaultProxy(upstream: server.base, rules: fault == "none" ? [] : ["POST:^/v1/refunds$:1:\(fault)"])
+        let proxy = try StripeFaultProxy(
+            upstream: server.base, rules: fault == "none" ? [] : ["POST:^/v1/refunds$:1:\(fault)"], honoursIdempotencyKeys: fault == "after-no-retry")
         let references = InMemoryProviderReferences()
         let database = Fixtures.bundledShop()
         let orders = SQLiteOrderRepository(database: database, currency: .usd)
@@ -57,7 +62,7 @@ struct StripeRefundTests {
             let reference = try #require(made.first?["id"] as? String)
             #expect(try await orders.refunds(orderNumber: order.number).map(\.state) == [.refunded(reference: reference)])
         }
-        if fault == "after" {
+        if fault != "none" {
             #expect(
                 try proxy.log().filter { $0.hasPrefix("POST /v1/refunds") } == ["POST /v1/refunds 500"],
                 "sent once; the retry found the refund instead of sending again")
@@ -95,6 +100,37 @@ struct StripeRefundTests {
             #expect(
                 try await SQLiteOutbox(database: database).entries(orderNumber: order.number).allSatisfy { $0.kind != .refunded },
                 "no refund notice to the shopper")
+        }
+    }
+
+    /// A 5xx with `Stripe-Should-Retry: false` where nothing was done: not knowing, the shop leaves the refund pending
+    /// (a later command or Stripe's event decides), never "declined" (sent again under a new key, it would refund twice).
+    @Test func aRefundAnsweredWithA5xxThatSaysNotToRetryStaysPendingNeverDeclined() async throws {
+        let server = try LocalStripe()
+        let proxy = try StripeFaultProxy(upstream: server.base, rules: ["POST:^/v1/refunds$:1:before-no-retry"], honoursIdempotencyKeys: true)
+        let references = InMemoryProviderReferences()
+        let database = Fixtures.bundledShop()
+        let orders = SQLiteOrderRepository(database: database, currency: .usd)
+        try await StripeAdapterTests.withStripe(base: proxy.base, references: references) { provider, processor, _ in
+            let order = try await paidOrder(orders, provider, processor, key: "order-refund-5xx")
+            let office = LiveBackOffice(orders: orders, processor: processor, dates: Fixtures.fixedDates, currency: .usd)
+            var failure: BackOfficeError?
+            do throws(BackOfficeError) {
+                _ = try await office.refund(
+                    order.number, RefundAsk(amount: Money(minorUnits: 500, currency: .usd), reason: "goodwill"), by: .merchant("ops"),
+                    expecting: .paid)
+            } catch {
+                failure = error
+            }
+            guard case .refund(let refundFailure)? = failure, case .unanswered = refundFailure else {
+                Issue.record("left unanswered, got \(String(describing: failure))")
+                return
+            }
+            #expect(try await orders.refunds(orderNumber: order.number).map(\.state) == [.pending])
+            #expect(try await orders.order(number: order.number)?.status == .paid)
+            #expect(try refunds(server, references, key: "order-refund-5xx").isEmpty)
+            // Each try asked Stripe first; the repeats under the key met the kept 500, and none was made under another.
+            #expect(try proxy.log().filter { $0.hasPrefix("POST /v1/refunds") }.allSatisfy { $0 == "POST /v1/refunds 500" })
         }
     }
 
