@@ -34,8 +34,10 @@ extension OpenIDClient {
         let answer: (status: Int, body: Data)
         do { answer = try await transport.postForm(endpoint, fields: fields + clientAuthentication()) } catch { throw .tokenEndpoint("\(error)") }
         let json = (try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any]
+        // Google names the address `verification_url` (its own older draft), RFC 8628 `verification_uri`: either is taken.
         guard answer.status == 200, let json, let device = json["device_code"] as? String, let user = json["user_code"] as? String,
-            let uri = json["verification_uri"] as? String, device.utf8.count <= 1_024, user.utf8.count <= 64, Self.isWebAddress(uri)
+            let uri = (json["verification_uri"] ?? json["verification_url"]) as? String, device.utf8.count <= 1_024, user.utf8.count <= 64,
+            Self.isWebAddress(uri)
         else { throw .tokenEndpoint("the device authorization answered \(answer.status) \(json?["error"] as? String ?? "without codes")") }
         // Numbers from the provider are bounded before any arithmetic.
         let lifetime = min(max((json["expires_in"] as? Int) ?? 600, 60), 1_800)

@@ -68,13 +68,27 @@ public final class OpenIDTerminalSignInController: PromptingSignInController {
                     message: "Open the link on your phone or in a browser, sign in with \(name), and confirm the code \(device.userCode).")
                 waiting = Task { [weak self, flow] in
                     let outcome = await Self.followDevice(device, flow: flow)
-                    await self?.conclude(outcome)
+                    // A device flow the provider will not finish (Google serves it to "TVs and Limited Input devices"
+                    // clients only) goes on through the shop's own link, where the shop has one.
+                    if case .failure(.deviceFlowRefused) = outcome, flow.webOrigin != nil {
+                        await self?.beginLink()
+                        return
+                    }
+                    await self?.conclude(outcome.mapError(\.signInError))
                 }
                 return
             }
+        } catch .tokenEndpoint where flow.webOrigin != nil {
+            // The device endpoint refused (a client type it does not serve, say): the shop's link needs no device flow.
         } catch {
             return fail(.failed("\(name) cannot be reached now: \(error)"))
         }
+        await beginLink()
+    }
+
+    /// The shop's own link: a handle filed, the link shown, then a wait for the wake `web` sends.
+    private func beginLink() async {
+        let name = flow.client.settings.name
         guard let origin = flow.webOrigin else {
             return fail(.failed("\(name) cannot sign in a terminal here: the shop has no web address for its page (storefront serve --web-origin)."))
         }
@@ -143,25 +157,42 @@ public final class OpenIDTerminalSignInController: PromptingSignInController {
         }
     }
 
+    /// How a device flow ended without an identity: a sign-in's own failure, or the provider refusing the flow itself
+    /// (its token endpoint's error), which the shop's link may get round.
+    enum DeviceFailure: Error {
+        case signIn(SignInError)
+        case deviceFlowRefused(String)
+
+        var signInError: SignInError {
+            switch self {
+            case .signIn(let error): error
+            case .deviceFlowRefused(let why): .failed(why)
+            }
+        }
+    }
+
     /// Asks the token endpoint at the provider's interval (longer when it says so) until the shopper finished.
-    private static func followDevice(_ device: DeviceAuthorization, flow: OpenIDTerminalFlow) async -> Result<OpenIDIdentity, SignInError> {
+    private static func followDevice(_ device: DeviceAuthorization, flow: OpenIDTerminalFlow) async -> Result<OpenIDIdentity, DeviceFailure> {
         let name = flow.client.settings.name
         var interval = device.interval
         while flow.dates.now() < device.expiresAt {
-            do { try await flow.clock.sleep(for: interval) } catch { return .failure(.canceled) }
-            do {
-                switch try await flow.client.pollDeviceToken(device) {
-                case .pending: continue
-                case .slowDown: interval += .seconds(5)
-                case .idToken(let token): return .success(try await flow.client.verify(idToken: token, nonce: nil))
-                case .denied: return .failure(.failed("The sign-in was turned down at \(name)."))
-                case .expired: return .failure(Self.deviceCodeExpired)
+            do { try await flow.clock.sleep(for: interval) } catch { return .failure(.signIn(.canceled)) }
+            let poll: DevicePoll
+            do { poll = try await flow.client.pollDeviceToken(device) } catch {
+                return .failure(.deviceFlowRefused("\(name) did not sign you in: \(error)"))
+            }
+            switch poll {
+            case .pending: continue
+            case .slowDown: interval += .seconds(5)
+            case .idToken(let token):
+                do { return .success(try await flow.client.verify(idToken: token, nonce: nil)) } catch {
+                    return .failure(.signIn(.failed("\(name) did not sign you in: \(error)")))
                 }
-            } catch {
-                return .failure(.failed("\(name) did not sign you in: \(error)"))
+            case .denied: return .failure(.signIn(.failed("The sign-in was turned down at \(name).")))
+            case .expired: return .failure(.signIn(Self.deviceCodeExpired))
             }
         }
-        return .failure(Self.deviceCodeExpired)
+        return .failure(.signIn(Self.deviceCodeExpired))
     }
 
     static let deviceCodeExpired = SignInError.failed("The code expired: nobody signed in within its time. Start again.")

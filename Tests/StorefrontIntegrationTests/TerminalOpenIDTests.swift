@@ -112,6 +112,46 @@ struct TerminalOpenIDTests {
         try terminal.press("q")
     }
 
+    /// Google's device endpoint names the address `verification_url` and gives no address with the code in it.
+    @Test func aDeviceFlowAnsweredAsGoogleAnswersSignsIn() throws {
+        let world = try SignInWorld(in: root, device: true, google: "tv")
+        defer { world.stop() }
+        let terminal = try TmuxTerminal(
+            columns: 120, rows: 44,
+            environment: ["STOREFRONT_OPENID_PROVIDERS": world.providers, "STOREFRONT_CODE_KEY": Data(repeating: 9, count: 32).base64EncodedString()])
+        try StripeCardPageEndToEndTests.startShop(terminal, data: terminal.directory.path + "/data")
+        try terminal.press("u")
+        try terminal.waitFor("Your account")
+        try terminal.press("i")
+        let screen = try terminal.waitFor("Waiting for Mock ID")
+        #expect(screen.contains(try Regex(#"http://127\.0\.0\.1:\#(world.provider.port)/device\s"#)), "\(screen)")
+        let code = try #require(screen.firstMatch(of: /confirm the code\s+([0-9A-F]{8})/), "\(screen)").output.1
+        try world.provider.decide(userCode: String(code), as: "ada-1")
+        try terminal.waitFor("Signed in as Ada", timeout: .seconds(15))
+        try terminal.press("q")
+    }
+
+    /// Google refuses the device flow to a web client, the kind the docs set up: with a web origin, the shop goes on
+    /// through its own link, finished in the browser.
+    @Test func aDeviceFlowTheProviderRefusesFallsBackToTheShopsLink() throws {
+        let world = try SignInWorld(in: root, device: true, google: "web")
+        defer { world.stop() }
+        let web = try ServeProcess(arguments: ["--openid-providers", world.providers], command: ["web", "--listen", "127.0.0.1:0"])
+        let shop = try ServeProcess(
+            arguments: ["--openid-providers", world.providers, "--web-origin", "http://127.0.0.1:\(web.port)"], dataDirectory: web.dataDirectory)
+        let terminal = try TmuxTerminal(columns: 120, rows: 44)
+        try shop.connect(terminal, key: try shop.makeClientKey("laptop"))
+        try terminal.press("u")
+        try terminal.waitFor("Your account")
+        try terminal.press("i")
+        let linkPattern = try Regex<(Substring, Substring)>(#"(http://127\.0\.0\.1:\#(web.port)/sign-in/terminal/[A-Za-z0-9_-]{22})"#)
+        let (link, code) = try Self.linkShown(terminal, linkPattern)
+        let done = try finishInBrowser(link, code: code, web: web, world: world)
+        #expect(done.contains("Your terminal is signed in now"), "\(done.prefix(800))")
+        try terminal.waitFor("This key now reaches your account.", timeout: .seconds(10))
+        try shop.leave(terminal)
+    }
+
     @Test func aDeviceCodeTurnedDownAtTheProviderLeavesAGuest() throws {
         let world = try SignInWorld(in: root, device: true)
         defer { world.stop() }

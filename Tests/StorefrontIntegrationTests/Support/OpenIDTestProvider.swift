@@ -12,12 +12,15 @@ final class OpenIDTestProvider: @unchecked Sendable {
     var issuer: String { "http://127.0.0.1:\(port)" }
 
     /// With `device`, it does the device authorization grant too, asking to be polled at most once a second.
-    init(users: [[String: Any]], device: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    /// `google` answers the device endpoint as Google does: "tv" for a TV client's answer, "web" for its refusal of a
+    /// web client.
+    init(users: [[String: Any]], device: Bool = false, google: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let directory = TemporaryDirectory.make()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let claims = try users.flatMap { ["--user-claims", String(decoding: try JSONSerialization.data(withJSONObject: $0), as: UTF8.self)] }
         (pid, port) = try LocalStripe.startServer(
-            [LocalStripe.script("oidc-test-provider")] + claims + (device ? ["--device", "--device-interval", "1"] : []),
+            [LocalStripe.script("oidc-test-provider")] + claims + (device ? ["--device", "--device-interval", "1"] : [])
+                + (google.map { ["--google-device=\($0)"] } ?? []),
             errorFile: directory.appendingPathComponent("oidc.err").path,
             what: "oidc-provider-mock (PyPI: oidc-provider-mock; install it with `python3 -m pip install oidc-provider-mock`)",
             sourceLocation: sourceLocation)

@@ -12,11 +12,11 @@ struct SignInWorld {
     let providers: String
 
     /// With `device`, the provider does the device authorization grant too.
-    init(in root: String, device: Bool = false) throws {
+    init(in root: String, device: Bool = false, google: String? = nil) throws {
         sink = try MailDeliveryTests.Sink(directory: root + "/sink")
         mail = try MailDeliveryTests().msmtp(sink, in: root)
         provider = try OpenIDTestProvider(
-            users: [["sub": "ada-1", "email": "ada@example.com", "email_verified": true, "name": "Ada"]], device: device)
+            users: [["sub": "ada-1", "email": "ada@example.com", "email_verified": true, "name": "Ada"]], device: device, google: google)
         try "s3cret\n".write(toFile: root + "/mock.secret", atomically: true, encoding: .utf8)
         providers = root + "/providers.json"
         try
