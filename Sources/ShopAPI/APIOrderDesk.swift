@@ -152,6 +152,21 @@ struct APIOrderDesk {
                 .validation, "The cart is empty: put products in it with PUT /v1/cart/lines/{productId}.",
                 errors: [.init(field: "cart", message: "is empty")])
         }
+        // The catalog's prices are the ones charged: a cart keeps the price a line was put in at.
+        let verdict = try await CatalogCheck.lines(lines, in: shop.catalog)
+        switch verdict {
+        case .unchanged: break
+        case .repriced(let current, let changes):
+            // The cart takes today's prices, so the same request, sent again once the buyer agrees, is charged those.
+            try await shop.carts.save(current, forCustomer: owner)
+            throw APIProblem(
+                .pricesChanged, (verdict.line ?? "") + " The cart holds the new prices now.",
+                errors: changes.map { .init(field: "cart.\($0.stockKey.rawValue)", message: "now \($0.now.formatted) each, was \($0.was.formatted)") }
+            )
+        case .withdrawn(let names):
+            throw APIProblem(
+                .validation, verdict.line ?? "", errors: names.map { .init(field: "cart", message: "\($0) is no longer sold") })
+        }
         let wallet = try await commerce.wallets.wallet(forCustomer: owner)
         let address =
             try request.addressID.map { id in

@@ -24,6 +24,7 @@ struct APIProblem: Error, Equatable, Sendable {
         case notFound = "not-found"
         case methodNotAllowed = "method-not-allowed"
         case conflict
+        case pricesChanged = "prices-changed"
         case idempotencyKeyReused = "idempotency-key-reused"
         case requestInFlight = "request-in-flight"
         case paymentFailed = "payment-failed"
@@ -40,7 +41,7 @@ struct APIProblem: Error, Equatable, Sendable {
             case .forbidden: .forbidden
             case .notFound: .notFound
             case .methodNotAllowed: .methodNotAllowed
-            case .conflict: .conflict
+            case .conflict, .pricesChanged: .conflict
             case .idempotencyKeyReused: .unprocessableContent
             case .requestInFlight: .conflict
             case .paymentFailed: HTTPResponse.Status(code: 402, reasonPhrase: "Payment Required")
@@ -60,6 +61,7 @@ struct APIProblem: Error, Equatable, Sendable {
             case .notFound: "Not found"
             case .methodNotAllowed: "This path does not take this method"
             case .conflict: "The order changed"
+            case .pricesChanged: "The prices changed since the cart was filled"
             case .idempotencyKeyReused: "This Idempotency-Key was used for another request"
             case .requestInFlight: "Another request on the same thing is still running"
             case .paymentFailed: "The payment did not go through"

@@ -146,6 +146,12 @@ public struct Cart: Hashable, Sendable {
 
     public mutating func removeAll() { lines.removeAll() }
 
+    /// The line at `index` is sold at `price` now (the catalog's, read as the order is placed).
+    public mutating func setUnitPrice(at index: Int, to price: Money) {
+        guard price.currency == currency else { return }
+        lines[index].unitPrice = price
+    }
+
     /// The totals for this cart shipped with `shipping` under `tax`, less what `discount` takes off; the tax is worked
     /// out on what is paid after the discount.
     public func totals(shipping: ShippingMethod?, tax: TaxPolicy, discount: AppliedDiscount? = nil) -> CartTotals {

@@ -35,6 +35,8 @@ public enum FeatureRequest: Equatable, Sendable {
     case emptyCart
     /// These lines were bought in an earlier order that went unanswered: take them out of the cart (Cart).
     case removeBoughtLines([CartLine])
+    /// The catalog sells these lines at other prices now: the cart's lines take them (Cart).
+    case repriceCart([CartLine])
     /// The shopper is becoming another customer: write the cart for `leaving`, whose lines go into the next
     /// customer's cart when `mergingIntoNext` (Cart).
     case handOverCart(leaving: String, mergingIntoNext: Bool)

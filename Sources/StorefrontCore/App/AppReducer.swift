@@ -91,7 +91,7 @@ public enum AppReducer {
     private static func route(_ state: inout AppState, _ request: FeatureRequest, _ env: ShopEnvironment) -> Effect {
         let action = AppAction.request(request)
         switch request {
-        case .addToCart, .emptyCart, .removeBoughtLines, .handOverCart: return state.run(\.cart, CartFeature.reducer, action, env)
+        case .addToCart, .emptyCart, .removeBoughtLines, .repriceCart, .handOverCart: return state.run(\.cart, CartFeature.reducer, action, env)
         case .openProduct: return state.run(\.productDetail, ProductDetailFeature.reducer, action, env)
         case .addCard:
             // The shop's provider decides: its card page, or the card form.

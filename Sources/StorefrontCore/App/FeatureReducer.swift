@@ -79,6 +79,7 @@ extension CartFeature {
             case .request(.addToCart(let product)): return add(&state, product, env)
             case .request(.emptyCart): empty(&state)
             case .request(.removeBoughtLines(let lines)): removeBought(lines, &state)
+            case .request(.repriceCart(let lines)): reprice(lines, &state)
             case .request(.handOverCart(let leaving, let merging)): return handOver(&state, leaving: leaving, mergingIntoNext: merging, env)
             case .request(.customerChanged): return restore(&state, env)
             default: break

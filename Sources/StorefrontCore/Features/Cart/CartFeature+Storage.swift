@@ -135,6 +135,14 @@ extension CartFeature {
 
     /// An earlier order that went unanswered turned out paid: what it bought leaves the cart, line by line, so lines
     /// added since stay.
+    /// Each line of the cart that `priced` holds takes its price; the others are left as they are.
+    static func reprice(_ priced: [CartLine], _ state: inout State) {
+        for line in priced {
+            guard let index = state.cart.lines.firstIndex(where: { $0.stockKey == line.stockKey }) else { continue }
+            state.cart.setUnitPrice(at: index, to: line.unitPrice)
+        }
+    }
+
     static func removeBought(_ bought: [CartLine], _ state: inout State) {
         for line in bought {
             guard let index = state.cart.lines.firstIndex(where: { $0.stockKey == line.stockKey }) else { continue }

@@ -77,6 +77,8 @@ public enum CheckoutOutcome: Equatable, Sendable {
     case paid(ConfirmationState)
     /// Not paid, and why, in words for the shopper.
     case notPaid(String)
+    /// Not paid: the catalog sells the lines at other prices now; the sheet shows `lines` and asks again, with `why`.
+    case repriced(lines: [CartLine], why: String)
 }
 
 /// What the payment sheet waits for from a form it opened.

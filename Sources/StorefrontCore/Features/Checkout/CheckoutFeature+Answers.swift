@@ -37,6 +37,17 @@ extension CheckoutFeature {
             state.confirmation = confirmation
             state.shell.route = [.productList, .confirmation]
             return checkout.order.clearsCartOnSuccess ? .send(.request(.emptyCart)) : .none
+        case .finished(.repriced(let lines, let why), _):
+            // Nothing was charged: the sheet shows today's prices and the buyer confirms again.
+            guard let checkout = state.checkout else { return .none }
+            state.checkout?.order.lines = lines
+            state.checkout?.attempt = nil
+            state.sheet?.phase = .reviewing
+            state.sheet?.failure = why
+            CheckoutSheet.shippingContactChanged(&state, env.shopProfile)
+            CheckoutSheet.recompute(&state, env.shopProfile)
+            CheckoutSheet.refreshRows(&state, env)
+            return checkout.order.clearsCartOnSuccess ? .send(.request(.repriceCart(lines))) : .none
         case .finished(.notPaid(let why), let attempt):
             state.checkout?.attempt = attempt
             state.sheet?.phase = .reviewing

@@ -200,7 +200,8 @@ public enum CheckoutFeature {
         state.checkout?.didAuthorize = true
         let dependencies = env.dependencies
         let placement = OrderPlacement(
-            provider: dependencies.paymentProvider, backend: dependencies.merchantBackend, ids: dependencies.ids, shop: env.shopProfile,
+            provider: dependencies.paymentProvider, backend: dependencies.merchantBackend, catalog: dependencies.catalog, ids: dependencies.ids,
+            shop: env.shopProfile,
             order: checkout.order, discount: checkout.discount, customerID: state.customerID, clock: dependencies.clock,
             dates: dependencies.subscriptions?.dates)
         let payment = Payment(

@@ -35,6 +35,8 @@ struct OrderPlacement: Sendable {
 
     var provider: any PaymentProvider
     var backend: any MerchantBackend
+    /// Where today's prices are read before anything is charged.
+    var catalog: any CatalogRepository
     var ids: IDGenerator
     var shop: ShopProfile
     var order: CheckoutOrder
@@ -56,6 +58,19 @@ struct OrderPlacement: Sendable {
     func place(_ payment: Payment, after previous: ChargeAttempt?, progress: (PlacementProgress) -> Void, stops: StopRequests) async -> (
         CheckoutOutcome, ChargeAttempt?
     ) {
+        // The catalog's prices are charged, not the ones the cart was filled at; a missed renewal keeps the price told.
+        if order.renews == nil {
+            do {
+                let verdict = try await CatalogCheck.lines(order.lines, in: catalog)
+                switch verdict {
+                case .unchanged: break
+                case .repriced(let lines, _): return (.repriced(lines: lines, why: verdict.line ?? ""), nil)
+                case .withdrawn: return (.notPaid(verdict.line ?? ""), previous)
+                }
+            } catch {
+                return (.notPaid("The shop's prices could not be read just now; nothing was charged. Pay again in a moment."), previous)
+            }
+        }
         let draft: OrderDraft
         do {
             draft = try PlaceOrder.draft(

@@ -1,0 +1,58 @@
+import Foundation
+import ShopModels
+import ShopPorts
+import StorageSQLite
+import StorefrontCore
+import StorefrontTesting
+import Testing
+
+/// The payment sheet charges the catalog's price, not the one the cart was filled at: a price the merchant raised
+/// while the sheet was open is shown on the sheet and in the cart, and charged only once the buyer pays again; a
+/// product withdrawn meanwhile is refused by name, and nothing is charged.
+@MainActor
+@Suite("The sheet charges the catalog's price")
+struct CatalogAtPlacementTests {
+    /// The first product on the sheet, ready to pay, and the merchant's desk over the same database.
+    func onTheSheet() async throws -> (ScriptedDriver, SQLiteCatalogEditor, EditableProduct) {
+        let driver = await ScriptedDriver()
+        try await driver.press("enter,a,c,enter")
+        #expect(driver.state.paymentSheet != nil, "\(driver.frameText)")
+        let editor = SQLiteCatalogEditor(database: driver.stack.database, shop: driver.stack.catalog.shop)
+        let line = try #require(driver.state.cart.lines.first)
+        let product = try #require(try await editor.products().first { $0.id == line.productID })
+        return (driver, editor, product)
+    }
+
+    @Test func aPriceRaisedWhileTheSheetIsOpenIsShownThenChargedWhenPaidAgain() async throws {
+        let (driver, editor, product) = try await onTheSheet()
+        let before = try #require(driver.state.cart.lines.first).unitPrice
+        let raised = Money(minorUnits: before.minorUnits + 3_500, currency: before.currency)
+        let document = product.document.replacingOccurrences(
+            of: "\"price\":\(before.minorUnits)", with: "\"price\":\(raised.minorUnits)")
+        #expect(document != product.document, "the document names its price: \(product.document)")
+        _ = try await editor.apply(
+            CatalogEdit(productID: product.id, change: .update(document: document), expectedVersion: product.version, actor: "local:ops"),
+            at: Date())
+
+        try await driver.press("p,enter")
+        let sheet = try #require(driver.state.paymentSheet, "the sheet stays: \(driver.frameText)")
+        #expect(sheet.failure == "The price changed since you saw it: \(product.name): \(raised.formatted) each, was \(before.formatted). Check the new total and pay again.")
+        #expect(driver.state.cart.lines.first?.unitPrice == raised, "the cart holds today's price")
+        #expect(sheet.summaryItems.first?.amount == raised, "\(sheet.summaryItems)")
+        #expect(try await driver.stack.orders.count(customer: nil) == 0, "nothing charged")
+
+        try await driver.press("p,enter")
+        let confirmation = try #require(driver.state.confirmation, "\(driver.frameText)")
+        let order = try #require(try await driver.stack.orders.order(number: confirmation.orderNumber))
+        #expect(order.lines.first?.unitPrice == raised)
+    }
+
+    @Test func aProductWithdrawnWhileTheSheetIsOpenIsRefusedByName() async throws {
+        let (driver, editor, product) = try await onTheSheet()
+        _ = try await editor.apply(
+            CatalogEdit(productID: product.id, change: .setStatus(.unpublished), expectedVersion: product.version, actor: "local:ops"), at: Date())
+        try await driver.press("p,enter")
+        #expect(driver.state.paymentSheet?.failure == "\(product.name) is no longer sold: remove it from the cart to pay for the rest.")
+        #expect(try await driver.stack.orders.count(customer: nil) == 0, "nothing charged")
+    }
+}
