@@ -222,6 +222,10 @@ extension ShopConfiguration {
 
     /// Sets the setting `key` from `text`, typed as it is used: paths as `FilePath`, addresses as `URL`.
     /// The file, the environment and the flags all come through here, so each refuses the same text.
+    /// What a secret that does not parse is told as, in place of its value.
+    public static let unparsedSecret =
+        "the value given does not parse and is not shown (it may hold a password). In a password, write # as %23, @ as %40, [ as %5B, ] as %5D, / as %2F and a space as %20; in a file, quote the value"
+
     public mutating func set(_ key: String, to text: String, source: String, line: Int?) throws {
         func refuse(_ message: String) -> ConfigurationError { ConfigurationError(source: source, line: line, message: message) }
         switch key {
@@ -232,7 +236,11 @@ extension ShopConfiguration {
         case "theme": theme = text
         case "stripe-api-base", "stripe-return-url", "database":
             // Which addresses each takes (https or loopback; postgres://) is checked where it is used, with its reason.
-            guard let url = URL(string: text), url.scheme != nil else { throw refuse("\(key) must be a URL, got \"\(text)\"") }
+            guard let url = URL(string: text), url.scheme != nil else {
+                // The database's URL may hold its password: never echoed, not even in part.
+                if key == "database" { throw refuse("database must be a URL such as postgres://shop@db.example/shop; \(Self.unparsedSecret)") }
+                throw refuse("\(key) must be a URL, got \"\(text)\"")
+            }
             switch key {
             case "database": database = url
             case "stripe-return-url": stripeReturnURL = url

@@ -1,3 +1,4 @@
+import Foundation
 import PseudoTerminal
 import ShopBootstrap
 import ShopServices
@@ -48,7 +49,10 @@ public struct ServiceKey: Sendable {
         switch kind {
         case .text, .path, .list: return nil
         case .url:
-            return text.contains("://") ? nil : "\(name) must be a URL such as https://shop.example, got \"\(text.prefix(80))\""
+            guard !text.contains("://") || URL(string: text)?.scheme == nil else { return nil }
+            // A secret's value is never echoed, not even in part: a URL that does not parse may hold its password.
+            if secret { return "\(name) must be a URL such as postgres://shop@db.example/shop; \(ShopConfiguration.unparsedSecret)" }
+            return "\(name) must be a URL such as https://shop.example, got \"\(text.prefix(80))\""
         case .address:
             do { _ = try ListenAddress(parsing: text) } catch { return "\(name): \(error.description)" }
             return nil

@@ -90,13 +90,36 @@ struct CommandLineTests {
         try FileManager.default.createDirectory(at: home.appendingPathComponent("storefront"), withIntermediateDirectories: true)
         let base = ["XDG_CONFIG_HOME": home.path, "PATH": "/usr/bin:/bin"]
         let flag = try Subprocess.run(binary, ["headless", "--data-dir", scratch, "--database", "not a url"], environment: base)
-        #expect(flag.status == 64 && flag.stderr.contains("--database: database must be a URL, got \"not a url\""), "\(flag.stderr)")
+        #expect(flag.status == 64 && flag.stderr.contains("--database: database must be a URL such as postgres://"), "\(flag.stderr)")
         let variable = try Subprocess.run(
             binary, ["headless", "--data-dir", scratch], environment: base.merging(["STOREFRONT_DATABASE_URL": "not a url"]) { $1 })
         #expect(variable.status == 78 && variable.stderr.contains("STOREFRONT_DATABASE_URL: database must be a URL"), "\(variable.stderr)")
         try "database = not a url\n".write(to: home.appendingPathComponent("storefront/config"), atomically: true, encoding: .utf8)
         let file = try Subprocess.run(binary, ["headless", "--data-dir", scratch], environment: base)
         #expect(file.status == 78 && file.stderr.contains("config:1: database must be a URL"), "\(file.stderr)")
+    }
+
+    /// A database URL that does not parse is refused without a character of it: it may hold the password.
+    @Test func aDatabaseURLThatDoesNotParseIsNeverEchoed() throws {
+        let binary = try BuiltProduct.requireStorefront()
+        let home = TemporaryDirectory.make()
+        try FileManager.default.createDirectory(at: home.appendingPathComponent("storefront"), withIntermediateDirectories: true)
+        let base = ["XDG_CONFIG_HOME": home.path, "PATH": "/usr/bin:/bin", "STOREFRONT_CONFIG": home.path + "/none.toml"]
+        for url in ["postgres://shop:hunter2#x@db.example/shop", "postgres://shop:hunter2[x@db.example/shop"] {
+            var runs = [
+                try Subprocess.run(binary, ["headless", "--data-dir", scratch, "--database", url], environment: base),
+                try Subprocess.run(binary, ["headless", "--data-dir", scratch], environment: base.merging(["STOREFRONT_DATABASE_URL": url]) { $1 }),
+                try Subprocess.run(binary, ["config", "check", "--set", "shop.database=\(url)"], environment: base),
+                try Subprocess.run(binary, ["config", "show"], environment: base.merging(["STOREFRONT_DATABASE_URL": url]) { $1 }),
+            ]
+            try "database = \(url)\n".write(to: home.appendingPathComponent("storefront/config"), atomically: true, encoding: .utf8)
+            runs.append(try Subprocess.run(binary, ["headless", "--data-dir", scratch], environment: base))
+            try FileManager.default.removeItem(at: home.appendingPathComponent("storefront/config"))
+            for run in runs { #expect(!(run.stdout + run.stderr).contains("hunter2"), "\(url): \(run.stdout)\(run.stderr)") }
+            if url.contains("#") {
+                #expect(runs[0].status == 64 && runs[0].stderr.contains("does not parse and is not shown"), "\(runs[0].stderr)")
+            }
+        }
     }
 }
 

@@ -36,7 +36,10 @@ struct CatalogAtPlacementTests {
 
         try await driver.press("p,enter")
         let sheet = try #require(driver.state.paymentSheet, "the sheet stays: \(driver.frameText)")
-        #expect(sheet.failure == "The price changed since you saw it: \(product.name): \(raised.formatted) each, was \(before.formatted). Check the new total and pay again.")
+        #expect(
+            sheet.failure
+                == "The price changed since you saw it: \(product.name): \(raised.formatted) each, was \(before.formatted). Check the new total and pay again."
+        )
         #expect(driver.state.cart.lines.first?.unitPrice == raised, "the cart holds today's price")
         #expect(sheet.summaryItems.first?.amount == raised, "\(sheet.summaryItems)")
         #expect(try await driver.stack.orders.count(customer: nil) == 0, "nothing charged")
