@@ -92,13 +92,22 @@ extension OrderCommands {
     public static func listProblem(customer: String?, limit: Int) -> String? {
         guard limit > 0 else { return "--limit must be at least 1" }
         if let customer, !isCustomerID(customer) {
-            return "--customer \"\(customer)\" is not a customer id: use local:<user>, sandbox-id:<id> or ssh:SHA256:<fingerprint>"
+            return "--customer \"\(customer.prefix(80))\" is not a customer id: use \(customerIDKinds)"
         }
         return nil
     }
 
-    /// True for the ids orders are filed under: `local:<user>`, `sandbox-id:<id>`, `ssh:SHA256:<fingerprint>`.
+    /// The kinds of customer id, as the commands' lines name them.
+    public static let customerIDKinds =
+        "an account's acct_<16 hex digits> (storefront accounts list), ssh:SHA256:<fingerprint>, sandbox-id:<id> or local:<user>"
+
+    /// True for every id the shop prints for a customer, whichever command takes it: an account's `acct_…`,
+    /// `local:<user>`, `sandbox-id:<id>`, `ssh:SHA256:<fingerprint>`.
     public static func isCustomerID(_ text: String) -> Bool {
+        if text.hasPrefix("acct_") {
+            let digits = text.dropFirst(5)
+            return digits.count == 16 && digits.allSatisfy { $0.isHexDigit && !$0.isUppercase }
+        }
         let plain = { (rest: Substring) in
             !rest.isEmpty && rest.count <= 256 && rest.unicodeScalars.allSatisfy { !$0.isUnsafeForTerminal && $0 != " " }
         }

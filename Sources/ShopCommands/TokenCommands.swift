@@ -30,6 +30,11 @@ public enum TokenCommands {
         }
         let storage = try await ShopStorage.openForMerchant(configuration: configuration, environment: environment)
         defer { storage.close() }
+        // An account's id must name an account there now (one merged away is gone).
+        if customer.hasPrefix("acct_"), ((try? await storage.accounts.account(id: customer)) ?? nil) == nil {
+            complain("no account \(customer) in this shop: storefront accounts list shows them")
+            throw ExitCodes.dataError
+        }
         let secret = PersonalAccessToken.mint()
         let record = secret.record(name: name.trimmingCharacters(in: .whitespaces), owner: customer, scope: scope, at: Date())
         do { try await storage.tokens.add(record) } catch {
@@ -100,13 +105,12 @@ extension TokenCommands {
         guard APITokenRecord.isValidName(name.trimmingCharacters(in: .whitespaces)) else {
             return "--name must be 1 to 60 characters on one line, with nothing a terminal would act on"
         }
-        let kinds = ["ssh:SHA256:", "sandbox-id:"]
-        guard kinds.contains(where: { customer.hasPrefix($0) && customer.count > $0.count }), customer.count <= 200 else {
-            return
-                "--customer must be a customer id such as ssh:SHA256:… (a key) or sandbox-id:… (a Sandbox ID account), not \"\(customer.prefix(40))\""
-        }
         if customer.hasPrefix("ssh:"), !SSHPublicKeyIdentity.isFingerprint(String(customer.dropFirst(4))) {
             return "--customer \(customer.prefix(60)) is not ssh: and an OpenSSH SHA256 fingerprint (ssh-keygen -lf KEY shows it)"
+        }
+        // One rule with `orders --customer`: every id the shop prints for a customer.
+        guard OrderCommands.isCustomerID(customer), customer.count <= 200 else {
+            return "--customer must be a customer id: \(OrderCommands.customerIDKinds), not \"\(customer.prefix(40))\""
         }
         return nil
     }

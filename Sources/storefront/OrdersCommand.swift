@@ -20,7 +20,9 @@ extension OrdersCommand {
             abstract: "List placed orders of every customer, newest first."
         )
 
-        @Option(help: ArgumentHelp("Only this customer's orders: local:<user>, sandbox-id:<id> or ssh:SHA256:<fingerprint>.", valueName: "id"))
+        @Option(
+            help: ArgumentHelp(
+                "Only this customer's orders: an account's acct_… id, ssh:SHA256:<fingerprint>, sandbox-id:<id> or local:<user>.", valueName: "id"))
         var customer: String?
 
         @OptionGroup var shop: ShopDatabaseOptions

@@ -26,7 +26,9 @@ struct TokensCommand: AsyncParsableCommand {
         @Option(help: ArgumentHelp("What the token is for, shown when listing (1 to 60 characters).", valueName: "name"))
         var name: String
 
-        @Option(help: ArgumentHelp("Whose token it is: a customer id (ssh:SHA256:…, sandbox-id:…).", valueName: "id"))
+        @Option(
+            help: ArgumentHelp("Whose token it is: an account's acct_… id (storefront accounts list), ssh:SHA256:… or sandbox-id:….", valueName: "id")
+        )
         var customer: String
 
         @Option(help: ArgumentHelp("shop (a shopper's own cart, wallet and orders) or merchant.", valueName: "scope"))

@@ -1,4 +1,5 @@
 import Foundation
+import StorageSQLite
 import StorefrontTesting
 import Testing
 
@@ -32,5 +33,30 @@ struct AccountsCommandTests {
         #expect(shown.status == 0 && shown.stdout.contains("ssh-key \(Self.fingerprint)"), "\(shown.stdout)")
         let missing = try storefront(["accounts", "show", "nobody@example.com", "--data-dir", scratch])
         #expect(missing.status == 65 && missing.stderr.contains("no account has the id or verified email \"nobody@example.com\""))
+    }
+
+    /// Every command that takes a customer takes every id the shop prints: an account's `acct_…` too.
+    @Test func theCommandsThatTakeACustomerTakeAnAccountsID() async throws {
+        #expect(try storefront(["headless", "--data-dir", scratch, "--keys", "q"]).status == 0)
+        let database = try SQLiteDatabase.open(directory: URL(fileURLWithPath: scratch))
+        let account = try await SQLiteAccountDirectory(database: database).openAccount(
+            verifiedEmail: "ada@example.com", newID: "acct_0123456789abcdef", at: Date())
+        try database.pool.close()
+        let listed = try storefront(["accounts", "list", "--data-dir", scratch])
+        #expect(listed.stdout.contains(account.id), "\(listed.stdout)")
+
+        let orders = try storefront(["orders", "--customer", account.id, "--data-dir", scratch])
+        #expect(orders.status == 0, "\(orders.stderr)")
+        let made = try storefront(["tokens", "create", "--name", "script", "--customer", account.id, "--data-dir", scratch])
+        #expect(made.status == 0 && made.stdout.hasPrefix("sfp_"), "\(made.stderr)")
+        let tokens = try storefront(["tokens", "list", "--customer", account.id, "--data-dir", scratch])
+        #expect(tokens.status == 0 && tokens.stdout.contains("script"), "\(tokens.stdout)\(tokens.stderr)")
+
+        let gone = try storefront(["tokens", "create", "--name", "x", "--customer", "acct_ffffffffffffffff", "--data-dir", scratch])
+        #expect(gone.status == 65 && gone.stderr.contains("no account acct_ffffffffffffffff"), "\(gone.stderr)")
+        for bad in ["acct_XYZ", "acct_0123456789ABCDEF", "bob"] {
+            #expect(try storefront(["orders", "--customer", bad, "--data-dir", scratch]).status == 64, "\(bad)")
+            #expect(try storefront(["tokens", "create", "--name", "x", "--customer", bad, "--data-dir", scratch]).status == 64, "\(bad)")
+        }
     }
 }
