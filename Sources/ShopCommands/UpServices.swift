@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import ServiceLifecycle
 import ShopMetrics
@@ -57,13 +58,31 @@ struct SupervisedWorker: Service {
     static func describe(_ duration: Duration) -> String { "\(duration.components.seconds) s" }
 }
 
-/// Runs `reload` on every SIGHUP until shutdown.
+/// Runs `reload` on every SIGHUP until shutdown, and once at once for a SIGHUP that came while `up` was starting.
 struct ReloadOnHangUp: Service {
     let reload: @Sendable () async -> Void
 
     func run() async throws {
-        for await _ in await UnixSignalsSequence(trapping: .sighup).cancelOnGracefulShutdown() {
+        let hangUps = await UnixSignalsSequence(trapping: .sighup).cancelOnGracefulShutdown()
+        // Taken over now: one that came before, while starting, is answered once.
+        if EarlyHangUps.takeQueued() { await reload() }
+        for await _ in hangUps {
             await reload()
         }
     }
+}
+
+/// SIGHUP from `up`'s first instruction until it is ready: noted, never the default action (which ends the process
+/// with 129, and systemd, whose reload sends it, does not restart a unit that died of it). Once `up` runs, the reload
+/// service takes the signal over and answers a noted one once.
+public enum EarlyHangUps {
+    private static let noted = Atomic<Bool>(false)
+
+    /// Call first thing in `main` when the command is `up`.
+    public static func queueUntilReady() {
+        signal(SIGHUP) { _ in EarlyHangUps.noted.store(true, ordering: .relaxed) }
+    }
+
+    /// Whether a SIGHUP came since `queueUntilReady`; forgets it.
+    static func takeQueued() -> Bool { noted.exchange(false, ordering: .relaxed) }
 }

@@ -41,6 +41,21 @@ struct UpTests {
         listen = "127.0.0.1:0"
         """
 
+    /// A SIGHUP while `up` starts (systemd's reload sends one) is answered once it runs, never the end of it.
+    @Test func aSIGHUPWhileStartingIsAnsweredOnceRunning() async throws {
+        let config = try Self.writeConfig(Self.everyFront)
+        let server = try ServeProcess(command: ["up", "--config", config], waitsForListening: false)
+        try server.waitForLog(#/up: .* starting ssh/#)
+        kill(server.pid, SIGHUP)
+        try server.waitForLog(#/up: running/#)
+        try server.waitForLog(#/reload: nothing changed/#)
+        // And the reload service has it from then on.
+        let before = server.log.count
+        kill(server.pid, SIGHUP)
+        try server.waitForLog(#/reload: nothing changed/#, after: before)
+        #expect(try server.terminate() == 0, "\(server.log)")
+    }
+
     @Test func oneFileRunsEveryFrontSIGHUPChangesALimitUnderAnOpenSessionAndSIGTERMDrains() async throws {
         let config = try Self.writeConfig(Self.everyFront)
         let server = try ServeProcess(command: ["up", "--config", config])

@@ -19,10 +19,11 @@ final class ServeProcess {
     let dataDirectory: String
     var hostKeyPath: String { dataDirectory + "/ssh_host_ed25519_key" }
 
-    /// Starts `command` (`serve` on a free port unless told otherwise, or `web --listen 127.0.0.1:0`) with `arguments`.
+    /// Starts `command` (`serve` on a free port unless told otherwise, or `web --listen 127.0.0.1:0`) with `arguments`;
+    /// returns once it listens, or at once without `waitsForListening` (the port is then 0).
     init(
         arguments: [String] = [], environment extra: [String: String] = [:], command: [String] = ["serve", "--host", "127.0.0.1", "--port", "0"],
-        dataDirectory shared: String? = nil
+        dataDirectory shared: String? = nil, waitsForListening: Bool = true
     ) throws {
         let binary = try BuiltProduct.requireStorefront()
         directory = TemporaryDirectory.make()
@@ -50,6 +51,7 @@ final class ServeProcess {
         }
         close(fds[1])
         pid = child
+        guard waitsForListening else { return }
         let line = try waitForLog(#/listening on 127\.0\.0\.1:(\d+)/#)
         port = Int(line.output.1)!
     }
