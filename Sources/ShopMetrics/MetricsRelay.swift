@@ -6,10 +6,26 @@ import Synchronization
 ///
 /// A session (a process of its own, or one of a worker's) sends its updates, a line each and gathered while its main
 /// queue is busy, as datagrams on a Unix datagram socket in Linux's abstract namespace (no file to clean up), never
-/// waiting: a full socket drops them. The server reads them and
-/// records those that name a metric in `ShopMetrics.definitions` with exactly its labels, so a session cannot make up
-/// a metric or a label.
+/// waiting: a full socket drops them. The server reads them and records only those sent by a process of its own (the
+/// kernel's word on the sender: this user, and a descendant of the server), naming a metric in
+/// `ShopMetrics.definitions` with exactly its labels, each label's value one of a fixed set (`relayedValues`), and
+/// no more series than `seriesLimit`: another local user cannot forge or flood the server's metrics.
 public enum MetricsRelay {
+    /// The values a session's update may carry, a fixed set per label; a metric with any other label is not relayed.
+    static let relayedValues: [String: Set<String>] = [
+        "front": ["ssh", "web", "local", "api", "renewals"],
+        "outcome": [
+            "paid", "bank_check", "no_answer", "token_refused", "refused", "succeeded", "declined", "unreachable", "pending",
+        ],
+        "operation": ["charge", "refund"],
+        "provider": ["sandbox", "stripe"],
+        "database": ["sqlite", "postgres"],
+        "kind": ["read", "write", "call"],
+    ]
+
+    /// The most series the relay makes; past it, an update of a new one is dropped (the fixed sets make far fewer).
+    static let seriesLimit = 2_000
+
     /// The variable that hands a session the relay's address, and the one naming its front.
     public static let addressVariable = "STOREFRONT_METRICS_RELAY"
     public static let frontVariable = "STOREFRONT_METRICS_FRONT"
@@ -32,7 +48,7 @@ public enum MetricsRelay {
         var dimensions: [(String, String)] = []
         for pair in parts[2].split(separator: ",") {
             let halves = pair.split(separator: "=", maxSplits: 1).map(String.init)
-            guard halves.count == 2, ShopMetrics.boundedLabel(halves[1]) == halves[1] else { return nil }
+            guard halves.count == 2, relayedValues[halves[0]]?.contains(halves[1]) == true else { return nil }
             dimensions.append((halves[0], halves[1]))
         }
         guard dimensions.map(\.0) == definition.labels else { return nil }
@@ -69,6 +85,12 @@ public final class MetricsRelayListener: Sendable {
     public init?() {
         let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { return nil }
+        // Each datagram then comes with its sender's pid and uid, as the kernel knows them (not as the sender says).
+        var on: Int32 = 1
+        guard setsockopt(descriptor, SOL_SOCKET, linuxPassCredentials, &on, socklen_t(MemoryLayout<Int32>.size)) == 0 else {
+            close(descriptor)
+            return nil
+        }
         let address = "storefront-metrics-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let bound = MetricsRelay.withAddress(address) { bind(descriptor, $0, $1) }
         guard bound == 0 else {
@@ -84,15 +106,21 @@ public final class MetricsRelayListener: Sendable {
 
     private func receive() {
         var buffer = [UInt8](repeating: 0, count: 65_536)
+        var senders = RelaySenders()
+        var series = Set<String>()
         while !stopped.load(ordering: .relaxed) {
             // MSG_TRUNC: the datagram's whole length, so one longer than the buffer is dropped, not read cut.
-            let count = recv(descriptor, &buffer, buffer.count, Int32(MSG_TRUNC))
+            let (count, sender) = Self.receiveDatagram(descriptor, into: &buffer)
             guard count > 0 else {
                 if count < 0, errno == EINTR { continue }
                 return
             }
+            guard let sender, senders.isOwn(sender) else { continue }
             guard count <= buffer.count, let text = String(validating: buffer.prefix(count), as: UTF8.self) else { continue }
             for update in MetricsRelay.decode(batch: text) {
+                let key = update.name + " " + update.dimensions.map(\.1).joined(separator: ",")
+                guard series.contains(key) || series.count < MetricsRelay.seriesLimit else { continue }
+                series.insert(key)
                 if update.kind == "c" {
                     ShopMetrics.count(update.name, update.dimensions, by: update.amount)
                 } else {
@@ -102,10 +130,84 @@ public final class MetricsRelayListener: Sendable {
         }
     }
 
+    /// One datagram into `buffer`, and who sent it (nil when the kernel gave no credentials).
+    private static func receiveDatagram(_ descriptor: Int32, into buffer: inout [UInt8]) -> (Int, SenderCredentials?) {
+        var control = [UInt8](repeating: 0, count: 64)
+        return buffer.withUnsafeMutableBytes { data in
+            control.withUnsafeMutableBytes { controlBytes in
+                var vector = iovec(iov_base: data.baseAddress, iov_len: data.count)
+                return withUnsafeMutablePointer(to: &vector) { vectorPointer in
+                    var message = msghdr()
+                    message.msg_iov = vectorPointer
+                    message.msg_iovlen = 1
+                    message.msg_control = controlBytes.baseAddress
+                    message.msg_controllen = controlBytes.count
+                    let count = recvmsg(descriptor, &message, Int32(MSG_TRUNC))
+                    guard count > 0, message.msg_controllen >= MemoryLayout<cmsghdr>.size, let base = controlBytes.baseAddress else {
+                        return (count, nil)
+                    }
+                    let header = base.load(as: cmsghdr.self)
+                    guard header.cmsg_level == SOL_SOCKET, header.cmsg_type == linuxCredentialsMessage else { return (count, nil) }
+                    let offset = (MemoryLayout<cmsghdr>.size + MemoryLayout<Int>.size - 1) & ~(MemoryLayout<Int>.size - 1)
+                    return (count, base.loadUnaligned(fromByteOffset: offset, as: SenderCredentials.self))
+                }
+            }
+        }
+    }
+
     /// Stops reading; sessions' later updates are dropped.
     public func stop() {
         stopped.store(true, ordering: .relaxed)
         shutdown(descriptor, Int32(SHUT_RDWR))
+    }
+}
+
+/// Linux's `SO_PASSCRED` and `SCM_CREDENTIALS` (asm-generic/socket.h, linux/socket.h), which Glibc's module map does not
+/// bring to Swift without `_GNU_SOURCE`.
+private let linuxPassCredentials: Int32 = 16
+private let linuxCredentialsMessage: Int32 = 2
+
+/// Linux's `struct ucred`: who sent a datagram, as the kernel knows it.
+struct SenderCredentials {
+    var pid: pid_t
+    var uid: uid_t
+    var gid: gid_t
+}
+
+/// Which senders are this server's own: this user's processes descended from it (its session host's sessions, its
+/// workers), each pid looked up once in /proc; a pid seen before is answered from memory (a few thousand at most).
+struct RelaySenders {
+    private var known: [pid_t: Bool] = [:]
+    private let server = getpid()
+    private let user = getuid()
+
+    mutating func isOwn(_ sender: SenderCredentials) -> Bool {
+        guard sender.uid == user else { return false }
+        if let answer = known[sender.pid] { return answer }
+        if known.count > 10_000 { known.removeAll() }
+        let answer = Self.descends(sender.pid, from: server)
+        known[sender.pid] = answer
+        return answer
+    }
+
+    /// Whether `pid`'s parents lead to `ancestor` within a few generations (a session is the server's grandchild).
+    static func descends(_ pid: pid_t, from ancestor: pid_t) -> Bool {
+        var current = pid
+        for _ in 0..<6 {
+            if current == ancestor { return true }
+            guard current > 1, let parent = parent(of: current) else { return false }
+            current = parent
+        }
+        return false
+    }
+
+    /// The parent's pid from /proc/PID/stat (after the command's closing parenthesis, the state, then the ppid).
+    private static func parent(of pid: pid_t) -> pid_t? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = text.lastIndex(of: ")")
+        else { return nil }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        return fields.count > 1 ? pid_t(fields[1]) : nil
     }
 }
 

@@ -145,6 +145,24 @@ struct UpMetricsTests {
         let api = try #require(Int(try server.waitForLog(#/api: listening on 127\.0\.0\.1:(\d+)/#).output.1))
         let admin = try #require(Int(try server.waitForLog(#/admin: listening on 127\.0\.0\.1:(\d+) .* and \/metrics/#).output.1))
 
+        // Another process of this user, not one of the server's, forges a paid order and floods invented series at the
+        // sessions' relay, whose abstract name anyone can read in /proc/net/unix: none of it is taken.
+        let sockets = try String(contentsOfFile: "/proc/net/unix", encoding: .utf8)
+        let relay = try #require(
+            sockets.firstMatch(of: try Regex("@(storefront-metrics-\(server.pid)-\\d+)")).map { String($0.output[1].substring ?? "") },
+            "the relay is listed")
+        let forged =
+            ["c storefront_orders_total front=ssh,outcome=paid 1000000000000"]
+            + (0..<200).map { "c storefront_orders_total front=ssh,outcome=x\($0) 1" }
+        let send = try Subprocess.run(
+            "/usr/bin/python3",
+            [
+                "-c",
+                "import socket,sys\ns=socket.socket(socket.AF_UNIX,socket.SOCK_DGRAM)\nfor line in sys.argv[2:]: s.sendto(line.encode(),'\\0'+sys.argv[1])",
+                relay,
+            ] + forged)
+        #expect(send.status == 0, "\(send.stderr)")
+
         // Over SSH: the sandbox's test card, then a token for the API from the account screen.
         let key = try server.makeClientKey("ada")
         let terminal = try TmuxTerminal()
@@ -188,6 +206,7 @@ struct UpMetricsTests {
         #expect(samples[#"storefront_payment_seconds_count{operation="charge",outcome="succeeded",provider="sandbox"}"#] == 3)
         #expect(
             samples[#"storefront_api_requests_total{operation="createOrder",status="2xx"}"#] == 1, "\(samples.keys.filter { $0.contains("api") })")
+        #expect(!samples.keys.contains { $0.contains("outcome=\"x") }, "no forged series")
         // No shopper's data in any label: no key, address or order number.
         #expect(!samples.keys.contains { $0.contains("SF-") || $0.contains("SHA256") || $0.contains("127.0.0.1") })
         #expect(try server.terminate() == 0)

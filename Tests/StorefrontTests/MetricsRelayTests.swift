@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import ShopMetrics
@@ -32,8 +33,23 @@ struct MetricsRelayTests {
         "t storefront_orders_total front=ssh,outcome=paid 5",  // a timing of a counter
         "c storefront_sessions_open front=ssh 5",  // a gauge: the server's own
         "c storefront_orders_total front=ssh,outcome=paid 99999999999999999999",  // a number past any bound
+        "c storefront_orders_total front=ssh,outcome=x123 1",  // a value outside the label's fixed set
+        "c storefront_orders_total front=ftp,outcome=paid 1",  // a front the shop has not
+        "c storefront_sessions_refused_total front=ssh,reason=full 1",  // a label no session sends
     ])
     func anythingElseIsDropped(_ text: String) {
         #expect(MetricsRelay.decode(text) == nil)
+    }
+
+    /// Only the server's own processes are heard: this user's, descended from it.
+    @Test func aSenderIsTheServersOwnOnlyWhenItDescendsFromIt() {
+        #expect(RelaySenders.descends(getpid(), from: getpid()))
+        #expect(RelaySenders.descends(getpid(), from: getppid()), "a child of its parent")
+        #expect(!RelaySenders.descends(getppid(), from: getpid()), "a parent is not a child")
+        #expect(!RelaySenders.descends(1, from: getpid()))
+        var senders = RelaySenders()
+        let own = senders.isOwn(SenderCredentials(pid: getpid(), uid: getuid(), gid: getgid()))
+        let otherUser = senders.isOwn(SenderCredentials(pid: getpid(), uid: getuid() &+ 1, gid: getgid()))
+        #expect(own && !otherUser)
     }
 }
