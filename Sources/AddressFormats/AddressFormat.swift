@@ -64,6 +64,8 @@ public struct AddressFormat: Hashable, Sendable, Decodable {
     public func regionProblem(_ text: String) -> String? {
         let typed = text.trimmingCharacters(in: .whitespaces)
         if typed.isEmpty { return required.contains(.region) && !regions.isEmpty ? "Enter the \(regionLabel.lowercased())." : nil }
+        // A country whose addresses name no region takes none: a "TX" on a British address would only mislead its tax.
+        if !fields.contains(.region), regions.isEmpty { return "Addresses in \(name) name no region: leave it empty." }
         if regions.isEmpty { return typed.count > 80 ? "The \(regionLabel.lowercased()) is too long (at most 80 characters)." : nil }
         guard region(named: typed) == nil else { return nil }
         let example = regions.first.map { " such as \($0.key == $0.name ? $0.name : "\($0.key) or \($0.name)")" } ?? ""
@@ -98,7 +100,7 @@ public enum AddressFormats {
 
 extension String {
     /// "Postal code" becomes "postal code" in a sentence; "ZIP code" (an acronym) and "Eircode" (a name) stay.
-    fileprivate var lowercasedFirst: String {
+    public var lowercasedFirst: String {
         guard contains(" "), let first, first.isUppercase, dropFirst().first?.isLowercase == true else { return self }
         return first.lowercased() + dropFirst()
     }

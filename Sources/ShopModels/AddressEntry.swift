@@ -92,6 +92,12 @@ public struct AddressEntry: Hashable, Sendable {
             errors[.postalCode] = problem
         }
         if let format, errors[.region] == nil, let problem = format.regionProblem(region) { errors[.region] = problem }
+        // The region decides the tax, so it must be the one the postal code is in, not whichever the buyer typed.
+        if let format, errors[.region] == nil, errors[.postalCode] == nil,
+            let problem = PostalRegions.mismatch(country: format, region: regionCode, postalCode: postalCode)
+        {
+            errors[.region] = problem
+        }
         if let problem = Contact.emailProblem(email) { errors[.email] = problem }
         if let problem = Contact.phoneProblem(phone) { errors[.phone] = problem }
         return errors

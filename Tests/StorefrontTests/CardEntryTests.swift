@@ -92,7 +92,8 @@ struct CardEntryTests {
         var withoutState = AddressEntry(Fixtures.jane)
         withoutState.region = ""
         #expect(withoutState.problems() == [.region: "Enter the state."])
-        // A region by its name, its code or its ISO code is kept as its ISO code.
+        // A region by its name, its code or its ISO code is kept as its ISO code (with a ZIP code there: they must agree).
+        withoutState.postalCode = "78701"
         for typed in ["Texas", "tx", "US-TX"] {
             withoutState.region = typed
             #expect(withoutState.contact(id: "a")?.address.region == "US-TX")
