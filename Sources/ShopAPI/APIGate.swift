@@ -10,6 +10,8 @@ import Synchronization
 /// Who is calling: the token the request carried, set for the handlers by `TokenGate`.
 struct APICaller: Sendable {
     var token: APITokenRecord
+    /// The client's address (the socket's peer), which limits that count per address use.
+    var address = "unknown"
     @TaskLocal static var current: APICaller?
     /// Where the gate writes who called, for the request's log line, even when the handler then fails.
     @TaskLocal static var note: CallerNote?
@@ -149,7 +151,7 @@ struct RequestLog<Context: RequestContext>: RouterMiddleware {
 
 /// Checks the bearer token of every request but the document's: known, not revoked and within its rate; then runs the
 /// handler as that token's caller. Which scope an operation needs is the operation's own check (`APICaller.required`).
-struct TokenGate<Context: RequestContext>: RouterMiddleware {
+struct TokenGate<Context: PeerRequestContext>: RouterMiddleware {
     let tokens: any APITokenRepository
     let merchantKeys: any MerchantKeys
     let maxBodyBytes: Int
@@ -198,7 +200,23 @@ struct TokenGate<Context: RequestContext>: RouterMiddleware {
         }
         var request = request
         _ = try await request.collectBody(upTo: maxBodyBytes)
-        return try await APICaller.$current.withValue(APICaller(token: token)) { try await next(request, context) }
+        return try await APICaller.$current.withValue(APICaller(token: token, address: context.peer)) { try await next(request, context) }
+    }
+}
+
+/// A request context that knows the client's address.
+protocol PeerRequestContext: RequestContext {
+    var peer: String { get }
+}
+
+/// The API's request context: the socket's peer, read as the connection is accepted.
+struct APIRequestContext: PeerRequestContext {
+    var coreContext: CoreRequestContextStorage
+    let peer: String
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        peer = source.channel.remoteAddress?.ipAddress ?? "unknown"
     }
 }
 

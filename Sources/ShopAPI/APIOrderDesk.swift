@@ -28,6 +28,10 @@ package struct APICommerce: Sendable {
     package var discounts: (any DiscountCodes)?
     /// The shop's subscriptions; nil where the server keeps none.
     package var subscriptions: (any SubscriptionStore)?
+    /// Discount codes tried that are not the shop's (or are paused, which reads the same), per account and per client
+    /// address: 10 at once, then 10 an hour, as the terminal's sheet stops after ten. Tokens are free to make, so
+    /// their number buys no more guesses.
+    package var codeGuesses = RateLimiter(perHour: CodeGuesses.perHour, burst: CodeGuesses.burst)
 
     package init(
         wallets: any WalletRepository, profiles: any AccountProfileRepository, provider: any PaymentProvider,
@@ -53,6 +57,12 @@ package struct APICommerce: Sendable {
         self.methodData = methodData
         self.now = now
     }
+}
+
+/// How many codes that are not the shop's one account, or one address, may try through the API.
+package enum CodeGuesses {
+    package static let burst = 10
+    package static let perHour = 10
 }
 
 /// Buys a shopper's cart through the API, once: a repeat of the same Idempotency-Key is answered by
@@ -226,9 +236,20 @@ struct APIOrderDesk {
     /// The code `typed` names, holding now with a use left for `owner`; else a 422 saying in one line why not.
     private func code(_ typed: String, owner: String) async throws -> DiscountCode {
         guard let discounts = commerce.discounts else { throw Self.missing("discountCode", DiscountRefusal.unknown.line) }
+        // Spent guesses are checked before the code is: once they are, the real code is refused like any other.
+        let guessers = ["account \(owner)", "address \(APICaller.current?.address ?? "unknown")"]
+        let at = Duration.seconds(commerce.now().timeIntervalSinceReferenceDate)
+        if let wait = guessers.compactMap({ commerce.codeGuesses.emptyFor($0, at: at) }).max() {
+            throw APIProblem(
+                .rateLimited,
+                "Too many discount codes that are not this shop's were tried (\(CodeGuesses.perHour) an hour); try again in \((wait + 59) / 60) min.",
+                retryAfter: wait)
+        }
         switch try await discounts.check(typed, customer: owner, at: commerce.now()) {
         case .success(let code): return code
-        case .failure(let refusal): throw Self.missing("discountCode", refusal.line)
+        case .failure(let refusal):
+            if refusal == .unknown { for guesser in guessers { _ = commerce.codeGuesses.take(guesser, at: at) } }
+            throw Self.missing("discountCode", refusal.line)
         }
     }
 

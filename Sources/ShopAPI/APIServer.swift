@@ -56,7 +56,7 @@ package final class APIServer: Sendable {
                 connections: limits.maxConnections),
             name: "api", log: log
         )
-        let router = Router()
+        let router = Router(context: APIRequestContext.self)
         router.add(middleware: RequestLog(maxBodyBytes: limits.maxBodyBytes, uptime: uptime, log: log))
         router.add(
             middleware: TokenGate(

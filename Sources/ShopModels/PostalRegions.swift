@@ -35,6 +35,7 @@ public enum PostalRegions {
         }
         func named(_ code: String) -> String { format.regions.first { $0.code == code }.map { "\($0.name) (\($0.key))" } ?? code }
         let postal = postalCode.trimmingCharacters(in: .whitespaces).uppercased()
-        return "The \(format.postalLabel.lowercasedFirst) \(postal) is in \(expected.map(named).joined(separator: " or ")), not \(named(region)): enter the one it is in."
+        return
+            "The \(format.postalLabel.lowercasedFirst) \(postal) is in \(expected.map(named).joined(separator: " or ")), not \(named(region)): enter the one it is in."
     }
 }

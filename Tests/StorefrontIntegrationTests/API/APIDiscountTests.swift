@@ -65,4 +65,39 @@ struct APIDiscountTests {
         }
         #expect(try await api.discounts.code("LAUNCH-10")?.isPaused == true)
     }
+
+    /// Guessing codes through the API meets the sheet's limit: ten unknown (or paused) codes, then the real one is
+    /// refused too, 429 with how long to wait; tokens of another account from the same address buy no more tries; an
+    /// hour later, guesses are back.
+    @Test(arguments: AccountRepositoryKind.allCases)
+    func tenUnknownCodesThenEvenTheRealOneWaits(kind: AccountRepositoryKind) async throws {
+        let api = try await APIHarness(kind)
+        let merchant = try await api.makeToken(owner: "ssh:SHA256:admin", scope: .merchant)
+        let shopper = try await api.makeToken()
+        let other = try await api.makeToken(owner: "ssh:SHA256:other")
+        try await api.run { client async throws in
+            #expect(
+                try await client.call(.post, "/v1/merchant/discounts", token: merchant, json: #"{"code": "REAL-5", "percent": "5"}"#).status
+                    == .created)
+            #expect(
+                try await client.call(.post, "/v1/merchant/discounts", token: merchant, json: #"{"code": "NAP", "percent": "5"}"#).status == .created)
+            #expect(try await client.call(.put, "/v1/merchant/discounts/NAP/status", token: merchant, json: #"{"status": "paused"}"#).status == .ok)
+            try await APIOrdersTests.ready(client, shopper)
+            for guess in 0..<CodeGuesses.burst {
+                let code = guess == 0 ? "NAP" : "GUESS-\(guess)"
+                let wrong = try await client.order(shopper, key: "g-\(guess)", json: #"{"discountCode": "\#(code)"}"#)
+                #expect(wrong.status == .unprocessableContent && wrong.text.contains(DiscountRefusal.unknown.line), "\(wrong.text)")
+            }
+            let real = try await client.order(shopper, key: "g-real", json: #"{"discountCode": "REAL-5"}"#)
+            #expect(real.status == .tooManyRequests && real.headers[.retryAfter] != nil, "\(real.text)")
+            #expect((real.json["detail"] as? String)?.contains("Too many discount codes") == true, "\(real.text)")
+            try await APIOrdersTests.ready(client, other)
+            let fromTheSameAddress = try await client.order(other, key: "o-real", json: #"{"discountCode": "REAL-5"}"#)
+            #expect(fromTheSameAddress.status == .tooManyRequests, "another account, the same address: \(fromTheSameAddress.text)")
+
+            api.advance(.seconds(3_600))
+            let later = try await client.order(shopper, key: "g-later", json: #"{"discountCode": "REAL-5"}"#)
+            #expect(later.status == .created, "\(later.text)")
+        }
+    }
 }
