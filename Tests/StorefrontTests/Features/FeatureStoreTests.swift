@@ -172,7 +172,7 @@ struct FeatureStoreTests {
                     .card: "Visa ••4242  Test: succeeds",
                     .shippingAddress: "Jane Appleseed, 1 Loop Road, Cupertino CA 95014, US",
                     .shippingMethod: "\(standard.label) · \(standard.detail)",
-                    .contact: "jane@example.com · +1 555 0100",
+                    .contact: "Receipt to jane@example.com · +1 555 0100",
                     .discountCode: "Add a code",
                 ],
                 summaryItems: summary, phase: .reviewing

@@ -42,8 +42,9 @@ extension CheckoutFeature {
         return choose(&state, row: .card, index: checkout.options.paymentMethods.firstIndex { $0.id == card.id } ?? 0, env)
     }
 
-    /// An address was saved while the sheet waited for one: offer it and choose it for the row that asked;
-    /// a row still without a choice takes it too, so one address both ships and contacts.
+    /// An address was saved while the sheet waited for one: offer it and choose it for the row that asked. An address
+    /// typed for Ship to is the contact too: its form asks for the email that gets the receipt, so that is the one the
+    /// receipt goes to, as the API sends it to the address's email.
     static func entryAdded(contact: Contact, _ state: inout State, _ env: ShopEnvironment) -> Effect {
         guard case .entry(let row) = state.sheetAwaits, row == .shippingAddress || row == .contact, var checkout = state.checkout else {
             return .none
@@ -51,7 +52,7 @@ extension CheckoutFeature {
         state.sheetAwaits = nil
         checkout.options.contacts.append(contact)
         if row == .shippingAddress || checkout.shipTo == nil { checkout.shipTo = contact }
-        if row == .contact || checkout.contact == nil { checkout.contact = contact }
+        checkout.contact = contact
         state.checkout = checkout
         return choose(&state, row: row, index: checkout.options.contacts.count - 1, env)
     }

@@ -95,7 +95,9 @@ enum CheckoutSheet {
             .card: checkout.card.map { "\($0.shortName)  \($0.displayName)" } ?? "Choose a card",
             .shippingAddress: checkout.shipTo.map(\.shipToLine) ?? "Choose an address",
             .shippingMethod: "\(checkout.shippingMethod.label) · \(checkout.shippingMethod.detail)",
-            .contact: checkout.contact.map { [$0.email, $0.phone].filter { !$0.isEmpty }.joined(separator: " · ") } ?? "Choose a contact",
+            // Whose email gets the receipt, said where it is chosen: the one rule of every front (docs/mail.md).
+            .contact: checkout.contact.map { ["Receipt to \($0.email)", $0.phone].filter { !$0.isEmpty }.joined(separator: " · ") }
+                ?? "Choose a contact",
         ]
         if let plan = checkout.order.subscription { sheet.rowValues[.schedule] = scheduleLine(plan, checkout, env.shopProfile, today: today) }
         sheet.unchosenRows = [
