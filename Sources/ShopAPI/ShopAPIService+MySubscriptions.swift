@@ -28,6 +28,9 @@ extension ShopAPIService {
         let (id, owner) = (input.path.subscriptionId, caller.token.owner)
         guard let current = try await store.subscription(id: id), current.customerID == owner else { throw Self.notYours(id) }
         let change = try await Self.change(body, owner: owner, commerce: commerce)
+        if case .shipTo(let contact) = change, let refusal = current.shipToRefusal(contact, shop: shop.catalog.shop) {
+            throw APIProblem(.validation, "addressId: \(refusal.line)", errors: [.init(field: "addressId", message: refusal.line)])
+        }
         let offered = try await shop.catalog.product(id: current.productID)?.subscriptionWeeks ?? []
         switch try await store.change(id, change, offered: offered, by: "shopper:\(owner)", owner: owner, at: commerce.now()) {
         case .success(let changed):

@@ -61,6 +61,16 @@ extension RenewalSchedule {
 }
 
 extension Subscription {
+    /// Why `shop` cannot renew this subscription to `contact`: it does not ship there, or not by the subscription's
+    /// shipping method; nil when it can. Asked before a move is saved, on every front, so a renewal never fails for it.
+    public func shipToRefusal(_ contact: Contact, shop: ShopProfile) -> SubscriptionChangeRefusal? {
+        if let line = shop.shippingRefusal(address: contact.address) { return SubscriptionChangeRefusal(line) }
+        guard let region = shop.region(for: contact.address), region.rates.contains(where: { $0.id == shippingMethodID }) else {
+            return SubscriptionChangeRefusal("Its deliveries cannot go there by the method they go by now: subscribe again to that address.")
+        }
+        return nil
+    }
+
     /// The subscription after `change` at `now`, or why it cannot be made. `offered` are the intervals its product is
     /// sold at today (an interval change must be one of them).
     public func applying(_ change: SubscriptionChange, at now: Date, offered: [Int]) -> Result<Subscription, SubscriptionChangeRefusal> {

@@ -229,6 +229,11 @@ public enum SubscriptionsFeature {
         guard let subscriptions = env.dependencies.subscriptions, let row = state.list.rows.first(where: { $0.subscription.id == id }) else {
             return .none
         }
+        // Where the shop does not ship, a move is refused with the regions' line, not found out by a renewal that fails.
+        if case .shipTo(let contact) = change, let refusal = row.subscription.shipToRefusal(contact, shop: env.shopProfile) {
+            state.shell.notice = Notice(.error, refusal.line)
+            return .none
+        }
         state.list.isChanging = true
         let (customer, offered) = (state.customerID, row.offered)
         return .run { send in

@@ -95,6 +95,13 @@ struct APISubscriptionTests {
             #expect(try await change(#"{"change": "interval"}"#).status == .unprocessableContent)
             #expect(try await change(#"{"change": "card", "cardId": "\#(otherCard)"}"#).json["card"] as? String == "Mastercard ••4444")
             #expect(try await change(#"{"change": "card", "cardId": "card_nope"}"#).status == .unprocessableContent)
+            // An address the shop does not ship to (saved before its regions changed, say): the subscription is not moved.
+            let reykjavik = Contact(
+                id: "addr-reykjavik", name: "Ada Lovelace", email: "ada@example.com", phone: "",
+                address: PostalAddress(street: "Laugavegur 1", city: "Reykjavík", postalCode: "101", countryCode: "IS"))
+            try await api.wallets.addAddress(reykjavik, forCustomer: "ssh:SHA256:shopper", makeDefault: false)
+            let moved = try await change(#"{"change": "ship_to", "addressId": "addr-reykjavik"}"#)
+            #expect(moved.status == .unprocessableContent && moved.text.contains("ships only to"), "\(moved.text)")
             #expect(try await change(#"{"change": "pause"}"#).json["status"] as? String == "paused")
             #expect(try await change(#"{"change": "pause"}"#).status == .conflict)
             #expect(try await change(#"{"change": "resume"}"#).json["status"] as? String == "active")
