@@ -14,9 +14,11 @@ public enum OpenIDProviderFile {
         var keyID: String?
         var privateKeyFile: String?
         var scopes: [String]?
+        var emailDomains: [String]?
 
         enum CodingKeys: String, CodingKey {
             case id, name, issuer, scopes
+            case emailDomains = "email_domains"
             case clientID = "client_id"
             case clientSecretFile = "client_secret_file"
             case teamID = "team_id"
@@ -27,6 +29,13 @@ public enum OpenIDProviderFile {
 
     struct File: Decodable {
         var providers: [Entry]
+    }
+
+    /// A domain name: labels of letters, digits and dashes, at least two of them.
+    static func isDomain(_ text: String) -> Bool {
+        let labels = text.split(separator: ".", omittingEmptySubsequences: false)
+        return text.count <= 253 && labels.count >= 2
+            && labels.allSatisfy { (1...63).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") } }
     }
 
     /// The providers in `path`; a file that is missing (66) or says something wrong (65) is told, naming the entry.
@@ -76,9 +85,13 @@ public enum OpenIDProviderFile {
             case (nil, nil, nil, nil): authentication = .none
             default: throw problem("give client_secret_file, or team_id, key_id and private_key_file (Sign in with Apple), or neither")
             }
+            let domains = entry.emailDomains ?? []
+            guard domains.count <= 50, domains.allSatisfy(Self.isDomain) else {
+                throw problem("email_domains must be up to 50 domains such as gmail.com (no wildcards)")
+            }
             return OpenIDProviderSettings(
                 name: entry.name, id: entry.id, issuer: entry.issuer, clientID: entry.clientID, authentication: authentication,
-                scopes: entry.scopes ?? ["email", "profile"])
+                scopes: entry.scopes ?? ["email", "profile"], emailDomains: domains)
         }
     }
 }

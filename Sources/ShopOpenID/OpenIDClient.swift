@@ -130,7 +130,10 @@ public actor OpenIDClient {
             guard let given = claims.nonce, Encodings.constantTimeEqual(given, nonce) else { throw .idToken("its nonce is not this sign-in's") }
         }
         return OpenIDIdentity(
-            issuer: claims.iss, subject: claims.sub, email: claims.email, emailVerified: claims.emailVerified?.value ?? false, name: claims.name)
+            issuer: claims.iss, subject: claims.sub, email: claims.email,
+            // Only `iss` and `sub` say who this is (OpenID Connect Core §5.7): an email the provider calls verified is
+            // taken as proof only in the domains the operator trusts it for, or it could take an account that has that email.
+            emailVerified: (claims.emailVerified?.value ?? false) && settings.vouches(for: claims.email), name: claims.name)
     }
 
     /// The provider's key `kid`, read again when it is not known yet (the provider rotated its keys). A token that names

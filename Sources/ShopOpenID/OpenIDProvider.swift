@@ -21,9 +21,13 @@ public struct OpenIDProviderSettings: Codable, Equatable, Sendable {
     public var authentication: ClientAuthentication
     /// Scopes asked for beside `openid`.
     public var scopes: [String]
+    /// The email domains whose addresses this provider's `email_verified` proves ("gmail.com" for Google, a company's
+    /// own for its Keycloak); an email elsewhere joins no account and is not taken as verified. Empty: none.
+    public var emailDomains: [String]
 
     public init(
-        name: String, id: String, issuer: String, clientID: String, authentication: ClientAuthentication, scopes: [String] = ["email", "profile"]
+        name: String, id: String, issuer: String, clientID: String, authentication: ClientAuthentication, scopes: [String] = ["email", "profile"],
+        emailDomains: [String] = []
     ) {
         self.name = name
         self.id = id
@@ -31,6 +35,13 @@ public struct OpenIDProviderSettings: Codable, Equatable, Sendable {
         self.clientID = clientID
         self.authentication = authentication
         self.scopes = scopes
+        self.emailDomains = emailDomains.map { $0.lowercased() }
+    }
+
+    /// Whether this provider's word that `email` is verified is taken: its domain is one the operator named.
+    public func vouches(for email: String?) -> Bool {
+        guard let email, let at = email.lastIndex(of: "@") else { return false }
+        return emailDomains.contains(email[email.index(after: at)...].lowercased())
     }
 
     /// Apple's issuer: its client secret is a JWT and it posts the answer when a name or email is asked for.

@@ -16,7 +16,8 @@ struct OpenIDClientTests {
         let provider = try OpenIDTestProvider(users: [["sub": "ada-1", "email": "ada@example.com", "email_verified": true, "name": "Ada"]])
         let client = OpenIDClient(
             settings: OpenIDProviderSettings(
-                name: "Mock", id: "mock", issuer: provider.issuer, clientID: "storefront", authentication: .secret("s3cret")),
+                name: "Mock", id: "mock", issuer: provider.issuer, clientID: "storefront", authentication: .secret("s3cret"),
+                emailDomains: ["example.com"]),
             transport: HTTPOpenIDTransport())
         let (state, nonce, verifier) = (PKCE.newState(), PKCE.newState(), PKCE.newState() + PKCE.newState())
         let url = try await client.authorizationURL(state: state, nonce: nonce, verifier: verifier, redirectURI: Self.redirect)
@@ -76,10 +77,11 @@ struct OpenIDClientTests {
     let now = Date(timeIntervalSince1970: 1_795_339_800)
     let keyOne = P256.Signing.PrivateKey()
 
-    func client(_ provider: Provider, refetch: TimeInterval = 0) -> OpenIDClient {
+    func client(_ provider: Provider, refetch: TimeInterval = 0, emailDomains: [String] = ["example.com"]) -> OpenIDClient {
         let now = now
         return OpenIDClient(
-            settings: OpenIDProviderSettings(name: "Example", id: "example", issuer: Provider.issuer, clientID: "shop", authentication: .none),
+            settings: OpenIDProviderSettings(
+                name: "Example", id: "example", issuer: Provider.issuer, clientID: "shop", authentication: .none, emailDomains: emailDomains),
             transport: provider, dates: DateSource { now }, keyRefetchInterval: refetch)
     }
 
@@ -108,6 +110,12 @@ struct OpenIDClientTests {
         let client = client(provider)
         let identity = try await client.verify(idToken: try token(claims()), nonce: "n-1")
         #expect(identity.subject == "u1" && identity.emailVerified, "Apple's \"true\" is a verified email")
+        // Only `iss` and `sub` say who it is: an email the provider calls verified proves nothing outside the domains the
+        // operator trusts it for, so it reaches no account that holds that email.
+        for domains in [[], ["example.org"], ["mple.com"]] {
+            let untrusted = try await self.client(provider, emailDomains: domains).verify(idToken: try token(claims()), nonce: "n-1")
+            #expect(!untrusted.emailVerified && untrusted.email == "ada@example.com", "\(domains)")
+        }
 
         let refusals: [(String, String)] = [
             (try token(claims(["aud": "another-client"])), "it is for another client"),

@@ -54,7 +54,8 @@ struct TerminalProviderSignInTests {
         let codes = EmailCodes(store: SQLiteSignInCodes(database: database), key: SymmetricKey(data: Data(repeating: 7, count: 32))) { "123456" }
         let mailer = CodeMailer(transport: Outbox(), sender: MailSender(from: MailAddress(name: "Shop", address: "shop@example.com")), shop: "Shop")
         let client = OpenIDClient(
-            settings: OpenIDProviderSettings(name: "Example ID", id: "example", issuer: Discovery.issuer, clientID: "shop", authentication: .none),
+            settings: OpenIDProviderSettings(
+                name: "Example ID", id: "example", issuer: Discovery.issuer, clientID: "shop", authentication: .none, emailDomains: ["example.com"]),
             transport: Discovery())
         let providers = SessionComposition.TerminalProviders(
             clients: [client], webOrigin: "https://shop.example", terminals: terminals, wakeups: wakeups, clock: clock, newHandle: { Self.handle })

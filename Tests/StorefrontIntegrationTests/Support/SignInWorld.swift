@@ -21,7 +21,7 @@ struct SignInWorld {
         providers = root + "/providers.json"
         try
             (#"{"providers":[{"id":"mock","name":"Mock ID","issuer":""# + provider.issuer
-            + #"","client_id":"shop","client_secret_file":"mock.secret"}]}"#)
+            + #"","client_id":"shop","client_secret_file":"mock.secret","email_domains":["example.com"]}]}"#)
             .write(toFile: providers, atomically: true, encoding: .utf8)
     }
 
