@@ -76,7 +76,8 @@ extension FrontCommands {
                     environment: environment,
                     credentials: FileCredentialRepository(path: FileCredentialRepository.defaultPath(environment: environment)))
                 let clients = providers.map { OpenIDClient(settings: $0, transport: HTTPOpenIDTransport()) }
-                signIn = WebAccountSignIn.make(storage: storage, mailer: codeMailer, codeKey: key, providers: clients)
+                signIn = WebAccountSignIn.make(
+                    storage: storage, mailer: codeMailer, codeKey: key, providers: clients, log: { announce($0, level: .warning) })
                 if let codeMail { announce("sign-in: by a code mailed with \(codeMail.command.joined(separator: " "))") }
                 for provider in providers { announce("sign-in: with \(provider.name) (\(provider.issuer))") }
             } catch {

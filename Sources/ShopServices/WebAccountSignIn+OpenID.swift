@@ -14,7 +14,8 @@ extension WebAccountSignIn {
     /// Sign-in with each of `providers`: the `state` filed as a hash, the PKCE verifier and the nonce derived from it
     /// under the install's key (so neither is kept), the callback's state taken once.
     static func addOpenID(
-        _ signIn: inout WebSignIn, providers: [OpenIDClient], storage: ShopStorage, accounts: AccountSignIn, key: SymmetricKey
+        _ signIn: inout WebSignIn, providers: [OpenIDClient], storage: ShopStorage, accounts: AccountSignIn, key: SymmetricKey,
+        log: @escaping @Sendable (String) -> Void
     ) {
         let byID = Dictionary(providers.map { ($0.settings.id, $0) }) { first, _ in first }
         signIn.providers = providers.map { ($0.settings.id, $0.settings.name) }
@@ -30,11 +31,13 @@ extension WebAccountSignIn {
                 try await states.file(stateHash: Encodings.sha256Hex(state), provider: client.settings.id, at: Date())
                 return .success((url, state))
             } catch {
-                return .failure(.init(message: "\(client.settings.name) cannot be reached now: \(error)"))
+                // A provider that is down, or whose discovery document does not read: the detail is the operator's.
+                log("web sign-in: \(client.settings.name) (\(client.settings.issuer)) failed: \(error)")
+                return .failure(.init(message: WebSignIn.tryAgainLater(client.settings.name)))
             }
         }
         signIn.startOpenID = { id, redirect in
-            guard let client = byID[id] else { return .failure(.init(message: "No such provider.")) }
+            guard let client = byID[id] else { return .failure(.init(message: "No such provider.", isUnknownProvider: true)) }
             return await send(to: client, state: PKCE.newState(), redirect: redirect)
         }
         signIn.terminalCode = { TerminalLinkCode.of($0) }
@@ -45,7 +48,8 @@ extension WebAccountSignIn {
                 provider = try await storage.terminalSignIns.open(
                     handleHash: Encodings.sha256Hex(handle), stateHash: Encodings.sha256Hex(state), at: Date(), lifetime: OpenIDTerminalFlow.lifetime)
             } catch {
-                return .failure(.init(message: "The sign-in could not be found now: \(error)"))
+                log("web sign-in: a terminal's sign-in could not be read: \(error)")
+                return .failure(.init(message: WebSignIn.tryAgainLater("Sign-in")))
             }
             guard let provider, let client = byID[provider], let redirectURI = redirect(provider) else {
                 return .failure(.init(message: "This link was used already or is over 10 minutes old. Start again in your terminal."))
@@ -62,7 +66,8 @@ extension WebAccountSignIn {
                     return .over("This sign-in was used already or took over 10 minutes. Start it again.")
                 }
             } catch {
-                return .over("Your sign-in could not be kept: \(error)")
+                log("web sign-in: a state could not be taken: \(error)")
+                return .over(WebSignIn.tryAgainLater("Sign-in"))
             }
             // A terminal's sign-in: the outcome, either way, goes to it, and wakes it at once.
             let terminal = (try? await storage.terminalSignIns.handle(forState: stateHash)) ?? nil
@@ -86,9 +91,15 @@ extension WebAccountSignIn {
                 }
                 outcome = .signedIn(secret: try await accounts.startSession(account: account.id, kind: .browser, label: client.settings.name).secret)
             } catch let error as OpenIDError {
-                outcome = .over("\(client.settings.name) did not sign you in: \(error)")
+                log("web sign-in: \(client.settings.name) did not sign a visitor in: \(error)")
+                switch error {
+                // The ID token's own refusal says nothing of the shop's insides, and may help the visitor start again.
+                case .idToken: outcome = .over("\(client.settings.name) did not sign you in: \(error)")
+                case .discovery, .keys, .tokenEndpoint: outcome = .over(WebSignIn.tryAgainLater(client.settings.name))
+                }
             } catch {
-                outcome = .over("Your sign-in could not be kept: \(error)")
+                log("web sign-in: a sign-in with \(client.settings.name) could not be kept: \(error)")
+                outcome = .over(WebSignIn.tryAgainLater("Sign-in"))
             }
             if let terminal, case .over(let why) = outcome { _ = await tellTerminal(terminal, .refused(why), storage: storage) }
             return outcome

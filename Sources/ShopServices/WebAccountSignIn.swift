@@ -8,8 +8,12 @@ import ShopWebFront
 
 /// The browser front's sign-in over the shop's storage: codes by email, and sessions held by a cookie.
 public enum WebAccountSignIn {
-    /// Sign-in by an emailed code (with a mailer) and with `providers`.
-    public static func make(storage: ShopStorage, mailer: CodeMailer?, codeKey: SymmetricKey, providers: [OpenIDClient] = []) -> WebSignIn {
+    /// Sign-in by an emailed code (with a mailer) and with `providers`; `log` gets what failed inside (a provider that is
+    /// down, the storage), which the visitor is told only as "try again later".
+    public static func make(
+        storage: ShopStorage, mailer: CodeMailer?, codeKey: SymmetricKey, providers: [OpenIDClient] = [],
+        log: @escaping @Sendable (String) -> Void = { _ in }
+    ) -> WebSignIn {
         let codes = EmailCodes(store: storage.signInCodes, key: codeKey)
         let accounts = AccountSignIn(directory: storage.accounts, sessions: storage.accountSessions, dates: .system)
         var signIn = WebSignIn(
@@ -27,14 +31,16 @@ public enum WebAccountSignIn {
             checkCode: { email, typed in
                 let verdict: CodeCheck
                 do throws(EmailCodeError) { verdict = try await codes.check(email: email, typed: typed, purpose: .signIn, at: Date()) } catch {
-                    return .over("The code could not be checked: \(error)")
+                    log("web sign-in: a code could not be checked: \(error)")
+                    return .over(WebSignIn.tryAgainLater("Sign-in"))
                 }
                 switch verdict {
                 case .accepted:
                     do {
                         return .signedIn(secret: try await accounts.signIn(verifiedEmail: email, kind: .browser, label: "email code").session.secret)
                     } catch {
-                        return .over("Your account could not be opened: \(error)")
+                        log("web sign-in: an account could not be opened: \(error)")
+                        return .over(WebSignIn.tryAgainLater("Sign-in"))
                     }
                 case .wrong: return .again(verdict.message)
                 case .expired, .tooManyTries, .noCode: return .over(verdict.message)
@@ -48,7 +54,7 @@ public enum WebAccountSignIn {
             signOut: { secret in try? await accounts.end(secret: secret) },
             liveSessions: { ids in try? await accounts.sessions.liveAccounts(ids: ids, at: accounts.dates.now()) }
         )
-        if !providers.isEmpty { addOpenID(&signIn, providers: providers, storage: storage, accounts: accounts, key: codeKey) }
+        if !providers.isEmpty { addOpenID(&signIn, providers: providers, storage: storage, accounts: accounts, key: codeKey, log: log) }
         return signIn
     }
 }

@@ -89,7 +89,9 @@ extension WebFront {
                     status: .found,
                     headers: [.location: start.url, .setCookie: WebSignIn.setBinding(start.state, secure: secure), .cacheControl: "no-store"])
             case .failure(let problem):
-                return html(.badGateway, WebSignInPage.emailForm(title: title, root: "../../", error: problem.message))
+                return html(
+                    problem.isUnknownProvider ? .notFound : .serviceUnavailable,
+                    WebSignInPage.emailForm(title: title, root: "../../", error: problem.message))
             }
         }
         let callback: @Sendable (Request, WebRequestContext) async throws -> Response = { request, context in

@@ -73,8 +73,16 @@ public struct WebSignIn: Sendable {
     /// Why a sign-in with a provider could not start, in the visitor's words.
     public struct OpenIDStartError: Error, Sendable {
         public var message: String
-        public init(message: String) { self.message = message }
+        /// No provider has the id asked for (404), rather than one that cannot be reached now (503).
+        public var isUnknownProvider: Bool
+        public init(message: String, isUnknownProvider: Bool = false) {
+            self.message = message
+            self.isUnknownProvider = isUnknownProvider
+        }
     }
+
+    /// What a visitor is told when a provider or the shop's own storage fails: the detail goes to the log, never here.
+    public static func tryAgainLater(_ who: String) -> String { "\(who) cannot be reached just now. Try again in a few minutes." }
 
     /// The cookie that binds a provider's callback to the browser that started it; its value is the `state`.
     static let bindingCookie = "storefront_oidc"

@@ -8,10 +8,11 @@ import SystemPackage
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve the shop over SSH: ssh -p PORT HOST opens it, the key is the customer.",
+        abstract: "Serve the shop over SSH: ssh -p PORT HOST opens it, the key reaches its account.",
         discussion: """
-            Any public key is accepted once its signature checks out; its SHA256 fingerprint is the \
-            customer, so carts and orders follow the key. Sessions need a pty (ssh -t). SIGTERM or \
+            Any public key is accepted once its signature checks out; its SHA256 fingerprint reaches an account \
+            (made by the key, or joined to one by an emailed code or a provider), so carts and orders follow it. \
+            Without a key a visitor is a guest (--max-guests). Sessions need a pty (ssh -t). SIGTERM or \
             Ctrl-C drains: no new connections, open sessions are told and closed, then the server exits.
             """
     )

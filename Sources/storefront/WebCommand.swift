@@ -3,16 +3,17 @@ import ShopCommands
 import ShopServices
 import ShopWebFront
 
-/// `storefront web`: the shop in a browser, a terminal page whose WebSocket runs a guest session per tab.
+/// `storefront web`: the shop in a browser, a terminal page whose WebSocket runs a session per tab.
 struct WebCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "web",
-        abstract: "Serve the shop in a browser: a terminal page, one guest session per tab (docs/web.md).",
+        abstract: "Serve the shop in a browser: a terminal page, one session per tab (docs/web.md).",
         discussion: """
             Plain HTTP: put a TLS reverse proxy in front (docs/web.md has Caddy and nginx set-ups) and name the \
-            address visitors use with --public-origin. A visitor is a guest (nothing kept); on loopback without \
-            --public-origin, and with sandbox payments, a visitor may sign in with Sandbox ID, whose code the shop \
-            shows on the screen; anywhere else visitors stay guests. SIGTERM or Ctrl-C drains: open sessions are told and closed, then it exits.
+            address visitors use with --public-origin. With --mail-command the page signs visitors in by an emailed \
+            code, and with --openid-providers by each provider named; the cookie keeps the sign-in, and a sign-out \
+            anywhere closes every tab of it. Without either, a visitor is a guest (nothing kept), or on loopback with \
+            sandbox payments may sign in with Sandbox ID. SIGTERM or Ctrl-C drains: open sessions are told and closed, then it exits.
             """
     )
 

@@ -124,12 +124,16 @@ struct OpenIDClientTests {
             (try token(claims(["exp": now.timeIntervalSince1970 - 3_600])), "it expired"),
             (try token(claims(["iat": now.timeIntervalSince1970 + 3_600])), "its issue time is not now"),
             (try token(claims(["nonce": "n-2"])), "its nonce is not this sign-in's"),
+            // A token without a nonce, for a sign-in that sent one: the claim must be there, and equal (OIDC Core 3.1.3.7).
+            (try token(claims().filter { $0.key != "nonce" }), "its nonce is not this sign-in's"),
             (try token(claims(), key: P256.Signing.PrivateKey()), "its signature does not verify"),
             (try token(claims(), header: ["alg": "ES384", "kid": "k1"]), "its algorithm ES384 does not fit the provider's key k1"),
         ]
         for (token, why) in refusals {
             await #expect(throws: OpenIDError.idToken(why)) { try await client.verify(idToken: token, nonce: "n-1") }
         }
+        // The device flow sends no nonce, and its token carries none: taken.
+        #expect(try await client.verify(idToken: try token(claims().filter { $0.key != "nonce" }), nonce: nil).subject == "u1")
         // `alg: none`, and HS256 "signed" with the provider's public key as the HMAC key.
         let body = Encodings.base64URL(try JSONSerialization.data(withJSONObject: claims()))
         let none = Encodings.base64URL(Data(#"{"alg":"none","kid":"k1"}"#.utf8)) + "." + body + "."

@@ -140,4 +140,23 @@ struct WebSignInTests {
             try BuiltProduct.requireStorefront(), ["accounts", "show", "ada@example.com", "--json", "--data-dir", root + "/data"])
         #expect(stored.stdout.contains("\"kind\" : \"oidc\"") || stored.stdout.contains("\"kind\":\"oidc\""), "\(stored.stdout)")
     }
+
+    /// A provider that is down, or whose discovery is not a document, is "try again later" on the page, its detail in
+    /// the log only; a provider the shop has not is a 404.
+    @Test func aProviderThatFailsIsTryAgainLaterWithItsDetailInTheLogOnly() throws {
+        let world = try SignInWorld(in: root)
+        defer { world.stop() }
+        // A listening socket that answers no HTTP: discovery reads nothing a provider would say.
+        let broken = root + "/broken.json"
+        try #"{"providers":[{"id":"down","name":"Down ID","issuer":"http://127.0.0.1:1","client_id":"shop","email_domains":["example.com"]}]}"#
+            .write(toFile: broken, atomically: true, encoding: .utf8)
+        let server = try ServeProcess(
+            arguments: ["--mail-command", world.mail, "--openid-providers", broken], command: ["web", "--listen", "127.0.0.1:0"],
+            dataDirectory: root + "/data")
+        let down = try request("GET", "/sign-in/oidc/down", port: server.port)
+        #expect(down.status == 503 && down.body.contains("Down ID cannot be reached just now. Try again in a few minutes."), "\(down.head)")
+        #expect(!down.body.contains("errno") && !down.body.contains("Error"), "no insides on the page: \(down.body)")
+        try server.waitForLog(#/web sign-in: Down ID \(http:\/\/127\.0\.0\.1:1\) failed: /#)
+        #expect(try request("GET", "/sign-in/oidc/nosuch", port: server.port).status == 404)
+    }
 }

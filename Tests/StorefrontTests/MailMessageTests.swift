@@ -62,7 +62,17 @@ struct MailMessageTests {
         for name in ["From: ", "To: ", "Reply-To: "] {
             let line = lines.first { $0.hasPrefix(name) } ?? ""
             #expect(line.hasPrefix(name + "=?UTF-8?B?") && line.filter { $0 == "<" }.count == 1, "\(line)")
+            // Decoded as a mail client decodes it, the name is one line: the encoding must not carry the line end.
+            let shown = Self.decodedWords(line)
+            #expect(!shown.contains("\r") && !shown.contains("\n") && shown.contains(" "), "\(name)\(shown.debugDescription)")
         }
+    }
+
+    /// The text of a header's RFC 2047 encoded words (`=?UTF-8?B?…?=`), decoded and joined as a mail client shows them.
+    static func decodedWords(_ header: String) -> String {
+        header.matches(of: /=\?UTF-8\?B\?([A-Za-z0-9+\/=]*)\?=/).compactMap { match in
+            Data(base64Encoded: String(match.output.1)).map { String(decoding: $0, as: UTF8.self) }
+        }.joined()
     }
 
     @Test func nonASCIISubjectsAreEncodedWordsOfAtMost75Characters() throws {
