@@ -104,7 +104,7 @@ public struct RenewalWorker: Sendable {
         case .paid: pass.renewed.append(id)
         case .skipped: pass.skipped.append(id)
         case .ended: pass.ended.append(id)
-        case .failed: pass.failed.append(id)
+        case .failed, .stopped: pass.failed.append(id)
         }
     }
 
@@ -159,8 +159,10 @@ public struct RenewalWorker: Sendable {
         switch step {
         case .paid(let confirmation): return .paid(orderNumber: confirmation.orderNumber)
         case .noAnswer: return nil
-        case .bankCheck: return .failed(DeclineReason.authenticationRequired.message)
+        // The bank wants the subscriber there: brought on-session (the sheet), never tried off-session again.
+        case .bankCheck: return .stopped(DeclineReason.authenticationRequired.message)
         case .tokenRefused(let error): return .failed("\(error)")
+        case .refused(.declined(let reason)) where reason.isHard: return .stopped(reason.message)
         case .refused(.declined(let reason)): return .failed(reason.message)
         case .refused(.soldOut(let name, _)): return .failed("\(name) is sold out.")
         case .refused(.timedOut), .refused(.providerUnreachable), .refused(.unavailable): return nil
@@ -172,6 +174,11 @@ public struct RenewalWorker: Sendable {
     /// one, which cancels it, is a cancel.
     static func event(_ outcome: RenewalSchedule.Outcome, of subscription: Subscription, at now: Date) -> SubscriptionEvent {
         let period = subscription.period
+        if case .stopped(let why) = outcome {
+            return SubscriptionEvent(
+                at: now, actor: "renewals", kind: "failed", detail: "period \(period): \(why) Not tried again without the subscriber.",
+                tells: subscription.subscriber)
+        }
         if case .failed(let why) = outcome {
             let last = subscription.failedAttempts + 1 > RenewalSchedule.retryDays.count
             return SubscriptionEvent(
@@ -182,7 +189,7 @@ public struct RenewalWorker: Sendable {
         case .paid(let number): SubscriptionEvent(at: now, actor: "renewals", kind: "renewed", detail: "period \(period): order \(number)")
         case .skipped: SubscriptionEvent(at: now, actor: "renewals", kind: "skipped", detail: "period \(period) skipped")
         case .ended: SubscriptionEvent(at: now, actor: "renewals", kind: "ended", detail: "ended at the end of period \(period - 1)")
-        case .failed: SubscriptionEvent(at: now, actor: "renewals", kind: "failed", detail: "")
+        case .failed, .stopped: SubscriptionEvent(at: now, actor: "renewals", kind: "failed", detail: "")
         }
     }
 }

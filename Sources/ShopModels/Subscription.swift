@@ -88,6 +88,9 @@ public enum RenewalSchedule {
     public static let retryDays = [1, 3, 5]
     public static let day: TimeInterval = 86_400
     public static let week: TimeInterval = 7 * day
+    /// The due date of a subscription no worker tries again: it waits for its subscriber (another card, which makes it
+    /// due at once, or the missed delivery paid on the sheet).
+    public static let waitsForSubscriber = Date(timeIntervalSince1970: 32_503_680_000)
 
     /// What the worker does with a subscription at `now`.
     public enum Step: Hashable, Sendable {
@@ -105,8 +108,12 @@ public enum RenewalSchedule {
         case paid(orderNumber: String)
         case skipped
         case ended
-        /// Declined, or the bank wants the subscriber to authenticate: why, in words for the subscriber.
+        /// Declined, or could not be charged: why, in words for the subscriber; tried again on `retryDays`.
         case failed(String)
+        /// A decline the card's bank says is final (lost, stolen, "do not try again", authorization revoked, expired),
+        /// or the bank wants the subscriber there: no more tries off-session; past due until the subscriber adds
+        /// another card or pays the missed delivery on the sheet.
+        case stopped(String)
     }
 }
 
@@ -134,6 +141,11 @@ extension Subscription {
             next.dueAt = next.renewsAt
         case .ended:
             next.status = .canceled
+        case .stopped:
+            next.failedAttempts += 1
+            guard status == .active || status == .pastDue else { break }
+            next.status = .pastDue
+            next.dueAt = RenewalSchedule.waitsForSubscriber
         case .failed:
             next.failedAttempts += 1
             guard status == .active || status == .pastDue else { break }

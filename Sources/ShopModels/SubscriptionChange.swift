@@ -122,6 +122,8 @@ extension Subscription {
         switch s.status {
         case .canceled: return "Canceled: nothing more is charged."
         case .paused: return "Paused: nothing is sent until you resume it."
+        case .pastDue where s.dueAt >= RenewalSchedule.waitsForSubscriber:
+            return "Past due: \(s.cardDescription) cannot be charged again without you: add another card, or pay the missed delivery."
         case .pastDue: return "Past due: the last charge to \(s.cardDescription) failed; tried again on \(UTCTime(s.dueAt).calendarDate)."
         case .active where s.endsAtPeriodEnd: return "Ends on \(next) instead of renewing."
         case .active where s.skipsNext: return "The delivery of \(next) is skipped; the one after comes as usual."

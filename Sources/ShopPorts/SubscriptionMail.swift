@@ -21,10 +21,14 @@ public enum SubscriptionMail {
         switch (event.kind, event.actor) {
         case ("failed", _):
             subject = "Your \(product) subscription could not be renewed"
+            // A final decline, or the bank wanting the subscriber: nothing is tried again until they act.
+            let next =
+                subscription.dueAt >= RenewalSchedule.waitsForSubscriber
+                ? "Nothing was sent or charged, and this card is not tried again: add another card, or pay the delivery yourself."
+                : "Nothing was sent or charged. We try again on \(UTCTime(subscription.dueAt).calendarDate) (UTC); after the last try the subscription ends."
             body = [
                 greeting, "", "We could not charge \(subscription.cardDescription) for your next delivery of \(product):",
-                "  \(MailMessage.oneLine(why))", "",
-                "Nothing was sent or charged. We try again on \(UTCTime(subscription.dueAt).calendarDate) (UTC); after the last try the subscription ends.",
+                "  \(MailMessage.oneLine(why))", "", next,
                 "", "To pay now (your bank can check it there) or to change the card: \(whereTo)",
             ]
         case ("canceled", "renewals"):

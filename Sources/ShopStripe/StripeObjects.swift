@@ -102,17 +102,9 @@ extension StripeError {
     /// the error is not about the card.
     var declineReason: DeclineReason? {
         let codes = [declineCode, code].compactMap { $0 }
-        for code in codes {
-            switch code {
-            case "insufficient_funds": return .insufficientFunds
-            case "expired_card": return .expiredCard
-            case "incorrect_cvc", "invalid_cvc": return .incorrectCVC
-            case "processing_error": return .processingError
-            case "incorrect_number", "invalid_number": return .incorrectNumber
-            case "authentication_required": return .authenticationRequired
-            case "payment_intent_authentication_failure": return .authenticationFailed
-            default: continue
-            }
+        // Stripe's own code, the decline code first: "generic" only where neither is one the shop names.
+        for code in codes where code != "card_declined" {
+            if let reason = DeclineReason(stripeCode: code) { return reason }
         }
         return codes.contains("card_declined") || type == "card_error" ? .generic : nil
     }

@@ -26,12 +26,14 @@ struct AccountSessionStoreContractTests {
     func signingOutEverywhereEndsEverySessionOfTheAccountAndNoOther(kind: Kind) async throws {
         let store = try await kind.store()
         let now = Date(timeIntervalSince1970: 1_795_339_800)
-        let signIn = AccountSignIn(directory: SQLiteAccountDirectory(database: try SQLiteDatabase.inMemory()), sessions: store, dates: DateSource { now })
+        let signIn = AccountSignIn(
+            directory: SQLiteAccountDirectory(database: try SQLiteDatabase.inMemory()), sessions: store, dates: DateSource { now })
         let browser = try await signIn.startSession(account: "acct_a", kind: .browser, label: "email code")
         let terminal = try await signIn.startSession(account: "acct_a", kind: .terminal, label: "Mock ID")
         let other = try await signIn.startSession(account: "acct_b", kind: .browser, label: "email code")
         let ids = [browser.record.id, terminal.record.id, other.record.id]
-        #expect(try await store.liveAccounts(ids: ids, at: now) == [browser.record.id: "acct_a", terminal.record.id: "acct_a", other.record.id: "acct_b"])
+        #expect(
+            try await store.liveAccounts(ids: ids, at: now) == [browser.record.id: "acct_a", terminal.record.id: "acct_a", other.record.id: "acct_b"])
 
         #expect(try await store.endAll(account: "acct_a", at: now) == 2)
         for secret in [browser.secret, terminal.secret] { #expect(try await signIn.check(secret: secret) == .ended, "a browser's and a terminal's") }

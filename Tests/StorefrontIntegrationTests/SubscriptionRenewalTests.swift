@@ -154,9 +154,9 @@ struct SubscriptionRenewalTests {
         now = try #require(try await storage.subscriptions.subscription(id: id))
         #expect(now.renewsAt == start.addingTimeInterval(10 * week) && now.period == 5)
 
-        // From period 5 the card needs the bank's check off-session: past due, retried 1, 3 and 5 days after each
-        // failure, then canceled; no order is paid meanwhile.
-        let strict = SandboxCard.all.first { $0.outcome == .needsAuthenticationOffSession }!
+        // From period 5 the card has too little on it, a decline that may pass later: past due, retried 1, 3 and 5 days
+        // after each failure, then canceled; no order is paid meanwhile.
+        let strict = SandboxCard.all.first { $0.outcome == .declines(.insufficientFunds) }!
         try await storage.wallets.addCard(strict.paymentMethod, forCustomer: "acct_jane", makeDefault: false)
         try await change("card") {
             var s = $0
