@@ -71,7 +71,7 @@ public struct BackOfficeCommand {
     static func exit(for error: BackOfficeError) -> CommandExit {
         switch error {
         case .change(.refused), .change(.notFound), .change(.restockAboveOrdered), .refund(.declined), .stock(.unknownProduct),
-            .stock(.belowZero), .stock(.aboveMaximum):
+            .stock(.belowZero), .stock(.negativeCount), .stock(.aboveMaximum):
             ExitCodes.dataError
         case .change(.changed), .change(.refundPending), .refund(.unanswered), .refund(.unfinished): ExitCodes.temporaryFailure
         case .refund(.unreachable): ExitCodes.databaseUnreachable

@@ -23,7 +23,7 @@ extension StockLevel {
 
     /// `onHand` set by hand, or why not: checked before it reaches any store.
     public static func checked(onHand: Int, of product: ProductID) throws(StockChangeError) -> Int {
-        guard onHand >= 0 else { throw .belowZero(product, onHand: 0, change: onHand) }
+        guard onHand >= 0 else { throw .negativeCount(product, asked: onHand) }
         guard onHand <= maximumOnHand else { throw .aboveMaximum(product, asked: onHand) }
         return onHand
     }
@@ -44,6 +44,8 @@ public enum StockChangeError: Error, Hashable, Sendable, CustomStringConvertible
     case unknownProduct(ProductID)
     /// The change would leave less than nothing on hand.
     case belowZero(ProductID, onHand: Int, change: Int)
+    /// A count on hand below zero was asked for (a count, not a change).
+    case negativeCount(ProductID, asked: Int)
     /// The count asked for, or the change, is more than a shelf holds (`StockLevel.maximumOnHand`).
     case aboveMaximum(ProductID, asked: Int)
     case storage(String)
@@ -53,6 +55,8 @@ public enum StockChangeError: Error, Hashable, Sendable, CustomStringConvertible
         case .unknownProduct(let id): "There is no product \(id.rawValue) in the catalog."
         case .belowZero(let id, let onHand, let change):
             "\(id.rawValue) has \(onHand) on hand: taking \(-change) would leave less than none."
+        case .negativeCount(let id, let asked):
+            "\(id.rawValue): a count on hand is 0 or more, not \(asked); to take some away, use storefront stock adjust \(id.rawValue) --by \(asked)."
         case .aboveMaximum(let id, let asked):
             "\(id.rawValue): \(asked) is beyond what the shop counts; on hand and each change are at most \(StockLevel.maximumOnHand)."
         case .storage(let why): "The stock could not be changed: \(why)"

@@ -30,6 +30,8 @@ struct StockTests {
         #expect(try await stock.setStock(of: mug, onHand: 7).onHand == 7)
         #expect(try await stock.adjustStock(of: mug, by: -3).onHand == 4)
         await #expect(throws: StockChangeError.belowZero(mug, onHand: 4, change: -5)) { try await stock.adjustStock(of: mug, by: -5) }
+        // A count below zero is named as one, not as a shelf of 0 with some taken away.
+        await #expect(throws: StockChangeError.negativeCount(mug, asked: -5)) { try await stock.setStock(of: mug, onHand: -5) }
         await #expect(throws: StockChangeError.unknownProduct(ProductID("no-such"))) { try await stock.adjustStock(of: ProductID("no-such"), by: 1) }
         await #expect(throws: StockChangeError.unknownProduct(ProductID("no-such"))) { try await stock.setStock(of: ProductID("no-such"), onHand: 1) }
         #expect(try fixture.stock("mug-stdout").onHand == 4, "the refused changes wrote nothing")

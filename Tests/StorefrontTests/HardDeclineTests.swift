@@ -24,7 +24,10 @@ struct HardDeclineTests {
         let now = Date(timeIntervalSince1970: 1_795_339_800)
         let subscription = Subscription(
             id: "s", customerID: "c", productID: "coffee-beans", quantity: 1, intervalWeeks: 2, renewsAt: now, cardID: "card",
-            cardDescription: "Visa ••0002", shipTo: Contact(id: "a", name: "A", email: "a@example.com", phone: "", address: PostalAddress(street: "", city: "", postalCode: "", countryCode: "US")),
+            cardDescription: "Visa ••0002",
+            shipTo: Contact(
+                id: "a", name: "A", email: "a@example.com", phone: "", address: PostalAddress(street: "", city: "", postalCode: "", countryCode: "US")
+            ),
             shippingMethodID: "standard")
         let stopped = subscription.after(.stopped(DeclineReason.doNotTryAgain.message), at: now)
         #expect(stopped.status == .pastDue && stopped.failedAttempts == 1 && stopped.dueAt == RenewalSchedule.waitsForSubscriber)
