@@ -39,7 +39,10 @@ public struct ConfigDocument: Sendable {
         var section: String?
         var seenSections: Set<String> = []
         var seenKeys: [String: Int] = [:]
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // A byte-order mark some editors write first is not part of the first line.
+        let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
+        // Lines end in LF, CRLF (one Character to Swift, which splitting on "\n" alone misses) or CR.
+        for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = index + 1
             let text = raw.trimmingWhitespace()
             if text.isEmpty || text.hasPrefix("#") { continue }
@@ -134,6 +137,10 @@ public struct ConfigDocument: Sendable {
                 let digits = text[index...].prefix(width)
                 guard digits.count == width, let code = UInt32(digits, radix: 16), let scalar = Unicode.Scalar(code) else {
                     return .failure(ValueProblem(message: "\\\(escape) needs \(width) hex digits naming a character"))
+                }
+                // A NUL or another control character would cut a path or a header short where it is used.
+                guard scalar.value >= 0x20 || scalar == "\t", scalar.value != 0x7F else {
+                    return .failure(ValueProblem(message: "\\\(escape)\(digits) is a control character, which no setting takes"))
                 }
                 result.unicodeScalars.append(scalar)
                 index = text.index(index, offsetBy: width)

@@ -110,7 +110,7 @@ public struct ServiceConfiguration: Sendable {
     public func source(of name: String) -> Source { values.first { $0.key.name == name }?.source ?? .defaultValue }
 
     /// A number setting, already checked against its bounds.
-    public func count(_ name: String) -> Int { Int((self[name] ?? "0").replacingOccurrences(of: "_", with: "")) ?? 0 }
+    public func count(_ name: String) -> Int { ServiceKey.wholeNumber(self[name] ?? "0") ?? 0 }
 
     public func isOn(_ name: String) -> Bool { self[name].flatMap(ShopConfiguration.parseSwitch) ?? false }
 

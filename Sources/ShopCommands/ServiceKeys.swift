@@ -41,6 +41,14 @@ public struct ServiceKey: Sendable {
         self.environment = environment ?? "STOREFRONT_\(shouted)"
     }
 
+    /// `text` as a whole number: digits, with single underscores between them as TOML allows (`1_000`); no sign, no
+    /// leading or doubled underscore (`+10` and `1__0_` are not numbers here).
+    public static func wholeNumber(_ text: String) -> Int? {
+        let parts = text.split(separator: "_", omittingEmptySubsequences: false)
+        guard !text.isEmpty, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }) else { return nil }
+        return Int(parts.joined())
+    }
+
     /// `section.key`, as `config show`, `--set` and the problems name it.
     public var name: String { "\(section).\(key)" }
 
@@ -58,7 +66,7 @@ public struct ServiceKey: Sendable {
             return nil
         case .onOff: return ShopConfiguration.parseSwitch(text) == nil ? "\(name) must be on or off, got \"\(text.prefix(40))\"" : nil
         case .count(let range):
-            guard let number = Int(text.replacingOccurrences(of: "_", with: "")), range.contains(number) else {
+            guard let number = Self.wholeNumber(text), range.contains(number) else {
                 return "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), got \"\(text.prefix(40))\""
             }
             return nil

@@ -45,6 +45,19 @@ struct ServiceConfigurationTests {
             ])
     }
 
+    /// A file written on Windows (CRLF, a byte-order mark) reads as any other; a control character escaped into a
+    /// string is refused (a NUL would cut a path short); a count is digits with single underscores between them.
+    @Test func crlfABOMAndEscapedControlCharactersAndStrictNumbers() {
+        let windows = ConfigDocument(parsing: "\u{FEFF}[ssh]\r\nenabled = on\r\nmax-sessions = 1_000\r\n")
+        expectNoDifference(windows.problems, [])
+        expectNoDifference(windows.entries.map { "\($0.name)=\($0.value)@\($0.line)" }, ["ssh.enabled=on@2", "ssh.max-sessions=1_000@3"])
+        let nul = ConfigDocument(parsing: #"data-dir = "/srv/shop\u0000/../etc""#)
+        expectNoDifference(nul.problems.map(\.message), [#"data-dir: \u0000 is a control character, which no setting takes"#])
+        for (text, number) in [("1_000", 1_000), ("64", 64), ("1__0_", nil), ("+10", nil), ("_10", nil), ("10_", nil), ("-1", nil), ("", nil)] {
+            #expect(ServiceKey.wholeNumber(text) == number, "\(text)")
+        }
+    }
+
     @Test func everyLineThatCannotBeReadIsNamedAndTheRestStillRead() {
         let document = ConfigDocument(
             parsing: """
