@@ -41,6 +41,11 @@ public struct ServiceConfiguration: Sendable {
         let url = ShopConfiguration.fileURL(environment: environment)
         do {
             let text = try ShopConfiguration.readFile(url)
+            // A file named on purpose (--config, STOREFRONT_CONFIG) must be there; only the user's own may be absent.
+            if text == nil, let named = environment["STOREFRONT_CONFIG"], !named.isEmpty {
+                return ServiceConfiguration(
+                    values: [], file: url.path, problems: [ConfigurationError(source: url.path, line: nil, message: "no such config file")])
+            }
             return resolve(text: text, path: url.path, environment: environment, overrides: overrides)
         } catch let error as ConfigurationError {
             return ServiceConfiguration(values: [], file: url.path, problems: [error])

@@ -98,6 +98,15 @@ struct UpTests {
         #expect(!run.stdout.contains("up: running"))
     }
 
+    /// A config file named on the command line that is not there is named, not read as "nothing is enabled".
+    @Test func aNamedConfigFileThatIsNotThereIsSaidSo() throws {
+        for command in [["up"], ["config", "check"]] {
+            let run = try Subprocess.run(try BuiltProduct.requireStorefront(), command + ["--config", "/no/such/storefront.conf"])
+            #expect(run.status == 78 && run.stderr.contains("/no/such/storefront.conf: no such config file"), "\(command): \(run.stderr)")
+            #expect(!run.stderr.contains("nothing is enabled"), "\(run.stderr)")
+        }
+    }
+
     @Test func aConfigurationWithProblemsStartsNothingAndNamesThemAll() throws {
         let config = try Self.writeConfig("[ssh]\nenabled = maybe\n[api]\nrate-limit = 0\n")
         let run = try Subprocess.run(try BuiltProduct.requireStorefront(), ["up", "--config", config])
