@@ -57,14 +57,21 @@ public struct DiscountCode: Hashable, Sendable, Codable {
 
     /// Why the code does not hold at `date` for a customer, whatever the cart: paused, not yet, expired, used up; nil
     /// when it holds. A use is claimed against this, in the same transaction that counts the uses.
-    public func refusal(at date: Date, usedInAll: Int, usedByCustomer: Int) -> DiscountRefusal? {
+    ///
+    /// A code of so many uses per customer is not for a guest (`customer` one of the per-session guest ids): the shop
+    /// cannot tell one guest from the next, so each new tab would be a new customer. The guest is asked to sign in.
+    public func refusal(at date: Date, usedInAll: Int, usedByCustomer: Int, customer: String? = nil) -> DiscountRefusal? {
         if isPaused { return .unknown }
         if let startsAt, date < startsAt { return .notYet }
         if let endsAt, date >= endsAt { return .expired }
         if let totalUses, usedInAll >= totalUses { return .usedUp }
+        if usesPerCustomer != nil, let customer, Self.isGuest(customer) { return .signInFirst }
         if let usesPerCustomer, usedByCustomer >= usesPerCustomer { return .usedByYou }
         return nil
     }
+
+    /// Whether `customer` is a guest's one-time id (an SSH visitor without a key, a browser tab not signed in).
+    public static func isGuest(_ customer: String) -> Bool { customer.hasPrefix("ssh-guest:") || customer.hasPrefix("web-guest:") }
 
     /// The code as a column keeps it.
     public var document: String {
@@ -79,10 +86,10 @@ public struct DiscountCode: Hashable, Sendable, Codable {
 
     /// What the code takes off `lines` and `shipping` at `date`, given how often it was used (in all, and by this
     /// customer); or why it does not apply.
-    public func apply(to lines: [CartLine], shipping: Money, at date: Date, usedInAll: Int, usedByCustomer: Int) -> Result<
+    public func apply(to lines: [CartLine], shipping: Money, at date: Date, usedInAll: Int, usedByCustomer: Int, customer: String? = nil) -> Result<
         AppliedDiscount, DiscountRefusal
     > {
-        if let refusal = refusal(at: date, usedInAll: usedInAll, usedByCustomer: usedByCustomer) { return .failure(refusal) }
+        if let refusal = refusal(at: date, usedInAll: usedInAll, usedByCustomer: usedByCustomer, customer: customer) { return .failure(refusal) }
         return amounts(on: lines, shipping: shipping)
     }
 
@@ -130,11 +137,12 @@ public struct AppliedDiscount: Hashable, Sendable, Codable {
 
     /// Why this discount, worked out when the order was drafted, cannot be held for it now that `code` (nil: gone) is
     /// read under the lock that counts its uses: the code refuses, or takes off something else than it did then.
-    public func refusal(holding code: DiscountCode?, on lines: [CartLine], shipping: Money, at date: Date, usedInAll: Int, usedByCustomer: Int)
-        -> DiscountRefusal?
-    {
+    public func refusal(
+        holding code: DiscountCode?, on lines: [CartLine], shipping: Money, at date: Date, usedInAll: Int, usedByCustomer: Int,
+        customer: String? = nil
+    ) -> DiscountRefusal? {
         guard let code, code.code == self.code else { return .unknown }
-        switch code.apply(to: lines, shipping: shipping, at: date, usedInAll: usedInAll, usedByCustomer: usedByCustomer) {
+        switch code.apply(to: lines, shipping: shipping, at: date, usedInAll: usedInAll, usedByCustomer: usedByCustomer, customer: customer) {
         case .failure(let refusal): return refusal
         case .success(let now): return now == self ? nil : .unknown
         }
@@ -169,6 +177,8 @@ public struct AppliedDiscount: Hashable, Sendable, Codable {
 /// hints at a code that looks like it.
 public enum DiscountRefusal: Error, Hashable, Sendable {
     case unknown, notYet, expired, usedUp, usedByYou
+    /// A code of so many uses per customer, tried by a guest.
+    case signInFirst
     case belowMinimum(Money)
     case otherProducts
 
@@ -179,6 +189,7 @@ public enum DiscountRefusal: Error, Hashable, Sendable {
         case .expired: "That code has expired."
         case .usedUp: "That code has been used up."
         case .usedByYou: "You have used that code already."
+        case .signInFirst: "That code is once per customer: sign in to use it."
         case .belowMinimum(let minimum): "That code needs \(minimum.formatted) of goods it applies to."
         case .otherProducts: "That code is for other products."
         }

@@ -42,6 +42,7 @@ extension DiscountCodes {
     public func check(_ typed: String, customer: String, at date: Date) async throws(DiscountCodeError) -> Result<DiscountCode, DiscountRefusal> {
         guard let name = DiscountCode.normalized(typed), let code = try await code(name) else { return .failure(.unknown) }
         let uses = try await uses(of: name, customer: customer)
-        return code.refusal(at: date, usedInAll: uses.inAll, usedByCustomer: uses.byCustomer).map { .failure($0) } ?? .success(code)
+        return code.refusal(at: date, usedInAll: uses.inAll, usedByCustomer: uses.byCustomer, customer: customer).map { .failure($0) }
+            ?? .success(code)
     }
 }

@@ -88,7 +88,10 @@ public final class PostgresOrderRepository: OrderRepository {
                     let (lines, shipping) = (draft.lines, draft.totals.shipping)
                     let held = try await PostgresDiscountCodes.hold(
                         discount.code, order: row.number, customer: draft.customerID, at: placedAt, on: connection
-                    ) { discount.refusal(holding: $0, on: lines, shipping: shipping, at: placedAt, usedInAll: $1, usedByCustomer: $2) }
+                    ) {
+                        discount.refusal(
+                            holding: $0, on: lines, shipping: shipping, at: placedAt, usedInAll: $1, usedByCustomer: $2, customer: draft.customerID)
+                    }
                     if case .failure(let refusal) = held { throw OrderRepositoryError.discountRefused(refusal) }
                 }
                 // The lines as written above; the row as the database stored it.

@@ -38,7 +38,9 @@ public final class SQLiteOrderRepository: OrderRepository {
             let number = "SF-" + String(1_000_000 + sequence).dropFirst()
             if let discount = draft.discount {
                 let held = try SQLiteDiscountCodes.hold(discount.code, order: number, customer: draft.customerID, at: placedAt, in: db) {
-                    discount.refusal(holding: $0, on: draft.lines, shipping: draft.totals.shipping, at: placedAt, usedInAll: $1, usedByCustomer: $2)
+                    discount.refusal(
+                        holding: $0, on: draft.lines, shipping: draft.totals.shipping, at: placedAt, usedInAll: $1, usedByCustomer: $2,
+                        customer: draft.customerID)
                 }
                 if case .failure(let refusal) = held { throw OrderRepositoryError.discountRefused(refusal) }
             }

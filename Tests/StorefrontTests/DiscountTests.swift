@@ -80,6 +80,7 @@ struct DiscountTests {
             return why.line
         }
         let percent = DiscountCode.Kind.percentage(basisPoints: 500)
+        let percentCode = DiscountCode(code: "ALL", kind: percent)
         #expect(refusal(DiscountCode(code: "OLD", kind: percent, endsAt: now)) == "That code has expired.")
         #expect(refusal(DiscountCode(code: "SOON", kind: percent, startsAt: now.addingTimeInterval(1))) == "That code does not hold yet.")
         #expect(refusal(DiscountCode(code: "GONE", kind: percent, totalUses: 3), usedInAll: 3) == "That code has been used up.")
@@ -88,6 +89,22 @@ struct DiscountTests {
             refusal(DiscountCode(code: "MIN", kind: percent, minimumSubtotal: Self.money(2_000))) == "That code needs $20.00 of goods it applies to.")
         #expect(refusal(DiscountCode(code: "TEE", kind: percent, onlyFor: ["tee"])) == "That code is for other products.")
         #expect(refusal(DiscountCode(code: "HUSH", kind: percent, isPaused: true)) == DiscountRefusal.unknown.line, "paused reads as unknown")
+        // Once per customer is void for guests, each tab a new one: they are asked to sign in; an account may use it.
+        let once = DiscountCode(code: "ONCE", kind: percent, usesPerCustomer: 1)
+        for guest in ["ssh-guest:g1", "web-guest:g2"] {
+            guard case .failure(let why) = once.apply(to: lines, shipping: Self.money(0), at: now, usedInAll: 0, usedByCustomer: 0, customer: guest)
+            else {
+                Issue.record("\(guest) used a once-per-customer code")
+                continue
+            }
+            #expect(why.line == "That code is once per customer: sign in to use it.")
+        }
+        #expect(
+            (try? once.apply(to: lines, shipping: Self.money(0), at: now, usedInAll: 0, usedByCustomer: 0, customer: "acct_0123456789abcdef").get())
+                != nil)
+        #expect(
+            (try? percentCode.apply(to: lines, shipping: Self.money(0), at: now, usedInAll: 0, usedByCustomer: 0, customer: "web-guest:g3").get())
+                != nil, "a code for all takes guests")
         #expect(DiscountCode.normalized("  launch-10 ") == "LAUNCH-10" && DiscountCode.normalized("no spaces") == nil)
     }
 }
