@@ -103,7 +103,7 @@ public enum KeyBindings {
     ]
     private static let lists: Set<KeyContext> = [
         .productList, .cart, .orders, .account, .subscriptions, .subscriptionMenu, .merchantQueue, .merchantStock, .merchantCatalog,
-        .merchantDiscounts, .merchantSubscriptions,
+        .merchantDiscounts, .merchantSubscriptions, .chooser, .paymentSheet,
     ]
     /// Where typed characters are text, so letters bind nothing.
     private static let typing: Set<KeyContext> = [.search, .form]

@@ -98,6 +98,10 @@ struct CheckoutPhaseTests {
                 [
                     Accepted(action: .moveUp) { $0.checkout.sheet?.selectedRow = .card },
                     Accepted(action: .moveDown) { $0.checkout.sheet?.selectedRow = .shippingMethod },
+                    Accepted(action: .pageUp) { $0.checkout.sheet?.selectedRow = .card },
+                    Accepted(action: .moveToTop) { $0.checkout.sheet?.selectedRow = .card },
+                    Accepted(action: .pageDown) { $0.checkout.sheet?.selectedRow = needsCard.checkout.sheet?.rows.last ?? .card },
+                    Accepted(action: .moveToBottom) { $0.checkout.sheet?.selectedRow = needsCard.checkout.sheet?.rows.last ?? .card },
                     Accepted(action: .confirm) { state in
                         state.shell.route.append(.form)
                         state.shell.form = cardStore.outcome(of: .confirm, from: needsCard).state.shell.form
@@ -116,6 +120,10 @@ struct CheckoutPhaseTests {
                 [
                     Accepted(action: .moveUp) { $0.checkout.sheet?.selectedRow = .card },
                     Accepted(action: .moveDown) { $0.checkout.sheet?.selectedRow = .shippingMethod },
+                    Accepted(action: .pageUp) { $0.checkout.sheet?.selectedRow = .card },
+                    Accepted(action: .moveToTop) { $0.checkout.sheet?.selectedRow = .card },
+                    Accepted(action: .pageDown) { $0.checkout.sheet?.selectedRow = reviewing.checkout.sheet?.rows.last ?? .card },
+                    Accepted(action: .moveToBottom) { $0.checkout.sheet?.selectedRow = reviewing.checkout.sheet?.rows.last ?? .card },
                     Accepted(action: .confirm) {
                         $0.checkout.sheet?.phase = .choosing(
                             ChooserState(row: .shippingAddress, options: addresses, selectedIndex: 0, addTitle: "Add a new address"))
@@ -136,6 +144,17 @@ struct CheckoutPhaseTests {
                     Accepted(action: .moveDown) {
                         $0.checkout.sheet?.phase = .choosing(
                             ChooserState(row: .shippingAddress, options: addresses, selectedIndex: 1, addTitle: "Add a new address"))
+                    },
+                    // Home, End and the page keys, as every list takes them: the add row is the last.
+                    Accepted(action: .pageUp) { _ in },
+                    Accepted(action: .moveToTop) { _ in },
+                    Accepted(action: .pageDown) {
+                        $0.checkout.sheet?.phase = .choosing(
+                            ChooserState(row: .shippingAddress, options: addresses, selectedIndex: addresses.count, addTitle: "Add a new address"))
+                    },
+                    Accepted(action: .moveToBottom) {
+                        $0.checkout.sheet?.phase = .choosing(
+                            ChooserState(row: .shippingAddress, options: addresses, selectedIndex: addresses.count, addTitle: "Add a new address"))
                     },
                     Accepted(action: .back) { $0.checkout.sheet?.phase = .reviewing },
                     // The choice, its summary and its contact's errors are the checkout's: no round trip.

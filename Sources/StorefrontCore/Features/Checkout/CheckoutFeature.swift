@@ -46,12 +46,16 @@ public enum CheckoutFeature {
 
     /// The keys the payment sheet takes, in whichever phase.
     enum Action: Equatable {
-        case up, down, confirm, pay, back
+        /// Up, down, a page, Home or End: every list move, in a chooser as on the sheet's rows.
+        case move(ListMove)
+        case confirm, pay, back
 
         init?(_ key: StorefrontCore.Action) {
+            if let move = ListMove(key) {
+                self = .move(move)
+                return
+            }
             switch key {
-            case .moveUp: self = .up
-            case .moveDown: self = .down
             case .confirm: self = .confirm
             case .pay: self = .pay
             case .back: self = .back
@@ -83,13 +87,13 @@ public enum CheckoutFeature {
             case .back:
                 state.sheet?.phase = .reviewing
                 CheckoutSheet.refreshRows(&state, env)
-            case .up, .down, .pay: break
+            case .move, .pay: break
             }
             return .none
         case .choosing(var chooser):
             switch action {
-            case .up, .down:
-                chooser.selectedIndex = ListSelection.moved(chooser.selectedIndex, by: action == .up ? .up : .down, count: chooser.rowCount)
+            case .move(let move):
+                chooser.selectedIndex = ListSelection.moved(chooser.selectedIndex, by: move, count: chooser.rowCount)
                 state.sheet?.phase = .choosing(chooser)
             case .back:
                 state.sheet?.phase = .reviewing
@@ -104,8 +108,7 @@ public enum CheckoutFeature {
             let rows = sheet.rows
             let at = rows.firstIndex(of: sheet.selectedRow) ?? 0
             switch action {
-            case .up: sheet.selectedRow = rows[ListSelection.clamped(at - 1, count: rows.count)]
-            case .down: sheet.selectedRow = rows[ListSelection.clamped(at + 1, count: rows.count)]
+            case .move(let move): sheet.selectedRow = rows[ListSelection.moved(at, by: move, count: rows.count)]
             case .confirm:
                 if sheet.offersCardSetup { return .send(.request(.addCard)) }
                 if sheet.selectedRow == .discountCode, state.checkout != nil {
