@@ -35,7 +35,9 @@ struct Painter {
         }
         if frame.charset == .unicode, TerminalText.isOneColumnPerScalar(text) {
             if text.unicodeScalars.count <= width { return text }
-            return String(String.UnicodeScalarView(text.unicodeScalars.prefix(width - glyphs.ellipsisWidth))) + glyphs.ellipsis
+            let kept = String(String.UnicodeScalarView(text.unicodeScalars.prefix(width - glyphs.ellipsisWidth)))
+            // Cut just after an ellipsis the text had already ("SHA256:X+MyQ0G…"): one is enough.
+            return kept.hasSuffix(glyphs.ellipsis) ? kept : kept + glyphs.ellipsis
         }
         let characters = TerminalText.displayable(text, charset: frame.charset)
         var total = 0
@@ -50,7 +52,7 @@ struct Painter {
             out.append(character)
             used += w
         }
-        return out + glyphs.ellipsis
+        return out.hasSuffix(glyphs.ellipsis) ? out : out + glyphs.ellipsis
     }
 
     /// Splits `text` into lines of at most `width` columns at spaces; paragraphs stay apart.

@@ -183,7 +183,10 @@ public enum CartFeature {
         if state.stockChecksDue[product.stockKey] == nil { state.stockChecksDue[product.stockKey] = inCart }
         switch state.cart.add(product) {
         case .atMaximum: state.shell.notice = Notice(.error, "You can buy at most \(CartLine.quantityRange.upperBound) of \(product.name).")
-        default: state.shell.notice = Notice(.info, "Added \(product.name) to your cart.")
+        // The line's name: a variant's values too ("Pipe Socks — L"), so the shopper sees which one went in.
+        default:
+            state.shell.notice = Notice(
+                .info, "Added \(state.cart.lines.first { $0.stockKey == product.stockKey }?.name ?? product.name) to your cart.")
         }
         return .none
     }
