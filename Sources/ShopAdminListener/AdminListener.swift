@@ -100,7 +100,8 @@ public final class AdminListener: Sendable {
     }
 
     private static let quietLogger: Logger = {
-        var logger = Logger(label: "storefront.admin") { StreamLogHandler.standardError(label: $0) }
+        // Through the process's log handler: a server's is the shop's own log (text or JSON lines).
+        var logger = Logger(label: "storefront.admin")
         logger.logLevel = .error
         return logger
     }()

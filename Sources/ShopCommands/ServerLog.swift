@@ -3,6 +3,7 @@ import Logging
 import ShopMetrics
 import ShopModels
 import StorefrontUI
+import Synchronization
 import TerminalNCurses
 
 /// A server's log on stdout: text lines (a timestamp and the message, as always) or one JSON object per line, with a
@@ -38,6 +39,8 @@ public final class ServerLog: @unchecked Sendable {
 
     /// Sets the format and the levels: `levels` by component (ssh, web, api, …) over `defaultLevel`.
     public func configure(format: Format? = nil, defaultLevel: Logger.Level, levels: [String: Logger.Level]) {
+        // A server's libraries log through this too, never in a format of their own.
+        ServerLogHandler.bootstrap()
         condition.withLock {
             if let format { self.format = format }
             self.defaultLevel = defaultLevel
@@ -203,4 +206,32 @@ struct LogLine {
         }
         return out + "\""
     }
+}
+
+/// Every library's log (Hummingbird's, its WebSocket's, swift-service-lifecycle's) as the shop's own lines: through
+/// `ServerLog`, so a JSON log stays one JSON object a line, each with its component (the logger's label) and level.
+struct ServerLogHandler: LogHandler {
+    let label: String
+    var logLevel: Logger.Level = .info
+    var metadata: Logger.Metadata = [:]
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        let all = metadata.merging(event.metadata ?? [:]) { $1 }
+        let extra = all.isEmpty ? "" : " " + all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        ServerLog.shared.write("\(event.message)\(extra)", component: label, level: event.level)
+    }
+
+    /// Routes swift-log's loggers to `ServerLog`, once a process (swift-log takes one bootstrap).
+    static func bootstrap() {
+        guard !bootstrapped.exchange(true, ordering: .relaxed) else { return }
+        // The shop's own loggers say what they set; another library's says its warnings and errors only.
+        LoggingSystem.bootstrap { ServerLogHandler(label: $0, logLevel: $0.hasPrefix("storefront") ? .info : .warning) }
+    }
+
+    private static let bootstrapped = Atomic<Bool>(false)
 }

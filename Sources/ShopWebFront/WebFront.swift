@@ -242,7 +242,8 @@ public final class WebFront: Sendable {
 
     /// Hummingbird's own messages: errors only, on stderr; the front logs each session itself.
     private static let quietLogger: Logger = {
-        var logger = Logger(label: "storefront.web") { StreamLogHandler.standardError(label: $0) }
+        // Through the process's log handler: a server's is the shop's own log (text or JSON lines).
+        var logger = Logger(label: "storefront.web")
         logger.logLevel = .error
         return logger
     }()

@@ -108,7 +108,8 @@ public final class WebhookServer: Sendable {
 
     /// Hummingbird's own messages: errors only, on stderr; the shop logs each delivery itself.
     private static let quietLogger: Logger = {
-        var logger = Logger(label: "storefront.webhooks") { StreamLogHandler.standardError(label: $0) }
+        // Through the process's log handler: a server's is the shop's own log (text or JSON lines).
+        var logger = Logger(label: "storefront.webhooks")
         logger.logLevel = .error
         return logger
     }()
