@@ -240,7 +240,7 @@ public final class WebFront: Sendable {
         Response(status: status, headers: [.contentType: type, .cacheControl: cache], body: ResponseBody(byteBuffer: body))
     }
 
-    /// Hummingbird's own messages: errors only, on stderr; the front logs each session itself.
+    /// Hummingbird's own messages: errors only, in the server's log; the front logs each session itself.
     private static let quietLogger: Logger = {
         // Through the process's log handler: a server's is the shop's own log (text or JSON lines).
         var logger = Logger(label: "storefront.web")

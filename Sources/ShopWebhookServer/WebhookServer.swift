@@ -106,7 +106,7 @@ public final class WebhookServer: Sendable {
         return answer(reply.status, reply.status >= 500 ? "not applied now; send it again later" : reply.log)
     }
 
-    /// Hummingbird's own messages: errors only, on stderr; the shop logs each delivery itself.
+    /// Hummingbird's own messages: errors only, in the server's log; the shop logs each delivery itself.
     private static let quietLogger: Logger = {
         // Through the process's log handler: a server's is the shop's own log (text or JSON lines).
         var logger = Logger(label: "storefront.webhooks")
