@@ -104,7 +104,7 @@ public struct RenewalWorker: Sendable {
         case .paid: pass.renewed.append(id)
         case .skipped: pass.skipped.append(id)
         case .ended: pass.ended.append(id)
-        case .failed, .stopped: pass.failed.append(id)
+        case .failed, .stopped, .undeliverable: pass.failed.append(id)
         }
     }
 
@@ -133,8 +133,9 @@ public struct RenewalWorker: Sendable {
         let shop = catalog.shop
         let found: Product?
         do { found = try await catalog.product(id: subscription.productID) } catch { return nil }
-        guard let product = found else { return .failed("\(subscription.productID) is no longer sold.") }
-        guard let offer = subscription.offer(in: product) else { return .failed("That choice of \(product.name) is no longer sold.") }
+        // Not the card's doing: said as what it is, never as a decline.
+        guard let product = found else { return .undeliverable("\(subscription.productID) is no longer sold.") }
+        guard let offer = subscription.offer(in: product) else { return .undeliverable("That choice of \(product.name) is no longer sold.") }
         // At the price the subscriber was told: a new one is charged from the period after it is told.
         var line = CartLine(product: product, variant: offer.variant, quantity: subscription.quantity)
         line.unitPrice = subscription.chargedPrice(catalogPrice: offer.price)
@@ -144,7 +145,7 @@ public struct RenewalWorker: Sendable {
                 lines: [line], shippingMethodID: subscription.shippingMethodID, contact: subscription.shipTo, customerID: subscription.customerID,
                 shop: shop, offSession: true)
         } catch {
-            return .failed(error.message)
+            return .undeliverable(error.message)
         }
         guard let wallet = try? await wallets.wallet(forCustomer: subscription.customerID) else { return nil }
         guard let card = wallet.cards.first(where: { $0.id == subscription.cardID }) else {
@@ -164,7 +165,7 @@ public struct RenewalWorker: Sendable {
         case .tokenRefused(let error): return .failed("\(error)")
         case .refused(.declined(let reason)) where reason.isHard: return .stopped(reason.message)
         case .refused(.declined(let reason)): return .failed(reason.message)
-        case .refused(.soldOut(let name, _)): return .failed("\(name) is sold out.")
+        case .refused(.soldOut(let name, _)): return .undeliverable("\(name) is sold out.")
         case .refused(.timedOut), .refused(.providerUnreachable), .refused(.unavailable): return nil
         case .refused(let error): return .failed("\(error)")
         }
@@ -179,6 +180,12 @@ public struct RenewalWorker: Sendable {
                 at: now, actor: "renewals", kind: "failed", detail: "period \(period): \(why) Not tried again without the subscriber.",
                 tells: subscription.subscriber)
         }
+        if case .undeliverable(let why) = outcome {
+            let last = subscription.failedAttempts + 1 > RenewalSchedule.retryDays.count
+            return SubscriptionEvent(
+                at: now, actor: "renewals", kind: last ? "canceled" : "undeliverable",
+                detail: "period \(period): \(why)\(last ? " The last try failed: it is canceled." : "")", tells: subscription.subscriber)
+        }
         if case .failed(let why) = outcome {
             let last = subscription.failedAttempts + 1 > RenewalSchedule.retryDays.count
             return SubscriptionEvent(
@@ -189,7 +196,7 @@ public struct RenewalWorker: Sendable {
         case .paid(let number): SubscriptionEvent(at: now, actor: "renewals", kind: "renewed", detail: "period \(period): order \(number)")
         case .skipped: SubscriptionEvent(at: now, actor: "renewals", kind: "skipped", detail: "period \(period) skipped")
         case .ended: SubscriptionEvent(at: now, actor: "renewals", kind: "ended", detail: "ended at the end of period \(period - 1)")
-        case .failed, .stopped: SubscriptionEvent(at: now, actor: "renewals", kind: "failed", detail: "")
+        case .failed, .stopped, .undeliverable: SubscriptionEvent(at: now, actor: "renewals", kind: "failed", detail: "")
         }
     }
 }

@@ -44,6 +44,10 @@ public struct Subscription: Hashable, Sendable, Codable {
     /// is charged from the period after the one it is noticed at, and the subscriber is told first (nil: the
     /// catalog's price, for a subscription made before prices were kept).
     public var unitPrice: Money?
+    /// Why the last renewal failed when it was not the card's doing (the product no longer sold, sold out, not shipped
+    /// there), in the subscriber's words; nil after a card's decline or a paid renewal. The screen and the mail say
+    /// it instead of blaming the card.
+    public var lastFailure: String?
 
     public init(
         id: String, customerID: String, productID: ProductID, variantSKU: ProductID? = nil, quantity: Int, intervalWeeks: Int,
@@ -110,6 +114,9 @@ public enum RenewalSchedule {
         case ended
         /// Declined, or could not be charged: why, in words for the subscriber; tried again on `retryDays`.
         case failed(String)
+        /// Not the card's doing (the product no longer sold, sold out, not shipped there): why; nothing was charged,
+        /// and it is tried again on `retryDays` as a decline is.
+        case undeliverable(String)
         /// A decline the card's bank says is final (lost, stolen, "do not try again", authorization revoked, expired),
         /// or the bank wants the subscriber there: no more tries off-session; past due until the subscriber adds
         /// another card or pays the missed delivery on the sheet.
@@ -135,6 +142,7 @@ extension Subscription {
         case .paid, .skipped:
             next.period += 1
             next.failedAttempts = 0
+            next.lastFailure = nil
             next.skipsNext = false
             if status == .pastDue { next.status = .active }
             next.renewsAt = nextSlot(after: renewsAt, at: now)
@@ -143,11 +151,13 @@ extension Subscription {
             next.status = .canceled
         case .stopped:
             next.failedAttempts += 1
+            next.lastFailure = nil
             guard status == .active || status == .pastDue else { break }
             next.status = .pastDue
             next.dueAt = RenewalSchedule.waitsForSubscriber
-        case .failed:
+        case .failed, .undeliverable:
             next.failedAttempts += 1
+            if case .undeliverable(let why) = outcome { next.lastFailure = why } else { next.lastFailure = nil }
             guard status == .active || status == .pastDue else { break }
             if next.failedAttempts > RenewalSchedule.retryDays.count {
                 next.status = .canceled

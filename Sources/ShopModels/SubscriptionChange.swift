@@ -124,6 +124,8 @@ extension Subscription {
         case .paused: return "Paused: nothing is sent until you resume it."
         case .pastDue where s.dueAt >= RenewalSchedule.waitsForSubscriber:
             return "Past due: \(s.cardDescription) cannot be charged again without you: add another card, or pay the missed delivery."
+        case .pastDue where s.lastFailure != nil:
+            return "Past due: \(s.lastFailure ?? "") Nothing was charged; tried again on \(UTCTime(s.dueAt).calendarDate)."
         case .pastDue: return "Past due: the last charge to \(s.cardDescription) failed; tried again on \(UTCTime(s.dueAt).calendarDate)."
         case .active where s.endsAtPeriodEnd: return "Ends on \(next) instead of renewing."
         case .active where s.skipsNext: return "The delivery of \(next) is skipped; the one after comes as usual."

@@ -31,10 +31,22 @@ public enum SubscriptionMail {
                 "  \(MailMessage.oneLine(why))", "", next,
                 "", "To pay now (your bank can check it there) or to change the card: \(whereTo)",
             ]
+        case ("undeliverable", _):
+            // Not the card's doing: the mail says what it was, and never that the card failed.
+            subject = "Your next \(product) delivery could not be sent"
+            body = [
+                greeting, "", "Your next delivery of \(product) could not be sent:", "  \(MailMessage.oneLine(why))", "",
+                "Nothing was sent or charged. We try again on \(UTCTime(subscription.dueAt).calendarDate) (UTC); after the last try the subscription ends.",
+                "", "To change the address or the subscription, or to cancel it: \(whereTo)",
+            ]
         case ("canceled", "renewals"):
             subject = "Your \(product) subscription has ended"
+            let failed =
+                subscription.lastFailure == nil
+                ? "We could not charge \(subscription.cardDescription) for your delivery of \(product), and that was the last try:"
+                : "Your delivery of \(product) could not be sent, and that was the last try:"
             body = [
-                greeting, "", "We could not charge \(subscription.cardDescription) for your delivery of \(product), and that was the last try:",
+                greeting, "", failed,
                 "  \(MailMessage.oneLine(why))", "", "Your subscription is canceled and nothing more will be charged.",
                 "To subscribe again: \(whereTo)",
             ]

@@ -37,4 +37,23 @@ struct HardDeclineTests {
         let changed = try? stopped.applying(.card(id: "card-2", description: "Visa ••4242"), at: now, offered: [2]).get()
         #expect(changed?.dueAt == now)
     }
+
+    /// A renewal that fails for what is not the card's doing is said as what it is, never as a decline of the card.
+    @Test func aFailureThatIsNotTheCardsIsNeverBlamedOnIt() {
+        let now = Date(timeIntervalSince1970: 1_795_339_800)
+        let subscription = Subscription(
+            id: "s", customerID: "c", productID: "coffee-beans", quantity: 1, intervalWeeks: 2, renewsAt: now, cardID: "card",
+            cardDescription: "Visa ••4242",
+            shipTo: Contact(
+                id: "a", name: "A", email: "a@example.com", phone: "", address: PostalAddress(street: "", city: "", postalCode: "", countryCode: "US")
+            ),
+            shippingMethodID: "standard")
+        let failed = subscription.after(.undeliverable("Compile-Time Coffee is sold out."), at: now)
+        #expect(failed.status == .pastDue && failed.dueAt == now.addingTimeInterval(RenewalSchedule.day), "tried again as a decline is")
+        #expect(failed.standing.hasPrefix("Past due: Compile-Time Coffee is sold out. Nothing was charged"), "\(failed.standing)")
+        #expect(!failed.standing.contains("Visa"), "the card is not blamed")
+        let declined = failed.after(.failed(DeclineReason.insufficientFunds.message), at: now)
+        #expect(declined.lastFailure == nil && declined.standing.contains("the last charge to Visa ••4242 failed"))
+        #expect(failed.after(.paid(orderNumber: "SF-000002"), at: now).lastFailure == nil)
+    }
 }
