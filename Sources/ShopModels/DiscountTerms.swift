@@ -60,7 +60,9 @@ public struct DiscountTerms: Sendable {
         }
         let kind: DiscountCode.Kind
         if let percent {
-            guard percent.count <= 12, let value = Decimal(string: percent), value > 0, value <= 100, (value * 100).isWhole else {
+            // Digits and at most one point, nothing else: Decimal(string:) alone reads "50abc" as 50 and "1e2" as 100.
+            let plain = percent.wholeMatch(of: /[0-9]{1,3}(\.[0-9]{1,4})?/) != nil
+            guard percent.count <= 12, plain, let value = Decimal(string: percent), value > 0, value <= 100, (value * 100).isWhole else {
                 return problem(
                     .percent, "\(spell(.percent)) must be more than 0 and at most 100, in hundredths at most (12.5), got \"\(percent.prefix(20))\"")
             }

@@ -43,6 +43,9 @@ struct DiscountsCommandTests {
         (["create", "x"], "a code is 3 to 32 letters"),
         (["create", "SAVE"], "one of --percent, --amount or --free-shipping"),
         (["create", "SAVE", "--percent", "150"], "--percent must be more than 0 and at most 100"),
+        // Not a number as written: no prefix read as one, no exponent.
+        (["create", "SAVE", "--percent", "50abc"], "--percent must be more than 0 and at most 100"),
+        (["create", "SAVE", "--percent", "1e2"], "--percent must be more than 0 and at most 100"),
         (["create", "SAVE", "--percent", "10", "--free-shipping"], "one of --percent, --amount or --free-shipping"),
         (["create", "SAVE", "--amount", "3.999"], "--amount must be a plain amount"),
         (["create", "SAVE", "--percent", "5", "--uses", "0"], "--uses counts from 1 to 1000000000"),
