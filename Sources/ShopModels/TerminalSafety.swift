@@ -4,6 +4,8 @@ extension Unicode.Scalar {
         switch value {
         case 0x00...0x1F, 0x7F...0x9F: true
         case 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C: true
+        // The line and paragraph separators: a line break to JavaScript, log viewers and some terminals.
+        case 0x2028, 0x2029: true
         default: false
         }
     }
