@@ -25,15 +25,26 @@ public enum BackupCommands {
         printSafely("Restored the shop in \(directory) from \(source): \(summary.orders) orders, \(summary.products) products.")
     }
 
-    /// Test hook: a FIFO's path. A restore holding the shop's lock, its copy made, waits there until a writer opens the
-    /// FIFO and closes it, so a test can start processes against a restore under way.
+    /// Test hook: a FIFO's path. A restore holding the shop's lock, its copy made, waits there until a writer sends a
+    /// byte through the FIFO, so a test can start processes against a restore under way (an end without a byte, or a
+    /// signal, is waited past: only the byte lets it go).
     static let holdVariable = "STOREFRONT_FAULT_RESTORE_HOLD"
 
     private static func holdAt(_ fifo: String) {
-        let descriptor = open(fifo, O_RDONLY | O_CLOEXEC)
+        // A signal the process takes meanwhile interrupts the wait (EINTR): it waits on, until the writer closes.
+        var descriptor: Int32
+        repeat { descriptor = open(fifo, O_RDONLY | O_CLOEXEC) } while descriptor < 0 && errno == EINTR
         guard descriptor >= 0 else { return }
         var byte: UInt8 = 0
-        while read(descriptor, &byte, 1) > 0 {}
+        while true {
+            let count = read(descriptor, &byte, 1)
+            if count > 0 { break }
+            if count < 0 && errno == EINTR { continue }
+            // The writer went without the byte: wait for the next one.
+            close(descriptor)
+            repeat { descriptor = open(fifo, O_RDONLY | O_CLOEXEC) } while descriptor < 0 && errno == EINTR
+            guard descriptor >= 0 else { return }
+        }
         close(descriptor)
     }
 
