@@ -147,6 +147,20 @@ struct UpMetricsTests {
         return samples
     }
 
+    /// A fresh server's first scrape has every counter a dashboard shows, at 0, and the process's own figures.
+    @Test func aFreshServersMetricsAreZeroNotMissing() async throws {
+        let server = try ServeProcess(command: ["web", "--listen", "127.0.0.1:0", "--admin-listen", "127.0.0.1:0"])
+        let admin = try #require(Int(try server.waitForLog(#/admin: listening on 127\.0\.0\.1:(\d+)/#).output.1))
+        let samples = try await Self.scrape(admin)
+        #expect(samples[#"storefront_orders_total{front="web",outcome="paid"}"#] == 0, "\(samples.keys.sorted())")
+        #expect(samples[#"storefront_sessions_started_total{front="web"}"#] == 0)
+        #expect(samples["storefront_mail_failures_total"] == 0 && samples["storefront_log_lines_dropped_total"] == 0)
+        #expect((samples["process_open_fds"] ?? 0) > 0 && (samples["process_resident_memory_bytes"] ?? 0) > 1_000_000)
+        #expect((samples["process_start_time_seconds"] ?? 0) > Date().timeIntervalSince1970 - 3_600)
+        #expect(samples["process_cpu_seconds_total"] != nil && samples["process_max_fds"] != nil)
+        #expect(try server.terminate() == 0)
+    }
+
     @Test func aPurchaseOverSSHInABrowserAndThroughTheAPIIsEachCounted() async throws {
         let config = try UpTests.writeConfig(UpTests.everyFront)
         let server = try ServeProcess(command: ["up", "--config", config])
