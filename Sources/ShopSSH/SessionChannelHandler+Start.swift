@@ -86,8 +86,9 @@ extension SessionChannelHandler {
                 "session \(sessionNumber): TERM \(clientChosen(terminal.term)) is not in this host's terminfo; using \(opening.term.term)")
         }
         reply(true, wanted: opening.wantReply, context: context)
-        // On stderr, before the shop takes the screen: it is on the terminal again when the shop gives it back.
-        if opening.isGuest { writeError(self.context.command.guestWelcome, to: context.channel) }
+        // Before the shop takes the screen, so it is on the terminal again when the shop gives it back; in the same stream
+        // as the shop's output, since a client writes stderr apart and could put it over the shop's first frame.
+        if opening.isGuest { writeOutput(self.context.command.guestWelcome + "\r\n", to: context.channel) }
         if let pendingSize {
             do { try process.resize(to: pendingSize) } catch { self.context.log("session \(sessionNumber): resize failed: \(error)") }
         }
