@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import ShopAPI
 import ShopBootstrap
+import ShopModels
 import ShopServices
 import ShopSessions
 import ShopWebFront
@@ -88,6 +89,11 @@ extension ServiceConfiguration {
         if isOn("web.enabled"), let problem = webSettings.problem { add("[web] \(problem)", "web.listen") }
         for origin in webPublicOrigins where WebOrigin(origin) == nil {
             add("web.public-origins: \"\(origin.prefix(80))\" is not an origin such as https://shop.example", "web.public-origins")
+        }
+        // The rule `up` applies to the sender (one rule for every way it is given): said here, before `up` refuses it.
+        for name in ["mail.from", "mail.reply-to"] {
+            guard let address = self[name], let problem = Contact.emailProblem(address) else { continue }
+            add("\(name) \"\(address.prefix(80))\": \(problem)", name)
         }
         if isOn("webhooks.enabled"), shop.payments != .stripe {
             add("webhooks.enabled: webhooks come from Stripe; set shop.payments = stripe (the sandbox sends none)", "webhooks.enabled")

@@ -107,6 +107,14 @@ struct UpTests {
         }
     }
 
+    /// A sender `up` would refuse is named by `config check` too.
+    @Test func aMailSenderThatIsNoEmailIsNamedByTheCheck() throws {
+        let config = try Self.writeConfig(
+            Self.everyFront.replacingOccurrences(of: "[mail]\ncommand = \"cat\"", with: "[mail]\ncommand = \"cat\"\nfrom = \"shop at example\""))
+        let checked = try Subprocess.run(try BuiltProduct.requireStorefront(), ["config", "check", "--config", config])
+        #expect(checked.status == 78 && checked.stderr.contains("mail.from \"shop at example\""), "\(checked.stderr)")
+    }
+
     @Test func aConfigurationWithProblemsStartsNothingAndNamesThemAll() throws {
         let config = try Self.writeConfig("[ssh]\nenabled = maybe\n[api]\nrate-limit = 0\n")
         let run = try Subprocess.run(try BuiltProduct.requireStorefront(), ["up", "--config", config])
