@@ -10,7 +10,7 @@ import time
 
 try:
     from selenium import webdriver
-    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, TimeoutException
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, TimeoutException, WebDriverException
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
@@ -18,6 +18,24 @@ try:
 except ImportError as error:  # the test reports the package to install
     print(json.dumps({"error": f"python3-selenium is missing: {error}"}), flush=True)
     sys.exit(3)
+
+
+
+class ReplacedNode(StaleElementReferenceException):
+    """chromedriver's other word for a stale element: a node the page replaced while it was read."""
+
+
+def steady(read):
+    """`read` for a wait, with a page that navigates meanwhile read again rather than failing the wait."""
+    def attempt(driver):
+        try:
+            return read(driver)
+        except WebDriverException as error:
+            if "does not belong to the document" in str(error):
+                raise ReplacedNode(str(error)) from error
+            raise
+    return attempt
+
 
 ROWS = """
 const t = window.storefront && window.storefront.terminal;
@@ -69,7 +87,7 @@ def main():
                         WebDriverWait(
                             driver, command.get("timeout", 20), poll_frequency=0.02,
                             ignored_exceptions=(NoSuchElementException, StaleElementReferenceException),
-                        ).until(lambda d: wanted in d.find_element(By.TAG_NAME, "body").text)
+                        ).until(steady(lambda d: wanted in d.find_element(By.TAG_NAME, "body").text))
                     except TimeoutException:
                         answer = {"ok": False, "error": f"timed out waiting for {wanted!r} in the page"}
                 elif op == "wait":
@@ -87,7 +105,7 @@ def main():
                         # A page that navigates meanwhile (a form sent) replaces the status box under the wait: look again.
                         WebDriverWait(
                             driver, timeout, poll_frequency=0.02, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)
-                        ).until(seen)
+                        ).until(steady(seen))
                         answer["waitedMs"] = (time.monotonic() - started) * 1000
                     except TimeoutException:
                         answer = {"ok": False, "error": f"timed out waiting for {wanted!r}"}
