@@ -5,8 +5,9 @@ import GRDB
 /// hold the shop (flock(2): a lock belongs to the open file, so the sessions a host forks share the host's).
 ///
 /// - `<file>.lock`: every process that opens the shop to write holds it shared for as long as it has the shop open;
-///   `restore` holds it exclusive for its whole check, copy and swap. A process starting during a restore is refused
-///   at once (`beingRestored`), before it opens the file; a restore while any process has the shop open is refused.
+///   `restore` holds it exclusive for its whole check, copy and swap. A process starting during a restore waits up to
+///   2 s, then is refused (`beingRestored`) before it opens the file; a restore while any process has the shop open is
+///   refused the same way.
 /// - `<file>.migrate.lock`: held exclusive while one process applies schema steps, so two processes starting on a
 ///   fresh data directory do not both create the same tables.
 ///
@@ -27,24 +28,35 @@ public final class SQLiteShopLock: Sendable {
     /// The file held while the schema is brought up to date.
     static func migrationPath(for database: String) -> String { database + ".migrate.lock" }
 
-    /// Holds the shop's lock shared, for a process about to open it; refused at once while a restore holds it.
+    /// Holds the shop's lock shared, for a process about to open it; refused while a restore holds it.
     public static func shared(for database: String) throws(SQLiteDatabaseError) -> SQLiteShopLock {
         let lock = try openLockFile(path(for: database))
-        guard flock(lock.descriptor, LOCK_SH | LOCK_NB) == 0 else {
-            if errno == EWOULDBLOCK { throw .beingRestored(path: database) }
-            throw .failed(path: path(for: database), reason: String(cString: strerror(errno)))
-        }
+        guard try take(lock, LOCK_SH, of: database) else { throw .beingRestored(path: database) }
         return lock
     }
 
-    /// Holds the shop's lock exclusive, for a restore; refused at once while any process holds it shared.
+    /// Holds the shop's lock exclusive, for a restore; refused while any process holds it shared.
     public static func exclusive(for database: String) throws(SQLiteDatabaseError) -> SQLiteShopLock {
         let lock = try openLockFile(path(for: database))
-        guard flock(lock.descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            if errno == EWOULDBLOCK { throw .busy(path: database) }
-            throw .failed(path: path(for: database), reason: String(cString: strerror(errno)))
-        }
+        guard try take(lock, LOCK_EX, of: database) else { throw .busy(path: database) }
         return lock
+    }
+
+    /// Tries `operation` for up to `patience`; false when the lock stays held. A lock let go of a moment ago can still
+    /// be held by a copy of its descriptor in a child another thread is starting (between its fork and its exec, which
+    /// closes it), so a first refusal is not the last word; a restore or a shop holding it for real holds it longer.
+    private static func take(
+        _ lock: SQLiteShopLock, _ operation: Int32, of database: String, patience: Duration = .seconds(2)
+    ) throws(SQLiteDatabaseError) -> Bool {
+        let deadline = ContinuousClock.now + patience
+        while flock(lock.descriptor, operation | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR else {
+                throw .failed(path: path(for: database), reason: String(cString: strerror(errno)))
+            }
+            guard ContinuousClock.now < deadline else { return false }
+            usleep(10_000)
+        }
+        return true
     }
 
     /// Runs `body` (the schema steps) while no other process runs its own, waiting up to `timeout` for one that does.
