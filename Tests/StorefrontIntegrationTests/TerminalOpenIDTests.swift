@@ -12,11 +12,12 @@ struct TerminalOpenIDTests {
 
     /// The sign-in link on screen, whole (the screen is wide enough for it on one row), and the code shown beside it.
     static func linkShown(_ terminal: TmuxTerminal, _ pattern: Regex<(Substring, Substring)>) throws -> (link: String, code: String) {
-        let screen = try terminal.waitFor("Waiting for Mock ID")
+        // The QR code is drawn one effect after the link (it is encoded off the reducer), so the wait is for both.
+        let screen = try terminal.waitUntil("the link and its QR code") { $0.contains("Waiting for Mock ID") && $0.contains("█") }
         let link = try #require(screen.firstMatch(of: pattern).map { String($0.output.1) }, "\(screen)")
         // The message wraps where it must: the code may begin a row.
         let code = try #require(screen.firstMatch(of: /shows\s+([A-Z2-9]{4}-[A-Z2-9]{4})/).map { String($0.output.1) }, "\(screen)")
-        #expect(screen.contains("▀") && screen.contains("█"), "and its QR code: \(screen)")
+        #expect(screen.contains("▀"), "and its QR code: \(screen)")
         return (link, code)
     }
 
@@ -98,7 +99,8 @@ struct TerminalOpenIDTests {
         try terminal.waitFor("Your account")
         try terminal.press("i")
         // One way only (no mail here): straight to the provider's device page, with its code to confirm.
-        let screen = try terminal.waitFor("Waiting for Mock ID")
+        // The QR code is drawn one effect after the link (it is encoded off the reducer), so the wait is for both.
+        let screen = try terminal.waitUntil("the link and its QR code") { $0.contains("Waiting for Mock ID") && $0.contains("█") }
         let link = try #require(screen.firstMatch(of: /(http:\/\/127\.0\.0\.1:\d+\/device\?user_code=([0-9A-F]{8}))/), "\(screen)")
         #expect(screen.contains(try Regex("confirm the code\\s+\(link.output.2)")), "\(screen)")
         try world.provider.decide(userCode: String(link.output.2), as: "ada-1")
