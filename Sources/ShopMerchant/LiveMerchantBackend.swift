@@ -64,7 +64,9 @@ public actor LiveMerchantBackend: MerchantBackend, OpenCharges {
                 ChargeRequest(
                     tokenID: token.id, amount: draft.totals.total, idempotencyKey: idempotencyKey,
                     orderNumber: order.number, customerID: draft.customerID, offSession: draft.offSession,
-                    savesCardForRenewals: draft.subscription != nil))
+                    // The card of a subscription's first order, and the one a subscriber pays a missed delivery with
+                    // (it is charged from then on), is set up for the renewals' off-session charges.
+                    savesCardForRenewals: draft.subscription != nil || (draft.renews != nil && !draft.offSession)))
         } catch .timedOut {
             // The charge may or may not have happened: the order stays open and a retry with the same key settles it.
             try? await orders.finish(orderNumber: order.number, status: .unknown, failure: nil, at: dates.now())

@@ -39,6 +39,8 @@ public actor SandboxProcessor: ChargeProcessor, RefundProcessor {
     }
 
     private var faults: [Fault] = []
+    /// The keys of charges that asked for their card to be kept for off-session renewals, in order (for tests).
+    public private(set) var keysSavingCardsForRenewals: [String] = []
     private var issued = 0
     private let clock: any Clock<Duration>
     private let latency: Duration
@@ -117,6 +119,7 @@ public actor SandboxProcessor: ChargeProcessor, RefundProcessor {
                 }
             // `record` keeps the first record for a key: a void filed by a settlement in between wins here.
             let filed = try await ledger.record(LedgerCharge(key: key, tokenID: tokenID, amount: amount, outcome: outcome))
+            if request.savesCardForRenewals { keysSavingCardsForRenewals.append(key) }
             if fault == .timeoutAfterCharging { throw MerchantBackendError.timedOut }
             return filed
         } catch let error as MerchantBackendError {

@@ -48,6 +48,7 @@ public struct StripeChargeProcessor: ChargeProcessor {
         case .failure(let refusal): throw .unavailable("\(refusal)")
         }
         let intent: StripePaymentIntent
+        let stripeKey = try await records { try await accountScoped(request.idempotencyKey) }
         do {
             let customer = try await customers.reference(for: request.customerID)
             intent = try await client.postStep(
@@ -56,7 +57,7 @@ public struct StripeChargeProcessor: ChargeProcessor {
                     ("amount", String(units)), ("currency", request.amount.currency.code.lowercased()),
                     ("customer", customer), ("payment_method", request.tokenID), ("payment_method_types[]", "card"),
                     ("metadata[order_number]", request.orderNumber), ("metadata[idempotency_key]", request.idempotencyKey),
-                ] + (request.savesCardForRenewals ? [("setup_future_usage", "off_session")] : []), idempotencyKey: request.idempotencyKey)
+                ] + (request.savesCardForRenewals ? [("setup_future_usage", "off_session")] : []), idempotencyKey: stripeKey)
         } catch {
             throw Self.beforeCharging(error)
         }
@@ -68,6 +69,12 @@ public struct StripeChargeProcessor: ChargeProcessor {
         }
         reached(.afterFilingIntent)
         return try await confirm(intent.id, request)
+    }
+
+    /// `key` as sent to Stripe: Stripe's idempotency keys are per account, and two shops may share one account, so
+    /// each shop's keys carry its install id (a renewal's `sub_…_p2_t1` or an order number is the same in both).
+    func accountScoped(_ key: String) async throws -> String {
+        "storefront-\(try await references.installID())-\(key)"
     }
 
     public func recordedCharge(forKey key: String) async throws -> LedgerCharge? {
@@ -83,8 +90,9 @@ public struct StripeChargeProcessor: ChargeProcessor {
         let filed = try await references.filePaymentReference(Self.voidMark, forOrderKey: key)
         if filed == Self.voidMark { return Self.voided(key) }
         if let settled = try await recordedCharge(forKey: key) { return settled }
+        let stripeKey = try await accountScoped(key)
         do {
-            let _: StripePaymentIntent = try await client.post("/v1/payment_intents/\(filed)/cancel", [], idempotencyKey: "\(key):cancel")
+            let _: StripePaymentIntent = try await client.post("/v1/payment_intents/\(filed)/cancel", [], idempotencyKey: "\(stripeKey):cancel")
         } catch .refused {
             // Refused because it moved on (confirmed meanwhile): read what it became.
         }
@@ -120,8 +128,9 @@ public struct StripeChargeProcessor: ChargeProcessor {
         let form =
             request.offSession
             ? [("off_session", "true")] : returnURL.map { [("return_url", StripeCardSetup.returning($0, "card-checked"))] } ?? []
+        let stripeKey = try await records { try await accountScoped(request.idempotencyKey) }
         do {
-            intent = try await client.post("/v1/payment_intents/\(id)/confirm", form, idempotencyKey: "\(request.idempotencyKey):confirm")
+            intent = try await client.post("/v1/payment_intents/\(id)/confirm", form, idempotencyKey: "\(stripeKey):confirm")
         } catch .refused(_, let error) where error.declineReason != nil {
             return ledger(request, id: id, .declined(error.declineReason ?? .generic))
         } catch .notSent {

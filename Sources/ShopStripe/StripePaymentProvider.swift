@@ -53,7 +53,10 @@ extension StripeClient {
 /// Paying uses the card's PaymentMethod id as the token.
 ///
 /// Order of calls for a typed card: the customer's Stripe id (created once) → `POST /v1/payment_methods`
-/// (the only call that carries the number) → `POST /v1/payment_methods/{id}/attach`.
+/// (the only call that carries the number) → `POST /v1/payment_methods/{id}/attach` → `POST /v1/setup_intents`
+/// (usage `off_session`) → `POST /v1/setup_intents/{id}/confirm`, so a card that may become a subscription's is set up
+/// for the renewals' off-session charges. A card whose bank asks for a check to set it up stays attached for payments
+/// with the shopper there; its first subscription order (`setup_future_usage`) sets it up through the check.
 public struct StripePaymentProvider: PaymentProvider {
     private let customers: StripeCustomers
     private let client: StripeClient
@@ -98,6 +101,7 @@ public struct StripePaymentProvider: PaymentProvider {
             let attached: StripePaymentMethod = try await client.postStep(
                 "/v1/payment_methods/\(created.id)/attach", [("customer", customer)], idempotencyKey: "storefront-attach-\(created.id)"
             )
+            try await setUpForRenewals(created.id, customer: customer)
             var stripe = attached
             stripe.card = attached.card ?? created.card
             return Self.paymentMethod(stripe, fallback: card)
@@ -112,6 +116,22 @@ public struct StripePaymentProvider: PaymentProvider {
                     """)
             }
             throw refusal
+        }
+    }
+
+    /// Sets the attached card `methodID` up for off-session charges; a card its bank declines is detached again, so
+    /// the wallet never keeps it. One that needs the bank's check (`requires_action`) is left as it is; one whose
+    /// set-up had no answer is kept (it may be set up) and the failure said.
+    private func setUpForRenewals(_ methodID: String, customer: String) async throws(StripeOperationFailure) {
+        let setup: StripeSetupIntent = try await client.postStep(
+            "/v1/setup_intents", [("customer", customer), ("usage", "off_session"), ("payment_method_types[]", "card")],
+            idempotencyKey: "storefront-seti-\(methodID)")
+        do {
+            let _: StripeSetupIntent = try await client.postStep(
+                "/v1/setup_intents/\(setup.id)/confirm", [("payment_method", methodID)], idempotencyKey: "storefront-seti-confirm-\(methodID)")
+        } catch .stripe(.refused(402, let refusal)) {
+            await forget(cardID: methodID)
+            throw .stripe(.refused(status: 402, refusal))
         }
     }
 

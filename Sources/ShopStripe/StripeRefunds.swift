@@ -40,6 +40,8 @@ extension StripeChargeProcessor: RefundProcessor {
         case .success(let exact): units = exact
         case .failure(let refusal): throw .declined("\(refusal)")
         }
+        let stripeKey: String
+        do { stripeKey = try await accountScoped(request.idempotencyKey) } catch { throw .unreachable("the shop's records failed: \(error)") }
         let refund: StripeRefund
         do {
             refund = try await client.postLookingFirst(
@@ -47,7 +49,7 @@ extension StripeChargeProcessor: RefundProcessor {
                 [
                     ("payment_intent", intent), ("amount", String(units)),
                     ("metadata[refund_id]", request.refundID), ("metadata[order_number]", request.orderNumber), ("metadata[reason]", request.reason),
-                ], idempotencyKey: request.idempotencyKey
+                ], idempotencyKey: stripeKey
             ) { () async throws(StripeFailure) -> StripeRefund? in
                 let made: StripeRefundList = try await client.get("/v1/refunds?payment_intent=\(intent)&limit=100")
                 return made.data.first { $0.metadata?["refund_id"] == request.refundID }

@@ -255,5 +255,7 @@ extension PostgresDatabase {
         Migration(identifier: "v32-subscription-mail", sql: SubscriptionMailMigration.statements),
         // The browser session a tab's token ends with. SQLite's v33.
         Migration(identifier: "v33-token-sessions", sql: AccountSessionsMigration.tokenSessions),
+        // Several codes in flight per email, wrong guesses counted across them. SQLite's v34.
+        Migration(identifier: "v34-code-guesses", sql: SignInCodesMigration.guessesAcrossCodes),
     ]
 }

@@ -3,8 +3,9 @@ import PostgresNIO
 import ShopPorts
 import StorageRows
 
-/// Codes sent by email, in PostgreSQL: keyed hashes only (`sign_in_code`), and the requests counted for the hourly
-/// limits, shared by every host, so asking on another host counts too.
+/// Codes sent by email, in PostgreSQL: keyed hashes only (`sign_in_code`), the requests counted for the hourly limits
+/// and the wrong guesses per email (`sign_in_code_guess`), shared by every host, so asking or guessing on another host
+/// counts too.
 public struct PostgresSignInCodes: SignInCodeStore {
     private let database: PostgresDatabase
 
@@ -31,8 +32,12 @@ public struct PostgresSignInCodes: SignInCodeStore {
             try await connection.query("DELETE FROM sign_in_code_request WHERE at <= \(hourAgo)", logger: PostgresDatabase.quiet)
             try await connection.query(
                 """
+                DELETE FROM sign_in_code WHERE email = \(email) AND purpose = \(purpose) AND (expires_at <= \(now) OR used_at IS NOT NULL)
+                """, logger: PostgresDatabase.quiet)
+            try await connection.query(
+                """
                 INSERT INTO sign_in_code (email, purpose, code_hash, expires_at) VALUES (\(email), \(purpose), \(hash), \(expires))
-                ON CONFLICT (email, purpose) DO UPDATE SET code_hash = excluded.code_hash, expires_at = excluded.expires_at, tries = 0, used_at = NULL
+                ON CONFLICT DO NOTHING
                 """, logger: PostgresDatabase.quiet)
             return true
         }
@@ -41,17 +46,32 @@ public struct PostgresSignInCodes: SignInCodeStore {
     public func check(_ hash: String, email: String, purpose: String, at date: Date, limits: CodeLimits) async throws -> CodeCheck {
         let now = date.timeIntervalSince1970
         return try await database.transaction { connection in
-            // The row locked: two tries at once are counted one after the other.
-            let row = try await connection.query(
-                "SELECT code_hash, expires_at, tries, used_at FROM sign_in_code WHERE email = \(email) AND purpose = \(purpose) FOR UPDATE",
+            // One email's checks are counted one at a time, on every host: two guesses at once both count.
+            try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\("guess:" + email)))", logger: PostgresDatabase.quiet)
+            let codes = try await connection.query(
+                "SELECT code_hash, expires_at, used_at FROM sign_in_code WHERE email = \(email) AND purpose = \(purpose)",
                 logger: PostgresDatabase.quiet
-            ).collect().first?.decode((String, Double, Int, Double?).self)
-            let (verdict, countsTry) = SignInCodeVerdict.of(
-                storedHash: row?.0, expiresAt: row?.1, tries: row?.2 ?? 0, usedAt: row?.3, typedHash: hash, at: now, limits: limits.tries)
-            if countsTry {
-                let used: Double? = verdict == .accepted ? now : nil
+            ).collect().map { row in
+                let (hash, expires, used) = try row.decode((String, Double, Double?).self)
+                return SignInCodeVerdict.Code(hash: hash, expiresAt: expires, usedAt: used)
+            }
+            try await connection.query("DELETE FROM sign_in_code_guess WHERE at <= \(now - 86_400)", logger: PostgresDatabase.quiet)
+            var wrong: (inHour: Int64, inDay: Int64) = (0, 0)
+            for try await (inHour, inDay) in try await connection.query(
+                """
+                SELECT count(*) FILTER (WHERE at > \(now - 3_600))::int8, count(*)::int8 FROM sign_in_code_guess WHERE email = \(email)
+                """, logger: PostgresDatabase.quiet
+            ).decode((Int64, Int64).self) {
+                wrong = (inHour, inDay)
+            }
+            let (verdict, countsWrong) = SignInCodeVerdict.of(
+                codes: codes, wrongInHour: Int(wrong.inHour), wrongInDay: Int(wrong.inDay), typedHash: hash, at: now, limits: limits)
+            if countsWrong {
                 try await connection.query(
-                    "UPDATE sign_in_code SET tries = tries + 1, used_at = \(used) WHERE email = \(email) AND purpose = \(purpose)",
+                    "INSERT INTO sign_in_code_guess (id, email, at) VALUES (\(UUID().uuidString), \(email), \(now))", logger: PostgresDatabase.quiet)
+            } else if verdict == .accepted {
+                try await connection.query(
+                    "UPDATE sign_in_code SET used_at = \(now) WHERE email = \(email) AND purpose = \(purpose) AND used_at IS NULL",
                     logger: PostgresDatabase.quiet)
             }
             return verdict

@@ -130,5 +130,8 @@ extension SQLiteDatabase {
         migrator.registerMigration("v33-token-sessions") { db in
             for statement in AccountSessionsMigration.tokenSessions { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v34-code-guesses") { db in
+            for statement in SignInCodesMigration.guessesAcrossCodes { try db.execute(sql: statement) }
+        }
     }
 }

@@ -3,7 +3,8 @@ import GRDB
 import ShopPorts
 import StorageRows
 
-/// Codes sent by email, in SQLite: keyed hashes only (`sign_in_code`), and the requests counted for the hourly limits.
+/// Codes sent by email, in SQLite: keyed hashes only (`sign_in_code`), the requests counted for the hourly limits, and
+/// the wrong guesses counted per email (`sign_in_code_guess`).
 public struct SQLiteSignInCodes: SignInCodeStore {
     private let database: SQLiteDatabase
 
@@ -23,11 +24,11 @@ public struct SQLiteSignInCodes: SignInCodeStore {
                 arguments: [UUID().uuidString, email, client, now])
             try db.execute(sql: "DELETE FROM sign_in_code_request WHERE at <= ?", arguments: [hourAgo])
             try db.execute(
-                sql: """
-                    INSERT INTO sign_in_code (email, purpose, code_hash, expires_at) VALUES (?, ?, ?, ?)
-                    ON CONFLICT (email, purpose) DO UPDATE SET code_hash = excluded.code_hash, expires_at = excluded.expires_at, tries = 0,
-                        used_at = NULL
-                    """, arguments: [email, purpose, hash, now + limits.lifetime])
+                sql: "DELETE FROM sign_in_code WHERE email = ? AND purpose = ? AND (expires_at <= ? OR used_at IS NOT NULL)",
+                arguments: [email, purpose, now])
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO sign_in_code (email, purpose, code_hash, expires_at) VALUES (?, ?, ?, ?)",
+                arguments: [email, purpose, hash, now + limits.lifetime])
             return true
         }
     }
@@ -35,14 +36,20 @@ public struct SQLiteSignInCodes: SignInCodeStore {
     public func check(_ hash: String, email: String, purpose: String, at date: Date, limits: CodeLimits) async throws -> CodeCheck {
         let now = date.timeIntervalSince1970
         return try await database.write { db in
-            let row = try Row.fetchOne(db, sql: "SELECT * FROM sign_in_code WHERE email = ? AND purpose = ?", arguments: [email, purpose])
-            let (verdict, countsTry) = SignInCodeVerdict.of(
-                storedHash: row?["code_hash"], expiresAt: row?["expires_at"], tries: row?["tries"] ?? 0, usedAt: row?["used_at"], typedHash: hash,
-                at: now, limits: limits.tries)
-            if countsTry {
+            let codes = try Row.fetchAll(
+                db, sql: "SELECT code_hash, expires_at, used_at FROM sign_in_code WHERE email = ? AND purpose = ?", arguments: [email, purpose]
+            ).map { SignInCodeVerdict.Code(hash: $0["code_hash"], expiresAt: $0["expires_at"], usedAt: $0["used_at"]) }
+            try db.execute(sql: "DELETE FROM sign_in_code_guess WHERE at <= ?", arguments: [now - 86_400])
+            let inHour = try Int.fetchOne(db, sql: "SELECT count(*) FROM sign_in_code_guess WHERE email = ? AND at > ?", arguments: [email, now - 3_600])
+            let inDay = try Int.fetchOne(db, sql: "SELECT count(*) FROM sign_in_code_guess WHERE email = ?", arguments: [email])
+            let (verdict, countsWrong) = SignInCodeVerdict.of(
+                codes: codes, wrongInHour: inHour ?? 0, wrongInDay: inDay ?? 0, typedHash: hash, at: now, limits: limits)
+            if countsWrong {
                 try db.execute(
-                    sql: "UPDATE sign_in_code SET tries = tries + 1, used_at = ? WHERE email = ? AND purpose = ?",
-                    arguments: [verdict == .accepted ? now : nil, email, purpose])
+                    sql: "INSERT INTO sign_in_code_guess (id, email, at) VALUES (?, ?, ?)", arguments: [UUID().uuidString, email, now])
+            } else if verdict == .accepted {
+                try db.execute(
+                    sql: "UPDATE sign_in_code SET used_at = ? WHERE email = ? AND purpose = ? AND used_at IS NULL", arguments: [now, email, purpose])
             }
             return verdict
         }

@@ -8,8 +8,8 @@ import StorefrontTesting
 import Synchronization
 import Testing
 
-/// Codes by email on both databases: accepted once, for their email and purpose only, for 10 minutes and 5 tries;
-/// limited per email and per client; kept only as keyed hashes.
+/// Codes by email on both databases: accepted once, for their email and purpose only, for 10 minutes; 5 wrong guesses
+/// an hour and 20 a day per email, across its codes; limited per email and per client; kept only as keyed hashes.
 @Suite("Codes sent by email")
 struct EmailCodeTests {
     enum Kind: String, CaseIterable, CustomTestStringConvertible {
@@ -68,6 +68,42 @@ struct EmailCodeTests {
         }
         #expect(answers == [.wrong(triesLeft: 4), .wrong(triesLeft: 3), .wrong(triesLeft: 2), .wrong(triesLeft: 1), .wrong(triesLeft: 0)])
         #expect(try await codes.check(email: "ada@example.com", typed: "111111", purpose: .signIn, at: now) == .tooManyTries)
+    }
+
+    @Test(arguments: Kind.allCases)
+    func aNewCodeDoesNotGiveAGuesserMoreTries(kind: Kind) async throws {
+        let (codes, _) = try await codes(kind, ["111111", "222222", "333333", "444444", "555555", "666666", "777777"])
+        let ada = "ada@example.com"
+        _ = try await codes.request(email: ada, purpose: .signIn, client: "ip:6.6.6.6", at: now)
+        for wrong in ["000001", "000002", "000003", "000004", "000005"] { _ = try await codes.check(email: ada, typed: wrong, purpose: .signIn, at: now) }
+        // Asking again does not reset the count: the new code is refused too until the hour is over.
+        _ = try await codes.request(email: ada, purpose: .signIn, client: "ip:6.6.6.6", at: now + 60)
+        #expect(try await codes.check(email: ada, typed: "222222", purpose: .signIn, at: now + 61) == .tooManyTries)
+        // An hour on, five more wrong guesses, and so on: twenty a day, then nothing until the first day's are a day old.
+        var wrongAnswers = 0
+        for hour in 1...4 {
+            let at = now + Double(hour * 3_601)
+            _ = try await codes.request(email: ada, purpose: .signIn, client: "ip:\(hour)", at: at)
+            for guess in 0..<6 where try await codes.check(email: ada, typed: "90000\(guess)", purpose: .signIn, at: at + 1) != .tooManyTries {
+                wrongAnswers += 1
+            }
+        }
+        #expect(wrongAnswers == 15, "five in each of three hours, then the day's twenty are spent")
+        let nextDay = now + 86_401
+        let code = try #require(try await codes.request(email: ada, purpose: .signIn, client: "ip:9", at: nextDay))
+        #expect(try await codes.check(email: ada, typed: code, purpose: .signIn, at: nextDay + 1) == .accepted)
+    }
+
+    @Test(arguments: Kind.allCases)
+    func aStrangerAskingAgainLeavesTheCodeInFlight(kind: Kind) async throws {
+        let (codes, _) = try await codes(kind, ["111111", "222222", "333333"])
+        let ada = "ada@example.com"
+        #expect(try await codes.request(email: ada, purpose: .signIn, client: "ssh:SHA256:ada", at: now) == "111111")
+        #expect(try await codes.request(email: ada, purpose: .signIn, client: "ip:6.6.6.6", at: now + 10) == "222222")
+        #expect(try await codes.request(email: ada, purpose: .signIn, client: "ip:6.6.6.6", at: now + 20) == "333333")
+        #expect(try await codes.check(email: ada, typed: "111111", purpose: .signIn, at: now + 30) == .accepted, "Ada's code still works")
+        // Once one is used, every code of that email and purpose is spent.
+        #expect(try await codes.check(email: ada, typed: "333333", purpose: .signIn, at: now + 31) == .expired)
     }
 
     @Test(arguments: Kind.allCases)

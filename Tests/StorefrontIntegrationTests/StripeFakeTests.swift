@@ -151,10 +151,16 @@ struct StripeFakeTests {
             await pages.cancelCardSetup(try await pages.startCardSetup(forCustomer: "guest"))
             let token = try await provider.createToken(for: Contract.payment(with: card))
             _ = try await processor.charge(Contract.request(token, key: "order-headers"))
-            let typed = try await provider.vault(try Contract.card("4000000000000002"), forCustomer: "guest")
+            // A card its bank declines is refused as it is saved (its SetupIntent), and not left on the customer.
+            await #expect(throws: PaymentProviderError.cardRejected(.generic)) {
+                try await provider.vault(try Contract.card("4000000000000002"), forCustomer: "guest")
+            }
+            let typed = try await provider.vault(try Contract.card("4242424242424242"), forCustomer: "guest")
             _ = try await processor.charge(
-                Contract.request(try await provider.createToken(for: Contract.payment(with: typed)), key: "order-declined"))
+                Contract.request(try await provider.createToken(for: Contract.payment(with: typed)), key: "order-typed"))
         }
+        let declined = try fake.objects("payment_methods").filter { ($0["card"] as? [String: Any])?["last4"] as? String == "0002" }
+        #expect(declined.count == 1 && declined.allSatisfy { $0["customer"] is NSNull }, "the declined card was detached")
         let requests = try fake.requests()
         #expect(requests.count >= 12)
         #expect(
@@ -221,11 +227,12 @@ struct StripeFakeTests {
     }
 }
 
-/// Renewals against the fake: charged off-session (`off_session=true` on the confirm), a card that asks for the bank's
-/// check on every payment declined with `authentication_required`, and a repeat under the same key never a second charge.
+/// Renewals against the fake: charged off-session (`off_session=true` on the confirm), a typed card set up for them by a
+/// SetupIntent, a card that asks for the bank's check declined with `authentication_required` until it is set up, and a
+/// repeat under the same key never a second charge.
 @Suite("Stripe off-session renewals on the fake")
 struct StripeOffSessionTests {
-    @Test func offSessionTheStrictCardIsDeclinedForAuthenticationAndTheSetUpOneIsCharged() async throws {
+    @Test func aTypedCardIsSetUpForRenewalsAndOneNeedingTheChecksIsDeclinedUntilItIs() async throws {
         let fake = try StripeFake(rawCardData: true)
         try await StripeFakeTests.withStripe(fake, rawCardData: true) { provider, processor in
             func card(_ number: String) async throws -> PaymentToken {
@@ -241,20 +248,33 @@ struct StripeOffSessionTests {
             var first = StripeFakeTests.Contract.request(try await card("4242424242424242"), key: "order_subscribing")
             first.savesCardForRenewals = true
             #expect(try await processor.charge(first).outcome == .succeeded)
+            // A card typed in the shop was set up by a SetupIntent when it was saved: off-session it is charged.
+            let typed = try await card("4242424242424242")
+            #expect(try await processor.charge(renewal(typed, key: "sub_0_p2_t1")).outcome == .succeeded)
+            // The worker asking again under the same key (it stopped before settling) gets the same charge.
+            #expect(try await processor.charge(renewal(typed, key: "sub_0_p2_t1")).outcome == .succeeded)
             let strict = try await card("4000002760003184")
             #expect(try await processor.charge(renewal(strict, key: "sub_1_p2_t1")).outcome == .declined(.authenticationRequired))
-            // 3155 asks for the check with the shopper there; set up, off-session it is charged.
-            let setUp = try await card("4000002500003155")
-            #expect(try await processor.charge(renewal(setUp, key: "sub_2_p2_t1")).outcome == .succeeded)
-            // The worker asking again under the same key (it stopped before settling) gets the same charge.
-            #expect(try await processor.charge(renewal(setUp, key: "sub_2_p2_t1")).outcome == .succeeded)
+            // 3155's bank asks for its check to set it up: typed in the shop, it was not, so off-session it is declined.
+            let unchecked = try await card("4000002500003155")
+            #expect(try await processor.charge(renewal(unchecked, key: "sub_2_p2_t1")).outcome == .declined(.authenticationRequired))
         }
-        let all = try fake.objects("payment_intents")
-        let subscribing = all.filter { $0["setup_future_usage"] as? String == "off_session" }
-        #expect(subscribing.count == 1 && subscribing.first?["off_session"] as? Bool != true, "the first order saves the card, on-session")
-        let intents = all.filter { $0["setup_future_usage"] as? String != "off_session" }
-        #expect(intents.count == 2, "one PaymentIntent per key: \(intents)")
-        #expect(intents.allSatisfy { $0["off_session"] as? Bool == true }, "every renewal confirmed off-session")
-        #expect(intents.filter { $0["status"] as? String == "succeeded" }.count == 1)
+        struct Intent: Equatable {
+            var savesCard: Bool, offSession: Bool, succeeded: Bool
+        }
+        let intents = try fake.objects("payment_intents").map {
+            Intent(
+                savesCard: $0["setup_future_usage"] as? String == "off_session", offSession: $0["off_session"] as? Bool == true,
+                succeeded: $0["status"] as? String == "succeeded")
+        }
+        #expect(intents.filter { $0.savesCard } == [Intent(savesCard: true, offSession: false, succeeded: true)], "the first order saves the card, on-session")
+        let renewals = intents.filter { !$0.savesCard }
+        #expect(renewals.count == 3, "one PaymentIntent per key")
+        #expect(renewals.allSatisfy { $0.offSession }, "every renewal confirmed off-session")
+        #expect(renewals.filter { $0.succeeded }.count == 1)
+        let cards = try fake.objects("payment_methods").map { "\(($0["card"] as? [String: Any])?["last4"] as? String ?? "") \($0["set_up_off_session"] as? Bool == true)" }
+        #expect(cards == ["4242 true", "4242 true", "3184 false", "3155 false"], "typed cards set up by SetupIntents, but for the two whose bank asks")
+        let setUps = try fake.requests().filter { $0.path.hasPrefix("/v1/setup_intents") }.count
+        #expect(setUps == 8, "each card: a SetupIntent made and confirmed")
     }
 }

@@ -9,9 +9,12 @@ error). What localstripe lacks and this fake holds:
   the same key with another body is a 400 idempotency_error, as Stripe answers.
 - Checkout Sessions in setup mode, completed or expired on command, each with its SetupIntent.
 - 3-D Secure: test card 4000 0025 0000 3155 confirms to requires_action with a redirect_to_url, and the challenge
-  is passed or failed on command; off-session (off_session=true, as renewals confirm) it succeeds, as a card set up for
-  later use does. Test card 4000 0027 6000 3184 asks for the check on every payment: on-session as 3155 does,
-  off-session it is declined with authentication_required (402, the PaymentIntent back to requires_payment_method).
+  is passed or failed on command; off-session (off_session=true, as renewals confirm) it succeeds only once it was set
+  up for later use (a SetupIntent with usage=off_session that succeeded, a Checkout Session in setup mode, or a payment
+  with setup_future_usage=off_session that succeeded), and is declined with authentication_required before, as Stripe
+  declines it. A SetupIntent confirmed with 3155 asks for the check (requires_action). Test card 4000 0027 6000 3184
+  asks for the check on every payment: on-session as 3155 does, off-session it is declined with
+  authentication_required (402, the PaymentIntent back to requires_payment_method).
 - Raw card numbers refused as an ordinary Stripe account refuses them (402), unless started with --raw-card-data.
 - A 401 quoting the secret key, on command.
 Commands (not Stripe's; under /_fake):
@@ -81,7 +84,7 @@ def payment_method(number, month, year):
     pm = {
         "id": new_id("pm"), "object": "payment_method", "type": "card", "customer": None,
         "card": {"brand": brand, "last4": number[-4:], "exp_month": int(month), "exp_year": int(year)},
-        "_behaviour": behaviour,
+        "_behaviour": behaviour, "_off_session_ready": False,
     }
     objects["pm"][pm["id"]] = pm
     return pm
@@ -89,6 +92,14 @@ def payment_method(number, month, year):
 
 def public(obj):
     return {key: value for key, value in obj.items() if not key.startswith("_")}
+
+
+def inspected(obj):
+    """An object as the fake's state shows it: what Stripe would answer, and whether a card was set up off-session."""
+    shown = public(obj)
+    if "_off_session_ready" in obj:
+        shown["set_up_off_session"] = obj["_off_session_ready"]
+    return shown
 
 
 def create_customer(form):
@@ -145,6 +156,7 @@ def card_on_session(session_id, form, setup_status, session_status):
         return 400, {"error": f"no open session {session_id}"}
     pm = payment_method(form.get("card", "4242424242424242"), form.get("exp_month", "12"), form.get("exp_year", "2030"))
     pm["customer"] = session["customer"]
+    pm["_off_session_ready"] = setup_status == "succeeded"
     objects["seti"][session["setup_intent"]].update(status=setup_status, payment_method=pm["id"])
     session["status"] = session_status
     return 200, session
@@ -158,6 +170,41 @@ def expire_checkout_session(session_id):
         return error(400, "invalid_request_error", f"Only Checkout Sessions with a status in [\"open\"] can be expired. This Checkout Session has a status of \"{session['status']}\".")
     session["status"] = "expired"
     return 200, session
+
+
+def create_setup_intent(form):
+    if form.get("customer") and form["customer"] not in objects["cus"]:
+        return error(400, "invalid_request_error", f"No such customer: '{form['customer']}'", code="resource_missing")
+    if form.get("usage", "off_session") not in ("off_session", "on_session"):
+        return error(400, "invalid_request_error", "Invalid usage: must be one of on_session or off_session")
+    setup = {"id": new_id("seti"), "object": "setup_intent", "status": "requires_payment_method", "payment_method": None,
+             "customer": form.get("customer"), "usage": form.get("usage", "off_session"), "next_action": None,
+             "last_setup_error": None}
+    objects["seti"][setup["id"]] = setup
+    return 200, setup
+
+
+def confirm_setup_intent(setup_id, form):
+    setup = objects["seti"].get(setup_id)
+    if setup is None:
+        return error(404, "invalid_request_error", f"No such setupintent: '{setup_id}'", code="resource_missing")
+    if setup["status"] not in ("requires_payment_method", "requires_confirmation"):
+        return error(400, "invalid_request_error", f"This SetupIntent's status is {setup['status']}, and it cannot be confirmed.", code="setup_intent_unexpected_state")
+    pm = objects["pm"].get(form.get("payment_method") or setup["payment_method"])
+    if pm is None:
+        return error(400, "invalid_request_error", "You cannot confirm this SetupIntent because it's missing a payment method.", code="setup_intent_unexpected_state")
+    setup["payment_method"] = pm["id"]
+    if pm["_behaviour"] in ("card_declined", "insufficient_funds"):
+        setup["last_setup_error"] = {"type": "card_error", "code": "card_declined", "decline_code": "generic_decline", "message": "Your card was declined."}
+        return error(402, "card_error", "Your card was declined.", code="card_declined", decline_code="generic_decline", setup_intent=setup)
+    if pm["_behaviour"] in ("three_d_secure", "three_d_secure_always"):
+        setup["status"] = "requires_action"
+        setup["next_action"] = {"type": "use_stripe_sdk", "use_stripe_sdk": {}}
+        return 200, setup
+    setup["status"] = "succeeded"
+    pm["customer"] = setup["customer"] or pm["customer"]
+    pm["_off_session_ready"] = setup["usage"] == "off_session"
+    return 200, setup
 
 
 def create_payment_intent(form):
@@ -192,6 +239,8 @@ def confirm(intent_id, form):
     if intent["status"] not in ("requires_confirmation", "requires_payment_method"):
         return error(400, "invalid_request_error", f"This PaymentIntent's status is {intent['status']}, and it cannot be confirmed.", code="payment_intent_unexpected_state")
     pm = objects["pm"].get(form.get("payment_method") or intent["payment_method"])
+    if pm is not None:
+        intent["payment_method"] = pm["id"]
     if pm is None:
         return error(400, "invalid_request_error", "You cannot confirm this PaymentIntent because it's missing a payment method.", code="payment_intent_unexpected_state")
     behaviour = pm["_behaviour"]
@@ -200,6 +249,8 @@ def confirm(intent_id, form):
     if off_session and behaviour == "three_d_secure_always":
         return decline(intent, "authentication_required", "Your card was declined. This transaction requires authentication.")
     if off_session and behaviour == "three_d_secure":
+        if not pm["_off_session_ready"]:
+            return decline(intent, "authentication_required", "Your card was declined. This transaction requires authentication.")
         behaviour = "succeeds"
     if behaviour == "three_d_secure_always":
         behaviour = "three_d_secure"
@@ -217,7 +268,15 @@ def confirm(intent_id, form):
             "url": f"http://127.0.0.1:{state['port']}/3ds/{intent_id}", "return_url": form["return_url"]}}
         return 200, intent
     intent["status"] = "succeeded"
+    settle_setup_future_usage(intent)
     return 200, intent
+
+
+def settle_setup_future_usage(intent):
+    """A payment that succeeded with setup_future_usage=off_session sets its card up for later off-session charges."""
+    pm = objects["pm"].get(intent["payment_method"])
+    if pm is not None and intent.get("setup_future_usage") == "off_session":
+        pm["_off_session_ready"] = True
 
 
 def cancel(intent_id):
@@ -269,6 +328,10 @@ def stripe_route(method, parts, form):
             return expire_checkout_session(object_id)
         case ("GET", ["v1", "setup_intents", object_id]):
             return get("seti", object_id)
+        case ("POST", ["v1", "setup_intents"]):
+            return create_setup_intent(form)
+        case ("POST", ["v1", "setup_intents", object_id, "confirm"]):
+            return confirm_setup_intent(object_id, form)
         case ("POST", ["v1", "payment_intents"]):
             return create_payment_intent(form)
         case ("GET", ["v1", "payment_intents", object_id]):
@@ -286,7 +349,7 @@ def command(method, parts, form):
         case ("GET", ["log"]):
             return 200, {"requests": seen}
         case ("GET", ["state"]):
-            return 200, {kind: [public(value) for value in values.values()] for kind, values in
+            return 200, {kind: [inspected(value) for value in values.values()] for kind, values in
                          (("payment_intents", objects["pi"]), ("customers", objects["cus"]), ("checkout_sessions", objects["cs"]),
                           ("payment_methods", objects["pm"]))}
         case ("POST", ["unauthorized"]):
@@ -305,6 +368,7 @@ def command(method, parts, form):
             intent["next_action"] = None
             if form.get("result", "succeed") == "succeed":
                 intent["status"] = "succeeded"
+                settle_setup_future_usage(intent)
             else:
                 intent["status"] = "requires_payment_method"
                 intent["last_payment_error"] = {"type": "card_error", "code": "payment_intent_authentication_failure",

@@ -83,6 +83,8 @@ struct MissedRenewalTests {
         #expect(driver.state.confirmation?.subscription == "Your subscription is active again, charged to this card · u to see it")
         let back = try #require(try await store.subscription(id: id))
         #expect(back.status == .active && back.period == 4 && back.failedAttempts == 0 && back.cardDescription == "Visa ••4242")
+        // The card paid with is charged from now on: it was set up for off-session use as it paid, as the first order's was.
+        #expect(await driver.stack.processor.keysSavingCardsForRenewals.count == 2, "the first order and the missed delivery")
         #expect(back.renewsAt > period3, "the next delivery is on the schedule, after now")
         #expect(try await store.history(of: id).last?.kind == "renewed")
         #expect(try await worker(driver.stack).pass(at: period3.addingTimeInterval(RenewalSchedule.day)).claimed == 0, "nothing due again")
