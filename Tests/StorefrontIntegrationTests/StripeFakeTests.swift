@@ -169,6 +169,11 @@ struct StripeFakeTests {
         #expect(
             requests.filter { $0.method == "POST" }.allSatisfy { !($0.idempotencyKey ?? "").isEmpty },
             "\(requests.filter { $0.method == "POST" && ($0.idempotencyKey ?? "").isEmpty }.map(\.path))")
+        // Keys are per Stripe account, which two shops may share: each charge's keys carry this shop's install id.
+        let customerKey = try #require(requests.first { $0.path == "/v1/customers" }?.idempotencyKey)
+        let install = String(try #require(customerKey.firstMatch(of: /^storefront-(.+)-customer-/)?.output.1))
+        let chargeKeys = requests.filter { $0.method == "POST" && $0.path.hasPrefix("/v1/payment_intents") }.compactMap(\.idempotencyKey)
+        #expect(!chargeKeys.isEmpty && chargeKeys.allSatisfy { $0.hasPrefix("storefront-\(install)-order-") }, "\(chargeKeys)")
         #expect(
             Set(requests.map(\.path).map { $0.split(separator: "/").prefix(2).joined(separator: "/") }).isSuperset(of: [
                 "v1/customers", "v1/checkout", "v1/setup_intents", "v1/payment_methods", "v1/payment_intents",
