@@ -32,7 +32,10 @@ extension OpenIDClient {
         guard let endpoint = try await metadata().deviceAuthorizationEndpoint else { return nil }
         let fields = [("client_id", settings.clientID), ("scope", (["openid"] + settings.scopes).joined(separator: " "))]
         let answer: (status: Int, body: Data)
-        do { answer = try await transport.postForm(endpoint, fields: fields + clientAuthentication()) } catch { throw .tokenEndpoint("\(error)") }
+        let proof = try await clientAuthentication()
+        do { answer = try await transport.postForm(endpoint, fields: fields + proof.fields, headers: proof.headers) } catch {
+            throw .tokenEndpoint("\(error)")
+        }
         let json = (try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any]
         // Google names the address `verification_url` (its own older draft), RFC 8628 `verification_uri`: either is taken.
         guard answer.status == 200, let json, let device = json["device_code"] as? String, let user = json["user_code"] as? String,
@@ -56,7 +59,10 @@ extension OpenIDClient {
             ("client_id", settings.clientID),
         ]
         let answer: (status: Int, body: Data)
-        do { answer = try await transport.postForm(endpoint, fields: fields + clientAuthentication()) } catch { throw .tokenEndpoint("\(error)") }
+        let proof = try await clientAuthentication()
+        do { answer = try await transport.postForm(endpoint, fields: fields + proof.fields, headers: proof.headers) } catch {
+            throw .tokenEndpoint("\(error)")
+        }
         let json = (try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any]
         if answer.status == 200, let token = json?["id_token"] as? String { return .idToken(token) }
         switch json?["error"] as? String {

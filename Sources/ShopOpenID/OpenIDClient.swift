@@ -5,8 +5,9 @@ import ShopIdentity
 import ShopPorts
 
 /// One provider's side of a sign-in: discovery, the authorization request, the code's exchange, and the ID token's
-/// checks. The provider's keys are read once and again whenever a token names a key not seen yet (a rotation), at most
-/// once per `keyRefetchInterval`.
+/// checks. The provider's keys are read again when a token names a key not seen yet (a rotation, at most once per
+/// `keyRefetchInterval`) and once they are an hour old, so a key the provider withdrew stops being trusted; its
+/// metadata is read again once a day.
 ///
 /// Order of calls: `authorizationURL` (the browser goes there) → the provider calls back with `code` and `state` →
 /// `exchange` (the ID token) → `verify` (who signed in).
@@ -21,7 +22,11 @@ public actor OpenIDClient {
     let transport: any OpenIDTransport
     let dates: DateSource
     private let keyRefetchInterval: TimeInterval
-    private var discovered: ProviderMetadata?
+    /// How long the provider's keys are trusted as read before they are read again.
+    static let keyMaxAge: TimeInterval = 3_600
+    /// How long the provider's metadata is used as read before it is read again.
+    static let metadataMaxAge: TimeInterval = 86_400
+    private var discovered: (metadata: ProviderMetadata, at: Date)?
     private var keys: (collection: JWTKeyCollection, byID: [String: (type: String, algorithm: String?)])?
     private var keysReadAt: Date?
 
@@ -33,9 +38,10 @@ public actor OpenIDClient {
         self.keyRefetchInterval = keyRefetchInterval
     }
 
-    /// The provider's metadata, read once; its `issuer` must be the one configured, character for character.
+    /// The provider's metadata, read again once a day; its `issuer` must be the one configured, character for character.
     public func metadata() async throws(OpenIDError) -> ProviderMetadata {
-        if let discovered { return discovered }
+        let now = dates.now()
+        if let discovered, now.timeIntervalSince(discovered.at) < Self.metadataMaxAge { return discovered.metadata }
         let url =
             settings.issuer.hasSuffix("/")
             ? settings.issuer + ".well-known/openid-configuration" : settings.issuer + "/.well-known/openid-configuration"
@@ -47,7 +53,7 @@ public actor OpenIDClient {
         guard metadata.issuer == settings.issuer else {
             throw .discovery("it names its issuer \(metadata.issuer), not \(settings.issuer)")
         }
-        discovered = metadata
+        discovered = (metadata, now)
         return metadata
     }
 
@@ -67,13 +73,15 @@ public actor OpenIDClient {
     /// Trades the code for the ID token, proving the request with the PKCE verifier.
     public func exchange(code: String, verifier: String, redirectURI: String) async throws(OpenIDError) -> String {
         let endpoint = try await metadata().tokenEndpoint
-        var fields = [
+        let fields = [
             ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI), ("client_id", settings.clientID),
             ("code_verifier", verifier),
         ]
-        fields += try await clientAuthentication()
+        let proof = try await clientAuthentication()
         let answer: (status: Int, body: Data)
-        do { answer = try await transport.postForm(endpoint, fields: fields) } catch { throw .tokenEndpoint("\(error)") }
+        do { answer = try await transport.postForm(endpoint, fields: fields + proof.fields, headers: proof.headers) } catch {
+            throw .tokenEndpoint("\(error)")
+        }
         let json = (try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any]
         guard answer.status == 200, let token = json?["id_token"] as? String else {
             throw .tokenEndpoint("\(answer.status) \(json?["error"] as? String ?? "without an ID token")")
@@ -81,22 +89,24 @@ public actor OpenIDClient {
         return token
     }
 
-    /// How the shop proves itself at the provider's endpoints: its secret, Apple's ES256 JWT, or nothing (PKCE alone).
-    func clientAuthentication() async throws(OpenIDError) -> [(String, String)] {
+    /// How the shop proves itself at the provider's endpoints: its secret in HTTP Basic (RFC 6749 §2.3.1's preferred
+    /// way, and the default where the provider names none) or in the body where the provider takes only that, Apple's
+    /// ES256 JWT in the body (Apple takes only that), or nothing (PKCE alone).
+    func clientAuthentication() async throws(OpenIDError) -> (fields: [(String, String)], headers: [(String, String)]) {
         switch settings.authentication {
-        case .secret(let secret): return [("client_secret", secret)]
+        case .secret(let secret):
+            let methods = try await metadata().tokenEndpointAuthMethods ?? ["client_secret_basic"]
+            if !methods.contains("client_secret_basic"), methods.contains("client_secret_post") { return ([("client_secret", secret)], []) }
+            let pair = FormEncoding.escape(settings.clientID) + ":" + FormEncoding.escape(secret)
+            return ([], [("Authorization", "Basic " + Data(pair.utf8).base64EncodedString())])
         case .apple(let team, let key, let pem):
             do {
-                return [
-                    (
-                        "client_secret",
-                        try await AppleClientSecret.make(teamID: team, keyID: key, clientID: settings.clientID, pem: pem, at: dates.now())
-                    )
-                ]
+                let secret = try await AppleClientSecret.make(teamID: team, keyID: key, clientID: settings.clientID, pem: pem, at: dates.now())
+                return ([("client_secret", secret)], [])
             } catch {
                 throw .tokenEndpoint("the Apple client secret could not be made: \(error)")
             }
-        case .none: return []
+        case .none: return ([], [])
         }
     }
 
@@ -123,7 +133,10 @@ public actor OpenIDClient {
         let now = dates.now().timeIntervalSince1970
         guard claims.iss == metadata.issuer else { throw .idToken("it was issued by \(claims.iss), not \(metadata.issuer)") }
         guard claims.aud.values.contains(settings.clientID) else { throw .idToken("it is for another client") }
-        if claims.aud.values.count > 1, claims.azp != settings.clientID { throw .idToken("it was given to another client") }
+        // OpenID Connect Core §3.1.3.7: an audience the shop does not trust (any but itself) refuses the token, whatever
+        // `azp` says; an `azp` there must be the shop.
+        guard claims.aud.values.allSatisfy({ $0 == settings.clientID }) else { throw .idToken("it is also for another client") }
+        if let azp = claims.azp, azp != settings.clientID { throw .idToken("it was given to another client") }
         guard claims.exp + Self.skew > now else { throw .idToken("it expired") }
         guard claims.iat - Self.skew <= now, claims.iat > now - 24 * 3_600 else { throw .idToken("its issue time is not now") }
         if let nonce {
@@ -141,19 +154,26 @@ public actor OpenIDClient {
     private func key(_ kid: String?, metadata: ProviderMetadata) async throws(OpenIDError)
         -> (JWTKeyCollection, (type: String, algorithm: String?))
     {
-        if let keys, let key = Self.pick(kid, keys.byID) { return (keys.collection, key) }
         let now = dates.now()
-        if let keysReadAt, keys != nil, now.timeIntervalSince(keysReadAt) < keyRefetchInterval {
-            throw .idToken("it names a key the provider does not have: \(kid ?? "none")")
-        }
+        let age = keysReadAt.map { now.timeIntervalSince($0) } ?? .infinity
+        if age < Self.keyMaxAge, let keys, let key = Self.pick(kid, keys.byID) { return (keys.collection, key) }
+        if age < keyRefetchInterval { throw .idToken("it names a key the provider does not have: \(kid ?? "none")") }
         let answer: (status: Int, body: Data)
         do { answer = try await transport.get(metadata.jwksURI) } catch { throw .keys("\(error)") }
-        guard answer.status == 200, let set = try? JSONDecoder().decode(KeySet.self, from: answer.body) else {
-            throw .keys("\(metadata.jwksURI) answered \(answer.status)")
-        }
+        guard answer.status == 200, let set = (try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any],
+            let entries = set["keys"] as? [Any]
+        else { throw .keys("\(metadata.jwksURI) answered \(answer.status) without a key set") }
         let collection = JWTKeyCollection()
-        do { try await collection.add(jwksJSON: String(decoding: answer.body, as: UTF8.self)) } catch { throw .keys("\(error)") }
-        let byID = Dictionary(set.keys.compactMap { key in key.kid.map { ($0, (type: key.kty, algorithm: key.alg)) } }) { first, _ in first }
+        var byID: [String: (type: String, algorithm: String?)] = [:]
+        for entry in entries {
+            // RFC 7517 §5: a key the shop cannot use (an unknown type, a bad field, one for encryption) is passed over,
+            // and the others still sign in.
+            guard let fields = entry as? [String: Any], (fields["use"] as? String ?? "sig") == "sig",
+                let data = try? JSONSerialization.data(withJSONObject: fields), let info = try? JSONDecoder().decode(KeySet.Key.self, from: data),
+                let jwk = try? JSONDecoder().decode(JWK.self, from: data), (try? await collection.add(jwk: jwk)) != nil
+            else { continue }
+            if let kid = info.kid, byID[kid] == nil { byID[kid] = (info.kty, info.alg) }
+        }
         keys = (collection, byID)
         keysReadAt = now
         guard let key = Self.pick(kid, byID) else { throw .idToken("it names a key the provider does not have: \(kid ?? "none")") }
@@ -182,13 +202,13 @@ struct TokenHeader: Decodable {
     var kid: String?
 }
 
-struct KeySet: Decodable {
+/// What the shop reads of one key of a provider's key set, beside JWTKit's own reading of it.
+enum KeySet {
     struct Key: Decodable {
         var kty: String
         var kid: String?
         var alg: String?
     }
-    var keys: [Key]
 }
 
 /// An ID token's claims; the shop checks each itself after the signature.

@@ -56,6 +56,8 @@ public struct ProviderMetadata: Decodable, Equatable, Sendable {
     public var jwksURI: String
     public var deviceAuthorizationEndpoint: String?
     public var signingAlgorithms: [String]?
+    /// How the token endpoint takes a client's proof; absent means `client_secret_basic` (OpenID Connect Discovery §3).
+    public var tokenEndpointAuthMethods: [String]?
 
     enum CodingKeys: String, CodingKey {
         case issuer
@@ -64,6 +66,7 @@ public struct ProviderMetadata: Decodable, Equatable, Sendable {
         case jwksURI = "jwks_uri"
         case deviceAuthorizationEndpoint = "device_authorization_endpoint"
         case signingAlgorithms = "id_token_signing_alg_values_supported"
+        case tokenEndpointAuthMethods = "token_endpoint_auth_methods_supported"
     }
 }
 

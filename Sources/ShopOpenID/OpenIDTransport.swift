@@ -2,10 +2,11 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 
-/// How the shop talks to a provider: a GET of a JSON document, and a form POST to the token endpoint.
+/// How the shop talks to a provider: a GET of a JSON document, and a form POST to the token endpoint (with the
+/// client's `Authorization` header, where it proves itself that way).
 public protocol OpenIDTransport: Sendable {
     func get(_ url: String) async throws -> (status: Int, body: Data)
-    func postForm(_ url: String, fields: [(String, String)]) async throws -> (status: Int, body: Data)
+    func postForm(_ url: String, fields: [(String, String)], headers: [(String, String)]) async throws -> (status: Int, body: Data)
 }
 
 /// The transport over AsyncHTTPClient: 10 s for an answer, at most 1 MB of it.
@@ -24,9 +25,10 @@ public struct HTTPOpenIDTransport: OpenIDTransport {
         return try await send(request)
     }
 
-    public func postForm(_ url: String, fields: [(String, String)]) async throws -> (status: Int, body: Data) {
+    public func postForm(_ url: String, fields: [(String, String)], headers: [(String, String)]) async throws -> (status: Int, body: Data) {
         var request = HTTPClientRequest(url: url)
         request.method = .POST
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
         request.headers.add(name: "Accept", value: "application/json")
         request.body = .bytes(ByteBuffer(string: FormEncoding.encode(fields)))

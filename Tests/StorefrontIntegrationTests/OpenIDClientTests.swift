@@ -50,20 +50,30 @@ struct OpenIDClientTests {
         static let issuer = "https://id.example"
         let keySet = Mutex<[[String: String]]>([])
         let keyReads = Mutex(0)
+        /// The token endpoint's `token_endpoint_auth_methods_supported`, when it names them.
+        let authMethods = Mutex<[String]?>(nil)
+        /// Each POST to the token endpoint: its fields and headers.
+        let posts = Mutex<[(fields: [String: String], headers: [String: String])]>([])
 
         func get(_ url: String) async throws -> (status: Int, body: Data) {
             if url.hasSuffix("/.well-known/openid-configuration") {
-                let metadata = [
+                var metadata: [String: Any] = [
                     "issuer": Self.issuer, "authorization_endpoint": Self.issuer + "/authorize", "token_endpoint": Self.issuer + "/token",
                     "jwks_uri": Self.issuer + "/jwks",
                 ]
+                metadata["token_endpoint_auth_methods_supported"] = authMethods.withLock { $0 }
                 return (200, try JSONSerialization.data(withJSONObject: metadata))
             }
             keyReads.withLock { $0 += 1 }
             return (200, try JSONSerialization.data(withJSONObject: ["keys": keySet.withLock { $0 }]))
         }
 
-        func postForm(_ url: String, fields: [(String, String)]) async throws -> (status: Int, body: Data) { (500, Data()) }
+        func postForm(_ url: String, fields: [(String, String)], headers: [(String, String)]) async throws -> (status: Int, body: Data) {
+            posts.withLock {
+                $0.append((Dictionary(fields) { $1 }, Dictionary(headers) { $1 }))
+            }
+            return (200, Data(#"{"id_token":"t"}"#.utf8))
+        }
 
         static func jwk(_ key: P256.Signing.PrivateKey, id: String) -> [String: String] {
             let point = key.publicKey.x963Representation.dropFirst()
@@ -119,7 +129,10 @@ struct OpenIDClientTests {
 
         let refusals: [(String, String)] = [
             (try token(claims(["aud": "another-client"])), "it is for another client"),
-            (try token(claims(["aud": ["shop", "other"]])), "it was given to another client"),
+            // OIDC Core §3.1.3.7: an audience the shop does not trust refuses the token, even with `azp` the shop.
+            (try token(claims(["aud": ["shop", "other"]])), "it is also for another client"),
+            (try token(claims(["aud": ["shop", "other"], "azp": "shop"])), "it is also for another client"),
+            (try token(claims(["azp": "other"])), "it was given to another client"),
             (try token(claims(["iss": "https://evil.example"])), "it was issued by https://evil.example, not https://id.example"),
             (try token(claims(["exp": now.timeIntervalSince1970 - 3_600])), "it expired"),
             (try token(claims(["iat": now.timeIntervalSince1970 + 3_600])), "its issue time is not now"),
@@ -176,6 +189,63 @@ struct OpenIDClientTests {
         #expect(provider.keyReads.withLock { $0 } == reads)
     }
 
+    /// RFC 7517 §5: a key the shop cannot use (an unknown type, a broken one, one for encryption) is passed over.
+    @Test func anUnusableKeyInTheSetLeavesTheOthersSigningIn() async throws {
+        let provider = Provider()
+        provider.keySet.withLock {
+            $0 = [
+                ["kty": "oct-unknown", "kid": "odd"], ["kty": "RSA", "kid": "broken", "n": "!!", "e": "AQAB"],
+                Provider.jwk(P256.Signing.PrivateKey(), id: "enc").merging(["use": "enc"]) { $1 }, Provider.jwk(keyOne, id: "k1"),
+            ]
+        }
+        #expect(try await client(provider).verify(idToken: try token(claims()), nonce: "n-1").subject == "u1")
+        await #expect(throws: OpenIDError.idToken("it names a key the provider does not have: enc"), "a key for encryption signs nothing") {
+            try await client(provider).verify(idToken: try token(claims(), header: ["alg": "ES256", "kid": "enc"]), nonce: "n-1")
+        }
+    }
+
+    /// A key the provider withdrew is trusted no longer than an hour after it was read, even while no token names a new one.
+    @Test func aWithdrawnKeyIsTrustedAnHourAtMost() async throws {
+        let provider = Provider()
+        provider.keySet.withLock { $0 = [Provider.jwk(keyOne, id: "k1")] }
+        let clock = Mutex(now)
+        let client = OpenIDClient(
+            settings: OpenIDProviderSettings(name: "Example", id: "example", issuer: Provider.issuer, clientID: "shop", authentication: .none),
+            transport: provider, dates: DateSource { clock.withLock { $0 } }, keyRefetchInterval: 60)
+        _ = try await client.verify(idToken: try token(claims()), nonce: "n-1")
+        provider.keySet.withLock { $0 = [Provider.jwk(P256.Signing.PrivateKey(), id: "k2")] }
+        clock.withLock { $0 = now.addingTimeInterval(3_599) }
+        let signedThen = try token(claims(["iat": now.timeIntervalSince1970 + 3_599, "exp": now.timeIntervalSince1970 + 4_000]))
+        #expect(try await client.verify(idToken: signedThen, nonce: "n-1").subject == "u1", "within the hour, as read")
+        clock.withLock { $0 = now.addingTimeInterval(3_601) }
+        await #expect(throws: OpenIDError.idToken("it names a key the provider does not have: k1")) {
+            try await client.verify(idToken: signedThen, nonce: "n-1")
+        }
+        #expect(provider.keyReads.withLock { $0 } == 2)
+    }
+
+    /// The secret goes in HTTP Basic, RFC 6749's preferred way and the default where the provider names none; in the
+    /// body only for a provider that takes only that.
+    @Test func theClientSecretGoesInBasicUnlessTheProviderTakesItOnlyInTheBody() async throws {
+        for methods in [nil, ["client_secret_basic", "client_secret_post"], ["client_secret_post"]] as [[String]?] {
+            let provider = Provider()
+            provider.authMethods.withLock { $0 = methods }
+            let client = OpenIDClient(
+                settings: OpenIDProviderSettings(
+                    name: "Example", id: "example", issuer: Provider.issuer, clientID: "shop:1", authentication: .secret("s3cr&t")),
+                transport: provider, dates: DateSource { now })
+            #expect(try await client.exchange(code: "c", verifier: "v", redirectURI: Self.redirect) == "t")
+            let post = try #require(provider.posts.withLock { $0.first })
+            if methods == ["client_secret_post"] {
+                #expect(post.fields["client_secret"] == "s3cr&t" && post.headers["Authorization"] == nil)
+            } else {
+                // Each part form-encoded, then joined by a colon (RFC 6749 §2.3.1).
+                let basic = "Basic " + Data("shop%3A1:s3cr%26t".utf8).base64EncodedString()
+                #expect(post.headers["Authorization"] == basic && post.fields["client_secret"] == nil, "\(String(describing: methods))")
+            }
+        }
+    }
+
     /// Sign in with Apple: the client secret is an ES256 JWT of the team's key as Apple documents it, and the answer is
     /// asked to be posted back.
     @Test func appleGetsAnES256ClientSecretAndAFormPostRequest() async throws {
@@ -205,7 +275,9 @@ struct OpenIDClientTests {
                 ]
                 return (200, try JSONSerialization.data(withJSONObject: metadata))
             }
-            func postForm(_ url: String, fields: [(String, String)]) async throws -> (status: Int, body: Data) { (500, Data()) }
+            func postForm(_ url: String, fields: [(String, String)], headers: [(String, String)]) async throws -> (status: Int, body: Data) {
+                (500, Data())
+            }
         }
         let apple = OpenIDClient(
             settings: OpenIDProviderSettings(

@@ -30,7 +30,9 @@ struct TerminalProviderSignInTests {
             ]
             return (200, try JSONSerialization.data(withJSONObject: metadata))
         }
-        func postForm(_ url: String, fields: [(String, String)]) async throws -> (status: Int, body: Data) { (500, Data()) }
+        func postForm(_ url: String, fields: [(String, String)], headers: [(String, String)]) async throws -> (status: Int, body: Data) {
+            (500, Data())
+        }
     }
 
     final class Outbox: MailTransport, @unchecked Sendable {
