@@ -132,6 +132,8 @@ public struct StripeChargeProcessor: ChargeProcessor {
         do {
             intent = try await client.post("/v1/payment_intents/\(id)/confirm", form, idempotencyKey: "\(stripeKey):confirm")
         } catch .refused(_, let error) where error.declineReason != nil {
+            // Declined with nobody there, nobody can pay it: it is canceled, not left open on the account for ever.
+            if request.offSession { await cancelQuietly(id) }
             return ledger(request, id: id, .declined(error.declineReason ?? .generic))
         } catch .notSent {
             throw .providerUnreachable
@@ -154,7 +156,8 @@ public struct StripeChargeProcessor: ChargeProcessor {
     func settledOutcome(_ intent: StripePaymentIntent) -> ChargeOutcome? {
         switch intent.status {
         case "succeeded": .succeeded
-        case "canceled": .declined(.voided)
+        // One canceled after a decline keeps its reason: read again, it is told as the decline it was.
+        case "canceled": intent.lastPaymentError.map { .declined($0.declineReason ?? .generic) } ?? .declined(.voided)
         // With no page for the bank to send the shopper back to, the check cannot be offered.
         case "requires_action": intent.bankCheckURL == nil && returnURL == nil ? .declined(.authenticationRequired) : nil
         case "requires_payment_method": intent.lastPaymentError.map { .declined($0.declineReason ?? .generic) }
