@@ -66,6 +66,8 @@ public final class StripeClient: Sendable {
     private let http: HTTPClient
     private let base: String
     private let key: StripeSecretKey
+    /// The Stripe account the key belongs to, as the shop files its Stripe records under.
+    var account: String { key.account }
     private let requestTimeout: TimeAmount
     private let retry: RetryPolicy
     private let clock: any Clock<Duration>

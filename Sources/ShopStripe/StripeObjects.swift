@@ -78,9 +78,11 @@ struct StripeSetupIntent: Decodable, Sendable {
     var id: String
     var status: String
     var paymentMethod: String?
+    /// The Stripe Customer the card is set up for.
+    var customer: String?
 
     enum CodingKeys: String, CodingKey {
-        case id, status
+        case id, status, customer
         case paymentMethod = "payment_method"
     }
 }

@@ -68,6 +68,12 @@ public struct StripeWebhook: ProviderWebhook {
             }
             let setup: StripeSetupIntent = try await client.get("/v1/setup_intents/\(setupID)")
             guard setup.status == "succeeded", let methodID = setup.paymentMethod else { return .ignored("SetupIntent \(setupID) has no card yet") }
+            // The metadata names a customer; only the Stripe Customer this shop filed for that customer proves it is
+            // theirs (another shop on the account, or anyone making sessions on it, may use the same name).
+            let filed = try await references.customerReference(for: customer, account: client.account)
+            guard let filed, setup.customer == filed else {
+                return .ignored("Checkout Session \(object.id ?? "") saved a card for a Stripe Customer this shop did not file for \(customer)")
+            }
             let method: StripePaymentMethod = try await client.get("/v1/payment_methods/\(methodID)")
             return .cardSaved(customer: customer, card: StripePaymentProvider.paymentMethod(method, fallback: nil))
         case "charge.dispute.closed":

@@ -137,6 +137,16 @@ struct StripeFakeTests {
                 Issue.record("a payment session is not the card page")
                 return
             }
+            // A session made for another Stripe Customer (another shop on the account) that names Ada adds nothing to hers.
+            let eves = try await pages.startCardSetup(forCustomer: "ssh:SHA256:eve")
+            try fake.completeCheckoutSession(eves.id, card: "4242424242424242")
+            var forged = try #require(try fake.objects("checkout_sessions").first { $0["id"] as? String == eves.id })
+            forged["metadata"] = ["storefront_customer": "ssh:SHA256:ada"]
+            guard case .ignored(let why) = try await webhook.notice(for: try event(forged)) else {
+                Issue.record("a card saved for another Stripe Customer reached Ada's wallet")
+                return
+            }
+            #expect(why.contains("did not file for ssh:SHA256:ada"), "\(why)")
             try await client.shutdown()
         }
     }
