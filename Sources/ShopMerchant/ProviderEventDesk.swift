@@ -179,30 +179,37 @@ public struct ProviderEventDesk: Sendable {
             guard !wallet.cards.contains(where: { $0.id == card.id }) else { return (nil, "card \(card.id) saved already") }
             try await wallets.addCard(card, forCustomer: customer, makeDefault: wallet.cards.isEmpty)
             return (nil, "card \(card.id) (\(card.network.displayName) ••\(card.lastFour)) saved for \(customer)")
-        case .disputeClosed(let number, let reference, let outcome):
+        case .disputeClosed(let number, let amount, let reason, let reference, let outcome):
             let events = try await orders.events(orderNumber: number)
             let known = events.contains { if case .disputeClosed(reference, _) = $0.change { true } else { false } }
             guard !known else { return (number, "dispute \(reference) closed already") }
+            // Stripe does not keep its events in order: an end heard first records the dispute's start from it too.
+            var opened = ""
+            if !events.contains(where: { if case .disputed(_, _, reference) = $0.change { true } else { false } }) {
+                opened = try await recordDispute(number, amount, reason, reference) + "; "
+            }
             return (
                 number,
-                try await refusalAsOutcome("dispute \(reference) closed: \(outcome)") {
+                try await refusalAsOutcome(opened + "dispute \(reference) closed: \(outcome)") {
                     _ = try await orders.apply(
                         .disputeClosed(reference: reference, outcome: outcome), toOrder: number, by: .provider, at: dates.now(), expecting: nil)
                 }
             )
         case .disputed(let number, let amount, let reason, let reference):
-            _ = try await backend.settleFromProvider(orderNumber: number)
             let known = try await orders.events(orderNumber: number).contains {
                 if case .disputed(_, _, reference) = $0.change { true } else { false }
             }
             guard !known else { return (number, "dispute \(reference) recorded already") }
-            return (
-                number,
-                try await refusalAsOutcome("flagged: dispute \(reference) of \(amount.formatted)") {
-                    _ = try await orders.apply(
-                        .disputed(amount, reason: reason, reference: reference), toOrder: number, by: .provider, at: dates.now(), expecting: nil)
-                }
-            )
+            return (number, try await recordDispute(number, amount, reason, reference))
+        }
+    }
+
+    /// Flags order `number` with the dispute `reference`, its charge settled first (a dispute means it was paid).
+    private func recordDispute(_ number: String, _ amount: Money, _ reason: String, _ reference: String) async throws -> String {
+        _ = try await backend.settleFromProvider(orderNumber: number)
+        return try await refusalAsOutcome("flagged: dispute \(reference) of \(amount.formatted)") {
+            _ = try await orders.apply(
+                .disputed(amount, reason: reason, reference: reference), toOrder: number, by: .provider, at: dates.now(), expecting: nil)
         }
     }
 

@@ -63,8 +63,9 @@ public enum ProviderNotice: Hashable, Sendable {
     case cardSaved(customer: String, card: PaymentMethod)
     /// The shopper's bank disputes the order's payment.
     case disputed(orderNumber: String, amount: Money, reason: String, reference: String)
-    /// The dispute `reference` of the order ended, as the provider words its outcome (`won`, `lost`…).
-    case disputeClosed(orderNumber: String, reference: String, outcome: String)
+    /// The dispute `reference` of the order ended, as the provider words its outcome (`won`, `lost`…); its amount and
+    /// reason, so an end heard before the dispute's start records both.
+    case disputeClosed(orderNumber: String, amount: Money, reason: String, reference: String, outcome: String)
     /// Nothing for the shop to do, and why (a type it does not act on, a payment of another shop).
     case ignored(String)
 }

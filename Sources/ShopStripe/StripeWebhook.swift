@@ -77,11 +77,16 @@ public struct StripeWebhook: ProviderWebhook {
             let method: StripePaymentMethod = try await client.get("/v1/payment_methods/\(methodID)")
             return .cardSaved(customer: customer, card: StripePaymentProvider.paymentMethod(method, fallback: nil))
         case "charge.dispute.closed":
-            // The signed event carries the dispute as it closed: its status is the outcome.
-            guard let disputeID = object.id, let status = object.status else {
-                throw WebhookRefusal.malformed("a dispute event without the dispute's id or status")
+            // The signed event carries the whole dispute as it closed: its status is the outcome, and its amount and
+            // reason record the dispute too when this end arrives before its start (Stripe does not keep the order).
+            guard let disputeID = object.id, let status = object.status, let amount = object.amount else {
+                throw WebhookRefusal.malformed("a dispute event without the dispute's id, status or amount")
             }
-            return try await disputedOrder(object) { number, _ in .disputeClosed(orderNumber: number, reference: disputeID, outcome: status) }
+            return try await disputedOrder(object) { number, intent in
+                .disputeClosed(
+                    orderNumber: number, amount: Self.money(amount, object.currency ?? intent.currency), reason: Self.words(object.reason),
+                    reference: disputeID, outcome: status)
+            }
         case "charge.dispute.created":
             guard let disputeID = object.id, let amount = object.amount else {
                 throw WebhookRefusal.malformed("a dispute event without the dispute's id or amount")
