@@ -11,6 +11,10 @@ public struct Currency: Hashable, Sendable, Codable, CustomStringConvertible {
         self.symbol = symbol
     }
 
+    /// The step, in minor units, a card payment or refund of this currency moves in: 10 thousandths for a
+    /// three-decimal currency (KWD, BHD…: Stripe takes only a last digit of 0, and fils are not coined finer), else 1.
+    public var cardStep: Int64 { exponent == 3 ? 10 : 1 }
+
     public static let usd = Currency(code: "USD", exponent: 2, symbol: "$")
     public static let eur = Currency(code: "EUR", exponent: 2, symbol: "€")
     public static let gbp = Currency(code: "GBP", exponent: 2, symbol: "£")

@@ -157,9 +157,15 @@ public protocol RefundProcessor: Sendable {
 extension Order {
     /// What giving back `quantities` of the order's lines comes to: what was paid for them (their prices less their
     /// share of a discount code, by the item, rounded down) and the tax added on them (their share of the order's,
-    /// rounded down), never more than was paid. Tax included in prices is in what was paid already. Shipping is given
-    /// back only by an amount.
+    /// rounded down), never more than was paid, in the currency's card step (KWD in tens of fils). Tax included in
+    /// prices is in what was paid already. Shipping is given back only by an amount.
     public func refundAmount(for quantities: [ProductID: Int]) -> Money {
+        let exact = exactRefundAmount(for: quantities)
+        let step = exact.currency.cardStep
+        return Money(minorUnits: exact.minorUnits / step * step, currency: exact.currency)
+    }
+
+    private func exactRefundAmount(for quantities: [ProductID: Int]) -> Money {
         let currency = totals.total.currency
         var goods: Int64 = 0
         for line in lines {

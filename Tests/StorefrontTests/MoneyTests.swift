@@ -110,3 +110,26 @@ struct CartTests {
         #expect(request.validationFailure == "no summary items")
     }
 }
+
+/// A line refund in a three-decimal currency is a whole number of tens of fils: Stripe refuses any other last digit.
+@Suite("Refunds in card steps")
+struct RefundStepTests {
+    func order(_ currency: Currency, unit: Int64, quantity: Int, tax: Int64) -> Order {
+        let line = CartLine(productID: "dates", name: "Dates", unitPrice: Money(minorUnits: unit, currency: currency), quantity: quantity)
+        let subtotal = Money(minorUnits: unit * Int64(quantity), currency: currency)
+        let totals = CartTotals(subtotal: subtotal, shipping: .zero(currency), tax: Money(minorUnits: tax, currency: currency))
+        return Order(
+            number: "SF-000001", placedAt: .init(timeIntervalSince1970: 0), lines: [line], totals: totals, status: .paid, paymentDescription: "Visa",
+            shippingMethodLabel: "Standard", shipTo: "Kuwait City")
+    }
+
+    @Test func aPartOfALineInKWDIsRoundedDownToTensOfFils() {
+        // 3 × 2.560 KWD with 0.390 tax: one item is 2.560 and a third of the tax, 0.130: 2.690 exactly.
+        #expect(order(.kwd, unit: 2_560, quantity: 3, tax: 390).refundAmount(for: ["dates": 1]).minorUnits == 2_690)
+        // With 0.400 tax a third is 0.133: 2.693 would be refused by Stripe, so 2.690 is given back.
+        #expect(order(.kwd, unit: 2_560, quantity: 3, tax: 400).refundAmount(for: ["dates": 1]).minorUnits == 2_690)
+        #expect(order(.bhd, unit: 1_005, quantity: 2, tax: 0).refundAmount(for: ["dates": 1]).minorUnits == 1_000)
+        // Two-decimal currencies move in cents, as before.
+        #expect(order(.usd, unit: 1_001, quantity: 3, tax: 100).refundAmount(for: ["dates": 1]).minorUnits == 1_001 + 33)
+    }
+}
