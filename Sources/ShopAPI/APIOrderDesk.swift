@@ -213,7 +213,11 @@ struct APIOrderDesk {
         } catch {
             throw Self.missing("shippingMethod", error.message)
         }
-        if let refusal = commerce.provider.chargeRefusal(order.totals.total) { throw Self.missing("cart", refusal) }
+        if let refusal = commerce.provider.chargeRefusal(order.totals.total) {
+            // Under the provider's smallest charge because of a code: the code is what to change.
+            guard order.discount != nil else { throw Self.missing("cart", refusal) }
+            throw Self.missing("discountCode", DiscountRefusal.leavesTooLittle(total: order.totals.total, why: refusal).line)
+        }
         return (order, card)
     }
 

@@ -82,9 +82,12 @@ public struct PlaceOrder: Sendable {
             case .failure(let refusal): throw .discount(refusal)
             }
         }
+        let totals = cart.totals(shipping: method, tax: quote.tax, discount: applied)
+        // A code that leaves nothing to pay makes an order no card can pay: it is refused here, on every front.
+        if applied != nil, totals.total.minorUnits <= 0 { throw .discount(.leavesTooLittle(total: totals.total, why: nil)) }
         var draft = OrderDraft(
-            lines: lines, totals: cart.totals(shipping: method, tax: quote.tax, discount: applied), shippingMethod: method,
-            shippingContact: contact, customerID: customerID, tax: quote.tax, discount: applied)
+            lines: lines, totals: totals, shippingMethod: method, shippingContact: contact, customerID: customerID, tax: quote.tax,
+            discount: applied)
         draft.offSession = offSession
         draft.subscription = subscription
         draft.renews = renews

@@ -181,6 +181,9 @@ public enum DiscountRefusal: Error, Hashable, Sendable {
     case signInFirst
     case belowMinimum(Money)
     case otherProducts
+    /// With the code, the order would be `total`, which a card cannot pay (nothing, or under the provider's smallest
+    /// charge, whose words `why` are when it is that).
+    case leavesTooLittle(total: Money, why: String?)
 
     public var line: String {
         switch self {
@@ -192,6 +195,9 @@ public enum DiscountRefusal: Error, Hashable, Sendable {
         case .signInFirst: "That code is once per customer: sign in to use it."
         case .belowMinimum(let minimum): "That code needs \(minimum.formatted) of goods it applies to."
         case .otherProducts: "That code is for other products."
+        case .leavesTooLittle(let total, let why):
+            why.map { "With that code the order would be \(total.formatted). \($0)" }
+                ?? "With that code the order would be \(total.formatted), which a card cannot pay: the shop does not give orders away."
         }
     }
 }

@@ -62,6 +62,13 @@ struct APIDiscountTests {
             #expect(paused.status == .ok && paused.json["status"] as? String == "paused", "\(paused.text)")
             #expect(try await client.call(.delete, "/v1/merchant/discounts/LAUNCH-10", token: merchant).status == .conflict, "an order used it")
             #expect(try await client.call(.delete, "/v1/merchant/discounts/NOPE", token: merchant).status == .notFound)
+
+            // A code that leaves nothing to pay makes no order: 422 on the code, before any charge.
+            let free = try await client.call(.post, "/v1/merchant/discounts", token: merchant, json: #"{"code": "ALLFREE", "percent": "100"}"#)
+            #expect(free.status == .created, "\(free.text)")
+            let nothing = try await client.order(shopper, key: "o-3", json: #"{"discountCode": "ALLFREE"}"#)
+            #expect(nothing.status == .unprocessableContent && nothing.text.contains("which a card cannot pay"), "\(nothing.text)")
+            #expect(nothing.text.contains("discountCode"), "the field named: \(nothing.text)")
         }
         #expect(try await api.discounts.code("LAUNCH-10")?.isPaused == true)
     }

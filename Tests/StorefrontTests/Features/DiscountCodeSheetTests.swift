@@ -14,8 +14,11 @@ import Testing
 @Suite("Discount code on the payment sheet")
 struct DiscountCodeSheetTests {
     /// A stack whose shop has `codes`, and a driver on its payment sheet for one keycap ($64.00), on the "Code" row.
-    func sheet(with codes: [DiscountCode], size: Size = Size(columns: 80, rows: 24)) async throws -> ScriptedDriver {
-        let stack = TestStack()
+    func sheet(with codes: [DiscountCode], size: Size = Size(columns: 80, rows: 24), provider: (any PaymentProvider)? = nil) async throws
+        -> ScriptedDriver
+    {
+        var stack = TestStack()
+        if let provider { stack.paymentProvider = provider }
         let discounts = SQLiteDiscountCodes(database: stack.database)
         for code in codes { try await discounts.create(code, at: Fixtures.fixedDates.now()) }
         let driver = await ScriptedDriver(stack: stack, size: size)
@@ -50,6 +53,26 @@ struct DiscountCodeSheetTests {
         #expect(order.discount?.code == "LAUNCH10" && order.totals.discount.minorUnits == 640 && order.totals.total.minorUnits == 6_178)
         let uses = try await SQLiteDiscountCodes(database: driver.stack.database).uses(of: "LAUNCH10", customer: order.customerID)
         #expect(uses == (1, 1))
+    }
+
+    /// A code that leaves nothing to pay, or less than the provider's smallest charge, makes an order no card can pay:
+    /// refused in the field, the sheet as it was, before Pay.
+    @Test func aCodeThatLeavesTooLittleToPayIsRefusedBeforePay() async throws {
+        let driver = try await sheet(with: [DiscountCode(code: "FREE", kind: .percentage(basisPoints: 10_000))])
+        let before = driver.state.paymentSheet?.summaryItems
+        try await enter("free", on: driver)
+        let nothing = DiscountRefusal.leavesTooLittle(total: .zero(.usd), why: nil)
+        #expect(driver.state.form?.fields.first?.error == nothing.line)
+        #expect(nothing.line == "With that code the order would be $0.00, which a card cannot pay: the shop does not give orders away.")
+        #expect(driver.state.paymentSheet?.summaryItems == before && driver.state.paymentSheet?.rowValues[.discountCode] == "Add a code")
+        // What is left is under the smallest charge the provider takes (Stripe's $0.50 in USD): its words are added.
+        let smallest = "The smallest card payment in USD is $0.50."
+        let stripeLike = try await sheet(
+            with: [DiscountCode(code: "ALMOST", kind: .fixed(Money(minorUnits: 6_370, currency: .usd)))],
+            provider: PaymentProviderStub(refusingCharges: smallest))
+        try await enter("almost", on: stripeLike)
+        #expect(stripeLike.state.form?.fields.first?.error == "With that code the order would be $0.32. \(smallest)")
+        #expect(stripeLike.state.paymentSheet?.summaryItems == before && stripeLike.state.paymentSheet?.rowValues[.discountCode] == "Add a code")
     }
 
     @Test func aCodeThatDoesNotApplySaysWhyInOneLineAndChangesNothing() async throws {

@@ -59,12 +59,26 @@ extension CheckoutFeature {
             if refusal == .unknown { state.unknownCodes += 1 }
             state.shell.form?.fail(refusal.line, field: "code")
         case .success(let (code, applied)):
-            state.shell.dismissForm()
+            let before = state.checkout?.discount
             state.checkout?.discount = code
             refreshDiscount(&state, env)
+            // A code that leaves too little for a card to pay is refused here, before Pay, and the sheet kept as it was.
+            if let total = state.sheet?.summaryItems.last?.amount, let refusal = Self.tooLittleToPay(total, env) {
+                state.checkout?.discount = before
+                refreshDiscount(&state, env)
+                state.shell.form?.fail(refusal.line, field: "code")
+                return .none
+            }
+            state.shell.dismissForm()
             state.shell.notice = Notice(.info, "The code \(code.code) takes \(applied.total.formatted) off.")
         }
         return .none
+    }
+
+    /// Why a card cannot pay `total`, the order's with a code: nothing left, or under the provider's smallest charge.
+    static func tooLittleToPay(_ total: Money, _ env: ShopEnvironment) -> DiscountRefusal? {
+        if total.minorUnits <= 0 { return .leavesTooLittle(total: total, why: nil) }
+        return env.dependencies.paymentProvider.chargeRefusal(total).map { .leavesTooLittle(total: total, why: $0) }
     }
 
     /// The summary and the rows after the code or the shipping changed.
