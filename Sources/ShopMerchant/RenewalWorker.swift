@@ -147,6 +147,9 @@ public struct RenewalWorker: Sendable {
         } catch {
             return .undeliverable(error.message)
         }
+        // The provider's own rules (its smallest charge, the steps it counts a currency in) fail every try alike: said
+        // as what they are, never tried as a decline or left to the lease.
+        if let refusal = provider.chargeRefusal(draft.totals.total) { return .undeliverable(refusal) }
         guard let wallet = try? await wallets.wallet(forCustomer: subscription.customerID) else { return nil }
         guard let card = wallet.cards.first(where: { $0.id == subscription.cardID }) else {
             return .failed("The card \(subscription.cardDescription) is no longer saved.")
@@ -167,7 +170,9 @@ public struct RenewalWorker: Sendable {
         case .refused(.declined(let reason)): return .failed(reason.message)
         case .refused(.soldOut(let name, _)): return .undeliverable("\(name) is sold out.")
         case .refused(.timedOut), .refused(.providerUnreachable), .refused(.unavailable): return nil
-        case .refused(let error): return .failed("\(error)")
+        // Not the card's doing: said as what it is, on the retry schedule, never blamed on the card.
+        case .refused(.providerRefused(let why)): return .undeliverable("The payment service refused the renewal, not the card: \(why)")
+        case .refused(let error): return .undeliverable("The renewal could not be charged (\(error)); the card was not charged.")
         }
     }
 

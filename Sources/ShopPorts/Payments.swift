@@ -89,6 +89,10 @@ public enum MerchantBackendError: Error, Hashable, Sendable {
     case authenticationRequired(url: String)
     /// The order's discount code has no use left for it, or no longer holds; nothing was charged or reserved.
     case discountRefused(DiscountRefusal)
+    /// The provider refused the charge for a reason that is not the card's (an amount it cannot take, a parameter, the
+    /// account's settings): definite, nothing was charged, and asking again changes nothing.
+    case providerRefused(String)
+    /// The shop or the provider could not act just now (its records failed); asking again later may work.
     case unavailable(String)
 }
 

@@ -45,7 +45,7 @@ public struct StripeChargeProcessor: ChargeProcessor {
         let units: Int64
         switch StripeAmounts.units(request.amount) {
         case .success(let exact): units = exact
-        case .failure(let refusal): throw .unavailable("\(refusal)")
+        case .failure(let refusal): throw .providerRefused("\(refusal)")
         }
         let intent: StripePaymentIntent
         let stripeKey = try await records { try await accountScoped(request.idempotencyKey) }
@@ -197,7 +197,7 @@ public struct StripeChargeProcessor: ChargeProcessor {
         case .stripe(.refused(_, let error)) where error.type == "idempotency_error":
             .idempotencyMismatch
         case .stripe(.refused(let status, let error)):
-            error.declineReason.map { .declined($0) } ?? .unavailable("Stripe refused the payment (\(status)): \(error.message ?? "no reason given")")
+            error.declineReason.map { .declined($0) } ?? .providerRefused("Stripe refused the payment (\(status)): \(error.message ?? "no reason given")")
         }
     }
 

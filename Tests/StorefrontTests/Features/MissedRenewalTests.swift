@@ -90,6 +90,25 @@ struct MissedRenewalTests {
         #expect(try await worker(driver.stack).pass(at: period3.addingTimeInterval(RenewalSchedule.day)).claimed == 0, "nothing due again")
     }
 
+    /// The provider's own rule (its smallest charge) refuses a renewal before any card is tried: said as what it is on
+    /// the subscription and in its history, never as a decline, and not left to the lease to be tried every 5 minutes.
+    @Test func aRenewalTheProviderCannotChargeIsSaidAsItsRuleNotTheCards() async throws {
+        let driver = try await SubscribeSheetTests().onCoffee()
+        try await driver.press("r,p,enter")
+        let store = SQLiteSubscriptions(database: driver.stack.database)
+        let id = try #require(try await store.subscriptions(customer: SubscribeSheetTests.customer).first?.id)
+        let rule = "The smallest card payment in USD is $50.00; this order is $18.00."
+        var strict = worker(driver.stack)
+        strict.provider = PaymentProviderStub(refusingCharges: rule)
+        let due = Fixtures.fixedDates.now().addingTimeInterval(RenewalSchedule.week + 60)
+        let pass = try await strict.pass(at: due)
+        #expect(pass.failed == [id] && pass.leftForLater.isEmpty)
+        let after = try #require(try await store.subscription(id: id))
+        #expect(after.lastFailure == rule && after.failedAttempts == 1)
+        let told = try #require(try await store.history(of: id).last)
+        #expect(told.kind == "undeliverable" && told.detail.contains(rule) && !told.detail.contains("declined"), "\(told)")
+    }
+
     /// A decline that may pass later (insufficient funds) is tried again 1, 3 and 5 days on, then the subscription ends.
     @Test func aCardThatKeepsFailingEndsInACancelAndAMessage() async throws {
         let (driver, id) = try await subscribedThenSwitchedCard(to: "Charge Visa ••9995  Test: insufficient funds")
