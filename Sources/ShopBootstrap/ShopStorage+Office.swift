@@ -19,9 +19,16 @@ extension ShopStorage {
 
     /// The renewal worker over this shop's subscriptions, charging through `payments`, its leases held as `name`.
     public func renewalWorker(_ payments: PaymentStack, environment: [String: String], name: String) -> RenewalWorker {
-        RenewalWorker(
+        var worker = RenewalWorker(
             store: subscriptions, catalog: catalog, wallets: wallets, provider: payments.provider,
             backend: merchantBackend(payments, environment: environment), methodData: { payments.methodData($0) }, name: name)
+        let accounts = accounts
+        // An address without an email still reaches its subscriber: the account's verified email.
+        worker.accountEmail = { customer in
+            guard let account = try? await accounts.account(id: customer), account.emailVerifiedAt != nil, let email = account.email else { return nil }
+            return MailAddress(name: account.name ?? "", address: email)
+        }
+        return worker
     }
 
     /// The back office every front changes orders through (the console, the API, the `orders` commands): this shop's

@@ -36,6 +36,9 @@ public struct RenewalWorker: Sendable {
     public var lease: Duration
     /// Subscriptions claimed at a time.
     public var batch: Int
+    /// The verified email of the account `customerID`, which a renewal's message goes to when the subscription's
+    /// address carries no email (nil: none).
+    public var accountEmail: @Sendable (_ customerID: String) async -> MailAddress? = { _ in nil }
 
     public init(
         store: any SubscriptionStore, catalog: any CatalogRepository, wallets: any WalletRepository, provider: any PaymentProvider,
@@ -84,7 +87,12 @@ public struct RenewalWorker: Sendable {
             outcome = charged
         }
         let period = subscription.period
-        let event = Self.event(outcome, of: subscription, at: now)
+        var told = subscription
+        if told.subscriber == nil, let email = await accountEmail(subscription.customerID) {
+            told.shipTo.email = email.address
+            if told.shipTo.name.isEmpty { told.shipTo.name = email.name }
+        }
+        let event = Self.event(outcome, of: told, at: now)
         do {
             let settled = try await store.update(id, worker: name, event: event) { current in
                 // Changed meanwhile by another worker (its lease ran out and it renewed): nothing to apply.

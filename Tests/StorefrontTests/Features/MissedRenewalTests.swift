@@ -97,9 +97,18 @@ struct MissedRenewalTests {
         try await driver.press("r,p,enter")
         let store = SQLiteSubscriptions(database: driver.stack.database)
         let id = try #require(try await store.subscriptions(customer: SubscribeSheetTests.customer).first?.id)
+        // Its address carries no email: the message goes to the account's verified one.
+        let noEmail = SubscriptionEvent(at: Fixtures.fixedDates.now(), actor: "test", kind: "address", detail: "email cleared")
+        _ = try await store.update(id, worker: nil, event: noEmail) { current in
+            var next = current
+            next.shipTo.email = ""
+            return next
+        }
         let rule = "The smallest card payment in USD is $50.00; this order is $18.00."
         var strict = worker(driver.stack)
         strict.provider = PaymentProviderStub(refusingCharges: rule)
+        let customer = SubscribeSheetTests.customer
+        strict.accountEmail = { $0 == customer ? MailAddress(name: "Jane", address: "jane.verified@example.com") : nil }
         let due = Fixtures.fixedDates.now().addingTimeInterval(RenewalSchedule.week + 60)
         let pass = try await strict.pass(at: due)
         #expect(pass.failed == [id] && pass.leftForLater.isEmpty)
@@ -107,6 +116,11 @@ struct MissedRenewalTests {
         #expect(after.lastFailure == rule && after.failedAttempts == 1)
         let told = try #require(try await store.history(of: id).last)
         #expect(told.kind == "undeliverable" && told.detail.contains(rule) && !told.detail.contains("declined"), "\(told)")
+        let mail = KeptMail()
+        _ = try await delivery(driver.stack, mail, at: due).deliverDue()
+        let message = try #require(mail.sent.withLock { $0.first { $0.subject.contains("could not be sent") } })
+        #expect(message.to.address == "jane.verified@example.com" && message.text.contains(rule), "\(message.text)")
+        #expect(!message.text.contains("We could not charge"), "not blamed on the card: \(message.text)")
     }
 
     /// A decline that may pass later (insufficient funds) is tried again 1, 3 and 5 days on, then the subscription ends.
