@@ -40,13 +40,28 @@ struct StockCommand: AsyncParsableCommand {
         @Argument(help: ArgumentHelp("The product's id as in the catalog, or a variant's SKU.", valueName: "product"))
         var product: String
 
-        @Argument(help: ArgumentHelp("How many are on hand, 0 or more.", valueName: "count"))
-        var count: Int
+        // Taken as words, unrecognized ones too: a bare "-1" would otherwise read as an unknown option and be told as a
+        // missing count; every count below 0 is told the same way, however it was typed.
+        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("How many are on hand, 0 or more.", valueName: "count"))
+        var countWords: [String] = []
 
         @OptionGroup var shop: ShopDatabaseOptions
 
         @Flag(help: "Print JSON instead of a table.")
         var json = false
+
+        /// The words given for the count; "--" only ends the options.
+        var countTyped: [String] { countWords.filter { $0 != "--" } }
+        /// The count typed; one below 0 is refused by the stock itself (65), as `stock set P -- -1` always was.
+        var count: Int { countTyped.first.flatMap { Int($0) } ?? 0 }
+
+        func validate() throws {
+            guard countTyped.count == 1, let typed = countTyped.first else {
+                throw ValidationError(
+                    countTyped.isEmpty ? "Give the count on hand: storefront stock set \(product) 12" : "Give one count, not \(countTyped.count) words.")
+            }
+            guard Int(typed) != nil else { throw ValidationError("The count \"\(typed)\" is not a whole number.") }
+        }
 
         func run() async throws {
             let (product, count) = (ProductID(product), count)

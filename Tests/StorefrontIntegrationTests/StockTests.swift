@@ -64,6 +64,9 @@ struct StockTests {
         #expect(unknown.status == 65 && unknown.stderr.contains("There is no product no-such in the catalog."))
         let negative = try Subprocess.run(binary, ["stock", "set", "--data-dir", directory, "poster-vt100", "--", "-1"])
         #expect(negative.status == 65, "a count below zero is a data error, as docs/exit-codes.md says: \(negative.stderr)")
+        // Typed bare, "-1" is the same count, not an unknown option or a missing count.
+        let bare = try Subprocess.run(binary, ["stock", "set", "poster-vt100", "-1", "--data-dir", directory])
+        #expect(bare.status == 65 && bare.stderr == negative.stderr, "\(bare.stderr)")
         let listed = try Subprocess.run(binary, ["stock", "--low", "4", "--json", "--data-dir", directory])
         let document = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])
         let stock = try #require(document["stock"] as? [[String: Any]])
