@@ -79,6 +79,7 @@ struct RequestLog<Context: RequestContext>: RouterMiddleware {
             }
             // The client's terms only: the generated code's own wording ("An error occurred while attempting to parse
             // the request") and Swift's types stay in the log.
+            if let query = Self.queryProblem(failure) { return APIProblem(.invalidRequest, query) }
             return APIProblem(.invalidRequest, Self.describe(failure.underlyingError))
         case let failure as any HTTPResponseError where failure.status == .contentTooLarge:
             return APIProblem(.tooLarge, "The body is over \(maxBodyBytes) bytes.")
@@ -123,6 +124,31 @@ struct RequestLog<Context: RequestContext>: RouterMiddleware {
         case .dataCorrupted(let context): return "\(path(context)) has a value that is not allowed."
         @unknown default: return "The body cannot be read."
         }
+    }
+
+    /// A query parameter the generated code could not read, in the client's words ("limit must be a whole number, not
+    /// \"abc\"."): its decoder names no field, so the parameter is the one whose value is not of the kind asked for.
+    static func queryProblem(_ failure: ServerError) -> String? {
+        guard case .typeMismatch(let type, let context)? = failure.underlyingError as? DecodingError, context.codingPath.isEmpty,
+            let query = failure.request.path?.split(separator: "?", maxSplits: 1).dropFirst().first
+        else { return nil }
+        let items = query.split(separator: "&").map { item in
+            let parts = item.split(separator: "=", maxSplits: 1).map { String($0).removingPercentEncoding ?? String($0) }
+            return (name: parts.first ?? "", value: parts.count > 1 ? parts[1] : "")
+        }
+        let wrong = items.filter { item in
+            switch type {
+            case is Int.Type, is Int64.Type, is Int32.Type: Int64(item.value) == nil
+            case is Double.Type, is Float.Type: Double(item.value) == nil
+            case is Bool.Type: !["true", "false"].contains(item.value)
+            default: false
+            }
+        }
+        guard let first = wrong.first else { return nil }
+        let shown = first.value.prefix(40).unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }
+        return wrong.count == 1
+            ? "\(first.name.prefix(40)) must be \(jsonKind(type)), not \"\(String(String.UnicodeScalarView(shown)))\"."
+            : "A query parameter must be \(jsonKind(type)): one of \(wrong.map { String($0.name.prefix(40)) }.joined(separator: ", "))."
     }
 
     /// What a Swift type is called in JSON.

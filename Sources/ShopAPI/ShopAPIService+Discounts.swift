@@ -27,12 +27,15 @@ extension ShopAPIService {
         // The refusal is taken as a value: a typed catch of one case crashes this compiler (an ownership error).
         let refused: DiscountCodeError?
         do throws(DiscountCodeError) {
-            try await discounts.create(code, at: commerce.now())
+            try await discounts.create(code, at: commerce.now(), checkingAgainst: shop.catalog)
             refused = nil
         } catch {
             refused = error
         }
         if case .exists? = refused { throw APIProblem(.conflict, "A code named \(code.code) exists already.") }
+        if case .unknownProducts? = refused, let refused {
+            throw APIProblem(.validation, "onlyFor: \(refused).", errors: [.init(field: "onlyFor", message: "\(refused)")])
+        }
         if let refused { throw refused }
         return .created(.init(body: .json(APIModels.discount(code, uses: 0))))
     }

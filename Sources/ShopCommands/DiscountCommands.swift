@@ -16,7 +16,8 @@ public enum DiscountCommands {
         }.mapError { CommandProblem($0.message) }
     }
 
-    /// Files a new code; 64 for terms that say something wrong, 65 for a name another code has.
+    /// Files a new code; 64 for terms that say something wrong, 65 for a name another code has or a product the catalog
+    /// does not have.
     public static func create(
         _ name: String, terms: Terms, configuration: ShopConfiguration, environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws {
@@ -29,10 +30,12 @@ public enum DiscountCommands {
             complain(problem.message)
             throw ExitCodes.usage
         }
-        do throws(DiscountCodeError) { try await storage.discounts.create(code, at: Date()) } catch {
+        do throws(DiscountCodeError) { try await storage.discounts.create(code, at: Date(), checkingAgainst: storage.catalog) } catch {
             complain("\(error)")
-            if case .exists = error { throw ExitCodes.dataError }
-            throw ExitCodes.ioError
+            switch error {
+            case .exists, .unknownProducts: throw ExitCodes.dataError
+            default: throw ExitCodes.ioError
+            }
         }
         printSafely("\(code.code): \(DiscountReport.terms(code)).")
     }

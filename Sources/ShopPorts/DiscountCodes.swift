@@ -24,11 +24,14 @@ public protocol DiscountCodes: Sendable {
 public enum DiscountCodeError: Error, Hashable, Sendable, CustomStringConvertible {
     case exists(String)
     case used(String)
+    /// The code is only for products the catalog does not have: it would never apply.
+    case unknownProducts([String])
     case storage(String)
 
     public var description: String {
         switch self {
         case .exists(let code): "a code named \(code) exists already"
+        case .unknownProducts(let ids): "the catalog has no product \(ids.joined(separator: ", ")): a code only for it would never apply"
         case .used(let code): "orders used \(code): pause it instead (storefront discounts pause \(code))"
         case .storage(let why): why
         }
@@ -36,6 +39,26 @@ public enum DiscountCodeError: Error, Hashable, Sendable, CustomStringConvertibl
 }
 
 extension DiscountCodes {
+    /// Files `code` once every product or variant it is only for is one `catalog` has (an id, or a variant's SKU):
+    /// the one check every front (the command, the console, the API) makes before a code is made.
+    public func create(_ code: DiscountCode, at date: Date, checkingAgainst catalog: any CatalogRepository) async throws(DiscountCodeError) {
+        var missing = Set(code.onlyFor)
+        var offset = 0
+        // The catalog is read a page at a time until every name is found or the pages end.
+        while !missing.isEmpty {
+            let page: [Product]
+            do { page = try await catalog.page(matching: "", offset: offset, limit: 500) } catch { throw .storage("\(error)") }
+            for product in page {
+                missing.remove(product.id)
+                for variant in product.variants { missing.remove(variant.sku) }
+            }
+            if page.count < 500 { break }
+            offset += page.count
+        }
+        guard missing.isEmpty else { throw .unknownProducts(missing.map(\.rawValue).sorted()) }
+        try await create(code, at: date)
+    }
+
     /// The code `typed` names as the shop has it, holding at `date` with a use left for `customer`, or why not. Text
     /// that cannot be a code, an unknown code and a paused one answer alike. The payment sheet and the API check a typed
     /// code through this; whether a use is still left is decided again as the order is begun.

@@ -21,7 +21,10 @@ struct DiscountsCommandTests {
     @Test func aCodeIsMadeListedPausedResumedAndDeleted() throws {
         let made = try storefront(["create", "launch-10", "--percent", "12.5", "--uses", "100", "--per-customer", "1", "--until", "2027-01-01"])
         #expect(made.status == 0 && made.stdout == "LAUNCH-10: 12.5% off; 100 uses, 1 a customer; until 2027-01-01 00:00 UTC.\n", "\(made)")
-        #expect(try storefront(["create", "ship", "--free-shipping", "--minimum", "20.00", "--only", "mug,tee-m"]).status == 0)
+        #expect(try storefront(["create", "ship", "--free-shipping", "--minimum", "20.00", "--only", "mug-stdout,tote-canvas"]).status == 0)
+        // A code only for a product the catalog does not have would never apply: 65, naming it, and nothing made.
+        let nowhere = try storefront(["create", "ghost", "--percent", "5", "--only", "mug-stdout,no-such"])
+        #expect(nowhere.status == 65 && nowhere.stderr.contains("the catalog has no product no-such"), "\(nowhere)")
         #expect(try storefront(["create", "LAUNCH-10", "--amount", "5"]).status == 65, "another code's name")
 
         let listed = try storefront(["list", "--json"])
@@ -29,14 +32,16 @@ struct DiscountsCommandTests {
         let codes = try #require(document["codes"] as? [[String: Any]])
         #expect(codes.map { $0["code"] as? String } == ["LAUNCH-10", "SHIP"])
         #expect(codes[0]["kind"] as? String == "percentage" && codes[0]["value"] as? String == "12.5" && codes[0]["uses"] as? Int == 0)
-        #expect(codes[1]["minimumSubtotal"] as? String == "20.00" && codes[1]["onlyFor"] as? [String] == ["mug", "tee-m"])
+        #expect(codes[1]["minimumSubtotal"] as? String == "20.00" && codes[1]["onlyFor"] as? [String] == ["mug-stdout", "tote-canvas"])
 
         #expect(try storefront(["pause", "ship"]).status == 0)
-        #expect(try storefront(["list"]).stdout.contains("SHIP  free shipping; at least $20.00; only mug, tee-m; paused  (used 0)"))
+        #expect(try storefront(["list"]).stdout.contains("SHIP  free shipping; at least $20.00; only mug-stdout, tote-canvas; paused  (used 0)"))
         #expect(try storefront(["resume", "SHIP"]).status == 0)
         #expect(try storefront(["delete", "ship"]).status == 0)
         let gone = try storefront(["pause", "SHIP"])
         #expect(gone.status == 65 && gone.stderr.contains("no discount code SHIP"), "\(gone)")
+        // A variant is named by its SKU.
+        #expect(try storefront(["create", "beans", "--percent", "5", "--only", "coffee-beans-filter-1kg"]).status == 0)
     }
 
     @Test(arguments: [

@@ -32,6 +32,10 @@ struct APIDiscountTests {
                 .post, "/v1/merchant/discounts", token: merchant,
                 json: #"{"code": "LATE", "freeShipping": true, "startsAt": "2027-01-02", "endsAt": "2027-01-01"}"#)
             #expect(late.status == .unprocessableContent && late.text.contains("endsAt must come after startsAt"), "\(late.text)")
+            // A code only for a product the catalog does not have would never apply: refused, naming it.
+            let nowhere = try await client.call(
+                .post, "/v1/merchant/discounts", token: merchant, json: #"{"code": "GHOST", "percent": "5", "onlyFor": ["keycap-dusk", "no-such"]}"#)
+            #expect(nowhere.status == .unprocessableContent && nowhere.text.contains("the catalog has no product no-such"), "\(nowhere.text)")
             // A shopper's token cannot make codes.
             #expect(
                 try await client.call(.post, "/v1/merchant/discounts", token: shopper, json: #"{"code": "MINE", "percent": "100"}"#).status

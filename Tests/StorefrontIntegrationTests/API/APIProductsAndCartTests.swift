@@ -82,6 +82,8 @@ struct APIProductsAndCartTests {
             let notANumber = try await client.call(.get, "/v1/products?limit=many", token: token)
             #expect(notANumber.status == .badRequest)
             #expect(notANumber.problemType == "urn:storefront:problem:invalid-request")
+            // The parameter is named as the query's, never as "the body".
+            #expect(notANumber.text.contains(#"limit must be a whole number, not \"many\"."#), "\(notANumber.text)")
         }
     }
 

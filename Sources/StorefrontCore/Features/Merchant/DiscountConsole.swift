@@ -94,9 +94,9 @@ extension MerchantFeature {
             state.shell.form?.isBusy = true
             state.shell.form?.status = "Saving…"
             state.shell.form?.isStatusError = false
-            let now = env.dependencies.accounts.dates.now()
+            let (now, catalog) = (env.dependencies.accounts.dates.now(), env.dependencies.catalog)
             return changeDiscount(env) { discounts throws(DiscountCodeError) in
-                try await discounts.create(code, at: now)
+                try await discounts.create(code, at: now, checkingAgainst: catalog)
                 return "Made \(code.code): \(code.summary)."
             }
         }
