@@ -17,6 +17,8 @@ public final class AdminListener: Sendable {
     public static let checkDeadline: Duration = .milliseconds(1_500)
     /// Connections held at once; a load balancer's probes need few.
     public static let maxConnections = 16
+    /// How long a client has to send its whole request.
+    public static let requestDeadline: TimeAmount = .seconds(2)
 
     private let group: ServiceGroup
 
@@ -40,13 +42,15 @@ public final class AdminListener: Sendable {
                     body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics())))
             }
         }
+        // A probe's request is one short line: 2 s for it, so connections that trickle (all from 127.0.0.1, where the
+        // scraper is too) hold a place for 2 s at most, and /healthz answers within that however many there are.
         let guards = HTTPGuards(
-            HTTPGuardLimits(requestDeadline: .seconds(10), connectionsPerAddress: Self.maxConnections, connections: Self.maxConnections),
+            HTTPGuardLimits(requestDeadline: Self.requestDeadline, connectionsPerAddress: Self.maxConnections, connections: Self.maxConnections),
             name: "admin", log: log)
         let app = Application(
             router: router,
             server: .http1(
-                configuration: HTTP1Channel.Configuration(additionalChannelHandlers: guards.httpTypesHandlers(), idleTimeout: .seconds(30))),
+                configuration: HTTP1Channel.Configuration(additionalChannelHandlers: guards.httpTypesHandlers(), idleTimeout: .seconds(5))),
             configuration: ApplicationConfiguration(
                 address: .hostname(host, port: port), serverName: nil, availableConnectionsDelegate: MaximumAvailableConnections(Self.maxConnections)),
             onServerRunning: { channel in await listening(channel.localAddress?.port ?? 0) }, logger: Self.quietLogger)

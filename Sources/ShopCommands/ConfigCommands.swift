@@ -5,12 +5,13 @@ import ShopBootstrap
 public enum ConfigCommands {
     /// Names every problem with its source (file and line, variable or flag); exits 78 when there is one.
     public static func check(_ configuration: ServiceConfiguration) throws {
-        let problems = configuration.problems.isEmpty ? configuration.runProblems : configuration.problems
+        let problems = configuration.everyProblem
         guard problems.isEmpty else {
             for problem in problems { complain(problem.description) }
             complain("\(problems.count) problem\(problems.count == 1 ? "" : "s") in the configuration")
             throw ExitCodes.configError
         }
+        for warning in configuration.warnings { complain("warning: \(warning)") }
         let file = configuration.file ?? "no config file"
         try writeResult("\(file): ok; up would run \(configuration.enabled.joined(separator: ", "))", what: "the check")
     }

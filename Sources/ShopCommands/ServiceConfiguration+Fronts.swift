@@ -73,6 +73,27 @@ extension ServiceConfiguration {
         return choice
     }
 
+    /// Every problem in one pass: values that do not read, then what cannot run although they read (a port two fronts
+    /// share is named beside a value that does not read, not after it is fixed).
+    public var everyProblem: [ConfigurationError] {
+        // Without values (a file that is not there) nothing else can be judged; with a value that does not read, its
+        // front is not enabled, which is not news.
+        guard !values.isEmpty else { return problems }
+        return problems + runProblems.filter { problems.isEmpty || !$0.message.hasPrefix("nothing is enabled") }
+    }
+
+    /// What runs but deserves a second look, said by `config check` and at `up`'s start: an admin listener (metrics,
+    /// health) on an address other machines can reach.
+    public var warnings: [String] {
+        guard let admin = address("admin.listen"), !["127.0.0.1", "::1", "localhost"].contains(admin.host), !admin.host.hasPrefix("127.") else {
+            return []
+        }
+        return [
+            "admin.listen \(admin) is reachable from other machines: /metrics and /healthz answer anyone who reaches it "
+                + "(keep it on 127.0.0.1, or behind a firewall that lets only your monitoring in)"
+        ]
+    }
+
     /// What cannot run although each value reads: fronts on one address, a web front open to anyone unnamed, webhooks
     /// without Stripe, files that are not there, nothing enabled.
     public var runProblems: [ConfigurationError] {

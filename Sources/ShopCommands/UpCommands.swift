@@ -20,12 +20,13 @@ import SystemPackage
 public enum UpCommands {
     public static func run(_ configuration: ServiceConfiguration, overrides: [String], migrate: Bool, environment: [String: String]) async throws {
         if configuration.problems.isEmpty { configuration.configureLog(format: true) }
-        let problems = configuration.problems.isEmpty ? configuration.runProblems : configuration.problems
+        let problems = configuration.everyProblem
         guard problems.isEmpty else {
             for problem in problems { complain(problem.description) }
             complain("nothing started: \(problems.count) problem\(problems.count == 1 ? "" : "s") in the configuration (storefront config check)")
             throw ExitCodes.configError
         }
+        for warning in configuration.warnings { announce("up: warning: \(warning)", level: .warning) }
         announce("up: \(configuration.file ?? "no config file"): starting \(configuration.enabled.joined(separator: ", "))")
         var stack = StartedStack()
         do {

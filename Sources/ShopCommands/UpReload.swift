@@ -1,4 +1,5 @@
 import Foundation
+import ShopMerchant
 import ShopSSH
 import ShopServices
 import Synchronization
@@ -19,55 +20,61 @@ final class Reloader: Sendable {
         self.environment = environment
     }
 
-    /// Reads the configuration again and applies what changed; a configuration with a problem changes nothing.
+    /// Reads the configuration again and applies what changed, all or nothing: a configuration with a problem, an
+    /// admin-keys file that cannot be read, or mail settings that cannot be used change nothing, and the refusal says so.
+    ///
+    /// Order: read and check → read the admin keys and build the mail delivery (nothing applied yet) → apply each →
+    /// announce each change as applied.
     func reload() async {
         let next = ServiceConfiguration.load(environment: environment, overrides: overrides)
-        let problems = next.problems.isEmpty ? next.runProblems : next.problems
+        var problems = next.everyProblem.map(\.description)
+        let keys = readAdminKeys(next, problems: &problems)
+        let changes = ServiceConfiguration.changes(from: current.withLock { $0 }, to: next)
+        let live = changes.filter(\.key.reloadable)
+        let sections = Set(live.map(\.key.section))
+        var delivery: MailDelivery?
+        if problems.isEmpty, sections.contains("mail"), running.mail.delivery.withLock({ $0 }) != nil {
+            do { delivery = try UpCommands.mailDelivery(next, storage: running.storage, environment: environment) } catch {
+                problems.append("the mail settings cannot be used: \(error)")
+            }
+        }
         guard problems.isEmpty else {
-            for problem in problems { announce("reload: \(problem.description)", level: .warning) }
+            for problem in problems { announce("reload: \(problem)", level: .warning) }
             announce("reload: refused, nothing changed: \(problems.count) problem\(problems.count == 1 ? "" : "s")", level: .warning)
             return
         }
-        let keysChanged = reloadAdminKeys(next)
-        let changes = ServiceConfiguration.changes(from: current.withLock { $0 }, to: next)
+        let keysChanged = applyAdminKeys(keys)
         guard !changes.isEmpty else {
             if !keysChanged { announce("reload: nothing changed") }
             return
         }
-        let live = changes.filter(\.key.reloadable)
         for change in changes where !change.key.reloadable {
             announce("reload: \(change.key.name) changed (\(change.description)); it takes a restart to apply", level: .warning)
         }
-        let sections = Set(live.map(\.key.section))
         if sections.contains("ssh") { running.ssh?.update(next.sshLimits) }
         if sections.contains("web") { running.web?.update(next.webSettings.limits) }
         if sections.contains("api") { running.api?.update(next.apiSettings.limits) }
-        if sections.contains("mail"), running.mail.delivery.withLock({ $0 }) != nil {
-            do {
-                let delivery = try UpCommands.mailDelivery(next, storage: running.storage, environment: environment)
-                running.mail.delivery.withLock { $0 = delivery }
-            } catch {
-                announce("reload: the mail settings cannot be used, the old ones stay: \(error)", level: .warning)
-            }
-        }
+        if let delivery { running.mail.delivery.withLock { $0 = delivery } }
         if sections.contains("log") || live.contains(where: { $0.key.name == "shop.log-level" }) { next.configureLog(format: false) }
         for change in live { announce("reload: \(change.key.name): \(change.description)") }
         // Only what was applied counts as current: a restart-only change is named again on the next reload.
         current.withLock { configuration in configuration = ServiceConfiguration.merging(live, into: configuration) }
     }
 
-    /// The SSH front's merchant keys read again, from the file `ssh.admin-keys` names now (its lines may have changed
-    /// under the same name); a file that cannot be read keeps the keys there were. True when the keys changed.
-    private func reloadAdminKeys(_ next: ServiceConfiguration) -> Bool {
-        guard let command = running.sshSessions else { return false }
-        var keys: Set<String> = []
-        if let path = next["ssh.admin-keys"] {
-            do { keys = try AdminKeys.load(SessionLaunch.absolute(FilePath(path)).string).fingerprints } catch {
-                announce("reload: ssh.admin-keys: \(error); the merchant keys stay as they were", level: .warning)
-                return false
-            }
+    /// The SSH front's merchant keys as the file `ssh.admin-keys` names now has them (its lines may have changed under
+    /// the same name); nil when there is no SSH front. A file that cannot be read is a problem of the reload.
+    private func readAdminKeys(_ next: ServiceConfiguration, problems: inout [String]) -> Set<String>? {
+        guard running.sshSessions != nil else { return nil }
+        guard let path = next["ssh.admin-keys"] else { return [] }
+        do { return try AdminKeys.load(SessionLaunch.absolute(FilePath(path)).string).fingerprints } catch {
+            problems.append("ssh.admin-keys: \(error)")
+            return nil
         }
-        guard keys != command.adminFingerprints else { return false }
+    }
+
+    /// Puts `keys` in force for the SSH front; true when they changed.
+    private func applyAdminKeys(_ keys: Set<String>?) -> Bool {
+        guard let command = running.sshSessions, let keys, keys != command.adminFingerprints else { return false }
         command.updateAdminFingerprints(keys)
         announce("reload: ssh.admin-keys: \(keys.count) merchant key\(keys.count == 1 ? "" : "s") from now on")
         return true

@@ -99,7 +99,7 @@ public struct AddressEntry: Hashable, Sendable {
             errors[.region] = problem
         }
         if let problem = Contact.emailProblem(email) { errors[.email] = problem }
-        if let problem = Contact.phoneProblem(phone) { errors[.phone] = problem }
+        if let problem = Contact.phoneProblem(phone, country: country) { errors[.phone] = problem }
         return errors
     }
 
@@ -167,13 +167,26 @@ extension Contact {
     }
 
     /// Why `phone` is not a phone number in international form (E.164: "+", the country code, then the number), or nil;
-    /// the phone is optional. A carrier or a customs form abroad needs the country code.
-    public static func phoneProblem(_ phone: String) -> String? {
+    /// the phone is optional. A carrier or a customs form abroad needs the country code. The example is `country`'s.
+    public static func phoneProblem(_ phone: String, country: String = "US") -> String? {
         let phone = phone.trimming(" ")
         guard !phone.isEmpty else { return nil }
         let allowed = phone.dropFirst().allSatisfy { $0.isASCIIDigit || " -().".contains($0) }
         let digits = phone.filter(\.isASCIIDigit).count
         return phone.hasPrefix("+") && allowed && (7...15).contains(digits)
-            ? nil : "Enter the phone in international form: + and the country code, such as +1 512 555 0100."
+            ? nil : "Enter the phone in international form: + and the country code, such as \(phoneExample(country: country))."
+    }
+
+    /// A phone number as `country` writes one in international form (a made-up one, in its drama or test range), so a
+    /// buyer in Berlin is not shown +1; a country without one here gets "+ country code and number".
+    public static func phoneExample(country: String) -> String {
+        let examples: [String: String] = [
+            "US": "+1 512 555 0100", "CA": "+1 416 555 0100", "DE": "+49 30 12345678", "AT": "+43 1 2345678", "CH": "+41 44 123 45 67",
+            "GB": "+44 20 7946 0958", "IE": "+353 1 234 5678", "FR": "+33 1 23 45 67 89", "NL": "+31 20 123 4567", "BE": "+32 2 123 45 67",
+            "ES": "+34 912 345 678", "IT": "+39 06 1234 5678", "PT": "+351 21 123 4567", "SE": "+46 8 123 456 78", "DK": "+45 32 12 34 56",
+            "NO": "+47 22 12 34 56", "FI": "+358 9 1234 5678", "PL": "+48 22 123 45 67", "JP": "+81 3 1234 5678", "AU": "+61 2 9876 5432",
+            "NZ": "+64 9 123 4567", "MX": "+52 55 1234 5678", "BR": "+55 11 2345 6789", "IN": "+91 11 2345 6789",
+        ]
+        return examples[country.trimming(" ").uppercased()] ?? "+ the country code and the number"
     }
 }

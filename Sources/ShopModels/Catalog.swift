@@ -104,8 +104,9 @@ public enum CatalogLoader {
             fail("id", "missing field")
         } else if id?.isEmpty != false {
             fail("id", "must be a non-empty string or a whole number")
+        } else if let id, let problem = identifierProblem(id) {
+            fail("id", problem)
         }
-        if let id, containsControlCharacter(id) { fail("id", "contains a control character") }
         let name = text(fields, "name", path: path, id: id, required: true, maximumLength: maximumNameLength, issues: &issues)
         let description = text(fields, "description", path: path, id: id, required: true, maximumLength: 4_000, issues: &issues)
         let summary = text(fields, "summary", path: path, id: id, required: false, maximumLength: 120, issues: &issues)
@@ -242,6 +243,19 @@ public enum CatalogLoader {
     }
 
     /// True when the text holds a C0 or C1 control, DEL, or a bidi override that could reorder what is shown.
+    /// The longest product id or SKU: an id is a part of the API's paths and of every log line naming it.
+    public static let maximumIdentifierLength = 100
+
+    /// Why `text` cannot be a product's id or a variant's SKU, or nil: at most 100 characters, no control character, no
+    /// slash (a part of the API's paths: `/v1/cart/lines/{id}`), no space at either end. One rule wherever an id comes in.
+    public static func identifierProblem(_ text: String) -> String? {
+        if text.unicodeScalars.count > maximumIdentifierLength { return "is longer than \(maximumIdentifierLength) characters" }
+        if containsControlCharacter(text) { return "contains a control character" }
+        if text.contains("/") { return "contains a slash, which ids cannot (they are parts of the API's paths)" }
+        if text.first?.isWhitespace == true || text.last?.isWhitespace == true { return "begins or ends with a space" }
+        return nil
+    }
+
     public static func containsControlCharacter(_ text: String, allowNewlines: Bool = false) -> Bool {
         // Printable ASCII is the common case and needs no scalar walk.
         if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return false }

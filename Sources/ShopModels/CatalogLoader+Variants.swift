@@ -77,8 +77,10 @@ extension CatalogLoader {
                 continue
             }
             let sku = productID(fields["sku"])
-            if sku?.isEmpty != false || sku.map({ containsControlCharacter($0) }) == true {
-                fail("\(at).sku", fields["sku"] == nil ? "missing field" : "must be a non-empty string without control characters")
+            if sku?.isEmpty != false {
+                fail("\(at).sku", fields["sku"] == nil ? "missing field" : "must be a non-empty string")
+            } else if let sku, let problem = identifierProblem(sku) {
+                fail("\(at).sku", problem)
             }
             var values: [String] = []
             if let list = fields["options"]?.arrayValue, list.count == options.count {

@@ -78,6 +78,21 @@ struct UpTests {
         let second = try TmuxTerminal()
         try second.type(server.sshCommand(key: key) + "; echo EXIT=$?")
         #expect(try second.waitForSSHExit().contains("the shop is full (1 session)"), "the new limit turns the next shopper away")
+        // A reload with a file it cannot use changes nothing, not even what it could have applied, and says so.
+        let garbage = URL(fileURLWithPath: config).deletingLastPathComponent().appendingPathComponent("admin-keys-garbage").path
+        try Data("this is not an authorized_keys line\n".utf8).write(to: URL(fileURLWithPath: garbage))
+        try Data(
+            Self.everyFront.replacingOccurrences(
+                of: "[ssh]\nenabled = on", with: "[ssh]\nenabled = on\nmax-sessions = 2\nadmin-keys = \"\(garbage)\"").utf8
+        ).write(to: URL(fileURLWithPath: config))
+        let beforeGarbage = server.log.count
+        kill(server.pid, SIGHUP)
+        try server.waitForLog(#/reload: refused, nothing changed: 1 problem/#, after: beforeGarbage)
+        let refusal = String(server.log.dropFirst(beforeGarbage))
+        #expect(refusal.contains("reload: ssh.admin-keys:") && !refusal.contains("max-sessions: 1 → 2"), "\(refusal)")
+        let third = try TmuxTerminal()
+        try third.type(server.sshCommand(key: key) + "; echo EXIT=$?")
+        #expect(try third.waitForSSHExit().contains("the shop is full (1 session)"), "the limit stays as it was")
         // The session that was open before the reload is still the shop's.
         try terminal.press("c")
         try terminal.waitFor("Your cart")
@@ -113,6 +128,19 @@ struct UpTests {
             Self.everyFront.replacingOccurrences(of: "[mail]\ncommand = \"cat\"", with: "[mail]\ncommand = \"cat\"\nfrom = \"shop at example\""))
         let checked = try Subprocess.run(try BuiltProduct.requireStorefront(), ["config", "check", "--config", config])
         #expect(checked.status == 78 && checked.stderr.contains("mail.from \"shop at example\""), "\(checked.stderr)")
+    }
+
+    /// One pass names every problem: a port two fronts share beside a value that does not read; an admin listener
+    /// other machines can reach is warned of, not refused.
+    @Test func theCheckNamesAPortClashBesideABadValueAndWarnsOfAPublicAdminListener() throws {
+        let config = try Self.writeConfig(
+            "[ssh]\nenabled = maybe\n[api]\nenabled = on\nlisten = \"127.0.0.1:18181\"\n[admin]\nlisten = \"127.0.0.1:18181\"\n")
+        let checked = try Subprocess.run(try BuiltProduct.requireStorefront(), ["config", "check", "--config", config])
+        #expect(checked.status == 78, "\(checked)")
+        #expect(checked.stderr.contains("ssh.enabled must be on or off") && checked.stderr.contains("takes port 18181"), "\(checked.stderr)")
+        let open = try Self.writeConfig("[api]\nenabled = on\nlisten = \"127.0.0.1:0\"\n[admin]\nlisten = \"0.0.0.0:18182\"\n")
+        let warned = try Subprocess.run(try BuiltProduct.requireStorefront(), ["config", "check", "--config", open])
+        #expect(warned.status == 0 && warned.stderr.contains("warning: admin.listen 0.0.0.0:18182 is reachable from other machines"), "\(warned)")
     }
 
     @Test func aConfigurationWithProblemsStartsNothingAndNamesThemAll() throws {

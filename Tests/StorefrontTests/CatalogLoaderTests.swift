@@ -171,6 +171,29 @@ struct CatalogLoaderTests {
         #expect(found.contains(#"$.products[7].price (product "g"): must be a whole number of minor units"#))
     }
 
+    /// An id or a SKU is a part of the API's paths and of log lines: bounded, without a slash, a control character or
+    /// a space at either end, whichever front brings it (the file, the console, the API all load products here).
+    @Test func idsAndSKUsAreBoundedAndHoldNoSlash() {
+        let long = String(repeating: "x", count: 101)
+        let json = """
+            {"products": [
+              {"id": "tee/black", "name": "A", "description": "d", "price": 100},
+              {"id": "\(long)", "name": "B", "description": "d", "price": 100},
+              {"id": " pad", "name": "C", "description": "d", "price": 100},
+              {"id": "tee", "name": "T", "description": "d", "price": 100, "options": [{"name": "Size", "values": ["S", "M"]}],
+               "variants": [{"sku": "tee/s", "options": ["S"]}, {"sku": "\(long)", "options": ["M"]}]},
+              {"id": "\(String(repeating: "y", count: 100))", "name": "Ok", "description": "d", "price": 100}
+             ]}
+            """
+        let found = issues(json)
+        #expect(found.contains { $0.hasPrefix(#"$.products[0].id (product "tee/black"): contains a slash"#) }, "\(found)")
+        #expect(found.contains { $0.hasPrefix("$.products[1].id") && $0.hasSuffix("is longer than 100 characters") }, "\(found)")
+        #expect(found.contains(#"$.products[2].id (product " pad"): begins or ends with a space"#), "\(found)")
+        #expect(found.contains { $0.hasPrefix("$.products[3].variants[0].sku") && $0.contains("contains a slash") }, "\(found)")
+        #expect(found.contains { $0.hasPrefix("$.products[3].variants[1].sku") && $0.hasSuffix("is longer than 100 characters") }, "\(found)")
+        #expect(!found.contains { $0.hasPrefix("$.products[4]") }, "100 characters are allowed")
+    }
+
     @Test func escapeSequencesAreControlCharacters() {
         #expect(CatalogLoader.containsControlCharacter("Lamp\u{1B}[2J"))
         #expect(CatalogLoader.containsControlCharacter("evil\u{202E}txt"))

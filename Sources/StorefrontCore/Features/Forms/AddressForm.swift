@@ -17,13 +17,16 @@ enum AddressForm {
                 FormState.Field(id: AddressField.name.rawValue, label: "Name", value: profile?.name ?? ""),
             ] + addressFields(for: shop.countryCode) + [
                 FormState.Field(id: AddressField.email.rawValue, label: "Email", value: profile?.email ?? ""),
-                FormState.Field(id: AddressField.phone.rawValue, label: "Phone", hint: "optional, +1 512 555 0100"),
+                FormState.Field(id: AddressField.phone.rawValue, label: "Phone", hint: phoneHint(country: shop.countryCode)),
             ],
             submitLabel: "Save address"
         )
         form.focusedIndex = 1
         return form
     }
+
+    /// The phone field's hint: optional, and an example in the country's own form.
+    static func phoneHint(country: String) -> String { "optional, " + Contact.phoneExample(country: country) }
 
     /// The text of field `index` changed: typed into the country field, the address fields follow it.
     static func edited(_ form: inout FormState, field index: Int) {
@@ -50,6 +53,10 @@ enum AddressForm {
         }
         form.fields.removeAll { followingIDs.contains($0.id) }
         form.fields.insert(contentsOf: followed, at: first)
+        // The phone's example is the country's own: a buyer in Berlin is shown +49, not +1.
+        if let phone = form.fields.firstIndex(where: { $0.id == AddressField.phone.rawValue }) {
+            form.fields[phone].hint = phoneHint(country: country)
+        }
         form.focusedIndex = form.fields.firstIndex { $0.id == focusedID } ?? form.focusedIndex
     }
 
