@@ -43,8 +43,14 @@ extension DiscountCodes {
     /// the one check every front (the command, the console, the API) makes before a code is made.
     public func create(_ code: DiscountCode, at date: Date, checkingAgainst catalog: any CatalogRepository) async throws(DiscountCodeError) {
         var missing = Set(code.onlyFor)
+        // Products by their id first, one indexed read each; only names left over (variants' SKUs) read the catalog
+        // a page at a time, until every one is found or the pages end.
+        for id in missing {
+            let found: Product?
+            do { found = try await catalog.product(id: id) } catch { throw .storage("\(error)") }
+            if found != nil { missing.remove(id) }
+        }
         var offset = 0
-        // The catalog is read a page at a time until every name is found or the pages end.
         while !missing.isEmpty {
             let page: [Product]
             do { page = try await catalog.page(matching: "", offset: offset, limit: 500) } catch { throw .storage("\(error)") }
