@@ -285,7 +285,8 @@ struct APIOrderDesk {
                 retryAfter: 5)
         case .authenticationRequired: APIProblem(.paymentFailed, DeclineReason.authenticationRequired.message)
         case .discountRefused(let refusal): missing("discountCode", refusal.line)
-        case .providerRefused(let why): APIProblem(.paymentFailed, "The payment provider refused this order, not the card: \(why) Nothing was charged.")
+        case .providerRefused(let why):
+            APIProblem(.paymentFailed, "The payment provider refused this order, not the card: \(why) Nothing was charged.")
         case .unavailable(let message): APIProblem(.unavailable, message, retryAfter: 30)
         }
     }

@@ -38,30 +38,31 @@ public enum CatalogCheck {
         public var line: String { "\(name): \(now.formatted) each, was \(was.formatted)" }
     }
 
+    /// The stock keys of `lines` the catalog no longer sells (a product unpublished or archived, a variant edited out),
+    /// for the fronts to mark in the cart before the buyer reaches Pay.
+    public static func withdrawnKeys(_ lines: [CartLine], in catalog: any CatalogRepository) async throws -> Set<ProductID> {
+        var keys: Set<ProductID> = []
+        for line in lines where try await price(of: line, in: catalog) == nil { keys.insert(line.stockKey) }
+        return keys
+    }
+
+    /// What the catalog sells `line` at now; nil when it no longer sells it.
+    static func price(of line: CartLine, in catalog: any CatalogRepository) async throws -> Money? {
+        guard let product = try await catalog.product(id: line.productID) else { return nil }
+        if let chosen = line.variant { return product.variants.first { $0.sku == chosen.sku }?.price }
+        // A product that has variants now is bought as one of them: the plain line is no longer sold.
+        return product.variants.isEmpty ? product.price : nil
+    }
+
     /// `lines` against `catalog` now: withdrawn lines first, then prices.
     public static func lines(_ lines: [CartLine], in catalog: any CatalogRepository) async throws -> Verdict {
         var withdrawn: [String] = []
         var current: [CartLine] = []
         var changes: [PriceChange] = []
         for line in lines {
-            guard let product = try await catalog.product(id: line.productID) else {
+            guard let price = try await price(of: line, in: catalog) else {
                 withdrawn.append(line.name)
                 continue
-            }
-            let price: Money
-            if let chosen = line.variant {
-                guard let variant = product.variants.first(where: { $0.sku == chosen.sku }) else {
-                    withdrawn.append(line.name)
-                    continue
-                }
-                price = variant.price
-            } else {
-                // A product that has variants now is bought as one of them: the plain line is no longer sold.
-                guard product.variants.isEmpty else {
-                    withdrawn.append(line.name)
-                    continue
-                }
-                price = product.price
             }
             var now = line
             if price != line.unitPrice {

@@ -25,7 +25,9 @@ extension ShopStorage {
         let accounts = accounts
         // An address without an email still reaches its subscriber: the account's verified email.
         worker.accountEmail = { customer in
-            guard let account = try? await accounts.account(id: customer), account.emailVerifiedAt != nil, let email = account.email else { return nil }
+            guard let account = try? await accounts.account(id: customer), account.emailVerifiedAt != nil, let email = account.email else {
+                return nil
+            }
             return MailAddress(name: account.name ?? "", address: email)
         }
         return worker

@@ -197,7 +197,8 @@ public struct StripeChargeProcessor: ChargeProcessor {
         case .stripe(.refused(_, let error)) where error.type == "idempotency_error":
             .idempotencyMismatch
         case .stripe(.refused(let status, let error)):
-            error.declineReason.map { .declined($0) } ?? .providerRefused("Stripe refused the payment (\(status)): \(error.message ?? "no reason given")")
+            error.declineReason.map { .declined($0) }
+                ?? .providerRefused("Stripe refused the payment (\(status)): \(error.message ?? "no reason given")")
         }
     }
 

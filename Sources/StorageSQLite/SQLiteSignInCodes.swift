@@ -40,7 +40,8 @@ public struct SQLiteSignInCodes: SignInCodeStore {
                 db, sql: "SELECT code_hash, expires_at, used_at FROM sign_in_code WHERE email = ? AND purpose = ?", arguments: [email, purpose]
             ).map { SignInCodeVerdict.Code(hash: $0["code_hash"], expiresAt: $0["expires_at"], usedAt: $0["used_at"]) }
             try db.execute(sql: "DELETE FROM sign_in_code_guess WHERE at <= ?", arguments: [now - 86_400])
-            let inHour = try Int.fetchOne(db, sql: "SELECT count(*) FROM sign_in_code_guess WHERE email = ? AND at > ?", arguments: [email, now - 3_600])
+            let inHour = try Int.fetchOne(
+                db, sql: "SELECT count(*) FROM sign_in_code_guess WHERE email = ? AND at > ?", arguments: [email, now - 3_600])
             let inDay = try Int.fetchOne(db, sql: "SELECT count(*) FROM sign_in_code_guess WHERE email = ?", arguments: [email])
             let (verdict, countsWrong) = SignInCodeVerdict.of(
                 codes: codes, wrongInHour: inHour ?? 0, wrongInDay: inDay ?? 0, typedHash: hash, at: now, limits: limits)

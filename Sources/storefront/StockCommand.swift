@@ -58,7 +58,8 @@ struct StockCommand: AsyncParsableCommand {
         func validate() throws {
             guard countTyped.count == 1, let typed = countTyped.first else {
                 throw ValidationError(
-                    countTyped.isEmpty ? "Give the count on hand: storefront stock set \(product) 12" : "Give one count, not \(countTyped.count) words.")
+                    countTyped.isEmpty
+                        ? "Give the count on hand: storefront stock set \(product) 12" : "Give one count, not \(countTyped.count) words.")
             }
             guard Int(typed) != nil else { throw ValidationError("The count \"\(typed)\" is not a whole number.") }
         }

@@ -75,7 +75,9 @@ struct EmailCodeTests {
         let (codes, _) = try await codes(kind, ["111111", "222222", "333333", "444444", "555555", "666666", "777777"])
         let ada = "ada@example.com"
         _ = try await codes.request(email: ada, purpose: .signIn, client: "ip:6.6.6.6", at: now)
-        for wrong in ["000001", "000002", "000003", "000004", "000005"] { _ = try await codes.check(email: ada, typed: wrong, purpose: .signIn, at: now) }
+        for wrong in ["000001", "000002", "000003", "000004", "000005"] {
+            _ = try await codes.check(email: ada, typed: wrong, purpose: .signIn, at: now)
+        }
         // Asking again does not reset the count: the new code is refused too until the hour is over.
         _ = try await codes.request(email: ada, purpose: .signIn, client: "ip:6.6.6.6", at: now + 60)
         #expect(try await codes.check(email: ada, typed: "222222", purpose: .signIn, at: now + 61) == .tooManyTries)

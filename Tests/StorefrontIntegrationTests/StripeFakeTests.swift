@@ -284,13 +284,17 @@ struct StripeOffSessionTests {
                 savesCard: $0["setup_future_usage"] as? String == "off_session", offSession: $0["off_session"] as? Bool == true,
                 status: $0["status"] as? String ?? "")
         }
-        #expect(intents.filter { $0.savesCard } == [Intent(savesCard: true, offSession: false, status: "succeeded")], "the first order saves the card")
+        #expect(
+            intents.filter { $0.savesCard } == [Intent(savesCard: true, offSession: false, status: "succeeded")], "the first order saves the card")
         let renewals = intents.filter { !$0.savesCard }
         #expect(renewals.count == 3, "one PaymentIntent per key")
         #expect(renewals.allSatisfy { $0.offSession }, "every renewal confirmed off-session")
         #expect(renewals.map(\.status) == ["succeeded", "canceled", "canceled"], "the declined ones canceled")
-        let cards = try fake.objects("payment_methods").map { "\(($0["card"] as? [String: Any])?["last4"] as? String ?? "") \($0["set_up_off_session"] as? Bool == true)" }
-        #expect(cards == ["4242 true", "4242 true", "3184 false", "3155 false"], "typed cards set up by SetupIntents, but for the two whose bank asks")
+        let cards = try fake.objects("payment_methods").map {
+            "\(($0["card"] as? [String: Any])?["last4"] as? String ?? "") \($0["set_up_off_session"] as? Bool == true)"
+        }
+        #expect(
+            cards == ["4242 true", "4242 true", "3184 false", "3155 false"], "typed cards set up by SetupIntents, but for the two whose bank asks")
         let setUps = try fake.requests().filter { $0.path.hasPrefix("/v1/setup_intents") }.count
         #expect(setUps == 8, "each card: a SetupIntent made and confirmed")
     }

@@ -83,7 +83,8 @@ struct UpTests {
         try Data("this is not an authorized_keys line\n".utf8).write(to: URL(fileURLWithPath: garbage))
         try Data(
             Self.everyFront.replacingOccurrences(
-                of: "[ssh]\nenabled = on", with: "[ssh]\nenabled = on\nmax-sessions = 2\nadmin-keys = \"\(garbage)\"").utf8
+                of: "[ssh]\nenabled = on", with: "[ssh]\nenabled = on\nmax-sessions = 2\nadmin-keys = \"\(garbage)\""
+            ).utf8
         ).write(to: URL(fileURLWithPath: config))
         let beforeGarbage = server.log.count
         kill(server.pid, SIGHUP)

@@ -30,7 +30,14 @@ extension Layout {
             let isSelected = start + offset == cart.selectedIndex
             // Enter on the cart means checkout, not this line: a click only selects it.
             let style = p.selectableRow(row: row, band: left, width: width, fromSelected: start + offset - cart.selectedIndex, opens: false)
-            p.put(line.name, column: left + 2, row: row, style: style, width: nameWidth)
+            if cart.withdrawn.contains(line.stockKey) {
+                // Still in the cart, no longer sold: said on its row, so Pay's refusal is no surprise.
+                p.put(
+                    "\(line.name) \(p.glyphs.separator) no longer sold", column: left + 2, row: row, style: isSelected ? style : Style(.dim),
+                    width: nameWidth)
+            } else {
+                p.put(line.name, column: left + 2, row: row, style: style, width: nameWidth)
+            }
             if showsUnit { p.putRight(line.unitPrice.formatted, end: unitEnd, row: row, style: style) }
             p.putRight("\(line.quantity)", end: quantityEnd, row: row, style: style)
             p.putRight(line.total.formatted, end: totalColumn, row: row, style: isSelected ? style : Style(.price))

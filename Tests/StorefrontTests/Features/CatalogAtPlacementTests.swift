@@ -1,4 +1,5 @@
 import Foundation
+import ShopApplication
 import ShopModels
 import ShopPorts
 import StorageSQLite
@@ -57,5 +58,25 @@ struct CatalogAtPlacementTests {
         try await driver.press("p,enter")
         #expect(driver.state.paymentSheet?.failure == "\(product.name) is no longer sold: remove it from the cart to pay for the rest.")
         #expect(try await driver.stack.orders.count(customer: nil) == 0, "nothing charged")
+    }
+
+    /// A saved cart that comes back holding a product the merchant withdrew since marks its line and says so, before
+    /// the buyer reaches Pay.
+    @Test func aSavedCartsWithdrawnLineIsMarkedWhenTheCartComesBack() async throws {
+        var stack = TestStack(guestID: "local:jane")
+        stack.carts = InMemoryCartRepository()
+        let first = await ScriptedDriver(stack: stack)
+        try await first.press("enter,a")
+        let line = try #require(first.state.cart.lines.first)
+        let editor = SQLiteCatalogEditor(database: first.stack.database, shop: first.stack.catalog.shop)
+        let product = try #require(try await editor.products().first { $0.id == line.productID })
+        _ = try await editor.apply(
+            CatalogEdit(productID: product.id, change: .setStatus(.archived), expectedVersion: product.version, actor: "local:ops"), at: Date())
+
+        let next = await ScriptedDriver(stack: first.stack)
+        #expect(await next.waitUntil { $0.notice?.text.contains("no longer sold") == true }, "\(next.frameText)")
+        #expect(next.state.notice?.text == "\(product.name) is no longer sold: x removes a line; Pay takes the rest once it is gone.")
+        try await next.press("c")
+        #expect(next.state.screen == .cart && next.frameText.contains("no longer sold"), "the line is marked: \(next.frameText)")
     }
 }

@@ -1,3 +1,4 @@
+import ShopApplication
 import ShopModels
 import ShopPorts
 
@@ -10,6 +11,8 @@ public struct CartScreenState: Equatable, Sendable {
     /// "Sales tax", or "incl. VAT 19%" where the home region's prices include it.
     public var taxLabel = "Tax"
     public var canBuyNow = false
+    /// The stock keys of lines the catalog no longer sells: marked on the screen, refused at Pay.
+    public var withdrawn: Set<ProductID> = []
     public init(totals: CartTotals) { self.totals = totals }
 }
 
@@ -23,6 +26,8 @@ public enum CartAnswer: Equatable, Sendable {
     case stockChecked([StockCheck])
     /// The fresh stock of a product whose stock as read refused an add (nil: not tracked or unreadable).
     case stockReadForAdd(Product, stock: Int?)
+    /// The lines of `customer`'s cart the catalog no longer sells, by stock key.
+    case catalogChecked(customer: String, withdrawn: Set<ProductID>)
 }
 
 /// A product's fresh stock after adds made on the stock read before, and the quantity before those adds.
@@ -62,6 +67,8 @@ public enum CartFeature {
         public var stockChecksDue: [ProductID: Int] = [:]
         /// A read of fresh stock is pending; checks due meanwhile wait for the next one.
         public var isStockCheckInFlight = false
+        /// The lines the catalog no longer sells, as last checked (on restoring the cart).
+        public var withdrawn: Set<ProductID> = []
 
         public init(currency: Currency) {
             cart = Cart(currency: currency)
@@ -136,6 +143,18 @@ public enum CartFeature {
         case .restored(let customer, let read):
             guard customer == state.customerID else { return .none }
             restored(&state, read, env)
+            return checkCatalog(state, env)
+        case .catalogChecked(let customer, let withdrawn):
+            guard customer == state.customerID else { return .none }
+            state.withdrawn = withdrawn
+            if !withdrawn.isEmpty {
+                let names = state.cart.lines.filter { withdrawn.contains($0.stockKey) }.map(\.name)
+                state.shell.notice = Notice(
+                    .error,
+                    "\(names.joined(separator: ", ")) \(names.count == 1 ? "is" : "are") no longer sold: x removes a line; Pay takes the rest once it is gone."
+                )
+            }
+            showCart(&state, env)
         case .saved(let customer, let lines):
             state.saveInFlight = nil
             state.saveFailed = nil
@@ -218,12 +237,23 @@ public enum CartFeature {
         return "This would take the cart over \(Money.maximum(profile.currency).formatted)."
     }
 
+    /// Asks the catalog which of the cart's lines it no longer sells, so the cart marks them before Pay refuses them.
+    static func checkCatalog(_ state: State, _ env: ShopEnvironment) -> Effect {
+        let (lines, customer, catalog) = (state.cart.lines, state.customerID, env.dependencies.catalog)
+        guard !lines.isEmpty else { return .none }
+        return .run { send in
+            guard let withdrawn = try? await CatalogCheck.withdrawnKeys(lines, in: catalog) else { return }
+            send(.cart(.catalogChecked(customer: customer, withdrawn: withdrawn)))
+        }
+    }
+
     /// Puts the cart, its totals (estimated at home, before an address is chosen) and the badge on screen.
     static func showCart(_ state: inout State, _ env: ShopEnvironment) {
         let cart = state.cart
         let estimate = env.shopProfile.estimate(for: cart)
         let shipping = estimate.methods.first
         state.screen.lines = cart.lines
+        state.screen.withdrawn = state.withdrawn.intersection(cart.lines.map(\.stockKey))
         let totals = cart.totals(shipping: shipping, tax: estimate.tax)
         state.screen.totals = totals
         state.screen.taxLabel = estimate.tax.summaryLabel
