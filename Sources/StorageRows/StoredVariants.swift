@@ -39,8 +39,10 @@ extension ChosenVariant {
 }
 
 extension StoredVariants {
-    /// Every product's stock row, and every variant's under its SKU named "Product — values", for products in the
-    /// catalog: the same SQL on both databases. Add a `WHERE id = ?` or the `stockLevelOrder`.
+    /// Every product's stock row, and every variant's under its SKU named "Product — values": those in the catalog,
+    /// then those withdrawn ("… (withdrawn)") and rows whose variant was edited out ("SKU (no longer in the catalog)"),
+    /// so the merchant sees stock that no longer sells. The same SQL on both databases. Add a `WHERE id = ?` or the
+    /// `stockLevelOrder`.
     public static let stockLevels = """
         SELECT id, name, on_hand, reserved, sold FROM (
             SELECT product.id AS id, product.name AS name, stock.on_hand AS on_hand, stock.reserved AS reserved, stock.sold AS sold,
@@ -51,6 +53,19 @@ extension StoredVariants {
                 product.position, variant.position
             FROM product_variant AS variant JOIN product ON product.id = variant.product_id JOIN stock ON stock.product_id = variant.sku
             WHERE product.position IS NOT NULL
+            UNION ALL
+            SELECT product.id, product.name || ' (withdrawn)', stock.on_hand, stock.reserved, stock.sold, 2147483647, -1
+            FROM product JOIN stock ON stock.product_id = product.id WHERE product.position IS NULL AND product.options = ''
+            UNION ALL
+            SELECT variant.sku, product.name || ' — ' || variant.title || ' (withdrawn)', stock.on_hand, stock.reserved, stock.sold,
+                2147483647, variant.position
+            FROM product_variant AS variant JOIN product ON product.id = variant.product_id JOIN stock ON stock.product_id = variant.sku
+            WHERE product.position IS NULL
+            UNION ALL
+            SELECT stock.product_id, stock.product_id || ' (no longer in the catalog)', stock.on_hand, stock.reserved, stock.sold, 2147483647, -1
+            FROM stock
+            WHERE NOT EXISTS (SELECT 1 FROM product WHERE product.id = stock.product_id)
+                AND NOT EXISTS (SELECT 1 FROM product_variant WHERE product_variant.sku = stock.product_id)
         ) AS level
         """
 

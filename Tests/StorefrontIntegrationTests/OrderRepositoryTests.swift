@@ -51,6 +51,8 @@ struct SQLiteFixture {
             return (row["on_hand"], row["reserved"], row["sold"])
         }
     }
+
+    func execute(_ sql: String) throws { try database.pool.write { db in try db.execute(sql: sql) } }
 }
 
 enum Drafts {
@@ -111,6 +113,8 @@ protocol StockedOrderRepository {
     var outbox: any MailOutbox { get }
     /// on_hand, reserved, sold for a product.
     func stock(_ id: String) throws -> (onHand: Int, reserved: Int, sold: Int)
+    /// Runs `sql` on the database, as another tool would change it under the shop.
+    func execute(_ sql: String) throws
     /// Another order repository on the same database, with its own connections (another process's, another host's).
     func anotherBuyer() throws -> any LiveBackOffice.Orders
 }
@@ -142,6 +146,7 @@ struct PostgresStockFixture: StockedOrderRepository {
     var providerEvents: any ProviderEvents { PostgresProviderEvents(database: server.database) }
     var outbox: any MailOutbox { PostgresOutbox(database: server.database) }
     func stock(_ id: String) throws -> (onHand: Int, reserved: Int, sold: Int) { try server.stock(id) }
+    func execute(_ sql: String) throws { _ = try server.rows(sql) }
     func anotherBuyer() throws -> any LiveBackOffice.Orders { PostgresOrderRepository(database: try server.anotherClient(), currency: .usd) }
 }
 

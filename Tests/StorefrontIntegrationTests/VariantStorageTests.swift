@@ -47,6 +47,22 @@ struct VariantStorageTests {
         let levels = try await stockLevels(kind, fixture)
         #expect(levels.first { $0.productID == Self.espressoKilo }?.name == "Compile-Time Coffee — Espresso · 1 kg")
         #expect(!levels.contains { $0.productID == "coffee-beans" }, "a product with variants has no stock of its own")
+        #expect(!levels.contains { $0.name.hasSuffix("(withdrawn)") || $0.name.hasSuffix("(no longer in the catalog)") })
+    }
+
+    /// Stock that no longer sells stays in the merchant's list, named as such: a withdrawn product's, its variants', and
+    /// a row whose variant was edited out of the catalog.
+    @Test(arguments: StockedRepositoryKind.allCases)
+    func stockThatNoLongerSellsIsListedAsSuch(kind: StockedRepositoryKind) async throws {
+        let fixture = try await kind.make()
+        try fixture.execute("UPDATE product SET position = NULL WHERE id IN ('mug-stdout', 'coffee-beans')")
+        try fixture.execute("INSERT INTO stock (product_id, on_hand, reserved, sold) VALUES ('tee-dropped-xl', 3, 0, 2)")
+        let levels = try await stockLevels(kind, fixture)
+        #expect(levels.first { $0.productID == "mug-stdout" }?.name.hasSuffix("(withdrawn)") == true, "\(levels.map(\.name))")
+        #expect(levels.first { $0.productID == Self.espressoKilo }?.name == "Compile-Time Coffee — Espresso · 1 kg (withdrawn)")
+        let dropped = try #require(levels.first { $0.productID == "tee-dropped-xl" })
+        #expect(dropped.name == "tee-dropped-xl (no longer in the catalog)" && dropped.onHand == 3 && dropped.sold == 2)
+        #expect(levels.filter { $0.productID == "keycap-dusk" }.count == 1, "a product on sale is listed once")
     }
 
     @Test(arguments: StockedRepositoryKind.allCases)
