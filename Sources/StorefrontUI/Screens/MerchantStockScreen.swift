@@ -37,7 +37,8 @@ extension Layout {
     static func drawMerchantStock(_ console: MerchantConsoleState, _ body: BodyRect, _ p: inout Painter) {
         let stock = console.stock
         let rows = stock.shown
-        let width = min(body.width - 2, 90)
+        // Wide enough for a variant's whole name ("Compile-Time Coffee — Espresso · 1 kg (withdrawn)") from 100 columns.
+        let width = min(body.width - 2, 130)
         let (left, end) = (1, 1 + width)
         guard !rows.isEmpty else {
             let empty =
