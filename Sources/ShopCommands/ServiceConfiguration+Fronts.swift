@@ -79,7 +79,7 @@ extension ServiceConfiguration {
         // Without values (a file that is not there) nothing else can be judged; with a value that does not read, its
         // front is not enabled, which is not news.
         guard !values.isEmpty else { return problems }
-        return problems + runProblems.filter { problems.isEmpty || !$0.message.hasPrefix("nothing is enabled") }
+        return problems + runProblems(sayingNothingEnabled: problems.isEmpty)
     }
 
     /// What runs but deserves a second look, said by `config check` and at `up`'s start: an admin listener (metrics,
@@ -96,7 +96,10 @@ extension ServiceConfiguration {
 
     /// What cannot run although each value reads: fronts on one address, a web front open to anyone unnamed, webhooks
     /// without Stripe, files that are not there, nothing enabled.
-    public var runProblems: [ConfigurationError] {
+    public var runProblems: [ConfigurationError] { runProblems(sayingNothingEnabled: true) }
+
+    /// `runProblems`, without "nothing is enabled" when a value that does not read already says why a front is off.
+    func runProblems(sayingNothingEnabled: Bool) -> [ConfigurationError] {
         var found: [ConfigurationError] = []
         func add(_ message: String, _ name: String) { found.append(Self.error(message, from: source(of: name))) }
         let fronts = ["ssh", "web", "api", "webhooks"].filter { isOn("\($0).enabled") }.map { "\($0).listen" } + ["admin.listen"]
@@ -128,7 +131,7 @@ extension ServiceConfiguration {
             guard let path = self[name], access(path, R_OK) != 0 else { continue }
             add("\(name): \(path) cannot be read: \(String(cString: strerror(errno)))", name)
         }
-        if enabled.isEmpty {
+        if sayingNothingEnabled, enabled.isEmpty {
             found.append(
                 ConfigurationError(
                     source: file ?? "config", line: nil,

@@ -217,34 +217,19 @@ struct ProviderEventDeskTests {
         let desk = desk(
             fixture, processor, ScriptedWebhook(notices: ["evt_o": opened, "evt_c": closed, "evt_c2": closed, "evt_x": earlyEnd, "evt_y": lateStart]))
 
-        let early = try await desk.deliver("evt_x", type: "charge.dispute.closed")
+        func applied(_ id: String, _ type: String) async throws -> [ProviderEventDesk.Outcome] { try await desk.deliver(id, type: type) }
+        /// The one outcome a delivery of `id` as `type` should come to: applied to this order, saying `text`.
+        func outcome(_ text: String, _ id: String, _ type: String) -> [ProviderEventDesk.Outcome] {
+            [.applied(ProviderEventHeader(id: id, type: type), orderNumber: order.number, outcome: text)]
+        }
+        let (closedType, createdType) = ("charge.dispute.closed", "charge.dispute.created")
         #expect(
-            early == [
-                .applied(
-                    ProviderEventHeader(id: "evt_x", type: "charge.dispute.closed"), orderNumber: order.number,
-                    outcome: "flagged: dispute dp_9 of \(total.formatted); dispute dp_9 closed: lost")
-            ])
-        let late = try await desk.deliver("evt_y", type: "charge.dispute.created")
-        #expect(
-            late == [
-                .applied(
-                    ProviderEventHeader(id: "evt_y", type: "charge.dispute.created"), orderNumber: order.number,
-                    outcome: "dispute dp_9 recorded already")
-            ])
-        #expect(try await desk.deliver("evt_o", type: "charge.dispute.created").count == 1)
-        let ended = try await desk.deliver("evt_c", type: "charge.dispute.closed")
-        #expect(
-            ended == [
-                .applied(
-                    ProviderEventHeader(id: "evt_c", type: "charge.dispute.closed"), orderNumber: order.number, outcome: "dispute dp_7 closed: won")
-            ])
-        let again = try await desk.deliver("evt_c2", type: "charge.dispute.closed")
-        #expect(
-            again == [
-                .applied(
-                    ProviderEventHeader(id: "evt_c2", type: "charge.dispute.closed"), orderNumber: order.number,
-                    outcome: "dispute dp_7 closed already")
-            ])
+            try await applied("evt_x", closedType)
+                == outcome("flagged: dispute dp_9 of \(total.formatted); dispute dp_9 closed: lost", "evt_x", closedType))
+        #expect(try await applied("evt_y", createdType) == outcome("dispute dp_9 recorded already", "evt_y", createdType))
+        #expect(try await desk.deliver("evt_o", type: createdType).count == 1)
+        #expect(try await applied("evt_c", closedType) == outcome("dispute dp_7 closed: won", "evt_c", closedType))
+        #expect(try await applied("evt_c2", closedType) == outcome("dispute dp_7 closed already", "evt_c2", closedType))
         let changes = try await fixture.orders.events(orderNumber: order.number).map(\.change)
         #expect(
             changes.suffix(4) == [

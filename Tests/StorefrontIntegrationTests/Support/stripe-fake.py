@@ -184,16 +184,26 @@ def create_setup_intent(form):
     return 200, setup
 
 
-def confirm_setup_intent(setup_id, form):
-    setup = objects["seti"].get(setup_id)
-    if setup is None:
-        return error(404, "invalid_request_error", f"No such setupintent: '{setup_id}'", code="resource_missing")
-    if setup["status"] not in ("requires_payment_method", "requires_confirmation"):
-        return error(400, "invalid_request_error", f"This SetupIntent's status is {setup['status']}, and it cannot be confirmed.", code="setup_intent_unexpected_state")
-    pm = objects["pm"].get(form.get("payment_method") or setup["payment_method"])
+def confirmable(kind, object_id, form):
+    """A SetupIntent or PaymentIntent to confirm with its card, as (object, card, None), or (None, None, Stripe's error)
+    for one that is not there, is past confirming, or has no card."""
+    noun = {"seti": ("SetupIntent", "setupintent", "setup_intent"), "pi": ("PaymentIntent", "payment_intent", "payment_intent")}[kind]
+    obj = objects[kind].get(object_id)
+    if obj is None:
+        return None, None, error(404, "invalid_request_error", f"No such {noun[1]}: '{object_id}'", code="resource_missing")
+    if obj["status"] not in ("requires_payment_method", "requires_confirmation"):
+        return None, None, error(400, "invalid_request_error", f"This {noun[0]}'s status is {obj['status']}, and it cannot be confirmed.", code=f"{noun[2]}_unexpected_state")
+    pm = objects["pm"].get(form.get("payment_method") or obj["payment_method"])
     if pm is None:
-        return error(400, "invalid_request_error", "You cannot confirm this SetupIntent because it's missing a payment method.", code="setup_intent_unexpected_state")
-    setup["payment_method"] = pm["id"]
+        return None, None, error(400, "invalid_request_error", f"You cannot confirm this {noun[0]} because it's missing a payment method.", code=f"{noun[2]}_unexpected_state")
+    obj["payment_method"] = pm["id"]
+    return obj, pm, None
+
+
+def confirm_setup_intent(setup_id, form):
+    setup, pm, refusal = confirmable("seti", setup_id, form)
+    if refusal:
+        return refusal
     if pm["_behaviour"] in ("card_declined", "insufficient_funds"):
         setup["last_setup_error"] = {"type": "card_error", "code": "card_declined", "decline_code": "generic_decline", "message": "Your card was declined."}
         return error(402, "card_error", "Your card was declined.", code="card_declined", decline_code="generic_decline", setup_intent=setup)
@@ -233,16 +243,9 @@ def decline(intent, code, message):
 
 
 def confirm(intent_id, form):
-    intent = objects["pi"].get(intent_id)
-    if intent is None:
-        return error(404, "invalid_request_error", f"No such payment_intent: '{intent_id}'", code="resource_missing")
-    if intent["status"] not in ("requires_confirmation", "requires_payment_method"):
-        return error(400, "invalid_request_error", f"This PaymentIntent's status is {intent['status']}, and it cannot be confirmed.", code="payment_intent_unexpected_state")
-    pm = objects["pm"].get(form.get("payment_method") or intent["payment_method"])
-    if pm is not None:
-        intent["payment_method"] = pm["id"]
-    if pm is None:
-        return error(400, "invalid_request_error", "You cannot confirm this PaymentIntent because it's missing a payment method.", code="payment_intent_unexpected_state")
+    intent, pm, refusal = confirmable("pi", intent_id, form)
+    if refusal:
+        return refusal
     behaviour = pm["_behaviour"]
     off_session = form.get("off_session") == "true"
     intent["off_session"] = off_session
