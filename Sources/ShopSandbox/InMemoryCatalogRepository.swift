@@ -23,8 +23,6 @@ public final class InMemoryCatalogRepository: CatalogRepository {
     private let haystack: [UInt8]
     /// Where each product's text starts in `haystack`, plus one final entry for the end.
     private let starts: [Int]
-    /// How many bytes of each product's text are its name (its text begins with it).
-    private let nameLengths: [Int]
     private let lastSearch = Mutex<(query: [[UInt8]], matches: [Int32])?>(nil)
     /// Built on the first search, so start-up does not pay for it.
     private let index = Mutex<GramIndex?>(nil)
@@ -39,11 +37,8 @@ public final class InMemoryCatalogRepository: CatalogRepository {
         var haystack: [UInt8] = []
         var starts: [Int] = []
         starts.reserveCapacity(catalog.products.count + 1)
-        var nameLengths: [Int] = []
-        nameLengths.reserveCapacity(catalog.products.count)
         for product in catalog.products {
             starts.append(haystack.count)
-            nameLengths.append(product.name.lowercased().utf8.count)
             // Newlines cannot occur in names, summaries or tags, so no match spans two products.
             haystack.append(contentsOf: ([product.name, product.summary] + product.tags).joined(separator: " ").lowercased().utf8)
             haystack.append(0x0A)
@@ -51,7 +46,6 @@ public final class InMemoryCatalogRepository: CatalogRepository {
         starts.append(haystack.count)
         self.haystack = haystack
         self.starts = starts
-        self.nameLengths = nameLengths
     }
 
     public func count(matching query: String) throws -> Int {
@@ -95,24 +89,14 @@ public final class InMemoryCatalogRepository: CatalogRepository {
             needsCheck
             ? candidates[smallest].products.filter { contains(product: Int($0), all: terms) }
             : candidates[smallest].products
-        // Products whose name holds every word come first ("coffee" finds the Coffee before the Mug that mentions it),
-        // each group in the catalog's order: the rule the databases' searches follow too.
-        let named = found.filter { contains(product: Int($0), all: terms, nameOnly: true) }
-        let ranked: [Int32]
-        if named.count == found.count || named.isEmpty {
-            ranked = found
-        } else {
-            let first = Set(named)
-            ranked = named + found.filter { !first.contains($0) }
-        }
-        lastSearch.withLock { $0 = (terms, ranked) }
-        return ranked
+        lastSearch.withLock { $0 = (terms, found) }
+        return found
     }
 
-    /// True when every term occurs in one product's text (in its name alone, with `nameOnly`).
-    private func contains(product: Int, all terms: some Collection<[UInt8]>, nameOnly: Bool = false) -> Bool {
+    /// True when every term occurs in one product's text.
+    private func contains(product: Int, all terms: some Collection<[UInt8]>) -> Bool {
         let start = starts[product]
-        let end = nameOnly ? start + nameLengths[product] : starts[product + 1]
+        let end = starts[product + 1]
         return haystack.withUnsafeBufferPointer { hay in
             terms.allSatisfy { term in
                 term.withUnsafeBufferPointer { needle in

@@ -211,7 +211,7 @@ public final class PostgresCatalogRepository: CatalogRepository {
                     """
                     SELECT \(unescaped: Self.columns) FROM product p \(unescaped: Self.stockJoin)
                     WHERE p.position IS NOT NULL AND p.search @@ \(pattern)::tsquery
-                    ORDER BY to_tsvector('simple', p.name) @@ \(pattern)::tsquery DESC, p.position LIMIT \(limit) OFFSET \(offset)
+                    ORDER BY p.position LIMIT \(limit) OFFSET \(offset)
                     """, logger: PostgresDatabase.quiet), currency: currency
             ).withVariants(on: connection)
         }

@@ -216,9 +216,6 @@ public final class SQLiteCatalogRepository: CatalogRepository {
                 .map(self.product(from:)).withVariants(in: db)
             }
         }
-        // Products whose name holds every word come first, each group in the catalog's order: the same rule as the
-        // other searches'.
-        let named = Self.nameMatchExpression(query) ?? pattern
         return try await read { db in
             try Row.fetchAll(
                 db,
@@ -226,10 +223,10 @@ public final class SQLiteCatalogRepository: CatalogRepository {
                     SELECT \(Self.columns) FROM product \(Self.stockJoin)
                     WHERE product.rowid IN (
                         SELECT rowid FROM product_search WHERE product_search MATCH ? AND rowid < \(Self.retiredRowidBase)
-                        ORDER BY rowid NOT IN (SELECT rowid FROM product_search WHERE product_search MATCH ?), rowid LIMIT ? OFFSET ?
+                        ORDER BY rowid LIMIT ? OFFSET ?
                     )
-                    ORDER BY product.rowid NOT IN (SELECT rowid FROM product_search WHERE product_search MATCH ?), product.rowid
-                    """, arguments: [pattern, named, limit, offset, named]
+                    ORDER BY product.rowid
+                    """, arguments: [pattern, limit, offset]
             ).map(self.product(from:)).withVariants(in: db)
         }
     }
@@ -266,12 +263,5 @@ public final class SQLiteCatalogRepository: CatalogRepository {
         let words = SearchWords.words(in: query)
         guard !words.isEmpty else { return nil }
         return words.map { "\"\($0)\"*" }.joined(separator: " ")
-    }
-
-    /// The FTS5 expression for products whose name alone holds every word of `query`, each as a prefix.
-    static func nameMatchExpression(_ query: String) -> String? {
-        let words = SearchWords.words(in: query)
-        guard !words.isEmpty else { return nil }
-        return words.map { "name : \"\($0)\"*" }.joined(separator: " AND ")
     }
 }

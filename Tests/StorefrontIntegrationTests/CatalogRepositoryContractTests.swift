@@ -61,17 +61,6 @@ struct CatalogRepositoryContractTests {
         #expect(try await repository.count(matching: "zzzz") == 0)
     }
 
-    /// A product whose name holds every word comes before one that only mentions it ("coffee" finds the Coffee before
-    /// the Mug whose summary speaks of coffee), each group in the catalog's order, on every page.
-    @Test(arguments: CatalogRepositoryKind.allCases)
-    func aNameThatHoldsTheWordsComesFirst(kind: CatalogRepositoryKind) async throws {
-        let repository = try await kind.make(try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled catalog"))
-        let found = try await repository.page(matching: "coffee", offset: 0, limit: 10).map(\.id)
-        #expect(found.first == "coffee-beans" && found.contains("mug-stdout"), "\(found)")
-        #expect(try await repository.page(matching: "coffee", offset: 1, limit: 10).map(\.id) == Array(found.dropFirst()), "pages agree")
-        #expect(try await repository.count(matching: "coffee") == found.count, "ranking leaves what matches as it was")
-    }
-
     @Test(arguments: CatalogRepositoryKind.allCases)
     func shopProfileComesWithTheCatalog(kind: CatalogRepositoryKind) async throws {
         #expect(try await kind.make(Self.catalog).shop.currency == .usd)
