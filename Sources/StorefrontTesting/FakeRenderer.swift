@@ -16,9 +16,25 @@ public final class FakeRenderer: TerminalBackend {
         self.charset = charset
     }
 
+    /// Tasks waiting for the next frame (`nextFrame`), resumed by it.
+    private var waitingForFrame: [CheckedContinuation<Void, Never>] = []
+
     public func draw(_ frame: Frame, for state: StorefrontState) {
         states.append(state)
         frames.append(frame)
+        wakeFrameWaiters()
+    }
+
+    /// Returns once the next frame is drawn, or once `wake` is called (a deadline), whichever comes first.
+    func nextFrame() async {
+        await withCheckedContinuation { waitingForFrame.append($0) }
+    }
+
+    /// Resumes every task waiting for a frame.
+    func wakeFrameWaiters() {
+        let waiting = waitingForFrame
+        waitingForFrame = []
+        for continuation in waiting { continuation.resume() }
     }
 
     /// The frames as plain text, in order.

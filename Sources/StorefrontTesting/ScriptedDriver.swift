@@ -51,15 +51,25 @@ public final class ScriptedDriver {
 
     public func settle() async { await program.settle() }
 
-    /// Waits for work no effect tracks (a sign-in woken from outside) to bring the state to `done`: settles, and lets
-    /// other tasks run, until it holds or `deadline` passes on the wall clock (long: the whole suite shares the main
-    /// actor, and a busy machine slows it). False when it never held.
+    /// Waits for work no effect tracks (a sign-in woken from outside) to bring the state to `done`: settles, then
+    /// waits for the next frame (every state change draws one), until it holds or `deadline` passes on the wall clock
+    /// (long: the whole suite shares the main actor, and a busy machine slows it). False when it never held.
+    ///
+    /// It never spins: a loop of yields kept the main thread, and so a core of two, busy for the whole wait, which
+    /// starved the very work it waited for.
     public func waitUntil(deadline: Duration = .seconds(60), _ done: (StorefrontState) -> Bool) async -> Bool {
+        let renderer = renderer
+        // The deadline wakes the wait once, whatever frame it is waiting for.
+        let alarm = Task { @MainActor in
+            try? await Task.sleep(for: deadline)
+            renderer.wakeFrameWaiters()
+        }
+        defer { alarm.cancel() }
         let end = ContinuousClock.now.advanced(by: deadline)
         while ContinuousClock.now < end {
             await settle()
             if done(state) { return true }
-            await Task.yield()
+            await renderer.nextFrame()
         }
         return done(state)
     }
