@@ -1,3 +1,4 @@
+import LiveObjects
 import NIOCore
 import Synchronization
 
@@ -74,3 +75,6 @@ public final class ConnectionCap: ChannelInboundHandler, RemovableChannelHandler
         context.fireChannelRead(data)
     }
 }
+
+extension ConnectionLedger: LiveObject {}
+extension ConnectionCap: LiveObject {}

@@ -1,3 +1,4 @@
+import LiveObjects
 import NIOCore
 import Synchronization
 
@@ -120,3 +121,6 @@ public final class WaitingConnections: Sendable {
         for channel in channels { channel.close(promise: nil) }
     }
 }
+
+extension RequestDeadline: LiveObject {}
+extension WaitingConnections: LiveObject {}

@@ -1,5 +1,6 @@
 import CPseudoTerminal
 import Foundation
+import LiveObjects
 
 #if canImport(Glibc)
     import Glibc
@@ -121,3 +122,5 @@ final class Connection: @unchecked Sendable {
         for exit in orphans.values { exit.watchWithoutHost() }
     }
 }
+
+extension Connection: LiveObject {}

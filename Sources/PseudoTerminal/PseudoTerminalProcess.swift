@@ -1,5 +1,6 @@
 import CPseudoTerminal
 import Foundation
+import LiveObjects
 
 #if canImport(Glibc)
     import Glibc
@@ -183,7 +184,7 @@ public final class PseudoTerminalProcess: @unchecked Sendable {
 }
 
 /// A pty opened for a program about to start on it, its modes and size set; closes what it holds unless handed over.
-private final class NewPseudoTerminal {
+private final class NewPseudoTerminal: LiveObject {
     let replicaPath: String
     /// The terminal side, opened here (without becoming our controlling terminal) so the modes and size are set before
     /// the program starts, and so the pty stays open until the child has its own copy.
@@ -225,3 +226,5 @@ private final class NewPseudoTerminal {
         return PseudoTerminalProcess(pid: pid, terminal: master, control: control, hosted: hosted)
     }
 }
+
+extension PseudoTerminalProcess: LiveObject {}

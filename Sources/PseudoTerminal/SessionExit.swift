@@ -1,5 +1,6 @@
 import CPseudoTerminal
 import Foundation
+import LiveObjects
 
 #if canImport(Glibc)
     import Glibc
@@ -57,3 +58,5 @@ public func processEnds(_ pid: pid_t, within timeout: Duration) -> Bool {
     let (seconds, attoseconds) = timeout.components
     return sf_process_ended_within(pid, Int32(seconds * 1_000 + attoseconds / 1_000_000_000_000_000)) == 1
 }
+
+extension SessionExit: LiveObject {}

@@ -1,5 +1,6 @@
 import CPseudoTerminal
 import Foundation
+import LiveObjects
 
 #if canImport(Glibc)
     import Glibc
@@ -198,3 +199,5 @@ public final class SessionHostClient: @unchecked Sendable {
         return Connection(control: pair[0], hostPID: pid, log: log)
     }
 }
+
+extension SessionHostClient: LiveObject {}

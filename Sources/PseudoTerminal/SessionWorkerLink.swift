@@ -1,6 +1,7 @@
 import CPseudoTerminal
 import Dispatch
 import Foundation
+import LiveObjects
 
 #if canImport(Glibc)
     import Glibc
@@ -117,3 +118,5 @@ public final class SessionWorkerLink {
     /// The error for a terminal only curses can draw.
     public nonisolated static let needsOwnProcess = WorkerMessages.needsOwnProcess
 }
+
+extension SessionWorkerLink: LiveObject {}

@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 
 #if canImport(Glibc)
     import Glibc
@@ -232,3 +233,5 @@ final class SessionWorkers: @unchecked Sendable {
         }
     }
 }
+
+extension SessionWorkers: LiveObject {}

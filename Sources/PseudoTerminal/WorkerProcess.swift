@@ -1,5 +1,6 @@
 import CPseudoTerminal
 import Foundation
+import LiveObjects
 
 #if canImport(Glibc)
     import Glibc
@@ -213,3 +214,5 @@ final class WorkerProcess: @unchecked Sendable {
         }
     }
 }
+
+extension WorkerProcess: LiveObject {}

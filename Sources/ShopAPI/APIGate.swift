@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import LiveObjects
 import OpenAPIRuntime
 import ShopIdentity
 import ShopMetrics
@@ -296,3 +297,5 @@ enum APIRoutes {
     /// The operation's id for the metrics' label: one of the document's, or "other" for anything it does not list.
     static func operation(_ method: String, at path: String) -> String { route(at: path)?[method] ?? "other" }
 }
+
+extension CallerNote: LiveObject {}

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPGuards
 import Hummingbird
+import LiveObjects
 import Logging
 import NIOCore
 import OpenAPIHummingbird
@@ -97,3 +98,5 @@ package final class APIServer: Sendable {
         await group.triggerGracefulShutdown()
     }
 }
+
+extension APIServer: LiveObject {}

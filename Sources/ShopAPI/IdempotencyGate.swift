@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import LiveObjects
 import ShopIdentity
 import ShopPorts
 
@@ -77,7 +78,7 @@ struct IdempotencyGate<Context: RequestContext>: RouterMiddleware {
 }
 
 /// Gathers a response body's bytes as Hummingbird writes them.
-private final class BodyCollector: ResponseBodyWriter, @unchecked Sendable {
+private final class BodyCollector: ResponseBodyWriter, @unchecked Sendable, LiveObject {
     // @unchecked: written by one writer at a time, read after `write` returned.
     var bytes: [UInt8] = []
     func write(_ buffer: ByteBuffer) async throws { bytes += buffer.readableBytesView }

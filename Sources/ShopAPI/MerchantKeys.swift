@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 import Synchronization
 
 /// Which owners a merchant token may act for, decided at each use: the keys of the `--admin-keys` file as it is now,
@@ -61,3 +62,5 @@ package struct NoMerchantKeys: MerchantKeys {
         "this API was started without --admin-keys, so it takes no merchant token"
     }
 }
+
+extension AdminKeysFile: LiveObject {}

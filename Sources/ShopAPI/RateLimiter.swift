@@ -1,3 +1,4 @@
+import LiveObjects
 import Synchronization
 
 /// A token bucket per key: `burst` requests at once, refilled at a steady rate. Time is given by the caller (a
@@ -67,3 +68,5 @@ package final class RateLimiter: Sendable {
         }
     }
 }
+
+extension RateLimiter: LiveObject {}

@@ -3,6 +3,7 @@ import HTTPGuards
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore
+import LiveObjects
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -110,3 +111,5 @@ public final class AdminListener: Sendable {
         return logger
     }()
 }
+
+extension AdminListener: LiveObject {}

@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 import ShopModels
 import ShopPorts
 import Synchronization
@@ -111,3 +112,8 @@ public final class InMemoryCredentialRepository: CredentialRepository {
     public func set(_ value: String, forKey key: String) throws { values.withLock { $0[key] = value } }
     public func removeValue(forKey key: String) throws { _ = values.withLock { $0.removeValue(forKey: key) } }
 }
+
+extension InMemoryWalletRepository: LiveObject {}
+extension InMemoryCartRepository: LiveObject {}
+extension InMemoryAccountProfileRepository: LiveObject {}
+extension InMemoryCredentialRepository: LiveObject {}

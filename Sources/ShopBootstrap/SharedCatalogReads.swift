@@ -1,3 +1,4 @@
+import LiveObjects
 import ShopModels
 import ShopPorts
 import Synchronization
@@ -63,3 +64,5 @@ struct ProductCopies: Sendable {
         return page
     }
 }
+
+extension SharedCatalogReads: LiveObject {}

@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 import Logging
 import ShopMetrics
 import ShopModels
@@ -235,3 +236,5 @@ struct ServerLogHandler: LogHandler {
 
     private static let bootstrapped = Atomic<Bool>(false)
 }
+
+extension ServerLog: LiveObject {}

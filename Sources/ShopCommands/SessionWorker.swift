@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LiveObjects
 import Logging
 import PseudoTerminal
 import ShopBootstrap
@@ -37,7 +38,7 @@ public enum TerminalPlace {
 /// session is hung up, and the worker exits after the last.
 @MainActor
 public enum SessionWorker {
-    private final class Hosted {
+    private final class Hosted: LiveObject {
         let descriptor: Int32
         var session: DescriptorSession?
         var finish: (@MainActor (TerminalSession.Ending) async -> Int32)?

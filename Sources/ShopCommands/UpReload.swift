@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 import ShopMerchant
 import ShopSSH
 import ShopServices
@@ -110,3 +111,5 @@ extension ServiceConfiguration {
         return ServiceConfiguration(values: values, file: configuration.file, problems: [])
     }
 }
+
+extension Reloader: LiveObject {}

@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 import ShopBootstrap
 import ShopMerchant
 import ShopPorts
@@ -120,3 +121,6 @@ final class AcceptingFlag: Sendable {
         }
     }
 }
+
+extension MailSlot: LiveObject {}
+extension AcceptingFlag: LiveObject {}

@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 import ShopPorts
 import Synchronization
 import SystemPackage
@@ -108,3 +109,5 @@ extension String {
         String(repeating: "0", count: max(0, width - count)) + self
     }
 }
+
+extension FileCredentialRepository: LiveObject {}

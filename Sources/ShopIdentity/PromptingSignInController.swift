@@ -1,3 +1,4 @@
+import LiveObjects
 import ShopPorts
 
 /// What every sign-in controller that asks its questions as prompts shares: where the prompts go, who hears the
@@ -53,3 +54,5 @@ open class PromptingSignInController: SignInAuthorizationControlling {
         finish { $0.signInController(self, didCompleteWith: credential) }
     }
 }
+
+extension PromptingSignInController: LiveObject {}

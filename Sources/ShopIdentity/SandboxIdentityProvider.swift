@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LiveObjects
 import ShopPorts
 
 /// Sandbox ID: sign in with an email and a one-time code that the sandbox shows on screen.
@@ -220,3 +221,5 @@ public struct SandboxIDCredential: SignInCredential, Hashable {
     public var identityToken: String?
     public var tokens: SessionTokens?
 }
+
+extension SandboxIdentityProvider: LiveObject {}

@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 import ShopModels
 import ShopPorts
 import Synchronization
@@ -142,7 +143,7 @@ public struct SendmailTransport: MailTransport {
 }
 
 /// A status told once (the command's exit, or its standard error's end) and awaited, never blocked on.
-private final class OnceTold: Sendable {
+private final class OnceTold: Sendable, LiveObject {
     private let state = Mutex<(status: Int32?, waiter: CheckedContinuation<Int32?, Never>?)>((nil, nil))
 
     /// Tells the waiter, once; a later call changes nothing.
@@ -169,7 +170,7 @@ private final class OnceTold: Sendable {
 }
 
 /// The last `limit` bytes of what the command wrote to standard error: a command that writes megabytes costs no more.
-private final class ErrorTail: Sendable {
+private final class ErrorTail: Sendable, LiveObject {
     /// Told when the command's standard error has ended.
     let end = OnceTold()
     private let limit: Int

@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 import ShopModels
 import ShopPorts
 
@@ -232,3 +233,5 @@ public actor LiveMerchantBackend: MerchantBackend, OpenCharges {
         }
     }
 }
+
+extension LiveMerchantBackend: LiveObject {}

@@ -1,3 +1,5 @@
+import LiveObjects
+
 /// Record, then process: each delivery is answered as soon as the desk has kept it, and a pass applies what is due
 /// at once and again at each tick (every 30 s in a shop), so a slow provider or database never keeps the provider
 /// waiting.
@@ -41,3 +43,5 @@ public final class ProviderEventWorker: Sendable {
         await passes.stop()
     }
 }
+
+extension ProviderEventWorker: LiveObject {}

@@ -1,3 +1,5 @@
+import LiveObjects
+
 /// Work done in passes beside a shop: one pass at once, then one at each tick and one whenever `kick` asks,
 /// never two at a time; at `stop`, one last pass (outside the cancelled task, whose database reads would refuse), so
 /// what arrived just before quitting is still done.
@@ -60,3 +62,5 @@ extension AsyncStream<Void> {
         return ticks
     }
 }
+
+extension RecurringPass: LiveObject {}

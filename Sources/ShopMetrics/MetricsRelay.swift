@@ -1,5 +1,6 @@
 import CoreMetrics
 import Foundation
+import LiveObjects
 import Synchronization
 
 /// Carries a shopper's session's counters and timings to the server that started it, whose `/metrics` shows them.
@@ -267,3 +268,7 @@ final class RelayHandler: CounterHandler, TimerHandler {
         sender.send(MetricsRelay.encode(kind: "t", name: name, dimensions: dimensions, amount: duration))
     }
 }
+
+extension MetricsRelayListener: LiveObject {}
+extension RelaySender: LiveObject {}
+extension RelayHandler: LiveObject {}

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import JWTKit
+import LiveObjects
 import ShopIdentity
 import ShopPorts
 
@@ -275,3 +276,5 @@ public enum PKCE {
         Encodings.base64URL(Data(HMAC<SHA256>.authenticationCode(for: Data("\(label)\n\(state)".utf8), using: key)))
     }
 }
+
+extension OpenIDClient: LiveObject {}

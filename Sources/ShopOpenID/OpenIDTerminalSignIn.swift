@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 import ShopIdentity
 import ShopPorts
 
@@ -199,7 +200,7 @@ public final class OpenIDTerminalSignInController: PromptingSignInController {
 }
 
 /// The outcome of a terminal's sign-in, taken once from storage when there is one.
-private actor TakenOutcome {
+private actor TakenOutcome: LiveObject {
     private let terminals: any TerminalSignIns
     private let key: String
     private(set) var outcome: TerminalSignInOutcome?

@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 import ShopModels
 import Synchronization
 
@@ -167,3 +168,5 @@ public struct CardForgettingWalletRepository: ForwardingWalletRepository {
         await forget(id)
     }
 }
+
+extension WalletOwner: LiveObject {}

@@ -1,3 +1,4 @@
+import LiveObjects
 import ShopSessions
 import Synchronization
 
@@ -23,3 +24,5 @@ final class ConnectionBudget: Sendable {
         }
     }
 }
+
+extension ConnectionBudget: LiveObject {}

@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 import NIOCore
 import NIOSSH
 
@@ -98,3 +99,8 @@ final class UnprovenKeyLogger: ChannelInboundHandler {
         context.fireChannelInactive()
     }
 }
+
+extension QuickAckHandler: LiveObject {}
+extension RefuseConnectionHandler: LiveObject {}
+extension ConnectionErrorHandler: LiveObject {}
+extension UnprovenKeyLogger: LiveObject {}

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LiveObjects
 import PseudoTerminal
 import ShopModels
 import ShopSessions
@@ -60,7 +61,7 @@ final class OpenSSHJoinListener: @unchecked Sendable {
 }
 
 /// The joiners' connections, each held from its accept until it is finished.
-private final class HeldConnections: Sendable {
+private final class HeldConnections: Sendable, LiveObject {
     private let held = Mutex<[ObjectIdentifier: JoinedConnection]>([:])
 
     func add(_ connection: JoinedConnection) {
@@ -86,7 +87,7 @@ struct JoinContext: Sendable {
 }
 
 /// One joiner's connection: its join checked, its session started, its messages passed on, its session's end told.
-private final class JoinedConnection: @unchecked Sendable {
+private final class JoinedConnection: @unchecked Sendable, LiveObject {
     // @unchecked: every mutable property is touched only on `queue`.
     private let socket: Int32
     private let context: JoinContext
@@ -274,3 +275,5 @@ private final class JoinedConnection: @unchecked Sendable {
         onFinish(ObjectIdentifier(self))
     }
 }
+
+extension OpenSSHJoinListener: LiveObject {}

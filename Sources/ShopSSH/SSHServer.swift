@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 import NIOCore
 import NIOPosix
 import NIOSSH
@@ -237,3 +238,6 @@ extension StorefrontSSHServer {
         return lines.joined(separator: "\r\n") + "\r\n"
     }
 }
+
+extension ConnectionIdentity: LiveObject {}
+extension StorefrontSSHServer: LiveObject {}

@@ -1,3 +1,4 @@
+import LiveObjects
 import NIOCore
 import NIOSSH
 
@@ -56,3 +57,5 @@ final class PublicKeyIdentityDelegate: NIOSSHServerUserAuthenticationDelegate {
         responsePromise.succeed(.success)
     }
 }
+
+extension PublicKeyIdentityDelegate: LiveObject {}

@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 import NIOCore
 import NIOPosix
 import NIOSSH
@@ -216,3 +217,5 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
         }
     }
 }
+
+extension SessionChannelHandler: LiveObject {}

@@ -1,3 +1,4 @@
+import LiveObjects
 import NIOCore
 import Synchronization
 
@@ -67,3 +68,5 @@ final class SessionRegistry: Sendable {
         }
     }
 }
+
+extension SessionRegistry: LiveObject {}

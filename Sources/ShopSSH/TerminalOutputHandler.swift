@@ -1,3 +1,4 @@
+import LiveObjects
 import NIOCore
 import NIOSSH
 import ShopMetrics
@@ -54,3 +55,6 @@ final class TerminalOutputHandler: ChannelInboundHandler {
         context.close(promise: nil)
     }
 }
+
+extension KeyAnswerTimer: LiveObject {}
+extension TerminalOutputHandler: LiveObject {}

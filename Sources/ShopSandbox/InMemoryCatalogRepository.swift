@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 import ShopBundledCatalog
 import ShopModels
 import ShopPorts
@@ -177,3 +178,5 @@ struct GramIndex: Sendable {
         }
     }
 }
+
+extension InMemoryCatalogRepository: LiveObject {}

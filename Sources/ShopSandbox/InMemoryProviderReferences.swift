@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 import ShopPorts
 import Synchronization
 
@@ -38,3 +39,5 @@ public final class InMemoryProviderReferences: ProviderReferenceRepository {
         return value
     }
 }
+
+extension InMemoryProviderReferences: LiveObject {}

@@ -1,3 +1,4 @@
+import LiveObjects
 import ShopModels
 import ShopPorts
 import Synchronization
@@ -56,3 +57,5 @@ public final class SandboxPaymentAuthorizationController: PaymentAuthorizationCo
         return PaymentSheetOptions(paymentMethods: methods, contacts: contacts, selectedPaymentMethod: method, selectedContact: contact)
     }
 }
+
+extension SandboxPaymentAuthorizationController: LiveObject {}

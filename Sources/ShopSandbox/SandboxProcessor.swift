@@ -1,3 +1,4 @@
+import LiveObjects
 import ShopModels
 import ShopPorts
 import Synchronization
@@ -224,3 +225,6 @@ extension LedgerCharge {
     /// The entry is a refund, not a charge.
     var isRefund: Bool { tokenID.hasPrefix(Self.refundMark) }
 }
+
+extension SandboxProcessor: LiveObject {}
+extension InMemoryChargeLedger: LiveObject {}

@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 import Logging
 import ShopModels
 import StorefrontUI
@@ -10,7 +11,7 @@ import Synchronization
 /// the shop. The first such failure is kept so the program can say so once, after the terminal
 /// is given back (`firstFailure`).
 public struct FileLogHandler: LogHandler {
-    public final class Sink: Sendable {
+    public final class Sink: Sendable, LiveObject {
         private let descriptor: Int32
         private let failure = Mutex<String?>(nil)
         private let lock = Mutex(())

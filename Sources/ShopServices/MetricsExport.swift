@@ -1,5 +1,6 @@
 import CoreMetrics
 import Foundation
+import LiveObjects
 import Prometheus
 import ShopMetrics
 import Synchronization
@@ -103,3 +104,5 @@ enum ProcessMetrics {
         return lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
     }
 }
+
+extension MetricsExport: LiveObject {}

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LiveObjects
 
 /// Turns SIGTERM and SIGINT into an awaited value instead of ending the process.
 public final class StopSignals {
@@ -24,3 +25,5 @@ public final class StopSignals {
         return SIGTERM
     }
 }
+
+extension StopSignals: LiveObject {}

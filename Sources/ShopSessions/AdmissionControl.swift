@@ -1,3 +1,4 @@
+import LiveObjects
 import ShopMetrics
 import Synchronization
 
@@ -203,3 +204,5 @@ public final class AdmissionControl: Sendable {
     /// Source addresses with a connection in the last minute or, between sweeps, a little longer.
     public var trackedSources: Int { state.withLock { $0.recentConnections.count } }
 }
+
+extension AdmissionControl: LiveObject {}

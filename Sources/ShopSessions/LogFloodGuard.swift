@@ -1,3 +1,4 @@
+import LiveObjects
 import NIOCore
 import Synchronization
 
@@ -73,3 +74,5 @@ public final class RefusalLogThrottle: Sendable {
         write(line)
     }
 }
+
+extension RefusalLogThrottle: LiveObject {}

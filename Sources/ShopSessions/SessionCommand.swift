@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 import PseudoTerminal
 import Synchronization
 
@@ -156,3 +157,5 @@ final class AdminFingerprints: Sendable {
     let fingerprints: Mutex<Set<String>>
     init(_ fingerprints: Set<String>) { self.fingerprints = Mutex(fingerprints) }
 }
+
+extension AdminFingerprints: LiveObject {}

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import LiveObjects
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -284,3 +285,5 @@ enum FormEncoding {
         return out
     }
 }
+
+extension StripeClient: LiveObject {}

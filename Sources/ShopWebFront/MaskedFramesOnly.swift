@@ -1,3 +1,4 @@
+import LiveObjects
 import NIOCore
 
 /// Closes a page's WebSocket that sends an unmasked frame, as RFC 6455 §5.1 requires of a server ("a server MUST
@@ -71,3 +72,5 @@ final class MaskedFramesOnly: ChannelDuplexHandler, RemovableChannelHandler {
         return (masked, length, payload)
     }
 }
+
+extension MaskedFramesOnly: LiveObject {}

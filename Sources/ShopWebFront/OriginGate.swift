@@ -1,6 +1,7 @@
 import HTTPGuards
 import HummingbirdCore
 import HummingbirdWebSocket
+import LiveObjects
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -82,3 +83,5 @@ final class OriginGate: ChannelInboundHandler, RemovableChannelHandler {
         context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
     }
 }
+
+extension OriginGate: LiveObject {}

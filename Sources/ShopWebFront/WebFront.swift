@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdCore
 import HummingbirdWebSocket
+import LiveObjects
 import Logging
 import NIOCore
 import PseudoTerminal
@@ -264,10 +265,12 @@ struct SecurityHeaders<Context: RequestContext>: RouterMiddleware {
 }
 
 /// The origins that may open a session; filled in once the port is known when none were configured.
-private final class AllowedOrigins: Sendable {
+private final class AllowedOrigins: Sendable, LiveObject {
     let set: Mutex<Set<WebOrigin>>
 
     init(_ origins: [WebOrigin]) {
         set = Mutex(Set(origins))
     }
 }
+
+extension WebFront: LiveObject {}

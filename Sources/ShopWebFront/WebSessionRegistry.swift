@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 import Synchronization
 
 /// The browser sessions open now, each with a way to end it from outside (a stop).
@@ -42,3 +43,5 @@ final class WebSessionRegistry: Sendable {
         for entry in state.withLock({ Array($0.open.values) }) { entry.stop.yield(reason) }
     }
 }
+
+extension WebSessionRegistry: LiveObject {}

@@ -1,5 +1,6 @@
 import Foundation
 import HummingbirdWebSocket
+import LiveObjects
 import NIOCore
 import NIOPosix
 import NIOWebSocket
@@ -185,7 +186,7 @@ struct WebTerminalSession {
 }
 
 /// When the page last sent a key, shared by the input relay and the idle clock.
-private final class LastInput: Sendable {
+private final class LastInput: Sendable, LiveObject {
     let time = Mutex(ContinuousClock.now)
 }
 

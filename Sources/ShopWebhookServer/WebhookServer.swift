@@ -3,6 +3,7 @@ import HTTPGuards
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore
+import LiveObjects
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -124,3 +125,5 @@ public final class WebhookServer: Sendable {
         )
     }
 }
+
+extension WebhookServer: LiveObject {}

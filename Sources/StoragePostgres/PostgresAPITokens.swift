@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 import PostgresNIO
 import ShopPorts
 
@@ -139,3 +140,6 @@ public final class PostgresIdempotencyRepository: IdempotencyRepository {
         }
     }
 }
+
+extension PostgresAPITokenRepository: LiveObject {}
+extension PostgresIdempotencyRepository: LiveObject {}

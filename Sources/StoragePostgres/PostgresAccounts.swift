@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 import PostgresNIO
 import ShopModels
 import ShopPorts
@@ -241,3 +242,7 @@ public final class PostgresIdentityDirectory: IdentityDirectory {
         return taken.map { ($0.0, Date(timeIntervalSince1970: $0.1)) }
     }
 }
+
+extension PostgresWalletRepository: LiveObject {}
+extension PostgresAccountProfileRepository: LiveObject {}
+extension PostgresIdentityDirectory: LiveObject {}

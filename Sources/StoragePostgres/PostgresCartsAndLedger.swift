@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 import PostgresNIO
 import ShopModels
 import ShopPorts
@@ -157,3 +158,7 @@ public final class PostgresProviderReferences: ProviderReferenceRepository {
         }
     }
 }
+
+extension PostgresCartRepository: LiveObject {}
+extension PostgresChargeLedger: LiveObject {}
+extension PostgresProviderReferences: LiveObject {}

@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 import PostgresNIO
 import ShopModels
 import ShopPorts
@@ -291,3 +292,5 @@ extension [Product] {
         }
     }
 }
+
+extension PostgresCatalogRepository: LiveObject {}

@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 import Logging
 import PostgresNIO
 import ShopMetrics
@@ -286,3 +287,5 @@ public final class PostgresDatabase: Sendable {
         }
     }
 }
+
+extension PostgresDatabase: LiveObject {}

@@ -1,4 +1,5 @@
 import Dispatch
+import LiveObjects
 
 /// A serial queue of its own for the database's calls and the pool's background work.
 ///
@@ -14,3 +15,5 @@ final class PostgresExecutor: TaskExecutor, @unchecked Sendable {
         queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }
+
+extension PostgresExecutor: LiveObject {}

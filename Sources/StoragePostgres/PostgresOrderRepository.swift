@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 import PostgresNIO
 import ShopModels
 import ShopPorts
@@ -254,3 +255,5 @@ extension PostgresQuery.StringInterpolation {
         }
     }
 }
+
+extension PostgresOrderRepository: LiveObject {}

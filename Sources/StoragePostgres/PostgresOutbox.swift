@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 import PostgresNIO
 import ShopModels
 import ShopPorts
@@ -78,3 +79,5 @@ public final class PostgresOutbox: MailOutbox {
         }
     }
 }
+
+extension PostgresOutbox: LiveObject {}

@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 import PostgresNIO
 import ShopPorts
 
@@ -26,3 +27,5 @@ public final class PostgresProviderEvents: ProviderEventLog {
         }
     }
 }
+
+extension PostgresProviderEvents: LiveObject {}

@@ -1,3 +1,4 @@
+import LiveObjects
 import PostgresNIO
 import ShopModels
 import ShopPorts
@@ -65,3 +66,5 @@ public final class PostgresStockRepository: StockRepository {
         }
     }
 }
+
+extension PostgresStockRepository: LiveObject {}

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LiveObjects
 import ShopPorts
 
 /// API tokens in SQLite: each secret's SHA-256, never the secret.
@@ -117,3 +118,6 @@ public final class SQLiteIdempotencyRepository: IdempotencyRepository {
         }
     }
 }
+
+extension SQLiteAPITokenRepository: LiveObject {}
+extension SQLiteIdempotencyRepository: LiveObject {}

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LiveObjects
 import ShopModels
 import ShopPorts
 
@@ -200,3 +201,7 @@ public final class SQLiteIdentityDirectory: IdentityDirectory {
         }
     }
 }
+
+extension SQLiteWalletRepository: LiveObject {}
+extension SQLiteAccountProfileRepository: LiveObject {}
+extension SQLiteIdentityDirectory: LiveObject {}

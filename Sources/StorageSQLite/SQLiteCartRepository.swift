@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LiveObjects
 import ShopModels
 import ShopPorts
 import StorageRows
@@ -43,3 +44,5 @@ public final class SQLiteCartRepository: CartRepository {
         }
     }
 }
+
+extension SQLiteCartRepository: LiveObject {}

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LiveObjects
 import ShopModels
 import ShopPorts
 import StorageRows
@@ -265,3 +266,5 @@ public final class SQLiteCatalogRepository: CatalogRepository {
         return words.map { "\"\($0)\"*" }.joined(separator: " ")
     }
 }
+
+extension SQLiteCatalogRepository: LiveObject {}

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LiveObjects
 import ShopModels
 import ShopPorts
 
@@ -32,3 +33,5 @@ public final class SQLiteChargeLedger: ChargeLedger {
         return LedgerCharge(key: key, tokenID: row["token_id"], amount: Money(minorUnits: row["amount"], currency: currency), outcome: outcome)
     }
 }
+
+extension SQLiteChargeLedger: LiveObject {}

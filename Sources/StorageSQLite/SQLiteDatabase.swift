@@ -1,6 +1,7 @@
 import CSQLiteMemory
 import Foundation
 import GRDB
+import LiveObjects
 import ShopPorts
 import Synchronization
 
@@ -264,3 +265,5 @@ public final class SQLiteDatabase: Sendable {
         return Int(info.st_size)
     }
 }
+
+extension SQLiteDatabase: LiveObject {}

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LiveObjects
 import ShopModels
 import ShopPorts
 import StorageRows
@@ -257,3 +258,5 @@ extension StoredValue {
         }
     }
 }
+
+extension SQLiteOrderRepository: LiveObject {}

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LiveObjects
 import ShopModels
 import ShopPorts
 import StorageRows
@@ -93,3 +94,5 @@ public final class SQLiteOutbox: MailOutbox {
 extension StoredOutboxRow: FetchableRecord {
     public static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { .convertFromSnakeCase }
 }
+
+extension SQLiteOutbox: LiveObject {}

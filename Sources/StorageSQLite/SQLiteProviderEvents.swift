@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LiveObjects
 import ShopPorts
 
 /// The payment provider's events the shop handled, in SQLite's `provider_event`.
@@ -24,3 +25,5 @@ public final class SQLiteProviderEvents: ProviderEventLog {
         }
     }
 }
+
+extension SQLiteProviderEvents: LiveObject {}

@@ -1,4 +1,5 @@
 import GRDB
+import LiveObjects
 import ShopPorts
 
 /// A real provider's ids in SQLite: the payment's on its order (`orders.payment_reference`), the
@@ -55,3 +56,5 @@ public final class SQLiteProviderReferences: ProviderReferenceRepository {
 struct MissingInstallID: Error, CustomStringConvertible {
     var description: String { "the database has no shop_install row (written when it was made); restore it from a backup" }
 }
+
+extension SQLiteProviderReferences: LiveObject {}

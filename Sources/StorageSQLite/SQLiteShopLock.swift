@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LiveObjects
 
 /// The advisory locks beside a shop's SQLite file, so a restore and a process starting meanwhile cannot both think they
 /// hold the shop (flock(2): a lock belongs to the open file, so the sessions a host forks share the host's).
@@ -118,3 +119,6 @@ final class ReplacedFileGuard: TransactionObserver, @unchecked Sendable {
     func databaseDidCommit(_ db: Database) {}
     func databaseDidRollback(_ db: Database) {}
 }
+
+extension SQLiteShopLock: LiveObject {}
+extension ReplacedFileGuard: LiveObject {}

@@ -1,4 +1,5 @@
 import GRDB
+import LiveObjects
 import ShopModels
 import ShopPorts
 import StorageRows
@@ -53,3 +54,5 @@ public final class SQLiteStockRepository: StockRepository {
         StockLevel(productID: ProductID(row["id"] as String), name: row["name"], onHand: row["on_hand"], reserved: row["reserved"], sold: row["sold"])
     }
 }
+
+extension SQLiteStockRepository: LiveObject {}

@@ -1,3 +1,4 @@
+import LiveObjects
 import StorefrontCore
 import StorefrontUI
 
@@ -51,3 +52,5 @@ public final class FakeRenderer: TerminalBackend {
         return out
     }
 }
+
+extension FakeRenderer: LiveObject {}

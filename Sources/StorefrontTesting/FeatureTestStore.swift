@@ -1,5 +1,6 @@
 import CustomDump
 import IssueReporting
+import LiveObjects
 import StorefrontCore
 
 /// A test store for one feature alone: its scope as the state, its reducer, and only the dependencies the test gives
@@ -75,3 +76,5 @@ public final class FeatureTestStore<Scope: Equatable> {
             state, expected, "The state after \(action) is not the one expected.", fileID: fileID, filePath: filePath, line: line, column: column)
     }
 }
+
+extension FeatureTestStore: LiveObject {}

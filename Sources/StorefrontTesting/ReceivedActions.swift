@@ -1,5 +1,6 @@
 import CustomDump
 import IssueReporting
+import LiveObjects
 import StorefrontCore
 
 /// What a test store's effects sent (and, for a feature alone, what it asked of others), waiting for the test to
@@ -41,3 +42,5 @@ final class ReceivedActions {
         }
     }
 }
+
+extension ReceivedActions: LiveObject {}

@@ -1,3 +1,4 @@
+import LiveObjects
 import StorefrontCore
 import StorefrontUI
 
@@ -81,3 +82,5 @@ public final class ScriptedDriver {
         await program.settle()
     }
 }
+
+extension ScriptedDriver: LiveObject {}

@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 
 /// A clock that moves only when a test says and tells the test when an effect waits on it.
 ///
@@ -94,3 +95,5 @@ public final class SteppedClock: Clock, @unchecked Sendable {
         for continuation in ready { continuation.resume() }
     }
 }
+
+extension SteppedClock: LiveObject {}

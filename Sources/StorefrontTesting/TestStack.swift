@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LiveObjects
 import ShopApplication
 import ShopBundledCatalog
 import ShopIdentity
@@ -199,7 +200,7 @@ extension IDGenerator {
     }
 }
 
-private final class Counter: Sendable {
+private final class Counter: Sendable, LiveObject {
     private let value = Mutex(0)
     func next() -> Int {
         value.withLock {

@@ -1,5 +1,6 @@
 import CustomDump
 import IssueReporting
+import LiveObjects
 import ShopModels
 import StorefrontCore
 
@@ -117,3 +118,5 @@ public final class TestStore {
             state, expected, "The state after \(action) is not the one expected.", fileID: fileID, filePath: filePath, line: line, column: column)
     }
 }
+
+extension TestStore: LiveObject {}

@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 import ShopModels
 
 /// Finds out whether the terminal's background is light or dark, for `--theme auto`.
@@ -12,7 +13,7 @@ public enum BackgroundProbe {
     static let query = "\u{1B}]11;?\u{1B}\\\u{1B}[c"
 
     /// A question sent to the terminal; its answer is read later, once.
-    public final class Question {
+    public final class Question: LiveObject {
         private let input: Int32
         private let saved: termios?
         private let deadline: ContinuousClock.Instant

@@ -1,6 +1,7 @@
 import CNCurses
 import Dispatch
 import Foundation
+import LiveObjects
 
 /// Waits for keys on every session's descriptor of a worker with one thread and one epoll set, and handles those that
 /// are ready together on the main queue, from that thread.
@@ -90,3 +91,5 @@ final class DescriptorKeys {
         }
     }
 }
+
+extension DescriptorKeys: LiveObject {}

@@ -1,5 +1,6 @@
 import CNCurses
 import Foundation
+import LiveObjects
 import StorefrontUI
 
 /// A session's screen in a worker process that hosts many: the pty's terminal side as a descriptor, its own modes and
@@ -199,3 +200,5 @@ final class DescriptorScreen: SessionScreen {
         }
     }
 }
+
+extension DescriptorScreen: LiveObject {}

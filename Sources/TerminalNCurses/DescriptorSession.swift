@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LiveObjects
 import StorefrontCore
 import StorefrontUI
 
@@ -61,3 +62,5 @@ public final class DescriptorSession {
     /// Ends the session as the server asks (a hangup, a shutdown's drain).
     public func end(_ ending: TerminalSession.Ending) { events.end(ending) }
 }
+
+extension DescriptorSession: LiveObject {}

@@ -1,6 +1,7 @@
 import CNCurses
 import Dispatch
 import Foundation
+import LiveObjects
 
 /// Waits for keys on stdin on a thread of its own, and handles them on the main queue from that thread.
 ///
@@ -70,3 +71,5 @@ final class KeyWaiter: @unchecked Sendable {
         }
     }
 }
+
+extension KeyWaiter: LiveObject {}

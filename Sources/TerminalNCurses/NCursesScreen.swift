@@ -1,5 +1,6 @@
 import CNCurses
 import Foundation
+import LiveObjects
 import ShopModels
 import StorefrontUI
 
@@ -280,3 +281,5 @@ final class NCursesScreen {
         screen = nil
     }
 }
+
+extension NCursesScreen: LiveObject {}

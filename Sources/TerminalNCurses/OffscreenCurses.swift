@@ -1,5 +1,6 @@
 import CNCurses
 import Foundation
+import LiveObjects
 import StorefrontUI
 
 /// The shop's terminal drawing aimed at a file instead of a terminal, so a benchmark can time a frame's
@@ -53,3 +54,5 @@ public final class OffscreenCurses {
     /// Ends curses; the file goes with it.
     public func close() { screen.restore() }
 }
+
+extension OffscreenCurses: LiveObject {}

@@ -1,3 +1,4 @@
+import LiveObjects
 import Synchronization
 
 // SGR: how a look becomes the parameters that set it, and the shortest way from one look to another.
@@ -98,3 +99,5 @@ final class PenTransitions: Sendable {
         }
     }
 }
+
+extension PenTransitions: LiveObject {}

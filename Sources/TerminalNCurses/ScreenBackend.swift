@@ -1,4 +1,5 @@
 import Dispatch
+import LiveObjects
 import StorefrontCore
 import StorefrontUI
 
@@ -39,3 +40,5 @@ final class ScreenBackend: TerminalBackend {
         screen.draw(frame)
     }
 }
+
+extension ScreenBackend: LiveObject {}

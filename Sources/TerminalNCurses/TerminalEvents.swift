@@ -1,6 +1,7 @@
 import CNCurses
 import Dispatch
 import Foundation
+import LiveObjects
 import ShopMetrics
 import StorefrontCore
 import StorefrontUI
@@ -295,3 +296,5 @@ final class TerminalEvents {
         finish.resume(returning: ending)
     }
 }
+
+extension TerminalEvents: LiveObject {}

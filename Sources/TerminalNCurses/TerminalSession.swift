@@ -1,6 +1,7 @@
 import CNCurses
 import Dispatch
 import Foundation
+import LiveObjects
 import StorefrontCore
 import StorefrontUI
 
@@ -96,3 +97,5 @@ public final class TerminalSession {
         return ending
     }
 }
+
+extension TerminalSession: LiveObject {}

@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 import ShopBootstrap
 import ShopPorts
 import ShopServices
@@ -102,3 +103,5 @@ final class LogLines: Sendable {
     var all: [String] { lines.withLock { $0 } }
     func append(_ line: String) { lines.withLock { $0.append(line) } }
 }
+
+extension LogLines: LiveObject {}

@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 import ShopBootstrap
 import ShopBundledCatalog
 import ShopIdentity
@@ -23,7 +24,7 @@ struct CodeSignInTests {
     }
 
     /// The messages the shop mailed, kept in memory.
-    actor MailBag: MailTransport {
+    actor MailBag: MailTransport, LiveObject {
         private(set) var sent: [MailMessage] = []
         func send(_ message: MailMessage) async throws(MailTransportError) { sent.append(message) }
 

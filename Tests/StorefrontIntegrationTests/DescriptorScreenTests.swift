@@ -1,5 +1,6 @@
 import CPseudoTerminal
 import Foundation
+import LiveObjects
 import Testing
 
 @testable import TerminalNCurses
@@ -9,7 +10,7 @@ import Testing
 @Suite("A session's screen in a worker")
 struct DescriptorScreenTests {
     /// A pty whose terminal side the screen draws on; the test reads the other side, the server's.
-    final class Pty {
+    final class Pty: LiveObject {
         let server: Int32
         let terminal: Int32
         init() throws {

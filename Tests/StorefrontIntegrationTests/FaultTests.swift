@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LiveObjects
 import ShopBundledCatalog
 import ShopMerchant
 import ShopModels
@@ -193,3 +194,5 @@ final class Results: @unchecked Sendable {
         return values
     }
 }
+
+extension Results: LiveObject {}

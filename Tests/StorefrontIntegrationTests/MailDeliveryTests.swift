@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 import StorefrontTesting
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 @Suite("Mail to shoppers", .serialized)
 struct MailDeliveryTests {
     /// The sink, started on `port` (0: a free one), keeping what it receives in `directory`.
-    final class Sink {
+    final class Sink: LiveObject {
         let directory: String
         let pid: pid_t
         let port: Int

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LiveObjects
 import ShopIdentity
 import ShopOpenID
 import ShopPorts
@@ -46,7 +47,7 @@ struct OpenIDClientTests {
     }
 
     /// A provider of the test's own: discovery and a key set it can change, with a count of key set reads.
-    final class Provider: OpenIDTransport {
+    final class Provider: OpenIDTransport, LiveObject {
         static let issuer = "https://id.example"
         let keySet = Mutex<[[String: String]]>([])
         let keyReads = Mutex(0)
@@ -267,7 +268,7 @@ struct OpenIDClientTests {
         let signature = try P256.Signing.ECDSASignature(rawRepresentation: try #require(signatureData))
         #expect(teamKey.publicKey.isValidSignature(signature, for: Data((parts[0] + "." + parts[1]).utf8)), "signed with the team's key")
 
-        final class Apple: OpenIDTransport {
+        final class Apple: OpenIDTransport, LiveObject {
             func get(_ url: String) async throws -> (status: Int, body: Data) {
                 let metadata = [
                     "issuer": "https://appleid.apple.com", "authorization_endpoint": "https://appleid.apple.com/auth/authorize",

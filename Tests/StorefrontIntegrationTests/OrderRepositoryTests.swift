@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LiveObjects
 import ShopBundledCatalog
 import ShopMerchant
 import ShopModels
@@ -292,3 +293,5 @@ final class Outcomes: @unchecked Sendable {
         return values.sorted()
     }
 }
+
+extension Outcomes: LiveObject {}

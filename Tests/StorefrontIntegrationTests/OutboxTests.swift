@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 import ShopMerchant
 import ShopModels
 import ShopPorts
@@ -51,7 +52,7 @@ struct OutboxTests {
     }
 
     /// A transport that fails until told otherwise, counting what it was handed.
-    final class FlakyTransport: MailTransport {
+    final class FlakyTransport: MailTransport, LiveObject {
         let failing = Mutex(true)
         let sent = Mutex<[MailMessage]>([])
         func send(_ message: MailMessage) throws(MailTransportError) {

@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 import ShopMerchant
 import ShopModels
 import ShopPorts
@@ -173,3 +174,6 @@ struct ProviderEventInboxTests {
         )
     }
 }
+
+extension SwitchableWebhook: LiveObject {}
+extension MovableDates: LiveObject {}

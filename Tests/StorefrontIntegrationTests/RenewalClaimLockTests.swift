@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 import ShopModels
 import ShopPorts
 import StoragePostgres
@@ -11,7 +12,7 @@ import Testing
 @Suite("Renewal claims skip a locked subscription")
 struct RenewalClaimLockTests {
     /// A `psql` reading its commands from a pipe the test writes, its answers read on a thread of its own.
-    final class HeldSession: @unchecked Sendable {
+    final class HeldSession: @unchecked Sendable, LiveObject {
         let process = Process()
         let input = Pipe()
         let output = Pipe()

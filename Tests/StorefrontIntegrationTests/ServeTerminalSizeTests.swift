@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 import PseudoTerminal
 import StorefrontTesting
 import Testing
@@ -7,7 +8,7 @@ import Testing
 @Suite("Serving over SSH: terminal size bound", .serialized)
 struct ServeTerminalSizeTests {
     /// The real OpenSSH client on a pty of our own, so it can ask for any size and change it.
-    private final class HugeClient {
+    private final class HugeClient: LiveObject {
         let process: PseudoTerminalProcess
         let terminal: Int32
         private(set) var received = ""

@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 import StorefrontTesting
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
 @Suite("Sessions forked from a session host")
 struct SessionHostTests {
     /// Lines the client logs, kept for the test to read.
-    final class Log: @unchecked Sendable {
+    final class Log: @unchecked Sendable, LiveObject {
         private let lock = NSLock()
         private var lines: [String] = []
         func append(_ line: String) { lock.withLock { lines.append(line) } }

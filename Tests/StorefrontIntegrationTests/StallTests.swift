@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 import ShopBundledCatalog
 import ShopModels
 import ShopPorts
@@ -11,7 +12,7 @@ import StorefrontUI
 import Testing
 
 /// Another session that holds a lock until it is released: `psql` in a transaction, or Python's sqlite3.
-private final class LockHolder {
+private final class LockHolder: LiveObject {
     private let process = Process()
     private let input = Pipe()
     private let output = Pipe()

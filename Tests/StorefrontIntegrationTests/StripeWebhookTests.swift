@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LiveObjects
 import ShopMerchant
 import ShopModels
 import ShopPorts
@@ -18,7 +19,7 @@ struct StripeWebhookTests {
     static let secret = "whsec_storefront_test_secret_9b1f"
 
     /// The shop's side: orders in an in-memory database, records in memory, the listener on a loopback port, and each event as it is applied.
-    final class Shop: Sendable {
+    final class Shop: Sendable, LiveObject {
         let database = Fixtures.bundledShop()
         let orders: SQLiteOrderRepository
         let references: InMemoryProviderReferences

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LiveObjects
 import ShopApplication
 import ShopBootstrap
 import ShopIdentity
@@ -18,7 +19,7 @@ import Testing
 @MainActor
 @Suite("Sign-in and ways-in screens")
 struct AccountSignInSnapshotTests {
-    final class Outbox: MailTransport, @unchecked Sendable {
+    final class Outbox: MailTransport, @unchecked Sendable, LiveObject {
         func send(_ message: MailMessage) async throws(MailTransportError) {}
     }
 

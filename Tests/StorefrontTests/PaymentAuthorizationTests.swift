@@ -1,3 +1,4 @@
+import LiveObjects
 import ShopModels
 import ShopPorts
 import ShopSandbox
@@ -86,7 +87,7 @@ struct ShopProfileOverride: CatalogRepository {
 @Suite("Sandbox sheet's wallet read")
 struct SandboxWalletReadTests {
     /// A wallet that counts its reads.
-    final class CountingWallet: Wallet {
+    final class CountingWallet: Wallet, LiveObject {
         let reads = Mutex(0)
         func contents() async throws -> WalletContents {
             reads.withLock { $0 += 1 }

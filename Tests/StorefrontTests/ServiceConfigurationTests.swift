@@ -1,5 +1,6 @@
 import CustomDump
 import Foundation
+import LiveObjects
 import PseudoTerminal
 import ShopBootstrap
 import ShopServices
@@ -191,7 +192,7 @@ struct ServiceConfigurationTests {
 @Suite("Supervised workers")
 struct SupervisedWorkerTests {
     /// What the worker did, in order: its log lines and the waits it asked for.
-    final class Record: @unchecked Sendable {
+    final class Record: @unchecked Sendable, LiveObject {
         private let lock = NSLock()
         private var events: [String] = []
         private var passes = 0

@@ -1,3 +1,4 @@
+import LiveObjects
 import ShopBootstrap
 import ShopModels
 import ShopPorts
@@ -67,7 +68,7 @@ struct SharedCatalogReadsTests {
 }
 
 /// A catalog that decodes fresh copies for every read, as a database does: nothing is shared unless the reads share it.
-private final class FreshCopiesCatalog: CatalogRepository {
+private final class FreshCopiesCatalog: CatalogRepository, LiveObject {
     private let stored: Mutex<(products: [Product], reads: Int)>
     let shop = ShopProfile.standard()
 

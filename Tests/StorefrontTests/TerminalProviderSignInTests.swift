@@ -1,6 +1,7 @@
 import Clocks
 import Crypto
 import Foundation
+import LiveObjects
 import ShopApplication
 import ShopBootstrap
 import ShopIdentity
@@ -21,7 +22,7 @@ import Testing
 @Suite("Sign-in with a provider from a terminal")
 struct TerminalProviderSignInTests {
     /// Discovery of a provider without a device endpoint: a terminal's sign-in goes through the shop's link.
-    final class Discovery: OpenIDTransport {
+    final class Discovery: OpenIDTransport, LiveObject {
         static let issuer = "https://id.example"
         func get(_ url: String) async throws -> (status: Int, body: Data) {
             let metadata = [
@@ -35,7 +36,7 @@ struct TerminalProviderSignInTests {
         }
     }
 
-    final class Outbox: MailTransport, @unchecked Sendable {
+    final class Outbox: MailTransport, @unchecked Sendable, LiveObject {
         func send(_ message: MailMessage) async throws(MailTransportError) {}
     }
 

@@ -1,3 +1,5 @@
+import LiveObjects
+
 /// Where actions from outside a reducer arrive: effects, the sign-in's delegate, and One-Tap's navigator.
 ///
 /// An action posted while a reducer runs (a controller that calls its delegate at once) is handled
@@ -33,3 +35,5 @@ public final class ActionMailbox: Navigator {
         post(.navigate(destination))
     }
 }
+
+extension ActionMailbox: LiveObject {}

@@ -1,3 +1,5 @@
+import LiveObjects
+
 /// Runs effects as tracked tasks, so `settled()` can wait for them, and cancels work by its id.
 @MainActor
 public final class EffectRunner {
@@ -99,3 +101,5 @@ public final class EffectRunner {
         await settled()
     }
 }
+
+extension EffectRunner: LiveObject {}

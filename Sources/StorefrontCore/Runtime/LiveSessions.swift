@@ -1,3 +1,5 @@
+import LiveObjects
+
 /// The sign-in controllers' sessions, kept outside the state, which holds only their ids: state stays a value, and
 /// only effects reach the live objects.
 ///
@@ -17,3 +19,5 @@ public final class LiveSessions {
     /// How many sessions are kept: none once every sign-in has ended.
     public var count: Int { signIns.count }
 }
+
+extension LiveSessions: LiveObject {}

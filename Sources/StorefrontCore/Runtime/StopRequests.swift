@@ -1,3 +1,5 @@
+import LiveObjects
+
 /// What `Effect.stop(id)` tells stoppable work: stop waiting. Kept once asked, so a stop that comes while the work is
 /// busy (a charge in flight) ends its next wait at once.
 @MainActor
@@ -34,3 +36,5 @@ public final class StopRequests {
         return stopped || isRequested || Task.isCancelled
     }
 }
+
+extension StopRequests: LiveObject {}

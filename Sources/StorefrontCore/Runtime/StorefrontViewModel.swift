@@ -1,3 +1,4 @@
+import LiveObjects
 import ShopModels
 
 /// The store: the shop as a pure Swift object, actions in, `StorefrontState` out through `onState`.
@@ -97,3 +98,5 @@ public final class StorefrontViewModel {
         body(state)
     }
 }
+
+extension StorefrontViewModel: LiveObject {}

@@ -3,7 +3,8 @@
 /// its state (the reducers' and the one last drawn); they share one copy of such a part. Every change makes a new one.
 @propertyWrapper
 public struct OutOfLine<Wrapped> {
-    // @unchecked: its one property is immutable, and Sendable wherever `OutOfLine` is.
+    // @unchecked: its one property is immutable, and Sendable wherever `OutOfLine` is. Not a LiveObject for that reason:
+    // Mirror may read it, so a failed expectation shows the part it holds.
     private final class Box: @unchecked Sendable {
         let value: Wrapped
         init(_ value: Wrapped) { self.value = value }

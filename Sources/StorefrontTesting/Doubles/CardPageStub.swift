@@ -1,4 +1,5 @@
 import IssueReporting
+import LiveObjects
 import ShopPorts
 import Synchronization
 
@@ -40,3 +41,5 @@ public final class CardPageStub: HostedCardSetup {
         record.withLock { $0.canceled.append(link.id) }
     }
 }
+
+extension CardPageStub: LiveObject {}

@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 import ShopModels
 import ShopPorts
 import StorefrontCore
@@ -31,3 +32,5 @@ public final class CatalogRepositorySpy: CatalogRepository {
 
     public func product(id: ProductID) async throws -> Product? { try await base.product(id: id) }
 }
+
+extension CatalogRepositorySpy: LiveObject {}

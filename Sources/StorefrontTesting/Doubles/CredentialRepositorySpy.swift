@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 import ShopModels
 import ShopPorts
 import StorefrontCore
@@ -26,3 +27,5 @@ public final class CredentialRepositorySpy: CredentialRepository {
         log.withLock { $0.append(.remove(key: key)) }
     }
 }
+
+extension CredentialRepositorySpy: LiveObject {}

@@ -1,3 +1,4 @@
+import LiveObjects
 import ShopPorts
 import Synchronization
 
@@ -40,3 +41,5 @@ public final class InMemorySignInWakeups: SignInWakeups {
         for continuation in waits.withLock({ $0.waiting.removeValue(forKey: key) ?? [] }) { continuation.resume() }
     }
 }
+
+extension InMemorySignInWakeups: LiveObject {}

@@ -1,5 +1,6 @@
 import Foundation
 import IssueReporting
+import LiveObjects
 import ShopModels
 import ShopPorts
 import StorefrontCore
@@ -65,3 +66,5 @@ public final class MerchantBackendSpy: MerchantBackend {
         return try next.get()
     }
 }
+
+extension MerchantBackendSpy: LiveObject {}

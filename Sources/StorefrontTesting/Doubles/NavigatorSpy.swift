@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 import ShopModels
 import ShopPorts
 import StorefrontCore
@@ -11,3 +12,5 @@ public final class NavigatorSpy: Navigator {
     public init() {}
     public func navigate(to destination: Destination) { destinations.append(destination) }
 }
+
+extension NavigatorSpy: LiveObject {}

@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 import ShopModels
 import ShopPorts
 import ShopSandbox
@@ -52,3 +53,6 @@ public final class PaymentAuthorizationSpy {
         )
     }
 }
+
+extension PaymentAuthorizationControllerSpy: LiveObject {}
+extension PaymentAuthorizationSpy: LiveObject {}

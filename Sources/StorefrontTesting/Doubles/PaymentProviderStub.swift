@@ -1,5 +1,6 @@
 import Foundation
 import IssueReporting
+import LiveObjects
 import ShopModels
 import ShopPorts
 import StorefrontCore
@@ -56,3 +57,5 @@ public final class PaymentProviderStub: PaymentProvider {
         return try result.get()
     }
 }
+
+extension PaymentProviderStub: LiveObject {}

@@ -1,5 +1,6 @@
 import Foundation
 import IssueReporting
+import LiveObjects
 import ShopModels
 import ShopPorts
 import StorefrontCore
@@ -102,3 +103,7 @@ public final class SignInControllerFactorySpy {
         }
     }
 }
+
+extension SignInProviderStub: LiveObject {}
+extension SignInControllerSpy: LiveObject {}
+extension SignInControllerFactorySpy: LiveObject {}

@@ -1,3 +1,4 @@
+import LiveObjects
 import StorefrontCore
 
 /// Holds keys typed while the view model is not accepting input, and decodes each one against
@@ -60,3 +61,5 @@ public final class KeyQueue {
         head = 0
     }
 }
+
+extension KeyQueue: LiveObject {}

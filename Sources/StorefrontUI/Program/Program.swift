@@ -1,3 +1,4 @@
+import LiveObjects
 import StorefrontCore
 
 /// The one loop from a key to a frame, in a terminal and headless alike.
@@ -137,6 +138,8 @@ public final class Program {
 
 /// Carries the store's published states to the program once the program exists.
 @MainActor
-private final class StateRelay {
+private final class StateRelay: LiveObject {
     weak var program: Program?
 }
+
+extension Program: LiveObject {}

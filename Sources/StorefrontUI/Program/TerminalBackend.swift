@@ -1,3 +1,4 @@
+import LiveObjects
 import StorefrontCore
 
 /// Where the program's frames go: ncurses in a terminal, a recorder in tests and `storefront headless`.
@@ -39,3 +40,5 @@ public final class HeadlessBackend: TerminalBackend {
         onFrame(state, frame)
     }
 }
+
+extension HeadlessBackend: LiveObject {}

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import LiveObjects
 import NIOCore
 import ShopApplication
 import ShopBundledCatalog
@@ -186,3 +187,5 @@ struct TestMerchantKeys: MerchantKeys {
     init(_ fingerprints: Set<String>) { self.fingerprints = fingerprints }
     func allows(_ owner: String) -> String? { fingerprints.contains(String(owner.dropFirst(4))) ? nil : "not an admin key" }
 }
+
+extension APIHarness: LiveObject {}

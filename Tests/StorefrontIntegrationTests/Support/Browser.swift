@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 import Testing
 
 /// A headless Chromium driven through `Support/browser.py` (Selenium and chromedriver): one JSON command a line.
@@ -101,3 +102,5 @@ final class Browser {
         try must(["op": "keys", "keys": keys])
     }
 }
+
+extension Browser: LiveObject {}

@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 import StorefrontTesting
 import Testing
 
@@ -184,3 +185,6 @@ func connectToLoopback(port: Int) throws -> Int32 {
     }
     return descriptor
 }
+
+extension LocalStripe: LiveObject {}
+extension StripeFaultProxy: LiveObject {}

@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 import StorefrontTesting
 import Testing
 
@@ -54,3 +55,5 @@ final class OpenIDTestProvider: @unchecked Sendable {
         URLComponents(string: url)?.queryItems?.first { $0.name == name }?.value
     }
 }
+
+extension OpenIDTestProvider: LiveObject {}

@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 import StorefrontTesting
 import Testing
 
@@ -174,3 +175,5 @@ final class OpenSSHServer {
         throw TmuxError(message: "timed out waiting for sshd")
     }
 }
+
+extension OpenSSHServer: LiveObject {}

@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 import ShopBundledCatalog
 import ShopModels
 import ShopSandbox
@@ -166,3 +167,5 @@ struct PostgresFixture {
         return result.stdout.split(separator: "\n").map(String.init)
     }
 }
+
+extension PostgresServer: LiveObject {}

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LiveObjects
 import NIOCore
 import NIOPosix
 import NIOSSH
@@ -87,7 +88,7 @@ final class SSHFloodClient {
     }
 }
 
-private final class OneKeyOffer: NIOSSHClientUserAuthenticationDelegate {
+private final class OneKeyOffer: NIOSSHClientUserAuthenticationDelegate, LiveObject {
     private let user: String
     private let key: NIOSSHPrivateKey
     private var offered = false
@@ -106,8 +107,10 @@ private final class OneKeyOffer: NIOSSHClientUserAuthenticationDelegate {
     }
 }
 
-private final class AnyHostKey: NIOSSHClientServerAuthenticationDelegate {
+private final class AnyHostKey: NIOSSHClientServerAuthenticationDelegate, LiveObject {
     func validateHostKey(hostKey: NIOSSHPublicKey, validationCompletePromise: EventLoopPromise<Void>) {
         validationCompletePromise.succeed(())
     }
 }
+
+extension SSHFloodClient: LiveObject {}

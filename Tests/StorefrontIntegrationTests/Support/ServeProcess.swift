@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 import StorefrontTesting
 import Testing
 
@@ -279,3 +280,6 @@ func readLog<Output>(_ log: inout String, from reader: Int32, until pattern: Reg
         log += String(decoding: buffer.prefix(count), as: UTF8.self)
     }
 }
+
+extension ServeProcess: LiveObject {}
+extension SSHClientProcess: LiveObject {}

@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 import StorefrontTesting
 import Testing
 
@@ -82,3 +83,5 @@ final class StripeFake: @unchecked Sendable {
         }
     }
 }
+
+extension StripeFake: LiveObject {}

@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 import StorefrontTesting
 import Testing
 
@@ -249,3 +250,5 @@ struct TmuxError: Error, CustomStringConvertible {
     var message: String
     var description: String { message }
 }
+
+extension TmuxTerminal: LiveObject {}

@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 import Testing
 
 /// A WebSocket client written for the browser front's tests: a blocking socket on loopback, every read waited for
@@ -174,3 +175,5 @@ final class WebSocketTestClient: @unchecked Sendable {  // @unchecked: each test
         return .data
     }
 }
+
+extension WebSocketTestClient: LiveObject {}

@@ -1,3 +1,4 @@
+import LiveObjects
 import ShopApplication
 import ShopModels
 import ShopPorts
@@ -136,3 +137,5 @@ struct UnimplementedDependenciesTests {
         await store.finish()
     }
 }
+
+extension GatedCatalog: LiveObject {}

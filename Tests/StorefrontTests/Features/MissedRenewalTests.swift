@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 import ShopMerchant
 import ShopModels
 import ShopPorts
@@ -16,7 +17,7 @@ import Testing
 @Suite("A missed renewal, told and paid")
 struct MissedRenewalTests {
     /// A transport that keeps what it was handed.
-    final class KeptMail: MailTransport {
+    final class KeptMail: MailTransport, LiveObject {
         let sent = Mutex<[MailMessage]>([])
         func send(_ message: MailMessage) throws(MailTransportError) { sent.withLock { $0.append(message) } }
     }

@@ -1,3 +1,4 @@
+import LiveObjects
 import ShopModels
 import ShopPorts
 import StorefrontCore
@@ -102,3 +103,5 @@ struct StockCheckTests {
         await store.finish()
     }
 }
+
+extension StockTakenElsewhere: LiveObject {}

@@ -1,4 +1,5 @@
 import CustomDump
+import LiveObjects
 import ShopApplication
 import ShopModels
 import ShopPorts
@@ -148,3 +149,5 @@ struct FailingCarts: CartRepository {
     func lines(forCustomer customer: String) async throws -> [CartLine] { [] }
     func save(_ lines: [CartLine], forCustomer customer: String) async throws { throw StorageError("the disk is full") }
 }
+
+extension StoreSwitch: LiveObject {}

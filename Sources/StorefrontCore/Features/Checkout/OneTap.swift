@@ -1,3 +1,4 @@
+import LiveObjects
 import ShopModels
 import ShopPorts
 
@@ -57,3 +58,5 @@ public final class OneTapCheckout {
         destination.map { .send(.navigate($0)) } ?? .none
     }
 }
+
+extension OneTapCheckout: LiveObject {}

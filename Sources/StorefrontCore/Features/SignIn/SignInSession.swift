@@ -1,3 +1,4 @@
+import LiveObjects
 import ShopPorts
 
 /// One sign-in: the controller's delegate and presentation context, sending what it hears as actions through the
@@ -64,3 +65,5 @@ public struct SignInCompletion: Equatable, Sendable {
         tokens = credential.tokens
     }
 }
+
+extension SignInSession: LiveObject {}
