@@ -9,7 +9,7 @@ import Testing
 /// `storefront api` as a new user meets it: a token made on the SSH shop's account screen, then plain HTTP on loopback for a
 /// whole purchase, the merchant's shipment, and the shopper reading the tracking number through the API and in the
 /// SSH shop, on SQLite and on PostgreSQL.
-@Suite("The HTTP API end to end", .serialized)
+@Suite("The HTTP API end to end", .serialized, .ownThreads)
 struct APIEndToEndTests {
     enum Database: String, CaseIterable {
         case sqlite, postgresql

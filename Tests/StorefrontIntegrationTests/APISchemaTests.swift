@@ -5,7 +5,7 @@ import Testing
 /// Schemathesis (PyPI) against `storefront api` on loopback, with the project's own document: generated requests for
 /// every operation, with a shop token and with a merchant token, on SQLite and on PostgreSQL. It fails on any 500,
 /// any status, header, content type or body the document does not declare, and any undeclared method not answered 405.
-@Suite("The HTTP API against its document", .serialized)
+@Suite("The HTTP API against its document", .serialized, .ownThreads)
 struct APISchemaTests {
     static let checks =
         "not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance,unsupported_method"

@@ -8,7 +8,7 @@ import StorefrontTesting
 import Testing
 
 /// The API's token and idempotency stores, alike in SQLite (in memory and in a file) and in PostgreSQL.
-@Suite("API token stores contract")
+@Suite("API token stores contract", .ownThreads)
 struct APITokenRepositoryContractTests {
     static func repositories(_ kind: AccountRepositoryKind) async throws -> (tokens: any APITokenRepository, keys: any IdempotencyRepository) {
         switch kind {

@@ -12,7 +12,7 @@ import Testing
 /// Accounts apart from their ways in, on both databases: a key seen first becomes an account under the id its data was
 /// kept under, a second key joins it, a removed key is refused on the next connection from any host, and the last way
 /// in stays. Customers kept before accounts become accounts with everything they had.
-@Suite("Accounts and their ways in")
+@Suite("Accounts and their ways in", .ownThreads)
 struct AccountDirectoryTests {
     enum Kind: String, CaseIterable, CustomTestStringConvertible {
         case sqlite, postgres

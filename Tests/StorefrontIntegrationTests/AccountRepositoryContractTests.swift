@@ -33,7 +33,7 @@ enum AccountRepositoryKind: String, CaseIterable, CustomTestStringConvertible {
     }
 }
 
-@Suite("Account stores contract")
+@Suite("Account stores contract", .ownThreads)
 struct AccountRepositoryContractTests {
     static let mastercard = PaymentMethod(
         id: "pm_mc_4444", network: .mastercard, lastFour: "4444", expiry: CardExpiry(month: 3, year: 2031), displayName: "Expires 03/31")
@@ -117,7 +117,7 @@ struct AccountRepositoryContractTests {
 }
 
 /// The sandbox's test cards for every new customer, over each kind of wallet repository.
-@Suite("Sandbox test cards for new customers")
+@Suite("Sandbox test cards for new customers", .ownThreads)
 struct SandboxSeededWalletTests {
     static let sample = try! SandboxWallet().contents()
 

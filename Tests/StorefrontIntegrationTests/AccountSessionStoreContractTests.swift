@@ -8,7 +8,7 @@ import Testing
 
 /// The accounts' signed-in sessions on SQLite and PostgreSQL alike: "sign out everywhere" ends every session of the
 /// account (browser cookies and terminals) and no other account's; what an open tab is watched with reads the same.
-@Suite("Account session stores contract")
+@Suite("Account session stores contract", .ownThreads)
 struct AccountSessionStoreContractTests {
     enum Kind: String, CaseIterable, CustomTestStringConvertible {
         case sqlite, postgres

@@ -5,7 +5,7 @@ import Testing
 
 /// `storefront accounts`: a key's first session makes its account, which the operator lists and shows, by id, as text
 /// and JSON.
-@Suite("storefront accounts")
+@Suite("storefront accounts", .ownThreads)
 struct AccountsCommandTests {
     let scratch = TemporaryDirectory.make().path
     static let fingerprint = "SHA256:" + String(repeating: "a", count: 43)

@@ -15,7 +15,7 @@ import Testing
 /// The operator's listener (`--admin-listen`): `/healthz` while the process is up, `/readyz` ready while the database
 /// answers with its schema current, unready within 2 s of PostgreSQL stopping and ready again once it is back;
 /// `storefront status` prints what it says, with its exit.
-@Suite("Admin listener: health and readiness")
+@Suite("Admin listener: health and readiness", .ownThreads)
 struct AdminListenerTests {
     static func get(_ port: Int, _ path: String) async throws -> (status: Int, body: [String: Any]) {
         let url = try #require(URL(string: "http://127.0.0.1:\(port)\(path)"))

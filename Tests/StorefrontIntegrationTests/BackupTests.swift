@@ -13,7 +13,7 @@ import Testing
 /// `storefront backup` and `restore` on a SQLite shop: a backup taken while twenty purchases run restores to a shop
 /// with every order committed before it began, each whole; a restore over a shop that a process has open is refused
 /// and changes nothing; the commands' words and exits.
-@Suite("Backup and restore")
+@Suite("Backup and restore", .ownThreads)
 struct BackupTests {
     static let buyer = "acct_buyer"
 
@@ -136,7 +136,7 @@ struct BackupTests {
 
 /// A PostgreSQL shop is backed up with PostgreSQL's tools (docs/operations.md): a `pg_dump` taken while it runs
 /// restores with `pg_restore` into an empty database that opens as the same shop, its orders whole.
-@Suite("PostgreSQL dump and restore")
+@Suite("PostgreSQL dump and restore", .ownThreads)
 struct PostgresDumpTests {
     @Test func aDumpRestoresIntoAShopThatOpensWithItsOrders() async throws {
         let server = try PostgresServer.shared.get()

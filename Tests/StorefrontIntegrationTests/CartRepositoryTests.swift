@@ -23,7 +23,7 @@ enum CartRepositoryKind: String, CaseIterable, CustomTestStringConvertible {
     }
 }
 
-@Suite("CartRepository contract")
+@Suite("CartRepository contract", .ownThreads)
 struct CartRepositoryContractTests {
     @Test(arguments: CartRepositoryKind.allCases)
     func eachCustomerHasTheirOwnCartAndASaveReplacesIt(kind: CartRepositoryKind) async throws {
@@ -42,7 +42,7 @@ struct CartRepositoryContractTests {
     }
 }
 
-@Suite("Idempotent declines")
+@Suite("Idempotent declines", .ownThreads)
 struct IdempotentDeclineTests {
     @Test func aRetryOfADeclinedChargeGivesTheFirstReason() async throws {
         let fixture = try SQLiteFixture()

@@ -4,7 +4,7 @@ import Testing
 
 /// `storefront headless --cast`: a key script's session as an asciicast v2 file, played back
 /// through a VT emulator (pyte, from PyPI) by `scripts/cast-play`.
-@Suite("Recordings")
+@Suite("Recordings", .ownThreads)
 struct CastTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardized
     static let demoKeys = "enter,a,c,enter,p,enter"

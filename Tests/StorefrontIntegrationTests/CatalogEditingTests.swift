@@ -9,7 +9,7 @@ import Testing
 /// The merchant edits the catalog on both databases: a product made with two options reaches a shop reading the same
 /// database through another connection (another session, another host), every change is in the history with who made
 /// it, two edits of one version give one "changed meanwhile", and a product out of the shop keeps its orders' lines.
-@Suite("Catalog editing in a database")
+@Suite("Catalog editing in a database", .ownThreads)
 struct CatalogEditingTests {
     static let tee = """
         {"id": "tee-pipes", "name": "Pipes Tee", "summary": "A tee with a pipe on it.", "description": "Cotton.", "price": 2400,

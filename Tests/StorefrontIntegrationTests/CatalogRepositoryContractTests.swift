@@ -28,7 +28,7 @@ enum CatalogRepositoryKind: String, CaseIterable, CustomTestStringConvertible {
 }
 
 /// One behaviour, three implementations: the in-memory catalog, SQLite and PostgreSQL answer alike.
-@Suite("CatalogRepository contract")
+@Suite("CatalogRepository contract", .ownThreads)
 struct CatalogRepositoryContractTests {
     static let catalog = Fixtures.generatedCatalog(count: 500)
 
@@ -67,7 +67,7 @@ struct CatalogRepositoryContractTests {
     }
 }
 
-@Suite("SQLite catalog repository")
+@Suite("SQLite catalog repository", .ownThreads)
 struct SQLiteDatabaseTests {
     @Test func importsOnlyWhenTheContentChanges() async throws {
         let directory = TemporaryDirectory.make()

@@ -10,7 +10,7 @@ import Testing
 
 /// A code's message, through the mail command receipts use (msmtp) into an SMTP sink (aiosmtpd): the code in the body
 /// and nowhere in the subject; the code the shopper reads is the one the shop accepts.
-@Suite("A code by email")
+@Suite("A code by email", .ownThreads)
 struct CodeMailTests {
     @Test func aCodeGoesOutAtOnceAndTheOneReadIsAccepted() async throws {
         let directory = TemporaryDirectory.make().path

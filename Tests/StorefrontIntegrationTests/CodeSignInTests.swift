@@ -15,7 +15,7 @@ import Testing
 /// Sign-in by an emailed code, through the shop a session composes, on both databases: a local shopper signs in to the
 /// account of their email and stays signed in across launches until the session is ended on another host; a key seen
 /// for the first time joins the account whose email its holder proves.
-@Suite("Signing in by an emailed code", .serialized)
+@Suite("Signing in by an emailed code", .serialized, .ownThreads)
 @MainActor
 struct CodeSignInTests {
     enum Kind: String, CaseIterable, CustomTestStringConvertible {

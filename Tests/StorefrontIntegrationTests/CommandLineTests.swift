@@ -4,7 +4,7 @@ import StorefrontTesting
 import Testing
 
 /// What the command line says and returns, with no terminal attached.
-@Suite("Command line")
+@Suite("Command line", .ownThreads)
 struct CommandLineTests {
     /// Where the binary may write: never the real home directory.
     let scratch = TemporaryDirectory.make().path

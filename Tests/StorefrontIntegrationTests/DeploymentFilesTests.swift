@@ -5,7 +5,7 @@ import Testing
 /// The deployment files in deploy/: each systemd unit passes `systemd-analyze verify` (Debian `systemd`) with the
 /// built binary in its ExecStart, has the hardening docs/operations.md promises, and starts a command whose options
 /// exist; the Containerfile runs as a user of its own.
-@Suite("Deployment files")
+@Suite("Deployment files", .ownThreads)
 struct DeploymentFilesTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let units = [

@@ -7,7 +7,7 @@ import Testing
 
 /// A worker's session writes its frames without ever blocking the worker: what the terminal does not take at once waits
 /// and follows in order once it reads.
-@Suite("A session's screen in a worker")
+@Suite("A session's screen in a worker", .ownThreads)
 struct DescriptorScreenTests {
     /// A pty whose terminal side the screen draws on; the test reads the other side, the server's.
     final class Pty: LiveObject {

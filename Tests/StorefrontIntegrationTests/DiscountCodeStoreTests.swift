@@ -8,7 +8,7 @@ import Testing
 /// Discount codes kept on SQLite and PostgreSQL: filed once, paused and resumed, refused for an order as they stand
 /// under the lock its use is held with, and deleted only while unused. The race for the last use, through whole
 /// orders on two hosts, is in `DiscountedOrderTests`.
-@Suite("Discount codes on both databases")
+@Suite("Discount codes on both databases", .ownThreads)
 struct DiscountCodeStoreTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 

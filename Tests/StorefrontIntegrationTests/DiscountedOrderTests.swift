@@ -10,7 +10,7 @@ import Testing
 /// Orders with a discount code on SQLite and PostgreSQL: the use held in the transaction that reserves the stock (one
 /// of twenty buyers on two hosts gets the last), given back when the order is declined or canceled, and the order's
 /// total, its JSON and a partial refund agreeing to the minor unit.
-@Suite("Discounted orders on both databases")
+@Suite("Discounted orders on both databases", .ownThreads)
 struct DiscountedOrderTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 

@@ -4,7 +4,7 @@ import Testing
 
 /// `storefront discounts` on a shop's data directory: made, listed as text and JSON, paused, resumed and deleted; what
 /// is wrong with the options told with 64, another code's name and an unknown code with 65.
-@Suite("storefront discounts")
+@Suite("storefront discounts", .ownThreads)
 struct DiscountsCommandTests {
     let data = TemporaryDirectory.make().path
 

@@ -10,7 +10,7 @@ import Testing
 
 /// Codes by email on both databases: accepted once, for their email and purpose only, for 10 minutes; 5 wrong guesses
 /// an hour and 20 a day per email, across its codes; limited per email and per client; kept only as keyed hashes.
-@Suite("Codes sent by email")
+@Suite("Codes sent by email", .ownThreads)
 struct EmailCodeTests {
     enum Kind: String, CaseIterable, CustomTestStringConvertible {
         case sqlite, postgres

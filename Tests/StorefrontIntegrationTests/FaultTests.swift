@@ -10,7 +10,7 @@ import StorefrontTesting
 import Testing
 
 /// The real binary killed with SIGKILL at each step of a purchase, then started again.
-@Suite("Killed mid-purchase")
+@Suite("Killed mid-purchase", .ownThreads)
 struct FaultTests {
     /// Starting stock per stock row (a product's id, or a variant's SKU), from the bundled catalog.
     static let initialStock: [String: Int] = {
@@ -64,7 +64,7 @@ struct FaultTests {
 }
 
 /// A buyer whose process is stopped (not killed) while its order is charging, and another start.
-@Suite("A stopped buyer and a settling start")
+@Suite("A stopped buyer and a settling start", .ownThreads)
 struct StoppedBuyerTests {
     /// Starts a headless purchase that stops itself (SIGSTOP) right after reserving; returns once it has stopped.
     private func stoppedBuyer(directory: String, output: String) throws -> pid_t {
@@ -146,7 +146,7 @@ struct StoppedBuyerTests {
     }
 }
 
-@Suite("Two processes, one last unit")
+@Suite("Two processes, one last unit", .ownThreads)
 struct TwoProcessTests {
     @Test func exactlyOneBuyerWins() throws {
         let binary = try BuiltProduct.requireStorefront()

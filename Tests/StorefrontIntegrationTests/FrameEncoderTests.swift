@@ -6,7 +6,7 @@ import Testing
 
 /// The shop's own terminal output: frames encoded as ANSI bytes, checked byte for byte where the choice
 /// matters and, for many random frames, played through an independent VT emulator (pyte).
-@Suite("Frame encoder")
+@Suite("Frame encoder", .ownThreads)
 struct FrameEncoderTests {
     /// The widths a UTF-8 C library gives the characters these tests use.
     static let width: @Sendable (UInt32) -> Int = { code in

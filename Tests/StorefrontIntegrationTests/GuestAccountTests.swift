@@ -4,7 +4,7 @@ import Testing
 
 /// The OpenSSH front's guest account, made as docs/openssh.md says (the shop user's UID, an empty password, the
 /// storefront binary as its shell), tried by an unprivileged local user with su: no shell, no command, no file.
-@Suite("The guest account under su", .serialized)
+@Suite("The guest account under su", .serialized, .ownThreads)
 struct GuestAccountTests {
     @Test func anUnprivilegedUserGetsNoShellNorCommandThroughTheGuestAccount() throws {
         guard getuid() == 0 else {

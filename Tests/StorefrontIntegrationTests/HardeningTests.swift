@@ -6,7 +6,7 @@ import Testing
 
 /// Files, permissions and what reaches a terminal: each test is one way the shop used to crash,
 /// hang, leak or mislead, driven through the built binary.
-@Suite("Hardening: files and messages")
+@Suite("Hardening: files and messages", .ownThreads)
 struct HardeningTests {
     let scratch = TemporaryDirectory.make()
 
@@ -215,7 +215,7 @@ private func mode(_ path: String) throws -> Int {
 }
 
 /// The full-disk log (4) and the open data directory (7), with `run` in a real terminal.
-@Suite("Hardening: in a terminal", .serialized)
+@Suite("Hardening: in a terminal", .serialized, .ownThreads)
 struct HardeningTerminalTests {
     @Test func aLogOnAFullDiskNeverStopsTheShopAndIsToldOnce() throws {
         let terminal = try TmuxTerminal()
@@ -260,7 +260,7 @@ struct HardeningTerminalTests {
 }
 
 /// A data directory on a file system with no space left: a tmpfs the test mounts (it needs root, as CI has).
-@Suite("Hardening: a full disk", .serialized)
+@Suite("Hardening: a full disk", .serialized, .ownThreads)
 struct FullDiskTests {
     @Test func aFullDiskIsNamedAndWhatOnlyReadsStillWorks() throws {
         let binary = try BuiltProduct.requireStorefront()

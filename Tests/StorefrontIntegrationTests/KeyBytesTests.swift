@@ -7,7 +7,7 @@ import Testing
 /// A worker's sessions decode their keys without curses: every sequence a real terminal sends for the shop's keys
 /// reads as curses' decoding of it does, in both cursor modes, cut anywhere by a read.
 @MainActor
-@Suite("Keys decoded without curses")
+@Suite("Keys decoded without curses", .ownThreads)
 struct KeyBytesTests {
     private func inputs(_ text: String) -> [NCursesScreen.Input] {
         var keys = KeyBytes()

@@ -5,7 +5,7 @@ import Testing
 
 /// The shoppers' messages end to end: written to the outbox with each change, sent by `storefront mail-worker`
 /// through msmtp (Debian `msmtp`) to a loopback SMTP sink (Debian `python3-aiosmtpd`), parsed by Python's `email`.
-@Suite("Mail to shoppers", .serialized)
+@Suite("Mail to shoppers", .serialized, .ownThreads)
 struct MailDeliveryTests {
     /// The sink, started on `port` (0: a free one), keeping what it receives in `directory`.
     final class Sink: LiveObject {

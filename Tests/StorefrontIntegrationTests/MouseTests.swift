@@ -8,7 +8,7 @@ import Testing
 
 /// The mouse as keys: what a click on each kind of place in a frame stands for.
 @MainActor
-@Suite("The mouse")
+@Suite("The mouse", .ownThreads)
 struct MouseTargetTests {
     /// The 0-based column where `text` starts on `row` of the frame.
     private func column(of text: String, row: Int, in frame: Frame) throws -> Int {
@@ -81,7 +81,7 @@ struct MouseTargetTests {
 
 /// SGR mouse reports where terminfo names only the old encoding (tmux's and screen's entries).
 @MainActor
-@Suite("SGR mouse reports read by the shop")
+@Suite("SGR mouse reports read by the shop", .ownThreads)
 struct SGRMouseReportTests {
     private static func read(_ text: String) -> [(isKeyCode: Bool, value: UInt32)] {
         text.unicodeScalars.map { (false, $0.value) }
@@ -118,7 +118,7 @@ struct SGRMouseReportTests {
 
 /// In tmux with its own terminal type (whose entry names only the old encoding, which cannot say a column past 223),
 /// the shop asks for SGR reports and reads them itself.
-@Suite("The mouse in tmux", .serialized)
+@Suite("The mouse in tmux", .serialized, .ownThreads)
 struct MouseInTmuxTests {
     @Test func theShopAsksTmuxForSGRReportsAndReadsThem() throws {
         let terminal = try TmuxTerminal(columns: 260, rows: 30)

@@ -6,7 +6,7 @@ import Testing
 /// with key A, prove their email there, join key B by the emailed code, sign in to the browser by the code and with the
 /// OpenID Connect provider, make an API token in the browser tab's shop, and see one cart and one order list everywhere.
 /// They remove key A from key B's account screen; key A is refused at its next connection.
-@Suite("One person across SSH keys, the browser and the API", .serialized)
+@Suite("One person across SSH keys, the browser and the API", .serialized, .ownThreads)
 struct OnePersonJourneyTests {
     let root = TemporaryDirectory.make().path
 

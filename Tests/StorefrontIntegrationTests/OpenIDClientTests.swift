@@ -9,7 +9,7 @@ import Testing
 
 /// The shop's OpenID Connect client: the code flow with PKCE against oidc-provider-mock (a real provider, PKCE
 /// required), and ID tokens the test signs itself to show every check refuses what it must.
-@Suite("OpenID Connect: the code flow and the ID token's checks")
+@Suite("OpenID Connect: the code flow and the ID token's checks", .ownThreads)
 struct OpenIDClientTests {
     static let redirect = "http://127.0.0.1:1/sign-in/oidc/callback"
 

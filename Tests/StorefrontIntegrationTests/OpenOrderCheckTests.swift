@@ -16,7 +16,7 @@ private struct SilentProcessor: ChargeProcessor {
 
 /// The check before Pay: a shopper's order whose charge the provider cannot answer for stays open and holds Pay,
 /// however old it is; it is never dropped as if settled.
-@Suite("Open orders before Pay")
+@Suite("Open orders before Pay", .ownThreads)
 struct OpenOrderCheckTests {
     @Test(arguments: StockedRepositoryKind.allCases)
     func anOrderTheProviderCannotAnswerForIsStillOpen(kind: StockedRepositoryKind) async throws {

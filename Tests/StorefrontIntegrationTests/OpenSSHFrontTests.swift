@@ -4,7 +4,7 @@ import Testing
 
 /// The shop behind the system's OpenSSH (`storefront sshd-config`): every key type sshd verifies gets the shop as
 /// that key's account, with OpenSSH's, PuTTY's and Dropbear's clients; nothing but the shop runs.
-@Suite("The shop behind OpenSSH", .serialized)
+@Suite("The shop behind OpenSSH", .serialized, .ownThreads)
 struct OpenSSHFrontTests {
     /// Connects from a shell in `terminal` with `command` and waits for the first frame; sshd's log on failure. Once
     /// the client exits, the shell prints `TTY=restored` if the terminal's modes are what they were before it.

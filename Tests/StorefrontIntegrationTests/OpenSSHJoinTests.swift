@@ -6,7 +6,7 @@ import Testing
 /// The system's OpenSSH handing its sessions to a server's workers (`sshd-config --join`, `serve --join-socket`):
 /// the shop as the key's account, window changes and the end passed through, a crash told as on `serve`, and a shop
 /// of its own whenever no server takes the session.
-@Suite("OpenSSH's sessions in a server's workers", .serialized)
+@Suite("OpenSSH's sessions in a server's workers", .serialized, .ownThreads)
 struct OpenSSHJoinTests {
     /// Connects from a shell in `terminal`; once the client exits, the shell prints its status and `TTY=restored` if the
     /// terminal's modes are what they were before it.
@@ -101,9 +101,9 @@ struct OpenSSHJoinTests {
 
     /// Waits (bounded) until the server closes `socket`: a read that returns end of file.
     func closedByTheServer(_ socket: Int32) -> Bool {
-        var ready = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        let deadline = ContinuousClock.now + .seconds(30)
         var byte: UInt8 = 0
-        while poll(&ready, 1, 30_000) == 1 {
+        while !waitReadable([socket], before: deadline).isEmpty {
             if recv(socket, &byte, 1, 0) <= 0 { return true }
         }
         return false

@@ -8,7 +8,7 @@ import Testing
 
 /// Each order's append-only history on every order repository: written with the change it records, the status
 /// rebuilt from it, never updated or deleted, and made for orders placed before it existed.
-@Suite("Order history")
+@Suite("Order history", .ownThreads)
 struct OrderHistoryTests {
     let placedAt = Date(timeIntervalSince1970: 1_795_339_800)
     let settledAt = Date(timeIntervalSince1970: 1_795_339_805)

@@ -65,7 +65,7 @@ enum Drafts {
     }
 }
 
-@Suite("OrderRepository contract")
+@Suite("OrderRepository contract", .ownThreads)
 struct OrderRepositoryContractTests {
     let placedAt = Date(timeIntervalSince1970: 1_795_339_800)
 
@@ -162,7 +162,7 @@ enum StockedRepositoryKind: String, CaseIterable, CustomTestStringConvertible {
     }
 }
 
-@Suite("Orders and stock in a database")
+@Suite("Orders and stock in a database", .ownThreads)
 struct StockedOrderRepositoryContractTests {
     let placedAt = Date(timeIntervalSince1970: 1_795_339_800)
 

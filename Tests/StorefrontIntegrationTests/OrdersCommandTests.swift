@@ -3,7 +3,7 @@ import StorefrontTesting
 import Testing
 
 /// `storefront orders show`, `ship` and `deliver` on a shop's data directory, as a merchant's script runs them.
-@Suite("Orders from the command line")
+@Suite("Orders from the command line", .ownThreads)
 struct OrdersCommandTests {
     @Test func aBoughtOrderIsShippedAndDeliveredAndItsHistoryListsEveryStep() throws {
         let binary = try BuiltProduct.requireStorefront()

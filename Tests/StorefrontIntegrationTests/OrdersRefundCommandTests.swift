@@ -4,7 +4,7 @@ import Testing
 
 /// `storefront orders refund` and `cancel` on a shop's data directory: money back through the sandbox, stock back
 /// on the shelf, refusals with their reasons, and a refund left pending by a killed process finished by the next.
-@Suite("Refunds from the command line")
+@Suite("Refunds from the command line", .ownThreads)
 struct OrdersRefundCommandTests {
     /// A shop with one paid order of two Dusk Keycap Sets; returns the binary and the data directory.
     func shopWithAnOrder() throws -> (String, String) {

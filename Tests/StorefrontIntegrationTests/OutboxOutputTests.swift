@@ -5,7 +5,7 @@ import Testing
 
 /// What `storefront outbox` prints comes from shoppers: a name or an address written before today's rules (or by
 /// hand into the database) holding escape sequences reaches the merchant's terminal as text, never as sequences.
-@Suite("Outbox output")
+@Suite("Outbox output", .ownThreads)
 struct OutboxOutputTests {
     @Test func escapeSequencesInAStoredMessageNeverReachTheTerminalRaw() throws {
         let binary = try BuiltProduct.requireStorefront()

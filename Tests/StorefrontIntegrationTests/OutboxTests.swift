@@ -12,7 +12,7 @@ import Testing
 
 /// The outbox on every repository: one message per event that calls for one, written with it; and the delivery
 /// worker's retries, back-off and giving up, on a clock the test moves.
-@Suite("Outbox")
+@Suite("Outbox", .ownThreads)
 struct OutboxTests {
     let placedAt = Date(timeIntervalSince1970: 1_795_339_800)
 

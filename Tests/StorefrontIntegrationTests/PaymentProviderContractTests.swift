@@ -8,7 +8,7 @@ import Testing
 
 /// One provider port, two implementations: the sandbox and the Stripe adapter (against localstripe)
 /// vault, tokenize, charge once per key and honour a void alike.
-@Suite("Payment provider contract")
+@Suite("Payment provider contract", .ownThreads)
 struct PaymentProviderContractTests {
     enum Kind: String, CaseIterable, CustomTestStringConvertible {
         case sandbox, stripe

@@ -7,7 +7,7 @@ import StoragePostgres
 import StorefrontTesting
 import Testing
 
-@Suite("PostgreSQL commands")
+@Suite("PostgreSQL commands", .ownThreads)
 struct PostgresCommandTests {
     let environment: [String: String] = {
         var environment = ProcessInfo.processInfo.environment
@@ -184,7 +184,7 @@ struct PostgresCommandTests {
     }
 }
 
-@Suite("PostgreSQL going away")
+@Suite("PostgreSQL going away", .ownThreads)
 struct PostgresOutageTests {
     @Test func aStoppedServerFailsCallsAsUnavailableAndTheStoreRecoversWhenItIsBack() async throws {
         let server = try PostgresServer()

@@ -6,7 +6,7 @@ import StoragePostgres
 import Testing
 
 /// The shop on PostgreSQL in a real terminal, with the real server stopped and started under it.
-@Suite("PostgreSQL end to end", .serialized)
+@Suite("PostgreSQL end to end", .serialized, .ownThreads)
 struct PostgresEndToEndTests {
     @Test func aSessionKeepsItsCartWhileTheServerIsDownAndGoesOnWhenItIsBack() async throws {
         let server = try PostgresServer()
@@ -39,7 +39,7 @@ struct PostgresEndToEndTests {
 }
 
 /// `storefront serve` on PostgreSQL with the real server stopped and started under it, the real OpenSSH client in front.
-@Suite("Serving through a database outage", .serialized)
+@Suite("Serving through a database outage", .serialized, .ownThreads)
 struct ServeThroughOutageTests {
     @Test func serveKeepsAcceptingWhileTheDatabaseIsDownAndEverySessionGoesOnWhenItIsBack() async throws {
         let server = try PostgresServer()
@@ -77,7 +77,7 @@ struct ServeThroughOutageTests {
 }
 
 /// Three `storefront serve` front ends on three ports, one PostgreSQL behind them, the real OpenSSH client in front.
-@Suite("Several front ends on one PostgreSQL", .serialized)
+@Suite("Several front ends on one PostgreSQL", .serialized, .ownThreads)
 struct ManyFrontEndsTests {
     @Test func aKeysCartWalletAndOrdersFollowItFromHostToHost() async throws {
         let fixture = try await PostgresFixture()

@@ -7,7 +7,7 @@ import StoragePostgres
 import StorefrontTesting
 import Testing
 
-@Suite("PostgreSQL location")
+@Suite("PostgreSQL location", .ownThreads)
 struct PostgresLocationTests {
     @Test func aURLGivesEveryPartAndPrintsWithoutItsPassword() throws {
         let location = try PostgresLocation.parse(

@@ -7,7 +7,7 @@ import StorefrontTesting
 import Testing
 
 /// Many shoppers after the same units, each in a shop process of their own, one PostgreSQL behind them.
-@Suite("Racing buyers on one PostgreSQL", .serialized)
+@Suite("Racing buyers on one PostgreSQL", .serialized, .ownThreads)
 struct PostgresRaceTests {
     /// 10 shop processes, each a customer of its own, try 100 checkouts each of a product with 100 units.
     ///

@@ -7,7 +7,7 @@ import ShopSandbox
 import StorefrontTesting
 import Testing
 
-@Suite("Provider events")
+@Suite("Provider events", .ownThreads)
 struct ProviderEventDeskTests {
     let placedAt = Date(timeIntervalSince1970: 1_795_339_800)
 

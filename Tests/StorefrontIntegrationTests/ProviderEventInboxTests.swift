@@ -47,7 +47,7 @@ final class MovableDates: Sendable {
 
 /// The provider's events kept, then applied: answered before the provider is read, tried again with backoff, given
 /// up after three days, and taken again when the provider resends one.
-@Suite("Provider events kept, then applied")
+@Suite("Provider events kept, then applied", .ownThreads)
 struct ProviderEventInboxTests {
     static let start = Date(timeIntervalSince1970: 1_795_339_800)
 

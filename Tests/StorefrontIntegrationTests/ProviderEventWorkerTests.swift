@@ -7,7 +7,7 @@ import Synchronization
 import Testing
 
 /// The worker beside the webhook listener: a kept event is applied at once, one that failed when its time comes.
-@Suite("Provider event worker")
+@Suite("Provider event worker", .ownThreads)
 struct ProviderEventWorkerTests {
     @Test(
         "a kept event is applied by a pass the delivery asks for; one that failed is applied on a later tick; stopping ends the passes",

@@ -8,7 +8,7 @@ import Testing
 
 /// What refunds may put back on the shelf: never more of a product than was bought, however the restock is spelled
 /// and however many refunds share it.
-@Suite("Refund restock bounds")
+@Suite("Refund restock bounds", .ownThreads)
 struct RefundRestockBoundTests {
     let refunds = RefundTests()
 

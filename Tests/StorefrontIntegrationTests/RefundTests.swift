@@ -9,7 +9,7 @@ import Testing
 
 /// Refunds and cancels through the back office on both databases: filed before the provider is asked, settled
 /// after, refunded once after a lost answer or a crash, refused with nothing written, and raced.
-@Suite("Refunds")
+@Suite("Refunds", .ownThreads)
 struct RefundTests {
     let placedAt = Date(timeIntervalSince1970: 1_795_339_800)
 

@@ -9,7 +9,7 @@ import Testing
 
 /// Tax and shipping by region on both databases: each order keeps the rule, rate and jurisdiction it was charged under,
 /// the sales add tax up by jurisdiction, and addresses saved before regions migrate in place.
-@Suite("Regions in a database")
+@Suite("Regions in a database", .ownThreads)
 struct RegionStorageTests {
     let placedAt = Date(timeIntervalSince1970: 1_795_339_800)
 

@@ -9,7 +9,7 @@ import Testing
 /// The renewals' claim on PostgreSQL takes no subscription another transaction holds: with one subscription's row
 /// locked by a `psql` session (`SELECT … FOR UPDATE`, held open), a claim returns at once with the other due one only,
 /// so two workers on two hosts never charge one period twice. Deterministic: the lock is known held before the claim.
-@Suite("Renewal claims skip a locked subscription")
+@Suite("Renewal claims skip a locked subscription", .ownThreads)
 struct RenewalClaimLockTests {
     /// A `psql` reading its commands from a pipe the test writes, its answers read on a thread of its own.
     final class HeldSession: @unchecked Sendable, LiveObject {
@@ -47,6 +47,7 @@ struct RenewalClaimLockTests {
         func end() {
             send("ROLLBACK;\n\\q\n")
             try? input.fileHandleForWriting.close()
+            blockingWaitAllowed("waiting for psql to end")
             process.waitUntilExit()
         }
     }

@@ -8,7 +8,7 @@ import Testing
 /// restore is under way is refused before it writes (no paid order lands in a file about to be deleted), a restore
 /// while one runs is refused, the restored file keeps its owner and mode, a commit to a file replaced under a process
 /// is refused, and two processes starting on a fresh data directory both open it.
-@Suite("Restore against processes starting", .serialized)
+@Suite("Restore against processes starting", .serialized, .ownThreads)
 struct RestoreRaceTests {
     let data = TemporaryDirectory.make().path
     let target = TemporaryDirectory.make().path

@@ -7,7 +7,7 @@ import Testing
 
 /// Sandbox ID shows its own one-time code, so whoever types an email gets that account: it is offered only where
 /// the shop is a local sandbox, and a public browser shop keeps every visitor a guest.
-@Suite("Sandbox ID only on a local sandbox")
+@Suite("Sandbox ID only on a local sandbox", .ownThreads)
 struct SandboxSignInPolicyTests {
     @Test(arguments: [
         ("127.0.0.1", [String](), true), ("localhost", [], true), ("::1", [], true),

@@ -151,7 +151,7 @@ extension SchemaShape {
 
 /// The SQLite and PostgreSQL migrations are written apart; this keeps them meaning the same schema. It fails on any
 /// table, column, type family, nullability, key, index or foreign key one holds and the other does not.
-@Suite("Schema drift")
+@Suite("Schema drift", .ownThreads)
 struct SchemaDriftTests {
     /// Product search is each database's own: SQLite's FTS5 (a virtual table and its shadow tables, over the product's
     /// rowid, with the id unique beside it) and PostgreSQL's tsvector column with its GIN index.

@@ -6,7 +6,7 @@ import Testing
 
 /// The mail command as a careless or broken one behaves: it hangs, floods its standard error, or closes its input
 /// early. Each try ends, bounded, as a failure the outbox records; none holds or kills the shop.
-@Suite("The mail command's failures")
+@Suite("The mail command's failures", .ownThreads)
 struct SendmailTransportTests {
     static func message(bodyBytes: Int = 100) -> MailMessage {
         MailMessage(

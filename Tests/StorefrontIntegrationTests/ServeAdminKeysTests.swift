@@ -4,7 +4,7 @@ import StorefrontTesting
 import Testing
 
 /// `serve --admin-keys`: the keys in the file get the merchant console over SSH, every other key the shop.
-@Suite("Serve with admin keys", .serialized)
+@Suite("Serve with admin keys", .serialized, .ownThreads)
 struct ServeAdminKeysTests {
     @Test func anAdminKeyGetsTheConsoleAndAShoppersKeyCannot() throws {
         let keys = TemporaryDirectory.make()

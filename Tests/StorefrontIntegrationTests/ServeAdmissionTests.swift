@@ -3,7 +3,7 @@ import StorefrontTesting
 import Testing
 
 /// `storefront serve` over the real OpenSSH client and others: its host key, its limits, what it refuses and logs.
-@Suite("Serving over SSH: host key, limits, refusals and other clients", .serialized)
+@Suite("Serving over SSH: host key, limits, refusals and other clients", .serialized, .ownThreads)
 struct ServeAdmissionTests {
     @Test func theHostKeyIsMadeOnceKeptPrivateAndNamedAtStart() throws {
         let server = try ServeProcess()

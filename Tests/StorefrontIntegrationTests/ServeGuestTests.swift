@@ -4,7 +4,7 @@ import Testing
 
 /// Guests on the embedded server: no key, no prompt as `guest`, any password as anyone (the way in for a client
 /// whose only key is RSA); nothing kept; counted apart from key holders.
-@Suite("Guests over SSH", .serialized)
+@Suite("Guests over SSH", .serialized, .ownThreads)
 struct ServeGuestTests {
     /// The OpenSSH client offering no key at all, as `user`.
     func keyless(_ server: ServeProcess, user: String = "guest") -> String {

@@ -3,7 +3,7 @@ import StorefrontTesting
 import Testing
 
 /// `storefront serve` driven by the real OpenSSH client, in tmux, as a shopper would.
-@Suite("Serving over SSH with the OpenSSH client", .serialized)
+@Suite("Serving over SSH with the OpenSSH client", .serialized, .ownThreads)
 struct ServeOverSSHTests {
 
     @Test func buyEndToEndAndTheOrderBelongsToTheKey() throws {

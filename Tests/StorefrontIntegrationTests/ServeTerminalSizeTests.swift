@@ -5,13 +5,14 @@ import StorefrontTesting
 import Testing
 
 /// A client cannot choose how much memory its session allocates: the pty it asks for is bounded.
-@Suite("Serving over SSH: terminal size bound", .serialized)
+@Suite("Serving over SSH: terminal size bound", .serialized, .ownThreads)
 struct ServeTerminalSizeTests {
     /// The real OpenSSH client on a pty of our own, so it can ask for any size and change it.
     private final class HugeClient: LiveObject {
         let process: PseudoTerminalProcess
         let terminal: Int32
-        private(set) var received = ""
+        private var bytes: [UInt8] = []
+        var received: String { String(decoding: bytes, as: UTF8.self) }
         private var termination: ProcessTermination?
 
         init(executable: String = "/usr/bin/ssh", arguments: [String], size: TerminalSize, environment extra: [String: String] = [:]) throws {
@@ -34,6 +35,7 @@ struct ServeTerminalSizeTests {
         /// Reaps the program (once) and says how it ended.
         func waitForExit() -> ProcessTermination {
             if let termination { return termination }
+            blockingWaitAllowed("waiting for ssh to end")
             let ended = process.waitForExit()
             termination = ended
             return ended
@@ -41,19 +43,10 @@ struct ServeTerminalSizeTests {
 
         /// Reads until `text` has arrived since `offset`, with a deadline (poll(2), no sleeps).
         func waitFor(_ text: String, after offset: Int, timeout: Duration = .seconds(60)) throws {
-            let clock = ContinuousClock()
-            let deadline = clock.now.advanced(by: timeout)
-            var buffer = [UInt8](repeating: 0, count: 65_536)
-            while !received.dropFirst(offset).contains(text) {
-                let remaining = deadline - clock.now
-                guard remaining > .zero else {
-                    throw TmuxError(message: "never saw \(text.debugDescription); last: \(received.suffix(200).debugDescription)")
-                }
-                var descriptor = pollfd(fd: terminal, events: Int16(POLLIN), revents: 0)
-                guard poll(&descriptor, 1, Int32(remaining.components.seconds * 1000 + 1)) > 0 else { continue }
-                let count = read(terminal, &buffer, buffer.count)
-                guard count > 0 else { throw TmuxError(message: "the client's terminal closed: \(received.suffix(200).debugDescription)") }
-                received += String(decoding: buffer.prefix(count), as: UTF8.self)
+            switch read(terminal, into: &bytes, before: .now + timeout, until: { $0.dropFirst(offset).contains(text) }) {
+            case .found: return
+            case .timedOut: throw TmuxError(message: "never saw \(text.debugDescription); last: \(received.suffix(200).debugDescription)")
+            case .closed: throw TmuxError(message: "the client's terminal closed: \(received.suffix(200).debugDescription)")
             }
         }
 

@@ -9,7 +9,7 @@ import StorefrontTesting
 import SystemPackage
 import Testing
 
-@Suite("Host key file")
+@Suite("Host key file", .ownThreads)
 struct HostKeyFileTests {
     private func scratch() throws -> String {
         let directory = TemporaryDirectory.make()
@@ -93,7 +93,7 @@ struct HostKeyFileTests {
     }
 }
 
-@Suite("Admission control")
+@Suite("Admission control", .ownThreads)
 struct AdmissionControlTests {
     let start = ContinuousClock.now
 
@@ -152,7 +152,7 @@ struct AdmissionControlTests {
     }
 }
 
-@Suite("Serve durations")
+@Suite("Serve durations", .ownThreads)
 struct ServeDurationTests {
     @Test(arguments: [("90s", 90), ("15m", 900), ("2h", 7200), ("45", 45)])
     func parses(text: String, seconds: Int64) {
@@ -171,7 +171,7 @@ struct ServeDurationTests {
     }
 }
 
-@Suite("A program on a fresh pty")
+@Suite("A program on a fresh pty", .ownThreads)
 struct PseudoTerminalProcessTests {
     @Test func runsAsASessionLeaderWithTheSizeAndNoSuspendCharacter() throws {
         let script =
@@ -214,7 +214,7 @@ struct PseudoTerminalProcessTests {
     }
 }
 
-@Suite("Terminal types over SSH")
+@Suite("Terminal types over SSH", .ownThreads)
 struct TerminalTypesTests {
     let types = TerminalTypes(directories: ["/home/s/.terminfo", "/usr/share/terminfo"]) { path in
         [
@@ -241,7 +241,7 @@ struct TerminalTypesTests {
     }
 }
 
-@Suite("What a client can put in the log")
+@Suite("What a client can put in the log", .ownThreads)
 struct LogFloodGuardTests {
     @Test func aClientChosenStringIsLoggedAsAShortEscapedPrefixAndItsLength() {
         #expect(clientChosen("sftp") == #""sftp""#)

@@ -5,7 +5,7 @@ import Testing
 /// Sessions sharing worker processes (`--sessions-per-worker`), over the real OpenSSH client: a crash ends one
 /// worker's sessions and no other's, each of its shoppers is told and given their terminal back, and the next shopper
 /// is served by the spare worker without waiting on a fork.
-@Suite("Sessions in worker processes", .serialized)
+@Suite("Sessions in worker processes", .serialized, .ownThreads)
 struct ServeWorkersTests {
     /// The pid the server logged for session `number` (its worker's).
     private func pid(ofSession number: Int, in server: ServeProcess) throws -> pid_t {

@@ -4,7 +4,7 @@ import Testing
 
 /// The session host killed under a running `serve` (as the OOM killer would): its sessions go on, each is reported
 /// when it ends, and the server serves the next shopper from a new host.
-@Suite("Losing the session host", .serialized)
+@Suite("Losing the session host", .serialized, .ownThreads)
 struct SessionHostLossTests {
     /// Sessions as processes of their own: the host's forks, orphaned. (In workers, see `ServeWorkersTests`.)
     @Test func twoOrphanedSessionsQuitAndAThirdShopperIsServed() throws {

@@ -7,7 +7,7 @@ import Testing
 
 /// Sessions forked from the session host (the built `storefront`, started as one): what each fork runs, on which
 /// terminal, how its end is heard, and what happens when the host itself dies.
-@Suite("Sessions forked from a session host")
+@Suite("Sessions forked from a session host", .ownThreads)
 struct SessionHostTests {
     /// Lines the client logs, kept for the test to read.
     final class Log: @unchecked Sendable, LiveObject {
@@ -25,18 +25,8 @@ struct SessionHostTests {
 
     /// Reads the pty until `text` has appeared; false if the program ended first or 30 s passed.
     private func readTerminal(_ terminal: Int32, until text: String) -> Bool {
-        let deadline = ContinuousClock.now + .seconds(30)
         var seen = [UInt8]()
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while !String(decoding: seen, as: UTF8.self).contains(text) {
-            let left = deadline - ContinuousClock.now
-            guard left > .zero else { return false }
-            var watched = pollfd(fd: terminal, events: Int16(POLLIN), revents: 0)
-            guard poll(&watched, 1, Int32(left.components.seconds * 1000 + 1)) > 0 else { continue }
-            let count = Glibc.read(terminal, &buffer, buffer.count)
-            if count > 0 { seen += buffer.prefix(count) } else if count < 0 && errno == EINTR { continue } else { return false }
-        }
-        return true
+        return read(terminal, into: &seen, before: .now + .seconds(30)) { $0.contains(text) } == .found
     }
 
     private func statFields(of pid: pid_t) throws -> [String] {

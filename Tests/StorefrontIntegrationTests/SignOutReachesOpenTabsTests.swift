@@ -6,7 +6,7 @@ import Testing
 /// hosts on one database: a real Chromium with two tabs (one on each host), an SSH session of the same account, and the
 /// API. A tab signed out by the page's button, by the other tab, by "sign out everywhere" over SSH, or merged into
 /// another account is closed with the reason on its page; its shop process ends with it.
-@Suite("A sign-out reaches every open tab and token", .serialized)
+@Suite("A sign-out reaches every open tab and token", .serialized, .ownThreads)
 struct SignOutReachesOpenTabsTests {
     let root = TemporaryDirectory.make().path
 

@@ -27,6 +27,7 @@ private final class LockHolder: LiveObject {
         input.fileHandleForWriting.write(Data(script.utf8))
         // A bounded wait: the holder prints as soon as the lock is granted, or ends and the read ends with it.
         var said = Data()
+        blockingWaitAllowed("waiting for \(arguments.first ?? "the lock holder") to hold its lock")
         while !String(decoding: said, as: UTF8.self).contains("locked") {
             let chunk = output.fileHandleForReading.availableData
             guard !chunk.isEmpty else { throw PostgresServerError(message: "the lock holder \(arguments.first ?? "") ended without the lock") }
@@ -58,6 +59,7 @@ private final class LockHolder: LiveObject {
     func release() {
         input.fileHandleForWriting.write(Data("COMMIT;\n".utf8))
         try? input.fileHandleForWriting.close()
+        blockingWaitAllowed("waiting for the lock holder to end")
         process.waitUntilExit()
     }
 }
@@ -66,7 +68,7 @@ private final class LockHolder: LiveObject {
 /// answered at once, a key that needs data shows it pending, and an add is kept; when the lock goes,
 /// the shop recovers by itself and the cart line is in the database.
 @MainActor
-@Suite("A database that another session holds locked")
+@Suite("A database that another session holds locked", .ownThreads)
 struct StallTests {
     @Test func postgresLockTable() async throws {
         let fixture = try await PostgresFixture()

@@ -10,7 +10,7 @@ import StorefrontTesting
 import Testing
 
 @MainActor
-@Suite("Stock at checkout")
+@Suite("Stock at checkout", .ownThreads)
 struct StockAtCheckoutTests {
     @Test func someoneElseBuysFirstAndTheCartIsKept() async throws {
         let fixture = try SQLiteFixture()
@@ -66,7 +66,7 @@ enum ChargeLedgerKind: String, CaseIterable, CustomTestStringConvertible {
     }
 }
 
-@Suite("ChargeLedger contract")
+@Suite("ChargeLedger contract", .ownThreads)
 struct ChargeLedgerContractTests {
     @Test(arguments: ChargeLedgerKind.allCases)
     func aKeyKeepsItsFirstCharge(kind: ChargeLedgerKind) async throws {
@@ -83,7 +83,7 @@ struct ChargeLedgerContractTests {
     }
 }
 
-@Suite("Reconciliation at start")
+@Suite("Reconciliation at start", .ownThreads)
 struct ReconciliationTests {
     @Test func openOrdersAreSettledFromTheProvidersRecords() async throws {
         let fixture = try SQLiteFixture()
@@ -139,7 +139,7 @@ struct ReconciliationTests {
 }
 
 @MainActor
-@Suite("Carts that survive")
+@Suite("Carts that survive", .ownThreads)
 struct CartPersistenceTests {
     @Test func theCartComesBackAfterARestartAndEmptiesAfterPaying() async throws {
         let fixture = try SQLiteFixture()
@@ -165,7 +165,7 @@ struct CartPersistenceTests {
 }
 
 @MainActor
-@Suite("A disk that will not take writes")
+@Suite("A disk that will not take writes", .ownThreads)
 struct UnwritableDiskTests {
     @Test func aReadOnlyDatabaseIsToldToTheShopperAndNothingIsReportedDone() async throws {
         let fixture = try SQLiteFixture()
@@ -184,7 +184,7 @@ struct UnwritableDiskTests {
     }
 }
 
-@Suite("Storage errors in words")
+@Suite("Storage errors in words", .ownThreads)
 struct StorageErrorWordingTests {
     @Test func sqliteResultCodesBecomeErrorsThatNameTheFile() {
         let path = "/data/storefront.sqlite"

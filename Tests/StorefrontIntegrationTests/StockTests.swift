@@ -7,7 +7,7 @@ import StorefrontTesting
 import Testing
 
 /// Stock counted and changed by hand: the repository on both databases, and `storefront stock` for scripts.
-@Suite("Stock by hand")
+@Suite("Stock by hand", .ownThreads)
 struct StockTests {
     static func stock(_ kind: StockedRepositoryKind) async throws -> (any StockRepository, any StockedOrderRepository) {
         switch kind {

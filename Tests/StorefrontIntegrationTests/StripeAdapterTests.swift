@@ -12,7 +12,7 @@ import Testing
 
 /// The Stripe adapter against a running localstripe: what the contract does not cover — refusals,
 /// 3-D Secure, a server that stops or fails, and a process that died between the steps.
-@Suite("Stripe adapter")
+@Suite("Stripe adapter", .ownThreads)
 struct StripeAdapterTests {
     typealias Contract = PaymentProviderContractTests
 

@@ -5,7 +5,7 @@ import Testing
 
 /// The shop on Stripe as an ordinary Stripe account allows it, in a real terminal: cards added on Stripe's page,
 /// typed cards refused leading to that page, and a lost answer that never becomes a second charge.
-@Suite("Stripe end to end: the card page and lost answers")
+@Suite("Stripe end to end: the card page and lost answers", .ownThreads)
 struct StripeCardPageEndToEndTests {
     static let returnURL = "https://shop.example/thanks"
 

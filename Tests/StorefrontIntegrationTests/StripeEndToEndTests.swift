@@ -7,7 +7,7 @@ import Testing
 /// The real binary with `--payments stripe` against a running localstripe: in tmux as a shopper
 /// sees it, killed mid-purchase, and `serve`'s key check. The secret key is looked for everywhere
 /// the shop writes.
-@Suite("Stripe end to end", .serialized)
+@Suite("Stripe end to end", .serialized, .ownThreads)
 struct StripeEndToEndTests {
     static func stripeEnvironment(_ server: LocalStripe) -> [String: String] {
         // localstripe takes card numbers, as an account with raw card data access does: the shop's form is used.

@@ -11,7 +11,7 @@ import Testing
 
 /// The Stripe adapter against the fake that holds what localstripe does not: Stripe's card page, raw card numbers
 /// refused, idempotency keys, and Stripe's rules for amounts and customers.
-@Suite("Stripe adapter on the fake")
+@Suite("Stripe adapter on the fake", .ownThreads)
 struct StripeFakeTests {
     typealias Contract = PaymentProviderContractTests
     static let returnURL = URL(string: "https://shop.example/thanks")!
@@ -245,7 +245,7 @@ struct StripeFakeTests {
 /// Renewals against the fake: charged off-session (`off_session=true` on the confirm), a typed card set up for them by a
 /// SetupIntent, a card that asks for the bank's check declined with `authentication_required` until it is set up, and a
 /// repeat under the same key never a second charge.
-@Suite("Stripe off-session renewals on the fake")
+@Suite("Stripe off-session renewals on the fake", .ownThreads)
 struct StripeOffSessionTests {
     @Test func aTypedCardIsSetUpForRenewalsAndOneNeedingTheChecksIsDeclinedUntilItIs() async throws {
         let fake = try StripeFake(rawCardData: true)

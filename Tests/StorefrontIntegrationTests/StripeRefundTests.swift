@@ -10,7 +10,7 @@ import Testing
 
 /// Refunds on localstripe through the back office: one Stripe refund of the right amount, also when the first
 /// answer is lost, and a refusal that leaves the order as it was with Stripe's reason.
-@Suite("Stripe refunds")
+@Suite("Stripe refunds", .ownThreads)
 struct StripeRefundTests {
     let placedAt = Date(timeIntervalSince1970: 1_795_339_800)
 

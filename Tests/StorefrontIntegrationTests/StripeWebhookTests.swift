@@ -14,7 +14,7 @@ import Testing
 /// Stripe's webhooks over real HTTP: localstripe delivers its own signed `payment_intent.succeeded` to the shop's
 /// listener; the events localstripe does not send (refunds made in the dashboard, disputes) are signed here with
 /// the same scheme. Every refusal leaves the order as it was.
-@Suite("Stripe webhooks")
+@Suite("Stripe webhooks", .ownThreads)
 struct StripeWebhookTests {
     static let secret = "whsec_storefront_test_secret_9b1f"
 

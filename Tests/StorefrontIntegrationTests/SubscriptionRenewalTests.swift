@@ -11,7 +11,7 @@ import Testing
 /// Subscriptions renewed over simulated periods with a moving clock, on SQLite and PostgreSQL: one order per period
 /// whichever workers run, skips, pauses and changes taking effect on the right period, and a card that needs the bank's
 /// check off-session retried on the schedule and then canceled.
-@Suite("Subscription renewals")
+@Suite("Subscription renewals", .ownThreads)
 struct SubscriptionRenewalTests {
     let start = Date(timeIntervalSince1970: 1_800_000_000)
     let week = RenewalSchedule.week

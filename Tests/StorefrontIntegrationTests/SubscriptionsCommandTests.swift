@@ -9,7 +9,7 @@ import Testing
 
 /// `storefront subscriptions` and `storefront subscriptions-worker --once` on a shop's data directory: the merchant lists
 /// them by state, sees one's history and the renewals to come with their goods, cancels one; the worker renews what is due.
-@Suite("storefront subscriptions")
+@Suite("storefront subscriptions", .ownThreads)
 struct SubscriptionsCommandTests {
     let data = TemporaryDirectory.make().path
 

@@ -4,7 +4,7 @@ import StorefrontTesting
 import Testing
 
 /// The built binary in a real terminal (tmux at 100x30), driven with keys and read from the screen.
-@Suite("In a real terminal", .serialized)
+@Suite("In a real terminal", .serialized, .ownThreads)
 struct TerminalEndToEndTests {
     /// Starts the shop from a shell, so what is left after it exits can be checked too.
     private func startShop(_ terminal: TmuxTerminal, latencyMilliseconds: Int = 20) throws {
@@ -122,7 +122,7 @@ struct TerminalEndToEndTests {
 }
 
 /// Terminals the shop cannot or should not draw on in full.
-@Suite("Unusual terminals", .serialized)
+@Suite("Unusual terminals", .serialized, .ownThreads)
 struct UnusualTerminalTests {
     @Test(
         "a terminal type that cannot be used gets a reason and exit 69",

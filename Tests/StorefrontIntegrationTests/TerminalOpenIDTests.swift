@@ -5,7 +5,7 @@ import Testing
 /// Signing in with an OpenID Connect provider from a terminal, every part real: `serve` over OpenSSH, `web` where the
 /// link opens and the provider calls back, oidc-provider-mock as the provider. The waiting session learns the outcome
 /// the moment `web` has it: woken through a named pipe beside SQLite, or by PostgreSQL's NOTIFY.
-@Suite("OpenID Connect from a terminal", .serialized)
+@Suite("OpenID Connect from a terminal", .serialized, .ownThreads)
 struct TerminalOpenIDTests {
     let root = TemporaryDirectory.make().path
     let journey = OnePersonJourneyTests()

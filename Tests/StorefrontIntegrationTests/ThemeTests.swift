@@ -5,7 +5,7 @@ import Testing
 @testable import TerminalNCurses
 
 /// The palettes, light and dark, and how `--theme auto` picks one.
-@Suite("Themes")
+@Suite("Themes", .ownThreads)
 struct ThemeTests {
     /// xterm's RGB for a colour of the 256-colour cube or grey ramp (16...255), channels 0...1.
     static func xtermRGB(_ index: Int16) -> [Double] {
@@ -79,7 +79,7 @@ struct ThemeTests {
 }
 
 /// `--theme auto` in tmux, which answers OSC 11 with its pane's background.
-@Suite("Themes in a real terminal", .serialized)
+@Suite("Themes in a real terminal", .serialized, .ownThreads)
 struct ThemeTerminalTests {
     @Test(
         "auto follows the pane's background; light and dark force one",

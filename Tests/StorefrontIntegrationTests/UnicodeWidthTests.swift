@@ -5,7 +5,7 @@ import TerminalNCurses
 import Testing
 
 /// Column widths: the generated table, how curses is fed, and agreement with a real terminal.
-@Suite("Unicode widths")
+@Suite("Unicode widths", .ownThreads)
 struct UnicodeWidthTests {
     @Test(
         "characters the hand-written table got wrong take two columns",
@@ -78,7 +78,7 @@ struct UnicodeWidthTests {
 }
 
 /// What curses is handed for one cell, with the C library's widths injected.
-@Suite("Cells handed to curses")
+@Suite("Cells handed to curses", .ownThreads)
 struct CellPiecesTests {
     /// A C library that knows ASCII, the regional indicators and U+1FAE0, and calls U+0301 and U+FE0F zero-width.
     private func libraryWidth(_ scalar: Unicode.Scalar) -> Int {
@@ -119,7 +119,7 @@ struct CellPiecesTests {
 }
 
 /// The width table against tmux: what the shop counts is what the terminal draws.
-@Suite("Widths in a real terminal", .serialized)
+@Suite("Widths in a real terminal", .serialized, .ownThreads)
 struct TerminalWidthTests {
     /// Up to three characters from inside each range of the table (first, middle, last assigned), and the
     /// assigned characters just outside it.
@@ -219,7 +219,7 @@ struct TerminalWidthTests {
 }
 
 /// The shop itself in tmux at 80x24, with names the old width table garbled.
-@Suite("Wide names in a real terminal", .serialized)
+@Suite("Wide names in a real terminal", .serialized, .ownThreads)
 struct WideNamesInATerminalTests {
     private static let products: [(id: String, name: String, price: String)] = [
         ("melt", "🫠🫠🫠🫠🫠 melt", "$10.00"),
@@ -273,7 +273,7 @@ struct WideNamesInATerminalTests {
 }
 
 /// The address formats' table, made from its sources.
-@Suite("Address formats' sources")
+@Suite("Address formats' sources", .ownThreads)
 struct AddressFormatSourceTests {
     @Test func theTableIsWhatTheGeneratorMakesFromIsoCodesAndGoogleI18nAddress() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

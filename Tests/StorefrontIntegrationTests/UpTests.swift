@@ -10,7 +10,7 @@ import Testing
 /// `storefront up` as an operator runs it: one config file enabling every front and the mail worker, a limit changed
 /// by SIGHUP under an open session, SIGTERM draining with the session told, and a front that cannot start stopping
 /// the start-up with its reason.
-@Suite("storefront up: one configuration, one supervised process", .serialized)
+@Suite("storefront up: one configuration, one supervised process", .serialized, .ownThreads)
 struct UpTests {
     /// A config file in a directory of its own; returns its path.
     static func writeConfig(_ text: String) throws -> String {
@@ -162,7 +162,7 @@ struct UpTests {
 
 /// `/metrics` as Prometheus scrapes it from `up`: a purchase over SSH, in a browser and through the API each counted
 /// under its front, with the sessions' own timings brought over from their processes.
-@Suite("storefront up: metrics", .serialized)
+@Suite("storefront up: metrics", .serialized, .ownThreads)
 struct UpMetricsTests {
     /// The samples of `/metrics` (not the comments), by their name and labels as written.
     /// Labels are put in alphabetical order, so a test names a series one way.
@@ -276,7 +276,7 @@ struct UpMetricsTests {
 
 /// `up --log-format json`: every line of a run with an SSH purchase and API requests is one JSON object with the
 /// time, level, component and message, the request's id where there is one, and no secret.
-@Suite("storefront up: JSON log", .serialized)
+@Suite("storefront up: JSON log", .serialized, .ownThreads)
 struct UpJSONLogTests {
     @Test func theLogOfARunParsesLineByLineWithNoSecretInIt() async throws {
         let config = try UpTests.writeConfig(UpTests.everyFront)
@@ -318,7 +318,7 @@ struct UpJSONLogTests {
 
 /// `up` with Stripe: the webhooks front beside SSH, web, the API and the mail worker, from one file, hearing a signed
 /// event and counting it.
-@Suite("storefront up: with Stripe's webhooks", .serialized)
+@Suite("storefront up: with Stripe's webhooks", .serialized, .ownThreads)
 struct UpWebhooksTests {
     @Test func oneFileRunsEveryFrontWithTheWebhooksAndCountsAnEvent() async throws {
         let stripe = try LocalStripe()

@@ -9,7 +9,7 @@ import Testing
 
 /// Variants on both databases: the bundled coffee (by grind and weight) read back, each variant's stock reserved, sold,
 /// released and restocked under its SKU, and cart and order lines that keep the variant.
-@Suite("Variants in a database")
+@Suite("Variants in a database", .ownThreads)
 struct VariantStorageTests {
     let placedAt = Date(timeIntervalSince1970: 1_795_339_800)
     static let espressoKilo: ProductID = "coffee-beans-espresso-1kg"

@@ -4,7 +4,7 @@ import Testing
 
 /// `storefront web` in a real headless Chromium: the page loads, the shop draws, keystrokes buy, the terminal
 /// follows the window, a closed tab ends its shop, and refusals read as words on the page.
-@Suite("The shop in a browser", .serialized)
+@Suite("The shop in a browser", .serialized, .ownThreads)
 struct WebFrontBrowserTests {
     static let web = ["web", "--listen", "127.0.0.1:0"]
 

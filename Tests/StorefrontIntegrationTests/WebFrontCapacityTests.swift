@@ -3,7 +3,7 @@ import StorefrontTesting
 import Testing
 
 /// `storefront web`'s session clocks, input rate and drain, each told to the page in words before the socket closes.
-@Suite("The browser front's limits", .serialized)
+@Suite("The browser front's limits", .serialized, .ownThreads)
 struct WebFrontCapacityTests {
     static let web = ["web", "--listen", "127.0.0.1:0"]
 

@@ -4,7 +4,7 @@ import Testing
 
 /// `storefront web` from a raw client: the page's headers, the Origin check before any upgrade, oversized
 /// messages, and the session process's life.
-@Suite("The browser front's checks", .serialized)
+@Suite("The browser front's checks", .serialized, .ownThreads)
 struct WebFrontTests {
     static let web = ["web", "--listen", "127.0.0.1:0"]
 

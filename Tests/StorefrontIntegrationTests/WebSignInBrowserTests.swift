@@ -5,7 +5,7 @@ import Testing
 /// A real browser (headless Chromium through Selenium) signs in on `storefront web`'s page: by the code msmtp mails into
 /// aiosmtpd, then with oidc-provider-mock. The cookie is HttpOnly and SameSite=Lax, script cannot read it, the tab's shop
 /// opens as the account, and a forged cookie is a guest's.
-@Suite("Signing in with a real browser", .serialized)
+@Suite("Signing in with a real browser", .serialized, .ownThreads)
 struct WebSignInBrowserTests {
     let root = TemporaryDirectory.make().path
 

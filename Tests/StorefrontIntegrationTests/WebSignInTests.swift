@@ -5,7 +5,7 @@ import Testing
 /// `storefront web` with a mail command: a visitor signs in on the page by a code mailed through msmtp into aiosmtpd,
 /// the session lives in an HttpOnly, SameSite=Lax cookie whose secret only the browser has, the tab's shop opens as the
 /// account, and sign-out ends the session. A forged cookie is a guest's, and nothing secret reaches the database.
-@Suite("Signing in on the browser's page", .serialized)
+@Suite("Signing in on the browser's page", .serialized, .ownThreads)
 struct WebSignInTests {
     struct Page {
         var head: String

@@ -6,7 +6,7 @@ import Testing
 
 /// `storefront webhooks` and `serve --webhook-listen` as an operator meets them: refused at once, with the reason,
 /// when they could not check a signature; and, started right, a listener that answers Stripe and logs each event.
-@Suite("Webhook commands")
+@Suite("Webhook commands", .ownThreads)
 struct WebhookCommandTests {
     let scratch = TemporaryDirectory.make().path
     let secret = "whsec_command_test_secret_7c1e"

@@ -3,7 +3,7 @@ import ShopWebhookServer
 import Testing
 
 /// The webhook listener's answers to the provider: what its dashboard may show, and nothing of the shop's insides.
-@Suite("The webhook listener's answers", .serialized)
+@Suite("The webhook listener's answers", .serialized, .ownThreads)
 struct WebhookListenerTests {
     @Test func aDeliveryThatCannotBeAppliedNowIsA503ThatNamesNothingOfTheShop() async throws {
         let (bound, binding) = AsyncStream.makeStream(of: Int.self)

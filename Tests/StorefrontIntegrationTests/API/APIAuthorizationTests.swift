@@ -10,7 +10,7 @@ import Testing
 
 /// Every operation the document lists, called with each token scope and every spelling of its path a router might
 /// fold onto it: a token never reaches an operation of another scope.
-@Suite("API authorization per operation")
+@Suite("API authorization per operation", .ownThreads)
 struct APIAuthorizationTests {
     /// One operation of the document: its method, its path with the parameters filled in, and the scope its tag asks.
     struct Operation: CustomStringConvertible {

@@ -14,7 +14,7 @@ import Testing
 
 /// A card whose bank wants its check (3-D Secure) bought through the API on the Stripe fake: a 202 naming the bank's
 /// page, the order followed until the check passes, and an order whose check is never done given up with its stock.
-@Suite("API bank checks", .serialized)
+@Suite("API bank checks", .serialized, .ownThreads)
 struct APIBankCheckTests {
     @Test func theBanksPageIsNamedTheOrderIsPaidOnceTheCheckPassesAndAnAbandonedOneIsVoided() async throws {
         let fake = try StripeFake()

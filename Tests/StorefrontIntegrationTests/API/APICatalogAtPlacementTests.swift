@@ -10,7 +10,7 @@ import Testing
 /// A cart filled before the merchant changed the catalog, ordered through the API on each store: a new price is
 /// answered 409 with the new figures and the cart takes them, so the order sent again is charged today's price; a
 /// withdrawn product is refused by name, and nothing is charged.
-@Suite("API orders priced from the catalog")
+@Suite("API orders priced from the catalog", .ownThreads)
 struct APICatalogAtPlacementTests {
     static let mug = #"""
         {"product": {"id": "mug-test", "name": "Test Mug", "summary": "A mug.", "description": "Clay.", "price": 6400}}

@@ -9,7 +9,7 @@ import Testing
 
 /// The merchant's catalog through the API, on each store: a product made, replaced against its version (409 when it
 /// changed meanwhile), unpublished, and its history; a shop token may not touch it.
-@Suite("API catalog editing")
+@Suite("API catalog editing", .ownThreads)
 struct APICatalogTests {
     static let tee = #"""
         {"product": {"id": "tee-pipes", "name": "Pipes Tee", "summary": "A tee.", "description": "Cotton.", "price": 2400,

@@ -8,7 +8,7 @@ import Testing
 
 /// Discount codes through the API: the merchant makes, lists, pauses and deletes them, checked as the command checks
 /// them; a shopper's order takes one and shows what it took off, and a code that does not apply is a 422 saying why.
-@Suite("API discount codes")
+@Suite("API discount codes", .ownThreads)
 struct APIDiscountTests {
     @Test(arguments: AccountRepositoryKind.allCases)
     func theMerchantMakesACodeAndAShoppersOrderUsesIt(kind: AccountRepositoryKind) async throws {

@@ -7,7 +7,7 @@ import Testing
 @testable import ShopAPI
 
 /// Who may call what: tokens, scopes, the rate limit, and what every answer carries.
-@Suite("API gate")
+@Suite("API gate", .ownThreads)
 struct APIGateTests {
     @Test(arguments: AccountRepositoryKind.allCases)
     func withoutATokenTheAnswerIsA401ProblemThatSaysHowToGetOne(kind: AccountRepositoryKind) async throws {

@@ -9,7 +9,7 @@ import Testing
 
 /// Retries the API documents as safe are safe: the IETF Idempotency-Key draft's answers (409 while running, the first
 /// answer after), keys taken as sent, every money-moving POST covered, and a cart bought once whatever the keys.
-@Suite("API idempotency")
+@Suite("API idempotency", .ownThreads)
 struct APIIdempotencyTests {
     static func keyed(_ key: String) -> HTTPFields {
         var headers = HTTPFields()

@@ -8,7 +8,7 @@ import Testing
 @testable import ShopAPI
 
 /// The merchant's order changes and stock, and the shopper's profile, through the API.
-@Suite("API merchant and profile")
+@Suite("API merchant and profile", .ownThreads)
 struct APIMerchantTests {
     /// A paid order of two keycaps for the harness's shopper; returns its number.
     static func paidOrder(_ client: any TestClientProtocol, _ api: APIHarness, key: String = "k") async throws -> String {

@@ -11,7 +11,7 @@ import Testing
 @testable import ShopAPI
 
 /// Wallets, orders and the merchant's shipping through the API, on the sandbox's payments.
-@Suite("API wallet and orders")
+@Suite("API wallet and orders", .ownThreads)
 struct APIOrdersTests {
     static let address =
         #"{"name": "Ada Lovelace", "email": "ada@example.com", "street": "1 Loop Road", "city": "Cupertino", "region": "CA", "postalCode": "95014", "countryCode": "US"}"#

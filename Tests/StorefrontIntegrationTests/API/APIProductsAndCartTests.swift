@@ -7,7 +7,7 @@ import Testing
 @testable import ShopAPI
 
 /// The shopper's endpoints for products and the cart, each on the in-memory shop.
-@Suite("API products and cart")
+@Suite("API products and cart", .ownThreads)
 struct APIProductsAndCartTests {
     @Test(arguments: AccountRepositoryKind.allCases)
     func pagesOfProductsFollowTheirCursorsThroughTheWholeCatalogInOrder(kind: AccountRepositoryKind) async throws {

@@ -5,7 +5,7 @@ import Testing
 
 /// Slow and greedy clients of the API over a real loopback socket: a request must arrive whole within its deadline
 /// however it trickles, one address holds only so many connections, and a body is read only for a known token.
-@Suite("API slow clients", .serialized)
+@Suite("API slow clients", .serialized, .ownThreads)
 struct APISlowClientTests {
     static func limits(deadline: Duration = .seconds(60), perAddress: Int = 32) -> APILimits {
         var limits = APILimits()

@@ -10,7 +10,7 @@ import Testing
 /// The merchant's subscriptions through the API: by state and paged, one with its history, the renewals to come with
 /// their goods, and a cancel; a shopper's token reaches none of it. A shopper subscribes with an order, and lists,
 /// reads and changes their own subscriptions; another's reads as none.
-@Suite("API subscriptions")
+@Suite("API subscriptions", .ownThreads)
 struct APISubscriptionTests {
     @Test(arguments: AccountRepositoryKind.allCases)
     func theMerchantListsSeesOneCancelsItAndSeesTheRenewalsToCome(kind: AccountRepositoryKind) async throws {

@@ -6,7 +6,7 @@ import Testing
 @testable import ShopAPI
 
 /// Variants through the API: listed with each product, chosen by SKU for the cart, named on the order.
-@Suite("API variants")
+@Suite("API variants", .ownThreads)
 struct APIVariantTests {
     @Test(arguments: AccountRepositoryKind.allCases)
     func aVariantIsChosenBySKUAndTheOrderNamesIt(kind: AccountRepositoryKind) async throws {

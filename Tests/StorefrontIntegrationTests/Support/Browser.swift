@@ -59,11 +59,9 @@ final class Browser {
                 buffered.removeFirst(newline + 1)
                 return (try JSONSerialization.jsonObject(with: answer) as? [String: Any]) ?? [:]
             }
-            let remaining = deadline - ContinuousClock.now
-            guard remaining > .zero else { throw TmuxError(message: "the browser did not answer \(fields["op"] ?? "start") in time") }
-            var poller = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
-            let milliseconds = Int32(remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000)
-            guard poll(&poller, 1, max(1, milliseconds)) > 0 else { continue }
+            guard !waitReadable([output], before: deadline).isEmpty else {
+                throw TmuxError(message: "the browser did not answer \(fields["op"] ?? "start") in time")
+            }
             var chunk = [UInt8](repeating: 0, count: 65_536)
             let count = read(output, &chunk, chunk.count)
             guard count > 0 else { throw TmuxError(message: "the browser driver exited") }

@@ -55,8 +55,7 @@ final class LocalStripe: @unchecked Sendable {
     static func startServer(_ arguments: [String], errorFile: String, what: String, sourceLocation: SourceLocation) throws -> (pid_t, Int) {
         let (child, line) = try spawnAnnouncing(["/usr/bin/env", "python3"] + arguments, errorFile: errorFile)
         guard let line, let port = Int(line.dropFirst("listening ".count)) else {
-            var status: Int32 = 0
-            waitpid(child, &status, 0)
+            _ = reap(child)
             let why = (try? String(contentsOfFile: errorFile, encoding: .utf8)) ?? ""
             Issue.record("\(what) did not start: \(why)", sourceLocation: sourceLocation)
             throw TmuxError(message: "\(what) did not start")
@@ -67,9 +66,7 @@ final class LocalStripe: @unchecked Sendable {
     /// Stops a server started with `startServer` and reaps it.
     static func stopServer(_ pid: pid_t) {
         guard pid > 0 else { return }
-        kill(pid, SIGKILL)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        killAndReap(pid)
     }
 
     /// Starts `command` with stdout on a pipe and reads its first line ("listening PORT"); nil if it ended first.
@@ -92,6 +89,7 @@ final class LocalStripe: @unchecked Sendable {
         close(fds[1])
         defer { close(fds[0]) }
         // Blocking reads up to the first newline: the server writes it once it listens, or exits.
+        blockingWaitAllowed("reading the first line of \(command.joined(separator: " "))")
         var line: [UInt8] = []
         var byte: UInt8 = 0
         while read(fds[0], &byte, 1) == 1 {
@@ -169,7 +167,8 @@ final class StripeFaultProxy: @unchecked Sendable {
 }
 
 /// A TCP socket connected to 127.0.0.1:`port`; the caller closes it.
-func connectToLoopback(port: Int) throws -> Int32 {
+func connectToLoopback(port: Int, sourceLocation: SourceLocation = #_sourceLocation) throws -> Int32 {
+    blockingWaitAllowed("a blocking socket to 127.0.0.1:\(port)", sourceLocation: sourceLocation)
     let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard descriptor >= 0 else { throw TmuxError(message: "socket failed") }
     var address = sockaddr_in()

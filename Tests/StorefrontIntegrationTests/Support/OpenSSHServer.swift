@@ -108,9 +108,7 @@ final class OpenSSHServer {
     }
 
     deinit {
-        kill(pid, SIGTERM)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
+        killAndReap(pid, signal: SIGTERM)
         close(logReader)
         try? FileManager.default.removeItem(at: directory)
         try? FileManager.default.removeItem(atPath: binaryDirectory)

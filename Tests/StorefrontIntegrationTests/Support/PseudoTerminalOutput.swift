@@ -1,9 +1,11 @@
 import Foundation
 import PseudoTerminal
+import Testing
 
 extension PseudoTerminalProcess {
     /// Takes the pty, reads it until the program has gone (EIO) and returns what it wrote.
     func readAllOutput() -> String {
+        blockingWaitAllowed("reading a pty to its end")
         let terminal = takeTerminal()
         defer { close(terminal) }
         var text = [UInt8]()

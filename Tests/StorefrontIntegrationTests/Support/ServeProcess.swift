@@ -58,11 +58,7 @@ final class ServeProcess {
     }
 
     deinit {
-        if exited == nil {
-            kill(pid, SIGKILL)
-            var status: Int32 = 0
-            waitpid(pid, &status, 0)
-        }
+        if exited == nil { killAndReap(pid) }
         close(logReader)
         try? FileManager.default.removeItem(at: directory)
     }
@@ -87,9 +83,7 @@ final class ServeProcess {
     func terminate() throws -> Int32 {
         kill(pid, SIGTERM)
         _ = try? waitForLog(#/stopped/#, timeout: .seconds(60))
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-        let code = shellStatus(status)
+        let code = shellStatus(reap(pid))
         exited = code
         return code
     }
@@ -197,11 +191,7 @@ final class SSHClientProcess {
     deinit {
         close(input)
         close(output)
-        if !reaped {
-            kill(pid, SIGKILL)
-            var status: Int32 = 0
-            waitpid(pid, &status, 0)
-        }
+        if !reaped { killAndReap(pid) }
     }
 
     /// Reads whatever is waiting; returns false at end of output.
@@ -224,8 +214,7 @@ final class SSHClientProcess {
     /// Hangs up the client as a closed laptop would, and reaps it.
     func hangUp() {
         kill(pid, SIGHUP)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
+        _ = reap(pid)
         reaped = true
     }
 }
@@ -233,16 +222,12 @@ final class SSHClientProcess {
 /// Waits on every client's output at once (poll(2)) until `done` holds for each, or the deadline.
 /// Returns the clients that never got there.
 func waitForAll(_ clients: [SSHClientProcess], timeout: Duration, until done: (SSHClientProcess) -> Bool) -> [SSHClientProcess] {
-    let clock = ContinuousClock()
-    let deadline = clock.now.advanced(by: timeout)
+    let deadline = ContinuousClock.now.advanced(by: timeout)
     var waiting = clients.filter { !done($0) }
     var ended = Set<ObjectIdentifier>()
-    while !waiting.isEmpty, clock.now < deadline {
-        var descriptors = waiting.map { pollfd(fd: $0.output, events: Int16(POLLIN), revents: 0) }
-        let remaining = deadline - clock.now
-        let milliseconds = Int32(min(remaining.components.seconds * 1000 + 1, 60_000))
-        guard poll(&descriptors, nfds_t(descriptors.count), milliseconds) > 0 else { continue }
-        for (client, descriptor) in zip(waiting, descriptors) where descriptor.revents != 0 {
+    while !waiting.isEmpty, ContinuousClock.now < deadline {
+        let ready = waitReadable(waiting.map(\.output), before: deadline)
+        for client in waiting where ready.contains(client.output) {
             if !client.drain() { ended.insert(ObjectIdentifier(client)) }
         }
         waiting = waiting.filter { !done($0) && !ended.contains(ObjectIdentifier($0)) }
@@ -263,17 +248,12 @@ extension TmuxTerminal {
 func readLog<Output>(_ log: inout String, from reader: Int32, until pattern: Regex<Output>, after offset: Int = 0, timeout: Duration) -> Regex<Output>
     .Match?
 {
-    let clock = ContinuousClock()
-    let deadline = clock.now.advanced(by: timeout)
+    let deadline = ContinuousClock.now.advanced(by: timeout)
     while true {
         if let match = log.dropFirst(offset).split(separator: "\n").lazy.compactMap({ try? pattern.firstMatch(in: String($0)) }).first {
             return match
         }
-        let remaining = deadline - clock.now
-        guard remaining > .zero else { return nil }
-        var descriptor = pollfd(fd: reader, events: Int16(POLLIN), revents: 0)
-        let milliseconds = Int32(remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000)
-        guard poll(&descriptor, 1, max(1, milliseconds)) > 0 else { continue }
+        guard !waitReadable([reader], before: deadline).isEmpty else { return nil }
         var buffer = [UInt8](repeating: 0, count: 65_536)
         let count = read(reader, &buffer, buffer.count)
         if count <= 0 { return nil }

@@ -77,8 +77,7 @@ struct Subprocess {
 
         func wait() -> Subprocess {
             defer { try? FileManager.default.removeItem(at: scratch) }
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+            let status = reap(pid)
             watchdog.cancel()
             return Subprocess(
                 status: shellStatus(status),

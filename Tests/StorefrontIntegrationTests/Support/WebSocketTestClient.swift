@@ -154,16 +154,7 @@ final class WebSocketTestClient: @unchecked Sendable {  // @unchecked: each test
 
     /// Reads what arrives before `deadline`.
     private func fill(until deadline: ContinuousClock.Instant) throws -> Arrival {
-        var ready: Int32
-        repeat {
-            let remaining = deadline - ContinuousClock.now
-            guard remaining > .zero else { return .timedOut }
-            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            let milliseconds = Int32(remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000)
-            ready = poll(&poller, 1, max(1, milliseconds))
-            // A signal (the suite's child processes ending) interrupts the wait; it is not the deadline.
-        } while ready < 0 && errno == EINTR
-        guard ready > 0 else { return .timedOut }
+        guard !waitReadable([descriptor], before: deadline).isEmpty else { return .timedOut }
         var buffer = [UInt8](repeating: 0, count: 65_536)
         var count: Int
         repeat { count = recv(descriptor, &buffer, buffer.count, 0) } while count < 0 && errno == EINTR

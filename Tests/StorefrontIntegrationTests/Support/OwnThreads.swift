@@ -1,0 +1,72 @@
+import Foundation
+import LiveObjects
+import Synchronization
+import Testing
+
+/// Threads for tests that block: each job runs on an idle thread of this pool, or on a new one when none is idle.
+///
+/// A test that waits with a blocking call (waitpid, poll on a pipe, a socket) would hold one of the cooperative pool's
+/// threads, which are as many as the cores (two here), and every other test would wait for them. On these threads a
+/// blocked test holds a thread of its own and nothing else waits; a thread idle for ten seconds ends.
+final class OwnThreads: TaskExecutor, LiveObject {
+    static let shared = OwnThreads()
+
+    /// One thread: the job it was handed, and the signal that hands it one.
+    private final class Worker: Sendable {
+        let handed = DispatchSemaphore(value: 0)
+        let job = Mutex<UnownedJob?>(nil)
+    }
+
+    private let idle = Mutex<[Worker]>([])
+    private static let marker = "storefront.test.ownThread"
+
+    /// True on a thread of this pool.
+    static var isCurrent: Bool { Thread.current.threadDictionary[marker] != nil }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        if let worker = idle.withLock({ $0.popLast() }) {
+            worker.job.withLock { $0 = job }
+            worker.handed.signal()
+            return
+        }
+        let worker = Worker()
+        worker.job.withLock { $0 = job }
+        let thread = Thread { [self] in run(worker) }
+        thread.name = "test's own"
+        thread.start()
+    }
+
+    private func run(_ worker: Worker) {
+        Thread.current.threadDictionary[Self.marker] = true
+        while true {
+            if let job = worker.job.withLock({ held in defer { held = nil }; return held }) {
+                job.runSynchronously(on: asUnownedTaskExecutor())
+            }
+            idle.withLock { $0.append(worker) }
+            guard worker.handed.wait(timeout: .now() + 10) == .timedOut else { continue }
+            let stillIdle = idle.withLock { workers in
+                guard let index = workers.firstIndex(where: { $0 === worker }) else { return false }
+                workers.remove(at: index)
+                return true
+            }
+            if stillIdle { return }
+            // Handed a job between the timeout and the lock: its signal is on the way.
+            worker.handed.wait()
+        }
+    }
+}
+
+/// Runs each test of a suite on `OwnThreads`, so its blocking waits leave the cooperative pool to the other tests.
+struct OwnThreadsTrait: SuiteTrait, TestTrait, TestScoping {
+    var isRecursive: Bool { true }
+
+    func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+        try await withTaskExecutorPreference(OwnThreads.shared) { try await function() }
+    }
+}
+
+extension Trait where Self == OwnThreadsTrait {
+    /// The suite's tests run on threads of their own: see `OwnThreads`.
+    static var ownThreads: Self { Self() }
+}
