@@ -62,7 +62,7 @@ struct AdminListenerTests {
     /// `storefront status` run on a thread of its own, and how long it took from start to exit.
     static func timedStatus(_ port: Int) async throws -> (run: Subprocess, took: Duration) {
         let binary = try BuiltProduct.requireStorefront()
-        return try await APISlowClientTests.offThePool {
+        return try await onOwnThread {
             let clock = ContinuousClock()
             let started = clock.now
             let run = try Subprocess.run(binary, ["status", "--admin", "127.0.0.1:\(port)"])

@@ -29,18 +29,16 @@ struct RenewalClaimLockTests {
         func send(_ text: String) { input.fileHandleForWriting.write(Data(text.utf8)) }
 
         /// Waits, on a thread of its own, until `psql` has printed `text`.
-        func waitFor(_ text: String) async -> String {
+        func waitFor(_ text: String) async throws -> String {
             let handle = output.fileHandleForReading
-            return await withCheckedContinuation { continuation in
-                Thread.detachNewThread {
-                    var seen = ""
-                    while !seen.contains(text) {
-                        let chunk = handle.availableData
-                        if chunk.isEmpty { break }
-                        seen += String(decoding: chunk, as: UTF8.self)
-                    }
-                    continuation.resume(returning: seen)
+            return try await onOwnThread {
+                var seen = ""
+                while !seen.contains(text) {
+                    let chunk = handle.availableData
+                    if chunk.isEmpty { break }
+                    seen += String(decoding: chunk, as: UTF8.self)
                 }
+                return seen
             }
         }
 
@@ -65,7 +63,7 @@ struct RenewalClaimLockTests {
         let held = try HeldSession(url: fixture.url)
         defer { held.end() }
         held.send("BEGIN;\nSELECT id FROM subscription WHERE id = 'sub-held' FOR UPDATE;\n")
-        let locked = await held.waitFor("sub-held")
+        let locked = try await held.waitFor("sub-held")
         try #require(locked.contains("sub-held"), "psql holds the row: \(locked)")
 
         // Without SKIP LOCKED the claim would wait on psql's lock until its call's deadline, and fail.

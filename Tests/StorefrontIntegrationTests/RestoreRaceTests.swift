@@ -24,10 +24,8 @@ struct RestoreRaceTests {
     static let buy = ["headless", "--keys", "enter,a,c,enter,p,enter,q"]
 
     /// Opens `fifo` for writing on a thread of its own, which returns once its reader (the held restore) opened it.
-    static func release(_ fifo: String) async -> Int32 {
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: open(fifo, O_WRONLY | O_CLOEXEC)) }
-        }
+    static func release(_ fifo: String) async throws -> Int32 {
+        try await onOwnThread { open(fifo, O_WRONLY | O_CLOEXEC) }
     }
 
     @Test func aProcessStartingDuringARestoreIsRefusedAndThePaidOrderIsNotLost() async throws {
@@ -46,7 +44,7 @@ struct RestoreRaceTests {
         let restore = try Subprocess.start(
             try BuiltProduct.requireStorefront(), ["restore", target + "/one.backup", "--data-dir", data],
             environment: ProcessInfo.processInfo.environment.merging(["STOREFRONT_FAULT_RESTORE_HOLD": fifo]) { $1 })
-        let holding = await Self.release(fifo)
+        let holding = try await Self.release(fifo)
         try #require(holding >= 0, "the restore reached its hold")
         #expect(!restore.hasEnded, "the restore waits at its hold, the shop's lock held")
 

@@ -12,7 +12,9 @@ import StorefrontUI
 import Testing
 
 /// Another session that holds a lock until it is released: `psql` in a transaction, or Python's sqlite3.
-private final class LockHolder: LiveObject {
+///
+/// @unchecked: made on a thread of the test's own and released there, one call at a time.
+private final class LockHolder: @unchecked Sendable, LiveObject {
     private let process = Process()
     private let input = Pipe()
     private let output = Pipe()
@@ -73,7 +75,9 @@ struct StallTests {
     @Test func postgresLockTable() async throws {
         let fixture = try await PostgresFixture()
         let catalog = try await fixture.importing(try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled"))
-        try await stall(catalog: catalog, carts: PostgresCartRepository(database: fixture.database)) { try LockHolder.postgres(fixture.url) }
+        try await stall(catalog: catalog, carts: PostgresCartRepository(database: fixture.database)) { [url = fixture.url] in
+            try LockHolder.postgres(url)
+        }
     }
 
     @Test func sqliteBeginExclusive() async throws {
@@ -85,7 +89,7 @@ struct StallTests {
     }
 
     /// Opens the shop on `catalog` and `carts`, takes the lock, drives the keys without waiting for any effect, then releases it.
-    private func stall(catalog: any CatalogRepository, carts: any CartRepository, lock: () throws -> LockHolder) async throws {
+    private func stall(catalog: any CatalogRepository, carts: any CartRepository, lock: @Sendable () throws -> LockHolder) async throws {
         var stack = TestStack()
         stack.catalog = catalog
         var dependencies = stack.dependencies
@@ -93,7 +97,8 @@ struct StallTests {
         let driver = await ScriptedDriver(dependencies: dependencies)
         #expect(driver.state.productList.rows.count > 1 && !driver.state.productList.isLoading)
 
-        let holder = try lock()
+        // The holder's waits block: they run on a thread of their own, not the main actor the driver needs.
+        let holder = try await onOwnThread { try lock() }
         // Each press is handled before it returns; nothing here waits for the database.
         await driver.press(.down, settle: false)
         #expect(driver.state.productList.selectedIndex == 1)
@@ -110,7 +115,7 @@ struct StallTests {
         #expect(driver.state.productList.isLoading, "a key that needs the catalog shows its read pending")
         #expect(driver.frameText.contains("loading"), "and the frame says so")
 
-        holder.release()
+        try await onOwnThread { holder.release() }
         // Bounded: every read and the write end once the lock is gone (or at the database's call timeout).
         await driver.settle()
         #expect(!driver.state.productList.isLoading && !driver.state.isWaitingForStorage, "the shop recovered by itself")

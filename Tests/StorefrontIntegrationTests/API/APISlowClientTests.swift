@@ -21,7 +21,7 @@ struct APISlowClientTests {
         let api = try await APIHarness(limits: Self.limits(deadline: .seconds(3)))
         let token = try await api.makeToken()
         let (slowCut, headCut, answer) = try await api.serveCollecting(port: { port in
-            try await Self.offThePool {
+            try await onOwnThread {
                 let slow = try WebSocketTestClient(port: port)
                 try slow.sendRaw(
                     "PUT /v1/cart/lines/keycap-dusk HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token.secret)\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"
@@ -47,7 +47,7 @@ struct APISlowClientTests {
     @Test func oneAddressHoldsOnlySoManyConnections() async throws {
         let api = try await APIHarness(limits: Self.limits(perAddress: 3))
         let (answer, fourthCut) = try await api.serveCollecting(port: { port in
-            try await Self.offThePool {
+            try await onOwnThread {
                 let held = try (0..<3).map { _ in try WebSocketTestClient(port: port) }
                 try held[0].sendRaw("GET /v1/openapi.json HTTP/1.1\r\nHost: x\r\n\r\n")
                 let answer = held[0].read(until: "\r\n\r\n")
@@ -63,7 +63,7 @@ struct APISlowClientTests {
     @Test func aRequestWithoutATokenIsRefusedBeforeItsBodyIsRead() async throws {
         let api = try await APIHarness(limits: Self.limits())
         let answer = try await api.serveCollecting(port: { port in
-            try await Self.offThePool {
+            try await onOwnThread {
                 let client = try WebSocketTestClient(port: port)
                 try client.sendRaw(
                     "POST /v1/orders HTTP/1.1\r\nHost: x\r\nIdempotency-Key: k\r\nContent-Type: application/json\r\nContent-Length: 60000\r\n\r\n{")
@@ -71,13 +71,5 @@ struct APISlowClientTests {
             }
         })
         #expect(answer.hasPrefix("HTTP/1.1 401"), "answered with the body still unsent: \(answer)")
-    }
-
-    /// Runs the blocking socket work on a thread of its own (the server's handlers need the cooperative pool's
-    /// threads) and returns what it found; the test asserts on it in its own task.
-    static func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in
-            Thread { continuation.resume(with: Result { try body() }) }.start()
-        }
     }
 }

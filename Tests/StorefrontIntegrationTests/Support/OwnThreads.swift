@@ -12,7 +12,7 @@ final class OwnThreads: TaskExecutor, LiveObject {
     static let shared = OwnThreads()
 
     /// One thread: the job it was handed, and the signal that hands it one.
-    private final class Worker: Sendable {
+    private final class Worker: Sendable, LiveObject {
         let handed = DispatchSemaphore(value: 0)
         let job = Mutex<UnownedJob?>(nil)
     }
@@ -40,7 +40,10 @@ final class OwnThreads: TaskExecutor, LiveObject {
     private func run(_ worker: Worker) {
         Thread.current.threadDictionary[Self.marker] = true
         while true {
-            if let job = worker.job.withLock({ held in defer { held = nil }; return held }) {
+            if let job = worker.job.withLock({ held in
+                defer { held = nil }
+                return held
+            }) {
                 job.runSynchronously(on: asUnownedTaskExecutor())
             }
             idle.withLock { $0.append(worker) }
@@ -57,16 +60,68 @@ final class OwnThreads: TaskExecutor, LiveObject {
     }
 }
 
-/// Runs each test of a suite on `OwnThreads`, so its blocking waits leave the cooperative pool to the other tests.
+/// Runs each test of a suite on `OwnThreads`, so its blocking waits leave the cooperative pool to the other tests, and
+/// at most `TestSlots.width` such tests at once.
+///
+/// The cooperative pool used to bound how many blocking tests ran at once, by starving the rest; on threads of their
+/// own every test would start together, and hundreds of servers and databases on two cores time each other out.
 struct OwnThreadsTrait: SuiteTrait, TestTrait, TestScoping {
     var isRecursive: Bool { true }
 
     func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
-        try await withTaskExecutorPreference(OwnThreads.shared) { try await function() }
+        // A suite's own scope, or a test the trait reached twice (a nested suite has it too), takes no second slot.
+        guard testCase != nil, !TestSlots.held else {
+            try await withTaskExecutorPreference(OwnThreads.shared) { try await function() }
+            return
+        }
+        await TestSlots.shared.take()
+        do {
+            try await TestSlots.$held.withValue(true) {
+                try await withTaskExecutorPreference(OwnThreads.shared) { try await function() }
+            }
+        } catch {
+            await TestSlots.shared.give()
+            throw error
+        }
+        await TestSlots.shared.give()
+    }
+}
+
+/// How many `.ownThreads` tests run at once: twice the cores, or `STOREFRONT_TEST_WIDTH`. A test waits for a slot
+/// suspended, holding no thread.
+actor TestSlots: LiveObject {
+    static let width =
+        ProcessInfo.processInfo.environment["STOREFRONT_TEST_WIDTH"].flatMap(Int.init).map { max(1, $0) }
+        ?? 2 * ProcessInfo.processInfo.activeProcessorCount
+    static let shared = TestSlots(width: width)
+    /// True inside a test that holds a slot.
+    @TaskLocal static var held = false
+
+    private var free: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(width: Int) { free = width }
+
+    func take() async {
+        guard free == 0 else {
+            free -= 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func give() {
+        if waiting.isEmpty { free += 1 } else { waiting.removeFirst().resume() }
     }
 }
 
 extension Trait where Self == OwnThreadsTrait {
     /// The suite's tests run on threads of their own: see `OwnThreads`.
     static var ownThreads: Self { Self() }
+}
+
+/// Runs blocking `work` on a thread of `OwnThreads` and returns what it found, from wherever the caller runs (a task
+/// that did not inherit the suite's preference, a server's callback).
+func onOwnThread<T: Sendable>(_ work: @Sendable () throws -> T) async throws -> T {
+    try await withTaskExecutorPreference(OwnThreads.shared) { try work() }
 }

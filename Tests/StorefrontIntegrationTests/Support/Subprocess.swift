@@ -127,10 +127,13 @@ func shellStatus(_ status: Int32) -> Int32 {
 
 /// A private tmux server for one test: a real terminal the test types into and reads.
 ///
-/// Waiting is a bounded poll of `capture-pane` (each poll is a process, which paces it), never a fixed sleep.
+/// Waiting is event-driven: tmux copies whatever the pane's program writes to a FIFO (`pipe-pane`), and a wait reads
+/// the screen again only when something arrived there, until its deadline. Never a fixed sleep, never a pace.
 final class TmuxTerminal {
     let socket = "storefront-test-\(UUID().uuidString.prefix(8))"
     let directory: URL
+    /// The read end of the FIFO tmux copies the pane's output to (non-blocking).
+    private var paneOutput: Int32 = -1
 
     init(columns: Int = 100, rows: Int = 30, environment: [String: String] = [:]) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(socket)
@@ -148,10 +151,17 @@ final class TmuxTerminal {
             "-f", configuration.path, "new-session", "-d", "-s", "main", "-x", "\(columns)", "-y", "\(rows)", "env \(exports) TERM=xterm-256color sh",
         ])
         try tmux(["set-option", "-t", "main", "window-size", "manual"])
+        // Opened for reading first (non-blocking, so no writer is needed yet): tmux's `cat` then opens it at once.
+        let fifo = directory.appendingPathComponent("pane-output").path
+        guard mkfifo(fifo, 0o600) == 0 else { throw TmuxError(message: "mkfifo \(fifo): \(String(cString: strerror(errno)))") }
+        paneOutput = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard paneOutput >= 0 else { throw TmuxError(message: "open \(fifo): \(String(cString: strerror(errno)))") }
+        try tmux(["pipe-pane", "-t", "main", "cat > '\(fifo)'"])
     }
 
     deinit {
         _ = try? Subprocess.run("/usr/bin/env", ["tmux", "-L", socket, "kill-server"])
+        if paneOutput >= 0 { close(paneOutput) }
         try? FileManager.default.removeItem(at: directory)
     }
 
@@ -195,17 +205,21 @@ final class TmuxTerminal {
         try tmux(["resize-window", "-t", "main", "-x", "\(columns)", "-y", "\(rows)"])
     }
 
-    /// Polls the screen until `predicate` holds or `timeout` passes; returns the last screen.
+    /// Reads the screen until `predicate` holds or `timeout` passes, again each time the pane's program writes;
+    /// returns the last screen.
     @discardableResult
     func waitUntil(timeout: Duration = .seconds(15), sourceLocation: SourceLocation = #_sourceLocation, _ what: String, _ predicate: (String) -> Bool)
         throws -> String
     {
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: timeout)
+        let deadline = ContinuousClock.now.advanced(by: timeout)
         var last = ""
-        while clock.now < deadline {
+        var discarded = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            // Emptied before the screen is read: whatever the program writes after that read is still waiting below.
+            while read(paneOutput, &discarded, discarded.count) > 0 {}
             last = try screen()
             if predicate(last) { return last }
+            if waitReadable([paneOutput], before: deadline, sourceLocation: sourceLocation).isEmpty { break }
         }
         Issue.record("timed out waiting for \(what); the screen was:\n\(last)", sourceLocation: sourceLocation)
         throw TmuxError(message: "timed out waiting for \(what)")
