@@ -69,8 +69,10 @@ struct OwnThreadsTrait: SuiteTrait, TestTrait, TestScoping {
     var isRecursive: Bool { true }
 
     func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
-        // A suite's own scope, or a test the trait reached twice (a nested suite has it too), takes no second slot.
-        guard testCase != nil, !TestSlots.held else {
+        // A suite's own scope, or a test the trait reached twice (a nested suite has it too), takes no second slot. A
+        // test with a time limit takes none either: Swift Testing counts its limit from before this scope, so time
+        // waiting for a slot would count against it.
+        guard testCase != nil, !TestSlots.held, !test.traits.contains(where: { $0 is TimeLimitTrait }) else {
             try await withTaskExecutorPreference(OwnThreads.shared) { try await function() }
             return
         }
