@@ -61,7 +61,10 @@ public enum BackgroundProbe {
     }
 
     /// Asks the terminal on `input`/`output`; the answer is read by `Question.answer()` within `timeout` of now.
-    public static func ask(input: Int32, output: Int32, environment: [String: String], timeout: Duration = .milliseconds(250)) -> Question {
+    ///
+    /// A terminal that answers ends the wait with its DA1 answer, so the timeout bounds only one that never does; a
+    /// second leaves room for a slow link or a loaded machine (250 ms fell back on dark under a loaded test run).
+    public static func ask(input: Int32, output: Int32, environment: [String: String], timeout: Duration = .seconds(1)) -> Question {
         let fallback = environment["COLORFGBG"].flatMap(background(colorFGBG:))
         let deadline = ContinuousClock().now.advanced(by: timeout)
         var saved = termios()

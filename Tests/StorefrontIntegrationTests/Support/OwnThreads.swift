@@ -76,21 +76,24 @@ struct OwnThreadsTrait: SuiteTrait, TestTrait, TestScoping {
             try await withTaskExecutorPreference(OwnThreads.shared) { try await function() }
             return
         }
-        await TestSlots.shared.take()
+        let slot = await TestSlots.shared.take(for: "\(test.name)\(testCase?.isParameterized == true ? " (a case)" : "")")
         do {
             try await TestSlots.$held.withValue(true) {
                 try await withTaskExecutorPreference(OwnThreads.shared) { try await function() }
             }
         } catch {
-            await TestSlots.shared.give()
+            await TestSlots.shared.give(slot)
             throw error
         }
-        await TestSlots.shared.give()
+        await TestSlots.shared.give(slot)
     }
 }
 
 /// How many `.ownThreads` tests run at once: twice the cores, or `STOREFRONT_TEST_WIDTH`. A test waits for a slot
 /// suspended, holding no thread.
+///
+/// A test that holds its slot for over three minutes is named on standard error each minute, so a run that hangs
+/// says where.
 actor TestSlots: LiveObject {
     static let width =
         ProcessInfo.processInfo.environment["STOREFRONT_TEST_WIDTH"].flatMap(Int.init).map { max(1, $0) }
@@ -101,19 +104,37 @@ actor TestSlots: LiveObject {
 
     private var free: Int
     private var waiting: [CheckedContinuation<Void, Never>] = []
+    private var holders: [UInt64: (test: String, since: ContinuousClock.Instant)] = [:]
+    private var nextSlot: UInt64 = 0
+    private var watching: Task<Void, Never>?
 
     init(width: Int) { free = width }
 
-    func take() async {
-        guard free == 0 else {
+    /// Waits for a free slot and returns its number for `give`.
+    func take(for test: String) async -> UInt64 {
+        if watching == nil { watching = Task { await watch() } }
+        if free == 0 {
+            await withCheckedContinuation { waiting.append($0) }
+        } else {
             free -= 1
-            return
         }
-        await withCheckedContinuation { waiting.append($0) }
+        nextSlot += 1
+        holders[nextSlot] = (test, .now)
+        return nextSlot
     }
 
-    func give() {
+    func give(_ slot: UInt64) {
+        holders[slot] = nil
         if waiting.isEmpty { free += 1 } else { waiting.removeFirst().resume() }
+    }
+
+    private func watch() async {
+        while (try? await Task.sleep(for: .seconds(60))) != nil {
+            let long = holders.values.filter { .now - $0.since > .seconds(180) }
+            guard !long.isEmpty else { continue }
+            let names = long.map { "\($0.test) for \((.now - $0.since).components.seconds) s" }.sorted().joined(separator: "; ")
+            FileHandle.standardError.write(Data("still running: \(names); \(waiting.count) waiting for a slot\n".utf8))
+        }
     }
 }
 
