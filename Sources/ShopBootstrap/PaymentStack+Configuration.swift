@@ -1,6 +1,7 @@
 import Foundation
 import ShopModels
 import ShopPorts
+import ShopStripe
 
 extension StripeSettings {
     /// The configuration's Stripe settings, checked.
@@ -9,6 +10,14 @@ extension StripeSettings {
             apiBase: configuration.stripeAPIBase, secretKeyFile: configuration.stripeSecretKeyFile, returnURL: configuration.stripeReturnURL,
             rawCardData: configuration.stripeRawCardData, environment: environment
         )
+    }
+
+    /// The configured key alone, checked, whatever else the settings lack: whether the shop is live.
+    public static func key(configuration: ShopConfiguration, environment: [String: String]) throws(Problem) -> StripeSecretKey {
+        try read(
+            apiBase: configuration.stripeAPIBase, secretKeyFile: configuration.stripeSecretKeyFile, returnURL: nil, rawCardData: true,
+            environment: environment
+        ).key
     }
 }
 

@@ -87,6 +87,7 @@ public struct StripeSettings: Sendable {
     /// A setting that keeps `--payments stripe` from starting.
     public struct Problem: Error, CustomStringConvertible {
         public var description: String
+        public init(description: String) { self.description = description }
     }
 
     /// Reads and checks the settings: the API address, the key (from the environment or `secretKeyFile`), where

@@ -93,8 +93,9 @@ public enum SessionComposition {
             featureFlags: configuration.featureFlags, ids: ids,
             carts: carts,
             accounts: accounts, qrCodes: LibQREncoder(), clock: clock, backOffice: backOffice, console: console, mail: storage.outbox,
-            catalogDesk: console == .shop ? nil : CatalogDesk(editor: storage.catalogEditor, dates: .system), discounts: storage.discounts,
-            subscriptions: ShopperSubscriptions(store: storage.subscriptions, dates: .system)
+            catalogDesk: console == .shop ? nil : CatalogDesk(editor: storage.catalogEditor, dates: storage.clock.dates),
+            discounts: storage.discounts,
+            subscriptions: ShopperSubscriptions(store: storage.subscriptions, dates: storage.clock.dates)
         )
         return (dependencies, settlement, payments)
     }
@@ -152,7 +153,7 @@ public enum SessionComposition {
         case .sshGuest:
             return AccountDependencies(
                 wallets: wallets, walletOwner: owner, profiles: InMemoryAccountProfileRepository(), signIn: nil,
-                launchNotice: sshGuestNotice, guestID: guestID, dates: .system
+                launchNotice: sshGuestNotice, guestID: guestID, dates: storage.clock.dates
             )
         case .keyHolder(let fingerprint):
             // The key reaches its account (made by it, or by another key it was linked to); no tokens in the local
@@ -163,7 +164,7 @@ public enum SessionComposition {
             return AccountDependencies(
                 wallets: wallets, walletOwner: owner, profiles: storage.profiles, signIn: join,
                 signedIn: SignedInAccount(provider: .sshKey, userID: fingerprint, customerID: keyAccount?.id),
-                launchNotice: join != nil && isNew ? newKeyNotice : nil, guestID: guestID, dates: .system,
+                launchNotice: join != nil && isNew ? newKeyNotice : nil, guestID: guestID, dates: storage.clock.dates,
                 apiTokens: .shopTokens(in: storage.tokens), waysIn: storage.waysIn
             )
         case .browserAccount(let account, let session, _):
@@ -171,7 +172,7 @@ public enum SessionComposition {
             // is open (a sign-out anywhere closes it); the page signs out. Tokens made here end with that session.
             return AccountDependencies(
                 wallets: wallets, walletOwner: owner, profiles: storage.profiles, signIn: nil,
-                signedIn: SignedInAccount(provider: .account, userID: account), guestID: guestID, dates: .system,
+                signedIn: SignedInAccount(provider: .account, userID: account), guestID: guestID, dates: storage.clock.dates,
                 apiTokens: .shopTokens(in: storage.tokens, session: session), waysIn: storage.waysIn)
         case .browserGuest, .local:
             break
@@ -183,7 +184,7 @@ public enum SessionComposition {
             // The page signs in, above the shop, so the cookie can keep the session.
             return AccountDependencies(
                 wallets: wallets, walletOwner: owner, profiles: profiles, signIn: nil, launchNotice: browserSignInAboveNotice, guestID: guestID,
-                dates: .system)
+                dates: storage.clock.dates)
         }
         switch codeSignIn {
         case .success(let codes):
@@ -192,17 +193,18 @@ public enum SessionComposition {
             if isBrowser {
                 return AccountDependencies(
                     wallets: wallets, walletOwner: owner, profiles: profiles, signIn: nil, launchNotice: browserPublicGuestNotice, guestID: guestID,
-                    dates: .system)
+                    dates: storage.clock.dates)
             }
             let file = FileCredentialRepository(path: FileCredentialRepository.defaultPath(environment: environment))
             let services = codes.signIn(kind: .terminal, client: guestID, auth: AuthManager(credentials: file))
             let launch = await LaunchCheck.run(services: services)
             return AccountDependencies(
                 wallets: wallets, walletOwner: owner, profiles: profiles, signIn: services, signedIn: launch.account, launchNotice: launch.notice,
-                guestID: guestID, dates: .system, apiTokens: .shopTokens(in: storage.tokens), waysIn: storage.waysIn)
+                guestID: guestID, dates: storage.clock.dates, apiTokens: .shopTokens(in: storage.tokens), waysIn: storage.waysIn)
         case .failure(let off):
             return AccountDependencies(
-                wallets: wallets, walletOwner: owner, profiles: profiles, signIn: nil, launchNotice: off.reason, guestID: guestID, dates: .system)
+                wallets: wallets, walletOwner: owner, profiles: profiles, signIn: nil, launchNotice: off.reason, guestID: guestID,
+                dates: storage.clock.dates)
         case nil:
             break
         }
@@ -212,7 +214,7 @@ public enum SessionComposition {
         if publicPage || !sandboxPayments {
             return AccountDependencies(
                 wallets: wallets, walletOwner: owner, profiles: profiles, signIn: nil,
-                launchNotice: isBrowser ? browserPublicGuestNotice : localSignInOffNotice, guestID: guestID, dates: .system
+                launchNotice: isBrowser ? browserPublicGuestNotice : localSignInOffNotice, guestID: guestID, dates: storage.clock.dates
             )
         }
         let credentials = FileCredentialRepository(path: FileCredentialRepository.defaultPath(environment: environment))
@@ -223,7 +225,7 @@ public enum SessionComposition {
             // The shop still opens, for a guest; the message says what to fix.
             return AccountDependencies(
                 wallets: wallets, walletOwner: owner, profiles: profiles, signIn: nil,
-                launchNotice: "Sign-in is off: \(error)", guestID: guestID, dates: .system
+                launchNotice: "Sign-in is off: \(error)", guestID: guestID, dates: storage.clock.dates
             )
         }
         let provider = SandboxIdentityProvider(signingKey: key, directory: storage.identities, dates: .system)
@@ -233,13 +235,13 @@ public enum SessionComposition {
         if isBrowser {
             return AccountDependencies(
                 wallets: wallets, walletOwner: owner, profiles: profiles, signIn: services,
-                launchNotice: browserGuestNotice, guestID: guestID, dates: .system
+                launchNotice: browserGuestNotice, guestID: guestID, dates: storage.clock.dates
             )
         }
         let launch = await LaunchCheck.run(services: services)
         return AccountDependencies(
             wallets: wallets, walletOwner: owner, profiles: profiles, signIn: services,
-            signedIn: launch.account, launchNotice: launch.notice, guestID: guestID, dates: .system,
+            signedIn: launch.account, launchNotice: launch.notice, guestID: guestID, dates: storage.clock.dates,
             apiTokens: .shopTokens(in: storage.tokens), waysIn: storage.waysIn
         )
     }

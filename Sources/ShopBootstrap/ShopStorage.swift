@@ -44,6 +44,9 @@ public struct ShopStorage: Sendable {
     public var discounts: any DiscountCodes
     /// The subscriptions and their histories.
     public var subscriptions: any SubscriptionStore & SubscriptionMailbox
+    /// Where the shop's clock offset is kept, and the clock read from it when the storage opened.
+    public var clockStore: any ShopClockStore
+    public var clock = ShopClock()
     /// Where it is, for the log: the file, or the URL without its password.
     public var place: String
     /// True when this start imported the catalog file into SQLite.
@@ -81,7 +84,8 @@ public struct ShopStorage: Sendable {
             openIDStates: SQLiteOpenIDStates(database: database), admins: SQLiteAccountAdmins(database: database),
             terminalSignIns: SQLiteTerminalSignIns(database: database), wakeups: FileSignInWakeups(besideDatabase: database.path),
             discounts: SQLiteDiscountCodes(database: database), subscriptions: SQLiteSubscriptions(database: database),
-            place: database.path, didImport: catalog.didImport, warnings: database.warnings, postgres: nil
+            clockStore: SQLiteShopClock(database: database), place: database.path, didImport: catalog.didImport, warnings: database.warnings,
+            postgres: nil
         )
         storage.sqlite = database
         return storage
@@ -102,7 +106,8 @@ public struct ShopStorage: Sendable {
             openIDStates: PostgresOpenIDStates(database: database), admins: PostgresAccountAdmins(database: database),
             terminalSignIns: PostgresTerminalSignIns(database: database), wakeups: PostgresSignInWakeups(database: database),
             discounts: PostgresDiscountCodes(database: database), subscriptions: PostgresSubscriptions(database: database),
-            place: database.location.description, didImport: false, warnings: [], postgres: database
+            clockStore: PostgresShopClock(database: database), place: database.location.description, didImport: false, warnings: [],
+            postgres: database
         )
     }
 }

@@ -62,7 +62,7 @@ extension ShopStorage {
         switch place {
         case .sqlite(let directory):
             let (database, repository) = try openSQLite(directory: directory, catalog: catalog)
-            return .sqlite(database, catalog: repository)
+            return await withItsClock(.sqlite(database, catalog: repository))
         case .postgres(let url):
             if case .file(let path) = catalog {
                 throw StorageOpenFailure(
@@ -73,12 +73,25 @@ extension ShopStorage {
             let database = try await PostgresConnecting.connect(
                 url, pool: pool, migrate: migrate, environment: environment, waitsWhileUnreachable: waitsWhileUnreachable, tell: tell)
             do {
-                return .postgres(database, catalog: try await PostgresCatalogRepository.open(database: database))
+                return await withItsClock(.postgres(database, catalog: try await PostgresCatalogRepository.open(database: database)))
             } catch {
                 database.close()
                 throw PostgresConnecting.failure(error)
             }
         }
+    }
+
+    /// The shop's time now, its clock's offset read again first: a long-running worker follows a move another
+    /// process made.
+    public func currentTime() async -> Date {
+        await clock.refresh(from: clockStore)
+        return clock.now()
+    }
+
+    /// `storage`, its clock at the offset the shop keeps (none while the shop cannot say).
+    static func withItsClock(_ storage: ShopStorage) async -> ShopStorage {
+        await storage.clock.refresh(from: storage.clockStore)
+        return storage
     }
 
     /// Opens a shop that exists already, for the merchant's commands: its SQLite file must be there (it is brought up
@@ -96,7 +109,7 @@ extension ShopStorage {
                 guard let catalog = try SQLiteCatalogRepository.stored(database: database) else {
                     throw StorageOpenFailure(.noInput, "no shop in \(directory): its database holds no catalog yet; start the shop there once")
                 }
-                return .sqlite(database, catalog: catalog)
+                return await withItsClock(.sqlite(database, catalog: catalog))
             } catch let failure as StorageOpenFailure {
                 throw failure
             } catch {

@@ -29,7 +29,7 @@ public enum SubscriptionCommands {
         let worker = storage.renewalWorker(payments, environment: environment, name: workerName())
         if once {
             let pass: RenewalWorker.Pass
-            do { pass = try await worker.pass(at: Date()) } catch {
+            do { pass = try await worker.pass(at: await storage.currentTime()) } catch {
                 complain("cannot read the subscriptions: \(error)")
                 await payments.close()
                 throw ExitCodes.ioError
@@ -40,7 +40,7 @@ public enum SubscriptionCommands {
             return
         }
         announce("renewals: every \(interval.components.seconds) s on \(storage.place) as \(worker.name)")
-        let loop = RenewalLoop.start(worker, every: interval, log: announce)
+        let loop = RenewalLoop.start(worker, every: interval, now: { await storage.currentTime() }, log: announce)
         let stop = await StopSignals().next()
         await loop.stop()
         await payments.close()
@@ -59,7 +59,9 @@ public enum SubscriptionCommands {
         }
         let worker = storage.renewalWorker(payments, environment: environment, name: workerName())
         announce("renewals: every \(interval.components.seconds) s as \(worker.name)")
-        return RunningRenewals(loop: RenewalLoop.start(worker, every: interval) { announce("renewals: \($0)") }, payments: payments)
+        return RunningRenewals(
+            loop: RenewalLoop.start(worker, every: interval, now: { await storage.currentTime() }) { announce("renewals: \($0)") }, payments: payments
+        )
     }
 
     /// The renewals a front started; `stop` once, as the front stops.
@@ -77,7 +79,15 @@ public enum SubscriptionCommands {
     static func renewalPayments(_ storage: ShopStorage, _ configuration: ShopConfiguration, _ environment: [String: String])
         throws(StripeSettings.Problem) -> PaymentStack
     {
-        try PaymentStack.make(
+        // A live shop renews on the wall clock's time: a clock moved for a test would charge real subscribers early.
+        if storage.clock.offsetSeconds != 0, configuration.payments == .stripe,
+            try StripeSettings.key(configuration: configuration, environment: environment).mode == .live
+        {
+            throw StripeSettings.Problem(
+                description: "the shop's clock runs \(ClockCommands.describe(storage.clock.offsetSeconds)) ahead and this shop takes live payments: "
+                    + "`storefront clock reset` before renewing")
+        }
+        return try PaymentStack.make(
             configuration: configuration, environment: environment, ledger: storage.ledger, references: storage.references,
             currency: storage.currency, clock: ContinuousClock(), latency: .zero, fault: FaultHook(environment: environment), log: announce)
     }
@@ -125,7 +135,9 @@ public enum SubscriptionCommands {
     ) async throws {
         let storage = try await ShopStorage.openForMerchant(configuration: configuration, environment: environment)
         defer { storage.close() }
-        let renewals = try await reading { try await storage.subscriptions.upcomingRenewals(catalog: storage.catalog, from: Date(), days: days) }
+        let renewals = try await reading {
+            try await storage.subscriptions.upcomingRenewals(catalog: storage.catalog, from: storage.clock.now(), days: days)
+        }
         try writeResult(json ? try SubscriptionReport.upcomingJSON(renewals) : SubscriptionReport.upcomingTable(renewals), what: "the renewals")
     }
 
@@ -137,7 +149,8 @@ public enum SubscriptionCommands {
         let storage = try await ShopStorage.openForMerchant(configuration: configuration, environment: environment)
         defer { storage.close() }
         let answer = try await reading {
-            try await storage.subscriptions.change(id, atPeriodEnd ? .cancelAtPeriodEnd : .cancelNow, by: "merchant:\(NSUserName())", at: Date())
+            try await storage.subscriptions.change(
+                id, atPeriodEnd ? .cancelAtPeriodEnd : .cancelNow, by: "merchant:\(NSUserName())", at: storage.clock.now())
         }
         guard case .success(let changed) = answer else {
             if case .failure(let refusal) = answer { complain("\(id): \(refusal.line) `storefront subscriptions list` shows them.") }

@@ -86,7 +86,7 @@ extension UpCommands {
                 SupervisedWorker(
                     name: "renewals", interval: configuration.duration("renewals.interval"),
                     pass: {
-                        let pass = try await worker.pass(at: Date())
+                        let pass = try await worker.pass(at: await storage.currentTime())
                         return [RenewalLoop.line(pass)].compactMap { $0 }
                     }, log: { announce($0, level: $1) }))
         }

@@ -9,9 +9,10 @@ public struct RenewalLoop: Sendable {
     private let passes: RecurringPass
 
     public static func start(
-        _ worker: RenewalWorker, every interval: Duration, now: @escaping @Sendable () -> Date = Date.init, log: @escaping @Sendable (String) -> Void
+        _ worker: RenewalWorker, every interval: Duration, now: @escaping @Sendable () async -> Date = { Date() },
+        log: @escaping @Sendable (String) -> Void
     ) -> RenewalLoop {
-        RenewalLoop(passes: RecurringPass(ticks: .ticks(every: interval)) { await pass(worker, at: now(), log: log) })
+        RenewalLoop(passes: RecurringPass(ticks: .ticks(every: interval)) { await pass(worker, at: await now(), log: log) })
     }
 
     public func stop(lastPass: Duration = .seconds(5)) async {

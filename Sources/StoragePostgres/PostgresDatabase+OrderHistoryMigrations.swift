@@ -257,5 +257,7 @@ extension PostgresDatabase {
         Migration(identifier: "v33-token-sessions", sql: AccountSessionsMigration.tokenSessions),
         // Several codes in flight per email, wrong guesses counted across them. SQLite's v34.
         Migration(identifier: "v34-code-guesses", sql: SignInCodesMigration.guessesAcrossCodes),
+        // How far the shop's clock runs ahead (`storefront clock`). SQLite's v35.
+        Migration(identifier: "v35-shop-clock", sql: ShopClockMigration.statements),
     ]
 }

@@ -133,5 +133,8 @@ extension SQLiteDatabase {
         migrator.registerMigration("v34-code-guesses") { db in
             for statement in SignInCodesMigration.guessesAcrossCodes { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v35-shop-clock") { db in
+            for statement in ShopClockMigration.statements { try db.execute(sql: statement) }
+        }
     }
 }

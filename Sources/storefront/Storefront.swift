@@ -12,6 +12,7 @@ struct Storefront: AsyncParsableCommand {
         subcommands: [
             Run.self, Admin.self, Headless.self, OrdersCommand.self, OutboxCommand.self, MailWorker.self, WebhooksCommand.self, StockCommand.self,
             TokensCommand.self, AccountsCommand.self, AdminsCommand.self, DiscountsCommand.self, SubscriptionsCommand.self, SubscriptionsWorker.self,
+            ClockCommand.self,
             APICommand.self,
             SSHDConfig.self, SSHDKeys.self,
             SSHDSession.self,

@@ -13,8 +13,9 @@ import Testing
 struct SubscriptionsCommandTests {
     let data = TemporaryDirectory.make().path
 
-    func storefront(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let run = try Subprocess.run(try BuiltProduct.requireStorefront(), arguments + ["--data-dir", data])
+    func storefront(_ arguments: [String], environment extra: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
+        let run = try Subprocess.run(try BuiltProduct.requireStorefront(), arguments + ["--data-dir", data], environment: environment)
         return (run.status, run.stdout, run.stderr)
     }
 
