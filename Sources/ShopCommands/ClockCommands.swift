@@ -31,7 +31,8 @@ public enum ClockCommands {
         try refuseLive(configuration, environment)
         let offset = storage.clock.offsetSeconds + Int64(days) * 86_400 + Int64(hours) * 3_600
         guard offset <= ShopClock.maximumOffsetSeconds else {
-            complain("the shop's clock may run at most \(ShopClock.maximumOffsetSeconds / 86_400) days ahead; that move would make it \(offset / 86_400)")
+            let most = ShopClock.maximumOffsetSeconds / 86_400
+            complain("the shop's clock may run at most \(most) days ahead; that move would make it \(offset / 86_400)")
             throw ExitCodes.usage
         }
         try await set(offset, in: storage)
