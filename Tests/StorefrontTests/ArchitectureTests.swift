@@ -88,4 +88,23 @@ struct ArchitectureTests {
         #expect(targets.filter { !named.contains($0) } == [], "each target is described in docs/architecture.md's table")
         #expect(named.subtracting(targets).sorted() == [], "the table names no target the package does not have")
     }
+
+    /// Every suite of the integration target runs on threads of its own (docs/testing.md): read from the sources, so
+    /// a new suite cannot leave its blocking waits on the threads every other test shares.
+    @Test func everyIntegrationSuiteHasThreadsOfItsOwn() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../StorefrontIntegrationTests").standardizedFileURL
+        let files = try #require(FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?.allObjects as? [URL])
+        var suites = 0
+        var without: [String] = []
+        for file in files where file.pathExtension == "swift" {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            for suite in text.matches(of: /@Suite(\((?:[^()"]|"(?:[^"\\]|\\.)*"|\([^()]*\))*\))?/) {
+                suites += 1
+                if !suite.output.0.contains(".ownThreads") { without.append("\(file.lastPathComponent): \(suite.output.0)") }
+            }
+        }
+        #expect(suites > 100, "the suites were found")
+        #expect(without == [], "suites without .ownThreads")
+    }
 }
