@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 import Synchronization
 
 /// Paths for a test's files under the system's temporary directory, removed when the test process exits.
@@ -9,8 +10,18 @@ public enum TemporaryDirectory {
         _ = cleanupAtExit
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-\(UUID().uuidString)")
         _ = made.withLock { $0.insert(url.lastPathComponent) }
+        recording?.paths.withLock { $0.append(url) }
         return url
     }
+
+    /// The paths `make` gave while a scope that asked for them ran (`$recording.withValue`), for a check at its end.
+    public final class PathsMade: Sendable, LiveObject {
+        fileprivate let paths = Mutex<[URL]>([])
+        public init() {}
+        public var all: [URL] { paths.withLock { $0 } }
+    }
+
+    @TaskLocal public static var recording: PathsMade?
 
     private static let made = Mutex<Set<String>>([])
 

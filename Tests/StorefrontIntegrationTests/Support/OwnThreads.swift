@@ -1,5 +1,6 @@
 import Foundation
 import LiveObjects
+import StorefrontTesting
 import Synchronization
 import Testing
 
@@ -66,21 +67,27 @@ final class OwnThreads: TaskExecutor, LiveObject {
 /// The cooperative pool used to bound how many blocking tests ran at once, by starving the rest; on threads of their
 /// own every test would start together, and hundreds of servers and databases on two cores time each other out.
 struct OwnThreadsTrait: SuiteTrait, TestTrait, TestScoping {
+    /// False for a suite that writes a shop's ledger, orders or stock piece by piece (the repositories' contracts),
+    /// whose shops are not books a purchase kept.
+    var checksTheBooks = true
+
     var isRecursive: Bool { true }
 
     func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
         // A suite's own scope, or a test the trait reached twice (a nested suite has it too), takes no second slot. A
         // test with a time limit takes none either: Swift Testing counts its limit from before this scope, so time
         // waiting for a slot would count against it.
-        guard testCase != nil, !TestSlots.held, !test.traits.contains(where: { $0 is TimeLimitTrait }) else {
+        guard testCase != nil, !TestSlots.held else {
             try await withTaskExecutorPreference(OwnThreads.shared) { try await function() }
+            return
+        }
+        guard !test.traits.contains(where: { $0 is TimeLimitTrait }) else {
+            try await run(function)
             return
         }
         let slot = await TestSlots.shared.take(for: "\(test.name)\(testCase?.isParameterized == true ? " (a case)" : "")")
         do {
-            try await TestSlots.$held.withValue(true) {
-                try await withTaskExecutorPreference(OwnThreads.shared) { try await function() }
-            }
+            try await TestSlots.$held.withValue(true) { try await run(function) }
         } catch {
             await TestSlots.shared.give(slot)
             throw error
@@ -138,9 +145,35 @@ actor TestSlots: LiveObject {
     }
 }
 
+extension OwnThreadsTrait {
+    /// Runs a test case on `OwnThreads`, then checks the books of every shop it made a directory for
+    /// (`ShopInvariants`): a test that buys cannot forget to.
+    func run(_ function: @Sendable () async throws -> Void) async throws {
+        guard checksTheBooks else {
+            try await withTaskExecutorPreference(OwnThreads.shared) { try await function() }
+            return
+        }
+        let made = TemporaryDirectory.PathsMade()
+        defer {
+            for directory in made.all {
+                for data in [directory.path, directory.appendingPathComponent("data").path] {
+                    expectShopInvariants(dataDirectory: data, reportingAnUnreadableShop: false)
+                }
+            }
+        }
+        try await TemporaryDirectory.$recording.withValue(made) {
+            try await withTaskExecutorPreference(OwnThreads.shared) { try await function() }
+        }
+    }
+}
+
 extension Trait where Self == OwnThreadsTrait {
     /// The suite's tests run on threads of their own: see `OwnThreads`.
     static var ownThreads: Self { Self() }
+
+    /// Threads of their own, without the books' check at the end: for a suite that writes a ledger, orders or stock
+    /// piece by piece.
+    static func ownThreads(checkingTheBooks: Bool) -> Self { Self(checksTheBooks: checkingTheBooks) }
 }
 
 /// Runs blocking `work` on a thread of `OwnThreads` and returns what it found, from wherever the caller runs (a task

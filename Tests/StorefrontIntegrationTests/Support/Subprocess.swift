@@ -162,6 +162,11 @@ final class TmuxTerminal {
     deinit {
         _ = try? Subprocess.run("/usr/bin/env", ["tmux", "-L", socket, "kill-server"])
         if paneOutput >= 0 { close(paneOutput) }
+        // A shop run in the pane keeps its data in `data` here, by the tests' habit: its books add up (this folder is
+        // not one `TemporaryDirectory` made, so the suite's own check does not see it).
+        if Test.current != nil {
+            expectShopInvariants(dataDirectory: directory.appendingPathComponent("data").path, reportingAnUnreadableShop: false)
+        }
         try? FileManager.default.removeItem(at: directory)
     }
 
