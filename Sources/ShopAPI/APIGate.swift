@@ -248,7 +248,7 @@ struct APIRequestContext: PeerRequestContext {
 }
 
 /// The caller of one request as its log line names it (a token's id, scope and owner; never its secret).
-final class CallerNote: Sendable {
+final class CallerNote: Sendable, LiveObject {
     let requestID: String
     private let value = Mutex<String?>(nil)
 
@@ -297,5 +297,3 @@ enum APIRoutes {
     /// The operation's id for the metrics' label: one of the document's, or "other" for anything it does not list.
     static func operation(_ method: String, at path: String) -> String { route(at: path)?[method] ?? "other" }
 }
-
-extension CallerNote: LiveObject {}

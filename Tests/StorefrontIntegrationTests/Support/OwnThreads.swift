@@ -105,7 +105,7 @@ actor TestSlots: LiveObject {
     static let width =
         ProcessInfo.processInfo.environment["STOREFRONT_TEST_WIDTH"].flatMap(Int.init).map { max(1, $0) }
         ?? 2 * ProcessInfo.processInfo.activeProcessorCount
-    static let shared = TestSlots(width: width)
+    static let shared = TestSlots(width: width, clock: ContinuousClock())
     /// True inside a test that holds a slot.
     @TaskLocal static var held = false
 
@@ -115,7 +115,13 @@ actor TestSlots: LiveObject {
     private var nextSlot: UInt64 = 0
     private var watching: Task<Void, Never>?
 
-    init(width: Int) { free = width }
+    /// What the watchdog's minutes are counted on.
+    private let clock: any Clock<Duration>
+
+    init(width: Int, clock: any Clock<Duration>) {
+        free = width
+        self.clock = clock
+    }
 
     /// Waits for a free slot and returns its number for `give`.
     func take(for test: String) async -> UInt64 {
@@ -136,7 +142,8 @@ actor TestSlots: LiveObject {
     }
 
     private func watch() async {
-        while (try? await Task.sleep(for: .seconds(60))) != nil {
+        // Not a wait for anything: a report each minute of the clock given, for as long as the run lasts.
+        while (try? await clock.sleep(for: .seconds(60))) != nil {
             let long = holders.values.filter { .now - $0.since > .seconds(180) }
             guard !long.isEmpty else { continue }
             let names = long.map { "\($0.test) for \((.now - $0.since).components.seconds) s" }.sorted().joined(separator: "; ")
