@@ -82,11 +82,12 @@ public struct MailChoice: Sendable {
         let fault = FaultHook(environment: environment)
         return MailDelivery(
             outbox: storage.outbox, orders: storage.orders, transport: SendmailTransport(command: command, deadline: timeout),
-            shop: storage.catalog.shop, sender: try sender(shop: storage.catalog.shop, environment: environment), dates: .system,
+            shop: storage.catalog.shop, sender: try sender(shop: storage.catalog.shop, environment: environment), dates: storage.clock.dates,
             giveUpAfter: .seconds(giveUpHours * 3_600), firstBackoffSeconds: retryAfter,
             subscriptionMail: SubscriptionMailSource(
                 mailbox: storage.subscriptions, store: storage.subscriptions, catalog: storage.catalog,
-                manage: (webOrigin ?? environment["STOREFRONT_WEB_ORIGIN"]).flatMap { $0.isEmpty ? nil : $0 })
+                manage: (webOrigin ?? environment["STOREFRONT_WEB_ORIGIN"]).flatMap { $0.isEmpty ? nil : $0 }),
+            readTheClock: { _ = await storage.currentTime() }
         ) { fault.reached($0.rawValue) }
     }
 }

@@ -25,13 +25,17 @@ public struct MailDelivery: Sendable {
     let reached: @Sendable (Step) -> Void
     /// The subscriptions' messages, sent in the same passes; nil where the shop keeps none.
     let subscriptionMail: SubscriptionMailSource?
+    /// Reads the shop's clock again before each pass: a message written at a moved clock's time is due at that time.
+    private let readTheClock: @Sendable () async -> Void
 
     public init(
         outbox: any MailOutbox, orders: any OrderHistory, transport: any MailTransport, shop: ShopProfile, sender: MailSender,
         dates: DateSource, giveUpAfter: Duration = .seconds(3 * 86_400), firstBackoffSeconds: Int = 30,
-        subscriptionMail: SubscriptionMailSource? = nil, reached: @escaping @Sendable (Step) -> Void = { _ in }
+        subscriptionMail: SubscriptionMailSource? = nil, readTheClock: @escaping @Sendable () async -> Void = {},
+        reached: @escaping @Sendable (Step) -> Void = { _ in }
     ) {
         self.subscriptionMail = subscriptionMail
+        self.readTheClock = readTheClock
         self.firstBackoff = firstBackoffSeconds
         self.outbox = outbox
         self.orders = orders
@@ -65,6 +69,7 @@ public struct MailDelivery: Sendable {
 
     /// Sends every message due now, at most `limit`.
     public func deliverDue(limit: Int = 100) async throws -> Pass {
+        await readTheClock()
         var pass = Pass()
         for entry in try await outbox.due(at: dates.now(), limit: limit) {
             let failure: String
