@@ -85,8 +85,7 @@ public final class PostgresDatabase: Sendable {
         configuration.options.connectionIdleTimeout = pool.idleTimeout
         configuration.options.keepAliveBehavior = nil
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-        // The pool's background work runs on the database's own executor, as its calls do.
-        let runner = Task(executorPreference: PostgresExecutor.shared) { await client.run() }
+        let runner = Task { await client.run() }
         return (client, runner)
     }
 
@@ -205,9 +204,9 @@ public final class PostgresDatabase: Sendable {
     {
         let limit = timeout ?? callTimeout
         do {
-            return try await withTaskExecutorPreference(PostgresExecutor.shared) {
-                try await race(operation, limit: limit, probing: probing)
-            }
+            // On the caller's executor: a serial executor of the database's own, switched to and from the tests' own threads
+            // (another task executor), lost a job now and then and hung the call with every thread idle.
+            return try await race(operation, limit: limit, probing: probing)
         } catch let error as PostgresDatabaseError {
             throw error
         } catch {
