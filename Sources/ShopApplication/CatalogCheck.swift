@@ -38,12 +38,30 @@ public enum CatalogCheck {
         public var line: String { "\(name): \(now.formatted) each, was \(was.formatted)" }
     }
 
-    /// The stock keys of `lines` the catalog no longer sells (a product unpublished or archived, a variant edited out),
-    /// for the fronts to mark in the cart before the buyer reaches Pay.
-    public static func withdrawnKeys(_ lines: [CartLine], in catalog: any CatalogRepository) async throws -> Set<ProductID> {
-        var keys: Set<ProductID> = []
-        for line in lines where try await price(of: line, in: catalog) == nil { keys.insert(line.stockKey) }
-        return keys
+    /// What a cart shown to its shopper should mark and update: the stock keys of `lines` the catalog no longer sells (a
+    /// product unpublished or archived, a variant edited out), and the lines it sells at another price now.
+    public struct CartReview: Equatable, Sendable {
+        public var withdrawn: Set<ProductID> = []
+        public var changes: [PriceChange] = []
+        public init(withdrawn: Set<ProductID> = [], changes: [PriceChange] = []) {
+            self.withdrawn = withdrawn
+            self.changes = changes
+        }
+    }
+
+    /// `lines` against `catalog` now, for the fronts to mark and reprice in the cart before the buyer reaches Pay.
+    public static func review(_ lines: [CartLine], in catalog: any CatalogRepository) async throws -> CartReview {
+        var review = CartReview()
+        for line in lines {
+            guard let price = try await price(of: line, in: catalog) else {
+                review.withdrawn.insert(line.stockKey)
+                continue
+            }
+            if price != line.unitPrice {
+                review.changes.append(PriceChange(stockKey: line.stockKey, name: line.name, was: line.unitPrice, now: price))
+            }
+        }
+        return review
     }
 
     /// What the catalog sells `line` at now; nil when it no longer sells it.

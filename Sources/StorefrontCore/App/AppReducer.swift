@@ -177,7 +177,10 @@ public enum AppReducer {
     static func navigation(_ state: inout AppState, _ action: Action, _ env: ShopEnvironment) -> Effect? {
         switch action {
         case .showShop: state.shell.goToShop()
-        case .showCart: state.shell.show(.cart)
+        case .showCart:
+            state.shell.show(.cart)
+            // What the merchant changed since: the catalog is asked again each time the cart is shown.
+            return state.scope(\.cart) { CartFeature.checkCatalog($0, env) }
         case .showOrders: return state.scope(\.orders) { OrdersFeature.open(&$0, env) }
         case .showAccount:
             // A new token's secret is shown once: coming back to the screen does not show it again.

@@ -79,4 +79,49 @@ struct CatalogAtPlacementTests {
         try await next.press("c")
         #expect(next.state.screen == .cart && next.frameText.contains("no longer sold"), "the line is marked: \(next.frameText)")
     }
+
+    /// In a session that stays open, the cart shown again after the merchant's edits marks what is withdrawn and takes
+    /// today's prices, saying so, before the sheet; the cart as saved holds those prices.
+    @Test func theCartShownAgainInAnOpenSessionMarksWithdrawnLinesAndTakesTodaysPrices() async throws {
+        var stack = TestStack(guestID: "local:jane")
+        let carts = InMemoryCartRepository()
+        stack.carts = carts
+        let driver = await ScriptedDriver(stack: stack)
+        try await driver.press("a,down,a,c")
+        let lines = driver.state.cart.lines
+        try #require(lines.count == 2, "\(driver.frameText)")
+        let editor = SQLiteCatalogEditor(database: driver.stack.database, shop: driver.stack.catalog.shop)
+        let products = try await editor.products()
+        let raised = try #require(products.first { $0.id == lines[0].productID })
+        let withdrawn = try #require(products.first { $0.id == lines[1].productID })
+        let was = lines[0].unitPrice
+        let now = Money(minorUnits: was.minorUnits + 600, currency: was.currency)
+        _ = try await editor.apply(
+            CatalogEdit(
+                productID: raised.id,
+                change: .update(
+                    document: raised.document.replacingOccurrences(of: "\"price\":\(was.minorUnits)", with: "\"price\":\(now.minorUnits)")),
+                expectedVersion: raised.version, actor: "local:ops"), at: Date())
+        #expect(driver.state.cart.lines[0].unitPrice == was, "an open cart is not changed behind the shopper's back")
+
+        // Only the price: the cart shown again holds today's price and says what changed.
+        try await driver.press("s,c")
+        #expect(await driver.waitUntil { $0.cart.lines.first?.unitPrice == now }, "\(driver.frameText)")
+        #expect(
+            driver.state.notice?.text
+                == "The price changed since you put it in your cart: \(raised.name): \(now.formatted) each, was \(was.formatted).")
+        #expect(driver.frameText.contains(now.formatted), "\(driver.frameText)")
+        #expect(await driver.waitUntil { _ in driver.state.notice != nil }, "settled")
+        #expect(try carts.lines(forCustomer: "local:jane").first?.unitPrice == now, "saved with it")
+
+        // Then a withdrawal: marked, and said, while the price stays as it is now.
+        _ = try await editor.apply(
+            CatalogEdit(productID: withdrawn.id, change: .setStatus(.unpublished), expectedVersion: withdrawn.version, actor: "local:ops"), at: Date()
+        )
+        try await driver.press("s,c")
+        #expect(await driver.waitUntil { $0.notice?.text.contains("no longer sold") == true }, "\(driver.frameText)")
+        #expect(driver.state.notice?.text == "\(withdrawn.name) is no longer sold: x removes a line; Pay takes the rest once it is gone.")
+        #expect(driver.state.cart.lines.map(\.unitPrice) == [now, lines[1].unitPrice])
+        #expect(driver.frameText.contains("no longer sold"), "\(driver.frameText)")
+    }
 }

@@ -26,8 +26,8 @@ public enum CartAnswer: Equatable, Sendable {
     case stockChecked([StockCheck])
     /// The fresh stock of a product whose stock as read refused an add (nil: not tracked or unreadable).
     case stockReadForAdd(Product, stock: Int?)
-    /// The lines of `customer`'s cart the catalog no longer sells, by stock key.
-    case catalogChecked(customer: String, withdrawn: Set<ProductID>)
+    /// What the catalog says of `customer`'s cart now: the lines it no longer sells, and those at another price.
+    case catalogChecked(customer: String, CatalogCheck.CartReview)
 }
 
 /// A product's fresh stock after adds made on the stock read before, and the quantity before those adds.
@@ -67,7 +67,7 @@ public enum CartFeature {
         public var stockChecksDue: [ProductID: Int] = [:]
         /// A read of fresh stock is pending; checks due meanwhile wait for the next one.
         public var isStockCheckInFlight = false
-        /// The lines the catalog no longer sells, as last checked (on restoring the cart).
+        /// The lines the catalog no longer sells, as last checked (on restoring the cart, and on showing it).
         public var withdrawn: Set<ProductID> = []
 
         public init(currency: Currency) {
@@ -144,15 +144,26 @@ public enum CartFeature {
             guard customer == state.customerID else { return .none }
             restored(&state, read, env)
             return checkCatalog(state, env)
-        case .catalogChecked(let customer, let withdrawn):
+        case .catalogChecked(let customer, let review):
             guard customer == state.customerID else { return .none }
-            state.withdrawn = withdrawn
-            if !withdrawn.isEmpty {
-                let names = state.cart.lines.filter { withdrawn.contains($0.stockKey) }.map(\.name)
+            state.withdrawn = review.withdrawn
+            // Today's prices go into the cart (and are saved with it), where the line still has the price checked; the
+            // shopper is told each change here, before the sheet, as the sheet would tell it at Pay.
+            var told: [String] = []
+            for change in review.changes {
+                guard let index = state.cart.lines.firstIndex(where: { $0.stockKey == change.stockKey && $0.unitPrice == change.was })
+                else { continue }
+                state.cart.setUnitPrice(at: index, to: change.now)
+                told.append(change.line)
+            }
+            let names = state.cart.lines.filter { review.withdrawn.contains($0.stockKey) }.map(\.name)
+            if !names.isEmpty {
                 state.shell.notice = Notice(
                     .error,
                     "\(names.joined(separator: ", ")) \(names.count == 1 ? "is" : "are") no longer sold: x removes a line; Pay takes the rest once it is gone."
                 )
+            } else if !told.isEmpty {
+                state.shell.notice = Notice(.info, "The price changed since you put it in your cart: \(told.joined(separator: "; ")).")
             }
             showCart(&state, env)
         case .saved(let customer, let lines):
@@ -237,13 +248,14 @@ public enum CartFeature {
         return "This would take the cart over \(Money.maximum(profile.currency).formatted)."
     }
 
-    /// Asks the catalog which of the cart's lines it no longer sells, so the cart marks them before Pay refuses them.
+    /// Asks the catalog which of the cart's lines it no longer sells and which it sells at another price, so the cart
+    /// marks and reprices them before Pay would refuse them: as the cart is restored, and each time it is shown.
     static func checkCatalog(_ state: State, _ env: ShopEnvironment) -> Effect {
         let (lines, customer, catalog) = (state.cart.lines, state.customerID, env.dependencies.catalog)
         guard !lines.isEmpty else { return .none }
         return .run { send in
-            guard let withdrawn = try? await CatalogCheck.withdrawnKeys(lines, in: catalog) else { return }
-            send(.cart(.catalogChecked(customer: customer, withdrawn: withdrawn)))
+            guard let review = try? await CatalogCheck.review(lines, in: catalog) else { return }
+            send(.cart(.catalogChecked(customer: customer, review)))
         }
     }
 
