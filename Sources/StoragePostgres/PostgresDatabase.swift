@@ -187,13 +187,6 @@ public final class PostgresDatabase: Sendable {
         }
     }
 
-    /// How a raced call ended: the operation's value, the deadline, or a probe that found the server there.
-    private enum Race<T: Sendable>: Sendable {
-        case value(T)
-        case deadlinePassed
-        case serverAnswered
-    }
-
     /// Runs `operation` for at most `timeout` (the call timeout by default); past it, the operation is
     /// cancelled and the call fails as unreachable. Nothing blocks: the caller awaits whichever ends first.
     ///
@@ -204,8 +197,6 @@ public final class PostgresDatabase: Sendable {
     {
         let limit = timeout ?? callTimeout
         do {
-            // On the caller's executor: a serial executor of the database's own, switched to and from the tests' own threads
-            // (another task executor), lost a job now and then and hung the call with every thread idle.
             return try await race(operation, limit: limit, probing: probing)
         } catch let error as PostgresDatabaseError {
             throw error
@@ -214,32 +205,50 @@ public final class PostgresDatabase: Sendable {
         }
     }
 
-    /// The operation against the deadline and, when `probing`, the probe; the first to decide ends the others.
+    /// The operation against the deadline and, when `probing`, the probe; the first to decide ends the others, and the
+    /// caller returns then, whether or not the operation heeds its cancellation.
     private func race<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T, limit: Duration, probing: Bool) async throws -> T {
-        try await withThrowingTaskGroup(of: Race<T>.self) { group in
-            group.addTask { .value(try await operation()) }
-            group.addTask {
-                try await Task.sleep(for: limit)
-                return .deadlinePassed
-            }
-            if probing, limit > Self.probeAfter {
-                group.addTask {
-                    try await Task.sleep(for: Self.probeAfter)
-                    try await self.probe()
-                    return .serverAnswered
-                }
-            }
-            defer { group.cancelAll() }
-            while let next = try await group.next() {
-                switch next {
-                case .value(let value): return value
-                case .deadlinePassed: throw PostgresDatabaseError.unreachable(location: location.description, reason: "no answer within \(limit)")
-                case .serverAnswered: continue
-                }
-            }
-            throw CancellationError()
+        let first = FirstOutcome<T>()
+        let location = location.description
+        let work = Task {
+            do { first.finish(.success(try await operation())) } catch { first.finish(.failure(error)) }
         }
+        let deadline = Task {
+            guard (try? await Task.sleep(for: limit)) != nil else { return }
+            first.finish(.failure(PostgresDatabaseError.unreachable(location: location, reason: "no answer within \(limit)")))
+        }
+        // A probe that finds the server there leaves the call to go on; one that cannot reach it ends the call with why.
+        let probe =
+            probing && limit > Self.probeAfter
+            ? Task {
+                guard (try? await Task.sleep(for: Self.probeAfter)) != nil else { return }
+                do { try await self.probe() } catch is CancellationError {} catch { first.finish(.failure(error)) }
+            } : nil
+        let outcome: Result<T, any Error>
+        do { outcome = .success(try await first.value()) } catch { outcome = .failure(error) }
+        work.cancel()
+        deadline.cancel()
+        probe?.cancel()
+        // The losers are given a moment to let go of what they hold (the probe's connection, the pool's lease) before the
+        // next call, but never the caller: one that does not heed its cancellation is left behind.
+        let settled = FirstOutcome<Void>()
+        let losers = Task {
+            await work.value
+            await probe?.value
+            settled.finish(.success(()))
+        }
+        let grace = Task {
+            guard (try? await Task.sleep(for: Self.loserGrace)) != nil else { return }
+            settled.finish(.success(()))
+        }
+        _ = try? await settled.value()
+        losers.cancel()
+        grace.cancel()
+        return try outcome.get()
     }
+
+    /// How long a raced call waits, once decided, for the tasks that lost to end.
+    static let loserGrace = Duration.seconds(2)
 
     /// Runs `body` in one READ COMMITTED transaction and commits it, retrying the whole
     /// transaction when the server broke a deadlock or a serialization conflict by aborting it.
