@@ -83,10 +83,7 @@ struct BerlinBuyerJourneyTests {
         #expect(hst == (subtotal * 13 + 50) / 100, "13% of the goods")
         #expect(inToronto["Pay Storefront"] == subtotal + post + hst, "HST added:\n\(toronto)")
 
-        try terminal.press("p")
-        try terminal.waitFor("Enter confirm")
-        try terminal.press("Enter")
-        let thanks = try terminal.waitFor("is paid", timeout: .seconds(30))
+        let thanks = try terminal.payOnTheSheet()
         let number = String(try #require(thanks.firstMatch(of: /Order (SF-\d{6}) is paid/)?.1))
         #expect(thanks.contains("Ship to    Max Müller, 200 King St W, Toronto ON M5H 3T4, CA"), "\(thanks)")
         try shop.leave(terminal)

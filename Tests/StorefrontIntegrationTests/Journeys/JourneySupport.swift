@@ -81,3 +81,14 @@ struct ShopCommandLine {
         try #require(pass.status == 0, "subscriptions-worker: \(pass.stdout) \(pass.stderr)", sourceLocation: sourceLocation)
     }
 }
+
+extension TmuxTerminal {
+    /// On the payment sheet: `p`, then Enter at the prompt; returns the screen once the order is paid.
+    @discardableResult
+    func payOnTheSheet(sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        try press("p")
+        try waitFor("Enter confirm", sourceLocation: sourceLocation)
+        try press("Enter")
+        return try waitFor("is paid", timeout: .seconds(30), sourceLocation: sourceLocation)
+    }
+}

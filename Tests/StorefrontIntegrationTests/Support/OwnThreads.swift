@@ -105,7 +105,7 @@ actor TestSlots: LiveObject {
     static let width =
         ProcessInfo.processInfo.environment["STOREFRONT_TEST_WIDTH"].flatMap(Int.init).map { max(1, $0) }
         ?? 2 * ProcessInfo.processInfo.activeProcessorCount
-    static let shared = TestSlots(width: width, clock: ContinuousClock())
+    static let shared = TestSlots(width: width, ticks: .everyMinute())
     /// True inside a test that holds a slot.
     @TaskLocal static var held = false
 
@@ -115,12 +115,12 @@ actor TestSlots: LiveObject {
     private var nextSlot: UInt64 = 0
     private var watching: Task<Void, Never>?
 
-    /// What the watchdog's minutes are counted on.
-    private let clock: any Clock<Duration>
+    /// When the watchdog reports: a tick each minute in a run, or whatever a test hands it.
+    private let ticks: AsyncStream<Void>
 
-    init(width: Int, clock: any Clock<Duration>) {
+    init(width: Int, ticks: AsyncStream<Void>) {
         free = width
-        self.clock = clock
+        self.ticks = ticks
     }
 
     /// Waits for a free slot and returns its number for `give`.
@@ -142,14 +142,32 @@ actor TestSlots: LiveObject {
     }
 
     private func watch() async {
-        // Not a wait for anything: a report each minute of the clock given, for as long as the run lasts.
-        while (try? await clock.sleep(for: .seconds(60))) != nil {
+        for await _ in ticks {
             let long = holders.values.filter { .now - $0.since > .seconds(180) }
             guard !long.isEmpty else { continue }
             let names = long.map { "\($0.test) for \((.now - $0.since).components.seconds) s" }.sorted().joined(separator: "; ")
             FileHandle.standardError.write(Data("still running: \(names); \(waiting.count) waiting for a slot\n".utf8))
         }
     }
+}
+
+extension AsyncStream where Element == Void {
+    /// A tick each minute from a dispatch timer, for as long as the stream is read.
+    static func everyMinute() -> AsyncStream<Void> {
+        AsyncStream { continuation in
+            let timer = DispatchSource.makeTimerSource(queue: .global())
+            timer.schedule(deadline: .now() + 60, repeating: 60)
+            timer.setEventHandler { continuation.yield() }
+            let held = HeldTimer(timer: timer)
+            continuation.onTermination = { _ in held.timer.cancel() }
+            timer.resume()
+        }
+    }
+}
+
+/// A dispatch timer kept by the stream it feeds, until the stream ends; dispatch sources are safe to cancel anywhere.
+private struct HeldTimer: @unchecked Sendable {
+    let timer: any DispatchSourceTimer
 }
 
 extension OwnThreadsTrait {
