@@ -31,7 +31,6 @@ let testDependencies: [Target.Dependency] = [
     .product(name: "Clocks", package: "swift-clocks"),
     .product(name: "CustomDump", package: "swift-custom-dump"),
     .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
-    .product(name: "InlineSnapshotTesting", package: "swift-snapshot-testing"),
     .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
     .product(name: "PropertyBased", package: "swift-property-based"),
     .product(name: "GRDB", package: "GRDB.swift"),

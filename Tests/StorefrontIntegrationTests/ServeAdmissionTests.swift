@@ -56,7 +56,7 @@ struct ServeAdmissionTests {
         try server.connect(terminal, key: key)
         let opened = try server.waitForLog(#/session 1 open: .* pid (\d+)/#)
         // A stopped process cannot act on SIGTERM; only SIGKILL ends it.
-        kill(try #require(pid_t(opened.output.1)), SIGSTOP)
+        try ProcessTree.stop(try #require(pid_t(opened.output.1)))
         #expect(try server.terminate() == 0)
         return (server, opened.output.1)
     }

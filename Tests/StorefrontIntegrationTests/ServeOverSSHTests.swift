@@ -140,9 +140,10 @@ struct ServeOverSSHTests {
         while ready == nil, ContinuousClock.now < deadline { ready = ProcessTree.child(of: server.pid, named: "session-host") }
         let host = try #require(ready, "the server's session host, ready")
         // A spare worker forked before the stop would start the session at once; it is held too.
-        kill(host, SIGSTOP)
+        // Stopped for certain before its children are listed: a host not yet stopped could still fork one after.
+        try ProcessTree.stop(host)
         let held = [host] + ProcessTree.children(of: host)
-        for process in held.dropFirst() { kill(process, SIGSTOP) }
+        for process in held.dropFirst() { try ProcessTree.stop(process) }
         var stopped = true
         defer { if stopped { for process in held { kill(process, SIGCONT) } } }
         let terminal = try TmuxTerminal()

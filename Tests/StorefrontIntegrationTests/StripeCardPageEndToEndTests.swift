@@ -56,9 +56,9 @@ struct StripeCardPageEndToEndTests {
         let page = try Self.cardPageShown(terminal, fake)
         try terminal.press("Escape")
         try terminal.waitFor("No cards yet")
-        _ = try terminal.waitUntil("the page closed at Stripe") { _ in
-            (try? fake.objects("checkout_sessions").first { $0["id"] as? String == page }?["status"] as? String) == "expired"
-        }
+        let expiry = try fake.waitForRequest("POST", pathEndingIn: "/\(page)/expire")
+        #expect(expiry.status == 200)
+        #expect(try fake.objects("checkout_sessions").first { $0["id"] as? String == page }?["status"] as? String == "expired")
     }
 
     @Test func aTypedCardTheAccountRefusesLeadsToStripesPageAndTheLogSaysWhy() throws {

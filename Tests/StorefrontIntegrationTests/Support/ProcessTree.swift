@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// The processes of this machine, read from /proc.
 enum ProcessTree {
@@ -20,4 +21,29 @@ enum ProcessTree {
         }
     }
 
+    /// The state letter /proc gives `pid` ("R", "S", "T" for stopped, …); nil once it is gone.
+    static func state(of pid: pid_t) -> Character? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.range(of: ")", options: .backwards)
+        else { return nil }
+        return stat[close.upperBound...].split(separator: " ").first?.first
+    }
+
+    /// Stops `pid` (SIGSTOP) and waits until the kernel has stopped it: until then a signal sent after it, such as
+    /// SIGTERM with its lower number, can still be delivered first. Throws when it is not stopped within `timeout`.
+    static func stop(_ pid: pid_t, timeout: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation) throws {
+        blockingWaitAllowed("waiting for process \(pid) to stop", sourceLocation: sourceLocation)
+        kill(pid, SIGSTOP)
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        // The kernel tells no one but a parent or a tracer that a process stopped: /proc is read until it says so.
+        while state(of: pid) != "T" {
+            guard ContinuousClock.now < deadline else {
+                Issue.record(
+                    "process \(pid) not stopped after \(timeout) (state \(state(of: pid).map(String.init) ?? "gone"))", sourceLocation: sourceLocation
+                )
+                throw TmuxError(message: "process \(pid) not stopped")
+            }
+            usleep(1_000)
+        }
+    }
 }

@@ -44,6 +44,24 @@ final class StripeFake: @unchecked Sendable {
         }
     }
 
+    /// Waits until the fake has answered a `method` request whose path ends in `pathSuffix`, and returns it: for a
+    /// call the shop makes after its screen is still, which no look at the screen would see arrive.
+    @discardableResult
+    func waitForRequest(
+        _ method: String, pathEndingIn pathSuffix: String, timeout: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> Request {
+        blockingWaitAllowed("waiting for the fake Stripe's \(method) …\(pathSuffix)", sourceLocation: sourceLocation)
+        let found = try LocalStripe.get("/_fake/wait?method=\(method)&path_suffix=\(pathSuffix)&timeout=\(timeout.components.seconds)", port: port)
+        guard let path = found["path"] as? String else {
+            let seen = (try? requests().map { "\($0.method) \($0.path)" }) ?? []
+            Issue.record("no \(method) …\(pathSuffix) reached the fake Stripe in \(timeout); it saw: \(seen)", sourceLocation: sourceLocation)
+            throw TmuxError(message: "no \(method) …\(pathSuffix) in \(timeout)")
+        }
+        return Request(
+            method: method, path: path, status: found["status"] as? Int ?? 0, idempotencyKey: found["idempotency_key"] as? String,
+            stripeVersion: found["stripe_version"] as? String)
+    }
+
     /// The objects the fake holds, by kind ("payment_intents", "customers", "checkout_sessions").
     func objects(_ kind: String) throws -> [[String: Any]] {
         (try LocalStripe.get("/_fake/state", port: port)[kind] as? [[String: Any]]) ?? []

@@ -24,8 +24,11 @@ Commands (not Stripe's; under /_fake):
   POST /_fake/payment_intents/{id}/authenticate  result=succeed|fail     the 3-D Secure challenge
   POST /_fake/unauthorized                                              every later request answers 401
   GET  /_fake/log      {"requests": [{"method", "path", "status", "idempotency_key", "stripe_version"}]}
+  GET  /_fake/wait?method=POST&path_suffix=/expire&timeout=30
+                       answers once such a request has been answered (200 with it), or 408 at the timeout
   GET  /_fake/state    {"payment_intents": [...], "customers": [...], "checkout_sessions": [...], "payment_methods": [...]}
 """
+import asyncio
 import itertools
 import json
 import socket
@@ -380,10 +383,37 @@ def command(method, parts, form):
     return 404, {"error": "unknown command"}
 
 
+answered = asyncio.Condition()
+
+
+async def wait_for_request(query):
+    """The first answered request whose method and path end match the query; None at its timeout."""
+    def match():
+        return next((entry for entry in seen if "status" in entry and entry["method"] == query.get("method", entry["method"])
+                     and entry["path"].endswith(query.get("path_suffix", ""))), None)
+    try:
+        async with answered:
+            await asyncio.wait_for(answered.wait_for(match), timeout=min(float(query.get("timeout", "30")), 300))
+            return match()
+    except asyncio.TimeoutError:
+        return None
+
+
 async def handle(request):
+    try:
+        return await answer(request)
+    finally:
+        async with answered:
+            answered.notify_all()
+
+
+async def answer(request):
     parts = [part for part in request.path.split("/") if part]
     body = await request.read()
     form = form_of(body)
+    if parts == ["_fake", "wait"]:
+        found = await wait_for_request(request.query)
+        return web.json_response(found or {"error": "no such request in time"}, status=200 if found else 408)
     if parts[:1] == ["_fake"]:
         status, answer = command(request.method, parts[1:], form)
         return web.json_response(answer, status=status)
