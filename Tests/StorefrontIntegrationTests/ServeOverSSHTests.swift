@@ -137,7 +137,10 @@ struct ServeOverSSHTests {
         // The host names itself `storefront session-host` once it is ready to fork.
         let deadline = ContinuousClock.now.advanced(by: .seconds(15))
         var ready: pid_t?
-        while ready == nil, ContinuousClock.now < deadline { ready = ProcessTree.child(of: server.pid, named: "session-host") }
+        while ready == nil, ContinuousClock.now < deadline {
+            ready = ProcessTree.child(of: server.pid, named: "session-host")
+            if ready == nil { usleep(1_000) }
+        }
         let host = try #require(ready, "the server's session host, ready")
         // A spare worker forked before the stop would start the session at once; it is held too.
         // Stopped for certain before its children are listed: a host not yet stopped could still fork one after.

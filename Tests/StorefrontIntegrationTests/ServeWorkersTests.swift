@@ -27,7 +27,7 @@ struct ServeWorkersTests {
         let pids = try (1...4).map { try pid(ofSession: $0, in: server) }
         #expect(pids[0] == pids[1] && pids[2] == pids[3] && pids[0] != pids[2], "two workers of two sessions each: \(pids)")
         // The spare: a worker of the host's holding no session yet.
-        let workers = WebFrontTests.children(of: host)
+        let workers = ProcessTree.children(of: host)
         let spare = try #require(workers.first { !pids.contains($0) }, "a spare worker beside \(pids): \(workers)")
 
         try terminals[0].press("!")
@@ -116,7 +116,9 @@ struct ServeWorkersTests {
             let clock = ContinuousClock()
             let deadline = clock.now.advanced(by: .seconds(30))
             while clock.now < deadline {
-                if let found = WebFrontTests.children(of: host).first(where: { $0 != busy && holds($0) }) { return found }
+                if let found = ProcessTree.children(of: host).first(where: { $0 != busy && holds($0) }) { return found }
+                // /proc announces nothing; a busy loop would take the core the host forks with.
+                usleep(1_000)
             }
             return nil
         }

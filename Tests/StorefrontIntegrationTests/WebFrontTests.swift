@@ -120,8 +120,8 @@ struct WebFrontTests {
         for open in sockets { try open.send([0x20]) }
         // Each shop is a fork of the server's session host.
         let host = try #require(pid_t(server.waitForLog(#/forked from a session host, pid (\d+)/#).output.1))
-        #expect(Self.children(of: server.pid) == [host])
-        let shops = Self.children(of: host)
+        #expect(ProcessTree.children(of: server.pid) == [host])
+        let shops = ProcessTree.children(of: host)
         #expect(shops.count == 200, "all 200 shops held at once: \(shops.count)")
 
         for client in sockets {
@@ -133,24 +133,12 @@ struct WebFrontTests {
         while server.log.matches(of: /web session \d+ closed: idle/).count < 200 {
             try server.waitForLog(#/web session \d+ closed: idle/#, after: server.log.count)
         }
-        #expect(Self.children(of: host).isEmpty, "every shop process is gone and reaped")
-        #expect(Self.children(of: server.pid) == [host], "the session host waits for the next")
+        #expect(ProcessTree.children(of: host).isEmpty, "every shop process is gone and reaped")
+        #expect(ProcessTree.children(of: server.pid) == [host], "the session host waits for the next")
         // The server closed its ends before the clients saw the end; the shops' ptys went with their sessions.
         #expect(
             Self.descriptors(of: server.pid) <= descriptorsBefore,
             "no descriptor left: \(Self.descriptors(of: server.pid)) open, \(descriptorsBefore) before")
-    }
-
-    /// The processes whose parent is `pid`, from /proc.
-    static func children(of pid: pid_t) -> [pid_t] {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return entries.compactMap { entry -> pid_t? in
-            guard let child = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-                let close = stat.lastIndex(of: ")")
-            else { return nil }
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            return fields.count > 1 && pid_t(fields[1]) == pid ? child : nil
-        }
     }
 
     static func descriptors(of pid: pid_t) -> Int {

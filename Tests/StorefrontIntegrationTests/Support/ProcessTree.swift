@@ -21,6 +21,12 @@ enum ProcessTree {
         }
     }
 
+    /// What each of `pid`'s descriptors is open on, as "fd → target" (a file's path, `socket:[inode]`, …).
+    static func descriptorTargets(of pid: pid_t) -> Set<String> {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+        return Set(entries.map { "\($0) → \((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")) ?? "?")" })
+    }
+
     /// The state letter /proc gives `pid` ("R", "S", "T" for stopped, …); nil once it is gone.
     static func state(of pid: pid_t) -> Character? {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
