@@ -159,18 +159,45 @@ struct SchemaDriftTests {
     static let sqliteOnlyTables = "product_search"
     static let postgresOnly: Set<String> = ["product index (search)", "product.search search not null", "product: primary key (id)"]
 
-    @Test func sqliteAndPostgreSQLHoldTheSameTablesColumnsKeysAndIndexes() async throws {
-        let sqlite = try SchemaShape.of(sqlite: try SQLiteDatabase.open(directory: TemporaryDirectory.make()))
-        let postgres = try SchemaShape.of(postgres: try await PostgresFixture())
-        #expect(sqlite.tables.count > 20, "the whole schema was read: \(sqlite.tables.keys.sorted())")
+    /// What one database holds and the other does not, past each database's own parts (its search).
+    static func drift(sqlite: SchemaShape, postgres: SchemaShape) -> (sqliteOnly: [String], postgresOnly: [String]) {
         let (left, right) = (
             Set(sqlite.description.split(separator: "\n").map(String.init)), Set(postgres.description.split(separator: "\n").map(String.init))
         )
         let inSQLiteOnly = left.subtracting(right).filter { !$0.hasPrefix(Self.sqliteOnlyTables) }
-        #expect(inSQLiteOnly.subtracting(Self.sqliteOnly).sorted() == [], "in SQLite only")
-        #expect(right.subtracting(left).subtracting(Self.postgresOnly).sorted() == [], "in PostgreSQL only")
+        return (inSQLiteOnly.subtracting(Self.sqliteOnly).sorted(), right.subtracting(left).subtracting(Self.postgresOnly).sorted())
+    }
+
+    @Test func sqliteAndPostgreSQLHoldTheSameTablesColumnsKeysAndIndexes() async throws {
+        let sqlite = try SchemaShape.of(sqlite: try SQLiteDatabase.open(directory: TemporaryDirectory.make()))
+        let postgres = try SchemaShape.of(postgres: try await PostgresFixture())
+        #expect(sqlite.tables.count > 20, "the whole schema was read: \(sqlite.tables.keys.sorted())")
+        let drift = Self.drift(sqlite: sqlite, postgres: postgres)
+        #expect(drift.sqliteOnly == [], "in SQLite only")
+        #expect(drift.postgresOnly == [], "in PostgreSQL only")
+        let (left, right) = (Set(sqlite.description.split(separator: "\n")), Set(postgres.description.split(separator: "\n")))
         #expect(
-            Self.sqliteOnly.isSubset(of: inSQLiteOnly) && Self.postgresOnly.isSubset(of: right.subtracting(left)),
+            Self.sqliteOnly.isSubset(of: left.subtracting(right).map(String.init))
+                && Self.postgresOnly.isSubset(of: right.subtracting(left).map(String.init)),
             "each database's own parts are still its own")
+    }
+
+    /// The standing case that shows the check can fail: columns and an index added on one side only are each named,
+    /// on the side that has them.
+    @Test func aColumnOrAnIndexOnOneSideOnlyIsNamedOnThatSide() async throws {
+        let directory = TemporaryDirectory.make()
+        let database = try SQLiteDatabase.open(directory: directory)
+        let fixture = try await PostgresFixture()
+        let before = Self.drift(sqlite: try SchemaShape.of(sqlite: database), postgres: try SchemaShape.of(postgres: fixture))
+        try #require(before.sqliteOnly == [] && before.postgresOnly == [], "the two agree before the change")
+
+        try await database.pool.write { db in
+            try db.execute(sql: "ALTER TABLE orders ADD COLUMN drift_probe TEXT")
+            try db.execute(sql: "CREATE INDEX orders_drift_probe ON orders(drift_probe)")
+        }
+        _ = try fixture.rows("ALTER TABLE orders ADD COLUMN drift_only_here BIGINT NOT NULL DEFAULT 0")
+        let after = Self.drift(sqlite: try SchemaShape.of(sqlite: database), postgres: try SchemaShape.of(postgres: fixture))
+        #expect(after.sqliteOnly == ["orders index (drift_probe)", "orders.drift_probe text"])
+        #expect(after.postgresOnly == ["orders.drift_only_here integer not null"])
     }
 }
