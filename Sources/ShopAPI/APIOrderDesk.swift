@@ -27,7 +27,7 @@ package struct APICommerce: Sendable {
     /// The shop's discount codes; nil where it takes none (every code is unknown).
     package var discounts: (any DiscountCodes)?
     /// The shop's subscriptions; nil where the server keeps none.
-    package var subscriptions: (any SubscriptionStore)?
+    package var subscriptions: (any SubscriptionRepository)?
     /// Discount codes tried that are not the shop's (or are paused, which reads the same), per account and per client
     /// address: 10 at once, then 10 an hour, as the terminal's sheet stops after ten. Tokens are free to make, so
     /// their number buys no more guesses.
@@ -39,7 +39,7 @@ package struct APICommerce: Sendable {
         orders: any OrderHistory, backOffice: any BackOffice,
         idempotency: any IdempotencyRepository, methodData: @escaping @Sendable (PaymentMethod) -> String, testCards: [PaymentMethod],
         ids: IDGenerator = .random, now: @escaping @Sendable () -> Date = Date.init, catalogEditor: (any CatalogEditing)? = nil,
-        discounts: (any DiscountCodes)? = nil, subscriptions: (any SubscriptionStore)? = nil
+        discounts: (any DiscountCodes)? = nil, subscriptions: (any SubscriptionRepository)? = nil
     ) {
         self.discounts = discounts
         self.subscriptions = subscriptions

@@ -74,7 +74,7 @@ extension ShopAPIService {
         }
     }
 
-    private static func shoppersSubscriptions(_ commerce: APICommerce) throws -> any SubscriptionStore {
+    private static func shoppersSubscriptions(_ commerce: APICommerce) throws -> any SubscriptionRepository {
         guard let store = commerce.subscriptions else { throw APIProblem(.unavailable, "This server keeps no subscriptions.", retryAfter: 30) }
         return store
     }

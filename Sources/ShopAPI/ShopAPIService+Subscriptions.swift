@@ -54,7 +54,7 @@ extension ShopAPIService {
         return .ok(.init(body: .json(.init(data: data, goods: totals))))
     }
 
-    private static func subscriptions(_ commerce: APICommerce) throws -> any SubscriptionStore {
+    private static func subscriptions(_ commerce: APICommerce) throws -> any SubscriptionRepository {
         guard let store = commerce.subscriptions else { throw APIProblem(.unavailable, "This server keeps no subscriptions.", retryAfter: 30) }
         return store
     }

@@ -29,11 +29,11 @@ public struct ShopStorage: Sendable {
     /// The customers' accounts and the ways in that reach them.
     public var accounts: any AccountDirectory
     /// The codes sent by email, as keyed hashes.
-    public var signInCodes: any SignInCodeStore
+    public var signInCodes: any SignInCodeRepository
     /// The accounts' signed-in sessions (browser cookies, terminals), as hashes.
-    public var accountSessions: any AccountSessionStore
+    public var accountSessions: any AccountSessionRepository
     /// The states of sign-ins sent to OpenID Connect providers, as hashes.
-    public var openIDStates: any OpenIDStateStore
+    public var openIDStates: any OpenIDStateRepository
     /// The accounts the operator named merchants.
     public var admins: any AccountAdmins
     /// Sign-ins a terminal started with a provider and a browser finishes.
@@ -43,9 +43,9 @@ public struct ShopStorage: Sendable {
     /// The discount codes and the uses orders hold.
     public var discounts: any DiscountCodes
     /// The subscriptions and their histories.
-    public var subscriptions: any SubscriptionStore & SubscriptionMailbox
+    public var subscriptions: any SubscriptionRepository & SubscriptionMailbox
     /// Where the shop's clock offset is kept, and the clock read from it when the storage opened.
-    public var clockStore: any ShopClockStore
+    public var clockStore: any ShopClockRepository
     public var clock = ShopClock()
     /// Where it is, for the log: the file, or the URL without its password.
     public var place: String

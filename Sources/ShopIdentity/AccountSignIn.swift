@@ -17,10 +17,10 @@ public struct AccountSignIn: Sendable {
     public static let codeKeyVariable = "STOREFRONT_CODE_KEY"
 
     public let directory: any AccountDirectory
-    public let sessions: any AccountSessionStore
+    public let sessions: any AccountSessionRepository
     public let dates: DateSource
 
-    public init(directory: any AccountDirectory, sessions: any AccountSessionStore, dates: DateSource) {
+    public init(directory: any AccountDirectory, sessions: any AccountSessionRepository, dates: DateSource) {
         self.directory = directory
         self.sessions = sessions
         self.dates = dates

@@ -12,7 +12,7 @@ import ShopPorts
 public struct EmailCodes: Sendable {
     public typealias Purpose = CodePurpose
 
-    private let store: any SignInCodeStore
+    private let store: any SignInCodeRepository
     private let key: SymmetricKey
     private let makeCode: @Sendable () -> String
     public let limits: CodeLimits
@@ -21,7 +21,7 @@ public struct EmailCodes: Sendable {
     public static let requestedLine = "If that email can get codes, one is on its way: it lasts 10 minutes."
 
     public init(
-        store: any SignInCodeStore, key: SymmetricKey, limits: CodeLimits = CodeLimits(),
+        store: any SignInCodeRepository, key: SymmetricKey, limits: CodeLimits = CodeLimits(),
         makeCode: @escaping @Sendable () -> String = EmailCodes.randomCode
     ) {
         self.store = store

@@ -21,11 +21,11 @@ public actor LiveMerchantBackend: MerchantBackend, OpenCharges {
     private let reached: @Sendable (Step) -> Void
     /// Where the subscriptions paid orders start are kept; nil where the shop keeps none (a draft that starts one is
     /// refused before it is charged).
-    let subscriptions: (any SubscriptionStore)?
+    let subscriptions: (any SubscriptionRepository)?
 
     /// `reached` is called as each step completes; the shop passes a no-op, fault tests a kill.
     public init(
-        processor: any ChargeProcessor, orders: any OrderRepository, dates: DateSource, subscriptions: (any SubscriptionStore)? = nil,
+        processor: any ChargeProcessor, orders: any OrderRepository, dates: DateSource, subscriptions: (any SubscriptionRepository)? = nil,
         reached: @escaping @Sendable (Step) -> Void = { _ in }
     ) {
         self.subscriptions = subscriptions

@@ -6,12 +6,12 @@ import ShopPorts
 /// the shop's address the messages send subscribers to.
 public struct SubscriptionMailSource: Sendable {
     public var mailbox: any SubscriptionMailbox
-    public var store: any SubscriptionStore
+    public var store: any SubscriptionRepository
     public var catalog: any CatalogRepository
     /// Where a subscriber pays a missed renewal or changes the card (`STOREFRONT_WEB_ORIGIN`); nil says "in the shop".
     public var manage: String?
 
-    public init(mailbox: any SubscriptionMailbox, store: any SubscriptionStore, catalog: any CatalogRepository, manage: String?) {
+    public init(mailbox: any SubscriptionMailbox, store: any SubscriptionRepository, catalog: any CatalogRepository, manage: String?) {
         self.mailbox = mailbox
         self.store = store
         self.catalog = catalog

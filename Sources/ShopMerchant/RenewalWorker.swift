@@ -23,7 +23,7 @@ public struct RenewalWorker: Sendable {
         public var claimed: Int { renewed.count + skipped.count + failed.count + ended.count + leftForLater.count }
     }
 
-    public var store: any SubscriptionStore
+    public var store: any SubscriptionRepository
     public var catalog: any CatalogRepository
     public var wallets: any WalletRepository
     public var provider: any PaymentProvider
@@ -41,7 +41,7 @@ public struct RenewalWorker: Sendable {
     public var accountEmail: @Sendable (_ customerID: String) async -> MailAddress? = { _ in nil }
 
     public init(
-        store: any SubscriptionStore, catalog: any CatalogRepository, wallets: any WalletRepository, provider: any PaymentProvider,
+        store: any SubscriptionRepository, catalog: any CatalogRepository, wallets: any WalletRepository, provider: any PaymentProvider,
         backend: any MerchantBackend, methodData: @escaping @Sendable (PaymentMethod) -> String, name: String, lease: Duration = .seconds(300),
         batch: Int = 50
     ) {
@@ -57,7 +57,7 @@ public struct RenewalWorker: Sendable {
     }
 
     /// Renews everything due at `now`, a batch at a time, until nothing due is left to claim.
-    public func pass(at now: Date) async throws(SubscriptionStoreError) -> Pass {
+    public func pass(at now: Date) async throws(SubscriptionRepositoryError) -> Pass {
         var pass = Pass()
         while true {
             let claimed = try await store.claimDue(

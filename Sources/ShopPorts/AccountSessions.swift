@@ -52,7 +52,7 @@ public enum AccountSessionCheck: Hashable, Sendable {
 }
 
 /// The accounts' signed-in sessions, shared by every host on the shop's database.
-public protocol AccountSessionStore: Sendable {
+public protocol AccountSessionRepository: Sendable {
     func start(_ record: AccountSessionRecord, secretHash: String) async throws
     /// The session filed under `secretHash` at `date`; a valid one is marked used and lives `lifetime` from now.
     func check(secretHash: String, at date: Date, lifetime: TimeInterval) async throws -> AccountSessionCheck
@@ -72,9 +72,9 @@ public protocol AccountSessionStore: Sendable {
 /// What the account screen reads and changes of an account's ways in: its keys and providers, and its sessions.
 public struct WaysInAccess: Sendable {
     public var directory: any AccountDirectory
-    public var sessions: any AccountSessionStore
+    public var sessions: any AccountSessionRepository
 
-    public init(directory: any AccountDirectory, sessions: any AccountSessionStore) {
+    public init(directory: any AccountDirectory, sessions: any AccountSessionRepository) {
         self.directory = directory
         self.sessions = sessions
     }
@@ -92,7 +92,7 @@ public struct AccountWaysIn: Equatable, Sendable {
 }
 
 /// The `state` of each sign-in sent to an OpenID Connect provider, as a hash, so a callback is taken once only.
-public protocol OpenIDStateStore: Sendable {
+public protocol OpenIDStateRepository: Sendable {
     func file(stateHash: String, provider: String, at date: Date) async throws
     /// True, once, for a state filed for `provider` within `lifetime` before `date`: it is used up.
     func take(stateHash: String, provider: String, at date: Date, lifetime: TimeInterval) async throws -> Bool

@@ -3,7 +3,7 @@ import LiveObjects
 import Synchronization
 
 /// Where the shop keeps how far its clock runs ahead of the wall clock, so that every process of the shop follows it.
-public protocol ShopClockStore: Sendable {
+public protocol ShopClockRepository: Sendable {
     /// Seconds ahead of the wall clock; 0 while it was never moved.
     func offsetSeconds() async throws -> Int64
     /// Sets how far ahead it runs (0 puts it back), noting the wall-clock time it was moved at.
@@ -23,7 +23,7 @@ public final class ShopClock: Sendable, LiveObject {
     public init(offsetSeconds: Int64 = 0) { offset = Mutex(offsetSeconds) }
 
     /// Opens the shop's clock at the offset `store` keeps.
-    public static func open(_ store: any ShopClockStore) async throws -> ShopClock {
+    public static func open(_ store: any ShopClockRepository) async throws -> ShopClock {
         ShopClock(offsetSeconds: try await store.offsetSeconds())
     }
 
@@ -36,7 +36,7 @@ public final class ShopClock: Sendable, LiveObject {
 
     /// Reads the offset again, so a long-running process follows a move made by another; keeps the one it had when
     /// the store cannot be read.
-    public func refresh(from store: any ShopClockStore) async {
+    public func refresh(from store: any ShopClockRepository) async {
         guard let seconds = try? await store.offsetSeconds() else { return }
         offset.withLock { $0 = seconds }
     }

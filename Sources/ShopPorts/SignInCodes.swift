@@ -56,7 +56,7 @@ public enum CodeCheck: Hashable, Sendable {
 
 /// The codes sent by email, kept only as keyed hashes: filed within limits, checked against the email's budget of wrong
 /// guesses, used once.
-public protocol SignInCodeStore: Sendable {
+public protocol SignInCodeRepository: Sendable {
     /// Files `hash` as a code of `email` for `purpose` beside any still in flight (someone else asking must not void
     /// the code its owner is typing), unless the email or `client` (an address, a key) asked for as many codes as
     /// `limits` allow in the hour before `date`; false when a limit held.

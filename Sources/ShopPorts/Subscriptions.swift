@@ -23,7 +23,7 @@ public struct SubscriptionEvent: Hashable, Sendable {
 }
 
 /// Why a subscription could not be kept, read or changed.
-public struct SubscriptionStoreError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct SubscriptionRepositoryError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String
     public init(_ description: String) { self.description = description }
 }
@@ -34,31 +34,31 @@ public struct SubscriptionStoreError: Error, Hashable, Sendable, CustomStringCon
 /// the order → `settle` (the outcome applied to the subscription as it is then, the lease let go). A worker that stops
 /// between the two leaves its lease to run out; the next claim takes the subscription again and repeats the same try
 /// under the same idempotency key, which never charges twice.
-public protocol SubscriptionStore: Sendable {
-    func create(_ subscription: Subscription, event: SubscriptionEvent) async throws(SubscriptionStoreError)
-    func subscription(id: String) async throws(SubscriptionStoreError) -> Subscription?
+public protocol SubscriptionRepository: Sendable {
+    func create(_ subscription: Subscription, event: SubscriptionEvent) async throws(SubscriptionRepositoryError)
+    func subscription(id: String) async throws(SubscriptionRepositoryError) -> Subscription?
     /// A customer's subscriptions, newest first.
-    func subscriptions(customer: String) async throws(SubscriptionStoreError) -> [Subscription]
+    func subscriptions(customer: String) async throws(SubscriptionRepositoryError) -> [Subscription]
     /// Every subscription in `status` (all when nil), soonest due first: `limit` of them after the first `offset`.
-    func subscriptions(status: SubscriptionStatus?, offset: Int, limit: Int) async throws(SubscriptionStoreError) -> [Subscription]
+    func subscriptions(status: SubscriptionStatus?, offset: Int, limit: Int) async throws(SubscriptionRepositoryError) -> [Subscription]
     /// Its history, oldest first.
-    func history(of id: String) async throws(SubscriptionStoreError) -> [SubscriptionEvent]
+    func history(of id: String) async throws(SubscriptionRepositoryError) -> [SubscriptionEvent]
     /// Takes up to `limit` subscriptions due at `now` (active or past due, `dueAt` come, no lease or one run out) for
     /// `worker` until `leaseUntil`, soonest due first. Two workers never take the same one: PostgreSQL skips rows
     /// another transaction has locked (`FOR UPDATE SKIP LOCKED`); SQLite takes them in one write transaction.
-    func claimDue(at now: Date, limit: Int, worker: String, leaseUntil: Date) async throws(SubscriptionStoreError) -> [Subscription]
+    func claimDue(at now: Date, limit: Int, worker: String, leaseUntil: Date) async throws(SubscriptionRepositoryError) -> [Subscription]
     /// Applies `change` to subscription `id` as it stands, under its row's lock, with `event`: for `worker`'s renewal
     /// only while it holds the lease (nil worker: a shopper's or merchant's change, made whoever holds it). The lease is
     /// let go by a worker's change. Nil when there is no such subscription, `worker` no longer holds it, or `change`
     /// declines (answers nil).
     func update(
         _ id: String, worker: String?, event: SubscriptionEvent, _ change: @escaping @Sendable (Subscription) -> Subscription?
-    ) async throws(SubscriptionStoreError) -> Subscription?
+    ) async throws(SubscriptionRepositoryError) -> Subscription?
 }
 
-extension SubscriptionStore {
+extension SubscriptionRepository {
     /// The first `limit` subscriptions in `status`, soonest due first.
-    public func subscriptions(status: SubscriptionStatus?, limit: Int) async throws(SubscriptionStoreError) -> [Subscription] {
+    public func subscriptions(status: SubscriptionStatus?, limit: Int) async throws(SubscriptionRepositoryError) -> [Subscription] {
         try await subscriptions(status: status, offset: 0, limit: limit)
     }
 
@@ -68,7 +68,7 @@ extension SubscriptionStore {
     /// reads as no such subscription, so nothing tells a shopper which ids exist.
     public func change(
         _ id: String, _ change: SubscriptionChange, offered: [Int] = [], by actor: String, owner: String? = nil, at date: Date
-    ) async throws(SubscriptionStoreError) -> Result<Subscription, SubscriptionChangeRefusal> {
+    ) async throws(SubscriptionRepositoryError) -> Result<Subscription, SubscriptionChangeRefusal> {
         guard let current = try await subscription(id: id), owner == nil || current.customerID == owner else {
             return .failure(.init("No subscription \(id.prefix(100))."))
         }
@@ -121,9 +121,9 @@ public struct SubscriptionMailEntry: Hashable, Sendable {
 /// `create` and `update`, with the event that tells of them.
 public protocol SubscriptionMailbox: Sendable {
     /// Messages not sent yet and due at `now`, oldest first.
-    func dueMail(at now: Date, limit: Int) async throws(SubscriptionStoreError) -> [SubscriptionMailEntry]
+    func dueMail(at now: Date, limit: Int) async throws(SubscriptionRepositoryError) -> [SubscriptionMailEntry]
     /// Records an attempt on the message of event `sequence` of subscription `id`.
-    func recordMail(_ attempt: OutboxAttempt, subscription id: String, sequence: Int, at: Date) async throws(SubscriptionStoreError)
+    func recordMail(_ attempt: OutboxAttempt, subscription id: String, sequence: Int, at: Date) async throws(SubscriptionRepositoryError)
 }
 
 extension Subscription {

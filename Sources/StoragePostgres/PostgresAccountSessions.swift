@@ -5,7 +5,7 @@ import StorageRows
 
 /// The accounts' signed-in sessions in PostgreSQL (`account_session`), shared by every host: a session ended on one host
 /// is refused on every other at its next check.
-public struct PostgresAccountSessions: AccountSessionStore {
+public struct PostgresAccountSessions: AccountSessionRepository {
     private let database: PostgresDatabase
 
     public init(database: PostgresDatabase) { self.database = database }
@@ -113,7 +113,7 @@ public struct PostgresAccountSessions: AccountSessionStore {
 
 /// The states of sign-ins with OpenID Connect providers in PostgreSQL (`oidc_state`): a callback reaching any host
 /// takes its state once.
-public struct PostgresOpenIDStates: OpenIDStateStore {
+public struct PostgresOpenIDStates: OpenIDStateRepository {
     private let database: PostgresDatabase
 
     public init(database: PostgresDatabase) { self.database = database }

@@ -3,7 +3,7 @@ import PostgresNIO
 import ShopPorts
 
 /// The shop clock's offset in PostgreSQL's `shop_clock` (schema v35), which every host of the shop reads.
-public struct PostgresShopClock: ShopClockStore {
+public struct PostgresShopClock: ShopClockRepository {
     private let database: PostgresDatabase
 
     public init(database: PostgresDatabase) { self.database = database }

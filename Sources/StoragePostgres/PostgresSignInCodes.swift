@@ -6,7 +6,7 @@ import StorageRows
 /// Codes sent by email, in PostgreSQL: keyed hashes only (`sign_in_code`), the requests counted for the hourly limits
 /// and the wrong guesses per email (`sign_in_code_guess`), shared by every host, so asking or guessing on another host
 /// counts too.
-public struct PostgresSignInCodes: SignInCodeStore {
+public struct PostgresSignInCodes: SignInCodeRepository {
     private let database: PostgresDatabase
 
     public init(database: PostgresDatabase) { self.database = database }

@@ -7,22 +7,22 @@ import StorageRows
 /// Subscriptions in PostgreSQL, shared by every host. A claim is one statement: the due rows are chosen
 /// `FOR UPDATE SKIP LOCKED`, so a second worker's claim at the same moment passes over the rows the first is taking
 /// and takes others, and each row's lease is written before either commits.
-public struct PostgresSubscriptions: SubscriptionStore, SubscriptionMailbox {
+public struct PostgresSubscriptions: SubscriptionRepository, SubscriptionMailbox {
     private let database: PostgresDatabase
 
     public init(database: PostgresDatabase) { self.database = database }
 
     private func run<T: Sendable>(writing: Bool = true, _ body: @escaping @Sendable (PostgresConnection) async throws -> T)
-        async throws(SubscriptionStoreError) -> T
+        async throws(SubscriptionRepositoryError) -> T
     {
         do {
             return try await writing ? database.write(body) : database.read(body)
         } catch {
-            throw SubscriptionStoreError("\(error)")
+            throw SubscriptionRepositoryError("\(error)")
         }
     }
 
-    public func create(_ subscription: Subscription, event: SubscriptionEvent) async throws(SubscriptionStoreError) {
+    public func create(_ subscription: Subscription, event: SubscriptionEvent) async throws(SubscriptionRepositoryError) {
         let (id, customer, status) = (subscription.id, subscription.customerID, subscription.status.rawValue)
         let (due, document, created) = (
             subscription.dueAt.timeIntervalSince1970, SubscriptionsMigration.document(subscription), event.at.timeIntervalSince1970
@@ -37,13 +37,13 @@ public struct PostgresSubscriptions: SubscriptionStore, SubscriptionMailbox {
         }
     }
 
-    public func subscription(id: String) async throws(SubscriptionStoreError) -> Subscription? {
+    public func subscription(id: String) async throws(SubscriptionRepositoryError) -> Subscription? {
         try await run(writing: false) { connection in
             try await Self.documents(connection.query("SELECT document FROM subscription WHERE id = \(id)", logger: PostgresDatabase.quiet)).first
         }
     }
 
-    public func subscriptions(customer: String) async throws(SubscriptionStoreError) -> [Subscription] {
+    public func subscriptions(customer: String) async throws(SubscriptionRepositoryError) -> [Subscription] {
         try await run(writing: false) { connection in
             try await Self.documents(
                 connection.query(
@@ -52,7 +52,7 @@ public struct PostgresSubscriptions: SubscriptionStore, SubscriptionMailbox {
         }
     }
 
-    public func subscriptions(status: SubscriptionStatus?, offset: Int, limit: Int) async throws(SubscriptionStoreError) -> [Subscription] {
+    public func subscriptions(status: SubscriptionStatus?, offset: Int, limit: Int) async throws(SubscriptionRepositoryError) -> [Subscription] {
         let (wanted, offset, limit) = (status?.rawValue, max(0, offset), max(0, limit))
         return try await run(writing: false) { connection in
             try await Self.documents(
@@ -64,7 +64,7 @@ public struct PostgresSubscriptions: SubscriptionStore, SubscriptionMailbox {
         }
     }
 
-    public func history(of id: String) async throws(SubscriptionStoreError) -> [SubscriptionEvent] {
+    public func history(of id: String) async throws(SubscriptionRepositoryError) -> [SubscriptionEvent] {
         try await run(writing: false) { connection in
             var events: [SubscriptionEvent] = []
             let rows = try await connection.query(
@@ -77,7 +77,7 @@ public struct PostgresSubscriptions: SubscriptionStore, SubscriptionMailbox {
         }
     }
 
-    public func claimDue(at now: Date, limit: Int, worker: String, leaseUntil: Date) async throws(SubscriptionStoreError) -> [Subscription] {
+    public func claimDue(at now: Date, limit: Int, worker: String, leaseUntil: Date) async throws(SubscriptionRepositoryError) -> [Subscription] {
         let (stamp, until, limit) = (now.timeIntervalSince1970, leaseUntil.timeIntervalSince1970, max(0, limit))
         return try await run { connection in
             try await Self.documents(
@@ -97,7 +97,7 @@ public struct PostgresSubscriptions: SubscriptionStore, SubscriptionMailbox {
 
     public func update(
         _ id: String, worker: String?, event: SubscriptionEvent, _ change: @escaping @Sendable (Subscription) -> Subscription?
-    ) async throws(SubscriptionStoreError) -> Subscription? {
+    ) async throws(SubscriptionRepositoryError) -> Subscription? {
         try await run { connection in
             let rows = try await connection.query(
                 "SELECT document, lease_worker FROM subscription WHERE id = \(id) FOR UPDATE", logger: PostgresDatabase.quiet)
@@ -140,7 +140,7 @@ public struct PostgresSubscriptions: SubscriptionStore, SubscriptionMailbox {
             """, logger: PostgresDatabase.quiet)
     }
 
-    public func dueMail(at now: Date, limit: Int) async throws(SubscriptionStoreError) -> [SubscriptionMailEntry] {
+    public func dueMail(at now: Date, limit: Int) async throws(SubscriptionRepositoryError) -> [SubscriptionMailEntry] {
         let (time, limit) = (now.timeIntervalSince1970, max(0, limit))
         return try await run(writing: false) { connection in
             let rows = try await connection.query(
@@ -161,7 +161,7 @@ public struct PostgresSubscriptions: SubscriptionStore, SubscriptionMailbox {
         }
     }
 
-    public func recordMail(_ attempt: OutboxAttempt, subscription id: String, sequence: Int, at: Date) async throws(SubscriptionStoreError) {
+    public func recordMail(_ attempt: OutboxAttempt, subscription id: String, sequence: Int, at: Date) async throws(SubscriptionRepositoryError) {
         let (state, next, error) = SubscriptionMailRows.columns(attempt)
         let nextAt = next?.timeIntervalSince1970
         try await run { connection in

@@ -4,7 +4,7 @@ import ShopPorts
 import StorageRows
 
 /// The accounts' signed-in sessions in SQLite (`account_session`): hashes of their secrets only.
-public struct SQLiteAccountSessions: AccountSessionStore {
+public struct SQLiteAccountSessions: AccountSessionRepository {
     private let database: SQLiteDatabase
 
     public init(database: SQLiteDatabase) { self.database = database }
@@ -107,7 +107,7 @@ public struct SQLiteAccountSessions: AccountSessionStore {
 }
 
 /// The states of sign-ins with OpenID Connect providers in SQLite (`oidc_state`): hashes, each taken once.
-public struct SQLiteOpenIDStates: OpenIDStateStore {
+public struct SQLiteOpenIDStates: OpenIDStateRepository {
     private let database: SQLiteDatabase
 
     public init(database: SQLiteDatabase) { self.database = database }

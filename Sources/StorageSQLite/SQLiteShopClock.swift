@@ -3,7 +3,7 @@ import GRDB
 import ShopPorts
 
 /// The shop clock's offset in SQLite's `shop_clock` (schema v35).
-public struct SQLiteShopClock: ShopClockStore {
+public struct SQLiteShopClock: ShopClockRepository {
     private let database: SQLiteDatabase
 
     public init(database: SQLiteDatabase) { self.database = database }

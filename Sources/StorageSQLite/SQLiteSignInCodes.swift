@@ -5,7 +5,7 @@ import StorageRows
 
 /// Codes sent by email, in SQLite: keyed hashes only (`sign_in_code`), the requests counted for the hourly limits, and
 /// the wrong guesses counted per email (`sign_in_code_guess`).
-public struct SQLiteSignInCodes: SignInCodeStore {
+public struct SQLiteSignInCodes: SignInCodeRepository {
     private let database: SQLiteDatabase
 
     public init(database: SQLiteDatabase) { self.database = database }

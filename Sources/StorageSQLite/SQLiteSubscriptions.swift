@@ -6,21 +6,22 @@ import StorageRows
 
 /// Subscriptions in SQLite. A claim reads the due rows and writes their leases in one write transaction, which SQLite
 /// runs alone: two workers never hold one subscription.
-public struct SQLiteSubscriptions: SubscriptionStore, SubscriptionMailbox {
+public struct SQLiteSubscriptions: SubscriptionRepository, SubscriptionMailbox {
     private let database: SQLiteDatabase
 
     public init(database: SQLiteDatabase) { self.database = database }
 
-    private func run<T: Sendable>(writing: Bool = true, _ body: @escaping @Sendable (Database) throws -> T) async throws(SubscriptionStoreError) -> T
+    private func run<T: Sendable>(writing: Bool = true, _ body: @escaping @Sendable (Database) throws -> T) async throws(SubscriptionRepositoryError)
+        -> T
     {
         do {
             return try await writing ? database.write(body) : database.read(body)
         } catch {
-            throw SubscriptionStoreError("\(error)")
+            throw SubscriptionRepositoryError("\(error)")
         }
     }
 
-    public func create(_ subscription: Subscription, event: SubscriptionEvent) async throws(SubscriptionStoreError) {
+    public func create(_ subscription: Subscription, event: SubscriptionEvent) async throws(SubscriptionRepositoryError) {
         try await run { db in
             try db.execute(
                 sql: "INSERT INTO subscription (id, customer, status, due_at, document, created_at) VALUES (?, ?, ?, ?, ?, ?)",
@@ -32,17 +33,17 @@ public struct SQLiteSubscriptions: SubscriptionStore, SubscriptionMailbox {
         }
     }
 
-    public func subscription(id: String) async throws(SubscriptionStoreError) -> Subscription? {
+    public func subscription(id: String) async throws(SubscriptionRepositoryError) -> Subscription? {
         try await run(writing: false) { db in try Self.read(db, "SELECT document FROM subscription WHERE id = ?", [id]).first }
     }
 
-    public func subscriptions(customer: String) async throws(SubscriptionStoreError) -> [Subscription] {
+    public func subscriptions(customer: String) async throws(SubscriptionRepositoryError) -> [Subscription] {
         try await run(writing: false) { db in
             try Self.read(db, "SELECT document FROM subscription WHERE customer = ? ORDER BY created_at DESC, id DESC", [customer])
         }
     }
 
-    public func subscriptions(status: SubscriptionStatus?, offset: Int, limit: Int) async throws(SubscriptionStoreError) -> [Subscription] {
+    public func subscriptions(status: SubscriptionStatus?, offset: Int, limit: Int) async throws(SubscriptionRepositoryError) -> [Subscription] {
         try await run(writing: false) { db in
             try Self.read(
                 db, "SELECT document FROM subscription WHERE (? IS NULL OR status = ?) ORDER BY due_at, id LIMIT ? OFFSET ?",
@@ -50,7 +51,7 @@ public struct SQLiteSubscriptions: SubscriptionStore, SubscriptionMailbox {
         }
     }
 
-    public func history(of id: String) async throws(SubscriptionStoreError) -> [SubscriptionEvent] {
+    public func history(of id: String) async throws(SubscriptionRepositoryError) -> [SubscriptionEvent] {
         try await run(writing: false) { db in
             try Row.fetchAll(
                 db, sql: "SELECT at, actor, kind, detail FROM subscription_event WHERE subscription_id = ? ORDER BY sequence", arguments: [id]
@@ -58,7 +59,7 @@ public struct SQLiteSubscriptions: SubscriptionStore, SubscriptionMailbox {
         }
     }
 
-    public func claimDue(at now: Date, limit: Int, worker: String, leaseUntil: Date) async throws(SubscriptionStoreError) -> [Subscription] {
+    public func claimDue(at now: Date, limit: Int, worker: String, leaseUntil: Date) async throws(SubscriptionRepositoryError) -> [Subscription] {
         let (stamp, until) = (now.timeIntervalSince1970, leaseUntil.timeIntervalSince1970)
         return try await run { db in
             let rows = try Row.fetchAll(
@@ -78,7 +79,7 @@ public struct SQLiteSubscriptions: SubscriptionStore, SubscriptionMailbox {
 
     public func update(
         _ id: String, worker: String?, event: SubscriptionEvent, _ change: @escaping @Sendable (Subscription) -> Subscription?
-    ) async throws(SubscriptionStoreError) -> Subscription? {
+    ) async throws(SubscriptionRepositoryError) -> Subscription? {
         try await run { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT document, lease_worker FROM subscription WHERE id = ?", arguments: [id]),
                 let current = SubscriptionsMigration.subscription(row["document"])
@@ -117,7 +118,7 @@ public struct SQLiteSubscriptions: SubscriptionStore, SubscriptionMailbox {
             ])
     }
 
-    public func dueMail(at now: Date, limit: Int) async throws(SubscriptionStoreError) -> [SubscriptionMailEntry] {
+    public func dueMail(at now: Date, limit: Int) async throws(SubscriptionRepositoryError) -> [SubscriptionMailEntry] {
         try await run(writing: false) { db in
             try Row.fetchAll(
                 db,
@@ -129,7 +130,7 @@ public struct SQLiteSubscriptions: SubscriptionStore, SubscriptionMailbox {
         }
     }
 
-    public func recordMail(_ attempt: OutboxAttempt, subscription id: String, sequence: Int, at: Date) async throws(SubscriptionStoreError) {
+    public func recordMail(_ attempt: OutboxAttempt, subscription id: String, sequence: Int, at: Date) async throws(SubscriptionRepositoryError) {
         let (state, next, error) = SubscriptionMailRows.columns(attempt)
         try await run { db in
             try db.execute(

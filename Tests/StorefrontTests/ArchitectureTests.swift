@@ -107,4 +107,21 @@ struct ArchitectureTests {
         #expect(suites > 100, "the suites were found")
         #expect(without == [], "suites without .ownThreads")
     }
+
+    /// The glossary (docs/architecture.md, Words) keeps "store" for the runtime: a port to stored data is a
+    /// repository, and every port the architecture page names as one exists under that name.
+    @Test func portsToStoredDataAreRepositoriesNotStores() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardizedFileURL
+        let ports = root.appendingPathComponent("Sources/ShopPorts")
+        var protocols: [String] = []
+        for file in try FileManager.default.contentsOfDirectory(at: ports, includingPropertiesForKeys: nil) where file.pathExtension == "swift" {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            protocols += text.matches(of: /public protocol (\w+)/).map { String($0.output.1) }
+        }
+        #expect(protocols.count > 10, "the ports were read: \(protocols)")
+        #expect(protocols.filter { $0.hasSuffix("Store") } == [], "ports named as stores")
+        let page = try String(contentsOf: root.appendingPathComponent("docs/architecture.md"), encoding: .utf8)
+        let named = page.matches(of: /`(\w+Repository)`/).map { String($0.output.1) }
+        #expect(Set(named).subtracting(protocols).sorted() == [], "repositories the glossary names that ShopPorts does not declare")
+    }
 }

@@ -72,10 +72,10 @@ public struct CatalogDesk: Sendable {
 
 /// The subscriptions the account screen shows and changes, and the dates their changes are made at.
 public struct ShopperSubscriptions: Sendable {
-    public var store: any SubscriptionStore
+    public var store: any SubscriptionRepository
     public var dates: DateSource
 
-    public init(store: any SubscriptionStore, dates: DateSource) {
+    public init(store: any SubscriptionRepository, dates: DateSource) {
         self.store = store
         self.dates = dates
     }

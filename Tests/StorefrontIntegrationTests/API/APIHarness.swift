@@ -33,7 +33,7 @@ final class APIHarness: Sendable {
     let processor: SandboxProcessor
     let catalogEditor: any CatalogEditing
     let discounts: any DiscountCodes
-    let subscriptions: any SubscriptionStore
+    let subscriptions: any SubscriptionRepository
     let limits: APILimits
     /// The admin keys the API checks merchant tokens against: the harness's merchant, `ssh:SHA256:admin`.
     let merchantKeys: any MerchantKeys = TestMerchantKeys(["SHA256:admin"])

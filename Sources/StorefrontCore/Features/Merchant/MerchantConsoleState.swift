@@ -130,7 +130,7 @@ public enum MerchantAnswer: Equatable, Sendable {
     /// A code made, paused, resumed or deleted: what to tell the merchant, or why not.
     case discountChanged(Result<String, DiscountCodeError>)
     /// The subscriptions in the screen's state and the renewals to come, or why not.
-    case subscriptions(Result<SubscriptionsRead, SubscriptionStoreError>)
+    case subscriptions(Result<SubscriptionsRead, SubscriptionRepositoryError>)
     /// A subscription canceled at the end of its period, or why not.
     case subscriptionCanceled(Result<Subscription, SubscriptionChangeRefusal>)
 }

@@ -54,7 +54,7 @@ extension MerchantFeature {
                     catalog: catalog, from: subscriptions.dates.now(), days: MerchantSubscriptionsState.upcomingDays)
                 send(.merchant(.subscriptions(.success(SubscriptionsRead(rows: rows, upcoming: upcoming)))))
             } catch {
-                send(.merchant(.subscriptions(.failure(SubscriptionStoreError("\(error)")))))
+                send(.merchant(.subscriptions(.failure(SubscriptionRepositoryError("\(error)")))))
             }
         }
     }
@@ -93,7 +93,7 @@ extension MerchantFeature {
         return .none
     }
 
-    static func subscriptionsRead(_ state: inout State, _ read: Result<SubscriptionsRead, SubscriptionStoreError>) {
+    static func subscriptionsRead(_ state: inout State, _ read: Result<SubscriptionsRead, SubscriptionRepositoryError>) {
         state.console.subscriptions.isLoading = false
         switch read {
         case .success(let read):

@@ -9,12 +9,12 @@ import Testing
 /// The accounts' signed-in sessions on SQLite and PostgreSQL alike: "sign out everywhere" ends every session of the
 /// account (browser cookies and terminals) and no other account's; what an open tab is watched with reads the same.
 @Suite("Account session stores contract", .ownThreads)
-struct AccountSessionStoreContractTests {
+struct AccountSessionRepositoryContractTests {
     enum Kind: String, CaseIterable, CustomTestStringConvertible {
         case sqlite, postgres
         var testDescription: String { rawValue }
 
-        func store() async throws -> any AccountSessionStore {
+        func store() async throws -> any AccountSessionRepository {
             switch self {
             case .sqlite: SQLiteAccountSessions(database: try SQLiteDatabase.open(directory: TemporaryDirectory.make()))
             case .postgres: PostgresAccountSessions(database: try await PostgresFixture().database)

@@ -7,7 +7,7 @@ import Testing
 /// The terminal sign-ins and their wakeups on SQLite and PostgreSQL, as two hosts of one shop use them: a handle filed
 /// by one is opened and finished by the other, whose wake ends the first one's wait; every step holds once.
 @Suite("Terminal sign-ins and wakeups on both databases", .ownThreads)
-struct TerminalSignInStoreTests {
+struct TerminalSignInRepositoryTests {
     let hash = String(repeating: "ab", count: 32)
     let identity = TerminalSignInOutcome.signedIn(issuer: "https://id.example", subject: "u1", email: nil, emailVerified: false, name: nil)
 

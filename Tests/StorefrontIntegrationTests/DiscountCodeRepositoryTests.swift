@@ -9,7 +9,7 @@ import Testing
 /// under the lock its use is held with, and deleted only while unused. The race for the last use, through whole
 /// orders on two hosts, is in `DiscountedOrderTests`.
 @Suite("Discount codes on both databases", .ownThreads)
-struct DiscountCodeStoreTests {
+struct DiscountCodeRepositoryTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 
     @Test(arguments: CodeSignInTests.Kind.allCases)
