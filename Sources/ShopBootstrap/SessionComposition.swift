@@ -87,7 +87,7 @@ public enum SessionComposition {
             }
         let dependencies = StorefrontDependencies(
             catalog: storage.catalog, orderHistory: orders,
-            paymentAuthorization: .sandbox(wallet: StoredWallet(repository: wallets, owner: owner)),
+            paymentAuthorization: .onTheSheet(wallet: StoredWallet(repository: wallets, owner: owner), methodData: payments.methodData),
             paymentProvider: provider,
             merchantBackend: backend,
             featureFlags: configuration.featureFlags, ids: ids,

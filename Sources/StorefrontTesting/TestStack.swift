@@ -82,7 +82,8 @@ public struct TestStack: Sendable {
         self.signIn = SignInServices(makeController: identity.controllerFactory, provider: identity, auth: AuthManager(credentials: credentials))
         self.flags = flags
         self.ids = ids
-        self.paymentAuthorization = .sandbox(wallet: StoredWallet(repository: wallets, owner: walletOwner))
+        self.paymentAuthorization = .onTheSheet(
+            wallet: StoredWallet(repository: wallets, owner: walletOwner), methodData: SandboxProcessor.paymentData(for:))
         self.paymentProvider = SandboxPaymentProvider(processor: processor)
         self.merchantBackend = LiveMerchantBackend(
             processor: processor, orders: orders, dates: Fixtures.fixedDates, subscriptions: SQLiteSubscriptions(database: database))

@@ -135,7 +135,8 @@ struct NoCardNumberTests {
         dependencies.accounts.wallets = wallets
         dependencies.accounts.signIn = SignInServices(
             makeController: stack.identity.controllerFactory, provider: stack.identity, auth: AuthManager(credentials: credentials))
-        dependencies.paymentAuthorization = .sandbox(wallet: StoredWallet(repository: wallets, owner: dependencies.accounts.walletOwner))
+        dependencies.paymentAuthorization = .onTheSheet(
+            wallet: StoredWallet(repository: wallets, owner: dependencies.accounts.walletOwner), methodData: SandboxProcessor.paymentData(for:))
         dependencies.carts = SQLiteCartRepository(database: database)
         let driver = await ScriptedDriver(dependencies: dependencies)
         try await driver.signIn()

@@ -1,4 +1,5 @@
 import LiveObjects
+import ShopApplication
 import ShopModels
 import ShopPorts
 import ShopSandbox
@@ -108,7 +109,7 @@ struct SandboxWalletReadTests {
 
     @Test func theChecksReadIsHandedToTheNextControllerOnce() async throws {
         let wallet = CountingWallet()
-        let authorization = PaymentAuthorization.sandbox(wallet: wallet)
+        let authorization = PaymentAuthorization.onTheSheet(wallet: wallet, methodData: SandboxProcessor.paymentData(for:))
         #expect(await authorization.canMakePaymentsUsingNetworks([.visa]))
         let controller = try #require(authorization.makeController(request))
         let options = try #require(await controller.present())

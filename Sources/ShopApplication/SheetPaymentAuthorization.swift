@@ -4,11 +4,12 @@ import ShopPorts
 import Synchronization
 
 extension PaymentAuthorization {
-    /// The sandbox authorizer: the shopper confirms on the sheet, cards come from `wallet`.
+    /// The authorizer every shop runs on, whatever its provider: the shopper confirms on the payment sheet with a card
+    /// from `wallet`, and `methodData` says what the provider makes a token from for that card.
     ///
     /// The wallet read by `canMakePaymentsUsingNetworks` is handed to the controller `makeController` makes next (a
     /// checkout calls them in that order, milliseconds apart), so opening the sheet reads the wallet once, not twice.
-    public static func sandbox(wallet: any Wallet) -> PaymentAuthorization {
+    public static func onTheSheet(wallet: any Wallet, methodData: @escaping @Sendable (PaymentMethod) -> String) -> PaymentAuthorization {
         let lastRead = Mutex<WalletContents?>(nil)
         return PaymentAuthorization(
             canMakePayments: { true },
@@ -23,16 +24,16 @@ extension PaymentAuthorization {
                     return read
                 }
                 guard request.validationFailure == nil else { return nil }
-                return SandboxPaymentAuthorizationController(request: request, wallet: wallet, contents: contents)
+                return SheetPaymentAuthorizationController(request: request, wallet: wallet, contents: contents)
             },
-            paymentData: { SandboxProcessor.paymentData(for: $0) }
+            paymentData: methodData
         )
     }
 }
 
-/// The sheet's side in the sandbox: reads the wallet and offers its cards on the request's networks.
+/// The sheet's side: reads the wallet and offers its cards on the request's networks.
 @MainActor
-public final class SandboxPaymentAuthorizationController: PaymentAuthorizationControlling {
+public final class SheetPaymentAuthorizationController: PaymentAuthorizationControlling {
     public let request: PaymentRequest
     private let wallet: any Wallet
     /// The wallet as just read for this checkout, used by the first `present` instead of reading it again.
@@ -58,4 +59,4 @@ public final class SandboxPaymentAuthorizationController: PaymentAuthorizationCo
     }
 }
 
-extension SandboxPaymentAuthorizationController: LiveObject {}
+extension SheetPaymentAuthorizationController: LiveObject {}
