@@ -124,4 +124,20 @@ struct ArchitectureTests {
         let named = page.matches(of: /`(\w+Repository)`/).map { String($0.output.1) }
         #expect(Set(named).subtracting(protocols).sorted() == [], "repositories the glossary names that ShopPorts does not declare")
     }
+
+    /// The executable only parses and starts: it stays within the ceiling docs/architecture.md states for it, so a
+    /// command's work that lands there instead of in `ShopCommands` fails here, and a lower ceiling is a one-line edit.
+    @Test func theExecutableStaysWithinTheLinesTheArchitecturePageStates() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardizedFileURL
+        let page = try String(contentsOf: root.appendingPathComponent("docs/architecture.md"), encoding: .utf8)
+        let row = try #require(page.split(separator: "\n").first { $0.hasPrefix("| `storefront` |") }, "the executable's row")
+        let stated = try #require(row.firstMatch(of: /at most ([0-9,]+) lines/).flatMap { Int($0.output.1.replacing(",", with: "")) })
+        let folder = root.appendingPathComponent("Sources/storefront")
+        var lines = 0
+        for file in try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil) where file.pathExtension == "swift" {
+            lines += try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).count - 1
+        }
+        #expect(lines > 100, "the executable's sources were read")
+        #expect(lines <= stated, "Sources/storefront is \(lines) lines, over the \(stated) docs/architecture.md states")
+    }
 }
