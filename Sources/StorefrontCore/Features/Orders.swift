@@ -40,6 +40,8 @@ public enum OrdersFeature {
         public var cancel: OrderCancelStep?
         /// The latest read; answers to older ones are dropped.
         public var request = 0
+
+        public init() {}
     }
 
     typealias State = Scoped<Owned>

@@ -1,3 +1,4 @@
+import Foundation
 import ShopModels
 import ShopPorts
 import StorefrontCore
@@ -73,6 +74,45 @@ struct FeatureAloneTests {
             $0.isOpening = false
         }
         #expect(total >= 1 && total < 24, "the search narrowed the catalog")
+        await store.finish()
+    }
+
+    /// Orders a test hands the feature: one order and its history.
+    private struct OneOrderHistory: OrderHistory {
+        var order: Order
+        var events: [OrderEvent]
+        func count(customer: String?) async throws -> Int { 1 }
+        func orders(customer: String?, offset: Int, limit: Int) async throws -> [Order] { offset == 0 ? [order] : [] }
+        func order(number: String) async throws -> Order? { number == order.number ? order : nil }
+        func events(orderNumber: String) async throws -> [OrderEvent] { orderNumber == order.number ? events : [] }
+    }
+
+    @Test func theOrdersAloneOpenAnOrderReadItsHistoryAndOfferNoCancelWithoutABackOffice() async throws {
+        let line = CartLine(productID: Self.mug.id, name: Self.mug.name, unitPrice: Self.mug.price, quantity: 1)
+        let placedAt = Date(timeIntervalSince1970: 1_796_000_000)
+        let order = Order(
+            number: "SF-1001", placedAt: placedAt, lines: [line],
+            totals: Cart(currency: .usd, lines: [line]).totals(shipping: Fixtures.standardShipping, tax: TaxPolicy(basisPoints: 0)),
+            status: .paid, paymentDescription: "Visa ••4242", shippingMethodLabel: Fixtures.standardShipping.label,
+            shipTo: "Jane Appleseed, Cupertino", customerID: "guest")
+        let placed = OrderEvent(at: placedAt, actor: .shopper("guest"), change: .placed(total: order.totals.total))
+        var dependencies = StorefrontDependencies.unimplemented()
+        dependencies.orderHistory = OneOrderHistory(order: order, events: [placed])
+        // No back office: the shopper is offered no cancel (the unimplemented one would fail the test if asked).
+        dependencies.backOffice = nil
+        var owned = OrdersFeature.Owned()
+        owned.list.totalCount = 1
+        owned.list.rows = [order]
+        let store = FeatureTestStore(
+            Self.scope(owned, route: [.productList, .orders]), reducer: OrdersFeature.reducer, dependencies: dependencies)
+        store.send(.confirm) {
+            $0.detail = order
+            $0.shell.route = [.productList, .orders, .orderDetail]
+        }
+        // No outbox was given: the page reads the history and nothing else.
+        await store.receive(.orders(.history(order: "SF-1001", .success([placed])))) { $0.events = [placed] }
+        store.send(.cancelOrder)
+        store.send(.back) { $0.shell.route = [.productList, .orders] }
         await store.finish()
     }
 }
