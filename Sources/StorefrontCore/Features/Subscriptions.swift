@@ -67,6 +67,8 @@ public enum SubscriptionsAnswer: Equatable, Sendable {
 public enum SubscriptionsFeature {
     public struct Owned: Equatable, Sendable {
         public var list = SubscriptionListState()
+
+        public init() {}
     }
 
     typealias State = Scoped<Owned>

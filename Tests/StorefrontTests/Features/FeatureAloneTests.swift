@@ -115,4 +115,13 @@ struct FeatureAloneTests {
         store.send(.back) { $0.shell.route = [.productList, .orders] }
         await store.finish()
     }
+
+    @Test func theSubscriptionsAloneAskAGuestToSignInAndReadNothing() async {
+        // Every dependency unimplemented: a read of the subscriptions or the catalog would fail the test.
+        let store = FeatureTestStore(Self.scope(SubscriptionsFeature.Owned(), route: [.productList]), reducer: SubscriptionsFeature.reducer)
+        store.send(.request(.openSubscriptions)) {
+            $0.shell.notice = Notice(.error, "Subscriptions are kept on an account: sign in first (i).")
+        }
+        await store.finish()
+    }
 }
