@@ -124,4 +124,21 @@ struct FeatureAloneTests {
         }
         await store.finish()
     }
+
+    @Test func theCardPageAloneMarksAnExpiredPageAndEscTellsTheSheetNoCardCame() async {
+        let page = CardSetupLink(id: "cs_1", url: "https://pay.example/c/cs_1")
+        let owned = CardLinkFeature.Owned(link: CardLinkState(url: page.url, qrCode: nil, phase: .waiting), page: page)
+        let store = FeatureTestStore(Self.scope(owned, route: [.productList, .account, .cardLink]), reducer: CardLinkFeature.reducer)
+        store.send(.cardLink(.expired)) {
+            $0.page = nil
+            $0.link?.phase = .expired
+        }
+        // An expired page is not closed again at the provider (an unimplemented provider would fail the test).
+        store.send(.back) {
+            $0.link = nil
+            $0.shell.route = [.productList, .account]
+        }
+        await store.receive(.request(.walletEntryCanceled(.addCard)))
+        await store.finish()
+    }
 }

@@ -55,6 +55,11 @@ public enum CardLinkFeature {
         public var link: CardLinkState?
         /// The payment service's card page being followed, while its link is on screen.
         public var page: CardSetupLink?
+
+        public init(link: CardLinkState? = nil, page: CardSetupLink? = nil) {
+            self.link = link
+            self.page = page
+        }
     }
 
     typealias State = Scoped<Owned>
