@@ -87,6 +87,8 @@ public enum AccountFeature {
         public var screen = AccountState()
         /// Who is shopping, for the header: a name, an email, a key fingerprint, or "guest".
         public var shopperLabel = "guest"
+
+        public init() {}
     }
 
     /// The account reads the wallet, the profile and the tokens into the customer.

@@ -141,4 +141,20 @@ struct FeatureAloneTests {
         await store.receive(.request(.walletEntryCanceled(.addCard)))
         await store.finish()
     }
+
+    @Test func theAccountAloneTellsAGuestTokensAreForAccountsAndAsksOthersForACardAndSubscriptions() async {
+        let scope = CustomerScoped(
+            owned: AccountFeature.Owned(), shell: Shell(route: [.productList, .account], form: nil, notice: nil, isWaitingForStorage: false),
+            customer: Customer(customerID: "guest", signedIn: nil), context: FeatureContext(cartLines: []))
+        let store = FeatureTestStore(scope, reducer: AccountFeature.reducer)
+        store.send(.newAPIToken) {
+            $0.shell.notice = Notice(.info, "API tokens are for accounts: connect with your SSH key, or sign in.")
+        }
+        // Adding a card and showing subscriptions are other features' work: asked for, not done here.
+        store.send(.addCard)
+        await store.receive(.request(.addCard))
+        store.send(.showSubscriptions)
+        await store.receive(.request(.openSubscriptions))
+        await store.finish()
+    }
 }
