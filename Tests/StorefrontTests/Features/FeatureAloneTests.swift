@@ -157,4 +157,22 @@ struct FeatureAloneTests {
         await store.receive(.request(.openSubscriptions))
         await store.finish()
     }
+
+    @Test func aFormAloneKeepsWhatFitsOfAPasteAndHandsAMadeTokenToTheAccount() async {
+        let form = FormState(purpose: .apiToken, title: "New API token", message: "", fields: [.init(id: "name", label: "Name")], submitLabel: "Make")
+        let scope = Scoped(
+            owned: FormFeature.Owned(), shell: Shell(route: [.productList, .account, .form], form: form, notice: nil, isWaitingForStorage: false),
+            customer: Customer(customerID: "acct_1", signedIn: nil), context: FeatureContext(cartLines: []))
+        let store = FeatureTestStore(scope, reducer: FormFeature.reducer)
+        store.send(.textInput(String(repeating: "x", count: 130))) {
+            $0.shell.form?.fields[0].value = String(repeating: "x", count: 120)
+            $0.shell.form?.fields[0].error = "That is too long."
+        }
+        store.send(.form(.apiTokenMade(secret: "sfp_secret", name: "cron job"))) {
+            $0.shell.form = nil
+            $0.shell.route = [.productList, .account]
+        }
+        await store.receive(.request(.showNewAPIToken(secret: "sfp_secret", name: "cron job")))
+        await store.finish()
+    }
 }

@@ -24,7 +24,9 @@ public enum FormAction: Equatable, Sendable {
 @MainActor
 public enum FormFeature {
     /// What the forms own beside the shell, where the form on top lives: nothing.
-    public struct Owned: Equatable, Sendable {}
+    public struct Owned: Equatable, Sendable {
+        public init() {}
+    }
 
     typealias State = Scoped<Owned>
 
