@@ -48,8 +48,8 @@ final class OpenSSHJoinListener: @unchecked Sendable {
             }
         }
         source.setCancelHandler { close(socket) }
-        source.resume()
         self.source = source
+        source.resume()
     }
 
     /// Takes no more joiners and removes the socket file; sessions already joined run on until drained.
@@ -112,22 +112,27 @@ private final class JoinedConnection: @unchecked Sendable, LiveObject {
         self.onFinish = onFinish
     }
 
+    /// Starts reading the joiner's messages and its join deadline, on the connection's own queue: a message can
+    /// arrive the moment the source resumes, and the handler that refuses it must find the source to cancel (it once
+    /// found none, on a loaded machine, and the refused joiner's socket was never closed).
     func listen() {
-        let source = DispatchSource.makeReadSource(fileDescriptor: socket, queue: queue)
-        source.setEventHandler { [weak self] in self?.readMessages() }
-        // Closed only once the source is done with it: a descriptor closed under a live source could be reused.
-        source.setCancelHandler { [socket] in close(socket) }
-        source.resume()
-        self.source = source
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.schedule(deadline: .now() + .milliseconds(Int(context.joinDeadline.components.seconds * 1000)))
-        timer.setEventHandler { [weak self] in
-            guard let self, !joined else { return }
-            context.refusals.log("refused a joiner", "closed a joiner on \(context.path) that sent no join within \(context.joinDeadline)")
-            finish()
+        queue.async { [self] in
+            let source = DispatchSource.makeReadSource(fileDescriptor: socket, queue: queue)
+            source.setEventHandler { [weak self] in self?.readMessages() }
+            // Closed only once the source is done with it: a descriptor closed under a live source could be reused.
+            source.setCancelHandler { [socket] in close(socket) }
+            let timer = DispatchSource.makeTimerSource(queue: queue)
+            timer.schedule(deadline: .now() + .milliseconds(Int(context.joinDeadline.components.seconds * 1000)))
+            timer.setEventHandler { [weak self] in
+                guard let self, !joined else { return }
+                context.refusals.log("refused a joiner", "closed a joiner on \(context.path) that sent no join within \(context.joinDeadline)")
+                finish()
+            }
+            self.source = source
+            deadline = timer
+            source.resume()
+            timer.resume()
         }
-        timer.resume()
-        deadline = timer
     }
 
     private func readMessages() {
