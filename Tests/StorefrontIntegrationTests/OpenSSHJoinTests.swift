@@ -162,8 +162,7 @@ struct OpenSSHJoinTests {
         // cancel handler has run: on a loaded machine more than the last three can still be open when the loop ends, so
         // the count is given until a deadline to come back. Nothing announces a closed descriptor, so /proc is read
         // again every 10 ms: a busy loop here took the core the server needed to close them.
-        let settled = ContinuousClock.now.advanced(by: .seconds(60))
-        while descriptors() > before + 3, ContinuousClock.now < settled { usleep(10_000) }
+        _ = ProcessTree.waitUntil(timeout: .seconds(60)) { descriptors() <= before + 3 }
         #expect(
             descriptors() <= before + 3,
             "the server holds \(descriptors()) sockets and pipes, \(before) before the joiners; new: \(joinerKinds().subtracting(targetsBefore).sorted())"

@@ -135,11 +135,10 @@ struct ServeOverSSHTests {
         let server = try ServeProcess()
         let key = try server.makeClientKey("early")
         // The host names itself `storefront session-host` once it is ready to fork.
-        let deadline = ContinuousClock.now.advanced(by: .seconds(15))
         var ready: pid_t?
-        while ready == nil, ContinuousClock.now < deadline {
+        _ = ProcessTree.waitUntil(timeout: .seconds(15)) {
             ready = ProcessTree.child(of: server.pid, named: "session-host")
-            if ready == nil { usleep(1_000) }
+            return ready != nil
         }
         let host = try #require(ready, "the server's session host, ready")
         // A spare worker forked before the stop would start the session at once; it is held too.

@@ -113,14 +113,12 @@ struct ServeWorkersTests {
         }
         /// A worker of the host other than `busy` that `holds` says of, within 30 s.
         func worker(besides busy: pid_t?, _ holds: (pid_t) -> Bool) -> pid_t? {
-            let clock = ContinuousClock()
-            let deadline = clock.now.advanced(by: .seconds(30))
-            while clock.now < deadline {
-                if let found = ProcessTree.children(of: host).first(where: { $0 != busy && holds($0) }) { return found }
-                // /proc announces nothing; a busy loop would take the core the host forks with.
-                usleep(1_000)
+            var found: pid_t?
+            _ = ProcessTree.waitUntil(timeout: .seconds(30)) {
+                found = ProcessTree.children(of: host).first { $0 != busy && holds($0) }
+                return found != nil
             }
-            return nil
+            return found
         }
         let prepared = try #require(worker(besides: nil, opensDatabase), "the quiet server's spare opened \(database)")
         let key = try server.makeClientKey("prepared")

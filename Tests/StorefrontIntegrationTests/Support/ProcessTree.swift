@@ -40,16 +40,21 @@ enum ProcessTree {
     static func stop(_ pid: pid_t, timeout: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation) throws {
         blockingWaitAllowed("waiting for process \(pid) to stop", sourceLocation: sourceLocation)
         kill(pid, SIGSTOP)
+        guard waitUntil(timeout: timeout, { state(of: pid) == "T" }) else {
+            Issue.record(
+                "process \(pid) not stopped after \(timeout) (state \(state(of: pid).map(String.init) ?? "gone"))", sourceLocation: sourceLocation)
+            throw TmuxError(message: "process \(pid) not stopped")
+        }
+    }
+
+    /// Reads /proc until `holds` (a state nothing announces: a process stopped, a child forked), every millisecond,
+    /// or until `timeout`; whether it held. The one paced poll of the suite, for what the kernel tells no test.
+    static func waitUntil(timeout: Duration, _ holds: () -> Bool) -> Bool {
         let deadline = ContinuousClock.now.advanced(by: timeout)
-        // The kernel tells no one but a parent or a tracer that a process stopped: /proc is read until it says so.
-        while state(of: pid) != "T" {
-            guard ContinuousClock.now < deadline else {
-                Issue.record(
-                    "process \(pid) not stopped after \(timeout) (state \(state(of: pid).map(String.init) ?? "gone"))", sourceLocation: sourceLocation
-                )
-                throw TmuxError(message: "process \(pid) not stopped")
-            }
+        while !holds() {
+            guard ContinuousClock.now < deadline else { return false }
             usleep(1_000)
         }
+        return true
     }
 }
