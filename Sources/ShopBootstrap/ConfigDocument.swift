@@ -84,9 +84,6 @@ public struct ConfigDocument: Sendable {
         }
     }
 
-    /// The entries above the first header and under `[section]`, as the flat file's keys.
-    public func entries(in section: String?) -> [Entry] { entries.filter { $0.section == section } }
-
     private static func header(_ text: Substring) -> String? {
         guard text.hasSuffix("]") else { return nil }
         let name = text.dropFirst().dropLast().trimmingWhitespace()

@@ -9,11 +9,10 @@ public enum PaymentsChoice: String, CaseIterable, Codable, Sendable {
     case sandbox, stripe
 }
 
-/// Settings from the config file and the environment, before command-line flags are applied.
+/// The shop's own settings (`[shop]` in the config file), typed: what every command that opens a shop runs on.
 ///
-/// Precedence, highest first: flags, `STOREFRONT_*` environment variables, the config file,
-/// built-in defaults. The file is `$XDG_CONFIG_HOME/storefront/config` (default
-/// `~/.config/storefront/config`), one `key = value` per line, `#` starts a comment.
+/// They are read with every other setting by `ServiceConfiguration` (ShopCommands), from the one table of settings
+/// (`ServiceKey.all`), so the file, the environment and the flags are checked alike; `set` types each value.
 public struct ShopConfiguration: Equatable, Codable, Sendable {
     public var catalog: FilePath?
     public var dataDirectory: FilePath?
@@ -39,11 +38,6 @@ public struct ShopConfiguration: Equatable, Codable, Sendable {
     public var stripeRawCardData: Bool?
     /// A `postgres://` URL: the shop keeps everything in that PostgreSQL instead of SQLite.
     public var database: URL?
-
-    public static let keys = [
-        "catalog", "data-dir", "log-level", "one-tap", "one-tap-cart", "one-tap-product", "theme", "sandbox-latency-ms", "sandbox-test-cards",
-        "payments", "stripe-secret-key-file", "stripe-api-base", "stripe-return-url", "stripe-raw-card-data", "database", "mouse",
-    ]
 
     public init() {}
 
@@ -98,47 +92,6 @@ public struct ShopConfiguration: Equatable, Codable, Sendable {
         return base.appending("storefront")
     }
 
-    /// Reads the file (a missing file is fine), then applies the environment over it.
-    public static func load(environment: [String: String]) throws -> ShopConfiguration {
-        let url = fileURL(environment: environment)
-        var configuration = ShopConfiguration()
-        if let text = try readFile(url) {
-            configuration = try parse(text, source: url.path)
-        }
-        for (name, key) in environmentKeys {
-            if let value = environment[name], !value.isEmpty { try configuration.set(key, to: value, source: name, line: nil) }
-        }
-        // The shared One-Tap setting first, then each entry point's own, so the narrower one wins.
-        if let value = environment["STOREFRONT_ONE_TAP"], !value.isEmpty {
-            do { try configuration.applyOneTap(value) } catch {
-                throw ConfigurationError(source: "STOREFRONT_ONE_TAP", line: nil, message: "\(error)")
-            }
-        }
-        let switches: [(String, WritableKeyPath<ShopConfiguration, Bool?>)] = [
-            ("STOREFRONT_ONE_TAP_CART", \.oneTapCart), ("STOREFRONT_ONE_TAP_PRODUCT", \.oneTapProduct),
-            ("STOREFRONT_SANDBOX_TEST_CARDS", \.sandboxTestCards), ("STOREFRONT_MOUSE", \.mouse),
-            ("STOREFRONT_STRIPE_RAW_CARD_DATA", \.stripeRawCardData),
-        ]
-        for (name, path) in switches {
-            guard let value = environment[name], !value.isEmpty else { continue }
-            guard let on = parseSwitch(value) else {
-                throw ConfigurationError(source: name, line: nil, message: "must be on or off, got \"\(value)\"")
-            }
-            configuration[keyPath: path] = on
-        }
-        if let value = environment["STOREFRONT_PAYMENTS"], !value.isEmpty {
-            configuration.payments = try PaymentsChoice.parse(value, source: "STOREFRONT_PAYMENTS", line: nil)
-        }
-        if let latency = environment["STOREFRONT_SANDBOX_LATENCY_MS"], !latency.isEmpty {
-            guard let value = Int(latency), value >= 0 else {
-                throw ConfigurationError(
-                    source: "STOREFRONT_SANDBOX_LATENCY_MS", line: nil, message: "must be a whole number of milliseconds, got \"\(latency)\"")
-            }
-            configuration.sandboxLatencyMilliseconds = value
-        }
-        return configuration
-    }
-
     /// The config file's text, nil when there is none; anything else that keeps it from being read is an error,
     /// because a file silently skipped would drop its `data-dir` and send orders elsewhere.
     public static func readFile(_ url: URL) throws -> String? {
@@ -169,71 +122,40 @@ public struct ShopConfiguration: Equatable, Codable, Sendable {
         return text
     }
 
-    /// The shop's own keys: those above the first header and under `[shop]`; the fronts' sections are read by `up`.
-    public static func parse(_ text: String, source: String) throws -> ShopConfiguration {
-        let document = ConfigDocument(parsing: text)
-        if let problem = document.problems.first { throw ConfigurationError(source: source, line: problem.line, message: problem.message) }
-        var configuration = ShopConfiguration()
-        for entry in document.entries(in: nil) + document.entries(in: "shop") {
-            try configuration.apply(entry, source: source)
-        }
-        return configuration
-    }
-
-    /// Sets one of the shop's keys from the file.
-    public mutating func apply(_ entry: ConfigDocument.Entry, source: String) throws {
-        let (key, value, line) = (entry.key, entry.value, entry.line)
-        func refuse(_ message: String) -> ConfigurationError { ConfigurationError(source: source, line: line, message: message) }
-        switch key {
-        case _ where Self.textKeys.contains(key):
-            try set(key, to: value, source: source, line: line)
-        case "one-tap":
-            do { try applyOneTap(value) } catch { throw refuse("\(error)") }
-        case "one-tap-cart", "one-tap-product", "sandbox-test-cards", "mouse", "stripe-raw-card-data":
-            guard let on = Self.parseSwitch(value) else { throw refuse("\(key) must be on or off, got \"\(value)\"") }
-            switch key {
-            case "one-tap-cart": oneTapCart = on
-            case "one-tap-product": oneTapProduct = on
-            case "mouse": mouse = on
-            case "stripe-raw-card-data": stripeRawCardData = on
-            default: sandboxTestCards = on
-            }
-        case "payments": payments = try PaymentsChoice.parse(value, source: source, line: line)
-        case "sandbox-latency-ms":
-            guard let number = Int(value), number >= 0 else { throw refuse("sandbox-latency-ms must be a whole number, got \"\(value)\"") }
-            sandboxLatencyMilliseconds = number
-        default:
-            throw refuse("unknown key \"\(key)\"; known keys: \(Self.keys.joined(separator: ", "))")
-        }
-    }
 }
 
 extension ShopConfiguration {
-    /// The settings `set` reads from text, by their key in the file.
-    public static var textKeys: [String] { environmentKeys.map(\.1) }
-
-    /// The environment variables that set a text setting, by the setting's key in the file.
-    public static let environmentKeys = [
-        ("STOREFRONT_CATALOG", "catalog"), ("STOREFRONT_DATA_DIR", "data-dir"), ("STOREFRONT_LOG_LEVEL", "log-level"),
-        ("STOREFRONT_THEME", "theme"), ("STOREFRONT_STRIPE_SECRET_KEY_FILE", "stripe-secret-key-file"),
-        ("STOREFRONT_STRIPE_API_BASE", "stripe-api-base"), ("STOREFRONT_STRIPE_RETURN_URL", "stripe-return-url"),
-        ("STOREFRONT_DATABASE_URL", "database"),
-    ]
-
-    /// Sets the setting `key` from `text`, typed as it is used: paths as `FilePath`, addresses as `URL`.
-    /// The file, the environment and the flags all come through here, so each refuses the same text.
     /// What a secret that does not parse is told as, in place of its value.
     public static let unparsedSecret =
         "the value given does not parse and is not shown (it may hold a password). In a password, write # as %23, @ as %40, [ as %5B, ] as %5D, / as %2F and a space as %20; in a file, quote the value"
 
+    /// Sets the shop's setting `key` (its name in `[shop]`) from `text`, typed as it is used: paths as `FilePath`,
+    /// addresses as `URL`. The file, the environment and the flags all come through here, so each refuses the same text.
     public mutating func set(_ key: String, to text: String, source: String, line: Int?) throws {
         func refuse(_ message: String) -> ConfigurationError { ConfigurationError(source: source, line: line, message: message) }
+        func on() throws -> Bool {
+            guard let on = Self.parseSwitch(text) else { throw refuse("\(key) must be on or off, got \"\(text)\"") }
+            return on
+        }
         switch key {
         case "catalog": catalog = FilePath(text)
         case "data-dir": dataDirectory = FilePath(text)
         case "stripe-secret-key-file": stripeSecretKeyFile = FilePath(text)
         case "log-level": logLevel = text
         case "theme": theme = text
+        case "one-tap":
+            do { try applyOneTap(text) } catch { throw refuse("\(error)") }
+        case "one-tap-cart": oneTapCart = try on()
+        case "one-tap-product": oneTapProduct = try on()
+        case "sandbox-test-cards": sandboxTestCards = try on()
+        case "mouse": mouse = try on()
+        case "stripe-raw-card-data": stripeRawCardData = try on()
+        case "payments": payments = try PaymentsChoice.parse(text, source: source, line: line)
+        case "sandbox-latency-ms":
+            guard let number = Int(text), (0...60_000).contains(number) else {
+                throw refuse("sandbox-latency-ms must be a whole number of milliseconds from 0 to 60000, got \"\(text.prefix(40))\"")
+            }
+            sandboxLatencyMilliseconds = number
         case "stripe-api-base", "stripe-return-url", "database":
             // Which addresses each takes (https or loopback; postgres://) is checked where it is used, with its reason.
             guard let url = URL(string: text), url.scheme != nil else {

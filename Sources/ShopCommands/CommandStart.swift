@@ -5,32 +5,24 @@ import StoragePostgres
 import SystemPackage
 
 extension ShopConfiguration {
-    /// Loads the file and environment for a command; a bad one is told on stderr and exits 78.
+    /// The shop's settings from the file and the environment, read as `up` reads them; each problem is told on stderr
+    /// and the command exits 78.
     public static func loadForCommand(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ShopConfiguration {
-        do {
-            return try load(environment: environment)
-        } catch let error as ConfigurationError {
-            complain("bad configuration: \(error)")
+        let configuration = ServiceConfiguration.load(environment: environment)
+        guard configuration.problems.isEmpty else {
+            for problem in configuration.problems { complain("bad configuration: \(problem)") }
             throw ExitCodes.configError
         }
+        return configuration.shop
     }
 
     /// A command's configuration: the file and the environment, with its flags over them (a bad value is told and exits
-    /// 64, a bad file 78). `oneTap` is `--one-tap`'s setting; `stripeRawCardData` only ever turns raw card data on.
-    public static func forCommand(
-        flags: [(key: String, value: String?)], payments: PaymentsChoice? = nil, stripeRawCardData: Bool = false, oneTap: String? = nil,
-        environment: [String: String] = ProcessInfo.processInfo.environment
-    ) throws -> ShopConfiguration {
+    /// 64, a bad file 78).
+    public static func forCommand(flags: [(key: String, value: String?)], environment: [String: String] = ProcessInfo.processInfo.environment)
+        throws -> ShopConfiguration
+    {
         var configuration = try loadForCommand(environment: environment)
-        if let payments { configuration.payments = payments }
         try configuration.apply(flags: flags)
-        if stripeRawCardData { configuration.stripeRawCardData = true }
-        if let oneTap {
-            do { try configuration.applyOneTap(oneTap) } catch {
-                complain("\(error)")
-                throw ExitCodes.usage
-            }
-        }
         return configuration
     }
 

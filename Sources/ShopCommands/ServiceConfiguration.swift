@@ -139,9 +139,7 @@ public struct ServiceConfiguration: Sendable {
     /// A shop key is read by the code every command reads it with, so `up` refuses what `run` would.
     private static func shopProblem(_ key: ServiceKey, _ text: String) -> String? {
         var scratch = ShopConfiguration()
-        do { try scratch.apply(ConfigDocument.Entry(section: nil, key: key.key, value: text, line: 0), source: "") } catch let error
-            as ConfigurationError
-        {
+        do { try scratch.set(key.key, to: text, source: "", line: nil) } catch let error as ConfigurationError {
             return error.message
         } catch { return "\(error)" }
         return nil
@@ -152,7 +150,7 @@ public struct ServiceConfiguration: Sendable {
         var shop = ShopConfiguration()
         for value in values where value.key.section == "shop" && value.source != .defaultValue {
             guard let text = value.text else { continue }
-            try? shop.apply(ConfigDocument.Entry(section: nil, key: value.key.key, value: text, line: 0), source: "")
+            try? shop.set(value.key.key, to: text, source: "", line: nil)
         }
         return shop
     }

@@ -22,45 +22,14 @@ struct APICommand: AsyncParsableCommand {
 
     @OptionGroup var latency: SandboxLatencyOption
 
-    @Option(
-        help: ArgumentHelp("HOST:PORT to listen on; port 0 picks a free one (printed at start).", valueName: "address"),
-        transform: ListenAddress.init(argument:))
-    var listen = ListenAddress(host: "127.0.0.1", port: 8081)
-
-    @Option(
-        name: .customLong("rate-limit"),
-        help: ArgumentHelp("Requests one token may make a minute; a burst of half as many (at least 1) may come at once.", valueName: "n"))
-    var rateLimit = 120
-
-    @Option(
-        name: .customLong("request-timeout"),
-        help: ArgumentHelp(
-            "Close a connection that has not sent a whole request (head and body) after this long (default: 30s).", valueName: "duration"),
-        transform: Arguments.duration("--request-timeout", examples: "10s or 1m"))
-    var requestTimeout = Duration.seconds(30)
-
-    @Option(name: .customLong("connections-per-address"), help: ArgumentHelp("Connections one client address may hold at once.", valueName: "n"))
-    var connectionsPerAddress = 32
-
-    @Option(
-        name: .customLong("bank-check-window"),
-        help: ArgumentHelp(
-            "How long an order waits for its bank's check (3-D Secure) before it is voided and its stock released (default: 15m).",
-            valueName: "duration"), transform: Arguments.duration("--bank-check-window", examples: "15m or 1h"))
-    var bankCheckWindow = Duration.seconds(15 * 60)
-
-    @Option(
-        name: .customLong("admin-keys"),
-        help: ArgumentHelp(
-            "The authorized_keys file of `serve --admin-keys`: a merchant token is honoured only while its key is in it (read again when it changes). Without it, merchant tokens are refused.",
-            valueName: "file"))
-    var adminKeys: String?
-
-    @Option(name: .customLong("max-connections"), help: ArgumentHelp("Connections open at once, from everyone.", valueName: "n"))
-    var maxConnections = 512
-
-    @Option(name: .customLong("max-body"), help: ArgumentHelp("The largest request body, in bytes.", valueName: "bytes"))
-    var maxBody = 64 * 1024
+    @Option(defaultOf: "api.listen", as: SettingValue.address) var listen: ListenAddress
+    @Option(defaultOf: "api.rate-limit", as: SettingValue.number) var rateLimit: Int
+    @Option(defaultOf: "api.request-timeout", as: SettingValue.duration) var requestTimeout: Duration
+    @Option(defaultOf: "api.connections-per-address", as: SettingValue.number) var connectionsPerAddress: Int
+    @Option(defaultOf: "api.bank-check-window", as: SettingValue.duration) var bankCheckWindow: Duration
+    @Option(setting: "api.admin-keys", as: SettingValue.text) var adminKeys: String?
+    @Option(defaultOf: "api.max-connections", as: SettingValue.number) var maxConnections: Int
+    @Option(defaultOf: "api.max-body", as: SettingValue.number) var maxBody: Int
 
     func validate() throws {
         if let problem = settings.problem { throw ValidationError(problem) }

@@ -6,29 +6,10 @@ import ShopPorts
 /// How the shop mails its shoppers: the mail command and who the messages are from. `run`, `admin`, `serve` and
 /// `mail-worker` take these.
 struct MailSettings: ParsableArguments {
-    @Option(
-        name: .customLong("mail-command"),
-        help: ArgumentHelp(
-            "A sendmail-compatible command that takes a message on stdin, such as \"sendmail -t -i\" or \"msmtp -t\". Env: STOREFRONT_MAIL_COMMAND. Without one, messages wait in the outbox (mail-worker defaults to sendmail -t -i).",
-            valueName: "command"))
-    var command: String?
-
-    @Option(
-        name: .customLong("mail-from"),
-        help: ArgumentHelp(
-            "The address the shop's messages come from, under the shop's name. Env: STOREFRONT_MAIL_FROM. Default: storefront@HOSTNAME.",
-            valueName: "address"))
-    var from: String?
-
-    @Option(name: .customLong("mail-reply-to"), help: ArgumentHelp("Where replies go. Env: STOREFRONT_MAIL_REPLY_TO.", valueName: "address"))
-    var replyTo: String?
-
-    @Option(
-        name: .customLong("mail-timeout"),
-        help: ArgumentHelp(
-            "How long the mail command may take for one message before it is killed and the message tried again later (default: 60s).",
-            valueName: "duration"), transform: Arguments.duration("--mail-timeout", examples: "30s or 2m"))
-    var timeout = Duration.seconds(60)
+    @Option(setting: "mail.command", as: SettingValue.text) var command: String?
+    @Option(setting: "mail.from", as: SettingValue.text) var from: String?
+    @Option(setting: "mail.reply-to", as: SettingValue.text) var replyTo: String?
+    @Option(defaultOf: "mail.timeout", as: SettingValue.duration) var timeout: Duration
 
     /// What these options choose.
     var choice: MailChoice { MailChoice(command: command, from: from, replyTo: replyTo, timeout: timeout) }

@@ -62,22 +62,9 @@ extension Run {
 
 /// How the shop or the console uses the terminal, and what it logs: the options `run` and `admin` share.
 struct TerminalOptions: ParsableArguments {
-    @Option(
-        name: .customLong("log-level"),
-        help: ArgumentHelp("trace, debug, info, notice, warning, error or critical. Env: STOREFRONT_LOG_LEVEL.", valueName: "level"))
-    var logLevel: Logger.Level?
-
-    @Option(
-        help: ArgumentHelp(
-            "auto (asks the terminal for its background), dark, light or mono (NO_COLOR also selects mono). Env: STOREFRONT_THEME.",
-            valueName: "theme"))
-    var theme: ThemePreference?
-
-    @Option(
-        help: ArgumentHelp(
-            "on or off: clicks and the wheel (default on; off leaves the terminal's own selection). Env: STOREFRONT_MOUSE.", valueName: "on|off"),
-        transform: Arguments.onOff("--mouse"))
-    var mouse: Bool?
+    @Option(setting: "shop.log-level", as: { Logger.Level(rawValue: $0) }) var logLevel: Logger.Level?
+    @Option(setting: "shop.theme", as: { ThemePreference(rawValue: $0) }) var theme: ThemePreference?
+    @Option(setting: "shop.mouse", as: SettingValue.onOff) var mouse: Bool?
 }
 
 /// `storefront admin`: the merchant console in this terminal, on the shop's database and payments.

@@ -25,64 +25,19 @@ struct Serve: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The TCP port to listen on; 0 picks a free one (printed at start).", valueName: "port"))
     var port = 2222
 
-    @Option(
-        name: .customLong("host-key"),
-        help: ArgumentHelp(
-            "The Ed25519 host key (OpenSSH format), created on first start. Default: DATA-DIR/ssh_host_ed25519_key.", valueName: "path"))
-    var hostKey: FilePath?
-
-    @Option(name: .customLong("max-sessions"), help: ArgumentHelp("Sessions open at once; more are told the shop is full.", valueName: "n"))
-    var maxSessions = 64
-
-    @Option(
-        name: .customLong("openssh-front"),
-        help: ArgumentHelp(
-            "How shoppers reach the shop through the system's OpenSSH (such as \"ssh shop@shop.example\"), told to guests: the way in for RSA keys (docs/openssh.md).",
-            valueName: "command"))
-    var openSSHFront: String?
-
-    @Option(
-        name: .customLong("join-socket"),
-        help: ArgumentHelp(
-            "Also take the sessions the system's OpenSSH hands over here (storefront sshd-config --join) into this server's workers: a local socket only this user may use (docs/openssh.md).",
-            valueName: "path"))
-    var joinSocket: String?
-
+    @Option(setting: "ssh.host-key", as: { FilePath($0) }) var hostKey: FilePath?
+    @Option(defaultOf: "ssh.max-sessions", as: SettingValue.number) var maxSessions: Int
+    @Option(setting: "ssh.openssh-front", as: SettingValue.text) var openSSHFront: String?
+    @Option(setting: "ssh.join-socket", as: SettingValue.text) var joinSocket: String?
     @OptionGroup var sessions: SessionTimeOptions
-
     @OptionGroup var guests: GuestLimitOptions
-
     @OptionGroup var mail: MailSettings
     @OptionGroup var admin: AdminListenOption
-
-    @Option(
-        name: .customLong("webhook-listen"),
-        help: ArgumentHelp(
-            "Also listen for Stripe's webhooks (POST /webhooks/stripe) on HOST:PORT, behind a TLS proxy (docs/webhooks.md).", valueName: "address"),
-        transform: ListenAddress.init(argument:))
-    var webhookListen: ListenAddress?
-
+    @Option(setting: "webhooks.listen", as: SettingValue.address, showingDefault: false) var webhookListen: ListenAddress?
     @OptionGroup var webhooks: WebhookSettings
-
-    @Option(
-        name: .customLong("admin-keys"),
-        help: ArgumentHelp("An authorized_keys file: these keys get the merchant console (storefront admin) instead of the shop.", valueName: "file"))
-    var adminKeys: String?
-
-    @Option(
-        name: .customLong("openid-providers"),
-        help: ArgumentHelp(
-            "A JSON file of OpenID Connect providers shoppers may sign in with from the terminal (docs/openid-connect.md). Env: STOREFRONT_OPENID_PROVIDERS.",
-            valueName: "file"))
-    var openIDProviders: String?
-
-    @Option(
-        name: .customLong("web-origin"),
-        help: ArgumentHelp(
-            "The origin of this shop's storefront web (https://shop.example), where a terminal's sign-in link opens and subscription mail sends subscribers. Env: STOREFRONT_WEB_ORIGIN.",
-            valueName: "url"))
-    var webOrigin: String?
-
+    @Option(setting: "ssh.admin-keys", as: SettingValue.text) var adminKeys: String?
+    @Option(setting: "ssh.openid-providers", as: SettingValue.text) var openIDProviders: String?
+    @Option(setting: "web.origin", as: SettingValue.text) var webOrigin: String?
     @OptionGroup var latency: SandboxLatencyOption
 
     @OptionGroup var sessionStart: SessionStartOption

@@ -5,17 +5,7 @@ import ShopCommands
 
 /// `--sandbox-latency-ms`: how long each sandbox payment call takes, in `run` and `api`, and in each session of a server.
 struct SandboxLatencyOption: ParsableArguments {
-    @Option(
-        name: .customLong("sandbox-latency-ms"),
-        help: ArgumentHelp(
-            "How long each sandbox payment call takes, to show progress (run's default: 300; a server's sessions take it).", valueName: "ms"))
-    var milliseconds: Int?
-
-    func validate() throws {
-        if let milliseconds, !(0...60_000).contains(milliseconds) {
-            throw ValidationError("--sandbox-latency-ms must be between 0 and 60000")
-        }
-    }
+    @Option(setting: "shop.sandbox-latency-ms", as: SettingValue.number) var milliseconds: Int?
 }
 
 extension ServerSessions.Start: ExpressibleByArgument {}
@@ -29,29 +19,11 @@ struct SessionStartOption: ParsableArguments {
             valueName: "fork|exec"))
     var start: ServerSessions.Start = .fork
 
-    @Option(
-        name: .customLong("sessions-per-worker"),
-        help: ArgumentHelp(
-            "With fork: sessions each worker process holds (default \(WorkerPolicy.defaultSessionsPerWorker)); 1 gives each session a process of its own. Env: STOREFRONT_SESSIONS_PER_WORKER.",
-            valueName: "n"))
-    var sessionsPerWorker: Int?
-
-    @Option(
-        name: .customLong("worker-recycle-after"),
-        help: ArgumentHelp("A worker takes no new session after this many, and ends after its last (default 1000).", valueName: "n"))
-    var recycleAfterSessions = 1_000
-
-    @Option(
-        name: .customLong("worker-lifetime"),
-        help: ArgumentHelp("Nor after this long: 30m, 6h (default 6h).", valueName: "duration"),
-        transform: Arguments.duration("--worker-lifetime", examples: "30m or 6h"))
-    var workerLifetime = Duration.seconds(6 * 3600)
+    @Option(setting: "sessions.per-worker", as: SettingValue.number) var sessionsPerWorker: Int?
+    @Option(defaultOf: "sessions.worker-recycle-after", as: SettingValue.number) var recycleAfterSessions: Int
+    @Option(defaultOf: "sessions.worker-lifetime", as: SettingValue.duration) var workerLifetime: Duration
 
     func validate() throws {
-        if let sessionsPerWorker, !(1...1_000).contains(sessionsPerWorker) {
-            throw ValidationError("--sessions-per-worker must be between 1 and 1000")
-        }
-        guard recycleAfterSessions >= 1 else { throw ValidationError("--worker-recycle-after must be at least 1") }
         if start == .exec, let sessionsPerWorker, sessionsPerWorker > 1 {
             // exec starts a new program per session; only forks of the host share workers.
             throw ValidationError("--sessions-per-worker needs --session-start fork (exec starts a program per session)")
@@ -61,11 +33,10 @@ struct SessionStartOption: ParsableArguments {
     /// The policy the flags give, over `STOREFRONT_SESSIONS_PER_WORKER` (the variable `up`'s `[sessions] per-worker` has).
     func workers(environment: [String: String]) throws -> WorkerPolicy {
         var perWorker = sessionsPerWorker ?? WorkerPolicy.defaultSessionsPerWorker
-        if sessionsPerWorker == nil, let value = environment["STOREFRONT_SESSIONS_PER_WORKER"] {
-            guard let number = Int(value), (1...1_000).contains(number) else {
-                throw ValidationError("STOREFRONT_SESSIONS_PER_WORKER must be a number from 1 to 1000, not \"\(value)\"")
-            }
-            perWorker = number
+        let key = ServiceKey["sessions.per-worker"]
+        if sessionsPerWorker == nil, let value = environment[key.environment] {
+            if let problem = key.problem(value, label: key.environment) { throw ValidationError(problem) }
+            perWorker = ServiceKey.wholeNumber(value) ?? perWorker
         }
         return WorkerPolicy(
             sessionsPerWorker: start == .exec ? 1 : perWorker, recycleAfterSessions: recycleAfterSessions, recycleAfter: workerLifetime)
@@ -89,33 +60,17 @@ extension ShopOptions {
 }
 
 /// How long a server's sessions may idle, how long a stop waits for them, and how fast one address may open them:
-/// `serve` and `web`.
+/// `serve` and `web` (whose defaults are the same as the SSH front's).
 struct SessionTimeOptions: ParsableArguments {
-    @Option(
-        name: .customLong("idle-timeout"),
-        help: ArgumentHelp("Close a session after this long without a key: 90s, 15m, 2h (default: 15m).", valueName: "duration"),
-        transform: Arguments.duration("--idle-timeout", examples: "90s, 15m or 2h"))
-    var idleTimeout = Duration.seconds(15 * 60)
-
-    @Option(
-        name: .customLong("drain-timeout"),
-        help: ArgumentHelp("How long SIGTERM waits for sessions to end before ending them (default: 10s).", valueName: "duration"),
-        transform: Arguments.duration("--drain-timeout", examples: "10s or 1m"))
-    var drainTimeout = Duration.seconds(10)
-
-    @Option(name: .customLong("connections-per-minute"), help: ArgumentHelp("Sessions one address may open in any minute.", valueName: "n"))
-    var connectionsPerMinute = 30
+    @Option(defaultOf: "ssh.idle-timeout", as: SettingValue.duration) var idleTimeout: Duration
+    @Option(defaultOf: "ssh.drain-timeout", as: SettingValue.duration) var drainTimeout: Duration
+    @Option(defaultOf: "ssh.connections-per-minute", as: SettingValue.number) var connectionsPerMinute: Int
 }
 
 /// How many guests (no key) the host and one address may have at once: `serve`, `sshd-config` and `sshd-session`.
 struct GuestLimitOptions: ParsableArguments {
-    @Option(
-        name: .customLong("max-guests"),
-        help: ArgumentHelp("Guest sessions (no key) open at once on this host, beside key holders' (default 16).", valueName: "n"))
-    var maxGuests = 16
-
-    @Option(name: .customLong("guests-per-address"), help: ArgumentHelp("Guest sessions one address may hold at once (default 2).", valueName: "n"))
-    var guestsPerAddress = 2
+    @Option(defaultOf: "ssh.max-guests", as: SettingValue.number) var maxGuests: Int
+    @Option(defaultOf: "ssh.guests-per-address", as: SettingValue.number) var guestsPerAddress: Int
 
     var limits: OpenSSHSession.GuestLimits { OpenSSHSession.GuestLimits(maxGuests: maxGuests, guestsPerAddress: guestsPerAddress) }
 }

@@ -48,71 +48,32 @@ struct Storefront: AsyncParsableCommand {
     }
 }
 
-extension PaymentsChoice: ExpressibleByArgument {}
-
 /// Options shared by every command that opens a shop. Flags win over the environment and the config file.
 struct ShopOptions: ParsableArguments {
-    @Option(
-        name: .long, help: ArgumentHelp("A catalog JSON file to sell from instead of the bundled one. Env: STOREFRONT_CATALOG.", valueName: "path"))
-    var catalog: String?
-
-    @Option(
-        name: .customLong("data-dir"),
-        help: ArgumentHelp("Where the shop keeps its files. Default: $XDG_DATA_HOME/storefront. Env: STOREFRONT_DATA_DIR.", valueName: "path"))
-    var dataDirectory: String?
-
-    @Option(
-        name: .customLong("one-tap"),
-        help: ArgumentHelp("One-Tap Buy now: on, off, cart, product or cart,product. Env: STOREFRONT_ONE_TAP.", valueName: "setting"))
-    var oneTap: String?
-
-    @Option(help: ArgumentHelp("The payment provider: sandbox (default) or stripe. Env: STOREFRONT_PAYMENTS.", valueName: "provider"))
-    var payments: PaymentsChoice?
-
-    @Option(
-        name: .customLong("stripe-secret-key-file"),
-        help: ArgumentHelp(
-            "A file (mode 0600, yours) holding the Stripe secret key, instead of STOREFRONT_STRIPE_SECRET_KEY. Env: STOREFRONT_STRIPE_SECRET_KEY_FILE.",
-            valueName: "path"
-        ))
-    var stripeSecretKeyFile: String?
-
-    @Option(
-        name: .customLong("stripe-api-base"),
-        help: ArgumentHelp("Stripe's API address. Default: https://api.stripe.com. Env: STOREFRONT_STRIPE_API_BASE.", valueName: "url"))
-    var stripeAPIBase: String?
-
-    @Option(
-        name: .customLong("stripe-return-url"),
-        help: ArgumentHelp(
-            "A page of yours Stripe sends the shopper back to after its card page or a card check. Needed with Stripe unless cards are typed in the shop. Env: STOREFRONT_STRIPE_RETURN_URL.",
-            valueName: "url"
-        ))
-    var stripeReturnURL: String?
-
-    @Flag(
-        name: .customLong("stripe-raw-card-data"),
-        help: ArgumentHelp(
-            "Take cards typed in the shop and send them to Stripe, instead of Stripe's card page. Only for a Stripe account granted raw card data access; it puts this host in PCI DSS scope for card data (SAQ D). Env: STOREFRONT_STRIPE_RAW_CARD_DATA=on."
-        ))
-    var stripeRawCardData = false
-
-    @Option(
-        help: ArgumentHelp(
-            "Keep everything in PostgreSQL: postgres://USER@HOST:PORT/DB?sslmode=require. Default: SQLite in the data directory. Env: STOREFRONT_DATABASE_URL.",
-            valueName: "url"
-        ))
-    var database: String?
+    @Option(setting: "shop.catalog", as: SettingValue.text) var catalog: String?
+    @Option(setting: "shop.data-dir", as: SettingValue.text) var dataDirectory: String?
+    @Option(setting: "shop.one-tap", as: SettingValue.text) var oneTap: String?
+    @Option(setting: "shop.payments", as: SettingValue.text) var payments: String?
+    @Option(setting: "shop.stripe-secret-key-file", as: SettingValue.text) var stripeSecretKeyFile: String?
+    @Option(setting: "shop.stripe-api-base", as: SettingValue.text) var stripeAPIBase: String?
+    @Option(setting: "shop.stripe-return-url", as: SettingValue.text) var stripeReturnURL: String?
+    @Flag(setting: "shop.stripe-raw-card-data") var stripeRawCardData: Bool
+    @Option(setting: "shop.database", as: SettingValue.text) var database: String?
 
     @Flag(name: .customLong("no-migrate"), help: "On PostgreSQL, do not bring the schema up to date; refuse a database that is not (exit 74).")
     var noMigrate = false
 
+    /// The flags given, by their key in `[shop]`: `configuration` and `up`'s `--set shop.KEY` take the same list.
+    var given: [(key: String, value: String?)] {
+        [
+            ("catalog", catalog), ("data-dir", dataDirectory), ("payments", payments), ("stripe-secret-key-file", stripeSecretKeyFile),
+            ("stripe-api-base", stripeAPIBase), ("stripe-return-url", stripeReturnURL), ("database", database), ("one-tap", oneTap),
+            ("stripe-raw-card-data", stripeRawCardData ? "on" : nil),
+        ]
+    }
+
     /// The file, environment and these flags, merged.
     func configuration(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ShopConfiguration {
-        try .forCommand(
-            flags: [
-                ("catalog", catalog), ("data-dir", dataDirectory), ("stripe-secret-key-file", stripeSecretKeyFile),
-                ("stripe-api-base", stripeAPIBase), ("stripe-return-url", stripeReturnURL), ("database", database),
-            ], payments: payments, stripeRawCardData: stripeRawCardData, oneTap: oneTap, environment: environment)
+        try .forCommand(flags: given, environment: environment)
     }
 }

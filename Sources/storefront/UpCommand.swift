@@ -22,19 +22,11 @@ struct UpCommand: AsyncParsableCommand {
 
     @OptionGroup var latency: SandboxLatencyOption
 
-    @Option(
-        name: .customLong("log-format"),
-        help: ArgumentHelp("text or json, over [log] format (docs/operations.md#logs).", valueName: "format"))
-    var logFormat: ServerLog.Format?
+    @Option(setting: "log.format", as: { ServerLog.Format(rawValue: $0) }) var logFormat: ServerLog.Format?
 
     /// The shop's flags, as every command takes them, over the file and the environment: `--set shop.KEY=VALUE`.
     var shopSettings: [String] {
-        let flags: [(String, String?)] = [
-            ("catalog", shop.catalog), ("data-dir", shop.dataDirectory), ("one-tap", shop.oneTap), ("payments", shop.payments?.rawValue),
-            ("stripe-secret-key-file", shop.stripeSecretKeyFile), ("stripe-api-base", shop.stripeAPIBase),
-            ("stripe-return-url", shop.stripeReturnURL), ("stripe-raw-card-data", shop.stripeRawCardData ? "on" : nil),
-            ("database", shop.database), ("sandbox-latency-ms", latency.milliseconds.map(String.init)),
-        ]
+        let flags = shop.given + [("sandbox-latency-ms", latency.milliseconds.map(String.init))]
         return flags.compactMap { key, value in value.map { "shop.\(key)=\($0)" } }
             + [logFormat.map { "log.format=\($0.rawValue)" }].compactMap { $0 }
     }

@@ -19,10 +19,7 @@ struct WebCommand: AsyncParsableCommand {
 
     @OptionGroup var shop: ShopOptions
 
-    @Option(
-        help: ArgumentHelp("HOST:PORT to listen on; port 0 picks a free one (printed at start).", valueName: "address"),
-        transform: ListenAddress.init(argument:))
-    var listen = ListenAddress(host: "127.0.0.1", port: 8080)
+    @Option(defaultOf: "web.listen", as: SettingValue.address) var listen: ListenAddress
 
     @Option(
         name: .customLong("public-origin"),
@@ -31,43 +28,13 @@ struct WebCommand: AsyncParsableCommand {
             valueName: "origin"))
     var publicOrigins: [String] = []
 
-    @Flag(
-        name: .customLong("trust-forwarded-for"),
-        help: "Take the visitor's address from the last X-Forwarded-For entry: only behind a proxy that sets it.")
-    var trustForwardedFor = false
-
-    @Option(name: .customLong("max-sessions"), help: ArgumentHelp("Browser sessions open at once; more are told the shop is full.", valueName: "n"))
-    var maxSessions = 32
-
-    @Option(name: .customLong("sessions-per-address"), help: ArgumentHelp("Sessions one address may hold at once.", valueName: "n"))
-    var sessionsPerAddress = 2
-
-    @Option(
-        name: .customLong("connections-per-address"),
-        help: ArgumentHelp(
-            "HTTP connections one address may hold at once; ignored with --trust-forwarded-for, where all come from the proxy.", valueName: "n"))
-    var connectionsPerAddress = 16
-
-    @Option(
-        name: .customLong("max-session-length"),
-        help: ArgumentHelp("Close a session after this long, however busy (default: 2h).", valueName: "duration"),
-        transform: Arguments.duration("--max-session-length", examples: "30m or 2h"))
-    var maxSessionLength = Duration.seconds(2 * 60 * 60)
-
-    @Option(
-        name: .customLong("request-timeout"),
-        help: ArgumentHelp(
-            "Close a connection that has not sent a whole request (head and body) after this long, however slowly it sends, or sits idle between requests (default: 30s).",
-            valueName: "duration"), transform: Arguments.duration("--request-timeout", examples: "10s or 1m"))
-    var requestTimeout = Duration.seconds(30)
-
-    @Option(
-        name: .customLong("openid-providers"),
-        help: ArgumentHelp(
-            "A JSON file of OpenID Connect providers visitors may sign in with (docs/openid-connect.md). Env: STOREFRONT_OPENID_PROVIDERS.",
-            valueName: "file"))
-    var openIDProviders: String?
-
+    @Flag(setting: "web.trust-forwarded-for") var trustForwardedFor: Bool
+    @Option(defaultOf: "web.max-sessions", as: SettingValue.number) var maxSessions: Int
+    @Option(defaultOf: "web.sessions-per-address", as: SettingValue.number) var sessionsPerAddress: Int
+    @Option(defaultOf: "web.connections-per-address", as: SettingValue.number) var connectionsPerAddress: Int
+    @Option(defaultOf: "web.max-session-length", as: SettingValue.duration) var maxSessionLength: Duration
+    @Option(defaultOf: "web.request-timeout", as: SettingValue.duration) var requestTimeout: Duration
+    @Option(setting: "ssh.openid-providers", as: SettingValue.text) var openIDProviders: String?
     @OptionGroup var sessions: SessionTimeOptions
 
     @OptionGroup var mail: MailSettings

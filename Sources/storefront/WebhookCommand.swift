@@ -6,13 +6,7 @@ import ShopServices
 
 /// How the webhook listener checks what arrives: the endpoint's signing secrets. `serve` and `webhooks` take these.
 struct WebhookSettings: ParsableArguments {
-    @Option(
-        name: .customLong("webhook-secret-file"),
-        help: ArgumentHelp(
-            "A file (mode 0600, yours) holding the endpoint's signing secret (whsec_…), one per line while a secret is rotated. Env: STOREFRONT_STRIPE_WEBHOOK_SECRET (comma-separated).",
-            valueName: "path"
-        ))
-    var secretFile: String?
+    @Option(setting: "webhooks.secret-file", as: SettingValue.text) var secretFile: String?
 }
 
 extension ListenAddress {
@@ -74,13 +68,7 @@ struct WebhooksCommand: AsyncParsableCommand {
 
 /// `--admin-listen` on every server command: the operator's `/healthz` and `/readyz` (docs/operations.md).
 struct AdminListenOption: ParsableArguments {
-    @Option(
-        name: .customLong("admin-listen"),
-        help: ArgumentHelp(
-            "HOST:PORT for GET /healthz and /readyz (docs/operations.md); keep it off the public addresses. Off by default.", valueName: "address"),
-        transform: ListenAddress.init(argument:))
-    var address: ListenAddress?
-
+    @Option(setting: "admin.listen", as: SettingValue.address) var address: ListenAddress?
     @Option(
         name: .customLong("metrics"),
         help: ArgumentHelp("GET /metrics on the admin listener, in Prometheus's format (default: on).", valueName: "on|off"),
@@ -110,10 +98,7 @@ struct StatusCommand: AsyncParsableCommand {
 
 /// `--log-format` on every server command: the log on stdout as text lines or one JSON object per line.
 struct LogFormatOption: ParsableArguments {
-    @Option(
-        name: .customLong("log-format"),
-        help: ArgumentHelp("text (a timestamp and a line, the default) or json (one object per line: docs/operations.md#logs).", valueName: "format"))
-    var format: ServerLog.Format?
+    @Option(setting: "log.format", as: { ServerLog.Format(rawValue: $0) }) var format: ServerLog.Format?
 
     /// Sets the server's log to it; levels from STOREFRONT_LOG_LEVEL when it names one.
     func apply(environment: [String: String] = ProcessInfo.processInfo.environment) {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ShopCommands
 import StorefrontTesting
 import Testing
 
@@ -104,7 +105,7 @@ struct CommandLineTests {
         let binary = try BuiltProduct.requireStorefront()
         let home = TemporaryDirectory.make()
         try FileManager.default.createDirectory(at: home.appendingPathComponent("storefront"), withIntermediateDirectories: true)
-        let base = ["XDG_CONFIG_HOME": home.path, "PATH": "/usr/bin:/bin", "STOREFRONT_CONFIG": home.path + "/none.toml"]
+        let base = ["XDG_CONFIG_HOME": home.path, "PATH": "/usr/bin:/bin"]
         for url in ["postgres://shop:hunter2#x@db.example/shop", "postgres://shop:hunter2[x@db.example/shop"] {
             var runs = [
                 try Subprocess.run(binary, ["headless", "--data-dir", scratch, "--database", url], environment: base),
@@ -229,5 +230,30 @@ extension CommandLineTests {
         #expect(busy.status == 75, "\(busy.stderr)")
         #expect(busy.stdout.isEmpty, "no list is printed for an error")
         #expect(busy.stderr.contains("is busy: another process holds a lock on it"), "\(busy.stderr)")
+    }
+
+    /// A flag takes its bounds and its help from the settings table, so it refuses what the config file refuses.
+    @Test func aFlagRefusesWhatTheFileRefusesInTheTablesWords() throws {
+        let binary = try BuiltProduct.requireStorefront()
+        let flag = try Subprocess.run(binary, ["serve", "--max-sessions", "0", "--data-dir", scratch])
+        #expect(flag.status == 64 && flag.stderr.contains("--max-sessions must be a whole number from 1 to 10000, got \"0\""), "\(flag.stderr)")
+        let set = try Subprocess.run(
+            binary, ["config", "check", "--set", "ssh.max-sessions=0"], environment: ["PATH": "/usr/bin:/bin", "HOME": scratch])
+        #expect(set.status == 78 && set.stderr.contains("ssh.max-sessions must be a whole number from 1 to 10000, got \"0\""), "\(set.stderr)")
+        let help = try Subprocess.run(binary, ["serve", "--help"])
+        #expect(
+            help.stdout.replacingOccurrences(of: "\n ", with: " ").split(whereSeparator: \.isWhitespace).joined(separator: " ").contains(
+                "Sessions open at once; more are told the shop is full. Default: 64."), "\(help.stdout)")
+    }
+
+    /// Every flag the settings table names is one some command takes: a flag renamed in one place only is caught.
+    @Test func everyFlagTheTableNamesIsTaken() throws {
+        let binary = try BuiltProduct.requireStorefront()
+        var helps = ""
+        for command in [["run"], ["serve"], ["web"], ["api"], ["up"], ["webhooks", "listen"], ["admin"]] {
+            helps += try Subprocess.run(binary, command + ["--help"]).stdout
+        }
+        let missing = ServiceKey.all.compactMap(\.flag).filter { !helps.contains("--\($0) ") && !helps.contains("--\($0)\n") }
+        #expect(missing == [], "flags in ServiceKey.all that no command takes")
     }
 }

@@ -186,6 +186,22 @@ struct ServiceConfigurationTests {
             changes.map { "\($0.key.name) \($0.description) \($0.key.reloadable ? "live" : "restart")" },
             ["ssh.listen 0.0.0.0:2222 → 0.0.0.0:2200 restart", "ssh.max-sessions 100 → 3 live"])
     }
+
+    /// docs/configuration.md's table is the settings table, so a setting added, renamed or reworded is documented as
+    /// the code has it. `STOREFRONT_RECORD_DOCS=1` writes the page's table anew.
+    @Test func theDocsTableIsTheSettingsTable() throws {
+        let page = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../docs/configuration.md")
+        let text = try String(contentsOf: page, encoding: .utf8)
+        let (begin, end) = ("<!-- settings table: begin -->\n", "<!-- settings table: end -->")
+        let start = try #require(text.range(of: begin), "docs/configuration.md has no \(begin)")
+        let stop = try #require(text.range(of: end, range: start.upperBound..<text.endIndex), "docs/configuration.md has no \(end)")
+        let table = ServiceKey.documentationTable + "\n"
+        if ProcessInfo.processInfo.environment["STOREFRONT_RECORD_DOCS"] == "1" {
+            try text.replacingCharacters(in: start.upperBound..<stop.lowerBound, with: table).write(to: page, atomically: true, encoding: .utf8)
+        }
+        expectNoDifference(String(text[start.upperBound..<stop.lowerBound]), table, "docs/configuration.md: STOREFRONT_RECORD_DOCS=1 writes it")
+        #expect(Set(ServiceKey.all.map(\.name)).count == ServiceKey.all.count, "each setting is in the table once")
+    }
 }
 
 /// `up`'s workers: a pass that fails is tried again after a back-off that doubles, and a pass that works resets it.

@@ -1,5 +1,6 @@
 import Foundation
 import ShopBootstrap
+import ShopCommands
 import StorefrontTesting
 import SystemPackage
 import Testing
@@ -20,9 +21,11 @@ struct ShopConfigurationTests {
             database = postgres://shop@db/shop
             """.utf8
         ).write(to: folder.appendingPathComponent("config"))
-        let configuration = try ShopConfiguration.load(environment: [
+        let read = ServiceConfiguration.load(environment: [
             "HOME": home.path, "STOREFRONT_PAYMENTS": "sandbox", "STOREFRONT_ONE_TAP_PRODUCT": "on",
         ])
+        #expect(read.problems.isEmpty, "\(read.problems)")
+        let configuration = read.shop
         #expect(configuration.dataDirectory(environment: [:]) == FilePath("/srv/shop"))
         #expect(configuration.payments == .sandbox, "the environment wins over the file")
         #expect(configuration.oneTapCart == true && configuration.oneTapProduct == true)
@@ -30,13 +33,15 @@ struct ShopConfigurationTests {
     }
 
     @Test func aBadLineIsNamedWithItsNumber() {
-        #expect(throws: ConfigurationError.self) { try ShopConfiguration.parse("theme = dark\nmouse = maybe\n", source: "config") }
-        do {
-            _ = try ShopConfiguration.parse("theme = dark\n\nstripe-api-base = not a url\n", source: "config")
-            Issue.record("a URL that is not one was taken")
-        } catch {
-            #expect("\(error)" == "config:3: stripe-api-base must be a URL, got \"not a url\"")
+        func problems(_ text: String) -> [String] {
+            ServiceConfiguration.resolve(text: text, path: "config", environment: [:], overrides: []).problems.map(\.description)
         }
+        #expect(problems("theme = dark\nmouse = maybe\n") == ["config:2: mouse must be on or off, got \"maybe\""])
+        #expect(problems("theme = dark\n\nstripe-api-base = not a url\n") == ["config:3: stripe-api-base must be a URL, got \"not a url\""])
+        #expect(
+            problems("sandbox-latency-ms = 99999\n") == [
+                "config:1: sandbox-latency-ms must be a whole number of milliseconds from 0 to 60000, got \"99999\""
+            ], "the bound the flag has holds in the file too")
     }
 
     @Test func withoutASettingTheDataDirectoryIsXDGs() {
