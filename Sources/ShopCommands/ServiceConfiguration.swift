@@ -95,7 +95,7 @@ public struct ServiceConfiguration: Sendable {
                 values.append(Value(key: key, text: key.defaultValue, source: .defaultValue))
                 continue
             }
-            if let problem = key.section == "shop" ? shopProblem(key, text) : key.problem(text) { problems.append(error(problem, from: source)) }
+            if let problem = key.problem(text) { problems.append(error(problem, from: source)) }
             values.append(Value(key: key, text: text, source: source))
         }
         problems += flagProblems
@@ -134,15 +134,6 @@ public struct ServiceConfiguration: Sendable {
         let known = ServiceKey.all.filter { $0.section == section }.map(\.key)
         return ConfigurationError(
             source: path, line: entry.line, message: "unknown key \"\(entry.key)\" in [\(section)]; known keys: \(known.joined(separator: ", "))")
-    }
-
-    /// A shop key is read by the code every command reads it with, so `up` refuses what `run` would.
-    private static func shopProblem(_ key: ServiceKey, _ text: String) -> String? {
-        var scratch = ShopConfiguration()
-        do { try scratch.set(key.key, to: text, source: "", line: nil) } catch let error as ConfigurationError {
-            return error.message
-        } catch { return "\(error)" }
-        return nil
     }
 
     /// The shop's settings as every command takes them.

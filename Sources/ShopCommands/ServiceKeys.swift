@@ -62,6 +62,14 @@ public struct ServiceKey: Sendable {
     /// `section.key`.
     public func problem(_ text: String, label: String? = nil) -> String? {
         let name = label ?? self.name
+        if section == "shop" {
+            // The shop's keys are typed by the setter every command reads them with, so each refuses the same text.
+            var scratch = ShopConfiguration()
+            do { try scratch.set(key, to: text, source: "", line: nil) } catch let error as ConfigurationError { return error.message } catch {
+                return "\(error)"
+            }
+            return nil
+        }
         switch kind {
         case .text, .path, .list: return nil
         case .url:

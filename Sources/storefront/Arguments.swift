@@ -87,9 +87,9 @@ extension ServiceKey {
     func flagValue<T>(_ type: @escaping @Sendable (String) -> T?) -> @Sendable (String) throws -> T {
         let label = "--\(flag ?? key)"
         return { [self] text in
-            // The shop's own settings are checked by `ShopConfiguration.set` once the command reads its configuration,
-            // where a secret is never echoed; ArgumentParser's own message would quote the value.
-            if section != "shop", let problem = problem(text, label: label) { throw ValidationError(problem) }
+            // A secret is checked once the command reads its configuration, where it is never echoed: ArgumentParser's
+            // own message would quote the value.
+            if !secret, let problem = problem(text, label: label) { throw ValidationError(problem) }
             guard let value = type(text) else { throw ValidationError("\(label) cannot be \"\(text.prefix(40))\"") }
             return value
         }

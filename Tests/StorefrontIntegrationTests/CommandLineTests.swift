@@ -240,6 +240,11 @@ extension CommandLineTests {
         let set = try Subprocess.run(
             binary, ["config", "check", "--set", "ssh.max-sessions=0"], environment: ["PATH": "/usr/bin:/bin", "HOME": scratch])
         #expect(set.status == 78 && set.stderr.contains("ssh.max-sessions must be a whole number from 1 to 10000, got \"0\""), "\(set.stderr)")
+        // A shop setting's flag is refused by the setter the file's value goes through, with its bound.
+        let latency = try Subprocess.run(binary, ["api", "--sandbox-latency-ms", "99999", "--data-dir", scratch], timeout: .seconds(30))
+        #expect(
+            latency.status == 64 && latency.stderr.contains("sandbox-latency-ms must be a whole number of milliseconds from 0 to 60000"),
+            "\(latency.stderr)")
         let help = try Subprocess.run(binary, ["serve", "--help"])
         #expect(
             help.stdout.replacingOccurrences(of: "\n ", with: " ").split(whereSeparator: \.isWhitespace).joined(separator: " ").contains(
