@@ -44,14 +44,26 @@ public struct PaymentStack: Sendable {
         return stack
     }
 
+    /// A stack from its parts: a test's own client of the provider, or the sandbox's.
+    public init(
+        provider: any PaymentProvider, processor: any ChargeProcessor, refunds: any RefundProcessor, close: @escaping @Sendable () async -> Void,
+        webhook: (@Sendable (_ secrets: [String]) -> any ProviderWebhook)? = nil
+    ) {
+        (self.provider, self.processor, self.refunds, self.close, self.webhook) = (provider, processor, refunds, close, webhook)
+    }
+
+    /// The sandbox's payments through `processor`, which a test keeps to read what it charged.
+    public static func sandbox(_ processor: SandboxProcessor) -> PaymentStack {
+        PaymentStack(provider: SandboxPaymentProvider(processor: processor), processor: processor, refunds: processor, close: {})
+    }
+
     private static func unmetered(
         _ choice: Choice, ledger: any ChargeLedger, references: any ProviderReferenceRepository, currency: Currency, clock: any Clock<Duration>,
         latency: Duration, reached: @escaping @Sendable (String) -> Void, log: @escaping @Sendable (String) -> Void
     ) -> PaymentStack {
         switch choice {
         case .sandbox:
-            let processor = SandboxProcessor(clock: clock, latency: latency, ledger: ledger)
-            return PaymentStack(provider: SandboxPaymentProvider(processor: processor), processor: processor, refunds: processor, close: {})
+            return sandbox(SandboxProcessor(clock: clock, latency: latency, ledger: ledger))
         case .stripe(let settings):
             let client = StripeClient(key: settings.key, base: settings.base)
             let processor = StripeChargeProcessor(client: client, key: settings.key, references: references, returnURL: settings.returnURL) {

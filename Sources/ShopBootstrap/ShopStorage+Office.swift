@@ -9,10 +9,11 @@ extension ShopStorage {
         .seconds(environment["STOREFRONT_SETTLE_AFTER_SECONDS"].flatMap(Int.init).map { max(0, $0) } ?? 120)
     }
 
-    /// The merchant backend every front charges through (the terminal's sheet, the API, the webhook listener).
-    public func merchantBackend(_ payments: PaymentStack, environment: [String: String]) -> LiveMerchantBackend {
+    /// The merchant backend every front charges through (the terminal's sheet, the API, the webhook listener); `dates`
+    /// is the clock a test moves.
+    public func merchantBackend(_ payments: PaymentStack, environment: [String: String], dates: DateSource = .system) -> LiveMerchantBackend {
         let fault = FaultHook(environment: environment)
-        return LiveMerchantBackend(processor: payments.processor, orders: orders, dates: .system, subscriptions: subscriptions) {
+        return LiveMerchantBackend(processor: payments.processor, orders: orders, dates: dates, subscriptions: subscriptions) {
             fault.reached($0.rawValue)
         }
     }
@@ -35,10 +36,10 @@ extension ShopStorage {
 
     /// The back office every front changes orders through (the console, the API, the `orders` commands): this shop's
     /// orders, stock, mail and currency, its provider's refunds.
-    public func backOffice(_ payments: PaymentStack, environment: [String: String]) -> LiveBackOffice {
+    public func backOffice(_ payments: PaymentStack, environment: [String: String], dates: DateSource = .system) -> LiveBackOffice {
         let fault = FaultHook(environment: environment)
         return LiveBackOffice(
-            orders: orders, stock: stock, processor: payments.refunds, mail: outbox, dates: .system, currency: currency,
+            orders: orders, stock: stock, processor: payments.refunds, mail: outbox, dates: dates, currency: currency,
             refundInFlightAge: Self.settleAfter(environment: environment)
         ) { fault.reached($0.rawValue) }
     }

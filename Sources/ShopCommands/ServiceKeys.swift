@@ -158,7 +158,7 @@ extension ServiceKey {
                 "ssh", "guests-per-address", .count(1...1_000), "2", reloadable: true, flag: "guests-per-address",
                 help: "Guest sessions one address may hold at once."),
             ServiceKey(
-                "ssh", "connections-per-minute", .count(1...100_000), "30", reloadable: true, flag: "connections-per-minute",
+                "ssh", "connections-per-minute", .count(1...1_000_000), "30", reloadable: true, flag: "connections-per-minute",
                 help: "Sessions one address may open in any minute."),
             ServiceKey(
                 "ssh", "idle-timeout", .duration, "15m", reloadable: true, flag: "idle-timeout",
@@ -201,7 +201,7 @@ extension ServiceKey {
                 "web", "sessions-per-address", .count(1...1_000), "2", reloadable: true, flag: "sessions-per-address",
                 help: "Sessions one address may hold at once."),
             ServiceKey(
-                "web", "connections-per-minute", .count(1...100_000), "30", reloadable: true, flag: "connections-per-minute",
+                "web", "connections-per-minute", .count(1...1_000_000), "30", reloadable: true, flag: "connections-per-minute",
                 help: "Sessions one address may open in any minute."),
             ServiceKey(
                 "web", "connections-per-address", .count(1...10_000), "16", flag: "connections-per-address",
@@ -219,7 +219,7 @@ extension ServiceKey {
             ServiceKey("api", "enabled", .onOff, "off", help: "Run the HTTP API."),
             ServiceKey("api", "listen", .address, "127.0.0.1:8081", flag: "listen", help: "HOST:PORT the HTTP API listens on."),
             ServiceKey(
-                "api", "rate-limit", .count(1...100_000), "120", reloadable: true, flag: "rate-limit",
+                "api", "rate-limit", .count(1...1_000_000), "120", reloadable: true, flag: "rate-limit",
                 help: "Requests one token may make a minute; a burst of half as many may come at once."),
             ServiceKey(
                 "api", "request-timeout", .duration, "30s", flag: "request-timeout",

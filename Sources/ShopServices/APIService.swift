@@ -41,16 +41,9 @@ package enum APIService {
                 currency: storage.currency, clock: ContinuousClock(), latency: settings.sandboxLatency, fault: FaultHook(environment: environment),
                 log: log)
         } catch { throw ServiceStartFailure(.configuration, error.description) }
-        let isSandbox = payments.provider.mode == .sandbox
+        let commerce = storage.apiCommerce(payments, environment: environment)
+        // The sweeper settles through a backend of the same parts; it holds no state of its own.
         let backend = storage.merchantBackend(payments, environment: environment)
-        let commerce = APICommerce(
-            wallets: CardForgettingWalletRepository(storage.wallets) { await payments.provider.forget(cardID: $0) }, profiles: storage.profiles,
-            provider: payments.provider, backend: backend, orders: storage.orders,
-            backOffice: storage.backOffice(payments, environment: environment), idempotency: storage.idempotency,
-            methodData: { payments.methodData($0) },
-            testCards: isSandbox ? SandboxCard.all.map(\.paymentMethod) : [], catalogEditor: storage.catalogEditor, discounts: storage.discounts,
-            subscriptions: storage.subscriptions
-        )
         let merchantKeys: any MerchantKeys
         if let file = settings.adminKeysFile {
             do { _ = try AdminKeys.load(file) } catch {
@@ -129,5 +122,20 @@ extension APIServiceSettings {
             return "--connections-per-address must be 1 to --max-connections, not \(limits.connectionsPerAddress)"
         }
         return nil
+    }
+}
+
+extension ShopStorage {
+    /// What the API sells and changes orders with, over this storage and `payments`: `storefront api`, `up` and the
+    /// API's tests build it here alike. `dates` is the clock a test moves.
+    package func apiCommerce(_ payments: PaymentStack, environment: [String: String], dates: DateSource = .system) -> APICommerce {
+        APICommerce(
+            wallets: CardForgettingWalletRepository(wallets) { await payments.provider.forget(cardID: $0) }, profiles: profiles,
+            provider: payments.provider, backend: merchantBackend(payments, environment: environment, dates: dates), orders: orders,
+            backOffice: backOffice(payments, environment: environment, dates: dates), idempotency: idempotency,
+            methodData: { payments.methodData($0) },
+            testCards: payments.provider.mode == .sandbox ? SandboxCard.all.map(\.paymentMethod) : [], now: { dates.now() },
+            catalogEditor: catalogEditor, discounts: discounts, subscriptions: subscriptions
+        )
     }
 }

@@ -149,7 +149,7 @@ struct UpTests {
         let run = try Subprocess.run(try BuiltProduct.requireStorefront(), ["up", "--config", config])
         #expect(run.status == 78)
         #expect(run.stderr.contains("\(config):2: ssh.enabled must be on or off, got \"maybe\""), "\(run)")
-        #expect(run.stderr.contains("\(config):4: api.rate-limit must be a whole number from 1 to 100000, got \"0\""), "\(run)")
+        #expect(run.stderr.contains("\(config):4: api.rate-limit must be a whole number from 1 to 1000000, got \"0\""), "\(run)")
         let checked = try Subprocess.run(try BuiltProduct.requireStorefront(), ["config", "check", "--config", config])
         #expect(
             checked.status == 78

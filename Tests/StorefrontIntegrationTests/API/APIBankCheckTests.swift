@@ -2,10 +2,12 @@ import Clocks
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import ShopBootstrap
 import ShopMerchant
 import ShopModels
 import ShopPorts
 import ShopSandbox
+import ShopServices
 import ShopStripe
 import StorefrontTesting
 import Testing
@@ -29,12 +31,9 @@ struct APIBankCheckTests {
         let provider = StripePaymentProvider(
             client: client, key: key, references: references, cardPage: (.usd, returnURL), rawCardData: false, onTypedCardsRefused: { _ in })
         let processor = StripeChargeProcessor(client: client, key: key, references: references, returnURL: returnURL)
-        let backend = LiveMerchantBackend(processor: processor, orders: api.orders, dates: DateSource { api.now })
-        let commerce = APICommerce(
-            wallets: api.wallets, profiles: api.profiles, provider: provider, backend: backend, orders: api.orders,
-            backOffice: LiveBackOffice(orders: api.orders, stock: api.stock, processor: processor, dates: DateSource { api.now }, currency: .usd),
-            idempotency: api.idempotency, methodData: { $0.id }, testCards: [], now: { api.now }
-        )
+        let payments = PaymentStack(provider: provider, processor: processor, refunds: processor, close: {})
+        let commerce = api.storage.apiCommerce(payments, environment: [:], dates: DateSource { api.now })
+        let backend = api.storage.merchantBackend(payments, environment: [:], dates: DateSource { api.now })
         // The card comes from Stripe's page, as it does for a shopper with a real Stripe account.
         let pages = try #require(provider.hostedCardSetup)
         let link = try await pages.startCardSetup(forCustomer: owner)

@@ -74,7 +74,7 @@ struct APIDiscountTests {
             #expect(nothing.status == .unprocessableContent && nothing.text.contains("which a card cannot pay"), "\(nothing.text)")
             #expect(nothing.text.contains("discountCode"), "the field named: \(nothing.text)")
         }
-        #expect(try await api.discounts.code("LAUNCH-10")?.isPaused == true)
+        #expect(try await api.storage.discounts.code("LAUNCH-10")?.isPaused == true)
     }
 
     /// Guessing codes through the API meets the sheet's limit: ten unknown (or paused) codes, then the real one is

@@ -5,12 +5,14 @@ import HummingbirdTesting
 import LiveObjects
 import NIOCore
 import ShopApplication
+import ShopBootstrap
 import ShopBundledCatalog
 import ShopIdentity
 import ShopMerchant
 import ShopModels
 import ShopPorts
 import ShopSandbox
+import ShopServices
 import StoragePostgres
 import StorageSQLite
 import StorefrontTesting
@@ -19,21 +21,14 @@ import Testing
 
 @testable import ShopAPI
 
-/// The API on the bundled catalog and one kind of store (memory, a SQLite file, a fresh PostgreSQL database), driven
-/// through Hummingbird's router test client (no socket), with a clock the test moves and the log kept.
+/// The API on the bundled catalog and one kind of store (SQLite in memory, a SQLite file, a fresh PostgreSQL database),
+/// built as `storefront api` builds it (`ShopStorage.apiCommerce`), driven through Hummingbird's router test client (no
+/// socket), with a clock the test moves and the log kept.
 final class APIHarness: Sendable {
-    let catalog: any CatalogRepository
-    let carts: any CartRepository
-    let tokens: any APITokenRepository
-    let wallets: any WalletRepository
-    let profiles: any AccountProfileRepository
-    let orders: any OrderRepository & RefundRepository & OrderQueue
-    let stock: any StockRepository
-    let idempotency: any IdempotencyRepository
+    /// The shop's storage, as a server opens it.
+    let storage: ShopStorage
+    /// The sandbox's charges, which the tests read.
     let processor: SandboxProcessor
-    let catalogEditor: any CatalogEditing
-    let discounts: any DiscountCodes
-    let subscriptions: any SubscriptionRepository
     let limits: APILimits
     /// The admin keys the API checks merchant tokens against: the harness's merchant, `ssh:SHA256:admin`.
     let merchantKeys: any MerchantKeys = TestMerchantKeys(["SHA256:admin"])
@@ -41,50 +36,32 @@ final class APIHarness: Sendable {
     private let lines = Mutex<[String]>([])
     static let start = Date(timeIntervalSince1970: 1_790_000_000)
 
+    var catalog: any CatalogRepository { storage.catalog }
+    var carts: any CartRepository { storage.carts }
+    var tokens: any APITokenRepository { storage.tokens }
+    var wallets: any WalletRepository { storage.wallets }
+    var orders: any OrderRepository & RefundRepository & OrderQueue { storage.orders }
+    var stock: any StockRepository { storage.stock }
+    var subscriptions: any SubscriptionRepository { storage.subscriptions }
+
     init(_ kind: AccountRepositoryKind = .inMemory, limits: APILimits = APILimits()) async throws {
         self.limits = limits
-        let bundled = try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled catalog")
         switch kind {
         case .inMemory:
-            // A session's memory for what a visitor keeps; the shop's own storage is SQLite in memory, as in the unit tests.
             let database = Fixtures.bundledShop()
-            catalog = Fixtures.bundledCatalog(in: database)
-            (carts, tokens, wallets, profiles) = (
-                InMemoryCartRepository(), SQLiteAPITokenRepository(database: database), InMemoryWalletRepository(), InMemoryAccountProfileRepository()
-            )
-            (orders, idempotency, processor) = (
-                SQLiteOrderRepository(database: database, currency: .usd), SQLiteIdempotencyRepository(database: database), SandboxProcessor()
-            )
-            stock = SQLiteStockRepository(database: database)
-            catalogEditor = SQLiteCatalogEditor(database: database, shop: bundled.shop)
-            discounts = SQLiteDiscountCodes(database: database)
-            subscriptions = SQLiteSubscriptions(database: database)
+            storage = .sqlite(database, catalog: Fixtures.bundledCatalog(in: database))
         case .sqlite:
             let database = try SQLiteDatabase.open(directory: TemporaryDirectory.make())
-            catalog = try SQLiteCatalogRepository.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
-            (carts, tokens, wallets, profiles) = (
-                SQLiteCartRepository(database: database), SQLiteAPITokenRepository(database: database), SQLiteWalletRepository(database: database),
-                SQLiteAccountProfileRepository(database: database)
-            )
-            (orders, idempotency) = (SQLiteOrderRepository(database: database, currency: .usd), SQLiteIdempotencyRepository(database: database))
-            (stock, processor) = (SQLiteStockRepository(database: database), SandboxProcessor(ledger: SQLiteChargeLedger(database: database)))
-            catalogEditor = SQLiteCatalogEditor(database: database, shop: bundled.shop)
-            discounts = SQLiteDiscountCodes(database: database)
-            subscriptions = SQLiteSubscriptions(database: database)
+            storage = .sqlite(
+                database,
+                catalog: try SQLiteCatalogRepository.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled"))
         case .postgres:
             let fixture = try await PostgresFixture()
-            let database = fixture.database
-            catalog = try await fixture.importing(bundled)
-            (carts, tokens, wallets, profiles) = (
-                PostgresCartRepository(database: database), PostgresAPITokenRepository(database: database),
-                PostgresWalletRepository(database: database), PostgresAccountProfileRepository(database: database)
-            )
-            (orders, idempotency) = (PostgresOrderRepository(database: database, currency: .usd), PostgresIdempotencyRepository(database: database))
-            (stock, processor) = (PostgresStockRepository(database: database), SandboxProcessor(ledger: PostgresChargeLedger(database: database)))
-            catalogEditor = PostgresCatalogEditor(database: database, shop: bundled.shop)
-            discounts = PostgresDiscountCodes(database: database)
-            subscriptions = PostgresSubscriptions(database: database)
+            storage = .postgres(
+                fixture.database,
+                catalog: try await fixture.importing(CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled catalog")))
         }
+        processor = SandboxProcessor(ledger: storage.ledger)
     }
 
     var log: [String] { lines.withLock { $0 } }
@@ -100,17 +77,8 @@ final class APIHarness: Sendable {
         return secret
     }
 
-    /// The sandbox's payments, the harness's stores and its clock.
-    var commerce: APICommerce {
-        APICommerce(
-            wallets: wallets, profiles: profiles, provider: SandboxPaymentProvider(processor: processor),
-            backend: LiveMerchantBackend(processor: processor, orders: orders, dates: DateSource { self.now }, subscriptions: subscriptions),
-            orders: orders,
-            backOffice: LiveBackOffice(orders: orders, stock: stock, processor: processor, dates: DateSource { self.now }, currency: .usd),
-            idempotency: idempotency, methodData: { "sandbox:\($0.id)" }, testCards: SandboxCard.all.map(\.paymentMethod), now: { self.now },
-            catalogEditor: catalogEditor, discounts: discounts, subscriptions: subscriptions
-        )
-    }
+    /// The sandbox's payments, the harness's storage and its clock, put together as the server puts them.
+    var commerce: APICommerce { storage.apiCommerce(.sandbox(processor), environment: [:], dates: DateSource { self.now }) }
 
     /// Runs `body` against the API served on a loopback port and returns what it found.
     func serveCollecting<T: Sendable>(port body: @escaping @Sendable (Int) async throws -> T) async throws -> T {
