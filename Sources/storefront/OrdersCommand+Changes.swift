@@ -9,13 +9,8 @@ import ShopPorts
 /// Where the merchant's commands (`orders show/ship/deliver`, `stock`) find the shop: the data directory's SQLite,
 /// or PostgreSQL.
 struct ShopDatabaseOptions: ParsableArguments {
-    @Option(
-        name: .customLong("data-dir"),
-        help: ArgumentHelp("Where the shop keeps its files. Default: $XDG_DATA_HOME/storefront. Env: STOREFRONT_DATA_DIR.", valueName: "path"))
-    var dataDirectory: String?
-
-    @Option(help: ArgumentHelp("The shop's PostgreSQL instead of the data directory's SQLite. Env: STOREFRONT_DATABASE_URL.", valueName: "url"))
-    var database: String?
+    @Option(setting: "shop.data-dir", as: SettingValue.text) var dataDirectory: String?
+    @Option(setting: "shop.database", as: SettingValue.text) var database: String?
 
     /// The configuration these options complete: flag, environment, config file, default.
     func configuration(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ShopConfiguration {

@@ -175,4 +175,61 @@ struct FeatureAloneTests {
         await store.receive(.request(.showNewAPIToken(secret: "sfp_secret", name: "cron job")))
         await store.finish()
     }
+
+    @Test func checkoutAloneRefusesAnEmptyCartAndHoldsAPaymentWhileAnEarlierOneIsUnknown() async {
+        // Every dependency unimplemented: a wallet read, a charge or a controller would fail the test.
+        let store = FeatureTestStore(Self.scope(CheckoutFeature.Owned(), route: [.productList, .cart]), reducer: CheckoutFeature.reducer)
+        store.send(.request(.beginCheckout(CheckoutOrder(lines: [], clearsCartOnSuccess: true)))) {
+            $0.shell.notice = Notice(.info, "Your cart is empty. Press s to shop.")
+        }
+        let line = CartLine(productID: Self.mug.id, name: Self.mug.name, unitPrice: Self.mug.price, quantity: 1)
+        let order = CheckoutOrder(lines: [line], clearsCartOnSuccess: true)
+        let unknown = OpenOrderCheck(stillOpen: ["SF-1"])
+        store.send(.checkout(.walletChecked(order, oneTap: false, canPay: true, noticeBefore: nil, openOrders: .success(unknown)))) {
+            $0.shell.notice = Notice(
+                .error,
+                "Your payment for order SF-1 is still being checked with the payment service. Nothing more is charged until it is known; try again in a moment."
+            )
+        }
+        await store.finish()
+    }
+
+    @Test func signInAloneMovesASignedOutShopperToTheGuestAndAsksTheCartToHandOver() async {
+        let account = SignedInAccount(provider: .account, userID: "acct_1")
+        let scope = CustomerScoped(
+            owned: SignInFeature.Owned(), shell: Shell(route: [.productList, .account], form: nil, notice: nil, isWaitingForStorage: false),
+            customer: Customer(customerID: account.customerID, signedIn: account), context: FeatureContext(cartLines: []))
+        let store = FeatureTestStore(scope, reducer: SignInFeature.reducer)
+        store.send(.signIn(.signedOut)) {
+            $0.signedIn = nil
+            $0.customerID = "guest"
+            $0.shell.notice = Notice(.info, "Signed out. You are shopping as a guest.")
+        }
+        // The cart and the account read the new customer's things: asked for, not done here.
+        await store.receive(.request(.handOverCart(leaving: account.customerID, mergingIntoNext: false)))
+        await store.receive(.request(.customerChanged))
+        // A guest's sign-out touches no tokens (an unimplemented sign-in would fail the test).
+        store.send(.request(.signOut))
+        await store.finish()
+    }
+
+    @Test func theConsoleAloneReadsItsQueueAndItsSalesFromTheBackOffice() async throws {
+        let stack = TestStack()
+        var dependencies = StorefrontDependencies.unimplemented()
+        dependencies.backOffice = stack.liveBackOffice
+        let store = FeatureTestStore(
+            Self.scope(MerchantFeature.Owned(console: MerchantConsoleState(merchantName: "max")), route: [.merchantQueue]),
+            reducer: MerchantFeature.reducer, dependencies: dependencies)
+        store.send(.opened) {
+            $0.console.request = 1
+            $0.console.queue.isLoading = true
+        }
+        await store.receive(.merchant(.queue(request: 1, .success(OrderQueuePage(total: 0, start: 0, rows: []))))) {
+            $0.console.queue.isLoading = false
+        }
+        let sales = try await stack.liveBackOffice.salesSummary()
+        store.send(.showSales) { $0.shell.route = [.merchantQueue, .merchantSales] }
+        await store.receive(.merchant(.sales(.success(sales)))) { $0.console.sales = sales }
+        await store.finish()
+    }
 }

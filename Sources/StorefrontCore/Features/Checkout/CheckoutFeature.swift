@@ -40,6 +40,8 @@ public enum CheckoutFeature {
         /// Codes entered this session that are not the shop's: past `unknownCodeTries`, the field takes no more.
         public var unknownCodes = 0
         public var confirmation: ConfirmationState?
+
+        public init() {}
     }
 
     typealias State = Scoped<Owned>

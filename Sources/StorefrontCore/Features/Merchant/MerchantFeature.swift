@@ -8,6 +8,8 @@ public enum MerchantFeature {
     /// What the merchant console owns: its screens.
     public struct Owned: Equatable, Sendable {
         public var console: MerchantConsoleState
+
+        public init(console: MerchantConsoleState) { self.console = console }
     }
 
     typealias State = Scoped<Owned>

@@ -29,6 +29,8 @@ public enum SignInFeature {
         public var progress: SignInProgress?
         /// The id the next sign-in session is filed under.
         public var nextSessionID = 1
+
+        public init() {}
     }
 
     /// Sign-in changes who the customer is.
