@@ -8,20 +8,16 @@ extension ShopConfiguration {
     /// The shop's settings from the file and the environment, read as `up` reads them; each problem is told on stderr
     /// and the command exits 78.
     public static func loadForCommand(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ShopConfiguration {
-        let configuration = ServiceConfiguration.load(environment: environment)
-        guard configuration.problems.isEmpty else {
-            for problem in configuration.problems { complain("bad configuration: \(problem)") }
-            throw ExitCodes.configError
-        }
-        return configuration.shop
+        try ServiceConfiguration.loadForCommand(flags: [], environment: environment).shop
     }
 
-    /// A command's configuration: the file and the environment, with its flags over them (a bad value is told and exits
-    /// 64, a bad file 78).
-    public static func forCommand(flags: [(key: String, value: String?)], environment: [String: String] = ProcessInfo.processInfo.environment)
-        throws -> ShopConfiguration
-    {
-        var configuration = try loadForCommand(environment: environment)
+    /// A command's configuration: the file and the environment (or `settings`, which a front's command read with its
+    /// own flags over them), with the shop's flags over them (a bad value is told and exits 64, a bad file 78).
+    public static func forCommand(
+        flags: [(key: String, value: String?)], settings: ServiceConfiguration? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> ShopConfiguration {
+        var configuration = try settings?.shop ?? loadForCommand(environment: environment)
         try configuration.apply(flags: flags)
         return configuration
     }
@@ -34,6 +30,22 @@ extension ShopConfiguration {
                 throw ExitCodes.usage
             }
         }
+    }
+}
+
+extension ServiceConfiguration {
+    /// The configuration a command runs on: the file and the environment, with the command's flags over them as
+    /// `--set section.key=value` puts them (each flag checked by the table as it was parsed); each problem is told on
+    /// stderr and the command exits 78.
+    public static func loadForCommand(
+        flags: [(setting: String, value: String?)], environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> ServiceConfiguration {
+        let configuration = load(environment: environment, overrides: flags.compactMap { setting, value in value.map { "\(setting)=\($0)" } })
+        guard configuration.problems.isEmpty else {
+            for problem in configuration.problems { complain("bad configuration: \(problem)") }
+            throw ExitCodes.configError
+        }
+        return configuration
     }
 }
 

@@ -67,6 +67,10 @@ public enum FrontCommands {
         webhookListen: ListenAddress?, webhookSecretFile: String?, adminListen: ListenAddress? = nil, metrics: MetricsExport? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws {
+        if let problem = SSHShopSettings.problem(port: port, limits: limits) {
+            complain(problem)
+            throw ExitCodes.usage
+        }
         let configuration = start.configuration
         let dataDirectory = SessionLaunch.absolute(configuration.dataDirectory(environment: environment))
         let admins = try Self.adminKeys(adminKeys)
@@ -139,6 +143,10 @@ public enum FrontCommands {
         metrics: MetricsExport? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws {
+        if let problem = settings.problem {
+            complain(problem)
+            throw ExitCodes.usage
+        }
         let providers = try (openIDProviders ?? environment["STOREFRONT_OPENID_PROVIDERS"]).map(OpenIDProviderFile.read) ?? []
         let (dataDirectory, storage) = try await ShopStorage.openForServer(
             configuration: start.configuration, migrate: start.migrate, environment: environment)
@@ -187,6 +195,10 @@ public enum FrontCommands {
         metrics: MetricsExport? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws {
+        if let problem = settings.problem {
+            complain(problem)
+            throw ExitCodes.usage
+        }
         let (_, storage) = try await ShopStorage.openForServer(configuration: configuration, migrate: migrate, environment: environment)
         SessionLaunch.raiseOpenFileLimit()
         let stop = StopSignals()

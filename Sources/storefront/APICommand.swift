@@ -22,31 +22,23 @@ struct APICommand: AsyncParsableCommand {
 
     @OptionGroup var latency: SandboxLatencyOption
 
-    @Option(defaultOf: "api.listen", as: SettingValue.address) var listen: ListenAddress
-    @Option(defaultOf: "api.rate-limit", as: SettingValue.number) var rateLimit: Int
-    @Option(defaultOf: "api.request-timeout", as: SettingValue.duration) var requestTimeout: Duration
-    @Option(defaultOf: "api.connections-per-address", as: SettingValue.number) var connectionsPerAddress: Int
-    @Option(defaultOf: "api.bank-check-window", as: SettingValue.duration) var bankCheckWindow: Duration
+    @Option(setting: "api.listen", as: SettingValue.text) var listen: String?
+    @Option(setting: "api.rate-limit", as: SettingValue.text) var rateLimit: String?
+    @Option(setting: "api.request-timeout", as: SettingValue.text) var requestTimeout: String?
+    @Option(setting: "api.connections-per-address", as: SettingValue.text) var connectionsPerAddress: String?
+    @Option(setting: "api.bank-check-window", as: SettingValue.text) var bankCheckWindow: String?
     @Option(setting: "api.admin-keys", as: SettingValue.text) var adminKeys: String?
-    @Option(defaultOf: "api.max-connections", as: SettingValue.number) var maxConnections: Int
-    @Option(defaultOf: "api.max-body", as: SettingValue.number) var maxBody: Int
+    @Option(setting: "api.max-connections", as: SettingValue.text) var maxConnections: String?
+    @Option(setting: "api.max-body", as: SettingValue.text) var maxBody: String?
 
-    func validate() throws {
-        if let problem = settings.problem { throw ValidationError(problem) }
-    }
-
-    /// The API's settings from these options.
-    var settings: APIServiceSettings {
-        var limits = APILimits()
-        limits.requestsPerMinute = rateLimit
-        limits.burst = max(1, rateLimit / 2)
-        limits.maxBodyBytes = maxBody
-        limits.requestDeadline = requestTimeout
-        limits.connectionsPerAddress = connectionsPerAddress
-        limits.maxConnections = maxConnections
-        return APIServiceSettings(
-            listen: listen, limits: limits, bankCheckWindow: bankCheckWindow, adminKeysFile: adminKeys,
-            sandboxLatency: .milliseconds(latency.milliseconds ?? 0))
+    /// The flags given, as settings over the config file's `[api]` and the environment's.
+    var given: [(setting: String, value: String?)] {
+        [
+            ("api.listen", listen), ("api.rate-limit", rateLimit), ("api.request-timeout", requestTimeout),
+            ("api.connections-per-address", connectionsPerAddress), ("api.bank-check-window", bankCheckWindow), ("api.admin-keys", adminKeys),
+            ("api.max-connections", maxConnections), ("api.max-body", maxBody),
+            ("shop.sandbox-latency-ms", latency.milliseconds.map(String.init)),
+        ]
     }
 
     @OptionGroup var admin: AdminListenOption
@@ -55,7 +47,9 @@ struct APICommand: AsyncParsableCommand {
 
     func run() async throws {
         log.apply()
+        let settings = try ServiceConfiguration.loadForCommand(flags: given)
         try await FrontCommands.serveAPI(
-            configuration: shop.configuration(), migrate: !shop.noMigrate, settings: settings, adminListen: admin.address, metrics: admin.export)
+            configuration: shop.configuration(settings: settings), migrate: !shop.noMigrate, settings: settings.apiSettings,
+            adminListen: admin.address, metrics: admin.export)
     }
 }

@@ -92,14 +92,16 @@ struct SSHDConfig: ParsableCommand {
 
     func validate() throws {
         let problem = OpenSSHSession.setupProblem(
-            user: user, guestUser: guestUser, maxGuests: guests.maxGuests, guestsPerAddress: guests.guestsPerAddress, binary: binary, join: join,
+            user: user, guestUser: guestUser, maxGuests: guests.limits.maxGuests, guestsPerAddress: guests.limits.guestsPerAddress, binary: binary,
+            join: join,
             runArguments: runArguments)
         if let problem { throw ValidationError(problem) }
     }
 
     func run() throws {
         OpenSSHSession.printSetup(
-            user: user, guestUser: guestUser, maxGuests: guests.maxGuests, guestsPerAddress: guests.guestsPerAddress, binary: binary, join: join,
+            user: user, guestUser: guestUser, maxGuests: guests.limits.maxGuests, guestsPerAddress: guests.limits.guestsPerAddress, binary: binary,
+            join: join,
             runArguments: runArguments)
     }
 }

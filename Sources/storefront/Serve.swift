@@ -26,7 +26,7 @@ struct Serve: AsyncParsableCommand {
     var port = 2222
 
     @Option(setting: "ssh.host-key", as: { FilePath($0) }) var hostKey: FilePath?
-    @Option(defaultOf: "ssh.max-sessions", as: SettingValue.number) var maxSessions: Int
+    @Option(setting: "ssh.max-sessions", as: SettingValue.text) var maxSessions: String?
     @Option(setting: "ssh.openssh-front", as: SettingValue.text) var openSSHFront: String?
     @Option(setting: "ssh.join-socket", as: SettingValue.text) var joinSocket: String?
     @OptionGroup var sessions: SessionTimeOptions
@@ -44,28 +44,26 @@ struct Serve: AsyncParsableCommand {
 
     func validate() throws {
         if let problem = webOrigin.flatMap(TerminalOpenIDChoice.originProblem) { throw ValidationError(problem) }
-        if let problem = SSHShopSettings.problem(port: port, limits: limits) { throw ValidationError(problem) }
         if let problem = openSSHFront.flatMap(OpenSSHSession.frontProblem) { throw ValidationError(problem) }
     }
 
-    /// The limits these options set on sessions and connections.
-    var limits: ServeLimits {
-        ServeLimits(
-            maxSessions: maxSessions, connectionsPerSourcePerMinute: sessions.connectionsPerMinute, idleTimeout: sessions.idleTimeout,
-            drainTimeout: sessions.drainTimeout, maxGuests: guests.maxGuests, guestsPerAddress: guests.guestsPerAddress)
+    /// The flags given, as settings over the config file's `[ssh]` and the environment's.
+    var given: [(setting: String, value: String?)] {
+        [("ssh.max-sessions", maxSessions)] + sessions.given(in: "ssh") + guests.given
     }
 
     @OptionGroup var log: LogFormatOption
 
     func run() async throws {
         log.apply()
-        var start = try shop.serverStart(mail: mail, latency: latency, sessions: sessionStart)
+        let settings = try ServiceConfiguration.loadForCommand(flags: given)
+        var start = try shop.serverStart(mail: mail, latency: latency, sessions: sessionStart, settings: settings)
         start.terminalOpenID = try TerminalOpenIDChoice.settings(providersFile: openIDProviders, webOrigin: webOrigin)
         start.mail.webOrigin = webOrigin
         let metrics = admin.export
         start.metricsRelay = metrics?.relay?.address
         try await FrontCommands.serveSSH(
-            start, host: host, port: port, limits: limits, hostKey: hostKey,
+            start, host: host, port: port, limits: settings.sshLimits, hostKey: hostKey,
             adminKeys: adminKeys, openSSHFront: openSSHFront, joinSocket: joinSocket, webhookListen: webhookListen,
             webhookSecretFile: webhooks.secretFile,
             adminListen: admin.address, metrics: metrics)

@@ -46,13 +46,13 @@ struct SessionStartOption: ParsableArguments {
 extension ShopOptions {
     /// What a server takes beside its own options.
     func serverStart(
-        mail: MailSettings, latency: SandboxLatencyOption, sessions: SessionStartOption,
+        mail: MailSettings, latency: SandboxLatencyOption, sessions: SessionStartOption, settings: ServiceConfiguration,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws
         -> ServerStart
     {
         var start = ServerStart(
-            configuration: try configuration(), migrate: !noMigrate, mail: mail.choice,
+            configuration: try configuration(settings: settings), migrate: !noMigrate, mail: mail.choice,
             sandboxLatencyMilliseconds: latency.milliseconds, sessionStart: sessions.start)
         start.workers = try sessions.workers(environment: environment)
         return start
@@ -60,17 +60,35 @@ extension ShopOptions {
 }
 
 /// How long a server's sessions may idle, how long a stop waits for them, and how fast one address may open them:
-/// `serve` and `web` (whose defaults are the same as the SSH front's).
+/// `serve` (the SSH front's settings) and `web` (the browser front's), over the config file's and the environment's.
 struct SessionTimeOptions: ParsableArguments {
-    @Option(defaultOf: "ssh.idle-timeout", as: SettingValue.duration) var idleTimeout: Duration
-    @Option(defaultOf: "ssh.drain-timeout", as: SettingValue.duration) var drainTimeout: Duration
-    @Option(defaultOf: "ssh.connections-per-minute", as: SettingValue.number) var connectionsPerMinute: Int
+    @Option(setting: "ssh.idle-timeout", as: SettingValue.text) var idleTimeout: String?
+    @Option(setting: "ssh.drain-timeout", as: SettingValue.text) var drainTimeout: String?
+    @Option(setting: "ssh.connections-per-minute", as: SettingValue.text) var connectionsPerMinute: String?
+
+    /// The flags given, as the settings of the front in `section`.
+    func given(in section: String) -> [(setting: String, value: String?)] {
+        [
+            ("\(section).idle-timeout", idleTimeout), ("\(section).drain-timeout", drainTimeout),
+            ("\(section).connections-per-minute", connectionsPerMinute),
+        ]
+    }
 }
 
 /// How many guests (no key) the host and one address may have at once: `serve`, `sshd-config` and `sshd-session`.
 struct GuestLimitOptions: ParsableArguments {
-    @Option(defaultOf: "ssh.max-guests", as: SettingValue.number) var maxGuests: Int
-    @Option(defaultOf: "ssh.guests-per-address", as: SettingValue.number) var guestsPerAddress: Int
+    @Option(setting: "ssh.max-guests", as: SettingValue.number) var maxGuests: Int?
+    @Option(setting: "ssh.guests-per-address", as: SettingValue.number) var guestsPerAddress: Int?
 
-    var limits: OpenSSHSession.GuestLimits { OpenSSHSession.GuestLimits(maxGuests: maxGuests, guestsPerAddress: guestsPerAddress) }
+    /// The limits given, the table's defaults for the rest (`sshd-config`, `sshd-session`).
+    var limits: OpenSSHSession.GuestLimits {
+        func number(_ value: Int?, _ setting: String) -> Int { value ?? ServiceKey[setting].defaultValue.flatMap(ServiceKey.wholeNumber) ?? 0 }
+        return OpenSSHSession.GuestLimits(
+            maxGuests: number(maxGuests, "ssh.max-guests"), guestsPerAddress: number(guestsPerAddress, "ssh.guests-per-address"))
+    }
+
+    /// The flags given, as the SSH front's settings (`serve`).
+    var given: [(setting: String, value: String?)] {
+        [("ssh.max-guests", maxGuests.map(String.init)), ("ssh.guests-per-address", guestsPerAddress.map(String.init))]
+    }
 }

@@ -72,8 +72,10 @@ struct ShopOptions: ParsableArguments {
         ]
     }
 
-    /// The file, environment and these flags, merged.
-    func configuration(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ShopConfiguration {
-        try .forCommand(flags: given, environment: environment)
+    /// The file, environment and these flags, merged; `settings`: the file and environment a front's command read.
+    func configuration(settings: ServiceConfiguration? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) throws
+        -> ShopConfiguration
+    {
+        try .forCommand(flags: given, settings: settings, environment: environment)
     }
 }

@@ -19,7 +19,7 @@ struct WebCommand: AsyncParsableCommand {
 
     @OptionGroup var shop: ShopOptions
 
-    @Option(defaultOf: "web.listen", as: SettingValue.address) var listen: ListenAddress
+    @Option(setting: "web.listen", as: SettingValue.text) var listen: String?
 
     @Option(
         name: .customLong("public-origin"),
@@ -29,11 +29,11 @@ struct WebCommand: AsyncParsableCommand {
     var publicOrigins: [String] = []
 
     @Flag(setting: "web.trust-forwarded-for") var trustForwardedFor: Bool
-    @Option(defaultOf: "web.max-sessions", as: SettingValue.number) var maxSessions: Int
-    @Option(defaultOf: "web.sessions-per-address", as: SettingValue.number) var sessionsPerAddress: Int
-    @Option(defaultOf: "web.connections-per-address", as: SettingValue.number) var connectionsPerAddress: Int
-    @Option(defaultOf: "web.max-session-length", as: SettingValue.duration) var maxSessionLength: Duration
-    @Option(defaultOf: "web.request-timeout", as: SettingValue.duration) var requestTimeout: Duration
+    @Option(setting: "web.max-sessions", as: SettingValue.text) var maxSessions: String?
+    @Option(setting: "web.sessions-per-address", as: SettingValue.text) var sessionsPerAddress: String?
+    @Option(setting: "web.connections-per-address", as: SettingValue.text) var connectionsPerAddress: String?
+    @Option(setting: "web.max-session-length", as: SettingValue.text) var maxSessionLength: String?
+    @Option(setting: "web.request-timeout", as: SettingValue.text) var requestTimeout: String?
     @Option(setting: "ssh.openid-providers", as: SettingValue.text) var openIDProviders: String?
     @OptionGroup var sessions: SessionTimeOptions
 
@@ -49,23 +49,16 @@ struct WebCommand: AsyncParsableCommand {
                 "--public-origin \"\(origin.prefix(80))\" is not an origin: give the scheme, host and any port, as https://shop.example or http://10.0.0.5:8080"
             )
         }
-        if let problem = settings.problem { throw ValidationError(problem) }
     }
 
-    /// The web front's settings from these options; the shop's name is read at start.
-    var settings: WebFrontSettings {
-        var settings = WebFrontSettings(
-            host: listen.host, port: listen.port, publicOrigins: publicOrigins.compactMap(WebOrigin.init), trustForwardedFor: trustForwardedFor,
-            shopName: "")
-        settings.limits.maxSessions = maxSessions
-        settings.limits.sessionsPerAddress = sessionsPerAddress
-        settings.limits.connectionsPerMinute = sessions.connectionsPerMinute
-        settings.limits.idleTimeout = sessions.idleTimeout
-        settings.limits.maxSessionLength = maxSessionLength
-        settings.limits.drainTimeout = sessions.drainTimeout
-        settings.limits.connectionIdleTimeout = requestTimeout
-        settings.limits.connectionsPerAddress = connectionsPerAddress
-        return settings
+    /// The flags given, as settings over the config file's `[web]` and the environment's.
+    var given: [(setting: String, value: String?)] {
+        [
+            ("web.listen", listen), ("web.public-origins", publicOrigins.isEmpty ? nil : publicOrigins.joined(separator: ",")),
+            ("web.trust-forwarded-for", trustForwardedFor ? "on" : nil), ("web.max-sessions", maxSessions),
+            ("web.sessions-per-address", sessionsPerAddress), ("web.connections-per-address", connectionsPerAddress),
+            ("web.max-session-length", maxSessionLength), ("web.request-timeout", requestTimeout),
+        ] + sessions.given(in: "web")
     }
 
     @OptionGroup var admin: AdminListenOption
@@ -75,8 +68,10 @@ struct WebCommand: AsyncParsableCommand {
     func run() async throws {
         log.apply()
         let metrics = admin.export
-        var start = try shop.serverStart(mail: mail, latency: latency, sessions: sessionStart)
+        let settings = try ServiceConfiguration.loadForCommand(flags: given)
+        var start = try shop.serverStart(mail: mail, latency: latency, sessions: sessionStart, settings: settings)
         start.metricsRelay = metrics?.relay?.address
-        try await FrontCommands.serveWeb(start, settings: settings, openIDProviders: openIDProviders, adminListen: admin.address, metrics: metrics)
+        try await FrontCommands.serveWeb(
+            start, settings: settings.webSettings, openIDProviders: openIDProviders, adminListen: admin.address, metrics: metrics)
     }
 }

@@ -261,4 +261,30 @@ extension CommandLineTests {
         let missing = ServiceKey.all.compactMap(\.flag).filter { !helps.contains("--\($0) ") && !helps.contains("--\($0)\n") }
         #expect(missing == [], "flags in ServiceKey.all that no command takes")
     }
+
+    /// `serve`, `web` and `api` run on the configuration `up` runs on: their front's section of the file, under their
+    /// flags. Each case is refused before anything listens, so nothing is left running.
+    @Test func aFrontsCommandReadsItsSectionOfTheConfigFileUnderItsFlags() throws {
+        let binary = try BuiltProduct.requireStorefront()
+        let folder = TemporaryDirectory.make()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let config = folder.appendingPathComponent("storefront.conf")
+        let environment = ["PATH": "/usr/bin:/bin", "HOME": scratch, "STOREFRONT_CONFIG": config.path]
+        // Each value fits the table; together they do not, which only a command that read them can tell.
+        try "[api]\nmax-connections = 5\nconnections-per-address = 10\n".write(to: config, atomically: true, encoding: .utf8)
+        let api = try Subprocess.run(binary, ["api", "--data-dir", scratch], environment: environment, timeout: .seconds(30))
+        #expect(api.status == 64 && api.stderr.contains("--connections-per-address must be 1 to --max-connections, not 10"), "\(api.stderr)")
+        try "[web]\nlisten = \"0.0.0.0:0\"\n".write(to: config, atomically: true, encoding: .utf8)
+        let web = try Subprocess.run(binary, ["web", "--data-dir", scratch], environment: environment, timeout: .seconds(30))
+        #expect(web.status == 64 && web.stderr.contains("--public-origin is needed when listening on 0.0.0.0"), "\(web.stderr)")
+        try "[ssh]\nmax-sessions = 0\n".write(to: config, atomically: true, encoding: .utf8)
+        let serve = ["serve", "--data-dir", scratch, "--port", "70000"]
+        let fromFile = try Subprocess.run(binary, serve, environment: environment, timeout: .seconds(30))
+        #expect(
+            fromFile.status == 78 && fromFile.stderr.contains(":2: ssh.max-sessions must be a whole number from 1 to 10000, got \"0\""),
+            "\(fromFile.stderr)")
+        // The flag wins over the file's value, which is then never read; the port is refused before anything listens.
+        let flagWins = try Subprocess.run(binary, serve + ["--max-sessions", "5"], environment: environment, timeout: .seconds(30))
+        #expect(flagWins.status == 64 && flagWins.stderr.contains("--port must be between 0 and 65535, not 70000"), "\(flagWins.stderr)")
+    }
 }
