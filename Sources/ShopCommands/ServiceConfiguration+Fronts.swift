@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PseudoTerminal
 import ShopAPI
 import ShopBootstrap
 import ShopModels
@@ -25,6 +26,13 @@ extension ServiceConfiguration {
             maxSessions: count("ssh.max-sessions"), connectionsPerSourcePerMinute: count("ssh.connections-per-minute"),
             idleTimeout: duration("ssh.idle-timeout"), drainTimeout: duration("ssh.drain-timeout"), maxGuests: count("ssh.max-guests"),
             guestsPerAddress: count("ssh.guests-per-address"))
+    }
+
+    /// How the fronts' sessions share worker processes (`[sessions]`).
+    public var workers: WorkerPolicy {
+        WorkerPolicy(
+            sessionsPerWorker: count("sessions.per-worker"), recycleAfterSessions: count("sessions.worker-recycle-after"),
+            recycleAfter: duration("sessions.worker-lifetime"))
     }
 
     /// The browser front's settings; its page's title is the shop's name, read once the shop is open.

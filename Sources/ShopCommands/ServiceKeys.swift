@@ -291,11 +291,10 @@ extension ServiceKey {
         return key
     }
 
-    /// Whether every command that takes the flag also reads the variable, not only `up`: the shop's own settings, the
-    /// mail's sender and the origins a terminal's links point to.
+    /// Whether every command that takes the flag also reads the variable (and the file), not only `up`: all but where
+    /// a process listens beside its front (`[admin]`, `[webhooks]`), its log's format and the mail command's timeout.
     public var everyCommandReadsItsVariable: Bool {
-        section == "shop"
-            || ["mail.command", "mail.from", "mail.reply-to", "web.origin", "ssh.openid-providers", "sessions.per-worker"].contains(name)
+        !["admin", "webhooks", "log", "metrics", "mail-worker", "renewals"].contains(section) && name != "mail.timeout"
     }
 
     /// What a value looks like, as help and the docs show it.

@@ -58,9 +58,7 @@ public enum UpCommands {
         var start = ServerStart(
             configuration: shop, migrate: migrate, mail: configuration.mail, sandboxLatencyMilliseconds: shop.sandboxLatencyMilliseconds,
             sessionStart: .fork)
-        start.workers = WorkerPolicy(
-            sessionsPerWorker: configuration.count("sessions.per-worker"), recycleAfterSessions: configuration.count("sessions.worker-recycle-after"),
-            recycleAfter: configuration.duration("sessions.worker-lifetime"))
+        start.workers = configuration.workers
         let dataDirectory = SessionLaunch.absolute(shop.dataDirectory(environment: environment))
         // Before any front: the process's metrics go to Prometheus from the first, and sessions are told the relay.
         let metrics = configuration.isOn("metrics.enabled") && configuration.address("admin.listen") != nil ? MetricsExport.start() : nil

@@ -25,7 +25,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The TCP port to listen on; 0 picks a free one (printed at start).", valueName: "port"))
     var port = 2222
 
-    @Option(setting: "ssh.host-key", as: { FilePath($0) }) var hostKey: FilePath?
+    @Option(setting: "ssh.host-key", as: SettingValue.text) var hostKey: String?
     @Option(setting: "ssh.max-sessions", as: SettingValue.text) var maxSessions: String?
     @Option(setting: "ssh.openssh-front", as: SettingValue.text) var openSSHFront: String?
     @Option(setting: "ssh.join-socket", as: SettingValue.text) var joinSocket: String?
@@ -49,7 +49,10 @@ struct Serve: AsyncParsableCommand {
 
     /// The flags given, as settings over the config file's `[ssh]` and the environment's.
     var given: [(setting: String, value: String?)] {
-        [("ssh.max-sessions", maxSessions)] + sessions.given(in: "ssh") + guests.given
+        [
+            ("ssh.max-sessions", maxSessions), ("ssh.host-key", hostKey), ("ssh.openssh-front", openSSHFront), ("ssh.join-socket", joinSocket),
+            ("ssh.admin-keys", adminKeys), ("ssh.openid-providers", openIDProviders), ("web.origin", webOrigin),
+        ] + sessions.given(in: "ssh") + guests.given + sessionStart.given
     }
 
     @OptionGroup var log: LogFormatOption
@@ -57,14 +60,19 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         log.apply()
         let settings = try ServiceConfiguration.loadForCommand(flags: given)
+        let (webOrigin, openSSHFront) = (settings["web.origin"], settings["ssh.openssh-front"])
+        // The flags were checked as they were parsed; the file's and the environment's values are checked here alike.
+        if let problem = webOrigin.flatMap(TerminalOpenIDChoice.originProblem) ?? openSSHFront.flatMap(OpenSSHSession.frontProblem) {
+            throw ValidationError(problem)
+        }
         var start = try shop.serverStart(mail: mail, latency: latency, sessions: sessionStart, settings: settings)
-        start.terminalOpenID = try TerminalOpenIDChoice.settings(providersFile: openIDProviders, webOrigin: webOrigin)
+        start.terminalOpenID = try TerminalOpenIDChoice.settings(providersFile: settings["ssh.openid-providers"], webOrigin: webOrigin)
         start.mail.webOrigin = webOrigin
         let metrics = admin.export
         start.metricsRelay = metrics?.relay?.address
         try await FrontCommands.serveSSH(
-            start, host: host, port: port, limits: settings.sshLimits, hostKey: hostKey,
-            adminKeys: adminKeys, openSSHFront: openSSHFront, joinSocket: joinSocket, webhookListen: webhookListen,
+            start, host: host, port: port, limits: settings.sshLimits, hostKey: settings["ssh.host-key"].map { FilePath($0) },
+            adminKeys: settings["ssh.admin-keys"], openSSHFront: openSSHFront, joinSocket: settings["ssh.join-socket"], webhookListen: webhookListen,
             webhookSecretFile: webhooks.secretFile,
             adminListen: admin.address, metrics: metrics)
     }

@@ -20,8 +20,8 @@ struct SessionStartOption: ParsableArguments {
     var start: ServerSessions.Start = .fork
 
     @Option(setting: "sessions.per-worker", as: SettingValue.number) var sessionsPerWorker: Int?
-    @Option(defaultOf: "sessions.worker-recycle-after", as: SettingValue.number) var recycleAfterSessions: Int
-    @Option(defaultOf: "sessions.worker-lifetime", as: SettingValue.duration) var workerLifetime: Duration
+    @Option(setting: "sessions.worker-recycle-after", as: SettingValue.text) var recycleAfterSessions: String?
+    @Option(setting: "sessions.worker-lifetime", as: SettingValue.text) var workerLifetime: String?
 
     func validate() throws {
         if start == .exec, let sessionsPerWorker, sessionsPerWorker > 1 {
@@ -30,31 +30,28 @@ struct SessionStartOption: ParsableArguments {
         }
     }
 
-    /// The policy the flags give, over `STOREFRONT_SESSIONS_PER_WORKER` (the variable `up`'s `[sessions] per-worker` has).
-    func workers(environment: [String: String]) throws -> WorkerPolicy {
-        var perWorker = sessionsPerWorker ?? WorkerPolicy.defaultSessionsPerWorker
-        let key = ServiceKey["sessions.per-worker"]
-        if sessionsPerWorker == nil, let value = environment[key.environment] {
-            if let problem = key.problem(value, label: key.environment) { throw ValidationError(problem) }
-            perWorker = ServiceKey.wholeNumber(value) ?? perWorker
-        }
-        return WorkerPolicy(
-            sessionsPerWorker: start == .exec ? 1 : perWorker, recycleAfterSessions: recycleAfterSessions, recycleAfter: workerLifetime)
+    /// The flags given, as settings over the config file's `[sessions]` and the environment's.
+    var given: [(setting: String, value: String?)] {
+        [
+            ("sessions.per-worker", sessionsPerWorker.map(String.init)), ("sessions.worker-recycle-after", recycleAfterSessions),
+            ("sessions.worker-lifetime", workerLifetime),
+        ]
     }
 }
 
 extension ShopOptions {
     /// What a server takes beside its own options.
     func serverStart(
-        mail: MailSettings, latency: SandboxLatencyOption, sessions: SessionStartOption, settings: ServiceConfiguration,
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        mail: MailSettings, latency: SandboxLatencyOption, sessions: SessionStartOption, settings: ServiceConfiguration
     ) throws
         -> ServerStart
     {
         var start = ServerStart(
             configuration: try configuration(settings: settings), migrate: !noMigrate, mail: mail.choice,
             sandboxLatencyMilliseconds: latency.milliseconds, sessionStart: sessions.start)
-        start.workers = try sessions.workers(environment: environment)
+        start.workers = settings.workers
+        // exec starts a new program for each session: no worker holds two.
+        if sessions.start == .exec { start.workers.sessionsPerWorker = 1 }
         return start
     }
 }

@@ -58,7 +58,8 @@ struct WebCommand: AsyncParsableCommand {
             ("web.trust-forwarded-for", trustForwardedFor ? "on" : nil), ("web.max-sessions", maxSessions),
             ("web.sessions-per-address", sessionsPerAddress), ("web.connections-per-address", connectionsPerAddress),
             ("web.max-session-length", maxSessionLength), ("web.request-timeout", requestTimeout),
-        ] + sessions.given(in: "web")
+            ("ssh.openid-providers", openIDProviders),
+        ] + sessions.given(in: "web") + sessionStart.given
     }
 
     @OptionGroup var admin: AdminListenOption
@@ -72,6 +73,6 @@ struct WebCommand: AsyncParsableCommand {
         var start = try shop.serverStart(mail: mail, latency: latency, sessions: sessionStart, settings: settings)
         start.metricsRelay = metrics?.relay?.address
         try await FrontCommands.serveWeb(
-            start, settings: settings.webSettings, openIDProviders: openIDProviders, adminListen: admin.address, metrics: metrics)
+            start, settings: settings.webSettings, openIDProviders: settings["ssh.openid-providers"], adminListen: admin.address, metrics: metrics)
     }
 }
