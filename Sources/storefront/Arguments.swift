@@ -38,14 +38,6 @@ enum Arguments {
         }
         return pace
     }
-
-    /// A duration option such as `--idle-timeout 15m`; `examples` shows what a good one looks like.
-    static func duration(_ option: String, examples: String) -> @Sendable (String) throws -> Duration {
-        { text in
-            guard let duration = ServeDuration.parse(text) else { throw ValidationError("\(option) \"\(text)\" is not a duration like \(examples)") }
-            return duration
-        }
-    }
 }
 
 extension ThemePreference: ExpressibleByArgument {}

@@ -29,7 +29,9 @@ struct Serve: AsyncParsableCommand {
     @Option(setting: "ssh.max-sessions", as: SettingValue.text) var maxSessions: String?
     @Option(setting: "ssh.openssh-front", as: SettingValue.text) var openSSHFront: String?
     @Option(setting: "ssh.join-socket", as: SettingValue.text) var joinSocket: String?
-    @OptionGroup var sessions: SessionTimeOptions
+    @Option(setting: "ssh.idle-timeout", as: SettingValue.text) var idleTimeout: String?
+    @Option(setting: "ssh.drain-timeout", as: SettingValue.text) var drainTimeout: String?
+    @Option(setting: "ssh.connections-per-minute", as: SettingValue.text) var connectionsPerMinute: String?
     @OptionGroup var guests: GuestLimitOptions
     @OptionGroup var mail: MailSettings
     @OptionGroup var admin: AdminListenOption
@@ -52,7 +54,8 @@ struct Serve: AsyncParsableCommand {
         [
             ("ssh.max-sessions", maxSessions), ("ssh.host-key", hostKey), ("ssh.openssh-front", openSSHFront), ("ssh.join-socket", joinSocket),
             ("ssh.admin-keys", adminKeys), ("ssh.openid-providers", openIDProviders), ("web.origin", webOrigin),
-        ] + sessions.given(in: "ssh") + guests.given + sessionStart.given
+            ("ssh.idle-timeout", idleTimeout), ("ssh.drain-timeout", drainTimeout), ("ssh.connections-per-minute", connectionsPerMinute),
+        ] + guests.given + sessionStart.given
     }
 
     @OptionGroup var log: LogFormatOption

@@ -56,22 +56,6 @@ extension ShopOptions {
     }
 }
 
-/// How long a server's sessions may idle, how long a stop waits for them, and how fast one address may open them:
-/// `serve` (the SSH front's settings) and `web` (the browser front's), over the config file's and the environment's.
-struct SessionTimeOptions: ParsableArguments {
-    @Option(setting: "ssh.idle-timeout", as: SettingValue.text) var idleTimeout: String?
-    @Option(setting: "ssh.drain-timeout", as: SettingValue.text) var drainTimeout: String?
-    @Option(setting: "ssh.connections-per-minute", as: SettingValue.text) var connectionsPerMinute: String?
-
-    /// The flags given, as the settings of the front in `section`.
-    func given(in section: String) -> [(setting: String, value: String?)] {
-        [
-            ("\(section).idle-timeout", idleTimeout), ("\(section).drain-timeout", drainTimeout),
-            ("\(section).connections-per-minute", connectionsPerMinute),
-        ]
-    }
-}
-
 /// How many guests (no key) the host and one address may have at once: `serve`, `sshd-config` and `sshd-session`.
 struct GuestLimitOptions: ParsableArguments {
     @Option(setting: "ssh.max-guests", as: SettingValue.number) var maxGuests: Int?

@@ -35,7 +35,9 @@ struct WebCommand: AsyncParsableCommand {
     @Option(setting: "web.max-session-length", as: SettingValue.text) var maxSessionLength: String?
     @Option(setting: "web.request-timeout", as: SettingValue.text) var requestTimeout: String?
     @Option(setting: "ssh.openid-providers", as: SettingValue.text) var openIDProviders: String?
-    @OptionGroup var sessions: SessionTimeOptions
+    @Option(setting: "web.idle-timeout", as: SettingValue.text) var idleTimeout: String?
+    @Option(setting: "web.drain-timeout", as: SettingValue.text) var drainTimeout: String?
+    @Option(setting: "web.connections-per-minute", as: SettingValue.text) var connectionsPerMinute: String?
 
     @OptionGroup var mail: MailSettings
 
@@ -59,7 +61,8 @@ struct WebCommand: AsyncParsableCommand {
             ("web.sessions-per-address", sessionsPerAddress), ("web.connections-per-address", connectionsPerAddress),
             ("web.max-session-length", maxSessionLength), ("web.request-timeout", requestTimeout),
             ("ssh.openid-providers", openIDProviders),
-        ] + sessions.given(in: "web") + sessionStart.given
+            ("web.idle-timeout", idleTimeout), ("web.drain-timeout", drainTimeout), ("web.connections-per-minute", connectionsPerMinute),
+        ] + sessionStart.given
     }
 
     @OptionGroup var admin: AdminListenOption
