@@ -76,9 +76,15 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
             refuse("storefront offers no subsystems (asked for \(clientChosen(request.subsystem)))", wantReply: request.wantReply, context: context)
             self.context.refusals.log("refused subsystem", "refused subsystem \(clientChosen(request.subsystem)) from \(self.context.peer)")
         case let request as SSHChannelRequestEvent.WindowChangeRequest:
-            let size = self.context.command.bounded(TerminalSize(columns: request.terminalCharacterWidth, rows: request.terminalRowHeight))
+            let asked = TerminalSize(columns: request.terminalCharacterWidth, rows: request.terminalRowHeight)
+            let size = self.context.command.bounded(asked)
             if isStarting { pendingSize = size }
             do { try process?.resize(to: size) } catch { self.context.log("session \(sessionNumber): resize failed: \(error)") }
+            if size != asked {
+                // Said once the pty holds it; throttled as refusals are, since a client may send window changes without end.
+                self.context.refusals.log(
+                    "held window", "session \(sessionNumber): window \(asked.columns)x\(asked.rows) held to \(size.columns)x\(size.rows)")
+            }
         case is SSHChannelRequestEvent.SignalRequest, is SSHChannelRequestEvent.LocalFlowControlRequest:
             break
         case let event as ChannelEvent where event == .inputClosed:

@@ -150,11 +150,8 @@ struct ServeAdmissionTests {
         }
         #expect(ptySize() == [80, 24])
         try await client.resize(shell, columns: 10_000, rows: 10_000)
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: .seconds(15))
-        // The kernel tells only the pty's own processes (SIGWINCH) that its size changed: it is read every 10 ms,
-        // not in a loop of yields that kept a core of two from the server doing the resize.
-        while ptySize() == [80, 24], clock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        // The server says so once the pty holds the size it was held to.
+        try server.waitForLog(#/session 1: window 10000x10000 held to 640x240/#)
         #expect(ptySize() == [640, 240], "the pty reports no more than the largest terminal")
         await client.close()
     }
