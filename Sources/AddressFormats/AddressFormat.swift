@@ -86,7 +86,7 @@ public enum AddressFormats {
     public static let all: [AddressFormat] = {
         struct Table: Decodable { let countries: [AddressFormat] }
         do {
-            return try JSONDecoder().decode(Table.self, from: Data(PackageResources.address_formats_json)).countries
+            return try JSONDecoder().decode(Table.self, from: Data(EmbeddedText.address_formats_json.utf8)).countries
         } catch {
             preconditionFailure("the address formats table is invalid: \(error)")
         }

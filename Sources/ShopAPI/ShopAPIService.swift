@@ -22,11 +22,11 @@ struct ShopAPIService: APIProtocol {
 
     /// The document, decoded once: it is served as the generated code's JSON object.
     private static let document: OpenAPIObjectContainer = {
-        (try? JSONDecoder().decode(OpenAPIObjectContainer.self, from: Data(PackageResources.openapi_json))) ?? OpenAPIObjectContainer()
+        (try? JSONDecoder().decode(OpenAPIObjectContainer.self, from: Data(EmbeddedText.openapi_json.utf8))) ?? OpenAPIObjectContainer()
     }()
 
     /// The document as the server serves it.
-    static var documentJSON: [UInt8] { PackageResources.openapi_json }
+    static var documentJSON: [UInt8] { Array(EmbeddedText.openapi_json.utf8) }
 
     func getOpenAPIDocument(_ input: Operations.GetOpenAPIDocument.Input) async throws -> Operations.GetOpenAPIDocument.Output {
         .ok(.init(body: .json(Self.document)))
