@@ -40,7 +40,7 @@ struct OpenSSHJoinTests {
         try alone.waitFor("TTY=restored")
 
         let server = try ServeProcess(
-            arguments: ["--sessions-per-worker", "4", "--join-socket", join], environment: ["STOREFRONT_FAULT_CRASH_KEY": "!"],
+            arguments: ["--sessions-per-worker", "4", "--join-socket", join], environment: ServeProcess.crashingOnBang,
             dataDirectory: sshd.dataDirectory)
         try server.waitForLog(#/taking OpenSSH's sessions at /#)
         let host = try #require(pid_t(try server.waitForLog(#/forked from a session host, pid (\d+), up to 4 in each worker/#).output.1))

@@ -15,7 +15,7 @@ struct ServeWorkersTests {
 
     @Test(.timeLimit(.minutes(3)))
     func aCrashEndsItsWorkersSessionsOnlyAndTheSpareServesTheNextShopper() throws {
-        let server = try ServeProcess(arguments: ["--sessions-per-worker", "2"], environment: ["STOREFRONT_FAULT_CRASH_KEY": "!"])
+        let server = try ServeProcess(arguments: ["--sessions-per-worker", "2"], environment: ServeProcess.crashingOnBang)
         let host = try #require(pid_t(try server.waitForLog(#/forked from a session host, pid (\d+), up to 2 in each worker/#).output.1))
         let key = try server.makeClientKey("worker")
         var terminals: [TmuxTerminal] = []

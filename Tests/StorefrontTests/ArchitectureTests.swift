@@ -75,7 +75,8 @@ struct ArchitectureTests {
     @Test func everyTargetOfThePackageHasItsRowInTheArchitecturePage() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardizedFileURL
         let manifest = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
-        let targets = manifest.matches(of: /\.(?:target|executableTarget|testTarget|systemLibrary)\(\s*name:\s*"([^"]+)"/).map { String($0.output.1) }
+        let declaration = /\.(?:target|executableTarget|testTarget|systemLibrary|plugin)\(\s*name:\s*"([^"]+)"/
+        let targets = manifest.matches(of: declaration).map { String($0.output.1) }
         #expect(targets.count > 25, "the targets were read from Package.swift: \(targets)")
         let page = try String(contentsOf: root.appendingPathComponent("docs/architecture.md"), encoding: .utf8)
         // The first cell of each row of the targets' table: `Name`, or `Name` (+ `CPart`).

@@ -16,6 +16,11 @@ final class ServeProcess {
     private(set) var log = ""
     private var exited: Int32?
 
+    /// The environment of a server whose sessions crash on `!`, at once: Swift's backtracer, which `.ci/run` turns on in
+    /// full, would first symbolicate the 230 MB debug binary, for longer under load than a test waits for the shopper's
+    /// notice.
+    static let crashingOnBang = ["STOREFRONT_FAULT_CRASH_KEY": "!", "SWIFT_BACKTRACE": "enable=no"]
+
     /// The shop's data directory: the test's own, or the one given (to share a shop with another server).
     let dataDirectory: String
     var hostKeyPath: String { dataDirectory + "/ssh_host_ed25519_key" }
