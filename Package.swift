@@ -19,6 +19,7 @@ let testDependencies: [Target.Dependency] = [
     "ShopIdentity", "ShopOpenID", "ShopCredentialFile", "ShopSSH", "ShopWebhookServer", "ShopWebFront", "ShopAPI", "HTTPGuards", "PseudoTerminal",
     "ShopAdminListener", "ShopMetrics", "LiveObjects",
     "TerminalNCurses", "ShopStripe", "StoragePostgres", "ShopQRCode", "ShopRecording", "MerchantReports", "ShopServices", "ShopCommands",
+    "StorefrontCommandLine",
     .product(name: "SystemPackage", package: "swift-system"),
     .product(name: "NIOCore", package: "swift-nio"),
     .product(name: "NIOPosix", package: "swift-nio"),
@@ -36,6 +37,7 @@ let testDependencies: [Target.Dependency] = [
     .product(name: "GRDB", package: "GRDB.swift"),
     .product(name: "Hummingbird", package: "hummingbird"),
     .product(name: "HummingbirdTesting", package: "hummingbird"),
+    .product(name: "ArgumentParser", package: "swift-argument-parser"),
 ]
 
 let package = Package(
@@ -343,17 +345,24 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .executableTarget(
-            name: "storefront",
-            // What the executable imports itself; everything a command runs comes with ShopCommands.
+        // Every command's arguments, parsed in-process (tests parse them without starting the binary); the work of each
+        // is one call into ShopCommands.
+        .target(
+            name: "StorefrontCommandLine",
             dependencies: [
                 "PseudoTerminal", "ShopAPI", "ShopBootstrap", "ShopCommands", "ShopMerchant", "ShopModels", "ShopPorts", "ShopRecording",
-                "ShopServices", "ShopSessions", "ShopWebFront", "StorageSQLite", "StorefrontCore", "StorefrontUI", "TerminalNCurses",
+                "ShopServices", "ShopSessions", "ShopWebFront", "StorefrontCore", "StorefrontUI", "TerminalNCurses",
                 "ShopMetrics", .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: strict
+        ),
+        // The program's entry: the session host's fork, then the command line.
+        .executableTarget(
+            name: "storefront",
+            dependencies: ["PseudoTerminal", "ShopCommands", "StorageSQLite", "StorefrontCommandLine"],
             swiftSettings: strict
         ),
         .executableTarget(

@@ -2,6 +2,7 @@ import Foundation
 import PseudoTerminal
 import ShopCommands
 import StorageSQLite
+import StorefrontCommandLine
 
 /// Where the program starts. Synchronous on purpose: a session host must fork before any thread exists, and an
 /// asynchronous `main` starts libdispatch's threads before its first line runs.

@@ -63,16 +63,6 @@ struct CommandLineTests {
         #expect(result.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().count == 24, "one line per row")
     }
 
-    @Test func headlessRejectsUnknownKeysAndBadSizes() throws {
-        let binary = try BuiltProduct.requireStorefront()
-        let key = try Subprocess.run(binary, ["headless", "--data-dir", scratch, "--keys", "enter,warp"])
-        #expect(key.status == 64)
-        #expect(key.stderr.contains("unknown key \"warp\" at position 2"))
-        let size = try Subprocess.run(binary, ["headless", "--data-dir", scratch, "--size", "80by24"])
-        #expect(size.status == 64)
-        #expect(size.stderr.contains("bad size \"80by24\""))
-    }
-
     @Test func badConfigFileNamesTheLine() throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("cfg-\(UUID())")
         try FileManager.default.createDirectory(at: home.appendingPathComponent("storefront"), withIntermediateDirectories: true)
@@ -233,33 +223,13 @@ extension CommandLineTests {
     }
 
     /// A flag takes its bounds and its help from the settings table, so it refuses what the config file refuses.
-    @Test func aFlagRefusesWhatTheFileRefusesInTheTablesWords() throws {
-        let binary = try BuiltProduct.requireStorefront()
-        let flag = try Subprocess.run(binary, ["serve", "--max-sessions", "0", "--data-dir", scratch])
-        #expect(flag.status == 64 && flag.stderr.contains("--max-sessions must be a whole number from 1 to 10000, got \"0\""), "\(flag.stderr)")
+    /// `config check --set` refuses a value in the table's words (the flag's refusal is parsed in-process:
+    /// `CommandLineParsingTests`).
+    @Test func aSetValueIsRefusedInTheTablesWords() throws {
         let set = try Subprocess.run(
-            binary, ["config", "check", "--set", "ssh.max-sessions=0"], environment: ["PATH": "/usr/bin:/bin", "HOME": scratch])
+            try BuiltProduct.requireStorefront(), ["config", "check", "--set", "ssh.max-sessions=0"],
+            environment: ["PATH": "/usr/bin:/bin", "HOME": scratch])
         #expect(set.status == 78 && set.stderr.contains("ssh.max-sessions must be a whole number from 1 to 10000, got \"0\""), "\(set.stderr)")
-        // A shop setting's flag is refused by the setter the file's value goes through, with its bound.
-        let latency = try Subprocess.run(binary, ["api", "--sandbox-latency-ms", "99999", "--data-dir", scratch], timeout: .seconds(30))
-        #expect(
-            latency.status == 64 && latency.stderr.contains("sandbox-latency-ms must be a whole number of milliseconds from 0 to 60000"),
-            "\(latency.stderr)")
-        let help = try Subprocess.run(binary, ["serve", "--help"])
-        #expect(
-            help.stdout.replacingOccurrences(of: "\n ", with: " ").split(whereSeparator: \.isWhitespace).joined(separator: " ").contains(
-                "Sessions open at once; more are told the shop is full. Default: 64."), "\(help.stdout)")
-    }
-
-    /// Every flag the settings table names is one some command takes: a flag renamed in one place only is caught.
-    @Test func everyFlagTheTableNamesIsTaken() throws {
-        let binary = try BuiltProduct.requireStorefront()
-        var helps = ""
-        for command in [["run"], ["serve"], ["web"], ["api"], ["up"], ["webhooks", "listen"], ["admin"]] {
-            helps += try Subprocess.run(binary, command + ["--help"]).stdout
-        }
-        let missing = ServiceKey.all.compactMap(\.flag).filter { !helps.contains("--\($0) ") && !helps.contains("--\($0)\n") }
-        #expect(missing == [], "flags in ServiceKey.all that no command takes")
     }
 
     /// `serve`, `web` and `api` run on the configuration `up` runs on: their front's section of the file, under their

@@ -4,8 +4,8 @@ import ShopBootstrap
 import ShopCommands
 
 /// The `storefront` command: the composition root, and the only place that picks live implementations.
-struct Storefront: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+public struct Storefront: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
         commandName: "storefront",
         abstract: "A terminal storefront: browse, fill a cart and pay on an Apple Pay-style sheet.",
         version: "0.1.0",
@@ -23,9 +23,11 @@ struct Storefront: AsyncParsableCommand {
         defaultSubcommand: Run.self
     )
 
+    public init() {}
+
     /// Parses and runs `arguments` (nil: the command line); every message ArgumentParser makes (which may quote an
     /// argument's raw escape sequences back) goes through the same sanitizer as the shop's own messages.
-    static func start(_ arguments: [String]?) async {
+    public static func start(_ arguments: [String]?) async {
         let arguments = arguments ?? OpenSSHSession.argumentsCalledAsShell()
         do {
             var command = try SessionWarmUp.preparedCommand(for: arguments) ?? parseAsRoot(arguments)

@@ -7,14 +7,14 @@ import ShopCommands
 /// sessions share: the Swift runtime's caches filled by what every session does first (each first dynamic cast of a
 /// type to a protocol scans all 11,000 conformance records of this binary), the locale loaded, a frame laid out.
 /// Nothing here may start a thread: no tasks, no dispatch queues, no database.
-enum SessionWarmUp {
+public enum SessionWarmUp {
     /// The shop's command line as the server gives it to every session (the host's own arguments), parsed once here:
     /// a session whose arguments are these runs this value instead of parsing them again (ArgumentParser reflects
     /// over every option of every command it passes through, a tenth of a session's start).
     // nonisolated(unsafe): written once by `run`, before the process has a second thread; only read after.
     nonisolated(unsafe) private static var prepared: (arguments: [String], command: any ParsableCommand)?
 
-    static func run() {
+    public static func run() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if !arguments.isEmpty, let command = try? Storefront.parseAsRoot(arguments) {
             _ = command as? any AsyncParsableCommand
