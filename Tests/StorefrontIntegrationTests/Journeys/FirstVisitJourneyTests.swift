@@ -18,6 +18,8 @@ struct FirstVisitJourneyTests {
         let commands = block.split(separator: "\n").map { $0.split(separator: "#")[0].trimmingCharacters(in: .whitespaces) }
         #expect(commands.first == "scripts/setup && swift run storefront", "\(commands)")
         #expect(commands.dropFirst().first?.hasSuffix("swift test --skip-build") == true, "\(commands)")
+        let ci = try String(contentsOf: Self.root.appendingPathComponent(".ci/run"), encoding: .utf8)
+        #expect(ci.split(separator: "\n").last.map(String.init) == commands.dropFirst().first, "CI runs the README's test command as written")
 
         // The setup script, from the repository, finds everything there and says so with success.
         let setup = try Subprocess.run(Self.root.appendingPathComponent("scripts/setup").path, [], timeout: .seconds(300))
