@@ -129,10 +129,8 @@ public struct TestStack: Sendable {
 
 /// Shared test data.
 public enum Fixtures {
-    /// The catalog shipped in the binary.
-    public static let bundledCatalog: InMemoryCatalogRepository = {
-        do { return try InMemoryCatalogRepository.bundled() } catch { preconditionFailure("bundled catalog is invalid: \(error)") }
-    }()
+    /// The catalog shipped in the binary, read-only and shared: served, and searched, as the shop serves it.
+    public static let bundledCatalog: SQLiteCatalogRepository = bundledCatalog(in: bundledShop())
 
     /// A new in-memory shop database holding the bundled catalog and its stock (a copy of one imported once).
     public static func bundledShop() -> SQLiteDatabase {

@@ -1,6 +1,5 @@
 import PropertyBased
 import ShopModels
-import ShopSandbox
 import StorefrontCore
 import StorefrontTesting
 import StorefrontUI
@@ -22,8 +21,9 @@ struct LayoutReuseTests {
     ]
 
     /// Names with graphemes of several scalars (kept in the frame's clusters), wide characters, a
-    /// sold-out product and prices of several widths, so rows differ in every way a copy must keep.
-    static func catalog() -> InMemoryCatalogRepository {
+    /// sold-out product and prices of several widths, so rows differ in every way a copy must keep. Sold from SQLite,
+    /// as the keys search it.
+    static func stack() throws -> TestStack {
         let names = ["Flag 🇩🇪 mug", "Cafe\u{301} table", "漢字 lamp", "Plain chair", "Family 👩‍👩‍👧 set", "Kettle", "Ｗide clock", "Oak stool"]
         let products = (0..<60).map { i in
             Product(
@@ -33,7 +33,7 @@ struct LayoutReuseTests {
                 stock: i % 7 == 3 ? 0 : 5
             )
         }
-        return InMemoryCatalogRepository(catalog: Catalog(shop: .standard(), products: products))
+        return try TestStack.selling(Catalog(shop: .standard(), products: products))
     }
 
     @Test func aFrameLaidOutFromTheOneBeforeEqualsOneLaidOutFromNothing() async {
@@ -41,7 +41,7 @@ struct LayoutReuseTests {
         let sizeIndexes = Gen.int(in: 0...(Self.sizes.count - 1)).array(of: 1...3)
         await propertyCheck(count: 25, input: keyIndexes, sizeIndexes, Gen.bool) { indexes, sizeIndexes, ascii in
             let charset: Charset = ascii ? .ascii : .unicode
-            let driver = await ScriptedDriver(stack: TestStack(catalog: Self.catalog()), size: Self.sizes[sizeIndexes[0]], charset: charset)
+            let driver = await ScriptedDriver(stack: try Self.stack(), size: Self.sizes[sizeIndexes[0]], charset: charset)
             var shown = driver.program.frame
             for (step, index) in indexes.enumerated() {
                 // The terminal is resized now and then: a frame of another size must not be copied from.
@@ -60,7 +60,7 @@ struct LayoutReuseTests {
     }
 
     @Test func aMoveChangesTheCounterAndTwoRowsOnly() async throws {
-        let driver = await ScriptedDriver(stack: TestStack(catalog: Self.catalog()), size: Size(columns: 80, rows: 24))
+        let driver = await ScriptedDriver(stack: try Self.stack(), size: Size(columns: 80, rows: 24))
         let before = driver.program.frame
         await driver.press(.down)
         let after = layout(driver.state, Size(columns: 80, rows: 24), previous: before)

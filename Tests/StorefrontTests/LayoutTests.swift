@@ -1,6 +1,5 @@
 import ShopModels
 import ShopPorts
-import ShopSandbox
 import StorefrontCore
 import StorefrontTesting
 import StorefrontUI
@@ -9,8 +8,8 @@ import Testing
 @MainActor
 @Suite("Layout")
 struct LayoutTests {
-    private func catalog(named name: String, summary: String = "Safe.") -> InMemoryCatalogRepository {
-        InMemoryCatalogRepository(
+    private func catalog(named name: String, summary: String = "Safe.") -> InMemoryCatalog {
+        InMemoryCatalog(
             catalog: Catalog(
                 shop: .standard(),
                 products: [

@@ -1,7 +1,6 @@
 import Foundation
 import ShopApplication
 import ShopModels
-import ShopSandbox
 import StorefrontCore
 import StorefrontTesting
 import Testing
@@ -42,12 +41,12 @@ struct MoneyBoundsTests {
     }
 
     /// The dearest catalog the validator accepts: the highest price, 100 % tax, the dearest shipping.
-    private static func dearestCatalog() throws -> InMemoryCatalogRepository {
+    private static func dearestCatalog() throws -> InMemoryCatalog {
         let json = """
             {"store": {"taxBasisPoints": 10000, "shipping": [{"id": "s", "label": "S", "amount": \(CatalogLoader.maximumPrice)}]},
              "products": [{"id": "gold", "name": "Gold Bar", "description": "d.", "price": \(CatalogLoader.maximumPrice), "stock": 1000}]}
             """
-        return InMemoryCatalogRepository(catalog: try CatalogLoader.load(data: Data(json.utf8), source: "dear.json"))
+        return InMemoryCatalog(catalog: try CatalogLoader.load(data: Data(json.utf8), source: "dear.json"))
     }
 
     @MainActor @Test func addingPastTheBoundIsRefusedWithTheBound() async throws {

@@ -48,7 +48,8 @@ struct StockTests {
     @Test func addingMoreThanTheStockIsRefused() async throws {
         let driver = await ScriptedDriver()
         // Quiet Hours Headphones: 2 in stock.
-        let position = try #require(try Fixtures.bundledCatalog.page(matching: "", offset: 0, limit: 100).firstIndex { $0.id == "headphones-quiet" })
+        let position = try #require(
+            try await Fixtures.bundledCatalog.page(matching: "", offset: 0, limit: 100).firstIndex { $0.id == "headphones-quiet" })
         for _ in 0..<position { await driver.press(.down) }
         try await driver.press("enter")
         #expect(driver.frameText.contains("Only 2 left"))

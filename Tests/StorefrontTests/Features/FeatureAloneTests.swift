@@ -63,8 +63,8 @@ struct FeatureAloneTests {
             $0.request = 1
             $0.pending = .count(keepSelection: false)
         }
-        let total = try Fixtures.bundledCatalog.count(matching: "mug")
-        let rows = try Fixtures.bundledCatalog.page(matching: "mug", offset: 0, limit: 50)
+        let total = try await Fixtures.bundledCatalog.count(matching: "mug")
+        let rows = try await Fixtures.bundledCatalog.page(matching: "mug", offset: 0, limit: 50)
         await store.receive(.productList(.counted(request: 1, total: total, from: 0, rows: rows))) {
             $0.list.isLoading = false
             $0.pending = nil
