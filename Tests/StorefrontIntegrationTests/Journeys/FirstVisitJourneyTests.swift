@@ -17,7 +17,7 @@ struct FirstVisitJourneyTests {
         let block = try #require(readme.firstMatch(of: /```sh\n([^`]*)```/)?.output.1, "the README opens with a sh block")
         let commands = block.split(separator: "\n").map { $0.split(separator: "#")[0].trimmingCharacters(in: .whitespaces) }
         #expect(commands.first == "scripts/setup && swift run storefront", "\(commands)")
-        #expect(commands.dropFirst().first?.hasSuffix("swift test --skip-build") == true, "\(commands)")
+        #expect(commands.dropFirst().first?.hasSuffix("swift test --skip-build --scratch-path .build/tests") == true, "\(commands)")
         let ci = try String(contentsOf: Self.root.appendingPathComponent(".ci/run"), encoding: .utf8)
         #expect(ci.split(separator: "\n").last.map(String.init) == commands.dropFirst().first, "CI runs the README's test command as written")
 
