@@ -45,7 +45,24 @@ struct ArchitectureTests {
                 calls.append("\(file.lastPathComponent): \(match.output.0)")
             }
         }
-        #expect(calls.isEmpty, "features ask each other through Effect.send(.request(…)), never by calling in: \(calls)")
+        #expect(calls.isEmpty, "features ask each other through their action's .delegate case, never by calling in: \(calls)")
+    }
+
+    /// A `default:` would take a case added to a feature's action, or a key added to the table, without a word: every
+    /// switch in the app's reducers and features names each case it takes.
+    @Test func noSwitchInTheFeaturesOrTheirRootHasADefault() throws {
+        let core = Self.features.deletingLastPathComponent()
+        var found: [String] = []
+        for folder in ["App", "Features", "Shared"] {
+            let files = try #require(FileManager.default.enumerator(at: core.appendingPathComponent(folder), includingPropertiesForKeys: nil))
+            for case let file as URL in files where file.pathExtension == "swift" {
+                let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+                for (index, line) in lines.enumerated() where line.trimmingCharacters(in: .whitespaces).hasPrefix("default:") {
+                    found.append("\(file.lastPathComponent):\(index + 1)")
+                }
+            }
+        }
+        #expect(found.isEmpty, "a switch in StorefrontCore names its cases: \(found)")
     }
 
     @Test func everyFeatureReducesItsOwnStateNotTheApps() throws {

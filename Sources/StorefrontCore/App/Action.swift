@@ -1,5 +1,5 @@
 /// What the shopper did, decoded from keys by the UI's key bindings.
-public enum Action: Equatable, Sendable {
+public enum Action: Hashable, Sendable {
     case moveUp, moveDown, pageUp, pageDown, moveToTop, moveToBottom
     /// Enter: opens, selects or confirms.
     case confirm

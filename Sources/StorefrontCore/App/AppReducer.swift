@@ -65,56 +65,68 @@ public enum AppReducer {
         return effect
     }
 
-    /// Hands `action` to the feature that takes it, through that feature's reducer on its property.
+    /// Hands `action` to the feature that takes it, through that feature's reducer on its property; a feature's
+    /// delegate asks go to the feature that does them.
     static func reduce(_ state: inout AppState, _ action: AppAction, _ env: ShopEnvironment) -> Effect {
         switch action {
-        case .opened where state.merchant != nil: return state.run(\.console, MerchantFeature.reducer, action, env)
-        case .opened:
-            return route(&state, .customerChanged, env) + state.scope(\.productList) { ProductListFeature.reload(&$0, env, keepSelection: false) }
+        case .opened where state.merchant != nil: return state.run(\.console, MerchantFeature.reducer, .opened, env)
+        case .opened: return customerChanged(&state, env) + state.scope(\.productList) { ProductListFeature.reload(&$0, env, keepSelection: false) }
         case .key(let key): return reduceKey(&state, key, env)
-        case .navigate, .checkout: return state.run(\.checkout, CheckoutFeature.reducer, action, env)
-        case .form: return state.run(\.forms, FormFeature.reducer, action, env)
-        case .cardLink: return state.run(\.cardLink, CardLinkFeature.reducer, action, env)
-        case .signIn: return state.run(\.signIn, SignInFeature.reducer, action, env)
-        case .productList: return state.run(\.productList, ProductListFeature.reducer, action, env)
-        case .productDetail: return state.run(\.productDetail, ProductDetailFeature.reducer, action, env)
-        case .cart: return state.run(\.cart, CartFeature.reducer, action, env)
-        case .wallet: return state.run(\.account, AccountFeature.reducer, action, env)
-        case .orders: return state.run(\.orders, OrdersFeature.reducer, action, env)
-        case .subscriptions: return state.run(\.subscriptions, SubscriptionsFeature.reducer, action, env)
-        case .merchant: return state.run(\.console, MerchantFeature.reducer, action, env)
-        case .request(let request): return route(&state, request, env)
+        case .productList(.delegate(.openProduct(let product))): return state.run(\.productDetail, ProductDetailFeature.reducer, .open(product), env)
+        case .productList(.delegate(.addToCart(let product))), .productDetail(.delegate(.addToCart(let product))):
+            return state.run(\.cart, CartFeature.reducer, .add(product), env)
+        case .productDetail(.delegate(.beginCheckout(let order))), .cart(.delegate(.beginCheckout(let order))),
+            .subscriptions(.delegate(.beginCheckout(let order))):
+            return state.run(\.checkout, CheckoutFeature.reducer, .begin(order), env)
+        case .checkout(.delegate(.emptyCart)): return state.run(\.cart, CartFeature.reducer, .empty, env)
+        case .checkout(.delegate(.repriceCart(let lines))): return state.run(\.cart, CartFeature.reducer, .reprice(lines), env)
+        case .checkout(.delegate(.removeBoughtLines(let lines))): return state.run(\.cart, CartFeature.reducer, .removeBought(lines), env)
+        case .checkout(.delegate(.addCard)), .account(.delegate(.addCard)):
+            // The shop's provider decides: its card page, or the card form.
+            guard env.dependencies.paymentProvider.cardCollection == .onTheProvidersPage else {
+                return state.run(\.forms, FormFeature.reducer, .presentCardForm, env)
+            }
+            return state.run(\.cardLink, CardLinkFeature.reducer, .open, env)
+        case .account(.delegate(.beginSignIn)): return state.run(\.signIn, SignInFeature.reducer, .begin, env)
+        case .account(.delegate(.signOut)): return state.run(\.signIn, SignInFeature.reducer, .signOut, env)
+        case .account(.delegate(.openSubscriptions)): return state.run(\.subscriptions, SubscriptionsFeature.reducer, .open, env)
+        case .form(.delegate(.addedToWallet(let entry))), .cardLink(.delegate(.addedToWallet(let entry))):
+            return state.run(\.account, AccountFeature.reducer, .reloadWallet, env)
+                + state.run(\.checkout, CheckoutFeature.reducer, .entryAdded(entry), env)
+        case .form(.delegate(.walletEntryCanceled(let purpose))), .cardLink(.delegate(.walletEntryCanceled(let purpose))):
+            return state.run(\.checkout, CheckoutFeature.reducer, .entryCanceled(purpose), env)
+        case .form(.delegate(.addCardOnProvidersPage)): return state.run(\.cardLink, CardLinkFeature.reducer, .open, env)
+        case .form(.delegate(.showNewAPIToken(let secret, let name))):
+            return state.run(\.account, AccountFeature.reducer, .showNewAPIToken(secret: secret, name: name), env)
+        case .form(.delegate(.submitSignInPrompt(let form))): return state.run(\.signIn, SignInFeature.reducer, .submitPrompt(form), env)
+        case .form(.delegate(.cancelSignInPrompt)): return state.run(\.signIn, SignInFeature.reducer, .cancelPrompt, env)
+        case .form(.delegate(.applyDiscountCode(let typed))): return state.run(\.checkout, CheckoutFeature.reducer, .applyDiscountCode(typed), env)
+        case .form(.delegate(.submitMerchantForm(let form))): return state.run(\.console, MerchantFeature.reducer, .submitForm(form), env)
+        case .signIn(.delegate(.customerChanged(let leaving, let merging))):
+            return state.run(\.cart, CartFeature.reducer, .handOver(leaving: leaving, mergingIntoNext: merging), env) + customerChanged(&state, env)
+        case .productList(let action): return state.run(\.productList, ProductListFeature.reducer, action, env)
+        case .productDetail(let action): return state.run(\.productDetail, ProductDetailFeature.reducer, action, env)
+        case .cart(let action): return state.run(\.cart, CartFeature.reducer, action, env)
+        case .checkout(let action): return state.run(\.checkout, CheckoutFeature.reducer, action, env)
+        case .orders(let action): return state.run(\.orders, OrdersFeature.reducer, action, env)
+        case .subscriptions(let action): return state.run(\.subscriptions, SubscriptionsFeature.reducer, action, env)
+        case .account(let action): return state.run(\.account, AccountFeature.reducer, action, env)
+        case .signIn(let action): return state.run(\.signIn, SignInFeature.reducer, action, env)
+        case .cardLink(let action): return state.run(\.cardLink, CardLinkFeature.reducer, action, env)
+        case .form(let action): return state.run(\.forms, FormFeature.reducer, action, env)
+        case .merchant(let action): return state.run(\.console, MerchantFeature.reducer, action, env)
         }
     }
 
-    /// Hands what one feature asks of another to the feature that does it.
-    private static func route(_ state: inout AppState, _ request: FeatureRequest, _ env: ShopEnvironment) -> Effect {
-        let action = AppAction.request(request)
-        switch request {
-        case .addToCart, .emptyCart, .removeBoughtLines, .repriceCart, .handOverCart: return state.run(\.cart, CartFeature.reducer, action, env)
-        case .openProduct: return state.run(\.productDetail, ProductDetailFeature.reducer, action, env)
-        case .addCard:
-            // The shop's provider decides: its card page, or the card form.
-            guard env.dependencies.paymentProvider.cardCollection == .onTheProvidersPage else {
-                return state.run(\.forms, FormFeature.reducer, action, env)
-            }
-            return state.run(\.cardLink, CardLinkFeature.reducer, action, env)
-        case .addCardOnProvidersPage: return state.run(\.cardLink, CardLinkFeature.reducer, action, env)
-        case .beginCheckout, .addedToWallet, .walletEntryCanceled, .applyDiscountCode:
-            return state.run(\.checkout, CheckoutFeature.reducer, action, env)
-        case .beginSignIn, .signOut, .submitSignInPrompt, .cancelSignInPrompt: return state.run(\.signIn, SignInFeature.reducer, action, env)
-        case .reloadWallet, .showNewAPIToken: return state.run(\.account, AccountFeature.reducer, action, env)
-        case .openSubscriptions: return state.run(\.subscriptions, SubscriptionsFeature.reducer, action, env)
-        case .submitMerchantForm: return state.run(\.console, MerchantFeature.reducer, action, env)
-        case .customerChanged:
-            return AccountFeature.pointTheSheetsWallet(at: state.customer.customerID, env) + state.run(\.cart, CartFeature.reducer, action, env)
-                + state.run(\.account, AccountFeature.reducer, .request(.reloadWallet), env)
-        }
+    /// The shop opened, or the shopper became another customer: that customer's wallet, profile and saved cart are read.
+    private static func customerChanged(_ state: inout AppState, _ env: ShopEnvironment) -> Effect {
+        AccountFeature.pointTheSheetsWallet(at: state.customer.customerID, env) + state.run(\.cart, CartFeature.reducer, .restore, env)
+            + state.run(\.account, AccountFeature.reducer, .reloadWallet, env)
     }
 
     private static func reduceKey(_ state: inout AppState, _ action: Action, _ env: ShopEnvironment) -> Effect {
-        switch action {
-        case .viewportChanged(let rows):
+        // What the host tells, not the shopper: the list's new size, a tick, the end.
+        if case .viewportChanged(let rows) = action {
             state.listRowCapacity = max(1, rows)
             if state.merchant != nil {
                 return state.screen == .merchantQueue ? state.scope(\.console) { MerchantFeature.reloadQueue(&$0, env) } : .none
@@ -123,17 +135,17 @@ public enum AppReducer {
             // The orders are read when their screen opens; reading them here would cost every start two queries.
             if state.screen == .orders || state.screen == .orderDetail { return list + state.scope(\.orders) { OrdersFeature.reload(&$0, env) } }
             return list
-        case .tick:
+        }
+        if action == .tick {
             if state.screens.isBusy { state.spinnerPhase &+= 1 }
             // While the database is away, a tick tries again what the shop needs from it: the products on screen.
             // A try still pending is left be, so a slow database is not asked again and again.
             guard state.shell.isWaitingForStorage, state.productList.pending == nil else { return .none }
             return state.scope(\.productList) { ProductListFeature.reload(&$0, env, keepSelection: true) }
-        case .quit:
+        }
+        if action == .quit {
             state.isQuitting = true
             return state.scope(\.cart) { CartFeature.quit(&$0) }
-        default:
-            break
         }
         // The screens are made from the features' states: once for this key, not once per question.
         let isTakingText = state.screens.isTakingText
@@ -152,41 +164,46 @@ public enum AppReducer {
         if state.screen.isBrowsing, !isTakingText, let effect = navigation(&state, action, env) {
             return effect
         }
-        // Each screen's feature takes the keys its own action enum names, and handles every one of them.
-        let key = AppAction.key(action)
+        // Each screen's feature takes the keys its own key enum names, and handles every one of them.
         switch state.screen {
-        case .productList: return state.run(\.productList, ProductListFeature.reducer, key, env)
-        case .productDetail: return state.run(\.productDetail, ProductDetailFeature.reducer, key, env)
-        case .cart: return state.run(\.cart, CartFeature.reducer, key, env)
-        case .paymentSheet: return state.run(\.checkout, CheckoutFeature.reducer, key, env)
+        case .productList: return state.run(\.productList, ProductListFeature.reducer, .key(action), env)
+        case .productDetail: return state.run(\.productDetail, ProductDetailFeature.reducer, .key(action), env)
+        case .cart: return state.run(\.cart, CartFeature.reducer, .key(action), env)
+        case .paymentSheet: return state.run(\.checkout, CheckoutFeature.reducer, .key(action), env)
         case .confirmation:
             guard let key = ConfirmationFeature.Action(action) else { return .none }
             return ConfirmationFeature.reduce(&state.shell, key, env)
-        case .orders, .orderDetail: return state.run(\.orders, OrdersFeature.reducer, key, env)
-        case .account: return state.run(\.account, AccountFeature.reducer, key, env)
-        case .subscriptions: return state.run(\.subscriptions, SubscriptionsFeature.reducer, key, env)
-        case .form: return state.run(\.forms, FormFeature.reducer, key, env)
-        case .cardLink: return state.run(\.cardLink, CardLinkFeature.reducer, key, env)
+        case .orders, .orderDetail: return state.run(\.orders, OrdersFeature.reducer, .key(action), env)
+        case .account: return state.run(\.account, AccountFeature.reducer, .key(action), env)
+        case .subscriptions: return state.run(\.subscriptions, SubscriptionsFeature.reducer, .key(action), env)
+        case .form: return state.run(\.forms, FormFeature.reducer, .key(action), env)
+        case .cardLink: return state.run(\.cardLink, CardLinkFeature.reducer, .key(action), env)
         case .merchantQueue, .merchantOrder, .merchantRefund, .merchantStock, .merchantSales, .merchantCatalog, .merchantDiscounts,
             .merchantSubscriptions:
-            return state.run(\.console, MerchantFeature.reducer, key, env)
+            return state.run(\.console, MerchantFeature.reducer, .key(action), env)
         }
+    }
+
+    /// Where the keys every browsing screen shares go.
+    enum BrowsingKey: FeatureKeys {
+        case shop, cart, orders, account
+        static let keys: [Action: Self] = [.showShop: .shop, .showCart: .cart, .showOrders: .orders, .showAccount: .account]
     }
 
     /// Keys every browsing screen shares: go to the shop, cart, orders or account. Nil when `action` is none of them.
     static func navigation(_ state: inout AppState, _ action: Action, _ env: ShopEnvironment) -> Effect? {
-        switch action {
-        case .showShop: state.shell.goToShop()
-        case .showCart:
+        guard let key = BrowsingKey(action) else { return nil }
+        switch key {
+        case .shop: state.shell.goToShop()
+        case .cart:
             state.shell.show(.cart)
             // What the merchant changed since: the catalog is asked again each time the cart is shown.
             return state.scope(\.cart) { CartFeature.checkCatalog($0, env) }
-        case .showOrders: return state.scope(\.orders) { OrdersFeature.open(&$0, env) }
-        case .showAccount:
+        case .orders: return state.scope(\.orders) { OrdersFeature.open(&$0, env) }
+        case .account:
             // A new token's secret is shown once: coming back to the screen does not show it again.
             state.account.screen.newToken = nil
             state.shell.show(.account)
-        default: return nil
         }
         return Effect.none
     }

@@ -33,7 +33,8 @@ public enum Screen: Hashable, Sendable {
         case .merchantQueue, .merchantOrder, .merchantRefund, .merchantStock, .merchantSales, .merchantCatalog, .merchantDiscounts,
             .merchantSubscriptions:
             true
-        default: false
+        case .productList, .productDetail, .cart, .paymentSheet, .confirmation, .orders, .orderDetail, .account, .subscriptions, .form, .cardLink:
+            false
         }
     }
 }

@@ -55,6 +55,30 @@ public struct AccountRow: Equatable, Sendable {
     public var isDefault: Bool
 }
 
+/// The account screen's actions: its keys, the wallet's reads, the reads and tokens others ask for, and what it asks of
+/// the others.
+public enum AccountAction: KeyedFeatureAction {
+    case key(Action)
+    case loaded(WalletRead)
+    /// Read the wallet again.
+    case reloadWallet
+    /// A new API token was made: its secret is shown once on the screen.
+    case showNewAPIToken(secret: String, name: String)
+    case delegate(Delegate)
+
+    public enum Delegate: Equatable, Sendable {
+        /// Take a new card: the provider's page, or the card form.
+        case addCard
+        case beginSignIn, signOut
+        case openSubscriptions
+    }
+
+    public init?(_ action: AppAction) {
+        guard case .account(let action) = action else { return nil }
+        self = action
+    }
+}
+
 /// A customer's wallet and profile as read, with what the change before the read had to say.
 public struct WalletRead: Equatable, Sendable {
     public var customer: String
@@ -94,8 +118,11 @@ public enum AccountFeature {
     /// The account reads the wallet, the profile and the tokens into the customer.
     typealias State = CustomerScoped<Owned>
 
+    /// The feature's reducer, for the app's root and for a store of this feature alone.
+    public static var reducer: FeatureReducer<CustomerScoped<Owned>, AccountAction> { FeatureReducer(body: reduce) }
+
     /// The keys the account screen takes.
-    enum Action: Equatable {
+    enum Action: FeatureKeys {
         case move(ListMove)
         case addCard, addAddress, newAPIToken, signOutEverywhere
         /// Enter or d: the selected card or address becomes the default.
@@ -106,31 +133,17 @@ public enum AccountFeature {
         /// r: the account's subscriptions.
         case showSubscriptions
 
-        init?(_ key: StorefrontCore.Action) {
-            if let move = ListMove(key) {
-                self = .move(move)
-                return
-            }
-            switch key {
-            case .addCard: self = .addCard
-            case .addAddress: self = .addAddress
-            case .newAPIToken: self = .newAPIToken
-            case .signOutEverywhere: self = .signOutEverywhere
-            case .confirm, .makeDefault: self = .makeDefault
-            case .removeLine: self = .remove
-            case .signInOrOut: self = .signInOrOut
-            case .showSubscriptions: self = .showSubscriptions
-            case .back: self = .back
-            default: return nil
-            }
-        }
+        static let keys: [StorefrontCore.Action: Self] = ListMove.keys.mapValues(Self.move).merging([
+            .addCard: .addCard, .addAddress: .addAddress, .newAPIToken: .newAPIToken, .signOutEverywhere: .signOutEverywhere, .confirm: .makeDefault,
+            .makeDefault: .makeDefault, .removeLine: .remove, .signInOrOut: .signInOrOut, .showSubscriptions: .showSubscriptions, .back: .back,
+        ]) { $1 }
     }
 
     static func reduce(_ state: inout State, _ action: Action, _ env: ShopEnvironment) -> Effect {
         switch action {
         case .move(let move):
             state.screen.selectedIndex = ListSelection.moved(state.screen.selectedIndex, by: move, count: state.screen.rows.count)
-        case .addCard: return .send(.request(.addCard))
+        case .addCard: return .send(.account(.delegate(.addCard)))
         case .addAddress: state.shell.presentForm(AddressForm.make(profile: state.profile, env))
         case .newAPIToken:
             guard state.screen.canMakeTokens else {
@@ -162,9 +175,9 @@ public enum AccountFeature {
                 }
             }
         case .signInOrOut:
-            if state.screen.canSignIn { return .send(.request(.beginSignIn)) }
-            if state.screen.canSignOut { return .send(.request(.signOut)) }
-        case .showSubscriptions: return .send(.request(.openSubscriptions))
+            if state.screen.canSignIn { return .send(.account(.delegate(.beginSignIn))) }
+            if state.screen.canSignOut { return .send(.account(.delegate(.signOut))) }
+        case .showSubscriptions: return .send(.account(.delegate(.openSubscriptions)))
         case .back: state.shell.popScreen()
         }
         return .none
@@ -185,7 +198,7 @@ public enum AccountFeature {
             } catch {
                 notice = Notice(.error, "Your wallet could not be changed: \(error)")
             }
-            send(.wallet(await read(accounts, customer, notice: notice)))
+            send(.account(.loaded(await read(accounts, customer, notice: notice))))
         }
     }
 
@@ -199,7 +212,7 @@ public enum AccountFeature {
     static func reloadWallet(_ state: inout State, _ env: ShopEnvironment, notice: Notice? = nil) -> Effect {
         let accounts = env.dependencies.accounts
         let customer = state.customerID
-        return .run(id: .wallet) { send in send(.wallet(await read(accounts, customer, notice: notice))) }
+        return .run(id: .wallet) { send in send(.account(.loaded(await read(accounts, customer, notice: notice)))) }
     }
 
     static func read(_ accounts: AccountDependencies, _ customer: String, notice: Notice?) async -> WalletRead {
@@ -217,7 +230,17 @@ public enum AccountFeature {
     }
 
     /// The wallet and profile arrived; the account screen, the cart's Buy now and the product page follow them (`DerivedScreens`).
-    static func loaded(_ state: inout State, _ read: WalletRead, _ env: ShopEnvironment) -> Effect {
+    static func reduce(_ state: inout State, _ action: AccountAction, _ env: ShopEnvironment) -> Effect {
+        switch action {
+        case .key(let key): Action(key).map { reduce(&state, $0, env) } ?? .none
+        case .loaded(let read): loaded(&state, read, env)
+        case .reloadWallet: reloadWallet(&state, env)
+        case .showNewAPIToken(let secret, let name): showNewToken(&state, secret: secret, name: name, env)
+        case .delegate: .none
+        }
+    }
+
+    private static func loaded(_ state: inout State, _ read: WalletRead, _ env: ShopEnvironment) -> Effect {
         guard read.customer == state.customerID else { return .none }
         switch read.wallet {
         case .success(let wallet): state.wallet = wallet

@@ -62,7 +62,7 @@ extension AccountFeature {
             } catch {
                 notice = Notice(.error, "\(row.title) could not be removed: \(error)")
             }
-            send(.wallet(await read(accounts, customer, notice: notice)))
+            send(.account(.loaded(await read(accounts, customer, notice: notice))))
         }
     }
 
@@ -92,8 +92,8 @@ extension AccountFeature {
             } catch {
                 notice = Notice(.error, "Could not sign out everywhere: \(error)")
             }
-            send(.wallet(await read(accounts, customer, notice: notice)))
-            if !isKey { send(.request(.signOut)) }
+            send(.account(.loaded(await read(accounts, customer, notice: notice))))
+            if !isKey { send(.account(.delegate(.signOut))) }
         }
     }
 }

@@ -29,16 +29,10 @@ public struct ConfirmationState: Equatable, Sendable {
 @MainActor
 enum ConfirmationFeature {
     /// The keys the "Thank you" takes: both go back to the shop.
-    enum Action: Equatable {
+    enum Action: FeatureKeys {
         case confirm, back
 
-        init?(_ key: StorefrontCore.Action) {
-            switch key {
-            case .confirm: self = .confirm
-            case .back: self = .back
-            default: return nil
-            }
-        }
+        static let keys: [StorefrontCore.Action: Self] = [.confirm: .confirm, .back: .back]
     }
 
     static func reduce(_ shell: inout Shell, _ action: Action, _ env: ShopEnvironment) -> Effect {

@@ -13,8 +13,9 @@ public struct OrderListState: Equatable, Sendable {
     public init() {}
 }
 
-/// What the order history answered the orders screen with.
-public enum OrdersAnswer: Equatable, Sendable {
+/// The orders screens' actions: their keys, and what the order history answered.
+public enum OrdersAction: KeyedFeatureAction {
+    case key(Action)
     case loaded(request: Int, total: Int, start: Int, rows: [Order])
     case failed(request: Int, StorageError)
     /// The history of the order opened, or why it could not be read.
@@ -23,6 +24,11 @@ public enum OrdersAnswer: Equatable, Sendable {
     case messages(order: String, [OutboxEntry])
     /// The shopper's cancel of an order was made, or why not.
     case canceled(order: String, Result<Order, BackOfficeError>)
+
+    public init?(_ action: AppAction) {
+        guard case .orders(let action) = action else { return nil }
+        self = action
+    }
 }
 
 /// Past orders, newest first, a window at a time; Enter opens one.
@@ -45,6 +51,9 @@ public enum OrdersFeature {
     }
 
     typealias State = Scoped<Owned>
+
+    /// The feature's reducer, for the app's root and for a store of this feature alone.
+    public static var reducer: FeatureReducer<Scoped<Owned>, OrdersAction> { FeatureReducer(body: reduce) }
 
     static func open(_ state: inout State, _ env: ShopEnvironment) -> Effect {
         state.list.selectedIndex = 0
@@ -74,8 +83,10 @@ public enum OrdersFeature {
         }
     }
 
-    static func reduce(_ state: inout State, _ answer: OrdersAnswer, _ env: ShopEnvironment) -> Effect {
-        switch answer {
+    static func reduce(_ state: inout State, _ action: OrdersAction, _ env: ShopEnvironment) -> Effect {
+        switch action {
+        case .key(let key) where state.shell.screen == .orderDetail: return DetailAction(key).map { reduceDetail(&state, $0, env) } ?? .none
+        case .key(let key): return ListAction(key).map { reduce(&state, $0, env) } ?? .none
         case .canceled(let number, let result):
             state.cancel = nil
             switch result {
@@ -113,35 +124,18 @@ public enum OrdersFeature {
     }
 
     /// The keys the orders list takes.
-    enum ListAction: Equatable {
+    enum ListAction: FeatureKeys {
         case move(ListMove)
         case open, back
 
-        init?(_ key: Action) {
-            if let move = ListMove(key) {
-                self = .move(move)
-                return
-            }
-            switch key {
-            case .confirm: self = .open
-            case .back: self = .back
-            default: return nil
-            }
-        }
+        static let keys: [StorefrontCore.Action: Self] = ListMove.keys.mapValues(Self.move).merging([.confirm: .open, .back: .back]) { $1 }
     }
 
     /// The keys an order's page takes.
-    enum DetailAction: Equatable {
+    enum DetailAction: FeatureKeys {
         case confirm, back, cancelOrder
 
-        init?(_ key: Action) {
-            switch key {
-            case .confirm: self = .confirm
-            case .back: self = .back
-            case .cancelOrder: self = .cancelOrder
-            default: return nil
-            }
-        }
+        static let keys: [StorefrontCore.Action: Self] = [.confirm: .confirm, .back: .back, .cancelOrder: .cancelOrder]
     }
 
     static func reduce(_ state: inout State, _ action: ListAction, _ env: ShopEnvironment) -> Effect {

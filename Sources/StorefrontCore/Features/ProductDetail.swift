@@ -52,9 +52,23 @@ public struct ProductDetailState: Equatable, Sendable {
     }
 }
 
-/// The product page's effects' answers.
-public enum ProductDetailAnswer: Equatable, Sendable {
+/// The product page's actions: its keys, the product to open and as read afresh, and what it asks of the others.
+public enum ProductDetailAction: KeyedFeatureAction {
+    case key(Action)
+    case open(Product)
     case fresh(Product)
+    case delegate(Delegate)
+
+    public enum Delegate: Equatable, Sendable {
+        case addToCart(Product)
+        /// Buy now: put `order` on the payment sheet.
+        case beginCheckout(CheckoutOrder)
+    }
+
+    public init?(_ action: AppAction) {
+        guard case .productDetail(let action) = action else { return nil }
+        self = action
+    }
 }
 
 /// One product's page: add it, or buy it now with One-Tap.
@@ -67,6 +81,9 @@ public enum ProductDetailFeature {
     }
 
     typealias State = Scoped<Owned>
+
+    /// The feature's reducer, for the app's root and for a store of this feature alone.
+    public static var reducer: FeatureReducer<Scoped<Owned>, ProductDetailAction> { FeatureReducer(body: reduce) }
 
     static func open(_ state: inout State, _ product: Product, _ env: ShopEnvironment) -> Effect {
         // Its quantity in the cart and Buy now are filled in at the step's end (`DerivedScreens`).
@@ -100,24 +117,15 @@ public enum ProductDetailFeature {
     }
 
     /// The keys the product page takes.
-    enum Action: Equatable {
+    enum Action: FeatureKeys {
         case addToCart, buyNow, subscribe, back
         /// ↑/↓ between a product's options; ←/→ through the focused option's values.
         case previousOption, nextOption, previousValue, nextValue
 
-        init?(_ key: StorefrontCore.Action) {
-            switch key {
-            case .addToCart: self = .addToCart
-            case .buyNow: self = .buyNow
-            case .subscribe: self = .subscribe
-            case .back: self = .back
-            case .moveUp: self = .previousOption
-            case .moveDown: self = .nextOption
-            case .previousChoice: self = .previousValue
-            case .nextChoice: self = .nextValue
-            default: return nil
-            }
-        }
+        static let keys: [StorefrontCore.Action: Self] = [
+            .addToCart: .addToCart, .buyNow: .buyNow, .subscribe: .subscribe, .back: .back, .moveUp: .previousOption, .moveDown: .nextOption,
+            .previousChoice: .previousValue, .nextChoice: .nextValue,
+        ]
     }
 
     /// Subscribe: the payment sheet for one of the chosen product, with its schedule on a row of its own. A
@@ -135,7 +143,17 @@ public enum ProductDetailFeature {
         let purchase = page.purchase
         let line = CartLine(product: purchase, variant: purchase.variants.first, quantity: 1)
         let plan = SubscriptionPlan(everyWeeks: first, offered: page.product.subscriptionWeeks)
-        return .send(.request(.beginCheckout(CheckoutOrder(lines: [line], clearsCartOnSuccess: false, subscription: plan))))
+        return .send(.productDetail(.delegate(.beginCheckout(CheckoutOrder(lines: [line], clearsCartOnSuccess: false, subscription: plan)))))
+    }
+
+    static func reduce(_ state: inout State, _ action: ProductDetailAction, _ env: ShopEnvironment) -> Effect {
+        switch action {
+        case .key(let key): return Action(key).map { reduce(&state, $0, env) } ?? .none
+        case .open(let product): return open(&state, product, env)
+        case .fresh(let product): fresh(&state, product)
+        case .delegate: break
+        }
+        return .none
     }
 
     static func reduce(_ state: inout State, _ action: Action, _ env: ShopEnvironment) -> Effect {
@@ -149,7 +167,7 @@ public enum ProductDetailFeature {
             }
             if action == .buyNow { return env.oneTap(.product(id: product.id, sku: page.chosenVariant?.sku)).buyNow }
             if action == .subscribe { return subscribe(&state, page, env) }
-            return .send(.request(.addToCart(page.purchase)))
+            return .send(.productDetail(.delegate(.addToCart(page.purchase))))
         case .back: state.shell.popScreen()
         case .previousOption, .nextOption:
             let count = product.options.count

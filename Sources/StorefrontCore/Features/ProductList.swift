@@ -41,13 +41,27 @@ public struct ProductsAround: Equatable, Sendable {
     }
 }
 
-/// What the catalog answered the product list with.
-public enum ProductListAnswer: Equatable, Sendable {
+/// The product list's actions: its keys, the catalog's answers, and what it asks of the others.
+public enum ProductListAction: KeyedFeatureAction {
+    case key(Action)
     /// The matches for the request's query: how many, and the products read from `from`.
     case counted(request: Int, total: Int, from: Int, rows: [Product])
     /// Products read from `from` for a window the list scrolled to.
     case paged(request: Int, from: Int, rows: [Product])
     case failed(request: Int, StorageError)
+    case delegate(Delegate)
+
+    public enum Delegate: Equatable, Sendable {
+        /// Open `product`'s page (the product page).
+        case openProduct(Product)
+        /// Add one of `product` to the cart.
+        case addToCart(Product)
+    }
+
+    public init?(_ action: AppAction) {
+        guard case .productList(let action) = action else { return nil }
+        self = action
+    }
 }
 
 /// The product list: browsing, paging and searching the catalog a window at a time.
@@ -73,28 +87,29 @@ public enum ProductListFeature {
 
     typealias State = Scoped<Owned>
 
+    /// The feature's reducer, for the app's root and for a store of this feature alone.
+    public static var reducer: FeatureReducer<Scoped<Owned>, ProductListAction> { FeatureReducer(body: reduce) }
+
     /// The keys the product list takes: moves, open, add, search, and while the search is typed, its text.
-    enum Action: Equatable {
+    enum Action: FeatureKeys {
         case move(ListMove)
         case confirm, back, addToCart, beginSearch
         case type(String)
         case deleteBackward
 
         init?(_ key: StorefrontCore.Action) {
-            if let move = ListMove(key) {
-                self = .move(move)
-                return
-            }
-            switch key {
-            case .confirm: self = .confirm
-            case .back: self = .back
-            case .addToCart: self = .addToCart
-            case .beginSearch: self = .beginSearch
-            case .textInput(let text): self = .type(text)
-            case .deleteBackward: self = .deleteBackward
-            default: return nil
+            if case .textInput(let text) = key {
+                self = .type(text)
+            } else if let decoded = Self.keys[key] {
+                self = decoded
+            } else {
+                return nil
             }
         }
+
+        static let keys: [StorefrontCore.Action: Self] = ListMove.keys.mapValues(Self.move).merging([
+            .confirm: .confirm, .back: .back, .addToCart: .addToCart, .beginSearch: .beginSearch, .deleteBackward: .deleteBackward,
+        ]) { $1 }
     }
 
     static func reduce(_ state: inout State, _ action: Action, _ env: ShopEnvironment) -> Effect {
@@ -132,9 +147,9 @@ public enum ProductListFeature {
         case .move(.top): return moveSelection(&state, by: -state.list.totalCount, env)
         case .move(.bottom): return moveSelection(&state, by: state.list.totalCount, env)
         case .confirm:
-            if let product = state.list.selectedProduct { return .send(.request(.openProduct(product))) }
+            if let product = state.list.selectedProduct { return .send(.productList(.delegate(.openProduct(product)))) }
         case .addToCart:
-            if let product = state.list.selectedProduct { return .send(.request(.addToCart(product))) }
+            if let product = state.list.selectedProduct { return .send(.productList(.delegate(.addToCart(product)))) }
         case .beginSearch:
             state.list.isEditingQuery = true
         case .back:
@@ -149,8 +164,10 @@ public enum ProductListFeature {
     }
 
     /// What the catalog answered; an answer to a request that was superseded is dropped.
-    static func reduce(_ state: inout State, _ answer: ProductListAnswer, _ env: ShopEnvironment) -> Effect {
-        switch answer {
+    static func reduce(_ state: inout State, _ action: ProductListAction, _ env: ShopEnvironment) -> Effect {
+        switch action {
+        case .key(let key): return Action(key).map { reduce(&state, $0, env) } ?? .none
+        case .delegate: return .none
         case .counted(let request, let total, let from, let rows):
             guard request == state.request, case .count(let keep) = state.pending else { return .none }
             state.pending = nil

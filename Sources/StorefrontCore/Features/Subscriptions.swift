@@ -53,11 +53,24 @@ public struct SubscriptionListState: Equatable, Sendable {
     public var selected: SubscriptionRow? { rows.indices.contains(selectedIndex) ? rows[selectedIndex] : nil }
 }
 
-/// What the subscriptions' effects answer.
-public enum SubscriptionsAnswer: Equatable, Sendable {
+/// The subscriptions screen's actions: its keys, its opening, its effects' answers, and what it asks of the others.
+public enum SubscriptionsAction: KeyedFeatureAction {
+    case key(Action)
+    case open
     case loaded(Result<[SubscriptionRow], StorageError>)
     /// A change was made (the subscription as it is now), or why not.
     case changed(Result<Subscription, SubscriptionChangeRefusal>)
+    case delegate(Delegate)
+
+    public enum Delegate: Equatable, Sendable {
+        /// A new card for a subscription: put `order` on the payment sheet.
+        case beginCheckout(CheckoutOrder)
+    }
+
+    public init?(_ action: AppAction) {
+        guard case .subscriptions(let action) = action else { return nil }
+        self = action
+    }
 }
 
 /// The shopper's subscriptions: each with its next date, price, card and address; Enter offers the changes a
@@ -73,22 +86,15 @@ public enum SubscriptionsFeature {
 
     typealias State = Scoped<Owned>
 
+    /// The feature's reducer, for the app's root and for a store of this feature alone.
+    public static var reducer: FeatureReducer<Scoped<Owned>, SubscriptionsAction> { FeatureReducer(body: reduce) }
+
     /// The keys the subscriptions screen takes.
-    enum Action: Equatable {
+    enum Action: FeatureKeys {
         case move(ListMove)
         case confirm, back
 
-        init?(_ key: StorefrontCore.Action) {
-            if let move = ListMove(key) {
-                self = .move(move)
-                return
-            }
-            switch key {
-            case .confirm: self = .confirm
-            case .back: self = .back
-            default: return nil
-            }
-        }
+        static let keys: [StorefrontCore.Action: Self] = ListMove.keys.mapValues(Self.move).merging([.confirm: .confirm, .back: .back]) { $1 }
     }
 
     /// Opens the screen and reads the customer's subscriptions.
@@ -222,7 +228,7 @@ public enum SubscriptionsFeature {
             }
             let line = CartLine(product: product, variant: offer.variant, quantity: s.quantity)
             let order = CheckoutOrder(lines: [line], clearsCartOnSuccess: false, renews: MissedRenewal(subscriptionID: s.id, period: s.period))
-            send(.request(.beginCheckout(order)))
+            send(.subscriptions(.delegate(.beginCheckout(order))))
         }
     }
 
@@ -250,8 +256,11 @@ public enum SubscriptionsFeature {
         }
     }
 
-    static func reduce(_ state: inout State, _ answer: SubscriptionsAnswer, _ env: ShopEnvironment) -> Effect {
-        switch answer {
+    static func reduce(_ state: inout State, _ action: SubscriptionsAction, _ env: ShopEnvironment) -> Effect {
+        switch action {
+        case .key(let key): return Action(key).map { reduce(&state, $0, env) } ?? .none
+        case .open: return open(&state, env)
+        case .delegate: return .none
         case .loaded(.success(let rows)):
             state.list.isLoading = false
             state.list.rows = rows

@@ -32,7 +32,7 @@ public final class ActionMailbox: Navigator {
 
     /// One-Tap's destination becomes an action of the same step.
     public func navigate(to destination: Destination) {
-        post(.navigate(destination))
+        post(.checkout(.navigate(destination)))
     }
 }
 

@@ -31,19 +31,22 @@ public enum ListSelection {
 }
 
 /// A movement in a list: the keys every list screen shares.
-public enum ListMove: Equatable, Sendable {
+public enum ListMove: Equatable, Sendable, FeatureKeys {
     case up, down, pageUp, pageDown, top, bottom
 
-    /// The movement a key's action is, or nil for any other action.
-    public init?(_ action: Action) {
-        switch action {
-        case .moveUp: self = .up
-        case .moveDown: self = .down
-        case .pageUp: self = .pageUp
-        case .pageDown: self = .pageDown
-        case .moveToTop: self = .top
-        case .moveToBottom: self = .bottom
-        default: return nil
-        }
+    public static let keys: [Action: Self] = [
+        .moveUp: .up, .moveDown: .down, .pageUp: .pageUp, .pageDown: .pageDown, .moveToTop: .top, .moveToBottom: .bottom,
+    ]
+}
+
+/// A feature's keys, decoded by its table: a key the table does not name is not the feature's.
+public protocol FeatureKeys: Equatable {
+    static var keys: [Action: Self] { get }
+}
+
+extension FeatureKeys {
+    public init?(_ key: Action) {
+        guard let decoded = Self.keys[key] else { return nil }
+        self = decoded
     }
 }

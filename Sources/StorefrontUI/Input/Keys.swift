@@ -148,12 +148,7 @@ public enum KeyBindings {
             KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "keep shopping", contexts: [.confirmation], inFooter: true),
             KeyBinding(
                 keys: [.enter], label: "Enter", action: .confirm, summary: "new link", contexts: [.cardLink], inFooter: true,
-                appliesWhen: {
-                    switch $0.cardLink?.phase {
-                    case .expired?, .failed?: true
-                    default: false
-                    }
-                }),
+                appliesWhen: { $0.cardLink?.canRenew == true }),
             KeyBinding(
                 keys: [.character("p")], label: "p", action: .pay, summary: "pay", contexts: [.paymentSheet], inFooter: true,
                 appliesWhen: { $0.paymentSheet?.isPayEnabled ?? false }),

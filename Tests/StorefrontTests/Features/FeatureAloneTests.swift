@@ -34,9 +34,9 @@ struct FeatureAloneTests {
         }
         let bought = Cart(currency: .usd, lines: [CartLine(productID: line.productID, name: line.name, unitPrice: line.unitPrice, quantity: 2)])
         store.send(.pay)
-        await store.receive(.request(.beginCheckout(CheckoutOrder(lines: bought.lines, clearsCartOnSuccess: true))))
+        await store.receive(.cart(.delegate(.beginCheckout(CheckoutOrder(lines: bought.lines, clearsCartOnSuccess: true)))))
         // What checkout asks of the cart once the order is paid, handed in as the app would.
-        store.send(.request(.emptyCart)) { $0.cart.removeAll() }
+        store.send(.cart(.empty)) { $0.cart.removeAll() }
         await store.finish()
     }
 
@@ -44,7 +44,7 @@ struct FeatureAloneTests {
         let page = ProductDetailFeature.Owned(page: ProductDetailState(product: Self.mug, quantityInCart: 0, canBuyNow: false))
         let store = FeatureTestStore(Self.scope(page, route: [.productList, .productDetail]), reducer: ProductDetailFeature.reducer)
         store.send(.addToCart)
-        await store.receive(.request(.addToCart(Self.mug)))
+        await store.receive(.productDetail(.delegate(.addToCart(Self.mug))))
         store.send(.back) { $0.shell.route = [.productList] }
         // A key the page does not take changes nothing and asks nothing.
         store.send(.increaseQuantity)
@@ -119,7 +119,7 @@ struct FeatureAloneTests {
     @Test func theSubscriptionsAloneAskAGuestToSignInAndReadNothing() async {
         // Every dependency unimplemented: a read of the subscriptions or the catalog would fail the test.
         let store = FeatureTestStore(Self.scope(SubscriptionsFeature.Owned(), route: [.productList]), reducer: SubscriptionsFeature.reducer)
-        store.send(.request(.openSubscriptions)) {
+        store.send(.subscriptions(.open)) {
             $0.shell.notice = Notice(.error, "Subscriptions are kept on an account: sign in first (i).")
         }
         await store.finish()
@@ -138,7 +138,7 @@ struct FeatureAloneTests {
             $0.link = nil
             $0.shell.route = [.productList, .account]
         }
-        await store.receive(.request(.walletEntryCanceled(.addCard)))
+        await store.receive(.cardLink(.delegate(.walletEntryCanceled(.addCard))))
         await store.finish()
     }
 
@@ -152,9 +152,9 @@ struct FeatureAloneTests {
         }
         // Adding a card and showing subscriptions are other features' work: asked for, not done here.
         store.send(.addCard)
-        await store.receive(.request(.addCard))
+        await store.receive(.account(.delegate(.addCard)))
         store.send(.showSubscriptions)
-        await store.receive(.request(.openSubscriptions))
+        await store.receive(.account(.delegate(.openSubscriptions)))
         await store.finish()
     }
 
@@ -172,14 +172,14 @@ struct FeatureAloneTests {
             $0.shell.form = nil
             $0.shell.route = [.productList, .account]
         }
-        await store.receive(.request(.showNewAPIToken(secret: "sfp_secret", name: "cron job")))
+        await store.receive(.form(.delegate(.showNewAPIToken(secret: "sfp_secret", name: "cron job"))))
         await store.finish()
     }
 
     @Test func checkoutAloneRefusesAnEmptyCartAndHoldsAPaymentWhileAnEarlierOneIsUnknown() async {
         // Every dependency unimplemented: a wallet read, a charge or a controller would fail the test.
         let store = FeatureTestStore(Self.scope(CheckoutFeature.Owned(), route: [.productList, .cart]), reducer: CheckoutFeature.reducer)
-        store.send(.request(.beginCheckout(CheckoutOrder(lines: [], clearsCartOnSuccess: true)))) {
+        store.send(.checkout(.begin(CheckoutOrder(lines: [], clearsCartOnSuccess: true)))) {
             $0.shell.notice = Notice(.info, "Your cart is empty. Press s to shop.")
         }
         let line = CartLine(productID: Self.mug.id, name: Self.mug.name, unitPrice: Self.mug.price, quantity: 1)
@@ -206,10 +206,9 @@ struct FeatureAloneTests {
             $0.shell.notice = Notice(.info, "Signed out. You are shopping as a guest.")
         }
         // The cart and the account read the new customer's things: asked for, not done here.
-        await store.receive(.request(.handOverCart(leaving: account.customerID, mergingIntoNext: false)))
-        await store.receive(.request(.customerChanged))
+        await store.receive(.signIn(.delegate(.customerChanged(leaving: account.customerID, mergingIntoNext: false))))
         // A guest's sign-out touches no tokens (an unimplemented sign-in would fail the test).
-        store.send(.request(.signOut))
+        store.send(.signIn(.signOut))
         await store.finish()
     }
 
@@ -220,7 +219,7 @@ struct FeatureAloneTests {
         let store = FeatureTestStore(
             Self.scope(MerchantFeature.Owned(console: MerchantConsoleState(merchantName: "max")), route: [.merchantQueue]),
             reducer: MerchantFeature.reducer, dependencies: dependencies)
-        store.send(.opened) {
+        store.send(.merchant(.opened)) {
             $0.console.request = 1
             $0.console.queue.isLoading = true
         }

@@ -107,11 +107,12 @@ struct FeatureStoreTests {
         }
         // The account's wallet follows: empty, so the guest's cards leave the screen.
         await store.receive(
-            .wallet(
-                WalletRead(
-                    customer: "sandbox-id:user-1", wallet: .success(WalletContents()),
-                    profile: AccountProfile(customerID: "sandbox-id:user-1", name: "Jane", email: "jane@example.com"), notice: nil
-                ))
+            .account(
+                .loaded(
+                    WalletRead(
+                        customer: "sandbox-id:user-1", wallet: .success(WalletContents()),
+                        profile: AccountProfile(customerID: "sandbox-id:user-1", name: "Jane", email: "jane@example.com"), notice: nil
+                    )))
         ) {
             $0.customer.wallet = WalletContents()
             $0.account.screen.rows = []

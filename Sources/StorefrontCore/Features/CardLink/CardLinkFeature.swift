@@ -28,10 +28,22 @@ public struct CardLinkState: Equatable, Sendable {
 
     /// Something is on its way (the page, the shopper on it, the card being saved): the spinner turns.
     public var isBusy: Bool { phase == .opening || phase == .waiting || phase == .saving }
+
+    /// The page expired or failed: Enter asks for a new one.
+    public var canRenew: Bool {
+        switch phase {
+        case .expired, .failed: true
+        case .opening, .waiting, .saving: false
+        }
+    }
 }
 
-/// What the card page and the wallet answered.
-public enum CardLinkAction: Equatable, Sendable {
+/// The card page's actions: its keys, its opening, what the provider and the wallet answered, and what it asks of the
+/// others.
+public enum CardLinkAction: KeyedFeatureAction {
+    case key(Action)
+    /// Make the page and show it.
+    case open
     /// The page was made; its link as a QR code, when one could be made.
     case opened(CardSetupLink, QRCode?)
     /// The shopper added this card on the page.
@@ -40,6 +52,17 @@ public enum CardLinkAction: Equatable, Sendable {
     /// The card is in the wallet.
     case saved(PaymentMethod)
     case failed(String)
+    case delegate(Delegate)
+
+    public enum Delegate: Equatable, Sendable {
+        case addedToWallet(WalletEntry)
+        case walletEntryCanceled(FormState.Purpose)
+    }
+
+    public init?(_ action: AppAction) {
+        guard case .cardLink(let action) = action else { return nil }
+        self = action
+    }
 }
 
 /// Adding a card on the payment service's own page: the number never passes through the shop.
@@ -64,6 +87,9 @@ public enum CardLinkFeature {
 
     typealias State = Scoped<Owned>
 
+    /// The feature's reducer, for the app's root and for a store of this feature alone.
+    public static var reducer: FeatureReducer<Scoped<Owned>, CardLinkAction> { FeatureReducer(body: reduce) }
+
     /// The longest wait between two looks at the page.
     static let slowestFollow: Duration = .seconds(10)
 
@@ -73,32 +99,28 @@ public enum CardLinkFeature {
     }
 
     /// The keys the card page's screen takes: leave it, or ask for a new link once one expired or failed.
-    enum Action: Equatable {
+    enum Action: FeatureKeys {
         case back, confirm
 
-        init?(_ key: StorefrontCore.Action) {
-            switch key {
-            case .back: self = .back
-            case .confirm: self = .confirm
-            default: return nil
-            }
-        }
+        static let keys: [StorefrontCore.Action: Self] = [.back: .back, .confirm: .confirm]
     }
 
     static func reduceKey(_ state: inout State, _ action: Action, _ env: ShopEnvironment) -> Effect {
         switch action {
         case .back: return leave(&state, env)
-        case .confirm:
-            switch state.link?.phase {
-            case .expired?, .failed?: return start(&state, env)
-            default: return .none
-            }
+        case .confirm: return state.link?.canRenew == true ? start(&state, env) : .none
         }
     }
 
     static func reduce(_ state: inout State, _ action: CardLinkAction, _ env: ShopEnvironment) -> Effect {
-        guard state.link != nil else { return .none }
         switch action {
+        case .key(let key): return Action(key).map { reduceKey(&state, $0, env) } ?? .none
+        case .open: return open(&state, env)
+        case .delegate: return .none
+        // An answer for a page the shopper has left is dropped.
+        case .opened where state.link == nil, .completed where state.link == nil, .expired where state.link == nil,
+            .saved where state.link == nil, .failed where state.link == nil:
+            return .none
         case .opened(let page, let code):
             state.page = page
             state.link = CardLinkState(url: page.url, qrCode: code, phase: .waiting)
@@ -120,7 +142,7 @@ public enum CardLinkFeature {
         case .saved(let card):
             close(&state)
             state.shell.notice = Notice(.info, "Saved \(card.shortName).")
-            return .send(.request(.reloadWallet)) + .send(.request(.addedToWallet(.card(card))))
+            return .send(.cardLink(.delegate(.addedToWallet(.card(card)))))
         case .failed(let why):
             state.link?.phase = .failed(why)
         }
@@ -178,7 +200,7 @@ public enum CardLinkFeature {
         if let page, let pages = env.dependencies.paymentProvider.hostedCardSetup {
             effect += .run { _ in await pages.cancelCardSetup(page) }
         }
-        return effect + .send(.request(.walletEntryCanceled(.addCard)))
+        return effect + .send(.cardLink(.delegate(.walletEntryCanceled(.addCard))))
     }
 
     private static func close(_ state: inout State) {

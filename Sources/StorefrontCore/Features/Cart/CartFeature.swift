@@ -16,8 +16,10 @@ public struct CartScreenState: Equatable, Sendable {
     public init(totals: CartTotals) { self.totals = totals }
 }
 
-/// What the cart repository and the catalog answered the cart with.
-public enum CartAnswer: Equatable, Sendable {
+/// The cart's actions: its keys, what its repository and the catalog answered, what the others ask of it, and what it
+/// asks of them.
+public enum CartAction: KeyedFeatureAction {
+    case key(Action)
     /// The saved cart of `customer`, or why it could not be read.
     case restored(customer: String, Result<[CartLine], StorageError>)
     case saved(customer: String, lines: [CartLine])
@@ -28,6 +30,30 @@ public enum CartAnswer: Equatable, Sendable {
     case stockReadForAdd(Product, stock: Int?)
     /// What the catalog says of `customer`'s cart now: the lines it no longer sells, and those at another price.
     case catalogChecked(customer: String, CatalogCheck.CartReview)
+    /// Add one of `product`.
+    case add(Product)
+    /// The cart was bought: empty it.
+    case empty
+    /// These lines were bought in an earlier order that went unanswered: take them out.
+    case removeBought([CartLine])
+    /// The catalog sells these lines at other prices now: the cart's lines take them.
+    case reprice([CartLine])
+    /// The shopper is becoming another customer: write the cart for `leaving`, whose lines go into the next
+    /// customer's cart when `mergingIntoNext`.
+    case handOver(leaving: String, mergingIntoNext: Bool)
+    /// The shop opened, or the shopper became another customer: that customer's saved cart is read.
+    case restore
+    case delegate(Delegate)
+
+    public enum Delegate: Equatable, Sendable {
+        /// Pay: put `order` on the payment sheet.
+        case beginCheckout(CheckoutOrder)
+    }
+
+    public init?(_ action: AppAction) {
+        guard case .cart(let action) = action else { return nil }
+        self = action
+    }
 }
 
 /// A product's fresh stock after adds made on the stock read before, and the quantity before those adds.
@@ -79,29 +105,21 @@ public enum CartFeature {
 
     typealias State = Scoped<Owned>
 
+    /// The feature's reducer, for the app's root and for a store of this feature alone.
+    public static var reducer: FeatureReducer<Scoped<Owned>, CartAction> { FeatureReducer(body: reduce) }
+
     /// The keys the cart takes.
-    enum Action: Equatable {
+    enum Action: FeatureKeys {
         case move(ListMove)
         case increaseQuantity, decreaseQuantity, removeLine
         /// Enter or p: to the payment sheet with the whole cart.
         case checkout
         case buyNow, back
 
-        init?(_ key: StorefrontCore.Action) {
-            if let move = ListMove(key) {
-                self = .move(move)
-                return
-            }
-            switch key {
-            case .increaseQuantity: self = .increaseQuantity
-            case .decreaseQuantity: self = .decreaseQuantity
-            case .removeLine: self = .removeLine
-            case .confirm, .pay: self = .checkout
-            case .buyNow: self = .buyNow
-            case .back: self = .back
-            default: return nil
-            }
-        }
+        static let keys: [StorefrontCore.Action: Self] = ListMove.keys.mapValues(Self.move).merging([
+            .increaseQuantity: .increaseQuantity, .decreaseQuantity: .decreaseQuantity, .removeLine: .removeLine, .confirm: .checkout,
+            .pay: .checkout, .buyNow: .buyNow, .back: .back,
+        ]) { $1 }
     }
 
     static func reduce(_ state: inout State, _ action: Action, _ env: ShopEnvironment) -> Effect {
@@ -130,7 +148,7 @@ public enum CartFeature {
                 state.shell.notice = Notice(.info, "Removed \(line.name).")
             }
         case .checkout:
-            effect = .send(.request(.beginCheckout(CheckoutOrder(lines: state.cart.lines, clearsCartOnSuccess: true))))
+            effect = .send(.cart(.delegate(.beginCheckout(CheckoutOrder(lines: state.cart.lines, clearsCartOnSuccess: true)))))
         case .buyNow: return env.oneTap(.cart).buyNow
         case .back: state.shell.popScreen()
         }
@@ -138,8 +156,16 @@ public enum CartFeature {
     }
 
     /// What the cart repository or the catalog answered.
-    static func reduce(_ state: inout State, _ answer: CartAnswer, _ env: ShopEnvironment) -> Effect {
-        switch answer {
+    static func reduce(_ state: inout State, _ action: CartAction, _ env: ShopEnvironment) -> Effect {
+        switch action {
+        case .key(let key): return Action(key).map { reduce(&state, $0, env) } ?? .none
+        case .add(let product): return add(&state, product, env)
+        case .empty: empty(&state)
+        case .removeBought(let lines): removeBought(lines, &state)
+        case .reprice(let lines): reprice(lines, &state)
+        case .handOver(let leaving, let merging): return handOver(&state, leaving: leaving, mergingIntoNext: merging, env)
+        case .restore: return restore(&state, env)
+        case .delegate: return .none
         case .restored(let customer, let read):
             guard customer == state.customerID else { return .none }
             restored(&state, read, env)
@@ -214,7 +240,7 @@ public enum CartFeature {
         switch state.cart.add(product) {
         case .atMaximum: state.shell.notice = Notice(.error, "You can buy at most \(CartLine.quantityRange.upperBound) of \(product.name).")
         // The line's name: a variant's values too ("Pipe Socks — L"), so the shopper sees which one went in.
-        default:
+        case .changed, .atMinimum, .noSuchLine:
             state.shell.notice = Notice(
                 .info, "Added \(state.cart.lines.first { $0.stockKey == product.stockKey }?.name ?? product.name) to your cart.")
         }

@@ -7,6 +7,14 @@ extension CheckoutFeature {
     /// What an effect answered.
     static func reduce(_ state: inout State, _ action: CheckoutAction, _ env: ShopEnvironment) -> Effect {
         switch action {
+        case .key(let key): return Action(key).map { reduceKey(&state, $0, env) } ?? .none
+        case .navigate(let destination): return navigate(&state, to: destination, env)
+        case .begin(let order): return begin(&state, order, oneTap: false, env)
+        case .entryAdded(.card(let card)): return entryAdded(card: card, &state, env)
+        case .entryAdded(.address(let contact)): return entryAdded(contact: contact, &state, env)
+        case .entryCanceled(let purpose): entryCanceled(purpose, &state)
+        case .applyDiscountCode(let typed): return submitDiscountCode(&state, typed, env)
+        case .delegate: return .none
         case .presented(nil):
             state.checkout = nil
             state.shell.notice = Notice(.error, CheckoutMessages.message(for: .unableToInitialize))
@@ -36,7 +44,7 @@ extension CheckoutFeature {
             state.sheet = nil
             state.confirmation = confirmation
             state.shell.route = [.productList, .confirmation]
-            return checkout.order.clearsCartOnSuccess ? .send(.request(.emptyCart)) : .none
+            return checkout.order.clearsCartOnSuccess ? .send(.checkout(.delegate(.emptyCart))) : .none
         case .finished(.repriced(let lines, let why), _):
             // Nothing was charged: the sheet shows today's prices and the buyer confirms again.
             guard let checkout = state.checkout else { return .none }
@@ -47,7 +55,7 @@ extension CheckoutFeature {
             CheckoutSheet.shippingContactChanged(&state, env.shopProfile)
             CheckoutSheet.recompute(&state, env.shopProfile)
             CheckoutSheet.refreshRows(&state, env)
-            return checkout.order.clearsCartOnSuccess ? .send(.request(.repriceCart(lines))) : .none
+            return checkout.order.clearsCartOnSuccess ? .send(.checkout(.delegate(.repriceCart(lines)))) : .none
         case .finished(.notPaid(let why), let attempt):
             state.checkout?.attempt = attempt
             state.sheet?.phase = .reviewing

@@ -52,7 +52,7 @@ extension CheckoutFeature {
                 let numbers = check.paid.map(\.number).joined(separator: ", ")
                 state.shell.notice = Notice(
                     .info, "Your earlier payment went through: order \(numbers) is paid and in your orders (o). Nothing more was charged.")
-                return .send(.request(.removeBoughtLines(check.paid.flatMap(\.lines))))
+                return .send(.checkout(.delegate(.removeBoughtLines(check.paid.flatMap(\.lines)))))
             }
             if let open = check.stillOpen.first {
                 state.shell.notice = Notice(

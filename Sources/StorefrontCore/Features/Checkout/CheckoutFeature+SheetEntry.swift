@@ -12,7 +12,7 @@ extension CheckoutFeature {
         let effect: Effect
         switch row {
         case .card:
-            effect = .send(.request(.addCard))
+            effect = .send(.checkout(.delegate(.addCard)))
         case .shippingAddress, .contact:
             state.shell.presentForm(AddressForm.make(profile: state.profile, env))
             effect = .none
@@ -33,7 +33,7 @@ extension CheckoutFeature {
             state.sheetAwaits = nil
             state.sheet = nil
             state.shell.popScreen()
-            return .send(.request(.beginCheckout(pending)))
+            return .send(.checkout(.begin(pending)))
         }
         guard state.sheetAwaits == .entry(.card), var checkout = state.checkout else { return .none }
         state.sheetAwaits = nil

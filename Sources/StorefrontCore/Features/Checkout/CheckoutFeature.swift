@@ -2,7 +2,20 @@ import ShopModels
 import ShopPorts
 
 /// What the checkout's effects answer with: the controller that presented the sheet, and the charge.
-public enum CheckoutAction: Equatable, Sendable {
+/// Checkout's actions: the sheet's keys, One-Tap's destinations, what the app hands it, its effects' answers, and what
+/// it asks of the others.
+public enum CheckoutAction: KeyedFeatureAction {
+    case key(Action)
+    /// One-Tap asked its navigator for a destination.
+    case navigate(Destination)
+    /// Put `order` on the payment sheet.
+    case begin(CheckoutOrder)
+    /// A form or the card page saved this to the wallet; a sheet waiting for it takes it.
+    case entryAdded(WalletEntry)
+    /// A form for a new card or address was left unsaved; a sheet waiting for it stops waiting.
+    case entryCanceled(FormState.Purpose)
+    /// The discount code typed on the sheet's field; empty takes the code off.
+    case applyDiscountCode(String)
     /// The sheet is up with these options, or could not be shown (nil).
     case presented(PaymentSheetOptions?)
     /// The payment was authorized and the order is being placed.
@@ -23,6 +36,23 @@ public enum CheckoutAction: Equatable, Sendable {
     case productForOneTap(Product?)
     /// The discount code typed on the sheet, as the shop has it (holding today, with a use left for this customer), or why not.
     case discountChecked(Result<DiscountCode, DiscountRefusal>)
+    case delegate(Delegate)
+
+    public enum Delegate: Equatable, Sendable {
+        /// The cart was bought: empty it.
+        case emptyCart
+        /// The catalog sells these lines at other prices now: the cart takes them.
+        case repriceCart([CartLine])
+        /// These lines were bought in an earlier order that went unanswered: out of the cart with them.
+        case removeBoughtLines([CartLine])
+        /// Take a new card: the provider's page, or the card form.
+        case addCard
+    }
+
+    public init?(_ action: AppAction) {
+        guard case .checkout(let action) = action else { return nil }
+        self = action
+    }
 }
 
 /// The checkout: the payment sheet's rows and choosers, Pay, and how it ends. Opening it is in `CheckoutFeature+Begin`.
@@ -46,23 +76,17 @@ public enum CheckoutFeature {
 
     typealias State = Scoped<Owned>
 
+    /// The feature's reducer, for the app's root and for a store of this feature alone.
+    public static var reducer: FeatureReducer<Scoped<Owned>, CheckoutAction> { FeatureReducer(body: reduce) }
+
     /// The keys the payment sheet takes, in whichever phase.
-    enum Action: Equatable {
+    enum Action: FeatureKeys {
         /// Up, down, a page, Home or End: every list move, in a chooser as on the sheet's rows.
         case move(ListMove)
         case confirm, pay, back
 
-        init?(_ key: StorefrontCore.Action) {
-            if let move = ListMove(key) {
-                self = .move(move)
-                return
-            }
-            switch key {
-            case .confirm: self = .confirm
-            case .pay: self = .pay
-            case .back: self = .back
-            default: return nil
-            }
+        static let keys: [StorefrontCore.Action: Self] = ListMove.keys.mapValues(Self.move).merging([.confirm: .confirm, .pay: .pay, .back: .back]) {
+            $1
         }
     }
 
@@ -112,7 +136,7 @@ public enum CheckoutFeature {
             switch action {
             case .move(let move): sheet.selectedRow = rows[ListSelection.moved(at, by: move, count: rows.count)]
             case .confirm:
-                if sheet.offersCardSetup { return .send(.request(.addCard)) }
+                if sheet.offersCardSetup { return .send(.checkout(.delegate(.addCard))) }
                 if sheet.selectedRow == .discountCode, state.checkout != nil {
                     state.sheet = sheet
                     openDiscountCodeForm(&state)

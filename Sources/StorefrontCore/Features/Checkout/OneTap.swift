@@ -55,7 +55,7 @@ public final class OneTapCheckout {
 
     /// "Buy now" in a reducer: the destination, as an action reduced in the same step, so no reducer posts anything.
     var buyNow: Effect {
-        destination.map { .send(.navigate($0)) } ?? .none
+        destination.map { .send(.checkout(.navigate($0))) } ?? .none
     }
 }
 

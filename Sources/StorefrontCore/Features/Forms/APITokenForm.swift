@@ -68,7 +68,7 @@ enum APITokenForm {
             } catch {
                 notice = Notice(.error, "The token could not be revoked: \(error)")
             }
-            send(.wallet(await AccountFeature.read(accounts, customer, notice: notice)))
+            send(.account(.loaded(await AccountFeature.read(accounts, customer, notice: notice))))
         }
     }
 

@@ -132,6 +132,6 @@ enum AddressForm {
     static func saved(_ state: inout FormFeature.State, _ contact: Contact, _ env: ShopEnvironment) -> Effect {
         state.shell.dismissForm()
         state.shell.notice = Notice(.info, "Saved the address for \(contact.name).")
-        return .send(.request(.reloadWallet)) + .send(.request(.addedToWallet(.address(contact))))
+        return .send(.form(.delegate(.addedToWallet(.address(contact)))))
     }
 }

@@ -74,7 +74,7 @@ enum CardForm {
     static func saved(_ state: inout FormFeature.State, _ card: PaymentMethod, _ env: ShopEnvironment) -> Effect {
         state.shell.dismissForm()
         state.shell.notice = Notice(.info, "Saved \(card.shortName).")
-        return .send(.request(.reloadWallet)) + .send(.request(.addedToWallet(.card(card))))
+        return .send(.form(.delegate(.addedToWallet(.card(card)))))
     }
 
     private static func testCardHint(_ mode: PaymentMode) -> String {

@@ -1,8 +1,12 @@
 import ShopModels
 import ShopPorts
 
-/// What an effect answers a form with.
-public enum FormAction: Equatable, Sendable {
+/// The forms' actions: the keys of the form on top, the card form others ask for, what its submission answered, and
+/// what a form asks of the others.
+public enum FormAction: KeyedFeatureAction {
+    case key(Action)
+    /// Show the card form.
+    case presentCardForm
     /// The card form's fields are wrong: each field's message, by field id.
     case invalid([String: String])
     /// The payment provider kept the card from the card form.
@@ -17,6 +21,26 @@ public enum FormAction: Equatable, Sendable {
     case typedCardsRefused
     /// A new API token was kept; its secret is shown once (Account).
     case apiTokenMade(secret: String, name: String)
+    case delegate(Delegate)
+
+    public enum Delegate: Equatable, Sendable {
+        /// Saved to the wallet: the account reads it again, and a sheet waiting for it takes it.
+        case addedToWallet(WalletEntry)
+        /// A card or address form was left unsaved.
+        case walletEntryCanceled(FormState.Purpose)
+        /// The provider takes cards on its own page.
+        case addCardOnProvidersPage
+        case showNewAPIToken(secret: String, name: String)
+        case submitSignInPrompt(FormState)
+        case cancelSignInPrompt
+        case applyDiscountCode(String)
+        case submitMerchantForm(FormState)
+    }
+
+    public init?(_ action: AppAction) {
+        guard case .form(let action) = action else { return nil }
+        self = action
+    }
 }
 
 /// A form on top of another screen: typing, moving between fields, submitting and cancelling.
@@ -30,6 +54,9 @@ public enum FormFeature {
 
     typealias State = Scoped<Owned>
 
+    /// The feature's reducer, for the app's root and for a store of this feature alone.
+    public static var reducer: FeatureReducer<Scoped<Owned>, FormAction> { FeatureReducer(body: reduce) }
+
     /// The card form, for a provider that takes cards typed in the shop.
     static func presentCardForm(_ state: inout State, _ env: ShopEnvironment) {
         state.shell.presentForm(CardForm.make(profile: state.profile, env))
@@ -39,21 +66,24 @@ public enum FormFeature {
     static let fieldLimit = 120
 
     /// The keys a form takes: text, and moving between fields, submitting and leaving.
-    enum Action: Equatable {
+    enum Action: FeatureKeys {
         case type(String)
         case deleteBackward, nextField, previousField, confirm, back
 
         init?(_ key: StorefrontCore.Action) {
-            switch key {
-            case .textInput(let text): self = .type(text)
-            case .deleteBackward: self = .deleteBackward
-            case .nextField, .moveDown: self = .nextField
-            case .moveUp: self = .previousField
-            case .confirm: self = .confirm
-            case .back: self = .back
-            default: return nil
+            if case .textInput(let text) = key {
+                self = .type(text)
+            } else if let decoded = Self.keys[key] {
+                self = decoded
+            } else {
+                return nil
             }
         }
+
+        static let keys: [StorefrontCore.Action: Self] = [
+            .deleteBackward: .deleteBackward, .nextField: .nextField, .moveDown: .nextField, .moveUp: .previousField, .confirm: .confirm,
+            .back: .back,
+        ]
     }
 
     static func reduceKey(_ state: inout State, _ action: Action, _ env: ShopEnvironment) -> Effect {
@@ -96,6 +126,11 @@ public enum FormFeature {
 
     static func reduce(_ state: inout State, _ action: FormAction, _ env: ShopEnvironment) -> Effect {
         switch action {
+        case .key(let key): return Action(key).map { reduceKey(&state, $0, env) } ?? .none
+        case .presentCardForm:
+            presentCardForm(&state, env)
+            return .none
+        case .delegate: return .none
         case .invalid(let errors):
             state.shell.form?.isBusy = false
             state.shell.form?.showFieldErrors(errors)
@@ -113,10 +148,10 @@ public enum FormFeature {
             // Nothing is wrong with the card: the payment service takes it on its own page.
             state.shell.dismissForm()
             state.shell.notice = Notice(.info, "The payment service takes cards on its own page: open the link below.")
-            return .send(.request(.addCardOnProvidersPage))
+            return .send(.form(.delegate(.addCardOnProvidersPage)))
         case .apiTokenMade(let secret, let name):
             state.shell.dismissForm()
-            return .send(.request(.showNewAPIToken(secret: secret, name: name)))
+            return .send(.form(.delegate(.showNewAPIToken(secret: secret, name: name))))
         }
     }
 
@@ -141,20 +176,20 @@ public enum FormFeature {
 
     private static func submit(_ state: inout State, _ form: FormState, _ env: ShopEnvironment) -> Effect {
         switch form.purpose {
-        case .signIn: return .send(.request(.submitSignInPrompt(form)))
+        case .signIn: return .send(.form(.delegate(.submitSignInPrompt(form))))
         case .addCard: return CardForm.submit(&state, form, env)
         case .addAddress: return AddressForm.submit(&state, form, env)
         case .apiToken: return APITokenForm.submit(&state, form, env)
-        case .discountCode: return .send(.request(.applyDiscountCode(form.value("code"))))
-        case .shipOrder, .refundDetails, .stockCount, .productDetails, .discountTerms: return .send(.request(.submitMerchantForm(form)))
+        case .discountCode: return .send(.form(.delegate(.applyDiscountCode(form.value("code")))))
+        case .shipOrder, .refundDetails, .stockCount, .productDetails, .discountTerms: return .send(.form(.delegate(.submitMerchantForm(form))))
         }
     }
 
     private static func cancel(_ state: inout State, _ form: FormState, _ env: ShopEnvironment) -> Effect {
         state.shell.dismissForm()
         switch form.purpose {
-        case .signIn: return .send(.request(.cancelSignInPrompt))
-        case .addCard, .addAddress: return .send(.request(.walletEntryCanceled(form.purpose)))
+        case .signIn: return .send(.form(.delegate(.cancelSignInPrompt)))
+        case .addCard, .addAddress: return .send(.form(.delegate(.walletEntryCanceled(form.purpose))))
         case .shipOrder, .refundDetails, .stockCount, .apiToken, .productDetails, .discountCode, .discountTerms: return .none
         }
     }

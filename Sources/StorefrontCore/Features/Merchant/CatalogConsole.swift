@@ -50,7 +50,7 @@ extension MerchantFeature {
             return edit(&state, product.id, .setStatus(.archived), version: product.version, env)
         case .back:
             return showQueue(&state, env)
-        case .showQueue, .showStock, .showSales, .showCatalog, .showDiscounts, .showSubscriptions, .newDiscount, .toggleDiscountPaused,
+        case .show, .newDiscount, .toggleDiscountPaused,
             .deleteDiscount, .nextFilter,
             .previousFilter, .ship, .markDelivered, .cancelOrder, .refund,
             .increase, .decrease, .toggleRestock, .toggleLowStock:

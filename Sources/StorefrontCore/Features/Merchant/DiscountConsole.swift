@@ -76,7 +76,7 @@ extension MerchantFeature {
             }
         case .back:
             return showQueue(&state, env)
-        case .confirm, .showQueue, .showStock, .showSales, .showCatalog, .showDiscounts, .showSubscriptions, .newProduct, .togglePublished, .archive,
+        case .confirm, .show, .newProduct, .togglePublished, .archive,
             .nextFilter,
             .previousFilter, .ship, .markDelivered, .cancelOrder, .refund, .increase, .decrease, .toggleRestock, .toggleLowStock:
             break

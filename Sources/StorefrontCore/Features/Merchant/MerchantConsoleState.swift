@@ -114,8 +114,12 @@ public struct MerchantStockState: Equatable, Sendable {
     public var shown: [StockLevel] { isLowOnly ? levels.filter { $0.onHand <= lowThreshold } : levels }
 }
 
-/// What the back office answered the console with.
-public enum MerchantAnswer: Equatable, Sendable {
+/// The merchant console's actions: its opening, its keys, its forms' submissions, and what the back office answered.
+public enum MerchantAction: KeyedFeatureAction {
+    case opened
+    case key(Action)
+    /// A console form was submitted.
+    case submitForm(FormState)
     case queue(request: Int, Result<OrderQueuePage, BackOfficeError>)
     case dossier(Result<OrderDossier, BackOfficeError>)
     case changed(MerchantChange, Result<Order, BackOfficeError>)
@@ -133,6 +137,11 @@ public enum MerchantAnswer: Equatable, Sendable {
     case subscriptions(Result<SubscriptionsRead, SubscriptionRepositoryError>)
     /// A subscription canceled at the end of its period, or why not.
     case subscriptionCanceled(Result<Subscription, SubscriptionChangeRefusal>)
+
+    public init?(_ action: AppAction) {
+        guard case .merchant(let action) = action else { return nil }
+        self = action
+    }
 }
 
 /// The catalog screen: every product with its status and version, the one chosen, and the latest changes.

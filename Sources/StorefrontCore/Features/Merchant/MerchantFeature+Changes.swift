@@ -140,7 +140,7 @@ extension MerchantFeature {
                     send(.merchant(.changed(change, .failure(error))))
                 }
             }
-        case .move, .showQueue, .showStock, .showSales, .showCatalog, .showDiscounts, .showSubscriptions, .newDiscount, .toggleDiscountPaused,
+        case .move, .show, .newDiscount, .toggleDiscountPaused,
             .deleteDiscount,
             .newProduct, .togglePublished, .archive, .nextFilter, .previousFilter, .ship,
             .markDelivered, .cancelOrder, .refund, .increase,
@@ -206,7 +206,7 @@ extension MerchantFeature {
                 state.console.refund = nil
                 state.shell.popScreen()
                 return .none
-            case .showQueue, .showStock, .showSales, .showCatalog, .showDiscounts, .showSubscriptions, .newDiscount, .toggleDiscountPaused,
+            case .show, .newDiscount, .toggleDiscountPaused,
                 .deleteDiscount, .newProduct,
                 .togglePublished, .archive, .nextFilter, .previousFilter, .ship,
                 .markDelivered, .cancelOrder, .refund, .toggleLowStock:
@@ -244,7 +244,7 @@ extension MerchantFeature {
                     message: "The count on the shelf, free to sell. \(selected.reserved) reserved and \(selected.sold) sold stay as they are.",
                     fields: [.init(id: "count", label: "On hand", value: String(selected.onHand))], submitLabel: "Set"
                 ))
-        case .showQueue, .showStock, .showSales, .showCatalog, .showDiscounts, .showSubscriptions, .newDiscount, .toggleDiscountPaused,
+        case .show, .newDiscount, .toggleDiscountPaused,
             .deleteDiscount, .newProduct,
             .togglePublished, .archive, .nextFilter, .previousFilter, .ship,
             .markDelivered, .cancelOrder, .refund, .toggleRestock:

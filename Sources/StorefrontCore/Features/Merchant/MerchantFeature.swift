@@ -14,6 +14,9 @@ public enum MerchantFeature {
 
     typealias State = Scoped<Owned>
 
+    /// The feature's reducer, for the app's root and for a store of this feature alone.
+    public static var reducer: FeatureReducer<Scoped<Owned>, MerchantAction> { FeatureReducer(body: reduce) }
+
     /// The console opened: the queue's first window is read.
     static func open(_ state: inout State, _ env: ShopEnvironment) -> Effect {
         reloadQueue(&state, env)
@@ -38,11 +41,11 @@ public enum MerchantFeature {
     }
 
     /// The keys the console takes, on whichever of its screens.
-    enum Action: Equatable {
+    enum Action: FeatureKeys {
         case move(ListMove)
         case confirm, back
         /// 1 to 6: the queue, the stock, the sales, the catalog, the discount codes, the subscriptions.
-        case showQueue, showStock, showSales, showCatalog, showDiscounts, showSubscriptions
+        case show(Tab)
         /// The catalog's: a new product, publish or unpublish, archive.
         case newProduct, togglePublished, archive
         /// The discount codes': a new code, pause or resume, delete.
@@ -51,57 +54,38 @@ public enum MerchantFeature {
         case ship, markDelivered, cancelOrder, refund
         case increase, decrease, toggleRestock, toggleLowStock
 
-        init?(_ key: StorefrontCore.Action) {
-            if let move = ListMove(key) {
-                self = .move(move)
-                return
-            }
-            switch key {
-            case .confirm: self = .confirm
-            case .back: self = .back
-            case .showOrders: self = .showQueue
-            case .showStock: self = .showStock
-            case .showSales: self = .showSales
-            case .showCatalog: self = .showCatalog
-            case .newProduct: self = .newProduct
-            case .togglePublished: self = .togglePublished
-            case .archiveProduct: self = .archive
-            case .showDiscounts: self = .showDiscounts
-            case .showSubscriptions: self = .showSubscriptions
-            case .newDiscount: self = .newDiscount
-            case .toggleDiscountPaused: self = .toggleDiscountPaused
-            case .deleteDiscount: self = .deleteDiscount
-            case .nextFilter, .nextField: self = .nextFilter
-            case .previousFilter: self = .previousFilter
-            case .ship: self = .ship
-            case .markDelivered: self = .markDelivered
-            case .cancelOrder: self = .cancelOrder
-            case .refund: self = .refund
-            case .increaseQuantity: self = .increase
-            case .decreaseQuantity: self = .decrease
-            case .toggleRestock: self = .toggleRestock
-            case .toggleLowStock: self = .toggleLowStock
-            default: return nil
-            }
+        static let keys: [StorefrontCore.Action: Self] = ListMove.keys.mapValues(Self.move).merging([
+            .confirm: .confirm, .back: .back, .showOrders: .show(.queue), .showStock: .show(.stock), .showSales: .show(.sales),
+            .showCatalog: .show(.catalog), .newProduct: .newProduct, .togglePublished: .togglePublished, .archiveProduct: .archive,
+            .showDiscounts: .show(.discounts), .showSubscriptions: .show(.subscriptions), .newDiscount: .newDiscount,
+            .toggleDiscountPaused: .toggleDiscountPaused, .deleteDiscount: .deleteDiscount, .nextFilter: .nextFilter, .nextField: .nextFilter,
+            .previousFilter: .previousFilter, .ship: .ship, .markDelivered: .markDelivered, .cancelOrder: .cancelOrder, .refund: .refund,
+            .increaseQuantity: .increase, .decreaseQuantity: .decrease, .toggleRestock: .toggleRestock, .toggleLowStock: .toggleLowStock,
+        ]) { $1 }
+    }
+
+    /// The console's screens, one key each.
+    enum Tab: Equatable { case queue, stock, sales, catalog, discounts, subscriptions }
+
+    private static func show(_ tab: Tab, _ state: inout State, _ env: ShopEnvironment) -> Effect {
+        switch tab {
+        case .queue: return showQueue(&state, env)
+        case .catalog: return showCatalog(&state, env)
+        case .discounts: return showDiscounts(&state, env)
+        case .subscriptions: return showSubscriptions(&state, env)
+        case .stock:
+            state.shell.route = [.merchantQueue, .merchantStock]
+            return reloadStock(&state, env)
+        case .sales:
+            state.shell.route = [.merchantQueue, .merchantSales]
+            return reloadSales(&state, env)
         }
     }
 
     static func reduceKey(_ state: inout State, _ action: Action, _ env: ShopEnvironment) -> Effect {
         if state.console.prompt != nil { return reducePrompt(&state, action, env) }
-        // 1, 2, 3 and 4 work from any screen of the console.
-        switch action {
-        case .showQueue: return showQueue(&state, env)
-        case .showCatalog: return showCatalog(&state, env)
-        case .showDiscounts: return showDiscounts(&state, env)
-        case .showSubscriptions: return showSubscriptions(&state, env)
-        case .showStock:
-            state.shell.route = [.merchantQueue, .merchantStock]
-            return reloadStock(&state, env)
-        case .showSales:
-            state.shell.route = [.merchantQueue, .merchantSales]
-            return reloadSales(&state, env)
-        default: break
-        }
+        // 1 to 6 work from any screen of the console.
+        if case .show(let tab) = action { return show(tab, &state, env) }
         switch state.shell.screen {
         case .merchantQueue: return reduceQueue(&state, action, env)
         case .merchantOrder: return reduceOrder(&state, action, env)
@@ -145,7 +129,7 @@ public enum MerchantFeature {
             guard let order = queue.rows[safe: queue.selectedIndex - queue.windowStart] else { return .none }
             state.shell.push(.merchantOrder)
             return readDossier(order.number, env)
-        case .back, .showQueue, .showStock, .showSales, .showCatalog, .showDiscounts, .showSubscriptions, .newDiscount, .toggleDiscountPaused,
+        case .back, .show, .newDiscount, .toggleDiscountPaused,
             .deleteDiscount,
             .newProduct, .togglePublished, .archive, .ship, .markDelivered, .cancelOrder,
             .refund, .increase, .decrease, .toggleRestock, .toggleLowStock:
@@ -166,7 +150,7 @@ public enum MerchantFeature {
             guard state.console.canRefund, let dossier = state.console.dossier, let lifecycle = dossier.lifecycle else { return .none }
             state.console.refund = RefundDraft(dossier: dossier, refundable: lifecycle.refundable)
             state.shell.push(.merchantRefund)
-        case .move, .confirm, .showQueue, .showStock, .showSales, .showCatalog, .showDiscounts, .showSubscriptions, .newDiscount,
+        case .move, .confirm, .show, .newDiscount,
             .toggleDiscountPaused, .deleteDiscount,
             .newProduct, .togglePublished, .archive, .nextFilter,
             .previousFilter, .increase, .decrease, .toggleRestock, .toggleLowStock:
@@ -210,8 +194,11 @@ public enum MerchantFeature {
         }
     }
 
-    static func reduce(_ state: inout State, _ answer: MerchantAnswer, _ env: ShopEnvironment) -> Effect {
-        switch answer {
+    static func reduce(_ state: inout State, _ action: MerchantAction, _ env: ShopEnvironment) -> Effect {
+        switch action {
+        case .opened: return open(&state, env)
+        case .key(let key): return Action(key).map { reduceKey(&state, $0, env) } ?? .none
+        case .submitForm(let form): return submitForm(&state, form, env)
         case .queue(let request, let read):
             guard request == state.console.request else { return .none }
             state.console.queue.isLoading = false

@@ -85,7 +85,7 @@ extension MerchantFeature {
             }
         case .back:
             return showQueue(&state, env)
-        case .confirm, .showQueue, .showStock, .showSales, .showCatalog, .showDiscounts, .showSubscriptions, .newProduct, .togglePublished,
+        case .confirm, .show, .newProduct, .togglePublished,
             .archive, .newDiscount, .toggleDiscountPaused, .deleteDiscount, .ship, .markDelivered, .refund, .increase, .decrease, .toggleRestock,
             .toggleLowStock:
             break

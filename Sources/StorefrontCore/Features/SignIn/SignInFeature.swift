@@ -1,8 +1,12 @@
 import ShopModels
 import ShopPorts
 
-/// What sign-in's controller and the checks it needs answer with.
-public enum SignInAction: Equatable, Sendable {
+/// Sign-in's actions: what starts, answers, leaves or ends it, its controller's and checks' answers, and what it asks
+/// of the others.
+public enum SignInAction: FeatureAction {
+    case begin, signOut
+    case submitPrompt(FormState)
+    case cancelPrompt
     /// The controller asks the shopper something; shown as a form.
     case promptShown(SignInPrompt)
     /// The QR code of the link the prompt on screen shows, when one could be made.
@@ -18,6 +22,18 @@ public enum SignInAction: Equatable, Sendable {
     /// The tokens are gone: the shop moves back to the guest.
     case signedOut
     case signOutFailed(String)
+    case delegate(Delegate)
+
+    public enum Delegate: Equatable, Sendable {
+        /// The shopper is another customer now: `leaving`'s cart is written, its lines merged into the next
+        /// customer's when `mergingIntoNext`, and the new customer's cart, wallet and profile are read.
+        case customerChanged(leaving: String, mergingIntoNext: Bool)
+    }
+
+    public init?(_ action: AppAction) {
+        guard case .signIn(let action) = action else { return nil }
+        self = action
+    }
 }
 
 /// Signing in (Sandbox ID, an emailed code) and out again, or a new SSH key joining an account, moving the shop to the account's cart, wallet and orders.
@@ -35,6 +51,9 @@ public enum SignInFeature {
 
     /// Sign-in changes who the customer is.
     typealias State = CustomerScoped<Owned>
+
+    /// The feature's reducer, for the app's root and for a store of this feature alone.
+    public static var reducer: FeatureReducer<CustomerScoped<Owned>, SignInAction> { FeatureReducer(body: reduce) }
 
     /// Starts a sign-in with a fresh controller from the factory.
     ///
@@ -56,6 +75,11 @@ public enum SignInFeature {
 
     static func reduce(_ state: inout State, _ action: SignInAction, _ env: ShopEnvironment) -> Effect {
         switch action {
+        case .begin: return begin(&state, env)
+        case .signOut: return signOut(&state, env)
+        case .submitPrompt(let form): return submitPrompt(&state, form, env)
+        case .cancelPrompt: return cancelPrompt(&state, env)
+        case .delegate: return .none
         case .promptShown(let prompt):
             var form = FormState(
                 purpose: .signIn, title: prompt.title, message: prompt.message,
@@ -213,6 +237,6 @@ public enum SignInFeature {
         let leaving = state.customerID
         state.signedIn = account
         state.customerID = account?.customerID ?? env.dependencies.accounts.guestID
-        return .send(.request(.handOverCart(leaving: leaving, mergingIntoNext: mergingGuestCart))) + .send(.request(.customerChanged))
+        return .send(.signIn(.delegate(.customerChanged(leaving: leaving, mergingIntoNext: mergingGuestCart))))
     }
 }
