@@ -58,31 +58,32 @@ public enum Schema {
         return names.map { ($0, sql[$0] ?? []) }
     }
 
-    public static let steps: [Step] = earlySteps + [
-        // Addresses of every country, orders' tax jurisdictions and carts' weights.
-        Step("v20-regions", both: RegionsMigration.statements),
-        Step("v21-catalog-editing", both: catalogEditing),
-        // Accounts apart from their ways in, every customer kept so far one of them.
-        Step("v22-accounts", both: AccountsMigration.schema + AccountsMigration.backfill + [AccountsMigration.sandboxEmails]),
-        // Codes sent by email, as keyed hashes, and the requests counted for the hourly limits.
-        Step("v23-sign-in-codes", both: SignInCodesMigration.statements),
-        // The accounts' signed-in sessions, as hashes of their secrets.
-        Step("v24-account-sessions", both: AccountSessionsMigration.statements),
-        Step("v25-oidc-states", both: AccountSessionsMigration.openIDStates),
-        Step("v26-admins", both: AdminsMigration.statements),
-        Step("v27-terminal-sign-ins", both: TerminalSignInsMigration.statements),
-        Step("v28-discount-codes", both: DiscountCodesMigration.statements),
-        Step("v29-order-discounts", both: OrderDiscountsMigration.statements),
-        Step("v30-subscriptions", both: SubscriptionsMigration.statements),
-        Step("v31-product-subscriptions", both: ProductSubscriptionMigration.statements),
-        Step("v32-subscription-mail", both: SubscriptionMailMigration.statements),
-        // The browser session a tab's token ends with.
-        Step("v33-token-sessions", both: AccountSessionsMigration.tokenSessions),
-        // Several codes in flight per email, wrong guesses counted across them.
-        Step("v34-code-guesses", both: SignInCodesMigration.guessesAcrossCodes),
-        // How far the shop's clock runs ahead (`storefront clock`).
-        Step("v35-shop-clock", both: ShopClockMigration.statements),
-    ]
+    public static let steps: [Step] =
+        earlySteps + [
+            // Addresses of every country, orders' tax jurisdictions and carts' weights.
+            Step("v20-regions", both: RegionsMigration.statements),
+            Step("v21-catalog-editing", both: catalogEditing),
+            // Accounts apart from their ways in, every customer kept so far one of them.
+            Step("v22-accounts", both: AccountsMigration.schema + AccountsMigration.backfill + [AccountsMigration.sandboxEmails]),
+            // Codes sent by email, as keyed hashes, and the requests counted for the hourly limits.
+            Step("v23-sign-in-codes", both: SignInCodesMigration.statements),
+            // The accounts' signed-in sessions, as hashes of their secrets.
+            Step("v24-account-sessions", both: AccountSessionsMigration.statements),
+            Step("v25-oidc-states", both: AccountSessionsMigration.openIDStates),
+            Step("v26-admins", both: AdminsMigration.statements),
+            Step("v27-terminal-sign-ins", both: TerminalSignInsMigration.statements),
+            Step("v28-discount-codes", both: DiscountCodesMigration.statements),
+            Step("v29-order-discounts", both: OrderDiscountsMigration.statements),
+            Step("v30-subscriptions", both: SubscriptionsMigration.statements),
+            Step("v31-product-subscriptions", both: ProductSubscriptionMigration.statements),
+            Step("v32-subscription-mail", both: SubscriptionMailMigration.statements),
+            // The browser session a tab's token ends with.
+            Step("v33-token-sessions", both: AccountSessionsMigration.tokenSessions),
+            // Several codes in flight per email, wrong guesses counted across them.
+            Step("v34-code-guesses", both: SignInCodesMigration.guessesAcrossCodes),
+            // How far the shop's clock runs ahead (`storefront clock`).
+            Step("v35-shop-clock", both: ShopClockMigration.statements),
+        ]
 
     /// The merchant's record of every product, whatever its status, and the history of its changes (v21).
     static let catalogEditing = [

@@ -10,7 +10,8 @@ struct SchemaStepTests {
         let sqlite = Schema.migrations(for: .sqlite).map(\.name)
         let postgres = Schema.migrations(for: .postgres).map(\.name)
         #expect(sqlite.count == 35)
-        #expect(sqlite.prefix(5) == ["v1-catalog", "v2-stock-orders-payments", "v3-carts-wallets-addresses", "v4-accounts", "v5-provider-references"])
+        #expect(
+            sqlite.prefix(5) == ["v1-catalog", "v2-stock-orders-payments", "v3-carts-wallets-addresses", "v4-accounts", "v5-provider-references"])
         #expect(sqlite.contains("v13-stock-bounds") && sqlite.contains("v17-open-orders-index"))
         #expect(postgres.first == "v1-shop")
         #expect(postgres == ["v1-shop"] + sqlite.dropFirst(5).filter { $0 != "v13-stock-bounds" && $0 != "v17-open-orders-index" })
@@ -37,6 +38,7 @@ struct SchemaStepTests {
         let spelled = Schema.migrations(for: .postgres).flatMap(\.sql).joined()
         #expect(spelled.contains("placed_at double precision") && spelled.contains("is_default boolean NOT NULL DEFAULT false"))
         let sqlite = Schema.migrations(for: .sqlite).flatMap(\.sql).joined()
-        #expect(sqlite.contains("placed_at REAL") && sqlite.contains(") WITHOUT ROWID") && sqlite.contains("sequence INTEGER PRIMARY KEY AUTOINCREMENT"))
+        #expect(
+            sqlite.contains("placed_at REAL") && sqlite.contains(") WITHOUT ROWID") && sqlite.contains("sequence INTEGER PRIMARY KEY AUTOINCREMENT"))
     }
 }

@@ -1,3 +1,4 @@
+import ShopApplication
 import ShopModels
 import ShopPorts
 

@@ -1,3 +1,4 @@
+import ShopApplication
 import ShopModels
 import ShopPorts
 
@@ -228,25 +229,25 @@ public enum CheckoutFeature {
         state.sheet?.phase = .authorizing
         state.checkout?.didAuthorize = true
         let dependencies = env.dependencies
-        let placement = OrderPlacement(
-            provider: dependencies.paymentProvider, backend: dependencies.merchantBackend, catalog: dependencies.catalog, ids: dependencies.ids,
-            shop: env.shopProfile,
-            order: checkout.order, discount: checkout.discount, customerID: state.customerID, clock: dependencies.clock,
+        let pay = Pay(
+            placing: PlaceOrder(provider: dependencies.paymentProvider, backend: dependencies.merchantBackend), catalog: dependencies.catalog,
+            ids: dependencies.ids, shop: env.shopProfile, order: checkout.order, discount: checkout.discount, customerID: state.customerID,
             dates: dependencies.subscriptions?.dates)
+        let clock = dependencies.clock
         let payment = Payment(
             method: card, methodData: dependencies.paymentAuthorization.paymentData(card), shippingContact: contact,
             shippingMethod: checkout.shippingMethod, transactionIdentifier: dependencies.ids.next())
         let codes = dependencies.qrCodes
         return .run(id: .checkoutCharge) { send, stops in
             send(.checkout(.processingStarted))
-            let (outcome, attempt) = await placement.place(
+            let (outcome, attempt) = await pay.place(
                 payment, after: checkout.attempt,
                 progress: { step in
                     switch step {
                     case .bankCheck(let url): send(.checkout(.bankCheckShown(url, codes.qrCode(for: url))))
                     case .checking: send(.checkout(.checkingPayment))
                     }
-                }, stops: stops)
+                }, wait: { await stops.wait($0, on: clock) })
             send(.checkout(.finished(outcome, keeping: attempt)))
         }
     }
