@@ -1,12 +1,15 @@
 import ShopModels
 import ShopPorts
 
-/// The root reducer: the keys every screen shares, help, the notice, and dispatch to the features, each given
-/// its own scope of the state (`AppState.scope`, by key path).
+/// The shop's root reducer: the keys every screen shares, help, the notice, and dispatch to the features, each given
+/// its own scope of the state (`AppState.scope`, by key path). The merchant console is a root of its own
+/// (`ConsoleReducer`); a store runs one or the other, by the shop's `console` dependency.
 @MainActor
 public enum AppReducer {
-    /// The state a shop opens with, before anything is read: `.opened` reads the saved cart, the wallet and the first products.
+    /// The state a shop opens with, before anything is read: `.opened` reads the saved cart, the wallet and the first
+    /// products (or the console's queue, in the console's root).
     public static func initialState(_ env: ShopEnvironment) -> AppState {
+        if case .merchant(let name) = env.dependencies.console { return ConsoleReducer.initialState(env, merchant: name) }
         let dependencies = env.dependencies
         let profile = env.shopProfile
         let account = dependencies.accounts.signedIn
@@ -17,16 +20,6 @@ public enum AppReducer {
         state.productList.list.isLoading = true
         if dependencies.carts == nil { state.cart.savedCart = [] }
         state.canCancelOrders = dependencies.backOffice != nil
-        if case .merchant(let name) = dependencies.console {
-            // The console sells nothing: no products, cart or wallet are read, and keys are taken at once.
-            state.shell.route = [.merchantQueue]
-            state.merchant = MerchantFeature.Owned(console: MerchantConsoleState(merchantName: name))
-            state.account.shopperLabel = "merchant \(name)"
-            state.canCancelOrders = false
-            state.cart.savedCart = []
-            state.productList.isOpening = false
-            return state
-        }
         state.scope(\.account) { AccountFeature.refresh(&$0, env) }
         state.scope(\.cart) { CartFeature.showCart(&$0, env) }
         return state
@@ -35,19 +28,13 @@ public enum AppReducer {
     /// One step of the store: `action`, then every action posted to the mailbox while it ran, then the screens
     /// others' state shows, the screens left behind dropped, and the cart's follow-up (a write or a stock check).
     public static func step(_ state: inout AppState, _ action: AppAction, _ env: ShopEnvironment) -> Effect {
-        env.mailbox.isReducing = true
-        defer { env.mailbox.isReducing = false }
-        // What the shopper sees now, before this step changes it: a key may open a checkout that gives it back.
-        state.noticeBeforeAction = state.shell.notice
+        if state.merchant != nil { return ConsoleReducer.step(&state, action, env) }
         let derivedFrom = DerivedScreens.inputs(state)
         let wasWaitingForStorage = state.shell.isWaitingForStorage
         let screenBefore = state.screen
-        var effect = reduceWithSends(&state, action, env)
-        while let next = env.mailbox.takeQueued() {
-            effect += reduceWithSends(&state, next, env)
-        }
+        var effect = reduceInStep(&state, action, env, reduce)
         // Back on the list from another screen, it is read again: a merchant's edit since shows at this screen change.
-        if state.screen == .productList, screenBefore != .productList, state.merchant == nil, state.productList.pending == nil {
+        if state.screen == .productList, screenBefore != .productList, state.productList.pending == nil {
             effect += state.scope(\.productList) { ProductListFeature.reload(&$0, env, keepSelection: true) }
         }
         DerivedScreens.update(&state, since: derivedFrom, env)
@@ -56,12 +43,24 @@ public enum AppReducer {
         return effect + state.scope(\.cart) { CartFeature.followUp(&$0, env) }
     }
 
-    /// `action`, with every action its reduction sends reduced in its place, depth first, as a call would have been.
-    private static func reduceWithSends(_ state: inout AppState, _ action: AppAction, _ env: ShopEnvironment) -> Effect {
-        var effect = Effect()
-        for item in reduce(&state, action, env).items {
-            if case .send(let sent) = item { effect += reduceWithSends(&state, sent, env) } else { effect.items.append(item) }
+    /// `action` by a root's `reduce`, then every action posted to the mailbox while it ran; each action a reduction
+    /// sends is reduced in its place, depth first, as a call would have been.
+    static func reduceInStep(
+        _ state: inout AppState, _ action: AppAction, _ env: ShopEnvironment, _ reduce: (inout AppState, AppAction, ShopEnvironment) -> Effect
+    ) -> Effect {
+        env.mailbox.isReducing = true
+        defer { env.mailbox.isReducing = false }
+        // What the shopper sees now, before this step changes it: a key may open a checkout that gives it back.
+        state.noticeBeforeAction = state.shell.notice
+        func withSends(_ action: AppAction) -> Effect {
+            var effect = Effect()
+            for item in reduce(&state, action, env).items {
+                if case .send(let sent) = item { effect += withSends(sent) } else { effect.items.append(item) }
+            }
+            return effect
         }
+        var effect = withSends(action)
+        while let next = env.mailbox.takeQueued() { effect += withSends(next) }
         return effect
     }
 
@@ -69,7 +68,6 @@ public enum AppReducer {
     /// delegate asks go to the feature that does them.
     static func reduce(_ state: inout AppState, _ action: AppAction, _ env: ShopEnvironment) -> Effect {
         switch action {
-        case .opened where state.merchant != nil: return state.run(\.console, MerchantFeature.reducer, .opened, env)
         case .opened: return customerChanged(&state, env) + state.scope(\.productList) { ProductListFeature.reload(&$0, env, keepSelection: false) }
         case .key(let key): return reduceKey(&state, key, env)
         case .productList(.delegate(.openProduct(let product))): return state.run(\.productDetail, ProductDetailFeature.reducer, .open(product), env)
@@ -101,7 +99,6 @@ public enum AppReducer {
         case .form(.delegate(.submitSignInPrompt(let form))): return state.run(\.signIn, SignInFeature.reducer, .submitPrompt(form), env)
         case .form(.delegate(.cancelSignInPrompt)): return state.run(\.signIn, SignInFeature.reducer, .cancelPrompt, env)
         case .form(.delegate(.applyDiscountCode(let typed))): return state.run(\.checkout, CheckoutFeature.reducer, .applyDiscountCode(typed), env)
-        case .form(.delegate(.submitMerchantForm(let form))): return state.run(\.console, MerchantFeature.reducer, .submitForm(form), env)
         case .signIn(.delegate(.customerChanged(let leaving, let merging))):
             return state.run(\.cart, CartFeature.reducer, .handOver(leaving: leaving, mergingIntoNext: merging), env) + customerChanged(&state, env)
         case .productList(let action): return state.run(\.productList, ProductListFeature.reducer, action, env)
@@ -114,7 +111,8 @@ public enum AppReducer {
         case .signIn(let action): return state.run(\.signIn, SignInFeature.reducer, action, env)
         case .cardLink(let action): return state.run(\.cardLink, CardLinkFeature.reducer, action, env)
         case .form(let action): return state.run(\.forms, FormFeature.reducer, action, env)
-        case .merchant(let action): return state.run(\.console, MerchantFeature.reducer, action, env)
+        // The console's own root takes these.
+        case .merchant: return .none
         }
     }
 
@@ -128,9 +126,6 @@ public enum AppReducer {
         // What the host tells, not the shopper: the list's new size, a tick, the end.
         if case .viewportChanged(let rows) = action {
             state.listRowCapacity = max(1, rows)
-            if state.merchant != nil {
-                return state.screen == .merchantQueue ? state.scope(\.console) { MerchantFeature.reloadQueue(&$0, env) } : .none
-            }
             let list = state.scope(\.productList) { ProductListFeature.reload(&$0, env, keepSelection: true) }
             // The orders are read when their screen opens; reading them here would cost every start two queries.
             if state.screen == .orders || state.screen == .orderDetail { return list + state.scope(\.orders) { OrdersFeature.reload(&$0, env) } }
@@ -149,17 +144,7 @@ public enum AppReducer {
         }
         // The screens are made from the features' states: once for this key, not once per question.
         let isTakingText = state.screens.isTakingText
-        state.shell.notice = nil
-        // A database still out of reach stays said, whatever the key.
-        if state.shell.isWaitingForStorage { state.shell.notice = Notice(.error, StorageError.unavailableMessage) }
-        if state.isHelpShown {
-            if action == .toggleHelp || action == .back { state.isHelpShown = false }
-            return .none
-        }
-        if action == .toggleHelp, !isTakingText {
-            state.isHelpShown = true
-            return .none
-        }
+        if helpAndNotice(&state, action, isTakingText: isTakingText) { return .none }
         // Keys every browsing screen shares, before the screen's own.
         if state.screen.isBrowsing, !isTakingText, let effect = navigation(&state, action, env) {
             return effect
@@ -180,8 +165,24 @@ public enum AppReducer {
         case .cardLink: return state.run(\.cardLink, CardLinkFeature.reducer, .key(action), env)
         case .merchantQueue, .merchantOrder, .merchantRefund, .merchantStock, .merchantSales, .merchantCatalog, .merchantDiscounts,
             .merchantSubscriptions:
-            return state.run(\.console, MerchantFeature.reducer, .key(action), env)
+            return .none
         }
+    }
+
+    /// What every root does with a key first: the notice goes (the database's outage stays said), and help opens and
+    /// closes. True when the key was help's.
+    static func helpAndNotice(_ state: inout AppState, _ action: Action, isTakingText: Bool) -> Bool {
+        state.shell.notice = nil
+        if state.shell.isWaitingForStorage { state.shell.notice = Notice(.error, StorageError.unavailableMessage) }
+        if state.isHelpShown {
+            if action == .toggleHelp || action == .back { state.isHelpShown = false }
+            return true
+        }
+        if action == .toggleHelp, !isTakingText {
+            state.isHelpShown = true
+            return true
+        }
+        return false
     }
 
     /// Where the keys every browsing screen shares go.
