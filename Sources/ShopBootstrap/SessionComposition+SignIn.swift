@@ -34,7 +34,7 @@ extension SessionComposition {
                 return .success(
                     CodeSignIn(
                         mailer: mailer, codes: EmailCodes(store: storage.signInCodes, key: key),
-                        accounts: AccountSignIn(directory: storage.accounts, sessions: storage.accountSessions, dates: .system),
+                        accounts: AccountSignIn(directory: storage.accounts, logins: storage.logins, dates: .system),
                         providers: providers))
             } catch {
                 return .failure(CodeSignInOff(reason: "Sign-in is off: the code key cannot be read: \(error)"))
@@ -43,7 +43,7 @@ extension SessionComposition {
 
         /// Sign-in into the account of an email, or of a provider's subject: its session's secret is kept by `auth`
         /// (the credential file). With providers, a choice comes first.
-        public func signIn(kind: AccountSessionKind, client: String, auth: AuthManager) -> SignInServices {
+        public func signIn(kind: LoginKind, client: String, auth: AuthManager) -> SignInServices {
             let accounts = accounts
             let email = mailer.map { mailer in
                 EmailCodeFlow(
@@ -61,7 +61,7 @@ extension SessionComposition {
             let ways = providers?.ways { client, identity throws(SignInError) in
                 do {
                     let account = try await OpenIDAccounts.account(for: identity, in: accounts.directory, at: accounts.dates.now())
-                    let session = try await accounts.startSession(account: account.id, kind: kind, label: client.settings.name)
+                    let session = try await accounts.startLogin(account: account.id, kind: kind, label: client.settings.name)
                     return AccountCredential(user: account.id, email: account.email, fullName: account.name ?? identity.name, session: session)
                 } catch {
                     throw .failed("\(client.settings.name) did not sign you in: \(error)")

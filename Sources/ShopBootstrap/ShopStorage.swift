@@ -31,7 +31,7 @@ public struct ShopStorage: Sendable {
     /// The codes sent by email, as keyed hashes.
     public var signInCodes: any SignInCodeRepository
     /// The accounts' signed-in sessions (browser cookies, terminals), as hashes.
-    public var accountSessions: any AccountSessionRepository
+    public var logins: any LoginRepository
     /// The states of sign-ins sent to OpenID Connect providers, as hashes.
     public var openIDStates: any OpenIDStateRepository
     /// The accounts the operator named merchants.
@@ -59,7 +59,7 @@ public struct ShopStorage: Sendable {
     public var sqlite: SQLiteDatabase? = nil
 
     /// The accounts' ways in and sessions, as the account screen reads and removes them.
-    public var waysIn: WaysInAccess { WaysInAccess(directory: accounts, sessions: accountSessions) }
+    public var waysIn: WaysInAccess { WaysInAccess(directory: accounts, logins: logins) }
 
     /// The shop's currency, as its catalog names it.
     public var currency: Currency { catalog.shop.currency }
@@ -80,7 +80,7 @@ public struct ShopStorage: Sendable {
             providerEvents: SQLiteProviderEvents(database: database), references: SQLiteProviderReferences(database: database),
             tokens: SQLiteAPITokenRepository(database: database), idempotency: SQLiteIdempotencyRepository(database: database),
             catalogEditor: SQLiteCatalogEditor(database: database, shop: catalog.shop), accounts: SQLiteAccountDirectory(database: database),
-            signInCodes: SQLiteSignInCodes(database: database), accountSessions: SQLiteAccountSessions(database: database),
+            signInCodes: SQLiteSignInCodes(database: database), logins: SQLiteLogins(database: database),
             openIDStates: SQLiteOpenIDStates(database: database), admins: SQLiteAccountAdmins(database: database),
             terminalSignIns: SQLiteTerminalSignIns(database: database), wakeups: FileSignInWakeups(besideDatabase: database.path),
             discounts: SQLiteDiscountCodes(database: database), subscriptions: SQLiteSubscriptions(database: database),
@@ -102,7 +102,7 @@ public struct ShopStorage: Sendable {
             providerEvents: PostgresProviderEvents(database: database), references: PostgresProviderReferences(database: database),
             tokens: PostgresAPITokenRepository(database: database), idempotency: PostgresIdempotencyRepository(database: database),
             catalogEditor: PostgresCatalogEditor(database: database, shop: catalog.shop), accounts: PostgresAccountDirectory(database: database),
-            signInCodes: PostgresSignInCodes(database: database), accountSessions: PostgresAccountSessions(database: database),
+            signInCodes: PostgresSignInCodes(database: database), logins: PostgresLogins(database: database),
             openIDStates: PostgresOpenIDStates(database: database), admins: PostgresAccountAdmins(database: database),
             terminalSignIns: PostgresTerminalSignIns(database: database), wakeups: PostgresSignInWakeups(database: database),
             discounts: PostgresDiscountCodes(database: database), subscriptions: PostgresSubscriptions(database: database),

@@ -3,7 +3,7 @@ import Foundation
 import ShopModels
 import ShopPorts
 
-/// The shop's own sign-in: sessions for an account, made after an emailed code (or a provider) proved who is there.
+/// The shop's own sign-in: logins for an account, made after an emailed code (or a provider) proved who is there.
 ///
 /// Order of calls: `EmailCodes` accepts a code → `openAccount` (the account of that verified email, or a new one) →
 /// `startSession` (the secret goes to the cookie or the credential file, its hash to the database) → `check` at every
@@ -17,12 +17,12 @@ public struct AccountSignIn: Sendable {
     public static let codeKeyVariable = "STOREFRONT_CODE_KEY"
 
     public let directory: any AccountDirectory
-    public let sessions: any AccountSessionRepository
+    public let logins: any LoginRepository
     public let dates: DateSource
 
-    public init(directory: any AccountDirectory, sessions: any AccountSessionRepository, dates: DateSource) {
+    public init(directory: any AccountDirectory, logins: any LoginRepository, dates: DateSource) {
         self.directory = directory
-        self.sessions = sessions
+        self.logins = logins
         self.dates = dates
     }
 
@@ -30,35 +30,34 @@ public struct AccountSignIn: Sendable {
     public static func newSecret() -> String { "sfs_" + Encodings.randomToken() }
 
     /// Starts a session for `account`; returns its secret, which the shop never keeps, and its record.
-    public func startSession(account: String, kind: AccountSessionKind, label: String) async throws -> (secret: String, record: AccountSessionRecord)
-    {
+    public func startLogin(account: String, kind: LoginKind, label: String) async throws -> (secret: String, record: LoginRecord) {
         let now = dates.now()
         let secret = Self.newSecret()
-        let record = AccountSessionRecord(
+        let record = LoginRecord(
             id: Encodings.randomID("ses_"), account: account, kind: kind, label: label, createdAt: now, lastUsedAt: now,
             expiresAt: now.addingTimeInterval(Self.lifetime))
-        try await sessions.start(record, secretHash: Encodings.sha256Hex(secret))
+        try await logins.start(record, secretHash: Encodings.sha256Hex(secret))
         return (secret, record)
     }
 
     /// Signs in to the account whose verified email is `email` (opened now when none has it): a new session for it.
-    public func signIn(verifiedEmail email: String, kind: AccountSessionKind, label: String) async throws
-        -> (account: CustomerAccount, session: (secret: String, record: AccountSessionRecord))
+    public func signIn(verifiedEmail email: String, kind: LoginKind, label: String) async throws
+        -> (account: CustomerAccount, session: (secret: String, record: LoginRecord))
     {
         let normalized = email.trimmingCharacters(in: .whitespaces).lowercased()
         let account = try await directory.openAccount(verifiedEmail: normalized, newID: Encodings.randomID("acct_"), at: dates.now())
-        return (account, try await startSession(account: account.id, kind: kind, label: label))
+        return (account, try await startLogin(account: account.id, kind: kind, label: label))
     }
 
     /// What a presented secret comes to now; a valid one lives 30 days from now.
-    public func check(secret: String) async throws -> AccountSessionCheck {
+    public func check(secret: String) async throws -> LoginCheck {
         // Nothing the shop made is longer: a huge cookie is not hashed.
         guard secret.hasPrefix("sfs_"), secret.utf8.count <= 64 else { return .unknown }
-        return try await sessions.check(secretHash: Encodings.sha256Hex(secret), at: dates.now(), lifetime: Self.lifetime)
+        return try await logins.check(secretHash: Encodings.sha256Hex(secret), at: dates.now(), lifetime: Self.lifetime)
     }
 
     public func end(secret: String) async throws {
-        try await sessions.end(secretHash: Encodings.sha256Hex(secret), at: dates.now())
+        try await logins.end(secretHash: Encodings.sha256Hex(secret), at: dates.now())
     }
 
     /// The HMAC key codes are hashed with: `STOREFRONT_CODE_KEY` when set (every host of one database needs the same),
@@ -108,11 +107,11 @@ public struct ShopAccountProvider: SignInProviding {
         await verifyAccessToken(token)
     }
 
-    public func refresh(refreshToken: String) async throws(SignInError) -> SessionTokens {
-        let check: AccountSessionCheck
+    public func refresh(refreshToken: String) async throws(SignInError) -> SignInTokens {
+        let check: LoginCheck
         do { check = try await signIn.check(secret: refreshToken) } catch { throw .failed("Your sign-in could not be checked: \(error)") }
         guard case .valid(let record) = check else { throw .failed(check.signedOutReason ?? "") }
-        return SessionTokens(
+        return SignInTokens(
             accessToken: refreshToken, accessTokenExpiresAt: record.expiresAt, refreshToken: refreshToken, refreshTokenExpiresAt: record.expiresAt)
     }
 
@@ -127,15 +126,15 @@ public struct AccountCredential: SignInCredential {
     public var email: String?
     public var fullName: String?
     public var identityToken: String?
-    public var tokens: SessionTokens?
+    public var tokens: SignInTokens?
 
-    public init(user: String, email: String?, fullName: String?, session: (secret: String, record: AccountSessionRecord)?) {
+    public init(user: String, email: String?, fullName: String?, session: (secret: String, record: LoginRecord)?) {
         self.user = user
         self.email = email
         self.fullName = fullName
         identityToken = session?.secret
         tokens = session.map {
-            SessionTokens(
+            SignInTokens(
                 accessToken: $0.secret, accessTokenExpiresAt: $0.record.expiresAt, refreshToken: $0.secret, refreshTokenExpiresAt: $0.record.expiresAt
             )
         }

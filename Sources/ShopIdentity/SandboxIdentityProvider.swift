@@ -160,7 +160,7 @@ public actor SandboxIdentityProvider: SignInProviding {
         check(token, type: "id", nonce: nonce)
     }
 
-    public func refresh(refreshToken: String) async throws(SignInError) -> SessionTokens {
+    public func refresh(refreshToken: String) async throws(SignInError) -> SignInTokens {
         do {
             guard let filed = try await directory.takeRefreshToken(hash: Self.hash(refreshToken)) else {
                 throw SignInError.failed("Your sign-in is no longer valid. Sign in again.")
@@ -183,7 +183,7 @@ public actor SandboxIdentityProvider: SignInProviding {
 
     // MARK: - Tokens
 
-    private func issueTokens(userID: String) async throws -> SessionTokens {
+    private func issueTokens(userID: String) async throws -> SignInTokens {
         let now = dates.now()
         let accessExpiry = now.addingTimeInterval(lifetimes.accessToken)
         let access = try SignedToken.make(
@@ -194,7 +194,7 @@ public actor SandboxIdentityProvider: SignInProviding {
         let refresh = "rt_" + Encodings.base64URL(SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) })
         let refreshExpiry = now.addingTimeInterval(lifetimes.refreshToken)
         try await directory.storeRefreshToken(hash: Self.hash(refresh), userID: userID, expiresAt: refreshExpiry)
-        return SessionTokens(accessToken: access, accessTokenExpiresAt: accessExpiry, refreshToken: refresh, refreshTokenExpiresAt: refreshExpiry)
+        return SignInTokens(accessToken: access, accessTokenExpiresAt: accessExpiry, refreshToken: refresh, refreshTokenExpiresAt: refreshExpiry)
     }
 
     private func check(_ token: String, type: String, nonce: String?) -> AccessTokenCheck {
@@ -219,7 +219,7 @@ public struct SandboxIDCredential: SignInCredential, Hashable {
     public var email: String?
     public var fullName: String?
     public var identityToken: String?
-    public var tokens: SessionTokens?
+    public var tokens: SignInTokens?
 }
 
 extension SandboxIdentityProvider: LiveObject {}

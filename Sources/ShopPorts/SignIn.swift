@@ -20,11 +20,11 @@ public protocol SignInCredential: Sendable {
     var fullName: String? { get }
     var identityToken: String? { get }
     /// The access and refresh tokens the provider issued with this credential, if it issues any.
-    var tokens: SessionTokens? { get }
+    var tokens: SignInTokens? { get }
 }
 
 /// An access token for the shop's API and the refresh token that renews it, each with its expiry.
-public struct SessionTokens: Hashable, Sendable {
+public struct SignInTokens: Hashable, Sendable {
     public var accessToken: String
     public var accessTokenExpiresAt: Date
     public var refreshToken: String
@@ -130,7 +130,7 @@ public protocol SignInProviding: Sendable {
     /// Checks an identity token's signature, expiry and nonce.
     func verifyIdentityToken(_ token: String, nonce: String?) async -> AccessTokenCheck
     /// New tokens for a refresh token that is still valid; the old refresh token stops working.
-    func refresh(refreshToken: String) async throws(SignInError) -> SessionTokens
+    func refresh(refreshToken: String) async throws(SignInError) -> SignInTokens
     /// Signs out: the refresh token stops working.
     func revoke(refreshToken: String) async
 }

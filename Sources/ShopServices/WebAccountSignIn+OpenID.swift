@@ -89,7 +89,7 @@ extension WebAccountSignIn {
                 if let name = AppleUser.name(user), (try? await storage.profiles.profile(forCustomer: account.id))??.name == nil {
                     try? await storage.profiles.save(AccountProfile(customerID: account.id, name: name, email: nil))
                 }
-                outcome = .signedIn(secret: try await accounts.startSession(account: account.id, kind: .browser, label: client.settings.name).secret)
+                outcome = .signedIn(secret: try await accounts.startLogin(account: account.id, kind: .browser, label: client.settings.name).secret)
             } catch let error as OpenIDError {
                 log("web sign-in: \(client.settings.name) did not sign a visitor in: \(error)")
                 switch error {

@@ -15,7 +15,7 @@ public enum WebAccountSignIn {
         log: @escaping @Sendable (String) -> Void = { _ in }
     ) -> WebSignIn {
         let codes = EmailCodes(store: storage.signInCodes, key: codeKey)
-        let accounts = AccountSignIn(directory: storage.accounts, sessions: storage.accountSessions, dates: .system)
+        let accounts = AccountSignIn(directory: storage.accounts, logins: storage.logins, dates: .system)
         var signIn = WebSignIn(
             requestCode: { email, client in
                 guard let mailer else { return ("Sign-in by email is off here: use a provider below.", true) }
@@ -52,7 +52,7 @@ public enum WebAccountSignIn {
                 return WebSignedIn(id: record.account, label: email ?? record.account, session: record.id)
             },
             signOut: { secret in try? await accounts.end(secret: secret) },
-            liveSessions: { ids in try? await accounts.sessions.liveAccounts(ids: ids, at: accounts.dates.now()) }
+            liveSessions: { ids in try? await accounts.logins.liveAccounts(ids: ids, at: accounts.dates.now()) }
         )
         if !providers.isEmpty { addOpenID(&signIn, providers: providers, storage: storage, accounts: accounts, key: codeKey, log: log) }
         return signIn

@@ -68,8 +68,8 @@ public enum Schema {
             // Codes sent by email, as keyed hashes, and the requests counted for the hourly limits.
             Step("v23-sign-in-codes", both: SignInCodesMigration.statements),
             // The accounts' signed-in sessions, as hashes of their secrets.
-            Step("v24-account-sessions", both: AccountSessionsMigration.statements),
-            Step("v25-oidc-states", both: AccountSessionsMigration.openIDStates),
+            Step("v24-account-sessions", both: LoginsMigration.statements),
+            Step("v25-oidc-states", both: LoginsMigration.openIDStates),
             Step("v26-admins", both: AdminsMigration.statements),
             Step("v27-terminal-sign-ins", both: TerminalSignInsMigration.statements),
             Step("v28-discount-codes", both: DiscountCodesMigration.statements),
@@ -78,7 +78,7 @@ public enum Schema {
             Step("v31-product-subscriptions", both: ProductSubscriptionMigration.statements),
             Step("v32-subscription-mail", both: SubscriptionMailMigration.statements),
             // The browser session a tab's token ends with.
-            Step("v33-token-sessions", both: AccountSessionsMigration.tokenSessions),
+            Step("v33-token-sessions", both: LoginsMigration.tokenSessions),
             // Several codes in flight per email, wrong guesses counted across them.
             Step("v34-code-guesses", both: SignInCodesMigration.guessesAcrossCodes),
             // How far the shop's clock runs ahead (`storefront clock`).

@@ -108,7 +108,7 @@ struct CodeSignInTests {
         let again = try await compose(here, environment, mail: mail)
         #expect(again.accounts.signedIn?.customerID == account.id && again.accounts.launchNotice == nil)
         let secret = try #require(String(data: try Data(contentsOf: URL(fileURLWithPath: home + "/.config/storefront/credentials")), encoding: .utf8))
-        let sessions = try await here.accountSessions.sessions(account: account.id, at: Date())
+        let sessions = try await here.logins.logins(account: account.id, at: Date())
         #expect(sessions.map(\.kind) == [.terminal] && sessions.first?.label == "email code")
         if let file {
             // Only the secret's hash is in the database: no session secret (sfs_…) appears in its file.
@@ -121,15 +121,15 @@ struct CodeSignInTests {
         #expect(driver.state.account.rows.filter { $0.kind == .session }.map(\.title) == ["Terminal session"])
         try await driver.press("e")
         #expect(!driver.state.account.isSignedIn, "\(driver.frameText)")
-        #expect(try await here.accountSessions.sessions(account: account.id, at: Date()).isEmpty)
+        #expect(try await here.logins.logins(account: account.id, at: Date()).isEmpty)
         try await signIn(driver, email: "ada@example.com", mail: mail)
         #expect(driver.state.account.isSignedIn && driver.state.account.title == "ada@example.com")
 
         // Ended on another host: the next launch here is signed out, and says why.
-        #expect(try await there.accountSessions.endAll(account: account.id, at: Date()) == 1)
+        #expect(try await there.logins.endAll(account: account.id, at: Date()) == 1)
         let ended = try await compose(here, environment, mail: mail)
         #expect(ended.accounts.signedIn == nil)
-        #expect(ended.accounts.launchNotice == AccountSessionCheck.ended.signedOutReason)
+        #expect(ended.accounts.launchNotice == LoginCheck.ended.signedOutReason)
     }
 
     @Test(arguments: Kind.allCases)
@@ -187,8 +187,8 @@ struct CodeSignInTests {
         try await here.carts.save([mug], forCustomer: left.id)
         try await here.carts.save([duck], forCustomer: kept.id)
         try await here.wallets.addAddress(AccountRepositoryContractTests.office, forCustomer: left.id, makeDefault: true)
-        let signIn = AccountSignIn(directory: here.accounts, sessions: here.accountSessions, dates: .system)
-        _ = try await signIn.startSession(account: left.id, kind: .browser, label: "email code")
+        let signIn = AccountSignIn(directory: here.accounts, logins: here.logins, dates: .system)
+        _ = try await signIn.startLogin(account: left.id, kind: .browser, label: "email code")
 
         let moved = try await there.accounts.merge(left.id, into: kept.id)
         #expect(moved.map(\.what) == ["orders", "cart lines", "cards", "addresses", "API tokens", "ways in", "sessions"])
@@ -197,7 +197,7 @@ struct CodeSignInTests {
         #expect(try await here.accounts.account(for: keyA, at: now)?.id == kept.id, "its key reaches the kept account")
         #expect(try await here.carts.lines(forCustomer: kept.id).map(\.productID) == ["rubber-duck", "mug-stdout"])
         #expect(try await here.wallets.wallet(forCustomer: kept.id).addresses.map(\.id) == [AccountRepositoryContractTests.office.id])
-        #expect(try await here.accountSessions.sessions(account: kept.id, at: now).count == 1)
+        #expect(try await here.logins.logins(account: kept.id, at: now).count == 1)
         await #expect(throws: AccountChangeError.noSuchAccount(left.id)) { _ = try await here.accounts.merge(left.id, into: kept.id) }
     }
 }

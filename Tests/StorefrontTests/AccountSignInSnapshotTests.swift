@@ -30,11 +30,11 @@ struct AccountSignInSnapshotTests {
         var stack = TestStack()
         let database = stack.database
         let directory = SQLiteAccountDirectory(database: database)
-        let accounts = AccountSignIn(directory: directory, sessions: SQLiteAccountSessions(database: database), dates: Fixtures.fixedDates)
+        let accounts = AccountSignIn(directory: directory, logins: SQLiteLogins(database: database), dates: Fixtures.fixedDates)
         let codes = EmailCodes(store: SQLiteSignInCodes(database: database), key: SymmetricKey(data: Data(repeating: 7, count: 32))) { "123456" }
         let mailer = CodeMailer(transport: Outbox(), sender: MailSender(from: MailAddress(name: "Shop", address: "shop@example.com")), shop: "Shop")
         let signIn = SessionComposition.CodeSignIn(mailer: mailer, codes: codes, accounts: accounts)
-        stack.waysIn = WaysInAccess(directory: directory, sessions: accounts.sessions)
+        stack.waysIn = WaysInAccess(directory: directory, logins: accounts.logins)
         if key {
             let account = try #require(try await directory.account(for: .sshKey(fingerprint: Self.key), at: Fixtures.fixedDates.now()))
             stack.signIn = signIn.keyJoining(account, fingerprint: Self.key)

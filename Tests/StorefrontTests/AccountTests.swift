@@ -60,7 +60,7 @@ struct AccountFlowTests {
         #expect(driver.state.account.title == "Jane")
         #expect(driver.state.shopperLabel == "Jane")
         #expect(driver.state.notice?.text == "Signed in as Jane. Your guest cart was added to your account's cart.")
-        #expect(driver.viewModel.liveSessionCount == 0, "the sign-in's session is let go when it ends")
+        #expect(driver.viewModel.liveSignInCount == 0, "the sign-in's session is let go when it ends")
         #expect(driver.state.cartBadge.itemCount == 2)
         let session = try await #require(try AuthManager(credentials: stack.credentials).storedSession())
         #expect(try stack.carts?.lines(forCustomer: "sandbox-id:\(session.userID)").count == 2)

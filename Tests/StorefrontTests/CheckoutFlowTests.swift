@@ -33,10 +33,10 @@ struct CheckoutFlowTests {
         let driver = await ScriptedDriver()
         try await driver.press("a,c,enter")
         #expect(driver.state.paymentSheet != nil)
-        #expect(driver.viewModel.liveSessionCount == 0, "the sheet's choices and charge are state: no session object is kept")
+        #expect(driver.viewModel.liveSignInCount == 0, "the sheet's choices and charge are state: no session object is kept")
         try await driver.press("esc,enter,p,enter")
         #expect(driver.state.confirmation != nil)
-        #expect(driver.viewModel.liveSessionCount == 0)
+        #expect(driver.viewModel.liveSignInCount == 0)
     }
 
     @Test func buyAuthorizeTokenSuccessEndsInThankYou() async throws {

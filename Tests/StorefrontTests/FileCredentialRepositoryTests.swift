@@ -75,7 +75,7 @@ struct FileCredentialRepositoryTests {
         #expect(try await auth.storedSession() == nil)
         try await auth.save(Fixtures.tokens, userID: "sbx_1")
         let reopened = AuthManager(credentials: FileCredentialRepository(path: FilePath(path)))
-        #expect(try await reopened.storedSession() == AuthManager.StoredSession(userID: "sbx_1", tokens: Fixtures.tokens))
+        #expect(try await reopened.storedSession() == AuthManager.StoredSignIn(userID: "sbx_1", tokens: Fixtures.tokens))
         try await reopened.clear()
         #expect(try await auth.storedSession() == nil)
         #expect(try await auth.accessToken() == nil)

@@ -53,7 +53,7 @@ struct TerminalProviderSignInTests {
         let database = stack.database
         let directory = SQLiteAccountDirectory(database: database)
         let terminals = SQLiteTerminalSignIns(database: database)
-        let accounts = AccountSignIn(directory: directory, sessions: SQLiteAccountSessions(database: database), dates: Fixtures.fixedDates)
+        let accounts = AccountSignIn(directory: directory, logins: SQLiteLogins(database: database), dates: Fixtures.fixedDates)
         let codes = EmailCodes(store: SQLiteSignInCodes(database: database), key: SymmetricKey(data: Data(repeating: 7, count: 32))) { "123456" }
         let mailer = CodeMailer(transport: Outbox(), sender: MailSender(from: MailAddress(name: "Shop", address: "shop@example.com")), shop: "Shop")
         let client = OpenIDClient(
@@ -64,7 +64,7 @@ struct TerminalProviderSignInTests {
             clients: [client], webOrigin: "https://shop.example", terminals: terminals, wakeups: wakeups, clock: clock, newHandle: { Self.handle })
         let signIn = SessionComposition.CodeSignIn(mailer: mailer, codes: codes, accounts: accounts, providers: providers)
         stack.signIn = signIn.signIn(kind: .terminal, client: "local:test", auth: AuthManager(credentials: InMemoryCredentialRepository()))
-        stack.waysIn = WaysInAccess(directory: directory, sessions: accounts.sessions)
+        stack.waysIn = WaysInAccess(directory: directory, logins: accounts.logins)
         return (stack, terminals, directory)
     }
 

@@ -94,14 +94,14 @@ public struct ShopEnvironment {
     public let shopProfile: ShopProfile
     /// Where effects, delegates and One-Tap's navigator post their actions.
     public let mailbox: ActionMailbox
-    /// The live sign-in sessions, which only effects touch.
-    public let sessions: LiveSessions
+    /// The sign-in attempts in progress, which only effects touch.
+    public let signIns: LiveSignIns
 
-    public init(dependencies: StorefrontDependencies, mailbox: ActionMailbox = ActionMailbox(), sessions: LiveSessions = LiveSessions()) {
+    public init(dependencies: StorefrontDependencies, mailbox: ActionMailbox = ActionMailbox(), signIns: LiveSignIns = LiveSignIns()) {
         self.dependencies = dependencies
         self.shopProfile = dependencies.catalog.shop
         self.mailbox = mailbox
-        self.sessions = sessions
+        self.signIns = signIns
     }
 
     /// One-Tap for an entry point, navigating through the mailbox.
@@ -110,14 +110,14 @@ public struct ShopEnvironment {
     }
 }
 
-/// A sign-in in progress, as the state keeps it: which session, and the nonce its identity token must carry.
+/// A sign-in in progress, as the state keeps it: which attempt, and the nonce its identity token must carry.
 public struct SignInProgress: Equatable, Sendable {
-    public var sessionID: Int
+    public var signInID: Int
     public var nonce: String?
     /// A prompt is on screen and its answer has not been sent.
     public var isPromptShown = false
-    public init(sessionID: Int, nonce: String?) {
-        self.sessionID = sessionID
+    public init(signInID: Int, nonce: String?) {
+        self.signInID = signInID
         self.nonce = nonce
     }
 }

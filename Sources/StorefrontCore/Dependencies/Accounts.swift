@@ -101,7 +101,7 @@ public enum LaunchCheck {
 
     public static func run(services: SignInServices) async -> Outcome {
         guard let auth = services.auth else { return Outcome(account: nil, notice: nil) }
-        let session: AuthManager.StoredSession?
+        let session: AuthManager.StoredSignIn?
         do {
             session = try await auth.storedSession()
         } catch {

@@ -12,10 +12,10 @@ public struct AuthManager: Sendable {
     public static let refreshExpiryKey = "storefront.auth.refresh-token-expires"
 
     /// A stored sign-in: whose it is and the tokens that prove it.
-    public struct StoredSession: Equatable, Sendable {
+    public struct StoredSignIn: Equatable, Sendable {
         public var userID: String
-        public var tokens: SessionTokens
-        public init(userID: String, tokens: SessionTokens) {
+        public var tokens: SignInTokens
+        public init(userID: String, tokens: SignInTokens) {
             self.userID = userID
             self.tokens = tokens
         }
@@ -34,7 +34,7 @@ public struct AuthManager: Sendable {
     public func refreshToken() async throws -> String? { try credentials.string(forKey: Self.refreshTokenKey) }
 
     /// Stores a sign-in. The user id goes last, so a session is never found half-written.
-    public func save(_ tokens: SessionTokens, userID: String) async throws {
+    public func save(_ tokens: SignInTokens, userID: String) async throws {
         try await save(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken)
         try credentials.set(String(tokens.accessTokenExpiresAt.timeIntervalSince1970), forKey: Self.accessExpiryKey)
         try credentials.set(String(tokens.refreshTokenExpiresAt.timeIntervalSince1970), forKey: Self.refreshExpiryKey)
@@ -42,15 +42,15 @@ public struct AuthManager: Sendable {
     }
 
     /// The stored sign-in, or nil when nobody is signed in (or what is stored is incomplete).
-    public func storedSession() async throws -> StoredSession? {
+    public func storedSession() async throws -> StoredSignIn? {
         guard let user = try credentials.string(forKey: Self.userKey),
             let access = try await accessToken(), let refresh = try await refreshToken(),
             let accessExpiry = try credentials.string(forKey: Self.accessExpiryKey).flatMap(Double.init),
             let refreshExpiry = try credentials.string(forKey: Self.refreshExpiryKey).flatMap(Double.init)
         else { return nil }
-        return StoredSession(
+        return StoredSignIn(
             userID: user,
-            tokens: SessionTokens(
+            tokens: SignInTokens(
                 accessToken: access, accessTokenExpiresAt: Date(timeIntervalSince1970: accessExpiry),
                 refreshToken: refresh, refreshTokenExpiresAt: Date(timeIntervalSince1970: refreshExpiry)
             ))

@@ -8,8 +8,8 @@ extension AccountFeature {
     static func readWaysIn(_ accounts: AccountDependencies, _ customer: String) async -> AccountWaysIn? {
         guard let access = accounts.waysIn else { return nil }
         let account = (try? await access.directory.account(id: customer)) ?? nil
-        let sessions = (try? await access.sessions.sessions(account: customer, at: accounts.dates.now())) ?? []
-        return AccountWaysIn(waysIn: account?.waysIn ?? [], sessions: sessions)
+        let logins = (try? await access.logins.logins(account: customer, at: accounts.dates.now())) ?? []
+        return AccountWaysIn(waysIn: account?.waysIn ?? [], logins: logins)
     }
 
     /// The rows the account screen lists for `waysIn`, the key in use marked.
@@ -22,7 +22,7 @@ extension AccountFeature {
                 kind: .wayIn, id: record.wayIn.kind + " " + record.wayIn.key, title: title(of: record.wayIn),
                 detail: (isThisKey ? "this key · " : "") + used, isDefault: false)
         }
-        let sessions = waysIn.sessions.map { session in
+        let sessions = waysIn.logins.map { session in
             AccountRow(
                 kind: .session, id: session.id, title: session.kind == .browser ? "Browser session" : "Terminal session",
                 detail: "\(session.label) · last used \(UTCTime(session.lastUsedAt).minutes)", isDefault: false)
@@ -49,7 +49,7 @@ extension AccountFeature {
             let notice: Notice
             do {
                 if row.kind == .session {
-                    let ended = try await access.sessions.end(id: row.id, account: customer, at: accounts.dates.now())
+                    let ended = try await access.logins.end(id: row.id, account: customer, at: accounts.dates.now())
                     notice = ended ? Notice(.info, "Ended the session: it is signed out at its next use.") : Notice(.error, "That session had ended.")
                 } else {
                     let parts = row.id.split(separator: " ", maxSplits: 1).map(String.init)
@@ -78,7 +78,7 @@ extension AccountFeature {
             let notice: Notice
             do {
                 let now = accounts.dates.now()
-                let sessions = try await access.sessions.endAll(account: customer, at: now)
+                let sessions = try await access.logins.endAll(account: customer, at: now)
                 var tokens = 0
                 if let repository = accounts.apiTokens?.repository {
                     for token in try await repository.tokens(owner: customer) where !token.isRevoked {

@@ -37,7 +37,7 @@ public final class StorefrontViewModel {
     public var state: StorefrontState { isFinishing ? app.screens : published }
 
     /// How many sign-in sessions are kept live: none once each has ended.
-    public var liveSessionCount: Int { environment.sessions.count }
+    public var liveSignInCount: Int { environment.signIns.count }
 
     /// Handles one action and publishes the resulting state once, if it changed.
     public func send(_ action: Action) {

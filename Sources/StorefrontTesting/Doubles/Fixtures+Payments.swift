@@ -6,11 +6,11 @@ import Synchronization
 
 extension Fixtures {
     /// Tokens as a provider issues them at the fixed date: access for an hour, refresh for 30 days.
-    public static let tokens = SessionTokens(
+    public static let tokens = SignInTokens(
         accessToken: "at-1", accessTokenExpiresAt: fixedDates.now().addingTimeInterval(3_600),
         refreshToken: "rt-1", refreshTokenExpiresAt: fixedDates.now().addingTimeInterval(30 * 86_400)
     )
-    public static let refreshedTokens = SessionTokens(
+    public static let refreshedTokens = SignInTokens(
         accessToken: "at-2", accessTokenExpiresAt: fixedDates.now().addingTimeInterval(3_600),
         refreshToken: "rt-2", refreshTokenExpiresAt: fixedDates.now().addingTimeInterval(30 * 86_400)
     )

@@ -12,8 +12,8 @@ public struct TestCredential: SignInCredential, Equatable {
     public var email: String?
     public var fullName: String?
     public var identityToken: String?
-    public var tokens: SessionTokens?
-    public init(user: String, email: String? = nil, fullName: String? = nil, identityToken: String? = nil, tokens: SessionTokens? = Fixtures.tokens) {
+    public var tokens: SignInTokens?
+    public init(user: String, email: String? = nil, fullName: String? = nil, identityToken: String? = nil, tokens: SignInTokens? = Fixtures.tokens) {
         self.user = user
         self.email = email
         self.fullName = fullName
@@ -28,7 +28,7 @@ public final class SignInProviderStub: SignInProviding {
         public var credentialState: CredentialState = .authorized
         public var accessToken: AccessTokenCheck = .valid(user: "user-1")
         public var identityToken: AccessTokenCheck = .valid(user: "user-1")
-        public var refresh: Result<SessionTokens, SignInError> = .success(Fixtures.refreshedTokens)
+        public var refresh: Result<SignInTokens, SignInError> = .success(Fixtures.refreshedTokens)
         public init() {}
     }
     private let answers: Mutex<Answers>
@@ -51,7 +51,7 @@ public final class SignInProviderStub: SignInProviding {
         log.withLock { $0.append("verifyIdentityToken(\(nonce ?? "nil"))") }
         return answers.withLock { $0.identityToken }
     }
-    public func refresh(refreshToken: String) async throws(SignInError) -> SessionTokens {
+    public func refresh(refreshToken: String) async throws(SignInError) -> SignInTokens {
         log.withLock { $0.append("refresh(\(refreshToken))") }
         return try answers.withLock { $0.refresh }.get()
     }

@@ -86,8 +86,8 @@ struct FeatureStoreTests {
         // The spy answers at once: the credential arrives in the same step, and its tokens are kept by an effect.
         // The state keeps the sign-in's session id and nonce; the effect makes the controller, which answers at once.
         store.send(.signInOrOut) {
-            $0.signIn.progress = SignInProgress(sessionID: 1, nonce: store.state.signIn.progress?.nonce)
-            $0.signIn.nextSessionID = 2
+            $0.signIn.progress = SignInProgress(signInID: 1, nonce: store.state.signIn.progress?.nonce)
+            $0.signIn.nextSignInID = 2
         }
         #expect(store.state.signIn.progress?.nonce != nil)
         let credential = SignInCompletion(TestCredential(user: "user-1", email: "jane@example.com", fullName: "Jane"))

@@ -41,10 +41,10 @@ public enum SignInAction: FeatureAction {
 public enum SignInFeature {
     /// What sign-in owns: the sign-in in progress, and the id the next one is filed under.
     public struct Owned: Equatable, Sendable {
-        /// The sign-in in progress: its session's id (the session lives in `LiveSessions`) and its nonce.
+        /// The sign-in in progress: its attempt's id (the attempt lives in `LiveSignIns`) and its nonce.
         public var progress: SignInProgress?
-        /// The id the next sign-in session is filed under.
-        public var nextSessionID = 1
+        /// The id the next sign-in attempt is filed under.
+        public var nextSignInID = 1
 
         public init() {}
     }
@@ -62,13 +62,13 @@ public enum SignInFeature {
     static func begin(_ state: inout State, _ env: ShopEnvironment) -> Effect {
         guard let services = env.dependencies.accounts.signIn, state.progress == nil else { return .none }
         let request = SignInRequest(requestedScopes: [.fullName, .email], nonce: env.dependencies.ids.next())
-        let id = state.nextSessionID
-        state.nextSessionID += 1
-        state.progress = SignInProgress(sessionID: id, nonce: request.nonce)
+        let id = state.nextSignInID
+        state.nextSignInID += 1
+        state.progress = SignInProgress(signInID: id, nonce: request.nonce)
         // A fresh controller per sign-in, made and kept by the effect: the state holds only its session's id.
         return .run { send in
-            let session = SignInSession(controller: services.makeController([request]), nonce: request.nonce, send: send)
-            env.sessions.file(session, as: id)
+            let session = SignInAttempt(controller: services.makeController([request]), nonce: request.nonce, send: send)
+            env.signIns.file(session, as: id)
             session.start()
         }
     }
@@ -185,14 +185,14 @@ public enum SignInFeature {
 
     /// Ends the sign-in with `notice`, on the account screen; its session is let go by the effect returned.
     private static func finish(_ state: inout State, _ notice: Notice, _ env: ShopEnvironment) -> Effect {
-        let id = state.progress?.sessionID
+        let id = state.progress?.signInID
         state.progress = nil
         if state.shell.form?.purpose == .signIn { state.shell.dismissForm() }
         state.shell.notice = notice
         if state.shell.screen != .account { state.shell.show(.account) }
         guard let id else { return .none }
-        let sessions = env.sessions
-        return .run { _ in sessions.endSignIn(id) }
+        let signIns = env.signIns
+        return .run { _ in signIns.endSignIn(id) }
     }
 
     /// The shopper answered the prompt: "Checking…" until the controller answers.
@@ -203,16 +203,16 @@ public enum SignInFeature {
         state.shell.form?.status = "Checking…"
         state.shell.form?.isStatusError = false
         let values = Dictionary(uniqueKeysWithValues: form.fields.map { ($0.id, $0.value) })
-        let sessions = env.sessions
-        return .run { _ in await sessions.signIn(progress.sessionID)?.takeReply()?(values) }
+        let signIns = env.signIns
+        return .run { _ in await signIns.signIn(progress.signInID)?.takeReply()?(values) }
     }
 
     /// Esc on a prompt: the controller hears no answer and reports the sign-in canceled.
     static func cancelPrompt(_ state: inout State, _ env: ShopEnvironment) -> Effect {
         guard let progress = state.progress, progress.isPromptShown else { return .none }
         state.progress?.isPromptShown = false
-        let sessions = env.sessions
-        return .run { _ in await sessions.signIn(progress.sessionID)?.takeReply()?(nil) }
+        let signIns = env.signIns
+        return .run { _ in await signIns.signIn(progress.signInID)?.takeReply()?(nil) }
     }
 
     /// Forgets the tokens in an effect; `.signedOut` moves the shop to the guest, and the refresh token is revoked.

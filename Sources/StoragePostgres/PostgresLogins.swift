@@ -5,12 +5,12 @@ import StorageRows
 
 /// The accounts' signed-in sessions in PostgreSQL (`account_session`), shared by every host: a session ended on one host
 /// is refused on every other at its next check.
-public struct PostgresAccountSessions: AccountSessionRepository {
+public struct PostgresLogins: LoginRepository {
     private let database: PostgresDatabase
 
     public init(database: PostgresDatabase) { self.database = database }
 
-    public func start(_ record: AccountSessionRecord, secretHash: String) async throws {
+    public func start(_ record: LoginRecord, secretHash: String) async throws {
         let (created, used, expires) = (
             record.createdAt.timeIntervalSince1970, record.lastUsedAt.timeIntervalSince1970, record.expiresAt.timeIntervalSince1970
         )
@@ -23,7 +23,7 @@ public struct PostgresAccountSessions: AccountSessionRepository {
         }
     }
 
-    public func check(secretHash: String, at date: Date, lifetime: TimeInterval) async throws -> AccountSessionCheck {
+    public func check(secretHash: String, at date: Date, lifetime: TimeInterval) async throws -> LoginCheck {
         let now = date.timeIntervalSince1970
         return try await database.transaction { connection in
             let rows = try await connection.query(
@@ -34,7 +34,7 @@ public struct PostgresAccountSessions: AccountSessionRepository {
             ).collect()
             guard let row = rows.first else { return .unknown }
             let (id, account, kind, label, created, expires, ended) = try row.decode((String, String, String, String, Double, Double, Double?).self)
-            let check = AccountSessionVerdict.of(
+            let check = LoginVerdict.of(
                 id: id, account: account, kind: kind, label: label, createdAt: created, expiresAt: expires, endedAt: ended, now: now,
                 lifetime: lifetime)
             if case .valid(let record) = check {
@@ -75,19 +75,19 @@ public struct PostgresAccountSessions: AccountSessionRepository {
         }
     }
 
-    public func sessions(account: String, at date: Date) async throws -> [AccountSessionRecord] {
+    public func logins(account: String, at date: Date) async throws -> [LoginRecord] {
         let now = date.timeIntervalSince1970
         return try await database.read { connection in
-            var records: [AccountSessionRecord] = []
+            var records: [LoginRecord] = []
             for try await (id, kind, label, created, used, expires) in try await connection.query(
                 """
                 SELECT id, kind, label, created_at, last_used_at, expires_at FROM account_session
                 WHERE account = \(account) AND ended_at IS NULL AND expires_at > \(now) ORDER BY last_used_at DESC, id
                 """, logger: PostgresDatabase.quiet
             ).decode((String, String, String, Double, Double, Double).self) {
-                guard let kind = AccountSessionKind(rawValue: kind) else { continue }
+                guard let kind = LoginKind(rawValue: kind) else { continue }
                 records.append(
-                    AccountSessionRecord(
+                    LoginRecord(
                         id: id, account: account, kind: kind, label: label, createdAt: Date(timeIntervalSince1970: created),
                         lastUsedAt: Date(timeIntervalSince1970: used), expiresAt: Date(timeIntervalSince1970: expires)))
             }

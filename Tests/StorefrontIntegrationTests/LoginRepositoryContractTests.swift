@@ -9,15 +9,15 @@ import Testing
 /// The accounts' signed-in sessions on SQLite and PostgreSQL alike: "sign out everywhere" ends every session of the
 /// account (browser cookies and terminals) and no other account's; what an open tab is watched with reads the same.
 @Suite("Account session stores contract", .ownThreads)
-struct AccountSessionRepositoryContractTests {
+struct LoginRepositoryContractTests {
     enum Kind: String, CaseIterable, CustomTestStringConvertible {
         case sqlite, postgres
         var testDescription: String { rawValue }
 
-        func store() async throws -> any AccountSessionRepository {
+        func store() async throws -> any LoginRepository {
             switch self {
-            case .sqlite: SQLiteAccountSessions(database: try SQLiteDatabase.open(directory: TemporaryDirectory.make()))
-            case .postgres: PostgresAccountSessions(database: try await PostgresFixture().database)
+            case .sqlite: SQLiteLogins(database: try SQLiteDatabase.open(directory: TemporaryDirectory.make()))
+            case .postgres: PostgresLogins(database: try await PostgresFixture().database)
             }
         }
     }
@@ -27,10 +27,10 @@ struct AccountSessionRepositoryContractTests {
         let store = try await kind.store()
         let now = Date(timeIntervalSince1970: 1_795_339_800)
         let signIn = AccountSignIn(
-            directory: SQLiteAccountDirectory(database: try SQLiteDatabase.inMemory()), sessions: store, dates: DateSource { now })
-        let browser = try await signIn.startSession(account: "acct_a", kind: .browser, label: "email code")
-        let terminal = try await signIn.startSession(account: "acct_a", kind: .terminal, label: "Mock ID")
-        let other = try await signIn.startSession(account: "acct_b", kind: .browser, label: "email code")
+            directory: SQLiteAccountDirectory(database: try SQLiteDatabase.inMemory()), logins: store, dates: DateSource { now })
+        let browser = try await signIn.startLogin(account: "acct_a", kind: .browser, label: "email code")
+        let terminal = try await signIn.startLogin(account: "acct_a", kind: .terminal, label: "Mock ID")
+        let other = try await signIn.startLogin(account: "acct_b", kind: .browser, label: "email code")
         let ids = [browser.record.id, terminal.record.id, other.record.id]
         #expect(
             try await store.liveAccounts(ids: ids, at: now) == [browser.record.id: "acct_a", terminal.record.id: "acct_a", other.record.id: "acct_b"])

@@ -7,7 +7,7 @@ import ShopPorts
 /// Order of calls: `start()` → the controller's prompts arrive as `.promptShown` → the shopper's
 /// answer goes back through `takeReply()` → `.credentialReceived` or `.failed`.
 @MainActor
-public final class SignInSession: SignInAuthorizationControllerDelegate, SignInPresentationContextProviding {
+public final class SignInAttempt: SignInAuthorizationControllerDelegate, SignInPresentationContextProviding {
     let controller: any SignInAuthorizationControlling
     /// The request's nonce; the identity token must carry it.
     let nonce: String?
@@ -55,7 +55,7 @@ public struct SignInCompletion: Equatable, Sendable {
     public var email: String?
     public var fullName: String?
     public var identityToken: String?
-    public var tokens: SessionTokens?
+    public var tokens: SignInTokens?
 
     public init(_ credential: any SignInCredential) {
         user = credential.user
@@ -66,4 +66,4 @@ public struct SignInCompletion: Equatable, Sendable {
     }
 }
 
-extension SignInSession: LiveObject {}
+extension SignInAttempt: LiveObject {}

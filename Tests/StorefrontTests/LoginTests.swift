@@ -9,16 +9,16 @@ import Testing
 /// A signed-in session lives 30 days from its last use: each use moves its end on, and one unused for longer is
 /// expired; an ended one stays ended; a secret the shop never made is unknown.
 @Suite("Sessions: 30 days, sliding")
-struct AccountSessionTests {
+struct LoginTests {
     @Test func aSessionSlidesWithUseExpiresUnusedAndStaysEnded() async throws {
         let database = try SQLiteDatabase.inMemory()
         let clock = Mutex(Date(timeIntervalSince1970: 1_795_339_800))
         let signIn = AccountSignIn(
-            directory: SQLiteAccountDirectory(database: database), sessions: SQLiteAccountSessions(database: database),
+            directory: SQLiteAccountDirectory(database: database), logins: SQLiteLogins(database: database),
             dates: DateSource { clock.withLock { $0 } })
         func later(days: Double) { clock.withLock { $0 = $0.addingTimeInterval(days * 86_400) } }
 
-        let (secret, record) = try await signIn.startSession(account: "acct_1", kind: .browser, label: "email code")
+        let (secret, record) = try await signIn.startLogin(account: "acct_1", kind: .browser, label: "email code")
         #expect(secret.hasPrefix("sfs_") && secret.count == 47 && record.id.hasPrefix("ses_"))
         later(days: 29)
         guard case .valid(let used) = try await signIn.check(secret: secret) else {
@@ -31,7 +31,7 @@ struct AccountSessionTests {
         later(days: 31)
         #expect(try await signIn.check(secret: secret) == .expired)
 
-        let (second, _) = try await signIn.startSession(account: "acct_1", kind: .terminal, label: "email code")
+        let (second, _) = try await signIn.startLogin(account: "acct_1", kind: .terminal, label: "email code")
         try await signIn.end(secret: second)
         #expect(try await signIn.check(secret: second) == .ended)
         #expect(try await signIn.check(secret: "sfs_" + String(repeating: "A", count: 43)) == .unknown)

@@ -3,7 +3,7 @@ import ShopPorts
 
 /// Schema step v24, the same statements on SQLite and PostgreSQL: the accounts' signed-in sessions, as hashes of their
 /// secrets only.
-public enum AccountSessionsMigration {
+public enum LoginsMigration {
     public static let statements: [String] = [
         """
         CREATE TABLE account_session (
@@ -41,16 +41,16 @@ public enum AccountSessionsMigration {
 }
 
 /// What a stored session comes to at a time, the same on both databases.
-public enum AccountSessionVerdict {
+public enum LoginVerdict {
     /// Its row's fields at `now`: ended, expired, or the record it makes (its use to be recorded by the caller).
     public static func of(
         id: String, account: String, kind: String, label: String, createdAt: Double, expiresAt: Double, endedAt: Double?, now: Double,
         lifetime: Double
-    ) -> AccountSessionCheck {
+    ) -> LoginCheck {
         guard endedAt == nil else { return .ended }
-        guard expiresAt > now, let kind = AccountSessionKind(rawValue: kind) else { return .expired }
+        guard expiresAt > now, let kind = LoginKind(rawValue: kind) else { return .expired }
         return .valid(
-            AccountSessionRecord(
+            LoginRecord(
                 id: id, account: account, kind: kind, label: label, createdAt: Date(timeIntervalSince1970: createdAt),
                 lastUsedAt: Date(timeIntervalSince1970: now), expiresAt: Date(timeIntervalSince1970: now + lifetime)))
     }

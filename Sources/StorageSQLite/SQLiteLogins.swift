@@ -4,12 +4,12 @@ import ShopPorts
 import StorageRows
 
 /// The accounts' signed-in sessions in SQLite (`account_session`): hashes of their secrets only.
-public struct SQLiteAccountSessions: AccountSessionRepository {
+public struct SQLiteLogins: LoginRepository {
     private let database: SQLiteDatabase
 
     public init(database: SQLiteDatabase) { self.database = database }
 
-    public func start(_ record: AccountSessionRecord, secretHash: String) async throws {
+    public func start(_ record: LoginRecord, secretHash: String) async throws {
         try await database.write { db in
             try db.execute(
                 sql: """
@@ -23,13 +23,13 @@ public struct SQLiteAccountSessions: AccountSessionRepository {
         }
     }
 
-    public func check(secretHash: String, at date: Date, lifetime: TimeInterval) async throws -> AccountSessionCheck {
+    public func check(secretHash: String, at date: Date, lifetime: TimeInterval) async throws -> LoginCheck {
         let now = date.timeIntervalSince1970
         return try await database.write { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM account_session WHERE secret_hash = ?", arguments: [secretHash]) else {
                 return .unknown
             }
-            let check = AccountSessionVerdict.of(
+            let check = LoginVerdict.of(
                 id: row["id"], account: row["account"], kind: row["kind"], label: row["label"], createdAt: row["created_at"],
                 expiresAt: row["expires_at"], endedAt: row["ended_at"], now: now, lifetime: lifetime)
             if case .valid(let record) = check {
@@ -67,7 +67,7 @@ public struct SQLiteAccountSessions: AccountSessionRepository {
         }
     }
 
-    public func sessions(account: String, at date: Date) async throws -> [AccountSessionRecord] {
+    public func logins(account: String, at date: Date) async throws -> [LoginRecord] {
         try await database.read { db in
             try Row.fetchAll(
                 db,
@@ -76,8 +76,8 @@ public struct SQLiteAccountSessions: AccountSessionRepository {
                     """,
                 arguments: [account, date.timeIntervalSince1970]
             ).compactMap { row in
-                AccountSessionKind(rawValue: row["kind"]).map { kind in
-                    AccountSessionRecord(
+                LoginKind(rawValue: row["kind"]).map { kind in
+                    LoginRecord(
                         id: row["id"], account: row["account"], kind: kind, label: row["label"],
                         createdAt: Date(timeIntervalSince1970: row["created_at"]), lastUsedAt: Date(timeIntervalSince1970: row["last_used_at"]),
                         expiresAt: Date(timeIntervalSince1970: row["expires_at"]))
