@@ -30,7 +30,7 @@ public struct ShopStorage: Sendable {
     public var accounts: any AccountDirectory
     /// The codes sent by email, as keyed hashes.
     public var signInCodes: any SignInCodeRepository
-    /// The accounts' signed-in sessions (browser cookies, terminals), as hashes.
+    /// The accounts' logins (browser cookies, terminals), as hashes.
     public var logins: any LoginRepository
     /// The states of sign-ins sent to OpenID Connect providers, as hashes.
     public var openIDStates: any OpenIDStateRepository

@@ -3,7 +3,7 @@ import PostgresNIO
 import ShopPorts
 import StorageRows
 
-/// The accounts' signed-in sessions in PostgreSQL (`account_session`), shared by every host: a session ended on one host
+/// The accounts' logins in PostgreSQL (`account_session`), shared by every host: a login ended on one host
 /// is refused on every other at its next check.
 public struct PostgresLogins: LoginRepository {
     private let database: PostgresDatabase

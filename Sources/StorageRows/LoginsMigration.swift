@@ -1,7 +1,7 @@
 import Foundation
 import ShopPorts
 
-/// Schema step v24, the same statements on SQLite and PostgreSQL: the accounts' signed-in sessions, as hashes of their
+/// Schema step v24, the same statements on SQLite and PostgreSQL: the accounts' logins, as hashes of their
 /// secrets only.
 public enum LoginsMigration {
     public static let statements: [String] = [

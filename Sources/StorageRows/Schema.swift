@@ -67,7 +67,7 @@ public enum Schema {
             Step("v22-accounts", both: AccountsMigration.schema + AccountsMigration.backfill + [AccountsMigration.sandboxEmails]),
             // Codes sent by email, as keyed hashes, and the requests counted for the hourly limits.
             Step("v23-sign-in-codes", both: SignInCodesMigration.statements),
-            // The accounts' signed-in sessions, as hashes of their secrets.
+            // The accounts' logins, as hashes of their secrets.
             Step("v24-account-sessions", both: LoginsMigration.statements),
             Step("v25-oidc-states", both: LoginsMigration.openIDStates),
             Step("v26-admins", both: AdminsMigration.statements),

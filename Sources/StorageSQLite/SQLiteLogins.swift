@@ -3,7 +3,7 @@ import GRDB
 import ShopPorts
 import StorageRows
 
-/// The accounts' signed-in sessions in SQLite (`account_session`): hashes of their secrets only.
+/// The accounts' logins in SQLite (`account_session`): hashes of their secrets only.
 public struct SQLiteLogins: LoginRepository {
     private let database: SQLiteDatabase
 

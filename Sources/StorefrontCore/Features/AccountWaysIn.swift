@@ -1,8 +1,8 @@
 import ShopModels
 import ShopPorts
 
-/// The account screen's ways in: the keys and providers that reach the account and its signed-in sessions, each
-/// removable, the last way in kept; and "sign out everywhere", which ends every session and token but keeps the keys.
+/// The account screen's ways in: the keys and providers that reach the account and its logins, each
+/// removable, the last way in kept; and "sign out everywhere", which ends every login and token but keeps the keys.
 extension AccountFeature {
     /// The account's ways in and live sessions, or nil where the shop has no accounts to read.
     static func readWaysIn(_ accounts: AccountDependencies, _ customer: String) async -> AccountWaysIn? {
