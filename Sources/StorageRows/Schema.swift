@@ -1,5 +1,3 @@
-import Foundation
-
 /// The shop's schema, every step in order, written once for SQLite and PostgreSQL.
 ///
 /// A step, once shipped, is never edited: changes are new steps. Each database records a step under its own name
@@ -45,9 +43,16 @@ public enum Schema {
         }
     }
 
-    /// The steps `dialect` records, in order, each with its SQL: steps recorded under one name (PostgreSQL's "v1-shop")
-    /// are one, in the order the steps come.
+    /// The steps `dialect` records, in order, each with its SQL, worked out once a process: steps recorded under one
+    /// name (PostgreSQL's "v1-shop") are one, in the order the steps come.
     public static func migrations(for dialect: Dialect) -> [(name: String, sql: [String])] {
+        dialect == .sqlite ? sqliteMigrations : postgresMigrations
+    }
+
+    private static let sqliteMigrations = grouped(for: .sqlite)
+    private static let postgresMigrations = grouped(for: .postgres)
+
+    private static func grouped(for dialect: Dialect) -> [(name: String, sql: [String])] {
         var names: [String] = []
         var sql: [String: [String]] = [:]
         for step in steps {
@@ -114,19 +119,25 @@ public enum Schema {
 }
 
 extension Schema.Dialect {
-    /// `sql` with the words the two spell differently written in this database's spelling: `{real}` (a double),
-    /// `{bigint}`, `{bool}`, `{false}`, `{blob}`, `{serial}` (a primary key the database counts), `{json_object}` and
-    /// `{without_rowid}` (SQLite's table kept in its key's order).
+    /// The words the two spell differently: `{real}` (a double), `{bigint}`, `{bool}`, `{false}`, `{blob}`, `{serial}`
+    /// (a primary key the database counts), `{json_object}` and `{without_rowid}` (SQLite's table kept in its key's order).
+    private static let words: [String: (sqlite: String, postgres: String)] = [
+        "{real}": ("REAL", "double precision"), "{bigint}": ("INTEGER", "bigint"), "{bool}": ("INTEGER", "boolean"), "{false}": ("0", "false"),
+        "{blob}": ("BLOB", "bytea"), "{serial}": ("INTEGER PRIMARY KEY AUTOINCREMENT", "bigserial PRIMARY KEY"),
+        "{json_object}": ("json_object", "json_build_object"), "{without_rowid}": (" WITHOUT ROWID", ""),
+    ]
+
+    /// `sql` with each word in braces written in this database's spelling, in one pass; other braces (`'{}'`) stay.
     func spell(_ sql: String) -> String {
-        let words: [(String, sqlite: String, postgres: String)] = [
-            ("{real}", "REAL", "double precision"), ("{bigint}", "INTEGER", "bigint"), ("{bool}", "INTEGER", "boolean"),
-            ("{false}", "0", "false"), ("{blob}", "BLOB", "bytea"), ("{serial}", "INTEGER PRIMARY KEY AUTOINCREMENT", "bigserial PRIMARY KEY"),
-            ("{json_object}", "json_object", "json_build_object"), ("{without_rowid}", " WITHOUT ROWID", ""),
-        ]
-        var spelled = sql
-        for (word, sqlite, postgres) in words where spelled.contains(word) {
-            spelled = spelled.replacingOccurrences(of: word, with: self == .sqlite ? sqlite : postgres)
+        guard sql.utf8.contains(UInt8(ascii: "{")) else { return sql }
+        var spelled = ""
+        var rest = sql[...]
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            spelled += rest[..<open]
+            let word = String(rest[open...close])
+            spelled += Self.words[word].map { self == .sqlite ? $0.sqlite : $0.postgres } ?? word
+            rest = rest[rest.index(after: close)...]
         }
-        return spelled
+        return spelled + rest
     }
 }
