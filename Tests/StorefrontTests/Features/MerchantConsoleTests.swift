@@ -64,6 +64,20 @@ struct MerchantConsoleTests {
         await store.finish()
     }
 
+    /// The console is a root of its own: a shop feature's action reaching it changes nothing and starts nothing, and
+    /// the shop's keys (c, the cart) are not its keys.
+    @Test func theConsoleRunsNoShopFeature() async throws {
+        let (stack, _) = try await Self.stackWithPaidOrder()
+        let store = await TestStore(dependencies: stack.dependencies)
+        let hoodie = try #require(try await stack.catalog.product(id: ProductID("hoodie-root")))
+        try store.send(.cart(.add(hoodie)))
+        try store.send(.productList(.delegate(.openProduct(hoodie))))
+        try store.send(.account(.reloadWallet))
+        try store.send(.showCart)
+        #expect(store.state.route == [.merchantQueue])
+        await store.finish()
+    }
+
     @Test func shippingIsEnteredConfirmedAndRecordedAsTheMerchants() async throws {
         let (stack, order) = try await Self.stackWithPaidOrder()
         let store = await TestStore(dependencies: stack.dependencies)
