@@ -13,7 +13,6 @@ let testDependencies: [Target.Dependency] = [
     "AddressFormats",
     "StorageRows",
     "ShopSandbox",
-    "ShopMerchant",
     "StorageSQLite",
     "ShopMail",
     "ShopIdentity", "ShopOpenID", "ShopCredentialFile", "ShopSSH", "ShopWebhookServer", "ShopWebFront", "ShopAPI", "HTTPGuards", "PseudoTerminal",
@@ -149,14 +148,13 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .target(
-            name: "ShopMerchant", dependencies: ["LiveObjects", "ShopApplication", "ShopMetrics", "ShopModels", "ShopPorts"], swiftSettings: strict),
         // Each front and worker started from typed settings over the shop's storage.
         .target(
             name: "ShopServices",
             dependencies: [
                 "LiveObjects",
-                "ShopAPI", "ShopBootstrap", "ShopCredentialFile", "ShopIdentity", "ShopMerchant", "ShopModels", "ShopOpenID", "ShopPorts", "ShopSSH",
+                "ShopAPI", "ShopApplication", "ShopBootstrap", "ShopCredentialFile", "ShopIdentity", "ShopModels", "ShopOpenID", "ShopPorts",
+                "ShopSSH",
                 "ShopSandbox", "ShopSessions", "ShopMetrics",
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -174,7 +172,7 @@ let package = Package(
             dependencies: [
                 "LiveObjects",
                 "MerchantReports", "PseudoTerminal", "ShopAPI", "ShopBootstrap", "ShopBundledCatalog", "ShopCredentialFile", "ShopIdentity",
-                "ShopMail", "ShopMerchant", "ShopOpenID",
+                "ShopMail", "ShopApplication", "ShopOpenID",
                 "ShopMetrics", "ShopModels", "ShopPorts", "ShopRecording", "ShopSSH", "ShopServices", "ShopSessions", "ShopWebFront",
                 "ShopWebhookServer",
                 "StoragePostgres", "StorefrontCore", "StorefrontUI", "TerminalNCurses",
@@ -322,7 +320,7 @@ let package = Package(
             name: "StorefrontTesting",
             dependencies: [
                 "LiveObjects",
-                "ShopModels", "ShopPorts", "ShopApplication", "StorefrontCore", "StorefrontUI", "ShopSandbox", "ShopMerchant", "ShopIdentity",
+                "ShopModels", "ShopPorts", "ShopApplication", "StorefrontCore", "StorefrontUI", "ShopSandbox", "ShopIdentity",
                 "StorageSQLite", "ShopBundledCatalog",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Clocks", package: "swift-clocks"),
@@ -339,7 +337,7 @@ let package = Package(
             dependencies: [
                 "LiveObjects",
                 "ShopBundledCatalog", "ShopCredentialFile", "ShopMetrics", "ShopModels", "ShopPorts", "ShopSandbox", "ShopStripe", "StorageSQLite",
-                "StoragePostgres", "StorefrontCore", "ShopApplication", "ShopIdentity", "ShopMerchant", "ShopOpenID", "ShopQRCode", "ShopSSH",
+                "StoragePostgres", "StorefrontCore", "ShopApplication", "ShopIdentity", "ShopOpenID", "ShopQRCode", "ShopSSH",
                 "ShopSessions", .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -350,7 +348,7 @@ let package = Package(
         .target(
             name: "StorefrontCommandLine",
             dependencies: [
-                "PseudoTerminal", "ShopAPI", "ShopBootstrap", "ShopCommands", "ShopMerchant", "ShopModels", "ShopPorts", "ShopRecording",
+                "PseudoTerminal", "ShopAPI", "ShopApplication", "ShopBootstrap", "ShopCommands", "ShopModels", "ShopPorts", "ShopRecording",
                 "ShopServices", "ShopSessions", "ShopWebFront", "StorefrontCore", "StorefrontUI", "TerminalNCurses",
                 "ShopMetrics", .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "SystemPackage", package: "swift-system"),

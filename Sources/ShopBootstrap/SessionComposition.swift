@@ -3,7 +3,6 @@ import Foundation
 import ShopApplication
 import ShopCredentialFile
 import ShopIdentity
-import ShopMerchant
 import ShopModels
 import ShopOpenID
 import ShopPorts

@@ -1,4 +1,4 @@
-import ShopMerchant
+import ShopApplication
 import ShopModels
 import ShopPorts
 

@@ -1,8 +1,8 @@
 import Foundation
 import MerchantReports
+import ShopApplication
 import ShopBootstrap
 import ShopMail
-import ShopMerchant
 import ShopModels
 import ShopPorts
 

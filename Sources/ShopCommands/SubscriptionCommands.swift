@@ -1,8 +1,8 @@
 import Foundation
 import MerchantReports
 import PseudoTerminal
+import ShopApplication
 import ShopBootstrap
-import ShopMerchant
 import ShopModels
 import ShopPorts
 import ShopServices

@@ -1,8 +1,8 @@
 import Foundation
 import Logging
 import PseudoTerminal
+import ShopApplication
 import ShopBootstrap
-import ShopMerchant
 import ShopRecording
 import ShopSSH
 import ShopServices

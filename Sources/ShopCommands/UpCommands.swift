@@ -2,8 +2,8 @@ import Foundation
 import Logging
 import PseudoTerminal
 import ServiceLifecycle
+import ShopApplication
 import ShopBootstrap
-import ShopMerchant
 import ShopPorts
 import ShopSSH
 import ShopServices

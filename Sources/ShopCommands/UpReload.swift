@@ -1,6 +1,6 @@
 import Foundation
 import LiveObjects
-import ShopMerchant
+import ShopApplication
 import ShopSSH
 import ShopServices
 import Synchronization

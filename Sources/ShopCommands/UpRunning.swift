@@ -1,7 +1,7 @@
 import Foundation
 import LiveObjects
+import ShopApplication
 import ShopBootstrap
-import ShopMerchant
 import ShopPorts
 import ShopServices
 import ShopSessions

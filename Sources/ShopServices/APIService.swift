@@ -1,7 +1,7 @@
 import Foundation
 import ShopAPI
+import ShopApplication
 import ShopBootstrap
-import ShopMerchant
 import ShopPorts
 import ShopSSH
 import ShopSandbox

@@ -1,6 +1,6 @@
 import Foundation
+import ShopApplication
 import ShopBootstrap
-import ShopMerchant
 import ShopMetrics
 import ShopModels
 import ShopPorts

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
+import ShopApplication
 import ShopBootstrap
 import ShopCommands
-import ShopMerchant
 import ShopModels
 import ShopPorts
 

@@ -4,7 +4,6 @@ import LiveObjects
 import ShopApplication
 import ShopBundledCatalog
 import ShopIdentity
-import ShopMerchant
 import ShopModels
 import ShopPorts
 import ShopSandbox

@@ -1,7 +1,6 @@
 import Foundation
 import ShopApplication
 import ShopBootstrap
-import ShopMerchant
 import ShopModels
 import ShopPorts
 import ShopSandbox

@@ -2,7 +2,6 @@ import Foundation
 import GRDB
 import ShopApplication
 import ShopBundledCatalog
-import ShopMerchant
 import ShopModels
 import ShopPorts
 import ShopSandbox

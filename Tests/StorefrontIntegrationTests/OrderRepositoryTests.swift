@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 import LiveObjects
+import ShopApplication
 import ShopBundledCatalog
-import ShopMerchant
 import ShopModels
 import ShopPorts
 import ShopSandbox

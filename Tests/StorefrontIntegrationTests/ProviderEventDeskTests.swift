@@ -1,6 +1,5 @@
 import Foundation
 import ShopApplication
-import ShopMerchant
 import ShopModels
 import ShopPorts
 import ShopSandbox

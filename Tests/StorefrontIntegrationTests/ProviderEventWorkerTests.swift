@@ -1,6 +1,6 @@
 import Clocks
 import Foundation
-import ShopMerchant
+import ShopApplication
 import ShopPorts
 import StorefrontTesting
 import Synchronization

@@ -1,5 +1,5 @@
 import Foundation
-import ShopMerchant
+import ShopApplication
 import ShopModels
 import ShopPorts
 import ShopSandbox

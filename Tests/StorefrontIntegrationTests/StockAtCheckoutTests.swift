@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import ShopMerchant
+import ShopApplication
 import ShopModels
 import ShopPorts
 import ShopSandbox

@@ -1,6 +1,6 @@
 import Clocks
 import Foundation
-import ShopMerchant
+import ShopApplication
 import ShopModels
 import ShopPorts
 import ShopSandbox

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import LiveObjects
-import ShopMerchant
+import ShopApplication
 import ShopModels
 import ShopPorts
 import ShopSandbox

@@ -2,8 +2,8 @@ import Clocks
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import ShopApplication
 import ShopBootstrap
-import ShopMerchant
 import ShopModels
 import ShopPorts
 import ShopSandbox

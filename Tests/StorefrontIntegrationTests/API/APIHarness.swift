@@ -8,7 +8,6 @@ import ShopApplication
 import ShopBootstrap
 import ShopBundledCatalog
 import ShopIdentity
-import ShopMerchant
 import ShopModels
 import ShopPorts
 import ShopSandbox

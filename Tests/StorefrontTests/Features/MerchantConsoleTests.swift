@@ -1,7 +1,7 @@
 import CustomDump
 import Foundation
 import GRDB
-import ShopMerchant
+import ShopApplication
 import ShopModels
 import ShopPorts
 import ShopSandbox

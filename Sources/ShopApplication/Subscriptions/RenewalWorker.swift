@@ -1,5 +1,4 @@
 import Foundation
-import ShopApplication
 import ShopMetrics
 import ShopModels
 import ShopPorts
