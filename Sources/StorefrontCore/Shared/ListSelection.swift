@@ -42,10 +42,18 @@ public enum ListMove: Equatable, Sendable, FeatureKeys {
 /// A feature's keys, decoded by its table: a key the table does not name is not the feature's.
 public protocol FeatureKeys: Equatable {
     static var keys: [Action: Self] { get }
+    /// What typed text is to the feature (a search, a field); nil where it takes none.
+    static var typing: ((String) -> Self)? { get }
 }
 
 extension FeatureKeys {
+    public static var typing: ((String) -> Self)? { nil }
+
     public init?(_ key: Action) {
+        if case .textInput(let text) = key, let typing = Self.typing {
+            self = typing(text)
+            return
+        }
         guard let decoded = Self.keys[key] else { return nil }
         self = decoded
     }

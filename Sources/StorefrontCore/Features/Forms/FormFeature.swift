@@ -70,15 +70,7 @@ public enum FormFeature {
         case type(String)
         case deleteBackward, nextField, previousField, confirm, back
 
-        init?(_ key: StorefrontCore.Action) {
-            if case .textInput(let text) = key {
-                self = .type(text)
-            } else if let decoded = Self.keys[key] {
-                self = decoded
-            } else {
-                return nil
-            }
-        }
+        static var typing: ((String) -> Self)? { Self.type }
 
         static let keys: [StorefrontCore.Action: Self] = [
             .deleteBackward: .deleteBackward, .nextField: .nextField, .moveDown: .nextField, .moveUp: .previousField, .confirm: .confirm,

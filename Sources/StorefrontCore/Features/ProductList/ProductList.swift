@@ -97,15 +97,7 @@ public enum ProductListFeature {
         case type(String)
         case deleteBackward
 
-        init?(_ key: StorefrontCore.Action) {
-            if case .textInput(let text) = key {
-                self = .type(text)
-            } else if let decoded = Self.keys[key] {
-                self = decoded
-            } else {
-                return nil
-            }
-        }
+        static var typing: ((String) -> Self)? { Self.type }
 
         static let keys: [StorefrontCore.Action: Self] = ListMove.keys.mapValues(Self.move).merging([
             .confirm: .confirm, .back: .back, .addToCart: .addToCart, .beginSearch: .beginSearch, .deleteBackward: .deleteBackward,
