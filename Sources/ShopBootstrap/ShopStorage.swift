@@ -2,6 +2,7 @@ import Foundation
 import ShopModels
 import ShopPorts
 import StoragePostgres
+import StorageRows
 import StorageSQLite
 
 /// Every repository the shop keeps, in one database: SQLite in the data directory (the default), or the PostgreSQL
@@ -83,7 +84,7 @@ public struct ShopStorage: Sendable {
             signInCodes: SQLiteSignInCodes(database: database), logins: SQLiteLogins(database: database),
             openIDStates: SQLiteOpenIDStates(database: database), admins: SQLiteAccountAdmins(database: database),
             terminalSignIns: SQLiteTerminalSignIns(database: database), wakeups: FileSignInWakeups(besideDatabase: database.path),
-            discounts: SQLiteDiscountCodes(database: database), subscriptions: SQLiteSubscriptions(database: database),
+            discounts: SQLiteDiscountCodes(database: database), subscriptions: SQLSubscriptions(database: database),
             clockStore: SQLiteShopClock(database: database), place: database.path, didImport: catalog.didImport, warnings: database.warnings,
             postgres: nil
         )
@@ -105,7 +106,7 @@ public struct ShopStorage: Sendable {
             signInCodes: PostgresSignInCodes(database: database), logins: PostgresLogins(database: database),
             openIDStates: PostgresOpenIDStates(database: database), admins: PostgresAccountAdmins(database: database),
             terminalSignIns: PostgresTerminalSignIns(database: database), wakeups: PostgresSignInWakeups(database: database),
-            discounts: PostgresDiscountCodes(database: database), subscriptions: PostgresSubscriptions(database: database),
+            discounts: PostgresDiscountCodes(database: database), subscriptions: SQLSubscriptions(database: database),
             clockStore: PostgresShopClock(database: database), place: database.location.description, didImport: false, warnings: [],
             postgres: database
         )

@@ -1,6 +1,7 @@
 import Foundation
 import LiveObjects
 import Logging
+import NIOPosix
 import PostgresNIO
 import ShopMetrics
 import ShopPorts
@@ -14,31 +15,12 @@ import Synchronization
 public final class PostgresDatabase: Sendable {
     /// Calls under way in this process, on every database it opened: the metrics' in-flight gauge.
     private static let callsInFlight = Atomic<Int>(0)
-    /// How many connections this process may hold, and how long an idle one is kept.
-    public struct Pool: Sendable {
-        public var maximumConnections: Int
-        /// A connection unused this long is closed, so a shopper who is only looking holds none.
-        public var idleTimeout: Duration
-        /// While the server is down, calls fail at once, and one call at most this often tries it again.
-        public var probeInterval: Duration
-        public init(maximumConnections: Int, idleTimeout: Duration, probeInterval: Duration = .seconds(1)) {
-            self.maximumConnections = maximumConnections
-            self.idleTimeout = idleTimeout
-            self.probeInterval = probeInterval
-        }
-
-        /// One shopper's process: one connection at a time, given back after two idle seconds.
-        public static let session = Pool(maximumConnections: 1, idleTimeout: .seconds(2))
-        /// A worker process's sessions, sharing one pool: a few connections, given back after two idle seconds.
-        public static let worker = Pool(maximumConnections: 4, idleTimeout: .seconds(2))
-        /// A command or `serve` itself: a few connections, kept while work comes.
-        public static let command = Pool(maximumConnections: 4, idleTimeout: .seconds(30))
-    }
-
     public let location: PostgresLocation
     private let pool: Pool
     private let logger: Logger
     private let state: Mutex<Connections>
+    /// The threads the shared repositories' bodies block on, one for each connection the pool may hold.
+    let blockingThreads: NIOThreadPool
     /// How long one call may wait for a connection and its answer before the database counts as unreachable.
     let callTimeout: Duration
     /// A call still waiting after this long makes the shop ask the server directly whether it is there.
@@ -60,6 +42,8 @@ public final class PostgresDatabase: Sendable {
         self.callTimeout = .seconds(location.connectTimeout + 5)
         let (client, runner) = try Self.startPool(location, pool: pool, logger: logger)
         state = Mutex(Connections(client: client, runner: runner))
+        blockingThreads = NIOThreadPool(numberOfThreads: pool.maximumConnections)
+        blockingThreads.start()
     }
 
     /// Starts the client; no connection is opened until the first call. The driver's own log
@@ -92,9 +76,13 @@ public final class PostgresDatabase: Sendable {
     /// Closes every connection; calls after this fail.
     public func close() {
         state.withLock { $0.runner.cancel() }
+        blockingThreads.shutdownGracefully { _ in }
     }
 
-    deinit { state.withLock { $0.runner.cancel() } }
+    deinit {
+        state.withLock { $0.runner.cancel() }
+        blockingThreads.shutdownGracefully { _ in }
+    }
 
     /// Whether the last call found the server down (and none has reached it since).
     public var isDown: Bool { state.withLock { $0.down != nil } }

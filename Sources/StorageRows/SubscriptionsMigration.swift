@@ -77,15 +77,6 @@ public enum SubscriptionMailMigration {
 
 /// The subscription mail columns, read and written the same way by both databases' stores.
 public enum SubscriptionMailRows {
-    /// The message a row of `subscription_event` holds.
-    public static func entry(
-        subscription: String, sequence: Int, at: Double, actor: String, kind: String, detail: String, to: String?, name: String?, attempts: Int
-    ) -> SubscriptionMailEntry {
-        let recipient = MailAddress(name: name ?? "", address: to ?? "")
-        let event = SubscriptionEvent(at: Date(timeIntervalSince1970: at), actor: actor, kind: kind, detail: detail, tells: recipient)
-        return SubscriptionMailEntry(subscriptionID: subscription, sequence: sequence, event: event, recipient: recipient, attempts: attempts)
-    }
-
     /// The state, next time and error an attempt leaves.
     public static func columns(_ attempt: OutboxAttempt) -> (state: String, next: Date?, error: String?) {
         switch attempt {

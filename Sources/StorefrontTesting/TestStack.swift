@@ -7,6 +7,7 @@ import ShopIdentity
 import ShopModels
 import ShopPorts
 import ShopSandbox
+import StorageRows
 import StorageSQLite
 import StorefrontCore
 import Synchronization
@@ -85,7 +86,7 @@ public struct TestStack: Sendable {
             wallet: StoredWallet(repository: wallets, owner: walletOwner), methodData: SandboxProcessor.paymentData(for:))
         self.paymentProvider = SandboxPaymentProvider(processor: processor)
         self.merchantBackend = LiveMerchantBackend(
-            processor: processor, orders: orders, dates: Fixtures.fixedDates, subscriptions: SQLiteSubscriptions(database: database))
+            processor: processor, orders: orders, dates: Fixtures.fixedDates, subscriptions: SQLSubscriptions(database: database))
         self.clock = clock
     }
 
@@ -98,7 +99,7 @@ public struct TestStack: Sendable {
         stack.database = database
         stack.orders = SQLiteOrderRepository(database: database, currency: catalog.shop.currency)
         stack.merchantBackend = LiveMerchantBackend(
-            processor: stack.processor, orders: stack.orders, dates: Fixtures.fixedDates, subscriptions: SQLiteSubscriptions(database: database))
+            processor: stack.processor, orders: stack.orders, dates: Fixtures.fixedDates, subscriptions: SQLSubscriptions(database: database))
         return stack
     }
 
@@ -108,7 +109,7 @@ public struct TestStack: Sendable {
             paymentProvider: paymentProvider, merchantBackend: merchantBackend, featureFlags: flags, ids: ids,
             carts: carts, accounts: accounts, qrCodes: qrCodes, clock: clock, backOffice: backOffice, console: console,
             catalogDesk: catalogDesk, discounts: SQLiteDiscountCodes(database: database),
-            subscriptions: ShopperSubscriptions(store: SQLiteSubscriptions(database: database), dates: Fixtures.fixedDates)
+            subscriptions: ShopperSubscriptions(store: SQLSubscriptions(database: database), dates: Fixtures.fixedDates)
         )
     }
 

@@ -3,6 +3,7 @@ import LiveObjects
 import ShopModels
 import ShopPorts
 import StoragePostgres
+import StorageRows
 import StorefrontTesting
 import Testing
 
@@ -52,7 +53,7 @@ struct RenewalClaimLockTests {
 
     @Test func aClaimSkipsTheSubscriptionAnotherTransactionHolds() async throws {
         let fixture = try await PostgresFixture()
-        let store = PostgresSubscriptions(database: fixture.database)
+        let store = SQLSubscriptions(database: fixture.database)
         let now = Date(timeIntervalSince1970: 1_795_339_800)
         for id in ["sub-held", "sub-free"] {
             let subscription = Subscription(

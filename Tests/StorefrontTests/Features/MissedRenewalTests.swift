@@ -4,6 +4,7 @@ import ShopApplication
 import ShopModels
 import ShopPorts
 import ShopSandbox
+import StorageRows
 import StorageSQLite
 import StorefrontCore
 import StorefrontTesting
@@ -26,12 +27,12 @@ struct MissedRenewalTests {
 
     func worker(_ stack: TestStack) -> RenewalWorker {
         RenewalWorker(
-            store: SQLiteSubscriptions(database: stack.database), catalog: stack.catalog, wallets: stack.wallets, provider: stack.paymentProvider,
+            store: SQLSubscriptions(database: stack.database), catalog: stack.catalog, wallets: stack.wallets, provider: stack.paymentProvider,
             backend: stack.merchantBackend, methodData: SandboxProcessor.paymentData(for:), name: "host")
     }
 
     func delivery(_ stack: TestStack, _ mail: KeptMail, at now: Date) -> MailDelivery {
-        let store = SQLiteSubscriptions(database: stack.database)
+        let store = SQLSubscriptions(database: stack.database)
         return MailDelivery(
             outbox: SQLiteOutbox(database: stack.database), orders: stack.orders, transport: mail, shop: stack.catalog.shop,
             sender: MailSender(from: MailAddress(name: "Storefront", address: "shop@example.com")), dates: DateSource { now },
@@ -45,7 +46,7 @@ struct MissedRenewalTests {
         try await driver.press("r,p,enter")
         let start = Fixtures.fixedDates.now()
         let id = try #require(
-            try await SQLiteSubscriptions(database: driver.stack.database).subscriptions(customer: SubscribeSheetTests.customer).first?.id)
+            try await SQLSubscriptions(database: driver.stack.database).subscriptions(customer: SubscribeSheetTests.customer).first?.id)
         #expect(try await worker(driver.stack).pass(at: start.addingTimeInterval(RenewalSchedule.week + 60)).renewed == [id])
         try await driver.press("u,r")
         try await SubscriptionsScreenTests().apply(card, on: driver)
@@ -54,7 +55,7 @@ struct MissedRenewalTests {
 
     @Test func period3NeedsTheBanksCheckTheSubscriberIsToldAndPayingOnTheSheetResumesIt() async throws {
         let (driver, id) = try await subscribedThenSwitchedCard()
-        let store = SQLiteSubscriptions(database: driver.stack.database)
+        let store = SQLSubscriptions(database: driver.stack.database)
         let period3 = Fixtures.fixedDates.now().addingTimeInterval(2 * RenewalSchedule.week + 60)
         #expect(try await worker(driver.stack).pass(at: period3).failed == [id])
         let pastDue = try #require(try await store.subscription(id: id))
@@ -96,7 +97,7 @@ struct MissedRenewalTests {
     @Test func aRenewalTheProviderCannotChargeIsSaidAsItsRuleNotTheCards() async throws {
         let driver = try await SubscribeSheetTests().onCoffee()
         try await driver.press("r,p,enter")
-        let store = SQLiteSubscriptions(database: driver.stack.database)
+        let store = SQLSubscriptions(database: driver.stack.database)
         let id = try #require(try await store.subscriptions(customer: SubscribeSheetTests.customer).first?.id)
         // Its address carries no email: the message goes to the account's verified one.
         let noEmail = SubscriptionEvent(at: Fixtures.fixedDates.now(), actor: "test", kind: "address", detail: "email cleared")
@@ -127,7 +128,7 @@ struct MissedRenewalTests {
     /// A decline that may pass later (insufficient funds) is tried again 1, 3 and 5 days on, then the subscription ends.
     @Test func aCardThatKeepsFailingEndsInACancelAndAMessage() async throws {
         let (driver, id) = try await subscribedThenSwitchedCard(to: "Charge Visa ••9995  Test: insufficient funds")
-        let store = SQLiteSubscriptions(database: driver.stack.database)
+        let store = SQLSubscriptions(database: driver.stack.database)
         var now = Fixtures.fixedDates.now().addingTimeInterval(2 * RenewalSchedule.week + 60)
         for _ in 0...RenewalSchedule.retryDays.count {
             #expect(try await worker(driver.stack).pass(at: now).failed == [id])
@@ -145,7 +146,7 @@ struct MissedRenewalTests {
         let driver = try await SubscribeSheetTests().onCoffee()
         try await driver.press("r,p,enter")
         let stack = driver.stack
-        let store = SQLiteSubscriptions(database: stack.database)
+        let store = SQLSubscriptions(database: stack.database)
         let id = try #require(try await store.subscriptions(customer: SubscribeSheetTests.customer).first?.id)
         #expect(try await store.subscription(id: id)?.unitPrice?.minorUnits == 1_700, "the price paid when subscribing")
         // The merchant raises the 250 g bags to $20.00.

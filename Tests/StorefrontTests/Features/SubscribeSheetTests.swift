@@ -2,6 +2,7 @@ import Foundation
 import ShopModels
 import ShopPorts
 import SnapshotTesting
+import StorageRows
 import StorageSQLite
 import StorefrontCore
 import StorefrontTesting
@@ -57,7 +58,7 @@ struct SubscribeSheetTests {
         let later = Fixtures.fixedDates.now().addingTimeInterval(2 * RenewalSchedule.week)
         #expect(confirmation.subscription == "Every 2 weeks · next on \(UTCTime(later).calendarDate) · u to change or cancel")
         #expect(driver.frameText.contains("Every 2 weeks"), "\(driver.frameText)")
-        let store = SQLiteSubscriptions(database: driver.stack.database)
+        let store = SQLSubscriptions(database: driver.stack.database)
         let started = try await store.subscriptions(customer: Self.customer)
         let order = try #require(try await driver.stack.orders.order(number: confirmation.orderNumber))
         let wallet = try driver.stack.wallets.wallet(forCustomer: Self.customer)

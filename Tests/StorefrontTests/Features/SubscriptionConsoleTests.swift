@@ -2,6 +2,7 @@ import Foundation
 import ShopModels
 import ShopPorts
 import SnapshotTesting
+import StorageRows
 import StorageSQLite
 import StorefrontCore
 import StorefrontTesting
@@ -15,11 +16,11 @@ import Testing
 struct SubscriptionConsoleTests {
     /// A console over a shop with three subscriptions to a Dusk Keycap Set ($64.00): two active every two weeks (due in
     /// 1 and 2 days) and one paused.
-    func console(size: Size = Size(columns: 100, rows: 24)) async throws -> (ScriptedDriver, SQLiteSubscriptions) {
+    func console(size: Size = Size(columns: 100, rows: 24)) async throws -> (ScriptedDriver, SQLSubscriptions) {
         var stack = TestStack()
         stack.console = .merchant(name: "local:ada")
         stack.backOffice = stack.liveBackOffice
-        let store = SQLiteSubscriptions(database: stack.database)
+        let store = SQLSubscriptions(database: stack.database)
         let now = Fixtures.fixedDates.now()
         for (day, status) in [(1, SubscriptionStatus.active), (2, .active), (3, .paused)] {
             try await store.create(

@@ -2,6 +2,7 @@ import Foundation
 import ShopModels
 import ShopPorts
 import SnapshotTesting
+import StorageRows
 import StorageSQLite
 import StorefrontCore
 import StorefrontTesting
@@ -14,11 +15,11 @@ import Testing
 @Suite("Subscriptions on the account screen")
 struct SubscriptionsScreenTests {
     /// A signed-in shopper who subscribed to Compile-Time Coffee every week, on their subscriptions screen.
-    func subscribed(size: Size = Size(columns: 100, rows: 30)) async throws -> (ScriptedDriver, SQLiteSubscriptions) {
+    func subscribed(size: Size = Size(columns: 100, rows: 30)) async throws -> (ScriptedDriver, SQLSubscriptions) {
         let driver = try await SubscribeSheetTests().onCoffee(size: size)
         try await driver.press("r,p,enter,u,r")
         #expect(driver.state.screen == .subscriptions)
-        return (driver, SQLiteSubscriptions(database: driver.stack.database))
+        return (driver, SQLSubscriptions(database: driver.stack.database))
     }
 
     /// Opens the changes of the selected subscription and applies the one titled `title`.

@@ -1,0 +1,61 @@
+import Foundation
+
+/// A database the shop's repositories run their SQL on, SQLite or PostgreSQL. A body runs on a connection of its own
+/// thread, off the caller's, and its SQLStatement is the same on both but where `dialect` says otherwise.
+///
+/// Order of calls: a repository calls `run` once for each thing it does; the body runs its statements on
+/// the connection it is given; the database commits when the body returns, and rolls back when it throws.
+public protocol SQLDatabase: Sendable {
+    /// Runs `body` as `access` says: on a snapshot, or in one transaction.
+    func run<T: Sendable>(_ access: SQLAccess, _ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
+}
+
+/// How a body reaches the database.
+public enum SQLAccess: Sendable {
+    /// A snapshot of the database; nothing is written.
+    case read
+    /// One transaction, synced to disk at its commit: orders, stock, charges.
+    case write
+    /// One transaction whose commit may wait for the next synced one: what a crash of the machine may lose and the
+    /// shopper would not mind (a cart).
+    case writeUnsynced
+}
+
+/// One connection, inside a read or a write. Its calls block its thread: the database runs each body on a thread of
+/// its own, never on Swift's shared pool.
+public protocol SQLConnection {
+    var dialect: Schema.Dialect { get }
+    /// Runs `statement`; returns how many rows it changed.
+    @discardableResult func execute(_ statement: SQLStatement) throws -> Int
+    /// The rows `statement` answers.
+    func rows(_ statement: SQLStatement) throws -> [SQLRow]
+}
+
+extension SQLConnection {
+    /// The first row `statement` answers, if any.
+    public func row(_ statement: SQLStatement) throws -> SQLRow? { try rows(statement).first }
+
+    /// The first cell of the first row, if there is a row: a document, a count.
+    public func value<T: SQLReadable>(_ statement: SQLStatement, as type: T.Type = T.self) throws -> T? {
+        try rows(statement).first.map { try $0.first(as: T.self) }
+    }
+
+    /// The first cell of each row.
+    public func values<T: SQLReadable>(_ statement: SQLStatement, as type: T.Type = T.self) throws -> [T] {
+        try rows(statement).map { try $0.first(as: T.self) }
+    }
+
+    /// Each row as a `Decodable` type, read by column name.
+    public func decode<T: Decodable>(_ type: T.Type, _ statement: SQLStatement) throws -> [T] {
+        try rows(statement).map { try $0.decode(T.self) }
+    }
+
+    /// ` FOR UPDATE` on PostgreSQL, where a row read to be changed is locked for the transaction; nothing on SQLite,
+    /// whose write transaction runs alone.
+    public var forUpdate: String {
+        switch dialect {
+        case .sqlite: ""
+        case .postgres: " FOR UPDATE"
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import GRDB
+import StorageRows
+
+/// The shared repositories' SQLStatement on SQLite, in GRDB's own transactions: a body runs on GRDB's reader or writer queue.
+extension SQLiteDatabase: SQLDatabase {
+    public func run<T: Sendable>(_ access: SQLAccess, _ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
+        switch access {
+        case .read: try await read { db in try body(GRDBConnection(db: db)) }
+        case .write: try await write { db in try body(GRDBConnection(db: db)) }
+        case .writeUnsynced: try await writeUnsynced { db in try body(GRDBConnection(db: db)) }
+        }
+    }
+}
+
+/// One GRDB connection as the shared repositories use it.
+struct GRDBConnection: SQLConnection {
+    let db: Database
+    var dialect: Schema.Dialect { .sqlite }
+
+    @discardableResult func execute(_ statement: SQLStatement) throws -> Int {
+        try db.execute(sql: statement.text, arguments: Self.arguments(statement))
+        return db.changesCount
+    }
+
+    func rows(_ statement: SQLStatement) throws -> [SQLRow] {
+        let cursor = try Row.fetchCursor(db, sql: statement.text, arguments: Self.arguments(statement))
+        var rows: [SQLRow] = []
+        while let row = try cursor.next() {
+            rows.append(SQLRow(columns: Array(row.columnNames), values: row.databaseValues.map(Self.value)))
+        }
+        return rows
+    }
+
+    static func arguments(_ statement: SQLStatement) -> StatementArguments {
+        StatementArguments(statement.values.map(databaseValue))
+    }
+
+    static func databaseValue(_ value: SQLValue) -> DatabaseValue {
+        switch value {
+        case .null: .null
+        case .integer(let number): number.databaseValue
+        case .real(let number): number.databaseValue
+        case .text(let text): text.databaseValue
+        case .bool(let flag): flag.databaseValue
+        case .blob(let bytes): bytes.databaseValue
+        }
+    }
+
+    static func value(_ value: DatabaseValue) -> SQLValue {
+        switch value.storage {
+        case .null: .null
+        case .int64(let number): .integer(number)
+        case .double(let number): .real(number)
+        case .string(let text): .text(text)
+        case .blob(let bytes): .blob(bytes)
+        }
+    }
+}
