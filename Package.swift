@@ -368,7 +368,7 @@ let package = Package(
         .executableTarget(
             name: "storefront-bench",
             dependencies: [
-                "ShopBundledCatalog", "ShopModels", "ShopPorts", "StorefrontCore", "StorefrontUI", "ShopSandbox", "StorageSQLite",
+                "ShopBundledCatalog", "ShopModels", "ShopPorts", "StorefrontCore", "StorefrontUI", "ShopSandbox", "StorageRows", "StorageSQLite",
                 "StorefrontTesting", "TerminalNCurses",
             ],
             path: "Benchmarks/storefront-bench",

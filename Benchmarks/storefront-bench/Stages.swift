@@ -16,6 +16,7 @@
 import Foundation
 import ShopModels
 import ShopPorts
+import StorageRows
 import StorageSQLite
 import StorefrontCore
 import StorefrontTesting
@@ -72,7 +73,7 @@ func runStages(
 ) async throws -> StageSamples {
     let stack = TestStack(catalog: catalog, guestID: "bench-\(UUID().uuidString)")
     var dependencies = stack.dependencies
-    dependencies.carts = SQLiteCartRepository(database: database)
+    dependencies.carts = SQLCartRepository(database: database)
     let program = Program(dependencies: dependencies, backend: SilentBackend(size: size))
     await program.settle()
     let curses = try OffscreenCurses(size: size, direct: direct)

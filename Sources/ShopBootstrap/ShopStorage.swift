@@ -74,18 +74,18 @@ public struct ShopStorage: Sendable {
     public static func sqlite(_ database: SQLiteDatabase, catalog: SQLiteCatalogRepository) -> ShopStorage {
         var storage = ShopStorage(
             catalog: catalog, orders: SQLiteOrderRepository(database: database, currency: catalog.shop.currency),
-            stock: SQLiteStockRepository(database: database),
-            carts: SQLiteCartRepository(database: database), wallets: SQLiteWalletRepository(database: database),
+            stock: SQLStockRepository(database: database),
+            carts: SQLCartRepository(database: database), wallets: SQLiteWalletRepository(database: database),
             profiles: SQLiteAccountProfileRepository(database: database), identities: SQLiteIdentityDirectory(database: database),
-            ledger: SQLiteChargeLedger(database: database), outbox: SQLiteOutbox(database: database),
-            providerEvents: SQLiteProviderEvents(database: database), references: SQLiteProviderReferences(database: database),
+            ledger: SQLChargeLedger(database: database), outbox: SQLiteOutbox(database: database),
+            providerEvents: SQLProviderEvents(database: database), references: SQLProviderReferences(database: database),
             tokens: SQLiteAPITokenRepository(database: database), idempotency: SQLiteIdempotencyRepository(database: database),
             catalogEditor: SQLiteCatalogEditor(database: database, shop: catalog.shop), accounts: SQLiteAccountDirectory(database: database),
             signInCodes: SQLiteSignInCodes(database: database), logins: SQLiteLogins(database: database),
             openIDStates: SQLiteOpenIDStates(database: database), admins: SQLiteAccountAdmins(database: database),
             terminalSignIns: SQLiteTerminalSignIns(database: database), wakeups: FileSignInWakeups(besideDatabase: database.path),
             discounts: SQLiteDiscountCodes(database: database), subscriptions: SQLSubscriptions(database: database),
-            clockStore: SQLiteShopClock(database: database), place: database.path, didImport: catalog.didImport, warnings: database.warnings,
+            clockStore: SQLShopClock(database: database), place: database.path, didImport: catalog.didImport, warnings: database.warnings,
             postgres: nil
         )
         storage.sqlite = database
@@ -96,18 +96,18 @@ public struct ShopStorage: Sendable {
     public static func postgres(_ database: PostgresDatabase, catalog: PostgresCatalogRepository) -> ShopStorage {
         ShopStorage(
             catalog: catalog, orders: PostgresOrderRepository(database: database, currency: catalog.shop.currency),
-            stock: PostgresStockRepository(database: database),
-            carts: PostgresCartRepository(database: database), wallets: PostgresWalletRepository(database: database),
+            stock: SQLStockRepository(database: database),
+            carts: SQLCartRepository(database: database), wallets: PostgresWalletRepository(database: database),
             profiles: PostgresAccountProfileRepository(database: database), identities: PostgresIdentityDirectory(database: database),
-            ledger: PostgresChargeLedger(database: database), outbox: PostgresOutbox(database: database),
-            providerEvents: PostgresProviderEvents(database: database), references: PostgresProviderReferences(database: database),
+            ledger: SQLChargeLedger(database: database), outbox: PostgresOutbox(database: database),
+            providerEvents: SQLProviderEvents(database: database), references: SQLProviderReferences(database: database),
             tokens: PostgresAPITokenRepository(database: database), idempotency: PostgresIdempotencyRepository(database: database),
             catalogEditor: PostgresCatalogEditor(database: database, shop: catalog.shop), accounts: PostgresAccountDirectory(database: database),
             signInCodes: PostgresSignInCodes(database: database), logins: PostgresLogins(database: database),
             openIDStates: PostgresOpenIDStates(database: database), admins: PostgresAccountAdmins(database: database),
             terminalSignIns: PostgresTerminalSignIns(database: database), wakeups: PostgresSignInWakeups(database: database),
             discounts: PostgresDiscountCodes(database: database), subscriptions: SQLSubscriptions(database: database),
-            clockStore: PostgresShopClock(database: database), place: database.location.description, didImport: false, warnings: [],
+            clockStore: SQLShopClock(database: database), place: database.location.description, didImport: false, warnings: [],
             postgres: database
         )
     }

@@ -4,28 +4,19 @@ import NIOPosix
 import PostgresNIO
 import StorageRows
 
-/// The shared repositories' SQLStatement on PostgreSQL. A body's calls block, so it runs on this database's own threads, one
+/// The shared repositories' SQL on PostgreSQL. A body's calls block, so it runs on this database's own threads, one
 /// for each connection the pool may hold, and each statement waits there for the server's answer; the deadline,
 /// the retries on a deadlock and the translation of failures are the ones every call has.
 extension PostgresDatabase: SQLDatabase {
     public func run<T: Sendable>(_ access: SQLAccess, _ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
         let threads = blockingThreads
+        let blocking: @Sendable (PostgresConnection) async throws -> T = { connection in
+            try await threads.runIfActive { try body(BlockingPostgresConnection(connection: connection)) }
+        }
         switch access {
-        case .read:
-            return try await read { connection in try await threads.runIfActive { try body(BlockingPostgresConnection(connection: connection)) } }
-        case .write:
-            return try await write { connection in
-                try await threads.runIfActive { try body(BlockingPostgresConnection(connection: connection)) }
-            }
-        case .writeUnsynced:
-            return try await write { connection in
-                try await threads.runIfActive {
-                    let blocking = BlockingPostgresConnection(connection: connection)
-                    // The commit returns before the server's log reaches the disk, as SQLite's unsynced write does.
-                    try blocking.execute("SET LOCAL synchronous_commit = off")
-                    return try body(blocking)
-                }
-            }
+        case .read: return try await read(blocking)
+        case .write: return try await write(blocking)
+        case .writeOneStatement, .writeUnsynced: return try await writeInOneStatement(blocking)
         }
     }
 }

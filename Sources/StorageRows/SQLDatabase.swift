@@ -7,7 +7,7 @@ import Foundation
 /// the connection it is given; the database commits when the body returns, and rolls back when it throws.
 public protocol SQLDatabase: Sendable {
     /// Runs `body` as `access` says: on a snapshot, or in one transaction.
-    func run<T: Sendable>(_ access: SQLAccess, _ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
+    @discardableResult func run<T: Sendable>(_ access: SQLAccess, _ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
 }
 
 /// How a body reaches the database.
@@ -16,8 +16,12 @@ public enum SQLAccess: Sendable {
     case read
     /// One transaction, synced to disk at its commit: orders, stock, charges.
     case write
-    /// One transaction whose commit may wait for the next synced one: what a crash of the machine may lose and the
-    /// shopper would not mind (a cart).
+    /// A write that one statement makes atomic: one transaction on SQLite; on PostgreSQL the statement commits on its
+    /// own, without BEGIN and COMMIT, two round trips fewer. A body of two statements must not use this.
+    case writeOneStatement
+    /// A write a crash of the machine may lose and the shopper would not mind (a cart), done the cheapest way: SQLite
+    /// commits its transaction without syncing it; PostgreSQL runs each statement on its own, without BEGIN and
+    /// COMMIT, so there the body is one statement.
     case writeUnsynced
 }
 

@@ -17,6 +17,12 @@ public struct SQLStatement: Sendable, ExpressibleByStringInterpolation {
         values = stringInterpolation.values
     }
 
+    /// `other` after this statement, its parameters numbered on from this one's.
+    public mutating func append(_ other: SQLStatement) {
+        text += values.isEmpty ? other.text : StringInterpolation.renumbered(other.text, by: values.count)
+        values += other.values
+    }
+
     public struct StringInterpolation: StringInterpolationProtocol {
         var text = ""
         var values: [SQLValue] = []
@@ -54,12 +60,7 @@ public struct SQLStatement: Sendable, ExpressibleByStringInterpolation {
 
         /// Another statement's text and values, its parameters numbered on from this one's.
         public mutating func appendInterpolation(_ sql: SQLStatement) {
-            guard !sql.values.isEmpty else {
-                text += sql.text
-                return
-            }
-            let offset = values.count
-            text += Self.renumbered(sql.text, by: offset)
+            text += sql.values.isEmpty || values.isEmpty ? sql.text : Self.renumbered(sql.text, by: values.count)
             values += sql.values
         }
 

@@ -60,6 +60,8 @@ extension SQLiteDatabase {
             return try await body()
         } catch is CancellationError {
             throw CancellationError()
+        } catch let failure as BodyFailure {
+            throw failure
         } catch {
             let reason = SQLiteDatabaseError.from(error, path: path)
             if case .busy = reason { throw StorageError(reason.description, isUnavailable: true) }

@@ -4,13 +4,33 @@ import StorageRows
 
 /// The shared repositories' SQLStatement on SQLite, in GRDB's own transactions: a body runs on GRDB's reader or writer queue.
 extension SQLiteDatabase: SQLDatabase {
+    /// A failure of the database reads in the shopper's words (`StorageError`); what the body throws itself, a
+    /// refusal of its own, passes through as it is, after the rollback.
     public func run<T: Sendable>(_ access: SQLAccess, _ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
-        switch access {
-        case .read: try await read { db in try body(GRDBConnection(db: db)) }
-        case .write: try await write { db in try body(GRDBConnection(db: db)) }
-        case .writeUnsynced: try await writeUnsynced { db in try body(GRDBConnection(db: db)) }
+        let marked: @Sendable (Database) throws -> T = { db in
+            do {
+                return try body(GRDBConnection(db: db))
+            } catch let error as DatabaseError {
+                throw error
+            } catch {
+                throw BodyFailure(error: error)
+            }
+        }
+        do {
+            switch access {
+            case .read: return try await read(marked)
+            case .write, .writeOneStatement: return try await write(marked)
+            case .writeUnsynced: return try await writeUnsynced(marked)
+            }
+        } catch let failure as BodyFailure {
+            throw failure.error
         }
     }
+}
+
+/// What a body threw that is not the database's: `inWords` lets it through for `run` to unwrap.
+struct BodyFailure: Error {
+    let error: any Error
 }
 
 /// One GRDB connection as the shared repositories use it.

@@ -101,7 +101,7 @@ struct AccountDirectoryTests {
         #expect(accounts.map { $0.waysIn.map(\.wayIn) } == [[.localUser(name: "ada")], [.sandboxID(userID: "u1")], [Self.keyA], [Self.keyB]])
         #expect(accounts[1].email == "bo@example.com" && accounts[3].name == "Bo", "the email and the name they had")
         #expect(try await directory.account(for: Self.keyA, at: now)?.id == "ssh:SHA256:aaaa", "key A reaches its cart's account")
-        let cart = try await SQLiteCartRepository(database: database).lines(forCustomer: "ssh:SHA256:aaaa")
+        let cart = try await SQLCartRepository(database: database).lines(forCustomer: "ssh:SHA256:aaaa")
         #expect(cart.map(\.name) == ["Mug"], "and its cart is where it was")
     }
 

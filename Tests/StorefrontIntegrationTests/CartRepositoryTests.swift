@@ -6,6 +6,7 @@ import ShopModels
 import ShopPorts
 import ShopSandbox
 import StoragePostgres
+import StorageRows
 import StorageSQLite
 import StorefrontTesting
 import Testing
@@ -16,8 +17,8 @@ enum CartRepositoryKind: String, CaseIterable, CustomTestStringConvertible {
     func make() async throws -> any CartRepository {
         switch self {
         case .inMemory: InMemoryCartRepository()
-        case .sqlite: SQLiteCartRepository(database: try SQLiteDatabase.open(directory: TemporaryDirectory.make()))
-        case .postgres: await PostgresCartRepository(database: try PostgresFixture().database)
+        case .sqlite: SQLCartRepository(database: try SQLiteDatabase.open(directory: TemporaryDirectory.make()))
+        case .postgres: await SQLCartRepository(database: try PostgresFixture().database)
         }
     }
 }
@@ -46,7 +47,7 @@ struct IdempotentDeclineTests {
     @Test func aRetryOfADeclinedChargeGivesTheFirstReason() async throws {
         let fixture = try SQLiteFixture()
         let backend = LiveMerchantBackend(
-            processor: SandboxProcessor(ledger: SQLiteChargeLedger(database: fixture.database)), orders: fixture.orders, dates: Fixtures.fixedDates)
+            processor: SandboxProcessor(ledger: SQLChargeLedger(database: fixture.database)), orders: fixture.orders, dates: Fixtures.fixedDates)
         let token = PaymentToken(id: "tok_sandbox_1_card_insufficientFunds_visa_9995", paymentMethod: Fixtures.visa)
         let draft = Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 1)
         for _ in 0..<2 {

@@ -3,6 +3,7 @@ import ShopBundledCatalog
 import ShopModels
 import ShopPorts
 import StoragePostgres
+import StorageRows
 import StorageSQLite
 import StorefrontTesting
 import Testing
@@ -161,7 +162,7 @@ struct SQLiteDatabaseTests {
         await #expect(throws: StorageError.self) { try await database.writeUnsynced { _ in throw Refused() } }
         #expect(try writerSetting() == 2, "FULL again after a write that failed")
 
-        let carts = SQLiteCartRepository(database: database)
+        let carts = SQLCartRepository(database: database)
         let line = CartLine(productID: "mug", name: "Mug", unitPrice: Money(minorUnits: 1800, currency: .usd), quantity: 2)
         try await carts.save([line], forCustomer: "guest")
         #expect(try await carts.lines(forCustomer: "guest") == [line])

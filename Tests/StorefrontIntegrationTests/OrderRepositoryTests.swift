@@ -7,6 +7,7 @@ import ShopModels
 import ShopPorts
 import ShopSandbox
 import StoragePostgres
+import StorageRows
 import StorageSQLite
 import StorefrontTesting
 import Testing
@@ -123,7 +124,7 @@ protocol StockedOrderRepository {
 extension SQLiteFixture: StockedOrderRepository {
     var orders: any LiveBackOffice.Orders { sqliteOrders }
     var catalog: any CatalogRepository { sqliteCatalog }
-    var providerEvents: any ProviderEvents { SQLiteProviderEvents(database: database) }
+    var providerEvents: any ProviderEvents { SQLProviderEvents(database: database) }
     var outbox: any MailOutbox { SQLiteOutbox(database: database) }
     func anotherBuyer() throws -> any LiveBackOffice.Orders {
         SQLiteOrderRepository(database: try SQLiteDatabase.open(directory: directory), currency: .usd)
@@ -144,7 +145,7 @@ struct PostgresStockFixture: StockedOrderRepository {
 
     var orders: any LiveBackOffice.Orders { postgresOrders }
     var catalog: any CatalogRepository { postgresCatalog }
-    var providerEvents: any ProviderEvents { PostgresProviderEvents(database: server.database) }
+    var providerEvents: any ProviderEvents { SQLProviderEvents(database: server.database) }
     var outbox: any MailOutbox { PostgresOutbox(database: server.database) }
     func stock(_ id: String) throws -> (onHand: Int, reserved: Int, sold: Int) { try server.stock(id) }
     func execute(_ sql: String) throws { _ = try server.rows(sql) }

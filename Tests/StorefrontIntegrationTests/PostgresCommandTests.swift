@@ -4,6 +4,7 @@ import ShopModels
 import ShopPorts
 import ShopSandbox
 import StoragePostgres
+import StorageRows
 import StorefrontTesting
 import Testing
 
@@ -193,7 +194,7 @@ struct PostgresOutageTests {
         let pool = PostgresDatabase.Pool(maximumConnections: 1, idleTimeout: .seconds(60), probeInterval: .zero)
         let database = try PostgresDatabase.connect(try PostgresLocation.parse(url, environment: [:]), pool: pool)
         try await database.migrate()
-        let carts = PostgresCartRepository(database: database)
+        let carts = SQLCartRepository(database: database)
         let mug = CartLine(productID: "mug-stdout", name: "stdout Mug", unitPrice: Money(minorUnits: 1_800, currency: .usd), quantity: 2)
         try await carts.save([mug], forCustomer: "local:jane")
         #expect(try await carts.lines(forCustomer: "local:jane") == [mug], "the pool holds an open connection now")
@@ -233,7 +234,7 @@ struct PostgresOutageTests {
 
         let pool = PostgresDatabase.Pool(maximumConnections: 1, idleTimeout: .seconds(60), probeInterval: .zero)
         let database = try PostgresDatabase.connect(try PostgresLocation.parse(limitedURL, environment: [:]), pool: pool)
-        let carts = PostgresCartRepository(database: database)
+        let carts = SQLCartRepository(database: database)
         await #expect {
             try await carts.lines(forCustomer: "local:jane")
         } throws: { error in

@@ -4,6 +4,7 @@ import ShopApplication
 import ShopModels
 import ShopPorts
 import ShopSandbox
+import StorageRows
 import StorageSQLite
 import StorefrontTesting
 import Synchronization
@@ -58,7 +59,7 @@ struct ProviderEventInboxTests {
         /// The events, and what keeps their database alive.
         func make() async throws -> (any ProviderEvents, Any) {
             switch self {
-            case .sqliteInMemory: return (SQLiteProviderEvents(database: try SQLiteDatabase.inMemory()), ())
+            case .sqliteInMemory: return (SQLProviderEvents(database: try SQLiteDatabase.inMemory()), ())
             case .sqlite:
                 let fixture = try SQLiteFixture()
                 return (fixture.providerEvents, fixture)

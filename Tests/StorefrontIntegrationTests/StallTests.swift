@@ -5,6 +5,7 @@ import ShopModels
 import ShopPorts
 import ShopSandbox
 import StoragePostgres
+import StorageRows
 import StorageSQLite
 import StorefrontCore
 import StorefrontTesting
@@ -75,7 +76,7 @@ struct StallTests {
     @Test func postgresLockTable() async throws {
         let fixture = try await PostgresFixture()
         let catalog = try await fixture.importing(try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled"))
-        try await stall(catalog: catalog, carts: PostgresCartRepository(database: fixture.database)) { [url = fixture.url] in
+        try await stall(catalog: catalog, carts: SQLCartRepository(database: fixture.database)) { [url = fixture.url] in
             try LockHolder.postgres(url)
         }
     }
@@ -85,7 +86,7 @@ struct StallTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = try SQLiteDatabase.open(directory: directory)
         let catalog = try SQLiteCatalogRepository.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
-        try await stall(catalog: catalog, carts: SQLiteCartRepository(database: database)) { try LockHolder.sqlite(database.path) }
+        try await stall(catalog: catalog, carts: SQLCartRepository(database: database)) { try LockHolder.sqlite(database.path) }
     }
 
     /// Opens the shop on `catalog` and `carts`, takes the lock, drives the keys without waiting for any effect, then releases it.

@@ -5,6 +5,7 @@ import ShopModels
 import ShopPorts
 import ShopSandbox
 import StoragePostgres
+import StorageRows
 import StorageSQLite
 import StorefrontTesting
 import Testing
@@ -61,8 +62,8 @@ enum ChargeLedgerKind: String, CaseIterable, CustomTestStringConvertible {
     func make() async throws -> any ChargeLedger {
         switch self {
         case .inMemory: InMemoryChargeLedger()
-        case .sqlite: SQLiteChargeLedger(database: try SQLiteDatabase.open(directory: TemporaryDirectory.make()))
-        case .postgres: await PostgresChargeLedger(database: try PostgresFixture().database)
+        case .sqlite: SQLChargeLedger(database: try SQLiteDatabase.open(directory: TemporaryDirectory.make()))
+        case .postgres: await SQLChargeLedger(database: try PostgresFixture().database)
         }
     }
 }
@@ -89,7 +90,7 @@ struct ChargeLedgerContractTests {
 struct ReconciliationTests {
     @Test func openOrdersAreSettledFromTheProvidersRecords() async throws {
         let fixture = try SQLiteFixture()
-        let ledger = SQLiteChargeLedger(database: fixture.database)
+        let ledger = SQLChargeLedger(database: fixture.database)
         let longAgo = Date(timeIntervalSince1970: 1_700_000_000)
         let charged = try await fixture.orders.begin(
             Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 1), idempotencyKey: "charged", tokenID: "t1", paymentDescription: "Visa",
@@ -120,7 +121,7 @@ struct ReconciliationTests {
 
     @Test func aRetryAfterARestartChargesOnce() async throws {
         let fixture = try SQLiteFixture()
-        let ledger = SQLiteChargeLedger(database: fixture.database)
+        let ledger = SQLChargeLedger(database: fixture.database)
         let processor = SandboxProcessor(ledger: ledger)
         await processor.inject(.timeoutAfterCharging)
         let first = LiveMerchantBackend(processor: processor, orders: fixture.orders, dates: Fixtures.fixedDates)
@@ -131,7 +132,7 @@ struct ReconciliationTests {
         }
         // A new process: new processor and backend over the same database, the same key.
         let second = LiveMerchantBackend(
-            processor: SandboxProcessor(ledger: SQLiteChargeLedger(database: fixture.database)), orders: fixture.orders, dates: Fixtures.fixedDates)
+            processor: SandboxProcessor(ledger: SQLChargeLedger(database: fixture.database)), orders: fixture.orders, dates: Fixtures.fixedDates)
         let confirmation = try await second.processPayment(token: token, order: draft, idempotencyKey: "same")
         #expect(try await fixture.orders.order(number: confirmation.orderNumber)?.status == .paid)
         let charges = try await fixture.database.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sandbox_charge") }
@@ -146,7 +147,7 @@ struct ReconciliationTests {
 struct CartPersistenceTests {
     @Test func theCartComesBackAfterARestartAndEmptiesAfterPaying() async throws {
         let fixture = try SQLiteFixture()
-        let carts = SQLiteCartRepository(database: fixture.database)
+        let carts = SQLCartRepository(database: fixture.database)
         var dependencies = fixture.stack(guestID: "local:jane").dependencies
         dependencies.carts = carts
         let first = await ScriptedDriver(dependencies: dependencies)

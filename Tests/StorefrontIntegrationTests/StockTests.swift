@@ -2,6 +2,7 @@ import Foundation
 import ShopModels
 import ShopPorts
 import StoragePostgres
+import StorageRows
 import StorageSQLite
 import StorefrontTesting
 import Testing
@@ -13,10 +14,10 @@ struct StockTests {
         switch kind {
         case .sqlite:
             let fixture = try SQLiteFixture()
-            return (SQLiteStockRepository(database: fixture.database), fixture)
+            return (SQLStockRepository(database: fixture.database), fixture)
         case .postgres:
             let fixture = try await PostgresStockFixture()
-            return (PostgresStockRepository(database: fixture.server.database), fixture)
+            return (SQLStockRepository(database: fixture.server.database), fixture)
         }
     }
 

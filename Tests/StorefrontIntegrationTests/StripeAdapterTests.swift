@@ -6,6 +6,7 @@ import ShopPorts
 import ShopSandbox
 import ShopStripe
 import StoragePostgres
+import StorageRows
 import StorageSQLite
 import StorefrontTesting
 import Testing
@@ -208,7 +209,7 @@ struct StripeAdapterTests {
     @Test func theSettlementAsksStripeAndNeverChargesTwice() async throws {
         let server = try LocalStripe()
         let fixture = try SQLiteFixture()
-        let references = SQLiteProviderReferences(database: fixture.database)
+        let references = SQLProviderReferences(database: fixture.database)
         let longAgo = Date(timeIntervalSince1970: 1_700_000_000)
         try await Self.withStripe(base: server.base, references: references) { provider, processor, _ in
             let method = try await provider.vault(try Contract.card("4242424242424242"), forCustomer: "guest")
@@ -271,8 +272,8 @@ struct StripeAdapterTests {
                 placedAt: Date())
         }
         let repositories: [any ProviderReferenceRepository] = [
-            InMemoryProviderReferences(), SQLiteProviderReferences(database: fixture.database),
-            PostgresProviderReferences(database: postgres.server.database),
+            InMemoryProviderReferences(), SQLProviderReferences(database: fixture.database),
+            SQLProviderReferences(database: postgres.server.database),
         ]
         for references in repositories {
             #expect(try await references.customerReference(for: "guest", account: "stripe:test") == nil)

@@ -7,6 +7,7 @@ import ShopPorts
 import ShopSandbox
 import ShopStripe
 import ShopWebhookServer
+import StorageRows
 import StorageSQLite
 import StorefrontTesting
 import Testing
@@ -23,7 +24,7 @@ struct StripeWebhookTests {
         let database = Fixtures.bundledShop()
         let orders: SQLiteOrderRepository
         let references: InMemoryProviderReferences
-        let events: SQLiteProviderEvents
+        let events: SQLProviderEvents
         let outcomes: AsyncStream<ProviderEventDesk.Outcome>
         let port: Int
         private let server: WebhookServer
@@ -33,7 +34,7 @@ struct StripeWebhookTests {
         init(client: StripeClient, processor: StripeChargeProcessor, references shared: InMemoryProviderReferences) async throws {
             references = shared
             orders = SQLiteOrderRepository(database: database, currency: .usd)
-            events = SQLiteProviderEvents(database: database)
+            events = SQLProviderEvents(database: database)
             let desk = ProviderEventDesk(
                 webhook: StripeWebhook(secrets: [StripeWebhookTests.secret], client: client, references: shared), events: events,
                 backend: LiveMerchantBackend(processor: processor, orders: orders, dates: .system), orders: orders, dates: .system

@@ -3,6 +3,7 @@ import ShopApplication
 import ShopModels
 import ShopPorts
 import StoragePostgres
+import StorageRows
 import StorageSQLite
 import StorefrontTesting
 import Testing
@@ -26,8 +27,8 @@ struct VariantStorageTests {
 
     func stockLevels(_ kind: StockedRepositoryKind, _ fixture: any StockedOrderRepository) async throws -> [StockLevel] {
         switch fixture {
-        case let sqlite as SQLiteFixture: try await SQLiteStockRepository(database: sqlite.database).stockLevels()
-        case let postgres as PostgresStockFixture: try await PostgresStockRepository(database: postgres.server.database).stockLevels()
+        case let sqlite as SQLiteFixture: try await SQLStockRepository(database: sqlite.database).stockLevels()
+        case let postgres as PostgresStockFixture: try await SQLStockRepository(database: postgres.server.database).stockLevels()
         default: throw StorageError("no stock repository for \(kind)")
         }
     }

@@ -8,6 +8,7 @@ import ShopModels
 import ShopPorts
 import ShopSSH
 import ShopSandbox
+import StorageRows
 import StorageSQLite
 import StorefrontCore
 import StorefrontTesting
@@ -137,7 +138,7 @@ struct NoCardNumberTests {
             makeController: stack.identity.controllerFactory, provider: stack.identity, auth: AuthManager(credentials: credentials))
         dependencies.paymentAuthorization = .onTheSheet(
             wallet: StoredWallet(repository: wallets, owner: dependencies.accounts.walletOwner), methodData: SandboxProcessor.paymentData(for:))
-        dependencies.carts = SQLiteCartRepository(database: database)
+        dependencies.carts = SQLCartRepository(database: database)
         let driver = await ScriptedDriver(dependencies: dependencies)
         try await driver.signIn()
         #expect(driver.state.account.isSignedIn)

@@ -2,6 +2,7 @@ import Foundation
 import ShopBundledCatalog
 import ShopModels
 import ShopSandbox
+import StorageRows
 import StorageSQLite
 import StorefrontTesting
 import StorefrontUI
@@ -116,12 +117,12 @@ struct CatalogFileStampTests {
 struct SQLiteInMemoryTests {
     @Test func eachCopyOfTheTestShopIsAShopOfItsOwn() async throws {
         let (first, second) = (Fixtures.bundledShop(), Fixtures.bundledShop())
-        let (firstStock, secondStock) = (SQLiteStockRepository(database: first), SQLiteStockRepository(database: second))
+        let (firstStock, secondStock) = (SQLStockRepository(database: first), SQLStockRepository(database: second))
         _ = try await firstStock.setStock(of: "hoodie-root", onHand: 0)
         #expect(try await firstStock.stockLevels().first { $0.productID == "hoodie-root" }?.onHand == 0)
         #expect(try await secondStock.stockLevels().first { $0.productID == "hoodie-root" }?.onHand == 3, "a write to one copy stays there")
         let installs = try await [first, second, try SQLiteDatabase.inMemory()].asyncMap {
-            try await SQLiteProviderReferences(database: $0).installID()
+            try await SQLProviderReferences(database: $0).installID()
         }
         #expect(Set(installs).count == 3, "each copy has its own install id, as a new database has: \(installs)")
         #expect(first.path == ":memory:")
@@ -142,7 +143,7 @@ struct VariantImportTests {
         let database = try SQLiteDatabase.inMemory()
         var catalog = VariantCatalogs.hoodieAndMug()
         _ = try SQLiteCatalogRepository.open(database: database, catalogData: try Fixtures.catalogJSON(catalog), source: "first")
-        _ = try await SQLiteStockRepository(database: database).setStock(of: "hoodie-l", onHand: 1)
+        _ = try await SQLStockRepository(database: database).setStock(of: "hoodie-l", onHand: 1)
         // XL leaves, XXL arrives, L costs more.
         let usd = { (cents: Int64) in Money(minorUnits: cents, currency: .usd) }
         catalog.products[0].options = [ProductOption(name: "Size", values: ["S", "M", "L", "XXL"])]

@@ -5,6 +5,7 @@ import ShopApplication
 import ShopModels
 import ShopPorts
 import ShopSandbox
+import StorageRows
 import StorageSQLite
 import StorefrontCore
 import StorefrontTesting
@@ -34,7 +35,7 @@ struct MerchantConsoleTests {
         stack.console = console
         // The shop keeps stock of the hoodie alone, one left, so the stock screen has one row.
         try await stack.database.pool.write { try $0.execute(sql: "DELETE FROM stock WHERE product_id <> 'hoodie-root'") }
-        let stock = SQLiteStockRepository(database: stack.database)
+        let stock = SQLStockRepository(database: stack.database)
         #expect(
             try await stock.setStock(of: "hoodie-root", onHand: 1)
                 == StockLevel(productID: "hoodie-root", name: "root Hoodie", onHand: 1, reserved: 0, sold: 2))

@@ -1,6 +1,7 @@
 import Foundation
 import ShopModels
 import ShopPorts
+import StorageRows
 import StorageSQLite
 import StorefrontCore
 import StorefrontTesting
@@ -37,7 +38,7 @@ struct VariantTests {
         #expect(driver.state.productDetail?.choice == ["L"])
         try await driver.press("a,c,enter,p,enter")
         #expect(driver.state.screen == .confirmation)
-        let levels = try await SQLiteStockRepository(database: stack.database).stockLevels()
+        let levels = try await SQLStockRepository(database: stack.database).stockLevels()
         let onHand = Dictionary(uniqueKeysWithValues: levels.map { ($0.productID.rawValue, $0.onHand) })
         #expect(onHand == ["hoodie-s": 5, "hoodie-m": 0, "hoodie-l": 4, "hoodie-xl": 5, "mug": 9])
         #expect(levels.first { $0.productID == "hoodie-l" }?.name == "Hoodie — L", "the stock screen names the variant")
@@ -82,7 +83,7 @@ struct VariantTests {
 
     @Test func aCartKeepsEachVariantOnItsOwnLineAcrossARestart() async throws {
         let stack = try TestStack.selling(Self.catalog())
-        let carts = SQLiteCartRepository(database: stack.database)
+        let carts = SQLCartRepository(database: stack.database)
         var cart = Cart(currency: .usd)
         let hoodie = Self.catalog().products[0]
         cart.add(hoodie, variant: hoodie.variants[0])
