@@ -142,7 +142,9 @@ public final class SQLiteOrderRepository: OrderRepository {
         try db.execute(
             sql: "INSERT INTO order_event (order_number, sequence, at, actor, kind, details) VALUES (?, ?, ?, ?, ?, ?)",
             arguments: [orderNumber, next, event.at.timeIntervalSince1970, record.actor, record.kind, record.details])
-        if let kind = OutboxKind(event.change) { try SQLiteOutbox.enqueue(kind, of: orderNumber, eventSequence: next, at: event.at, in: db) }
+        if let kind = OutboxKind(event.change) {
+            try SQLOutbox.enqueue(kind, of: orderNumber, eventSequence: next, at: event.at, on: GRDBConnection(db: db))
+        }
     }
 
     public func unsettledOrders() async throws -> [UnsettledOrder] {

@@ -4,6 +4,7 @@ import ShopIdentity
 import ShopMail
 import ShopModels
 import ShopPorts
+import StorageRows
 import StorageSQLite
 import StorefrontTesting
 import Testing
@@ -19,7 +20,7 @@ struct CodeMailTests {
         let command = try MailDeliveryTests().msmtp(sink, in: directory)
         let now = Date(timeIntervalSince1970: 1_795_339_800)
         let database = try SQLiteDatabase.open(directory: TemporaryDirectory.make())
-        let codes = EmailCodes(store: SQLiteSignInCodes(database: database), key: SymmetricKey(data: Data(repeating: 3, count: 32)))
+        let codes = EmailCodes(store: SQLSignInCodes(database: database), key: SymmetricKey(data: Data(repeating: 3, count: 32)))
         let mailer = CodeMailer(
             transport: SendmailTransport(command: command.split(separator: " ").map(String.init)),
             sender: MailSender(from: MailAddress(name: "Storefront", address: "shop@example.com")), shop: "Storefront")

@@ -3,6 +3,7 @@ import Foundation
 import ShopIdentity
 import ShopPorts
 import StoragePostgres
+import StorageRows
 import StorageSQLite
 import StorefrontTesting
 import Synchronization
@@ -28,10 +29,10 @@ struct EmailCodeTests {
         case .sqlite:
             let directory = TemporaryDirectory.make()
             let database = try SQLiteDatabase.open(directory: directory)
-            return (EmailCodes(store: SQLiteSignInCodes(database: database), key: key, makeCode: make), URL(fileURLWithPath: database.path))
+            return (EmailCodes(store: SQLSignInCodes(database: database), key: key, makeCode: make), URL(fileURLWithPath: database.path))
         case .postgres:
             let fixture = try await PostgresFixture()
-            return (EmailCodes(store: PostgresSignInCodes(database: fixture.database), key: key, makeCode: make), nil)
+            return (EmailCodes(store: SQLSignInCodes(database: fixture.database), key: key, makeCode: make), nil)
         }
     }
 

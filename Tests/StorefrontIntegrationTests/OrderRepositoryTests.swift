@@ -125,7 +125,7 @@ extension SQLiteFixture: StockedOrderRepository {
     var orders: any LiveBackOffice.Orders { sqliteOrders }
     var catalog: any CatalogRepository { sqliteCatalog }
     var providerEvents: any ProviderEvents { SQLProviderEvents(database: database) }
-    var outbox: any MailOutbox { SQLiteOutbox(database: database) }
+    var outbox: any MailOutbox { SQLOutbox(database: database) }
     func anotherBuyer() throws -> any LiveBackOffice.Orders {
         SQLiteOrderRepository(database: try SQLiteDatabase.open(directory: directory), currency: .usd)
     }
@@ -146,7 +146,7 @@ struct PostgresStockFixture: StockedOrderRepository {
     var orders: any LiveBackOffice.Orders { postgresOrders }
     var catalog: any CatalogRepository { postgresCatalog }
     var providerEvents: any ProviderEvents { SQLProviderEvents(database: server.database) }
-    var outbox: any MailOutbox { PostgresOutbox(database: server.database) }
+    var outbox: any MailOutbox { SQLOutbox(database: server.database) }
     func stock(_ id: String) throws -> (onHand: Int, reserved: Int, sold: Int) { try server.stock(id) }
     func execute(_ sql: String) throws { _ = try server.rows(sql) }
     func anotherBuyer() throws -> any LiveBackOffice.Orders { PostgresOrderRepository(database: try server.anotherClient(), currency: .usd) }

@@ -5,6 +5,7 @@ import ShopModels
 import ShopPorts
 import ShopSandbox
 import StoragePostgres
+import StorageRows
 import StorageSQLite
 import StorefrontTesting
 import Synchronization
@@ -18,8 +19,8 @@ struct OutboxTests {
 
     func outbox(_ kind: StockedRepositoryKind, _ fixture: any StockedOrderRepository) throws -> any MailOutbox {
         switch kind {
-        case .sqlite: SQLiteOutbox(database: try #require(fixture as? SQLiteFixture).database)
-        case .postgres: PostgresOutbox(database: try #require(fixture as? PostgresStockFixture).server.database)
+        case .sqlite: SQLOutbox(database: try #require(fixture as? SQLiteFixture).database)
+        case .postgres: SQLOutbox(database: try #require(fixture as? PostgresStockFixture).server.database)
         }
     }
 
@@ -63,7 +64,7 @@ struct OutboxTests {
 
     @Test func failuresAreTriedAgainLaterDoublingThenGivenUp() async throws {
         let database = Fixtures.bundledShop()
-        let (orders, outbox) = (SQLiteOrderRepository(database: database, currency: .usd), SQLiteOutbox(database: database))
+        let (orders, outbox) = (SQLiteOrderRepository(database: database, currency: .usd), SQLOutbox(database: database))
         let order = try await orders.begin(
             Drafts.draft("mug-stdout", name: "stdout Mug", quantity: 1), idempotencyKey: "k", tokenID: "t", paymentDescription: "Visa",
             placedAt: placedAt)

@@ -4,6 +4,7 @@ import ShopModels
 import ShopPorts
 import ShopSandbox
 import ShopStripe
+import StorageRows
 import StorageSQLite
 import StorefrontTesting
 import Testing
@@ -80,7 +81,7 @@ struct StripeRefundTests {
         try await StripeAdapterTests.withStripe(base: proxy.base, references: references) { provider, processor, _ in
             let order = try await paidOrder(orders, provider, processor, key: "order-refund-pending")
             let office = LiveBackOffice(
-                orders: orders, processor: processor, mail: SQLiteOutbox(database: database), dates: Fixtures.fixedDates, currency: .usd)
+                orders: orders, processor: processor, mail: SQLOutbox(database: database), dates: Fixtures.fixedDates, currency: .usd)
             var failure: BackOfficeError?
             do throws(BackOfficeError) {
                 _ = try await office.refund(
@@ -98,7 +99,7 @@ struct StripeRefundTests {
             #expect(try await orders.refunds(orderNumber: order.number).map(\.state) == [.pending])
             #expect(!(try await orders.events(orderNumber: order.number)).contains { if case .refunded = $0.change { true } else { false } })
             #expect(
-                try await SQLiteOutbox(database: database).entries(orderNumber: order.number).allSatisfy { $0.kind != .refunded },
+                try await SQLOutbox(database: database).entries(orderNumber: order.number).allSatisfy { $0.kind != .refunded },
                 "no refund notice to the shopper")
         }
     }

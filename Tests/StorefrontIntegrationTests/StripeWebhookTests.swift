@@ -192,7 +192,7 @@ struct StripeWebhookTests {
             #expect(history.last?.change == .refunded(Money(minorUnits: 2_500, currency: .usd), reason: RefundAsk.madeAtProviderReason))
             #expect(try await shop.orders.order(number: order.number)?.status == .partiallyRefunded)
             #expect(
-                try await SQLiteOutbox(database: shop.database).entries(orderNumber: order.number).map(\.kind) == [.receipt, .refunded],
+                try await SQLOutbox(database: shop.database).entries(orderNumber: order.number).map(\.kind) == [.receipt, .refunded],
                 "the shopper is told")
 
             // Stripe sends an event again until it hears 2xx: the replay is acknowledged and applied once.

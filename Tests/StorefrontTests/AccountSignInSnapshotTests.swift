@@ -7,6 +7,7 @@ import ShopIdentity
 import ShopModels
 import ShopPorts
 import SnapshotTesting
+import StorageRows
 import StorageSQLite
 import StorefrontCore
 import StorefrontTesting
@@ -31,7 +32,7 @@ struct AccountSignInSnapshotTests {
         let database = stack.database
         let directory = SQLiteAccountDirectory(database: database)
         let accounts = AccountSignIn(directory: directory, logins: SQLiteLogins(database: database), dates: Fixtures.fixedDates)
-        let codes = EmailCodes(store: SQLiteSignInCodes(database: database), key: SymmetricKey(data: Data(repeating: 7, count: 32))) { "123456" }
+        let codes = EmailCodes(store: SQLSignInCodes(database: database), key: SymmetricKey(data: Data(repeating: 7, count: 32))) { "123456" }
         let mailer = CodeMailer(transport: Outbox(), sender: MailSender(from: MailAddress(name: "Shop", address: "shop@example.com")), shop: "Shop")
         let signIn = SessionComposition.CodeSignIn(mailer: mailer, codes: codes, accounts: accounts)
         stack.waysIn = WaysInAccess(directory: directory, logins: accounts.logins)

@@ -9,6 +9,7 @@ import ShopModels
 import ShopOpenID
 import ShopPorts
 import SnapshotTesting
+import StorageRows
 import StorageSQLite
 import StorefrontCore
 import StorefrontTesting
@@ -48,13 +49,13 @@ struct TerminalProviderSignInTests {
     let wakeups = InMemorySignInWakeups()
 
     /// A local terminal's stack whose sign-in offers the emailed code and Example ID; links open at shop.example.
-    func stack(clock: any Clock<Duration> = ContinuousClock()) -> (TestStack, SQLiteTerminalSignIns, SQLiteAccountDirectory) {
+    func stack(clock: any Clock<Duration> = ContinuousClock()) -> (TestStack, SQLTerminalSignIns, SQLiteAccountDirectory) {
         var stack = TestStack()
         let database = stack.database
         let directory = SQLiteAccountDirectory(database: database)
-        let terminals = SQLiteTerminalSignIns(database: database)
+        let terminals = SQLTerminalSignIns(database: database)
         let accounts = AccountSignIn(directory: directory, logins: SQLiteLogins(database: database), dates: Fixtures.fixedDates)
-        let codes = EmailCodes(store: SQLiteSignInCodes(database: database), key: SymmetricKey(data: Data(repeating: 7, count: 32))) { "123456" }
+        let codes = EmailCodes(store: SQLSignInCodes(database: database), key: SymmetricKey(data: Data(repeating: 7, count: 32))) { "123456" }
         let mailer = CodeMailer(transport: Outbox(), sender: MailSender(from: MailAddress(name: "Shop", address: "shop@example.com")), shop: "Shop")
         let client = OpenIDClient(
             settings: OpenIDProviderSettings(

@@ -32,7 +32,8 @@ public final class SQLChargeLedger: ChargeLedger {
     private static func charge(forKey key: String, on connection: any SQLConnection) throws -> LedgerCharge? {
         try connection.row("SELECT token_id, amount, currency, outcome FROM sandbox_charge WHERE idempotency_key = \(key)").map { row in
             LedgerCharge(
-                key: key, tokenID: try row["token_id"], amount: Money(minorUnits: try row["amount"], currency: Currency(code: try row["currency"]) ?? .usd),
+                key: key, tokenID: try row["token_id"],
+                amount: Money(minorUnits: try row["amount"], currency: Currency(code: try row["currency"]) ?? .usd),
                 outcome: ChargeOutcome(ledgerText: try row["outcome"]))
         }
     }

@@ -25,7 +25,8 @@ public final class SQLStockRepository: StockRepository {
 
     public func adjustStock(of product: ProductID, by amount: Int) async throws(StockChangeError) -> StockLevel {
         try await change(product) { connection in
-            guard let onHand: Int = try connection.value("SELECT on_hand FROM stock WHERE product_id = \(product.rawValue)\(raw: connection.forUpdate)")
+            guard
+                let onHand: Int = try connection.value("SELECT on_hand FROM stock WHERE product_id = \(product.rawValue)\(raw: connection.forUpdate)")
             else { return }
             let next = try StockLevel.checked(onHand: onHand, changedBy: amount, of: product)
             try connection.execute("UPDATE stock SET on_hand = \(next) WHERE product_id = \(product.rawValue)")

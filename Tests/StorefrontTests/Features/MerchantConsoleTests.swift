@@ -41,7 +41,7 @@ struct MerchantConsoleTests {
                 == StockLevel(productID: "hoodie-root", name: "root Hoodie", onHand: 1, reserved: 0, sold: 2))
         stack.backOffice = LiveBackOffice(
             orders: stack.orders, stock: stock,
-            processor: stack.processor, mail: SQLiteOutbox(database: stack.database), dates: Fixtures.fixedDates, currency: .usd)
+            processor: stack.processor, mail: SQLOutbox(database: stack.database), dates: Fixtures.fixedDates, currency: .usd)
         return (stack, try #require(try await stack.orders.order(number: order.number)))
     }
 

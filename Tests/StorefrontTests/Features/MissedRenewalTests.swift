@@ -34,7 +34,7 @@ struct MissedRenewalTests {
     func delivery(_ stack: TestStack, _ mail: KeptMail, at now: Date) -> MailDelivery {
         let store = SQLSubscriptions(database: stack.database)
         return MailDelivery(
-            outbox: SQLiteOutbox(database: stack.database), orders: stack.orders, transport: mail, shop: stack.catalog.shop,
+            outbox: SQLOutbox(database: stack.database), orders: stack.orders, transport: mail, shop: stack.catalog.shop,
             sender: MailSender(from: MailAddress(name: "Storefront", address: "shop@example.com")), dates: DateSource { now },
             subscriptionMail: SubscriptionMailSource(mailbox: store, store: store, catalog: stack.catalog, manage: Self.shopURL))
     }

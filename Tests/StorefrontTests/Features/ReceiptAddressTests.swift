@@ -1,6 +1,7 @@
 import Foundation
 import ShopModels
 import ShopPorts
+import StorageRows
 import StorageSQLite
 import StorefrontCore
 import StorefrontTesting
@@ -32,7 +33,7 @@ struct ReceiptAddressTests {
 
         try await driver.press("p,enter")
         let number = try #require(driver.state.confirmation?.orderNumber, "\(driver.frameText)")
-        let mail = try await SQLiteOutbox(database: driver.stack.database).entries(orderNumber: number)
+        let mail = try await SQLOutbox(database: driver.stack.database).entries(orderNumber: number)
         #expect(!mail.isEmpty && mail.allSatisfy { $0.recipient.address == "max@example.de" }, "\(mail.map(\.recipient))")
     }
 }
