@@ -3,6 +3,7 @@ import ShopIdentity
 import ShopPorts
 import ShopSandbox
 import StoragePostgres
+import StorageRows
 import StorageSQLite
 import StorefrontTesting
 import Testing
@@ -14,13 +15,13 @@ struct APITokenRepositoryContractTests {
         switch kind {
         case .inMemory:
             let database = try SQLiteDatabase.inMemory()
-            return (SQLiteAPITokenRepository(database: database), SQLiteIdempotencyRepository(database: database))
+            return (SQLAPITokenRepository(database: database), SQLIdempotencyRepository(database: database))
         case .sqlite:
             let database = try SQLiteDatabase.open(directory: TemporaryDirectory.make())
-            return (SQLiteAPITokenRepository(database: database), SQLiteIdempotencyRepository(database: database))
+            return (SQLAPITokenRepository(database: database), SQLIdempotencyRepository(database: database))
         case .postgres:
             let database = try await PostgresFixture().database
-            return (PostgresAPITokenRepository(database: database), PostgresIdempotencyRepository(database: database))
+            return (SQLAPITokenRepository(database: database), SQLIdempotencyRepository(database: database))
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import ShopModels
 import ShopPorts
 import ShopSandbox
+import StorageRows
 import StorageSQLite
 import StorefrontCore
 import StorefrontTesting
@@ -14,9 +15,9 @@ struct AccountTokenTests {
     static let owner = "ssh:SHA256:Z1vQ0xKk3pQy7lL9b0mX2yq1cVbN8aF4dE6rT0uI2oP"
 
     /// A key holder whose tokens go to the stack's database, minted with a known secret.
-    func stack() -> (TestStack, SQLiteAPITokenRepository) {
+    func stack() -> (TestStack, SQLAPITokenRepository) {
         var stack = TestStack()
-        let repository = SQLiteAPITokenRepository(database: stack.database)
+        let repository = SQLAPITokenRepository(database: stack.database)
         stack.signedIn = SignedInAccount(provider: .sshKey, userID: String(Self.owner.dropFirst(4)))
         stack.apiTokens = APITokenAccess(repository: repository) { name, owner, time in
             (
@@ -75,7 +76,7 @@ struct AccountTokenTests {
 
     @Test func aGuestIsToldTokensAreForAccounts() async throws {
         var guest = TestStack()
-        guest.apiTokens = .init(repository: SQLiteAPITokenRepository(database: guest.database)) { _, _, _ in
+        guest.apiTokens = .init(repository: SQLAPITokenRepository(database: guest.database)) { _, _, _ in
             Issue.record("a guest minted a token")
             return ("", APITokenRecord(id: "", name: "", owner: "", scope: .shop, secretHash: "", lastFour: "", createdAt: Date()))
         }

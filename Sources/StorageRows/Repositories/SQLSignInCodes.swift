@@ -18,7 +18,8 @@ public struct SQLSignInCodes: SignInCodeRepository {
             let byClient: Int = try connection.value("SELECT count(*) FROM sign_in_code_request WHERE client = \(client) AND at > \(hourAgo)") ?? 0
             // Requests over a limit are not counted either: a client asking on and on is not kept out for longer.
             guard byEmail < limits.perEmailPerHour, byClient < limits.perClientPerHour else { return false }
-            try connection.execute("INSERT INTO sign_in_code_request (id, email, client, at) VALUES (\(UUID().uuidString), \(email), \(client), \(now))")
+            try connection.execute(
+                "INSERT INTO sign_in_code_request (id, email, client, at) VALUES (\(UUID().uuidString), \(email), \(client), \(now))")
             try connection.execute("DELETE FROM sign_in_code_request WHERE at <= \(hourAgo)")
             try connection.execute(
                 "DELETE FROM sign_in_code WHERE email = \(email) AND purpose = \(purpose) AND (expires_at <= \(now) OR used_at IS NOT NULL)")

@@ -27,7 +27,8 @@ public struct SQLTerminalSignIns: TerminalSignIns {
     }
 
     public func handle(forState stateHash: String) async throws -> String? {
-        try await database.run(.read) { connection in try connection.value("SELECT handle_hash FROM terminal_sign_in WHERE state_hash = \(stateHash)") }
+        try await database.run(.read) { connection in try connection.value("SELECT handle_hash FROM terminal_sign_in WHERE state_hash = \(stateHash)")
+        }
     }
 
     public func finish(handleHash: String, outcome: TerminalSignInOutcome, at date: Date) async throws -> Bool {
