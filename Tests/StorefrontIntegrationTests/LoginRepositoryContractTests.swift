@@ -2,6 +2,7 @@ import Foundation
 import ShopIdentity
 import ShopPorts
 import StoragePostgres
+import StorageRows
 import StorageSQLite
 import StorefrontTesting
 import Testing
@@ -16,8 +17,8 @@ struct LoginRepositoryContractTests {
 
         func store() async throws -> any LoginRepository {
             switch self {
-            case .sqlite: SQLiteLogins(database: try SQLiteDatabase.open(directory: TemporaryDirectory.make()))
-            case .postgres: PostgresLogins(database: try await PostgresFixture().database)
+            case .sqlite: SQLLogins(database: try SQLiteDatabase.open(directory: TemporaryDirectory.make()))
+            case .postgres: SQLLogins(database: try await PostgresFixture().database)
             }
         }
     }

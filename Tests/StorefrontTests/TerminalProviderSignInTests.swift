@@ -54,7 +54,7 @@ struct TerminalProviderSignInTests {
         let database = stack.database
         let directory = SQLiteAccountDirectory(database: database)
         let terminals = SQLTerminalSignIns(database: database)
-        let accounts = AccountSignIn(directory: directory, logins: SQLiteLogins(database: database), dates: Fixtures.fixedDates)
+        let accounts = AccountSignIn(directory: directory, logins: SQLLogins(database: database), dates: Fixtures.fixedDates)
         let codes = EmailCodes(store: SQLSignInCodes(database: database), key: SymmetricKey(data: Data(repeating: 7, count: 32))) { "123456" }
         let mailer = CodeMailer(transport: Outbox(), sender: MailSender(from: MailAddress(name: "Shop", address: "shop@example.com")), shop: "Shop")
         let client = OpenIDClient(

@@ -47,7 +47,8 @@ public final class SQLAPITokenRepository: APITokenRepository {
         guard let session = token.session else { return true }
         return try await database.run(.read) { connection in
             try connection.row(
-                "SELECT 1 FROM account_session WHERE id = \(session) AND account = \(token.owner) AND ended_at IS NULL AND expires_at > \(time)") != nil
+                "SELECT 1 FROM account_session WHERE id = \(session) AND account = \(token.owner) AND ended_at IS NULL AND expires_at > \(time)")
+                != nil
         }
     }
 
