@@ -75,8 +75,8 @@ public struct ShopStorage: Sendable {
         var storage = ShopStorage(
             catalog: catalog, orders: SQLiteOrderRepository(database: database, currency: catalog.shop.currency),
             stock: SQLStockRepository(database: database),
-            carts: SQLCartRepository(database: database), wallets: SQLiteWalletRepository(database: database),
-            profiles: SQLiteAccountProfileRepository(database: database), identities: SQLiteIdentityDirectory(database: database),
+            carts: SQLCartRepository(database: database), wallets: SQLWalletRepository(database: database),
+            profiles: SQLAccountProfileRepository(database: database), identities: SQLIdentityDirectory(database: database),
             ledger: SQLChargeLedger(database: database), outbox: SQLOutbox(database: database),
             providerEvents: SQLProviderEvents(database: database), references: SQLProviderReferences(database: database),
             tokens: SQLAPITokenRepository(database: database), idempotency: SQLIdempotencyRepository(database: database),
@@ -97,8 +97,8 @@ public struct ShopStorage: Sendable {
         ShopStorage(
             catalog: catalog, orders: PostgresOrderRepository(database: database, currency: catalog.shop.currency),
             stock: SQLStockRepository(database: database),
-            carts: SQLCartRepository(database: database), wallets: PostgresWalletRepository(database: database),
-            profiles: PostgresAccountProfileRepository(database: database), identities: PostgresIdentityDirectory(database: database),
+            carts: SQLCartRepository(database: database), wallets: SQLWalletRepository(database: database),
+            profiles: SQLAccountProfileRepository(database: database), identities: SQLIdentityDirectory(database: database),
             ledger: SQLChargeLedger(database: database), outbox: SQLOutbox(database: database),
             providerEvents: SQLProviderEvents(database: database), references: SQLProviderReferences(database: database),
             tokens: SQLAPITokenRepository(database: database), idempotency: SQLIdempotencyRepository(database: database),

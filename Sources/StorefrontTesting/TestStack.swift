@@ -76,7 +76,7 @@ public struct TestStack: Sendable {
         self.carts = nil
         self.credentials = InMemoryCredentialRepository()
         self.identity = SandboxIdentityProvider(
-            signingKey: Fixtures.signingKey, directory: SQLiteIdentityDirectory(database: database), dates: Fixtures.fixedDates,
+            signingKey: Fixtures.signingKey, directory: SQLIdentityDirectory(database: database), dates: Fixtures.fixedDates,
             ids: IDGenerator.sequential(prefix: "sbx"), makeCode: { "123456" }
         )
         self.signIn = SignInServices(makeController: identity.controllerFactory, provider: identity, auth: AuthManager(credentials: credentials))

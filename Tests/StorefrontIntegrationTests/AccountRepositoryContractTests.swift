@@ -4,6 +4,7 @@ import ShopModels
 import ShopPorts
 import ShopSandbox
 import StoragePostgres
+import StorageRows
 import StorageSQLite
 import StorefrontTesting
 import Testing
@@ -16,18 +17,18 @@ enum AccountRepositoryKind: String, CaseIterable, CustomTestStringConvertible {
     func repositories() async throws -> (wallets: any WalletRepository, profiles: any AccountProfileRepository, directory: any IdentityDirectory) {
         switch self {
         case .inMemory:
-            return (InMemoryWalletRepository(), InMemoryAccountProfileRepository(), SQLiteIdentityDirectory(database: try SQLiteDatabase.inMemory()))
+            return (InMemoryWalletRepository(), InMemoryAccountProfileRepository(), SQLIdentityDirectory(database: try SQLiteDatabase.inMemory()))
         case .sqlite:
             let database = try SQLiteDatabase.open(directory: TemporaryDirectory.make())
             return (
-                SQLiteWalletRepository(database: database), SQLiteAccountProfileRepository(database: database),
-                SQLiteIdentityDirectory(database: database)
+                SQLWalletRepository(database: database), SQLAccountProfileRepository(database: database),
+                SQLIdentityDirectory(database: database)
             )
         case .postgres:
             let database = try await PostgresFixture().database
             return (
-                PostgresWalletRepository(database: database), PostgresAccountProfileRepository(database: database),
-                PostgresIdentityDirectory(database: database)
+                SQLWalletRepository(database: database), SQLAccountProfileRepository(database: database),
+                SQLIdentityDirectory(database: database)
             )
         }
     }

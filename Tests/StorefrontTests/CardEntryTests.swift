@@ -129,7 +129,7 @@ struct NoCardNumberTests {
         let catalog = try SQLiteCatalogRepository.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
         var stack = TestStack(catalog: catalog, guestWallet: WalletContents(addresses: [Fixtures.jane], defaultAddressID: Fixtures.jane.id))
         stack.wallets = InMemoryWalletRepository()
-        let wallets = SQLiteWalletRepository(database: database)
+        let wallets = SQLWalletRepository(database: database)
         let credentials = FileCredentialRepository(path: FilePath(directory.appendingPathComponent("credentials").path))
         try await wallets.addAddress(Fixtures.jane, forCustomer: "guest", makeDefault: true)
         var dependencies = stack.dependencies

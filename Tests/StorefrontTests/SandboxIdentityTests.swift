@@ -6,6 +6,7 @@ import ShopModels
 import ShopPorts
 import ShopSSH
 import ShopSandbox
+import StorageRows
 import StorageSQLite
 import StorefrontCore
 import StorefrontTesting
@@ -17,7 +18,7 @@ import Testing
 struct SandboxIdentityTests {
     func provider(
         now: @escaping @Sendable () -> Date = { Fixtures.fixedDates.now() },
-        directory: any IdentityDirectory = SQLiteIdentityDirectory(database: Fixtures.bundledShop())
+        directory: any IdentityDirectory = SQLIdentityDirectory(database: Fixtures.bundledShop())
     )
         -> SandboxIdentityProvider
     {
@@ -70,7 +71,7 @@ struct SandboxIdentityTests {
         forged += forged.hasSuffix("A") ? "B" : "A"
         #expect(await sandbox.verifyAccessToken(forged) == .invalid("the signature does not match this install's key"))
         let otherInstall = SandboxIdentityProvider(
-            signingKey: .init(), directory: SQLiteIdentityDirectory(database: Fixtures.bundledShop()), dates: Fixtures.fixedDates)
+            signingKey: .init(), directory: SQLIdentityDirectory(database: Fixtures.bundledShop()), dates: Fixtures.fixedDates)
         #expect(await otherInstall.verifyAccessToken(tokens.accessToken) == .invalid("the signature does not match this install's key"))
 
         clock.withLock { $0 = $0.addingTimeInterval(3_601) }

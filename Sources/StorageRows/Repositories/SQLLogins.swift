@@ -132,7 +132,8 @@ public struct SQLAccountAdmins: AccountAdmins {
     }
 
     public func remove(_ account: String) async throws -> Bool {
-        try await database.run(.writeOneStatement) { connection in try connection.execute("DELETE FROM account_admin WHERE account = \(account)") > 0 }
+        try await database.run(.writeOneStatement) { connection in try connection.execute("DELETE FROM account_admin WHERE account = \(account)") > 0
+        }
     }
 
     public func isAdmin(_ account: String) async throws -> Bool {
