@@ -17,6 +17,12 @@ public struct SQLStatement: Sendable, ExpressibleByStringInterpolation {
         values = stringInterpolation.values
     }
 
+    /// A statement whose parameters are already written in its text.
+    init(text: String, values: [SQLValue]) {
+        self.text = text
+        self.values = values
+    }
+
     /// `other` after this statement, its parameters numbered on from this one's.
     public mutating func append(_ other: SQLStatement) {
         text += values.isEmpty ? other.text : StringInterpolation.renumbered(other.text, by: values.count)

@@ -52,8 +52,13 @@ struct GRDBConnection: SQLConnection {
         return rows
     }
 
+    /// The values by name: SQLite numbers `$1`, `$2`… in the order they first appear in the text, which a statement
+    /// written by hand (`{into}` before `{from}`) need not follow.
     static func arguments(_ statement: SQLStatement) -> StatementArguments {
-        StatementArguments(statement.values.map(databaseValue))
+        var named: [String: DatabaseValue] = [:]
+        named.reserveCapacity(statement.values.count)
+        for (index, value) in statement.values.enumerated() { named[String(index + 1)] = databaseValue(value) }
+        return StatementArguments(named)
     }
 
     static func databaseValue(_ value: SQLValue) -> DatabaseValue {

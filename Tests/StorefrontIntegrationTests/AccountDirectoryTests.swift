@@ -29,12 +29,12 @@ struct AccountDirectoryTests {
         case .sqlite:
             let directory = TemporaryDirectory.make()
             return (
-                SQLiteAccountDirectory(database: try SQLiteDatabase.open(directory: directory)),
-                SQLiteAccountDirectory(database: try SQLiteDatabase.open(directory: directory))
+                SQLAccountDirectory(database: try SQLiteDatabase.open(directory: directory)),
+                SQLAccountDirectory(database: try SQLiteDatabase.open(directory: directory))
             )
         case .postgres:
             let fixture = try await PostgresFixture()
-            return (PostgresAccountDirectory(database: fixture.database), PostgresAccountDirectory(database: try fixture.anotherClient()))
+            return (SQLAccountDirectory(database: fixture.database), SQLAccountDirectory(database: try fixture.anotherClient()))
         }
     }
 
@@ -95,7 +95,7 @@ struct AccountDirectoryTests {
                 try db.execute(sql: statement)
             }
         }
-        let directory = SQLiteAccountDirectory(database: database)
+        let directory = SQLAccountDirectory(database: database)
         let accounts = try await directory.accounts(offset: 0, limit: 10)
         #expect(accounts.map(\.id) == ["local:ada", "sandbox-id:u1", "ssh:SHA256:aaaa", "ssh:SHA256:bbbb"], "run twice, made once; no guest")
         #expect(accounts.map { $0.waysIn.map(\.wayIn) } == [[.localUser(name: "ada")], [.sandboxID(userID: "u1")], [Self.keyA], [Self.keyB]])

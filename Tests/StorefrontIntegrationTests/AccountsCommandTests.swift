@@ -1,4 +1,5 @@
 import Foundation
+import StorageRows
 import StorageSQLite
 import StorefrontTesting
 import Testing
@@ -39,7 +40,7 @@ struct AccountsCommandTests {
     @Test func theCommandsThatTakeACustomerTakeAnAccountsID() async throws {
         #expect(try storefront(["headless", "--data-dir", scratch, "--keys", "q"]).status == 0)
         let database = try SQLiteDatabase.open(directory: URL(fileURLWithPath: scratch))
-        let account = try await SQLiteAccountDirectory(database: database).openAccount(
+        let account = try await SQLAccountDirectory(database: database).openAccount(
             verifiedEmail: "ada@example.com", newID: "acct_0123456789abcdef", at: Date())
         try database.pool.close()
         let listed = try storefront(["accounts", "list", "--data-dir", scratch])

@@ -28,7 +28,7 @@ struct LoginRepositoryContractTests {
         let store = try await kind.store()
         let now = Date(timeIntervalSince1970: 1_795_339_800)
         let signIn = AccountSignIn(
-            directory: SQLiteAccountDirectory(database: try SQLiteDatabase.inMemory()), logins: store, dates: DateSource { now })
+            directory: SQLAccountDirectory(database: try SQLiteDatabase.inMemory()), logins: store, dates: DateSource { now })
         let browser = try await signIn.startLogin(account: "acct_a", kind: .browser, label: "email code")
         let terminal = try await signIn.startLogin(account: "acct_a", kind: .terminal, label: "Mock ID")
         let other = try await signIn.startLogin(account: "acct_b", kind: .browser, label: "email code")

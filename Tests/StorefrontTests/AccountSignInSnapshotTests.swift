@@ -30,7 +30,7 @@ struct AccountSignInSnapshotTests {
     func stack(key: Bool) async throws -> TestStack {
         var stack = TestStack()
         let database = stack.database
-        let directory = SQLiteAccountDirectory(database: database)
+        let directory = SQLAccountDirectory(database: database)
         let accounts = AccountSignIn(directory: directory, logins: SQLLogins(database: database), dates: Fixtures.fixedDates)
         let codes = EmailCodes(store: SQLSignInCodes(database: database), key: SymmetricKey(data: Data(repeating: 7, count: 32))) { "123456" }
         let mailer = CodeMailer(transport: Outbox(), sender: MailSender(from: MailAddress(name: "Shop", address: "shop@example.com")), shop: "Shop")

@@ -15,7 +15,7 @@ struct LoginTests {
         let database = try SQLiteDatabase.inMemory()
         let clock = Mutex(Date(timeIntervalSince1970: 1_795_339_800))
         let signIn = AccountSignIn(
-            directory: SQLiteAccountDirectory(database: database), logins: SQLLogins(database: database),
+            directory: SQLAccountDirectory(database: database), logins: SQLLogins(database: database),
             dates: DateSource { clock.withLock { $0 } })
         func later(days: Double) { clock.withLock { $0 = $0.addingTimeInterval(days * 86_400) } }
 

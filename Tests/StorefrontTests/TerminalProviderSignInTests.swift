@@ -49,10 +49,10 @@ struct TerminalProviderSignInTests {
     let wakeups = InMemorySignInWakeups()
 
     /// A local terminal's stack whose sign-in offers the emailed code and Example ID; links open at shop.example.
-    func stack(clock: any Clock<Duration> = ContinuousClock()) -> (TestStack, SQLTerminalSignIns, SQLiteAccountDirectory) {
+    func stack(clock: any Clock<Duration> = ContinuousClock()) -> (TestStack, SQLTerminalSignIns, SQLAccountDirectory) {
         var stack = TestStack()
         let database = stack.database
-        let directory = SQLiteAccountDirectory(database: database)
+        let directory = SQLAccountDirectory(database: database)
         let terminals = SQLTerminalSignIns(database: database)
         let accounts = AccountSignIn(directory: directory, logins: SQLLogins(database: database), dates: Fixtures.fixedDates)
         let codes = EmailCodes(store: SQLSignInCodes(database: database), key: SymmetricKey(data: Data(repeating: 7, count: 32))) { "123456" }
