@@ -1,7 +1,7 @@
 import Foundation
 
 /// A database the shop's repositories run their SQL on, SQLite or PostgreSQL. A body runs on a connection of its own
-/// thread, off the caller's, and its SQLStatement is the same on both but where `dialect` says otherwise.
+/// thread, off the caller's, and its SQL is the same on both but where `dialect` says otherwise.
 ///
 /// Order of calls: a repository calls `run` once for each thing it does; the body runs its statements on
 /// the connection it is given; the database commits when the body returns, and rolls back when it throws.

@@ -1,8 +1,8 @@
 import Foundation
 
 /// One statement and its values, written once for both databases. Each interpolated value becomes a numbered
-/// parameter, `$1`, `$2`…: PostgreSQL reads them by number, and SQLite by name, numbered in the order of first use,
-/// which is the same thing. Text that is SQLStatement, not a value, goes in with `\(raw:)`.
+/// parameter, `$1`, `$2`…, which PostgreSQL reads by number and SQLite by name. Text that is SQL, not a value, goes in
+/// with `\(raw:)`.
 public struct SQLStatement: Sendable, ExpressibleByStringInterpolation {
     public private(set) var text: String
     public private(set) var values: [SQLValue]
@@ -61,7 +61,7 @@ public struct SQLStatement: Sendable, ExpressibleByStringInterpolation {
             text += list.isEmpty ? "NULL)" : ")"
         }
 
-        /// Text that is SQLStatement: a column list, an SQLStatement constant. Never a value from outside.
+        /// Text that is SQL: a column list, an SQL constant. Never a value from outside.
         public mutating func appendInterpolation(raw sql: String) { text += sql }
 
         /// Another statement's text and values, its parameters numbered on from this one's.
