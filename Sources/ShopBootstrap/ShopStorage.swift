@@ -73,7 +73,7 @@ public struct ShopStorage: Sendable {
     /// The repositories over a SQLite database and the catalog in it.
     public static func sqlite(_ database: SQLiteDatabase, catalog: SQLiteCatalogRepository) -> ShopStorage {
         var storage = ShopStorage(
-            catalog: catalog, orders: SQLiteOrderRepository(database: database, currency: catalog.shop.currency),
+            catalog: catalog, orders: SQLOrderRepository(database: database, currency: catalog.shop.currency),
             stock: SQLStockRepository(database: database),
             carts: SQLCartRepository(database: database), wallets: SQLWalletRepository(database: database),
             profiles: SQLAccountProfileRepository(database: database), identities: SQLIdentityDirectory(database: database),
@@ -84,7 +84,7 @@ public struct ShopStorage: Sendable {
             signInCodes: SQLSignInCodes(database: database), logins: SQLLogins(database: database),
             openIDStates: SQLOpenIDStates(database: database), admins: SQLAccountAdmins(database: database),
             terminalSignIns: SQLTerminalSignIns(database: database), wakeups: FileSignInWakeups(besideDatabase: database.path),
-            discounts: SQLiteDiscountCodes(database: database), subscriptions: SQLSubscriptions(database: database),
+            discounts: SQLDiscountCodes(database: database), subscriptions: SQLSubscriptions(database: database),
             clockStore: SQLShopClock(database: database), place: database.path, didImport: catalog.didImport, warnings: database.warnings,
             postgres: nil
         )
@@ -95,7 +95,7 @@ public struct ShopStorage: Sendable {
     /// The repositories over a PostgreSQL database and the catalog in it.
     public static func postgres(_ database: PostgresDatabase, catalog: PostgresCatalogRepository) -> ShopStorage {
         ShopStorage(
-            catalog: catalog, orders: PostgresOrderRepository(database: database, currency: catalog.shop.currency),
+            catalog: catalog, orders: SQLOrderRepository(database: database, currency: catalog.shop.currency),
             stock: SQLStockRepository(database: database),
             carts: SQLCartRepository(database: database), wallets: SQLWalletRepository(database: database),
             profiles: SQLAccountProfileRepository(database: database), identities: SQLIdentityDirectory(database: database),
@@ -106,7 +106,7 @@ public struct ShopStorage: Sendable {
             signInCodes: SQLSignInCodes(database: database), logins: SQLLogins(database: database),
             openIDStates: SQLOpenIDStates(database: database), admins: SQLAccountAdmins(database: database),
             terminalSignIns: SQLTerminalSignIns(database: database), wakeups: PostgresSignInWakeups(database: database),
-            discounts: PostgresDiscountCodes(database: database), subscriptions: SQLSubscriptions(database: database),
+            discounts: SQLDiscountCodes(database: database), subscriptions: SQLSubscriptions(database: database),
             clockStore: SQLShopClock(database: database), place: database.location.description, didImport: false, warnings: [],
             postgres: database
         )

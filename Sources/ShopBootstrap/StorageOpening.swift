@@ -2,6 +2,7 @@ import Foundation
 import ShopBundledCatalog
 import ShopModels
 import StoragePostgres
+import StorageRows
 import StorageSQLite
 import SystemPackage
 
@@ -207,7 +208,7 @@ extension ShopStorage {
             do {
                 let database = try SQLiteDatabase.openReadOnly(path: path, busyTimeout: 3)
                 guard let catalog = try SQLiteCatalogRepository.stored(database: database) else { return [] }
-                return try await SQLiteOrderRepository(database: database, currency: catalog.shop.currency).orders(
+                return try await SQLOrderRepository(database: database, currency: catalog.shop.currency).orders(
                     customer: customer, offset: 0, limit: limit)
             } catch {
                 let problem = SQLiteDatabaseError.from(error, path: path)
@@ -219,7 +220,7 @@ extension ShopStorage {
             defer { database.close() }
             do {
                 let catalog = try await PostgresCatalogRepository.open(database: database)
-                return try await PostgresOrderRepository(database: database, currency: catalog.shop.currency).orders(
+                return try await SQLOrderRepository(database: database, currency: catalog.shop.currency).orders(
                     customer: customer, offset: 0, limit: limit)
             } catch {
                 throw StorageOpenFailure(.io, "\(error)")

@@ -54,7 +54,12 @@ struct BlockingPostgresConnection: SQLConnection {
             case .blob(let bytes): try bindings.append(bytes)
             }
         }
-        return try connection.query(PostgresQuery(unsafeSQL: statement.text, binds: bindings), logger: PostgresDatabase.quiet).wait()
+        do {
+            return try connection.query(PostgresQuery(unsafeSQL: statement.text, binds: bindings), logger: PostgresDatabase.quiet).wait()
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
+            // A broken unique constraint as both databases name it.
+            throw SQLUniqueViolation(error.serverInfo?[.message] ?? "a unique constraint")
+        }
     }
 
     static func value(_ cell: PostgresCell) throws -> SQLValue {

@@ -16,8 +16,9 @@ public enum SQLAccess: Sendable {
     case read
     /// One transaction, synced to disk at its commit: orders, stock, charges.
     case write
-    /// A write that one statement makes atomic: one transaction on SQLite; on PostgreSQL the statement commits on its
-    /// own, without BEGIN and COMMIT, two round trips fewer. A body of two statements must not use this.
+    /// A write that one statement makes atomic: one transaction on SQLite; on PostgreSQL each statement commits on its
+    /// own, without BEGIN and COMMIT, two round trips fewer. A body whose writes must stand or fall together must not
+    /// use this; one that writes once and then reads may.
     case writeOneStatement
     /// A write a crash of the machine may lose and the shopper would not mind (a cart), done the cheapest way: SQLite
     /// commits its transaction without syncing it; PostgreSQL runs each statement on its own, without BEGIN and
@@ -62,4 +63,19 @@ extension SQLConnection {
         case .postgres: " FOR UPDATE"
         }
     }
+
+    /// The next number of `table`'s `sequence` column: SQLite's one writer counts on from the highest; PostgreSQL's
+    /// sequence `name` hands each transaction its own.
+    public func nextSequence(of table: String, sequence name: String) throws -> Int {
+        switch dialect {
+        case .sqlite: try value("SELECT coalesce(max(sequence), 0) + 1 FROM \(raw: table)") ?? 1
+        case .postgres: try value("SELECT nextval(\(name))") ?? 1
+        }
+    }
+}
+
+/// A statement broke a unique constraint: on PostgreSQL, another host wrote the same key first.
+public struct SQLUniqueViolation: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }

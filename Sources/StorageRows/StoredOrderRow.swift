@@ -69,18 +69,17 @@ public struct StoredOrderRow: Decodable, Sendable {
 
     /// What a placed order's `INSERT` writes, column by column, but `number` and `sequence`, which each database
     /// numbers its own way; with the token it was charged with and whom its mail goes to.
-    public func placedColumns(tokenID: String, contact: Contact) -> [(column: String, value: StoredValue)] {
+    public func placedColumns(tokenID: String, contact: Contact) -> [(column: String, value: SQLValue)] {
         [
-            ("idempotency_key", .text(idempotencyKey)), ("status", .text(status)), ("placed_at", .real(placedAt)), ("currency", .text(currency)),
-            ("subtotal", .integer(subtotal)), ("shipping", .integer(shipping)), ("tax", .integer(tax)), ("token_id", .text(tokenID)),
-            ("payment_description", .text(paymentDescription)), ("shipping_method", .text(shippingMethod)),
-            ("shipping_method_id", .text(shippingMethodId)), ("ship_to", .text(shipTo)),
-            ("customer", .text(customer)), ("payment_reference", .text(paymentReference)),
-            ("email", .text(contact.email.isEmpty ? nil : contact.email)), ("email_name", .text(contact.name)),
-            ("tax_rule", .text(taxRule)), ("tax_label", .text(taxLabel)), ("tax_rate", .integer(Int64(taxRate))),
-            ("tax_jurisdiction", .text(taxJurisdiction)), ("discount_code", .text(discountCode)),
-            ("discount_goods", .integer(discountGoods)), ("discount_shipping", .integer(discountShipping)),
-            ("discount_shares", .text(discountShares)),
+            ("idempotency_key", idempotencyKey.sqlValue), ("status", status.sqlValue), ("placed_at", placedAt.sqlValue),
+            ("currency", currency.sqlValue), ("subtotal", subtotal.sqlValue), ("shipping", shipping.sqlValue), ("tax", tax.sqlValue),
+            ("token_id", tokenID.sqlValue), ("payment_description", paymentDescription.sqlValue), ("shipping_method", shippingMethod.sqlValue),
+            ("shipping_method_id", shippingMethodId.sqlValue), ("ship_to", shipTo.sqlValue), ("customer", customer.sqlValue),
+            ("payment_reference", paymentReference.sqlValue), ("email", (contact.email.isEmpty ? nil : contact.email).sqlValue),
+            ("email_name", contact.name.sqlValue), ("tax_rule", taxRule.sqlValue), ("tax_label", taxLabel.sqlValue),
+            ("tax_rate", taxRate.sqlValue), ("tax_jurisdiction", taxJurisdiction.sqlValue), ("discount_code", discountCode.sqlValue),
+            ("discount_goods", discountGoods.sqlValue), ("discount_shipping", discountShipping.sqlValue),
+            ("discount_shares", discountShares.sqlValue),
         ]
     }
 
@@ -114,11 +113,4 @@ public struct StoredOrderRow: Decodable, Sendable {
             discount: AppliedDiscount(stored: discountCode, shares: discountShares, shipping: discountShipping, currency: totals.total.currency)
         )
     }
-}
-
-/// One column's value as both databases take it.
-public enum StoredValue: Sendable, Equatable {
-    case text(String?)
-    case integer(Int64)
-    case real(Double)
 }

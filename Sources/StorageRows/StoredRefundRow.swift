@@ -2,8 +2,8 @@ import Foundation
 import ShopModels
 import ShopPorts
 
-/// A row of `refund` (with its order's charge key) as both databases keep it; each adapter reads it its own way and
-/// builds the `FiledRefund` here. Decodable by the columns' names in camel case.
+/// A row of `refund` (with its order's charge key) as both databases keep it, decoded by the columns' names in camel
+/// case; the `FiledRefund` is built here.
 public struct StoredRefundRow: Decodable, Sendable {
     public var id: String
     public var orderNumber: String
@@ -18,25 +18,6 @@ public struct StoredRefundRow: Decodable, Sendable {
     public var state: String
     public var providerReference: String?
     public var failure: String?
-
-    public init(
-        id: String, orderNumber: String, chargeKey: String, kind: String, amount: Int64, currency: String, reason: String, restock: String,
-        actor: String, filedAt: Double, state: String, providerReference: String?, failure: String?
-    ) {
-        self.id = id
-        self.orderNumber = orderNumber
-        self.chargeKey = chargeKey
-        self.kind = kind
-        self.amount = amount
-        self.currency = currency
-        self.reason = reason
-        self.restock = restock
-        self.actor = actor
-        self.filedAt = filedAt
-        self.state = state
-        self.providerReference = providerReference
-        self.failure = failure
-    }
 
     /// The columns to select, `refund` joined with `orders`, in either database.
     public static let columns = """

@@ -17,7 +17,7 @@ public struct TestStack: Sendable {
     public var catalog: any CatalogRepository
     /// The shop's SQLite storage, in memory: the bundled catalog imported, with its stock.
     public var database: SQLiteDatabase
-    public var orders: SQLiteOrderRepository
+    public var orders: SQLOrderRepository
     public var processor: SandboxProcessor
     /// Every customer's cards and addresses; the guest starts with the sandbox test cards and contacts.
     public var wallets: InMemoryWalletRepository
@@ -63,7 +63,7 @@ public struct TestStack: Sendable {
     ) {
         let ids = IDGenerator.sequential(prefix: "id")
         let database = Fixtures.bundledShop()
-        let orders = SQLiteOrderRepository(database: database, currency: Fixtures.bundledCatalog.shop.currency)
+        let orders = SQLOrderRepository(database: database, currency: Fixtures.bundledCatalog.shop.currency)
         let processor = SandboxProcessor(clock: clock, latency: latency, ids: IDGenerator.sequential(prefix: "vault"))
         self.catalog = catalog ?? Fixtures.bundledCatalog(in: database)
         self.database = database
@@ -97,7 +97,7 @@ public struct TestStack: Sendable {
         let database = try SQLiteDatabase.inMemory()
         stack.catalog = try SQLiteCatalogRepository.open(database: database, catalogData: try Fixtures.catalogJSON(catalog), source: "test catalog")
         stack.database = database
-        stack.orders = SQLiteOrderRepository(database: database, currency: catalog.shop.currency)
+        stack.orders = SQLOrderRepository(database: database, currency: catalog.shop.currency)
         stack.merchantBackend = LiveMerchantBackend(
             processor: stack.processor, orders: stack.orders, dates: Fixtures.fixedDates, subscriptions: SQLSubscriptions(database: database))
         return stack
@@ -108,7 +108,7 @@ public struct TestStack: Sendable {
             catalog: catalog, orderHistory: orders, paymentAuthorization: paymentAuthorization,
             paymentProvider: paymentProvider, merchantBackend: merchantBackend, featureFlags: flags, ids: ids,
             carts: carts, accounts: accounts, qrCodes: qrCodes, clock: clock, backOffice: backOffice, console: console,
-            catalogDesk: catalogDesk, discounts: SQLiteDiscountCodes(database: database),
+            catalogDesk: catalogDesk, discounts: SQLDiscountCodes(database: database),
             subscriptions: ShopperSubscriptions(store: SQLSubscriptions(database: database), dates: Fixtures.fixedDates)
         )
     }

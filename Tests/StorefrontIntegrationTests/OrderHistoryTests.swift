@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import ShopModels
 import ShopPorts
+import StorageRows
 import StorageSQLite
 import StorefrontTesting
 import Testing
@@ -71,7 +72,7 @@ struct OrderHistoryTests {
             try db.execute(sql: "DROP TABLE order_event; DELETE FROM grdb_migrations WHERE identifier = 'v8-order-events'")
         }
         let upgraded = try SQLiteDatabase.open(directory: fixture.directory)
-        let orders = SQLiteOrderRepository(database: upgraded, currency: .usd)
+        let orders = SQLOrderRepository(database: upgraded, currency: .usd)
         let placed = OrderEvent(at: placedAt, actor: .shopper("local:jane"), change: .placed(total: draft.totals.total))
         #expect(try await orders.events(orderNumber: paid.number) == [placed, OrderEvent(at: placedAt, actor: .provider, change: .charged)])
         #expect(try await orders.events(orderNumber: open.number) == [placed])

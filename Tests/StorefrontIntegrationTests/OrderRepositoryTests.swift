@@ -19,7 +19,7 @@ enum OrderRepositoryKind: String, CaseIterable, CustomTestStringConvertible {
 
     func make() async throws -> any LiveBackOffice.Orders {
         switch self {
-        case .sqliteInMemory: return SQLiteOrderRepository(database: Fixtures.bundledShop(), currency: .usd)
+        case .sqliteInMemory: return SQLOrderRepository(database: Fixtures.bundledShop(), currency: .usd)
         case .sqlite: return try SQLiteFixture().orders
         case .postgres: return try await PostgresStockFixture().orders
         }
@@ -31,12 +31,12 @@ struct SQLiteFixture {
     let directory = TemporaryDirectory.make()
     let database: SQLiteDatabase
     let sqliteCatalog: SQLiteCatalogRepository
-    let sqliteOrders: SQLiteOrderRepository
+    let sqliteOrders: SQLOrderRepository
 
     init() throws {
         database = try SQLiteDatabase.open(directory: directory)
         sqliteCatalog = try SQLiteCatalogRepository.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
-        sqliteOrders = SQLiteOrderRepository(database: database, currency: .usd)
+        sqliteOrders = SQLOrderRepository(database: database, currency: .usd)
     }
 
     /// A sandbox stack over this database's catalog whose backend keeps orders here.
@@ -127,7 +127,7 @@ extension SQLiteFixture: StockedOrderRepository {
     var providerEvents: any ProviderEvents { SQLProviderEvents(database: database) }
     var outbox: any MailOutbox { SQLOutbox(database: database) }
     func anotherBuyer() throws -> any LiveBackOffice.Orders {
-        SQLiteOrderRepository(database: try SQLiteDatabase.open(directory: directory), currency: .usd)
+        SQLOrderRepository(database: try SQLiteDatabase.open(directory: directory), currency: .usd)
     }
 }
 
@@ -135,12 +135,12 @@ extension SQLiteFixture: StockedOrderRepository {
 struct PostgresStockFixture: StockedOrderRepository {
     let server: PostgresFixture
     let postgresCatalog: PostgresCatalogRepository
-    let postgresOrders: PostgresOrderRepository
+    let postgresOrders: SQLOrderRepository
 
     init() async throws {
         server = try await PostgresFixture()
         postgresCatalog = try await server.importing(try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled"))
-        postgresOrders = PostgresOrderRepository(database: server.database, currency: .usd)
+        postgresOrders = SQLOrderRepository(database: server.database, currency: .usd)
     }
 
     var orders: any LiveBackOffice.Orders { postgresOrders }
@@ -149,7 +149,7 @@ struct PostgresStockFixture: StockedOrderRepository {
     var outbox: any MailOutbox { SQLOutbox(database: server.database) }
     func stock(_ id: String) throws -> (onHand: Int, reserved: Int, sold: Int) { try server.stock(id) }
     func execute(_ sql: String) throws { _ = try server.rows(sql) }
-    func anotherBuyer() throws -> any LiveBackOffice.Orders { PostgresOrderRepository(database: try server.anotherClient(), currency: .usd) }
+    func anotherBuyer() throws -> any LiveBackOffice.Orders { SQLOrderRepository(database: try server.anotherClient(), currency: .usd) }
 }
 
 enum StockedRepositoryKind: String, CaseIterable, CustomTestStringConvertible {

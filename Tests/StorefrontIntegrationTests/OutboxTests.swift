@@ -64,7 +64,7 @@ struct OutboxTests {
 
     @Test func failuresAreTriedAgainLaterDoublingThenGivenUp() async throws {
         let database = Fixtures.bundledShop()
-        let (orders, outbox) = (SQLiteOrderRepository(database: database, currency: .usd), SQLOutbox(database: database))
+        let (orders, outbox) = (SQLOrderRepository(database: database, currency: .usd), SQLOutbox(database: database))
         let order = try await orders.begin(
             Drafts.draft("mug-stdout", name: "stdout Mug", quantity: 1), idempotencyKey: "k", tokenID: "t", paymentDescription: "Visa",
             placedAt: placedAt)

@@ -57,7 +57,7 @@ struct PostgresCommandTests {
         let fixture = try await PostgresFixture()
         let catalog = try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled")
         let repository = try await fixture.importing(catalog)
-        let orders = PostgresOrderRepository(database: fixture.database, currency: .usd)
+        let orders = SQLOrderRepository(database: fixture.database, currency: .usd)
         let order = try await orders.begin(
             Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 2), idempotencyKey: "k", tokenID: "t", paymentDescription: "Visa",
             placedAt: Date())

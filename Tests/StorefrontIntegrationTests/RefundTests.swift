@@ -3,6 +3,7 @@ import ShopApplication
 import ShopModels
 import ShopPorts
 import ShopSandbox
+import StorageRows
 import StorageSQLite
 import StorefrontTesting
 import Testing
@@ -164,7 +165,7 @@ struct RefundTests {
     }
 
     @Test func aShopperCannotCancelAnotherShoppersOrder() async throws {
-        let orders = SQLiteOrderRepository(database: Fixtures.bundledShop(), currency: .usd)
+        let orders = SQLOrderRepository(database: Fixtures.bundledShop(), currency: .usd)
         let processor = SandboxProcessor()
         let order = try await paidOrder(orders, processor: processor)
         await #expect(throws: BackOfficeError.change(.notFound(order.number))) {

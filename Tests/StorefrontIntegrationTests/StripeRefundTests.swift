@@ -16,7 +16,7 @@ struct StripeRefundTests {
     let placedAt = Date(timeIntervalSince1970: 1_795_339_800)
 
     /// A paid order, charged on Stripe under its own key; its PaymentIntent's id is filed in `references`.
-    func paidOrder(_ orders: SQLiteOrderRepository, _ provider: StripePaymentProvider, _ processor: StripeChargeProcessor, key: String) async throws
+    func paidOrder(_ orders: SQLOrderRepository, _ provider: StripePaymentProvider, _ processor: StripeChargeProcessor, key: String) async throws
         -> Order
     {
         let draft = Drafts.draft("hoodie-root", name: "root Hoodie", quantity: 2)
@@ -47,7 +47,7 @@ struct StripeRefundTests {
             upstream: server.base, rules: fault == "none" ? [] : ["POST:^/v1/refunds$:1:\(fault)"], honoursIdempotencyKeys: fault == "after-no-retry")
         let references = InMemoryProviderReferences()
         let database = Fixtures.bundledShop()
-        let orders = SQLiteOrderRepository(database: database, currency: .usd)
+        let orders = SQLOrderRepository(database: database, currency: .usd)
         let key = "order-refund-\(fault)"
         try await StripeAdapterTests.withStripe(base: proxy.base, references: references) { provider, processor, _ in
             let order = try await paidOrder(orders, provider, processor, key: key)
@@ -77,7 +77,7 @@ struct StripeRefundTests {
         let proxy = try StripeFaultProxy(upstream: server.base, rules: ["POST:^/v1/refunds$:1:pending"])
         let references = InMemoryProviderReferences()
         let database = Fixtures.bundledShop()
-        let orders = SQLiteOrderRepository(database: database, currency: .usd)
+        let orders = SQLOrderRepository(database: database, currency: .usd)
         try await StripeAdapterTests.withStripe(base: proxy.base, references: references) { provider, processor, _ in
             let order = try await paidOrder(orders, provider, processor, key: "order-refund-pending")
             let office = LiveBackOffice(
@@ -111,7 +111,7 @@ struct StripeRefundTests {
         let proxy = try StripeFaultProxy(upstream: server.base, rules: ["POST:^/v1/refunds$:1:before-no-retry"], honoursIdempotencyKeys: true)
         let references = InMemoryProviderReferences()
         let database = Fixtures.bundledShop()
-        let orders = SQLiteOrderRepository(database: database, currency: .usd)
+        let orders = SQLOrderRepository(database: database, currency: .usd)
         try await StripeAdapterTests.withStripe(base: proxy.base, references: references) { provider, processor, _ in
             let order = try await paidOrder(orders, provider, processor, key: "order-refund-5xx")
             let office = LiveBackOffice(orders: orders, processor: processor, dates: Fixtures.fixedDates, currency: .usd)
@@ -141,7 +141,7 @@ struct StripeRefundTests {
         let proxy = try StripeFaultProxy(upstream: server.base, rules: ["POST:^/v1/refunds$:1:forbidden"])
         let references = InMemoryProviderReferences()
         let database = Fixtures.bundledShop()
-        let orders = SQLiteOrderRepository(database: database, currency: .usd)
+        let orders = SQLOrderRepository(database: database, currency: .usd)
         try await StripeAdapterTests.withStripe(base: proxy.base, references: references) { provider, processor, _ in
             let order = try await paidOrder(orders, provider, processor, key: "order-refund-refused")
             let office = LiveBackOffice(orders: orders, processor: processor, dates: Fixtures.fixedDates, currency: .usd)

@@ -22,7 +22,7 @@ struct StripeWebhookTests {
     /// The shop's side: orders in an in-memory database, records in memory, the listener on a loopback port, and each event as it is applied.
     final class Shop: Sendable, LiveObject {
         let database = Fixtures.bundledShop()
-        let orders: SQLiteOrderRepository
+        let orders: SQLOrderRepository
         let references: InMemoryProviderReferences
         let events: SQLProviderEvents
         let outcomes: AsyncStream<ProviderEventDesk.Outcome>
@@ -33,7 +33,7 @@ struct StripeWebhookTests {
 
         init(client: StripeClient, processor: StripeChargeProcessor, references shared: InMemoryProviderReferences) async throws {
             references = shared
-            orders = SQLiteOrderRepository(database: database, currency: .usd)
+            orders = SQLOrderRepository(database: database, currency: .usd)
             events = SQLProviderEvents(database: database)
             let desk = ProviderEventDesk(
                 webhook: StripeWebhook(secrets: [StripeWebhookTests.secret], client: client, references: shared), events: events,

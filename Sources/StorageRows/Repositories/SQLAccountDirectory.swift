@@ -72,7 +72,8 @@ public struct SQLAccountDirectory: AccountDirectory {
                 """)
             guard let owner, owner != accountID else { return owner == nil ? .notLinked : nil }
             // The account it leaves, locked with its ways in: a way in linked to it meanwhile makes it a real account.
-            let others = try connection.rows("SELECT 1 FROM account_way_in WHERE account = \(owner) AND removed_at IS NULL\(raw: connection.forUpdate)")
+            let others = try connection.rows(
+                "SELECT 1 FROM account_way_in WHERE account = \(owner) AND removed_at IS NULL\(raw: connection.forUpdate)")
             let verified = try connection.row(
                 "SELECT 1 FROM account WHERE customer = \(owner) AND email_verified_at IS NOT NULL\(raw: connection.forUpdate)")
             guard others.count == 1, verified == nil else { return .reachesAnotherAccount(owner) }
@@ -140,11 +141,13 @@ public struct SQLAccountDirectory: AccountDirectory {
         do {
             moved = try await database.run(.write) { connection in
                 for id in [from, into] where try !Self.exists(id, on: connection) { return .failure(.noSuchAccount(id)) }
-                _ = try connection.rows("SELECT customer FROM account WHERE customer IN \(list: [from, into]) ORDER BY customer\(raw: connection.forUpdate)")
+                _ = try connection.rows(
+                    "SELECT customer FROM account WHERE customer IN \(list: [from, into]) ORDER BY customer\(raw: connection.forUpdate)")
                 var counts: [MergeCount] = []
                 for (what, sql) in AccountMerge.statements {
                     let text = AccountMerge.bound(sql, from: "$1", into: "$2")
-                    let moved = try connection.execute(SQLStatement(text: text, values: text.contains("$2") ? [.text(from), .text(into)] : [.text(from)]))
+                    let moved = try connection.execute(
+                        SQLStatement(text: text, values: text.contains("$2") ? [.text(from), .text(into)] : [.text(from)]))
                     if !what.isEmpty { counts.append(MergeCount(what: what, count: moved)) }
                 }
                 return .success(counts)

@@ -16,7 +16,7 @@ public final class SQLChargeLedger: ChargeLedger {
     }
 
     public func record(_ charge: LedgerCharge) async throws -> LedgerCharge {
-        try await database.run(.write) { connection in
+        try await database.run(.writeOneStatement) { connection in
             let inserted = try connection.execute(
                 """
                 INSERT INTO sandbox_charge (idempotency_key, token_id, amount, currency, outcome)

@@ -16,11 +16,7 @@ public final class SQLOutbox: MailOutbox {
         guard let row = try connection.row("SELECT email, email_name FROM orders WHERE number = \(orderNumber)"),
             let email: String = try row["email"], !email.isEmpty
         else { return }
-        let sequence: Int =
-            switch connection.dialect {
-            case .sqlite: try connection.value("SELECT coalesce(max(sequence), 0) + 1 FROM outbox") ?? 1
-            case .postgres: try connection.value("SELECT nextval('outbox_sequence')") ?? 1
-            }
+        let sequence = try connection.nextSequence(of: "outbox", sequence: "outbox_sequence")
         let id = OutboxEntry.id(sequence: sequence)
         let install: String = try connection.value("SELECT id FROM shop_install") ?? "shop"
         try connection.execute(

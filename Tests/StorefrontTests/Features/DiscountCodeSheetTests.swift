@@ -2,6 +2,7 @@ import Foundation
 import ShopModels
 import ShopPorts
 import SnapshotTesting
+import StorageRows
 import StorageSQLite
 import StorefrontCore
 import StorefrontTesting
@@ -19,7 +20,7 @@ struct DiscountCodeSheetTests {
     {
         var stack = TestStack()
         if let provider { stack.paymentProvider = provider }
-        let discounts = SQLiteDiscountCodes(database: stack.database)
+        let discounts = SQLDiscountCodes(database: stack.database)
         for code in codes { try await discounts.create(code, at: Fixtures.fixedDates.now()) }
         let driver = await ScriptedDriver(stack: stack, size: size)
         try await driver.press("a,c,enter,down,down,down,down")
@@ -51,7 +52,7 @@ struct DiscountCodeSheetTests {
         let number = try #require(driver.state.confirmation?.orderNumber)
         let order = try #require(try await driver.stack.orders.order(number: number))
         #expect(order.discount?.code == "LAUNCH10" && order.totals.discount.minorUnits == 640 && order.totals.total.minorUnits == 6_178)
-        let uses = try await SQLiteDiscountCodes(database: driver.stack.database).uses(of: "LAUNCH10", customer: order.customerID)
+        let uses = try await SQLDiscountCodes(database: driver.stack.database).uses(of: "LAUNCH10", customer: order.customerID)
         #expect(uses == (1, 1))
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import ShopModels
 import ShopPorts
 import SnapshotTesting
+import StorageRows
 import StorageSQLite
 import StorefrontCore
 import StorefrontTesting
@@ -55,7 +56,7 @@ struct DiscountConsoleTests {
         #expect(admin.frameText.contains("SPRING") && admin.frameText.contains("15% off"))
 
         try await admin.press("p")
-        let discounts = SQLiteDiscountCodes(database: shopStack.database)
+        let discounts = SQLDiscountCodes(database: shopStack.database)
         #expect(try await discounts.code("SPRING")?.isPaused == true)
         #expect(admin.frameText.contains("1 code, 1 paused"))
         try await admin.press("p")
@@ -71,7 +72,7 @@ struct DiscountConsoleTests {
     }
 
     @Test func anUnusedCodeIsDeleted() async throws {
-        let discounts = SQLiteDiscountCodes(database: shopStack.database)
+        let discounts = SQLDiscountCodes(database: shopStack.database)
         try await discounts.create(DiscountCode(code: "GONE", kind: .freeShipping), at: Fixtures.fixedDates.now())
         let admin = await console()
         try await admin.press("5,x")
@@ -82,7 +83,7 @@ struct DiscountConsoleTests {
 
     @Test("discount codes at 80x24, 40x12 and 200x60", arguments: SnapshotTests.sizes)
     func snapshot(size: Size) async throws {
-        let discounts = SQLiteDiscountCodes(database: shopStack.database)
+        let discounts = SQLDiscountCodes(database: shopStack.database)
         let usd = Currency.usd
         for code in [
             DiscountCode(code: "LAUNCH-10", kind: .percentage(basisPoints: 1_000), totalUses: 100, usesPerCustomer: 1),
