@@ -3,9 +3,8 @@ import ShopModels
 import ShopPorts
 
 /// A row of `orders` as both databases keep it: what an order is placed with, how it is read back, and the `Order` it
-/// is. Both adapters write `placedColumns` and decode the row by its columns' names (GRDB for SQLite,
-/// `PostgresRowDecoder` for PostgreSQL), and the in-memory orders are built here too, so a stored field is added in
-/// this file, the model and each database's migration, and nowhere else.
+/// is. `SQLOrderRepository` writes `placedColumns` and reads every row by its columns' names (`SELECT *`), so a stored
+/// field is added in this file, the model, and a schema step, and nowhere else.
 public struct StoredOrderRow: Decodable, Sendable {
     public var number: String
     public var idempotencyKey: String

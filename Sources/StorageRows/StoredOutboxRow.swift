@@ -2,7 +2,7 @@ import Foundation
 import ShopModels
 import ShopPorts
 
-/// An `outbox` row as both databases keep it.
+/// An `outbox` row as both databases keep it, decoded by the columns' names in camel case.
 public struct StoredOutboxRow: Decodable, Sendable {
     public var id: String
     public var orderNumber: String
@@ -18,26 +18,7 @@ public struct StoredOutboxRow: Decodable, Sendable {
     public var lastError: String?
     public var sentAt: Double?
 
-    public init(
-        id: String, orderNumber: String, kind: String, eventSequence: Int, recipient: String, recipientName: String, messageId: String,
-        createdAt: Double, state: String, attempts: Int, nextAttemptAt: Double, lastError: String?, sentAt: Double?
-    ) {
-        self.id = id
-        self.orderNumber = orderNumber
-        self.kind = kind
-        self.eventSequence = eventSequence
-        self.recipient = recipient
-        self.recipientName = recipientName
-        self.messageId = messageId
-        self.createdAt = createdAt
-        self.state = state
-        self.attempts = attempts
-        self.nextAttemptAt = nextAttemptAt
-        self.lastError = lastError
-        self.sentAt = sentAt
-    }
-
-    /// The columns in the order `init` takes them.
+    /// The columns every read selects.
     public static let columns =
         "id, order_number, kind, event_sequence, recipient, recipient_name, message_id, created_at, state, attempts, next_attempt_at, last_error, sent_at"
 
