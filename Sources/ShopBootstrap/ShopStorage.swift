@@ -72,43 +72,39 @@ public struct ShopStorage: Sendable {
 
     /// The repositories over a SQLite database and the catalog in it.
     public static func sqlite(_ database: SQLiteDatabase, catalog: SQLiteCatalogRepository) -> ShopStorage {
-        var storage = ShopStorage(
-            catalog: catalog, orders: SQLOrderRepository(database: database, currency: catalog.shop.currency),
-            stock: SQLStockRepository(database: database),
-            carts: SQLCartRepository(database: database), wallets: SQLWalletRepository(database: database),
-            profiles: SQLAccountProfileRepository(database: database), identities: SQLIdentityDirectory(database: database),
-            ledger: SQLChargeLedger(database: database), outbox: SQLOutbox(database: database),
-            providerEvents: SQLProviderEvents(database: database), references: SQLProviderReferences(database: database),
-            tokens: SQLAPITokenRepository(database: database), idempotency: SQLIdempotencyRepository(database: database),
-            catalogEditor: SQLiteCatalogEditor(database: database, shop: catalog.shop), accounts: SQLAccountDirectory(database: database),
-            signInCodes: SQLSignInCodes(database: database), logins: SQLLogins(database: database),
-            openIDStates: SQLOpenIDStates(database: database), admins: SQLAccountAdmins(database: database),
-            terminalSignIns: SQLTerminalSignIns(database: database), wakeups: FileSignInWakeups(besideDatabase: database.path),
-            discounts: SQLDiscountCodes(database: database), subscriptions: SQLSubscriptions(database: database),
-            clockStore: SQLShopClock(database: database), place: database.path, didImport: catalog.didImport, warnings: database.warnings,
-            postgres: nil
-        )
+        var storage = shared(
+            database, catalog: catalog, catalogEditor: SQLiteCatalogEditor(database: database, shop: catalog.shop),
+            wakeups: FileSignInWakeups(besideDatabase: database.path), place: database.path)
+        storage.didImport = catalog.didImport
+        storage.warnings = database.warnings
         storage.sqlite = database
         return storage
     }
 
     /// The repositories over a PostgreSQL database and the catalog in it.
     public static func postgres(_ database: PostgresDatabase, catalog: PostgresCatalogRepository) -> ShopStorage {
+        var storage = shared(
+            database, catalog: catalog, catalogEditor: PostgresCatalogEditor(database: database, shop: catalog.shop),
+            wakeups: PostgresSignInWakeups(database: database), place: database.location.description)
+        storage.postgres = database
+        return storage
+    }
+
+    /// Every repository written once for both databases, over `database`, beside the catalog and what else is each one's own.
+    private static func shared(
+        _ database: any SQLDatabase, catalog: any CatalogRepository, catalogEditor: any CatalogEditing, wakeups: any SignInWakeups, place: String
+    ) -> ShopStorage {
         ShopStorage(
             catalog: catalog, orders: SQLOrderRepository(database: database, currency: catalog.shop.currency),
-            stock: SQLStockRepository(database: database),
-            carts: SQLCartRepository(database: database), wallets: SQLWalletRepository(database: database),
-            profiles: SQLAccountProfileRepository(database: database), identities: SQLIdentityDirectory(database: database),
-            ledger: SQLChargeLedger(database: database), outbox: SQLOutbox(database: database),
+            stock: SQLStockRepository(database: database), carts: SQLCartRepository(database: database),
+            wallets: SQLWalletRepository(database: database), profiles: SQLAccountProfileRepository(database: database),
+            identities: SQLIdentityDirectory(database: database), ledger: SQLChargeLedger(database: database), outbox: SQLOutbox(database: database),
             providerEvents: SQLProviderEvents(database: database), references: SQLProviderReferences(database: database),
             tokens: SQLAPITokenRepository(database: database), idempotency: SQLIdempotencyRepository(database: database),
-            catalogEditor: PostgresCatalogEditor(database: database, shop: catalog.shop), accounts: SQLAccountDirectory(database: database),
-            signInCodes: SQLSignInCodes(database: database), logins: SQLLogins(database: database),
-            openIDStates: SQLOpenIDStates(database: database), admins: SQLAccountAdmins(database: database),
-            terminalSignIns: SQLTerminalSignIns(database: database), wakeups: PostgresSignInWakeups(database: database),
-            discounts: SQLDiscountCodes(database: database), subscriptions: SQLSubscriptions(database: database),
-            clockStore: SQLShopClock(database: database), place: database.location.description, didImport: false, warnings: [],
-            postgres: database
-        )
+            catalogEditor: catalogEditor, accounts: SQLAccountDirectory(database: database), signInCodes: SQLSignInCodes(database: database),
+            logins: SQLLogins(database: database), openIDStates: SQLOpenIDStates(database: database), admins: SQLAccountAdmins(database: database),
+            terminalSignIns: SQLTerminalSignIns(database: database), wakeups: wakeups, discounts: SQLDiscountCodes(database: database),
+            subscriptions: SQLSubscriptions(database: database), clockStore: SQLShopClock(database: database), place: place, didImport: false,
+            warnings: [], postgres: nil)
     }
 }
