@@ -62,6 +62,8 @@ public struct Order: Hashable, Sendable, Identifiable {
     public var taxCharged: TaxPolicy
     /// The code the order used and what it took off each line and the shipping; nil for none.
     public var discount: AppliedDiscount?
+    /// A subscription's renewal, not a first purchase.
+    public var isRenewal = false
 
     public var id: String { number }
 

@@ -88,6 +88,8 @@ public enum Schema {
             Step("v34-code-guesses", both: SignInCodesMigration.guessesAcrossCodes),
             // How far the shop's clock runs ahead (`storefront clock`).
             Step("v35-shop-clock", both: ShopClockMigration.statements),
+            // Whether an order is a subscription's renewal, for its receipt and the merchant's lists.
+            Step("v36-order-renewal", both: ["ALTER TABLE orders ADD COLUMN renewal {bool} NOT NULL DEFAULT {false}"]),
         ]
 
     /// The merchant's record of every product, whatever its status, and the history of its changes (v21).

@@ -30,6 +30,8 @@ public struct StoredOrderRow: Decodable, Sendable {
     public var discountGoods: Int64
     public var discountShipping: Int64
     public var discountShares: String?
+    /// A subscription's renewal: charged by the renewal worker, or a missed one its subscriber paid on the sheet.
+    public var renewal: Bool
 
     /// What an order charged, in SQL both databases run: tax included in prices (VAT) is already in the other two.
     public static let chargedTotalSQL =
@@ -64,6 +66,7 @@ public struct StoredOrderRow: Decodable, Sendable {
         discountGoods = draft.discount?.goods.minorUnits ?? 0
         discountShipping = draft.discount?.shipping.minorUnits ?? 0
         discountShares = draft.discount?.sharesDocument
+        renewal = draft.offSession || draft.renews != nil
     }
 
     /// What a placed order's `INSERT` writes, column by column, but `number` and `sequence`, which each database
@@ -78,7 +81,7 @@ public struct StoredOrderRow: Decodable, Sendable {
             ("email_name", contact.name.sqlValue), ("tax_rule", taxRule.sqlValue), ("tax_label", taxLabel.sqlValue),
             ("tax_rate", taxRate.sqlValue), ("tax_jurisdiction", taxJurisdiction.sqlValue), ("discount_code", discountCode.sqlValue),
             ("discount_goods", discountGoods.sqlValue), ("discount_shipping", discountShipping.sqlValue),
-            ("discount_shares", discountShares.sqlValue),
+            ("discount_shares", discountShares.sqlValue), ("renewal", renewal.sqlValue),
         ]
     }
 
@@ -104,12 +107,14 @@ public struct StoredOrderRow: Decodable, Sendable {
     /// The order, with `lines` built in its own currency.
     public func order(fallback: Currency, lines: (Currency) -> [CartLine]) -> Order {
         let totals = totals(or: fallback)
-        return Order(
+        var order = Order(
             number: number, placedAt: Date(timeIntervalSince1970: placedAt), lines: lines(totals.total.currency), totals: totals,
             status: OrderStatus(rawValue: status) ?? .unknown, paymentDescription: paymentDescription,
             shippingMethodLabel: shippingMethod, shippingMethodID: shippingMethodId, shipTo: shipTo, customerID: customer,
             paymentReference: paymentReference, taxCharged: taxPolicy,
             discount: AppliedDiscount(stored: discountCode, shares: discountShares, shipping: discountShipping, currency: totals.total.currency)
         )
+        order.isRenewal = renewal
+        return order
     }
 }

@@ -82,6 +82,12 @@ struct OrderRepositoryContractTests {
         #expect(first.totals == draft.totals)
         #expect(first.shippingMethodID == Fixtures.standardShipping.id, "the shipping method's id is kept beside its label")
         #expect(try await orders.order(number: first.number)?.shippingMethodID == Fixtures.standardShipping.id, "and read back")
+        #expect(try await orders.order(number: first.number)?.isRenewal == false, "a purchase on the sheet is no renewal")
+        var renewing = Drafts.draft("mug-stdout", name: "stdout Mug", quantity: 1, unitPrice: 1_800)
+        renewing.offSession = true
+        let renewal = try await orders.begin(renewing, idempotencyKey: "key-2", tokenID: "tok", paymentDescription: "Visa ••4242", placedAt: placedAt)
+        #expect(renewal.isRenewal, "the order placed as the worker places a renewal says it is one")
+        #expect(try await orders.order(number: renewal.number)?.isRenewal == true, "and so does the order read back")
     }
 
     @Test(arguments: OrderRepositoryKind.allCases)

@@ -104,6 +104,7 @@ struct SubscriptionRenewalTests {
         let renewal = try #require(try await other.pass(at: start.addingTimeInterval(301)).renewed.first)
         #expect(renewal == subscription.id)
         #expect(try await paidOrders(storage, "acct_crash").map(\.number) == [first.orderNumber], "the dead worker's order, and no other")
+        #expect(try await paidOrders(storage, "acct_crash").map(\.isRenewal) == [true], "a renewal, as its receipt will say")
     }
 
     @Test(arguments: CodeSignInTests.Kind.allCases)

@@ -25,7 +25,8 @@ public struct SQLDiscountCodes: DiscountCodes {
     public func create(_ code: DiscountCode, at date: Date) async throws(DiscountCodeError) {
         let inserted = try await run(.writeOneStatement) { connection in
             try connection.execute(
-                "INSERT INTO discount_code (code, document, created_at) VALUES (\(code.code), \(code.document), \(date)) ON CONFLICT (code) DO NOTHING")
+                "INSERT INTO discount_code (code, document, created_at) VALUES (\(code.code), \(code.document), \(date)) ON CONFLICT (code) DO NOTHING"
+            )
         }
         guard inserted == 1 else { throw .exists(code.code) }
     }

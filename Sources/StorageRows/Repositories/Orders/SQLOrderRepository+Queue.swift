@@ -37,7 +37,8 @@ extension SQLOrderRepository: OrderQueue {
                 """
             ).map {
                 JurisdictionTax(
-                    jurisdiction: try $0["tax_jurisdiction"], label: try $0["tax_label"], amount: Money(minorUnits: try $0["amount"], currency: currency))
+                    jurisdiction: try $0["tax_jurisdiction"], label: try $0["tax_label"],
+                    amount: Money(minorUnits: try $0["amount"], currency: currency))
             }
             let refunds: Int64 =
                 try connection.value(

@@ -97,7 +97,8 @@ public final class SQLOrderRepository: OrderRepository {
             row.number = "SF-" + String(1_000_000 + sequence).dropFirst()
             try connection.execute("INSERT INTO orders (number, sequence, \(raw: names)) VALUES (\(row.number), \(sequence), \(values))")
             if !draft.lines.isEmpty {
-                try connection.execute("INSERT INTO order_line (order_number, \(raw: lineColumns)) SELECT \(row.number), t.* FROM (VALUES \(lines)) AS t")
+                try connection.execute(
+                    "INSERT INTO order_line (order_number, \(raw: lineColumns)) SELECT \(row.number), t.* FROM (VALUES \(lines)) AS t")
             }
             try record(placed, of: row.number, on: connection)
             return row
@@ -105,7 +106,8 @@ public final class SQLOrderRepository: OrderRepository {
             let record = OrderEventRecord(placed)
             let placedLines: SQLStatement =
                 draft.lines.isEmpty
-                ? "" : ", placed_lines AS (INSERT INTO order_line (order_number, \(raw: lineColumns)) SELECT placed.number, t.* FROM placed, (VALUES \(lines)) AS t)"
+                ? ""
+                : ", placed_lines AS (INSERT INTO order_line (order_number, \(raw: lineColumns)) SELECT placed.number, t.* FROM placed, (VALUES \(lines)) AS t)"
             guard
                 let row = try connection.decode(
                     StoredOrderRow.self,
@@ -155,7 +157,8 @@ public final class SQLOrderRepository: OrderRepository {
             default: nil
             }
         let open = OrderStatus.allCases.filter(\.isOpen).map(\.rawValue)
-        let mark: SQLStatement = "UPDATE orders SET status = \(status.rawValue), failure = \(failure) WHERE number = \(orderNumber) AND status IN \(list: open)"
+        let mark: SQLStatement =
+            "UPDATE orders SET status = \(status.rawValue), failure = \(failure) WHERE number = \(orderNumber) AND status IN \(list: open)"
         // The stock of the lines of the order (SQLite), or of the one just marked (PostgreSQL), settled as `settle` says.
         let settleOrder = settle.map { Self.settling($0, of: "(\(orderNumber))") }
         let settleMarked = settle.map { Self.settling($0, of: "(SELECT number FROM marked)") }
