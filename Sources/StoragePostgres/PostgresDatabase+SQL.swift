@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOPosix
 import PostgresNIO
+import ShopPorts
 import StorageRows
 
 /// The shared repositories' SQL on PostgreSQL. A body's calls block, so it runs on this database's own threads, one
@@ -43,6 +44,10 @@ struct BlockingPostgresConnection: SQLConnection {
     }
 
     private func result(_ statement: SQLStatement) throws -> PostgresQueryResult {
+        // The driver would refuse it as an outage ("not reachable"); it is the statement that is too large.
+        guard statement.values.count <= Int(UInt16.max) else {
+            throw StorageError("a statement of \(statement.values.count) values, more than PostgreSQL takes (65,535)")
+        }
         var bindings = PostgresBindings(capacity: statement.values.count)
         for value in statement.values {
             switch value {

@@ -6,13 +6,13 @@ import Foundation
 /// Order of calls: a repository calls `run` once for each thing it does; the body runs its statements on
 /// the connection it is given; the database commits when the body returns, and rolls back when it throws.
 public protocol SQLDatabase: Sendable {
-    /// Runs `body` as `access` says: on a snapshot, or in one transaction.
+    /// Runs `body` as `access` says: reading, or writing in one transaction.
     @discardableResult func run<T: Sendable>(_ access: SQLAccess, _ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
 }
 
 /// How a body reaches the database.
 public enum SQLAccess: Sendable {
-    /// A snapshot of the database; nothing is written.
+    /// Reads, nothing written: on SQLite one snapshot; on PostgreSQL each statement sees what is committed as it runs.
     case read
     /// One transaction, synced to disk at its commit: orders, stock, charges.
     case write

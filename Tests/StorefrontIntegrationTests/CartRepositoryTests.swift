@@ -40,6 +40,22 @@ struct CartRepositoryContractTests {
         try await orders.save([], forCustomer: "local:jane")
         #expect(try await orders.lines(forCustomer: "local:jane").isEmpty)
     }
+
+    /// More lines than one statement may bind (70,000 values, over PostgreSQL's 65,535): written in several
+    /// statements, in order, and a shorter cart after it leaves none behind.
+    @Test(arguments: CartRepositoryKind.allCases)
+    func aCartOfThousandsOfLinesIsKeptWholeAndReplacedWhole(kind: CartRepositoryKind) async throws {
+        let carts = try await kind.make()
+        let lines = (0..<7_000).map { index in
+            CartLine(
+                productID: ProductID("p-\(index)"), name: "Product \(index)", unitPrice: Money(minorUnits: 100 + Int64(index), currency: .usd),
+                quantity: 1)
+        }
+        try await carts.save(lines, forCustomer: "script")
+        #expect(try await carts.lines(forCustomer: "script") == lines)
+        try await carts.save(Array(lines.prefix(3)), forCustomer: "script")
+        #expect(try await carts.lines(forCustomer: "script") == Array(lines.prefix(3)))
+    }
 }
 
 @Suite("Idempotent declines", .ownThreads)
