@@ -323,7 +323,7 @@ let package = Package(
             dependencies: [
                 "LiveObjects",
                 "ShopModels", "ShopPorts", "ShopApplication", "StorefrontCore", "StorefrontUI", "ShopSandbox", "ShopIdentity",
-                "StorageSQLite", "ShopBundledCatalog",
+                "StorageRows", "StorageSQLite", "ShopBundledCatalog",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "CustomDump", package: "swift-custom-dump"),
@@ -333,12 +333,13 @@ let package = Package(
         ),
         // The application between the ports and the fronts: the shop's storage opened in one place.
         // The rows both databases keep, read the same way: next to the storage, not in the ports.
-        .target(name: "StorageRows", dependencies: ["ShopModels", "ShopPorts"], swiftSettings: strict),
+        .target(name: "StorageRows", dependencies: ["LiveObjects", "ShopModels", "ShopPorts"], swiftSettings: strict),
         .target(
             name: "ShopBootstrap",
             dependencies: [
                 "LiveObjects",
-                "ShopBundledCatalog", "ShopCredentialFile", "ShopMetrics", "ShopModels", "ShopPorts", "ShopSandbox", "ShopStripe", "StorageSQLite",
+                "ShopBundledCatalog", "ShopCredentialFile", "ShopMetrics", "ShopModels", "ShopPorts", "ShopSandbox", "ShopStripe", "StorageRows",
+                "StorageSQLite",
                 "StoragePostgres", "StorefrontCore", "ShopApplication", "ShopIdentity", "ShopOpenID", "ShopQRCode", "ShopSSH",
                 "ShopSessions", .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Crypto", package: "swift-crypto"),
