@@ -73,7 +73,7 @@ public struct ShopStorage: Sendable {
     /// The repositories over a SQLite database and the catalog in it.
     public static func sqlite(_ database: SQLiteDatabase, catalog: SQLiteCatalogRepository) -> ShopStorage {
         var storage = shared(
-            database, catalog: catalog, catalogEditor: SQLiteCatalogEditor(database: database, shop: catalog.shop),
+            database, catalog: catalog, catalogEditor: SQLCatalogEditor(database: database, shop: catalog.shop),
             wakeups: FileSignInWakeups(besideDatabase: database.path), place: database.path)
         storage.didImport = catalog.didImport
         storage.warnings = database.warnings
@@ -84,7 +84,7 @@ public struct ShopStorage: Sendable {
     /// The repositories over a PostgreSQL database and the catalog in it.
     public static func postgres(_ database: PostgresDatabase, catalog: PostgresCatalogRepository) -> ShopStorage {
         var storage = shared(
-            database, catalog: catalog, catalogEditor: PostgresCatalogEditor(database: database, shop: catalog.shop),
+            database, catalog: catalog, catalogEditor: SQLCatalogEditor(database: database, shop: catalog.shop),
             wakeups: PostgresSignInWakeups(database: database), place: database.location.description)
         storage.postgres = database
         return storage

@@ -71,13 +71,15 @@ public final class PostgresCatalogRepository: CatalogRepository {
         let products = catalog.products
         do {
             return try await database.transaction(timeout: .seconds(600)) { connection in
-                try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresDatabase.catalogLock))", logger: PostgresDatabase.quiet)
+                try await connection.query("SELECT pg_advisory_xact_lock(\(SQLCatalogEditor.catalogLock))", logger: PostgresDatabase.quiet)
                 let previous = try await connection.query("SELECT value FROM catalog_meta WHERE key = 'content-hash'", logger: PostgresDatabase.quiet)
                     .collect().first?.decode(String.self)
                 if previous == contentHash {
                     return ImportSummary(products: products.count, added: 0, retired: 0, changed: false)
                 }
-                try await PostgresCatalogEditor.followFile(catalog, at: Date(), on: connection)
+                try await database.blockingThreads.runIfActive {
+                    try SQLCatalogEditor.followFile(catalog, at: Date(), on: BlockingPostgresConnection(connection: connection))
+                }
                 return try await write(catalog, contentHash: contentHash, on: connection)
             }
         } catch {
@@ -256,11 +258,6 @@ public final class PostgresCatalogRepository: CatalogRepository {
         guard !words.isEmpty else { return nil }
         return words.map { "'\($0)':*" }.joined(separator: " & ")
     }
-}
-
-extension PostgresDatabase {
-    /// Held while a catalog is imported, so two imports run one after the other.
-    static let catalogLock: Int64 = 0x5354_4F52_4543_4154
 }
 
 extension Array {

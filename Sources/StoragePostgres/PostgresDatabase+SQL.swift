@@ -17,6 +17,12 @@ extension PostgresDatabase: SQLDatabase {
         switch access {
         case .read: return try await read(blocking)
         case .write: return try await write(blocking)
+        case .writeLong:
+            do {
+                return try await transaction(timeout: .seconds(600), blocking)
+            } catch let error as PostgresDatabaseError {
+                throw error.storageError
+            }
         case .writeOneStatement, .writeUnsynced: return try await writeInOneStatement(blocking)
         }
     }

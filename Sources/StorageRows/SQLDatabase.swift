@@ -16,6 +16,8 @@ public enum SQLAccess: Sendable {
     case read
     /// One transaction, synced to disk at its commit: orders, stock, charges.
     case write
+    /// A `write` that may take minutes (a catalog's tables rebuilt): PostgreSQL's deadline for it is ten minutes.
+    case writeLong
     /// A write that one statement makes atomic: one transaction on SQLite; on PostgreSQL each statement commits on its
     /// own, without BEGIN and COMMIT, two round trips fewer. A body whose writes must stand or fall together must not
     /// use this; one that writes once and then reads may.

@@ -118,7 +118,7 @@ public final class SQLiteCatalogRepository: CatalogRepository {
     /// the catalog stay (with no position) so nothing that refers to them breaks.
     private static func importCatalog(_ catalog: Catalog, hash: String, into database: SQLiteDatabase) throws {
         try database.pool.write { db in
-            try SQLiteCatalogEditor.followFile(catalog, at: Date(), db)
+            try SQLCatalogEditor.followFile(catalog, at: Date(), on: GRDBConnection(db: db))
             try write(catalog, contentHash: hash, db)
         }
     }

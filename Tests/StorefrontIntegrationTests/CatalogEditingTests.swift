@@ -2,6 +2,7 @@ import Foundation
 import ShopModels
 import ShopPorts
 import StoragePostgres
+import StorageRows
 import StorageSQLite
 import StorefrontTesting
 import Testing
@@ -26,13 +27,13 @@ struct CatalogEditingTests {
         switch fixture {
         case let sqlite as SQLiteFixture:
             return (
-                SQLiteCatalogEditor(database: sqlite.database, shop: shop),
-                SQLiteCatalogEditor(database: try SQLiteDatabase.open(directory: sqlite.directory), shop: shop)
+                SQLCatalogEditor(database: sqlite.database, shop: shop),
+                SQLCatalogEditor(database: try SQLiteDatabase.open(directory: sqlite.directory), shop: shop)
             )
         case let postgres as PostgresStockFixture:
             return (
-                PostgresCatalogEditor(database: postgres.server.database, shop: shop),
-                PostgresCatalogEditor(database: try postgres.server.anotherClient(), shop: shop)
+                SQLCatalogEditor(database: postgres.server.database, shop: shop),
+                SQLCatalogEditor(database: try postgres.server.anotherClient(), shop: shop)
             )
         default: throw StorageError("no editor for \(kind)")
         }

@@ -1,6 +1,7 @@
 import ShopModels
 import ShopPorts
 import SnapshotTesting
+import StorageRows
 import StorageSQLite
 import StorefrontCore
 import StorefrontTesting
@@ -46,7 +47,7 @@ struct MerchantSnapshotTests {
         stack.console = .merchant(name: "local:ops")
         stack.backOffice = stack.liveBackOffice
         stack.catalogDesk = CatalogDesk(
-            editor: SQLiteCatalogEditor(database: stack.database, shop: stack.catalog.shop), dates: Fixtures.fixedDates)
+            editor: SQLCatalogEditor(database: stack.database, shop: stack.catalog.shop), dates: Fixtures.fixedDates)
         let driver = await ScriptedDriver(stack: stack, size: size)
         try await driver.press("4")
         try await driver.press("n")

@@ -2,6 +2,7 @@ import Foundation
 import ShopApplication
 import ShopModels
 import ShopPorts
+import StorageRows
 import StorageSQLite
 import StorefrontCore
 import StorefrontTesting
@@ -14,11 +15,11 @@ import Testing
 @Suite("The sheet charges the catalog's price")
 struct CatalogAtPlacementTests {
     /// The first product on the sheet, ready to pay, and the merchant's desk over the same database.
-    func onTheSheet() async throws -> (ScriptedDriver, SQLiteCatalogEditor, EditableProduct) {
+    func onTheSheet() async throws -> (ScriptedDriver, SQLCatalogEditor, EditableProduct) {
         let driver = await ScriptedDriver()
         try await driver.press("enter,a,c,enter")
         #expect(driver.state.paymentSheet != nil, "\(driver.frameText)")
-        let editor = SQLiteCatalogEditor(database: driver.stack.database, shop: driver.stack.catalog.shop)
+        let editor = SQLCatalogEditor(database: driver.stack.database, shop: driver.stack.catalog.shop)
         let line = try #require(driver.state.cart.lines.first)
         let product = try #require(try await editor.products().first { $0.id == line.productID })
         return (driver, editor, product)
@@ -68,7 +69,7 @@ struct CatalogAtPlacementTests {
         let first = await ScriptedDriver(stack: stack)
         try await first.press("enter,a")
         let line = try #require(first.state.cart.lines.first)
-        let editor = SQLiteCatalogEditor(database: first.stack.database, shop: first.stack.catalog.shop)
+        let editor = SQLCatalogEditor(database: first.stack.database, shop: first.stack.catalog.shop)
         let product = try #require(try await editor.products().first { $0.id == line.productID })
         _ = try await editor.apply(
             CatalogEdit(productID: product.id, change: .setStatus(.archived), expectedVersion: product.version, actor: "local:ops"), at: Date())
@@ -90,7 +91,7 @@ struct CatalogAtPlacementTests {
         try await driver.press("a,down,a,c")
         let lines = driver.state.cart.lines
         try #require(lines.count == 2, "\(driver.frameText)")
-        let editor = SQLiteCatalogEditor(database: driver.stack.database, shop: driver.stack.catalog.shop)
+        let editor = SQLCatalogEditor(database: driver.stack.database, shop: driver.stack.catalog.shop)
         let products = try await editor.products()
         let raised = try #require(products.first { $0.id == lines[0].productID })
         let withdrawn = try #require(products.first { $0.id == lines[1].productID })

@@ -1,6 +1,7 @@
 import Foundation
 import ShopModels
 import ShopPorts
+import StorageRows
 import StorageSQLite
 import StorefrontCore
 import StorefrontTesting
@@ -20,7 +21,7 @@ struct CatalogConsoleTests {
         stack.console = .merchant(name: name)
         stack.backOffice = stack.liveBackOffice
         stack.catalogDesk = CatalogDesk(
-            editor: SQLiteCatalogEditor(database: shopStack.database, shop: shopStack.catalog.shop), dates: Fixtures.fixedDates)
+            editor: SQLCatalogEditor(database: shopStack.database, shop: shopStack.catalog.shop), dates: Fixtures.fixedDates)
         return await ScriptedDriver(stack: stack)
     }
 

@@ -150,7 +150,7 @@ struct MissedRenewalTests {
         let id = try #require(try await store.subscriptions(customer: SubscribeSheetTests.customer).first?.id)
         #expect(try await store.subscription(id: id)?.unitPrice?.minorUnits == 1_700, "the price paid when subscribing")
         // The merchant raises the 250 g bags to $20.00.
-        let editor = SQLiteCatalogEditor(database: stack.database, shop: stack.catalog.shop)
+        let editor = SQLCatalogEditor(database: stack.database, shop: stack.catalog.shop)
         let coffee = try #require(try await editor.products().first { $0.id == "coffee-beans" })
         var document = try #require(try JSONSerialization.jsonObject(with: Data(coffee.document.utf8)) as? [String: Any])
         document["variants"] = (document["variants"] as? [[String: Any]])?.map { variant in
