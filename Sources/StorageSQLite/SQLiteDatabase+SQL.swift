@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import StorageRows
 
-/// The shared repositories' SQLStatement on SQLite, in GRDB's own transactions: a body runs on GRDB's reader or writer queue.
+/// The shared repositories' SQL on SQLite, in GRDB's own transactions: a body runs on GRDB's reader or writer queue.
 extension SQLiteDatabase: SQLDatabase {
     /// A failure of the database reads in the shopper's words (`StorageError`); what the body throws itself, a
     /// refusal of its own, passes through as it is, after the rollback.
@@ -39,17 +39,42 @@ struct GRDBConnection: SQLConnection {
     var dialect: Schema.Dialect { .sqlite }
 
     @discardableResult func execute(_ statement: SQLStatement) throws -> Int {
-        try db.execute(sql: statement.text, arguments: Self.arguments(statement))
-        return db.changesCount
+        try Self.naming {
+            try compiled(statement).execute(arguments: Self.arguments(statement))
+            return db.changesCount
+        }
     }
 
     func rows(_ statement: SQLStatement) throws -> [SQLRow] {
-        let cursor = try Row.fetchCursor(db, sql: statement.text, arguments: Self.arguments(statement))
-        var rows: [SQLRow] = []
-        while let row = try cursor.next() {
-            rows.append(SQLRow(columns: Array(row.columnNames), values: row.databaseValues.map(Self.value)))
+        try Self.naming {
+            let cursor = try Row.fetchCursor(compiled(statement), arguments: Self.arguments(statement))
+            var rows: [SQLRow] = []
+            while let row = try cursor.next() {
+                rows.append(SQLRow(columns: Array(row.columnNames), values: row.databaseValues.map(Self.value)))
+            }
+            return rows
         }
-        return rows
+    }
+
+    /// The statement compiled once a connection (`cachedStatement`: compiling again was most of a cart's save), unless
+    /// it binds more than `cachedValues` values: a text per size of a long list or a large batch would stay in every
+    /// connection's cache for the life of the process.
+    private func compiled(_ statement: SQLStatement) throws -> Statement {
+        statement.values.count <= Self.cachedValues ? try db.cachedStatement(sql: statement.text) : try db.makeStatement(sql: statement.text)
+    }
+
+    /// A cart of 25 lines, an `IN` list of 256 ids.
+    static let cachedValues = 256
+
+    /// A broken unique constraint or primary key as both databases name it (PostgreSQL's 23505 is either).
+    private static func naming<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DatabaseError
+            where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE || error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY
+        {
+            throw SQLUniqueViolation(error.message ?? "\(error)")
+        }
     }
 
     /// The values by name: SQLite numbers `$1`, `$2`… in the order they first appear in the text, which a statement

@@ -65,5 +65,11 @@ struct SQLStatementTests {
         }
         let kept: Int64? = try await database.run(.read) { connection in try connection.value("SELECT offset_seconds FROM shop_clock") }
         #expect(kept == nil, "the body's refusal rolled its insert back")
+        // A second row under one key is the error both databases give it, whatever each calls it.
+        await #expect(throws: SQLUniqueViolation.self) {
+            try await database.run(.write) { connection in
+                for _ in 0..<2 { try connection.execute("INSERT INTO shop_clock (id, offset_seconds, moved_at) VALUES (1, \(60), \(Date()))") }
+            }
+        }
     }
 }
