@@ -10,6 +10,22 @@ public protocol SQLDatabase: Sendable {
     @discardableResult func run<T: Sendable>(_ access: SQLAccess, _ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
 }
 
+extension SQLDatabase {
+    /// Runs `body` for a port whose errors are `Failure`: one the body throws passes through; any other, the database's
+    /// own included, becomes one through `wrap`, given its description.
+    @discardableResult public func run<T: Sendable, Failure: Error>(
+        _ access: SQLAccess, failing wrap: (String) -> Failure, _ body: @escaping @Sendable (any SQLConnection) throws -> T
+    ) async throws(Failure) -> T {
+        do {
+            return try await run(access, body)
+        } catch let failure as Failure {
+            throw failure
+        } catch {
+            throw wrap("\(error)")
+        }
+    }
+}
+
 /// How a body reaches the database.
 public enum SQLAccess: Sendable {
     /// Reads, nothing written: on SQLite one snapshot; on PostgreSQL each statement sees what is committed as it runs.

@@ -84,19 +84,15 @@ public struct SQLAccountDirectory: AccountDirectory {
     }
 
     public func openAccount(verifiedEmail email: String, newID: String, at date: Date) async throws(AccountChangeError) -> CustomerAccount {
-        do {
-            return try await database.run(.write) { connection in
-                // One email, one account, even when two hosts open it at once.
-                if connection.dialect == .postgres {
-                    try connection.execute("SELECT pg_advisory_xact_lock(hashtext(\("account-email:" + email.lowercased())))")
-                }
-                if let id = try Self.holder(of: email, on: connection) { return try Self.account(id, on: connection) }
-                try connection.execute(
-                    "INSERT INTO account (customer, email, email_verified_at, created_at) VALUES (\(newID), \(email), \(date), \(date))")
-                return try Self.account(newID, on: connection)
+        try await database.run(.write, failing: AccountChangeError.storage) { connection in
+            // One email, one account, even when two hosts open it at once.
+            if connection.dialect == .postgres {
+                try connection.execute("SELECT pg_advisory_xact_lock(hashtext(\("account-email:" + email.lowercased())))")
             }
-        } catch {
-            throw .storage("\(error)")
+            if let id = try Self.holder(of: email, on: connection) { return try Self.account(id, on: connection) }
+            try connection.execute(
+                "INSERT INTO account (customer, email, email_verified_at, created_at) VALUES (\(newID), \(email), \(date), \(date))")
+            return try Self.account(newID, on: connection)
         }
     }
 
@@ -137,36 +133,26 @@ public struct SQLAccountDirectory: AccountDirectory {
     /// Moves everything `from` held to `into` and deletes `from`, in one transaction, both accounts locked first on
     /// PostgreSQL: a way in linked to either meanwhile waits for the merge.
     public func merge(_ from: String, into: String) async throws(AccountChangeError) -> [(what: String, count: Int)] {
-        let moved: Result<[MergeCount], AccountChangeError>
-        do {
-            moved = try await database.run(.write) { connection in
-                for id in [from, into] where try !Self.exists(id, on: connection) { return .failure(.noSuchAccount(id)) }
-                _ = try connection.rows(
-                    "SELECT customer FROM account WHERE customer IN \(list: [from, into]) ORDER BY customer\(raw: connection.forUpdate)")
-                var counts: [MergeCount] = []
-                for (what, sql) in AccountMerge.statements {
-                    let text = AccountMerge.bound(sql, from: "$1", into: "$2")
-                    let moved = try connection.execute(
-                        SQLStatement(text: text, values: text.contains("$2") ? [.text(from), .text(into)] : [.text(from)]))
-                    if !what.isEmpty { counts.append(MergeCount(what: what, count: moved)) }
-                }
-                return .success(counts)
+        try await database.run(.write, failing: AccountChangeError.storage) { connection in
+            for id in [from, into] where try !Self.exists(id, on: connection) { throw AccountChangeError.noSuchAccount(id) }
+            _ = try connection.rows(
+                "SELECT customer FROM account WHERE customer IN \(list: [from, into]) ORDER BY customer\(raw: connection.forUpdate)")
+            var counts: [MergeCount] = []
+            for (what, sql) in AccountMerge.statements {
+                let text = AccountMerge.bound(sql, from: "$1", into: "$2")
+                let moved = try connection.execute(
+                    SQLStatement(text: text, values: text.contains("$2") ? [.text(from), .text(into)] : [.text(from)]))
+                if !what.isEmpty { counts.append(MergeCount(what: what, count: moved)) }
             }
-        } catch {
-            throw .storage("\(error)")
-        }
-        return try moved.get().map { ($0.what, $0.count) }
+            return counts
+        }.map { ($0.what, $0.count) }
     }
 
-    /// Runs `body` in one transaction; a refusal it returns is thrown after it, and the transaction changed nothing.
+    /// Runs `body` in one transaction; a refusal it returns is thrown, and the transaction rolled back.
     private func change(_ body: @escaping @Sendable (any SQLConnection) throws -> AccountChangeError?) async throws(AccountChangeError) {
-        let refusal: AccountChangeError?
-        do {
-            refusal = try await database.run(.write, body)
-        } catch {
-            throw .storage("\(error)")
+        try await database.run(.write, failing: AccountChangeError.storage) { connection in
+            if let refusal = try body(connection) { throw refusal }
         }
-        if let refusal { throw refusal }
     }
 
     private static func exists(_ id: String, on connection: any SQLConnection) throws -> Bool {

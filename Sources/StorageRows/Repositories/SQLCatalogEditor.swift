@@ -28,18 +28,12 @@ public struct SQLCatalogEditor: CatalogEditing {
             throw .storage("\(error)")
         }
         let (shop, tables) = (shop, tables)
-        do {
-            return try await database.run(.writeLong) { connection in
-                try Self.lock(on: connection)
-                let outcome = try CatalogEditPlan.apply(edit, to: try Self.rows(on: connection), shop: shop, at: date)
-                try Self.save(outcome.rows, outcome.entries, on: connection)
-                try tables.rebuild(outcome.catalog, on: connection)
-                return outcome.changed.editable
-            }
-        } catch let error as CatalogEditError {
-            throw error
-        } catch {
-            throw .storage("\(error)")
+        return try await database.run(.writeLong, failing: CatalogEditError.storage) { connection in
+            try Self.lock(on: connection)
+            let outcome = try CatalogEditPlan.apply(edit, to: try Self.rows(on: connection), shop: shop, at: date)
+            try Self.save(outcome.rows, outcome.entries, on: connection)
+            try tables.rebuild(outcome.catalog, on: connection)
+            return outcome.changed.editable
         }
     }
 

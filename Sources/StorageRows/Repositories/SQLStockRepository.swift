@@ -37,18 +37,12 @@ public final class SQLStockRepository: StockRepository {
     private func change(_ product: ProductID, _ body: @escaping @Sendable (any SQLConnection) throws -> Void) async throws(StockChangeError)
         -> StockLevel
     {
-        do {
-            return try await database.run(.write) { connection in
-                try body(connection)
-                guard let row = try connection.row("\(raw: StoredVariants.stockLevels) WHERE id = \(product.rawValue)") else {
-                    throw StockChangeError.unknownProduct(product)
-                }
-                return try Self.level(row)
+        try await database.run(.write, failing: StockChangeError.storage) { connection in
+            try body(connection)
+            guard let row = try connection.row("\(raw: StoredVariants.stockLevels) WHERE id = \(product.rawValue)") else {
+                throw StockChangeError.unknownProduct(product)
             }
-        } catch let error as StockChangeError {
-            throw error
-        } catch {
-            throw .storage("\(error)")
+            return try Self.level(row)
         }
     }
 

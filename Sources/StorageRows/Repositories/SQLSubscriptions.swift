@@ -12,13 +12,7 @@ public struct SQLSubscriptions: SubscriptionRepository, SubscriptionMailbox {
 
     @discardableResult private func run<T: Sendable>(_ access: SQLAccess = .write, _ body: @escaping @Sendable (any SQLConnection) throws -> T)
         async throws(SubscriptionRepositoryError) -> T
-    {
-        do {
-            return try await database.run(access, body)
-        } catch {
-            throw SubscriptionRepositoryError("\(error)")
-        }
-    }
+    { try await database.run(access, failing: SubscriptionRepositoryError.init, body) }
 
     public func create(_ subscription: Subscription, event: SubscriptionEvent) async throws(SubscriptionRepositoryError) {
         try await run { connection in

@@ -12,15 +12,7 @@ public struct SQLDiscountCodes: DiscountCodes {
 
     @discardableResult private func run<T: Sendable>(_ access: SQLAccess = .write, _ body: @escaping @Sendable (any SQLConnection) throws -> T)
         async throws(DiscountCodeError) -> T
-    {
-        do {
-            return try await database.run(access, body)
-        } catch let error as DiscountCodeError {
-            throw error
-        } catch {
-            throw .storage("\(error)")
-        }
-    }
+    { try await database.run(access, failing: DiscountCodeError.storage, body) }
 
     public func create(_ code: DiscountCode, at date: Date) async throws(DiscountCodeError) {
         let inserted = try await run(.writeOneStatement) { connection in

@@ -126,12 +126,6 @@ extension SQLOrderRepository: RefundRepository {
 
     /// One transaction, its errors as an order change's.
     func change<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws(OrderChangeError) -> T {
-        do {
-            return try await database.run(.write, body)
-        } catch let error as OrderChangeError {
-            throw error
-        } catch {
-            throw .storage("\(error)")
-        }
+        try await database.run(.write, failing: OrderChangeError.storage, body)
     }
 }
