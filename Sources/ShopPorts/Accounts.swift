@@ -130,7 +130,7 @@ public struct ChargeableCardsWalletRepository: ForwardingWalletRepository {
 /// Whose wallet the device's payment sheet shows: the guest's, or the signed-in account's.
 ///
 /// Shared by the composition root between the sheet's wallet and the view model, which
-/// changes it on sign-in and sign-out.
+/// points it at the customer paying as each checkout begins.
 public final class WalletOwner: Sendable {
     private let current: Mutex<String>
     public init(_ customerID: String) { current = Mutex(customerID) }

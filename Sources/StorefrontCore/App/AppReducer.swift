@@ -118,8 +118,7 @@ public enum AppReducer {
 
     /// The shop opened, or the shopper became another customer: that customer's wallet, profile and saved cart are read.
     private static func customerChanged(_ state: inout AppState, _ env: ShopEnvironment) -> Effect {
-        AccountFeature.pointTheSheetsWallet(at: state.customer.customerID, env) + state.run(\.cart, CartFeature.reducer, .restore, env)
-            + state.run(\.account, AccountFeature.reducer, .reloadWallet, env)
+        state.run(\.cart, CartFeature.reducer, .restore, env) + state.run(\.account, AccountFeature.reducer, .reloadWallet, env)
     }
 
     private static func reduceKey(_ state: inout AppState, _ action: Action, _ env: ShopEnvironment) -> Effect {

@@ -49,7 +49,7 @@ public struct SignInServices: Sendable {
 /// Everything about accounts the view model needs: wallets, profiles, sign-in, and who was signed in at launch.
 public struct AccountDependencies: Sendable {
     public var wallets: any WalletRepository
-    /// Shared with the device wallet the payment sheet reads; the view model points it at the current customer.
+    /// Shared with the device wallet the payment sheet reads; each checkout points it at the customer paying.
     public var walletOwner: WalletOwner
     public var profiles: any AccountProfileRepository
     /// Nil where the identity is fixed and there is nothing to sign in to (an SSH key).

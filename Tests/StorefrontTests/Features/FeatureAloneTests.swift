@@ -1,6 +1,8 @@
 import Foundation
+import ShopApplication
 import ShopModels
 import ShopPorts
+import ShopSandbox
 import StorefrontCore
 import StorefrontTesting
 import Testing
@@ -190,6 +192,40 @@ struct FeatureAloneTests {
                 .error,
                 "Your payment for order SF-1 is still being checked with the payment service. Nothing more is charged until it is known; try again in a moment."
             )
+        }
+        await store.finish()
+    }
+
+    @Test func checkoutReadsTheSheetsWalletOfTheShopperPayingEvenBeforeTheOpeningPointedIt() async throws {
+        // A key's shopper who types ahead pays before the opening's effects ran: the device wallet still points at
+        // the guest, who has no card. The checkout points it at whoever pays, so the shopper's own card is found.
+        let keyHolder = SignedInAccount(provider: .sshKey, userID: "SHA256:abc")
+        let wallets = InMemoryWalletRepository([keyHolder.customerID: try SandboxWallet().contents()])
+        let owner = WalletOwner("guest")
+        var dependencies = StorefrontDependencies.unimplemented()
+        dependencies.paymentAuthorization = .onTheSheet(
+            wallet: StoredWallet(repository: wallets, owner: owner), methodData: SandboxProcessor.paymentData(for:))
+        // The sheet itself is another test's: here it stops at being asked for.
+        dependencies.paymentAuthorization.makeController = { _ in nil }
+        dependencies.accounts.walletOwner = owner
+        dependencies.merchantBackend = MerchantBackendSpy(results: [])
+        let scope = Scoped(
+            owned: CheckoutFeature.Owned(), shell: Shell(route: [.productList, .cart], form: nil, notice: nil, isWaitingForStorage: false),
+            customer: Customer(customerID: keyHolder.customerID, signedIn: keyHolder), context: FeatureContext(cartLines: []))
+        let store = FeatureTestStore(scope, reducer: CheckoutFeature.reducer, dependencies: dependencies)
+        let line = CartLine(productID: Self.mug.id, name: Self.mug.name, unitPrice: Self.mug.price, quantity: 1)
+        let order = CheckoutOrder(lines: [line], clearsCartOnSuccess: true)
+        store.send(.checkout(.begin(order))) { $0.isCheckingWallet = true }
+        let quote = Self.shop.estimate(for: Cart(currency: .usd, lines: order.lines))
+        let method = try #require(quote.methods.first)
+        await store.receive(.checkout(.walletChecked(order, oneTap: false, canPay: true, noticeBefore: nil, openOrders: .success(.nothingOpen)))) {
+            $0.isCheckingWallet = false
+            $0.checkout = Checkout(order: order, oneTap: false, shippingMethod: method, quote: quote, noticeBeforeCheckout: nil)
+        }
+        #expect(owner.customerID == keyHolder.customerID)
+        await store.receive(.checkout(.presented(nil))) {
+            $0.checkout = nil
+            $0.shell.notice = Notice(.error, "The payment sheet could not be opened for this order.")
         }
         await store.finish()
     }

@@ -178,12 +178,6 @@ public enum AccountFeature {
         }
     }
 
-    /// Points the device wallet the payment sheet reads at `customer`: shared with the composition root, so set by an effect.
-    static func pointTheSheetsWallet(at customer: String, _ env: ShopEnvironment) -> Effect {
-        let owner = env.dependencies.accounts.walletOwner
-        return .run { _ in owner.customerID = customer }
-    }
-
     /// Re-reads the customer's wallet and profile; `loaded` shows them wherever they are shown.
     static func reloadWallet(_ state: inout State, _ env: ShopEnvironment, notice: Notice? = nil) -> Effect {
         let accounts = env.dependencies.accounts

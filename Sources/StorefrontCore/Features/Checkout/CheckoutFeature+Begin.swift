@@ -5,7 +5,8 @@ import ShopPorts
 extension CheckoutFeature {
     /// Opens the payment sheet for `order`.
     ///
-    /// Order of calls: canMakePayments → in an effect, the customer's unanswered orders settled (one paid, or one
+    /// Order of calls: canMakePayments → in an effect, the device wallet pointed at the customer paying, the
+    /// customer's unanswered orders settled (one paid, or one
     /// still unknown, holds the checkout: nothing is charged twice) and canMakePaymentsUsingNetworks, as it reads
     /// the wallet (false: offer card setup) → makeController (nil: unable to initialize) → present → the shopper
     /// picks and pays.
@@ -27,7 +28,10 @@ extension CheckoutFeature {
         let networks = request.supportedNetworks
         let noticeBefore = state.noticeBeforeAction
         let (backend, customer) = (env.dependencies.merchantBackend, state.customerID)
+        let owner = env.dependencies.accounts.walletOwner
         return .run { send in
+            // Here, not where the customer changed: keys typed ahead can pay before that change's effects ran.
+            owner.customerID = customer
             let openOrders: Result<OpenOrderCheck, MerchantBackendError>
             do throws(MerchantBackendError) {
                 openOrders = .success(try await backend.settleOpenOrders(customer: customer))
