@@ -322,7 +322,7 @@ let package = Package(
             name: "StorefrontTesting",
             dependencies: [
                 "LiveObjects",
-                "ShopModels", "ShopPorts", "ShopApplication", "StorefrontCore", "StorefrontUI", "ShopSandbox", "ShopIdentity",
+                "ShopModels", "ShopPorts", "ShopApplication", "ShopBootstrap", "StorefrontCore", "StorefrontUI", "ShopSandbox", "ShopIdentity",
                 "StorageRows", "StorageSQLite", "ShopBundledCatalog",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Clocks", package: "swift-clocks"),

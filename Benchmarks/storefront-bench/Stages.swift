@@ -140,7 +140,7 @@ func stageBenchmark(samples: Int, gap: Duration, direct: Bool, reuse: Bool, only
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = try SQLiteDatabase.open(directory: directory)
         let data = try Fixtures.catalogJSON(Fixtures.generatedCatalog(count: count))
-        let catalog = try SQLiteCatalogRepository.open(database: database, catalogData: data, source: "bench")
+        let catalog = try SQLiteCatalogImport.open(database: database, catalogData: data, source: "bench")
         for size in [Size(columns: 80, rows: 24), Size(columns: 200, rows: 60)] {
             for workload in stageWorkloads where only == nil || workload.name == only {
                 let s = try await runStages(

@@ -50,7 +50,7 @@ func percentile(_ sorted: [Double], _ p: Double) -> Double {
 func catalog(count: Int) throws -> any CatalogRepository {
     let data = count == 24 ? Data(BundledCatalog.json.utf8) : try Fixtures.catalogJSON(Fixtures.generatedCatalog(count: count))
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storefront-bench-\(UUID().uuidString)")
-    return try SQLiteCatalogRepository.open(database: try SQLiteDatabase.open(directory: directory), catalogData: data, source: "bench")
+    return try SQLiteCatalogImport.open(database: try SQLiteDatabase.open(directory: directory), catalogData: data, source: "bench")
 }
 
 @MainActor

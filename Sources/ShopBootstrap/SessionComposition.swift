@@ -36,7 +36,6 @@ public enum SessionComposition {
         } catch {
             throw .configuration(error.description)
         }
-        let orders = storage.orders
         let backend = storage.merchantBackend(payments, environment: environment)
         let backOffice = storage.backOffice(payments, environment: environment)
         let settlement: StartSettlement
@@ -84,18 +83,11 @@ public enum SessionComposition {
             case .browserGuest: GuestKeptApartCartRepository(guest: guestID, forAccounts: storage.carts)
             case .keyHolder, .local, .browserAccount: storage.carts
             }
-        let dependencies = StorefrontDependencies(
-            catalog: storage.catalog, orderHistory: orders,
+        let dependencies = storage.storefrontDependencies(
+            payments: provider,
             paymentAuthorization: .onTheSheet(wallet: StoredWallet(repository: wallets, owner: owner), methodData: payments.methodData),
-            paymentProvider: provider,
-            merchantBackend: backend,
-            featureFlags: configuration.featureFlags, ids: ids,
-            carts: carts,
-            accounts: accounts, qrCodes: LibQREncoder(), clock: clock, backOffice: backOffice, console: console, mail: storage.outbox,
-            catalogDesk: console == .shop ? nil : CatalogDesk(editor: storage.catalogEditor, dates: storage.clock.dates),
-            discounts: storage.discounts,
-            subscriptions: ShopperSubscriptions(store: storage.subscriptions, dates: storage.clock.dates)
-        )
+            backend: backend, backOffice: backOffice, accounts: accounts, carts: carts, featureFlags: configuration.featureFlags, ids: ids,
+            qrCodes: LibQREncoder(), clock: clock, console: console, dates: storage.clock.dates)
         return (dependencies, settlement, payments)
     }
 

@@ -71,7 +71,7 @@ public struct ShopStorage: Sendable {
     }
 
     /// The repositories over a SQLite database and the catalog in it.
-    public static func sqlite(_ database: SQLiteDatabase, catalog: SQLiteCatalogRepository) -> ShopStorage {
+    public static func sqlite(_ database: SQLiteDatabase, catalog: SQLCatalogRepository) -> ShopStorage {
         var storage = shared(
             database, catalog: catalog, catalogEditor: SQLCatalogEditor(database: database, shop: catalog.shop),
             wakeups: FileSignInWakeups(besideDatabase: database.path), place: database.path)
@@ -82,7 +82,7 @@ public struct ShopStorage: Sendable {
     }
 
     /// The repositories over a PostgreSQL database and the catalog in it.
-    public static func postgres(_ database: PostgresDatabase, catalog: PostgresCatalogRepository) -> ShopStorage {
+    public static func postgres(_ database: PostgresDatabase, catalog: SQLCatalogRepository) -> ShopStorage {
         var storage = shared(
             database, catalog: catalog, catalogEditor: SQLCatalogEditor(database: database, shop: catalog.shop),
             wakeups: PostgresSignInWakeups(database: database), place: database.location.description)

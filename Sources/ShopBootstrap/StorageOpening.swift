@@ -74,7 +74,7 @@ extension ShopStorage {
             let database = try await PostgresConnecting.connect(
                 url, pool: pool, migrate: migrate, environment: environment, waitsWhileUnreachable: waitsWhileUnreachable, tell: tell)
             do {
-                return await withItsClock(.postgres(database, catalog: try await PostgresCatalogRepository.open(database: database)))
+                return await withItsClock(.postgres(database, catalog: try await PostgresCatalogImport.open(database: database)))
             } catch {
                 database.close()
                 throw PostgresConnecting.failure(error)
@@ -107,7 +107,7 @@ extension ShopStorage {
             }
             do {
                 let database = try SQLiteDatabase.open(directory: directory.urlForFoundation)
-                guard let catalog = try SQLiteCatalogRepository.stored(database: database) else {
+                guard let catalog = try SQLiteCatalogImport.stored(database: database) else {
                     throw StorageOpenFailure(.noInput, "no shop in \(directory): its database holds no catalog yet; start the shop there once")
                 }
                 return await withItsClock(.sqlite(database, catalog: catalog))
@@ -124,7 +124,7 @@ extension ShopStorage {
     }
 
     /// The SQLite database in `directory` with `catalog` imported when it changed.
-    static func openSQLite(directory: FilePath, catalog: CatalogSource) throws -> (SQLiteDatabase, SQLiteCatalogRepository) {
+    static func openSQLite(directory: FilePath, catalog: CatalogSource) throws -> (SQLiteDatabase, SQLCatalogRepository) {
         if case .file(let path) = catalog {
             guard FileManager.default.fileExists(atPath: path.string) else { throw StorageOpenFailure(.noInput, "no such catalog file: \(path)") }
             // A FIFO or a device would be read until its writer stops, which may be never.
@@ -133,11 +133,11 @@ extension ShopStorage {
         do {
             let database = try SQLiteDatabase.open(directory: directory.urlForFoundation)
             switch catalog {
-            case .file(let path): return (database, try SQLiteCatalogRepository.open(database: database, catalogFile: path.urlForFoundation))
+            case .file(let path): return (database, try SQLiteCatalogImport.open(database: database, catalogFile: path.urlForFoundation))
             case .bundled:
                 return (
                     database,
-                    try SQLiteCatalogRepository.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled catalog")
+                    try SQLiteCatalogImport.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled catalog")
                 )
             }
         } catch let error as CatalogError {
@@ -207,7 +207,7 @@ extension ShopStorage {
             guard FileManager.default.fileExists(atPath: path) else { return [] }
             do {
                 let database = try SQLiteDatabase.openReadOnly(path: path, busyTimeout: 3)
-                guard let catalog = try SQLiteCatalogRepository.stored(database: database) else { return [] }
+                guard let catalog = try SQLiteCatalogImport.stored(database: database) else { return [] }
                 return try await SQLOrderRepository(database: database, currency: catalog.shop.currency).orders(
                     customer: customer, offset: 0, limit: limit)
             } catch {
@@ -219,7 +219,7 @@ extension ShopStorage {
             let database = try await PostgresConnecting.connect(url, pool: .command, migrate: false, environment: environment)
             defer { database.close() }
             do {
-                let catalog = try await PostgresCatalogRepository.open(database: database)
+                let catalog = try await PostgresCatalogImport.open(database: database)
                 return try await SQLOrderRepository(database: database, currency: catalog.shop.currency).orders(
                     customer: customer, offset: 0, limit: limit)
             } catch {

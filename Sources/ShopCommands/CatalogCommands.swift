@@ -21,9 +21,9 @@ public enum CatalogCommands {
         let (catalog, data) = try load(path)
         let database = try await PostgresSetup.connect(url, pool: .command, migrate: migrate, environment: environment)
         defer { database.close() }
-        let summary: PostgresCatalogRepository.ImportSummary
+        let summary: PostgresCatalogImport.ImportSummary
         do {
-            summary = try await PostgresCatalogRepository.importCatalog(catalog, contentHash: ContentHash.fnv1a64(data), into: database)
+            summary = try await PostgresCatalogImport.importCatalog(catalog, contentHash: ContentHash.fnv1a64(data), into: database)
         } catch {
             throw PostgresSetup.exit(for: error)
         }

@@ -12,7 +12,7 @@ public struct PostgresCatalogTables: CatalogTables {
     public init(database: PostgresDatabase) { self.database = database }
 
     public func sold() async throws -> [Product] {
-        let catalog = try await PostgresCatalogRepository.open(database: database)
+        let catalog = try await PostgresCatalogImport.open(database: database)
         return try await catalog.page(matching: "", offset: 0, limit: max(1, try await catalog.count(matching: "")))
     }
 
@@ -22,7 +22,7 @@ public struct PostgresCatalogTables: CatalogTables {
             throw StorageError("a PostgreSQL catalog rebuilt on another database's connection")
         }
         let pooled = blocking.connection
-        _ = try pooled.eventLoop.makeFutureWithTask { try await PostgresCatalogRepository.write(catalog, contentHash: nil, on: pooled) }.wait()
+        _ = try pooled.eventLoop.makeFutureWithTask { try await PostgresCatalogImport.write(catalog, contentHash: nil, on: pooled) }.wait()
     }
 }
 

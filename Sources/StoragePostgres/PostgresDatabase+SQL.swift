@@ -15,7 +15,7 @@ extension PostgresDatabase: SQLDatabase {
             try await threads.runIfActive { try body(BlockingPostgresConnection(connection: connection)) }
         }
         switch access {
-        case .read: return try await read(blocking)
+        case .read, .readFresh: return try await read(blocking)
         case .write: return try await write(blocking)
         case .writeLong:
             do {

@@ -30,6 +30,9 @@ extension SQLDatabase {
 public enum SQLAccess: Sendable {
     /// Reads, nothing written: on SQLite one snapshot; on PostgreSQL each statement sees what is committed as it runs.
     case read
+    /// A `read` of what this process may just have written, one statement's worth: on SQLite on the writer connection,
+    /// whose page cache survives this process's commits (it waits for a write in progress); on PostgreSQL a `read`.
+    case readFresh
     /// One transaction, synced to disk at its commit: orders, stock, charges.
     case write
     /// A `write` that may take minutes (a catalog's tables rebuilt): PostgreSQL's deadline for it is ten minutes.

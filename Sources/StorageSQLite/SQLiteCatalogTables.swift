@@ -12,13 +12,13 @@ public struct SQLiteCatalogTables: CatalogTables {
     public init(database: SQLiteDatabase) { self.database = database }
 
     public func sold() async throws -> [Product] {
-        guard let catalog = try SQLiteCatalogRepository.stored(database: database) else { return [] }
+        guard let catalog = try SQLiteCatalogImport.stored(database: database) else { return [] }
         return try await catalog.page(matching: "", offset: 0, limit: max(1, try await catalog.count(matching: "")))
     }
 
     public func rebuild(_ catalog: Catalog, on connection: any SQLConnection) throws {
         guard let grdb = connection as? GRDBConnection else { throw StorageError("a SQLite catalog rebuilt on another database's connection") }
-        try SQLiteCatalogRepository.write(catalog, contentHash: nil, grdb.db)
+        try SQLiteCatalogImport.write(catalog, contentHash: nil, grdb.db)
     }
 }
 

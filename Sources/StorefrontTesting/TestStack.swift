@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import LiveObjects
 import ShopApplication
+import ShopBootstrap
 import ShopBundledCatalog
 import ShopIdentity
 import ShopModels
@@ -12,12 +13,13 @@ import StorageSQLite
 import StorefrontCore
 import Synchronization
 
-/// The sandbox wired for tests: deterministic ids and dates, every part reachable for assertions.
+/// The shop as a session builds it (`ShopStorage.storefrontDependencies`), on its storage over an in-memory SQLite
+/// database, with deterministic ids and dates and every part reachable for assertions. Tests swap a part for a double.
 public struct TestStack: Sendable {
+    /// The shop's storage as the shop opens it (`ShopStorage.sqlite`): the bundled catalog imported, with its stock.
+    public var storage: ShopStorage
+    /// The catalog the shop reads: the storage's, unless a test swaps in another.
     public var catalog: any CatalogRepository
-    /// The shop's SQLite storage, in memory: the bundled catalog imported, with its stock.
-    public var database: SQLiteDatabase
-    public var orders: SQLOrderRepository
     public var processor: SandboxProcessor
     /// Every customer's cards and addresses; the guest starts with the sandbox test cards and contacts.
     public var wallets: InMemoryWalletRepository
@@ -48,10 +50,8 @@ public struct TestStack: Sendable {
     public var apiTokens: APITokenAccess?
     /// The account screen's keys and sessions; nil unless a test sets it.
     public var waysIn: WaysInAccess?
-    /// The shop, or the merchant console.
+    /// The shop, or the merchant console (which edits the storage's catalog).
     public var console: Console = .shop
-    /// The console's catalog editing; nil in the shop.
-    public var catalogDesk: CatalogDesk?
 
     public init(
         catalog: (any CatalogRepository)? = nil,
@@ -61,32 +61,25 @@ public struct TestStack: Sendable {
         clock: any Clock<Duration> = ContinuousClock(),
         latency: Duration = .zero
     ) {
-        let ids = IDGenerator.sequential(prefix: "id")
         let database = Fixtures.bundledShop()
-        let orders = SQLOrderRepository(database: database, currency: Fixtures.bundledCatalog.shop.currency)
-        let processor = SandboxProcessor(clock: clock, latency: latency, ids: IDGenerator.sequential(prefix: "vault"))
-        self.catalog = catalog ?? Fixtures.bundledCatalog(in: database)
-        self.database = database
-        self.orders = orders
-        self.processor = processor
+        storage = .sqlite(database, catalog: Fixtures.bundledCatalog(in: database))
+        processor = SandboxProcessor(clock: clock, latency: latency, ids: IDGenerator.sequential(prefix: "vault"))
+        self.catalog = catalog ?? storage.catalog
         self.guestID = guestID
-        self.wallets = InMemoryWalletRepository([guestID: guestWallet])
-        self.walletOwner = WalletOwner(guestID)
-        self.profiles = InMemoryAccountProfileRepository()
-        self.carts = nil
-        self.credentials = InMemoryCredentialRepository()
-        self.identity = SandboxIdentityProvider(
-            signingKey: Fixtures.signingKey, directory: SQLIdentityDirectory(database: database), dates: Fixtures.fixedDates,
-            ids: IDGenerator.sequential(prefix: "sbx"), makeCode: { "123456" }
-        )
-        self.signIn = SignInServices(makeController: identity.controllerFactory, provider: identity, auth: AuthManager(credentials: credentials))
+        wallets = InMemoryWalletRepository([guestID: guestWallet])
+        walletOwner = WalletOwner(guestID)
+        profiles = InMemoryAccountProfileRepository()
+        credentials = InMemoryCredentialRepository()
+        identity = SandboxIdentityProvider(
+            signingKey: Fixtures.signingKey, directory: storage.identities, dates: Fixtures.fixedDates, ids: IDGenerator.sequential(prefix: "sbx"),
+            makeCode: { "123456" })
+        signIn = SignInServices(makeController: identity.controllerFactory, provider: identity, auth: AuthManager(credentials: credentials))
         self.flags = flags
-        self.ids = ids
-        self.paymentAuthorization = .onTheSheet(
+        ids = IDGenerator.sequential(prefix: "id")
+        paymentAuthorization = .onTheSheet(
             wallet: StoredWallet(repository: wallets, owner: walletOwner), methodData: SandboxProcessor.paymentData(for:))
-        self.paymentProvider = SandboxPaymentProvider(processor: processor)
-        self.merchantBackend = LiveMerchantBackend(
-            processor: processor, orders: orders, dates: Fixtures.fixedDates, subscriptions: SQLSubscriptions(database: database))
+        paymentProvider = SandboxPaymentProvider(processor: processor)
+        merchantBackend = storage.merchantBackend(.sandbox(processor), environment: [:], dates: Fixtures.fixedDates)
         self.clock = clock
     }
 
@@ -95,27 +88,36 @@ public struct TestStack: Sendable {
     public static func selling(_ catalog: Catalog) throws -> TestStack {
         var stack = TestStack()
         let database = try SQLiteDatabase.inMemory()
-        stack.catalog = try SQLiteCatalogRepository.open(database: database, catalogData: try Fixtures.catalogJSON(catalog), source: "test catalog")
-        stack.database = database
-        stack.orders = SQLOrderRepository(database: database, currency: catalog.shop.currency)
-        stack.merchantBackend = LiveMerchantBackend(
-            processor: stack.processor, orders: stack.orders, dates: Fixtures.fixedDates, subscriptions: SQLSubscriptions(database: database))
+        stack.storage = .sqlite(
+            database,
+            catalog: try SQLiteCatalogImport.open(database: database, catalogData: try Fixtures.catalogJSON(catalog), source: "test catalog"))
+        stack.catalog = stack.storage.catalog
+        stack.merchantBackend = stack.storage.merchantBackend(.sandbox(stack.processor), environment: [:], dates: Fixtures.fixedDates)
         return stack
     }
 
-    public var dependencies: StorefrontDependencies {
-        StorefrontDependencies(
-            catalog: catalog, orderHistory: orders, paymentAuthorization: paymentAuthorization,
-            paymentProvider: paymentProvider, merchantBackend: merchantBackend, featureFlags: flags, ids: ids,
-            carts: carts, accounts: accounts, qrCodes: qrCodes, clock: clock, backOffice: backOffice, console: console,
-            catalogDesk: catalogDesk, discounts: SQLDiscountCodes(database: database),
-            subscriptions: ShopperSubscriptions(store: SQLSubscriptions(database: database), dates: Fixtures.fixedDates)
-        )
+    /// The SQLite database the storage is in.
+    public var database: SQLiteDatabase {
+        guard let database = storage.sqlite else { preconditionFailure("a test stack's storage is SQLite's") }
+        return database
     }
 
-    /// The back office the shop runs on, over this stack's orders and sandbox processor, at the fixed date.
+    /// The orders the shop keeps, in the storage.
+    public var orders: any OrderRepository & RefundRepository & OrderQueue { storage.orders }
+
+    public var dependencies: StorefrontDependencies {
+        var storage = storage
+        storage.catalog = catalog
+        return storage.storefrontDependencies(
+            payments: paymentProvider, paymentAuthorization: paymentAuthorization, backend: merchantBackend, backOffice: backOffice,
+            accounts: accounts,
+            carts: carts, featureFlags: flags, ids: ids, qrCodes: qrCodes, clock: clock, console: console, dates: Fixtures.fixedDates)
+    }
+
+    /// The back office the shop runs on, over this stack's storage and sandbox processor, at the fixed date; refunds
+    /// in flight are settled at once.
     public var liveBackOffice: LiveBackOffice {
-        LiveBackOffice(orders: orders, processor: processor, dates: Fixtures.fixedDates, currency: .usd, refundInFlightAge: .zero)
+        storage.backOffice(.sandbox(processor), environment: ["STOREFRONT_SETTLE_AFTER_SECONDS": "0"], dates: Fixtures.fixedDates)
     }
 
     public var accounts: AccountDependencies {
@@ -130,7 +132,7 @@ public struct TestStack: Sendable {
 /// Shared test data.
 public enum Fixtures {
     /// The catalog shipped in the binary, read-only and shared: served, and searched, as the shop serves it.
-    public static let bundledCatalog: SQLiteCatalogRepository = bundledCatalog(in: bundledShop())
+    public static let bundledCatalog: SQLCatalogRepository = bundledCatalog(in: bundledShop())
 
     /// A new in-memory shop database holding the bundled catalog and its stock (a copy of one imported once).
     public static func bundledShop() -> SQLiteDatabase {
@@ -138,9 +140,9 @@ public enum Fixtures {
     }
 
     /// The bundled catalog served from `database`, as the shop serves it.
-    public static func bundledCatalog(in database: SQLiteDatabase) -> SQLiteCatalogRepository {
+    public static func bundledCatalog(in database: SQLiteDatabase) -> SQLCatalogRepository {
         do {
-            guard let catalog = try SQLiteCatalogRepository.stored(database: database) else {
+            guard let catalog = try SQLiteCatalogImport.stored(database: database) else {
                 preconditionFailure("the test database has no catalog")
             }
             return catalog
@@ -151,7 +153,7 @@ public enum Fixtures {
 
     private static let bundledShopTemplate = Result { () throws -> SQLiteDatabase in
         let database = try SQLiteDatabase.inMemory()
-        _ = try SQLiteCatalogRepository.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled catalog")
+        _ = try SQLiteCatalogImport.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled catalog")
         return database
     }
 

@@ -23,7 +23,7 @@ enum CatalogRepositoryKind: String, CaseIterable, CustomTestStringConvertible {
             return InMemoryCatalog(catalog: catalog)
         case .sqlite:
             let database = try SQLiteDatabase.open(directory: TemporaryDirectory.make())
-            return try SQLiteCatalogRepository.open(database: database, catalogData: try Fixtures.catalogJSON(catalog), source: "test")
+            return try SQLiteCatalogImport.open(database: database, catalogData: try Fixtures.catalogJSON(catalog), source: "test")
         case .postgres:
             return try await PostgresFixture().importing(catalog)
         }
@@ -74,10 +74,10 @@ struct CatalogRepositoryContractTests {
 struct SQLiteDatabaseTests {
     @Test func importsOnlyWhenTheContentChanges() async throws {
         let directory = TemporaryDirectory.make()
-        let first = try SQLiteCatalogRepository.open(
+        let first = try SQLiteCatalogImport.open(
             database: try SQLiteDatabase.open(directory: directory), catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
         #expect(first.didImport)
-        let again = try SQLiteCatalogRepository.open(
+        let again = try SQLiteCatalogImport.open(
             database: try SQLiteDatabase.open(directory: directory), catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
         #expect(!again.didImport)
         #expect(try await again.count(matching: "") == 24)
@@ -85,7 +85,7 @@ struct SQLiteDatabaseTests {
         var changed = try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled")
         changed.products[0].price = Money(minorUnits: 1, currency: .usd)
         changed.products.removeLast()
-        let reimported = try SQLiteCatalogRepository.open(
+        let reimported = try SQLiteCatalogImport.open(
             database: try SQLiteDatabase.open(directory: directory), catalogData: try Fixtures.catalogJSON(changed), source: "changed")
         #expect(reimported.didImport)
         #expect(try await reimported.count(matching: "") == 23)
@@ -97,7 +97,7 @@ struct SQLiteDatabaseTests {
     func anImportIsCheckpointedIntoTheFile() async throws {
         let directory = TemporaryDirectory.make()
         let database = try SQLiteDatabase.open(directory: directory)
-        let repository = try SQLiteCatalogRepository.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
+        let repository = try SQLiteCatalogImport.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
         #expect(repository.didImport)
         let log = try FileManager.default.attributesOfItem(atPath: database.path + "-wal")[.size] as? Int
         #expect(log == 0)
@@ -109,9 +109,9 @@ struct SQLiteDatabaseTests {
     @Test func anInvalidCatalogIsRejectedAndTheOldOneKept() throws {
         let directory = TemporaryDirectory.make()
         let database = try SQLiteDatabase.open(directory: directory)
-        _ = try SQLiteCatalogRepository.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
+        _ = try SQLiteCatalogImport.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
         #expect(throws: CatalogError.self) {
-            try SQLiteCatalogRepository.open(database: database, catalogData: Data(#"[{"id": 1}]"#.utf8), source: "bad.json")
+            try SQLiteCatalogImport.open(database: database, catalogData: Data(#"[{"id": 1}]"#.utf8), source: "bad.json")
         }
         let count = try database.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM product WHERE position IS NOT NULL") }
         #expect(count == 24)

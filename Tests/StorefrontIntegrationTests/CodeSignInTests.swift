@@ -51,7 +51,7 @@ struct CodeSignInTests {
             let other = try fixture.anotherClient()
             return (
                 ShopStorage.postgres(fixture.database, catalog: catalog),
-                ShopStorage.postgres(other, catalog: try await PostgresCatalogRepository.open(database: other)), nil
+                ShopStorage.postgres(other, catalog: try await PostgresCatalogImport.open(database: other)), nil
             )
         }
     }

@@ -30,12 +30,12 @@ enum OrderRepositoryKind: String, CaseIterable, CustomTestStringConvertible {
 struct SQLiteFixture {
     let directory = TemporaryDirectory.make()
     let database: SQLiteDatabase
-    let sqliteCatalog: SQLiteCatalogRepository
+    let sqliteCatalog: SQLCatalogRepository
     let sqliteOrders: SQLOrderRepository
 
     init() throws {
         database = try SQLiteDatabase.open(directory: directory)
-        sqliteCatalog = try SQLiteCatalogRepository.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
+        sqliteCatalog = try SQLiteCatalogImport.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
         sqliteOrders = SQLOrderRepository(database: database, currency: .usd)
     }
 

@@ -65,9 +65,9 @@ struct PostgresCommandTests {
         var changed = catalog
         changed.products[0].price = Money(minorUnits: 12_345, currency: .usd)
         changed.products.removeLast()
-        let summary = try await PostgresCatalogRepository.importCatalog(changed, contentHash: "changed", into: fixture.database)
+        let summary = try await PostgresCatalogImport.importCatalog(changed, contentHash: "changed", into: fixture.database)
         #expect(summary == .init(products: 23, added: 0, retired: 1, changed: true))
-        let reopened = try await PostgresCatalogRepository.open(database: fixture.database)
+        let reopened = try await PostgresCatalogImport.open(database: fixture.database)
         #expect(try await reopened.count(matching: "") == 23)
         #expect(try await reopened.product(id: changed.products[0].id)?.price.minorUnits == 12_345)
         #expect(try await reopened.product(id: catalog.products.last!.id) == nil, "a product no longer listed leaves the catalog")

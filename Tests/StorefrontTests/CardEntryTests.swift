@@ -126,7 +126,7 @@ struct NoCardNumberTests {
     @Test func noFileOrTableHoldsTheNumberOrTheSecurityCode() async throws {
         let directory = TemporaryDirectory.make()
         let database = try SQLiteDatabase.open(directory: directory)
-        let catalog = try SQLiteCatalogRepository.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
+        let catalog = try SQLiteCatalogImport.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
         var stack = TestStack(catalog: catalog, guestWallet: WalletContents(addresses: [Fixtures.jane], defaultAddressID: Fixtures.jane.id))
         stack.wallets = InMemoryWalletRepository()
         let wallets = SQLWalletRepository(database: database)

@@ -46,8 +46,6 @@ struct MerchantSnapshotTests {
         var stack = TestStack()
         stack.console = .merchant(name: "local:ops")
         stack.backOffice = stack.liveBackOffice
-        stack.catalogDesk = CatalogDesk(
-            editor: SQLCatalogEditor(database: stack.database, shop: stack.catalog.shop), dates: Fixtures.fixedDates)
         let driver = await ScriptedDriver(stack: stack, size: size)
         try await driver.press("4")
         try await driver.press("n")

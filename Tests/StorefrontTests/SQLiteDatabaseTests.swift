@@ -13,7 +13,7 @@ struct StockTests {
     @Test func stockComesFromTheCatalogAndSurvivesAChangedCatalog() async throws {
         let directory = TemporaryDirectory.make()
         let database = try SQLiteDatabase.open(directory: directory)
-        let first = try SQLiteCatalogRepository.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
+        let first = try SQLiteCatalogImport.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
         #expect(try await first.product(id: "hoodie-root")?.stock == 3)
         // Two hoodies are sold; then the catalog changes.
         try await database.pool.write { db in
@@ -25,7 +25,7 @@ struct StockTests {
         var products = json["products"] as! [[String: Any]]
         for index in products.indices where products[index]["options"] == nil { products[index]["stock"] = 99 }
         json["products"] = products
-        let reopened = try SQLiteCatalogRepository.open(
+        let reopened = try SQLiteCatalogImport.open(
             database: database, catalogData: try JSONSerialization.data(withJSONObject: json), source: "changed")
         #expect(reopened.didImport)
         #expect(try await reopened.product(id: "hoodie-root")?.stock == 1, "re-reading the catalog keeps the stock")
@@ -34,9 +34,9 @@ struct StockTests {
 
     @Test func catalogsWithoutStockGetTheDefault() async throws {
         let database = try SQLiteDatabase.open(directory: TemporaryDirectory.make())
-        let repository = try SQLiteCatalogRepository.open(
+        let repository = try SQLiteCatalogImport.open(
             database: database, catalogData: Data(#"[{"id":1,"name":"A","price":100,"description":"d"}]"#.utf8), source: "bench")
-        #expect(try await repository.product(id: "1")?.stock == SQLiteCatalogRepository.defaultStock)
+        #expect(try await repository.product(id: "1")?.stock == SQLCatalogRepository.defaultStock)
     }
 
     @Test func stockMustBeAWholeNumber() {
@@ -81,28 +81,28 @@ struct CatalogFileStampTests {
         let file = directory.appendingPathComponent("catalog.json")
         try #"[{"id":1,"name":"A","price":100,"description":"d"}]"#.write(to: file, atomically: true, encoding: .utf8)
         let database = try SQLiteDatabase.open(directory: directory.appendingPathComponent("data"))
-        #expect(try SQLiteCatalogRepository.open(database: database, catalogFile: file).didImport)
-        #expect(try !SQLiteCatalogRepository.open(database: database, catalogFile: file).didImport)
+        #expect(try SQLiteCatalogImport.open(database: database, catalogFile: file).didImport)
+        #expect(try !SQLiteCatalogImport.open(database: database, catalogFile: file).didImport)
         // Rewritten (a new inode and size): read, hashed, and imported.
         try #"[{"id":1,"name":"A","price":100,"description":"d"},{"id":2,"name":"B","price":5,"description":"e"}]"#.write(
             to: file, atomically: true, encoding: .utf8)
-        let changed = try SQLiteCatalogRepository.open(database: database, catalogFile: file)
+        let changed = try SQLiteCatalogImport.open(database: database, catalogFile: file)
         #expect(changed.didImport)
         #expect(try await changed.count(matching: "") == 2)
         // Same content written again: the stamp differs, the hash does not, so nothing is imported.
         try #"[{"id":1,"name":"A","price":100,"description":"d"},{"id":2,"name":"B","price":5,"description":"e"}]"#.write(
             to: file, atomically: true, encoding: .utf8)
-        #expect(try !SQLiteCatalogRepository.open(database: database, catalogFile: file).didImport)
+        #expect(try !SQLiteCatalogImport.open(database: database, catalogFile: file).didImport)
     }
 
     @Test func searchKeepsCatalogOrderAfterAReorder() async throws {
         let database = try SQLiteDatabase.open(directory: TemporaryDirectory.make())
-        _ = try SQLiteCatalogRepository.open(
+        _ = try SQLiteCatalogImport.open(
             database: database,
             catalogData: Data(
                 #"[{"id":"a","name":"Oak Mug","price":1,"description":"d"},{"id":"b","name":"Oak Lamp","price":1,"description":"d"},{"id":"c","name":"Oak Desk","price":1,"description":"d"}]"#
                     .utf8), source: "first")
-        let reordered = try SQLiteCatalogRepository.open(
+        let reordered = try SQLiteCatalogImport.open(
             database: database,
             catalogData: Data(
                 #"[{"id":"c","name":"Oak Desk","price":1,"description":"d"},{"id":"a","name":"Oak Mug","price":1,"description":"d"}]"#.utf8),
@@ -142,7 +142,7 @@ struct VariantImportTests {
     @Test func aChangedCatalogReplacesVariantsAndKeepsTheStockOfThoseThatStay() async throws {
         let database = try SQLiteDatabase.inMemory()
         var catalog = VariantCatalogs.hoodieAndMug()
-        _ = try SQLiteCatalogRepository.open(database: database, catalogData: try Fixtures.catalogJSON(catalog), source: "first")
+        _ = try SQLiteCatalogImport.open(database: database, catalogData: try Fixtures.catalogJSON(catalog), source: "first")
         _ = try await SQLStockRepository(database: database).setStock(of: "hoodie-l", onHand: 1)
         // XL leaves, XXL arrives, L costs more.
         let usd = { (cents: Int64) in Money(minorUnits: cents, currency: .usd) }
@@ -150,7 +150,7 @@ struct VariantImportTests {
         catalog.products[0].variants.removeLast()
         catalog.products[0].variants[2].price = usd(6_000)
         catalog.products[0].variants.append(ProductVariant(sku: "hoodie-xxl", values: ["XXL"], price: usd(6_400), stock: 2))
-        let reopened = try SQLiteCatalogRepository.open(database: database, catalogData: try Fixtures.catalogJSON(catalog), source: "second")
+        let reopened = try SQLiteCatalogImport.open(database: database, catalogData: try Fixtures.catalogJSON(catalog), source: "second")
         let hoodie = try #require(try await reopened.product(id: "hoodie"))
         #expect(hoodie.variants.map(\.sku) == ["hoodie-s", "hoodie-m", "hoodie-l", "hoodie-xxl"])
         #expect(hoodie.variants.map(\.stock) == [5, 1, 1, 2], "L keeps the count set by hand; XXL starts with its own")

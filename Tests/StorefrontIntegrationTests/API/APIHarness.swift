@@ -53,7 +53,7 @@ final class APIHarness: Sendable {
             let database = try SQLiteDatabase.open(directory: TemporaryDirectory.make())
             storage = .sqlite(
                 database,
-                catalog: try SQLiteCatalogRepository.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled"))
+                catalog: try SQLiteCatalogImport.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled"))
         case .postgres:
             let fixture = try await PostgresFixture()
             storage = .postgres(

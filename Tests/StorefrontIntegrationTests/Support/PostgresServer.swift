@@ -4,6 +4,7 @@ import ShopBundledCatalog
 import ShopModels
 import ShopSandbox
 import StoragePostgres
+import StorageRows
 import StorefrontTesting
 import Testing
 
@@ -85,7 +86,7 @@ final class PostgresServer: @unchecked Sendable {
         let database = try PostgresDatabase.connect(try PostgresLocation.parse(url, environment: [:]), pool: .command)
         defer { database.close() }
         try await database.migrate()
-        _ = try await PostgresCatalogRepository.importCatalog(
+        _ = try await PostgresCatalogImport.importCatalog(
             try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled"), contentHash: "bundled", into: database)
         return url
     }
@@ -135,9 +136,9 @@ struct PostgresFixture {
     }
 
     /// A catalog imported as `storefront catalog import` does.
-    func importing(_ catalog: Catalog) async throws -> PostgresCatalogRepository {
-        _ = try await PostgresCatalogRepository.importCatalog(catalog, contentHash: UUID().uuidString, into: database)
-        return try await PostgresCatalogRepository.open(database: database)
+    func importing(_ catalog: Catalog) async throws -> SQLCatalogRepository {
+        _ = try await PostgresCatalogImport.importCatalog(catalog, contentHash: UUID().uuidString, into: database)
+        return try await PostgresCatalogImport.open(database: database)
     }
 
     /// on_hand, reserved, sold for a product.

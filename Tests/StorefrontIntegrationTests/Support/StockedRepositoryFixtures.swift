@@ -41,7 +41,7 @@ extension SQLiteFixture: StockedOrderRepository {
 /// PostgreSQL with the bundled catalog imported.
 struct PostgresStockFixture: StockedOrderRepository {
     let server: PostgresFixture
-    let postgresCatalog: PostgresCatalogRepository
+    let postgresCatalog: SQLCatalogRepository
     let postgresOrders: SQLOrderRepository
 
     init() async throws {

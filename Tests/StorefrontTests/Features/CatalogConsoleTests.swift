@@ -20,8 +20,6 @@ struct CatalogConsoleTests {
         var stack = shopStack
         stack.console = .merchant(name: name)
         stack.backOffice = stack.liveBackOffice
-        stack.catalogDesk = CatalogDesk(
-            editor: SQLCatalogEditor(database: shopStack.database, shop: shopStack.catalog.shop), dates: Fixtures.fixedDates)
         return await ScriptedDriver(stack: stack)
     }
 

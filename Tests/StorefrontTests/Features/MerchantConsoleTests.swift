@@ -240,6 +240,9 @@ struct MerchantConsoleTests {
         let events = try await stack.orders.events(orderNumber: order.number)
         #expect(events.last == OrderEvent(at: Fixtures.fixedDates.now(), actor: .shopper("guest"), change: .canceled))
         await store.receive(.orders(.history(order: order.number, .success(events)))) { $0.orders.events = events }
+        let messages = try await stack.storage.outbox.entries(orderNumber: order.number)
+        #expect(messages.count == 2, "the receipt, then the cancel's notice")
+        await store.receive(.orders(.messages(order: order.number, messages))) { $0.orders.messages = messages }
         await store.finish()
         #expect(await stack.processor.allRefunds.map(\.amount) == [order.totals.total])
         #expect(!store.state.canCancelOpenedOrder, "nothing is left to cancel")

@@ -1,28 +1,15 @@
 import Foundation
 import GRDB
-import LiveObjects
 import ShopModels
 import ShopPorts
 import StorageRows
 
-/// The catalog served from SQLite: imported from the catalog file when its content hash changes,
-/// then paged and searched (FTS5) from the database, so start-up cost does not grow with the catalog.
-public final class SQLiteCatalogRepository: CatalogRepository {
-    public let shop: ShopProfile
-    private let database: SQLiteDatabase
-    private let activeCount: Int
-    /// True when this start imported the catalog (its content changed since the last import).
-    public let didImport: Bool
-    /// Rowids at and above this belong to products that left the catalog.
-    static let retiredRowidBase = 1_000_000_000
-    /// Units of a product whose catalog entry names no stock.
-    public static let defaultStock = 25
-    private static let columns = "product.*, stock.on_hand AS on_hand"
-    private static let stockJoin = "LEFT JOIN stock ON stock.product_id = product.id"
-
+/// The catalog on SQLite: imported from the catalog file when its content hash changes, then paged and searched
+/// (FTS5) from the database by `SQLCatalogRepository`, so start-up cost does not grow with the catalog.
+public enum SQLiteCatalogImport {
     /// Opens the catalog from a file, reading and hashing it only when its size, modification
     /// time or inode differ from the last import (the same shortcut git's index takes).
-    public static func open(database: SQLiteDatabase, catalogFile url: URL) throws -> SQLiteCatalogRepository {
+    public static func open(database: SQLiteDatabase, catalogFile url: URL) throws -> SQLCatalogRepository {
         let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
         let stamp = attributes.map { attributes in
             let size = (attributes[.size] as? NSNumber)?.int64Value ?? -1
@@ -45,11 +32,11 @@ public final class SQLiteCatalogRepository: CatalogRepository {
     /// Opens the catalog, importing `data` first if its content differs from what was imported last.
     ///
     /// Throws `CatalogError` for an invalid catalog and `SQLiteDatabaseError` for storage problems.
-    public static func open(database: SQLiteDatabase, catalogData data: Data, source: String) throws -> SQLiteCatalogRepository {
+    public static func open(database: SQLiteDatabase, catalogData data: Data, source: String) throws -> SQLCatalogRepository {
         try open(database: database, catalogData: data, source: source, stamp: nil)
     }
 
-    private static func open(database: SQLiteDatabase, catalogData data: Data, source: String, stamp: String?) throws -> SQLiteCatalogRepository {
+    private static func open(database: SQLiteDatabase, catalogData data: Data, source: String, stamp: String?) throws -> SQLCatalogRepository {
         let hash = ContentHash.fnv1a64(data)
         if let repository = try unchanged(database: database, where: "content-hash", equals: hash) {
             if let stamp { try write(["file-stamp": stamp], to: database) }
@@ -66,17 +53,17 @@ public final class SQLiteCatalogRepository: CatalogRepository {
         // them through one shared mapping (mmap_size); a page left in the log is copied into each connection's cache.
         // Only an optimisation: a reader that holds the log keeps it there, and the next automatic checkpoint moves it.
         _ = try? database.pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
-        return SQLiteCatalogRepository(shop: catalog.shop, database: database, activeCount: catalog.products.count, didImport: true)
+        return SQLCatalogRepository(shop: catalog.shop, database: database, activeCount: catalog.products.count, didImport: true)
     }
 
     /// The catalog as last imported, for commands that read a shop's data without a catalog file; nil before the first
     /// import.
-    public static func stored(database: SQLiteDatabase) throws -> SQLiteCatalogRepository? {
+    public static func stored(database: SQLiteDatabase) throws -> SQLCatalogRepository? {
         try unchanged(database: database, where: "product-count", equals: nil)
     }
 
     /// The repository as last imported, when the meta value `key` equals `value` (or always, for nil); nil otherwise.
-    private static func unchanged(database: SQLiteDatabase, where key: String, equals value: String?) throws -> SQLiteCatalogRepository? {
+    private static func unchanged(database: SQLiteDatabase, where key: String, equals value: String?) throws -> SQLCatalogRepository? {
         let meta: [String: String]
         do {
             meta = try database.pool.read { db in
@@ -92,7 +79,7 @@ public final class SQLiteCatalogRepository: CatalogRepository {
             let shop = ShopProfile(storedJSON: storeJSON),
             let count = meta["product-count"].flatMap(Int.init)
         else { return nil }
-        return SQLiteCatalogRepository(shop: shop, database: database, activeCount: count, didImport: false)
+        return SQLCatalogRepository(shop: shop, database: database, activeCount: count)
     }
 
     private static func write(_ values: [String: String], to database: SQLiteDatabase) throws {
@@ -107,13 +94,6 @@ public final class SQLiteCatalogRepository: CatalogRepository {
         }
     }
 
-    private init(shop: ShopProfile, database: SQLiteDatabase, activeCount: Int, didImport: Bool) {
-        self.shop = shop
-        self.database = database
-        self.activeCount = activeCount
-        self.didImport = didImport
-    }
-
     /// Replaces the catalog's names, texts and prices in one transaction; rows of products that left
     /// the catalog stay (with no position) so nothing that refers to them breaks.
     private static func importCatalog(_ catalog: Catalog, hash: String, into database: SQLiteDatabase) throws {
@@ -125,7 +105,7 @@ public final class SQLiteCatalogRepository: CatalogRepository {
 
     /// Writes `catalog` as the shop's catalog in the transaction of `db`: the file's hash kept when it came from one.
     static func write(_ catalog: Catalog, contentHash hash: String?, _ db: Database) throws {
-        let defaultStock = Self.defaultStock
+        let defaultStock = SQLCatalogRepository.defaultStock
         let storeJSON = catalog.shop.storedJSON
         do {
             // Rowids follow catalog order (rowid = position + 1), so FTS5, which yields matches in
@@ -135,8 +115,8 @@ public final class SQLiteCatalogRepository: CatalogRepository {
             try db.execute(
                 sql: """
                     UPDATE product SET position = NULL,
-                        rowid = rowid + (SELECT max(max(rowid), \(Self.retiredRowidBase)) FROM product)
-                    WHERE rowid < \(Self.retiredRowidBase)
+                        rowid = rowid + (SELECT max(max(rowid), \(SQLCatalogRepository.retiredRowidBase)) FROM product)
+                    WHERE rowid < \(SQLCatalogRepository.retiredRowidBase)
                     """)
             let upsert = try db.makeStatement(
                 sql: """
@@ -181,90 +161,4 @@ public final class SQLiteCatalogRepository: CatalogRepository {
             try meta.execute(arguments: ["product-count", String(catalog.products.count)])
         }
     }
-
-    public func count(matching query: String) async throws -> Int {
-        guard let pattern = Self.matchExpression(query) else {
-            guard query.allSatisfy(\.isWhitespace) else { return 0 }
-            // Read each time, not kept from the start: a merchant's edit in another session changes it.
-            return try await read { db in
-                try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM catalog_meta WHERE key = 'product-count'")).flatMap(Int.init)
-            } ?? activeCount
-        }
-        return try await read { db in
-            // Products in the catalog are exactly the rowids below the retired range: no join needed.
-            try Int.fetchOne(
-                db,
-                sql: """
-                    SELECT COUNT(*) FROM product_search WHERE product_search MATCH ? AND rowid < \(Self.retiredRowidBase)
-                    """, arguments: [pattern]) ?? 0
-        }
-    }
-
-    public func page(matching query: String, offset: Int, limit: Int) async throws -> [Product] {
-        guard offset >= 0, limit > 0 else { return [] }
-        // The window's end is made from bounded numbers: no catalog holds Int.max products.
-        let limit = min(limit, Int.max - offset)
-        guard let pattern = Self.matchExpression(query) else {
-            guard query.allSatisfy(\.isWhitespace) else { return [] }
-            // Positions are dense from 0, so a page is a range: its cost does not depend on the offset.
-            return try await read { db in
-                // Cached statements: a key that scrolls or adds reads again, and preparing costs more than the read.
-                try Row.fetchAll(
-                    db.cachedStatement(
-                        sql: "SELECT \(Self.columns) FROM product \(Self.stockJoin) WHERE position >= ? AND position < ? ORDER BY position"),
-                    arguments: [offset, offset + limit]
-                )
-                .map(self.product(from:)).withVariants(in: db)
-            }
-        }
-        return try await read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT \(Self.columns) FROM product \(Self.stockJoin)
-                    WHERE product.rowid IN (
-                        SELECT rowid FROM product_search WHERE product_search MATCH ? AND rowid < \(Self.retiredRowidBase)
-                        ORDER BY rowid LIMIT ? OFFSET ?
-                    )
-                    ORDER BY product.rowid
-                    """, arguments: [pattern, limit, offset]
-            ).map(self.product(from:)).withVariants(in: db)
-        }
-    }
-
-    /// One product, as fresh as the database: stock is checked against it before a cart grows.
-    public func product(id: ProductID) async throws -> Product? {
-        try await database.readOnWriter { db in
-            try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT \(Self.columns) FROM product \(Self.stockJoin) WHERE id = ? AND position IS NOT NULL"),
-                arguments: [id.rawValue]
-            )
-            .map(self.product(from:)).map { try [$0].withVariants(in: db)[0] }
-        }
-    }
-
-    private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T { try await database.read(body) }
-
-    private func product(from row: Row) -> Product {
-        let art: String = row["art"]
-        let tags: String = row["tags"]
-        return Product(
-            id: ProductID(row["id"] as String), name: row["name"], summary: row["summary"], description: row["description"],
-            price: Money(minorUnits: row["price"], currency: shop.currency),
-            art: Product.storedLines(art),
-            tags: Product.storedLines(tags),
-            stock: row["on_hand"],
-            options: StoredVariants.options(row["options"] as String),
-            subscriptionWeeks: ProductSubscriptionMigration.weeks(row["subscription_weeks"] as String)
-        )
-    }
-
-    /// Each word of the query as a quoted prefix term, all required: `"oak"* "mug"*`; nil when no word is left.
-    static func matchExpression(_ query: String) -> String? {
-        let words = SearchWords.words(in: query)
-        guard !words.isEmpty else { return nil }
-        return words.map { "\"\($0)\"*" }.joined(separator: " ")
-    }
 }
-
-extension SQLiteCatalogRepository: LiveObject {}

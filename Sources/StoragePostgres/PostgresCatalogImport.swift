@@ -1,29 +1,14 @@
 import Foundation
-import LiveObjects
 import PostgresNIO
 import ShopModels
 import ShopPorts
 import StorageRows
 
-/// The catalog served from PostgreSQL. Front ends only read it; `importCatalog` (the
+/// The catalog on PostgreSQL, read by `SQLCatalogRepository`. Front ends only read it; `importCatalog` (the
 /// `storefront catalog import` command) is the one writer, so two hosts never fight over it.
-public final class PostgresCatalogRepository: CatalogRepository {
-    public let shop: ShopProfile
-    private let database: PostgresDatabase
-    private let activeCount: Int
-    /// Units of a product whose catalog entry names no stock (as on SQLite).
-    public static let defaultStock = 25
-    private static let columns = "p.id, p.name, p.summary, p.description, p.price, p.art, p.tags, s.on_hand, p.options, p.subscription_weeks"
-    private static let stockJoin = "LEFT JOIN stock s ON s.product_id = p.id"
-
-    private init(shop: ShopProfile, database: PostgresDatabase, activeCount: Int) {
-        self.shop = shop
-        self.database = database
-        self.activeCount = activeCount
-    }
-
+public enum PostgresCatalogImport {
     /// The catalog as last imported; `.noCatalog` before the first import.
-    public static func open(database: PostgresDatabase) async throws(PostgresDatabaseError) -> PostgresCatalogRepository {
+    public static func open(database: PostgresDatabase) async throws(PostgresDatabaseError) -> SQLCatalogRepository {
         let meta: [String: String]
         do {
             meta = try await database.call { client in
@@ -41,7 +26,7 @@ public final class PostgresCatalogRepository: CatalogRepository {
         guard let storeJSON = meta["store"], let shop = ShopProfile(storedJSON: storeJSON),
             let count = meta["product-count"].flatMap(Int.init)
         else { throw .noCatalog(location: database.location.description) }
-        return PostgresCatalogRepository(shop: shop, database: database, activeCount: count)
+        return SQLCatalogRepository(shop: shop, database: database, activeCount: count)
     }
 
     /// What an import did.
@@ -168,95 +153,9 @@ public final class PostgresCatalogRepository: CatalogRepository {
         try await connection.query(
             """
             INSERT INTO stock (product_id, on_hand)
-            SELECT * FROM unnest(\(stock.map(\.0.rawValue))::text[], \(stock.map { $0.1 ?? defaultStock })::int8[])
+            SELECT * FROM unnest(\(stock.map(\.0.rawValue))::text[], \(stock.map { $0.1 ?? SQLCatalogRepository.defaultStock })::int8[])
             ON CONFLICT (product_id) DO NOTHING
             """, logger: PostgresDatabase.quiet)
-    }
-
-    public func count(matching query: String) async throws -> Int {
-        guard let pattern = Self.searchQuery(query) else {
-            guard query.allSatisfy(\.isWhitespace) else { return 0 }
-            // Read each time, not kept from the start: a merchant's edit on any host changes it.
-            return try await database.read { connection in
-                try await connection.query("SELECT value FROM catalog_meta WHERE key = 'product-count'", logger: PostgresDatabase.quiet)
-                    .collect().first.flatMap { Int(try $0.decode(String.self)) }
-            } ?? activeCount
-        }
-        return try await database.read { connection in
-            try await connection.query(
-                "SELECT count(*) FROM product WHERE position IS NOT NULL AND search @@ \(pattern)::tsquery", logger: PostgresDatabase.quiet
-            )
-            .collect().first?.decode(Int.self) ?? 0
-        }
-    }
-
-    public func page(matching query: String, offset: Int, limit: Int) async throws -> [Product] {
-        guard offset >= 0, limit > 0 else { return [] }
-        // The window's end is made from bounded numbers: no catalog holds Int.max products.
-        let limit = min(limit, Int.max - offset)
-        let currency = shop.currency
-        guard let pattern = Self.searchQuery(query) else {
-            guard query.allSatisfy(\.isWhitespace) else { return [] }
-            // Positions are dense from 0, so a page is a range: its cost does not depend on the offset.
-            return try await database.read { connection in
-                try await Self.products(
-                    connection.query(
-                        """
-                        SELECT \(unescaped: Self.columns) FROM product p \(unescaped: Self.stockJoin)
-                        WHERE p.position >= \(offset) AND p.position < \(offset + limit) ORDER BY p.position
-                        """, logger: PostgresDatabase.quiet), currency: currency
-                ).withVariants(on: connection)
-            }
-        }
-        return try await database.read { connection in
-            try await Self.products(
-                connection.query(
-                    """
-                    SELECT \(unescaped: Self.columns) FROM product p \(unescaped: Self.stockJoin)
-                    WHERE p.position IS NOT NULL AND p.search @@ \(pattern)::tsquery
-                    ORDER BY p.position LIMIT \(limit) OFFSET \(offset)
-                    """, logger: PostgresDatabase.quiet), currency: currency
-            ).withVariants(on: connection)
-        }
-    }
-
-    public func product(id: ProductID) async throws -> Product? {
-        let currency = shop.currency
-        return try await database.read { connection in
-            try await Self.products(
-                connection.query(
-                    """
-                    SELECT \(unescaped: Self.columns) FROM product p \(unescaped: Self.stockJoin)
-                    WHERE p.id = \(id.rawValue) AND p.position IS NOT NULL
-                    """, logger: PostgresDatabase.quiet), currency: currency
-            ).withVariants(on: connection).first
-        }
-    }
-
-    private static func products(_ rows: PostgresRowSequence, currency: Currency) async throws -> [Product] {
-        var products: [Product] = []
-        for try await (id, name, summary, description, price, art, tags, onHand, options, weeks) in rows.decode(
-            (String, String, String, String, Int64, String, String, Int?, String, String).self)
-        {
-            products.append(
-                Product(
-                    id: ProductID(id), name: name, summary: summary, description: description,
-                    price: Money(minorUnits: price, currency: currency),
-                    art: Product.storedLines(art),
-                    tags: Product.storedLines(tags),
-                    stock: onHand,
-                    options: StoredVariants.options(options), subscriptionWeeks: ProductSubscriptionMigration.weeks(weeks)
-                ))
-        }
-        return products
-    }
-
-    /// Each word of the query as a prefix lexeme, all required: `'oak':* & 'mug':*`; nil when no word is left.
-    /// Words are letters and digits only, so quoting them needs no escapes.
-    static func searchQuery(_ query: String) -> String? {
-        let words = SearchWords.words(in: query)
-        guard !words.isEmpty else { return nil }
-        return words.map { "'\($0)':*" }.joined(separator: " & ")
     }
 }
 
@@ -265,29 +164,3 @@ extension Array {
         stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
     }
 }
-
-extension [Product] {
-    /// The products with their variants and each variant's stock, read in one query for every product with options.
-    fileprivate func withVariants(on connection: PostgresConnection) async throws -> [Product] {
-        let owners = filter { !$0.options.isEmpty }.map(\.id.rawValue)
-        guard let currency = first?.price.currency, !owners.isEmpty else { return self }
-        let rows = try await connection.query(
-            """
-            SELECT v.product_id, v.sku, v.option_values, v.price, v.grams, s.on_hand
-            FROM product_variant v LEFT JOIN stock s ON s.product_id = v.sku
-            WHERE v.product_id = ANY(\(owners)::text[]) ORDER BY v.product_id, v.position
-            """, logger: PostgresDatabase.quiet)
-        var variants: [String: [ProductVariant]] = [:]
-        for try await (product, sku, values, price, grams, onHand) in rows.decode((String, String, String, Int64, Int?, Int?).self) {
-            variants[product, default: []].append(
-                ProductVariant(
-                    sku: ProductID(sku), values: Product.storedLines(values), price: Money(minorUnits: price, currency: currency), stock: onHand,
-                    grams: grams))
-        }
-        return map { product in
-            product.options.isEmpty ? product : StoredVariants.attach(variants[product.id.rawValue] ?? [], to: product)
-        }
-    }
-}
-
-extension PostgresCatalogRepository: LiveObject {}
