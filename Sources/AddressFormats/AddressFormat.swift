@@ -33,6 +33,10 @@ public struct AddressFormat: Hashable, Sendable, Decodable {
     public let postalPattern: String?
     public let postalExamples: [String]
     public let regions: [Region]
+    /// The country's name in each language the shop speaks besides English ("de": "Deutschland"), from iso-codes.
+    public let names: [String: String]
+    /// Other ways to write it: its alpha-3 code, its ISO and official names, and their translations.
+    public let otherNames: [String]
 
     /// What the form calls `field` in this country.
     public func label(of field: Field) -> String {
@@ -96,6 +100,44 @@ public enum AddressFormats {
 
     /// The format of the country with this ISO 3166-1 alpha-2 code, in any case.
     public static func format(for country: String) -> AddressFormat? { byCode[country.uppercased()] }
+
+    /// The country `text` names: its two- or three-letter code, or any of its names in any language the shop speaks
+    /// ("Germany", "Deutschland", "allemagne", "DEU"), in any case and with or without accents; nil when it names none,
+    /// or more than one.
+    public static func country(named text: String) -> AddressFormat? {
+        let typed = text.trimmingCharacters(in: .whitespaces)
+        if let format = format(for: typed), typed.count == 2 { return format }
+        return byName[folded(typed)].flatMap { $0 }.flatMap { byCode[$0] }
+    }
+
+    /// The countries with a name, in any language the shop speaks, that starts with `prefix` (folded as
+    /// `country(named:)` folds), in code order: what a country field offers as it is typed.
+    public static func countries(startingWith prefix: String) -> [AddressFormat] {
+        let wanted = folded(prefix.trimmingCharacters(in: .whitespaces))
+        guard !wanted.isEmpty else { return [] }
+        return foldedSpellings.filter { $0.spellings.contains { $0.hasPrefix(wanted) } }.compactMap { byCode[$0.code] }
+    }
+
+    private static let foldedSpellings: [(code: String, spellings: [String])] = all.map { ($0.code, spellings(of: $0).map(folded)) }
+
+    /// Every spelling, folded, to the one country it names; nil where two countries share it.
+    private static let byName: [String: String?] = {
+        var table: [String: String?] = [:]
+        for (code, spellings) in foldedSpellings {
+            for spelling in Set(spellings) { table[spelling] = table[spelling] == nil ? code : .some(nil) }
+        }
+        return table
+    }()
+
+    private static func spellings(of format: AddressFormat) -> [String] {
+        [format.code, format.name] + format.names.values + format.otherNames
+    }
+
+    /// Case, accents, width and the typographic apostrophe set aside: "Côte d’Ivoire" is "cote d'ivoire".
+    private static func folded(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+            .replacingOccurrences(of: "\u{2019}", with: "'")
+    }
 }
 
 extension String {

@@ -18,6 +18,13 @@ extension ShopAPIService {
             postalCode: body.postalCode, country: body.countryCode, email: body.email, phone: body.phone ?? ""
         )
         var problems = entry.problems().map { APIProblem.FieldError(field: Self.fieldName($0.key), message: $0.value) }.sorted { $0.field < $1.field }
+        // The form takes a country's name as people type it; the API's field is the code its schema names, so a program
+        // never stores a country through a name that a later table might read otherwise.
+        if body.countryCode.count != 2 || !body.countryCode.allSatisfy({ $0.isASCII && $0.isLetter }) {
+            problems.removeAll { $0.field == "countryCode" }
+            problems.append(.init(field: "countryCode", message: "Enter the country's two-letter code (ISO 3166-1), such as US or DE."))
+            problems.sort { $0.field < $1.field }
+        }
         // Named as the shop's address form names one.
         let id = "addr_" + commerce.ids.next()
         if !problems.contains(where: { ["countryCode", "region"].contains($0.field) }),

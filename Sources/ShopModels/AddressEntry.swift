@@ -82,12 +82,10 @@ public struct AddressEntry: Hashable, Sendable {
         where text.unicodeScalars.contains(where: \.isUnsafeForTerminal) {
             errors[field] = "Letters, digits, spaces and punctuation only: no control characters."
         }
-        let country = country.trimming(" ").uppercased()
-        // The country's own rules where the code names one of ISO 3166's (its postal code's pattern and name).
-        let format = country.count == 2 && country.allSatisfy({ $0.isASCII && $0.isLetter }) ? AddressFormats.format(for: country) : nil
-        if format == nil {
-            errors[.country] = "Enter a country's two-letter code (ISO 3166), e.g. US, CA or DE."
-        }
+        // The country's own rules where the text names one of ISO 3166's, by its code or its name in any language the
+        // shop speaks (its postal code's pattern and name).
+        let format = AddressFormats.country(named: country)
+        if format == nil { errors[.country] = Self.countryProblem(country) }
         if let problem = format.map({ $0.postalCodeProblem(postalCode) }) ?? PostalAddress.postalCodeProblem(postalCode) {
             errors[.postalCode] = problem
         }
@@ -99,8 +97,19 @@ public struct AddressEntry: Hashable, Sendable {
             errors[.region] = problem
         }
         if let problem = Contact.emailProblem(email) { errors[.email] = problem }
-        if let problem = Contact.phoneProblem(phone, country: country) { errors[.phone] = problem }
+        if let problem = Contact.phoneProblem(phone, country: countryCode) { errors[.phone] = problem }
         return errors
+    }
+
+    /// Why `typed` names no country, with the countries whose names start with it where there are a few.
+    public static func countryProblem(_ typed: String) -> String {
+        let text = typed.trimming(" ")
+        guard !text.isEmpty else { return "Enter the country, by its name or its two-letter code (e.g. Germany or DE)." }
+        let starting = AddressFormats.countries(startingWith: text).map(\.name)
+        if (1...3).contains(starting.count) {
+            return "No country is called \u{201C}\(text)\u{201D}: did you mean \(starting.joined(separator: ", "))?"
+        }
+        return "No country is called \u{201C}\(text)\u{201D}: type its name or its two-letter code (e.g. Germany or DE)."
     }
 
     /// The contact this entry describes, trimmed; nil while any field has a problem.
@@ -110,7 +119,7 @@ public struct AddressEntry: Hashable, Sendable {
             id: id, name: name.trimming(" "), email: email.trimming(" "), phone: phone.trimming(" "),
             address: PostalAddress(
                 street: street.trimming(" "), street2: street2.trimming(" "), city: city.trimming(" "), region: regionCode,
-                postalCode: postalCode.trimming(" ").uppercased(), countryCode: country.trimming(" ").uppercased())
+                postalCode: postalCode.trimming(" ").uppercased(), countryCode: countryCode)
         )
     }
 }
@@ -119,13 +128,17 @@ extension AddressEntry {
     /// The country and region as they would be stored, the rest left empty: where the shop's regions are checked
     /// before the other fields are right, so every problem is told at once.
     public var destination: PostalAddress {
-        PostalAddress(street: "", city: "", region: regionCode, postalCode: "", countryCode: country.trimming(" ").uppercased())
+        PostalAddress(street: "", city: "", region: regionCode, postalCode: "", countryCode: countryCode)
     }
+
+    /// The country as stored: the ISO 3166-1 code of the country typed by its code or name, or the text in capitals
+    /// where it names none.
+    public var countryCode: String { AddressFormats.country(named: country)?.code ?? country.trimming(" ").uppercased() }
 
     /// The region as stored: the ISO 3166-2 code of the subdivision typed, or the text where the country has no table.
     var regionCode: String {
         let typed = region.trimming(" ")
-        return AddressFormats.format(for: country.trimming(" "))?.region(named: typed)?.code ?? typed
+        return AddressFormats.country(named: country)?.region(named: typed)?.code ?? typed
     }
 }
 

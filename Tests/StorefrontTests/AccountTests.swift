@@ -276,6 +276,28 @@ struct AccountFlowTests {
             driver.state.form?.fields.map(\.label).prefix(7) == ["Country", "Name", "Street", "Apt, suite", "City", "Province", "Postal code"])
     }
 
+    @Test func theCountryIsTypedByItsNameAndAnUnknownOneIsToldAtOnce() async throws {
+        let driver = await ScriptedDriver(stack: stack())
+        try await driver.press("u,d,up,backspace,backspace")
+        await driver.type("Ger")
+        var country = try #require(driver.state.form?.fields.first)
+        #expect(country.hint == "Germany" && country.error == nil, "the names that start with what was typed")
+        await driver.type("many")
+        country = try #require(driver.state.form?.fields.first)
+        #expect(country.hint == "Germany" && country.error == nil)
+        #expect(driver.state.form?.fields.map(\.label).prefix(6) == ["Country", "Name", "Street", "Apt, suite", "Postal code", "City"])
+        #expect(driver.state.form?.fields.last?.hint == "optional, +49 30 12345678", "Germany's phone example")
+        try await driver.press("backspace,backspace,backspace,backspace,backspace,backspace,backspace")
+        await driver.type("Xq")
+        country = try #require(driver.state.form?.fields.first)
+        #expect(
+            country.error == "No country is called \u{201C}Xq\u{201D}: type its name or its two-letter code (e.g. Germany or DE).", "before any save")
+        try await driver.press("backspace,backspace")
+        await driver.type("Deutschland")
+        country = try #require(driver.state.form?.fields.first)
+        #expect(country.hint == "Germany" && country.error == nil)
+    }
+
     @Test func anAddressIsValidatedInPlaceAndBecomesTheDefault() async throws {
         let stack = stack()
         let driver = await ScriptedDriver(stack: stack)

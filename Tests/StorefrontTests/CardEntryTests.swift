@@ -1,3 +1,4 @@
+import AddressFormats
 import Foundation
 import GRDB
 import ShopApplication
@@ -116,7 +117,27 @@ struct CardEntryTests {
         #expect(postal("", "US") == "Enter the ZIP code.")
         let unknown = AddressEntry(
             name: "A", street: "1 Way", city: "Town", postalCode: "12345", country: "XX", email: "a@b.example", phone: "+15555550100")
-        #expect(unknown.problems()[.country] == "Enter a country's two-letter code (ISO 3166), e.g. US, CA or DE.")
+        #expect(unknown.problems()[.country] == "No country is called \u{201C}XX\u{201D}: type its name or its two-letter code (e.g. Germany or DE).")
+    }
+
+    @Test func aCountryIsTakenByItsNameInEveryLanguageTheShopSpeaks() throws {
+        for typed in ["Germany", "deutschland", "ALLEMAGNE", "Alemania", "ドイツ", "DEU", "de", " Federal Republic of Germany "] {
+            #expect(AddressFormats.country(named: typed)?.code == "DE", "\(typed)")
+        }
+        #expect(AddressFormats.country(named: "Côte d\u{2019}Ivoire")?.code == "CI", "a typographic apostrophe, as phones type it")
+        #expect(AddressFormats.country(named: "cote d'ivoire")?.code == "CI", "without its accent")
+        #expect(AddressFormats.country(named: "Bolivia")?.code == "BO", "its common name, not only ISO's")
+        #expect(AddressFormats.country(named: "Germ") == nil)
+        let berlin = AddressEntry(
+            name: "Max", street: "Hauptstr. 1", city: "Berlin", postalCode: "10115", country: "Deutschland", email: "max@example.de",
+            phone: "+4930901820")
+        #expect(berlin.problems().isEmpty)
+        #expect(try #require(berlin.contact(id: "a")).address.countryCode == "DE", "kept as its code")
+        let wrongCode = AddressEntry(
+            name: "Max", street: "Hauptstr. 1", city: "Berlin", postalCode: "1011", country: "Allemagne", email: "max@example.de")
+        #expect(wrongCode.problems()[.postalCode] == "Enter the postal code as Germany writes it, such as 26133.", "Germany's rules")
+        #expect(AddressEntry.countryProblem("Germ") == "No country is called \u{201C}Germ\u{201D}: did you mean Germany?")
+        #expect(AddressEntry.countryProblem("") == "Enter the country, by its name or its two-letter code (e.g. Germany or DE).")
     }
 }
 

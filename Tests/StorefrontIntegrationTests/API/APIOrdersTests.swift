@@ -109,6 +109,16 @@ struct APIOrdersTests {
                 json: #"{"name": "", "email": "nope", "street": "1 Loop", "city": "X", "postalCode": "9", "countryCode": "US"}"#)
             let fields = Set((bad.json["errors"] as? [[String: Any]] ?? []).compactMap { $0["field"] as? String })
             #expect(fields == ["name", "email", "region", "postalCode"])
+            // The form takes "Germany"; the API's field is the code its schema names.
+            let named = try await client.call(
+                .post, "/v1/addresses", token: token,
+                json:
+                    #"{"name": "Max", "email": "max@example.de", "street": "Hauptstr. 1", "city": "Berlin", "postalCode": "10115", "countryCode": "Germany"}"#
+            )
+            #expect(named.status == .unprocessableContent)
+            #expect(
+                (named.json["errors"] as? [[String: Any]])?.map { "\($0["field"] ?? ""): \($0["message"] ?? "")" }
+                    == ["countryCode: Enter the country's two-letter code (ISO 3166-1), such as US or DE."])
             let card = try await client.call(.post, "/v1/cards", token: token, json: #"{"testCard": "4242424242424242"}"#)
             #expect(card.status == .badRequest, "a card number is never taken: only a test card's name")
             #expect((try await client.call(.get, "/v1/addresses", token: token).json["data"] as? [Any])?.isEmpty == true)

@@ -13,7 +13,7 @@ enum AddressForm {
             purpose: .addAddress, title: "Add an address",
             message: "\(shop.name) ships to \(ShopProfile.listed(shop.regions.map(\.name))). The email gets the receipt.",
             fields: [
-                FormState.Field(id: AddressField.country.rawValue, label: "Country", value: shop.countryCode, hint: "two letters"),
+                FormState.Field(id: AddressField.country.rawValue, label: "Country", value: shop.countryCode, hint: Self.countryHint),
                 FormState.Field(id: AddressField.name.rawValue, label: "Name", value: profile?.name ?? ""),
             ] + addressFields(for: shop.countryCode) + [
                 FormState.Field(id: AddressField.email.rawValue, label: "Email", value: profile?.email ?? ""),
@@ -28,9 +28,24 @@ enum AddressForm {
     /// The phone field's hint: optional, and an example in the country's own form.
     static func phoneHint(country: String) -> String { "optional, " + Contact.phoneExample(country: country) }
 
-    /// The text of field `index` changed: typed into the country field, the address fields follow it.
+    /// The country field's hint before anything is typed into it.
+    static let countryHint = "its name or code"
+
+    /// The text of field `index` changed: typed into the country field, the field names the country it found, offers
+    /// those whose names start with what was typed, or says at once that none does; the address fields follow it.
     static func edited(_ form: inout FormState, field index: Int) {
         guard form.fields[index].id == AddressField.country.rawValue else { return }
+        let typed = form.fields[index].value.trimmingCharacters(in: .whitespaces)
+        form.fields[index].error = nil
+        if let country = AddressFormats.country(named: typed) {
+            form.fields[index].hint = country.name
+        } else if typed.isEmpty {
+            form.fields[index].hint = countryHint
+        } else {
+            let starting = AddressFormats.countries(startingWith: typed).map(\.name)
+            if starting.isEmpty { form.fields[index].error = AddressEntry.countryProblem(typed) }
+            form.fields[index].hint = starting.prefix(3).joined(separator: ", ") + (starting.count > 3 ? "…" : "")
+        }
         follow(country: form.fields[index].value, in: &form)
     }
 
@@ -41,11 +56,11 @@ enum AddressForm {
     /// Puts the address fields in the order and words of the country the form now names, keeping what was typed in
     /// them; nothing changes while the country field names no country.
     static func follow(country: String, in form: inout FormState) {
-        guard AddressFormats.format(for: country.trimmingCharacters(in: .whitespaces)) != nil else { return }
+        guard let code = AddressFormats.country(named: country)?.code else { return }
         guard let first = form.fields.firstIndex(where: { followingIDs.contains($0.id) }) else { return }
         let typed = Dictionary(uniqueKeysWithValues: form.fields.filter { followingIDs.contains($0.id) }.map { ($0.id, $0) })
         let focusedID = form.fields[form.focusedIndex].id
-        let followed = addressFields(for: country.trimmingCharacters(in: .whitespaces)).map { field in
+        let followed = addressFields(for: code).map { field in
             var field = field
             field.value = typed[field.id]?.value ?? ""
             field.error = typed[field.id]?.error
@@ -55,7 +70,7 @@ enum AddressForm {
         form.fields.insert(contentsOf: followed, at: first)
         // The phone's example is the country's own: a buyer in Berlin is shown +49, not +1.
         if let phone = form.fields.firstIndex(where: { $0.id == AddressField.phone.rawValue }) {
-            form.fields[phone].hint = phoneHint(country: country)
+            form.fields[phone].hint = phoneHint(country: code)
         }
         form.focusedIndex = form.fields.firstIndex { $0.id == focusedID } ?? form.focusedIndex
     }
