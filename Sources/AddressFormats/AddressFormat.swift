@@ -33,10 +33,6 @@ public struct AddressFormat: Hashable, Sendable, Decodable {
     public let postalPattern: String?
     public let postalExamples: [String]
     public let regions: [Region]
-    /// The country's name in each language the shop speaks besides English ("de": "Deutschland"), from iso-codes.
-    public let names: [String: String]
-    /// Other ways to write it: its alpha-3 code, its ISO and official names, and their translations.
-    public let otherNames: [String]
 
     /// What the form calls `field` in this country.
     public func label(of field: Field) -> String {
@@ -118,7 +114,29 @@ public enum AddressFormats {
         return foldedSpellings.filter { $0.spellings.contains { $0.hasPrefix(wanted) } }.compactMap { byCode[$0.code] }
     }
 
-    private static let foldedSpellings: [(code: String, spellings: [String])] = all.map { ($0.code, spellings(of: $0).map(folded)) }
+    /// What each country is called besides its English name: its name in each language the shop speaks ("de":
+    /// "Deutschland") and its other spellings (its alpha-3 code, its ISO and official names, their translations).
+    /// From iso-codes, in a table of its own so that a start, which reads the formats, does not read them.
+    public struct Names: Sendable, Decodable {
+        public let code: String
+        public let names: [String: String]
+        public let otherNames: [String]
+    }
+
+    /// Every country's names, read the first time a country is looked up by name.
+    public static let names: [Names] = {
+        struct Table: Decodable { let countries: [Names] }
+        do {
+            return try JSONDecoder().decode(Table.self, from: Data(EmbeddedText.country_names_json.utf8)).countries
+        } catch {
+            preconditionFailure("the country names table is invalid: \(error)")
+        }
+    }()
+
+    private static let foldedSpellings: [(code: String, spellings: [String])] = names.map { entry in
+        let spellings = [entry.code, byCode[entry.code]?.name ?? ""] + entry.names.values + entry.otherNames
+        return (entry.code, spellings.filter { !$0.isEmpty }.map(folded))
+    }
 
     /// Every spelling, folded, to the one country it names; nil where two countries share it.
     private static let byName: [String: String?] = {
@@ -128,10 +146,6 @@ public enum AddressFormats {
         }
         return table
     }()
-
-    private static func spellings(of format: AddressFormat) -> [String] {
-        [format.code, format.name] + format.names.values + format.otherNames
-    }
 
     /// Case, accents, width and the typographic apostrophe set aside: "Côte d’Ivoire" is "cote d'ivoire".
     private static func folded(_ text: String) -> String {
