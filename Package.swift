@@ -264,7 +264,7 @@ let package = Package(
             name: "ShopAPI",
             dependencies: [
                 "LiveObjects",
-                "ShopApplication", "ShopMetrics", "ShopModels", "ShopPorts", "ShopIdentity", "HTTPGuards",
+                "AddressFormats", "ShopApplication", "ShopMetrics", "ShopModels", "ShopPorts", "ShopIdentity", "HTTPGuards",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -1,3 +1,4 @@
+import AddressFormats
 import Foundation
 import ShopModels
 import ShopPorts
@@ -20,7 +21,8 @@ extension ShopAPIService {
         var problems = entry.problems().map { APIProblem.FieldError(field: Self.fieldName($0.key), message: $0.value) }.sorted { $0.field < $1.field }
         // The form takes a country's name as people type it; the API's field is the code its schema names, so a program
         // never stores a country through a name that a later table might read otherwise.
-        if body.countryCode.count != 2 || !body.countryCode.allSatisfy({ $0.isASCII && $0.isLetter }) {
+        let code = body.countryCode.trimmingCharacters(in: .whitespaces)
+        if code.count != 2 || !code.allSatisfy({ $0.isASCII && $0.isLetter }) || AddressFormats.format(for: code) == nil {
             problems.removeAll { $0.field == "countryCode" }
             problems.append(.init(field: "countryCode", message: "Enter the country's two-letter code (ISO 3166-1), such as US or DE."))
             problems.sort { $0.field < $1.field }

@@ -119,6 +119,15 @@ struct APIOrdersTests {
             #expect(
                 (named.json["errors"] as? [[String: Any]])?.map { "\($0["field"] ?? ""): \($0["message"] ?? "")" }
                     == ["countryCode: Enter the country's two-letter code (ISO 3166-1), such as US or DE."])
+            let unknown = try await client.call(
+                .post, "/v1/addresses", token: token,
+                json:
+                    #"{"name": "Max", "email": "max@example.de", "street": "Hauptstr. 1", "city": "Berlin", "postalCode": "10115", "countryCode": "XX"}"#
+            )
+            #expect(
+                (unknown.json["errors"] as? [[String: Any]])?.map { "\($0["field"] ?? ""): \($0["message"] ?? "")" }
+                    == ["countryCode: Enter the country's two-letter code (ISO 3166-1), such as US or DE."],
+                "not the form's words, which offer a name")
             let card = try await client.call(.post, "/v1/cards", token: token, json: #"{"testCard": "4242424242424242"}"#)
             #expect(card.status == .badRequest, "a card number is never taken: only a test card's name")
             #expect((try await client.call(.get, "/v1/addresses", token: token).json["data"] as? [Any])?.isEmpty == true)
