@@ -17,6 +17,11 @@ extension PostgresDatabase: SQLDatabase {
         switch access {
         case .read, .readFresh: return try await read(blocking)
         case .write: return try await write(blocking)
+        case .readConsistent:
+            return try await write { connection in
+                try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: PostgresDatabase.quiet)
+                return try await blocking(connection)
+            }
         case .writeLong:
             do {
                 return try await transaction(timeout: .seconds(600), blocking)

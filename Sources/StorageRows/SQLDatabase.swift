@@ -33,6 +33,10 @@ public enum SQLAccess: Sendable {
     /// A `read` of what this process may just have written, one statement's worth: on SQLite on the writer connection,
     /// whose page cache survives this process's commits (it waits for a write in progress); on PostgreSQL a `read`.
     case readFresh
+    /// A `read` of several statements that must agree (a wallet's cards and addresses): one snapshot on both databases;
+    /// on PostgreSQL a REPEATABLE READ, READ ONLY transaction, where `read` lets each statement see what is committed
+    /// as it runs.
+    case readConsistent
     /// One transaction, synced to disk at its commit: orders, stock, charges.
     case write
     /// A `write` that may take minutes (a catalog's tables rebuilt): PostgreSQL's deadline for it is ten minutes.

@@ -18,7 +18,7 @@ extension SQLiteDatabase: SQLDatabase {
         }
         do {
             switch access {
-            case .read: return try await read(marked)
+            case .read, .readConsistent: return try await read(marked)
             case .readFresh: return try await readOnWriter(marked)
             case .write, .writeLong, .writeOneStatement: return try await write(marked)
             case .writeUnsynced: return try await writeUnsynced(marked)

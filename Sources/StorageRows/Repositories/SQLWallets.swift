@@ -10,7 +10,8 @@ public final class SQLWalletRepository: WalletTableRepository {
     public init(database: any SQLDatabase) { self.database = database }
 
     public func wallet(forCustomer customer: String) async throws -> WalletContents {
-        try await database.run(.read) { connection in
+        // Cards and addresses from one snapshot: a sample filled while this reads is seen whole or not at all.
+        try await database.run(.readConsistent) { connection in
             var wallet = WalletContents()
             for row in try connection.rows(
                 """
