@@ -83,14 +83,16 @@ public struct AddressFormat: Hashable, Sendable, Decodable {
 /// Every country's address format, read once from the generated table.
 public enum AddressFormats {
     /// All of them, by ISO 3166-1 code in order.
-    public static let all: [AddressFormat] = {
-        struct Table: Decodable { let countries: [AddressFormat] }
+    public static let all: [AddressFormat] = countries(in: EmbeddedText.address_formats_json, "the address formats table")
+
+    /// The `countries` of a generated table embedded in the binary; a table that does not decode is a build's bug.
+    private static func countries<Country: Decodable>(in json: String, _ name: String) -> [Country] {
         do {
-            return try JSONDecoder().decode(Table.self, from: Data(EmbeddedText.address_formats_json.utf8)).countries
+            return try JSONDecoder().decode(GeneratedTable<Country>.self, from: Data(json.utf8)).countries
         } catch {
-            preconditionFailure("the address formats table is invalid: \(error)")
+            preconditionFailure("\(name) is invalid: \(error)")
         }
-    }()
+    }
 
     private static let byCode: [String: AddressFormat] = Dictionary(uniqueKeysWithValues: all.map { ($0.code, $0) })
 
@@ -124,14 +126,7 @@ public enum AddressFormats {
     }
 
     /// Every country's names, read the first time a country is looked up by name.
-    public static let names: [Names] = {
-        struct Table: Decodable { let countries: [Names] }
-        do {
-            return try JSONDecoder().decode(Table.self, from: Data(EmbeddedText.country_names_json.utf8)).countries
-        } catch {
-            preconditionFailure("the country names table is invalid: \(error)")
-        }
-    }()
+    public static let names: [Names] = countries(in: EmbeddedText.country_names_json, "the country names table")
 
     private static let foldedSpellings: [(code: String, spellings: [String])] = names.map { entry in
         let spellings = [entry.code, byCode[entry.code]?.name ?? ""] + entry.names.values + entry.otherNames
@@ -152,6 +147,11 @@ public enum AddressFormats {
         text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
             .replacingOccurrences(of: "\u{2019}", with: "'")
     }
+}
+
+/// The shape of both generated tables: `{"sources": …, "countries": [...]}`.
+private struct GeneratedTable<Country: Decodable>: Decodable {
+    let countries: [Country]
 }
 
 extension String {
