@@ -82,7 +82,7 @@ extension ShopAPIService {
         if let name, name.isEmpty || name.count > 80 || !MerchantEntry.isPlainLine(name) {
             errors.append(.init(field: "name", message: "must be 1 to 80 characters on one line"))
         }
-        if let email = body.email, let problem = Contact.emailProblem(email) { errors.append(.init(field: "email", message: problem)) }
+        if let email = body.email, let problem = Contact.emailProblem(email) { errors.append(.init(field: "email", message: problem.description)) }
         guard errors.isEmpty else {
             throw APIProblem(.validation, errors.map { "\($0.field): \($0.message)" }.joined(separator: " "), errors: errors)
         }

@@ -18,7 +18,9 @@ extension ShopAPIService {
             name: body.name, street: body.street, street2: body.street2 ?? "", city: body.city, region: body.region ?? "",
             postalCode: body.postalCode, country: body.countryCode, email: body.email, phone: body.phone ?? ""
         )
-        var problems = entry.problems().map { APIProblem.FieldError(field: Self.fieldName($0.key), message: $0.value) }.sorted { $0.field < $1.field }
+        var problems = entry.problems().map { APIProblem.FieldError(field: Self.fieldName($0.key), message: $0.value.description) }.sorted {
+            $0.field < $1.field
+        }
         // The form takes a country's name as people type it; the API's field is the code its schema names, so a program
         // never stores a country through a name that a later table might read otherwise.
         let code = body.countryCode.trimmingCharacters(in: .whitespaces)
@@ -32,7 +34,7 @@ extension ShopAPIService {
         if !problems.contains(where: { ["countryCode", "region"].contains($0.field) }),
             let refusal = shop.catalog.shop.shippingRefusal(address: entry.destination)
         {
-            problems.append(.init(field: "countryCode", message: refusal))
+            problems.append(.init(field: "countryCode", message: refusal.description))
         }
         guard problems.isEmpty, let contact = entry.contact(id: id) else {
             throw APIProblem(.validation, problems.map { "\($0.field): \($0.message)" }.joined(separator: " "), errors: problems)

@@ -1,6 +1,7 @@
 import Foundation
 import ShopCredentialFile
 import ShopIdentity
+import ShopLanguages
 import ShopOpenID
 import ShopPorts
 import StorefrontCore
@@ -47,7 +48,8 @@ extension SessionComposition {
             let accounts = accounts
             let email = mailer.map { mailer in
                 EmailCodeFlow(
-                    title: "Sign in with your email", intro: "Enter your email: a code is sent there, and signs you in to its account.",
+                    title: Localized("Sign in with your email"),
+                    intro: Localized("Enter your email: a code is sent there, and signs you in to its account."),
                     purpose: .signIn, client: client, codes: codes, mailer: mailer, dates: accounts.dates
                 ) { email throws(SignInError) in
                     do {
@@ -68,13 +70,14 @@ extension SessionComposition {
                 }
             }
             return SignInServices(
-                makeController: Self.factory(title: "Sign in", email: email, providers: ways ?? []), provider: ShopAccountProvider(accounts),
+                makeController: Self.factory(title: Localized("Sign in"), email: email, providers: ways ?? []),
+                provider: ShopAccountProvider(accounts),
                 auth: auth,
                 kind: .account, name: email == nil ? "a provider" : "an emailed code")
         }
 
         /// The email's flow alone, or a choice of it and the providers.
-        static func factory(title: String, email: EmailCodeFlow?, providers: [SignInChoiceController.Way]) -> SignInControllerFactory {
+        static func factory(title: Localized, email: EmailCodeFlow?, providers: [SignInChoiceController.Way]) -> SignInControllerFactory {
             if providers.isEmpty, let email { return email.controllerFactory }
             let ways =
                 (email.map { flow in [SignInChoiceController.Way(name: "Email code") { EmailCodeSignInController(flow: flow) }] } ?? []) + providers
@@ -98,7 +101,8 @@ extension SessionComposition {
             }
             let flow = mailer.map { mailer in
                 EmailCodeFlow(
-                    title: "Join your account", intro: "Have an account? Enter its email: the code sent there adds this key to it.",
+                    title: Localized("Join your account"),
+                    intro: Localized("Have an account? Enter its email: the code sent there adds this key to it."),
                     purpose: .linkKey, client: "ssh:" + fingerprint, codes: codes, mailer: mailer, dates: dates
                 ) { email throws(SignInError) in
                     let email = email.lowercased()
@@ -115,7 +119,8 @@ extension SessionComposition {
                 }
             }
             return SignInServices(
-                makeController: Self.factory(title: "Join your account", email: flow, providers: ways ?? []), provider: ShopAccountProvider(accounts),
+                makeController: Self.factory(title: Localized("Join your account"), email: flow, providers: ways ?? []),
+                provider: ShopAccountProvider(accounts),
                 auth: nil, kind: .sshKey, name: flow == nil ? "a provider" : "an emailed code")
         }
 
@@ -172,7 +177,7 @@ extension SessionComposition {
     }
 
     /// What a key seen for the first time is told when the shop opens.
-    public static let newKeyNotice = "New key? If you have an account, open Account (u) and press i to enter its email."
+    public static let newKeyNotice = Localized("New key? If you have an account, open Account (u) and press i to enter its email.")
 
     /// The console a session opens: the merchant console, named after the key, for a key whose account the operator
     /// named a merchant (`storefront admins`); else the one asked for. Decided afresh at every connection.

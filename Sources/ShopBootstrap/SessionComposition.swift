@@ -3,6 +3,7 @@ import Foundation
 import ShopApplication
 import ShopCredentialFile
 import ShopIdentity
+import ShopLanguages
 import ShopModels
 import ShopOpenID
 import ShopPorts
@@ -83,12 +84,21 @@ public enum SessionComposition {
             case .browserGuest: GuestKeptApartCartRepository(guest: guestID, forAccounts: storage.carts)
             case .keyHolder, .local, .browserAccount: storage.carts
             }
-        let dependencies = storage.storefrontDependencies(
+        var dependencies = storage.storefrontDependencies(
             payments: provider,
             paymentAuthorization: .onTheSheet(wallet: StoredWallet(repository: wallets, owner: owner), methodData: payments.methodData),
             backend: backend, backOffice: backOffice, accounts: accounts, carts: carts, featureFlags: configuration.featureFlags, ids: ids,
             qrCodes: LibQREncoder(), clock: clock, console: console, dates: storage.clock.dates)
+        dependencies.language = language(environment: environment, configuration: configuration)
         return (dependencies, settlement, payments)
+    }
+
+    /// The language a session opens in: its shopper's client's (an SSH session's `LANG`, a browser's
+    /// `Accept-Language`, carried in `SessionLanguage.variable`), the shop's `language` setting, this process's own
+    /// locale variables (`storefront run` in a German terminal), then English.
+    public static func language(environment: [String: String], configuration: ShopConfiguration) -> Language {
+        environment[SessionLanguage.variable].flatMap(Language.named) ?? configuration.language ?? Language.fromEnvironment(environment)
+            ?? .english
     }
 
     /// The providers a terminal signs in with, over HTTPS; nil without any.
@@ -119,19 +129,19 @@ public enum SessionComposition {
     }
 
     /// What a guest over SSH is told when the shop opens.
-    public static let sshGuestNotice = "Guest: nothing is kept after you leave. Use an SSH key for an account."
+    public static let sshGuestNotice = Localized("Guest: nothing is kept after you leave. Use an SSH key for an account.")
 
     /// What a browser visitor is told when the shop opens.
-    public static let browserGuestNotice = "Guest: nothing is kept. Sign in (Account) for your saved cards."
+    public static let browserGuestNotice = Localized("Guest: nothing is kept. Sign in (Account) for your saved cards.")
 
     /// What a browser visitor is told where the page offers sign-in by an emailed code.
-    public static let browserSignInAboveNotice = "Guest: nothing is kept. Sign in above the shop to keep your cart and orders."
+    public static let browserSignInAboveNotice = Localized("Guest: nothing is kept. Sign in above the shop to keep your cart and orders.")
 
     /// What a visitor of a public browser shop is told: no sign-in there until real sign-in comes.
-    public static let browserPublicGuestNotice = "Guest: nothing is kept after you leave this page."
+    public static let browserPublicGuestNotice = Localized("Guest: nothing is kept after you leave this page.")
 
     /// What the local shop says when payments are real: Sandbox ID is for trying the shop out.
-    public static let localSignInOffNotice = "Sign-in is off: Sandbox ID shows its own code, so it is offered only with sandbox payments."
+    public static let localSignInOffNotice = Localized("Sign-in is off: Sandbox ID shows its own code, so it is offered only with sandbox payments.")
 
     /// Who is shopping: the SSH key `serve` verified, a guest `serve` or `web` let in, a stored sign-in (an emailed
     /// code's, or Sandbox ID's) that still holds, or the local guest.
@@ -190,11 +200,12 @@ public enum SessionComposition {
             let services = codes.signIn(kind: .terminal, client: guestID, auth: AuthManager(credentials: file))
             let launch = await LaunchCheck.run(services: services)
             return AccountDependencies(
-                wallets: wallets, walletOwner: owner, profiles: profiles, signIn: services, signedIn: launch.account, launchNotice: launch.notice,
+                wallets: wallets, walletOwner: owner, profiles: profiles, signIn: services, signedIn: launch.account,
+                launchNotice: launch.notice.map(Localized.lookup),
                 guestID: guestID, dates: storage.clock.dates, apiTokens: .shopTokens(in: storage.tokens), waysIn: storage.waysIn)
         case .failure(let off):
             return AccountDependencies(
-                wallets: wallets, walletOwner: owner, profiles: profiles, signIn: nil, launchNotice: off.reason, guestID: guestID,
+                wallets: wallets, walletOwner: owner, profiles: profiles, signIn: nil, launchNotice: .lookup(off.reason), guestID: guestID,
                 dates: storage.clock.dates)
         case nil:
             break
@@ -216,7 +227,7 @@ public enum SessionComposition {
             // The shop still opens, for a guest; the message says what to fix.
             return AccountDependencies(
                 wallets: wallets, walletOwner: owner, profiles: profiles, signIn: nil,
-                launchNotice: "Sign-in is off: \(error)", guestID: guestID, dates: storage.clock.dates
+                launchNotice: Localized("Sign-in is off: \(error)"), guestID: guestID, dates: storage.clock.dates
             )
         }
         let provider = SandboxIdentityProvider(signingKey: key, directory: storage.identities, dates: .system)
@@ -232,7 +243,7 @@ public enum SessionComposition {
         let launch = await LaunchCheck.run(services: services)
         return AccountDependencies(
             wallets: wallets, walletOwner: owner, profiles: profiles, signIn: services,
-            signedIn: launch.account, launchNotice: launch.notice, guestID: guestID, dates: storage.clock.dates,
+            signedIn: launch.account, launchNotice: launch.notice.map(Localized.lookup), guestID: guestID, dates: storage.clock.dates,
             apiTokens: .shopTokens(in: storage.tokens), waysIn: storage.waysIn
         )
     }

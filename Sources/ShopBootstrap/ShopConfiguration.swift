@@ -1,5 +1,6 @@
 import Foundation
 import ShopApplication
+import ShopLanguages
 import ShopPorts
 import ShopSandbox
 import SystemPackage
@@ -21,6 +22,8 @@ public struct ShopConfiguration: Equatable, Codable, Sendable {
     public var oneTapCart: Bool?
     public var oneTapProduct: Bool?
     public var theme: String?
+    /// The language for shoppers whose terminal or browser names none the shop speaks; nil is English.
+    public var language: Language?
     public var sandboxLatencyMilliseconds: Int?
     /// Whether the guest's empty wallet is filled with the sandbox test cards and sample addresses.
     public var sandboxTestCards: Bool?
@@ -143,6 +146,11 @@ extension ShopConfiguration {
         case "stripe-secret-key-file": stripeSecretKeyFile = FilePath(text)
         case "log-level": logLevel = text
         case "theme": theme = text
+        case "language":
+            guard let chosen = Language.all.first(where: { $0.tag == text }) else {
+                throw refuse("language must be one of \(Language.all.map(\.tag).joined(separator: ", ")), got \"\(text.prefix(40))\"")
+            }
+            language = chosen
         case "one-tap":
             do { try applyOneTap(text) } catch { throw refuse("\(error)") }
         case "one-tap-cart": oneTapCart = try on()

@@ -1,4 +1,5 @@
 import Foundation
+import ShopLanguages
 import ShopModels
 import ShopSSH
 import ShopSessions
@@ -50,6 +51,9 @@ public enum OpenSSHSession {
             sessionEnvironment[SessionCommand.guestVariable] = nil
         }
         sessionEnvironment["SSH_ORIGINAL_COMMAND"] = nil
+        // The client's locale (sshd's AcceptEnv) picks the shop's words; the shop itself runs under C.UTF-8.
+        let asked = Language.fromEnvironment(environment.filter { SessionLanguage.accepts(name: $0.key, value: $0.value) })
+        SessionLanguage.pass(asked, into: &sessionEnvironment)
         SessionCommand.setLocale(&sessionEnvironment)
         let executable = thisExecutable()
         if let join { becomeJoiner(at: join, executable: executable, runArguments: runArguments, environment: sessionEnvironment) }

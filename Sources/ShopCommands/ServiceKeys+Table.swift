@@ -1,4 +1,5 @@
 import PseudoTerminal
+import ShopLanguages
 
 extension ServiceKey {
     /// The log levels swift-log knows, least to most severe.
@@ -45,6 +46,11 @@ extension ServiceKey {
             ServiceKey(
                 "shop", "theme", .text, flag: "theme",
                 help: "auto (asks the terminal for its background), dark, light or mono (NO_COLOR also selects mono)."),
+            ServiceKey(
+                "shop", "language", .choice(Language.all.map(\.tag)), flag: "lang",
+                help:
+                    "The shop's language where the shopper's terminal (LANG, LC_ALL, LC_MESSAGES) or browser (Accept-Language) asks for none it speaks; for run, over LANG. en-XA is the test language."
+            ),
             ServiceKey("shop", "mouse", .onOff, "on", flag: "mouse", help: "Clicks and the wheel (off leaves the terminal's own selection)."),
             ServiceKey("shop", "log-level", .choice(levels), "info", reloadable: true, flag: "log-level", help: "The least severe level logged."),
 

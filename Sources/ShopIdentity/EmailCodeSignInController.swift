@@ -1,10 +1,11 @@
+import ShopLanguages
 import ShopModels
 import ShopPorts
 
 /// What an emailed code is asked for, and what is done once it is accepted.
 public struct EmailCodeFlow: Sendable {
-    public var title: String
-    public var intro: String
+    public var title: Localized
+    public var intro: Localized
     public var purpose: CodePurpose
     /// Who asks (an address, a key), counted for the per-client limit.
     public var client: String
@@ -15,7 +16,7 @@ public struct EmailCodeFlow: Sendable {
     public var accepted: @Sendable (_ email: String) async throws(SignInError) -> any SignInCredential
 
     public init(
-        title: String, intro: String, purpose: CodePurpose, client: String, codes: EmailCodes, mailer: CodeMailer, dates: DateSource,
+        title: Localized, intro: Localized, purpose: CodePurpose, client: String, codes: EmailCodes, mailer: CodeMailer, dates: DateSource,
         accepted: @escaping @Sendable (_ email: String) async throws(SignInError) -> any SignInCredential
     ) {
         self.title = title
@@ -61,7 +62,7 @@ public final class EmailCodeSignInController: PromptingSignInController {
             } catch {
                 switch error {
                 case .invalidEmail(let problem):
-                    retry.error = problem
+                    retry.error = .lookup(problem)
                     askForEmail(retry)
                 case .unavailable(let why):
                     finish { $0.signInController(self, didCompleteWith: .failed(why)) }
@@ -70,9 +71,9 @@ public final class EmailCodeSignInController: PromptingSignInController {
         }
     }
 
-    private func askForCode(email: String, error: String?) {
+    private func askForCode(email: String, error: Localized?) {
         let field = SignInPrompt.Field(id: "code", label: "Code", hint: "6 digits, from the message", error: error)
-        let prompt = SignInPrompt(title: flow.title, message: EmailCodes.requestedLine, fields: [field], submitLabel: "Continue")
+        let prompt = SignInPrompt(title: flow.title, message: EmailCodes.requestedWords, fields: [field], submitLabel: "Continue")
         present(prompt) { [self] values in
             let verdict: CodeCheck
             do throws(EmailCodeError) {
@@ -90,7 +91,7 @@ public final class EmailCodeSignInController: PromptingSignInController {
                     finish { $0.signInController(self, didCompleteWith: error) }
                 }
             case .wrong:
-                askForCode(email: email, error: verdict.message)
+                askForCode(email: email, error: .lookup(verdict.message))
             case .expired, .tooManyTries, .noCode:
                 finish { $0.signInController(self, didCompleteWith: .failed(verdict.message)) }
             }

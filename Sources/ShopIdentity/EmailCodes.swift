@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import ShopLanguages
 import ShopModels
 import ShopPorts
 
@@ -18,7 +19,9 @@ public struct EmailCodes: Sendable {
     public let limits: CodeLimits
 
     /// The line every request is answered with, whatever came of it.
-    public static let requestedLine = "If that email can get codes, one is on its way: it lasts 10 minutes."
+    public static let requestedLine = requestedWords.description
+    /// `requestedLine` in the shopper's language.
+    public static let requestedWords = Localized("If that email can get codes, one is on its way: it lasts 10 minutes.")
 
     public init(
         store: any SignInCodeRepository, key: SymmetricKey, limits: CodeLimits = CodeLimits(),
@@ -40,7 +43,7 @@ public struct EmailCodes: Sendable {
     /// Files a new code for `email` (checked as every front checks an email) asked by `client`; returns the code to
     /// mail, or nil when the email or the client asked for too many within the hour.
     public func request(email: String, purpose: Purpose, client: String, at date: Date) async throws(EmailCodeError) -> String? {
-        guard let email = Self.normalized(email) else { throw .invalidEmail(Contact.emailProblem(email) ?? "Enter an email address.") }
+        guard let email = Self.normalized(email) else { throw .invalidEmail(Contact.emailProblem(email)?.description ?? "Enter an email address.") }
         let code = makeCode()
         do {
             let filed = try await store.file(
@@ -53,7 +56,7 @@ public struct EmailCodes: Sendable {
 
     /// What `typed` comes to for `email`; an accepted code is used up.
     public func check(email: String, typed: String, purpose: Purpose, at date: Date) async throws(EmailCodeError) -> CodeCheck {
-        guard let email = Self.normalized(email) else { throw .invalidEmail(Contact.emailProblem(email) ?? "Enter an email address.") }
+        guard let email = Self.normalized(email) else { throw .invalidEmail(Contact.emailProblem(email)?.description ?? "Enter an email address.") }
         // Spaces and dashes people type between the digits ("123 456") are not part of the code.
         let digits = typed.filter { !" -".contains($0) }
         do {

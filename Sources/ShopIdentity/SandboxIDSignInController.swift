@@ -1,3 +1,4 @@
+import ShopLanguages
 import ShopModels
 import ShopPorts
 
@@ -17,7 +18,7 @@ public final class SandboxIDSignInController: PromptingSignInController {
     private let request: SignInRequest
     private let provider: SandboxIdentityProvider
 
-    public static let title = "Sign in with Sandbox ID"
+    public static let title = Localized("Sign in with Sandbox ID")
 
     public init(request: SignInRequest, provider: SandboxIdentityProvider) {
         self.request = request
@@ -49,7 +50,7 @@ public final class SandboxIDSignInController: PromptingSignInController {
         }
     }
 
-    private func askForCode(_ challenge: SandboxIdentityProvider.Challenge, error: String?, name: String) {
+    private func askForCode(_ challenge: SandboxIdentityProvider.Challenge, error: Localized?, name: String) {
         var fields = [SignInPrompt.Field(id: "code", label: "Code", hint: "6 digits", error: error)]
         let asksName = challenge.isNewUser && request.requestedScopes.contains(.fullName)
         if asksName {
@@ -71,7 +72,10 @@ public final class SandboxIDSignInController: PromptingSignInController {
             } catch {
                 switch error {
                 case .wrongCode(let left):
-                    askForCode(challenge, error: "That code is not right: \(left) \(left == 1 ? "try" : "tries") left.", name: enteredName)
+                    askForCode(
+                        challenge,
+                        error: .plural("That code is not right: \(left) try left.", "That code is not right: \(left) tries left.", count: left),
+                        name: enteredName)
                 case .expired:
                     finish { $0.signInController(self, didCompleteWith: .failed("The code expired. Sign in again for a new one.")) }
                 case .tooManyAttempts:

@@ -1,3 +1,4 @@
+import ShopLanguages
 import ShopPorts
 
 /// A sign-in that first asks which way (an emailed code, a provider); the way picked takes over the prompts, and its
@@ -17,11 +18,11 @@ public final class SignInChoiceController: PromptingSignInController, SignInAuth
         }
     }
 
-    private let title: String
+    private let title: Localized
     private let ways: [Way]
     private var chosen: PromptingSignInController?
 
-    public init(title: String, ways: [Way]) {
+    public init(title: Localized, ways: [Way]) {
         self.title = title
         self.ways = ways
     }

@@ -1,4 +1,5 @@
 import AddressFormats
+import ShopLanguages
 
 /// The fields of the address form, which are also the shipping contact's fields on the sheet.
 public enum AddressField: String, Hashable, Sendable, CaseIterable {
@@ -51,28 +52,28 @@ public struct AddressEntry: Hashable, Sendable {
     }
 
     /// Every field's problem, by field; empty when the address can be used.
-    public func problems() -> [AddressField: String] {
-        var errors: [AddressField: String] = [:]
+    public func problems() -> [AddressField: Localized] {
+        var errors: [AddressField: Localized] = [:]
         let name = name.trimming(" ")
         let street = street.trimming(" ")
         let city = city.trimming(" ")
         if name.isEmpty {
-            errors[.name] = "Enter the recipient's name."
+            errors[.name] = Localized("Enter the recipient's name.")
         } else if name.count > 80 {
-            errors[.name] = "The name is too long (at most 80 characters)."
+            errors[.name] = Localized("The name is too long (at most 80 characters).")
         }
         if street.isEmpty {
-            errors[.street] = "Enter the street and number."
+            errors[.street] = Localized("Enter the street and number.")
         } else if street.count > 120 {
-            errors[.street] = "The street is too long (at most 120 characters)."
+            errors[.street] = Localized("The street is too long (at most 120 characters).")
         }
         if street2.trimming(" ").count > 120 {
-            errors[.street2] = "The second street line is too long (at most 120 characters)."
+            errors[.street2] = Localized("The second street line is too long (at most 120 characters).")
         }
         if city.isEmpty {
-            errors[.city] = "Enter the city."
+            errors[.city] = Localized("Enter the city.")
         } else if city.count > 80 {
-            errors[.city] = "The city is too long (at most 80 characters)."
+            errors[.city] = Localized("The city is too long (at most 80 characters).")
         }
         // The same rule whichever front the text came through: nothing a terminal or a mail header would act on.
         for (field, text) in [
@@ -80,7 +81,7 @@ public struct AddressEntry: Hashable, Sendable {
             (.country, country), (.phone, phone),
         ]
         where text.unicodeScalars.contains(where: \.isUnsafeForTerminal) {
-            errors[field] = "Letters, digits, spaces and punctuation only: no control characters."
+            errors[field] = Localized("Letters, digits, spaces and punctuation only: no control characters.")
         }
         // The country's own rules where the text names one of ISO 3166's, by its code or its name in any language the
         // shop speaks (its postal code's pattern and name).
@@ -102,14 +103,14 @@ public struct AddressEntry: Hashable, Sendable {
     }
 
     /// Why `typed` names no country, with the countries whose names start with it where there are a few.
-    public static func countryProblem(_ typed: String) -> String {
+    public static func countryProblem(_ typed: String) -> Localized {
         let text = typed.trimming(" ")
-        guard !text.isEmpty else { return "Enter the country, by its name or its two-letter code (e.g. Germany or DE)." }
+        guard !text.isEmpty else { return Localized("Enter the country, by its name or its two-letter code (e.g. Germany or DE).") }
         let starting = AddressFormats.countries(startingWith: text).map(\.name)
         if (1...3).contains(starting.count) {
-            return "No country is called \u{201C}\(text)\u{201D}: did you mean \(starting.joined(separator: ", "))?"
+            return Localized("No country is called \u{201C}\(text)\u{201D}: did you mean \(starting.joined(separator: ", "))?")
         }
-        return "No country is called \u{201C}\(text)\u{201D}: type its name or its two-letter code (e.g. Germany or DE)."
+        return Localized("No country is called \u{201C}\(text)\u{201D}: type its name or its two-letter code (e.g. Germany or DE).")
     }
 
     /// The contact this entry describes, trimmed; nil while any field has a problem.
@@ -146,48 +147,48 @@ extension PostalAddress {
     /// Why `code` is not a postal code of any country, or nil when it could be one: where the country is not known (a
     /// card's billing code, an address whose country is not one of ISO 3166's). A known country's own pattern is
     /// `AddressFormat.postalCodeProblem`.
-    public static func postalCodeProblem(_ code: String) -> String? {
+    public static func postalCodeProblem(_ code: String) -> Localized? {
         let code = code.trimming(" ")
-        if code.isEmpty { return "Enter the postal code." }
+        if code.isEmpty { return Localized("Enter the postal code.") }
         let allowed = code.allSatisfy { ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == " " || $0 == "-" }
         let significant = code.filter { $0 != " " && $0 != "-" }.count
-        return allowed && (3...10).contains(significant) ? nil : "A postal code has 3 to 10 letters or digits."
+        return allowed && (3...10).contains(significant) ? nil : Localized("A postal code has 3 to 10 letters or digits.")
     }
 }
 
 extension Contact {
     /// Why `email` is not an address mail can reach, or nil.
-    public static func emailProblem(_ email: String) -> String? {
+    public static func emailProblem(_ email: String) -> Localized? {
         let email = email.trimming(" ")
-        if email.isEmpty { return "Enter an email address for the receipt." }
+        if email.isEmpty { return Localized("Enter an email address for the receipt.") }
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
             !email.contains(" ")
-        else { return "Enter a valid email address, like name@example.com." }
+        else { return Localized("Enter a valid email address, like name@example.com.") }
         // The address goes into a mail's To header: nothing in it may end the header or name another recipient. Marks that
         // join or change the letter before them (e + U+0301, U+200D) look like another address and fail at the mail server.
         let invisible: Set<Unicode.GeneralCategory> = [
             .nonspacingMark, .spacingMark, .enclosingMark, .format, .control, .surrogate, .privateUse, .unassigned,
         ]
         guard !email.unicodeScalars.contains(where: { invisible.contains($0.properties.generalCategory) }) else {
-            return "An email address has no combining marks or invisible characters."
+            return Localized("An email address has no combining marks or invisible characters.")
         }
         let localSymbols = Set("!#$%&'*+/=?^_`{|}~.-")
         guard parts[0].allSatisfy({ $0.isLetter || $0.isNumber || localSymbols.contains($0) }),
             parts[1].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." }), email.count <= 254
-        else { return "An email address has no spaces, commas, quotes, brackets or angle brackets." }
+        else { return Localized("An email address has no spaces, commas, quotes, brackets or angle brackets.") }
         return nil
     }
 
     /// Why `phone` is not a phone number in international form (E.164: "+", the country code, then the number), or nil;
     /// the phone is optional. A carrier or a customs form abroad needs the country code. The example is `country`'s.
-    public static func phoneProblem(_ phone: String, country: String = "US") -> String? {
+    public static func phoneProblem(_ phone: String, country: String = "US") -> Localized? {
         let phone = phone.trimming(" ")
         guard !phone.isEmpty else { return nil }
         let allowed = phone.dropFirst().allSatisfy { $0.isASCIIDigit || " -().".contains($0) }
         let digits = phone.filter(\.isASCIIDigit).count
         return phone.hasPrefix("+") && allowed && (7...15).contains(digits)
-            ? nil : "Enter the phone in international form: + and the country code, such as \(phoneExample(country: country))."
+            ? nil : Localized("Enter the phone in international form: + and the country code, such as \(phoneExample(country: country)).")
     }
 
     /// A phone number as `country` writes one in international form (a made-up one, in its drama or test range), so a
@@ -200,6 +201,6 @@ extension Contact {
             "NO": "+47 22 12 34 56", "FI": "+358 9 1234 5678", "PL": "+48 22 123 45 67", "JP": "+81 3 1234 5678", "AU": "+61 2 9876 5432",
             "NZ": "+64 9 123 4567", "MX": "+52 55 1234 5678", "BR": "+55 11 2345 6789", "IN": "+91 11 2345 6789",
         ]
-        return examples[country.trimming(" ").uppercased()] ?? "+ the country code and the number"
+        return examples[country.trimming(" ").uppercased()] ?? Localized("+ the country code and the number").description
     }
 }

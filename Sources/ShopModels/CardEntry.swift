@@ -1,3 +1,5 @@
+import ShopLanguages
+
 /// The fields of the add-card form.
 public enum CardField: String, Hashable, Sendable, CaseIterable {
     case number, expiry, securityCode, name, postalCode
@@ -23,31 +25,31 @@ public struct CardEntry: Hashable, Sendable {
     ///
     /// `today` is the current month: a card is valid through the last day of its expiry month.
     public func validated(today: CardExpiry) -> Result<CardDetails, CardEntryErrors> {
-        var errors: [CardField: String] = [:]
+        var errors: [CardField: Localized] = [:]
         let digits = number.filter { $0 != " " && $0 != "-" }
         var network: PaymentNetwork?
         if digits.isEmpty {
-            errors[.number] = "Enter the card number."
+            errors[.number] = Localized("Enter the card number.")
         } else if !digits.allSatisfy(\.isASCIIDigit) {
-            errors[.number] = "Use digits only."
+            errors[.number] = Localized("Use digits only.")
         } else if let detected = PaymentNetwork.detect(cardNumber: digits) {
             network = detected
             if !detected.cardLengths.contains(digits.count) {
                 var lengths = detected.cardLengths.map(String.init)
                 let last = lengths.removeLast()
-                let allowed = lengths.isEmpty ? last : lengths.joined(separator: ", ") + " or " + last
-                errors[.number] = "A \(detected.displayName) number has \(allowed) digits; this has \(digits.count)."
+                let allowed = lengths.isEmpty ? Localized.verbatim(last) : Localized("\(lengths.joined(separator: ", ")) or \(last)")
+                errors[.number] = Localized("A \(detected.displayName) number has \(allowed) digits; this has \(digits.count).")
             } else if !CardEntry.passesLuhn(digits) {
-                errors[.number] = "This card number is not valid: check the digits."
+                errors[.number] = Localized("This card number is not valid: check the digits.")
             }
         } else {
-            errors[.number] = "Not a card number we know: use Visa, Mastercard, Amex, Discover or JCB."
+            errors[.number] = Localized("Not a card number we know: use Visa, Mastercard, Amex, Discover or JCB.")
         }
 
         let parsedExpiry = CardEntry.parseExpiry(expiry)
         switch parsedExpiry {
         case .failure(let problem): errors[.expiry] = problem.message
-        case .success(let value) where value < today: errors[.expiry] = "This card expired at the end of \(value)."
+        case .success(let value) where value < today: errors[.expiry] = Localized("This card expired at the end of \(value).")
         case .success: break
         }
 
@@ -56,15 +58,15 @@ public struct CardEntry: Hashable, Sendable {
         if code.count != codeLength || !code.allSatisfy(\.isASCIIDigit) {
             errors[.securityCode] =
                 network == .amex
-                ? "Amex cards have a 4-digit security code on the front."
-                : "Enter the \(codeLength)-digit security code from the back of the card."
+                ? Localized("Amex cards have a 4-digit security code on the front.")
+                : Localized("Enter the \(codeLength)-digit security code from the back of the card.")
         }
 
         let holder = name.trimming(" ")
         if holder.isEmpty {
-            errors[.name] = "Enter the name on the card."
+            errors[.name] = Localized("Enter the name on the card.")
         } else if holder.count > 80 {
-            errors[.name] = "The name is too long (at most 80 characters)."
+            errors[.name] = Localized("The name is too long (at most 80 characters).")
         }
 
         if let problem = PostalAddress.postalCodeProblem(postalCode) { errors[.postalCode] = problem }
@@ -95,7 +97,7 @@ public struct CardEntry: Hashable, Sendable {
     /// Reads "MM/YY" (also "MMYY" and "MM/YYYY").
     static func parseExpiry(_ text: String) -> Result<CardExpiry, ExpiryProblem> {
         let trimmed = text.trimming(" ")
-        if trimmed.isEmpty { return .failure(ExpiryProblem("Enter the expiry date as MM/YY.")) }
+        if trimmed.isEmpty { return .failure(ExpiryProblem(Localized("Enter the expiry date as MM/YY."))) }
         let parts: [Substring]
         if trimmed.contains("/") {
             parts = trimmed.split(separator: "/", omittingEmptySubsequences: false)
@@ -107,22 +109,22 @@ public struct CardEntry: Hashable, Sendable {
         guard parts.count == 2, let month = Int(parts[0]), let yearPart = Int(parts[1]),
             parts[0].count <= 2, parts[1].count == 2 || parts[1].count == 4,
             parts.allSatisfy({ $0.allSatisfy(\.isASCIIDigit) })
-        else { return .failure(ExpiryProblem("Enter the expiry date as MM/YY, e.g. 04/29.")) }
-        guard (1...12).contains(month) else { return .failure(ExpiryProblem("The month must be 01 to 12.")) }
+        else { return .failure(ExpiryProblem(Localized("Enter the expiry date as MM/YY, e.g. 04/29."))) }
+        guard (1...12).contains(month) else { return .failure(ExpiryProblem(Localized("The month must be 01 to 12."))) }
         let year = parts[1].count == 2 ? 2000 + yearPart : yearPart
         return .success(CardExpiry(month: month, year: year))
     }
 
     struct ExpiryProblem: Error {
-        var message: String
-        init(_ message: String) { self.message = message }
+        var message: Localized
+        init(_ message: Localized) { self.message = message }
     }
 }
 
 /// The per-field errors of a card entry.
 public struct CardEntryErrors: Error, Hashable, Sendable {
-    public var fields: [CardField: String]
-    public init(fields: [CardField: String]) { self.fields = fields }
+    public var fields: [CardField: Localized]
+    public init(fields: [CardField: Localized]) { self.fields = fields }
 }
 
 /// A card that passed every check: what goes to the payment provider once, and is never stored.

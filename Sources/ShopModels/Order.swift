@@ -1,4 +1,5 @@
 import Foundation
+import ShopLanguages
 
 /// Where an order stands.
 ///
@@ -27,17 +28,20 @@ public enum OrderStatus: String, Hashable, Sendable, Codable, CaseIterable {
     /// The statuses `isShownToItsShopper`, as the databases' queries name them.
     public static let shownToTheirShopper: [OrderStatus] = allCases.filter(\.isShownToItsShopper)
 
-    public var displayName: String {
+    public var displayName: String { shopperName.description }
+
+    /// The status in the words of its shopper's language.
+    public var shopperName: Localized {
         switch self {
-        case .charging, .unknown: "Payment being checked"
-        case .paid: "Paid"
-        case .declined: "Declined"
-        case .voided: "Not charged"
-        case .shipped: "Shipped"
-        case .delivered: "Delivered"
-        case .canceled: "Canceled"
-        case .refunded: "Refunded"
-        case .partiallyRefunded: "Partly refunded"
+        case .charging, .unknown: Localized("Payment being checked")
+        case .paid: Localized("Paid")
+        case .declined: Localized("Declined")
+        case .voided: Localized("Not charged")
+        case .shipped: Localized("Shipped")
+        case .delivered: Localized("Delivered")
+        case .canceled: Localized("Canceled")
+        case .refunded: Localized("Refunded")
+        case .partiallyRefunded: Localized("Partly refunded")
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ShopLanguages
 
 /// Where a parcel went: the carrier, its tracking number, and where the shopper can follow it.
 public struct Shipment: Hashable, Sendable {
@@ -184,19 +185,28 @@ public struct OrderLifecycle: Hashable, Sendable {
 
 extension OrderChange {
     /// This step of an order's history as its shopper reads it, in the shop and through the API.
-    public var shopperSummary: String {
+    public var shopperSummary: String { shopperWords.description }
+
+    /// The change in the words of its shopper's language.
+    public var shopperWords: Localized {
         switch self {
-        case .placed: "Placed"
-        case .charged: "Paid"
-        case .declined(let reason): reason.isEmpty ? "Declined" : "Declined: \(reason)"
-        case .voided: "Not charged"
-        case .unanswered: "Payment being checked"
-        case .shipped(let parcel): "Shipped with \(parcel.carrier), tracking \(parcel.trackingNumber)" + (parcel.trackingURL.map { " \($0)" } ?? "")
-        case .delivered: "Delivered"
-        case .canceled: "Canceled, refunded in full"
-        case .refunded(let amount, let reason): "Refunded \(amount.formatted)" + (reason.isEmpty ? "" : ": \(reason)")
-        case .disputed(let amount, let reason, _): "Disputed \(amount.formatted) with the card's bank" + (reason.isEmpty ? "" : ": \(reason)")
-        case .disputeClosed(_, let outcome): "The bank's dispute closed: \(outcome.replacingOccurrences(of: "_", with: " "))"
+        case .placed: Localized("Placed")
+        case .charged: Localized("Paid")
+        case .declined(let reason): reason.isEmpty ? Localized("Declined") : Localized("Declined: \(reason)")
+        case .voided: Localized("Not charged")
+        case .unanswered: Localized("Payment being checked")
+        case .shipped(let parcel):
+            parcel.trackingURL.map { Localized("Shipped with \(parcel.carrier), tracking \(parcel.trackingNumber) \($0)") }
+                ?? Localized("Shipped with \(parcel.carrier), tracking \(parcel.trackingNumber)")
+        case .delivered: Localized("Delivered")
+        case .canceled: Localized("Canceled, refunded in full")
+        case .refunded(let amount, let reason):
+            reason.isEmpty ? Localized("Refunded \(amount.formatted)") : Localized("Refunded \(amount.formatted): \(reason)")
+        case .disputed(let amount, let reason, _):
+            reason.isEmpty
+                ? Localized("Disputed \(amount.formatted) with the card's bank")
+                : Localized("Disputed \(amount.formatted) with the card's bank: \(reason)")
+        case .disputeClosed(_, let outcome): Localized("The bank's dispute closed: \(outcome.replacingOccurrences(of: "_", with: " "))")
         }
     }
 }

@@ -1,4 +1,5 @@
 import AddressFormats
+import ShopLanguages
 
 /// A card network, as named in a payment request's supported networks.
 public enum PaymentNetwork: String, Hashable, Sendable, Codable, CaseIterable {
@@ -35,11 +36,11 @@ public struct MerchantCapabilities: OptionSet, Hashable, Sendable {
 /// A line on the payment sheet. The last one is the total, labelled with the merchant's name.
 public struct SummaryItem: Hashable, Sendable {
     public enum Kind: Hashable, Sendable { case final, pending }
-    public var label: String
+    public var label: Localized
     public var amount: Money
     public var kind: Kind
 
-    public init(label: String, amount: Money, kind: Kind = .final) {
+    public init(label: Localized, amount: Money, kind: Kind = .final) {
         self.label = label
         self.amount = amount
         self.kind = kind
@@ -184,7 +185,7 @@ public struct PaymentRequest: Hashable, Sendable {
         if supportedNetworks.isEmpty { return "no supported networks" }
         if merchantCapabilities.isEmpty { return "no merchant capabilities" }
         guard let total = summaryItems.last else { return "no summary items" }
-        if total.label != merchantName { return "the last summary item must be labelled with the merchant name" }
+        if total.label != .verbatim(merchantName) { return "the last summary item must be labelled with the merchant name" }
         if total.amount.minorUnits < 0 { return "negative total" }
         if summaryItems.contains(where: { $0.amount.currency != currency }) { return "summary items in another currency" }
         let parts = summaryItems.dropLast().map(\.amount).sum(in: currency)

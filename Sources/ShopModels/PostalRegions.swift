@@ -1,5 +1,6 @@
 import AddressFormats
 import Foundation
+import ShopLanguages
 
 /// The region a postal code is in, where the code tells it: a US ZIP code by its first three digits (`USZIPStates`),
 /// a Canadian postal code by its first letter. An address whose region is another is refused, with both named, on
@@ -29,13 +30,15 @@ public enum PostalRegions {
 
     /// Why `region` (a stored ISO code) is not where `postalCode` is, naming both; nil when they agree or the shop
     /// cannot tell.
-    public static func mismatch(country format: AddressFormat, region: String, postalCode: String) -> String? {
+    public static func mismatch(country format: AddressFormat, region: String, postalCode: String) -> Localized? {
         guard !region.isEmpty, let expected = regions(country: format.code, postalCode: postalCode), !expected.contains(region) else {
             return nil
         }
         func named(_ code: String) -> String { format.regions.first { $0.code == code }.map { "\($0.name) (\($0.key))" } ?? code }
         let postal = postalCode.trimmingCharacters(in: .whitespaces).uppercased()
-        return
-            "The \(format.postalLabel.lowercasedFirst) \(postal) is in \(expected.map(named).joined(separator: " or ")), not \(named(region)): enter the one it is in."
+        let label = FieldWords.inSentence(format.postalLabel)
+        let places =
+            expected.count == 2 ? Localized("\(named(expected[0])) or \(named(expected[1]))") : .verbatim(expected.map(named).joined(separator: ", "))
+        return Localized("The \(label) \(postal) is in \(places), not \(named(region)): enter the one it is in.")
     }
 }

@@ -1,4 +1,5 @@
 import AddressFormats
+import ShopLanguages
 
 /// The merchant's settings that come with a catalog: who sells, in what currency, where it ships with what tax and
 /// shipping, and which cards it takes.
@@ -65,9 +66,9 @@ extension ShopProfile {
 
     /// Why the shop will not ship to `address`, in one line that says where it does ship; nil when it ships there. The
     /// one check the address form, the payment sheet and the API share.
-    public func shippingRefusal(address: PostalAddress) -> String? {
+    public func shippingRefusal(address: PostalAddress) -> Localized? {
         guard region(for: address) == nil else { return nil }
-        return "\(name) ships only to \(Self.listed(regions.map(\.name)))."
+        return Localized("\(name) ships only to \(Self.listedWords(regions.map(\.name))).")
     }
 
     /// The methods, priced for `cart`, and the tax of shipping it to `address`; nil where the shop does not ship there.
@@ -92,6 +93,12 @@ extension ShopProfile {
     }
 
     /// "the United States, Canada and Germany".
+    /// `listed` in the shopper's language.
+    public static func listedWords(_ names: [String]) -> Localized {
+        guard let last = names.last, names.count > 1 else { return names.first.map(Localized.verbatim) ?? Localized("nowhere") }
+        return Localized("\(names.dropLast().joined(separator: ", ")) and \(last)")
+    }
+
     public static func listed(_ names: [String]) -> String {
         guard names.count > 1 else { return names.first ?? "nowhere" }
         return names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1]

@@ -1,4 +1,5 @@
 import Foundation
+import ShopLanguages
 
 /// A change a subscriber (or, for a cancel, the merchant) makes to a subscription: the same on every front.
 public enum SubscriptionChange: Hashable, Sendable {
@@ -57,14 +58,16 @@ public struct SubscriptionChangeRefusal: Error, Hashable, Sendable {
 
 extension RenewalSchedule {
     /// "week", "2 weeks".
-    public static func every(_ weeks: Int) -> String { weeks == 1 ? "week" : "\(weeks) weeks" }
+    public static func every(_ weeks: Int) -> String { everyWords(weeks).description }
+    /// `every(_:)` in the shopper's language: "Every" goes before it.
+    public static func everyWords(_ weeks: Int) -> Localized { .plural("week", "\(weeks) weeks", count: weeks) }
 }
 
 extension Subscription {
     /// Why `shop` cannot renew this subscription to `contact`: it does not ship there, or not by the subscription's
     /// shipping method; nil when it can. Asked before a move is saved, on every front, so a renewal never fails for it.
     public func shipToRefusal(_ contact: Contact, shop: ShopProfile) -> SubscriptionChangeRefusal? {
-        if let line = shop.shippingRefusal(address: contact.address) { return SubscriptionChangeRefusal(line) }
+        if let line = shop.shippingRefusal(address: contact.address) { return SubscriptionChangeRefusal(line.description) }
         guard let region = shop.region(for: contact.address), region.rates.contains(where: { $0.id == shippingMethodID }) else {
             return SubscriptionChangeRefusal("Its deliveries cannot go there by the method they go by now: subscribe again to that address.")
         }
@@ -116,20 +119,23 @@ extension Subscription {
 
 extension Subscription {
     /// Where the subscription stands, in one line for its subscriber: what comes next.
-    public var standing: String {
+    public var standing: String { standingWords.description }
+
+    /// `standing` in the shopper's language.
+    public var standingWords: Localized {
         let s = self
         let next = UTCTime(s.renewsAt).calendarDate
         switch s.status {
-        case .canceled: return "Canceled: nothing more is charged."
-        case .paused: return "Paused: nothing is sent until you resume it."
+        case .canceled: return Localized("Canceled: nothing more is charged.")
+        case .paused: return Localized("Paused: nothing is sent until you resume it.")
         case .pastDue where s.dueAt >= RenewalSchedule.waitsForSubscriber:
-            return "Past due: \(s.cardDescription) cannot be charged again without you: add another card, or pay the missed delivery."
+            return Localized("Past due: \(s.cardDescription) cannot be charged again without you: add another card, or pay the missed delivery.")
         case .pastDue where s.lastFailure != nil:
-            return "Past due: \(s.lastFailure ?? "") Nothing was charged; tried again on \(UTCTime(s.dueAt).calendarDate)."
-        case .pastDue: return "Past due: the last charge to \(s.cardDescription) failed; tried again on \(UTCTime(s.dueAt).calendarDate)."
-        case .active where s.endsAtPeriodEnd: return "Ends on \(next) instead of renewing."
-        case .active where s.skipsNext: return "The delivery of \(next) is skipped; the one after comes as usual."
-        case .active: return "Next delivery \(next), every \(RenewalSchedule.every(s.intervalWeeks))."
+            return Localized("Past due: \(s.lastFailure ?? "") Nothing was charged; tried again on \(UTCTime(s.dueAt).calendarDate).")
+        case .pastDue: return Localized("Past due: the last charge to \(s.cardDescription) failed; tried again on \(UTCTime(s.dueAt).calendarDate).")
+        case .active where s.endsAtPeriodEnd: return Localized("Ends on \(next) instead of renewing.")
+        case .active where s.skipsNext: return Localized("The delivery of \(next) is skipped; the one after comes as usual.")
+        case .active: return Localized("Next delivery \(next), every \(RenewalSchedule.everyWords(s.intervalWeeks)).")
         }
     }
 }

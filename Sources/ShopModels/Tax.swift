@@ -1,3 +1,5 @@
+import ShopLanguages
+
 /// The tax an order is charged under: its rule, its rate in basis points (1/100 of a percent), its label and the
 /// jurisdiction (an ISO 3166 country or subdivision code) whose rate it is.
 ///
@@ -43,7 +45,9 @@ public struct TaxPolicy: Hashable, Sendable, Codable {
     }
 
     /// What the sheet, the cart and the receipt call the tax line: "Sales tax", "HST", "incl. VAT 19%".
-    public var summaryLabel: String { isIncluded ? "incl. \(label) \(percent)" : label }
+    public var summaryLabel: String { summaryWords.description }
+    /// "incl. VAT 19%" or "Sales tax", in the shopper's language.
+    public var summaryWords: Localized { isIncluded ? Localized("incl. \(label) \(percent)") : .verbatim(label) }
 
     /// The tax of an order with `goods` and `shipping`: added on the goods, or the part of both that is included.
     public func tax(goods: Money, shipping: Money) -> Money {

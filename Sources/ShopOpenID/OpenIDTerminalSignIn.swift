@@ -1,6 +1,7 @@
 import Foundation
 import LiveObjects
 import ShopIdentity
+import ShopLanguages
 import ShopPorts
 
 /// How a terminal signs in with one provider, and what is made of who signed in.
@@ -102,8 +103,9 @@ public final class OpenIDTerminalSignInController: PromptingSignInController {
         }
         show(
             link: origin + OpenIDTerminalFlow.linkPath + handle,
-            message:
+            message: Localized(
                 "Open the link on your phone or in a browser and sign in with \(name) there. The page shows \(TerminalLinkCode.of(handle)), as here.")
+        )
         waiting = Task { [weak self, flow] in
             let outcome = await Self.waitForBrowser(key, flow: flow)
             await self?.conclude(outcome)
@@ -111,10 +113,12 @@ public final class OpenIDTerminalSignInController: PromptingSignInController {
     }
 
     /// The link on screen until the outcome; Esc (the only answer it takes) cancels.
-    private func show(link: String, message: String) {
+    private func show(link: String, message: Localized) {
         let name = flow.client.settings.name
         present(
-            SignInPrompt(title: "Sign in with \(name)", message: message, fields: [], submitLabel: "", link: link, waiting: "Waiting for \(name)…")
+            SignInPrompt(
+                title: Localized("Sign in with \(name)"), message: message, fields: [], submitLabel: "", link: link,
+                waiting: Localized("Waiting for \(name)…"))
         ) { _ in }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ShopLanguages
 import ShopModels
 
 /// Pages products out of wherever the catalog lives, so no screen ever holds the whole catalog.
@@ -38,7 +39,9 @@ public struct StorageError: Error, Equatable, Sendable, CustomStringConvertible 
     public var description: String { message }
 
     /// The words a shopper sees while the database cannot be reached.
-    public static let unavailableMessage = "The database is not reachable; retrying"
+    public static let unavailableMessage = unavailableWords.description
+    /// `unavailableMessage` in the shopper's language.
+    public static let unavailableWords = Localized("The database is not reachable; retrying")
 
     /// Any storage failure as the shop tells it; a `StorageError` stays what it is.
     public init(describing error: any Error) {

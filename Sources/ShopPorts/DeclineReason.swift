@@ -1,3 +1,5 @@
+import ShopLanguages
+
 /// Why a card was declined, with the words the shopper sees.
 public enum DeclineReason: String, Hashable, Sendable, CaseIterable {
     case generic, insufficientFunds, expiredCard, incorrectCVC, processingError, incorrectNumber
@@ -60,32 +62,37 @@ public enum DeclineReason: String, Hashable, Sendable, CaseIterable {
         }
     }
 
-    public var message: String {
+    public var message: String { words.description }
+
+    /// `message` in the shopper's language.
+    public var words: Localized {
         switch self {
-        case .generic: "Your card was declined."
-        case .insufficientFunds: "Your card has insufficient funds."
-        case .expiredCard: "Your card has expired."
-        case .incorrectCVC: "Your card's security code is incorrect."
-        case .processingError: "An error occurred while processing your card. Try again in a little bit."
-        case .incorrectNumber: "Your card number is incorrect."
-        case .voided: "This order waited too long and was canceled before any charge; you were not charged. Pay again to place a new order."
-        case .authenticationRequired: "This card needs a check in a browser, which a terminal cannot show; choose another card."
-        case .authenticationFailed: "Your bank's check of this payment did not succeed; you were not charged. Try again, or choose another card."
-        case .authenticationCanceled: "You canceled your bank's check of this payment; you were not charged."
-        case .doNotHonor: "Your card was declined by your bank; call it, or choose another card."
-        case .doNotTryAgain: "Your bank declined this card and asked for it not to be tried again; choose another card."
-        case .lostCard, .stolenCard, .pickupCard: "Your bank declined this card (reported lost or stolen); choose another card."
-        case .fraudulent: "Your card was declined; choose another card."
-        case .revocationOfAuthorization, .stopPaymentOrder: "You asked your bank to stop these payments; choose another card to go on."
-        case .cardNotSupported: "This card does not support this kind of purchase; choose another card."
-        case .currencyNotSupported: "This card does not support this currency; choose another card."
-        case .cardVelocityExceeded: "Your card went over its limit; choose another card, or call your bank."
-        case .tryAgainLater: "Your bank could not be reached; try again in a little bit."
-        case .restrictedCard, .securityViolation: "Your bank restricts this card; choose another card."
-        case .transactionNotAllowed: "Your bank does not allow this purchase on this card; choose another card."
-        case .withdrawalCountLimitExceeded: "Your card went over its number of payments; choose another card."
-        case .invalidAccount: "The card's account is not valid; choose another card."
-        case .newAccountInformationAvailable: "Your bank has new details for this card; add it again, or choose another card."
+        case .generic: Localized("Your card was declined.")
+        case .insufficientFunds: Localized("Your card has insufficient funds.")
+        case .expiredCard: Localized("Your card has expired.")
+        case .incorrectCVC: Localized("Your card's security code is incorrect.")
+        case .processingError: Localized("An error occurred while processing your card. Try again in a little bit.")
+        case .incorrectNumber: Localized("Your card number is incorrect.")
+        case .voided:
+            Localized("This order waited too long and was canceled before any charge; you were not charged. Pay again to place a new order.")
+        case .authenticationRequired: Localized("This card needs a check in a browser, which a terminal cannot show; choose another card.")
+        case .authenticationFailed:
+            Localized("Your bank's check of this payment did not succeed; you were not charged. Try again, or choose another card.")
+        case .authenticationCanceled: Localized("You canceled your bank's check of this payment; you were not charged.")
+        case .doNotHonor: Localized("Your card was declined by your bank; call it, or choose another card.")
+        case .doNotTryAgain: Localized("Your bank declined this card and asked for it not to be tried again; choose another card.")
+        case .lostCard, .stolenCard, .pickupCard: Localized("Your bank declined this card (reported lost or stolen); choose another card.")
+        case .fraudulent: Localized("Your card was declined; choose another card.")
+        case .revocationOfAuthorization, .stopPaymentOrder: Localized("You asked your bank to stop these payments; choose another card to go on.")
+        case .cardNotSupported: Localized("This card does not support this kind of purchase; choose another card.")
+        case .currencyNotSupported: Localized("This card does not support this currency; choose another card.")
+        case .cardVelocityExceeded: Localized("Your card went over its limit; choose another card, or call your bank.")
+        case .tryAgainLater: Localized("Your bank could not be reached; try again in a little bit.")
+        case .restrictedCard, .securityViolation: Localized("Your bank restricts this card; choose another card.")
+        case .transactionNotAllowed: Localized("Your bank does not allow this purchase on this card; choose another card.")
+        case .withdrawalCountLimitExceeded: Localized("Your card went over its number of payments; choose another card.")
+        case .invalidAccount: Localized("The card's account is not valid; choose another card.")
+        case .newAccountInformationAvailable: Localized("Your bank has new details for this card; add it again, or choose another card.")
         }
     }
 }

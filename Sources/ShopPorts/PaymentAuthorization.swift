@@ -1,3 +1,4 @@
+import ShopLanguages
 import ShopModels
 
 /// Why a payment sheet could not be shown, as in the Apple Pay article.
@@ -62,8 +63,8 @@ public protocol PaymentAuthorizationControlling: AnyObject {
 /// A contact field the merchant cannot accept, shown next to that field on the sheet.
 public struct ContactFieldError: Hashable, Sendable {
     public var field: ContactField
-    public var message: String
-    public init(field: ContactField, message: String) {
+    public var message: Localized
+    public init(field: ContactField, message: Localized) {
         self.field = field
         self.message = message
     }

@@ -1,4 +1,5 @@
 import Foundation
+import ShopLanguages
 import ShopModels
 
 /// A single-use token for an authorized payment, made by the payment provider.
@@ -27,11 +28,14 @@ public enum PaymentMode: String, Hashable, Sendable {
     case sandbox, test, live
 
     /// What the checkout header says, so no one mistakes a live shop for a demo or the reverse.
-    public var label: String {
+    public var label: String { words.description }
+
+    /// `label` in the shopper's language.
+    public var words: Localized {
         switch self {
-        case .sandbox: "sandbox payments"
-        case .test: "Stripe test mode"
-        case .live: "live payments"
+        case .sandbox: Localized("sandbox payments")
+        case .test: Localized("Stripe test mode")
+        case .live: Localized("live payments")
         }
     }
 }

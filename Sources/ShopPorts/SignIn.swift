@@ -1,4 +1,5 @@
 import Foundation
+import ShopLanguages
 import ShopModels
 
 /// What a sign-in asks for, as in `ASAuthorizationAppleIDRequest`.
@@ -58,14 +59,14 @@ public enum SignInError: Error, Hashable, Sendable {
 public struct SignInPrompt: Equatable, Sendable {
     public struct Field: Equatable, Sendable {
         public var id: String
-        public var label: String
+        public var label: Localized
         public var value: String
         /// Where the value came from or what it is for ("shared on first sign-in only").
-        public var hint: String
-        public var error: String?
+        public var hint: Localized
+        public var error: Localized?
         /// The values the field takes, for a choice (the value is the first until another is picked); empty for text.
         public var options: [String]
-        public init(id: String, label: String, value: String = "", hint: String = "", error: String? = nil, options: [String] = []) {
+        public init(id: String, label: Localized, value: String = "", hint: Localized = "", error: Localized? = nil, options: [String] = []) {
             self.id = id
             self.label = label
             self.value = value.isEmpty ? options.first ?? "" : value
@@ -74,16 +75,16 @@ public struct SignInPrompt: Equatable, Sendable {
             self.options = options
         }
     }
-    public var title: String
-    public var message: String
+    public var title: Localized
+    public var message: Localized
     public var fields: [Field]
-    public var submitLabel: String
+    public var submitLabel: Localized
     /// A link to open elsewhere (a phone, a browser), shown with its QR code; the prompt then waits with `waiting` as its
     /// line until the controller hears how it went, and takes no answer but a cancel.
     public var link: String?
-    public var waiting: String?
+    public var waiting: Localized?
 
-    public init(title: String, message: String, fields: [Field], submitLabel: String, link: String? = nil, waiting: String? = nil) {
+    public init(title: Localized, message: Localized, fields: [Field], submitLabel: Localized, link: String? = nil, waiting: Localized? = nil) {
         self.title = title
         self.message = message
         self.fields = fields

@@ -92,6 +92,8 @@ extension OpenSSHFront {
         [
             "ForceCommand \(sessionCommand)", "PermitTTY yes", "DisableForwarding yes", "AllowAgentForwarding no", "AllowTcpForwarding no",
             "AllowStreamLocalForwarding no", "X11Forwarding no", "PermitTunnel no", "PermitUserRC no",
+            // The shopper's language: read for the shop's words only, never as the session's locale.
+            "AcceptEnv LANG LC_ALL LC_MESSAGES LANGUAGE",
         ].map { "    " + $0 }.joined(separator: "\n")
     }
 }

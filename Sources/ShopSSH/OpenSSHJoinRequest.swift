@@ -1,3 +1,4 @@
+import ShopLanguages
 import ShopSessions
 
 /// A join's environment, checked as the SSH front checks what a client sends.
@@ -7,19 +8,22 @@ struct OpenSSHJoinRequest: Equatable {
     var fingerprint: String
     /// The client's address, as sshd's SSH_CONNECTION gives it.
     var address: String
+    /// The language the client's locale variables asked for (sshd's `AcceptEnv`), as `sshd-session` passed it on.
+    var language: Language? = nil
 
     static func check(_ environment: [String: String]) -> Result<OpenSSHJoinRequest, OpenSSHJoinProblem> {
         guard let term = environment["TERM"], !term.isEmpty, term.count <= 64, term.allSatisfy({ $0.isASCII && !$0.isWhitespace && !$0.isNewline })
         else { return .failure(.term) }
         let address = environment["SSH_CONNECTION"]?.split(separator: " ").first.map(String.init) ?? "unknown"
         guard address.count <= 64, address.allSatisfy({ $0.isHexDigit || ".:%".contains($0) || $0.isLetter }) else { return .failure(.address) }
+        let language = environment[SessionLanguage.variable].flatMap(Language.named)
         if environment[SessionCommand.guestVariable] != nil {
-            return .success(OpenSSHJoinRequest(term: term, isGuest: true, fingerprint: "", address: address))
+            return .success(OpenSSHJoinRequest(term: term, isGuest: true, fingerprint: "", address: address, language: language))
         }
         guard let fingerprint = environment[SessionCommand.fingerprintVariable], SSHPublicKeyIdentity.isFingerprint(fingerprint) else {
             return .failure(.customer)
         }
-        return .success(OpenSSHJoinRequest(term: term, isGuest: false, fingerprint: fingerprint, address: address))
+        return .success(OpenSSHJoinRequest(term: term, isGuest: false, fingerprint: fingerprint, address: address, language: language))
     }
 }
 

@@ -2,6 +2,7 @@ import NIOCore
 import NIOPosix
 import NIOSSH
 import PseudoTerminal
+import ShopLanguages
 import ShopSessions
 
 /// Starting the shop for a shell request: admission, the start off the event loop, then the reply and the relay.
@@ -31,6 +32,7 @@ extension SessionChannelHandler {
         var environment = self.context.command.environment
         let term = self.context.terminalTypes.resolve(terminal.term)
         environment["TERM"] = term.term
+        SessionLanguage.pass(Language.fromEnvironment(localeVariables), into: &environment)
         let (arguments, customer) = self.context.command.launch(
             guest: isGuest, fingerprint: self.context.identity.fingerprint, environment: &environment)
         // In the registry from now, so a drain that begins while the shop starts reaches it.

@@ -19,6 +19,8 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
 
     let context: SessionContext
     var terminal: SSHChannelRequestEvent.PseudoTerminalRequest?
+    /// The client's locale variables (`SendEnv LANG LC_*`), read only for the language the shop speaks to it.
+    var localeVariables: [String: String] = [:]
     var process: PseudoTerminalProcess?
     var relay: Channel?
     var pendingInput: [ByteBuffer] = []
@@ -61,8 +63,11 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
             if accepted { terminal = request }
             reply(accepted, wanted: request.wantReply, context: context)
         case let request as SSHChannelRequestEvent.EnvironmentRequest:
-            // The session's environment is the server's choice: a client's LANG may name a locale this host lacks.
-            reply(false, wanted: request.wantReply, context: context)
+            // The session's environment stays the server's choice (a client's LANG may name a locale this host lacks):
+            // the locale variables are kept only to pick the shop's language from, and nothing else is taken.
+            let accepted = process == nil && !isStarting && SessionLanguage.accepts(name: request.name, value: request.value)
+            if accepted { localeVariables[request.name] = request.value }
+            reply(accepted, wanted: request.wantReply, context: context)
         case let request as SSHChannelRequestEvent.ShellRequest:
             startShop(wantReply: request.wantReply, context: context)
         case let request as SSHChannelRequestEvent.ExecRequest where process != nil || isStarting:

@@ -30,6 +30,7 @@ public enum SessionLaunch {
         // for sign-in codes, in their settings, which go at once.
         for name in [
             "TERM", "COLUMNS", "LINES", "NO_COLOR", "COLORFGBG", "TMUX", "TMUX_PANE", "STY", SessionCommand.fingerprintVariable,
+            SessionLanguage.variable,
             SessionCommand.guestVariable, SessionCommand.browserGuestVariable, SessionCommand.browserAccountVariable,
             SessionCommand.browserSessionVariable,
             SessionCommand.sandboxSignInVariable, SessionCommand.pageSignInVariable, "STOREFRONT_MAIL_COMMAND",

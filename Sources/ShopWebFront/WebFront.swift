@@ -9,6 +9,7 @@ import Logging
 import NIOCore
 import PseudoTerminal
 import ServiceLifecycle
+import ShopLanguages
 import ShopSessions
 import Synchronization
 
@@ -100,7 +101,10 @@ public final class WebFront: Sendable {
                 // The cookie's session, checked afresh at every socket (one ended on any host opens a guest's shop) and
                 // watched while the tab is open.
                 let account = await signIn?.account(in: request.headerFields)
-                let session = WebTerminalSession(front: context, address: address, requested: Self.requestedSize(path), signedIn: account)
+                // The browser's languages choose the shop's words; a header past 512 bytes is read no further.
+                let language = request.headerFields[.acceptLanguage].flatMap { Language.fromAcceptLanguage(String($0.utf8.prefix(512)) ?? "") }
+                let session = WebTerminalSession(
+                    front: context, address: address, requested: Self.requestedSize(path), signedIn: account, language: language)
                 let loop = channel.eventLoop
                 return .upgrade([.cacheControl: "no-store"]) { inbound, outbound, _ in
                     await session.run(inbound: inbound, outbound: outbound, loop: loop)

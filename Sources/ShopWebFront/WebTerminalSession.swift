@@ -5,6 +5,7 @@ import NIOCore
 import NIOPosix
 import NIOWebSocket
 import PseudoTerminal
+import ShopLanguages
 import ShopSessions
 import Synchronization
 
@@ -32,6 +33,8 @@ struct WebTerminalSession {
     let requested: TerminalSize
     /// The sign-in the page's cookie holds, or nil for a guest.
     var signedIn: WebSignedIn?
+    /// The language the browser's `Accept-Language` prefers among the shop's; nil leaves the shop's default.
+    var language: Language?
 
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, loop: any EventLoop) async {
         // Logged once the session has given everything back (pty, process, socket, slot), so the line means it.
@@ -50,6 +53,7 @@ struct WebTerminalSession {
 
         var environment = front.command.environment
         environment["TERM"] = "xterm-256color"
+        SessionLanguage.pass(language, into: &environment)
         let (arguments, customer) = front.command.launchBrowserGuest(
             environment: &environment, account: signedIn?.id, session: signedIn?.session)
         let size = front.command.bounded(requested)

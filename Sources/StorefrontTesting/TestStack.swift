@@ -5,6 +5,7 @@ import ShopApplication
 import ShopBootstrap
 import ShopBundledCatalog
 import ShopIdentity
+import ShopLanguages
 import ShopModels
 import ShopPorts
 import ShopSandbox
@@ -33,7 +34,7 @@ public struct TestStack: Sendable {
     public var signIn: SignInServices?
     /// Who the launch check kept signed in.
     public var signedIn: SignedInAccount?
-    public var launchNotice: String?
+    public var launchNotice: Localized?
     /// The guest's customer id.
     public var guestID: String
     public var flags: StaticFeatureFlags
@@ -52,6 +53,8 @@ public struct TestStack: Sendable {
     public var waysIn: WaysInAccess?
     /// The shop, or the merchant console (which edits the storage's catalog).
     public var console: Console = .shop
+    /// The language the session opens in.
+    public var language = Language.english
 
     public init(
         catalog: (any CatalogRepository)? = nil,
@@ -108,10 +111,12 @@ public struct TestStack: Sendable {
     public var dependencies: StorefrontDependencies {
         var storage = storage
         storage.catalog = catalog
-        return storage.storefrontDependencies(
+        var dependencies = storage.storefrontDependencies(
             payments: paymentProvider, paymentAuthorization: paymentAuthorization, backend: merchantBackend, backOffice: backOffice,
             accounts: accounts,
             carts: carts, featureFlags: flags, ids: ids, qrCodes: qrCodes, clock: clock, console: console, dates: Fixtures.fixedDates)
+        dependencies.language = language
+        return dependencies
     }
 
     /// The back office the shop runs on, over this stack's storage and sandbox processor, at the fixed date; refunds

@@ -1,4 +1,5 @@
 import Foundation
+import ShopLanguages
 import ShopModels
 import StorefrontCore
 
@@ -23,7 +24,7 @@ public enum Layout {
     static let previewThreshold = 100
 
     public static func frame(for state: StorefrontState, size: Size, charset: Charset, previous: Frame? = nil) -> Frame {
-        var painter = Painter(size: size, charset: charset, previous: previous)
+        var painter = Painter(size: size, charset: charset, language: state.language, previous: previous)
         guard !size.isBelowMinimum else {
             drawTooSmall(&painter)
             return painter.frame

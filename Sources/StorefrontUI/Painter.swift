@@ -1,15 +1,37 @@
+import ShopLanguages
+
 /// Draws text into a frame with the charset's glyphs, measuring widths as they will be shown.
 struct Painter {
     var frame: Frame
     let glyphs: Glyphs
+    /// The session's language, in which `tr` writes every word a shopper reads.
+    let translation: Translation
     /// The frame before this one, at the same size and charset: cells a screen knows to be the same are copied from it.
     let previous: Frame?
 
-    init(size: Size, charset: Charset, previous: Frame? = nil) {
+    init(size: Size, charset: Charset, language: Language = .english, previous: Frame? = nil) {
         frame = Frame(size: size, charset: charset)
+        frame.language = language
         glyphs = Glyphs(charset)
-        self.previous = previous.flatMap { $0.size == size && $0.charset == charset ? $0 : nil }
+        translation = Translation.for(language)
+        self.previous = previous.flatMap { $0.size == size && $0.charset == charset && $0.language == language ? $0 : nil }
     }
+
+    /// `words` in the session's language.
+    func tr(_ words: Localized) -> String { translation.string(words) }
+
+    /// A key's label as the session's language names it: `Enter`, `Esc` and the like translated, `q` or `↑/k` kept.
+    func keyName(_ label: String) -> String {
+        guard let name = Self.keyNames[label] else { return label }
+        return tr(name)
+    }
+
+    /// The keys with names a keyboard in another language may print otherwise.
+    static let keyNames: [String: Localized] = [
+        // TRANSLATORS: key names, as the keyboards of the language print them; keep them short.
+        "Enter": Localized("Enter"), "Esc": Localized("Esc"), "Tab": Localized("Tab"), "Tab/→": Localized("Tab/→"),
+        "PgUp": Localized("PgUp"), "PgDn": Localized("PgDn"), "Home": Localized("Home"), "End": Localized("End"),
+    ]
 
     var size: Size { frame.size }
 

@@ -92,7 +92,8 @@ static int connect_to(const char *path) {
 
 // The join: the header, then the variables the server reads as NUL-terminated KEY=VALUE strings, the terminal beside.
 static int send_join(int server) {
-    static const char *names[] = {"TERM", "SSH_CONNECTION", "STOREFRONT_SSH_KEY_FINGERPRINT", "STOREFRONT_SSH_GUEST"};
+    static const char *names[] = {
+        "TERM", "SSH_CONNECTION", "STOREFRONT_SSH_KEY_FINGERPRINT", "STOREFRONT_SSH_GUEST", "STOREFRONT_SESSION_LANGUAGE"};
     char message[8192];
     struct request_header header = {kind_join, 0, 0, 0};
     size_t length = sizeof header;

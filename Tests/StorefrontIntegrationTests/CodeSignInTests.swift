@@ -129,7 +129,7 @@ struct CodeSignInTests {
         #expect(try await there.logins.endAll(account: account.id, at: Date()) == 1)
         let ended = try await compose(here, environment, mail: mail)
         #expect(ended.accounts.signedIn == nil)
-        #expect(ended.accounts.launchNotice == LoginCheck.ended.signedOutReason)
+        #expect(ended.accounts.launchNotice?.description == LoginCheck.ended.signedOutReason)
     }
 
     @Test(arguments: Kind.allCases)
@@ -159,14 +159,14 @@ struct CodeSignInTests {
         #expect(driver.state.account.rows.filter { $0.kind == .wayIn }.map(\.id) == ["ssh-key " + keyA, "ssh-key " + keyB])
         try await select("ssh-key " + keyA, on: driver)
         try await driver.press("x")
-        #expect(driver.state.notice?.text.hasPrefix("Removed SSH key SHA256:aaaaaaa") == true, "\(driver.frameText)")
+        #expect(driver.state.notice?.text.description.hasPrefix("Removed SSH key SHA256:aaaaaaa") == true, "\(driver.frameText)")
         await #expect(throws: ServiceStartFailure.self) {
             _ = try await SessionComposition.keyAccount(.keyHolder(fingerprint: keyA), storage: there)
         }
         // Key B is the last way in now: it stays.
         try await select("ssh-key " + keyB, on: driver)
         try await driver.press("x")
-        #expect(driver.state.notice?.text.contains("the account's last way in, so it stays") == true, "\(driver.frameText)")
+        #expect(driver.state.notice?.text.description.contains("the account's last way in, so it stays") == true, "\(driver.frameText)")
         #expect(driver.state.account.rows.filter { $0.kind == .wayIn }.map(\.id) == ["ssh-key " + keyB])
         // The next connection with key B opens key A's account, with nothing left to join.
         let next = try await compose(here, ["HOME": home, SessionCommand.fingerprintVariable: keyB], mail: mail)

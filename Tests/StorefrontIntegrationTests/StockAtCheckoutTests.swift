@@ -180,7 +180,7 @@ struct UnwritableDiskTests {
         try await fixture.database.pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA query_only = ON") }
         try await driver.press("p,enter")
         #expect(driver.state.screen == .paymentSheet, "no Thank you")
-        let status = try #require(driver.state.paymentSheet?.status)
+        let status = try #require(driver.state.paymentSheet?.status).description
         #expect(status.hasPrefix("The shop could not take the order ("))
         #expect(status.contains("is read-only; the shop cannot save orders there."))
         #expect(driver.state.cartBadge.itemCount == 1, "the cart is kept")

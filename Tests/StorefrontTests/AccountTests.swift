@@ -33,7 +33,7 @@ extension ScriptedDriver {
         try await press("u,i")
         await type(email)
         try await press("enter")
-        #expect(state.form?.message.contains("here it is: 123456") == true, "the sandbox shows the code on screen")
+        #expect(state.form?.message.description.contains("here it is: 123456") == true, "the sandbox shows the code on screen")
         await type("123456")
         try await press("tab")
         await type(name)
@@ -206,7 +206,7 @@ struct AccountFlowTests {
         try await driver.fill("5555555555554444", "1230", "321", "Jane", "95014")
         #expect(driver.state.screen == .paymentSheet)
         #expect(driver.state.paymentSheet?.offersCardSetup == false)
-        #expect(driver.state.paymentSheet?.rowValues[.card]?.hasPrefix("Mastercard ••4444") == true)
+        #expect(driver.state.paymentSheet?.rowValues[.card]?.description.hasPrefix("Mastercard ••4444") == true)
         try await driver.press("p,enter")
         #expect(driver.state.screen == .confirmation)
     }
@@ -246,8 +246,8 @@ struct AccountFlowTests {
         let driver = await ScriptedDriver(stack: try TestStack.selling(catalog))
         try await driver.press("u,d")
         let form = try #require(driver.state.form)
-        #expect(form.fields.map(\.label) == labels)
-        #expect(form.fields.first { $0.id == "postalCode" }?.hint == postalHint)
+        #expect(form.fields.map(\.label.description) == labels)
+        #expect(form.fields.first { $0.id == "postalCode" }?.hint == .lookup(postalHint))
         #expect(form.fields.first { $0.id == "country" }?.value == country)
         #expect(form.fields[form.focusedIndex].id == "name", "the country is filled in: typing starts at the name")
     }

@@ -70,7 +70,7 @@ struct AccountTokenTests {
         try await driver.press("enter")
         try await driver.press("end,x")
         #expect(driver.state.account.tokens.isEmpty)
-        #expect(driver.state.notice?.text.contains("Revoked the token ci") == true)
+        #expect(driver.state.notice?.text.description.contains("Revoked the token ci") == true)
         #expect(try await repository.tokens(owner: nil).first?.revokedAt == Fixtures.fixedDates.now())
     }
 

@@ -56,7 +56,9 @@ struct AddressFormatTests {
             }
             if format.postalPattern != nil {
                 let problem = format.postalCodeProblem("#!?")
-                #expect(problem?.contains(format.name) == true && problem?.lowercased().contains(format.postalLabel.lowercased()) == true)
+                #expect(
+                    problem?.description.contains(format.name) == true
+                        && problem?.description.lowercased().contains(format.postalLabel.lowercased()) == true)
             }
         }
     }

@@ -41,7 +41,7 @@ struct LayoutSweepTests {
         // Enough in the cart that the amount is long.
         try await driver.press("enter,a,a,a,a,a,a,a,a,a,c,enter,p")
         let prompt = try #require(driver.state.paymentSheet?.authorizationPrompt)
-        let question = String(prompt.prefix { $0 != "?" }) + "?"
+        let question = String(prompt.description.prefix { $0 != "?" }) + "?"
         for columns in 40...120 {
             for rows in 12...40 {
                 let text = layout(driver.state, Size(columns: columns, rows: rows)).plainText

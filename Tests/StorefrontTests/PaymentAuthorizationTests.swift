@@ -102,7 +102,7 @@ struct SandboxWalletReadTests {
         return PaymentRequest(
             merchantIdentifier: shop.merchantIdentifier, merchantName: shop.name, countryCode: shop.countryCode, currency: shop.currency,
             supportedNetworks: shop.supportedNetworks, merchantCapabilities: [.threeDSecure],
-            summaryItems: [SummaryItem(label: shop.name, amount: Money(minorUnits: 1_800, currency: shop.currency))],
+            summaryItems: [SummaryItem(label: .verbatim(shop.name), amount: Money(minorUnits: 1_800, currency: shop.currency))],
             shippingMethods: [Fixtures.standardShipping], requiredShippingContactFields: [.name]
         )
     }()

@@ -107,7 +107,7 @@ struct SandboxCardTests {
             #expect(await stack.processor.successfulCharges.count == 1)
         case .declines(let reason):
             #expect(driver.state.screen == .paymentSheet)
-            #expect(driver.state.paymentSheet?.status == reason.message)
+            #expect(driver.state.paymentSheet?.status == .lookup(reason.message))
             #expect(driver.frameText.contains(String(reason.message.prefix(30))))
             #expect(driver.state.cartBadge.itemCount == 1, "a decline keeps the cart")
             #expect(await stack.processor.successfulCharges.isEmpty)

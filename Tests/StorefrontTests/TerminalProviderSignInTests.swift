@@ -104,7 +104,9 @@ struct TerminalProviderSignInTests {
         await wakeups.wake(Self.handleHash)
 
         #expect(await driver.waitUntil { $0.account.isSignedIn }, "\(driver.frameText)")
-        #expect(driver.state.form == nil && driver.state.notice?.text.hasPrefix("Signed in as") == true, "\(String(describing: driver.state.notice))")
+        #expect(
+            driver.state.form == nil && driver.state.notice?.text.description.hasPrefix("Signed in as") == true,
+            "\(String(describing: driver.state.notice))")
         let account = try #require(try await directory.account(for: .openID(issuer: Discovery.issuer, subject: "u1"), at: Date()))
         #expect(account.email == "ada@example.com" && account.emailVerifiedAt != nil, "the provider vouched for the email")
         #expect(try await terminals.take(handleHash: Self.handleHash) == nil, "the outcome is taken once")

@@ -70,7 +70,7 @@ public struct PlaceOrder: Sendable {
         }
         let cart = Cart(currency: shop.currency, lines: lines)
         guard let quote = shop.quote(for: cart, to: contact.address) else {
-            throw .shipsElsewhere(shop.shippingRefusal(address: contact.address) ?? "")
+            throw .shipsElsewhere(shop.shippingRefusal(address: contact.address)?.description ?? "")
         }
         guard let method = shippingMethodID.map({ id in quote.methods.first { $0.id == id } }) ?? quote.methods.first else {
             throw .noSuchMethod(offered: quote.methods.map(\.id))

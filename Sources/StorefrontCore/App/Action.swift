@@ -36,6 +36,8 @@ public enum Action: Hashable, Sendable {
     /// The console's discount codes: their screen, a new code, pause or resume, delete.
     case showDiscounts, newDiscount, toggleDiscountPaused, deleteDiscount
     case toggleHelp, quit
+    /// The next language the shop speaks, for the rest of the session.
+    case nextLanguage
     /// The host's list area now fits this many rows.
     case viewportChanged(listRows: Int)
     /// A timer tick from the host while the state is busy.

@@ -1,3 +1,4 @@
+import ShopLanguages
 import ShopModels
 import ShopPorts
 
@@ -16,6 +17,7 @@ public enum AppReducer {
         var state = AppState(
             shopName: profile.name, currency: profile.currency, customerID: account?.customerID ?? dependencies.accounts.guestID, signedIn: account)
         state.shell.notice = dependencies.accounts.launchNotice.map { Notice(.error, $0) }
+        state.shell.language = dependencies.language
         state.paymentMode = dependencies.paymentProvider.mode
         state.productList.list.isLoading = true
         if dependencies.carts == nil { state.cart.savedCart = [] }
@@ -172,7 +174,7 @@ public enum AppReducer {
     /// closes. True when the key was help's.
     static func helpAndNotice(_ state: inout AppState, _ action: Action, isTakingText: Bool) -> Bool {
         state.shell.notice = nil
-        if state.shell.isWaitingForStorage { state.shell.notice = Notice(.error, StorageError.unavailableMessage) }
+        if state.shell.isWaitingForStorage { state.shell.notice = Notice(.error, StorageError.unavailableWords) }
         if state.isHelpShown {
             if action == .toggleHelp || action == .back { state.isHelpShown = false }
             return true
@@ -186,8 +188,10 @@ public enum AppReducer {
 
     /// Where the keys every browsing screen shares go.
     enum BrowsingKey: FeatureKeys {
-        case shop, cart, orders, account
-        static let keys: [Action: Self] = [.showShop: .shop, .showCart: .cart, .showOrders: .orders, .showAccount: .account]
+        case shop, cart, orders, account, language
+        static let keys: [Action: Self] = [
+            .showShop: .shop, .showCart: .cart, .showOrders: .orders, .showAccount: .account, .nextLanguage: .language,
+        ]
     }
 
     /// Keys every browsing screen shares: go to the shop, cart, orders or account. Nil when `action` is none of them.
@@ -204,8 +208,18 @@ public enum AppReducer {
             // A new token's secret is shown once: coming back to the screen does not show it again.
             state.account.screen.newToken = nil
             state.shell.show(.account)
+        case .language:
+            state.shell.language = nextLanguage(after: state.shell.language)
+            state.shell.notice = Notice(.info, Localized("Language: \(state.shell.language.name). L changes it."))
         }
         return Effect.none
+    }
+
+    /// The shipped language after `language`, round to the first; the test language steps to English.
+    static func nextLanguage(after language: Language) -> Language {
+        let shipped = Language.shipped
+        guard let index = shipped.firstIndex(of: language) else { return shipped[0] }
+        return shipped[(index + 1) % shipped.count]
     }
 
     /// The screens of a finished purchase or order go with their place in the route: back in the shop, the

@@ -1,3 +1,4 @@
+import ShopLanguages
 import ShopModels
 
 extension AppState {
@@ -8,6 +9,7 @@ extension AppState {
         screens.route = shell.route
         screens.form = shell.form
         screens.notice = shell.notice
+        screens.language = shell.language
         screens.isWaitingForStorage = shell.isWaitingForStorage
         screens.cartBadge = cart.badge
         screens.cart = cart.screen

@@ -1,3 +1,4 @@
+import ShopLanguages
 import ShopModels
 import ShopPorts
 

@@ -1,3 +1,4 @@
+import ShopLanguages
 import ShopPorts
 
 /// The part of the screens every feature shares: where the shopper is (the route and the form on top), what the
@@ -10,6 +11,8 @@ public struct Shell: Equatable, Sendable {
     public var form: FormState?
     public var notice: Notice?
     public var isWaitingForStorage: Bool
+    /// The language every screen speaks: the session's to start with, then the shopper's choice (`L`).
+    public var language = Language.english
 
     public init(route: [Screen], form: FormState? = nil, notice: Notice? = nil, isWaitingForStorage: Bool = false) {
         self.route = route
@@ -65,10 +68,10 @@ public struct Shell: Equatable, Sendable {
 /// (`storageAnswered`) → at the step's end the cart hears the database is back, and its write follows.
 extension Shell {
     /// Tells the shopper what failed; an unavailable database also starts the waiting.
-    mutating func reportStorageFailure(_ error: any Error, failure: (String) -> String) {
+    mutating func reportStorageFailure(_ error: any Error, failure: (String) -> Localized) {
         if let storage = error as? StorageError, storage.isUnavailable {
             isWaitingForStorage = true
-            notice = Notice(.error, StorageError.unavailableMessage)
+            notice = Notice(.error, StorageError.unavailableWords)
         } else {
             notice = Notice(.error, failure("\(error)"))
         }
@@ -78,6 +81,6 @@ extension Shell {
     mutating func storageAnswered() {
         guard isWaitingForStorage else { return }
         isWaitingForStorage = false
-        if notice?.text == StorageError.unavailableMessage { notice = Notice(.info, "The database is back.") }
+        if notice?.text == StorageError.unavailableWords { notice = Notice(.info, "The database is back.") }
     }
 }

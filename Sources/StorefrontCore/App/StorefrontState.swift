@@ -1,3 +1,4 @@
+import ShopLanguages
 import ShopModels
 import ShopPorts
 
@@ -42,6 +43,8 @@ public enum Screen: Hashable, Sendable {
 /// Everything the screens show, and nothing else. Equatable so tests compare whole sequences.
 public struct StorefrontState: Equatable, Sendable {
     public var shopName: String
+    /// The language every screen speaks, chosen at the start and changed with a key.
+    public var language = Language.english
     public var route: [Screen] = [.productList]
     public var cartBadge: CartBadge
     public var productList = ProductListState()
@@ -71,7 +74,7 @@ public struct StorefrontState: Equatable, Sendable {
     public var spinnerPhase = 0
     public var isQuitting = false
     /// Who is shopping, for the header: a name, an email, a key fingerprint, or "guest".
-    public var shopperLabel = "guest"
+    public var shopperLabel: Localized = "guest"
     /// Whose money a payment moves, for the checkout header: the sandbox's, a provider's test mode, or real.
     public var paymentMode = PaymentMode.sandbox
     /// The database could not be reached; the shop tries again on every tick until it answers.
@@ -134,8 +137,8 @@ public struct CartBadge: Equatable, Sendable {
 public struct Notice: Equatable, Sendable {
     public enum Kind: Equatable, Sendable { case info, error }
     public var kind: Kind
-    public var text: String
-    public init(_ kind: Kind, _ text: String) {
+    public var text: Localized
+    public init(_ kind: Kind, _ text: Localized) {
         self.kind = kind
         self.text = text
     }

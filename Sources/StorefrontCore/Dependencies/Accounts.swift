@@ -1,4 +1,5 @@
 import Foundation
+import ShopLanguages
 import ShopModels
 import ShopPorts
 
@@ -57,7 +58,7 @@ public struct AccountDependencies: Sendable {
     /// The account the launch check kept signed in, or nil for a guest.
     public var signedIn: SignedInAccount?
     /// What the launch check has to tell the shopper, such as a revoked sign-in.
-    public var launchNotice: String?
+    public var launchNotice: Localized?
     /// The guest's customer id: the local user.
     public var guestID: String
     public var dates: DateSource
@@ -68,7 +69,7 @@ public struct AccountDependencies: Sendable {
 
     public init(
         wallets: any WalletRepository, walletOwner: WalletOwner, profiles: any AccountProfileRepository, signIn: SignInServices?,
-        signedIn: SignedInAccount? = nil, launchNotice: String? = nil, guestID: String, dates: DateSource, apiTokens: APITokenAccess? = nil,
+        signedIn: SignedInAccount? = nil, launchNotice: Localized? = nil, guestID: String, dates: DateSource, apiTokens: APITokenAccess? = nil,
         waysIn: WaysInAccess? = nil
     ) {
         self.waysIn = waysIn

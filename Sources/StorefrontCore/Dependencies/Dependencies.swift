@@ -1,3 +1,4 @@
+import ShopLanguages
 import ShopModels
 import ShopPorts
 
@@ -22,6 +23,8 @@ public struct StorefrontDependencies: Sendable {
     public var backOffice: (any BackOffice)?
     /// The shop, or the merchant console.
     public var console: Console
+    /// The language the session opens in: the shopper's terminal's or browser's, else the shop's default.
+    public var language = Language.english
     /// The messages the orders' changes wrote for their shoppers; nil where the shop keeps none.
     public var mail: (any MailOutbox)?
     /// The merchant console's catalog editing; nil in the shop.

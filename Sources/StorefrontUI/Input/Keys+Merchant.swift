@@ -1,3 +1,4 @@
+import ShopLanguages
 import StorefrontCore
 
 /// The merchant console's keys: its tabs, the queue's filter, an order's changes, a refund's lines, the stock.

@@ -1,3 +1,4 @@
+import ShopLanguages
 import StorefrontCore
 
 /// A key as the shopper pressed it, decoded from terminal input or a script.
@@ -85,7 +86,7 @@ public struct KeyBinding: Sendable {
     /// How the keys are written in footers and help ("↑/k").
     public var label: String
     public var action: Action
-    public var summary: String
+    public var summary: Localized
     public var contexts: Set<KeyContext>
     /// Shown in the footer of its contexts (help always lists every binding).
     public var inFooter: Bool
@@ -113,121 +114,140 @@ public enum KeyBindings {
     private static let shopTable: [KeyBinding] =
         [
             KeyBinding(
-                keys: [.up, .character("k")], label: "↑/k", action: .moveUp, summary: "up",
+                keys: [.up, .character("k")], label: "↑/k", action: .moveUp, summary: Localized("up"),
                 contexts: lists.union([.paymentSheet, .chooser, .merchantRefund]), inFooter: false),
             KeyBinding(
-                keys: [.down, .character("j")], label: "↓/j", action: .moveDown, summary: "down",
+                keys: [.down, .character("j")], label: "↓/j", action: .moveDown, summary: Localized("down"),
                 contexts: lists.union([.paymentSheet, .chooser, .merchantRefund]), inFooter: false),
-            KeyBinding(keys: [.up], label: "↑", action: .moveUp, summary: "up", contexts: typing, inFooter: false),
-            KeyBinding(keys: [.down], label: "↓", action: .moveDown, summary: "down", contexts: typing, inFooter: false),
+            KeyBinding(keys: [.up], label: "↑", action: .moveUp, summary: Localized("up"), contexts: typing, inFooter: false),
+            KeyBinding(keys: [.down], label: "↓", action: .moveDown, summary: Localized("down"), contexts: typing, inFooter: false),
             KeyBinding(
-                keys: [.tab], label: "Tab", action: .nextField, summary: "next field", contexts: [.form], inFooter: true,
+                keys: [.tab], label: "Tab", action: .nextField, summary: Localized("next field"), contexts: [.form], inFooter: true,
                 appliesWhen: { $0.form?.link == nil }),
             KeyBinding(
-                keys: [.enter], label: "Enter", action: .confirm, summary: "next", contexts: [.form], inFooter: true,
+                keys: [.enter], label: "Enter", action: .confirm, summary: Localized("next"), contexts: [.form], inFooter: true,
                 appliesWhen: { $0.form?.link == nil && !($0.form?.isOnLastField ?? true) }),
             KeyBinding(
-                keys: [.enter], label: "Enter", action: .confirm, summary: "submit", contexts: [.form], inFooter: true,
+                keys: [.enter], label: "Enter", action: .confirm, summary: Localized("submit"), contexts: [.form], inFooter: true,
                 appliesWhen: { $0.form?.link == nil && $0.form?.isOnLastField ?? false }),
         ] + accountTable + [
-            KeyBinding(keys: [.pageUp], label: "PgUp", action: .pageUp, summary: "page up", contexts: lists, inFooter: false),
-            KeyBinding(keys: [.pageDown], label: "PgDn", action: .pageDown, summary: "page down", contexts: lists, inFooter: false),
-            KeyBinding(keys: [.home], label: "Home", action: .moveToTop, summary: "first", contexts: lists, inFooter: false),
-            KeyBinding(keys: [.end], label: "End", action: .moveToBottom, summary: "last", contexts: lists, inFooter: false),
-            KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "open", contexts: [.productList, .orders], inFooter: true),
-            KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "checkout", contexts: [.cart], inFooter: true),
+            KeyBinding(keys: [.pageUp], label: "PgUp", action: .pageUp, summary: Localized("page up"), contexts: lists, inFooter: false),
+            KeyBinding(keys: [.pageDown], label: "PgDn", action: .pageDown, summary: Localized("page down"), contexts: lists, inFooter: false),
+            KeyBinding(keys: [.home], label: "Home", action: .moveToTop, summary: Localized("first"), contexts: lists, inFooter: false),
+            KeyBinding(keys: [.end], label: "End", action: .moveToBottom, summary: Localized("last"), contexts: lists, inFooter: false),
             KeyBinding(
-                keys: [.enter], label: "Enter", action: .confirm, summary: "change", contexts: [.paymentSheet], inFooter: true,
+                keys: [.enter], label: "Enter", action: .confirm, summary: Localized("open"), contexts: [.productList, .orders], inFooter: true),
+            KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: Localized("checkout"), contexts: [.cart], inFooter: true),
+            KeyBinding(
+                keys: [.enter], label: "Enter", action: .confirm, summary: Localized("change"), contexts: [.paymentSheet], inFooter: true,
                 appliesWhen: { !($0.paymentSheet?.offersCardSetup ?? false) }),
             KeyBinding(
-                keys: [.enter], label: "Enter", action: .confirm, summary: "set up card", contexts: [.paymentSheet], inFooter: true,
+                keys: [.enter], label: "Enter", action: .confirm, summary: Localized("set up card"), contexts: [.paymentSheet], inFooter: true,
                 appliesWhen: { $0.paymentSheet?.offersCardSetup ?? false }),
-            KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "select", contexts: [.chooser], inFooter: true),
-            KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "confirm", contexts: [.authorizationPrompt], inFooter: true),
-            KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "done", contexts: [.search], inFooter: true),
-            KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: "keep shopping", contexts: [.confirmation], inFooter: true),
+            KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: Localized("select"), contexts: [.chooser], inFooter: true),
             KeyBinding(
-                keys: [.enter], label: "Enter", action: .confirm, summary: "new link", contexts: [.cardLink], inFooter: true,
+                keys: [.enter], label: "Enter", action: .confirm, summary: Localized("confirm"), contexts: [.authorizationPrompt], inFooter: true),
+            KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: Localized("done"), contexts: [.search], inFooter: true),
+            KeyBinding(
+                keys: [.enter], label: "Enter", action: .confirm, summary: Localized("keep shopping"), contexts: [.confirmation], inFooter: true),
+            KeyBinding(
+                keys: [.enter], label: "Enter", action: .confirm, summary: Localized("new link"), contexts: [.cardLink], inFooter: true,
                 appliesWhen: { $0.cardLink?.canRenew == true }),
             KeyBinding(
-                keys: [.character("p")], label: "p", action: .pay, summary: "pay", contexts: [.paymentSheet], inFooter: true,
+                keys: [.character("p")], label: "p", action: .pay, summary: Localized("pay"), contexts: [.paymentSheet], inFooter: true,
                 appliesWhen: { $0.paymentSheet?.isPayEnabled ?? false }),
             // Not ready: p still answers, by pointing at what is missing; the footer says so.
             KeyBinding(
-                keys: [.character("p")], label: "p", action: .pay, summary: "what's missing", contexts: [.paymentSheet], inFooter: true,
+                keys: [.character("p")], label: "p", action: .pay, summary: Localized("what's missing"), contexts: [.paymentSheet], inFooter: true,
                 appliesWhen: { !($0.paymentSheet?.isPayEnabled ?? false) && !($0.paymentSheet?.offersCardSetup ?? false) }),
             // A product with options: ←/→ pick a value of the focused option, ↑/↓ move between options.
             KeyBinding(
-                keys: [.left, .character("h")], label: "←/→", action: .previousChoice, summary: "choose", contexts: [.productDetail], inFooter: true,
+                keys: [.left, .character("h")], label: "←/→", action: .previousChoice, summary: Localized("choose"), contexts: [.productDetail],
+                inFooter: true,
                 appliesWhen: { $0.productDetail?.product.hasVariants ?? false }),
             KeyBinding(
-                keys: [.right, .character("l")], label: "→", action: .nextChoice, summary: "next value", contexts: [.productDetail], inFooter: false,
+                keys: [.right, .character("l")], label: "→", action: .nextChoice, summary: Localized("next value"), contexts: [.productDetail],
+                inFooter: false,
                 appliesWhen: { $0.productDetail?.product.hasVariants ?? false }),
             KeyBinding(
-                keys: [.up, .character("k")], label: "↑/↓", action: .moveUp, summary: "option", contexts: [.productDetail], inFooter: true,
+                keys: [.up, .character("k")], label: "↑/↓", action: .moveUp, summary: Localized("option"), contexts: [.productDetail], inFooter: true,
                 appliesWhen: { ($0.productDetail?.product.options.count ?? 0) > 1 }),
             KeyBinding(
-                keys: [.down, .character("j")], label: "↓", action: .moveDown, summary: "next option", contexts: [.productDetail], inFooter: false,
+                keys: [.down, .character("j")], label: "↓", action: .moveDown, summary: Localized("next option"), contexts: [.productDetail],
+                inFooter: false,
                 appliesWhen: { ($0.productDetail?.product.options.count ?? 0) > 1 }),
             KeyBinding(
-                keys: [.character("a")], label: "a", action: .addToCart, summary: "add", contexts: [.productList, .productDetail], inFooter: true),
+                keys: [.character("a")], label: "a", action: .addToCart, summary: Localized("add"), contexts: [.productList, .productDetail],
+                inFooter: true),
             KeyBinding(
-                keys: [.character("r")], label: "r", action: .subscribe, summary: "subscribe", contexts: [.productDetail], inFooter: true,
+                keys: [.character("r")], label: "r", action: .subscribe, summary: Localized("subscribe"), contexts: [.productDetail], inFooter: true,
                 appliesWhen: { $0.productDetail?.canSubscribe ?? false }),
             KeyBinding(
-                keys: [.character("b")], label: "b", action: .buyNow, summary: "buy now", contexts: [.productDetail, .cart], inFooter: true,
+                keys: [.character("b")], label: "b", action: .buyNow, summary: Localized("buy now"), contexts: [.productDetail, .cart],
+                inFooter: true,
                 appliesWhen: canBuyNow),
             KeyBinding(
-                keys: [.character("+"), .character("=")], label: "+/-", action: .increaseQuantity, summary: "quantity", contexts: [.cart],
+                keys: [.character("+"), .character("=")], label: "+/-", action: .increaseQuantity, summary: Localized("quantity"), contexts: [.cart],
                 inFooter: true),
-            KeyBinding(keys: [.character("-")], label: "-", action: .decreaseQuantity, summary: "less", contexts: [.cart], inFooter: false),
-            KeyBinding(keys: [.character("x")], label: "x", action: .removeLine, summary: "remove", contexts: [.cart], inFooter: true),
             KeyBinding(
-                keys: [.character("x")], label: "x", action: .cancelOrder, summary: "cancel order", contexts: [.orderDetail], inFooter: true,
+                keys: [.character("-")], label: "-", action: .decreaseQuantity, summary: Localized("less"), contexts: [.cart], inFooter: false),
+            KeyBinding(keys: [.character("x")], label: "x", action: .removeLine, summary: Localized("remove"), contexts: [.cart], inFooter: true),
+            KeyBinding(
+                keys: [.character("x")], label: "x", action: .cancelOrder, summary: Localized("cancel order"), contexts: [.orderDetail],
+                inFooter: true,
                 appliesWhen: { $0.canCancelOpenedOrder }),
             KeyBinding(
-                keys: [.enter], label: "Enter", action: .confirm, summary: "cancel order", contexts: [.cancelPrompt], inFooter: true,
+                keys: [.enter], label: "Enter", action: .confirm, summary: Localized("cancel order"), contexts: [.cancelPrompt], inFooter: true,
                 appliesWhen: { $0.orderCancel == .confirming }),
             KeyBinding(
-                keys: [.escape], label: "Esc", action: .back, summary: "keep order", contexts: [.cancelPrompt], inFooter: true,
+                keys: [.escape], label: "Esc", action: .back, summary: Localized("keep order"), contexts: [.cancelPrompt], inFooter: true,
                 appliesWhen: { $0.orderCancel == .confirming }),
-            KeyBinding(keys: [.character("/")], label: "/", action: .beginSearch, summary: "search", contexts: [.productList], inFooter: true),
-            KeyBinding(keys: [.backspace], label: "⌫", action: .deleteBackward, summary: "delete", contexts: typing, inFooter: false),
             KeyBinding(
-                keys: [.character("c")], label: "c", action: .showCart, summary: "cart", contexts: browsing.subtracting([.cart]), inFooter: true),
+                keys: [.character("/")], label: "/", action: .beginSearch, summary: Localized("search"), contexts: [.productList], inFooter: true),
+            KeyBinding(keys: [.backspace], label: "⌫", action: .deleteBackward, summary: Localized("delete"), contexts: typing, inFooter: false),
             KeyBinding(
-                keys: [.character("s")], label: "s", action: .showShop, summary: "shop", contexts: browsing.subtracting([.productList]),
+                keys: [.character("c")], label: "c", action: .showCart, summary: Localized("cart"), contexts: browsing.subtracting([.cart]),
                 inFooter: true),
             KeyBinding(
-                keys: [.character("o")], label: "o", action: .showOrders, summary: "orders", contexts: browsing.subtracting([.orders]), inFooter: true
+                keys: [.character("s")], label: "s", action: .showShop, summary: Localized("shop"), contexts: browsing.subtracting([.productList]),
+                inFooter: true),
+            KeyBinding(
+                keys: [.character("o")], label: "o", action: .showOrders, summary: Localized("orders"), contexts: browsing.subtracting([.orders]),
+                inFooter: true
             ),
             KeyBinding(
-                keys: [.character("u")], label: "u", action: .showAccount, summary: "account", contexts: browsing.subtracting([.account]),
+                keys: [.character("u")], label: "u", action: .showAccount, summary: Localized("account"), contexts: browsing.subtracting([.account]),
                 inFooter: true),
             KeyBinding(
-                keys: [.escape], label: "Esc", action: .back, summary: "back",
+                keys: [.escape], label: "Esc", action: .back, summary: Localized("back"),
                 contexts: [.productDetail, .cart, .orders, .orderDetail, .chooser, .account, .subscriptions], inFooter: true),
             KeyBinding(
-                keys: [.escape], label: "Esc", action: .back, summary: "cancel", contexts: [.paymentSheet, .authorizationPrompt, .form, .cardLink],
+                keys: [.escape], label: "Esc", action: .back, summary: Localized("cancel"),
+                contexts: [.paymentSheet, .authorizationPrompt, .form, .cardLink],
                 inFooter: true),
             KeyBinding(
-                keys: [.escape], label: "Esc", action: .back, summary: "cancel payment", contexts: [.bankCheck], inFooter: true,
+                keys: [.escape], label: "Esc", action: .back, summary: Localized("cancel payment"), contexts: [.bankCheck], inFooter: true,
                 appliesWhen: {
                     !($0.paymentSheet?.bankCheck?.isCanceling ?? true)
                 }),
             KeyBinding(
-                keys: [.escape], label: "Esc", action: .back, summary: "stop waiting", contexts: [.paymentCheck], inFooter: true,
+                keys: [.escape], label: "Esc", action: .back, summary: Localized("stop waiting"), contexts: [.paymentCheck], inFooter: true,
                 appliesWhen: {
                     $0.paymentSheet?.phase == .checkingPayment(isStopping: false)
                 }),
-            KeyBinding(keys: [.escape], label: "Esc", action: .back, summary: "clear", contexts: [.search, .productList], inFooter: false),
-            KeyBinding(keys: [.escape, .character("?")], label: "Esc", action: .back, summary: "close help", contexts: [.help], inFooter: true),
             KeyBinding(
-                keys: [.character("?")], label: "?", action: .toggleHelp, summary: "help",
+                keys: [.escape], label: "Esc", action: .back, summary: Localized("clear"), contexts: [.search, .productList], inFooter: false),
+            KeyBinding(
+                keys: [.escape, .character("?")], label: "Esc", action: .back, summary: Localized("close help"), contexts: [.help], inFooter: true),
+            KeyBinding(
+                keys: [.character("?")], label: "?", action: .toggleHelp, summary: Localized("help"),
                 contexts: Set(KeyContext.allCases).subtracting(typing).subtracting([.help, .authorizationPrompt, .cancelPrompt, .merchantPrompt]),
                 inFooter: true),
             KeyBinding(
-                keys: [.character("q")], label: "q", action: .quit, summary: "quit", contexts: Set(KeyContext.allCases).subtracting(typing),
+                keys: [.character("L")], label: "L", action: .nextLanguage, summary: Localized("language"), contexts: browsing, inFooter: false),
+            KeyBinding(
+                keys: [.character("q")], label: "q", action: .quit, summary: Localized("quit"),
+                contexts: Set(KeyContext.allCases).subtracting(typing),
                 inFooter: true),
         ]
 

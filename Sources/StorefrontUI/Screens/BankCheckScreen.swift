@@ -1,3 +1,4 @@
+import ShopLanguages
 import ShopModels
 import StorefrontCore
 
@@ -9,11 +10,12 @@ extension Layout {
         let width = max(1, body.width - 4)
         var row = body.top
         let statusRow = body.bottom - 1
-        let total = sheet.summaryItems.last.map { "\($0.amount.formatted) to \($0.label)" } ?? "this payment"
-        p.put("Your bank wants to check the payment of \(total).", column: column, row: row, style: Style(.title, bold: true), width: width)
+        let title = sheet.summaryItems.last.map { p.tr("Your bank wants to check the payment of \($0.amount.formatted) to \($0.label).") }
+        p.put(title ?? p.tr("Your bank wants to check this payment."), column: column, row: row, style: Style(.title, bold: true), width: width)
         row += 1
-        let intro =
+        let intro = p.tr(
             "Open this link with your phone's camera or in a browser and follow your bank's steps; the shop goes on by itself when they are done. Esc cancels the payment."
+        )
         for line in p.wrapped(intro, width: width) where row < statusRow - 1 {
             p.put(line, column: column, row: row, style: Style(.dim))
             row += 1
@@ -23,6 +25,6 @@ extension Layout {
             p.link(check.url, qrCode: check.qrCode, column: column, from: row, above: statusRow, width: width)
         }
         let spun = p.spinner(phase: spinnerPhase, column: column, row: statusRow)
-        p.put(sheet.status ?? "", column: column + spun, row: statusRow, style: Style(.dim), width: max(1, width - spun))
+        p.put(sheet.status.map { p.tr($0) } ?? "", column: column + spun, row: statusRow, style: Style(.dim), width: max(1, width - spun))
     }
 }

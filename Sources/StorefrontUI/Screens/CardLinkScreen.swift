@@ -1,3 +1,4 @@
+import ShopLanguages
 import ShopModels
 import ShopPorts
 import StorefrontCore
@@ -10,8 +11,9 @@ extension Layout {
         let width = max(1, body.width - 4)
         var row = body.top
         let statusRow = body.bottom - 1
-        let intro =
+        let intro = p.tr(
             "Open this link with your phone's camera or in a browser, and add your card there. The card number goes to the payment service only; this shop never sees it."
+        )
         for line in p.wrapped(intro, width: width) where row < statusRow - 1 {
             p.put(line, column: column, row: row, style: Style(.dim))
             row += 1
@@ -28,14 +30,14 @@ extension Layout {
         let text: String
         var style = Style(.dim)
         switch link.phase {
-        case .opening: text = "Opening the card page\(p.glyphs.ellipsis)"
-        case .waiting: text = "Waiting for you to finish on the card page\(p.glyphs.ellipsis)"
-        case .saving: text = "Saving your card\(p.glyphs.ellipsis)"
+        case .opening: text = p.tr("Opening the card page\(p.glyphs.ellipsis)")
+        case .waiting: text = p.tr("Waiting for you to finish on the card page\(p.glyphs.ellipsis)")
+        case .saving: text = p.tr("Saving your card\(p.glyphs.ellipsis)")
         case .expired:
-            text = "This link expired. Enter makes a new one."
+            text = p.tr("This link expired. Enter makes a new one.")
             style = Style(.error, bold: true)
         case .failed(let why):
-            text = "\(why) Enter tries again."
+            text = p.tr("\(why) Enter tries again.")
             style = Style(.error, bold: true)
         }
         if link.isBusy {

@@ -1,3 +1,4 @@
+import ShopLanguages
 import ShopModels
 import StorefrontCore
 
@@ -6,8 +7,8 @@ extension Layout {
     static func drawCart(_ state: StorefrontState, _ body: BodyRect, _ p: inout Painter) {
         let cart = state.cart
         if cart.lines.isEmpty {
-            p.put("Your cart is empty.", column: 2, row: body.top + 1, style: Style(.title, bold: true))
-            p.put("Press s to browse the shop.", column: 2, row: body.top + 2, style: Style(.dim))
+            p.put(p.tr("Your cart is empty."), column: 2, row: body.top + 1, style: Style(.title, bold: true))
+            p.put(p.tr("Press s to browse the shop."), column: 2, row: body.top + 2, style: Style(.dim))
             return
         }
         let width = min(body.width - 2, 96)
@@ -17,10 +18,10 @@ extension Layout {
         let quantityEnd = totalColumn - 12
         let unitEnd = quantityEnd - 6
         let nameWidth = (showsUnit ? unitEnd - 12 : quantityEnd - 6) - left - 2
-        p.put("Item", column: left + 2, row: body.top, style: Style(.dim))
-        if showsUnit { p.putRight("Price", end: unitEnd, row: body.top, style: Style(.dim)) }
-        p.putRight("Qty", end: quantityEnd, row: body.top, style: Style(.dim))
-        p.putRight("Total", end: totalColumn, row: body.top, style: Style(.dim))
+        p.put(p.tr("Item"), column: left + 2, row: body.top, style: Style(.dim))
+        if showsUnit { p.putRight(p.tr("Price"), end: unitEnd, row: body.top, style: Style(.dim)) }
+        p.putRight(p.tr("Qty"), end: quantityEnd, row: body.top, style: Style(.dim))
+        p.putRight(p.tr("Total"), end: totalColumn, row: body.top, style: Style(.dim))
 
         let totalsRows = 4
         let lineRows = max(1, body.height - 1 - totalsRows - 1)
@@ -33,7 +34,7 @@ extension Layout {
             if cart.withdrawn.contains(line.stockKey) {
                 // Still in the cart, no longer sold: said on its row, so Pay's refusal is no surprise.
                 p.put(
-                    "\(line.name) \(p.glyphs.separator) no longer sold", column: left + 2, row: row, style: isSelected ? style : Style(.dim),
+                    p.tr("\(line.name) \(p.glyphs.separator) no longer sold"), column: left + 2, row: row, style: isSelected ? style : Style(.dim),
                     width: nameWidth)
             } else {
                 p.put(line.name, column: left + 2, row: row, style: style, width: nameWidth)
@@ -45,12 +46,12 @@ extension Layout {
         let totals = cart.totals
         let labelColumn = max(left + 2, totalColumn - 34)
         let top = body.bottom - totalsRows
-        let shipping = totals.shipping.isZero ? "Free" : totals.shipping.formatted
+        let shipping = totals.shipping.isZero ? p.tr("Free") : totals.shipping.formatted
         let rows: [(String, String, Style)] = [
-            ("Subtotal", totals.subtotal.formatted, .normal),
-            ("Shipping (\(cart.shippingLabel))", shipping, .normal),
-            (cart.taxLabel, totals.tax.formatted, .normal),
-            ("Total", totals.total.formatted, Style(.price, bold: true)),
+            (p.tr("Subtotal"), totals.subtotal.formatted, .normal),
+            (p.tr("Shipping (\(cart.shippingLabel))"), shipping, .normal),
+            (p.tr(cart.taxLabel), totals.tax.formatted, .normal),
+            (p.tr("Total"), totals.total.formatted, Style(.price, bold: true)),
         ]
         for (offset, row) in rows.enumerated() {
             p.putSpread(row.0, row.1, column: labelColumn, row: top + offset, width: totalColumn - labelColumn, leftStyle: row.2, rightStyle: row.2)

@@ -1,3 +1,4 @@
+import ShopLanguages
 import ShopModels
 import StorefrontCore
 
@@ -6,18 +7,19 @@ extension Layout {
     static func drawTooSmall(_ p: inout Painter) {
         let size = p.size
         // How to leave is never cut: the other lines wrap, then give way to it, as the window shrinks.
+        let quits = p.tr("q quits")
+        let enlarge = p.tr("Enlarge the window, or press q to quit.")
+        let halves = [p.tr("Enlarge the window,"), p.tr("or press q to quit.")]
         let leave =
-            size.columns >= 39
-            ? ["Enlarge the window, or press q to quit."]
-            : size.columns >= 19 ? ["Enlarge the window,", "or press q to quit."] : ["q quits"]
+            p.width(enlarge) <= size.columns ? [enlarge] : halves.allSatisfy({ p.width($0) <= size.columns }) ? halves : [quits]
         let candidates = [
-            ["Terminal too small", "Need \(Size.minimum.columns)x\(Size.minimum.rows), have \(size.columns)x\(size.rows)."] + leave,
-            ["Terminal too small"] + leave,
-            ["Too small"] + leave,
+            [p.tr("Terminal too small"), p.tr("Need \(Size.minimum.columns)x\(Size.minimum.rows), have \(size.columns)x\(size.rows).")] + leave,
+            [p.tr("Terminal too small")] + leave,
+            [p.tr("Too small")] + leave,
             leave,
-            ["q quits"],
+            [quits],
         ]
-        var lines = ["q quits"]
+        var lines = [quits]
         for candidate in candidates {
             let wrapped = candidate.flatMap { p.wrapped($0, width: size.columns) }
             if wrapped.count <= size.rows && wrapped.allSatisfy({ p.width($0) <= size.columns }) {
@@ -55,16 +57,18 @@ extension Layout {
         p.fill(row: 0, style: style)
         guard !header.isConsole else {
             p.putSpread(
-                " \(header.shopName) \(p.glyphs.separator) merchant console", header.shopperLabel + " ", column: 0, row: 0, width: p.size.columns,
+                " \(header.shopName) \(p.glyphs.separator) merchant console", p.tr(header.shopperLabel) + " ", column: 0, row: 0,
+                width: p.size.columns,
                 leftStyle: style, rightStyle: style)
             return
         }
         let badge = header.badge
         let cart =
             badge.itemCount == 0
-            ? "cart: empty"
-            : "cart: \(badge.itemCount) item\(badge.itemCount == 1 ? "" : "s") \(p.glyphs.separator) \(badge.subtotal.formatted)"
-        let right = "\(header.shopperLabel) \(p.glyphs.separator) \(cart) "
+            ? p.tr("cart: empty")
+            : p.tr(.plural("cart: \(badge.itemCount) item", "cart: \(badge.itemCount) items", count: badge.itemCount))
+                + " \(p.glyphs.separator) \(badge.subtotal.formatted)"
+        let right = "\(p.tr(header.shopperLabel)) \(p.glyphs.separator) \(cart) "
         // On a narrow terminal the cart wins over the shopper's name.
         let fits = p.width(" \(header.shopName)") + 2 + p.width(right) <= p.size.columns
         p.putSpread(" \(header.shopName)", fits ? right : cart + " ", column: 0, row: 0, width: p.size.columns, leftStyle: style, rightStyle: style)
@@ -74,28 +78,30 @@ extension Layout {
         switch state.screen {
         case .productList:
             let list = state.productList
-            let counted = list.totalCount == 0 ? "0 of 0" : "\(list.selectedIndex + 1) of \(list.totalCount)"
+            let counted = list.totalCount == 0 ? p.tr("0 of 0") : p.tr("\(list.selectedIndex + 1) of \(list.totalCount)")
             // The rows on screen stay while a read is pending; the title says one is.
-            let range = list.isLoading ? "\(p.glyphs.ellipsis) loading \(counted)" : counted
+            let range = list.isLoading ? "\(p.glyphs.ellipsis) " + p.tr("loading \(counted)") : counted
             if list.isEditingQuery || !list.query.isEmpty {
                 let cursor = list.isEditingQuery ? "_" : ""
-                return ("Search: \(list.query)\(cursor)", range)
+                return (p.tr("Search: \(list.query)") + cursor, range)
             }
-            return ("Products", range)
-        case .productDetail: return ("Product", state.productDetail.map { $0.product.id.rawValue } ?? "")
-        case .cart: return ("Your cart", state.cart.lines.isEmpty ? "" : "\(state.cart.lines.count) line\(state.cart.lines.count == 1 ? "" : "s")")
-        case .paymentSheet: return ("Checkout", state.paymentMode.label)
-        case .confirmation: return ("Order placed", "")
-        case .orders: return ("Your orders", (state.orders.isLoading ? "\(p.glyphs.ellipsis) loading " : "") + "\(state.orders.totalCount) total")
-        case .orderDetail: return ("Order \(state.orderDetail?.number ?? "")", "")
-        case .account: return ("Your account", state.account.isSignedIn ? "signed in" : "guest")
+            return (p.tr("Products"), range)
+        case .productDetail: return (p.tr("Product"), state.productDetail.map { $0.product.id.rawValue } ?? "")
+        case .cart:
+            let lines = state.cart.lines.count
+            return (p.tr("Your cart"), lines == 0 ? "" : p.tr(.plural("\(lines) line", "\(lines) lines", count: lines)))
+        case .paymentSheet: return (p.tr("Checkout"), p.tr(state.paymentMode.words))
+        case .confirmation: return (p.tr("Order placed"), "")
+        case .orders: return (p.tr("Your orders"), loading(state.orders.isLoading, p) + p.tr("\(state.orders.totalCount) total"))
+        case .orderDetail: return (p.tr("Order \(state.orderDetail?.number ?? "")"), "")
+        case .account: return (p.tr("Your account"), state.account.isSignedIn ? p.tr("signed in") : p.tr("guest"))
         case .subscriptions:
             let list = state.subscriptions
-            return ("Your subscriptions", (list.isLoading ? "\(p.glyphs.ellipsis) loading " : "") + "\(list.rows.count) total")
-        case .cardLink: return ("Add a card", "on the payment service's page")
+            return (p.tr("Your subscriptions"), loading(list.isLoading, p) + p.tr("\(list.rows.count) total"))
+        case .cardLink: return (p.tr("Add a card"), p.tr("on the payment service's page"))
         case .form:
             guard let form = state.form else { return ("", "") }
-            return (form.title, form.fields.isEmpty ? "open the link" : "field \(form.focusedIndex + 1) of \(form.fields.count)")
+            return (p.tr(form.title), form.fields.isEmpty ? p.tr("open the link") : p.tr("field \(form.focusedIndex + 1) of \(form.fields.count)"))
         case .merchantQueue:
             let queue = state.merchant?.queue ?? OrderListState()
             let counted = queue.totalCount == 0 ? "0 of 0" : "\(queue.selectedIndex + 1) of \(queue.totalCount)"
@@ -131,11 +137,16 @@ extension Layout {
         }
     }
 
+    /// "… loading " before a count while a read is pending.
+    private static func loading(_ isLoading: Bool, _ p: Painter) -> String {
+        isLoading ? "\(p.glyphs.ellipsis) " + p.tr("loading") + " " : ""
+    }
+
     static func drawNotice(_ state: StorefrontState, _ p: inout Painter) {
         let row = p.size.rows - 2
         if let notice = state.notice {
             let style = notice.kind == .error ? Style(.error, bold: true) : Style(.success)
-            p.put(" " + notice.text, column: 0, row: row, style: style)
+            p.put(" " + p.tr(notice.text), column: 0, row: row, style: style)
         }
     }
 
@@ -153,7 +164,7 @@ extension Layout {
         // Help and quit always fit: the other hints are dropped from the end when space runs out.
         let fixed = bindings.filter(\.isAlwaysInFooter)
         let optional = bindings.filter { !$0.isAlwaysInFooter }
-        func hintWidth(_ b: KeyBinding) -> Int { p.width(b.label) + 1 + p.width(b.summary) + 2 }
+        func hintWidth(_ b: KeyBinding) -> Int { p.width(p.keyName(b.label)) + 1 + p.width(p.tr(b.summary)) + 2 }
         var budget = p.size.columns - 1 - fixed.reduce(0) { $0 + hintWidth($1) }
         var shown: [KeyBinding] = []
         for binding in optional where hintWidth(binding) <= budget {
@@ -163,8 +174,8 @@ extension Layout {
         var column = 1
         for binding in shown + fixed {
             let start = column
-            column += p.put(binding.label, column: column, row: row, style: Style(.key, bold: true))
-            column += p.put(" " + binding.summary + "  ", column: column, row: row, style: Style(.dim))
+            column += p.put(p.keyName(binding.label), column: column, row: row, style: Style(.key, bold: true))
+            column += p.put(" " + p.tr(binding.summary) + "  ", column: column, row: row, style: Style(.dim))
             // A click on a hint does what it says: the hint's first key, through the same table.
             if let key = binding.keys.first { p.target(.key(key), row: row, columns: start..<(column - 2)) }
         }
@@ -184,7 +195,7 @@ struct TitleContent: Equatable, Sendable {
 /// Everything the top row shows.
 struct HeaderContent: Equatable, Sendable {
     var shopName: String
-    var shopperLabel: String
+    var shopperLabel: Localized
     var badge: CartBadge
     /// The merchant console: its name instead of the cart.
     var isConsole = false

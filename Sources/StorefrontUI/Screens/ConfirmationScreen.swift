@@ -1,3 +1,4 @@
+import ShopLanguages
 import ShopModels
 import StorefrontCore
 
@@ -8,20 +9,27 @@ extension Layout {
         let column = 2
         let width = body.width - 4
         var row = body.top + (body.height >= 12 ? 1 : 0)
-        p.put("\(p.glyphs.check) Thank you!", column: column, row: row, style: Style(.success, bold: true))
+        p.put("\(p.glyphs.check) " + p.tr("Thank you!"), column: column, row: row, style: Style(.success, bold: true))
         row += 1
-        p.put("Order \(confirmation.orderNumber) is paid.", column: column, row: row, style: Style(.title, bold: true), width: width)
+        p.put(p.tr("Order \(confirmation.orderNumber) is paid."), column: column, row: row, style: Style(.title, bold: true), width: width)
         row += body.height >= 10 ? 2 : 1
+        let count = confirmation.itemCount
         let details: [(String, String)] =
             [
-                ("Total", "\(confirmation.total.formatted) for \(confirmation.itemCount) item\(confirmation.itemCount == 1 ? "" : "s")"),
-                ("Paid with", confirmation.paymentDescription),
-                ("Shipping", confirmation.shippingMethodLabel),
-                ("Ship to", confirmation.shipTo),
-            ] + (confirmation.subscription.map { [("Repeats", $0)] } ?? [])
+                (
+                    p.tr("Total"),
+                    p.tr(
+                        .plural(
+                            "\(confirmation.total.formatted) for \(count) item", "\(confirmation.total.formatted) for \(count) items", count: count))
+                ),
+                (p.tr("Paid with"), confirmation.paymentDescription),
+                (p.tr("Shipping"), confirmation.shippingMethodLabel),
+                (p.tr("Ship to"), confirmation.shipTo),
+            ] + (confirmation.subscription.map { [(p.tr("Repeats"), p.tr($0))] } ?? [])
+        let labelWidth = min(width / 3, (details.map { p.width($0.0) }.max() ?? 0) + 2)
         for (label, value) in details where row < body.bottom {
-            p.put(label, column: column, row: row, style: Style(.dim), width: 11)
-            p.put(value, column: column + 11, row: row, width: width - 11)
+            p.put(label, column: column, row: row, style: Style(.dim), width: labelWidth)
+            p.put(value, column: column + labelWidth, row: row, width: width - labelWidth)
             row += 1
         }
     }

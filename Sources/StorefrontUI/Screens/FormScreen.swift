@@ -1,3 +1,4 @@
+import ShopLanguages
 import ShopModels
 import ShopPorts
 import StorefrontCore
@@ -9,7 +10,7 @@ extension Layout {
         guard let link = form.link, let code = form.qrCode, p.frame.charset == .unicode else { return nil }
         let width = min(body.width - 4, 90)
         let side = code.size + 4
-        let below = p.wrapped(form.message, width: width).count + 1 + (link.count + width - 1) / width + 1 + (side + 1) / 2
+        let below = p.wrapped(p.tr(form.message), width: width).count + 1 + (link.count + width - 1) / width + 1 + (side + 1) / 2
         guard below > body.height - 2, (side + 1) / 2 < body.height, body.width - 4 - side - 2 >= 30 else { return nil }
         return (code, side)
     }
@@ -18,7 +19,7 @@ extension Layout {
         guard let form = state.form else { return }
         let column = 2
         let width = min(body.width - 4, 90)
-        let labelWidth = min(16, (form.fields.map { p.width($0.label) }.max() ?? 0) + 2)
+        let labelWidth = min(max(16, width / 5), (form.fields.map { p.width(p.tr($0.label)) }.max() ?? 0) + 2)
         let valueWidth = max(8, width - labelWidth - 2)
         // Each field is one row, plus one for its error; the message and the status fill the rest.
         var fieldLines: [(field: Int, isError: Bool)] = []
@@ -28,7 +29,7 @@ extension Layout {
         }
         let beside = Self.qrCodeBeside(form, body, &p)
         let textWidth = beside.map { body.width - 4 - $0.side - 2 } ?? width
-        let messageLines = p.wrapped(form.message, width: textWidth)
+        let messageLines = p.wrapped(p.tr(form.message), width: textWidth)
         // A link is no use cut short: its rows come before the message's.
         let linkRows = form.link.map { ($0.count + textWidth - 1) / max(1, textWidth) + 1 } ?? 0
         let spare = body.height - fieldLines.count - 2 - linkRows
@@ -50,7 +51,9 @@ extension Layout {
         for line in fieldLines.dropFirst(start).prefix(room) {
             let field = form.fields[line.field]
             if line.isError {
-                p.put("! " + (field.error ?? ""), column: column + labelWidth + 2, row: row, style: Style(.error, bold: true), width: valueWidth)
+                p.put(
+                    "! " + (field.error.map { p.tr($0) } ?? ""), column: column + labelWidth + 2, row: row, style: Style(.error, bold: true),
+                    width: valueWidth)
                 row += 1
                 continue
             }
@@ -59,7 +62,7 @@ extension Layout {
             // A click on a field moves the focus there, as the arrows would.
             p.target(.listRow(offset: line.field - form.focusedIndex, opens: false), row: row, columns: column..<(column + width))
             p.put(isFocused ? p.glyphs.marker : " ", column: column, row: row, style: isFocused ? Style(.accent, bold: true) : .normal)
-            p.put(field.label, column: column + 2, row: row, style: field.error != nil ? Style(.error) : Style(.dim), width: labelWidth)
+            p.put(p.tr(field.label), column: column + 2, row: row, style: field.error != nil ? Style(.error) : Style(.dim), width: labelWidth)
             let isChoice = !field.options.isEmpty
             let shown =
                 isChoice
@@ -70,9 +73,9 @@ extension Layout {
             while p.width(text) > valueWidth, !text.isEmpty { text.removeFirst() }
             if isFocused { p.fill(row: row, column: column + labelWidth + 2, width: valueWidth, style: style) }
             let used = p.put(text, column: column + labelWidth + 2, row: row, style: style, width: valueWidth)
-            if field.value.isEmpty || isChoice, !field.hint.isEmpty, used + 2 < valueWidth {
+            if field.value.isEmpty || isChoice, !field.hint.key.isEmpty, used + 2 < valueWidth {
                 p.put(
-                    field.hint, column: column + labelWidth + 2 + used + 1, row: row, style: isFocused ? style : Style(.dim),
+                    p.tr(field.hint), column: column + labelWidth + 2 + used + 1, row: row, style: isFocused ? style : Style(.dim),
                     width: valueWidth - used - 1)
             }
             row += 1
@@ -83,10 +86,10 @@ extension Layout {
         if form.isInProgress {
             statusColumn += p.spinner(phase: state.spinnerPhase, column: column, row: statusRow)
         }
-        let button = "[ \(form.submitLabel) ]"
+        let button = "[ \(p.tr(form.submitLabel)) ]"
         if let status = form.status {
             p.put(
-                status, column: statusColumn, row: statusRow, style: form.isStatusError ? Style(.error, bold: true) : Style(.accent),
+                p.tr(status), column: statusColumn, row: statusRow, style: form.isStatusError ? Style(.error, bold: true) : Style(.accent),
                 width: width - p.width(button) - 1 - (statusColumn - column))
         }
         if !form.isInProgress {

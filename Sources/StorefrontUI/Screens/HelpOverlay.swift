@@ -1,3 +1,4 @@
+import ShopLanguages
 import ShopModels
 import StorefrontCore
 
@@ -9,7 +10,7 @@ extension Layout {
         let context = KeyContext(underlying)
         let bindings = KeyBindings.table.filter { $0.contexts.contains(context) }
         var seen = Set<String>()
-        let entries = bindings.filter { seen.insert($0.label + $0.summary).inserted }
+        let entries = bindings.filter { seen.insert($0.label + $0.summary.key).inserted }
         let width = min(body.width - 2, 56)
         let left = (body.width - width) / 2
         // One bordered column when it fits; otherwise two columns, dropping the border if still needed.
@@ -21,15 +22,17 @@ extension Layout {
         // Its rows blanked across, and one below: no border of the screen beneath runs into the overlay's own.
         p.fill(row: body.top, column: 0, width: body.width, height: min(body.height, height + 1))
         let inset = bordered ? 2 : 1
-        if bordered { p.box(column: left, row: body.top, width: width, height: height, title: "Keys") }
+        if bordered { p.box(column: left, row: body.top, width: width, height: height, title: p.tr("Keys")) }
         let columnWidth = (width - 2 * inset) / columns
-        let labelWidth = columns == 1 ? 12 : 6
+        // Wide enough for the longest key name in the session's language ("Eingabe"), never under the usual column.
+        let longestName = (entries.map { p.width(p.keyName($0.label)) }.max() ?? 0) + 1
+        let labelWidth = min(columnWidth / 2, max(columns == 1 ? 12 : 6, longestName))
         for (index, binding) in entries.enumerated() {
             let row = body.top + (bordered ? 1 : 0) + index % perColumn
             guard row < body.top + height - (bordered ? 1 : 0) else { continue }
             let column = left + inset + (index / perColumn) * columnWidth
-            p.put(binding.label, column: column, row: row, style: Style(.key, bold: true), width: labelWidth)
-            p.put(binding.summary, column: column + labelWidth + 1, row: row, width: columnWidth - labelWidth - 2)
+            p.put(p.keyName(binding.label), column: column, row: row, style: Style(.key, bold: true), width: labelWidth)
+            p.put(p.tr(binding.summary), column: column + labelWidth + 1, row: row, width: columnWidth - labelWidth - 2)
         }
     }
 }

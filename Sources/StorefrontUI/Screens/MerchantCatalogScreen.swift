@@ -1,4 +1,5 @@
 import Foundation
+import ShopLanguages
 import ShopModels
 import ShopPorts
 import StorefrontCore

@@ -1,4 +1,5 @@
 import Foundation
+import ShopLanguages
 import ShopModels
 import ShopPorts
 import StorefrontCore
@@ -83,7 +84,7 @@ extension Layout {
             row += 1
         }
         row += 1
-        let totals = totalsRows(order, refunded: lifecycle?.refunded)
+        let totals = totalsRows(order, refunded: lifecycle?.refunded, p)
         for line in order.lines.prefix(max(0, body.bottom - row - totals.count - 1)) {
             p.putSpread("\(line.quantity) \(p.glyphs.separator) \(line.name)", line.total.formatted, column: column, row: row, width: leftWidth)
             row += 1
@@ -125,7 +126,7 @@ extension Layout {
             right += 1
             for event in dossier.events.suffix(max(0, body.bottom - right)) {
                 p.put(
-                    "\(timestamp(event.at))  \(describe(event.change)) \(p.glyphs.separator) \(describe(event.actor))", column: rightColumn,
+                    "\(timestamp(event.at))  \(event.change.shopperSummary) \(p.glyphs.separator) \(describe(event.actor))", column: rightColumn,
                     row: right, style: Style(.dim), width: rightWidth)
                 right += 1
             }

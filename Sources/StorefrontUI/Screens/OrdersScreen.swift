@@ -1,4 +1,5 @@
 import Foundation
+import ShopLanguages
 import ShopModels
 import StorefrontCore
 
@@ -7,25 +8,25 @@ extension Layout {
     static func drawOrders(_ state: StorefrontState, _ body: BodyRect, _ p: inout Painter) {
         let orders = state.orders
         guard orders.totalCount > 0 else {
-            p.put("No orders yet.", column: 2, row: body.top + 1, style: Style(.title, bold: true))
-            p.put("Orders you place appear here, newest first.", column: 2, row: body.top + 2, style: Style(.dim))
+            p.put(p.tr("No orders yet."), column: 2, row: body.top + 1, style: Style(.title, bold: true))
+            p.put(p.tr("Orders you place appear here, newest first."), column: 2, row: body.top + 2, style: Style(.dim))
             return
         }
         let width = min(body.width - 2, 96)
         let left = 1
         let end = left + width
         let showsDate = width >= 64
-        p.put("Order", column: left + 2, row: body.top, style: Style(.dim))
-        if showsDate { p.put("Placed (UTC)", column: left + 16, row: body.top, style: Style(.dim)) }
-        p.putRight("Status", end: end - 13, row: body.top, style: Style(.dim))
-        p.putRight("Total", end: end, row: body.top, style: Style(.dim))
+        p.put(p.tr("Order"), column: left + 2, row: body.top, style: Style(.dim))
+        if showsDate { p.put(p.tr("Placed (UTC)"), column: left + 16, row: body.top, style: Style(.dim)) }
+        p.putRight(p.tr("Status"), end: end - 13, row: body.top, style: Style(.dim))
+        p.putRight(p.tr("Total"), end: end, row: body.top, style: Style(.dim))
         for (offset, order) in orders.rows.prefix(body.height - 1).enumerated() {
             let row = body.top + 1 + offset
             let isSelected = orders.windowStart + offset == orders.selectedIndex
             let style = p.selectableRow(row: row, band: left, width: width, fromSelected: orders.windowStart + offset - orders.selectedIndex)
             p.put(order.number, column: left + 2, row: row, style: style, width: 13)
             if showsDate { p.put(timestamp(order.placedAt), column: left + 16, row: row, style: style) }
-            p.putRight(order.status.displayName, end: end - 13, row: row, style: isSelected ? style : statusStyle(order.status))
+            p.putRight(p.tr(order.status.shopperName), end: end - 13, row: row, style: isSelected ? style : statusStyle(order.status))
             p.putRight(order.totals.total.formatted, end: end, row: row, style: isSelected ? style : Style(.price))
         }
     }
@@ -36,13 +37,14 @@ extension Layout {
         let width = min(body.width - 4, 90)
         var row = body.top
         p.putSpread(
-            "\(order.status.displayName) \(p.glyphs.separator) \(timestamp(order.placedAt)) UTC", order.paymentDescription, column: column, row: row,
+            "\(p.tr(order.status.shopperName)) \(p.glyphs.separator) \(timestamp(order.placedAt)) UTC", order.paymentDescription, column: column,
+            row: row,
             width: width, leftStyle: statusStyle(order.status))
         row += 1
-        p.put("\(order.shippingMethodLabel) to \(order.shipTo)", column: column, row: row, style: Style(.dim), width: width)
+        p.put(p.tr("\(order.shippingMethodLabel) to \(order.shipTo)"), column: column, row: row, style: Style(.dim), width: width)
         row += 2
         let refunded = (try? OrderLifecycle.rebuilt(from: state.orderDetailEvents))?.refunded
-        let totals = totalsRows(order, refunded: refunded)
+        let totals = totalsRows(order, refunded: refunded, p)
         let totalsRows = totals.count
         let room = max(0, body.bottom - row - totalsRows)
         for line in order.lines.prefix(room) {
@@ -55,16 +57,16 @@ extension Layout {
         if !state.orderDetailEvents.isEmpty, historyRoom >= 1 {
             row += 1
             for event in state.orderDetailEvents.suffix(historyRoom) {
-                p.put("\(timestamp(event.at))  \(describe(event.change))", column: column, row: row, style: Style(.dim), width: width)
+                p.put("\(timestamp(event.at))  \(p.tr(event.change.shopperWords))", column: column, row: row, style: Style(.dim), width: width)
                 row += 1
             }
         }
         if let receipt, row < body.bottom - totalsRows - 1 {
             let (text, style): (String, Style) =
                 switch receipt.state {
-                case .sent: ("Receipt sent to \(receipt.recipient.address)", Style(.success))
-                case .pending: ("Receipt waiting to be sent to \(receipt.recipient.address)", Style(.dim))
-                case .failed: ("The receipt could not be sent to \(receipt.recipient.address)", Style(.error))
+                case .sent: (p.tr("Receipt sent to \(receipt.recipient.address)"), Style(.success))
+                case .pending: (p.tr("Receipt waiting to be sent to \(receipt.recipient.address)"), Style(.dim))
+                case .failed: (p.tr("The receipt could not be sent to \(receipt.recipient.address)"), Style(.error))
                 }
             p.put(text, column: column, row: row, style: style, width: width)
             row += 1
@@ -73,25 +75,28 @@ extension Layout {
         drawTotals(totals, column: column, row: row, width: width, bottom: body.bottom, &p)
         if let step = state.orderCancel {
             let back = refunded.map { order.totals.total - $0 } ?? order.totals.total
-            let lines = ["Cancel order \(order.number)?", "\(back.formatted) goes back to \(order.paymentDescription), and nothing is sent."]
+            let lines = [
+                p.tr("Cancel order \(order.number)?"), p.tr("\(back.formatted) goes back to \(order.paymentDescription), and nothing is sent."),
+            ]
             p.promptBox(
-                lines, title: "Cancel order", isWorking: step == .canceling, spinnerPhase: state.spinnerPhase, bottom: body.bottom, width: body.width)
+                lines, title: p.tr("Cancel order"), isWorking: step == .canceling, spinnerPhase: state.spinnerPhase, bottom: body.bottom,
+                width: body.width)
         }
     }
 
     /// An order's totals, then what was refunded and what is left, once anything was.
-    static func totalsRows(_ order: Order, refunded: Money?) -> [(String, Money, Style)] {
+    static func totalsRows(_ order: Order, refunded: Money?, _ p: Painter) -> [(String, Money, Style)] {
         let totals = order.totals
-        let discount = order.discount.map { [("Discount \($0.code)", .zero($0.currency) - $0.total, Style.normal)] } ?? []
+        let discount = order.discount.map { [(p.tr("Discount \($0.code)"), .zero($0.currency) - $0.total, Style.normal)] } ?? []
         var rows: [(String, Money, Style)] =
-            [("Subtotal", totals.subtotal, .normal)] + discount + [
-                ("Shipping", totals.shipping, .normal), (order.taxCharged.summaryLabel, totals.tax, .normal),
-                ("Total", totals.total, Style(.price, bold: true)),
+            [(p.tr("Subtotal"), totals.subtotal, .normal)] + discount + [
+                (p.tr("Shipping"), totals.shipping, .normal), (p.tr(order.taxCharged.summaryWords), totals.tax, .normal),
+                (p.tr("Total"), totals.total, Style(.price, bold: true)),
             ]
         if let refunded, refunded.minorUnits > 0 {
             rows += [
-                ("Refunded", Money(minorUnits: -refunded.minorUnits, currency: refunded.currency), .normal),
-                ("Net", totals.total - refunded, Style(.price, bold: true)),
+                (p.tr("Refunded"), Money(minorUnits: -refunded.minorUnits, currency: refunded.currency), .normal),
+                (p.tr("Net"), totals.total - refunded, Style(.price, bold: true)),
             ]
         }
         return rows
@@ -104,9 +109,6 @@ extension Layout {
             row += 1
         }
     }
-
-    /// One step of an order's history, as its shopper reads it.
-    static func describe(_ change: OrderChange) -> String { change.shopperSummary }
 
     static func statusStyle(_ status: OrderStatus) -> Style {
         switch status {

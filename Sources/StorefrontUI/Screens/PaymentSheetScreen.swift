@@ -1,3 +1,4 @@
+import ShopLanguages
 import ShopModels
 import StorefrontCore
 
@@ -13,10 +14,11 @@ extension Layout {
         let left = (body.width - width) / 2
         // Full sheet: box, the rows, a gap, the summary items, a gap, the status (wrapped) beside the button.
         // A row's error wraps under its value, so a refusal that says where the shop ships is read whole.
-        let labelWidth = 10
-        let errorLines = sheet.rowErrors.mapValues { p.wrapped("! " + $0, width: max(1, width - 4 - labelWidth)) }
+        // As wide as the longest row name in the session's language ("Lieferung an"), within reason.
+        let labelWidth = min(16, max(10, (sheet.rows.map { p.width(p.tr($0.title)) }.max() ?? 0) + 2))
+        let errorLines = sheet.rowErrors.mapValues { p.wrapped("! " + p.tr($0), width: max(1, width - 4 - labelWidth)) }
         let errorRows = errorLines.values.reduce(0) { $0 + $1.count }
-        let button = sheet.offersCardSetup ? "[ Set up card ]" : "[ Pay ]"
+        let button = "[ " + (sheet.offersCardSetup ? p.tr("Set up card") : p.tr("Pay")) + " ]"
         let statusLines = Self.statusLines(sheet, button: button, width: width - 4, p)
         // The line that asks to charge is always drawn whole: the sheet makes room for all of it.
         let boxedPrompt = Self.promptLines(sheet, width: width - 4, p)
@@ -27,25 +29,27 @@ extension Layout {
         let column = compact ? left : left + 2
         var row = body.top + (compact ? 0 : 1)
         if !compact {
-            p.box(column: left, row: body.top, width: width, height: min(body.height, fullHeight), title: "Pay with \(sheet.merchantName)")
+            p.box(column: left, row: body.top, width: width, height: min(body.height, fullHeight), title: p.tr("Pay with \(sheet.merchantName)"))
         }
         let promptLines = compact ? Self.promptLines(sheet, width: inner, p) : boxedPrompt
         // Compact, the rows above give way to the prompt, never the prompt to them.
         let bottomLimit = compact ? body.bottom - promptLines.count : body.top + min(body.height, fullHeight) - 1
 
         if let chooser = sheet.chooser {
-            p.put("Choose \(chooser.row.title.lowercased())", column: column, row: row, style: Style(.title, bold: true), width: inner)
+            p.put(p.tr(chooser.row.choosing), column: column, row: row, style: Style(.title, bold: true), width: inner)
             row += 1
             let room = bottomLimit - row
             let start = ListSelection.windowStart(selected: chooser.selectedIndex, capacity: room, total: chooser.rowCount)
-            let rows = chooser.options + (chooser.addTitle.map { [ChooserState.Option(title: "+ " + $0, detail: "")] } ?? [])
+            let rows = chooser.options + (chooser.addTitle.map { [ChooserState.Option(title: "+ \($0)", detail: .verbatim(""))] } ?? [])
             for (offset, option) in rows.dropFirst(start).prefix(room).enumerated() {
                 let isSelected = start + offset == chooser.selectedIndex
                 let style = p.selectableRow(row: row, band: column, width: inner, fromSelected: start + offset - chooser.selectedIndex)
-                let titleWidth = min(inner / 2, max(18, p.width(option.title)))
-                p.put(option.title, column: column + 2, row: row, style: style, width: titleWidth)
+                let title = p.tr(option.title)
+                let titleWidth = min(inner / 2, max(18, p.width(title)))
+                p.put(title, column: column + 2, row: row, style: style, width: titleWidth)
                 p.put(
-                    option.detail, column: column + 3 + titleWidth, row: row, style: isSelected ? style : Style(.dim), width: inner - titleWidth - 3)
+                    p.tr(option.detail), column: column + 3 + titleWidth, row: row, style: isSelected ? style : Style(.dim),
+                    width: inner - titleWidth - 3)
                 row += 1
             }
             return
@@ -64,13 +68,14 @@ extension Layout {
             // The row Pay sent the shopper to is marked, as Apple's sheet marks a field in red.
             let isMarked = sheet.markedRow == sheetRow
             p.put(
-                sheetRow.title, column: column, row: row, style: isMarked ? Style(.error, bold: true) : isSelected ? style : Style(.dim),
+                p.tr(sheetRow.title), column: column, row: row, style: isMarked ? Style(.error, bold: true) : isSelected ? style : Style(.dim),
                 width: labelWidth)
-            p.put(sheet.rowValues[sheetRow] ?? "", column: column + labelWidth, row: row, style: style, width: inner - labelWidth - 2)
+            p.put(
+                sheet.rowValues[sheetRow].map { p.tr($0) } ?? "", column: column + labelWidth, row: row, style: style, width: inner - labelWidth - 2)
             p.put(p.glyphs.chevron, column: column + inner - 1, row: row, style: isSelected ? style : Style(.dim))
             row += 1
             // Compact, the rows give way to the total: the error takes one line, cut where it does not fit.
-            let lines = compact ? sheet.rowErrors[sheetRow].map { ["! " + $0] } ?? [] : errorLines[sheetRow] ?? []
+            let lines = compact ? sheet.rowErrors[sheetRow].map { ["! " + p.tr($0)] } ?? [] : errorLines[sheetRow] ?? []
             for line in lines where row < bottomLimit {
                 p.put(line, column: column + labelWidth, row: row, style: Style(.error, bold: true), width: inner - labelWidth)
                 row += 1
@@ -80,8 +85,8 @@ extension Layout {
         let items = compact ? Array(sheet.summaryItems.suffix(1)) : sheet.summaryItems
         for (index, item) in items.enumerated() where row < bottomLimit {
             let isTotal = index == items.count - 1
-            let label = isTotal ? "Pay \(item.label)" : item.label
-            let amount = item.kind == .pending ? "Amount pending" : item.amount.formatted
+            let label = isTotal ? p.tr("Pay \(item.label)") : p.tr(item.label)
+            let amount = item.kind == .pending ? p.tr("Amount pending") : item.amount.formatted
             let style = isTotal ? Style(.price, bold: true) : .normal
             p.putSpread(label, amount, column: column, row: row, width: inner, leftStyle: style, rightStyle: style)
             row += 1
@@ -89,7 +94,7 @@ extension Layout {
         if !compact { row += 1 }
         if sheet.authorizationPrompt != nil {
             if let status = sheet.status, !compact {
-                p.put(status, column: column, row: row - 1, style: Style(.accent), width: inner)
+                p.put(p.tr(status), column: column, row: row - 1, style: Style(.accent), width: inner)
             }
             for line in promptLines where row < body.bottom {
                 p.put(line, column: column, row: row, style: Style(.accent, bold: true), width: inner)
@@ -107,7 +112,7 @@ extension Layout {
         if let status = sheet.status {
             let style = sheet.isStatusError ? Style(.error, bold: true) : Style(.accent)
             // A failure the shopper must read in full wraps above the button; a busy status or a compact sheet keeps one line.
-            let lines = compact || sheet.isBusy ? [status] : statusLines
+            let lines = compact || sheet.isBusy ? [p.tr(status)] : statusLines
             for (index, line) in lines.enumerated() {
                 // The button goes on the last line drawn.
                 if index > 0 {
@@ -126,14 +131,14 @@ extension Layout {
 
     /// The consent prompt in `width`: one line when it fits, else the question and the keys on lines of their own.
     private static func promptLines(_ sheet: PaymentSheetState, width: Int, _ p: Painter) -> [String] {
-        guard let prompt = sheet.authorizationPrompt else { return [] }
+        guard let prompt = sheet.authorizationPrompt.map({ p.tr($0) }) else { return [] }
         guard p.width(prompt) > width, let question = prompt.firstRange(of: "? ") else { return p.wrapped(prompt, width: width) }
         return p.wrapped(prompt[..<question.lowerBound] + "?\n" + prompt[question.upperBound...], width: width)
     }
 
     /// The sheet's status wrapped to the room left of the button; empty when there is no status.
     private static func statusLines(_ sheet: PaymentSheetState, button: String, width: Int, _ p: Painter) -> [String] {
-        guard let status = sheet.status, !sheet.isBusy else { return [] }
+        guard let status = sheet.status.map({ p.tr($0) }), !sheet.isBusy else { return [] }
         return p.wrapped(status, width: max(1, width - p.width(button) - 1))
     }
 }

@@ -1,3 +1,4 @@
+import ShopLanguages
 import ShopModels
 import StorefrontCore
 
@@ -47,7 +48,7 @@ extension Layout {
             for value in option.values {
                 let isChosen = value == chosen
                 let canPick = pickable.contains(value)
-                let text = isChosen ? "[\(value)]" : (canPick ? " \(value) " : " \(value) (sold out) ")
+                let text = isChosen ? "[\(value)]" : (canPick ? " \(value) " : " " + p.tr("\(value) (sold out)") + " ")
                 let textWidth = p.width(text)
                 guard at + textWidth <= end else { break }
                 p.put(text, column: at, row: row, style: isChosen ? Style(.selection, bold: true) : Style(canPick ? .normal : .dim))

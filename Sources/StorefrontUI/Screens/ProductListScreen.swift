@@ -1,3 +1,4 @@
+import ShopLanguages
 import ShopModels
 import StorefrontCore
 
@@ -10,8 +11,8 @@ extension Layout {
         if list.totalCount == 0 {
             let message =
                 list.isLoading && list.rows.isEmpty
-                ? "Loading the catalog\(p.glyphs.ellipsis)"
-                : list.query.isEmpty ? "The catalog is empty." : "No products match \u{201C}\(list.query)\u{201D}. Esc clears the search."
+                ? p.tr("Loading the catalog\(p.glyphs.ellipsis)")
+                : list.query.isEmpty ? p.tr("The catalog is empty.") : p.tr("No products match \u{201C}\(list.query)\u{201D}. Esc clears the search.")
             p.put(message, column: 2, row: body.top + 1, style: Style(.dim))
             return
         }
@@ -22,7 +23,9 @@ extension Layout {
         p.listWindow(
             Self.productRows, items: list.rows, count: visible, firstIndex: list.windowStart, selectedIndex: list.selectedIndex,
             top: body.top, band: 0, width: listWidth,
-            measure: { [charset = p.frame.charset] offset in Painter.width(priceText(list.rows[offset]), charset: charset) },
+            measure: { [charset = p.frame.charset, translation = p.translation] offset in
+                Painter.width(priceText(list.rows[offset], translation), charset: charset)
+            },
             look: { widest in
                 look.priceWidth = widest
                 return look
@@ -41,9 +44,9 @@ extension Layout {
                     width: nameSpace - nameWidth - 2)
             }
             if list.rows[offset].isSoldOut {
-                p.putRight("Sold out", end: listWidth - 1, row: row, style: isSelected ? style : Style(.error))
+                p.putRight(p.tr("Sold out"), end: listWidth - 1, row: row, style: isSelected ? style : Style(.error))
             } else {
-                p.putRight(priceText(list.rows[offset]), end: listWidth - 1, row: row, style: isSelected ? style : Style(.price))
+                p.putRight(priceText(list.rows[offset], p.translation), end: listWidth - 1, row: row, style: isSelected ? style : Style(.price))
             }
         }
         if hasPreview, let product = list.selectedProduct {
@@ -71,11 +74,12 @@ extension Layout {
         var lines: [(String, Style)] = [
             (product.name, Style(.title, bold: true)),
             (
-                priceText(shown) + stockNote(shown, p)
-                    + (quantityInCart.map { $0 > 0 ? "  \(p.glyphs.separator) \($0) in your cart" : "" } ?? ""), Style(.price, bold: true)
+                priceText(shown, p.translation) + stockNote(shown, p)
+                    + (quantityInCart.map { $0 > 0 ? "  \(p.glyphs.separator) " + p.tr("\($0) in your cart") : "" } ?? ""),
+                Style(.price, bold: true)
             ),
         ]
-        if let every = subscriptionNote(product) { lines.append((every, Style(.accent))) }
+        if let every = subscriptionNote(product, p) { lines.append((every, Style(.accent))) }
         lines.append(("", .normal))
         if let choosing, product.hasVariants, height >= lines.count + product.options.count + 2 {
             drawOptions(choosing, column: column, top: top + lines.count, width: width, &p)
@@ -96,22 +100,23 @@ extension Layout {
     }
 
     /// "Also by subscription: every 1, 2 or 4 weeks"; nil for a product not sold by subscription.
-    static func subscriptionNote(_ product: Product) -> String? {
-        let weeks = product.subscriptionWeeks.map(String.init)
+    static func subscriptionNote(_ product: Product, _ p: Painter) -> String? {
+        let weeks = product.subscriptionWeeks
         guard let last = weeks.last else { return nil }
-        let list = weeks.count == 1 ? last : weeks.dropLast().joined(separator: ", ") + " or " + last
-        return "Also by subscription: every \(list == "1" ? "week" : list + " weeks")"
+        if weeks == [1] { return p.tr("Also by subscription: every week") }
+        let list = weeks.count == 1 ? String(last) : p.tr("\(weeks.dropLast().map(String.init).joined(separator: ", ")) or \(last)")
+        return p.tr(.plural("Also by subscription: every \(list) week", "Also by subscription: every \(list) weeks", count: last))
     }
 
     /// "$17.00", or "from $17.00" for a product whose variants differ in price.
-    static func priceText(_ product: Product) -> String {
-        product.highestPrice == nil ? product.price.formatted : "from \(product.price.formatted)"
+    static func priceText(_ product: Product, _ translation: Translation) -> String {
+        product.highestPrice == nil ? product.price.formatted : translation.string(Localized("from \(product.price.formatted)"))
     }
 
     /// "  · Sold out" or "  · Only 3 left"; empty when stock is plentiful or not tracked.
     static func stockNote(_ product: Product, _ p: Painter) -> String {
-        if product.isSoldOut { return "  \(p.glyphs.separator) Sold out" }
-        if let few = product.fewLeft { return "  \(p.glyphs.separator) Only \(few) left" }
+        if product.isSoldOut { return "  \(p.glyphs.separator) " + p.tr("Sold out") }
+        if let few = product.fewLeft { return "  \(p.glyphs.separator) " + p.tr(.plural("Only \(few) left", "Only \(few) left", count: few)) }
         return ""
     }
 }

@@ -1,3 +1,4 @@
+import ShopLanguages
 import ShopPorts
 
 /// A link to open elsewhere (a card page, a bank's check): the address whole, to copy, then its QR code for a phone.

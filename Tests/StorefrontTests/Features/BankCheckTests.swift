@@ -53,7 +53,7 @@ struct BankCheckTests {
         await driver.settle()
         #expect(backend.abandonedKeys == backend.calls.map(\.idempotencyKey))
         #expect(driver.state.paymentSheet?.phase == .reviewing)
-        #expect(driver.state.paymentSheet?.status == DeclineReason.authenticationCanceled.message)
+        #expect(driver.state.paymentSheet?.status == .lookup(DeclineReason.authenticationCanceled.message))
         #expect(driver.state.cart.lines.count == 1, "the cart is kept")
     }
 }

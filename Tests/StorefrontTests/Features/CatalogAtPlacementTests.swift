@@ -75,7 +75,7 @@ struct CatalogAtPlacementTests {
             CatalogEdit(productID: product.id, change: .setStatus(.archived), expectedVersion: product.version, actor: "local:ops"), at: Date())
 
         let next = await ScriptedDriver(stack: first.stack)
-        #expect(await next.waitUntil { $0.notice?.text.contains("no longer sold") == true }, "\(next.frameText)")
+        #expect(await next.waitUntil { $0.notice?.text.description.contains("no longer sold") == true }, "\(next.frameText)")
         #expect(next.state.notice?.text == "\(product.name) is no longer sold: x removes a line; Pay takes the rest once it is gone.")
         try await next.press("c")
         #expect(next.state.screen == .cart && next.frameText.contains("no longer sold"), "the line is marked: \(next.frameText)")
@@ -120,7 +120,7 @@ struct CatalogAtPlacementTests {
             CatalogEdit(productID: withdrawn.id, change: .setStatus(.unpublished), expectedVersion: withdrawn.version, actor: "local:ops"), at: Date()
         )
         try await driver.press("s,c")
-        #expect(await driver.waitUntil { $0.notice?.text.contains("no longer sold") == true }, "\(driver.frameText)")
+        #expect(await driver.waitUntil { $0.notice?.text.description.contains("no longer sold") == true }, "\(driver.frameText)")
         #expect(driver.state.notice?.text == "\(withdrawn.name) is no longer sold: x removes a line; Pay takes the rest once it is gone.")
         #expect(driver.state.cart.lines.map(\.unitPrice) == [now, lines[1].unitPrice])
         #expect(driver.frameText.contains("no longer sold"), "\(driver.frameText)")

@@ -122,9 +122,9 @@ struct CatalogConsoleTests {
         // The form's own checks pass; the catalog's find the name and description missing, by their fields.
         #expect(admin.state.form?.status == nil, "\(admin.state.form?.status ?? "")")
         #expect(
-            admin.state.form?.fields.first { $0.id == "name" }?.error?.hasPrefix("name:") == true,
+            admin.state.form?.fields.first { $0.id == "name" }?.error?.description.hasPrefix("name:") == true,
             "\(String(describing: admin.state.form?.fields.map { ($0.id, $0.value, $0.error ?? "") }))")
-        #expect(admin.state.form?.fields.first { $0.id == "description" }?.error?.hasPrefix("description:") == true)
+        #expect(admin.state.form?.fields.first { $0.id == "description" }?.error?.description.hasPrefix("description:") == true)
         #expect(try await shopStack.catalog.product(id: "tee") == nil)
     }
 }

@@ -49,8 +49,8 @@ struct ChargeRulesTests {
         await store.setUp(.addToCart, .showCart, .pay)
         #expect(store.state.paymentSheet?.phase == .reviewing)
         store.send(.pay) {
-            $0.checkout.sheet?.failure = refusal
-            $0.shell.notice = Notice(.error, refusal)
+            $0.checkout.sheet?.failure = .lookup(refusal)
+            $0.shell.notice = Notice(.error, .lookup(refusal))
         }
         // Exhaustive: the phase stays `.reviewing`, no prompt; the backend spy has no result to give a charge.
         await store.finish()

@@ -16,7 +16,7 @@ struct CheckoutPhaseTests {
         .showOrders, .showAccount, .beginSearch, .textInput("x"), .deleteBackward, .nextField, .addCard, .addAddress,
         .makeDefault, .newAPIToken, .signOutEverywhere, .signInOrOut, .increaseQuantity, .decreaseQuantity, .removeLine, .pay, .buyNow, .subscribe,
         .showSubscriptions,
-        .toggleHelp, .quit,
+        .toggleHelp, .quit, .nextLanguage,
         .viewportChanged(listRows: 10), .tick, .cancelOrder, .ship, .markDelivered, .refund, .showStock, .showSales, .nextFilter,
         .previousFilter, .toggleRestock, .toggleLowStock, .previousChoice, .nextChoice,
     ]
@@ -26,7 +26,7 @@ struct CheckoutPhaseTests {
         case .moveUp, .moveDown, .pageUp, .pageDown, .moveToTop, .moveToBottom, .confirm, .back, .addToCart, .showCart, .showShop,
             .showOrders, .showAccount, .beginSearch, .textInput, .deleteBackward, .nextField, .addCard, .addAddress, .makeDefault, .newAPIToken,
             .signOutEverywhere, .signInOrOut, .increaseQuantity, .decreaseQuantity, .removeLine, .pay, .buyNow, .subscribe, .showSubscriptions,
-            .toggleHelp, .quit,
+            .toggleHelp, .quit, .nextLanguage,
             .viewportChanged,
             .tick,
             .cancelOrder, .ship, .markDelivered, .refund, .showStock, .showSales, .nextFilter, .previousFilter, .toggleRestock, .toggleLowStock,
@@ -90,7 +90,7 @@ struct CheckoutPhaseTests {
         let needsCard = cardStore.state
         try #require(needsCard.paymentSheet?.phase == .needsCard)
 
-        let addresses = [Fixtures.jane, Self.john].map { ChooserState.Option(title: $0.name, detail: $0.address.singleLine) }
+        let addresses = [Fixtures.jane, Self.john].map { ChooserState.Option(title: .verbatim($0.name), detail: .verbatim($0.address.singleLine)) }
         let prompt = try #require(confirming.paymentSheet?.authorizationPrompt)
         let table: [(name: String, store: TestStore, start: AppState, accepts: [Accepted])] = [
             (

@@ -156,7 +156,7 @@ struct FeatureStoreTests {
             SummaryItem(label: "Shipping (\(standard.label))", amount: standard.cost(forSubtotal: lines[0].total)),
             SummaryItem(label: "Sales tax", amount: california.tax(on: lines[0].total)),
             SummaryItem(
-                label: shop.name,
+                label: .verbatim(shop.name),
                 amount: lines[0].total + standard.cost(forSubtotal: lines[0].total) + california.tax(on: lines[0].total)),
         ]
         await store.receive(.checkout(.presented(Fixtures.sheetOptions))) {

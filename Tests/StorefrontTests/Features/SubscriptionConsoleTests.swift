@@ -49,7 +49,7 @@ struct SubscriptionConsoleTests {
         try await admin.press("x")
         let ending = try #require(try await store.subscription(id: "sub_1"))
         #expect(ending.endsAtPeriodEnd && ending.status == .active)
-        #expect(admin.state.notice?.text.hasPrefix("sub_1 ends on ") == true)
+        #expect(admin.state.notice?.text.description.hasPrefix("sub_1 ends on ") == true)
         let told = try await store.dueMail(at: Fixtures.fixedDates.now(), limit: 10)
         #expect(told.map(\.event.actor) == ["merchant:local:ada"] && told.first?.event.kind == "canceled")
         #expect(!admin.frameText.contains("x cancel"), "ending already: nothing more to cancel")

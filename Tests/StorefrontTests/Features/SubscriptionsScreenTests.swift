@@ -1,4 +1,5 @@
 import Foundation
+import ShopLanguages
 import ShopModels
 import ShopPorts
 import SnapshotTesting
@@ -26,7 +27,7 @@ struct SubscriptionsScreenTests {
     func apply(_ title: String, on driver: ScriptedDriver) async throws {
         try await driver.press("enter")
         let options = try #require(driver.state.subscriptions.menu?.options.map(\.title))
-        let index = try #require(options.firstIndex(of: title), "\(options)")
+        let index = try #require(options.firstIndex(of: Localized.lookup(title)), "\(options)")
         for _ in 0..<index { try await driver.press("down") }
         try await driver.press("enter")
     }
@@ -53,7 +54,7 @@ struct SubscriptionsScreenTests {
         try await driver.press("esc")
         try await apply("Skip the next delivery", on: driver)
         #expect(try await store.subscription(id: id)?.skipsNext == true)
-        #expect(driver.state.notice?.text.hasPrefix("Saved. The delivery of ") == true)
+        #expect(driver.state.notice?.text.description.hasPrefix("Saved. The delivery of ") == true)
         try await apply("Every 4 weeks", on: driver)
         try await apply("Ship to Sam Rivera, 42 Harbor Street, Portland OR 97201, US", on: driver)
         try await apply("Charge Mastercard ••4444  Test: succeeds", on: driver)

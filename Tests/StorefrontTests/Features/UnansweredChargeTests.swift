@@ -25,7 +25,7 @@ struct UnansweredChargeTests {
         for _ in 0..<1_000 where first.state.paymentSheet?.phase != .checkingPayment(isStopping: false) { await Task.yield() }
         // The shopper stops waiting before the shop's next question: the order stays being checked.
         await first.press(.escape)
-        #expect(first.state.paymentSheet?.status?.hasPrefix("No answer yet on whether") == true)
+        #expect(first.state.paymentSheet?.status?.description.hasPrefix("No answer yet on whether") == true)
         #expect(await stack.processor.successfulCharges.count == 1)
         let open = try await stack.orders.orders(customer: "guest", offset: 0, limit: 10)
         #expect(open.map(\.status) == [.unknown], "the order is shown to its shopper, never hidden")
@@ -35,7 +35,7 @@ struct UnansweredChargeTests {
         let second = await ScriptedDriver(stack: stack)
         try await second.press("a,c,enter")
         #expect(second.state.screen == .cart, "no sheet: the earlier payment went through")
-        #expect(second.state.notice?.text.hasPrefix("Your earlier payment went through: order \(open[0].number) is paid") == true)
+        #expect(second.state.notice?.text.description.hasPrefix("Your earlier payment went through: order \(open[0].number) is paid") == true)
         #expect(second.state.cart.lines.isEmpty, "what the paid order bought left the cart")
         #expect(await stack.processor.successfulCharges.count == 1)
         #expect(try await stack.orders.orders(customer: "guest", offset: 0, limit: 10).map(\.status) == [.paid])
@@ -117,6 +117,6 @@ struct UnansweredChargeTests {
         #expect(backend.calls.count == 7)
         #expect(Set(backend.calls.map(\.idempotencyKey)).count == 1, "always the same charge")
         #expect(driver.state.paymentSheet?.phase == .reviewing)
-        #expect(driver.state.paymentSheet?.status?.hasPrefix("No answer yet on whether the payment went through") == true)
+        #expect(driver.state.paymentSheet?.status?.description.hasPrefix("No answer yet on whether the payment went through") == true)
     }
 }

@@ -1,11 +1,12 @@
+import ShopLanguages
 import ShopModels
 import ShopPorts
 
 /// The account screen: who is shopping, and the saved cards and addresses.
 public struct AccountState: Equatable, Sendable {
     /// The name, the email or the key fingerprint; "Guest" when signed out.
-    public var title = "Guest"
-    public var detail = ""
+    public var title: Localized = "Guest"
+    public var detail: Localized = ""
     public var isSignedIn = false
     /// A guest can sign in (where an identity provider is offered).
     public var canSignIn = false
@@ -29,12 +30,12 @@ public struct AccountState: Equatable, Sendable {
     public var selectedRow: AccountRow? { rows.indices.contains(selectedIndex) ? rows[selectedIndex] : nil }
 
     /// The title the account screen gives `account` with `profile`: a name, an email, the kind of account, or "Guest".
-    static func title(for account: SignedInAccount?, profile: AccountProfile?) -> String {
+    static func title(for account: SignedInAccount?, profile: AccountProfile?) -> Localized {
         switch account?.provider {
-        case .sandboxID?: profile?.name ?? profile?.email ?? "Sandbox ID account"
-        case .sshKey?: "SSH key"
-        case .account?: profile?.name ?? profile?.email ?? "Account"
-        case nil: "Guest"
+        case .sandboxID?: (profile?.name ?? profile?.email).map(Localized.verbatim) ?? Localized("Sandbox ID account")
+        case .sshKey?: Localized("SSH key")
+        case .account?: (profile?.name ?? profile?.email).map(Localized.verbatim) ?? Localized("Account")
+        case nil: Localized("Guest")
         }
     }
 }
@@ -50,8 +51,8 @@ public struct AccountRow: Equatable, Sendable {
     public enum Kind: Equatable, Sendable { case card, address, token, wayIn, session }
     public var kind: Kind
     public var id: String
-    public var title: String
-    public var detail: String
+    public var title: Localized
+    public var detail: Localized
     public var isDefault: Bool
 }
 
@@ -86,7 +87,7 @@ public enum AccountFeature {
     public struct Owned: Equatable, Sendable {
         public var screen = AccountState()
         /// Who is shopping, for the header: a name, an email, a key fingerprint, or "guest".
-        public var shopperLabel = "guest"
+        public var shopperLabel: Localized = "guest"
 
         public init() {}
     }
@@ -161,7 +162,7 @@ public enum AccountFeature {
 
     /// Applies one change to the wallet repository, then reads the wallet again; the answer says how the change went.
     private static func changeWallet(
-        _ state: inout State, _ env: ShopEnvironment, success: String,
+        _ state: inout State, _ env: ShopEnvironment, success: Localized,
         _ change: @escaping @Sendable (any WalletRepository, String) async throws -> Void
     ) -> Effect {
         let accounts = env.dependencies.accounts
@@ -233,43 +234,53 @@ public enum AccountFeature {
         screen.title = AccountState.title(for: account, profile: profile)
         switch account?.provider {
         case .sandboxID?:
-            screen.detail = [profile?.name == nil ? nil : profile?.email, "signed in with Sandbox ID"].compactMap { $0 }.joined(separator: " · ")
+            screen.detail = Self.detail(email: profile?.name == nil ? nil : profile?.email, Localized("signed in with Sandbox ID"))
             screen.canSignOut = accounts.signIn != nil
         case .account?:
             // A browser tab's account was signed in on the page above the shop, which signs it out too.
-            screen.detail = [
-                profile?.name == nil ? nil : profile?.email, accounts.signIn.map { "signed in with \($0.name)" } ?? "signed in on this page",
-            ]
-            .compactMap { $0 }.joined(separator: " · ")
+            screen.detail = Self.detail(
+                email: profile?.name == nil ? nil : profile?.email,
+                accounts.signIn.map { Localized("signed in with \($0.name)") } ?? Localized("signed in on this page"))
             screen.canSignOut = accounts.signIn != nil
         case .sshKey?:
             // A key that made its own account may join the one its holder has: sign-in here is "enter its email".
             screen.canSignIn = accounts.signIn != nil
             screen.detail =
-                "\(account?.userID ?? "") · " + (screen.canSignIn ? "Have an account? i: enter its email" : "your key reaches your account")
+                Self.detail(
+                    email: account?.userID ?? "",
+                    screen.canSignIn ? Localized("Have an account? i: enter its email") : Localized("your key reaches your account"))
         case nil:
             screen.canSignIn = accounts.signIn != nil
-            screen.detail = screen.canSignIn ? "Sign in to keep your cart, wallet and orders in an account." : "Shopping as a guest."
+            screen.detail =
+                screen.canSignIn ? Localized("Sign in to keep your cart, wallet and orders in an account.") : Localized("Shopping as a guest.")
         }
         screen.isSignedIn = account != nil
         screen.canMakeTokens = account != nil && accounts.apiTokens != nil
         screen.tokens = screen.canMakeTokens ? state.apiTokens : []
         screen.canSignOutEverywhere = account != nil && accounts.waysIn != nil
         screen.newToken = state.screen.newToken
-        state.shopperLabel = account == nil ? "guest" : (account?.provider == .sshKey ? shortFingerprint(account?.userID ?? "") : screen.title)
-        screen.rows =
-            wallet.cards.map { card in
-                AccountRow(kind: .card, id: card.id, title: card.shortName, detail: card.displayName, isDefault: card.id == wallet.defaultCardID)
-            }
-            + wallet.addresses.map { address in
-                AccountRow(
-                    kind: .address, id: address.id, title: address.name, detail: address.address.singleLine,
-                    isDefault: address.id == wallet.defaultAddressID)
-            } + screen.tokens.map(APITokenForm.row) + (account == nil ? [] : wayInRows(state.waysIn, current: account))
+        state.shopperLabel =
+            account == nil ? Localized("guest") : (account?.provider == .sshKey ? .verbatim(shortFingerprint(account?.userID ?? "")) : screen.title)
+        let cards = wallet.cards.map { card in
+            AccountRow(
+                kind: .card, id: card.id, title: .verbatim(card.shortName), detail: .verbatim(card.displayName),
+                isDefault: card.id == wallet.defaultCardID)
+        }
+        let addresses = wallet.addresses.map { address in
+            AccountRow(
+                kind: .address, id: address.id, title: .verbatim(address.name), detail: .verbatim(address.address.singleLine),
+                isDefault: address.id == wallet.defaultAddressID)
+        }
+        screen.rows = cards + addresses + screen.tokens.map(APITokenForm.row) + (account == nil ? [] : wayInRows(state.waysIn, current: account))
         screen.selectedIndex = ListSelection.clamped(state.screen.selectedIndex, count: screen.rows.count)
         let defaultCardWorksHere = wallet.defaultCard.map { env.shopProfile.supportedNetworks.contains($0.network) } ?? false
         screen.isOneTapReady = defaultCardWorksHere && wallet.defaultAddress != nil
         state.screen = screen
+    }
+
+    /// "max@example.de · signed in with …": who, then how.
+    static func detail(email: String?, _ how: Localized) -> Localized {
+        email.map { Localized("\($0) · \(how)") } ?? how
     }
 
     /// "SHA256:abcd…wxyz": enough of a key fingerprint to recognise it in the header.

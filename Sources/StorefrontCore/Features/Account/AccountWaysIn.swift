@@ -1,3 +1,4 @@
+import ShopLanguages
 import ShopModels
 import ShopPorts
 
@@ -16,27 +17,27 @@ extension AccountFeature {
     static func wayInRows(_ waysIn: AccountWaysIn?, current: SignedInAccount?) -> [AccountRow] {
         guard let waysIn else { return [] }
         let keys = waysIn.waysIn.map { record in
-            let used = record.lastUsedAt.map { "last used \(UTCTime($0).minutes)" } ?? "never used"
+            let used = record.lastUsedAt.map { Localized("last used \(UTCTime($0).minutes)") } ?? Localized("never used")
             let isThisKey = current?.provider == .sshKey && record.wayIn == .sshKey(fingerprint: current?.userID ?? "")
             return AccountRow(
                 kind: .wayIn, id: record.wayIn.kind + " " + record.wayIn.key, title: title(of: record.wayIn),
-                detail: (isThisKey ? "this key · " : "") + used, isDefault: false)
+                detail: isThisKey ? Localized("this key · \(used)") : used, isDefault: false)
         }
         let sessions = waysIn.logins.map { session in
             AccountRow(
-                kind: .session, id: session.id, title: session.kind == .browser ? "Browser session" : "Terminal session",
-                detail: "\(session.label) · last used \(UTCTime(session.lastUsedAt).minutes)", isDefault: false)
+                kind: .session, id: session.id, title: session.kind == .browser ? Localized("Browser session") : Localized("Terminal session"),
+                detail: Localized("\(session.label) · last used \(UTCTime(session.lastUsedAt).minutes)"), isDefault: false)
         }
         return keys + sessions
     }
 
     /// A way in as the account screen names it.
-    static func title(of wayIn: WayIn) -> String {
+    static func title(of wayIn: WayIn) -> Localized {
         switch wayIn {
-        case .sshKey(let fingerprint): "SSH key \(shortFingerprint(fingerprint))"
-        case .openID(let issuer, _): "Sign-in with \(URLHost.of(issuer))"
-        case .sandboxID: "Sandbox ID"
-        case .localUser(let name): "Local user \(name)"
+        case .sshKey(let fingerprint): Localized("SSH key \(shortFingerprint(fingerprint))")
+        case .openID(let issuer, _): Localized("Sign-in with \(URLHost.of(issuer))")
+        case .sandboxID: Localized("Sandbox ID")
+        case .localUser(let name): Localized("Local user \(name)")
         }
     }
 

@@ -1,3 +1,4 @@
+import ShopLanguages
 import ShopModels
 import ShopPorts
 
@@ -97,7 +98,7 @@ extension CartFeature {
         switch read {
         case .success(let lines):
             state.cart = Cart(currency: profile.currency, lines: lines.filter { $0.unitPrice.currency == profile.currency })
-            if let left = leaveOutLinesOverMaximum(&state, from: "Your saved cart", env) { state.shell.notice = Notice(.error, left) }
+            if let left = leaveOutLinesOverMaximum(&state, from: "Your saved cart", env) { state.shell.notice = Notice(.error, .lookup(left)) }
             // The saved cart stays as it was until the shopper changes this one.
             state.savedCart = state.cart.lines
         case .failure(let error):
@@ -108,7 +109,7 @@ extension CartFeature {
         if !addedMeanwhile.isEmpty {
             state.cart.merge(addedMeanwhile)
             if let left = leaveOutLinesOverMaximum(&state, from: "Your cart with the lines just added", env) {
-                state.shell.notice = Notice(.error, left)
+                state.shell.notice = Notice(.error, .lookup(left))
             }
         }
     }

@@ -1,4 +1,5 @@
 import ShopApplication
+import ShopLanguages
 import ShopModels
 import ShopPorts
 
@@ -9,7 +10,7 @@ public struct CartScreenState: Equatable, Sendable {
     public var totals: CartTotals
     public var shippingLabel = ""
     /// "Sales tax", or "incl. VAT 19%" where the home region's prices include it.
-    public var taxLabel = "Tax"
+    public var taxLabel: Localized = "Tax"
     public var canBuyNow = false
     /// The stock keys of lines the catalog no longer sells: marked on the screen, refused at Pay.
     public var withdrawn: Set<ProductID> = []
@@ -91,7 +92,7 @@ public enum CartFeature {
         case .increaseQuantity:
             guard let line = state.cart.lines[safe: index] else { break }
             if let refusal = amountRefusal(state, env, after: { $0.setQuantity(at: index, to: line.quantity + 1) }) {
-                state.shell.notice = Notice(.error, refusal)
+                state.shell.notice = Notice(.error, .lookup(refusal))
             } else if state.cart.setQuantity(at: index, to: line.quantity + 1) == .atMaximum {
                 state.shell.notice = Notice(.error, "At most \(CartLine.quantityRange.upperBound) per product.")
             } else if state.stockChecksDue[line.stockKey] == nil {
@@ -193,7 +194,7 @@ public enum CartFeature {
             }
         }
         if let refusal = amountRefusal(state, env, after: { $0.add(product) }) {
-            state.shell.notice = Notice(.error, refusal)
+            state.shell.notice = Notice(.error, .lookup(refusal))
             return .none
         }
         if state.stockChecksDue[product.stockKey] == nil { state.stockChecksDue[product.stockKey] = inCart }
@@ -207,8 +208,8 @@ public enum CartFeature {
         return .none
     }
 
-    private static func shortage(stock: Int, name: String, inCart: Int) -> String {
-        stock == 0 ? "\(name) is sold out." : "Only \(stock) of \(name) left, and your cart has \(inCart)."
+    private static func shortage(stock: Int, name: String, inCart: Int) -> Localized {
+        stock == 0 ? Localized("\(name) is sold out.") : Localized("Only \(stock) of \(name) left, and your cart has \(inCart).")
     }
 
     /// Takes back the adds the fresh stock no longer covers, never below what the cart had before them.
@@ -254,7 +255,7 @@ public enum CartFeature {
         state.screen.withdrawn = state.withdrawn.intersection(cart.lines.map(\.stockKey))
         let totals = cart.totals(shipping: shipping, tax: estimate.tax)
         state.screen.totals = totals
-        state.screen.taxLabel = estimate.tax.summaryLabel
+        state.screen.taxLabel = estimate.tax.summaryWords
         state.screen.shippingLabel = shipping?.label ?? ""
         state.screen.selectedIndex = ListSelection.clamped(state.screen.selectedIndex, count: cart.lines.count)
         state.screen.canBuyNow = env.oneTap(.cart).isEnabled && state.isOneTapReady && !cart.isEmpty

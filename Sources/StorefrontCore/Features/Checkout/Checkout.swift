@@ -1,4 +1,5 @@
 import ShopApplication
+import ShopLanguages
 import ShopModels
 import ShopPorts
 
@@ -77,7 +78,7 @@ public struct Checkout: Equatable, Sendable {
 public enum CheckoutOutcome: Equatable, Sendable {
     case paid(ConfirmationState)
     /// Not paid, and why, in words for the shopper.
-    case notPaid(String)
+    case notPaid(Localized)
     /// Not paid: the catalog sells the lines at other prices now; the sheet shows `lines` and asks again, with `why`.
     case repriced(lines: [CartLine], why: String)
 }

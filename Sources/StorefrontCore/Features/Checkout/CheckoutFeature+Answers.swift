@@ -51,7 +51,7 @@ extension CheckoutFeature {
             state.checkout?.order.lines = lines
             state.checkout?.attempt = nil
             state.sheet?.phase = .reviewing
-            state.sheet?.failure = why
+            state.sheet?.failure = .lookup(why)
             CheckoutSheet.shippingContactChanged(&state, env.shopProfile)
             CheckoutSheet.recompute(&state, env.shopProfile)
             CheckoutSheet.refreshRows(&state, env)

@@ -1,4 +1,5 @@
 import ShopApplication
+import ShopLanguages
 import ShopModels
 import ShopPorts
 
@@ -32,10 +33,12 @@ extension CheckoutFeature {
                     switch verdict {
                     case .unchanged: break
                     case .repriced(let lines, _): return (.repriced(lines: lines, why: verdict.line ?? ""), nil)
-                    case .withdrawn: return (.notPaid(verdict.line ?? ""), previous)
+                    case .withdrawn: return (.notPaid(.lookup(verdict.line ?? "")), previous)
                     }
                 } catch {
-                    return (.notPaid("The shop's prices could not be read just now; nothing was charged. Pay again in a moment."), previous)
+                    return (
+                        .notPaid(Localized("The shop's prices could not be read just now; nothing was charged. Pay again in a moment.")), previous
+                    )
                 }
             }
             let draft: OrderDraft
@@ -46,14 +49,14 @@ extension CheckoutFeature {
                     renews: order.renews)
             } catch {
                 // The sheet refuses such an address before Pay; a catalog reloaded meanwhile can still change the regions.
-                return (.notPaid(error.message), previous)
+                return (.notPaid(.lookup(error.message)), previous)
             }
             let (result, attempt) = await placing.place(draft, paying: payment, after: previous, ids: ids, progress: progress, wait: wait)
             switch result {
             case .success(let confirmation): return (.paid(confirmed(confirmation, draft, payment)), attempt)
             case .failure(.token(let error)): return (.notPaid(CheckoutMessages.message(for: error)), attempt)
             case .failure(.refused(let error)): return (.notPaid(CheckoutMessages.message(for: error)), attempt)
-            case .failure(.bankCheckLeft): return (.notPaid(DeclineReason.authenticationCanceled.message), attempt)
+            case .failure(.bankCheckLeft): return (.notPaid(DeclineReason.authenticationCanceled.words), attempt)
             }
         }
 
@@ -64,14 +67,12 @@ extension CheckoutFeature {
                 paymentDescription: payment.method.shortName,
                 shipTo: payment.shippingContact.shipToLine,
                 shippingMethodLabel: payment.shippingMethod.label,
-                subscription: order.renews.map { _ in "Your subscription is active again, charged to this card · u to see it" }
+                subscription: order.renews.map { _ in Localized("Your subscription is active again, charged to this card · u to see it") }
                     ?? order.subscription.map { plan in
-                        let next =
-                            dates.map {
-                                " · next on " + UTCTime($0.now().addingTimeInterval(Double(plan.everyWeeks) * RenewalSchedule.week)).calendarDate
-                            }
-                            ?? ""
-                        return "Every \(RenewalSchedule.every(plan.everyWeeks))\(next) · u to change or cancel"
+                        let every = RenewalSchedule.everyWords(plan.everyWeeks)
+                        guard let dates else { return Localized("Every \(every) · u to change or cancel") }
+                        let next = UTCTime(dates.now().addingTimeInterval(Double(plan.everyWeeks) * RenewalSchedule.week)).calendarDate
+                        return Localized("Every \(every) · next on \(next) · u to change or cancel")
                     }
             )
         }

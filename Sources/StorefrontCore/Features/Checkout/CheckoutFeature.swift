@@ -1,4 +1,5 @@
 import ShopApplication
+import ShopLanguages
 import ShopModels
 import ShopPorts
 
@@ -214,12 +215,17 @@ public enum CheckoutFeature {
         }
         // The provider's own rules (its smallest charge) are checked here, before anything is sent.
         if let refusal = env.dependencies.paymentProvider.chargeRefusal(total.amount) {
-            state.sheet?.failure = refusal
-            state.shell.notice = Notice(.error, refusal)
+            state.sheet?.failure = .lookup(refusal)
+            state.shell.notice = Notice(.error, .lookup(refusal))
             return
         }
-        let repeats = state.checkout?.order.subscription.map { " now and every \(RenewalSchedule.every($0.everyWeeks)) until you cancel" } ?? ""
-        state.sheet?.phase = .confirming(prompt: "Pay \(total.label) \(total.amount.formatted)\(repeats)? Enter to confirm, Esc to cancel")
+        let prompt =
+            state.checkout?.order.subscription.map {
+                Localized(
+                    "Pay \(total.label) \(total.amount.formatted) now and every \(RenewalSchedule.everyWords($0.everyWeeks)) until you cancel? Enter to confirm, Esc to cancel"
+                )
+            } ?? Localized("Pay \(total.label) \(total.amount.formatted)? Enter to confirm, Esc to cancel")
+        state.sheet?.phase = .confirming(prompt: prompt)
     }
 
     /// Enter on the prompt: one effect places the order through the application's `PlaceOrder` and streams its

@@ -1,5 +1,6 @@
 import Foundation
 import ShopApplication
+import ShopLanguages
 import ShopModels
 import ShopPorts
 
@@ -26,10 +27,10 @@ enum CheckoutSheet {
         let applied = Self.applied(discount, lines: lines, shipping: shipping, shop)
         let totals = cart.totals(shipping: shipping, tax: tax, discount: applied)
         let off = applied.map { [SummaryItem(label: discountLabel($0.code), amount: .zero(shop.currency) - $0.total)] } ?? []
-        return [SummaryItem(label: "Subtotal", amount: totals.subtotal)] + off + [
-            SummaryItem(label: "Shipping (\(shipping.label))", amount: totals.shipping),
-            SummaryItem(label: tax.summaryLabel, amount: totals.tax),
-            SummaryItem(label: shop.name, amount: totals.total),
+        return [SummaryItem(label: Localized("Subtotal"), amount: totals.subtotal)] + off + [
+            SummaryItem(label: Localized("Shipping (\(shipping.label))"), amount: totals.shipping),
+            SummaryItem(label: tax.summaryWords, amount: totals.tax),
+            SummaryItem(label: .verbatim(shop.name), amount: totals.total),
         ]
     }
 
@@ -41,7 +42,7 @@ enum CheckoutSheet {
     }
 
     /// The summary's line of a discount code; the "Code" row reads what the code takes off from it.
-    nonisolated static func discountLabel(_ code: String) -> String { "Discount \(code)" }
+    nonisolated static func discountLabel(_ code: String) -> Localized { Localized("Discount \(code)") }
 
     /// The summary from the checkout's lines, shipping, tax and code: after any of them changed.
     static func recompute(_ state: inout CheckoutFeature.State, _ shop: ShopProfile) {
@@ -78,10 +79,15 @@ enum CheckoutSheet {
 
     /// The "Every" row: the interval, when the next delivery comes, and what each renewal costs at today's prices
     /// (this order's total without its code, which takes off the first charge only).
-    static func scheduleLine(_ plan: SubscriptionPlan, _ checkout: Checkout, _ shop: ShopProfile, today: Date?) -> String {
+    static func scheduleLine(_ plan: SubscriptionPlan, _ checkout: Checkout, _ shop: ShopProfile, today: Date?) -> Localized {
         let renewal = summaryItems(lines: checkout.order.lines, shipping: checkout.shippingMethod, tax: checkout.quote.tax, shop).last?.amount
-        let next = today.map { " · next \(UTCTime($0.addingTimeInterval(Double(plan.everyWeeks) * RenewalSchedule.week)).calendarDate)" } ?? ""
-        return "\(RenewalSchedule.every(plan.everyWeeks))\(next)\(renewal.map { " · then \($0.formatted) each" } ?? "")"
+        let weeks = plan.everyWeeks
+        var line = RenewalSchedule.everyWords(weeks)
+        if let today {
+            let next = UTCTime(today.addingTimeInterval(Double(weeks) * RenewalSchedule.week)).calendarDate
+            line = Localized("\(line) · next \(next)")
+        }
+        return renewal.map { Localized("\(line) · then \($0.formatted) each") } ?? line
     }
 
     /// Each row's current choice in words, and whether every row has one.
@@ -90,14 +96,18 @@ enum CheckoutSheet {
         let discountLine = checkout.discount.flatMap { code in sheet.summaryItems.first { $0.label == discountLabel(code.code) } }
         let today = env.dependencies.subscriptions?.dates.now()
         sheet.rowValues = [
-            .discountCode: discountLine.map { "\(checkout.discount?.code ?? "") · \((.zero($0.amount.currency) - $0.amount).formatted) off" }
-                ?? "Add a code",
-            .card: checkout.card.map { "\($0.shortName)  \($0.displayName)" } ?? "Choose a card",
-            .shippingAddress: checkout.shipTo.map(\.shipToLine) ?? "Choose an address",
-            .shippingMethod: "\(checkout.shippingMethod.label) · \(checkout.shippingMethod.detail)",
+            .discountCode: discountLine.map {
+                Localized("\(checkout.discount?.code ?? "") · \((.zero($0.amount.currency) - $0.amount).formatted) off")
+            }
+                ?? Localized("Add a code"),
+            .card: checkout.card.map { .verbatim("\($0.shortName)  \($0.displayName)") } ?? Localized("Choose a card"),
+            .shippingAddress: checkout.shipTo.map { .verbatim($0.shipToLine) } ?? Localized("Choose an address"),
+            .shippingMethod: .verbatim("\(checkout.shippingMethod.label) · \(checkout.shippingMethod.detail)"),
             // Whose email gets the receipt, said where it is chosen: the one rule of every front (docs/mail.md).
-            .contact: checkout.contact.map { ["Receipt to \($0.email)", $0.phone].filter { !$0.isEmpty }.joined(separator: " · ") }
-                ?? "Choose a contact",
+            .contact: checkout.contact.map {
+                $0.phone.isEmpty ? Localized("Receipt to \($0.email)") : Localized("Receipt to \($0.email) · \($0.phone)")
+            }
+                ?? Localized("Choose a contact"),
         ]
         if let plan = checkout.order.subscription { sheet.rowValues[.schedule] = scheduleLine(plan, checkout, env.shopProfile, today: today) }
         sheet.unchosenRows = [
@@ -112,42 +122,47 @@ enum CheckoutSheet {
         let options = checkout.options
         switch row {
         case .card:
-            let choices = options.paymentMethods.map { ChooserState.Option(title: $0.shortName, detail: $0.displayName) }
+            let choices = options.paymentMethods.map { ChooserState.Option(title: .verbatim($0.shortName), detail: .verbatim($0.displayName)) }
             return ChooserState(
                 row: row, options: choices, selectedIndex: options.paymentMethods.firstIndex { $0.id == checkout.card?.id } ?? 0,
-                addTitle: "Add a new card")
+                addTitle: Localized("Add a new card"))
         case .shippingAddress:
-            let choices = options.contacts.map { ChooserState.Option(title: $0.name, detail: $0.address.singleLine) }
+            let choices = options.contacts.map { ChooserState.Option(title: .verbatim($0.name), detail: .verbatim($0.address.singleLine)) }
             return ChooserState(
                 row: row, options: choices, selectedIndex: options.contacts.firstIndex { $0.id == checkout.shipTo?.id } ?? 0,
-                addTitle: "Add a new address")
+                addTitle: Localized("Add a new address"))
         case .shippingMethod:
             let subtotal = checkout.order.lines.subtotal(in: shop.currency)
             let methods = checkout.quote.methods
             let choices = methods.map {
-                ChooserState.Option(title: "\($0.label) · \($0.cost(forSubtotal: subtotal).formatted)", detail: $0.detail)
+                ChooserState.Option(title: .verbatim("\($0.label) · \($0.cost(forSubtotal: subtotal).formatted)"), detail: .verbatim($0.detail))
             }
             return ChooserState(row: row, options: choices, selectedIndex: methods.firstIndex { $0.id == checkout.shippingMethod.id } ?? 0)
         case .discountCode:
             return ChooserState(row: row, options: [], selectedIndex: 0)
         case .schedule:
             let plan = checkout.order.subscription
-            let choices = (plan?.offered ?? []).map { ChooserState.Option(title: "Every \(RenewalSchedule.every($0))", detail: "") }
+            let choices = (plan?.offered ?? []).map {
+                ChooserState.Option(title: Localized("Every \(RenewalSchedule.everyWords($0))"), detail: .verbatim(""))
+            }
             return ChooserState(row: row, options: choices, selectedIndex: plan.flatMap { $0.offered.firstIndex(of: $0.everyWeeks) } ?? 0)
         case .contact:
-            let choices = options.contacts.map { ChooserState.Option(title: $0.email.isEmpty ? "(no email)" : $0.email, detail: $0.phone) }
+            let choices = options.contacts.map {
+                ChooserState.Option(title: $0.email.isEmpty ? Localized("(no email)") : .verbatim($0.email), detail: .verbatim($0.phone))
+            }
             return ChooserState(
                 row: row, options: choices, selectedIndex: options.contacts.firstIndex { $0.id == checkout.contact?.id } ?? 0,
-                addTitle: "Add a new contact")
+                addTitle: Localized("Add a new contact"))
         }
     }
 
     /// Shows each contact error next to its row: name and address by "Ship to", email and phone by "Contact".
     static func setRowErrors(_ state: inout CheckoutFeature.State, _ contactErrors: [ContactFieldError]) {
-        var errors: [PaymentSheetRow: String] = [:]
+        var errors: [PaymentSheetRow: Localized] = [:]
         for error in contactErrors {
             let row: PaymentSheetRow = error.field == .postalAddress || error.field == .name ? .shippingAddress : .contact
-            errors[row] = errors[row].map { $0 + " " + error.message } ?? error.message
+            let message = error.message
+            errors[row] = errors[row].map { Localized("\($0) \(message)") } ?? message
         }
         state.sheet?.rowErrors = errors
     }
@@ -163,7 +178,7 @@ enum CheckoutSheet {
         if quote == nil, let elsewhere = shop.shippingRefusal(address: contact.address) {
             errors.append(ContactFieldError(field: .postalAddress, message: elsewhere))
         } else if quote?.methods.isEmpty == true {
-            errors.append(ContactFieldError(field: .postalAddress, message: PlaceOrder.DraftRefusal.noSuchMethod(offered: []).message))
+            errors.append(ContactFieldError(field: .postalAddress, message: .lookup(PlaceOrder.DraftRefusal.noSuchMethod(offered: []).message)))
         }
         return errors
     }

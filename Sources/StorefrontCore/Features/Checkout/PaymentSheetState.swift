@@ -1,3 +1,4 @@
+import ShopLanguages
 import ShopModels
 import ShopPorts
 
@@ -12,14 +13,26 @@ public enum PaymentSheetRow: Int, CaseIterable, Hashable, Sendable {
     /// The rows of a sheet that starts a subscription.
     public static let subscribing: [PaymentSheetRow] = [.schedule] + standard
 
-    public var title: String {
+    public var title: Localized {
         switch self {
-        case .card: "Card"
-        case .shippingAddress: "Ship to"
-        case .shippingMethod: "Shipping"
-        case .contact: "Contact"
-        case .discountCode: "Code"
-        case .schedule: "Every"
+        case .card: Localized("Card")
+        case .shippingAddress: Localized("Ship to")
+        case .shippingMethod: Localized("Shipping")
+        case .contact: Localized("Contact")
+        case .discountCode: Localized("Code")
+        case .schedule: Localized("Every")
+        }
+    }
+
+    /// The chooser's heading for the row.
+    public var choosing: Localized {
+        switch self {
+        case .card: Localized("Choose a card")
+        case .shippingAddress: Localized("Choose where it ships")
+        case .shippingMethod: Localized("Choose a shipping method")
+        case .contact: Localized("Choose a contact")
+        case .discountCode: Localized("Choose a code")
+        case .schedule: Localized("Choose how often")
         }
     }
 }
@@ -27,9 +40,9 @@ public enum PaymentSheetRow: Int, CaseIterable, Hashable, Sendable {
 /// A list of choices for one sheet row.
 public struct ChooserState: Equatable, Sendable {
     public struct Option: Equatable, Sendable {
-        public var title: String
-        public var detail: String
-        public init(title: String, detail: String) {
+        public var title: Localized
+        public var detail: Localized
+        public init(title: Localized, detail: Localized) {
             self.title = title
             self.detail = detail
         }
@@ -38,9 +51,9 @@ public struct ChooserState: Equatable, Sendable {
     public var options: [Option]
     public var selectedIndex: Int
     /// The last row, "Add a new …", which opens the form for one; nil where the shopper cannot add (shipping methods).
-    public var addTitle: String?
+    public var addTitle: Localized?
 
-    public init(row: PaymentSheetRow, options: [Option], selectedIndex: Int, addTitle: String? = nil) {
+    public init(row: PaymentSheetRow, options: [Option], selectedIndex: Int, addTitle: Localized? = nil) {
         self.row = row
         self.options = options
         self.selectedIndex = selectedIndex
@@ -64,7 +77,7 @@ public enum CheckoutPhase: Equatable, Sendable {
     /// A chooser is open over one row.
     case choosing(ChooserState)
     /// The Touch ID stand-in: "Pay <merchant> <total>? Enter to confirm, Esc to cancel".
-    case confirming(prompt: String)
+    case confirming(prompt: Localized)
     /// Confirmed; the controller is authorizing the payment.
     case authorizing
     /// Authorized; the provider and the shop are charging it.
@@ -93,17 +106,17 @@ public struct BankCheck: Equatable, Sendable {
 public struct PaymentSheetState: Equatable, Sendable {
     public var merchantName: String
     /// The text of each row's current choice.
-    public var rowValues: [PaymentSheetRow: String]
+    public var rowValues: [PaymentSheetRow: Localized]
     /// The rows shown, top to bottom.
     public var rows = PaymentSheetRow.standard
     /// Errors the merchant reported for a row, shown next to it.
-    public var rowErrors: [PaymentSheetRow: String] = [:]
+    public var rowErrors: [PaymentSheetRow: Localized] = [:]
     public var selectedRow: PaymentSheetRow = .card
     public var summaryItems: [SummaryItem]
     public var phase: CheckoutPhase
     /// Why the last payment on this sheet did not go through; shown until the next Pay, and kept
     /// while the shopper changes a row after it.
-    public var failure: String?
+    public var failure: Localized?
     /// The rows still without a choice (of card, ship to and contact), in the sheet's order.
     public var unchosenRows: [PaymentSheetRow] = [.card, .shippingAddress, .contact]
     /// The row Pay pointed at because it needs attention, marked until it is fixed.
@@ -113,7 +126,7 @@ public struct PaymentSheetState: Equatable, Sendable {
     public var hasEveryChoice: Bool { unchosenRows.isEmpty }
 
     /// The first row that keeps Pay from working, and why: a missing choice, or what the shop cannot accept.
-    public var attention: (row: PaymentSheetRow, reason: String)? {
+    public var attention: (row: PaymentSheetRow, reason: Localized)? {
         for row in rows {
             if unchosenRows.contains(row) { return (row, Self.missingReason(row)) }
             if let error = rowErrors[row] { return (row, error) }
@@ -121,17 +134,17 @@ public struct PaymentSheetState: Equatable, Sendable {
         return nil
     }
 
-    static func missingReason(_ row: PaymentSheetRow) -> String {
+    static func missingReason(_ row: PaymentSheetRow) -> Localized {
         switch row {
-        case .card: "Add a card to pay."
-        case .shippingAddress: "Add a shipping address to pay."
-        case .shippingMethod: "Choose a shipping method to pay."
-        case .contact: "Add a contact to pay."
-        case .discountCode, .schedule: ""
+        case .card: Localized("Add a card to pay.")
+        case .shippingAddress: Localized("Add a shipping address to pay.")
+        case .shippingMethod: Localized("Choose a shipping method to pay.")
+        case .contact: Localized("Add a contact to pay.")
+        case .discountCode, .schedule: .verbatim("")
         }
     }
 
-    public init(merchantName: String, rowValues: [PaymentSheetRow: String], summaryItems: [SummaryItem], phase: CheckoutPhase) {
+    public init(merchantName: String, rowValues: [PaymentSheetRow: Localized], summaryItems: [SummaryItem], phase: CheckoutPhase) {
         self.merchantName = merchantName
         self.rowValues = rowValues
         self.summaryItems = summaryItems
@@ -142,7 +155,7 @@ public struct PaymentSheetState: Equatable, Sendable {
         if case .choosing(let chooser) = phase { chooser } else { nil }
     }
 
-    public var authorizationPrompt: String? {
+    public var authorizationPrompt: Localized? {
         if case .confirming(let prompt) = phase { prompt } else { nil }
     }
 
@@ -162,12 +175,13 @@ public struct PaymentSheetState: Equatable, Sendable {
     public var offersCardSetup: Bool { phase == .needsCard }
 
     /// "Authorizing…", "Processing…", the last failure, what Pay still needs, or nil.
-    public var status: String? {
+    public var status: Localized? {
         switch phase {
-        case .confirming, .authorizing: "Authorizing…"
-        case .processing: "Processing…"
-        case .checkingWithBank(let check): check.isCanceling ? "Canceling the payment…" : "Waiting for your bank's check…"
-        case .checkingPayment: "No answer yet: asking the payment service whether the payment went through. You are never charged twice."
+        case .confirming, .authorizing: Localized("Authorizing…")
+        case .processing: Localized("Processing…")
+        case .checkingWithBank(let check): check.isCanceling ? Localized("Canceling the payment…") : Localized("Waiting for your bank's check…")
+        case .checkingPayment:
+            Localized("No answer yet: asking the payment service whether the payment went through. You are never charged twice.")
         case .needsCard: failure
         case .reviewing, .choosing: failure ?? (hasEveryChoice ? nil : attention?.reason)
         }

@@ -1,3 +1,4 @@
+import ShopLanguages
 import ShopModels
 
 /// The "Thank you" screen.
@@ -9,11 +10,11 @@ public struct ConfirmationState: Equatable, Sendable {
     public var shipTo: String
     public var shippingMethodLabel: String
     /// The subscription the order started, in words; nil for an order bought once.
-    public var subscription: String?
+    public var subscription: Localized?
 
     public init(
         orderNumber: String, total: Money, itemCount: Int, paymentDescription: String, shipTo: String, shippingMethodLabel: String,
-        subscription: String? = nil
+        subscription: Localized? = nil
     ) {
         self.subscription = subscription
         self.orderNumber = orderNumber

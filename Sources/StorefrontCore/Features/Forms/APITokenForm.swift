@@ -1,4 +1,5 @@
 import Foundation
+import ShopLanguages
 import ShopModels
 import ShopPorts
 
@@ -73,11 +74,10 @@ enum APITokenForm {
     }
 
     static func row(_ token: APITokenRecord) -> AccountRow {
-        let used = token.lastUsedAt.map { "last used \(UTCTime($0).minutes)" } ?? "never used"
-        return AccountRow(
-            kind: .token, id: token.id, title: token.name,
-            detail: "sfp_…\(token.lastFour) · \(token.scope.rawValue)\(token.session == nil ? "" : " · ends at sign-out") · \(used)", isDefault: false
-        )
+        let used = token.lastUsedAt.map { Localized("last used \(UTCTime($0).minutes)") } ?? Localized("never used")
+        let secret = "sfp_…\(token.lastFour) · \(token.scope.rawValue)"
+        let detail = token.session == nil ? Localized("\(secret) · \(used)") : Localized("\(secret) · ends at sign-out · \(used)")
+        return AccountRow(kind: .token, id: token.id, title: .verbatim(token.name), detail: detail, isDefault: false)
     }
 }
 

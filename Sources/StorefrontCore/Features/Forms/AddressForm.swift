@@ -1,4 +1,5 @@
 import AddressFormats
+import ShopLanguages
 import ShopModels
 import ShopPorts
 
@@ -26,10 +27,10 @@ enum AddressForm {
     }
 
     /// The phone field's hint: optional, and an example in the country's own form.
-    static func phoneHint(country: String) -> String { "optional, " + Contact.phoneExample(country: country) }
+    static func phoneHint(country: String) -> Localized { Localized("optional, \(Contact.phoneExample(country: country))") }
 
     /// The country field's hint before anything is typed into it.
-    static let countryHint = "its name or code"
+    static let countryHint = Localized("its name or code")
 
     /// The text of field `index` changed: typed into the country field, the field names the country it found, offers
     /// those whose names start with what was typed, or says at once that none does; the address fields follow it.
@@ -38,13 +39,13 @@ enum AddressForm {
         let typed = form.fields[index].value.trimmingCharacters(in: .whitespaces)
         form.fields[index].error = nil
         if let country = AddressFormats.country(named: typed) {
-            form.fields[index].hint = country.name
+            form.fields[index].hint = .verbatim(country.name)
         } else if typed.isEmpty {
             form.fields[index].hint = countryHint
         } else {
             let starting = AddressFormats.countries(startingWith: typed).map(\.name)
             if starting.isEmpty { form.fields[index].error = AddressEntry.countryProblem(typed) }
-            form.fields[index].hint = starting.prefix(3).joined(separator: ", ") + (starting.count > 3 ? "…" : "")
+            form.fields[index].hint = .verbatim(starting.prefix(3).joined(separator: ", ") + (starting.count > 3 ? "…" : ""))
         }
         follow(country: form.fields[index].value, in: &form)
     }
@@ -91,19 +92,21 @@ enum AddressForm {
         let order = format.fields + ([.street, .city, .postal] as [AddressFormat.Field]).filter { !format.fields.contains($0) }
         return order.flatMap { field -> [FormState.Field] in
             switch field {
-            case .street: [FormState.Field(id: AddressField.street.rawValue, label: format.label(of: .street)), street2]
-            case .city: [FormState.Field(id: AddressField.city.rawValue, label: format.label(of: .city))]
+            case .street: [FormState.Field(id: AddressField.street.rawValue, label: format.labelWords(of: .street)), street2]
+            case .city: [FormState.Field(id: AddressField.city.rawValue, label: format.labelWords(of: .city))]
             case .region:
                 [
                     FormState.Field(
-                        id: AddressField.region.rawValue, label: format.label(of: .region),
-                        hint: format.regions.first.map { "e.g. \($0.key)" } ?? (format.required.contains(.region) ? "" : "optional"))
+                        id: AddressField.region.rawValue, label: format.labelWords(of: .region),
+                        hint: format.regions.first.map { Localized("e.g. \($0.key)") }
+                            ?? (format.required.contains(.region) ? "" : Localized("optional")))
                 ]
             case .postal:
                 [
                     FormState.Field(
-                        id: AddressField.postalCode.rawValue, label: format.label(of: .postal),
-                        hint: format.postalExamples.first.map { "e.g. \($0)" } ?? (format.required.contains(.postal) ? "" : "optional"))
+                        id: AddressField.postalCode.rawValue, label: format.labelWords(of: .postal),
+                        hint: format.postalExamples.first.map { Localized("e.g. \($0)") }
+                            ?? (format.required.contains(.postal) ? "" : Localized("optional")))
                 ]
             }
         }

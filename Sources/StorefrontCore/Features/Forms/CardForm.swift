@@ -1,4 +1,5 @@
 import Foundation
+import ShopLanguages
 import ShopModels
 import ShopPorts
 
@@ -77,10 +78,10 @@ enum CardForm {
         return .send(.form(.delegate(.addedToWallet(.card(card)))))
     }
 
-    private static func testCardHint(_ mode: PaymentMode) -> String {
+    private static func testCardHint(_ mode: PaymentMode) -> Localized {
         switch mode {
-        case .sandbox: "Sandbox: 4242 4242 4242 4242 succeeds"
-        case .test: "Test mode: 4242 4242 4242 4242 succeeds"
+        case .sandbox: Localized("Sandbox: 4242 4242 4242 4242 succeeds")
+        case .test: Localized("Test mode: 4242 4242 4242 4242 succeeds")
         case .live: ""
         }
     }

@@ -1,3 +1,4 @@
+import ShopLanguages
 import ShopModels
 import ShopPorts
 
@@ -8,7 +9,7 @@ public enum FormAction: KeyedFeatureAction {
     /// Show the card form.
     case presentCardForm
     /// The card form's fields are wrong: each field's message, by field id.
-    case invalid([String: String])
+    case invalid([String: Localized])
     /// The payment provider kept the card from the card form.
     case cardVaulted(PaymentMethod)
     /// The wallet repository kept the card.

@@ -1,3 +1,4 @@
+import ShopLanguages
 import ShopModels
 import ShopPorts
 
@@ -18,16 +19,17 @@ public struct FormState: Equatable, Sendable {
     }
     public struct Field: Equatable, Sendable {
         public var id: String
-        public var label: String
+        public var label: Localized
         public var value: String
-        public var hint: String
-        public var error: String?
+        public var hint: Localized
+        public var error: Localized?
         /// Drawn as dots (the security code).
         public var isMasked: Bool
         /// The values a choice takes, picked by typing their first letter or Space; empty for text.
         public var options: [String]
         public init(
-            id: String, label: String, value: String = "", hint: String = "", error: String? = nil, isMasked: Bool = false, options: [String] = []
+            id: String, label: Localized, value: String = "", hint: Localized = "", error: Localized? = nil, isMasked: Bool = false,
+            options: [String] = []
         ) {
             self.id = id
             self.label = label
@@ -39,20 +41,20 @@ public struct FormState: Equatable, Sendable {
         }
     }
     public var purpose: Purpose
-    public var title: String
-    public var message: String
+    public var title: Localized
+    public var message: Localized
     public var fields: [Field]
     public var focusedIndex = 0
-    public var submitLabel: String
+    public var submitLabel: Localized
     /// "Saving…", or what went wrong with the whole form.
-    public var status: String?
+    public var status: Localized?
     public var isStatusError = false
     public var isBusy = false
     /// A link to open elsewhere, drawn with its QR code, while the form waits for what happens there (Esc leaves).
     public var link: String?
     public var qrCode: QRCode?
 
-    public init(purpose: Purpose, title: String, message: String, fields: [Field], submitLabel: String) {
+    public init(purpose: Purpose, title: Localized, message: Localized, fields: [Field], submitLabel: Localized) {
         self.purpose = purpose
         self.title = title
         self.message = message
@@ -72,16 +74,16 @@ public struct FormState: Equatable, Sendable {
     mutating func fail(_ message: String, field: String?) {
         isBusy = false
         if let field, let index = fields.firstIndex(where: { $0.id == field }) {
-            fields[index].error = message
+            fields[index].error = .lookup(message)
             focusedIndex = index
             status = nil
         } else {
-            status = message
+            status = .lookup(message)
             isStatusError = true
         }
     }
 
-    mutating func showFieldErrors(_ errors: [String: String]) {
+    mutating func showFieldErrors(_ errors: [String: Localized]) {
         for index in fields.indices { fields[index].error = errors[fields[index].id] }
         if let first = fields.firstIndex(where: { $0.error != nil }) { focusedIndex = first }
         status = nil

@@ -1,3 +1,4 @@
+import ShopLanguages
 import ShopModels
 import ShopPorts
 
@@ -64,7 +65,7 @@ extension MerchantFeature {
         let editing = state.console.catalog.editing
         switch ProductDocumentForm.document(form, base: editing?.document, currency: env.shopProfile.currency) {
         case .problems(let errors):
-            state.shell.form?.showFieldErrors(errors)
+            state.shell.form?.showFieldErrors(errors.mapValues(Localized.lookup))
             return .none
         case .document(let document):
             state.shell.form?.isBusy = true
@@ -103,13 +104,13 @@ extension MerchantFeature {
                 case .unpublished: "\(product.name) is out of the shop until you publish it again (p)."
                 case .archived: "Archived \(product.name): out of the shop; its orders keep their lines. p publishes it again."
                 }
-            state.shell.notice = Notice(.info, told)
+            state.shell.notice = Notice(.info, .lookup(told))
             if let index = state.console.catalog.products.firstIndex(where: { $0.id == product.id }) {
                 state.console.catalog.products[index] = product
             }
         case .failure(let error):
             guard state.shell.form?.purpose == .productDetails else {
-                state.shell.notice = Notice(.error, error.message)
+                state.shell.notice = Notice(.error, .lookup(error.message))
                 return reloadCatalog(&state, env)
             }
             state.shell.form?.isBusy = false
@@ -121,9 +122,9 @@ extension MerchantFeature {
                     let id = ProductDocumentForm.fieldIDs.contains(field) ? field : field == "variants" ? "options" : "name"
                     errors[id] = errors[id].map { $0 + " " + problem } ?? problem
                 }
-                state.shell.form?.showFieldErrors(errors)
+                state.shell.form?.showFieldErrors(errors.mapValues(Localized.lookup))
             } else {
-                state.shell.form?.status = error.message
+                state.shell.form?.status = .lookup(error.message)
                 state.shell.form?.isStatusError = true
             }
             return .none

@@ -1,3 +1,4 @@
+import ShopLanguages
 import ShopModels
 import ShopPorts
 
@@ -121,7 +122,7 @@ extension MerchantFeature {
         switch result {
         case .success(let told):
             if fromForm { state.shell.dismissForm() }
-            state.shell.notice = Notice(.info, told)
+            state.shell.notice = Notice(.info, .lookup(told))
         case .failure(let error):
             guard !fromForm else {
                 if case .exists = error {
@@ -187,7 +188,7 @@ enum DiscountTermsForm {
             freeShipping: kind == "free shipping", from: text("from"), until: text("until"), uses: text("uses").flatMap { Int($0) },
             perCustomer: text("perCustomer").flatMap { Int($0) }, minimum: text("minimum"), only: text("only").map { [$0] } ?? [])
         return terms.code(form.value("code"), currency: currency) { field in
-            form.fields.first { $0.id == fieldID(field) }?.label ?? field.rawValue
+            form.fields.first { $0.id == fieldID(field) }?.label.description ?? field.rawValue
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ShopLanguages
 import ShopModels
 import ShopPorts
 
@@ -35,7 +36,7 @@ extension MerchantFeature {
                 errors["url"] = "Enter a web address (https://…), or leave it empty."
             }
             guard errors.isEmpty else {
-                state.shell.form?.showFieldErrors(errors)
+                state.shell.form?.showFieldErrors(errors.mapValues(Localized.lookup))
                 return .none
             }
             state.shell.dismissForm()
@@ -162,7 +163,7 @@ extension MerchantFeature {
                 case .cancel: "\(order.number) is canceled and refunded in full."
                 case .refund(let ask): "\(ask.amount.formatted) of \(order.number) is refunded."
                 }
-            state.shell.notice = Notice(.info, told)
+            state.shell.notice = Notice(.info, .lookup(told))
             state.console.refund = nil
             if state.shell.screen == .merchantRefund { state.shell.popScreen() }
         case .failure(let error):
@@ -196,7 +197,7 @@ extension MerchantFeature {
                         purpose: .refundDetails, title: "Refund \(draft.order.number)",
                         message: "Up to \(draft.refundable.formatted) is left to refund. The amount may differ from the lines'.",
                         fields: [
-                            .init(id: "amount", label: "Amount", value: amount, hint: draft.refundable.plainAmount),
+                            .init(id: "amount", label: "Amount", value: amount, hint: .verbatim(draft.refundable.plainAmount)),
                             .init(id: "reason", label: "Reason", value: "requested by the customer"),
                         ],
                         submitLabel: "Refund"

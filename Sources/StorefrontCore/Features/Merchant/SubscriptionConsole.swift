@@ -113,7 +113,7 @@ extension MerchantFeature {
         case .success(let s):
             state.shell.notice = Notice(.info, "\(s.id) ends on \(UTCTime(s.renewsAt).calendarDate) instead of renewing; its subscriber is told.")
         case .failure(let refusal):
-            state.shell.notice = Notice(.error, refusal.line)
+            state.shell.notice = Notice(.error, .lookup(refusal.line))
         }
         return reloadSubscriptions(&state, env)
     }

@@ -1,3 +1,4 @@
+import ShopLanguages
 import ShopModels
 import ShopPorts
 
@@ -121,12 +122,12 @@ public enum SignInFeature {
         case .failed(.canceled):
             return finish(&state, Notice(.info, "Sign-in canceled. You are shopping as a guest."), env)
         case .failed(.failed(let why)):
-            return finish(&state, Notice(.error, why), env)
+            return finish(&state, Notice(.error, .lookup(why)), env)
         case .accountSaved(let credential):
             guard state.progress != nil else { return .none }
             return signedIn(&state, credential, env)
         case .notSaved(let why):
-            return finish(&state, Notice(.error, why), env)
+            return finish(&state, Notice(.error, .lookup(why)), env)
         case .signedOut:
             let effect = switchCustomer(&state, to: nil, mergingGuestCart: false, env)
             state.shell.notice = Notice(.info, "Signed out. You are shopping as a guest.")
@@ -180,7 +181,7 @@ public enum SignInFeature {
         let effect = switchCustomer(&state, to: account, mergingGuestCart: true, env)
         let merged = hadGuestItems ? " Your \(joined ? "key's" : "guest") cart was added to your account's cart." : ""
         let line = joined ? "This key now reaches your account." : "Signed in as \(AccountState.title(for: account, profile: state.profile))."
-        return effect + finish(&state, Notice(.info, line + merged), env)
+        return effect + finish(&state, Notice(.info, .lookup(line + merged)), env)
     }
 
     /// Ends the sign-in with `notice`, on the account screen; its session is let go by the effect returned.

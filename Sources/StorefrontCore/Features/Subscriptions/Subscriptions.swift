@@ -1,4 +1,5 @@
 import Foundation
+import ShopLanguages
 import ShopModels
 import ShopPorts
 
@@ -6,10 +7,10 @@ import ShopPorts
 /// delivery's goods cost today, and the intervals its product is sold at.
 public struct SubscriptionRow: Equatable, Sendable {
     public var subscription: Subscription {
-        didSet { standing = subscription.standing }
+        didSet { standing = subscription.standingWords }
     }
     /// Where it stands, in words: made when the row is read or changed rather than at every frame that draws it.
-    public private(set) var standing: String
+    public private(set) var standing: Localized
     /// "Compile-Time Coffee — Whole bean, 250 g"; the product's id when it is no longer sold.
     public var name: String
     /// A delivery's goods (price × quantity) at today's price; nil when the product or its choice is no longer sold.
@@ -18,7 +19,7 @@ public struct SubscriptionRow: Equatable, Sendable {
 
     public init(subscription: Subscription, name: String, goods: Money?, offered: [Int]) {
         self.subscription = subscription
-        self.standing = subscription.standing
+        self.standing = subscription.standingWords
         self.name = name
         self.goods = goods
         self.offered = offered
@@ -28,7 +29,7 @@ public struct SubscriptionRow: Equatable, Sendable {
 /// The changes Enter offers for one subscription, and the one under the cursor.
 public struct SubscriptionMenu: Equatable, Sendable {
     public struct Option: Equatable, Sendable {
-        public var title: String
+        public var title: Localized
         public var change: SubscriptionChange?
         /// Pay the missed renewal now, on the payment sheet (a past-due subscription).
         public var paysNow = false
@@ -177,26 +178,30 @@ public enum SubscriptionsFeature {
         let s = row.subscription
         guard s.status != .canceled else { return [] }
         var options: [SubscriptionMenu.Option] = []
-        if s.status == .pastDue, row.goods != nil { options.append(.init(title: "Pay the missed delivery now", change: nil, paysNow: true)) }
+        if s.status == .pastDue, row.goods != nil {
+            options.append(.init(title: Localized("Pay the missed delivery now"), change: nil, paysNow: true))
+        }
         if s.status == .active, !s.endsAtPeriodEnd {
             options.append(
-                s.skipsNext ? .init(title: "Keep the next delivery", change: .keepNext) : .init(title: "Skip the next delivery", change: .skipNext))
+                s.skipsNext
+                    ? .init(title: Localized("Keep the next delivery"), change: .keepNext)
+                    : .init(title: Localized("Skip the next delivery"), change: .skipNext))
         }
         if s.status == .paused || s.endsAtPeriodEnd {
             options.append(.init(title: s.status == .paused ? "Resume" : "Keep it (do not end)", change: .resume))
         }
-        if s.status != .paused { options.append(.init(title: "Pause", change: .pause)) }
+        if s.status != .paused { options.append(.init(title: Localized("Pause"), change: .pause)) }
         options += row.offered.filter { $0 != s.intervalWeeks }.map {
-            .init(title: "Every \(RenewalSchedule.every($0))", change: .interval(weeks: $0))
+            .init(title: Localized("Every \(RenewalSchedule.everyWords($0))"), change: .interval(weeks: $0))
         }
         options += wallet.addresses.filter { $0.shipToLine != s.shipTo.shipToLine }.map {
-            .init(title: "Ship to \($0.shipToLine)", change: .shipTo($0))
+            .init(title: Localized("Ship to \($0.shipToLine)"), change: .shipTo($0))
         }
         options += wallet.cards.filter { $0.id != s.cardID }.map {
-            .init(title: "Charge \($0.shortName)  \($0.displayName)", change: .card(id: $0.id, description: $0.shortName))
+            .init(title: Localized("Charge \($0.shortName)  \($0.displayName)"), change: .card(id: $0.id, description: $0.shortName))
         }
-        if !s.endsAtPeriodEnd { options.append(.init(title: "Cancel at the end of the period", change: .cancelAtPeriodEnd)) }
-        options.append(.init(title: "Cancel now", change: .cancelNow))
+        if !s.endsAtPeriodEnd { options.append(.init(title: Localized("Cancel at the end of the period"), change: .cancelAtPeriodEnd)) }
+        options.append(.init(title: Localized("Cancel now"), change: .cancelNow))
         return options
     }
 
@@ -239,7 +244,7 @@ public enum SubscriptionsFeature {
         }
         // Where the shop does not ship, a move is refused with the regions' line, not found out by a renewal that fails.
         if case .shipTo(let contact) = change, let refusal = row.subscription.shipToRefusal(contact, shop: env.shopProfile) {
-            state.shell.notice = Notice(.error, refusal.line)
+            state.shell.notice = Notice(.error, .lookup(refusal.line))
             return .none
         }
         state.list.isChanging = true
@@ -267,16 +272,16 @@ public enum SubscriptionsFeature {
             state.list.selectedIndex = min(state.list.selectedIndex, max(rows.count - 1, 0))
         case .loaded(.failure(let error)):
             state.list.isLoading = false
-            state.shell.notice = Notice(.error, error.message)
+            state.shell.notice = Notice(.error, .lookup(error.message))
         case .changed(.success(let subscription)):
             state.list.isChanging = false
             if let index = state.list.rows.firstIndex(where: { $0.subscription.id == subscription.id }) {
                 state.list.rows[index].subscription = subscription
             }
-            state.shell.notice = Notice(.info, "Saved. \(subscription.standing)")
+            state.shell.notice = Notice(.info, Localized("Saved. \(subscription.standingWords)"))
         case .changed(.failure(let refusal)):
             state.list.isChanging = false
-            state.shell.notice = Notice(.error, refusal.line)
+            state.shell.notice = Notice(.error, .lookup(refusal.line))
             return reload(&state, env)
         }
         return .none

@@ -1,0 +1,80 @@
+/// A language the shop speaks, by its BCP 47 tag.
+public struct Language: Hashable, Sendable, Codable, CustomStringConvertible {
+    public let tag: String
+
+    private init(_ tag: String) { self.tag = tag }
+
+    public static let english = Language("en")
+    public static let german = Language("de")
+    public static let french = Language("fr")
+    public static let spanish = Language("es")
+    public static let japanese = Language("ja")
+    /// The test language: every text longer, accented and bracketed, to show what a layout cuts or leaves untranslated.
+    public static let pseudo = Language("en-XA")
+
+    /// The languages the shop ships, in the order the language key steps through them.
+    public static let shipped: [Language] = [.english, .german, .french, .spanish, .japanese]
+    /// Every language a session may choose, the test language last.
+    public static let all: [Language] = shipped + [.pseudo]
+
+    public var description: String { tag }
+
+    /// The language's own name for itself, as the choice shows it.
+    public var name: String {
+        switch tag {
+        case "de": "Deutsch"
+        case "fr": "Français"
+        case "es": "Español"
+        case "ja": "日本語"
+        case "en-XA": "[Ƥšéûðö]"
+        default: "English"
+        }
+    }
+
+    /// The language of a tag a person or a program writes: `de`, `de-DE`, `de_DE.UTF-8`, `fr_CA@euro`, `JA`.
+    ///
+    /// A region the shop has no separate words for takes its language's (`de-AT` is German); nil when the shop does
+    /// not speak the language.
+    public static func named(_ written: String) -> Language? {
+        let trimmed = written.split(separator: ".").first.map(String.init) ?? written
+        let base = (trimmed.split(separator: "@").first.map(String.init) ?? trimmed).replacingOccurrences(of: "_", with: "-")
+        if base.caseInsensitiveCompare("en-XA") == .orderedSame { return .pseudo }
+        let language = (base.split(separator: "-").first.map(String.init) ?? base).lowercased()
+        return shipped.first { $0.tag == language }
+    }
+
+    /// The language POSIX's locale variables ask for, in gettext's order: `LANGUAGE` (a colon list), `LC_ALL`,
+    /// `LC_MESSAGES`, `LANG`; nil when none names a language the shop speaks, or the locale is `C`/`POSIX`.
+    public static func fromEnvironment(_ environment: [String: String]) -> Language? {
+        let locale = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty }
+        // gettext reads LANGUAGE only when a locale is set, and never under C or POSIX.
+        if let locale, locale != "C", locale != "POSIX", !locale.hasPrefix("C.") {
+            for candidate in (environment["LANGUAGE"] ?? "").split(separator: ":") {
+                if let language = named(String(candidate)) { return language }
+            }
+            return named(locale)
+        }
+        return nil
+    }
+
+    /// The language an HTTP `Accept-Language` header prefers most among those the shop speaks; nil when none.
+    ///
+    /// Weights are read as the header gives them (`q=0.8`); a range with `q=0` is refused, and the test language is
+    /// never chosen by a browser.
+    public static func fromAcceptLanguage(_ header: String) -> Language? {
+        var best: (language: Language, weight: Double, order: Int)?
+        for (order, part) in header.split(separator: ",").prefix(32).enumerated() {
+            let pieces = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let range = pieces.first, !range.isEmpty, range != "*" else { continue }
+            var weight = 1.0
+            for parameter in pieces.dropFirst() where parameter.lowercased().hasPrefix("q=") {
+                weight = Double(parameter.dropFirst(2)).map { min(max($0, 0), 1) } ?? 0
+            }
+            guard weight > 0, let language = named(range), language != .pseudo else { continue }
+            if best == nil || weight > best!.weight { best = (language, weight, order) }
+        }
+        return best?.language
+    }
+}
+
+import Foundation

@@ -1,0 +1,177 @@
+import Foundation
+
+/// One language's words: looks a `Localized` up in its catalog and fills in its arguments.
+///
+/// Words the catalog lacks, or holds untranslated or fuzzy, come out in English, as gettext does; the test
+/// language turns every catalog word into its bracketed, longer form and leaves anything else as it is, so a text
+/// outside the catalog shows.
+public struct Translation: Sendable {
+    public let language: Language
+    let catalog: MessageCatalog?
+    /// The template's keys, for the test language, which writes its words from them.
+    let templateKeys: Set<String>
+
+    init(language: Language, catalog: MessageCatalog?, templateKeys: Set<String> = []) {
+        self.language = language
+        self.catalog = catalog
+        self.templateKeys = templateKeys
+    }
+
+    public static let english = Translation(language: .english, catalog: nil)
+
+    /// The translation for `language`, read from the embedded catalogs once per process.
+    public static func `for`(_ language: Language) -> Translation {
+        switch language {
+        case .english: english
+        case .german: ShippedCatalogs.german
+        case .french: ShippedCatalogs.french
+        case .spanish: ShippedCatalogs.spanish
+        case .japanese: ShippedCatalogs.japanese
+        case .pseudo: ShippedCatalogs.pseudo
+        default: english
+        }
+    }
+
+    /// `words` in this language, with its arguments filled in.
+    public func string(_ words: Localized) -> String {
+        let format: String
+        if !words.isTranslated {
+            format = words.key
+        } else if language == .pseudo {
+            format = templateKeys.contains(MessageCatalog.key(context: words.context, id: words.key)) ? Pseudo.words(english(words)) : english(words)
+        } else if let entry = catalog?.entry(context: words.context, id: words.key), !entry.isFuzzy, let form = form(of: entry, for: words), !form.isEmpty {
+            format = form
+        } else {
+            format = english(words)
+        }
+        return Self.fill(format, words.arguments.map(argument))
+    }
+
+    /// Whether the catalog holds `words`, translated; English holds every word by definition.
+    public func translates(_ words: Localized) -> Bool {
+        guard language != .english, words.isTranslated else { return true }
+        if language == .pseudo { return templateKeys.contains(MessageCatalog.key(context: words.context, id: words.key)) }
+        guard let entry = catalog?.entry(context: words.context, id: words.key), !entry.isFuzzy else { return false }
+        return form(of: entry, for: words).map { !$0.isEmpty } ?? false
+    }
+
+    private func english(_ words: Localized) -> String {
+        guard let plural = words.pluralKey, let count = words.count else { return words.key }
+        return PluralRule.english.form(for: count) == 0 ? words.key : plural
+    }
+
+    private func form(of entry: MessageCatalog.Entry, for words: Localized) -> String? {
+        guard let count = words.count, words.pluralKey != nil else { return entry.forms.first }
+        let index = catalog?.pluralRule.form(for: count) ?? 0
+        return index < entry.forms.count ? entry.forms[index] : nil
+    }
+
+    private func argument(_ argument: Localized.Argument) -> String {
+        switch argument {
+        case .text(let text): text
+        case .number(let number): String(number)
+        case .words(let words): string(words)
+        }
+    }
+
+    /// `format` with each `%@` filled in order, `%1$@` by position, and `%%` read as `%`.
+    static func fill(_ format: String, _ arguments: [String]) -> String {
+        guard format.contains("%") else { return format }
+        var out = ""
+        var next = 0
+        var characters = format[...]
+        while let percent = characters.firstIndex(of: "%") {
+            out += characters[..<percent]
+            var rest = characters[characters.index(after: percent)...]
+            if rest.first == "%" {
+                out += "%"
+                characters = rest.dropFirst()
+                continue
+            }
+            var position: Int?
+            let digits = rest.prefix { $0.isASCII && $0.isNumber }
+            if !digits.isEmpty, rest.dropFirst(digits.count).hasPrefix("$") {
+                position = Int(digits).map { $0 - 1 }
+                rest = rest.dropFirst(digits.count + 1)
+            }
+            guard rest.first == "@" else {
+                // Not a directive the shop writes: kept as it is.
+                out += "%"
+                characters = characters[characters.index(after: percent)...]
+                continue
+            }
+            let index = position ?? next
+            next = index + 1
+            out += index >= 0 && index < arguments.count ? arguments[index] : ""
+            characters = rest.dropFirst()
+        }
+        return out + characters
+    }
+}
+
+/// The catalogs embedded in the binary (`Resources/*.po`), each read on first use.
+enum ShippedCatalogs {
+    static let german = read(.german, EmbeddedText.de_po)
+    static let french = read(.french, EmbeddedText.fr_po)
+    static let spanish = read(.spanish, EmbeddedText.es_po)
+    static let japanese = read(.japanese, EmbeddedText.ja_po)
+    static let template: MessageCatalog = {
+        do { return try MessageCatalog(parsing: EmbeddedText.storefront_pot) } catch { fatalError("storefront.pot does not read: \(error)") }
+    }()
+    static let pseudo = Translation(
+        language: .pseudo, catalog: template, templateKeys: Set(template.entries.map { MessageCatalog.key(context: $0.context, id: $0.id) }))
+
+    /// A shipped catalog that does not read is a build's bug, which `LanguageCatalogTests` and msgfmt catch first.
+    private static func read(_ language: Language, _ text: String) -> Translation {
+        do { return Translation(language: language, catalog: try MessageCatalog(parsing: text)) } catch {
+            fatalError("\(language.tag).po does not read: \(error)")
+        }
+    }
+}
+
+/// The test language's words: accented, about 40 % longer, in brackets; `%@` and `%1$@` are kept.
+public enum Pseudo {
+    static let accents: [Character: Character] = [
+        "a": "à", "b": "ƀ", "c": "ç", "d": "ð", "e": "é", "f": "ƒ", "g": "ĝ", "h": "ĥ", "i": "î", "j": "ĵ", "k": "ķ", "l": "ĺ", "m": "ɱ",
+        "n": "ñ", "o": "ö", "p": "þ", "q": "ǫ", "r": "ŕ", "s": "š", "t": "ţ", "u": "û", "v": "ṽ", "w": "ŵ", "x": "ẋ", "y": "ý", "z": "ž",
+        "A": "À", "B": "Ɓ", "C": "Ç", "D": "Ð", "E": "É", "F": "Ƒ", "G": "Ĝ", "H": "Ĥ", "I": "Î", "J": "Ĵ", "K": "Ķ", "L": "Ĺ", "M": "Ṁ",
+        "N": "Ñ", "O": "Ö", "P": "Þ", "Q": "Ǫ", "R": "Ŕ", "S": "Š", "T": "Ţ", "U": "Û", "V": "Ṽ", "W": "Ŵ", "X": "Ẋ", "Y": "Ý", "Z": "Ž",
+    ]
+
+    /// `english` as the test language writes it: `Your cart` is `[Ýöûŕ çàŕţ ~~~]`.
+    public static func words(_ english: String) -> String {
+        var out = "["
+        var letters = 0
+        var inDirective = false
+        for c in english {
+            if inDirective {
+                out.append(c)
+                if c == "@" || c == "%" { inDirective = false }
+                continue
+            }
+            if c == "%" {
+                inDirective = true
+                out.append(c)
+                continue
+            }
+            if let accented = accents[c] {
+                letters += 1
+                out.append(accented)
+            } else {
+                out.append(c)
+            }
+        }
+        // About 40 % longer: the brackets and a space count, and the rest is tildes in words of up to five.
+        let padding = max(1, (english.count * 2 + 4) / 5 - 3)
+        if letters > 0 {
+            var tildes: [String] = []
+            var left = padding
+            while left > 0 {
+                tildes.append(String(repeating: "~", count: min(5, left)))
+                left -= 5
+            }
+            out += " " + tildes.joined(separator: " ")
+        }
+        return out + "]"
+    }
+}
