@@ -161,4 +161,9 @@ public struct CatalogError: Error, Equatable, CustomStringConvertible {
     public let line: Int
     public let problem: String
     public var description: String { line > 0 ? "line \(line): \(problem)" : problem }
+
+    public init(line: Int, problem: String) {
+        self.line = line
+        self.problem = problem
+    }
 }

@@ -75,7 +75,7 @@ public struct Translation: Sendable {
     }
 
     /// `format` with each `%@` filled in order, `%1$@` by position, and `%%` read as `%`.
-    static func fill(_ format: String, _ arguments: [String]) -> String {
+    public static func fill(_ format: String, _ arguments: [String]) -> String {
         guard format.contains("%") else { return format }
         var out = ""
         var next = 0

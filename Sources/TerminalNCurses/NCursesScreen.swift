@@ -68,7 +68,7 @@ final class NCursesScreen {
     /// `background` is what `--theme auto` follows: what the terminal answered `BackgroundProbe.ask`, asked earlier.
     init(theme: ThemePreference, environment: [String: String], mouse: Bool = false, background: Background = .dark, typeahead: [UInt8] = []) throws {
         try Self.checkTerminal(environment: environment)
-        setlocale(LC_ALL, "")
+        Self.setLocale(environment: environment)
         charset = sf_locale_is_utf8() == 1 ? .unicode : .ascii
         // curses sizes its screens from LINES and COLUMNS when they are set. Where the shop writes its own frames
         // curses never draws, so its three screens (28 bytes a cell each: 161 KiB at 80x24, 1 MiB at 200x60, in
@@ -95,6 +95,15 @@ final class NCursesScreen {
         prepareAttributes()
         // What a crash must still do: the terminal put back as a shell needs it.
         sf_install_crash_restore(1, TerminalReset.afterCrash)
+    }
+
+    /// The terminal's locale, from its variables; where they name a UTF-8 locale this host has not generated (a
+    /// `ja_JP.UTF-8` terminal on a host with only C.UTF-8), C.UTF-8, which every glibc has: the terminal still
+    /// speaks UTF-8, and the language is the shop's to choose, not the C library's.
+    static func setLocale(environment: [String: String]) {
+        guard setlocale(LC_ALL, "") == nil else { return }
+        let named = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? ""
+        if named.lowercased().replacingOccurrences(of: "-", with: "").contains(".utf8") { setlocale(LC_ALL, "C.UTF-8") }
     }
 
     /// A screen of `size` for terminal type `term` that writes to `outputFD` and reads nothing: what

@@ -284,3 +284,24 @@ struct AddressFormatSourceTests {
         #expect(result.status == 0, "\(result.stderr)")
     }
 }
+
+/// The translations as GNU gettext reads them, and the template as the sources make it.
+@Suite("The shop's translations", .ownThreads)
+struct TranslationCatalogTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    @Test(arguments: ["de", "fr", "es", "ja"])
+    func msgfmtChecksTheCatalogsFormatsHeaderAndPlurals(language: String) throws {
+        let path = Self.root.appendingPathComponent("Sources/ShopLanguages/Resources/\(language).po").path
+        try #require(FileManager.default.fileExists(atPath: "/usr/bin/msgfmt"), "install Debian's gettext package")
+        let result = try Subprocess.run("/usr/bin/msgfmt", ["--check", "--statistics", "-o", "/dev/null", path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stderr.contains("untranslated") && !result.stderr.contains("fuzzy"), "\(result.stderr)")
+    }
+
+    @Test func theTemplateAndEveryCatalogAreCurrentWithTheSources() throws {
+        try #require(FileManager.default.fileExists(atPath: "/usr/bin/msgmerge"), "install Debian's gettext package")
+        let result = try Subprocess.run("/usr/bin/env", ["python3", Self.root.appendingPathComponent("scripts/extract-messages").path, "--check"])
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+}
