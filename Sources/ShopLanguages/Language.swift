@@ -1,3 +1,5 @@
+import Foundation
+
 /// A language the shop speaks, by its BCP 47 tag.
 public struct Language: Hashable, Sendable, Codable, CustomStringConvertible {
     public let tag: String
@@ -62,8 +64,9 @@ public struct Language: Hashable, Sendable, Codable, CustomStringConvertible {
     /// Weights are read as the header gives them (`q=0.8`); a range with `q=0` is refused, and the test language is
     /// never chosen by a browser.
     public static func fromAcceptLanguage(_ header: String) -> Language? {
-        var best: (language: Language, weight: Double, order: Int)?
-        for (order, part) in header.split(separator: ",").prefix(32).enumerated() {
+        var best: (language: Language, weight: Double)?
+        // At most 32 ranges are read: a header of thousands costs no more than that.
+        for part in header.split(separator: ",").prefix(32) {
             let pieces = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
             guard let range = pieces.first, !range.isEmpty, range != "*" else { continue }
             var weight = 1.0
@@ -71,10 +74,9 @@ public struct Language: Hashable, Sendable, Codable, CustomStringConvertible {
                 weight = Double(parameter.dropFirst(2)).map { min(max($0, 0), 1) } ?? 0
             }
             guard weight > 0, let language = named(range), language != .pseudo else { continue }
-            if best == nil || weight > best!.weight { best = (language, weight, order) }
+            // Of equal weights, the first listed wins, as browsers list them in the user's order.
+            if weight > (best?.weight ?? 0) { best = (language, weight) }
         }
         return best?.language
     }
 }
-
-import Foundation

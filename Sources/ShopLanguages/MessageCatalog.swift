@@ -75,7 +75,8 @@ public struct MessageCatalog: Sendable {
                 guard hasID else { throw CatalogError(line: lineNumber, problem: "msgstr with no msgid before it") }
                 current.forms = [""]
             default:
-                guard keyword.hasPrefix("msgstr["), keyword.hasSuffix("]"), let i = Int(keyword.dropFirst(7).dropLast()), i == current.forms.count else {
+                guard keyword.hasPrefix("msgstr["), keyword.hasSuffix("]"), let i = Int(keyword.dropFirst(7).dropLast()), i == current.forms.count
+                else {
                     throw CatalogError(line: lineNumber, problem: "\(keyword) is not a PO keyword, or not the next plural form")
                 }
                 current.forms.append("")

@@ -39,7 +39,9 @@ public struct Translation: Sendable {
             format = words.key
         } else if language == .pseudo {
             format = templateKeys.contains(MessageCatalog.key(context: words.context, id: words.key)) ? Pseudo.words(english(words)) : english(words)
-        } else if let entry = catalog?.entry(context: words.context, id: words.key), !entry.isFuzzy, let form = form(of: entry, for: words), !form.isEmpty {
+        } else if let entry = catalog?.entry(context: words.context, id: words.key), !entry.isFuzzy, let form = form(of: entry, for: words),
+            !form.isEmpty
+        {
             format = form
         } else {
             format = english(words)

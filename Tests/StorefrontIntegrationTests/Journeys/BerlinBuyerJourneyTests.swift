@@ -49,7 +49,7 @@ struct BerlinBuyerJourneyTests {
         try terminal.press("Enter")
         try terminal.waitFor("Pay with Storefront")
         try terminal.press("Down", "Enter")
-        try terminal.waitFor("Choose ship to")
+        try terminal.waitFor("Choose where it ships")
         try terminal.selectRow(containing: "Max Müller")
         try terminal.press("Enter")
         let berlin = try terminal.waitFor("incl. VAT 19%")
@@ -63,7 +63,7 @@ struct BerlinBuyerJourneyTests {
 
         // A switch to Toronto, typed on the sheet with an email of its own: HST is added, and that email gets the receipt.
         try terminal.press("Enter")
-        try terminal.waitFor("Choose ship to")
+        try terminal.waitFor("Choose where it ships")
         try terminal.selectRow(containing: "+ Add a new address")
         try terminal.press("Enter")
         try terminal.waitFor("Add an address")

@@ -88,7 +88,9 @@ enum PseudoLocaleCheck {
                 for (column, character) in englishRows[index].enumerated() where borders.contains(character) {
                     let shown = column < row.count ? row[column] : " "
                     // A box the longer words made larger or smaller moves its sides: only text over a side is wrong.
-                    if shown != character, !borders.contains(shown), shown != " " { problems.append("row \(index + 1), column \(column + 1): a border is covered by \"\(shown)\"") }
+                    if shown != character, !borders.contains(shown), shown != " " {
+                        problems.append("row \(index + 1), column \(column + 1): a border is covered by \"\(shown)\"")
+                    }
                 }
             }
             problems += cuts(in: rows, at: index)
