@@ -200,7 +200,7 @@ struct LanguageTests {
     // MARK: The key
 
     @MainActor
-    @Test func LStepsThroughTheShippedLanguagesAndSaysWhichInTheNewOne() async {
+    @Test func theLanguageKeyStepsThroughTheShippedLanguagesAndSaysWhichInTheNewOne() async {
         var stack = TestStack()
         stack.language = .spanish
         let store = await TestStore(dependencies: stack.dependencies)
