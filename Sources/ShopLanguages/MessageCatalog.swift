@@ -12,8 +12,6 @@ public struct MessageCatalog: Sendable {
         /// `msgstr`, or `msgstr[0]`, `msgstr[1]`, … for plural entries.
         public var forms: [String]
         public var flags: Set<String>
-        /// The `#:` references: where the source uses it.
-        public var references: [String]
         public var isFuzzy: Bool { flags.contains("fuzzy") }
     }
 
@@ -25,7 +23,7 @@ public struct MessageCatalog: Sendable {
 
     public init(parsing text: String) throws(CatalogError) {
         var entries: [Entry] = []
-        var current = Entry(id: "", forms: [], flags: [], references: [])
+        var current = Entry(id: "", forms: [], flags: [])
         var hasID = false
         // The field continuation lines add to: "msgid", "msgid_plural", "msgctxt" or "msgstr[i]".
         var field: String?
@@ -33,38 +31,42 @@ public struct MessageCatalog: Sendable {
 
         func finish() {
             if hasID { entries.append(current) }
-            current = Entry(id: "", forms: [], flags: [], references: [])
+            current = Entry(id: "", forms: [], flags: [])
             hasID = false
             field = nil
         }
 
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // Read as bytes: a catalog is read at a session's first frame, and Characters cost ten times as much.
+        let bytes = Array(text.utf8)
+        var lineStart = 0
+        while lineStart <= bytes.count {
+            let lineEnd = bytes[lineStart...].firstIndex(of: 0x0A) ?? bytes.count
+            defer { lineStart = lineEnd + 1 }
             lineNumber += 1
-            let line = rawLine.trimmingCharacters(in: .whitespaces)
-            if line.isEmpty {
+            let line = Self.trimmed(bytes[lineStart..<lineEnd])
+            guard let first = line.first else {
                 finish()
                 continue
             }
-            if line.hasPrefix("#") {
+            if first == UInt8(ascii: "#") {
                 // A comment after an entry's strings starts the next entry.
                 if hasID && !current.forms.isEmpty { finish() }
-                if line.hasPrefix("#,") {
-                    current.flags.formUnion(line.dropFirst(2).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
-                } else if line.hasPrefix("#:") {
-                    current.references += line.dropFirst(2).split(separator: " ").map(String.init)
+                if line.count > 1, line[line.startIndex + 1] == UInt8(ascii: ",") {
+                    let flags = String(decoding: line.dropFirst(2), as: UTF8.self)
+                    current.flags.formUnion(flags.split(separator: ",").map { String($0.filter { $0 != " " && $0 != "\t" }) })
                 }
                 continue
             }
-            if line.hasPrefix("\"") {
+            if first == UInt8(ascii: "\"") {
                 guard let field else { throw CatalogError(line: lineNumber, problem: "a string with no msgid or msgstr before it") }
                 try Self.append(Self.unquoted(line, line: lineNumber), to: field, of: &current)
                 continue
             }
-            guard let space = line.firstIndex(of: " ") else {
-                throw CatalogError(line: lineNumber, problem: "\(line) is not a PO keyword followed by a string")
+            guard let space = line.firstIndex(of: UInt8(ascii: " ")) else {
+                throw CatalogError(line: lineNumber, problem: "\(String(decoding: line, as: UTF8.self)) is not a PO keyword followed by a string")
             }
-            let keyword = String(line[..<space])
-            let value = try Self.unquoted(line[line.index(after: space)...].trimmingCharacters(in: .whitespaces), line: lineNumber)
+            let keyword = String(decoding: line[..<space], as: UTF8.self)
+            let value = try Self.unquoted(Self.trimmed(line[(space + 1)...]), line: lineNumber)
             switch keyword {
             case "msgctxt", "msgid":
                 if hasID && !current.forms.isEmpty { finish() }
@@ -75,8 +77,7 @@ public struct MessageCatalog: Sendable {
                 guard hasID else { throw CatalogError(line: lineNumber, problem: "msgstr with no msgid before it") }
                 current.forms = [""]
             default:
-                guard keyword.hasPrefix("msgstr["), keyword.hasSuffix("]"), let i = Int(keyword.dropFirst(7).dropLast()), i == current.forms.count
-                else {
+                guard keyword.hasPrefix("msgstr["), keyword.hasSuffix("]"), let i = Int(keyword.dropFirst(7).dropLast()), i == current.forms.count else {
                     throw CatalogError(line: lineNumber, problem: "\(keyword) is not a PO keyword, or not the next plural form")
                 }
                 current.forms.append("")
@@ -128,32 +129,44 @@ public struct MessageCatalog: Sendable {
         return fields
     }
 
+    /// `line` without the spaces, tabs and carriage returns around it.
+    static func trimmed(_ line: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        let blank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+        guard let first = line.firstIndex(where: { !blank($0) }), let last = line.lastIndex(where: { !blank($0) }) else { return [] }
+        return line[first...last]
+    }
+
     /// A PO string's text: quotes off, C escapes read.
-    static func unquoted(_ quoted: String, line: Int) throws(CatalogError) -> String {
-        guard quoted.count >= 2, quoted.hasPrefix("\""), quoted.hasSuffix("\"") else {
-            throw CatalogError(line: line, problem: "\(quoted) is not a quoted string")
+    static func unquoted(_ quoted: ArraySlice<UInt8>, line: Int) throws(CatalogError) -> String {
+        let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+        guard quoted.count >= 2, quoted.first == quote, quoted.last == quote else {
+            throw CatalogError(line: line, problem: "\(String(decoding: quoted, as: UTF8.self)) is not a quoted string")
         }
-        var out = ""
+        let inner = quoted.dropFirst().dropLast()
+        // Most strings have no escape: decoded at once.
+        guard inner.contains(where: { $0 == backslash || $0 == quote }) else { return String(decoding: inner, as: UTF8.self) }
+        var out: [UInt8] = []
+        out.reserveCapacity(inner.count)
         var escaping = false
-        for c in quoted.dropFirst().dropLast() {
+        for byte in inner {
             if escaping {
-                switch c {
-                case "n": out.append("\n")
-                case "t": out.append("\t")
-                case "\"", "\\": out.append(c)
-                default: throw CatalogError(line: line, problem: "\\\(c) is not an escape PO files use")
+                switch byte {
+                case UInt8(ascii: "n"): out.append(0x0A)
+                case UInt8(ascii: "t"): out.append(0x09)
+                case quote, backslash: out.append(byte)
+                default: throw CatalogError(line: line, problem: "\\\(String(decoding: [byte], as: UTF8.self)) is not an escape PO files use")
                 }
                 escaping = false
-            } else if c == "\\" {
+            } else if byte == backslash {
                 escaping = true
-            } else if c == "\"" {
+            } else if byte == quote {
                 throw CatalogError(line: line, problem: "a quote inside a string must be written \\\"")
             } else {
-                out.append(c)
+                out.append(byte)
             }
         }
         if escaping { throw CatalogError(line: line, problem: "the string ends in a lone backslash") }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 }
 

@@ -78,7 +78,7 @@ public struct Translation: Sendable {
 
     /// `format` with each `%@` filled in order, `%1$@` by position, and `%%` read as `%`.
     public static func fill(_ format: String, _ arguments: [String]) -> String {
-        guard format.contains("%") else { return format }
+        guard format.utf8.contains(UInt8(ascii: "%")) else { return format }
         var out = ""
         var next = 0
         var characters = format[...]
