@@ -1,7 +1,6 @@
 import Foundation
 import ShopBootstrap
 import ShopBundledCatalog
-import ShopLanguages
 import ShopModels
 import StorefrontCore
 import StorefrontUI
@@ -29,9 +28,6 @@ extension TerminalShop {
         _ = [String(describing: path), String(describing: Optional(1))].joined(separator: " ")
 
         TerminalWarmUp.prepare()
-        // Every language's catalog read once here, so no session parses one: a German session starts as fast as an
-        // English one (docs/BENCHMARKS.md, "The shop in five languages").
-        for language in Language.all { _ = Translation.for(language).string("Checkout") }
         guard let catalog = try? CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled catalog") else { return }
         // The shop's profile as SQLite keeps it: every start reads it back.
         _ = ShopProfile(storedJSON: catalog.shop.storedJSON)

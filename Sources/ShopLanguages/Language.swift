@@ -38,10 +38,13 @@ public struct Language: Hashable, Sendable, Codable, CustomStringConvertible {
     /// A region the shop has no separate words for takes its language's (`de-AT` is German); nil when the shop does
     /// not speak the language.
     public static func named(_ written: String) -> Language? {
-        let trimmed = written.split(separator: ".").first.map(String.init) ?? written
-        let base = (trimmed.split(separator: "@").first.map(String.init) ?? trimmed).replacingOccurrences(of: "_", with: "-")
-        if base.caseInsensitiveCompare("en-XA") == .orderedSame { return .pseudo }
-        let language = (base.split(separator: "-").first.map(String.init) ?? base).lowercased()
+        // Standard library only: Foundation's case-insensitive comparison loads ICU's collation data, megabytes of
+        // it, into every session that reads its LANG.
+        let lowered = written.lowercased()
+        let locale = lowered.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        let base = String((locale.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false).first ?? "").map { $0 == "_" ? "-" : $0 })
+        if base == "en-xa" { return .pseudo }
+        let language = base.split(separator: "-", maxSplits: 1).first.map(String.init) ?? base
         return shipped.first { $0.tag == language }
     }
 
