@@ -77,7 +77,8 @@ public struct MessageCatalog: Sendable {
                 guard hasID else { throw CatalogError(line: lineNumber, problem: "msgstr with no msgid before it") }
                 current.forms = [""]
             default:
-                guard keyword.hasPrefix("msgstr["), keyword.hasSuffix("]"), let i = Int(keyword.dropFirst(7).dropLast()), i == current.forms.count else {
+                guard keyword.hasPrefix("msgstr["), keyword.hasSuffix("]"), let i = Int(keyword.dropFirst(7).dropLast()), i == current.forms.count
+                else {
                     throw CatalogError(line: lineNumber, problem: "\(keyword) is not a PO keyword, or not the next plural form")
                 }
                 current.forms.append("")
@@ -138,7 +139,8 @@ public struct MessageCatalog: Sendable {
 
     /// A PO string's text: quotes off, C escapes read.
     static func unquoted(_ quoted: ArraySlice<UInt8>, line: Int) throws(CatalogError) -> String {
-        let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+        let quote = UInt8(ascii: "\"")
+        let backslash = UInt8(ascii: "\\")
         guard quoted.count >= 2, quoted.first == quote, quoted.last == quote else {
             throw CatalogError(line: line, problem: "\(String(decoding: quoted, as: UTF8.self)) is not a quoted string")
         }
