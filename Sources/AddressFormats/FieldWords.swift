@@ -48,7 +48,7 @@ public enum FieldWords {
         case "ZIP code": Localized(context: "in a sentence", "ZIP code")
         case "Eircode": Localized(context: "in a sentence", "Eircode")
         case "PIN code": Localized(context: "in a sentence", "PIN code")
-        default: .verbatim(english.prefix(1).lowercased() + english.dropFirst())
+        default: .verbatim(english.lowercasedFirst)
         }
     }
 }

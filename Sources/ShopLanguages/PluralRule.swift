@@ -16,8 +16,14 @@ public struct PluralRule: Sendable, Equatable {
         case choice(Expression, Expression, Expression)
     }
 
-    /// English's rule, for catalogs with no header.
-    public static let english = try! PluralRule(header: "nplurals=2; plural=(n != 1);")
+    /// English's rule, for catalogs with no header: built, not parsed, so nothing can fail.
+    public static let english = PluralRule(formCount: 2, expression: .binary("!=", .n, .constant(1)), source: "(n != 1)")
+
+    private init(formCount: Int, expression: Expression, source: String) {
+        self.formCount = formCount
+        self.expression = expression
+        self.source = source
+    }
 
     /// Reads `nplurals=N; plural=EXPR;`, as a PO header's `Plural-Forms` holds it.
     public init(header: String) throws(CatalogError) {

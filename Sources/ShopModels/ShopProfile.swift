@@ -92,17 +92,14 @@ extension ShopProfile {
         return (methods, TaxPolicy(basisPoints: added))
     }
 
-    /// "the United States, Canada and Germany".
-    /// `listed` in the shopper's language.
+    /// "the United States, Canada and Germany", in the shopper's language.
     public static func listedWords(_ names: [String]) -> Localized {
         guard let last = names.last, names.count > 1 else { return names.first.map(Localized.verbatim) ?? Localized("nowhere") }
         return Localized("\(names.dropLast().joined(separator: ", ")) and \(last)")
     }
 
-    public static func listed(_ names: [String]) -> String {
-        guard names.count > 1 else { return names.first ?? "nowhere" }
-        return names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1]
-    }
+    /// `listedWords` in English, for the CLI and the API.
+    public static func listed(_ names: [String]) -> String { listedWords(names).description }
 }
 
 /// What shipping one cart to one address comes to: its region, the methods on offer priced for the cart, and the tax.

@@ -99,7 +99,7 @@ public struct KeyBinding: Sendable {
 
 /// The one key table: decoding, footers and the help overlay all read it.
 public enum KeyBindings {
-    private static let browsing: Set<KeyContext> = [
+    static let browsing: Set<KeyContext> = [
         .productList, .productDetail, .cart, .confirmation, .orders, .orderDetail, .account, .subscriptions,
     ]
     private static let lists: Set<KeyContext> = [
@@ -205,19 +205,7 @@ public enum KeyBindings {
             KeyBinding(
                 keys: [.character("/")], label: "/", action: .beginSearch, summary: Localized("search"), contexts: [.productList], inFooter: true),
             KeyBinding(keys: [.backspace], label: "⌫", action: .deleteBackward, summary: Localized("delete"), contexts: typing, inFooter: false),
-            KeyBinding(
-                keys: [.character("c")], label: "c", action: .showCart, summary: Localized("cart"), contexts: browsing.subtracting([.cart]),
-                inFooter: true),
-            KeyBinding(
-                keys: [.character("s")], label: "s", action: .showShop, summary: Localized("shop"), contexts: browsing.subtracting([.productList]),
-                inFooter: true),
-            KeyBinding(
-                keys: [.character("o")], label: "o", action: .showOrders, summary: Localized("orders"), contexts: browsing.subtracting([.orders]),
-                inFooter: true
-            ),
-            KeyBinding(
-                keys: [.character("u")], label: "u", action: .showAccount, summary: Localized("account"), contexts: browsing.subtracting([.account]),
-                inFooter: true),
+        ] + browsingTable + [
             KeyBinding(
                 keys: [.escape], label: "Esc", action: .back, summary: Localized("back"),
                 contexts: [.productDetail, .cart, .orders, .orderDetail, .chooser, .account, .subscriptions], inFooter: true),
