@@ -136,7 +136,7 @@ let package = Package(
         // logged without flooding, the command a session process runs.
         .target(
             name: "ShopSessions",
-            dependencies: ["LiveObjects", "PseudoTerminal", "ShopMetrics", .product(name: "NIOCore", package: "swift-nio")],
+            dependencies: ["LiveObjects", "PseudoTerminal", "ShopLanguages", "ShopMetrics", .product(name: "NIOCore", package: "swift-nio")],
             swiftSettings: strict
         ),
         .target(

@@ -90,6 +90,7 @@ public enum SessionComposition {
             backend: backend, backOffice: backOffice, accounts: accounts, carts: carts, featureFlags: configuration.featureFlags, ids: ids,
             qrCodes: LibQREncoder(), clock: clock, console: console, dates: storage.clock.dates)
         dependencies.language = language(environment: environment, configuration: configuration)
+        dependencies.region = region(environment: environment)
         return (dependencies, settlement, payments)
     }
 
@@ -99,6 +100,13 @@ public enum SessionComposition {
     public static func language(environment: [String: String], configuration: ShopConfiguration) -> Language {
         environment[SessionLanguage.variable].flatMap(Language.named) ?? configuration.language ?? Language.fromEnvironment(environment)
             ?? .english
+    }
+
+    /// The shopper's country as their locale names it (`de_AT.UTF-8`, a browser's `de-CH`): the client's, else this
+    /// process's own; nil when neither names one.
+    public static func region(environment: [String: String]) -> String? {
+        let tag = environment[SessionLanguage.variable].flatMap(SessionLanguage.normalized) ?? Language.localeTag(fromEnvironment: environment)
+        return tag.flatMap(Language.region(in:))
     }
 
     /// The providers a terminal signs in with, over HTTPS; nil without any.

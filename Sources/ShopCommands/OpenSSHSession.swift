@@ -52,7 +52,7 @@ public enum OpenSSHSession {
         }
         sessionEnvironment["SSH_ORIGINAL_COMMAND"] = nil
         // The client's locale (sshd's AcceptEnv) picks the shop's words; the shop itself runs under C.UTF-8.
-        let asked = Language.fromEnvironment(environment.filter { SessionLanguage.accepts(name: $0.key, value: $0.value) })
+        let asked = Language.localeTag(fromEnvironment: environment.filter { SessionLanguage.accepts(name: $0.key, value: $0.value) })
         SessionLanguage.pass(asked, into: &sessionEnvironment)
         SessionCommand.setLocale(&sessionEnvironment)
         let executable = thisExecutable()

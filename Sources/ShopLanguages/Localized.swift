@@ -11,6 +11,10 @@ public struct Localized: Hashable, Sendable, ExpressibleByStringInterpolation, C
         case text(String)
         case number(Int)
         case words(Localized)
+        /// An amount of money, written by the reader's locale; `english` is how the shop writes it in the US.
+        case money(minorUnits: Int64, currency: String, exponent: Int, english: String)
+        /// A calendar day, written by the reader's locale; `english` is how the shop writes it in the US.
+        case day(Date, english: String)
     }
 
     /// The catalog's `msgid`: the English words, with `%@` for each argument.
@@ -62,6 +66,12 @@ public struct Localized: Hashable, Sendable, ExpressibleByStringInterpolation, C
         Localized(key: "%@", arguments: [.text(text)], isTranslated: false)
     }
 
+    /// Data with amounts or days in it, shown as it is but for those, which the reader's locale writes: a shipping
+    /// method's name and its price.
+    public static func untranslated(_ data: Localized) -> Localized {
+        Localized(key: data.key, arguments: data.arguments, isTranslated: false)
+    }
+
     /// Words that arrive as a string at run time (a port's error) and are looked up as they are.
     public static func lookup(_ english: String) -> Localized {
         Localized(key: escaped(english), arguments: [])
@@ -109,6 +119,12 @@ public struct Localized: Hashable, Sendable, ExpressibleByStringInterpolation, C
         public mutating func appendInterpolation<Value>(_ value: Value) {
             key += "%@"
             arguments.append(.text(String(describing: value)))
+        }
+
+        /// An argument made by a module that knows its type: money from the shop's models.
+        public mutating func appendArgument(_ argument: Argument) {
+            key += "%@"
+            arguments.append(argument)
         }
 
         public mutating func appendInterpolation(_ words: Localized) {

@@ -7,12 +7,15 @@ import Foundation
 /// outside the catalog shows.
 public struct Translation: Sendable {
     public let language: Language
+    /// How money and dates are written: the language in the shopper's region.
+    public private(set) var formats: FormatLocale
     let catalog: MessageCatalog?
     /// The template's keys, for the test language, which writes its words from them.
     let templateKeys: Set<String>
 
     init(language: Language, catalog: MessageCatalog?, templateKeys: Set<String> = []) {
         self.language = language
+        self.formats = FormatLocale(language: language)
         self.catalog = catalog
         self.templateKeys = templateKeys
     }
@@ -30,6 +33,18 @@ public struct Translation: Sendable {
         case .pseudo: ShippedCatalogs.pseudo
         default: english
         }
+    }
+
+    /// This language, writing money and dates as it is written in `region`.
+    public func inRegion(_ region: String) -> Translation {
+        var copy = self
+        copy.formats = FormatLocale(language: language, region: region)
+        return copy
+    }
+
+    /// `minorUnits` of `currency` as the shopper's locale writes it; `english` where that is the shop's own format.
+    public func money(minorUnits: Int64, currency: String, exponent: Int, english: @autoclosure () -> String) -> String {
+        formats.writesAsBefore ? english() : formats.money(minorUnits: minorUnits, currency: currency, exponent: exponent)
     }
 
     /// `words` in this language, with its arguments filled in.
@@ -73,6 +88,9 @@ public struct Translation: Sendable {
         case .text(let text): text
         case .number(let number): String(number)
         case .words(let words): string(words)
+        case .money(let minorUnits, let currency, let exponent, let english):
+            money(minorUnits: minorUnits, currency: currency, exponent: exponent, english: english)
+        case .day(let date, let english): formats.writesAsBefore ? english : formats.day(date)
         }
     }
 

@@ -1,3 +1,5 @@
+import ShopLanguages
+
 /// An ISO 4217 currency with the exponent that says how many minor units make one major unit.
 public struct Currency: Hashable, Sendable, Codable, CustomStringConvertible {
     public let code: String
@@ -216,5 +218,13 @@ extension Money {
         guard currency.exponent > 0 else { return String(whole) }
         let fraction = String(minorUnits % scale)
         return "\(whole)." + String(repeating: "0", count: currency.exponent - fraction.count) + fraction
+    }
+}
+
+extension Localized.Interpolation {
+    /// An amount in words, written by the reader's locale when the words are drawn.
+    public mutating func appendInterpolation(_ money: Money) {
+        appendArgument(
+            .money(minorUnits: money.minorUnits, currency: money.currency.code, exponent: money.currency.exponent, english: money.formatted))
     }
 }

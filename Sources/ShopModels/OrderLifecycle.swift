@@ -90,7 +90,7 @@ public enum OrderChangeRefusal: Error, Hashable, Sendable, CustomStringConvertib
         case .notAllowed(let change, let status): Self.refusal(change, status)
         case .refundAboveRemaining(let asked, let remaining):
             "A refund of \(asked.formatted) is more than is left to refund (\(remaining.formatted))."
-        case .refundNotPositive(let amount): "A refund must be a positive amount in the order's currency, not \(amount.formatted)."
+        case .refundNotPositive(let amount): "A refund must be a positive amount in the order's currency, not \(amount)."
         case .noPlacement: "The order's history does not begin with its placement."
         }
     }
@@ -201,11 +201,11 @@ extension OrderChange {
         case .delivered: Localized("Delivered")
         case .canceled: Localized("Canceled, refunded in full")
         case .refunded(let amount, let reason):
-            reason.isEmpty ? Localized("Refunded \(amount.formatted)") : Localized("Refunded \(amount.formatted): \(reason)")
+            reason.isEmpty ? Localized("Refunded \(amount)") : Localized("Refunded \(amount): \(reason)")
         case .disputed(let amount, let reason, _):
             reason.isEmpty
-                ? Localized("Disputed \(amount.formatted) with the card's bank")
-                : Localized("Disputed \(amount.formatted) with the card's bank: \(reason)")
+                ? Localized("Disputed \(amount) with the card's bank")
+                : Localized("Disputed \(amount) with the card's bank: \(reason)")
         case .disputeClosed(_, let outcome): Localized("The bank's dispute closed: \(outcome.replacingOccurrences(of: "_", with: " "))")
         }
     }

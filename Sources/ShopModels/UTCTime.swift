@@ -1,4 +1,5 @@
 import Foundation
+import ShopLanguages
 
 /// A moment's Gregorian date and time in UTC, worked out by arithmetic.
 ///
@@ -73,5 +74,12 @@ public struct UTCTime: Hashable, Sendable {
         let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
         let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}
+
+extension Localized.Interpolation {
+    /// A calendar day (UTC) in words, written by the reader's locale when the words are drawn: `12 Dec 2026`.
+    public mutating func appendInterpolation(day date: Date) {
+        appendArgument(.day(date, english: UTCTime(date).calendarDate))
     }
 }

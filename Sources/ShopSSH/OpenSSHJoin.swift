@@ -200,7 +200,7 @@ private final class JoinedConnection: @unchecked Sendable, LiveObject {
             }
             var sessionEnvironment = command.environment
             sessionEnvironment["TERM"] = context.terminalTypes.resolve(request.term).term
-            SessionLanguage.pass(request.language, into: &sessionEnvironment)
+            SessionLanguage.pass(request.locale, into: &sessionEnvironment)
             let (arguments, customer) = command.launch(guest: request.isGuest, fingerprint: request.fingerprint, environment: &sessionEnvironment)
             number = context.registry.add(
                 SessionHandle(

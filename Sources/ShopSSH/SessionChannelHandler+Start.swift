@@ -32,7 +32,7 @@ extension SessionChannelHandler {
         var environment = self.context.command.environment
         let term = self.context.terminalTypes.resolve(terminal.term)
         environment["TERM"] = term.term
-        SessionLanguage.pass(Language.fromEnvironment(localeVariables), into: &environment)
+        SessionLanguage.pass(Language.localeTag(fromEnvironment: localeVariables), into: &environment)
         let (arguments, customer) = self.context.command.launch(
             guest: isGuest, fingerprint: self.context.identity.fingerprint, environment: &environment)
         // In the registry from now, so a drain that begins while the shop starts reaches it.

@@ -1,3 +1,5 @@
+import ShopLanguages
+
 /// The language a shopper's client asks for, carried to the session process apart from its locale.
 ///
 /// A session runs under `C.UTF-8` whatever the client sends, so curses and the C library behave alike on every host;
@@ -15,8 +17,13 @@ public enum SessionLanguage {
         names.contains(name) && value.utf8.count <= 64 && value.utf8.allSatisfy { (0x21...0x7E).contains($0) }
     }
 
-    /// Sets `variable` to `tag` (a language the shop speaks), or clears it.
-    public static func pass(_ tag: (some CustomStringConvertible)?, into environment: inout [String: String]) {
-        environment[variable] = tag?.description
+    /// Sets `variable` to `tag` (a language the shop speaks, with its region: `de-AT`), or clears it.
+    public static func pass(_ tag: String?, into environment: inout [String: String]) {
+        environment[variable] = tag.flatMap(normalized)
+    }
+
+    /// `written` as the shop carries it: a language it speaks and a two-letter region (`de-AT`); nil for anything else.
+    public static func normalized(_ written: String) -> String? {
+        Language.named(written).map { Language.tag($0, region: Language.region(in: written)) }
     }
 }

@@ -102,9 +102,11 @@ public final class WebFront: Sendable {
                 // watched while the tab is open.
                 let account = await signIn?.account(in: request.headerFields)
                 // The browser's languages choose the shop's words; a header past 512 bytes is read no further.
-                let language = request.headerFields[.acceptLanguage].flatMap { Language.fromAcceptLanguage(String($0.utf8.prefix(512)) ?? "") }
+                let locale = request.headerFields[.acceptLanguage].flatMap {
+                    Language.localeTag(fromAcceptLanguage: String($0.utf8.prefix(512)) ?? "")
+                }
                 let session = WebTerminalSession(
-                    front: context, address: address, requested: Self.requestedSize(path), signedIn: account, language: language)
+                    front: context, address: address, requested: Self.requestedSize(path), signedIn: account, locale: locale)
                 let loop = channel.eventLoop
                 return .upgrade([.cacheControl: "no-store"]) { inbound, outbound, _ in
                     await session.run(inbound: inbound, outbound: outbound, loop: loop)

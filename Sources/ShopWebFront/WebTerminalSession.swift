@@ -33,8 +33,9 @@ struct WebTerminalSession {
     let requested: TerminalSize
     /// The sign-in the page's cookie holds, or nil for a guest.
     var signedIn: WebSignedIn?
-    /// The language the browser's `Accept-Language` prefers among the shop's; nil leaves the shop's default.
-    var language: Language?
+    /// The language the browser's `Accept-Language` prefers among the shop's, with its region (`de-CH`); nil leaves the
+    /// shop's default.
+    var locale: String?
 
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, loop: any EventLoop) async {
         // Logged once the session has given everything back (pty, process, socket, slot), so the line means it.
@@ -53,7 +54,7 @@ struct WebTerminalSession {
 
         var environment = front.command.environment
         environment["TERM"] = "xterm-256color"
-        SessionLanguage.pass(language, into: &environment)
+        SessionLanguage.pass(locale, into: &environment)
         let (arguments, customer) = front.command.launchBrowserGuest(
             environment: &environment, account: signedIn?.id, session: signedIn?.session)
         let size = front.command.bounded(requested)

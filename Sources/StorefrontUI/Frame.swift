@@ -48,8 +48,8 @@ public struct Frame: Hashable, Sendable {
     /// What regions of this frame were drawn from, so the next frame copies those that show the same
     /// (`Painter+Reuse`); not part of what the frame shows, so equality and hashing leave it out.
     var memos: [RegionMemo] = []
-    /// The language the frame's words are in: a frame in another is never copied from.
-    var language: Language = .english
+    /// The language and region the frame's words and amounts are in: a frame in others is never copied from.
+    var formats = FormatLocale.unitedStates
 
     public init(size: Size, charset: Charset = .unicode) {
         self.size = size

@@ -24,7 +24,7 @@ public enum Layout {
     static let previewThreshold = 100
 
     public static func frame(for state: StorefrontState, size: Size, charset: Charset, previous: Frame? = nil) -> Frame {
-        var painter = Painter(size: size, charset: charset, language: state.language, previous: previous)
+        var painter = Painter(size: size, charset: charset, formats: state.formats, previous: previous)
         guard !size.isBelowMinimum else {
             drawTooSmall(&painter)
             return painter.frame

@@ -1,4 +1,6 @@
+import Foundation
 import ShopLanguages
+import ShopModels
 
 /// Draws text into a frame with the charset's glyphs, measuring widths as they will be shown.
 struct Painter {
@@ -9,16 +11,27 @@ struct Painter {
     /// The frame before this one, at the same size and charset: cells a screen knows to be the same are copied from it.
     let previous: Frame?
 
-    init(size: Size, charset: Charset, language: Language = .english, previous: Frame? = nil) {
+    init(size: Size, charset: Charset, formats: FormatLocale = .unitedStates, previous: Frame? = nil) {
         frame = Frame(size: size, charset: charset)
-        frame.language = language
+        frame.formats = formats
         glyphs = Glyphs(charset)
-        translation = Translation.for(language)
-        self.previous = previous.flatMap { $0.size == size && $0.charset == charset && $0.language == language ? $0 : nil }
+        translation = Translation.for(formats.language).inRegion(formats.region)
+        self.previous = previous.flatMap { $0.size == size && $0.charset == charset && $0.formats == formats ? $0 : nil }
     }
 
     /// `words` in the session's language.
     func tr(_ words: Localized) -> String { translation.string(words) }
+
+    /// `amount` as the shopper's locale writes money: `$1,234.50`, `1.234,50 €`, `￥1,200`.
+    func money(_ amount: Money) -> String {
+        translation.money(
+            minorUnits: amount.minorUnits, currency: amount.currency.code, exponent: amount.currency.exponent, english: amount.formatted)
+    }
+
+    /// A moment to the minute in UTC as the shopper's locale writes it: `2026-11-22 14:05`, `22.11.2026, 14:05`.
+    func minute(_ date: Date) -> String {
+        translation.formats.writesAsBefore ? UTCTime(date).minutes : translation.formats.minute(date)
+    }
 
     /// A key's label as the session's language names it: `Enter`, `Esc` and the like translated, `q` or `↑/k` kept.
     func keyName(_ label: String) -> String {

@@ -18,6 +18,7 @@ public enum AppReducer {
             shopName: profile.name, currency: profile.currency, customerID: account?.customerID ?? dependencies.accounts.guestID, signedIn: account)
         state.shell.notice = dependencies.accounts.launchNotice.map { Notice(.error, $0) }
         state.shell.language = dependencies.language
+        state.shell.region = dependencies.region
         state.paymentMode = dependencies.paymentProvider.mode
         state.productList.list.isLoading = true
         if dependencies.carts == nil { state.cart.savedCart = [] }

@@ -10,6 +10,7 @@ extension AppState {
         screens.form = shell.form
         screens.notice = shell.notice
         screens.language = shell.language
+        screens.formats = shell.formats
         screens.isWaitingForStorage = shell.isWaitingForStorage
         screens.cartBadge = cart.badge
         screens.cart = cart.screen

@@ -13,6 +13,12 @@ public struct Shell: Equatable, Sendable {
     public var isWaitingForStorage: Bool
     /// The language every screen speaks: the session's to start with, then the shopper's choice (`L`).
     public var language = Language.english
+    /// The shopper's country, as far as the shop knows it (their locale, then the address they ship to): where money
+    /// and dates are written as they are there. Nil until something says.
+    public var region: String?
+
+    /// The language in the shopper's region, or in the language's own country while that is unknown.
+    public var formats: FormatLocale { region.map { FormatLocale(language: language, region: $0) } ?? FormatLocale(language: language) }
 
     public init(route: [Screen], form: FormState? = nil, notice: Notice? = nil, isWaitingForStorage: Bool = false) {
         self.route = route

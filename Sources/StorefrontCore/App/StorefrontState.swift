@@ -45,6 +45,8 @@ public struct StorefrontState: Equatable, Sendable {
     public var shopName: String
     /// The language every screen speaks, chosen at the start and changed with a key.
     public var language = Language.english
+    /// How money and dates are written: the language, in the shopper's region.
+    public var formats = FormatLocale.unitedStates
     public var route: [Screen] = [.productList]
     public var cartBadge: CartBadge
     public var productList = ProductListState()

@@ -25,6 +25,8 @@ public struct StorefrontDependencies: Sendable {
     public var console: Console
     /// The language the session opens in: the shopper's terminal's or browser's, else the shop's default.
     public var language = Language.english
+    /// The shopper's country as their locale names it, for how money and dates are written; nil when it names none.
+    public var region: String?
     /// The messages the orders' changes wrote for their shoppers; nil where the shop keeps none.
     public var mail: (any MailOutbox)?
     /// The merchant console's catalog editing; nil in the shop.

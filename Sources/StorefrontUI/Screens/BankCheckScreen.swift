@@ -10,7 +10,7 @@ extension Layout {
         let width = max(1, body.width - 4)
         var row = body.top
         let statusRow = body.bottom - 1
-        let title = sheet.summaryItems.last.map { p.tr("Your bank wants to check the payment of \($0.amount.formatted) to \($0.label).") }
+        let title = sheet.summaryItems.last.map { p.tr("Your bank wants to check the payment of \($0.amount) to \($0.label).") }
         p.put(title ?? p.tr("Your bank wants to check this payment."), column: column, row: row, style: Style(.title, bold: true), width: width)
         row += 1
         let intro = p.tr(

@@ -39,19 +39,19 @@ extension Layout {
             } else {
                 p.put(line.name, column: left + 2, row: row, style: style, width: nameWidth)
             }
-            if showsUnit { p.putRight(line.unitPrice.formatted, end: unitEnd, row: row, style: style) }
+            if showsUnit { p.putRight(p.money(line.unitPrice), end: unitEnd, row: row, style: style) }
             p.putRight("\(line.quantity)", end: quantityEnd, row: row, style: style)
-            p.putRight(line.total.formatted, end: totalColumn, row: row, style: isSelected ? style : Style(.price))
+            p.putRight(p.money(line.total), end: totalColumn, row: row, style: isSelected ? style : Style(.price))
         }
         let totals = cart.totals
         let labelColumn = max(left + 2, totalColumn - 34)
         let top = body.bottom - totalsRows
-        let shipping = totals.shipping.isZero ? p.tr("Free") : totals.shipping.formatted
+        let shipping = totals.shipping.isZero ? p.tr("Free") : p.money(totals.shipping)
         let rows: [(String, String, Style)] = [
-            (p.tr("Subtotal"), totals.subtotal.formatted, .normal),
+            (p.tr("Subtotal"), p.money(totals.subtotal), .normal),
             (p.tr("Shipping (\(cart.shippingLabel))"), shipping, .normal),
-            (p.tr(cart.taxLabel), totals.tax.formatted, .normal),
-            (p.tr("Total"), totals.total.formatted, Style(.price, bold: true)),
+            (p.tr(cart.taxLabel), p.money(totals.tax), .normal),
+            (p.tr("Total"), p.money(totals.total), Style(.price, bold: true)),
         ]
         for (offset, row) in rows.enumerated() {
             p.putSpread(row.0, row.1, column: labelColumn, row: top + offset, width: totalColumn - labelColumn, leftStyle: row.2, rightStyle: row.2)

@@ -67,7 +67,7 @@ extension Layout {
             badge.itemCount == 0
             ? p.tr("cart: empty")
             : p.tr(.plural("cart: \(badge.itemCount) item", "cart: \(badge.itemCount) items", count: badge.itemCount))
-                + " \(p.glyphs.separator) \(badge.subtotal.formatted)"
+                + " \(p.glyphs.separator) \(p.money(badge.subtotal))"
         let right = "\(p.tr(header.shopperLabel)) \(p.glyphs.separator) \(cart) "
         // On a narrow terminal the cart wins over the shopper's name.
         let fits = p.width(" \(header.shopName)") + 2 + p.width(right) <= p.size.columns
@@ -128,7 +128,7 @@ extension Layout {
             return ("Discount codes", "\(codes.count) code\(codes.count == 1 ? "" : "s")" + (paused > 0 ? ", \(paused) paused" : ""))
         case .merchantSubscriptions:
             let screen = state.merchant?.subscriptions ?? MerchantSubscriptionsState()
-            let goods = screen.upcomingGoods.map(\.formatted).joined(separator: " + ")
+            let goods = screen.upcomingGoods.map(p.money).joined(separator: " + ")
             return (
                 "Subscriptions \(p.glyphs.separator) \(screen.filter.map(MerchantSubscriptionsState.title) ?? "all")",
                 "\(screen.upcomingCount) renewal\(screen.upcomingCount == 1 ? "" : "s") in \(MerchantSubscriptionsState.upcomingDays) days"

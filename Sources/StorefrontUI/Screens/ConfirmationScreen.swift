@@ -20,7 +20,7 @@ extension Layout {
                     p.tr("Total"),
                     p.tr(
                         .plural(
-                            "\(confirmation.total.formatted) for \(count) item", "\(confirmation.total.formatted) for \(count) items", count: count))
+                            "\(confirmation.total) for \(count) item", "\(confirmation.total) for \(count) items", count: count))
                 ),
                 (p.tr("Paid with"), confirmation.paymentDescription),
                 (p.tr("Shipping"), confirmation.shippingMethodLabel),

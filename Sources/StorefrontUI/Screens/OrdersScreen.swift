@@ -25,9 +25,9 @@ extension Layout {
             let isSelected = orders.windowStart + offset == orders.selectedIndex
             let style = p.selectableRow(row: row, band: left, width: width, fromSelected: orders.windowStart + offset - orders.selectedIndex)
             p.put(order.number, column: left + 2, row: row, style: style, width: 13)
-            if showsDate { p.put(timestamp(order.placedAt), column: left + 16, row: row, style: style) }
+            if showsDate { p.put(p.minute(order.placedAt), column: left + 16, row: row, style: style) }
             p.putRight(p.tr(order.status.shopperName), end: end - 13, row: row, style: isSelected ? style : statusStyle(order.status))
-            p.putRight(order.totals.total.formatted, end: end, row: row, style: isSelected ? style : Style(.price))
+            p.putRight(p.money(order.totals.total), end: end, row: row, style: isSelected ? style : Style(.price))
         }
     }
 
@@ -37,7 +37,7 @@ extension Layout {
         let width = min(body.width - 4, 90)
         var row = body.top
         p.putSpread(
-            "\(p.tr(order.status.shopperName)) \(p.glyphs.separator) \(timestamp(order.placedAt)) UTC", order.paymentDescription, column: column,
+            "\(p.tr(order.status.shopperName)) \(p.glyphs.separator) \(p.minute(order.placedAt)) UTC", order.paymentDescription, column: column,
             row: row,
             width: width, leftStyle: statusStyle(order.status))
         row += 1
@@ -48,7 +48,7 @@ extension Layout {
         let totalsRows = totals.count
         let room = max(0, body.bottom - row - totalsRows)
         for line in order.lines.prefix(room) {
-            p.putSpread("\(line.quantity) \(p.glyphs.separator) \(line.name)", line.total.formatted, column: column, row: row, width: width)
+            p.putSpread("\(line.quantity) \(p.glyphs.separator) \(line.name)", p.money(line.total), column: column, row: row, width: width)
             row += 1
         }
         // The history fills what the lines leave above the totals, its newest events kept; the receipt's line under it.
@@ -57,7 +57,7 @@ extension Layout {
         if !state.orderDetailEvents.isEmpty, historyRoom >= 1 {
             row += 1
             for event in state.orderDetailEvents.suffix(historyRoom) {
-                p.put("\(timestamp(event.at))  \(p.tr(event.change.shopperWords))", column: column, row: row, style: Style(.dim), width: width)
+                p.put("\(p.minute(event.at))  \(p.tr(event.change.shopperWords))", column: column, row: row, style: Style(.dim), width: width)
                 row += 1
             }
         }
@@ -76,7 +76,7 @@ extension Layout {
         if let step = state.orderCancel {
             let back = refunded.map { order.totals.total - $0 } ?? order.totals.total
             let lines = [
-                p.tr("Cancel order \(order.number)?"), p.tr("\(back.formatted) goes back to \(order.paymentDescription), and nothing is sent."),
+                p.tr("Cancel order \(order.number)?"), p.tr("\(back) goes back to \(order.paymentDescription), and nothing is sent."),
             ]
             p.promptBox(
                 lines, title: p.tr("Cancel order"), isWorking: step == .canceling, spinnerPhase: state.spinnerPhase, bottom: body.bottom,
@@ -105,7 +105,7 @@ extension Layout {
     static func drawTotals(_ rows: [(String, Money, Style)], column: Int, row start: Int, width: Int, bottom: Int, _ p: inout Painter) {
         var row = start
         for (label, amount, style) in rows where row < bottom {
-            p.putSpread(label, amount.formatted, column: column, row: row, width: width, leftStyle: style, rightStyle: style)
+            p.putSpread(label, p.money(amount), column: column, row: row, width: width, leftStyle: style, rightStyle: style)
             row += 1
         }
     }

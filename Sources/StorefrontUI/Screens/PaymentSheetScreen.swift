@@ -86,7 +86,7 @@ extension Layout {
         for (index, item) in items.enumerated() where row < bottomLimit {
             let isTotal = index == items.count - 1
             let label = isTotal ? p.tr("Pay \(item.label)") : p.tr(item.label)
-            let amount = item.kind == .pending ? p.tr("Amount pending") : item.amount.formatted
+            let amount = item.kind == .pending ? p.tr("Amount pending") : p.money(item.amount)
             let style = isTotal ? Style(.price, bold: true) : .normal
             p.putSpread(label, amount, column: column, row: row, width: inner, leftStyle: style, rightStyle: style)
             row += 1

@@ -110,7 +110,10 @@ extension Layout {
 
     /// "$17.00", or "from $17.00" for a product whose variants differ in price.
     static func priceText(_ product: Product, _ translation: Translation) -> String {
-        product.highestPrice == nil ? product.price.formatted : translation.string(Localized("from \(product.price.formatted)"))
+        let price = translation.money(
+            minorUnits: product.price.minorUnits, currency: product.price.currency.code, exponent: product.price.currency.exponent,
+            english: product.price.formatted)
+        return product.highestPrice == nil ? price : translation.string(Localized("from \(price)"))
     }
 
     /// "  · Sold out" or "  · Only 3 left"; empty when stock is plentiful or not tracked.

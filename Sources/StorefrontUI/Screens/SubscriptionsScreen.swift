@@ -40,7 +40,7 @@ extension Layout {
             let s = row.subscription
             let weeks = s.intervalWeeks
             let price =
-                row.goods.map { p.tr(.plural("\($0.formatted) every week", "\($0.formatted) every \(weeks) weeks", count: weeks)) }
+                row.goods.map { p.tr(.plural("\($0) every week", "\($0) every \(weeks) weeks", count: weeks)) }
                 ?? p.tr("no longer sold")
             p.putSpread(
                 "\(s.quantity > 1 ? "\(s.quantity) × " : "")\(row.name)", price, column: left + 2, row: top, width: width - 2, leftStyle: style,

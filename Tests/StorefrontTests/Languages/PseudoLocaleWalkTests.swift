@@ -143,7 +143,8 @@ enum PseudoLocaleCheck {
                     switch argument {
                     case .text(let text): add(text)
                     case .words(let inner): walk(inner, depth: depth + 1)
-                    case .number: break
+                    case .number, .day: break
+                    case .money(_, let currency, _, _): add(currency)
                     }
                 }
                 if !words.isTranslated { add(words.key) }

@@ -70,7 +70,7 @@ extension CheckoutFeature {
                 return .none
             }
             state.shell.dismissForm()
-            state.shell.notice = Notice(.info, "The code \(code.code) takes \(applied.total.formatted) off.")
+            state.shell.notice = Notice(.info, "The code \(code.code) takes \(applied.total) off.")
         }
         return .none
     }

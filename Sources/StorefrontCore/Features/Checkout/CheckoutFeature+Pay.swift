@@ -71,8 +71,8 @@ extension CheckoutFeature {
                     ?? order.subscription.map { plan in
                         let every = RenewalSchedule.everyWords(plan.everyWeeks)
                         guard let dates else { return Localized("Every \(every) · u to change or cancel") }
-                        let next = UTCTime(dates.now().addingTimeInterval(Double(plan.everyWeeks) * RenewalSchedule.week)).calendarDate
-                        return Localized("Every \(every) · next on \(next) · u to change or cancel")
+                        let next = dates.now().addingTimeInterval(Double(plan.everyWeeks) * RenewalSchedule.week)
+                        return Localized("Every \(every) · next on \(day: next) · u to change or cancel")
                     }
             )
         }

@@ -222,9 +222,9 @@ public enum CheckoutFeature {
         let prompt =
             state.checkout?.order.subscription.map {
                 Localized(
-                    "Pay \(total.label) \(total.amount.formatted) now and every \(RenewalSchedule.everyWords($0.everyWeeks)) until you cancel? Enter to confirm, Esc to cancel"
+                    "Pay \(total.label) \(total.amount) now and every \(RenewalSchedule.everyWords($0.everyWeeks)) until you cancel? Enter to confirm, Esc to cancel"
                 )
-            } ?? Localized("Pay \(total.label) \(total.amount.formatted)? Enter to confirm, Esc to cancel")
+            } ?? Localized("Pay \(total.label) \(total.amount)? Enter to confirm, Esc to cancel")
         state.sheet?.phase = .confirming(prompt: prompt)
     }
 

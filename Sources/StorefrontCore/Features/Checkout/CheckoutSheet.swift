@@ -84,10 +84,9 @@ enum CheckoutSheet {
         let weeks = plan.everyWeeks
         var line = RenewalSchedule.everyWords(weeks)
         if let today {
-            let next = UTCTime(today.addingTimeInterval(Double(weeks) * RenewalSchedule.week)).calendarDate
-            line = Localized("\(line) · next \(next)")
+            line = Localized("\(line) · next \(day: today.addingTimeInterval(Double(weeks) * RenewalSchedule.week))")
         }
-        return renewal.map { Localized("\(line) · then \($0.formatted) each") } ?? line
+        return renewal.map { Localized("\(line) · then \($0) each") } ?? line
     }
 
     /// Each row's current choice in words, and whether every row has one.
@@ -97,7 +96,7 @@ enum CheckoutSheet {
         let today = env.dependencies.subscriptions?.dates.now()
         sheet.rowValues = [
             .discountCode: discountLine.map {
-                Localized("\(checkout.discount?.code ?? "") · \((.zero($0.amount.currency) - $0.amount).formatted) off")
+                Localized("\(checkout.discount?.code ?? "") · \(.zero($0.amount.currency) - $0.amount) off")
             }
                 ?? Localized("Add a code"),
             .card: checkout.card.map { .verbatim("\($0.shortName)  \($0.displayName)") } ?? Localized("Choose a card"),
@@ -135,7 +134,7 @@ enum CheckoutSheet {
             let subtotal = checkout.order.lines.subtotal(in: shop.currency)
             let methods = checkout.quote.methods
             let choices = methods.map {
-                ChooserState.Option(title: .verbatim("\($0.label) · \($0.cost(forSubtotal: subtotal).formatted)"), detail: .verbatim($0.detail))
+                ChooserState.Option(title: .untranslated("\($0.label) · \($0.cost(forSubtotal: subtotal))"), detail: .verbatim($0.detail))
             }
             return ChooserState(row: row, options: choices, selectedIndex: methods.firstIndex { $0.id == checkout.shippingMethod.id } ?? 0)
         case .discountCode:
