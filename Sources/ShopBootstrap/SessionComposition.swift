@@ -91,6 +91,14 @@ public enum SessionComposition {
             qrCodes: LibQREncoder(), clock: clock, console: console, dates: storage.clock.dates)
         dependencies.language = language(environment: environment, configuration: configuration)
         dependencies.region = region(environment: environment)
+        // The storage's catalog is its home market's (`pricingMarkets`); a session moves between the markets it priced.
+        if let home = dependencies.catalog as? MarketCatalog {
+            dependencies.markets = home.pricing
+        } else {
+            do { dependencies.markets = try configuration.marketPricing(for: dependencies.catalog.shop) } catch {
+                throw .configuration(error.description)
+            }
+        }
         return (dependencies, settlement, payments)
     }
 

@@ -25,6 +25,10 @@ public struct ShopConfiguration: Equatable, Codable, Sendable {
     /// The language for shoppers whose terminal or browser names none the shop speaks; nil is English.
     public var language: Language?
     public var sandboxLatencyMilliseconds: Int?
+    /// The merchant's exchange rates, an ECB-format XML file; nil reads the rates bundled with the shop.
+    public var rates: FilePath?
+    /// How many days old the rates may be before they are named as stale; nil is 7.
+    public var ratesMaxAgeDays: Int?
     /// Whether the guest's empty wallet is filled with the sandbox test cards and sample addresses.
     public var sandboxTestCards: Bool?
     /// Whether clicks and the wheel work in the terminal (on unless switched off).
@@ -146,6 +150,12 @@ extension ShopConfiguration {
         case "stripe-secret-key-file": stripeSecretKeyFile = FilePath(text)
         case "log-level": logLevel = text
         case "theme": theme = text
+        case "rates": rates = FilePath(text)
+        case "rates-max-age-days":
+            guard let days = Int(text), (1...365).contains(days) else {
+                throw refuse("rates-max-age-days must be a whole number of days from 1 to 365, got \"\(text.prefix(40))\"")
+            }
+            ratesMaxAgeDays = days
         case "language":
             guard let chosen = Language.all.first(where: { $0.tag == text }) else {
                 throw refuse("language must be one of \(Language.all.map(\.tag).joined(separator: ", ")), got \"\(text.prefix(40))\"")

@@ -56,11 +56,20 @@ extension ShopStorage {
         configuration: ShopConfiguration, dataDirectory: FilePath, pool: PostgresDatabase.Pool, migrate: Bool, environment: [String: String],
         waitsForDatabase: Bool = false
     ) async throws -> ShopStorage {
-        try await openingStorage {
+        let storage = try await openingStorage {
             try await openShop(
                 at: configuration.storagePlace(dataDirectory: dataDirectory), catalog: configuration.catalog.map { .file($0) } ?? .bundled,
                 pool: pool, migrate: migrate, environment: environment, waitsWhileUnreachable: waitsForDatabase, tell: { complain($0) }
             )
+        }
+        return try pricingMarkets(of: storage, configuration)
+    }
+
+    /// `storage` with its catalog as its home market sells it; rates that do not serve the markets are told, exit 78.
+    static func pricingMarkets(of storage: ShopStorage, _ configuration: ShopConfiguration) throws -> ShopStorage {
+        do { return try configuration.pricingMarkets(of: storage) } catch {
+            complain("bad configuration: \(error)")
+            throw ExitCodes.configError
         }
     }
 
@@ -79,9 +88,10 @@ extension ShopStorage {
         async throws -> ShopStorage
     {
         let directory = configuration.dataDirectory(environment: environment)
-        return try await openingStorage {
+        let storage = try await openingStorage {
             try await ShopStorage.openExisting(at: configuration.storagePlace(dataDirectory: directory), environment: environment)
         }
+        return try pricingMarkets(of: storage, configuration)
     }
 
     /// A server's start: the absolute data directory and the database opened once (migrated and, on SQLite, the catalog

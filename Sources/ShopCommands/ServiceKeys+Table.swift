@@ -51,6 +51,14 @@ extension ServiceKey {
                 help:
                     "The shop's language where the shopper's terminal (LANG, LC_ALL, LC_MESSAGES) or browser (Accept-Language) asks for none it speaks; for run, over LANG. en-XA is the test language."
             ),
+            ServiceKey(
+                "shop", "rates", .path, flag: "rates",
+                help:
+                    "Exchange rates for the catalog's markets, in the ECB's eurofxref XML (today's file from ecb.europa.eu works as it is). Default: the rates bundled with the shop."
+            ),
+            ServiceKey(
+                "shop", "rates-max-age-days", .count(1...365), "7",
+                help: "Rates older than this many days are named as stale by storefront rates, health and the log at start."),
             ServiceKey("shop", "mouse", .onOff, "on", flag: "mouse", help: "Clicks and the wheel (off leaves the terminal's own selection)."),
             ServiceKey("shop", "log-level", .choice(levels), "info", reloadable: true, flag: "log-level", help: "The least severe level logged."),
 

@@ -6,6 +6,9 @@ public struct CartLine: Hashable, Sendable, Identifiable {
     /// What the line is called wherever it is shown: the product's name, and the variant's values after " — ".
     public var name: String
     public var unitPrice: Money
+    /// The unit price in the shop's own currency, where `unitPrice` is a market's conversion of it: the line is priced
+    /// from it again when the cart moves to another market. Nil for the catalog's own price.
+    public var basePrice: Money?
     public var quantity: Int
     /// The variant bought, for a product with options.
     public var variant: ChosenVariant?
@@ -30,11 +33,13 @@ public struct CartLine: Hashable, Sendable, Identifiable {
     public init(product: Product, variant: ProductVariant?, quantity: Int) {
         guard let variant else {
             self.init(productID: product.id, name: product.name, unitPrice: product.price, quantity: quantity)
+            basePrice = product.basePrice
             return
         }
         self.init(
             productID: product.id, name: Self.name(product.name, variant.title), unitPrice: variant.price, quantity: quantity,
             variant: ChosenVariant(sku: variant.sku, title: variant.title), unitGrams: variant.grams ?? 0)
+        basePrice = variant.basePrice
     }
 
     /// A variant's line name: "root Hoodie — M".

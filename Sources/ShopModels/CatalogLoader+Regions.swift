@@ -32,7 +32,7 @@ extension CatalogLoader {
     }
 
     /// `store.regions`: each with an id, a name, its places, a tax rule and shipping rates; nil after any problem.
-    static func parseRegions(_ value: JSONValue, currency: Currency, issues: inout [CatalogIssue]) -> [SalesRegion]? {
+    static func parseRegions(_ value: JSONValue, currency currencyOf: (String) -> Currency, issues: inout [CatalogIssue]) -> [SalesRegion]? {
         let before = issues.count
         guard let list = value.arrayValue, !list.isEmpty else {
             issues.append(CatalogIssue(path: "$.store.regions", message: "must be a non-empty array of regions"))
@@ -69,7 +69,8 @@ extension CatalogLoader {
                 fail(".places", "must be a non-empty array of ISO 3166 codes, such as [\"US\"] or [\"DE\", \"FR\"]")
             }
             let tax = fields["tax"].map { parseRegionTax($0, places: places, path: "\(path).tax", issues: &issues) } ?? .none
-            let rates = fields["shipping"].flatMap { parseShippingRates($0, path: "\(path).shipping", currency: currency, issues: &issues) }
+            // A region's amounts are in its market's currency: the shop's own where no market names it.
+            let rates = fields["shipping"].flatMap { parseShippingRates($0, path: "\(path).shipping", currency: currencyOf(id), issues: &issues) }
             if fields["shipping"] == nil { fail(".shipping", "must be a non-empty array of shipping rates") }
             regions.append(SalesRegion(id: id, name: name, places: places, tax: tax, rates: rates ?? []))
         }

@@ -67,10 +67,77 @@ extension CatalogLoader {
             for legacy in ["shipping", "taxBasisPoints", "taxLabel"] where fields[legacy] != nil {
                 fail(legacy, "goes in a region's shipping or tax where the store has regions")
             }
-            if let parsed = parseRegions(regions, currency: currency, issues: &issues) { profile.regions = parsed }
+            let markets = fields["markets"].flatMap { parseMarkets($0, issues: &issues) } ?? []
+            let currencies = Dictionary(markets.flatMap { market in market.regionIDs.map { ($0, market.currency) } }, uniquingKeysWith: { a, _ in a })
+            if let parsed = parseRegions(regions, currency: { currencies[$0] ?? currency }, issues: &issues) {
+                profile.regions = parsed
+                checkMarkets(markets, regions: parsed, issues: &issues)
+                profile.markets = markets
+            }
         } else {
+            if fields["markets"] != nil { fail("markets", "name the store's regions: add \"regions\" first") }
             profile.regions = [parseDomesticRegion(fields, country: profile.countryCode, currency: currency, issues: &issues)]
         }
         return issues.count == before ? profile : nil
+    }
+
+    /// `[{"id": "eu", "name": "Europe", "currency": "EUR", "regions": ["eu"], "rounding": ".95"}]`: checked alone here,
+    /// against the regions by `checkMarkets`.
+    static func parseMarkets(_ value: JSONValue, issues: inout [CatalogIssue]) -> [Market]? {
+        guard let list = value.arrayValue else {
+            issues.append(CatalogIssue(path: "$.store.markets", message: "must be an array of markets"))
+            return nil
+        }
+        var markets: [Market] = []
+        for (index, item) in list.enumerated() {
+            let path = "$.store.markets[\(index)]"
+            func fail(_ field: String, _ message: String) { issues.append(CatalogIssue(path: "\(path)\(field)", message: message)) }
+            guard let fields = item.objectValue else {
+                fail("", "must be an object with id, name, currency and regions")
+                continue
+            }
+            let before = issues.count
+            for key in fields.keys where !["id", "name", "currency", "regions", "rounding"].contains(key) { fail(".\(key)", "is not a market's field") }
+            let id = fields["id"]?.stringValue ?? ""
+            if !isIdentifier(id) { fail(".id", "must be 1 to 40 letters, digits, - or _") }
+            if markets.contains(where: { $0.id == id }) { fail(".id", "repeats the market id \"\(id)\"") }
+            let name = fields["name"]?.stringValue ?? ""
+            if name.isEmpty || name.count > 40 || containsControlCharacter(name) {
+                fail(".name", "must be a string of 1 to 40 characters without control characters, such as \"Europe\"")
+            }
+            let currency = fields["currency"]?.stringValue.flatMap(Currency.init(code:))
+            if currency == nil {
+                fail(".currency", "must be a currency the shop knows: \(Currency.known.keys.sorted().joined(separator: ", "))")
+            }
+            let regionIDs = fields["regions"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            if regionIDs.isEmpty || regionIDs.count != fields["regions"]?.arrayValue?.count { fail(".regions", "must be a non-empty array of region ids") }
+            var rounding = PriceRounding.none
+            if let written = fields["rounding"] {
+                if let currency, let parsed = written.stringValue.flatMap({ PriceRounding(written: $0, currency: currency) }) {
+                    rounding = parsed
+                } else {
+                    fail(".rounding", "must be one of \(PriceRounding.spellings.joined(separator: ", ")) (.99 and the like for a currency with cents)")
+                }
+            }
+            guard issues.count == before, let currency else { continue }
+            markets.append(Market(id: id, name: name, currency: currency, regionIDs: regionIDs, rounding: rounding))
+        }
+        return markets
+    }
+
+    /// Each market's regions exist and belong to it alone.
+    static func checkMarkets(_ markets: [Market], regions: [SalesRegion], issues: inout [CatalogIssue]) {
+        var owner: [String: String] = [:]
+        for (index, market) in markets.enumerated() {
+            for (at, region) in market.regionIDs.enumerated() {
+                let path = "$.store.markets[\(index)].regions[\(at)]"
+                if !regions.contains(where: { $0.id == region }) {
+                    issues.append(CatalogIssue(path: path, message: "names no region (the store's are \(regions.map(\.id).joined(separator: ", ")))"))
+                } else if let other = owner[region] {
+                    issues.append(CatalogIssue(path: path, message: "\"\(region)\" is already in the market \"\(other)\""))
+                }
+                owner[region] = market.id
+            }
+        }
     }
 }

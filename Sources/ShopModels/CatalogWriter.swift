@@ -14,6 +14,13 @@ public enum CatalogWriter {
             "name": shop.name, "merchantIdentifier": shop.merchantIdentifier, "country": shop.countryCode,
             "currency": shop.currency.code, "supportedNetworks": shop.supportedNetworks.map(\.rawValue), "regions": shop.regions.map(region),
         ]
+        if !shop.markets.isEmpty {
+            fields["markets"] = shop.markets.map { market -> [String: Any] in
+                var fields: [String: Any] = ["id": market.id, "name": market.name, "currency": market.currency.code, "regions": market.regionIDs]
+                if market.rounding != .none { fields["rounding"] = market.rounding.description }
+                return fields
+            }
+        }
         if let email = shop.email { fields["email"] = email }
         if let replyTo = shop.replyTo { fields["replyTo"] = replyTo }
         return fields

@@ -29,6 +29,9 @@ public struct Product: Hashable, Sendable, Identifiable {
     public var summary: String
     public var description: String
     public var price: Money
+    /// The price in the shop's own currency, where `price` is a market's conversion of it: a cart moving to another
+    /// market is priced from it. Nil where `price` is the catalog's own.
+    public var basePrice: Money?
     /// Small ASCII art, one string per line; empty when the product has none.
     public var art: [String]
     public var tags: [String]
@@ -82,6 +85,7 @@ public struct Product: Hashable, Sendable, Identifiable {
         var product = self
         product.variants = [variant]
         product.price = variant.price
+        product.basePrice = variant.basePrice
         product.stock = variant.stock
         return product
     }
@@ -131,6 +135,8 @@ public struct ProductVariant: Hashable, Sendable, Identifiable {
     /// One value per option of the product, in the options' order.
     public var values: [String]
     public var price: Money
+    /// The price in the shop's own currency, where `price` is a market's conversion of it.
+    public var basePrice: Money?
     /// Units left, where tracked; nil when the shop does not count them.
     public var stock: Int?
     /// Shipping weight in grams, where given.

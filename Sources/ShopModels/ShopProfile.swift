@@ -11,6 +11,8 @@ public struct ShopProfile: Hashable, Sendable {
     public var supportedNetworks: [PaymentNetwork]
     /// Where the shop ships, the first being its home: never empty.
     public var regions: [SalesRegion]
+    /// Where the shop sells in another currency than its own (`store.markets`); a region in none sells in `currency`.
+    public var markets: [Market] = []
     /// The address the shop's messages to shoppers come from, and where replies go (`store.email`, `store.replyTo`).
     public var email: String?
     public var replyTo: String?

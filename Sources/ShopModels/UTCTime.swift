@@ -63,6 +63,24 @@ public struct UTCTime: Hashable, Sendable {
         return r < 0 ? (q - 1, r + b) : (q, r)
     }
 
+    /// The day `YYYY-MM-DD` names, counted from 1970-01-01 (Hinnant's `days_from_civil`); nil for any other text or a
+    /// day that does not exist.
+    public static func dayNumber(_ written: String) -> Int? {
+        let parts = written.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+            parts.allSatisfy({ $0.allSatisfy(\.isASCIIDigit) }), let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+            (1...12).contains(month), (1...31).contains(day)
+        else { return nil }
+        let shifted = month <= 2 ? year - 1 : year
+        let era = floorDivide(shifted, 400).quotient
+        let yearOfEra = shifted - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let number = era * 146_097 + dayOfEra - 719_468
+        // 2026-02-31 reads as a number but names no day: it must come back as itself.
+        return civil(daysSince1970: number) == (year, month, day) ? number : nil
+    }
+
     /// Howard Hinnant's `civil_from_days`: the proleptic Gregorian date of a day counted from 1970-01-01.
     private static func civil(daysSince1970: Int) -> (year: Int, month: Int, day: Int) {
         let z = daysSince1970 + 719_468

@@ -62,6 +62,7 @@ struct ShopOptions: ParsableArguments {
     @Flag(setting: "shop.stripe-raw-card-data") var stripeRawCardData: Bool
     @Option(setting: "shop.database", as: SettingValue.text) var database: String?
     @Option(setting: "shop.language", as: SettingValue.text) var language: String?
+    @Option(setting: "shop.rates", as: SettingValue.text) var rates: String?
 
     @Flag(name: .customLong("no-migrate"), help: "On PostgreSQL, do not bring the schema up to date; refuse a database that is not (exit 74).")
     var noMigrate = false
@@ -71,7 +72,7 @@ struct ShopOptions: ParsableArguments {
         [
             ("catalog", catalog), ("data-dir", dataDirectory), ("payments", payments), ("stripe-secret-key-file", stripeSecretKeyFile),
             ("stripe-api-base", stripeAPIBase), ("stripe-return-url", stripeReturnURL), ("database", database), ("one-tap", oneTap),
-            ("stripe-raw-card-data", stripeRawCardData ? "on" : nil), ("language", language),
+            ("stripe-raw-card-data", stripeRawCardData ? "on" : nil), ("language", language), ("rates", rates),
         ]
     }
 

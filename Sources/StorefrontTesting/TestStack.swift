@@ -55,6 +55,8 @@ public struct TestStack: Sendable {
     public var console: Console = .shop
     /// The language the session opens in.
     public var language = Language.english
+    /// The shopper's country as their locale names it: the market the session opens in, and how it writes money.
+    public var region: String?
 
     public init(
         catalog: (any CatalogRepository)? = nil,
@@ -65,7 +67,9 @@ public struct TestStack: Sendable {
         latency: Duration = .zero
     ) {
         let database = Fixtures.bundledShop()
-        storage = .sqlite(database, catalog: Fixtures.bundledCatalog(in: database))
+        // Priced as the shop prices it: the bundled catalog's home market, at the bundled rates.
+        storage = (try? ShopConfiguration().pricingMarkets(of: .sqlite(database, catalog: Fixtures.bundledCatalog(in: database))))
+            ?? .sqlite(database, catalog: Fixtures.bundledCatalog(in: database))
         processor = SandboxProcessor(clock: clock, latency: latency, ids: IDGenerator.sequential(prefix: "vault"))
         self.catalog = catalog ?? storage.catalog
         self.guestID = guestID
@@ -116,6 +120,8 @@ public struct TestStack: Sendable {
             accounts: accounts,
             carts: carts, featureFlags: flags, ids: ids, qrCodes: qrCodes, clock: clock, console: console, dates: Fixtures.fixedDates)
         dependencies.language = language
+        dependencies.region = region
+        dependencies.markets = (catalog as? MarketCatalog)?.pricing
         return dependencies
     }
 

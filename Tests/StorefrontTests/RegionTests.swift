@@ -13,8 +13,15 @@ import Testing
 /// catalog's `regions` checked field by field, and the payment sheet recomputing when its address changes.
 @Suite("Regions, tax and shipping")
 struct RegionTests {
+    /// The bundled shop's regions with every amount in its own currency: its markets left out, which `MarketTests` prices.
     static let shop: ShopProfile = {
-        do { return try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled").shop } catch { preconditionFailure("\(error)") }
+        do {
+            var root = try #require(try JSONSerialization.jsonObject(with: Data(BundledCatalog.json.utf8)) as? [String: Any])
+            var store = try #require(root["store"] as? [String: Any])
+            store["markets"] = nil
+            root["store"] = store
+            return try CatalogLoader.load(data: try JSONSerialization.data(withJSONObject: root), source: "bundled").shop
+        } catch { preconditionFailure("\(error)") }
     }()
     static let keycaps = Cart(
         currency: .usd,
@@ -46,7 +53,7 @@ struct RegionTests {
         #expect(Self.shop.quote(for: Self.keycaps, to: Self.address("IS")) == nil)
         #expect(
             Self.shop.shippingRefusal(address: Self.address("IS"))
-                == "Storefront ships only to the United States, Canada, the European Union and the United Kingdom.")
+                == "Storefront ships only to the United States, Canada, the European Union, the United Kingdom and Japan.")
         #expect(Self.shop.shippingRefusal(address: Self.address("FR")) == nil)
     }
 
@@ -176,6 +183,8 @@ struct RegionTests {
         #expect(driver.state.paymentSheet?.summaryItems.map(\.label) == ["Subtotal", "Shipping (DHL Parcel)", "incl. VAT 19%", "Storefront"])
         #expect(driver.state.paymentSheet?.summaryItems.map(\.amount.minorUnits) == [6_400, 1_500, 1_261, 7_900])
         try await driver.press("p,enter")
+        #expect(driver.state.paymentSheet?.failure == nil)
+        #expect(driver.state.notice == nil)
         #expect(driver.state.confirmation?.total.minorUnits == 7_900)
     }
 }

@@ -38,6 +38,8 @@ public enum Action: Hashable, Sendable {
     case toggleHelp, quit
     /// The next language the shop speaks, for the rest of the session.
     case nextLanguage
+    /// The next market the shop sells in (its currency), until an address decides.
+    case nextMarket
     /// The host's list area now fits this many rows.
     case viewportChanged(listRows: Int)
     /// A timer tick from the host while the state is busy.

@@ -11,6 +11,8 @@ public enum AppReducer {
     /// products (or the console's queue, in the console's root).
     public static func initialState(_ env: ShopEnvironment) -> AppState {
         if case .merchant(let name) = env.dependencies.console { return ConsoleReducer.initialState(env, merchant: name) }
+        // The shopper's country's market, where their locale names a country the shop ships to.
+        let env = env.inMarket(env.dependencies.region.flatMap { env.dependencies.markets?.market(country: $0) }?.id)
         let dependencies = env.dependencies
         let profile = env.shopProfile
         let account = dependencies.accounts.signedIn
@@ -19,6 +21,7 @@ public enum AppReducer {
         state.shell.notice = dependencies.accounts.launchNotice.map { Notice(.error, $0) }
         state.shell.language = dependencies.language
         state.shell.region = dependencies.region
+        state.shell.market = env.market?.id
         state.paymentMode = dependencies.paymentProvider.mode
         state.productList.list.isLoading = true
         if dependencies.carts == nil { state.cart.savedCart = [] }
@@ -32,10 +35,13 @@ public enum AppReducer {
     /// others' state shows, the screens left behind dropped, and the cart's follow-up (a write or a stock check).
     public static func step(_ state: inout AppState, _ action: AppAction, _ env: ShopEnvironment) -> Effect {
         if state.merchant != nil { return ConsoleReducer.step(&state, action, env) }
+        // The market is the state's: an action that moves it (an address in another market) is followed by its prices.
+        var env = env.inMarket(state.shell.market)
         let derivedFrom = DerivedScreens.inputs(state)
         let wasWaitingForStorage = state.shell.isWaitingForStorage
         let screenBefore = state.screen
         var effect = reduceInStep(&state, action, env, reduce)
+        env = env.inMarket(state.shell.market)
         // Back on the list from another screen, it is read again: a merchant's edit since shows at this screen change.
         if state.screen == .productList, screenBefore != .productList, state.productList.pending == nil {
             effect += state.scope(\.productList) { ProductListFeature.reload(&$0, env, keepSelection: true) }
@@ -56,7 +62,8 @@ public enum AppReducer {
         // What the shopper sees now, before this step changes it: a key may open a checkout that gives it back.
         state.noticeBeforeAction = state.shell.notice
         func withSends(_ action: AppAction) -> Effect {
-            var effect = Effect()
+            let env = env.inMarket(state.shell.market)
+            var effect = keepCartInMarket(&state, env)
             for item in reduce(&state, action, env).items {
                 if case .send(let sent) = item { effect += withSends(sent) } else { effect.items.append(item) }
             }
@@ -64,7 +71,15 @@ public enum AppReducer {
         }
         var effect = withSends(action)
         while let next = env.mailbox.takeQueued() { effect += withSends(next) }
-        return effect
+        return effect + keepCartInMarket(&state, env.inMarket(state.shell.market))
+    }
+
+    /// Keeps the cart in the market's currency: after a move to another market (its key, an address there) each line
+    /// is priced there, and the catalog is asked to confirm the prices.
+    static func keepCartInMarket(_ state: inout AppState, _ env: ShopEnvironment) -> Effect {
+        guard let markets = env.dependencies.markets, let market = env.market, state.cart.cart.currency != market.currency else { return .none }
+        state.cart.cart = Cart(currency: market.currency, lines: state.cart.cart.lines.map { markets.line($0, in: market) })
+        return state.scope(\.cart) { CartFeature.checkCatalog($0, env) }
     }
 
     /// Hands `action` to the feature that takes it, through that feature's reducer on its property; a feature's
@@ -189,9 +204,9 @@ public enum AppReducer {
 
     /// Where the keys every browsing screen shares go.
     enum BrowsingKey: FeatureKeys {
-        case shop, cart, orders, account, language
+        case shop, cart, orders, account, language, market
         static let keys: [Action: Self] = [
-            .showShop: .shop, .showCart: .cart, .showOrders: .orders, .showAccount: .account, .nextLanguage: .language,
+            .showShop: .shop, .showCart: .cart, .showOrders: .orders, .showAccount: .account, .nextLanguage: .language, .nextMarket: .market,
         ]
     }
 
@@ -212,6 +227,17 @@ public enum AppReducer {
         case .language:
             state.shell.language = nextLanguage(after: state.shell.language)
             state.shell.notice = Notice(.info, Localized("Language: \(state.shell.language.name). L changes it."))
+        case .market:
+            guard let markets = env.dependencies.markets, markets.markets.count > 1 else {
+                state.shell.notice = Notice(.info, "This shop sells in \(env.shopProfile.currency.code) alone.")
+                return Effect.none
+            }
+            let index = markets.markets.firstIndex { $0.id == state.shell.market } ?? 0
+            let next = markets.markets[(index + 1) % markets.markets.count]
+            state.shell.market = next.id
+            // Where the shopper writes is kept; a region of the market writes its money where the language's is not one.
+            if let region = state.shell.region, markets.market(country: region)?.id != next.id { state.shell.region = nil }
+            state.shell.notice = Notice(.info, "Prices in \(next.currency.code), for \(next.name). M changes the market.")
         }
         return Effect.none
     }

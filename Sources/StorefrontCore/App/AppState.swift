@@ -89,9 +89,14 @@ public struct Customer: Equatable, Sendable {
 /// What the reducers work with: the injected dependencies, the shop's profile, the mailbox, and the sign-in sessions their effects use.
 @MainActor
 public struct ShopEnvironment {
-    public let dependencies: StorefrontDependencies
-    /// The shop: name, currency, shipping, tax and card networks.
-    public let shopProfile: ShopProfile
+    /// The dependencies, with the catalog as the session's market prices it.
+    public private(set) var dependencies: StorefrontDependencies
+    /// The shop: name, currency, shipping, tax and card networks, as the session's market sees it.
+    public private(set) var shopProfile: ShopProfile
+    /// The market the catalog and profile are priced for; nil for a shop without markets.
+    public private(set) var market: Market?
+    /// The catalog in the shop's own currency, which each market's view prices.
+    private let baseCatalog: any CatalogRepository
     /// Where effects, delegates and One-Tap's navigator post their actions.
     public let mailbox: ActionMailbox
     /// The sign-in attempts in progress, which only effects touch.
@@ -100,8 +105,25 @@ public struct ShopEnvironment {
     public init(dependencies: StorefrontDependencies, mailbox: ActionMailbox = ActionMailbox(), signIns: LiveSignIns = LiveSignIns()) {
         self.dependencies = dependencies
         self.shopProfile = dependencies.catalog.shop
+        self.baseCatalog = dependencies.catalog
         self.mailbox = mailbox
         self.signIns = signIns
+        if let markets = dependencies.markets { price(in: markets.home, markets) }
+    }
+
+    private mutating func price(in chosen: Market, _ markets: MarketPricing) {
+        market = chosen
+        dependencies.catalog = MarketCatalog(baseCatalog, pricing: markets, market: chosen)
+        shopProfile = markets.shop(in: chosen)
+    }
+
+    /// The environment of the market `id` (the state's `shell.market`): the reducers see its catalog and profile
+    /// alone. Itself when that market is already its own, or is none the shop has.
+    public func inMarket(_ id: String?) -> ShopEnvironment {
+        guard let markets = dependencies.markets, let id, id != market?.id, let chosen = markets.market(id: id) else { return self }
+        var copy = self
+        copy.price(in: chosen, markets)
+        return copy
     }
 
     /// One-Tap for an entry point, navigating through the mailbox.

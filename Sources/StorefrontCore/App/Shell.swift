@@ -17,6 +17,10 @@ public struct Shell: Equatable, Sendable {
     /// and dates are written as they are there. Nil until something says.
     public var region: String?
 
+    /// The market the shop sells in to this shopper (`Market.id`): their country's, then their address's, or the one
+    /// they chose. Nil for a shop without markets.
+    public var market: String?
+
     /// The language in the shopper's region, or in the language's own country while that is unknown.
     public var formats: FormatLocale { region.map { FormatLocale(language: language, region: $0) } ?? FormatLocale(language: language) }
 

@@ -27,6 +27,9 @@ public struct StorefrontDependencies: Sendable {
     public var language = Language.english
     /// The shopper's country as their locale names it, for how money and dates are written; nil when it names none.
     public var region: String?
+    /// The shop's markets, each in its currency; nil for a shop that sells in its own currency alone. `catalog` is the
+    /// catalog as the shop's own currency prices it: the environment gives each market its view.
+    public var markets: MarketPricing?
     /// The messages the orders' changes wrote for their shoppers; nil where the shop keeps none.
     public var mail: (any MailOutbox)?
     /// The merchant console's catalog editing; nil in the shop.

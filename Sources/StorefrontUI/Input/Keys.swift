@@ -234,6 +234,9 @@ public enum KeyBindings {
             KeyBinding(
                 keys: [.character("L")], label: "L", action: .nextLanguage, summary: Localized("language"), contexts: browsing, inFooter: false),
             KeyBinding(
+                keys: [.character("M")], label: "M", action: .nextMarket, summary: Localized("market and currency"), contexts: browsing,
+                inFooter: false),
+            KeyBinding(
                 keys: [.character("q")], label: "q", action: .quit, summary: Localized("quit"),
                 contexts: Set(KeyContext.allCases).subtracting(typing),
                 inFooter: true),

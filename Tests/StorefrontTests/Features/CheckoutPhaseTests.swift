@@ -16,7 +16,7 @@ struct CheckoutPhaseTests {
         .showOrders, .showAccount, .beginSearch, .textInput("x"), .deleteBackward, .nextField, .addCard, .addAddress,
         .makeDefault, .newAPIToken, .signOutEverywhere, .signInOrOut, .increaseQuantity, .decreaseQuantity, .removeLine, .pay, .buyNow, .subscribe,
         .showSubscriptions,
-        .toggleHelp, .quit, .nextLanguage,
+        .toggleHelp, .quit, .nextLanguage, .nextMarket,
         .viewportChanged(listRows: 10), .tick, .cancelOrder, .ship, .markDelivered, .refund, .showStock, .showSales, .nextFilter,
         .previousFilter, .toggleRestock, .toggleLowStock, .previousChoice, .nextChoice,
     ]
@@ -26,7 +26,7 @@ struct CheckoutPhaseTests {
         case .moveUp, .moveDown, .pageUp, .pageDown, .moveToTop, .moveToBottom, .confirm, .back, .addToCart, .showCart, .showShop,
             .showOrders, .showAccount, .beginSearch, .textInput, .deleteBackward, .nextField, .addCard, .addAddress, .makeDefault, .newAPIToken,
             .signOutEverywhere, .signInOrOut, .increaseQuantity, .decreaseQuantity, .removeLine, .pay, .buyNow, .subscribe, .showSubscriptions,
-            .toggleHelp, .quit, .nextLanguage,
+            .toggleHelp, .quit, .nextLanguage, .nextMarket,
             .viewportChanged,
             .tick,
             .cancelOrder, .ship, .markDelivered, .refund, .showStock, .showSales, .nextFilter, .previousFilter, .toggleRestock, .toggleLowStock,

@@ -28,6 +28,7 @@ extension CheckoutFeature {
             var sheet = PaymentSheetState(merchantName: env.shopProfile.name, rowValues: [:], summaryItems: [], phase: .reviewing)
             if checkout.order.subscription != nil { sheet.rows = PaymentSheetRow.subscribing }
             openSheet(&state, sheet)
+            let env = CheckoutSheet.followShipTo(&state, env)
             CheckoutSheet.recompute(&state, env.shopProfile)
             CheckoutSheet.shippingContactChanged(&state, env.shopProfile)
             CheckoutSheet.refreshRows(&state, env)
@@ -52,6 +53,7 @@ extension CheckoutFeature {
             state.checkout?.attempt = nil
             state.sheet?.phase = .reviewing
             state.sheet?.failure = .lookup(why)
+            let env = CheckoutSheet.followShipTo(&state, env)
             CheckoutSheet.shippingContactChanged(&state, env.shopProfile)
             CheckoutSheet.recompute(&state, env.shopProfile)
             CheckoutSheet.refreshRows(&state, env)

@@ -191,7 +191,8 @@ public enum CheckoutFeature {
             guard let picked = checkout.options.contacts[safe: index] else { return .none }
             if row == .shippingAddress { checkout.shipTo = picked } else { checkout.contact = picked }
             state.checkout = checkout
-            CheckoutSheet.shippingContactChanged(&state, shop)
+            let env = CheckoutSheet.followShipTo(&state, env)
+            CheckoutSheet.shippingContactChanged(&state, env.shopProfile)
             CheckoutSheet.refreshRows(&state, env)
             return .none
         }

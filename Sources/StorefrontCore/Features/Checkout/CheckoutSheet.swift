@@ -1,4 +1,5 @@
 import Foundation
+import AddressFormats
 import ShopApplication
 import ShopLanguages
 import ShopModels
@@ -57,6 +58,22 @@ enum CheckoutSheet {
         if let current, let same = quote.methods.first(where: { $0.id == current.id }) { return same }
         guard cheapest else { return quote.methods.first }
         return quote.methods.min { $0.cost(forSubtotal: subtotal).minorUnits < $1.cost(forSubtotal: subtotal).minorUnits }
+    }
+
+    /// The ship-to address decides the market: in another one, the order's lines are priced in its currency, the
+    /// shopper is told, and the environment of that market is what the sheet works with from here.
+    static func followShipTo(_ state: inout CheckoutFeature.State, _ env: ShopEnvironment) -> ShopEnvironment {
+        guard let markets = env.dependencies.markets, let checkout = state.checkout, let address = checkout.shipTo?.address,
+            let market = markets.market(for: address), market.id != state.shell.market
+        else { return env }
+        let before = env.shopProfile.currency
+        state.checkout?.order.lines = checkout.order.lines.map { markets.line($0, in: market) }
+        state.shell.market = market.id
+        if market.currency != before {
+            let country = AddressFormats.format(for: address.countryCode)?.name ?? address.countryCode
+            state.shell.notice = Notice(.info, "Prices are in \(market.currency.code) now: \(country) buys in \(market.name).")
+        }
+        return env.inMarket(market.id)
     }
 
     /// The ship-to address decides the region: its methods priced for the order, its tax and the total, all in the
