@@ -97,7 +97,9 @@ extension CatalogLoader {
                 continue
             }
             let before = issues.count
-            for key in fields.keys where !["id", "name", "currency", "regions", "rounding"].contains(key) { fail(".\(key)", "is not a market's field") }
+            for key in fields.keys where !["id", "name", "currency", "regions", "rounding"].contains(key) {
+                fail(".\(key)", "is not a market's field")
+            }
             let id = fields["id"]?.stringValue ?? ""
             if !isIdentifier(id) { fail(".id", "must be 1 to 40 letters, digits, - or _") }
             if markets.contains(where: { $0.id == id }) { fail(".id", "repeats the market id \"\(id)\"") }
@@ -110,13 +112,16 @@ extension CatalogLoader {
                 fail(".currency", "must be a currency the shop knows: \(Currency.known.keys.sorted().joined(separator: ", "))")
             }
             let regionIDs = fields["regions"]?.arrayValue?.compactMap(\.stringValue) ?? []
-            if regionIDs.isEmpty || regionIDs.count != fields["regions"]?.arrayValue?.count { fail(".regions", "must be a non-empty array of region ids") }
+            if regionIDs.isEmpty || regionIDs.count != fields["regions"]?.arrayValue?.count {
+                fail(".regions", "must be a non-empty array of region ids")
+            }
             var rounding = PriceRounding.none
             if let written = fields["rounding"] {
                 if let currency, let parsed = written.stringValue.flatMap({ PriceRounding(written: $0, currency: currency) }) {
                     rounding = parsed
                 } else {
-                    fail(".rounding", "must be one of \(PriceRounding.spellings.joined(separator: ", ")) (.99 and the like for a currency with cents)")
+                    fail(
+                        ".rounding", "must be one of \(PriceRounding.spellings.joined(separator: ", ")) (.99 and the like for a currency with cents)")
                 }
             }
             guard issues.count == before, let currency else { continue }

@@ -37,13 +37,15 @@ public struct MarketPricing: Sendable {
             }
             guard rates.perEuro[market.currency.code] != nil, rates.perEuro[shop.currency.code] != nil else {
                 let missing = [market.currency.code, shop.currency.code].filter { rates.perEuro[$0] == nil }
-                throw Problem(message: "the rates of \(rates.day) have no \(missing.joined(separator: " or ")), which the market \"\(market.id)\" needs")
+                throw Problem(
+                    message: "the rates of \(rates.day) have no \(missing.joined(separator: " or ")), which the market \"\(market.id)\" needs")
             }
         }
         for region in shop.regions {
             guard let own = markets.first(where: { $0.regionIDs.contains(region.id) })?.currency else { continue }
             for market in markets where market.currency != own && (rates?.perEuro[own.code] == nil || rates?.perEuro[market.currency.code] == nil) {
-                throw Problem(message: "the rates have no \(own.code) to \(market.currency.code), which region \"\(region.id)\" needs in \"\(market.id)\"")
+                throw Problem(
+                    message: "the rates have no \(own.code) to \(market.currency.code), which region \"\(region.id)\" needs in \"\(market.id)\"")
             }
         }
         self.base = shop
@@ -98,7 +100,8 @@ public struct MarketPricing: Sendable {
         // Every market's currency converts (`init` checked the rates): the fallbacks keep a line in the market's currency.
         if let listed = line.basePrice ?? (line.unitPrice.currency == own ? line.unitPrice : nil) {
             priced.unitPrice =
-                market.currency == own ? listed : (rates.flatMap { market.price(listed, rates: $0) } ?? Money(minorUnits: 0, currency: market.currency))
+                market.currency == own
+                ? listed : (rates.flatMap { market.price(listed, rates: $0) } ?? Money(minorUnits: 0, currency: market.currency))
             priced.basePrice = market.currency == own ? nil : listed
         } else {
             priced.unitPrice = rates?.convert(line.unitPrice, to: market.currency) ?? Money(minorUnits: 0, currency: market.currency)
@@ -127,8 +130,10 @@ extension ShippingRate {
         var rate = self
         switch pricing {
         case .flat(let amount): rate.pricing = .flat(convert(amount))
-        case .byWeight(let bands): rate.pricing = .byWeight(bands.map { ShippingRate.WeightBand(upToGrams: $0.upToGrams, amount: convert($0.amount)) })
-        case .bySubtotal(let bands): rate.pricing = .bySubtotal(bands.map { ShippingRate.SubtotalBand(from: convert($0.from), amount: convert($0.amount)) })
+        case .byWeight(let bands):
+            rate.pricing = .byWeight(bands.map { ShippingRate.WeightBand(upToGrams: $0.upToGrams, amount: convert($0.amount)) })
+        case .bySubtotal(let bands):
+            rate.pricing = .bySubtotal(bands.map { ShippingRate.SubtotalBand(from: convert($0.from), amount: convert($0.amount)) })
         }
         rate.freeFrom = freeFrom.map(convert)
         return rate

@@ -68,7 +68,8 @@ public struct TestStack: Sendable {
     ) {
         let database = Fixtures.bundledShop()
         // Priced as the shop prices it: the bundled catalog's home market, at the bundled rates.
-        storage = (try? ShopConfiguration().pricingMarkets(of: .sqlite(database, catalog: Fixtures.bundledCatalog(in: database))))
+        storage =
+            (try? ShopConfiguration().pricingMarkets(of: .sqlite(database, catalog: Fixtures.bundledCatalog(in: database))))
             ?? .sqlite(database, catalog: Fixtures.bundledCatalog(in: database))
         processor = SandboxProcessor(clock: clock, latency: latency, ids: IDGenerator.sequential(prefix: "vault"))
         self.catalog = catalog ?? storage.catalog

@@ -41,7 +41,8 @@ public final class SQLOrderRepository: OrderRepository {
                 }
                 let placing = StoredOrderRow(
                     placing: draft, number: "", idempotencyKey: idempotencyKey, paymentDescription: paymentDescription, placedAt: placedAt,
-                    currency: currency)
+                    // The order's own currency: a market's, where the session sold in one.
+                    currency: draft.totals.total.currency)
                 let row = try Self.place(placing, draft: draft, tokenID: tokenID, on: connection)
                 if let discount = draft.discount {
                     let held = try SQLDiscountCodes.hold(discount.code, order: row.number, customer: draft.customerID, at: placedAt, on: connection) {

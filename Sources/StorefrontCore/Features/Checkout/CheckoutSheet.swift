@@ -1,5 +1,5 @@
-import Foundation
 import AddressFormats
+import Foundation
 import ShopApplication
 import ShopLanguages
 import ShopModels
