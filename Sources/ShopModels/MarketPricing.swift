@@ -80,13 +80,19 @@ public struct MarketPricing: Sendable {
     /// `product` as `market` sells it: each price converted and rounded, the catalog's kept as `basePrice`; as it is
     /// where it cannot be.
     public func product(_ product: Product, in market: Market) -> Product {
-        guard market.currency != product.price.currency, let rates else { return product }
-        var priced = product
-        priced.basePrice = product.price
-        priced.price = market.price(product.price, rates: rates) ?? product.price
+        // A product another market priced is priced from the catalog's own prices it keeps.
+        var listed = product
+        if let price = product.basePrice { (listed.price, listed.basePrice) = (price, nil) }
+        for index in listed.variants.indices {
+            if let price = listed.variants[index].basePrice { (listed.variants[index].price, listed.variants[index].basePrice) = (price, nil) }
+        }
+        guard market.currency != listed.price.currency, let rates else { return listed }
+        var priced = listed
+        priced.basePrice = listed.price
+        priced.price = market.price(listed.price, rates: rates) ?? listed.price
         for index in priced.variants.indices {
-            priced.variants[index].basePrice = product.variants[index].price
-            priced.variants[index].price = market.price(product.variants[index].price, rates: rates) ?? product.variants[index].price
+            priced.variants[index].basePrice = listed.variants[index].price
+            priced.variants[index].price = market.price(listed.variants[index].price, rates: rates) ?? listed.variants[index].price
         }
         return priced
     }
@@ -113,8 +119,11 @@ public struct MarketPricing: Sendable {
     private static func profile(_ shop: ShopProfile, in market: Market, markets: [Market], rates: ExchangeRates?) -> ShopProfile {
         var profile = shop
         profile.currency = market.currency
+        // The market's own regions first: the first region is where a cart's totals are estimated before an address.
+        let own = shop.regions.filter { market.regionIDs.contains($0.id) }
+        profile.regions = own + shop.regions.filter { !market.regionIDs.contains($0.id) }
         guard let rates else { return profile }
-        profile.regions = shop.regions.map { region in
+        profile.regions = profile.regions.map { region in
             var region = region
             region.rates = region.rates.map { $0.converted(to: market.currency, rates: rates) }
             return region

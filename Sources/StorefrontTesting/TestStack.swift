@@ -115,14 +115,16 @@ public struct TestStack: Sendable {
 
     public var dependencies: StorefrontDependencies {
         var storage = storage
+        // A catalog a test opened itself is priced as the shop prices one: in its home market.
         storage.catalog = catalog
+        storage = (try? ShopConfiguration().pricingMarkets(of: storage)) ?? storage
         var dependencies = storage.storefrontDependencies(
             payments: paymentProvider, paymentAuthorization: paymentAuthorization, backend: merchantBackend, backOffice: backOffice,
             accounts: accounts,
             carts: carts, featureFlags: flags, ids: ids, qrCodes: qrCodes, clock: clock, console: console, dates: Fixtures.fixedDates)
         dependencies.language = language
         dependencies.region = region
-        dependencies.markets = (catalog as? MarketCatalog)?.pricing
+        dependencies.markets = (storage.catalog as? MarketCatalog)?.pricing
         return dependencies
     }
 

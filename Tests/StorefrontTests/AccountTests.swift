@@ -316,7 +316,7 @@ struct AccountFlowTests {
         let errors = try #require(driver.state.form).fields.map(\.error)
         #expect(
             errors == [
-                "Storefront ships only to the United States, Canada, the European Union and the United Kingdom.", nil, nil, nil, nil,
+                "Storefront ships only to the United States, Canada, the European Union, the United Kingdom and Japan.", nil, nil, nil, nil,
                 "Enter the city.", nil, nil,
             ])
         #expect(driver.state.form?.focusedIndex == 0, "the first field with an error")

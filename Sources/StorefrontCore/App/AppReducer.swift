@@ -22,6 +22,7 @@ public enum AppReducer {
         state.shell.language = dependencies.language
         state.shell.region = dependencies.region
         state.shell.market = env.market?.id
+        state.pricedMarket = env.market?.id
         state.paymentMode = dependencies.paymentProvider.mode
         state.productList.list.isLoading = true
         if dependencies.carts == nil { state.cart.savedCart = [] }
@@ -63,7 +64,7 @@ public enum AppReducer {
         state.noticeBeforeAction = state.shell.notice
         func withSends(_ action: AppAction) -> Effect {
             let env = env.inMarket(state.shell.market)
-            var effect = keepCartInMarket(&state, env)
+            var effect = followMarket(&state, env)
             for item in reduce(&state, action, env).items {
                 if case .send(let sent) = item { effect += withSends(sent) } else { effect.items.append(item) }
             }
@@ -71,15 +72,21 @@ public enum AppReducer {
         }
         var effect = withSends(action)
         while let next = env.mailbox.takeQueued() { effect += withSends(next) }
-        return effect + keepCartInMarket(&state, env.inMarket(state.shell.market))
+        return effect + followMarket(&state, env.inMarket(state.shell.market))
     }
 
-    /// Keeps the cart in the market's currency: after a move to another market (its key, an address there) each line
-    /// is priced there, and the catalog is asked to confirm the prices.
-    static func keepCartInMarket(_ state: inout AppState, _ env: ShopEnvironment) -> Effect {
-        guard let markets = env.dependencies.markets, let market = env.market, state.cart.cart.currency != market.currency else { return .none }
-        state.cart.cart = Cart(currency: market.currency, lines: state.cart.cart.lines.map { markets.line($0, in: market) })
+    /// Prices what the shopper holds in the market the session moved to (its key, an address there): the cart's lines
+    /// and the product on screen at once, from their prices in the shop's own currency; then the list is read again
+    /// and the catalog confirms the cart's prices. Nothing is worked out in two currencies.
+    static func followMarket(_ state: inout AppState, _ env: ShopEnvironment) -> Effect {
+        guard let markets = env.dependencies.markets, let market = env.market, state.pricedMarket != market.id else { return .none }
+        state.pricedMarket = market.id
+        if state.cart.cart.currency != market.currency {
+            state.cart.cart = Cart(currency: market.currency, lines: state.cart.cart.lines.map { markets.line($0, in: market) })
+        }
+        if let page = state.productDetail.page { state.productDetail.page?.product = markets.product(page.product, in: market) }
         return state.scope(\.cart) { CartFeature.checkCatalog($0, env) }
+            + state.scope(\.productList) { ProductListFeature.reload(&$0, env, keepSelection: true) }
     }
 
     /// Hands `action` to the feature that takes it, through that feature's reducer on its property; a feature's

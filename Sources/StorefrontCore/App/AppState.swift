@@ -17,6 +17,8 @@ public struct AppState: Equatable {
     public var productDetail = ProductDetailFeature.Owned()
     public var cart: CartFeature.Owned
     public var checkout = CheckoutFeature.Owned()
+    /// The market the cart and the products on screen are priced in: `shell.market` once a step has followed a move.
+    public var pricedMarket: String?
     public var orders = OrdersFeature.Owned()
     public var account = AccountFeature.Owned()
     public var subscriptions = SubscriptionsFeature.Owned()
