@@ -19,11 +19,14 @@ public enum RatesCommands {
             throw ExitCodes.configError
         }
         let pricing = (storage.catalog as? MarketCatalog)?.pricing
-        printSafely(report(rates: rates, source: source, pricing: pricing, today: UTCTime(storage.clock.now()).calendarDate, configuration: configuration))
+        printSafely(
+            report(rates: rates, source: source, pricing: pricing, today: UTCTime(storage.clock.now()).calendarDate, configuration: configuration))
     }
 
     /// What `show` prints.
-    public static func report(rates: ExchangeRates, source: String, pricing: MarketPricing?, today: String, configuration: ShopConfiguration) -> String {
+    public static func report(rates: ExchangeRates, source: String, pricing: MarketPricing?, today: String, configuration: ShopConfiguration)
+        -> String
+    {
         let limit = configuration.ratesMaxAgeDays ?? ShopConfiguration.defaultRatesMaxAgeDays
         let age = rates.age(on: today) ?? 0
         let freshness =
@@ -45,7 +48,9 @@ public enum RatesCommands {
             let converted =
                 market.currency == base
                 ? "the shop's own currency"
-                : rates.convert(hundred, to: market.currency).map { "\(hundred.plainAmount) \(base.code) = \($0.plainAmount) \(market.currency.code)" }
+                : rates.convert(hundred, to: market.currency).map {
+                    "\(hundred.plainAmount) \(base.code) = \($0.plainAmount) \(market.currency.code)"
+                }
                     ?? "no rate"
             lines.append("  \(id)  \(market.currency.code)  rounding \(market.rounding)  regions \(regions)  \(converted)")
         }

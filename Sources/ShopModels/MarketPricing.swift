@@ -8,6 +8,7 @@ public struct MarketPricing: Sendable {
     public struct Problem: Error, Equatable, CustomStringConvertible {
         public var message: String
         public var description: String { message }
+        public init(message: String) { self.message = message }
     }
 
     /// The profile as the catalog gives it, amounts in each region's market's currency.
