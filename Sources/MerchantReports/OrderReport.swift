@@ -48,6 +48,8 @@ public enum OrderReport {
                 "jurisdiction": order.taxCharged.jurisdiction,
             ] as [String: Any],
             "total": order.totals.total.minorUnits,
+            // Sold in a market's currency: the rate it was sold at and the total in the shop's own currency.
+            "exchange": order.exchange.map { ["rate": $0.rate, "ratesDay": $0.day, "baseTotal": $0.baseTotal] as Any } ?? NSNull(),
             "payment": order.paymentDescription,
             "paymentReference": order.paymentReference.map { $0 as Any } ?? NSNull(),
             "shippingMethod": order.shippingMethodLabel,

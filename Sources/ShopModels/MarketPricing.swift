@@ -149,3 +149,64 @@ extension ShippingRate {
         return rate
     }
 }
+
+/// The rate an order in a market's currency was sold at, kept with it: the base-currency total at that rate for
+/// reports, and a fixed-amount discount code converted by it.
+public struct OrderExchange: Hashable, Sendable {
+    /// The day of the rates (`YYYY-MM-DD`).
+    public var day: String
+    public var base: Currency
+    public var currency: Currency
+    /// Units of `currency` one unit of `base` buys, as a decimal with up to 8 places: `0.86430424`.
+    public var rate: String
+    private let rates: ExchangeRates
+
+    public init?(rates: ExchangeRates, base: Currency, currency: Currency) {
+        guard base != currency, let from = rates.perEuro[base.code], let to = rates.perEuro[currency.code] else { return nil }
+        self.day = rates.day
+        self.base = base
+        self.currency = currency
+        self.rates = rates
+        // to/from to 8 places, half up, from the rates' own digits.
+        var numerator = Int128(to.digits) * 100_000_000
+        var denominator = Int128(from.digits)
+        let shift = from.scale - to.scale
+        for _ in 0..<max(0, shift) { numerator *= 10 }
+        for _ in 0..<max(0, -shift) { denominator *= 10 }
+        let scaled = (numerator * 2 + denominator) / (denominator * 2)
+        let whole = scaled / 100_000_000
+        let fraction = String(scaled % 100_000_000)
+        rate = "\(whole)." + String(repeating: "0", count: 8 - fraction.count) + fraction
+    }
+
+    /// `amount` (in `currency`) in the shop's own currency at these rates.
+    public func inBase(_ amount: Money) -> Money { rates.convert(amount, to: base) ?? amount }
+
+    /// `amount` (in the shop's own currency) in the order's currency at these rates.
+    public func fromBase(_ amount: Money) -> Money { rates.convert(amount, to: currency) ?? amount }
+
+    public static func == (lhs: OrderExchange, rhs: OrderExchange) -> Bool {
+        lhs.day == rhs.day && lhs.base == rhs.base && lhs.currency == rhs.currency && lhs.rate == rhs.rate
+    }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(rate) }
+}
+
+extension MarketPricing {
+    /// The rate an order in `market` is sold at; nil in the shop's own currency.
+    public func exchange(in market: Market) -> OrderExchange? {
+        rates.flatMap { OrderExchange(rates: $0, base: base.currency, currency: market.currency) }
+    }
+}
+
+extension DiscountCode {
+    /// The code as it applies to an order in `currency`: a fixed amount and a minimum converted at `exchange`
+    /// (a percentage is the same everywhere). Itself where the currencies agree.
+    public func priced(in currency: Currency, exchange: OrderExchange?) -> DiscountCode {
+        guard let exchange, exchange.currency == currency else { return self }
+        var code = self
+        if case .fixed(let amount) = kind, amount.currency == exchange.base { code.kind = .fixed(exchange.fromBase(amount)) }
+        if let minimum = minimumSubtotal, minimum.currency == exchange.base { code.minimumSubtotal = exchange.fromBase(minimum) }
+        return code
+    }
+}

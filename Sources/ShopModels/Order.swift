@@ -68,6 +68,23 @@ public struct Order: Hashable, Sendable, Identifiable {
     public var discount: AppliedDiscount?
     /// A subscription's renewal, not a first purchase.
     public var isRenewal = false
+    /// Sold in a market's currency: the rate, the day of the rates, and the total in the shop's own currency's minor
+    /// units at that rate. Nil for an order in the shop's own currency.
+    public var exchange: Exchange?
+
+    /// The rate an order was sold at, as it keeps it.
+    public struct Exchange: Hashable, Sendable {
+        /// Units of the order's currency one unit of the shop's own bought: `0.86430424`.
+        public var rate: String
+        public var day: String
+        public var baseTotal: Int64
+
+        public init(rate: String, day: String, baseTotal: Int64) {
+            self.rate = rate
+            self.day = day
+            self.baseTotal = baseTotal
+        }
+    }
 
     public var id: String { number }
 

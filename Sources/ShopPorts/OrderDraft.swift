@@ -18,6 +18,8 @@ public struct OrderDraft: Hashable, Sendable {
     public var subscription: SubscriptionStart?
     /// The past-due renewal this order pays, its subscriber present: once paid, the subscription is active again.
     public var renews: MissedRenewal?
+    /// The rate the order is sold at, where it is in a market's currency rather than the shop's own.
+    public var exchange: OrderExchange?
 
     public init(
         lines: [CartLine], totals: CartTotals, shippingMethod: ShippingMethod, shippingContact: Contact, customerID: String,

@@ -90,6 +90,13 @@ public enum Schema {
             Step("v35-shop-clock", both: ShopClockMigration.statements),
             // Whether an order is a subscription's renewal, for its receipt and the merchant's lists.
             Step("v36-order-renewal", both: ["ALTER TABLE orders ADD COLUMN renewal {bool} NOT NULL DEFAULT {false}"]),
+            // An order sold in a market's currency keeps the rate, its day, and its total in the shop's own currency.
+            Step(
+                "v37-order-exchange",
+                both: [
+                    "ALTER TABLE orders ADD COLUMN exchange_rate TEXT", "ALTER TABLE orders ADD COLUMN rates_day TEXT",
+                    "ALTER TABLE orders ADD COLUMN base_total {bigint}",
+                ]),
         ]
 
     /// The merchant's record of every product, whatever its status, and the history of its changes (v21).

@@ -32,6 +32,11 @@ public struct StoredOrderRow: Decodable, Sendable {
     public var discountShares: String?
     /// A subscription's renewal: charged by the renewal worker, or a missed one its subscriber paid on the sheet.
     public var renewal: Bool
+    /// An order sold in a market's currency: the rate (units of it per unit of the shop's own), the rates' day, and its
+    /// total in the shop's own currency at that rate, for reports. Nil in the shop's own currency.
+    public var exchangeRate: String?
+    public var ratesDay: String?
+    public var baseTotal: Int64?
 
     /// What an order charged, in SQL both databases run: tax included in prices (VAT) is already in the other two.
     public static let chargedTotalSQL =
@@ -67,6 +72,9 @@ public struct StoredOrderRow: Decodable, Sendable {
         discountShipping = draft.discount?.shipping.minorUnits ?? 0
         discountShares = draft.discount?.sharesDocument
         renewal = draft.offSession || draft.renews != nil
+        exchangeRate = draft.exchange?.rate
+        ratesDay = draft.exchange?.day
+        baseTotal = draft.exchange.map { $0.inBase(draft.totals.total).minorUnits }
     }
 
     /// What a placed order's `INSERT` writes, column by column, but `number` and `sequence`, which each database
@@ -81,7 +89,8 @@ public struct StoredOrderRow: Decodable, Sendable {
             ("email_name", contact.name.sqlValue), ("tax_rule", taxRule.sqlValue), ("tax_label", taxLabel.sqlValue),
             ("tax_rate", taxRate.sqlValue), ("tax_jurisdiction", taxJurisdiction.sqlValue), ("discount_code", discountCode.sqlValue),
             ("discount_goods", discountGoods.sqlValue), ("discount_shipping", discountShipping.sqlValue),
-            ("discount_shares", discountShares.sqlValue), ("renewal", renewal.sqlValue),
+            ("discount_shares", discountShares.sqlValue), ("renewal", renewal.sqlValue), ("exchange_rate", exchangeRate.sqlValue),
+            ("rates_day", ratesDay.sqlValue), ("base_total", baseTotal.sqlValue),
         ]
     }
 
@@ -115,6 +124,9 @@ public struct StoredOrderRow: Decodable, Sendable {
             discount: AppliedDiscount(stored: discountCode, shares: discountShares, shipping: discountShipping, currency: totals.total.currency)
         )
         order.isRenewal = renewal
+        if let exchangeRate, let ratesDay, let baseTotal {
+            order.exchange = Order.Exchange(rate: exchangeRate, day: ratesDay, baseTotal: baseTotal)
+        }
         return order
     }
 }

@@ -95,6 +95,21 @@ struct MarketTests {
         #expect(PriceRounding(written: "5", currency: .eur) == nil)
     }
 
+    @Test func aFixedAmountCodeTakesItsWorthInTheMarketsCurrency() throws {
+        let rates = try Self.rates()
+        let exchange = try #require(OrderExchange(rates: rates, base: .usd, currency: .eur))
+        #expect(exchange.rate == "0.86430424" && exchange.day == "2026-11-27")
+        let code = DiscountCode(
+            code: "FIVE", kind: .fixed(Money(minorUnits: 500, currency: .usd)), minimumSubtotal: Money(minorUnits: 2_000, currency: .usd))
+        let euros = code.priced(in: .eur, exchange: exchange)
+        #expect(euros.kind == .fixed(Money(minorUnits: 432, currency: .eur)))
+        #expect(euros.minimumSubtotal == Money(minorUnits: 1_729, currency: .eur))
+        #expect(code.priced(in: .usd, exchange: nil) == code, "in the shop's own currency it is itself")
+        let percent = DiscountCode(code: "TEN", kind: .percentage(basisPoints: 1_000))
+        #expect(percent.priced(in: .eur, exchange: exchange) == percent)
+        #expect(OrderExchange(rates: rates, base: .usd, currency: .usd) == nil)
+    }
+
     static func bundledPricing() throws -> MarketPricing {
         let catalog = try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled")
         return try MarketPricing(shop: catalog.shop, rates: try ExchangeRates(ecbXML: Array(BundledRates.xml.utf8)))
@@ -144,7 +159,8 @@ struct MarketTests {
             try CatalogLoader.load(data: Data(json.utf8), source: "test")
         } throws: { error in
             let messages = (error as? ShopModels.CatalogError)?.issues.map { "\($0.path): \($0.message)" } ?? []
-            return messages.contains("$.store.markets[0].rounding: must be one of none, whole, 10, 100, 1000, .99, .95, .90 (.99 and the like for a currency with cents)")
+            return messages.contains(
+                "$.store.markets[0].rounding: must be one of none, whole, 10, 100, 1000, .99, .95, .90 (.99 and the like for a currency with cents)")
                 && messages.contains("$.store.markets[1].colour: is not a market's field")
                 && messages.contains("$.store.markets[1].id: must be 1 to 40 letters, digits, - or _")
                 && messages.contains { $0.hasPrefix("$.store.markets[1].currency: must be a currency the shop knows") }
@@ -179,12 +195,14 @@ struct MarketTests {
             $0.shell.market = "ca"
             $0.pricedMarket = "ca"
             $0.shell.notice = Notice(.info, "Prices in CAD, for Canada. M changes the market.")
-            $0.cart.cart = Cart(currency: .cad, lines: $0.cart.cart.lines.map { line in
-                var line = line
-                line.unitPrice = Money(minorUnits: 8_999, currency: .cad)
-                line.basePrice = Money(minorUnits: 6_400, currency: .usd)
-                return line
-            })
+            $0.cart.cart = Cart(
+                currency: .cad,
+                lines: $0.cart.cart.lines.map { line in
+                    var line = line
+                    line.unitPrice = Money(minorUnits: 8_999, currency: .cad)
+                    line.basePrice = Money(minorUnits: 6_400, currency: .usd)
+                    return line
+                })
             // The cart's screen in Canada: its region's shipping and GST, in dollars of Canada.
             let cad = { Money(minorUnits: $0, currency: .cad) }
             $0.cart.screen.lines = $0.cart.cart.lines

@@ -188,5 +188,10 @@ struct RegionTests {
         try await driver.press("p,enter")
         #expect(driver.state.paymentSheet?.failure == nil)
         #expect(driver.state.confirmation?.total == Money(minorUnits: 7_100, currency: .eur))
+        // The order keeps its currency, the rate it was sold at and its total in dollars at that rate.
+        let number = try #require(driver.state.confirmation?.orderNumber)
+        let order = try #require(try await driver.stack.orders.order(number: number))
+        #expect(order.totals.total == Money(minorUnits: 7_100, currency: .eur))
+        #expect(order.exchange == Order.Exchange(rate: "0.86430424", day: "2026-11-27", baseTotal: 8_215))
     }
 }

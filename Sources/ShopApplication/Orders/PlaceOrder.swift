@@ -59,8 +59,10 @@ public struct PlaceOrder: Sendable {
     /// transaction that holds its use. A `subscription` is started by the order once it is paid.
     public static func draft(
         lines: [CartLine], shippingMethodID: String?, contact: Contact, customerID: String, shop: ShopProfile, discount: DiscountCode? = nil,
-        offSession: Bool = false, subscription: SubscriptionStart? = nil, renews: MissedRenewal? = nil
+        offSession: Bool = false, subscription: SubscriptionStart? = nil, renews: MissedRenewal? = nil, exchange: OrderExchange? = nil
     ) throws(DraftRefusal) -> OrderDraft {
+        // A code of a fixed amount in the shop's own currency takes its worth in the market's.
+        let discount = discount?.priced(in: shop.currency, exchange: exchange)
         if let subscription {
             guard lines.count == 1 else { throw .subscription("A subscription is to one product: subscribe to each on its own page.") }
             guard RenewalSchedule.intervals.contains(subscription.everyWeeks) else {
@@ -91,6 +93,7 @@ public struct PlaceOrder: Sendable {
         draft.offSession = offSession
         draft.subscription = subscription
         draft.renews = renews
+        draft.exchange = exchange.flatMap { $0.currency == shop.currency ? $0 : nil }
         return draft
     }
 

@@ -47,7 +47,9 @@ public final class SQLOrderRepository: OrderRepository {
                 if let discount = draft.discount {
                     let held = try SQLDiscountCodes.hold(discount.code, order: row.number, customer: draft.customerID, at: placedAt, on: connection) {
                         discount.refusal(
-                            holding: $0, on: draft.lines, shipping: draft.totals.shipping, at: placedAt, usedInAll: $1, usedByCustomer: $2,
+                            // The code as the order's market takes it: a fixed amount at the order's rate.
+                            holding: $0?.priced(in: draft.totals.total.currency, exchange: draft.exchange), on: draft.lines,
+                            shipping: draft.totals.shipping, at: placedAt, usedInAll: $1, usedByCustomer: $2,
                             customer: draft.customerID)
                     }
                     if case .failure(let refusal) = held { throw OrderRepositoryError.discountRefused(refusal) }

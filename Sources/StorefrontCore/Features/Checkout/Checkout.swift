@@ -52,6 +52,13 @@ public struct Checkout: Equatable, Sendable {
     public var attempt: ChargeAttempt?
     /// The discount code the shopper entered, as the shop had it when it was checked.
     public var discount: DiscountCode?
+    /// The rate of the market the order is in, where that is not the shop's own currency.
+    public var exchange: OrderExchange?
+
+    /// `discount` as it applies in the order's market: a fixed amount at the market's rate.
+    public var pricedDiscount: DiscountCode? {
+        discount.map { $0.priced(in: exchange?.currency ?? shippingMethod.amount.currency, exchange: exchange) }
+    }
 
     /// The shipping at the chosen method's price for these lines, before any code.
     func shippingCost(_ shop: ShopProfile) -> Money { shippingMethod.cost(forSubtotal: order.lines.subtotal(in: shop.currency)) }

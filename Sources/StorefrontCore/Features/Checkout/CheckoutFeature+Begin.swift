@@ -98,6 +98,7 @@ extension CheckoutFeature {
             return .none
         }
         state.checkout = Checkout(order: order, oneTap: oneTap, shippingMethod: shipping, quote: quote, noticeBeforeCheckout: noticeBefore)
+        state.checkout?.exchange = env.market.flatMap { market in env.dependencies.markets?.exchange(in: market) }
         let makeController = env.dependencies.paymentAuthorization.makeController
         // A fresh controller per checkout, asked what the sheet offers; the checkout keeps the rest.
         return .run { send in

@@ -52,7 +52,9 @@ extension CheckoutFeature {
         // The field is gone (the sheet closed meanwhile): the code is not wanted any more.
         guard let checkout = state.checkout, state.shell.form?.purpose == .discountCode else { return .none }
         let amounts = answer.flatMap { code in
-            code.amounts(on: checkout.order.lines, shipping: checkout.shippingCost(env.shopProfile)).map { (code, $0) }
+            code.priced(in: env.shopProfile.currency, exchange: checkout.exchange).amounts(
+                on: checkout.order.lines, shipping: checkout.shippingCost(env.shopProfile)
+            ).map { (code, $0) }
         }
         switch amounts {
         case .failure(let refusal):

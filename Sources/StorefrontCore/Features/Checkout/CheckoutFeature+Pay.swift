@@ -14,6 +14,8 @@ extension CheckoutFeature {
         var order: CheckoutOrder
         /// The code the sheet applied; whether it still holds is decided as the order is begun.
         var discount: DiscountCode?
+        /// The rate of the order's market, kept with the order.
+        var exchange: OrderExchange?
         var customerID: String
         /// The day a subscription the order starts is first renewed is worked out from these (nil: not told).
         var dates: DateSource?
@@ -46,7 +48,7 @@ extension CheckoutFeature {
                 draft = try PlaceOrder.draft(
                     lines: order.lines, shippingMethodID: payment.shippingMethod.id, contact: payment.shippingContact, customerID: customerID,
                     shop: shop, discount: discount, subscription: order.subscription.map { SubscriptionStart(everyWeeks: $0.everyWeeks) },
-                    renews: order.renews)
+                    renews: order.renews, exchange: exchange)
             } catch {
                 // The sheet refuses such an address before Pay; a catalog reloaded meanwhile can still change the regions.
                 return (.notPaid(.lookup(error.message)), previous)

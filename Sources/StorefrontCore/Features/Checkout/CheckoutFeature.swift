@@ -238,7 +238,8 @@ public enum CheckoutFeature {
         let dependencies = env.dependencies
         let pay = Pay(
             placing: PlaceOrder(provider: dependencies.paymentProvider, backend: dependencies.merchantBackend), catalog: dependencies.catalog,
-            ids: dependencies.ids, shop: env.shopProfile, order: checkout.order, discount: checkout.discount, customerID: state.customerID,
+            ids: dependencies.ids, shop: env.shopProfile, order: checkout.order, discount: checkout.discount, exchange: checkout.exchange,
+            customerID: state.customerID,
             dates: dependencies.subscriptions?.dates)
         let clock = dependencies.clock
         let payment = Payment(

@@ -49,7 +49,7 @@ enum CheckoutSheet {
     static func recompute(_ state: inout CheckoutFeature.State, _ shop: ShopProfile) {
         guard let checkout = state.checkout else { return }
         state.sheet?.summaryItems = summaryItems(
-            lines: checkout.order.lines, shipping: checkout.shippingMethod, tax: checkout.quote.tax, shop, discount: checkout.discount)
+            lines: checkout.order.lines, shipping: checkout.shippingMethod, tax: checkout.quote.tax, shop, discount: checkout.pricedDiscount)
     }
 
     /// The method a quote offers in place of `current`: the same one where offered, else the cheapest for One-Tap and
@@ -68,6 +68,7 @@ enum CheckoutSheet {
         else { return env }
         let before = env.shopProfile.currency
         state.checkout?.order.lines = checkout.order.lines.map { markets.line($0, in: market) }
+        state.checkout?.exchange = markets.exchange(in: market)
         state.shell.market = market.id
         if market.currency != before {
             let country = AddressFormats.format(for: address.countryCode)?.name ?? address.countryCode
