@@ -57,7 +57,9 @@ struct BerlinBuyerJourneyTests {
         let inBerlin = amounts(in: berlin)
         let subtotal = try #require(inBerlin["Subtotal"])
         let dhl = try #require(inBerlin["Shipping (DHL Parcel)"], "\(berlin)")
-        #expect(subtotal == 5_400 + 1_700, "the two variants' own prices")
+        // Berlin buys in the Europe market: $54.00 and $17.00 at the bundled rates, rounded up to whole euros.
+        #expect(berlin.contains("Prices are in EUR now: Germany buys in Europe."), "\(berlin)")
+        #expect(subtotal == 4_700 + 1_500, "the two variants' own prices, in euros")
         #expect(inBerlin["Pay Storefront"] == subtotal + dhl, "VAT included, not added:\n\(berlin)")
         #expect(inBerlin["incl. VAT 19%"] == ((subtotal + dhl) * 19 + 59) / 119, "the VAT inside the total, rounded to the cent")
 
@@ -79,9 +81,11 @@ struct BerlinBuyerJourneyTests {
         let inToronto = amounts(in: toronto)
         let post = try #require(inToronto["Shipping (Canada Post)"], "\(toronto)")
         let hst = try #require(inToronto["HST"])
-        #expect(inToronto["Subtotal"] == subtotal)
-        #expect(hst == (subtotal * 13 + 50) / 100, "13% of the goods")
-        #expect(inToronto["Pay Storefront"] == subtotal + post + hst, "HST added:\n\(toronto)")
+        // Toronto buys in the Canada market: the same two, up to .99 in Canadian dollars.
+        let cadSubtotal = 7_599 + 2_399
+        #expect(inToronto["Subtotal"] == cadSubtotal, "\(toronto)")
+        #expect(hst == (cadSubtotal * 13 + 50) / 100, "13% of the goods")
+        #expect(inToronto["Pay Storefront"] == cadSubtotal + post + hst, "HST added:\n\(toronto)")
 
         let thanks = try terminal.payOnTheSheet()
         let number = String(try #require(thanks.firstMatch(of: /Order (SF-\d{6}) is paid/)?.1))
@@ -96,10 +100,11 @@ struct BerlinBuyerJourneyTests {
         #expect(receipt["subject"] == "Your receipt for order \(number) from Storefront")
         let body = receipt["body"] ?? ""
         let lines = amounts(in: body)
-        #expect(lines["1 × Compile-Time Coffee — Filter · 1 kg"] == 5_400, "\(body)")
-        #expect(lines["1 × Compile-Time Coffee — Espresso · 250 g"] == 1_700, "\(body)")
-        #expect(lines["Subtotal"] == subtotal && lines["Shipping"] == post && lines["HST"] == hst, "\(body)")
-        #expect(lines["Total"] == subtotal + post + hst, "\(body)")
+        #expect(lines["1 × Compile-Time Coffee — Filter · 1 kg"] == 7_599, "\(body)")
+        #expect(lines["1 × Compile-Time Coffee — Espresso · 250 g"] == 2_399, "\(body)")
+        #expect(body.contains("CA$"), "the receipt is in the order's currency:\n\(body)")
+        #expect(lines["Subtotal"] == cadSubtotal && lines["Shipping"] == post && lines["HST"] == hst, "\(body)")
+        #expect(lines["Total"] == cadSubtotal + post + hst, "\(body)")
         #expect(!body.contains("VAT") && !body.contains("Berlin"), "nothing of the address it no longer ships to:\n\(body)")
         #expect(body.contains("Ships to: Max Müller, 200 King St W, Toronto ON M5H 3T4, CA"), "\(body)")
     }

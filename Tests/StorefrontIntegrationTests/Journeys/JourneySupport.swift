@@ -35,9 +35,10 @@ func amounts(in text: String) -> [String: Int] {
     var found: [String: Int] = [:]
     for line in text.split(whereSeparator: \.isNewline) {
         let cleaned = line.replacingOccurrences(of: "│", with: " ").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let match = cleaned.firstMatch(of: /^(.+?)\s{2,}-?\$([0-9,]+)\.([0-9]{2})$/) else { continue }
-        let whole = Int(match.output.2.replacingOccurrences(of: ",", with: "")) ?? 0
-        found[String(match.output.1)] = (whole * 100 + (Int(match.output.3) ?? 0)) * (cleaned.contains("-$") ? -1 : 1)
+        // Dollars of any market (`$`, `CA$`), euros and pounds, as English writes them: `-€3.00`.
+        guard let match = cleaned.firstMatch(of: /^(.+?)\s{2,}(-?)(?:CA\$|A\$|\$|€|£)([0-9,]+)\.([0-9]{2})$/) else { continue }
+        let whole = Int(match.output.3.replacingOccurrences(of: ",", with: "")) ?? 0
+        found[String(match.output.1)] = (whole * 100 + (Int(match.output.4) ?? 0)) * (match.output.2.isEmpty ? 1 : -1)
     }
     return found
 }
