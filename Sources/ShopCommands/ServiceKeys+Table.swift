@@ -58,7 +58,7 @@ extension ServiceKey {
             ),
             ServiceKey(
                 "shop", "rates-max-age-days", .count(1...365), "7",
-                help: "Rates older than this many days are named as stale by storefront rates, health and the log at start."),
+                help: "Rates older than this many days are named as stale by storefront rates."),
             ServiceKey("shop", "mouse", .onOff, "on", flag: "mouse", help: "Clicks and the wheel (off leaves the terminal's own selection)."),
             ServiceKey("shop", "log-level", .choice(levels), "info", reloadable: true, flag: "log-level", help: "The least severe level logged."),
 

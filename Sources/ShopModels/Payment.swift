@@ -35,7 +35,8 @@ public struct MerchantCapabilities: OptionSet, Hashable, Sendable {
 
 /// A line on the payment sheet. The last one is the total, labelled with the merchant's name.
 public struct SummaryItem: Hashable, Sendable {
-    public enum Kind: Hashable, Sendable { case final, pending }
+    /// `included`: a part of the amounts above it, shown for what it is (VAT in the prices), not added to the total.
+    public enum Kind: Hashable, Sendable { case final, pending, included }
     public var label: Localized
     public var amount: Money
     public var kind: Kind
@@ -188,7 +189,7 @@ public struct PaymentRequest: Hashable, Sendable {
         if total.label != .verbatim(merchantName) { return "the last summary item must be labelled with the merchant name" }
         if total.amount.minorUnits < 0 { return "negative total" }
         if summaryItems.contains(where: { $0.amount.currency != currency }) { return "summary items in another currency" }
-        let parts = summaryItems.dropLast().map(\.amount).sum(in: currency)
+        let parts = summaryItems.dropLast().filter { $0.kind != .included }.map(\.amount).sum(in: currency)
         if summaryItems.count > 1, parts != total.amount { return "the total is not the sum of the items" }
         return nil
     }

@@ -204,6 +204,60 @@ struct StripeEndToEndTests {
         }
     }
 
+    /// A Berlin buyer in a German terminal: German words, euro prices in German format, and a PaymentIntent in euros
+    /// for the order's total, which keeps the rate it was sold at.
+    @Test func aBerlinBuyerPaysInEurosThroughStripe() throws {
+        let server = try LocalStripe()
+        var environment = Self.stripeEnvironment(server)
+        environment["LC_ALL"] = ""
+        environment["LANG"] = "de_DE.UTF-8"
+        let terminal = try TmuxTerminal(environment: environment)
+        let data = terminal.directory.path + "/data"
+        try terminal.type("'\(try BuiltProduct.requireStorefront())' --data-dir '\(data)'; echo EXIT=$?")
+        let first = try terminal.waitFor("56,00\u{A0}€", timeout: .seconds(30))
+        #expect(first.contains("Warenkorb: leer"), "prices in euros, written as German writes them:\n\(first)")
+        try terminal.press("u")
+        try terminal.waitFor("Ihr Konto")
+        try terminal.press("n")
+        try terminal.waitFor("Testmodus: 4242 4242 4242 4242 klappt")
+        try terminal.fill(["4242424242424242", "12/30", "123", "Lena Vogel", "10115"])
+        try terminal.waitFor("Visa ••4242 gespeichert.")
+        try terminal.press("d")
+        try terminal.waitFor("Adresse hinzufügen")
+        try terminal.press("Up", "BSpace", "BSpace")
+        try terminal.write("DE")
+        try terminal.press("Enter")
+        try terminal.waitFor("Postleitzahl")
+        try terminal.fill(["Lena Vogel", "Hauptstraße 1", "", "10115", "Berlin", "lena@example.de", ""])
+        try terminal.waitFor("Adresse für Lena Vogel gespeichert.")
+        try terminal.press("Escape")
+        try terminal.waitFor("Produkte")
+        try terminal.press("Enter", "a", "c", "Enter")
+        let sheet = try terminal.waitFor("Bezahlen bei Storefront")
+        #expect(sheet.contains("Stripe-Testmodus") || sheet.contains("Stripe"), "\(sheet)")
+        try terminal.press("p", "Enter")
+        let thanks = try terminal.waitFor("Vielen Dank!", timeout: .seconds(30))
+        let number = String(try #require(thanks.firstMatch(of: /Bestellung (SF-\d{6}) ist bezahlt\./)?.1, "\(thanks)"))
+        try terminal.press("q")
+        try terminal.waitFor("EXIT=0")
+
+        // Stripe charged euros: the order's total, in cents of a euro; the order keeps its currency and its rate.
+        let intent = try #require(try server.paymentIntents().first { $0["status"] as? String == "succeeded" })
+        #expect((intent["metadata"] as? [String: String])?["order_number"] == number)
+        #expect(intent["currency"] as? String == "eur")
+        let database = try DatabaseQueue(path: data + "/storefront.sqlite")
+        let order = try #require(
+            try database.read { db in
+                try Row.fetchOne(
+                    db, sql: "SELECT currency, subtotal, shipping, exchange_rate, rates_day, base_total FROM orders WHERE number = ?",
+                    arguments: [number])
+            })
+        #expect(order["currency"] as String == "EUR")
+        #expect(intent["amount"] as? Int == (order["subtotal"] as Int) + (order["shipping"] as Int), "VAT is in the prices")
+        #expect(order["exchange_rate"] as String? == "0.86430424" && order["rates_day"] as String? == "2026-11-27")
+        #expect((order["base_total"] as Int?).map { $0 > 0 } == true)
+    }
+
     @Test func serveChecksTheKeyOnceAndSessionsNeverSeeItInTheirArgumentsOrSettings() throws {
         let server = try LocalStripe()
         // localstripe refuses restricted keys: a key Stripe would refuse stops serve at once.

@@ -97,7 +97,9 @@ extension CartFeature {
         let addedMeanwhile = state.cart.lines
         switch read {
         case .success(let lines):
-            state.cart = Cart(currency: profile.currency, lines: lines.filter { $0.unitPrice.currency == profile.currency })
+            // A cart saved in another market's currency is priced in this one (the catalog check confirms each price).
+            let priced = env.market.flatMap { market in env.dependencies.markets.map { markets in lines.map { markets.line($0, in: market) } } }
+            state.cart = Cart(currency: profile.currency, lines: (priced ?? lines).filter { $0.unitPrice.currency == profile.currency })
             if let left = leaveOutLinesOverMaximum(&state, from: "Your saved cart", env) { state.shell.notice = Notice(.error, .lookup(left)) }
             // The saved cart stays as it was until the shopper changes this one.
             state.savedCart = state.cart.lines

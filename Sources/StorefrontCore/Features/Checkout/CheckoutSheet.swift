@@ -30,7 +30,7 @@ enum CheckoutSheet {
         let off = applied.map { [SummaryItem(label: discountLabel($0.code), amount: .zero(shop.currency) - $0.total)] } ?? []
         return [SummaryItem(label: Localized("Subtotal"), amount: totals.subtotal)] + off + [
             SummaryItem(label: Localized("Shipping (\(shipping.label))"), amount: totals.shipping),
-            SummaryItem(label: tax.summaryWords, amount: totals.tax),
+            SummaryItem(label: tax.summaryWords, amount: totals.tax, kind: tax.isIncluded ? .included : .final),
             SummaryItem(label: .verbatim(shop.name), amount: totals.total),
         ]
     }
@@ -67,7 +67,16 @@ enum CheckoutSheet {
             let market = markets.market(for: address), market.id != state.shell.market
         else { return env }
         let before = env.shopProfile.currency
-        state.checkout?.order.lines = checkout.order.lines.map { markets.line($0, in: market) }
+        // Lines, quote and method move together: nothing on the sheet is left in the other currency.
+        let shop = markets.shop(in: market)
+        let lines = checkout.order.lines.map { markets.line($0, in: market) }
+        let cart = Cart(currency: shop.currency, lines: lines)
+        guard let quote = shop.quote(for: cart, to: address),
+            let method = method(in: quote, keeping: checkout.shippingMethod, cheapest: checkout.oneTap, subtotal: cart.subtotal)
+        else { return env }
+        state.checkout?.order.lines = lines
+        state.checkout?.quote = quote
+        state.checkout?.shippingMethod = method
         state.checkout?.exchange = markets.exchange(in: market)
         state.shell.market = market.id
         if market.currency != before {
