@@ -66,6 +66,8 @@ public enum CatalogCommands {
 
     /// The catalog's products in catalog order, a thousand at a time, with their variants.
     static func everyProduct(of catalog: any CatalogRepository) async throws -> Catalog {
+        // The catalog as its file writes it: no market's prices, and the profile's regions in their own currencies.
+        let catalog = MarketCatalog.unpriced(catalog)
         let total = try await catalog.count(matching: "")
         var products: [Product] = []
         products.reserveCapacity(total)

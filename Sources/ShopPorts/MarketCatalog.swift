@@ -16,6 +16,11 @@ public struct MarketCatalog: CatalogRepository {
 
     public var shop: ShopProfile { pricing.shop(in: market) }
 
+    /// The catalog under any market's view, as its file writes it.
+    public static func unpriced(_ catalog: any CatalogRepository) -> any CatalogRepository {
+        (catalog as? MarketCatalog)?.base ?? catalog
+    }
+
     /// `catalog` as its home market sells it, where its profile names markets: what every part of the shop outside a
     /// session (the API, the workers, the reports) reads, so its profile has one currency. A session moves to another
     /// market through `pricing`.
