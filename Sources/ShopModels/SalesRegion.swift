@@ -84,6 +84,15 @@ public struct ShippingRate: Hashable, Sendable {
         case bySubtotal([SubtotalBand])
     }
 
+    /// The currency its amounts are in: its region's market's.
+    public var currency: Currency? {
+        switch pricing {
+        case .flat(let amount): amount.currency
+        case .byWeight(let bands): bands.first?.amount.currency
+        case .bySubtotal(let bands): bands.first?.amount.currency
+        }
+    }
+
     public struct WeightBand: Hashable, Sendable {
         public var upToGrams: Int
         public var amount: Money

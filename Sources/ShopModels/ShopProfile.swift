@@ -73,21 +73,27 @@ extension ShopProfile {
         return Localized("\(name) ships only to \(Self.listedWords(regions.map(\.name))).")
     }
 
-    /// The methods, priced for `cart`, and the tax of shipping it to `address`; nil where the shop does not ship there.
+    /// The methods, priced for `cart`, and the tax of shipping it to `address`; nil where the shop does not ship there,
+    /// or not in the cart's currency (a region of another market, in a profile no market priced: `MarketPricing`).
     public func quote(for cart: Cart, to address: PostalAddress) -> ShippingQuote? {
-        region(for: address).map { $0.quote(for: cart, to: address) }
+        guard let region = region(for: address), region.rates.allSatisfy({ $0.currency == cart.currency }) else { return nil }
+        return region.quote(for: cart, to: address)
     }
 
     /// What the cart screen shows before an address is chosen: the home region's methods and its tax in the shop's own
     /// country.
     public func estimate(for cart: Cart) -> ShippingQuote {
-        regions[0].quote(for: cart, to: PostalAddress(street: "", city: "", postalCode: "", countryCode: countryCode))
+        // A market's home region may not hold the shop's country: its own first country's tax is the estimate's.
+        let home = regions[0]
+        let country = home.places.contains(countryCode) ? countryCode : home.places.first.map { String($0.prefix(2)) } ?? countryCode
+        return home.quote(for: cart, to: PostalAddress(street: "", city: "", postalCode: "", countryCode: country))
     }
 
     /// The dearest every region can be: each rate at its highest and the highest added tax, which bound what a cart
     /// may cost before its address is known.
     public var ceiling: (methods: [ShippingMethod], tax: TaxPolicy) {
-        let methods = regions.flatMap(\.rates).compactMap { rate in
+        // In this profile's currency alone: a profile no market priced holds other markets' regions in theirs.
+        let methods = regions.flatMap(\.rates).filter { $0.currency == currency }.compactMap { rate in
             rate.highest.map { ShippingMethod(id: rate.id, label: rate.label, detail: rate.detail, amount: $0) }
         }
         let added = regions.map(\.tax).filter { $0.rule == .added }.map(\.highest.basisPoints).max() ?? 0

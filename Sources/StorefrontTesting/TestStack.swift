@@ -153,6 +153,12 @@ public enum Fixtures {
         do { return try bundledShopTemplate.get().copiedInMemory() } catch { preconditionFailure("cannot copy the test database: \(error)") }
     }
 
+    /// `catalog` as the shop serves one whose profile names markets: in its home market, at the bundled rates.
+    public static func inHomeMarket(_ catalog: any CatalogRepository) -> any CatalogRepository {
+        let pricing = try? ShopConfiguration().marketPricing(for: catalog.shop)
+        return MarketCatalog.home(catalog, pricing: pricing)
+    }
+
     /// The bundled catalog served from `database`, as the shop serves it.
     public static func bundledCatalog(in database: SQLiteDatabase) -> SQLCatalogRepository {
         do {

@@ -30,7 +30,7 @@ protocol StockedOrderRepository {
 
 extension SQLiteFixture: StockedOrderRepository {
     var orders: any LiveBackOffice.Orders { sqliteOrders }
-    var catalog: any CatalogRepository { sqliteCatalog }
+    var catalog: any CatalogRepository { Fixtures.inHomeMarket(sqliteCatalog) }
     var providerEvents: any ProviderEvents { SQLProviderEvents(database: database) }
     var outbox: any MailOutbox { SQLOutbox(database: database) }
     func anotherBuyer() throws -> any LiveBackOffice.Orders {
@@ -51,7 +51,7 @@ struct PostgresStockFixture: StockedOrderRepository {
     }
 
     var orders: any LiveBackOffice.Orders { postgresOrders }
-    var catalog: any CatalogRepository { postgresCatalog }
+    var catalog: any CatalogRepository { Fixtures.inHomeMarket(postgresCatalog) }
     var providerEvents: any ProviderEvents { SQLProviderEvents(database: server.database) }
     var outbox: any MailOutbox { SQLOutbox(database: server.database) }
     func stock(_ id: String) throws -> (onHand: Int, reserved: Int, sold: Int) { try server.stock(id) }
