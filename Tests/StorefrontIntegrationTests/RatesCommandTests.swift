@@ -55,7 +55,8 @@ struct RatesCommandTests {
     @Test func ratesThatDoNotServeTheMarketsStopTheShopWithTheirLine() throws {
         let withoutCAD = try ratesFile(
             "no-cad.xml", day: "2026-11-27",
-            cubes: "\t\t\t<Cube currency='USD' rate='1.1570'/>\n\t\t\t<Cube currency='JPY' rate='180.50'/>\n\t\t\t<Cube currency='GBP' rate='0.87800'/>")
+            cubes:
+                "\t\t\t<Cube currency='USD' rate='1.1570'/>\n\t\t\t<Cube currency='JPY' rate='180.50'/>\n\t\t\t<Cube currency='GBP' rate='0.87800'/>")
         let refused = try storefront(["headless", "--keys", "q", "--rates", withoutCAD])
         #expect(refused.status == 78, "\(refused.stdout)")
         #expect(refused.stderr.contains("the rates of 2026-11-27 have no CAD, which the market \"ca\" needs"), "\(refused.stderr)")

@@ -50,6 +50,32 @@ struct SubscriptionRenewalTests {
         #expect(try await storage.catalog.product(id: "keycap-dusk")?.subscriptionWeeks == [])
     }
 
+    /// Sold in the euro market (shipped to Berlin, told €56.00), a subscription renews in euros at the rates, however
+    /// the worker's own catalog is priced: the order is in EUR and keeps its rate.
+    @Test func aSubscriptionSoldInEurosRenewsInEuros() async throws {
+        let (raw, _, _) = try await CodeSignInTests().storages(.sqlite)
+        let storage = try ShopConfiguration().pricingMarkets(of: raw)
+        _ = try await storage.stock.setStock(of: "keycap-dusk", onHand: 100)
+        let card = SandboxCard.all[0]
+        try await storage.wallets.addCard(card.paymentMethod, forCustomer: "acct_lena", makeDefault: true)
+        let berlin = Contact(
+            id: "lena", name: "Lena Vogel", email: "lena@example.de", phone: "",
+            address: PostalAddress(street: "Hauptstraße 1", city: "Berlin", postalCode: "10115", countryCode: "DE"))
+        var subscription = Subscription(
+            id: "sub_lena", customerID: "acct_lena", productID: "keycap-dusk", quantity: 1, intervalWeeks: 2, renewsAt: start,
+            cardID: card.walletID, cardDescription: card.paymentMethod.shortName, shipTo: berlin, shippingMethodID: "standard")
+        subscription.unitPrice = Money(minorUnits: 5_600, currency: .eur)
+        try await storage.subscriptions.create(
+            subscription, event: SubscriptionEvent(at: start, actor: "shopper:acct_lena", kind: "created", detail: ""))
+        #expect(try await worker(storage, "host").pass(at: start.addingTimeInterval(60)).renewed == ["sub_lena"])
+        let order = try #require(try await paidOrders(storage, "acct_lena").first)
+        #expect(order.totals.total == Money(minorUnits: 5_600 + 1_500, currency: .eur), "the keycaps and DHL's €15.00, VAT included")
+        #expect(order.exchange?.rate == "0.86430424" && order.isRenewal)
+        #expect(
+            try await storage.subscriptions.subscription(id: "sub_lena")?.unitPrice == Money(minorUnits: 5_600, currency: .eur),
+            "no price change told")
+    }
+
     @Test func twoWorkersOnOnePostgresDatabaseMakeExactlyOneOrderPerPeriod() async throws {
         let (one, two, _) = try await CodeSignInTests().storages(.postgres)
         let customers = (0..<20).map { "acct_\($0)" }

@@ -120,7 +120,8 @@ public struct RenewalWorker: Sendable {
     /// Not told now (the storage failed), it is told after the next renewal, which still charges the old price.
     private func tellNewPrice(_ id: String, at now: Date) async {
         guard let subscription = try? await store.subscription(id: id), subscription.status != .canceled, let told = subscription.unitPrice,
-            let product = (try? await catalog.product(id: subscription.productID)) ?? nil, let offer = subscription.offer(in: product)
+            let product = (try? await renewing(subscription).catalog.product(id: subscription.productID)) ?? nil,
+            let offer = subscription.offer(in: product)
         else { return }
         guard told != offer.price else { return }
         let event = SubscriptionEvent(
@@ -134,9 +135,19 @@ public struct RenewalWorker: Sendable {
         }
     }
 
+    /// The catalog a subscription renews from, and the rate of its market: the market of the address it ships to, where
+    /// it was sold in that market's currency, so it renews in the currency it was sold in; else the shop's own.
+    private func renewing(_ subscription: Subscription) -> (catalog: any CatalogRepository, exchange: OrderExchange?) {
+        guard let home = catalog as? MarketCatalog, let market = home.pricing.market(for: subscription.shipTo.address), market.id != home.market.id,
+            subscription.unitPrice?.currency == market.currency
+        else { return (catalog, nil) }
+        return (MarketCatalog(home, pricing: home.pricing, market: market), home.pricing.exchange(in: market))
+    }
+
     /// The period's order, charged off-session under `key`: paid, failed and why, or nil when no answer came (the
     /// same key asks again at the next claim).
     private func charge(_ subscription: Subscription, key: String) async -> RenewalSchedule.Outcome? {
+        let (catalog, exchange) = renewing(subscription)
         let shop = catalog.shop
         let found: Product?
         do { found = try await catalog.product(id: subscription.productID) } catch { return nil }
@@ -150,7 +161,7 @@ public struct RenewalWorker: Sendable {
         do {
             draft = try PlaceOrder.draft(
                 lines: [line], shippingMethodID: subscription.shippingMethodID, contact: subscription.shipTo, customerID: subscription.customerID,
-                shop: shop, offSession: true)
+                shop: shop, offSession: true, exchange: exchange)
         } catch {
             return .undeliverable(error.message)
         }
