@@ -69,10 +69,25 @@ public struct OrderQueuePage: Hashable, Sendable {
 public struct SalesSummary: Hashable, Sendable {
     public var today: SalesFigures
     public var lastSevenDays: SalesFigures
+    /// The same in each market's currency the week's orders were paid in, by code: apart, as money in two currencies
+    /// does not add up, each with its revenue in the shop's own currency at the rates it was sold at.
+    public var inOtherCurrencies: [CurrencySales]
 
-    public init(today: SalesFigures, lastSevenDays: SalesFigures) {
+    public init(today: SalesFigures, lastSevenDays: SalesFigures, inOtherCurrencies: [CurrencySales] = []) {
         self.today = today
         self.lastSevenDays = lastSevenDays
+        self.inOtherCurrencies = inOtherCurrencies
+    }
+
+    /// One market currency's figures.
+    public struct CurrencySales: Hashable, Sendable {
+        public var today: SalesFigures
+        public var lastSevenDays: SalesFigures
+
+        public init(today: SalesFigures, lastSevenDays: SalesFigures) {
+            self.today = today
+            self.lastSevenDays = lastSevenDays
+        }
     }
 }
 

@@ -11,6 +11,8 @@ public struct SalesFigures: Hashable, Sendable {
     public var refunds: Money
     /// The tax those orders were charged, by jurisdiction and label, in the jurisdictions' order.
     public var taxes: [JurisdictionTax]
+    /// For a market's currency: what those orders charged in the shop's own currency, at the rates each was sold at.
+    public var baseRevenue: Money?
 
     public init(orders: Int, revenue: Money, refunds: Money, taxes: [JurisdictionTax] = []) {
         self.orders = orders
@@ -44,4 +46,6 @@ public protocol OrderQueue: Sendable {
     func orders(statuses: [OrderStatus], disputedOnly: Bool, offset: Int, limit: Int) async throws -> [Order]
     /// Orders paid and refunds settled from `start` up to, not including, `end`, in `currency`.
     func sales(from start: Date, to end: Date, currency: Currency) async throws -> SalesFigures
+    /// The currencies orders were paid in from `start` up to `end`, by code.
+    func currencies(from start: Date, to end: Date) async throws -> [Currency]
 }

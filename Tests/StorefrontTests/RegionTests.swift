@@ -193,5 +193,12 @@ struct RegionTests {
         let order = try #require(try await driver.stack.orders.order(number: number))
         #expect(order.totals.total == Money(minorUnits: 7_100, currency: .eur))
         #expect(order.exchange == Order.Exchange(rate: "0.86430424", day: "2026-11-27", baseTotal: 8_215))
+        // The merchant's sales keep euros apart from dollars, with what they came to in dollars at the rate sold.
+        let sales = try await driver.stack.liveBackOffice.salesSummary()
+        #expect(sales.lastSevenDays.orders == 0 && sales.inOtherCurrencies.count == 1)
+        let euros = try #require(sales.inOtherCurrencies.first?.lastSevenDays)
+        #expect(euros.orders == 1 && euros.revenue == Money(minorUnits: 7_100, currency: .eur))
+        #expect(euros.baseRevenue == Money(minorUnits: 8_215, currency: .usd))
+        #expect(euros.taxes.map(\.jurisdiction) == ["DE"])
     }
 }

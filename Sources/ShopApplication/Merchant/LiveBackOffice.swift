@@ -128,9 +128,16 @@ public struct LiveBackOffice: BackOffice {
         let weekStart = today.addingTimeInterval(-6 * 86_400)
         let end = today.addingTimeInterval(86_400)
         do {
+            var others: [SalesSummary.CurrencySales] = []
+            for other in try await orders.currencies(from: weekStart, to: end) where other != currency {
+                others.append(
+                    SalesSummary.CurrencySales(
+                        today: try await orders.sales(from: today, to: end, currency: other),
+                        lastSevenDays: try await orders.sales(from: weekStart, to: end, currency: other)))
+            }
             return SalesSummary(
                 today: try await orders.sales(from: today, to: end, currency: currency),
-                lastSevenDays: try await orders.sales(from: weekStart, to: end, currency: currency)
+                lastSevenDays: try await orders.sales(from: weekStart, to: end, currency: currency), inOtherCurrencies: others
             )
         } catch {
             throw .change(.storage("\(error)"))

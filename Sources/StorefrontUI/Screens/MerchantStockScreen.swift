@@ -92,7 +92,36 @@ extension Layout {
             p.putRight(value(sales.today), end: column + width - 18, row: row, style: style)
             p.putRight(value(sales.lastSevenDays), end: column + width, row: row, style: style)
         }
-        drawTaxes(sales, column: column, width: width, top: top + figures.count + 2, body, &p)
+        let taxesTop = top + figures.count + 2
+        drawTaxes(sales, column: column, width: width, top: taxesTop, body, &p)
+        var next = taxesTop + (sales.lastSevenDays.taxes.isEmpty ? 0 : sales.lastSevenDays.taxes.count + 2)
+        for other in sales.inOtherCurrencies where next < body.bottom {
+            next = drawOtherCurrency(other, column: column, width: width, top: next, body, &p)
+        }
+    }
+
+    /// A market currency's orders, revenue (and what it came to in the shop's own currency at the rates each order was
+    /// sold at), refunds and net, today's beside the week's; returns the row after it.
+    static func drawOtherCurrency(
+        _ sales: SalesSummary.CurrencySales, column: Int, width: Int, top: Int, _ body: BodyRect, _ p: inout Painter
+    ) -> Int {
+        let code = sales.lastSevenDays.revenue.currency.code
+        let base = sales.lastSevenDays.baseRevenue?.currency.code ?? ""
+        p.put("In \(code)", column: column, row: top, style: Style(.title, bold: true))
+        let figures: [(String, (SalesFigures) -> String, Style)] = [
+            ("Orders", { String($0.orders) }, .normal),
+            ("Revenue", { $0.revenue.formatted }, Style(.price)),
+            ("  in \(base) at the rates sold", { $0.baseRevenue?.formatted ?? "—" }, Style(.dim)),
+            ("Refunds", { Money(minorUnits: -$0.refunds.minorUnits, currency: $0.refunds.currency).formatted }, .normal),
+            ("Net", { $0.net.formatted }, Style(.price, bold: true)),
+        ]
+        for (offset, (label, value, style)) in figures.enumerated() where top + 1 + offset < body.bottom {
+            let row = top + 1 + offset
+            p.put(label, column: column, row: row, style: style, width: width - 36)
+            p.putRight(value(sales.today), end: column + width - 18, row: row, style: style)
+            p.putRight(value(sales.lastSevenDays), end: column + width, row: row, style: style)
+        }
+        return top + figures.count + 2
     }
 
     /// The tax charged by jurisdiction, as the week's orders name them, today's beside the week's.

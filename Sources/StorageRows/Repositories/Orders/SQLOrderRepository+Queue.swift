@@ -28,7 +28,9 @@ extension SQLOrderRepository: OrderQueue {
         return try await database.run(.read) { connection in
             let placed = try connection.row(
                 """
-                SELECT count(*) AS orders, coalesce(sum(\(raw: StoredOrderRow.chargedTotalSQL)), 0) AS revenue FROM orders WHERE \(period)
+                SELECT count(*) AS orders, coalesce(sum(\(raw: StoredOrderRow.chargedTotalSQL)), 0) AS revenue,
+                    coalesce(sum(base_total), 0) AS base_revenue, count(base_total) AS converted
+                FROM orders WHERE \(period)
                 """)
             let taxes = try connection.rows(
                 """
@@ -46,9 +48,22 @@ extension SQLOrderRepository: OrderQueue {
                     SELECT coalesce(sum(amount), 0) FROM refund
                     WHERE state = 'refunded' AND currency = \(currency.code) AND settled_at >= \(start) AND settled_at < \(end)
                     """) ?? 0
-            return SalesFigures(
+            var figures = SalesFigures(
                 orders: try placed?["orders"] ?? 0, revenue: Money(minorUnits: try placed?["revenue"] ?? 0, currency: currency),
                 refunds: Money(minorUnits: refunds, currency: currency), taxes: taxes)
+            if currency != self.currency {
+                figures.baseRevenue = Money(minorUnits: try placed?["base_revenue"] ?? 0, currency: self.currency)
+            }
+            return figures
+        }
+    }
+
+    public func currencies(from start: Date, to end: Date) async throws -> [Currency] {
+        let charged = OrderStatus.allCases.filter(\.wasCharged).map(\.rawValue)
+        return try await database.run(.read) { connection in
+            try connection.rows(
+                "SELECT DISTINCT currency FROM orders WHERE placed_at >= \(start) AND placed_at < \(end) AND status IN \(list: charged) ORDER BY currency"
+            ).compactMap { Currency(code: try $0["currency"]) }
         }
     }
 }
