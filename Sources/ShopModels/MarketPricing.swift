@@ -53,7 +53,7 @@ public struct MarketPricing: Sendable {
         self.rates = rates
         self.markets = markets
         var profiles: [String: ShopProfile] = [:]
-        for market in markets { profiles[market.id] = Self.profile(shop, in: market, markets: markets, rates: rates) }
+        for market in markets { profiles[market.id] = Self.profile(shop, in: market, rates: rates) }
         self.profiles = profiles
     }
 
@@ -117,7 +117,7 @@ public struct MarketPricing: Sendable {
     }
 
     /// The shop's profile as `market` shows it: its currency, and each region's shipping converted into it.
-    private static func profile(_ shop: ShopProfile, in market: Market, markets: [Market], rates: ExchangeRates?) -> ShopProfile {
+    private static func profile(_ shop: ShopProfile, in market: Market, rates: ExchangeRates?) -> ShopProfile {
         var profile = shop
         profile.currency = market.currency
         // The market's own regions first: the first region is where a cart's totals are estimated before an address.
