@@ -47,19 +47,14 @@ public struct FormatLocale: Hashable, Sendable, CustomStringConvertible {
             ?? LocaleFormats.icuMoney(minorUnits, currency: code, exponent: exponent, locale: self)
     }
 
-    /// A whole number with the locale's grouping: `12.345` in German.
-    public func number(_ value: Int) -> String {
-        value.formatted(.number.locale(Locale(identifier: identifier)))
-    }
-
     /// A calendar day as the locale writes it in short words: `12 Dec 2026`, `12. Dez. 2026`, `2026年12月12日`.
     public func day(_ date: Date) -> String {
-        date.formatted(Date.FormatStyle(date: .abbreviated, time: .omitted, locale: Locale(identifier: identifier), timeZone: .gmt))
+        date.formatted(LocaleFormats.dateStyle(self, date: .abbreviated, time: .omitted))
     }
 
     /// A moment to the minute, in UTC, as the locale writes it: `30.11.2026, 08:00`.
     public func minute(_ date: Date) -> String {
-        date.formatted(Date.FormatStyle(date: .numeric, time: .shortened, locale: Locale(identifier: identifier), timeZone: .gmt))
+        date.formatted(LocaleFormats.dateStyle(self, date: .numeric, time: .shortened))
     }
 }
 
@@ -105,6 +100,16 @@ enum LocaleFormats {
 
     /// nil for a pair whose pattern this reading cannot hold (a grouping other than by threes), written by ICU each time.
     private static let patterns = Mutex<[Key: MoneyPattern?]>([:])
+    /// The date styles made so far, by locale and form: the orders screen writes a time on every row of every frame.
+    private static let dateStyles = Mutex<[String: Date.FormatStyle]>([:])
+
+    static func dateStyle(_ locale: FormatLocale, date: Date.FormatStyle.DateStyle, time: Date.FormatStyle.TimeStyle) -> Date.FormatStyle {
+        let key = "\(locale.identifier) \(date) \(time)"
+        if let made = dateStyles.withLock({ $0[key] }) { return made }
+        let made = Date.FormatStyle(date: date, time: time, locale: Locale(identifier: locale.identifier), timeZone: .gmt)
+        dateStyles.withLock { $0[key] = made }
+        return made
+    }
 
     static func pattern(_ locale: FormatLocale, currency: String, exponent: Int) -> MoneyPattern? {
         let key = Key(locale: locale, currency: currency)

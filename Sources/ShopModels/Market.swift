@@ -106,12 +106,6 @@ public struct ExchangeRates: Hashable, Sendable {
         self.perEuro = rates
     }
 
-    /// How many units of `to` one unit of `from` buys, for showing: nil when either is missing.
-    public func rate(from: Currency, to: Currency) -> (numerator: Int64, denominator: Int64, scale: Int)? {
-        guard let source = perEuro[from.code], let target = perEuro[to.code] else { return nil }
-        return (target.digits, source.digits, target.scale - source.scale)
-    }
-
     /// `amount` in `currency`, at these rates, rounded half up to its minor unit; nil when a rate is missing or the
     /// result is past `Money.maximumMinorUnits`.
     public func convert(_ amount: Money, to currency: Currency) -> Money? {

@@ -23,10 +23,7 @@ struct Painter {
     func tr(_ words: Localized) -> String { translation.string(words) }
 
     /// `amount` as the shopper's locale writes money: `$1,234.50`, `1.234,50 €`, `￥1,200`.
-    func money(_ amount: Money) -> String {
-        translation.money(
-            minorUnits: amount.minorUnits, currency: amount.currency.code, exponent: amount.currency.exponent, english: amount.formatted)
-    }
+    func money(_ amount: Money) -> String { translation.money(amount) }
 
     /// A moment to the minute in UTC as the shopper's locale writes it: `2026-11-22 14:05`, `22.11.2026, 14:05`.
     func minute(_ date: Date) -> String {
@@ -197,5 +194,12 @@ struct Glyphs {
             ellipsisWidth = 1
             spinner = ["|", "/", "-", "\\"]
         }
+    }
+}
+
+extension Translation {
+    /// `amount` as the shopper's locale writes money: `$1,234.50`, `1.234,50 €`, `￥1,200`.
+    func money(_ amount: Money) -> String {
+        money(minorUnits: amount.minorUnits, currency: amount.currency.code, exponent: amount.currency.exponent, english: amount.formatted)
     }
 }

@@ -110,9 +110,7 @@ extension Layout {
 
     /// "$17.00", or "from $17.00" for a product whose variants differ in price.
     static func priceText(_ product: Product, _ translation: Translation) -> String {
-        let price = translation.money(
-            minorUnits: product.price.minorUnits, currency: product.price.currency.code, exponent: product.price.currency.exponent,
-            english: product.price.formatted)
+        let price = translation.money(product.price)
         return product.highestPrice == nil ? price : translation.string(Localized("from \(price)"))
     }
 
