@@ -52,7 +52,7 @@ public struct FormatLocale: Hashable, Sendable, CustomStringConvertible {
         date.formatted(LocaleFormats.dateStyle(self, date: .abbreviated, time: .omitted))
     }
 
-    /// A moment to the minute, in UTC, as the locale writes it: `30.11.2026, 08:00`.
+    /// A moment to the minute, in UTC, as the locale writes it: `30.11.2026, 8:00`.
     public func minute(_ date: Date) -> String {
         date.formatted(LocaleFormats.dateStyle(self, date: .numeric, time: .shortened))
     }
