@@ -31,7 +31,11 @@ public struct EmailCodeFlow: Sendable {
 
     /// Makes a fresh controller for each sign-in request.
     public var controllerFactory: SignInControllerFactory {
-        { _ in EmailCodeSignInController(flow: self) }
+        { requests in
+            var flow = self
+            flow.mailer = mailer.speaking(requests.first?.locale)
+            return EmailCodeSignInController(flow: flow)
+        }
     }
 }
 

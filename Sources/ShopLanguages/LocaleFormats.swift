@@ -41,6 +41,9 @@ public struct FormatLocale: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { identifier }
 
+    /// The locale as a tag kept with what the shopper did (an order's, a subscription's): `de-DE`, `en-XA`.
+    public var tag: String { Language.tag(language, region: region) }
+
     /// `minorUnits` of the ISO 4217 currency `code`, whose minor unit is 10^-`exponent`, as this locale writes it.
     public func money(minorUnits: Int64, currency code: String, exponent: Int) -> String {
         LocaleFormats.pattern(self, currency: code, exponent: exponent)?.write(minorUnits, exponent: exponent)

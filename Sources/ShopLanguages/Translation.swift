@@ -35,6 +35,15 @@ public struct Translation: Sendable {
         }
     }
 
+    /// The words a kept locale tag (`de-AT`, `ja`) asks for, written as in its region; English for nil, or for a
+    /// language the shop does not speak.
+    public static func forLocale(_ tag: String?) -> Translation {
+        guard let tag, let language = Language.named(tag) else { return english }
+        let translation = Translation.for(language)
+        guard language != .pseudo else { return translation }
+        return Language.region(in: tag).map(translation.inRegion) ?? translation
+    }
+
     /// This language, writing money and dates as it is written in `region`.
     public func inRegion(_ region: String) -> Translation {
         var copy = self

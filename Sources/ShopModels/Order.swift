@@ -71,6 +71,9 @@ public struct Order: Hashable, Sendable, Identifiable {
     /// Sold in a market's currency: the rate, the day of the rates, and the total in the shop's own currency's minor
     /// units at that rate. Nil for an order in the shop's own currency.
     public var exchange: Exchange?
+    /// The locale its buyer shopped in (`de-DE`), which its mails are written in; nil for English as the shop wrote
+    /// before it had languages.
+    public var language: String?
 
     /// The rate an order was sold at, as it keeps it.
     public struct Exchange: Hashable, Sendable {

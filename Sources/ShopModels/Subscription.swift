@@ -48,6 +48,8 @@ public struct Subscription: Hashable, Sendable, Codable {
     /// there), in the subscriber's words; nil after a card's decline or a paid renewal. The screen and the mail say
     /// it instead of blaming the card.
     public var lastFailure: String?
+    /// The locale its subscriber bought it in (`de-DE`): its renewals and mails are in it; nil for English.
+    public var language: String?
 
     public init(
         id: String, customerID: String, productID: ProductID, variantSKU: ProductID? = nil, quantity: Int, intervalWeeks: Int,

@@ -1,31 +1,38 @@
 import Foundation
+import ShopLanguages
 import ShopModels
 
 /// The message that carries a code: sent at once through the shop's mail command and never kept or sent again, since
 /// the shop keeps only the code's hash. Its subject names the shop and the purpose, never the code.
 public enum CodeMail {
-    /// What the code is for, in the message's words.
-    static func doing(_ purpose: CodePurpose) -> String {
+    /// What the code is for, as the message says it.
+    static func purpose(_ purpose: CodePurpose, shop: String) -> Localized {
         switch purpose {
-        case .signIn: "sign in to"
-        case .linkKey: "add a new SSH key to your account at"
-        case .verifyEmail: "confirm your email address at"
+        case .signIn: Localized("Your code to sign in to \(shop) is:")
+        case .linkKey: Localized("Your code to add a new SSH key to your account at \(shop) is:")
+        case .verifyEmail: Localized("Your code to confirm your email address at \(shop) is:")
         }
     }
 
+    /// The message carrying `code`, in the words of `locale` (`de-DE`; nil for English).
     public static func compose(
         code: String, purpose: CodePurpose, to recipient: String, shop: String, sender: MailSender, at date: Date, messageID: String,
-        lifetime: TimeInterval
+        lifetime: TimeInterval, locale: String? = nil
     ) -> MailMessage {
+        let words = MailWords(locale: locale)
         let minutes = Int(lifetime / 60)
         let text = [
-            "Hello,", "", "Your code to \(doing(purpose)) \(shop) is:", "", "    \(code)", "",
-            "It works once, for the next \(minutes) minutes. If you did not ask for it, ignore this message: nothing changes without it.",
+            words.greeting(""), "", words(Self.purpose(purpose, shop: shop)), "", "    \(code)", "",
+            words(
+                .plural(
+                    "It works once, for the next \(minutes) minute. If you did not ask for it, ignore this message: nothing changes without it.",
+                    "It works once, for the next \(minutes) minutes. If you did not ask for it, ignore this message: nothing changes without it.",
+                    count: minutes)),
             "", "— \(shop)",
         ]
         return MailMessage(
-            from: sender.from, replyTo: sender.replyTo, to: MailAddress(address: recipient), subject: "Your code for \(shop)", date: date,
-            messageID: messageID, text: text.joined(separator: "\n"))
+            from: sender.from, replyTo: sender.replyTo, to: MailAddress(address: recipient), subject: words(Localized("Your code for \(shop)")),
+            date: date, messageID: messageID, text: text.joined(separator: "\n"))
     }
 }
 
@@ -35,6 +42,8 @@ public struct CodeMailer: Sendable {
     private let sender: MailSender
     private let shop: String
     private let domain: String
+    /// The locale its messages are written in (`de-DE`): the session's or the browser's; nil for English.
+    private var locale: String?
 
     public init(transport: any MailTransport, sender: MailSender, shop: String) {
         self.transport = transport
@@ -43,12 +52,19 @@ public struct CodeMailer: Sendable {
         domain = sender.from.address.split(separator: "@").last.map(String.init) ?? "storefront.invalid"
     }
 
+    /// This mailer, writing in `locale` (`de-AT`; nil for English).
+    public func speaking(_ locale: String?) -> CodeMailer {
+        var copy = self
+        copy.locale = locale
+        return copy
+    }
+
     public func send(code: String, purpose: CodePurpose, to recipient: String, at date: Date, lifetime: TimeInterval = 600)
         async throws(MailTransportError)
     {
         let message = CodeMail.compose(
             code: code, purpose: purpose, to: recipient, shop: shop, sender: sender, at: date, messageID: "<code-\(UUID().uuidString)@\(domain)>",
-            lifetime: lifetime)
+            lifetime: lifetime, locale: locale)
         try await transport.send(message)
     }
 }

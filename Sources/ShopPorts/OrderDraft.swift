@@ -20,6 +20,8 @@ public struct OrderDraft: Hashable, Sendable {
     public var renews: MissedRenewal?
     /// The rate the order is sold at, where it is in a market's currency rather than the shop's own.
     public var exchange: OrderExchange?
+    /// The locale the buyer shops in (`de-DE`), kept with the order for its mails; nil for the shop's English.
+    public var language: String?
 
     public init(
         lines: [CartLine], totals: CartTotals, shippingMethod: ShippingMethod, shippingContact: Contact, customerID: String,

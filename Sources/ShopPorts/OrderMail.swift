@@ -1,4 +1,5 @@
 import Foundation
+import ShopLanguages
 import ShopModels
 
 /// Who the shop's messages come from: the shop's name at its address, and where replies go.
@@ -13,69 +14,101 @@ public struct MailSender: Hashable, Sendable {
 }
 
 /// The words of each message the outbox sends, composed from the order as its history stood at the event: the
-/// receipt, the shipping notice, and the cancellation and refund notices. Cards appear as the shopper saw them
-/// (brand and last four), never more.
+/// receipt, the shipping notice, and the cancellation and refund notices, in the language and formats the order was
+/// bought in. Cards appear as the shopper saw them (brand and last four), never more.
 public enum OrderMail {
     public static func compose(_ entry: OutboxEntry, order: Order, events: [OrderEvent], shop: ShopProfile, sender: MailSender) -> MailMessage {
         let upTo = Array(events.prefix(entry.eventSequence))
         let event = upTo.last
         let before = (try? OrderLifecycle.rebuilt(from: Array(upTo.dropLast())))
-        let greeting = entry.recipient.name.isEmpty ? "Hello," : "Hello \(MailMessage.oneLine(entry.recipient.name)),"
-        let subject: String
-        var body: [String]
+        let words = MailWords(locale: order.language)
+        let number = order.number
+        let paidWith = order.paymentDescription
+        let subject: Localized
+        var body: [String] = [words.greeting(entry.recipient.name), ""]
         switch entry.kind {
         case .receipt:
-            subject = "Your receipt for order \(order.number) from \(shop.name)"
-            body =
-                [greeting, "", "Thank you for your order. It is paid, and we will tell you when it ships.", ""]
-                + summary(order) + ["", "Paid with \(order.paymentDescription).", "Ships to: \(order.shipTo) (\(order.shippingMethodLabel))."]
+            subject = Localized("Your receipt for order \(number) from \(shop.name)")
+            body += [words(Localized("Thank you for your order. It is paid, and we will tell you when it ships.")), ""]
+            body +=
+                summary(order, words) + [
+                    "", words(Localized("Paid with \(paidWith).")),
+                    words(Localized("Ships to: \(order.shipTo) (\(order.shippingMethodLabel)).")),
+                ]
         case .shipped:
-            subject = "Your order \(order.number) has shipped"
-            body = [greeting, "", "Your order \(order.number) is on its way."]
+            subject = Localized("Your order \(number) has shipped")
+            body.append(words(Localized("Your order \(number) is on its way.")))
             if case .shipped(let parcel)? = event?.change {
-                body += ["", "Carrier: \(parcel.carrier)", "Tracking number: \(parcel.trackingNumber)"]
-                if let url = parcel.trackingURL { body.append("Follow it: \(url)") }
+                body += ["", words(Localized("Carrier: \(parcel.carrier)")), words(Localized("Tracking number: \(parcel.trackingNumber)"))]
+                if let url = parcel.trackingURL { body.append(words(Localized("Follow it: \(url)"))) }
             }
-            body += [""] + order.lines.map { "  \($0.quantity) × \($0.name)" } + ["", "Ships to: \(order.shipTo)."]
+            body += [""] + order.lines.map { "  \($0.quantity) × \($0.name)" } + ["", words(Localized("Ships to: \(order.shipTo)."))]
         case .canceled:
             let amount = before?.refundable ?? order.totals.total
-            subject = "Your order \(order.number) is canceled"
-            body =
-                [
-                    greeting, "", "Your order \(order.number) is canceled, and \(amount.formatted) goes back to \(order.paymentDescription).",
-                    "Your bank may take a few days to show it.", "", "Canceled:",
-                ] + order.lines.map { "  \($0.quantity) × \($0.name)" }
+            subject = Localized("Your order \(number) is canceled")
+            body += [
+                words(Localized("Your order \(number) is canceled, and \(amount) goes back to \(paidWith).")),
+                words(Localized("Your bank may take a few days to show it.")), "", words(Localized("Canceled:")),
+            ]
+            body += order.lines.map { "  \($0.quantity) × \($0.name)" }
         case .refunded:
             var amount = order.totals.total
             var reason = ""
             if case .refunded(let refunded, let why)? = event?.change { (amount, reason) = (refunded, why) }
-            subject = "A refund of \(amount.formatted) for order \(order.number)"
-            body = [
-                greeting, "", "We refunded \(amount.formatted) of your order \(order.number) to \(order.paymentDescription).",
-                "Your bank may take a few days to show it.",
+            subject = Localized("A refund of \(amount) for order \(number)")
+            body += [
+                words(Localized("We refunded \(amount) of your order \(number) to \(paidWith).")),
+                words(Localized("Your bank may take a few days to show it.")),
             ]
-            if !reason.isEmpty { body.append("Reason: \(MailMessage.oneLine(reason))") }
-            body += ["", "Order total: \(order.totals.total.formatted)"]
+            if !reason.isEmpty { body.append(words(Localized("Reason: \(MailMessage.oneLine(reason))"))) }
+            body += ["", words(Localized("Order total: \(order.totals.total)"))]
         }
-        body += ["", "Questions? Reply to this message.", "", "— \(shop.name)"]
+        body += words.closing(shop: shop.name)
         return MailMessage(
-            from: sender.from, replyTo: sender.replyTo, to: entry.recipient, subject: subject, date: event?.at ?? entry.createdAt,
+            from: sender.from, replyTo: sender.replyTo, to: entry.recipient, subject: words(subject), date: event?.at ?? entry.createdAt,
             messageID: entry.messageID, text: body.joined(separator: "\n")
         )
     }
 
     /// The order's lines and totals, one per line, amounts after a tab-free column of spaces.
-    static func summary(_ order: Order) -> [String] {
+    static func summary(_ order: Order, _ words: MailWords) -> [String] {
+        let totals = order.totals
         let rows =
-            order.lines.map { ("\($0.quantity) × \($0.name)", $0.total.formatted) } + [("Subtotal", order.totals.subtotal.formatted)]
-            + (order.discount.map { [("Discount \($0.code)", (.zero($0.currency) - $0.total).formatted)] } ?? []) + [
-                ("Shipping", order.totals.shipping.formatted),
-                (order.taxCharged.summaryLabel, order.totals.tax.formatted),
-                ("Total", order.totals.total.formatted),
+            order.lines.map { ("\($0.quantity) × \($0.name)", words.money($0.total)) } + [
+                (words(Localized("Subtotal")), words.money(totals.subtotal))
+            ]
+            + (order.discount.map { [(words(Localized("Discount \($0.code)")), words.money(.zero($0.currency) - $0.total))] } ?? []) + [
+                (words(Localized("Shipping")), words.money(totals.shipping)),
+                (words(order.taxCharged.summaryWords), words.money(totals.tax)),
+                (words(Localized("Total")), words.money(totals.total)),
             ]
         let width = rows.map { $0.0.count + $0.1.count }.max() ?? 0
-        return ["Order \(order.number)", ""] + rows.map { "  " + $0.0 + String(repeating: " ", count: width + 4 - $0.0.count - $0.1.count) + $0.1 }
+        return [words(Localized("Order \(order.number)")), ""]
+            + rows.map { "  " + $0.0 + String(repeating: " ", count: width + 4 - $0.0.count - $0.1.count) + $0.1 }
     }
+}
+
+/// A message's words in its reader's language: the locale an order or subscription was bought in (`de-DE`), or
+/// English where none was kept.
+struct MailWords {
+    let translation: Translation
+
+    init(locale: String?) { translation = .forLocale(locale) }
+
+    func callAsFunction(_ words: Localized) -> String { translation.string(words) }
+
+    func money(_ amount: Money) -> String {
+        translation.money(
+            minorUnits: amount.minorUnits, currency: amount.currency.code, exponent: amount.currency.exponent, english: amount.formatted)
+    }
+
+    /// "Hello Max," on a line of its own, or "Hello," without a name.
+    func greeting(_ name: String) -> String {
+        name.isEmpty ? self(Localized("Hello,")) : self(Localized("Hello \(MailMessage.oneLine(name)),"))
+    }
+
+    /// The lines every message ends with.
+    func closing(shop: String) -> [String] { ["", self(Localized("Questions? Reply to this message.")), "", "— \(shop)"] }
 }
 
 /// Hands a message to the mail system.

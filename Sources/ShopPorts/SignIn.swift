@@ -7,9 +7,12 @@ public struct SignInRequest: Hashable, Sendable {
     public enum Scope: String, Hashable, Sendable { case fullName, email }
     public var requestedScopes: [Scope]
     public var nonce: String?
-    public init(requestedScopes: [Scope] = [.fullName, .email], nonce: String? = nil) {
+    /// The shopper's locale (`de-DE`), which a code's message is written in; nil for English.
+    public var locale: String?
+    public init(requestedScopes: [Scope] = [.fullName, .email], nonce: String? = nil, locale: String? = nil) {
         self.requestedScopes = requestedScopes
         self.nonce = nonce
+        self.locale = locale
     }
 }
 

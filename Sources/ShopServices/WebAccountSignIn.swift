@@ -17,10 +17,10 @@ public enum WebAccountSignIn {
         let codes = EmailCodes(store: storage.signInCodes, key: codeKey)
         let accounts = AccountSignIn(directory: storage.accounts, logins: storage.logins, dates: .system)
         var signIn = WebSignIn(
-            requestCode: { email, client in
+            requestCode: { email, client, locale in
                 guard let mailer else { return ("Sign-in by email is off here: use a provider below.", true) }
                 do throws(CodeSendingProblem) {
-                    try await codes.send(email: email, purpose: .signIn, client: client, mailer: mailer, at: Date())
+                    try await codes.send(email: email, purpose: .signIn, client: client, mailer: mailer.speaking(locale), at: Date())
                     return (EmailCodes.requestedLine, false)
                 } catch {
                     switch error {

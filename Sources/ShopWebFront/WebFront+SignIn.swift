@@ -41,7 +41,7 @@ extension WebFront {
             let fields = WebSignIn.formFields(try await request.body.collect(upTo: 4_096))
             let email = String((fields["email"] ?? "").prefix(320))
             let client = forwardedAddress(request.headers, peer: context.peer, trustForwardedFor: trust)
-            let answer = await signIn.requestCode(email, "web:" + client)
+            let answer = await signIn.requestCode(email, "web:" + client, WebFront.locale(of: request.headers))
             return answer.isProblem
                 ? html(.badRequest, WebSignInPage.emailForm(title: title, root: "./", error: answer.line, email: email, providers: providers))
                 : html(.ok, WebSignInPage.codeForm(title: title, root: "./", email: email, line: answer.line))

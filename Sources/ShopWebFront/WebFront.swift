@@ -101,10 +101,7 @@ public final class WebFront: Sendable {
                 // The cookie's session, checked afresh at every socket (one ended on any host opens a guest's shop) and
                 // watched while the tab is open.
                 let account = await signIn?.account(in: request.headerFields)
-                // The browser's languages choose the shop's words; a header past 512 bytes is read no further.
-                let locale = request.headerFields[.acceptLanguage].flatMap {
-                    Language.localeTag(fromAcceptLanguage: String($0.utf8.prefix(512)) ?? "")
-                }
+                let locale = Self.locale(of: request.headerFields)
                 let session = WebTerminalSession(
                     front: context, address: address, requested: Self.requestedSize(path), signedIn: account, locale: locale)
                 let loop = channel.eventLoop
@@ -280,3 +277,11 @@ private final class AllowedOrigins: Sendable, LiveObject {
 }
 
 extension WebFront: LiveObject {}
+
+extension WebFront {
+    /// The locale a browser's `Accept-Language` asks for among the shop's languages (`de-AT`), which chooses the shop's
+    /// words and formats; nil for none. A header past 512 bytes is read no further.
+    static func locale(of headers: HTTPFields) -> String? {
+        headers[.acceptLanguage].flatMap { Language.localeTag(fromAcceptLanguage: String($0.utf8.prefix(512)) ?? "") }
+    }
+}

@@ -20,7 +20,7 @@ public struct WebSignIn: Sendable {
     }
 
     /// The line to show after an email is entered: the same whatever came of it, or a problem with the email.
-    public var requestCode: @Sendable (_ email: String, _ client: String) async -> (line: String, isProblem: Bool)
+    public var requestCode: @Sendable (_ email: String, _ client: String, _ locale: String?) async -> (line: String, isProblem: Bool)
     public var checkCode: @Sendable (_ email: String, _ code: String) async -> CodeOutcome
     /// The account a session secret holds now; nil when it does not (ended, expired, unknown).
     public var account: @Sendable (_ secret: String) async -> WebSignedIn?
@@ -57,7 +57,7 @@ public struct WebSignIn: Sendable {
     public static let notThisBrowser = "This sign-in was not started in this browser. Start it again."
 
     public init(
-        requestCode: @escaping @Sendable (_ email: String, _ client: String) async -> (line: String, isProblem: Bool),
+        requestCode: @escaping @Sendable (_ email: String, _ client: String, _ locale: String?) async -> (line: String, isProblem: Bool),
         checkCode: @escaping @Sendable (_ email: String, _ code: String) async -> CodeOutcome,
         account: @escaping @Sendable (_ secret: String) async -> WebSignedIn?,
         signOut: @escaping @Sendable (_ secret: String) async -> Void,

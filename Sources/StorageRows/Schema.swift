@@ -97,6 +97,8 @@ public enum Schema {
                     "ALTER TABLE orders ADD COLUMN exchange_rate TEXT", "ALTER TABLE orders ADD COLUMN rates_day TEXT",
                     "ALTER TABLE orders ADD COLUMN base_total {bigint}",
                 ]),
+            // The locale each order was bought in, for its mails (a subscription keeps its own in its document).
+            Step("v38-order-language", both: ["ALTER TABLE orders ADD COLUMN language TEXT"]),
         ]
 
     /// The merchant's record of every product, whatever its status, and the history of its changes (v21).

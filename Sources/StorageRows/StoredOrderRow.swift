@@ -37,6 +37,8 @@ public struct StoredOrderRow: Decodable, Sendable {
     public var exchangeRate: String?
     public var ratesDay: String?
     public var baseTotal: Int64?
+    /// The locale the buyer shopped in (`de-DE`), for the order's mails; nil for English.
+    public var language: String?
 
     /// What an order charged, in SQL both databases run: tax included in prices (VAT) is already in the other two.
     public static let chargedTotalSQL =
@@ -75,6 +77,7 @@ public struct StoredOrderRow: Decodable, Sendable {
         exchangeRate = draft.exchange?.rate
         ratesDay = draft.exchange?.day
         baseTotal = draft.exchange.map { $0.inBase(draft.totals.total).minorUnits }
+        language = draft.language
     }
 
     /// What a placed order's `INSERT` writes, column by column, but `number` and `sequence`, which each database
@@ -91,6 +94,7 @@ public struct StoredOrderRow: Decodable, Sendable {
             ("discount_goods", discountGoods.sqlValue), ("discount_shipping", discountShipping.sqlValue),
             ("discount_shares", discountShares.sqlValue), ("renewal", renewal.sqlValue), ("exchange_rate", exchangeRate.sqlValue),
             ("rates_day", ratesDay.sqlValue), ("base_total", baseTotal.sqlValue),
+            ("language", language.sqlValue),
         ]
     }
 
@@ -127,6 +131,7 @@ public struct StoredOrderRow: Decodable, Sendable {
         if let exchangeRate, let ratesDay, let baseTotal {
             order.exchange = Order.Exchange(rate: exchangeRate, day: ratesDay, baseTotal: baseTotal)
         }
+        order.language = language
         return order
     }
 }

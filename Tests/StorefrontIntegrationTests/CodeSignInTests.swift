@@ -88,6 +88,32 @@ struct CodeSignInTests {
         #expect(driver.state.account.selectedRow?.id == id)
     }
 
+    /// The code's message is in the session's language as it stands when the code is asked for: the client's `LANG`,
+    /// then what the language key chose.
+    @Test func theCodesMessageIsInTheSessionsLanguage() async throws {
+        let (here, _, _) = try await storages(.sqlite)
+        let mail = MailBag()
+        let environment = ["HOME": TemporaryDirectory.make().path, "LANG": "de_AT.UTF-8"]
+        let driver = await ScriptedDriver(dependencies: try await compose(here, environment, mail: mail))
+        try await driver.press("u")
+        try await driver.press("i")
+        await type("lena@example.at", on: driver)
+        await driver.press(.enter)
+        var sent = await mail.sent
+        #expect(sent.last?.subject == "Ihr Code für Shop")
+        #expect(sent.last?.text.hasPrefix("Guten Tag,\n\nIhr Code für die Anmeldung bei Shop:") == true, "\(sent.last?.text ?? "")")
+        await driver.press(.escape)
+        await driver.press(.escape)
+        try await driver.press("L")
+        #expect(driver.state.language == .french)
+        try await driver.press("u")
+        try await driver.press("i")
+        await type("lena@example.at", on: driver)
+        await driver.press(.enter)
+        sent = await mail.sent
+        #expect(sent.count == 2 && sent.last?.subject == "Votre code pour Shop", "\(sent.map(\.subject))")
+    }
+
     @Test(arguments: Kind.allCases)
     func aLocalShopperSignsInByCodeAndStaysSignedInUntilEndedOnAnotherHost(kind: Kind) async throws {
         let (here, there, file) = try await storages(kind)

@@ -256,6 +256,22 @@ struct StripeEndToEndTests {
         #expect(intent["amount"] as? Int == (order["subtotal"] as Int) + (order["shipping"] as Int), "VAT is in the prices")
         #expect(order["exchange_rate"] as String? == "0.86430424" && order["rates_day"] as String? == "2026-11-27")
         #expect((order["base_total"] as Int?).map { $0 > 0 } == true)
+
+        // The receipt, in the German the order was bought in: its words, and its euros as German writes them.
+        let mail = try JourneyMail(in: terminal.directory.path)
+        let received = try mail.deliver(dataDirectory: data)
+        let receipt = try #require(received.first, "one receipt")
+        #expect(receipt["to"]?.contains("lena@example.de") == true, "\(receipt)")
+        #expect(receipt["subject"] == "Ihre Quittung für Bestellung \(number) bei Storefront")
+        let body = (receipt["body"] ?? "").replacingOccurrences(of: "\r\n", with: "\n")
+        #expect(body.hasPrefix("Guten Tag Lena Vogel,\n"), "\(body)")
+        #expect(body.contains("Vielen Dank für Ihre Bestellung."), "\(body)")
+        let total = try #require(intent["amount"] as? Int)
+        let euros = "\(total / 100),\(String(format: "%02d", total % 100))\u{A0}€"
+        #expect(body.contains(try Regex("Summe +\(euros)\n")), "the total in euros, as German writes them:\n\(body)")
+        #expect(body.contains("inkl. VAT 19%"), "\(body)")
+        #expect(body.contains("Lieferung an: Lena Vogel, Hauptstraße 1, 10115 Berlin, DE"), "\(body)")
+        #expect(body.contains("Fragen? Antworten Sie einfach auf diese Nachricht."), "\(body)")
     }
 
     @Test func serveChecksTheKeyOnceAndSessionsNeverSeeItInTheirArgumentsOrSettings() throws {

@@ -163,6 +163,19 @@ struct RegionTests {
         }
     }
 
+    /// A session in German keeps its locale with the order it pays, so the order's mails are in German.
+    @Test @MainActor func anOrderKeepsTheLocaleItWasBoughtIn() async throws {
+        var stack = TestStack()
+        stack.language = .german
+        stack.region = "AT"
+        let driver = await ScriptedDriver(stack: stack)
+        try await driver.press("a,c,enter,p,enter")
+        let number = try #require(driver.state.confirmation?.orderNumber)
+        let order = try #require(try await driver.stack.orders.order(number: number))
+        #expect(order.language == "de-AT")
+        #expect(order.totals.total.currency == .usd, "the wallet's address is in the US, and the address decides the market")
+    }
+
     /// Choosing another ship-to address changes the methods, shipping, tax and total in the frame that shows it, as
     /// Apple Pay's sheet does.
     @Test @MainActor func switchingTheAddressOnTheSheetRepricesInTheSameFrame() async throws {
@@ -193,6 +206,7 @@ struct RegionTests {
         let order = try #require(try await driver.stack.orders.order(number: number))
         #expect(order.totals.total == Money(minorUnits: 7_100, currency: .eur))
         #expect(order.exchange == Order.Exchange(rate: "0.86430424", day: "2026-11-27", baseTotal: 8_215))
+        #expect(order.language == "en-US", "the session's locale, which the order's mails are written in")
         // The merchant's sales keep euros apart from dollars, with what they came to in dollars at the rate sold.
         let sales = try await driver.stack.liveBackOffice.salesSummary()
         #expect(sales.lastSevenDays.orders == 0 && sales.inOtherCurrencies.count == 1)

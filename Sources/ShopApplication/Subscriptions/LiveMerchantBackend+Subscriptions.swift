@@ -38,11 +38,12 @@ extension LiveMerchantBackend {
         guard let start = draft.subscription, let store = subscriptions, let line = draft.lines.first else { return }
         let id = Self.subscriptionID(startedBy: order.number)
         guard (try? await store.subscription(id: id)) == nil else { return }
-        let subscription = Subscription(
+        var subscription = Subscription(
             id: id, customerID: draft.customerID, productID: line.productID, variantSKU: line.variant?.sku, quantity: line.quantity,
             intervalWeeks: start.everyWeeks, renewsAt: order.placedAt.addingTimeInterval(Double(start.everyWeeks) * RenewalSchedule.week),
             cardID: card.id, cardDescription: card.shortName, shipTo: draft.shippingContact, shippingMethodID: draft.shippingMethod.id,
             unitPrice: line.unitPrice)
+        subscription.language = draft.language
         let event = SubscriptionEvent(
             at: dates.now(), actor: "shopper:\(draft.customerID)", kind: "created",
             detail: "by order \(order.number), every \(RenewalSchedule.every(start.everyWeeks))")

@@ -157,11 +157,12 @@ public struct RenewalWorker: Sendable {
         // At the price the subscriber was told: a new one is charged from the period after it is told.
         var line = CartLine(product: product, variant: offer.variant, quantity: subscription.quantity)
         line.unitPrice = subscription.chargedPrice(catalogPrice: offer.price)
-        let draft: OrderDraft
+        var draft: OrderDraft
         do {
             draft = try PlaceOrder.draft(
                 lines: [line], shippingMethodID: subscription.shippingMethodID, contact: subscription.shipTo, customerID: subscription.customerID,
                 shop: shop, offSession: true, exchange: exchange)
+            draft.language = subscription.language
         } catch {
             return .undeliverable(error.message)
         }

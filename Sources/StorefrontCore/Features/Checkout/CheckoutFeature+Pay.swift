@@ -16,6 +16,8 @@ extension CheckoutFeature {
         var discount: DiscountCode?
         /// The rate of the order's market, kept with the order.
         var exchange: OrderExchange?
+        /// The shopper's locale (`de-DE`), kept with the order for its mails.
+        var language: String
         var customerID: String
         /// The day a subscription the order starts is first renewed is worked out from these (nil: not told).
         var dates: DateSource?
@@ -43,12 +45,13 @@ extension CheckoutFeature {
                     )
                 }
             }
-            let draft: OrderDraft
+            var draft: OrderDraft
             do {
                 draft = try PlaceOrder.draft(
                     lines: order.lines, shippingMethodID: payment.shippingMethod.id, contact: payment.shippingContact, customerID: customerID,
                     shop: shop, discount: discount, subscription: order.subscription.map { SubscriptionStart(everyWeeks: $0.everyWeeks) },
                     renews: order.renews, exchange: exchange)
+                draft.language = language
             } catch {
                 // The sheet refuses such an address before Pay; a catalog reloaded meanwhile can still change the regions.
                 return (.notPaid(.lookup(error.message)), previous)

@@ -239,7 +239,7 @@ public enum CheckoutFeature {
         let pay = Pay(
             placing: PlaceOrder(provider: dependencies.paymentProvider, backend: dependencies.merchantBackend), catalog: dependencies.catalog,
             ids: dependencies.ids, shop: env.shopProfile, order: checkout.order, discount: checkout.discount, exchange: checkout.exchange,
-            customerID: state.customerID,
+            language: state.shell.formats.tag, customerID: state.customerID,
             dates: dependencies.subscriptions?.dates)
         let clock = dependencies.clock
         let payment = Payment(

@@ -62,7 +62,7 @@ public enum SignInFeature {
     /// `performRequests()` → prompts shown as forms → `didCompleteWith` a credential or an error.
     static func begin(_ state: inout State, _ env: ShopEnvironment) -> Effect {
         guard let services = env.dependencies.accounts.signIn, state.progress == nil else { return .none }
-        let request = SignInRequest(requestedScopes: [.fullName, .email], nonce: env.dependencies.ids.next())
+        let request = SignInRequest(requestedScopes: [.fullName, .email], nonce: env.dependencies.ids.next(), locale: state.shell.formats.tag)
         let id = state.nextSignInID
         state.nextSignInID += 1
         state.progress = SignInProgress(signInID: id, nonce: request.nonce)
