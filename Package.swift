@@ -268,7 +268,7 @@ let package = Package(
             name: "ShopAPI",
             dependencies: [
                 "LiveObjects",
-                "AddressFormats", "ShopApplication", "ShopMetrics", "ShopModels", "ShopPorts", "ShopIdentity", "HTTPGuards",
+                "AddressFormats", "ShopApplication", "ShopLanguages", "ShopMetrics", "ShopModels", "ShopPorts", "ShopIdentity", "HTTPGuards",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
                 .product(name: "Hummingbird", package: "hummingbird"),

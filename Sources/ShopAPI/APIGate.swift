@@ -4,6 +4,7 @@ import Hummingbird
 import LiveObjects
 import OpenAPIRuntime
 import ShopIdentity
+import ShopLanguages
 import ShopMetrics
 import ShopPorts
 import Synchronization
@@ -18,6 +19,9 @@ struct APICaller: Sendable {
     @TaskLocal static var note: CallerNote?
     /// The request's `Idempotency-Key` as it was sent, once `IdempotencyGate` has claimed it.
     @TaskLocal static var idempotencyKey: String?
+    /// The locale the request's `Accept-Language` asks for among the shop's languages (`de-AT`), kept with an order
+    /// for its mails; nil for none.
+    @TaskLocal static var locale: String?
 
     /// The caller, if its token has the `scope` this operation needs: each operation decides for itself, so no path
     /// spelling (`//`, `/./`, `%2F`) that the router folds onto a route can carry a token past its scope.
@@ -47,8 +51,11 @@ struct RequestLog<Context: RequestContext>: RouterMiddleware {
         var failure: String?
         let note = CallerNote(requestID: id)
         do {
+            let locale = Language.localeTag(fromHeader: request.headers[.acceptLanguage])
             response = try await APICaller.$note.withValue(note) {
-                try await ShopMetrics.$taskFront.withValue("api") { try await next(request, context) }
+                try await APICaller.$locale.withValue(locale) {
+                    try await ShopMetrics.$taskFront.withValue("api") { try await next(request, context) }
+                }
             }
         } catch {
             let problem = Self.problem(for: error, maxBodyBytes: maxBodyBytes, method: request.method, path: request.uri.path)

@@ -199,11 +199,15 @@ struct APIOrderDesk {
         if let typed = request.discountCode { discount = try await code(typed, owner: owner) }
         var subscription: SubscriptionStart?
         if let weeks = request.subscribeEveryWeeks { subscription = try await subscriptionStart(weeks, lines: lines) }
-        let order: OrderDraft
+        // The address decides the market, as on the payment sheet: its currency, its prices, its shipping.
+        let (market, exchange) = Self.market(of: address.address, home: shop.catalog)
+        var order: OrderDraft
         do {
             order = try PlaceOrder.draft(
-                lines: lines, shippingMethodID: request.shippingMethod, contact: address, customerID: owner, shop: shop.catalog.shop,
-                discount: discount, subscription: subscription)
+                lines: market.map { market in lines.map { market.pricing.line($0, in: market.market) } } ?? lines,
+                shippingMethodID: request.shippingMethod, contact: address, customerID: owner, shop: market?.shop ?? shop.catalog.shop,
+                discount: discount, subscription: subscription, exchange: exchange)
+            order.language = APICaller.locale
         } catch .shipsElsewhere(let refusal) {
             throw Self.missing("addressId", refusal)
         } catch .discount(let refusal) {
@@ -255,6 +259,13 @@ struct APIOrderDesk {
             if refusal == .unknown { for guesser in guessers { _ = commerce.codeGuesses.take(guesser, at: at) } }
             throw Self.missing("discountCode", refusal.line)
         }
+    }
+
+    /// The market an order to `address` is sold in, and its rate, where it is not the one `home` prices in; nil for the
+    /// home market, or a catalog without markets.
+    static func market(of address: PostalAddress, home: any CatalogRepository) -> (MarketCatalog?, OrderExchange?) {
+        guard let home = home as? MarketCatalog, let market = home.pricing.market(for: address), market != home.market else { return (nil, nil) }
+        return (MarketCatalog(home.base, pricing: home.pricing, market: market), home.pricing.exchange(in: market))
     }
 
     private static func missing(_ field: String, _ message: String) -> APIProblem {

@@ -94,6 +94,11 @@ public struct Language: Hashable, Sendable, Codable, CustomStringConvertible {
         localeTag(fromAcceptLanguage: header).flatMap(named)
     }
 
+    /// `localeTag(fromAcceptLanguage:)` of a request's header as it arrived: a header past 512 bytes is read no further.
+    public static func localeTag(fromHeader header: String?) -> String? {
+        header.flatMap { localeTag(fromAcceptLanguage: String($0.utf8.prefix(512)) ?? "") }
+    }
+
     /// The range `fromAcceptLanguage` picks, as a tag with its region (`de-CH`, `ja`).
     public static func localeTag(fromAcceptLanguage header: String) -> String? {
         var best: (language: Language, weight: Double, region: String?)?

@@ -280,8 +280,6 @@ extension WebFront: LiveObject {}
 
 extension WebFront {
     /// The locale a browser's `Accept-Language` asks for among the shop's languages (`de-AT`), which chooses the shop's
-    /// words and formats; nil for none. A header past 512 bytes is read no further.
-    static func locale(of headers: HTTPFields) -> String? {
-        headers[.acceptLanguage].flatMap { Language.localeTag(fromAcceptLanguage: String($0.utf8.prefix(512)) ?? "") }
-    }
+    /// words and formats; nil for none.
+    static func locale(of headers: HTTPFields) -> String? { Language.localeTag(fromHeader: headers[.acceptLanguage]) }
 }

@@ -35,7 +35,8 @@ final class APIHarness: Sendable {
     private let lines = Mutex<[String]>([])
     static let start = Date(timeIntervalSince1970: 1_790_000_000)
 
-    var catalog: any CatalogRepository { storage.catalog }
+    /// The catalog as the shop serves it: in its home market, the others reached through its pricing.
+    var catalog: any CatalogRepository { Fixtures.inHomeMarket(storage.catalog) }
     var carts: any CartRepository { storage.carts }
     var tokens: any APITokenRepository { storage.tokens }
     var wallets: any WalletRepository { storage.wallets }

@@ -56,6 +56,38 @@ struct APIOrdersTests {
                 == .succeeded)
     }
 
+    /// The address decides the market, as on the sheet: a Berlin address buys in euros at the catalog's rates, the
+    /// order keeps its rate, and the `Accept-Language` it was bought with, for its mails.
+    @Test func anOrderToBerlinIsChargedInEurosAndKeepsItsBuyersLanguage() async throws {
+        let api = try await APIHarness(.sqlite)
+        let token = try await api.makeToken()
+        try await api.run { client async throws in
+            let berlin =
+                #"{"name": "Max Müller", "email": "max@example.de", "street": "Torstraße 5", "city": "Berlin", "postalCode": "10119", "countryCode": "DE"}"#
+            #expect(try await client.call(.post, "/v1/addresses", token: token, json: berlin).status == .created)
+            #expect(try await client.call(.post, "/v1/cards", token: token, json: #"{"testCard": "card_ok_visa_4242"}"#).status == .created)
+            #expect(try await client.call(.put, "/v1/cart/lines/keycap-dusk", token: token, json: #"{"quantity": 1}"#).status == .ok)
+            var headers = HTTPFields()
+            headers[.authorization] = "Bearer \(token.secret)"
+            headers[.contentType] = "application/json"
+            headers[HTTPField.Name("Idempotency-Key")!] = "berlin-1"
+            headers[.acceptLanguage] = "de-DE,de;q=0.9,en;q=0.5"
+            let created = try await client.execute(uri: "/v1/orders", method: .post, headers: headers, body: ByteBuffer(string: "{}")) {
+                APIReply(status: $0.status, headers: $0.headers, body: Data(buffer: $0.body))
+            }
+            #expect(created.status == .created, "\(created.text)")
+            // $64.00 in the Europe market: €56 (whole euros), DHL €15, VAT included.
+            let total = created.json["total"] as? [String: Any]
+            #expect(total?["currency"] as? String == "EUR" && total?["amount"] as? Int == 7_100, "\(created.text)")
+            let number = try #require(created.json["number"] as? String)
+            let order = try #require(try await api.storage.orders.order(number: number))
+            #expect(order.language == "de-DE")
+            #expect(order.exchange?.rate == "0.86430424" && order.totals.total == Money(minorUnits: 7_100, currency: .eur))
+            let cart = try await client.call(.get, "/v1/cart", token: token)
+            #expect(cart.json["itemCount"] as? Int == 0, "the cart is bought")
+        }
+    }
+
     @Test(arguments: AccountRepositoryKind.allCases)
     func aDeclinedCardIsA402AndTheCartStays(kind: AccountRepositoryKind) async throws {
         let api = try await APIHarness(kind)
