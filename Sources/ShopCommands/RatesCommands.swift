@@ -52,7 +52,9 @@ public enum RatesCommands {
                     "\(hundred.plainAmount) \(base.code) = \($0.plainAmount) \(market.currency.code)"
                 }
                     ?? "no rate"
-            lines.append("  \(id)  \(market.currency.code)  rounding \(market.rounding)  regions \(regions)  \(converted)")
+            // Fixed prices are sold as they are: the rates and the rounding leave them alone.
+            let fixed = market.prices.isEmpty ? "" : "  \(market.prices.count) price\(market.prices.count == 1 ? "" : "s") fixed"
+            lines.append("  \(id)  \(market.currency.code)  rounding \(market.rounding)  regions \(regions)  \(converted)\(fixed)")
         }
         return lines.joined(separator: "\n")
     }

@@ -81,6 +81,7 @@ public enum CatalogLoader {
             issues.append(CatalogIssue(path: "$.products", message: "has no products"))
         }
         issues += skuClashes(products, productIDs: seen)
+        checkMarketPrices(shop, products: products, issues: &issues)
         guard issues.isEmpty else { throw CatalogError(source: source, issues: issues) }
         return Catalog(shop: shop, products: products)
     }

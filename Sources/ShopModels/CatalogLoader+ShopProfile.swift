@@ -97,7 +97,7 @@ extension CatalogLoader {
                 continue
             }
             let before = issues.count
-            for key in fields.keys where !["id", "name", "currency", "regions", "rounding"].contains(key) {
+            for key in fields.keys where !["id", "name", "currency", "regions", "rounding", "prices"].contains(key) {
                 fail(".\(key)", "is not a market's field")
             }
             let id = fields["id"]?.stringValue ?? ""
@@ -124,10 +124,46 @@ extension CatalogLoader {
                         ".rounding", "must be one of \(PriceRounding.spellings.joined(separator: ", ")) (.99 and the like for a currency with cents)")
                 }
             }
+            var prices: [String: Int64] = [:]
+            if let written = fields["prices"] {
+                if let entries = written.objectValue {
+                    for (key, amount) in entries {
+                        guard let amount = amount.integerValue, (1...Money.maximumMinorUnits).contains(amount) else {
+                            fail(".prices.\(key)", "must be a whole number of the currency's minor units, from 1 to \(Money.maximumMinorUnits)")
+                            continue
+                        }
+                        prices[key] = amount
+                    }
+                } else {
+                    fail(".prices", "must be an object of prices by product id or variant SKU, such as {\"keycap-dusk\": 5900}")
+                }
+            }
             guard issues.count == before, let currency else { continue }
-            markets.append(Market(id: id, name: name, currency: currency, regionIDs: regionIDs, rounding: rounding))
+            markets.append(Market(id: id, name: name, currency: currency, regionIDs: regionIDs, rounding: rounding, prices: prices))
         }
         return markets
+    }
+
+    /// Each market's fixed prices name a product without options or a variant, and a market in another currency than
+    /// the shop's own (where the catalog's price is the price).
+    static func checkMarketPrices(_ shop: ShopProfile, products: [Product], issues: inout [CatalogIssue]) {
+        let plain = Set(products.filter(\.variants.isEmpty).map(\.id.rawValue))
+        let withVariants = Set(products.filter { !$0.variants.isEmpty }.map(\.id.rawValue))
+        let skus = Set(products.flatMap { $0.variants.map(\.sku.rawValue) })
+        for (index, market) in shop.markets.enumerated() {
+            let path = "$.store.markets[\(index)].prices"
+            if !market.prices.isEmpty && market.currency == shop.currency {
+                issues.append(
+                    CatalogIssue(path: path, message: "the market sells in the shop's own \(shop.currency.code): its prices are the catalog's"))
+                continue
+            }
+            for key in market.prices.keys.sorted() where !plain.contains(key) && !skus.contains(key) {
+                let why =
+                    withVariants.contains(key)
+                    ? "is a product with options: fix each variant's price by its SKU" : "names no product or variant SKU of the catalog"
+                issues.append(CatalogIssue(path: "\(path).\(key)", message: why))
+            }
+        }
     }
 
     /// Each market's regions exist and belong to it alone.

@@ -18,6 +18,7 @@ public enum CatalogWriter {
             fields["markets"] = shop.markets.map { market -> [String: Any] in
                 var fields: [String: Any] = ["id": market.id, "name": market.name, "currency": market.currency.code, "regions": market.regionIDs]
                 if market.rounding != .none { fields["rounding"] = market.rounding.description }
+                if !market.prices.isEmpty { fields["prices"] = market.prices }
                 return fields
             }
         }

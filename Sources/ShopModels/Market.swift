@@ -8,8 +8,14 @@ public struct Market: Hashable, Sendable, Identifiable {
     /// The sales regions (`SalesRegion.id`) it covers, none of them in another market.
     public var regionIDs: [String]
     public var rounding: PriceRounding
+    /// Prices the merchant fixed for this market, in its currency's minor units, by the stock key they price (a product
+    /// without options by its id, a variant by its SKU): sold at these, never converted.
+    public var prices: [String: Int64]
 
-    public init(id: String, name: String, currency: Currency, regionIDs: [String], rounding: PriceRounding = .none) {
+    public init(
+        id: String, name: String, currency: Currency, regionIDs: [String], rounding: PriceRounding = .none, prices: [String: Int64] = [:]
+    ) {
+        self.prices = prices
         self.id = id
         self.name = name
         self.currency = currency
@@ -133,6 +139,11 @@ public struct ExchangeRates: Hashable, Sendable {
 }
 
 extension Market {
+    /// The price the merchant fixed in this market for `stockKey` (a product without options, or a variant's SKU).
+    public func fixedPrice(of stockKey: ProductID) -> Money? {
+        prices[stockKey.rawValue].map { Money(minorUnits: $0, currency: currency) }
+    }
+
     /// A price in the shop's own currency, as this market sells it: converted at `rates` and rounded by the
     /// market's rule; nil when the rates lack the currency.
     public func price(_ base: Money, rates: ExchangeRates) -> Money? {

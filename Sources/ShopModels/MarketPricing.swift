@@ -90,10 +90,17 @@ public struct MarketPricing: Sendable {
         guard market.currency != listed.price.currency, let rates else { return listed }
         var priced = listed
         priced.basePrice = listed.price
-        priced.price = market.price(listed.price, rates: rates) ?? listed.price
+        priced.price = market.fixedPrice(of: listed.id) ?? market.price(listed.price, rates: rates) ?? listed.price
         for index in priced.variants.indices {
-            priced.variants[index].basePrice = listed.variants[index].price
-            priced.variants[index].price = market.price(listed.variants[index].price, rates: rates) ?? listed.variants[index].price
+            let variant = listed.variants[index]
+            priced.variants[index].basePrice = variant.price
+            priced.variants[index].price = market.fixedPrice(of: variant.sku) ?? market.price(variant.price, rates: rates) ?? variant.price
+        }
+        // A product with options lists its lowest variant's price, fixed or converted.
+        if let lowest = priced.variants.map(\.price).min(by: { $0.minorUnits < $1.minorUnits }), market.prices[listed.id.rawValue] == nil,
+            priced.variants.contains(where: { market.prices[$0.sku.rawValue] != nil })
+        {
+            priced.price = lowest
         }
         return priced
     }
@@ -108,8 +115,12 @@ public struct MarketPricing: Sendable {
         if let listed = line.basePrice ?? (line.unitPrice.currency == own ? line.unitPrice : nil) {
             priced.unitPrice =
                 market.currency == own
-                ? listed : (rates.flatMap { market.price(listed, rates: $0) } ?? Money(minorUnits: 0, currency: market.currency))
+                ? listed
+                : (market.fixedPrice(of: line.stockKey) ?? rates.flatMap { market.price(listed, rates: $0) }
+                    ?? Money(minorUnits: 0, currency: market.currency))
             priced.basePrice = market.currency == own ? nil : listed
+        } else if let fixed = market.fixedPrice(of: line.stockKey) {
+            priced.unitPrice = fixed
         } else {
             priced.unitPrice = rates?.convert(line.unitPrice, to: market.currency) ?? Money(minorUnits: 0, currency: market.currency)
         }

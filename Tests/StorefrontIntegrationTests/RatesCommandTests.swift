@@ -1,4 +1,5 @@
 import Foundation
+import ShopBundledCatalog
 import StorefrontTesting
 import Testing
 
@@ -50,6 +51,33 @@ struct RatesCommandTests {
         #expect(stale.status == 0, "\(stale.stderr)")
         #expect(stale.stdout.contains("rates of 2024-11-27 from \(old) (STALE:"), "\(stale.stdout)")
         #expect(stale.stdout.contains("eu  EUR  rounding whole  regions eu  100.00 USD = 83.33 EUR"), "\(stale.stdout)")
+    }
+
+    /// A catalog file with a price fixed in the Europe market: `rates` counts it, and a German shopper's list shows it
+    /// as it is, where the keycaps next to it are converted.
+    @Test func aPriceFixedInAMarketIsShownAsItIs() throws {
+        var root = try #require(try JSONSerialization.jsonObject(with: Data(BundledCatalog.json.utf8)) as? [String: Any])
+        var store = try #require(root["store"] as? [String: Any])
+        var markets = try #require(store["markets"] as? [[String: Any]])
+        let europe = try #require(markets.firstIndex { $0["id"] as? String == "eu" })
+        markets[europe]["prices"] = ["mug-stdout": 1_250]
+        store["markets"] = markets
+        root["store"] = store
+        try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+        let catalog = files.appendingPathComponent("catalog.json").path
+        try JSONSerialization.data(withJSONObject: root).write(to: URL(fileURLWithPath: catalog))
+        let german = try Subprocess.run(
+            try BuiltProduct.requireStorefront(), ["headless", "--size", "120x34", "--keys", "q", "--catalog", catalog, "--data-dir", data],
+            environment: ProcessInfo.processInfo.environment.merging(["LC_ALL": "", "LANG": "de_DE.UTF-8"]) { $1 })
+        #expect(german.status == 0, "\(german.stderr)")
+        let mug = german.stdout.split(separator: "\n").first { $0.contains("stdout Mug") }
+        #expect(mug?.contains("12,50\u{A0}€") == true, "the fixed €12.50, not $18.00 converted:\n\(german.stdout)")
+        let keycaps = german.stdout.split(separator: "\n").first { $0.contains("Dusk Keycap Set") }
+        #expect(keycaps?.contains("56,00\u{A0}€") == true, "\(german.stdout)")
+        // The shop's database holds the catalog now: `rates` reads it there.
+        let shown = try storefront(["rates"])
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(shown.stdout.contains("eu  EUR  rounding whole  regions eu  100.00 USD = 86.43 EUR  1 price fixed"), "\(shown.stdout)")
     }
 
     @Test func ratesThatDoNotServeTheMarketsStopTheShopWithTheirLine() throws {

@@ -168,10 +168,97 @@ struct MarketTests {
         }
     }
 
+    // MARK: Prices fixed per market
+
+    /// The bundled catalog with prices the merchant fixed in the Europe market: the keycaps at €59 and one coffee variant
+    /// at €39, with `extra` more where a test adds them.
+    static func fixedInEurope(_ extra: [String: Any] = [:]) throws -> Catalog {
+        var root = try #require(try JSONSerialization.jsonObject(with: Data(BundledCatalog.json.utf8)) as? [String: Any])
+        var store = try #require(root["store"] as? [String: Any])
+        var markets = try #require(store["markets"] as? [[String: Any]])
+        let europe = try #require(markets.firstIndex { $0["id"] as? String == "eu" })
+        markets[europe]["prices"] = ["keycap-dusk": 5_900, "coffee-beans-filter-1kg": 3_900].merging(extra) { $1 }
+        store["markets"] = markets
+        root["store"] = store
+        return try CatalogLoader.load(data: try JSONSerialization.data(withJSONObject: root), source: "test")
+    }
+
+    @Test func aPriceFixedInAMarketIsSoldAtItselfNotConverted() throws {
+        let catalog = try Self.fixedInEurope()
+        let pricing = try MarketPricing(shop: catalog.shop, rates: try ExchangeRates(ecbXML: Array(BundledRates.xml.utf8)))
+        let europe = try #require(pricing.market(id: "eu"))
+        let keycaps = try #require(catalog.products.first { $0.id == "keycap-dusk" })
+        #expect(pricing.product(keycaps, in: europe).price == Money(minorUnits: 5_900, currency: .eur), "fixed, where €56 is converted")
+        #expect(pricing.product(keycaps, in: try #require(pricing.market(id: "uk"))).price == Money(minorUnits: 4_899, currency: .gbp))
+        // One variant fixed, its siblings converted; the list's "from" price is the lowest of them.
+        let coffee = pricing.product(try #require(catalog.products.first { $0.id == "coffee-beans" }), in: europe)
+        let bySKU: [String: Int64] = Dictionary(uniqueKeysWithValues: coffee.variants.map { ($0.sku.rawValue, $0.price.minorUnits) })
+        #expect(bySKU["coffee-beans-filter-1kg"] == 3_900 && bySKU["coffee-beans-whole-1kg"] == 4_700, "\(bySKU)")
+        #expect(coffee.price.minorUnits == bySKU.values.min())
+        // A cart line moving into Europe takes the fixed price; moving home, the catalog's own again.
+        let line = CartLine(product: keycaps, variant: nil, quantity: 2)
+        let inEurope = pricing.line(line, in: europe)
+        #expect(inEurope.unitPrice == Money(minorUnits: 5_900, currency: .eur) && inEurope.basePrice == keycaps.price)
+        #expect(pricing.line(inEurope, in: pricing.home) == line)
+        // A line whose catalog price is not known (another market's conversion) still takes the fixed one.
+        var foreign = pricing.line(line, in: try #require(pricing.market(id: "jp")))
+        foreign.basePrice = nil
+        #expect(pricing.line(foreign, in: europe).unitPrice == Money(minorUnits: 5_900, currency: .eur))
+    }
+
+    @Test func fixedPricesAreCheckedAgainstTheCatalog() throws {
+        #expect {
+            try Self.fixedInEurope(["no-such-thing": 100, "coffee-beans": 4_000])
+        } throws: { error in
+            (error as? ShopModels.CatalogError)?.issues.map { "\($0.path): \($0.message)" } == [
+                "$.store.markets[2].prices.coffee-beans: is a product with options: fix each variant's price by its SKU",
+                "$.store.markets[2].prices.no-such-thing: names no product or variant SKU of the catalog",
+            ]
+        }
+        #expect {
+            try Self.fixedInEurope(["mug-stdout": -5])
+        } throws: { error in
+            (error as? ShopModels.CatalogError)?.issues.map { "\($0.path): \($0.message)" } == [
+                "$.store.markets[2].prices.mug-stdout: must be a whole number of the currency's minor units, from 1 to 999999999999"
+            ]
+        }
+    }
+
+    @Test func theHomeMarketTakesNoFixedPrices() throws {
+        var root = try #require(try JSONSerialization.jsonObject(with: Data(BundledCatalog.json.utf8)) as? [String: Any])
+        var store = try #require(root["store"] as? [String: Any])
+        var markets = try #require(store["markets"] as? [[String: Any]])
+        markets[0]["prices"] = ["keycap-dusk": 6_000]
+        store["markets"] = markets
+        root["store"] = store
+        #expect {
+            try CatalogLoader.load(data: try JSONSerialization.data(withJSONObject: root), source: "test")
+        } throws: { error in
+            (error as? ShopModels.CatalogError)?.issues.map { "\($0.path): \($0.message)" }
+                == ["$.store.markets[0].prices: the market sells in the shop's own USD: its prices are the catalog's"]
+        }
+    }
+
+    @Test @MainActor func theSheetMovingToBerlinChargesThePriceFixedInEurope() async throws {
+        let catalog = try Self.fixedInEurope()
+        let driver = await ScriptedDriver(stack: TestStack(catalog: Fixtures.inHomeMarket(InMemoryCatalog(catalog: catalog))))
+        try await driver.press("a,c,enter")
+        // Lena in Berlin, the wallet's fifth address: the keycaps at the €59 the merchant fixed, DHL €15.
+        try await driver.press("down,enter,down,down,down,down,enter")
+        #expect(driver.state.paymentSheet?.summaryItems.first?.amount == Money(minorUnits: 5_900, currency: .eur), "\(driver.frameText)")
+        try await driver.press("p,enter")
+        let number = try #require(driver.state.confirmation?.orderNumber, "\(driver.frameText)")
+        let order = try #require(try await driver.stack.orders.order(number: number))
+        #expect(order.lines.first?.unitPrice == Money(minorUnits: 5_900, currency: .eur))
+        #expect(order.totals.total == Money(minorUnits: 5_900 + 1_500, currency: .eur))
+    }
+
     @Test func marketsAreWrittenBackAsTheyWereRead() throws {
         let catalog = try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled")
         let again = try #require(ShopProfile(storedJSON: catalog.shop.storedJSON))
         #expect(again.markets == catalog.shop.markets)
+        let fixed = try Self.fixedInEurope().shop
+        #expect(ShopProfile(storedJSON: fixed.storedJSON)?.markets == fixed.markets && fixed.markets[2].prices.count == 2)
         #expect(again.regions == catalog.shop.regions)
     }
 
