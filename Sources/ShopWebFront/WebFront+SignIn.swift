@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import ShopLanguages
 
 /// The request context of the browser front: the peer's address, for the limits on codes per client.
 struct WebRequestContext: RequestContext {
@@ -23,9 +24,8 @@ extension WebFront {
         origins: @escaping @Sendable () -> [WebOrigin]
     ) {
         let title = settings.shopName
-        let plain = WebPage.html(title: title)
         guard let signIn else {
-            router.get("/") { _, _ in html(.ok, plain) }
+            router.get("/") { request, _ in html(.ok, WebPage.html(title: title, words: PageWords(request.headers))) }
             return
         }
         let secure = settings.publicOrigins.contains { $0.scheme == "https" }
@@ -33,32 +33,40 @@ extension WebFront {
         let providers = signIn.providers
         router.get("/") { request, _ in
             let account = await signIn.account(in: request.headers)
-            return html(.ok, WebPage.html(title: title, account: account?.label, signIn: account == nil))
+            return html(.ok, WebPage.html(title: title, account: account?.label, signIn: account == nil, words: PageWords(request.headers)))
         }
-        router.get("/sign-in") { _, _ in html(.ok, WebSignInPage.emailForm(title: title, root: "./", providers: providers)) }
+        router.get("/sign-in") { request, _ in
+            html(.ok, WebSignInPage.emailForm(title: title, root: "./", words: PageWords(request.headers), providers: providers))
+        }
         router.post("/sign-in") { request, context in
             guard allowed(request.headers[.origin]) else { return response(.forbidden, text: "this page's origin may not sign in") }
             let fields = WebSignIn.formFields(try await request.body.collect(upTo: 4_096))
             let email = String((fields["email"] ?? "").prefix(320))
             let client = forwardedAddress(request.headers, peer: context.peer, trustForwardedFor: trust)
             let answer = await signIn.requestCode(email, "web:" + client, WebFront.locale(of: request.headers))
+            let words = PageWords(request.headers)
             return answer.isProblem
-                ? html(.badRequest, WebSignInPage.emailForm(title: title, root: "./", error: answer.line, email: email, providers: providers))
-                : html(.ok, WebSignInPage.codeForm(title: title, root: "./", email: email, line: answer.line))
+                ? html(
+                    .badRequest,
+                    WebSignInPage.emailForm(
+                        title: title, root: "./", words: words, error: words.line(answer.line), email: email, providers: providers))
+                : html(.ok, WebSignInPage.codeForm(title: title, root: "./", words: words, email: email, line: words.line(answer.line)))
         }
         router.post("/sign-in/code") { request, _ in
             guard allowed(request.headers[.origin]) else { return response(.forbidden, text: "this page's origin may not sign in") }
             let fields = WebSignIn.formFields(try await request.body.collect(upTo: 4_096))
             let email = String((fields["email"] ?? "").prefix(320))
+            let words = PageWords(request.headers)
             switch await signIn.checkCode(email, String((fields["code"] ?? "").prefix(32))) {
             case .signedIn(let secret):
                 return signedIn(secret, back: "../", secure: secure)
             case .again(let line):
-                return html(.unauthorized, WebSignInPage.codeForm(title: title, root: "../", email: email, line: line, error: true))
+                return html(
+                    .unauthorized, WebSignInPage.codeForm(title: title, root: "../", words: words, email: email, line: words.line(line), error: true))
             case .over(let line):
-                return html(.unauthorized, WebSignInPage.emailForm(title: title, root: "../", error: line, email: email))
+                return html(.unauthorized, WebSignInPage.emailForm(title: title, root: "../", words: words, error: words.line(line), email: email))
             case .terminalSignedIn:
-                return html(.ok, WebSignInPage.terminalDone(title: title, root: "../"))
+                return html(.ok, WebSignInPage.terminalDone(title: title, root: "../", words: words))
             }
         }
         router.post("/sign-out") { request, _ in
@@ -89,9 +97,10 @@ extension WebFront {
                     status: .found,
                     headers: [.location: start.url, .setCookie: WebSignIn.setBinding(start.state, secure: secure), .cacheControl: "no-store"])
             case .failure(let problem):
+                let words = PageWords(request.headers)
                 return html(
                     problem.isUnknownProvider ? .notFound : .serviceUnavailable,
-                    WebSignInPage.emailForm(title: title, root: "../../", error: problem.message))
+                    WebSignInPage.emailForm(title: title, root: "../../", words: words, error: words.line(problem.message)))
             }
         }
         let callback: @Sendable (Request, WebRequestContext) async throws -> Response = { request, context in
@@ -99,15 +108,16 @@ extension WebFront {
             var fields = request.uri.queryParameters.reduce(into: [String: String]()) { $0[String($1.key)] = String($1.value) }
             if request.method == .post { fields.merge(WebSignIn.formFields(try await request.body.collect(upTo: 16_384))) { $1 } }
             let clear = WebSignIn.setBinding(nil, secure: secure)
+            let words = PageWords(request.headers)
             func refused(_ line: String) -> Response {
-                var answer = html(.badRequest, WebSignInPage.emailForm(title: title, root: root, error: line))
+                var answer = html(.badRequest, WebSignInPage.emailForm(title: title, root: root, words: words, error: line))
                 answer.headers[.setCookie] = clear
                 return answer
             }
-            if let error = fields["error"] { return refused("The provider did not sign you in (\(printable(error))).") }
+            if let error = fields["error"] { return refused(words.text("The provider did not sign you in (\(printable(error))).")) }
             guard let state = fields["state"], let code = fields["code"], state.utf8.count <= 64, code.utf8.count <= 2_048,
                 let redirect = redirectURI(id, authority: request.head.authority, origins())
-            else { return refused(WebSignIn.notThisBrowser) }
+            else { return refused(words.line(WebSignIn.notThisBrowser)) }
             let bound = WebSignIn.cookie(WebSignIn.bindingCookie, in: request.headers)
             switch await signIn.finishOpenID(id, state, bound, code, fields["user"], redirect) {
             case .signedIn(let secret):
@@ -115,11 +125,11 @@ extension WebFront {
                 answer.headers.append(HTTPField(name: .setCookie, value: clear))
                 return answer
             case .terminalSignedIn:
-                var answer = html(.ok, WebSignInPage.terminalDone(title: title, root: root))
+                var answer = html(.ok, WebSignInPage.terminalDone(title: title, root: root, words: words))
                 answer.headers[.setCookie] = clear
                 return answer
             case .again(let line), .over(let line):
-                return refused(line)
+                return refused(words.line(line))
             }
         }
         router.get("/sign-in/oidc/:provider/callback", use: callback)
@@ -136,19 +146,22 @@ extension WebFront {
         let isHandle: @Sendable (String) -> Bool = { handle in
             (20...64).contains(handle.count) && handle.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
         }
-        router.get("/sign-in/terminal/:handle") { _, context in
+        let notALink: Localized = "This is not a terminal's sign-in link."
+        router.get("/sign-in/terminal/:handle") { request, context in
             let handle = context.parameters.get("handle") ?? ""
+            let words = PageWords(request.headers)
             guard isHandle(handle) else {
-                return html(.notFound, WebSignInPage.emailForm(title: title, root: "../../", error: "This is not a terminal's sign-in link."))
+                return html(.notFound, WebSignInPage.emailForm(title: title, root: "../../", words: words, error: words.text(notALink)))
             }
-            return html(.ok, WebSignInPage.terminalConfirm(title: title, code: signIn.terminalCode(handle)))
+            return html(.ok, WebSignInPage.terminalConfirm(title: title, code: signIn.terminalCode(handle), words: words))
         }
         router.post("/sign-in/terminal/:handle") { request, context in
             guard allowed(request.headers[.origin]) else { return response(.forbidden, text: "this page's origin may not sign in") }
             let handle = context.parameters.get("handle") ?? ""
             let authority = request.head.authority
+            let words = PageWords(request.headers)
             guard isHandle(handle) else {
-                return html(.notFound, WebSignInPage.emailForm(title: title, root: "../../", error: "This is not a terminal's sign-in link."))
+                return html(.notFound, WebSignInPage.emailForm(title: title, root: "../../", words: words, error: words.text(notALink)))
             }
             switch await signIn.startTerminal(handle, { redirectURI($0, authority: authority, origins()) }) {
             case .success(let start):
@@ -156,7 +169,7 @@ extension WebFront {
                     status: .seeOther,
                     headers: [.location: start.url, .setCookie: WebSignIn.setBinding(start.state, secure: secure), .cacheControl: "no-store"])
             case .failure(let problem):
-                return html(.badRequest, WebSignInPage.emailForm(title: title, root: "../../", error: problem.message))
+                return html(.badRequest, WebSignInPage.emailForm(title: title, root: "../../", words: words, error: words.line(problem.message)))
             }
         }
     }

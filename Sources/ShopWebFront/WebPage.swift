@@ -1,5 +1,6 @@
 import CWebAssets
 import HTTPTypes
+import ShopLanguages
 
 /// The page and its files, with the headers a public web terminal sends.
 enum WebPage {
@@ -25,17 +26,18 @@ enum WebPage {
 
     /// The page: a full-window terminal, its scripts loaded from `assets/` (relative, so a proxy may mount it under a path).
     /// `account`: who the visitor is signed in as (a sign-out button), or nil; `signIn`: whether a guest is offered one.
-    static func html(title: String, account: String? = nil, signIn: Bool = false) -> String {
-        let signOut = #"<form method="post" action="sign-out"><button type="submit">Sign out</button></form>"#
+    static func html(title: String, account: String? = nil, signIn: Bool = false, words: PageWords = PageWords()) -> String {
+        let signOut = #"<form method="post" action="sign-out"><button type="submit">"# + words.tr("Sign out") + "</button></form>"
         let bar =
             if let account {
-                #"<nav id="account">Signed in as "# + escaped(account) + " " + signOut + "</nav>"
+                #"<nav id="account">"# + words.tr("Signed in as \(account)") + " " + signOut + "</nav>"
             } else if signIn {
-                #"<nav id="account"><a href="sign-in">Sign in</a> to keep your cart, cards and orders in your account</nav>"#
+                #"<nav id="account"><a href="sign-in">"# + words.tr("Sign in") + "</a> "
+                    + words.tr("to keep your cart, cards and orders in your account") + "</nav>"
             } else {
                 ""
             }
-        return head(title: title) + """
+        return head(title: title, words: words) + """
             <link rel="stylesheet" href="assets/xterm.css">
             <link rel="stylesheet" href="assets/storefront.css">
             <script src="assets/xterm.js" defer></script>
@@ -45,11 +47,13 @@ enum WebPage {
             <body\(bar.isEmpty ? "" : " class=\"with-account\"")>
             \(bar)
             <main id="terminal" aria-label="\(escaped(title))"></main>
-            <div id="status" role="alert" hidden>
+            <div id="status" role="alert" hidden data-lost="\(words.tr("The connection to the shop was lost."))" \
+            data-kept="\(words.tr("Your cart is kept while the shop is open."))" \
+            data-too-much="\(words.tr("The page sent more at once than the shop takes."))">
             <p id="status-text"></p>
-            <button id="reconnect" type="button">Reconnect</button>
+            <button id="reconnect" type="button">\(words.tr("Reconnect"))</button>
             </div>
-            <noscript><p class="noscript">This shop runs in a terminal on this page and needs JavaScript. It is also open over SSH.</p></noscript>
+            <noscript><p class="noscript">\(words.tr("This shop runs in a terminal on this page and needs JavaScript. It is also open over SSH."))</p></noscript>
             </body>
             </html>
 
@@ -57,10 +61,10 @@ enum WebPage {
     }
 
     /// Every page's start, up to its title: the shop's page and the sign-in pages.
-    static func head(title: String) -> String {
+    static func head(title: String, words: PageWords) -> String {
         """
         <!doctype html>
-        <html lang="en">
+        <html lang="\(words.lang)">
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -105,4 +109,26 @@ enum WebPage {
         }
         return out
     }
+}
+
+/// A page's words in the visitor's language, as their browser's `Accept-Language` asks (English where it names none
+/// the shop speaks).
+struct PageWords: Sendable {
+    let translation: Translation
+
+    init(translation: Translation = .english) { self.translation = translation }
+
+    init(_ headers: HTTPFields) { translation = .forLocale(WebFront.locale(of: headers)) }
+
+    /// `words` in the visitor's language, escaped for HTML.
+    func tr(_ words: Localized) -> String { WebPage.escaped(translation.string(words)) }
+
+    /// Words in the visitor's language, not escaped: what a form escapes as it shows it.
+    func text(_ words: Localized) -> String { translation.string(words) }
+
+    /// A line that arrives as a string (a sign-in's outcome), in the visitor's language where the catalog holds it.
+    func line(_ english: String) -> String { translation.string(.lookup(english)) }
+
+    /// The page's `lang`: the language's tag (the test language is English underneath).
+    var lang: String { translation.language == .pseudo ? "en" : translation.language.tag }
 }

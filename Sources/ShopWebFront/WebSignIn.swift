@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import ShopLanguages
 
 /// What the browser's sign-in pages need of the shop: codes by email, and the sessions a cookie holds.
 ///
@@ -155,69 +156,69 @@ public struct WebSignedIn: Sendable, Equatable {
 /// (`./` from `/sign-in`, `../` from `/sign-in/code`), so the pages work wherever a proxy mounts the shop.
 enum WebSignInPage {
     static func emailForm(
-        title: String, root: String, error: String? = nil, email: String = "", providers: [(id: String, name: String)] = []
+        title: String, root: String, words: PageWords, error: String? = nil, email: String = "", providers: [(id: String, name: String)] = []
     ) -> String {
         let links = providers.map {
-            #"<p><a class="provider" href=""# + root + "sign-in/oidc/" + WebPage.escaped($0.id) + #"">Sign in with "# + WebPage.escaped($0.name)
+            #"<p><a class="provider" href=""# + root + "sign-in/oidc/" + WebPage.escaped($0.id) + #"">"# + words.tr("Sign in with \($0.name)")
                 + "</a></p>"
         }
         return page(
-            title: title, root: root,
+            title: title, root: root, words: words,
             body: """
-                <h1>Sign in to \(WebPage.escaped(title))</h1>
-                <p>Enter your email: a code is sent there, and signs you in to its account.</p>
+                <h1>\(words.tr("Sign in to \(title)"))</h1>
+                <p>\(words.tr("Enter your email: a code is sent there, and signs you in to its account."))</p>
                 \(error.map { "<p class=\"error\" role=\"alert\">\(WebPage.escaped($0))</p>" } ?? "")
                 <form method="post" action="\(root)sign-in">
-                <label>Email <input name="email" type="email" autocomplete="email" required value="\(WebPage.escaped(email))"></label>
-                <button type="submit">Send code</button>
+                <label>\(words.tr("Email")) <input name="email" type="email" autocomplete="email" required value="\(WebPage.escaped(email))"></label>
+                <button type="submit">\(words.tr("Send code"))</button>
                 </form>
                 \(links.joined(separator: "\n"))
-                <p><a href="\(root)">Back to the shop</a></p>
+                <p><a href="\(root)">\(words.tr("Back to the shop"))</a></p>
                 """)
     }
 
-    static func codeForm(title: String, root: String, email: String, line: String, error: Bool = false) -> String {
+    static func codeForm(title: String, root: String, words: PageWords, email: String, line: String, error: Bool = false) -> String {
         page(
-            title: title, root: root,
+            title: title, root: root, words: words,
             body: """
-                <h1>Enter your code</h1>
+                <h1>\(words.tr("Enter your code"))</h1>
                 <p\(error ? " class=\"error\" role=\"alert\"" : "")>\(WebPage.escaped(line))</p>
                 <form method="post" action="\(root)sign-in/code">
                 <input type="hidden" name="email" value="\(WebPage.escaped(email))">
-                <label>Code <input name="code" inputmode="numeric" autocomplete="one-time-code" required></label>
-                <button type="submit">Sign in</button>
+                <label>\(words.tr("Code")) <input name="code" inputmode="numeric" autocomplete="one-time-code" required></label>
+                <button type="submit">\(words.tr("Sign in"))</button>
                 </form>
-                <p><a href="\(root)sign-in">Use another email</a></p>
+                <p><a href="\(root)sign-in">\(words.tr("Use another email"))</a></p>
                 """)
     }
 
     /// The page a terminal's link opens: its code, to check against the terminal's, and the button that goes on.
-    static func terminalConfirm(title: String, code: String) -> String {
+    static func terminalConfirm(title: String, code: String, words: PageWords) -> String {
         page(
-            title: title, root: "../../",
+            title: title, root: "../../", words: words,
             body: """
-                <h1>Sign in your terminal</h1>
-                <p>A terminal of \(WebPage.escaped(title)) asks to sign in. Go on only if it is yours and it shows this code:</p>
+                <h1>\(words.tr("Sign in your terminal"))</h1>
+                <p>\(words.tr("A terminal of \(title) asks to sign in. Go on only if it is yours and it shows this code:"))</p>
                 <p class="code">\(WebPage.escaped(code))</p>
                 <form method="post" action="">
-                <button type="submit">Continue</button>
+                <button type="submit">\(words.tr("Continue"))</button>
                 </form>
-                <p>Not yours, or another code? Close this page: nothing happens.</p>
+                <p>\(words.tr("Not yours, or another code? Close this page: nothing happens."))</p>
                 """)
     }
 
     /// The page after a terminal's sign-in: it goes on there.
-    static func terminalDone(title: String, root: String) -> String {
+    static func terminalDone(title: String, root: String, words: PageWords) -> String {
         page(
-            title: title, root: root,
+            title: title, root: root, words: words,
             body: """
-                <h1>Signed in</h1>
-                <p>Your terminal is signed in now. You can close this page.</p>
+                <h1>\(words.tr("Signed in"))</h1>
+                <p>\(words.tr("Your terminal is signed in now. You can close this page."))</p>
                 """)
     }
 
-    static func page(title: String, root: String, body: String) -> String {
-        WebPage.head(title: title) + """
+    static func page(title: String, root: String, words: PageWords, body: String) -> String {
+        WebPage.head(title: title, words: words) + """
             <link rel="stylesheet" href="\(root)assets/storefront.css">
             </head>
             <body class="form-page">

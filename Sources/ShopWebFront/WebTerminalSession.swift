@@ -47,7 +47,7 @@ struct WebTerminalSession {
         let now = ContinuousClock.now
         if let refusal = front.admission.admitConnection(from: address, at: now) ?? front.admission.beginGuestSession(from: address) {
             front.refusals.log("refused a session", "web: refused a session from \(address): \(refusal)")
-            await Self.close(outbound, notice: WebNotice.refusal(refusal), code: .unknown(1013))
+            await Self.close(outbound, notice: Translation.forLocale(locale).string(WebNotice.refusal(refusal)), code: .unknown(1013))
             return nil
         }
         defer { front.admission.endGuestSession(from: address) }
@@ -90,7 +90,8 @@ struct WebTerminalSession {
         let crashed = ending == .shopExited && Self.isCrash(termination)
         if ending != .pageGone {
             let (notice, code) = WebNotice.ending(ending, crashed: crashed, termination: termination, limits: front.limits)
-            await Self.close(outbound, notice: notice, code: code, signedOut: [.signedOut, .accountMerged].contains(ending))
+            await Self.close(
+                outbound, notice: Translation.forLocale(locale).string(notice), code: code, signedOut: [.signedOut, .accountMerged].contains(ending))
         }
         return "web session \(number) closed: \(crashed ? "crashed" : ending.rawValue), pid \(process.pid) \(termination)\(process.placeNote)"
     }
@@ -213,32 +214,42 @@ enum WebControlMessage: Equatable {
 
 /// The words a page shows when its session is refused or ends.
 enum WebNotice {
-    static func refusal(_ refusal: AdmissionControl.Refusal) -> String {
+    /// Why a visit was not let in, in words the page shows in the visitor's language.
+    static func refusal(_ refusal: AdmissionControl.Refusal) -> Localized {
         switch refusal {
-        case .tooManyConnections(_, let limit): "Too many visits from your address (\(limit) a minute). Try again in a minute."
-        case .full(let limit), .guestsFull(let limit): "The shop is full (\(limit) visitors). Try again in a few minutes."
-        case .draining: "The shop is closing for maintenance. Try again in a few minutes."
-        case .noGuests: "This shop takes no visitors from the web just now."
-        case .tooManyGuests(_, let limit): "Your address has \(limit) shop\(limit == 1 ? "" : "s") open already. Close one and try again."
+        case .tooManyConnections(_, let limit): Localized("Too many visits from your address (\(limit) a minute). Try again in a minute.")
+        case .full(let limit), .guestsFull(let limit): Localized("The shop is full (\(limit) visitors). Try again in a few minutes.")
+        case .draining: Localized("The shop is closing for maintenance. Try again in a few minutes.")
+        case .noGuests: Localized("This shop takes no visitors from the web just now.")
+        case .tooManyGuests(_, let limit):
+            .plural(
+                "Your address has \(limit) shop open already. Close one and try again.",
+                "Your address has \(limit) shops open already. Close one and try again.", count: limit)
         }
     }
 
     static func ending(
         _ ending: WebSessionEnding, crashed: Bool, termination: ProcessTermination, limits: WebFrontLimits
-    ) -> (String, WebSocketErrorCode) {
+    ) -> (Localized, WebSocketErrorCode) {
         switch ending {
         case .shopExited where crashed:
-            ("This session stopped unexpectedly (\(termination)). Reconnect to go on.", .unexpectedServerError)
-        case .shopExited, .pageGone: ("You left the shop.", .normalClosure)
-        case .idle: ("Closed after \(ServeDuration.describe(limits.idleTimeout)) without a key.", .goingAway)
-        case .tooLong: ("Closed after \(ServeDuration.describe(limits.maxSessionLength)), the longest a visit lasts.", .goingAway)
-        case .inputFlood: ("Closed: the page sent input faster than anyone types.", .policyViolation)
+            (Localized("This session stopped unexpectedly (\(termination.description)). Reconnect to go on."), .unexpectedServerError)
+        case .shopExited, .pageGone: (Localized("You left the shop."), .normalClosure)
+        case .idle: (Localized("Closed after \(ServeDuration.describe(limits.idleTimeout)) without a key."), .goingAway)
+        case .tooLong: (Localized("Closed after \(ServeDuration.describe(limits.maxSessionLength)), the longest a visit lasts."), .goingAway)
+        case .inputFlood: (Localized("Closed: the page sent input faster than anyone types."), .policyViolation)
         case .badMessage:
-            ("Closed: the page sent a message the shop cannot take (over \(limits.maxMessageBytes / 1024) KiB, or not understood).", .policyViolation)
-        case .shutdown: ("The shop is closing for maintenance. Try again in a few minutes.", .goingAway)
+            (
+                Localized("Closed: the page sent a message the shop cannot take (over \(limits.maxMessageBytes / 1024) KiB, or not understood)."),
+                .policyViolation
+            )
+        case .shutdown: (Localized("The shop is closing for maintenance. Try again in a few minutes."), .goingAway)
         case .signedOut:
-            ("You were signed out (here, in another tab or device, or everywhere from your account). Reconnect to shop as a guest.", .goingAway)
-        case .accountMerged: ("Your account was merged into another. Reconnect to go on in the account it joined.", .goingAway)
+            (
+                Localized("You were signed out (here, in another tab or device, or everywhere from your account). Reconnect to shop as a guest."),
+                .goingAway
+            )
+        case .accountMerged: (Localized("Your account was merged into another. Reconnect to go on in the account it joined."), .goingAway)
         }
     }
 

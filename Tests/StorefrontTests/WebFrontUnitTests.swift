@@ -4,6 +4,7 @@ import NIOCore
 import NIOEmbedded
 import PseudoTerminal
 import ShopApplication
+import ShopLanguages
 import ShopModels
 import ShopPorts
 import ShopSandbox
@@ -75,9 +76,28 @@ struct WebFrontUnitTests {
     @Test func theWordsForEachEndingSayWhyAndWhatToDo() {
         let limits = WebFrontLimits()
         #expect(WebNotice.ending(.idle, crashed: false, termination: .signalled(SIGTERM), limits: limits).0 == "Closed after 15m without a key.")
-        #expect(WebNotice.ending(.shopExited, crashed: true, termination: .signalled(SIGSEGV), limits: limits).0.contains("SIGSEGV"))
+        #expect(WebNotice.ending(.shopExited, crashed: true, termination: .signalled(SIGSEGV), limits: limits).0.description.contains("SIGSEGV"))
         #expect(WebNotice.json(ended: "Bye \"now\"") == #"{"text":"Bye \"now\"","type":"ended"}"#)
         #expect(WebPage.html(title: "<Shop & Co>").contains("<title>&lt;Shop &amp; Co&gt;</title>"), "the shop's name is escaped")
+    }
+
+    /// The page and its sign-in forms speak the language the browser's `Accept-Language` asks for, and say so in `lang`;
+    /// the words the page's script shows come on the status box, in that language too.
+    @Test func thePagesAreInTheBrowsersLanguage() {
+        var headers = HTTPFields()
+        headers[.acceptLanguage] = "de-AT,de;q=0.9,en;q=0.5"
+        let german = PageWords(headers)
+        let page = WebPage.html(title: "Storefront", account: "max@example.de", words: german)
+        #expect(page.contains(#"<html lang="de">"#) && page.contains("Angemeldet als max@example.de") && page.contains(">Abmelden</button>"))
+        #expect(page.contains(#"data-lost="Die Verbindung zum Shop wurde unterbrochen.""#), "\(page)")
+        headers[.acceptLanguage] = "fr"
+        let french = WebSignInPage.emailForm(title: "Storefront", root: "./", words: PageWords(headers), error: "<b>", email: "a@b.fr")
+        #expect(french.contains(#"<html lang="fr">"#) && french.contains("Se connecter à Storefront") && french.contains("&lt;b&gt;"))
+        headers[.acceptLanguage] = "pt-BR"
+        #expect(WebPage.html(title: "Storefront", signIn: true, words: PageWords(headers)).contains(#"<a href="sign-in">Sign in</a> to keep"#))
+        let (ending, _) = WebNotice.ending(.idle, crashed: false, termination: .signalled(SIGTERM), limits: WebFrontLimits())
+        #expect(Translation.for(.japanese).string(ending) != ending.description, "the notice the page shows is in the catalog")
+        #expect(Translation.for(.spanish).string(WebNotice.refusal(.tooManyGuests(source: "a", limit: 1))).hasPrefix("Su dirección"))
     }
 
     @Test func aGuestsCartAndProfileStayInMemoryWhileAnAccountsAreKept() async throws {

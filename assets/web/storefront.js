@@ -62,8 +62,10 @@
     socket.onclose = function (event) {
       socket = null;
       if (endedText) return show(endedText, true);
-      if (event.code === 1009) return show("The page sent more at once than the shop takes.", true);
-      show("The connection to the shop was lost" + (event.reason ? ": " + event.reason : ".") + " Your cart is kept while the shop is open.", true);
+      // The page's words come in the visitor's language, on the status box's data attributes.
+      if (event.code === 1009) return show(status.dataset.tooMuch, true);
+      const lost = status.dataset.lost;
+      show((event.reason ? lost.replace(/[.。]$/, ": " + event.reason) : lost) + " " + status.dataset.kept, true);
     };
   }
 
