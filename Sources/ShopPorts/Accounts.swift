@@ -8,10 +8,13 @@ public struct AccountProfile: Hashable, Sendable {
     public var customerID: String
     public var name: String?
     public var email: String?
-    public init(customerID: String, name: String?, email: String?) {
+    /// The language the account chose with the language key (`de`), which its sessions open in; nil for none chosen.
+    public var language: String?
+    public init(customerID: String, name: String?, email: String?, language: String? = nil) {
         self.customerID = customerID
         self.name = name
         self.email = email
+        self.language = language
     }
 }
 

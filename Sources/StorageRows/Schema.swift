@@ -99,6 +99,8 @@ public enum Schema {
                 ]),
             // The locale each order was bought in, for its mails (a subscription keeps its own in its document).
             Step("v38-order-language", both: ["ALTER TABLE orders ADD COLUMN language TEXT"]),
+            // The language an account chose with the language key, which its sessions open in.
+            Step("v39-account-language", both: ["ALTER TABLE account ADD COLUMN language TEXT"]),
         ]
 
     /// The merchant's record of every product, whatever its status, and the history of its changes (v21).

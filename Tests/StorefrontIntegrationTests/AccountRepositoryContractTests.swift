@@ -92,6 +92,12 @@ struct AccountRepositoryContractTests {
         #expect(
             try await profiles.profile(forCustomer: "sandboxid:1")
                 == AccountProfile(customerID: "sandboxid:1", name: "Jane Appleseed", email: "jane@example.com"))
+        // The language key's choice is kept beside them, and a save without one leaves it.
+        try await profiles.save(AccountProfile(customerID: "sandboxid:1", name: nil, email: nil, language: "ja"))
+        try await profiles.save(AccountProfile(customerID: "sandboxid:1", name: "Jane A.", email: nil))
+        #expect(
+            try await profiles.profile(forCustomer: "sandboxid:1")
+                == AccountProfile(customerID: "sandboxid:1", name: "Jane A.", email: "jane@example.com", language: "ja"))
     }
 
     @Test(arguments: AccountRepositoryKind.allCases)

@@ -99,7 +99,8 @@ public final class InMemoryAccountProfileRepository: AccountProfileRepository {
         profiles.withLock { all in
             let old = all[profile.customerID]
             all[profile.customerID] = AccountProfile(
-                customerID: profile.customerID, name: profile.name ?? old?.name, email: profile.email ?? old?.email)
+                customerID: profile.customerID, name: profile.name ?? old?.name, email: profile.email ?? old?.email,
+                language: profile.language ?? old?.language)
         }
     }
 }

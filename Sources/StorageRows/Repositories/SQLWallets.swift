@@ -135,8 +135,8 @@ public final class SQLAccountProfileRepository: AccountProfileRepository {
 
     public func profile(forCustomer customer: String) async throws -> AccountProfile? {
         try await database.run(.read) { connection in
-            try connection.row("SELECT name, email FROM account WHERE customer = \(customer)").map {
-                AccountProfile(customerID: customer, name: try $0["name"], email: try $0["email"])
+            try connection.row("SELECT name, email, language FROM account WHERE customer = \(customer)").map {
+                AccountProfile(customerID: customer, name: try $0["name"], email: try $0["email"], language: try $0["language"])
             }
         }
     }
@@ -145,8 +145,10 @@ public final class SQLAccountProfileRepository: AccountProfileRepository {
         try await database.run(.writeOneStatement) { connection in
             try connection.execute(
                 """
-                INSERT INTO account (customer, name, email) VALUES (\(profile.customerID), \(profile.name), \(profile.email))
-                ON CONFLICT (customer) DO UPDATE SET name = coalesce(excluded.name, account.name), email = coalesce(excluded.email, account.email)
+                INSERT INTO account (customer, name, email, language)
+                VALUES (\(profile.customerID), \(profile.name), \(profile.email), \(profile.language))
+                ON CONFLICT (customer) DO UPDATE SET name = coalesce(excluded.name, account.name), email = coalesce(excluded.email, account.email),
+                    language = coalesce(excluded.language, account.language)
                 """)
         }
     }

@@ -234,6 +234,12 @@ public enum AppReducer {
         case .language:
             state.shell.language = nextLanguage(after: state.shell.language)
             state.shell.notice = Notice(.info, Localized("Language: \(state.shell.language.name). L changes it."))
+            // An account keeps the choice: its next sessions open in it, wherever they come from.
+            guard state.customer.signedIn != nil else { return Effect.none }
+            let profiles = env.dependencies.accounts.profiles
+            let saved = AccountProfile(customerID: state.customer.customerID, name: nil, email: nil, language: state.shell.language.tag)
+            state.customer.profile?.language = saved.language
+            return .run { _ in try? await profiles.save(saved) }
         case .market:
             guard let markets = env.dependencies.markets, markets.markets.count > 1 else {
                 state.shell.notice = Notice(.info, "This shop sells in \(env.shopProfile.currency.code) alone.")

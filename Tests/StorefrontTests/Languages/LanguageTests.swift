@@ -216,6 +216,34 @@ struct LanguageTests {
         await store.finish()
     }
 
+    /// A signed-in account keeps the language it chose with the key: its next session opens in it, whatever its
+    /// client's locale says; a guest's choice is its session's alone.
+    @MainActor
+    @Test func anAccountKeepsTheLanguageItChose() async throws {
+        var stack = TestStack()
+        stack.signedIn = SignedInAccount(provider: .sshKey, userID: "SHA256:berlin")
+        let customer = try #require(stack.signedIn?.customerID)
+        let driver = await ScriptedDriver(stack: stack)
+        #expect(driver.state.language == .english)
+        try await driver.press("L")
+        #expect(driver.state.language == .german)
+        #expect(try stack.profiles.profile(forCustomer: customer)?.language == "de")
+
+        stack.language = .french
+        let next = await ScriptedDriver(stack: stack)
+        #expect(next.state.language == .german, "the account's choice, over the client's French")
+        try await next.press("L")
+        #expect(next.state.language == .french)
+        #expect(try stack.profiles.profile(forCustomer: customer)?.language == "fr")
+
+        var guest = TestStack()
+        let visit = await ScriptedDriver(stack: guest)
+        try await visit.press("L")
+        #expect(try guest.profiles.profile(forCustomer: guest.guestID)?.language == nil, "a guest keeps nothing")
+        guest.language = .spanish
+        #expect(await ScriptedDriver(stack: guest).state.language == .spanish)
+    }
+
     @MainActor
     @Test func theScreensSpeakTheSessionsLanguage() async throws {
         var stack = TestStack()

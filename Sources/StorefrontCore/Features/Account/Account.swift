@@ -217,6 +217,13 @@ public enum AccountFeature {
         case .success(let wallet): state.wallet = wallet
         case .failure(let error): state.shell.notice = Notice(.error, "Your wallet could not be read: \(error)")
         }
+        // The language the account chose, at its first read in this session: a later choice (here or in another
+        // session) waits for the next session.
+        if state.profile?.customerID != read.customer, state.customer.signedIn != nil,
+            let chosen = read.profile?.language.flatMap(Language.named), chosen != state.shell.language
+        {
+            state.shell.language = chosen
+        }
         state.profile = read.profile
         if let notice = read.notice { state.shell.notice = notice }
         state.apiTokens = read.tokens ?? []
