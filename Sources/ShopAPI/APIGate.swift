@@ -50,8 +50,8 @@ struct RequestLog<Context: RequestContext>: RouterMiddleware {
         var response: Response
         var failure: String?
         let note = CallerNote(requestID: id)
+        let locale = Language.localeTag(fromHeader: request.headers[.acceptLanguage])
         do {
-            let locale = Language.localeTag(fromHeader: request.headers[.acceptLanguage])
             response = try await APICaller.$note.withValue(note) {
                 try await APICaller.$locale.withValue(locale) {
                     try await ShopMetrics.$taskFront.withValue("api") { try await next(request, context) }
@@ -60,7 +60,7 @@ struct RequestLog<Context: RequestContext>: RouterMiddleware {
         } catch {
             let problem = Self.problem(for: error, maxBodyBytes: maxBodyBytes, method: request.method, path: request.uri.path)
             if problem.kind == .internal || problem.kind == .unavailable { failure = "\(error)" }
-            response = Self.response(problem, requestID: id, path: request.uri.path)
+            response = Self.response(problem, requestID: id, path: request.uri.path, locale: locale)
         }
         response.headers[.requestID] = id
         let elapsed = uptime() - started
@@ -171,8 +171,15 @@ struct RequestLog<Context: RequestContext>: RouterMiddleware {
         }
     }
 
-    static func response(_ problem: APIProblem, requestID: String, path: String) -> Response {
+    static func response(_ problem: APIProblem, requestID: String, path: String, locale: String? = nil) -> Response {
         var headers = HTTPFields()
+        var problem = problem
+        // A shopper's problem in the language the request asked for, and saying which.
+        if let words = problem.words, let locale {
+            let translation = Translation.forLocale(locale)
+            problem.detail = translation.string(words)
+            headers[.contentLanguage] = translation.language.tag
+        }
         headers[.contentType] = "application/problem+json"
         if let retryAfter = problem.retryAfter { headers[.retryAfter] = String(retryAfter) }
         if !problem.allow.isEmpty { headers[.allow] = problem.allow.joined(separator: ", ") }

@@ -1,6 +1,7 @@
 import Foundation
 import ShopApplication
 import ShopIdentity
+import ShopLanguages
 import ShopModels
 import ShopPorts
 
@@ -211,7 +212,7 @@ struct APIOrderDesk {
         } catch .shipsElsewhere(let refusal) {
             throw Self.missing("addressId", refusal)
         } catch .discount(let refusal) {
-            throw Self.missing("discountCode", refusal.line)
+            throw Self.missing("discountCode", refusal.words)
         } catch .subscription(let why) {
             throw Self.missing("subscribeEveryWeeks", why)
         } catch {
@@ -220,7 +221,7 @@ struct APIOrderDesk {
         if let refusal = commerce.provider.chargeRefusal(order.totals.total) {
             // Under the provider's smallest charge because of a code: the code is what to change.
             guard order.discount != nil else { throw Self.missing("cart", refusal) }
-            throw Self.missing("discountCode", DiscountRefusal.leavesTooLittle(total: order.totals.total, why: refusal).line)
+            throw Self.missing("discountCode", DiscountRefusal.leavesTooLittle(total: order.totals.total, why: refusal).words)
         }
         return (order, card)
     }
@@ -243,7 +244,7 @@ struct APIOrderDesk {
 
     /// The code `typed` names, holding now with a use left for `owner`; else a 422 saying in one line why not.
     private func code(_ typed: String, owner: String) async throws -> DiscountCode {
-        guard let discounts = commerce.discounts else { throw Self.missing("discountCode", DiscountRefusal.unknown.line) }
+        guard let discounts = commerce.discounts else { throw Self.missing("discountCode", DiscountRefusal.unknown.words) }
         // Spent guesses are checked before the code is: once they are, the real code is refused like any other.
         let guessers = ["account \(owner)", "address \(APICaller.current?.address ?? "unknown")"]
         let at = Duration.seconds(commerce.now().timeIntervalSinceReferenceDate)
@@ -257,7 +258,7 @@ struct APIOrderDesk {
         case .success(let code): return code
         case .failure(let refusal):
             if refusal == .unknown { for guesser in guessers { _ = commerce.codeGuesses.take(guesser, at: at) } }
-            throw Self.missing("discountCode", refusal.line)
+            throw Self.missing("discountCode", refusal.words)
         }
     }
 
@@ -268,13 +269,22 @@ struct APIOrderDesk {
         return (MarketCatalog(home.base, pricing: home.pricing, market: market), home.pricing.exchange(in: market))
     }
 
-    private static func missing(_ field: String, _ message: String) -> APIProblem {
-        APIProblem(.validation, "\(field): \(message).", errors: [.init(field: field, message: message)])
+    private static func missing(_ field: String, _ message: String) -> APIProblem { missing(field, Localized.lookup(message)) }
+
+    /// A 422 naming `field` and what is wrong with it, in the shopper's words where the catalog holds them (a refused
+    /// code, a place the shop does not ship to).
+    private static func missing(_ field: String, _ words: Localized) -> APIProblem {
+        let message = words.description
+        // A sentence keeps its own stop; a phrase ("is empty") gets one.
+        let stop = message.last.map { ".!?".contains($0) } == true ? "" : "."
+        return APIProblem(
+            .validation, "\(field): \(message)\(stop)", errors: [.init(field: field, message: message)],
+            words: .untranslated("\(field): \(words)\(stop)"))
     }
 
     static func problem(_ error: PaymentProviderError) -> APIProblem {
         switch error {
-        case .cardRejected(let reason): APIProblem(.paymentFailed, reason.message)
+        case .cardRejected(let reason): APIProblem(.paymentFailed, reason.message, words: reason.words)
         case .cardRefused(let message), .typedCardsRefused(let message): APIProblem(.paymentFailed, message)
         case .unavailable(let message):
             APIProblem(.unavailable, "The payment provider cannot be reached: \(message) Nothing was charged; try again.", retryAfter: 30)
@@ -283,7 +293,7 @@ struct APIOrderDesk {
 
     static func problem(_ error: MerchantBackendError) -> APIProblem {
         switch error {
-        case .declined(let reason): APIProblem(.paymentFailed, reason.message)
+        case .declined(let reason): APIProblem(.paymentFailed, reason.message, words: reason.words)
         case .soldOut(let name, let available):
             APIProblem(
                 .validation, available == 0 ? "\(name) sold out; nothing was charged." : "Only \(available) of \(name) left; nothing was charged.",
@@ -294,8 +304,9 @@ struct APIOrderDesk {
                 .unavailable,
                 "The payment provider did not answer. Send the same request with the same Idempotency-Key again: it is never charged twice.",
                 retryAfter: 5)
-        case .authenticationRequired: APIProblem(.paymentFailed, DeclineReason.authenticationRequired.message)
-        case .discountRefused(let refusal): missing("discountCode", refusal.line)
+        case .authenticationRequired:
+            APIProblem(.paymentFailed, DeclineReason.authenticationRequired.message, words: DeclineReason.authenticationRequired.words)
+        case .discountRefused(let refusal): missing("discountCode", refusal.words)
         case .providerRefused(let why):
             APIProblem(.paymentFailed, "The payment provider refused this order, not the card: \(why) Nothing was charged.")
         case .unavailable(let message): APIProblem(.unavailable, message, retryAfter: 30)

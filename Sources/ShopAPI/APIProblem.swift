@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import ShopLanguages
 
 /// An error the API answers with: RFC 9457 problem details, each kind with a stable `type` (docs/api.md lists them).
 struct APIProblem: Error, Equatable, Sendable {
@@ -77,7 +78,14 @@ struct APIProblem: Error, Equatable, Sendable {
         var type: String { "urn:storefront:problem:\(rawValue)" }
     }
 
-    init(_ kind: Kind, _ detail: String, errors: [FieldError] = [], retryAfter: Int? = nil, allow: [String] = []) {
+    /// `detail` in the shopper's words, for a problem a client shows its shopper as it is (a decline, a refused code):
+    /// written in the language the request's `Accept-Language` asks for. Nil for the API's own (English) problems.
+    var words: Localized?
+
+    init(
+        _ kind: Kind, _ detail: String, errors: [FieldError] = [], retryAfter: Int? = nil, allow: [String] = [], words: Localized? = nil
+    ) {
+        self.words = words
         self.kind = kind
         self.detail = detail
         self.errors = errors

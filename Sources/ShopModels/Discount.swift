@@ -1,4 +1,5 @@
 import Foundation
+import ShopLanguages
 
 /// A discount code as the merchant made it: what it takes off, and when and for whom it holds.
 public struct DiscountCode: Hashable, Sendable, Codable {
@@ -185,19 +186,23 @@ public enum DiscountRefusal: Error, Hashable, Sendable {
     /// charge, whose words `why` are when it is that).
     case leavesTooLittle(total: Money, why: String?)
 
-    public var line: String {
+    /// The refusal in English, for the merchant's command line and logs.
+    public var line: String { words.description }
+
+    /// The refusal in the shopper's language.
+    public var words: Localized {
         switch self {
-        case .unknown: "That code is not one this shop has."
-        case .notYet: "That code does not hold yet."
-        case .expired: "That code has expired."
-        case .usedUp: "That code has been used up."
-        case .usedByYou: "You have used that code already."
-        case .signInFirst: "That code is once per customer: sign in to use it."
-        case .belowMinimum(let minimum): "That code needs \(minimum.formatted) of goods it applies to."
-        case .otherProducts: "That code is for other products."
+        case .unknown: Localized("That code is not one this shop has.")
+        case .notYet: Localized("That code does not hold yet.")
+        case .expired: Localized("That code has expired.")
+        case .usedUp: Localized("That code has been used up.")
+        case .usedByYou: Localized("You have used that code already.")
+        case .signInFirst: Localized("That code is once per customer: sign in to use it.")
+        case .belowMinimum(let minimum): Localized("That code needs \(minimum) of goods it applies to.")
+        case .otherProducts: Localized("That code is for other products.")
         case .leavesTooLittle(let total, let why):
-            why.map { "With that code the order would be \(total.formatted). \($0)" }
-                ?? "With that code the order would be \(total.formatted), which a card cannot pay: the shop does not give orders away."
+            why.map { Localized("With that code the order would be \(total). \(Localized.lookup($0))") }
+                ?? Localized("With that code the order would be \(total), which a card cannot pay: the shop does not give orders away.")
         }
     }
 }

@@ -100,6 +100,26 @@ struct APIOrdersTests {
             #expect((refused.json["detail"] as? String)?.contains("insufficient funds") == true)
             #expect(try await client.call(.get, "/v1/cart", token: token).json["itemCount"] as? Int == 2)
             #expect(try await client.call(.get, "/v1/orders", token: token).json["totalCount"] as? Int == 0, "a declined order is not shown")
+
+            // Asked in German, the decline is in the shopper's German, and says so; a refused code too.
+            var headers = HTTPFields()
+            headers[.authorization] = "Bearer \(token.secret)"
+            headers[.contentType] = "application/json"
+            headers[HTTPField.Name("Idempotency-Key")!] = "k-de"
+            headers[.acceptLanguage] = "de-DE"
+            let german = try await client.execute(uri: "/v1/orders", method: .post, headers: headers, body: ByteBuffer(string: "{}")) {
+                APIReply(status: $0.status, headers: $0.headers, body: Data(buffer: $0.body))
+            }
+            #expect(german.status.code == 402 && german.headers[.contentLanguage] == "de", "\(german.text)")
+            #expect(german.json["detail"] as? String == "Ihre Karte ist nicht ausreichend gedeckt.", "\(german.text)")
+            #expect(german.json["title"] as? String == "The payment did not go through", "the API's own words stay English")
+            headers[HTTPField.Name("Idempotency-Key")!] = "k-de-code"
+            let code = try await client.execute(
+                uri: "/v1/orders", method: .post, headers: headers, body: ByteBuffer(string: #"{"discountCode": "NOSUCH"}"#)
+            ) { APIReply(status: $0.status, headers: $0.headers, body: Data(buffer: $0.body)) }
+            #expect(code.json["detail"] as? String == "discountCode: Diesen Code gibt es in diesem Shop nicht.", "\(code.text)")
+            let errors = code.json["errors"] as? [[String: Any]]
+            #expect(errors?.first?["message"] as? String == "That code is not one this shop has.", "a field's message stays the API's own")
         }
     }
 

@@ -59,7 +59,7 @@ extension CheckoutFeature {
         switch amounts {
         case .failure(let refusal):
             if refusal == .unknown { state.unknownCodes += 1 }
-            state.shell.form?.fail(refusal.line, field: "code")
+            state.shell.form?.fail(refusal.words, field: "code")
         case .success(let (code, applied)):
             let before = state.checkout?.discount
             state.checkout?.discount = code
@@ -68,7 +68,7 @@ extension CheckoutFeature {
             if let total = state.sheet?.summaryItems.last?.amount, let refusal = Self.tooLittleToPay(total, env) {
                 state.checkout?.discount = before
                 refreshDiscount(&state, env)
-                state.shell.form?.fail(refusal.line, field: "code")
+                state.shell.form?.fail(refusal.words, field: "code")
                 return .none
             }
             state.shell.dismissForm()

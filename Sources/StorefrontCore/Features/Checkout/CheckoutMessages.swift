@@ -33,7 +33,7 @@ enum CheckoutMessages {
             )
         case .providerUnreachable: Localized("The payment service is not answering; nothing was charged. Your cart is kept; try again in a moment.")
         case .authenticationRequired: Localized("Your bank wants to check this payment, and the check was not finished; you were not charged.")
-        case .discountRefused(let refusal): Localized("\(Localized.lookup(refusal.line)) You were not charged; take the code off or enter another.")
+        case .discountRefused(let refusal): Localized("\(refusal.words) You were not charged; take the code off or enter another.")
         case .providerRefused(let why): Localized("The payment service refused this order, not your card: \(why) You were not charged.")
         case .unavailable(let why): Localized("The shop could not take the order (\(why)).")
         }

@@ -71,14 +71,17 @@ public struct FormState: Equatable, Sendable {
     /// Puts each field's message from `errors` (by field id) on it, clears the others and the status, and moves to
     /// the first field that is wrong.
     /// Saving failed: the message goes on `field` (focused), or on the whole form when nil or no such field.
-    mutating func fail(_ message: String, field: String?) {
+    mutating func fail(_ message: String, field: String?) { fail(Localized.lookup(message), field: field) }
+
+    /// `fail` with words in the shopper's language.
+    mutating func fail(_ message: Localized, field: String?) {
         isBusy = false
         if let field, let index = fields.firstIndex(where: { $0.id == field }) {
-            fields[index].error = .lookup(message)
+            fields[index].error = message
             focusedIndex = index
             status = nil
         } else {
-            status = .lookup(message)
+            status = message
             isStatusError = true
         }
     }
