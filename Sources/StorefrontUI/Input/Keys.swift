@@ -144,7 +144,13 @@ public enum KeyBindings {
             KeyBinding(
                 keys: [.enter], label: "Enter", action: .confirm, summary: Localized("set up card"), contexts: [.paymentSheet], inFooter: true,
                 appliesWhen: { $0.paymentSheet?.offersCardSetup ?? false }),
-            KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: Localized("select"), contexts: [.chooser], inFooter: true),
+            KeyBinding(
+                keys: [.enter], label: "Enter", action: .confirm, summary: Localized("select"), contexts: [.chooser], inFooter: true,
+                appliesWhen: { $0.paymentSheet?.chooser?.row != .items }),
+            // The Items row's list is read, not chosen from.
+            KeyBinding(
+                keys: [.enter], label: "Enter", action: .confirm, summary: Localized("close"), contexts: [.chooser], inFooter: true,
+                appliesWhen: { $0.paymentSheet?.chooser?.row == .items }),
             KeyBinding(
                 keys: [.enter], label: "Enter", action: .confirm, summary: Localized("confirm"), contexts: [.authorizationPrompt], inFooter: true),
             KeyBinding(keys: [.enter], label: "Enter", action: .confirm, summary: Localized("done"), contexts: [.search], inFooter: true),

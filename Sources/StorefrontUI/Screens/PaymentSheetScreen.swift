@@ -22,9 +22,13 @@ extension Layout {
         let statusLines = Self.statusLines(sheet, button: button, width: width - 4, p)
         // The line that asks to charge is always drawn whole: the sheet makes room for all of it.
         let boxedPrompt = Self.promptLines(sheet, width: width - 4, p)
-        let fullHeight =
+        let foldedHeight =
             2 + sheet.rows.count + errorRows + 1 + sheet.summaryItems.count + 1 + max(1, statusLines.count, boxedPrompt.count)
-        let compact = body.height < fullHeight
+        let compact = body.height < foldedHeight
+        // The Items row opens under itself where the whole sheet still fits; else it stays one line, and Enter opens it.
+        let itemLines = sheet.rows.contains(.items) ? sheet.items.reduce(0) { $0 + ($1.schedule == nil ? 1 : 2) } : 0
+        let itemsOpen = !compact && body.height >= foldedHeight + itemLines
+        let fullHeight = foldedHeight + (itemsOpen ? itemLines : 0)
         let inner = compact ? width : width - 4
         let column = compact ? left : left + 2
         var row = body.top + (compact ? 0 : 1)
@@ -44,6 +48,14 @@ extension Layout {
             for (offset, option) in rows.dropFirst(start).prefix(room).enumerated() {
                 let isSelected = start + offset == chooser.selectedIndex
                 let style = p.selectableRow(row: row, band: column, width: inner, fromSelected: start + offset - chooser.selectedIndex)
+                if chooser.row == .items {
+                    // A line and its price, as a receipt lists them.
+                    p.putSpread(
+                        p.tr(option.title), p.tr(option.detail), column: column + 2, row: row, width: inner - 2, leftStyle: style,
+                        rightStyle: isSelected ? style : Style(.dim))
+                    row += 1
+                    continue
+                }
                 let title = p.tr(option.title)
                 let titleWidth = min(inner / 2, max(18, p.width(title)))
                 p.put(title, column: column + 2, row: row, style: style, width: titleWidth)
@@ -70,10 +82,12 @@ extension Layout {
             p.put(
                 p.tr(sheetRow.title), column: column, row: row, style: isMarked ? Style(.error, bold: true) : isSelected ? style : Style(.dim),
                 width: labelWidth)
-            p.put(
-                sheet.rowValues[sheetRow].map { p.tr($0) } ?? "", column: column + labelWidth, row: row, style: style, width: inner - labelWidth - 2)
+            // Listed under it, the Items row says how many; folded, what it holds.
+            let value = sheetRow == .items && itemsOpen ? sheet.itemCountWords : sheet.rowValues[sheetRow]
+            p.put(value.map { p.tr($0) } ?? "", column: column + labelWidth, row: row, style: style, width: inner - labelWidth - 2)
             p.put(p.glyphs.chevron, column: column + inner - 1, row: row, style: isSelected ? style : Style(.dim))
             row += 1
+            if sheetRow == .items, itemsOpen { row = drawItems(sheet.items, column: column + labelWidth, row: row, width: inner - labelWidth, &p) }
             // Compact, the rows give way to the total: the error takes one line, cut where it does not fit.
             let lines = compact ? sheet.rowErrors[sheetRow].map { ["! " + p.tr($0)] } ?? [] : errorLines[sheetRow] ?? []
             for line in lines where row < bottomLimit {
@@ -127,6 +141,22 @@ extension Layout {
             // The button is the key it stands for: Enter sets up a card, p pays (or says what is missing).
             p.target(.key(sheet.offersCardSetup ? .enter : .character("p")), row: row, columns: (column + inner - buttonWidth)..<(column + inner))
         }
+    }
+
+    /// The sheet's lines under its Items row, each with its price, and a subscription's schedule under it; returns the
+    /// row after them.
+    private static func drawItems(_ items: [SheetItem], column: Int, row start: Int, width: Int, _ p: inout Painter) -> Int {
+        var row = start
+        for item in items {
+            p.putSpread(
+                p.tr(item.title), p.money(item.amount), column: column, row: row, width: width, leftStyle: Style(.dim), rightStyle: Style(.dim))
+            row += 1
+            if let schedule = item.schedule {
+                p.put(p.tr(schedule), column: column + 2, row: row, style: Style(.dim), width: width - 2)
+                row += 1
+            }
+        }
+        return row
     }
 
     /// The consent prompt in `width`: one line when it fits, else the question and the keys on lines of their own.

@@ -98,8 +98,8 @@ struct CheckoutPhaseTests {
                 [
                     Accepted(action: .moveUp) { $0.checkout.sheet?.selectedRow = .card },
                     Accepted(action: .moveDown) { $0.checkout.sheet?.selectedRow = .shippingMethod },
-                    Accepted(action: .pageUp) { $0.checkout.sheet?.selectedRow = .card },
-                    Accepted(action: .moveToTop) { $0.checkout.sheet?.selectedRow = .card },
+                    Accepted(action: .pageUp) { $0.checkout.sheet?.selectedRow = needsCard.checkout.sheet?.rows.first ?? .card },
+                    Accepted(action: .moveToTop) { $0.checkout.sheet?.selectedRow = needsCard.checkout.sheet?.rows.first ?? .card },
                     Accepted(action: .pageDown) { $0.checkout.sheet?.selectedRow = needsCard.checkout.sheet?.rows.last ?? .card },
                     Accepted(action: .moveToBottom) { $0.checkout.sheet?.selectedRow = needsCard.checkout.sheet?.rows.last ?? .card },
                     Accepted(action: .confirm) { state in
@@ -120,8 +120,8 @@ struct CheckoutPhaseTests {
                 [
                     Accepted(action: .moveUp) { $0.checkout.sheet?.selectedRow = .card },
                     Accepted(action: .moveDown) { $0.checkout.sheet?.selectedRow = .shippingMethod },
-                    Accepted(action: .pageUp) { $0.checkout.sheet?.selectedRow = .card },
-                    Accepted(action: .moveToTop) { $0.checkout.sheet?.selectedRow = .card },
+                    Accepted(action: .pageUp) { $0.checkout.sheet?.selectedRow = reviewing.checkout.sheet?.rows.first ?? .card },
+                    Accepted(action: .moveToTop) { $0.checkout.sheet?.selectedRow = reviewing.checkout.sheet?.rows.first ?? .card },
                     Accepted(action: .pageDown) { $0.checkout.sheet?.selectedRow = reviewing.checkout.sheet?.rows.last ?? .card },
                     Accepted(action: .moveToBottom) { $0.checkout.sheet?.selectedRow = reviewing.checkout.sheet?.rows.last ?? .card },
                     Accepted(action: .confirm) {

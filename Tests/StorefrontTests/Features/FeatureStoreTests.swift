@@ -175,10 +175,14 @@ struct FeatureStoreTests {
                     .shippingMethod: "\(standard.label) · \(standard.detail)",
                     .contact: "Receipt to jane@example.com · +1 555 0100",
                     .discountCode: "Add a code",
+                    .items: "1 × Dusk Keycap Set",
                 ],
                 summaryItems: summary, phase: .reviewing
             )
             sheet.unchosenRows = []
+            // What it buys, line by line, for the Items row.
+            sheet.items = [SheetItem(title: "1 × Dusk Keycap Set", amount: lines[0].total)]
+            sheet.itemQuantity = 1
             $0.checkout.sheet = sheet
         }
         let total = try #require(summary.last)

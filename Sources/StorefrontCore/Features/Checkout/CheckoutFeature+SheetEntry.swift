@@ -16,7 +16,7 @@ extension CheckoutFeature {
         case .shippingAddress, .contact:
             state.shell.presentForm(AddressForm.make(profile: state.profile, env))
             effect = .none
-        case .shippingMethod, .discountCode, .schedule:
+        case .shippingMethod, .discountCode, .schedule, .items:
             return .none
         }
         state.sheetAwaits = .entry(row)

@@ -145,7 +145,7 @@ public enum CheckoutFeature {
                     return .none
                 }
                 if let checkout = state.checkout {
-                    let chooser = CheckoutSheet.chooser(for: sheet.selectedRow, checkout, env.shopProfile)
+                    let chooser = CheckoutSheet.chooser(for: sheet.selectedRow, checkout, env.shopProfile, items: sheet.items)
                     // Nothing to choose from: straight to the form that adds one.
                     guard !chooser.options.isEmpty || chooser.addTitle == nil else {
                         state.sheet = sheet
@@ -185,7 +185,7 @@ public enum CheckoutFeature {
         case .schedule:
             guard let weeks = checkout.order.subscription?.offered[safe: index] else { return .none }
             checkout.order.subscription?.everyWeeks = weeks
-        case .discountCode:
+        case .discountCode, .items:
             return .none
         case .shippingAddress, .contact:
             guard let picked = checkout.options.contacts[safe: index] else { return .none }

@@ -116,6 +116,24 @@ enum CheckoutSheet {
         return renewal.map { Localized("\(line) · then \($0) each") } ?? line
     }
 
+    /// The sheet's lines, as the Items row lists them: a subscription's with its schedule.
+    nonisolated static func items(_ checkout: Checkout, today: Date?) -> [SheetItem] {
+        let schedule = checkout.order.subscription.map { plan -> Localized in
+            let every = RenewalSchedule.everyWords(plan.everyWeeks)
+            guard let today else { return Localized("every \(every)") }
+            return Localized("every \(every), next on \(day: today.addingTimeInterval(Double(plan.everyWeeks) * RenewalSchedule.week))")
+        }
+        return checkout.order.lines.map {
+            SheetItem(title: .untranslated("\($0.quantity) × \($0.name)"), amount: $0.total, schedule: schedule)
+        }
+    }
+
+    /// The Items row folded to one line: the one line bought, or how many items.
+    nonisolated static func itemsLine(_ lines: [CartLine]) -> Localized {
+        if lines.count == 1, let line = lines.first { return .untranslated("\(line.quantity) × \(line.name)") }
+        return PaymentSheetState.itemCount(lines.reduce(0) { $0 + $1.quantity })
+    }
+
     /// Each row's current choice in words, and whether every row has one.
     static func refreshRows(_ state: inout CheckoutFeature.State, _ env: ShopEnvironment) {
         guard let checkout = state.checkout, var sheet = state.sheet else { return }
@@ -136,6 +154,9 @@ enum CheckoutSheet {
                 ?? Localized("Choose a contact"),
         ]
         if let plan = checkout.order.subscription { sheet.rowValues[.schedule] = scheduleLine(plan, checkout, env.shopProfile, today: today) }
+        sheet.items = items(checkout, today: today)
+        sheet.itemQuantity = checkout.order.lines.reduce(0) { $0 + $1.quantity }
+        sheet.rowValues[.items] = itemsLine(checkout.order.lines)
         sheet.unchosenRows = [
             (PaymentSheetRow.card, checkout.card == nil), (.shippingAddress, checkout.shipTo == nil), (.contact, checkout.contact == nil),
         ]
@@ -144,7 +165,8 @@ enum CheckoutSheet {
         state.sheet = sheet
     }
 
-    static func chooser(for row: PaymentSheetRow, _ checkout: Checkout, _ shop: ShopProfile) -> ChooserState {
+    /// The chooser Enter opens over `row`; the Items row lists the sheet's `items` to read.
+    static func chooser(for row: PaymentSheetRow, _ checkout: Checkout, _ shop: ShopProfile, items: [SheetItem] = []) -> ChooserState {
         let options = checkout.options
         switch row {
         case .card:
@@ -166,6 +188,13 @@ enum CheckoutSheet {
             return ChooserState(row: row, options: choices, selectedIndex: methods.firstIndex { $0.id == checkout.shippingMethod.id } ?? 0)
         case .discountCode:
             return ChooserState(row: row, options: [], selectedIndex: 0)
+        case .items:
+            // A list to read, not to choose from: Enter or Esc closes it.
+            let choices = items.map { item in
+                ChooserState.Option(
+                    title: item.title, detail: item.schedule.map { Localized("\(item.amount) · \($0)") } ?? .untranslated("\(item.amount)"))
+            }
+            return ChooserState(row: row, options: choices, selectedIndex: 0)
         case .schedule:
             let plan = checkout.order.subscription
             let choices = (plan?.offered ?? []).map {

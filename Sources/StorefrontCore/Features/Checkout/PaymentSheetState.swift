@@ -5,13 +5,16 @@ import ShopPorts
 /// The rows of the payment sheet, top to bottom.
 public enum PaymentSheetRow: Int, CaseIterable, Hashable, Sendable {
     case card, shippingAddress, shippingMethod, contact, discountCode
-    /// How often a subscription renews: only on a sheet that starts one, above the others.
+    /// How often a subscription renews: only on a sheet that starts one, under the items.
     case schedule
+    /// What is being bought: each line with its variant, quantity and price, drawn under the row where the sheet has
+    /// room, else folded to a count that Enter opens.
+    case items
 
     /// The rows of a sheet that buys once.
-    public static let standard: [PaymentSheetRow] = [.card, .shippingAddress, .shippingMethod, .contact, .discountCode]
+    public static let standard: [PaymentSheetRow] = [.items, .card, .shippingAddress, .shippingMethod, .contact, .discountCode]
     /// The rows of a sheet that starts a subscription.
-    public static let subscribing: [PaymentSheetRow] = [.schedule] + standard
+    public static let subscribing: [PaymentSheetRow] = [.items, .schedule] + standard.dropFirst()
 
     public var title: Localized {
         switch self {
@@ -21,6 +24,7 @@ public enum PaymentSheetRow: Int, CaseIterable, Hashable, Sendable {
         case .contact: Localized("Contact")
         case .discountCode: Localized("Code")
         case .schedule: Localized("Every")
+        case .items: Localized("Items")
         }
     }
 
@@ -33,6 +37,7 @@ public enum PaymentSheetRow: Int, CaseIterable, Hashable, Sendable {
         case .contact: Localized("Choose a contact")
         case .discountCode: Localized("Choose a code")
         case .schedule: Localized("Choose how often")
+        case .items: Localized("In this order")
         }
     }
 }
@@ -102,9 +107,27 @@ public struct BankCheck: Equatable, Sendable {
     }
 }
 
+/// One line of what the sheet buys, as its Items row lists it.
+public struct SheetItem: Equatable, Sendable {
+    /// "2 × Compile-Time Coffee — Filter · 1 kg": the quantity and the line's name, variant and all.
+    public var title: Localized
+    /// The line's price: its unit price times its quantity.
+    public var amount: Money
+    /// A subscription's schedule: "every 2 weeks, next on 12 Dec 2026"; nil for a purchase made once.
+    public var schedule: Localized?
+
+    public init(title: Localized, amount: Money, schedule: Localized? = nil) {
+        self.title = title
+        self.amount = amount
+        self.schedule = schedule
+    }
+}
+
 /// The payment sheet, modelled on Apple Pay's.
 public struct PaymentSheetState: Equatable, Sendable {
     public var merchantName: String
+    /// What is being bought, line by line, in the order's currency.
+    public var items: [SheetItem] = []
     /// The text of each row's current choice.
     public var rowValues: [PaymentSheetRow: Localized]
     /// The rows shown, top to bottom.
@@ -140,7 +163,7 @@ public struct PaymentSheetState: Equatable, Sendable {
         case .shippingAddress: Localized("Add a shipping address to pay.")
         case .shippingMethod: Localized("Choose a shipping method to pay.")
         case .contact: Localized("Add a contact to pay.")
-        case .discountCode, .schedule: .verbatim("")
+        case .discountCode, .schedule, .items: .verbatim("")
         }
     }
 
@@ -150,6 +173,15 @@ public struct PaymentSheetState: Equatable, Sendable {
         self.summaryItems = summaryItems
         self.phase = phase
     }
+
+    /// "3 items": the Items row's value where its lines are listed under it.
+    public static func itemCount(_ count: Int) -> Localized { .plural("\(count) item", "\(count) items", count: count) }
+
+    /// The Items row's value with its lines listed under it: how many items.
+    public var itemCountWords: Localized { Self.itemCount(itemQuantity) }
+
+    /// How many units the sheet buys, as its lines' quantities add up; kept with the items.
+    public var itemQuantity = 0
 
     public var chooser: ChooserState? {
         if case .choosing(let chooser) = phase { chooser } else { nil }
