@@ -9,7 +9,7 @@ import StorageSQLite
 /// every front end shares. Each repository takes the shop's currency from its catalog.
 public struct ShopStorage: Sendable {
     public var catalog: any CatalogRepository
-    public var orders: any OrderRepository & RefundRepository & OrderQueue
+    public var orders: any OrderRepository & RefundRepository & OrderQueue & OrderExports
     public var stock: any StockRepository
     public var carts: any CartRepository
     public var wallets: any WalletRepository

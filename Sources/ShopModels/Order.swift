@@ -74,6 +74,8 @@ public struct Order: Hashable, Sendable, Identifiable {
     /// The locale its buyer shopped in (`de-DE`), which its mails are written in; nil for English as the shop wrote
     /// before it had languages.
     public var language: String?
+    /// The email its receipt goes to, as the buyer gave it; nil for orders placed before the shop kept one.
+    public var email: String?
 
     /// The rate an order was sold at, as it keeps it.
     public struct Exchange: Hashable, Sendable {

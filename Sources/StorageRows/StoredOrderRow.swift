@@ -7,6 +7,10 @@ import ShopPorts
 /// field is added in this file, the model, and a schema step, and nowhere else.
 public struct StoredOrderRow: Decodable, Sendable {
     public var number: String
+    /// The order's place in the order orders were placed in; nil on a row not read back yet.
+    public var sequence: Int64?
+    /// The receipt's email; nil where none was given.
+    public var email: String?
     public var idempotencyKey: String
     public var status: String
     public var placedAt: Double
@@ -132,6 +136,7 @@ public struct StoredOrderRow: Decodable, Sendable {
             order.exchange = Order.Exchange(rate: exchangeRate, day: ratesDay, baseTotal: baseTotal)
         }
         order.language = language
+        order.email = email
         return order
     }
 }

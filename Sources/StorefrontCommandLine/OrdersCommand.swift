@@ -6,8 +6,8 @@ import ShopCommands
 struct OrdersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "orders",
-        abstract: "List, show, ship, deliver, refund and cancel orders.",
-        subcommands: [List.self, Show.self, Ship.self, Deliver.self, Refund.self, Cancel.self],
+        abstract: "List, show, ship, deliver, refund, cancel and export orders.",
+        subcommands: [List.self, Show.self, Ship.self, Deliver.self, Refund.self, Cancel.self, Export.self],
         defaultSubcommand: List.self
     )
 }

@@ -111,7 +111,7 @@ public struct TestStack: Sendable {
     }
 
     /// The orders the shop keeps, in the storage.
-    public var orders: any OrderRepository & RefundRepository & OrderQueue { storage.orders }
+    public var orders: any OrderRepository & RefundRepository & OrderQueue & OrderExports { storage.orders }
 
     public var dependencies: StorefrontDependencies {
         var storage = storage
