@@ -355,7 +355,8 @@ let package = Package(
         .target(
             name: "StorefrontCommandLine",
             dependencies: [
-                "MerchantReports", "PseudoTerminal", "ShopAPI", "ShopApplication", "ShopBootstrap", "ShopCommands", "ShopModels", "ShopPorts", "ShopRecording",
+                "MerchantReports", "PseudoTerminal", "ShopAPI", "ShopApplication", "ShopBootstrap", "ShopCommands", "ShopModels", "ShopPorts",
+                "ShopRecording",
                 "ShopServices", "ShopSessions", "ShopWebFront", "StorefrontCore", "StorefrontUI", "TerminalNCurses",
                 "ShopMetrics", .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "SystemPackage", package: "swift-system"),

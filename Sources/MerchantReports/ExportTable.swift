@@ -34,9 +34,10 @@ public struct ExportWriter {
         switch format {
         case .csv: try write(CSV.record(columns.map(ExportCell.text)))
         case .json:
-            let fields = (header.sorted { $0.key < $1.key }.map { "\(JSONText.string($0.key)): \(JSONText.string($0.value))" }) + [
-                "\"version\": 1"
-            ]
+            let fields =
+                (header.sorted { $0.key < $1.key }.map { "\(JSONText.string($0.key)): \(JSONText.string($0.value))" }) + [
+                    "\"version\": 1"
+                ]
             try write("{" + fields.joined(separator: ", ") + ", \"rows\": [\n")
         }
     }

@@ -57,19 +57,25 @@ public enum PeriodReports {
                 days.update(DayKey(day: UTCTime(order.placedAt).calendarDate, currency: order.totals.total.currency.code)) { $0.add(order) }
             }
             try await eachRefund(in: period, from: source) { refund in
-                days.update(DayKey(day: UTCTime(refund.settledAt).calendarDate, currency: refund.amount.currency.code)) { $0.refunds += refund.amount.minorUnits }
+                days.update(DayKey(day: UTCTime(refund.settledAt).calendarDate, currency: refund.amount.currency.code)) {
+                    $0.refunds += refund.amount.minorUnits
+                }
             }
-            return try table(columns: daySalesColumns, header: header, format: format, rows: days.sorted.map { daySalesRow($0.key, $0.value) }, write: write)
+            return try table(
+                columns: daySalesColumns, header: header, format: format, rows: days.sorted.map { daySalesRow($0.key, $0.value) }, write: write)
         case .salesByProduct:
             var products = Totals<ProductKey, ProductSales>()
             try await eachOrder(in: period, from: source) { order in
                 for line in order.lines {
-                    let key = ProductKey(productID: line.productID.rawValue, sku: line.variant?.sku.rawValue ?? "", name: line.name, currency: line.total.currency.code)
+                    let key = ProductKey(
+                        productID: line.productID.rawValue, sku: line.variant?.sku.rawValue ?? "", name: line.name, currency: line.total.currency.code
+                    )
                     products.update(key) { $0.add(line, paid: order.paid(for: line)) }
                 }
             }
             return try table(
-                columns: productSalesColumns, header: header, format: format, rows: products.sorted.map { productSalesRow($0.key, $0.value) }, write: write)
+                columns: productSalesColumns, header: header, format: format, rows: products.sorted.map { productSalesRow($0.key, $0.value) },
+                write: write)
         case .tax:
             var jurisdictions = Totals<TaxKey, TaxTotals>()
             try await eachOrder(in: period, from: source) { order in
@@ -78,7 +84,8 @@ public enum PeriodReports {
             try await eachRefund(in: period, from: source) { refund in
                 jurisdictions.update(TaxKey(refund.tax, currency: refund.amount.currency.code)) { $0.refunded += refund.taxPart.minorUnits }
             }
-            return try table(columns: taxColumns, header: header, format: format, rows: jurisdictions.sorted.map { taxRow($0.key, $0.value) }, write: write)
+            return try table(
+                columns: taxColumns, header: header, format: format, rows: jurisdictions.sorted.map { taxRow($0.key, $0.value) }, write: write)
         }
     }
 
@@ -104,7 +111,9 @@ public enum PeriodReports {
         }
     }
 
-    static func table(columns: [String], header: [String: String], format: ExportFormat, rows: [[ExportCell]], write: @escaping (String) throws -> Void)
+    static func table(
+        columns: [String], header: [String: String], format: ExportFormat, rows: [[ExportCell]], write: @escaping (String) throws -> Void
+    )
         throws -> Int
     {
         var writer = ExportWriter(format: format, columns: columns, header: header, write: write)

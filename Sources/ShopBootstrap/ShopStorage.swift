@@ -47,6 +47,8 @@ public struct ShopStorage: Sendable {
     public var subscriptions: any SubscriptionRepository & SubscriptionMailbox
     /// Where the shop's clock offset is kept, and the clock read from it when the storage opened.
     public var clockStore: any ShopClockRepository
+    /// Customers by email, name, order or key, and what each spent.
+    public var customers: any CustomerSearch
     public var clock = ShopClock()
     /// Where it is, for the log: the file, or the URL without its password.
     public var place: String
@@ -104,7 +106,8 @@ public struct ShopStorage: Sendable {
             catalogEditor: catalogEditor, accounts: SQLAccountDirectory(database: database), signInCodes: SQLSignInCodes(database: database),
             logins: SQLLogins(database: database), openIDStates: SQLOpenIDStates(database: database), admins: SQLAccountAdmins(database: database),
             terminalSignIns: SQLTerminalSignIns(database: database), wakeups: wakeups, discounts: SQLDiscountCodes(database: database),
-            subscriptions: SQLSubscriptions(database: database), clockStore: SQLShopClock(database: database), place: place, didImport: false,
+            subscriptions: SQLSubscriptions(database: database), clockStore: SQLShopClock(database: database),
+            customers: SQLCustomerSearch(database: database, currency: catalog.shop.currency), place: place, didImport: false,
             warnings: [], postgres: nil)
     }
 }

@@ -76,8 +76,9 @@ public enum ExportCommands {
             throw ExitCodes.ioError
         }
         if let output {
-            complain("wrote \(output): \(rows) row\(rows == 1 ? "" : "s"), \(UTCTime(period.start).calendarDate) to "
-                + UTCTime(period.end.addingTimeInterval(-86_400)).calendarDate)
+            complain(
+                "wrote \(output): \(rows) row\(rows == 1 ? "" : "s"), \(UTCTime(period.start).calendarDate) to "
+                    + UTCTime(period.end.addingTimeInterval(-86_400)).calendarDate)
         }
     }
 }

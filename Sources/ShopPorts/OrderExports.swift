@@ -72,7 +72,8 @@ public struct SettledRefund: Hashable, Sendable {
     /// The part of the refund that gives back tax: in proportion to the order's total, as refunds give it back, half up.
     public var taxPart: Money {
         guard orderTotal.minorUnits > 0 else { return .zero(amount.currency) }
-        let share = (Int128(amount.minorUnits) * Int128(orderTax.minorUnits) * 2 + Int128(orderTotal.minorUnits)) / (Int128(orderTotal.minorUnits) * 2)
+        let share =
+            (Int128(amount.minorUnits) * Int128(orderTax.minorUnits) * 2 + Int128(orderTotal.minorUnits)) / (Int128(orderTotal.minorUnits) * 2)
         return Money(minorUnits: Int64(min(share, Int128(orderTax.minorUnits))), currency: amount.currency)
     }
 }

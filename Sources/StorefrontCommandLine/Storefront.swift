@@ -12,7 +12,7 @@ public struct Storefront: AsyncParsableCommand {
         subcommands: [
             Run.self, Admin.self, Headless.self, OrdersCommand.self, OutboxCommand.self, MailWorker.self, WebhooksCommand.self, StockCommand.self,
             TokensCommand.self, AccountsCommand.self, AdminsCommand.self, DiscountsCommand.self, SubscriptionsCommand.self, SubscriptionsWorker.self,
-            ClockCommand.self, RatesCommand.self, ReportsCommand.self,
+            ClockCommand.self, RatesCommand.self, ReportsCommand.self, CustomersCommand.self,
             APICommand.self,
             SSHDConfig.self, SSHDKeys.self,
             SSHDSession.self,

@@ -103,6 +103,25 @@ struct BookkeeperJourneyTests {
         #expect(rows.compactMap { $0["number"] as? String } == ["SF-000001", "SF-000002"])
         #expect(rows.compactMap { $0["total"] as? Int }.reduce(0, +) == total)
         #expect(rows.first?["email"] as? String == "jane@example.com")
+        // The customer, found by their email, an order's number or their name, and their page's lifetime figures.
+        func found(_ query: String) throws -> [[String: Any]] {
+            let run = try storefront(["customers", "search", query, "--json"])
+            try #require(run.status == 0, "\(run.stderr)")
+            return try #require((try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])?["customers"] as? [[String: Any]])
+        }
+        let customer = try #require(first["customer"] as? String)
+        #expect(try found("JANE@example.com").map { "\($0["id"] ?? "") \($0["matchedBy"] ?? "") \($0["orders"] ?? "")" } == ["\(customer) email 2"])
+        #expect(try found("sf-000002").first?["matchedBy"] as? String == "order")
+        #expect(try found("Appleseed").first?["name"] as? String == "Jane Appleseed")
+        #expect(try found("j%e").isEmpty && found("jan_").isEmpty, "the typed % and _ are letters, not wildcards")
+        #expect(try storefront(["customers", "search", "j"]).status == 64)
+        let page = try storefront(["customers", "show", customer, "--json"])
+        let shown = try #require((try JSONSerialization.jsonObject(with: Data(page.stdout.utf8)) as? [String: Any])?["customer"] as? [String: Any])
+        let spend = try #require((shown["spend"] as? [[String: Any]])?.first, "\(page.stdout)")
+        #expect(spend["charged"] as? Int == total && spend["refunded"] as? Int == 1_000 && spend["orders"] as? Int == 2)
+        #expect((shown["orders"] as? [[String: Any]])?.count == 2 && shown["orderCount"] as? Int == 2)
+        #expect(try storefront(["customers", "show", "acct_0000000000000000"]).status == 65)
+
         // Another period holds none of them.
         let empty = try storefront(["orders", "export", "--from", "2020-01-01", "--to", "2020-01-31"])
         #expect(empty.status == 0 && empty.stdout.split(separator: "\r\n").count == 1, "the header alone: \(empty.stdout)")
