@@ -29,8 +29,14 @@ public struct MailMessage: Hashable, Sendable {
     /// `<id@host>`: the same message sent again carries the same id, so a resend after a crash is recognisable.
     public var messageID: String
     public var text: String
+    /// The same message as HTML, for clients that show it (`multipart/alternative`, after the text); nil for text only.
+    public var html: String?
 
-    public init(from: MailAddress, replyTo: MailAddress? = nil, to: MailAddress, subject: String, date: Date, messageID: String, text: String) {
+    public init(
+        from: MailAddress, replyTo: MailAddress? = nil, to: MailAddress, subject: String, date: Date, messageID: String, text: String,
+        html: String? = nil
+    ) {
+        self.html = html
         self.from = from
         self.replyTo = replyTo
         self.to = to
@@ -53,10 +59,21 @@ public struct MailMessage: Hashable, Sendable {
             "Date: \(Self.dateHeader(date))",
             "Message-ID: \(messageID)",
             "MIME-Version: 1.0",
-            "Content-Type: text/plain; charset=utf-8",
-            "Content-Transfer-Encoding: quoted-printable",
         ]
-        return headers.joined(separator: "\n") + "\n\n" + Self.quotedPrintable(text) + "\n"
+        guard let html else {
+            headers += ["Content-Type: text/plain; charset=utf-8", "Content-Transfer-Encoding: quoted-printable"]
+            return headers.joined(separator: "\n") + "\n\n" + Self.quotedPrintable(text) + "\n"
+        }
+        // Quoted-printable always writes "=" as "=3D", so a boundary that starts with "=_" never occurs in either part.
+        let boundary =
+            "=_sf_"
+            + String(
+                UInt64(truncatingIfNeeded: messageID.utf8.reduce(14_695_981_039_346_656_037) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }), radix: 16)
+        headers.append("Content-Type: multipart/alternative; boundary=\"\(boundary)\"")
+        let part = { (type: String, body: String) in
+            "--\(boundary)\nContent-Type: \(type); charset=utf-8\nContent-Transfer-Encoding: quoted-printable\n\n\(Self.quotedPrintable(body))\n"
+        }
+        return headers.joined(separator: "\n") + "\n\n" + part("text/plain", text) + part("text/html", html) + "--\(boundary)--\n"
     }
 
     /// `text` on one line: control characters (CR and LF among them) become spaces, so nothing typed can start

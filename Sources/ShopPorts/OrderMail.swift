@@ -64,9 +64,14 @@ public enum OrderMail {
             body += ["", words(Localized("Order total: \(order.totals.total)"))]
         }
         body += words.closing(shop: shop.name)
+        let title = words(subject)
+        // The receipt, which a person keeps, comes as HTML too; the short notices are text alone.
+        let html =
+            entry.kind == .receipt
+            ? ReceiptHTML.page(order, words: words, shop: shop.name, title: title, greeting: words.greeting(entry.recipient.name)) : nil
         return MailMessage(
-            from: sender.from, replyTo: sender.replyTo, to: entry.recipient, subject: words(subject), date: event?.at ?? entry.createdAt,
-            messageID: entry.messageID, text: body.joined(separator: "\n")
+            from: sender.from, replyTo: sender.replyTo, to: entry.recipient, subject: title, date: event?.at ?? entry.createdAt,
+            messageID: entry.messageID, text: body.joined(separator: "\n"), html: html
         )
     }
 

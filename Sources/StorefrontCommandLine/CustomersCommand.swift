@@ -4,12 +4,14 @@ import ShopCommands
 /// `storefront customers`: find a customer by email, name, order number or key, and show their page.
 struct CustomersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "customers", abstract: "Find customers by email, name, order number or key fingerprint, and show one's page (docs/merchants.md).",
+        commandName: "customers",
+        abstract: "Find customers by email, name, order number or key fingerprint, and show one's page (docs/merchants.md).",
         subcommands: [Search.self, Show.self])
 
     struct Search: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Customers whose email or name holds the words (any case), whose order has that number, or whose SSH key's fingerprint holds them.")
+            abstract:
+                "Customers whose email or name holds the words (any case), whose order has that number, or whose SSH key's fingerprint holds them.")
 
         @Argument(help: ArgumentHelp("What to look for: max@example.de, Müller, SF-000042, SHA256:abc…", valueName: "words"))
         var query: String
@@ -35,7 +37,9 @@ struct CustomersCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "One customer's page: ways in, addresses, spend and refunds per currency, latest orders and subscriptions.")
 
-        @Argument(help: ArgumentHelp("An id `storefront accounts` or `customers search` prints (acct_…, ssh:SHA256:…, local:NAME), or a verified email.", valueName: "id"))
+        @Argument(
+            help: ArgumentHelp(
+                "An id `storefront accounts` or `customers search` prints (acct_…, ssh:SHA256:…, local:NAME), or a verified email.", valueName: "id"))
         var id: String
 
         @Option(help: ArgumentHelp("Show this many of the latest orders.", valueName: "n"))

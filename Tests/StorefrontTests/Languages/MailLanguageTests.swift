@@ -55,6 +55,25 @@ struct MailLanguageTests {
             ], "\(mail.text)")
     }
 
+    /// The receipt's HTML part says the same in the same language, escapes what the shop did not write, and goes after
+    /// the text in a `multipart/alternative` whose boundary quoted-printable can never produce.
+    @Test func theReceiptsHTMLPartIsTheSameOrderInTheSameLanguage() throws {
+        var order = order(.eur, language: "de-DE", price: 123_450, shipping: 590)
+        order.lines[0].name = "Mug <script>alert(1)</script>"
+        let mail = receipt(order)
+        let html = try #require(mail.html)
+        #expect(html.contains(#"<html lang="de">"#) && html.contains("Vielen Dank für Ihre Bestellung."))
+        #expect(html.contains("2 × Mug &lt;script&gt;alert(1)&lt;/script&gt;") && !html.contains("<script>"), "\(html)")
+        #expect(html.contains("2.474,90\u{A0}€") && html.contains("inkl. VAT 19%") && html.contains(">DE</span>"), "the tax and its jurisdiction")
+        let raw = mail.rfc5322
+        let boundary = try #require(raw.firstMatch(of: /Content-Type: multipart\/alternative; boundary="([^"]+)"/)?.1)
+        #expect(boundary.hasPrefix("=_sf_"))
+        let parts = raw.components(separatedBy: "--\(boundary)")
+        #expect(parts.count == 4 && parts[3].hasPrefix("--"), "a preamble, the text, the HTML, and the closing delimiter")
+        #expect(parts[1].contains("Content-Type: text/plain; charset=utf-8") && parts[2].contains("Content-Type: text/html; charset=utf-8"))
+        #expect(receipt(self.order(.usd, language: nil, price: 1_800, shipping: 500)).html?.contains(#"<html lang="en">"#) == true)
+    }
+
     @Test func aJapaneseReceiptWritesYenWithoutDecimals() {
         let mail = receipt(order(.jpy, language: "ja-JP", price: 10_000, shipping: 1_500), to: "")
         #expect(mail.subject == "Storefront ご注文SF-000042の領収書")
